@@ -1,0 +1,5 @@
+//! Corridors of clearance disks and the convex path optimiser (Langerak, Game AI Pro 3,
+//! ch. 20, solved with Chambolle–Pock).
+
+pub mod disks;
+pub mod optimize;

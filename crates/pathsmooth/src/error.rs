@@ -1,0 +1,219 @@
+//! The library's one error type.
+//!
+//! Every function that takes user data returns [`Result`]; nothing panics on user input.
+//! Each kind of bad input has its own variant so callers can match on it and the message
+//! can say exactly what was wrong and where.
+
+use thiserror::Error;
+
+/// `Result` with the library's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can go wrong in pathsmooth.
+///
+/// ```
+/// use pathsmooth::Error;
+/// let e = Error::NonFinite { index: 3 };
+/// assert_eq!(e.to_string(), "point 3 has a NaN or infinite coordinate");
+/// ```
+#[derive(Debug, Error, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Error {
+    // ---- paths and parameters -------------------------------------------------------
+    /// A coordinate is NaN or infinite.
+    #[error("point {index} has a NaN or infinite coordinate")]
+    NonFinite {
+        /// Index of the offending point in the input.
+        index: usize,
+    },
+    /// The path has no points.
+    #[error("the path is empty")]
+    EmptyPath,
+    /// The path has fewer points than the method needs.
+    #[error("{method} needs at least {needed} points, the path has {got}")]
+    TooFewPoints {
+        /// The method that refused the path.
+        method: &'static str,
+        /// How many points it needs.
+        needed: usize,
+        /// How many the path has.
+        got: usize,
+    },
+    /// A parameter is outside its allowed range (or NaN).
+    #[error("parameter `{name}` = {value} is out of range: {expected}")]
+    BadParameter {
+        /// The parameter's name as the API spells it.
+        name: &'static str,
+        /// The value given.
+        value: f64,
+        /// The allowed range, in words.
+        expected: &'static str,
+    },
+    /// The requested output would be larger than the documented cap (or overflow).
+    #[error("the output would have {requested} points, more than the cap of {cap}")]
+    OutputTooLarge {
+        /// Points the request would produce (saturated at `u128::MAX`).
+        requested: u128,
+        /// The cap.
+        cap: usize,
+    },
+    /// A caller-provided buffer is too small.
+    #[error("the buffer holds {capacity} points but {needed} are needed")]
+    BufferTooSmall {
+        /// Points needed.
+        needed: usize,
+        /// Points the buffer can hold.
+        capacity: usize,
+    },
+    /// Points of mixed dimension (2D and 3D) in one path.
+    #[error("line {line}: point has {got} coordinates but the path is {expected}D")]
+    MixedDimensions {
+        /// 1-based line (CSV) or point index + 1 (JSON).
+        line: usize,
+        /// Coordinates found.
+        got: usize,
+        /// Dimension of the earlier points.
+        expected: usize,
+    },
+
+    // ---- files ------------------------------------------------------------------------
+    /// A file does not parse.
+    #[error("{file}:{line}:{column}: {message}")]
+    Parse {
+        /// File name (or `<stdin>`, `<string>`).
+        file: String,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column (0 when unknown).
+        column: usize,
+        /// What was expected and what was found.
+        message: String,
+    },
+    /// A file cannot be read or written.
+    #[error("{path}: {message}")]
+    Io {
+        /// The path as given.
+        path: String,
+        /// The operating system's message.
+        message: String,
+    },
+
+    // ---- maps and planning ------------------------------------------------------------
+    /// A point or cell lies outside the map.
+    #[error("{what} ({x}, {y}) is outside the {width}×{height} map")]
+    OutsideMap {
+        /// `"start"`, `"goal"`, …
+        what: &'static str,
+        /// x (column) coordinate.
+        x: f64,
+        /// y (row) coordinate.
+        y: f64,
+        /// Map width in cells.
+        width: usize,
+        /// Map height in cells.
+        height: usize,
+    },
+    /// A start or goal lies on a blocked cell (or too close to one for the agent radius).
+    #[error("{what} ({x}, {y}) is inside a wall")]
+    Blocked {
+        /// `"start"`, `"goal"`, …
+        what: &'static str,
+        /// x coordinate.
+        x: f64,
+        /// y coordinate.
+        y: f64,
+    },
+    /// No path joins start and goal.
+    #[error("the goal ({gx}, {gy}) cannot be reached from the start ({sx}, {sy})")]
+    Unreachable {
+        /// Start x.
+        sx: f64,
+        /// Start y.
+        sy: f64,
+        /// Goal x.
+        gx: f64,
+        /// Goal y.
+        gy: f64,
+    },
+    /// An input path is not valid on its map (it must be for map-aware smoothing).
+    #[error("the input path is not valid on the map: {reason}")]
+    InvalidInputPath {
+        /// What the validator found.
+        reason: String,
+    },
+
+    // ---- navmeshes --------------------------------------------------------------------
+    /// A polygon of a scene is unusable (self-intersecting, unclosed, outside the boundary…).
+    #[error("invalid polygon: {message}")]
+    InvalidPolygon {
+        /// What is wrong and where.
+        message: String,
+    },
+    /// A point is not inside any navmesh triangle.
+    #[error("{what} ({x}, {y}) is outside the navmesh")]
+    OutsideMesh {
+        /// `"start"`, `"goal"`, …
+        what: &'static str,
+        /// x coordinate.
+        x: f64,
+        /// y coordinate.
+        y: f64,
+    },
+    /// The corridor is too narrow for the agent radius somewhere.
+    #[error("portal {index} at ({x}, {y}) is {width} wide, too narrow for an agent of radius {radius}")]
+    CorridorTooNarrow {
+        /// Index of the portal.
+        index: usize,
+        /// Midpoint x of the portal.
+        x: f64,
+        /// Midpoint y of the portal.
+        y: f64,
+        /// The portal's width.
+        width: f64,
+        /// The agent radius asked for.
+        radius: f64,
+    },
+    /// A corridor (sequence of polygons) is not connected.
+    #[error("polygons {a} and {b} of the corridor share no edge")]
+    BrokenCorridor {
+        /// Index of the first polygon in the corridor.
+        a: usize,
+        /// Index of the second.
+        b: usize,
+    },
+
+    // ---- disk corridors ---------------------------------------------------------------
+    /// Two consecutive disks of a corridor do not overlap.
+    #[error("disks {a} and {b} do not overlap: the corridor has a gap")]
+    CorridorGap {
+        /// Index of the first disk.
+        a: usize,
+        /// Index of the second disk.
+        b: usize,
+    },
+    /// A disk radius is negative or not finite.
+    #[error("disk {index} has radius {radius}, which is not a non-negative number")]
+    BadRadius {
+        /// Index of the disk.
+        index: usize,
+        /// The radius given.
+        radius: f64,
+    },
+    /// A facing direction has zero length.
+    #[error("the {which} direction has zero length")]
+    ZeroDirection {
+        /// `"start"` or `"goal"`.
+        which: &'static str,
+    },
+}
+
+impl Error {
+    /// Shorthand for [`Error::BadParameter`].
+    pub(crate) fn param(name: &'static str, value: f64, expected: &'static str) -> Self {
+        Error::BadParameter {
+            name,
+            value,
+            expected,
+        }
+    }
+}

@@ -1,0 +1,335 @@
+//! The point model and the small geometric helpers every algorithm shares.
+//!
+//! Algorithms are generic over [`Point`], which glam's [`Vec2`], [`Vec3`], [`DVec2`] and
+//! [`DVec3`] implement, so the dimension-free smoothers (Chaikin, Catmull-Rom, resampling)
+//! work in 2D and 3D, in `f32` and `f64`, with no home-made vector type. Map-aware
+//! algorithms are 2D and work on [`DVec2`].
+//!
+//! ```
+//! use glam::Vec2;
+//! use pathsmooth::geometry::{turn_angle, Point};
+//! let a = Vec2::new(0.0, 0.0);
+//! let b = Vec2::new(1.0, 0.0);
+//! let c = Vec2::new(1.0, 1.0);
+//! assert!((turn_angle(a, b, c).unwrap() - std::f64::consts::FRAC_PI_2).abs() < 1e-6);
+//! assert_eq!(Point::lerp(a, b, 0.25), Vec2::new(0.25, 0.0));
+//! ```
+
+use std::fmt::Debug;
+use std::ops::{Add, Div, Mul, Neg, Sub};
+
+use glam::{DVec2, DVec3, Vec2, Vec3};
+use num_traits::Float;
+
+use crate::error::{Error, Result};
+
+/// A floating-point scalar: `f32` or `f64`.
+pub trait Scalar: Float + Debug + Default + Send + Sync + 'static {
+    /// Converts from `f64` (rounding for `f32`).
+    fn from_f64(v: f64) -> Self;
+    /// Converts to `f64` (exact).
+    fn to_f64(self) -> f64;
+}
+
+impl Scalar for f32 {
+    #[inline]
+    fn from_f64(v: f64) -> Self {
+        v as f32
+    }
+    #[inline]
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+}
+
+impl Scalar for f64 {
+    #[inline]
+    fn from_f64(v: f64) -> Self {
+        v
+    }
+    #[inline]
+    fn to_f64(self) -> f64 {
+        self
+    }
+}
+
+/// A point (or vector) in 2D or 3D space: implemented for glam's `Vec2`, `Vec3`, `DVec2`
+/// and `DVec3`.
+///
+/// The arithmetic operators come from glam; the trait adds what the algorithms need in a
+/// dimension-free way.
+pub trait Point:
+    Copy
+    + Debug
+    + PartialEq
+    + Default
+    + Send
+    + Sync
+    + 'static
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Neg<Output = Self>
+    + Mul<<Self as Point>::Scalar, Output = Self>
+    + Div<<Self as Point>::Scalar, Output = Self>
+{
+    /// The coordinate type.
+    type Scalar: Scalar;
+    /// Number of coordinates (2 or 3).
+    const DIM: usize;
+
+    /// Dot product.
+    fn dot(self, other: Self) -> Self::Scalar;
+    /// Euclidean length.
+    fn length(self) -> Self::Scalar;
+    /// Euclidean distance to `other`.
+    #[inline]
+    fn distance(self, other: Self) -> Self::Scalar {
+        (other - self).length()
+    }
+    /// `self + (other − self)·t`.
+    #[inline]
+    fn lerp(self, other: Self, t: Self::Scalar) -> Self {
+        self + (other - self) * t
+    }
+    /// True when every coordinate is finite.
+    fn is_finite(self) -> bool;
+    /// Coordinate `i` as `f64` (`i < DIM`).
+    fn coord(self, i: usize) -> f64;
+    /// Builds a point from `DIM` coordinates; `None` if the slice has another length.
+    fn from_coords(coords: &[f64]) -> Option<Self>;
+    /// The point as `f64` 3-vector (z = 0 in 2D), for numerically delicate work.
+    fn to_dvec3(self) -> DVec3;
+    /// The point from an `f64` 3-vector (z is dropped in 2D).
+    fn from_dvec3(v: DVec3) -> Self;
+}
+
+macro_rules! impl_point {
+    ($t:ty, $s:ty, 2) => {
+        impl Point for $t {
+            type Scalar = $s;
+            const DIM: usize = 2;
+            #[inline]
+            fn dot(self, other: Self) -> $s {
+                <$t>::dot(self, other)
+            }
+            #[inline]
+            fn length(self) -> $s {
+                <$t>::length(self)
+            }
+            #[inline]
+            fn is_finite(self) -> bool {
+                <$t>::is_finite(self)
+            }
+            #[inline]
+            fn coord(self, i: usize) -> f64 {
+                self[i] as f64
+            }
+            fn from_coords(c: &[f64]) -> Option<Self> {
+                match c {
+                    [x, y] => Some(<$t>::new(*x as $s, *y as $s)),
+                    _ => None,
+                }
+            }
+            #[inline]
+            fn to_dvec3(self) -> DVec3 {
+                DVec3::new(self.x as f64, self.y as f64, 0.0)
+            }
+            #[inline]
+            fn from_dvec3(v: DVec3) -> Self {
+                <$t>::new(v.x as $s, v.y as $s)
+            }
+        }
+    };
+    ($t:ty, $s:ty, 3) => {
+        impl Point for $t {
+            type Scalar = $s;
+            const DIM: usize = 3;
+            #[inline]
+            fn dot(self, other: Self) -> $s {
+                <$t>::dot(self, other)
+            }
+            #[inline]
+            fn length(self) -> $s {
+                <$t>::length(self)
+            }
+            #[inline]
+            fn is_finite(self) -> bool {
+                <$t>::is_finite(self)
+            }
+            #[inline]
+            fn coord(self, i: usize) -> f64 {
+                self[i] as f64
+            }
+            fn from_coords(c: &[f64]) -> Option<Self> {
+                match c {
+                    [x, y, z] => Some(<$t>::new(*x as $s, *y as $s, *z as $s)),
+                    _ => None,
+                }
+            }
+            #[inline]
+            fn to_dvec3(self) -> DVec3 {
+                DVec3::new(self.x as f64, self.y as f64, self.z as f64)
+            }
+            #[inline]
+            fn from_dvec3(v: DVec3) -> Self {
+                <$t>::new(v.x as $s, v.y as $s, v.z as $s)
+            }
+        }
+    };
+}
+
+impl_point!(Vec2, f32, 2);
+impl_point!(DVec2, f64, 2);
+impl_point!(Vec3, f32, 3);
+impl_point!(DVec3, f64, 3);
+
+/// Checks that a path has at least `needed` points and that every coordinate is finite.
+///
+/// Returns [`Error::EmptyPath`], [`Error::TooFewPoints`] (naming `method`) or
+/// [`Error::NonFinite`] (naming the first bad index).
+///
+/// ```
+/// use glam::Vec2;
+/// use pathsmooth::geometry::check_path;
+/// assert!(check_path(&[Vec2::ZERO, Vec2::X], 2, "demo").is_ok());
+/// assert!(check_path(&[Vec2::ZERO, Vec2::NAN], 2, "demo").is_err());
+/// ```
+pub fn check_path<P: Point>(path: &[P], needed: usize, method: &'static str) -> Result<()> {
+    if path.is_empty() {
+        return Err(Error::EmptyPath);
+    }
+    if let Some(index) = path.iter().position(|p| !p.is_finite()) {
+        return Err(Error::NonFinite { index });
+    }
+    if path.len() < needed {
+        return Err(Error::TooFewPoints {
+            method,
+            needed,
+            got: path.len(),
+        });
+    }
+    Ok(())
+}
+
+/// The angle in radians, in [0, π], between two direction vectors, or `None` when either
+/// has zero length.
+///
+/// Uses Kahan's formula `2·atan2(|â − b̂|, |â + b̂|)`, which stays accurate for nearly
+/// parallel and nearly opposite vectors where `acos` of the dot product loses half its
+/// digits.
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::geometry::angle_between;
+/// let a = angle_between(DVec2::X, DVec2::Y).unwrap();
+/// assert!((a - std::f64::consts::FRAC_PI_2).abs() < 1e-12);
+/// assert!(angle_between(DVec2::X, DVec2::ZERO).is_none());
+/// ```
+pub fn angle_between<P: Point>(a: P, b: P) -> Option<f64> {
+    let a = a.to_dvec3();
+    let b = b.to_dvec3();
+    let (la, lb) = (a.length(), b.length());
+    if la == 0.0 || lb == 0.0 || !la.is_finite() || !lb.is_finite() {
+        return None;
+    }
+    let (ua, ub) = (a / la, b / lb);
+    Some(2.0 * (ua - ub).length().atan2((ua + ub).length()))
+}
+
+/// The turn angle at vertex `b` of the polyline `a → b → c`: 0 for straight on, π for a
+/// full reversal. `None` when `a == b` or `b == c` (no direction to measure).
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::geometry::turn_angle;
+/// let t = turn_angle(DVec2::ZERO, DVec2::X, DVec2::new(2.0, 0.0)).unwrap();
+/// assert!(t.abs() < 1e-12);
+/// ```
+pub fn turn_angle<P: Point>(a: P, b: P, c: P) -> Option<f64> {
+    angle_between(b - a, c - b)
+}
+
+/// The 2D cross product (perp-dot) `a.x·b.y − a.y·b.x`: positive when `b` is
+/// counter-clockwise from `a` in a y-up frame (clockwise on screen, where y points down).
+///
+/// ```
+/// use glam::DVec2;
+/// assert_eq!(pathsmooth::geometry::cross(DVec2::X, DVec2::Y), 1.0);
+/// ```
+#[inline]
+pub fn cross(a: DVec2, b: DVec2) -> f64 {
+    a.perp_dot(b)
+}
+
+/// The point of segment `a`–`b` closest to `p`, and its parameter t ∈ [0, 1].
+/// A degenerate segment (`a == b`) returns `a` and t = 0.
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::geometry::closest_on_segment;
+/// let (q, t) = closest_on_segment(DVec2::new(0.5, 1.0), DVec2::ZERO, DVec2::X);
+/// assert_eq!((q, t), (DVec2::new(0.5, 0.0), 0.5));
+/// ```
+pub fn closest_on_segment(p: DVec2, a: DVec2, b: DVec2) -> (DVec2, f64) {
+    let ab = b - a;
+    let len2 = ab.length_squared();
+    if len2 == 0.0 {
+        return (a, 0.0);
+    }
+    let t = ((p - a).dot(ab) / len2).clamp(0.0, 1.0);
+    (a + ab * t, t)
+}
+
+/// Converts a path of any point type to `DVec2` (dropping z in 3D).
+///
+/// ```
+/// use glam::{DVec2, Vec2};
+/// let p = pathsmooth::geometry::to_dvec2(&[Vec2::new(1.0, 2.0)]);
+/// assert_eq!(p, vec![DVec2::new(1.0, 2.0)]);
+/// ```
+pub fn to_dvec2<P: Point>(path: &[P]) -> Vec<DVec2> {
+    path.iter()
+        .map(|p| {
+            let v = p.to_dvec3();
+            DVec2::new(v.x, v.y)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn angle_is_accurate_near_zero_and_pi() {
+        let tiny = 1e-9;
+        let a = angle_between(DVec2::X, DVec2::new(1.0, tiny)).unwrap();
+        assert!((a - tiny).abs() < 1e-18);
+        let b = angle_between(DVec2::X, DVec2::new(-1.0, tiny)).unwrap();
+        assert!((b - (std::f64::consts::PI - tiny)).abs() < 1e-15);
+    }
+
+    #[test]
+    fn check_path_reports_first_bad_index() {
+        let p = [Vec3::ZERO, Vec3::ONE, Vec3::new(0.0, f32::INFINITY, 0.0)];
+        assert_eq!(check_path(&p, 2, "x"), Err(Error::NonFinite { index: 2 }));
+        assert_eq!(
+            check_path(&p[..1], 2, "x"),
+            Err(Error::TooFewPoints {
+                method: "x",
+                needed: 2,
+                got: 1
+            })
+        );
+        assert_eq!(check_path::<Vec3>(&[], 2, "x"), Err(Error::EmptyPath));
+    }
+
+    #[test]
+    fn coords_round_trip() {
+        let p = DVec3::new(1.0, 2.0, 3.0);
+        assert_eq!(DVec3::from_coords(&[1.0, 2.0, 3.0]), Some(p));
+        assert_eq!(DVec2::from_coords(&[1.0, 2.0, 3.0]), None);
+        assert_eq!(Vec2::from_dvec3(p), Vec2::new(1.0, 2.0));
+        assert_eq!(p.coord(2), 3.0);
+    }
+}

@@ -1,0 +1,474 @@
+//! Moving AI grid maps (`.map`) and scenario lists (`.scen`).
+//!
+//! Format: Sturtevant, *Benchmarks for Grid-Based Pathfinding*, IEEE TCIAIG 4(2), 2012, as
+//! documented in `shared/data/movingai/SOURCES.md`. A map is four header lines
+//! (`type octile`, `height H`, `width W`, `map`; height before width) followed by `H` rows
+//! of `W` characters. `.`, `G` and `S` are passable; every other character (`@`, `O`, `T`,
+//! `W`, anything unknown) is blocked terrain. CRLF and LF line endings and a missing final
+//! newline are accepted.
+//!
+//! Coordinates follow DESIGN.md: cell (x = column, y = row, row 0 at the top) covers the
+//! square [x, x+1] × [y, y+1] and has its centre at (x + 0.5, y + 0.5). Everything outside
+//! the map is blocked.
+//!
+//! ```
+//! use pathsmooth::grid::GridMap;
+//! let map = GridMap::parse("type octile\nheight 2\nwidth 3\nmap\n..@\n.T.\n", "tiny.map")?;
+//! assert_eq!((map.width(), map.height()), (3, 2));
+//! assert!(map.is_passable(0, 0));
+//! assert!(!map.is_passable(2, 0));
+//! assert!(!map.is_passable(1, 1));
+//! assert!(!map.is_passable(-1, 0)); // outside is blocked
+//! # Ok::<(), pathsmooth::Error>(())
+//! ```
+
+use std::path::Path;
+
+use glam::{DVec2, IVec2};
+
+use crate::error::{Error, Result};
+
+/// Largest accepted side length; larger headers are reported as errors rather than
+/// attempting a huge allocation.
+pub const MAX_MAP_SIDE: usize = 1 << 14;
+
+/// A grid map: `width × height` cells, each passable or blocked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GridMap {
+    width: usize,
+    height: usize,
+    /// Row-major, `y * width + x`; `true` means passable.
+    passable: Vec<bool>,
+}
+
+impl GridMap {
+    /// Builds a map from rows of characters with Moving AI meanings (`.`/`G`/`S` free,
+    /// anything else blocked). Handy for tests and small hand-made maps.
+    ///
+    /// ```
+    /// let map = pathsmooth::grid::GridMap::from_rows(&["..", "@."])?;
+    /// assert!(!map.is_passable(0, 1));
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn from_rows<S: AsRef<str>>(rows: &[S]) -> Result<Self> {
+        let height = rows.len();
+        let width = rows.first().map_or(0, |r| r.as_ref().chars().count());
+        if width == 0 || height == 0 {
+            return Err(parse_err("<rows>", 1, 0, "the map has no cells".into()));
+        }
+        let mut passable = Vec::with_capacity(width * height);
+        for (y, row) in rows.iter().enumerate() {
+            let row = row.as_ref();
+            if row.chars().count() != width {
+                return Err(parse_err(
+                    "<rows>",
+                    y + 1,
+                    0,
+                    format!("row has {} cells, expected {width}", row.chars().count()),
+                ));
+            }
+            passable.extend(row.chars().map(is_passable_char));
+        }
+        Ok(GridMap {
+            width,
+            height,
+            passable,
+        })
+    }
+
+    /// Builds a map from a passability predicate.
+    ///
+    /// ```
+    /// let map = pathsmooth::grid::GridMap::from_fn(4, 3, |x, _y| x != 2);
+    /// assert!(!map.is_passable(2, 1));
+    /// ```
+    pub fn from_fn(width: usize, height: usize, mut free: impl FnMut(usize, usize) -> bool) -> Self {
+        let mut passable = Vec::with_capacity(width * height);
+        for y in 0..height {
+            for x in 0..width {
+                passable.push(free(x, y));
+            }
+        }
+        GridMap {
+            width,
+            height,
+            passable,
+        }
+    }
+
+    /// Parses the text of a `.map` file; `file` names it in error messages.
+    pub fn parse(text: &str, file: &str) -> Result<Self> {
+        let mut lines = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
+        let mut line_no = 0;
+        let mut next_line = |what: &str| -> Result<(usize, &str)> {
+            line_no += 1;
+            lines
+                .next()
+                .map(|l| (line_no, l))
+                .ok_or_else(|| parse_err(file, line_no, 0, format!("expected {what}, found end of file")))
+        };
+
+        let (n, l) = next_line("`type octile`")?;
+        let mut words = l.split_whitespace();
+        if words.next() != Some("type") || words.next().is_none() {
+            return Err(parse_err(file, n, 1, format!("expected `type octile`, found `{l}`")));
+        }
+        let height = header_number(file, next_line("`height H`")?, "height")?;
+        let width = header_number(file, next_line("`width W`")?, "width")?;
+        let (n, l) = next_line("`map`")?;
+        if l.trim() != "map" {
+            return Err(parse_err(file, n, 1, format!("expected `map`, found `{l}`")));
+        }
+
+        let mut passable = Vec::with_capacity(width * height);
+        for _ in 0..height {
+            let (n, row) = next_line("a map row")?;
+            let count = row.chars().count();
+            if count != width {
+                return Err(parse_err(
+                    file,
+                    n,
+                    count.min(width) + 1,
+                    format!("row has {count} cells, expected {width}"),
+                ));
+            }
+            passable.extend(row.chars().map(is_passable_char));
+        }
+        // Anything after the grid must be blank.
+        while let Ok((n, l)) = next_line("") {
+            if !l.trim().is_empty() {
+                return Err(parse_err(file, n, 1, format!("unexpected text after the {height} map rows")));
+            }
+        }
+        Ok(GridMap {
+            width,
+            height,
+            passable,
+        })
+    }
+
+    /// Reads and parses a `.map` file.
+    pub fn load(path: impl AsRef<Path>) -> Result<Self> {
+        let path = path.as_ref();
+        let text = read_text(path)?;
+        Self::parse(&text, &path.display().to_string())
+    }
+
+    /// Width in cells (number of columns).
+    #[inline]
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Height in cells (number of rows).
+    #[inline]
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    /// True when (x, y) is inside the map.
+    #[inline]
+    pub fn contains(&self, x: i64, y: i64) -> bool {
+        x >= 0 && y >= 0 && (x as u64) < self.width as u64 && (y as u64) < self.height as u64
+    }
+
+    /// True when cell (x, y) is inside the map and passable.
+    #[inline]
+    pub fn is_passable(&self, x: i64, y: i64) -> bool {
+        self.contains(x, y) && self.passable[y as usize * self.width + x as usize]
+    }
+
+    /// True when cell (x, y) is blocked or outside the map.
+    #[inline]
+    pub fn is_blocked(&self, x: i64, y: i64) -> bool {
+        !self.is_passable(x, y)
+    }
+
+    /// [`is_passable`](Self::is_passable) for an `IVec2` cell.
+    #[inline]
+    pub fn passable_cell(&self, c: IVec2) -> bool {
+        self.is_passable(c.x as i64, c.y as i64)
+    }
+
+    /// Number of passable cells.
+    pub fn passable_count(&self) -> usize {
+        self.passable.iter().filter(|&&p| p).count()
+    }
+
+    /// The centre (x + 0.5, y + 0.5) of a cell.
+    ///
+    /// ```
+    /// use glam::{DVec2, IVec2};
+    /// assert_eq!(pathsmooth::grid::GridMap::cell_center(IVec2::new(2, 3)), DVec2::new(2.5, 3.5));
+    /// ```
+    #[inline]
+    pub fn cell_center(c: IVec2) -> DVec2 {
+        DVec2::new(c.x as f64 + 0.5, c.y as f64 + 0.5)
+    }
+
+    /// The cell whose square contains `p` (floor of each coordinate), whether or not it is
+    /// inside the map. Non-finite points map to `None`.
+    #[inline]
+    pub fn cell_at(p: DVec2) -> Option<IVec2> {
+        let f = p.floor();
+        (f.is_finite() && f.abs().max_element() < i32::MAX as f64).then(|| IVec2::new(f.x as i32, f.y as i32))
+    }
+
+    /// Row-major passability, `y * width + x`.
+    pub fn cells(&self) -> &[bool] {
+        &self.passable
+    }
+
+    /// Checks that `p` is a finite point inside the map and on a passable cell; `what`
+    /// names it in the error (`"start"`, `"goal"`).
+    pub fn check_free_point(&self, p: DVec2, what: &'static str) -> Result<IVec2> {
+        let outside = || Error::OutsideMap {
+            what,
+            x: p.x,
+            y: p.y,
+            width: self.width,
+            height: self.height,
+        };
+        let c = Self::cell_at(p).ok_or_else(outside)?;
+        if !self.contains(c.x as i64, c.y as i64) {
+            return Err(outside());
+        }
+        if !self.passable_cell(c) {
+            return Err(Error::Blocked { what, x: p.x, y: p.y });
+        }
+        Ok(c)
+    }
+}
+
+/// Moving AI terrain: `.`, `G` and `S` are passable; everything else is blocked.
+#[inline]
+fn is_passable_char(c: char) -> bool {
+    matches!(c, '.' | 'G' | 'S')
+}
+
+fn header_number(file: &str, (n, l): (usize, &str), key: &str) -> Result<usize> {
+    let mut words = l.split_whitespace();
+    let ok_key = words.next() == Some(key);
+    let value = words.next().and_then(|v| v.parse::<usize>().ok());
+    match (ok_key, value, words.next()) {
+        (true, Some(v), None) if (1..=MAX_MAP_SIDE).contains(&v) => Ok(v),
+        (true, Some(v), None) => Err(parse_err(
+            file,
+            n,
+            key.len() + 2,
+            format!("{key} {v} is outside 1..={MAX_MAP_SIDE}"),
+        )),
+        _ => Err(parse_err(file, n, 1, format!("expected `{key} N`, found `{l}`"))),
+    }
+}
+
+/// One problem of a `.scen` file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scenario {
+    /// `floor(optimal_length / 4)` as the file gives it.
+    pub bucket: u32,
+    /// The map name recorded in the file (not used to find the map).
+    pub map: String,
+    /// Map width the problem was made for.
+    pub map_width: usize,
+    /// Map height the problem was made for.
+    pub map_height: usize,
+    /// Start cell (x = column, y = row).
+    pub start: IVec2,
+    /// Goal cell.
+    pub goal: IVec2,
+    /// Octile length of a shortest 8-connected path without corner cutting.
+    pub optimal_length: f64,
+}
+
+impl Scenario {
+    /// Centre of the start cell.
+    pub fn start_point(&self) -> DVec2 {
+        GridMap::cell_center(self.start)
+    }
+
+    /// Centre of the goal cell.
+    pub fn goal_point(&self) -> DVec2 {
+        GridMap::cell_center(self.goal)
+    }
+}
+
+/// Parses the text of a `.scen` file (`version 1` or `version 1.0`, fields separated by
+/// any whitespace).
+///
+/// ```
+/// let text = "version 1\n0\tmaps/dao/arena.map\t49\t49\t1\t2\t3\t2\t2\n";
+/// let scen = pathsmooth::grid::parse_scenarios(text, "a.scen")?;
+/// assert_eq!(scen[0].start, glam::IVec2::new(1, 2));
+/// assert_eq!(scen[0].optimal_length, 2.0);
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+pub fn parse_scenarios(text: &str, file: &str) -> Result<Vec<Scenario>> {
+    let mut out = Vec::new();
+    for (i, raw) in text.split('\n').enumerate() {
+        let line_no = i + 1;
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        if line.trim().is_empty() {
+            continue;
+        }
+        if line_no == 1 {
+            let mut w = line.split_whitespace();
+            match (w.next(), w.next(), w.next()) {
+                (Some("version"), Some("1" | "1.0"), None) => continue,
+                _ => {
+                    return Err(parse_err(
+                        file,
+                        1,
+                        1,
+                        format!("expected `version 1`, found `{line}`"),
+                    ))
+                }
+            }
+        }
+        out.push(parse_scenario_line(line, file, line_no)?);
+    }
+    Ok(out)
+}
+
+fn parse_scenario_line(line: &str, file: &str, line_no: usize) -> Result<Scenario> {
+    const NAMES: [&str; 9] = [
+        "bucket",
+        "map",
+        "map_width",
+        "map_height",
+        "start_x",
+        "start_y",
+        "goal_x",
+        "goal_y",
+        "optimal_length",
+    ];
+    let fields: Vec<(usize, &str)> = line
+        .split_whitespace()
+        .map(|f| (f.as_ptr() as usize - line.as_ptr() as usize + 1, f))
+        .collect();
+    if fields.len() != 9 {
+        return Err(parse_err(
+            file,
+            line_no,
+            1,
+            format!("expected 9 fields (bucket map width height sx sy gx gy length), found {}", fields.len()),
+        ));
+    }
+    let int = |k: usize| -> Result<i64> {
+        let (col, f) = fields[k];
+        f.parse::<i64>()
+            .ok()
+            .filter(|v| (0..=i32::MAX as i64).contains(v))
+            .ok_or_else(|| parse_err(file, line_no, col, format!("{} `{f}` is not a non-negative integer", NAMES[k])))
+    };
+    let (len_col, len_text) = fields[8];
+    let optimal_length = len_text
+        .parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite() && *v >= 0.0)
+        .ok_or_else(|| {
+            parse_err(
+                file,
+                line_no,
+                len_col,
+                format!("optimal_length `{len_text}` is not a non-negative number"),
+            )
+        })?;
+    Ok(Scenario {
+        bucket: int(0)? as u32,
+        map: fields[1].1.to_string(),
+        map_width: int(2)? as usize,
+        map_height: int(3)? as usize,
+        start: IVec2::new(int(4)? as i32, int(5)? as i32),
+        goal: IVec2::new(int(6)? as i32, int(7)? as i32),
+        optimal_length,
+    })
+}
+
+/// Reads and parses a `.scen` file.
+pub fn load_scenarios(path: impl AsRef<Path>) -> Result<Vec<Scenario>> {
+    let path = path.as_ref();
+    let text = read_text(path)?;
+    parse_scenarios(&text, &path.display().to_string())
+}
+
+/// Checks that a scenario fits a map: same size, start and goal inside and passable.
+pub fn check_scenario(map: &GridMap, s: &Scenario) -> Result<()> {
+    if (s.map_width, s.map_height) != (map.width(), map.height()) {
+        return Err(Error::param(
+            "scenario map size",
+            s.map_width as f64,
+            "the scenario was made for a map of another size",
+        ));
+    }
+    map.check_free_point(s.start_point(), "start")?;
+    map.check_free_point(s.goal_point(), "goal")?;
+    Ok(())
+}
+
+/// Reads a whole text file, mapping I/O failures to [`Error::Io`].
+pub(crate) fn read_text(path: &Path) -> Result<String> {
+    std::fs::read_to_string(path).map_err(|e| Error::Io {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    })
+}
+
+fn parse_err(file: &str, line: usize, column: usize, message: String) -> Error {
+    Error::Parse {
+        file: file.to_string(),
+        line,
+        column,
+        message,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_crlf_without_final_newline() {
+        let m = GridMap::parse("type octile\r\nheight 1\r\nwidth 2\r\nmap\r\n.@", "x").unwrap();
+        assert!(m.is_passable(0, 0) && m.is_blocked(1, 0));
+    }
+
+    #[test]
+    fn short_row_names_line() {
+        let e = GridMap::parse("type octile\nheight 2\nwidth 3\nmap\n...\n..\n", "f.map").unwrap_err();
+        match e {
+            Error::Parse { file, line, .. } => assert_eq!((file.as_str(), line), ("f.map", 6)),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn header_errors() {
+        assert!(GridMap::parse("type octile\nwidth 2\nheight 2\nmap\n..\n..\n", "f").is_err());
+        assert!(GridMap::parse("", "f").is_err());
+        assert!(GridMap::parse("type octile\nheight 99999999\nwidth 2\nmap\n", "f").is_err());
+        assert!(GridMap::parse("type octile\nheight 1\nwidth 1\nmap\n.\nextra\n", "f").is_err());
+    }
+
+    #[test]
+    fn unknown_characters_are_blocked() {
+        let m = GridMap::from_rows(&[".?W", "GST"]).unwrap();
+        assert_eq!(m.passable_count(), 3);
+    }
+
+    #[test]
+    fn scenario_errors_name_column() {
+        let e = parse_scenarios("version 1\n0 m 4 4 1 x 2 2 1\n", "s").unwrap_err();
+        assert_eq!(
+            e,
+            Error::Parse {
+                file: "s".into(),
+                line: 2,
+                column: 11,
+                message: "start_y `x` is not a non-negative integer".into()
+            }
+        );
+        assert!(parse_scenarios("version 2\n", "s").is_err());
+        assert!(parse_scenarios("version 1.0\n0 m 4 4 1 1 2\n", "s").is_err());
+    }
+}

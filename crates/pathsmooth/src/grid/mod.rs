@@ -1,0 +1,8 @@
+//! Grid worlds: Moving AI maps and scenarios, A*, exact line of sight and clearance.
+
+pub mod astar;
+pub mod distance;
+pub mod los;
+pub mod map;
+
+pub use map::{check_scenario, load_scenarios, parse_scenarios, GridMap, Scenario};
