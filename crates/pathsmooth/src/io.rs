@@ -1,1 +1,286 @@
-//! (in progress)
+//! Path files: JSON and CSV, 2D or 3D.
+//!
+//! - JSON: `{"points": [[x, y], …]}` or a bare array `[[x, y], …]`; 3D points have three
+//!   coordinates. Written as the object form.
+//! - CSV: one point per line, `x,y` or `x,y,z`, with an optional header line
+//!   (`x,y[,z]` or any non-numeric first line). Blank lines are ignored.
+//!
+//! A file's points must all have the same dimension ([`Error::MixedDimensions`]); every
+//! coordinate must be finite ([`Error::NonFinite`] names the point). Syntax errors are
+//! [`Error::Parse`] with the line and column.
+//!
+//! ```
+//! use pathsmooth::io::{parse_path, write_path, Format, PathData};
+//! let data = parse_path("x,y\n0,0\n1,2.5\n", Format::Csv, "p.csv")?;
+//! let PathData::D2(points) = &data else { unreachable!() };
+//! assert_eq!(points[1], glam::DVec2::new(1.0, 2.5));
+//! assert_eq!(write_path(points, Format::Json), "{\"points\":[[0.0,0.0],[1.0,2.5]]}\n");
+//! # Ok::<(), pathsmooth::Error>(())
+//! ```
+
+use glam::{DVec2, DVec3};
+use serde::Deserialize;
+
+use crate::error::{Error, Result};
+use crate::geometry::Point;
+
+/// A path file's format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// `{"points": [[x, y], …]}` (a bare array is accepted on input).
+    Json,
+    /// `x,y[,z]` lines with an optional header.
+    Csv,
+}
+
+impl Format {
+    /// The format a file name implies: `.csv` is CSV, `.json` is JSON, anything else `None`.
+    ///
+    /// ```
+    /// use pathsmooth::io::Format;
+    /// assert_eq!(Format::from_extension("a/b.CSV"), Some(Format::Csv));
+    /// assert_eq!(Format::from_extension("-"), None);
+    /// ```
+    pub fn from_extension(name: &str) -> Option<Format> {
+        let ext = name.rsplit_once('.')?.1.to_ascii_lowercase();
+        match ext.as_str() {
+            "csv" => Some(Format::Csv),
+            "json" => Some(Format::Json),
+            _ => None,
+        }
+    }
+
+    /// Guesses the format from the text: JSON starts with `{` or `[`, anything else is CSV.
+    pub fn sniff(text: &str) -> Format {
+        match text.trim_start().chars().next() {
+            Some('{' | '[') => Format::Json,
+            _ => Format::Csv,
+        }
+    }
+}
+
+/// The points of a path file, in the dimension the file has.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PathData {
+    /// Every point had two coordinates.
+    D2(Vec<DVec2>),
+    /// Every point had three coordinates.
+    D3(Vec<DVec3>),
+}
+
+impl PathData {
+    /// Number of points.
+    pub fn len(&self) -> usize {
+        match self {
+            PathData::D2(p) => p.len(),
+            PathData::D3(p) => p.len(),
+        }
+    }
+
+    /// True when the file held no points.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The points as 2D (z dropped from 3D files).
+    pub fn to_2d(&self) -> Vec<DVec2> {
+        match self {
+            PathData::D2(p) => p.clone(),
+            PathData::D3(p) => p.iter().map(|v| v.truncate()).collect(),
+        }
+    }
+}
+
+/// Parses a path file's text; `file` names it in errors.
+pub fn parse_path(text: &str, format: Format, file: &str) -> Result<PathData> {
+    let rows = match format {
+        Format::Json => parse_json_rows(text, file)?,
+        Format::Csv => parse_csv_rows(text, file)?,
+    };
+    rows_to_points(&rows, file)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PointsObject {
+    points: Vec<Vec<f64>>,
+}
+
+fn parse_json_rows(text: &str, file: &str) -> Result<Vec<(usize, Vec<f64>)>> {
+    let to_err = |e: serde_json::Error| Error::Parse {
+        file: file.to_string(),
+        line: e.line(),
+        column: e.column(),
+        message: e.to_string(),
+    };
+    let rows: Vec<Vec<f64>> = if text.trim_start().starts_with('[') {
+        serde_json::from_str(text).map_err(to_err)?
+    } else {
+        serde_json::from_str::<PointsObject>(text).map_err(to_err)?.points
+    };
+    // JSON has no line per point: number points from 1 so errors can name them.
+    Ok(rows.into_iter().enumerate().map(|(i, r)| (i + 1, r)).collect())
+}
+
+fn parse_csv_rows(text: &str, file: &str) -> Result<Vec<(usize, Vec<f64>)>> {
+    let mut rows = Vec::new();
+    let mut seen_data_or_header = false;
+    for (i, raw) in text.lines().enumerate() {
+        let line_no = i + 1;
+        if raw.trim().is_empty() {
+            continue;
+        }
+        let first_line = !seen_data_or_header;
+        seen_data_or_header = true;
+        let mut coords = Vec::with_capacity(3);
+        let mut column = 1;
+        let mut bad = None;
+        for field in raw.split(',') {
+            match field.trim().parse::<f64>() {
+                Ok(v) => coords.push(v),
+                Err(_) => {
+                    bad = Some((column, field.trim()));
+                    break;
+                }
+            }
+            column += field.len() + 1;
+        }
+        match bad {
+            None => rows.push((line_no, coords)),
+            // A non-numeric first line is a header.
+            Some(_) if first_line => {}
+            Some((column, field)) => {
+                return Err(Error::Parse {
+                    file: file.to_string(),
+                    line: line_no,
+                    column,
+                    message: format!("expected a number, found `{field}`"),
+                })
+            }
+        }
+    }
+    Ok(rows)
+}
+
+fn rows_to_points(rows: &[(usize, Vec<f64>)], file: &str) -> Result<PathData> {
+    let dim = rows.first().map_or(2, |(_, r)| r.len());
+    for (index, (line, r)) in rows.iter().enumerate() {
+        if r.len() != 2 && r.len() != 3 {
+            return Err(Error::Parse {
+                file: file.to_string(),
+                line: *line,
+                column: 0,
+                message: format!("point {index} has {} coordinates; expected 2 or 3", r.len()),
+            });
+        }
+        if r.len() != dim {
+            return Err(Error::MixedDimensions {
+                line: *line,
+                got: r.len(),
+                expected: dim,
+            });
+        }
+        if r.iter().any(|v| !v.is_finite()) {
+            return Err(Error::NonFinite { index });
+        }
+    }
+    Ok(if dim == 3 {
+        PathData::D3(rows.iter().filter_map(|(_, r)| DVec3::from_coords(r)).collect())
+    } else {
+        PathData::D2(rows.iter().filter_map(|(_, r)| DVec2::from_coords(r)).collect())
+    })
+}
+
+/// Writes a path in `format`: JSON as `{"points": [[x, y], …]}` on one line, CSV with a
+/// header. Coordinates are printed in Rust's shortest round-trip form.
+pub fn write_path<P: Point>(points: &[P], format: Format) -> String {
+    let rows: Vec<Vec<f64>> = points
+        .iter()
+        .map(|p| (0..P::DIM).map(|i| p.coord(i)).collect())
+        .collect();
+    match format {
+        Format::Json => {
+            let obj = serde_json::json!({ "points": rows });
+            format!("{obj}\n")
+        }
+        Format::Csv => {
+            let mut out = String::from(if P::DIM == 3 { "x,y,z\n" } else { "x,y\n" });
+            for r in rows {
+                let line: Vec<String> = r.iter().map(|v| v.to_string()).collect();
+                out.push_str(&line.join(","));
+                out.push('\n');
+            }
+            out
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_forms_and_dimensions() {
+        let a = parse_path("{\"points\": [[1, 2], [3, 4]]}", Format::Json, "f").unwrap();
+        let b = parse_path("[[1, 2], [3, 4]]", Format::Json, "f").unwrap();
+        assert_eq!(a, b);
+        let c = parse_path("[[1, 2, 3]]", Format::Json, "f").unwrap();
+        assert_eq!(c, PathData::D3(vec![DVec3::new(1.0, 2.0, 3.0)]));
+        assert_eq!(
+            parse_path("[[1, 2], [1, 2, 3]]", Format::Json, "f"),
+            Err(Error::MixedDimensions {
+                line: 2,
+                got: 3,
+                expected: 2
+            })
+        );
+    }
+
+    #[test]
+    fn json_syntax_error_has_line_and_column() {
+        match parse_path("{\"points\": [[1, 2],\n [3, x]]}", Format::Json, "p.json") {
+            Err(Error::Parse { file, line, column, .. }) => {
+                assert_eq!((file.as_str(), line), ("p.json", 2));
+                assert!(column > 0);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn csv_header_errors_and_round_trip() {
+        let p = parse_path("x,y,z\n1,2,3\n\n4, 5 ,6\n", Format::Csv, "f").unwrap();
+        let PathData::D3(v) = &p else { panic!() };
+        assert_eq!(v.len(), 2);
+        let text = write_path(v, Format::Csv);
+        assert_eq!(parse_path(&text, Format::Csv, "f").unwrap(), p);
+        assert_eq!(
+            parse_path("1,2\n3,oops\n", Format::Csv, "c.csv"),
+            Err(Error::Parse {
+                file: "c.csv".into(),
+                line: 2,
+                column: 3,
+                message: "expected a number, found `oops`".into()
+            })
+        );
+        assert_eq!(
+            parse_path("1,2\n3,4,5\n", Format::Csv, "f"),
+            Err(Error::MixedDimensions {
+                line: 2,
+                got: 3,
+                expected: 2
+            })
+        );
+        assert_eq!(
+            parse_path("1,2\nNaN,4\n", Format::Csv, "f"),
+            Err(Error::NonFinite { index: 1 })
+        );
+    }
+
+    #[test]
+    fn json_round_trip_is_exact() {
+        let v = vec![DVec2::new(0.1, 1e-300), DVec2::new(-3.25, 7.0)];
+        let text = write_path(&v, Format::Json);
+        assert_eq!(parse_path(&text, Format::Json, "f").unwrap(), PathData::D2(v));
+    }
+}

@@ -1,0 +1,50 @@
+//! Reading and writing the CLI's files: `-` is stdin/stdout, and a path file's format
+//! comes from `--format`, else the file's extension, else (on input) its first character.
+
+use std::io::{Read, Write};
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use pathsmooth::io::{parse_path, write_path, Format, PathData};
+use pathsmooth::Point;
+
+/// Reads a whole file, or stdin for `-`.
+pub fn read_text(name: &str) -> Result<String> {
+    if name == "-" {
+        let mut s = String::new();
+        std::io::stdin().read_to_string(&mut s).context("reading stdin")?;
+        Ok(s)
+    } else {
+        std::fs::read_to_string(name).with_context(|| format!("{name}: cannot read"))
+    }
+}
+
+/// Writes bytes to a file, or stdout for `-`.
+pub fn write_bytes(name: &str, bytes: &[u8]) -> Result<()> {
+    if name == "-" {
+        let mut out = std::io::stdout().lock();
+        out.write_all(bytes).context("writing stdout")?;
+        out.flush().context("writing stdout")
+    } else {
+        if let Some(dir) = Path::new(name).parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create folder", dir.display()))?;
+        }
+        std::fs::write(name, bytes).with_context(|| format!("{name}: cannot write"))
+    }
+}
+
+/// Reads a path file (`-` for stdin).
+pub fn read_path(name: &str, format: Option<Format>) -> Result<PathData> {
+    let text = read_text(name)?;
+    let format = format
+        .or_else(|| Format::from_extension(name))
+        .unwrap_or_else(|| Format::sniff(&text));
+    let shown = if name == "-" { "<stdin>" } else { name };
+    Ok(parse_path(&text, format, shown)?)
+}
+
+/// Writes a path file (`-` for stdout); JSON unless `--format` or the extension says CSV.
+pub fn write_path_file<P: Point>(name: &str, format: Option<Format>, points: &[P]) -> Result<()> {
+    let format = format.or_else(|| Format::from_extension(name)).unwrap_or(Format::Json);
+    write_bytes(name, write_path(points, format).as_bytes())
+}

@@ -1,0 +1,260 @@
+//! Pictures: a map (or just a bounding box) with any number of paths, markers, disks and
+//! triangles, a title and a legend, rendered to SVG ([`svg`]) or PNG ([`png`]).
+//!
+//! World coordinates are the library's: x to the right, y down (row 0 of a grid map at the
+//! top), so a map is drawn the way its file reads.
+
+pub mod png;
+pub mod svg;
+
+use glam::DVec2;
+use pathsmooth::grid::GridMap;
+
+/// An sRGB colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rgb(pub u8, pub u8, pub u8);
+
+impl Rgb {
+    /// `#rrggbb`.
+    pub fn hex(self) -> String {
+        format!("#{:02x}{:02x}{:02x}", self.0, self.1, self.2)
+    }
+}
+
+/// Distinct colours for paths, in the order methods are listed (colour-blind-friendly
+/// Okabe–Ito palette first, then extras).
+pub const PALETTE: [Rgb; 10] = [
+    Rgb(0, 114, 178),   // blue
+    Rgb(213, 94, 0),    // vermillion
+    Rgb(0, 158, 115),   // bluish green
+    Rgb(204, 121, 167), // reddish purple
+    Rgb(230, 159, 0),   // orange
+    Rgb(86, 180, 233),  // sky blue
+    Rgb(120, 94, 240),  // violet
+    Rgb(160, 160, 0),   // olive
+    Rgb(90, 90, 90),    // grey
+    Rgb(200, 30, 60),   // crimson
+];
+
+/// Colour of the raw (unsmoothed) path.
+pub const RAW: Rgb = Rgb(150, 150, 150);
+/// Colour of blocked cells.
+pub const WALL: Rgb = Rgb(45, 45, 55);
+/// Start marker colour.
+pub const START: Rgb = Rgb(0, 170, 0);
+/// Goal marker colour.
+pub const GOAL: Rgb = Rgb(220, 0, 0);
+
+/// One polyline to draw.
+#[derive(Debug, Clone)]
+pub struct Layer {
+    /// Legend text.
+    pub label: String,
+    /// The polyline, in world coordinates.
+    pub points: Vec<DVec2>,
+    /// Stroke colour.
+    pub color: Rgb,
+    /// Stroke width in pixels.
+    pub width: f64,
+    /// Dashed stroke (used for raw input paths).
+    pub dashed: bool,
+    /// Draw a dot at every vertex.
+    pub dots: bool,
+}
+
+impl Layer {
+    /// A solid path of width 2 px with no dots.
+    pub fn path(label: impl Into<String>, points: Vec<DVec2>, color: Rgb) -> Self {
+        Layer {
+            label: label.into(),
+            points,
+            color,
+            width: 2.0,
+            dashed: false,
+            dots: false,
+        }
+    }
+
+    /// A dashed raw input path with vertex dots.
+    pub fn raw(label: impl Into<String>, points: Vec<DVec2>) -> Self {
+        Layer {
+            dashed: true,
+            dots: true,
+            ..Layer::path(label, points, RAW)
+        }
+    }
+}
+
+/// A labelled point (start, goal).
+#[derive(Debug, Clone)]
+pub struct Marker {
+    /// Position in world coordinates.
+    pub at: DVec2,
+    /// Fill colour.
+    pub color: Rgb,
+    /// Legend text.
+    pub label: String,
+}
+
+/// Everything a picture shows.
+#[derive(Debug, Clone)]
+pub struct Scene<'a> {
+    /// Title printed at the top of the legend.
+    pub title: String,
+    /// The grid map drawn underneath, if any.
+    pub map: Option<&'a GridMap>,
+    /// World-space corner with the smallest coordinates.
+    pub min: DVec2,
+    /// World-space corner with the largest coordinates.
+    pub max: DVec2,
+    /// Pixels per world unit.
+    pub scale: f64,
+    /// Navmesh triangles (drawn as thin outlines).
+    pub triangles: Vec<[DVec2; 3]>,
+    /// Clearance disks (centre, radius).
+    pub disks: Vec<(DVec2, f64)>,
+    /// Paths, drawn in order.
+    pub layers: Vec<Layer>,
+    /// Start and goal markers.
+    pub markers: Vec<Marker>,
+}
+
+/// Margin around the drawing, in pixels.
+pub const MARGIN: f64 = 8.0;
+/// Height of one legend row, in pixels.
+pub const LEGEND_ROW: f64 = 20.0;
+
+impl<'a> Scene<'a> {
+    /// A scene over a whole grid map, scaled so that the longer side is about 1024 px
+    /// (at least 1 and at most 24 px per cell).
+    pub fn for_map(title: impl Into<String>, map: &'a GridMap) -> Self {
+        let side = map.width().max(map.height()) as f64;
+        Scene {
+            title: title.into(),
+            map: Some(map),
+            min: DVec2::ZERO,
+            max: DVec2::new(map.width() as f64, map.height() as f64),
+            scale: (1024.0 / side).floor().clamp(1.0, 24.0),
+            triangles: Vec::new(),
+            disks: Vec::new(),
+            layers: Vec::new(),
+            markers: Vec::new(),
+        }
+    }
+
+    /// A scene around some points (5% padding), about 1000 px on its longer side.
+    pub fn for_points<'p>(title: impl Into<String>, points: impl IntoIterator<Item = &'p DVec2>) -> Self {
+        let (mut min, mut max) = (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY));
+        for p in points {
+            min = min.min(*p);
+            max = max.max(*p);
+        }
+        if !min.is_finite() || !max.is_finite() {
+            (min, max) = (DVec2::ZERO, DVec2::ONE);
+        }
+        let pad = ((max - min).max_element() * 0.05).max(1e-3);
+        let (min, max) = (min - pad, max + pad);
+        Scene {
+            title: title.into(),
+            map: None,
+            min,
+            max,
+            scale: 1000.0 / (max - min).max_element(),
+            triangles: Vec::new(),
+            disks: Vec::new(),
+            layers: Vec::new(),
+            markers: Vec::new(),
+        }
+    }
+
+    /// Adds start and goal markers at the ends of `path` (if it has any points).
+    pub fn mark_ends(&mut self, path: &[DVec2]) {
+        if let (Some(&s), Some(&g)) = (path.first(), path.last()) {
+            self.markers.push(Marker {
+                at: s,
+                color: START,
+                label: "start".into(),
+            });
+            self.markers.push(Marker {
+                at: g,
+                color: GOAL,
+                label: "goal".into(),
+            });
+        }
+    }
+
+    /// Width and height of the drawing area (without legend) in pixels.
+    pub fn drawing_size(&self) -> (f64, f64) {
+        let s = (self.max - self.min) * self.scale;
+        (s.x + 2.0 * MARGIN, s.y + 2.0 * MARGIN)
+    }
+
+    /// Number of legend rows: the title, then one per layer and marker.
+    pub fn legend_rows(&self) -> usize {
+        1 + self.layers.len() + self.markers.len()
+    }
+
+    /// Full image size in pixels (drawing plus legend band below it), at least 360 px wide
+    /// so the legend fits.
+    pub fn image_size(&self) -> (u32, u32) {
+        let (w, h) = self.drawing_size();
+        let legend = self.legend_rows() as f64 * LEGEND_ROW + MARGIN;
+        (w.max(360.0).ceil() as u32, (h + legend).ceil() as u32)
+    }
+
+    /// World → pixel coordinates.
+    pub fn to_px(&self, p: DVec2) -> DVec2 {
+        (p - self.min) * self.scale + DVec2::splat(MARGIN)
+    }
+
+    /// Horizontal runs of blocked cells `(x0, x1, y)` (x1 exclusive), so a 512×512 map is
+    /// a few thousand rectangles rather than a quarter million.
+    pub fn wall_runs(&self) -> Vec<(usize, usize, usize)> {
+        let Some(map) = self.map else {
+            return Vec::new();
+        };
+        let mut runs = Vec::new();
+        for y in 0..map.height() {
+            let mut x = 0;
+            while x < map.width() {
+                if map.is_blocked(x as i64, y as i64) {
+                    let x0 = x;
+                    while x < map.width() && map.is_blocked(x as i64, y as i64) {
+                        x += 1;
+                    }
+                    runs.push((x0, x, y));
+                } else {
+                    x += 1;
+                }
+            }
+        }
+        runs
+    }
+
+    /// Legend entries: (colour or none for the title, text, dashed).
+    pub fn legend(&self) -> Vec<(Option<Rgb>, String, bool)> {
+        let mut rows = vec![(None, self.title.clone(), false)];
+        rows.extend(self.layers.iter().map(|l| (Some(l.color), l.label.clone(), l.dashed)));
+        rows.extend(self.markers.iter().map(|m| (Some(m.color), m.label.clone(), false)));
+        rows
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wall_runs_merge_rows() {
+        let map = GridMap::from_rows(&["@@.@", "...."]).unwrap();
+        let scene = Scene::for_map("t", &map);
+        assert_eq!(scene.wall_runs(), vec![(0, 2, 0), (3, 4, 0)]);
+        assert_eq!(scene.scale, 24.0);
+    }
+
+    #[test]
+    fn for_points_survives_no_points() {
+        let s = Scene::for_points("t", &[]);
+        assert!(s.scale.is_finite() && s.scale > 0.0);
+    }
+}

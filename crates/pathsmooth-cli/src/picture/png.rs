@@ -1,0 +1,153 @@
+//! PNG output of a [`Scene`] with tiny-skia; legend text uses the 8×8 bitmap font of the
+//! `font8x8` crate, drawn at double size.
+
+use font8x8::UnicodeFonts;
+use glam::DVec2;
+use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Rect, Stroke, StrokeDash, Transform};
+
+use super::{Rgb, Scene, LEGEND_ROW, MARGIN, WALL};
+
+/// Renders the scene to PNG bytes.
+pub fn render(scene: &Scene) -> anyhow::Result<Vec<u8>> {
+    let (w, h) = scene.image_size();
+    let mut pm = Pixmap::new(w, h).ok_or_else(|| anyhow::anyhow!("picture size {w}×{h} is too large"))?;
+    pm.fill(Color::WHITE);
+    walls(&mut pm, scene);
+    for t in &scene.triangles {
+        polyline(&mut pm, scene, &[t[0], t[1], t[2], t[0]], Rgb(176, 184, 200), 0.6, false);
+    }
+    for (c, r) in &scene.disks {
+        circle(&mut pm, scene.to_px(*c), (*r * scene.scale) as f32, Rgb(74, 144, 217), 30, true);
+    }
+    for layer in &scene.layers {
+        polyline(&mut pm, scene, &layer.points, layer.color, layer.width as f32, layer.dashed);
+        if layer.dots {
+            for p in &layer.points {
+                circle(&mut pm, scene.to_px(*p), 2.0, layer.color, 255, false);
+            }
+        }
+    }
+    for m in &scene.markers {
+        let q = scene.to_px(m.at);
+        circle(&mut pm, q, 7.0, Rgb(0, 0, 0), 255, false);
+        circle(&mut pm, q, 6.0, m.color, 255, false);
+    }
+    legend(&mut pm, scene);
+    pm.encode_png().map_err(|e| anyhow::anyhow!("PNG encoding failed: {e}"))
+}
+
+fn paint(c: Rgb, alpha: u8) -> Paint<'static> {
+    let mut p = Paint::default();
+    p.set_color_rgba8(c.0, c.1, c.2, alpha);
+    p.anti_alias = true;
+    p
+}
+
+fn walls(pm: &mut Pixmap, scene: &Scene) {
+    let p = paint(WALL, 255);
+    for (x0, x1, y) in scene.wall_runs() {
+        let a = scene.to_px(DVec2::new(x0 as f64, y as f64));
+        let b = scene.to_px(DVec2::new(x1 as f64, y as f64 + 1.0));
+        if let Some(r) = Rect::from_ltrb(a.x as f32, a.y as f32, b.x as f32, b.y as f32) {
+            pm.fill_rect(r, &p, Transform::identity(), None);
+        }
+    }
+}
+
+fn polyline(pm: &mut Pixmap, scene: &Scene, pts: &[DVec2], c: Rgb, width: f32, dashed: bool) {
+    if pts.len() < 2 {
+        return;
+    }
+    let mut pb = PathBuilder::new();
+    for (i, p) in pts.iter().enumerate() {
+        let q = scene.to_px(*p);
+        if i == 0 {
+            pb.move_to(q.x as f32, q.y as f32);
+        } else {
+            pb.line_to(q.x as f32, q.y as f32);
+        }
+    }
+    let Some(path) = pb.finish() else { return };
+    let stroke = Stroke {
+        width,
+        line_join: tiny_skia::LineJoin::Round,
+        dash: if dashed { StrokeDash::new(vec![6.0, 4.0], 0.0) } else { None },
+        ..Stroke::default()
+    };
+    pm.stroke_path(&path, &paint(c, 255), &stroke, Transform::identity(), None);
+}
+
+fn circle(pm: &mut Pixmap, at: DVec2, r: f32, c: Rgb, alpha: u8, outline: bool) {
+    let Some(path) = PathBuilder::from_circle(at.x as f32, at.y as f32, r.max(0.5)) else {
+        return;
+    };
+    pm.fill_path(&path, &paint(c, alpha), FillRule::Winding, Transform::identity(), None);
+    if outline {
+        pm.stroke_path(&path, &paint(c, 140), &Stroke::default(), Transform::identity(), None);
+    }
+}
+
+fn legend(pm: &mut Pixmap, scene: &Scene) {
+    let (_, top) = scene.drawing_size();
+    for (i, (color, text, dashed)) in scene.legend().into_iter().enumerate() {
+        let y = top + i as f64 * LEGEND_ROW;
+        let mut x = MARGIN;
+        if let Some(c) = color {
+            let mid = y + LEGEND_ROW / 2.0;
+            let mut pb = PathBuilder::new();
+            pb.move_to(x as f32, mid as f32);
+            pb.line_to((x + 28.0) as f32, mid as f32);
+            if let Some(path) = pb.finish() {
+                let stroke = Stroke {
+                    width: 3.0,
+                    dash: if dashed { StrokeDash::new(vec![6.0, 4.0], 0.0) } else { None },
+                    ..Stroke::default()
+                };
+                pm.stroke_path(&path, &paint(c, 255), &stroke, Transform::identity(), None);
+            }
+            x += 36.0;
+        }
+        text_at(pm, x, y + 2.0, &text);
+    }
+}
+
+/// Draws ASCII text with its top-left corner at (x, y), 16 px tall.
+fn text_at(pm: &mut Pixmap, x: f64, y: f64, text: &str) {
+    const SCALE: f32 = 2.0;
+    let p = paint(Rgb(20, 20, 20), 255);
+    for (i, ch) in text.chars().enumerate() {
+        let Some(glyph) = font8x8::BASIC_FONTS.get(ch) else { continue };
+        let gx = x as f32 + i as f32 * 8.0 * SCALE;
+        for (row, bits) in glyph.iter().enumerate() {
+            for col in 0..8 {
+                if bits & (1 << col) != 0 {
+                    let r = Rect::from_xywh(gx + col as f32 * SCALE, y as f32 + row as f32 * SCALE, SCALE, SCALE);
+                    if let Some(r) = r {
+                        pm.fill_rect(r, &p, Transform::identity(), None);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Layer, Scene};
+    use super::*;
+    use pathsmooth::grid::GridMap;
+
+    #[test]
+    fn png_decodes_with_expected_size_and_wall_pixels() {
+        let map = GridMap::from_rows(&["@.", ".."]).unwrap();
+        let mut scene = Scene::for_map("t", &map);
+        scene.layers.push(Layer::raw("raw", vec![DVec2::new(0.5, 1.5), DVec2::new(1.5, 0.5)]));
+        let bytes = render(&scene).unwrap();
+        let pm = Pixmap::decode_png(&bytes).unwrap();
+        assert_eq!((pm.width(), pm.height()), scene.image_size());
+        // Centre of the blocked cell (0, 0) is wall-coloured.
+        let q = scene.to_px(DVec2::new(0.5, 0.5));
+        let px = pm.pixel(q.x as u32, q.y as u32).unwrap();
+        assert_eq!((px.red(), px.green(), px.blue()), (WALL.0, WALL.1, WALL.2));
+    }
+}

@@ -1,0 +1,163 @@
+//! SVG output of a [`Scene`]: plain SVG 1.1 that any browser shows.
+
+use std::fmt::Write;
+
+use super::{Scene, LEGEND_ROW, MARGIN, WALL};
+
+/// Renders the scene as an SVG document.
+pub fn render(scene: &Scene) -> String {
+    let (w, h) = scene.image_size();
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="13">"#
+    );
+    let _ = writeln!(s, r#"<rect width="{w}" height="{h}" fill="white"/>"#);
+    walls(&mut s, scene);
+    triangles(&mut s, scene);
+    disks(&mut s, scene);
+    for layer in &scene.layers {
+        if layer.points.is_empty() {
+            continue;
+        }
+        let pts: Vec<String> = layer
+            .points
+            .iter()
+            .map(|p| {
+                let q = scene.to_px(*p);
+                format!("{:.2},{:.2}", q.x, q.y)
+            })
+            .collect();
+        let dash = if layer.dashed { r#" stroke-dasharray="6 4""# } else { "" };
+        let _ = writeln!(
+            s,
+            r#"<polyline points="{}" fill="none" stroke="{}" stroke-width="{}" stroke-linejoin="round"{dash}><title>{}</title></polyline>"#,
+            pts.join(" "),
+            layer.color.hex(),
+            layer.width,
+            escape(&layer.label)
+        );
+        if layer.dots {
+            for p in &layer.points {
+                let q = scene.to_px(*p);
+                let _ = writeln!(s, r#"<circle cx="{:.2}" cy="{:.2}" r="2" fill="{}"/>"#, q.x, q.y, layer.color.hex());
+            }
+        }
+    }
+    for m in &scene.markers {
+        let q = scene.to_px(m.at);
+        let _ = writeln!(
+            s,
+            r#"<circle cx="{:.2}" cy="{:.2}" r="6" fill="{}" stroke="black"/>"#,
+            q.x,
+            q.y,
+            m.color.hex()
+        );
+    }
+    legend(&mut s, scene);
+    s.push_str("</svg>\n");
+    s
+}
+
+fn walls(s: &mut String, scene: &Scene) {
+    let runs = scene.wall_runs();
+    if runs.is_empty() {
+        return;
+    }
+    let _ = writeln!(s, r#"<g fill="{}">"#, WALL.hex());
+    for (x0, x1, y) in runs {
+        let a = scene.to_px(glam::DVec2::new(x0 as f64, y as f64));
+        let b = scene.to_px(glam::DVec2::new(x1 as f64, y as f64 + 1.0));
+        let _ = writeln!(
+            s,
+            r#"<rect x="{:.2}" y="{:.2}" width="{:.2}" height="{:.2}"/>"#,
+            a.x,
+            a.y,
+            b.x - a.x,
+            b.y - a.y
+        );
+    }
+    s.push_str("</g>\n");
+}
+
+fn triangles(s: &mut String, scene: &Scene) {
+    if scene.triangles.is_empty() {
+        return;
+    }
+    let _ = writeln!(s, r##"<g fill="none" stroke="#b0b8c8" stroke-width="0.6">"##);
+    for t in &scene.triangles {
+        let p: Vec<String> = t
+            .iter()
+            .map(|v| {
+                let q = scene.to_px(*v);
+                format!("{:.2},{:.2}", q.x, q.y)
+            })
+            .collect();
+        let _ = writeln!(s, r#"<polygon points="{}"/>"#, p.join(" "));
+    }
+    s.push_str("</g>\n");
+}
+
+fn disks(s: &mut String, scene: &Scene) {
+    if scene.disks.is_empty() {
+        return;
+    }
+    let _ = writeln!(s, r##"<g fill="#4a90d9" fill-opacity="0.12" stroke="#4a90d9" stroke-opacity="0.5" stroke-width="0.8">"##);
+    for (c, r) in &scene.disks {
+        let q = scene.to_px(*c);
+        let _ = writeln!(s, r#"<circle cx="{:.2}" cy="{:.2}" r="{:.2}"/>"#, q.x, q.y, r * scene.scale);
+    }
+    s.push_str("</g>\n");
+}
+
+fn legend(s: &mut String, scene: &Scene) {
+    let (_, top) = scene.drawing_size();
+    for (i, (color, text, dashed)) in scene.legend().into_iter().enumerate() {
+        let y = top + i as f64 * LEGEND_ROW + LEGEND_ROW * 0.7;
+        let x = MARGIN;
+        match color {
+            None => {
+                let _ = writeln!(s, r#"<text x="{x}" y="{y:.1}" font-weight="bold">{}</text>"#, escape(&text));
+            }
+            Some(c) => {
+                let dash = if dashed { r#" stroke-dasharray="6 4""# } else { "" };
+                let _ = writeln!(
+                    s,
+                    r#"<line x1="{x}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{}" stroke-width="3"{dash}/><text x="{:.1}" y="{y:.1}">{}</text>"#,
+                    y - 4.0,
+                    x + 28.0,
+                    y - 4.0,
+                    c.hex(),
+                    x + 36.0,
+                    escape(&text)
+                );
+            }
+        }
+    }
+}
+
+fn escape(t: &str) -> String {
+    t.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Layer, Scene};
+    use super::*;
+    use glam::DVec2;
+    use pathsmooth::grid::GridMap;
+
+    #[test]
+    fn svg_has_walls_paths_and_legend() {
+        let map = GridMap::from_rows(&["@.", ".."]).unwrap();
+        let mut scene = Scene::for_map("a <b>", &map);
+        let path = vec![DVec2::new(0.5, 1.5), DVec2::new(1.5, 0.5)];
+        scene.mark_ends(&path);
+        scene.layers.push(Layer::raw("raw", path));
+        let svg = render(&scene);
+        assert!(svg.starts_with("<svg"));
+        assert!(svg.contains("<polyline"));
+        assert!(svg.contains("a &lt;b&gt;"));
+        assert_eq!(svg.matches("<rect").count(), 2); // background + one wall run
+    }
+}
