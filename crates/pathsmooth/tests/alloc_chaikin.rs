@@ -1,0 +1,130 @@
+//! Proves with a counting global allocator that in-place Chaikin allocates nothing, and
+//! that the buffer-reusing forms allocate nothing once warmed up.
+//!
+//! Only allocations made on a thread that has switched counting on are counted, so the
+//! test harness's own threads cannot disturb the count.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use glam::{DVec2, DVec3, Vec2, Vec3};
+use pathsmooth::curve::chaikin::{
+    chaikin_in_place, chaikin_into, chaikin_output_len, AdaptiveChaikin, AdaptiveParams,
+    ChaikinParams,
+};
+use pathsmooth::Point;
+
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+thread_local! {
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+}
+
+fn note() {
+    // `try_with`: the thread-local may be gone while a thread is being torn down.
+    if COUNTING.try_with(Cell::get).unwrap_or(false) {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        note();
+        System.alloc(layout)
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        note();
+        System.alloc_zeroed(layout)
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        note();
+        System.realloc(ptr, layout, new_size)
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout)
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Allocations made by `f` on this thread.
+fn allocations<R>(f: impl FnOnce() -> R) -> (usize, R) {
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    COUNTING.with(|c| c.set(true));
+    let r = f();
+    COUNTING.with(|c| c.set(false));
+    (ALLOCATIONS.load(Ordering::Relaxed) - before, r)
+}
+
+fn zigzag<P: Point>(n: usize) -> Vec<P> {
+    (0..n)
+        .map(|i| {
+            let coords = [i as f64, (i % 2) as f64 * 3.0, (i % 3) as f64];
+            P::from_coords(&coords[..P::DIM]).unwrap()
+        })
+        .collect()
+}
+
+fn in_place_allocates_nothing<P: Point>() {
+    for closed in [false, true] {
+        let params = ChaikinParams {
+            closed,
+            passes: 5,
+            ..ChaikinParams::default()
+        };
+        let path: Vec<P> = zigzag(15);
+        let mut buf = vec![P::default(); chaikin_output_len(15, 5, closed).unwrap()];
+        buf[..15].copy_from_slice(&path);
+        let (count, len) = allocations(|| chaikin_in_place(&mut buf, 15, params));
+        assert_eq!(count, 0, "chaikin_in_place allocated");
+        assert_eq!(len.unwrap(), buf.len());
+        // Errors allocate nothing either.
+        let (count, err) = allocations(|| chaikin_in_place(&mut buf[..20], 15, params));
+        assert_eq!(count, 0);
+        assert!(err.is_err());
+    }
+}
+
+#[test]
+fn chaikin_buffers_allocate_nothing() {
+    // Control: the counter does see allocations on this thread.
+    let (count, v) = allocations(|| vec![1u8; 64]);
+    assert_eq!((count, v.len()), (1, 64));
+
+    in_place_allocates_nothing::<Vec2>();
+    in_place_allocates_nothing::<DVec2>();
+    in_place_allocates_nothing::<Vec3>();
+    in_place_allocates_nothing::<DVec3>();
+
+    // chaikin_into reuses its Vec: after one warm-up call, no allocation.
+    let path: Vec<DVec2> = zigzag(200);
+    let params = ChaikinParams::default();
+    let mut out = Vec::new();
+    chaikin_into(&path, params, &mut out).unwrap();
+    let (count, r) = allocations(|| chaikin_into(&path, params, &mut out));
+    assert_eq!(count, 0, "chaikin_into allocated after warm-up");
+    r.unwrap();
+    let (count, r) = allocations(|| chaikin_into(&path[..100], params, &mut out));
+    assert_eq!(count, 0, "chaikin_into allocated on a smaller path");
+    r.unwrap();
+
+    // Adaptive refinement reuses its scratch and the output Vec.
+    let params = AdaptiveParams {
+        outlier_limit: Some(2.0),
+        ..AdaptiveParams::default()
+    };
+    let mut refiner = AdaptiveChaikin::new(params).unwrap();
+    let mut out = Vec::new();
+    refiner.refine_into(&path, &mut out).unwrap();
+    refiner.refine_into(&path, &mut out).unwrap();
+    let (count, r) = allocations(|| refiner.refine_into(&path, &mut out));
+    assert_eq!(
+        count, 0,
+        "AdaptiveChaikin::refine_into allocated after warm-up"
+    );
+    assert!(r.unwrap().cuts > 0);
+}
