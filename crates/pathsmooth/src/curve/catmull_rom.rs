@@ -234,8 +234,25 @@ impl<P: Point> Segment<P> {
     /// assert_eq!(Segment::from_controls(p, 0.0).point(0.5).y, 2.125); // the article's q(0.5)
     /// ```
     pub fn from_controls(p: [P; 4], alpha: P::Scalar) -> Self {
+        let uniform = alpha == P::Scalar::zero();
+        let knots = if uniform {
+            [P::Scalar::one(); 3]
+        } else {
+            [
+                knot_interval(p[0], p[1], alpha),
+                knot_interval(p[1], p[2], alpha),
+                knot_interval(p[2], p[3], alpha),
+            ]
+        };
+        Self::with_knots(p, uniform, knots)
+    }
+
+    /// The segment from its controls and its three knot intervals (ignored when
+    /// `uniform`), so that a walk along the path computes each interval once.
+    #[inline]
+    fn with_knots(p: [P; 4], uniform: bool, knots: [P::Scalar; 3]) -> Self {
         let [_, p1, p2, _] = p;
-        match hermite_tangents(p, alpha) {
+        match hermite_tangents(p, uniform, knots) {
             Some((m1, m2)) => {
                 let two = P::Scalar::from_f64(2.0);
                 let three = P::Scalar::from_f64(3.0);
@@ -284,23 +301,22 @@ impl<P: Point> Segment<P> {
 /// The Hermite tangents at p1 and p2 (per unit of local t), or `None` when the segment has
 /// zero length under an α > 0 parameterisation (the segment is then the point p1).
 #[inline]
-fn hermite_tangents<P: Point>(p: [P; 4], alpha: P::Scalar) -> Option<(P, P)> {
+fn hermite_tangents<P: Point>(p: [P; 4], uniform: bool, knots: [P::Scalar; 3]) -> Option<(P, P)> {
     let [p0, p1, p2, p3] = p;
-    let zero = P::Scalar::zero();
-    if alpha == zero {
+    if uniform {
         // The article's uniform spline: tangents (p2 − p0)/2 and (p3 − p1)/2.
         let half = P::Scalar::from_f64(0.5);
         return Some(((p2 - p0) * half, (p3 - p1) * half));
     }
-    let d12 = knot_interval(p1, p2, alpha);
+    let zero = P::Scalar::zero();
+    let [d01, d12, d23] = knots;
     if d12 == zero {
         return None;
     }
     // A zero neighbouring interval (duplicate point, doubled end) borrows the segment's
     // own: locally uniform knots, the article's doubled-end behaviour, and no 0/0.
     let or_d12 = |d: P::Scalar| if d == zero { d12 } else { d };
-    let d01 = or_d12(knot_interval(p0, p1, alpha));
-    let d23 = or_d12(knot_interval(p2, p3, alpha));
+    let (d01, d23) = (or_d12(d01), or_d12(d23));
     // Barry–Goldman end derivatives, multiplied by d12 to get per-unit-t tangents.
     let chord = p2 - p1;
     let m1 = ((p1 - p0) / d01 - (p2 - p0) / (d01 + d12)) * d12 + chord;
@@ -308,14 +324,21 @@ fn hermite_tangents<P: Point>(p: [P; 4], alpha: P::Scalar) -> Option<(P, P)> {
     Some((m1, m2))
 }
 
-/// |b − a|^α; 0 for coincident points (also when the squared distance underflows).
+/// |b − a|^α, from the squared distance with one root (α = ½, 1) or one `powf`; 0 for
+/// coincident points (also when the squared distance underflows).
 #[inline]
 fn knot_interval<P: Point>(a: P, b: P, alpha: P::Scalar) -> P::Scalar {
-    let d = (b - a).length();
-    if d == P::Scalar::zero() {
-        d
+    let d = b - a;
+    let d2 = d.dot(d);
+    let half = P::Scalar::from_f64(0.5);
+    if d2 == P::Scalar::zero() {
+        d2
+    } else if alpha == half {
+        d2.sqrt().sqrt()
+    } else if alpha == P::Scalar::one() {
+        d2.sqrt()
     } else {
-        d.powf(alpha)
+        d2.powf(alpha * half)
     }
 }
 
@@ -545,8 +568,25 @@ impl<'a, P: Point> CatmullRom<'a, P> {
         out.clear();
         out.reserve(len);
         let step = P::Scalar::one() / P::Scalar::from_f64(subdivisions as f64);
+        // Consecutive segments share three of their four controls, so each knot interval
+        // is computed once: the window slides by one.
+        let uniform = self.alpha == P::Scalar::zero();
+        let mut knots = [P::Scalar::one(); 3];
         for i in 0..self.segment_count() {
-            let seg = self.segment_unchecked(i);
+            let c = self.controls(i);
+            if !uniform {
+                let next = knot_interval(c[2], c[3], self.alpha);
+                knots = if i == 0 {
+                    [
+                        knot_interval(c[0], c[1], self.alpha),
+                        knot_interval(c[1], c[2], self.alpha),
+                        next,
+                    ]
+                } else {
+                    [knots[1], knots[2], next]
+                };
+            }
+            let seg = Segment::with_knots(c, uniform, knots);
             out.push(self.path[i]);
             for j in 1..subdivisions {
                 out.push(seg.point(P::Scalar::from_f64(j as f64) * step));
