@@ -45,9 +45,19 @@ use crate::geometry::{check_magnitude, turn_angle, Point};
 /// assert_eq!(pathsmooth::metrics::length(&[Vec3::ZERO, Vec3::Z, Vec3::Z]), 1.0);
 /// ```
 pub fn length<P: Point>(path: &[P]) -> f64 {
-    path.windows(2)
-        .map(|w| w[0].to_dvec3().distance(w[1].to_dvec3()))
-        .sum()
+    path.windows(2).map(|w| segment_length(w[0], w[1])).sum()
+}
+
+/// Length of the segment `a`–`b`, computed in `f64` whatever the point type (the one
+/// definition [`length`], resampling and path variations share).
+///
+/// ```
+/// use glam::Vec2;
+/// assert_eq!(pathsmooth::metrics::segment_length(Vec2::ZERO, Vec2::new(3.0, 4.0)), 5.0);
+/// ```
+#[inline]
+pub fn segment_length<P: Point>(a: P, b: P) -> f64 {
+    a.to_dvec3().distance(b.to_dvec3())
 }
 
 /// One turn: at input index `index`, angle `angle` (radians) between segments of lengths

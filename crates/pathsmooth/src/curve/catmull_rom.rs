@@ -63,18 +63,49 @@ use num_traits::{Float, One, Zero};
 use crate::geometry::{check_magnitude, Point, Scalar};
 
 /// Largest accepted number of subdivisions per segment.
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::curve::catmull_rom::{catmull_rom, CatmullRomParams, MAX_SUBDIVISIONS};
+/// let p = [DVec2::ZERO, DVec2::X];
+/// assert!(catmull_rom(&p, &CatmullRomParams::uniform(MAX_SUBDIVISIONS + 1)).is_err());
+/// ```
 pub const MAX_SUBDIVISIONS: usize = 1 << 16;
 
 /// Largest number of points the subdivided output may have ([`Error::OutputTooLarge`]
 /// beyond it): 2²⁶ ≈ 67 million, 1.6 GB of `DVec3`.
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::curve::catmull_rom::{catmull_rom, CatmullRomParams, MAX_SUBDIVISIONS};
+/// use pathsmooth::Error;
+/// let p = vec![DVec2::ZERO; 2000]; // 1999 segments × 65536 > 2²⁶
+/// let err = catmull_rom(&p, &CatmullRomParams::uniform(MAX_SUBDIVISIONS)).unwrap_err();
+/// assert!(matches!(err, Error::OutputTooLarge { .. }));
+/// ```
 pub const MAX_OUTPUT_POINTS: usize = 1 << 26;
 
 /// α of the uniform spline (the Java article's).
+///
+/// ```
+/// use pathsmooth::curve::catmull_rom::{CatmullRomParams, UNIFORM};
+/// assert_eq!(CatmullRomParams::uniform(5).alpha, UNIFORM);
+/// ```
 pub const UNIFORM: f64 = 0.0;
 /// α of the centripetal spline (Yuksel et al. 2011): no cusps or self-intersections
 /// within a segment.
+///
+/// ```
+/// use pathsmooth::curve::catmull_rom::{CatmullRomParams, CENTRIPETAL};
+/// assert_eq!(CatmullRomParams::uniform(5).with_alpha(CENTRIPETAL), CatmullRomParams::centripetal(5));
+/// ```
 pub const CENTRIPETAL: f64 = 0.5;
-/// α of the chordal spline.
+/// α of the chordal spline (knot intervals proportional to chord lengths).
+///
+/// ```
+/// use pathsmooth::curve::catmull_rom::{CatmullRomParams, CHORDAL};
+/// assert_eq!(CatmullRomParams::chordal(5).alpha, CHORDAL);
+/// ```
 pub const CHORDAL: f64 = 1.0;
 
 /// How the neighbours the first and last segments lack are supplied.

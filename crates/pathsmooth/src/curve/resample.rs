@@ -30,8 +30,16 @@
 
 use crate::error::{Error, Result};
 use crate::geometry::{check_magnitude, Point, Scalar};
+use crate::metrics::{length, segment_length};
 
 /// Largest number of output points ([`Error::OutputTooLarge`] beyond it): 2²⁶.
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::curve::resample::{resample, MAX_OUTPUT_POINTS};
+/// let p = [DVec2::ZERO, DVec2::new(MAX_OUTPUT_POINTS as f64, 0.0)];
+/// assert!(resample(&p, 0.5).is_err());
+/// ```
 pub const MAX_OUTPUT_POINTS: usize = 1 << 26;
 
 /// Fraction of the spacing within which a sample counts as landing on the end point.
@@ -62,7 +70,7 @@ pub fn resample_into<P: Point>(path: &[P], spacing: f64, out: &mut Vec<P>) -> Re
     if !(spacing > 0.0 && spacing.is_finite()) {
         return Err(Error::param("spacing", spacing, "a finite number > 0"));
     }
-    let total = polyline_length(path);
+    let total = length(path);
     let interior = interior_samples(total, spacing);
     let requested = interior as u128 + if path.len() > 1 { 2 } else { 1 };
     if requested > MAX_OUTPUT_POINTS as u128 {
@@ -96,13 +104,6 @@ pub fn resample<P: Point>(path: &[P], spacing: f64) -> Result<Vec<P>> {
     Ok(out)
 }
 
-/// Length of a polyline (sum of its segment lengths, accumulated in `f64`).
-fn polyline_length<P: Point>(path: &[P]) -> f64 {
-    path.windows(2)
-        .map(|w| (w[1] - w[0]).length().to_f64())
-        .sum()
-}
-
 /// Number of samples strictly between the start and the end: k·s for k ≥ 1 with
 /// k·s < total − tolerance. Saturates (the caller then reports the size).
 fn interior_samples(total: f64, spacing: f64) -> u64 {
@@ -130,7 +131,8 @@ fn emit_samples<P: Point>(path: &[P], spacing: f64, count: u64, out: &mut Vec<P>
         if k > count {
             break;
         }
-        let len = (w[1] - w[0]).length().to_f64();
+        // Same per-segment lengths, summed in the same order, as `metrics::length`.
+        let len = segment_length(w[0], w[1]);
         if len == 0.0 {
             continue;
         }

@@ -37,6 +37,7 @@
 
 use crate::error::{Error, Result};
 use crate::geometry::{check_magnitude, Point, Scalar};
+use crate::metrics::segment_length;
 
 /// Checks a path and an extra point (offset, pivot, normal) for finiteness and magnitude.
 fn check_with<P: Point>(path: &[P], extra: P, name: &'static str) -> Result<()> {
@@ -195,7 +196,7 @@ pub fn start_at_distance_into<P: Point>(
     let total: f64 = (0..edges)
         .map(|i| {
             let (a, b) = edge(i);
-            (b - a).length().to_f64()
+            segment_length(a, b)
         })
         .sum();
     let d = if closed {
@@ -218,7 +219,7 @@ pub fn start_at_distance_into<P: Point>(
     let mut at = (edges, 0.0); // past the end: the last point (open) / first point (closed)
     for i in 0..edges {
         let (a, b) = edge(i);
-        let len = (b - a).length().to_f64();
+        let len = segment_length(a, b);
         if d < start + len {
             at = (i, (d - start) / len);
             break;
