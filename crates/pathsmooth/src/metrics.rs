@@ -232,6 +232,33 @@ impl PathMetrics {
     }
 }
 
+impl std::fmt::Display for PathMetrics {
+    /// One line, e.g. `points 3, length 4.000, max turn 90.0°, total turn 90.0°, max
+    /// curvature 0.7854, mean curvature 0.3927`.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::metrics::PathMetrics;
+    /// let m = PathMetrics::of(&[DVec2::ZERO, DVec2::new(2.0, 0.0), DVec2::new(2.0, 2.0)]).unwrap();
+    /// assert_eq!(
+    ///     m.to_string(),
+    ///     "points 3, length 4.000, max turn 90.0°, total turn 90.0°, max curvature 0.7854, mean curvature 0.3927"
+    /// );
+    /// ```
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "points {}, length {:.3}, max turn {:.1}°, total turn {:.1}°, max curvature {:.4}, mean curvature {:.4}",
+            self.points,
+            self.length,
+            self.max_turn_deg,
+            self.total_turn_deg,
+            self.max_curvature,
+            self.mean_curvature
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -153,3 +153,57 @@ proptest! {
         }
     }
 }
+
+/// True when two non-adjacent chords of the sampled polyline cross properly (with a margin,
+/// so rounding on nearly straight stretches does not count).
+fn self_intersects(pts: &[DVec2]) -> bool {
+    let scale = pts
+        .iter()
+        .map(|p| p.abs().max_element())
+        .fold(1.0, f64::max);
+    let eps = 1e-9 * scale * scale;
+    let orient = |a: DVec2, b: DVec2, c: DVec2| (b - a).perp_dot(c - a);
+    let n = pts.len();
+    (0..n - 1).any(|i| {
+        (i + 2..n - 1).any(|j| {
+            let (a, b, c, d) = (pts[i], pts[i + 1], pts[j], pts[j + 1]);
+            let (o1, o2) = (orient(a, b, c), orient(a, b, d));
+            let (o3, o4) = (orient(c, d, a), orient(c, d, b));
+            o1 * o2 < 0.0
+                && o3 * o4 < 0.0
+                && o1.abs().min(o2.abs()) > eps
+                && o3.abs().min(o4.abs()) > eps
+        })
+    })
+}
+
+fn sampled_segment(p: [DVec2; 4], alpha: f64) -> Vec<DVec2> {
+    let seg = pathsmooth::curve::catmull_rom::Segment::from_controls(p, alpha);
+    (0..=200).map(|k| seg.point(k as f64 / 200.0)).collect()
+}
+
+/// Yuksel et al. 2011: the uniform spline can loop inside a segment, the centripetal one
+/// cannot. These controls (found by a random search) make the uniform segment loop.
+#[test]
+fn uniform_loops_where_centripetal_does_not() {
+    let p = [(-0.8, 1.6), (2.1, 2.4), (2.2, 2.5), (-2.5, 4.8)].map(|(x, y)| DVec2::new(x, y));
+    assert!(self_intersects(&sampled_segment(p, 0.0)));
+    assert!(!self_intersects(&sampled_segment(p, 0.5)));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Centripetal segments never self-intersect (Yuksel, Schaefer, Keyser 2011), also with
+    /// repeated controls.
+    #[test]
+    fn centripetal_segments_do_not_self_intersect(
+        raw in prop::collection::vec((-5.0..5.0f64, -5.0..5.0f64, 0u8..6), 4),
+    ) {
+        let mut p = [DVec2::ZERO; 4];
+        for (k, &(x, y, kind)) in raw.iter().enumerate() {
+            p[k] = if k > 0 && kind == 0 { p[k - 1] } else { DVec2::new(x, y) };
+        }
+        prop_assert!(!self_intersects(&sampled_segment(p, 0.5)), "{:?}", p);
+    }
+}
