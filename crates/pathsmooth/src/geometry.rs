@@ -296,6 +296,50 @@ pub fn to_dvec2<P: Point>(path: &[P]) -> Vec<DVec2> {
         .collect()
 }
 
+/// The largest coordinate magnitude the dimension-free algorithms accept for scalar `S`:
+/// √MAX / 8 (about 2.3·10¹⁸ for `f32`, 1.7·10¹⁵³ for `f64`).
+///
+/// Within it, coordinate differences, squared distances and the spline tangents built from
+/// them stay finite, so a finite input can never turn into an infinite or NaN output.
+///
+/// ```
+/// use pathsmooth::geometry::max_coordinate;
+/// assert!(max_coordinate::<f32>() > 1e18 && max_coordinate::<f32>() < 1e19);
+/// ```
+pub fn max_coordinate<S: Scalar>() -> f64 {
+    S::max_value().to_f64().sqrt() / 8.0
+}
+
+/// Checks that every coordinate of `path` is finite and at most [`max_coordinate`] in
+/// magnitude: [`Error::NonFinite`] names the first non-finite point,
+/// [`Error::BadParameter`] (name `"coordinate"`) reports the first one too large.
+///
+/// ```
+/// use glam::Vec2;
+/// use pathsmooth::geometry::check_magnitude;
+/// assert!(check_magnitude(&[Vec2::new(1e6, -1e6)]).is_ok());
+/// assert!(check_magnitude(&[Vec2::new(1e30, 0.0)]).is_err());
+/// ```
+pub fn check_magnitude<P: Point>(path: &[P]) -> Result<()> {
+    let limit = max_coordinate::<P::Scalar>();
+    for (index, p) in path.iter().enumerate() {
+        if !p.is_finite() {
+            return Err(Error::NonFinite { index });
+        }
+        for i in 0..P::DIM {
+            let c = p.coord(i);
+            if c.abs() > limit {
+                return Err(Error::param(
+                    "coordinate",
+                    c,
+                    "|x| <= sqrt(MAX)/8 of the scalar type (2.3e18 for f32, 1.7e153 for f64)",
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
