@@ -12,7 +12,9 @@ use pathsmooth::Point;
 pub fn read_text(name: &str) -> Result<String> {
     if name == "-" {
         let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s).context("reading stdin")?;
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .context("reading stdin")?;
         Ok(s)
     } else {
         std::fs::read_to_string(name).with_context(|| format!("{name}: cannot read"))
@@ -26,8 +28,12 @@ pub fn write_bytes(name: &str, bytes: &[u8]) -> Result<()> {
         out.write_all(bytes).context("writing stdout")?;
         out.flush().context("writing stdout")
     } else {
-        if let Some(dir) = Path::new(name).parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create folder", dir.display()))?;
+        if let Some(dir) = Path::new(name)
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+        {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("{}: cannot create folder", dir.display()))?;
         }
         std::fs::write(name, bytes).with_context(|| format!("{name}: cannot write"))
     }
@@ -45,6 +51,8 @@ pub fn read_path(name: &str, format: Option<Format>) -> Result<PathData> {
 
 /// Writes a path file (`-` for stdout); JSON unless `--format` or the extension says CSV.
 pub fn write_path_file<P: Point>(name: &str, format: Option<Format>, points: &[P]) -> Result<()> {
-    let format = format.or_else(|| Format::from_extension(name)).unwrap_or(Format::Json);
+    let format = format
+        .or_else(|| Format::from_extension(name))
+        .unwrap_or(Format::Json);
     write_bytes(name, write_path(points, format).as_bytes())
 }

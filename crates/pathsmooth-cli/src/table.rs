@@ -64,6 +64,9 @@ mod tests {
         let mut t = Table::new(["method", "length"]);
         t.row(["a", "1.5"]);
         t.row(["chaikin", "12.25"]);
-        assert_eq!(t.render(), "method   length\n---------------\na           1.5\nchaikin   12.25\n");
+        assert_eq!(
+            t.render(),
+            "method   length\n---------------\na           1.5\nchaikin   12.25\n"
+        );
     }
 }

@@ -116,10 +116,16 @@ fn parse_json_rows(text: &str, file: &str) -> Result<Vec<(usize, Vec<f64>)>> {
     let rows: Vec<Vec<f64>> = if text.trim_start().starts_with('[') {
         serde_json::from_str(text).map_err(to_err)?
     } else {
-        serde_json::from_str::<PointsObject>(text).map_err(to_err)?.points
+        serde_json::from_str::<PointsObject>(text)
+            .map_err(to_err)?
+            .points
     };
     // JSON has no line per point: number points from 1 so errors can name them.
-    Ok(rows.into_iter().enumerate().map(|(i, r)| (i + 1, r)).collect())
+    Ok(rows
+        .into_iter()
+        .enumerate()
+        .map(|(i, r)| (i + 1, r))
+        .collect())
 }
 
 fn parse_csv_rows(text: &str, file: &str) -> Result<Vec<(usize, Vec<f64>)>> {
@@ -185,9 +191,17 @@ fn rows_to_points(rows: &[(usize, Vec<f64>)], file: &str) -> Result<PathData> {
         }
     }
     Ok(if dim == 3 {
-        PathData::D3(rows.iter().filter_map(|(_, r)| DVec3::from_coords(r)).collect())
+        PathData::D3(
+            rows.iter()
+                .filter_map(|(_, r)| DVec3::from_coords(r))
+                .collect(),
+        )
     } else {
-        PathData::D2(rows.iter().filter_map(|(_, r)| DVec2::from_coords(r)).collect())
+        PathData::D2(
+            rows.iter()
+                .filter_map(|(_, r)| DVec2::from_coords(r))
+                .collect(),
+        )
     })
 }
 
@@ -239,7 +253,9 @@ mod tests {
     #[test]
     fn json_syntax_error_has_line_and_column() {
         match parse_path("{\"points\": [[1, 2],\n [3, x]]}", Format::Json, "p.json") {
-            Err(Error::Parse { file, line, column, .. }) => {
+            Err(Error::Parse {
+                file, line, column, ..
+            }) => {
                 assert_eq!((file.as_str(), line), ("p.json", 2));
                 assert!(column > 0);
             }
@@ -281,6 +297,9 @@ mod tests {
     fn json_round_trip_is_exact() {
         let v = vec![DVec2::new(0.1, 1e-300), DVec2::new(-3.25, 7.0)];
         let text = write_path(&v, Format::Json);
-        assert_eq!(parse_path(&text, Format::Json, "f").unwrap(), PathData::D2(v));
+        assert_eq!(
+            parse_path(&text, Format::Json, "f").unwrap(),
+            PathData::D2(v)
+        );
     }
 }

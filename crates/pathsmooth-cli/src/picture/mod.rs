@@ -143,7 +143,10 @@ impl<'a> Scene<'a> {
     }
 
     /// A scene around some points (5% padding), about 1000 px on its longer side.
-    pub fn for_points<'p>(title: impl Into<String>, points: impl IntoIterator<Item = &'p DVec2>) -> Self {
+    pub fn for_points<'p>(
+        title: impl Into<String>,
+        points: impl IntoIterator<Item = &'p DVec2>,
+    ) -> Self {
         let (mut min, mut max) = (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY));
         for p in points {
             min = min.min(*p);
@@ -234,8 +237,16 @@ impl<'a> Scene<'a> {
     /// Legend entries: (colour or none for the title, text, dashed).
     pub fn legend(&self) -> Vec<(Option<Rgb>, String, bool)> {
         let mut rows = vec![(None, self.title.clone(), false)];
-        rows.extend(self.layers.iter().map(|l| (Some(l.color), l.label.clone(), l.dashed)));
-        rows.extend(self.markers.iter().map(|m| (Some(m.color), m.label.clone(), false)));
+        rows.extend(
+            self.layers
+                .iter()
+                .map(|l| (Some(l.color), l.label.clone(), l.dashed)),
+        );
+        rows.extend(
+            self.markers
+                .iter()
+                .map(|m| (Some(m.color), m.label.clone(), false)),
+        );
         rows
     }
 }

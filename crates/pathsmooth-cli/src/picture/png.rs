@@ -10,17 +10,39 @@ use super::{Rgb, Scene, LEGEND_ROW, MARGIN, WALL};
 /// Renders the scene to PNG bytes.
 pub fn render(scene: &Scene) -> anyhow::Result<Vec<u8>> {
     let (w, h) = scene.image_size();
-    let mut pm = Pixmap::new(w, h).ok_or_else(|| anyhow::anyhow!("picture size {w}×{h} is too large"))?;
+    let mut pm =
+        Pixmap::new(w, h).ok_or_else(|| anyhow::anyhow!("picture size {w}×{h} is too large"))?;
     pm.fill(Color::WHITE);
     walls(&mut pm, scene);
     for t in &scene.triangles {
-        polyline(&mut pm, scene, &[t[0], t[1], t[2], t[0]], Rgb(176, 184, 200), 0.6, false);
+        polyline(
+            &mut pm,
+            scene,
+            &[t[0], t[1], t[2], t[0]],
+            Rgb(176, 184, 200),
+            0.6,
+            false,
+        );
     }
     for (c, r) in &scene.disks {
-        circle(&mut pm, scene.to_px(*c), (*r * scene.scale) as f32, Rgb(74, 144, 217), 30, true);
+        circle(
+            &mut pm,
+            scene.to_px(*c),
+            (*r * scene.scale) as f32,
+            Rgb(74, 144, 217),
+            30,
+            true,
+        );
     }
     for layer in &scene.layers {
-        polyline(&mut pm, scene, &layer.points, layer.color, layer.width as f32, layer.dashed);
+        polyline(
+            &mut pm,
+            scene,
+            &layer.points,
+            layer.color,
+            layer.width as f32,
+            layer.dashed,
+        );
         if layer.dots {
             for p in &layer.points {
                 circle(&mut pm, scene.to_px(*p), 2.0, layer.color, 255, false);
@@ -33,7 +55,8 @@ pub fn render(scene: &Scene) -> anyhow::Result<Vec<u8>> {
         circle(&mut pm, q, 6.0, m.color, 255, false);
     }
     legend(&mut pm, scene);
-    pm.encode_png().map_err(|e| anyhow::anyhow!("PNG encoding failed: {e}"))
+    pm.encode_png()
+        .map_err(|e| anyhow::anyhow!("PNG encoding failed: {e}"))
 }
 
 fn paint(c: Rgb, alpha: u8) -> Paint<'static> {
@@ -71,7 +94,11 @@ fn polyline(pm: &mut Pixmap, scene: &Scene, pts: &[DVec2], c: Rgb, width: f32, d
     let stroke = Stroke {
         width,
         line_join: tiny_skia::LineJoin::Round,
-        dash: if dashed { StrokeDash::new(vec![6.0, 4.0], 0.0) } else { None },
+        dash: if dashed {
+            StrokeDash::new(vec![6.0, 4.0], 0.0)
+        } else {
+            None
+        },
         ..Stroke::default()
     };
     pm.stroke_path(&path, &paint(c, 255), &stroke, Transform::identity(), None);
@@ -81,9 +108,21 @@ fn circle(pm: &mut Pixmap, at: DVec2, r: f32, c: Rgb, alpha: u8, outline: bool) 
     let Some(path) = PathBuilder::from_circle(at.x as f32, at.y as f32, r.max(0.5)) else {
         return;
     };
-    pm.fill_path(&path, &paint(c, alpha), FillRule::Winding, Transform::identity(), None);
+    pm.fill_path(
+        &path,
+        &paint(c, alpha),
+        FillRule::Winding,
+        Transform::identity(),
+        None,
+    );
     if outline {
-        pm.stroke_path(&path, &paint(c, 140), &Stroke::default(), Transform::identity(), None);
+        pm.stroke_path(
+            &path,
+            &paint(c, 140),
+            &Stroke::default(),
+            Transform::identity(),
+            None,
+        );
     }
 }
 
@@ -100,7 +139,11 @@ fn legend(pm: &mut Pixmap, scene: &Scene) {
             if let Some(path) = pb.finish() {
                 let stroke = Stroke {
                     width: 3.0,
-                    dash: if dashed { StrokeDash::new(vec![6.0, 4.0], 0.0) } else { None },
+                    dash: if dashed {
+                        StrokeDash::new(vec![6.0, 4.0], 0.0)
+                    } else {
+                        None
+                    },
                     ..Stroke::default()
                 };
                 pm.stroke_path(&path, &paint(c, 255), &stroke, Transform::identity(), None);
@@ -116,12 +159,19 @@ fn text_at(pm: &mut Pixmap, x: f64, y: f64, text: &str) {
     const SCALE: f32 = 2.0;
     let p = paint(Rgb(20, 20, 20), 255);
     for (i, ch) in text.chars().enumerate() {
-        let Some(glyph) = font8x8::BASIC_FONTS.get(ch) else { continue };
+        let Some(glyph) = font8x8::BASIC_FONTS.get(ch) else {
+            continue;
+        };
         let gx = x as f32 + i as f32 * 8.0 * SCALE;
         for (row, bits) in glyph.iter().enumerate() {
             for col in 0..8 {
                 if bits & (1 << col) != 0 {
-                    let r = Rect::from_xywh(gx + col as f32 * SCALE, y as f32 + row as f32 * SCALE, SCALE, SCALE);
+                    let r = Rect::from_xywh(
+                        gx + col as f32 * SCALE,
+                        y as f32 + row as f32 * SCALE,
+                        SCALE,
+                        SCALE,
+                    );
                     if let Some(r) = r {
                         pm.fill_rect(r, &p, Transform::identity(), None);
                     }
@@ -141,7 +191,10 @@ mod tests {
     fn png_decodes_with_expected_size_and_wall_pixels() {
         let map = GridMap::from_rows(&["@.", ".."]).unwrap();
         let mut scene = Scene::for_map("t", &map);
-        scene.layers.push(Layer::raw("raw", vec![DVec2::new(0.5, 1.5), DVec2::new(1.5, 0.5)]));
+        scene.layers.push(Layer::raw(
+            "raw",
+            vec![DVec2::new(0.5, 1.5), DVec2::new(1.5, 0.5)],
+        ));
         let bytes = render(&scene).unwrap();
         let pm = Pixmap::decode_png(&bytes).unwrap();
         assert_eq!((pm.width(), pm.height()), scene.image_size());

@@ -28,7 +28,11 @@ pub fn render(scene: &Scene) -> String {
                 format!("{:.2},{:.2}", q.x, q.y)
             })
             .collect();
-        let dash = if layer.dashed { r#" stroke-dasharray="6 4""# } else { "" };
+        let dash = if layer.dashed {
+            r#" stroke-dasharray="6 4""#
+        } else {
+            ""
+        };
         let _ = writeln!(
             s,
             r#"<polyline points="{}" fill="none" stroke="{}" stroke-width="{}" stroke-linejoin="round"{dash}><title>{}</title></polyline>"#,
@@ -40,7 +44,13 @@ pub fn render(scene: &Scene) -> String {
         if layer.dots {
             for p in &layer.points {
                 let q = scene.to_px(*p);
-                let _ = writeln!(s, r#"<circle cx="{:.2}" cy="{:.2}" r="2" fill="{}"/>"#, q.x, q.y, layer.color.hex());
+                let _ = writeln!(
+                    s,
+                    r#"<circle cx="{:.2}" cy="{:.2}" r="2" fill="{}"/>"#,
+                    q.x,
+                    q.y,
+                    layer.color.hex()
+                );
             }
         }
     }
@@ -84,7 +94,10 @@ fn triangles(s: &mut String, scene: &Scene) {
     if scene.triangles.is_empty() {
         return;
     }
-    let _ = writeln!(s, r##"<g fill="none" stroke="#b0b8c8" stroke-width="0.6">"##);
+    let _ = writeln!(
+        s,
+        r##"<g fill="none" stroke="#b0b8c8" stroke-width="0.6">"##
+    );
     for t in &scene.triangles {
         let p: Vec<String> = t
             .iter()
@@ -102,10 +115,19 @@ fn disks(s: &mut String, scene: &Scene) {
     if scene.disks.is_empty() {
         return;
     }
-    let _ = writeln!(s, r##"<g fill="#4a90d9" fill-opacity="0.12" stroke="#4a90d9" stroke-opacity="0.5" stroke-width="0.8">"##);
+    let _ = writeln!(
+        s,
+        r##"<g fill="#4a90d9" fill-opacity="0.12" stroke="#4a90d9" stroke-opacity="0.5" stroke-width="0.8">"##
+    );
     for (c, r) in &scene.disks {
         let q = scene.to_px(*c);
-        let _ = writeln!(s, r#"<circle cx="{:.2}" cy="{:.2}" r="{:.2}"/>"#, q.x, q.y, r * scene.scale);
+        let _ = writeln!(
+            s,
+            r#"<circle cx="{:.2}" cy="{:.2}" r="{:.2}"/>"#,
+            q.x,
+            q.y,
+            r * scene.scale
+        );
     }
     s.push_str("</g>\n");
 }
@@ -117,10 +139,18 @@ fn legend(s: &mut String, scene: &Scene) {
         let x = MARGIN;
         match color {
             None => {
-                let _ = writeln!(s, r#"<text x="{x}" y="{y:.1}" font-weight="bold">{}</text>"#, escape(&text));
+                let _ = writeln!(
+                    s,
+                    r#"<text x="{x}" y="{y:.1}" font-weight="bold">{}</text>"#,
+                    escape(&text)
+                );
             }
             Some(c) => {
-                let dash = if dashed { r#" stroke-dasharray="6 4""# } else { "" };
+                let dash = if dashed {
+                    r#" stroke-dasharray="6 4""#
+                } else {
+                    ""
+                };
                 let _ = writeln!(
                     s,
                     r#"<line x1="{x}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{}" stroke-width="3"{dash}/><text x="{:.1}" y="{y:.1}">{}</text>"#,
@@ -137,7 +167,9 @@ fn legend(s: &mut String, scene: &Scene) {
 }
 
 fn escape(t: &str) -> String {
-    t.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    t.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 #[cfg(test)]

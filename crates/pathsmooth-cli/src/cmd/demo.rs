@@ -1,0 +1,94 @@
+//! `pathsmooth demo`: every method on the embedded examples, with pictures and a metrics
+//! table. Runs on a fresh machine in seconds with no arguments.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use glam::DVec2;
+use pathsmooth::metrics::PathMetrics;
+
+use crate::files::write_bytes;
+use crate::methods::{smooth_curve, CurveMethod, CurveParams};
+use crate::picture::{svg, Layer, Scene, PALETTE};
+use crate::table::Table;
+
+/// Arguments of `pathsmooth demo`.
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    /// Folder for the pictures (created if missing).
+    #[arg(long, default_value = ".")]
+    pub out_dir: PathBuf,
+}
+
+/// The 15-point patrol path of the "Terrator" dev blog (start (25, 50), then offsets from
+/// the centre (50, 50)).
+pub const TERRATOR: [[f64; 2]; 15] = [
+    [25.0, 50.0],
+    [33.0, 50.0],
+    [35.0, 50.0],
+    [44.0, 50.5],
+    [48.0, 48.5],
+    [51.5, 50.5],
+    [55.0, 47.5],
+    [52.5, 44.5],
+    [47.0, 47.0],
+    [45.5, 49.5],
+    [47.5, 52.0],
+    [51.5, 52.5],
+    [55.0, 52.0],
+    [59.0, 52.5],
+    [200.0, 49.5],
+];
+
+/// Runs `pathsmooth demo`.
+pub fn run(a: &DemoArgs) -> Result<()> {
+    std::fs::create_dir_all(&a.out_dir)
+        .with_context(|| format!("{}: cannot create folder", a.out_dir.display()))?;
+    curves_demo(a)
+}
+
+/// Part 1: the corner cutters and splines on the Terrator path.
+fn curves_demo(a: &DemoArgs) -> Result<()> {
+    let path: Vec<DVec2> = TERRATOR.iter().map(|&[x, y]| DVec2::new(x, y)).collect();
+    // Zoom on the wiggly part; the last point is far off to the right.
+    let mut scene = Scene::for_points("Terrator path (dev blog #02)", &path[..path.len() - 1]);
+    scene
+        .layers
+        .push(Layer::raw("input (15 points)", path.clone()));
+    let mut table = Table::new([
+        "method",
+        "points",
+        "length",
+        "max turn°",
+        "total turn°",
+        "max curvature",
+    ]);
+    add_metrics_row(&mut table, "input", &path)?;
+    let params = CurveParams::default();
+    for (i, method) in CurveMethod::ALL.into_iter().enumerate() {
+        let out = smooth_curve(method, &params, &path)?;
+        add_metrics_row(&mut table, method.name(), &out)?;
+        scene
+            .layers
+            .push(Layer::path(method.name(), out, PALETTE[i]));
+    }
+    let file = a.out_dir.join("demo-curves.svg");
+    write_bytes(&file.to_string_lossy(), svg::render(&scene).as_bytes())?;
+    println!("Curves on the Terrator path (picture: {})", file.display());
+    println!("{}", table.render());
+    Ok(())
+}
+
+fn add_metrics_row(t: &mut Table, name: &str, path: &[DVec2]) -> Result<()> {
+    let m = PathMetrics::of(path)?;
+    t.row([
+        name.to_string(),
+        m.points.to_string(),
+        format!("{:.3}", m.length),
+        format!("{:.1}", m.max_turn_deg),
+        format!("{:.1}", m.total_turn_deg),
+        format!("{:.3}", m.max_curvature),
+    ]);
+    Ok(())
+}
