@@ -147,7 +147,7 @@ impl DistanceField {
     /// use pathsmooth::grid::{distance::DistanceField, GridMap};
     /// let field = DistanceField::new(&GridMap::from_rows(&["....", "....", "....", ".@.."])?);
     /// // Passing the wall's top-right corner (2, 3) at distance √0.5.
-    /// let c = field.segment_clearance(DVec2::new(1.5, 1.5), DVec2::new(3.5, 3.5));
+    /// let c = field.segment_clearance(DVec2::new(1.5, 1.5), DVec2::new(3.0, 3.0));
     /// assert!((c - 0.5f64.sqrt()).abs() < 1e-12);
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
@@ -171,7 +171,11 @@ impl DistanceField {
         let mut best = cap;
         let mut start = a;
         for k in 1..=n {
-            let end = if k == n { b } else { a.lerp(b, k as f64 / pieces) };
+            let end = if k == n {
+                b
+            } else {
+                a.lerp(b, k as f64 / pieces)
+            };
             best = self.piece_clearance(start, end, best);
             if best <= 0.0 {
                 return 0.0;
@@ -324,13 +328,19 @@ mod tests {
         let field = DistanceField::new(&GridMap::from_rows(&["....", "...."]).unwrap());
         assert_eq!(field.clearance(DVec2::new(1.0, 1.0)), 1.0);
         assert_eq!(field.clearance(DVec2::new(0.0, 1.0)), 0.0);
-        assert_eq!(field.segment_clearance(DVec2::new(1.0, 1.0), DVec2::new(3.0, 1.0)), 1.0);
+        assert_eq!(
+            field.segment_clearance(DVec2::new(1.0, 1.0), DVec2::new(3.0, 1.0)),
+            1.0
+        );
     }
 
     #[test]
     fn segment_through_wall_is_zero() {
         let field = DistanceField::new(&GridMap::from_rows(&["....", ".@..", "...."]).unwrap());
-        assert_eq!(field.segment_clearance(DVec2::new(0.5, 1.5), DVec2::new(3.5, 1.5)), 0.0);
+        assert_eq!(
+            field.segment_clearance(DVec2::new(0.5, 1.5), DVec2::new(3.5, 1.5)),
+            0.0
+        );
         assert!(!field.segment_clear_of(DVec2::new(0.5, 1.5), DVec2::new(3.5, 1.5), 0.1));
     }
 

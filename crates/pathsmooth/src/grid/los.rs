@@ -122,15 +122,23 @@ pub fn segment_collision(map: &GridMap, a: DVec2, b: DVec2) -> Option<Collision>
         return point_collision(map, a);
     }
     if a.y == b.y {
-        return axis_run(a.x, b.x, a.y, |along, across| map.is_blocked(along, across), |u, v| {
-            is_pinch(map, u, v)
-        })
+        return axis_run(
+            a.x,
+            b.x,
+            a.y,
+            |along, across| map.is_blocked(along, across),
+            |u, v| is_pinch(map, u, v),
+        )
         .map(|c| c.swap_if(false));
     }
     if a.x == b.x {
-        return axis_run(a.y, b.y, a.x, |along, across| map.is_blocked(across, along), |u, v| {
-            is_pinch(map, v, u)
-        })
+        return axis_run(
+            a.y,
+            b.y,
+            a.x,
+            |along, across| map.is_blocked(across, along),
+            |u, v| is_pinch(map, v, u),
+        )
         .map(|c| c.swap_if(true));
     }
     traverse(map, a, b)
@@ -229,7 +237,8 @@ pub fn path_collision(map: &GridMap, path: &[DVec2]) -> Option<(usize, Collision
         }
     }
     bends(path).find_map(|(prev, i, next)| {
-        bend_pinch(map, path[prev], path[i], path[next]).map(|vertex| (i, Collision::Pinch { vertex }))
+        bend_pinch(map, path[prev], path[i], path[next])
+            .map(|vertex| (i, Collision::Pinch { vertex }))
     })
 }
 
@@ -265,7 +274,13 @@ pub fn path_is_free(map: &GridMap, path: &[DVec2]) -> bool {
 /// assert!(!segment_is_clear(&map, &field, a, b, 0.6));
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
-pub fn segment_is_clear(map: &GridMap, field: &DistanceField, a: DVec2, b: DVec2, radius: f64) -> bool {
+pub fn segment_is_clear(
+    map: &GridMap,
+    field: &DistanceField,
+    a: DVec2,
+    b: DVec2,
+    radius: f64,
+) -> bool {
     if radius == 0.0 {
         segment_is_free(map, a, b)
     } else if radius > 0.0 {
@@ -284,7 +299,8 @@ pub fn path_is_clear(map: &GridMap, field: &DistanceField, path: &[DVec2], radiu
     if path.len() == 1 {
         return segment_is_clear(map, field, path[0], path[0], radius);
     }
-    path.windows(2).all(|w| segment_is_clear(map, field, w[0], w[1], radius))
+    path.windows(2)
+        .all(|w| segment_is_clear(map, field, w[0], w[1], radius))
 }
 
 /// The interior bends of a path as (previous distinct point, vertex, next distinct point)
@@ -308,7 +324,9 @@ fn in_closed_rect(map: &GridMap, p: DVec2) -> bool {
 }
 
 fn outside_cell(p: DVec2) -> IVec2 {
-    let f = p.floor().clamp(DVec2::splat(i32::MIN as f64), DVec2::splat(i32::MAX as f64));
+    let f = p
+        .floor()
+        .clamp(DVec2::splat(i32::MIN as f64), DVec2::splat(i32::MAX as f64));
     IVec2::new(f.x as i32, f.y as i32)
 }
 
@@ -317,7 +335,9 @@ fn point_collision_checked(map: &GridMap, p: DVec2) -> Option<Collision> {
         return Some(Collision::NonFinite);
     }
     if !in_closed_rect(map, p) {
-        return Some(Collision::Interior { cell: outside_cell(p) });
+        return Some(Collision::Interior {
+            cell: outside_cell(p),
+        });
     }
     point_collision(map, p)
 }
@@ -328,8 +348,16 @@ fn point_collision_checked(map: &GridMap, p: DVec2) -> Option<Collision> {
 fn point_collision(map: &GridMap, p: DVec2) -> Option<Collision> {
     let fx = p.x.floor();
     let fy = p.y.floor();
-    let xs = if fx == p.x { [fx as i64 - 1, fx as i64] } else { [fx as i64; 2] };
-    let ys = if fy == p.y { [fy as i64 - 1, fy as i64] } else { [fy as i64; 2] };
+    let xs = if fx == p.x {
+        [fx as i64 - 1, fx as i64]
+    } else {
+        [fx as i64; 2]
+    };
+    let ys = if fy == p.y {
+        [fy as i64 - 1, fy as i64]
+    } else {
+        [fy as i64; 2]
+    };
     let all_blocked = xs.iter().all(|&x| ys.iter().all(|&y| map.is_blocked(x, y)));
     all_blocked.then(|| Collision::Interior {
         cell: IVec2::new(fx as i32, fy as i32),
@@ -396,8 +424,20 @@ fn traverse(map: &GridMap, a: DVec2, b: DVec2) -> Option<Collision> {
     let d = b - a;
     let (sx, sy) = (d.x.signum() as i64, d.y.signum() as i64);
     // The cell holding the start of the open segment (a + εd) and its end (b − εd).
-    let first = |v: f64, s: i64| if s > 0 { v.floor() as i64 } else { v.ceil() as i64 - 1 };
-    let last = |v: f64, s: i64| if s > 0 { v.ceil() as i64 - 1 } else { v.floor() as i64 };
+    let first = |v: f64, s: i64| {
+        if s > 0 {
+            v.floor() as i64
+        } else {
+            v.ceil() as i64 - 1
+        }
+    };
+    let last = |v: f64, s: i64| {
+        if s > 0 {
+            v.ceil() as i64 - 1
+        } else {
+            v.floor() as i64
+        }
+    };
     let (mut cx, mut cy) = (first(a.x, sx), first(a.y, sy));
     let (ex, ey) = (last(b.x, sx), last(b.y, sy));
     let pa = Coord { x: a.x, y: a.y };
@@ -418,10 +458,14 @@ fn traverse(map: &GridMap, a: DVec2, b: DVec2) -> Option<Collision> {
         // vertical line through it first when t_x < t_y, which (multiplying by d.x·d.y)
         // is orient(a, b, corner)·sign(d.x)·sign(d.y) > 0; zero means exactly through it.
         let corner = (cx + (sx > 0) as i64, cy + (sy > 0) as i64);
-        let o = orient2d(pa, pb, Coord {
-            x: corner.0 as f64,
-            y: corner.1 as f64,
-        }) * (sx * sy) as f64;
+        let o = orient2d(
+            pa,
+            pb,
+            Coord {
+                x: corner.0 as f64,
+                y: corner.1 as f64,
+            },
+        ) * (sx * sy) as f64;
         if o > 0.0 {
             cx += sx;
         } else if o < 0.0 {
@@ -496,6 +540,9 @@ mod tests {
     #[test]
     fn non_finite_is_never_free() {
         let map = GridMap::from_rows(&["..."]).unwrap();
-        assert_eq!(segment_collision(&map, p(f64::NAN, 0.0), p(1.0, 0.5)), Some(Collision::NonFinite));
+        assert_eq!(
+            segment_collision(&map, p(f64::NAN, 0.0), p(1.0, 0.5)),
+            Some(Collision::NonFinite)
+        );
     }
 }
