@@ -27,7 +27,7 @@ fn printed_tolerance(name: &str, optimal: f64) -> f64 {
         let digits_before_point = optimal.abs().log10().floor() + 1.0;
         0.5 * 10f64.powf(digits_before_point - 6.0)
     };
-    half_unit.max(1e-3).min(0.005) + 1e-9
+    half_unit.clamp(1e-3, 0.005) + 1e-9
 }
 
 fn scenarios(name: &str, scen: &[Scenario], per_large_map: usize) -> Vec<Scenario> {
