@@ -50,7 +50,7 @@ use glam::DVec2;
 
 use crate::error::{Error, Result};
 use crate::geometry::check_path;
-use crate::grid::los::bend_pinch;
+use crate::grid::los::{bend_pinch, path_is_clear};
 use crate::grid::map::GridMap;
 use crate::validate::{check_radius, Validator};
 
@@ -103,8 +103,12 @@ impl<'m> MapSafe<'m> {
     ) -> Result<Vec<DVec2>> {
         check_path(path, 1, "map_safe")?;
         check_radius(radius)?;
-        let report = self.validator.validate(path, radius)?;
-        if let Some(reason) = report.problem() {
+        if !self.is_clear(path, radius) {
+            let reason = self
+                .validator
+                .validate(path, radius)?
+                .problem()
+                .unwrap_or_default();
             return Err(Error::InvalidInputPath { reason });
         }
         if path.len() < 3 {
@@ -135,7 +139,7 @@ impl<'m> MapSafe<'m> {
             self.fix_joints(path, &mut pieces);
         }
         let out = assemble(path, &pieces);
-        if self.validator.is_valid(&out, radius) {
+        if self.is_clear(&out, radius) {
             Ok(out)
         } else {
             debug_assert!(false, "map_safe assembled an invalid path");
@@ -182,7 +186,13 @@ impl<'m> MapSafe<'m> {
     fn accept(&self, input: &[DVec2], out: &[DVec2], radius: f64) -> bool {
         out.first() == input.first()
             && out.last() == input.last()
-            && self.validator.is_valid(out, radius)
+            && out.iter().all(|p| p.is_finite())
+            && self.is_clear(out, radius)
+    }
+
+    /// The validity test without the report: stops at the first problem.
+    fn is_clear(&self, path: &[DVec2], radius: f64) -> bool {
+        path_is_clear(self.validator.map(), self.validator.field(), path, radius)
     }
 
     /// Reverts to the input both pieces around any joint that bends through a pinch.

@@ -158,6 +158,13 @@ impl DistanceField {
     /// `min(segment_clearance(a, b), cap)`, computed faster for small `cap` (only squares
     /// nearer than `cap` are looked at). Values below `cap` are exact.
     pub fn segment_clearance_capped(&self, a: DVec2, b: DVec2, cap: f64) -> f64 {
+        self.segment_clearance_until(a, b, cap, 0.0)
+    }
+
+    /// Like [`segment_clearance_capped`](Self::segment_clearance_capped), but may stop as
+    /// soon as the minimum is known to be below `stop_below` (returning some value below
+    /// it).
+    fn segment_clearance_until(&self, a: DVec2, b: DVec2, cap: f64, stop_below: f64) -> f64 {
         if !a.is_finite() || !b.is_finite() {
             return 0.0;
         }
@@ -177,8 +184,8 @@ impl DistanceField {
                 a.lerp(b, k as f64 / pieces)
             };
             best = self.piece_clearance(start, end, best);
-            if best <= 0.0 {
-                return 0.0;
+            if best <= 0.0 || best < stop_below {
+                return best.max(0.0);
             }
             start = end;
         }
@@ -203,7 +210,7 @@ impl DistanceField {
             // Clearance is never negative; radius 0 asks nothing of the distance.
             return a.is_finite() && b.is_finite();
         }
-        self.segment_clearance_capped(a, b, radius) >= radius
+        self.segment_clearance_until(a, b, radius, radius) >= radius
     }
 
     /// Distance from the segment to the outside of the map: the linear functions x, W − x,
@@ -234,16 +241,16 @@ impl DistanceField {
         let visit = |x: usize, best2: &mut f64| {
             for r in r0..=r1 {
                 if self.blocked[r * self.width + x] {
-                    *best2 = best2.min(seg_square_dist2(p0, p1, x as f64, r as f64));
+                    *best2 = seg_square_dist2(p0, p1, x as f64, r as f64, *best2);
                 }
             }
             let up = self.above[r0 * self.width + x];
             if up >= 0 {
-                *best2 = best2.min(seg_square_dist2(p0, p1, x as f64, up as f64));
+                *best2 = seg_square_dist2(p0, p1, x as f64, up as f64, *best2);
             }
             let down = self.below[r1 * self.width + x];
             if (down as usize) < self.height {
-                *best2 = best2.min(seg_square_dist2(p0, p1, x as f64, down as f64));
+                *best2 = seg_square_dist2(p0, p1, x as f64, down as f64, *best2);
             }
         };
         for x in c0..=c1 {
@@ -280,10 +287,23 @@ impl DistanceField {
     }
 }
 
-/// Squared distance from the segment p0–p1 to the closed unit square of cell (x, y).
-fn seg_square_dist2(p0: DVec2, p1: DVec2, x: f64, y: f64) -> f64 {
+/// `min(best2, squared distance from the segment p0–p1 to the closed unit square of cell
+/// (x, y))`.
+fn seg_square_dist2(p0: DVec2, p1: DVec2, x: f64, y: f64, best2: f64) -> f64 {
     let lo = DVec2::new(x, y);
     let hi = lo + DVec2::ONE;
+    // The gap between the segment's bounding box and the square is a lower bound on the
+    // distance, exact when the segment is axis-parallel (or a point).
+    let gap2 = (lo - p0.max(p1))
+        .max(p0.min(p1) - hi)
+        .max(DVec2::ZERO)
+        .length_squared();
+    if gap2 >= best2 {
+        return best2;
+    }
+    if p0.x == p1.x || p0.y == p1.y {
+        return gap2;
+    }
     if segment_meets_box(p0, p1, lo, hi) {
         return 0.0;
     }
@@ -294,7 +314,7 @@ fn seg_square_dist2(p0: DVec2, p1: DVec2, x: f64, y: f64) -> f64 {
         let (q, _) = crate::geometry::closest_on_segment(c, p0, p1);
         d2 = d2.min(q.distance_squared(c));
     }
-    d2
+    d2.min(best2)
 }
 
 /// Slab test: does the closed segment meet the closed box?
