@@ -9,7 +9,7 @@
 //!
 //! The [`ValidationReport`] lists every offending segment (not just the first), the
 //! minimum clearance, the length and the maximum and total turning angle (from
-//! [`turn_angle`](crate::geometry::turn_angle), so duplicate points are skipped, never
+//! [`crate::geometry::turn_angle`], so duplicate points are skipped, never
 //! NaN). [`Validator`] keeps the distance field of one map for repeated use;
 //! [`validate`] and [`is_valid`] are one-shot forms.
 //!

@@ -27,7 +27,7 @@
 //! one set and the other set; the segment is cut into pieces of length ≤ 1 so each piece
 //! spans at most two rows, and the best distance so far prunes the column search.
 //!
-//! Cost: building is O(width × height) time and two `i32` per cell of memory; a point
+//! Cost: building is O(width × height) time and two `i32` and one `bool` per cell of memory; a point
 //! query is O(clearance) (columns within the clearance of the point); a segment query is
 //! O(length × (clearance + 1)), and O(length × (r + 1)) for a clearance test against `r`.
 //!
