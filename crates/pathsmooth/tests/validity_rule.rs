@@ -295,3 +295,55 @@ proptest! {
         prop_assert_eq!(field.segment_clearance_capped(a, b, cap), c.min(cap));
     }
 }
+
+// ---- the pipeline on random maps ------------------------------------------------------
+
+fn arb_planning_case() -> impl Strategy<Value = (GridMap, usize, usize)> {
+    (2usize..=12, 2usize..=12).prop_flat_map(|(w, h)| {
+        (
+            proptest::collection::vec(proptest::bool::weighted(0.3), w * h)
+                .prop_map(move |blocked| GridMap::from_fn(w, h, |x, y| !blocked[y * w + x])),
+            0..w * h,
+            0..w * h,
+        )
+    })
+}
+
+/// Corner cutting that ignores walls (midpoints of the legs).
+fn blind_cut(p: &[DVec2]) -> pathsmooth::Result<Vec<DVec2>> {
+    let mut out = vec![p[0]];
+    for w in p.windows(3) {
+        out.push(w[0].lerp(w[1], 0.5));
+        out.push(w[1].lerp(w[2], 0.5));
+    }
+    out.push(p[p.len() - 1]);
+    Ok(out)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn astar_shortcut_and_map_safe_paths_are_valid((map, s, g) in arb_planning_case()) {
+        let w = map.width();
+        let (start, goal) = (IVec2::new((s % w) as i32, (s / w) as i32), IVec2::new((g % w) as i32, (g / w) as i32));
+        let Ok(raw) = pathsmooth::grid::astar::astar(&map, start, goal) else {
+            return Ok(());
+        };
+        // A* centre paths are valid and keep half a cell of clearance.
+        prop_assert!(is_valid(&map, &raw.points, 0.5));
+        for radius in [0.0, 0.25, 0.5] {
+            let short = pathsmooth::shortcut::shortcut(&map, &raw.points, radius).unwrap();
+            let report = validate(&map, &short, radius).unwrap();
+            prop_assert!(report.is_valid(), "r={} {:?}", radius, report.problem());
+            prop_assert!(report.length <= raw.length + 1e-9);
+            // A subsequence of the input with the same endpoints.
+            let mut it = raw.points.iter();
+            prop_assert!(short.iter().all(|q| it.any(|r| r == q)));
+            prop_assert_eq!(short.last(), raw.points.last());
+            let safe = pathsmooth::map_safe::map_safe(&map, &short, radius, blind_cut).unwrap();
+            prop_assert!(is_valid(&map, &safe, radius));
+            prop_assert_eq!((safe[0], safe[safe.len() - 1]), (short[0], short[short.len() - 1]));
+        }
+    }
+}
