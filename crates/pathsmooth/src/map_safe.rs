@@ -6,11 +6,13 @@
 //!
 //! **Strategy (divide and keep the corner).**
 //! 1. Smooth the whole path and validate the result. If it is valid, keep it.
-//! 2. Otherwise split the input at its middle vertex, which is kept as a hard corner, and
-//!    treat the two halves the same way. Smoothers keep their endpoints, so smoothed halves
-//!    join at the split vertex. A piece of two points is a single input segment and is kept
-//!    as it is, which is valid because the input is; so the recursion ends, and only the
-//!    stretches where smoothing collides lose their smoothing, down to the offending corner.
+//! 2. Otherwise split the input at the interior vertex nearest the first collision of the
+//!    smoothed path (the corner the smoother cut too deeply; the middle vertex when the
+//!    smoother failed or moved the endpoints). That vertex is kept as a hard corner and the
+//!    two pieces are treated the same way. Smoothers keep their endpoints, so smoothed
+//!    pieces join at the split vertex. A piece of two points is a single input segment and
+//!    is kept as it is, which is valid because the input is; so splitting ends, and only
+//!    the corners where smoothing collides lose their smoothing.
 //! 3. Joints: two valid pieces meeting at a vertex can only make the whole path invalid by
 //!    bending through a pinch vertex there (radius 0). Such a joint turns both its pieces
 //!    back into the input (which bends there validly), repeated until no joint is bad.
@@ -20,9 +22,10 @@
 //! non-finite point, or does not keep the piece's endpoints. Errors from the smoother on
 //! the whole path are returned, since they usually mean bad parameters.
 //!
-//! **Cost.** Smoothing and validation of pieces whose total size is O(n log n) in the
-//! worst case (every level of the split halves the pieces); usually one smoothing and one
-//! validation. [`MapSafe`] keeps the map's distance field for repeated use.
+//! **Cost.** One smoothing and one validation when nothing collides; each colliding corner
+//! costs a smoothing and validation of the piece holding it, so O(n · c) point work for c
+//! kept corners (O(n²) in the worst case, where every corner collides). [`MapSafe`] keeps
+//! the map's distance field for repeated use.
 //!
 //! ```
 //! use glam::DVec2;
@@ -50,7 +53,7 @@ use glam::DVec2;
 
 use crate::error::{Error, Result};
 use crate::geometry::check_path;
-use crate::grid::los::{bend_pinch, path_is_clear};
+use crate::grid::los::{bend_pinch, path_collision, path_is_clear, segment_is_clear, Collision};
 use crate::grid::map::GridMap;
 use crate::validate::{check_radius, Validator};
 
@@ -117,24 +120,7 @@ impl<'m> MapSafe<'m> {
         // The whole path first, so that the smoother's own errors reach the caller.
         let whole = smoother(path)?;
         let mut pieces = Vec::new();
-        if self.accept(path, &whole, radius) {
-            pieces.push(Piece {
-                start: 0,
-                end: path.len() - 1,
-                smoothed: Some(whole),
-            });
-        } else {
-            let mid = (path.len() - 1) / 2;
-            self.split(path, 0, mid, radius, &mut smoother, &mut pieces);
-            self.split(
-                path,
-                mid,
-                path.len() - 1,
-                radius,
-                &mut smoother,
-                &mut pieces,
-            );
-        }
+        self.place(path, radius, whole, &mut smoother, &mut pieces);
         if radius == 0.0 {
             self.fix_joints(path, &mut pieces);
         }
@@ -147,47 +133,81 @@ impl<'m> MapSafe<'m> {
         }
     }
 
-    /// Smooths `path[start..=end]`, or splits it at its middle vertex when the result is
-    /// not valid; pushes the pieces in order.
-    fn split(
+    /// Splits `path` into pieces that are either smoothed and valid or kept as they are,
+    /// in order. `whole` is the smoother's result on the whole path. A work stack instead
+    /// of recursion keeps deep splits (one per corner of a long path) off the call stack.
+    fn place(
         &self,
         path: &[DVec2],
-        start: usize,
-        end: usize,
         radius: f64,
+        whole: Vec<DVec2>,
         smoother: &mut impl FnMut(&[DVec2]) -> Result<Vec<DVec2>>,
         pieces: &mut Vec<Piece>,
     ) {
-        if end - start >= 2 {
-            let input = &path[start..=end];
-            if let Ok(out) = smoother(input) {
-                if self.accept(input, &out, radius) {
-                    pieces.push(Piece {
-                        start,
-                        end,
-                        smoothed: Some(out),
-                    });
-                    return;
-                }
+        let mut work = vec![(0, path.len() - 1, Some(whole))];
+        while let Some((start, end, smoothed)) = work.pop() {
+            if end - start < 2 {
+                // A single input segment: valid because the input is.
+                pieces.push(Piece {
+                    start,
+                    end,
+                    smoothed: None,
+                });
+                continue;
             }
-            let mid = start + (end - start) / 2;
-            self.split(path, start, mid, radius, smoother, pieces);
-            self.split(path, mid, end, radius, smoother, pieces);
-            return;
+            let input = &path[start..=end];
+            let out = smoothed.or_else(|| smoother(input).ok());
+            let split_near = match out {
+                Some(out) => match self.problem_at(input, &out, radius) {
+                    None => {
+                        pieces.push(Piece {
+                            start,
+                            end,
+                            smoothed: Some(out),
+                        });
+                        continue;
+                    }
+                    Some(at) => at,
+                },
+                None => None,
+            };
+            // Keep the corner nearest the problem (the one the smoother cut too deeply);
+            // without a location, the middle vertex.
+            let mid = match split_near {
+                Some(at) => (start + 1..end)
+                    .min_by(|&i, &j| {
+                        path[i]
+                            .distance_squared(at)
+                            .total_cmp(&path[j].distance_squared(at))
+                    })
+                    .unwrap_or(start + 1),
+                None => start + (end - start) / 2,
+            };
+            work.push((mid, end, None));
+            work.push((start, mid, None));
         }
-        pieces.push(Piece {
-            start,
-            end,
-            smoothed: None,
-        });
     }
 
-    /// A smoothed piece is usable when it keeps the endpoints and is valid on its own.
-    fn accept(&self, input: &[DVec2], out: &[DVec2], radius: f64) -> bool {
-        out.first() == input.first()
-            && out.last() == input.last()
-            && out.iter().all(|p| p.is_finite())
-            && self.is_clear(out, radius)
+    /// `None` when the smoothed piece is usable (keeps the endpoints, finite, valid on its
+    /// own); otherwise `Some(where)`, the location of its first problem if it has one.
+    fn problem_at(&self, input: &[DVec2], out: &[DVec2], radius: f64) -> Option<Option<DVec2>> {
+        if out.first() != input.first()
+            || out.last() != input.last()
+            || !out.iter().all(|p| p.is_finite())
+        {
+            return Some(None);
+        }
+        let map = self.validator.map();
+        if radius == 0.0 {
+            return path_collision(map, out).map(|(i, c)| match c {
+                Collision::Pinch { vertex } => Some(vertex.as_dvec2()),
+                _ => Some(out[i].lerp(out[(i + 1).min(out.len() - 1)], 0.5)),
+            });
+        }
+        let field = self.validator.field();
+        out.windows(2)
+            .find(|w| !segment_is_clear(map, field, w[0], w[1], radius))
+            .map(|w| Some(w[0].lerp(w[1], 0.5)))
     }
 
     /// The validity test without the report: stops at the first problem.
@@ -268,6 +288,31 @@ fn assemble(path: &[DVec2], pieces: &[Piece]) -> Vec<DVec2> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One pass of wall-blind corner cutting: the midpoints of each corner's legs.
+    fn cut(p: &[DVec2]) -> Result<Vec<DVec2>> {
+        let mut out = vec![p[0]];
+        for w in p.windows(3) {
+            out.push(w[0].lerp(w[1], 0.5));
+            out.push(w[1].lerp(w[2], 0.5));
+        }
+        out.push(p[p.len() - 1]);
+        Ok(out)
+    }
+
+    #[test]
+    fn only_the_colliding_corner_is_kept() {
+        // Cutting the corner at (5.5, 1.5) would clip cell (4, 2); the corner at
+        // (1.5, 1.5) is in the open.
+        let map = GridMap::from_fn(7, 6, |x, y| (x, y) != (4, 2));
+        let p = |x, y| DVec2::new(x, y);
+        let path = [p(1.5, 4.5), p(1.5, 1.5), p(5.5, 1.5), p(5.5, 4.5)];
+        let out = map_safe(&map, &path, 0.0, cut).unwrap();
+        assert_eq!(
+            out,
+            vec![path[0], p(1.5, 3.0), p(3.5, 1.5), path[2], path[3]]
+        );
+    }
 
     #[test]
     fn joint_on_pinch_reverts_neighbours() {
