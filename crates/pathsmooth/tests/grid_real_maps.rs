@@ -197,3 +197,23 @@ fn map_safe_rejects_invalid_input() {
         "{e}"
     );
 }
+
+/// The newer scenario release for arena prints 8 decimals: A* must match to 1e-6.
+#[test]
+fn astar_matches_the_eight_decimal_arena_scenarios() {
+    let (map, _) = common::load("dao/arena");
+    let scen =
+        pathsmooth::grid::load_scenarios(common::movingai("dao/scen-v2/arena.map.scen")).unwrap();
+    assert_eq!(scen.len(), 130);
+    for s in &scen {
+        let path = astar(&map, s.start, s.goal).unwrap();
+        assert!(
+            (path.length - s.optimal_length).abs() < 1e-6,
+            "{:?}→{:?}: {} vs {}",
+            s.start,
+            s.goal,
+            path.length,
+            s.optimal_length
+        );
+    }
+}
