@@ -217,3 +217,34 @@ fn astar_matches_the_eight_decimal_arena_scenarios() {
         );
     }
 }
+
+/// Exact clearance on a real map equals the brute-force distance to every blocked square
+/// and to the border, at points spread over the map (a fixed low-discrepancy sequence).
+#[test]
+fn clearance_matches_brute_force_on_arena() {
+    use pathsmooth::grid::distance::DistanceField;
+    let (map, _) = common::load("dao/arena");
+    let field = DistanceField::new(&map);
+    let (w, h) = (map.width() as f64, map.height() as f64);
+    let golden = 0.618_033_988_749_895;
+    for k in 0..400 {
+        let q = DVec2::new(
+            (k as f64 * golden).fract() * w,
+            (k as f64 * 0.754_877_666).fract() * h,
+        );
+        let mut brute = q.x.min(w - q.x).min(q.y).min(h - q.y);
+        for y in 0..map.height() as i64 {
+            for x in 0..map.width() as i64 {
+                if map.is_blocked(x, y) {
+                    let lo = DVec2::new(x as f64, y as f64);
+                    brute = brute.min((lo - q).max(q - lo - DVec2::ONE).max(DVec2::ZERO).length());
+                }
+            }
+        }
+        assert!(
+            (field.clearance(q) - brute).abs() < 1e-12,
+            "{q}: {} vs {brute}",
+            field.clearance(q)
+        );
+    }
+}
