@@ -1,0 +1,175 @@
+//! `pathsmooth bench`: every selected scenario of a `.scen` file through A* and each
+//! method; a summary table per method and, on request, one CSV row per path.
+
+use std::fmt::Write as _;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Result};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use pathsmooth::grid::{check_scenario, load_scenarios, GridMap};
+
+use crate::files::write_bytes;
+use crate::methods::{CurveParams, MapMethod, Planner};
+use crate::report::ratio;
+use crate::table::Table;
+
+/// Arguments of `pathsmooth bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Moving AI `.map` file.
+    #[arg(long)]
+    pub map: String,
+    /// Its `.scen` file.
+    #[arg(long)]
+    pub scen: String,
+    /// Run every K-th scenario.
+    #[arg(long, default_value_t = 1)]
+    pub every: usize,
+    /// Methods to run, comma-separated (default: all).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub methods: Vec<MapMethod>,
+    /// Agent radius in cells.
+    #[arg(long, default_value_t = 0.0)]
+    pub radius: f64,
+    #[command(flatten)]
+    pub curve: CurveParams,
+    /// Write one row per scenario and method to this CSV file.
+    #[arg(long)]
+    pub csv: Option<String>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Running totals for one method.
+#[derive(Default)]
+struct Tally {
+    paths: usize,
+    valid: usize,
+    errors: usize,
+    first_error: Option<String>,
+    rel_length_sum: f64,
+    rel_length_max: f64,
+    max_turn_sum: f64,
+    max_turn_max: f64,
+    time: Duration,
+}
+
+/// Runs `pathsmooth bench`.
+pub fn run(a: &BenchArgs) -> Result<()> {
+    if a.every == 0 {
+        bail!("--every must be at least 1");
+    }
+    let methods = if a.methods.is_empty() { MapMethod::ALL.to_vec() } else { a.methods.clone() };
+    let map = GridMap::load(&a.map)?;
+    let scenarios: Vec<_> = load_scenarios(&a.scen)?.into_iter().step_by(a.every).collect();
+    for s in &scenarios {
+        check_scenario(&map, s)?;
+    }
+    let mut planner = Planner::new(&map, a.radius, a.curve.clone())?;
+    let mut tallies: Vec<Tally> = methods.iter().map(|_| Tally::default()).collect();
+    let mut astar_time = Duration::ZERO;
+    let mut skipped = 0;
+    let mut csv = String::from("scenario,method,valid,points,length,astar_length,rel_length,max_turn_deg,total_turn_deg,min_clearance,micros\n");
+
+    let bar = if a.quiet || std::env::var_os("CI").is_some() {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(scenarios.len() as u64)
+    };
+    bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} scenarios {elapsed}").unwrap_or_else(|_| ProgressStyle::default_bar()));
+    for (k, s) in scenarios.iter().enumerate() {
+        bar.inc(1);
+        let t0 = Instant::now();
+        let query = match planner.astar(s.start, s.goal) {
+            Ok(q) => q,
+            // With a radius, some scenarios have no path wide enough: count, don't fail.
+            Err(_) if a.radius > 0.0 => {
+                skipped += 1;
+                continue;
+            }
+            Err(e) => return Err(e.into()),
+        };
+        astar_time += t0.elapsed();
+        for (m, tally) in methods.iter().zip(&mut tallies) {
+            let t = Instant::now();
+            let result = planner.run(*m, &query);
+            let elapsed = t.elapsed();
+            tally.time += elapsed;
+            let path = match result {
+                Ok(p) => p,
+                Err(e) => {
+                    tally.errors += 1;
+                    tally.first_error.get_or_insert_with(|| format!("scenario {k}: {e}"));
+                    continue;
+                }
+            };
+            let r = planner.validator().validate(&path, a.radius)?;
+            let rel = ratio(r.length, query.astar.length);
+            tally.paths += 1;
+            tally.valid += r.is_valid() as usize;
+            tally.rel_length_sum += rel;
+            tally.rel_length_max = tally.rel_length_max.max(rel);
+            tally.max_turn_sum += r.max_turn.to_degrees();
+            tally.max_turn_max = tally.max_turn_max.max(r.max_turn.to_degrees());
+            let _ = writeln!(
+                csv,
+                "{k},{},{},{},{},{},{},{},{},{},{}",
+                m.name(),
+                r.is_valid(),
+                path.len(),
+                r.length,
+                query.astar.length,
+                rel,
+                r.max_turn.to_degrees(),
+                r.total_turn.to_degrees(),
+                r.min_clearance,
+                elapsed.as_secs_f64() * 1e6
+            );
+        }
+    }
+    bar.finish_and_clear();
+
+    let runs = scenarios.len() - skipped;
+    println!(
+        "{}: {} scenarios (every {}), radius {}; A* {:.1} µs per path",
+        a.map,
+        runs,
+        a.every,
+        a.radius,
+        micros(astar_time, runs)
+    );
+    if skipped > 0 {
+        println!("{skipped} scenarios skipped: no path for radius {}", a.radius);
+    }
+    let mut table = Table::new(["method", "paths", "valid %", "errors", "mean len/A*", "max len/A*", "mean max turn°", "max turn°", "µs/path"]);
+    for (m, t) in methods.iter().zip(&tallies) {
+        let n = t.paths.max(1) as f64;
+        table.row([
+            m.name().to_string(),
+            t.paths.to_string(),
+            format!("{:.1}", 100.0 * t.valid as f64 / n),
+            t.errors.to_string(),
+            format!("{:.4}", t.rel_length_sum / n),
+            format!("{:.4}", t.rel_length_max),
+            format!("{:.1}", t.max_turn_sum / n),
+            format!("{:.1}", t.max_turn_max),
+            format!("{:.1}", micros(t.time, t.paths + t.errors)),
+        ]);
+    }
+    print!("{}", table.render());
+    for (m, t) in methods.iter().zip(&tallies) {
+        if let Some(e) = &t.first_error {
+            println!("{}: first error: {e}", m.name());
+        }
+    }
+    if let Some(f) = &a.csv {
+        write_bytes(f, csv.as_bytes())?;
+    }
+    Ok(())
+}
+
+fn micros(d: Duration, n: usize) -> f64 {
+    d.as_secs_f64() * 1e6 / n.max(1) as f64
+}

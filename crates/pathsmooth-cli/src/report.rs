@@ -1,0 +1,35 @@
+//! The metrics columns that `plan`, `demo` and `bench` print for a path on a map.
+
+use anyhow::Result;
+use glam::DVec2;
+use pathsmooth::validate::Validator;
+
+/// Column titles of [`metrics_row`].
+pub fn metrics_header() -> [&'static str; 8] {
+    ["method", "valid", "points", "length", "vs A*", "max turn°", "total turn°", "clearance"]
+}
+
+/// One row: validity (by the library's validator, for `radius`), size, length, length
+/// relative to the A* path, turning and minimum clearance.
+pub fn metrics_row(name: &str, path: &[DVec2], astar_length: f64, v: &Validator, radius: f64) -> Result<Vec<String>> {
+    let r = v.validate(path, radius)?;
+    Ok(vec![
+        name.to_string(),
+        if r.is_valid() { "yes".into() } else { "NO".into() },
+        path.len().to_string(),
+        format!("{:.3}", r.length),
+        format!("{:.4}", ratio(r.length, astar_length)),
+        format!("{:.1}", r.max_turn.to_degrees()),
+        format!("{:.1}", r.total_turn.to_degrees()),
+        format!("{:.3}", r.min_clearance),
+    ])
+}
+
+/// `a / b`, or 1 when `b` is 0 (start == goal).
+pub fn ratio(a: f64, b: f64) -> f64 {
+    if b > 0.0 {
+        a / b
+    } else {
+        1.0
+    }
+}
