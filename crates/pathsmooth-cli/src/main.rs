@@ -7,6 +7,7 @@ mod cmd;
 mod files;
 mod methods;
 mod picture;
+mod report;
 mod table;
 
 use std::process::ExitCode;
@@ -27,6 +28,10 @@ enum Command {
     Demo(cmd::demo::DemoArgs),
     /// Smooth a path file with a corner cutter or spline.
     Smooth(cmd::smooth::SmoothArgs),
+    /// Plan on a Moving AI map with A*, then smooth; print metrics, draw pictures.
+    Plan(cmd::plan::PlanArgs),
+    /// Run a scenario file through A* and every method; print a table per method.
+    Bench(cmd::bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -34,6 +39,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Demo(a) => cmd::demo::run(&a),
         Command::Smooth(a) => cmd::smooth::run(&a),
+        Command::Plan(a) => cmd::plan::run(&a),
+        Command::Bench(a) => cmd::bench::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -2,8 +2,15 @@
 //! that turns a method name plus parameters into a library call.
 
 use clap::{Args, ValueEnum};
+use glam::{DVec2, IVec2};
 use pathsmooth::curve::catmull_rom::{catmull_rom, CatmullRomParams, Ends};
 use pathsmooth::curve::chaikin::{chaikin, chaikin_adaptive, AdaptiveParams, ChaikinParams};
+use pathsmooth::grid::astar::{astar, GridPath};
+use pathsmooth::grid::distance::DistanceField;
+use pathsmooth::grid::GridMap;
+use pathsmooth::map_safe::MapSafe;
+use pathsmooth::shortcut::Shortcutter;
+use pathsmooth::validate::Validator;
 use pathsmooth::{Point, Result};
 
 /// Methods that need no map: corner cutters and splines.
@@ -120,5 +127,156 @@ pub fn smooth_curve<P: Point>(method: CurveMethod, p: &CurveParams, path: &[P]) 
                 .with_ends(ends);
             catmull_rom(path, &params)
         }
+    }
+}
+
+/// Methods that plan on a grid map: A* and the post-processors run on its path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MapMethod {
+    /// The raw A* path through cell centres.
+    Astar,
+    /// Line-of-sight shortcuts of the A* path.
+    Shortcut,
+    /// Map-safe Chaikin on the A* path.
+    Chaikin,
+    /// Map-safe Catmull-Rom on the A* path.
+    CatmullRom,
+    /// Shortcuts, then map-safe Chaikin.
+    ShortcutChaikin,
+    /// Shortcuts, then map-safe Catmull-Rom.
+    ShortcutCatmullRom,
+}
+
+impl MapMethod {
+    /// Every map method, in display order.
+    pub const ALL: [MapMethod; 6] = [
+        MapMethod::Astar,
+        MapMethod::Shortcut,
+        MapMethod::Chaikin,
+        MapMethod::CatmullRom,
+        MapMethod::ShortcutChaikin,
+        MapMethod::ShortcutCatmullRom,
+    ];
+
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            MapMethod::Astar => "astar",
+            MapMethod::Shortcut => "shortcut",
+            MapMethod::Chaikin => "chaikin",
+            MapMethod::CatmullRom => "catmull-rom",
+            MapMethod::ShortcutChaikin => "shortcut-chaikin",
+            MapMethod::ShortcutCatmullRom => "shortcut-catmull-rom",
+        }
+    }
+}
+
+/// Everything a map needs once (distance field, validator, scratch buffers), reused for
+/// every query on that map.
+pub struct Planner<'m> {
+    map: &'m GridMap,
+    /// The map with cells closer than the radius to a wall blocked, when radius > 0.
+    inflated: Option<GridMap>,
+    validator: Validator<'m>,
+    shortcutter: Shortcutter<'m>,
+    map_safe: MapSafe<'m>,
+    radius: f64,
+    curve: CurveParams,
+}
+
+/// One query's raw A* path.
+pub struct Query {
+    /// A* result on the (inflated) map.
+    pub astar: GridPath,
+}
+
+impl<'m> Planner<'m> {
+    /// Prepares `map` for an agent of `radius` (≥ 0) with the given curve parameters.
+    pub fn new(map: &'m GridMap, radius: f64, curve: CurveParams) -> Result<Self> {
+        if !(radius >= 0.0 && radius.is_finite()) {
+            return Err(pathsmooth::Error::BadParameter {
+                name: "radius",
+                value: radius,
+                expected: "a finite number ≥ 0",
+            });
+        }
+        let field = DistanceField::new(map);
+        // A* knows nothing of radii: plan on the map with too-close cells blocked.
+        let inflated = (radius > 0.0).then(|| {
+            GridMap::from_fn(map.width(), map.height(), |x, y| {
+                field.cell_clearance(x as i64, y as i64) >= radius
+            })
+        });
+        Ok(Planner {
+            map,
+            inflated,
+            validator: Validator::with_field(map, field.clone()),
+            shortcutter: Shortcutter::with_field(map, field.clone()),
+            map_safe: MapSafe::with_validator(Validator::with_field(map, field)),
+            radius,
+            curve,
+        })
+    }
+
+    /// The validator (with the map's distance field).
+    pub fn validator(&self) -> &Validator<'m> {
+        &self.validator
+    }
+
+    /// Runs A* between two cells (on the inflated map when radius > 0).
+    pub fn astar(&self, start: IVec2, goal: IVec2) -> Result<Query> {
+        let grid = self.inflated.as_ref().unwrap_or(self.map);
+        let (s, g) = (GridMap::cell_center(start), GridMap::cell_center(goal));
+        // Report start/goal problems against the real map first: clearer messages.
+        self.map.check_free_point(s, "start")?;
+        self.map.check_free_point(g, "goal")?;
+        if self.radius > 0.0 {
+            for (p, what) in [(s, "start"), (g, "goal")] {
+                if !grid.passable_cell(GridMap::cell_at(p).unwrap_or_default()) {
+                    return Err(pathsmooth::Error::Blocked {
+                        what,
+                        x: p.x,
+                        y: p.y,
+                    });
+                }
+            }
+        }
+        Ok(Query {
+            astar: astar(grid, start, goal)?,
+        })
+    }
+
+    /// Runs one method on a query's A* path.
+    pub fn run(&mut self, method: MapMethod, q: &Query) -> Result<Vec<DVec2>> {
+        let raw = &q.astar.points;
+        let curve = self.curve.clone();
+        let cut = |m: CurveMethod| move |p: &[DVec2]| smooth_curve(m, &curve, p);
+        match method {
+            MapMethod::Astar => Ok(raw.clone()),
+            MapMethod::Shortcut => self.shortcut(raw),
+            MapMethod::Chaikin => self
+                .map_safe
+                .smooth(raw, self.radius, cut(CurveMethod::Chaikin)),
+            MapMethod::CatmullRom => {
+                self.map_safe
+                    .smooth(raw, self.radius, cut(CurveMethod::CatmullRom))
+            }
+            MapMethod::ShortcutChaikin => {
+                let s = self.shortcut(raw)?;
+                self.map_safe
+                    .smooth(&s, self.radius, cut(CurveMethod::Chaikin))
+            }
+            MapMethod::ShortcutCatmullRom => {
+                let s = self.shortcut(raw)?;
+                self.map_safe
+                    .smooth(&s, self.radius, cut(CurveMethod::CatmullRom))
+            }
+        }
+    }
+
+    fn shortcut(&mut self, raw: &[DVec2]) -> Result<Vec<DVec2>> {
+        let mut out = Vec::new();
+        self.shortcutter.shortcut_into(raw, self.radius, &mut out)?;
+        Ok(out)
     }
 }

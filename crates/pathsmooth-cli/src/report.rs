@@ -6,16 +6,35 @@ use pathsmooth::validate::Validator;
 
 /// Column titles of [`metrics_row`].
 pub fn metrics_header() -> [&'static str; 8] {
-    ["method", "valid", "points", "length", "vs A*", "max turn°", "total turn°", "clearance"]
+    [
+        "method",
+        "valid",
+        "points",
+        "length",
+        "vs A*",
+        "max turn°",
+        "total turn°",
+        "clearance",
+    ]
 }
 
 /// One row: validity (by the library's validator, for `radius`), size, length, length
 /// relative to the A* path, turning and minimum clearance.
-pub fn metrics_row(name: &str, path: &[DVec2], astar_length: f64, v: &Validator, radius: f64) -> Result<Vec<String>> {
+pub fn metrics_row(
+    name: &str,
+    path: &[DVec2],
+    astar_length: f64,
+    v: &Validator,
+    radius: f64,
+) -> Result<Vec<String>> {
     let r = v.validate(path, radius)?;
     Ok(vec![
         name.to_string(),
-        if r.is_valid() { "yes".into() } else { "NO".into() },
+        if r.is_valid() {
+            "yes".into()
+        } else {
+            "NO".into()
+        },
         path.len().to_string(),
         format!("{:.3}", r.length),
         format!("{:.4}", ratio(r.length, astar_length)),

@@ -61,9 +61,16 @@ pub fn run(a: &BenchArgs) -> Result<()> {
     if a.every == 0 {
         bail!("--every must be at least 1");
     }
-    let methods = if a.methods.is_empty() { MapMethod::ALL.to_vec() } else { a.methods.clone() };
+    let methods = if a.methods.is_empty() {
+        MapMethod::ALL.to_vec()
+    } else {
+        a.methods.clone()
+    };
     let map = GridMap::load(&a.map)?;
-    let scenarios: Vec<_> = load_scenarios(&a.scen)?.into_iter().step_by(a.every).collect();
+    let scenarios: Vec<_> = load_scenarios(&a.scen)?
+        .into_iter()
+        .step_by(a.every)
+        .collect();
     for s in &scenarios {
         check_scenario(&map, s)?;
     }
@@ -78,7 +85,10 @@ pub fn run(a: &BenchArgs) -> Result<()> {
     } else {
         ProgressBar::new(scenarios.len() as u64)
     };
-    bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} scenarios {elapsed}").unwrap_or_else(|_| ProgressStyle::default_bar()));
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} scenarios {elapsed}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
     for (k, s) in scenarios.iter().enumerate() {
         bar.inc(1);
         let t0 = Instant::now();
@@ -101,7 +111,9 @@ pub fn run(a: &BenchArgs) -> Result<()> {
                 Ok(p) => p,
                 Err(e) => {
                     tally.errors += 1;
-                    tally.first_error.get_or_insert_with(|| format!("scenario {k}: {e}"));
+                    tally
+                        .first_error
+                        .get_or_insert_with(|| format!("scenario {k}: {e}"));
                     continue;
                 }
             };
@@ -141,9 +153,22 @@ pub fn run(a: &BenchArgs) -> Result<()> {
         micros(astar_time, runs)
     );
     if skipped > 0 {
-        println!("{skipped} scenarios skipped: no path for radius {}", a.radius);
+        println!(
+            "{skipped} scenarios skipped: no path for radius {}",
+            a.radius
+        );
     }
-    let mut table = Table::new(["method", "paths", "valid %", "errors", "mean len/A*", "max len/A*", "mean max turn°", "max turn°", "µs/path"]);
+    let mut table = Table::new([
+        "method",
+        "paths",
+        "valid %",
+        "errors",
+        "mean len/A*",
+        "max len/A*",
+        "mean max turn°",
+        "max turn°",
+        "µs/path",
+    ]);
     for (m, t) in methods.iter().zip(&tallies) {
         let n = t.paths.max(1) as f64;
         table.row([

@@ -5,12 +5,14 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use glam::DVec2;
+use glam::{DVec2, IVec2};
+use pathsmooth::grid::GridMap;
 use pathsmooth::metrics::PathMetrics;
 
 use crate::files::write_bytes;
-use crate::methods::{smooth_curve, CurveMethod, CurveParams};
-use crate::picture::{svg, Layer, Scene, PALETTE};
+use crate::methods::{smooth_curve, CurveMethod, CurveParams, MapMethod, Planner};
+use crate::picture::{png, svg, Layer, Scene, PALETTE};
+use crate::report::{metrics_header, metrics_row};
 use crate::table::Table;
 
 /// Arguments of `pathsmooth demo`.
@@ -45,7 +47,57 @@ pub const TERRATOR: [[f64; 2]; 15] = [
 pub fn run(a: &DemoArgs) -> Result<()> {
     std::fs::create_dir_all(&a.out_dir)
         .with_context(|| format!("{}: cannot create folder", a.out_dir.display()))?;
-    curves_demo(a)
+    curves_demo(a)?;
+    map_demo(a)
+}
+
+/// The embedded default map: Dragon Age: Origins `arena.map` from the Moving AI benchmarks.
+pub const ARENA_MAP: &str = include_str!("../../assets/arena.map");
+
+/// The demo's scenario on the arena map (the longest in `arena.map.scen`'s last bucket):
+/// cell (1, 4) to cell (44, 45), optimal octile length 61.1543.
+pub const ARENA_FROM: IVec2 = IVec2::new(1, 4);
+/// Goal cell of the demo scenario.
+pub const ARENA_TO: IVec2 = IVec2::new(44, 45);
+
+/// Part 2: every map method on one scenario of the embedded map.
+fn map_demo(a: &DemoArgs) -> Result<()> {
+    let map = GridMap::parse(ARENA_MAP, "arena.map (embedded)")?;
+    let mut planner = Planner::new(&map, 0.0, CurveParams::default())?;
+    let query = planner.astar(ARENA_FROM, ARENA_TO)?;
+    let mut scene = Scene::for_map("arena.map: (1,4) to (44,45)", &map);
+    scene
+        .layers
+        .push(Layer::raw("A* (raw)", query.astar.points.clone()));
+    scene.mark_ends(&query.astar.points);
+    let mut table = Table::new(metrics_header());
+    for (i, m) in MapMethod::ALL.into_iter().enumerate() {
+        let path = planner.run(m, &query).with_context(|| m.name())?;
+        table.row(metrics_row(
+            m.name(),
+            &path,
+            query.astar.length,
+            planner.validator(),
+            0.0,
+        )?);
+        if m != MapMethod::Astar {
+            scene
+                .layers
+                .push(Layer::path(m.name(), path, PALETTE[i % PALETTE.len()]));
+        }
+    }
+    let png_file = a.out_dir.join("demo.png");
+    let svg_file = a.out_dir.join("demo.svg");
+    write_bytes(&png_file.to_string_lossy(), &png::render(&scene)?)?;
+    write_bytes(&svg_file.to_string_lossy(), svg::render(&scene).as_bytes())?;
+    println!(
+        "Embedded map arena.map (49×49), A* length {:.4} (pictures: {}, {})",
+        query.astar.length,
+        png_file.display(),
+        svg_file.display()
+    );
+    print!("{}", table.render());
+    Ok(())
 }
 
 /// Part 1: the corner cutters and splines on the Terrator path.

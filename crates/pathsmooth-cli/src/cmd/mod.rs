@@ -1,4 +1,6 @@
 //! One module per subcommand.
 
+pub mod bench;
 pub mod demo;
+pub mod plan;
 pub mod smooth;

@@ -49,35 +49,61 @@ pub fn parse_cell(s: &str) -> Result<IVec2, String> {
         .split_once(',')
         .ok_or_else(|| format!("expected X,Y, found `{s}`"))?;
     let num = |t: &str| {
-        t.trim()
-            .parse::<i32>()
-            .map_err(|_| format!("`{}` is not a whole number (cells are column,row)", t.trim()))
+        t.trim().parse::<i32>().map_err(|_| {
+            format!(
+                "`{}` is not a whole number (cells are column,row)",
+                t.trim()
+            )
+        })
     };
     Ok(IVec2::new(num(x)?, num(y)?))
 }
 
 /// Runs `pathsmooth plan`.
 pub fn run(a: &PlanArgs) -> Result<()> {
-    let methods = if a.method.is_empty() { MapMethod::ALL.to_vec() } else { a.method.clone() };
+    let methods = if a.method.is_empty() {
+        MapMethod::ALL.to_vec()
+    } else {
+        a.method.clone()
+    };
     if a.output.is_some() && methods.len() != 1 {
-        bail!("--output needs exactly one --method (got {})", methods.len());
+        bail!(
+            "--output needs exactly one --method (got {})",
+            methods.len()
+        );
     }
     let map = GridMap::load(&a.map)?;
     let mut planner = Planner::new(&map, a.radius, a.curve.clone())?;
     let query = planner.astar(a.from, a.to)?;
 
-    let mut scene = Scene::for_map(format!("{} from {},{} to {},{}", a.map, a.from.x, a.from.y, a.to.x, a.to.y), &map);
-    scene.layers.push(Layer::raw("A* (raw)", query.astar.points.clone()));
+    let mut scene = Scene::for_map(
+        format!(
+            "{} from {},{} to {},{}",
+            a.map, a.from.x, a.from.y, a.to.x, a.to.y
+        ),
+        &map,
+    );
+    scene
+        .layers
+        .push(Layer::raw("A* (raw)", query.astar.points.clone()));
     scene.mark_ends(&query.astar.points);
     let mut table = Table::new(metrics_header());
     for (i, &m) in methods.iter().enumerate() {
         let path = planner.run(m, &query).with_context(|| m.name())?;
-        table.row(metrics_row(m.name(), &path, query.astar.length, planner.validator(), a.radius)?);
+        table.row(metrics_row(
+            m.name(),
+            &path,
+            query.astar.length,
+            planner.validator(),
+            a.radius,
+        )?);
         if let Some(out) = &a.output {
             write_path_file(out, None, &path)?;
         }
         if m != MapMethod::Astar {
-            scene.layers.push(Layer::path(m.name(), path, PALETTE[i % PALETTE.len()]));
+            scene
+                .layers
+                .push(Layer::path(m.name(), path, PALETTE[i % PALETTE.len()]));
         }
     }
     // The table goes to stderr when the path itself goes to stdout.
