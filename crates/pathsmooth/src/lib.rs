@@ -32,3 +32,8 @@ pub mod validate;
 pub use error::{Error, Result};
 pub use geometry::{Point, Scalar};
 pub use glam;
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;
