@@ -1,0 +1,796 @@
+//! The speed profile: the fastest admissible time parameterisation of a polyline.
+//!
+//! See the [module documentation](crate::follow) for the model. Internally the polyline is
+//! cut into *knots*: every vertex, plus the two ends of the arc on which each rounded corner
+//! is taken. Between two knots the path is straight, the speed cap is constant (the top
+//! speed, or the corner's cap on an arc) and the speed follows at most three phases
+//! (accelerate, cruise at the cap, brake) with v² linear in arc length in each.
+
+use std::f64::consts::{PI, TAU};
+
+use glam::DVec2;
+
+use super::agent::Agent;
+use crate::error::{Error, Result};
+use crate::geometry::{check_path, Point};
+
+/// Points closer than this, relative to the coordinates' magnitude (and at least in absolute
+/// terms), are duplicates: they add no segment and so no turn.
+const DUPLICATE_TOLERANCE: f64 = 1e-12;
+
+/// Turns within this of π are reversals and always stop the agent (no arc fits them).
+const REVERSAL_TOLERANCE: f64 = 1e-9;
+
+/// The most samples [`SpeedProfile::samples`] writes.
+pub const MAX_SAMPLES: usize = 10_000_000;
+
+/// The agent's state at one instant of a [`SpeedProfile`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sample {
+    /// Time since the start, s.
+    pub t: f64,
+    /// Position on the polyline.
+    pub position: DVec2,
+    /// Heading, radians in [−π, π), counter-clockwise from +x (as [`DVec2::to_angle`]).
+    pub heading: f64,
+    /// Speed, m/s.
+    pub speed: f64,
+}
+
+/// The timing of one input vertex in a [`SpeedProfile`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct VertexTiming {
+    /// Arc length from the start to the vertex.
+    pub s: f64,
+    /// Speed when passing the vertex (0 at the ends and at stop-and-rotate corners).
+    pub speed: f64,
+    /// Time at which the agent reaches the vertex.
+    pub t: f64,
+    /// Time spent rotating in place at the vertex (0 unless it is a stop-and-rotate corner).
+    pub dwell: f64,
+}
+
+/// One knot of the profile (see the file comment).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Knot {
+    /// Arc length along the polyline.
+    s: f64,
+    /// Position on the polyline.
+    pos: DVec2,
+    /// Speed at the knot; holds v² during the passes.
+    v: f64,
+    /// Speed cap on the interval from this knot to the next.
+    cap_after: f64,
+    /// Arrival time.
+    t: f64,
+    /// Time spent rotating in place before leaving.
+    dwell: f64,
+    /// Unwrapped heading on arrival and on departure.
+    h_in: f64,
+    h_out: f64,
+}
+
+/// The fastest admissible time parameterisation of a path for an [`Agent`].
+///
+/// Build one with [`speed_profile`], or keep one and [`compute`](Self::compute) into it to
+/// reuse its buffers. Query it by time ([`sample`](Self::sample),
+/// [`samples`](Self::samples)), by arc length ([`speed_at`](Self::speed_at),
+/// [`position_at`](Self::position_at)) or per input vertex ([`vertex`](Self::vertex)).
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::follow::{Agent, SpeedProfile};
+/// let agent = Agent::default();
+/// let mut profile = SpeedProfile::new();
+/// profile.compute(&[DVec2::ZERO, DVec2::new(5.0, 0.0)], &agent)?;
+/// // 5 m is too short to reach 5 m/s: a triangle, peaking where braking (6 m/s²) begins.
+/// let peak = (2.0 * 5.0 * 4.0 * 6.0 / (4.0 + 6.0f64)).sqrt();
+/// assert!(peak < agent.max_speed);
+/// assert!((profile.speed_at(3.0) - peak).abs() < 1e-12);
+/// assert!((profile.total_time() - (peak / 4.0 + peak / 6.0)).abs() < 1e-12);
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct SpeedProfile {
+    agent: Agent,
+    /// The input's distinct points (consecutive duplicates removed).
+    points: Vec<DVec2>,
+    /// Input vertex → index into `points`.
+    vertex_point: Vec<u32>,
+    /// Distinct point → its knot.
+    point_knot: Vec<u32>,
+    knots: Vec<Knot>,
+    /// Knots where the agent must be at rest: stop-and-rotate corners and the end.
+    stops: Vec<u32>,
+}
+
+/// The speed profile of `path` for `agent` (allocating form of [`SpeedProfile::compute`]).
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::follow::{speed_profile, Agent};
+/// let agent = Agent::default();
+/// // 20 m straight: accelerate 1.25 s, brake 5/6 s, cruise the remaining 14.79 m.
+/// let p = speed_profile(&[DVec2::ZERO, DVec2::new(20.0, 0.0)], &agent)?;
+/// let cruise = (20.0 - 25.0 / 8.0 - 25.0 / 12.0) / 5.0;
+/// assert!((p.total_time() - (1.25 + 5.0 / 6.0 + cruise)).abs() < 1e-12);
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+pub fn speed_profile<P: Point>(path: &[P], agent: &Agent) -> Result<SpeedProfile> {
+    let mut profile = SpeedProfile::new();
+    profile.compute(path, agent)?;
+    Ok(profile)
+}
+
+/// How the speed runs over one interval between knots: accelerate over [0, x1], cruise at
+/// `vp` over [x1, x2], brake over [x2, len].
+#[derive(Debug, Clone, Copy)]
+struct Phases {
+    len: f64,
+    v0: f64,
+    vp: f64,
+    v1: f64,
+    x1: f64,
+    x2: f64,
+    t1: f64,
+    t2: f64,
+    t3: f64,
+}
+
+impl Phases {
+    /// The fastest run over `len` from `v0` to `v1` under the cap, given that both end
+    /// speeds are reachable from each other (which the passes guarantee).
+    fn new(len: f64, v0: f64, v1: f64, cap: f64, accel: f64, brake: f64) -> Phases {
+        // Where the accelerate-from-v0 and brake-to-v1 parabolas (in v²) cross.
+        let xp =
+            ((v1 * v1 - v0 * v0 + 2.0 * brake * len) / (2.0 * (accel + brake))).clamp(0.0, len);
+        let vp2 = v0 * v0 + 2.0 * accel * xp;
+        let (vp, x1, x2) = if vp2 > cap * cap {
+            let x1 = ((cap * cap - v0 * v0) / (2.0 * accel)).clamp(0.0, len);
+            let x2 = (len - (cap * cap - v1 * v1) / (2.0 * brake)).clamp(x1, len);
+            (cap, x1, x2)
+        } else {
+            (vp2.sqrt().max(v0).max(v1), xp, xp)
+        };
+        // Mean-speed forms (2·distance / (v_start + v_end)) stay accurate when the two
+        // speeds are close, where (v_end − v_start)/a would cancel.
+        let t1 = mean_speed_time(x1, v0, vp);
+        let t2 = if x2 > x1 { (x2 - x1) / vp } else { 0.0 };
+        let t3 = mean_speed_time(len - x2, vp, v1);
+        Phases {
+            len,
+            v0,
+            vp,
+            v1,
+            x1,
+            x2,
+            t1,
+            t2,
+            t3,
+        }
+    }
+
+    fn duration(&self) -> f64 {
+        self.t1 + self.t2 + self.t3
+    }
+
+    /// Distance covered and speed after `tau` seconds (clamped to the interval).
+    fn at_time(&self, tau: f64) -> (f64, f64) {
+        if tau < self.t1 {
+            let dv = self.vp - self.v0;
+            (
+                (self.v0 * tau + dv * tau * tau / (2.0 * self.t1)).min(self.x1),
+                self.v0 + dv * tau / self.t1,
+            )
+        } else if tau < self.t1 + self.t2 {
+            ((self.x1 + self.vp * (tau - self.t1)).min(self.x2), self.vp)
+        } else if tau < self.duration() {
+            let tau = tau - self.t1 - self.t2;
+            let dv = self.vp - self.v1;
+            (
+                (self.x2 + self.vp * tau - dv * tau * tau / (2.0 * self.t3)).min(self.len),
+                (self.vp - dv * tau / self.t3).max(0.0),
+            )
+        } else {
+            (self.len, self.v1)
+        }
+    }
+
+    /// Speed at distance `x` into the interval.
+    fn speed_at(&self, x: f64) -> f64 {
+        let (v0, vp, v1) = (self.v0, self.vp, self.v1);
+        let v2 = if x < self.x1 {
+            v0 * v0 + (vp * vp - v0 * v0) * (x / self.x1)
+        } else if x <= self.x2 {
+            vp * vp
+        } else {
+            v1 * v1 + (vp * vp - v1 * v1) * ((self.len - x) / (self.len - self.x2))
+        };
+        v2.max(0.0).sqrt()
+    }
+}
+
+fn mean_speed_time(dist: f64, va: f64, vb: f64) -> f64 {
+    if dist > 0.0 && va + vb > 0.0 {
+        2.0 * dist / (va + vb)
+    } else {
+        0.0
+    }
+}
+
+/// Wraps an angle to [−π, π).
+pub(super) fn wrap_angle(h: f64) -> f64 {
+    h - TAU * ((h + PI) / TAU).floor()
+}
+
+impl SpeedProfile {
+    /// An empty profile (zero time, no vertices), ready for [`compute`](Self::compute).
+    ///
+    /// ```
+    /// let p = pathsmooth::follow::SpeedProfile::new();
+    /// assert_eq!(p.total_time(), 0.0);
+    /// ```
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Computes the profile of `path` for `agent` into `self`, reusing its buffers: once they
+    /// are large enough, recomputing allocates nothing.
+    ///
+    /// 3D points are profiled on their projection onto the xy plane (heading is a yaw).
+    /// A path whose points all coincide takes zero time. Errors: [`Error::EmptyPath`],
+    /// [`Error::NonFinite`], [`Error::BadParameter`] for a bad agent; on error the profile
+    /// is left empty.
+    ///
+    /// ```
+    /// use glam::Vec2;
+    /// use pathsmooth::follow::{Agent, SpeedProfile};
+    /// let mut p = SpeedProfile::new();
+    /// p.compute(&[Vec2::ONE, Vec2::ONE], &Agent::default())?;
+    /// assert_eq!(p.total_time(), 0.0);
+    /// assert!(p.compute::<Vec2>(&[], &Agent::default()).is_err());
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn compute<P: Point>(&mut self, path: &[P], agent: &Agent) -> Result<()> {
+        self.clear();
+        agent.validate()?;
+        check_path(path, 1, "speed profile")?;
+        if path.len() > u32::MAX as usize / 4 {
+            return Err(Error::OutputTooLarge {
+                requested: path.len() as u128 * 3,
+                cap: u32::MAX as usize,
+            });
+        }
+        self.agent = *agent;
+        self.collect_points(path);
+        self.build_knots();
+        self.limit_speeds();
+        self.assign_times();
+        Ok(())
+    }
+
+    fn clear(&mut self) {
+        self.points.clear();
+        self.vertex_point.clear();
+        self.point_knot.clear();
+        self.knots.clear();
+        self.stops.clear();
+    }
+
+    /// Drops consecutive duplicates, remembering where each input vertex went.
+    fn collect_points<P: Point>(&mut self, path: &[P]) {
+        for p in path {
+            let v = p.to_dvec3();
+            let p = DVec2::new(v.x, v.y);
+            let duplicate = self.points.last().is_some_and(|&last| {
+                let scale = last.abs().max_element().max(p.abs().max_element()).max(1.0);
+                (p - last).abs().max_element() <= DUPLICATE_TOLERANCE * scale
+            });
+            if !duplicate {
+                self.points.push(p);
+            }
+            self.vertex_point.push(self.points.len() as u32 - 1);
+        }
+    }
+
+    /// Lays out the knots: one per vertex, plus the ends of each rounding arc. Each knot's
+    /// `v` holds its own speed limit (squared) until the passes.
+    fn build_knots(&mut self) {
+        let ag = self.agent;
+        let n = self.points.len();
+        let first_dir = if n > 1 {
+            (self.points[1] - self.points[0]).to_angle()
+        } else {
+            0.0
+        };
+        let mut heading = first_dir;
+        let mut s = 0.0;
+        self.push_knot(s, self.points[0], 0.0, ag.max_speed, 0.0, heading, heading);
+        self.point_knot.push(0);
+        for i in 1..n {
+            let (prev, here) = (self.points[i - 1], self.points[i]);
+            let seg_in = here - prev;
+            let l_in = seg_in.length();
+            s += l_in;
+            let knot = if i + 1 == n {
+                let k = self.push_knot(s, here, 0.0, ag.max_speed, 0.0, heading, heading);
+                self.stops.push(k as u32);
+                k
+            } else {
+                let seg_out = self.points[i + 1] - here;
+                let l_out = seg_out.length();
+                // Signed turn: atan2 of cross and dot is accurate at every angle.
+                let turn = seg_in.perp_dot(seg_out).atan2(seg_in.dot(seg_out));
+                let angle = turn.abs();
+                if angle > ag.stop_angle || angle >= PI - REVERSAL_TOLERANCE {
+                    let dwell = angle / ag.max_turn_rate;
+                    let k =
+                        self.push_knot(s, here, 0.0, ag.max_speed, dwell, heading, heading + turn);
+                    self.stops.push(k as u32);
+                    heading += turn;
+                    k
+                } else {
+                    let (d, cap) = self.rounding(angle, l_in, l_out);
+                    let (u_in, u_out) = (seg_in / l_in, seg_out / l_out);
+                    let cap2 = cap * cap;
+                    self.push_knot(s - d, here - u_in * d, cap2, cap, 0.0, heading, heading);
+                    let mid = heading + turn / 2.0;
+                    let k = self.push_knot(s, here, cap2, cap, 0.0, mid, mid);
+                    heading += turn;
+                    let end = here + u_out * d;
+                    self.push_knot(s + d, end, cap2, ag.max_speed, 0.0, heading, heading);
+                    k
+                }
+            };
+            self.point_knot.push(knot as u32);
+        }
+        if n == 1 {
+            self.stops.push(0);
+        }
+    }
+
+    /// The half-length `d` of the arc on which a corner of turn `angle` between segments of
+    /// lengths `l_in` and `l_out` is rounded, and the speed cap on it.
+    ///
+    /// The arc is tangent to both segments at distance d = r·tan(θ/2) from the vertex. Its
+    /// radius r is the largest that (1) uses at most half of each adjacent segment, so
+    /// neighbouring arcs never overlap, and (2) passes within `max_corner_cut` of the
+    /// vertex, r·(1/cos(θ/2) − 1) ≤ cut; and no larger than the agent needs to take it at
+    /// top speed. On a finely sampled curve (1) gives the curve's own radius.
+    fn rounding(&self, angle: f64, l_in: f64, l_out: f64) -> (f64, f64) {
+        let ag = &self.agent;
+        let half = angle / 2.0;
+        let tan_half = half.tan();
+        if tan_half <= 0.0 {
+            return (0.0, ag.max_speed);
+        }
+        let d_fit = 0.5 * l_in.min(l_out);
+        let r_fit = d_fit / tan_half;
+        // 1/cos(θ/2) − 1 = 2·sin²(θ/4)/cos(θ/2), without cancellation for small θ.
+        let sag = 2.0 * (angle / 4.0).sin().powi(2) / half.cos();
+        let r_cut = ag.max_corner_cut / sag;
+        let v = ag.max_speed;
+        let r_need = (v * v / ag.max_lateral_accel).max(v / ag.max_turn_rate);
+        let r = r_fit.min(r_cut).min(r_need);
+        let cap = v
+            .min((ag.max_lateral_accel * r).sqrt())
+            .min(ag.max_turn_rate * r);
+        ((r * tan_half).min(d_fit), cap)
+    }
+
+    /// Appends a knot, merging it into the previous one when it does not lie beyond it.
+    /// `limit2` is the squared speed limit at the knot itself.
+    #[allow(clippy::too_many_arguments)]
+    fn push_knot(
+        &mut self,
+        s: f64,
+        pos: DVec2,
+        limit2: f64,
+        cap_after: f64,
+        dwell: f64,
+        h_in: f64,
+        h_out: f64,
+    ) -> usize {
+        if let Some(last) = self.knots.last_mut() {
+            if s <= last.s {
+                last.v = last.v.min(limit2);
+                last.cap_after = cap_after;
+                last.dwell += dwell;
+                last.h_out = h_out;
+                return self.knots.len() - 1;
+            }
+        }
+        self.knots.push(Knot {
+            s,
+            pos,
+            v: limit2,
+            cap_after,
+            t: 0.0,
+            dwell,
+            h_in,
+            h_out,
+        });
+        self.knots.len() - 1
+    }
+
+    /// Forward (acceleration) and backward (braking) passes over arc length:
+    /// v² ≤ v_prev² + 2·a·Δs and v² ≤ v_next² + 2·b·Δs, under each knot's own limit and the
+    /// caps of the intervals on either side. Leaves speeds (not squares) in `v`.
+    fn limit_speeds(&mut self) {
+        let (a, b) = (self.agent.max_accel, self.agent.max_brake);
+        let m = self.knots.len();
+        let last = m - 1;
+        self.knots[0].v = 0.0;
+        self.knots[last].v = 0.0;
+        for k in 1..m {
+            let prev = self.knots[k - 1];
+            let knot = &mut self.knots[k];
+            let cap = prev.cap_after.min(if k < last {
+                knot.cap_after
+            } else {
+                f64::INFINITY
+            });
+            let reach = prev.v + 2.0 * a * (knot.s - prev.s);
+            knot.v = knot.v.min(cap * cap).min(reach);
+        }
+        for k in (0..last).rev() {
+            let next = self.knots[k + 1];
+            let knot = &mut self.knots[k];
+            knot.v = knot.v.min(next.v + 2.0 * b * (next.s - knot.s));
+        }
+        for knot in &mut self.knots {
+            knot.v = knot.v.max(0.0).sqrt();
+        }
+    }
+
+    fn phases(&self, k: usize) -> Phases {
+        let (here, next) = (&self.knots[k], &self.knots[k + 1]);
+        Phases::new(
+            next.s - here.s,
+            here.v,
+            next.v,
+            here.cap_after,
+            self.agent.max_accel,
+            self.agent.max_brake,
+        )
+    }
+
+    fn assign_times(&mut self) {
+        let mut t = 0.0;
+        for k in 0..self.knots.len() {
+            self.knots[k].t = t;
+            if k + 1 < self.knots.len() {
+                t += self.knots[k].dwell + self.phases(k).duration();
+            }
+        }
+    }
+
+    /// The agent the profile was computed for.
+    pub fn agent(&self) -> &Agent {
+        &self.agent
+    }
+
+    /// Time from start (at rest) to goal (at rest), including rotations in place, s.
+    pub fn total_time(&self) -> f64 {
+        self.knots.last().map_or(0.0, |k| k.t)
+    }
+
+    /// Length of the polyline.
+    pub fn length(&self) -> f64 {
+        self.knots.last().map_or(0.0, |k| k.s)
+    }
+
+    /// Number of input vertices (duplicates included).
+    pub fn vertex_count(&self) -> usize {
+        self.vertex_point.len()
+    }
+
+    /// Timing of input vertex `i` (copies of a duplicated point share it), or `None` when
+    /// out of range.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::follow::{speed_profile, Agent};
+    /// let agent = Agent { stop_angle: 1.0, ..Agent::default() };
+    /// let path = [DVec2::ZERO, DVec2::new(4.0, 0.0), DVec2::new(4.0, 4.0)];
+    /// let corner = speed_profile(&path, &agent)?.vertex(1).unwrap();
+    /// assert_eq!((corner.s, corner.speed), (4.0, 0.0)); // a 90° stop-and-rotate corner
+    /// assert!((corner.dwell - 0.5).abs() < 1e-12); // 90° at 180°/s
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn vertex(&self, i: usize) -> Option<VertexTiming> {
+        let point = *self.vertex_point.get(i)? as usize;
+        let k = &self.knots[self.point_knot[point] as usize];
+        Some(VertexTiming {
+            s: k.s,
+            speed: k.v,
+            t: k.t,
+            dwell: k.dwell,
+        })
+    }
+
+    /// Timings of all input vertices, in order.
+    pub fn vertices(&self) -> impl ExactSizeIterator<Item = VertexTiming> + '_ {
+        (0..self.vertex_count()).map(|i| self.vertex(i).expect("index in range"))
+    }
+
+    /// The interval (index of its first knot) containing arc length `s`.
+    fn interval_at_s(&self, s: f64) -> usize {
+        let k = self.knots.partition_point(|k| k.s <= s);
+        k.saturating_sub(1).min(self.knots.len().saturating_sub(2))
+    }
+
+    /// Planned speed at arc length `s` (clamped to [0, length]; NaN reads as 0).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::follow::{speed_profile, Agent};
+    /// let p = speed_profile(&[DVec2::ZERO, DVec2::new(100.0, 0.0)], &Agent::default())?;
+    /// assert_eq!(p.speed_at(50.0), 5.0);
+    /// assert!((p.speed_at(1.0) - 8f64.sqrt()).abs() < 1e-12); // v² = 2·a·s
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn speed_at(&self, s: f64) -> f64 {
+        if self.knots.len() < 2 {
+            return 0.0;
+        }
+        let s = if s.is_nan() {
+            0.0
+        } else {
+            s.clamp(0.0, self.length())
+        };
+        let k = self.interval_at_s(s);
+        self.phases(k).speed_at(s - self.knots[k].s)
+    }
+
+    /// The point at arc length `s` along the polyline (clamped; NaN reads as 0).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::follow::{speed_profile, Agent};
+    /// let path = [DVec2::ZERO, DVec2::X, DVec2::ONE];
+    /// let p = speed_profile(&path, &Agent::default())?;
+    /// assert!(p.position_at(1.5).distance(DVec2::new(1.0, 0.5)) < 1e-12);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn position_at(&self, s: f64) -> DVec2 {
+        match self.knots.len() {
+            0 => DVec2::ZERO,
+            1 => self.knots[0].pos,
+            _ => {
+                let s = if s.is_nan() {
+                    0.0
+                } else {
+                    s.clamp(0.0, self.length())
+                };
+                let k = self.interval_at_s(s);
+                self.lerp_interval(k, s)
+            }
+        }
+    }
+
+    fn lerp_interval(&self, k: usize, s: f64) -> DVec2 {
+        let (a, b) = (&self.knots[k], &self.knots[k + 1]);
+        let frac = ((s - a.s) / (b.s - a.s)).clamp(0.0, 1.0);
+        a.pos.lerp(b.pos, frac)
+    }
+
+    /// The agent's state at time `t` (clamped to [0, total time]; NaN reads as 0).
+    ///
+    /// Between knots the speed follows exact constant-acceleration kinematics; at a
+    /// stop-and-rotate corner the agent stands still while its heading turns at the turn
+    /// rate. The heading follows each rounding arc's tangent, linearly in arc length.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::follow::{speed_profile, Agent};
+    /// let p = speed_profile(&[DVec2::ZERO, DVec2::new(0.0, 20.0)], &Agent::default())?;
+    /// let s = p.sample(1.0); // still accelerating at 4 m/s²
+    /// assert!((s.speed - 4.0).abs() < 1e-12 && (s.position.y - 2.0).abs() < 1e-12);
+    /// assert!((s.heading - std::f64::consts::FRAC_PI_2).abs() < 1e-12);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn sample(&self, t: f64) -> Sample {
+        let Some(last) = self.knots.last() else {
+            return Sample {
+                t: 0.0,
+                position: DVec2::ZERO,
+                heading: 0.0,
+                speed: 0.0,
+            };
+        };
+        let t = if t.is_nan() {
+            0.0
+        } else {
+            t.clamp(0.0, last.t)
+        };
+        let k = self.knots.partition_point(|k| k.t <= t).saturating_sub(1);
+        let knot = &self.knots[k];
+        let tau = t - knot.t;
+        if k + 1 == self.knots.len() || tau < knot.dwell {
+            let turned = if knot.dwell > 0.0 {
+                tau / knot.dwell
+            } else {
+                1.0
+            };
+            let heading = knot.h_in + (knot.h_out - knot.h_in) * turned.min(1.0);
+            return Sample {
+                t,
+                position: knot.pos,
+                heading: wrap_angle(heading),
+                speed: knot.v,
+            };
+        }
+        let next = &self.knots[k + 1];
+        let (x, speed) = self.phases(k).at_time(tau - knot.dwell);
+        let frac = (x / (next.s - knot.s)).clamp(0.0, 1.0);
+        Sample {
+            t,
+            position: knot.pos.lerp(next.pos, frac),
+            heading: wrap_angle(knot.h_out + (next.h_in - knot.h_out) * frac),
+            speed,
+        }
+    }
+
+    /// Samples at `rate` per second from t = 0, plus one at the total time if the grid
+    /// does not land on it (allocating form of [`samples_into`](Self::samples_into)).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::follow::{speed_profile, Agent};
+    /// let p = speed_profile(&[DVec2::ZERO, DVec2::new(3.0, 4.0)], &Agent::default())?;
+    /// let s = p.samples(60.0)?;
+    /// assert_eq!(s.first().unwrap().speed, 0.0);
+    /// assert_eq!(s.last().unwrap().position, DVec2::new(3.0, 4.0));
+    /// assert!(p.samples(0.0).is_err());
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn samples(&self, rate: f64) -> Result<Vec<Sample>> {
+        let mut out = Vec::new();
+        self.samples_into(rate, &mut out)?;
+        Ok(out)
+    }
+
+    /// Writes the samples of [`samples`](Self::samples) into `out` (cleared first).
+    /// Errors: [`Error::BadParameter`] for a rate that is not positive and finite,
+    /// [`Error::OutputTooLarge`] beyond [`MAX_SAMPLES`].
+    pub fn samples_into(&self, rate: f64, out: &mut Vec<Sample>) -> Result<()> {
+        out.clear();
+        if !(rate > 0.0 && rate.is_finite()) {
+            return Err(Error::param(
+                "rate",
+                rate,
+                "a positive finite number of samples per second",
+            ));
+        }
+        let total = self.total_time();
+        let steps = (total * rate).floor();
+        if !(steps < MAX_SAMPLES as f64) {
+            return Err(Error::OutputTooLarge {
+                requested: (steps as u128).saturating_add(2),
+                cap: MAX_SAMPLES,
+            });
+        }
+        let steps = steps as usize;
+        out.reserve(steps + 2);
+        for j in 0..=steps {
+            out.push(self.sample(j as f64 / rate));
+        }
+        if out.last().is_some_and(|s| s.t < total) {
+            out.push(self.sample(total));
+        }
+        Ok(())
+    }
+
+    // ---- for the follower -------------------------------------------------------------
+
+    /// Number of knots.
+    pub(super) fn knot_count(&self) -> usize {
+        self.knots.len()
+    }
+
+    /// Arc length and position of knot `k`.
+    pub(super) fn knot(&self, k: usize) -> (f64, DVec2) {
+        (self.knots[k].s, self.knots[k].pos)
+    }
+
+    /// Departure heading (unwrapped) at the start.
+    pub(super) fn start_heading(&self) -> f64 {
+        self.knots.first().map_or(0.0, |k| wrap_angle(k.h_out))
+    }
+
+    /// Knot indices where the agent must be at rest, in order; the last is the goal.
+    pub(super) fn stops(&self) -> &[u32] {
+        &self.stops
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64, tol: f64) -> bool {
+        (a - b).abs() <= tol
+    }
+
+    #[test]
+    fn phases_cover_trapezoid_triangle_and_cruise() {
+        let p = Phases::new(20.0, 0.0, 0.0, 5.0, 4.0, 6.0);
+        assert!(close(p.t1, 1.25, 1e-12) && close(p.t3, 5.0 / 6.0, 1e-12));
+        assert!(close(p.at_time(p.duration()).0, 20.0, 1e-12));
+        let tri = Phases::new(2.0, 0.0, 0.0, 5.0, 4.0, 6.0);
+        let vp = (2.0 * 2.0 * 4.0 * 6.0 / 10.0f64).sqrt();
+        assert!(close(tri.vp, vp, 1e-12) && tri.t2 == 0.0);
+        let cruise = Phases::new(3.0, 2.0, 2.0, 2.0, 4.0, 6.0);
+        assert!(close(cruise.duration(), 1.5, 1e-12));
+        assert!(close(cruise.speed_at(1.0), 2.0, 1e-12));
+    }
+
+    #[test]
+    fn duplicates_do_not_change_the_profile() {
+        let ag = Agent::default();
+        let a = [DVec2::ZERO, DVec2::X * 3.0, DVec2::new(3.0, 2.0)];
+        let b = [a[0], a[0], a[1], a[1], a[1], a[2], a[2]];
+        let (pa, pb) = (
+            speed_profile(&a, &ag).unwrap(),
+            speed_profile(&b, &ag).unwrap(),
+        );
+        assert_eq!(pa.total_time(), pb.total_time());
+        assert_eq!(pb.vertex(3), pa.vertex(1));
+        assert_eq!(pb.vertex_count(), 7);
+        assert!(pb
+            .vertices()
+            .all(|v| v.t.is_finite() && v.speed.is_finite()));
+    }
+
+    #[test]
+    fn single_point_and_all_duplicates_take_zero_time() {
+        for path in [vec![DVec2::ONE], vec![DVec2::ONE; 5]] {
+            let p = speed_profile(&path, &Agent::default()).unwrap();
+            assert_eq!(p.total_time(), 0.0);
+            assert_eq!(p.length(), 0.0);
+            let s = p.sample(3.0);
+            assert_eq!((s.position, s.speed, s.t), (DVec2::ONE, 0.0, 0.0));
+            assert_eq!(p.samples(10.0).unwrap().len(), 1);
+            assert_eq!(p.speed_at(0.0), 0.0);
+            assert_eq!(p.position_at(1.0), DVec2::ONE);
+        }
+    }
+
+    #[test]
+    fn reversal_always_stops() {
+        let ag = Agent {
+            stop_angle: PI,
+            ..Agent::default()
+        };
+        let p = speed_profile(&[DVec2::ZERO, DVec2::X * 5.0, DVec2::X * 2.0], &ag).unwrap();
+        let v = p.vertex(1).unwrap();
+        assert_eq!(v.speed, 0.0);
+        assert!(close(v.dwell, 1.0, 1e-12));
+    }
+
+    #[test]
+    fn rounded_grid_corner_follows_the_documented_rule() {
+        // 90° corner between 1 m segments, default agent: half-segment fit gives r = 0.5
+        // (the 0.25 m cut allows 0.25/(√2−1) ≈ 0.60), cap = min(√(4·0.5), π·0.5) = √2.
+        let ag = Agent::default();
+        let path = [DVec2::ZERO, DVec2::X, DVec2::ONE];
+        let p = speed_profile(&path, &ag).unwrap();
+        let v = p.vertex(1).unwrap();
+        assert!(close(v.speed, 2f64.sqrt(), 1e-12), "{v:?}");
+        assert_eq!(v.dwell, 0.0);
+        // Heading at the vertex is halfway round the arc.
+        let mid = p.sample(v.t);
+        assert!(close(mid.heading, PI / 4.0, 1e-9), "{mid:?}");
+    }
+
+    #[test]
+    fn out_of_range_queries_are_clamped() {
+        let p = speed_profile(&[DVec2::ZERO, DVec2::X * 10.0], &Agent::default()).unwrap();
+        assert_eq!(p.sample(-1.0).position, DVec2::ZERO);
+        assert_eq!(p.sample(f64::NAN).position, DVec2::ZERO);
+        assert_eq!(p.sample(1e9).position, DVec2::X * 10.0);
+        assert_eq!(p.speed_at(f64::NAN), 0.0);
+        assert_eq!(p.vertex(2), None);
+    }
+}
