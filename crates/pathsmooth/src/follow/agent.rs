@@ -106,7 +106,8 @@ mod tests {
 
     #[test]
     fn every_field_is_checked() {
-        let fields: [(&str, fn(&mut Agent) -> &mut f64); 7] = [
+        type Field = fn(&mut Agent) -> &mut f64;
+        let fields: [(&str, Field); 7] = [
             ("max_speed", |a| &mut a.max_speed),
             ("max_accel", |a| &mut a.max_accel),
             ("max_brake", |a| &mut a.max_brake),

@@ -50,24 +50,31 @@ pub struct VertexTiming {
     pub dwell: f64,
 }
 
-/// One knot of the profile (see the file comment).
+/// One knot of the profile (see the file comment): what the speed passes read. Kept apart
+/// from [`KnotInfo`] so the passes stream through a third of the memory.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Knot {
     /// Arc length along the polyline.
     s: f64,
-    /// Position on the polyline.
-    pos: DVec2,
     /// Speed at the knot; holds v² during the passes.
     v: f64,
     /// Speed cap on the interval from this knot to the next.
     cap_after: f64,
+}
+
+/// The rest of a knot.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct KnotInfo {
     /// Arrival time.
     t: f64,
     /// Time spent rotating in place before leaving.
     dwell: f64,
-    /// Unwrapped heading on arrival and on departure.
-    h_in: f64,
-    h_out: f64,
+    /// Position on the polyline.
+    pos: DVec2,
+    /// Heading on arrival and on departure (they differ at stop-and-rotate corners), as
+    /// direction vectors, not necessarily unit.
+    h_in: DVec2,
+    h_out: DVec2,
 }
 
 /// The fastest admissible time parameterisation of a path for an [`Agent`].
@@ -100,6 +107,8 @@ pub struct SpeedProfile {
     /// Distinct point → its knot.
     point_knot: Vec<u32>,
     knots: Vec<Knot>,
+    /// `info[k]` completes `knots[k]`.
+    info: Vec<KnotInfo>,
     /// Knots where the agent must be at rest: stop-and-rotate corners and the end.
     stops: Vec<u32>,
 }
@@ -210,12 +219,42 @@ impl Phases {
     }
 }
 
+/// The smaller of two numbers that are never NaN (cheaper than `f64::min`, which must
+/// handle NaN, on the passes' dependency chains).
+#[inline]
+fn min_of(a: f64, b: f64) -> f64 {
+    if a < b {
+        a
+    } else {
+        b
+    }
+}
+
 fn mean_speed_time(dist: f64, va: f64, vb: f64) -> f64 {
     if dist > 0.0 && va + vb > 0.0 {
         2.0 * dist / (va + vb)
     } else {
         0.0
     }
+}
+
+/// A unit vector and the length of `v` (the unit vector is +x for a zero vector, which
+/// duplicate removal rules out).
+fn unit_and_length(v: DVec2) -> (DVec2, f64) {
+    let len = v.length();
+    (if len > 0.0 { v / len } else { DVec2::X }, len)
+}
+
+/// The heading (radians in [−π, π)) a fraction `frac` of the way from direction `a` to
+/// direction `b`, turning the short way (counter-clockwise for an exact reversal).
+fn turn_between(a: DVec2, b: DVec2, frac: f64) -> f64 {
+    let from = a.to_angle();
+    if a == b || frac <= 0.0 {
+        return wrap_angle(from);
+    }
+    let cross = a.perp_dot(b);
+    let turn = cross.abs().atan2(a.dot(b));
+    wrap_angle(from + if cross < 0.0 { -turn } else { turn } * frac)
 }
 
 /// Wraps an angle to [−π, π).
@@ -274,6 +313,7 @@ impl SpeedProfile {
         self.vertex_point.clear();
         self.point_knot.clear();
         self.knots.clear();
+        self.info.clear();
         self.stops.clear();
     }
 
@@ -295,52 +335,53 @@ impl SpeedProfile {
 
     /// Lays out the knots: one per vertex, plus the ends of each rounding arc. Each knot's
     /// `v` holds its own speed limit (squared) until the passes.
+    ///
+    /// Turns are measured with the dot and cross products of unit directions, and the arc
+    /// with half-angle identities, so the loop needs no trigonometric function except an
+    /// `atan2` at stop-and-rotate corners.
     fn build_knots(&mut self) {
         let ag = self.agent;
         let n = self.points.len();
-        let first_dir = if n > 1 {
-            (self.points[1] - self.points[0]).to_angle()
-        } else {
-            0.0
-        };
-        let mut heading = first_dir;
+        let cos_stop = ag.stop_angle.cos();
+        // The radius at which a corner no longer slows the agent.
+        let v = ag.max_speed;
+        let r_need = (v * v / ag.max_lateral_accel).max(v / ag.max_turn_rate);
         let mut s = 0.0;
-        self.push_knot(s, self.points[0], 0.0, ag.max_speed, 0.0, heading, heading);
+        let (mut u_in, mut l_in) = if n > 1 {
+            unit_and_length(self.points[1] - self.points[0])
+        } else {
+            (DVec2::X, 0.0)
+        };
+        self.push_knot(s, self.points[0], 0.0, ag.max_speed, 0.0, u_in, u_in);
         self.point_knot.push(0);
         for i in 1..n {
-            let (prev, here) = (self.points[i - 1], self.points[i]);
-            let seg_in = here - prev;
-            let l_in = seg_in.length();
+            let here = self.points[i];
             s += l_in;
             let knot = if i + 1 == n {
-                let k = self.push_knot(s, here, 0.0, ag.max_speed, 0.0, heading, heading);
+                let k = self.push_knot(s, here, 0.0, ag.max_speed, 0.0, u_in, u_in);
                 self.stops.push(k as u32);
                 k
             } else {
-                let seg_out = self.points[i + 1] - here;
-                let l_out = seg_out.length();
-                // Signed turn: atan2 of cross and dot is accurate at every angle.
-                let turn = seg_in.perp_dot(seg_out).atan2(seg_in.dot(seg_out));
-                let angle = turn.abs();
-                if angle > ag.stop_angle || angle >= PI - REVERSAL_TOLERANCE {
-                    let dwell = angle / ag.max_turn_rate;
-                    let k =
-                        self.push_knot(s, here, 0.0, ag.max_speed, dwell, heading, heading + turn);
+                let (u_out, l_out) = unit_and_length(self.points[i + 1] - here);
+                let (cos, sin) = (u_in.dot(u_out), u_in.perp_dot(u_out).abs());
+                let k = if cos < cos_stop || (cos < 0.0 && sin <= REVERSAL_TOLERANCE) {
+                    let dwell = sin.atan2(cos) / ag.max_turn_rate;
+                    let k = self.push_knot(s, here, 0.0, ag.max_speed, dwell, u_in, u_out);
                     self.stops.push(k as u32);
-                    heading += turn;
                     k
                 } else {
-                    let (d, cap) = self.rounding(angle, l_in, l_out);
-                    let (u_in, u_out) = (seg_in / l_in, seg_out / l_out);
+                    let (d, cap) = self.rounding(cos, sin, l_in, l_out, r_need);
                     let cap2 = cap * cap;
-                    self.push_knot(s - d, here - u_in * d, cap2, cap, 0.0, heading, heading);
-                    let mid = heading + turn / 2.0;
+                    self.push_knot(s - d, here - u_in * d, cap2, cap, 0.0, u_in, u_in);
+                    // The bisector (not normalised: headings are read with atan2).
+                    let mid = u_in + u_out;
                     let k = self.push_knot(s, here, cap2, cap, 0.0, mid, mid);
-                    heading += turn;
                     let end = here + u_out * d;
-                    self.push_knot(s + d, end, cap2, ag.max_speed, 0.0, heading, heading);
+                    self.push_knot(s + d, end, cap2, ag.max_speed, 0.0, u_out, u_out);
                     k
-                }
+                };
+                (u_in, l_in) = (u_out, l_out);
+                k
             };
             self.point_knot.push(knot as u32);
         }
@@ -349,29 +390,33 @@ impl SpeedProfile {
         }
     }
 
-    /// The half-length `d` of the arc on which a corner of turn `angle` between segments of
-    /// lengths `l_in` and `l_out` is rounded, and the speed cap on it.
+    /// The half-length `d` of the arc on which a corner is rounded, and the speed cap on
+    /// it, for a turn θ given by cos θ and sin θ (≥ 0) between segments of lengths `l_in`
+    /// and `l_out`.
     ///
     /// The arc is tangent to both segments at distance d = r·tan(θ/2) from the vertex. Its
     /// radius r is the largest that (1) uses at most half of each adjacent segment, so
     /// neighbouring arcs never overlap, and (2) passes within `max_corner_cut` of the
     /// vertex, r·(1/cos(θ/2) − 1) ≤ cut; and no larger than the agent needs to take it at
-    /// top speed. On a finely sampled curve (1) gives the curve's own radius.
-    fn rounding(&self, angle: f64, l_in: f64, l_out: f64) -> (f64, f64) {
+    /// top speed (`r_need`). On a finely sampled curve (1) gives the curve's own radius.
+    fn rounding(&self, cos: f64, sin: f64, l_in: f64, l_out: f64, r_need: f64) -> (f64, f64) {
         let ag = &self.agent;
-        let half = angle / 2.0;
-        let tan_half = half.tan();
-        if tan_half <= 0.0 {
+        // tan(θ/2) = sin θ / (1 + cos θ): no cancellation for small θ.
+        let tan_half = sin / (1.0 + cos);
+        if tan_half.is_nan() || tan_half <= 0.0 {
             return (0.0, ag.max_speed);
         }
         let d_fit = 0.5 * l_in.min(l_out);
         let r_fit = d_fit / tan_half;
-        // 1/cos(θ/2) − 1 = 2·sin²(θ/4)/cos(θ/2), without cancellation for small θ.
-        let sag = 2.0 * (angle / 4.0).sin().powi(2) / half.cos();
-        let r_cut = ag.max_corner_cut / sag;
-        let v = ag.max_speed;
-        let r_need = (v * v / ag.max_lateral_accel).max(v / ag.max_turn_rate);
+        // r_cut = cut / (1/cos(θ/2) − 1), where 1/cos(θ/2) − 1 =
+        // sin²(θ/2) / ((1 + cos(θ/2))·cos(θ/2)), cos²(θ/2) = (1 + cos θ)/2 and
+        // sin²(θ/2) = tan²(θ/2)·cos²(θ/2): no cancellation for small θ.
+        let cos2_half = 0.5 * (1.0 + cos);
+        let cos_half = cos2_half.sqrt();
+        let r_cut =
+            ag.max_corner_cut * (1.0 + cos_half) * cos_half / (tan_half * tan_half * cos2_half);
         let r = r_fit.min(r_cut).min(r_need);
+        let v = ag.max_speed;
         let cap = v
             .min((ag.max_lateral_accel * r).sqrt())
             .min(ag.max_turn_rate * r);
@@ -388,25 +433,27 @@ impl SpeedProfile {
         limit2: f64,
         cap_after: f64,
         dwell: f64,
-        h_in: f64,
-        h_out: f64,
+        h_in: DVec2,
+        h_out: DVec2,
     ) -> usize {
-        if let Some(last) = self.knots.last_mut() {
+        if let (Some(last), Some(info)) = (self.knots.last_mut(), self.info.last_mut()) {
             if s <= last.s {
                 last.v = last.v.min(limit2);
                 last.cap_after = cap_after;
-                last.dwell += dwell;
-                last.h_out = h_out;
+                info.dwell += dwell;
+                info.h_out = h_out;
                 return self.knots.len() - 1;
             }
         }
         self.knots.push(Knot {
             s,
-            pos,
             v: limit2,
             cap_after,
+        });
+        self.info.push(KnotInfo {
             t: 0.0,
             dwell,
+            pos,
             h_in,
             h_out,
         });
@@ -418,28 +465,27 @@ impl SpeedProfile {
     /// caps of the intervals on either side. Leaves speeds (not squares) in `v`.
     fn limit_speeds(&mut self) {
         let (a, b) = (self.agent.max_accel, self.agent.max_brake);
-        let m = self.knots.len();
-        let last = m - 1;
+        let last = self.knots.len() - 1;
         self.knots[0].v = 0.0;
         self.knots[last].v = 0.0;
-        for k in 1..m {
-            let prev = self.knots[k - 1];
-            let knot = &mut self.knots[k];
-            let cap = prev.cap_after.min(if k < last {
-                knot.cap_after
-            } else {
-                f64::INFINITY
-            });
-            let reach = prev.v + 2.0 * a * (knot.s - prev.s);
-            knot.v = knot.v.min(cap * cap).min(reach);
+        if last == 0 {
+            return;
         }
-        for k in (0..last).rev() {
-            let next = self.knots[k + 1];
-            let knot = &mut self.knots[k];
-            knot.v = knot.v.min(next.v + 2.0 * b * (next.s - knot.s));
+        // Only the add and the last `min_of` are on each pass's loop-carried chain.
+        let (mut prev_v2, mut prev_s, mut prev_cap) = (0.0, 0.0, self.knots[0].cap_after);
+        for knot in &mut self.knots[1..last] {
+            let cap = min_of(prev_cap, knot.cap_after);
+            let limit = min_of(knot.v, cap * cap);
+            let v2 = min_of(limit, prev_v2 + 2.0 * a * (knot.s - prev_s));
+            knot.v = v2;
+            (prev_v2, prev_s, prev_cap) = (v2, knot.s, knot.cap_after);
         }
-        for knot in &mut self.knots {
-            knot.v = knot.v.max(0.0).sqrt();
+        // The backward pass carries v² and leaves v.
+        let (mut next_v2, mut next_s) = (0.0, self.knots[last].s);
+        for knot in self.knots[..last].iter_mut().rev() {
+            let v2 = min_of(knot.v, next_v2 + 2.0 * b * (next_s - knot.s));
+            knot.v = v2.sqrt();
+            (next_v2, next_s) = (v2, knot.s);
         }
     }
 
@@ -458,9 +504,9 @@ impl SpeedProfile {
     fn assign_times(&mut self) {
         let mut t = 0.0;
         for k in 0..self.knots.len() {
-            self.knots[k].t = t;
+            self.info[k].t = t;
             if k + 1 < self.knots.len() {
-                t += self.knots[k].dwell + self.phases(k).duration();
+                t += self.info[k].dwell + self.phases(k).duration();
             }
         }
     }
@@ -472,7 +518,7 @@ impl SpeedProfile {
 
     /// Time from start (at rest) to goal (at rest), including rotations in place, s.
     pub fn total_time(&self) -> f64 {
-        self.knots.last().map_or(0.0, |k| k.t)
+        self.info.last().map_or(0.0, |k| k.t)
     }
 
     /// Length of the polyline.
@@ -500,12 +546,13 @@ impl SpeedProfile {
     /// ```
     pub fn vertex(&self, i: usize) -> Option<VertexTiming> {
         let point = *self.vertex_point.get(i)? as usize;
-        let k = &self.knots[self.point_knot[point] as usize];
+        let k = self.point_knot[point] as usize;
+        let (knot, info) = (&self.knots[k], &self.info[k]);
         Some(VertexTiming {
-            s: k.s,
-            speed: k.v,
-            t: k.t,
-            dwell: k.dwell,
+            s: knot.s,
+            speed: knot.v,
+            t: info.t,
+            dwell: info.dwell,
         })
     }
 
@@ -556,7 +603,7 @@ impl SpeedProfile {
     pub fn position_at(&self, s: f64) -> DVec2 {
         match self.knots.len() {
             0 => DVec2::ZERO,
-            1 => self.knots[0].pos,
+            1 => self.info[0].pos,
             _ => {
                 let s = if s.is_nan() {
                     0.0
@@ -572,7 +619,7 @@ impl SpeedProfile {
     fn lerp_interval(&self, k: usize, s: f64) -> DVec2 {
         let (a, b) = (&self.knots[k], &self.knots[k + 1]);
         let frac = ((s - a.s) / (b.s - a.s)).clamp(0.0, 1.0);
-        a.pos.lerp(b.pos, frac)
+        self.info[k].pos.lerp(self.info[k + 1].pos, frac)
     }
 
     /// The agent's state at time `t` (clamped to [0, total time]; NaN reads as 0).
@@ -591,7 +638,7 @@ impl SpeedProfile {
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn sample(&self, t: f64) -> Sample {
-        let Some(last) = self.knots.last() else {
+        let Some(last) = self.info.last() else {
             return Sample {
                 t: 0.0,
                 position: DVec2::ZERO,
@@ -604,8 +651,8 @@ impl SpeedProfile {
         } else {
             t.clamp(0.0, last.t)
         };
-        let k = self.knots.partition_point(|k| k.t <= t).saturating_sub(1);
-        let knot = &self.knots[k];
+        let k = self.info.partition_point(|k| k.t <= t).saturating_sub(1);
+        let knot = &self.info[k];
         let tau = t - knot.t;
         if k + 1 == self.knots.len() || tau < knot.dwell {
             let turned = if knot.dwell > 0.0 {
@@ -613,21 +660,20 @@ impl SpeedProfile {
             } else {
                 1.0
             };
-            let heading = knot.h_in + (knot.h_out - knot.h_in) * turned.min(1.0);
             return Sample {
                 t,
                 position: knot.pos,
-                heading: wrap_angle(heading),
-                speed: knot.v,
+                heading: turn_between(knot.h_in, knot.h_out, turned.min(1.0)),
+                speed: self.knots[k].v,
             };
         }
-        let next = &self.knots[k + 1];
+        let next = &self.info[k + 1];
         let (x, speed) = self.phases(k).at_time(tau - knot.dwell);
-        let frac = (x / (next.s - knot.s)).clamp(0.0, 1.0);
+        let frac = (x / (self.knots[k + 1].s - self.knots[k].s)).clamp(0.0, 1.0);
         Sample {
             t,
             position: knot.pos.lerp(next.pos, frac),
-            heading: wrap_angle(knot.h_out + (next.h_in - knot.h_out) * frac),
+            heading: turn_between(knot.h_out, next.h_in, frac),
             speed,
         }
     }
@@ -665,7 +711,7 @@ impl SpeedProfile {
         }
         let total = self.total_time();
         let steps = (total * rate).floor();
-        if !(steps < MAX_SAMPLES as f64) {
+        if steps.is_nan() || steps >= MAX_SAMPLES as f64 {
             return Err(Error::OutputTooLarge {
                 requested: (steps as u128).saturating_add(2),
                 cap: MAX_SAMPLES,
@@ -691,12 +737,12 @@ impl SpeedProfile {
 
     /// Arc length and position of knot `k`.
     pub(super) fn knot(&self, k: usize) -> (f64, DVec2) {
-        (self.knots[k].s, self.knots[k].pos)
+        (self.knots[k].s, self.info[k].pos)
     }
 
-    /// Departure heading (unwrapped) at the start.
+    /// Departure heading at the start, radians.
     pub(super) fn start_heading(&self) -> f64 {
-        self.knots.first().map_or(0.0, |k| wrap_angle(k.h_out))
+        self.info.first().map_or(0.0, |k| k.h_out.to_angle())
     }
 
     /// Knot indices where the agent must be at rest, in order; the last is the goal.
