@@ -83,6 +83,7 @@
 
 mod agent;
 mod follower;
+mod phases;
 mod profile;
 
 pub use agent::Agent;
