@@ -1,0 +1,140 @@
+//! The motion limits of an agent: what the speed profile and the follower respect.
+
+use std::f64::consts::PI;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// The motion limits of an agent that follows a path (SI units: metres, seconds, radians).
+///
+/// The defaults ([`Agent::default`]) fit a running game character on a grid of 1 m cells:
+///
+/// | field | default | effect |
+/// | --- | --- | --- |
+/// | `max_speed` | 5 m/s | cruise speed on straight stretches |
+/// | `max_accel` | 4 m/s² | reaches full speed in 1.25 s over 3.125 m |
+/// | `max_brake` | 6 m/s² | stops from full speed in 0.83 s over 2.08 m |
+/// | `max_lateral_accel` | 4 m/s² | a curve of radius R is taken at ≤ √(4·R) m/s |
+/// | `max_turn_rate` | π rad/s (180°/s) | a curve of radius R is taken at ≤ π·R m/s; in-place rotation speed |
+/// | `stop_angle` | 2π/3 (120°) | sharper vertex turns stop the agent, which rotates in place |
+/// | `max_corner_cut` | 0.25 m | how far the agent may leave a polyline vertex when rounding it |
+///
+/// With these defaults the 45° and 90° turns of a grid path are rounded (slowly), and only
+/// hairpins such as the 135° turns around an obstacle's corner stop the agent.
+///
+/// ```
+/// use pathsmooth::follow::Agent;
+/// let walker = Agent { max_speed: 1.5, ..Agent::default() };
+/// assert!(walker.validate().is_ok());
+/// let bad = Agent { max_brake: 0.0, ..Agent::default() };
+/// assert!(bad.validate().is_err());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Agent {
+    /// Top speed, m/s.
+    pub max_speed: f64,
+    /// Largest forward acceleration, m/s².
+    pub max_accel: f64,
+    /// Largest braking deceleration (a positive number), m/s².
+    pub max_brake: f64,
+    /// Largest sideways (centripetal) acceleration in a curve, m/s²: v ≤ √(a_lat / κ).
+    pub max_lateral_accel: f64,
+    /// Largest rate of change of heading, rad/s: v ≤ ω / κ in a curve, and the speed at
+    /// which the agent rotates in place.
+    pub max_turn_rate: f64,
+    /// Vertex turn angle, in radians in (0, π], above which the agent halts at the vertex
+    /// and rotates in place (a full reversal always stops the agent).
+    pub stop_angle: f64,
+    /// Largest distance, m, between a polyline vertex and the arc on which the agent rounds
+    /// it. Smaller values mean tighter arcs and so slower corners.
+    pub max_corner_cut: f64,
+}
+
+impl Default for Agent {
+    fn default() -> Self {
+        Agent {
+            max_speed: 5.0,
+            max_accel: 4.0,
+            max_brake: 6.0,
+            max_lateral_accel: 4.0,
+            max_turn_rate: PI,
+            stop_angle: 2.0 * PI / 3.0,
+            max_corner_cut: 0.25,
+        }
+    }
+}
+
+impl Agent {
+    /// Checks every limit: each must be a positive finite number and `stop_angle` must lie
+    /// in (0, π]. Returns [`Error::BadParameter`] naming the first bad field.
+    ///
+    /// ```
+    /// use pathsmooth::{follow::Agent, Error};
+    /// let a = Agent { max_turn_rate: f64::NAN, ..Agent::default() };
+    /// assert!(matches!(a.validate(), Err(Error::BadParameter { name: "max_turn_rate", .. })));
+    /// ```
+    pub fn validate(&self) -> Result<()> {
+        let positive = [
+            ("max_speed", self.max_speed),
+            ("max_accel", self.max_accel),
+            ("max_brake", self.max_brake),
+            ("max_lateral_accel", self.max_lateral_accel),
+            ("max_turn_rate", self.max_turn_rate),
+            ("max_corner_cut", self.max_corner_cut),
+        ];
+        for (name, value) in positive {
+            if !(value > 0.0 && value.is_finite()) {
+                return Err(Error::param(name, value, "a positive finite number"));
+            }
+        }
+        if !(self.stop_angle > 0.0 && self.stop_angle <= PI) {
+            return Err(Error::param(
+                "stop_angle",
+                self.stop_angle,
+                "an angle in (0, π] radians",
+            ));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_field_is_checked() {
+        type Field = fn(&mut Agent) -> &mut f64;
+        let fields: [(&str, Field); 7] = [
+            ("max_speed", |a| &mut a.max_speed),
+            ("max_accel", |a| &mut a.max_accel),
+            ("max_brake", |a| &mut a.max_brake),
+            ("max_lateral_accel", |a| &mut a.max_lateral_accel),
+            ("max_turn_rate", |a| &mut a.max_turn_rate),
+            ("stop_angle", |a| &mut a.stop_angle),
+            ("max_corner_cut", |a| &mut a.max_corner_cut),
+        ];
+        for (name, field) in fields {
+            for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+                let mut a = Agent::default();
+                *field(&mut a) = bad;
+                match a.validate() {
+                    Err(Error::BadParameter { name: n, .. }) => assert_eq!(n, name),
+                    other => panic!("{name} = {bad}: {other:?}"),
+                }
+            }
+        }
+        let a = Agent {
+            stop_angle: PI,
+            ..Agent::default()
+        };
+        assert!(a.validate().is_ok());
+        let a = Agent {
+            stop_angle: 3.2,
+            ..Agent::default()
+        };
+        assert!(a.validate().is_err());
+    }
+}

@@ -1,0 +1,742 @@
+//! The speed profile: the fastest admissible time parameterisation of a polyline.
+//!
+//! See the [module documentation](crate::follow) for the model. Internally the polyline is
+//! cut into *knots*: every vertex, plus the two ends of the arc on which each rounded corner
+//! is taken. Between two knots the path is straight, the speed cap is constant (the top
+//! speed, or the corner's cap on an arc) and the speed follows at most three phases
+//! (accelerate, cruise at the cap, brake) with v² linear in arc length in each.
+
+use std::f64::consts::{PI, TAU};
+
+use glam::DVec2;
+
+use super::agent::Agent;
+use super::phases::Phases;
+use crate::error::{Error, Result};
+use crate::geometry::{check_path, Point};
+
+/// Points closer than this, relative to the coordinates' magnitude (and at least in absolute
+/// terms), are duplicates: they add no segment and so no turn.
+const DUPLICATE_TOLERANCE: f64 = 1e-12;
+
+/// Turns within this of π are reversals and always stop the agent (no arc fits them).
+const REVERSAL_TOLERANCE: f64 = 1e-9;
+
+/// The most samples [`SpeedProfile::samples`] writes.
+pub const MAX_SAMPLES: usize = 10_000_000;
+
+/// The agent's state at one instant of a [`SpeedProfile`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sample {
+    /// Time since the start, s.
+    pub t: f64,
+    /// Position on the polyline.
+    pub position: DVec2,
+    /// Heading, radians in [−π, π), counter-clockwise from +x (as [`DVec2::to_angle`]).
+    pub heading: f64,
+    /// Speed, m/s.
+    pub speed: f64,
+}
+
+/// The timing of one input vertex in a [`SpeedProfile`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct VertexTiming {
+    /// Arc length from the start to the vertex.
+    pub s: f64,
+    /// Speed when passing the vertex (0 at the ends and at stop-and-rotate corners).
+    pub speed: f64,
+    /// Time at which the agent reaches the vertex.
+    pub t: f64,
+    /// Time spent rotating in place at the vertex (0 unless it is a stop-and-rotate corner).
+    pub dwell: f64,
+}
+
+/// One knot of the profile (see the file comment): what the speed passes read. Kept apart
+/// from [`KnotInfo`] so the passes stream through a third of the memory.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Knot {
+    /// Arc length along the polyline.
+    s: f64,
+    /// Speed at the knot; holds v² during the passes.
+    v: f64,
+    /// Speed cap on the interval from this knot to the next.
+    cap_after: f64,
+}
+
+/// The rest of a knot.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct KnotInfo {
+    /// Arrival time.
+    t: f64,
+    /// Time spent rotating in place before leaving.
+    dwell: f64,
+    /// Position on the polyline.
+    pos: DVec2,
+    /// Heading on arrival and on departure (they differ at stop-and-rotate corners), as
+    /// direction vectors, not necessarily unit.
+    h_in: DVec2,
+    h_out: DVec2,
+}
+
+/// The fastest admissible time parameterisation of a path for an [`Agent`].
+///
+/// Build one with [`speed_profile`], or keep one and [`compute`](Self::compute) into it to
+/// reuse its buffers. Query it by time ([`sample`](Self::sample),
+/// [`samples`](Self::samples)), by arc length ([`speed_at`](Self::speed_at),
+/// [`position_at`](Self::position_at)) or per input vertex ([`vertex`](Self::vertex)).
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::follow::{Agent, SpeedProfile};
+/// let agent = Agent::default();
+/// let mut profile = SpeedProfile::new();
+/// profile.compute(&[DVec2::ZERO, DVec2::new(5.0, 0.0)], &agent)?;
+/// // 5 m is too short to reach 5 m/s: a triangle, peaking where braking (6 m/s²) begins.
+/// let peak = (2.0 * 5.0 * 4.0 * 6.0 / (4.0 + 6.0f64)).sqrt();
+/// assert!(peak < agent.max_speed);
+/// assert!((profile.speed_at(3.0) - peak).abs() < 1e-12);
+/// assert!((profile.total_time() - (peak / 4.0 + peak / 6.0)).abs() < 1e-12);
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct SpeedProfile {
+    agent: Agent,
+    /// The input's distinct points (consecutive duplicates removed).
+    points: Vec<DVec2>,
+    /// Input vertex → index into `points`.
+    vertex_point: Vec<u32>,
+    /// Distinct point → its knot.
+    point_knot: Vec<u32>,
+    knots: Vec<Knot>,
+    /// `info[k]` completes `knots[k]`.
+    info: Vec<KnotInfo>,
+    /// Knots where the agent must be at rest: stop-and-rotate corners and the end.
+    stops: Vec<u32>,
+}
+
+/// The speed profile of `path` for `agent` (allocating form of [`SpeedProfile::compute`]).
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::follow::{speed_profile, Agent};
+/// let agent = Agent::default();
+/// // 20 m straight: accelerate 1.25 s, brake 5/6 s, cruise the remaining 14.79 m.
+/// let p = speed_profile(&[DVec2::ZERO, DVec2::new(20.0, 0.0)], &agent)?;
+/// let cruise = (20.0 - 25.0 / 8.0 - 25.0 / 12.0) / 5.0;
+/// assert!((p.total_time() - (1.25 + 5.0 / 6.0 + cruise)).abs() < 1e-12);
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+pub fn speed_profile<P: Point>(path: &[P], agent: &Agent) -> Result<SpeedProfile> {
+    let mut profile = SpeedProfile::new();
+    profile.compute(path, agent)?;
+    Ok(profile)
+}
+
+/// The smaller of two numbers that are never NaN (cheaper than `f64::min`, which must
+/// handle NaN, on the passes' dependency chains).
+#[inline]
+fn min_of(a: f64, b: f64) -> f64 {
+    if a < b {
+        a
+    } else {
+        b
+    }
+}
+
+/// A unit vector and the length of `v` (the unit vector is +x for a zero vector, which
+/// duplicate removal rules out).
+fn unit_and_length(v: DVec2) -> (DVec2, f64) {
+    let len = v.length();
+    (if len > 0.0 { v / len } else { DVec2::X }, len)
+}
+
+/// The heading (radians in [−π, π)) a fraction `frac` of the way from direction `a` to
+/// direction `b`, turning the short way (counter-clockwise for an exact reversal).
+fn turn_between(a: DVec2, b: DVec2, frac: f64) -> f64 {
+    let from = a.to_angle();
+    if a == b || frac <= 0.0 {
+        return wrap_angle(from);
+    }
+    let cross = a.perp_dot(b);
+    let turn = cross.abs().atan2(a.dot(b));
+    wrap_angle(from + if cross < 0.0 { -turn } else { turn } * frac)
+}
+
+/// Wraps an angle to [−π, π).
+pub(super) fn wrap_angle(h: f64) -> f64 {
+    h - TAU * ((h + PI) / TAU).floor()
+}
+
+impl SpeedProfile {
+    /// An empty profile (zero time, no vertices), ready for [`compute`](Self::compute).
+    ///
+    /// ```
+    /// let p = pathsmooth::follow::SpeedProfile::new();
+    /// assert_eq!(p.total_time(), 0.0);
+    /// ```
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Computes the profile of `path` for `agent` into `self`, reusing its buffers: once they
+    /// are large enough, recomputing allocates nothing.
+    ///
+    /// 3D points are profiled on their projection onto the xy plane (heading is a yaw).
+    /// A path whose points all coincide takes zero time. Errors: [`Error::EmptyPath`],
+    /// [`Error::NonFinite`], [`Error::BadParameter`] for a bad agent; on error the profile
+    /// is left empty.
+    ///
+    /// ```
+    /// use glam::Vec2;
+    /// use pathsmooth::follow::{Agent, SpeedProfile};
+    /// let mut p = SpeedProfile::new();
+    /// p.compute(&[Vec2::ONE, Vec2::ONE], &Agent::default())?;
+    /// assert_eq!(p.total_time(), 0.0);
+    /// assert!(p.compute::<Vec2>(&[], &Agent::default()).is_err());
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn compute<P: Point>(&mut self, path: &[P], agent: &Agent) -> Result<()> {
+        self.clear();
+        agent.validate()?;
+        check_path(path, 1, "speed profile")?;
+        if path.len() > u32::MAX as usize / 4 {
+            return Err(Error::OutputTooLarge {
+                requested: path.len() as u128 * 3,
+                cap: u32::MAX as usize,
+            });
+        }
+        self.agent = *agent;
+        // At most three knots a vertex: reserving once beats growing a large buffer.
+        let n = path.len();
+        self.points.reserve(n);
+        self.vertex_point.reserve(n);
+        self.point_knot.reserve(n);
+        self.knots.reserve(3 * n);
+        self.info.reserve(3 * n);
+        self.stops.reserve(n);
+        self.collect_points(path);
+        self.build_knots();
+        self.limit_speeds();
+        self.assign_times();
+        Ok(())
+    }
+
+    fn clear(&mut self) {
+        self.points.clear();
+        self.vertex_point.clear();
+        self.point_knot.clear();
+        self.knots.clear();
+        self.info.clear();
+        self.stops.clear();
+    }
+
+    /// Drops consecutive duplicates, remembering where each input vertex went.
+    fn collect_points<P: Point>(&mut self, path: &[P]) {
+        for p in path {
+            let v = p.to_dvec3();
+            let p = DVec2::new(v.x, v.y);
+            let duplicate = self.points.last().is_some_and(|&last| {
+                let scale = last.abs().max_element().max(p.abs().max_element()).max(1.0);
+                (p - last).abs().max_element() <= DUPLICATE_TOLERANCE * scale
+            });
+            if !duplicate {
+                self.points.push(p);
+            }
+            self.vertex_point.push(self.points.len() as u32 - 1);
+        }
+    }
+
+    /// Lays out the knots: one per vertex, plus the ends of each rounding arc. Each knot's
+    /// `v` holds its own speed limit (squared) until the passes.
+    ///
+    /// Turns are measured with the dot and cross products of unit directions, and the arc
+    /// with half-angle identities, so the loop needs no trigonometric function except an
+    /// `atan2` at stop-and-rotate corners.
+    fn build_knots(&mut self) {
+        let ag = self.agent;
+        let n = self.points.len();
+        let cos_stop = ag.stop_angle.cos();
+        // The radius at which a corner no longer slows the agent.
+        let v = ag.max_speed;
+        let r_need = (v * v / ag.max_lateral_accel).max(v / ag.max_turn_rate);
+        let mut s = 0.0;
+        let (mut u_in, mut l_in) = if n > 1 {
+            unit_and_length(self.points[1] - self.points[0])
+        } else {
+            (DVec2::X, 0.0)
+        };
+        self.push_knot(s, self.points[0], 0.0, ag.max_speed, 0.0, u_in, u_in);
+        self.point_knot.push(0);
+        for i in 1..n {
+            let here = self.points[i];
+            s += l_in;
+            let knot = if i + 1 == n {
+                let k = self.push_knot(s, here, 0.0, ag.max_speed, 0.0, u_in, u_in);
+                self.stops.push(k as u32);
+                k
+            } else {
+                let (u_out, l_out) = unit_and_length(self.points[i + 1] - here);
+                let (cos, sin) = (u_in.dot(u_out), u_in.perp_dot(u_out).abs());
+                let k = if cos < cos_stop || (cos < 0.0 && sin <= REVERSAL_TOLERANCE) {
+                    let dwell = sin.atan2(cos) / ag.max_turn_rate;
+                    let k = self.push_knot(s, here, 0.0, ag.max_speed, dwell, u_in, u_out);
+                    self.stops.push(k as u32);
+                    k
+                } else {
+                    let (d, cap) = self.rounding(cos, sin, l_in, l_out, r_need);
+                    let cap2 = cap * cap;
+                    self.push_knot(s - d, here - u_in * d, cap2, cap, 0.0, u_in, u_in);
+                    // The bisector (not normalised: headings are read with atan2).
+                    let mid = u_in + u_out;
+                    let k = self.push_knot(s, here, cap2, cap, 0.0, mid, mid);
+                    let end = here + u_out * d;
+                    self.push_knot(s + d, end, cap2, ag.max_speed, 0.0, u_out, u_out);
+                    k
+                };
+                (u_in, l_in) = (u_out, l_out);
+                k
+            };
+            self.point_knot.push(knot as u32);
+        }
+        if n == 1 {
+            self.stops.push(0);
+        }
+    }
+
+    /// The half-length `d` of the arc on which a corner is rounded, and the speed cap on
+    /// it, for a turn θ given by cos θ and sin θ (≥ 0) between segments of lengths `l_in`
+    /// and `l_out`.
+    ///
+    /// The arc is tangent to both segments at distance d = r·tan(θ/2) from the vertex. Its
+    /// radius r is the largest that (1) uses at most half of each adjacent segment, so
+    /// neighbouring arcs never overlap, and (2) passes within `max_corner_cut` of the
+    /// vertex, r·(1/cos(θ/2) − 1) ≤ cut; and no larger than the agent needs to take it at
+    /// top speed (`r_need`). On a finely sampled curve (1) gives the curve's own radius.
+    fn rounding(&self, cos: f64, sin: f64, l_in: f64, l_out: f64, r_need: f64) -> (f64, f64) {
+        let ag = &self.agent;
+        // tan(θ/2) = sin θ / (1 + cos θ): no cancellation for small θ.
+        let tan_half = sin / (1.0 + cos);
+        if tan_half.is_nan() || tan_half <= 0.0 {
+            return (0.0, ag.max_speed);
+        }
+        let d_fit = 0.5 * l_in.min(l_out);
+        let r_fit = d_fit / tan_half;
+        // r_cut = cut / (1/cos(θ/2) − 1), where 1/cos(θ/2) − 1 =
+        // sin²(θ/2) / ((1 + cos(θ/2))·cos(θ/2)), cos²(θ/2) = (1 + cos θ)/2 and
+        // sin²(θ/2) = tan²(θ/2)·cos²(θ/2): no cancellation for small θ.
+        let cos2_half = 0.5 * (1.0 + cos);
+        let cos_half = cos2_half.sqrt();
+        let r_cut =
+            ag.max_corner_cut * (1.0 + cos_half) * cos_half / (tan_half * tan_half * cos2_half);
+        let r = r_fit.min(r_cut).min(r_need);
+        let v = ag.max_speed;
+        let cap = v
+            .min((ag.max_lateral_accel * r).sqrt())
+            .min(ag.max_turn_rate * r);
+        ((r * tan_half).min(d_fit), cap)
+    }
+
+    /// Appends a knot, merging it into the previous one when it does not lie beyond it.
+    /// `limit2` is the squared speed limit at the knot itself.
+    #[allow(clippy::too_many_arguments)]
+    fn push_knot(
+        &mut self,
+        s: f64,
+        pos: DVec2,
+        limit2: f64,
+        cap_after: f64,
+        dwell: f64,
+        h_in: DVec2,
+        h_out: DVec2,
+    ) -> usize {
+        if let (Some(last), Some(info)) = (self.knots.last_mut(), self.info.last_mut()) {
+            if s <= last.s {
+                last.v = last.v.min(limit2);
+                last.cap_after = cap_after;
+                info.dwell += dwell;
+                info.h_out = h_out;
+                return self.knots.len() - 1;
+            }
+        }
+        self.knots.push(Knot {
+            s,
+            v: limit2,
+            cap_after,
+        });
+        self.info.push(KnotInfo {
+            t: 0.0,
+            dwell,
+            pos,
+            h_in,
+            h_out,
+        });
+        self.knots.len() - 1
+    }
+
+    /// Forward (acceleration) and backward (braking) passes over arc length:
+    /// v² ≤ v_prev² + 2·a·Δs and v² ≤ v_next² + 2·b·Δs, under each knot's own limit and the
+    /// caps of the intervals on either side. Leaves speeds (not squares) in `v`.
+    fn limit_speeds(&mut self) {
+        let (a, b) = (self.agent.max_accel, self.agent.max_brake);
+        let last = self.knots.len() - 1;
+        self.knots[0].v = 0.0;
+        self.knots[last].v = 0.0;
+        if last == 0 {
+            return;
+        }
+        // Only the add and the last `min_of` are on each pass's loop-carried chain.
+        let (mut prev_v2, mut prev_s, mut prev_cap) = (0.0, 0.0, self.knots[0].cap_after);
+        for knot in &mut self.knots[1..last] {
+            let cap = min_of(prev_cap, knot.cap_after);
+            let limit = min_of(knot.v, cap * cap);
+            let v2 = min_of(limit, prev_v2 + 2.0 * a * (knot.s - prev_s));
+            knot.v = v2;
+            (prev_v2, prev_s, prev_cap) = (v2, knot.s, knot.cap_after);
+        }
+        // The backward pass carries v² and leaves v.
+        let (mut next_v2, mut next_s) = (0.0, self.knots[last].s);
+        for knot in self.knots[..last].iter_mut().rev() {
+            let v2 = min_of(knot.v, next_v2 + 2.0 * b * (next_s - knot.s));
+            knot.v = v2.sqrt();
+            (next_v2, next_s) = (v2, knot.s);
+        }
+    }
+
+    fn phases(&self, k: usize) -> Phases {
+        let (here, next) = (&self.knots[k], &self.knots[k + 1]);
+        Phases::new(
+            next.s - here.s,
+            here.v,
+            next.v,
+            here.cap_after,
+            self.agent.max_accel,
+            self.agent.max_brake,
+        )
+    }
+
+    fn assign_times(&mut self) {
+        let mut t = 0.0;
+        for k in 0..self.knots.len() {
+            self.info[k].t = t;
+            if k + 1 < self.knots.len() {
+                t += self.info[k].dwell + self.phases(k).duration();
+            }
+        }
+    }
+
+    /// The agent the profile was computed for.
+    pub fn agent(&self) -> &Agent {
+        &self.agent
+    }
+
+    /// Time from start (at rest) to goal (at rest), including rotations in place, s.
+    pub fn total_time(&self) -> f64 {
+        self.info.last().map_or(0.0, |k| k.t)
+    }
+
+    /// Length of the polyline.
+    pub fn length(&self) -> f64 {
+        self.knots.last().map_or(0.0, |k| k.s)
+    }
+
+    /// Number of input vertices (duplicates included).
+    pub fn vertex_count(&self) -> usize {
+        self.vertex_point.len()
+    }
+
+    /// Timing of input vertex `i` (copies of a duplicated point share it), or `None` when
+    /// out of range.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::follow::{speed_profile, Agent};
+    /// let agent = Agent { stop_angle: 1.0, ..Agent::default() };
+    /// let path = [DVec2::ZERO, DVec2::new(4.0, 0.0), DVec2::new(4.0, 4.0)];
+    /// let corner = speed_profile(&path, &agent)?.vertex(1).unwrap();
+    /// assert_eq!((corner.s, corner.speed), (4.0, 0.0)); // a 90° stop-and-rotate corner
+    /// assert!((corner.dwell - 0.5).abs() < 1e-12); // 90° at 180°/s
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn vertex(&self, i: usize) -> Option<VertexTiming> {
+        let point = *self.vertex_point.get(i)? as usize;
+        let k = self.point_knot[point] as usize;
+        let (knot, info) = (&self.knots[k], &self.info[k]);
+        Some(VertexTiming {
+            s: knot.s,
+            speed: knot.v,
+            t: info.t,
+            dwell: info.dwell,
+        })
+    }
+
+    /// Timings of all input vertices, in order.
+    pub fn vertices(&self) -> impl ExactSizeIterator<Item = VertexTiming> + '_ {
+        (0..self.vertex_count()).map(|i| self.vertex(i).expect("index in range"))
+    }
+
+    /// The interval (index of its first knot) containing arc length `s`.
+    fn interval_at_s(&self, s: f64) -> usize {
+        let k = self.knots.partition_point(|k| k.s <= s);
+        k.saturating_sub(1).min(self.knots.len().saturating_sub(2))
+    }
+
+    /// Planned speed at arc length `s` (clamped to [0, length]; NaN reads as 0).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::follow::{speed_profile, Agent};
+    /// let p = speed_profile(&[DVec2::ZERO, DVec2::new(100.0, 0.0)], &Agent::default())?;
+    /// assert_eq!(p.speed_at(50.0), 5.0);
+    /// assert!((p.speed_at(1.0) - 8f64.sqrt()).abs() < 1e-12); // v² = 2·a·s
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn speed_at(&self, s: f64) -> f64 {
+        if self.knots.len() < 2 {
+            return 0.0;
+        }
+        let s = if s.is_nan() {
+            0.0
+        } else {
+            s.clamp(0.0, self.length())
+        };
+        let k = self.interval_at_s(s);
+        self.phases(k).speed_at(s - self.knots[k].s)
+    }
+
+    /// The point at arc length `s` along the polyline (clamped; NaN reads as 0).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::follow::{speed_profile, Agent};
+    /// let path = [DVec2::ZERO, DVec2::X, DVec2::ONE];
+    /// let p = speed_profile(&path, &Agent::default())?;
+    /// assert!(p.position_at(1.5).distance(DVec2::new(1.0, 0.5)) < 1e-12);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn position_at(&self, s: f64) -> DVec2 {
+        match self.knots.len() {
+            0 => DVec2::ZERO,
+            1 => self.info[0].pos,
+            _ => {
+                let s = if s.is_nan() {
+                    0.0
+                } else {
+                    s.clamp(0.0, self.length())
+                };
+                let k = self.interval_at_s(s);
+                self.lerp_interval(k, s)
+            }
+        }
+    }
+
+    fn lerp_interval(&self, k: usize, s: f64) -> DVec2 {
+        let (a, b) = (&self.knots[k], &self.knots[k + 1]);
+        let frac = ((s - a.s) / (b.s - a.s)).clamp(0.0, 1.0);
+        self.info[k].pos.lerp(self.info[k + 1].pos, frac)
+    }
+
+    /// The agent's state at time `t` (clamped to [0, total time]; NaN reads as 0).
+    ///
+    /// Between knots the speed follows exact constant-acceleration kinematics; at a
+    /// stop-and-rotate corner the agent stands still while its heading turns at the turn
+    /// rate. The heading follows each rounding arc's tangent, linearly in arc length.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::follow::{speed_profile, Agent};
+    /// let p = speed_profile(&[DVec2::ZERO, DVec2::new(0.0, 20.0)], &Agent::default())?;
+    /// let s = p.sample(1.0); // still accelerating at 4 m/s²
+    /// assert!((s.speed - 4.0).abs() < 1e-12 && (s.position.y - 2.0).abs() < 1e-12);
+    /// assert!((s.heading - std::f64::consts::FRAC_PI_2).abs() < 1e-12);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn sample(&self, t: f64) -> Sample {
+        let Some(last) = self.info.last() else {
+            return Sample {
+                t: 0.0,
+                position: DVec2::ZERO,
+                heading: 0.0,
+                speed: 0.0,
+            };
+        };
+        let t = if t.is_nan() {
+            0.0
+        } else {
+            t.clamp(0.0, last.t)
+        };
+        let k = self.info.partition_point(|k| k.t <= t).saturating_sub(1);
+        let knot = &self.info[k];
+        let tau = t - knot.t;
+        if k + 1 == self.knots.len() || tau < knot.dwell {
+            let turned = if knot.dwell > 0.0 {
+                tau / knot.dwell
+            } else {
+                1.0
+            };
+            return Sample {
+                t,
+                position: knot.pos,
+                heading: turn_between(knot.h_in, knot.h_out, turned.min(1.0)),
+                speed: self.knots[k].v,
+            };
+        }
+        let next = &self.info[k + 1];
+        let (x, speed) = self.phases(k).at_time(tau - knot.dwell);
+        let frac = (x / (self.knots[k + 1].s - self.knots[k].s)).clamp(0.0, 1.0);
+        Sample {
+            t,
+            position: knot.pos.lerp(next.pos, frac),
+            heading: turn_between(knot.h_out, next.h_in, frac),
+            speed,
+        }
+    }
+
+    /// Samples at `rate` per second from t = 0, plus one at the total time if the grid
+    /// does not land on it (allocating form of [`samples_into`](Self::samples_into)).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::follow::{speed_profile, Agent};
+    /// let p = speed_profile(&[DVec2::ZERO, DVec2::new(3.0, 4.0)], &Agent::default())?;
+    /// let s = p.samples(60.0)?;
+    /// assert_eq!(s.first().unwrap().speed, 0.0);
+    /// assert_eq!(s.last().unwrap().position, DVec2::new(3.0, 4.0));
+    /// assert!(p.samples(0.0).is_err());
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn samples(&self, rate: f64) -> Result<Vec<Sample>> {
+        let mut out = Vec::new();
+        self.samples_into(rate, &mut out)?;
+        Ok(out)
+    }
+
+    /// Writes the samples of [`samples`](Self::samples) into `out` (cleared first).
+    /// Errors: [`Error::BadParameter`] for a rate that is not positive and finite,
+    /// [`Error::OutputTooLarge`] beyond [`MAX_SAMPLES`].
+    pub fn samples_into(&self, rate: f64, out: &mut Vec<Sample>) -> Result<()> {
+        out.clear();
+        if !(rate > 0.0 && rate.is_finite()) {
+            return Err(Error::param(
+                "rate",
+                rate,
+                "a positive finite number of samples per second",
+            ));
+        }
+        let total = self.total_time();
+        let steps = (total * rate).floor();
+        if steps.is_nan() || steps >= MAX_SAMPLES as f64 {
+            return Err(Error::OutputTooLarge {
+                requested: (steps as u128).saturating_add(2),
+                cap: MAX_SAMPLES,
+            });
+        }
+        let steps = steps as usize;
+        out.reserve(steps + 2);
+        for j in 0..=steps {
+            out.push(self.sample(j as f64 / rate));
+        }
+        if out.last().is_some_and(|s| s.t < total) {
+            out.push(self.sample(total));
+        }
+        Ok(())
+    }
+
+    // ---- for the follower -------------------------------------------------------------
+
+    /// Number of knots.
+    pub(super) fn knot_count(&self) -> usize {
+        self.knots.len()
+    }
+
+    /// Arc length and position of knot `k`.
+    pub(super) fn knot(&self, k: usize) -> (f64, DVec2) {
+        (self.knots[k].s, self.info[k].pos)
+    }
+
+    /// Departure heading at the start, radians.
+    pub(super) fn start_heading(&self) -> f64 {
+        self.info.first().map_or(0.0, |k| k.h_out.to_angle())
+    }
+
+    /// Knot indices where the agent must be at rest, in order; the last is the goal.
+    pub(super) fn stops(&self) -> &[u32] {
+        &self.stops
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64, tol: f64) -> bool {
+        (a - b).abs() <= tol
+    }
+
+    #[test]
+    fn duplicates_do_not_change_the_profile() {
+        let ag = Agent::default();
+        let a = [DVec2::ZERO, DVec2::X * 3.0, DVec2::new(3.0, 2.0)];
+        let b = [a[0], a[0], a[1], a[1], a[1], a[2], a[2]];
+        let (pa, pb) = (
+            speed_profile(&a, &ag).unwrap(),
+            speed_profile(&b, &ag).unwrap(),
+        );
+        assert_eq!(pa.total_time(), pb.total_time());
+        assert_eq!(pb.vertex(3), pa.vertex(1));
+        assert_eq!(pb.vertex_count(), 7);
+        assert!(pb
+            .vertices()
+            .all(|v| v.t.is_finite() && v.speed.is_finite()));
+    }
+
+    #[test]
+    fn single_point_and_all_duplicates_take_zero_time() {
+        for path in [vec![DVec2::ONE], vec![DVec2::ONE; 5]] {
+            let p = speed_profile(&path, &Agent::default()).unwrap();
+            assert_eq!(p.total_time(), 0.0);
+            assert_eq!(p.length(), 0.0);
+            let s = p.sample(3.0);
+            assert_eq!((s.position, s.speed, s.t), (DVec2::ONE, 0.0, 0.0));
+            assert_eq!(p.samples(10.0).unwrap().len(), 1);
+            assert_eq!(p.speed_at(0.0), 0.0);
+            assert_eq!(p.position_at(1.0), DVec2::ONE);
+        }
+    }
+
+    #[test]
+    fn reversal_always_stops() {
+        let ag = Agent {
+            stop_angle: PI,
+            ..Agent::default()
+        };
+        let p = speed_profile(&[DVec2::ZERO, DVec2::X * 5.0, DVec2::X * 2.0], &ag).unwrap();
+        let v = p.vertex(1).unwrap();
+        assert_eq!(v.speed, 0.0);
+        assert!(close(v.dwell, 1.0, 1e-12));
+    }
+
+    #[test]
+    fn rounded_grid_corner_follows_the_documented_rule() {
+        // 90° corner between 1 m segments, default agent: half-segment fit gives r = 0.5
+        // (the 0.25 m cut allows 0.25/(√2−1) ≈ 0.60), cap = min(√(4·0.5), π·0.5) = √2.
+        let ag = Agent::default();
+        let path = [DVec2::ZERO, DVec2::X, DVec2::ONE];
+        let p = speed_profile(&path, &ag).unwrap();
+        let v = p.vertex(1).unwrap();
+        assert!(close(v.speed, 2f64.sqrt(), 1e-12), "{v:?}");
+        assert_eq!(v.dwell, 0.0);
+        // Heading at the vertex is halfway round the arc.
+        let mid = p.sample(v.t);
+        assert!(close(mid.heading, PI / 4.0, 1e-9), "{mid:?}");
+    }
+
+    #[test]
+    fn out_of_range_queries_are_clamped() {
+        let p = speed_profile(&[DVec2::ZERO, DVec2::X * 10.0], &Agent::default()).unwrap();
+        assert_eq!(p.sample(-1.0).position, DVec2::ZERO);
+        assert_eq!(p.sample(f64::NAN).position, DVec2::ZERO);
+        assert_eq!(p.sample(1e9).position, DVec2::X * 10.0);
+        assert_eq!(p.speed_at(f64::NAN), 0.0);
+        assert_eq!(p.vertex(2), None);
+    }
+}
