@@ -30,6 +30,8 @@ enum Command {
     Smooth(cmd::smooth::SmoothArgs),
     /// Plan on a Moving AI map with A*, then smooth; print metrics, draw pictures.
     Plan(cmd::plan::PlanArgs),
+    /// Time an agent following a path at the speeds its curvature allows.
+    Follow(cmd::follow::FollowArgs),
     /// Run a scenario file through A* and every method; print a table per method.
     Bench(cmd::bench::BenchArgs),
 }
@@ -41,6 +43,7 @@ fn main() -> ExitCode {
         Command::Smooth(a) => cmd::smooth::run(&a),
         Command::Plan(a) => cmd::plan::run(&a),
         Command::Bench(a) => cmd::bench::run(&a),
+        Command::Follow(a) => cmd::follow::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

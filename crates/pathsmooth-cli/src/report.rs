@@ -2,10 +2,11 @@
 
 use anyhow::Result;
 use glam::DVec2;
+use pathsmooth::follow::{speed_profile, Agent};
 use pathsmooth::validate::Validator;
 
 /// Column titles of [`metrics_row`].
-pub fn metrics_header() -> [&'static str; 8] {
+pub fn metrics_header() -> [&'static str; 9] {
     [
         "method",
         "valid",
@@ -15,11 +16,13 @@ pub fn metrics_header() -> [&'static str; 8] {
         "max turn°",
         "total turn°",
         "clearance",
+        "follow s",
     ]
 }
 
 /// One row: validity (by the library's validator, for `radius`), size, length, length
-/// relative to the A* path, turning and minimum clearance.
+/// relative to the A* path, turning, minimum clearance, and the time an agent with default
+/// limits needs to follow the path (the column that tells which smoother to pick).
 pub fn metrics_row(
     name: &str,
     path: &[DVec2],
@@ -41,7 +44,13 @@ pub fn metrics_row(
         format!("{:.1}", r.max_turn.to_degrees()),
         format!("{:.1}", r.total_turn.to_degrees()),
         format!("{:.3}", r.min_clearance),
+        format!("{:.2}", follow_time(path)?),
     ])
+}
+
+/// Seconds an agent with [`Agent::default`] limits needs to follow `path`.
+pub fn follow_time(path: &[DVec2]) -> Result<f64> {
+    Ok(speed_profile(path, &Agent::default())?.total_time())
 }
 
 /// `a / b`, or 1 when `b` is 0 (start == goal).

@@ -11,7 +11,7 @@ use pathsmooth::grid::{check_scenario, load_scenarios, GridMap};
 
 use crate::files::write_bytes;
 use crate::methods::{CurveParams, MapMethod, Planner};
-use crate::report::ratio;
+use crate::report::{follow_time, ratio};
 use crate::table::Table;
 
 /// Arguments of `pathsmooth bench`.
@@ -53,6 +53,7 @@ struct Tally {
     rel_length_max: f64,
     max_turn_sum: f64,
     max_turn_max: f64,
+    follow_rel_sum: f64,
     time: Duration,
 }
 
@@ -78,7 +79,7 @@ pub fn run(a: &BenchArgs) -> Result<()> {
     let mut tallies: Vec<Tally> = methods.iter().map(|_| Tally::default()).collect();
     let mut astar_time = Duration::ZERO;
     let mut skipped = 0;
-    let mut csv = String::from("scenario,method,valid,points,length,astar_length,rel_length,max_turn_deg,total_turn_deg,min_clearance,micros\n");
+    let mut csv = String::from("scenario,method,valid,points,length,astar_length,rel_length,max_turn_deg,total_turn_deg,min_clearance,follow_s,micros\n");
 
     let bar = if a.quiet || std::env::var_os("CI").is_some() {
         ProgressBar::hidden()
@@ -102,6 +103,7 @@ pub fn run(a: &BenchArgs) -> Result<()> {
             Err(e) => return Err(e.into()),
         };
         astar_time += t0.elapsed();
+        let astar_follow = follow_time(&query.astar.points)?;
         for (m, tally) in methods.iter().zip(&mut tallies) {
             let t = Instant::now();
             let result = planner.run(*m, &query);
@@ -125,9 +127,11 @@ pub fn run(a: &BenchArgs) -> Result<()> {
             tally.rel_length_max = tally.rel_length_max.max(rel);
             tally.max_turn_sum += r.max_turn.to_degrees();
             tally.max_turn_max = tally.max_turn_max.max(r.max_turn.to_degrees());
+            let follow = follow_time(&path)?;
+            tally.follow_rel_sum += ratio(follow, astar_follow);
             let _ = writeln!(
                 csv,
-                "{k},{},{},{},{},{},{},{},{},{},{}",
+                "{k},{},{},{},{},{},{},{},{},{},{},{}",
                 m.name(),
                 r.is_valid(),
                 path.len(),
@@ -137,6 +141,7 @@ pub fn run(a: &BenchArgs) -> Result<()> {
                 r.max_turn.to_degrees(),
                 r.total_turn.to_degrees(),
                 r.min_clearance,
+                follow,
                 elapsed.as_secs_f64() * 1e6
             );
         }
@@ -167,6 +172,7 @@ pub fn run(a: &BenchArgs) -> Result<()> {
         "max len/A*",
         "mean max turn°",
         "max turn°",
+        "follow/A*",
         "µs/path",
     ]);
     for (m, t) in methods.iter().zip(&tallies) {
@@ -180,6 +186,7 @@ pub fn run(a: &BenchArgs) -> Result<()> {
             format!("{:.4}", t.rel_length_max),
             format!("{:.1}", t.max_turn_sum / n),
             format!("{:.1}", t.max_turn_max),
+            format!("{:.4}", t.follow_rel_sum / n),
             format!("{:.1}", micros(t.time, t.paths + t.errors)),
         ]);
     }

@@ -6,12 +6,13 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use clap::Args;
 use glam::{DVec2, IVec2};
+use pathsmooth::follow::{speed_profile, Agent};
 use pathsmooth::grid::GridMap;
 use pathsmooth::metrics::PathMetrics;
 
 use crate::files::write_bytes;
 use crate::methods::{smooth_curve, CurveMethod, CurveParams, MapMethod, Planner};
-use crate::picture::{png, svg, Layer, Scene, PALETTE};
+use crate::picture::{png, svg, Layer, Scene, Track, PALETTE};
 use crate::report::{metrics_header, metrics_row};
 use crate::table::Table;
 
@@ -86,15 +87,21 @@ fn map_demo(a: &DemoArgs) -> Result<()> {
                 .push(Layer::path(m.name(), path, PALETTE[i % PALETTE.len()]));
         }
     }
+    let follow_file = a.out_dir.join("demo-follow.svg");
+    write_bytes(
+        &follow_file.to_string_lossy(),
+        svg::render(&animated(&scene)?).as_bytes(),
+    )?;
     let png_file = a.out_dir.join("demo.png");
     let svg_file = a.out_dir.join("demo.svg");
     write_bytes(&png_file.to_string_lossy(), &png::render(&scene)?)?;
     write_bytes(&svg_file.to_string_lossy(), svg::render(&scene).as_bytes())?;
     println!(
-        "Embedded map arena.map (49×49), A* length {:.4} (pictures: {}, {})",
+        "Embedded map arena.map (49×49), A* length {:.4} (pictures: {}, {}; agents: {})",
         query.astar.length,
         png_file.display(),
-        svg_file.display()
+        svg_file.display(),
+        follow_file.display()
     );
     print!("{}", table.render());
     Ok(())
@@ -130,6 +137,22 @@ fn curves_demo(a: &DemoArgs) -> Result<()> {
     println!("Curves on the Terrator path (picture: {})", file.display());
     println!("{}", table.render());
     Ok(())
+}
+
+/// The scene with one agent per path (raw A* included) running at its speed profile's
+/// pace for an agent with default limits, sampled at 20 Hz.
+fn animated<'a>(scene: &Scene<'a>) -> Result<Scene<'a>> {
+    let mut out = scene.clone();
+    out.title = format!("{} - agents at their computed speeds", scene.title);
+    for layer in &scene.layers {
+        let profile = speed_profile(&layer.points, &Agent::default())?;
+        let samples = profile.samples(20.0)?;
+        out.tracks.push(Track {
+            color: layer.color,
+            samples: samples.iter().map(|s| (s.t, s.position)).collect(),
+        });
+    }
+    Ok(out)
 }
 
 fn add_metrics_row(t: &mut Table, name: &str, path: &[DVec2]) -> Result<()> {

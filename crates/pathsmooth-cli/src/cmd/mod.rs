@@ -2,5 +2,6 @@
 
 pub mod bench;
 pub mod demo;
+pub mod follow;
 pub mod plan;
 pub mod smooth;

@@ -85,6 +85,16 @@ impl Layer {
     }
 }
 
+/// An agent moving along a path: (time in seconds, position) samples, drawn as an animated
+/// dot in SVG output (PNG output ignores tracks).
+#[derive(Debug, Clone)]
+pub struct Track {
+    /// Dot colour.
+    pub color: Rgb,
+    /// Samples in increasing time, starting at t = 0.
+    pub samples: Vec<(f64, DVec2)>,
+}
+
 /// A labelled point (start, goal).
 #[derive(Debug, Clone)]
 pub struct Marker {
@@ -117,6 +127,8 @@ pub struct Scene<'a> {
     pub layers: Vec<Layer>,
     /// Start and goal markers.
     pub markers: Vec<Marker>,
+    /// Animated agents (SVG only).
+    pub tracks: Vec<Track>,
 }
 
 /// Margin around the drawing, in pixels.
@@ -139,6 +151,7 @@ impl<'a> Scene<'a> {
             disks: Vec::new(),
             layers: Vec::new(),
             markers: Vec::new(),
+            tracks: Vec::new(),
         }
     }
 
@@ -167,6 +180,7 @@ impl<'a> Scene<'a> {
             disks: Vec::new(),
             layers: Vec::new(),
             markers: Vec::new(),
+            tracks: Vec::new(),
         }
     }
 

@@ -64,6 +64,7 @@ pub fn render(scene: &Scene) -> String {
             m.color.hex()
         );
     }
+    tracks(&mut s, scene);
     legend(&mut s, scene);
     s.push_str("</svg>\n");
     s
@@ -130,6 +131,51 @@ fn disks(s: &mut String, scene: &Scene) {
         );
     }
     s.push_str("</g>\n");
+}
+
+/// One dot per track, animated with SMIL `<animate>` on cx/cy. All tracks share one loop
+/// period (the longest track plus a one-second hold), so agents that arrive early wait at
+/// their goal and every method's agent restarts together.
+fn tracks(s: &mut String, scene: &Scene) {
+    let end = scene
+        .tracks
+        .iter()
+        .filter_map(|t| t.samples.last().map(|(t, _)| *t))
+        .fold(0.0, f64::max);
+    if scene.tracks.is_empty() || end <= 0.0 {
+        return;
+    }
+    let period = end + 1.0;
+    for track in &scene.tracks {
+        let Some(&(_, last)) = track.samples.last() else {
+            continue;
+        };
+        let mut key_times = Vec::with_capacity(track.samples.len() + 1);
+        let (mut xs, mut ys) = (Vec::new(), Vec::new());
+        for (t, p) in track.samples.iter().chain(std::iter::once(&(period, last))) {
+            let q = scene.to_px(*p);
+            key_times.push(format!("{:.5}", (t / period).clamp(0.0, 1.0)));
+            xs.push(format!("{:.2}", q.x));
+            ys.push(format!("{:.2}", q.y));
+        }
+        let first = scene.to_px(track.samples[0].1);
+        let _ = writeln!(
+            s,
+            r#"<circle cx="{:.2}" cy="{:.2}" r="5" fill="{}" stroke="black">"#,
+            first.x,
+            first.y,
+            track.color.hex()
+        );
+        for (attr, values) in [("cx", &xs), ("cy", &ys)] {
+            let _ = writeln!(
+                s,
+                r#"<animate attributeName="{attr}" dur="{period:.3}s" repeatCount="indefinite" calcMode="linear" keyTimes="{}" values="{}"/>"#,
+                key_times.join(";"),
+                values.join(";")
+            );
+        }
+        s.push_str("</circle>\n");
+    }
 }
 
 fn legend(s: &mut String, scene: &Scene) {
