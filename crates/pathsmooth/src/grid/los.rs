@@ -305,6 +305,31 @@ pub fn path_is_clear(map: &GridMap, field: &DistanceField, path: &[DVec2], radiu
         .all(|w| segment_is_clear(map, field, w[0], w[1], radius))
 }
 
+/// True when the closed segment `a`–`b` meets the open square of `cell` (so, if the cell
+/// is blocked, the segment collides). Exact: by the separating axis theorem the segment
+/// misses the open square only if the x or y extents do not overlap, or all four corners
+/// lie weakly on one side of the segment's line (exact orientation signs).
+pub(crate) fn segment_enters_cell(a: DVec2, b: DVec2, cell: IVec2) -> bool {
+    let lo = cell.as_dvec2();
+    let hi = lo + DVec2::ONE;
+    if a.x.max(b.x) <= lo.x || a.x.min(b.x) >= hi.x || a.y.max(b.y) <= lo.y || a.y.min(b.y) >= hi.y
+    {
+        return false;
+    }
+    if a == b {
+        return true;
+    }
+    let pa = Coord { x: a.x, y: a.y };
+    let pb = Coord { x: b.x, y: b.y };
+    let (mut pos, mut neg) = (false, false);
+    for (x, y) in [(lo.x, lo.y), (hi.x, lo.y), (lo.x, hi.y), (hi.x, hi.y)] {
+        let o = orient2d(pa, pb, Coord { x, y });
+        pos |= o > 0.0;
+        neg |= o < 0.0;
+    }
+    pos && neg
+}
+
 /// The interior bends of a path as (previous distinct point, vertex, next distinct point)
 /// index triples, skipping duplicate consecutive points.
 pub(crate) fn bends(path: &[DVec2]) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
@@ -537,6 +562,22 @@ mod tests {
         let path = [p(0.0, 0.0), p(1.0, 0.0), p(1.0, 0.0), p(2.0, 0.0)];
         let v: Vec<_> = bends(&path).collect();
         assert_eq!(v, vec![(0, 2, 3)]);
+    }
+
+    proptest::proptest! {
+        /// Against dense sampling on the quarter lattice, where any stretch of a segment
+        /// inside an open unit square is longer than 0.01.
+        #[test]
+        fn segment_enters_cell_matches_sampling(
+            ax in -4i32..16, ay in -4i32..16, bx in -4i32..16, by in -4i32..16,
+            cx in 0i32..3, cy in 0i32..3,
+        ) {
+            let (a, b) = (p(ax as f64 / 4.0, ay as f64 / 4.0), p(bx as f64 / 4.0, by as f64 / 4.0));
+            let cell = IVec2::new(cx, cy);
+            let inside = |q: DVec2| q.x > cx as f64 && q.x < (cx + 1) as f64 && q.y > cy as f64 && q.y < (cy + 1) as f64;
+            let brute = (0..=4001).any(|k| inside(a.lerp(b, k as f64 / 4001.0)));
+            proptest::prop_assert_eq!(segment_enters_cell(a, b, cell), brute);
+        }
     }
 
     #[test]
