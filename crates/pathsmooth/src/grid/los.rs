@@ -227,6 +227,15 @@ pub fn bend_pinch(map: &GridMap, prev: DVec2, v: DVec2, next: DVec2) -> Option<I
 /// or a bend through a pinch vertex ([`bend_pinch`]). Duplicate consecutive points are
 /// skipped when looking for bends. Returns the collision and the index of the segment
 /// (for a bend, of the point) where it happens.
+///
+/// ```
+/// use glam::{DVec2, IVec2};
+/// use pathsmooth::grid::{los::{path_collision, Collision}, GridMap};
+/// let map = GridMap::from_rows(&["...", ".@.", "..."])?;
+/// let path = [DVec2::new(0.5, 0.5), DVec2::new(2.5, 0.5), DVec2::new(0.5, 2.5)];
+/// assert_eq!(path_collision(&map, &path), Some((1, Collision::Interior { cell: IVec2::new(1, 1) })));
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
 pub fn path_collision(map: &GridMap, path: &[DVec2]) -> Option<(usize, Collision)> {
     if path.len() == 1 {
         return point_collision_checked(map, path[0]).map(|c| (0, c));
@@ -294,6 +303,17 @@ pub fn segment_is_clear(
 
 /// [`segment_is_clear`] for every segment of a polyline; with `radius == 0` this is
 /// [`path_is_free`] (bends on pinch vertices included).
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::grid::{distance::DistanceField, los::path_is_clear, GridMap};
+/// let map = GridMap::from_rows(&["...", "...", "..."])?;
+/// let field = DistanceField::new(&map);
+/// let path = [DVec2::new(1.5, 1.5), DVec2::new(1.5, 0.5)];
+/// assert!(path_is_clear(&map, &field, &path, 0.5));
+/// assert!(!path_is_clear(&map, &field, &path, 0.75));
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
 pub fn path_is_clear(map: &GridMap, field: &DistanceField, path: &[DVec2], radius: f64) -> bool {
     if radius == 0.0 {
         return path_is_free(map, path);
