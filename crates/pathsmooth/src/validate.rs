@@ -75,6 +75,16 @@ pub struct ValidationReport {
 
 impl ValidationReport {
     /// True when nothing collides and the clearance is respected.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::{grid::GridMap, validate::validate};
+    /// let map = GridMap::from_rows(&["..", ".."])?;
+    /// let r = validate(&map, &[DVec2::new(0.5, 0.5), DVec2::new(1.5, 1.5)], 0.5)?;
+    /// assert!(r.is_valid());
+    /// assert!(!validate(&map, &[DVec2::new(0.5, 0.5), DVec2::new(1.5, 1.5)], 0.6)?.is_valid());
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
     pub fn is_valid(&self) -> bool {
         self.penetrating_segments.is_empty()
             && self.pinch_crossings.is_empty()
@@ -167,6 +177,18 @@ impl<'m> Validator<'m> {
     }
 
     /// Validates `path` for an agent of radius `radius` (≥ 0).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::{grid::GridMap, validate::Validator};
+    /// let map = GridMap::from_rows(&["...", ".@.", "..."])?;
+    /// let v = Validator::new(&map);
+    /// let corner = [DVec2::new(0.5, 1.5), DVec2::new(1.5, 0.5)]; // touches (1, 1)
+    /// let r = v.validate(&corner, 0.0)?;
+    /// assert!(r.is_valid() && r.min_clearance == 0.0);
+    /// assert!(!v.is_valid(&corner, 0.1));
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
     pub fn validate(&self, path: &[DVec2], radius: f64) -> Result<ValidationReport> {
         let mut report = ValidationReport::default();
         self.validate_into(path, radius, &mut report)?;

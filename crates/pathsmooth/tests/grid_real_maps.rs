@@ -248,3 +248,33 @@ fn clearance_matches_brute_force_on_arena() {
         );
     }
 }
+
+/// The shortcutter (with its witness-cell fast path) returns exactly what the article's
+/// plain loop returns: from each kept node, the farthest later node in sight.
+#[test]
+fn shortcut_equals_the_plain_farthest_visible_loop() {
+    use pathsmooth::grid::distance::DistanceField;
+    use pathsmooth::grid::los::segment_is_clear;
+    for name in ["dao/den312d", "rooms/8room_000"] {
+        let (map, scen) = common::load(name);
+        let field = DistanceField::new(&map);
+        let mut shortcutter = Shortcutter::with_field(&map, field.clone());
+        let mut short = Vec::new();
+        for s in common::sample(&scen, 8) {
+            let raw = astar(&map, s.start, s.goal).unwrap().points;
+            for radius in [0.0, 0.4] {
+                shortcutter.shortcut_into(&raw, radius, &mut short).unwrap();
+                let mut plain = vec![raw[0]];
+                let mut i = 0;
+                while i + 1 < raw.len() {
+                    i = (i + 2..raw.len())
+                        .rev()
+                        .find(|&j| segment_is_clear(&map, &field, raw[i], raw[j], radius))
+                        .unwrap_or(i + 1);
+                    plain.push(raw[i]);
+                }
+                assert_eq!(short, plain, "{name} r={radius}");
+            }
+        }
+    }
+}

@@ -341,6 +341,18 @@ proptest! {
             let mut it = raw.points.iter();
             prop_assert!(short.iter().all(|q| it.any(|r| r == q)));
             prop_assert_eq!(short.last(), raw.points.last());
+            // The article's loop, written plainly: farthest visible later node.
+            let field = DistanceField::new(&map);
+            let mut naive = vec![raw.points[0]];
+            let mut i = 0;
+            while i + 1 < raw.points.len() {
+                i = (i + 2..raw.points.len())
+                    .rev()
+                    .find(|&j| segment_is_clear(&map, &field, raw.points[i], raw.points[j], radius))
+                    .unwrap_or(i + 1);
+                naive.push(raw.points[i]);
+            }
+            prop_assert_eq!(&short, &naive);
             let safe = pathsmooth::map_safe::map_safe(&map, &short, radius, blind_cut).unwrap();
             prop_assert!(is_valid(&map, &safe, radius));
             prop_assert_eq!((safe[0], safe[safe.len() - 1]), (short[0], short[short.len() - 1]));

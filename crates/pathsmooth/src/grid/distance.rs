@@ -157,6 +157,15 @@ impl DistanceField {
 
     /// `min(segment_clearance(a, b), cap)`, computed faster for small `cap` (only squares
     /// nearer than `cap` are looked at). Values below `cap` are exact.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::grid::{distance::DistanceField, GridMap};
+    /// let field = DistanceField::new(&GridMap::from_fn(9, 9, |_, _| true));
+    /// let (a, b) = (DVec2::new(4.5, 3.0), DVec2::new(4.5, 6.0));
+    /// assert_eq!(field.segment_clearance_capped(a, b, 1.0), 1.0); // true value 3
+    /// assert_eq!(field.segment_clearance_capped(a, b, 10.0), 3.0);
+    /// ```
     pub fn segment_clearance_capped(&self, a: DVec2, b: DVec2, cap: f64) -> f64 {
         self.segment_clearance_until(a, b, cap, 0.0)
     }

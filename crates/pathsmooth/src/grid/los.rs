@@ -227,6 +227,15 @@ pub fn bend_pinch(map: &GridMap, prev: DVec2, v: DVec2, next: DVec2) -> Option<I
 /// or a bend through a pinch vertex ([`bend_pinch`]). Duplicate consecutive points are
 /// skipped when looking for bends. Returns the collision and the index of the segment
 /// (for a bend, of the point) where it happens.
+///
+/// ```
+/// use glam::{DVec2, IVec2};
+/// use pathsmooth::grid::{los::{path_collision, Collision}, GridMap};
+/// let map = GridMap::from_rows(&["...", ".@.", "..."])?;
+/// let path = [DVec2::new(0.5, 0.5), DVec2::new(2.5, 0.5), DVec2::new(0.5, 2.5)];
+/// assert_eq!(path_collision(&map, &path), Some((1, Collision::Interior { cell: IVec2::new(1, 1) })));
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
 pub fn path_collision(map: &GridMap, path: &[DVec2]) -> Option<(usize, Collision)> {
     if path.len() == 1 {
         return point_collision_checked(map, path[0]).map(|c| (0, c));
@@ -294,6 +303,17 @@ pub fn segment_is_clear(
 
 /// [`segment_is_clear`] for every segment of a polyline; with `radius == 0` this is
 /// [`path_is_free`] (bends on pinch vertices included).
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::grid::{distance::DistanceField, los::path_is_clear, GridMap};
+/// let map = GridMap::from_rows(&["...", "...", "..."])?;
+/// let field = DistanceField::new(&map);
+/// let path = [DVec2::new(1.5, 1.5), DVec2::new(1.5, 0.5)];
+/// assert!(path_is_clear(&map, &field, &path, 0.5));
+/// assert!(!path_is_clear(&map, &field, &path, 0.75));
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
 pub fn path_is_clear(map: &GridMap, field: &DistanceField, path: &[DVec2], radius: f64) -> bool {
     if radius == 0.0 {
         return path_is_free(map, path);
@@ -303,6 +323,31 @@ pub fn path_is_clear(map: &GridMap, field: &DistanceField, path: &[DVec2], radiu
     }
     path.windows(2)
         .all(|w| segment_is_clear(map, field, w[0], w[1], radius))
+}
+
+/// True when the closed segment `a`–`b` meets the open square of `cell` (so, if the cell
+/// is blocked, the segment collides). Exact: by the separating axis theorem the segment
+/// misses the open square only if the x or y extents do not overlap, or all four corners
+/// lie weakly on one side of the segment's line (exact orientation signs).
+pub(crate) fn segment_enters_cell(a: DVec2, b: DVec2, cell: IVec2) -> bool {
+    let lo = cell.as_dvec2();
+    let hi = lo + DVec2::ONE;
+    if a.x.max(b.x) <= lo.x || a.x.min(b.x) >= hi.x || a.y.max(b.y) <= lo.y || a.y.min(b.y) >= hi.y
+    {
+        return false;
+    }
+    if a == b {
+        return true;
+    }
+    let pa = Coord { x: a.x, y: a.y };
+    let pb = Coord { x: b.x, y: b.y };
+    let (mut pos, mut neg) = (false, false);
+    for (x, y) in [(lo.x, lo.y), (hi.x, lo.y), (lo.x, hi.y), (hi.x, hi.y)] {
+        let o = orient2d(pa, pb, Coord { x, y });
+        pos |= o > 0.0;
+        neg |= o < 0.0;
+    }
+    pos && neg
 }
 
 /// The interior bends of a path as (previous distinct point, vertex, next distinct point)
@@ -537,6 +582,22 @@ mod tests {
         let path = [p(0.0, 0.0), p(1.0, 0.0), p(1.0, 0.0), p(2.0, 0.0)];
         let v: Vec<_> = bends(&path).collect();
         assert_eq!(v, vec![(0, 2, 3)]);
+    }
+
+    proptest::proptest! {
+        /// Against dense sampling on the quarter lattice, where any stretch of a segment
+        /// inside an open unit square is longer than 0.01.
+        #[test]
+        fn segment_enters_cell_matches_sampling(
+            ax in -4i32..16, ay in -4i32..16, bx in -4i32..16, by in -4i32..16,
+            cx in 0i32..3, cy in 0i32..3,
+        ) {
+            let (a, b) = (p(ax as f64 / 4.0, ay as f64 / 4.0), p(bx as f64 / 4.0, by as f64 / 4.0));
+            let cell = IVec2::new(cx, cy);
+            let inside = |q: DVec2| q.x > cx as f64 && q.x < (cx + 1) as f64 && q.y > cy as f64 && q.y < (cy + 1) as f64;
+            let brute = (0..=4001).any(|k| inside(a.lerp(b, k as f64 / 4001.0)));
+            proptest::prop_assert_eq!(segment_enters_cell(a, b, cell), brute);
+        }
     }
 
     #[test]
