@@ -37,7 +37,21 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => {
+            // --help and --version: print as clap formats them.
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            // Usage errors in one line too (clap's first line; `--help` has the rest).
+            let text = e.render().to_string();
+            let first = text.lines().next().unwrap_or("invalid arguments");
+            eprintln!("pathsmooth: {first} (see --help)");
+            return ExitCode::from(2);
+        }
+    };
     let result = match cli.command {
         Command::Demo(a) => cmd::demo::run(&a),
         Command::Smooth(a) => cmd::smooth::run(&a),

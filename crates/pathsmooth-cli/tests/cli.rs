@@ -1,0 +1,277 @@
+//! End-to-end tests of the `pathsmooth` binary: real runs, real files, bad input.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_pathsmooth"))
+}
+
+fn run_with_stdin(args: &[&str], stdin: &str) -> Output {
+    let mut child = bin()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary starts");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn tmp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pathsmooth-cli-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn shared() -> PathBuf {
+    match std::env::var_os("PATHSMOOTH_SHARED") {
+        Some(d) => PathBuf::from(d),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
+    }
+}
+
+/// A failed run: non-zero exit, exactly one line on stderr that says `error`, no panic.
+fn assert_clean_failure(out: &Output) -> String {
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(err.trim_end().lines().count(), 1, "stderr: {err}");
+    assert!(err.contains("error"), "stderr: {err}");
+    assert!(!err.contains("panicked"), "stderr: {err}");
+    err
+}
+
+#[test]
+fn demo_writes_pictures_and_prints_every_method() {
+    let dir = tmp_dir("demo");
+    let out = bin()
+        .args(["demo", "--out-dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    for m in [
+        "chaikin",
+        "adaptive-chaikin",
+        "catmull-rom",
+        "astar",
+        "shortcut",
+        "shortcut-chaikin",
+    ] {
+        assert!(stdout.contains(m), "{m} missing from:\n{stdout}");
+    }
+    // Every map method's path is valid by the library's validator.
+    assert!(!stdout.contains(" NO "), "{stdout}");
+    for f in ["demo.png", "demo.svg", "demo-curves.svg", "demo-follow.svg"] {
+        let bytes = std::fs::read(dir.join(f)).unwrap();
+        assert!(bytes.len() > 1000, "{f} is too small");
+    }
+    assert!(std::fs::read(dir.join("demo.png"))
+        .unwrap()
+        .starts_with(b"\x89PNG"));
+}
+
+#[test]
+fn smooth_round_trips_json_and_csv() {
+    let out = run_with_stdin(
+        &["smooth", "--method", "chaikin", "--passes", "2"],
+        r#"{"points": [[0, 0], [1, 0], [1, 1], [2, 1]]}"#,
+    );
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["points"].as_array().unwrap().len(), (4 - 2) * 4 + 2);
+
+    let out = run_with_stdin(
+        &[
+            "smooth",
+            "--method",
+            "catmull-rom",
+            "--subdivisions",
+            "4",
+            "--format",
+            "csv",
+        ],
+        "x,y,z\n0,0,0\n1,0,1\n2,1,1\n",
+    );
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.lines().next(), Some("x,y,z"));
+    assert_eq!(text.lines().count(), 1 + 2 * 4 + 1);
+}
+
+#[test]
+fn bad_input_is_one_clear_line() {
+    let e = assert_clean_failure(&run_with_stdin(
+        &["smooth", "--method", "chaikin"],
+        "[[0,0],[1,NaN]]",
+    ));
+    assert!(e.contains("<stdin>"), "{e}");
+    let e = assert_clean_failure(&run_with_stdin(
+        &["smooth", "--method", "chaikin", "--format", "csv"],
+        "0,0\n1,x\n",
+    ));
+    assert!(e.contains(":2:3"), "{e}");
+    let e = assert_clean_failure(&run_with_stdin(
+        &["smooth", "--method", "chaikin", "--format", "csv"],
+        "0,0\n1,2,3\n",
+    ));
+    assert!(e.contains("coordinates"), "{e}");
+    let e = assert_clean_failure(&run_with_stdin(
+        &["smooth", "--method", "chaikin", "--ratio", "0.9"],
+        "[[0,0],[1,0],[2,1]]",
+    ));
+    assert!(e.contains("ratio"), "{e}");
+    assert_clean_failure(&run_with_stdin(
+        &["smooth", "--method", "chaikin", "--passes", "60"],
+        "[[0,0],[1,0],[2,1]]",
+    ));
+    assert_clean_failure(&run_with_stdin(
+        &["smooth", "--method", "catmull-rom"],
+        "[]",
+    ));
+    assert_clean_failure(&run_with_stdin(
+        &["smooth", "--method", "catmull-rom", "--subdivisions", "0"],
+        "[[0,0],[1,1]]",
+    ));
+    let out = run_with_stdin(&["follow"], "[[0,0],[1,1]]");
+    assert!(out.status.success(), "a plain diagonal path follows fine");
+    let out = run_with_stdin(&["follow", "--max-speed", "-1"], "[[0,0],[1,1]]");
+    assert_clean_failure(&out);
+    assert_clean_failure(
+        &bin()
+            .args(["smooth", "--method", "chaikin", "-i", "/no/such/file.json"])
+            .output()
+            .unwrap(),
+    );
+}
+
+#[test]
+fn plan_on_a_real_map_writes_path_and_pictures() {
+    let map = shared().join("data/movingai/dao/den312d.map");
+    let dir = tmp_dir("plan");
+    let path_file = dir.join("p.json");
+    let out = bin()
+        .args(["plan", "--map"])
+        .arg(&map)
+        .args([
+            "--from",
+            "10,10",
+            "--to",
+            "50,70",
+            "--method",
+            "shortcut-chaikin",
+            "--output",
+        ])
+        .arg(&path_file)
+        .arg("--png")
+        .arg(dir.join("p.png"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&path_file).unwrap()).unwrap();
+    assert!(v["points"].as_array().unwrap().len() >= 2);
+    assert!(std::fs::read(dir.join("p.png"))
+        .unwrap()
+        .starts_with(b"\x89PNG"));
+}
+
+#[test]
+fn plan_errors_are_clean() {
+    let map = shared().join("data/movingai/dao/arena.map");
+    let m = map.to_str().unwrap();
+    // (0, 0) is a tree on arena.map.
+    assert!(assert_clean_failure(
+        &bin()
+            .args(["plan", "--map", m, "--from", "0,0", "--to", "5,5"])
+            .output()
+            .unwrap()
+    )
+    .contains("wall"));
+    assert!(assert_clean_failure(
+        &bin()
+            .args(["plan", "--map", m, "--from", "1,4", "--to", "500,5"])
+            .output()
+            .unwrap()
+    )
+    .contains("outside"));
+    assert_clean_failure(
+        &bin()
+            .args([
+                "plan", "--map", m, "--from", "1,4", "--to", "5,5", "--radius", "-1",
+            ])
+            .output()
+            .unwrap(),
+    );
+    assert_clean_failure(
+        &bin()
+            .args([
+                "plan",
+                "--map",
+                "/no/such.map",
+                "--from",
+                "1,4",
+                "--to",
+                "5,5",
+            ])
+            .output()
+            .unwrap(),
+    );
+    let dir = tmp_dir("badmap");
+    let bad = dir.join("bad.map");
+    std::fs::write(&bad, "type octile\nheight 2\nwidth 3\nmap\n...\n..\n").unwrap();
+    let e = assert_clean_failure(
+        &bin()
+            .args(["plan", "--map"])
+            .arg(&bad)
+            .args(["--from", "0,0", "--to", "1,1"])
+            .output()
+            .unwrap(),
+    );
+    assert!(e.contains("bad.map:6"), "{e}");
+}
+
+#[test]
+fn bench_prints_a_table_per_method() {
+    let base = shared().join("data/movingai/dao/arena.map");
+    let scen = shared().join("data/movingai/dao/arena.map.scen");
+    let out = bin()
+        .arg("bench")
+        .arg("--map")
+        .arg(&base)
+        .arg("--scen")
+        .arg(&scen)
+        .args([
+            "--every",
+            "20",
+            "--methods",
+            "astar,shortcut,chaikin",
+            "--quiet",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("8 scenarios"), "{text}");
+    for line in text
+        .lines()
+        .filter(|l| l.starts_with("shortcut") || l.starts_with("chaikin"))
+    {
+        assert!(line.contains("100.0"), "not all valid: {line}");
+    }
+}
