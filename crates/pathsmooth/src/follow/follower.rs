@@ -30,12 +30,18 @@ pub struct FollowState {
 ///    from the previous progress within the look-ahead window, never backwards;
 /// 2. picks the *look-ahead point* `lookahead` metres further along the path, but never past
 ///    the next *stop* (a stop-and-rotate corner of the profile, or the goal);
-/// 3. turns the heading toward that point by at most `max_turn_rate·dt` (the delayed turn);
-/// 4. sets the target speed: the profile's speed just ahead of the progress, no more than
+/// 3. sets the target speed: the profile's speed just ahead of the progress (or of the
+///    point as far from the stop along the path as the agent is in a straight line, if
+///    that is further back, for an agent that has drifted off the path), no more than
 ///    √(2·max_brake·d) at distance d from the next stop, scaled by cos(heading error) so the
 ///    agent slows while it turns, and 0 when the error exceeds `stop_angle` (it brakes and
-///    then rotates in place). The speed moves toward it by at most `max_accel·dt` up or
-///    `max_brake·dt` down;
+///    then rotates in place). It is also capped, like a profile corner, at min(ω·ρ,
+///    √(a_lat·ρ)) for the radius ρ of the arc that turns the agent onto the look-ahead point,
+///    so it never orbits a close target. The speed moves toward the target by at most
+///    `max_accel·dt` up or `max_brake·dt` down;
+/// 4. turns the heading toward the look-ahead point by at most `max_turn_rate·dt`, and at
+///    most `max_lateral_accel/speed·dt` so the lateral acceleration stays in bounds (the
+///    delayed turn);
 /// 5. moves along the heading, never overshooting a stop it is heading for. Within
 ///    `arrival_radius` of the stop the agent is placed on it at rest; at the goal it is
 ///    finished.
@@ -261,23 +267,46 @@ impl Follower {
         let error = wrap_angle(desired - st.heading);
 
         let to_stop = stop_pos.distance(st.position);
-        let probe = self.s + (st.speed * dt).max(ag.max_accel * dt * dt);
-        let mut v_target = self
-            .profile
-            .speed_at(probe)
-            .min((2.0 * ag.max_brake * to_stop).sqrt());
+        // The profile's speed a step ahead (so the zero speed of a stop just left does not
+        // hold the agent there). When the agent has drifted off the path the straight-line
+        // distance to the stop can exceed the distance left along the path: read the profile
+        // that much further back. Within a step of the stop, braking toward it decides.
+        let ahead = (st.speed * dt).max(ag.max_accel * dt * dt);
+        let probe = self.s.min(stop_s - to_stop) + ahead;
+        let from_profile = if probe < stop_s {
+            self.profile.speed_at(probe)
+        } else {
+            ag.max_speed
+        };
+        let mut v_target = from_profile.min((2.0 * ag.max_brake * to_stop).sqrt());
         v_target = if error.abs() > ag.stop_angle {
             0.0
         } else {
             v_target * error.cos().max(0.0)
         };
+        // The arc tangent to the heading through the look-ahead point has radius
+        // ρ = D / (2·sin|error|). Slow enough to turn onto it (v ≤ ω·ρ and v ≤ √(a_lat·ρ),
+        // the corner caps of the profile), or the agent would orbit a close target.
+        let sin_error = error.abs().sin();
+        if sin_error > 0.0 {
+            let rho = to_target.length() / (2.0 * sin_error);
+            v_target = v_target
+                .min(ag.max_turn_rate * rho)
+                .min((ag.max_lateral_accel * rho).sqrt());
+        }
         let speed = if v_target > st.speed {
             v_target.min(st.speed + ag.max_accel * dt)
         } else {
             v_target.max(st.speed - ag.max_brake * dt)
         };
 
-        let max_turn = ag.max_turn_rate * dt;
+        // Turning at rate ω at speed v takes a lateral acceleration v·ω.
+        let turn_rate = if speed > 0.0 {
+            ag.max_turn_rate.min(ag.max_lateral_accel / speed)
+        } else {
+            ag.max_turn_rate
+        };
+        let max_turn = turn_rate * dt;
         let heading = wrap_angle(st.heading + error.clamp(-max_turn, max_turn));
         let mut travel = speed * dt;
         if aims_at_stop {
