@@ -8,6 +8,17 @@ use crate::error::{Error, Result};
 use crate::geometry::{closest_on_segment, Point};
 
 /// The follower's state after a step.
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::follow::{Agent, Follower};
+/// let mut f = Follower::new(Agent::default())?;
+/// f.set_path(&[DVec2::ZERO, DVec2::new(0.0, 8.0)])?;
+/// let st = f.step(0.25)?;
+/// assert_eq!((st.time, st.speed, st.finished), (0.25, 1.0, false));
+/// assert!((st.position.y - 0.25).abs() < 1e-12); // moved at the new speed for dt
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FollowState {
     /// Position (not necessarily on the path: the agent cuts corners as it turns).
@@ -160,11 +171,24 @@ impl Follower {
     }
 
     /// The look-ahead distance, m.
+    ///
+    /// ```
+    /// use pathsmooth::follow::{Agent, Follower};
+    /// assert_eq!(Follower::new(Agent::default())?.lookahead(), Follower::DEFAULT_LOOKAHEAD);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
     pub fn lookahead(&self) -> f64 {
         self.lookahead
     }
 
     /// The arrival radius, m.
+    ///
+    /// ```
+    /// use pathsmooth::follow::{Agent, Follower};
+    /// let f = Follower::new(Agent::default())?;
+    /// assert_eq!(f.arrival_radius(), Follower::DEFAULT_ARRIVAL_RADIUS);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
     pub fn arrival_radius(&self) -> f64 {
         self.arrival_radius
     }
@@ -209,16 +233,46 @@ impl Follower {
     }
 
     /// The current state.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::follow::{Agent, Follower};
+    /// let mut f = Follower::new(Agent::default())?;
+    /// f.set_path(&[DVec2::ONE, DVec2::new(5.0, 1.0)])?;
+    /// assert_eq!((f.state().position, f.state().speed), (DVec2::ONE, 0.0));
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
     pub fn state(&self) -> FollowState {
         self.state
     }
 
     /// Progress along the path: the arc length of the path point the agent has reached.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::follow::{Agent, Follower};
+    /// let mut f = Follower::new(Agent::default())?;
+    /// f.set_path(&[DVec2::ZERO, DVec2::new(50.0, 0.0)])?;
+    /// for _ in 0..60 {
+    ///     f.step(1.0 / 60.0)?;
+    /// }
+    /// assert!(f.progress() > 1.0 && f.progress() < 2.0); // ~½·4·1² m after a second
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
     pub fn progress(&self) -> f64 {
         self.s
     }
 
     /// The speed profile of the current path.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::follow::{Agent, Follower};
+    /// let mut f = Follower::new(Agent::default())?;
+    /// f.set_path(&[DVec2::ZERO, DVec2::new(30.0, 0.0)])?;
+    /// assert!(f.profile().total_time() > 6.0);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
     pub fn profile(&self) -> &SpeedProfile {
         &self.profile
     }
