@@ -11,7 +11,7 @@ use std::f64::consts::{PI, TAU};
 use glam::DVec2;
 
 use super::agent::Agent;
-use super::phases::Phases;
+use super::phases::{Phases, Rates};
 use crate::error::{Error, Result};
 use crate::geometry::{check_path, Point};
 
@@ -131,6 +131,7 @@ struct KnotInfo {
 #[derive(Debug, Clone, Default)]
 pub struct SpeedProfile {
     agent: Agent,
+    rates: Rates,
     /// The input's distinct points (consecutive duplicates removed).
     points: Vec<DVec2>,
     /// Input vertex → index into `points`.
@@ -236,6 +237,7 @@ impl SpeedProfile {
             });
         }
         self.agent = *agent;
+        self.rates = Rates::new(agent.max_accel, agent.max_brake);
         // At most three knots a vertex: reserving once beats growing a large buffer.
         let n = path.len();
         self.points.reserve(n);
@@ -434,14 +436,7 @@ impl SpeedProfile {
 
     fn phases(&self, k: usize) -> Phases {
         let (here, next) = (&self.knots[k], &self.knots[k + 1]);
-        Phases::new(
-            next.s - here.s,
-            here.v,
-            next.v,
-            here.cap_after,
-            self.agent.max_accel,
-            self.agent.max_brake,
-        )
+        Phases::new(next.s - here.s, here.v, next.v, here.cap_after, &self.rates)
     }
 
     fn assign_times(&mut self) {
