@@ -44,18 +44,24 @@
 //! too short to reach top speed); a 90° corner above the stop angle costs exactly braking
 //! to zero, (π/2)/ω of rotation and re-accelerating.
 //!
-//! **Cost:** O(n) time and memory for n points (three knots per corner at most; one
-//! `atan2`, `tan` and a few square roots per vertex), about 0.3 ms for 10,000 points.
-//! Queries by time or arc length are O(log n). [`SpeedProfile::compute`] reuses the
-//! profile's buffers.
+//! **Cost:** O(n) time and memory for n points: at most three knots per corner, a few
+//! square roots and divisions per vertex and no trigonometry except one `atan2` per
+//! stop-and-rotate corner; two linear passes and one timing pass. A 10,000-point path
+//! takes about 0.3 ms (a raw grid path) to 0.6 ms (a finely sampled winding curve) on a
+//! busy 2-core machine (`benches/follow.rs`). Queries by time or arc length are
+//! O(log n). [`SpeedProfile::compute`] reuses the profile's buffers.
 //!
 //! # Playback ([`Follower`])
 //!
 //! A stateful follower that a game loop advances by `dt` per frame: its heading lags
-//! toward a look-ahead point at the turn rate, its speed comes from the profile (scaled
-//! down while it turns, with its own braking toward stops), it halts and rotates in place
-//! at the profile's stop-and-rotate corners, and it reports position, heading, speed and
-//! whether it has reached the goal. Steps allocate nothing.
+//! toward a look-ahead point at the turn rate (and within the lateral-acceleration limit),
+//! its speed comes from the profile (scaled down while it turns, with its own braking
+//! toward stops), it halts and rotates in place at the profile's stop-and-rotate corners,
+//! and it reports position, heading, speed and whether it has reached the goal. It cuts
+//! corners a little (on raw A* grid paths of the Moving AI maps, by at most about 0.3 m
+//! with the defaults) and so arrives a few per cent sooner than the profile's time, which
+//! is the reference for comparing paths. Steps allocate nothing and cost well under a
+//! microsecond.
 //!
 //! # Example
 //!

@@ -327,6 +327,8 @@ proptest! {
             prop_assert!(st.position.is_finite() && st.speed <= ag.max_speed * (1.0 + 1e-12));
             let turned = ((st.heading - prev.heading + PI).rem_euclid(TAU) - PI).abs();
             prop_assert!(turned <= ag.max_turn_rate * dt * (1.0 + 1e-9), "{turned}");
+            let lateral = st.speed * turned / dt;
+            prop_assert!(lateral <= ag.max_lateral_accel * (1.0 + 1e-9), "{lateral}");
             prev = st;
             steps += 1;
         }

@@ -8,6 +8,17 @@ use crate::error::{Error, Result};
 use crate::geometry::{closest_on_segment, Point};
 
 /// The follower's state after a step.
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::follow::{Agent, Follower};
+/// let mut f = Follower::new(Agent::default())?;
+/// f.set_path(&[DVec2::ZERO, DVec2::new(0.0, 8.0)])?;
+/// let st = f.step(0.25)?;
+/// assert_eq!((st.time, st.speed, st.finished), (0.25, 1.0, false));
+/// assert!((st.position.y - 0.25).abs() < 1e-12); // moved at the new speed for dt
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FollowState {
     /// Position (not necessarily on the path: the agent cuts corners as it turns).
@@ -30,12 +41,18 @@ pub struct FollowState {
 ///    from the previous progress within the look-ahead window, never backwards;
 /// 2. picks the *look-ahead point* `lookahead` metres further along the path, but never past
 ///    the next *stop* (a stop-and-rotate corner of the profile, or the goal);
-/// 3. turns the heading toward that point by at most `max_turn_rate·dt` (the delayed turn);
-/// 4. sets the target speed: the profile's speed just ahead of the progress, no more than
+/// 3. sets the target speed: the profile's speed just ahead of the progress (or of the
+///    point as far from the stop along the path as the agent is in a straight line, if
+///    that is further back, for an agent that has drifted off the path), no more than
 ///    √(2·max_brake·d) at distance d from the next stop, scaled by cos(heading error) so the
 ///    agent slows while it turns, and 0 when the error exceeds `stop_angle` (it brakes and
-///    then rotates in place). The speed moves toward it by at most `max_accel·dt` up or
-///    `max_brake·dt` down;
+///    then rotates in place). It is also capped, like a profile corner, at min(ω·ρ,
+///    √(a_lat·ρ)) for the radius ρ of the arc that turns the agent onto the look-ahead point,
+///    so it never orbits a close target. The speed moves toward the target by at most
+///    `max_accel·dt` up or `max_brake·dt` down;
+/// 4. turns the heading toward the look-ahead point by at most `max_turn_rate·dt`, and at
+///    most `max_lateral_accel/speed·dt` so the lateral acceleration stays in bounds (the
+///    delayed turn);
 /// 5. moves along the heading, never overshooting a stop it is heading for. Within
 ///    `arrival_radius` of the stop the agent is placed on it at rest; at the goal it is
 ///    finished.
@@ -154,11 +171,24 @@ impl Follower {
     }
 
     /// The look-ahead distance, m.
+    ///
+    /// ```
+    /// use pathsmooth::follow::{Agent, Follower};
+    /// assert_eq!(Follower::new(Agent::default())?.lookahead(), Follower::DEFAULT_LOOKAHEAD);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
     pub fn lookahead(&self) -> f64 {
         self.lookahead
     }
 
     /// The arrival radius, m.
+    ///
+    /// ```
+    /// use pathsmooth::follow::{Agent, Follower};
+    /// let f = Follower::new(Agent::default())?;
+    /// assert_eq!(f.arrival_radius(), Follower::DEFAULT_ARRIVAL_RADIUS);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
     pub fn arrival_radius(&self) -> f64 {
         self.arrival_radius
     }
@@ -203,16 +233,46 @@ impl Follower {
     }
 
     /// The current state.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::follow::{Agent, Follower};
+    /// let mut f = Follower::new(Agent::default())?;
+    /// f.set_path(&[DVec2::ONE, DVec2::new(5.0, 1.0)])?;
+    /// assert_eq!((f.state().position, f.state().speed), (DVec2::ONE, 0.0));
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
     pub fn state(&self) -> FollowState {
         self.state
     }
 
     /// Progress along the path: the arc length of the path point the agent has reached.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::follow::{Agent, Follower};
+    /// let mut f = Follower::new(Agent::default())?;
+    /// f.set_path(&[DVec2::ZERO, DVec2::new(50.0, 0.0)])?;
+    /// for _ in 0..60 {
+    ///     f.step(1.0 / 60.0)?;
+    /// }
+    /// assert!(f.progress() > 1.0 && f.progress() < 2.0); // ~½·4·1² m after a second
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
     pub fn progress(&self) -> f64 {
         self.s
     }
 
     /// The speed profile of the current path.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::follow::{Agent, Follower};
+    /// let mut f = Follower::new(Agent::default())?;
+    /// f.set_path(&[DVec2::ZERO, DVec2::new(30.0, 0.0)])?;
+    /// assert!(f.profile().total_time() > 6.0);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
     pub fn profile(&self) -> &SpeedProfile {
         &self.profile
     }
@@ -261,23 +321,46 @@ impl Follower {
         let error = wrap_angle(desired - st.heading);
 
         let to_stop = stop_pos.distance(st.position);
-        let probe = self.s + (st.speed * dt).max(ag.max_accel * dt * dt);
-        let mut v_target = self
-            .profile
-            .speed_at(probe)
-            .min((2.0 * ag.max_brake * to_stop).sqrt());
+        // The profile's speed a step ahead (so the zero speed of a stop just left does not
+        // hold the agent there). When the agent has drifted off the path the straight-line
+        // distance to the stop can exceed the distance left along the path: read the profile
+        // that much further back. Within a step of the stop, braking toward it decides.
+        let ahead = (st.speed * dt).max(ag.max_accel * dt * dt);
+        let probe = self.s.min(stop_s - to_stop) + ahead;
+        let from_profile = if probe < stop_s {
+            self.profile.speed_at(probe)
+        } else {
+            ag.max_speed
+        };
+        let mut v_target = from_profile.min((2.0 * ag.max_brake * to_stop).sqrt());
         v_target = if error.abs() > ag.stop_angle {
             0.0
         } else {
             v_target * error.cos().max(0.0)
         };
+        // The arc tangent to the heading through the look-ahead point has radius
+        // ρ = D / (2·sin|error|). Slow enough to turn onto it (v ≤ ω·ρ and v ≤ √(a_lat·ρ),
+        // the corner caps of the profile), or the agent would orbit a close target.
+        let sin_error = error.abs().sin();
+        if sin_error > 0.0 {
+            let rho = to_target.length() / (2.0 * sin_error);
+            v_target = v_target
+                .min(ag.max_turn_rate * rho)
+                .min((ag.max_lateral_accel * rho).sqrt());
+        }
         let speed = if v_target > st.speed {
             v_target.min(st.speed + ag.max_accel * dt)
         } else {
             v_target.max(st.speed - ag.max_brake * dt)
         };
 
-        let max_turn = ag.max_turn_rate * dt;
+        // Turning at rate ω at speed v takes a lateral acceleration v·ω.
+        let turn_rate = if speed > 0.0 {
+            ag.max_turn_rate.min(ag.max_lateral_accel / speed)
+        } else {
+            ag.max_turn_rate
+        };
+        let max_turn = turn_rate * dt;
         let heading = wrap_angle(st.heading + error.clamp(-max_turn, max_turn));
         let mut travel = speed * dt;
         if aims_at_stop {

@@ -2,6 +2,28 @@
 //! one speed to another over a given length under a speed cap, with constant acceleration
 //! and braking (v² linear in distance in each phase), so times and positions are exact.
 
+/// Acceleration and braking with the reciprocals the phase computation divides by.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Rates {
+    accel: f64,
+    brake: f64,
+    inv_2a: f64,
+    inv_2b: f64,
+    inv_2ab: f64,
+}
+
+impl Rates {
+    pub(super) fn new(accel: f64, brake: f64) -> Rates {
+        Rates {
+            accel,
+            brake,
+            inv_2a: 0.5 / accel,
+            inv_2b: 0.5 / brake,
+            inv_2ab: 0.5 / (accel + brake),
+        }
+    }
+}
+
 /// How the speed runs over one interval between knots: accelerate over [0, x1], cruise at
 /// `vp` over [x1, x2], brake over [x2, len].
 #[derive(Debug, Clone, Copy)]
@@ -20,14 +42,27 @@ pub(super) struct Phases {
 impl Phases {
     /// The fastest run over `len` from `v0` to `v1` under the cap, given that both end
     /// speeds are reachable from each other (which the passes guarantee).
-    pub(super) fn new(len: f64, v0: f64, v1: f64, cap: f64, accel: f64, brake: f64) -> Phases {
+    pub(super) fn new(len: f64, v0: f64, v1: f64, cap: f64, rates: &Rates) -> Phases {
+        if v0 >= cap && v1 >= cap {
+            // Cruising at the cap throughout (common on curves): one division.
+            return Phases {
+                len,
+                v0,
+                vp: cap,
+                v1,
+                x1: 0.0,
+                x2: len,
+                t1: 0.0,
+                t2: len / cap,
+                t3: 0.0,
+            };
+        }
         // Where the accelerate-from-v0 and brake-to-v1 parabolas (in v²) cross.
-        let xp =
-            ((v1 * v1 - v0 * v0 + 2.0 * brake * len) / (2.0 * (accel + brake))).clamp(0.0, len);
-        let vp2 = v0 * v0 + 2.0 * accel * xp;
+        let xp = ((v1 * v1 - v0 * v0 + 2.0 * rates.brake * len) * rates.inv_2ab).clamp(0.0, len);
+        let vp2 = v0 * v0 + 2.0 * rates.accel * xp;
         let (vp, x1, x2) = if vp2 > cap * cap {
-            let x1 = ((cap * cap - v0 * v0) / (2.0 * accel)).clamp(0.0, len);
-            let x2 = (len - (cap * cap - v1 * v1) / (2.0 * brake)).clamp(x1, len);
+            let x1 = ((cap * cap - v0 * v0) * rates.inv_2a).clamp(0.0, len);
+            let x2 = (len - (cap * cap - v1 * v1) * rates.inv_2b).clamp(x1, len);
             (cap, x1, x2)
         } else {
             (vp2.sqrt().max(v0).max(v1), xp, xp)
@@ -108,13 +143,13 @@ mod tests {
 
     #[test]
     fn phases_cover_trapezoid_triangle_and_cruise() {
-        let p = Phases::new(20.0, 0.0, 0.0, 5.0, 4.0, 6.0);
+        let p = Phases::new(20.0, 0.0, 0.0, 5.0, &Rates::new(4.0, 6.0));
         assert!(close(p.t1, 1.25, 1e-12) && close(p.t3, 5.0 / 6.0, 1e-12));
         assert!(close(p.at_time(p.duration()).0, 20.0, 1e-12));
-        let tri = Phases::new(2.0, 0.0, 0.0, 5.0, 4.0, 6.0);
+        let tri = Phases::new(2.0, 0.0, 0.0, 5.0, &Rates::new(4.0, 6.0));
         let vp = (2.0 * 2.0 * 4.0 * 6.0 / 10.0f64).sqrt();
         assert!(close(tri.vp, vp, 1e-12) && tri.t2 == 0.0);
-        let cruise = Phases::new(3.0, 2.0, 2.0, 2.0, 4.0, 6.0);
+        let cruise = Phases::new(3.0, 2.0, 2.0, 2.0, &Rates::new(4.0, 6.0));
         assert!(close(cruise.duration(), 1.5, 1e-12));
         assert!(close(cruise.speed_at(1.0), 2.0, 1e-12));
     }

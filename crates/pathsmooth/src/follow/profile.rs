@@ -11,7 +11,7 @@ use std::f64::consts::{PI, TAU};
 use glam::DVec2;
 
 use super::agent::Agent;
-use super::phases::Phases;
+use super::phases::{Phases, Rates};
 use crate::error::{Error, Result};
 use crate::geometry::{check_path, Point};
 
@@ -23,9 +23,29 @@ const DUPLICATE_TOLERANCE: f64 = 1e-12;
 const REVERSAL_TOLERANCE: f64 = 1e-9;
 
 /// The most samples [`SpeedProfile::samples`] writes.
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::follow::{speed_profile, Agent, MAX_SAMPLES};
+/// let p = speed_profile(&[DVec2::ZERO, DVec2::new(1e6, 0.0)], &Agent::default())?;
+/// assert!(p.total_time() * 100.0 > MAX_SAMPLES as f64);
+/// assert!(p.samples(100.0).is_err()); // 20 million samples: refused
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
 pub const MAX_SAMPLES: usize = 10_000_000;
 
 /// The agent's state at one instant of a [`SpeedProfile`].
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::follow::{speed_profile, Agent};
+/// let p = speed_profile(&[DVec2::ZERO, DVec2::new(-10.0, 0.0)], &Agent::default())?;
+/// let s = p.sample(0.5);
+/// assert_eq!((s.t, s.speed), (0.5, 2.0)); // 4 m/s² for 0.5 s
+/// assert!((s.position.x + 0.5).abs() < 1e-12); // ½·4·0.5² = 0.5 m, toward −x
+/// assert!((s.heading.abs() - std::f64::consts::PI).abs() < 1e-12);
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Sample {
     /// Time since the start, s.
@@ -39,6 +59,16 @@ pub struct Sample {
 }
 
 /// The timing of one input vertex in a [`SpeedProfile`].
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::follow::{speed_profile, Agent};
+/// let p = speed_profile(&[DVec2::ZERO, DVec2::new(20.0, 0.0)], &Agent::default())?;
+/// let end = p.vertex(1).unwrap();
+/// assert_eq!((end.s, end.speed, end.dwell), (20.0, 0.0, 0.0));
+/// assert_eq!(end.t, p.total_time());
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct VertexTiming {
     /// Arc length from the start to the vertex.
@@ -52,7 +82,7 @@ pub struct VertexTiming {
 }
 
 /// One knot of the profile (see the file comment): what the speed passes read. Kept apart
-/// from [`KnotInfo`] so the passes stream through a third of the memory.
+/// from [`KnotInfo`] so the passes stream through a fraction of the memory.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Knot {
     /// Arc length along the polyline.
@@ -101,6 +131,7 @@ struct KnotInfo {
 #[derive(Debug, Clone, Default)]
 pub struct SpeedProfile {
     agent: Agent,
+    rates: Rates,
     /// The input's distinct points (consecutive duplicates removed).
     points: Vec<DVec2>,
     /// Input vertex → index into `points`.
@@ -206,6 +237,7 @@ impl SpeedProfile {
             });
         }
         self.agent = *agent;
+        self.rates = Rates::new(agent.max_accel, agent.max_brake);
         // At most three knots a vertex: reserving once beats growing a large buffer.
         let n = path.len();
         self.points.reserve(n);
@@ -404,14 +436,7 @@ impl SpeedProfile {
 
     fn phases(&self, k: usize) -> Phases {
         let (here, next) = (&self.knots[k], &self.knots[k + 1]);
-        Phases::new(
-            next.s - here.s,
-            here.v,
-            next.v,
-            here.cap_after,
-            self.agent.max_accel,
-            self.agent.max_brake,
-        )
+        Phases::new(next.s - here.s, here.v, next.v, here.cap_after, &self.rates)
     }
 
     fn assign_times(&mut self) {
@@ -425,21 +450,57 @@ impl SpeedProfile {
     }
 
     /// The agent the profile was computed for.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::follow::{speed_profile, Agent};
+    /// let walker = Agent { max_speed: 1.4, ..Agent::default() };
+    /// let p = speed_profile(&[DVec2::ZERO, DVec2::X], &walker)?;
+    /// assert_eq!(p.agent().max_speed, 1.4);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
     pub fn agent(&self) -> &Agent {
         &self.agent
     }
 
     /// Time from start (at rest) to goal (at rest), including rotations in place, s.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::follow::{speed_profile, Agent};
+    /// // A reversal: brake to rest, turn 180° in place (1 s at 180°/s), come back.
+    /// let path = [DVec2::ZERO, DVec2::new(2.0, 0.0), DVec2::ZERO];
+    /// let p = speed_profile(&path, &Agent::default())?;
+    /// let leg = 9.6f64.sqrt() * (1.0 / 4.0 + 1.0 / 6.0); // the 2 m triangle
+    /// assert!((p.total_time() - (2.0 * leg + 1.0)).abs() < 1e-12);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
     pub fn total_time(&self) -> f64 {
         self.info.last().map_or(0.0, |k| k.t)
     }
 
     /// Length of the polyline.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::follow::{speed_profile, Agent};
+    /// let p = speed_profile(&[DVec2::ZERO, DVec2::new(3.0, 4.0)], &Agent::default())?;
+    /// assert_eq!(p.length(), 5.0);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
     pub fn length(&self) -> f64 {
         self.knots.last().map_or(0.0, |k| k.s)
     }
 
     /// Number of input vertices (duplicates included).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::follow::{speed_profile, Agent};
+    /// let p = speed_profile(&[DVec2::ZERO, DVec2::ZERO, DVec2::X], &Agent::default())?;
+    /// assert_eq!(p.vertex_count(), 3);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
     pub fn vertex_count(&self) -> usize {
         self.vertex_point.len()
     }
@@ -470,6 +531,16 @@ impl SpeedProfile {
     }
 
     /// Timings of all input vertices, in order.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::follow::{speed_profile, Agent};
+    /// let path = [DVec2::ZERO, DVec2::new(5.0, 0.0), DVec2::new(10.0, 1.0)];
+    /// let p = speed_profile(&path, &Agent::default())?;
+    /// let times: Vec<f64> = p.vertices().map(|v| v.t).collect();
+    /// assert!(times[0] == 0.0 && times[0] < times[1] && times[1] < times[2]);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
     pub fn vertices(&self) -> impl ExactSizeIterator<Item = VertexTiming> + '_ {
         (0..self.vertex_count()).map(|i| self.vertex(i).expect("index in range"))
     }
@@ -613,6 +684,16 @@ impl SpeedProfile {
     /// Writes the samples of [`samples`](Self::samples) into `out` (cleared first).
     /// Errors: [`Error::BadParameter`] for a rate that is not positive and finite,
     /// [`Error::OutputTooLarge`] beyond [`MAX_SAMPLES`].
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::follow::{speed_profile, Agent};
+    /// let p = speed_profile(&[DVec2::ZERO, DVec2::new(4.0, 0.0)], &Agent::default())?;
+    /// let mut frames = Vec::new();
+    /// p.samples_into(10.0, &mut frames)?; // reuse `frames` frame after frame
+    /// assert_eq!(frames.len(), (p.total_time() * 10.0).floor() as usize + 2);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
     pub fn samples_into(&self, rate: f64, out: &mut Vec<Sample>) -> Result<()> {
         out.clear();
         if !(rate > 0.0 && rate.is_finite()) {
