@@ -147,8 +147,16 @@ fn bad_input_is_one_clear_line() {
     ));
     let out = run_with_stdin(&["follow"], "[[0,0],[1,1]]");
     assert!(out.status.success(), "a plain diagonal path follows fine");
-    let out = run_with_stdin(&["follow", "--max-speed", "-1"], "[[0,0],[1,1]]");
-    assert_clean_failure(&out);
+    let e = assert_clean_failure(&run_with_stdin(
+        &["follow", "--max-speed", "0"],
+        "[[0,0],[1,1]]",
+    ));
+    assert!(e.contains("max_speed"), "{e}");
+    // Argument errors are one line too.
+    assert_clean_failure(&run_with_stdin(
+        &["follow", "--max-speed", "-1"],
+        "[[0,0],[1,1]]",
+    ));
     assert_clean_failure(
         &bin()
             .args(["smooth", "--method", "chaikin", "-i", "/no/such/file.json"])
@@ -179,7 +187,11 @@ fn plan_on_a_real_map_writes_path_and_pictures() {
         .arg(dir.join("p.png"))
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&path_file).unwrap()).unwrap();
     assert!(v["points"].as_array().unwrap().len() >= 2);
     assert!(std::fs::read(dir.join("p.png"))

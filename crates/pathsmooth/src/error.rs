@@ -6,7 +6,7 @@
 
 use thiserror::Error;
 
-/// `Result` with the library's [`Error`].
+/// `Result` with the library's [`Error`](enum@Error).
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// Everything that can go wrong in pathsmooth.
