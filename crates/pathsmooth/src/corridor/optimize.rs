@@ -137,8 +137,14 @@ impl Default for Stop {
 pub struct SolverOptions {
     /// α ∈ (0, 2) of (20.9).
     pub alpha: f64,
-    /// β > 0 of (20.9).
+    /// β > 0 of (20.9) (multiplied by h^α when `scale_beta` is set).
     pub beta: f64,
+    /// Use β·h^α in (20.9) instead of β. Scaling the map by s scales h by s, and the
+    /// iterates scale with it exactly when β scales by s^α (τ ∝ β h^{2−α} must grow by
+    /// s², σ ∝ h^α/β must stay put). So with this set the iteration count no longer
+    /// depends on the map's units, which the chapter names as a reason α and β need
+    /// re-tuning (§20.4.3). Default true; [`SolverOptions::chapter`] clears it.
+    pub scale_beta: bool,
     /// When to stop.
     pub stop: Stop,
     /// The length term's norm.
@@ -156,6 +162,7 @@ impl Default for SolverOptions {
         SolverOptions {
             alpha: 1.0,
             beta: 0.25,
+            scale_beta: true,
             stop: Stop::default(),
             length: LengthNorm::Chapter,
             relaxation: 1.0,
@@ -178,6 +185,7 @@ impl SolverOptions {
         SolverOptions {
             alpha,
             beta,
+            scale_beta: false,
             stop: Stop::Iterations(iterations),
             relaxation: 1.0,
             acceleration: 0.0,
