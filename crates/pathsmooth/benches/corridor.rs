@@ -48,24 +48,36 @@ fn median(mut xs: Vec<usize>) -> usize {
     xs[xs.len() / 2]
 }
 
-fn sweep() {
-    let n = 100;
-    let max = 20_000;
-    let problems: Vec<(Problem, f64)> = (0..8)
+fn with_optimum(n: usize, count: u64) -> Vec<(Problem, f64)> {
+    (0..count)
         .map(|s| {
             let pr = random_problem(1000 + s, n);
             let (e, _) = reference(&pr, LengthNorm::Chapter);
             (pr, e)
         })
+        .collect()
+}
+
+/// (median, worst) iterations until the relative gap to the optimum stays ≤ eps.
+fn measure(
+    problems: &[(Problem, f64)],
+    opts: &SolverOptions,
+    eps: f64,
+    max: usize,
+) -> (usize, usize) {
+    let its: Vec<usize> = problems
+        .iter()
+        .map(|(pr, e)| iterations_to(&record(pr, opts, max), *e, eps).unwrap_or(max))
         .collect();
-    let measure = |opts: &SolverOptions, eps: f64| -> (usize, usize) {
-        let its: Vec<usize> = problems
-            .iter()
-            .map(|(pr, e)| iterations_to(&record(pr, opts, max), *e, eps).unwrap_or(max))
-            .collect();
-        let worst = *its.iter().max().unwrap();
-        (median(its), worst)
-    };
+    let worst = *its.iter().max().unwrap();
+    (median(its), worst)
+}
+
+fn sweep() {
+    let n = 100;
+    let max = 20_000;
+    let problems = with_optimum(n, 8);
+    let at100 = |opts: &SolverOptions, eps: f64| measure(&problems, opts, eps, max);
     println!(
         "n = {n} waypoints, 8 random corridors: iterations until the relative energy gap to \
          clarabel's optimum stays below eps (median / worst; cap {max})"
@@ -81,7 +93,7 @@ fn sweep() {
                 beta,
                 ..Default::default()
             };
-            let (a, b) = (measure(&o, 1e-3), measure(&o, 1e-4));
+            let (a, b) = (at100(&o, 1e-3), at100(&o, 1e-4));
             println!(
                 "{alpha:<6} {beta:<6} {:>6} / {:<6}  {:>6} / {:<6}",
                 a.0, a.1, b.0, b.1
@@ -100,7 +112,7 @@ fn sweep() {
                 relaxation: rho,
                 ..o
             };
-            let (a, b) = (measure(&o, 1e-3), measure(&o, 1e-4));
+            let (a, b) = (at100(&o, 1e-3), at100(&o, 1e-4));
             println!(
                 "relaxation {rho:<5} {:>6} / {:<6}  {:>6} / {:<6}",
                 a.0, a.1, b.0, b.1
@@ -111,9 +123,37 @@ fn sweep() {
                 acceleration: gamma,
                 ..o
             };
-            let (a, b) = (measure(&o, 1e-3), measure(&o, 1e-4));
+            let (a, b) = (at100(&o, 1e-3), at100(&o, 1e-4));
             println!(
                 "acceleration {gamma:<5} {:>6} / {:<6}  {:>6} / {:<6}",
+                a.0, a.1, b.0, b.1
+            );
+        }
+    }
+    // Do the choices hold at other sizes?
+    for n in [20, 1000] {
+        let problems = with_optimum(n, if n > 100 { 4 } else { 8 });
+        println!("n = {n}");
+        for (alpha, beta, rho) in [
+            (0.25, 8.0, 1.0),
+            (0.5, 4.0, 1.0),
+            (0.5, 4.0, 1.8),
+            (1.0, 2.0, 1.0),
+            (0.5, 2.0, 1.8),
+            (0.5, 8.0, 1.8),
+        ] {
+            let o = SolverOptions {
+                alpha,
+                beta,
+                relaxation: rho,
+                ..base
+            };
+            let (a, b) = (
+                measure(&problems, &o, 1e-3, max),
+                measure(&problems, &o, 1e-4, max),
+            );
+            println!(
+                "alpha {alpha:<5} beta {beta:<4} relaxation {rho:<4} {:>6} / {:<6}  {:>6} / {:<6}",
                 a.0, a.1, b.0, b.1
             );
         }

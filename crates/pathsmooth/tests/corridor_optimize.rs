@@ -1,6 +1,8 @@
 //! The corridor optimiser against its definition (Langerak, Game AI Pro 3, ch. 20) and
 //! against the exact optimum from clarabel.
 
+#![allow(clippy::needless_range_loop)]
+
 #[path = "support/corridor_ref.rs"]
 mod corridor_ref;
 

@@ -29,6 +29,9 @@
 //! assert_eq!(energy(&p, &p.centers, LengthNorm::SumOfLengths), 2.0);
 //! ```
 
+// Loops index several parallel arrays at once (v, c, r, w, σ, τ…), as the maths does.
+#![allow(clippy::needless_range_loop)]
+
 use glam::DVec2;
 
 use super::problem::Problem;

@@ -85,6 +85,9 @@
 //! assert_eq!(path[path.len() - 1], corridor.goal());
 //! ```
 
+// Loops index several parallel arrays at once (v, c, r, w, σ, τ…), as the maths does.
+#![allow(clippy::needless_range_loop)]
+
 use glam::DVec2;
 use rayon::prelude::*;
 
@@ -160,12 +163,12 @@ pub struct SolverOptions {
 impl Default for SolverOptions {
     fn default() -> Self {
         SolverOptions {
-            alpha: 1.0,
-            beta: 0.25,
+            alpha: 0.5,
+            beta: 4.0,
             scale_beta: true,
             stop: Stop::default(),
             length: LengthNorm::Chapter,
-            relaxation: 1.0,
+            relaxation: 1.8,
             acceleration: 0.0,
             record_energy: false,
         }
@@ -530,7 +533,6 @@ impl Solver {
 
     /// The main loop; returns the report without the final energy.
     fn iterate(&mut self, problem: &Problem, options: &SolverOptions, mu0: f64) -> Report {
-        let n = problem.len();
         let rho = options.relaxation;
         let accelerate = options.acceleration > 0.0;
         // Step scaling for the accelerated variant: Σ ← sΣ, T ← T/s.
@@ -538,49 +540,15 @@ impl Solver {
         let sigma_ref = self.sigma.iter().cloned().fold(0.0, f64::max);
         self.p_bar.copy_from_slice(&self.p);
         self.q_bar.copy_from_slice(&self.q);
+        let n = problem.len();
+        debug_assert_eq!(self.v.len(), n);
         let mut gap = None;
         let max = options.max_iterations();
         for k in 1..=max {
-            // Primal: ṽ = prox_G(v − T Kᵀ ȳ).
-            let (pb, qb) = if accelerate {
-                (&self.p_bar, &self.q_bar)
-            } else {
-                (&self.p, &self.q)
-            };
-            apply_kt(problem, pb, qb, &mut self.g);
-            for i in 0..n {
-                let t = self.tau[i] / s;
-                self.v_new[i] = project_to_disk(
-                    self.v[i] - self.g[i] * t,
-                    problem.centers[i],
-                    problem.radii[i],
-                );
-            }
-            // Dual: ŷ = prox_F*(y + Σ K(2ṽ − v)) (plain) or prox_F*(y + Σ K ṽ) (accelerated).
             if accelerate {
-                self.p_bar.copy_from_slice(&self.p);
-                self.q_bar.copy_from_slice(&self.q);
-                self.v.copy_from_slice(&self.v_new);
-                self.dual_step(problem, options, mu0 * s, s, false);
-                let theta = 1.0 / (1.0 + 2.0 * options.acceleration * sigma_ref * s).sqrt();
-                for i in 0..n {
-                    self.p_bar[i] = self.p[i] + (self.p[i] - self.p_bar[i]) * theta;
-                    self.q_bar[i] = self.q[i] + (self.q[i] - self.q_bar[i]) * theta;
-                }
-                s *= theta;
-            } else if rho == 1.0 {
-                self.dual_step(problem, options, mu0, 1.0, true);
-                std::mem::swap(&mut self.v, &mut self.v_new);
+                self.accelerated_step(problem, options, mu0, sigma_ref, &mut s);
             } else {
-                self.p_bar.copy_from_slice(&self.p);
-                self.q_bar.copy_from_slice(&self.q);
-                self.dual_step(problem, options, mu0, 1.0, true);
-                for i in 0..n {
-                    let d = self.v_new[i] - self.v[i];
-                    self.v[i] += d * rho;
-                    self.p[i] = self.p_bar[i] + (self.p[i] - self.p_bar[i]) * rho;
-                    self.q[i] = self.q_bar[i] + (self.q[i] - self.q_bar[i]) * rho;
-                }
+                self.relaxed_step(problem, options.length, mu0, rho);
             }
             if options.record_energy {
                 let e = self.feasible_energy(problem, options.length);
@@ -607,6 +575,115 @@ impl Solver {
             gap,
             converged: false,
         }
+    }
+
+    /// One (over-)relaxed Chambolle–Pock step in three fused passes over the waypoints:
+    ///
+    /// 1. ṽ = prox_G(v − T Kᵀy); x = 2ṽ − v; v ← v + ρ(ṽ − v);
+    /// 2. p̂ = prox_{σF₁*}(p + σK₁x), p ← p + ρ(p̂ − p); q̂ = q + μK₂x (and its norm);
+    /// 3. q ← q + ρ(proj_Q(q̂) − q).
+    ///
+    /// With ρ = 1 this is (20.8) (primal-first order). Kᵀ, K and the prox operators are
+    /// those of [`apply_kt`], [`apply_k`] and §20.4.2, inlined so each pass reads the
+    /// arrays once; the tests check it against the literal (20.8).
+    fn relaxed_step(&mut self, problem: &Problem, norm: LengthNorm, mu: f64, rho: f64) {
+        let n = problem.len();
+        let inv_h = 1.0 / problem.h;
+        let (c, r, w) = (
+            &problem.centers[..n],
+            &problem.radii[..n],
+            &problem.weights[..n],
+        );
+        let (v, x, p, q, q_hat) = (
+            &mut self.v[..n],
+            &mut self.g[..n],
+            &mut self.p[..n],
+            &mut self.q[..n],
+            &mut self.kq[..n],
+        );
+        let (sigma, tau) = (&self.sigma[..n], &self.tau[..n]);
+        // Pass 1: primal step (Kᵀy needs y's neighbours only, so v updates in place).
+        for i in 0..n {
+            let wp = |j: usize| p[j] * w[j];
+            let kt = if i == 0 {
+                2.0 * wp(0) - wp(1) - q[0]
+            } else if i + 1 < n {
+                2.0 * wp(i) - wp(i - 1) - wp(i + 1) - (q[i] - q[i - 1])
+            } else {
+                -wp(i - 1) + q[i - 1]
+            };
+            let vt = project_to_disk(v[i] - kt * (tau[i] * inv_h), c[i], r[i]);
+            x[i] = 2.0 * vt - v[i];
+            v[i] += (vt - v[i]) * rho;
+        }
+        // Pass 2: dual step at the extrapolated x.
+        let mut q_norm2 = 0.0;
+        for i in 0..n {
+            let ds = if i == 0 {
+                2.0 * x[0] - x[1]
+            } else if i + 1 < n {
+                2.0 * x[i] - x[i - 1] - x[i + 1]
+            } else {
+                -x[i - 1]
+            };
+            let p_hat = (p[i] + ds * (w[i] * inv_h * sigma[i])) / (1.0 + sigma[i]);
+            p[i] += (p_hat - p[i]) * rho;
+            let dq = if i + 1 < n {
+                (x[i + 1] - x[i]) * (inv_h * mu)
+            } else {
+                DVec2::ZERO
+            };
+            q_hat[i] = q[i] + dq;
+            q_norm2 += q_hat[i].length_squared();
+        }
+        // Pass 3: project q̂ onto the dual set and relax.
+        match norm {
+            LengthNorm::Chapter => {
+                let scale = 1.0 / q_norm2.sqrt().max(1.0);
+                for i in 0..n {
+                    q[i] += (q_hat[i] * scale - q[i]) * rho;
+                }
+            }
+            LengthNorm::SumOfLengths => {
+                for i in 0..n {
+                    let qh = q_hat[i] / q_hat[i].length().max(1.0);
+                    q[i] += (qh - q[i]) * rho;
+                }
+            }
+        }
+    }
+
+    /// One step of Chambolle & Pock (2011) Algorithm 2 on the dual (F₁* strongly
+    /// convex): primal step at the extrapolated dual ȳ, dual step at the new v, then
+    /// Σ ← θΣ, T ← T/θ (via `s`) and ȳ = y + θ(y − y_old).
+    fn accelerated_step(
+        &mut self,
+        problem: &Problem,
+        options: &SolverOptions,
+        mu0: f64,
+        sigma_ref: f64,
+        s: &mut f64,
+    ) {
+        let n = problem.len();
+        apply_kt(problem, &self.p_bar, &self.q_bar, &mut self.g);
+        for i in 0..n {
+            let t = self.tau[i] / *s;
+            self.v_new[i] = project_to_disk(
+                self.v[i] - self.g[i] * t,
+                problem.centers[i],
+                problem.radii[i],
+            );
+        }
+        self.p_bar.copy_from_slice(&self.p);
+        self.q_bar.copy_from_slice(&self.q);
+        self.v.copy_from_slice(&self.v_new);
+        self.dual_step(problem, options, mu0 * *s, *s, false);
+        let theta = 1.0 / (1.0 + 2.0 * options.acceleration * sigma_ref * *s).sqrt();
+        for i in 0..n {
+            self.p_bar[i] = self.p[i] + (self.p[i] - self.p_bar[i]) * theta;
+            self.q_bar[i] = self.q[i] + (self.q[i] - self.q_bar[i]) * theta;
+        }
+        *s *= theta;
     }
 
     /// y ← prox_F*(y + Σ K x) where x = 2ṽ − v (`extrapolate`) or ṽ, with ṽ in `v_new`;

@@ -1,6 +1,6 @@
 //! Shared by tests/corridor_optimize.rs and benches/corridor.rs: random corridors and the
 //! exact optimum of a corridor problem from the clarabel interior-point solver.
-#![allow(dead_code)]
+#![allow(dead_code, clippy::needless_range_loop)]
 
 use clarabel::algebra::CscMatrix;
 use clarabel::solver::{DefaultSettings, DefaultSolver, IPSolver, SolverStatus, SupportedConeT};
