@@ -160,7 +160,9 @@ pub enum Error {
         y: f64,
     },
     /// The corridor is too narrow for the agent radius somewhere.
-    #[error("portal {index} at ({x}, {y}) is {width} wide, too narrow for an agent of radius {radius}")]
+    #[error(
+        "portal {index} at ({x}, {y}) is {width} wide, too narrow for an agent of radius {radius}"
+    )]
     CorridorTooNarrow {
         /// Index of the portal.
         index: usize,

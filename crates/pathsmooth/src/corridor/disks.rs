@@ -21,7 +21,7 @@
 //! ```
 //! use pathsmooth::corridor::disks::DiskCorridor;
 //! let c = DiskCorridor::from_json(
-//!     r#"{"centers": [[0,0],[2,0],[4,1]], "radii": [0.5, 1.5, 0.5], "start_dir": [1,0]}"#,
+//!     r#"{"centers": [[0,0],[2,0],[4,1]], "radii": [0.5, 1.5, 1.0], "start_dir": [1,0]}"#,
 //! )
 //! .unwrap();
 //! assert_eq!(c.len(), 3);

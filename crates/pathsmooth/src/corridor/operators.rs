@@ -250,8 +250,8 @@ pub(crate) fn disk_slack(r: f64) -> f64 {
 /// use glam::DVec2;
 /// use pathsmooth::corridor::{operators::{energy, LengthNorm}, problem::Problem};
 /// let p = Problem::new(vec![DVec2::ZERO, DVec2::Y, DVec2::new(2.0, 0.0)], vec![0.0, 1.0, 0.0], vec![0.0, 1.0, 0.0], 1.0).unwrap();
-/// // Bend at the middle: |2·(0,1)| = 2 → ½·4; length √(2+2).
-/// assert!((energy(&p, &p.centers, LengthNorm::Chapter) - (2.0 + 2.0)).abs() < 1e-12);
+/// // Bend at the middle: 2·(0,1) − (0,0) − (2,0) = (−2, 2) → ½·8; length √(1 + 5).
+/// assert!((energy(&p, &p.centers, LengthNorm::Chapter) - (4.0 + 6f64.sqrt())).abs() < 1e-12);
 /// let outside = [DVec2::ZERO, DVec2::new(0.0, 3.0), DVec2::new(2.0, 0.0)];
 /// assert_eq!(energy(&p, &outside, LengthNorm::Chapter), f64::INFINITY);
 /// ```

@@ -28,7 +28,7 @@
 //! use pathsmooth::corridor::problem::{Problem, ProblemOptions};
 //! let corridor = DiskCorridor::new(
 //!     vec![DVec2::ZERO, DVec2::new(2.0, 1.0), DVec2::new(4.0, 0.0)],
-//!     vec![0.5, 1.5, 0.5],
+//!     vec![1.0, 1.5, 1.0],
 //!     Some(DVec2::X),
 //!     Some(DVec2::X),
 //! )

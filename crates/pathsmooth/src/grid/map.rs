@@ -82,7 +82,11 @@ impl GridMap {
     /// let map = pathsmooth::grid::GridMap::from_fn(4, 3, |x, _y| x != 2);
     /// assert!(!map.is_passable(2, 1));
     /// ```
-    pub fn from_fn(width: usize, height: usize, mut free: impl FnMut(usize, usize) -> bool) -> Self {
+    pub fn from_fn(
+        width: usize,
+        height: usize,
+        mut free: impl FnMut(usize, usize) -> bool,
+    ) -> Self {
         let mut passable = Vec::with_capacity(width * height);
         for y in 0..height {
             for x in 0..width {
@@ -102,22 +106,36 @@ impl GridMap {
         let mut line_no = 0;
         let mut next_line = |what: &str| -> Result<(usize, &str)> {
             line_no += 1;
-            lines
-                .next()
-                .map(|l| (line_no, l))
-                .ok_or_else(|| parse_err(file, line_no, 0, format!("expected {what}, found end of file")))
+            lines.next().map(|l| (line_no, l)).ok_or_else(|| {
+                parse_err(
+                    file,
+                    line_no,
+                    0,
+                    format!("expected {what}, found end of file"),
+                )
+            })
         };
 
         let (n, l) = next_line("`type octile`")?;
         let mut words = l.split_whitespace();
         if words.next() != Some("type") || words.next().is_none() {
-            return Err(parse_err(file, n, 1, format!("expected `type octile`, found `{l}`")));
+            return Err(parse_err(
+                file,
+                n,
+                1,
+                format!("expected `type octile`, found `{l}`"),
+            ));
         }
         let height = header_number(file, next_line("`height H`")?, "height")?;
         let width = header_number(file, next_line("`width W`")?, "width")?;
         let (n, l) = next_line("`map`")?;
         if l.trim() != "map" {
-            return Err(parse_err(file, n, 1, format!("expected `map`, found `{l}`")));
+            return Err(parse_err(
+                file,
+                n,
+                1,
+                format!("expected `map`, found `{l}`"),
+            ));
         }
 
         let mut passable = Vec::with_capacity(width * height);
@@ -137,7 +155,12 @@ impl GridMap {
         // Anything after the grid must be blank.
         while let Ok((n, l)) = next_line("") {
             if !l.trim().is_empty() {
-                return Err(parse_err(file, n, 1, format!("unexpected text after the {height} map rows")));
+                return Err(parse_err(
+                    file,
+                    n,
+                    1,
+                    format!("unexpected text after the {height} map rows"),
+                ));
             }
         }
         Ok(GridMap {
@@ -211,7 +234,8 @@ impl GridMap {
     #[inline]
     pub fn cell_at(p: DVec2) -> Option<IVec2> {
         let f = p.floor();
-        (f.is_finite() && f.abs().max_element() < i32::MAX as f64).then(|| IVec2::new(f.x as i32, f.y as i32))
+        (f.is_finite() && f.abs().max_element() < i32::MAX as f64)
+            .then(|| IVec2::new(f.x as i32, f.y as i32))
     }
 
     /// Row-major passability, `y * width + x`.
@@ -234,7 +258,11 @@ impl GridMap {
             return Err(outside());
         }
         if !self.passable_cell(c) {
-            return Err(Error::Blocked { what, x: p.x, y: p.y });
+            return Err(Error::Blocked {
+                what,
+                x: p.x,
+                y: p.y,
+            });
         }
         Ok(c)
     }
@@ -258,7 +286,12 @@ fn header_number(file: &str, (n, l): (usize, &str), key: &str) -> Result<usize> 
             key.len() + 2,
             format!("{key} {v} is outside 1..={MAX_MAP_SIDE}"),
         )),
-        _ => Err(parse_err(file, n, 1, format!("expected `{key} N`, found `{l}`"))),
+        _ => Err(parse_err(
+            file,
+            n,
+            1,
+            format!("expected `{key} N`, found `{l}`"),
+        )),
     }
 }
 
@@ -351,7 +384,10 @@ fn parse_scenario_line(line: &str, file: &str, line_no: usize) -> Result<Scenari
             file,
             line_no,
             1,
-            format!("expected 9 fields (bucket map width height sx sy gx gy length), found {}", fields.len()),
+            format!(
+                "expected 9 fields (bucket map width height sx sy gx gy length), found {}",
+                fields.len()
+            ),
         ));
     }
     let int = |k: usize| -> Result<i64> {
@@ -359,7 +395,14 @@ fn parse_scenario_line(line: &str, file: &str, line_no: usize) -> Result<Scenari
         f.parse::<i64>()
             .ok()
             .filter(|v| (0..=i32::MAX as i64).contains(v))
-            .ok_or_else(|| parse_err(file, line_no, col, format!("{} `{f}` is not a non-negative integer", NAMES[k])))
+            .ok_or_else(|| {
+                parse_err(
+                    file,
+                    line_no,
+                    col,
+                    format!("{} `{f}` is not a non-negative integer", NAMES[k]),
+                )
+            })
     };
     let (len_col, len_text) = fields[8];
     let optimal_length = len_text
@@ -435,7 +478,8 @@ mod tests {
 
     #[test]
     fn short_row_names_line() {
-        let e = GridMap::parse("type octile\nheight 2\nwidth 3\nmap\n...\n..\n", "f.map").unwrap_err();
+        let e =
+            GridMap::parse("type octile\nheight 2\nwidth 3\nmap\n...\n..\n", "f.map").unwrap_err();
         match e {
             Error::Parse { file, line, .. } => assert_eq!((file.as_str(), line), ("f.map", 6)),
             other => panic!("{other:?}"),
