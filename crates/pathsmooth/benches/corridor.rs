@@ -82,6 +82,7 @@ fn sweep() {
         "n = {n} waypoints, 8 random corridors: iterations until the relative energy gap to \
          clarabel's optimum stays below eps (median / worst; cap {max})"
     );
+    println!("the chapter's iteration (relaxation 1)");
     println!("alpha  beta     eps=1e-3         eps=1e-4");
     let alphas = [0.25, 0.5, 0.75, 1.0, 1.5];
     let betas = [0.25, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0];
@@ -91,6 +92,7 @@ fn sweep() {
             let o = SolverOptions {
                 alpha,
                 beta,
+                relaxation: 1.0,
                 ..Default::default()
             };
             let (a, b) = (at100(&o, 1e-3), at100(&o, 1e-4));
@@ -107,7 +109,7 @@ fn sweep() {
     let top = best.1;
     for (name, o) in [("the default", base), ("the sweep's best", top)] {
         println!("variants at {name} alpha = {}, beta = {}", o.alpha, o.beta);
-        for rho in [1.5, 1.8, 1.9] {
+        for rho in [1.0, 1.5, 1.8, 1.9] {
             let o = SolverOptions {
                 relaxation: rho,
                 ..o
@@ -121,6 +123,7 @@ fn sweep() {
         for gamma in [0.003, 0.01, 0.03, 0.1, 0.3] {
             let o = SolverOptions {
                 acceleration: gamma,
+                relaxation: 1.0,
                 ..o
             };
             let (a, b) = (at100(&o, 1e-3), at100(&o, 1e-4));

@@ -330,6 +330,39 @@ fn facing_directions_bend_the_ends() {
 }
 
 #[test]
+fn scaled_beta_makes_the_iteration_independent_of_the_map_units() {
+    let pr = random_problem(31, 30);
+    for s in [0.01, 7.0, 1000.0] {
+        let mut big = pr.clone();
+        big.centers.iter_mut().for_each(|c| *c *= s);
+        big.radii.iter_mut().for_each(|r| *r *= s);
+        big.h *= s;
+        let o = SolverOptions::default(); // scale_beta: true
+        let o = SolverOptions {
+            stop: Stop::Iterations(150),
+            ..o
+        };
+        let a = optimize(&pr, &o).unwrap();
+        let b = optimize(&big, &o).unwrap();
+        for i in 0..pr.len() {
+            let d = (a.path[i] * s).distance(b.path[i]) / s;
+            assert!(d < 1e-9, "scale {s}, waypoint {i}: {d:e}");
+        }
+        // Without the scaling the chapter's fixed β behaves differently at another scale.
+        let fixed = SolverOptions {
+            scale_beta: false,
+            ..o
+        };
+        let a = optimize(&pr, &fixed).unwrap();
+        let b = optimize(&big, &fixed).unwrap();
+        let worst = (0..pr.len())
+            .map(|i| (a.path[i] * s).distance(b.path[i]) / s)
+            .fold(0.0, f64::max);
+        assert!(worst > 1e-6, "scale {s}");
+    }
+}
+
+#[test]
 fn zero_weights_give_the_straight_shortest_path() {
     // Figure 20.2b: with all weights 0 only length counts.
     let centers = vec![DVec2::ZERO, DVec2::new(2.0, 1.5), DVec2::new(4.0, 0.0)];
