@@ -127,7 +127,16 @@ use super::operators::{
 use super::problem::Problem;
 use crate::error::{Error, Result};
 
-/// How often (in iterations) [`Stop::Tolerance`] evaluates the duality gap.
+/// How often (in iterations) [`Stop::Tolerance`] evaluates the duality gap, so a
+/// tolerance stop always lands on a multiple of it (or on the cap).
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::corridor::{optimize::{optimize, SolverOptions, GAP_CHECK_EVERY}, problem::Problem};
+/// let p = Problem::new(vec![DVec2::ZERO, DVec2::new(1.0, 1.0), DVec2::new(2.0, 0.0)], vec![0.0, 1.0, 0.0], vec![0.0, 1.0, 0.0], 1.0).unwrap();
+/// let s = optimize(&p, &SolverOptions::default()).unwrap();
+/// assert_eq!(s.report.iterations % GAP_CHECK_EVERY, 0);
+/// ```
 pub const GAP_CHECK_EVERY: usize = 10;
 
 /// When to stop iterating.
