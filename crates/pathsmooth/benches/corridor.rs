@@ -133,6 +133,21 @@ fn sweep() {
             );
         }
     }
+    // Acceleration with a poorly chosen β.
+    for gamma in [0.0, 0.1] {
+        let o = SolverOptions {
+            alpha: 1.0,
+            beta: 0.25,
+            relaxation: 1.0,
+            acceleration: gamma,
+            ..base
+        };
+        let (a, b) = (at100(&o, 1e-3), at100(&o, 1e-4));
+        println!(
+            "alpha 1 beta 0.25 acceleration {gamma:<4} {:>6} / {:<6}  {:>6} / {:<6}",
+            a.0, a.1, b.0, b.1
+        );
+    }
     // Do the choices hold at other sizes?
     for n in [20, 1000] {
         let problems = with_optimum(n, if n > 100 { 4 } else { 8 });

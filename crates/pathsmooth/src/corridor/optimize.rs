@@ -30,8 +30,8 @@
 //!   F₁* = ½‖p‖² is strongly convex: after each step the dual steps shrink by
 //!   θ = 1/√(1+2γσ̄) (σ̄ the largest σᵢ), the primal steps grow by 1/θ, and the dual (not
 //!   the primal) is extrapolated. F₂* is not strongly convex, so this is a heuristic
-//!   here. It rescues a badly chosen β (α = 1, β = 0.25: 582 → 135 iterations to 1e-3)
-//!   but does not beat well-chosen steps, so it is off (0) by default.
+//!   here. It rescues a badly chosen β (α = 1, β = 0.25: 565 → 135 iterations to 1e-3
+//!   with γ = 0.1) but does not beat well-chosen steps, so it is off (0) by default.
 //! - `stop`: [`Stop::Iterations`] (the chapter's fixed count) or [`Stop::Tolerance`]
 //!   (default, 1e-3): stop when the duality gap E(v) − D(y), relative to E(v), falls
 //!   below the tolerance. D(p, q) = Σᵢ ⟨cᵢ, gᵢ⟩ − rᵢ‖gᵢ‖ − ½‖p‖² with g = Kᵀ(p, q) is the
@@ -39,7 +39,7 @@
 //!   E(v) − min E ≤ tol·E(v), with no tuning and no false stops. It is evaluated every
 //!   [`GAP_CHECK_EVERY`] iterations at two dual points, the iterate y and the point of
 //!   v itself (p = K₁v, q = K₂v/‖K₂v‖), taking the better. The price of the certificate:
-//!   it is reached about 1.5–2× later than the true gap (table below).
+//!   it is reached about 2–2.5× later than the true gap (numbers below).
 //! - `length`: the chapter's V,2 length norm, or the sum of segment lengths (V,1) whose
 //!   dual projection is point-wise onto unit disks ([`LengthNorm`] explains the
 //!   difference).
@@ -52,21 +52,21 @@
 //! weights 10/10/2); iterations until E(vᵏ) stays within a relative 1e-3 of clarabel's
 //! optimum, median / worst of 8 corridors, n = 100 disks, the chapter's iteration (ρ = 1):
 //!
-//! | α \ β (ρ = 1)   | 0.25        | 1         | 2         | 4             | 8         | 16        |
-//! |-----------------|-------------|-----------|-----------|---------------|-----------|-----------|
-//! | 0.25            | 1435 / 2346 | 361 / 590 | 185 / 300 | 107 / 158     | 107 / 118 | 115 / 140 |
-//! | 0.5             | 1008 / 1597 | 256 / 405 | 134 / 209 | **107 / 126** | 115 / 139 | 132 / 149 |
-//! | 1               | 582 / 820   | 151 / 214 | 113 / 131 | 145 / 161     | 194 / 309 | 342 / 608 |
-//! | 1.5             | 331 / 516   | 163 / 189 | 233 / 364 | 441 / 720     | 882 / 1442| 1765 / 2884 |
+//! | α \ β | 0.25        | 1         | 2         | 4             | 8          | 16          |
+//! |-------|-------------|-----------|-----------|---------------|------------|-------------|
+//! | 0.25  | 1432 / 2345 | 360 / 590 | 184 / 300 | 107 / 158     | 107 / 118  | 115 / 140   |
+//! | 0.5   | 993 / 1595  | 252 / 405 | 132 / 208 | **107 / 126** | 115 / 139  | 132 / 149   |
+//! | 1     | 565 / 819   | 147 / 214 | 113 / 131 | 146 / 178     | 194 / 316  | 345 / 622   |
+//! | 1.5   | 324 / 516   | 163 / 196 | 235 / 376 | 465 / 746     | 929 / 1493 | 1860 / 2986 |
 //!
-//! At α = 0.5, β = 4 (median 1e-3 / 1e-4): ρ = 1 → 107 / 153; ρ = 1.5 → 73 / 103;
-//! ρ = 1.8 → **63 / 89**; ρ = 1.9 → 63 / 91; acceleration γ ∈ {0.003 … 0.1} → 106–109 /
-//! 151–160 (no gain), γ = 0.3 → 129 / 226. The choice holds at other sizes (ρ = 1.8):
-//! n = 20: 35 / 55 iterations; n = 1000: 88 / 146 (vs 141 / 251 at ρ = 1). The certified
-//! stop at 1e-3 (1e-4) takes a median 150 (220) iterations at n = 100. Warm starts: after
-//! nudging every disk by 0.05, re-solving to a certified 1e-3 takes 80 iterations from
-//! the previous solution against 140 from the centres. With the chapter's literal
-//! example values (α = 1, β = 1) the n = 100 median is 151 / 265 at ρ = 1.
+//! At α = 0.5, β = 4 (median iterations to 1e-3 / 1e-4): ρ = 1 → 107 / 153;
+//! ρ = 1.5 → 73 / 104; ρ = 1.8 → **64 / 90**; ρ = 1.9 → 63 / 91; acceleration
+//! γ ∈ {0.003 … 0.1} → 106–109 / 151–160 (no gain), γ = 0.3 → 129 / 226. The choice holds
+//! at other sizes (ρ = 1.8): n = 20: 35 / 52; n = 1000: 88 / 146 (vs 141 / 252 at ρ = 1).
+//! The certified stop at 1e-3 (1e-4) takes a median 150 (220) iterations at n = 100.
+//! Warm starts: after nudging every disk by 0.05, re-solving to a certified 1e-3 takes
+//! 80 iterations from the previous solution against 140 from the centres. The chapter's
+//! own example values α = 1, β = 1 need 147 / 269 (ρ = 1).
 //!
 //! Time (`cargo bench -p pathsmooth --bench corridor`, 2 cores shared with other jobs,
 //! load ≈ 9, so absolute times are inflated; ratios are from the same run): to reach
