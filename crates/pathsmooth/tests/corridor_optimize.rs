@@ -363,6 +363,44 @@ fn scaled_beta_makes_the_iteration_independent_of_the_map_units() {
 }
 
 #[test]
+fn the_chapters_length_norm_spreads_waypoints_and_the_sum_of_lengths_does_not() {
+    // Pure length (weights 0) on a straight corridor with bunched-up centres.
+    let xs = [0.0, 0.2, 0.4, 3.0, 6.0, 9.0, 9.2];
+    let centers: Vec<DVec2> = xs.iter().map(|&x| DVec2::new(x, 0.0)).collect();
+    let c = DiskCorridor::new(centers, vec![3.0; 7], None, None).unwrap();
+    let o = ProblemOptions {
+        weights: Weights::Given(vec![0.0; 7]),
+        ..Default::default()
+    };
+    let pr = Problem::from_corridor(&c, &o).unwrap();
+    let spacing = |v: &[DVec2]| {
+        let d: Vec<f64> = v.windows(2).map(|w| w[0].distance(w[1])).collect();
+        let max = d.iter().cloned().fold(0.0, f64::max);
+        let min = d.iter().cloned().fold(f64::INFINITY, f64::min);
+        (d.iter().sum::<f64>(), max / min)
+    };
+    let v2 = optimize(&pr, &tol(1e-9)).unwrap();
+    let (len, ratio) = spacing(&v2.path);
+    assert!(
+        (len - 9.2).abs() < 1e-4 && ratio < 1.01,
+        "V,2: length {len}, ratio {ratio}"
+    );
+    let v1 = optimize(
+        &pr,
+        &SolverOptions {
+            length: LengthNorm::SumOfLengths,
+            ..tol(1e-9)
+        },
+    )
+    .unwrap();
+    let (len, ratio) = spacing(&v1.path);
+    assert!(
+        (len - 9.2).abs() < 1e-4 && ratio > 2.0,
+        "V,1: length {len}, ratio {ratio}"
+    );
+}
+
+#[test]
 fn zero_weights_give_the_straight_shortest_path() {
     // Figure 20.2b: with all weights 0 only length counts.
     let centers = vec![DVec2::ZERO, DVec2::new(2.0, 1.5), DVec2::new(4.0, 0.0)];

@@ -68,11 +68,16 @@
 //! 80 iterations from the previous solution against 140 from the centres. The chapter's
 //! own example values α = 1, β = 1 need 147 / 269 (ρ = 1).
 //!
-//! Time (`cargo bench -p pathsmooth --bench corridor`, 2 cores shared with other jobs,
-//! load ≈ 9, so absolute times are inflated; ratios are from the same run): to reach
-//! 1e-3 / 1e-4 of the optimum, n = 20: 19 / 18 µs vs clarabel 0.72 ms; n = 100:
-//! 117 / 124 µs vs 5.3 ms (≈ 45× / 42×; certified 1e-3: 222 µs, 24×); n = 1000:
-//! 1.4 / 2.2 ms vs 47 ms (33× / 21×).
+//! Time (`cargo bench -p pathsmooth --bench corridor -- --measurement-time 4`; 2 cores
+//! shared with other jobs at load ≈ 8–9, so absolute times are inflated and vary ±30 %
+//! between runs; each ratio is from one group of one run). Iterations to reach a relative
+//! energy gap of 1e-3 / 1e-4 to clarabel's optimum on one random corridor, timed:
+//!
+//! | n    | to 1e-3 (its) | to 1e-4 (its) | certified 1e-3 (its) | clarabel | speed-up 1e-3 / 1e-4 |
+//! |------|---------------|---------------|----------------------|----------|----------------------|
+//! | 20   | 19 µs (37)    | 10–18 µs (55) | 26 µs (90)           | 0.60 ms  | ≈ 31× / ≥ 33×        |
+//! | 100  | 78 µs (54)    | 143 µs (74)   | 196 µs (110)         | 3.1 ms   | 40× / 22× (certified 16×) |
+//! | 1000 | 1.16 ms (86)  | 1.59 ms (127) | 3.6 ms (200)         | 65 ms    | 56× / 41×            |
 //!
 //! # Cost
 //!
@@ -431,7 +436,7 @@ impl Solver {
             options.beta
         };
         let mu = step_sizes(problem, options.alpha, beta, &mut self.sigma, &mut self.tau);
-        if matches!(init, Init::Centers) || !self.has_dual(init) {
+        if !self.has_dual(init) {
             // The chapter's first dual step from p = q = 0 at v̂⁰ = v⁰.
             self.p.iter_mut().for_each(|x| *x = DVec2::ZERO);
             self.q.iter_mut().for_each(|x| *x = DVec2::ZERO);
