@@ -125,11 +125,12 @@
 use glam::DVec2;
 use rayon::prelude::*;
 
+use super::disks::DiskCorridor;
 pub use super::operators::LengthNorm;
 use super::operators::{
     apply_k, apply_kt, dual_objective, project_to_disk, smooth_and_length, step_sizes,
 };
-use super::problem::Problem;
+use super::problem::{Problem, ProblemOptions};
 use crate::error::{Error, Result};
 
 /// How often (in iterations) [`Stop::Tolerance`] evaluates the duality gap, so a
@@ -835,6 +836,32 @@ fn project_dual_q(q: &mut [DVec2], norm: LengthNorm) {
             }
         }),
     }
+}
+
+/// The one-call form: builds the problem of `corridor` (default bathtub weights, dummy
+/// waypoints for its facing directions), solves it and returns the smoothed waypoints
+/// from start to goal (dummies dropped), each inside its disk.
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::corridor::{disks::DiskCorridor, optimize::{smooth_corridor, SolverOptions}};
+/// let c = DiskCorridor::new(
+///     vec![DVec2::ZERO, DVec2::new(2.0, 2.0), DVec2::new(4.0, 0.0)],
+///     vec![1.0, 2.0, 1.0],
+///     Some(DVec2::X),
+///     Some(DVec2::X),
+/// )
+/// .unwrap();
+/// let path = smooth_corridor(&c, &SolverOptions::default()).unwrap();
+/// assert_eq!(path.len(), 3);
+/// assert_eq!((path[0], path[2]), (c.start(), c.goal()));
+/// assert!(path[1].distance(c.centers[1]) <= 2.0 + 1e-9);
+/// ```
+pub fn smooth_corridor(corridor: &DiskCorridor, options: &SolverOptions) -> Result<Vec<DVec2>> {
+    let problem = Problem::from_corridor(corridor, &ProblemOptions::default())?;
+    let mut solver = Solver::new();
+    solver.solve(&problem, options)?;
+    Ok(problem.waypoints(solver.path()).to_vec())
 }
 
 /// Solves one problem from the chapter's start and returns an owned [`Solution`].

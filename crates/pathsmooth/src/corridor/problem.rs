@@ -235,6 +235,27 @@ impl Problem {
         Ok(p)
     }
 
+    /// Reads either JSON form the CLI accepts: a dumped problem (it has an `"h"` key;
+    /// solved exactly as given, `options` unused) or a caller's corridor (built with
+    /// `options`). Errors as [`Problem::from_json`] / [`DiskCorridor::from_json`].
+    ///
+    /// ```
+    /// use pathsmooth::corridor::problem::{Problem, ProblemOptions};
+    /// let o = ProblemOptions::default();
+    /// let dump = r#"{"centers": [[0,0],[1,1],[2,0]], "radii": [0, 1, 0], "weights": [0, 1, 0], "h": 1.4}"#;
+    /// assert_eq!(Problem::from_any_json(dump, &o).unwrap().h, 1.4);
+    /// let corridor = r#"{"centers": [[0,0],[1,1],[2,0]], "radii": [1, 1, 1], "goal_dir": [1, 0]}"#;
+    /// assert_eq!(Problem::from_any_json(corridor, &o).unwrap().len(), 4);
+    /// ```
+    pub fn from_any_json(text: &str, options: &ProblemOptions) -> Result<Self> {
+        let value: serde_json::Value = parse_json(text)?;
+        if value.get("h").is_some() {
+            Problem::from_json(text)
+        } else {
+            Problem::from_corridor(&DiskCorridor::from_json(text)?, options)
+        }
+    }
+
     /// The dump format `{"centers": …, "radii": …, "weights": …, "h": …}`.
     ///
     /// ```
@@ -495,6 +516,25 @@ mod tests {
         assert!(matches!(
             Problem::from_corridor(&c, &neg),
             Err(Error::BadParameter { name: "w_s", .. })
+        ));
+    }
+
+    #[test]
+    fn any_json_tells_a_dump_from_a_corridor_and_reports_errors() {
+        let o = ProblemOptions::default();
+        let bad_dump = r#"{"centers": [[0,0],[1,0]], "radii": [0, 0], "weights": [0, 0], "h": -1}"#;
+        assert!(matches!(
+            Problem::from_any_json(bad_dump, &o),
+            Err(Error::BadParameter { name: "h", .. })
+        ));
+        let gap = r#"{"centers": [[0,0],[9,0]], "radii": [1, 1]}"#;
+        assert_eq!(
+            Problem::from_any_json(gap, &o),
+            Err(Error::CorridorGap { a: 0, b: 1 })
+        );
+        assert!(matches!(
+            Problem::from_any_json("[1, 2", &o),
+            Err(Error::Parse { .. })
         ));
     }
 
