@@ -177,6 +177,23 @@ fn optimum_matches_clarabel_within_1e_4() {
 }
 
 #[test]
+fn densified_corridors_solve_to_the_optimum_too() {
+    let mut rng = Rng(77);
+    let corridor = random_corridor(&mut rng, 8);
+    let o = ProblemOptions {
+        max_spacing: Some(0.25),
+        ..Default::default()
+    };
+    let pr = Problem::from_corridor(&corridor, &o).unwrap();
+    assert!(pr.len() > 30);
+    let (e_star, _) = reference(&pr, LengthNorm::Chapter);
+    let s = optimize(&pr, &tol(1e-5)).unwrap();
+    assert_inside(&pr, &s.path);
+    let rel = (s.report.energy - e_star) / e_star;
+    assert!((-1e-7..=1e-4).contains(&rel), "{rel:e}");
+}
+
+#[test]
 fn every_variant_converges_to_the_same_optimum() {
     let pr = random_problem(11, 25);
     let (e_star, _) = reference(&pr, LengthNorm::Chapter);

@@ -111,6 +111,71 @@ pub struct ProblemOptions {
     pub weights: Weights,
     /// Where the dummy waypoints go.
     pub direction_length: DirectionLength,
+    /// Densify the corridor first so consecutive waypoints are at most this far apart
+    /// (see [`densify`]); `None` (default) keeps one waypoint per disk.
+    pub max_spacing: Option<f64>,
+}
+
+/// The most waypoints [`densify`] will produce.
+pub const MAX_WAYPOINTS: usize = 1_000_000;
+
+/// Inserts waypoints between consecutive disks so that no two consecutive centres are
+/// more than `max_spacing` apart, for a finer (smoother) optimised path than one
+/// waypoint per disk. Between disks (a, b) at distance d, the point at fraction t of the
+/// way gets the radius max(r_a − t·d, r_b − (1 − t)·d): the largest disk about that point
+/// inside disk a or inside disk b, so the new disks add no space outside the corridor
+/// (and every radius is ≥ (r_a + r_b − d)/2 ≥ 0 because the disks overlap). Returns the
+/// new centres and radii; the originals are kept at their places.
+///
+/// Errors: `max_spacing` not finite and > 0 ([`Error::BadParameter`]), more than
+/// [`MAX_WAYPOINTS`] points ([`Error::OutputTooLarge`]), and the corridor's own errors.
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::corridor::{disks::DiskCorridor, problem::densify};
+/// let c = DiskCorridor::new(vec![DVec2::ZERO, DVec2::new(4.0, 0.0)], vec![3.0, 2.0], None, None).unwrap();
+/// let (centers, radii) = densify(&c, 1.0).unwrap();
+/// assert_eq!(centers.len(), 5);
+/// assert_eq!(centers[1], DVec2::new(1.0, 0.0));
+/// assert_eq!(radii, vec![3.0, 2.0, 1.0, 1.0, 2.0]);
+/// ```
+pub fn densify(corridor: &DiskCorridor, max_spacing: f64) -> Result<(Vec<DVec2>, Vec<f64>)> {
+    corridor.validate()?;
+    if !(max_spacing.is_finite() && max_spacing > 0.0) {
+        return Err(Error::param(
+            "max_spacing",
+            max_spacing,
+            "a finite spacing > 0",
+        ));
+    }
+    let (c, r) = (&corridor.centers, &corridor.radii);
+    let pieces = |d: f64| (d / max_spacing).ceil().max(1.0);
+    let total: f64 = 1.0
+        + c.windows(2)
+            .map(|w| pieces(w[0].distance(w[1])))
+            .sum::<f64>();
+    if total > MAX_WAYPOINTS as f64 {
+        return Err(Error::OutputTooLarge {
+            requested: total as u128,
+            cap: MAX_WAYPOINTS,
+        });
+    }
+    let mut centers = Vec::with_capacity(total as usize);
+    let mut radii = Vec::with_capacity(total as usize);
+    for i in 0..c.len() - 1 {
+        centers.push(c[i]);
+        radii.push(r[i]);
+        let d = c[i].distance(c[i + 1]);
+        let m = pieces(d) as usize;
+        for k in 1..m {
+            let t = k as f64 / m as f64;
+            centers.push(c[i].lerp(c[i + 1], t));
+            radii.push((r[i] - t * d).max(r[i + 1] - (1.0 - t) * d).max(0.0));
+        }
+    }
+    centers.push(c[c.len() - 1]);
+    radii.push(r[r.len() - 1]);
+    Ok((centers, radii))
 }
 
 /// The discretised problem: the solver's whole input (see the module doc).
@@ -163,9 +228,11 @@ impl Problem {
         Ok(p)
     }
 
-    /// Builds the problem for a corridor: start and goal pinned (radius 0), a pinned dummy
-    /// waypoint for each facing direction, weights as asked, h = the corridor's mean
-    /// spacing (or, if every centre coincides, the largest radius, or 1).
+    /// Builds the problem for a corridor: densified if `max_spacing` is set, start and goal
+    /// pinned (radius 0), a pinned dummy waypoint for each facing direction, weights as
+    /// asked (given weights count the densified waypoints and the dummies), h = the mean
+    /// spacing of the (densified) centres (or, if every centre coincides, the largest
+    /// radius, or 1).
     ///
     /// ```
     /// use glam::DVec2;
@@ -178,8 +245,12 @@ impl Problem {
     /// ```
     pub fn from_corridor(corridor: &DiskCorridor, options: &ProblemOptions) -> Result<Self> {
         corridor.validate()?;
-        let h = normalisation(corridor);
-        let m = corridor.len();
+        let (disk_c, disk_r) = match options.max_spacing {
+            Some(s) => densify(corridor, s)?,
+            None => (corridor.centers.clone(), corridor.radii.clone()),
+        };
+        let h = normalisation(&disk_c, &disk_r);
+        let m = disk_c.len();
         let dummy = |d: DVec2| match options.direction_length {
             DirectionLength::Spacing => d.normalize() * h,
             DirectionLength::AsGiven => d,
@@ -192,8 +263,8 @@ impl Problem {
             centers.push(corridor.start() - dummy(d));
             radii.push(0.0);
         }
-        centers.extend_from_slice(&corridor.centers);
-        radii.extend_from_slice(&corridor.radii);
+        centers.extend_from_slice(&disk_c);
+        radii.extend_from_slice(&disk_r);
         radii[lead] = 0.0;
         radii[lead + m - 1] = 0.0;
         if let Some(d) = corridor.goal_dir {
@@ -429,12 +500,13 @@ fn check_weight(name: &'static str, w: f64) -> Result<()> {
 
 /// h: the mean spacing of the corridor centres, falling back to the largest radius and
 /// then 1 when every centre coincides (h only sets the scale, it must not be 0).
-fn normalisation(corridor: &DiskCorridor) -> f64 {
-    let h = corridor.mean_spacing();
+fn normalisation(centers: &[DVec2], radii: &[f64]) -> f64 {
+    let total: f64 = centers.windows(2).map(|w| w[0].distance(w[1])).sum();
+    let h = total / (centers.len() - 1) as f64;
     if h > 0.0 {
         return h;
     }
-    let r = corridor.radii.iter().cloned().fold(0.0, f64::max);
+    let r = radii.iter().cloned().fold(0.0, f64::max);
     if r > 0.0 {
         r
     } else {
@@ -535,6 +607,56 @@ mod tests {
         assert!(matches!(
             Problem::from_any_json("[1, 2", &o),
             Err(Error::Parse { .. })
+        ));
+    }
+
+    #[test]
+    fn densified_disks_stay_inside_the_corridor() {
+        let c = DiskCorridor::new(
+            vec![
+                DVec2::ZERO,
+                DVec2::new(3.0, 4.0),
+                DVec2::new(3.0, 4.5),
+                DVec2::new(9.0, 4.5),
+            ],
+            vec![2.6, 2.5, 0.5, 5.6],
+            None,
+            None,
+        )
+        .unwrap();
+        let (centers, radii) = densify(&c, 0.7).unwrap();
+        assert!(centers
+            .windows(2)
+            .all(|w| w[0].distance(w[1]) <= 0.7 + 1e-12));
+        for (p, r) in centers.iter().zip(&radii) {
+            let inside = c
+                .centers
+                .iter()
+                .zip(&c.radii)
+                .any(|(q, rq)| p.distance(*q) + r <= rq + 1e-12);
+            assert!(inside, "disk at {p:?} radius {r} leaves the corridor");
+        }
+        for (q, rq) in c.centers.iter().zip(&c.radii) {
+            let k = centers.iter().position(|p| p == q).expect("original kept");
+            assert_eq!(radii[k], *rq);
+        }
+        let o = ProblemOptions {
+            max_spacing: Some(0.7),
+            ..Default::default()
+        };
+        let p = Problem::from_corridor(&c, &o).unwrap();
+        assert_eq!(p.len(), centers.len());
+        assert!(p.h <= 0.7);
+        assert!(matches!(
+            densify(&c, 0.0),
+            Err(Error::BadParameter {
+                name: "max_spacing",
+                ..
+            })
+        ));
+        assert!(matches!(
+            densify(&c, 1e-9),
+            Err(Error::OutputTooLarge { .. })
         ));
     }
 
