@@ -545,6 +545,35 @@ fn degenerate_corridors_never_give_nan() {
     }
 }
 
+#[test]
+fn extreme_scales_and_offsets_still_give_finite_paths_or_a_clear_error() {
+    let pr = random_problem(41, 20);
+    for (scale, offset) in [(1e-150, 0.0), (1e150, 0.0), (1.0, 1e9), (1e300, 0.0)] {
+        let mut q = pr.clone();
+        q.centers
+            .iter_mut()
+            .for_each(|c| *c = *c * scale + DVec2::splat(offset));
+        q.radii.iter_mut().for_each(|r| *r *= scale);
+        q.h *= scale;
+        match optimize(&q, &SolverOptions::default()) {
+            Ok(s) => {
+                assert!(s.path.iter().all(|p| p.is_finite()), "scale {scale}");
+                assert!(s.report.energy.is_finite(), "scale {scale}");
+                // Inside the disk up to the rounding of the coordinates themselves.
+                let ulp = (offset.abs() + 30.0 * scale) * f64::EPSILON;
+                for i in 0..q.len() {
+                    let out = s.path[i].distance(q.centers[i]) - q.radii[i];
+                    assert!(
+                        out <= 1e-9 * scale + 4.0 * ulp,
+                        "scale {scale} offset {offset}: {i} out by {out:e}"
+                    );
+                }
+            }
+            Err(e) => assert!(matches!(e, Error::NonFinite { .. }), "scale {scale}: {e:?}"),
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 

@@ -79,6 +79,15 @@
 //! | 100  | 78 µs (54)    | 143 µs (74)   | 196 µs (110)         | 3.1 ms   | 40× / 22× (certified 16×) |
 //! | 1000 | 1.16 ms (86)  | 1.59 ms (127) | 3.6 ms (200)         | 65 ms    | 56× / 41×            |
 //!
+//! # Limits
+//!
+//! As in the chapter, the disks constrain the *waypoints*, not the segments between
+//! them: two waypoints in overlapping disks can be joined by a segment that leaves both.
+//! Denser corridors ([`super::problem::densify`]) shrink the problem; guaranteeing
+//! validity on a grid map is the corridor-map builder's job. Every returned waypoint is
+//! inside its disk up to rounding (≤ 1e-9 at ordinary coordinates; relative to the
+//! coordinates' magnitude in general), radius-0 waypoints exactly at their centres.
+//!
 //! # Cost
 //!
 //! O(n) per iteration (a few dozen flops per waypoint), no allocation once the
