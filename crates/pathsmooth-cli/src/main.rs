@@ -32,6 +32,8 @@ enum Command {
     Plan(cmd::plan::PlanArgs),
     /// Time an agent following a path at the speeds its curvature allows.
     Follow(cmd::follow::FollowArgs),
+    /// Optimise a path inside a corridor of disks (Chambolle–Pock, Game AI Pro 3 ch. 20).
+    Optimize(cmd::optimize::OptimizeArgs),
     /// Run a scenario file through A* and every method; print a table per method.
     Bench(cmd::bench::BenchArgs),
 }
@@ -58,6 +60,7 @@ fn main() -> ExitCode {
         Command::Plan(a) => cmd::plan::run(&a),
         Command::Bench(a) => cmd::bench::run(&a),
         Command::Follow(a) => cmd::follow::run(&a),
+        Command::Optimize(a) => cmd::optimize::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

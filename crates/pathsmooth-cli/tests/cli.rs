@@ -287,3 +287,74 @@ fn bench_prints_a_table_per_method() {
         assert!(line.contains("100.0"), "not all valid: {line}");
     }
 }
+
+#[test]
+fn optimize_solves_a_corridor_and_its_dump_alike() {
+    let dir = tmp_dir("optimize");
+    let corridor = dir.join("c.json");
+    std::fs::write(
+        &corridor,
+        r#"{"centers": [[0,0],[2,1],[4,0],[6,1.5],[8,0],[10,0]], "radii": [0.5, 2, 2, 2, 2, 0.5], "start_dir": [1,0]}"#,
+    )
+    .unwrap();
+    let dump = dir.join("dump.json");
+    let out = bin()
+        .args(["optimize", "--tolerance", "1e-7", "--corridor"])
+        .arg(&corridor)
+        .arg("--dump-problem")
+        .arg(&dump)
+        .arg("--energy-csv")
+        .arg(dir.join("e.csv"))
+        .arg("--png")
+        .arg(dir.join("o.png"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let first: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let energies = std::fs::read_to_string(dir.join("e.csv")).unwrap();
+    let e: Vec<f64> = energies
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(1).unwrap().parse().unwrap())
+        .collect();
+    assert!(e.last().unwrap() < &e[0], "energy decreases overall");
+    // Solving the dumped problem gives the same optimum (dummies included in its output).
+    let out = bin()
+        .args(["optimize", "--tolerance", "1e-7", "--corridor"])
+        .arg(&dump)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let second: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let a = first["points"].as_array().unwrap();
+    let b = second["points"].as_array().unwrap();
+    assert_eq!(
+        b.len(),
+        a.len() + 1,
+        "the dump adds the start-direction dummy"
+    );
+    for (p, q) in a.iter().zip(&b[1..]) {
+        for k in 0..2 {
+            assert!((p[k].as_f64().unwrap() - q[k].as_f64().unwrap()).abs() < 1e-3);
+        }
+    }
+    let gap = r#"{"centers": [[0,0],[5,0]], "radii": [1, 1]}"#;
+    assert!(
+        assert_clean_failure(&run_with_stdin(&["optimize", "--corridor", "-"], gap))
+            .contains("do not overlap")
+    );
+    let good = r#"{"centers": [[0,0],[1,0]], "radii": [1, 1]}"#;
+    assert!(assert_clean_failure(&run_with_stdin(
+        &["optimize", "--corridor", "-", "--beta", "0"],
+        good
+    ))
+    .contains("beta"));
+    assert_clean_failure(&run_with_stdin(
+        &["optimize", "--corridor", "-", "--iterations", "0"],
+        good,
+    ));
+}

@@ -3,5 +3,6 @@
 pub mod bench;
 pub mod demo;
 pub mod follow;
+pub mod optimize;
 pub mod plan;
 pub mod smooth;

@@ -78,19 +78,9 @@ fn walls(pm: &mut Pixmap, scene: &Scene) {
 }
 
 fn polyline(pm: &mut Pixmap, scene: &Scene, pts: &[DVec2], c: Rgb, width: f32, dashed: bool) {
-    if pts.len() < 2 {
+    let Some(path) = px_path(&pts.iter().map(|p| scene.to_px(*p)).collect::<Vec<_>>()) else {
         return;
-    }
-    let mut pb = PathBuilder::new();
-    for (i, p) in pts.iter().enumerate() {
-        let q = scene.to_px(*p);
-        if i == 0 {
-            pb.move_to(q.x as f32, q.y as f32);
-        } else {
-            pb.line_to(q.x as f32, q.y as f32);
-        }
-    }
-    let Some(path) = pb.finish() else { return };
+    };
     let stroke = Stroke {
         width,
         line_join: tiny_skia::LineJoin::Round,
@@ -202,5 +192,96 @@ mod tests {
         let q = scene.to_px(DVec2::new(0.5, 0.5));
         let px = pm.pixel(q.x as u32, q.y as u32).unwrap();
         assert_eq!((px.red(), px.green(), px.blue()), (WALL.0, WALL.1, WALL.2));
+    }
+}
+
+/// A line plot of `values` against their index (e.g. energy per iteration), 640×400 px,
+/// with the y range and the number of points written on the axes.
+pub fn plot(title: &str, x_label: &str, y_label: &str, values: &[f64]) -> anyhow::Result<Vec<u8>> {
+    const W: f32 = 640.0;
+    const H: f32 = 400.0;
+    const LEFT: f32 = 130.0;
+    const BOTTOM: f32 = 50.0;
+    const TOP: f32 = 40.0;
+    let mut pm = Pixmap::new(W as u32, H as u32).ok_or_else(|| anyhow::anyhow!("plot size"))?;
+    pm.fill(Color::WHITE);
+    let finite: Vec<f64> = values.iter().copied().filter(|v| v.is_finite()).collect();
+    let lo = finite.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = finite.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let (lo, hi) = if lo.is_finite() && hi > lo {
+        (lo, hi)
+    } else {
+        (lo.min(0.0), lo.max(0.0) + 1.0)
+    };
+    let (pw, ph) = (W - LEFT - 20.0, H - TOP - BOTTOM);
+    // Axes.
+    let axis = [
+        DVec2::new(LEFT as f64, TOP as f64),
+        DVec2::new(LEFT as f64, (H - BOTTOM) as f64),
+        DVec2::new((W - 20.0) as f64, (H - BOTTOM) as f64),
+    ];
+    stroke_px(&mut pm, &axis, Rgb(0, 0, 0), 1.0);
+    // The curve.
+    let n = values.len().max(2) - 1;
+    let pts: Vec<DVec2> = values
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.is_finite())
+        .map(|(i, v)| {
+            let x = LEFT + pw * i as f32 / n as f32;
+            let y = TOP + ph * (1.0 - ((v - lo) / (hi - lo)) as f32);
+            DVec2::new(x as f64, y as f64)
+        })
+        .collect();
+    stroke_px(&mut pm, &pts, super::PALETTE[0], 2.0);
+    text_at(&mut pm, LEFT as f64, 10.0, title);
+    text_at(&mut pm, 4.0, TOP as f64, &format!("{hi:.4}"));
+    text_at(
+        &mut pm,
+        4.0,
+        (H - BOTTOM - 16.0) as f64,
+        &format!("{lo:.4}"),
+    );
+    text_at(&mut pm, 4.0, (TOP + ph / 2.0) as f64, y_label);
+    text_at(&mut pm, LEFT as f64, (H - BOTTOM + 8.0) as f64, "0");
+    let last = format!("{n}");
+    text_at(
+        &mut pm,
+        (W - 20.0 - 16.0 * last.len() as f32) as f64,
+        (H - BOTTOM + 8.0) as f64,
+        &last,
+    );
+    text_at(
+        &mut pm,
+        (LEFT + pw / 2.0 - 40.0) as f64,
+        (H - 22.0) as f64,
+        x_label,
+    );
+    pm.encode_png()
+        .map_err(|e| anyhow::anyhow!("PNG encoding failed: {e}"))
+}
+
+/// A tiny-skia path through pixel-space points (`None` for fewer than two).
+fn px_path(pts: &[DVec2]) -> Option<tiny_skia::Path> {
+    let (first, rest) = pts.split_first()?;
+    if rest.is_empty() {
+        return None;
+    }
+    let mut pb = PathBuilder::new();
+    pb.move_to(first.x as f32, first.y as f32);
+    for p in rest {
+        pb.line_to(p.x as f32, p.y as f32);
+    }
+    pb.finish()
+}
+
+/// Strokes a polyline given in pixel coordinates.
+fn stroke_px(pm: &mut Pixmap, pts: &[DVec2], c: Rgb, width: f32) {
+    if let Some(path) = px_path(pts) {
+        let stroke = Stroke {
+            width,
+            ..Stroke::default()
+        };
+        pm.stroke_path(&path, &paint(c, 255), &stroke, Transform::identity(), None);
     }
 }
