@@ -44,15 +44,15 @@
 //! first, is saved before the sweep). Front to back would overwrite `P_1` with `R_0`
 //! before it is read. The Terrator article's `ChaikinFast` walks the same way.
 //!
-//! **Fused passes.** Once the output outgrows a 2048-point stack scratch, up to six
-//! passes are fused: the path is cut into overlapping chunks, each chunk's passes run in
-//! the scratch (in cache), and its output is written to its final place once, still
+//! **Fused passes.** Once the output outgrows 2048 points, up to six passes are fused:
+//! the path is cut into overlapping chunks, each chunk's passes run in a stack scratch
+//! (two halves of 2048 points, 64 KiB for `DVec2`, in cache), and its output is written to its final place once, still
 //! back to front in place. Memory is then swept once per group of passes instead of once
 //! per pass, which is what makes large paths fast; the result is bit for bit that of
 //! plain passes (the comment on the fused passes in the source says why).
 //!
 //! **Cost.** O(n·2^k) time for `k` passes, linear in the output; memory: the output
-//! only (plus 2048 points of stack).
+//! only (plus 4096 points of stack).
 //!
 //! # Adaptive refinement
 //!
@@ -367,8 +367,8 @@ fn cut<P: Point>(a: P, b: P, w: Weights<P::Scalar>) -> (P, P) {
     (a * w.near + b * w.far, a * w.far + b * w.near)
 }
 
-/// Points of the stack scratch in which fused passes run: 2048 `DVec2` are 32 KiB, so a
-/// chunk's passes stay in L1/L2 cache.
+/// Points of each half of the stack scratch in which fused passes run: 2048 `DVec2` are
+/// 32 KiB, so a chunk's passes stay in L1/L2 cache.
 const SCRATCH: usize = 2048;
 
 /// Most passes fused into one sweep. With [`SCRATCH`] points a chunk then still advances
@@ -505,30 +505,53 @@ impl Chunking {
     }
 }
 
+/// One pass from `src` (≥ 2 points) into `dst`, as [`pass_in_place`] but out of place,
+/// which lets the compiler vectorise it; returns `2·src.len() − 2`.
+fn pass_copy<P: Point>(src: &[P], dst: &mut [P], ends: Ends, w: Weights<P::Scalar>) -> usize {
+    let m = src.len();
+    let out_len = 2 * m - 2;
+    let dst = &mut dst[..out_len];
+    for (pair, seg) in dst.chunks_exact_mut(2).zip(src.windows(2)) {
+        let (q, r) = cut(seg[0], seg[1], w);
+        pair[0] = q;
+        pair[1] = r;
+    }
+    if ends.first {
+        dst[0] = src[0];
+    }
+    if ends.last {
+        dst[out_len - 1] = src[m - 1];
+    }
+    out_len
+}
+
 /// Copies input points `a..=b` of `src` (indices past the end wrap, for closed loops)
-/// into `scratch`, runs `q` passes there, and returns the number of points produced.
-fn smooth_chunk<P: Point>(
+/// into the scratch, runs `q` passes there, ping-ponging between its two halves, and
+/// returns the points produced.
+fn smooth_chunk<'s, P: Point>(
     src: &[P],
     (a, b): (usize, usize),
     q: u32,
     closed: bool,
-    scratch: &mut [P],
+    scratch: &'s mut [P; 2 * SCRATCH],
     w: Weights<P::Scalar>,
-) -> usize {
+) -> &'s [P] {
     let m = src.len();
     let len = b - a + 1;
+    let (mut from, mut to) = scratch.split_at_mut(SCRATCH);
     let direct = (b + 1).min(m) - a;
-    scratch[..direct].copy_from_slice(&src[a..a + direct]);
-    scratch[direct..len].copy_from_slice(&src[..len - direct]);
+    from[..direct].copy_from_slice(&src[a..a + direct]);
+    from[direct..len].copy_from_slice(&src[..len - direct]);
     let ends = Ends {
         first: !closed && a == 0,
         last: !closed && b == m - 1,
     };
     let mut k = len;
     for _ in 0..q {
-        k = pass_in_place(scratch, k, ends, w);
+        k = pass_copy(&from[..k], to, ends, w);
+        std::mem::swap(&mut from, &mut to);
     }
-    k
+    &from[..k]
 }
 
 /// `q` fused passes (2 ≤ q ≤ [`MAX_FUSED`]) on `buf[..m]` in place; returns the new
@@ -544,13 +567,13 @@ fn fused_in_place<P: Point>(
 ) -> usize {
     let total = group_len(m, q, closed);
     let chunks = Chunking::new(m, q, closed);
-    let mut scratch = [P::default(); SCRATCH];
+    let mut scratch = [P::default(); 2 * SCRATCH];
     for c in (0..chunks.count).rev() {
         let (a, b) = chunks.bounds(c);
-        let k = smooth_chunk(&buf[..m], (a, b), q, closed, &mut scratch, w);
+        let piece = smooth_chunk(&buf[..m], (a, b), q, closed, &mut scratch, w);
         let start = a << q;
-        let end = (start + k).min(total);
-        buf[start..end].copy_from_slice(&scratch[..end - start]);
+        let end = (start + piece.len()).min(total);
+        buf[start..end].copy_from_slice(&piece[..end - start]);
     }
     total
 }
@@ -566,15 +589,15 @@ fn fused_append<P: Point>(
 ) {
     let total = group_len(src.len(), q, closed);
     let chunks = Chunking::new(src.len(), q, closed);
-    let mut scratch = [P::default(); SCRATCH];
+    let mut scratch = [P::default(); 2 * SCRATCH];
     for c in 0..chunks.count {
         let (a, b) = chunks.bounds(c);
-        let k = smooth_chunk(src, (a, b), q, closed, &mut scratch, w);
+        let piece = smooth_chunk(src, (a, b), q, closed, &mut scratch, w);
         let start = a << q;
-        let end = (start + k).min(total);
+        let end = (start + piece.len()).min(total);
         // The first slots of a chunk repeat the last ones of the chunk before.
         let done = out.len() - start;
-        out.extend_from_slice(&scratch[done..end - start]);
+        out.extend_from_slice(&piece[done..end - start]);
     }
 }
 
