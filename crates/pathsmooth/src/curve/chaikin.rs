@@ -46,10 +46,11 @@
 //!
 //! **Fused passes.** Once the output outgrows 2048 points, up to six passes are fused:
 //! the path is cut into overlapping chunks, each chunk's passes run in a stack scratch
-//! (two halves of 2048 points, 64 KiB for `DVec2`, in cache), and its output is written to its final place once, still
-//! back to front in place. Memory is then swept once per group of passes instead of once
-//! per pass, which is what makes large paths fast; the result is bit for bit that of
-//! plain passes (the comment on the fused passes in the source says why).
+//! (two halves of 2048 points, 64 KiB for `DVec2`, so in cache), and the chunk's output
+//! is written to its final place once, chunks still going back to front in place.
+//! Memory is then swept once per group of passes instead of once per pass, which is
+//! what makes large paths fast; the result is bit for bit that of plain passes (the
+//! comment on the fused passes in the source says why).
 //!
 //! **Cost.** O(n·2^k) time for `k` passes, linear in the output; memory: the output
 //! only (plus 4096 points of stack).
@@ -275,8 +276,8 @@ pub fn chaikin_in_place<P: Point>(
 /// grown to the output size, further calls allocate nothing.
 ///
 /// On large paths the first group of (up to six, fused) passes streams from `path` into
-/// `out`, writing each point once; small ones are copied and smoothed in place. Errors as [`chaikin_in_place`] (less [`Error::BufferTooSmall`]); on error `out` is left
-/// empty.
+/// `out`, writing each point once; small ones are copied and smoothed in place. Errors as
+/// [`chaikin_in_place`] (less [`Error::BufferTooSmall`]); on error `out` is left empty.
 ///
 /// ```
 /// use glam::DVec3;
@@ -471,14 +472,16 @@ fn closed_pass_in_place<P: Point>(buf: &mut [P], m: usize, w: Weights<P::Scalar>
     out_len
 }
 
-// Fused passes. Point i of a pass depends only on points i/2 and i/2 + 1 of the one
-// before, so `q` passes over input points a..=b alone (treating the piece's ends as
-// interior, unless they are an open path's true ends, which keep their points) give exactly output slots a·2^q .. (b − 1)·2^q + 1 of `q` passes over the
-// whole path. Chunks of [`SCRATCH`]-sized output that overlap by two input points (and
-// so by two output slots, computed identically twice) cover the path; each chunk's `q`
-// passes run in a stack scratch that stays in cache, and its output is written once. A
-// closed loop is treated as the open sequence P_0 … P_{m−1}, P_0, P_1, whose output is
-// the loop's followed by two repeats, which are dropped.
+// Fused passes. Point i of a pass depends only on points i/2 and i/2 + 1 of the one before,
+// so `q` passes over input points a..=b alone (treating the piece's ends as interior,
+// unless they are an open path's true ends, which keep their points) give exactly output
+// slots a·2^q .. (b − 1)·2^q + 1 of `q` passes over the whole path. Chunks of
+// [`SCRATCH`]-sized output that overlap by two input points (and so by two output slots,
+// computed identically twice) cover the path; each chunk's `q` passes run in a stack
+// scratch that stays in cache, and its output is written once. A closed loop is treated as
+// the open sequence P_0 … P_{m−1}, P_0, P_1, whose output is the loop's followed by two
+// repeats, which are dropped.
+
 
 /// The chunks of a group of `q` fused passes over `m` points: chunk c covers the input
 /// points `c·step ..= min(c·step + step + 1, virt − 1)` of the (virtual) input.
