@@ -482,7 +482,6 @@ fn closed_pass_in_place<P: Point>(buf: &mut [P], m: usize, w: Weights<P::Scalar>
 // the open sequence P_0 … P_{m−1}, P_0, P_1, whose output is the loop's followed by two
 // repeats, which are dropped.
 
-
 /// The chunks of a group of `q` fused passes over `m` points: chunk c covers the input
 /// points `c·step ..= min(c·step + step + 1, virt − 1)` of the (virtual) input.
 struct Chunking {
