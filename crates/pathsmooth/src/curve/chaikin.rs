@@ -508,10 +508,12 @@ impl Chunking {
 }
 
 /// One pass from `src` (≥ 2 points) into `dst`, as [`pass_in_place`] but out of place,
-/// which lets the compiler vectorise it; returns `2·src.len() − 2`.
+/// which lets the compiler vectorise it. Fills `dst[..2·src.len() − 2]`, or all of a
+/// shorter `dst` (the clipped end of a closed loop); returns the points written.
 fn pass_copy<P: Point>(src: &[P], dst: &mut [P], ends: Ends, w: Weights<P::Scalar>) -> usize {
     let m = src.len();
-    let out_len = 2 * m - 2;
+    let full = 2 * m - 2;
+    let out_len = full.min(dst.len());
     let dst = &mut dst[..out_len];
     for (pair, seg) in dst.chunks_exact_mut(2).zip(src.windows(2)) {
         let (q, r) = cut(seg[0], seg[1], w);
@@ -521,15 +523,23 @@ fn pass_copy<P: Point>(src: &[P], dst: &mut [P], ends: Ends, w: Weights<P::Scala
     if ends.first {
         dst[0] = src[0];
     }
-    if ends.last {
+    if ends.last && out_len == full {
         dst[out_len - 1] = src[m - 1];
     }
     out_len
 }
 
+/// A chunk of input points `a..=b` after some passes, in one half of the scratch, and
+/// the other half, free for the last pass.
+struct Piece<'s, P> {
+    points: &'s [P],
+    spare: &'s mut [P],
+    ends: Ends,
+}
+
 /// Copies input points `a..=b` of `src` (indices past the end wrap, for closed loops)
-/// into the scratch, runs `q` passes there, ping-ponging between its two halves, and
-/// returns the points produced.
+/// into the scratch and runs `q − 1` passes there, ping-ponging between its two halves;
+/// the caller runs the last pass straight into the output.
 fn smooth_chunk<'s, P: Point>(
     src: &[P],
     (a, b): (usize, usize),
@@ -537,7 +547,7 @@ fn smooth_chunk<'s, P: Point>(
     closed: bool,
     scratch: &'s mut [P; 2 * SCRATCH],
     w: Weights<P::Scalar>,
-) -> &'s [P] {
+) -> Piece<'s, P> {
     let m = src.len();
     let len = b - a + 1;
     let (mut from, mut to) = scratch.split_at_mut(SCRATCH);
@@ -549,15 +559,20 @@ fn smooth_chunk<'s, P: Point>(
         last: !closed && b == m - 1,
     };
     let mut k = len;
-    for _ in 0..q {
+    for _ in 1..q {
         k = pass_copy(&from[..k], to, ends, w);
         std::mem::swap(&mut from, &mut to);
     }
-    &from[..k]
+    Piece {
+        points: &from[..k],
+        spare: to,
+        ends,
+    }
 }
 
 /// `q` fused passes (2 ≤ q ≤ [`MAX_FUSED`]) on `buf[..m]` in place; returns the new
-/// length. Chunks go from the last to the first: chunk c writes slots from
+/// length. Each chunk's last pass writes straight into `buf`. Chunks go from the last to
+/// the first: chunk c writes slots from
 /// `a_c·2^q ≥ a_c + 2` on, beyond every point a lower chunk still has to read (at most
 /// `a_c + 1`), and it copied its own input to the scratch before writing.
 fn fused_in_place<P: Point>(
@@ -574,8 +589,8 @@ fn fused_in_place<P: Point>(
         let (a, b) = chunks.bounds(c);
         let piece = smooth_chunk(&buf[..m], (a, b), q, closed, &mut scratch, w);
         let start = a << q;
-        let end = (start + piece.len()).min(total);
-        buf[start..end].copy_from_slice(&piece[..end - start]);
+        let end = (start + 2 * piece.points.len() - 2).min(total);
+        pass_copy(piece.points, &mut buf[start..end], piece.ends, w);
     }
     total
 }
@@ -596,10 +611,11 @@ fn fused_append<P: Point>(
         let (a, b) = chunks.bounds(c);
         let piece = smooth_chunk(src, (a, b), q, closed, &mut scratch, w);
         let start = a << q;
-        let end = (start + piece.len()).min(total);
+        let end = (start + 2 * piece.points.len() - 2).min(total);
+        let k = pass_copy(piece.points, &mut piece.spare[..end - start], piece.ends, w);
         // The first slots of a chunk repeat the last ones of the chunk before.
         let done = out.len() - start;
-        out.extend_from_slice(&piece[done..end - start]);
+        out.extend_from_slice(&piece.spare[done..k]);
     }
 }
 
