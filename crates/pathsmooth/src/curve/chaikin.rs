@@ -49,8 +49,10 @@
 //! (two halves of 2048 points, 64 KiB for `DVec2`, so in cache), and the chunk's output
 //! is written to its final place once, chunks still going back to front in place.
 //! Memory is then swept once per group of passes instead of once per pass, which is
-//! what makes large paths fast; the result is bit for bit that of plain passes (the
-//! comment on the fused passes in the source says why).
+//! what makes large paths fast. Passes also run two at a time with the first one's points
+//! kept in registers (smoothing is limited by stores, not arithmetic). Either way the
+//! result is bit for bit that of plain passes (the comments on the fused and double
+//! passes in the source say why; the tests compare them).
 //!
 //! **Cost.** O(n·2^k) time for `k` passes, linear in the output; memory: the output
 //! only (plus 4096 points of stack).
@@ -409,12 +411,20 @@ fn passes_in_place<P: Point>(
     while left > 0 {
         let q = group_size(left);
         if q == 1 || group_len(m, q, params.closed) <= SCRATCH {
-            for _ in 0..q {
-                m = if params.closed {
-                    closed_pass_in_place(buf, m, w)
+            let mut k = 0;
+            while k < q {
+                if params.closed {
+                    m = closed_pass_in_place(buf, m, w);
+                    k += 1;
+                } else if m == 2 {
+                    break; // an open 2-point path never changes
+                } else if q - k >= 2 {
+                    m = double_pass_in_place(buf, m, keep, w);
+                    k += 2;
                 } else {
-                    pass_in_place(buf, m, keep, w)
-                };
+                    m = pass_in_place(buf, m, keep, w);
+                    k += 1;
+                }
             }
         } else {
             m = fused_in_place(buf, m, q, params.closed, w);
@@ -468,6 +478,98 @@ fn closed_pass_in_place<P: Point>(buf: &mut [P], m: usize, w: Weights<P::Scalar>
         buf[2 * j + 1] = r;
         buf[2 * j] = q;
         next = cur;
+    }
+    out_len
+}
+
+// Two passes at once. Two passes over points P_j, P_{j+1}, P_{j+2} give the four points
+// Q(q_j, r_j), R(q_j, r_j), Q(r_j, q_{j+1}), R(r_j, q_{j+1}) at slots 4j … 4j + 3, where
+// (q_j, r_j) = cut(P_j, P_{j+1}) is the first pass's output; the last segment adds
+// Q(q_{m−2}, r_{m−2}), R(q_{m−2}, r_{m−2}) at slots 4m − 8, 4m − 7. The first pass's
+// points live only in registers, so a double pass stores 4 points per input point where
+// two single passes store 6: the passes are limited by stores, not arithmetic. The ends
+// of an open path are fixed up afterwards, exactly as two single passes would leave
+// them, so results are bit for bit those of single passes.
+
+/// The four points two passes make from segment `a → b` and the next point `c`.
+#[inline(always)]
+fn double_cut<P: Point>(a: P, b: P, c: P, w: Weights<P::Scalar>) -> [P; 4] {
+    let (q0, r0) = cut(a, b, w);
+    let q1 = cut(b, c, w).0;
+    let (s0, s1) = cut(q0, r0, w);
+    let (s2, s3) = cut(r0, q1, w);
+    [s0, s1, s2, s3]
+}
+
+/// The last segment's two points of a double pass (slots 4m − 8, 4m − 7) and slot 1,
+/// with an open path's kept ends substituted in both passes as single passes would.
+#[inline]
+fn double_pass_ends<P: Point>(
+    (first, second): (P, P),
+    (before_last, last): (P, P),
+    ends: Ends,
+    w: Weights<P::Scalar>,
+) -> ([P; 2], P) {
+    let (q, r) = cut(before_last, last, w);
+    let r = if ends.last { last } else { r };
+    let (t0, t1) = cut(q, r, w);
+    let tail = [t0, if ends.last { last } else { t1 }];
+    let (q0, r0) = cut(first, second, w);
+    let s0 = if ends.first { first } else { q0 };
+    (tail, cut(s0, r0, w).1)
+}
+
+/// Two passes from `src` (≥ 3 points) into `dst`, without storing the first pass. Fills
+/// `dst[..4·src.len() − 6]`, or all of a shorter `dst` (the clipped end of a closed loop,
+/// which keeps no ends); returns the points written.
+fn double_pass_copy<P: Point>(
+    src: &[P],
+    dst: &mut [P],
+    ends: Ends,
+    w: Weights<P::Scalar>,
+) -> usize {
+    let m = src.len();
+    let full = 4 * m - 6;
+    let out_len = full.min(dst.len());
+    let dst = &mut dst[..out_len];
+    for (quad, win) in dst.chunks_exact_mut(4).zip(src.windows(3)) {
+        quad.copy_from_slice(&double_cut(win[0], win[1], win[2], w));
+    }
+    let (tail, slot1) = double_pass_ends((src[0], src[1]), (src[m - 2], src[m - 1]), ends, w);
+    if out_len == full {
+        dst[full - 2..].copy_from_slice(&tail);
+    }
+    if ends.first {
+        dst[0] = src[0];
+        dst[1] = slot1;
+    }
+    out_len
+}
+
+/// Two passes on `buf[..m]` (m ≥ 3) in place, giving `4m − 6` points. Back to front:
+/// window j reads points j … j + 2 and writes slots 4j … 4j + 3, and every slot written
+/// before it is at index ≥ 4(j + 1) > j + 2.
+fn double_pass_in_place<P: Point>(
+    buf: &mut [P],
+    m: usize,
+    ends: Ends,
+    w: Weights<P::Scalar>,
+) -> usize {
+    let out_len = 4 * m - 6;
+    let buf = &mut buf[..out_len];
+    let (first, second, last) = (buf[0], buf[1], buf[m - 1]);
+    let (tail, slot1) = double_pass_ends((first, second), (buf[m - 2], last), ends, w);
+    let (mut c, mut b) = (last, buf[m - 2]);
+    buf[out_len - 2..].copy_from_slice(&tail);
+    for j in (0..m - 2).rev() {
+        let a = buf[j];
+        let quad = double_cut(a, b, c, w);
+        buf[4 * j..4 * j + 4].copy_from_slice(&quad);
+        (c, b) = (b, a);
+    }
+    if ends.first {
+        buf[0] = first;
+        buf[1] = slot1;
     }
     out_len
 }
@@ -538,8 +640,9 @@ struct Piece<'s, P> {
 }
 
 /// Copies input points `a..=b` of `src` (indices past the end wrap, for closed loops)
-/// into the scratch and runs `q − 1` passes there, ping-ponging between its two halves;
-/// the caller runs the last pass straight into the output.
+/// into the scratch and runs `q` passes there (two at a time where it can),
+/// ping-ponging between its two halves; the caller runs the last passes straight into
+/// the output.
 fn smooth_chunk<'s, P: Point>(
     src: &[P],
     (a, b): (usize, usize),
@@ -559,8 +662,15 @@ fn smooth_chunk<'s, P: Point>(
         last: !closed && b == m - 1,
     };
     let mut k = len;
-    for _ in 1..q {
-        k = pass_copy(&from[..k], to, ends, w);
+    let mut left = q;
+    while left > 0 {
+        k = if left >= 2 {
+            left -= 2;
+            double_pass_copy(&from[..k], to, ends, w)
+        } else {
+            left -= 1;
+            pass_copy(&from[..k], to, ends, w)
+        };
         std::mem::swap(&mut from, &mut to);
     }
     Piece {
@@ -587,10 +697,10 @@ fn fused_in_place<P: Point>(
     let mut scratch = [P::default(); 2 * SCRATCH];
     for c in (0..chunks.count).rev() {
         let (a, b) = chunks.bounds(c);
-        let piece = smooth_chunk(&buf[..m], (a, b), q, closed, &mut scratch, w);
+        let piece = smooth_chunk(&buf[..m], (a, b), q - 2, closed, &mut scratch, w);
         let start = a << q;
-        let end = (start + 2 * piece.points.len() - 2).min(total);
-        pass_copy(piece.points, &mut buf[start..end], piece.ends, w);
+        let end = (start + group_len(piece.points.len(), 2, false)).min(total);
+        double_pass_copy(piece.points, &mut buf[start..end], piece.ends, w);
     }
     total
 }
@@ -609,13 +719,19 @@ fn fused_append<P: Point>(
     let mut scratch = [P::default(); 2 * SCRATCH];
     for c in 0..chunks.count {
         let (a, b) = chunks.bounds(c);
-        let piece = smooth_chunk(src, (a, b), q, closed, &mut scratch, w);
+        let last = q.min(2);
+        let piece = smooth_chunk(src, (a, b), q - last, closed, &mut scratch, w);
         let start = a << q;
-        let end = (start + 2 * piece.points.len() - 2).min(total);
-        let k = pass_copy(piece.points, &mut piece.spare[..end - start], piece.ends, w);
+        let end = (start + group_len(piece.points.len(), last, false)).min(total);
+        let spare = &mut piece.spare[..end - start];
+        let k = if last == 2 {
+            double_pass_copy(piece.points, spare, piece.ends, w)
+        } else {
+            pass_copy(piece.points, spare, piece.ends, w)
+        };
         // The first slots of a chunk repeat the last ones of the chunk before.
         let done = out.len() - start;
-        out.extend_from_slice(&piece.spare[done..k]);
+        out.extend_from_slice(&spare[done..k]);
     }
 }
 
