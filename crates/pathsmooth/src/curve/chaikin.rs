@@ -681,10 +681,10 @@ fn smooth_chunk<'s, P: Point>(
 }
 
 /// `q` fused passes (2 ≤ q ≤ [`MAX_FUSED`]) on `buf[..m]` in place; returns the new
-/// length. Each chunk's last pass writes straight into `buf`. Chunks go from the last to
-/// the first: chunk c writes slots from
-/// `a_c·2^q ≥ a_c + 2` on, beyond every point a lower chunk still has to read (at most
-/// `a_c + 1`), and it copied its own input to the scratch before writing.
+/// length. Each chunk's last two passes write straight into `buf`. Chunks go from the
+/// last to the first: chunk c writes slots from `a_c·2^q ≥ a_c + 2` on, beyond every
+/// point a lower chunk still has to read (at most `a_c + 1`), and it copied its own
+/// input to the scratch before writing.
 fn fused_in_place<P: Point>(
     buf: &mut [P],
     m: usize,
