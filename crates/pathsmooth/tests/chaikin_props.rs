@@ -195,7 +195,9 @@ proptest! {
         let (angle_limit, outlier_frac, max_passes) = limits;
         let adaptive = AdaptiveParams {
             angle_limit,
-            outlier_limit: outlier_frac.map(|f| angle_limit + f * (std::f64::consts::PI - angle_limit)).filter(|&o| o > angle_limit),
+            outlier_limit: outlier_frac
+                .map(|f| angle_limit + f * (std::f64::consts::PI - angle_limit))
+                .filter(|&o| o > angle_limit),
             ratio: params.ratio,
             max_passes,
         };

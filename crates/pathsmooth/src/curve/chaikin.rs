@@ -44,15 +44,18 @@
 //! first, is saved before the sweep). Front to back would overwrite `P_1` with `R_0`
 //! before it is read. The Terrator article's `ChaikinFast` walks the same way.
 //!
-//! **Fused passes.** Once the output outgrows a 2048-point stack scratch, up to six
-//! passes are fused: the path is cut into overlapping chunks, each chunk's passes run in
-//! the scratch (in cache), and its output is written to its final place once, still
-//! back to front in place. Memory is then swept once per group of passes instead of once
-//! per pass, which is what makes large paths fast; the result is bit for bit that of
-//! plain passes (the comment on the fused passes in the source says why).
+//! **Fused passes.** Once the output outgrows 2048 points, up to six passes are fused:
+//! the path is cut into overlapping chunks, each chunk's passes run in a stack scratch
+//! (two halves of 2048 points, 64 KiB for `DVec2`, so in cache), and the chunk's output
+//! is written to its final place once, chunks still going back to front in place.
+//! Memory is then swept once per group of passes instead of once per pass, which is
+//! what makes large paths fast. Passes also run two at a time with the first one's points
+//! kept in registers (smoothing is limited by stores, not arithmetic). Either way the
+//! result is bit for bit that of plain passes (the comments on the fused and double
+//! passes in the source say why; the tests compare them).
 //!
 //! **Cost.** O(n·2^k) time for `k` passes, linear in the output; memory: the output
-//! only (plus 2048 points of stack).
+//! only (plus 4096 points of stack).
 //!
 //! # Adaptive refinement
 //!
@@ -275,8 +278,8 @@ pub fn chaikin_in_place<P: Point>(
 /// grown to the output size, further calls allocate nothing.
 ///
 /// On large paths the first group of (up to six, fused) passes streams from `path` into
-/// `out`, writing each point once; small ones are copied and smoothed in place. Errors as [`chaikin_in_place`] (less [`Error::BufferTooSmall`]); on error `out` is left
-/// empty.
+/// `out`, writing each point once; small ones are copied and smoothed in place. Errors as
+/// [`chaikin_in_place`] (less [`Error::BufferTooSmall`]); on error `out` is left empty.
 ///
 /// ```
 /// use glam::DVec3;
@@ -367,8 +370,8 @@ fn cut<P: Point>(a: P, b: P, w: Weights<P::Scalar>) -> (P, P) {
     (a * w.near + b * w.far, a * w.far + b * w.near)
 }
 
-/// Points of the stack scratch in which fused passes run: 2048 `DVec2` are 32 KiB, so a
-/// chunk's passes stay in L1/L2 cache.
+/// Points of each half of the stack scratch in which fused passes run: 2048 `DVec2` are
+/// 32 KiB, so a chunk's passes stay in L1/L2 cache.
 const SCRATCH: usize = 2048;
 
 /// Most passes fused into one sweep. With [`SCRATCH`] points a chunk then still advances
@@ -408,12 +411,20 @@ fn passes_in_place<P: Point>(
     while left > 0 {
         let q = group_size(left);
         if q == 1 || group_len(m, q, params.closed) <= SCRATCH {
-            for _ in 0..q {
-                m = if params.closed {
-                    closed_pass_in_place(buf, m, w)
+            let mut k = 0;
+            while k < q {
+                if params.closed {
+                    m = closed_pass_in_place(buf, m, w);
+                    k += 1;
+                } else if m == 2 {
+                    break; // an open 2-point path never changes
+                } else if q - k >= 2 {
+                    m = double_pass_in_place(buf, m, keep, w);
+                    k += 2;
                 } else {
-                    pass_in_place(buf, m, keep, w)
-                };
+                    m = pass_in_place(buf, m, keep, w);
+                    k += 1;
+                }
             }
         } else {
             m = fused_in_place(buf, m, q, params.closed, w);
@@ -471,14 +482,107 @@ fn closed_pass_in_place<P: Point>(buf: &mut [P], m: usize, w: Weights<P::Scalar>
     out_len
 }
 
-// Fused passes. Point i of a pass depends only on points i/2 and i/2 + 1 of the one
-// before, so `q` passes over input points a..=b alone (treating the piece's ends as
-// interior, unless they are an open path's true ends, which keep their points) give exactly output slots a·2^q .. (b − 1)·2^q + 1 of `q` passes over the
-// whole path. Chunks of [`SCRATCH`]-sized output that overlap by two input points (and
-// so by two output slots, computed identically twice) cover the path; each chunk's `q`
-// passes run in a stack scratch that stays in cache, and its output is written once. A
-// closed loop is treated as the open sequence P_0 … P_{m−1}, P_0, P_1, whose output is
-// the loop's followed by two repeats, which are dropped.
+// Two passes at once. Two passes over points P_j, P_{j+1}, P_{j+2} give the four points
+// Q(q_j, r_j), R(q_j, r_j), Q(r_j, q_{j+1}), R(r_j, q_{j+1}) at slots 4j … 4j + 3, where
+// (q_j, r_j) = cut(P_j, P_{j+1}) is the first pass's output; the last segment adds
+// Q(q_{m−2}, r_{m−2}), R(q_{m−2}, r_{m−2}) at slots 4m − 8, 4m − 7. The first pass's
+// points live only in registers, so a double pass stores 4 points per input point where
+// two single passes store 6: the passes are limited by stores, not arithmetic. The ends
+// of an open path are fixed up afterwards, exactly as two single passes would leave
+// them, so results are bit for bit those of single passes.
+
+/// The four points two passes make from segment `a → b` and the next point `c`.
+#[inline(always)]
+fn double_cut<P: Point>(a: P, b: P, c: P, w: Weights<P::Scalar>) -> [P; 4] {
+    let (q0, r0) = cut(a, b, w);
+    let q1 = cut(b, c, w).0;
+    let (s0, s1) = cut(q0, r0, w);
+    let (s2, s3) = cut(r0, q1, w);
+    [s0, s1, s2, s3]
+}
+
+/// The last segment's two points of a double pass (slots 4m − 8, 4m − 7) and slot 1,
+/// with an open path's kept ends substituted in both passes as single passes would.
+#[inline]
+fn double_pass_ends<P: Point>(
+    (first, second): (P, P),
+    (before_last, last): (P, P),
+    ends: Ends,
+    w: Weights<P::Scalar>,
+) -> ([P; 2], P) {
+    let (q, r) = cut(before_last, last, w);
+    let r = if ends.last { last } else { r };
+    let (t0, t1) = cut(q, r, w);
+    let tail = [t0, if ends.last { last } else { t1 }];
+    let (q0, r0) = cut(first, second, w);
+    let s0 = if ends.first { first } else { q0 };
+    (tail, cut(s0, r0, w).1)
+}
+
+/// Two passes from `src` (≥ 3 points) into `dst`, without storing the first pass. Fills
+/// `dst[..4·src.len() − 6]`, or all of a shorter `dst` (the clipped end of a closed loop,
+/// which keeps no ends); returns the points written.
+fn double_pass_copy<P: Point>(
+    src: &[P],
+    dst: &mut [P],
+    ends: Ends,
+    w: Weights<P::Scalar>,
+) -> usize {
+    let m = src.len();
+    let full = 4 * m - 6;
+    let out_len = full.min(dst.len());
+    let dst = &mut dst[..out_len];
+    for (quad, win) in dst.chunks_exact_mut(4).zip(src.windows(3)) {
+        quad.copy_from_slice(&double_cut(win[0], win[1], win[2], w));
+    }
+    let (tail, slot1) = double_pass_ends((src[0], src[1]), (src[m - 2], src[m - 1]), ends, w);
+    if out_len == full {
+        dst[full - 2..].copy_from_slice(&tail);
+    }
+    if ends.first {
+        dst[0] = src[0];
+        dst[1] = slot1;
+    }
+    out_len
+}
+
+/// Two passes on `buf[..m]` (m ≥ 3) in place, giving `4m − 6` points. Back to front:
+/// window j reads points j … j + 2 and writes slots 4j … 4j + 3, and every slot written
+/// before it is at index ≥ 4(j + 1) > j + 2.
+fn double_pass_in_place<P: Point>(
+    buf: &mut [P],
+    m: usize,
+    ends: Ends,
+    w: Weights<P::Scalar>,
+) -> usize {
+    let out_len = 4 * m - 6;
+    let buf = &mut buf[..out_len];
+    let (first, second, last) = (buf[0], buf[1], buf[m - 1]);
+    let (tail, slot1) = double_pass_ends((first, second), (buf[m - 2], last), ends, w);
+    let (mut c, mut b) = (last, buf[m - 2]);
+    buf[out_len - 2..].copy_from_slice(&tail);
+    for j in (0..m - 2).rev() {
+        let a = buf[j];
+        let quad = double_cut(a, b, c, w);
+        buf[4 * j..4 * j + 4].copy_from_slice(&quad);
+        (c, b) = (b, a);
+    }
+    if ends.first {
+        buf[0] = first;
+        buf[1] = slot1;
+    }
+    out_len
+}
+
+// Fused passes. Point i of a pass depends only on points i/2 and i/2 + 1 of the one before,
+// so `q` passes over input points a..=b alone (treating the piece's ends as interior,
+// unless they are an open path's true ends, which keep their points) give exactly output
+// slots a·2^q .. (b − 1)·2^q + 1 of `q` passes over the whole path. Chunks of
+// [`SCRATCH`]-sized output that overlap by two input points (and so by two output slots,
+// computed identically twice) cover the path; each chunk's `q` passes run in a stack
+// scratch that stays in cache, and its output is written once. A closed loop is treated as
+// the open sequence P_0 … P_{m−1}, P_0, P_1, whose output is the loop's followed by two
+// repeats, which are dropped.
 
 /// The chunks of a group of `q` fused passes over `m` points: chunk c covers the input
 /// points `c·step ..= min(c·step + step + 1, virt − 1)` of the (virtual) input.
@@ -505,36 +609,82 @@ impl Chunking {
     }
 }
 
+/// One pass from `src` (≥ 2 points) into `dst`, as [`pass_in_place`] but out of place,
+/// which lets the compiler vectorise it. Fills `dst[..2·src.len() − 2]`, or all of a
+/// shorter `dst` (the clipped end of a closed loop); returns the points written.
+fn pass_copy<P: Point>(src: &[P], dst: &mut [P], ends: Ends, w: Weights<P::Scalar>) -> usize {
+    let m = src.len();
+    let full = 2 * m - 2;
+    let out_len = full.min(dst.len());
+    let dst = &mut dst[..out_len];
+    for (pair, seg) in dst.chunks_exact_mut(2).zip(src.windows(2)) {
+        let (q, r) = cut(seg[0], seg[1], w);
+        pair[0] = q;
+        pair[1] = r;
+    }
+    if ends.first {
+        dst[0] = src[0];
+    }
+    if ends.last && out_len == full {
+        dst[out_len - 1] = src[m - 1];
+    }
+    out_len
+}
+
+/// A chunk of input points `a..=b` after some passes, in one half of the scratch, and
+/// the other half, free for the last pass.
+struct Piece<'s, P> {
+    points: &'s [P],
+    spare: &'s mut [P],
+    ends: Ends,
+}
+
 /// Copies input points `a..=b` of `src` (indices past the end wrap, for closed loops)
-/// into `scratch`, runs `q` passes there, and returns the number of points produced.
-fn smooth_chunk<P: Point>(
+/// into the scratch and runs `q` passes there (two at a time where it can),
+/// ping-ponging between its two halves; the caller runs the last passes straight into
+/// the output.
+fn smooth_chunk<'s, P: Point>(
     src: &[P],
     (a, b): (usize, usize),
     q: u32,
     closed: bool,
-    scratch: &mut [P],
+    scratch: &'s mut [P; 2 * SCRATCH],
     w: Weights<P::Scalar>,
-) -> usize {
+) -> Piece<'s, P> {
     let m = src.len();
     let len = b - a + 1;
+    let (mut from, mut to) = scratch.split_at_mut(SCRATCH);
     let direct = (b + 1).min(m) - a;
-    scratch[..direct].copy_from_slice(&src[a..a + direct]);
-    scratch[direct..len].copy_from_slice(&src[..len - direct]);
+    from[..direct].copy_from_slice(&src[a..a + direct]);
+    from[direct..len].copy_from_slice(&src[..len - direct]);
     let ends = Ends {
         first: !closed && a == 0,
         last: !closed && b == m - 1,
     };
     let mut k = len;
-    for _ in 0..q {
-        k = pass_in_place(scratch, k, ends, w);
+    let mut left = q;
+    while left > 0 {
+        k = if left >= 2 {
+            left -= 2;
+            double_pass_copy(&from[..k], to, ends, w)
+        } else {
+            left -= 1;
+            pass_copy(&from[..k], to, ends, w)
+        };
+        std::mem::swap(&mut from, &mut to);
     }
-    k
+    Piece {
+        points: &from[..k],
+        spare: to,
+        ends,
+    }
 }
 
 /// `q` fused passes (2 ≤ q ≤ [`MAX_FUSED`]) on `buf[..m]` in place; returns the new
-/// length. Chunks go from the last to the first: chunk c writes slots from
-/// `a_c·2^q ≥ a_c + 2` on, beyond every point a lower chunk still has to read (at most
-/// `a_c + 1`), and it copied its own input to the scratch before writing.
+/// length. Each chunk's last two passes write straight into `buf`. Chunks go from the
+/// last to the first: chunk c writes slots from `a_c·2^q ≥ a_c + 2` on, beyond every
+/// point a lower chunk still has to read (at most `a_c + 1`), and it copied its own
+/// input to the scratch before writing.
 fn fused_in_place<P: Point>(
     buf: &mut [P],
     m: usize,
@@ -544,13 +694,13 @@ fn fused_in_place<P: Point>(
 ) -> usize {
     let total = group_len(m, q, closed);
     let chunks = Chunking::new(m, q, closed);
-    let mut scratch = [P::default(); SCRATCH];
+    let mut scratch = [P::default(); 2 * SCRATCH];
     for c in (0..chunks.count).rev() {
         let (a, b) = chunks.bounds(c);
-        let k = smooth_chunk(&buf[..m], (a, b), q, closed, &mut scratch, w);
+        let piece = smooth_chunk(&buf[..m], (a, b), q - 2, closed, &mut scratch, w);
         let start = a << q;
-        let end = (start + k).min(total);
-        buf[start..end].copy_from_slice(&scratch[..end - start]);
+        let end = (start + group_len(piece.points.len(), 2, false)).min(total);
+        double_pass_copy(piece.points, &mut buf[start..end], piece.ends, w);
     }
     total
 }
@@ -566,15 +716,22 @@ fn fused_append<P: Point>(
 ) {
     let total = group_len(src.len(), q, closed);
     let chunks = Chunking::new(src.len(), q, closed);
-    let mut scratch = [P::default(); SCRATCH];
+    let mut scratch = [P::default(); 2 * SCRATCH];
     for c in 0..chunks.count {
         let (a, b) = chunks.bounds(c);
-        let k = smooth_chunk(src, (a, b), q, closed, &mut scratch, w);
+        let last = q.min(2);
+        let piece = smooth_chunk(src, (a, b), q - last, closed, &mut scratch, w);
         let start = a << q;
-        let end = (start + k).min(total);
+        let end = (start + group_len(piece.points.len(), last, false)).min(total);
+        let spare = &mut piece.spare[..end - start];
+        let k = if last == 2 {
+            double_pass_copy(piece.points, spare, piece.ends, w)
+        } else {
+            pass_copy(piece.points, spare, piece.ends, w)
+        };
         // The first slots of a chunk repeat the last ones of the chunk before.
         let done = out.len() - start;
-        out.extend_from_slice(&scratch[done..end - start]);
+        out.extend_from_slice(&spare[done..k]);
     }
 }
 
