@@ -5,9 +5,10 @@ mod common;
 
 use std::f64::consts::{FRAC_PI_2, PI, TAU};
 
-use glam::{DVec2, IVec2, Vec2, Vec3};
+use glam::{DVec2, Vec2, Vec3};
 use pathsmooth::follow::{speed_profile, Agent, Follower, Sample, SpeedProfile};
-use pathsmooth::grid::GridMap;
+use pathsmooth::grid::astar::astar;
+use pathsmooth::shortcut::shortcut;
 use pathsmooth::Error;
 use proptest::prelude::*;
 
@@ -388,42 +389,8 @@ fn bad_input_is_a_clear_error() {
 
 // ---- real maps -------------------------------------------------------------------------
 
-/// 8-connected A* over cell centres without corner cutting (a diagonal step needs both side
-/// cells free), with the `pathfinding` crate; costs in millimetres.
-fn grid_path(map: &GridMap, start: IVec2, goal: IVec2) -> Option<Vec<DVec2>> {
-    let octile = |c: IVec2| {
-        let d = (c - goal).abs();
-        let (lo, hi) = (d.x.min(d.y) as u64, d.x.max(d.y) as u64);
-        lo * 1414 + (hi - lo) * 1000
-    };
-    let successors = |&c: &IVec2| {
-        let mut out = Vec::with_capacity(8);
-        for dy in -1..=1 {
-            for dx in -1..=1 {
-                let n = c + IVec2::new(dx, dy);
-                if (dx, dy) == (0, 0) || !map.passable_cell(n) {
-                    continue;
-                }
-                if dx != 0 && dy != 0 {
-                    let sides = [c + IVec2::new(dx, 0), c + IVec2::new(0, dy)];
-                    if !sides.iter().all(|&s| map.passable_cell(s)) {
-                        continue;
-                    }
-                    out.push((n, 1414u64));
-                } else {
-                    out.push((n, 1000u64));
-                }
-            }
-        }
-        out
-    };
-    let (cells, _) =
-        pathfinding::prelude::astar(&start, successors, |&c| octile(c), |&c| c == goal)?;
-    Some(cells.into_iter().map(GridMap::cell_center).collect())
-}
-
 #[test]
-fn follower_reaches_the_goal_of_a_star_paths_on_real_maps() {
+fn follower_reaches_the_goal_of_real_map_paths() {
     let ag = Agent::default();
     let mut f = Follower::new(ag).unwrap();
     let dt = 1.0 / 30.0;
@@ -431,22 +398,23 @@ fn follower_reaches_the_goal_of_a_star_paths_on_real_maps() {
     for name in common::MAPS {
         let (map, scen) = common::load(name);
         for s in common::sample(&scen, 4) {
-            let Some(path) = grid_path(&map, s.start, s.goal) else {
-                continue;
-            };
-            f.set_path(&path).unwrap();
-            let planned = f.profile().total_time();
-            // Raw grid paths: the agent never beats a straight run of the path's length.
-            assert!(planned >= straight_time(f.profile().length(), &ag) * (1.0 - 1e-9));
-            let max_steps = ((3.0 * planned + 20.0) / dt) as usize;
-            let mut steps = 0;
-            while !f.step(dt).unwrap().finished {
-                steps += 1;
-                assert!(steps < max_steps, "{name} {s:?}: stuck at {:?}", f.state());
+            let raw = astar(&map, s.start, s.goal).unwrap().points;
+            let short = shortcut(&map, &raw, 0.0).unwrap();
+            for path in [raw, short] {
+                f.set_path(&path).unwrap();
+                let planned = f.profile().total_time();
+                // Raw grid paths: the agent never beats a straight run of the path's length.
+                assert!(planned >= straight_time(f.profile().length(), &ag) * (1.0 - 1e-9));
+                let max_steps = ((3.0 * planned + 20.0) / dt) as usize;
+                let mut steps = 0;
+                while !f.step(dt).unwrap().finished {
+                    steps += 1;
+                    assert!(steps < max_steps, "{name} {s:?}: stuck at {:?}", f.state());
+                }
+                assert_eq!(f.state().position, *path.last().unwrap(), "{name}");
+                followed += 1;
             }
-            assert_eq!(f.state().position, *path.last().unwrap(), "{name}");
-            followed += 1;
         }
     }
-    assert!(followed >= 20, "only {followed} scenarios followed");
+    assert_eq!(followed, 2 * 4 * common::MAPS.len());
 }
