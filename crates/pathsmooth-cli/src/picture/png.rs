@@ -171,30 +171,6 @@ fn text_at(pm: &mut Pixmap, x: f64, y: f64, text: &str) {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::super::{Layer, Scene};
-    use super::*;
-    use pathsmooth::grid::GridMap;
-
-    #[test]
-    fn png_decodes_with_expected_size_and_wall_pixels() {
-        let map = GridMap::from_rows(&["@.", ".."]).unwrap();
-        let mut scene = Scene::for_map("t", &map);
-        scene.layers.push(Layer::raw(
-            "raw",
-            vec![DVec2::new(0.5, 1.5), DVec2::new(1.5, 0.5)],
-        ));
-        let bytes = render(&scene).unwrap();
-        let pm = Pixmap::decode_png(&bytes).unwrap();
-        assert_eq!((pm.width(), pm.height()), scene.image_size());
-        // Centre of the blocked cell (0, 0) is wall-coloured.
-        let q = scene.to_px(DVec2::new(0.5, 0.5));
-        let px = pm.pixel(q.x as u32, q.y as u32).unwrap();
-        assert_eq!((px.red(), px.green(), px.blue()), (WALL.0, WALL.1, WALL.2));
-    }
-}
-
 /// A line plot of `values` against their index (e.g. energy per iteration), 640×400 px,
 /// with the y range and the number of points written on the axes.
 pub fn plot(title: &str, x_label: &str, y_label: &str, values: &[f64]) -> anyhow::Result<Vec<u8>> {
@@ -283,5 +259,29 @@ fn stroke_px(pm: &mut Pixmap, pts: &[DVec2], c: Rgb, width: f32) {
             ..Stroke::default()
         };
         pm.stroke_path(&path, &paint(c, 255), &stroke, Transform::identity(), None);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Layer, Scene};
+    use super::*;
+    use pathsmooth::grid::GridMap;
+
+    #[test]
+    fn png_decodes_with_expected_size_and_wall_pixels() {
+        let map = GridMap::from_rows(&["@.", ".."]).unwrap();
+        let mut scene = Scene::for_map("t", &map);
+        scene.layers.push(Layer::raw(
+            "raw",
+            vec![DVec2::new(0.5, 1.5), DVec2::new(1.5, 0.5)],
+        ));
+        let bytes = render(&scene).unwrap();
+        let pm = Pixmap::decode_png(&bytes).unwrap();
+        assert_eq!((pm.width(), pm.height()), scene.image_size());
+        // Centre of the blocked cell (0, 0) is wall-coloured.
+        let q = scene.to_px(DVec2::new(0.5, 0.5));
+        let px = pm.pixel(q.x as u32, q.y as u32).unwrap();
+        assert_eq!((px.red(), px.green(), px.blue()), (WALL.0, WALL.1, WALL.2));
     }
 }
