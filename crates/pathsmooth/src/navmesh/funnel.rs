@@ -11,30 +11,34 @@
 //! [`NavMesh`](super::mesh::NavMesh)) holding `start` in the first and `goal` in the last,
 //! it is the Euclidean shortest path inside the corridor.
 //!
-//! **Agent radius** `r > 0`. First every portal is shortened by `r` at both ends, so the
-//! funnel runs through points at least `r` from the corridor's corners along each portal,
-//! and gives the sequence of corners the path wraps and on which side. Then the corners are
-//! rounded: each wrapped corner `c` becomes a circle of radius `r`; consecutive circles (and
-//! the start and goal, as circles of radius 0) are joined by their common tangent with each
-//! circle on its side, and the arc between a circle's two tangent points is written as a
-//! polyline *circumscribed* about the circle (vertices at `r / cos(δ/2)`, at most
-//! [`MAX_ARC_STEP`] apart in angle), so every output segment lies on a tangent line.
+//! **Agent radius** `r > 0`. Every portal end becomes a circle of radius `r` that the path
+//! must keep on its side (left ends on its left, right ends on its right) — equivalently,
+//! each portal is shortened by `r` at both ends and the corners are offset by `r`. The same
+//! funnel then runs over circles instead of points (the modified funnel of Demyen & Buro,
+//! *Efficient Triangulation-Based Pathfinding*, AAAI 2006): the funnel's sides are the
+//! tangents from the apex circle to the side circles, compared by direction; the goal, a
+//! circle of radius 0, is instead tested by whether the tangent segment to it keeps the side
+//! circle clear. Each wrapped corner is then rounded: consecutive circles (and the start and
+//! goal) are joined by their common tangent, and the arc between a circle's two tangent
+//! points is written as a polyline *circumscribed* about the circle (vertices at
+//! `r / cos(δ/2)`, at most [`MAX_ARC_STEP`] apart in angle), so every output segment lies on
+//! a tangent line and never cuts into a circle.
 //!
-//! Guarantees with a radius: every output point keeps distance ≥ `r` from every corner the
-//! path wraps (segments lie on tangent lines of their circles); [`Error::CorridorTooNarrow`]
-//! names the first portal narrower than `2r`, and — for triangle strips, where consecutive
-//! portals share an end `c` and the third side of the triangle is a wall — the first
-//! triangle where `c` is closer than `2r` to that wall (no path can keep clearance `r` there).
-//! On corridors that pass these checks the tests find clearance ≥ `r` from every corridor
-//! wall; it is not proven for every corridor shape (a wall that never appears as a wrapped
-//! corner can in principle come closer), so map-aware callers should still validate. The
-//! start and goal must themselves keep clearance `r`; a wrapped corner closer than `r` to
-//! either is reported as too narrow too.
+//! Guarantees with a radius: every output segment keeps distance ≥ `r` from every corner it
+//! wraps; [`Error::CorridorTooNarrow`] names the first portal narrower than `2r`, the first
+//! triangle of a strip (consecutive portals sharing an end `c`) whose `c` is closer than `2r`
+//! to the opposite side — no path can keep clearance `r` there — and any portal whose circle
+//! overlaps the apex circle across the path or holds the start or goal. The integration
+//! tests check clearance ≥ `r` from every wall of the corridor (the edges of its triangles
+//! that are not portals) on random scenes; it is not proven for every corridor shape (a wall
+//! can in principle come within `r` of a tangent point without being in the checked
+//! triangle), so map-aware callers should still validate. The start and goal must
+//! themselves keep clearance `r`. With `r = 0` the point funnel runs and the path is exact.
 //!
-//! Cost: O(n) for n portals on typical corridors (the restart re-scans only portals after the
-//! new apex; Mononen notes the same), one pass more for the radius checks; no allocation
-//! beyond the output with [`funnel_into`]. About 5–10 ns per portal with radius 0 (see
-//! `benches/navmesh.rs`).
+//! Cost: O(n) for n portals on usual corridors (a restart re-scans the portals between the
+//! new apex and the current one, as in Mononen's version; pathological zig-zags can make
+//! this superlinear); with a radius each step computes a few tangents (square roots). No
+//! allocation beyond the output with [`funnel_into`]. See `benches/navmesh.rs` for times.
 //!
 //! ```
 //! use glam::DVec2;
@@ -58,7 +62,7 @@ use std::f64::consts::{PI, TAU};
 use glam::DVec2;
 
 use crate::error::{Error, Result};
-use crate::geometry::cross;
+use crate::geometry::{closest_on_segment, cross};
 use crate::navmesh::portals::Portal;
 
 /// Largest angle, in radians, between consecutive vertices of a rounded corner (π/8).
@@ -110,35 +114,17 @@ pub fn funnel_into(
     out.clear();
     check_input(portals, start, goal, radius)?;
     if radius == 0.0 {
-        let mut push = |p: DVec2, _: usize, _: Side| {
-            push_distinct(out, p);
-            Ok(())
-        };
-        push(start, 0, Side::Left)?;
-        string_pull(portals, start, goal, |p| *p, &mut push)?;
-        return push(goal, portals.len() + 1, Side::Left);
+        out.push(start);
+        string_pull(portals, start, goal, &mut |p| push_distinct(out, p));
+        push_distinct(out, goal);
+        return Ok(());
     }
     check_width(portals, radius)?;
     let mut round = Rounder::new(start, radius, out);
-    let shrink = |p: &Portal| shrink_portal(p, radius);
-    string_pull(portals, start, goal, shrink, &mut |_, k, side| {
-        let Some(p) = k.checked_sub(1).and_then(|i| portals.get(i)) else {
-            return Ok(()); // start or goal: not a corner
-        };
-        let corner = match side {
-            Side::Left => p.left,
-            Side::Right => p.right,
-        };
-        round.corner(corner, side, k - 1, portals)
+    string_pull_round(portals, start, goal, radius, &mut |c| {
+        round.corner(c, portals)
     })?;
     round.finish(goal, portals)
-}
-
-/// Which side of the path a wrapped corner is on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Side {
-    Left,
-    Right,
 }
 
 fn check_input(portals: &[Portal], start: DVec2, goal: DVec2, radius: f64) -> Result<()> {
@@ -202,21 +188,6 @@ fn check_width(portals: &[Portal], radius: f64) -> Result<()> {
     Ok(())
 }
 
-/// The portal shortened by `r` at both ends (the caller has checked its width ≥ 2r).
-#[inline]
-fn shrink_portal(p: &Portal, r: f64) -> Portal {
-    let d = p.left - p.right;
-    let len = d.length();
-    if len == 0.0 {
-        return *p;
-    }
-    let step = d * (r / len);
-    Portal {
-        left: p.left - step,
-        right: p.right + step,
-    }
-}
-
 #[inline]
 fn push_distinct(out: &mut Vec<DVec2>, p: DVec2) {
     if out.last() != Some(&p) {
@@ -224,20 +195,13 @@ fn push_distinct(out: &mut Vec<DVec2>, p: DVec2) {
     }
 }
 
-/// Mononen's simple stupid funnel. `portal` maps each input portal to the one the funnel
-/// uses (identity or shortened); `emit(point, k, side)` receives each path corner with the
-/// 1-based portal index `k` whose `side` end it is. Start and goal are not emitted.
+/// Mononen's simple stupid funnel for a point agent; `emit` receives each corner of the
+/// path (not the start or goal).
 ///
 /// Orientation: `left` is counter-clockwise, so a portal end `q` narrows the right ray when
 /// `cross(right − apex, q − apex) ≥ 0` and the left ray when `cross(left − apex, q − apex) ≤ 0`.
 #[inline]
-fn string_pull(
-    portals: &[Portal],
-    start: DVec2,
-    goal: DVec2,
-    portal: impl Fn(&Portal) -> Portal,
-    emit: &mut impl FnMut(DVec2, usize, Side) -> Result<()>,
-) -> Result<()> {
+fn string_pull(portals: &[Portal], start: DVec2, goal: DVec2, emit: &mut impl FnMut(DVec2)) {
     let n = portals.len();
     let (mut apex, mut left, mut right) = (start, start, start);
     let (mut left_i, mut right_i) = (0usize, 0usize);
@@ -245,7 +209,7 @@ fn string_pull(
     let mut i = 1;
     while i <= n + 1 {
         let p = if i <= n {
-            portal(&portals[i - 1])
+            portals[i - 1]
         } else {
             Portal::new(goal, goal)
         };
@@ -257,12 +221,11 @@ fn string_pull(
             } else {
                 // The right ray crossed the left one: the left end is a corner.
                 if left != apex {
-                    emit(left, left_i, Side::Left)?;
+                    emit(left);
                 }
                 apex = left;
-                let k = left_i;
-                (left, right, right_i) = (apex, apex, k);
-                i = k + 1;
+                (right, right_i) = (apex, left_i);
+                i = left_i + 1;
                 continue;
             }
         }
@@ -273,13 +236,128 @@ fn string_pull(
                 left_i = i;
             } else {
                 if right != apex {
-                    emit(right, right_i, Side::Right)?;
+                    emit(right);
                 }
                 apex = right;
-                let k = right_i;
-                (left, right, left_i) = (apex, apex, k);
-                i = k + 1;
+                (left, left_i) = (apex, right_i);
+                i = right_i + 1;
                 continue;
+            }
+        }
+        i += 1;
+    }
+}
+
+/// A portal end seen by an agent of radius r: a circle of signed radius `rho` (+r for a left
+/// end, which the path keeps on its left; −r for a right end; 0 for the start and goal),
+/// with its index (0 start, 1..=n portals, n + 1 goal).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Circle {
+    c: DVec2,
+    rho: f64,
+    index: usize,
+}
+
+impl Circle {
+    fn same(&self, o: &Circle) -> bool {
+        self.c == o.c && self.rho == o.rho
+    }
+}
+
+/// The funnel of [`string_pull`] over circles instead of points (the modified funnel of
+/// Demyen & Buro, "Efficient triangulation-based pathfinding", AAAI 2006): the funnel's
+/// sides are the tangents from the apex circle to the side circles, compared by their
+/// directions. `emit` receives each wrapped corner circle.
+fn string_pull_round(
+    portals: &[Portal],
+    start: DVec2,
+    goal: DVec2,
+    r: f64,
+    emit: &mut impl FnMut(Circle) -> Result<()>,
+) -> Result<()> {
+    let n = portals.len();
+    // Direction of the tangent from circle a to circle b; None when they are the same.
+    let dir = |a: &Circle, b: &Circle| -> Result<Option<DVec2>> {
+        if a.same(b) {
+            return Ok(None);
+        }
+        match tangent(a.c, a.rho, b.c, b.rho) {
+            Some((_, _, v)) => Ok(Some(v)),
+            None => Err(too_narrow(portals, portal_of(a.index.max(b.index), n), r)),
+        }
+    };
+    let at = |c: DVec2, rho: f64, index: usize| Circle { c, rho, index };
+    let mut apex = at(start, 0.0, 0);
+    let (mut left, mut right) = (apex, apex);
+    let mut i = 1;
+    while i <= n + 1 {
+        let (ql, qr) = if i <= n {
+            (
+                at(portals[i - 1].left, r, i),
+                at(portals[i - 1].right, -r, i),
+            )
+        } else {
+            (at(goal, 0.0, i), at(goal, 0.0, i))
+        };
+        // Right side. A portal end on the apex itself (a fan around the apex corner) only
+        // moves a side still on the apex forward, as in the point funnel.
+        let vq = dir(&apex, &qr)?;
+        if vq.is_none() && right.same(&apex) {
+            right = qr;
+        }
+        if let Some(vq) = vq {
+            let narrows = match dir(&apex, &right)? {
+                Some(vr) => cross(vr, vq) >= 0.0,
+                None => true,
+            };
+            if narrows {
+                let inside = right.same(&apex)
+                    || match dir(&apex, &left)? {
+                        Some(_) if qr.rho == 0.0 => keeps_clear(&apex, &qr, &left, r),
+                        Some(vl) => cross(vl, vq) < 0.0,
+                        None => false,
+                    };
+                if inside {
+                    right = qr;
+                } else {
+                    if !left.same(&apex) {
+                        emit(left)?;
+                    }
+                    apex = left;
+                    right = apex;
+                    i = apex.index + 1;
+                    continue;
+                }
+            }
+        }
+        // Left side.
+        let vq = dir(&apex, &ql)?;
+        if vq.is_none() && left.same(&apex) {
+            left = ql;
+        }
+        if let Some(vq) = vq {
+            let narrows = match dir(&apex, &left)? {
+                Some(vl) => cross(vl, vq) <= 0.0,
+                None => true,
+            };
+            if narrows {
+                let inside = left.same(&apex)
+                    || match dir(&apex, &right)? {
+                        Some(_) if ql.rho == 0.0 => keeps_clear(&apex, &ql, &right, r),
+                        Some(vr) => cross(vr, vq) > 0.0,
+                        None => false,
+                    };
+                if inside {
+                    left = ql;
+                } else {
+                    if !right.same(&apex) {
+                        emit(right)?;
+                    }
+                    apex = right;
+                    left = apex;
+                    i = apex.index + 1;
+                    continue;
+                }
             }
         }
         i += 1;
@@ -287,14 +365,31 @@ fn string_pull(
     Ok(())
 }
 
-/// Turns the corner sequence of the shortened-portal funnel into tangent segments and
-/// circumscribed arcs of radius `r` (see the module docs).
+/// For the goal: true when the tangent segment from the apex circle to `goal` keeps the
+/// side circle `side` on its own side and at least `r` away. Comparing directions, as for
+/// portal ends, would be too strict here: the segment may end (at the goal) before it
+/// reaches the side circle's tangent point.
+fn keeps_clear(apex: &Circle, goal: &Circle, side: &Circle, r: f64) -> bool {
+    let Some((t1, t2, v)) = tangent(apex.c, apex.rho, goal.c, goal.rho) else {
+        return false;
+    };
+    let (q, _) = closest_on_segment(side.c, t1, t2);
+    cross(v, side.c - t1) * side.rho >= 0.0 && side.c.distance(q) >= r
+}
+
+/// The 0-based portal for a funnel index (0 start, 1..=n portals, n + 1 goal), clamped to
+/// the nearest portal; 0 when there are none.
+fn portal_of(index: usize, n: usize) -> usize {
+    index.clamp(1, n.max(1)) - 1
+}
+
+/// Turns the wrapped corner circles into tangent segments and circumscribed arcs of radius
+/// `r` (see the module docs).
 struct Rounder<'a> {
     out: &'a mut Vec<DVec2>,
     r: f64,
-    /// The previous circle: centre, signed radius (+r: centre left of the path, −r: right,
-    /// 0: the start point) and its portal index.
-    prev: (DVec2, f64, usize),
+    /// The previous circle (the start point at first).
+    prev: Circle,
     /// Where the path arrived on the previous circle.
     arrived: DVec2,
 }
@@ -302,50 +397,62 @@ struct Rounder<'a> {
 impl<'a> Rounder<'a> {
     fn new(start: DVec2, r: f64, out: &'a mut Vec<DVec2>) -> Self {
         out.push(start);
+        let prev = Circle {
+            c: start,
+            rho: 0.0,
+            index: 0,
+        };
         Rounder {
             out,
             r,
-            prev: (start, 0.0, 0),
+            prev,
             arrived: start,
         }
     }
 
-    fn corner(&mut self, c: DVec2, side: Side, index: usize, portals: &[Portal]) -> Result<()> {
-        let rho = match side {
-            Side::Left => self.r,
-            Side::Right => -self.r,
-        };
-        if c == self.prev.0 && rho == self.prev.1 {
+    fn corner(&mut self, next: Circle, portals: &[Portal]) -> Result<()> {
+        if next.same(&self.prev) {
             return Ok(()); // the same corner seen through another portal
         }
-        self.step_to(c, rho, index, portals)?;
-        self.prev = (c, rho, index);
-        Ok(())
+        self.step_to(next, portals)
     }
 
     fn finish(mut self, goal: DVec2, portals: &[Portal]) -> Result<()> {
-        self.step_to(goal, 0.0, self.prev.2, portals)?;
+        let index = portals.len() + 1;
+        self.step_to(
+            Circle {
+                c: goal,
+                rho: 0.0,
+                index,
+            },
+            portals,
+        )?;
         push_distinct(self.out, goal);
         Ok(())
     }
 
-    /// Leaves the previous circle along the tangent to circle (c, rho): writes the arc
-    /// on the previous circle, its departure point and the arrival point on the new one.
-    fn step_to(&mut self, c: DVec2, rho: f64, index: usize, portals: &[Portal]) -> Result<()> {
-        let (c0, rho0, i0) = self.prev;
-        let Some((depart, arrive)) = tangent(c0, rho0, c, rho) else {
-            return Err(too_narrow(
-                portals,
-                if rho == 0.0 { i0 } else { index },
-                self.r,
-            ));
+    /// Leaves the previous circle along the tangent to `next`: writes the arc on the
+    /// previous circle, its departure point and the arrival point on `next`.
+    fn step_to(&mut self, next: Circle, portals: &[Portal]) -> Result<()> {
+        let prev = self.prev;
+        if prev.c == next.c && prev.rho == 0.0 && next.rho == 0.0 {
+            return Ok(()); // start == goal
+        }
+        let Some((depart, arrive, _)) = tangent(prev.c, prev.rho, next.c, next.rho) else {
+            let index = if next.rho == 0.0 {
+                prev.index
+            } else {
+                next.index
+            };
+            return Err(too_narrow(portals, portal_of(index, portals.len()), self.r));
         };
-        if rho0 != 0.0 {
-            self.arc(c0, rho0, self.arrived, depart);
+        if prev.rho != 0.0 {
+            self.arc(prev.c, prev.rho, self.arrived, depart);
             push_distinct(self.out, depart);
         }
         push_distinct(self.out, arrive);
         self.arrived = arrive;
+        self.prev = next;
         Ok(())
     }
 
@@ -375,7 +482,7 @@ impl<'a> Rounder<'a> {
 /// the path point on circle i is `ci + ρi·rp(v)` where `v` is the travel direction and `rp`
 /// turns a vector clockwise by 90°. `None` when no such tangent exists (the circles overlap
 /// across the path, or a point lies inside a circle).
-fn tangent(c1: DVec2, rho1: f64, c2: DVec2, rho2: f64) -> Option<(DVec2, DVec2)> {
+fn tangent(c1: DVec2, rho1: f64, c2: DVec2, rho2: f64) -> Option<(DVec2, DVec2, DVec2)> {
     let d = c2 - c1;
     let len = d.length();
     let s = (rho1 - rho2) / len;
@@ -387,7 +494,7 @@ fn tangent(c1: DVec2, rho1: f64, c2: DVec2, rho2: f64) -> Option<(DVec2, DVec2)>
     let co = (1.0 - s * s).sqrt();
     let v = DVec2::new(u.x * co - u.y * s, u.x * s + u.y * co);
     let rp = DVec2::new(v.y, -v.x);
-    Some((c1 + rp * rho1, c2 + rp * rho2))
+    Some((c1 + rp * rho1, c2 + rp * rho2, v))
 }
 
 #[cfg(test)]
@@ -404,7 +511,7 @@ mod tests {
 
     #[test]
     fn tangent_between_opposite_circles_touches_both() {
-        let (a, b) = tangent(DVec2::ZERO, 1.0, DVec2::new(4.0, 0.0), -1.0).unwrap();
+        let (a, b, _) = tangent(DVec2::ZERO, 1.0, DVec2::new(4.0, 0.0), -1.0).unwrap();
         assert!((a.length() - 1.0).abs() < 1e-12);
         assert!((b.distance(DVec2::new(4.0, 0.0)) - 1.0).abs() < 1e-12);
         // The segment is perpendicular to both radii.
