@@ -289,6 +289,9 @@ fn string_pull_round(
     let at = |c: DVec2, rho: f64, index: usize| Circle { c, rho, index };
     let mut apex = at(start, 0.0, 0);
     let (mut left, mut right) = (apex, apex);
+    // Directions of the funnel's sides (None while a side is on the apex), kept up to date
+    // so each portal costs two tangents.
+    let (mut vl, mut vr): (Option<DVec2>, Option<DVec2>) = (None, None);
     let mut i = 1;
     while i <= n + 1 {
         let (ql, qr) = if i <= n {
@@ -301,62 +304,55 @@ fn string_pull_round(
         };
         // Right side. A portal end on the apex itself (a fan around the apex corner) only
         // moves a side still on the apex forward, as in the point funnel.
-        let vq = dir(&apex, &qr)?;
-        if vq.is_none() && right.same(&apex) {
-            right = qr;
-        }
-        if let Some(vq) = vq {
-            let narrows = match dir(&apex, &right)? {
-                Some(vr) => cross(vr, vq) >= 0.0,
-                None => true,
-            };
-            if narrows {
-                let inside = right.same(&apex)
-                    || match dir(&apex, &left)? {
-                        Some(_) if qr.rho == 0.0 => keeps_clear(&apex, &qr, &left, r),
-                        Some(vl) => cross(vl, vq) < 0.0,
-                        None => false,
-                    };
-                if inside {
-                    right = qr;
-                } else {
-                    if !left.same(&apex) {
-                        emit(left)?;
+        match dir(&apex, &qr)? {
+            None if vr.is_none() => right = qr,
+            None => {}
+            Some(vq) => {
+                if vr.is_none_or(|vr| cross(vr, vq) >= 0.0) {
+                    let inside = vr.is_none()
+                        || match vl {
+                            Some(_) if qr.rho == 0.0 => keeps_clear(&apex, &qr, &left, r),
+                            Some(vl) => cross(vl, vq) < 0.0,
+                            None => false,
+                        };
+                    if inside {
+                        (right, vr) = (qr, Some(vq));
+                    } else {
+                        // The right side crossed the left one: the left end is a corner.
+                        if vl.is_some() {
+                            emit(left)?;
+                        }
+                        apex = left;
+                        (right, vl, vr) = (apex, None, None);
+                        i = apex.index + 1;
+                        continue;
                     }
-                    apex = left;
-                    right = apex;
-                    i = apex.index + 1;
-                    continue;
                 }
             }
         }
         // Left side.
-        let vq = dir(&apex, &ql)?;
-        if vq.is_none() && left.same(&apex) {
-            left = ql;
-        }
-        if let Some(vq) = vq {
-            let narrows = match dir(&apex, &left)? {
-                Some(vl) => cross(vl, vq) <= 0.0,
-                None => true,
-            };
-            if narrows {
-                let inside = left.same(&apex)
-                    || match dir(&apex, &right)? {
-                        Some(_) if ql.rho == 0.0 => keeps_clear(&apex, &ql, &right, r),
-                        Some(vr) => cross(vr, vq) > 0.0,
-                        None => false,
-                    };
-                if inside {
-                    left = ql;
-                } else {
-                    if !right.same(&apex) {
-                        emit(right)?;
+        match dir(&apex, &ql)? {
+            None if vl.is_none() => left = ql,
+            None => {}
+            Some(vq) => {
+                if vl.is_none_or(|vl| cross(vl, vq) <= 0.0) {
+                    let inside = vl.is_none()
+                        || match vr {
+                            Some(_) if ql.rho == 0.0 => keeps_clear(&apex, &ql, &right, r),
+                            Some(vr) => cross(vr, vq) > 0.0,
+                            None => false,
+                        };
+                    if inside {
+                        (left, vl) = (ql, Some(vq));
+                    } else {
+                        if vr.is_some() {
+                            emit(right)?;
+                        }
+                        apex = right;
+                        (left, vl, vr) = (apex, None, None);
+                        i = apex.index + 1;
+                        continue;
                     }
-                    apex = right;
-                    left = apex;
-                    i = apex.index + 1;
-                    continue;
                 }
             }
         }
