@@ -161,9 +161,14 @@ fn brute_shortest(tris: &[[DVec2; 3]], start: DVec2, goal: DVec2) -> f64 {
     f64::INFINITY
 }
 
-#[derive(PartialEq, PartialOrd)]
+#[derive(PartialEq)]
 struct OrdF(f64);
 impl Eq for OrdF {}
+impl PartialOrd for OrdF {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
 impl Ord for OrdF {
     fn cmp(&self, o: &Self) -> std::cmp::Ordering {
         self.0.total_cmp(&o.0)

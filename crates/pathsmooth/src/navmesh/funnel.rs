@@ -306,55 +306,51 @@ fn string_pull_round(
         // moves a side still on the apex forward, as in the point funnel.
         match dir(&apex, &qr)? {
             None if vr.is_none() => right = qr,
-            None => {}
-            Some(vq) => {
-                if vr.is_none_or(|vr| cross(vr, vq) >= 0.0) {
-                    let inside = vr.is_none()
-                        || match vl {
-                            Some(_) if qr.rho == 0.0 => keeps_clear(&apex, &qr, &left, r),
-                            Some(vl) => cross(vl, vq) < 0.0,
-                            None => false,
-                        };
-                    if inside {
-                        (right, vr) = (qr, Some(vq));
-                    } else {
-                        // The right side crossed the left one: the left end is a corner.
-                        if vl.is_some() {
-                            emit(left)?;
-                        }
-                        apex = left;
-                        (right, vl, vr) = (apex, None, None);
-                        i = apex.index + 1;
-                        continue;
+            Some(vq) if vr.is_none_or(|vr| cross(vr, vq) >= 0.0) => {
+                let inside = vr.is_none()
+                    || match vl {
+                        Some(_) if qr.rho == 0.0 => keeps_clear(&apex, &qr, &left, r),
+                        Some(vl) => cross(vl, vq) < 0.0,
+                        None => false,
+                    };
+                if inside {
+                    (right, vr) = (qr, Some(vq));
+                } else {
+                    // The right side crossed the left one: the left end is a corner.
+                    if vl.is_some() {
+                        emit(left)?;
                     }
+                    apex = left;
+                    (right, vl, vr) = (apex, None, None);
+                    i = apex.index + 1;
+                    continue;
                 }
             }
+            _ => {}
         }
         // Left side.
         match dir(&apex, &ql)? {
             None if vl.is_none() => left = ql,
-            None => {}
-            Some(vq) => {
-                if vl.is_none_or(|vl| cross(vl, vq) <= 0.0) {
-                    let inside = vl.is_none()
-                        || match vr {
-                            Some(_) if ql.rho == 0.0 => keeps_clear(&apex, &ql, &right, r),
-                            Some(vr) => cross(vr, vq) > 0.0,
-                            None => false,
-                        };
-                    if inside {
-                        (left, vl) = (ql, Some(vq));
-                    } else {
-                        if vr.is_some() {
-                            emit(right)?;
-                        }
-                        apex = right;
-                        (left, vl, vr) = (apex, None, None);
-                        i = apex.index + 1;
-                        continue;
+            Some(vq) if vl.is_none_or(|vl| cross(vl, vq) <= 0.0) => {
+                let inside = vl.is_none()
+                    || match vr {
+                        Some(_) if ql.rho == 0.0 => keeps_clear(&apex, &ql, &right, r),
+                        Some(vr) => cross(vr, vq) > 0.0,
+                        None => false,
+                    };
+                if inside {
+                    (left, vl) = (ql, Some(vq));
+                } else {
+                    if vr.is_some() {
+                        emit(right)?;
                     }
+                    apex = right;
+                    (left, vl, vr) = (apex, None, None);
+                    i = apex.index + 1;
+                    continue;
                 }
             }
+            _ => {}
         }
         i += 1;
     }
