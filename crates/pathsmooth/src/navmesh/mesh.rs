@@ -152,6 +152,15 @@ impl NavMesh {
     }
 
     /// Reads a JSON scene file and builds its navmesh.
+    ///
+    /// ```
+    /// use pathsmooth::navmesh::mesh::NavMesh;
+    /// let path = std::env::temp_dir().join("pathsmooth_doc_scene.json");
+    /// std::fs::write(&path, r#"{"boundary": [[0,0],[3,0],[3,3],[0,3]]}"#).unwrap();
+    /// assert_eq!(NavMesh::load_scene(&path)?.num_triangles(), 2);
+    /// assert!(NavMesh::load_scene("/no/such/scene.json").is_err());
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
     pub fn load_scene(path: impl AsRef<Path>) -> Result<Self> {
         let path = path.as_ref();
         let text = std::fs::read_to_string(path).map_err(|e| Error::Io {
@@ -259,11 +268,26 @@ impl NavMesh {
     }
 
     /// All mesh vertices (wall corners).
+    ///
+    /// ```
+    /// # use pathsmooth::navmesh::mesh::NavMesh;
+    /// let mesh = NavMesh::from_scene_json(r#"{"boundary": [[0,0],[2,0],[2,2],[0,2]]}"#, "sq")?;
+    /// assert_eq!(mesh.vertices().len(), 4);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
     pub fn vertices(&self) -> &[DVec2] {
         &self.vertices
     }
 
     /// Vertex indices of every triangle, counter-clockwise (y-up sense).
+    ///
+    /// ```
+    /// # use pathsmooth::navmesh::mesh::NavMesh;
+    /// let mesh = NavMesh::from_scene_json(r#"{"boundary": [[0,0],[2,0],[2,2],[0,2]]}"#, "sq")?;
+    /// let [a, b, c] = mesh.triangle_indices()[1];
+    /// assert_eq!(mesh.triangle(1), [a, b, c].map(|i| mesh.vertices()[i as usize]));
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
     pub fn triangle_indices(&self) -> &[[u32; 3]] {
         &self.triangles
     }
@@ -281,7 +305,15 @@ impl NavMesh {
         self.triangles[t].map(|i| self.vertices[i as usize])
     }
 
-    /// The centroid of triangle `t`.
+    /// The centroid of triangle `t`. Panics if `t` is out of range.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// # use pathsmooth::navmesh::mesh::NavMesh;
+    /// let mesh = NavMesh::from_scene_json(r#"{"boundary": [[0,0],[3,0],[0,3]]}"#, "t")?;
+    /// assert_eq!(mesh.centroid(0), DVec2::new(1.0, 1.0));
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
     pub fn centroid(&self, t: TriId) -> DVec2 {
         let [a, b, c] = self.triangle(t);
         (a + b + c) / 3.0
@@ -301,12 +333,31 @@ impl NavMesh {
         self.neighbors[t]
     }
 
-    /// The index `i` of the edge of `a` shared with `b` (so `neighbors(a)[i] == Some(b)`).
+    /// The index `i` of the edge of `a` shared with `b` (so `neighbors(a)[i] == Some(b)`),
+    /// `None` when they are not adjacent (or `a` is out of range).
+    ///
+    /// ```
+    /// # use pathsmooth::navmesh::mesh::NavMesh;
+    /// let mesh = NavMesh::from_scene_json(r#"{"boundary": [[0,0],[2,0],[2,2],[0,2]]}"#, "sq")?;
+    /// let i = mesh.shared_edge(0, 1).unwrap();
+    /// assert_eq!(mesh.neighbors(0)[i], Some(1));
+    /// assert_eq!(mesh.shared_edge(0, 0), None);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
     pub fn shared_edge(&self, a: TriId, b: TriId) -> Option<usize> {
         self.neighbors.get(a)?.iter().position(|&n| n == Some(b))
     }
 
-    /// True when `p` lies in the closed triangle `t`.
+    /// True when `p` lies in the closed triangle `t`. Panics if `t` is out of range.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// # use pathsmooth::navmesh::mesh::NavMesh;
+    /// let mesh = NavMesh::from_scene_json(r#"{"boundary": [[0,0],[3,0],[0,3]]}"#, "t")?;
+    /// assert!(mesh.triangle_contains(0, DVec2::new(1.5, 1.5))); // on the hypotenuse
+    /// assert!(!mesh.triangle_contains(0, DVec2::new(2.0, 2.0)));
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
     pub fn triangle_contains(&self, t: TriId, p: DVec2) -> bool {
         let [a, b, c] = self.triangle(t);
         cross(b - a, p - a) >= 0.0 && cross(c - b, p - b) >= 0.0 && cross(a - c, p - c) >= 0.0
@@ -348,6 +399,15 @@ impl NavMesh {
 
     /// Like [`locate`](Self::locate) but an error naming the point (`what` = `"start"`,
     /// `"goal"`, …) when it is outside the mesh.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// # use pathsmooth::navmesh::mesh::NavMesh;
+    /// let mesh = NavMesh::from_scene_json(r#"{"boundary": [[0,0],[3,0],[0,3]]}"#, "t")?;
+    /// let err = mesh.locate_or_err(DVec2::new(5.0, 5.0), "goal").unwrap_err();
+    /// assert_eq!(err.to_string(), "goal (5, 5) is outside the navmesh");
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
     pub fn locate_or_err(&self, p: DVec2, what: &'static str) -> Result<TriId> {
         self.locate(p).ok_or(Error::OutsideMesh {
             what,

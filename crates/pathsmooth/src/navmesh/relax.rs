@@ -76,6 +76,17 @@ impl Default for RelaxOptions {
 
 /// Relaxes starting from the portal midpoints and returns `start`, one point per portal and
 /// `goal` (allocating form of [`relax_into`]).
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::navmesh::{portals::Portal, relax::{relax, RelaxOptions}};
+/// // A gap whose upper end is at y = 1: the margin keeps the node 0.1 below it.
+/// let gap = [Portal::new(DVec2::new(1.0, 1.0), DVec2::new(1.0, -1.0))];
+/// let opts = RelaxOptions { margin: 0.1, ..RelaxOptions::default() };
+/// let path = relax(&gap, DVec2::new(0.0, 3.0), DVec2::new(2.0, 3.0), &opts)?;
+/// assert!((path[1] - DVec2::new(1.0, 0.9)).length() < 1e-12);
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
 pub fn relax(
     portals: &[Portal],
     start: DVec2,
