@@ -114,9 +114,7 @@ pub fn funnel_into(
     out.clear();
     check_input(portals, start, goal, radius)?;
     if radius == 0.0 {
-        out.push(start);
-        string_pull(portals, start, goal, &mut |p| push_distinct(out, p));
-        push_distinct(out, goal);
+        chain_funnel(portals, start, goal, out);
         return Ok(());
     }
     check_width(portals, radius)?;
@@ -195,12 +193,132 @@ fn push_distinct(out: &mut Vec<DVec2>, p: DVec2) {
     }
 }
 
+/// The point funnel in guaranteed linear time: the funnel is kept as its two chains (the
+/// left and right concave chains from the apex, as in Lee & Preparata's shortest paths in
+/// simple polygons, 1984), so a portal end that crosses the other side pops that side's
+/// chain from the apex instead of re-scanning portals as [`string_pull`] does. Every point
+/// is pushed and popped at most once per chain, so the cost is O(n). Same orientation and
+/// tie rules as [`string_pull`].
+///
+/// `out` is used as storage: the path grows at its front and the two chains live in the
+/// same buffer after it, so steady-state calls allocate nothing.
+fn chain_funnel(portals: &[Portal], start: DVec2, goal: DVec2, out: &mut Vec<DVec2>) {
+    let cap = portals.len() + 2;
+    out.clear();
+    out.resize(3 * cap, DVec2::ZERO);
+    let mut f = Chains {
+        buf: out,
+        m: 0,
+        lh: cap,
+        lt: cap,
+        rh: 2 * cap,
+        rt: 2 * cap,
+    };
+    f.emit(start);
+    for p in portals {
+        f.push(p.right, Side::Right);
+        f.push(p.left, Side::Left);
+    }
+    f.push(goal, Side::Right);
+    f.push(goal, Side::Left);
+    // The goal ends the left chain; its points are the remaining corners.
+    for k in f.lh..f.lt {
+        let p = f.buf[k];
+        f.emit(p);
+    }
+    let m = f.m;
+    out.truncate(m);
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Left,
+    Right,
+}
+
+/// The path `buf[..m]` (its last point is the apex) and the two chains `buf[lh..lt]`,
+/// `buf[rh..rt]`, each listed from the apex outward.
+struct Chains<'a> {
+    buf: &'a mut [DVec2],
+    m: usize,
+    lh: usize,
+    lt: usize,
+    rh: usize,
+    rt: usize,
+}
+
+impl Chains<'_> {
+    #[inline]
+    fn apex(&self) -> DVec2 {
+        self.buf[self.m - 1]
+    }
+
+    #[inline]
+    fn emit(&mut self, p: DVec2) {
+        if self.m == 0 || self.buf[self.m - 1] != p {
+            self.buf[self.m] = p;
+            self.m += 1;
+        }
+    }
+
+    /// Adds portal end `p` to one side. `s` is +1 for the right side and −1 for the left:
+    /// multiplying cross products by it mirrors the right-side rules onto the left.
+    #[inline]
+    fn push(&mut self, p: DVec2, side: Side) {
+        let (s, (h, mut t), (mut oh, ot)) = match side {
+            Side::Right => (1.0, (self.rh, self.rt), (self.lh, self.lt)),
+            Side::Left => (-1.0, (self.lh, self.lt), (self.rh, self.rt)),
+        };
+        let apex = self.apex();
+        if p == apex {
+            // A fan around the apex: this side is back on the apex.
+            t = h;
+        } else if t == h || self.buf[t - 1] != p {
+            // Pop ends of this chain that p makes redundant (p on the inner side of, or on,
+            // the chain's last edge).
+            let was_empty = t == h;
+            while t > h {
+                let prev = if t - 1 > h { self.buf[t - 2] } else { apex };
+                if s * cross(self.buf[t - 1] - prev, p - prev) >= 0.0 {
+                    t -= 1;
+                } else {
+                    break;
+                }
+            }
+            if t == h {
+                // This side is back to the apex: p crosses the other side's first ray
+                // for as long as it lies beyond it (or on it, when popping emptied this
+                // side — Mononen's tie rule; a side already on the apex only crosses
+                // strictly, as his funnel then tightens without a test); each such point
+                // is a corner.
+                while oh < ot {
+                    let a = self.apex();
+                    let q = self.buf[oh];
+                    let turn = s * cross(q - a, p - a);
+                    if turn > 0.0 || (turn == 0.0 && !was_empty) {
+                        self.emit(q);
+                        oh += 1;
+                    } else {
+                        break;
+                    }
+                }
+            }
+            self.buf[t] = p;
+            t += 1;
+        }
+        match side {
+            Side::Right => (self.rh, self.rt, self.lh) = (h, t, oh),
+            Side::Left => (self.lh, self.lt, self.rh) = (h, t, oh),
+        }
+    }
+}
+
 /// Mononen's simple stupid funnel for a point agent; `emit` receives each corner of the
 /// path (not the start or goal).
 ///
 /// Orientation: `left` is counter-clockwise, so a portal end `q` narrows the right ray when
 /// `cross(right − apex, q − apex) ≥ 0` and the left ray when `cross(left − apex, q − apex) ≤ 0`.
-#[inline]
+#[cfg(test)]
 fn string_pull(portals: &[Portal], start: DVec2, goal: DVec2, emit: &mut impl FnMut(DVec2)) {
     let n = portals.len();
     let (mut apex, mut left, mut right) = (start, start, start);
@@ -499,6 +617,38 @@ mod tests {
         assert_eq!(p, vec![DVec2::ZERO, DVec2::ONE]);
         let same = funnel(&[], DVec2::ONE, DVec2::ONE, 0.0).unwrap();
         assert_eq!(same, vec![DVec2::ONE]);
+    }
+
+    /// A winding triangle strip like the benches'.
+    fn winding(n: usize) -> Vec<Portal> {
+        let bank = |k: usize, side: f64| {
+            let x = k as f64 * 0.7;
+            DVec2::new(x, 4.0 * (x * 0.15).sin() + side)
+        };
+        (0..n)
+            .map(|i| match i % 2 {
+                0 => Portal::new(bank(i / 2, 1.0), bank(i / 2, -1.0)),
+                _ => Portal::new(bank(i / 2 + 1, 1.0), bank(i / 2, -1.0)),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn chain_funnel_matches_mononens_funnel() {
+        for n in [0, 1, 2, 7, 40, 333] {
+            let ps = winding(n);
+            let start = DVec2::new(-0.3, 0.0);
+            for goal in [
+                DVec2::new(n as f64 * 0.35 + 0.3, 0.0),
+                DVec2::new(n as f64 * 0.35, 3.0),
+            ] {
+                let mut ssf = vec![start];
+                string_pull(&ps, start, goal, &mut |p| push_distinct(&mut ssf, p));
+                push_distinct(&mut ssf, goal);
+                let chains = funnel(&ps, start, goal, 0.0).unwrap();
+                assert_eq!(chains, ssf, "n = {n}, goal = {goal}");
+            }
+        }
     }
 
     #[test]
