@@ -219,6 +219,11 @@ fn funnel_vs_brute(mesh: &NavMesh, s: DVec2, g: DVec2) -> Option<(f64, f64)> {
     }
     let ps = portals(mesh, &corridor).unwrap();
     let path = funnel(&ps, s, g, 0.0).unwrap();
+    // The circle funnel with a vanishing radius converges to the point funnel.
+    if let Ok(round) = funnel(&ps, s, g, 1e-7) {
+        let (a, b) = (length(&round), length(&path));
+        assert!((a - b).abs() < 1e-5, "radius 1e-7: {a} vs point funnel {b}");
+    }
     let ts = tris(mesh, &corridor);
     for w in path.windows(2) {
         assert!(
