@@ -483,19 +483,21 @@ impl NavMesh {
                 })
                 .flatten()
         };
-        let successors = |&n: &Node| -> Vec<(Node, u64)> {
+        // Successors as an iterator (no allocation per expansion).
+        let successors = |&n: &Node| {
             let here = point(n);
-            let (t, skip) = match n {
-                Node::Start => (s, None),
-                Node::Cross(t, k, _) => (t as TriId, Some(k as usize)),
-                Node::Goal => return Vec::new(),
+            let from = match n {
+                Node::Start => Some((s, None)),
+                Node::Cross(t, k, _) => Some((t as TriId, Some(k as usize))),
+                Node::Goal => None,
             };
-            let mut next: Vec<(Node, u64)> =
-                exits(t, skip).map(|m| (m, cost(here, point(m)))).collect();
-            if t == g {
-                next.push((Node::Goal, cost(here, goal)));
-            }
-            next
+            let finish = from
+                .filter(|&(t, _)| t == g)
+                .map(|_| (Node::Goal, cost(here, goal)));
+            from.into_iter()
+                .flat_map(move |(t, skip)| exits(t, skip))
+                .map(move |m| (m, cost(here, point(m))))
+                .chain(finish)
         };
         let found = pathfinding::directed::astar::astar(
             &Node::Start,
