@@ -333,6 +333,60 @@ proptest! {
     }
 }
 
+fn point_in_ring(p: DVec2, ring: &[[f64; 2]]) -> bool {
+    let mut inside = false;
+    for i in 0..ring.len() {
+        let (a, b) = (ring[i], ring[(i + 1) % ring.len()]);
+        if (a[1] > p.y) != (b[1] > p.y) && p.x < a[0] + (p.y - a[1]) * (b[0] - a[0]) / (b[1] - a[1])
+        {
+            inside = !inside;
+        }
+    }
+    inside
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Random (often self-intersecting) rings never panic; accepted scenes are triangulated
+    /// exactly: every triangle is inside the boundary and outside every hole, and the areas
+    /// add up to the boundary's minus the holes'.
+    #[test]
+    fn random_scenes_are_rejected_or_triangulated_exactly(
+        boundary in prop::collection::vec((-5i32..5, -5i32..5), 3..9),
+        hole in prop::collection::vec((-5i32..5, -5i32..5), 3..6),
+        with_hole in any::<bool>(),
+    ) {
+        let ring = |v: &[(i32, i32)]| v.iter().map(|&(x, y)| [x as f64, y as f64]).collect::<Vec<_>>();
+        let scene = Scene {
+            boundary: ring(&boundary),
+            holes: if with_hole { vec![ring(&hole)] } else { vec![] },
+        };
+        match NavMesh::from_scene(&scene) {
+            Ok(mesh) => {
+                let area = |r: &[[f64; 2]]| {
+                    (0..r.len()).map(|i| {
+                        let (a, b) = (r[i], r[(i + 1) % r.len()]);
+                        a[0] * b[1] - a[1] * b[0]
+                    }).sum::<f64>().abs() / 2.0
+                };
+                let expected = area(&scene.boundary) - scene.holes.iter().map(|h| area(h)).sum::<f64>();
+                let mut total = 0.0;
+                for t in 0..mesh.num_triangles() {
+                    let [a, b, c] = mesh.triangle(t);
+                    total += cross(b - a, c - a) / 2.0;
+                    let m = mesh.centroid(t);
+                    prop_assert!(point_in_ring(m, &scene.boundary));
+                    prop_assert!(scene.holes.iter().all(|h| !point_in_ring(m, h)));
+                }
+                prop_assert!((total - expected).abs() < 1e-9, "area {total} vs {expected}");
+            }
+            Err(Error::InvalidPolygon { .. }) => {}
+            Err(e) => prop_assert!(false, "unexpected error {e}"),
+        }
+    }
+}
+
 #[test]
 fn radius_clearance_holds_on_most_queries() {
     // Guards the property test above against vacuity: with a modest radius most queries in

@@ -46,7 +46,7 @@
 //! once); with a radius the circle funnel re-scans after each new apex as Mononen's does
 //! (linear on usual corridors, superlinear on pathological zig-zags) and each step computes
 //! two tangents (square roots), plus the arc points of the output. No allocation once `out`
-//! has grown (`3(n + 2)` points for `r = 0`). See `benches/navmesh.rs` for times.
+//! has grown (`4(n + 2)` points for `r = 0`). See `benches/navmesh.rs` for times.
 //!
 //! ```
 //! use glam::DVec2;
@@ -211,16 +211,19 @@ fn push_distinct(out: &mut Vec<DVec2>, p: DVec2) {
 /// `out` is used as storage: the path grows at its front and the two chains live in the
 /// same buffer after it, so steady-state calls allocate nothing.
 fn chain_funnel(portals: &[Portal], start: DVec2, goal: DVec2, out: &mut Vec<DVec2>) {
+    // Each chain receives at most n + 1 points; the path at most every point once plus the
+    // start (2n + 3, reached only by corridors that are not simple), so the regions never
+    // overlap whatever the portals.
     let cap = portals.len() + 2;
     out.clear();
-    out.resize(3 * cap, DVec2::ZERO);
+    out.resize(4 * cap, DVec2::ZERO);
     let mut f = Chains {
         buf: out,
         m: 0,
-        lh: cap,
-        lt: cap,
-        rh: 2 * cap,
-        rt: 2 * cap,
+        lh: 2 * cap,
+        lt: 2 * cap,
+        rh: 3 * cap,
+        rt: 3 * cap,
     };
     f.emit(start);
     for p in portals {
@@ -655,6 +658,24 @@ mod tests {
                 push_distinct(&mut ssf, goal);
                 let chains = funnel(&ps, start, goal, 0.0).unwrap();
                 assert_eq!(chains, ssf, "n = {n}, goal = {goal}");
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// Arbitrary portals (crossed, reversed, degenerate) never panic or produce NaN.
+        #[test]
+        fn garbage_portals_never_panic(
+            raw in proptest::collection::vec((-5.0f64..5.0, -5.0f64..5.0, -5.0f64..5.0, -5.0f64..5.0), 0..30),
+            r in proptest::sample::select(vec![0.0, 0.05, 0.5]),
+        ) {
+            let ps: Vec<Portal> = raw
+                .iter()
+                .map(|&(a, b, c, d)| Portal::new(DVec2::new(a, b), DVec2::new(c, d)))
+                .collect();
+            if let Ok(path) = funnel(&ps, DVec2::new(-6.0, 0.0), DVec2::new(6.0, 0.0), r) {
+                proptest::prop_assert!(path.iter().all(|p| p.is_finite()));
+                proptest::prop_assert!(path.len() <= 2 * ps.len() + 3 || r > 0.0);
             }
         }
     }
