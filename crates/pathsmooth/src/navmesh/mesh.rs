@@ -915,3 +915,28 @@ fn segments_touch(a: DVec2, b: DVec2, c: DVec2, d: DVec2) -> bool {
         || (o3 == 0.0 && on(c, d, a))
         || (o4 == 0.0 && on(c, d, b))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mesh_is_send_and_sync() {
+        fn check<T: Send + Sync>() {}
+        check::<NavMesh>();
+    }
+
+    #[test]
+    fn grid_outline_merges_runs_and_splits_at_pinches() {
+        // A single blocked cell in a 3×3 map: the map border (4 merged edges) and the cell's
+        // square (4 edges).
+        let map = GridMap::from_rows(&["...", ".@.", "..."]).unwrap();
+        let (v, e) = grid_outline(&map);
+        assert_eq!((v.len(), e.len()), (8, 8));
+        // Two diagonal blocked cells: the pinch vertex (2, 2) ends all four of its edges.
+        let map = GridMap::from_rows(&["....", ".@..", "..@.", "...."]).unwrap();
+        let (v, e) = grid_outline(&map);
+        let pinch = v.iter().position(|p| (p.x, p.y) == (2.0, 2.0)).unwrap();
+        assert_eq!(e.iter().filter(|ed| ed.contains(&pinch)).count(), 4);
+    }
+}
