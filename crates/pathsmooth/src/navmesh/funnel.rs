@@ -127,7 +127,7 @@ pub fn funnel_into(
     }
     check_width(portals, radius)?;
     let mut round = Rounder::new(start, radius, out);
-    string_pull_round(portals, start, goal, radius, &mut |c| {
+    chain_funnel_round(portals, start, goal, radius, &mut |c| {
         round.corner(c, portals)
     })?;
     round.finish(goal, portals)
@@ -397,6 +397,7 @@ impl Circle {
 /// Demyen & Buro, "Efficient triangulation-based pathfinding", AAAI 2006): the funnel's
 /// sides are the tangents from the apex circle to the side circles, compared by their
 /// directions. `emit` receives each wrapped corner circle.
+#[cfg(test)]
 fn string_pull_round(
     portals: &[Portal],
     start: DVec2,
@@ -484,6 +485,185 @@ fn string_pull_round(
         i += 1;
     }
     Ok(())
+}
+
+/// Reusable chain storage for [`chain_funnel_round`] (one per thread, so steady-state
+/// calls allocate nothing).
+#[derive(Default)]
+struct CircleChains {
+    left: Vec<Circle>,
+    right: Vec<Circle>,
+}
+
+thread_local! {
+    static CIRCLE_CHAINS: std::cell::RefCell<CircleChains> = std::cell::RefCell::default();
+}
+
+/// The circle funnel of [`string_pull_round`] with the two sides kept as whole chains, as
+/// [`chain_funnel`] does for points: O(n), no re-scans. `emit` receives each wrapped corner.
+fn chain_funnel_round(
+    portals: &[Portal],
+    start: DVec2,
+    goal: DVec2,
+    r: f64,
+    emit: &mut impl FnMut(Circle) -> Result<()>,
+) -> Result<()> {
+    CIRCLE_CHAINS.with(|cell| {
+        let mut guard = cell.borrow_mut();
+        let CircleChains { left, right } = &mut *guard;
+        left.clear();
+        right.clear();
+        let n = portals.len();
+        let mut f = RoundChains {
+            portals,
+            r,
+            apex: Circle {
+                c: start,
+                rho: 0.0,
+                index: 0,
+            },
+            left,
+            right,
+            lh: 0,
+            rh: 0,
+        };
+        for (i, p) in portals.iter().enumerate() {
+            let at = |c: DVec2, rho: f64| Circle {
+                c,
+                rho,
+                index: i + 1,
+            };
+            f.push(at(p.right, -r), Side::Right, emit)?;
+            f.push(at(p.left, r), Side::Left, emit)?;
+        }
+        let g = Circle {
+            c: goal,
+            rho: 0.0,
+            index: n + 1,
+        };
+        f.push(g, Side::Right, emit)?;
+        f.push(g, Side::Left, emit)?;
+        // The goal ends the left chain; the circles before it are the last corners.
+        for k in f.lh..f.left.len() {
+            let c = f.left[k];
+            if !c.same(&g) {
+                emit(c)?;
+            }
+        }
+        Ok(())
+    })
+}
+
+/// The apex circle and the two chains (`left[lh..]`, `right[rh..]`, from the apex outward).
+struct RoundChains<'a> {
+    portals: &'a [Portal],
+    r: f64,
+    apex: Circle,
+    left: &'a mut Vec<Circle>,
+    right: &'a mut Vec<Circle>,
+    lh: usize,
+    rh: usize,
+}
+
+impl RoundChains<'_> {
+    /// True when the path from `from` to `q` must wrap circle `c`: `q` lies beyond the
+    /// tangent from `from` to `c`, on `c`'s side (`s` = +1 for a right-side `c`, −1 for a
+    /// left one); a tie counts when `tie`. The goal is tested by [`keeps_clear`].
+    fn wraps(&self, from: &Circle, c: &Circle, q: &Circle, s: f64, tie: bool) -> Result<bool> {
+        if q.same(from) {
+            return Ok(false);
+        }
+        if q.rho == 0.0 {
+            return Ok(!keeps_clear(from, q, c, self.r));
+        }
+        let dir = |b: &Circle| match tangent(from.c, from.rho, b.c, b.rho) {
+            Some((_, _, v)) => Ok(v),
+            None => Err(too_narrow(
+                self.portals,
+                portal_of(from.index.max(b.index), self.portals.len()),
+                self.r,
+            )),
+        };
+        let turn = s * cross(dir(c)?, dir(q)?);
+        Ok(turn < 0.0 || (turn == 0.0 && tie))
+    }
+
+    fn push(
+        &mut self,
+        q: Circle,
+        side: Side,
+        emit: &mut impl FnMut(Circle) -> Result<()>,
+    ) -> Result<()> {
+        let s = match side {
+            Side::Right => 1.0,
+            Side::Left => -1.0,
+        };
+        let (h, len) = match side {
+            Side::Right => (self.rh, self.right.len()),
+            Side::Left => (self.lh, self.left.len()),
+        };
+        let chain_at = |me: &Self, k: usize| match side {
+            Side::Right => me.right[k],
+            Side::Left => me.left[k],
+        };
+        if q.same(&self.apex) {
+            // A fan around the apex: this side is back on it.
+            self.truncate(side, h);
+            return Ok(());
+        }
+        if len > h && chain_at(self, len - 1).same(&q) {
+            return Ok(());
+        }
+        let was_empty = len == h;
+        // Pop the chain's ends that q no longer needs to wrap (ties pop, as for points).
+        let mut t = len;
+        while t > h {
+            let last = chain_at(self, t - 1);
+            let prev = if t - 1 > h {
+                chain_at(self, t - 2)
+            } else {
+                self.apex
+            };
+            if self.wraps(&prev, &last, &q, s, false)? {
+                break;
+            }
+            t -= 1;
+        }
+        self.truncate(side, t);
+        if t == h {
+            // This side is back on the apex: while the path to q would have to wrap the
+            // other side's first circle, that circle is a corner and the new apex (ties
+            // cross unless this side was already on the apex, as for points).
+            loop {
+                let front = match side {
+                    Side::Right if self.lh < self.left.len() => self.left[self.lh],
+                    Side::Left if self.rh < self.right.len() => self.right[self.rh],
+                    _ => break,
+                };
+                if !self.wraps(&self.apex, &front, &q, -s, !was_empty)? {
+                    break;
+                }
+                emit(front)?;
+                self.apex = front;
+                match side {
+                    Side::Right => self.lh += 1,
+                    Side::Left => self.rh += 1,
+                }
+            }
+        }
+        match side {
+            Side::Right => self.right.push(q),
+            Side::Left => self.left.push(q),
+        }
+        Ok(())
+    }
+
+    fn truncate(&mut self, side: Side, len: usize) {
+        match side {
+            Side::Right => self.right.truncate(len),
+            Side::Left => self.left.truncate(len),
+        }
+    }
 }
 
 /// For the goal: true when the tangent segment from the apex circle to `goal` keeps the
@@ -676,6 +856,49 @@ mod tests {
             if let Ok(path) = funnel(&ps, DVec2::new(-6.0, 0.0), DVec2::new(6.0, 0.0), r) {
                 proptest::prop_assert!(path.iter().all(|p| p.is_finite()));
                 proptest::prop_assert!(path.len() <= 2 * ps.len() + 3 || r > 0.0);
+            }
+        }
+    }
+
+    #[test]
+    fn circle_chain_funnel_matches_the_circle_funnel() {
+        for n in [0, 1, 2, 7, 40, 333] {
+            let ps = winding(n);
+            let start = DVec2::new(-0.3, 0.0);
+            for goal in [
+                DVec2::new(n as f64 * 0.35 + 0.3, 0.0),
+                DVec2::new(n as f64 * 0.35, 3.0),
+            ] {
+                for r in [0.05, 0.3, 0.9] {
+                    let run = |chains: bool| -> Result<Vec<DVec2>> {
+                        let mut out = Vec::new();
+                        check_width(&ps, r)?;
+                        let mut round = Rounder::new(start, r, &mut out);
+                        if chains {
+                            chain_funnel_round(&ps, start, goal, r, &mut |c| round.corner(c, &ps))?;
+                        } else {
+                            string_pull_round(&ps, start, goal, r, &mut |c| round.corner(c, &ps))?;
+                        }
+                        round.finish(goal, &ps)?;
+                        Ok(out)
+                    };
+                    let (a, b) = (run(true), run(false));
+                    match (&a, &b) {
+                        (Ok(a), Ok(b)) => {
+                            let len = |v: &[DVec2]| {
+                                v.windows(2).map(|w| w[0].distance(w[1])).sum::<f64>()
+                            };
+                            assert!(
+                                (len(a) - len(b)).abs() < 1e-9,
+                                "n {n} r {r} goal {goal}: {} vs {}",
+                                len(a),
+                                len(b)
+                            );
+                        }
+                        (Err(_), Err(_)) => {}
+                        _ => panic!("n {n} r {r} goal {goal}: {a:?} vs {b:?}"),
+                    }
+                }
             }
         }
     }
