@@ -21,8 +21,8 @@
 //! **Agent radius** `r > 0`. Every portal end becomes a circle of radius `r` that the path
 //! must keep on its side (left ends on its left, right ends on its right) — equivalently,
 //! each portal is shortened by `r` at both ends and the corners are offset by `r`. The same
-//! funnel then runs over circles instead of points (the modified funnel of Demyen & Buro,
-//! *Efficient Triangulation-Based Pathfinding*, AAAI 2006): the funnel's sides are the
+//! two-chain funnel then runs over circles instead of points (the modified funnel of Demyen
+//! & Buro, *Efficient Triangulation-Based Pathfinding*, AAAI 2006): the funnel's sides are the
 //! tangents from the apex circle to the side circles, compared by direction; the goal, a
 //! circle of radius 0, is instead tested by whether the tangent segment to it keeps the side
 //! circle clear. Each wrapped corner is then rounded: consecutive circles (and the start and
@@ -42,11 +42,12 @@
 //! triangle), so map-aware callers should still validate. The start and goal must
 //! themselves keep clearance `r`. With `r = 0` the point funnel runs and the path is exact.
 //!
-//! Cost: O(n) for n portals with `r = 0` (each portal end enters and leaves a chain at most
-//! once); with a radius the circle funnel re-scans after each new apex as Mononen's does
-//! (linear on usual corridors, superlinear on pathological zig-zags) and each step computes
-//! two tangents (square roots), plus the arc points of the output. No allocation once `out`
-//! has grown (`4(n + 2)` points for `r = 0`). See `benches/navmesh.rs` for times.
+//! Cost: O(n) for n portals, for any radius: each portal end enters and leaves a chain at
+//! most once (with a radius, each test computes two tangents, and the output adds the arc
+//! points). No allocation once `out` has grown (`4(n + 2)` points for `r = 0`; with a
+//! radius the chains live in a per-thread scratch buffer that is reused). Measured on a
+//! busy 2-core machine (`benches/navmesh.rs`, winding strip): about 15–18 ns per portal
+//! for `r = 0` at 10, 100 and 10,000 portals, 50–130 ns per portal with a radius.
 //!
 //! ```
 //! use glam::DVec2;
