@@ -1,0 +1,122 @@
+//! Navmesh benches: the funnel on winding corridors of 10, 100 and 10,000 portals (point
+//! agent and radius 0.3; throughput is per portal, so linear scaling shows as a constant
+//! time per element), one portal-relaxation sweep for comparison, and building the navmesh
+//! of a 512×512 Moving AI map plus corridor queries on it.
+//!
+//! The map comes from `$PATHSMOOTH_SHARED/data/movingai/` or else
+//! `<checkout>/../shared/data/movingai/`; the map benches are skipped when it is missing.
+
+use std::hint::black_box;
+use std::path::PathBuf;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use glam::DVec2;
+use pathsmooth::grid::{load_scenarios, GridMap};
+use pathsmooth::navmesh::funnel::funnel_into;
+use pathsmooth::navmesh::mesh::NavMesh;
+use pathsmooth::navmesh::portals::{portals_into, Portal};
+use pathsmooth::navmesh::relax::{relax_into, RelaxOptions};
+
+/// A triangle strip of `n` portals along a winding channel 2 units wide: the left and right
+/// banks follow a sine, and portals alternate between (L_k, R_k) and (L_{k+1}, R_k).
+fn winding_corridor(n: usize) -> (Vec<Portal>, DVec2, DVec2) {
+    let bank = |k: usize, side: f64| {
+        let x = k as f64 * 0.7;
+        DVec2::new(x, 4.0 * (x * 0.15).sin() + side)
+    };
+    let portals: Vec<Portal> = (0..n)
+        .map(|i| {
+            let k = i / 2;
+            if i % 2 == 0 {
+                Portal::new(bank(k, 1.0), bank(k, -1.0))
+            } else {
+                Portal::new(bank(k + 1, 1.0), bank(k, -1.0))
+            }
+        })
+        .collect();
+    let start = DVec2::new(-0.3, 0.0);
+    let last = portals.last().map_or(DVec2::ZERO, |p| p.midpoint());
+    (portals, start, last + DVec2::new(0.3, 0.0))
+}
+
+fn funnel_benches(c: &mut Criterion) {
+    let mut group = c.benchmark_group("funnel");
+    for &n in &[10usize, 100, 10_000] {
+        let (portals, start, goal) = winding_corridor(n);
+        let mut out = Vec::with_capacity(n + 2);
+        group.throughput(Throughput::Elements(n as u64));
+        group.bench_with_input(BenchmarkId::new("radius0", n), &n, |b, _| {
+            b.iter(|| {
+                funnel_into(black_box(&portals), start, goal, 0.0, &mut out).unwrap();
+                black_box(out.len())
+            })
+        });
+        group.bench_with_input(BenchmarkId::new("radius0.3", n), &n, |b, _| {
+            b.iter(|| {
+                funnel_into(black_box(&portals), start, goal, 0.3, &mut out).unwrap();
+                black_box(out.len())
+            })
+        });
+        let one_sweep = RelaxOptions {
+            max_passes: 1,
+            ..RelaxOptions::default()
+        };
+        group.bench_with_input(BenchmarkId::new("relax_1_sweep", n), &n, |b, _| {
+            b.iter(|| {
+                relax_into(black_box(&portals), start, goal, &one_sweep, &mut out).unwrap();
+                black_box(out.len())
+            })
+        });
+    }
+    group.finish();
+}
+
+fn movingai(rel: &str) -> PathBuf {
+    let shared = match std::env::var_os("PATHSMOOTH_SHARED") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
+    };
+    shared.join("data/movingai").join(rel)
+}
+
+fn map_benches(c: &mut Criterion) {
+    let name = "rooms/8room_000";
+    let (Ok(map), Ok(scen)) = (
+        GridMap::load(movingai(&format!("{name}.map"))),
+        load_scenarios(movingai(&format!("{name}.map.scen"))),
+    ) else {
+        eprintln!("navmesh bench: {name} not found, skipping the map benches");
+        return;
+    };
+    let mut group = c.benchmark_group("navmesh_map");
+    group.sample_size(10);
+    group.bench_function("build_8room_000_512x512", |b| {
+        b.iter(|| NavMesh::from_grid(black_box(&map)).unwrap())
+    });
+    let mesh = NavMesh::from_grid(&map).unwrap();
+    eprintln!(
+        "{name}: {} triangles, {} vertices",
+        mesh.num_triangles(),
+        mesh.vertices().len()
+    );
+    let queries: Vec<_> = scen
+        .iter()
+        .step_by(scen.len().div_ceil(50).max(1))
+        .collect();
+    let (mut ps, mut out) = (Vec::new(), Vec::new());
+    group.bench_function("corridor_portals_funnel_50_queries", |b| {
+        b.iter(|| {
+            for s in &queries {
+                let (a, g) = (s.start_point(), s.goal_point());
+                let corridor = mesh.find_corridor(a, g).unwrap();
+                portals_into(&mesh, &corridor, &mut ps).unwrap();
+                funnel_into(&ps, a, g, 0.0, &mut out).unwrap();
+            }
+            black_box(out.len())
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, funnel_benches, map_benches);
+criterion_main!(benches);
