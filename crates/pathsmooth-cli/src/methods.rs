@@ -9,6 +9,10 @@ use pathsmooth::grid::astar::{astar, GridPath};
 use pathsmooth::grid::distance::DistanceField;
 use pathsmooth::grid::GridMap;
 use pathsmooth::map_safe::MapSafe;
+use pathsmooth::navmesh::funnel::funnel;
+use pathsmooth::navmesh::mesh::{NavMesh, TriId};
+use pathsmooth::navmesh::portals::{portals, Portal};
+use pathsmooth::navmesh::relax::{relax, RelaxOptions};
 use pathsmooth::shortcut::Shortcutter;
 use pathsmooth::validate::Validator;
 use pathsmooth::{Point, Result};
@@ -145,17 +149,24 @@ pub enum MapMethod {
     ShortcutChaikin,
     /// Shortcuts, then map-safe Catmull-Rom.
     ShortcutCatmullRom,
+    /// Navmesh of the map (constrained Delaunay), A* over its triangles, then the funnel:
+    /// the shortest path through that corridor.
+    Funnel,
+    /// The same corridor, with nodes slid along its portal edges (portal relaxation).
+    Relax,
 }
 
 impl MapMethod {
     /// Every map method, in display order.
-    pub const ALL: [MapMethod; 6] = [
+    pub const ALL: [MapMethod; 8] = [
         MapMethod::Astar,
         MapMethod::Shortcut,
         MapMethod::Chaikin,
         MapMethod::CatmullRom,
         MapMethod::ShortcutChaikin,
         MapMethod::ShortcutCatmullRom,
+        MapMethod::Funnel,
+        MapMethod::Relax,
     ];
 
     /// The name used on the command line.
@@ -167,6 +178,8 @@ impl MapMethod {
             MapMethod::CatmullRom => "catmull-rom",
             MapMethod::ShortcutChaikin => "shortcut-chaikin",
             MapMethod::ShortcutCatmullRom => "shortcut-catmull-rom",
+            MapMethod::Funnel => "funnel",
+            MapMethod::Relax => "relax",
         }
     }
 }
@@ -180,6 +193,8 @@ pub struct Planner<'m> {
     validator: Validator<'m>,
     shortcutter: Shortcutter<'m>,
     map_safe: MapSafe<'m>,
+    /// The navmesh of the map, built on first use by a navmesh method.
+    mesh: Option<NavMesh>,
     radius: f64,
     curve: CurveParams,
 }
@@ -213,6 +228,7 @@ impl<'m> Planner<'m> {
             validator: Validator::with_field(map, field.clone()),
             shortcutter: Shortcutter::with_field(map, field.clone()),
             map_safe: MapSafe::with_validator(Validator::with_field(map, field)),
+            mesh: None,
             radius,
             curve,
         })
@@ -271,12 +287,54 @@ impl<'m> Planner<'m> {
                 self.map_safe
                     .smooth(&s, self.radius, cut(CurveMethod::CatmullRom))
             }
+            MapMethod::Funnel => {
+                let (start, goal, portals) = self.portals(raw)?;
+                funnel(&portals, start, goal, self.radius)
+            }
+            MapMethod::Relax => {
+                let (start, goal, portals) = self.portals(raw)?;
+                // Keep nodes at least the agent radius from the portal ends.
+                let opts = RelaxOptions {
+                    margin: self.radius.max(RelaxOptions::default().margin),
+                    ..RelaxOptions::default()
+                };
+                relax(&portals, start, goal, &opts)
+            }
         }
+    }
+
+    /// The navmesh of the map (built on first use).
+    pub fn mesh(&mut self) -> Result<&NavMesh> {
+        let mesh = match self.mesh.take() {
+            Some(m) => m,
+            None => NavMesh::from_grid(self.map)?,
+        };
+        Ok(self.mesh.insert(mesh))
+    }
+
+    /// The navmesh corridor (triangle ids) between the ends of a raw path.
+    pub fn corridor(&mut self, raw: &[DVec2]) -> Result<Vec<TriId>> {
+        let (start, goal) = ends(raw)?;
+        self.mesh()?.find_corridor(start, goal)
+    }
+
+    fn portals(&mut self, raw: &[DVec2]) -> Result<(DVec2, DVec2, Vec<Portal>)> {
+        let (start, goal) = ends(raw)?;
+        let corridor = self.corridor(raw)?;
+        Ok((start, goal, portals(self.mesh()?, &corridor)?))
     }
 
     fn shortcut(&mut self, raw: &[DVec2]) -> Result<Vec<DVec2>> {
         let mut out = Vec::new();
         self.shortcutter.shortcut_into(raw, self.radius, &mut out)?;
         Ok(out)
+    }
+}
+
+/// First and last point of a path.
+fn ends(path: &[DVec2]) -> Result<(DVec2, DVec2)> {
+    match (path.first(), path.last()) {
+        (Some(&s), Some(&g)) => Ok((s, g)),
+        _ => Err(pathsmooth::Error::EmptyPath),
     }
 }

@@ -74,7 +74,13 @@ fn demo_writes_pictures_and_prints_every_method() {
     }
     // Every map method's path is valid by the library's validator.
     assert!(!stdout.contains(" NO "), "{stdout}");
-    for f in ["demo.png", "demo.svg", "demo-curves.svg", "demo-follow.svg"] {
+    for f in [
+        "demo.png",
+        "demo.svg",
+        "demo-navmesh.png",
+        "demo-curves.svg",
+        "demo-follow.svg",
+    ] {
         let bytes = std::fs::read(dir.join(f)).unwrap();
         assert!(bytes.len() > 1000, "{f} is too small");
     }
@@ -357,4 +363,47 @@ fn optimize_solves_a_corridor_and_its_dump_alike() {
         &["optimize", "--corridor", "-", "--iterations", "0"],
         good,
     ));
+}
+
+#[test]
+fn plan_on_a_navmesh_scene() {
+    let scene = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/scene.json");
+    let dir = tmp_dir("scene");
+    let out = bin()
+        .args(["plan", "--navmesh"])
+        .arg(&scene)
+        .args([
+            "--from", "2,2", "--to", "38,28", "--radius", "0.5", "--method", "funnel", "--output",
+        ])
+        .arg(dir.join("f.csv"))
+        .arg("--svg")
+        .arg(dir.join("f.svg"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let csv = std::fs::read_to_string(dir.join("f.csv")).unwrap();
+    assert_eq!(csv.lines().nth(1), Some("2,2"));
+    assert_eq!(csv.lines().last(), Some("38,28"));
+    let e = assert_clean_failure(
+        &bin()
+            .args(["plan", "--navmesh"])
+            .arg(&scene)
+            .args(["--from", "10,10", "--to", "38,28"])
+            .output()
+            .unwrap(),
+    );
+    assert!(e.contains("outside the navmesh"), "{e}");
+    let e = assert_clean_failure(
+        &bin()
+            .args(["plan", "--navmesh"])
+            .arg(&scene)
+            .args(["--from", "2,2", "--to", "38,28", "--method", "chaikin"])
+            .output()
+            .unwrap(),
+    );
+    assert!(e.contains("grid map"), "{e}");
 }

@@ -108,7 +108,7 @@ impl<'m> Shortcutter<'m> {
         // before walking the whole segment.
         let mut witnesses = [None::<IVec2>; 4];
         let mut next_witness = 0;
-        let mut visible = |a: DVec2, b: DVec2| {
+        let visible = |a: DVec2, b: DVec2| {
             if witnesses
                 .iter()
                 .flatten()
@@ -129,19 +129,7 @@ impl<'m> Shortcutter<'m> {
                 Some(_) => false,
             }
         };
-        let last = path.len() - 1;
-        let mut i = 0;
-        out.push(path[0]);
-        while i < last {
-            // The farthest later node in sight; the next node when none is.
-            let next = (i + 2..=last)
-                .rev()
-                .find(|&j| visible(path[i], path[j]))
-                .unwrap_or(i + 1);
-            out.push(path[next]);
-            i = next;
-        }
-        Ok(())
+        shortcut_by(path, visible, out)
     }
 }
 
@@ -195,4 +183,41 @@ mod tests {
         ];
         assert_eq!(shortcut(&map, &p, 0.0).unwrap(), vec![p[0], p[5]]);
     }
+}
+
+/// Line-of-sight shortcuts with any visibility test: from each kept node, jump to the
+/// farthest later node `visible` accepts (the next node when none is), dropping the nodes
+/// between. This is how shortcuts work on a navmesh
+/// ([`NavMesh::line_of_sight`](crate::navmesh::mesh::NavMesh::line_of_sight)) or any world
+/// with its own raycast. `out` is cleared first; O(n²) visibility tests at worst.
+///
+/// ```
+/// use glam::DVec2;
+/// let path = [DVec2::ZERO, DVec2::X, DVec2::new(2.0, 0.0), DVec2::new(2.0, 1.0)];
+/// let mut out = Vec::new();
+/// // Everything is visible except across the last corner.
+/// pathsmooth::shortcut::shortcut_by(&path, |a, b| a.y == b.y, &mut out)?;
+/// assert_eq!(out, vec![path[0], path[2], path[3]]);
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+pub fn shortcut_by(
+    path: &[DVec2],
+    mut visible: impl FnMut(DVec2, DVec2) -> bool,
+    out: &mut Vec<DVec2>,
+) -> Result<()> {
+    check_path(path, 1, "shortcut")?;
+    out.clear();
+    let last = path.len() - 1;
+    let mut i = 0;
+    out.push(path[0]);
+    while i < last {
+        // The farthest later node in sight; the next node when none is.
+        let next = (i + 2..=last)
+            .rev()
+            .find(|&j| visible(path[i], path[j]))
+            .unwrap_or(i + 1);
+        out.push(path[next]);
+        i = next;
+    }
+    Ok(())
 }

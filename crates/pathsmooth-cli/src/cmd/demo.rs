@@ -71,6 +71,10 @@ fn map_demo(a: &DemoArgs) -> Result<()> {
         .layers
         .push(Layer::raw("A* (raw)", query.astar.points.clone()));
     scene.mark_ends(&query.astar.points);
+    let mut nav = scene.clone();
+    nav.title = "arena.map navmesh: corridor, funnel and portal relaxation".into();
+    let corridor = planner.corridor(&query.astar.points)?;
+    nav.add_navmesh(planner.mesh()?, &corridor);
     let mut table = Table::new(metrics_header());
     for (i, m) in MapMethod::ALL.into_iter().enumerate() {
         let path = planner.run(m, &query).with_context(|| m.name())?;
@@ -81,26 +85,34 @@ fn map_demo(a: &DemoArgs) -> Result<()> {
             planner.validator(),
             0.0,
         )?);
-        if m != MapMethod::Astar {
-            scene
-                .layers
-                .push(Layer::path(m.name(), path, PALETTE[i % PALETTE.len()]));
+        let layer = Layer::path(m.name(), path, PALETTE[i % PALETTE.len()]);
+        match m {
+            MapMethod::Astar => {}
+            // Navmesh methods get their own picture, over the triangles they plan on.
+            MapMethod::Funnel | MapMethod::Relax => nav.layers.push(layer),
+            _ => scene.layers.push(layer),
         }
     }
+    let nav_file = a.out_dir.join("demo-navmesh.png");
+    write_bytes(&nav_file.to_string_lossy(), &png::render(&nav)?)?;
+    // One agent per method, the navmesh ones included (nav's first layer is the raw path).
+    let mut everything = scene.clone();
+    everything.layers.extend(nav.layers.iter().skip(1).cloned());
     let follow_file = a.out_dir.join("demo-follow.svg");
     write_bytes(
         &follow_file.to_string_lossy(),
-        svg::render(&animated(&scene)?).as_bytes(),
+        svg::render(&animated(&everything)?).as_bytes(),
     )?;
     let png_file = a.out_dir.join("demo.png");
     let svg_file = a.out_dir.join("demo.svg");
     write_bytes(&png_file.to_string_lossy(), &png::render(&scene)?)?;
     write_bytes(&svg_file.to_string_lossy(), svg::render(&scene).as_bytes())?;
     println!(
-        "Embedded map arena.map (49×49), A* length {:.4} (pictures: {}, {}; agents: {})",
+        "Embedded map arena.map (49×49), A* length {:.4} (pictures: {}, {}, {}; agents: {})",
         query.astar.length,
         png_file.display(),
         svg_file.display(),
+        nav_file.display(),
         follow_file.display()
     );
     print!("{}", table.render());

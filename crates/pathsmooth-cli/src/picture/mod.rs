@@ -9,6 +9,7 @@ pub mod svg;
 
 use glam::DVec2;
 use pathsmooth::grid::GridMap;
+use pathsmooth::navmesh::mesh::{NavMesh, TriId};
 
 /// An sRGB colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -121,6 +122,10 @@ pub struct Scene<'a> {
     pub scale: f64,
     /// Navmesh triangles (drawn as thin outlines).
     pub triangles: Vec<[DVec2; 3]>,
+    /// Triangles to fill (a navmesh corridor).
+    pub highlight: Vec<[DVec2; 3]>,
+    /// Obstacle polygons (scene holes), filled like walls.
+    pub obstacles: Vec<Vec<DVec2>>,
     /// Clearance disks (centre, radius).
     pub disks: Vec<(DVec2, f64)>,
     /// Paths, drawn in order.
@@ -148,6 +153,8 @@ impl<'a> Scene<'a> {
             max: DVec2::new(map.width() as f64, map.height() as f64),
             scale: (1024.0 / side).floor().clamp(1.0, 24.0),
             triangles: Vec::new(),
+            highlight: Vec::new(),
+            obstacles: Vec::new(),
             disks: Vec::new(),
             layers: Vec::new(),
             markers: Vec::new(),
@@ -177,11 +184,21 @@ impl<'a> Scene<'a> {
             max,
             scale: 1000.0 / (max - min).max_element(),
             triangles: Vec::new(),
+            highlight: Vec::new(),
+            obstacles: Vec::new(),
             disks: Vec::new(),
             layers: Vec::new(),
             markers: Vec::new(),
             tracks: Vec::new(),
         }
+    }
+
+    /// Adds a navmesh's triangles, with `corridor`'s triangles filled.
+    pub fn add_navmesh(&mut self, mesh: &NavMesh, corridor: &[TriId]) {
+        self.triangles = (0..mesh.num_triangles())
+            .map(|t| mesh.triangle(t))
+            .collect();
+        self.highlight = corridor.iter().map(|&t| mesh.triangle(t)).collect();
     }
 
     /// Adds start and goal markers at the ends of `path` (if it has any points).

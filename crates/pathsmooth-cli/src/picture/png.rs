@@ -14,6 +14,29 @@ pub fn render(scene: &Scene) -> anyhow::Result<Vec<u8>> {
         Pixmap::new(w, h).ok_or_else(|| anyhow::anyhow!("picture size {w}×{h} is too large"))?;
     pm.fill(Color::WHITE);
     walls(&mut pm, scene);
+    for hole in &scene.obstacles {
+        let px: Vec<DVec2> = hole.iter().map(|v| scene.to_px(*v)).collect();
+        if let Some(path) = px_path(&px) {
+            pm.fill_path(
+                &path,
+                &paint(WALL, 255),
+                FillRule::Winding,
+                Transform::identity(),
+                None,
+            );
+        }
+    }
+    for t in &scene.highlight {
+        if let Some(path) = px_path(&[t[0], t[1], t[2]].map(|v| scene.to_px(v))) {
+            pm.fill_path(
+                &path,
+                &paint(Rgb(255, 233, 168), 255),
+                FillRule::Winding,
+                Transform::identity(),
+                None,
+            );
+        }
+    }
     for t in &scene.triangles {
         polyline(
             &mut pm,

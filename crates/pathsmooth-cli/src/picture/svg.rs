@@ -2,6 +2,8 @@
 
 use std::fmt::Write;
 
+use glam::DVec2;
+
 use super::{Scene, LEGEND_ROW, MARGIN, WALL};
 
 /// Renders the scene as an SVG document.
@@ -77,8 +79,8 @@ fn walls(s: &mut String, scene: &Scene) {
     }
     let _ = writeln!(s, r#"<g fill="{}">"#, WALL.hex());
     for (x0, x1, y) in runs {
-        let a = scene.to_px(glam::DVec2::new(x0 as f64, y as f64));
-        let b = scene.to_px(glam::DVec2::new(x1 as f64, y as f64 + 1.0));
+        let a = scene.to_px(DVec2::new(x0 as f64, y as f64));
+        let b = scene.to_px(DVec2::new(x1 as f64, y as f64 + 1.0));
         let _ = writeln!(
             s,
             r#"<rect x="{:.2}" y="{:.2}" width="{:.2}" height="{:.2}"/>"#,
@@ -92,6 +94,38 @@ fn walls(s: &mut String, scene: &Scene) {
 }
 
 fn triangles(s: &mut String, scene: &Scene) {
+    let poly = |t: &[DVec2; 3]| -> String {
+        let p: Vec<String> = t
+            .iter()
+            .map(|v| {
+                let q = scene.to_px(*v);
+                format!("{:.2},{:.2}", q.x, q.y)
+            })
+            .collect();
+        p.join(" ")
+    };
+    for hole in &scene.obstacles {
+        let p: Vec<String> = hole
+            .iter()
+            .map(|v| {
+                let q = scene.to_px(*v);
+                format!("{:.2},{:.2}", q.x, q.y)
+            })
+            .collect();
+        let _ = writeln!(
+            s,
+            r#"<polygon points="{}" fill="{}"/>"#,
+            p.join(" "),
+            WALL.hex()
+        );
+    }
+    if !scene.highlight.is_empty() {
+        let _ = writeln!(s, r##"<g fill="#ffe9a8" stroke="none">"##);
+        for t in &scene.highlight {
+            let _ = writeln!(s, r#"<polygon points="{}"/>"#, poly(t));
+        }
+        s.push_str("</g>\n");
+    }
     if scene.triangles.is_empty() {
         return;
     }
@@ -100,14 +134,7 @@ fn triangles(s: &mut String, scene: &Scene) {
         r##"<g fill="none" stroke="#b0b8c8" stroke-width="0.6">"##
     );
     for t in &scene.triangles {
-        let p: Vec<String> = t
-            .iter()
-            .map(|v| {
-                let q = scene.to_px(*v);
-                format!("{:.2},{:.2}", q.x, q.y)
-            })
-            .collect();
-        let _ = writeln!(s, r#"<polygon points="{}"/>"#, p.join(" "));
+        let _ = writeln!(s, r#"<polygon points="{}"/>"#, poly(t));
     }
     s.push_str("</g>\n");
 }
