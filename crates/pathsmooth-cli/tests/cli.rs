@@ -69,6 +69,8 @@ fn demo_writes_pictures_and_prints_every_method() {
         "astar",
         "shortcut",
         "shortcut-chaikin",
+        "funnel",
+        "relax",
     ] {
         assert!(stdout.contains(m), "{m} missing from:\n{stdout}");
     }
