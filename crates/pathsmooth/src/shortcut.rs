@@ -152,39 +152,6 @@ pub fn shortcut(map: &GridMap, path: &[DVec2], radius: f64) -> Result<Vec<DVec2>
     Ok(out)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::Error;
-
-    #[test]
-    fn duplicates_and_single_points() {
-        let map = GridMap::from_rows(&["...."]).unwrap();
-        let a = DVec2::new(0.5, 0.5);
-        assert_eq!(shortcut(&map, &[a], 0.0).unwrap(), vec![a]);
-        assert_eq!(shortcut(&map, &[a, a, a], 0.0).unwrap(), vec![a, a]);
-        assert_eq!(
-            shortcut(&map, &[a], -0.1),
-            Err(Error::param("radius", -0.1, "a finite number ≥ 0"))
-        );
-    }
-
-    #[test]
-    fn farthest_visible_not_first_blocked() {
-        // The path goes round a pillar and comes back into view: the farthest node wins.
-        let map = GridMap::from_rows(&[".....", "..@..", "....."]).unwrap();
-        let p = [
-            DVec2::new(0.5, 1.5),
-            DVec2::new(1.5, 0.5),
-            DVec2::new(3.5, 0.5),
-            DVec2::new(3.5, 2.5),
-            DVec2::new(1.5, 2.5),
-            DVec2::new(0.5, 2.5),
-        ];
-        assert_eq!(shortcut(&map, &p, 0.0).unwrap(), vec![p[0], p[5]]);
-    }
-}
-
 /// Line-of-sight shortcuts with any visibility test: from each kept node, jump to the
 /// farthest later node `visible` accepts (the next node when none is), dropping the nodes
 /// between. This is how shortcuts work on a navmesh
@@ -220,4 +187,37 @@ pub fn shortcut_by(
         i = next;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Error;
+
+    #[test]
+    fn duplicates_and_single_points() {
+        let map = GridMap::from_rows(&["...."]).unwrap();
+        let a = DVec2::new(0.5, 0.5);
+        assert_eq!(shortcut(&map, &[a], 0.0).unwrap(), vec![a]);
+        assert_eq!(shortcut(&map, &[a, a, a], 0.0).unwrap(), vec![a, a]);
+        assert_eq!(
+            shortcut(&map, &[a], -0.1),
+            Err(Error::param("radius", -0.1, "a finite number ≥ 0"))
+        );
+    }
+
+    #[test]
+    fn farthest_visible_not_first_blocked() {
+        // The path goes round a pillar and comes back into view: the farthest node wins.
+        let map = GridMap::from_rows(&[".....", "..@..", "....."]).unwrap();
+        let p = [
+            DVec2::new(0.5, 1.5),
+            DVec2::new(1.5, 0.5),
+            DVec2::new(3.5, 0.5),
+            DVec2::new(3.5, 2.5),
+            DVec2::new(1.5, 2.5),
+            DVec2::new(0.5, 2.5),
+        ];
+        assert_eq!(shortcut(&map, &p, 0.0).unwrap(), vec![p[0], p[5]]);
+    }
 }
