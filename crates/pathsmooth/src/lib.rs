@@ -23,6 +23,7 @@ pub mod follow;
 pub mod geometry;
 pub mod grid;
 pub mod io;
+pub mod map_safe;
 pub mod metrics;
 pub mod navmesh;
 pub mod shortcut;

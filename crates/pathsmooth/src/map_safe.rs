@@ -1,0 +1,347 @@
+//! Map-safe smoothing: run any smoother on a grid path without ever cutting through walls.
+//!
+//! Corner cutters such as Chaikin and Catmull-Rom know nothing of walls: on a path that
+//! hugs a wall they cut through it. [`map_safe`] wraps a smoother so that a **valid input
+//! path always gives a valid output path** (DESIGN.md's rule, with the agent radius).
+//!
+//! **Strategy (divide and keep the corner).**
+//! 1. Smooth the whole path and validate the result. If it is valid, keep it.
+//! 2. Otherwise split the input at the interior vertex nearest the first collision of the
+//!    smoothed path (the corner the smoother cut too deeply; the middle vertex when the
+//!    smoother failed or moved the endpoints). That vertex is kept as a hard corner and the
+//!    two pieces are treated the same way. Smoothers keep their endpoints, so smoothed
+//!    pieces join at the split vertex. A piece of two points is a single input segment and
+//!    is kept as it is, which is valid because the input is; so splitting ends, and only
+//!    the corners where smoothing collides lose their smoothing.
+//! 3. Joints: two valid pieces meeting at a vertex can only make the whole path invalid by
+//!    bending through a pinch vertex there (radius 0). Such a joint turns both its pieces
+//!    back into the input (which bends there validly), repeated until no joint is bad.
+//!    A final validation guards the result; should it ever fail, the input is returned.
+//!
+//! A smoothed piece is rejected (and split) when the smoother fails on it, returns a
+//! non-finite point, or does not keep the piece's endpoints. Errors from the smoother on
+//! the whole path are returned, since they usually mean bad parameters.
+//!
+//! **Cost.** One smoothing and one validation when nothing collides; each colliding corner
+//! costs a smoothing and validation of the piece holding it, so O(n · c) point work for c
+//! kept corners (O(n²) in the worst case, where every corner collides). [`MapSafe`] keeps
+//! the map's distance field for repeated use.
+//!
+//! ```
+//! use glam::DVec2;
+//! use pathsmooth::{grid::GridMap, map_safe::map_safe, validate::is_valid};
+//! // A path around the corner of a wall; cutting the corner clips the wall.
+//! let map = GridMap::from_rows(&["....", "@@@.", "@@@.", "@@@."])?;
+//! let path = [DVec2::new(0.5, 0.5), DVec2::new(3.5, 0.5), DVec2::new(3.5, 3.5)];
+//! let cut = |p: &[DVec2]| -> pathsmooth::Result<Vec<DVec2>> {
+//!     // Replace each corner by the midpoints of its two legs.
+//!     let mut out = vec![p[0]];
+//!     for w in p.windows(3) {
+//!         out.push(w[0].lerp(w[1], 0.5));
+//!         out.push(w[1].lerp(w[2], 0.5));
+//!     }
+//!     out.push(p[p.len() - 1]);
+//!     Ok(out)
+//! };
+//! assert!(!is_valid(&map, &cut(&path)?, 0.0));
+//! let safe = map_safe(&map, &path, 0.0, cut)?;
+//! assert!(is_valid(&map, &safe, 0.0));
+//! # Ok::<(), pathsmooth::Error>(())
+//! ```
+
+use glam::DVec2;
+
+use crate::error::{Error, Result};
+use crate::geometry::check_path;
+use crate::grid::los::{bend_pinch, path_collision, path_is_clear, segment_is_clear, Collision};
+use crate::grid::map::GridMap;
+use crate::validate::{check_radius, Validator};
+
+/// A piece of the input, `path[start..=end]`, smoothed or kept as it is.
+struct Piece {
+    start: usize,
+    end: usize,
+    smoothed: Option<Vec<DVec2>>,
+}
+
+/// Map-safe smoothing on one map, keeping its distance field (see the module docs).
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::{grid::GridMap, map_safe::MapSafe};
+/// let map = GridMap::from_rows(&["....", "....", "...."])?;
+/// let mut safe = MapSafe::new(&map);
+/// let path = [DVec2::new(0.5, 0.5), DVec2::new(3.5, 0.5)];
+/// let out = safe.smooth(&path, 0.0, |p: &[DVec2]| Ok(p.to_vec()))?;
+/// assert_eq!(out, path.to_vec());
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+pub struct MapSafe<'m> {
+    validator: Validator<'m>,
+}
+
+impl<'m> MapSafe<'m> {
+    /// Builds the distance field of `map`.
+    pub fn new(map: &'m GridMap) -> Self {
+        MapSafe {
+            validator: Validator::new(map),
+        }
+    }
+
+    /// Uses an existing validator (and its distance field).
+    pub fn with_validator(validator: Validator<'m>) -> Self {
+        MapSafe { validator }
+    }
+
+    /// Smooths `path` with `smoother`, returning a path valid for `radius`.
+    ///
+    /// Errors: [`Error::EmptyPath`], [`Error::NonFinite`], [`Error::BadParameter`] (radius),
+    /// [`Error::InvalidInputPath`] when `path` is not valid itself, and any error the
+    /// smoother returns on the whole path.
+    pub fn smooth(
+        &mut self,
+        path: &[DVec2],
+        radius: f64,
+        mut smoother: impl FnMut(&[DVec2]) -> Result<Vec<DVec2>>,
+    ) -> Result<Vec<DVec2>> {
+        check_path(path, 1, "map_safe")?;
+        check_radius(radius)?;
+        if !self.is_clear(path, radius) {
+            let reason = self
+                .validator
+                .validate(path, radius)?
+                .problem()
+                .unwrap_or_default();
+            return Err(Error::InvalidInputPath { reason });
+        }
+        if path.len() < 3 {
+            return Ok(path.to_vec());
+        }
+        // The whole path first, so that the smoother's own errors reach the caller.
+        let whole = smoother(path)?;
+        let mut pieces = Vec::new();
+        self.place(path, radius, whole, &mut smoother, &mut pieces);
+        if radius == 0.0 {
+            self.fix_joints(path, &mut pieces);
+        }
+        let out = assemble(path, &pieces);
+        if self.is_clear(&out, radius) {
+            Ok(out)
+        } else {
+            debug_assert!(false, "map_safe assembled an invalid path");
+            Ok(path.to_vec())
+        }
+    }
+
+    /// Splits `path` into pieces that are either smoothed and valid or kept as they are,
+    /// in order. `whole` is the smoother's result on the whole path. A work stack instead
+    /// of recursion keeps deep splits (one per corner of a long path) off the call stack.
+    fn place(
+        &self,
+        path: &[DVec2],
+        radius: f64,
+        whole: Vec<DVec2>,
+        smoother: &mut impl FnMut(&[DVec2]) -> Result<Vec<DVec2>>,
+        pieces: &mut Vec<Piece>,
+    ) {
+        let mut work = vec![(0, path.len() - 1, Some(whole))];
+        while let Some((start, end, smoothed)) = work.pop() {
+            if end - start < 2 {
+                // A single input segment: valid because the input is.
+                pieces.push(Piece {
+                    start,
+                    end,
+                    smoothed: None,
+                });
+                continue;
+            }
+            let input = &path[start..=end];
+            let out = smoothed.or_else(|| smoother(input).ok());
+            let split_near = match out {
+                Some(out) => match self.problem_at(input, &out, radius) {
+                    None => {
+                        pieces.push(Piece {
+                            start,
+                            end,
+                            smoothed: Some(out),
+                        });
+                        continue;
+                    }
+                    Some(at) => at,
+                },
+                None => None,
+            };
+            // Keep the corner nearest the problem (the one the smoother cut too deeply);
+            // without a location, the middle vertex.
+            let mid = match split_near {
+                Some(at) => (start + 1..end)
+                    .min_by(|&i, &j| {
+                        path[i]
+                            .distance_squared(at)
+                            .total_cmp(&path[j].distance_squared(at))
+                    })
+                    .unwrap_or(start + 1),
+                None => start + (end - start) / 2,
+            };
+            work.push((mid, end, None));
+            work.push((start, mid, None));
+        }
+    }
+
+    /// `None` when the smoothed piece is usable (keeps the endpoints, finite, valid on its
+    /// own); otherwise `Some(where)`, the location of its first problem if it has one.
+    fn problem_at(&self, input: &[DVec2], out: &[DVec2], radius: f64) -> Option<Option<DVec2>> {
+        if out.first() != input.first()
+            || out.last() != input.last()
+            || !out.iter().all(|p| p.is_finite())
+        {
+            return Some(None);
+        }
+        let map = self.validator.map();
+        if radius == 0.0 {
+            return path_collision(map, out).map(|(i, c)| match c {
+                Collision::Pinch { vertex } => Some(vertex.as_dvec2()),
+                _ => Some(out[i].lerp(out[(i + 1).min(out.len() - 1)], 0.5)),
+            });
+        }
+        let field = self.validator.field();
+        out.windows(2)
+            .find(|w| !segment_is_clear(map, field, w[0], w[1], radius))
+            .map(|w| Some(w[0].lerp(w[1], 0.5)))
+    }
+
+    /// The validity test without the report: stops at the first problem.
+    fn is_clear(&self, path: &[DVec2], radius: f64) -> bool {
+        path_is_clear(self.validator.map(), self.validator.field(), path, radius)
+    }
+
+    /// Reverts to the input both pieces around any joint that bends through a pinch.
+    fn fix_joints(&self, path: &[DVec2], pieces: &mut [Piece]) {
+        loop {
+            let mut changed = false;
+            for k in 1..pieces.len() {
+                let (left, right) = (&pieces[k - 1], &pieces[k]);
+                if left.smoothed.is_none() && right.smoothed.is_none() {
+                    continue;
+                }
+                let v = path[left.end];
+                let before = points(path, left).iter().rev().find(|&&q| q != v).copied();
+                let after = points(path, right).iter().find(|&&q| q != v).copied();
+                let bad = match (before, after) {
+                    (Some(b), Some(a)) => bend_pinch(self.validator.map(), b, v, a).is_some(),
+                    _ => false,
+                };
+                if bad {
+                    pieces[k - 1].smoothed = None;
+                    pieces[k].smoothed = None;
+                    changed = true;
+                }
+            }
+            if !changed {
+                return;
+            }
+        }
+    }
+}
+
+/// Map-safe smoothing of a valid `path` with `smoother` (see the module docs for the
+/// strategy): the result is always valid on `map` for `radius`.
+///
+/// Errors: as [`MapSafe::smooth`]; notably [`Error::InvalidInputPath`] when the input is not
+/// valid.
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::{grid::GridMap, map_safe::map_safe, Error};
+/// let map = GridMap::from_rows(&[".@."])?;
+/// let through = [DVec2::new(0.5, 0.5), DVec2::new(2.5, 0.5)];
+/// let r = map_safe(&map, &through, 0.0, |p: &[DVec2]| Ok(p.to_vec()));
+/// assert!(matches!(r, Err(Error::InvalidInputPath { .. })));
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+pub fn map_safe(
+    map: &GridMap,
+    path: &[DVec2],
+    radius: f64,
+    smoother: impl FnMut(&[DVec2]) -> Result<Vec<DVec2>>,
+) -> Result<Vec<DVec2>> {
+    MapSafe::new(map).smooth(path, radius, smoother)
+}
+
+fn points<'a>(path: &'a [DVec2], piece: &'a Piece) -> &'a [DVec2] {
+    piece
+        .smoothed
+        .as_deref()
+        .unwrap_or(&path[piece.start..=piece.end])
+}
+
+/// Concatenates the pieces, writing each joint vertex once.
+fn assemble(path: &[DVec2], pieces: &[Piece]) -> Vec<DVec2> {
+    let mut out: Vec<DVec2> = Vec::with_capacity(path.len());
+    for (k, piece) in pieces.iter().enumerate() {
+        let pts = points(path, piece);
+        out.extend_from_slice(if k == 0 { pts } else { &pts[1..] });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One pass of wall-blind corner cutting: the midpoints of each corner's legs.
+    fn cut(p: &[DVec2]) -> Result<Vec<DVec2>> {
+        let mut out = vec![p[0]];
+        for w in p.windows(3) {
+            out.push(w[0].lerp(w[1], 0.5));
+            out.push(w[1].lerp(w[2], 0.5));
+        }
+        out.push(p[p.len() - 1]);
+        Ok(out)
+    }
+
+    #[test]
+    fn only_the_colliding_corner_is_kept() {
+        // Cutting the corner at (5.5, 1.5) would clip cell (4, 2); the corner at
+        // (1.5, 1.5) is in the open.
+        let map = GridMap::from_fn(7, 6, |x, y| (x, y) != (4, 2));
+        let p = |x, y| DVec2::new(x, y);
+        let path = [p(1.5, 4.5), p(1.5, 1.5), p(5.5, 1.5), p(5.5, 4.5)];
+        let out = map_safe(&map, &path, 0.0, cut).unwrap();
+        assert_eq!(
+            out,
+            vec![path[0], p(1.5, 3.0), p(3.5, 1.5), path[2], path[3]]
+        );
+    }
+
+    #[test]
+    fn joint_on_pinch_reverts_neighbours() {
+        // Pinch at vertex (2, 2): cells (1, 1) and (2, 2) blocked.
+        let map = GridMap::from_rows(&["....", ".@..", "..@.", "...."]).unwrap();
+        let v = DVec2::new(2.0, 2.0);
+        // Valid: arrives from the top-right quadrant and leaves into it again.
+        let path = [
+            DVec2::new(2.0, 0.5),
+            DVec2::new(2.0, 1.5),
+            v,
+            DVec2::new(3.0, 2.0),
+            DVec2::new(3.5, 3.5),
+        ];
+        assert!(crate::validate::is_valid(&map, &path, 0.0));
+        // A "smoother" that is invalid on the whole path (forcing a split at the pinch
+        // vertex) and, on the piece after the vertex, detours through the bottom-left
+        // quadrant: valid on its own, but the joint then squeezes through the pinch.
+        let out = map_safe(&map, &path, 0.0, |p: &[DVec2]| {
+            let last = p[p.len() - 1];
+            if p[0] == v {
+                return Ok(vec![v, DVec2::new(1.5, 2.5), DVec2::new(1.5, 3.5), last]);
+            }
+            let mut q = vec![DVec2::new(1.5, 2.5); p.len()];
+            (q[0], q[p.len() - 1]) = (p[0], last);
+            Ok(q)
+        })
+        .unwrap();
+        assert_eq!(out, path.to_vec());
+        assert!(crate::validate::is_valid(&map, &out, 0.0));
+    }
+}
