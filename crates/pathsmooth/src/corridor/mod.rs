@@ -2,4 +2,6 @@
 //! ch. 20, solved with Chambolle–Pock).
 
 pub mod disks;
+pub mod operators;
 pub mod optimize;
+pub mod problem;

@@ -1,1 +1,784 @@
-//! (in progress)
+//! The convex path optimiser of Langerak (Game AI Pro 3, ch. 20): the Chambolle–Pock
+//! preconditioned primal-dual algorithm applied to the path energy (20.1).
+//!
+//! # What it does
+//!
+//! Minimises, over waypoints v each confined to its clearance disk,
+//!
+//! E(v) = ½‖w δˢ(v)‖²_{V,2} + ‖δ⁺(v)‖_{V,2} + I_C(v)
+//!
+//! (see [`super::operators`] for K, Kᵀ and the energy; [`super::problem`] for the disks,
+//! weights, dummies and h). The iteration is (20.8) with the proximity operators of
+//! §20.4.2 (p ← p/(1+σ) point-wise; q ← q / max(1, ‖q‖_{V,2}); v ← projection onto each
+//! disk) and the diagonal step sizes (20.9) of Pock & Chambolle (2011), computed from the
+//! actual K ([`super::operators::step_sizes`]) with α ∈ (0, 2) and β > 0.
+//!
+//! It runs in the equivalent "primal first" order: v ← prox_G(v − T Kᵀ y), then
+//! y ← prox_F*(y + Σ K(2v_new − v_old)). Started from y⁰ = prox_F*(Σ K c) (the chapter's
+//! first dual step from p⁰ = q⁰ = 0, v⁰ = v̂⁰ = c) it produces exactly the chapter's
+//! iterates vᵏ, and it is the form in which over-relaxation is defined.
+//!
+//! # Parameters ([`SolverOptions`])
+//!
+//! - `alpha`, `beta`: balance the primal and dual steps (§20.4.3). Defaults α = 1,
+//!   β = 0.25 come from `cargo bench --bench corridor -- sweep` (iterations to a relative
+//!   gap of 1e-3 on random corridors; see the table in the crate's bench notes below).
+//! - `stop`: [`Stop::Iterations`] (the chapter's fixed count) or [`Stop::Tolerance`]: stop
+//!   when the duality gap E(v) − D(y), relative to E(v), falls below the tolerance. D is
+//!   the dual objective; by weak duality D(y) ≤ min E, so the gap *certifies* that
+//!   E(v) − min E ≤ tol·E(v). It is evaluated every [`GAP_CHECK_EVERY`] iterations at two
+//!   dual points, the iterate y and the dual point suggested by v itself
+//!   (p = K₁v, q = K₂v/‖K₂v‖), taking the better.
+//! - `length`: the chapter's V,2 length norm, or the sum of segment lengths (V,1) whose
+//!   dual projection is point-wise onto unit disks ([`LengthNorm`]).
+//! - `relaxation` ρ ∈ (0, 2): over-relaxed Chambolle–Pock (Chambolle & Pock 2016, §5.1);
+//!   1 is the chapter's algorithm.
+//! - `acceleration` γ ≥ 0: Chambolle & Pock (2011) Algorithm 2 applied to the dual, whose
+//!   F₁* = ½‖p‖² is strongly convex: after each step the dual steps shrink by
+//!   θ = 1/√(1+2γσ̄), the primal steps grow by 1/θ, and the dual (not the primal) is
+//!   extrapolated. F₂* is not strongly convex, so this is a heuristic here; 0 disables it.
+//! - `record_energy`: keep E(vᵏ) for every k (Figure 20.7b) in [`Solver::energies`].
+//!
+//! # Measurements (this machine, shared by several jobs, so ±20 %)
+//!
+//! See `benches/corridor.rs`. The `sweep` group there prints iterations to a relative
+//! gap of 1e-3 for α ∈ {0.5, 1, 1.5} × β ∈ {…}; the figures are summarised in the
+//! repository's report for this module.
+//!
+//! # Cost
+//!
+//! O(n) per iteration (a few dozen flops per waypoint), no allocation once the
+//! [`Solver`]'s buffers have grown to the problem size. The gap check costs about two
+//! iterations and runs every [`GAP_CHECK_EVERY`] iterations.
+//!
+//! # Sources
+//!
+//! - M. Langerak, "Optimization for Smooth Paths", Game AI Pro 3, ch. 20 (2017).
+//! - A. Chambolle, T. Pock, "A first-order primal-dual algorithm for convex problems
+//!   with applications to imaging", J. Math. Imaging Vis. 40(1), 2011 (Algorithms 1, 2).
+//! - T. Pock, A. Chambolle, "Diagonal preconditioning for first order primal-dual
+//!   algorithms in convex optimization", ICCV 2011 (the step sizes, Lemma 2).
+//! - A. Chambolle, T. Pock, "An introduction to continuous optimization for imaging",
+//!   Acta Numerica 25, 2016 (over-relaxation).
+//!
+//! # Example
+//!
+//! ```
+//! use glam::DVec2;
+//! use pathsmooth::corridor::disks::DiskCorridor;
+//! use pathsmooth::corridor::optimize::{Solver, SolverOptions, Stop};
+//! use pathsmooth::corridor::problem::{Problem, ProblemOptions};
+//! let corridor = DiskCorridor::new(
+//!     vec![DVec2::ZERO, DVec2::new(2.0, 2.0), DVec2::new(4.0, 0.0), DVec2::new(6.0, 2.0)],
+//!     vec![1.0, 2.0, 2.0, 1.0],
+//!     Some(DVec2::X),
+//!     None,
+//! )
+//! .unwrap();
+//! let problem = Problem::from_corridor(&corridor, &ProblemOptions::default()).unwrap();
+//! let mut solver = Solver::new();
+//! let opts = SolverOptions { stop: Stop::Tolerance { gap: 1e-6, max_iterations: 100_000 }, ..Default::default() };
+//! let report = solver.solve(&problem, &opts).unwrap();
+//! assert!(report.converged);
+//! let path = problem.waypoints(solver.path());
+//! assert_eq!(path[0], corridor.start());
+//! assert_eq!(path[path.len() - 1], corridor.goal());
+//! ```
+
+use glam::DVec2;
+use rayon::prelude::*;
+
+pub use super::operators::LengthNorm;
+use super::operators::{
+    apply_k, apply_kt, dual_objective, project_to_disk, smooth_and_length, step_sizes,
+};
+use super::problem::Problem;
+use crate::error::{Error, Result};
+
+/// How often (in iterations) [`Stop::Tolerance`] evaluates the duality gap.
+pub const GAP_CHECK_EVERY: usize = 10;
+
+/// When to stop iterating.
+///
+/// ```
+/// use pathsmooth::corridor::optimize::Stop;
+/// assert_eq!(Stop::default(), Stop::Tolerance { gap: 1e-3, max_iterations: 20_000 });
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Stop {
+    /// Exactly this many iterations (the chapter's way).
+    Iterations(usize),
+    /// Until the relative duality gap (E − D)/E ≤ `gap`, at most `max_iterations`.
+    Tolerance {
+        /// Relative gap to reach, > 0.
+        gap: f64,
+        /// Iteration cap (≥ 1).
+        max_iterations: usize,
+    },
+}
+
+impl Default for Stop {
+    fn default() -> Self {
+        Stop::Tolerance {
+            gap: 1e-3,
+            max_iterations: 20_000,
+        }
+    }
+}
+
+/// Solver parameters; see the module doc for their effect.
+///
+/// ```
+/// use pathsmooth::corridor::optimize::SolverOptions;
+/// let o = SolverOptions::default();
+/// assert!(o.alpha > 0.0 && o.alpha < 2.0 && o.beta > 0.0);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SolverOptions {
+    /// α ∈ (0, 2) of (20.9).
+    pub alpha: f64,
+    /// β > 0 of (20.9) (multiplied by h^α when `scale_beta` is set).
+    pub beta: f64,
+    /// Use β·h^α in (20.9) instead of β. Scaling the map by s scales h by s, and the
+    /// iterates scale with it exactly when β scales by s^α (τ ∝ β h^{2−α} must grow by
+    /// s², σ ∝ h^α/β must stay put). So with this set the iteration count no longer
+    /// depends on the map's units, which the chapter names as a reason α and β need
+    /// re-tuning (§20.4.3). Default true; [`SolverOptions::chapter`] clears it.
+    pub scale_beta: bool,
+    /// When to stop.
+    pub stop: Stop,
+    /// The length term's norm.
+    pub length: LengthNorm,
+    /// Over-relaxation ρ ∈ (0, 2); 1 = the chapter.
+    pub relaxation: f64,
+    /// Acceleration γ ≥ 0 (Algorithm 2 on the dual); 0 = the chapter.
+    pub acceleration: f64,
+    /// Record E(vᵏ) for every iteration k (index 0 = the start).
+    pub record_energy: bool,
+}
+
+impl Default for SolverOptions {
+    fn default() -> Self {
+        SolverOptions {
+            alpha: 1.0,
+            beta: 0.25,
+            scale_beta: true,
+            stop: Stop::default(),
+            length: LengthNorm::Chapter,
+            relaxation: 1.0,
+            acceleration: 0.0,
+            record_energy: false,
+        }
+    }
+}
+
+impl SolverOptions {
+    /// The chapter's algorithm exactly: no relaxation or acceleration, a fixed number of
+    /// iterations, the given α and β.
+    ///
+    /// ```
+    /// use pathsmooth::corridor::optimize::{SolverOptions, Stop};
+    /// let o = SolverOptions::chapter(100, 1.0, 1.0);
+    /// assert_eq!(o.stop, Stop::Iterations(100));
+    /// ```
+    pub fn chapter(iterations: usize, alpha: f64, beta: f64) -> Self {
+        SolverOptions {
+            alpha,
+            beta,
+            scale_beta: false,
+            stop: Stop::Iterations(iterations),
+            relaxation: 1.0,
+            acceleration: 0.0,
+            ..Default::default()
+        }
+    }
+
+    /// Checks every parameter: α ∈ (0, 2), β > 0, ρ ∈ (0, 2), γ ≥ 0 (all finite), at least
+    /// one iteration, a tolerance > 0 → else [`Error::BadParameter`].
+    ///
+    /// ```
+    /// use pathsmooth::{corridor::optimize::SolverOptions, Error};
+    /// let o = SolverOptions { alpha: 2.0, ..Default::default() };
+    /// assert!(matches!(o.validate(), Err(Error::BadParameter { name: "alpha", .. })));
+    /// ```
+    pub fn validate(&self) -> Result<()> {
+        let open = |x: f64, lo: f64, hi: f64| x > lo && x < hi;
+        if !open(self.alpha, 0.0, 2.0) {
+            return Err(Error::param("alpha", self.alpha, "0 < α < 2"));
+        }
+        if !open(self.beta, 0.0, f64::INFINITY) {
+            return Err(Error::param("beta", self.beta, "a finite β > 0"));
+        }
+        if !open(self.relaxation, 0.0, 2.0) {
+            return Err(Error::param("relaxation", self.relaxation, "0 < ρ < 2"));
+        }
+        if !(self.acceleration.is_finite() && self.acceleration >= 0.0) {
+            return Err(Error::param(
+                "acceleration",
+                self.acceleration,
+                "a finite γ ≥ 0",
+            ));
+        }
+        match self.stop {
+            Stop::Iterations(0)
+            | Stop::Tolerance {
+                max_iterations: 0, ..
+            } => Err(Error::param("iterations", 0.0, "at least 1")),
+            Stop::Tolerance { gap, .. } if !open(gap, 0.0, f64::INFINITY) => {
+                Err(Error::param("tolerance", gap, "a finite tolerance > 0"))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn max_iterations(&self) -> usize {
+        match self.stop {
+            Stop::Iterations(k) => k,
+            Stop::Tolerance { max_iterations, .. } => max_iterations,
+        }
+    }
+}
+
+/// Where the iteration starts.
+///
+/// ```
+/// use pathsmooth::corridor::optimize::Init;
+/// let cold = Init::Centers;
+/// assert!(matches!(cold, Init::Centers));
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub enum Init<'a> {
+    /// The chapter's start: v⁰ = c, p⁰ = q⁰ = 0.
+    Centers,
+    /// Warm start from this solver's previous result (primal and dual), e.g. re-planning
+    /// every frame on a slightly changed problem of the same size.
+    Previous,
+    /// Warm start from a given path (projected onto the disks first) and optionally the
+    /// dual variables of an earlier [`Solution`] (projected onto their sets).
+    From {
+        /// One point per waypoint, dummies included.
+        path: &'a [DVec2],
+        /// The dual variables (p, q), one point each per waypoint.
+        dual: Option<(&'a [DVec2], &'a [DVec2])>,
+    },
+}
+
+/// What a solve did.
+///
+/// ```
+/// use pathsmooth::corridor::optimize::Report;
+/// let r = Report { iterations: 10, energy: 1.0, gap: None, converged: false };
+/// assert_eq!(r.iterations, 10);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Report {
+    /// Iterations run.
+    pub iterations: usize,
+    /// E(v) of the returned path.
+    pub energy: f64,
+    /// The last relative duality gap measured (only with [`Stop::Tolerance`]).
+    pub gap: Option<f64>,
+    /// True when the tolerance was reached (always false with [`Stop::Iterations`]).
+    pub converged: bool,
+}
+
+/// An owned result of [`optimize`] / [`solve_batch`].
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::corridor::{optimize::{optimize, SolverOptions}, problem::Problem};
+/// let p = Problem::new(vec![DVec2::ZERO, DVec2::new(1.0, 0.5), DVec2::new(2.0, 0.0)], vec![0.0, 1.0, 0.0], vec![0.0, 1.0, 0.0], 1.0).unwrap();
+/// let s = optimize(&p, &SolverOptions::default()).unwrap();
+/// assert_eq!(s.path.len(), 3);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Solution {
+    /// The optimised waypoints, dummies included (see [`Problem::waypoints`]).
+    pub path: Vec<DVec2>,
+    /// Dual variable p (smoothness term), for warm starts.
+    pub p: Vec<DVec2>,
+    /// Dual variable q (length term), for warm starts.
+    pub q: Vec<DVec2>,
+    /// Energies per iteration when recorded, else empty.
+    pub energies: Vec<f64>,
+    /// What the solve did.
+    pub report: Report,
+}
+
+/// The reusable solver: owns every buffer, so repeated solves of problems of the same
+/// (or smaller) size allocate nothing.
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::corridor::optimize::{Init, Solver, SolverOptions};
+/// use pathsmooth::corridor::problem::Problem;
+/// let mut p = Problem::new(vec![DVec2::ZERO, DVec2::new(1.0, 1.0), DVec2::new(2.0, 0.0)], vec![0.0, 1.0, 0.0], vec![0.0, 1.0, 0.0], 1.0).unwrap();
+/// let mut solver = Solver::new();
+/// let first = solver.solve(&p, &SolverOptions::default()).unwrap();
+/// p.centers[1].y = 1.1; // the world moved a little: re-plan from the last answer
+/// let again = solver.solve_from(&p, &SolverOptions::default(), Init::Previous).unwrap();
+/// assert!(again.iterations <= first.iterations);
+/// ```
+#[derive(Debug, Default, Clone)]
+pub struct Solver {
+    v: Vec<DVec2>,
+    v_new: Vec<DVec2>,
+    p: Vec<DVec2>,
+    q: Vec<DVec2>,
+    p_bar: Vec<DVec2>,
+    q_bar: Vec<DVec2>,
+    g: Vec<DVec2>,
+    kp: Vec<DVec2>,
+    kq: Vec<DVec2>,
+    sigma: Vec<f64>,
+    tau: Vec<f64>,
+    energies: Vec<f64>,
+}
+
+impl Solver {
+    /// An empty solver; buffers grow on the first solve.
+    ///
+    /// ```
+    /// let s = pathsmooth::corridor::optimize::Solver::new();
+    /// assert!(s.path().is_empty());
+    /// ```
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Solves from the chapter's start (v⁰ = c). The result is in [`Solver::path`].
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::corridor::{optimize::{Solver, SolverOptions}, problem::Problem};
+    /// let p = Problem::new(vec![DVec2::ZERO, DVec2::new(1.0, 1.0), DVec2::new(2.0, 0.0)], vec![0.0, 1.0, 0.0], vec![0.0, 0.0, 0.0], 1.0).unwrap();
+    /// let mut s = Solver::new();
+    /// s.solve(&p, &SolverOptions::default()).unwrap();
+    /// // No smoothness weight: the shortest path, the middle point on the straight line.
+    /// assert!(s.path()[1].y.abs() < 1e-2);
+    /// ```
+    pub fn solve(&mut self, problem: &Problem, options: &SolverOptions) -> Result<Report> {
+        self.solve_from(problem, options, Init::Centers)
+    }
+
+    /// Solves from the given start. Errors: an invalid problem or options (see
+    /// [`Problem::validate`], [`SolverOptions::validate`]); [`Init::Previous`] or
+    /// [`Init::From`] of the wrong length ([`Error::BadParameter`] `warm start`);
+    /// [`Error::NonFinite`] if the arithmetic overflowed (coordinates near f64::MAX).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::{corridor::{optimize::{Init, Solver, SolverOptions}, problem::Problem}, Error};
+    /// let p = Problem::new(vec![DVec2::ZERO, DVec2::X], vec![0.0, 0.0], vec![0.0, 0.0], 1.0).unwrap();
+    /// let e = Solver::new().solve_from(&p, &SolverOptions::default(), Init::Previous);
+    /// assert!(matches!(e, Err(Error::BadParameter { name: "warm start", .. })));
+    /// ```
+    pub fn solve_from(
+        &mut self,
+        problem: &Problem,
+        options: &SolverOptions,
+        init: Init<'_>,
+    ) -> Result<Report> {
+        problem.validate()?;
+        options.validate()?;
+        let n = problem.len();
+        self.start(problem, options, init)?;
+        let mu = step_sizes(
+            problem,
+            options.alpha,
+            options.beta,
+            &mut self.sigma,
+            &mut self.tau,
+        );
+        if matches!(init, Init::Centers) || !self.has_dual(init) {
+            // The chapter's first dual step from p = q = 0 at v̂⁰ = v⁰.
+            self.p.iter_mut().for_each(|x| *x = DVec2::ZERO);
+            self.q.iter_mut().for_each(|x| *x = DVec2::ZERO);
+            self.v_new.copy_from_slice(&self.v);
+            self.dual_step(problem, options, mu, 1.0, false);
+        }
+        self.energies.clear();
+        if options.record_energy {
+            self.energies
+                .push(smooth_and_length(problem, &self.v, options.length));
+        }
+        let report = self.iterate(problem, options, mu);
+        self.finish(problem)?;
+        let energy = smooth_and_length(problem, &self.v, options.length);
+        debug_assert_eq!(self.v.len(), n);
+        Ok(Report { energy, ..report })
+    }
+
+    /// The path of the last solve, dummies included (see [`Problem::waypoints`]).
+    ///
+    /// ```
+    /// assert!(pathsmooth::corridor::optimize::Solver::new().path().is_empty());
+    /// ```
+    pub fn path(&self) -> &[DVec2] {
+        &self.v
+    }
+
+    /// The dual variables (p, q) of the last solve.
+    ///
+    /// ```
+    /// let s = pathsmooth::corridor::optimize::Solver::new();
+    /// assert!(s.dual().0.is_empty());
+    /// ```
+    pub fn dual(&self) -> (&[DVec2], &[DVec2]) {
+        (&self.p, &self.q)
+    }
+
+    /// E(vᵏ) per iteration of the last solve when `record_energy` was set (index 0 is
+    /// the starting path), else empty. The chapter's Figure 20.7b.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::corridor::{optimize::{Solver, SolverOptions}, problem::Problem};
+    /// let p = Problem::new(vec![DVec2::ZERO, DVec2::new(1.0, 1.0), DVec2::new(2.0, 0.0)], vec![0.0, 1.0, 0.0], vec![0.0, 1.0, 0.0], 1.0).unwrap();
+    /// let mut s = Solver::new();
+    /// let o = SolverOptions { record_energy: true, ..SolverOptions::chapter(50, 1.0, 1.0) };
+    /// s.solve(&p, &o).unwrap();
+    /// assert_eq!(s.energies().len(), 51);
+    /// assert!(s.energies()[50] < s.energies()[0]);
+    /// ```
+    pub fn energies(&self) -> &[f64] {
+        &self.energies
+    }
+
+    /// An owned copy of the last result.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::corridor::{optimize::{Solver, SolverOptions}, problem::Problem};
+    /// let p = Problem::new(vec![DVec2::ZERO, DVec2::X], vec![0.0, 0.0], vec![0.0, 0.0], 1.0).unwrap();
+    /// let mut s = Solver::new();
+    /// let r = s.solve(&p, &SolverOptions::default()).unwrap();
+    /// assert_eq!(s.solution(r).path, vec![DVec2::ZERO, DVec2::X]);
+    /// ```
+    pub fn solution(&self, report: Report) -> Solution {
+        Solution {
+            path: self.v.clone(),
+            p: self.p.clone(),
+            q: self.q.clone(),
+            energies: self.energies.clone(),
+            report,
+        }
+    }
+
+    fn has_dual(&self, init: Init<'_>) -> bool {
+        match init {
+            Init::Centers => false,
+            Init::Previous => true,
+            Init::From { dual, .. } => dual.is_some(),
+        }
+    }
+
+    /// Sizes the buffers and sets v (and y for a warm start with duals).
+    fn start(&mut self, problem: &Problem, options: &SolverOptions, init: Init<'_>) -> Result<()> {
+        let n = problem.len();
+        let wrong = |len: usize| Error::param("warm start", len as f64, "one point per waypoint");
+        match init {
+            Init::Previous if self.v.len() != n => return Err(wrong(self.v.len())),
+            Init::From { path, .. } if path.len() != n => return Err(wrong(path.len())),
+            Init::From {
+                dual: Some((p, q)), ..
+            } if p.len() != n || q.len() != n => return Err(wrong(p.len().min(q.len()))),
+            _ => {}
+        }
+        for buf in [
+            &mut self.v,
+            &mut self.v_new,
+            &mut self.p,
+            &mut self.q,
+            &mut self.p_bar,
+            &mut self.q_bar,
+            &mut self.g,
+            &mut self.kp,
+            &mut self.kq,
+        ] {
+            buf.resize(n, DVec2::ZERO);
+        }
+        self.sigma.resize(n, 0.0);
+        self.tau.resize(n, 0.0);
+        match init {
+            Init::Centers => self.v.copy_from_slice(&problem.centers),
+            Init::Previous => {}
+            Init::From { path, dual } => {
+                if let Some(index) = path.iter().position(|x| !x.is_finite()) {
+                    return Err(Error::NonFinite { index });
+                }
+                self.v.copy_from_slice(path);
+                if let Some((p, q)) = dual {
+                    if let Some(index) = p.iter().chain(q).position(|x| !x.is_finite()) {
+                        return Err(Error::NonFinite { index: index % n });
+                    }
+                    self.p.copy_from_slice(p);
+                    self.q.copy_from_slice(q);
+                }
+            }
+        }
+        for i in 0..n {
+            self.v[i] = project_to_disk(self.v[i], problem.centers[i], problem.radii[i]);
+            if problem.weights[i] == 0.0 {
+                self.p[i] = DVec2::ZERO; // a zero row of K: its dual is irrelevant
+            }
+        }
+        self.q[n - 1] = DVec2::ZERO;
+        project_dual_q(&mut self.q, options.length);
+        Ok(())
+    }
+
+    /// The main loop; returns the report without the final energy.
+    fn iterate(&mut self, problem: &Problem, options: &SolverOptions, mu0: f64) -> Report {
+        let n = problem.len();
+        let rho = options.relaxation;
+        let accelerate = options.acceleration > 0.0;
+        // Step scaling for the accelerated variant: Σ ← sΣ, T ← T/s.
+        let mut s = 1.0;
+        let sigma_ref = self.sigma.iter().cloned().fold(0.0, f64::max);
+        self.p_bar.copy_from_slice(&self.p);
+        self.q_bar.copy_from_slice(&self.q);
+        let mut gap = None;
+        let max = options.max_iterations();
+        for k in 1..=max {
+            // Primal: ṽ = prox_G(v − T Kᵀ ȳ).
+            let (pb, qb) = if accelerate {
+                (&self.p_bar, &self.q_bar)
+            } else {
+                (&self.p, &self.q)
+            };
+            apply_kt(problem, pb, qb, &mut self.g);
+            for i in 0..n {
+                let t = self.tau[i] / s;
+                self.v_new[i] = project_to_disk(
+                    self.v[i] - self.g[i] * t,
+                    problem.centers[i],
+                    problem.radii[i],
+                );
+            }
+            // Dual: ŷ = prox_F*(y + Σ K(2ṽ − v)) (plain) or prox_F*(y + Σ K ṽ) (accelerated).
+            if accelerate {
+                self.p_bar.copy_from_slice(&self.p);
+                self.q_bar.copy_from_slice(&self.q);
+                self.v.copy_from_slice(&self.v_new);
+                self.dual_step(problem, options, mu0 * s, s, false);
+                let theta = 1.0 / (1.0 + 2.0 * options.acceleration * sigma_ref * s).sqrt();
+                for i in 0..n {
+                    self.p_bar[i] = self.p[i] + (self.p[i] - self.p_bar[i]) * theta;
+                    self.q_bar[i] = self.q[i] + (self.q[i] - self.q_bar[i]) * theta;
+                }
+                s *= theta;
+            } else if rho == 1.0 {
+                self.dual_step(problem, options, mu0, 1.0, true);
+                std::mem::swap(&mut self.v, &mut self.v_new);
+            } else {
+                self.p_bar.copy_from_slice(&self.p);
+                self.q_bar.copy_from_slice(&self.q);
+                self.dual_step(problem, options, mu0, 1.0, true);
+                for i in 0..n {
+                    let d = self.v_new[i] - self.v[i];
+                    self.v[i] += d * rho;
+                    self.p[i] = self.p_bar[i] + (self.p[i] - self.p_bar[i]) * rho;
+                    self.q[i] = self.q_bar[i] + (self.q[i] - self.q_bar[i]) * rho;
+                }
+            }
+            if options.record_energy {
+                let e = self.feasible_energy(problem, options.length);
+                self.energies.push(e);
+            }
+            if let Stop::Tolerance { gap: tol, .. } = options.stop {
+                if k % GAP_CHECK_EVERY == 0 || k == max {
+                    let g = self.relative_gap(problem, options.length);
+                    gap = Some(g);
+                    if g <= tol {
+                        return Report {
+                            iterations: k,
+                            energy: 0.0,
+                            gap,
+                            converged: true,
+                        };
+                    }
+                }
+            }
+        }
+        Report {
+            iterations: max,
+            energy: 0.0,
+            gap,
+            converged: false,
+        }
+    }
+
+    /// y ← prox_F*(y + Σ K x) where x = 2ṽ − v (`extrapolate`) or ṽ, with ṽ in `v_new`;
+    /// `s` scales σ (the accelerated variant), `mu` is the (scaled) μ.
+    fn dual_step(
+        &mut self,
+        problem: &Problem,
+        options: &SolverOptions,
+        mu: f64,
+        s: f64,
+        extrapolate: bool,
+    ) {
+        let n = problem.len();
+        if extrapolate {
+            for i in 0..n {
+                self.g[i] = 2.0 * self.v_new[i] - self.v[i];
+            }
+        } else {
+            self.g.copy_from_slice(&self.v_new);
+        }
+        apply_k(problem, &self.g, &mut self.kp, &mut self.kq);
+        for i in 0..n {
+            let sig = self.sigma[i] * s;
+            self.p[i] = (self.p[i] + self.kp[i] * sig) / (1.0 + sig);
+            self.q[i] += self.kq[i] * mu;
+        }
+        project_dual_q(&mut self.q, options.length);
+    }
+
+    /// E(v) of the current iterate, projected if over-relaxation pushed it outside.
+    fn feasible_energy(&mut self, problem: &Problem, norm: LengthNorm) -> f64 {
+        for i in 0..problem.len() {
+            self.g[i] = project_to_disk(self.v[i], problem.centers[i], problem.radii[i]);
+        }
+        smooth_and_length(problem, &self.g, norm)
+    }
+
+    /// (E(v) − max(D(y), D(y(v)))) / E(v), with v projected onto C and y(v) the dual
+    /// point of v: p = K₁v, q = K₂v / ‖K₂v‖ (V,2) or point-wise normalised (V,1).
+    fn relative_gap(&mut self, problem: &Problem, norm: LengthNorm) -> f64 {
+        let n = problem.len();
+        let e = self.feasible_energy(problem, norm);
+        // D at the iterate (q is in its set after the prox; relaxation keeps it there as
+        // a convex combination for ρ ≤ 1; for ρ > 1 project a copy).
+        self.kp.copy_from_slice(&self.p);
+        self.kq.copy_from_slice(&self.q);
+        project_dual_q(&mut self.kq, norm);
+        apply_kt(problem, &self.kp, &self.kq, &mut self.v_new);
+        let d_iter = dual_objective(problem, &self.kp, &self.v_new);
+        // D at the dual point of (projected) v, which sits in `g`.
+        let (g, kp, kq) = (&self.g, &mut self.kp, &mut self.kq);
+        apply_k(problem, g, kp, kq);
+        match norm {
+            LengthNorm::Chapter => {
+                let l: f64 = kq.iter().map(|x| x.length_squared()).sum::<f64>().sqrt();
+                if l > 0.0 {
+                    kq.iter_mut().for_each(|x| *x /= l);
+                }
+            }
+            LengthNorm::SumOfLengths => kq.iter_mut().for_each(|x| {
+                let l = x.length();
+                if l > 0.0 {
+                    *x /= l;
+                }
+            }),
+        }
+        apply_kt(problem, kp, kq, &mut self.v_new);
+        let d_v = dual_objective(problem, kp, &self.v_new);
+        let d = d_iter.max(d_v);
+        debug_assert!(n == self.v.len());
+        let gap = (e - d).max(0.0);
+        if e > 0.0 {
+            gap / e
+        } else if gap == 0.0 {
+            0.0
+        } else {
+            f64::INFINITY
+        }
+    }
+
+    /// Projects v onto the disks (pins radius-0 waypoints exactly) and checks finiteness.
+    fn finish(&mut self, problem: &Problem) -> Result<()> {
+        for i in 0..problem.len() {
+            self.v[i] = project_to_disk(self.v[i], problem.centers[i], problem.radii[i]);
+        }
+        match self.v.iter().position(|x| !x.is_finite()) {
+            Some(index) => Err(Error::NonFinite { index }),
+            None => Ok(()),
+        }
+    }
+}
+
+/// prox of F₂*: projection onto ‖q‖_{V,2} ≤ 1 (the chapter) or onto |qᵢ| ≤ 1 (V,1).
+fn project_dual_q(q: &mut [DVec2], norm: LengthNorm) {
+    match norm {
+        LengthNorm::Chapter => {
+            let l = q.iter().map(|x| x.length_squared()).sum::<f64>().sqrt();
+            if l > 1.0 {
+                q.iter_mut().for_each(|x| *x /= l);
+            }
+        }
+        LengthNorm::SumOfLengths => q.iter_mut().for_each(|x| {
+            let l = x.length();
+            if l > 1.0 {
+                *x /= l;
+            }
+        }),
+    }
+}
+
+/// Solves one problem from the chapter's start and returns an owned [`Solution`].
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::corridor::{optimize::{optimize, SolverOptions}, problem::Problem};
+/// let p = Problem::new(vec![DVec2::ZERO, DVec2::new(1.0, 1.0), DVec2::new(2.0, 0.0)], vec![0.0, 0.5, 0.0], vec![0.0, 1.0, 0.0], 1.0).unwrap();
+/// let s = optimize(&p, &SolverOptions::default()).unwrap();
+/// assert!(s.path[1].distance(DVec2::new(1.0, 1.0)) <= 0.5 + 1e-9);
+/// ```
+pub fn optimize(problem: &Problem, options: &SolverOptions) -> Result<Solution> {
+    let mut solver = Solver::new();
+    let report = solver.solve(problem, options)?;
+    Ok(solver.solution(report))
+}
+
+/// Solves many problems in parallel with rayon (one [`Solver`] per worker, reused across
+/// the problems it takes). Results are in input order; each is independent.
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::corridor::{optimize::{solve_batch, SolverOptions}, problem::Problem};
+/// let p = Problem::new(vec![DVec2::ZERO, DVec2::new(1.0, 1.0), DVec2::new(2.0, 0.0)], vec![0.0, 0.5, 0.0], vec![0.0, 1.0, 0.0], 1.0).unwrap();
+/// let out = solve_batch(&vec![p; 8], &SolverOptions::default());
+/// assert_eq!(out.len(), 8);
+/// assert!(out.iter().all(|s| s.is_ok()));
+/// ```
+pub fn solve_batch(problems: &[Problem], options: &SolverOptions) -> Vec<Result<Solution>> {
+    problems
+        .par_iter()
+        .map_init(Solver::new, |solver, problem| {
+            let report = solver.solve(problem, options)?;
+            Ok(solver.solution(report))
+        })
+        .collect()
+}
+
+/// [`solve_batch`] writing only the paths into `out` (resized to match), allocating
+/// nothing per problem once the worker solvers and `out`'s vectors have grown.
+/// Returns the reports.
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::corridor::{optimize::{solve_batch_into, SolverOptions}, problem::Problem};
+/// let p = Problem::new(vec![DVec2::ZERO, DVec2::new(1.0, 1.0), DVec2::new(2.0, 0.0)], vec![0.0, 0.5, 0.0], vec![0.0, 1.0, 0.0], 1.0).unwrap();
+/// let mut paths = Vec::new();
+/// let reports = solve_batch_into(&vec![p; 4], &SolverOptions::default(), &mut paths);
+/// assert_eq!((paths.len(), reports.len()), (4, 4));
+/// ```
+pub fn solve_batch_into(
+    problems: &[Problem],
+    options: &SolverOptions,
+    out: &mut Vec<Vec<DVec2>>,
+) -> Vec<Result<Report>> {
+    out.resize_with(problems.len(), Vec::new);
+    problems
+        .par_iter()
+        .zip(out.par_iter_mut())
+        .map_init(Solver::new, |solver, (problem, path)| {
+            let report = solver.solve(problem, options)?;
+            path.clear();
+            path.extend_from_slice(solver.path());
+            Ok(report)
+        })
+        .collect()
+}

@@ -1,0 +1,243 @@
+//! Benchmarks of the corridor optimiser (Langerak, Game AI Pro 3, ch. 20).
+//!
+//! `cargo bench -p pathsmooth --bench corridor` runs the criterion groups:
+//! - `corridor_n{20,100,1000}`: time for Chambolle–Pock to reach a relative energy gap of
+//!   1e-2, 1e-3, 1e-4 to the exact optimum (computed once by clarabel in setup; the
+//!   iteration count needed is found in setup and the solve is timed with that fixed
+//!   count), the certified stopping rule at 1e-3, and clarabel's full solve of the same
+//!   problem in the same group.
+//! - `batch_10000`: 10,000 corridors with rayon (`solve_batch_into`) and sequentially.
+//!
+//! `cargo bench -p pathsmooth --bench corridor -- --sweep` instead prints the iteration
+//! counts behind the default α, β and the variants (relaxation, acceleration).
+
+use std::hint::black_box;
+
+use criterion::{BenchmarkId, Criterion};
+use pathsmooth::corridor::operators::LengthNorm;
+use pathsmooth::corridor::optimize::{solve_batch_into, Init, Solver, SolverOptions, Stop};
+use pathsmooth::corridor::problem::Problem;
+
+#[path = "../tests/support/corridor_ref.rs"]
+mod corridor_ref;
+use corridor_ref::{random_problem, reference, Conic};
+
+/// First iteration from which (E_k − E*)/E* stays ≤ eps for the rest of the recorded run.
+fn iterations_to(energies: &[f64], e_star: f64, eps: f64) -> Option<usize> {
+    let last_bad = energies.iter().rposition(|&e| (e - e_star) / e_star > eps);
+    match last_bad {
+        None => Some(0),
+        Some(k) if k + 1 < energies.len() => Some(k + 1),
+        _ => None,
+    }
+}
+
+fn record(pr: &Problem, opts: &SolverOptions, max: usize) -> Vec<f64> {
+    let mut s = Solver::new();
+    let o = SolverOptions {
+        stop: Stop::Iterations(max),
+        record_energy: true,
+        ..*opts
+    };
+    s.solve(pr, &o).unwrap();
+    s.energies().to_vec()
+}
+
+fn median(mut xs: Vec<usize>) -> usize {
+    xs.sort_unstable();
+    xs[xs.len() / 2]
+}
+
+fn sweep() {
+    let n = 100;
+    let max = 20_000;
+    let problems: Vec<(Problem, f64)> = (0..8)
+        .map(|s| {
+            let pr = random_problem(1000 + s, n);
+            let (e, _) = reference(&pr, LengthNorm::Chapter);
+            (pr, e)
+        })
+        .collect();
+    let measure = |opts: &SolverOptions, eps: f64| -> (usize, usize) {
+        let its: Vec<usize> = problems
+            .iter()
+            .map(|(pr, e)| iterations_to(&record(pr, opts, max), *e, eps).unwrap_or(max))
+            .collect();
+        let worst = *its.iter().max().unwrap();
+        (median(its), worst)
+    };
+    println!(
+        "n = {n} waypoints, 8 random corridors: iterations until the relative energy gap to \
+         clarabel's optimum stays below eps (median / worst; cap {max})"
+    );
+    println!("alpha  beta     eps=1e-3         eps=1e-4");
+    let alphas = [0.25, 0.5, 0.75, 1.0, 1.5];
+    let betas = [0.25, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0];
+    let mut best = (usize::MAX, SolverOptions::default());
+    for alpha in alphas {
+        for beta in betas {
+            let o = SolverOptions {
+                alpha,
+                beta,
+                ..Default::default()
+            };
+            let (a, b) = (measure(&o, 1e-3), measure(&o, 1e-4));
+            println!(
+                "{alpha:<6} {beta:<6} {:>6} / {:<6}  {:>6} / {:<6}",
+                a.0, a.1, b.0, b.1
+            );
+            if a.0 + b.0 < best.0 {
+                best = (a.0 + b.0, o);
+            }
+        }
+    }
+    let base = SolverOptions::default();
+    let top = best.1;
+    for (name, o) in [("the default", base), ("the sweep's best", top)] {
+        println!("variants at {name} alpha = {}, beta = {}", o.alpha, o.beta);
+        for rho in [1.5, 1.8, 1.9] {
+            let o = SolverOptions {
+                relaxation: rho,
+                ..o
+            };
+            let (a, b) = (measure(&o, 1e-3), measure(&o, 1e-4));
+            println!(
+                "relaxation {rho:<5} {:>6} / {:<6}  {:>6} / {:<6}",
+                a.0, a.1, b.0, b.1
+            );
+        }
+        for gamma in [0.003, 0.01, 0.03, 0.1, 0.3] {
+            let o = SolverOptions {
+                acceleration: gamma,
+                ..o
+            };
+            let (a, b) = (measure(&o, 1e-3), measure(&o, 1e-4));
+            println!(
+                "acceleration {gamma:<5} {:>6} / {:<6}  {:>6} / {:<6}",
+                a.0, a.1, b.0, b.1
+            );
+        }
+    }
+    // The certified stopping rule: iterations until the duality gap says 1e-3 / 1e-4.
+    for tol in [1e-3, 1e-4] {
+        let o = SolverOptions {
+            stop: Stop::Tolerance {
+                gap: tol,
+                max_iterations: max,
+            },
+            ..base
+        };
+        let its: Vec<usize> = problems
+            .iter()
+            .map(|(pr, _)| Solver::new().solve(pr, &o).unwrap().iterations)
+            .collect();
+        let worst = *its.iter().max().unwrap();
+        println!("certified gap {tol}: median {} worst {worst}", median(its));
+    }
+    // Warm start: solve, nudge every free centre by 0.05, re-solve from the last answer.
+    let o = SolverOptions {
+        stop: Stop::Tolerance {
+            gap: 1e-3,
+            max_iterations: max,
+        },
+        ..base
+    };
+    let (mut cold, mut warm) = (vec![], vec![]);
+    for (pr, _) in &problems {
+        let mut s = Solver::new();
+        s.solve(pr, &o).unwrap();
+        let mut moved = pr.clone();
+        for (i, c) in moved.centers.iter_mut().enumerate() {
+            if moved.radii[i] > 0.0 {
+                *c += glam::DVec2::new((i as f64).sin(), (i as f64).cos()) * 0.05;
+            }
+        }
+        warm.push(s.solve_from(&moved, &o, Init::Previous).unwrap().iterations);
+        cold.push(Solver::new().solve(&moved, &o).unwrap().iterations);
+    }
+    println!(
+        "re-plan after a 0.05 nudge, certified 1e-3: cold median {} / warm median {}",
+        median(cold),
+        median(warm)
+    );
+}
+
+fn corridor_groups(c: &mut Criterion) {
+    for n in [20, 100, 1000] {
+        let pr = random_problem(7 + n as u64, n);
+        let conic = Conic::new(&pr, LengthNorm::Chapter);
+        let (e_star, _) = reference(&pr, LengthNorm::Chapter);
+        let base = SolverOptions::default();
+        let energies = record(&pr, &base, 200_000);
+        let mut group = c.benchmark_group(format!("corridor_n{n}"));
+        group.sample_size(10);
+        for eps in [1e-2, 1e-3, 1e-4] {
+            match iterations_to(&energies, e_star, eps) {
+                Some(k) => {
+                    eprintln!("n={n}: gap {eps:e} after {k} iterations");
+                    let o = SolverOptions {
+                        stop: Stop::Iterations(k.max(1)),
+                        ..base
+                    };
+                    let mut s = Solver::new();
+                    group.bench_function(BenchmarkId::new("chambolle_pock_gap", eps), |b| {
+                        b.iter(|| s.solve(black_box(&pr), &o).unwrap())
+                    });
+                }
+                None => eprintln!("n={n}: gap {eps:e} not reached in 200000 iterations"),
+            }
+        }
+        let o = SolverOptions {
+            stop: Stop::Tolerance {
+                gap: 1e-3,
+                max_iterations: 200_000,
+            },
+            ..base
+        };
+        let mut s = Solver::new();
+        let its = s.solve(&pr, &o).unwrap().iterations;
+        eprintln!("n={n}: certified 1e-3 after {its} iterations");
+        group.bench_function("chambolle_pock_certified_1e-3", |b| {
+            b.iter(|| s.solve(black_box(&pr), &o).unwrap())
+        });
+        group.bench_function("clarabel", |b| b.iter(|| black_box(&conic).solve()));
+        group.finish();
+    }
+}
+
+fn batch_group(c: &mut Criterion) {
+    let problems: Vec<Problem> = (0..10_000).map(|s| random_problem(s, 20)).collect();
+    let o = SolverOptions {
+        stop: Stop::Tolerance {
+            gap: 1e-3,
+            max_iterations: 20_000,
+        },
+        ..Default::default()
+    };
+    let mut group = c.benchmark_group("batch_10000");
+    group.sample_size(10);
+    let mut out = Vec::new();
+    group.bench_function("rayon", |b| {
+        b.iter(|| solve_batch_into(black_box(&problems), &o, &mut out))
+    });
+    let mut s = Solver::new();
+    group.bench_function("sequential", |b| {
+        b.iter(|| {
+            for p in &problems {
+                black_box(s.solve(p, &o).unwrap());
+            }
+        })
+    });
+    group.finish();
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--sweep") {
+        sweep();
+        return;
+    }
+    let mut c = Criterion::default().configure_from_args();
+    corridor_groups(&mut c);
+    batch_group(&mut c);
+    c.final_summary();
+}

@@ -1,0 +1,508 @@
+//! The discretised path-smoothing problem of Langerak (Game AI Pro 3, ch. 20, §20.2.1 and
+//! §20.3): waypoints with clearance disks, per-waypoint weights and the normalisation `h`.
+//!
+//! A [`Problem`] is everything the solver sees:
+//!
+//! - `centers`, `radii`: one disk per waypoint. A radius of 0 pins the waypoint to its
+//!   centre. From a [`DiskCorridor`], the start and the goal get radius 0 (they must not
+//!   move), and each facing direction adds a *dummy waypoint*, also of radius 0, one step
+//!   behind the start (`start − d`) or beyond the goal (`goal + d`); the smoothness term
+//!   at the start/goal then bends the path to leave/arrive along that direction (§20.3).
+//! - `weights`: the smoothness weight `wᵢ` of each waypoint; lower favours short paths,
+//!   higher favours smooth ones. By default the chapter's bathtub curve ([`bathtub`]): `w_s`
+//!   at the first waypoint after the leading one, `w_e` at the one before the last, tapering
+//!   with a 4th power to `w_m` in the middle, and 0 at the first and last waypoints (the
+//!   dummies, or the start/goal themselves when a direction is absent, where the
+//!   second difference has no meaning).
+//! - `h`: the mean distance between neighbouring corridor centres (dummies excluded), which
+//!   makes the energy scale-invariant.
+//!
+//! The problem serialises as the "dump" format
+//! `{"centers": [[x,y],…], "radii": […], "weights": […], "h": h}` (dummies included), so
+//! any other convex solver can check a result, and a dumped problem can be read back and
+//! solved exactly ([`Problem::from_json`]).
+//!
+//! ```
+//! use glam::DVec2;
+//! use pathsmooth::corridor::disks::DiskCorridor;
+//! use pathsmooth::corridor::problem::{Problem, ProblemOptions};
+//! let corridor = DiskCorridor::new(
+//!     vec![DVec2::ZERO, DVec2::new(2.0, 1.0), DVec2::new(4.0, 0.0)],
+//!     vec![0.5, 1.5, 0.5],
+//!     Some(DVec2::X),
+//!     Some(DVec2::X),
+//! )
+//! .unwrap();
+//! let p = Problem::from_corridor(&corridor, &ProblemOptions::default()).unwrap();
+//! assert_eq!(p.len(), 5); // dummy, start, middle, goal, dummy
+//! assert_eq!(p.radii, vec![0.0, 0.0, 1.5, 0.0, 0.0]);
+//! assert_eq!(p.waypoints(&p.centers), &corridor.centers[..]);
+//! let back = Problem::from_json(&p.to_json()).unwrap();
+//! assert_eq!((back.centers, back.radii, back.weights, back.h), (p.centers, p.radii, p.weights, p.h));
+//! ```
+
+use glam::DVec2;
+use serde::{Deserialize, Serialize};
+
+use super::disks::{check_radii, parse_json, DiskCorridor};
+use crate::error::{Error, Result};
+
+/// Where the per-waypoint smoothness weights come from.
+///
+/// ```
+/// use pathsmooth::corridor::problem::Weights;
+/// assert_eq!(Weights::default(), Weights::Bathtub { start: 10.0, end: 10.0, middle: 2.0 });
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub enum Weights {
+    /// The chapter's bathtub curve (§20.3, Figure 20.4): `start` (w_s) and `end` (w_e) near
+    /// the ends, tapering to `middle` (w_m); 0 at the first and last waypoints.
+    Bathtub {
+        /// w_s, the weight next to the start.
+        start: f64,
+        /// w_e, the weight next to the goal.
+        end: f64,
+        /// w_m, the weight in the middle of the path.
+        middle: f64,
+    },
+    /// One weight per waypoint of the problem, dummies included (so `len + 2` values for a
+    /// corridor of `len` disks with both directions). Used as given.
+    Given(Vec<f64>),
+}
+
+impl Default for Weights {
+    /// The chapter's example curve: w_s = w_e = 10, w_m = 2.
+    fn default() -> Self {
+        Weights::Bathtub {
+            start: 10.0,
+            end: 10.0,
+            middle: 2.0,
+        }
+    }
+}
+
+/// How far from the start/goal the dummy facing-direction waypoints sit.
+///
+/// ```
+/// use pathsmooth::corridor::problem::DirectionLength;
+/// assert_eq!(DirectionLength::default(), DirectionLength::Spacing);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DirectionLength {
+    /// One mean spacing `h` away along the normalised direction (the default): the
+    /// dummy then looks like one more corridor step, whatever the direction's length.
+    #[default]
+    Spacing,
+    /// The direction vector exactly as given (the chapter's literal "start − d"); its
+    /// length then changes how strongly the end is bent.
+    AsGiven,
+}
+
+/// Options for [`Problem::from_corridor`].
+///
+/// ```
+/// use pathsmooth::corridor::problem::{ProblemOptions, Weights};
+/// let o = ProblemOptions { weights: Weights::Bathtub { start: 4.0, end: 4.0, middle: 1.0 }, ..Default::default() };
+/// assert_eq!(o.direction_length, Default::default());
+/// ```
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ProblemOptions {
+    /// The smoothness weights.
+    pub weights: Weights,
+    /// Where the dummy waypoints go.
+    pub direction_length: DirectionLength,
+}
+
+/// The discretised problem: the solver's whole input (see the module doc).
+///
+/// Serialises as `{"centers": [[x,y],…], "radii": […], "weights": […], "h": h}`.
+///
+/// ```
+/// use pathsmooth::corridor::problem::Problem;
+/// let p = Problem::from_json(r#"{"centers": [[0,0],[1,1],[2,0]], "radii": [0, 1, 0], "weights": [0, 1, 0], "h": 1.4}"#).unwrap();
+/// assert_eq!(p.len(), 3);
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Problem {
+    /// Disk centres, one per waypoint (dummies included).
+    pub centers: Vec<DVec2>,
+    /// Disk radii; 0 pins the waypoint.
+    pub radii: Vec<f64>,
+    /// Smoothness weights wᵢ.
+    pub weights: Vec<f64>,
+    /// The normalisation constant h of the differencing operators.
+    pub h: f64,
+    /// Leading dummy waypoints (0 or 1) that are not part of the caller's path.
+    #[serde(skip)]
+    lead: usize,
+    /// Trailing dummy waypoints (0 or 1).
+    #[serde(skip)]
+    trail: usize,
+}
+
+impl Problem {
+    /// Builds and validates a problem from its four arrays (no dummies are marked: the
+    /// whole array is the path). See [`Problem::validate`] for the errors.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::{corridor::problem::Problem, Error};
+    /// let e = Problem::new(vec![DVec2::ZERO, DVec2::X], vec![0.0, 0.0], vec![0.0, 0.0], 0.0);
+    /// assert!(matches!(e, Err(Error::BadParameter { name: "h", .. })));
+    /// ```
+    pub fn new(centers: Vec<DVec2>, radii: Vec<f64>, weights: Vec<f64>, h: f64) -> Result<Self> {
+        let p = Problem {
+            centers,
+            radii,
+            weights,
+            h,
+            lead: 0,
+            trail: 0,
+        };
+        p.validate()?;
+        Ok(p)
+    }
+
+    /// Builds the problem for a corridor: start and goal pinned (radius 0), a pinned dummy
+    /// waypoint for each facing direction, weights as asked, h = the corridor's mean
+    /// spacing (or, if every centre coincides, the largest radius, or 1).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::corridor::{disks::DiskCorridor, problem::{Problem, ProblemOptions}};
+    /// let c = DiskCorridor::new(vec![DVec2::ZERO, DVec2::new(2.0, 0.0)], vec![1.0, 1.0], Some(DVec2::new(0.0, 5.0)), None).unwrap();
+    /// let p = Problem::from_corridor(&c, &ProblemOptions::default()).unwrap();
+    /// assert_eq!(p.h, 2.0);
+    /// // The dummy sits one spacing behind the start, against the facing direction.
+    /// assert_eq!(p.centers[0], DVec2::new(0.0, -2.0));
+    /// ```
+    pub fn from_corridor(corridor: &DiskCorridor, options: &ProblemOptions) -> Result<Self> {
+        corridor.validate()?;
+        let h = normalisation(corridor);
+        let m = corridor.len();
+        let dummy = |d: DVec2| match options.direction_length {
+            DirectionLength::Spacing => d.normalize() * h,
+            DirectionLength::AsGiven => d,
+        };
+        let lead = corridor.start_dir.is_some() as usize;
+        let trail = corridor.goal_dir.is_some() as usize;
+        let mut centers = Vec::with_capacity(m + lead + trail);
+        let mut radii = Vec::with_capacity(m + lead + trail);
+        if let Some(d) = corridor.start_dir {
+            centers.push(corridor.start() - dummy(d));
+            radii.push(0.0);
+        }
+        centers.extend_from_slice(&corridor.centers);
+        radii.extend_from_slice(&corridor.radii);
+        radii[lead] = 0.0;
+        radii[lead + m - 1] = 0.0;
+        if let Some(d) = corridor.goal_dir {
+            centers.push(corridor.goal() + dummy(d));
+            radii.push(0.0);
+        }
+        let weights = match &options.weights {
+            Weights::Bathtub { start, end, middle } => {
+                for (name, w) in [("w_s", *start), ("w_e", *end), ("w_m", *middle)] {
+                    check_weight(name, w)?;
+                }
+                bathtub(centers.len(), *start, *end, *middle)
+            }
+            Weights::Given(w) => w.clone(),
+        };
+        let p = Problem {
+            centers,
+            radii,
+            weights,
+            h,
+            lead,
+            trail,
+        };
+        p.validate()?;
+        Ok(p)
+    }
+
+    /// Parses and validates the dump format. All waypoints are treated as the path (the
+    /// file does not say which were dummies); radius-0 disks stay fixed.
+    ///
+    /// ```
+    /// use pathsmooth::{corridor::problem::Problem, Error};
+    /// let e = Problem::from_json(r#"{"centers": [[0,0],[1,0]], "radii": [0, 0], "weights": [0], "h": 1}"#);
+    /// assert!(matches!(e, Err(Error::BadParameter { name: "weights", .. })));
+    /// ```
+    pub fn from_json(text: &str) -> Result<Self> {
+        let p: Problem = parse_json(text)?;
+        p.validate()?;
+        Ok(p)
+    }
+
+    /// The dump format `{"centers": …, "radii": …, "weights": …, "h": …}`.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::corridor::problem::Problem;
+    /// let p = Problem::new(vec![DVec2::ZERO, DVec2::X], vec![0.0, 0.0], vec![0.0, 0.0], 1.0).unwrap();
+    /// assert_eq!(p.to_json(), r#"{"centers":[[0.0,0.0],[1.0,0.0]],"radii":[0.0,0.0],"weights":[0.0,0.0],"h":1.0}"#);
+    /// ```
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Checks the problem: ≥ 2 waypoints ([`Error::TooFewPoints`]), finite centres
+    /// ([`Error::NonFinite`]), one radius and one weight per centre and finite
+    /// non-negative weights ([`Error::BadParameter`] `radii` / `weights`), radii finite and
+    /// ≥ 0 ([`Error::BadRadius`]), h finite and > 0 ([`Error::BadParameter`] `h`).
+    /// Disks need not overlap here: a problem is just a convex program.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::corridor::problem::Problem;
+    /// let mut p = Problem::new(vec![DVec2::ZERO, DVec2::X], vec![0.0, 0.0], vec![0.0, 0.0], 1.0).unwrap();
+    /// p.weights[0] = f64::NAN;
+    /// assert!(p.validate().is_err());
+    /// ```
+    pub fn validate(&self) -> Result<()> {
+        crate::geometry::check_path(&self.centers, 2, "the corridor optimiser")?;
+        let n = self.centers.len();
+        if self.radii.len() != n {
+            return Err(Error::param(
+                "radii",
+                self.radii.len() as f64,
+                "exactly one radius per centre",
+            ));
+        }
+        if self.weights.len() != n {
+            return Err(Error::param(
+                "weights",
+                self.weights.len() as f64,
+                "exactly one weight per centre",
+            ));
+        }
+        check_radii(&self.radii)?;
+        for &w in &self.weights {
+            check_weight("weights", w)?;
+        }
+        if !(self.h.is_finite() && self.h > 0.0) {
+            return Err(Error::param("h", self.h, "a finite number > 0"));
+        }
+        if self.lead + self.trail >= n {
+            return Err(Error::param(
+                "waypoints",
+                n as f64,
+                "more waypoints than dummies",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Number of waypoints, dummies included.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::corridor::problem::Problem;
+    /// let p = Problem::new(vec![DVec2::ZERO, DVec2::X], vec![0.0, 0.0], vec![0.0, 0.0], 1.0).unwrap();
+    /// assert_eq!(p.len(), 2);
+    /// ```
+    pub fn len(&self) -> usize {
+        self.centers.len()
+    }
+
+    /// True when there are no waypoints (never for a validated problem).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::corridor::problem::Problem;
+    /// let p = Problem::new(vec![DVec2::ZERO, DVec2::X], vec![0.0, 0.0], vec![0.0, 0.0], 1.0).unwrap();
+    /// assert!(!p.is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.centers.is_empty()
+    }
+
+    /// The caller's part of a solution `v` (one point per waypoint): `v` without the
+    /// dummy waypoints, so it runs from start to goal. Panics if `v.len() != self.len()`.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::corridor::{disks::DiskCorridor, problem::{Problem, ProblemOptions}};
+    /// let c = DiskCorridor::new(vec![DVec2::ZERO, DVec2::X], vec![1.0, 1.0], None, Some(DVec2::Y)).unwrap();
+    /// let p = Problem::from_corridor(&c, &ProblemOptions::default()).unwrap();
+    /// assert_eq!(p.waypoints(&p.centers), &[DVec2::ZERO, DVec2::X]);
+    /// ```
+    pub fn waypoints<'a>(&self, v: &'a [DVec2]) -> &'a [DVec2] {
+        assert_eq!(v.len(), self.len(), "one point per waypoint");
+        &v[self.lead..v.len() - self.trail]
+    }
+
+    /// The initial feasible path `v⁰ = c` (every centre lies in its own disk).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::corridor::problem::Problem;
+    /// let p = Problem::new(vec![DVec2::ZERO, DVec2::X], vec![0.0, 0.0], vec![0.0, 0.0], 1.0).unwrap();
+    /// assert_eq!(p.initial_path(), p.centers);
+    /// ```
+    pub fn initial_path(&self) -> Vec<DVec2> {
+        self.centers.clone()
+    }
+}
+
+/// The chapter's bathtub weight curve (§20.3, Figure 20.4) for `n` waypoints (dummies
+/// included), with the chapter's 1-based index i:
+///
+/// - `w_m + (w_s − w_m)·(1 − 2(i−2)/(n−3))⁴` for 2 ≤ i ≤ n/2,
+/// - `w_m + (w_e − w_m)·(2(i−2)/(n−3) − 1)⁴` for n/2 < i ≤ n−1,
+/// - 0 at i = 1 and i = n.
+///
+/// The formula divides by n − 3; for n = 3 the one inner waypoint gets the mean of w_s
+/// and w_e, and for n ≤ 2 every weight is 0.
+///
+/// ```
+/// use pathsmooth::corridor::problem::bathtub;
+/// let w = bathtub(20, 10.0, 10.0, 2.0); // Figure 20.4
+/// assert_eq!((w[0], w[1], w[18], w[19]), (0.0, 10.0, 10.0, 0.0));
+/// assert!(w[9] < 2.001 && w[10] < 2.001);
+/// ```
+pub fn bathtub(n: usize, w_s: f64, w_e: f64, w_m: f64) -> Vec<f64> {
+    let mut w = vec![0.0; n];
+    bathtub_into(w_s, w_e, w_m, &mut w);
+    w
+}
+
+/// [`bathtub`] writing into `out` (its length is n).
+///
+/// ```
+/// use pathsmooth::corridor::problem::bathtub_into;
+/// let mut w = [1.0; 3];
+/// bathtub_into(4.0, 2.0, 1.0, &mut w);
+/// assert_eq!(w, [0.0, 3.0, 0.0]);
+/// ```
+pub fn bathtub_into(w_s: f64, w_e: f64, w_m: f64, out: &mut [f64]) {
+    let n = out.len();
+    out.fill(0.0);
+    if n < 3 {
+        return;
+    }
+    if n == 3 {
+        out[1] = 0.5 * (w_s + w_e);
+        return;
+    }
+    let span = (n - 3) as f64;
+    for (k, w) in out.iter_mut().enumerate().take(n - 1).skip(1) {
+        let i = k + 1; // the chapter's 1-based index
+        let t = 2.0 * (i - 2) as f64 / span;
+        *w = if 2 * i <= n {
+            w_m + (w_s - w_m) * (1.0 - t).powi(4)
+        } else {
+            w_m + (w_e - w_m) * (t - 1.0).powi(4)
+        };
+    }
+}
+
+fn check_weight(name: &'static str, w: f64) -> Result<()> {
+    if w.is_finite() && w >= 0.0 {
+        Ok(())
+    } else {
+        Err(Error::param(name, w, "a finite number ≥ 0"))
+    }
+}
+
+/// h: the mean spacing of the corridor centres, falling back to the largest radius and
+/// then 1 when every centre coincides (h only sets the scale, it must not be 0).
+fn normalisation(corridor: &DiskCorridor) -> f64 {
+    let h = corridor.mean_spacing();
+    if h > 0.0 {
+        return h;
+    }
+    let r = corridor.radii.iter().cloned().fold(0.0, f64::max);
+    if r > 0.0 {
+        r
+    } else {
+        1.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bathtub_matches_the_chapter_formula_at_figure_20_4() {
+        let w = bathtub(20, 10.0, 10.0, 2.0);
+        // i = 10 (k = 9): first branch, t = 16/17 → 2 + 8·(1/17)⁴.
+        assert!((w[9] - (2.0 + 8.0 / 17f64.powi(4))).abs() < 1e-15);
+        // i = 11 (k = 10): second branch, t = 18/17 → 2 + 8·(1/17)⁴.
+        assert!((w[10] - (2.0 + 8.0 / 17f64.powi(4))).abs() < 1e-15);
+        // i = 5 (k = 4): 1 − 6/17 = 11/17.
+        assert!((w[4] - (2.0 + 8.0 * (11.0f64 / 17.0).powi(4))).abs() < 1e-15);
+        // Symmetric for w_s = w_e.
+        for k in 0..20 {
+            assert!((w[k] - w[19 - k]).abs() < 1e-12, "{k}");
+        }
+    }
+
+    #[test]
+    fn bathtub_uses_w_e_at_the_goal_end() {
+        let w = bathtub(9, 5.0, 1.0, 0.5);
+        assert_eq!(w[1], 5.0);
+        assert_eq!(w[7], 1.0);
+        assert_eq!((w[0], w[8]), (0.0, 0.0));
+    }
+
+    #[test]
+    fn dummies_and_endpoints_are_pinned() {
+        let c = DiskCorridor::new(
+            vec![DVec2::ZERO, DVec2::new(1.0, 0.0), DVec2::new(2.0, 0.0)],
+            vec![0.7, 1.0, 0.7],
+            Some(DVec2::new(0.0, 3.0)),
+            Some(DVec2::new(0.0, -3.0)),
+        )
+        .unwrap();
+        let opts = ProblemOptions {
+            direction_length: DirectionLength::AsGiven,
+            ..Default::default()
+        };
+        let p = Problem::from_corridor(&c, &opts).unwrap();
+        assert_eq!(p.centers[0], DVec2::new(0.0, -3.0));
+        assert_eq!(p.centers[4], DVec2::new(2.0, -3.0));
+        assert_eq!(p.radii, vec![0.0, 0.0, 1.0, 0.0, 0.0]);
+        assert_eq!(p.weights[0], 0.0);
+        assert_eq!(p.weights[4], 0.0);
+        assert_eq!(p.h, 1.0);
+    }
+
+    #[test]
+    fn given_weights_must_match_the_waypoint_count() {
+        let c = DiskCorridor::new(vec![DVec2::ZERO, DVec2::X], vec![1.0, 1.0], None, None).unwrap();
+        let bad = ProblemOptions {
+            weights: Weights::Given(vec![1.0; 3]),
+            ..Default::default()
+        };
+        assert!(matches!(
+            Problem::from_corridor(&c, &bad),
+            Err(Error::BadParameter {
+                name: "weights",
+                ..
+            })
+        ));
+        let neg = ProblemOptions {
+            weights: Weights::Bathtub {
+                start: -1.0,
+                end: 1.0,
+                middle: 1.0,
+            },
+            ..Default::default()
+        };
+        assert!(matches!(
+            Problem::from_corridor(&c, &neg),
+            Err(Error::BadParameter { name: "w_s", .. })
+        ));
+    }
+
+    #[test]
+    fn coincident_centres_still_get_a_positive_h() {
+        let c =
+            DiskCorridor::new(vec![DVec2::ONE, DVec2::ONE], vec![0.0, 0.0], None, None).unwrap();
+        let p = Problem::from_corridor(&c, &ProblemOptions::default()).unwrap();
+        assert_eq!(p.h, 1.0);
+    }
+}

@@ -1,0 +1,478 @@
+//! The corridor optimiser against its definition (Langerak, Game AI Pro 3, ch. 20) and
+//! against the exact optimum from clarabel.
+
+#[path = "support/corridor_ref.rs"]
+mod corridor_ref;
+
+use corridor_ref::{random_corridor, random_problem, reference, Rng};
+use glam::DVec2;
+use pathsmooth::corridor::disks::DiskCorridor;
+use pathsmooth::corridor::operators::{
+    apply_k, apply_kt, energy, project_to_disk, step_sizes, LengthNorm,
+};
+use pathsmooth::corridor::optimize::{
+    optimize, solve_batch, solve_batch_into, Init, Solver, SolverOptions, Stop,
+};
+use pathsmooth::corridor::problem::{Problem, ProblemOptions, Weights};
+use pathsmooth::Error;
+use proptest::prelude::*;
+
+fn tol(gap: f64) -> SolverOptions {
+    SolverOptions {
+        stop: Stop::Tolerance {
+            gap,
+            max_iterations: 200_000,
+        },
+        ..Default::default()
+    }
+}
+
+fn assert_inside(pr: &Problem, v: &[DVec2]) {
+    assert_eq!(v.len(), pr.len());
+    for i in 0..v.len() {
+        assert!(v[i].is_finite(), "waypoint {i} is {:?}", v[i]);
+        let out = v[i].distance(pr.centers[i]) - pr.radii[i];
+        assert!(out <= 1e-9, "waypoint {i} is {out} outside its disk");
+        if pr.radii[i] == 0.0 {
+            assert_eq!(v[i], pr.centers[i], "pinned waypoint {i} moved");
+        }
+    }
+}
+
+#[test]
+fn k_transpose_is_the_exact_adjoint_with_bathtub_weights() {
+    let mut rng = Rng(17);
+    for n in [2, 3, 4, 5, 20, 101] {
+        let pr = random_problem(n as u64, n.max(2));
+        let n = pr.len();
+        assert!(
+            pr.weights.windows(2).any(|w| w[0] != w[1]),
+            "non-constant weights"
+        );
+        for _ in 0..20 {
+            let v: Vec<DVec2> = (0..n).map(|_| rng.vec() * 10.0).collect();
+            let y1: Vec<DVec2> = (0..n).map(|_| rng.vec()).collect();
+            let y2: Vec<DVec2> = (0..n).map(|_| rng.vec()).collect();
+            let (mut kp, mut kq, mut g) = (
+                vec![DVec2::ZERO; n],
+                vec![DVec2::ZERO; n],
+                vec![DVec2::ZERO; n],
+            );
+            apply_k(&pr, &v, &mut kp, &mut kq);
+            apply_kt(&pr, &y1, &y2, &mut g);
+            let lhs: f64 = (0..n).map(|i| kp[i].dot(y1[i]) + kq[i].dot(y2[i])).sum();
+            let rhs: f64 = (0..n).map(|i| v[i].dot(g[i])).sum();
+            let scale: f64 = (0..n)
+                .map(|i| kp[i].length() * y1[i].length() + kq[i].length() * y2[i].length())
+                .sum::<f64>()
+                .max(1.0);
+            assert!((lhs - rhs).abs() <= 1e-13 * scale, "n={n}: {lhs} vs {rhs}");
+        }
+    }
+}
+
+#[test]
+fn the_chapters_w_delta_s_p_is_not_the_adjoint_with_varying_weights() {
+    // Kᵀ written as w·δˢ(p) (the chapter's formula) breaks the identity: this is why
+    // apply_kt uses δˢ(w∘p).
+    let pr = random_problem(3, 12);
+    let n = pr.len();
+    let mut rng = Rng(3);
+    let v: Vec<DVec2> = (0..n).map(|_| rng.vec()).collect();
+    let y1: Vec<DVec2> = (0..n).map(|_| rng.vec()).collect();
+    let zero = vec![DVec2::ZERO; n];
+    let (mut kp, mut kq) = (zero.clone(), zero.clone());
+    apply_k(&pr, &v, &mut kp, &mut kq);
+    let lhs: f64 = (0..n).map(|i| kp[i].dot(y1[i])).sum();
+    // w δˢ(p): multiply after differencing.
+    let unweighted =
+        Problem::new(pr.centers.clone(), pr.radii.clone(), vec![1.0; n], pr.h).unwrap();
+    let mut g = zero.clone();
+    apply_kt(&unweighted, &y1, &zero, &mut g);
+    let wrong: f64 = (0..n).map(|i| v[i].dot(g[i] * pr.weights[i])).sum();
+    let mut g = zero.clone();
+    apply_kt(&pr, &y1, &zero, &mut g);
+    let right: f64 = (0..n).map(|i| v[i].dot(g[i])).sum();
+    assert!((lhs - right).abs() < 1e-12);
+    assert!((lhs - wrong).abs() > 1e-3);
+}
+
+/// Equation (20.8) written out literally: dual step at v̂, primal step, extrapolation.
+fn chapter_literal(pr: &Problem, alpha: f64, beta: f64, iterations: usize) -> Vec<DVec2> {
+    let n = pr.len();
+    let (mut sigma, mut tau) = (vec![0.0; n], vec![0.0; n]);
+    let mu = step_sizes(pr, alpha, beta, &mut sigma, &mut tau);
+    let (mut p, mut q) = (vec![DVec2::ZERO; n], vec![DVec2::ZERO; n]);
+    let mut v = pr.centers.clone();
+    let mut v_hat = v.clone();
+    let (mut kp, mut kq, mut g) = (
+        vec![DVec2::ZERO; n],
+        vec![DVec2::ZERO; n],
+        vec![DVec2::ZERO; n],
+    );
+    for _ in 0..iterations {
+        apply_k(pr, &v_hat, &mut kp, &mut kq);
+        for i in 0..n {
+            p[i] = (p[i] + kp[i] * sigma[i]) / (1.0 + sigma[i]);
+            q[i] += kq[i] * mu;
+        }
+        let norm = q.iter().map(|x| x.length_squared()).sum::<f64>().sqrt();
+        q.iter_mut().for_each(|x| *x /= norm.max(1.0));
+        apply_kt(pr, &p, &q, &mut g);
+        for i in 0..n {
+            let new = project_to_disk(v[i] - g[i] * tau[i], pr.centers[i], pr.radii[i]);
+            v_hat[i] = 2.0 * new - v[i];
+            v[i] = new;
+        }
+    }
+    v
+}
+
+#[test]
+fn the_solver_reproduces_the_chapters_iteration_exactly() {
+    for (seed, n, k) in [(1, 10, 1), (2, 25, 7), (3, 40, 100)] {
+        let pr = random_problem(seed, n);
+        let want = chapter_literal(&pr, 0.8, 1.3, k);
+        let mut s = Solver::new();
+        s.solve(&pr, &SolverOptions::chapter(k, 0.8, 1.3)).unwrap();
+        for i in 0..pr.len() {
+            assert!(
+                s.path()[i].distance(want[i]) < 1e-12,
+                "iteration {k}, waypoint {i}"
+            );
+        }
+    }
+}
+
+#[test]
+fn optimum_matches_clarabel_within_1e_4() {
+    for (seed, n) in [
+        (1, 2),
+        (2, 3),
+        (3, 5),
+        (4, 8),
+        (5, 15),
+        (6, 30),
+        (7, 60),
+        (8, 60),
+    ] {
+        let pr = random_problem(seed, n);
+        let (e_star, _) = reference(&pr, LengthNorm::Chapter);
+        let s = optimize(&pr, &tol(1e-5)).unwrap();
+        assert!(s.report.converged, "seed {seed}: {:?}", s.report);
+        assert_inside(&pr, &s.path);
+        let e = energy(&pr, &s.path, LengthNorm::Chapter);
+        let rel = (e - e_star) / e_star;
+        assert!(
+            rel <= 1e-4,
+            "seed {seed}, n {n}: {e} vs clarabel {e_star} ({rel:e})"
+        );
+        assert!(
+            rel >= -1e-7,
+            "seed {seed}: below the optimum? {e} vs {e_star}"
+        );
+    }
+}
+
+#[test]
+fn every_variant_converges_to_the_same_optimum() {
+    let pr = random_problem(11, 25);
+    let (e_star, _) = reference(&pr, LengthNorm::Chapter);
+    for (rho, gamma) in [(1.0, 0.0), (1.8, 0.0), (1.0, 0.05)] {
+        let o = SolverOptions {
+            relaxation: rho,
+            acceleration: gamma,
+            ..tol(1e-5)
+        };
+        let s = optimize(&pr, &o).unwrap();
+        assert_inside(&pr, &s.path);
+        let rel = (s.report.energy - e_star) / e_star;
+        assert!((-1e-7..=1e-4).contains(&rel), "ρ={rho} γ={gamma}: {rel:e}");
+    }
+}
+
+#[test]
+fn sum_of_lengths_option_matches_clarabel_too() {
+    for seed in [21, 22, 23] {
+        let pr = random_problem(seed, 20);
+        let (e_star, _) = reference(&pr, LengthNorm::SumOfLengths);
+        let o = SolverOptions {
+            length: LengthNorm::SumOfLengths,
+            ..tol(1e-5)
+        };
+        let s = optimize(&pr, &o).unwrap();
+        assert_inside(&pr, &s.path);
+        let e = energy(&pr, &s.path, LengthNorm::SumOfLengths);
+        let rel = (e - e_star) / e_star;
+        assert!((-1e-7..=1e-4).contains(&rel), "seed {seed}: {rel:e}");
+    }
+}
+
+#[test]
+fn final_energy_is_below_the_initial_feasible_path() {
+    for seed in 0..10 {
+        let pr = random_problem(100 + seed, 30);
+        let e0 = energy(&pr, &pr.initial_path(), LengthNorm::Chapter);
+        assert!(e0.is_finite());
+        let s = optimize(&pr, &SolverOptions::default()).unwrap();
+        assert!(
+            s.report.energy < e0,
+            "seed {seed}: {} ≥ {e0}",
+            s.report.energy
+        );
+        // And even after a handful of the chapter's iterations.
+        let few = optimize(&pr, &SolverOptions::chapter(20, 1.0, 1.0)).unwrap();
+        assert!(energy(&pr, &few.path, LengthNorm::Chapter) < e0);
+    }
+}
+
+#[test]
+fn energy_history_has_one_entry_per_iteration() {
+    let pr = random_problem(5, 20);
+    let mut s = Solver::new();
+    let o = SolverOptions {
+        record_energy: true,
+        ..SolverOptions::chapter(60, 1.0, 1.0)
+    };
+    let r = s.solve(&pr, &o).unwrap();
+    let e = s.energies();
+    assert_eq!(e.len(), 61);
+    assert_eq!(e[0], energy(&pr, &pr.centers, LengthNorm::Chapter));
+    assert!((e[60] - r.energy).abs() <= 1e-12 * r.energy);
+    assert!(e[60] < e[0]);
+}
+
+#[test]
+fn warm_start_from_the_solution_stops_at_the_first_check() {
+    let pr = random_problem(9, 40);
+    let mut s = Solver::new();
+    let first = s.solve(&pr, &tol(1e-4)).unwrap();
+    assert!(first.iterations > 10);
+    let again = s.solve_from(&pr, &tol(1e-4), Init::Previous).unwrap();
+    assert!(again.converged && again.iterations <= 10, "{again:?}");
+    let sol = s.solution(again);
+    let mut other = Solver::new();
+    let from = Init::From {
+        path: &sol.path,
+        dual: Some((&sol.p, &sol.q)),
+    };
+    let r = other.solve_from(&pr, &tol(1e-4), from).unwrap();
+    assert!(r.converged && r.iterations <= 10, "{r:?}");
+    // A path-only warm start is projected onto the disks first, so any path is accepted.
+    let wild: Vec<DVec2> = pr
+        .centers
+        .iter()
+        .map(|c| *c + DVec2::new(50.0, -50.0))
+        .collect();
+    let r = other
+        .solve_from(
+            &pr,
+            &tol(1e-4),
+            Init::From {
+                path: &wild,
+                dual: None,
+            },
+        )
+        .unwrap();
+    assert!(r.converged);
+    assert_inside(&pr, other.path());
+}
+
+#[test]
+fn dumped_problems_solve_to_the_same_path() {
+    let pr = random_problem(12, 15);
+    let back = Problem::from_json(&pr.to_json()).unwrap();
+    let o = SolverOptions::chapter(200, 1.0, 1.0);
+    let a = optimize(&pr, &o).unwrap();
+    let b = optimize(&back, &o).unwrap();
+    assert_eq!(a.path, b.path);
+    // The caller's waypoints drop the dummies of the original problem.
+    assert_eq!(pr.waypoints(&a.path).len(), 15);
+}
+
+#[test]
+fn batch_results_equal_one_at_a_time() {
+    let problems: Vec<Problem> = (0..40)
+        .map(|s| random_problem(s, 5 + (s as usize % 20)))
+        .collect();
+    let o = SolverOptions::default();
+    let batch = solve_batch(&problems, &o);
+    let mut paths = Vec::new();
+    let reports = solve_batch_into(&problems, &o, &mut paths);
+    let mut s = Solver::new();
+    for (i, pr) in problems.iter().enumerate() {
+        let r = s.solve(pr, &o).unwrap();
+        let b = batch[i].as_ref().unwrap();
+        assert_eq!(b.path, s.path());
+        assert_eq!(b.report, r);
+        assert_eq!(paths[i], s.path());
+        assert_eq!(reports[i].as_ref().unwrap(), &r);
+    }
+}
+
+#[test]
+fn facing_directions_bend_the_ends() {
+    // A straight corridor along x, start facing +y: the path must leave upwards.
+    let centers: Vec<DVec2> = (0..12).map(|i| DVec2::new(i as f64, 0.0)).collect();
+    let mut c = DiskCorridor::new(centers, vec![2.0; 12], Some(DVec2::Y), None).unwrap();
+    let pr = Problem::from_corridor(&c, &ProblemOptions::default()).unwrap();
+    let s = optimize(&pr, &tol(1e-5)).unwrap();
+    let path = pr.waypoints(&s.path);
+    let leave = path[1] - path[0];
+    assert!(leave.y > 0.3 * leave.length(), "leaves along {leave:?}");
+    // Without the direction it runs straight.
+    c.start_dir = None;
+    let pr = Problem::from_corridor(&c, &ProblemOptions::default()).unwrap();
+    let s = optimize(&pr, &tol(1e-5)).unwrap();
+    assert!(pr.waypoints(&s.path).iter().all(|p| p.y.abs() < 1e-3));
+}
+
+#[test]
+fn zero_weights_give_the_straight_shortest_path() {
+    // Figure 20.2b: with all weights 0 only length counts.
+    let centers = vec![DVec2::ZERO, DVec2::new(2.0, 1.5), DVec2::new(4.0, 0.0)];
+    let c = DiskCorridor::new(centers, vec![0.5, 2.0, 0.5], None, None).unwrap();
+    let o = ProblemOptions {
+        weights: Weights::Given(vec![0.0; 3]),
+        ..Default::default()
+    };
+    let pr = Problem::from_corridor(&c, &o).unwrap();
+    let s = optimize(&pr, &tol(1e-8)).unwrap();
+    assert!(s.path[1].y.abs() < 1e-3, "{:?}", s.path);
+}
+
+#[test]
+fn bad_input_is_a_clear_error() {
+    let pr = random_problem(1, 6);
+    let bad = |o: SolverOptions| optimize(&pr, &o).unwrap_err();
+    let name = |e: Error| match e {
+        Error::BadParameter { name, .. } => name,
+        e => panic!("{e:?}"),
+    };
+    let d = SolverOptions::default();
+    for a in [0.0, 2.0, -1.0, f64::NAN] {
+        assert_eq!(name(bad(SolverOptions { alpha: a, ..d })), "alpha");
+    }
+    for b in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+        assert_eq!(name(bad(SolverOptions { beta: b, ..d })), "beta");
+    }
+    assert_eq!(name(bad(SolverOptions::chapter(0, 1.0, 1.0))), "iterations");
+    let t = |gap| SolverOptions {
+        stop: Stop::Tolerance {
+            gap,
+            max_iterations: 10,
+        },
+        ..d
+    };
+    assert_eq!(name(bad(t(0.0))), "tolerance");
+    assert_eq!(name(bad(t(f64::NAN))), "tolerance");
+    assert_eq!(
+        name(bad(SolverOptions {
+            relaxation: 2.0,
+            ..d
+        })),
+        "relaxation"
+    );
+    assert_eq!(
+        name(bad(SolverOptions {
+            acceleration: -1.0,
+            ..d
+        })),
+        "acceleration"
+    );
+    let mut nan = pr.clone();
+    nan.centers[2].x = f64::NAN;
+    assert_eq!(
+        optimize(&nan, &d).unwrap_err(),
+        Error::NonFinite { index: 2 }
+    );
+    let mut neg = pr.clone();
+    neg.radii[3] = -0.5;
+    assert_eq!(
+        optimize(&neg, &d).unwrap_err(),
+        Error::BadRadius {
+            index: 3,
+            radius: -0.5
+        }
+    );
+    let short = [DVec2::ZERO; 2];
+    let e = Solver::new()
+        .solve_from(
+            &pr,
+            &d,
+            Init::From {
+                path: &short,
+                dual: None,
+            },
+        )
+        .unwrap_err();
+    assert_eq!(name(e), "warm start");
+    assert!(matches!(
+        DiskCorridor::from_json(r#"{"centers": [[0,0]], "radii": [1]}"#),
+        Err(Error::TooFewPoints { got: 1, .. })
+    ));
+    assert_eq!(
+        DiskCorridor::from_json(r#"{"centers": [[0,0],[5,0]], "radii": [1,1]}"#),
+        Err(Error::CorridorGap { a: 0, b: 1 })
+    );
+    assert_eq!(
+        DiskCorridor::from_json(
+            r#"{"centers": [[0,0],[1,0]], "radii": [1,1], "start_dir": [0,0]}"#
+        ),
+        Err(Error::ZeroDirection { which: "start" })
+    );
+}
+
+#[test]
+fn degenerate_corridors_never_give_nan() {
+    // Duplicate consecutive centres, zero radii everywhere, start = goal.
+    let dup = DiskCorridor::new(
+        vec![
+            DVec2::ZERO,
+            DVec2::ZERO,
+            DVec2::X,
+            DVec2::X,
+            DVec2::new(2.0, 0.0),
+        ],
+        vec![0.0, 0.5, 0.5, 1.0, 0.0],
+        Some(DVec2::Y),
+        Some(DVec2::Y),
+    )
+    .unwrap();
+    let same = DiskCorridor::new(vec![DVec2::ONE; 3], vec![0.0, 1.0, 0.0], None, None).unwrap();
+    let pinned =
+        DiskCorridor::new(vec![DVec2::ZERO, DVec2::X], vec![0.0, 1.0], None, None).unwrap();
+    for c in [dup, same, pinned] {
+        let pr = Problem::from_corridor(&c, &ProblemOptions::default()).unwrap();
+        for o in [
+            SolverOptions::default(),
+            SolverOptions::chapter(50, 1.0, 1.0),
+        ] {
+            let s = optimize(&pr, &o).unwrap();
+            assert_inside(&pr, &s.path);
+            assert!(s.report.energy.is_finite());
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn any_corridor_gives_a_finite_path_inside_its_disks(
+        seed in any::<u64>(),
+        n in 2usize..40,
+        rho in prop_oneof![Just(1.0), 0.5f64..1.95],
+        iterations in 1usize..400,
+    ) {
+        let corridor = random_corridor(&mut Rng(seed | 1), n);
+        let pr = Problem::from_corridor(&corridor, &ProblemOptions::default()).unwrap();
+        let o = SolverOptions { relaxation: rho, ..SolverOptions::chapter(iterations, 1.0, 0.5) };
+        let s = optimize(&pr, &o).unwrap();
+        assert_inside(&pr, &s.path);
+        let path = pr.waypoints(&s.path);
+        prop_assert_eq!(path[0], corridor.start());
+        prop_assert_eq!(path[path.len() - 1], corridor.goal());
+        prop_assert!(s.report.energy.is_finite());
+    }
+}
