@@ -5,3 +5,5 @@ pub mod disks;
 pub mod operators;
 pub mod optimize;
 pub mod problem;
+pub mod graph;
+pub mod plan;
