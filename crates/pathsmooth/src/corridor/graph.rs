@@ -125,10 +125,8 @@ pub const MAX_CORRIDOR_DISKS: usize = 200_000;
 /// assert!(k > 0.0 && k < 1.0);
 /// ```
 pub const KAPPA: f64 = 0.5;
-/// How many visible vertices join the start (and the goal) to the graph.
-const CANDIDATES: usize = 6;
 /// How many nearest vertices are tested for visibility before the grid search fallback.
-const CANDIDATE_TESTS: usize = 48;
+const CANDIDATE_TESTS: usize = 64;
 /// Fixed-point unit of A* costs (costs must be `Ord`): 2⁻²⁰ map units.
 const COST_UNIT: f64 = (1u64 << 20) as f64;
 /// No vertex at this cell.
@@ -319,7 +317,12 @@ impl CorridorMap {
             gx: goal.x,
             gy: goal.y,
         };
-        let chain = self.route(start, goal, radius).ok_or_else(unreachable)?;
+        let mut chain = self.route(start, goal, radius).ok_or_else(unreachable)?;
+        // A start or goal at a vertex's centre would repeat it; start = goal keeps two.
+        chain.dedup();
+        if chain.len() == 1 {
+            chain.push(chain[0]);
+        }
         let (centers, radii) = self.disks(&chain, radius)?;
         DiskCorridor::new(centers, radii, None, None)
     }
@@ -444,24 +447,33 @@ impl CorridorMap {
         Some(chain)
     }
 
-    /// The ways from `p` onto the graph: up to [`CANDIDATES`] vertices in sight (nearest
-    /// first), else the nearest vertex by a grid search.
+    /// The ways from `p` onto the graph: in each of eight directions (octants around `p`),
+    /// the nearest vertex in sight, looking no farther than twice the nearest one's
+    /// distance + 4 and testing at most [`CANDIDATE_TESTS`] vertices; else the nearest
+    /// vertex by a grid search. Offering A* several directions keeps the route from
+    /// backtracking to a single nearest vertex behind the start.
     fn attach(&self, p: DVec2, radius: f64) -> Option<Vec<Attachment>> {
-        let mut found = Vec::new();
-        for v in self.nearest_vertices(p, radius).take(CANDIDATE_TESTS) {
+        let mut sectors: [Option<Attachment>; 8] = Default::default();
+        let mut limit = f64::INFINITY;
+        for (tests, v) in self.nearest_vertices(p, radius).enumerate() {
             let c = self.centers[v];
-            if self.sees(p, c, radius) {
-                let cost = (p.distance(c) * COST_UNIT).round() as u64;
-                found.push(Attachment {
+            let d = p.distance(c);
+            if tests >= CANDIDATE_TESTS || d > limit {
+                break;
+            }
+            let angle = (c - p).y.atan2((c - p).x);
+            let sector = ((angle / std::f64::consts::FRAC_PI_4).floor() as i64).rem_euclid(8);
+            let slot = &mut sectors[sector as usize];
+            if slot.is_none() && self.sees(p, c, radius) {
+                limit = limit.min(2.0 * d + 4.0);
+                *slot = Some(Attachment {
                     vertex: v,
-                    cost,
+                    cost: (d * COST_UNIT).round() as u64,
                     chain: vec![p, c],
                 });
-                if found.len() == CANDIDATES {
-                    break;
-                }
             }
         }
+        let mut found: Vec<Attachment> = sectors.into_iter().flatten().collect();
         if found.is_empty() {
             found.extend(self.grid_attach(p, radius));
         }
