@@ -39,7 +39,14 @@ fn load(name: &str) -> (GridMap, Vec<Scenario>) {
     // The median and the two longest problems' quarters: a short, a middle, a long one.
     let n = scen.len();
     let picks = [n / 2, 3 * n / 4, n - 1];
-    (map, picks.iter().take(QUERIES).map(|&i| scen[i].clone()).collect())
+    (
+        map,
+        picks
+            .iter()
+            .take(QUERIES)
+            .map(|&i| scen[i].clone())
+            .collect(),
+    )
 }
 
 fn build(c: &mut Criterion) {

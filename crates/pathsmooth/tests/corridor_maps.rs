@@ -24,11 +24,17 @@ fn check_corridor(field: &DistanceField, c: &DiskCorridor, radius: f64, what: &s
     c.validate().unwrap_or_else(|e| panic!("{what}: {e}"));
     for (k, (&p, &r)) in c.centers.iter().zip(&c.radii).enumerate() {
         let clearance = field.clearance(p);
-        assert!(clearance - radius >= r - 1e-9, "{what}: disk {k} leaves free space");
+        assert!(
+            clearance - radius >= r - 1e-9,
+            "{what}: disk {k} leaves free space"
+        );
         if k > 0 {
             let q = c.centers[k - 1];
             assert!(q.distance(p) <= r + c.radii[k - 1], "{what}: gap at {k}");
-            assert!(field.segment_clearance(q, p) > radius, "{what}: segment {k}");
+            assert!(
+                field.segment_clearance(q, p) > radius,
+                "{what}: segment {k}"
+            );
         }
     }
 }
@@ -87,7 +93,9 @@ fn the_one_shot_form_matches_the_planner() {
     let (a, b) = (s.start_point(), s.goal_point());
     let one = plan_corridor_path(&cmap, a, b, 0.0, &SolverOptions::default()).unwrap();
     let mut planner = CorridorPlanner::new();
-    let two = planner.plan(&cmap, a, b, 0.0, &PlanOptions::default()).unwrap();
+    let two = planner
+        .plan(&cmap, a, b, 0.0, &PlanOptions::default())
+        .unwrap();
     assert_eq!(one, two);
     assert!(validate(&map, &one.path, 0.0).unwrap().is_valid());
 }

@@ -33,17 +33,21 @@
 //! # Queries
 //!
 //! [`CorridorMap::corridor`] answers a start/goal query for an agent of radius `r`:
-//! candidate vertices near the start and the goal that see them with clearance
-//! > `r` (nearest first; a grid search finds one when none is in sight), then A* over the
-//! graph (`pathfinding`, Euclidean edge lengths and heuristic) through edges and vertices
-//! of clearance > `r`, from a virtual source joined to the start's candidates to a virtual
-//! sink joined to the goal's (so the route does not start by backtracking to the single
-//! nearest vertex), with the start and goal prepended and appended as in the chapter. The
-//! chain is then thinned (a vertex is skipped while the next kept one is within the disk
-//! and in sight with clearance) and, where consecutive disks would not overlap,
-//! densified with extra disks along the segment. Every disk has radius = clearance at its
-//! centre − `r`, so it lies in free space shrunk by the agent radius, and consecutive
-//! disks overlap: the result is a valid [`DiskCorridor`].
+//!
+//! 1. **Attach.** Around the start, in each of eight directions, the nearest vertex that
+//!    the start sees with clearance above `r` (a grid search finds one when none is in
+//!    sight); the same around the goal.
+//! 2. **A\*** over the graph (`pathfinding`) through edges and vertices whose clearance
+//!    is above `r`, from a virtual source joined to the start's attachments to a virtual
+//!    sink joined to the goal's, with Euclidean edge costs and an octile heuristic. Several
+//!    attachments keep the route from backtracking to a single nearest vertex behind the
+//!    start. The start and goal are prepended and appended, as in the chapter.
+//! 3. **Disks.** The chain is thinned (a vertex is skipped while one good step reaches a
+//!    later one) and refined where the clearance changes fast, e.g. on the start and goal
+//!    legs. A step x → y is *good* when the disks overlap and the segment keeps clearance
+//!    ≥ `r` + [`KAPPA`] × the larger radius. Each disk has radius = clearance at its centre
+//!    − `r`, so it lies in free space shrunk by the agent radius. Consecutive disks overlap,
+//!    so the result is a valid [`DiskCorridor`].
 //!
 //! # Cost
 //!
@@ -396,7 +400,11 @@ impl CorridorMap {
     fn check_endpoint(&self, p: DVec2, what: &'static str, radius: f64) -> Result<()> {
         self.map.check_free_point(p, what)?;
         if self.field.clearance(p) <= radius + MARGIN {
-            return Err(Error::Blocked { what, x: p.x, y: p.y });
+            return Err(Error::Blocked {
+                what,
+                x: p.x,
+                y: p.y,
+            });
         }
         Ok(())
     }
@@ -706,17 +714,14 @@ fn step_ok(map: &GridMap, c: IVec2, dx: i32, dy: i32) -> bool {
 /// The cells at Chebyshev distance `k` from `c`.
 fn ring_cells(c: IVec2, k: i64) -> impl Iterator<Item = IVec2> {
     let k = k as i32;
-    let side = (-k..=k).flat_map(move |t| {
+    (-k..=k).flat_map(move |t| {
         let top = [IVec2::new(c.x + t, c.y - k), IVec2::new(c.x + t, c.y + k)];
-        let vertical = (t > -k && t < k).then_some([
-            IVec2::new(c.x - k, c.y + t),
-            IVec2::new(c.x + k, c.y + t),
-        ]);
+        let vertical = (t > -k && t < k)
+            .then_some([IVec2::new(c.x - k, c.y + t), IVec2::new(c.x + k, c.y + t)]);
         top.into_iter()
             .take(if k == 0 { 1 } else { 2 })
             .chain(vertical.into_iter().flatten())
-    });
-    side
+    })
 }
 
 /// Exact clearance of every free cell centre (0 for blocked cells).

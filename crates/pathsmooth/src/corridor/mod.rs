@@ -2,8 +2,8 @@
 //! ch. 20, solved with Chambolle–Pock).
 
 pub mod disks;
+pub mod graph;
 pub mod operators;
 pub mod optimize;
-pub mod problem;
-pub mod graph;
 pub mod plan;
+pub mod problem;

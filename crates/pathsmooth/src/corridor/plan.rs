@@ -247,14 +247,16 @@ pub fn plan_corridor_path(
 /// use glam::DVec2;
 /// use pathsmooth::corridor::plan::safe_radii_into;
 /// use pathsmooth::grid::{distance::DistanceField, GridMap};
-/// let field = DistanceField::new(&GridMap::from_rows(&["......"; 5])?);
-/// let centres = [DVec2::new(0.5, 2.5), DVec2::new(2.5, 2.5), DVec2::new(3.5, 2.5), DVec2::new(5.5, 2.5)];
+/// let field = DistanceField::new(&GridMap::from_rows(&["..........."; 5])?);
+/// let x = [0.5, 3.5, 5.5, 7.5, 10.5];
+/// let centres: Vec<DVec2> = x.iter().map(|&x| DVec2::new(x, 2.5)).collect();
 /// let mut safe = Vec::new();
 /// safe_radii_into(&field, &centres, 0.5, &mut safe);
-/// // The middle row keeps clearance 2.5 from the map border; minus 0.5, minus the margin.
-/// assert_eq!(safe[0], 0.0);
-/// assert!((safe[1] - (0.5 - 0.5 - 1e-6)).abs() < 1e-12 || safe[1] == 0.0);
-/// assert!((safe[2] - (2.5 - 0.5 - 1e-6)).abs() < 1e-9);
+/// // The segment from the start at the map's left edge passes 0.5 from it: disk 1 is
+/// // pinned; the middle segments keep 2.5 from the top and bottom borders.
+/// assert_eq!(&safe[..2], &[0.0, 0.0]);
+/// assert!((safe[2] - (2.5 - 0.5 - 1e-6)).abs() < 1e-12);
+/// assert_eq!(safe[4], 0.0);
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
 pub fn safe_radii_into(field: &DistanceField, centers: &[DVec2], radius: f64, out: &mut Vec<f64>) {
