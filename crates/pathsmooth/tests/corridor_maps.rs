@@ -239,3 +239,83 @@ fn unreachable_goals_and_wide_agents_are_refused() {
         Err(Error::Unreachable { .. })
     ));
 }
+
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A random map (about `density` % blocked) with a start and a goal cell, both free.
+    fn scene() -> impl Strategy<Value = (GridMap, IVec2, IVec2)> {
+        (8i32..24, 6i32..16, 0u64..35, any::<u64>()).prop_flat_map(|(w, h, density, seed)| {
+            let cell = (0..w, 0..h).prop_map(|(x, y)| IVec2::new(x, y));
+            (cell.clone(), cell).prop_map(move |(s, g)| {
+                let map = GridMap::from_fn(w as usize, h as usize, |x, y| {
+                    let c = IVec2::new(x as i32, y as i32);
+                    let mut z =
+                        seed ^ ((x as u64) << 32 | y as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                    z ^= z >> 29;
+                    z = z.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                    z ^= z >> 32;
+                    c == s || c == g || z % 100 >= density
+                });
+                (map, s, g)
+            })
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// On random maps: the corridor map reaches exactly what grid A* reaches (r = 0,
+        /// cell-centre endpoints), its corridors are overlapping disks in free space, and
+        /// the planned path is valid for r = 0 and, when planned, r = 0.3.
+        #[test]
+        fn corridor_plans_are_valid_on_random_maps((map, s, g) in scene()) {
+            let cmap = CorridorMap::build(&map);
+            let (a, b) = (GridMap::cell_center(s), GridMap::cell_center(g));
+            let reachable = astar_points(&map, a, b).is_ok();
+            let plan = plan_corridor_path(&cmap, a, b, 0.0, &SolverOptions::default());
+            prop_assert_eq!(reachable, plan.is_ok(), "{:?}", plan);
+            if let Ok(plan) = plan {
+                check_corridor(cmap.field(), &plan.corridor, 0.0, "random");
+                let report = validate(&map, &plan.path, 0.0).unwrap();
+                prop_assert!(report.is_valid(), "{:?}", report.problem());
+                prop_assert!(plan.path.iter().all(|p| p.is_finite()));
+            }
+            match plan_corridor_path(&cmap, a, b, 0.3, &SolverOptions::default()) {
+                Ok(plan) => {
+                    check_corridor(cmap.field(), &plan.corridor, 0.3, "random r = 0.3");
+                    let report = validate(&map, &plan.path, 0.3).unwrap();
+                    prop_assert!(report.is_valid(), "{:?}", report.problem());
+                }
+                Err(e) => prop_assert!(matches!(e, Error::Unreachable { .. }), "{e:?}"),
+            }
+        }
+
+        /// Arbitrary points of free cells (near walls and corners too): a valid path, or
+        /// a clear error (too close to a wall, or unreachable), never a panic.
+        #[test]
+        fn any_free_point_gets_a_valid_path_or_a_clear_error(
+            (map, s, g) in scene(),
+            fs in (0.0f64..1.0, 0.0f64..1.0),
+            fg in (0.0f64..1.0, 0.0f64..1.0),
+            radius in prop_oneof![Just(0.0), 0.0f64..0.6],
+        ) {
+            let cmap = CorridorMap::build(&map);
+            let a = s.as_dvec2() + DVec2::new(fs.0, fs.1);
+            let b = g.as_dvec2() + DVec2::new(fg.0, fg.1);
+            match plan_corridor_path(&cmap, a, b, radius, &SolverOptions::default()) {
+                Ok(plan) => {
+                    check_corridor(cmap.field(), &plan.corridor, radius, "random points");
+                    let report = validate(&map, &plan.path, radius).unwrap();
+                    prop_assert!(report.is_valid(), "{:?}", report.problem());
+                    prop_assert_eq!((plan.path[0], *plan.path.last().unwrap()), (a, b));
+                }
+                Err(e) => prop_assert!(
+                    matches!(e, Error::Unreachable { .. } | Error::Blocked { .. }),
+                    "{e:?}"
+                ),
+            }
+        }
+    }
+}

@@ -306,6 +306,12 @@ impl CorridorMap {
     /// too close for the agent); [`Error::Unreachable`] when no path of clearance > `radius`
     /// joins them; [`Error::OutputTooLarge`] beyond [`MAX_CORRIDOR_DISKS`].
     ///
+    /// Reachability: with `radius = 0` every goal that grid A* reaches is reached (the
+    /// graph keeps every free region connected; a point that sees no vertex is joined by a
+    /// grid search). With `radius > 0` the route runs through cell centres, which can sit
+    /// up to half a cell off the true medial axis, so a passage whose half-width exceeds
+    /// `radius` by less than about half a cell may be refused as unreachable.
+    ///
     /// ```
     /// use glam::DVec2;
     /// use pathsmooth::{corridor::graph::CorridorMap, grid::GridMap, Error};
