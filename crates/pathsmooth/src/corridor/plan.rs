@@ -19,16 +19,20 @@
 //!
 //! clearance(q) ≥ mₖ − max(ρₖ, ρₖ₊₁).
 //!
-//! The solver therefore gets the **safe radii** ρₖ = min(mₖ₋₁, mₖ) − r − [`MARGIN`]
-//! (clamped at 0; 0 at the pinned start and goal). Then every segment of *any* path whose
-//! waypoints lie in their safe disks keeps clearance ≥ r + MARGIN > 0: it neither enters
-//! nor touches the blocked region (so it cannot pass a pinch vertex, and no waypoint sits on
-//! one), and it keeps the agent radius. The solver's projection puts every iterate in its
-//! disks (up to rounding ~1e-13 ≪ MARGIN), so validity does not depend on convergence or
-//! on the iteration count. The corridor map's centre chains keep clearance ≥ r + MARGIN
-//! on every segment, so mₖ − r − MARGIN ≥ 0, and since consecutive corridor centres are
-//! close on the medial axis (mₖ ≈ the clearance at the centres), the safe disks are barely
-//! smaller than the chapter's maximal clearance disks.
+//! The solver therefore gets **safe radii**: at least the simple bound
+//! ρₖ = min(mₖ₋₁, mₖ) − r − [`MARGIN`] (clamped at 0; 0 at the pinned start and goal), and
+//! wider where the sharper, linear form of the argument allows it: clearance(xₜ) ≥ r +
+//! MARGIN + (1−t)ρₖ + tρₖ₊₁ along every centre segment, checked exactly piece by piece
+//! ([`safe_radii_into`]). Then every segment of *any* path whose waypoints lie in their
+//! safe disks keeps clearance ≥ r + MARGIN > 0: it neither enters nor touches the blocked
+//! region (so it cannot pass a pinch vertex, and no waypoint sits on one), and it keeps
+//! the agent radius. The solver's projection puts every iterate in its disks (up to
+//! rounding ~1e-13 ≪ MARGIN), so validity does not depend on convergence or on the
+//! iteration count. The corridor map's centre chains keep clearance ≥ r + MARGIN on every
+//! segment, so the simple bound is ≥ 0, and since consecutive corridor centres are close
+//! on the medial axis and every corridor step keeps clearance ≥ r + κ × its larger disk
+//! ([`super::graph::KAPPA`]), the safe disks keep most of the chapter's maximal clearance
+//! disks.
 //!
 //! **Check and repair.** The result is still checked exactly (segments with
 //! [`segment_is_clear`], bends on pinch vertices with [`bend_pinch`]); a waypoint of an
@@ -45,9 +49,12 @@
 //!
 //! # Cost
 //!
-//! A corridor query ([`CorridorMap::corridor`]), one exact segment clearance per corridor
-//! segment, the solve (O(n) per iteration for n disks) and one exact validity check of the
-//! result. [`CorridorPlanner`] keeps the solver's buffers between queries.
+//! A corridor query ([`CorridorMap::corridor`]); the safe radii: one exact clearance
+//! per centre and per corridor segment, and the widening's piecewise checks (O(segment
+//! length / 0.5) clearance tests per segment and round, at most [`WIDEN_ROUNDS`] + 1
+//! rounds, usually one or two); the solve (O(n) per iteration for n disks); and one
+//! exact validity check of the result. [`CorridorPlanner`] keeps the solver's buffers
+//! between queries.
 //!
 //! # Sources
 //!
@@ -238,10 +245,22 @@ pub fn plan_corridor_path(
 }
 
 /// The safe radii of a chain of corridor centres for an agent of radius `radius`, written
-/// into `out`: ρₖ = min(mₖ₋₁, mₖ) − radius − [`MARGIN`] (at least 0), with mₖ the exact
-/// clearance of the segment from centre k to k + 1, and 0 at the first and last centre.
-/// Any path with one waypoint in each safe disk keeps clearance ≥ radius + MARGIN on every
-/// segment (see the module doc for the proof).
+/// into `out` (0 at the first and last centre, which the problem pins):
+///
+/// 1. Start from the *simple bound* ρₖ = min(mₖ₋₁, mₖ) − radius − [`MARGIN`] (at least 0),
+///    with mₖ the exact clearance of the segment from centre k to k + 1. Any path with
+///    one waypoint in each such disk keeps clearance ≥ radius + MARGIN (module doc).
+/// 2. Widen: the sharper condition is that at every point xₜ = (1−t)cₖ + t cₖ₊₁ of each
+///    centre segment, clearance(xₜ) ≥ radius + MARGIN + (1−t)ρₖ + tρₖ₊₁ (a path point
+///    (1−t)vₖ + t vₖ₊₁ lies within (1−t)ρₖ + tρₖ₊₁ of xₜ). It is checked exactly on
+///    pieces of the segment (each piece's exact clearance against the larger end value of
+///    the linear term). Each radius starts at its centre's clearance − radius − MARGIN;
+///    while a segment fails, its end radii move 30 % of the way down to the simple bound,
+///    and after [`WIDEN_ROUNDS`] rounds any segment still failing gets the simple bound,
+///    which always passes (shrinking a radius never breaks a segment that passed).
+///
+/// The widening matters where the clearance changes along a segment: next to a pinned
+/// start or goal near a wall, and at long segments that pass a corner.
 ///
 /// ```
 /// use glam::DVec2;
@@ -251,29 +270,84 @@ pub fn plan_corridor_path(
 /// let x = [0.5, 3.5, 5.5, 7.5, 10.5];
 /// let centres: Vec<DVec2> = x.iter().map(|&x| DVec2::new(x, 2.5)).collect();
 /// let mut safe = Vec::new();
-/// safe_radii_into(&field, &centres, 0.5, &mut safe);
-/// // The segment from the start at the map's left edge passes 0.5 from it: disk 1 is
-/// // pinned; the middle segments keep 2.5 from the top and bottom borders.
-/// assert_eq!(&safe[..2], &[0.0, 0.0]);
-/// assert!((safe[2] - (2.5 - 0.5 - 1e-6)).abs() < 1e-12);
-/// assert_eq!(safe[4], 0.0);
+/// safe_radii_into(&field, &centres, 0.2, &mut safe);
+/// assert_eq!((safe[0], safe[4]), (0.0, 0.0));
+/// // In the middle the full clearance 2.5 (to the top and bottom borders), less r and
+/// // the margin; next to the pinned ends, whatever the linear condition allows.
+/// assert!((safe[2] - (2.5 - 0.2 - 1e-6)).abs() < 1e-12);
+/// assert!(safe[1] > 0.5 && safe[1] <= 2.5 - 0.2);
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
 pub fn safe_radii_into(field: &DistanceField, centers: &[DVec2], radius: f64, out: &mut Vec<f64>) {
     out.clear();
     let n = centers.len();
+    let mut lower = Vec::with_capacity(n);
     let seg = |k: usize| field.segment_clearance(centers[k], centers[k + 1]);
     let mut before = f64::INFINITY;
     for k in 0..n {
         let after = if k + 1 < n { seg(k) } else { f64::INFINITY };
-        let rho = if k == 0 || k + 1 == n {
+        let pinned = k == 0 || k + 1 == n;
+        lower.push(if pinned {
             0.0
         } else {
             (before.min(after) - radius - MARGIN).max(0.0)
-        };
-        out.push(rho);
+        });
+        out.push(if pinned {
+            0.0
+        } else {
+            (field.clearance(centers[k]) - radius - MARGIN).max(lower[k])
+        });
         before = after;
     }
+    let fits = |k: usize, out: &[f64]| {
+        segment_fits(
+            field,
+            centers[k],
+            centers[k + 1],
+            out[k],
+            out[k + 1],
+            radius,
+        )
+    };
+    for round in 0..=WIDEN_ROUNDS {
+        let mut changed = false;
+        for k in 0..n.saturating_sub(1) {
+            if out[k] == lower[k] && out[k + 1] == lower[k + 1] || fits(k, out) {
+                continue;
+            }
+            changed = true;
+            for e in [k, k + 1] {
+                out[e] = if round == WIDEN_ROUNDS {
+                    lower[e]
+                } else {
+                    out[e] - 0.3 * (out[e] - lower[e])
+                };
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+}
+
+/// Rounds of widening in [`safe_radii_into`] before falling back to the simple bound.
+///
+/// ```
+/// assert!(pathsmooth::corridor::plan::WIDEN_ROUNDS >= 1);
+/// ```
+pub const WIDEN_ROUNDS: usize = 8;
+
+/// Does clearance(xₜ) ≥ radius + MARGIN + (1−t)ra + t·rb hold on the segment a–b? Checked
+/// on pieces of length ≤ 0.5 (at most 256): each piece's exact clearance against the
+/// larger of the linear term's two end values.
+fn segment_fits(field: &DistanceField, a: DVec2, b: DVec2, ra: f64, rb: f64, radius: f64) -> bool {
+    let pieces = (a.distance(b) / 0.5).ceil().clamp(1.0, 256.0) as usize;
+    let at = |i: usize| i as f64 / pieces as f64;
+    (0..pieces).all(|i| {
+        let (t0, t1) = (at(i), at(i + 1));
+        let need = ((1.0 - t0) * ra + t0 * rb).max((1.0 - t1) * ra + t1 * rb);
+        field.segment_clear_of(a.lerp(b, t0), a.lerp(b, t1), radius + MARGIN + need)
+    })
 }
 
 /// The exact check of the path and the repair by moving waypoints back to their centres;
