@@ -389,3 +389,84 @@ fn repair(map: &CorridorMap, centers: &[DVec2], radius: f64, path: &mut [DVec2])
     }
     Ok(moved)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::GridMap;
+    use crate::validate::is_valid;
+
+    /// A random point in the disk (c, r), from a xorshift state.
+    fn in_disk(state: &mut u64, c: DVec2, r: f64) -> DVec2 {
+        let mut next = || {
+            *state ^= *state << 13;
+            *state ^= *state >> 7;
+            *state ^= *state << 17;
+            (*state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let (a, s) = (next() * std::f64::consts::TAU, next().sqrt());
+        c + DVec2::new(a.cos(), a.sin()) * (r * s)
+    }
+
+    /// The chapter's constraint (each waypoint in its clearance disk) lets a segment clip
+    /// the corner of an L-shaped corridor; with the safe radii every sampled path is valid.
+    #[test]
+    fn waypoints_in_clearance_disks_can_clip_a_corner_but_not_in_safe_disks() {
+        let map = GridMap::from_rows(&[
+            "..........",
+            "..........",
+            "..@@@@@@@@",
+            "..@@@@@@@@",
+            "..@@@@@@@@",
+            "..@@@@@@@@",
+        ])
+        .unwrap();
+        let cmap = CorridorMap::build(&map);
+        for radius in [0.0, 0.2] {
+            let c = cmap
+                .corridor(DVec2::new(9.5, 1.0), DVec2::new(1.0, 5.5), radius)
+                .unwrap();
+            let mut safe = Vec::new();
+            safe_radii_into(cmap.field(), &c.centers, radius, &mut safe);
+            let mut state = 0x2545_F491_4F6C_DD1D_u64;
+            let mut clipped = 0;
+            for _ in 0..2000 {
+                let sample = |radii: &[f64], state: &mut u64| -> Vec<DVec2> {
+                    let n = c.len();
+                    (0..n)
+                        .map(|k| {
+                            let r = if k == 0 || k + 1 == n { 0.0 } else { radii[k] };
+                            in_disk(state, c.centers[k], r)
+                        })
+                        .collect()
+                };
+                let chapter = sample(&c.radii, &mut state);
+                clipped += !is_valid(&map, &chapter, radius) as usize;
+                let ours = sample(&safe, &mut state);
+                assert!(is_valid(&map, &ours, radius), "r = {radius}: {ours:?}");
+            }
+            assert!(clipped > 0, "r = {radius}: no clipping path sampled");
+        }
+    }
+
+    #[test]
+    fn the_repair_puts_offending_waypoints_back_on_their_centres() {
+        let map = GridMap::from_rows(&["......", "......", "..@@..", "......"]).unwrap();
+        let cmap = CorridorMap::build(&map);
+        let centers = [
+            DVec2::new(0.5, 2.5),
+            DVec2::new(1.5, 1.5),
+            DVec2::new(4.5, 1.5),
+            DVec2::new(5.5, 2.5),
+        ];
+        // A path through the wall between waypoints 1 and 2.
+        let mut path = centers;
+        path[1] = DVec2::new(1.5, 2.9);
+        path[2] = DVec2::new(4.5, 2.9);
+        assert!(!is_valid(&map, &path, 0.0));
+        let moved = repair(&cmap, &centers, 0.0, &mut path).unwrap();
+        assert_eq!(moved, 2);
+        assert_eq!(path, centers);
+        assert!(is_valid(&map, &path, 0.0));
+    }
+}
