@@ -86,6 +86,34 @@ fn corridor_paths_are_valid_and_short_on_every_dev_map() {
 }
 
 #[test]
+fn the_graph_is_a_symmetric_medial_graph_of_exact_clearance_disks() {
+    for name in ["dao/arena", "dao/den312d"] {
+        let (map, _) = common::load(name);
+        let cmap = CorridorMap::build(&map);
+        assert!(cmap.vertex_count() > 0 && cmap.vertex_count() < map.passable_count());
+        for i in 0..cmap.vertex_count() {
+            let (c, r) = cmap.vertex(i);
+            let cell = GridMap::cell_at(c).unwrap();
+            assert_eq!(cmap.vertex_at(cell), Some(i));
+            assert!(map.passable_cell(cell));
+            assert_eq!(r, cmap.field().clearance(c), "{name}: vertex {i}");
+            for (j, m) in cmap.neighbors(i) {
+                let (d, s) = cmap.vertex(j);
+                // Grid neighbours joined by a clear segment; their disks overlap, or (a
+                // diagonal step in a narrow passage) the disk at the midpoint, which the
+                // corridor then inserts, overlaps both.
+                let l = c.distance(d);
+                assert!(l <= std::f64::consts::SQRT_2 + 1e-12);
+                assert!(l <= r + s || cmap.field().clearance(c.lerp(d, 0.5)) >= l / 2.0);
+                assert_eq!(m, cmap.field().segment_clearance(c, d));
+                assert!(m >= 0.5 - 1e-12);
+                assert!(cmap.neighbors(j).any(|(k, mm)| k == i && mm == m));
+            }
+        }
+    }
+}
+
+#[test]
 fn the_one_shot_form_matches_the_planner() {
     let (map, scen) = common::load("dao/den312d");
     let cmap = CorridorMap::build(&map);

@@ -28,7 +28,10 @@
 //! 4. **Graph.** The vertices are the centres of the kept cells with radius = their
 //!    clearance; edges join kept cells that are grid neighbours (this restores the loops
 //!    around obstacles that the spanning forest cut). Each edge stores the exact clearance
-//!    of the segment between its centres, ≥ 0.5.
+//!    of the segment between its centres, ≥ 0.5. Neighbouring disks overlap, except for a
+//!    diagonal step in a narrow passage (two disks of radius 0.5, √2 apart); the disk at
+//!    the step's midpoint (a grid vertex with four free cells) overlaps both, and queries
+//!    insert it.
 //!
 //! # Queries
 //!
