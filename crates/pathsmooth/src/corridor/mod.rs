@@ -2,6 +2,8 @@
 //! ch. 20, solved with Chambolle–Pock).
 
 pub mod disks;
+pub mod graph;
 pub mod operators;
 pub mod optimize;
+pub mod plan;
 pub mod problem;

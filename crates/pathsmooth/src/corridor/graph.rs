@@ -1,0 +1,923 @@
+//! The corridor map of a grid map: a graph on (a discrete approximation of) the medial axis
+//! of free space whose vertices carry maximal clearance disks, after Geraerts & Overmars
+//! (2007), as Langerak uses it to get the initial path of the smoother (Game AI Pro 3,
+//! ch. 20, §20.2, Figure 20.1).
+//!
+//! # What it is
+//!
+//! Geraerts and Overmars build the corridor map from the generalized Voronoi diagram of
+//! the obstacles; every vertex stores the maximal clearance disk around it, neighbouring
+//! disks overlap, and the union of the disks along a graph path is a corridor of free
+//! space. Here the Voronoi diagram is approximated on the grid:
+//!
+//! 1. **Clearance.** The exact Euclidean clearance of every free cell centre, from the
+//!    [`DistanceField`] (distance to the blocked squares, not to cell centres).
+//! 2. **Ridge cells.** A free cell is on the ridge of the clearance field when, along one
+//!    of the four axes (horizontal, vertical, both diagonals), its clearance is not below
+//!    either neighbour's and above at least one (blocked cells count as 0). Such cells lie
+//!    within a cell of the medial axis: away from it the clearance is the distance to one
+//!    nearest feature, which grows on at least one side along every axis.
+//! 3. **Connectivity.** Ridge cells alone need not be connected (the discrete ridge breaks
+//!    at saddles, e.g. in doorways). So the maximum spanning forest of the 8-connected free
+//!    grid (A*'s moves, no corner cutting) is taken with edge weight = the smaller
+//!    clearance of the two cells (Kruskal, `pathfinding`), and its leaves that are not ridge
+//!    cells are pruned repeatedly. What remains joins all ridge cells of a free region
+//!    through the widest passages (a maximum spanning tree contains a maximin path between
+//!    every pair of its nodes), and every free region the grid can traverse keeps at least
+//!    one vertex, so **whatever is reachable on the grid is reachable in the graph**.
+//! 4. **Graph.** The vertices are the centres of the kept cells with radius = their
+//!    clearance; edges join kept cells that are grid neighbours (this restores the loops
+//!    around obstacles that the spanning forest cut). Each edge stores the exact clearance
+//!    of the segment between its centres, ≥ 0.5. Neighbouring disks overlap, except for a
+//!    diagonal step in a narrow passage (two disks of radius 0.5, √2 apart); the disk at
+//!    the step's midpoint (a grid vertex with four free cells) overlaps both, and queries
+//!    insert it.
+//!
+//! # Queries
+//!
+//! [`CorridorMap::corridor`] answers a start/goal query for an agent of radius `r`:
+//!
+//! 1. **Attach.** Around the start, in each of eight directions, the nearest vertex that
+//!    the start sees with clearance above `r` (a grid search finds one when none is in
+//!    sight); the same around the goal.
+//! 2. **A\*** over the graph (`pathfinding`) through edges and vertices whose clearance
+//!    is above `r`, from a virtual source joined to the start's attachments to a virtual
+//!    sink joined to the goal's, with Euclidean edge costs and an octile heuristic. Several
+//!    attachments keep the route from backtracking to a single nearest vertex behind the
+//!    start. The start and goal are prepended and appended, as in the chapter.
+//! 3. **Disks.** The chain is thinned (a vertex is skipped while one good step reaches a
+//!    later one) and refined where the clearance changes fast, e.g. on the start and goal
+//!    legs. A step x → y is *good* when the disks overlap and the segment keeps clearance
+//!    ≥ `r` + [`KAPPA`] × the larger radius. Each disk has radius = clearance at its centre
+//!    − `r`, so it lies in free space shrunk by the agent radius. Consecutive disks overlap,
+//!    so the result is a valid [`DiskCorridor`].
+//!
+//! # Cost
+//!
+//! Building: one clearance query per free cell (O(clearance) each), a sort of the ≤ 4
+//! edges per cell, linear pruning, and one exact segment clearance per graph edge; memory
+//! is the map, its distance field, a `u32` per cell and the graph (CSR). A query costs
+//! A* over the graph (O(V log V) in the worst case) plus a few exact line-of-sight and
+//! clearance tests, each O(segment length × clearance).
+//!
+//! # Measurements and limits
+//!
+//! `cargo bench -p pathsmooth --bench corridor_map` on the 512×512 DEV maps (2 shared
+//! cores, busy, so ±30 %): building takes 80–200 ms. The graph is *not* as compact as the
+//! chapter's: it keeps 25–80 % of the free cells (49 % on bg512/AR0011SR, 81 % on
+//! rooms/8room_000), because the discrete ridge also contains the true medial branches
+//! into every inner corner of a jagged wall and is two cells wide where the axis runs
+//! between cell centres. So a corridor query costs about one to two grid A* searches
+//! (1.7–63 ms against grid A*'s 1.9–28 ms on the bench's scenarios). Thinning the ridge
+//! to one cell and contracting chains of degree-2 vertices would shrink it; not done.
+//! Routes along the medial axis detour in open areas; the optimiser recovers most of it
+//! (corridor paths measured 0.95–1.01× the grid A* length on average per map, at worst
+//! 1.49×, on short routes that start against a wall).
+//!
+//! # Sources
+//!
+//! - R. Geraerts, M. Overmars, "The corridor map method: a general framework for real-time
+//!   high-quality path planning", Computer Animation and Virtual Worlds 18, 107–119, 2007.
+//! - M. Langerak, "Optimization for Smooth Paths", Game AI Pro 3, ch. 20, §20.2 (2017).
+//!
+//! # Example
+//!
+//! ```
+//! use glam::DVec2;
+//! use pathsmooth::corridor::graph::CorridorMap;
+//! use pathsmooth::grid::GridMap;
+//! let map = GridMap::from_rows(&[
+//!     "..........",
+//!     "..........",
+//!     "...@@@@...",
+//!     "...@@@@...",
+//!     "..........",
+//!     "..........",
+//! ])?;
+//! let cmap = CorridorMap::build(&map);
+//! let c = cmap.corridor(DVec2::new(0.5, 0.5), DVec2::new(9.5, 5.5), 0.0)?;
+//! assert_eq!((c.start(), c.goal()), (DVec2::new(0.5, 0.5), DVec2::new(9.5, 5.5)));
+//! // Every disk lies in free space and consecutive disks overlap.
+//! for (i, (&p, &r)) in c.centers.iter().zip(&c.radii).enumerate() {
+//!     assert!(cmap.field().clearance(p) >= r - 1e-9);
+//!     if i > 0 {
+//!         assert!(p.distance(c.centers[i - 1]) <= r + c.radii[i - 1]);
+//!     }
+//! }
+//! # Ok::<(), pathsmooth::Error>(())
+//! ```
+
+use std::collections::BinaryHeap;
+
+use glam::{DVec2, IVec2};
+use pathfinding::prelude::{astar, dijkstra};
+use pathfinding::undirected::kruskal::kruskal_indices;
+
+use super::disks::DiskCorridor;
+use crate::error::{Error, Result};
+use crate::grid::distance::DistanceField;
+use crate::grid::map::GridMap;
+use crate::validate::check_radius;
+
+/// The clearance every corridor segment keeps above the agent radius (map units). Strictly
+/// positive so that a segment never touches a wall (nor a pinch vertex) when `r = 0`, and
+/// large against floating-point rounding of the exact clearance (≈ 1e-13 on 16k-cell maps).
+///
+/// ```
+/// assert!(pathsmooth::corridor::graph::MARGIN > 0.0);
+/// ```
+pub const MARGIN: f64 = 1e-6;
+
+/// The most disks a corridor may have ([`Error::OutputTooLarge`] beyond). Only a start or
+/// goal within a hair of the clearance `r` along a long wall could approach it.
+///
+/// ```
+/// assert!(pathsmooth::corridor::graph::MAX_CORRIDOR_DISKS >= 100_000);
+/// ```
+pub const MAX_CORRIDOR_DISKS: usize = 200_000;
+
+/// κ: on every corridor segment the clearance stays ≥ r + κ × the larger of its end
+/// disks' radii (so the safe disks of [`super::plan`] keep ≥ κ of the clearance disks).
+/// Larger κ means safe disks closer to the clearance disks but more, shorter steps where
+/// the clearance changes fast.
+///
+/// ```
+/// let k = pathsmooth::corridor::graph::KAPPA;
+/// assert!(k > 0.0 && k < 1.0);
+/// ```
+pub const KAPPA: f64 = 0.5;
+/// How many nearest vertices are tested for visibility before the grid search fallback.
+const CANDIDATE_TESTS: usize = 64;
+/// Fixed-point unit of A* costs (costs must be `Ord`): 2⁻²⁰ map units.
+const COST_UNIT: f64 = (1u64 << 20) as f64;
+/// No vertex at this cell.
+const NONE: u32 = u32::MAX;
+/// The grid neighbours that come after a cell in row-major order (each pair once).
+const FORWARD: [(i32, i32); 4] = [(1, 0), (-1, 1), (0, 1), (1, 1)];
+
+/// The corridor map of one grid map: build once ([`CorridorMap::build`]), query many times
+/// ([`CorridorMap::corridor`]). See the module doc for the construction.
+///
+/// ```
+/// use pathsmooth::corridor::graph::CorridorMap;
+/// use pathsmooth::grid::GridMap;
+/// // A 3-wide corridor: its medial axis is the middle row.
+/// let cmap = CorridorMap::build(&GridMap::from_rows(&["......", "......", "......"])?);
+/// assert!(cmap.vertex_count() >= 4);
+/// for i in 0..cmap.vertex_count() {
+///     let (centre, radius) = cmap.vertex(i);
+///     assert_eq!(radius, cmap.field().clearance(centre));
+/// }
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct CorridorMap {
+    map: GridMap,
+    field: DistanceField,
+    /// Vertex index of each cell (row-major), or [`NONE`].
+    cell_vertex: Vec<u32>,
+    centers: Vec<DVec2>,
+    radii: Vec<f64>,
+    /// CSR adjacency: the neighbours of vertex `i` are `targets[offsets[i]..offsets[i + 1]]`.
+    offsets: Vec<u32>,
+    targets: Vec<u32>,
+    /// Exact clearance of the segment of each CSR entry.
+    edge_clearance: Vec<f64>,
+}
+
+impl CorridorMap {
+    /// Builds the corridor map of `map` (see the module doc). A map without free cells
+    /// gives an empty graph, whose queries fail as the start is blocked.
+    ///
+    /// ```
+    /// use pathsmooth::corridor::graph::CorridorMap;
+    /// use pathsmooth::grid::GridMap;
+    /// // Two free regions: each keeps at least one vertex.
+    /// let cmap = CorridorMap::build(&GridMap::from_rows(&["..@..", "..@.."])?);
+    /// assert!(cmap.vertex_count() >= 2);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn build(map: &GridMap) -> Self {
+        let field = DistanceField::new(map);
+        let clear = cell_clearances(map, &field);
+        let ridge = ridge_cells(map, &clear);
+        let keep = skeleton(map, &clear, &ridge);
+        Self::from_cells(map.clone(), field, &clear, &keep)
+    }
+
+    /// The map the corridor map was built from.
+    ///
+    /// ```
+    /// use pathsmooth::{corridor::graph::CorridorMap, grid::GridMap};
+    /// let map = GridMap::from_rows(&["..."])?;
+    /// assert_eq!(CorridorMap::build(&map).map(), &map);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn map(&self) -> &GridMap {
+        &self.map
+    }
+
+    /// The exact distance field of the map (kept for the queries; reuse it).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::{corridor::graph::CorridorMap, grid::GridMap};
+    /// let cmap = CorridorMap::build(&GridMap::from_rows(&["..."])?);
+    /// assert_eq!(cmap.field().clearance(DVec2::new(1.5, 0.5)), 0.5);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn field(&self) -> &DistanceField {
+        &self.field
+    }
+
+    /// Number of graph vertices.
+    ///
+    /// ```
+    /// use pathsmooth::{corridor::graph::CorridorMap, grid::GridMap};
+    /// assert_eq!(CorridorMap::build(&GridMap::from_rows(&["@@"])?).vertex_count(), 0);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn vertex_count(&self) -> usize {
+        self.centers.len()
+    }
+
+    /// Number of (undirected) graph edges.
+    ///
+    /// ```
+    /// use pathsmooth::{corridor::graph::CorridorMap, grid::GridMap};
+    /// // A one-cell-wide corridor is its own medial axis: a chain.
+    /// let cmap = CorridorMap::build(&GridMap::from_rows(&["@@@@@", ".....", "@@@@@"])?);
+    /// assert_eq!((cmap.vertex_count(), cmap.edge_count()), (5, 4));
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn edge_count(&self) -> usize {
+        self.targets.len() / 2
+    }
+
+    /// Vertex `i`: its centre and its disk radius (the clearance at the centre). Panics if
+    /// `i >= vertex_count()`.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::{corridor::graph::CorridorMap, grid::GridMap};
+    /// let cmap = CorridorMap::build(&GridMap::from_rows(&["@@@", "@.@", "@@@"])?);
+    /// assert_eq!(cmap.vertex(0), (DVec2::new(1.5, 1.5), 0.5));
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn vertex(&self, i: usize) -> (DVec2, f64) {
+        (self.centers[i], self.radii[i])
+    }
+
+    /// The neighbours of vertex `i` with the exact clearance of the segment to each.
+    /// Panics if `i >= vertex_count()`.
+    ///
+    /// ```
+    /// use pathsmooth::{corridor::graph::CorridorMap, grid::GridMap};
+    /// let cmap = CorridorMap::build(&GridMap::from_rows(&["@@@@", "@..@", "@@@@"])?);
+    /// let n: Vec<_> = cmap.neighbors(0).collect();
+    /// assert_eq!(n, vec![(1, 0.5)]);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn neighbors(&self, i: usize) -> impl Iterator<Item = (usize, f64)> + '_ {
+        self.neighbors_in(self.offsets[i] as usize..self.offsets[i + 1] as usize)
+    }
+
+    fn neighbors_in(
+        &self,
+        range: std::ops::Range<usize>,
+    ) -> impl Iterator<Item = (usize, f64)> + '_ {
+        self.targets[range.clone()]
+            .iter()
+            .zip(&self.edge_clearance[range])
+            .map(|(&t, &c)| (t as usize, c))
+    }
+
+    /// The vertex at cell `c`, if that cell was kept.
+    ///
+    /// ```
+    /// use glam::IVec2;
+    /// use pathsmooth::{corridor::graph::CorridorMap, grid::GridMap};
+    /// let cmap = CorridorMap::build(&GridMap::from_rows(&["@@@", "@.@", "@@@"])?);
+    /// assert_eq!(cmap.vertex_at(IVec2::new(1, 1)), Some(0));
+    /// assert_eq!(cmap.vertex_at(IVec2::new(0, 0)), None);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn vertex_at(&self, c: IVec2) -> Option<usize> {
+        if !self.map.contains(c.x as i64, c.y as i64) {
+            return None;
+        }
+        let v = self.cell_vertex[c.y as usize * self.map.width() + c.x as usize];
+        (v != NONE).then_some(v as usize)
+    }
+
+    /// The corridor from `start` to `goal` for an agent of radius `radius` (≥ 0): a chain of
+    /// disks, first centre `start`, last `goal`, each of radius = clearance at its centre −
+    /// `radius`, consecutive disks overlapping, every segment between consecutive centres
+    /// keeping clearance ≥ `radius` + [`MARGIN`]. No facing directions are set; put them in
+    /// the result's `start_dir` / `goal_dir` if wanted.
+    ///
+    /// Errors: [`Error::BadParameter`] for a negative or non-finite radius;
+    /// [`Error::OutsideMap`] / [`Error::Blocked`] for a start or goal outside the map or
+    /// on a blocked cell ([`GridMap::check_free_point`]), and [`Error::Blocked`] also when
+    /// its clearance is not above `radius` + [`MARGIN`] (a point on a wall's surface, or
+    /// too close for the agent); [`Error::Unreachable`] when no path of clearance > `radius`
+    /// joins them; [`Error::OutputTooLarge`] beyond [`MAX_CORRIDOR_DISKS`].
+    ///
+    /// Reachability: with `radius = 0` every goal that grid A* reaches is reached (the
+    /// graph keeps every free region connected; a point that sees no vertex is joined by a
+    /// grid search). With `radius > 0` the route runs through cell centres, which can sit
+    /// up to half a cell off the true medial axis, so a passage whose half-width exceeds
+    /// `radius` by less than about half a cell may be refused as unreachable.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::{corridor::graph::CorridorMap, grid::GridMap, Error};
+    /// let cmap = CorridorMap::build(&GridMap::from_rows(&["...@...", "...@...", "...@..."])?);
+    /// let (s, g) = (DVec2::new(0.5, 1.5), DVec2::new(6.5, 1.5));
+    /// assert!(matches!(cmap.corridor(s, g, 0.0), Err(Error::Unreachable { .. })));
+    /// assert!(matches!(cmap.corridor(DVec2::new(3.5, 0.5), g, 0.0), Err(Error::Blocked { .. })));
+    /// assert!(matches!(cmap.corridor(s, s, 0.6), Err(Error::Blocked { .. })));
+    /// assert_eq!(cmap.corridor(s, s, 0.0)?.len(), 2);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn corridor(&self, start: DVec2, goal: DVec2, radius: f64) -> Result<DiskCorridor> {
+        check_radius(radius)?;
+        self.check_endpoint(start, "start", radius)?;
+        self.check_endpoint(goal, "goal", radius)?;
+        let unreachable = || Error::Unreachable {
+            sx: start.x,
+            sy: start.y,
+            gx: goal.x,
+            gy: goal.y,
+        };
+        let mut chain = self.route(start, goal, radius).ok_or_else(unreachable)?;
+        // A start or goal at a vertex's centre would repeat it; start = goal keeps two.
+        chain.dedup();
+        if chain.len() == 1 {
+            chain.push(chain[0]);
+        }
+        let (centers, radii) = self.disks(&chain, radius)?;
+        DiskCorridor::new(centers, radii, None, None)
+    }
+
+    // ---- building -----------------------------------------------------------------------
+
+    fn from_cells(map: GridMap, field: DistanceField, clear: &[f64], keep: &[bool]) -> Self {
+        let w = map.width();
+        let mut cell_vertex = vec![NONE; keep.len()];
+        let mut centers = Vec::new();
+        let mut radii = Vec::new();
+        for (i, _) in keep.iter().enumerate().filter(|(_, &k)| k) {
+            cell_vertex[i] = centers.len() as u32;
+            centers.push(GridMap::cell_center(cell_of(i, w)));
+            radii.push(clear[i]);
+        }
+        let mut edges: Vec<(u32, u32)> = Vec::new();
+        for (i, &v) in cell_vertex.iter().enumerate().filter(|(_, &v)| v != NONE) {
+            let c = cell_of(i, w);
+            for (dx, dy) in FORWARD {
+                if step_ok(&map, c, dx, dy) {
+                    let j = (c.y + dy) as usize * w + (c.x + dx) as usize;
+                    if cell_vertex[j] != NONE {
+                        edges.push((v, cell_vertex[j]));
+                    }
+                }
+            }
+        }
+        let n = centers.len();
+        let mut offsets = vec![0u32; n + 1];
+        for &(a, b) in &edges {
+            offsets[a as usize + 1] += 1;
+            offsets[b as usize + 1] += 1;
+        }
+        for i in 0..n {
+            offsets[i + 1] += offsets[i];
+        }
+        let mut fill = offsets.clone();
+        let mut targets = vec![0u32; edges.len() * 2];
+        let mut edge_clearance = vec![0.0; edges.len() * 2];
+        for &(a, b) in &edges {
+            let c = field.segment_clearance(centers[a as usize], centers[b as usize]);
+            for (from, to) in [(a, b), (b, a)] {
+                let k = fill[from as usize] as usize;
+                targets[k] = to;
+                edge_clearance[k] = c;
+                fill[from as usize] += 1;
+            }
+        }
+        CorridorMap {
+            map,
+            field,
+            cell_vertex,
+            centers,
+            radii,
+            offsets,
+            targets,
+            edge_clearance,
+        }
+    }
+
+    // ---- queries ------------------------------------------------------------------------
+
+    /// The grid check, then clearance > radius + MARGIN.
+    fn check_endpoint(&self, p: DVec2, what: &'static str, radius: f64) -> Result<()> {
+        self.map.check_free_point(p, what)?;
+        if self.field.clearance(p) <= radius + MARGIN {
+            return Err(Error::Blocked {
+                what,
+                x: p.x,
+                y: p.y,
+            });
+        }
+        Ok(())
+    }
+
+    /// True when the segment keeps clearance ≥ radius + MARGIN (so > radius, and never
+    /// touches the blocked region).
+    fn sees(&self, a: DVec2, b: DVec2, radius: f64) -> bool {
+        self.field.segment_clear_of(a, b, radius + MARGIN)
+    }
+
+    /// Vertex `v` usable by an agent of this radius.
+    fn usable(&self, v: usize, radius: f64) -> bool {
+        self.radii[v] > radius + MARGIN
+    }
+
+    /// The chain start, graph centres…, goal (each consecutive segment in sight), or None
+    /// when the goal cannot be reached.
+    fn route(&self, start: DVec2, goal: DVec2, radius: f64) -> Option<Vec<DVec2>> {
+        if self.sees(start, goal, radius) {
+            return Some(vec![start, goal]);
+        }
+        let from = self.attach(start, radius)?;
+        let to = self.attach(goal, radius)?;
+        let n = self.vertex_count();
+        let (source, sink) = (n, n + 1);
+        let cost = |a: DVec2, b: DVec2| (a.distance(b) * COST_UNIT).round() as u64;
+        // An iterator, not a Vec: no allocation per expansion.
+        let successors = |&u: &usize| {
+            let leave: &[Attachment] = if u == source { &from } else { &[] };
+            let range = if u < n {
+                self.offsets[u] as usize..self.offsets[u + 1] as usize
+            } else {
+                0..0
+            };
+            let edges = self.neighbors_in(range);
+            let arrive = (u < n)
+                .then(|| to.iter().find(|a| a.vertex == u).map(|a| (sink, a.cost)))
+                .flatten();
+            leave
+                .iter()
+                .map(|a| (a.vertex, a.cost))
+                .chain(
+                    edges
+                        .filter(move |&(t, c)| c > radius + MARGIN && self.usable(t, radius))
+                        .map(move |(t, _)| (t, cost(self.centers[u], self.centers[t]))),
+                )
+                .chain(arrive)
+        };
+        // Graph edges are 8-neighbour grid moves, so the octile distance to a goal
+        // attachment plus that attachment's straight leg is admissible and consistent,
+        // and much tighter than the straight line (far fewer expansions).
+        let heuristic = |&u: &usize| match u {
+            u if u == sink => 0,
+            u if u == source => (start.distance(goal) * COST_UNIT).floor() as u64,
+            u => {
+                let c = self.centers[u];
+                let best = to
+                    .iter()
+                    .map(|a| octile(c, self.centers[a.vertex]) + a.cost as f64 / COST_UNIT)
+                    .fold(f64::INFINITY, f64::min);
+                (best * COST_UNIT).floor() as u64
+            }
+        };
+        let (nodes, _) = astar(&source, successors, heuristic, |&u| u == sink)?;
+        let inner = &nodes[1..nodes.len() - 1];
+        let first = from.iter().find(|a| a.vertex == inner[0])?;
+        let last = to.iter().find(|a| a.vertex == inner[inner.len() - 1])?;
+        // Each attachment chain ends at its vertex's centre, which `inner` lists too.
+        let mut chain = first.chain[..first.chain.len() - 1].to_vec();
+        chain.extend(inner.iter().map(|&v| self.centers[v]));
+        chain.extend(last.chain.iter().rev().skip(1));
+        Some(chain)
+    }
+
+    /// The ways from `p` onto the graph: in each of eight directions (octants around `p`),
+    /// the nearest vertex in sight, looking no farther than twice the nearest one's
+    /// distance + 4 and testing at most [`CANDIDATE_TESTS`] vertices; else the nearest
+    /// vertex by a grid search. Offering A* several directions keeps the route from
+    /// backtracking to a single nearest vertex behind the start.
+    fn attach(&self, p: DVec2, radius: f64) -> Option<Vec<Attachment>> {
+        let mut sectors: [Option<Attachment>; 8] = Default::default();
+        let mut limit = f64::INFINITY;
+        for (tests, v) in self.nearest_vertices(p, radius).enumerate() {
+            let c = self.centers[v];
+            let d = p.distance(c);
+            if tests >= CANDIDATE_TESTS || d > limit {
+                break;
+            }
+            let angle = (c - p).y.atan2((c - p).x);
+            let sector = ((angle / std::f64::consts::FRAC_PI_4).floor() as i64).rem_euclid(8);
+            let slot = &mut sectors[sector as usize];
+            if slot.is_none() && self.sees(p, c, radius) {
+                limit = limit.min(2.0 * d + 4.0);
+                *slot = Some(Attachment {
+                    vertex: v,
+                    cost: (d * COST_UNIT).round() as u64,
+                    chain: vec![p, c],
+                });
+            }
+        }
+        let mut found: Vec<Attachment> = sectors.into_iter().flatten().collect();
+        if found.is_empty() {
+            found.extend(self.grid_attach(p, radius));
+        }
+        (!found.is_empty()).then_some(found)
+    }
+
+    /// Usable vertices in order of distance from `p`, scanning square rings of cells.
+    fn nearest_vertices(&self, p: DVec2, radius: f64) -> impl Iterator<Item = usize> + '_ {
+        let (w, h) = (self.map.width() as i64, self.map.height() as i64);
+        let centre = GridMap::cell_at(p).unwrap_or(IVec2::ZERO);
+        let max_ring = w.max(h);
+        let mut heap: BinaryHeap<(std::cmp::Reverse<u64>, usize)> = BinaryHeap::new();
+        let mut ring = 0i64;
+        std::iter::from_fn(move || {
+            loop {
+                // A cell in ring k (Chebyshev distance k from p's cell) is at least k − 1
+                // away from p; pop only when no unscanned ring can hold a nearer vertex.
+                let bound = (((ring - 1).max(0) as f64) * COST_UNIT) as u64;
+                let ready = heap.peek().is_some_and(|(d, _)| d.0 <= bound);
+                if ready || ring > max_ring {
+                    return heap.pop().map(|(_, v)| v);
+                }
+                for c in ring_cells(centre, ring) {
+                    if c.x < 0 || c.y < 0 || c.x as i64 >= w || c.y as i64 >= h {
+                        continue;
+                    }
+                    if let Some(v) = self.vertex_at(c).filter(|&v| self.usable(v, radius)) {
+                        let d = (self.centers[v].distance(p) * COST_UNIT) as u64;
+                        heap.push((std::cmp::Reverse(d), v));
+                    }
+                }
+                ring += 1;
+            }
+        })
+    }
+
+    /// Fallback when no vertex is in sight: Dijkstra over cell centres (segments in sight
+    /// with clearance) from `p` to the nearest usable vertex.
+    fn grid_attach(&self, p: DVec2, radius: f64) -> Option<Attachment> {
+        let w = self.map.width();
+        let here = GridMap::cell_at(p)?;
+        let cell_index = |c: IVec2| c.y as usize * w + c.x as usize;
+        let point = |i: usize| {
+            if i == usize::MAX {
+                p
+            } else {
+                GridMap::cell_center(cell_of(i, w))
+            }
+        };
+        let successors = |&i: &usize| -> Vec<(usize, u64)> {
+            let c = if i == usize::MAX { here } else { cell_of(i, w) };
+            let mut out = Vec::new();
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    let n = c + IVec2::new(dx, dy);
+                    let inside = self.map.passable_cell(n);
+                    if (dx, dy) == (0, 0) && i != usize::MAX || !inside {
+                        continue;
+                    }
+                    let (a, b) = (point(i), GridMap::cell_center(n));
+                    if self.sees(a, b, radius) {
+                        out.push((cell_index(n), (a.distance(b) * COST_UNIT).round() as u64));
+                    }
+                }
+            }
+            out
+        };
+        let success = |&i: &usize| {
+            i != usize::MAX
+                && self.cell_vertex[i] != NONE
+                && self.usable(self.cell_vertex[i] as usize, radius)
+        };
+        let (cells, cost) = dijkstra(&usize::MAX, successors, success)?;
+        let vertex = self.cell_vertex[*cells.last()?] as usize;
+        let chain = cells.iter().map(|&i| point(i)).collect();
+        Some(Attachment {
+            vertex,
+            cost,
+            chain,
+        })
+    }
+
+    /// Turns the chain into disks: thinned where the medial axis allows long, clear steps,
+    /// refined where the clearance changes fast (the start and goal connectors). Every
+    /// step x → y taken is *good* (see [`CorridorMap::good`]).
+    fn disks(&self, chain: &[DVec2], radius: f64) -> Result<(Vec<DVec2>, Vec<f64>)> {
+        const LOOKAHEAD: usize = 64;
+        let rho = |p: DVec2| (self.field.clearance(p) - radius).max(0.0);
+        let mut centers = vec![chain[0]];
+        let mut radii = vec![rho(chain[0])];
+        let last = chain.len() - 1;
+        let mut i = 0;
+        while i < last {
+            // Thinning: a far chain point (within the look-ahead) reached by one good
+            // step, else the next one. Galloping then bisection: O(log LOOKAHEAD) exact
+            // clearance tests instead of one per point.
+            let (x, rx) = (chain[i], radii[radii.len() - 1]);
+            let good = |j: usize| self.good(x, rx, chain[j], rho(chain[j]), radius);
+            let end = last.min(i + LOOKAHEAD);
+            let (mut ok, mut bad) = (i + 1, end + 1);
+            let mut step = 1;
+            while ok + step <= end {
+                if good(ok + step) {
+                    ok += step;
+                    step *= 2;
+                } else {
+                    bad = ok + step;
+                    break;
+                }
+            }
+            while bad - ok > 1 {
+                let mid = (ok + bad) / 2;
+                if good(mid) {
+                    ok = mid;
+                } else {
+                    bad = mid;
+                }
+            }
+            let next = ok;
+            self.refine(chain[next], radius, &mut centers, &mut radii)?;
+            i = next;
+        }
+        Ok((centers, radii))
+    }
+
+    /// A step x → y is good when the disks overlap (|x − y| ≤ ρx + ρy) and the segment
+    /// keeps clearance ≥ r + max(MARGIN, κ·max(ρx, ρy)) with κ = [`KAPPA`]: then the safe
+    /// radii of [`super::plan`] (the segment clearances − r) stay within a factor κ of
+    /// the disks' radii.
+    fn good(&self, x: DVec2, rx: f64, y: DVec2, ry: f64, radius: f64) -> bool {
+        let wanted = radius + MARGIN.max(KAPPA * rx.max(ry));
+        x.distance(y) <= rx + ry && self.field.segment_clear_of(x, y, wanted)
+    }
+
+    /// Appends disks from the last centre to `b` (a point in sight with clearance): the
+    /// longest good step among the whole way, half of it, a quarter…, and at worst the
+    /// step L = 0.99·(1 − κ)/(1 + κ)·ρx, which is good by the Lipschitz bound (on it the
+    /// clearance is ≥ r + ρx − L ≥ r + κ(ρx + L) ≥ r + κ·max(ρx, ρy), and L < ρx).
+    fn refine(
+        &self,
+        b: DVec2,
+        radius: f64,
+        centers: &mut Vec<DVec2>,
+        radii: &mut Vec<f64>,
+    ) -> Result<()> {
+        let rho = |p: DVec2| (self.field.clearance(p) - radius).max(0.0);
+        let rb = rho(b);
+        loop {
+            let (x, rx) = (centers[centers.len() - 1], radii[radii.len() - 1]);
+            let remaining = x.distance(b);
+            if remaining == 0.0 || self.good(x, rx, b, rb, radius) {
+                break;
+            }
+            let dir = (b - x) / remaining;
+            let floor = 0.99 * (1.0 - KAPPA) / (1.0 + KAPPA) * rx;
+            let mut step = remaining * 0.5;
+            let mut y = x + dir * step;
+            let mut ry = rho(y);
+            while step > floor && !self.good(x, rx, y, ry, radius) {
+                step = (step * 0.5).max(floor);
+                y = x + dir * step;
+                ry = rho(y);
+            }
+            if step.is_nan() || step <= 0.0 || centers.len() >= MAX_CORRIDOR_DISKS {
+                return Err(Error::OutputTooLarge {
+                    requested: centers.len() as u128 + (remaining / step.max(1e-300)) as u128,
+                    cap: MAX_CORRIDOR_DISKS,
+                });
+            }
+            centers.push(y);
+            radii.push(ry);
+        }
+        centers.push(b);
+        radii.push(rb);
+        Ok(())
+    }
+}
+
+/// One way onto the graph from a start or goal.
+#[derive(Debug, Clone)]
+struct Attachment {
+    vertex: usize,
+    cost: u64,
+    /// From the point to the vertex's centre (both included).
+    chain: Vec<DVec2>,
+}
+
+/// Octile distance between two points (the shortest 8-connected grid walk between cell
+/// centres).
+fn octile(a: DVec2, b: DVec2) -> f64 {
+    let d = (a - b).abs();
+    let (lo, hi) = (d.x.min(d.y), d.x.max(d.y));
+    hi - lo + lo * std::f64::consts::SQRT_2
+}
+
+fn cell_of(i: usize, w: usize) -> IVec2 {
+    IVec2::new((i % w) as i32, (i / w) as i32)
+}
+
+/// A*'s move rule: the target free and, for a diagonal, both side cells free.
+fn step_ok(map: &GridMap, c: IVec2, dx: i32, dy: i32) -> bool {
+    let free = |dx: i32, dy: i32| map.is_passable((c.x + dx) as i64, (c.y + dy) as i64);
+    free(dx, dy) && (dx == 0 || dy == 0 || (free(dx, 0) && free(0, dy)))
+}
+
+/// The cells at Chebyshev distance `k` from `c`.
+fn ring_cells(c: IVec2, k: i64) -> impl Iterator<Item = IVec2> {
+    let k = k as i32;
+    (-k..=k).flat_map(move |t| {
+        let top = [IVec2::new(c.x + t, c.y - k), IVec2::new(c.x + t, c.y + k)];
+        let vertical = (t > -k && t < k)
+            .then_some([IVec2::new(c.x - k, c.y + t), IVec2::new(c.x + k, c.y + t)]);
+        top.into_iter()
+            .take(if k == 0 { 1 } else { 2 })
+            .chain(vertical.into_iter().flatten())
+    })
+}
+
+/// Exact clearance of every free cell centre (0 for blocked cells).
+fn cell_clearances(map: &GridMap, field: &DistanceField) -> Vec<f64> {
+    let w = map.width();
+    map.cells()
+        .iter()
+        .enumerate()
+        .map(|(i, &free)| {
+            if free {
+                let c = cell_of(i, w);
+                field.cell_clearance(c.x as i64, c.y as i64)
+            } else {
+                0.0
+            }
+        })
+        .collect()
+}
+
+/// Free cells that are a local maximum of the clearance along some axis (not below either
+/// neighbour, above at least one; blocked and outside cells count as 0).
+fn ridge_cells(map: &GridMap, clear: &[f64]) -> Vec<bool> {
+    let (w, h) = (map.width() as i64, map.height() as i64);
+    let at = |x: i64, y: i64| {
+        if x < 0 || y < 0 || x >= w || y >= h {
+            0.0
+        } else {
+            clear[(y * w + x) as usize]
+        }
+    };
+    (0..w * h)
+        .map(|i| {
+            let (x, y) = (i % w, i / w);
+            let c = clear[i as usize];
+            c > 0.0
+                && [(1, 0), (0, 1), (1, 1), (1, -1)].iter().any(|&(dx, dy)| {
+                    let (a, b) = (at(x - dx, y - dy), at(x + dx, y + dy));
+                    c >= a && c >= b && (c > a || c > b)
+                })
+        })
+        .collect()
+}
+
+/// The kept cells: ridge cells joined through the maximum spanning forest of the free
+/// grid, whose non-ridge leaves are pruned (see the module doc).
+fn skeleton(map: &GridMap, clear: &[f64], ridge: &[bool]) -> Vec<bool> {
+    let w = map.width();
+    let n = clear.len();
+    let mut edges: Vec<(usize, usize, u64)> = Vec::with_capacity(4 * map.passable_count());
+    for (i, _) in map.cells().iter().enumerate().filter(|(_, &f)| f) {
+        let c = cell_of(i, w);
+        for (dx, dy) in FORWARD {
+            if step_ok(map, c, dx, dy) {
+                let j = (c.y + dy) as usize * w + (c.x + dx) as usize;
+                // Kruskal finds a minimum tree: order by decreasing clearance (the bits of
+                // a non-negative f64 order like the number).
+                let weight = u64::MAX - clear[i].min(clear[j]).to_bits();
+                edges.push((i, j, weight));
+            }
+        }
+    }
+    let tree: Vec<(usize, usize)> = kruskal_indices(n, &edges).map(|(a, b, _)| (a, b)).collect();
+    drop(edges);
+    let mut degree = vec![0u32; n];
+    let mut offsets = vec![0usize; n + 1];
+    for &(a, b) in &tree {
+        offsets[a + 1] += 1;
+        offsets[b + 1] += 1;
+    }
+    for i in 0..n {
+        offsets[i + 1] += offsets[i];
+    }
+    let mut fill = offsets.clone();
+    let mut adjacent = vec![0usize; tree.len() * 2];
+    for &(a, b) in &tree {
+        adjacent[fill[a]] = b;
+        fill[a] += 1;
+        adjacent[fill[b]] = a;
+        fill[b] += 1;
+        degree[a] += 1;
+        degree[b] += 1;
+    }
+    let mut alive = map.cells().to_vec();
+    let mut leaves: Vec<usize> = (0..n).filter(|&i| degree[i] == 1 && !ridge[i]).collect();
+    while let Some(c) = leaves.pop() {
+        if !alive[c] || degree[c] != 1 {
+            continue;
+        }
+        alive[c] = false;
+        degree[c] = 0;
+        for &m in &adjacent[offsets[c]..offsets[c + 1]] {
+            if alive[m] {
+                degree[m] -= 1;
+                if degree[m] == 1 && !ridge[m] {
+                    leaves.push(m);
+                }
+            }
+        }
+    }
+    alive
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rings_cover_each_cell_once() {
+        let mut seen = std::collections::HashSet::new();
+        for k in 0..4 {
+            for c in ring_cells(IVec2::new(5, 5), k) {
+                assert!(seen.insert(c), "{c:?} twice");
+                assert_eq!((c - IVec2::new(5, 5)).abs().max_element() as i64, k);
+            }
+        }
+        assert_eq!(seen.len(), 49);
+    }
+
+    #[test]
+    fn a_room_has_a_ridge_through_its_middle() {
+        let rows: Vec<String> = (0..9).map(|_| ".".repeat(15)).collect();
+        let cmap = CorridorMap::build(&GridMap::from_rows(&rows).unwrap());
+        // The middle row (y = 4.5) is the room's medial axis between x = 4.5 and 10.5.
+        for x in 4..=10 {
+            assert!(cmap.vertex_at(IVec2::new(x, 4)).is_some(), "x = {x}");
+        }
+        // The wall-hugging row is not on it, except near the corners' diagonal branches.
+        assert!(cmap.vertex_at(IVec2::new(7, 0)).is_none());
+    }
+
+    #[test]
+    fn every_free_region_keeps_a_vertex_and_the_graph_follows_the_grid() {
+        let map = GridMap::from_rows(&[
+            "....@.......@..",
+            ".@@.@.@@@@@.@..",
+            ".@..@.....@.@..",
+            "....@@@@@.@....",
+            "@@@.......@@@@.",
+        ])
+        .unwrap();
+        let cmap = CorridorMap::build(&map);
+        for i in 0..cmap.vertex_count() {
+            for (j, c) in cmap.neighbors(i) {
+                assert!(c >= 0.5 - 1e-12);
+                assert!(cmap.neighbors(j).any(|(k, _)| k == i));
+            }
+        }
+        // Whatever grid A* can reach, the corridor map can.
+        let s = DVec2::new(0.5, 0.5);
+        for (x, y) in [(14, 0), (5, 0), (11, 4), (3, 2)] {
+            let g = GridMap::cell_center(IVec2::new(x, y));
+            let grid = crate::grid::astar::astar_points(&map, s, g);
+            let corridor = cmap.corridor(s, g, 0.0);
+            assert_eq!(grid.is_ok(), corridor.is_ok(), "goal {g}: {corridor:?}");
+        }
+    }
+
+    #[test]
+    fn corridor_disks_overlap_and_stay_clear() {
+        let map = GridMap::from_fn(40, 30, |x, y| !((x / 6 + y / 5) % 3 == 0 && x % 6 < 3));
+        let cmap = CorridorMap::build(&map);
+        let s = DVec2::new(3.5, 2.5);
+        for g in [DVec2::new(37.5, 27.5), DVec2::new(20.2, 13.7)] {
+            let Ok(c) = cmap.corridor(s, g, 0.3) else {
+                continue;
+            };
+            for (k, (&p, &r)) in c.centers.iter().zip(&c.radii).enumerate() {
+                assert!(cmap.field().clearance(p) - 0.3 >= r - 1e-9);
+                if k > 0 {
+                    let prev = c.centers[k - 1];
+                    assert!(cmap.field().segment_clearance(prev, p) > 0.3);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,472 @@
+//! Corridor planning on a grid map with a guaranteed valid result: the corridor map
+//! ([`super::graph`], Geraerts & Overmars 2007) gives the corridor, Langerak's convex
+//! optimiser ([`super::optimize`], Game AI Pro 3, ch. 20) smooths the path inside it, and
+//! the path is valid by DESIGN.md's rule for the agent radius by construction, with a
+//! final check-and-repair step as a second line of defence.
+//!
+//! # Why the chapter's constraint is not enough, and what is used instead
+//!
+//! The chapter confines each waypoint vₖ to its clearance disk Dₖ; it says nothing about
+//! the segment vₖvₖ₊₁. Two points of two overlapping disks can be joined by a segment that
+//! leaves D_k ∪ D_{k+1} (the union is not convex: take points near the far rims on either
+//! side of the lens) and clips the wall that made the disks small there.
+//!
+//! The fix is a *tube* argument around the segment between the **centres**. Let Sₖ =
+//! [cₖ, cₖ₊₁] keep clearance ≥ mₖ from the blocked region (computed exactly with
+//! [`DistanceField::segment_clearance`]). If |vₖ − cₖ| ≤ ρₖ and |vₖ₊₁ − cₖ₊₁| ≤ ρₖ₊₁, the
+//! point q = (1−t)vₖ + t vₖ₊₁ is within (1−t)ρₖ + tρₖ₊₁ ≤ max(ρₖ, ρₖ₊₁) of the point
+//! (1−t)cₖ + t cₖ₊₁ of Sₖ; clearance is 1-Lipschitz, so
+//!
+//! clearance(q) ≥ mₖ − max(ρₖ, ρₖ₊₁).
+//!
+//! The solver therefore gets **safe radii**: at least the simple bound
+//! ρₖ = min(mₖ₋₁, mₖ) − r − [`MARGIN`] (clamped at 0; 0 at the pinned start and goal), and
+//! wider where the sharper, linear form of the argument allows it: clearance(xₜ) ≥ r +
+//! MARGIN + (1−t)ρₖ + tρₖ₊₁ along every centre segment, checked exactly piece by piece
+//! ([`safe_radii_into`]). Then every segment of *any* path whose waypoints lie in their
+//! safe disks keeps clearance ≥ r + MARGIN > 0: it neither enters nor touches the blocked
+//! region (so it cannot pass a pinch vertex, and no waypoint sits on one), and it keeps
+//! the agent radius. The solver's projection puts every iterate in its disks (up to
+//! rounding ~1e-13 ≪ MARGIN), so validity does not depend on convergence or on the
+//! iteration count. The corridor map's centre chains keep clearance ≥ r + MARGIN on every
+//! segment, so the simple bound is ≥ 0, and since consecutive corridor centres are close
+//! on the medial axis and every corridor step keeps clearance ≥ r + κ × its larger disk
+//! ([`super::graph::KAPPA`]), the safe disks keep most of the chapter's maximal clearance
+//! disks.
+//!
+//! **Check and repair.** The result is still checked exactly (segments with
+//! [`segment_is_clear`], bends on pinch vertices with [`bend_pinch`]); a waypoint of an
+//! offending segment or bend is moved back to its disk centre, and the check repeats.
+//! Moving any set of waypoints to their centres keeps them in their safe disks, and the
+//! centre chain itself is valid, so the repair terminates with a valid path; on the real
+//! maps it has never been needed ([`CorridorPlan::repaired`] counts it).
+//!
+//! # Parameters
+//!
+//! - `radius` r ≥ 0: the agent radius; the corridor keeps clearance r (+ [`MARGIN`]).
+//! - [`PlanOptions`]: the solver's options ([`SolverOptions`]: α, β, stopping rule…), the
+//!   problem's (bathtub weights, dummy distance) and the optional facing directions.
+//!
+//! # Cost
+//!
+//! A corridor query ([`CorridorMap::corridor`]); the safe radii: one exact clearance
+//! per centre and per corridor segment, and the widening's piecewise checks (O(segment
+//! length / 0.5) clearance tests per segment and round, at most [`WIDEN_ROUNDS`] + 1
+//! rounds, usually one or two); the solve (O(n) per iteration for n disks); and one
+//! exact validity check of the result. [`CorridorPlanner`] keeps the solver's buffers
+//! between queries.
+//!
+//! # Sources
+//!
+//! - R. Geraerts, M. Overmars, "The corridor map method: a general framework for real-time
+//!   high-quality path planning", Computer Animation and Virtual Worlds 18, 2007.
+//! - M. Langerak, "Optimization for Smooth Paths", Game AI Pro 3, ch. 20 (2017).
+//!
+//! # Example
+//!
+//! ```
+//! use glam::DVec2;
+//! use pathsmooth::corridor::{graph::CorridorMap, optimize::SolverOptions, plan::plan_corridor_path};
+//! use pathsmooth::{grid::GridMap, validate::validate};
+//! let map = GridMap::from_rows(&[
+//!     "............",
+//!     "............",
+//!     "....@@@@....",
+//!     "....@@@@....",
+//!     "............",
+//! ])?;
+//! let cmap = CorridorMap::build(&map);
+//! let (s, g) = (DVec2::new(0.5, 4.5), DVec2::new(11.5, 3.5));
+//! let plan = plan_corridor_path(&cmap, s, g, 0.25, &SolverOptions::default())?;
+//! assert_eq!((plan.path[0], *plan.path.last().unwrap()), (s, g));
+//! assert!(validate(&map, &plan.path, 0.25)?.is_valid());
+//! # Ok::<(), pathsmooth::Error>(())
+//! ```
+
+use glam::DVec2;
+
+use super::disks::DiskCorridor;
+use super::graph::{CorridorMap, MARGIN};
+use super::optimize::{Report, Solver, SolverOptions};
+use super::problem::{Problem, ProblemOptions};
+use crate::error::{Error, Result};
+use crate::grid::distance::DistanceField;
+use crate::grid::los::{bend_pinch, segment_is_clear};
+
+/// Everything a corridor plan produced.
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::corridor::{graph::CorridorMap, optimize::SolverOptions, plan::plan_corridor_path};
+/// let cmap = CorridorMap::build(&pathsmooth::grid::GridMap::from_rows(&["........"; 4])?);
+/// let plan = plan_corridor_path(&cmap, DVec2::new(0.5, 0.5), DVec2::new(7.5, 3.5), 0.0, &SolverOptions::default())?;
+/// assert_eq!(plan.path.len(), plan.corridor.len());
+/// assert_eq!(plan.safe_radii.len(), plan.corridor.len());
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct CorridorPlan {
+    /// The corridor (clearance disks − r, start first, goal last, directions as asked).
+    pub corridor: DiskCorridor,
+    /// The radii the solver used, one per corridor disk (see the module doc; 0 at the
+    /// start and the goal).
+    pub safe_radii: Vec<f64>,
+    /// The optimised path, start to goal, one point per corridor disk; valid on the map
+    /// for the radius.
+    pub path: Vec<DVec2>,
+    /// What the solver did.
+    pub report: Report,
+    /// Waypoints the check-and-repair step moved back to their centres (normally 0).
+    pub repaired: usize,
+}
+
+/// Options of a corridor plan.
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::corridor::plan::PlanOptions;
+/// let o = PlanOptions { start_dir: Some(DVec2::X), ..Default::default() };
+/// assert!(o.goal_dir.is_none());
+/// ```
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PlanOptions {
+    /// The optimiser's options.
+    pub solver: SolverOptions,
+    /// Weights and dummy-waypoint distance of the problem.
+    pub problem: ProblemOptions,
+    /// The agent's facing direction at the start (non-zero), if any.
+    pub start_dir: Option<DVec2>,
+    /// The desired facing direction at the goal (non-zero), if any.
+    pub goal_dir: Option<DVec2>,
+}
+
+/// A reusable corridor planner: keeps the optimiser's buffers and scratch space, so
+/// repeated plans reuse their memory.
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::corridor::{graph::CorridorMap, plan::{CorridorPlanner, PlanOptions}};
+/// let cmap = CorridorMap::build(&pathsmooth::grid::GridMap::from_rows(&["......"; 5])?);
+/// let mut planner = CorridorPlanner::new();
+/// let opts = PlanOptions { goal_dir: Some(DVec2::Y), ..Default::default() };
+/// for g in [DVec2::new(5.5, 4.5), DVec2::new(4.5, 0.5)] {
+///     let plan = planner.plan(&cmap, DVec2::new(0.5, 2.5), g, 0.0, &opts)?;
+///     assert_eq!(*plan.path.last().unwrap(), g);
+/// }
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct CorridorPlanner {
+    solver: Solver,
+}
+
+impl CorridorPlanner {
+    /// A planner with empty buffers.
+    ///
+    /// ```
+    /// let _planner = pathsmooth::corridor::plan::CorridorPlanner::new();
+    /// ```
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Plans from `start` to `goal` for an agent of radius `radius` on the corridor map
+    /// (see the module doc). Errors: those of [`CorridorMap::corridor`] (bad radius, start
+    /// or goal outside, blocked or too close to a wall, unreachable), a zero or non-finite
+    /// facing direction ([`DiskCorridor::validate`]), and bad solver or problem options
+    /// ([`SolverOptions::validate`], [`Problem::validate`]).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::corridor::{graph::CorridorMap, plan::{CorridorPlanner, PlanOptions}};
+    /// use pathsmooth::Error;
+    /// let cmap = CorridorMap::build(&pathsmooth::grid::GridMap::from_rows(&["...."; 3])?);
+    /// let o = PlanOptions { start_dir: Some(DVec2::ZERO), ..Default::default() };
+    /// let e = CorridorPlanner::new().plan(&cmap, DVec2::new(0.5, 0.5), DVec2::new(3.5, 2.5), 0.0, &o);
+    /// assert_eq!(e.unwrap_err(), Error::ZeroDirection { which: "start" });
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn plan(
+        &mut self,
+        map: &CorridorMap,
+        start: DVec2,
+        goal: DVec2,
+        radius: f64,
+        options: &PlanOptions,
+    ) -> Result<CorridorPlan> {
+        options.solver.validate()?;
+        let mut corridor = map.corridor(start, goal, radius)?;
+        corridor.start_dir = options.start_dir;
+        corridor.goal_dir = options.goal_dir;
+        let mut problem = Problem::from_corridor(&corridor, &options.problem)?;
+        let mut safe = Vec::with_capacity(corridor.len());
+        safe_radii_into(map.field(), &corridor.centers, radius, &mut safe);
+        let lead = corridor.start_dir.is_some() as usize;
+        problem.radii[lead..lead + safe.len()].copy_from_slice(&safe);
+        let report = self.solver.solve(&problem, &options.solver)?;
+        let mut path = problem.waypoints(self.solver.path()).to_vec();
+        let repaired = repair(map, &corridor.centers, radius, &mut path)?;
+        Ok(CorridorPlan {
+            corridor,
+            safe_radii: safe,
+            path,
+            report,
+            repaired,
+        })
+    }
+}
+
+/// Plans a smooth, valid path from `start` to `goal` for an agent of radius `radius` on the
+/// corridor map, with the solver options `options` and the default problem (the chapter's
+/// bathtub weights, no facing directions). See the module doc and
+/// [`CorridorPlanner::plan`] (errors, reuse, directions).
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::corridor::{graph::CorridorMap, optimize::SolverOptions, plan::plan_corridor_path};
+/// use pathsmooth::{grid::GridMap, Error};
+/// let cmap = CorridorMap::build(&GridMap::from_rows(&["..@..", "..@.."])?);
+/// let e = plan_corridor_path(&cmap, DVec2::new(0.5, 0.5), DVec2::new(4.5, 0.5), 0.0, &SolverOptions::default());
+/// assert!(matches!(e, Err(Error::Unreachable { .. })));
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+pub fn plan_corridor_path(
+    map: &CorridorMap,
+    start: DVec2,
+    goal: DVec2,
+    radius: f64,
+    options: &SolverOptions,
+) -> Result<CorridorPlan> {
+    let options = PlanOptions {
+        solver: *options,
+        ..Default::default()
+    };
+    CorridorPlanner::new().plan(map, start, goal, radius, &options)
+}
+
+/// The safe radii of a chain of corridor centres for an agent of radius `radius`, written
+/// into `out` (0 at the first and last centre, which the problem pins):
+///
+/// 1. Start from the *simple bound* ρₖ = min(mₖ₋₁, mₖ) − radius − [`MARGIN`] (at least 0),
+///    with mₖ the exact clearance of the segment from centre k to k + 1. Any path with
+///    one waypoint in each such disk keeps clearance ≥ radius + MARGIN (module doc).
+/// 2. Widen: the sharper condition is that at every point xₜ = (1−t)cₖ + t cₖ₊₁ of each
+///    centre segment, clearance(xₜ) ≥ radius + MARGIN + (1−t)ρₖ + tρₖ₊₁ (a path point
+///    (1−t)vₖ + t vₖ₊₁ lies within (1−t)ρₖ + tρₖ₊₁ of xₜ). It is checked exactly on
+///    pieces of the segment (each piece's exact clearance against the larger end value of
+///    the linear term). Each radius starts at its centre's clearance − radius − MARGIN;
+///    while a segment fails, its end radii move 30 % of the way down to the simple bound,
+///    and after [`WIDEN_ROUNDS`] rounds any segment still failing gets the simple bound,
+///    which always passes (shrinking a radius never breaks a segment that passed).
+///
+/// The widening matters where the clearance changes along a segment: next to a pinned
+/// start or goal near a wall, and at long segments that pass a corner.
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::corridor::plan::safe_radii_into;
+/// use pathsmooth::grid::{distance::DistanceField, GridMap};
+/// let field = DistanceField::new(&GridMap::from_rows(&["..........."; 5])?);
+/// let x = [0.5, 3.5, 5.5, 7.5, 10.5];
+/// let centres: Vec<DVec2> = x.iter().map(|&x| DVec2::new(x, 2.5)).collect();
+/// let mut safe = Vec::new();
+/// safe_radii_into(&field, &centres, 0.2, &mut safe);
+/// assert_eq!((safe[0], safe[4]), (0.0, 0.0));
+/// // In the middle the full clearance 2.5 (to the top and bottom borders), less r and
+/// // the margin; next to the pinned ends, whatever the linear condition allows.
+/// assert!((safe[2] - (2.5 - 0.2 - 1e-6)).abs() < 1e-12);
+/// assert!(safe[1] > 0.5 && safe[1] <= 2.5 - 0.2);
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+pub fn safe_radii_into(field: &DistanceField, centers: &[DVec2], radius: f64, out: &mut Vec<f64>) {
+    out.clear();
+    let n = centers.len();
+    let mut lower = Vec::with_capacity(n);
+    let seg = |k: usize| field.segment_clearance(centers[k], centers[k + 1]);
+    let mut before = f64::INFINITY;
+    for k in 0..n {
+        let after = if k + 1 < n { seg(k) } else { f64::INFINITY };
+        let pinned = k == 0 || k + 1 == n;
+        lower.push(if pinned {
+            0.0
+        } else {
+            (before.min(after) - radius - MARGIN).max(0.0)
+        });
+        out.push(if pinned {
+            0.0
+        } else {
+            (field.clearance(centers[k]) - radius - MARGIN).max(lower[k])
+        });
+        before = after;
+    }
+    let fits = |k: usize, out: &[f64]| {
+        segment_fits(
+            field,
+            centers[k],
+            centers[k + 1],
+            out[k],
+            out[k + 1],
+            radius,
+        )
+    };
+    for round in 0..=WIDEN_ROUNDS {
+        let mut changed = false;
+        for k in 0..n.saturating_sub(1) {
+            if out[k] == lower[k] && out[k + 1] == lower[k + 1] || fits(k, out) {
+                continue;
+            }
+            changed = true;
+            for e in [k, k + 1] {
+                out[e] = if round == WIDEN_ROUNDS {
+                    lower[e]
+                } else {
+                    out[e] - 0.3 * (out[e] - lower[e])
+                };
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+}
+
+/// Rounds of widening in [`safe_radii_into`] before falling back to the simple bound.
+///
+/// ```
+/// assert!(pathsmooth::corridor::plan::WIDEN_ROUNDS >= 1);
+/// ```
+pub const WIDEN_ROUNDS: usize = 8;
+
+/// Does clearance(xₜ) ≥ radius + MARGIN + (1−t)ra + t·rb hold on the segment a–b? Checked
+/// on pieces of length ≤ 0.5 (at most 256): each piece's exact clearance against the
+/// larger of the linear term's two end values.
+fn segment_fits(field: &DistanceField, a: DVec2, b: DVec2, ra: f64, rb: f64, radius: f64) -> bool {
+    let pieces = (a.distance(b) / 0.5).ceil().clamp(1.0, 256.0) as usize;
+    let at = |i: usize| i as f64 / pieces as f64;
+    (0..pieces).all(|i| {
+        let (t0, t1) = (at(i), at(i + 1));
+        let need = ((1.0 - t0) * ra + t0 * rb).max((1.0 - t1) * ra + t1 * rb);
+        field.segment_clear_of(a.lerp(b, t0), a.lerp(b, t1), radius + MARGIN + need)
+    })
+}
+
+/// The exact check of the path and the repair by moving waypoints back to their centres;
+/// returns how many were moved.
+fn repair(map: &CorridorMap, centers: &[DVec2], radius: f64, path: &mut [DVec2]) -> Result<usize> {
+    let (grid, field) = (map.map(), map.field());
+    let mut moved = 0;
+    loop {
+        let mut bad: Vec<usize> = Vec::new();
+        for k in 0..path.len() - 1 {
+            if !segment_is_clear(grid, field, path[k], path[k + 1], radius) {
+                bad.extend([k, k + 1]);
+            }
+        }
+        for k in 1..path.len() - 1 {
+            if bend_pinch(grid, path[k - 1], path[k], path[k + 1]).is_some() {
+                bad.push(k);
+            }
+        }
+        bad.retain(|&k| path[k] != centers[k]);
+        if bad.is_empty() {
+            break;
+        }
+        for &k in &bad {
+            if path[k] != centers[k] {
+                path[k] = centers[k];
+                moved += 1;
+            }
+        }
+    }
+    // Only centres remain at the offending places; the corridor guarantees its centre
+    // chain, so anything still wrong means the corridor was not from this map.
+    for k in 0..path.len() - 1 {
+        if !segment_is_clear(map.map(), field, path[k], path[k + 1], radius) {
+            return Err(Error::InvalidInputPath {
+                reason: format!("corridor segment {k} is not clear for radius {radius}"),
+            });
+        }
+    }
+    Ok(moved)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::GridMap;
+    use crate::validate::is_valid;
+
+    /// A random point in the disk (c, r), from a xorshift state.
+    fn in_disk(state: &mut u64, c: DVec2, r: f64) -> DVec2 {
+        let mut next = || {
+            *state ^= *state << 13;
+            *state ^= *state >> 7;
+            *state ^= *state << 17;
+            (*state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let (a, s) = (next() * std::f64::consts::TAU, next().sqrt());
+        c + DVec2::new(a.cos(), a.sin()) * (r * s)
+    }
+
+    /// The chapter's constraint (each waypoint in its clearance disk) lets a segment clip
+    /// the corner of an L-shaped corridor; with the safe radii every sampled path is valid.
+    #[test]
+    fn waypoints_in_clearance_disks_can_clip_a_corner_but_not_in_safe_disks() {
+        let map = GridMap::from_rows(&[
+            "..........",
+            "..........",
+            "..@@@@@@@@",
+            "..@@@@@@@@",
+            "..@@@@@@@@",
+            "..@@@@@@@@",
+        ])
+        .unwrap();
+        let cmap = CorridorMap::build(&map);
+        for radius in [0.0, 0.2] {
+            let c = cmap
+                .corridor(DVec2::new(9.5, 1.0), DVec2::new(1.0, 5.5), radius)
+                .unwrap();
+            let mut safe = Vec::new();
+            safe_radii_into(cmap.field(), &c.centers, radius, &mut safe);
+            let mut state = 0x2545_F491_4F6C_DD1D_u64;
+            let mut clipped = 0;
+            for _ in 0..2000 {
+                let sample = |radii: &[f64], state: &mut u64| -> Vec<DVec2> {
+                    let n = c.len();
+                    (0..n)
+                        .map(|k| {
+                            let r = if k == 0 || k + 1 == n { 0.0 } else { radii[k] };
+                            in_disk(state, c.centers[k], r)
+                        })
+                        .collect()
+                };
+                let chapter = sample(&c.radii, &mut state);
+                clipped += !is_valid(&map, &chapter, radius) as usize;
+                let ours = sample(&safe, &mut state);
+                assert!(is_valid(&map, &ours, radius), "r = {radius}: {ours:?}");
+            }
+            assert!(clipped > 0, "r = {radius}: no clipping path sampled");
+        }
+    }
+
+    #[test]
+    fn the_repair_puts_offending_waypoints_back_on_their_centres() {
+        let map = GridMap::from_rows(&["......", "......", "..@@..", "......"]).unwrap();
+        let cmap = CorridorMap::build(&map);
+        let centers = [
+            DVec2::new(0.5, 2.5),
+            DVec2::new(1.5, 1.5),
+            DVec2::new(4.5, 1.5),
+            DVec2::new(5.5, 2.5),
+        ];
+        // A path through the wall between waypoints 1 and 2.
+        let mut path = centers;
+        path[1] = DVec2::new(1.5, 2.9);
+        path[2] = DVec2::new(4.5, 2.9);
+        assert!(!is_valid(&map, &path, 0.0));
+        let moved = repair(&cmap, &centers, 0.0, &mut path).unwrap();
+        assert_eq!(moved, 2);
+        assert_eq!(path, centers);
+        assert!(is_valid(&map, &path, 0.0));
+    }
+}

@@ -1,0 +1,349 @@
+//! The corridor map and corridor planning on the real DEV maps: corridors are chains of
+//! overlapping disks inside free space, planned paths are valid by the grid validator
+//! (DESIGN.md's rule) for r = 0 and r = 0.3, and their length is close to grid A*'s.
+
+mod common;
+
+use glam::{DVec2, IVec2};
+use pathsmooth::corridor::disks::DiskCorridor;
+use pathsmooth::corridor::graph::CorridorMap;
+use pathsmooth::corridor::optimize::SolverOptions;
+use pathsmooth::corridor::plan::{plan_corridor_path, CorridorPlanner, PlanOptions};
+use pathsmooth::grid::astar::astar_points;
+use pathsmooth::grid::distance::DistanceField;
+use pathsmooth::grid::GridMap;
+use pathsmooth::validate::{validate, Validator};
+use pathsmooth::Error;
+
+/// Scenarios per map (debug-build time stays small).
+const PER_MAP: usize = 6;
+
+/// Every disk inside free space shrunk by `radius`, consecutive disks overlapping, the
+/// segments between consecutive centres clear of the walls by more than `radius`.
+fn check_corridor(field: &DistanceField, c: &DiskCorridor, radius: f64, what: &str) {
+    c.validate().unwrap_or_else(|e| panic!("{what}: {e}"));
+    for (k, (&p, &r)) in c.centers.iter().zip(&c.radii).enumerate() {
+        let clearance = field.clearance(p);
+        assert!(
+            clearance - radius >= r - 1e-9,
+            "{what}: disk {k} leaves free space"
+        );
+        if k > 0 {
+            let q = c.centers[k - 1];
+            assert!(q.distance(p) <= r + c.radii[k - 1], "{what}: gap at {k}");
+            assert!(
+                field.segment_clearance(q, p) > radius,
+                "{what}: segment {k}"
+            );
+        }
+    }
+}
+
+#[test]
+fn corridor_paths_are_valid_and_short_on_every_dev_map() {
+    for name in common::MAPS {
+        let (map, scen) = common::load(name);
+        let cmap = CorridorMap::build(&map);
+        let validator = Validator::new(&map);
+        let mut planner = CorridorPlanner::new();
+        let mut planned = 0;
+        for s in common::sample(&scen, PER_MAP) {
+            let (a, b) = (s.start_point(), s.goal_point());
+            let astar = astar_points(&map, a, b).expect("scenarios are solvable");
+            for radius in [0.0, 0.3] {
+                let what = format!("{name} {a} → {b}, r = {radius}");
+                // Scenario endpoints are cell centres (clearance ≥ 0.5): always plannable.
+                let plan = planner
+                    .plan(&cmap, a, b, radius, &PlanOptions::default())
+                    .unwrap_or_else(|e| panic!("{what}: {e}"));
+                planned += 1;
+                check_corridor(cmap.field(), &plan.corridor, radius, &what);
+                assert_eq!(plan.path.len(), plan.corridor.len(), "{what}");
+                assert_eq!((plan.path[0], *plan.path.last().unwrap()), (a, b));
+                let report = validator.validate(&plan.path, radius).unwrap();
+                assert!(report.is_valid(), "{what}: {:?}", report.problem());
+                // Waypoints in their safe disks, which lie inside the corridor's disks.
+                for (k, &v) in plan.path.iter().enumerate() {
+                    let (c, safe) = (plan.corridor.centers[k], plan.safe_radii[k]);
+                    assert!(v.distance(c) <= safe + 1e-9, "{what}: waypoint {k}");
+                    assert!(safe <= plan.corridor.radii[k] + 1e-12, "{what}: safe {k}");
+                }
+                assert!(plan.path.iter().all(|p| p.is_finite()));
+                // Grid A* follows cell centres, the corridor path any angle: it may be
+                // shorter; longer only by the medial axis' detours that the disks do not
+                // let the optimiser undo (at worst 1.49× on 60 scenarios per map).
+                assert!(
+                    report.length <= 1.6 * astar.length + 5.0,
+                    "{what}: length {} vs A* {}",
+                    report.length,
+                    astar.length
+                );
+                assert!(report.length >= a.distance(b) - 1e-9);
+            }
+        }
+        assert!(planned >= 2 * PER_MAP - 2, "{name}: {planned} plans");
+    }
+}
+
+#[test]
+fn the_graph_is_a_symmetric_medial_graph_of_exact_clearance_disks() {
+    for name in ["dao/arena", "dao/den312d"] {
+        let (map, _) = common::load(name);
+        let cmap = CorridorMap::build(&map);
+        assert!(cmap.vertex_count() > 0 && cmap.vertex_count() < map.passable_count());
+        for i in 0..cmap.vertex_count() {
+            let (c, r) = cmap.vertex(i);
+            let cell = GridMap::cell_at(c).unwrap();
+            assert_eq!(cmap.vertex_at(cell), Some(i));
+            assert!(map.passable_cell(cell));
+            assert_eq!(r, cmap.field().clearance(c), "{name}: vertex {i}");
+            for (j, m) in cmap.neighbors(i) {
+                let (d, s) = cmap.vertex(j);
+                // Grid neighbours joined by a clear segment; their disks overlap, or (a
+                // diagonal step in a narrow passage) the disk at the midpoint, which the
+                // corridor then inserts, overlaps both.
+                let l = c.distance(d);
+                assert!(l <= std::f64::consts::SQRT_2 + 1e-12);
+                assert!(l <= r + s || cmap.field().clearance(c.lerp(d, 0.5)) >= l / 2.0);
+                assert_eq!(m, cmap.field().segment_clearance(c, d));
+                assert!(m >= 0.5 - 1e-12);
+                assert!(cmap.neighbors(j).any(|(k, mm)| k == i && mm == m));
+            }
+        }
+    }
+}
+
+#[test]
+fn the_one_shot_form_matches_the_planner() {
+    let (map, scen) = common::load("dao/den312d");
+    let cmap = CorridorMap::build(&map);
+    let s = &common::sample(&scen, 3)[2];
+    let (a, b) = (s.start_point(), s.goal_point());
+    let one = plan_corridor_path(&cmap, a, b, 0.0, &SolverOptions::default()).unwrap();
+    let mut planner = CorridorPlanner::new();
+    let two = planner
+        .plan(&cmap, a, b, 0.0, &PlanOptions::default())
+        .unwrap();
+    assert_eq!(one, two);
+    assert!(validate(&map, &one.path, 0.0).unwrap().is_valid());
+}
+
+#[test]
+fn few_iterations_still_give_a_valid_path() {
+    // Validity comes from the safe disks, not from convergence: stop after 3 iterations.
+    let (map, scen) = common::load("bg512/AR0011SR");
+    let cmap = CorridorMap::build(&map);
+    let options = SolverOptions::chapter(3, 1.0, 1.0);
+    for s in common::sample(&scen, 4) {
+        let (a, b) = (s.start_point(), s.goal_point());
+        let plan = plan_corridor_path(&cmap, a, b, 0.3, &options).unwrap();
+        assert_eq!(plan.report.iterations, 3);
+        assert!(validate(&map, &plan.path, 0.3).unwrap().is_valid());
+    }
+}
+
+#[test]
+fn facing_directions_are_kept_and_the_path_stays_valid() {
+    let (map, scen) = common::load("dao/arena");
+    let cmap = CorridorMap::build(&map);
+    let s = &common::sample(&scen, 5)[3];
+    let (a, b) = (s.start_point(), s.goal_point());
+    let options = PlanOptions {
+        start_dir: Some(DVec2::new(0.0, 1.0)),
+        goal_dir: Some(DVec2::new(-1.0, 0.0)),
+        ..Default::default()
+    };
+    let plan = CorridorPlanner::new()
+        .plan(&cmap, a, b, 0.0, &options)
+        .unwrap();
+    assert_eq!(plan.corridor.start_dir, options.start_dir);
+    assert_eq!(plan.corridor.goal_dir, options.goal_dir);
+    assert_eq!((plan.path[0], *plan.path.last().unwrap()), (a, b));
+    assert!(validate(&map, &plan.path, 0.0).unwrap().is_valid());
+}
+
+#[test]
+fn every_reachable_goal_is_reachable_in_the_corridor_map() {
+    // Grid A* and the corridor map agree on reachability (free regions of a maze-like
+    // random map, including pockets).
+    let map = GridMap::from_fn(60, 40, |x, y| {
+        let h = (x * 7919 + y * 104_729 + x * y * 31) % 100;
+        h >= 30 || (x % 9 == 0 && y % 7 == 0)
+    });
+    let cmap = CorridorMap::build(&map);
+    let start = GridMap::cell_center(IVec2::new(0, 0));
+    let mut agree = 0;
+    for y in (0..40).step_by(3) {
+        for x in (0..60).step_by(4) {
+            let g = GridMap::cell_center(IVec2::new(x, y));
+            if !map.is_passable(0, 0) || !map.is_passable(x as i64, y as i64) {
+                continue;
+            }
+            let grid = astar_points(&map, start, g).is_ok();
+            let corridor = cmap.corridor(start, g, 0.0);
+            assert_eq!(grid, corridor.is_ok(), "goal {g}: {corridor:?}");
+            if let Ok(c) = corridor {
+                check_corridor(cmap.field(), &c, 0.0, "random map");
+            }
+            agree += 1;
+        }
+    }
+    assert!(agree > 50);
+}
+
+#[test]
+fn bad_input_gets_a_clear_error() {
+    let (map, _) = common::load("dao/arena");
+    let cmap = CorridorMap::build(&map);
+    let ok = SolverOptions::default();
+    let free = DVec2::new(24.5, 24.5);
+    assert!(map.is_passable(24, 24));
+    let blocked = (0..map.width() as i32)
+        .map(|x| IVec2::new(x, 0))
+        .find(|c| !map.passable_cell(*c))
+        .map(GridMap::cell_center)
+        .unwrap();
+    let cases: Vec<(DVec2, DVec2, f64)> = vec![
+        (DVec2::new(-3.0, 5.0), free, 0.0),
+        (free, DVec2::new(1e6, 5.0), 0.0),
+        (blocked, free, 0.0),
+        (free, blocked, 0.0),
+        (DVec2::new(f64::NAN, 2.0), free, 0.0),
+    ];
+    for (a, b, r) in cases {
+        let e = plan_corridor_path(&cmap, a, b, r, &ok).unwrap_err();
+        assert!(
+            matches!(e, Error::OutsideMap { .. } | Error::Blocked { .. }),
+            "{a} → {b}: {e:?}"
+        );
+    }
+    for r in [-0.1, f64::NAN, f64::INFINITY] {
+        assert!(matches!(
+            plan_corridor_path(&cmap, free, free, r, &ok),
+            Err(Error::BadParameter { name: "radius", .. })
+        ));
+    }
+    // Too big an agent for the start's clearance.
+    let c = cmap.field().clearance(free);
+    assert!(matches!(
+        plan_corridor_path(&cmap, free, free, c + 0.1, &ok),
+        Err(Error::Blocked { what: "start", .. })
+    ));
+    // Bad solver options.
+    let bad = SolverOptions {
+        alpha: 3.0,
+        ..Default::default()
+    };
+    assert!(matches!(
+        plan_corridor_path(&cmap, free, free, 0.0, &bad),
+        Err(Error::BadParameter { name: "alpha", .. })
+    ));
+}
+
+#[test]
+fn unreachable_goals_and_wide_agents_are_refused() {
+    let map = GridMap::from_rows(&[
+        "..........@.....",
+        "..........@.....",
+        "..........@.....",
+        "...@@@@@@@@.....",
+        "................",
+    ])
+    .unwrap();
+    let cmap = CorridorMap::build(&map);
+    let (a, b) = (DVec2::new(1.5, 1.5), DVec2::new(14.5, 1.5));
+    // The way round goes through a one-cell-high passage: fine for r = 0…
+    let plan = plan_corridor_path(&cmap, a, b, 0.0, &SolverOptions::default()).unwrap();
+    assert!(validate(&map, &plan.path, 0.0).unwrap().is_valid());
+    // …but not for an agent of radius 0.5 (clearance at most 0.5 there).
+    assert!(matches!(
+        plan_corridor_path(&cmap, a, b, 0.5, &SolverOptions::default()),
+        Err(Error::Unreachable { .. })
+    ));
+    let walled = GridMap::from_rows(&["...@...", "...@...", "...@..."]).unwrap();
+    let cmap = CorridorMap::build(&walled);
+    assert!(matches!(
+        cmap.corridor(DVec2::new(0.5, 1.5), DVec2::new(6.5, 1.5), 0.0),
+        Err(Error::Unreachable { .. })
+    ));
+}
+
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A random map (about `density` % blocked) with a start and a goal cell, both free.
+    fn scene() -> impl Strategy<Value = (GridMap, IVec2, IVec2)> {
+        (8i32..24, 6i32..16, 0u64..35, any::<u64>()).prop_flat_map(|(w, h, density, seed)| {
+            let cell = (0..w, 0..h).prop_map(|(x, y)| IVec2::new(x, y));
+            (cell.clone(), cell).prop_map(move |(s, g)| {
+                let map = GridMap::from_fn(w as usize, h as usize, |x, y| {
+                    let c = IVec2::new(x as i32, y as i32);
+                    let mut z =
+                        seed ^ ((x as u64) << 32 | y as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                    z ^= z >> 29;
+                    z = z.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                    z ^= z >> 32;
+                    c == s || c == g || z % 100 >= density
+                });
+                (map, s, g)
+            })
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// On random maps: the corridor map reaches exactly what grid A* reaches (r = 0,
+        /// cell-centre endpoints), its corridors are overlapping disks in free space, and
+        /// the planned path is valid for r = 0 and, when planned, r = 0.3.
+        #[test]
+        fn corridor_plans_are_valid_on_random_maps((map, s, g) in scene()) {
+            let cmap = CorridorMap::build(&map);
+            let (a, b) = (GridMap::cell_center(s), GridMap::cell_center(g));
+            let reachable = astar_points(&map, a, b).is_ok();
+            let plan = plan_corridor_path(&cmap, a, b, 0.0, &SolverOptions::default());
+            prop_assert_eq!(reachable, plan.is_ok(), "{:?}", plan);
+            if let Ok(plan) = plan {
+                check_corridor(cmap.field(), &plan.corridor, 0.0, "random");
+                let report = validate(&map, &plan.path, 0.0).unwrap();
+                prop_assert!(report.is_valid(), "{:?}", report.problem());
+                prop_assert!(plan.path.iter().all(|p| p.is_finite()));
+            }
+            match plan_corridor_path(&cmap, a, b, 0.3, &SolverOptions::default()) {
+                Ok(plan) => {
+                    check_corridor(cmap.field(), &plan.corridor, 0.3, "random r = 0.3");
+                    let report = validate(&map, &plan.path, 0.3).unwrap();
+                    prop_assert!(report.is_valid(), "{:?}", report.problem());
+                }
+                Err(e) => prop_assert!(matches!(e, Error::Unreachable { .. }), "{e:?}"),
+            }
+        }
+
+        /// Arbitrary points of free cells (near walls and corners too): a valid path, or
+        /// a clear error (too close to a wall, or unreachable), never a panic.
+        #[test]
+        fn any_free_point_gets_a_valid_path_or_a_clear_error(
+            (map, s, g) in scene(),
+            fs in (0.0f64..1.0, 0.0f64..1.0),
+            fg in (0.0f64..1.0, 0.0f64..1.0),
+            radius in prop_oneof![Just(0.0), 0.0f64..0.6],
+        ) {
+            let cmap = CorridorMap::build(&map);
+            let a = s.as_dvec2() + DVec2::new(fs.0, fs.1);
+            let b = g.as_dvec2() + DVec2::new(fg.0, fg.1);
+            match plan_corridor_path(&cmap, a, b, radius, &SolverOptions::default()) {
+                Ok(plan) => {
+                    check_corridor(cmap.field(), &plan.corridor, radius, "random points");
+                    let report = validate(&map, &plan.path, radius).unwrap();
+                    prop_assert!(report.is_valid(), "{:?}", report.problem());
+                    prop_assert_eq!((plan.path[0], *plan.path.last().unwrap()), (a, b));
+                }
+                Err(e) => prop_assert!(
+                    matches!(e, Error::Unreachable { .. } | Error::Blocked { .. }),
+                    "{e:?}"
+                ),
+            }
+        }
+    }
+}
