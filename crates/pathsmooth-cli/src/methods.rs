@@ -3,6 +3,8 @@
 
 use clap::{Args, ValueEnum};
 use glam::{DVec2, IVec2};
+use pathsmooth::corridor::graph::CorridorMap;
+use pathsmooth::corridor::plan::{CorridorPlan, CorridorPlanner, PlanOptions};
 use pathsmooth::curve::catmull_rom::{catmull_rom, CatmullRomParams, Ends};
 use pathsmooth::curve::chaikin::{chaikin, chaikin_adaptive, AdaptiveParams, ChaikinParams};
 use pathsmooth::grid::astar::{astar, GridPath};
@@ -154,11 +156,14 @@ pub enum MapMethod {
     Funnel,
     /// The same corridor, with nodes slid along its portal edges (portal relaxation).
     Relax,
+    /// Corridor map of clearance disks, then the Chambolle–Pock path optimiser (Langerak,
+    /// Game AI Pro 3 ch. 20), made valid on the map.
+    Corridor,
 }
 
 impl MapMethod {
     /// Every map method, in display order.
-    pub const ALL: [MapMethod; 8] = [
+    pub const ALL: [MapMethod; 9] = [
         MapMethod::Astar,
         MapMethod::Shortcut,
         MapMethod::Chaikin,
@@ -167,6 +172,7 @@ impl MapMethod {
         MapMethod::ShortcutCatmullRom,
         MapMethod::Funnel,
         MapMethod::Relax,
+        MapMethod::Corridor,
     ];
 
     /// The name used on the command line.
@@ -180,6 +186,7 @@ impl MapMethod {
             MapMethod::ShortcutCatmullRom => "shortcut-catmull-rom",
             MapMethod::Funnel => "funnel",
             MapMethod::Relax => "relax",
+            MapMethod::Corridor => "corridor",
         }
     }
 }
@@ -195,6 +202,11 @@ pub struct Planner<'m> {
     map_safe: MapSafe<'m>,
     /// The navmesh of the map, built on first use by a navmesh method.
     mesh: Option<NavMesh>,
+    /// The corridor map of the map, built on first use by the corridor method.
+    corridor_map: Option<CorridorMap>,
+    corridor_planner: CorridorPlanner,
+    /// The last corridor plan, for pictures.
+    last_corridor: Option<CorridorPlan>,
     radius: f64,
     curve: CurveParams,
 }
@@ -229,6 +241,9 @@ impl<'m> Planner<'m> {
             shortcutter: Shortcutter::with_field(map, field.clone()),
             map_safe: MapSafe::with_validator(Validator::with_field(map, field)),
             mesh: None,
+            corridor_map: None,
+            corridor_planner: CorridorPlanner::new(),
+            last_corridor: None,
             radius,
             curve,
         })
@@ -300,7 +315,30 @@ impl<'m> Planner<'m> {
                 };
                 relax(&portals, start, goal, &opts)
             }
+            MapMethod::Corridor => {
+                let (start, goal) = ends(raw)?;
+                let cmap = match self.corridor_map.take() {
+                    Some(m) => m,
+                    None => CorridorMap::build(self.map),
+                };
+                let cmap = self.corridor_map.insert(cmap);
+                let plan = self.corridor_planner.plan(
+                    cmap,
+                    start,
+                    goal,
+                    self.radius,
+                    &PlanOptions::default(),
+                )?;
+                let path = plan.path.clone();
+                self.last_corridor = Some(plan);
+                Ok(path)
+            }
         }
+    }
+
+    /// The corridor plan of the last `corridor` run (disks and path), if any.
+    pub fn last_corridor(&self) -> Option<&CorridorPlan> {
+        self.last_corridor.as_ref()
     }
 
     /// The navmesh of the map (built on first use).

@@ -71,6 +71,7 @@ fn demo_writes_pictures_and_prints_every_method() {
         "shortcut-chaikin",
         "funnel",
         "relax",
+        "corridor",
     ] {
         assert!(stdout.contains(m), "{m} missing from:\n{stdout}");
     }
@@ -80,6 +81,7 @@ fn demo_writes_pictures_and_prints_every_method() {
         "demo.png",
         "demo.svg",
         "demo-navmesh.png",
+        "demo-corridor.png",
         "demo-curves.svg",
         "demo-follow.svg",
     ] {

@@ -75,6 +75,8 @@ fn map_demo(a: &DemoArgs) -> Result<()> {
     nav.title = "arena.map navmesh: corridor, funnel and portal relaxation".into();
     let corridor = planner.corridor(&query.astar.points)?;
     nav.add_navmesh(planner.mesh()?, &corridor);
+    let mut corridor_scene = scene.clone();
+    corridor_scene.title = "arena.map corridor of clearance disks and the optimised path".into();
     let mut table = Table::new(metrics_header());
     for (i, m) in MapMethod::ALL.into_iter().enumerate() {
         let path = planner.run(m, &query).with_context(|| m.name())?;
@@ -90,14 +92,32 @@ fn map_demo(a: &DemoArgs) -> Result<()> {
             MapMethod::Astar => {}
             // Navmesh methods get their own picture, over the triangles they plan on.
             MapMethod::Funnel | MapMethod::Relax => nav.layers.push(layer),
+            MapMethod::Corridor => corridor_scene.layers.push(layer),
             _ => scene.layers.push(layer),
         }
     }
+    if let Some(plan) = planner.last_corridor() {
+        corridor_scene.disks = plan
+            .corridor
+            .centers
+            .iter()
+            .copied()
+            .zip(plan.corridor.radii.iter().copied())
+            .collect();
+    }
+    let corridor_file = a.out_dir.join("demo-corridor.png");
+    write_bytes(
+        &corridor_file.to_string_lossy(),
+        &png::render(&corridor_scene)?,
+    )?;
     let nav_file = a.out_dir.join("demo-navmesh.png");
     write_bytes(&nav_file.to_string_lossy(), &png::render(&nav)?)?;
     // One agent per method, the navmesh ones included (nav's first layer is the raw path).
     let mut everything = scene.clone();
     everything.layers.extend(nav.layers.iter().skip(1).cloned());
+    everything
+        .layers
+        .extend(corridor_scene.layers.iter().skip(1).cloned());
     let follow_file = a.out_dir.join("demo-follow.svg");
     write_bytes(
         &follow_file.to_string_lossy(),
@@ -108,11 +128,12 @@ fn map_demo(a: &DemoArgs) -> Result<()> {
     write_bytes(&png_file.to_string_lossy(), &png::render(&scene)?)?;
     write_bytes(&svg_file.to_string_lossy(), svg::render(&scene).as_bytes())?;
     println!(
-        "Embedded map arena.map (49×49), A* length {:.4} (pictures: {}, {}, {}; agents: {})",
+        "Embedded map arena.map (49×49), A* length {:.4} (pictures: {}, {}, {}, {}; agents: {})",
         query.astar.length,
         png_file.display(),
         svg_file.display(),
         nav_file.display(),
+        corridor_file.display(),
         follow_file.display()
     );
     print!("{}", table.render());

@@ -33,7 +33,7 @@ pub const PALETTE: [Rgb; 10] = [
     Rgb(86, 180, 233),  // sky blue
     Rgb(120, 94, 240),  // violet
     Rgb(160, 160, 0),   // olive
-    Rgb(90, 90, 90),    // grey
+    Rgb(0, 95, 95),     // dark teal
     Rgb(200, 30, 60),   // crimson
 ];
 
