@@ -51,6 +51,9 @@
 
 use glam::DVec2;
 
+use crate::curve::chaikin::{
+    chaikin_output_len, chaikin_pass_ratios_into, corner_cut, ChaikinParams,
+};
 use crate::error::{Error, Result};
 use crate::geometry::check_path;
 use crate::grid::los::{bend_pinch, path_collision, path_is_clear, segment_is_clear, Collision};
@@ -78,19 +81,217 @@ struct Piece {
 /// ```
 pub struct MapSafe<'m> {
     validator: Validator<'m>,
+    /// Scratch of [`chaikin_into`](Self::chaikin_into): the current pass's path, the
+    /// next one, the chosen ratios and the corners forced to stay.
+    cur: Vec<DVec2>,
+    next: Vec<DVec2>,
+    ratios: Vec<f64>,
+    forced: Vec<bool>,
 }
 
 impl<'m> MapSafe<'m> {
     /// Builds the distance field of `map`.
     pub fn new(map: &'m GridMap) -> Self {
-        MapSafe {
-            validator: Validator::new(map),
-        }
+        Self::with_validator(Validator::new(map))
     }
 
     /// Uses an existing validator (and its distance field).
     pub fn with_validator(validator: Validator<'m>) -> Self {
-        MapSafe { validator }
+        MapSafe {
+            validator,
+            cur: Vec::new(),
+            next: Vec::new(),
+            ratios: Vec::new(),
+            forced: Vec::new(),
+        }
+    }
+
+    /// Map-aware Chaikin: `params.passes` passes of corner cutting in which every corner
+    /// is cut as deeply as the map allows, at most `params.ratio` (see the module docs),
+    /// so a valid `path` gives a valid result for `radius`. Allocating form of
+    /// [`chaikin_into`](Self::chaikin_into).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::{grid::GridMap, map_safe::MapSafe, validate::is_valid};
+    /// use pathsmooth::curve::chaikin::ChaikinParams;
+    /// // A shortcut-style path that touches the wall's corner (3, 1) in the middle of a leg.
+    /// let map = GridMap::from_rows(&[".....", "...@@", "...@@", "....."])?;
+    /// let path = [DVec2::new(0.5, 0.5), DVec2::new(4.5, 0.5), DVec2::new(0.5, 3.5)];
+    /// let mut safe = MapSafe::new(&map);
+    /// let out = safe.chaikin(&path, 0.0, ChaikinParams::default())?;
+    /// assert!(is_valid(&map, &out, 0.0) && out.len() > 3);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn chaikin(
+        &mut self,
+        path: &[DVec2],
+        radius: f64,
+        params: ChaikinParams,
+    ) -> Result<Vec<DVec2>> {
+        let mut out = Vec::new();
+        self.chaikin_into(path, radius, params, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`chaikin`](Self::chaikin) into `out` (cleared first). Once the scratch buffers and
+    /// `out` have grown, further calls allocate nothing.
+    ///
+    /// Errors: [`Error::EmptyPath`], [`Error::NonFinite`], [`Error::BadParameter`] (radius,
+    /// ratio, or `closed`: open paths only), [`Error::OutputTooLarge`],
+    /// [`Error::InvalidInputPath`] when `path` is not valid itself. On error `out` is
+    /// left empty.
+    pub fn chaikin_into(
+        &mut self,
+        path: &[DVec2],
+        radius: f64,
+        params: ChaikinParams,
+        out: &mut Vec<DVec2>,
+    ) -> Result<()> {
+        out.clear();
+        params.validate()?;
+        if params.closed {
+            return Err(Error::param(
+                "closed",
+                1.0,
+                "an open path (map-aware Chaikin keeps the endpoints)",
+            ));
+        }
+        self.check_input(path, radius)?;
+        chaikin_output_len(path.len().max(2), params.passes, false)?;
+        let mut cur = std::mem::take(&mut self.cur);
+        let mut next = std::mem::take(&mut self.next);
+        dedup_into(path, &mut cur);
+        for _ in 0..params.passes {
+            if cur.len() < 3 {
+                break;
+            }
+            self.choose_ratios(&cur, radius, params.ratio);
+            // Cannot fail: `cur` is finite with ≥ 3 points and the ratios are in [0, ½].
+            chaikin_pass_ratios_into(&cur, &self.ratios, &mut next)?;
+            dedup_into(&next, &mut cur);
+        }
+        if cur.len() < 3 {
+            out.extend_from_slice(path);
+        } else {
+            out.extend_from_slice(&cur);
+        }
+        (self.cur, self.next) = (cur, next);
+        debug_assert!(self.is_clear(out, radius), "map-aware Chaikin made {out:?}");
+        Ok(())
+    }
+
+    /// Picks, for every interior vertex of the (valid, duplicate-free) `path`, the largest
+    /// cut ratio in `ratio, ratio/2, …, ratio/2^HALVINGS` whose new points keep the path
+    /// valid, or 0 (keep the corner); writes them to `self.ratios`. See the module docs.
+    fn choose_ratios(&mut self, path: &[DVec2], radius: f64, ratio: f64) {
+        let n = path.len();
+        self.forced.clear();
+        self.forced.resize(n, false);
+        'retry: loop {
+            self.ratios.clear();
+            self.ratios.resize(n, 0.0);
+            let mut tail = Tail {
+                before: None,
+                last: path[0],
+            };
+            for i in 1..n {
+                if i < n - 1 && !self.forced[i] {
+                    let mut t = ratio;
+                    for _ in 0..=HALVINGS {
+                        let (a, b) = corner_cut(path[i - 1], path[i], path[i + 1], t);
+                        if let Some(after) = self.cut_fits(tail, a, b, radius) {
+                            self.ratios[i] = t;
+                            tail = after;
+                            break;
+                        }
+                        t *= 0.5;
+                    }
+                    if self.ratios[i] > 0.0 {
+                        continue;
+                    }
+                }
+                // Keep vertex i. The leg to it is part of an input segment, so this only
+                // fails when rounding moved an earlier cut point off that segment onto a
+                // wall: then keep the previous corner too and start over. With every
+                // earlier corner kept, the path so far is the valid input, so this ends.
+                match self.extend(tail, path[i], path[i], radius) {
+                    Some(after) => tail = after,
+                    None => match (1..i).rev().find(|&j| !self.forced[j]) {
+                        Some(j) => {
+                            self.forced[j] = true;
+                            continue 'retry;
+                        }
+                        None => {
+                            debug_assert!(false, "the input prefix is valid");
+                            self.ratios.fill(0.0);
+                            return;
+                        }
+                    },
+                }
+            }
+            return;
+        }
+    }
+
+    /// [`extend`](Self::extend) for the two points of a corner cut, which must moreover
+    /// keep clearance strictly above the radius: a new vertex that touches a wall (or sits
+    /// exactly at the radius) could never be cut in a later pass, so the turn would stay
+    /// concentrated there (module docs, "Evidence").
+    fn cut_fits(&self, tail: Tail, a: DVec2, b: DVec2, radius: f64) -> Option<Tail> {
+        let field = self.validator.field();
+        if field.clearance(a) <= radius || field.clearance(b) <= radius {
+            return None;
+        }
+        self.extend(tail, a, b, radius)
+    }
+
+    /// The path so far ends with `tail`; appending `a` then `b` keeps it valid when the
+    /// new segments are clear and (radius 0) no new bend squeezes through a pinch. Returns
+    /// the new tail.
+    fn extend(&self, tail: Tail, a: DVec2, b: DVec2, radius: f64) -> Option<Tail> {
+        let map = self.validator.map();
+        let field = self.validator.field();
+        // The short cut segment first: it is the one that usually fails.
+        if a != b && !segment_is_clear(map, field, a, b, radius) {
+            return None;
+        }
+        let mut t = tail;
+        for p in [a, b] {
+            if p == t.last {
+                continue;
+            }
+            if p == a && !segment_is_clear(map, field, t.last, p, radius) {
+                return None;
+            }
+            if radius == 0.0 {
+                if let Some(before) = t.before {
+                    if bend_pinch(map, before, t.last, p).is_some() {
+                        return None;
+                    }
+                }
+            }
+            t = Tail {
+                before: Some(t.last),
+                last: p,
+            };
+        }
+        Some(t)
+    }
+
+    /// Errors for a bad path or radius, or an input that is not valid itself.
+    fn check_input(&self, path: &[DVec2], radius: f64) -> Result<()> {
+        check_path(path, 1, "map_safe")?;
+        check_radius(radius)?;
+        if self.is_clear(path, radius) {
+            return Ok(());
+        }
+        let reason = self
+            .validator
+            .validate(path, radius)?
+            .problem()
+            .unwrap_or_default();
+        Err(Error::InvalidInputPath { reason })
     }
 
     /// Smooths `path` with `smoother`, returning a path valid for `radius`.
@@ -104,16 +305,7 @@ impl<'m> MapSafe<'m> {
         radius: f64,
         mut smoother: impl FnMut(&[DVec2]) -> Result<Vec<DVec2>>,
     ) -> Result<Vec<DVec2>> {
-        check_path(path, 1, "map_safe")?;
-        check_radius(radius)?;
-        if !self.is_clear(path, radius) {
-            let reason = self
-                .validator
-                .validate(path, radius)?
-                .problem()
-                .unwrap_or_default();
-            return Err(Error::InvalidInputPath { reason });
-        }
+        self.check_input(path, radius)?;
         if path.len() < 3 {
             return Ok(path.to_vec());
         }
@@ -266,6 +458,50 @@ pub fn map_safe(
     smoother: impl FnMut(&[DVec2]) -> Result<Vec<DVec2>>,
 ) -> Result<Vec<DVec2>> {
     MapSafe::new(map).smooth(path, radius, smoother)
+}
+
+/// Map-aware Chaikin of a valid `path` on `map` (see [`MapSafe::chaikin`]): every
+/// corner cut as deeply as the walls allow, the result always valid for `radius`. Builds
+/// the distance field each call; use [`MapSafe`] for many paths on one map.
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::{curve::chaikin::ChaikinParams, grid::GridMap, map_safe::map_chaikin};
+/// let map = GridMap::from_rows(&["....", "....", "...."])?;
+/// let path = [DVec2::new(0.5, 0.5), DVec2::new(3.5, 0.5), DVec2::new(3.5, 2.5)];
+/// // Open space: exactly classic Chaikin.
+/// let out = map_chaikin(&map, &path, 0.0, ChaikinParams::default())?;
+/// let blind = pathsmooth::curve::chaikin::chaikin(&path, ChaikinParams::default())?;
+/// assert_eq!(out, blind);
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+pub fn map_chaikin(
+    map: &GridMap,
+    path: &[DVec2],
+    radius: f64,
+    params: ChaikinParams,
+) -> Result<Vec<DVec2>> {
+    MapSafe::new(map).chaikin(path, radius, params)
+}
+
+/// Cut ratios tried per corner and pass: `ratio`, `ratio/2`, …, `ratio/2^HALVINGS`.
+const HALVINGS: u32 = 5;
+
+/// The last two distinct points of a path being built (for segment and bend tests).
+#[derive(Clone, Copy)]
+struct Tail {
+    before: Option<DVec2>,
+    last: DVec2,
+}
+
+/// Copies `path` into `out` without consecutive duplicates (first and last kept).
+fn dedup_into(path: &[DVec2], out: &mut Vec<DVec2>) {
+    out.clear();
+    for &p in path {
+        if out.last() != Some(&p) {
+            out.push(p);
+        }
+    }
 }
 
 fn points<'a>(path: &'a [DVec2], piece: &'a Piece) -> &'a [DVec2] {
