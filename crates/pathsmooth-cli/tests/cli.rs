@@ -179,11 +179,7 @@ fn plan_on_a_real_map_writes_path_and_pictures() {
         .arg(dir.join("p.png"))
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&path_file).unwrap()).unwrap();
     assert!(v["points"].as_array().unwrap().len() >= 2);
     assert!(std::fs::read(dir.join("p.png"))
