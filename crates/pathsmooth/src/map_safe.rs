@@ -240,7 +240,11 @@ impl<'m> MapSafe<'m> {
     /// concentrated there (module docs, "Evidence").
     fn cut_fits(&self, tail: Tail, a: DVec2, b: DVec2, radius: f64) -> Option<Tail> {
         let field = self.validator.field();
-        if field.clearance(a) <= radius || field.clearance(b) <= radius {
+        // min(clearance, cap) > radius ⇔ clearance > radius, for any cap > radius; a cap
+        // just above the radius keeps the distance query local.
+        let cap = radius * (1.0 + 1e-9) + 1e-9;
+        let clear = |p: DVec2| field.segment_clearance_capped(p, p, cap) > radius;
+        if !clear(a) || !clear(b) {
             return None;
         }
         self.extend(tail, a, b, radius)
