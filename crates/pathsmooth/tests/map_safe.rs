@@ -106,7 +106,9 @@ proptest! {
         ratio in prop_oneof![Just(0.25), Just(0.5), 0.01f64..=0.5],
     ) {
         let path = valid_subsequence(&map, &candidates, radius);
-        prop_assume!(path.len() >= 3);
+        if path.len() < 3 {
+            return Ok(());
+        }
         let out = map_chaikin(&map, &path, radius, params(ratio, 4)).unwrap();
         let report = validate(&map, &out, radius).unwrap();
         prop_assert!(report.is_valid(), "{:?} -> {:?}: {:?}", path, out, report.problem());
