@@ -239,15 +239,32 @@ impl<'m> MapSafe<'m> {
     /// exactly at the radius) could never be cut in a later pass, so the turn would stay
     /// concentrated there (module docs, "Evidence").
     fn cut_fits(&self, tail: Tail, a: DVec2, b: DVec2, radius: f64) -> Option<Tail> {
-        let field = self.validator.field();
-        // min(clearance, cap) > radius ⇔ clearance > radius, for any cap > radius; a cap
-        // just above the radius keeps the distance query local.
-        let cap = radius * (1.0 + 1e-9) + 1e-9;
-        let clear = |p: DVec2| field.segment_clearance_capped(p, p, cap) > radius;
-        if !clear(a) || !clear(b) {
+        if !self.strictly_clear(a, radius) || !self.strictly_clear(b, radius) {
             return None;
         }
         self.extend(tail, a, b, radius)
+    }
+
+    /// True when `p` keeps clearance strictly above `radius`.
+    fn strictly_clear(&self, p: DVec2, radius: f64) -> bool {
+        if radius == 0.0 {
+            // Clearance > 0 ⇔ no closed blocked square (or the outside) contains `p`:
+            // look at the one, two or four cells whose closed squares hold it.
+            let map = self.validator.map();
+            let span = |c: f64| {
+                let f = c.floor() as i64;
+                if c == c.floor() {
+                    f - 1..=f
+                } else {
+                    f..=f
+                }
+            };
+            return span(p.x).all(|x| span(p.y).all(|y| !map.is_blocked(x, y)));
+        }
+        // min(clearance, cap) > radius ⇔ clearance > radius, for any cap > radius; a cap
+        // just above the radius keeps the distance query local.
+        let cap = radius * (1.0 + 1e-9) + 1e-9;
+        self.validator.field().segment_clearance_capped(p, p, cap) > radius
     }
 
     /// The path so far ends with `tail`; appending `a` then `b` keeps it valid when the
@@ -538,6 +555,21 @@ mod tests {
         }
         out.push(p[p.len() - 1]);
         Ok(out)
+    }
+
+    #[test]
+    fn strict_clearance_test_agrees_with_the_distance_field() {
+        let map = GridMap::from_rows(&["..@.", "....", ".@..", "...."]).unwrap();
+        let safe = MapSafe::new(&map);
+        for x in -2..=18 {
+            for y in -2..=18 {
+                let p = DVec2::new(x as f64 / 4.0, y as f64 / 4.0);
+                for r in [0.0, 0.25, 0.5] {
+                    let exact = safe.validator.field().clearance(p) > r;
+                    assert_eq!(safe.strictly_clear(p, r), exact, "{p} r={r}");
+                }
+            }
+        }
     }
 
     #[test]
