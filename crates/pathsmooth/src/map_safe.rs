@@ -142,7 +142,10 @@ struct Piece {
     smoothed: Option<Vec<DVec2>>,
 }
 
-/// Map-safe smoothing on one map, keeping its distance field (see the module docs).
+/// Map-safe smoothing on one map, keeping its distance field and scratch buffers: map-aware
+/// Chaikin ([`chaikin`](Self::chaikin), [`chaikin_into`](Self::chaikin_into)) and any
+/// smoother split at the corners it cannot cut ([`smooth`](Self::smooth)). See the module
+/// docs.
 ///
 /// ```
 /// use glam::DVec2;
@@ -236,21 +239,18 @@ impl<'m> MapSafe<'m> {
         chaikin_output_len(path.len().max(2), params.passes, false)?;
         let mut cur = std::mem::take(&mut self.cur);
         let mut next = std::mem::take(&mut self.next);
+        // Duplicates carry no corner to cut; passes run on the distinct points.
         dedup_into(path, &mut cur);
-        for _ in 0..params.passes {
-            if cur.len() < 3 {
-                break;
-            }
+        let passes = if cur.len() < 3 { 0 } else { params.passes };
+        for _ in 0..passes {
             self.choose_ratios(&cur, radius, params.ratio);
-            // Cannot fail: `cur` is finite with ≥ 3 points and the ratios are in [0, ½].
+            // Cannot fail: `cur` is finite with ≥ 3 points and the ratios are in [0, ½];
+            // the pass never drops below 3 points (endpoints plus ≥ 1 per corner).
             chaikin_pass_ratios_into(&cur, &self.ratios, &mut next)?;
             dedup_into(&next, &mut cur);
         }
-        if cur.len() < 3 {
-            out.extend_from_slice(path);
-        } else {
-            out.extend_from_slice(&cur);
-        }
+        // No pass: the input as it is (like classic Chaikin with 0 passes).
+        out.extend_from_slice(if passes == 0 { path } else { &cur });
         (self.cur, self.next) = (cur, next);
         debug_assert!(self.is_clear(out, radius), "map-aware Chaikin made {out:?}");
         Ok(())

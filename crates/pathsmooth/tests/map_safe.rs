@@ -196,6 +196,15 @@ fn short_and_duplicate_paths() {
     assert_eq!(safe.chaikin(&[a, a, a], 0.0, p).unwrap(), vec![a, a, a]);
     let out = safe.chaikin(&[a, a, b, b, b, c, c], 0.0, p).unwrap();
     assert_eq!(out, chaikin(&[a, b, c], p).unwrap());
+    // No pass: the input as it is, duplicates included (as classic Chaikin).
+    let zero = params(0.25, 0);
+    assert_eq!(
+        safe.chaikin(&[a, a, b, c], 0.0, zero).unwrap(),
+        vec![a, a, b, c]
+    );
+    // A reversal: both cut points of the spike coincide and are written once.
+    let spike = safe.chaikin(&[a, b, a], 0.0, params(0.5, 1)).unwrap();
+    assert_eq!(spike, vec![a, DVec2::new(2.0, 0.5), a]);
 }
 
 #[test]
