@@ -160,11 +160,13 @@ struct Piece {
 pub struct MapSafe<'m> {
     validator: Validator<'m>,
     /// Scratch of [`chaikin_into`](Self::chaikin_into): the current pass's path, the
-    /// next one, the chosen ratios and the corners forced to stay.
+    /// next one, the chosen ratios, the corners forced to stay and the path's end before
+    /// each vertex.
     cur: Vec<DVec2>,
     next: Vec<DVec2>,
     ratios: Vec<f64>,
     forced: Vec<bool>,
+    tails: Vec<Tail>,
 }
 
 impl<'m> MapSafe<'m> {
@@ -181,6 +183,7 @@ impl<'m> MapSafe<'m> {
             next: Vec::new(),
             ratios: Vec::new(),
             forced: Vec::new(),
+            tails: Vec::new(),
         }
     }
 
@@ -261,52 +264,74 @@ impl<'m> MapSafe<'m> {
     /// valid, or 0 (keep the corner); writes them to `self.ratios`. See the module docs.
     fn choose_ratios(&mut self, path: &[DVec2], radius: f64, ratio: f64) {
         let n = path.len();
+        self.ratios.clear();
+        self.ratios.resize(n, 0.0);
         self.forced.clear();
         self.forced.resize(n, false);
-        'retry: loop {
-            self.ratios.clear();
-            self.ratios.resize(n, 0.0);
-            let mut tail = Tail {
-                before: None,
-                last: path[0],
-            };
-            for i in 1..n {
-                if i < n - 1 && !self.forced[i] {
-                    let mut t = ratio;
-                    for _ in 0..=HALVINGS {
-                        let (a, b) = corner_cut(path[i - 1], path[i], path[i + 1], t);
-                        if let Some(after) = self.cut_fits(tail, a, b, radius) {
-                            self.ratios[i] = t;
-                            tail = after;
-                            break;
-                        }
-                        t *= 0.5;
-                    }
-                    if self.ratios[i] > 0.0 {
-                        continue;
-                    }
-                }
-                // Keep vertex i. The leg to it is part of an input segment, so this only
-                // fails when rounding moved an earlier cut point off that segment onto a
-                // wall: then keep the previous corner too and start over. With every
-                // earlier corner kept, the path so far is the valid input, so this ends.
-                match self.extend(tail, path[i], path[i], radius) {
-                    Some(after) => tail = after,
-                    None => match (1..i).rev().find(|&j| !self.forced[j]) {
-                        Some(j) => {
-                            self.forced[j] = true;
-                            continue 'retry;
-                        }
-                        None => {
-                            debug_assert!(false, "the input prefix is valid");
-                            self.ratios.fill(0.0);
-                            return;
-                        }
-                    },
+        let mut tail = Tail {
+            before: None,
+            last: path[0],
+        };
+        // `tails[i]`: the end of the path built before vertex i, to walk again from i.
+        self.tails.clear();
+        self.tails.resize(n, tail);
+        let mut i = 1;
+        while i < n {
+            self.tails[i] = tail;
+            self.ratios[i] = 0.0;
+            if i < n - 1 && !self.forced[i] {
+                if let Some((t, after)) = self.deepest_cut(path, i, tail, radius, ratio) {
+                    self.ratios[i] = t;
+                    tail = after;
+                    i += 1;
+                    continue;
                 }
             }
-            return;
+            // Keep vertex i. The leg to it lies on an input segment, so this fails only
+            // when rounding moved the previous cut point off that segment (onto a wall, or
+            // below the radius where the segment runs at exactly the radius): then keep
+            // the nearest cut corner before i as well and walk on from there. With no cut
+            // before i, the path so far is the valid input, so this ends.
+            match self.extend(tail, path[i], path[i], radius) {
+                Some(after) => {
+                    tail = after;
+                    i += 1;
+                }
+                None => match (1..i).rev().find(|&j| self.ratios[j] > 0.0) {
+                    Some(j) => {
+                        self.forced[j] = true;
+                        tail = self.tails[j];
+                        i = j;
+                    }
+                    None => {
+                        debug_assert!(false, "the input prefix is valid");
+                        self.ratios.fill(0.0);
+                        return;
+                    }
+                },
+            }
         }
+    }
+
+    /// The largest of `ratio, ratio/2, …` that cuts corner `i` validly after `tail`, with
+    /// the new tail; `None` when even the smallest collides.
+    fn deepest_cut(
+        &self,
+        path: &[DVec2],
+        i: usize,
+        tail: Tail,
+        radius: f64,
+        ratio: f64,
+    ) -> Option<(f64, Tail)> {
+        let mut t = ratio;
+        for _ in 0..=HALVINGS {
+            let (a, b) = corner_cut(path[i - 1], path[i], path[i + 1], t);
+            if let Some(after) = self.cut_fits(tail, a, b, radius) {
+                return Some((t, after));
+            }
+            t *= 0.5;
+        }
+        None
     }
 
     /// [`extend`](Self::extend) for the two points of a corner cut, which must moreover
