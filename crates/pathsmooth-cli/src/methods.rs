@@ -143,11 +143,11 @@ pub enum MapMethod {
     Astar,
     /// Line-of-sight shortcuts of the A* path.
     Shortcut,
-    /// Map-safe Chaikin on the A* path.
+    /// Map-aware Chaikin on the A* path (each corner cut as deeply as the walls allow).
     Chaikin,
     /// Map-safe Catmull-Rom on the A* path.
     CatmullRom,
-    /// Shortcuts, then map-safe Chaikin.
+    /// Shortcuts, then map-aware Chaikin.
     ShortcutChaikin,
     /// Shortcuts, then map-safe Catmull-Rom.
     ShortcutCatmullRom,
@@ -285,17 +285,14 @@ impl<'m> Planner<'m> {
         match method {
             MapMethod::Astar => Ok(raw.clone()),
             MapMethod::Shortcut => self.shortcut(raw),
-            MapMethod::Chaikin => self
-                .map_safe
-                .smooth(raw, self.radius, cut(CurveMethod::Chaikin)),
+            MapMethod::Chaikin => self.map_chaikin(raw),
             MapMethod::CatmullRom => {
                 self.map_safe
                     .smooth(raw, self.radius, cut(CurveMethod::CatmullRom))
             }
             MapMethod::ShortcutChaikin => {
                 let s = self.shortcut(raw)?;
-                self.map_safe
-                    .smooth(&s, self.radius, cut(CurveMethod::Chaikin))
+                self.map_chaikin(&s)
             }
             MapMethod::ShortcutCatmullRom => {
                 let s = self.shortcut(raw)?;
@@ -360,6 +357,18 @@ impl<'m> Planner<'m> {
         let (start, goal) = ends(raw)?;
         let corridor = self.corridor(raw)?;
         Ok((start, goal, portals(self.mesh()?, &corridor)?))
+    }
+
+    /// Map-aware Chaikin: every corner cut as deeply as the map allows (at most --ratio).
+    /// Shortcut paths go in as they are: an internal clearance margin for the shortcut
+    /// step did not pay off (see the evidence in `pathsmooth::map_safe`'s docs).
+    fn map_chaikin(&mut self, path: &[DVec2]) -> Result<Vec<DVec2>> {
+        let params = ChaikinParams {
+            ratio: self.curve.ratio,
+            passes: self.curve.passes,
+            closed: false,
+        };
+        self.map_safe.chaikin(path, self.radius, params)
     }
 
     fn shortcut(&mut self, raw: &[DVec2]) -> Result<Vec<DVec2>> {

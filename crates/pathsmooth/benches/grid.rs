@@ -1,10 +1,12 @@
 //! A* on real 512×512 Moving AI maps, and the post-processing of its paths (shortcut,
-//! validation, map-safe corner cutting), so the cost of post-processing can be read as a
-//! fraction of the search.
+//! validation, map-aware Chaikin, map-safe Catmull-Rom and corner cutting), so the cost of
+//! post-processing can be read as a fraction of the search.
 //!
 //! `cargo bench -p pathsmooth --bench grid` (set `PATHSMOOTH_SHARED` unless `shared/`
 //! sits beside the checkout). Before the criterion groups run, a summary line per map
-//! prints each step's time as a percentage of A* on the same scenarios.
+//! prints each step's time as a percentage of A* on the same scenarios, and the whole
+//! `shortcut-chaikin` / `shortcut-catmull-rom` pipelines of the CLI (shortcut, map-aware
+//! smoothing, validation of the result) as one percentage each.
 
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -12,6 +14,8 @@ use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use glam::DVec2;
+use pathsmooth::curve::catmull_rom::{catmull_rom, CatmullRomParams};
+use pathsmooth::curve::chaikin::ChaikinParams;
 use pathsmooth::grid::astar::{astar, GridPath};
 use pathsmooth::grid::{load_scenarios, GridMap, Scenario};
 use pathsmooth::map_safe::MapSafe;
@@ -51,6 +55,11 @@ fn midpoint_cutter(p: &[DVec2]) -> pathsmooth::Result<Vec<DVec2>> {
         cur = next;
     }
     Ok(cur)
+}
+
+/// The CLI's Catmull-Rom (centripetal, 5 points per segment), for the map-safe wrapper.
+fn catmull(p: &[DVec2]) -> pathsmooth::Result<Vec<DVec2>> {
+    catmull_rom(p, &CatmullRomParams::uniform(5).with_alpha(0.5))
 }
 
 /// Mean time of `f` over enough repetitions to take ~`budget`.
@@ -114,12 +123,51 @@ fn summary(name: &str, map: &GridMap, scen: &[Scenario]) {
             black_box(safe.smooth(&p.points, 0.0, midpoint_cutter).unwrap());
         }
     });
+    let chaikin = ChaikinParams::default();
+    let mut smoothed = Vec::new();
+    let t_chaikin_short = time(budget, || {
+        for p in &short {
+            safe.chaikin_into(p, 0.0, chaikin, &mut smoothed).unwrap();
+        }
+    });
+    let t_chaikin_raw = time(budget, || {
+        for p in &paths {
+            safe.chaikin_into(&p.points, 0.0, chaikin, &mut smoothed)
+                .unwrap();
+        }
+    });
+    let t_catmull_short = time(budget, || {
+        for p in &short {
+            black_box(safe.smooth(p, 0.0, catmull).unwrap());
+        }
+    });
+    // The CLI pipelines end to end: shortcut, smoothing, validation of the result.
+    let t_pipeline_chaikin = time(budget, || {
+        for p in &paths {
+            shortcutter.shortcut_into(&p.points, 0.0, &mut out).unwrap();
+            safe.chaikin_into(&out, 0.0, chaikin, &mut smoothed)
+                .unwrap();
+            validator
+                .validate_into(&smoothed, 0.0, &mut report)
+                .unwrap();
+        }
+    });
+    let t_pipeline_catmull = time(budget, || {
+        for p in &paths {
+            shortcutter.shortcut_into(&p.points, 0.0, &mut out).unwrap();
+            let s = safe.smooth(&out, 0.0, catmull).unwrap();
+            validator.validate_into(&s, 0.0, &mut report).unwrap();
+        }
+    });
     let pct = |t: Duration| 100.0 * t.as_secs_f64() / t_astar.as_secs_f64();
     let cells: usize = paths.iter().map(|p| p.cells.len()).sum();
     println!(
         "{name}: {} paths, {cells} cells; A* {:.2?} per batch; shortcut {:.1}%, shortcut r=0.4 {:.1}%, \
-         validate shortcut path {:.1}%, validate A* path {:.1}%, map-safe midpoint cutter {:.1}%; \
-         shortcut + its validation {:.1}% of A*",
+         validate shortcut path {:.1}%, validate A* path {:.1}%, map-safe midpoint cutter {:.1}%, \
+         map-aware Chaikin on shortcut path {:.1}% / on A* path {:.1}%, \
+         map-safe Catmull-Rom on shortcut path {:.1}%; shortcut + its validation {:.1}%; \
+         pipelines (shortcut, smoothing, validation): shortcut-chaikin {:.1}%, \
+         shortcut-catmull-rom {:.1}% of A*",
         paths.len(),
         t_astar,
         pct(t_short),
@@ -127,7 +175,12 @@ fn summary(name: &str, map: &GridMap, scen: &[Scenario]) {
         pct(t_valid),
         pct(t_valid_raw),
         pct(t_safe),
-        pct(t_short + t_valid)
+        pct(t_chaikin_short),
+        pct(t_chaikin_raw),
+        pct(t_catmull_short),
+        pct(t_short + t_valid),
+        pct(t_pipeline_chaikin),
+        pct(t_pipeline_catmull)
     );
 }
 
@@ -192,6 +245,30 @@ fn bench_grid(c: &mut Criterion) {
             b.iter(|| {
                 for p in &paths {
                     black_box(safe.smooth(&p.points, 0.0, midpoint_cutter).unwrap());
+                }
+            })
+        });
+        let chaikin = ChaikinParams::default();
+        let mut smoothed = Vec::new();
+        g.bench_function("map_aware_chaikin_shortcut_paths", |b| {
+            b.iter(|| {
+                for p in &short {
+                    safe.chaikin_into(p, 0.0, chaikin, &mut smoothed).unwrap();
+                }
+            })
+        });
+        g.bench_function("map_aware_chaikin_astar_paths", |b| {
+            b.iter(|| {
+                for p in &paths {
+                    safe.chaikin_into(&p.points, 0.0, chaikin, &mut smoothed)
+                        .unwrap();
+                }
+            })
+        });
+        g.bench_function("map_safe_catmull_rom_shortcut_paths", |b| {
+            b.iter(|| {
+                for p in &short {
+                    black_box(safe.smooth(p, 0.0, catmull).unwrap());
                 }
             })
         });

@@ -127,6 +127,27 @@ pub fn turn_angles<P: Point>(path: &[P]) -> Vec<f64> {
     out
 }
 
+/// The largest and the total turn angle of a path, in radians (both 0 without a turn):
+/// the maximum and the sum of [`turn_angles`], without allocating. The validator reports
+/// these.
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::metrics::max_and_total_turn;
+/// let zig = [DVec2::ZERO, DVec2::X, DVec2::X, DVec2::ONE, DVec2::new(2.0, 1.0)];
+/// let (max, total) = max_and_total_turn(&zig);
+/// assert!((max - std::f64::consts::FRAC_PI_2).abs() < 1e-12);
+/// assert!((total - std::f64::consts::PI).abs() < 1e-12);
+/// ```
+pub fn max_and_total_turn<P: Point>(path: &[P]) -> (f64, f64) {
+    let (mut max, mut total) = (0.0f64, 0.0f64);
+    for_each_turn(path, |t| {
+        max = max.max(t.angle);
+        total += t.angle;
+    });
+    (max, total)
+}
+
 /// Curvature estimate at every vertex (1/length units), into `out` (resized to
 /// `path.len()`): the turn angle divided by the mean length of the two adjacent segments.
 /// Ends and repeats get 0.

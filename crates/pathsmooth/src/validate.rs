@@ -9,8 +9,8 @@
 //!
 //! The [`ValidationReport`] lists every offending segment (not just the first), the
 //! minimum clearance, the length and the maximum and total turning angle (from
-//! [`crate::geometry::turn_angle`], so duplicate points are skipped, never
-//! NaN). [`Validator`] keeps the distance field of one map for repeated use;
+//! [`crate::metrics`], the same definitions the CLI prints, so duplicate points are
+//! skipped, never NaN). [`Validator`] keeps the distance field of one map for repeated use;
 //! [`validate`] and [`is_valid`] are one-shot forms.
 //!
 //! Cost: O(Σ segment length × (clearance + 1)) for the clearance, O(Σ segment length) for
@@ -34,10 +34,11 @@
 use glam::{DVec2, IVec2};
 
 use crate::error::{Error, Result};
-use crate::geometry::{check_path, turn_angle};
+use crate::geometry::check_path;
 use crate::grid::distance::DistanceField;
 use crate::grid::los::{bend_pinch, segment_collision, Collision};
 use crate::grid::map::GridMap;
+use crate::metrics::{length, max_and_total_turn};
 
 /// A squeeze through a pinch vertex.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -229,7 +230,6 @@ impl<'m> Validator<'m> {
                 report.clearance_violations.push(i);
             }
             report.min_clearance = report.min_clearance.min(c);
-            report.length += s[0].distance(s[1]);
         }
         for (prev, i, next) in crate::grid::los::bends(path) {
             if let Some(vertex) = bend_pinch(self.map, path[prev], path[i], path[next]) {
@@ -239,11 +239,11 @@ impl<'m> Validator<'m> {
                     bend: true,
                 });
             }
-            if let Some(t) = turn_angle(path[prev], path[i], path[next]) {
-                report.max_turn = report.max_turn.max(t);
-                report.total_turn += t;
-            }
         }
+        // One definition of length and turning for the library (`+ 0.0`: an empty sum
+        // is −0.0, and a one-point path should report 0).
+        report.length = length(path) + 0.0;
+        (report.max_turn, report.total_turn) = max_and_total_turn(path);
         Ok(())
     }
 

@@ -1,0 +1,288 @@
+//! Map-aware Chaikin ([`MapSafe::chaikin`]): valid input gives valid output on random and
+//! real maps, it is classic Chaikin where walls are far, and it really smooths the
+//! shortcut paths that the split-at-the-corner wrapper could not.
+//!
+//! Run with `PATHSMOOTH_SHARED=/path/to/shared` unless `shared/` sits beside the checkout.
+
+mod common;
+
+use glam::{DVec2, IVec2};
+use pathsmooth::curve::chaikin::{chaikin, ChaikinParams};
+use pathsmooth::grid::astar::astar;
+use pathsmooth::grid::GridMap;
+use pathsmooth::map_safe::{map_chaikin, MapSafe};
+use pathsmooth::metrics::PathMetrics;
+use pathsmooth::shortcut::{shortcut, Shortcutter};
+use pathsmooth::validate::{is_valid, validate, Validator};
+use pathsmooth::Error;
+use proptest::prelude::*;
+
+fn params(ratio: f64, passes: u32) -> ChaikinParams {
+    ChaikinParams {
+        ratio,
+        passes,
+        closed: false,
+    }
+}
+
+fn max_turn(path: &[DVec2]) -> f64 {
+    PathMetrics::of(path).unwrap().max_turn_deg
+}
+
+/// A random map (30 % walls) with a start and a goal cell index.
+fn arb_planning_case() -> impl Strategy<Value = (GridMap, usize, usize)> {
+    (2usize..=14, 2usize..=14).prop_flat_map(|(w, h)| {
+        (
+            proptest::collection::vec(proptest::bool::weighted(0.3), w * h)
+                .prop_map(move |blocked| GridMap::from_fn(w, h, |x, y| !blocked[y * w + x])),
+            0..w * h,
+            0..w * h,
+        )
+    })
+}
+
+/// A random map and a random polyline on a quarter-cell lattice (so points and segments
+/// often touch wall corners and surfaces exactly), with duplicates allowed.
+fn arb_polyline_case() -> impl Strategy<Value = (GridMap, Vec<DVec2>)> {
+    (2usize..=8, 2usize..=8).prop_flat_map(|(w, h)| {
+        (
+            proptest::collection::vec(proptest::bool::weighted(0.15), w * h)
+                .prop_map(move |blocked| GridMap::from_fn(w, h, |x, y| !blocked[y * w + x])),
+            proptest::collection::vec((0..=4 * w, 0..=4 * h), 3..12).prop_map(|pts| {
+                pts.into_iter()
+                    .map(|(x, y)| DVec2::new(x as f64 / 4.0, y as f64 / 4.0))
+                    .collect()
+            }),
+        )
+    })
+}
+
+/// The candidate points that keep the polyline valid, in order (each is appended only if
+/// the path stays valid): a valid path by construction.
+fn valid_subsequence(map: &GridMap, candidates: &[DVec2], radius: f64) -> Vec<DVec2> {
+    let mut path: Vec<DVec2> = Vec::new();
+    for &p in candidates {
+        path.push(p);
+        if !is_valid(map, &path, radius) {
+            path.pop();
+        }
+    }
+    path
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn astar_and_shortcut_paths_stay_valid(
+        (map, s, g) in arb_planning_case(),
+        ratio in 0.05f64..=0.5,
+        passes in 0u32..=5,
+    ) {
+        let w = map.width();
+        let cell = |i: usize| IVec2::new((i % w) as i32, (i / w) as i32);
+        let Ok(raw) = astar(&map, cell(s), cell(g)) else {
+            return Ok(());
+        };
+        let mut safe = MapSafe::new(&map);
+        for radius in [0.0, 0.25, 0.5] {
+            let short = shortcut(&map, &raw.points, radius).unwrap();
+            for input in [&raw.points, &short] {
+                let out = safe.chaikin(input, radius, params(ratio, passes)).unwrap();
+                let report = validate(&map, &out, radius).unwrap();
+                prop_assert!(report.is_valid(), "r={} {:?}", radius, report.problem());
+                prop_assert_eq!((out[0], out[out.len() - 1]), (input[0], input[input.len() - 1]));
+                prop_assert!(out.iter().all(|p| p.is_finite()));
+                // Corner cutting never lengthens a path (triangle inequality per cut).
+                prop_assert!(report.length <= pathsmooth::metrics::length(input) + 1e-9);
+            }
+        }
+    }
+
+    #[test]
+    fn any_valid_polyline_stays_valid(
+        (map, candidates) in arb_polyline_case(),
+        radius in prop_oneof![Just(0.0), Just(0.25), 0.0f64..0.6],
+        ratio in prop_oneof![Just(0.25), Just(0.5), 0.01f64..=0.5],
+    ) {
+        let path = valid_subsequence(&map, &candidates, radius);
+        if path.len() < 3 {
+            return Ok(());
+        }
+        let out = map_chaikin(&map, &path, radius, params(ratio, 4)).unwrap();
+        let report = validate(&map, &out, radius).unwrap();
+        prop_assert!(report.is_valid(), "{:?} -> {:?}: {:?}", path, out, report.problem());
+        prop_assert_eq!((out[0], out[out.len() - 1]), (path[0], path[path.len() - 1]));
+    }
+
+    #[test]
+    fn far_from_walls_it_is_classic_chaikin(
+        pts in proptest::collection::vec((2.0f64..18.0, 2.0f64..18.0), 3..10),
+        ratio in 0.05f64..0.5,
+        passes in 1u32..=4,
+    ) {
+        // An empty 20×20 map: every cut point keeps clearance ≥ 2 from the border.
+        let map = GridMap::from_fn(20, 20, |_, _| true);
+        let path: Vec<DVec2> = pts.into_iter().map(|(x, y)| DVec2::new(x, y)).collect();
+        let mut distinct = path.clone();
+        distinct.dedup();
+        prop_assume!(distinct.len() == path.len());
+        let out = map_chaikin(&map, &path, 0.0, params(ratio, passes)).unwrap();
+        let mut blind = chaikin(&path, params(ratio, passes)).unwrap();
+        // Classic Chaikin writes a point twice where two cut points coincide; the
+        // map-aware form writes it once.
+        blind.dedup();
+        prop_assert_eq!(out, blind);
+    }
+}
+
+#[test]
+fn bad_input_is_an_error() {
+    let map = GridMap::from_rows(&["....", ".@..", "...."]).unwrap();
+    let mut safe = MapSafe::new(&map);
+    let ok = [
+        DVec2::new(0.5, 0.5),
+        DVec2::new(3.5, 0.5),
+        DVec2::new(3.5, 2.5),
+    ];
+    let through = [
+        DVec2::new(0.5, 1.5),
+        DVec2::new(3.5, 1.5),
+        DVec2::new(3.5, 2.5),
+    ];
+    let closed = ChaikinParams {
+        closed: true,
+        ..ChaikinParams::default()
+    };
+    assert!(matches!(
+        safe.chaikin(&through, 0.0, ChaikinParams::default()),
+        Err(Error::InvalidInputPath { .. })
+    ));
+    assert!(matches!(
+        safe.chaikin(&ok, 0.0, closed),
+        Err(Error::BadParameter { name: "closed", .. })
+    ));
+    assert!(safe.chaikin(&ok, 0.0, params(0.7, 2)).is_err());
+    assert!(safe.chaikin(&ok, -1.0, params(0.25, 2)).is_err());
+    assert!(safe.chaikin(&ok, 0.0, params(0.25, 60)).is_err());
+    assert_eq!(
+        safe.chaikin(&[], 0.0, ChaikinParams::default()),
+        Err(Error::EmptyPath)
+    );
+    let nan = [ok[0], DVec2::new(f64::NAN, 0.5), ok[2]];
+    assert_eq!(
+        safe.chaikin(&nan, 0.0, ChaikinParams::default()),
+        Err(Error::NonFinite { index: 1 })
+    );
+    let mut out = vec![DVec2::ONE];
+    assert!(safe
+        .chaikin_into(&through, 0.0, ChaikinParams::default(), &mut out)
+        .is_err());
+    assert!(out.is_empty());
+}
+
+#[test]
+fn short_and_duplicate_paths() {
+    let map = GridMap::from_rows(&["....", "....", "...."]).unwrap();
+    let mut safe = MapSafe::new(&map);
+    let (a, b, c) = (
+        DVec2::new(0.5, 0.5),
+        DVec2::new(3.5, 0.5),
+        DVec2::new(3.5, 2.5),
+    );
+    let p = ChaikinParams::default();
+    assert_eq!(safe.chaikin(&[a], 0.0, p).unwrap(), vec![a]);
+    assert_eq!(safe.chaikin(&[a, b], 0.0, p).unwrap(), vec![a, b]);
+    assert_eq!(safe.chaikin(&[a, a, a], 0.0, p).unwrap(), vec![a, a, a]);
+    let out = safe.chaikin(&[a, a, b, b, b, c, c], 0.0, p).unwrap();
+    assert_eq!(out, chaikin(&[a, b, c], p).unwrap());
+    // No pass: the input as it is, duplicates included (as classic Chaikin).
+    let zero = params(0.25, 0);
+    assert_eq!(
+        safe.chaikin(&[a, a, b, c], 0.0, zero).unwrap(),
+        vec![a, a, b, c]
+    );
+    // A reversal: both cut points of the spike coincide and are written once.
+    let spike = safe.chaikin(&[a, b, a], 0.0, params(0.5, 1)).unwrap();
+    assert_eq!(spike, vec![a, DVec2::new(2.0, 0.5), a]);
+}
+
+#[test]
+fn corner_touching_a_wall_is_cut_only_up_to_the_wall() {
+    // Along row 0, then down column 3: the wall cell (2, 1) sits inside the corner at
+    // (3.5, 0.5), so the midpoint cut clips it but a shallower one does not.
+    let map = GridMap::from_rows(&["....", "..@.", "....", "...."]).unwrap();
+    let p = [
+        DVec2::new(0.5, 0.5),
+        DVec2::new(3.5, 0.5),
+        DVec2::new(3.5, 3.5),
+    ];
+    assert!(!is_valid(&map, &chaikin(&p, params(0.5, 1)).unwrap(), 0.0));
+    let out = map_chaikin(&map, &p, 0.0, params(0.5, 1)).unwrap();
+    assert!(is_valid(&map, &out, 0.0));
+    // Cut, but by less than asked: the largest halving of ½ that misses the wall, ¼
+    // (the cut from (2.75, 0.5) to (3.5, 1.25) passes below the cell's corner (3, 1)).
+    assert_eq!(
+        out,
+        vec![p[0], DVec2::new(2.75, 0.5), DVec2::new(3.5, 1.25), p[2]]
+    );
+}
+
+/// The scenario of the report that motivated the map-aware form: on `dao/den312d` from
+/// (59, 5) to (63, 76) the shortcut path turns by 74.5° at its sharpest corner and the
+/// split-at-the-corner wrapper kept it (74.5°, also 71.6° with radius 0.3).
+#[test]
+fn den312d_shortcut_path_gets_smooth() {
+    let (map, _) = common::load("dao/den312d");
+    let validator = Validator::new(&map);
+    let mut shortcutter = Shortcutter::with_field(&map, validator.field().clone());
+    let mut safe = MapSafe::with_validator(validator.clone());
+    let raw = astar(&map, IVec2::new(59, 5), IVec2::new(63, 76)).unwrap();
+    for (radius, limit) in [(0.0, 40.0), (0.3, 25.0)] {
+        let mut short = Vec::new();
+        shortcutter
+            .shortcut_into(&raw.points, radius, &mut short)
+            .unwrap();
+        assert!(max_turn(&short) > 70.0);
+        let out = safe
+            .chaikin(&short, radius, ChaikinParams::default())
+            .unwrap();
+        assert!(validator.is_valid(&out, radius));
+        assert!(max_turn(&out) < limit, "r={radius}: {}", max_turn(&out));
+    }
+}
+
+#[test]
+fn real_maps_valid_and_smoother_than_shortcuts() {
+    let (mut before, mut after) = (0.0, 0.0);
+    for name in common::MAPS {
+        let (map, scen) = common::load(name);
+        let validator = Validator::new(&map);
+        let mut shortcutter = Shortcutter::with_field(&map, validator.field().clone());
+        let mut safe = MapSafe::with_validator(validator.clone());
+        let mut short = Vec::new();
+        let mut out = Vec::new();
+        for s in common::sample(&scen, 5) {
+            let raw = astar(&map, s.start, s.goal).unwrap();
+            for radius in [0.0, 0.3] {
+                shortcutter
+                    .shortcut_into(&raw.points, radius, &mut short)
+                    .unwrap();
+                for input in [&raw.points, &short] {
+                    safe.chaikin_into(input, radius, ChaikinParams::default(), &mut out)
+                        .unwrap();
+                    let r = validator.validate(&out, radius).unwrap();
+                    assert!(r.is_valid(), "{name} r={radius}: {:?}", r.problem());
+                    assert_eq!(
+                        (out[0], out[out.len() - 1]),
+                        (input[0], input[input.len() - 1])
+                    );
+                }
+                before += max_turn(&short);
+                after += max_turn(&out);
+            }
+        }
+    }
+    // Mean sharpest turn of the shortcut paths at least halved.
+    assert!(after < 0.5 * before, "{after} vs {before}");
+}
