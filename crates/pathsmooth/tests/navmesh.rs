@@ -615,7 +615,7 @@ proptest! {
         if mesh.line_of_sight(a, b) {
             // Every sample point (off the grid lines) is on a passable cell.
             for k in 0..=997 {
-                let p = a.lerp(b, k as f64 / 997.0);
+                let p = a + (b - a) * (k as f64 / 997.0);
                 if p.fract() != DVec2::ZERO && p.x.fract() != 0.0 && p.y.fract() != 0.0 {
                     let c = GridMap::cell_at(p).unwrap();
                     prop_assert!(map.passable_cell(c), "sight line {a}–{b} crosses blocked cell {c}");

@@ -188,7 +188,9 @@ fn brute_interior(map: &GridMap, q: DVec2) -> bool {
 /// collinearity test is exact.
 fn brute_collides(map: &GridMap, a: DVec2, b: DVec2) -> bool {
     let n = 6007;
-    let samples = (0..=n).map(|k| a.lerp(b, k as f64 / n as f64));
+    // a + (b − a)·t keeps samples of an axis-parallel segment exactly on its line (glam's
+    // lerp, a·(1 − t) + b·t, may not).
+    let samples = (0..=n).map(|k| a + (b - a) * (k as f64 / n as f64));
     if samples.into_iter().any(|q| brute_interior(map, q)) {
         return true;
     }
