@@ -1,9 +1,11 @@
 //! The metrics columns that `plan`, `demo` and `bench` print for a path on a map.
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use glam::DVec2;
 use pathsmooth::follow::{speed_profile, Agent};
 use pathsmooth::validate::Validator;
+
+use crate::methods::{MapMethod, Planner, Query};
 
 /// Column titles of [`metrics_row`].
 pub fn metrics_header() -> [&'static str; 9] {
@@ -60,4 +62,22 @@ pub fn ratio(a: f64, b: f64) -> f64 {
     } else {
         1.0
     }
+}
+
+/// Runs `method` on a query and returns its path with its [`metrics_row`].
+pub fn run_and_measure(
+    planner: &mut Planner,
+    method: MapMethod,
+    query: &Query,
+    radius: f64,
+) -> Result<(Vec<DVec2>, Vec<String>)> {
+    let path = planner.run(method, query).with_context(|| method.name())?;
+    let row = metrics_row(
+        method.name(),
+        &path,
+        query.astar.length,
+        planner.validator(),
+        radius,
+    )?;
+    Ok((path, row))
 }

@@ -13,7 +13,7 @@ use pathsmooth::metrics::PathMetrics;
 use crate::files::write_bytes;
 use crate::methods::{smooth_curve, CurveMethod, CurveParams, MapMethod, Planner};
 use crate::picture::{png, svg, Layer, Scene, Track, PALETTE};
-use crate::report::{metrics_header, metrics_row};
+use crate::report::{metrics_header, run_and_measure};
 use crate::table::Table;
 
 /// Arguments of `pathsmooth demo`.
@@ -79,14 +79,8 @@ fn map_demo(a: &DemoArgs) -> Result<()> {
     corridor_scene.title = "arena.map corridor of clearance disks and the optimised path".into();
     let mut table = Table::new(metrics_header());
     for (i, m) in MapMethod::ALL.into_iter().enumerate() {
-        let path = planner.run(m, &query).with_context(|| m.name())?;
-        table.row(metrics_row(
-            m.name(),
-            &path,
-            query.astar.length,
-            planner.validator(),
-            0.0,
-        )?);
+        let (path, row) = run_and_measure(&mut planner, m, &query, 0.0)?;
+        table.row(row);
         let layer = Layer::path(m.name(), path, PALETTE[i % PALETTE.len()]);
         match m {
             MapMethod::Astar => {}

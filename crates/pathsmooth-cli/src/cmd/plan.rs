@@ -2,7 +2,7 @@
 //! (corridor, then funnel or portal relaxation), with metrics, pictures and the chosen path
 //! as a file.
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::Args;
 use glam::{DVec2, IVec2};
 use pathsmooth::grid::GridMap;
@@ -15,7 +15,7 @@ use pathsmooth::navmesh::relax::{relax, RelaxOptions};
 use crate::files::{read_text, write_bytes, write_path_file};
 use crate::methods::{CurveParams, MapMethod, Planner};
 use crate::picture::{png, svg, Layer, Scene, PALETTE};
-use crate::report::{follow_time, metrics_header, metrics_row};
+use crate::report::{follow_time, metrics_header, run_and_measure};
 use crate::table::Table;
 
 /// Arguments of `pathsmooth plan`.
@@ -144,14 +144,8 @@ fn plan_on_map(
     scene.mark_ends(&query.astar.points);
     let mut table = Table::new(metrics_header());
     for (i, &m) in methods.iter().enumerate() {
-        let path = planner.run(m, &query).with_context(|| m.name())?;
-        table.row(metrics_row(
-            m.name(),
-            &path,
-            query.astar.length,
-            planner.validator(),
-            a.radius,
-        )?);
+        let (path, row) = run_and_measure(&mut planner, m, &query, a.radius)?;
+        table.row(row);
         if let Some(out) = &a.output {
             write_path_file(out, None, &path)?;
         }

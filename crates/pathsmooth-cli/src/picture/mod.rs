@@ -146,19 +146,15 @@ impl<'a> Scene<'a> {
     /// (at least 1 and at most 24 px per cell).
     pub fn for_map(title: impl Into<String>, map: &'a GridMap) -> Self {
         let side = map.width().max(map.height()) as f64;
+        let size = DVec2::new(map.width() as f64, map.height() as f64);
         Scene {
-            title: title.into(),
             map: Some(map),
-            min: DVec2::ZERO,
-            max: DVec2::new(map.width() as f64, map.height() as f64),
-            scale: (1024.0 / side).floor().clamp(1.0, 24.0),
-            triangles: Vec::new(),
-            highlight: Vec::new(),
-            obstacles: Vec::new(),
-            disks: Vec::new(),
-            layers: Vec::new(),
-            markers: Vec::new(),
-            tracks: Vec::new(),
+            ..Scene::empty(
+                title,
+                DVec2::ZERO,
+                size,
+                (1024.0 / side).floor().clamp(1.0, 24.0),
+            )
         }
     }
 
@@ -177,12 +173,17 @@ impl<'a> Scene<'a> {
         }
         let pad = ((max - min).max_element() * 0.05).max(1e-3);
         let (min, max) = (min - pad, max + pad);
+        Scene::empty(title, min, max, 1000.0 / (max - min).max_element())
+    }
+
+    /// A scene with nothing in it over the world rectangle `min`–`max`.
+    fn empty(title: impl Into<String>, min: DVec2, max: DVec2, scale: f64) -> Self {
         Scene {
             title: title.into(),
             map: None,
             min,
             max,
-            scale: 1000.0 / (max - min).max_element(),
+            scale,
             triangles: Vec::new(),
             highlight: Vec::new(),
             obstacles: Vec::new(),

@@ -105,16 +105,23 @@ fn polyline(pm: &mut Pixmap, scene: &Scene, pts: &[DVec2], c: Rgb, width: f32, d
         return;
     };
     let stroke = Stroke {
-        width,
         line_join: tiny_skia::LineJoin::Round,
+        ..stroke(width, dashed)
+    };
+    pm.stroke_path(&path, &paint(c, 255), &stroke, Transform::identity(), None);
+}
+
+/// A stroke of `width` px, dashed 6 on 4 off when asked (the raw-path style).
+fn stroke(width: f32, dashed: bool) -> Stroke {
+    Stroke {
+        width,
         dash: if dashed {
             StrokeDash::new(vec![6.0, 4.0], 0.0)
         } else {
             None
         },
         ..Stroke::default()
-    };
-    pm.stroke_path(&path, &paint(c, 255), &stroke, Transform::identity(), None);
+    }
 }
 
 fn circle(pm: &mut Pixmap, at: DVec2, r: f32, c: Rgb, alpha: u8, outline: bool) {
@@ -150,16 +157,13 @@ fn legend(pm: &mut Pixmap, scene: &Scene) {
             pb.move_to(x as f32, mid as f32);
             pb.line_to((x + 28.0) as f32, mid as f32);
             if let Some(path) = pb.finish() {
-                let stroke = Stroke {
-                    width: 3.0,
-                    dash: if dashed {
-                        StrokeDash::new(vec![6.0, 4.0], 0.0)
-                    } else {
-                        None
-                    },
-                    ..Stroke::default()
-                };
-                pm.stroke_path(&path, &paint(c, 255), &stroke, Transform::identity(), None);
+                pm.stroke_path(
+                    &path,
+                    &paint(c, 255),
+                    &stroke(3.0, dashed),
+                    Transform::identity(),
+                    None,
+                );
             }
             x += 36.0;
         }

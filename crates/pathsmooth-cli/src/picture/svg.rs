@@ -22,14 +22,6 @@ pub fn render(scene: &Scene) -> String {
         if layer.points.is_empty() {
             continue;
         }
-        let pts: Vec<String> = layer
-            .points
-            .iter()
-            .map(|p| {
-                let q = scene.to_px(*p);
-                format!("{:.2},{:.2}", q.x, q.y)
-            })
-            .collect();
         let dash = if layer.dashed {
             r#" stroke-dasharray="6 4""#
         } else {
@@ -38,7 +30,7 @@ pub fn render(scene: &Scene) -> String {
         let _ = writeln!(
             s,
             r#"<polyline points="{}" fill="none" stroke="{}" stroke-width="{}" stroke-linejoin="round"{dash}><title>{}</title></polyline>"#,
-            pts.join(" "),
+            points_attr(scene, &layer.points),
             layer.color.hex(),
             layer.width,
             escape(&layer.label)
@@ -94,35 +86,19 @@ fn walls(s: &mut String, scene: &Scene) {
 }
 
 fn triangles(s: &mut String, scene: &Scene) {
-    let poly = |t: &[DVec2; 3]| -> String {
-        let p: Vec<String> = t
-            .iter()
-            .map(|v| {
-                let q = scene.to_px(*v);
-                format!("{:.2},{:.2}", q.x, q.y)
-            })
-            .collect();
-        p.join(" ")
-    };
+    let poly = |t: &[DVec2]| points_attr(scene, t);
     for hole in &scene.obstacles {
-        let p: Vec<String> = hole
-            .iter()
-            .map(|v| {
-                let q = scene.to_px(*v);
-                format!("{:.2},{:.2}", q.x, q.y)
-            })
-            .collect();
         let _ = writeln!(
             s,
             r#"<polygon points="{}" fill="{}"/>"#,
-            p.join(" "),
+            poly(hole),
             WALL.hex()
         );
     }
     if !scene.highlight.is_empty() {
         let _ = writeln!(s, r##"<g fill="#ffe9a8" stroke="none">"##);
         for t in &scene.highlight {
-            let _ = writeln!(s, r#"<polygon points="{}"/>"#, poly(t));
+            let _ = writeln!(s, r#"<polygon points="{}"/>"#, poly(&t[..]));
         }
         s.push_str("</g>\n");
     }
@@ -134,7 +110,7 @@ fn triangles(s: &mut String, scene: &Scene) {
         r##"<g fill="none" stroke="#b0b8c8" stroke-width="0.6">"##
     );
     for t in &scene.triangles {
-        let _ = writeln!(s, r#"<polygon points="{}"/>"#, poly(t));
+        let _ = writeln!(s, r#"<polygon points="{}"/>"#, poly(&t[..]));
     }
     s.push_str("</g>\n");
 }
@@ -237,6 +213,18 @@ fn legend(s: &mut String, scene: &Scene) {
             }
         }
     }
+}
+
+/// World points as an SVG `points` attribute in pixel coordinates.
+fn points_attr(scene: &Scene, pts: &[DVec2]) -> String {
+    let p: Vec<String> = pts
+        .iter()
+        .map(|v| {
+            let q = scene.to_px(*v);
+            format!("{:.2},{:.2}", q.x, q.y)
+        })
+        .collect();
+    p.join(" ")
 }
 
 fn escape(t: &str) -> String {
