@@ -73,11 +73,22 @@ fn measure(
     (median(its), worst)
 }
 
+/// Prints one line of the sweep: `label`, then the (median / worst) iterations to
+/// eps = 1e-3 and to eps = 1e-4. Returns the sum of the two medians (the sweep's score).
+fn report(problems: &[(Problem, f64)], opts: &SolverOptions, max: usize, label: &str) -> usize {
+    let (a, b) = (
+        measure(problems, opts, 1e-3, max),
+        measure(problems, opts, 1e-4, max),
+    );
+    println!("{label} {:>6} / {:<6}  {:>6} / {:<6}", a.0, a.1, b.0, b.1);
+    a.0 + b.0
+}
+
 fn sweep() {
     let n = 100;
     let max = 20_000;
     let problems = with_optimum(n, 8);
-    let at100 = |opts: &SolverOptions, eps: f64| measure(&problems, opts, eps, max);
+    let at100 = |opts: &SolverOptions, label: &str| report(&problems, opts, max, label);
     println!(
         "n = {n} waypoints, 8 random corridors: iterations until the relative energy gap to \
          clarabel's optimum stays below eps (median / worst; cap {max})"
@@ -95,13 +106,9 @@ fn sweep() {
                 relaxation: 1.0,
                 ..Default::default()
             };
-            let (a, b) = (at100(&o, 1e-3), at100(&o, 1e-4));
-            println!(
-                "{alpha:<6} {beta:<6} {:>6} / {:<6}  {:>6} / {:<6}",
-                a.0, a.1, b.0, b.1
-            );
-            if a.0 + b.0 < best.0 {
-                best = (a.0 + b.0, o);
+            let score = at100(&o, &format!("{alpha:<6} {beta:<6}"));
+            if score < best.0 {
+                best = (score, o);
             }
         }
     }
@@ -114,11 +121,7 @@ fn sweep() {
                 relaxation: rho,
                 ..o
             };
-            let (a, b) = (at100(&o, 1e-3), at100(&o, 1e-4));
-            println!(
-                "relaxation {rho:<5} {:>6} / {:<6}  {:>6} / {:<6}",
-                a.0, a.1, b.0, b.1
-            );
+            at100(&o, &format!("relaxation {rho:<5}"));
         }
         for gamma in [0.003, 0.01, 0.03, 0.1, 0.3] {
             let o = SolverOptions {
@@ -126,11 +129,7 @@ fn sweep() {
                 relaxation: 1.0,
                 ..o
             };
-            let (a, b) = (at100(&o, 1e-3), at100(&o, 1e-4));
-            println!(
-                "acceleration {gamma:<5} {:>6} / {:<6}  {:>6} / {:<6}",
-                a.0, a.1, b.0, b.1
-            );
+            at100(&o, &format!("acceleration {gamma:<5}"));
         }
     }
     // Acceleration with a poorly chosen β.
@@ -142,11 +141,7 @@ fn sweep() {
             acceleration: gamma,
             ..base
         };
-        let (a, b) = (at100(&o, 1e-3), at100(&o, 1e-4));
-        println!(
-            "alpha 1 beta 0.25 acceleration {gamma:<4} {:>6} / {:<6}  {:>6} / {:<6}",
-            a.0, a.1, b.0, b.1
-        );
+        at100(&o, &format!("alpha 1 beta 0.25 acceleration {gamma:<4}"));
     }
     // Do the choices hold at other sizes?
     for n in [20, 1000] {
@@ -166,14 +161,8 @@ fn sweep() {
                 relaxation: rho,
                 ..base
             };
-            let (a, b) = (
-                measure(&problems, &o, 1e-3, max),
-                measure(&problems, &o, 1e-4, max),
-            );
-            println!(
-                "alpha {alpha:<5} beta {beta:<4} relaxation {rho:<4} {:>6} / {:<6}  {:>6} / {:<6}",
-                a.0, a.1, b.0, b.1
-            );
+            let label = format!("alpha {alpha:<5} beta {beta:<4} relaxation {rho:<4}");
+            report(&problems, &o, max, &label);
         }
     }
     // The certified stopping rule: iterations until the duality gap says 1e-3 / 1e-4.

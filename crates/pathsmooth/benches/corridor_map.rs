@@ -7,14 +7,15 @@
 //! scenario prints the graph size, the corridor's disks, the solver's iterations and the
 //! path lengths (corridor path vs grid A*).
 
+mod support;
+
 use std::hint::black_box;
-use std::path::PathBuf;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use pathsmooth::corridor::graph::CorridorMap;
 use pathsmooth::corridor::plan::{CorridorPlanner, PlanOptions};
 use pathsmooth::grid::astar::astar_points;
-use pathsmooth::grid::{load_scenarios, GridMap, Scenario};
+use pathsmooth::grid::{GridMap, Scenario};
 
 const BUILD_MAPS: [&str; 4] = [
     "bg512/AR0011SR",
@@ -26,18 +27,9 @@ const QUERY_MAPS: [&str; 2] = ["bg512/AR0011SR", "rooms/8room_000"];
 /// Scenarios per map for the queries: spread over the file (short to long).
 const QUERIES: usize = 3;
 
-fn shared() -> PathBuf {
-    std::env::var_os("PATHSMOOTH_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"))
-}
-
 fn load(name: &str) -> (GridMap, Vec<Scenario>) {
-    let dir = shared().join("data/movingai");
-    let map = GridMap::load(dir.join(format!("{name}.map"))).expect("map");
-    let scen = load_scenarios(dir.join(format!("{name}.map.scen"))).expect("scen");
+    let (map, mut scen) = support::load(name);
     // By optimal length: the median, the 90th percentile and the longest problem.
-    let mut scen = scen;
     scen.sort_by(|a, b| a.optimal_length.total_cmp(&b.optimal_length));
     let n = scen.len();
     let picks = [n / 2, 9 * n / 10, n - 1];

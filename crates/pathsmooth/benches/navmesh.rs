@@ -6,12 +6,12 @@
 //! The map comes from `$PATHSMOOTH_SHARED/data/movingai/` or else
 //! `<checkout>/../shared/data/movingai/`; the map benches are skipped when it is missing.
 
+mod support;
+
 use std::hint::black_box;
-use std::path::PathBuf;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use glam::DVec2;
-use pathsmooth::grid::{load_scenarios, GridMap};
 use pathsmooth::navmesh::funnel::funnel_into;
 use pathsmooth::navmesh::mesh::NavMesh;
 use pathsmooth::navmesh::portals::{portals_into, Portal};
@@ -71,20 +71,9 @@ fn funnel_benches(c: &mut Criterion) {
     group.finish();
 }
 
-fn movingai(rel: &str) -> PathBuf {
-    let shared = match std::env::var_os("PATHSMOOTH_SHARED") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
-    };
-    shared.join("data/movingai").join(rel)
-}
-
 fn map_benches(c: &mut Criterion) {
     let name = "rooms/8room_000";
-    let (Ok(map), Ok(scen)) = (
-        GridMap::load(movingai(&format!("{name}.map"))),
-        load_scenarios(movingai(&format!("{name}.map.scen"))),
-    ) else {
+    let Ok((map, scen)) = support::try_load(name) else {
         eprintln!("navmesh bench: {name} not found, skipping the map benches");
         return;
     };

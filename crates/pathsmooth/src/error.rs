@@ -218,4 +218,18 @@ impl Error {
             expected,
         }
     }
+
+    /// `Ok(value)` when `value` is positive and finite (NaN is not), else
+    /// [`Error::BadParameter`] with `name` and `expected`.
+    pub(crate) fn check_positive(
+        name: &'static str,
+        value: f64,
+        expected: &'static str,
+    ) -> Result<f64> {
+        if value > 0.0 && value.is_finite() {
+            Ok(value)
+        } else {
+            Err(Error::param(name, value, expected))
+        }
+    }
 }

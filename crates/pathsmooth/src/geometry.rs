@@ -103,11 +103,13 @@ pub trait Point:
     fn from_dvec3(v: DVec3) -> Self;
 }
 
+/// `impl_point!(Type, scalar, [fields], z = 0.0)`: the fields are the type's coordinates in
+/// order; `z = ...` gives `to_dvec3`'s z for 2D types.
 macro_rules! impl_point {
-    ($t:ty, $s:ty, 2) => {
+    ($t:ty, $s:ty, [$($c:ident),+] $(, z = $z:expr)?) => {
         impl Point for $t {
             type Scalar = $s;
-            const DIM: usize = 2;
+            const DIM: usize = [$(stringify!($c)),+].len();
             #[inline]
             fn dot(self, other: Self) -> $s {
                 <$t>::dot(self, other)
@@ -126,62 +128,26 @@ macro_rules! impl_point {
             }
             fn from_coords(c: &[f64]) -> Option<Self> {
                 match c {
-                    [x, y] => Some(<$t>::new(*x as $s, *y as $s)),
+                    [$($c),+] => Some(<$t>::new($(*$c as $s),+)),
                     _ => None,
                 }
             }
             #[inline]
             fn to_dvec3(self) -> DVec3 {
-                DVec3::new(self.x as f64, self.y as f64, 0.0)
+                DVec3::new($(self.$c as f64,)+ $($z)?)
             }
             #[inline]
             fn from_dvec3(v: DVec3) -> Self {
-                <$t>::new(v.x as $s, v.y as $s)
-            }
-        }
-    };
-    ($t:ty, $s:ty, 3) => {
-        impl Point for $t {
-            type Scalar = $s;
-            const DIM: usize = 3;
-            #[inline]
-            fn dot(self, other: Self) -> $s {
-                <$t>::dot(self, other)
-            }
-            #[inline]
-            fn length(self) -> $s {
-                <$t>::length(self)
-            }
-            #[inline]
-            fn is_finite(self) -> bool {
-                <$t>::is_finite(self)
-            }
-            #[inline]
-            fn coord(self, i: usize) -> f64 {
-                self[i] as f64
-            }
-            fn from_coords(c: &[f64]) -> Option<Self> {
-                match c {
-                    [x, y, z] => Some(<$t>::new(*x as $s, *y as $s, *z as $s)),
-                    _ => None,
-                }
-            }
-            #[inline]
-            fn to_dvec3(self) -> DVec3 {
-                DVec3::new(self.x as f64, self.y as f64, self.z as f64)
-            }
-            #[inline]
-            fn from_dvec3(v: DVec3) -> Self {
-                <$t>::new(v.x as $s, v.y as $s, v.z as $s)
+                <$t>::new($(v.$c as $s),+)
             }
         }
     };
 }
 
-impl_point!(Vec2, f32, 2);
-impl_point!(DVec2, f64, 2);
-impl_point!(Vec3, f32, 3);
-impl_point!(DVec3, f64, 3);
+impl_point!(Vec2, f32, [x, y], z = 0.0);
+impl_point!(DVec2, f64, [x, y], z = 0.0);
+impl_point!(Vec3, f32, [x, y, z]);
+impl_point!(DVec3, f64, [x, y, z]);
 
 /// Checks that a path has at least `needed` points and that every coordinate is finite.
 ///

@@ -1,12 +1,8 @@
 //! Proves with a counting global allocator that in-place Chaikin allocates nothing, and
 //! that the buffer-reusing forms allocate nothing once warmed up.
 //!
-//! Only allocations made on a thread that has switched counting on are counted, so the
-//! test harness's own threads cannot disturb the count.
-
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-use std::sync::atomic::{AtomicUsize, Ordering};
+//! Allocations are counted per thread, so the test harness's own threads cannot disturb
+//! the count.
 
 use glam::{DVec2, DVec3, Vec2, Vec3};
 use pathsmooth::curve::chaikin::{
@@ -15,50 +11,13 @@ use pathsmooth::curve::chaikin::{
 };
 use pathsmooth::Point;
 
-struct Counting;
+#[path = "common/counting_alloc.rs"]
+mod counting_alloc;
 
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-thread_local! {
-    static COUNTING: Cell<bool> = const { Cell::new(false) };
-}
-
-fn note() {
-    // `try_with`: the thread-local may be gone while a thread is being torn down.
-    if COUNTING.try_with(Cell::get).unwrap_or(false) {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-    }
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note();
-        System.alloc(layout)
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        note();
-        System.alloc_zeroed(layout)
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note();
-        System.realloc(ptr, layout, new_size)
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        System.dealloc(ptr, layout)
-    }
-}
+use counting_alloc::allocations_during;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
-
-/// Allocations made by `f` on this thread.
-fn allocations<R>(f: impl FnOnce() -> R) -> (usize, R) {
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
-    COUNTING.with(|c| c.set(true));
-    let r = f();
-    COUNTING.with(|c| c.set(false));
-    (ALLOCATIONS.load(Ordering::Relaxed) - before, r)
-}
+static GLOBAL: counting_alloc::Counting = counting_alloc::Counting;
 
 fn zigzag<P: Point>(n: usize) -> Vec<P> {
     (0..n)
@@ -80,11 +39,11 @@ fn in_place_allocates_nothing<P: Point>() {
         let path: Vec<P> = zigzag(n);
         let mut buf = vec![P::default(); chaikin_output_len(n, 5, closed).unwrap()];
         buf[..n].copy_from_slice(&path);
-        let (count, len) = allocations(|| chaikin_in_place(&mut buf, n, params));
+        let (count, len) = allocations_during(|| chaikin_in_place(&mut buf, n, params));
         assert_eq!(count, 0, "chaikin_in_place allocated");
         assert_eq!(len.unwrap(), buf.len());
         // Errors allocate nothing either.
-        let (count, err) = allocations(|| chaikin_in_place(&mut buf[..n + 5], n, params));
+        let (count, err) = allocations_during(|| chaikin_in_place(&mut buf[..n + 5], n, params));
         assert_eq!(count, 0);
         assert!(err.is_err());
     }
@@ -93,7 +52,7 @@ fn in_place_allocates_nothing<P: Point>() {
 #[test]
 fn chaikin_buffers_allocate_nothing() {
     // Control: the counter does see allocations on this thread.
-    let (count, v) = allocations(|| vec![1u8; 64]);
+    let (count, v) = allocations_during(|| vec![1u8; 64]);
     assert_eq!((count, v.len()), (1, 64));
 
     in_place_allocates_nothing::<Vec2>();
@@ -107,10 +66,10 @@ fn chaikin_buffers_allocate_nothing() {
     let params = ChaikinParams::default();
     let mut out = Vec::new();
     chaikin_into(&path, params, &mut out).unwrap();
-    let (count, r) = allocations(|| chaikin_into(&path, params, &mut out));
+    let (count, r) = allocations_during(|| chaikin_into(&path, params, &mut out));
     assert_eq!(count, 0, "chaikin_into allocated after warm-up");
     r.unwrap();
-    let (count, r) = allocations(|| chaikin_into(&path[..100], params, &mut out));
+    let (count, r) = allocations_during(|| chaikin_into(&path[..100], params, &mut out));
     assert_eq!(count, 0, "chaikin_into allocated on a smaller path");
     r.unwrap();
 
@@ -123,7 +82,7 @@ fn chaikin_buffers_allocate_nothing() {
     let mut out = Vec::new();
     refiner.refine_into(&path, &mut out).unwrap();
     refiner.refine_into(&path, &mut out).unwrap();
-    let (count, r) = allocations(|| refiner.refine_into(&path, &mut out));
+    let (count, r) = allocations_during(|| refiner.refine_into(&path, &mut out));
     assert_eq!(
         count, 0,
         "AdaptiveChaikin::refine_into allocated after warm-up"

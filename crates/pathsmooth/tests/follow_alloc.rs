@@ -1,39 +1,17 @@
 //! Steady-state following allocates nothing: a counting global allocator watches
 //! `Follower::step`, a recompute into a warm `SpeedProfile` and `samples_into` a warm buffer.
-//! (A separate test binary, so no other test's allocations are counted.)
-
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
+//! (Allocations are counted per thread, so no other test's allocations are counted.)
 
 use glam::DVec2;
 use pathsmooth::follow::{Agent, Follower, SpeedProfile};
 
-struct Counting;
+#[path = "common/counting_alloc.rs"]
+mod counting_alloc;
 
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use counting_alloc::allocations_during;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
-
-fn allocations_during(f: impl FnOnce()) -> usize {
-    let before = ALLOCATIONS.load(Ordering::SeqCst);
-    f();
-    ALLOCATIONS.load(Ordering::SeqCst) - before
-}
+static GLOBAL: counting_alloc::Counting = counting_alloc::Counting;
 
 fn zigzag(n: usize) -> Vec<DVec2> {
     (0..n)
@@ -41,8 +19,6 @@ fn zigzag(n: usize) -> Vec<DVec2> {
         .collect()
 }
 
-// One test function: the harness runs tests on threads, and another test's allocations
-// would be counted.
 #[test]
 fn steady_state_following_does_not_allocate() {
     let path = zigzag(200);
@@ -50,7 +26,7 @@ fn steady_state_following_does_not_allocate() {
 
     let mut follower = Follower::new(agent).unwrap();
     follower.set_path(&path).unwrap();
-    let steps = allocations_during(|| {
+    let (steps, _) = allocations_during(|| {
         for _ in 0..2000 {
             follower.step(1.0 / 60.0).unwrap();
         }
@@ -59,16 +35,16 @@ fn steady_state_following_does_not_allocate() {
     assert_eq!(steps, 0, "Follower::step allocated");
 
     // Setting a path no longer than the last one reuses the follower's buffers.
-    let again = allocations_during(|| follower.set_path(&path[..150]).unwrap());
+    let (again, _) = allocations_during(|| follower.set_path(&path[..150]).unwrap());
     assert_eq!(again, 0, "Follower::set_path allocated");
 
     let mut profile = SpeedProfile::new();
     profile.compute(&path, &agent).unwrap();
-    let recompute = allocations_during(|| profile.compute(&path, &agent).unwrap());
+    let (recompute, _) = allocations_during(|| profile.compute(&path, &agent).unwrap());
     assert_eq!(recompute, 0, "SpeedProfile::compute allocated");
 
     let mut out = Vec::new();
     profile.samples_into(30.0, &mut out).unwrap();
-    let resample = allocations_during(|| profile.samples_into(30.0, &mut out).unwrap());
+    let (resample, _) = allocations_during(|| profile.samples_into(30.0, &mut out).unwrap());
     assert_eq!(resample, 0, "samples_into allocated");
 }

@@ -146,6 +146,25 @@ pub fn apply_kt(problem: &Problem, p: &[DVec2], q: &[DVec2], out: &mut [DVec2]) 
     }
 }
 
+/// One row of K (entries `c·scale` at columns j) for [`step_sizes`]: returns Σⱼ |Kᵢⱼ|^α and
+/// adds each |Kᵢⱼ|^{2−α} to the column sum `tau[j]`.
+fn row_powers(
+    row: impl IntoIterator<Item = (usize, f64)>,
+    scale: f64,
+    alpha: f64,
+    tau: &mut [f64],
+) -> f64 {
+    let mut sum = 0.0;
+    for (j, c) in row {
+        let k = (c * scale).abs();
+        if k > 0.0 {
+            sum += k.powf(alpha);
+            tau[j] += k.powf(2.0 - alpha);
+        }
+    }
+    sum
+}
+
 /// The diagonal step sizes of Pock & Chambolle (2011), Lemma 2, computed from the rows
 /// and columns of the actual K (per waypoint; x and y rows are identical):
 ///
@@ -184,23 +203,8 @@ pub fn step_sizes(
     let mut mu = f64::INFINITY;
     for i in 0..n {
         let scale = problem.weights[i] * inv_h;
-        let mut row = 0.0;
-        for (j, c) in ds_row(i, n) {
-            let k = (c * scale).abs();
-            if k > 0.0 {
-                row += k.powf(alpha);
-                tau[j] += k.powf(2.0 - alpha);
-            }
-        }
-        sigma[i] = step(row);
-        let mut row = 0.0;
-        for (j, c) in dp_row(i, n) {
-            let k = (c * inv_h).abs();
-            if k > 0.0 {
-                row += k.powf(alpha);
-                tau[j] += k.powf(2.0 - alpha);
-            }
-        }
+        sigma[i] = step(row_powers(ds_row(i, n), scale, alpha, tau));
+        let row = row_powers(dp_row(i, n), inv_h, alpha, tau);
         if row > 0.0 {
             mu = mu.min(step(row));
         }

@@ -67,9 +67,7 @@ pub fn resample_into<P: Point>(path: &[P], spacing: f64, out: &mut Vec<P>) -> Re
     if path.is_empty() {
         return Err(Error::EmptyPath);
     }
-    if !(spacing > 0.0 && spacing.is_finite()) {
-        return Err(Error::param("spacing", spacing, "a finite number > 0"));
-    }
+    Error::check_positive("spacing", spacing, "a finite number > 0")?;
     let total = length(path);
     let interior = interior_samples(total, spacing);
     let requested = interior as u128 + if path.len() > 1 { 2 } else { 1 };

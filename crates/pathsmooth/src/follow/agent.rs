@@ -85,9 +85,7 @@ impl Agent {
             ("max_corner_cut", self.max_corner_cut),
         ];
         for (name, value) in positive {
-            if !(value > 0.0 && value.is_finite()) {
-                return Err(Error::param(name, value, "a positive finite number"));
-            }
+            Error::check_positive(name, value, "a positive finite number")?;
         }
         if !(self.stop_angle > 0.0 && self.stop_angle <= PI) {
             return Err(Error::param(

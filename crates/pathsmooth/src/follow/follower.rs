@@ -137,14 +137,7 @@ impl Follower {
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn with_lookahead(mut self, metres: f64) -> Result<Self> {
-        if !(metres > 0.0 && metres.is_finite()) {
-            return Err(Error::param(
-                "lookahead",
-                metres,
-                "a positive finite distance",
-            ));
-        }
-        self.lookahead = metres;
+        self.lookahead = Error::check_positive("lookahead", metres, "a positive finite distance")?;
         Ok(self)
     }
 
@@ -159,14 +152,8 @@ impl Follower {
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn with_arrival_radius(mut self, metres: f64) -> Result<Self> {
-        if !(metres > 0.0 && metres.is_finite()) {
-            return Err(Error::param(
-                "arrival_radius",
-                metres,
-                "a positive finite distance",
-            ));
-        }
-        self.arrival_radius = metres;
+        self.arrival_radius =
+            Error::check_positive("arrival_radius", metres, "a positive finite distance")?;
         Ok(self)
     }
 
@@ -292,13 +279,7 @@ impl Follower {
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn step(&mut self, dt: f64) -> Result<FollowState> {
-        if !(dt > 0.0 && dt.is_finite()) {
-            return Err(Error::param(
-                "dt",
-                dt,
-                "a positive finite number of seconds",
-            ));
-        }
+        Error::check_positive("dt", dt, "a positive finite number of seconds")?;
         if self.state.finished {
             return Ok(self.state);
         }

@@ -696,13 +696,11 @@ impl SpeedProfile {
     /// ```
     pub fn samples_into(&self, rate: f64, out: &mut Vec<Sample>) -> Result<()> {
         out.clear();
-        if !(rate > 0.0 && rate.is_finite()) {
-            return Err(Error::param(
-                "rate",
-                rate,
-                "a positive finite number of samples per second",
-            ));
-        }
+        Error::check_positive(
+            "rate",
+            rate,
+            "a positive finite number of samples per second",
+        )?;
         let total = self.total_time();
         let steps = (total * rate).floor();
         if steps.is_nan() || steps >= MAX_SAMPLES as f64 {

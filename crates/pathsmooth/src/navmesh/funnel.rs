@@ -433,59 +433,63 @@ fn string_pull_round(
         } else {
             (at(goal, 0.0, i), at(goal, 0.0, i))
         };
-        // Right side. A portal end on the apex itself (a fan around the apex corner) only
-        // moves a side still on the apex forward, as in the point funnel.
-        match dir(&apex, &qr)? {
-            None if vr.is_none() => right = qr,
-            Some(vq) if vr.is_none_or(|vr| cross(vr, vq) >= 0.0) => {
-                let inside = vr.is_none()
-                    || match vl {
-                        Some(_) if qr.rho == 0.0 => keeps_clear(&apex, &qr, &left, r),
-                        Some(vl) => cross(vl, vq) < 0.0,
-                        None => false,
-                    };
-                if inside {
-                    (right, vr) = (qr, Some(vq));
-                } else {
-                    // The right side crossed the left one: the left end is a corner.
-                    if vl.is_some() {
-                        emit(left)?;
-                    }
-                    apex = left;
-                    (right, vl, vr) = (apex, None, None);
-                    i = apex.index + 1;
-                    continue;
+        // The right side first, then the left; when one would cross the other, the other
+        // side's end is a corner and the new apex.
+        let corner = if offer_round(&apex, qr, 1.0, (&mut right, &mut vr), (&left, vl), r, &dir)? {
+            Some((left, vl))
+        } else if offer_round(&apex, ql, -1.0, (&mut left, &mut vl), (&right, vr), r, &dir)? {
+            Some((right, vr))
+        } else {
+            None
+        };
+        match corner {
+            Some((c, v)) => {
+                if v.is_some() {
+                    emit(c)?;
                 }
+                apex = c;
+                (left, right, vl, vr) = (apex, apex, None, None);
+                i = apex.index + 1;
             }
-            _ => {}
+            None => i += 1,
         }
-        // Left side.
-        match dir(&apex, &ql)? {
-            None if vl.is_none() => left = ql,
-            Some(vq) if vl.is_none_or(|vl| cross(vl, vq) <= 0.0) => {
-                let inside = vl.is_none()
-                    || match vr {
-                        Some(_) if ql.rho == 0.0 => keeps_clear(&apex, &ql, &right, r),
-                        Some(vr) => cross(vr, vq) > 0.0,
-                        None => false,
-                    };
-                if inside {
-                    (left, vl) = (ql, Some(vq));
-                } else {
-                    if vr.is_some() {
-                        emit(right)?;
-                    }
-                    apex = right;
-                    (left, vl, vr) = (apex, None, None);
-                    i = apex.index + 1;
-                    continue;
-                }
-            }
-            _ => {}
-        }
-        i += 1;
     }
     Ok(())
+}
+
+/// Offers the portal end `q` to one side of [`string_pull_round`]'s funnel. Written for the
+/// right side; the left side is its mirror image (`s` = −1 flips every turn). `side`/`v` are
+/// this side's end and direction (None while on the apex), `other`/`vo` the other side's.
+/// Returns true when this side would cross the other: the other side's end is then a corner.
+#[cfg(test)]
+fn offer_round(
+    apex: &Circle,
+    q: Circle,
+    s: f64,
+    (side, v): (&mut Circle, &mut Option<DVec2>),
+    (other, vo): (&Circle, Option<DVec2>),
+    r: f64,
+    dir: &impl Fn(&Circle, &Circle) -> Result<Option<DVec2>>,
+) -> Result<bool> {
+    // A portal end on the apex itself (a fan around the apex corner) only moves a side
+    // still on the apex forward, as in the point funnel.
+    match dir(apex, &q)? {
+        None if v.is_none() => *side = q,
+        Some(vq) if v.is_none_or(|v| s * cross(v, vq) >= 0.0) => {
+            let inside = v.is_none()
+                || match vo {
+                    Some(_) if q.rho == 0.0 => keeps_clear(apex, &q, other, r),
+                    Some(vo) => s * cross(vo, vq) < 0.0,
+                    None => false,
+                };
+            if !inside {
+                return Ok(true);
+            }
+            (*side, *v) = (q, Some(vq));
+        }
+        _ => {}
+    }
+    Ok(false)
 }
 
 /// Reusable chain storage for [`chain_funnel_round`] (one per thread, so steady-state

@@ -692,58 +692,56 @@ fn grid_outline(map: &GridMap) -> (Vec<Point2<f64>>, Vec<[usize; 2]>) {
     let mut index: HashMap<(i64, i64), usize> = HashMap::new();
     let mut vertices = Vec::new();
     let mut edges = Vec::new();
-    let mut vid = |x: i64, y: i64, vertices: &mut Vec<Point2<f64>>| {
-        *index.entry((x, y)).or_insert_with(|| {
-            vertices.push(Point2::new(x as f64, y as f64));
-            vertices.len() - 1
-        })
+    let mut wall = |a: (i64, i64), b: (i64, i64)| {
+        let mut vid = |p: (i64, i64)| {
+            *index.entry(p).or_insert_with(|| {
+                vertices.push(Point2::new(p.0 as f64, p.1 as f64));
+                vertices.len() - 1
+            })
+        };
+        let (a, b) = (vid(a), vid(b));
+        edges.push([a, b]);
     };
     // Horizontal walls on grid line y, between cells (x, y-1) above and (x, y) below.
-    // Side: Some(true) when the free cell is below, Some(false) above, None for no wall.
     for y in 0..=h {
-        let side = |x: i64| match (free(x, y - 1), free(x, y)) {
-            (false, true) => Some(true),
-            (true, false) => Some(false),
-            _ => None,
-        };
-        let mut x = 0;
-        while x < w {
-            let Some(s) = side(x) else {
-                x += 1;
-                continue;
-            };
-            let x0 = x;
-            while x < w && side(x) == Some(s) {
-                x += 1;
-            }
-            let a = vid(x0, y, &mut vertices);
-            let b = vid(x, y, &mut vertices);
-            edges.push([a, b]);
+        for (x0, x1) in wall_runs(w, |x| wall_side(free(x, y - 1), free(x, y))) {
+            wall((x0, y), (x1, y));
         }
     }
     // Vertical walls on grid line x, between cells (x-1, y) left and (x, y) right.
     for x in 0..=w {
-        let side = |y: i64| match (free(x - 1, y), free(x, y)) {
-            (false, true) => Some(true),
-            (true, false) => Some(false),
-            _ => None,
-        };
-        let mut y = 0;
-        while y < h {
-            let Some(s) = side(y) else {
-                y += 1;
-                continue;
-            };
-            let y0 = y;
-            while y < h && side(y) == Some(s) {
-                y += 1;
-            }
-            let a = vid(x, y0, &mut vertices);
-            let b = vid(x, y, &mut vertices);
-            edges.push([a, b]);
+        for (y0, y1) in wall_runs(h, |y| wall_side(free(x - 1, y), free(x, y))) {
+            wall((x, y0), (x, y1));
         }
     }
     (vertices, edges)
+}
+
+/// The free side of a cell edge between the cell `before` it (above, or left) and the cell
+/// `after` it (below, or right): Some(true) when only `after` is free, Some(false) when only
+/// `before` is, None when the edge is no wall.
+fn wall_side(before: bool, after: bool) -> Option<bool> {
+    (before != after).then_some(after)
+}
+
+/// The maximal runs `[k0, k1)` of `0..len` over which `side(k)` is the same `Some` (one
+/// merged wall each).
+fn wall_runs(len: i64, side: impl Fn(i64) -> Option<bool>) -> impl Iterator<Item = (i64, i64)> {
+    let mut k = 0;
+    std::iter::from_fn(move || {
+        while k < len {
+            let Some(s) = side(k) else {
+                k += 1;
+                continue;
+            };
+            let k0 = k;
+            while k < len && side(k) == Some(s) {
+                k += 1;
+            }
+            return Some((k0, k));
+        }
+        None
+    })
 }
 
 /// Checks a scene's rings and returns them as closed vertex lists (a repeated first point

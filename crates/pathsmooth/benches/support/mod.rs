@@ -1,0 +1,19 @@
+//! Shared helpers for the benches. Where the Moving AI data lives and how a map is loaded
+//! are the integration tests' own helpers (`tests/common/mod.rs`: `shared_dir`, `movingai`,
+//! `load`, ...), re-exported here; `try_load` is for a bench that skips its map part when
+//! the data is missing. Each bench that needs them declares `mod support;`.
+#![allow(dead_code)]
+
+#[path = "../../tests/common/mod.rs"]
+mod common;
+
+pub use common::*;
+
+use pathsmooth::grid::{load_scenarios, GridMap, Scenario};
+
+/// Loads `name.map` and `name.map.scen` (e.g. `"rooms/8room_000"`), or the first error.
+pub fn try_load(name: &str) -> pathsmooth::Result<(GridMap, Vec<Scenario>)> {
+    let map = GridMap::load(movingai(&format!("{name}.map")))?;
+    let scen = load_scenarios(movingai(&format!("{name}.map.scen")))?;
+    Ok((map, scen))
+}
