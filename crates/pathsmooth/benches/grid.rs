@@ -9,7 +9,6 @@
 //! smoothing, validation of the result) as one percentage each.
 
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
@@ -17,25 +16,19 @@ use glam::DVec2;
 use pathsmooth::curve::catmull_rom::{catmull_rom, CatmullRomParams};
 use pathsmooth::curve::chaikin::ChaikinParams;
 use pathsmooth::grid::astar::{astar, GridPath};
-use pathsmooth::grid::{load_scenarios, GridMap, Scenario};
+use pathsmooth::grid::{GridMap, Scenario};
 use pathsmooth::map_safe::MapSafe;
 use pathsmooth::shortcut::Shortcutter;
 use pathsmooth::validate::{ValidationReport, Validator};
+
+mod support;
 
 const MAPS: [&str; 2] = ["rooms/8room_000", "random/random512-10-0"];
 /// Scenarios per map: the longest ones in the file (scenario files are sorted by length).
 const LONGEST: usize = 4;
 
-fn shared() -> PathBuf {
-    std::env::var_os("PATHSMOOTH_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"))
-}
-
 fn load(name: &str) -> (GridMap, Vec<Scenario>) {
-    let dir = shared().join("data/movingai");
-    let map = GridMap::load(dir.join(format!("{name}.map"))).expect("map");
-    let scen = load_scenarios(dir.join(format!("{name}.map.scen"))).expect("scen");
+    let (map, scen) = support::load(name);
     let n = scen.len();
     (map, scen[n - LONGEST..].to_vec())
 }
