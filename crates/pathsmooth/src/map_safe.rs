@@ -9,7 +9,7 @@
 //!
 //! # Map-aware Chaikin
 //!
-//! Chaikin's passes (see [`crate::curve::chaikin`]) with a cut ratio chosen **per corner**:
+//! Chaikin's passes (see [`mod@crate::curve::chaikin`]) with a cut ratio chosen **per corner**:
 //! in each pass, walking the path from its start, interior vertex `P_i` is replaced by
 //! [`corner_cut`]`(P_{i−1}, P_i, P_{i+1}, t)` for the largest `t` in `r, r/2, …, r/32`
 //! (`r` = [`ChaikinParams::ratio`]) such that the two new points keep clearance strictly
