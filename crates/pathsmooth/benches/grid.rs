@@ -36,18 +36,13 @@ fn load(name: &str) -> (GridMap, Vec<Scenario>) {
 /// Wall-blind corner cutting (midpoints of the legs, three rounds), standing in for the
 /// curve smoothers in map-safe form.
 fn midpoint_cutter(p: &[DVec2]) -> pathsmooth::Result<Vec<DVec2>> {
-    let mut cur = p.to_vec();
-    for _ in 0..3 {
-        let mut next = Vec::with_capacity(cur.len() * 2);
-        next.push(cur[0]);
-        for w in cur.windows(3) {
-            next.push(w[0].lerp(w[1], 0.5));
-            next.push(w[1].lerp(w[2], 0.5));
-        }
-        next.push(cur[cur.len() - 1]);
-        cur = next;
-    }
-    Ok(cur)
+    // Chaikin at ratio ½ cuts every leg at its midpoint.
+    let midpoints = ChaikinParams {
+        ratio: 0.5,
+        passes: 3,
+        closed: false,
+    };
+    pathsmooth::curve::chaikin(p, midpoints)
 }
 
 /// The CLI's Catmull-Rom (centripetal, 5 points per segment), for the map-safe wrapper.

@@ -107,20 +107,15 @@
 //!
 //! ```
 //! use glam::DVec2;
+//! use pathsmooth::curve::{chaikin, ChaikinParams};
 //! use pathsmooth::{grid::GridMap, map_safe::map_safe, validate::is_valid};
 //! // A path around the corner of a wall; cutting the corner clips the wall.
 //! let map = GridMap::from_rows(&["....", "@@@.", "@@@.", "@@@."])?;
 //! let path = [DVec2::new(0.5, 0.5), DVec2::new(3.5, 0.5), DVec2::new(3.5, 3.5)];
-//! let cut = |p: &[DVec2]| -> pathsmooth::Result<Vec<DVec2>> {
-//!     // Replace each corner by the midpoints of its two legs.
-//!     let mut out = vec![p[0]];
-//!     for w in p.windows(3) {
-//!         out.push(w[0].lerp(w[1], 0.5));
-//!         out.push(w[1].lerp(w[2], 0.5));
-//!     }
-//!     out.push(p[p.len() - 1]);
-//!     Ok(out)
-//! };
+//! // Wall-blind corner cutting: one Chaikin pass at ratio ½ replaces each corner by the
+//! // midpoints of its two legs.
+//! let midpoints = ChaikinParams { ratio: 0.5, passes: 1, closed: false };
+//! let cut = |p: &[DVec2]| chaikin(p, midpoints);
 //! assert!(!is_valid(&map, &cut(&path)?, 0.0));
 //! let safe = map_safe(&map, &path, 0.0, cut)?;
 //! assert!(is_valid(&map, &safe, 0.0));
@@ -649,15 +644,15 @@ fn assemble(path: &[DVec2], pieces: &[Piece]) -> Vec<DVec2> {
 mod tests {
     use super::*;
 
-    /// One pass of wall-blind corner cutting: the midpoints of each corner's legs.
+    /// One pass of wall-blind corner cutting: the midpoints of each corner's legs (Chaikin
+    /// at ratio ½).
     fn cut(p: &[DVec2]) -> Result<Vec<DVec2>> {
-        let mut out = vec![p[0]];
-        for w in p.windows(3) {
-            out.push(w[0].lerp(w[1], 0.5));
-            out.push(w[1].lerp(w[2], 0.5));
-        }
-        out.push(p[p.len() - 1]);
-        Ok(out)
+        let midpoints = ChaikinParams {
+            ratio: 0.5,
+            passes: 1,
+            closed: false,
+        };
+        crate::curve::chaikin(p, midpoints)
     }
 
     #[test]

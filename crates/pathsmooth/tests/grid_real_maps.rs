@@ -132,16 +132,16 @@ fn astar_and_shortcut_paths_are_valid_on_every_map() {
 /// A deliberately wall-blind smoother: replace every corner by the midpoints of its legs,
 /// three times (Chaikin-like). It cuts through walls on paths that hug them.
 fn midpoint_cutter(p: &[DVec2]) -> pathsmooth::Result<Vec<DVec2>> {
+    // Chaikin at ratio ½ cuts every leg at its midpoint; drop the repeated midpoints.
+    let midpoints = pathsmooth::curve::ChaikinParams {
+        ratio: 0.5,
+        passes: 1,
+        closed: false,
+    };
     let mut cur = p.to_vec();
     for _ in 0..3 {
-        let mut next = vec![cur[0]];
-        for w in cur.windows(3) {
-            next.push(w[0].lerp(w[1], 0.5));
-            next.push(w[1].lerp(w[2], 0.5));
-        }
-        next.push(*cur.last().unwrap());
-        next.dedup();
-        cur = next;
+        cur = pathsmooth::curve::chaikin(&cur, midpoints)?;
+        cur.dedup();
     }
     Ok(cur)
 }

@@ -311,15 +311,14 @@ fn arb_planning_case() -> impl Strategy<Value = (GridMap, usize, usize)> {
     })
 }
 
-/// Corner cutting that ignores walls (midpoints of the legs).
+/// Corner cutting that ignores walls: one Chaikin pass at ratio ½ (midpoints of the legs).
 fn blind_cut(p: &[DVec2]) -> pathsmooth::Result<Vec<DVec2>> {
-    let mut out = vec![p[0]];
-    for w in p.windows(3) {
-        out.push(w[0].lerp(w[1], 0.5));
-        out.push(w[1].lerp(w[2], 0.5));
-    }
-    out.push(p[p.len() - 1]);
-    Ok(out)
+    let midpoints = pathsmooth::curve::ChaikinParams {
+        ratio: 0.5,
+        passes: 1,
+        closed: false,
+    };
+    pathsmooth::curve::chaikin(p, midpoints)
 }
 
 proptest! {
