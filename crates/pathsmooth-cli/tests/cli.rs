@@ -8,6 +8,11 @@ fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_pathsmooth"))
 }
 
+/// Runs the binary with these arguments.
+fn run<S: AsRef<std::ffi::OsStr>>(args: impl IntoIterator<Item = S>) -> Output {
+    bin().args(args).output().expect("binary starts")
+}
+
 fn run_with_stdin(args: &[&str], stdin: &str) -> Output {
     let mut child = bin()
         .args(args)
@@ -163,12 +168,13 @@ fn bad_input_is_one_clear_line() {
         &["follow", "--max-speed", "-1"],
         "[[0,0],[1,1]]",
     ));
-    assert_clean_failure(
-        &bin()
-            .args(["smooth", "--method", "chaikin", "-i", "/no/such/file.json"])
-            .output()
-            .unwrap(),
-    );
+    assert_clean_failure(&run([
+        "smooth",
+        "--method",
+        "chaikin",
+        "-i",
+        "/no/such/file.json",
+    ]));
 }
 
 #[test]
@@ -210,53 +216,38 @@ fn plan_errors_are_clean() {
     let map = shared().join("data/movingai/dao/arena.map");
     let m = map.to_str().unwrap();
     // (0, 0) is a tree on arena.map.
-    assert!(assert_clean_failure(
-        &bin()
-            .args(["plan", "--map", m, "--from", "0,0", "--to", "5,5"])
-            .output()
-            .unwrap()
-    )
-    .contains("wall"));
-    assert!(assert_clean_failure(
-        &bin()
-            .args(["plan", "--map", m, "--from", "1,4", "--to", "500,5"])
-            .output()
-            .unwrap()
-    )
-    .contains("outside"));
-    assert_clean_failure(
-        &bin()
-            .args([
-                "plan", "--map", m, "--from", "1,4", "--to", "5,5", "--radius", "-1",
-            ])
-            .output()
-            .unwrap(),
+    assert!(
+        assert_clean_failure(&run(["plan", "--map", m, "--from", "0,0", "--to", "5,5"]))
+            .contains("wall")
     );
-    assert_clean_failure(
-        &bin()
-            .args([
-                "plan",
-                "--map",
-                "/no/such.map",
-                "--from",
-                "1,4",
-                "--to",
-                "5,5",
-            ])
-            .output()
-            .unwrap(),
+    assert!(
+        assert_clean_failure(&run(["plan", "--map", m, "--from", "1,4", "--to", "500,5"]))
+            .contains("outside")
     );
+    assert_clean_failure(&run([
+        "plan", "--map", m, "--from", "1,4", "--to", "5,5", "--radius", "-1",
+    ]));
+    assert_clean_failure(&run([
+        "plan",
+        "--map",
+        "/no/such.map",
+        "--from",
+        "1,4",
+        "--to",
+        "5,5",
+    ]));
     let dir = tmp_dir("badmap");
     let bad = dir.join("bad.map");
     std::fs::write(&bad, "type octile\nheight 2\nwidth 3\nmap\n...\n..\n").unwrap();
-    let e = assert_clean_failure(
-        &bin()
-            .args(["plan", "--map"])
-            .arg(&bad)
-            .args(["--from", "0,0", "--to", "1,1"])
-            .output()
-            .unwrap(),
-    );
+    let e = assert_clean_failure(&run([
+        "plan",
+        "--map",
+        bad.to_str().unwrap(),
+        "--from",
+        "0,0",
+        "--to",
+        "1,1",
+    ]));
     assert!(e.contains("bad.map:6"), "{e}");
 }
 
@@ -388,22 +379,26 @@ fn plan_on_a_navmesh_scene() {
     let csv = std::fs::read_to_string(dir.join("f.csv")).unwrap();
     assert_eq!(csv.lines().nth(1), Some("2,2"));
     assert_eq!(csv.lines().last(), Some("38,28"));
-    let e = assert_clean_failure(
-        &bin()
-            .args(["plan", "--navmesh"])
-            .arg(&scene)
-            .args(["--from", "10,10", "--to", "38,28"])
-            .output()
-            .unwrap(),
-    );
+    let e = assert_clean_failure(&run([
+        "plan",
+        "--navmesh",
+        scene.to_str().unwrap(),
+        "--from",
+        "10,10",
+        "--to",
+        "38,28",
+    ]));
     assert!(e.contains("outside the navmesh"), "{e}");
-    let e = assert_clean_failure(
-        &bin()
-            .args(["plan", "--navmesh"])
-            .arg(&scene)
-            .args(["--from", "2,2", "--to", "38,28", "--method", "chaikin"])
-            .output()
-            .unwrap(),
-    );
+    let e = assert_clean_failure(&run([
+        "plan",
+        "--navmesh",
+        scene.to_str().unwrap(),
+        "--from",
+        "2,2",
+        "--to",
+        "38,28",
+        "--method",
+        "chaikin",
+    ]));
     assert!(e.contains("grid map"), "{e}");
 }
