@@ -142,6 +142,66 @@ pub enum Error {
         reason: String,
     },
 
+    /// A start or goal (or its cell's centre) is closer to a wall than the agent radius.
+    #[error("{what} ({x}, {y}) has clearance {clearance}, less than the agent radius {radius}")]
+    TooClose {
+        /// `"start"`, `"goal"`, …
+        what: &'static str,
+        /// x coordinate (world units).
+        x: f64,
+        /// y coordinate (world units).
+        y: f64,
+        /// The clearance found there.
+        clearance: f64,
+        /// The agent radius asked for.
+        radius: f64,
+    },
+    /// A point of a path lies outside the world's bounds: most often a path in other units
+    /// (cells instead of metres) or another world's path.
+    #[error(
+        "point {index} ({x}, {y}) is outside the world [{}, {}]×[{}, {}]; is the path in the world's units?",
+        min[0], max[0], min[1], max[1]
+    )]
+    OutsideWorld {
+        /// Index of the first such point.
+        index: usize,
+        /// Its x coordinate.
+        x: f64,
+        /// Its y coordinate.
+        y: f64,
+        /// The world's lower corner.
+        min: [f64; 2],
+        /// The world's upper corner.
+        max: [f64; 2],
+    },
+    /// The world has no free space at all (a grid with no passable cell).
+    #[error("the world has no free space")]
+    NoFreeSpace,
+    /// The agent radius is larger than any free space of the world.
+    #[error("no room for an agent of radius {radius}: the largest clearance in the world is {max_clearance}")]
+    NoRoom {
+        /// The agent radius asked for.
+        radius: f64,
+        /// The largest clearance the world has.
+        max_clearance: f64,
+    },
+    /// A step or query needs something this world does not have.
+    #[error("{what} needs {needs}")]
+    Unsupported {
+        /// What was asked for.
+        what: &'static str,
+        /// What it needs.
+        needs: &'static str,
+    },
+    /// A pipeline's result failed the final validation (a defect: please report it).
+    #[error("the {step} step produced a path that is not valid: {reason}")]
+    InvalidResult {
+        /// The step whose output failed.
+        step: &'static str,
+        /// What the validator found.
+        reason: String,
+    },
+
     // ---- navmeshes --------------------------------------------------------------------
     /// A polygon of a scene is unusable (self-intersecting, unclosed, outside the boundary…).
     #[error("invalid polygon: {message}")]

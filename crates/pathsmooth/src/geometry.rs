@@ -149,6 +149,44 @@ impl_point!(DVec2, f64, [x, y], z = 0.0);
 impl_point!(Vec3, f32, [x, y, z]);
 impl_point!(DVec3, f64, [x, y, z]);
 
+/// A 2D point, `Vec2` or `DVec2`: what map-aware functions accept. They compute in `f64`
+/// inside and give results in the caller's type.
+///
+/// ```
+/// use glam::{DVec2, Vec2};
+/// use pathsmooth::geometry::Point2;
+/// assert_eq!(Vec2::new(1.5, 2.0).to_dvec2(), DVec2::new(1.5, 2.0));
+/// assert_eq!(<Vec2 as Point2>::from_dvec2(DVec2::new(0.1, 0.0)).x, 0.1f32);
+/// ```
+pub trait Point2: Point {
+    /// The point in `f64` (exact).
+    fn to_dvec2(self) -> DVec2;
+    /// The point from `f64` (rounded to nearest for `f32`).
+    fn from_dvec2(v: DVec2) -> Self;
+}
+
+impl Point2 for DVec2 {
+    #[inline]
+    fn to_dvec2(self) -> DVec2 {
+        self
+    }
+    #[inline]
+    fn from_dvec2(v: DVec2) -> Self {
+        v
+    }
+}
+
+impl Point2 for Vec2 {
+    #[inline]
+    fn to_dvec2(self) -> DVec2 {
+        self.as_dvec2()
+    }
+    #[inline]
+    fn from_dvec2(v: DVec2) -> Self {
+        v.as_vec2()
+    }
+}
+
 /// Checks that a path has at least `needed` points and that every coordinate is finite.
 ///
 /// Returns [`Error::EmptyPath`], [`Error::TooFewPoints`] (naming `method`) or
@@ -244,6 +282,58 @@ pub fn closest_on_segment(p: DVec2, a: DVec2, b: DVec2) -> (DVec2, f64) {
     }
     let t = ((p - a).dot(ab) / len2).clamp(0.0, 1.0);
     (a + ab * t, t)
+}
+
+/// The Euclidean distance between the closed segments `a`–`b` and `c`–`d`: 0 when they
+/// touch or cross (decided with Shewchuk's exact orientation predicate, the `robust`
+/// crate), else the smallest of the four endpoint-to-segment distances (two disjoint
+/// segments are closest at an endpoint of one of them).
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::geometry::segment_distance;
+/// let d = |x: f64, y: f64| DVec2::new(x, y);
+/// assert_eq!(segment_distance(d(0.0, 0.0), d(2.0, 0.0), d(1.0, 1.0), d(1.0, 3.0)), 1.0);
+/// assert_eq!(segment_distance(d(0.0, 0.0), d(2.0, 2.0), d(0.0, 2.0), d(2.0, 0.0)), 0.0);
+/// ```
+pub fn segment_distance(a: DVec2, b: DVec2, c: DVec2, d: DVec2) -> f64 {
+    if segments_touch(a, b, c, d) {
+        return 0.0;
+    }
+    let to = |p: DVec2, s: DVec2, e: DVec2| p.distance(closest_on_segment(p, s, e).0);
+    to(a, c, d)
+        .min(to(b, c, d))
+        .min(to(c, a, b))
+        .min(to(d, a, b))
+}
+
+/// True when the closed segments `a`–`b` and `c`–`d` share a point (exact).
+fn segments_touch(a: DVec2, b: DVec2, c: DVec2, d: DVec2) -> bool {
+    let o = |p: DVec2, q: DVec2, r: DVec2| {
+        let v = robust::orient2d(
+            robust::Coord { x: p.x, y: p.y },
+            robust::Coord { x: q.x, y: q.y },
+            robust::Coord { x: r.x, y: r.y },
+        );
+        if v > 0.0 {
+            1
+        } else if v < 0.0 {
+            -1
+        } else {
+            0
+        }
+    };
+    // Collinear `r` on segment p–q: inside its bounding box.
+    let on = |p: DVec2, q: DVec2, r: DVec2| {
+        r.x >= p.x.min(q.x) && r.x <= p.x.max(q.x) && r.y >= p.y.min(q.y) && r.y <= p.y.max(q.y)
+    };
+    let (o1, o2, o3, o4) = (o(a, b, c), o(a, b, d), o(c, d, a), o(c, d, b));
+    // A proper crossing, or an end of one segment lying on the other.
+    (o1 * o2 < 0 && o3 * o4 < 0)
+        || (o1 == 0 && on(a, b, c))
+        || (o2 == 0 && on(a, b, d))
+        || (o3 == 0 && on(c, d, a))
+        || (o4 == 0 && on(c, d, b))
 }
 
 /// Converts a path of any point type to `DVec2` (dropping z in 3D).

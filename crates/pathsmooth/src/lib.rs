@@ -1,37 +1,81 @@
 //! # pathsmooth
 //!
 //! Turns the zig-zag paths that grid, navmesh and graph planners produce into smooth,
-//! short, collision-free paths an agent can follow.
+//! short paths that an agent of a given radius can follow without touching a wall.
+//!
+//! One API over any world, in world units, that always returns a valid path:
+//!
+//! - a [`World`] answers what map-aware smoothing needs (clearance of points and
+//!   segments, bounds): a [`GridWorld`] (an occupancy grid with a cell size and an
+//!   origin), a [`NavMeshWorld`], or your own implementation over an engine's queries;
+//! - a [`Pipeline`] holds a world, an agent radius and a list of [`Step`]s (shortcuts,
+//!   map-aware Chaikin and Catmull-Rom, resampling, the funnel, portal relaxation, the
+//!   corridor optimiser), owns every buffer, and returns a path that is valid on the world
+//!   — or an error saying where and why.
+//!
+//! ## Quick start
+//!
+//! A game's own grid (0.5 m cells), its own A* path in metres, an agent of radius 0.4 m:
+//!
+//! ```
+//! use glam::Vec2;
+//! use pathsmooth::{GridWorld, Pipeline, Preset};
+//!
+//! let rows = ["............", "....####....", "....####....", "............"];
+//! let world = GridWorld::from_fn(12, 4, 0.5, glam::DVec2::ZERO, |x, y| rows[y].as_bytes()[x] == b'.')?;
+//! let astar: Vec<Vec2> = [(0.25, 0.25), (0.75, 0.25), (1.25, 0.25), (1.75, 0.25), (2.25, 0.25),
+//!     (2.75, 0.25), (3.25, 0.25), (3.75, 0.25), (4.25, 0.25), (4.75, 0.25), (5.25, 0.25), (5.75, 1.75)]
+//!     .map(|(x, y)| Vec2::new(x, y)).to_vec();
+//!
+//! let mut pipeline = Pipeline::preset(world, 0.4, Preset::Smooth)?;
+//! let smooth = pipeline.smooth(&astar)?; // wall-hugging input is re-planned with room
+//! assert!(pipeline.report().validation.min_clearance >= 0.4);
+//! # Ok::<(), pathsmooth::Error>(())
+//! ```
+//!
+//! Without a planner of your own, [`Pipeline::plan`] plans on the world first.
+//!
+//! ## Also in the crate
 //!
 //! - [`curve`]: dimension-free corner cutting and splines (Chaikin, Catmull-Rom),
-//!   resampling by arc length, and path variations.
-//! - [`grid`]: Moving AI grid maps and scenarios, A*, exact line of sight and clearance.
-//! - [`shortcut`], [`validate`]: map-aware post-processing and checks.
+//!   resampling by arc length, and path variations, in 2D and 3D, `f32` and `f64`.
+//! - [`grid`]: Moving AI maps and scenarios, A*, exact line of sight and clearance.
 //! - [`navmesh`]: triangulated navmeshes, portals, portal relaxation and the funnel.
 //! - [`corridor`]: clearance-disk corridors and the Chambolle–Pock path optimiser.
 //! - [`follow`]: curvature-aware speed profiles and agent playback.
 //! - [`metrics`], [`io`]: path metrics and path files (JSON, CSV).
 //!
-//! Every algorithm takes glam points through the [`Point`] trait and returns
-//! [`Result`]: bad input is a clear [`Error`], never a panic or a NaN.
+//! Bad input is a clear [`Error`], never a panic or a NaN.
 #![warn(missing_docs)]
 
 pub mod corridor;
 pub mod curve;
-pub mod error;
+mod error;
 pub mod follow;
 pub mod geometry;
 pub mod grid;
 pub mod io;
-pub mod map_safe;
+mod map_safe;
 pub mod metrics;
 pub mod navmesh;
-pub mod shortcut;
-pub mod validate;
+mod pipeline;
+mod shortcut;
+mod validate;
+pub mod world;
 
+pub use curve::{
+    catmull_rom, chaikin, chaikin_adaptive, resample, AdaptiveParams, CatmullRomParams,
+    ChaikinParams,
+};
 pub use error::{Error, Result};
-pub use geometry::{Point, Scalar};
+pub use geometry::{Point, Point2, Scalar};
 pub use glam;
+pub use grid::{GridMap, Scenario};
+pub use map_safe::{map_chaikin, map_safe, MapSafe};
+pub use pipeline::{Pipeline, PipelineReport, Preset, Step};
+pub use shortcut::{shortcut, shortcut_by, Shortcutter};
+pub use validate::{is_valid, validate, ValidationReport, Validator};
+pub use world::{Bounds, GridWorld, NavMeshWorld, World};
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]

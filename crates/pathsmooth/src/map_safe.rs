@@ -128,10 +128,9 @@ use crate::curve::chaikin::{
     chaikin_output_len, chaikin_pass_ratios_into, corner_cut, ChaikinParams,
 };
 use crate::error::{Error, Result};
-use crate::geometry::check_path;
-use crate::grid::los::{bend_pinch, path_collision, path_is_clear, segment_is_clear, Collision};
-use crate::grid::map::GridMap;
-use crate::validate::{check_radius, Validator};
+use crate::geometry::{check_path, Point2};
+use crate::validate::Validator;
+use crate::world::{check_radius, first_problem, path_is_clear, World};
 
 /// A piece of the input, `path[start..=end]`, smoothed or kept as it is.
 struct Piece {
@@ -155,8 +154,11 @@ struct Piece {
 /// assert_eq!(out, path.to_vec());
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
-pub struct MapSafe<'m> {
-    validator: Validator<'m>,
+#[derive(Debug, Clone)]
+pub struct MapSafe<W> {
+    world: W,
+    /// The input in `f64`.
+    input: Vec<DVec2>,
     /// Scratch of [`chaikin_into`](Self::chaikin_into): the current pass's path, the
     /// next one, the chosen ratios, the corners forced to stay and the path's end before
     /// each vertex.
@@ -167,16 +169,12 @@ pub struct MapSafe<'m> {
     tails: Vec<Tail>,
 }
 
-impl<'m> MapSafe<'m> {
-    /// Builds the distance field of `map`.
-    pub fn new(map: &'m GridMap) -> Self {
-        Self::with_validator(Validator::new(map))
-    }
-
-    /// Uses an existing validator (and its distance field).
-    pub fn with_validator(validator: Validator<'m>) -> Self {
+impl<W> MapSafe<W> {
+    /// Map-safe smoothing on `world` (pass a reference to borrow it).
+    pub fn new(world: W) -> Self {
         MapSafe {
-            validator,
+            world,
+            input: Vec::new(),
             cur: Vec::new(),
             next: Vec::new(),
             ratios: Vec::new(),
@@ -185,6 +183,22 @@ impl<'m> MapSafe<'m> {
         }
     }
 
+    /// The same scratch buffers on another world (how the pipeline lends its buffers to
+    /// a borrowed world).
+    pub(crate) fn rebind<V>(self, world: V) -> MapSafe<V> {
+        MapSafe {
+            world,
+            input: self.input,
+            cur: self.cur,
+            next: self.next,
+            ratios: self.ratios,
+            forced: self.forced,
+            tails: self.tails,
+        }
+    }
+}
+
+impl<W: World> MapSafe<W> {
     /// Map-aware Chaikin: `params.passes` passes of corner cutting in which every corner
     /// is cut as deeply as the map allows, at most `params.ratio` (see the module docs),
     /// so a valid `path` gives a valid result for `radius`. Allocating form of
@@ -202,12 +216,12 @@ impl<'m> MapSafe<'m> {
     /// assert!(is_valid(&map, &out, 0.0) && out.len() > 10);
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
-    pub fn chaikin(
+    pub fn chaikin<P: Point2>(
         &mut self,
-        path: &[DVec2],
+        path: &[P],
         radius: f64,
         params: ChaikinParams,
-    ) -> Result<Vec<DVec2>> {
+    ) -> Result<Vec<P>> {
         let mut out = Vec::new();
         self.chaikin_into(path, radius, params, &mut out)?;
         Ok(out)
@@ -220,12 +234,12 @@ impl<'m> MapSafe<'m> {
     /// ratio, or `closed`: open paths only), [`Error::OutputTooLarge`],
     /// [`Error::InvalidInputPath`] when `path` is not valid itself. On error `out` is
     /// left empty.
-    pub fn chaikin_into(
+    pub fn chaikin_into<P: Point2>(
         &mut self,
-        path: &[DVec2],
+        path: &[P],
         radius: f64,
         params: ChaikinParams,
-        out: &mut Vec<DVec2>,
+        out: &mut Vec<P>,
     ) -> Result<()> {
         out.clear();
         params.validate()?;
@@ -236,12 +250,12 @@ impl<'m> MapSafe<'m> {
                 "an open path (map-aware Chaikin keeps the endpoints)",
             ));
         }
-        self.check_input(path, radius)?;
+        self.load_input(path, radius)?;
         chaikin_output_len(path.len().max(2), params.passes, false)?;
         let mut cur = std::mem::take(&mut self.cur);
         let mut next = std::mem::take(&mut self.next);
         // Duplicates carry no corner to cut; passes run on the distinct points.
-        dedup_into(path, &mut cur);
+        dedup_into(&self.input, &mut cur);
         let passes = if cur.len() < 3 { 0 } else { params.passes };
         for _ in 0..passes {
             self.choose_ratios(&cur, radius, params.ratio);
@@ -251,9 +265,16 @@ impl<'m> MapSafe<'m> {
             dedup_into(&next, &mut cur);
         }
         // No pass: the input as it is (like classic Chaikin with 0 passes).
-        out.extend_from_slice(if passes == 0 { path } else { &cur });
+        if passes == 0 {
+            out.extend_from_slice(path);
+        } else {
+            out.extend(cur.iter().map(|&p| P::from_dvec2(p)));
+        }
+        debug_assert!(
+            passes == 0 || self.is_clear(&cur, radius),
+            "map-aware Chaikin made {cur:?}"
+        );
         (self.cur, self.next) = (cur, next);
-        debug_assert!(self.is_clear(out, radius), "map-aware Chaikin made {out:?}");
         Ok(())
     }
 
@@ -345,34 +366,19 @@ impl<'m> MapSafe<'m> {
 
     /// True when `p` keeps clearance strictly above `radius`.
     fn strictly_clear(&self, p: DVec2, radius: f64) -> bool {
-        if radius == 0.0 {
-            // Clearance > 0 ⇔ no closed blocked square (or the outside) contains `p`:
-            // look at the one, two or four cells whose closed squares hold it.
-            let map = self.validator.map();
-            let span = |c: f64| {
-                let f = c.floor() as i64;
-                if c == c.floor() {
-                    f - 1..=f
-                } else {
-                    f..=f
-                }
-            };
-            return span(p.x).all(|x| span(p.y).all(|y| !map.is_blocked(x, y)));
-        }
         // min(clearance, cap) > radius ⇔ clearance > radius, for any cap > radius; a cap
         // just above the radius keeps the distance query local.
-        let cap = radius * (1.0 + 1e-9) + 1e-9;
-        self.validator.field().segment_clearance_capped(p, p, cap) > radius
+        let cap = radius * (1.0 + 1e-9) + self.world.tolerance();
+        self.world.segment_clearance(p, p, cap) > radius
     }
 
     /// The path so far ends with `tail`; appending `a` then `b` keeps it valid when the
     /// new segments are clear and (radius 0) no new bend squeezes through a pinch. Returns
     /// the new tail.
     fn extend(&self, tail: Tail, a: DVec2, b: DVec2, radius: f64) -> Option<Tail> {
-        let map = self.validator.map();
-        let field = self.validator.field();
+        let world = &self.world;
         // The short cut segment first: it is the one that usually fails.
-        if a != b && !segment_is_clear(map, field, a, b, radius) {
+        if a != b && !world.segment_is_clear(a, b, radius) {
             return None;
         }
         let mut t = tail;
@@ -380,14 +386,12 @@ impl<'m> MapSafe<'m> {
             if p == t.last {
                 continue;
             }
-            if p == a && !segment_is_clear(map, field, t.last, p, radius) {
+            if p == a && !world.segment_is_clear(t.last, p, radius) {
                 return None;
             }
-            if radius == 0.0 {
-                if let Some(before) = t.before {
-                    if bend_pinch(map, before, t.last, p).is_some() {
-                        return None;
-                    }
+            if let Some(before) = t.before {
+                if !world.bend_is_clear(before, t.last, p, radius) {
+                    return None;
                 }
             }
             t = Tail {
@@ -398,16 +402,18 @@ impl<'m> MapSafe<'m> {
         Some(t)
     }
 
-    /// Errors for a bad path or radius, or an input that is not valid itself.
-    fn check_input(&self, path: &[DVec2], radius: f64) -> Result<()> {
+    /// Copies `path` into `self.input` in `f64`; errors for a bad path or radius, or an
+    /// input that is not valid itself.
+    fn load_input<P: Point2>(&mut self, path: &[P], radius: f64) -> Result<()> {
         check_path(path, 1, "map_safe")?;
         check_radius(radius)?;
-        if self.is_clear(path, radius) {
+        self.input.clear();
+        self.input.extend(path.iter().map(|p| p.to_dvec2()));
+        if self.is_clear(&self.input, radius) {
             return Ok(());
         }
-        let reason = self
-            .validator
-            .validate(path, radius)?
+        let reason = Validator::new(&self.world)
+            .validate(&self.input, radius)?
             .problem()
             .unwrap_or_default();
         Err(Error::InvalidInputPath { reason })
@@ -418,30 +424,38 @@ impl<'m> MapSafe<'m> {
     /// Errors: [`Error::EmptyPath`], [`Error::NonFinite`], [`Error::BadParameter`] (radius),
     /// [`Error::InvalidInputPath`] when `path` is not valid itself, and any error the
     /// smoother returns on the whole path.
-    pub fn smooth(
+    pub fn smooth<P: Point2>(
         &mut self,
-        path: &[DVec2],
+        path: &[P],
         radius: f64,
         mut smoother: impl FnMut(&[DVec2]) -> Result<Vec<DVec2>>,
-    ) -> Result<Vec<DVec2>> {
-        self.check_input(path, radius)?;
+    ) -> Result<Vec<P>> {
+        self.load_input(path, radius)?;
         if path.len() < 3 {
             return Ok(path.to_vec());
         }
+        let input = std::mem::take(&mut self.input);
         // The whole path first, so that the smoother's own errors reach the caller.
-        let whole = smoother(path)?;
-        let mut pieces = Vec::new();
-        self.place(path, radius, whole, &mut smoother, &mut pieces);
-        if radius == 0.0 {
-            self.fix_joints(path, &mut pieces);
-        }
-        let out = assemble(path, &pieces);
-        if self.is_clear(&out, radius) {
-            Ok(out)
-        } else {
-            debug_assert!(false, "map_safe assembled an invalid path");
-            Ok(path.to_vec())
-        }
+        let whole = smoother(&input);
+        let out = whole.map(|whole| {
+            let mut pieces = Vec::new();
+            self.place(&input, radius, whole, &mut smoother, &mut pieces);
+            self.fix_joints(&input, radius, &mut pieces);
+            assemble(&input, &pieces)
+        });
+        let out = match out {
+            Ok(out) if self.is_clear(&out, radius) => out.iter().map(|&p| P::from_dvec2(p)).collect(),
+            Ok(_) => {
+                debug_assert!(false, "map_safe assembled an invalid path");
+                path.to_vec()
+            }
+            Err(e) => {
+                self.input = input;
+                return Err(e);
+            }
+        };
+        self.input = input;
+        Ok(out)
     }
 
     /// Splits `path` into pieces that are either smoothed and valid or kept as they are,
@@ -508,26 +522,17 @@ impl<'m> MapSafe<'m> {
         {
             return Some(None);
         }
-        let map = self.validator.map();
-        if radius == 0.0 {
-            return path_collision(map, out).map(|(i, c)| match c {
-                Collision::Pinch { vertex } => Some(vertex.as_dvec2()),
-                _ => Some(out[i].lerp(out[(i + 1).min(out.len() - 1)], 0.5)),
-            });
-        }
-        let field = self.validator.field();
-        out.windows(2)
-            .find(|w| !segment_is_clear(map, field, w[0], w[1], radius))
-            .map(|w| Some(w[0].lerp(w[1], 0.5)))
+        first_problem(&self.world, out, radius).map(|(_, at)| Some(at))
     }
 
     /// The validity test without the report: stops at the first problem.
     fn is_clear(&self, path: &[DVec2], radius: f64) -> bool {
-        path_is_clear(self.validator.map(), self.validator.field(), path, radius)
+        path_is_clear(&self.world, path, radius)
     }
 
-    /// Reverts to the input both pieces around any joint that bends through a pinch.
-    fn fix_joints(&self, path: &[DVec2], pieces: &mut [Piece]) {
+    /// Reverts to the input both pieces around any joint whose bend the world refuses (a
+    /// grid's pinch).
+    fn fix_joints(&self, path: &[DVec2], radius: f64, pieces: &mut [Piece]) {
         loop {
             let mut changed = false;
             for k in 1..pieces.len() {
@@ -539,7 +544,7 @@ impl<'m> MapSafe<'m> {
                 let before = points(path, left).iter().rev().find(|&&q| q != v).copied();
                 let after = points(path, right).iter().find(|&&q| q != v).copied();
                 let bad = match (before, after) {
-                    (Some(b), Some(a)) => bend_pinch(self.validator.map(), b, v, a).is_some(),
+                    (Some(b), Some(a)) => !self.world.bend_is_clear(b, v, a, radius),
                     _ => false,
                 };
                 if bad {
@@ -556,58 +561,57 @@ impl<'m> MapSafe<'m> {
 }
 
 /// Map-safe smoothing of a valid `path` with `smoother` (see the module docs for the
-/// strategy): the result is always valid on `map` for `radius`.
+/// strategy): the result is always valid on `world` for `radius`.
 ///
 /// Errors: as [`MapSafe::smooth`]; notably [`Error::InvalidInputPath`] when the input is not
 /// valid.
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::{grid::GridMap, map_safe::map_safe, Error};
-/// let map = GridMap::from_rows(&[".@."])?;
+/// use pathsmooth::{map_safe, Error, GridMap, GridWorld};
+/// let world = GridWorld::new(GridMap::from_rows(&[".@."])?)?;
 /// let through = [DVec2::new(0.5, 0.5), DVec2::new(2.5, 0.5)];
-/// let r = map_safe(&map, &through, 0.0, |p: &[DVec2]| Ok(p.to_vec()));
+/// let r = map_safe(&world, &through, 0.0, |p: &[DVec2]| Ok(p.to_vec()));
 /// assert!(matches!(r, Err(Error::InvalidInputPath { .. })));
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
-pub fn map_safe(
-    map: &GridMap,
-    path: &[DVec2],
+pub fn map_safe<W: World + ?Sized, P: Point2>(
+    world: &W,
+    path: &[P],
     radius: f64,
     smoother: impl FnMut(&[DVec2]) -> Result<Vec<DVec2>>,
-) -> Result<Vec<DVec2>> {
-    MapSafe::new(map).smooth(path, radius, smoother)
+) -> Result<Vec<P>> {
+    MapSafe::new(world).smooth(path, radius, smoother)
 }
 
-/// Map-aware Chaikin of a valid `path` on `map` (see [`MapSafe::chaikin`]): every
-/// corner cut as deeply as the walls allow, the result always valid for `radius`. Builds
-/// the distance field each call; use [`MapSafe`] for many paths on one map.
+/// Map-aware Chaikin of a valid `path` on `world` (see [`MapSafe::chaikin`]): every
+/// corner cut as deeply as the walls allow, the result always valid for `radius`. Use
+/// [`MapSafe`] for many paths without allocation.
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::{curve::chaikin::ChaikinParams, grid::GridMap, map_safe::map_chaikin};
-/// let map = GridMap::from_rows(&["....", "....", "...."])?;
+/// use pathsmooth::{chaikin, map_chaikin, ChaikinParams, GridMap, GridWorld};
+/// let world = GridWorld::new(GridMap::from_rows(&["....", "....", "...."])?)?;
 /// let path = [DVec2::new(0.5, 0.5), DVec2::new(3.5, 0.5), DVec2::new(3.5, 2.5)];
 /// // Open space: exactly classic Chaikin.
-/// let out = map_chaikin(&map, &path, 0.0, ChaikinParams::default())?;
-/// let blind = pathsmooth::curve::chaikin::chaikin(&path, ChaikinParams::default())?;
-/// assert_eq!(out, blind);
+/// let out = map_chaikin(&world, &path, 0.0, ChaikinParams::default())?;
+/// assert_eq!(out, chaikin(&path, ChaikinParams::default())?);
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
-pub fn map_chaikin(
-    map: &GridMap,
-    path: &[DVec2],
+pub fn map_chaikin<W: World + ?Sized, P: Point2>(
+    world: &W,
+    path: &[P],
     radius: f64,
     params: ChaikinParams,
-) -> Result<Vec<DVec2>> {
-    MapSafe::new(map).chaikin(path, radius, params)
+) -> Result<Vec<P>> {
+    MapSafe::new(world).chaikin(path, radius, params)
 }
 
 /// Cut ratios tried per corner and pass: `ratio`, `ratio/2`, …, `ratio/2^HALVINGS`.
 const HALVINGS: u32 = 5;
 
 /// The last two distinct points of a path being built (for segment and bend tests).
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy)]
 struct Tail {
     before: Option<DVec2>,
     last: DVec2,
@@ -643,6 +647,11 @@ fn assemble(path: &[DVec2], pieces: &[Piece]) -> Vec<DVec2> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{GridMap, GridWorld};
+
+    fn world(rows: &[&str]) -> GridWorld {
+        GridWorld::new(GridMap::from_rows(rows).unwrap()).unwrap()
+    }
 
     /// One pass of wall-blind corner cutting: the midpoints of each corner's legs (Chaikin
     /// at ratio ½).
@@ -657,13 +666,13 @@ mod tests {
 
     #[test]
     fn strict_clearance_test_agrees_with_the_distance_field() {
-        let map = GridMap::from_rows(&["..@.", "....", ".@..", "...."]).unwrap();
-        let safe = MapSafe::new(&map);
+        let world = world(&["..@.", "....", ".@..", "...."]);
+        let safe = MapSafe::new(&world);
         for x in -2..=18 {
             for y in -2..=18 {
                 let p = DVec2::new(x as f64 / 4.0, y as f64 / 4.0);
                 for r in [0.0, 0.25, 0.5] {
-                    let exact = safe.validator.field().clearance(p) > r;
+                    let exact = world.field().clearance(p) > r;
                     assert_eq!(safe.strictly_clear(p, r), exact, "{p} r={r}");
                 }
             }
@@ -675,9 +684,10 @@ mod tests {
         // Cutting the corner at (5.5, 1.5) would clip cell (4, 2); the corner at
         // (1.5, 1.5) is in the open.
         let map = GridMap::from_fn(7, 6, |x, y| (x, y) != (4, 2));
+        let world = GridWorld::new(map).unwrap();
         let p = |x, y| DVec2::new(x, y);
         let path = [p(1.5, 4.5), p(1.5, 1.5), p(5.5, 1.5), p(5.5, 4.5)];
-        let out = map_safe(&map, &path, 0.0, cut).unwrap();
+        let out = map_safe(&world, &path, 0.0, cut).unwrap();
         assert_eq!(
             out,
             vec![path[0], p(1.5, 3.0), p(3.5, 1.5), path[2], path[3]]
@@ -687,7 +697,7 @@ mod tests {
     #[test]
     fn joint_on_pinch_reverts_neighbours() {
         // Pinch at vertex (2, 2): cells (1, 1) and (2, 2) blocked.
-        let map = GridMap::from_rows(&["....", ".@..", "..@.", "...."]).unwrap();
+        let map = world(&["....", ".@..", "..@.", "...."]);
         let v = DVec2::new(2.0, 2.0);
         // Valid: arrives from the top-right quadrant and leaves into it again.
         let path = [

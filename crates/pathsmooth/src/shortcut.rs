@@ -8,56 +8,51 @@
 //! between are dropped. When no later node but the next is visible, the next one is kept
 //! as it is.
 //!
-//! Line of sight is the exact test of [`los`](crate::grid::los) with the agent radius
-//! `radius`: 0 means the DESIGN.md validity rule (touching walls allowed, no seams, no
-//! pinches), `r > 0` means clearance ≥ `r` along the new segment
-//! ([`DistanceField`]). So every new segment is valid; segments of the input that are
-//! kept unchanged are as valid as they were, and a valid input gives a valid output.
+//! Line of sight is the world's segment test with the agent radius
+//! ([`World::segment_is_clear`]): 0 means the validity rule (touching walls allowed, no
+//! seams, no pinches), `r > 0` means clearance ≥ `r` along the new segment; a bend the
+//! world refuses ([`World::bend_is_clear`], a grid's pinch) is not taken. So every new
+//! segment is valid; segments of the input that are kept unchanged are as valid as they
+//! were, and a valid input gives a valid output.
 //!
 //! **Parameters.** `radius`: larger radii keep shortcuts away from walls and cut less.
 //!
 //! **Properties.** Endpoints are kept; the output is a subsequence of the input, so it is
 //! never longer (triangle inequality). As the article warns, the result still turns
 //! sharply at the kept nodes and may graze wall corners (with radius 0); smooth it further
-//! with the corner cutters through [`map_safe`](crate::map_safe).
+//! with the map-aware corner cutters of [`MapSafe`](crate::MapSafe).
 //!
 //! **Cost.** O(n · k) line-of-sight tests for n input and k output points, each
-//! O(segment length) (× (r + 1) with a radius); a blocked cell that stopped a recent sight
-//! line is tried first with a constant-time exact test, which settles most failing
-//! candidates (neighbouring candidates tend to be stopped by the same cell). [`Shortcutter`] keeps the distance field
-//! for radius > 0 and writes into a caller's buffer, so repeated use allocates nothing.
+//! O(segment length) on a grid (× (r + 1) with a radius). [`Shortcutter`] keeps its
+//! scratch buffers and writes into a caller's buffer, so repeated use allocates nothing.
 //!
 //! ```
 //! use glam::{DVec2, IVec2};
-//! use pathsmooth::grid::{astar::astar, GridMap};
-//! use pathsmooth::shortcut::shortcut;
-//! let map = GridMap::from_rows(&["......", "......", "@@@@.."])?;
-//! let raw = astar(&map, IVec2::new(0, 1), IVec2::new(5, 2))?; // 6 cells
-//! let short = shortcut(&map, &raw.points, 0.0)?;
+//! use pathsmooth::{shortcut, GridMap, GridWorld, World};
+//! let world = GridWorld::new(GridMap::from_rows(&["......", "......", "@@@@.."])?)?;
+//! let raw = world.plan(DVec2::new(0.5, 1.5), DVec2::new(5.5, 2.5), 0.0)?; // 6 cells
+//! let short = shortcut(&world, &raw, 0.0)?;
 //! // The direct line would cross the wall: along row 1, then diagonally down.
 //! assert_eq!(short.len(), 3);
 //! assert_eq!((short[0], short[2]), (DVec2::new(0.5, 1.5), DVec2::new(5.5, 2.5)));
 //! # Ok::<(), pathsmooth::Error>(())
 //! ```
 
-use glam::{DVec2, IVec2};
+use glam::DVec2;
 
 use crate::error::Result;
-use crate::geometry::check_path;
-use crate::grid::distance::DistanceField;
-use crate::grid::los::{segment_collision, segment_enters_cell, Collision};
-use crate::grid::map::GridMap;
-use crate::validate::check_radius;
+use crate::geometry::{check_path, Point2};
+use crate::world::{check_radius, World};
 
-/// Reusable line-of-sight shortcutting on one map (see the module docs).
+/// Reusable line-of-sight shortcutting on one world (see the module docs).
 ///
 /// ```
-/// use glam::DVec2;
-/// use pathsmooth::{grid::GridMap, shortcut::Shortcutter};
-/// let map = GridMap::from_rows(&["....", "....", "...."])?;
-/// let mut s = Shortcutter::new(&map);
+/// use glam::Vec2;
+/// use pathsmooth::{GridMap, GridWorld, Shortcutter};
+/// let world = GridWorld::new(GridMap::from_rows(&["....", "....", "...."])?)?;
+/// let mut s = Shortcutter::new(&world);
 /// let mut out = Vec::new();
-/// let path = [DVec2::new(0.5, 0.5), DVec2::new(1.5, 1.5), DVec2::new(3.5, 1.5)];
+/// let path = [Vec2::new(0.5, 0.5), Vec2::new(1.5, 1.5), Vec2::new(3.5, 1.5)];
 /// s.shortcut_into(&path, 0.5, &mut out)?;
 /// assert_eq!(out, vec![path[0], path[2]]);
 /// s.shortcut_into(&path, 0.6, &mut out)?; // the start is only 0.5 from the border
@@ -65,91 +60,116 @@ use crate::validate::check_radius;
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
 #[derive(Debug, Clone)]
-pub struct Shortcutter<'m> {
-    map: &'m GridMap,
-    field: Option<DistanceField>,
+pub struct Shortcutter<W> {
+    world: W,
+    input: Vec<DVec2>,
+    kept: Vec<usize>,
 }
 
-impl<'m> Shortcutter<'m> {
-    /// A shortcutter for `map`; the distance field is built on first use with a radius > 0.
-    pub fn new(map: &'m GridMap) -> Self {
-        Shortcutter { map, field: None }
-    }
-
-    /// A shortcutter using an existing distance field of `map`.
-    pub fn with_field(map: &'m GridMap, field: DistanceField) -> Self {
+impl<W> Shortcutter<W> {
+    /// A shortcutter for `world` (pass a reference to borrow it).
+    pub fn new(world: W) -> Self {
         Shortcutter {
-            map,
-            field: Some(field),
+            world,
+            input: Vec::new(),
+            kept: Vec::new(),
         }
     }
 
-    /// Writes the shortcut path into `out` (cleared first).
+    /// The same scratch buffers on another world (how the pipeline lends its buffers to
+    /// a borrowed world).
+    pub(crate) fn rebind<V>(self, world: V) -> Shortcutter<V> {
+        Shortcutter {
+            world,
+            input: self.input,
+            kept: self.kept,
+        }
+    }
+}
+
+impl<W: World> Shortcutter<W> {
+    /// The world.
+    pub fn world(&self) -> &W {
+        &self.world
+    }
+
+    /// Writes the shortcut path into `out` (cleared first); the points are the input's own,
+    /// in their own type.
     ///
     /// Errors: [`Error::EmptyPath`](crate::Error::EmptyPath),
     /// [`Error::NonFinite`](crate::Error::NonFinite), and
     /// [`Error::BadParameter`](crate::Error::BadParameter) for a negative or NaN radius.
-    pub fn shortcut_into(
+    pub fn shortcut_into<P: Point2>(
         &mut self,
-        path: &[DVec2],
+        path: &[P],
         radius: f64,
-        out: &mut Vec<DVec2>,
+        out: &mut Vec<P>,
     ) -> Result<()> {
         check_path(path, 1, "shortcut")?;
         check_radius(radius)?;
-        out.clear();
-        if radius > 0.0 && self.field.is_none() {
-            self.field = Some(DistanceField::new(self.map));
-        }
-        let map = self.map;
-        let field = self.field.as_ref();
-        // Blocked cells that stopped recent sight lines. Neighbouring candidates are
-        // usually stopped by the same cell, which a constant-time exact test detects
-        // before walking the whole segment.
-        let mut witnesses = [None::<IVec2>; 4];
-        let mut next_witness = 0;
-        let visible = |a: DVec2, b: DVec2| {
-            if witnesses
-                .iter()
-                .flatten()
-                .any(|&c| segment_enters_cell(a, b, c))
-            {
-                return false;
-            }
-            match segment_collision(map, a, b) {
-                None => match field {
-                    Some(f) if radius > 0.0 => f.segment_clear_of(a, b, radius),
+        self.input.clear();
+        self.input.extend(path.iter().map(|p| p.to_dvec2()));
+        let (world, input) = (&self.world, &self.input);
+        // A shortcut i → j makes a new bend at i; it must be clear too (a grid's pinch at
+        // radius 0).
+        farthest_visible(input.len(), &mut self.kept, |kept, i, j| {
+            let (a, b) = (input[i], input[j]);
+            world.segment_is_clear(a, b, radius)
+                && match kept {
+                    [.., h, _] => world.bend_is_clear(input[*h], a, b, radius),
                     _ => true,
-                },
-                Some(Collision::Interior { cell }) => {
-                    witnesses[next_witness] = Some(cell);
-                    next_witness = (next_witness + 1) % witnesses.len();
-                    false
                 }
-                Some(_) => false,
-            }
-        };
-        shortcut_by(path, visible, out)
+        });
+        out.clear();
+        out.extend(self.kept.iter().map(|&i| path[i]));
+        Ok(())
     }
 }
 
-/// Line-of-sight shortcuts of `path` on `map` for an agent of radius `radius` (≥ 0); see
-/// the module docs. Builds a distance field when `radius > 0`; use [`Shortcutter`] for
-/// repeated calls.
+/// Line-of-sight shortcuts of `path` (`Vec2` or `DVec2`, world units) on `world` for an
+/// agent of radius `radius` (≥ 0); see the module docs. Use [`Shortcutter`] for repeated
+/// calls without allocation.
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::{grid::GridMap, shortcut::shortcut};
-/// let map = GridMap::from_rows(&["...", ".@.", "..."])?;
+/// use pathsmooth::{shortcut, GridMap, GridWorld};
+/// let world = GridWorld::new(GridMap::from_rows(&["...", ".@.", "..."])?)?;
 /// // The wall's corner blocks the direct line: the corner node is kept.
 /// let p = [DVec2::new(0.5, 2.5), DVec2::new(0.5, 0.5), DVec2::new(2.5, 0.5)];
-/// assert_eq!(shortcut(&map, &p, 0.0)?, p.to_vec());
+/// assert_eq!(shortcut(&world, &p, 0.0)?, p.to_vec());
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
-pub fn shortcut(map: &GridMap, path: &[DVec2], radius: f64) -> Result<Vec<DVec2>> {
+pub fn shortcut<W: World + ?Sized, P: Point2>(
+    world: &W,
+    path: &[P],
+    radius: f64,
+) -> Result<Vec<P>> {
     let mut out = Vec::with_capacity(path.len());
-    Shortcutter::new(map).shortcut_into(path, radius, &mut out)?;
+    Shortcutter::new(world).shortcut_into(path, radius, &mut out)?;
     Ok(out)
+}
+
+/// The farthest-visible walk shared by [`Shortcutter`] and [`shortcut_by`]: from each kept
+/// node `i`, the farthest later node `j` that `visible(kept so far, i, j)` accepts (the
+/// next node when none is). `kept` receives the kept indices in order, the first and the
+/// last included.
+fn farthest_visible(
+    n: usize,
+    kept: &mut Vec<usize>,
+    mut visible: impl FnMut(&[usize], usize, usize) -> bool,
+) {
+    kept.clear();
+    let last = n - 1;
+    let mut i = 0;
+    kept.push(0);
+    while i < last {
+        let next = (i + 2..=last)
+            .rev()
+            .find(|&j| visible(kept, i, j))
+            .unwrap_or(i + 1);
+        kept.push(next);
+        i = next;
+    }
 }
 
 /// Line-of-sight shortcuts with any visibility test: from each kept node, jump to the
@@ -174,34 +194,29 @@ pub fn shortcut_by(
 ) -> Result<()> {
     check_path(path, 1, "shortcut")?;
     out.clear();
-    let last = path.len() - 1;
-    let mut i = 0;
-    out.push(path[0]);
-    while i < last {
-        // The farthest later node in sight; the next node when none is.
-        let next = (i + 2..=last)
-            .rev()
-            .find(|&j| visible(path[i], path[j]))
-            .unwrap_or(i + 1);
-        out.push(path[next]);
-        i = next;
-    }
+    let mut kept = Vec::new();
+    farthest_visible(path.len(), &mut kept, |_, i, j| visible(path[i], path[j]));
+    out.extend(kept.iter().map(|&i| path[i]));
     Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Error;
+    use crate::{Error, GridMap, GridWorld};
+
+    fn world(rows: &[&str]) -> GridWorld {
+        GridWorld::new(GridMap::from_rows(rows).unwrap()).unwrap()
+    }
 
     #[test]
     fn duplicates_and_single_points() {
-        let map = GridMap::from_rows(&["...."]).unwrap();
+        let w = world(&["...."]);
         let a = DVec2::new(0.5, 0.5);
-        assert_eq!(shortcut(&map, &[a], 0.0).unwrap(), vec![a]);
-        assert_eq!(shortcut(&map, &[a, a, a], 0.0).unwrap(), vec![a, a]);
+        assert_eq!(shortcut(&w, &[a], 0.0).unwrap(), vec![a]);
+        assert_eq!(shortcut(&w, &[a, a, a], 0.0).unwrap(), vec![a, a]);
         assert_eq!(
-            shortcut(&map, &[a], -0.1),
+            shortcut(&w, &[a], -0.1),
             Err(Error::param("radius", -0.1, "a finite number ≥ 0"))
         );
     }
@@ -209,7 +224,7 @@ mod tests {
     #[test]
     fn farthest_visible_not_first_blocked() {
         // The path goes round a pillar and comes back into view: the farthest node wins.
-        let map = GridMap::from_rows(&[".....", "..@..", "....."]).unwrap();
+        let w = world(&[".....", "..@..", "....."]);
         let p = [
             DVec2::new(0.5, 1.5),
             DVec2::new(1.5, 0.5),
@@ -218,6 +233,18 @@ mod tests {
             DVec2::new(1.5, 2.5),
             DVec2::new(0.5, 2.5),
         ];
-        assert_eq!(shortcut(&map, &p, 0.0).unwrap(), vec![p[0], p[5]]);
+        assert_eq!(shortcut(&w, &p, 0.0).unwrap(), vec![p[0], p[5]]);
+    }
+
+    #[test]
+    fn no_shortcut_bends_through_a_pinch() {
+        // Pinch at vertex (2, 2). The path reaches the vertex from above and leaves it to
+        // the lower left; a shortcut from (2, 0.5) straight to the vertex then on to the
+        // lower left would bend through the pinch.
+        let w = world(&["....", ".@..", "..@.", "...."]);
+        let v = DVec2::new(2.0, 2.0);
+        let path = [DVec2::new(2.0, 0.5), DVec2::new(2.0, 1.5), v, DVec2::new(3.0, 2.0), DVec2::new(3.5, 3.5)];
+        let out = shortcut(&w, &path, 0.0).unwrap();
+        assert!(crate::is_valid(&w, &out, 0.0), "{out:?}");
     }
 }

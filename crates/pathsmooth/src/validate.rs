@@ -1,67 +1,57 @@
-//! Validation of a path on a grid map, with the metrics users compare smoothers by.
+//! Validation of a path on any [`World`], with the metrics users compare smoothers by.
 //!
-//! A path is **valid** on a map for an agent radius `r` when (DESIGN.md):
-//! - no segment enters the interior of the blocked region (blocked cells as closed squares
-//!   plus everything outside the map; the seam inside a thick wall counts as inside),
-//! - no segment passes through a pinch vertex and no bend squeezes through one
-//!   ([`los`](crate::grid::los) has the exact test),
-//! - with `r > 0`, every point keeps clearance ≥ `r` ([`DistanceField`]).
+//! A path is **valid** on a world for an agent radius `r` when every segment is clear for
+//! `r` and every bend is clear (the [world contract](crate::world)): on a grid, no segment
+//! enters a wall (blocked cells are closed squares, outside the map is blocked, the seam
+//! inside a thick wall counts as inside), none passes through or bends on a pinch vertex,
+//! and with `r > 0` every point keeps clearance ≥ `r`. Clearance is accepted down to
+//! `r − tolerance` ([`World::tolerance`]), so paths built to sit exactly at the radius
+//! validate after rounding.
 //!
-//! The [`ValidationReport`] lists every offending segment (not just the first), the
-//! minimum clearance, the length and the maximum and total turning angle (from
-//! [`crate::metrics`], the same definitions the CLI prints, so duplicate points are
-//! skipped, never NaN). [`Validator`] keeps the distance field of one map for repeated use;
-//! [`validate`] and [`is_valid`] are one-shot forms.
+//! The [`ValidationReport`] lists every offending segment and bend (not just the first),
+//! where the first problem is, the minimum clearance, the length and the maximum and total
+//! turning angle (from [`crate::metrics`], so duplicate points are skipped, never NaN).
+//! [`Validator`] checks many paths on one world; [`validate`] and [`is_valid`] are one-shot
+//! forms.
 //!
-//! Cost: O(Σ segment length × (clearance + 1)) for the clearance, O(Σ segment length) for
-//! the collision tests; building a [`Validator`] is O(width × height).
+//! Cost: one segment test and one capped clearance query per segment, one bend test per
+//! vertex: on a grid, O(Σ segment length × (r + 1)) in cells.
 //!
 //! ```
 //! use glam::DVec2;
-//! use pathsmooth::grid::GridMap;
-//! use pathsmooth::validate::validate;
-//! let map = GridMap::from_rows(&["...", ".@.", "..."])?;
+//! use pathsmooth::{validate, GridMap, GridWorld};
+//! let world = GridWorld::new(GridMap::from_rows(&["...", ".@.", "..."])?)?;
 //! let around = [DVec2::new(0.5, 0.5), DVec2::new(0.5, 2.5), DVec2::new(2.5, 2.5)];
-//! let report = validate(&map, &around, 0.0)?;
+//! let report = validate(&world, &around, 0.0)?;
 //! assert!(report.is_valid());
 //! assert_eq!(report.min_clearance, 0.5);
 //! assert_eq!(report.length, 4.0);
 //! let through = [DVec2::new(0.5, 0.5), DVec2::new(2.5, 2.5)];
-//! assert_eq!(validate(&map, &through, 0.0)?.penetrating_segments, vec![0]);
+//! assert_eq!(validate(&world, &through, 0.0)?.blocked_segments, vec![0]);
 //! # Ok::<(), pathsmooth::Error>(())
 //! ```
 
-use glam::{DVec2, IVec2};
+use glam::DVec2;
 
-use crate::error::{Error, Result};
-use crate::geometry::check_path;
-use crate::grid::distance::DistanceField;
-use crate::grid::los::{bend_pinch, segment_collision, Collision};
-use crate::grid::map::GridMap;
+use crate::error::Result;
+use crate::geometry::{check_path, Point2};
 use crate::metrics::{length, max_and_total_turn};
-
-/// A squeeze through a pinch vertex.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PinchCrossing {
-    /// The pinch vertex (x, y).
-    pub vertex: IVec2,
-    /// For a straight crossing, the segment index; for a bend, the index of the path point
-    /// sitting on the vertex.
-    pub index: usize,
-    /// True when the path bends on the vertex, false when a segment passes straight through.
-    pub bend: bool,
-}
+use crate::world::{bends, check_radius, World};
 
 /// What [`validate`] found. Segment `i` joins points `i` and `i + 1`; a one-point path is
 /// checked as the degenerate segment 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ValidationReport {
-    /// Segments that enter the interior of the blocked region.
-    pub penetrating_segments: Vec<usize>,
-    /// Segments through, and bends on, pinch vertices.
-    pub pinch_crossings: Vec<PinchCrossing>,
-    /// Segments whose clearance is below the radius (only when the radius is > 0).
+    /// Segments that are not clear even for a point agent: they enter the blocked region
+    /// (or, on a grid, pass through a pinch).
+    pub blocked_segments: Vec<usize>,
+    /// Points where the path bends through a gap of zero width (a grid's pinch vertex).
+    pub blocked_bends: Vec<usize>,
+    /// Segments that stay in free space but come closer than the radius (less the
+    /// tolerance) to the blocked region.
     pub clearance_violations: Vec<usize>,
+    /// A point near the first problem, when there is one.
+    pub first_problem_at: Option<DVec2>,
     /// Smallest clearance over the whole path (0 when it touches or enters a wall).
     pub min_clearance: f64,
     /// The agent radius checked.
@@ -79,16 +69,16 @@ impl ValidationReport {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::{grid::GridMap, validate::validate};
-    /// let map = GridMap::from_rows(&["..", ".."])?;
-    /// let r = validate(&map, &[DVec2::new(0.5, 0.5), DVec2::new(1.5, 1.5)], 0.5)?;
-    /// assert!(r.is_valid());
-    /// assert!(!validate(&map, &[DVec2::new(0.5, 0.5), DVec2::new(1.5, 1.5)], 0.6)?.is_valid());
+    /// use pathsmooth::{validate, GridMap, GridWorld};
+    /// let world = GridWorld::new(GridMap::from_rows(&["..", ".."])?)?;
+    /// let diagonal = [DVec2::new(0.5, 0.5), DVec2::new(1.5, 1.5)];
+    /// assert!(validate(&world, &diagonal, 0.5)?.is_valid());
+    /// assert!(!validate(&world, &diagonal, 0.6)?.is_valid());
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn is_valid(&self) -> bool {
-        self.penetrating_segments.is_empty()
-            && self.pinch_crossings.is_empty()
+        self.blocked_segments.is_empty()
+            && self.blocked_bends.is_empty()
             && self.clearance_violations.is_empty()
     }
 
@@ -96,35 +86,36 @@ impl ValidationReport {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::{grid::GridMap, validate::validate};
-    /// let map = GridMap::from_rows(&[".@."])?;
-    /// let r = validate(&map, &[DVec2::new(0.5, 0.5), DVec2::new(2.5, 0.5)], 0.0)?;
-    /// assert_eq!(r.problem().unwrap(), "segment 0 enters a wall");
+    /// use pathsmooth::{validate, GridMap, GridWorld};
+    /// let world = GridWorld::new(GridMap::from_rows(&[".@."])?)?;
+    /// let r = validate(&world, &[DVec2::new(0.5, 0.5), DVec2::new(2.5, 0.5)], 0.0)?;
+    /// assert_eq!(r.problem().unwrap(), "segment 0 enters a wall near (1.5, 0.5)");
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn problem(&self) -> Option<String> {
-        if let Some(i) = self.penetrating_segments.first() {
-            return Some(format!("segment {i} enters a wall"));
+        let at = self
+            .first_problem_at
+            .map(|p| format!(" near ({}, {})", p.x, p.y))
+            .unwrap_or_default();
+        if let Some(i) = self.blocked_segments.first() {
+            return Some(format!("segment {i} enters a wall{at}"));
         }
-        if let Some(p) = self.pinch_crossings.first() {
-            let what = if p.bend { "point" } else { "segment" };
-            return Some(format!(
-                "{what} {} squeezes through the pinch at ({}, {})",
-                p.index, p.vertex.x, p.vertex.y
-            ));
+        if let Some(i) = self.blocked_bends.first() {
+            return Some(format!("point {i} bends through a gap between two walls{at}"));
         }
         self.clearance_violations.first().map(|i| {
             format!(
-                "segment {i} comes closer than the radius {} to a wall (path minimum {})",
+                "segment {i} comes closer than the radius {} to a wall{at} (path minimum {})",
                 self.radius, self.min_clearance
             )
         })
     }
 
     fn clear(&mut self) {
-        self.penetrating_segments.clear();
-        self.pinch_crossings.clear();
+        self.blocked_segments.clear();
+        self.blocked_bends.clear();
         self.clearance_violations.clear();
+        self.first_problem_at = None;
         self.min_clearance = f64::INFINITY;
         self.radius = 0.0;
         self.length = 0.0;
@@ -133,13 +124,13 @@ impl ValidationReport {
     }
 }
 
-/// Validates paths on one map, keeping its [`DistanceField`].
+/// Validates paths on one world.
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::{grid::GridMap, validate::{ValidationReport, Validator}};
-/// let map = GridMap::from_rows(&["....", "....", "...."])?;
-/// let validator = Validator::new(&map);
+/// use pathsmooth::{GridMap, GridWorld, ValidationReport, Validator};
+/// let world = GridWorld::new(GridMap::from_rows(&["....", "....", "...."])?)?;
+/// let validator = Validator::new(&world);
 /// let mut report = ValidationReport::default();
 /// validator.validate_into(&[DVec2::new(1.5, 1.5), DVec2::new(2.5, 1.5)], 1.0, &mut report)?;
 /// assert!(report.is_valid() && report.min_clearance == 1.5);
@@ -148,59 +139,47 @@ impl ValidationReport {
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
 #[derive(Debug, Clone)]
-pub struct Validator<'m> {
-    map: &'m GridMap,
-    field: DistanceField,
+pub struct Validator<W> {
+    world: W,
 }
 
-impl<'m> Validator<'m> {
-    /// Builds the distance field of `map` (O(width × height)).
-    pub fn new(map: &'m GridMap) -> Self {
-        Validator {
-            map,
-            field: DistanceField::new(map),
-        }
+impl<W: World> Validator<W> {
+    /// A validator for `world` (pass a reference to borrow it).
+    pub fn new(world: W) -> Self {
+        Validator { world }
     }
 
-    /// Uses an existing field; it must have been built from `map`.
-    pub fn with_field(map: &'m GridMap, field: DistanceField) -> Self {
-        Validator { map, field }
+    /// The world.
+    pub fn world(&self) -> &W {
+        &self.world
     }
 
-    /// The map.
-    pub fn map(&self) -> &'m GridMap {
-        self.map
-    }
-
-    /// The distance field.
-    pub fn field(&self) -> &DistanceField {
-        &self.field
-    }
-
-    /// Validates `path` for an agent of radius `radius` (≥ 0).
+    /// Validates `path` (`Vec2` or `DVec2` points, world units) for an agent of radius
+    /// `radius` (≥ 0).
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::{grid::GridMap, validate::Validator};
-    /// let map = GridMap::from_rows(&["...", ".@.", "..."])?;
-    /// let v = Validator::new(&map);
+    /// use pathsmooth::{GridMap, GridWorld, Validator};
+    /// let world = GridWorld::new(GridMap::from_rows(&["...", ".@.", "..."])?)?;
+    /// let v = Validator::new(&world);
     /// let corner = [DVec2::new(0.5, 1.5), DVec2::new(1.5, 0.5)]; // touches (1, 1)
     /// let r = v.validate(&corner, 0.0)?;
     /// assert!(r.is_valid() && r.min_clearance == 0.0);
     /// assert!(!v.is_valid(&corner, 0.1));
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
-    pub fn validate(&self, path: &[DVec2], radius: f64) -> Result<ValidationReport> {
+    pub fn validate<P: Point2>(&self, path: &[P], radius: f64) -> Result<ValidationReport> {
         let mut report = ValidationReport::default();
         self.validate_into(path, radius, &mut report)?;
         Ok(report)
     }
 
-    /// [`validate`](Self::validate) into a reused report (no allocation once its lists have
-    /// grown). Errors: empty path, non-finite point, negative or NaN radius.
-    pub fn validate_into(
+    /// [`validate`](Self::validate) into a reused report (no allocation once its lists
+    /// have grown, for `DVec2` paths). Errors: empty path, non-finite point, negative or
+    /// NaN radius.
+    pub fn validate_into<P: Point2>(
         &self,
-        path: &[DVec2],
+        path: &[P],
         radius: f64,
         report: &mut ValidationReport,
     ) -> Result<()> {
@@ -208,36 +187,38 @@ impl<'m> Validator<'m> {
         check_radius(radius)?;
         report.clear();
         report.radius = radius;
-        let single = [path[0], path[0]];
-        let segments = if path.len() == 1 { &single[..] } else { path };
-        for (i, s) in segments.windows(2).enumerate() {
-            match segment_collision(self.map, s[0], s[1]) {
-                Some(Collision::Interior { .. }) | Some(Collision::NonFinite) => {
-                    report.penetrating_segments.push(i)
-                }
-                Some(Collision::Pinch { vertex }) => report.pinch_crossings.push(PinchCrossing {
-                    vertex,
-                    index: i,
-                    bend: false,
-                }),
-                None => {}
+        let world = &self.world;
+        let accept = radius - world.tolerance();
+        let at = |i: usize| path[i.min(path.len() - 1)].to_dvec2();
+        let segments = path.len().max(2) - 1;
+        for i in 0..segments {
+            let (a, b) = (at(i), at(i + 1));
+            let mut problem = None;
+            if let Some(p) = world.first_contact(a, b, 0.0) {
+                report.blocked_segments.push(i);
+                problem = Some(p);
             }
             // Values below the cap are exact: the cap keeps both the running minimum and
-            // the radius test exact while skipping squares that cannot matter.
+            // the radius test exact while skipping space that cannot matter.
             let cap = report.min_clearance.max(radius);
-            let c = self.field.segment_clearance_capped(s[0], s[1], cap);
-            if c < radius {
+            let c = if problem.is_some() {
+                0.0
+            } else {
+                world.segment_clearance(a, b, cap)
+            };
+            if problem.is_none() && radius > 0.0 && c < accept {
                 report.clearance_violations.push(i);
+                problem = Some(world.first_contact(a, b, radius).unwrap_or(a.lerp(b, 0.5)));
             }
             report.min_clearance = report.min_clearance.min(c);
+            if report.first_problem_at.is_none() {
+                report.first_problem_at = problem;
+            }
         }
-        for (prev, i, next) in crate::grid::los::bends(path) {
-            if let Some(vertex) = bend_pinch(self.map, path[prev], path[i], path[next]) {
-                report.pinch_crossings.push(PinchCrossing {
-                    vertex,
-                    index: i,
-                    bend: true,
-                });
+        for (prev, i, next) in bends(path) {
+            if !world.bend_is_clear(at(prev), at(i), at(next), radius) {
+                report.blocked_bends.push(i);
+                report.first_problem_at.get_or_insert(at(i));
             }
         }
         // One definition of length and turning for the library (`+ 0.0`: an empty sum
@@ -248,90 +229,94 @@ impl<'m> Validator<'m> {
     }
 
     /// True when `path` is valid for `radius`; any error (bad path or radius) is `false`.
-    pub fn is_valid(&self, path: &[DVec2], radius: f64) -> bool {
+    pub fn is_valid<P: Point2>(&self, path: &[P], radius: f64) -> bool {
         self.validate(path, radius).is_ok_and(|r| r.is_valid())
     }
 }
 
-/// Validates `path` on `map` for an agent of radius `radius` (≥ 0). Builds a distance field
-/// each call; use [`Validator`] to check many paths on one map.
+/// Validates `path` on `world` for an agent of radius `radius` (≥ 0); see [`Validator`].
 ///
-/// Errors: [`Error::EmptyPath`], [`Error::NonFinite`], and [`Error::BadParameter`] for a
-/// negative or NaN radius.
+/// Errors: [`Error::EmptyPath`](crate::Error::EmptyPath),
+/// [`Error::NonFinite`](crate::Error::NonFinite), and
+/// [`Error::BadParameter`](crate::Error::BadParameter) for a negative or NaN radius.
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::{grid::GridMap, validate::validate};
-/// let map = GridMap::from_rows(&["..."])?;
-/// assert!(validate(&map, &[DVec2::new(0.5, 0.5)], -1.0).is_err());
+/// use pathsmooth::{validate, GridMap, GridWorld};
+/// let world = GridWorld::new(GridMap::from_rows(&["..."])?)?;
+/// assert!(validate(&world, &[DVec2::new(0.5, 0.5)], -1.0).is_err());
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
-pub fn validate(map: &GridMap, path: &[DVec2], radius: f64) -> Result<ValidationReport> {
-    Validator::new(map).validate(path, radius)
+pub fn validate<W: World + ?Sized, P: Point2>(
+    world: &W,
+    path: &[P],
+    radius: f64,
+) -> Result<ValidationReport> {
+    Validator::new(world).validate(path, radius)
 }
 
-/// True when `path` is valid on `map` for `radius`; errors (bad path, bad radius) are
+/// True when `path` is valid on `world` for `radius`; errors (bad path, bad radius) are
 /// `false`.
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::{grid::GridMap, validate::is_valid};
-/// let map = GridMap::from_rows(&["@.", ".@"])?;
-/// assert!(!is_valid(&map, &[DVec2::new(1.5, 0.5), DVec2::new(0.5, 1.5)], 0.0));
+/// use pathsmooth::{is_valid, GridMap, GridWorld};
+/// let world = GridWorld::new(GridMap::from_rows(&["@.", ".@"])?)?;
+/// assert!(!is_valid(&world, &[DVec2::new(1.5, 0.5), DVec2::new(0.5, 1.5)], 0.0));
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
-pub fn is_valid(map: &GridMap, path: &[DVec2], radius: f64) -> bool {
-    validate(map, path, radius).is_ok_and(|r| r.is_valid())
-}
-
-/// A radius must be a non-negative number.
-pub(crate) fn check_radius(radius: f64) -> Result<()> {
-    if radius >= 0.0 && radius.is_finite() {
-        Ok(())
-    } else {
-        Err(Error::param("radius", radius, "a finite number ≥ 0"))
-    }
+pub fn is_valid<W: World + ?Sized, P: Point2>(world: &W, path: &[P], radius: f64) -> bool {
+    validate(world, path, radius).is_ok_and(|r| r.is_valid())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{Error, GridMap, GridWorld};
 
     fn p(x: f64, y: f64) -> DVec2 {
         DVec2::new(x, y)
     }
 
+    fn world(rows: &[&str]) -> GridWorld {
+        GridWorld::new(GridMap::from_rows(rows).unwrap()).unwrap()
+    }
+
     #[test]
     fn reports_bend_through_pinch_and_turns() {
-        let map = GridMap::from_rows(&["@.", ".@"]).unwrap();
-        let r = validate(
-            &map,
-            &[p(1.5, 0.5), p(1.0, 1.0), p(1.0, 1.0), p(0.5, 1.5)],
-            0.0,
-        )
-        .unwrap();
-        assert_eq!(
-            r.pinch_crossings,
-            vec![PinchCrossing {
-                vertex: IVec2::ONE,
-                index: 2,
-                bend: true
-            }]
-        );
+        let w = world(&["@.", ".@"]);
+        let r = validate(&w, &[p(1.5, 0.5), p(1.0, 1.0), p(1.0, 1.0), p(0.5, 1.5)], 0.0).unwrap();
+        assert_eq!(r.blocked_bends, vec![2]);
+        assert_eq!(r.first_problem_at, Some(p(1.0, 1.0)));
         assert!(r.total_turn.abs() < 1e-12 && !r.is_valid());
         assert_eq!(r.min_clearance, 0.0);
     }
 
     #[test]
     fn bad_input() {
-        let map = GridMap::from_rows(&["..."]).unwrap();
-        assert_eq!(validate(&map, &[], 0.0), Err(Error::EmptyPath));
-        assert!(validate(&map, &[p(0.5, 0.5)], f64::NAN).is_err());
+        let w = world(&["..."]);
+        assert_eq!(validate::<_, DVec2>(&w, &[], 0.0), Err(Error::EmptyPath));
+        assert!(validate(&w, &[p(0.5, 0.5)], f64::NAN).is_err());
         assert_eq!(
-            validate(&map, &[p(0.5, f64::NAN)], 0.0),
+            validate(&w, &[p(0.5, f64::NAN)], 0.0),
             Err(Error::NonFinite { index: 0 })
         );
-        assert!(validate(&map, &[p(0.5, 0.5)], 0.0).unwrap().is_valid());
-        assert!(!validate(&map, &[p(5.5, 0.5)], 0.0).unwrap().is_valid());
+        assert!(validate(&w, &[p(0.5, 0.5)], 0.0).unwrap().is_valid());
+        assert!(!validate(&w, &[p(5.5, 0.5)], 0.0).unwrap().is_valid());
+    }
+
+    #[test]
+    fn clearance_within_the_tolerance_is_accepted() {
+        let w = world(&["....", "....", "...."]);
+        let a = [p(1.5, 1.5), p(2.5, 1.5)];
+        assert!(validate(&w, &a, 1.5 + 0.5 * w.tolerance()).unwrap().is_valid());
+        assert!(!validate(&w, &a, 1.5 + 2.0 * w.tolerance()).unwrap().is_valid());
+    }
+
+    #[test]
+    fn f32_paths_are_validated_as_given() {
+        let w = world(&["...", ".@.", "..."]);
+        let around = [glam::Vec2::new(0.5, 0.5), glam::Vec2::new(0.5, 2.5)];
+        assert!(validate(&w, &around, 0.0).unwrap().is_valid());
     }
 }

@@ -117,7 +117,7 @@ use super::disks::DiskCorridor;
 use crate::error::{Error, Result};
 use crate::grid::distance::DistanceField;
 use crate::grid::map::GridMap;
-use crate::validate::check_radius;
+use crate::world::check_radius;
 
 /// The clearance every corridor segment keeps above the agent radius (map units). Strictly
 /// positive so that a segment never touches a wall (nor a pinch vertex) when `r = 0`, and

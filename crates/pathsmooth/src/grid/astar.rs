@@ -32,6 +32,7 @@ use glam::{DVec2, IVec2};
 use pathfinding::prelude::astar as pf_astar;
 
 use crate::error::{Error, Result};
+use crate::grid::distance::DistanceField;
 use crate::grid::map::GridMap;
 
 /// Cost of an orthogonal step in search units.
@@ -82,6 +83,77 @@ pub fn octile_distance(a: IVec2, b: IVec2) -> f64 {
 pub fn astar(map: &GridMap, start: IVec2, goal: IVec2) -> Result<GridPath> {
     check_cell(map, start, "start")?;
     check_cell(map, goal, "goal")?;
+    let free = |x: i64, y: i64| map.is_passable(x, y);
+    search(map, start, goal, free, |c: IVec2, dx: i32, dy: i32| {
+        free((c.x + dx) as i64, c.y as i64) && free(c.x as i64, (c.y + dy) as i64)
+    })
+}
+
+/// [`astar`] for an agent of radius `radius` (in cells, ≥ 0): it enters only cells whose
+/// centre has clearance ≥ `radius`, and takes a diagonal step only when the corner it
+/// passes has clearance ≥ `radius` too (at radius 0: when both side cells are free, as
+/// [`astar`]). The polyline through the centres then keeps clearance ≥ `radius`
+/// everywhere: along an orthogonal step between two centres, and along each half of a
+/// diagonal step, the distance to any blocked square is smallest at an end of the piece
+/// (the per-axis distances change linearly and in steps of half a cell), so the centres and
+/// the corner bound the whole step.
+///
+/// The start and goal cells themselves are not tested for clearance (callers check their
+/// points: a start may be a little off its cell's centre); every other cell is.
+/// `field` must be `map`'s distance field.
+///
+/// Cost: that of [`astar`], with a clearance query per cell and corner visited.
+///
+/// ```
+/// use glam::IVec2;
+/// use pathsmooth::grid::{astar::astar_clear, distance::DistanceField, GridMap};
+/// let map = GridMap::from_rows(&[".....", ".....", "..@..", ".....", "....."])?;
+/// let field = DistanceField::new(&map);
+/// // Radius 0.6: no centre next to the pillar has room, so the path goes wide.
+/// let p = astar_clear(&map, &field, IVec2::new(0, 2), IVec2::new(4, 2), 0.6)?;
+/// assert!(p.cells.iter().all(|c| c.y != 2 || c.x == 0 || c.x == 4));
+/// assert!(pathsmooth::validate::is_valid(&map, &p.points, 0.6));
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+pub fn astar_clear(
+    map: &GridMap,
+    field: &DistanceField,
+    start: IVec2,
+    goal: IVec2,
+    radius: f64,
+) -> Result<GridPath> {
+    if !(radius >= 0.0 && radius.is_finite()) {
+        return Err(Error::param("radius", radius, "a finite number ≥ 0"));
+    }
+    if radius == 0.0 {
+        return astar(map, start, goal);
+    }
+    check_cell(map, start, "start")?;
+    check_cell(map, goal, "goal")?;
+    let ends = [start, goal];
+    let free = |x: i64, y: i64| {
+        map.is_passable(x, y)
+            && (field.cell_clearance(x, y) >= radius
+                || ends.contains(&IVec2::new(x as i32, y as i32)))
+    };
+    let corner = |c: IVec2, dx: i32, dy: i32| {
+        // The corner shared by the cell and its diagonal neighbour.
+        let v = DVec2::new((c.x + dx.max(0)) as f64, (c.y + dy.max(0)) as f64);
+        field.clearance(v) >= radius
+    };
+    search(map, start, goal, free, corner)
+}
+
+/// The A* search both forms share: `free(x, y)` says whether a cell may be entered,
+/// `diagonal_ok(cell, dx, dy)` whether the diagonal step from `cell` by (dx, dy) may be
+/// taken (its target being free).
+fn search(
+    map: &GridMap,
+    start: IVec2,
+    goal: IVec2,
+    free: impl Fn(i64, i64) -> bool,
+    diagonal_ok: impl Fn(IVec2, i32, i32) -> bool,
+) -> Result<GridPath> {
     let w = map.width();
     let index = |c: IVec2| c.y as usize * w + c.x as usize;
     let cell = |i: usize| IVec2::new((i % w) as i32, (i / w) as i32);
@@ -91,11 +163,12 @@ pub fn astar(map: &GridMap, start: IVec2, goal: IVec2) -> Result<GridPath> {
         let (lo, hi) = (d.x.min(d.y) as u64, d.x.max(d.y) as u64);
         (hi - lo) * ORTHOGONAL + lo * DIAGONAL
     };
+    let (free, diagonal_ok) = (&free, &diagonal_ok);
     let successors = |&i: &usize| {
         let c = cell(i);
-        let free = move |dx: i32, dy: i32| map.is_passable((c.x + dx) as i64, (c.y + dy) as i64);
         MOVES.iter().filter_map(move |&(dx, dy, diagonal)| {
-            let ok = free(dx, dy) && (!diagonal || (free(dx, 0) && free(0, dy)));
+            let ok = free((c.x + dx) as i64, (c.y + dy) as i64)
+                && (!diagonal || diagonal_ok(c, dx, dy));
             ok.then(|| {
                 let next = (c.y + dy) as usize * w + (c.x + dx) as usize;
                 (next, if diagonal { DIAGONAL } else { ORTHOGONAL })

@@ -329,6 +329,7 @@ pub fn path_is_clear(map: &GridMap, field: &DistanceField, path: &[DVec2], radiu
 /// is blocked, the segment collides). Exact: by the separating axis theorem the segment
 /// misses the open square only if the x or y extents do not overlap, or all four corners
 /// lie weakly on one side of the segment's line (exact orientation signs).
+#[cfg(test)]
 pub(crate) fn segment_enters_cell(a: DVec2, b: DVec2, cell: IVec2) -> bool {
     let lo = cell.as_dvec2();
     let hi = lo + DVec2::ONE;
@@ -352,7 +353,7 @@ pub(crate) fn segment_enters_cell(a: DVec2, b: DVec2, cell: IVec2) -> bool {
 
 /// The interior bends of a path as (previous distinct point, vertex, next distinct point)
 /// index triples, skipping duplicate consecutive points.
-pub(crate) fn bends(path: &[DVec2]) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
+pub(crate) fn bends<P: PartialEq>(path: &[P]) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
     let mut prev: Option<usize> = None;
     (0..path.len()).filter_map(move |i| {
         if i + 1 >= path.len() || path[i + 1] == path[i] {

@@ -184,12 +184,23 @@ impl NavMesh {
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn from_grid(map: &GridMap) -> Result<Self> {
+        Self::from_grid_frame(map, 1.0, DVec2::ZERO)
+    }
+
+    /// [`from_grid`](Self::from_grid) in world units: cell (x, y) covers
+    /// `origin + cell_size · [x, x+1] × [y, y+1]` (see [`GridWorld`](crate::GridWorld)).
+    /// `cell_size` must be positive and finite and `origin` finite (the grid world checks
+    /// both).
+    pub(crate) fn from_grid_frame(map: &GridMap, cell_size: f64, origin: DVec2) -> Result<Self> {
         if map.passable_count() == 0 {
             return Err(Error::InvalidPolygon {
                 message: "the map has no passable cell".into(),
             });
         }
-        let (vertices, edges) = grid_outline(map);
+        let (mut vertices, edges) = grid_outline(map);
+        for v in &mut vertices {
+            *v = Point2::new(origin.x + v.x * cell_size, origin.y + v.y * cell_size);
+        }
         Self::build(vertices, edges)
     }
 

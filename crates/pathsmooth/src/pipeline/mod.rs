@@ -1,0 +1,378 @@
+//! The pipeline: a world, an agent radius and a list of steps, from a planner's path (or
+//! a start and a goal) to a smooth path that is valid on the world.
+
+mod repair;
+mod step;
+
+pub use step::{Preset, Step};
+
+use glam::DVec2;
+
+use crate::corridor::plan::{CorridorPlan, CorridorPlanner};
+use crate::curve::catmull_rom::catmull_rom;
+use crate::curve::resample::resample;
+use crate::error::{Error, Result};
+use crate::geometry::{check_path, Point2};
+use crate::map_safe::MapSafe;
+use crate::navmesh::funnel::funnel_into;
+use crate::navmesh::portals::{portals_into, Portal};
+use crate::navmesh::relax::{relax_into, RelaxOptions};
+use crate::shortcut::Shortcutter;
+use crate::validate::{ValidationReport, Validator};
+use crate::world::{check_in_bounds, check_radius, path_is_clear, World};
+
+/// What the last run of a [`Pipeline`] did.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PipelineReport {
+    /// Input segments that were not valid for the radius and were re-planned on the world
+    /// before smoothing (0 for a valid input).
+    pub repaired_segments: usize,
+    /// Steps whose result failed validation, with the validator's reason; the pipeline
+    /// kept their input instead. Empty unless a step has a defect.
+    pub skipped: Vec<(&'static str, String)>,
+    /// The validation of the returned path.
+    pub validation: ValidationReport,
+}
+
+/// A world, an agent radius and a list of [`Step`]s: turns a planner's path into a smooth
+/// path that is valid on the world for the radius, or plans one from a start and a goal.
+/// It never returns an invalid path: every run ends with the [`Validator`], and a path that
+/// fails it is an error saying where and why.
+///
+/// **Input.** Paths are `Vec2` or `DVec2` in world units. A point outside the world's
+/// bounds is [`Error::OutsideWorld`] (a path in other units, most often). A path that is
+/// not valid for the radius — a grid A* path through cells next to a wall, for an agent
+/// wider than half a cell — is repaired first: each stretch between valid points is
+/// re-planned on the world with room for the agent (grid A* that respects the radius; the
+/// navmesh's search), and only a world that cannot plan refuses it
+/// ([`Error::InvalidInputPath`] naming the segment).
+///
+/// **Steps** run in order; each is map-aware, so a valid path stays valid. A step whose
+/// result would still fail validation (a defect) is skipped and reported in
+/// [`report`](Self::report) rather than returned.
+///
+/// **Memory.** The pipeline owns every scratch buffer (the steps', the validator's, the
+/// navmesh portals, the corridor solver's), so once warmed up, `smooth_into` and
+/// `plan_into` on `DVec2` allocate only where a step's own algorithm does. Expensive
+/// per-world data (a grid's distance field, navmesh, corridor map) lives in the world and
+/// is built once.
+///
+/// Cost: per run, the steps' costs plus one validation per step.
+///
+/// ```
+/// use glam::Vec2;
+/// use pathsmooth::{GridWorld, Pipeline, Preset};
+/// // A game's own occupancy grid: 0.5 m cells, walls where `true`.
+/// let walls = ["..........", "....##....", "....##....", ".........."];
+/// let world = GridWorld::from_fn(10, 4, 0.5, glam::DVec2::ZERO, |x, y| walls[y].as_bytes()[x] == b'.')?;
+/// // The game's A* path in metres (cell centres), and an agent of radius 0.3 m.
+/// let path: Vec<Vec2> = [(0, 2), (1, 2), (2, 2), (3, 3), (4, 3), (5, 3), (6, 3), (7, 2), (8, 1), (9, 1)]
+///     .iter().map(|&(x, y)| Vec2::new(x as f32 * 0.5 + 0.25, y as f32 * 0.5 + 0.25)).collect();
+/// let mut pipeline = Pipeline::preset(world, 0.3, Preset::Smooth)?;
+/// let smooth = pipeline.smooth(&path)?;
+/// assert!(pipeline.report().validation.is_valid());
+/// assert!(pipeline.report().validation.min_clearance >= 0.3);
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Pipeline<W> {
+    world: W,
+    radius: f64,
+    steps: Vec<Step>,
+    report: PipelineReport,
+    // Scratch, lent to borrowed-world step objects for the duration of a run.
+    shortcutter: Shortcutter<()>,
+    map_safe: MapSafe<()>,
+    portals: Vec<Portal>,
+    corridor: CorridorPlanner,
+    last_corridor: Option<CorridorPlan>,
+    a: Vec<DVec2>,
+    b: Vec<DVec2>,
+}
+
+impl<W: World> Pipeline<W> {
+    /// A pipeline with no steps yet (add them with [`then`](Self::then)).
+    ///
+    /// Errors: [`Error::BadParameter`] for a negative or non-finite radius,
+    /// [`Error::NoRoom`] when the world knows that no free space has room for it.
+    ///
+    /// ```
+    /// use pathsmooth::{Error, GridMap, GridWorld, Pipeline};
+    /// let world = GridWorld::new(GridMap::from_rows(&["....", "...."])?)?;
+    /// let e = Pipeline::new(&world, 1.5).unwrap_err();
+    /// assert_eq!(e, Error::NoRoom { radius: 1.5, max_clearance: 1.0 });
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn new(world: W, radius: f64) -> Result<Self> {
+        check_radius(radius)?;
+        if radius > 0.0 {
+            if let Some(max_clearance) = world.max_clearance() {
+                if max_clearance < radius {
+                    return Err(Error::NoRoom {
+                        radius,
+                        max_clearance,
+                    });
+                }
+            }
+        }
+        Ok(Pipeline {
+            world,
+            radius,
+            steps: Vec::new(),
+            report: PipelineReport::default(),
+            shortcutter: Shortcutter::new(()),
+            map_safe: MapSafe::new(()),
+            portals: Vec::new(),
+            corridor: CorridorPlanner::new(),
+            last_corridor: None,
+            a: Vec::new(),
+            b: Vec::new(),
+        })
+    }
+
+    /// A pipeline with a preset's steps (see [`Preset`]).
+    pub fn preset(world: W, radius: f64, preset: Preset) -> Result<Self> {
+        Ok(Self::new(world, radius)?.with_steps(preset.steps()))
+    }
+
+    /// Adds a step at the end.
+    ///
+    /// ```
+    /// use pathsmooth::{GridMap, GridWorld, Pipeline, Step};
+    /// let world = GridWorld::new(GridMap::from_rows(&["...."])?)?;
+    /// let p = Pipeline::new(world, 0.0)?.then(Step::Shortcut).then(Step::chaikin());
+    /// assert_eq!(p.steps().len(), 2);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn then(mut self, step: Step) -> Self {
+        self.steps.push(step);
+        self
+    }
+
+    /// Replaces the steps.
+    pub fn with_steps(mut self, steps: impl IntoIterator<Item = Step>) -> Self {
+        self.steps = steps.into_iter().collect();
+        self
+    }
+
+    /// The steps, in order.
+    pub fn steps(&self) -> &[Step] {
+        &self.steps
+    }
+
+    /// The agent radius, world units.
+    pub fn radius(&self) -> f64 {
+        self.radius
+    }
+
+    /// The world.
+    pub fn world(&self) -> &W {
+        &self.world
+    }
+
+    /// What the last run did (repairs, skipped steps, the final validation).
+    pub fn report(&self) -> &PipelineReport {
+        &self.report
+    }
+
+    /// The corridor plan (disks, safe radii, solver report) of the last run's corridor
+    /// step, in world units, if it had one.
+    pub fn last_corridor(&self) -> Option<&CorridorPlan> {
+        self.last_corridor.as_ref()
+    }
+
+    /// Validates any path on the pipeline's world for its radius.
+    pub fn validate<P: Point2>(&self, path: &[P]) -> Result<ValidationReport> {
+        Validator::new(&self.world).validate(path, self.radius)
+    }
+
+    /// Smooths `path` (world units) into a path valid on the world; see the type's docs.
+    ///
+    /// Errors: [`Error::EmptyPath`], [`Error::NonFinite`], [`Error::OutsideWorld`],
+    /// [`Error::InvalidInputPath`] (an invalid input on a world that cannot re-plan), the
+    /// re-planning's errors ([`Error::TooClose`], [`Error::Unreachable`]…), a step's own
+    /// errors (bad parameters, [`Error::Unsupported`] for a step the world cannot run),
+    /// and [`Error::InvalidResult`] should the final path fail validation.
+    pub fn smooth<P: Point2>(&mut self, path: &[P]) -> Result<Vec<P>> {
+        let mut out = Vec::new();
+        self.smooth_into(path, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`smooth`](Self::smooth) into `out` (cleared first; left empty on error).
+    pub fn smooth_into<P: Point2>(&mut self, path: &[P], out: &mut Vec<P>) -> Result<()> {
+        out.clear();
+        self.report = PipelineReport::default();
+        check_path(path, 1, "pipeline")?;
+        let mut a = std::mem::take(&mut self.a);
+        a.clear();
+        a.extend(path.iter().map(|p| p.to_dvec2()));
+        let result = check_in_bounds(&self.world, &a)
+            .and_then(|()| self.repair_input(&mut a))
+            .and_then(|()| self.run_steps(&mut a))
+            .and_then(|()| self.finish(&a, out));
+        self.a = a;
+        result
+    }
+
+    /// Plans from `start` to `goal` on the world for the radius, then runs the steps.
+    ///
+    /// Errors: those of [`World::plan`] (outside, blocked, [`Error::TooClose`],
+    /// [`Error::Unreachable`], [`Error::Unsupported`] for a world without a planner) and of
+    /// [`smooth`](Self::smooth).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::{GridMap, GridWorld, Pipeline, Preset};
+    /// let world = GridWorld::new(GridMap::from_rows(&["......", "..@@..", "......"])?)?;
+    /// let mut pipeline = Pipeline::preset(&world, 0.0, Preset::Shortest)?;
+    /// let path = pipeline.plan(DVec2::new(0.5, 1.5), DVec2::new(5.5, 1.5))?;
+    /// assert_eq!(path.len(), 4); // round one side of the wall
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn plan<P: Point2>(&mut self, start: P, goal: P) -> Result<Vec<P>> {
+        let mut out = Vec::new();
+        self.plan_into(start, goal, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`plan`](Self::plan) into `out` (cleared first; left empty on error).
+    pub fn plan_into<P: Point2>(&mut self, start: P, goal: P, out: &mut Vec<P>) -> Result<()> {
+        out.clear();
+        self.report = PipelineReport::default();
+        let planned = self
+            .world
+            .plan(start.to_dvec2(), goal.to_dvec2(), self.radius)?;
+        let mut a = std::mem::take(&mut self.a);
+        a.clear();
+        a.extend_from_slice(&planned);
+        let result = self
+            .run_steps(&mut a)
+            .and_then(|()| self.finish(&a, out));
+        self.a = a;
+        result
+    }
+
+    /// Re-plans the stretches of `path` that are not valid for the radius (see the type's
+    /// docs), in place.
+    fn repair_input(&mut self, path: &mut Vec<DVec2>) -> Result<()> {
+        if path_is_clear(&self.world, path, self.radius) {
+            return Ok(());
+        }
+        let mut b = std::mem::take(&mut self.b);
+        let repaired = repair::replan_invalid(&self.world, path, self.radius, &mut b);
+        if let Ok(n) = repaired {
+            std::mem::swap(path, &mut b);
+            self.report.repaired_segments = n;
+        }
+        self.b = b;
+        repaired.map(|_| ())
+    }
+
+    /// Runs every step on `path` (valid on entry), in place.
+    fn run_steps(&mut self, path: &mut Vec<DVec2>) -> Result<()> {
+        self.last_corridor = None;
+        let mut b = std::mem::take(&mut self.b);
+        let mut result = Ok(());
+        for k in 0..self.steps.len() {
+            let step = self.steps[k].clone();
+            if let Err(e) = self.run_step(&step, path, &mut b) {
+                result = Err(e);
+                break;
+            }
+            match Validator::new(&self.world).validate(&b, self.radius) {
+                Ok(r) if r.is_valid() => std::mem::swap(path, &mut b),
+                Ok(r) => self
+                    .report
+                    .skipped
+                    .push((step.name(), r.problem().unwrap_or_default())),
+                Err(e) => self.report.skipped.push((step.name(), e.to_string())),
+            }
+        }
+        self.b = b;
+        result
+    }
+
+    /// One step from `input` into `out`.
+    fn run_step(&mut self, step: &Step, input: &[DVec2], out: &mut Vec<DVec2>) -> Result<()> {
+        let world = &self.world;
+        let radius = self.radius;
+        let (start, goal) = (input[0], input[input.len() - 1]);
+        match step {
+            Step::Shortcut => {
+                let mut s = std::mem::replace(&mut self.shortcutter, Shortcutter::new(()))
+                    .rebind(world);
+                let r = s.shortcut_into(input, radius, out);
+                self.shortcutter = s.rebind(());
+                r
+            }
+            Step::Chaikin(params) => {
+                let mut m = std::mem::replace(&mut self.map_safe, MapSafe::new(())).rebind(world);
+                let r = m.chaikin_into(input, radius, *params, out);
+                self.map_safe = m.rebind(());
+                r
+            }
+            Step::CatmullRom(params) => {
+                self.smooth_by(input, out, |p: &[DVec2]| catmull_rom(p, params))
+            }
+            Step::Resample { spacing } => {
+                let spacing = *spacing;
+                self.smooth_by(input, out, |p: &[DVec2]| resample(p, spacing))
+            }
+            Step::Funnel | Step::Relax(_) => {
+                let mesh = world.navmesh()?;
+                let channel = mesh.find_corridor(start, goal)?;
+                portals_into(mesh, &channel, &mut self.portals)?;
+                if let Step::Relax(options) = step {
+                    // Keep the waypoints at least the agent radius from the portal ends.
+                    let options = RelaxOptions {
+                        margin: options.margin.max(radius),
+                        ..*options
+                    };
+                    relax_into(&self.portals, start, goal, &options, out).map(|_| ())
+                } else {
+                    funnel_into(&self.portals, start, goal, radius, out)
+                }
+            }
+            Step::Corridor(options) => {
+                let grid = world.as_grid().ok_or(Error::Unsupported {
+                    what: "the corridor optimiser",
+                    needs: "a grid world (its corridor map)",
+                })?;
+                let plan = grid.plan_corridor(&mut self.corridor, start, goal, radius, options)?;
+                out.clear();
+                out.extend_from_slice(&plan.path);
+                self.last_corridor = Some(plan);
+                Ok(())
+            }
+        }
+    }
+
+    /// A wall-blind smoother made map-safe (split at the corners it cannot cut).
+    fn smooth_by(
+        &mut self,
+        input: &[DVec2],
+        out: &mut Vec<DVec2>,
+        smoother: impl FnMut(&[DVec2]) -> Result<Vec<DVec2>>,
+    ) -> Result<()> {
+        let mut m = std::mem::replace(&mut self.map_safe, MapSafe::new(())).rebind(&self.world);
+        let r = m.smooth(input, self.radius, smoother);
+        self.map_safe = m.rebind(());
+        *out = r?;
+        Ok(())
+    }
+
+    /// Converts the result to the caller's point type and validates it as returned.
+    fn finish<P: Point2>(&mut self, path: &[DVec2], out: &mut Vec<P>) -> Result<()> {
+        out.extend(path.iter().map(|&p| P::from_dvec2(p)));
+        let validation = Validator::new(&self.world).validate(out, self.radius)?;
+        if !validation.is_valid() {
+            let step = self.steps.last().map_or("input", Step::name);
+            let reason = validation.problem().unwrap_or_default();
+            out.clear();
+            return Err(Error::InvalidResult { step, reason });
+        }
+        self.report.validation = validation;
+        Ok(())
+    }
+}

@@ -1,0 +1,112 @@
+//! The steps a pipeline can run, and its presets.
+
+use crate::corridor::plan::PlanOptions;
+use crate::curve::catmull_rom::CatmullRomParams;
+use crate::curve::chaikin::ChaikinParams;
+use crate::navmesh::relax::RelaxOptions;
+
+/// One step of a [`Pipeline`](crate::Pipeline): from a path valid on the world to a path
+/// valid on the world.
+///
+/// Steps that only look at the path keep its route (the start, the goal and the way
+/// between); the navmesh and corridor steps re-route between the path's first and last
+/// points through the world's own structure, as their algorithms need a channel of
+/// triangles or a corridor of disks.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Step {
+    /// Line-of-sight shortcuts: drop every waypoint the agent can see past
+    /// ([`Shortcutter`](crate::Shortcutter)).
+    Shortcut,
+    /// Map-aware Chaikin: each corner cut as deeply as the walls allow
+    /// ([`MapSafe::chaikin`](crate::MapSafe::chaikin)).
+    Chaikin(ChaikinParams),
+    /// A Catmull-Rom spline through the waypoints, kept only where it stays clear; the
+    /// corners where it would not are kept as they are
+    /// ([`MapSafe::smooth`](crate::MapSafe::smooth)).
+    CatmullRom(CatmullRomParams),
+    /// Points at a fixed arc-length spacing (world units) along the path, kept where the
+    /// chords between them stay clear.
+    Resample {
+        /// Distance between consecutive points, world units (> 0).
+        spacing: f64,
+    },
+    /// The shortest path through the navmesh channel from the path's start to its goal,
+    /// keeping the agent radius from the channel's corners
+    /// ([`funnel`](crate::navmesh::funnel::funnel)). Needs a world with a navmesh.
+    Funnel,
+    /// The same channel with the waypoints slid along its portals, kept at least the agent
+    /// radius (or the options' margin, if larger) from the portal ends
+    /// ([`relax`](crate::navmesh::relax::relax)). Needs a world with a navmesh.
+    Relax(RelaxOptions),
+    /// Langerak's corridor optimisation: a corridor of clearance disks from the path's
+    /// start to its goal, solved by Chambolle–Pock and made valid
+    /// ([`CorridorPlanner`](crate::corridor::plan::CorridorPlanner)). Needs a grid world.
+    Corridor(PlanOptions),
+}
+
+impl Step {
+    /// The step's name, as the command line spells it.
+    ///
+    /// ```
+    /// assert_eq!(pathsmooth::Step::Shortcut.name(), "shortcut");
+    /// ```
+    pub fn name(&self) -> &'static str {
+        match self {
+            Step::Shortcut => "shortcut",
+            Step::Chaikin(_) => "chaikin",
+            Step::CatmullRom(_) => "catmull-rom",
+            Step::Resample { .. } => "resample",
+            Step::Funnel => "funnel",
+            Step::Relax(_) => "relax",
+            Step::Corridor(_) => "corridor",
+        }
+    }
+
+    /// Map-aware Chaikin with the default parameters (4 passes at ratio ¼).
+    pub fn chaikin() -> Self {
+        Step::Chaikin(ChaikinParams::default())
+    }
+
+    /// Centripetal Catmull-Rom (α = ½) with 5 points per segment.
+    pub fn catmull_rom() -> Self {
+        Step::CatmullRom(CatmullRomParams::centripetal(5))
+    }
+
+    /// Portal relaxation with the default options.
+    pub fn relax() -> Self {
+        Step::Relax(RelaxOptions::default())
+    }
+
+    /// The corridor optimiser with the default options.
+    pub fn corridor() -> Self {
+        Step::Corridor(PlanOptions::default())
+    }
+}
+
+/// Ready-made step lists, named for what users want.
+///
+/// ```
+/// use pathsmooth::{Preset, Step};
+/// assert_eq!(Preset::Smooth.steps(), vec![Step::Shortcut, Step::chaikin()]);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Preset {
+    /// As short as the route allows, straight segments: line-of-sight shortcuts.
+    Shortest,
+    /// Short and round: shortcuts, then map-aware Chaikin. The default for agents.
+    Smooth,
+    /// Smooth with an even spread of waypoints: Langerak's corridor optimiser (grids).
+    Corridor,
+}
+
+impl Preset {
+    /// The preset's steps.
+    pub fn steps(self) -> Vec<Step> {
+        match self {
+            Preset::Shortest => vec![Step::Shortcut],
+            Preset::Smooth => vec![Step::Shortcut, Step::chaikin()],
+            Preset::Corridor => vec![Step::corridor()],
+        }
+    }
+}

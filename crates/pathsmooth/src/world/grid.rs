@@ -1,0 +1,376 @@
+//! A grid world: an occupancy grid placed in world units by a cell size and an origin.
+
+use std::sync::OnceLock;
+
+use glam::{DVec2, IVec2};
+
+use super::{check_radius, Bounds, World};
+use crate::corridor::graph::CorridorMap;
+use crate::corridor::plan::{CorridorPlan, CorridorPlanner, PlanOptions};
+use crate::error::{Error, Result};
+use crate::grid::astar::{astar_clear, GridPath};
+use crate::grid::distance::DistanceField;
+use crate::grid::los::{bend_pinch, segment_collision, segment_is_clear, Collision};
+use crate::grid::map::GridMap;
+use crate::navmesh::mesh::NavMesh;
+
+/// A grid map in world units: cell (x = column, y = row) covers
+/// `origin + cell_size · [x, x+1] × [y, y+1]`. Moving AI files load with cell size 1 and
+/// origin 0 ([`GridWorld::new`]), so cell and world coordinates coincide.
+///
+/// Built once per map: the exact distance field ([`DistanceField`]) at construction, the
+/// navmesh (for the funnel and portal relaxation) and the corridor map (for the corridor
+/// optimiser) on first use, each then shared by every query. Queries convert world points
+/// to cells (`(p − origin) / cell_size`) and answer with the exact grid tests of
+/// [`los`](crate::grid::los) and [`DistanceField`], so the validity rule is DESIGN.md's to
+/// the letter: blocked cells are closed squares, outside the map is blocked, touching is
+/// allowed, seams and pinches are not.
+///
+/// Cost: construction O(width × height) time and memory (the map, the distance field);
+/// the navmesh and the corridor map cost what [`NavMesh::from_grid`] and
+/// [`CorridorMap::build`] cost, once.
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::{GridMap, GridWorld, World};
+/// // 0.5 m cells, the map's corner at (10, 20).
+/// let map = GridMap::from_rows(&["....", ".@@.", "...."])?;
+/// let world = GridWorld::with_frame(map, 0.5, DVec2::new(10.0, 20.0))?;
+/// assert_eq!(world.cell_center(glam::IVec2::new(0, 0)), DVec2::new(10.25, 20.25));
+/// assert_eq!(world.bounds().max, DVec2::new(12.0, 21.5));
+/// // Half a cell from the wall's top side: 0.25 m.
+/// assert_eq!(world.clearance(DVec2::new(10.75, 20.25)), 0.25);
+/// assert!(!world.segment_is_clear(DVec2::new(10.25, 20.75), DVec2::new(11.75, 20.75), 0.0));
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct GridWorld {
+    map: GridMap,
+    cell_size: f64,
+    origin: DVec2,
+    field: DistanceField,
+    max_clearance: OnceLock<f64>,
+    navmesh: OnceLock<Result<NavMesh>>,
+    corridor_map: OnceLock<CorridorMap>,
+}
+
+impl GridWorld {
+    /// The map with cell size 1 and origin (0, 0): world units are cells.
+    ///
+    /// Errors: [`Error::NoFreeSpace`] when the map has no passable cell.
+    pub fn new(map: GridMap) -> Result<Self> {
+        Self::with_frame(map, 1.0, DVec2::ZERO)
+    }
+
+    /// The map with cells of `cell_size` world units, cell (0, 0)'s corner at `origin`.
+    ///
+    /// Errors: [`Error::BadParameter`] for a cell size that is not positive and finite or
+    /// an origin that is not finite (or so large that the map's far corner overflows),
+    /// [`Error::NoFreeSpace`] when the map has no passable cell.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::{Error, GridMap, GridWorld};
+    /// let map = || GridMap::from_rows(&["..."]).unwrap();
+    /// assert!(matches!(GridWorld::with_frame(map(), 0.0, DVec2::ZERO), Err(Error::BadParameter { .. })));
+    /// assert!(matches!(GridWorld::with_frame(map(), 1.0, DVec2::NAN), Err(Error::BadParameter { .. })));
+    /// let walls = GridMap::from_rows(&["@@"]).unwrap();
+    /// assert_eq!(GridWorld::new(walls).unwrap_err(), Error::NoFreeSpace);
+    /// ```
+    pub fn with_frame(map: GridMap, cell_size: f64, origin: DVec2) -> Result<Self> {
+        Error::check_positive("cell_size", cell_size, "a finite number > 0")?;
+        for c in [origin.x, origin.y] {
+            if !c.is_finite() {
+                return Err(Error::param("origin", c, "finite coordinates"));
+            }
+        }
+        let far = origin + DVec2::new(map.width() as f64, map.height() as f64) * cell_size;
+        if !far.is_finite() {
+            return Err(Error::param(
+                "cell_size",
+                cell_size,
+                "small enough that the map's far corner is finite",
+            ));
+        }
+        if map.passable_count() == 0 {
+            return Err(Error::NoFreeSpace);
+        }
+        let field = DistanceField::new(&map);
+        Ok(GridWorld {
+            map,
+            cell_size,
+            origin,
+            field,
+            max_clearance: OnceLock::new(),
+            navmesh: OnceLock::new(),
+            corridor_map: OnceLock::new(),
+        })
+    }
+
+    /// An occupancy grid of `width` × `height` cells of `cell_size` world units, cell
+    /// (0, 0)'s corner at `origin`, where `free(x, y)` says whether a cell is passable: the
+    /// form for a game's own grid.
+    ///
+    /// Errors: [`Error::BadParameter`] for a side of 0 or more than 16384 cells, and those
+    /// of [`with_frame`](Self::with_frame).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::GridWorld;
+    /// let walls = [[false, true, false], [false, false, false]];
+    /// let world = GridWorld::from_fn(3, 2, 0.5, DVec2::ZERO, |x, y| !walls[y][x])?;
+    /// assert!(!world.map().is_passable(1, 0));
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn from_fn(
+        width: usize,
+        height: usize,
+        cell_size: f64,
+        origin: DVec2,
+        free: impl FnMut(usize, usize) -> bool,
+    ) -> Result<Self> {
+        let side = 1..=crate::grid::map::MAX_MAP_SIDE;
+        for (name, n) in [("width", width), ("height", height)] {
+            if !side.contains(&n) {
+                return Err(Error::param(name, n as f64, "1 to 16384 cells"));
+            }
+        }
+        Self::with_frame(GridMap::from_fn(width, height, free), cell_size, origin)
+    }
+
+    /// The grid map (in cells).
+    pub fn map(&self) -> &GridMap {
+        &self.map
+    }
+
+    /// World units per cell.
+    pub fn cell_size(&self) -> f64 {
+        self.cell_size
+    }
+
+    /// World position of the corner of cell (0, 0).
+    pub fn origin(&self) -> DVec2 {
+        self.origin
+    }
+
+    /// The map's exact distance field (in cells).
+    pub fn field(&self) -> &DistanceField {
+        &self.field
+    }
+
+    /// A world point in cell coordinates: `(p − origin) / cell_size`.
+    #[inline]
+    pub fn to_grid(&self, p: DVec2) -> DVec2 {
+        (p - self.origin) / self.cell_size
+    }
+
+    /// A point in cell coordinates in world units: `origin + q · cell_size`.
+    #[inline]
+    pub fn to_world(&self, q: DVec2) -> DVec2 {
+        self.origin + q * self.cell_size
+    }
+
+    /// The world position of the centre of cell `c`.
+    pub fn cell_center(&self, c: IVec2) -> DVec2 {
+        self.to_world(GridMap::cell_center(c))
+    }
+
+    /// The cell holding world point `p` (`None` when outside the map or not finite).
+    pub fn cell_at(&self, p: DVec2) -> Option<IVec2> {
+        GridMap::cell_at(self.to_grid(p))
+            .filter(|c| self.map.contains(c.x as i64, c.y as i64))
+    }
+
+    /// The corridor map of the grid (clearance disks along the free space's ridges), built
+    /// on first use and kept; in cells.
+    pub fn corridor_map(&self) -> &CorridorMap {
+        self.corridor_map
+            .get_or_init(|| CorridorMap::build(&self.map))
+    }
+
+    /// Grid A* from the cell holding `start` to the cell holding `goal` for an agent of
+    /// radius `radius` (world units): it enters only cells whose centre has clearance ≥
+    /// `radius` and cuts a corner only where the corner has it too, so the polyline through
+    /// the centres keeps clearance ≥ `radius` ([`astar_clear`]). The path returned runs
+    /// `start`, the cell centres, `goal` (consecutive duplicates dropped), in world units.
+    ///
+    /// Errors: [`Error::OutsideWorld`]-style [`Error::OutsideMap`] for points outside the
+    /// map, [`Error::Blocked`] inside a wall, [`Error::TooClose`] when the start, the goal
+    /// or their cells' centres are closer than `radius` to a wall, [`Error::Unreachable`].
+    pub fn plan_cells(&self, start: DVec2, goal: DVec2, radius: f64) -> Result<GridPath> {
+        check_radius(radius)?;
+        let r = radius / self.cell_size;
+        let mut cells = [IVec2::ZERO; 2];
+        for (k, (p, what)) in [(start, "start"), (goal, "goal")].into_iter().enumerate() {
+            let q = self.to_grid(p);
+            // The map's errors speak in cells; say where in world units.
+            let c = self.map.check_free_point(q, what).map_err(|e| match e {
+                Error::OutsideMap { what, width, height, .. } => Error::OutsideMap {
+                    what,
+                    x: p.x,
+                    y: p.y,
+                    width,
+                    height,
+                },
+                Error::Blocked { what, .. } => Error::Blocked { what, x: p.x, y: p.y },
+                e => e,
+            })?;
+            let clearance = self.field.clearance(q).min(self.field.cell_clearance(c.x as i64, c.y as i64));
+            if r > 0.0 && clearance < r {
+                return Err(Error::TooClose {
+                    what,
+                    x: p.x,
+                    y: p.y,
+                    clearance: clearance * self.cell_size,
+                    radius,
+                });
+            }
+            cells[k] = c;
+        }
+        let mut path = astar_clear(&self.map, &self.field, cells[0], cells[1], r)?;
+        for p in &mut path.points {
+            *p = self.to_world(*p);
+        }
+        path.length *= self.cell_size;
+        Ok(path)
+    }
+
+    /// Langerak's corridor optimisation from `start` to `goal` for an agent of radius
+    /// `radius`, on the grid's corridor map (built on first use), all in world units: the
+    /// plan's path, disk centres and radii are converted from cells. See
+    /// [`CorridorPlanner::plan`] for the method, its guarantee and its errors.
+    pub fn plan_corridor(
+        &self,
+        planner: &mut CorridorPlanner,
+        start: DVec2,
+        goal: DVec2,
+        radius: f64,
+        options: &PlanOptions,
+    ) -> Result<CorridorPlan> {
+        check_radius(radius)?;
+        let s = self.cell_size;
+        let mut plan = planner.plan(
+            self.corridor_map(),
+            self.to_grid(start),
+            self.to_grid(goal),
+            radius / s,
+            options,
+        )?;
+        for p in plan.path.iter_mut().chain(&mut plan.corridor.centers) {
+            *p = self.to_world(*p);
+        }
+        for r in plan.corridor.radii.iter_mut().chain(&mut plan.safe_radii) {
+            *r *= s;
+        }
+        // The ends are the caller's own points, not their round trip through cells.
+        if let Some(p) = plan.path.first_mut() {
+            *p = start;
+        }
+        if let Some(p) = plan.path.last_mut() {
+            *p = goal;
+        }
+        Ok(plan)
+    }
+
+    fn navmesh_cell(&self) -> &Result<NavMesh> {
+        self.navmesh
+            .get_or_init(|| NavMesh::from_grid_frame(&self.map, self.cell_size, self.origin))
+    }
+}
+
+impl World for GridWorld {
+    fn bounds(&self) -> Bounds {
+        let size = DVec2::new(self.map.width() as f64, self.map.height() as f64);
+        Bounds::new(self.origin, self.to_world(size))
+    }
+
+    fn clearance(&self, p: DVec2) -> f64 {
+        self.field.clearance(self.to_grid(p)) * self.cell_size
+    }
+
+    fn segment_is_clear(&self, a: DVec2, b: DVec2, radius: f64) -> bool {
+        let r = radius / self.cell_size;
+        segment_is_clear(&self.map, &self.field, self.to_grid(a), self.to_grid(b), r)
+    }
+
+    fn segment_clearance(&self, a: DVec2, b: DVec2, cap: f64) -> f64 {
+        let (a, b) = (self.to_grid(a), self.to_grid(b));
+        self.field
+            .segment_clearance_capped(a, b, cap / self.cell_size)
+            * self.cell_size
+    }
+
+    fn bend_is_clear(&self, prev: DVec2, v: DVec2, next: DVec2, radius: f64) -> bool {
+        // With a radius the segments keep away from every corner: no pinch can be met.
+        radius > 0.0
+            || bend_pinch(
+                &self.map,
+                self.to_grid(prev),
+                self.to_grid(v),
+                self.to_grid(next),
+            )
+            .is_none()
+    }
+
+    fn first_contact(&self, a: DVec2, b: DVec2, radius: f64) -> Option<DVec2> {
+        let (ga, gb) = (self.to_grid(a), self.to_grid(b));
+        match segment_collision(&self.map, ga, gb) {
+            Some(Collision::Interior { cell }) => Some(self.cell_center(cell)),
+            Some(Collision::Pinch { vertex }) => Some(self.to_world(vertex.as_dvec2())),
+            Some(Collision::NonFinite) => Some(a),
+            None if radius > 0.0 && !self.field.segment_clear_of(ga, gb, radius / self.cell_size) => {
+                Some(a.lerp(b, 0.5))
+            }
+            None => None,
+        }
+    }
+
+    fn max_clearance(&self) -> Option<f64> {
+        Some(*self.max_clearance.get_or_init(|| {
+            let (w, h) = (self.map.width() as i64, self.map.height() as i64);
+            let mut best = 0.0f64;
+            for y in 0..h {
+                for x in 0..w {
+                    best = best.max(self.field.cell_clearance(x, y));
+                }
+            }
+            best * self.cell_size
+        }))
+    }
+
+    fn plan(&self, start: DVec2, goal: DVec2, radius: f64) -> Result<Vec<DVec2>> {
+        let cells = self.plan_cells(start, goal, radius)?;
+        let mut path = Vec::with_capacity(cells.points.len() + 2);
+        for p in std::iter::once(start)
+            .chain(cells.points)
+            .chain(std::iter::once(goal))
+        {
+            if path.last() != Some(&p) {
+                path.push(p);
+            }
+        }
+        // The legs from the start into its cell's centre and out of the goal cell's centre
+        // lie in one cell each but may still pass a corner closer than the radius.
+        for (i, what) in [(0, "start"), (path.len().saturating_sub(2), "goal")] {
+            if path.len() >= 2 && !self.segment_is_clear(path[i], path[i + 1], radius) {
+                let p = if what == "start" { start } else { goal };
+                return Err(Error::TooClose {
+                    what,
+                    x: p.x,
+                    y: p.y,
+                    clearance: self.segment_clearance(path[i], path[i + 1], radius),
+                    radius,
+                });
+            }
+        }
+        Ok(path)
+    }
+
+    fn navmesh(&self) -> Result<&NavMesh> {
+        self.navmesh_cell().as_ref().map_err(Clone::clone)
+    }
+
+    fn as_grid(&self) -> Option<&GridWorld> {
+        Some(self)
+    }
+}

@@ -1,0 +1,360 @@
+//! Worlds: what map-aware smoothing needs to know about free space.
+//!
+//! A [`World`] answers a handful of questions in **world units**: how far a point is from
+//! the blocked region, whether a segment keeps a given clearance, whether a bend squeezes
+//! through a gap, and where the world ends. Every map-aware step of the library
+//! ([`Shortcutter`](crate::Shortcutter), [`MapSafe`](crate::MapSafe), the
+//! [`Validator`](crate::Validator) and the [`Pipeline`](crate::Pipeline)) is written against
+//! this trait only, so it works the same on
+//!
+//! - a grid ([`GridWorld`]: an occupancy grid with a cell size and an origin, its exact
+//!   distance field built once),
+//! - a navmesh ([`NavMeshWorld`]: the free region is the union of the mesh's triangles; its
+//!   boundary edges are kept in a spatial index), and
+//! - a caller's own world: implement [`World`] over an engine's queries (a sphere cast, a
+//!   signed distance field, a physics scene), honouring the contract below.
+//!
+//! # The contract
+//!
+//! The **blocked region** `B` is a closed set (walls, obstacles, everything outside the
+//! world). The **clearance** of a point is its Euclidean distance to `B` (0 on or inside
+//! `B`). A segment is **clear for radius `r`** when
+//!
+//! - `r > 0`: every point of it has clearance ≥ `r`;
+//! - `r = 0`: it does not enter the interior of `B` (touching `B`'s surface is allowed) and
+//!   it does not pass through a gap of zero width (on grids, a pinch: a lattice vertex
+//!   between two diagonally opposite blocked cells).
+//!
+//! A path is **valid** for `r` when every segment is clear for `r` and every bend is clear
+//! ([`World::bend_is_clear`]). Each query may be *exact* or *conservative*, never
+//! optimistic: [`clearance`](World::clearance) and
+//! [`segment_clearance`](World::segment_clearance) may report less than the truth, never
+//! more, and [`segment_is_clear`](World::segment_is_clear) may say "not clear" for a clear
+//! segment, never "clear" for one that is not. Answers must be deterministic (the same
+//! question gives the same answer), and a non-finite point is never free.
+//!
+//! # Tolerance
+//!
+//! Producers test clearance against `r` itself; the [`Validator`](crate::Validator)
+//! accepts clearance down to `r − tolerance`, with the one tolerance of a world given by
+//! [`World::tolerance`] (by default [`tolerance_for`] its bounds: 10⁻⁹ of the larger of 1 and
+//! the largest coordinate magnitude). So a point built to sit exactly at clearance `r` and
+//! rounded by one unit in the last place still validates, and the library's own outputs
+//! always do.
+
+mod grid;
+mod navmesh;
+
+pub use grid::GridWorld;
+pub use navmesh::NavMeshWorld;
+
+use glam::DVec2;
+
+use crate::error::{Error, Result};
+use crate::navmesh::mesh::NavMesh;
+
+/// An axis-aligned rectangle in world units, `min` ≤ `max` componentwise.
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::Bounds;
+/// let b = Bounds::new(DVec2::ZERO, DVec2::new(4.0, 2.0));
+/// assert!(b.contains(DVec2::new(4.0, 1.0)));
+/// assert!(!b.contains(DVec2::new(4.5, 1.0)));
+/// assert_eq!(b.size(), DVec2::new(4.0, 2.0));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bounds {
+    /// The corner with the smallest coordinates.
+    pub min: DVec2,
+    /// The corner with the largest coordinates.
+    pub max: DVec2,
+}
+
+impl Bounds {
+    /// The rectangle spanned by two corners (in any order).
+    pub fn new(a: DVec2, b: DVec2) -> Self {
+        Bounds {
+            min: a.min(b),
+            max: a.max(b),
+        }
+    }
+
+    /// The smallest rectangle holding every point (`None` for no points).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// let b = pathsmooth::Bounds::around([DVec2::new(1.0, 5.0), DVec2::new(3.0, -1.0)]).unwrap();
+    /// assert_eq!((b.min, b.max), (DVec2::new(1.0, -1.0), DVec2::new(3.0, 5.0)));
+    /// ```
+    pub fn around(points: impl IntoIterator<Item = DVec2>) -> Option<Self> {
+        points.into_iter().fold(None, |b, p| {
+            Some(match b {
+                None => Bounds { min: p, max: p },
+                Some(b) => Bounds {
+                    min: b.min.min(p),
+                    max: b.max.max(p),
+                },
+            })
+        })
+    }
+
+    /// True when `p` lies in the closed rectangle (false for NaN).
+    pub fn contains(&self, p: DVec2) -> bool {
+        p.x >= self.min.x && p.x <= self.max.x && p.y >= self.min.y && p.y <= self.max.y
+    }
+
+    /// Width and height.
+    pub fn size(&self) -> DVec2 {
+        self.max - self.min
+    }
+
+    /// The largest coordinate magnitude of the rectangle.
+    pub fn max_magnitude(&self) -> f64 {
+        self.min.abs().max(self.max.abs()).max_element()
+    }
+}
+
+/// The library's tolerance for "touching" in a world with these bounds: 10⁻⁹ of the
+/// larger of 1 and the largest coordinate magnitude. See the [module docs](self).
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::{world::tolerance_for, Bounds};
+/// assert_eq!(tolerance_for(&Bounds::new(DVec2::ZERO, DVec2::splat(0.5))), 1e-9);
+/// assert_eq!(tolerance_for(&Bounds::new(DVec2::ZERO, DVec2::splat(1000.0))), 1e-6);
+/// ```
+pub fn tolerance_for(bounds: &Bounds) -> f64 {
+    1e-9 * bounds.max_magnitude().max(1.0)
+}
+
+/// Free space as map-aware smoothing sees it. See the [module docs](self) for the contract
+/// every implementation must honour (clearance never overestimated, clear never claimed
+/// for a segment that is not).
+///
+/// A caller's own world needs [`bounds`](Self::bounds), [`clearance`](Self::clearance)
+/// and [`segment_is_clear`](Self::segment_is_clear); the other methods have defaults
+/// built on those. Here is a world of round pillars answered with closed forms (an engine
+/// would call its sphere cast instead):
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::geometry::closest_on_segment;
+/// use pathsmooth::{Bounds, Pipeline, World};
+///
+/// struct Pillars(Vec<(DVec2, f64)>);
+///
+/// impl World for Pillars {
+///     fn bounds(&self) -> Bounds {
+///         Bounds::new(DVec2::ZERO, DVec2::splat(20.0))
+///     }
+///     fn clearance(&self, p: DVec2) -> f64 {
+///         let b = self.bounds();
+///         let border = (p - b.min).min(b.max - p).min_element();
+///         let pillars = self.0.iter().map(|&(c, r)| p.distance(c) - r);
+///         pillars.fold(border, f64::min).max(0.0)
+///     }
+///     fn segment_is_clear(&self, a: DVec2, b: DVec2, radius: f64) -> bool {
+///         let inside = |p: DVec2| self.bounds().contains(p) && self.clearance(p) >= radius;
+///         inside(a) && inside(b) && self.0.iter().all(|&(c, r)| {
+///             closest_on_segment(c, a, b).0.distance(c) >= r + radius
+///         })
+///     }
+/// }
+///
+/// let world = Pillars(vec![(DVec2::new(10.0, 10.0), 3.0)]);
+/// let mut pipeline = Pipeline::smooth(world, 0.5)?;
+/// let path = [DVec2::new(2.0, 10.0), DVec2::new(10.0, 2.0), DVec2::new(18.0, 10.0)];
+/// let smooth = pipeline.smooth(&path)?;
+/// assert!(pipeline.validator().validate(&smooth)?.is_valid());
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+pub trait World {
+    /// The world's extent: every free point lies inside it. Paths with a point outside are
+    /// refused as not being in the world's units ([`Error::OutsideWorld`]).
+    fn bounds(&self) -> Bounds;
+
+    /// Distance from `p` to the blocked region, 0 on or inside it or for a non-finite
+    /// point; exact or an underestimate.
+    fn clearance(&self, p: DVec2) -> f64;
+
+    /// True when the segment `a`–`b` is clear for an agent of radius `radius` ≥ 0 (see the
+    /// [module docs](self)); exact or conservative. `a == b` asks about the point.
+    fn segment_is_clear(&self, a: DVec2, b: DVec2, radius: f64) -> bool;
+
+    /// The smallest clearance along the segment `a`–`b`, or `cap` when it is at least
+    /// `cap` (so callers can keep the query local); exact or an underestimate.
+    ///
+    /// The default bisects [`segment_is_clear`](Self::segment_is_clear) on the radius to a
+    /// relative precision of 10⁻⁶ (about 25 queries, result rounded down); worlds with a
+    /// distance query override it.
+    fn segment_clearance(&self, a: DVec2, b: DVec2, cap: f64) -> f64 {
+        let cap = cap.min(self.clearance(a)).min(self.clearance(b));
+        if !(cap > 0.0) || !cap.is_finite() {
+            return cap.max(0.0);
+        }
+        if self.segment_is_clear(a, b, cap) {
+            return cap;
+        }
+        let (mut lo, mut hi) = (0.0, cap);
+        while hi - lo > 1e-6 * cap {
+            let mid = 0.5 * (lo + hi);
+            if self.segment_is_clear(a, b, mid) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    }
+
+    /// True when a path may bend at `v`, coming from `prev` and going on to `next`, for an
+    /// agent of radius `radius` (both segments being clear). Only worlds with gaps of
+    /// zero width need this: a grid says no to a bend on a pinch vertex at radius 0.
+    fn bend_is_clear(&self, prev: DVec2, v: DVec2, next: DVec2, radius: f64) -> bool {
+        let _ = (prev, v, next, radius);
+        true
+    }
+
+    /// Where on the segment `a`–`b` the first problem for `radius` lies (a point on or
+    /// near the segment), or `None` when it is clear. The default reports the midpoint of
+    /// an unclear segment; grids report the wall cell or pinch met first.
+    fn first_contact(&self, a: DVec2, b: DVec2, radius: f64) -> Option<DVec2> {
+        (!self.segment_is_clear(a, b, radius)).then(|| a.lerp(b, 0.5))
+    }
+
+    /// The largest clearance of any free point, when the world knows it (grids do); used
+    /// to refuse an agent too large for any free space ([`Error::NoRoom`]).
+    fn max_clearance(&self) -> Option<f64> {
+        None
+    }
+
+    /// The tolerance for "touching" (see the [module docs](self)).
+    fn tolerance(&self) -> f64 {
+        tolerance_for(&self.bounds())
+    }
+
+    /// A path from `start` to `goal` that is valid for `radius`, planned on the world's
+    /// own structure (grid A* through cells with room for the agent, or the navmesh's
+    /// search); the [`Pipeline`](crate::Pipeline) then smooths it. Worlds without a planner
+    /// return [`Error::Unsupported`].
+    fn plan(&self, start: DVec2, goal: DVec2, radius: f64) -> Result<Vec<DVec2>> {
+        let _ = (start, goal, radius);
+        Err(Error::Unsupported {
+            what: "planning from start to goal",
+            needs: "a world with a planner (a grid or a navmesh)",
+        })
+    }
+
+    /// The world's navmesh, for the navmesh steps (funnel, portal relaxation). A grid
+    /// builds its own on first use; other worlds return [`Error::Unsupported`].
+    fn navmesh(&self) -> Result<&NavMesh> {
+        Err(Error::Unsupported {
+            what: "the funnel and portal relaxation",
+            needs: "a navmesh (a grid or a navmesh world)",
+        })
+    }
+
+    /// The world as a grid, for steps that need one (the corridor optimiser's corridor
+    /// map), or `None`.
+    fn as_grid(&self) -> Option<&GridWorld> {
+        None
+    }
+}
+
+/// A reference to a world is a world, so pipelines and smoothers can borrow one.
+impl<W: World + ?Sized> World for &W {
+    fn bounds(&self) -> Bounds {
+        (**self).bounds()
+    }
+    fn clearance(&self, p: DVec2) -> f64 {
+        (**self).clearance(p)
+    }
+    fn segment_is_clear(&self, a: DVec2, b: DVec2, radius: f64) -> bool {
+        (**self).segment_is_clear(a, b, radius)
+    }
+    fn segment_clearance(&self, a: DVec2, b: DVec2, cap: f64) -> f64 {
+        (**self).segment_clearance(a, b, cap)
+    }
+    fn bend_is_clear(&self, prev: DVec2, v: DVec2, next: DVec2, radius: f64) -> bool {
+        (**self).bend_is_clear(prev, v, next, radius)
+    }
+    fn first_contact(&self, a: DVec2, b: DVec2, radius: f64) -> Option<DVec2> {
+        (**self).first_contact(a, b, radius)
+    }
+    fn max_clearance(&self) -> Option<f64> {
+        (**self).max_clearance()
+    }
+    fn tolerance(&self) -> f64 {
+        (**self).tolerance()
+    }
+    fn plan(&self, start: DVec2, goal: DVec2, radius: f64) -> Result<Vec<DVec2>> {
+        (**self).plan(start, goal, radius)
+    }
+    fn navmesh(&self) -> Result<&NavMesh> {
+        (**self).navmesh()
+    }
+    fn as_grid(&self) -> Option<&GridWorld> {
+        (**self).as_grid()
+    }
+}
+
+/// True when every segment and bend of `path` is clear for `radius` (stops at the first
+/// problem; no report). A one-point path asks about the point.
+pub(crate) fn path_is_clear<W: World + ?Sized>(world: &W, path: &[DVec2], radius: f64) -> bool {
+    first_problem(world, path, radius).is_none()
+}
+
+/// The first segment (or bend) of `path` that is not clear for `radius`, as the index of
+/// its first point and a location near the problem.
+pub(crate) fn first_problem<W: World + ?Sized>(
+    world: &W,
+    path: &[DVec2],
+    radius: f64,
+) -> Option<(usize, DVec2)> {
+    if let [p] = path {
+        return world.first_contact(*p, *p, radius).map(|at| (0, at));
+    }
+    for (i, s) in path.windows(2).enumerate() {
+        if let Some(at) = world.first_contact(s[0], s[1], radius) {
+            return Some((i, at));
+        }
+    }
+    bends(path).find_map(|(prev, i, next)| {
+        (!world.bend_is_clear(path[prev], path[i], path[next], radius)).then_some((i, path[i]))
+    })
+}
+
+/// The bends of a path with consecutive duplicates skipped, as (previous distinct point,
+/// the bend point, next distinct point) indices.
+pub(crate) use crate::grid::los::bends;
+
+/// A radius must be a non-negative number.
+pub(crate) fn check_radius(radius: f64) -> Result<()> {
+    if radius >= 0.0 && radius.is_finite() {
+        Ok(())
+    } else {
+        Err(Error::param("radius", radius, "a finite number ≥ 0"))
+    }
+}
+
+/// Refuses a path with a point outside the world's bounds (a path in other units, most
+/// often): [`Error::OutsideWorld`] names the first such point.
+pub(crate) fn check_in_bounds<W: World + ?Sized>(world: &W, path: &[DVec2]) -> Result<()> {
+    let b = world.bounds();
+    let tol = world.tolerance();
+    let grown = Bounds {
+        min: b.min - DVec2::splat(tol),
+        max: b.max + DVec2::splat(tol),
+    };
+    match path.iter().position(|&p| !grown.contains(p)) {
+        None => Ok(()),
+        Some(index) => Err(Error::OutsideWorld {
+            index,
+            x: path[index].x,
+            y: path[index].y,
+            min: b.min.to_array(),
+            max: b.max.to_array(),
+        }),
+    }
+}

@@ -1,0 +1,249 @@
+//! A navmesh world: the free region is the union of a navmesh's triangles.
+
+use glam::DVec2;
+
+use super::{check_radius, Bounds, World};
+use crate::error::Result;
+use crate::geometry::{closest_on_segment, segment_distance};
+use crate::navmesh::funnel::funnel;
+use crate::navmesh::mesh::NavMesh;
+use crate::navmesh::portals::portals;
+
+/// A [`NavMesh`] as a [`World`]: everything outside its triangles is blocked, so a point's
+/// clearance is its distance to the nearest boundary edge (an edge with no triangle on its
+/// other side).
+///
+/// The boundary edges are kept in a uniform grid of buckets over the mesh's bounds, about
+/// as many buckets as edges, so a clearance query looks at the edges near the point and a
+/// segment test at the edges near the segment. Containment uses the mesh's exact walk
+/// ([`NavMesh::line_of_sight`]): a segment is clear at radius 0 when it stays in the
+/// triangles (touching the boundary allowed), and at radius `r > 0` when moreover every
+/// boundary edge is at least `r` away.
+///
+/// Cost: building O(e) for e boundary edges (plus the mesh); a clearance query
+/// O(point location + edges in the buckets searched), a segment test O(triangles crossed
+/// + edges in the buckets the segment's box, grown by the radius, overlaps).
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::navmesh::mesh::NavMesh;
+/// use pathsmooth::{NavMeshWorld, World};
+/// let mesh = NavMesh::from_scene_json(
+///     r#"{"boundary": [[0,0],[10,0],[10,10],[0,10]], "holes": [[[4,4],[6,4],[6,6],[4,6]]]}"#,
+///     "room",
+/// )?;
+/// let world = NavMeshWorld::new(mesh);
+/// assert_eq!(world.clearance(DVec2::new(2.0, 5.0)), 2.0); // the wall at x = 0 and the hole at x = 4
+/// assert_eq!(world.clearance(DVec2::new(5.0, 5.0)), 0.0); // inside the hole
+/// assert!(world.segment_is_clear(DVec2::new(1.0, 1.0), DVec2::new(9.0, 1.0), 1.0));
+/// assert!(!world.segment_is_clear(DVec2::new(1.0, 1.0), DVec2::new(9.0, 1.0), 1.5));
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct NavMeshWorld {
+    mesh: NavMesh,
+    index: EdgeIndex,
+}
+
+impl NavMeshWorld {
+    /// Wraps `mesh`, indexing its boundary edges (O(edges)).
+    pub fn new(mesh: NavMesh) -> Self {
+        let mut edges = Vec::new();
+        for t in 0..mesh.num_triangles() {
+            let tri = mesh.triangle(t);
+            for (i, n) in mesh.neighbors(t).iter().enumerate() {
+                if n.is_none() {
+                    edges.push([tri[i], tri[(i + 1) % 3]]);
+                }
+            }
+        }
+        let bounds = Bounds::around(mesh.vertices().iter().copied())
+            .unwrap_or(Bounds::new(DVec2::ZERO, DVec2::ZERO));
+        NavMeshWorld {
+            index: EdgeIndex::new(edges, bounds),
+            mesh,
+        }
+    }
+
+    /// The navmesh.
+    pub fn mesh(&self) -> &NavMesh {
+        &self.mesh
+    }
+
+    /// The boundary edges (walls), each once.
+    pub fn walls(&self) -> &[[DVec2; 2]] {
+        &self.index.edges
+    }
+}
+
+impl World for NavMeshWorld {
+    fn bounds(&self) -> Bounds {
+        self.index.bounds
+    }
+
+    fn clearance(&self, p: DVec2) -> f64 {
+        if self.mesh.locate(p).is_none() {
+            return 0.0;
+        }
+        self.index.distance_to_point(p)
+    }
+
+    fn segment_is_clear(&self, a: DVec2, b: DVec2, radius: f64) -> bool {
+        if !(radius >= 0.0) || !self.mesh.line_of_sight(a, b) {
+            return false;
+        }
+        radius == 0.0 || self.index.segment_distance_capped(a, b, radius) >= radius
+    }
+
+    fn segment_clearance(&self, a: DVec2, b: DVec2, cap: f64) -> f64 {
+        if !self.mesh.line_of_sight(a, b) {
+            return 0.0;
+        }
+        self.index.segment_distance_capped(a, b, cap)
+    }
+
+    fn plan(&self, start: DVec2, goal: DVec2, radius: f64) -> Result<Vec<DVec2>> {
+        check_radius(radius)?;
+        let channel = self.mesh.find_corridor(start, goal)?;
+        funnel(&portals(&self.mesh, &channel)?, start, goal, radius)
+    }
+
+    fn navmesh(&self) -> Result<&NavMesh> {
+        Ok(&self.mesh)
+    }
+}
+
+/// Line segments bucketed in a uniform grid over a rectangle.
+#[derive(Debug, Clone)]
+struct EdgeIndex {
+    edges: Vec<[DVec2; 2]>,
+    bounds: Bounds,
+    /// Bucket side length.
+    side: f64,
+    /// Buckets per row and column.
+    cols: usize,
+    rows: usize,
+    /// `starts[k]..starts[k + 1]` indexes `items` for bucket k.
+    starts: Vec<u32>,
+    items: Vec<u32>,
+}
+
+impl EdgeIndex {
+    fn new(edges: Vec<[DVec2; 2]>, bounds: Bounds) -> Self {
+        let size = bounds.size().max(DVec2::splat(f64::MIN_POSITIVE));
+        // About one bucket per edge, square buckets, at most 2^11 per side.
+        let target = (edges.len().max(1) as f64).sqrt();
+        let side = (size.x.max(size.y) / target).max(size.max_element() / 2048.0);
+        let side = if side > 0.0 && side.is_finite() { side } else { 1.0 };
+        let cols = ((size.x / side).ceil() as usize).clamp(1, 2048);
+        let rows = ((size.y / side).ceil() as usize).clamp(1, 2048);
+        let mut index = EdgeIndex {
+            edges,
+            bounds,
+            side,
+            cols,
+            rows,
+            starts: vec![0; cols * rows + 1],
+            items: Vec::new(),
+        };
+        // Counting sort of (bucket, edge) pairs: count, prefix-sum, fill.
+        let spans: Vec<_> = index
+            .edges
+            .iter()
+            .map(|&[a, b]| index.span(a.min(b), a.max(b)))
+            .collect();
+        for &(x0, x1, y0, y1) in &spans {
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    index.starts[y * cols + x + 1] += 1;
+                }
+            }
+        }
+        for k in 1..index.starts.len() {
+            index.starts[k] += index.starts[k - 1];
+        }
+        let mut fill = index.starts.clone();
+        index.items = vec![0; *index.starts.last().unwrap_or(&0) as usize];
+        for (e, &(x0, x1, y0, y1)) in spans.iter().enumerate() {
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    let k = y * cols + x;
+                    index.items[fill[k] as usize] = e as u32;
+                    fill[k] += 1;
+                }
+            }
+        }
+        index
+    }
+
+    /// The bucket ranges (x0, x1, y0, y1), inclusive and clamped to the grid, that a box
+    /// overlaps.
+    fn span(&self, lo: DVec2, hi: DVec2) -> (usize, usize, usize, usize) {
+        let cell = |v: f64, origin: f64, n: usize| {
+            let k = ((v - origin) / self.side).floor();
+            if k.is_nan() || k < 0.0 {
+                0
+            } else {
+                (k as usize).min(n - 1)
+            }
+        };
+        (
+            cell(lo.x, self.bounds.min.x, self.cols),
+            cell(hi.x, self.bounds.min.x, self.cols),
+            cell(lo.y, self.bounds.min.y, self.rows),
+            cell(hi.y, self.bounds.min.y, self.rows),
+        )
+    }
+
+    /// The smallest of `cap` and `dist(edge)` over the edges in the buckets a box overlaps.
+    fn min_over_box(&self, lo: DVec2, hi: DVec2, cap: f64, dist: impl Fn([DVec2; 2]) -> f64) -> f64 {
+        let (x0, x1, y0, y1) = self.span(lo, hi);
+        let mut best = cap;
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                let k = y * self.cols + x;
+                for &e in &self.items[self.starts[k] as usize..self.starts[k + 1] as usize] {
+                    best = best.min(dist(self.edges[e as usize]));
+                }
+            }
+        }
+        best
+    }
+
+    /// Distance from `p` to the nearest edge: boxes around `p` doubling until the nearest
+    /// edge found lies within the box (so none outside can be nearer).
+    fn distance_to_point(&self, p: DVec2) -> f64 {
+        if self.edges.is_empty() || !p.is_finite() {
+            return 0.0;
+        }
+        let dist = |[a, b]: [DVec2; 2]| p.distance(closest_on_segment(p, a, b).0);
+        let whole = self.bounds.size().max_element() + self.bounds.min.distance(p) + self.side;
+        let mut reach = self.side;
+        loop {
+            let d = self.min_over_box(p - reach, p + reach, f64::INFINITY, dist);
+            if d <= reach || reach >= whole {
+                return d;
+            }
+            reach *= 2.0;
+        }
+    }
+
+    /// min(cap, distance from the segment `a`–`b` to the nearest edge).
+    fn segment_distance_capped(&self, a: DVec2, b: DVec2, cap: f64) -> f64 {
+        if !(cap > 0.0) {
+            return 0.0;
+        }
+        if !a.is_finite() || !b.is_finite() {
+            return 0.0;
+        }
+        let reach = DVec2::splat(cap);
+        if cap.is_finite() {
+            self.min_over_box(a.min(b) - reach, a.max(b) + reach, cap, |[c, d]| {
+                segment_distance(a, b, c, d)
+            })
+        } else {
+            let whole = self.bounds;
+            self.min_over_box(whole.min, whole.max, cap, |[c, d]| segment_distance(a, b, c, d))
+        }
+    }
+}
