@@ -2,22 +2,10 @@
 //! that turns a method name plus parameters into a library call.
 
 use clap::{Args, ValueEnum};
-use glam::{DVec2, IVec2};
-use pathsmooth::corridor::graph::CorridorMap;
-use pathsmooth::corridor::plan::{CorridorPlan, CorridorPlanner, PlanOptions};
+use glam::DVec2;
 use pathsmooth::curve::catmull_rom::{catmull_rom, CatmullRomParams, Ends};
 use pathsmooth::curve::chaikin::{chaikin, chaikin_adaptive, AdaptiveParams, ChaikinParams};
-use pathsmooth::grid::astar::{astar, GridPath};
-use pathsmooth::grid::distance::DistanceField;
-use pathsmooth::grid::GridMap;
-use pathsmooth::map_safe::MapSafe;
-use pathsmooth::navmesh::funnel::funnel;
-use pathsmooth::navmesh::mesh::{NavMesh, TriId};
-use pathsmooth::navmesh::portals::{portals, Portal};
-use pathsmooth::navmesh::relax::{relax, RelaxOptions};
-use pathsmooth::shortcut::Shortcutter;
-use pathsmooth::validate::Validator;
-use pathsmooth::{Point, Result};
+use pathsmooth::{GridMap, GridWorld, Point, Result, Step};
 
 /// Methods that need no map: corner cutters and splines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -102,6 +90,21 @@ pub enum EndPolicy {
     Reflected,
 }
 
+impl CurveParams {
+    /// The Catmull-Rom parameters these arguments ask for (`closed` as given, or forced
+    /// open for map methods).
+    pub fn catmull_rom_params(&self, allow_closed: bool) -> CatmullRomParams {
+        let ends = match (self.closed && allow_closed, self.ends) {
+            (true, _) => Ends::Closed,
+            (false, EndPolicy::Doubled) => Ends::Doubled,
+            (false, EndPolicy::Reflected) => Ends::Reflected,
+        };
+        CatmullRomParams::uniform(self.subdivisions)
+            .with_alpha(self.alpha)
+            .with_ends(ends)
+    }
+}
+
 /// Runs a curve method on a path of any dimension.
 pub fn smooth_curve<P: Point>(method: CurveMethod, p: &CurveParams, path: &[P]) -> Result<Vec<P>> {
     match method {
@@ -122,17 +125,7 @@ pub fn smooth_curve<P: Point>(method: CurveMethod, p: &CurveParams, path: &[P]) 
                 max_passes: p.passes,
             },
         ),
-        CurveMethod::CatmullRom => {
-            let ends = match (p.closed, p.ends) {
-                (true, _) => Ends::Closed,
-                (false, EndPolicy::Doubled) => Ends::Doubled,
-                (false, EndPolicy::Reflected) => Ends::Reflected,
-            };
-            let params = CatmullRomParams::uniform(p.subdivisions)
-                .with_alpha(p.alpha)
-                .with_ends(ends);
-            catmull_rom(path, &params)
-        }
+        CurveMethod::CatmullRom => catmull_rom(path, &p.catmull_rom_params(true)),
     }
 }
 
@@ -191,197 +184,61 @@ impl MapMethod {
     }
 }
 
-/// Everything a map needs once (distance field, validator, scratch buffers), reused for
-/// every query on that map.
-pub struct Planner<'m> {
-    map: &'m GridMap,
-    /// The map with cells closer than the radius to a wall blocked, when radius > 0.
-    inflated: Option<GridMap>,
-    validator: Validator<'m>,
-    shortcutter: Shortcutter<'m>,
-    map_safe: MapSafe<'m>,
-    /// The navmesh of the map, built on first use by a navmesh method.
-    mesh: Option<NavMesh>,
-    /// The corridor map of the map, built on first use by the corridor method.
-    corridor_map: Option<CorridorMap>,
-    corridor_planner: CorridorPlanner,
-    /// The last corridor plan, for pictures.
-    last_corridor: Option<CorridorPlan>,
-    radius: f64,
-    curve: CurveParams,
-}
-
-/// One query's raw A* path.
-pub struct Query {
-    /// A* result on the (inflated) map.
-    pub astar: GridPath,
-}
-
-impl<'m> Planner<'m> {
-    /// Prepares `map` for an agent of `radius` (≥ 0) with the given curve parameters.
-    pub fn new(map: &'m GridMap, radius: f64, curve: CurveParams) -> Result<Self> {
-        if !(radius >= 0.0 && radius.is_finite()) {
-            return Err(pathsmooth::Error::BadParameter {
-                name: "radius",
-                value: radius,
-                expected: "a finite number ≥ 0",
-            });
-        }
-        let field = DistanceField::new(map);
-        // A* knows nothing of radii: plan on the map with too-close cells blocked.
-        let inflated = (radius > 0.0).then(|| {
-            GridMap::from_fn(map.width(), map.height(), |x, y| {
-                field.cell_clearance(x as i64, y as i64) >= radius
+impl MapMethod {
+    /// The pipeline steps of this method (none for the raw A* path).
+    pub fn steps(self, curve: &CurveParams) -> Vec<Step> {
+        let chaikin = || {
+            Step::Chaikin(ChaikinParams {
+                ratio: curve.ratio,
+                passes: curve.passes,
+                closed: false,
             })
-        });
-        Ok(Planner {
-            map,
-            inflated,
-            validator: Validator::with_field(map, field.clone()),
-            shortcutter: Shortcutter::with_field(map, field.clone()),
-            map_safe: MapSafe::with_validator(Validator::with_field(map, field)),
-            mesh: None,
-            corridor_map: None,
-            corridor_planner: CorridorPlanner::new(),
-            last_corridor: None,
-            radius,
-            curve,
-        })
-    }
-
-    /// The validator (with the map's distance field).
-    pub fn validator(&self) -> &Validator<'m> {
-        &self.validator
-    }
-
-    /// Runs A* between two cells (on the inflated map when radius > 0).
-    pub fn astar(&self, start: IVec2, goal: IVec2) -> Result<Query> {
-        let grid = self.inflated.as_ref().unwrap_or(self.map);
-        let (s, g) = (GridMap::cell_center(start), GridMap::cell_center(goal));
-        // Report start/goal problems against the real map first: clearer messages.
-        self.map.check_free_point(s, "start")?;
-        self.map.check_free_point(g, "goal")?;
-        if self.radius > 0.0 {
-            for (p, what) in [(s, "start"), (g, "goal")] {
-                if !grid.passable_cell(GridMap::cell_at(p).unwrap_or_default()) {
-                    return Err(pathsmooth::Error::Blocked {
-                        what,
-                        x: p.x,
-                        y: p.y,
-                    });
-                }
-            }
-        }
-        Ok(Query {
-            astar: astar(grid, start, goal)?,
-        })
-    }
-
-    /// Runs one method on a query's A* path.
-    pub fn run(&mut self, method: MapMethod, q: &Query) -> Result<Vec<DVec2>> {
-        let raw = &q.astar.points;
-        let curve = self.curve.clone();
-        let cut = |m: CurveMethod| move |p: &[DVec2]| smooth_curve(m, &curve, p);
-        match method {
-            MapMethod::Astar => Ok(raw.clone()),
-            MapMethod::Shortcut => self.shortcut(raw),
-            MapMethod::Chaikin => self.map_chaikin(raw),
-            MapMethod::CatmullRom => {
-                self.map_safe
-                    .smooth(raw, self.radius, cut(CurveMethod::CatmullRom))
-            }
-            MapMethod::ShortcutChaikin => {
-                let s = self.shortcut(raw)?;
-                self.map_chaikin(&s)
-            }
-            MapMethod::ShortcutCatmullRom => {
-                let s = self.shortcut(raw)?;
-                self.map_safe
-                    .smooth(&s, self.radius, cut(CurveMethod::CatmullRom))
-            }
-            MapMethod::Funnel => {
-                let (start, goal, portals) = self.portals(raw)?;
-                funnel(&portals, start, goal, self.radius)
-            }
-            MapMethod::Relax => {
-                let (start, goal, portals) = self.portals(raw)?;
-                // Keep nodes at least the agent radius from the portal ends.
-                let opts = RelaxOptions {
-                    margin: self.radius.max(RelaxOptions::default().margin),
-                    ..RelaxOptions::default()
-                };
-                relax(&portals, start, goal, &opts)
-            }
-            MapMethod::Corridor => {
-                let (start, goal) = ends(raw)?;
-                let cmap = match self.corridor_map.take() {
-                    Some(m) => m,
-                    None => CorridorMap::build(self.map),
-                };
-                let cmap = self.corridor_map.insert(cmap);
-                let plan = self.corridor_planner.plan(
-                    cmap,
-                    start,
-                    goal,
-                    self.radius,
-                    &PlanOptions::default(),
-                )?;
-                let path = plan.path.clone();
-                self.last_corridor = Some(plan);
-                Ok(path)
-            }
-        }
-    }
-
-    /// The corridor plan of the last `corridor` run (disks and path), if any.
-    pub fn last_corridor(&self) -> Option<&CorridorPlan> {
-        self.last_corridor.as_ref()
-    }
-
-    /// The navmesh of the map (built on first use).
-    pub fn mesh(&mut self) -> Result<&NavMesh> {
-        let mesh = match self.mesh.take() {
-            Some(m) => m,
-            None => NavMesh::from_grid(self.map)?,
         };
-        Ok(self.mesh.insert(mesh))
-    }
-
-    /// The navmesh corridor (triangle ids) between the ends of a raw path.
-    pub fn corridor(&mut self, raw: &[DVec2]) -> Result<Vec<TriId>> {
-        let (start, goal) = ends(raw)?;
-        self.mesh()?.find_corridor(start, goal)
-    }
-
-    fn portals(&mut self, raw: &[DVec2]) -> Result<(DVec2, DVec2, Vec<Portal>)> {
-        let (start, goal) = ends(raw)?;
-        let corridor = self.corridor(raw)?;
-        Ok((start, goal, portals(self.mesh()?, &corridor)?))
-    }
-
-    /// Map-aware Chaikin: every corner cut as deeply as the map allows (at most --ratio).
-    /// Shortcut paths go in as they are: an internal clearance margin for the shortcut
-    /// step did not pay off (see the evidence in `pathsmooth::map_safe`'s docs).
-    fn map_chaikin(&mut self, path: &[DVec2]) -> Result<Vec<DVec2>> {
-        let params = ChaikinParams {
-            ratio: self.curve.ratio,
-            passes: self.curve.passes,
-            closed: false,
-        };
-        self.map_safe.chaikin(path, self.radius, params)
-    }
-
-    fn shortcut(&mut self, raw: &[DVec2]) -> Result<Vec<DVec2>> {
-        let mut out = Vec::new();
-        self.shortcutter.shortcut_into(raw, self.radius, &mut out)?;
-        Ok(out)
+        let catmull_rom = || Step::CatmullRom(curve.catmull_rom_params(false));
+        match self {
+            MapMethod::Astar => vec![],
+            MapMethod::Shortcut => vec![Step::Shortcut],
+            MapMethod::Chaikin => vec![chaikin()],
+            MapMethod::CatmullRom => vec![catmull_rom()],
+            MapMethod::ShortcutChaikin => vec![Step::Shortcut, chaikin()],
+            MapMethod::ShortcutCatmullRom => vec![Step::Shortcut, catmull_rom()],
+            MapMethod::Funnel => vec![Step::Funnel],
+            MapMethod::Relax => vec![Step::relax()],
+            MapMethod::Corridor => vec![Step::corridor()],
+        }
     }
 }
 
-/// First and last point of a path.
-fn ends(path: &[DVec2]) -> Result<(DVec2, DVec2)> {
-    match (path.first(), path.last()) {
-        (Some(&s), Some(&g)) => Ok((s, g)),
-        _ => Err(pathsmooth::Error::EmptyPath),
+/// Where a grid map sits in world units: `--cell-size` and `--origin` (Moving AI files
+/// are in cells: size 1, origin 0).
+#[derive(Debug, Clone, Args)]
+pub struct FrameArgs {
+    /// World units per cell; paths, radii, lengths and clearances are in world units.
+    #[arg(long, default_value_t = 1.0, allow_hyphen_values = true)]
+    pub cell_size: f64,
+    /// World position `X,Y` of the corner of cell (0, 0).
+    #[arg(long, value_parser = parse_xy, default_value = "0,0", allow_hyphen_values = true)]
+    pub origin: DVec2,
+}
+
+impl FrameArgs {
+    /// The map placed in world units.
+    pub fn world(&self, map: GridMap) -> Result<GridWorld> {
+        GridWorld::with_frame(map, self.cell_size, self.origin)
     }
+}
+
+/// Parses `X,Y`.
+pub fn parse_xy(s: &str) -> std::result::Result<DVec2, String> {
+    let (x, y) = s
+        .split_once(',')
+        .ok_or_else(|| format!("expected X,Y, found `{s}`"))?;
+    let num = |t: &str| {
+        let t = t.trim();
+        t.parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite())
+            .ok_or_else(|| format!("`{t}` is not a finite number"))
+    };
+    Ok(DVec2::new(num(x)?, num(y)?))
 }

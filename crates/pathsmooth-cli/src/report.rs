@@ -1,11 +1,9 @@
 //! The metrics columns that `plan`, `demo` and `bench` print for a path on a map.
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use glam::DVec2;
 use pathsmooth::follow::{speed_profile, Agent};
-use pathsmooth::validate::Validator;
-
-use crate::methods::{MapMethod, Planner, Query};
+use pathsmooth::{Pipeline, ValidationReport, World};
 
 /// Column titles of [`metrics_row`].
 pub fn metrics_header() -> [&'static str; 9] {
@@ -22,17 +20,16 @@ pub fn metrics_header() -> [&'static str; 9] {
     ]
 }
 
-/// One row: validity (by the library's validator, for `radius`), size, length, length
-/// relative to the A* path, turning, minimum clearance, and the time an agent with default
-/// limits needs to follow the path (the column that tells which smoother to pick).
+/// One row from a path's validation report (by the library's validator, for the
+/// pipeline's radius): validity, size, length, length relative to the A* path, turning,
+/// minimum clearance, and the time an agent with default limits needs to follow the path
+/// (the column that tells which smoother to pick).
 pub fn metrics_row(
     name: &str,
     path: &[DVec2],
     astar_length: f64,
-    v: &Validator,
-    radius: f64,
+    r: &ValidationReport,
 ) -> Result<Vec<String>> {
-    let r = v.validate(path, radius)?;
     Ok(vec![
         name.to_string(),
         if r.is_valid() {
@@ -50,6 +47,14 @@ pub fn metrics_row(
     ])
 }
 
+/// A row for a method that failed: its name and the error, the other columns empty.
+pub fn error_row(name: &str, e: &pathsmooth::Error) -> Vec<String> {
+    let mut row = vec![String::new(); metrics_header().len()];
+    row[0] = name.to_string();
+    row[1] = format!("error: {e}");
+    row
+}
+
 /// Seconds an agent with [`Agent::default`] limits needs to follow `path`.
 pub fn follow_time(path: &[DVec2]) -> Result<f64> {
     Ok(speed_profile(path, &Agent::default())?.total_time())
@@ -64,20 +69,18 @@ pub fn ratio(a: f64, b: f64) -> f64 {
     }
 }
 
-/// Runs `method` on a query and returns its path with its [`metrics_row`].
-pub fn run_and_measure(
-    planner: &mut Planner,
-    method: MapMethod,
-    query: &Query,
-    radius: f64,
-) -> Result<(Vec<DVec2>, Vec<String>)> {
-    let path = planner.run(method, query).with_context(|| method.name())?;
-    let row = metrics_row(
-        method.name(),
-        &path,
-        query.astar.length,
-        planner.validator(),
-        radius,
-    )?;
-    Ok((path, row))
+/// Runs a pipeline on the raw A* path: its path and [`metrics_row`], or the library's
+/// error (the other methods go on).
+pub fn run_and_measure<W: World>(
+    pipeline: &mut Pipeline<W>,
+    name: &str,
+    raw: &[DVec2],
+    astar_length: f64,
+) -> Result<std::result::Result<(Vec<DVec2>, Vec<String>), pathsmooth::Error>> {
+    let path = match pipeline.smooth(raw) {
+        Ok(p) => p,
+        Err(e) => return Ok(Err(e)),
+    };
+    let row = metrics_row(name, &path, astar_length, &pipeline.report().validation)?;
+    Ok(Ok((path, row)))
 }

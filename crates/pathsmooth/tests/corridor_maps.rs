@@ -12,7 +12,7 @@ use pathsmooth::corridor::plan::{plan_corridor_path, CorridorPlanner, PlanOption
 use pathsmooth::grid::astar::astar_points;
 use pathsmooth::grid::distance::DistanceField;
 use pathsmooth::grid::GridMap;
-use pathsmooth::validate::{validate, Validator};
+use pathsmooth::{validate, Validator};
 use pathsmooth::Error;
 
 /// Scenarios per map (debug-build time stays small).
@@ -43,8 +43,9 @@ fn check_corridor(field: &DistanceField, c: &DiskCorridor, radius: f64, what: &s
 fn corridor_paths_are_valid_and_short_on_every_dev_map() {
     for name in common::MAPS {
         let (map, scen) = common::load(name);
+        let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
         let cmap = CorridorMap::build(&map);
-        let validator = Validator::new(&map);
+        let validator = Validator::new(&world);
         let mut planner = CorridorPlanner::new();
         let mut planned = 0;
         for s in common::sample(&scen, PER_MAP) {
@@ -116,6 +117,7 @@ fn the_graph_is_a_symmetric_medial_graph_of_exact_clearance_disks() {
 #[test]
 fn the_one_shot_form_matches_the_planner() {
     let (map, scen) = common::load("dao/den312d");
+    let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
     let cmap = CorridorMap::build(&map);
     let s = &common::sample(&scen, 3)[2];
     let (a, b) = (s.start_point(), s.goal_point());
@@ -125,26 +127,28 @@ fn the_one_shot_form_matches_the_planner() {
         .plan(&cmap, a, b, 0.0, &PlanOptions::default())
         .unwrap();
     assert_eq!(one, two);
-    assert!(validate(&map, &one.path, 0.0).unwrap().is_valid());
+    assert!(validate(&world, &one.path, 0.0).unwrap().is_valid());
 }
 
 #[test]
 fn few_iterations_still_give_a_valid_path() {
     // Validity comes from the safe disks, not from convergence: stop after 3 iterations.
     let (map, scen) = common::load("bg512/AR0011SR");
+    let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
     let cmap = CorridorMap::build(&map);
     let options = SolverOptions::chapter(3, 1.0, 1.0);
     for s in common::sample(&scen, 4) {
         let (a, b) = (s.start_point(), s.goal_point());
         let plan = plan_corridor_path(&cmap, a, b, 0.3, &options).unwrap();
         assert_eq!(plan.report.iterations, 3);
-        assert!(validate(&map, &plan.path, 0.3).unwrap().is_valid());
+        assert!(validate(&world, &plan.path, 0.3).unwrap().is_valid());
     }
 }
 
 #[test]
 fn facing_directions_are_kept_and_the_path_stays_valid() {
     let (map, scen) = common::load("dao/arena");
+    let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
     let cmap = CorridorMap::build(&map);
     let s = &common::sample(&scen, 5)[3];
     let (a, b) = (s.start_point(), s.goal_point());
@@ -159,7 +163,7 @@ fn facing_directions_are_kept_and_the_path_stays_valid() {
     assert_eq!(plan.corridor.start_dir, options.start_dir);
     assert_eq!(plan.corridor.goal_dir, options.goal_dir);
     assert_eq!((plan.path[0], *plan.path.last().unwrap()), (a, b));
-    assert!(validate(&map, &plan.path, 0.0).unwrap().is_valid());
+    assert!(validate(&world, &plan.path, 0.0).unwrap().is_valid());
 }
 
 #[test]
@@ -250,11 +254,12 @@ fn unreachable_goals_and_wide_agents_are_refused() {
         "................",
     ])
     .unwrap();
+    let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
     let cmap = CorridorMap::build(&map);
     let (a, b) = (DVec2::new(1.5, 1.5), DVec2::new(14.5, 1.5));
     // The way round goes through a one-cell-high passage: fine for r = 0…
     let plan = plan_corridor_path(&cmap, a, b, 0.0, &SolverOptions::default()).unwrap();
-    assert!(validate(&map, &plan.path, 0.0).unwrap().is_valid());
+    assert!(validate(&world, &plan.path, 0.0).unwrap().is_valid());
     // …but not for an agent of radius 0.5 (clearance at most 0.5 there).
     assert!(matches!(
         plan_corridor_path(&cmap, a, b, 0.5, &SolverOptions::default()),
@@ -300,20 +305,21 @@ mod props {
         #[test]
         fn corridor_plans_are_valid_on_random_maps((map, s, g) in scene()) {
             let cmap = CorridorMap::build(&map);
+            let world = common::world(&map);
             let (a, b) = (GridMap::cell_center(s), GridMap::cell_center(g));
             let reachable = astar_points(&map, a, b).is_ok();
             let plan = plan_corridor_path(&cmap, a, b, 0.0, &SolverOptions::default());
             prop_assert_eq!(reachable, plan.is_ok(), "{:?}", plan);
             if let Ok(plan) = plan {
                 check_corridor(cmap.field(), &plan.corridor, 0.0, "random");
-                let report = validate(&map, &plan.path, 0.0).unwrap();
+                let report = validate(&world, &plan.path, 0.0).unwrap();
                 prop_assert!(report.is_valid(), "{:?}", report.problem());
                 prop_assert!(plan.path.iter().all(|p| p.is_finite()));
             }
             match plan_corridor_path(&cmap, a, b, 0.3, &SolverOptions::default()) {
                 Ok(plan) => {
                     check_corridor(cmap.field(), &plan.corridor, 0.3, "random r = 0.3");
-                    let report = validate(&map, &plan.path, 0.3).unwrap();
+                    let report = validate(&world, &plan.path, 0.3).unwrap();
                     prop_assert!(report.is_valid(), "{:?}", report.problem());
                 }
                 Err(e) => prop_assert!(matches!(e, Error::Unreachable { .. }), "{e:?}"),
@@ -332,10 +338,11 @@ mod props {
             let cmap = CorridorMap::build(&map);
             let a = s.as_dvec2() + DVec2::new(fs.0, fs.1);
             let b = g.as_dvec2() + DVec2::new(fg.0, fg.1);
+            let world = common::world(&map);
             match plan_corridor_path(&cmap, a, b, radius, &SolverOptions::default()) {
                 Ok(plan) => {
                     check_corridor(cmap.field(), &plan.corridor, radius, "random points");
-                    let report = validate(&map, &plan.path, radius).unwrap();
+                    let report = validate(&world, &plan.path, radius).unwrap();
                     prop_assert!(report.is_valid(), "{:?}", report.problem());
                     prop_assert_eq!((plan.path[0], *plan.path.last().unwrap()), (a, b));
                 }

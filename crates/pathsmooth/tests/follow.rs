@@ -8,7 +8,7 @@ use std::f64::consts::{FRAC_PI_2, PI, TAU};
 use glam::{DVec2, Vec2, Vec3};
 use pathsmooth::follow::{speed_profile, Agent, Follower, Sample, SpeedProfile};
 use pathsmooth::grid::astar::astar;
-use pathsmooth::shortcut::shortcut;
+use pathsmooth::shortcut;
 use pathsmooth::Error;
 use proptest::prelude::*;
 
@@ -397,9 +397,10 @@ fn follower_reaches_the_goal_of_real_map_paths() {
     let mut followed = 0;
     for name in common::MAPS {
         let (map, scen) = common::load(name);
+        let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
         for s in common::sample(&scen, 4) {
             let raw = astar(&map, s.start, s.goal).unwrap().points;
-            let short = shortcut(&map, &raw, 0.0).unwrap();
+            let short = shortcut(&world, &raw, 0.0).unwrap();
             for path in [raw, short] {
                 f.set_path(&path).unwrap();
                 let planned = f.profile().total_time();

@@ -7,9 +7,10 @@ mod common;
 use glam::DVec2;
 use pathsmooth::grid::astar::astar;
 use pathsmooth::grid::{GridMap, Scenario};
-use pathsmooth::map_safe::MapSafe;
-use pathsmooth::shortcut::Shortcutter;
-use pathsmooth::validate::Validator;
+use pathsmooth::GridWorld;
+use pathsmooth::MapSafe;
+use pathsmooth::Shortcutter;
+use pathsmooth::Validator;
 
 /// Maps whose scenarios are all run (small maps); the rest are sampled.
 const SMALL: [&str; 2] = ["dao/arena", "dao/den312d"];
@@ -68,8 +69,8 @@ fn astar_lengths_equal_the_optimal_lengths() {
 fn check_post_processing(
     name: &str,
     map: &GridMap,
-    validator: &Validator,
-    shortcutter: &mut Shortcutter,
+    validator: &Validator<&GridWorld>,
+    shortcutter: &mut Shortcutter<&GridWorld>,
     s: &Scenario,
 ) {
     let raw = astar(map, s.start, s.goal).unwrap();
@@ -121,8 +122,9 @@ fn check_post_processing(
 fn astar_and_shortcut_paths_are_valid_on_every_map() {
     for name in common::MAPS {
         let (map, scen) = common::load(name);
-        let validator = Validator::new(&map);
-        let mut shortcutter = Shortcutter::with_field(&map, validator.field().clone());
+        let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
+        let validator = Validator::new(&world);
+        let mut shortcutter = Shortcutter::new(&world);
         for s in common::sample(&scen, 12) {
             check_post_processing(name, &map, &validator, &mut shortcutter, &s);
         }
@@ -152,9 +154,10 @@ fn map_safe_smoothing_is_always_valid() {
     let mut total = 0;
     for name in common::MAPS {
         let (map, scen) = common::load(name);
-        let validator = Validator::new(&map);
-        let mut safe = MapSafe::with_validator(validator.clone());
-        let mut shortcutter = Shortcutter::with_field(&map, validator.field().clone());
+        let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
+        let validator = Validator::new(&world);
+        let mut safe = MapSafe::new(&world);
+        let mut shortcutter = Shortcutter::new(&world);
         for s in common::sample(&scen, 6) {
             let raw = astar(&map, s.start, s.goal).unwrap();
             // Shortcut paths graze wall corners, so corner cutting on them clips walls.
@@ -188,7 +191,8 @@ fn map_safe_smoothing_is_always_valid() {
 #[test]
 fn map_safe_rejects_invalid_input() {
     let (map, _) = common::load("dao/arena");
-    let mut safe = MapSafe::new(&map);
+    let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
+    let mut safe = MapSafe::new(&world);
     // Straight across the whole map: through walls.
     let through = [DVec2::new(0.5, 0.5), DVec2::new(48.5, 48.5)];
     let e = safe.smooth(&through, 0.0, midpoint_cutter).unwrap_err();
@@ -257,8 +261,9 @@ fn shortcut_equals_the_plain_farthest_visible_loop() {
     use pathsmooth::grid::los::segment_is_clear;
     for name in ["dao/den312d", "rooms/8room_000"] {
         let (map, scen) = common::load(name);
+        let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
         let field = DistanceField::new(&map);
-        let mut shortcutter = Shortcutter::with_field(&map, field.clone());
+        let mut shortcutter = Shortcutter::new(&world);
         let mut short = Vec::new();
         for s in common::sample(&scen, 8) {
             let raw = astar(&map, s.start, s.goal).unwrap().points;

@@ -10,10 +10,10 @@ use glam::{DVec2, IVec2};
 use pathsmooth::curve::chaikin::{chaikin, ChaikinParams};
 use pathsmooth::grid::astar::astar;
 use pathsmooth::grid::GridMap;
-use pathsmooth::map_safe::{map_chaikin, MapSafe};
+use pathsmooth::{map_chaikin, GridWorld, MapSafe};
 use pathsmooth::metrics::PathMetrics;
-use pathsmooth::shortcut::{shortcut, Shortcutter};
-use pathsmooth::validate::{is_valid, validate, Validator};
+use pathsmooth::{shortcut, Shortcutter};
+use pathsmooth::{is_valid, validate, Validator};
 use pathsmooth::Error;
 use proptest::prelude::*;
 
@@ -59,11 +59,11 @@ fn arb_polyline_case() -> impl Strategy<Value = (GridMap, Vec<DVec2>)> {
 
 /// The candidate points that keep the polyline valid, in order (each is appended only if
 /// the path stays valid): a valid path by construction.
-fn valid_subsequence(map: &GridMap, candidates: &[DVec2], radius: f64) -> Vec<DVec2> {
+fn valid_subsequence(world: &GridWorld, candidates: &[DVec2], radius: f64) -> Vec<DVec2> {
     let mut path: Vec<DVec2> = Vec::new();
     for &p in candidates {
         path.push(p);
-        if !is_valid(map, &path, radius) {
+        if !is_valid(world, &path, radius) {
             path.pop();
         }
     }
@@ -84,12 +84,13 @@ proptest! {
         let Ok(raw) = astar(&map, cell(s), cell(g)) else {
             return Ok(());
         };
-        let mut safe = MapSafe::new(&map);
+        let world = GridWorld::new(map.clone()).unwrap();
+        let mut safe = MapSafe::new(&world);
         for radius in [0.0, 0.25, 0.5] {
-            let short = shortcut(&map, &raw.points, radius).unwrap();
+            let short = shortcut(&world, &raw.points, radius).unwrap();
             for input in [&raw.points, &short] {
                 let out = safe.chaikin(input, radius, params(ratio, passes)).unwrap();
-                let report = validate(&map, &out, radius).unwrap();
+                let report = validate(&world, &out, radius).unwrap();
                 prop_assert!(report.is_valid(), "r={} {:?}", radius, report.problem());
                 prop_assert_eq!((out[0], out[out.len() - 1]), (input[0], input[input.len() - 1]));
                 prop_assert!(out.iter().all(|p| p.is_finite()));
@@ -105,12 +106,13 @@ proptest! {
         radius in prop_oneof![Just(0.0), Just(0.25), 0.0f64..0.6],
         ratio in prop_oneof![Just(0.25), Just(0.5), 0.01f64..=0.5],
     ) {
-        let path = valid_subsequence(&map, &candidates, radius);
+        let world = GridWorld::new(map.clone()).unwrap();
+        let path = valid_subsequence(&world, &candidates, radius);
         if path.len() < 3 {
             return Ok(());
         }
-        let out = map_chaikin(&map, &path, radius, params(ratio, 4)).unwrap();
-        let report = validate(&map, &out, radius).unwrap();
+        let out = map_chaikin(&world, &path, radius, params(ratio, 4)).unwrap();
+        let report = validate(&world, &out, radius).unwrap();
         prop_assert!(report.is_valid(), "{:?} -> {:?}: {:?}", path, out, report.problem());
         prop_assert_eq!((out[0], out[out.len() - 1]), (path[0], path[path.len() - 1]));
     }
@@ -123,11 +125,12 @@ proptest! {
     ) {
         // An empty 20×20 map: every cut point keeps clearance ≥ 2 from the border.
         let map = GridMap::from_fn(20, 20, |_, _| true);
+        let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
         let path: Vec<DVec2> = pts.into_iter().map(|(x, y)| DVec2::new(x, y)).collect();
         let mut distinct = path.clone();
         distinct.dedup();
         prop_assume!(distinct.len() == path.len());
-        let out = map_chaikin(&map, &path, 0.0, params(ratio, passes)).unwrap();
+        let out = map_chaikin(&world, &path, 0.0, params(ratio, passes)).unwrap();
         let mut blind = chaikin(&path, params(ratio, passes)).unwrap();
         // Classic Chaikin writes a point twice where two cut points coincide; the
         // map-aware form writes it once.
@@ -139,7 +142,8 @@ proptest! {
 #[test]
 fn bad_input_is_an_error() {
     let map = GridMap::from_rows(&["....", ".@..", "...."]).unwrap();
-    let mut safe = MapSafe::new(&map);
+    let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
+    let mut safe = MapSafe::new(&world);
     let ok = [
         DVec2::new(0.5, 0.5),
         DVec2::new(3.5, 0.5),
@@ -166,7 +170,7 @@ fn bad_input_is_an_error() {
     assert!(safe.chaikin(&ok, -1.0, params(0.25, 2)).is_err());
     assert!(safe.chaikin(&ok, 0.0, params(0.25, 60)).is_err());
     assert_eq!(
-        safe.chaikin(&[], 0.0, ChaikinParams::default()),
+        safe.chaikin::<DVec2>(&[], 0.0, ChaikinParams::default()),
         Err(Error::EmptyPath)
     );
     let nan = [ok[0], DVec2::new(f64::NAN, 0.5), ok[2]];
@@ -184,7 +188,8 @@ fn bad_input_is_an_error() {
 #[test]
 fn short_and_duplicate_paths() {
     let map = GridMap::from_rows(&["....", "....", "...."]).unwrap();
-    let mut safe = MapSafe::new(&map);
+    let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
+    let mut safe = MapSafe::new(&world);
     let (a, b, c) = (
         DVec2::new(0.5, 0.5),
         DVec2::new(3.5, 0.5),
@@ -212,14 +217,15 @@ fn corner_touching_a_wall_is_cut_only_up_to_the_wall() {
     // Along row 0, then down column 3: the wall cell (2, 1) sits inside the corner at
     // (3.5, 0.5), so the midpoint cut clips it but a shallower one does not.
     let map = GridMap::from_rows(&["....", "..@.", "....", "...."]).unwrap();
+    let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
     let p = [
         DVec2::new(0.5, 0.5),
         DVec2::new(3.5, 0.5),
         DVec2::new(3.5, 3.5),
     ];
-    assert!(!is_valid(&map, &chaikin(&p, params(0.5, 1)).unwrap(), 0.0));
-    let out = map_chaikin(&map, &p, 0.0, params(0.5, 1)).unwrap();
-    assert!(is_valid(&map, &out, 0.0));
+    assert!(!is_valid(&world, &chaikin(&p, params(0.5, 1)).unwrap(), 0.0));
+    let out = map_chaikin(&world, &p, 0.0, params(0.5, 1)).unwrap();
+    assert!(is_valid(&world, &out, 0.0));
     // Cut, but by less than asked: the largest halving of ½ that misses the wall, ¼
     // (the cut from (2.75, 0.5) to (3.5, 1.25) passes below the cell's corner (3, 1)).
     assert_eq!(
@@ -234,9 +240,10 @@ fn corner_touching_a_wall_is_cut_only_up_to_the_wall() {
 #[test]
 fn den312d_shortcut_path_gets_smooth() {
     let (map, _) = common::load("dao/den312d");
-    let validator = Validator::new(&map);
-    let mut shortcutter = Shortcutter::with_field(&map, validator.field().clone());
-    let mut safe = MapSafe::with_validator(validator.clone());
+    let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
+    let validator = Validator::new(&world);
+    let mut shortcutter = Shortcutter::new(&world);
+    let mut safe = MapSafe::new(&world);
     let raw = astar(&map, IVec2::new(59, 5), IVec2::new(63, 76)).unwrap();
     for (radius, limit) in [(0.0, 40.0), (0.3, 25.0)] {
         let mut short = Vec::new();
@@ -257,9 +264,10 @@ fn real_maps_valid_and_smoother_than_shortcuts() {
     let (mut before, mut after) = (0.0, 0.0);
     for name in common::MAPS {
         let (map, scen) = common::load(name);
-        let validator = Validator::new(&map);
-        let mut shortcutter = Shortcutter::with_field(&map, validator.field().clone());
-        let mut safe = MapSafe::with_validator(validator.clone());
+        let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
+        let validator = Validator::new(&world);
+        let mut shortcutter = Shortcutter::new(&world);
+        let mut safe = MapSafe::new(&world);
         let mut short = Vec::new();
         let mut out = Vec::new();
         for s in common::sample(&scen, 5) {

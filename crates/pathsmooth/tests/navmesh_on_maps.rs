@@ -10,8 +10,8 @@ use pathsmooth::navmesh::funnel::funnel;
 use pathsmooth::navmesh::mesh::NavMesh;
 use pathsmooth::navmesh::portals::{portals, Portal};
 use pathsmooth::navmesh::relax::{relax, RelaxOptions};
-use pathsmooth::shortcut::shortcut_by;
-use pathsmooth::validate::Validator;
+use pathsmooth::shortcut_by;
+use pathsmooth::Validator;
 
 /// True when segment `a`–`b` meets the closed segment `p`–`q`.
 fn segments_meet(a: DVec2, b: DVec2, p: DVec2, q: DVec2) -> bool {
@@ -55,8 +55,9 @@ fn funnel_and_relaxed_paths_are_valid_and_funnel_is_never_longer_than_corridor_s
         "cities/Berlin_0_256",
     ] {
         let (map, scen) = common::load(name);
+        let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
         let mesh = NavMesh::from_grid(&map).unwrap();
-        let validator = Validator::new(&map);
+        let validator = Validator::new(&world);
         for s in common::sample(&scen, 10) {
             let (start, goal) = (s.start_point(), s.goal_point());
             let corridor = mesh.find_corridor(start, goal).unwrap();

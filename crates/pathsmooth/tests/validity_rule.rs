@@ -8,7 +8,7 @@ use pathsmooth::grid::los::{
     Collision,
 };
 use pathsmooth::grid::GridMap;
-use pathsmooth::validate::{is_valid, validate};
+use pathsmooth::{is_valid, validate};
 use proptest::prelude::*;
 
 fn p(x: f64, y: f64) -> DVec2 {
@@ -31,6 +31,7 @@ fn demo_map() -> GridMap {
 #[test]
 fn grazing_a_wall_is_valid() {
     let map = demo_map();
+    let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
     // Along the top surface of cell (1, 1) and on past the pinch-free part of the row.
     assert!(segment_is_free(&map, p(0.0, 1.0), p(2.0, 1.0)));
     // Along its left surface.
@@ -42,6 +43,7 @@ fn grazing_a_wall_is_valid() {
 #[test]
 fn straight_through_a_pinch_is_invalid() {
     let map = demo_map();
+    let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
     assert!(is_pinch(&map, 2, 2));
     let c = segment_collision(&map, p(2.5, 1.5), p(1.5, 2.5));
     assert_eq!(
@@ -60,26 +62,28 @@ fn straight_through_a_pinch_is_invalid() {
 #[test]
 fn bending_on_a_pinch_vertex_is_invalid() {
     let map = demo_map();
+    let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
     let v = p(2.0, 2.0);
     // Each segment alone only touches the vertex.
     assert!(segment_is_free(&map, p(2.5, 0.5), v));
     assert!(segment_is_free(&map, v, p(0.5, 2.5)));
     assert!(!path_is_free(&map, &[p(2.5, 0.5), v, p(0.5, 2.5)]));
-    assert!(!is_valid(&map, &[p(2.5, 0.5), v, v, p(0.5, 2.5)], 0.0));
+    assert!(!is_valid(&world, &[p(2.5, 0.5), v, v, p(0.5, 2.5)], 0.0));
     // Bending on it and going back into the quadrant it came from is touching.
     assert!(path_is_free(&map, &[p(2.5, 0.5), v, p(3.0, 2.0)]));
     // Arriving along the surface of (1,1) (top-right quadrant) and leaving along the
     // surface of (2,2) into the bottom-left quadrant squeezes through.
     assert!(!path_is_free(&map, &[p(2.0, 1.0), v, p(1.0, 2.0)]));
-    let report = validate(&map, &[p(2.0, 1.0), v, p(1.0, 2.0)], 0.0).unwrap();
-    assert!(report.penetrating_segments.is_empty());
-    assert_eq!(report.pinch_crossings.len(), 1);
-    assert!(report.pinch_crossings[0].bend);
+    let report = validate(&world, &[p(2.0, 1.0), v, p(1.0, 2.0)], 0.0).unwrap();
+    assert!(report.blocked_segments.is_empty());
+    assert_eq!(report.blocked_bends, vec![1]);
+    assert_eq!(report.first_problem_at, Some(v));
 }
 
 #[test]
 fn along_the_seam_inside_a_thick_wall_is_invalid() {
     let map = demo_map();
+    let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
     // The seam y = 3 between rows 2 and 3 of the wall (columns 4 and 5).
     assert!(!segment_is_free(&map, p(4.0, 3.0), p(6.0, 3.0)));
     assert!(!segment_is_free(&map, p(4.5, 3.0), p(4.6, 3.0)));
@@ -95,6 +99,7 @@ fn along_the_seam_inside_a_thick_wall_is_invalid() {
 #[test]
 fn clipping_a_corner_is_invalid_touching_it_is_not() {
     let map = demo_map();
+    let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
     // Corner (1, 1) of cell (1, 1): touching it diagonally from outside.
     assert!(segment_is_free(&map, p(0.5, 1.5), p(1.5, 0.5)));
     // Passing just inside it.
@@ -109,6 +114,7 @@ fn clipping_a_corner_is_invalid_touching_it_is_not() {
 #[test]
 fn map_border() {
     let map = demo_map();
+    let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
     assert!(segment_is_free(&map, p(0.0, 0.0), p(6.0, 0.0)));
     assert!(segment_is_free(&map, p(0.0, 0.0), p(0.0, 5.0)));
     assert!(segment_is_free(&map, p(0.0, 5.0), p(4.0, 5.0)));
@@ -124,6 +130,7 @@ fn map_border() {
 #[test]
 fn endpoints_on_walls_and_corners() {
     let map = demo_map();
+    let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
     // Ending on a wall's corner, on its surface, on a pinch vertex.
     assert!(segment_is_free(&map, p(0.5, 0.5), p(1.0, 1.0)));
     assert!(segment_is_free(&map, p(0.5, 0.5), p(1.5, 1.0)));
@@ -139,6 +146,7 @@ fn endpoints_on_walls_and_corners() {
 #[test]
 fn radius_keeps_clearance() {
     let map = demo_map();
+    let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
     let field = DistanceField::new(&map);
     let (a, b) = (p(0.5, 4.5), p(3.5, 4.5));
     assert!(segment_is_clear(&map, &field, a, b, 0.5));
@@ -148,10 +156,10 @@ fn radius_keeps_clearance() {
     // nearest point is the corner, not a cell centre.
     let c = field.segment_clearance(p(2.5, 3.75), p(3.25, 3.0));
     assert!((c - 0.03125f64.sqrt()).abs() < 1e-12, "{c}");
-    let report = validate(&map, &[a, b], 0.6).unwrap();
+    let report = validate(&world, &[a, b], 0.6).unwrap();
     assert_eq!(report.clearance_violations, vec![0]);
     assert_eq!(report.min_clearance, 0.5);
-    assert!(validate(&map, &[a, b], f64::NAN).is_err());
+    assert!(validate(&world, &[a, b], f64::NAN).is_err());
 }
 
 // ---- brute force ----------------------------------------------------------------------
@@ -331,11 +339,12 @@ proptest! {
         let Ok(raw) = pathsmooth::grid::astar::astar(&map, start, goal) else {
             return Ok(());
         };
+        let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
         // A* centre paths are valid and keep half a cell of clearance.
-        prop_assert!(is_valid(&map, &raw.points, 0.5));
+        prop_assert!(is_valid(&world, &raw.points, 0.5));
         for radius in [0.0, 0.25, 0.5] {
-            let short = pathsmooth::shortcut::shortcut(&map, &raw.points, radius).unwrap();
-            let report = validate(&map, &short, radius).unwrap();
+            let short = pathsmooth::shortcut(&world, &raw.points, radius).unwrap();
+            let report = validate(&world, &short, radius).unwrap();
             prop_assert!(report.is_valid(), "r={} {:?}", radius, report.problem());
             prop_assert!(report.length <= raw.length + 1e-9);
             // A subsequence of the input with the same endpoints.
@@ -354,8 +363,8 @@ proptest! {
                 naive.push(raw.points[i]);
             }
             prop_assert_eq!(&short, &naive);
-            let safe = pathsmooth::map_safe::map_safe(&map, &short, radius, blind_cut).unwrap();
-            prop_assert!(is_valid(&map, &safe, radius));
+            let safe = pathsmooth::map_safe(&world, &short, radius, blind_cut).unwrap();
+            prop_assert!(is_valid(&world, &safe, radius));
             prop_assert_eq!((safe[0], safe[safe.len() - 1]), (short[0], short[short.len() - 1]));
         }
     }

@@ -8,9 +8,10 @@ use anyhow::{bail, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use pathsmooth::grid::{check_scenario, load_scenarios, GridMap};
+use pathsmooth::{Pipeline, World};
 
 use crate::files::write_bytes;
-use crate::methods::{CurveParams, MapMethod, Planner};
+use crate::methods::{CurveParams, FrameArgs, MapMethod};
 use crate::report::{follow_time, ratio};
 use crate::table::Table;
 
@@ -29,9 +30,11 @@ pub struct BenchArgs {
     /// Methods to run, comma-separated (default: all).
     #[arg(long, value_enum, value_delimiter = ',')]
     pub methods: Vec<MapMethod>,
-    /// Agent radius in cells.
-    #[arg(long, default_value_t = 0.0)]
+    /// Agent radius in world units.
+    #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
     pub radius: f64,
+    #[command(flatten)]
+    pub frame: FrameArgs,
     #[command(flatten)]
     pub curve: CurveParams,
     /// Write one row per scenario and method to this CSV file.
@@ -75,7 +78,11 @@ pub fn run(a: &BenchArgs) -> Result<()> {
     for s in &scenarios {
         check_scenario(&map, s)?;
     }
-    let mut planner = Planner::new(&map, a.radius, a.curve.clone())?;
+    let world = a.frame.world(map)?;
+    let mut pipelines = methods
+        .iter()
+        .map(|m| Ok(Pipeline::new(&world, a.radius)?.with_steps(m.steps(&a.curve))))
+        .collect::<pathsmooth::Result<Vec<_>>>()?;
     let mut tallies: Vec<Tally> = methods.iter().map(|_| Tally::default()).collect();
     let mut astar_time = Duration::ZERO;
     let mut skipped = 0;
@@ -93,7 +100,8 @@ pub fn run(a: &BenchArgs) -> Result<()> {
     for (k, s) in scenarios.iter().enumerate() {
         bar.inc(1);
         let t0 = Instant::now();
-        let query = match planner.astar(s.start, s.goal) {
+        let (start, goal) = (world.cell_center(s.start), world.cell_center(s.goal));
+        let raw = match world.plan(start, goal, a.radius) {
             Ok(q) => q,
             // With a radius, some scenarios have no path wide enough: count, don't fail.
             Err(_) if a.radius > 0.0 => {
@@ -103,10 +111,11 @@ pub fn run(a: &BenchArgs) -> Result<()> {
             Err(e) => return Err(e.into()),
         };
         astar_time += t0.elapsed();
-        let astar_follow = follow_time(&query.astar.points)?;
-        for (m, tally) in methods.iter().zip(&mut tallies) {
+        let astar_length = pathsmooth::metrics::length(&raw);
+        let astar_follow = follow_time(&raw)?;
+        for ((m, tally), pipeline) in methods.iter().zip(&mut tallies).zip(&mut pipelines) {
             let t = Instant::now();
-            let result = planner.run(*m, &query);
+            let result = pipeline.smooth(&raw);
             let elapsed = t.elapsed();
             tally.time += elapsed;
             let path = match result {
@@ -119,8 +128,8 @@ pub fn run(a: &BenchArgs) -> Result<()> {
                     continue;
                 }
             };
-            let r = planner.validator().validate(&path, a.radius)?;
-            let rel = ratio(r.length, query.astar.length);
+            let r = &pipeline.report().validation;
+            let rel = ratio(r.length, astar_length);
             tally.paths += 1;
             tally.valid += r.is_valid() as usize;
             tally.rel_length_sum += rel;
@@ -136,7 +145,7 @@ pub fn run(a: &BenchArgs) -> Result<()> {
                 r.is_valid(),
                 path.len(),
                 r.length,
-                query.astar.length,
+                astar_length,
                 rel,
                 r.max_turn.to_degrees(),
                 r.total_turn.to_degrees(),

@@ -8,10 +8,11 @@ use clap::Args;
 use glam::{DVec2, IVec2};
 use pathsmooth::follow::{speed_profile, Agent};
 use pathsmooth::grid::GridMap;
+use pathsmooth::{GridWorld, Pipeline, World};
 use pathsmooth::metrics::PathMetrics;
 
 use crate::files::write_bytes;
-use crate::methods::{smooth_curve, CurveMethod, CurveParams, MapMethod, Planner};
+use crate::methods::{smooth_curve, CurveMethod, CurveParams, MapMethod};
 use crate::picture::{png, svg, Layer, Scene, Track, PALETTE};
 use crate::report::{metrics_header, run_and_measure};
 use crate::table::Table;
@@ -63,24 +64,29 @@ pub const ARENA_TO: IVec2 = IVec2::new(44, 45);
 
 /// Part 2: every map method on one scenario of the embedded map.
 fn map_demo(a: &DemoArgs) -> Result<()> {
-    let map = GridMap::parse(ARENA_MAP, "arena.map (embedded)")?;
-    let mut planner = Planner::new(&map, 0.0, CurveParams::default())?;
-    let query = planner.astar(ARENA_FROM, ARENA_TO)?;
-    let mut scene = Scene::for_map("arena.map: (1,4) to (44,45)", &map);
-    scene
-        .layers
-        .push(Layer::raw("A* (raw)", query.astar.points.clone()));
-    scene.mark_ends(&query.astar.points);
+    let world = GridWorld::new(GridMap::parse(ARENA_MAP, "arena.map (embedded)")?)?;
+    let (start, goal) = (world.cell_center(ARENA_FROM), world.cell_center(ARENA_TO));
+    let raw = world.plan(start, goal, 0.0)?;
+    let astar_length = pathsmooth::metrics::length(&raw);
+    let mut scene = Scene::for_map("arena.map: (1,4) to (44,45)", &world);
+    scene.layers.push(Layer::raw("A* (raw)", raw.clone()));
+    scene.mark_ends(&raw);
     let mut nav = scene.clone();
-    nav.title = "arena.map navmesh: corridor, funnel and portal relaxation".into();
-    let corridor = planner.corridor(&query.astar.points)?;
-    nav.add_navmesh(planner.mesh()?, &corridor);
+    nav.title = "arena.map navmesh: channel, funnel and portal relaxation".into();
+    let mesh = world.navmesh()?;
+    nav.add_navmesh(mesh, &mesh.find_corridor(start, goal)?);
     let mut corridor_scene = scene.clone();
     corridor_scene.title = "arena.map corridor of clearance disks and the optimised path".into();
     let mut table = Table::new(metrics_header());
+    let mut corridor_plan = None;
     for (i, m) in MapMethod::ALL.into_iter().enumerate() {
-        let (path, row) = run_and_measure(&mut planner, m, &query, 0.0)?;
+        let mut pipeline = Pipeline::new(&world, 0.0)?.with_steps(m.steps(&CurveParams::default()));
+        let (path, row) = run_and_measure(&mut pipeline, m.name(), &raw, astar_length)?
+            .with_context(|| m.name())?;
         table.row(row);
+        if let Some(plan) = pipeline.last_corridor() {
+            corridor_plan = Some(plan.clone());
+        }
         let layer = Layer::path(m.name(), path, PALETTE[i % PALETTE.len()]);
         match m {
             MapMethod::Astar => {}
@@ -90,7 +96,7 @@ fn map_demo(a: &DemoArgs) -> Result<()> {
             _ => scene.layers.push(layer),
         }
     }
-    if let Some(plan) = planner.last_corridor() {
+    if let Some(plan) = corridor_plan {
         corridor_scene.disks = plan
             .corridor
             .centers
@@ -123,7 +129,7 @@ fn map_demo(a: &DemoArgs) -> Result<()> {
     write_bytes(&svg_file.to_string_lossy(), svg::render(&scene).as_bytes())?;
     println!(
         "Embedded map arena.map (49×49), A* length {:.4} (pictures: {}, {}, {}, {}; agents: {})",
-        query.astar.length,
+        astar_length,
         png_file.display(),
         svg_file.display(),
         nav_file.display(),

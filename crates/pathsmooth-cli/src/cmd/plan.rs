@@ -6,16 +6,13 @@ use anyhow::{bail, Result};
 use clap::Args;
 use glam::{DVec2, IVec2};
 use pathsmooth::grid::GridMap;
-use pathsmooth::metrics::PathMetrics;
-use pathsmooth::navmesh::funnel::funnel;
 use pathsmooth::navmesh::mesh::NavMesh;
-use pathsmooth::navmesh::portals::portals;
-use pathsmooth::navmesh::relax::{relax, RelaxOptions};
+use pathsmooth::{NavMeshWorld, Pipeline, World};
 
 use crate::files::{read_text, write_bytes, write_path_file};
-use crate::methods::{CurveParams, MapMethod, Planner};
+use crate::methods::{parse_xy, CurveParams, FrameArgs, MapMethod};
 use crate::picture::{png, svg, Layer, Scene, PALETTE};
-use crate::report::{follow_time, metrics_header, run_and_measure};
+use crate::report::{error_row, metrics_header, run_and_measure};
 use crate::table::Table;
 
 /// Arguments of `pathsmooth plan`.
@@ -37,9 +34,12 @@ pub struct PlanArgs {
     /// Methods to run, comma-separated (default: all; on a scene, funnel and relax).
     #[arg(long, value_enum, value_delimiter = ',')]
     pub method: Vec<MapMethod>,
-    /// Agent radius (A* on a map then avoids cells closer than this to a wall).
+    /// Agent radius in world units (A* on a map then avoids cells closer than this to a
+    /// wall).
     #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
     pub radius: f64,
+    #[command(flatten)]
+    pub frame: FrameArgs,
     #[command(flatten)]
     pub curve: CurveParams,
     /// Write the path of the (single) chosen method to this file (JSON or CSV by extension).
@@ -51,21 +51,6 @@ pub struct PlanArgs {
     /// Draw the map (or scene) and every method's path into this SVG file.
     #[arg(long)]
     pub svg: Option<String>,
-}
-
-/// Parses `X,Y`.
-pub fn parse_xy(s: &str) -> Result<DVec2, String> {
-    let (x, y) = s
-        .split_once(',')
-        .ok_or_else(|| format!("expected X,Y, found `{s}`"))?;
-    let num = |t: &str| {
-        let t = t.trim();
-        t.parse::<f64>()
-            .ok()
-            .filter(|v| v.is_finite())
-            .ok_or_else(|| format!("`{t}` is not a finite number"))
-    };
-    Ok(DVec2::new(num(x)?, num(y)?))
 }
 
 /// A map cell from `X,Y` given as whole numbers.
@@ -102,23 +87,39 @@ pub fn run(a: &PlanArgs) -> Result<()> {
             methods.len()
         );
     }
-    let (table, scene_png, scene_svg) = match on_map {
+    let planned = match on_map {
         Some(file) => plan_on_map(a, file, &methods)?,
         None => plan_on_scene(a, a.navmesh.as_deref().unwrap_or_default(), &methods)?,
     };
     // The table goes to stderr when the path itself goes to stdout.
     if a.output.as_deref() == Some("-") {
-        eprint!("{table}");
+        eprint!("{}", planned.table);
     } else {
-        print!("{table}");
+        print!("{}", planned.table);
     }
     if let Some(f) = &a.png {
-        write_bytes(f, &scene_png)?;
+        write_bytes(f, &planned.png)?;
     }
     if let Some(f) = &a.svg {
-        write_bytes(f, scene_svg.as_bytes())?;
+        write_bytes(f, planned.svg.as_bytes())?;
+    }
+    if planned.errors > 0 {
+        bail!(
+            "{} of {} methods failed (see the table)",
+            planned.errors,
+            methods.len()
+        );
     }
     Ok(())
+}
+
+/// What a plan produced: the metrics table (failed methods included), the pictures, and
+/// how many methods failed.
+struct Planned {
+    table: String,
+    png: Vec<u8>,
+    svg: String,
+    errors: usize,
 }
 
 /// Planning on a grid map; returns the table and the rendered pictures.
@@ -126,44 +127,60 @@ fn plan_on_map(
     a: &PlanArgs,
     file: &str,
     methods: &[MapMethod],
-) -> Result<(String, Vec<u8>, String)> {
-    let map = GridMap::load(file)?;
+) -> Result<Planned> {
+    let world = a.frame.world(GridMap::load(file)?)?;
     let (from, to) = (cell(a.from, "from")?, cell(a.to, "to")?);
-    let mut planner = Planner::new(&map, a.radius, a.curve.clone())?;
-    let query = planner.astar(from, to)?;
+    let (start, goal) = (world.cell_center(from), world.cell_center(to));
+    // The raw A* path (with room for the radius) every method starts from.
+    let raw = world.plan(start, goal, a.radius)?;
+    let astar_length = pathsmooth::metrics::length(&raw);
 
     let title = format!("{file} from {},{} to {},{}", from.x, from.y, to.x, to.y);
-    let mut scene = Scene::for_map(title, &map);
+    let mut scene = Scene::for_map(title, &world);
     if a.navmesh.is_some() {
-        let corridor = planner.corridor(&query.astar.points)?;
-        scene.add_navmesh(planner.mesh()?, &corridor);
+        let mesh = world.navmesh()?;
+        scene.add_navmesh(mesh, &mesh.find_corridor(start, goal)?);
     }
-    scene
-        .layers
-        .push(Layer::raw("A* (raw)", query.astar.points.clone()));
-    scene.mark_ends(&query.astar.points);
+    scene.layers.push(Layer::raw("A* (raw)", raw.clone()));
+    scene.mark_ends(&raw);
     let mut table = Table::new(metrics_header());
+    let mut errors = 0;
     for (i, &m) in methods.iter().enumerate() {
-        let (path, row) = run_and_measure(&mut planner, m, &query, a.radius)?;
-        table.row(row);
-        if let Some(out) = &a.output {
-            write_path_file(out, None, &path)?;
-        }
-        if m != MapMethod::Astar {
-            scene
-                .layers
-                .push(Layer::path(m.name(), path, PALETTE[i % PALETTE.len()]));
+        let mut pipeline = Pipeline::new(&world, a.radius)?.with_steps(m.steps(&a.curve));
+        match run_and_measure(&mut pipeline, m.name(), &raw, astar_length)? {
+            Ok((path, row)) => {
+                table.row(row);
+                if let Some(out) = &a.output {
+                    write_path_file(out, None, &path)?;
+                }
+                if m != MapMethod::Astar {
+                    scene
+                        .layers
+                        .push(Layer::path(m.name(), path, PALETTE[i % PALETTE.len()]));
+                }
+            }
+            // One method failing (say, no corridor with room for the radius) does not lose
+            // the others' results; the exit status says something failed.
+            Err(e) => {
+                errors += 1;
+                table.row(error_row(m.name(), &e));
+            }
         }
     }
-    Ok((table.render(), png::render(&scene)?, svg::render(&scene)))
+    Ok(Planned {
+        table: table.render(),
+        png: png::render(&scene)?,
+        svg: svg::render(&scene),
+        errors,
+    })
 }
 
-/// Planning on a navmesh scene: corridor by A* over triangles, then funnel or relaxation.
+/// Planning on a navmesh scene: channel by A* over triangles, then funnel or relaxation.
 fn plan_on_scene(
     a: &PlanArgs,
     file: &str,
     methods: &[MapMethod],
-) -> Result<(String, Vec<u8>, String)> {
+) -> Result<Planned> {
     if let Some(m) = methods
         .iter()
         .find(|m| !matches!(m, MapMethod::Funnel | MapMethod::Relax))
@@ -174,14 +191,14 @@ fn plan_on_scene(
         );
     }
     let text = read_text(file)?;
-    let mesh = NavMesh::from_scene_json(&text, file)?;
-    let corridor = mesh.find_corridor(a.from, a.to)?;
-    let portals = portals(&mesh, &corridor)?;
+    let world = NavMeshWorld::new(NavMesh::from_scene_json(&text, file)?);
+    let mesh = world.mesh();
+    let channel = mesh.find_corridor(a.from, a.to)?;
     let mut scene = Scene::for_points(
-        format!("{file}: navmesh corridor of {} triangles", corridor.len()),
+        format!("{file}: navmesh channel of {} triangles", channel.len()),
         mesh.vertices(),
     );
-    scene.add_navmesh(&mesh, &corridor);
+    scene.add_navmesh(mesh, &channel);
     // The scene parsed above, so its holes are there to draw.
     if let Ok(parsed) = serde_json::from_str::<pathsmooth::navmesh::mesh::Scene>(&text) {
         scene.obstacles = parsed
@@ -190,43 +207,36 @@ fn plan_on_scene(
             .map(|h| h.iter().map(|&[x, y]| DVec2::new(x, y)).collect())
             .collect();
     }
-    let mut table = Table::new([
-        "method",
-        "points",
-        "length",
-        "max turn°",
-        "total turn°",
-        "follow s",
-    ]);
+    let straight = [a.from, a.to];
+    let mut table = Table::new(metrics_header());
+    let mut errors = 0;
     for (i, &m) in methods.iter().enumerate() {
-        let path = match m {
-            MapMethod::Funnel => funnel(&portals, a.from, a.to, a.radius)?,
-            _ => {
-                let opts = RelaxOptions {
-                    margin: a.radius.max(RelaxOptions::default().margin),
-                    ..RelaxOptions::default()
-                };
-                relax(&portals, a.from, a.to, &opts)?
+        let mut pipeline = Pipeline::new(&world, a.radius)?.with_steps(m.steps(&a.curve));
+        // The navmesh steps re-route between the ends; the straight line is only their input.
+        match pipeline.plan(a.from, a.to) {
+            Ok(path) => {
+                let length = pipeline.report().validation.length;
+                table.row(crate::report::metrics_row(m.name(), &path, length, &pipeline.report().validation)?);
+                if let Some(out) = &a.output {
+                    write_path_file(out, None, &path)?;
+                }
+                scene.layers.push(Layer::path(
+                    m.name(),
+                    path,
+                    PALETTE[(i + 6) % PALETTE.len()],
+                ));
             }
-        };
-        let pm = PathMetrics::of(&path)?;
-        table.row([
-            m.name().to_string(),
-            pm.points.to_string(),
-            format!("{:.3}", pm.length),
-            format!("{:.1}", pm.max_turn_deg),
-            format!("{:.1}", pm.total_turn_deg),
-            format!("{:.2}", follow_time(&path)?),
-        ]);
-        if let Some(out) = &a.output {
-            write_path_file(out, None, &path)?;
+            Err(e) => {
+                errors += 1;
+                table.row(error_row(m.name(), &e));
+            }
         }
-        scene.layers.push(Layer::path(
-            m.name(),
-            path,
-            PALETTE[(i + 6) % PALETTE.len()],
-        ));
     }
-    scene.mark_ends(&[a.from, a.to]);
-    Ok((table.render(), png::render(&scene)?, svg::render(&scene)))
+    scene.mark_ends(&straight);
+    Ok(Planned {
+        table: table.render(),
+        png: png::render(&scene)?,
+        svg: svg::render(&scene),
+        errors,
+    })
 }

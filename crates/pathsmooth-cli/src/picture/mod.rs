@@ -8,7 +8,7 @@ pub mod png;
 pub mod svg;
 
 use glam::DVec2;
-use pathsmooth::grid::GridMap;
+use pathsmooth::{GridWorld, World};
 use pathsmooth::navmesh::mesh::{NavMesh, TriId};
 
 /// An sRGB colour.
@@ -112,8 +112,8 @@ pub struct Marker {
 pub struct Scene<'a> {
     /// Title printed at the top of the legend.
     pub title: String,
-    /// The grid map drawn underneath, if any.
-    pub map: Option<&'a GridMap>,
+    /// The grid world drawn underneath, if any.
+    pub grid: Option<&'a GridWorld>,
     /// World-space corner with the smallest coordinates.
     pub min: DVec2,
     /// World-space corner with the largest coordinates.
@@ -142,18 +142,19 @@ pub const MARGIN: f64 = 8.0;
 pub const LEGEND_ROW: f64 = 20.0;
 
 impl<'a> Scene<'a> {
-    /// A scene over a whole grid map, scaled so that the longer side is about 1024 px
-    /// (at least 1 and at most 24 px per cell).
-    pub fn for_map(title: impl Into<String>, map: &'a GridMap) -> Self {
+    /// A scene over a whole grid world (in its world units), scaled so that the longer
+    /// side is about 1024 px (at least 1 and at most 24 px per cell).
+    pub fn for_map(title: impl Into<String>, world: &'a GridWorld) -> Self {
+        let map = world.map();
         let side = map.width().max(map.height()) as f64;
-        let size = DVec2::new(map.width() as f64, map.height() as f64);
+        let bounds = world.bounds();
         Scene {
-            map: Some(map),
+            grid: Some(world),
             ..Scene::empty(
                 title,
-                DVec2::ZERO,
-                size,
-                (1024.0 / side).floor().clamp(1.0, 24.0),
+                bounds.min,
+                bounds.max,
+                (1024.0 / side).floor().clamp(1.0, 24.0) / world.cell_size(),
             )
         }
     }
@@ -180,7 +181,7 @@ impl<'a> Scene<'a> {
     fn empty(title: impl Into<String>, min: DVec2, max: DVec2, scale: f64) -> Self {
         Scene {
             title: title.into(),
-            map: None,
+            grid: None,
             min,
             max,
             scale,
@@ -242,12 +243,14 @@ impl<'a> Scene<'a> {
         (p - self.min) * self.scale + DVec2::splat(MARGIN)
     }
 
-    /// Horizontal runs of blocked cells `(x0, x1, y)` (x1 exclusive), so a 512×512 map is
-    /// a few thousand rectangles rather than a quarter million.
-    pub fn wall_runs(&self) -> Vec<(usize, usize, usize)> {
-        let Some(map) = self.map else {
+    /// Horizontal runs of blocked cells as world rectangles (min, max corners), so a
+    /// 512×512 map is a few thousand rectangles rather than a quarter million.
+    pub fn wall_runs(&self) -> Vec<(DVec2, DVec2)> {
+        let Some(world) = self.grid else {
             return Vec::new();
         };
+        let map = world.map();
+        let corner = |x: usize, y: usize| world.to_world(DVec2::new(x as f64, y as f64));
         let mut runs = Vec::new();
         for y in 0..map.height() {
             let mut x = 0;
@@ -257,7 +260,7 @@ impl<'a> Scene<'a> {
                     while x < map.width() && map.is_blocked(x as i64, y as i64) {
                         x += 1;
                     }
-                    runs.push((x0, x, y));
+                    runs.push((corner(x0, y), corner(x, y + 1)));
                 } else {
                     x += 1;
                 }
@@ -286,13 +289,19 @@ impl<'a> Scene<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pathsmooth::grid::GridMap;
 
     #[test]
     fn wall_runs_merge_rows() {
         let map = GridMap::from_rows(&["@@.@", "...."]).unwrap();
-        let scene = Scene::for_map("t", &map);
-        assert_eq!(scene.wall_runs(), vec![(0, 2, 0), (3, 4, 0)]);
-        assert_eq!(scene.scale, 24.0);
+        let world = GridWorld::with_frame(map, 0.5, DVec2::new(10.0, 20.0)).unwrap();
+        let scene = Scene::for_map("t", &world);
+        let d = DVec2::new;
+        assert_eq!(
+            scene.wall_runs(),
+            vec![(d(10.0, 20.0), d(11.0, 20.5)), (d(11.5, 20.0), d(12.0, 20.5))]
+        );
+        assert_eq!(scene.scale, 48.0);
     }
 
     #[test]

@@ -91,9 +91,8 @@ fn paint(c: Rgb, alpha: u8) -> Paint<'static> {
 
 fn walls(pm: &mut Pixmap, scene: &Scene) {
     let p = paint(WALL, 255);
-    for (x0, x1, y) in scene.wall_runs() {
-        let a = scene.to_px(DVec2::new(x0 as f64, y as f64));
-        let b = scene.to_px(DVec2::new(x1 as f64, y as f64 + 1.0));
+    for (lo, hi) in scene.wall_runs() {
+        let (a, b) = (scene.to_px(lo), scene.to_px(hi));
         if let Some(r) = Rect::from_ltrb(a.x as f32, a.y as f32, b.x as f32, b.y as f32) {
             pm.fill_rect(r, &p, Transform::identity(), None);
         }
@@ -298,7 +297,8 @@ mod tests {
     #[test]
     fn png_decodes_with_expected_size_and_wall_pixels() {
         let map = GridMap::from_rows(&["@.", ".."]).unwrap();
-        let mut scene = Scene::for_map("t", &map);
+        let world = pathsmooth::GridWorld::new(map).unwrap();
+        let mut scene = Scene::for_map("t", &world);
         scene.layers.push(Layer::raw(
             "raw",
             vec![DVec2::new(0.5, 1.5), DVec2::new(1.5, 0.5)],

@@ -70,9 +70,8 @@ fn walls(s: &mut String, scene: &Scene) {
         return;
     }
     let _ = writeln!(s, r#"<g fill="{}">"#, WALL.hex());
-    for (x0, x1, y) in runs {
-        let a = scene.to_px(DVec2::new(x0 as f64, y as f64));
-        let b = scene.to_px(DVec2::new(x1 as f64, y as f64 + 1.0));
+    for (lo, hi) in runs {
+        let (a, b) = (scene.to_px(lo), scene.to_px(hi));
         let _ = writeln!(
             s,
             r#"<rect x="{:.2}" y="{:.2}" width="{:.2}" height="{:.2}"/>"#,
@@ -243,7 +242,8 @@ mod tests {
     #[test]
     fn svg_has_walls_paths_and_legend() {
         let map = GridMap::from_rows(&["@.", ".."]).unwrap();
-        let mut scene = Scene::for_map("a <b>", &map);
+        let world = pathsmooth::GridWorld::new(map).unwrap();
+        let mut scene = Scene::for_map("a <b>", &world);
         let path = vec![DVec2::new(0.5, 1.5), DVec2::new(1.5, 0.5)];
         scene.mark_ends(&path);
         scene.layers.push(Layer::raw("raw", path));

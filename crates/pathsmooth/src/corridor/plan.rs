@@ -422,6 +422,7 @@ mod tests {
         ])
         .unwrap();
         let cmap = CorridorMap::build(&map);
+        let world = crate::GridWorld::new(map.clone()).unwrap();
         for radius in [0.0, 0.2] {
             let c = cmap
                 .corridor(DVec2::new(9.5, 1.0), DVec2::new(1.0, 5.5), radius)
@@ -441,9 +442,9 @@ mod tests {
                         .collect()
                 };
                 let chapter = sample(&c.radii, &mut state);
-                clipped += !is_valid(&map, &chapter, radius) as usize;
+                clipped += !is_valid(&world, &chapter, radius) as usize;
                 let ours = sample(&safe, &mut state);
-                assert!(is_valid(&map, &ours, radius), "r = {radius}: {ours:?}");
+                assert!(is_valid(&world, &ours, radius), "r = {radius}: {ours:?}");
             }
             assert!(clipped > 0, "r = {radius}: no clipping path sampled");
         }
@@ -463,10 +464,11 @@ mod tests {
         let mut path = centers;
         path[1] = DVec2::new(1.5, 2.9);
         path[2] = DVec2::new(4.5, 2.9);
-        assert!(!is_valid(&map, &path, 0.0));
+        let world = crate::GridWorld::new(map).unwrap();
+        assert!(!is_valid(&world, &path, 0.0));
         let moved = repair(&cmap, &centers, 0.0, &mut path).unwrap();
         assert_eq!(moved, 2);
         assert_eq!(path, centers);
-        assert!(is_valid(&map, &path, 0.0));
+        assert!(is_valid(&world, &path, 0.0));
     }
 }

@@ -79,10 +79,11 @@ mod tests {
     #[test]
     fn a_wall_hugging_path_is_replanned_with_room() {
         // A* at radius 0 runs along the wall; an agent of radius 0.6 needs the middle row.
-        let world = GridWorld::new(GridMap::from_rows(&[".....", ".....", ".....", "@@@@@"]).unwrap()).unwrap();
-        let hug: Vec<DVec2> = (0..5).map(|x| DVec2::new(x as f64 + 0.5, 2.5)).collect();
-        let start = DVec2::new(0.5, 1.5);
-        let goal = DVec2::new(4.5, 1.5);
+        let rows = [".......", ".......", ".......", "@@@@@@@"];
+        let world = GridWorld::new(GridMap::from_rows(&rows).unwrap()).unwrap();
+        let hug: Vec<DVec2> = (1..6).map(|x| DVec2::new(x as f64 + 0.5, 2.5)).collect();
+        let start = DVec2::new(1.5, 1.5);
+        let goal = DVec2::new(5.5, 1.5);
         let path = [vec![start], hug, vec![goal]].concat();
         let mut out = Vec::new();
         let n = replan_invalid(&world, &path, 0.6, &mut out).unwrap();

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use pathsmooth::grid::{load_scenarios, GridMap, Scenario};
+use pathsmooth::GridWorld;
 
 /// The `shared/` folder: `$PATHSMOOTH_SHARED` if set, else the one beside the checkout
 /// (`<checkout>/../shared`), which is where CI puts it.
@@ -41,4 +42,9 @@ pub fn load(name: &str) -> (GridMap, Vec<Scenario>) {
 pub fn sample(scen: &[Scenario], max: usize) -> Vec<Scenario> {
     let step = scen.len().div_ceil(max.max(1)).max(1);
     scen.iter().step_by(step).cloned().collect()
+}
+
+/// The map as a world with cell size 1 and origin 0 (world units are cells).
+pub fn world(map: &GridMap) -> GridWorld {
+    GridWorld::new(map.clone()).expect("the map has free cells")
 }
