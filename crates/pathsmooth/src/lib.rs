@@ -18,17 +18,17 @@
 //! A game's own grid (0.5 m cells), its own A* path in metres, an agent of radius 0.4 m:
 //!
 //! ```
-//! use glam::Vec2;
+//! use glam::{DVec2, Vec2};
 //! use pathsmooth::{GridWorld, Pipeline, Preset};
 //!
-//! let rows = ["............", "....####....", "....####....", "............"];
-//! let world = GridWorld::from_fn(12, 4, 0.5, glam::DVec2::ZERO, |x, y| rows[y].as_bytes()[x] == b'.')?;
-//! let astar: Vec<Vec2> = [(0.25, 0.25), (0.75, 0.25), (1.25, 0.25), (1.75, 0.25), (2.25, 0.25),
-//!     (2.75, 0.25), (3.25, 0.25), (3.75, 0.25), (4.25, 0.25), (4.75, 0.25), (5.25, 0.25), (5.75, 1.75)]
-//!     .map(|(x, y)| Vec2::new(x, y)).to_vec();
+//! let rows = ["............", "............", "............", "....####....",
+//!             "....####....", "............", "............", "............"];
+//! let world = GridWorld::from_fn(12, 8, 0.5, DVec2::ZERO, |x, y| rows[y].as_bytes()[x] == b'.')?;
+//! let cells = [(1, 4), (2, 3), (3, 2), (4, 2), (5, 2), (6, 2), (7, 2), (8, 2), (9, 3), (10, 3)];
+//! let astar: Vec<Vec2> = cells.iter().map(|&(x, y)| Vec2::new(x as f32, y as f32) * 0.5 + 0.25).collect();
 //!
 //! let mut pipeline = Pipeline::preset(world, 0.4, Preset::Smooth)?;
-//! let smooth = pipeline.smooth(&astar)?; // wall-hugging input is re-planned with room
+//! let smooth = pipeline.smooth(&astar)?; // wall-hugging stretches are re-planned with room
 //! assert!(pipeline.report().validation.min_clearance >= 0.4);
 //! # Ok::<(), pathsmooth::Error>(())
 //! ```

@@ -68,10 +68,10 @@
 //!
 //! ```
 //! use glam::DVec2;
-//! use pathsmooth::{curve::chaikin::ChaikinParams, grid::GridMap, map_safe::MapSafe};
-//! use pathsmooth::validate::is_valid;
+//! use pathsmooth::{ChaikinParams, GridMap, GridWorld, MapSafe};
+//! use pathsmooth::is_valid;
 //! // Around the wall cell (2, 1): the deepest cut (½) would clip it, ¼ does not.
-//! let map = GridMap::from_rows(&["....", "..@.", "....", "...."])?;
+//! let map = GridWorld::new(GridMap::from_rows(&["....", "..@.", "....", "...."])?)?;
 //! let path = [DVec2::new(0.5, 0.5), DVec2::new(3.5, 0.5), DVec2::new(3.5, 3.5)];
 //! let one = ChaikinParams { ratio: 0.5, passes: 1, closed: false };
 //! let out = MapSafe::new(&map).chaikin(&path, 0.0, one)?;
@@ -108,9 +108,9 @@
 //! ```
 //! use glam::DVec2;
 //! use pathsmooth::curve::{chaikin, ChaikinParams};
-//! use pathsmooth::{grid::GridMap, map_safe::map_safe, validate::is_valid};
+//! use pathsmooth::{is_valid, map_safe, GridMap, GridWorld};
 //! // A path around the corner of a wall; cutting the corner clips the wall.
-//! let map = GridMap::from_rows(&["....", "@@@.", "@@@.", "@@@."])?;
+//! let map = GridWorld::new(GridMap::from_rows(&["....", "@@@.", "@@@.", "@@@."])?)?;
 //! let path = [DVec2::new(0.5, 0.5), DVec2::new(3.5, 0.5), DVec2::new(3.5, 3.5)];
 //! // Wall-blind corner cutting: one Chaikin pass at ratio ½ replaces each corner by the
 //! // midpoints of its two legs.
@@ -146,8 +146,8 @@ struct Piece {
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::{grid::GridMap, map_safe::MapSafe};
-/// let map = GridMap::from_rows(&["....", "....", "...."])?;
+/// use pathsmooth::{GridMap, GridWorld, MapSafe};
+/// let map = GridWorld::new(GridMap::from_rows(&["....", "....", "...."])?)?;
 /// let mut safe = MapSafe::new(&map);
 /// let path = [DVec2::new(0.5, 0.5), DVec2::new(3.5, 0.5)];
 /// let out = safe.smooth(&path, 0.0, |p: &[DVec2]| Ok(p.to_vec()))?;
@@ -206,10 +206,10 @@ impl<W: World> MapSafe<W> {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::{grid::GridMap, map_safe::MapSafe, validate::is_valid};
+    /// use pathsmooth::{is_valid, GridMap, GridWorld, MapSafe};
     /// use pathsmooth::curve::chaikin::ChaikinParams;
     /// // The wall cell (2, 1) sits inside the corner: cuts there are shallower.
-    /// let map = GridMap::from_rows(&["....", "..@.", "....", "...."])?;
+    /// let map = GridWorld::new(GridMap::from_rows(&["....", "..@.", "....", "...."])?)?;
     /// let path = [DVec2::new(0.5, 0.5), DVec2::new(3.5, 0.5), DVec2::new(3.5, 3.5)];
     /// let mut safe = MapSafe::new(&map);
     /// let out = safe.chaikin(&path, 0.0, ChaikinParams::default())?;

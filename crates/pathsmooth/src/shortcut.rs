@@ -183,7 +183,7 @@ fn farthest_visible(
 /// let path = [DVec2::ZERO, DVec2::X, DVec2::new(2.0, 0.0), DVec2::new(2.0, 1.0)];
 /// let mut out = Vec::new();
 /// // Everything is visible except across the last corner.
-/// pathsmooth::shortcut::shortcut_by(&path, |a, b| a.y == b.y, &mut out)?;
+/// pathsmooth::shortcut_by(&path, |a, b| a.y == b.y, &mut out)?;
 /// assert_eq!(out, vec![path[0], path[2], path[3]]);
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```

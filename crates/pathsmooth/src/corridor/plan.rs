@@ -67,7 +67,7 @@
 //! ```
 //! use glam::DVec2;
 //! use pathsmooth::corridor::{graph::CorridorMap, optimize::SolverOptions, plan::plan_corridor_path};
-//! use pathsmooth::{grid::GridMap, validate::validate};
+//! use pathsmooth::{grid::GridMap, validate, GridWorld};
 //! let map = GridMap::from_rows(&[
 //!     "............",
 //!     "............",
@@ -79,7 +79,7 @@
 //! let (s, g) = (DVec2::new(0.5, 4.5), DVec2::new(11.5, 3.5));
 //! let plan = plan_corridor_path(&cmap, s, g, 0.25, &SolverOptions::default())?;
 //! assert_eq!((plan.path[0], *plan.path.last().unwrap()), (s, g));
-//! assert!(validate(&map, &plan.path, 0.25)?.is_valid());
+//! assert!(validate(&GridWorld::new(map)?, &plan.path, 0.25)?.is_valid());
 //! # Ok::<(), pathsmooth::Error>(())
 //! ```
 

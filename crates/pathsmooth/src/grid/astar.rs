@@ -107,12 +107,13 @@ pub fn astar(map: &GridMap, start: IVec2, goal: IVec2) -> Result<GridPath> {
 /// ```
 /// use glam::IVec2;
 /// use pathsmooth::grid::{astar::astar_clear, distance::DistanceField, GridMap};
-/// let map = GridMap::from_rows(&[".....", ".....", "..@..", ".....", "....."])?;
+/// let map = GridMap::from_rows(&["......."; 3].iter().chain(&["...@..."]).chain(&["......."; 3]).collect::<Vec<_>>())?;
 /// let field = DistanceField::new(&map);
-/// // Radius 0.6: no centre next to the pillar has room, so the path goes wide.
-/// let p = astar_clear(&map, &field, IVec2::new(0, 2), IVec2::new(4, 2), 0.6)?;
-/// assert!(p.cells.iter().all(|c| c.y != 2 || c.x == 0 || c.x == 4));
-/// assert!(pathsmooth::validate::is_valid(&map, &p.points, 0.6));
+/// // Radius 0.6: the centres beside the pillar (3, 3) have only 0.5, so the path goes wide.
+/// let p = astar_clear(&map, &field, IVec2::new(1, 3), IVec2::new(5, 3), 0.6)?;
+/// assert!(p.cells.iter().all(|c| c.y != 3 || c.x <= 1 || c.x >= 5));
+/// let world = pathsmooth::GridWorld::new(map)?;
+/// assert!(pathsmooth::is_valid(&world, &p.points, 0.6));
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
 pub fn astar_clear(

@@ -60,18 +60,20 @@ pub struct PipelineReport {
 /// Cost: per run, the steps' costs plus one validation per step.
 ///
 /// ```
-/// use glam::Vec2;
+/// use glam::{DVec2, Vec2};
 /// use pathsmooth::{GridWorld, Pipeline, Preset};
-/// // A game's own occupancy grid: 0.5 m cells, walls where `true`.
-/// let walls = ["..........", "....##....", "....##....", ".........."];
-/// let world = GridWorld::from_fn(10, 4, 0.5, glam::DVec2::ZERO, |x, y| walls[y].as_bytes()[x] == b'.')?;
-/// // The game's A* path in metres (cell centres), and an agent of radius 0.3 m.
-/// let path: Vec<Vec2> = [(0, 2), (1, 2), (2, 2), (3, 3), (4, 3), (5, 3), (6, 3), (7, 2), (8, 1), (9, 1)]
-///     .iter().map(|&(x, y)| Vec2::new(x as f32 * 0.5 + 0.25, y as f32 * 0.5 + 0.25)).collect();
-/// let mut pipeline = Pipeline::preset(world, 0.3, Preset::Smooth)?;
+/// // A game's own occupancy grid: 0.5 m cells, a block of wall in the middle.
+/// let rows = ["............", "............", "............", "....####....",
+///             "....####....", "............", "............", "............"];
+/// let world = GridWorld::from_fn(12, 8, 0.5, DVec2::ZERO, |x, y| rows[y].as_bytes()[x] == b'.')?;
+/// // The game's A* path (cell centres, in metres) hugs the wall; the agent is 0.4 m wide.
+/// let cells = [(1, 4), (2, 3), (3, 2), (4, 2), (5, 2), (6, 2), (7, 2), (8, 2), (9, 3), (10, 3)];
+/// let path: Vec<Vec2> = cells.iter().map(|&(x, y)| Vec2::new(x as f32, y as f32) * 0.5 + 0.25).collect();
+/// let mut pipeline = Pipeline::preset(world, 0.4, Preset::Smooth)?;
 /// let smooth = pipeline.smooth(&path)?;
-/// assert!(pipeline.report().validation.is_valid());
-/// assert!(pipeline.report().validation.min_clearance >= 0.3);
+/// assert!(pipeline.report().repaired_segments > 0); // re-planned with room for the agent
+/// assert!(pipeline.report().validation.min_clearance >= 0.4);
+/// assert_eq!((smooth[0], smooth[smooth.len() - 1]), (path[0], path[9]));
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
 #[derive(Debug)]
@@ -99,8 +101,8 @@ impl<W: World> Pipeline<W> {
     /// ```
     /// use pathsmooth::{Error, GridMap, GridWorld, Pipeline};
     /// let world = GridWorld::new(GridMap::from_rows(&["....", "...."])?)?;
-    /// let e = Pipeline::new(&world, 1.5).unwrap_err();
-    /// assert_eq!(e, Error::NoRoom { radius: 1.5, max_clearance: 1.0 });
+    /// let e = Pipeline::new(&world, 0.75).unwrap_err();
+    /// assert_eq!(e, Error::NoRoom { radius: 0.75, max_clearance: 0.5 });
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn new(world: W, radius: f64) -> Result<Self> {
@@ -227,7 +229,8 @@ impl<W: World> Pipeline<W> {
     /// let world = GridWorld::new(GridMap::from_rows(&["......", "..@@..", "......"])?)?;
     /// let mut pipeline = Pipeline::preset(&world, 0.0, Preset::Shortest)?;
     /// let path = pipeline.plan(DVec2::new(0.5, 1.5), DVec2::new(5.5, 1.5))?;
-    /// assert_eq!(path.len(), 4); // round one side of the wall
+    /// // Over the wall, touching its corners: start, one waypoint, goal.
+    /// assert_eq!(path.len(), 3);
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn plan<P: Point2>(&mut self, start: P, goal: P) -> Result<Vec<P>> {

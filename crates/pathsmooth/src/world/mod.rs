@@ -122,7 +122,7 @@ impl Bounds {
 /// use glam::DVec2;
 /// use pathsmooth::{world::tolerance_for, Bounds};
 /// assert_eq!(tolerance_for(&Bounds::new(DVec2::ZERO, DVec2::splat(0.5))), 1e-9);
-/// assert_eq!(tolerance_for(&Bounds::new(DVec2::ZERO, DVec2::splat(1000.0))), 1e-6);
+/// assert!((tolerance_for(&Bounds::new(DVec2::ZERO, DVec2::splat(1000.0))) - 1e-6).abs() < 1e-18);
 /// ```
 pub fn tolerance_for(bounds: &Bounds) -> f64 {
     1e-9 * bounds.max_magnitude().max(1.0)
@@ -140,7 +140,7 @@ pub fn tolerance_for(bounds: &Bounds) -> f64 {
 /// ```
 /// use glam::DVec2;
 /// use pathsmooth::geometry::closest_on_segment;
-/// use pathsmooth::{Bounds, Pipeline, World};
+/// use pathsmooth::{Bounds, Pipeline, Preset, World};
 ///
 /// struct Pillars(Vec<(DVec2, f64)>);
 ///
@@ -163,10 +163,10 @@ pub fn tolerance_for(bounds: &Bounds) -> f64 {
 /// }
 ///
 /// let world = Pillars(vec![(DVec2::new(10.0, 10.0), 3.0)]);
-/// let mut pipeline = Pipeline::smooth(world, 0.5)?;
+/// let mut pipeline = Pipeline::preset(world, 0.5, Preset::Smooth)?;
 /// let path = [DVec2::new(2.0, 10.0), DVec2::new(10.0, 2.0), DVec2::new(18.0, 10.0)];
 /// let smooth = pipeline.smooth(&path)?;
-/// assert!(pipeline.validator().validate(&smooth)?.is_valid());
+/// assert!(pipeline.validate(&smooth)?.is_valid());
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
 pub trait World {
