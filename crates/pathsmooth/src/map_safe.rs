@@ -130,7 +130,7 @@ use crate::curve::chaikin::{
 use crate::error::{Error, Result};
 use crate::geometry::{check_path, Point2};
 use crate::validate::Validator;
-use crate::world::{check_radius, first_problem, path_is_clear, World};
+use crate::world::{check_in_bounds, check_radius, first_problem, path_is_clear, World};
 
 /// A piece of the input, `path[start..=end]`, smoothed or kept as it is.
 struct Piece {
@@ -232,6 +232,7 @@ impl<W: World> MapSafe<W> {
     ///
     /// Errors: [`Error::EmptyPath`], [`Error::NonFinite`], [`Error::BadParameter`] (radius,
     /// ratio, or `closed`: open paths only), [`Error::OutputTooLarge`],
+    /// [`Error::OutsideWorld`] for a point outside the world's bounds,
     /// [`Error::InvalidInputPath`] when `path` is not valid itself. On error `out` is
     /// left empty.
     pub fn chaikin_into<P: Point2>(
@@ -409,6 +410,7 @@ impl<W: World> MapSafe<W> {
         check_radius(radius)?;
         self.input.clear();
         self.input.extend(path.iter().map(|p| p.to_dvec2()));
+        check_in_bounds(&self.world, &self.input)?;
         if self.is_clear(&self.input, radius) {
             return Ok(());
         }
@@ -422,6 +424,7 @@ impl<W: World> MapSafe<W> {
     /// Smooths `path` with `smoother`, returning a path valid for `radius`.
     ///
     /// Errors: [`Error::EmptyPath`], [`Error::NonFinite`], [`Error::BadParameter`] (radius),
+    /// [`Error::OutsideWorld`] for a point outside the world's bounds,
     /// [`Error::InvalidInputPath`] when `path` is not valid itself, and any error the
     /// smoother returns on the whole path.
     pub fn smooth<P: Point2>(

@@ -42,7 +42,7 @@ use glam::DVec2;
 
 use crate::error::Result;
 use crate::geometry::{check_path, Point2};
-use crate::world::{check_radius, World};
+use crate::world::{check_in_bounds, check_radius, World};
 
 /// Reusable line-of-sight shortcutting on one world (see the module docs).
 ///
@@ -97,8 +97,10 @@ impl<W: World> Shortcutter<W> {
     /// in their own type.
     ///
     /// Errors: [`Error::EmptyPath`](crate::Error::EmptyPath),
-    /// [`Error::NonFinite`](crate::Error::NonFinite), and
-    /// [`Error::BadParameter`](crate::Error::BadParameter) for a negative or NaN radius.
+    /// [`Error::NonFinite`](crate::Error::NonFinite),
+    /// [`Error::BadParameter`](crate::Error::BadParameter) for a negative or NaN radius, and
+    /// [`Error::OutsideWorld`](crate::Error::OutsideWorld) for a point outside the world's
+    /// bounds (a path in other units).
     pub fn shortcut_into<P: Point2>(
         &mut self,
         path: &[P],
@@ -109,6 +111,7 @@ impl<W: World> Shortcutter<W> {
         check_radius(radius)?;
         self.input.clear();
         self.input.extend(path.iter().map(|p| p.to_dvec2()));
+        check_in_bounds(&self.world, &self.input)?;
         let (world, input) = (&self.world, &self.input);
         // A shortcut i → j makes a new bend at i; it must be clear too (a grid's pinch at
         // radius 0).

@@ -2,7 +2,7 @@
 
 use glam::DVec2;
 
-use super::{check_radius, Bounds, World};
+use super::{check_radius, path_is_clear, Bounds, World};
 use crate::error::Result;
 use crate::geometry::{closest_on_segment, segment_distance};
 use crate::navmesh::funnel::funnel;
@@ -102,10 +102,31 @@ impl World for NavMeshWorld {
         self.index.segment_distance_capped(a, b, cap)
     }
 
+    /// The funnel's path through the channel of triangles from `start` to `goal` (the
+    /// shortest in that channel); with a radius, when the funnel finds no room or its path
+    /// is not clear, the path through the portals' midpoints if that one is clear.
     fn plan(&self, start: DVec2, goal: DVec2, radius: f64) -> Result<Vec<DVec2>> {
         check_radius(radius)?;
         let channel = self.mesh.find_corridor(start, goal)?;
-        funnel(&portals(&self.mesh, &channel)?, start, goal, radius)
+        let portals = portals(&self.mesh, &channel)?;
+        let funnelled = funnel(&portals, start, goal, radius);
+        if radius == 0.0 {
+            return funnelled;
+        }
+        if let Ok(path) = &funnelled {
+            if path_is_clear(self, path, radius) {
+                return funnelled;
+            }
+        }
+        let mut middle = vec![start];
+        middle.extend(portals.iter().map(|p| p.midpoint()));
+        middle.push(goal);
+        middle.dedup();
+        if path_is_clear(self, &middle, radius) {
+            Ok(middle)
+        } else {
+            funnelled
+        }
     }
 
     fn navmesh(&self) -> Result<&NavMesh> {

@@ -1,0 +1,87 @@
+//! The pipeline's presets on sampled scenarios of every Moving AI map in
+//! `../shared/data/movingai/`, at radius 0 and 0.3: only valid paths; and the same map
+//! placed at cell size 0.5 with an origin offset gives the same paths, scaled and shifted.
+
+mod common;
+
+use glam::DVec2;
+use pathsmooth::{metrics, GridWorld, Pipeline, Preset, Validator};
+
+const PRESETS: [Preset; 3] = [Preset::Shortest, Preset::Smooth, Preset::Corridor];
+
+#[test]
+fn presets_return_only_valid_paths_on_every_map() {
+    let mut checked = 0;
+    let mut no_room = 0;
+    for name in common::MAPS {
+        let (map, scen) = common::load(name);
+        let world = GridWorld::new(map).unwrap();
+        let validator = Validator::new(&world);
+        for radius in [0.0, 0.3] {
+            let mut pipelines: Vec<_> = PRESETS
+                .iter()
+                .map(|&p| Pipeline::preset(&world, radius, p).unwrap())
+                .collect();
+            for s in common::sample(&scen, 8) {
+                let (start, goal) = (s.start_point(), s.goal_point());
+                for (preset, pipeline) in PRESETS.iter().zip(&mut pipelines) {
+                    match pipeline.plan(start, goal) {
+                        Ok(path) => {
+                            let r = validator.validate(&path, radius).unwrap();
+                            assert!(r.is_valid(), "{name} {preset:?} r={radius} {s:?}: {:?}", r.problem());
+                            assert_eq!((path[0], path[path.len() - 1]), (start, goal));
+                            checked += 1;
+                        }
+                        // With a radius, a scenario may have no route with room for it.
+                        Err(e) if radius > 0.0 => {
+                            assert!(
+                                matches!(e, pathsmooth::Error::Unreachable { .. } | pathsmooth::Error::TooClose { .. }),
+                                "{name} {preset:?} r={radius}: {e}"
+                            );
+                            no_room += 1;
+                        }
+                        Err(e) => panic!("{name} {preset:?} r=0 {s:?}: {e}"),
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 7 * 8 * 3, "{checked} checked, {no_room} without room");
+    assert!(no_room * 10 < checked, "{no_room} of {checked} found no room");
+}
+
+#[test]
+fn a_map_in_metres_gives_the_same_paths_scaled_and_shifted() {
+    // Scaling by ½ is exact in floating point, so lengths are exactly half. Shifting by the
+    // origin rounds each coordinate once: the points are still exactly `origin + p / 2`,
+    // and a length computed from the shifted points can differ in its last bits.
+    for origin in [DVec2::ZERO, DVec2::new(10.0, 20.0)] {
+        for name in common::MAPS {
+            let (map, scen) = common::load(name);
+            let cells = GridWorld::new(map.clone()).unwrap();
+            let metres = GridWorld::with_frame(map, 0.5, origin).unwrap();
+            for radius in [0.0, 0.3] {
+                for preset in PRESETS {
+                    let mut a = Pipeline::preset(&cells, radius, preset).unwrap();
+                    let mut b = Pipeline::preset(&metres, radius * 0.5, preset).unwrap();
+                    for s in common::sample(&scen, 3) {
+                        let (Ok(pa), Ok(pb)) = (
+                            a.plan(cells.cell_center(s.start), cells.cell_center(s.goal)),
+                            b.plan(metres.cell_center(s.start), metres.cell_center(s.goal)),
+                        ) else {
+                            continue;
+                        };
+                        let scaled: Vec<DVec2> = pa.iter().map(|&p| origin + p * 0.5).collect();
+                        assert_eq!(pb, scaled, "{name} {preset:?} r={radius} origin {origin}");
+                        let (la, lb) = (metrics::length(&pa), metrics::length(&pb));
+                        if origin == DVec2::ZERO {
+                            assert_eq!(lb, la * 0.5, "{name} {preset:?}");
+                        } else {
+                            assert!((lb - la * 0.5).abs() <= 1e-14 * la, "{name} {preset:?}: {lb} vs {la}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
