@@ -1,8 +1,8 @@
 //! The metrics columns that `plan`, `demo` and `bench` print for a path on a map.
 
-use anyhow::Result;
 use glam::DVec2;
 use pathsmooth::follow::{speed_profile, Agent};
+use pathsmooth::Result;
 use pathsmooth::{Pipeline, ValidationReport, World};
 
 /// Column titles of [`metrics_row`].
@@ -69,18 +69,14 @@ pub fn ratio(a: f64, b: f64) -> f64 {
     }
 }
 
-/// Runs a pipeline on the raw A* path: its path and [`metrics_row`], or the library's
-/// error (the other methods go on).
+/// Runs a pipeline on the raw A* path: its path and [`metrics_row`].
 pub fn run_and_measure<W: World>(
     pipeline: &mut Pipeline<W>,
     name: &str,
     raw: &[DVec2],
     astar_length: f64,
-) -> Result<std::result::Result<(Vec<DVec2>, Vec<String>), pathsmooth::Error>> {
-    let path = match pipeline.smooth(raw) {
-        Ok(p) => p,
-        Err(e) => return Ok(Err(e)),
-    };
+) -> Result<(Vec<DVec2>, Vec<String>)> {
+    let path = pipeline.smooth(raw)?;
     let row = metrics_row(name, &path, astar_length, &pipeline.report().validation)?;
-    Ok(Ok((path, row)))
+    Ok((path, row))
 }

@@ -43,7 +43,10 @@ fn pipelines() -> Vec<(&'static str, Vec<Step>)> {
     vec![
         ("shortcut", Preset::Shortest.steps()),
         ("shortcut-chaikin", Preset::Smooth.steps()),
-        ("shortcut-catmull-rom", vec![Step::Shortcut, Step::catmull_rom()]),
+        (
+            "shortcut-catmull-rom",
+            vec![Step::Shortcut, Step::catmull_rom()],
+        ),
     ]
 }
 
@@ -64,7 +67,9 @@ fn summary(name: &str, world: &GridWorld, scen: &[Scenario]) {
     let mut out: Vec<DVec2> = Vec::new();
     for (method, steps) in pipelines() {
         for radius in [0.0, 0.4] {
-            let mut pipeline = Pipeline::new(world, radius).unwrap().with_steps(steps.clone());
+            let mut pipeline = Pipeline::new(world, radius)
+                .unwrap()
+                .with_steps(steps.clone());
             let t = time(budget, || {
                 for p in &paths {
                     pipeline.smooth_into(&p.points, &mut out).unwrap();
@@ -122,14 +127,19 @@ fn bench_grid(c: &mut Criterion) {
         });
         for (method, steps) in pipelines() {
             for radius in [0.0, 0.4] {
-                let mut pipeline = Pipeline::new(&world, radius).unwrap().with_steps(steps.clone());
-                g.bench_function(BenchmarkId::new(format!("pipeline_{method}"), radius), |b| {
-                    b.iter(|| {
-                        for p in &paths {
-                            pipeline.smooth_into(&p.points, &mut out).unwrap();
-                        }
-                    })
-                });
+                let mut pipeline = Pipeline::new(&world, radius)
+                    .unwrap()
+                    .with_steps(steps.clone());
+                g.bench_function(
+                    BenchmarkId::new(format!("pipeline_{method}"), radius),
+                    |b| {
+                        b.iter(|| {
+                            for p in &paths {
+                                pipeline.smooth_into(&p.points, &mut out).unwrap();
+                            }
+                        })
+                    },
+                );
             }
         }
         g.finish();

@@ -447,7 +447,9 @@ impl<W: World> MapSafe<W> {
             assemble(&input, &pieces)
         });
         let out = match out {
-            Ok(out) if self.is_clear(&out, radius) => out.iter().map(|&p| P::from_dvec2(p)).collect(),
+            Ok(out) if self.is_clear(&out, radius) => {
+                out.iter().map(|&p| P::from_dvec2(p)).collect()
+            }
             Ok(_) => {
                 debug_assert!(false, "map_safe assembled an invalid path");
                 path.to_vec()

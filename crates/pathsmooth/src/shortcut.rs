@@ -246,7 +246,13 @@ mod tests {
         // lower left would bend through the pinch.
         let w = world(&["....", ".@..", "..@.", "...."]);
         let v = DVec2::new(2.0, 2.0);
-        let path = [DVec2::new(2.0, 0.5), DVec2::new(2.0, 1.5), v, DVec2::new(3.0, 2.0), DVec2::new(3.5, 3.5)];
+        let path = [
+            DVec2::new(2.0, 0.5),
+            DVec2::new(2.0, 1.5),
+            v,
+            DVec2::new(3.0, 2.0),
+            DVec2::new(3.5, 3.5),
+        ];
         let out = shortcut(&w, &path, 0.0).unwrap();
         assert!(crate::is_valid(&w, &out, 0.0), "{out:?}");
     }

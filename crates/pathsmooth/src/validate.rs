@@ -101,7 +101,9 @@ impl ValidationReport {
             return Some(format!("segment {i} enters a wall{at}"));
         }
         if let Some(i) = self.blocked_bends.first() {
-            return Some(format!("point {i} bends through a gap between two walls{at}"));
+            return Some(format!(
+                "point {i} bends through a gap between two walls{at}"
+            ));
         }
         self.clearance_violations.first().map(|i| {
             format!(
@@ -285,7 +287,12 @@ mod tests {
     #[test]
     fn reports_bend_through_pinch_and_turns() {
         let w = world(&["@.", ".@"]);
-        let r = validate(&w, &[p(1.5, 0.5), p(1.0, 1.0), p(1.0, 1.0), p(0.5, 1.5)], 0.0).unwrap();
+        let r = validate(
+            &w,
+            &[p(1.5, 0.5), p(1.0, 1.0), p(1.0, 1.0), p(0.5, 1.5)],
+            0.0,
+        )
+        .unwrap();
         assert_eq!(r.blocked_bends, vec![2]);
         assert_eq!(r.first_problem_at, Some(p(1.0, 1.0)));
         assert!(r.total_turn.abs() < 1e-12 && !r.is_valid());
@@ -309,8 +316,12 @@ mod tests {
     fn clearance_within_the_tolerance_is_accepted() {
         let w = world(&["....", "....", "...."]);
         let a = [p(1.5, 1.5), p(2.5, 1.5)];
-        assert!(validate(&w, &a, 1.5 + 0.5 * w.tolerance()).unwrap().is_valid());
-        assert!(!validate(&w, &a, 1.5 + 2.0 * w.tolerance()).unwrap().is_valid());
+        assert!(validate(&w, &a, 1.5 + 0.5 * w.tolerance())
+            .unwrap()
+            .is_valid());
+        assert!(!validate(&w, &a, 1.5 + 2.0 * w.tolerance())
+            .unwrap()
+            .is_valid());
     }
 
     #[test]

@@ -12,8 +12,8 @@ use pathsmooth::corridor::plan::{plan_corridor_path, CorridorPlanner, PlanOption
 use pathsmooth::grid::astar::astar_points;
 use pathsmooth::grid::distance::DistanceField;
 use pathsmooth::grid::GridMap;
-use pathsmooth::{validate, Validator};
 use pathsmooth::Error;
+use pathsmooth::{validate, Validator};
 
 /// Scenarios per map (debug-build time stays small).
 const PER_MAP: usize = 6;

@@ -10,11 +10,11 @@ use glam::{DVec2, IVec2};
 use pathsmooth::curve::chaikin::{chaikin, ChaikinParams};
 use pathsmooth::grid::astar::astar;
 use pathsmooth::grid::GridMap;
-use pathsmooth::{map_chaikin, GridWorld, MapSafe};
 use pathsmooth::metrics::PathMetrics;
-use pathsmooth::{shortcut, Shortcutter};
-use pathsmooth::{is_valid, validate, Validator};
 use pathsmooth::Error;
+use pathsmooth::{is_valid, validate, Validator};
+use pathsmooth::{map_chaikin, GridWorld, MapSafe};
+use pathsmooth::{shortcut, Shortcutter};
 use proptest::prelude::*;
 
 fn params(ratio: f64, passes: u32) -> ChaikinParams {
@@ -223,7 +223,11 @@ fn corner_touching_a_wall_is_cut_only_up_to_the_wall() {
         DVec2::new(3.5, 0.5),
         DVec2::new(3.5, 3.5),
     ];
-    assert!(!is_valid(&world, &chaikin(&p, params(0.5, 1)).unwrap(), 0.0));
+    assert!(!is_valid(
+        &world,
+        &chaikin(&p, params(0.5, 1)).unwrap(),
+        0.0
+    ));
     let out = map_chaikin(&world, &p, 0.0, params(0.5, 1)).unwrap();
     assert!(is_valid(&world, &out, 0.0));
     // Cut, but by less than asked: the largest halving of ½ that misses the wall, ¼

@@ -45,11 +45,21 @@ fn grid_world_in_metres_with_a_radius() {
         let out = pipeline.smooth(&path).unwrap();
         let report = validate(&world, &out, 0.3).unwrap();
         assert!(report.is_valid(), "{preset:?}: {:?}", report.problem());
-        assert!(report.min_clearance >= 0.3 - world.tolerance(), "{preset:?}");
-        assert_eq!((out[0], out[out.len() - 1]), (path[0], path[path.len() - 1]));
+        assert!(
+            report.min_clearance >= 0.3 - world.tolerance(),
+            "{preset:?}"
+        );
+        assert_eq!(
+            (out[0], out[out.len() - 1]),
+            (path[0], path[path.len() - 1])
+        );
         // Independently: the distance field in cells, scaled, sampled along the path.
-        let sampled = sampled_min_clearance(&out, |p| world.field().clearance(world.to_grid(p)) * 0.5);
-        assert!(sampled >= 0.3 - 1e-9, "{preset:?}: sampled clearance {sampled}");
+        let sampled =
+            sampled_min_clearance(&out, |p| world.field().clearance(world.to_grid(p)) * 0.5);
+        assert!(
+            sampled >= 0.3 - 1e-9,
+            "{preset:?}: sampled clearance {sampled}"
+        );
     }
 }
 
@@ -64,12 +74,25 @@ fn navmesh_world_with_a_radius() {
     let world = NavMeshWorld::new(mesh);
     let (start, goal) = (DVec2::new(1.5, 6.0), DVec2::new(18.5, 3.0));
     // A zig-zag through the free space, smoothed; and a plan by the navmesh itself.
-    let zigzag = [start, DVec2::new(3.0, 10.5), DVec2::new(10.0, 10.5), DVec2::new(10.0, 7.0), DVec2::new(16.5, 8.0), goal];
+    let zigzag = [
+        start,
+        DVec2::new(3.0, 10.5),
+        DVec2::new(10.0, 10.5),
+        DVec2::new(10.0, 7.0),
+        DVec2::new(16.5, 8.0),
+        goal,
+    ];
     let radius = 0.5;
     // (The funnel with a radius reports false "too narrow" passages on some channels:
     // the navmesh issue's work. Here it runs at radius 0 below.)
-    for steps in [vec![Step::Shortcut, Step::chaikin()], vec![Step::catmull_rom()], vec![Step::relax()]] {
-        let mut pipeline = Pipeline::new(&world, radius).unwrap().with_steps(steps.clone());
+    for steps in [
+        vec![Step::Shortcut, Step::chaikin()],
+        vec![Step::catmull_rom()],
+        vec![Step::relax()],
+    ] {
+        let mut pipeline = Pipeline::new(&world, radius)
+            .unwrap()
+            .with_steps(steps.clone());
         let out = pipeline.smooth(&zigzag).unwrap();
         let report = validate(&world, &out, radius).unwrap();
         assert!(report.is_valid(), "{steps:?}: {:?}", report.problem());
@@ -81,7 +104,10 @@ fn navmesh_world_with_a_radius() {
                 .map(|&[a, b]| p.distance(closest_on_segment(p, a, b).0))
                 .fold(f64::INFINITY, f64::min)
         });
-        assert!(sampled >= radius - 1e-6, "{steps:?}: sampled clearance {sampled}");
+        assert!(
+            sampled >= radius - 1e-6,
+            "{steps:?}: sampled clearance {sampled}"
+        );
     }
     let mut pipeline = Pipeline::preset(&world, radius, Preset::Smooth).unwrap();
     let planned = pipeline.plan(start, goal).unwrap();
@@ -114,10 +140,8 @@ impl World for Pillars {
     }
     fn segment_is_clear(&self, a: DVec2, b: DVec2, radius: f64) -> bool {
         // The room is convex: both ends inside with room means the whole segment is.
-        let inside = |p: DVec2| {
-            p.is_finite()
-                && p.min(DVec2::splat(self.size) - p).min_element() >= radius
-        };
+        let inside =
+            |p: DVec2| p.is_finite() && p.min(DVec2::splat(self.size) - p).min_element() >= radius;
         inside(a)
             && inside(b)
             && self
@@ -134,58 +158,116 @@ fn caller_world_from_queries_with_a_radius() {
         pillars: vec![(DVec2::new(10.0, 10.0), 3.0), (DVec2::new(20.0, 18.0), 4.0)],
     };
     // A path round the pillars, in f32 as an engine would hand it over.
-    let path: Vec<Vec2> = [(2.0, 2.0), (15.0, 4.0), (15.0, 14.0), (12.0, 24.0), (27.0, 27.0)]
-        .iter()
-        .map(|&(x, y)| Vec2::new(x, y))
-        .collect();
+    let path: Vec<Vec2> = [
+        (2.0, 2.0),
+        (15.0, 4.0),
+        (15.0, 14.0),
+        (12.0, 24.0),
+        (27.0, 27.0),
+    ]
+    .iter()
+    .map(|&(x, y)| Vec2::new(x, y))
+    .collect();
     for preset in [Preset::Shortest, Preset::Smooth] {
         let mut pipeline = Pipeline::preset(&world, 1.0, preset).unwrap();
         let out = pipeline.smooth(&path).unwrap();
         assert!(pipeline.report().validation.is_valid());
         let out64: Vec<DVec2> = out.iter().map(|p| p.as_dvec2()).collect();
         let sampled = sampled_min_clearance(&out64, |p| world.clearance(p));
-        assert!(sampled >= 1.0 - 1e-6, "{preset:?}: sampled clearance {sampled}");
+        assert!(
+            sampled >= 1.0 - 1e-6,
+            "{preset:?}: sampled clearance {sampled}"
+        );
     }
     // The corridor optimiser needs a grid: a clear error, not a panic.
     let mut corridor = Pipeline::preset(&world, 1.0, Preset::Corridor).unwrap();
-    assert!(matches!(corridor.smooth(&path), Err(Error::Unsupported { .. })));
+    assert!(matches!(
+        corridor.smooth(&path),
+        Err(Error::Unsupported { .. })
+    ));
     // So does planning without a planner.
-    assert!(matches!(corridor.plan(path[0], path[4]), Err(Error::Unsupported { .. })));
+    assert!(matches!(
+        corridor.plan(path[0], path[4]),
+        Err(Error::Unsupported { .. })
+    ));
 }
 
 #[test]
 fn bad_input_is_a_clear_error() {
-    let world = GridWorld::with_frame(GridMap::from_rows(&["......"; 4]).unwrap(), 0.5, DVec2::ZERO).unwrap();
+    let world = GridWorld::with_frame(
+        GridMap::from_rows(&["......"; 4]).unwrap(),
+        0.5,
+        DVec2::ZERO,
+    )
+    .unwrap();
     let mut p = Pipeline::preset(&world, 0.2, Preset::Smooth).unwrap();
     // A path in cells on a world in metres: its points lie outside the 3 m × 2 m world.
     let in_cells = [DVec2::new(0.5, 0.5), DVec2::new(5.5, 3.5)];
-    assert!(matches!(p.smooth(&in_cells), Err(Error::OutsideWorld { index: 1, .. })));
-    assert!(matches!(pathsmooth::shortcut(&world, &in_cells, 0.0), Err(Error::OutsideWorld { .. })));
+    assert!(matches!(
+        p.smooth(&in_cells),
+        Err(Error::OutsideWorld { index: 1, .. })
+    ));
+    assert!(matches!(
+        pathsmooth::shortcut(&world, &in_cells, 0.0),
+        Err(Error::OutsideWorld { .. })
+    ));
     assert_eq!(p.smooth::<DVec2>(&[]), Err(Error::EmptyPath));
     assert_eq!(
         p.smooth(&[DVec2::new(0.25, 0.25), DVec2::new(f64::NAN, 0.0)]),
         Err(Error::NonFinite { index: 1 })
     );
     // Start too close to the border for the radius.
-    let e = p.plan(DVec2::new(0.1, 0.25), DVec2::new(2.75, 1.75)).unwrap_err();
+    let e = p
+        .plan(DVec2::new(0.1, 0.25), DVec2::new(2.75, 1.75))
+        .unwrap_err();
     assert!(matches!(e, Error::TooClose { what: "start", .. }), "{e}");
     // Radii: negative, NaN, wider than any free space.
-    assert!(matches!(Pipeline::new(&world, -0.1), Err(Error::BadParameter { .. })));
-    assert!(matches!(Pipeline::new(&world, f64::NAN), Err(Error::BadParameter { .. })));
-    assert!(matches!(Pipeline::new(&world, 2.0), Err(Error::NoRoom { .. })));
+    assert!(matches!(
+        Pipeline::new(&world, -0.1),
+        Err(Error::BadParameter { .. })
+    ));
+    assert!(matches!(
+        Pipeline::new(&world, f64::NAN),
+        Err(Error::BadParameter { .. })
+    ));
+    assert!(matches!(
+        Pipeline::new(&world, 2.0),
+        Err(Error::NoRoom { .. })
+    ));
     // Frames and maps.
     let map = || GridMap::from_rows(&["..."]).unwrap();
     for s in [0.0, -1.0, f64::NAN, f64::INFINITY] {
-        assert!(matches!(GridWorld::with_frame(map(), s, DVec2::ZERO), Err(Error::BadParameter { .. })));
+        assert!(matches!(
+            GridWorld::with_frame(map(), s, DVec2::ZERO),
+            Err(Error::BadParameter { .. })
+        ));
     }
-    assert!(matches!(GridWorld::with_frame(map(), 1.0, DVec2::new(f64::INFINITY, 0.0)), Err(Error::BadParameter { .. })));
-    assert!(matches!(GridWorld::with_frame(map(), 1e308, DVec2::ZERO), Err(Error::BadParameter { .. })));
-    assert_eq!(GridWorld::new(GridMap::from_rows(&["@@", "@@"]).unwrap()).unwrap_err(), Error::NoFreeSpace);
-    assert!(matches!(GridWorld::from_fn(0, 3, 1.0, DVec2::ZERO, |_, _| true), Err(Error::BadParameter { .. })));
+    assert!(matches!(
+        GridWorld::with_frame(map(), 1.0, DVec2::new(f64::INFINITY, 0.0)),
+        Err(Error::BadParameter { .. })
+    ));
+    assert!(matches!(
+        GridWorld::with_frame(map(), 1e308, DVec2::ZERO),
+        Err(Error::BadParameter { .. })
+    ));
+    assert_eq!(
+        GridWorld::new(GridMap::from_rows(&["@@", "@@"]).unwrap()).unwrap_err(),
+        Error::NoFreeSpace
+    );
+    assert!(matches!(
+        GridWorld::from_fn(0, 3, 1.0, DVec2::ZERO, |_, _| true),
+        Err(Error::BadParameter { .. })
+    ));
     // A navmesh step on a world without a navmesh.
-    let pillars = Pillars { size: 10.0, pillars: vec![] };
+    let pillars = Pillars {
+        size: 10.0,
+        pillars: vec![],
+    };
     let mut funnel = Pipeline::new(&pillars, 0.0).unwrap().then(Step::Funnel);
-    assert!(matches!(funnel.smooth(&[DVec2::ONE, DVec2::splat(9.0)]), Err(Error::Unsupported { .. })));
+    assert!(matches!(
+        funnel.smooth(&[DVec2::ONE, DVec2::splat(9.0)]),
+        Err(Error::Unsupported { .. })
+    ));
 }
 
 #[test]
@@ -193,7 +275,11 @@ fn steady_state_runs_reuse_the_output_buffer() {
     let world = GridWorld::new(GridMap::from_rows(&["........"; 6]).unwrap()).unwrap();
     let mut p = Pipeline::preset(&world, 0.5, Preset::Smooth).unwrap();
     let mut out = Vec::new();
-    let path = [DVec2::new(1.5, 1.5), DVec2::new(4.5, 1.5), DVec2::new(4.5, 4.5)];
+    let path = [
+        DVec2::new(1.5, 1.5),
+        DVec2::new(4.5, 1.5),
+        DVec2::new(4.5, 4.5),
+    ];
     p.smooth_into(&path, &mut out).unwrap();
     let first = out.clone();
     p.smooth_into(&path, &mut out).unwrap();
@@ -214,7 +300,9 @@ fn arb_case() -> impl Strategy<Value = (GridMap, f64, DVec2, IVec2, IVec2)> {
             0..w * h,
         )
             .prop_map(move |(free, cell, (ox, oy), s, g)| {
-                let map = GridMap::from_fn(w, h, |x, y| free[y * w + x] || y * w + x == s || y * w + x == g);
+                let map = GridMap::from_fn(w, h, |x, y| {
+                    free[y * w + x] || y * w + x == s || y * w + x == g
+                });
                 let c = |i: usize| IVec2::new((i % w) as i32, (i / w) as i32);
                 (map, cell, DVec2::new(ox, oy), c(s), c(g))
             })

@@ -28,14 +28,22 @@ fn presets_return_only_valid_paths_on_every_map() {
                     match pipeline.plan(start, goal) {
                         Ok(path) => {
                             let r = validator.validate(&path, radius).unwrap();
-                            assert!(r.is_valid(), "{name} {preset:?} r={radius} {s:?}: {:?}", r.problem());
+                            assert!(
+                                r.is_valid(),
+                                "{name} {preset:?} r={radius} {s:?}: {:?}",
+                                r.problem()
+                            );
                             assert_eq!((path[0], path[path.len() - 1]), (start, goal));
                             checked += 1;
                         }
                         // With a radius, a scenario may have no route with room for it.
                         Err(e) if radius > 0.0 => {
                             assert!(
-                                matches!(e, pathsmooth::Error::Unreachable { .. } | pathsmooth::Error::TooClose { .. }),
+                                matches!(
+                                    e,
+                                    pathsmooth::Error::Unreachable { .. }
+                                        | pathsmooth::Error::TooClose { .. }
+                                ),
                                 "{name} {preset:?} r={radius}: {e}"
                             );
                             no_room += 1;
@@ -46,8 +54,14 @@ fn presets_return_only_valid_paths_on_every_map() {
             }
         }
     }
-    assert!(checked > 7 * 8 * 3, "{checked} checked, {no_room} without room");
-    assert!(no_room * 10 < checked, "{no_room} of {checked} found no room");
+    assert!(
+        checked > 7 * 8 * 3,
+        "{checked} checked, {no_room} without room"
+    );
+    assert!(
+        no_room * 10 < checked,
+        "{no_room} of {checked} found no room"
+    );
 }
 
 #[test]
@@ -77,7 +91,10 @@ fn a_map_in_metres_gives_the_same_paths_scaled_and_shifted() {
                         if origin == DVec2::ZERO {
                             assert_eq!(lb, la * 0.5, "{name} {preset:?}");
                         } else {
-                            assert!((lb - la * 0.5).abs() <= 1e-14 * la, "{name} {preset:?}: {lb} vs {la}");
+                            assert!(
+                                (lb - la * 0.5).abs() <= 1e-14 * la,
+                                "{name} {preset:?}: {lb} vs {la}"
+                            );
                         }
                     }
                 }

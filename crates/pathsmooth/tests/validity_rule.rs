@@ -31,7 +31,6 @@ fn demo_map() -> GridMap {
 #[test]
 fn grazing_a_wall_is_valid() {
     let map = demo_map();
-    let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
     // Along the top surface of cell (1, 1) and on past the pinch-free part of the row.
     assert!(segment_is_free(&map, p(0.0, 1.0), p(2.0, 1.0)));
     // Along its left surface.
@@ -43,7 +42,6 @@ fn grazing_a_wall_is_valid() {
 #[test]
 fn straight_through_a_pinch_is_invalid() {
     let map = demo_map();
-    let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
     assert!(is_pinch(&map, 2, 2));
     let c = segment_collision(&map, p(2.5, 1.5), p(1.5, 2.5));
     assert_eq!(
@@ -83,7 +81,6 @@ fn bending_on_a_pinch_vertex_is_invalid() {
 #[test]
 fn along_the_seam_inside_a_thick_wall_is_invalid() {
     let map = demo_map();
-    let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
     // The seam y = 3 between rows 2 and 3 of the wall (columns 4 and 5).
     assert!(!segment_is_free(&map, p(4.0, 3.0), p(6.0, 3.0)));
     assert!(!segment_is_free(&map, p(4.5, 3.0), p(4.6, 3.0)));
@@ -99,7 +96,6 @@ fn along_the_seam_inside_a_thick_wall_is_invalid() {
 #[test]
 fn clipping_a_corner_is_invalid_touching_it_is_not() {
     let map = demo_map();
-    let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
     // Corner (1, 1) of cell (1, 1): touching it diagonally from outside.
     assert!(segment_is_free(&map, p(0.5, 1.5), p(1.5, 0.5)));
     // Passing just inside it.
@@ -114,7 +110,6 @@ fn clipping_a_corner_is_invalid_touching_it_is_not() {
 #[test]
 fn map_border() {
     let map = demo_map();
-    let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
     assert!(segment_is_free(&map, p(0.0, 0.0), p(6.0, 0.0)));
     assert!(segment_is_free(&map, p(0.0, 0.0), p(0.0, 5.0)));
     assert!(segment_is_free(&map, p(0.0, 5.0), p(4.0, 5.0)));
@@ -130,7 +125,6 @@ fn map_border() {
 #[test]
 fn endpoints_on_walls_and_corners() {
     let map = demo_map();
-    let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
     // Ending on a wall's corner, on its surface, on a pinch vertex.
     assert!(segment_is_free(&map, p(0.5, 0.5), p(1.0, 1.0)));
     assert!(segment_is_free(&map, p(0.5, 0.5), p(1.5, 1.0)));

@@ -8,8 +8,8 @@ use clap::Args;
 use glam::{DVec2, IVec2};
 use pathsmooth::follow::{speed_profile, Agent};
 use pathsmooth::grid::GridMap;
-use pathsmooth::{GridWorld, Pipeline, World};
 use pathsmooth::metrics::PathMetrics;
+use pathsmooth::{GridWorld, Pipeline, World};
 
 use crate::files::write_bytes;
 use crate::methods::{smooth_curve, CurveMethod, CurveParams, MapMethod};
@@ -81,7 +81,7 @@ fn map_demo(a: &DemoArgs) -> Result<()> {
     let mut corridor_plan = None;
     for (i, m) in MapMethod::ALL.into_iter().enumerate() {
         let mut pipeline = Pipeline::new(&world, 0.0)?.with_steps(m.steps(&CurveParams::default()));
-        let (path, row) = run_and_measure(&mut pipeline, m.name(), &raw, astar_length)?
+        let (path, row) = run_and_measure(&mut pipeline, m.name(), &raw, astar_length)
             .with_context(|| m.name())?;
         table.row(row);
         if let Some(plan) = pipeline.last_corridor() {

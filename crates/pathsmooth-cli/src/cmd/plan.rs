@@ -123,11 +123,7 @@ struct Planned {
 }
 
 /// Planning on a grid map; returns the table and the rendered pictures.
-fn plan_on_map(
-    a: &PlanArgs,
-    file: &str,
-    methods: &[MapMethod],
-) -> Result<Planned> {
+fn plan_on_map(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planned> {
     let world = a.frame.world(GridMap::load(file)?)?;
     let (from, to) = (cell(a.from, "from")?, cell(a.to, "to")?);
     let (start, goal) = (world.cell_center(from), world.cell_center(to));
@@ -147,7 +143,7 @@ fn plan_on_map(
     let mut errors = 0;
     for (i, &m) in methods.iter().enumerate() {
         let mut pipeline = Pipeline::new(&world, a.radius)?.with_steps(m.steps(&a.curve));
-        match run_and_measure(&mut pipeline, m.name(), &raw, astar_length)? {
+        match run_and_measure(&mut pipeline, m.name(), &raw, astar_length) {
             Ok((path, row)) => {
                 table.row(row);
                 if let Some(out) = &a.output {
@@ -176,11 +172,7 @@ fn plan_on_map(
 }
 
 /// Planning on a navmesh scene: channel by A* over triangles, then funnel or relaxation.
-fn plan_on_scene(
-    a: &PlanArgs,
-    file: &str,
-    methods: &[MapMethod],
-) -> Result<Planned> {
+fn plan_on_scene(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planned> {
     if let Some(m) = methods
         .iter()
         .find(|m| !matches!(m, MapMethod::Funnel | MapMethod::Relax))
@@ -216,7 +208,12 @@ fn plan_on_scene(
         match pipeline.plan(a.from, a.to) {
             Ok(path) => {
                 let length = pipeline.report().validation.length;
-                table.row(crate::report::metrics_row(m.name(), &path, length, &pipeline.report().validation)?);
+                table.row(crate::report::metrics_row(
+                    m.name(),
+                    &path,
+                    length,
+                    &pipeline.report().validation,
+                )?);
                 if let Some(out) = &a.output {
                     write_path_file(out, None, &path)?;
                 }

@@ -8,8 +8,8 @@ pub mod png;
 pub mod svg;
 
 use glam::DVec2;
-use pathsmooth::{GridWorld, World};
 use pathsmooth::navmesh::mesh::{NavMesh, TriId};
+use pathsmooth::{GridWorld, World};
 
 /// An sRGB colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -299,7 +299,10 @@ mod tests {
         let d = DVec2::new;
         assert_eq!(
             scene.wall_runs(),
-            vec![(d(10.0, 20.0), d(11.0, 20.5)), (d(11.5, 20.0), d(12.0, 20.5))]
+            vec![
+                (d(10.0, 20.0), d(11.0, 20.5)),
+                (d(11.5, 20.0), d(12.0, 20.5))
+            ]
         );
         assert_eq!(scene.scale, 48.0);
     }

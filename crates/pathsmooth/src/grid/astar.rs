@@ -168,8 +168,8 @@ fn search(
     let successors = |&i: &usize| {
         let c = cell(i);
         MOVES.iter().filter_map(move |&(dx, dy, diagonal)| {
-            let ok = free((c.x + dx) as i64, (c.y + dy) as i64)
-                && (!diagonal || diagonal_ok(c, dx, dy));
+            let ok =
+                free((c.x + dx) as i64, (c.y + dy) as i64) && (!diagonal || diagonal_ok(c, dx, dy));
             ok.then(|| {
                 let next = (c.y + dy) as usize * w + (c.x + dx) as usize;
                 (next, if diagonal { DIAGONAL } else { ORTHOGONAL })

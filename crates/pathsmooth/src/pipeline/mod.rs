@@ -249,9 +249,7 @@ impl<W: World> Pipeline<W> {
         let mut a = std::mem::take(&mut self.a);
         a.clear();
         a.extend_from_slice(&planned);
-        let result = self
-            .run_steps(&mut a)
-            .and_then(|()| self.finish(&a, out));
+        let result = self.run_steps(&mut a).and_then(|()| self.finish(&a, out));
         self.a = a;
         result
     }
@@ -303,8 +301,8 @@ impl<W: World> Pipeline<W> {
         let (start, goal) = (input[0], input[input.len() - 1]);
         match step {
             Step::Shortcut => {
-                let mut s = std::mem::replace(&mut self.shortcutter, Shortcutter::new(()))
-                    .rebind(world);
+                let mut s =
+                    std::mem::replace(&mut self.shortcutter, Shortcutter::new(())).rebind(world);
                 let r = s.shortcut_into(input, radius, out);
                 self.shortcutter = s.rebind(());
                 r

@@ -52,17 +52,21 @@ pub(super) fn replan_invalid<W: World + ?Sized>(
             continue;
         }
         // Re-plan from the last good point to the next point with room (the goal has it).
-        let next = (i..path.len()).find(|&m| room(path[m])).unwrap_or(path.len() - 1);
-        let piece = world.plan(path[last], path[next], radius).map_err(|e| match e {
-            Error::Unsupported { .. } => Error::InvalidInputPath {
-                reason: Validator::new(world)
-                    .validate(path, radius)
-                    .ok()
-                    .and_then(|r| r.problem())
-                    .unwrap_or_else(|| "it is not clear for the radius".into()),
-            },
-            e => e,
-        })?;
+        let next = (i..path.len())
+            .find(|&m| room(path[m]))
+            .unwrap_or(path.len() - 1);
+        let piece = world
+            .plan(path[last], path[next], radius)
+            .map_err(|e| match e {
+                Error::Unsupported { .. } => Error::InvalidInputPath {
+                    reason: Validator::new(world)
+                        .validate(path, radius)
+                        .ok()
+                        .and_then(|r| r.problem())
+                        .unwrap_or_else(|| "it is not clear for the radius".into()),
+                },
+                e => e,
+            })?;
         out.extend(piece.iter().skip(1));
         replaced += next - last;
         last = next;

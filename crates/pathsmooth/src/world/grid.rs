@@ -177,8 +177,7 @@ impl GridWorld {
 
     /// The cell holding world point `p` (`None` when outside the map or not finite).
     pub fn cell_at(&self, p: DVec2) -> Option<IVec2> {
-        GridMap::cell_at(self.to_grid(p))
-            .filter(|c| self.map.contains(c.x as i64, c.y as i64))
+        GridMap::cell_at(self.to_grid(p)).filter(|c| self.map.contains(c.x as i64, c.y as i64))
     }
 
     /// The corridor map of the grid (clearance disks along the free space's ridges), built
@@ -205,17 +204,29 @@ impl GridWorld {
             let q = self.to_grid(p);
             // The map's errors speak in cells; say where in world units.
             let c = self.map.check_free_point(q, what).map_err(|e| match e {
-                Error::OutsideMap { what, width, height, .. } => Error::OutsideMap {
+                Error::OutsideMap {
+                    what,
+                    width,
+                    height,
+                    ..
+                } => Error::OutsideMap {
                     what,
                     x: p.x,
                     y: p.y,
                     width,
                     height,
                 },
-                Error::Blocked { what, .. } => Error::Blocked { what, x: p.x, y: p.y },
+                Error::Blocked { what, .. } => Error::Blocked {
+                    what,
+                    x: p.x,
+                    y: p.y,
+                },
                 e => e,
             })?;
-            let clearance = self.field.clearance(q).min(self.field.cell_clearance(c.x as i64, c.y as i64));
+            let clearance = self
+                .field
+                .clearance(q)
+                .min(self.field.cell_clearance(c.x as i64, c.y as i64));
             if r > 0.0 && clearance < r {
                 return Err(Error::TooClose {
                     what,
@@ -318,7 +329,9 @@ impl World for GridWorld {
             Some(Collision::Interior { cell }) => Some(self.cell_center(cell)),
             Some(Collision::Pinch { vertex }) => Some(self.to_world(vertex.as_dvec2())),
             Some(Collision::NonFinite) => Some(a),
-            None if radius > 0.0 && !self.field.segment_clear_of(ga, gb, radius / self.cell_size) => {
+            None if radius > 0.0
+                && !self.field.segment_clear_of(ga, gb, radius / self.cell_size) =>
+            {
                 Some(a.lerp(b, 0.5))
             }
             None => None,

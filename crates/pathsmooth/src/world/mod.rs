@@ -190,8 +190,8 @@ pub trait World {
     /// distance query override it.
     fn segment_clearance(&self, a: DVec2, b: DVec2, cap: f64) -> f64 {
         let cap = cap.min(self.clearance(a)).min(self.clearance(b));
-        if !(cap > 0.0) || !cap.is_finite() {
-            return cap.max(0.0);
+        if cap.is_nan() || cap <= 0.0 || cap.is_infinite() {
+            return if cap > 0.0 { cap } else { 0.0 };
         }
         if self.segment_is_clear(a, b, cap) {
             return cap;

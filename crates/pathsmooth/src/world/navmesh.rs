@@ -89,7 +89,7 @@ impl World for NavMeshWorld {
     }
 
     fn segment_is_clear(&self, a: DVec2, b: DVec2, radius: f64) -> bool {
-        if !(radius >= 0.0) || !self.mesh.line_of_sight(a, b) {
+        if radius.is_nan() || radius < 0.0 || !self.mesh.line_of_sight(a, b) {
             return false;
         }
         radius == 0.0 || self.index.segment_distance_capped(a, b, radius) >= radius
@@ -155,7 +155,11 @@ impl EdgeIndex {
         // About one bucket per edge, square buckets, at most 2^11 per side.
         let target = (edges.len().max(1) as f64).sqrt();
         let side = (size.x.max(size.y) / target).max(size.max_element() / 2048.0);
-        let side = if side > 0.0 && side.is_finite() { side } else { 1.0 };
+        let side = if side > 0.0 && side.is_finite() {
+            side
+        } else {
+            1.0
+        };
         let cols = ((size.x / side).ceil() as usize).clamp(1, 2048);
         let rows = ((size.y / side).ceil() as usize).clamp(1, 2048);
         let mut index = EdgeIndex {
@@ -217,7 +221,13 @@ impl EdgeIndex {
     }
 
     /// The smallest of `cap` and `dist(edge)` over the edges in the buckets a box overlaps.
-    fn min_over_box(&self, lo: DVec2, hi: DVec2, cap: f64, dist: impl Fn([DVec2; 2]) -> f64) -> f64 {
+    fn min_over_box(
+        &self,
+        lo: DVec2,
+        hi: DVec2,
+        cap: f64,
+        dist: impl Fn([DVec2; 2]) -> f64,
+    ) -> f64 {
         let (x0, x1, y0, y1) = self.span(lo, hi);
         let mut best = cap;
         for y in y0..=y1 {
@@ -251,10 +261,8 @@ impl EdgeIndex {
 
     /// min(cap, distance from the segment `a`–`b` to the nearest edge).
     fn segment_distance_capped(&self, a: DVec2, b: DVec2, cap: f64) -> f64 {
-        if !(cap > 0.0) {
-            return 0.0;
-        }
-        if !a.is_finite() || !b.is_finite() {
+        // NaN caps, non-positive caps and non-finite segments have no clearance to report.
+        if cap.is_nan() || cap <= 0.0 || !a.is_finite() || !b.is_finite() {
             return 0.0;
         }
         let reach = DVec2::splat(cap);
@@ -264,7 +272,9 @@ impl EdgeIndex {
             })
         } else {
             let whole = self.bounds;
-            self.min_over_box(whole.min, whole.max, cap, |[c, d]| segment_distance(a, b, c, d))
+            self.min_over_box(whole.min, whole.max, cap, |[c, d]| {
+                segment_distance(a, b, c, d)
+            })
         }
     }
 }
