@@ -20,6 +20,9 @@ use pathsmooth::grid::GridMap;
 
 const SIDES: [usize; 4] = [512, 1024, 2048, 4096];
 
+/// A map generator: side length → square map.
+type Generator = fn(usize) -> GridMap;
+
 /// splitmix64 of the cell index: a fixed pseudo-random bit pattern.
 fn hash(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -63,8 +66,7 @@ fn build_and_sweep(map: &GridMap) -> f64 {
 }
 
 fn bench(c: &mut Criterion) {
-    let kinds: [(&str, fn(usize) -> GridMap); 3] =
-        [("open", open), ("random", random), ("rooms", rooms)];
+    let kinds: [(&str, Generator); 3] = [("open", open), ("random", random), ("rooms", rooms)];
     for (kind, make) in kinds {
         let mut group = c.benchmark_group(format!("distance_field/{kind}"));
         group
