@@ -45,9 +45,9 @@
 //! the horizontal gap alone reaches the best distance found; every square that could be
 //! nearer is examined with an exact point- or segment-to-square distance. A segment is cut
 //! into pieces of length ≤ 1. Clearance is 1-Lipschitz, so the stored value at the centre
-//! or vertex nearest a piece bounds the piece's clearance within about 1 on either side:
-//! the smallest upper bound starts the search off small, and pieces whose lower bound
-//! cannot beat the best so far (or the radius being tested) are skipped without a search.
+//! or vertex nearest a piece bounds the piece's clearance within 1 on either side: the
+//! upper bound caps the search, and pieces whose lower bound cannot beat the best so far
+//! (or the radius being tested) are skipped without a search.
 //!
 //! **Cost.** Building is O(width × height) time (a few passes over the map, no
 //! dependence on the clearances) with O(width) scratch. Memory is 12 bytes per cell: the
@@ -58,7 +58,7 @@
 //! is O(c + 1) for clearance c (the columns within reach). A segment of length L costs
 //! O(L) for the bounds plus O(c + 1) for each piece whose bound does not rule it out: for
 //! [`segment_clear_of`](DistanceField::segment_clear_of) with radius r, pieces whose
-//! nearest stored value is at least r + 2 cost O(1).
+//! nearest stored value exceeds r + 1 cost O(1).
 //!
 //! Squared clearances saturate at `u32::MAX` quarter units (a clearance over 32 767 cells,
 //! possible only on maps more than 65 535 cells wide and tall).
@@ -484,19 +484,27 @@ impl DistanceField {
         // The bounds from the stored values are exact up to rounding errors far below
         // `slack`, which keeps every skip and early answer conservative.
         let slack = 1e-9 * (1.0 + (self.width + self.height) as f64);
-        // `best` is only ever `cap`, a bound above the true minimum, or a computed piece
-        // clearance; the piece holding the minimum is never skipped, so it ends exact.
+        // `best` is only ever `cap`, a piece's upper bound plus `slack` (above the true
+        // minimum), or a computed piece clearance. The piece holding the minimum is never
+        // skipped (its lower bound is at most the minimum), so the result is exact.
         let mut best = cap;
+        if n > 1 && stop_below <= 0.0 {
+            // Without a radius to stop at, start every piece's search from the least upper
+            // bound over the whole segment, so pieces far from its minimum cost O(1). (A
+            // radius test instead stops at the first piece found too close.)
+            for k in 0..n {
+                let (p0, p1) = piece(k);
+                best = best.min(self.piece_bounds(p0, p1).1 + slack);
+            }
+        }
         for k in 0..n {
             let (p0, p1) = piece(k);
-            best = best.min(self.piece_bounds(p0, p1).1 + slack);
-        }
-        if best <= 0.0 || best < stop_below {
-            return best.max(0.0);
-        }
-        for k in 0..n {
-            let (p0, p1) = piece(k);
-            if self.piece_bounds(p0, p1).0 >= best + slack {
+            let (lower, upper) = self.piece_bounds(p0, p1);
+            best = best.min(upper + slack);
+            if best <= 0.0 || best < stop_below {
+                return best.max(0.0);
+            }
+            if lower >= best + slack {
                 continue;
             }
             best = self.piece_clearance(p0, p1, best);
@@ -538,30 +546,28 @@ impl DistanceField {
 
     /// `(lower, upper)` bounds on the clearance of the points of the segment `p0`–`p1`
     /// (non-empty map): clearance is 1-Lipschitz, so from a lattice point `L` with stored
-    /// value `v`, every point `q` has clearance within `v ± |q − L|`. `L` is the centre of
-    /// the cell holding the midpoint and the vertex nearest to it.
+    /// value `v`, every point `q` has clearance within `v ± |q − L|`. `L` is the centre or
+    /// vertex nearest to the midpoint (at most ½ away inside the map).
     fn piece_bounds(&self, p0: DVec2, p1: DVec2) -> (f64, f64) {
-        let (w, h) = (self.width as f64, self.height as f64);
+        let (w, h) = (self.width, self.height);
         let m = p0.lerp(p1, 0.5);
-        let cell = m.floor().clamp(DVec2::ZERO, DVec2::new(w - 1.0, h - 1.0));
-        let vertex = m.round().clamp(DVec2::ZERO, DVec2::new(w, h));
-        let mut lower = f64::NEG_INFINITY;
-        let mut upper = f64::INFINITY;
-        for (l, v) in [
-            (
-                cell + 0.5,
-                self.cell_clearance(cell.x as i64, cell.y as i64),
-            ),
+        let cell = m
+            .floor()
+            .clamp(DVec2::ZERO, DVec2::new(w as f64 - 1.0, h as f64 - 1.0));
+        let vertex = m.round().clamp(DVec2::ZERO, DVec2::new(w as f64, h as f64));
+        let centre = cell + 0.5;
+        let (l, q) = if m.distance_squared(centre) <= m.distance_squared(vertex) {
+            (centre, self.centres[cell.y as usize * w + cell.x as usize])
+        } else {
             (
                 vertex,
-                self.vertex_clearance(vertex.x as i64, vertex.y as i64),
-            ),
-        ] {
-            let (d0, d1) = (p0.distance(l), p1.distance(l));
-            lower = lower.max(v - d0.max(d1));
-            upper = upper.min(v + d0.min(d1));
-        }
-        (lower, upper)
+                self.vertices[vertex.y as usize * (w + 1) + vertex.x as usize],
+            )
+        };
+        let v = from_quarters(q);
+        let d0 = p0.distance(l);
+        let d1 = if p1 == p0 { d0 } else { p1.distance(l) };
+        (v - d0.max(d1), v + d0.min(d1))
     }
 
     /// `min(cap, distance from the segment p0–p1 to B)`, for a piece spanning at most a
