@@ -2,7 +2,7 @@
 //! region of a grid map.
 //!
 //! The blocked region `B` is the union of the blocked cells (closed unit squares) and
-//! everything outside the map (DESIGN.md), so the map border is a wall. The field promises:
+//! everything outside the map, so the map border is a wall. The field promises:
 //!
 //! - [`DistanceField::cell_clearance`] and [`DistanceField::vertex_clearance`]: the exact
 //!   Euclidean distance from a cell centre (x + ½, y + ½) or a lattice vertex (x, y) to `B`,
@@ -458,7 +458,9 @@ impl DistanceField {
     /// soon as the minimum is known to be below `stop_below` (returning some value below
     /// it).
     fn segment_clearance_until(&self, a: DVec2, b: DVec2, cap: f64, stop_below: f64) -> f64 {
-        if !a.is_finite() || !b.is_finite() || self.width == 0 || self.height == 0 {
+        // The map is convex: a segment leaves it (or touches its border) exactly when an
+        // endpoint does. Otherwise every piece below is inside the map.
+        if !a.is_finite() || !b.is_finite() || self.border_clearance(a, b) <= 0.0 || cap <= 0.0 {
             return 0.0;
         }
         let len = a.distance(b);
@@ -808,6 +810,9 @@ mod tests {
         assert_eq!(field.clearance(big), 0.0);
         assert_eq!(field.segment_clearance(p(2.5, 2.5), big), 0.0);
         assert_eq!(field.segment_clearance(big, -big), 0.0);
+        // Leaving the map: 0 at once, not after 10⁸ unit pieces.
+        assert_eq!(field.segment_clearance(p(2.5, 2.5), p(1e8, 2.5)), 0.0);
+        assert!(!field.segment_clear_of(p(2.5, 2.5), p(2.5, -1e8), 0.1));
         assert_eq!(
             field.segment_clearance(p(2.5, 2.5), p(f64::INFINITY, 2.5)),
             0.0
