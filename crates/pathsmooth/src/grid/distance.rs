@@ -2,34 +2,66 @@
 //! region of a grid map.
 //!
 //! The blocked region `B` is the union of the blocked cells (closed unit squares) and
-//! everything outside the map (DESIGN.md). [`DistanceField::clearance`] returns the exact
-//! Euclidean distance from a point to `B` (0 inside a wall or outside the map), not the
-//! distance between cell centres.
+//! everything outside the map, so the map border is a wall. The field promises:
 //!
-//! **Method.** Euclidean distance to a union of grid squares is *separable*, as in
-//! Felzenszwalb and Huttenlocher's distance transform (P. Felzenszwalb, D. Huttenlocher,
-//! *Distance Transforms of Sampled Functions*, Theory of Computing 8, 2012): for the square
-//! of cell (i, j), `dist(p, S_ij)² = gx_i(p.x)² + gy_j(p.y)²` where `gx_i` is the 1D
-//! distance from `p.x` to the interval [i, i+1] and likewise `gy_j`. The first, per-column
-//! pass is precomputed: for every cell, the nearest blocked row above and below it in its
-//! column. Within one column, a blocked square above every point of the query dominates
-//! all blocked squares farther above it (its `gy` is smaller for every point), so each
-//! column contributes at most three candidate squares: the blocked cells in the query's own
-//! rows and the nearest blocked one above and below. The second, per-row pass happens at
-//! query time: columns are visited outwards from the query and the search stops once the
-//! horizontal gap alone reaches the best distance found. Every square that could be nearer
-//! is therefore examined with an exact point- or segment-to-square distance, so the result
-//! is the exact distance up to floating-point rounding (proptests compare it with brute
-//! force over all squares).
+//! - [`DistanceField::cell_clearance`] and [`DistanceField::vertex_clearance`]: the exact
+//!   Euclidean distance from a cell centre (x + ½, y + ½) or a lattice vertex (x, y) to `B`,
+//!   in O(1). These distances are square roots of integers over 2 (every per-axis gap is a
+//!   multiple of ½), so they are stored exactly and returned as the correctly rounded
+//!   `√q / 2`: e.g. a centre whose nearest wall point is a corner ½ away on both axes
+//!   gets exactly `0.5f64.sqrt()`.
+//! - [`DistanceField::clearance`]: the exact distance from any point (0 inside a wall, on
+//!   its surface, or outside the map), equal to the stored value at centres and vertices.
+//! - [`DistanceField::segment_clearance`] and its capped and boolean forms: the exact
+//!   minimum clearance along a segment (up to floating-point rounding).
 //!
-//! For a segment, the distance to `B` is the minimum over the blocked squares of the
-//! segment-to-square distance, which for disjoint convex sets is attained at an endpoint of
-//! one set and the other set; the segment is cut into pieces of length ≤ 1 so each piece
-//! spans at most two rows, and the best distance so far prunes the column search.
+//! It is the distance to the blocked squares, not the distance between cell centres.
 //!
-//! Cost: building is O(width × height) time and two `i32` and one `bool` per cell of memory; a point
-//! query is O(clearance) (columns within the clearance of the point); a segment query is
-//! O(length × (clearance + 1)), and O(length × (r + 1)) for a clearance test against `r`.
+//! **The table (centres and vertices).** In half units the squares of `B` have integer
+//! corners, and the nearest point of a square to a point with integer coordinates is the
+//! point clamped onto the square, again on the half-unit lattice. So the clearance of a
+//! centre or vertex is its distance to the nearest blocked point of the half-unit lattice:
+//! a classic exact Euclidean distance transform of sampled points, computed in linear time
+//! by separating the axes (P. Felzenszwalb, D. Huttenlocher, *Distance Transforms of
+//! Sampled Functions*, Theory of Computing 8, 2012; A. Meijster, J. Roerdink,
+//! W. Hesselink, *A General Algorithm for Computing Distance Transforms in Linear Time*,
+//! Mathematical Morphology and its Applications to Image and Signal Processing, 2000).
+//! The column pass records, for every cell, the nearest blocked cell at or above and at or
+//! below it in its column (two sweeps; the rows just outside the map count as blocked),
+//! which gives the vertical distance `g` from each centre or vertex row to the blocked
+//! squares of each column. The row pass takes, for each row of query points, the lower
+//! envelope of the parabolas `(P − X)² + g_X` over the vertical grid lines `X` (a line's
+//! `g` is the smaller of its two neighbouring columns'; the border lines have `g = 0`) and
+//! evaluates it at every query with Meijster's integer separators, so the arithmetic is
+//! exact. The half-unit lines through cell centres need no parabolas of their own: one is
+//! only ever nearest to the centres on it, where its value is the column's own `g`.
+//!
+//! **Other points and segments.** For the square of cell (i, j),
+//! `dist(p, S_ij)² = gx_i(p.x)² + gy_j(p.y)²` where `gx_i` is the 1D distance from `p.x`
+//! to [i, i+1] and likewise `gy_j`. Within one column, a blocked square above every point
+//! of the query dominates all blocked squares farther above it, so each column contributes
+//! at most the blocked cells in the query's own rows and the nearest blocked one above and
+//! below (read from the column pass). Columns are visited outwards from the query until
+//! the horizontal gap alone reaches the best distance found; every square that could be
+//! nearer is examined with an exact point- or segment-to-square distance. A segment is cut
+//! into pieces of length ≤ 1. Clearance is 1-Lipschitz, so the stored value at the centre
+//! or vertex nearest a piece bounds the piece's clearance within 1 on either side: the
+//! upper bound caps the search, and pieces whose lower bound cannot beat the best so far
+//! (or the radius being tested) are skipped without a search.
+//!
+//! **Cost.** Building is O(width × height) time (a few passes over the map, no
+//! dependence on the clearances) with O(width) scratch. Memory is 12 bytes per cell: the
+//! squared clearance of each centre and of each vertex as `u32` in quarter units (4 + 4,
+//! plus one extra row and column of vertices) and the two column distances as `u16`
+//! (`u32` for maps taller than 65 535 rows: 16 bytes per cell). `cell_clearance` and
+//! `vertex_clearance` are O(1), as is `clearance` at a centre or vertex; at other points it
+//! is O(c + 1) for clearance c (the columns within reach). A segment of length L costs
+//! O(L) for the bounds plus O(c + 1) for each piece whose bound does not rule it out: for
+//! [`segment_clear_of`](DistanceField::segment_clear_of) with radius r, pieces whose
+//! nearest stored value exceeds r + 1 cost O(1).
+//!
+//! Squared clearances saturate at `u32::MAX` quarter units (a clearance over 32 767 cells,
+//! possible only on maps more than 65 535 cells wide and tall).
 //!
 //! ```
 //! use glam::DVec2;
@@ -39,8 +71,11 @@
 //! // Near the top-left corner the map border is nearest; from (1.5, 1.5) it is the
 //! // wall's corner (2, 2), √0.5 away (cell-centre distance would say √2).
 //! assert_eq!(field.clearance(DVec2::new(0.5, 0.5)), 0.5);
-//! assert!((field.clearance(DVec2::new(1.5, 1.5)) - 0.5f64.hypot(0.5)).abs() < 1e-12);
+//! assert_eq!(field.cell_clearance(1, 1), 0.5f64.sqrt());
+//! assert_eq!(field.clearance(DVec2::new(1.5, 1.5)), field.cell_clearance(1, 1));
 //! assert_eq!(field.clearance(DVec2::new(2.5, 2.5)), 0.0);
+//! // The vertex (1, 1) is √2 from that corner but 1 from the border.
+//! assert_eq!(field.vertex_clearance(1, 1), 1.0);
 //! # Ok::<(), pathsmooth::Error>(())
 //! ```
 
@@ -48,22 +83,227 @@ use glam::DVec2;
 
 use crate::grid::map::GridMap;
 
-/// Precomputed column distances of a map, for exact clearance queries. See the module docs.
+/// Exact clearance of a map: stored at every cell centre and lattice vertex, computed for
+/// any point or segment. See the module docs.
 #[derive(Debug, Clone)]
 pub struct DistanceField {
     width: usize,
     height: usize,
-    /// Row-major: nearest blocked row strictly above (smaller y) in the same column, or −1
-    /// (the map border).
-    above: Vec<i32>,
-    /// Row-major: nearest blocked row strictly below (larger y), or `height` (the border).
-    below: Vec<i32>,
-    /// Row-major copy of the blocked cells.
-    blocked: Vec<bool>,
+    /// Row-major `width × height`: 4 × squared clearance of each cell centre.
+    centres: Vec<u32>,
+    /// Row-major `(width + 1) × (height + 1)`: 4 × squared clearance of each vertex.
+    vertices: Vec<u32>,
+    /// Per-cell distances to the nearest blocked cell up and down the column.
+    runs: Runs,
+}
+
+/// The column pass, in the narrowest integer type that holds the map's height.
+#[derive(Debug, Clone)]
+enum Runs {
+    Narrow(ColumnRuns<u16>),
+    Wide(ColumnRuns<u32>),
+}
+
+/// Row-major, per cell: rows from the cell to the nearest blocked cell at or above it
+/// (`up`) and at or below it (`down`) in its column; 0 for a blocked cell, and the rows
+/// just outside the map count as blocked (so `up` ≤ y + 1 and `down` ≤ height − y).
+#[derive(Debug, Clone)]
+struct ColumnRuns<T> {
+    up: Vec<T>,
+    down: Vec<T>,
+}
+
+/// An unsigned integer type for [`ColumnRuns`].
+trait Run: Copy {
+    /// `v` (which fits).
+    fn from_usize(v: usize) -> Self;
+    fn get(self) -> usize;
+}
+
+impl Run for u16 {
+    fn from_usize(v: usize) -> Self {
+        v as u16
+    }
+    fn get(self) -> usize {
+        self as usize
+    }
+}
+
+impl Run for u32 {
+    fn from_usize(v: usize) -> Self {
+        v as u32
+    }
+    fn get(self) -> usize {
+        self as usize
+    }
+}
+
+impl<T: Run> ColumnRuns<T> {
+    /// Two row-major sweeps over the map (`free` as [`GridMap::cells`]); the values are at
+    /// most `height`, which must fit `T`.
+    fn new(free: &[bool], w: usize, h: usize) -> Self {
+        let mut up = Vec::with_capacity(w * h);
+        // Per column: 1 + the last blocked row so far (0: only the border above).
+        let mut last = vec![0usize; w];
+        for y in 0..h {
+            for (x, last) in last.iter_mut().enumerate() {
+                if !free[y * w + x] {
+                    *last = y + 1;
+                }
+                up.push(T::from_usize(y + 1 - *last));
+            }
+        }
+        let mut down = vec![T::from_usize(0); w * h];
+        // Per column: the next blocked row below (h: the border).
+        let mut next = vec![h; w];
+        for y in (0..h).rev() {
+            for (x, next) in next.iter_mut().enumerate() {
+                if !free[y * w + x] {
+                    *next = y;
+                }
+                down[y * w + x] = T::from_usize(*next - y);
+            }
+        }
+        ColumnRuns { up, down }
+    }
+
+    /// The exact distance transform at every centre and vertex (see the module docs), as
+    /// 4 × squared distance: `(centres, vertices)`.
+    fn transform(&self, w: usize, h: usize) -> (Vec<u32>, Vec<u32>) {
+        let mut centres = vec![0u32; w * h];
+        // Vertex rows 0 and h touch the border: all 0.
+        let mut vertices = vec![0u32; (w + 1) * (h + 1)];
+        // Per column: squared vertical distance (half units) from the query row to the
+        // column's blocked squares; per grid line X = 0..=w: the parabola's offset.
+        let mut column = vec![0i64; w];
+        let mut lines = vec![0i64; w + 1];
+        let mut envelope = Envelope::with_capacity(w + 1);
+        let mut out = vec![0i64; w + 1];
+        let lines_from = |column: &[i64], lines: &mut [i64]| {
+            // The border lines 0 and w keep g = 0.
+            for x in 1..w {
+                lines[x] = column[x - 1].min(column[x]);
+            }
+        };
+        for y in 0..h {
+            let row = y * w;
+            for (x, g) in column.iter_mut().enumerate() {
+                let run = self.up[row + x].get().min(self.down[row + x].get()) as i64;
+                // From the centre row y + ½ to the square of row y ∓ run: 2·run − 1 half
+                // units (0 when the cell itself is blocked).
+                let d = (2 * run - 1).max(0);
+                *g = d * d;
+            }
+            lines_from(&column, &mut lines);
+            envelope.evaluate(&lines, 1, &mut out[..w]);
+            for x in 0..w {
+                centres[row + x] = saturate(out[x].min(column[x]));
+            }
+        }
+        for y in 1..h {
+            for (x, g) in column.iter_mut().enumerate() {
+                // From the vertex row y to the squares above row y − 1 and below row y.
+                let run = self.up[(y - 1) * w + x]
+                    .get()
+                    .min(self.down[y * w + x].get()) as i64;
+                *g = 4 * run * run;
+            }
+            lines_from(&column, &mut lines);
+            envelope.evaluate(&lines, 0, &mut out);
+            for (v, &d) in vertices[y * (w + 1)..][..w + 1].iter_mut().zip(&out) {
+                *v = saturate(d);
+            }
+        }
+        (centres, vertices)
+    }
+}
+
+fn saturate(v: i64) -> u32 {
+    u32::try_from(v).unwrap_or(u32::MAX)
+}
+
+/// Scratch for the lower envelope of the parabolas `f_k(P) = (P − 2k)² + g[k]`, after
+/// Meijster et al. (module docs): `sites` are the parabolas on the envelope from left to
+/// right, `starts[i]` the first query index where `sites[i]` is lowest.
+struct Envelope {
+    sites: Vec<usize>,
+    starts: Vec<usize>,
+}
+
+impl Envelope {
+    fn with_capacity(n: usize) -> Self {
+        Envelope {
+            sites: Vec::with_capacity(n),
+            starts: Vec::with_capacity(n),
+        }
+    }
+
+    /// `out[j] = min_k f_k(2j + off)` for every `j`, in O(g.len() + out.len()); exact for
+    /// values up to about 2⁶² (coordinates up to 2³⁰).
+    fn evaluate(&mut self, g: &[i64], off: i64, out: &mut [i64]) {
+        let m = out.len();
+        if m == 0 || g.is_empty() {
+            return;
+        }
+        let f = |j: usize, k: usize| {
+            let d = 2 * j as i64 + off - 2 * k as i64;
+            d * d + g[k]
+        };
+        // First query index where parabola u is strictly below parabola i < u:
+        // f_u(P) < f_i(P) ⟺ 4(u − i)·P > 4(u² − i²) + g_u − g_i, with P = 2j + off.
+        let first_below = |i: usize, u: usize| {
+            let (i, u) = (i as i64, u as i64);
+            let num = 4 * (u * u - i * i) + g[u as usize] - g[i as usize] - 4 * (u - i) * off;
+            num.div_euclid(8 * (u - i)) + 1
+        };
+        let (sites, starts) = (&mut self.sites, &mut self.starts);
+        sites.clear();
+        starts.clear();
+        sites.push(0);
+        starts.push(0);
+        for u in 1..g.len() {
+            // Drop the parabolas that u is strictly below from where they start on: the
+            // difference of two parabolas is monotone, so u stays below them to the right.
+            while let (Some(&k), Some(&s)) = (sites.last(), starts.last()) {
+                if f(s, u) < f(s, k) {
+                    sites.pop();
+                    starts.pop();
+                } else {
+                    break;
+                }
+            }
+            match sites.last() {
+                None => {
+                    sites.push(u);
+                    starts.push(0);
+                }
+                Some(&k) => {
+                    let s = first_below(k, u);
+                    if s < m as i64 {
+                        sites.push(u);
+                        starts.push(s as usize);
+                    }
+                }
+            }
+        }
+        let mut q = sites.len() - 1;
+        for j in (0..m).rev() {
+            out[j] = f(j, sites[q]);
+            if j == starts[q] && q > 0 {
+                q -= 1;
+            }
+        }
+    }
+}
+
+/// `√q / 2`: a stored value in cell units.
+fn from_quarters(q: u32) -> f64 {
+    (q as f64).sqrt() * 0.5
 }
 
 impl DistanceField {
-    /// Builds the field for `map` in O(width × height).
+    /// Builds the field for `map` in O(width × height) time; 12 bytes per cell (module
+    /// docs).
     ///
     /// ```
     /// use pathsmooth::grid::{distance::DistanceField, GridMap};
@@ -73,31 +313,21 @@ impl DistanceField {
     /// ```
     pub fn new(map: &GridMap) -> Self {
         let (w, h) = (map.width(), map.height());
-        let blocked: Vec<bool> = map.cells().iter().map(|&free| !free).collect();
-        let mut above = vec![-1i32; w * h];
-        let mut below = vec![h as i32; w * h];
-        for x in 0..w {
-            let mut last = -1i32;
-            for y in 0..h {
-                above[y * w + x] = last;
-                if blocked[y * w + x] {
-                    last = y as i32;
-                }
-            }
-            let mut next = h as i32;
-            for y in (0..h).rev() {
-                below[y * w + x] = next;
-                if blocked[y * w + x] {
-                    next = y as i32;
-                }
-            }
-        }
+        let (runs, (centres, vertices)) = if h <= u16::MAX as usize {
+            let runs = ColumnRuns::<u16>::new(map.cells(), w, h);
+            let t = runs.transform(w, h);
+            (Runs::Narrow(runs), t)
+        } else {
+            let runs = ColumnRuns::<u32>::new(map.cells(), w, h);
+            let t = runs.transform(w, h);
+            (Runs::Wide(runs), t)
+        };
         DistanceField {
             width: w,
             height: h,
-            above,
-            below,
-            blocked,
+            centres,
+            vertices,
+            runs,
         }
     }
 
@@ -112,7 +342,9 @@ impl DistanceField {
     }
 
     /// Exact Euclidean distance from `p` to the blocked region (0 inside a wall, on its
-    /// surface, or outside the map; 0 for non-finite points).
+    /// surface, or outside the map; 0 for non-finite points). At a cell centre or lattice
+    /// vertex it is the stored value ([`cell_clearance`](Self::cell_clearance),
+    /// [`vertex_clearance`](Self::vertex_clearance)), in O(1); elsewhere O(clearance).
     ///
     /// ```
     /// use glam::DVec2;
@@ -123,20 +355,72 @@ impl DistanceField {
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn clearance(&self, p: DVec2) -> f64 {
-        self.piece_clearance(p, p, f64::INFINITY)
+        if !p.is_finite() || self.border_clearance(p, p) <= 0.0 {
+            return 0.0;
+        }
+        // Doubling is exact: centres have odd, vertices even half-unit coordinates.
+        let half = p * 2.0;
+        if half.x.fract() == 0.0 && half.y.fract() == 0.0 {
+            let (hx, hy) = (half.x as i64, half.y as i64);
+            match (hx & 1, hy & 1) {
+                (1, 1) => return self.cell_clearance(hx >> 1, hy >> 1),
+                (0, 0) => return self.vertex_clearance(hx >> 1, hy >> 1),
+                _ => {}
+            }
+        }
+        self.segment_clearance_until(p, p, f64::INFINITY, 0.0)
     }
 
-    /// Clearance of the centre of cell (x, y); 0 for cells outside the map.
+    /// Exact clearance of the centre (x + ½, y + ½) of cell (x, y) in O(1): 0 for blocked
+    /// cells and cells outside the map. Equal to [`clearance`](Self::clearance) at the
+    /// centre.
     ///
     /// ```
     /// use pathsmooth::grid::{distance::DistanceField, GridMap};
     /// let field = DistanceField::new(&GridMap::from_rows(&["...", ".@.", "..."])?);
     /// assert_eq!(field.cell_clearance(1, 0), 0.5);
     /// assert_eq!(field.cell_clearance(1, 1), 0.0);
+    /// assert_eq!(field.cell_clearance(0, 0), 0.5); // the border and the wall's corner
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn cell_clearance(&self, x: i64, y: i64) -> f64 {
-        self.clearance(DVec2::new(x as f64 + 0.5, y as f64 + 0.5))
+        match self.cell_index(x, y) {
+            Some(i) => from_quarters(self.centres[i]),
+            None => 0.0,
+        }
+    }
+
+    /// Exact clearance of the lattice vertex (x, y) — the corner shared by cells
+    /// (x − 1, y − 1), (x, y − 1), (x − 1, y) and (x, y) — in O(1), for 0 ≤ x ≤ width and
+    /// 0 ≤ y ≤ height: 0 when one of those cells is blocked or the vertex is on the map
+    /// border, and 0 outside that range. Equal to [`clearance`](Self::clearance) at the
+    /// vertex.
+    ///
+    /// A diagonal move between two free cell centres passes closest to the walls at their
+    /// shared corner, so with an agent of radius r it keeps clearance ≥ r exactly when both
+    /// centres and that vertex do.
+    ///
+    /// ```
+    /// use pathsmooth::grid::{distance::DistanceField, GridMap};
+    /// let field = DistanceField::new(&GridMap::from_rows(&["....", "....", "....", "...@"])?);
+    /// assert_eq!(field.vertex_clearance(0, 2), 0.0); // on the border
+    /// assert_eq!(field.vertex_clearance(3, 3), 0.0); // a corner of the blocked cell
+    /// assert_eq!(field.vertex_clearance(2, 2), 1.0f64.hypot(1.0)); // to the corner (3, 3)
+    /// assert_eq!(field.vertex_clearance(5, 0), 0.0); // outside
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn vertex_clearance(&self, x: i64, y: i64) -> f64 {
+        let (w, h) = (self.width as i64, self.height as i64);
+        if (0..=w).contains(&x) && (0..=h).contains(&y) {
+            from_quarters(self.vertices[(y * (w + 1) + x) as usize])
+        } else {
+            0.0
+        }
+    }
+
+    fn cell_index(&self, x: i64, y: i64) -> Option<usize> {
+        let (w, h) = (self.width as i64, self.height as i64);
+        ((0..w).contains(&x) && (0..h).contains(&y)).then(|| (y * w + x) as usize)
     }
 
     /// Exact minimum clearance along the closed segment `a`–`b` (up to rounding): 0 when
@@ -174,29 +458,61 @@ impl DistanceField {
     /// soon as the minimum is known to be below `stop_below` (returning some value below
     /// it).
     fn segment_clearance_until(&self, a: DVec2, b: DVec2, cap: f64, stop_below: f64) -> f64 {
-        if !a.is_finite() || !b.is_finite() {
+        // The map is convex: a segment leaves it (or touches its border) exactly when an
+        // endpoint does. Otherwise every piece below is inside the map.
+        if !a.is_finite() || !b.is_finite() || self.border_clearance(a, b) <= 0.0 || cap <= 0.0 {
             return 0.0;
         }
         let len = a.distance(b);
         let pieces = len.ceil().max(1.0);
         if pieces > 1e9 {
             // Far longer than any map: it leaves the map, where clearance is 0.
-            return self.border_clearance(a, b).min(cap);
+            return self.border_clearance(a, b).min(cap).max(0.0);
         }
         let n = pieces as usize;
-        let mut best = cap;
-        let mut start = a;
-        for k in 1..=n {
-            let end = if k == n {
-                b
+        let piece = |k: usize| {
+            let start = if k == 0 {
+                a
             } else {
                 a.lerp(b, k as f64 / pieces)
             };
-            best = self.piece_clearance(start, end, best);
+            let end = if k + 1 == n {
+                b
+            } else {
+                a.lerp(b, (k + 1) as f64 / pieces)
+            };
+            (start, end)
+        };
+        // The bounds from the stored values are exact up to rounding errors far below
+        // `slack`, which keeps every skip and early answer conservative.
+        let slack = 1e-9 * (1.0 + (self.width + self.height) as f64);
+        // `best` is only ever `cap`, a piece's upper bound plus `slack` (above the true
+        // minimum), or a computed piece clearance. The piece holding the minimum is never
+        // skipped (its lower bound is at most the minimum), so the result is exact.
+        let mut best = cap;
+        if n > 1 && stop_below <= 0.0 {
+            // Without a radius to stop at, start every piece's search from the least upper
+            // bound over the whole segment, so pieces far from its minimum cost O(1). (A
+            // radius test instead stops at the first piece found too close.)
+            for k in 0..n {
+                let (p0, p1) = piece(k);
+                best = best.min(self.piece_bounds(p0, p1).1 + slack);
+            }
+        }
+        for k in 0..n {
+            let (p0, p1) = piece(k);
+            let (lower, upper) = self.piece_bounds(p0, p1);
+            best = best.min(upper + slack);
             if best <= 0.0 || best < stop_below {
                 return best.max(0.0);
             }
-            start = end;
+            if lower >= best + slack {
+                continue;
+            }
+            best = self.piece_clearance(p0, p1, best);
+            if best <= 0.0 || best < stop_below {
+                return best.max(0.0);
+            }
         }
         best
     }
@@ -230,9 +546,42 @@ impl DistanceField {
         one(a).min(one(b)).max(0.0)
     }
 
+    /// `(lower, upper)` bounds on the clearance of the points of the segment `p0`–`p1`
+    /// (non-empty map): clearance is 1-Lipschitz, so from a lattice point `L` with stored
+    /// value `v`, every point `q` has clearance within `v ± |q − L|`. `L` is the centre or
+    /// vertex nearest to the midpoint (at most ½ away inside the map).
+    fn piece_bounds(&self, p0: DVec2, p1: DVec2) -> (f64, f64) {
+        let (w, h) = (self.width, self.height);
+        let m = p0.lerp(p1, 0.5);
+        let cell = m
+            .floor()
+            .clamp(DVec2::ZERO, DVec2::new(w as f64 - 1.0, h as f64 - 1.0));
+        let vertex = m.round().clamp(DVec2::ZERO, DVec2::new(w as f64, h as f64));
+        let centre = cell + 0.5;
+        let (l, q) = if m.distance_squared(centre) <= m.distance_squared(vertex) {
+            (centre, self.centres[cell.y as usize * w + cell.x as usize])
+        } else {
+            (
+                vertex,
+                self.vertices[vertex.y as usize * (w + 1) + vertex.x as usize],
+            )
+        };
+        let v = from_quarters(q);
+        let d0 = p0.distance(l);
+        let d1 = if p1 == p0 { d0 } else { p1.distance(l) };
+        (v - d0.max(d1), v + d0.min(d1))
+    }
+
     /// `min(cap, distance from the segment p0–p1 to B)`, for a piece spanning at most a
     /// couple of rows.
     fn piece_clearance(&self, p0: DVec2, p1: DVec2, cap: f64) -> f64 {
+        match &self.runs {
+            Runs::Narrow(runs) => self.piece_search(runs, p0, p1, cap),
+            Runs::Wide(runs) => self.piece_search(runs, p0, p1, cap),
+        }
+    }
+
+    fn piece_search<T: Run>(&self, runs: &ColumnRuns<T>, p0: DVec2, p1: DVec2, cap: f64) -> f64 {
         if !p0.is_finite() || !p1.is_finite() {
             return 0.0;
         }
@@ -241,25 +590,31 @@ impl DistanceField {
             return 0.0;
         }
         // Both endpoints are strictly inside the map here.
+        let (w, h) = (self.width, self.height);
         let (lo, hi) = (p0.min(p1), p0.max(p1));
-        let r0 = (lo.y.floor() as usize).min(self.height - 1);
-        let r1 = (hi.y.floor() as usize).min(self.height - 1);
-        let c0 = (lo.x.floor() as usize).min(self.width - 1);
-        let c1 = (hi.x.floor() as usize).min(self.width - 1);
+        let r0 = (lo.y.floor() as usize).min(h - 1);
+        let r1 = (hi.y.floor() as usize).min(h - 1);
+        let c0 = (lo.x.floor() as usize).min(w - 1);
+        let c1 = (hi.x.floor() as usize).min(w - 1);
         let mut best2 = best * best;
         let visit = |x: usize, best2: &mut f64| {
             for r in r0..=r1 {
-                if self.blocked[r * self.width + x] {
+                if runs.up[r * w + x].get() == 0 {
                     *best2 = seg_square_dist2(p0, p1, x as f64, r as f64, *best2);
                 }
             }
-            let up = self.above[r0 * self.width + x];
-            if up >= 0 {
-                *best2 = seg_square_dist2(p0, p1, x as f64, up as f64, *best2);
+            // The nearest blocked cell above row r0 (none: the border, handled above).
+            if r0 > 0 {
+                let d = runs.up[(r0 - 1) * w + x].get();
+                if d < r0 {
+                    *best2 = seg_square_dist2(p0, p1, x as f64, (r0 - 1 - d) as f64, *best2);
+                }
             }
-            let down = self.below[r1 * self.width + x];
-            if (down as usize) < self.height {
-                *best2 = seg_square_dist2(p0, p1, x as f64, down as f64, *best2);
+            if r1 + 1 < h {
+                let below = r1 + 1 + runs.down[(r1 + 1) * w + x].get();
+                if below < h {
+                    *best2 = seg_square_dist2(p0, p1, x as f64, below as f64, *best2);
+                }
             }
         };
         for x in c0..=c1 {
@@ -278,7 +633,7 @@ impl DistanceField {
                     any = true;
                 }
             }
-            if c1 + k < self.width {
+            if c1 + k < w {
                 let x = c1 + k;
                 let gap = x as f64 - hi.x;
                 if gap * gap < best2 {
@@ -351,35 +706,341 @@ fn segment_meets_box(p0: DVec2, p1: DVec2, lo: DVec2, hi: DVec2) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    fn p(x: f64, y: f64) -> DVec2 {
+        DVec2::new(x, y)
+    }
 
     #[test]
     fn border_only() {
         let field = DistanceField::new(&GridMap::from_rows(&["....", "...."]).unwrap());
-        assert_eq!(field.clearance(DVec2::new(1.0, 1.0)), 1.0);
-        assert_eq!(field.clearance(DVec2::new(0.0, 1.0)), 0.0);
-        assert_eq!(
-            field.segment_clearance(DVec2::new(1.0, 1.0), DVec2::new(3.0, 1.0)),
-            1.0
-        );
+        assert_eq!(field.clearance(p(1.0, 1.0)), 1.0);
+        assert_eq!(field.clearance(p(0.0, 1.0)), 0.0);
+        assert_eq!(field.segment_clearance(p(1.0, 1.0), p(3.0, 1.0)), 1.0);
+        assert_eq!(field.vertex_clearance(1, 1), 1.0);
+        assert_eq!(field.vertex_clearance(2, 1), 1.0);
+        assert_eq!(field.cell_clearance(1, 0), 0.5);
     }
 
     #[test]
     fn segment_through_wall_is_zero() {
         let field = DistanceField::new(&GridMap::from_rows(&["....", ".@..", "...."]).unwrap());
-        assert_eq!(
-            field.segment_clearance(DVec2::new(0.5, 1.5), DVec2::new(3.5, 1.5)),
-            0.0
-        );
-        assert!(!field.segment_clear_of(DVec2::new(0.5, 1.5), DVec2::new(3.5, 1.5), 0.1));
+        assert_eq!(field.segment_clearance(p(0.5, 1.5), p(3.5, 1.5)), 0.0);
+        assert!(!field.segment_clear_of(p(0.5, 1.5), p(3.5, 1.5), 0.1));
     }
 
     #[test]
     fn long_segment_far_from_walls() {
         let map = GridMap::from_fn(100, 9, |x, y| !(x == 50 && y == 0));
         let field = DistanceField::new(&map);
-        let c = field.segment_clearance(DVec2::new(1.5, 4.5), DVec2::new(98.5, 4.5));
+        let c = field.segment_clearance(p(1.5, 4.5), p(98.5, 4.5));
         assert_eq!(c, 1.5);
-        let c = field.segment_clearance(DVec2::new(10.0, 4.5), DVec2::new(90.0, 4.5));
+        let c = field.segment_clearance(p(10.0, 4.5), p(90.0, 4.5));
         assert_eq!(c, 3.5);
+        assert!(field.segment_clear_of(p(10.0, 4.5), p(90.0, 4.5), 3.5));
+        assert!(!field.segment_clear_of(p(10.0, 4.5), p(90.0, 4.5), 3.5 + 1e-12));
+    }
+
+    #[test]
+    fn exact_values_at_centres_and_vertices() {
+        // 7 × 7 with one blocked cell (3, 3).
+        let map = GridMap::from_fn(7, 7, |x, y| (x, y) != (3, 3));
+        let field = DistanceField::new(&map);
+        // Diagonal neighbour: the wall's corner is ½ away on both axes.
+        assert_eq!(field.cell_clearance(2, 2), 0.5f64.sqrt());
+        assert_eq!(field.cell_clearance(2, 2), 0.5f64.hypot(0.5));
+        assert_eq!(field.clearance(p(2.5, 2.5)), field.cell_clearance(2, 2));
+        // Beside it: ½ to the wall's face.
+        assert_eq!(field.cell_clearance(2, 3), 0.5);
+        // Two cells away diagonally: the corner (3, 3) from (1.5, 1.5) is 1.5 on both axes,
+        // but the border is 1.5 away too.
+        assert_eq!(field.cell_clearance(1, 1), 1.5);
+        // (4.5, 5.5): the corner (4, 4) is (0.5, 1.5) away: √2.5 > 1.5 to the border.
+        assert_eq!(field.cell_clearance(4, 5), 1.5);
+        assert_eq!(field.cell_clearance(3, 3), 0.0);
+        assert_eq!(field.cell_clearance(-1, 0), 0.0);
+        assert_eq!(field.cell_clearance(0, 7), 0.0);
+        // Vertices: the four corners of the wall are 0, (2, 2) is √2 from (3, 3).
+        for (x, y) in [(3, 3), (4, 3), (3, 4), (4, 4)] {
+            assert_eq!(field.vertex_clearance(x, y), 0.0);
+        }
+        assert_eq!(field.vertex_clearance(2, 2), 2.0f64.sqrt());
+        assert_eq!(field.vertex_clearance(2, 3), 1.0);
+        assert_eq!(field.vertex_clearance(7, 7), 0.0);
+        assert_eq!(field.vertex_clearance(8, 7), 0.0);
+        assert_eq!(field.vertex_clearance(1, 6), 1.0);
+        // The centre of the map beside nothing: (1.5, 5.5) → border 1.5.
+        assert_eq!(field.clearance(p(1.5, 5.5)), 1.5);
+        // An edge midpoint (not stored) through the search.
+        assert_eq!(field.clearance(p(2.0, 3.5)), 1.0);
+        assert_eq!(field.clearance(p(3.0, 2.5)), 0.5);
+    }
+
+    #[test]
+    fn one_by_one_and_empty_maps() {
+        let field = DistanceField::new(&GridMap::from_rows(&["."]).unwrap());
+        assert_eq!(field.cell_clearance(0, 0), 0.5);
+        assert_eq!(field.clearance(p(0.5, 0.5)), 0.5);
+        assert_eq!(field.clearance(p(0.25, 0.5)), 0.25);
+        for (x, y) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+            assert_eq!(field.vertex_clearance(x, y), 0.0);
+        }
+        let field = DistanceField::new(&GridMap::from_rows(&["@"]).unwrap());
+        assert_eq!(field.cell_clearance(0, 0), 0.0);
+        assert_eq!(field.clearance(p(0.5, 0.5)), 0.0);
+        assert!(!field.segment_clear_of(p(0.5, 0.5), p(0.6, 0.5), 0.1));
+        // Maps with no cells (only `from_fn` builds them): everything is 0.
+        for (w, h) in [(0, 0), (0, 3), (3, 0)] {
+            let field = DistanceField::new(&GridMap::from_fn(w, h, |_, _| true));
+            assert_eq!(field.cell_clearance(0, 0), 0.0);
+            assert_eq!(field.vertex_clearance(0, 0), 0.0);
+            assert_eq!(field.clearance(p(0.0, 0.0)), 0.0);
+            assert_eq!(field.clearance(p(0.5, 0.5)), 0.0);
+            assert_eq!(field.segment_clearance(p(0.5, 0.5), p(1.5, 0.5)), 0.0);
+            assert!(!field.segment_clear_of(p(0.5, 0.5), p(1.5, 0.5), 0.1));
+        }
+    }
+
+    #[test]
+    fn non_finite_and_huge_inputs() {
+        let field = DistanceField::new(&GridMap::from_fn(5, 5, |_, _| true));
+        let big = p(1e308, -1e308);
+        assert_eq!(field.clearance(p(f64::NAN, 1.0)), 0.0);
+        assert_eq!(field.clearance(big), 0.0);
+        assert_eq!(field.segment_clearance(p(2.5, 2.5), big), 0.0);
+        assert_eq!(field.segment_clearance(big, -big), 0.0);
+        // Leaving the map: 0 at once, not after 10⁸ unit pieces.
+        assert_eq!(field.segment_clearance(p(2.5, 2.5), p(1e8, 2.5)), 0.0);
+        assert!(!field.segment_clear_of(p(2.5, 2.5), p(2.5, -1e8), 0.1));
+        assert_eq!(
+            field.segment_clearance(p(2.5, 2.5), p(f64::INFINITY, 2.5)),
+            0.0
+        );
+        assert_eq!(
+            field.segment_clearance_capped(p(2.5, 2.5), p(2.5, 2.5), -1.0),
+            0.0
+        );
+        assert_eq!(
+            field.segment_clearance_capped(p(2.5, 2.5), p(2.5, 2.5), f64::NAN),
+            2.5
+        );
+        assert!(!field.segment_clear_of(p(2.5, 2.5), p(2.5, 2.6), f64::NAN));
+    }
+
+    /// Maps taller than `u16::MAX` rows keep their column distances in `u32`.
+    #[test]
+    fn tall_maps() {
+        let h = 70_000;
+        let map = GridMap::from_fn(5, h, |x, y| !(x == 2 && (y == 5 || y == 69_990)));
+        let field = DistanceField::new(&map);
+        assert!(matches!(field.runs, Runs::Wide(_)));
+        assert_eq!(field.cell_clearance(2, 30_000), 2.5);
+        assert_eq!(field.cell_clearance(0, 30_000), 0.5);
+        assert_eq!(field.cell_clearance(2, 6), 0.5);
+        assert_eq!(field.cell_clearance(2, 7), 1.5);
+        assert_eq!(field.cell_clearance(1, 6), 0.5f64.sqrt());
+        assert_eq!(field.vertex_clearance(2, 6), 0.0);
+        assert_eq!(field.vertex_clearance(1, 7), 1.0);
+        assert_eq!(field.clearance(p(2.5, 7.25)), 1.25);
+        assert_eq!(field.clearance(p(2.5, 69_989.0)), 1.0);
+        assert_eq!(field.clearance(p(2.5, 69_988.75)), 1.25);
+        let long = field.segment_clearance(p(2.5, 6.5), p(2.5, 69_989.5));
+        assert_eq!(long, 0.5);
+        assert!(field.segment_clear_of(p(2.5, 7.0), p(2.5, 69_989.0), 1.0));
+        assert!(!field.segment_clear_of(p(2.5, 7.0), p(2.5, 69_989.0), 1.0 + 1e-9));
+        let tall = DistanceField::new(&GridMap::from_fn(1, h, |_, _| true));
+        assert_eq!(tall.cell_clearance(0, 40_000), 0.5);
+        assert_eq!(tall.clearance(p(0.5, 12_345.6)), 0.5);
+    }
+
+    #[test]
+    fn envelope_matches_brute_force() {
+        let mut env = Envelope::with_capacity(4);
+        let gs: [&[i64]; 5] = [
+            &[0, 100, 100, 0],
+            &[0, 1, 0],
+            &[0],
+            &[0, 9, 4, 36, 1, 0],
+            &[0, 400, 400, 400, 400, 400, 0],
+        ];
+        for g in gs {
+            for off in [0i64, 1] {
+                let mut out = vec![0; g.len()];
+                env.evaluate(g, off, &mut out);
+                for (j, &o) in out.iter().enumerate() {
+                    let brute = (0..g.len())
+                        .map(|k| (2 * j as i64 + off - 2 * k as i64).pow(2) + g[k])
+                        .min()
+                        .unwrap();
+                    assert_eq!(o, brute, "{g:?} off {off} j {j}");
+                }
+            }
+        }
+    }
+
+    // ---- brute force --------------------------------------------------------------
+
+    /// 16 × the squared distance from (X/4, Y/4) to the blocked region, in exact integers:
+    /// per axis, the gap from X to the cell [4i, 4i + 4] is max(0, |X − 4i − 2| − 2).
+    fn brute_sixteenths(map: &GridMap, x: i64, y: i64) -> i64 {
+        let (w, h) = (map.width() as i64, map.height() as i64);
+        let border = x.min(4 * w - x).min(y).min(4 * h - y);
+        if border <= 0 {
+            return 0;
+        }
+        let mut best = border * border;
+        for j in 0..h {
+            for i in 0..w {
+                if map.is_blocked(i, j) {
+                    let dx = ((x - 4 * i - 2).abs() - 2).max(0);
+                    let dy = ((y - 4 * j - 2).abs() - 2).max(0);
+                    best = best.min(dx * dx + dy * dy);
+                }
+            }
+        }
+        best
+    }
+
+    fn from_sixteenths(q: i64) -> f64 {
+        (q as f64).sqrt() / 4.0
+    }
+
+    /// Exact distance from the segment to every blocked square and the border, without
+    /// the column search or the stored bounds.
+    fn brute_segment(map: &GridMap, a: DVec2, b: DVec2) -> f64 {
+        let (w, h) = (map.width() as f64, map.height() as f64);
+        let one = |q: DVec2| q.x.min(w - q.x).min(q.y).min(h - q.y);
+        let mut best2 = one(a).min(one(b)).max(0.0).powi(2);
+        for j in 0..map.height() as i64 {
+            for i in 0..map.width() as i64 {
+                if map.is_blocked(i, j) {
+                    best2 = seg_square_dist2(a, b, i as f64, j as f64, best2);
+                }
+            }
+        }
+        best2.sqrt()
+    }
+
+    /// Small maps of every density, including all-free, all-blocked and 1 × N.
+    fn arb_map(max: usize) -> impl Strategy<Value = GridMap> {
+        let size = prop_oneof![
+            (1..=max, 1..=max),
+            (Just(1), 1..=3 * max),
+            (1..=3 * max, Just(1)),
+        ];
+        let density = prop_oneof![Just(0.0), Just(1.0), Just(0.05), Just(0.2), Just(0.5)];
+        (size, density).prop_flat_map(|((w, h), d)| {
+            proptest::collection::vec(proptest::bool::weighted(d), w * h)
+                .prop_map(move |blocked| GridMap::from_fn(w, h, |x, y| !blocked[y * w + x]))
+        })
+    }
+
+    /// Sparse obstacles on larger maps, where clearances (and the pruning) are large.
+    fn arb_sparse_map() -> impl Strategy<Value = GridMap> {
+        (
+            8usize..=40,
+            8usize..=40,
+            prop_oneof![Just(0.0), Just(0.003), Just(0.02)],
+        )
+            .prop_flat_map(|(w, h, d)| {
+                proptest::collection::vec(proptest::bool::weighted(d), w * h)
+                    .prop_map(move |blocked| GridMap::from_fn(w, h, |x, y| !blocked[y * w + x]))
+            })
+    }
+
+    fn arb_point(map: &GridMap) -> impl Strategy<Value = DVec2> {
+        let (w, h) = (map.width() as f64, map.height() as f64);
+        (-0.5..w + 0.5, -0.5..h + 0.5).prop_map(|(x, y)| p(x, y))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// Every centre and vertex, bit for bit: the stored value, `clearance` there (both
+        /// its O(1) path and the column search) and the integer brute force.
+        #[test]
+        fn centres_and_vertices_are_exact(map in arb_map(9)) {
+            let field = DistanceField::new(&map);
+            let (w, h) = (map.width() as i64, map.height() as i64);
+            for y in -1..=h {
+                for x in -1..=w {
+                    let expect = if map.contains(x, y) {
+                        from_sixteenths(brute_sixteenths(&map, 4 * x + 2, 4 * y + 2))
+                    } else {
+                        0.0
+                    };
+                    let c = field.cell_clearance(x, y);
+                    prop_assert_eq!(c, expect, "cell ({}, {})", x, y);
+                    let centre = p(x as f64 + 0.5, y as f64 + 0.5);
+                    prop_assert_eq!(field.clearance(centre), c);
+                    prop_assert_eq!(field.segment_clearance(centre, centre), c);
+                }
+            }
+            for y in -1..=h + 1 {
+                for x in -1..=w + 1 {
+                    let expect = if (0..=w).contains(&x) && (0..=h).contains(&y) {
+                        from_sixteenths(brute_sixteenths(&map, 4 * x, 4 * y))
+                    } else {
+                        0.0
+                    };
+                    let v = field.vertex_clearance(x, y);
+                    prop_assert_eq!(v, expect, "vertex ({}, {})", x, y);
+                    let q = p(x as f64, y as f64);
+                    prop_assert_eq!(field.clearance(q), v);
+                    prop_assert_eq!(field.segment_clearance(q, q), v);
+                }
+            }
+        }
+
+        /// Points on the quarter lattice, inside and outside the map: exact.
+        #[test]
+        fn quarter_lattice_points_are_exact(
+            (map, qx, qy) in arb_map(9).prop_flat_map(|m| {
+                let (w, h) = (4 * m.width() as i64, 4 * m.height() as i64);
+                (Just(m), -3..=w + 3, -3..=h + 3)
+            })
+        ) {
+            let field = DistanceField::new(&map);
+            let q = p(qx as f64 / 4.0, qy as f64 / 4.0);
+            prop_assert_eq!(field.clearance(q), from_sixteenths(brute_sixteenths(&map, qx, qy)));
+        }
+
+        /// Any point: the search agrees with the distance to every square, and stays
+        /// within the distance to the cell's centre of the centre's stored value.
+        #[test]
+        fn points_match_brute_force(
+            (map, q) in prop_oneof![arb_map(9), arb_sparse_map()]
+                .prop_flat_map(|m| { let s = arb_point(&m); (Just(m), s) })
+        ) {
+            let field = DistanceField::new(&map);
+            let c = field.clearance(q);
+            let brute = brute_segment(&map, q, q);
+            prop_assert!((c - brute).abs() < 1e-12, "{} vs {}", c, brute);
+            let cell = q.floor();
+            if map.contains(cell.x as i64, cell.y as i64) {
+                let v = field.cell_clearance(cell.x as i64, cell.y as i64);
+                prop_assert!((c - v).abs() <= q.distance(cell + 0.5) + 1e-12);
+            }
+        }
+
+        /// Segments (including long ones, where pieces are skipped on the stored bounds):
+        /// the exact value, the capped form and the radius test agree with brute force.
+        #[test]
+        fn segments_match_brute_force(
+            (map, a, b) in prop_oneof![arb_map(9), arb_sparse_map()]
+                .prop_flat_map(|m| { let (s, t) = (arb_point(&m), arb_point(&m)); (Just(m), s, t) }),
+            radius in 0.0..6.0f64,
+        ) {
+            let field = DistanceField::new(&map);
+            let c = field.segment_clearance(a, b);
+            let brute = brute_segment(&map, a, b);
+            prop_assert!((c - brute).abs() < 1e-9, "{} vs {}", c, brute);
+            let cap = brute / 2.0 + 0.3;
+            prop_assert_eq!(field.segment_clearance_capped(a, b, cap), c.min(cap));
+            if (brute - radius).abs() > 1e-9 {
+                prop_assert_eq!(field.segment_clear_of(a, b, radius), brute >= radius);
+            }
+        }
     }
 }
