@@ -619,6 +619,26 @@ fn scene_json_with_an_unknown_key_is_an_error() {
 }
 
 #[test]
+fn funnel_with_start_and_goal_a_hair_apart_is_a_straight_line() {
+    // Fuzzing found an index out of bounds: the tangent length underflowed to 0 and the
+    // error path looked up portal 0 of an empty corridor.
+    let (s, g) = (DVec2::new(1e-200, 1e-200), DVec2::new(2e-200, 1e-200));
+    for r in [0.0, 0.1] {
+        assert_eq!(funnel(&[], s, g, r).unwrap(), vec![s, g]);
+    }
+    let (s, g) = (DVec2::ZERO, DVec2::new(1e-300, 0.0));
+    assert_eq!(funnel(&[], s, g, 0.1).unwrap(), vec![s, g]);
+    // Coordinates whose differences would overflow are a clear error, not a NaN path.
+    assert!(matches!(
+        funnel(&[], DVec2::new(-1e300, 0.0), DVec2::new(1e300, 0.0), 0.1),
+        Err(Error::BadParameter {
+            name: "coordinate",
+            ..
+        })
+    ));
+}
+
+#[test]
 fn too_narrow_names_the_portal() {
     // A 1-wide gap between two 1-wide passages: fits radius 0.4, not 0.6.
     let map = GridMap::from_rows(&["...", "@.@", "..."]).unwrap();
