@@ -2,8 +2,10 @@
 //!
 //! - JSON: `{"points": [[x, y], …]}` or a bare array `[[x, y], …]`; 3D points have three
 //!   coordinates. Written as the object form.
-//! - CSV: one point per line, `x,y` or `x,y,z`, with an optional header line
-//!   (`x,y[,z]` or any non-numeric first line). Blank lines are ignored.
+//! - CSV: one point per line, `x,y` or `x,y,z`, with an optional header line: the first
+//!   non-blank line is a header when every field is a name (an identifier such as `x`,
+//!   `pos_y` or `Z1`, not a number). Any other line that does not parse, the first one
+//!   included, is an error with its line and column. Blank lines are ignored.
 //!
 //! A file's points must all have the same dimension ([`Error::MixedDimensions`]); every
 //! coordinate must be finite ([`Error::NonFinite`] names the point). Syntax errors are
@@ -153,8 +155,8 @@ fn parse_csv_rows(text: &str, file: &str) -> Result<Vec<(usize, Vec<f64>)>> {
         }
         match bad {
             None => rows.push((line_no, coords)),
-            // A non-numeric first line is a header.
-            Some(_) if first_line => {}
+            // A first line of names is a header; a malformed first row is not.
+            Some(_) if first_line && is_header(raw) => {}
             Some((column, field)) => {
                 return Err(Error::Parse {
                     file: file.to_string(),
@@ -166,6 +168,20 @@ fn parse_csv_rows(text: &str, file: &str) -> Result<Vec<(usize, Vec<f64>)>> {
         }
     }
     Ok(rows)
+}
+
+/// True when every field of `line` is an identifier (a letter or `_`, then letters, digits
+/// and `_`) that does not parse as a number (`nan`, `inf` do).
+fn is_header(line: &str) -> bool {
+    line.split(',').all(|field| {
+        let f = field.trim();
+        let mut chars = f.chars();
+        chars
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && f.parse::<f64>().is_err()
+    })
 }
 
 fn rows_to_points(rows: &[(usize, Vec<f64>)], file: &str) -> Result<PathData> {
@@ -290,6 +306,50 @@ mod tests {
         assert_eq!(
             parse_path("1,2\nNaN,4\n", Format::Csv, "f"),
             Err(Error::NonFinite { index: 1 })
+        );
+    }
+
+    #[test]
+    fn malformed_first_row_is_an_error_not_a_header() {
+        // `0,0x` used to be taken as a header, silently dropping point 0.
+        assert_eq!(
+            parse_path("0,0x\n1,1\n2,2\n", Format::Csv, "h.csv"),
+            Err(Error::Parse {
+                file: "h.csv".into(),
+                line: 1,
+                column: 3,
+                message: "expected a number, found `0x`".into()
+            })
+        );
+        assert_eq!(
+            parse_path("\n1,,2\n", Format::Csv, "f"),
+            Err(Error::Parse {
+                file: "f".into(),
+                line: 2,
+                column: 3,
+                message: "expected a number, found ``".into()
+            })
+        );
+        for bad in ["x,1", "x,", "x y,z", "1e,y", "#x,y", "x-y,z"] {
+            let text = format!("{bad}\n1,2\n");
+            assert!(
+                matches!(
+                    parse_path(&text, Format::Csv, "f"),
+                    Err(Error::Parse { line: 1, .. })
+                ),
+                "{bad}"
+            );
+        }
+        // Headers: names only, in any case, with optional spaces.
+        for header in ["x,y", "X, Y", "pos_x,pos_y", "_a,b2"] {
+            let text = format!("{header}\n1,2\n");
+            let got = parse_path(&text, Format::Csv, "f").unwrap();
+            assert_eq!(got, PathData::D2(vec![DVec2::new(1.0, 2.0)]), "{header}");
+        }
+        // `nan` and `inf` are numbers, not names.
+        assert_eq!(
+            parse_path("nan,inf\n1,2\n", Format::Csv, "f"),
+            Err(Error::NonFinite { index: 0 })
         );
     }
 
