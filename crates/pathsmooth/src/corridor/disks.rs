@@ -55,6 +55,7 @@ use crate::error::{Error, Result};
 /// assert_eq!(c.goal(), DVec2::new(3.0, 0.0));
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct DiskCorridor {
     /// Disk centres; the first is the start and the last the goal.
     pub centers: Vec<DVec2>,
@@ -96,7 +97,8 @@ impl DiskCorridor {
     /// Parses and validates the JSON form
     /// `{"centers": [[x,y],…], "radii": […], "start_dir": [dx,dy], "goal_dir": [dx,dy]}`.
     ///
-    /// Malformed JSON is [`Error::Parse`] (file `<string>`, with line and column); a
+    /// Malformed JSON is [`Error::Parse`] (file `<string>`, with line and column), and so
+    /// is an unknown key (a misspelt `"start_dir"` must not be dropped silently); a
     /// well-formed but invalid corridor gets the error [`DiskCorridor::validate`] gives.
     ///
     /// ```
@@ -374,6 +376,17 @@ mod tests {
         let text = c.to_json();
         assert!(text.contains("\"start_dir\":[0.0,-1.0]"));
         assert_eq!(DiskCorridor::from_json(&text).unwrap(), c);
+    }
+
+    #[test]
+    fn unknown_keys_are_parse_errors_naming_the_key() {
+        let typo = r#"{"centers": [[0,0],[1,0]], "radii": [1, 1], "start_direction": [1, 0]}"#;
+        match DiskCorridor::from_json(typo) {
+            Err(Error::Parse { message, .. }) => {
+                assert!(message.contains("unknown field `start_direction`"), "{message}")
+            }
+            other => panic!("expected a parse error, got {other:?}"),
+        }
     }
 
     #[test]
