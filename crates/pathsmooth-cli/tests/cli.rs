@@ -402,3 +402,30 @@ fn plan_on_a_navmesh_scene() {
     ]));
     assert!(e.contains("grid map"), "{e}");
 }
+
+#[test]
+fn json_numbers_round_trip_exactly() {
+    // Without serde_json's float_roundtrip, 2e-305 came back as 2.0000000000000002e-305.
+    // (This lives here, not in the library's tests: a dev-dependency of the library turns
+    // the feature on for its own test builds and hid the bug.)
+    let out = run_with_stdin(
+        &["smooth", "--method", "chaikin", "--passes", "0"],
+        "[[0,0],[0,2e-305]]",
+    );
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "{\"points\":[[0.0,0.0],[0.0,2e-305]]}\n"
+    );
+    // Two exactly touching disks, written by to_json, were refused by from_json as a gap.
+    use pathsmooth::corridor::disks::DiskCorridor;
+    let (r0, r1) = (2.2392946119404013e17, 9.136570257377501e17);
+    let c = DiskCorridor::new(
+        vec![glam::DVec2::ZERO, glam::DVec2::new(r0 + r1, 0.0)],
+        vec![r0, r1],
+        None,
+        None,
+    )
+    .unwrap();
+    assert_eq!(DiskCorridor::from_json(&c.to_json()), Ok(c));
+}

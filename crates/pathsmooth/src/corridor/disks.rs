@@ -379,6 +379,16 @@ mod tests {
     }
 
     #[test]
+    fn touching_disks_survive_a_json_round_trip() {
+        // Needs serde_json's float_roundtrip (the CLI test json_numbers_round_trip_exactly
+        // checks it in a build where no dev-dependency turns it on).
+        let (r0, r1) = (2.2392946119404013e17, 9.136570257377501e17);
+        let c = two(r0, r1, r0 + r1);
+        assert!(c.validate().is_ok());
+        assert_eq!(DiskCorridor::from_json(&c.to_json()), Ok(c));
+    }
+
+    #[test]
     fn unknown_keys_are_parse_errors_naming_the_key() {
         let typo = r#"{"centers": [[0,0],[1,0]], "radii": [1, 1], "start_direction": [1, 0]}"#;
         match DiskCorridor::from_json(typo) {
