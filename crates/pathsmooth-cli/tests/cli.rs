@@ -429,3 +429,22 @@ fn json_numbers_round_trip_exactly() {
     .unwrap();
     assert_eq!(DiskCorridor::from_json(&c.to_json()), Ok(c));
 }
+
+#[test]
+fn follow_never_reports_an_infinite_length_or_time() {
+    // "length inf m" with exit 0 before: now the coordinate bound is the error.
+    let e = assert_clean_failure(&run_with_stdin(
+        &["follow"],
+        "[[0,0],[1e300,0],[1e300,1e300]]",
+    ));
+    assert!(e.contains("coordinate"), "{e}");
+    // A finite length whose time overflows for an absurdly slow agent.
+    let e = assert_clean_failure(&run_with_stdin(
+        &["follow", "--max-speed", "1e-300"],
+        "[[0,0],[1e150,0]]",
+    ));
+    assert!(e.contains("overflows"), "{e}");
+    let out = run_with_stdin(&["follow"], "[[0,0],[1e150,0]]");
+    assert!(out.status.success());
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("inf"));
+}

@@ -129,6 +129,10 @@ impl DiskCorridor {
     /// Checks the corridor:
     /// - fewer than two centres → [`Error::TooFewPoints`];
     /// - a NaN or infinite centre → [`Error::NonFinite`] (its index);
+    /// - a centre coordinate or a radius beyond
+    ///   [`max_coordinate`](crate::geometry::max_coordinate)`::<f64>()` (≈ 1.7·10¹⁵³) →
+    ///   [`Error::BadParameter`] (`coordinate` / `radius`): past it distances and sums of
+    ///   radii overflow, and a corridor of huge disks would pass for one with a gap;
     /// - a radius count different from the centre count → [`Error::BadParameter`] (`radii`);
     /// - a negative, NaN or infinite radius → [`Error::BadRadius`];
     /// - consecutive disks that do not overlap (centre distance > sum of radii; touching is
@@ -149,6 +153,7 @@ impl DiskCorridor {
     /// ```
     pub fn validate(&self) -> Result<()> {
         crate::geometry::check_path(&self.centers, 2, "a disk corridor")?;
+        crate::geometry::check_magnitude(&self.centers)?;
         if self.radii.len() != self.centers.len() {
             return Err(Error::param(
                 "radii",
@@ -157,6 +162,14 @@ impl DiskCorridor {
             ));
         }
         check_radii(&self.radii)?;
+        let limit = crate::geometry::max_coordinate::<f64>();
+        if let Some(&r) = self.radii.iter().find(|r| **r > limit) {
+            return Err(Error::param(
+                "radius",
+                r,
+                "a radius <= sqrt(f64::MAX)/8 (1.7e153), so distances cannot overflow",
+            ));
+        }
         check_overlaps(&self.centers, &self.radii)?;
         check_direction(self.start_dir, "start", "start_dir")?;
         check_direction(self.goal_dir, "goal", "goal_dir")
@@ -310,6 +323,31 @@ mod tests {
             two(1.0, 1.0, 2.0 + 1e-12).validate(),
             Err(Error::CorridorGap { a: 0, b: 1 })
         );
+    }
+
+    #[test]
+    fn overflow_is_not_reported_as_a_gap() {
+        // A 1e300 corridor: the centre distance overflowed to infinity, which used to be
+        // reported as CorridorGap.
+        let c = DiskCorridor::from_json(r#"{"centers":[[0,0],[1e300,0]],"radii":[1e300,1e300]}"#);
+        assert!(
+            matches!(c, Err(Error::BadParameter { name: "coordinate", .. })),
+            "{c:?}"
+        );
+        let big_radius = two(1e300, 1.0, 1.0).validate();
+        assert!(
+            matches!(big_radius, Err(Error::BadParameter { name: "radius", .. })),
+            "{big_radius:?}"
+        );
+        // The largest accepted coordinates still validate and overlap exactly.
+        let m = crate::geometry::max_coordinate::<f64>();
+        let c = DiskCorridor {
+            centers: vec![DVec2::new(-m, m), DVec2::new(m, m)],
+            radii: vec![m, m],
+            start_dir: None,
+            goal_dir: None,
+        };
+        assert!(c.validate().is_ok());
     }
 
     #[test]
