@@ -448,3 +448,56 @@ fn follow_never_reports_an_infinite_length_or_time() {
     assert!(out.status.success());
     assert!(!String::from_utf8_lossy(&out.stdout).contains("inf"));
 }
+
+#[test]
+fn negative_numbers_reach_the_range_checks() {
+    // clap used to refuse them as "unexpected argument '-0.1'", which says nothing about
+    // what is allowed.
+    let path = "[[0,0],[1,0],[1,1]]";
+    for (args, expected) in [
+        (
+            &["smooth", "--method", "chaikin", "--ratio", "-0.1"][..],
+            "(0, 0.5]",
+        ),
+        (
+            &["smooth", "--method", "chaikin", "--passes", "-1"],
+            "0..=4294967295",
+        ),
+        (
+            &["smooth", "--method", "catmull-rom", "--alpha", "-1"],
+            "alpha",
+        ),
+        (
+            &["smooth", "--method", "catmull-rom", "--subdivisions", "-2"],
+            "-2 is not in 0..",
+        ),
+        (
+            &[
+                "smooth",
+                "--method",
+                "adaptive-chaikin",
+                "--angle-limit",
+                "-5",
+            ],
+            "angle_limit",
+        ),
+        (&["follow", "--max-speed", "-1"], "max_speed"),
+        (&["follow", "--stop-angle", "-10"], "stop_angle"),
+        (&["follow", "--csv", "-", "--rate", "-1"], "rate"),
+    ] {
+        let e = assert_clean_failure(&run_with_stdin(args, path));
+        assert!(e.contains(expected), "{args:?}: {e}");
+        assert!(!e.contains("unexpected argument"), "{args:?}: {e}");
+    }
+    let corridor = r#"{"centers": [[0,0],[1,0]], "radii": [1, 1]}"#;
+    for (flag, expected) in [
+        ("--beta", "beta"),
+        ("--alpha", "alpha"),
+        ("--tolerance", "tolerance"),
+        ("--iterations", "-1 is not in 0.."),
+    ] {
+        let args = ["optimize", "--corridor", "-", flag, "-1"];
+        let e = assert_clean_failure(&run_with_stdin(&args, corridor));
+        assert!(e.contains(expected), "{flag}: {e}");
+    }
+}
