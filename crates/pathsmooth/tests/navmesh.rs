@@ -608,7 +608,8 @@ fn scene_coordinates_out_of_spade_range_are_errors() {
 #[test]
 fn scene_json_with_an_unknown_key_is_an_error() {
     // `"hole"` instead of `"holes"` used to plan straight through the obstacle.
-    let typo = r#"{"boundary": [[0,0],[10,0],[10,10],[0,10]], "hole": [[[4,2],[6,2],[6,8],[4,8]]]}"#;
+    let typo =
+        r#"{"boundary": [[0,0],[10,0],[10,10],[0,10]], "hole": [[[4,2],[6,2],[6,8],[4,8]]]}"#;
     match NavMesh::from_scene_json(typo, "typo.json") {
         Err(Error::Parse { file, message, .. }) => {
             assert_eq!(file, "typo.json");

@@ -331,7 +331,13 @@ mod tests {
         // reported as CorridorGap.
         let c = DiskCorridor::from_json(r#"{"centers":[[0,0],[1e300,0]],"radii":[1e300,1e300]}"#);
         assert!(
-            matches!(c, Err(Error::BadParameter { name: "coordinate", .. })),
+            matches!(
+                c,
+                Err(Error::BadParameter {
+                    name: "coordinate",
+                    ..
+                })
+            ),
             "{c:?}"
         );
         let big_radius = two(1e300, 1.0, 1.0).validate();
@@ -431,7 +437,10 @@ mod tests {
         let typo = r#"{"centers": [[0,0],[1,0]], "radii": [1, 1], "start_direction": [1, 0]}"#;
         match DiskCorridor::from_json(typo) {
             Err(Error::Parse { message, .. }) => {
-                assert!(message.contains("unknown field `start_direction`"), "{message}")
+                assert!(
+                    message.contains("unknown field `start_direction`"),
+                    "{message}"
+                )
             }
             other => panic!("expected a parse error, got {other:?}"),
         }

@@ -614,12 +614,16 @@ mod tests {
             Err(Error::Parse { .. })
         ));
         // Unknown keys are refused in both forms, naming the key.
-        let dump = r#"{"centers": [[0,0],[1,0]], "radii": [0, 0], "weights": [0, 0], "h": 1, "lead": 1}"#;
+        let dump =
+            r#"{"centers": [[0,0],[1,0]], "radii": [0, 0], "weights": [0, 0], "h": 1, "lead": 1}"#;
         let corridor = r#"{"centers": [[0,0],[1,0]], "radii": [1, 1], "weights": [0, 0]}"#;
         for (text, key) in [(dump, "lead"), (corridor, "weights")] {
             match Problem::from_any_json(text, &o) {
                 Err(Error::Parse { message, .. }) => {
-                    assert!(message.contains(&format!("unknown field `{key}`")), "{message}")
+                    assert!(
+                        message.contains(&format!("unknown field `{key}`")),
+                        "{message}"
+                    )
                 }
                 other => panic!("expected a parse error, got {other:?}"),
             }

@@ -392,7 +392,11 @@ pub fn parse_scenarios(text: &str, file: &str) -> Result<Vec<Scenario>> {
     }
     if out.is_empty() {
         // Name the last line (the final newline's empty tail is not a line).
-        let last = if text.ends_with('\n') { lines - 1 } else { lines };
+        let last = if text.ends_with('\n') {
+            lines - 1
+        } else {
+            lines
+        };
         return Err(parse_err(
             file,
             last.max(1),
@@ -571,7 +575,10 @@ mod tests {
         for bad in ["type", "type octile extra", "kind octile", "octile"] {
             let text = format!("{bad}\nheight 1\nwidth 2\nmap\n..\n");
             assert!(
-                matches!(GridMap::parse(&text, "f"), Err(Error::Parse { line: 1, .. })),
+                matches!(
+                    GridMap::parse(&text, "f"),
+                    Err(Error::Parse { line: 1, .. })
+                ),
                 "{bad}"
             );
         }
