@@ -501,3 +501,30 @@ fn negative_numbers_reach_the_range_checks() {
         assert!(e.contains(expected), "{flag}: {e}");
     }
 }
+
+#[test]
+fn smoothing_output_is_capped_in_bytes_not_an_allocation_abort() {
+    // 18 passes on 1002 points asked for 262 million points (6 GB with the JSON tree) and
+    // aborted with "memory allocation of 6291456048 bytes failed".
+    let points: Vec<String> = (0..1002).map(|i| format!("[{i},{}]", i % 2)).collect();
+    let path = format!("[{}]", points.join(","));
+    let e = assert_clean_failure(&run_with_stdin(
+        &["smooth", "--method", "chaikin", "--passes", "18"],
+        &path,
+    ));
+    assert!(
+        e.contains("262144002 points") && e.contains("16777216"),
+        "{e}"
+    );
+    let e = assert_clean_failure(&run_with_stdin(
+        &[
+            "smooth",
+            "--method",
+            "catmull-rom",
+            "--subdivisions",
+            "65536",
+        ],
+        &path,
+    ));
+    assert!(e.contains("more than the cap"), "{e}");
+}
