@@ -528,3 +528,24 @@ fn smoothing_output_is_capped_in_bytes_not_an_allocation_abort() {
     ));
     assert!(e.contains("more than the cap"), "{e}");
 }
+
+#[test]
+fn plan_with_many_passes_fails_fast_at_the_output_cap() {
+    // `plan --passes 20` ran for ever: map-aware Chaikin on the A* path asked for 87
+    // million points.
+    let map = shared().join("data/movingai/dao/den312d.map");
+    let e = assert_clean_failure(&run([
+        "plan",
+        "--map",
+        map.to_str().unwrap(),
+        "--from",
+        "10,10",
+        "--to",
+        "50,70",
+        "--method",
+        "chaikin",
+        "--passes",
+        "20",
+    ]));
+    assert!(e.contains("more than the cap of 16777216"), "{e}");
+}
