@@ -549,3 +549,21 @@ fn plan_with_many_passes_fails_fast_at_the_output_cap() {
     ]));
     assert!(e.contains("more than the cap of 16777216"), "{e}");
 }
+
+#[test]
+fn optimize_iterations_have_an_upper_bound() {
+    let corridor = r#"{"centers": [[0,0],[1,0]], "radii": [1, 1]}"#;
+    let e = assert_clean_failure(&run_with_stdin(
+        &[
+            "optimize",
+            "--corridor",
+            "-",
+            "--iterations",
+            "1000001",
+            "--energy-csv",
+            "-",
+        ],
+        corridor,
+    ));
+    assert!(e.contains("iterations") && e.contains("1000000"), "{e}");
+}
