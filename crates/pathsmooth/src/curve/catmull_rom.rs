@@ -80,7 +80,7 @@ pub const MAX_SUBDIVISIONS: usize = 1 << 16;
 /// ([`Error::OutputTooLarge`] beyond it): 2²⁴ ≈ 16.8 million, the
 /// [`MAX_OUTPUT_BYTES`](crate::curve::chaikin::MAX_OUTPUT_BYTES) budget (256 MiB) shared
 /// by the curve functions. Other point types get
-/// [`max_output_points`](crate::curve::chaikin::max_output_points)`::<P>()`: the same
+/// [`max_output_points`]`::<P>()`: the same
 /// bytes, so twice the points for `Vec2` and fewer for `DVec3`.
 ///
 /// ```

@@ -9,7 +9,7 @@
 //!
 //! **Parameters.** `spacing` > 0 (finite): the arc length between samples. Output size is
 //! ⌈L/s⌉ + 1 for a path of length L, at most
-//! [`max_output_points`](crate::curve::chaikin::max_output_points)`::<P>()`: the
+//! [`max_output_points`]`::<P>()`: the
 //! [`MAX_OUTPUT_BYTES`](crate::curve::chaikin::MAX_OUTPUT_BYTES) budget (256 MiB) of the
 //! curve functions ([`MAX_OUTPUT_POINTS`] for `DVec2`).
 //!
@@ -38,7 +38,7 @@ use crate::metrics::{length, segment_length};
 
 /// Largest number of `DVec2` output points ([`Error::OutputTooLarge`] beyond it): 2²⁴,
 /// 256 MiB. Other point types get
-/// [`max_output_points`](crate::curve::chaikin::max_output_points)`::<P>()` (the same
+/// [`max_output_points`]`::<P>()` (the same
 /// bytes).
 ///
 /// ```

@@ -64,7 +64,7 @@
 //! a 10⁶-point `DVec2` path at the default 4 passes (16 million points, 244 MiB) fits, 5
 //! passes do not. [`chaikin_output_len`], which does not know the point type, applies the
 //! `DVec2` cap [`MAX_OUTPUT_POINTS`]. The same budget bounds Catmull-Rom subdivision and
-//! resampling ([`crate::curve::catmull_rom`], [`crate::curve::resample`]).
+//! resampling ([`mod@crate::curve::catmull_rom`], [`mod@crate::curve::resample`]).
 //!
 //! # Adaptive refinement
 //!
