@@ -1,11 +1,11 @@
 //! Reading and writing the CLI's files: `-` is stdin/stdout, and a path file's format
 //! comes from `--format`, else the file's extension, else (on input) its first character.
 
-use std::io::{Read, Write};
+use std::io::{BufWriter, Read, Write};
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use pathsmooth::io::{parse_path, write_path, Format, PathData};
+use pathsmooth::io::{parse_path, write_path_to, Format, PathData};
 use pathsmooth::Point;
 
 /// Reads a whole file, or stdin for `-`.
@@ -28,15 +28,21 @@ pub fn write_bytes(name: &str, bytes: &[u8]) -> Result<()> {
         out.write_all(bytes).context("writing stdout")?;
         out.flush().context("writing stdout")
     } else {
-        if let Some(dir) = Path::new(name)
-            .parent()
-            .filter(|d| !d.as_os_str().is_empty())
-        {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("{}: cannot create folder", dir.display()))?;
-        }
+        create_parent(name)?;
         std::fs::write(name, bytes).with_context(|| format!("{name}: cannot write"))
     }
+}
+
+/// Creates the folder a file goes into, if it names one.
+fn create_parent(name: &str) -> Result<()> {
+    if let Some(dir) = Path::new(name)
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+    {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("{}: cannot create folder", dir.display()))?;
+    }
+    Ok(())
 }
 
 /// Reads a path file (`-` for stdin).
@@ -50,9 +56,17 @@ pub fn read_path(name: &str, format: Option<Format>) -> Result<PathData> {
 }
 
 /// Writes a path file (`-` for stdout); JSON unless `--format` or the extension says CSV.
+/// Streams point by point through a buffer: no copy of the whole file in memory.
 pub fn write_path_file<P: Point>(name: &str, format: Option<Format>, points: &[P]) -> Result<()> {
     let format = format
         .or_else(|| Format::from_extension(name))
         .unwrap_or(Format::Json);
-    write_bytes(name, write_path(points, format).as_bytes())
+    if name == "-" {
+        let out = BufWriter::new(std::io::stdout().lock());
+        Ok(write_path_to(points, format, out, "<stdout>")?)
+    } else {
+        create_parent(name)?;
+        let file = std::fs::File::create(name).with_context(|| format!("{name}: cannot write"))?;
+        Ok(write_path_to(points, format, BufWriter::new(file), name)?)
+    }
 }

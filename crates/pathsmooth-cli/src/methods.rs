@@ -40,23 +40,28 @@ impl CurveMethod {
 #[derive(Debug, Clone, Args)]
 pub struct CurveParams {
     /// Chaikin passes (each roughly doubles the point count).
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 4, allow_negative_numbers = true)]
     pub passes: u32,
     /// Chaikin cut ratio in (0, 0.5].
-    #[arg(long, default_value_t = 0.25)]
+    #[arg(long, default_value_t = 0.25, allow_negative_numbers = true)]
     pub ratio: f64,
     /// Adaptive Chaikin: corners turning less than this many degrees are kept.
-    #[arg(long, default_value_t = 30.0)]
+    #[arg(long, default_value_t = 30.0, allow_negative_numbers = true)]
     pub angle_limit: f64,
     /// Adaptive Chaikin: vertices turning more than this many degrees are dropped as
     /// spikes of noisy data (off unless given).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub outlier_limit: Option<f64>,
     /// Catmull-Rom: output points per segment.
-    #[arg(long, default_value_t = 5)]
+    #[arg(
+        long,
+        default_value_t = 5,
+        allow_negative_numbers = true,
+        value_parser = clap::builder::RangedI64ValueParser::<usize>::new().range(0..)
+    )]
     pub subdivisions: usize,
     /// Catmull-Rom knot parameterisation α in [0, 1].
-    #[arg(long, default_value_t = 0.5)]
+    #[arg(long, default_value_t = 0.5, allow_negative_numbers = true)]
     pub alpha: f64,
     /// Catmull-Rom ends: doubled end points (the article's choice) or reflected phantom points.
     #[arg(long, value_enum, default_value_t = EndPolicy::Doubled)]

@@ -493,3 +493,168 @@ fn plan_on_a_navmesh_scene() {
     ]));
     assert!(e.contains("grid map"), "{e}");
 }
+
+#[test]
+fn json_numbers_round_trip_exactly() {
+    // Without serde_json's float_roundtrip, 2e-305 came back as 2.0000000000000002e-305.
+    // (This lives here, not in the library's tests: a dev-dependency of the library turns
+    // the feature on for its own test builds and hid the bug.)
+    let out = run_with_stdin(
+        &["smooth", "--method", "chaikin", "--passes", "0"],
+        "[[0,0],[0,2e-305]]",
+    );
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "{\"points\":[[0.0,0.0],[0.0,2e-305]]}\n"
+    );
+    // Two exactly touching disks, written by to_json, were refused by from_json as a gap.
+    use pathsmooth::corridor::disks::DiskCorridor;
+    let (r0, r1) = (2.2392946119404013e17, 9.136570257377501e17);
+    let c = DiskCorridor::new(
+        vec![glam::DVec2::ZERO, glam::DVec2::new(r0 + r1, 0.0)],
+        vec![r0, r1],
+        None,
+        None,
+    )
+    .unwrap();
+    assert_eq!(DiskCorridor::from_json(&c.to_json()), Ok(c));
+}
+
+#[test]
+fn follow_never_reports_an_infinite_length_or_time() {
+    // "length inf m" with exit 0 before: now the coordinate bound is the error.
+    let e = assert_clean_failure(&run_with_stdin(
+        &["follow"],
+        "[[0,0],[1e300,0],[1e300,1e300]]",
+    ));
+    assert!(e.contains("coordinate"), "{e}");
+    // A finite length whose time overflows for an absurdly slow agent.
+    let e = assert_clean_failure(&run_with_stdin(
+        &["follow", "--max-speed", "1e-300"],
+        "[[0,0],[1e150,0]]",
+    ));
+    assert!(e.contains("overflows"), "{e}");
+    let out = run_with_stdin(&["follow"], "[[0,0],[1e150,0]]");
+    assert!(out.status.success());
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("inf"));
+}
+
+#[test]
+fn negative_numbers_reach_the_range_checks() {
+    // clap used to refuse them as "unexpected argument '-0.1'", which says nothing about
+    // what is allowed.
+    let path = "[[0,0],[1,0],[1,1]]";
+    for (args, expected) in [
+        (
+            &["smooth", "--method", "chaikin", "--ratio", "-0.1"][..],
+            "(0, 0.5]",
+        ),
+        (
+            &["smooth", "--method", "chaikin", "--passes", "-1"],
+            "0..=4294967295",
+        ),
+        (
+            &["smooth", "--method", "catmull-rom", "--alpha", "-1"],
+            "alpha",
+        ),
+        (
+            &["smooth", "--method", "catmull-rom", "--subdivisions", "-2"],
+            "-2 is not in 0..",
+        ),
+        (
+            &[
+                "smooth",
+                "--method",
+                "adaptive-chaikin",
+                "--angle-limit",
+                "-5",
+            ],
+            "angle_limit",
+        ),
+        (&["follow", "--max-speed", "-1"], "max_speed"),
+        (&["follow", "--stop-angle", "-10"], "stop_angle"),
+        (&["follow", "--csv", "-", "--rate", "-1"], "rate"),
+    ] {
+        let e = assert_clean_failure(&run_with_stdin(args, path));
+        assert!(e.contains(expected), "{args:?}: {e}");
+        assert!(!e.contains("unexpected argument"), "{args:?}: {e}");
+    }
+    let corridor = r#"{"centers": [[0,0],[1,0]], "radii": [1, 1]}"#;
+    for (flag, expected) in [
+        ("--beta", "beta"),
+        ("--alpha", "alpha"),
+        ("--tolerance", "tolerance"),
+        ("--iterations", "-1 is not in 0.."),
+    ] {
+        let args = ["optimize", "--corridor", "-", flag, "-1"];
+        let e = assert_clean_failure(&run_with_stdin(&args, corridor));
+        assert!(e.contains(expected), "{flag}: {e}");
+    }
+}
+
+#[test]
+fn smoothing_output_is_capped_in_bytes_not_an_allocation_abort() {
+    // 18 passes on 1002 points asked for 262 million points (6 GB with the JSON tree) and
+    // aborted with "memory allocation of 6291456048 bytes failed".
+    let points: Vec<String> = (0..1002).map(|i| format!("[{i},{}]", i % 2)).collect();
+    let path = format!("[{}]", points.join(","));
+    let e = assert_clean_failure(&run_with_stdin(
+        &["smooth", "--method", "chaikin", "--passes", "18"],
+        &path,
+    ));
+    assert!(
+        e.contains("262144002 points") && e.contains("16777216"),
+        "{e}"
+    );
+    let e = assert_clean_failure(&run_with_stdin(
+        &[
+            "smooth",
+            "--method",
+            "catmull-rom",
+            "--subdivisions",
+            "65536",
+        ],
+        &path,
+    ));
+    assert!(e.contains("more than the cap"), "{e}");
+}
+
+#[test]
+fn plan_with_many_passes_fails_fast_at_the_output_cap() {
+    // `plan --passes 20` ran for ever: map-aware Chaikin on the A* path asked for 87
+    // million points.
+    let map = shared().join("data/movingai/dao/den312d.map");
+    let e = assert_clean_failure(&run([
+        "plan",
+        "--map",
+        map.to_str().unwrap(),
+        "--from",
+        "10,10",
+        "--to",
+        "50,70",
+        "--method",
+        "chaikin",
+        "--passes",
+        "20",
+    ]));
+    assert!(e.contains("more than the cap of 16777216"), "{e}");
+}
+
+#[test]
+fn optimize_iterations_have_an_upper_bound() {
+    let corridor = r#"{"centers": [[0,0],[1,0]], "radii": [1, 1]}"#;
+    let e = assert_clean_failure(&run_with_stdin(
+        &[
+            "optimize",
+            "--corridor",
+            "-",
+            "--iterations",
+            "1000001",
+            "--energy-csv",
+            "-",
+        ],
+        corridor,
+    ));
+    assert!(e.contains("iterations") && e.contains("1000000"), "{e}");
+}

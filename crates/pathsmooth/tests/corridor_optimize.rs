@@ -13,7 +13,7 @@ use pathsmooth::corridor::operators::{
     apply_k, apply_kt, energy, project_to_disk, step_sizes, LengthNorm,
 };
 use pathsmooth::corridor::optimize::{
-    optimize, solve_batch, solve_batch_into, Init, Solver, SolverOptions, Stop,
+    optimize, solve_batch, solve_batch_into, Init, Solver, SolverOptions, Stop, MAX_ITERATIONS,
 };
 use pathsmooth::corridor::problem::{Problem, ProblemOptions, Weights};
 use pathsmooth::Error;
@@ -243,6 +243,48 @@ fn final_energy_is_below_the_initial_feasible_path() {
         let few = optimize(&pr, &SolverOptions::chapter(20, 1.0, 1.0)).unwrap();
         assert!(energy(&pr, &few.path, LengthNorm::Chapter) < e0);
     }
+}
+
+#[test]
+fn iterations_are_capped_so_time_and_energy_history_stay_bounded() {
+    // `optimize --iterations` had no upper bound, and --energy-csv grew with it until
+    // memory ran out.
+    let pr = random_problem(5, 20);
+    for stop in [
+        Stop::Iterations(MAX_ITERATIONS + 1),
+        Stop::Iterations(usize::MAX),
+        Stop::Tolerance {
+            gap: 1e-3,
+            max_iterations: MAX_ITERATIONS + 1,
+        },
+        Stop::Iterations(0),
+    ] {
+        let o = SolverOptions {
+            stop,
+            record_energy: true,
+            ..Default::default()
+        };
+        let e = optimize(&pr, &o).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                Error::BadParameter {
+                    name: "iterations",
+                    ..
+                }
+            ),
+            "{stop:?}: {e:?}"
+        );
+        assert!(e.to_string().contains("1000000"), "{e}");
+    }
+    let at_cap = SolverOptions {
+        stop: Stop::Tolerance {
+            gap: 1e-3,
+            max_iterations: MAX_ITERATIONS,
+        },
+        ..Default::default()
+    };
+    assert!(at_cap.validate().is_ok());
 }
 
 #[test]

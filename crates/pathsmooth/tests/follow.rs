@@ -387,6 +387,37 @@ fn bad_input_is_a_clear_error() {
     assert_eq!((q.total_time(), q.vertex_count()), (0.0, 0));
 }
 
+#[test]
+fn overflowing_lengths_are_an_error_not_infinity() {
+    // Coordinates near 1e300 made the length (and time) infinite, reported as a result.
+    let ag = Agent::default();
+    let huge = [
+        DVec2::ZERO,
+        DVec2::new(1e300, 0.0),
+        DVec2::new(1e300, 1e300),
+    ];
+    assert!(matches!(
+        speed_profile(&huge, &ag),
+        Err(Error::BadParameter {
+            name: "coordinate",
+            ..
+        })
+    ));
+    let huge3 = [
+        Vec3::ZERO,
+        Vec3::new(0.0, 0.0, 0.0),
+        Vec3::new(3e38, 0.0, 0.0),
+    ];
+    assert!(
+        speed_profile(&huge3, &ag).is_ok(),
+        "f32 coordinates are small in f64"
+    );
+    // At the bound, lengths are finite.
+    let far = pathsmooth::geometry::max_coordinate::<f64>();
+    let p = speed_profile(&[DVec2::new(-far, -far), DVec2::new(far, far)], &ag).unwrap();
+    assert!(p.length().is_finite() && p.total_time().is_finite());
+}
+
 // ---- real maps -------------------------------------------------------------------------
 
 #[test]

@@ -186,6 +186,31 @@ fn bad_input_is_an_error() {
 }
 
 #[test]
+fn map_aware_chaikin_respects_the_output_cap() {
+    // `plan --passes 20` did not finish: an 83-point A* path asked for 87 million points,
+    // under the old 2^28-point cap.
+    let (map, _) = common::load("dao/den312d");
+    let path = astar(&map, IVec2::new(10, 10), IVec2::new(50, 70))
+        .unwrap()
+        .points;
+    let n = path.len() as u128;
+    let mut safe = MapSafe::new(&map);
+    assert_eq!(
+        safe.chaikin(&path, 0.0, params(0.25, 20)),
+        Err(Error::OutputTooLarge {
+            requested: (n - 2) * (1 << 20) + 2,
+            cap: 1 << 24
+        })
+    );
+    // Within the budget it runs as before.
+    assert!(is_valid(
+        &map,
+        &safe.chaikin(&path, 0.0, params(0.25, 4)).unwrap(),
+        0.0
+    ));
+}
+
+#[test]
 fn short_and_duplicate_paths() {
     let map = GridMap::from_rows(&["....", "....", "...."]).unwrap();
     let world = pathsmooth::GridWorld::new(map.clone()).unwrap();

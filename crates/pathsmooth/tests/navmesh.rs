@@ -558,6 +558,88 @@ fn queries_outside_the_mesh_and_broken_corridors_are_errors() {
 }
 
 #[test]
+fn far_away_queries_are_outside_the_mesh_not_a_spade_panic() {
+    // Fuzzing found spade's "Failed to locate position" for a goal at 1e155.
+    let mesh = NavMesh::from_scene_json(
+        r#"{"boundary":[[9,11],[-5,9],[-16,-12],[-16,9]]}"#,
+        "scene.json",
+    )
+    .unwrap();
+    let start = DVec2::new(-5.0, 9.0);
+    for far in [1e155, 1e300, f64::MAX, -1e200] {
+        assert!(matches!(
+            mesh.find_corridor(start, DVec2::new(far, far)),
+            Err(Error::OutsideMesh { what: "goal", .. })
+        ));
+        assert!(matches!(
+            mesh.find_corridor(DVec2::new(far, 0.0), start),
+            Err(Error::OutsideMesh { what: "start", .. })
+        ));
+        assert!(!mesh.line_of_sight(start, DVec2::new(far, far)));
+    }
+    // Tiny query coordinates (below spade's underflow limit) are fine too.
+    assert!(mesh.locate(DVec2::new(-10.0, 1e-300)).is_some());
+}
+
+#[test]
+fn scene_coordinates_out_of_spade_range_are_errors() {
+    use pathsmooth::navmesh::mesh::{MAX_COORDINATE, MIN_COORDINATE};
+    for c in [1e61, 1e155, f64::MAX] {
+        let json = format!(r#"{{"boundary": [[0,0],[{c:e},0],[0,1]]}}"#);
+        assert!(scene_err(&json).contains("out of range"), "{c}");
+    }
+    assert!(scene_err(r#"{"boundary": [[0,0],[1,1e-50],[0,1]]}"#).contains("out of range"));
+    // The ends of the range are accepted, and queries inside such a mesh work.
+    let s = MAX_COORDINATE;
+    let big = Scene {
+        boundary: vec![[-s, -s], [s, -s], [s, s], [-s, s]],
+        holes: vec![],
+    };
+    let mesh = NavMesh::from_scene(&big).unwrap();
+    let c = mesh.find_corridor(DVec2::new(-s / 2.0, 0.0), DVec2::new(s / 2.0, s / 3.0));
+    assert!(!c.unwrap().is_empty());
+    let tiny = Scene {
+        boundary: vec![[0.0, 0.0], [1.0, MIN_COORDINATE], [0.0, 1.0]],
+        holes: vec![],
+    };
+    assert!(NavMesh::from_scene(&tiny).is_ok());
+}
+
+#[test]
+fn scene_json_with_an_unknown_key_is_an_error() {
+    // `"hole"` instead of `"holes"` used to plan straight through the obstacle.
+    let typo =
+        r#"{"boundary": [[0,0],[10,0],[10,10],[0,10]], "hole": [[[4,2],[6,2],[6,8],[4,8]]]}"#;
+    match NavMesh::from_scene_json(typo, "typo.json") {
+        Err(Error::Parse { file, message, .. }) => {
+            assert_eq!(file, "typo.json");
+            assert!(message.contains("unknown field `hole`"), "{message}");
+        }
+        other => panic!("expected a parse error, got {other:?}"),
+    }
+}
+
+#[test]
+fn funnel_with_start_and_goal_a_hair_apart_is_a_straight_line() {
+    // Fuzzing found an index out of bounds: the tangent length underflowed to 0 and the
+    // error path looked up portal 0 of an empty corridor.
+    let (s, g) = (DVec2::new(1e-200, 1e-200), DVec2::new(2e-200, 1e-200));
+    for r in [0.0, 0.1] {
+        assert_eq!(funnel(&[], s, g, r).unwrap(), vec![s, g]);
+    }
+    let (s, g) = (DVec2::ZERO, DVec2::new(1e-300, 0.0));
+    assert_eq!(funnel(&[], s, g, 0.1).unwrap(), vec![s, g]);
+    // Coordinates whose differences would overflow are a clear error, not a NaN path.
+    assert!(matches!(
+        funnel(&[], DVec2::new(-1e300, 0.0), DVec2::new(1e300, 0.0), 0.1),
+        Err(Error::BadParameter {
+            name: "coordinate",
+            ..
+        })
+    ));
+}
+
+#[test]
 fn too_narrow_names_the_portal() {
     // A 1-wide gap between two 1-wide passages: fits radius 0.4, not 0.6.
     let map = GridMap::from_rows(&["...", "@.@", "..."]).unwrap();

@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 use clap::Args;
 use pathsmooth::follow::{speed_profile, Agent};
 
@@ -12,25 +12,25 @@ use crate::files::{read_path, write_bytes};
 #[derive(Debug, Clone, Args)]
 pub struct AgentArgs {
     /// Top speed, m/s (one grid cell = 1 m).
-    #[arg(long, default_value_t = Agent::default().max_speed)]
+    #[arg(long, default_value_t = Agent::default().max_speed, allow_negative_numbers = true)]
     pub max_speed: f64,
     /// Largest acceleration, m/s².
-    #[arg(long, default_value_t = Agent::default().max_accel)]
+    #[arg(long, default_value_t = Agent::default().max_accel, allow_negative_numbers = true)]
     pub max_accel: f64,
     /// Largest braking deceleration, m/s².
-    #[arg(long, default_value_t = Agent::default().max_brake)]
+    #[arg(long, default_value_t = Agent::default().max_brake, allow_negative_numbers = true)]
     pub max_brake: f64,
     /// Largest lateral acceleration in curves, m/s².
-    #[arg(long, default_value_t = Agent::default().max_lateral_accel)]
+    #[arg(long, default_value_t = Agent::default().max_lateral_accel, allow_negative_numbers = true)]
     pub max_lateral_accel: f64,
     /// Largest turn rate, degrees per second.
-    #[arg(long, default_value_t = Agent::default().max_turn_rate.to_degrees())]
+    #[arg(long, default_value_t = Agent::default().max_turn_rate.to_degrees(), allow_negative_numbers = true)]
     pub max_turn_rate: f64,
     /// Turns sharper than this many degrees stop the agent, which rotates in place.
-    #[arg(long, default_value_t = Agent::default().stop_angle.to_degrees())]
+    #[arg(long, default_value_t = Agent::default().stop_angle.to_degrees(), allow_negative_numbers = true)]
     pub stop_angle: f64,
     /// How far, in metres, the agent may leave a polyline vertex when rounding it.
-    #[arg(long, default_value_t = Agent::default().max_corner_cut)]
+    #[arg(long, default_value_t = Agent::default().max_corner_cut, allow_negative_numbers = true)]
     pub max_corner_cut: f64,
 }
 
@@ -61,7 +61,7 @@ pub struct FollowArgs {
     #[arg(long)]
     pub csv: Option<String>,
     /// Samples per second for --csv.
-    #[arg(long, default_value_t = 10.0)]
+    #[arg(long, default_value_t = 10.0, allow_negative_numbers = true)]
     pub rate: f64,
 }
 
@@ -71,6 +71,15 @@ pub fn run(a: &FollowArgs) -> Result<()> {
     let agent = a.agent.agent();
     agent.validate()?;
     let profile = speed_profile(&path, &agent)?;
+    // The library bounds coordinates, so the length is finite; a time can still overflow
+    // when the agent's limits are absurdly small for the path (1e150 m at 1e-300 m/s).
+    if !profile.total_time().is_finite() {
+        bail!(
+            "the traversal time of {:e} m at a top speed of {:e} m/s overflows",
+            profile.length(),
+            agent.max_speed
+        );
+    }
     let stops = profile.vertices().filter(|v| v.dwell > 0.0).count();
     let summary = format!(
         "length {:.3} m, traversal time {:.3} s, {} stop-and-rotate corners",

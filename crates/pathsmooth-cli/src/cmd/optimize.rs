@@ -21,17 +21,22 @@ pub struct OptimizeArgs {
     #[arg(long)]
     pub corridor: String,
     /// Run exactly this many iterations (the chapter's way).
-    #[arg(long, conflicts_with = "tolerance")]
+    #[arg(
+        long,
+        conflicts_with = "tolerance",
+        allow_negative_numbers = true,
+        value_parser = clap::builder::RangedI64ValueParser::<usize>::new().range(0..)
+    )]
     pub iterations: Option<usize>,
     /// Stop when the relative duality gap is below this (guarantees the energy is within
     /// it of the optimum).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub tolerance: Option<f64>,
     /// Step-size parameter α in (0, 2) of the chapter's (20.9).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub alpha: Option<f64>,
     /// Step-size parameter β > 0 of (20.9).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub beta: Option<f64>,
     /// Write the optimised path (waypoints without the dummies) here; `-` for stdout.
     #[arg(long, short, default_value = "-")]

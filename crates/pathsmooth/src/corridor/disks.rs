@@ -55,6 +55,7 @@ use crate::error::{Error, Result};
 /// assert_eq!(c.goal(), DVec2::new(3.0, 0.0));
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct DiskCorridor {
     /// Disk centres; the first is the start and the last the goal.
     pub centers: Vec<DVec2>,
@@ -96,7 +97,8 @@ impl DiskCorridor {
     /// Parses and validates the JSON form
     /// `{"centers": [[x,y],…], "radii": […], "start_dir": [dx,dy], "goal_dir": [dx,dy]}`.
     ///
-    /// Malformed JSON is [`Error::Parse`] (file `<string>`, with line and column); a
+    /// Malformed JSON is [`Error::Parse`] (file `<string>`, with line and column), and so
+    /// is an unknown key (a misspelt `"start_dir"` must not be dropped silently); a
     /// well-formed but invalid corridor gets the error [`DiskCorridor::validate`] gives.
     ///
     /// ```
@@ -127,6 +129,10 @@ impl DiskCorridor {
     /// Checks the corridor:
     /// - fewer than two centres → [`Error::TooFewPoints`];
     /// - a NaN or infinite centre → [`Error::NonFinite`] (its index);
+    /// - a centre coordinate or a radius beyond
+    ///   [`max_coordinate`](crate::geometry::max_coordinate)`::<f64>()` (≈ 1.7·10¹⁵³) →
+    ///   [`Error::BadParameter`] (`coordinate` / `radius`): past it distances and sums of
+    ///   radii overflow, and a corridor of huge disks would pass for one with a gap;
     /// - a radius count different from the centre count → [`Error::BadParameter`] (`radii`);
     /// - a negative, NaN or infinite radius → [`Error::BadRadius`];
     /// - consecutive disks that do not overlap (centre distance > sum of radii; touching is
@@ -147,6 +153,7 @@ impl DiskCorridor {
     /// ```
     pub fn validate(&self) -> Result<()> {
         crate::geometry::check_path(&self.centers, 2, "a disk corridor")?;
+        crate::geometry::check_magnitude(&self.centers)?;
         if self.radii.len() != self.centers.len() {
             return Err(Error::param(
                 "radii",
@@ -155,6 +162,14 @@ impl DiskCorridor {
             ));
         }
         check_radii(&self.radii)?;
+        let limit = crate::geometry::max_coordinate::<f64>();
+        if let Some(&r) = self.radii.iter().find(|r| **r > limit) {
+            return Err(Error::param(
+                "radius",
+                r,
+                "a radius <= sqrt(f64::MAX)/8 (1.7e153), so distances cannot overflow",
+            ));
+        }
         check_overlaps(&self.centers, &self.radii)?;
         check_direction(self.start_dir, "start", "start_dir")?;
         check_direction(self.goal_dir, "goal", "goal_dir")
@@ -311,6 +326,37 @@ mod tests {
     }
 
     #[test]
+    fn overflow_is_not_reported_as_a_gap() {
+        // A 1e300 corridor: the centre distance overflowed to infinity, which used to be
+        // reported as CorridorGap.
+        let c = DiskCorridor::from_json(r#"{"centers":[[0,0],[1e300,0]],"radii":[1e300,1e300]}"#);
+        assert!(
+            matches!(
+                c,
+                Err(Error::BadParameter {
+                    name: "coordinate",
+                    ..
+                })
+            ),
+            "{c:?}"
+        );
+        let big_radius = two(1e300, 1.0, 1.0).validate();
+        assert!(
+            matches!(big_radius, Err(Error::BadParameter { name: "radius", .. })),
+            "{big_radius:?}"
+        );
+        // The largest accepted coordinates still validate and overlap exactly.
+        let m = crate::geometry::max_coordinate::<f64>();
+        let c = DiskCorridor {
+            centers: vec![DVec2::new(-m, m), DVec2::new(m, m)],
+            radii: vec![m, m],
+            start_dir: None,
+            goal_dir: None,
+        };
+        assert!(c.validate().is_ok());
+    }
+
+    #[test]
     fn the_gap_error_names_the_pair() {
         let c = DiskCorridor {
             centers: vec![
@@ -374,6 +420,30 @@ mod tests {
         let text = c.to_json();
         assert!(text.contains("\"start_dir\":[0.0,-1.0]"));
         assert_eq!(DiskCorridor::from_json(&text).unwrap(), c);
+    }
+
+    #[test]
+    fn touching_disks_survive_a_json_round_trip() {
+        // Needs serde_json's float_roundtrip (the CLI test json_numbers_round_trip_exactly
+        // checks it in a build where no dev-dependency turns it on).
+        let (r0, r1) = (2.2392946119404013e17, 9.136570257377501e17);
+        let c = two(r0, r1, r0 + r1);
+        assert!(c.validate().is_ok());
+        assert_eq!(DiskCorridor::from_json(&c.to_json()), Ok(c));
+    }
+
+    #[test]
+    fn unknown_keys_are_parse_errors_naming_the_key() {
+        let typo = r#"{"centers": [[0,0],[1,0]], "radii": [1, 1], "start_direction": [1, 0]}"#;
+        match DiskCorridor::from_json(typo) {
+            Err(Error::Parse { message, .. }) => {
+                assert!(
+                    message.contains("unknown field `start_direction`"),
+                    "{message}"
+                )
+            }
+            other => panic!("expected a parse error, got {other:?}"),
+        }
     }
 
     #[test]

@@ -45,6 +45,9 @@
 //!   difference).
 //! - `record_energy`: keep E(vᵏ) for every k (Figure 20.7b) in [`Solver::energies`].
 //!
+//! Every stop runs at most [`MAX_ITERATIONS`] (10⁶) iterations, so a solve costs at most
+//! 10⁶ sweeps over the waypoints and the recorded energies at most 8 MB.
+//!
 //! # Evidence for the defaults
 //!
 //! `cargo bench -p pathsmooth --bench corridor -- --sweep`: random wiggly corridors
@@ -154,6 +157,17 @@ use crate::error::{Error, Result};
 /// ```
 pub const GAP_CHECK_EVERY: usize = 10;
 
+/// The most iterations any [`Stop`] may ask for (10⁶, [`Error::BadParameter`] beyond):
+/// it bounds a solve's time to 10⁶ sweeps over the waypoints and the energy history
+/// ([`SolverOptions::record_energy`]) to 10⁶ + 1 values (8 MB).
+///
+/// ```
+/// use pathsmooth::corridor::optimize::{SolverOptions, Stop, MAX_ITERATIONS};
+/// let o = SolverOptions { stop: Stop::Iterations(MAX_ITERATIONS + 1), ..Default::default() };
+/// assert!(o.validate().is_err());
+/// ```
+pub const MAX_ITERATIONS: usize = 1_000_000;
+
 /// When to stop iterating.
 ///
 /// ```
@@ -162,13 +176,13 @@ pub const GAP_CHECK_EVERY: usize = 10;
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Stop {
-    /// Exactly this many iterations (the chapter's way).
+    /// Exactly this many iterations (the chapter's way), 1..=[`MAX_ITERATIONS`].
     Iterations(usize),
     /// Until the relative duality gap (E − D)/E ≤ `gap`, at most `max_iterations`.
     Tolerance {
         /// Relative gap to reach, > 0.
         gap: f64,
-        /// Iteration cap (≥ 1).
+        /// Iteration cap, 1..=[`MAX_ITERATIONS`].
         max_iterations: usize,
     },
 }
@@ -210,7 +224,8 @@ pub struct SolverOptions {
     /// Acceleration γ ≥ 0 (Algorithm 2 on the dual); 0 = the chapter. When γ > 0,
     /// `relaxation` is not applied.
     pub acceleration: f64,
-    /// Record E(vᵏ) for every iteration k (index 0 = the start).
+    /// Record E(vᵏ) for every iteration k (index 0 = the start): at most
+    /// [`MAX_ITERATIONS`] + 1 values.
     pub record_energy: bool,
 }
 
@@ -250,13 +265,15 @@ impl SolverOptions {
         }
     }
 
-    /// Checks every parameter: α ∈ (0, 2), β > 0, ρ ∈ (0, 2), γ ≥ 0 (all finite), at least
-    /// one iteration, a tolerance > 0 → else [`Error::BadParameter`].
+    /// Checks every parameter: α ∈ (0, 2), β > 0, ρ ∈ (0, 2), γ ≥ 0 (all finite), 1 to
+    /// [`MAX_ITERATIONS`] iterations, a tolerance > 0 → else [`Error::BadParameter`].
     ///
     /// ```
-    /// use pathsmooth::{corridor::optimize::SolverOptions, Error};
+    /// use pathsmooth::{corridor::optimize::{SolverOptions, Stop}, Error};
     /// let o = SolverOptions { alpha: 2.0, ..Default::default() };
     /// assert!(matches!(o.validate(), Err(Error::BadParameter { name: "alpha", .. })));
+    /// let o = SolverOptions { stop: Stop::Iterations(usize::MAX), ..Default::default() };
+    /// assert!(matches!(o.validate(), Err(Error::BadParameter { name: "iterations", .. })));
     /// ```
     pub fn validate(&self) -> Result<()> {
         let open = |x: f64, lo: f64, hi: f64| x > lo && x < hi;
@@ -276,11 +293,15 @@ impl SolverOptions {
                 "a finite γ ≥ 0",
             ));
         }
+        let k = self.max_iterations();
+        if !(1..=MAX_ITERATIONS).contains(&k) {
+            return Err(Error::param(
+                "iterations",
+                k as f64,
+                "1 <= iterations <= 1000000 (MAX_ITERATIONS)",
+            ));
+        }
         match self.stop {
-            Stop::Iterations(0)
-            | Stop::Tolerance {
-                max_iterations: 0, ..
-            } => Err(Error::param("iterations", 0.0, "at least 1")),
             Stop::Tolerance { gap, .. } if !open(gap, 0.0, f64::INFINITY) => {
                 Err(Error::param("tolerance", gap, "a finite tolerance > 0"))
             }
@@ -455,6 +476,7 @@ impl Solver {
         }
         self.energies.clear();
         if options.record_energy {
+            // At most MAX_ITERATIONS + 1 values: `validate` bounds the iterations.
             self.energies
                 .push(smooth_and_length(problem, &self.v, options.length));
         }

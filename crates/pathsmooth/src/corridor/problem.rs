@@ -188,6 +188,7 @@ pub fn densify(corridor: &DiskCorridor, max_spacing: f64) -> Result<(Vec<DVec2>,
 /// assert_eq!(p.len(), 3);
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Problem {
     /// Disk centres, one per waypoint (dummies included).
     pub centers: Vec<DVec2>,
@@ -293,7 +294,8 @@ impl Problem {
     }
 
     /// Parses and validates the dump format. All waypoints are treated as the path (the
-    /// file does not say which were dummies); radius-0 disks stay fixed.
+    /// file does not say which were dummies); radius-0 disks stay fixed. Malformed JSON
+    /// and unknown keys are [`Error::Parse`].
     ///
     /// ```
     /// use pathsmooth::{corridor::problem::Problem, Error};
@@ -611,6 +613,21 @@ mod tests {
             Problem::from_any_json("[1, 2", &o),
             Err(Error::Parse { .. })
         ));
+        // Unknown keys are refused in both forms, naming the key.
+        let dump =
+            r#"{"centers": [[0,0],[1,0]], "radii": [0, 0], "weights": [0, 0], "h": 1, "lead": 1}"#;
+        let corridor = r#"{"centers": [[0,0],[1,0]], "radii": [1, 1], "weights": [0, 0]}"#;
+        for (text, key) in [(dump, "lead"), (corridor, "weights")] {
+            match Problem::from_any_json(text, &o) {
+                Err(Error::Parse { message, .. }) => {
+                    assert!(
+                        message.contains(&format!("unknown field `{key}`")),
+                        "{message}"
+                    )
+                }
+                other => panic!("expected a parse error, got {other:?}"),
+            }
+        }
     }
 
     #[test]

@@ -63,6 +63,7 @@
 use crate::error::{Error, Result};
 use num_traits::{Float, One, Zero};
 
+use crate::curve::chaikin::max_output_points;
 use crate::geometry::{check_magnitude, Point, Scalar};
 
 /// Largest accepted number of subdivisions per segment.
@@ -75,18 +76,22 @@ use crate::geometry::{check_magnitude, Point, Scalar};
 /// ```
 pub const MAX_SUBDIVISIONS: usize = 1 << 16;
 
-/// Largest number of points the subdivided output may have ([`Error::OutputTooLarge`]
-/// beyond it): 2²⁶ ≈ 67 million, 1.6 GB of `DVec3`.
+/// Largest number of `DVec2` points the subdivided output may have
+/// ([`Error::OutputTooLarge`] beyond it): 2²⁴ ≈ 16.8 million, the
+/// [`MAX_OUTPUT_BYTES`](crate::curve::chaikin::MAX_OUTPUT_BYTES) budget (256 MiB) shared
+/// by the curve functions. Other point types get
+/// [`max_output_points`]`::<P>()`: the same
+/// bytes, so twice the points for `Vec2` and fewer for `DVec3`.
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::curve::catmull_rom::{catmull_rom, CatmullRomParams, MAX_SUBDIVISIONS};
+/// use pathsmooth::curve::catmull_rom::{catmull_rom, CatmullRomParams, MAX_OUTPUT_POINTS};
 /// use pathsmooth::Error;
-/// let p = vec![DVec2::ZERO; 2000]; // 1999 segments × 65536 > 2²⁶
-/// let err = catmull_rom(&p, &CatmullRomParams::uniform(MAX_SUBDIVISIONS)).unwrap_err();
-/// assert!(matches!(err, Error::OutputTooLarge { .. }));
+/// let p = vec![DVec2::ZERO; 300]; // 299 segments × 65536 > 2²⁴
+/// let err = catmull_rom(&p, &CatmullRomParams::uniform(65536)).unwrap_err();
+/// assert_eq!(err, Error::OutputTooLarge { requested: 299 * 65536 + 1, cap: MAX_OUTPUT_POINTS });
 /// ```
-pub const MAX_OUTPUT_POINTS: usize = 1 << 26;
+pub const MAX_OUTPUT_POINTS: usize = max_output_points::<glam::DVec2>();
 
 /// α of the uniform spline (the Java article's).
 ///
@@ -567,7 +572,8 @@ impl<'a, P: Point> CatmullRom<'a, P> {
     }
 
     /// Number of points [`catmull_rom_into`] produces with `subdivisions` per segment:
-    /// `(n−1)·s + 1` open, `n·s` closed.
+    /// `(n−1)·s + 1` open, `n·s` closed; [`Error::OutputTooLarge`] beyond
+    /// [`max_output_points`]`::<P>()` (256 MiB of points).
     ///
     /// ```
     /// # use glam::DVec2;
@@ -585,11 +591,9 @@ impl<'a, P: Point> CatmullRom<'a, P> {
         }
         let open = usize::from(self.ends != Ends::Closed);
         let requested = self.segment_count() as u128 * subdivisions as u128 + open as u128;
-        if requested > MAX_OUTPUT_POINTS as u128 {
-            return Err(Error::OutputTooLarge {
-                requested,
-                cap: MAX_OUTPUT_POINTS,
-            });
+        let cap = max_output_points::<P>();
+        if requested > cap as u128 {
+            return Err(Error::OutputTooLarge { requested, cap });
         }
         Ok(requested as usize)
     }
@@ -892,6 +896,26 @@ mod tests {
         assert!(matches!(
             catmull_rom(&long, &CatmullRomParams::uniform(MAX_SUBDIVISIONS)),
             Err(Error::OutputTooLarge { .. })
+        ));
+        // The cap is a byte budget: 256 MiB of points of the type at hand.
+        let many = vec![DVec2::ZERO; 1001];
+        let s = CatmullRomParams::uniform(16_778); // 16.78 million points, 268 MB
+        assert_eq!(
+            catmull_rom(&many, &s),
+            Err(Error::OutputTooLarge {
+                requested: 16_778_001,
+                cap: 1 << 24
+            })
+        );
+        let p32 = vec![Vec2::ZERO; 1001];
+        assert_eq!(catmull_rom(&p32, &s).map(|o| o.len()), Ok(16_778_001));
+        let p3 = vec![DVec3::ZERO; 1001];
+        assert!(matches!(
+            catmull_rom(&p3, &CatmullRomParams::uniform(11_185)),
+            Err(Error::OutputTooLarge {
+                cap: 11_184_810,
+                ..
+            })
         ));
         assert_eq!(
             catmull_rom::<DVec2>(&[], &CatmullRomParams::default()),

@@ -8,7 +8,10 @@
 //! straight chords between them do not follow its corners).
 //!
 //! **Parameters.** `spacing` > 0 (finite): the arc length between samples. Output size is
-//! ⌈L/s⌉ + 1 for a path of length L, at most [`MAX_OUTPUT_POINTS`].
+//! ⌈L/s⌉ + 1 for a path of length L, at most
+//! [`max_output_points`]`::<P>()`: the
+//! [`MAX_OUTPUT_BYTES`](crate::curve::chaikin::MAX_OUTPUT_BYTES) budget (256 MiB) of the
+//! curve functions ([`MAX_OUTPUT_POINTS`] for `DVec2`).
 //!
 //! **Edge cases.** Duplicate points (zero-length segments) are skipped; a path of one point,
 //! or of length 0, yields its first and last points (one point for a one-point path).
@@ -28,19 +31,24 @@
 //! assert_eq!(out, vec![DVec2::ZERO, DVec2::X, DVec2::new(2.0, 0.0), DVec2::new(2.0, 1.0), DVec2::new(2.0, 1.5)]);
 //! ```
 
+use crate::curve::chaikin::max_output_points;
 use crate::error::{Error, Result};
 use crate::geometry::{check_magnitude, Point, Scalar};
 use crate::metrics::{length, segment_length};
 
-/// Largest number of output points ([`Error::OutputTooLarge`] beyond it): 2²⁶.
+/// Largest number of `DVec2` output points ([`Error::OutputTooLarge`] beyond it): 2²⁴,
+/// 256 MiB. Other point types get
+/// [`max_output_points`]`::<P>()` (the same
+/// bytes).
 ///
 /// ```
 /// use glam::DVec2;
 /// use pathsmooth::curve::resample::{resample, MAX_OUTPUT_POINTS};
 /// let p = [DVec2::ZERO, DVec2::new(MAX_OUTPUT_POINTS as f64, 0.0)];
 /// assert!(resample(&p, 0.5).is_err());
+/// assert_eq!(MAX_OUTPUT_POINTS, 1 << 24);
 /// ```
-pub const MAX_OUTPUT_POINTS: usize = 1 << 26;
+pub const MAX_OUTPUT_POINTS: usize = max_output_points::<glam::DVec2>();
 
 /// Fraction of the spacing within which a sample counts as landing on the end point.
 const END_TOLERANCE: f64 = 1e-9;
@@ -69,13 +77,11 @@ pub fn resample_into<P: Point>(path: &[P], spacing: f64, out: &mut Vec<P>) -> Re
     }
     Error::check_positive("spacing", spacing, "a finite number > 0")?;
     let total = length(path);
-    let interior = interior_samples(total, spacing);
+    let cap = max_output_points::<P>();
+    let interior = interior_samples(total, spacing, cap);
     let requested = interior as u128 + if path.len() > 1 { 2 } else { 1 };
-    if requested > MAX_OUTPUT_POINTS as u128 {
-        return Err(Error::OutputTooLarge {
-            requested,
-            cap: MAX_OUTPUT_POINTS,
-        });
+    if requested > cap as u128 {
+        return Err(Error::OutputTooLarge { requested, cap });
     }
     out.clear();
     out.reserve(requested as usize);
@@ -103,8 +109,9 @@ pub fn resample<P: Point>(path: &[P], spacing: f64) -> Result<Vec<P>> {
 }
 
 /// Number of samples strictly between the start and the end: k·s for k ≥ 1 with
-/// k·s < total − tolerance. Saturates (the caller then reports the size).
-fn interior_samples(total: f64, spacing: f64) -> u64 {
+/// k·s < total − tolerance. Saturates, and is not refined above `cap` (the caller then
+/// reports the size).
+fn interior_samples(total: f64, spacing: f64, cap: usize) -> u64 {
     let limit = total - END_TOLERANCE * spacing;
     if limit <= spacing {
         return 0;
@@ -112,7 +119,7 @@ fn interior_samples(total: f64, spacing: f64) -> u64 {
     let k = (limit / spacing).ceil() - 1.0;
     // ceil(x) − 1 is the number of k ≥ 1 with k < x; guard the rounding of the division.
     let mut k = k.min(u64::MAX as f64) as u64;
-    if k > MAX_OUTPUT_POINTS as u64 {
+    if k > cap as u64 {
         return k; // too many anyway; no need to refine
     }
     while k > 0 && k as f64 * spacing >= limit {
@@ -200,6 +207,17 @@ mod tests {
             resample(&p, 1e-300),
             Err(Error::OutputTooLarge { .. })
         ));
+        // The cap is 256 MiB of points of the type at hand.
+        let s = 1e6 / 17e6; // 17 million samples, 272 MB of DVec2
+        assert_eq!(
+            resample(&p, s),
+            Err(Error::OutputTooLarge {
+                requested: 17_000_001,
+                cap: 1 << 24
+            })
+        );
+        let p32 = [Vec2::ZERO, Vec2::new(1e6, 0.0)];
+        assert!(resample(&p32, s as f32 as f64).is_ok());
         assert_eq!(
             resample(&[DVec2::ZERO, DVec2::NAN], 1.0),
             Err(Error::NonFinite { index: 1 })

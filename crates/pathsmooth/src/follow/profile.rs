@@ -13,7 +13,7 @@ use glam::DVec2;
 use super::agent::Agent;
 use super::phases::{Phases, Rates};
 use crate::error::{Error, Result};
-use crate::geometry::{check_path, Point};
+use crate::geometry::{check_path, max_coordinate, Point};
 
 /// Points closer than this, relative to the coordinates' magnitude (and at least in absolute
 /// terms), are duplicates: they add no segment and so no turn.
@@ -214,8 +214,9 @@ impl SpeedProfile {
     ///
     /// 3D points are profiled on their projection onto the xy plane (heading is a yaw).
     /// A path whose points all coincide takes zero time. Errors: [`Error::EmptyPath`],
-    /// [`Error::NonFinite`], [`Error::BadParameter`] for a bad agent; on error the profile
-    /// is left empty.
+    /// [`Error::NonFinite`], [`Error::BadParameter`] for a bad agent or a coordinate
+    /// beyond [`max_coordinate`]`::<f64>()` (≈ 1.7·10¹⁵³; name `"coordinate"`), past which
+    /// segment lengths overflow to infinity; on error the profile is left empty.
     ///
     /// ```
     /// use glam::Vec2;
@@ -230,6 +231,19 @@ impl SpeedProfile {
         self.clear();
         agent.validate()?;
         check_path(path, 1, "speed profile")?;
+        // Within this bound every length (and their sum) is finite.
+        let limit = max_coordinate::<f64>();
+        if let Some(c) = path
+            .iter()
+            .flat_map(|p| (0..P::DIM).map(|i| p.coord(i)))
+            .find(|c| c.abs() > limit)
+        {
+            return Err(Error::param(
+                "coordinate",
+                c,
+                "|x| <= sqrt(f64::MAX)/8 (1.7e153), so path lengths stay finite",
+            ));
+        }
         if path.len() > u32::MAX as usize / 4 {
             return Err(Error::OutputTooLarge {
                 requested: path.len() as u128 * 3,

@@ -101,6 +101,15 @@ impl GridMap {
     }
 
     /// Parses the text of a `.map` file; `file` names it in error messages.
+    ///
+    /// Only `type octile` maps are grids of square cells; any other type (the format also
+    /// names `hex`) is [`Error::Parse`], as is any malformed header, row or trailing text.
+    ///
+    /// ```
+    /// use pathsmooth::grid::GridMap;
+    /// let err = GridMap::parse("type hex\nheight 1\nwidth 1\nmap\n.\n", "h.map").unwrap_err();
+    /// assert_eq!(err.to_string(), "h.map:1:6: unsupported map type `hex`: only `type octile` is supported");
+    /// ```
     pub fn parse(text: &str, file: &str) -> Result<Self> {
         let mut lines = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
         let mut line_no = 0;
@@ -117,14 +126,26 @@ impl GridMap {
         };
 
         let (n, l) = next_line("`type octile`")?;
-        let mut words = l.split_whitespace();
-        if words.next() != Some("type") || words.next().is_none() {
-            return Err(parse_err(
-                file,
-                n,
-                1,
-                format!("expected `type octile`, found `{l}`"),
-            ));
+        let words: Vec<&str> = l.split_whitespace().collect();
+        match words[..] {
+            ["type", "octile"] => {}
+            ["type", other] => {
+                let column = l.find(other).map_or(1, |c| c + 1);
+                return Err(parse_err(
+                    file,
+                    n,
+                    column,
+                    format!("unsupported map type `{other}`: only `type octile` is supported"),
+                ));
+            }
+            _ => {
+                return Err(parse_err(
+                    file,
+                    n,
+                    1,
+                    format!("expected `type octile`, found `{l}`"),
+                ))
+            }
         }
         let height = header_number(file, next_line("`height H`")?, "height")?;
         let width = header_number(file, next_line("`width W`")?, "width")?;
@@ -326,8 +347,10 @@ impl Scenario {
     }
 }
 
-/// Parses the text of a `.scen` file (`version 1` or `version 1.0`, fields separated by
-/// any whitespace).
+/// Parses the text of a `.scen` file (`version 1` or `version 1.0` on the first line, then
+/// one scenario per line, fields separated by any whitespace; blank lines are ignored).
+/// A file without a scenario line is [`Error::Parse`]: an empty benchmark would otherwise
+/// pass every check.
 ///
 /// ```
 /// let text = "version 1\n0\tmaps/dao/arena.map\t49\t49\t1\t2\t3\t2\t2\n";
@@ -336,12 +359,19 @@ impl Scenario {
 /// assert_eq!(scen[0].optimal_length, 2.0);
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
+///
+/// ```
+/// let err = pathsmooth::grid::parse_scenarios("version 1\n\n", "empty.scen").unwrap_err();
+/// assert_eq!(err.to_string(), "empty.scen:2:0: the file has no scenario lines");
+/// ```
 pub fn parse_scenarios(text: &str, file: &str) -> Result<Vec<Scenario>> {
     let mut out = Vec::new();
+    let mut lines = 0;
     for (i, raw) in text.split('\n').enumerate() {
         let line_no = i + 1;
         let line = raw.strip_suffix('\r').unwrap_or(raw);
-        if line.trim().is_empty() {
+        lines = line_no;
+        if line.trim().is_empty() && line_no > 1 {
             continue;
         }
         if line_no == 1 {
@@ -359,6 +389,20 @@ pub fn parse_scenarios(text: &str, file: &str) -> Result<Vec<Scenario>> {
             }
         }
         out.push(parse_scenario_line(line, file, line_no)?);
+    }
+    if out.is_empty() {
+        // Name the last line (the final newline's empty tail is not a line).
+        let last = if text.ends_with('\n') {
+            lines - 1
+        } else {
+            lines
+        };
+        return Err(parse_err(
+            file,
+            last.max(1),
+            0,
+            "the file has no scenario lines".into(),
+        ));
     }
     Ok(out)
 }
@@ -514,5 +558,61 @@ mod tests {
         );
         assert!(parse_scenarios("version 2\n", "s").is_err());
         assert!(parse_scenarios("version 1.0\n0 m 4 4 1 1 2\n", "s").is_err());
+    }
+
+    #[test]
+    fn only_octile_maps_are_accepted() {
+        let hex = "type hex\nheight 1\nwidth 2\nmap\n..\n";
+        assert_eq!(
+            GridMap::parse(hex, "h.map"),
+            Err(Error::Parse {
+                file: "h.map".into(),
+                line: 1,
+                column: 6,
+                message: "unsupported map type `hex`: only `type octile` is supported".into()
+            })
+        );
+        for bad in ["type", "type octile extra", "kind octile", "octile"] {
+            let text = format!("{bad}\nheight 1\nwidth 2\nmap\n..\n");
+            assert!(
+                matches!(
+                    GridMap::parse(&text, "f"),
+                    Err(Error::Parse { line: 1, .. })
+                ),
+                "{bad}"
+            );
+        }
+        assert!(GridMap::parse("type  octile \nheight 1\nwidth 2\nmap\n..\n", "f").is_ok());
+    }
+
+    #[test]
+    fn scenario_files_without_scenarios_are_errors() {
+        for (text, line) in [
+            ("", 1),
+            ("version 1", 1),
+            ("version 1\n", 1),
+            ("version 1\n\n  \n", 3),
+            ("version 1\r\n", 1),
+        ] {
+            assert_eq!(
+                parse_scenarios(text, "e.scen"),
+                Err(Error::Parse {
+                    file: "e.scen".into(),
+                    line,
+                    column: if text.is_empty() { 1 } else { 0 },
+                    message: if text.is_empty() {
+                        "expected `version 1`, found ``".into()
+                    } else {
+                        "the file has no scenario lines".into()
+                    }
+                }),
+                "{text:?}"
+            );
+        }
+        // The version line must come first, not after a blank line.
+        assert!(matches!(
+            parse_scenarios("\nversion 1\n0 m 4 4 1 1 2 2 1\n", "s"),
+            Err(Error::Parse { line: 1, .. })
+        ));
     }
 }

@@ -71,7 +71,7 @@ use std::f64::consts::{PI, TAU};
 use glam::DVec2;
 
 use crate::error::{Error, Result};
-use crate::geometry::{closest_on_segment, cross};
+use crate::geometry::{check_magnitude, closest_on_segment, cross};
 use crate::navmesh::portals::Portal;
 
 /// Largest angle, in radians, between consecutive vertices of a rounded corner (π/8).
@@ -97,7 +97,9 @@ pub fn funnel(portals: &[Portal], start: DVec2, goal: DVec2, radius: f64) -> Res
 /// first), for an agent of `radius` (0 for a point). See the [module docs](self).
 ///
 /// Errors: [`Error::NonFinite`] (index 0 is `start`, `1..=n` the portals, `n + 1` the goal),
-/// [`Error::BadParameter`] for a negative or non-finite radius,
+/// [`Error::BadParameter`] for a negative or non-finite radius or a coordinate beyond
+/// [`max_coordinate`](crate::geometry::max_coordinate) (name `"coordinate"`; within it
+/// differences and tangent lengths cannot overflow),
 /// [`Error::CorridorTooNarrow`] naming the portal where the radius does not fit.
 /// Consecutive duplicate points never appear in the output.
 ///
@@ -152,11 +154,18 @@ fn check_input(portals: &[Portal], start: DVec2, goal: DVec2, radius: f64) -> Re
     if !(radius.is_finite() && radius >= 0.0) {
         return Err(Error::param("radius", radius, "a finite number ≥ 0"));
     }
-    Ok(())
+    check_magnitude(&[start, goal])?;
+    portals
+        .iter()
+        .try_for_each(|p| check_magnitude(&[p.left, p.right]))
 }
 
 fn too_narrow(portals: &[Portal], index: usize, radius: f64) -> Error {
-    let p = &portals[index];
+    // Every caller passes a portal index; without portals (unreachable: a tangent between
+    // two distinct points always exists) say what is wrong rather than index out of bounds.
+    let Some(p) = portals.get(index) else {
+        return Error::param("radius", radius, "an agent radius the corridor can fit");
+    };
     let m = p.midpoint();
     Error::CorridorTooNarrow {
         index,
@@ -790,7 +799,8 @@ impl<'a> Rounder<'a> {
 /// across the path, or a point lies inside a circle).
 fn tangent(c1: DVec2, rho1: f64, c2: DVec2, rho2: f64) -> Option<(DVec2, DVec2, DVec2)> {
     let d = c2 - c1;
-    let len = d.length();
+    // `hypot`, not `length()`: the squares of a distance below 1e-154 underflow to 0.
+    let len = d.x.hypot(d.y);
     let s = (rho1 - rho2) / len;
     if !(len > 0.0 && s.abs() <= 1.0) {
         return None;

@@ -26,6 +26,13 @@
 //!   refuses a segment going straight through one (rotating about the vertex meets a wall on
 //!   both sides).
 //!
+//! **Coordinates.** Every vertex coordinate must be 0 or have a magnitude in
+//! [[`MIN_COORDINATE`], [`MAX_COORDINATE`]] = [2⁻¹⁴², 2²⁰¹] (about 1.8·10⁻⁴³ to 3.2·10⁶⁰),
+//! the range in which spade's exact orientation predicates neither overflow nor underflow;
+//! anything else is [`Error::InvalidPolygon`] naming the ring and vertex. Query points need
+//! no such care: a point outside the mesh's bounding box is outside the mesh without asking
+//! the triangulation, and a coordinate smaller than [`MIN_COORDINATE`] is located as 0.
+//!
 //! Queries: triangle adjacency ([`NavMesh::neighbors`]), point location ([`NavMesh::locate`],
 //! spade's walk from the last located vertex), A* over triangles
 //! ([`NavMesh::find_corridor`], with the `pathfinding` crate) and a line-of-sight walk
@@ -79,14 +86,46 @@ type Cdt = ConstrainedDelaunayTriangulation<Point2<f64>>;
 /// Marks a spade face that is not part of the free region.
 const NO_TRI: u32 = u32::MAX;
 
+/// The largest coordinate magnitude a navmesh vertex may have: 2²⁰¹ ≈ 3.2·10⁶⁰ (spade's
+/// `MAX_ALLOWED_VALUE`; beyond it its exact predicates can overflow).
+///
+/// ```
+/// use pathsmooth::navmesh::mesh::{NavMesh, MAX_COORDINATE};
+/// let big = format!("{{\"boundary\": [[0,0],[{:e},0],[0,1]]}}", MAX_COORDINATE * 2.0);
+/// assert!(NavMesh::from_scene_json(&big, "big.json").is_err());
+/// ```
+pub const MAX_COORDINATE: f64 = spade::MAX_ALLOWED_VALUE;
+
+/// The smallest non-zero coordinate magnitude a navmesh vertex may have: 2⁻¹⁴² ≈
+/// 1.8·10⁻⁴³ (spade's `MIN_ALLOWED_VALUE`; below it its exact predicates can underflow).
+///
+/// ```
+/// use pathsmooth::navmesh::mesh::{NavMesh, MIN_COORDINATE};
+/// let tiny = r#"{"boundary": [[0,0],[1,1e-50],[0,1]]}"#;
+/// assert!(NavMesh::from_scene_json(tiny, "tiny.json").is_err());
+/// assert!(MIN_COORDINATE < 1e-42);
+/// ```
+pub const MIN_COORDINATE: f64 = spade::MIN_ALLOWED_VALUE;
+
+/// True when `c` is a coordinate a navmesh vertex may have (see [`MAX_COORDINATE`]).
+fn coordinate_ok(c: f64) -> bool {
+    c == 0.0 || (MIN_COORDINATE..=MAX_COORDINATE).contains(&c.abs())
+}
+
 /// A polygonal scene: a boundary ring and hole rings, as read from JSON.
+///
+/// Unknown keys are an error (a misspelt `"hole"` would otherwise silently drop every
+/// obstacle).
 ///
 /// ```
 /// use pathsmooth::navmesh::mesh::Scene;
 /// let s: Scene = serde_json::from_str(r#"{"boundary": [[0,0],[1,0],[0,1]]}"#).unwrap();
 /// assert!(s.holes.is_empty());
+/// let typo = r#"{"boundary": [[0,0],[1,0],[0,1]], "hole": []}"#;
+/// assert!(serde_json::from_str::<Scene>(typo).is_err());
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Scene {
     /// The outer boundary ring, `[x, y]` per vertex, implicitly closed.
     pub boundary: Vec<[f64; 2]>,
@@ -107,6 +146,9 @@ pub struct NavMesh {
     neighbors: Vec<[Option<TriId>; 3]>,
     /// Spade face index → triangle id (or [`NO_TRI`]).
     face_to_tri: Vec<u32>,
+    /// Corners of the bounding box of `vertices` (queries outside it never reach `cdt`).
+    lo: DVec2,
+    hi: DVec2,
     cdt: Cdt,
 }
 
@@ -230,6 +272,10 @@ impl NavMesh {
             .vertices()
             .map(|v| DVec2::new(v.position().x, v.position().y))
             .collect();
+        let (lo, hi) = vertices.iter().fold(
+            (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY)),
+            |(lo, hi), &v| (lo.min(v), hi.max(v)),
+        );
         let mut face_to_tri = vec![NO_TRI; inside.len()];
         let mut triangles = Vec::new();
         for face in cdt.inner_faces() {
@@ -262,6 +308,8 @@ impl NavMesh {
             triangles,
             neighbors,
             face_to_tri,
+            lo,
+            hi,
             cdt,
         }
     }
@@ -376,6 +424,9 @@ impl NavMesh {
 
     /// The free triangle containing `p` (a point on a shared edge or vertex gets one of the
     /// triangles touching it), or `None` outside the free region or for non-finite `p`.
+    /// A point outside the mesh's bounding box is `None` at once (the triangulation is
+    /// never asked about it), and coordinates smaller than [`MIN_COORDINATE`] are taken
+    /// as 0.
     ///
     /// ```
     /// use glam::DVec2;
@@ -383,17 +434,19 @@ impl NavMesh {
     /// let mesh = NavMesh::from_scene_json(r#"{"boundary": [[0,0],[2,0],[2,2],[0,2]]}"#, "sq")?;
     /// assert!(mesh.locate(DVec2::new(1.0, 0.5)).is_some());
     /// assert!(mesh.locate(DVec2::new(3.0, 0.5)).is_none());
+    /// assert!(mesh.locate(DVec2::new(1e155, 1e155)).is_none());
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn locate(&self, p: DVec2) -> Option<TriId> {
-        if !p.is_finite() || self.triangles.is_empty() {
+        if !self.in_bounds(p) || self.triangles.is_empty() {
             return None;
         }
         let free = |face: usize| {
             let t = *self.face_to_tri.get(face)?;
             (t != NO_TRI).then_some(t as TriId)
         };
-        match self.cdt.locate(Point2::new(p.x, p.y)) {
+        let q = spade::mitigate_underflow(Point2::new(p.x, p.y));
+        match self.cdt.locate(q) {
             PositionInTriangulation::OnFace(f) => free(f.index()),
             PositionInTriangulation::OnEdge(e) => {
                 let e = self.cdt.directed_edge(e);
@@ -406,6 +459,11 @@ impl NavMesh {
                 .find_map(|e| free(e.face().fix().index())),
             _ => None,
         }
+    }
+
+    /// True when `p` lies in the closed bounding box of the mesh's vertices (false for NaN).
+    fn in_bounds(&self, p: DVec2) -> bool {
+        p.cmpge(self.lo).all() && p.cmple(self.hi).all()
     }
 
     /// Like [`locate`](Self::locate) but an error naming the point (`what` = `"start"`,
@@ -466,9 +524,7 @@ impl NavMesh {
             Cross(u32, u8, u8),
             Goal,
         }
-        // Fixed-point costs: pathfinding needs `Ord`; micro-units keep 1e-6 resolution.
-        const SCALE: f64 = 1e6;
-        let cost = |a: DVec2, b: DVec2| (a.distance(b) * SCALE).round() as u64;
+        let cost = |a: DVec2, b: DVec2| Cost(a.distance(b));
         let point = |n: Node| match n {
             Node::Start => start,
             Node::Goal => goal,
@@ -513,7 +569,7 @@ impl NavMesh {
         let found = pathfinding::directed::astar::astar(
             &Node::Start,
             successors,
-            |&n| (point(n).distance(goal) * SCALE).floor() as u64,
+            |&n| Cost(point(n).distance(goal)),
             |&n| n == Node::Goal,
         );
         let (nodes, _) = found.ok_or(Error::Unreachable {
@@ -549,6 +605,9 @@ impl NavMesh {
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn line_of_sight(&self, a: DVec2, b: DVec2) -> bool {
+        if !self.in_bounds(b) {
+            return false;
+        }
         match self.locate(a) {
             Some(t) => self.walk(t, a, b),
             None => false,
@@ -636,6 +695,43 @@ impl NavMesh {
             }
         }
         None
+    }
+}
+
+/// A path length for [`NavMesh::find_corridor`]'s A*, which needs a totally ordered cost:
+/// finite and non-negative here (the coordinates are bounded by [`MAX_COORDINATE`], so
+/// distances and their sums cannot overflow), ordered by `total_cmp`. Exact at any scale,
+/// unlike fixed-point units that round small scenes to 0 and overflow on large ones.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Cost(f64);
+
+impl Eq for Cost {}
+
+impl PartialOrd for Cost {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Cost {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
+
+impl std::ops::Add for Cost {
+    type Output = Cost;
+    fn add(self, other: Cost) -> Cost {
+        Cost(self.0 + other.0)
+    }
+}
+
+impl num_traits::Zero for Cost {
+    fn zero() -> Cost {
+        Cost(0.0)
+    }
+    fn is_zero(&self) -> bool {
+        self.0 == 0.0
     }
 }
 
@@ -776,6 +872,18 @@ fn validate_scene(scene: &Scene) -> Result<Vec<Vec<DVec2>>> {
             return Err(bad(format!(
                 "{} vertex {i} has a NaN or infinite coordinate",
                 name(r)
+            )));
+        }
+        if let Some(i) = ring
+            .iter()
+            .position(|p| !(coordinate_ok(p.x) && coordinate_ok(p.y)))
+        {
+            return Err(bad(format!(
+                "{} vertex {i} ({:?}, {:?}) is out of range: each coordinate must be 0 or have a \
+                 magnitude in [{MIN_COORDINATE:e}, {MAX_COORDINATE:e}]",
+                name(r),
+                ring[i].x,
+                ring[i].y
             )));
         }
         if ring.len() > 1 && ring.first() == ring.last() {

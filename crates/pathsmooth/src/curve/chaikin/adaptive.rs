@@ -3,7 +3,7 @@
 
 use std::f64::consts::PI;
 
-use super::{check_ratio, cut, Weights, MAX_OUTPUT_POINTS};
+use super::{check_ratio, cut, max_output_points, Weights};
 use crate::error::{Error, Result};
 use crate::geometry::{check_path, turn_angle, Point};
 
@@ -167,7 +167,7 @@ impl<P: Point> AdaptiveChaikin<P> {
     ///
     /// Errors: [`Error::EmptyPath`], [`Error::TooFewPoints`] (fewer than 2 points),
     /// [`Error::NonFinite`], and [`Error::OutputTooLarge`] when a pass could exceed
-    /// [`MAX_OUTPUT_POINTS`] (checked against the worst case, every corner cut).
+    /// [`max_output_points`]`::<P>()` (checked against the worst case, every corner cut).
     ///
     /// ```
     /// use glam::Vec2;
@@ -187,13 +187,11 @@ impl<P: Point> AdaptiveChaikin<P> {
         let mut report = RefineReport::default();
         for _ in 0..self.params.max_passes {
             let worst = 2 * out.len();
-            if worst > MAX_OUTPUT_POINTS {
+            let cap = max_output_points::<P>();
+            if worst > cap {
                 let requested = worst as u128;
                 out.clear();
-                return Err(Error::OutputTooLarge {
-                    requested,
-                    cap: MAX_OUTPUT_POINTS,
-                });
+                return Err(Error::OutputTooLarge { requested, cap });
             }
             let removed = match self.params.outlier_limit {
                 Some(limit) => remove_outliers(out, limit),

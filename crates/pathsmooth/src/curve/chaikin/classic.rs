@@ -3,7 +3,7 @@
 
 use super::adaptive::push_distinct;
 use super::in_place::{fused_append, group_size, passes_in_place, SCRATCH};
-use super::{chaikin_output_len, ChaikinParams, Weights, METHOD};
+use super::{output_len_of, ChaikinParams, Weights, METHOD};
 use crate::error::{Error, Result};
 use crate::geometry::{check_path, Point};
 
@@ -32,7 +32,7 @@ pub fn chaikin_into<P: Point>(path: &[P], params: ChaikinParams, out: &mut Vec<P
     out.clear();
     params.validate()?;
     check_path(path, 2, METHOD)?;
-    let total = chaikin_output_len(path.len(), params.passes, params.closed)?;
+    let total = output_len_of::<P>(path.len(), params.passes, params.closed)?;
     out.reserve(total);
     let w = Weights::new(params.ratio);
     if total <= SCRATCH || params.passes == 0 {

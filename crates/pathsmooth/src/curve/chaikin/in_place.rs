@@ -2,15 +2,16 @@
 //! machinery all classic forms share (single, double and fused passes; see the module
 //! docs of [`super`] for why they run back to front and how chunks are fused).
 
-use super::{chaikin_output_len, cut, ChaikinParams, Weights, METHOD};
+use super::{cut, output_len_of, ChaikinParams, Weights, METHOD};
 use crate::error::{Error, Result};
 use crate::geometry::{check_path, Point};
 
 /// Smooths the path held in `buf[..len]` in place, inside `buf`, and returns the number
 /// of valid points (`buf[..returned]` is the result). Allocates nothing.
 ///
-/// `buf` must hold [`chaikin_output_len`]`(len, passes, closed)` points; the slots past
-/// `len` are scratch and their contents do not matter.
+/// `buf` must hold [`chaikin_output_len`](super::chaikin_output_len)`(len, passes, closed)`
+/// points; the slots past `len` are scratch and their contents do not matter. The output
+/// may take at most [`MAX_OUTPUT_BYTES`](super::MAX_OUTPUT_BYTES).
 ///
 /// Errors: [`Error::BadParameter`] for a bad ratio or `len > buf.len()`,
 /// [`Error::EmptyPath`] / [`Error::TooFewPoints`] (fewer than 2 points),
@@ -44,7 +45,7 @@ pub fn chaikin_in_place<P: Point>(
         ));
     }
     check_path(&buf[..len], 2, METHOD)?;
-    let total = chaikin_output_len(len, params.passes, params.closed)?;
+    let total = output_len_of::<P>(len, params.passes, params.closed)?;
     if total > buf.len() {
         return Err(Error::BufferTooSmall {
             needed: total,

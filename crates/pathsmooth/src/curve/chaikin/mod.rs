@@ -57,6 +57,15 @@
 //! **Cost.** O(n·2^k) time for `k` passes, linear in the output; memory: the output
 //! only (plus 4096 points of stack).
 //!
+//! **Output budget.** The output may take at most [`MAX_OUTPUT_BYTES`] (256 MiB): at most
+//! [`max_output_points`]`::<P>()` points of the point type at hand (2²⁴ ≈ 16.8 million
+//! `DVec2`, 11.2 million `DVec3`, 2²⁵ `Vec2`). A larger request is
+//! [`Error::OutputTooLarge`] before anything is allocated, never an out-of-memory abort:
+//! a 10⁶-point `DVec2` path at the default 4 passes (16 million points, 244 MiB) fits, 5
+//! passes do not. [`chaikin_output_len`], which does not know the point type, applies the
+//! `DVec2` cap [`MAX_OUTPUT_POINTS`]. The same budget bounds Catmull-Rom subdivision and
+//! resampling ([`mod@crate::curve::catmull_rom`], [`mod@crate::curve::resample`]).
+//!
 //! # Adaptive refinement
 //!
 //! [`chaikin_adaptive`] and [`AdaptiveChaikin`] follow the "Math Magician" article's
@@ -124,14 +133,38 @@ pub use in_place::chaikin_in_place;
 use crate::error::{Error, Result};
 use crate::geometry::{Point, Scalar};
 
-/// The largest output, in points, any Chaikin function here will produce (2^28, about
-/// 268 million). Larger requests are [`Error::OutputTooLarge`] instead of an
-/// out-of-memory abort.
+/// The most memory, in bytes, the output of a curve function (Chaikin, Catmull-Rom,
+/// resampling) may take: 256 MiB. Larger requests are [`Error::OutputTooLarge`] instead
+/// of an out-of-memory abort. In points of type `P` that is [`max_output_points`]`::<P>()`.
 ///
 /// ```
-/// assert_eq!(pathsmooth::curve::chaikin::MAX_OUTPUT_POINTS, 1 << 28);
+/// assert_eq!(pathsmooth::curve::chaikin::MAX_OUTPUT_BYTES, 256 << 20);
 /// ```
-pub const MAX_OUTPUT_POINTS: usize = 1 << 28;
+pub const MAX_OUTPUT_BYTES: usize = 256 << 20;
+
+/// The most points of type `P` that fit in [`MAX_OUTPUT_BYTES`]: the output cap of every
+/// curve function on `P` points.
+///
+/// ```
+/// use glam::{DVec2, DVec3, Vec2};
+/// use pathsmooth::curve::chaikin::max_output_points;
+/// assert_eq!(max_output_points::<DVec2>(), 1 << 24);
+/// assert_eq!(max_output_points::<Vec2>(), 1 << 25);
+/// assert_eq!(max_output_points::<DVec3>(), (256 << 20) / 24);
+/// ```
+pub const fn max_output_points<P>() -> usize {
+    let size = std::mem::size_of::<P>();
+    MAX_OUTPUT_BYTES / if size == 0 { 1 } else { size }
+}
+
+/// The cap [`chaikin_output_len`] applies: [`MAX_OUTPUT_BYTES`] of `DVec2` points, 2²⁴
+/// (about 16.8 million). The smoothers themselves apply the cap of their own point type,
+/// [`max_output_points`]`::<P>()`.
+///
+/// ```
+/// assert_eq!(pathsmooth::curve::chaikin::MAX_OUTPUT_POINTS, 1 << 24);
+/// ```
+pub const MAX_OUTPUT_POINTS: usize = max_output_points::<glam::DVec2>();
 
 const METHOD: &str = "Chaikin";
 
@@ -192,7 +225,9 @@ fn check_ratio(ratio: f64) -> Result<()> {
 ///
 /// Errors: [`Error::EmptyPath`] / [`Error::TooFewPoints`] for `n < 2` (which the
 /// smoothers refuse), [`Error::OutputTooLarge`] when the count overflows or exceeds
-/// [`MAX_OUTPUT_POINTS`].
+/// [`MAX_OUTPUT_POINTS`] (the budget in `DVec2`; for other point types the smoothers
+/// check [`max_output_points`], so a `DVec3` output of more than 11.2 million points is
+/// refused by them even where this count succeeds).
 ///
 /// ```
 /// use pathsmooth::curve::chaikin::chaikin_output_len;
@@ -200,9 +235,19 @@ fn check_ratio(ratio: f64) -> Result<()> {
 /// assert_eq!(chaikin_output_len(4, 3, true)?, 32);
 /// assert_eq!(chaikin_output_len(2, 60, false)?, 2);
 /// assert!(chaikin_output_len(1000, 40, false).is_err());
+/// assert!(chaikin_output_len(1002, 18, false).is_err()); // 262 million points: 4 GiB
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
 pub fn chaikin_output_len(n: usize, passes: u32, closed: bool) -> Result<usize> {
+    output_len_capped(n, passes, closed, MAX_OUTPUT_POINTS)
+}
+
+/// [`chaikin_output_len`] for points of type `P`: the cap is [`max_output_points`]`::<P>()`.
+pub(super) fn output_len_of<P>(n: usize, passes: u32, closed: bool) -> Result<usize> {
+    output_len_capped(n, passes, closed, max_output_points::<P>())
+}
+
+fn output_len_capped(n: usize, passes: u32, closed: bool, cap: usize) -> Result<usize> {
     match n {
         0 => return Err(Error::EmptyPath),
         1 => {
@@ -221,11 +266,8 @@ pub fn chaikin_output_len(n: usize, passes: u32, closed: bool) -> Result<usize> 
         .and_then(|f| (base as u128).checked_mul(f))
         .and_then(|v| v.checked_add(extra))
         .unwrap_or(u128::MAX);
-    if requested > MAX_OUTPUT_POINTS as u128 {
-        return Err(Error::OutputTooLarge {
-            requested,
-            cap: MAX_OUTPUT_POINTS,
-        });
+    if requested > cap as u128 {
+        return Err(Error::OutputTooLarge { requested, cap });
     }
     Ok(requested as usize)
 }
@@ -325,6 +367,50 @@ mod tests {
                 cap: MAX_OUTPUT_POINTS
             })
         );
+    }
+
+    #[test]
+    fn output_is_capped_in_bytes_per_point_type() {
+        use glam::DVec3;
+        // `smooth --passes 18` on 1002 points asked for 6 GB and aborted.
+        let p: Vec<DVec2> = (0..1002).map(|i| v(i as f64, (i % 2) as f64)).collect();
+        let big = ChaikinParams {
+            passes: 18,
+            ..Default::default()
+        };
+        assert_eq!(
+            chaikin(&p, big),
+            Err(Error::OutputTooLarge {
+                requested: 1000 * (1 << 18) + 2,
+                cap: 1 << 24
+            })
+        );
+        // The same count in f32 points (half the bytes) has twice the room, in f64 3D
+        // points less.
+        let n = (1 << 23) + 2; // (n − 2)·2 + 2 = 2^24 + 2 points after one pass
+        assert!(output_len_of::<DVec2>(n, 1, false).is_err());
+        assert_eq!(output_len_of::<Vec2>(n, 1, false), Ok((1 << 24) + 2));
+        assert_eq!(
+            output_len_of::<DVec3>(6_000_002, 1, false),
+            Err(Error::OutputTooLarge {
+                requested: 12_000_002,
+                cap: (256 << 20) / 24
+            })
+        );
+        let p3: Vec<DVec3> = p.iter().map(|q| q.extend(0.0)).collect();
+        assert!(matches!(
+            chaikin(&p3, big),
+            Err(Error::OutputTooLarge {
+                cap: 11_184_810,
+                ..
+            })
+        ));
+        // Every accepted output fits the budget.
+        for passes in 0..30 {
+            if let Ok(len) = output_len_of::<DVec3>(1000, passes, true) {
+                assert!(len * std::mem::size_of::<DVec3>() <= MAX_OUTPUT_BYTES);
+            }
+        }
     }
 
     #[test]
