@@ -194,7 +194,8 @@ fn map_aware_chaikin_respects_the_output_cap() {
         .unwrap()
         .points;
     let n = path.len() as u128;
-    let mut safe = MapSafe::new(&map);
+    let world = common::world(&map);
+    let mut safe = MapSafe::new(&world);
     assert_eq!(
         safe.chaikin(&path, 0.0, params(0.25, 20)),
         Err(Error::OutputTooLarge {
@@ -204,7 +205,7 @@ fn map_aware_chaikin_respects_the_output_cap() {
     );
     // Within the budget it runs as before.
     assert!(is_valid(
-        &map,
+        &world,
         &safe.chaikin(&path, 0.0, params(0.25, 4)).unwrap(),
         0.0
     ));

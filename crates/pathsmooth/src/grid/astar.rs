@@ -102,7 +102,7 @@ pub fn astar(map: &GridMap, start: IVec2, goal: IVec2) -> Result<GridPath> {
 /// points: a start may be a little off its cell's centre); every other cell is.
 /// `field` must be `map`'s distance field.
 ///
-/// Cost: that of [`astar`], with a clearance query per cell and corner visited.
+/// Cost: that of [`astar`], with an O(1) clearance look-up per cell and corner visited.
 ///
 /// ```
 /// use glam::IVec2;
@@ -139,8 +139,7 @@ pub fn astar_clear(
     };
     let corner = |c: IVec2, dx: i32, dy: i32| {
         // The corner shared by the cell and its diagonal neighbour.
-        let v = DVec2::new((c.x + dx.max(0)) as f64, (c.y + dy.max(0)) as f64);
-        field.clearance(v) >= radius
+        field.vertex_clearance((c.x + dx.max(0)) as i64, (c.y + dy.max(0)) as i64) >= radius
     };
     search(map, start, goal, free, corner)
 }
