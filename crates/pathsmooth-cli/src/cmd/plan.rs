@@ -103,9 +103,9 @@ pub fn run(a: &PlanArgs) -> Result<()> {
     if let Some(f) = &a.svg {
         write_bytes(f, planned.svg.as_bytes())?;
     }
-    if planned.errors > 0 {
+    if let Some(first) = &planned.first_error {
         bail!(
-            "{} of {} methods failed (see the table)",
+            "{} of {} methods failed (see the table); {first}",
             planned.errors,
             methods.len()
         );
@@ -120,6 +120,8 @@ struct Planned {
     png: Vec<u8>,
     svg: String,
     errors: usize,
+    /// The first failure, as `method: error`.
+    first_error: Option<String>,
 }
 
 /// Planning on a grid map; returns the table and the rendered pictures.
@@ -141,6 +143,7 @@ fn plan_on_map(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planne
     scene.mark_ends(&raw);
     let mut table = Table::new(metrics_header());
     let mut errors = 0;
+    let mut first_error = None;
     for (i, &m) in methods.iter().enumerate() {
         let mut pipeline = Pipeline::new(&world, a.radius)?.with_steps(m.steps(&a.curve));
         match run_and_measure(&mut pipeline, m.name(), &raw, astar_length) {
@@ -159,6 +162,7 @@ fn plan_on_map(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planne
             // the others' results; the exit status says something failed.
             Err(e) => {
                 errors += 1;
+                first_error.get_or_insert_with(|| format!("{}: {e}", m.name()));
                 table.row(error_row(m.name(), &e));
             }
         }
@@ -168,6 +172,7 @@ fn plan_on_map(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planne
         png: png::render(&scene)?,
         svg: svg::render(&scene),
         errors,
+        first_error,
     })
 }
 
@@ -202,6 +207,7 @@ fn plan_on_scene(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Plan
     let straight = [a.from, a.to];
     let mut table = Table::new(metrics_header());
     let mut errors = 0;
+    let mut first_error = None;
     for (i, &m) in methods.iter().enumerate() {
         let mut pipeline = Pipeline::new(&world, a.radius)?.with_steps(m.steps(&a.curve));
         // The navmesh steps re-route between the ends; the straight line is only their input.
@@ -225,6 +231,7 @@ fn plan_on_scene(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Plan
             }
             Err(e) => {
                 errors += 1;
+                first_error.get_or_insert_with(|| format!("{}: {e}", m.name()));
                 table.row(error_row(m.name(), &e));
             }
         }
@@ -235,5 +242,6 @@ fn plan_on_scene(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Plan
         png: png::render(&scene)?,
         svg: svg::render(&scene),
         errors,
+        first_error,
     })
 }
