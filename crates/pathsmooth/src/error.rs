@@ -244,6 +244,14 @@ pub enum Error {
         b: usize,
     },
 
+    /// A portal's `left` and `right` ends are swapped: `left` must be on the left of the
+    /// direction of travel.
+    #[error("portal {index} has its left and right ends swapped (left must be on the left of the direction of travel)")]
+    SwappedPortal {
+        /// Index of the portal.
+        index: usize,
+    },
+
     // ---- disk corridors ---------------------------------------------------------------
     /// Two consecutive disks of a corridor do not overlap.
     #[error("disks {a} and {b} do not overlap: the corridor has a gap")]

@@ -258,6 +258,13 @@ fn bad_input_is_a_clear_error() {
         GridWorld::from_fn(0, 3, 1.0, DVec2::ZERO, |_, _| true),
         Err(Error::BadParameter { .. })
     ));
+    // Portals whose ends are swapped (left on the right of the travel direction).
+    use pathsmooth::navmesh::{funnel::funnel, portals::Portal};
+    let swapped = [Portal::new(DVec2::new(1.0, -1.0), DVec2::new(1.0, 1.0))];
+    assert_eq!(
+        funnel(&swapped, DVec2::ZERO, DVec2::new(2.0, 0.0), 0.0),
+        Err(Error::SwappedPortal { index: 0 })
+    );
     // A navmesh step on a world without a navmesh.
     let pillars = Pillars {
         size: 10.0,

@@ -72,7 +72,7 @@ use glam::DVec2;
 
 use crate::error::{Error, Result};
 use crate::geometry::{check_magnitude, closest_on_segment, cross};
-use crate::navmesh::portals::Portal;
+use crate::navmesh::portals::{check_orientation, Portal};
 
 /// Largest angle, in radians, between consecutive vertices of a rounded corner (π/8).
 pub const MAX_ARC_STEP: f64 = PI / 8.0;
@@ -157,7 +157,8 @@ fn check_input(portals: &[Portal], start: DVec2, goal: DVec2, radius: f64) -> Re
     check_magnitude(&[start, goal])?;
     portals
         .iter()
-        .try_for_each(|p| check_magnitude(&[p.left, p.right]))
+        .try_for_each(|p| check_magnitude(&[p.left, p.right]))?;
+    check_orientation(portals, start)
 }
 
 fn too_narrow(portals: &[Portal], index: usize, radius: f64) -> Error {

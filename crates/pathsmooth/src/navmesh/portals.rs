@@ -175,3 +175,33 @@ mod tests {
         );
     }
 }
+
+/// Checks that every portal's `left` end is on the left of the direction of travel: the
+/// direction from the previous portal's midpoint (the start, for the first portal) to this
+/// portal's midpoint crosses a correctly oriented portal from behind, so
+/// `cross(direction, left − right)` must not be negative. In a channel of triangles that
+/// direction runs inside the triangle before the portal, so correct portals always pass; a
+/// negative value beyond rounding (10⁻¹² of the product of the lengths) is
+/// [`Error::SwappedPortal`].
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::navmesh::portals::{check_orientation, Portal};
+/// use pathsmooth::Error;
+/// let ok = [Portal::new(DVec2::new(1.0, 1.0), DVec2::new(1.0, -1.0))];
+/// assert!(check_orientation(&ok, DVec2::ZERO).is_ok());
+/// let swapped = [ok[0], Portal::new(DVec2::new(2.0, -1.0), DVec2::new(2.0, 1.0))];
+/// assert_eq!(check_orientation(&swapped, DVec2::ZERO), Err(Error::SwappedPortal { index: 1 }));
+/// ```
+pub fn check_orientation(portals: &[Portal], start: DVec2) -> Result<()> {
+    let mut behind = start;
+    for (index, p) in portals.iter().enumerate() {
+        let ahead = p.midpoint();
+        let (d, w) = (ahead - behind, p.left - p.right);
+        if d.perp_dot(w) < -1e-12 * d.length() * w.length() {
+            return Err(Error::SwappedPortal { index });
+        }
+        behind = ahead;
+    }
+    Ok(())
+}
