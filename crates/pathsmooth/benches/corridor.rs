@@ -15,7 +15,7 @@ use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion};
 use pathsmooth::corridor::operators::LengthNorm;
-use pathsmooth::corridor::optimize::{solve_batch_into, Init, Solver, SolverOptions, Stop};
+use pathsmooth::corridor::optimize::{solve_batch_into, Init, Solver, SolverParams, Stop};
 use pathsmooth::corridor::problem::Problem;
 
 #[path = "../tests/support/corridor_ref.rs"]
@@ -32,9 +32,9 @@ fn iterations_to(energies: &[f64], e_star: f64, eps: f64) -> Option<usize> {
     }
 }
 
-fn record(pr: &Problem, opts: &SolverOptions, max: usize) -> Vec<f64> {
+fn record(pr: &Problem, opts: &SolverParams, max: usize) -> Vec<f64> {
     let mut s = Solver::new();
-    let o = SolverOptions {
+    let o = SolverParams {
         stop: Stop::Iterations(max),
         record_energy: true,
         ..*opts
@@ -61,7 +61,7 @@ fn with_optimum(n: usize, count: u64) -> Vec<(Problem, f64)> {
 /// (median, worst) iterations until the relative gap to the optimum stays ≤ eps.
 fn measure(
     problems: &[(Problem, f64)],
-    opts: &SolverOptions,
+    opts: &SolverParams,
     eps: f64,
     max: usize,
 ) -> (usize, usize) {
@@ -75,7 +75,7 @@ fn measure(
 
 /// Prints one line of the sweep: `label`, then the (median / worst) iterations to
 /// eps = 1e-3 and to eps = 1e-4. Returns the sum of the two medians (the sweep's score).
-fn report(problems: &[(Problem, f64)], opts: &SolverOptions, max: usize, label: &str) -> usize {
+fn report(problems: &[(Problem, f64)], opts: &SolverParams, max: usize, label: &str) -> usize {
     let (a, b) = (
         measure(problems, opts, 1e-3, max),
         measure(problems, opts, 1e-4, max),
@@ -88,7 +88,7 @@ fn sweep() {
     let n = 100;
     let max = 20_000;
     let problems = with_optimum(n, 8);
-    let at100 = |opts: &SolverOptions, label: &str| report(&problems, opts, max, label);
+    let at100 = |opts: &SolverParams, label: &str| report(&problems, opts, max, label);
     println!(
         "n = {n} waypoints, 8 random corridors: iterations until the relative energy gap to \
          clarabel's optimum stays below eps (median / worst; cap {max})"
@@ -97,10 +97,10 @@ fn sweep() {
     println!("alpha  beta     eps=1e-3         eps=1e-4");
     let alphas = [0.25, 0.5, 0.75, 1.0, 1.5];
     let betas = [0.25, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0];
-    let mut best = (usize::MAX, SolverOptions::default());
+    let mut best = (usize::MAX, SolverParams::default());
     for alpha in alphas {
         for beta in betas {
-            let o = SolverOptions {
+            let o = SolverParams {
                 alpha,
                 beta,
                 relaxation: 1.0,
@@ -112,19 +112,19 @@ fn sweep() {
             }
         }
     }
-    let base = SolverOptions::default();
+    let base = SolverParams::default();
     let top = best.1;
     for (name, o) in [("the default", base), ("the sweep's best", top)] {
         println!("variants at {name} alpha = {}, beta = {}", o.alpha, o.beta);
         for rho in [1.0, 1.5, 1.8, 1.9] {
-            let o = SolverOptions {
+            let o = SolverParams {
                 relaxation: rho,
                 ..o
             };
             at100(&o, &format!("relaxation {rho:<5}"));
         }
         for gamma in [0.003, 0.01, 0.03, 0.1, 0.3] {
-            let o = SolverOptions {
+            let o = SolverParams {
                 acceleration: gamma,
                 relaxation: 1.0,
                 ..o
@@ -134,7 +134,7 @@ fn sweep() {
     }
     // Acceleration with a poorly chosen β.
     for gamma in [0.0, 0.1] {
-        let o = SolverOptions {
+        let o = SolverParams {
             alpha: 1.0,
             beta: 0.25,
             relaxation: 1.0,
@@ -155,7 +155,7 @@ fn sweep() {
             (0.5, 2.0, 1.8),
             (0.5, 8.0, 1.8),
         ] {
-            let o = SolverOptions {
+            let o = SolverParams {
                 alpha,
                 beta,
                 relaxation: rho,
@@ -167,7 +167,7 @@ fn sweep() {
     }
     // The certified stopping rule: iterations until the duality gap says 1e-3 / 1e-4.
     for tol in [1e-3, 1e-4] {
-        let o = SolverOptions {
+        let o = SolverParams {
             stop: Stop::Tolerance {
                 gap: tol,
                 max_iterations: max,
@@ -182,7 +182,7 @@ fn sweep() {
         println!("certified gap {tol}: median {} worst {worst}", median(its));
     }
     // Warm start: solve, nudge every free centre by 0.05, re-solve from the last answer.
-    let o = SolverOptions {
+    let o = SolverParams {
         stop: Stop::Tolerance {
             gap: 1e-3,
             max_iterations: max,
@@ -214,7 +214,7 @@ fn corridor_groups(c: &mut Criterion) {
         let pr = random_problem(7 + n as u64, n);
         let conic = Conic::new(&pr, LengthNorm::Chapter);
         let (e_star, _) = reference(&pr, LengthNorm::Chapter);
-        let base = SolverOptions::default();
+        let base = SolverParams::default();
         let energies = record(&pr, &base, 200_000);
         let mut group = c.benchmark_group(format!("corridor_n{n}"));
         group.sample_size(10);
@@ -222,7 +222,7 @@ fn corridor_groups(c: &mut Criterion) {
             match iterations_to(&energies, e_star, eps) {
                 Some(k) => {
                     eprintln!("n={n}: gap {eps:e} after {k} iterations");
-                    let o = SolverOptions {
+                    let o = SolverParams {
                         stop: Stop::Iterations(k.max(1)),
                         ..base
                     };
@@ -234,7 +234,7 @@ fn corridor_groups(c: &mut Criterion) {
                 None => eprintln!("n={n}: gap {eps:e} not reached in 200000 iterations"),
             }
         }
-        let o = SolverOptions {
+        let o = SolverParams {
             stop: Stop::Tolerance {
                 gap: 1e-3,
                 max_iterations: 200_000,
@@ -254,7 +254,7 @@ fn corridor_groups(c: &mut Criterion) {
 
 fn batch_group(c: &mut Criterion) {
     let problems: Vec<Problem> = (0..10_000).map(|s| random_problem(s, 20)).collect();
-    let o = SolverOptions {
+    let o = SolverParams {
         stop: Stop::Tolerance {
             gap: 1e-3,
             max_iterations: 20_000,

@@ -13,7 +13,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use pathsmooth::corridor::graph::CorridorMap;
-use pathsmooth::corridor::plan::{CorridorPlanner, PlanOptions};
+use pathsmooth::corridor::plan::{CorridorParams, CorridorPlanner};
 use pathsmooth::grid::astar::astar_points;
 use pathsmooth::grid::{GridMap, Scenario};
 
@@ -65,7 +65,7 @@ fn build(c: &mut Criterion) {
 fn query(c: &mut Criterion) {
     let mut group = c.benchmark_group("corridor_map_query");
     group.sample_size(10);
-    let options = PlanOptions::default();
+    let options = CorridorParams::default();
     for name in QUERY_MAPS {
         let (map, scen) = load(name);
         let cmap = CorridorMap::build(&map);

@@ -15,7 +15,7 @@ use glam::DVec2;
 use pathsmooth::navmesh::funnel::funnel_into;
 use pathsmooth::navmesh::mesh::NavMesh;
 use pathsmooth::navmesh::portals::{portals_into, Portal};
-use pathsmooth::navmesh::relax::{relax_into, RelaxOptions};
+use pathsmooth::navmesh::relax::{relax_into, RelaxParams};
 
 /// A triangle strip of `n` portals along a winding channel 2 units wide: the left and right
 /// banks follow a sine, and portals alternate between (L_k, R_k) and (L_{k+1}, R_k).
@@ -57,9 +57,9 @@ fn funnel_benches(c: &mut Criterion) {
                 black_box(out.len())
             })
         });
-        let one_sweep = RelaxOptions {
+        let one_sweep = RelaxParams {
             max_passes: 1,
-            ..RelaxOptions::default()
+            ..RelaxParams::default()
         };
         group.bench_with_input(BenchmarkId::new("relax_1_sweep", n), &n, |b, _| {
             b.iter(|| {
@@ -97,7 +97,7 @@ fn map_benches(c: &mut Criterion) {
         b.iter(|| {
             for s in &queries {
                 let (a, g) = (s.start_point(), s.goal_point());
-                let corridor = mesh.find_corridor(a, g).unwrap();
+                let corridor = mesh.find_channel(a, g).unwrap();
                 portals_into(&mesh, &corridor, &mut ps).unwrap();
                 funnel_into(&ps, a, g, 0.0, &mut out).unwrap();
             }

@@ -219,11 +219,11 @@ pub enum Error {
         /// y coordinate.
         y: f64,
     },
-    /// The corridor is too narrow for the agent radius somewhere.
+    /// A navmesh channel is too narrow for the agent radius somewhere.
     #[error(
         "portal {index} at ({x}, {y}) is {width} wide, too narrow for an agent of radius {radius}"
     )]
-    CorridorTooNarrow {
+    ChannelTooNarrow {
         /// Index of the portal.
         index: usize,
         /// Midpoint x of the portal.
@@ -235,10 +235,10 @@ pub enum Error {
         /// The agent radius asked for.
         radius: f64,
     },
-    /// A corridor (sequence of polygons) is not connected.
-    #[error("polygons {a} and {b} of the corridor share no edge")]
-    BrokenCorridor {
-        /// Index of the first polygon in the corridor.
+    /// A navmesh channel (sequence of polygons) is not connected.
+    #[error("polygons {a} and {b} of the channel share no edge")]
+    BrokenChannel {
+        /// Index of the first polygon in the channel.
         a: usize,
         /// Index of the second.
         b: usize,

@@ -7,7 +7,7 @@ mod corridor_ref;
 mod counting_alloc;
 
 use counting_alloc::allocations;
-use pathsmooth::corridor::optimize::{Init, Solver, SolverOptions, Stop};
+use pathsmooth::corridor::optimize::{Init, Solver, SolverParams, Stop};
 
 #[global_allocator]
 static GLOBAL: counting_alloc::Counting = counting_alloc::Counting;
@@ -17,9 +17,9 @@ fn repeated_solves_do_not_allocate() {
     let big = corridor_ref::random_problem(1, 60);
     let small = corridor_ref::random_problem(2, 40);
     let options = [
-        SolverOptions::default(),
-        SolverOptions::chapter(100, 1.0, 1.0),
-        SolverOptions {
+        SolverParams::default(),
+        SolverParams::chapter(100, 1.0, 1.0),
+        SolverParams {
             acceleration: 0.05,
             record_energy: true,
             stop: Stop::Iterations(100),

@@ -7,8 +7,8 @@ mod common;
 use glam::{DVec2, IVec2};
 use pathsmooth::corridor::disks::DiskCorridor;
 use pathsmooth::corridor::graph::CorridorMap;
-use pathsmooth::corridor::optimize::SolverOptions;
-use pathsmooth::corridor::plan::{plan_corridor_path, CorridorPlanner, PlanOptions};
+use pathsmooth::corridor::optimize::SolverParams;
+use pathsmooth::corridor::plan::{plan_corridor_path, CorridorParams, CorridorPlanner};
 use pathsmooth::grid::astar::astar_points;
 use pathsmooth::grid::distance::DistanceField;
 use pathsmooth::grid::GridMap;
@@ -55,7 +55,7 @@ fn corridor_paths_are_valid_and_short_on_every_dev_map() {
                 let what = format!("{name} {a} → {b}, r = {radius}");
                 // Scenario endpoints are cell centres (clearance ≥ 0.5): always plannable.
                 let plan = planner
-                    .plan(&cmap, a, b, radius, &PlanOptions::default())
+                    .plan(&cmap, a, b, radius, &CorridorParams::default())
                     .unwrap_or_else(|e| panic!("{what}: {e}"));
                 planned += 1;
                 check_corridor(cmap.field(), &plan.corridor, radius, &what);
@@ -121,10 +121,10 @@ fn the_one_shot_form_matches_the_planner() {
     let cmap = CorridorMap::build(&map);
     let s = &common::sample(&scen, 3)[2];
     let (a, b) = (s.start_point(), s.goal_point());
-    let one = plan_corridor_path(&cmap, a, b, 0.0, &SolverOptions::default()).unwrap();
+    let one = plan_corridor_path(&cmap, a, b, 0.0, &SolverParams::default()).unwrap();
     let mut planner = CorridorPlanner::new();
     let two = planner
-        .plan(&cmap, a, b, 0.0, &PlanOptions::default())
+        .plan(&cmap, a, b, 0.0, &CorridorParams::default())
         .unwrap();
     assert_eq!(one, two);
     assert!(validate(&world, &one.path, 0.0).unwrap().is_valid());
@@ -136,7 +136,7 @@ fn few_iterations_still_give_a_valid_path() {
     let (map, scen) = common::load("bg512/AR0011SR");
     let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
     let cmap = CorridorMap::build(&map);
-    let options = SolverOptions::chapter(3, 1.0, 1.0);
+    let options = SolverParams::chapter(3, 1.0, 1.0);
     for s in common::sample(&scen, 4) {
         let (a, b) = (s.start_point(), s.goal_point());
         let plan = plan_corridor_path(&cmap, a, b, 0.3, &options).unwrap();
@@ -152,7 +152,7 @@ fn facing_directions_are_kept_and_the_path_stays_valid() {
     let cmap = CorridorMap::build(&map);
     let s = &common::sample(&scen, 5)[3];
     let (a, b) = (s.start_point(), s.goal_point());
-    let options = PlanOptions {
+    let options = CorridorParams {
         start_dir: Some(DVec2::new(0.0, 1.0)),
         goal_dir: Some(DVec2::new(-1.0, 0.0)),
         ..Default::default()
@@ -199,7 +199,7 @@ fn every_reachable_goal_is_reachable_in_the_corridor_map() {
 fn bad_input_gets_a_clear_error() {
     let (map, _) = common::load("dao/arena");
     let cmap = CorridorMap::build(&map);
-    let ok = SolverOptions::default();
+    let ok = SolverParams::default();
     let free = DVec2::new(24.5, 24.5);
     assert!(map.is_passable(24, 24));
     let blocked = (0..map.width() as i32)
@@ -234,7 +234,7 @@ fn bad_input_gets_a_clear_error() {
         Err(Error::Blocked { what: "start", .. })
     ));
     // Bad solver options.
-    let bad = SolverOptions {
+    let bad = SolverParams {
         alpha: 3.0,
         ..Default::default()
     };
@@ -258,11 +258,11 @@ fn unreachable_goals_and_wide_agents_are_refused() {
     let cmap = CorridorMap::build(&map);
     let (a, b) = (DVec2::new(1.5, 1.5), DVec2::new(14.5, 1.5));
     // The way round goes through a one-cell-high passage: fine for r = 0…
-    let plan = plan_corridor_path(&cmap, a, b, 0.0, &SolverOptions::default()).unwrap();
+    let plan = plan_corridor_path(&cmap, a, b, 0.0, &SolverParams::default()).unwrap();
     assert!(validate(&world, &plan.path, 0.0).unwrap().is_valid());
     // …but not for an agent of radius 0.5 (clearance at most 0.5 there).
     assert!(matches!(
-        plan_corridor_path(&cmap, a, b, 0.5, &SolverOptions::default()),
+        plan_corridor_path(&cmap, a, b, 0.5, &SolverParams::default()),
         Err(Error::Unreachable { .. })
     ));
     let walled = GridMap::from_rows(&["...@...", "...@...", "...@..."]).unwrap();
@@ -308,7 +308,7 @@ mod props {
             let world = common::world(&map);
             let (a, b) = (GridMap::cell_center(s), GridMap::cell_center(g));
             let reachable = astar_points(&map, a, b).is_ok();
-            let plan = plan_corridor_path(&cmap, a, b, 0.0, &SolverOptions::default());
+            let plan = plan_corridor_path(&cmap, a, b, 0.0, &SolverParams::default());
             prop_assert_eq!(reachable, plan.is_ok(), "{:?}", plan);
             if let Ok(plan) = plan {
                 check_corridor(cmap.field(), &plan.corridor, 0.0, "random");
@@ -316,7 +316,7 @@ mod props {
                 prop_assert!(report.is_valid(), "{:?}", report.problem());
                 prop_assert!(plan.path.iter().all(|p| p.is_finite()));
             }
-            match plan_corridor_path(&cmap, a, b, 0.3, &SolverOptions::default()) {
+            match plan_corridor_path(&cmap, a, b, 0.3, &SolverParams::default()) {
                 Ok(plan) => {
                     check_corridor(cmap.field(), &plan.corridor, 0.3, "random r = 0.3");
                     let report = validate(&world, &plan.path, 0.3).unwrap();
@@ -339,7 +339,7 @@ mod props {
             let a = s.as_dvec2() + DVec2::new(fs.0, fs.1);
             let b = g.as_dvec2() + DVec2::new(fg.0, fg.1);
             let world = common::world(&map);
-            match plan_corridor_path(&cmap, a, b, radius, &SolverOptions::default()) {
+            match plan_corridor_path(&cmap, a, b, radius, &SolverParams::default()) {
                 Ok(plan) => {
                     check_corridor(cmap.field(), &plan.corridor, radius, "random points");
                     let report = validate(&world, &plan.path, radius).unwrap();

@@ -13,14 +13,14 @@ use pathsmooth::corridor::operators::{
     apply_k, apply_kt, energy, project_to_disk, step_sizes, LengthNorm,
 };
 use pathsmooth::corridor::optimize::{
-    optimize, solve_batch, solve_batch_into, Init, Solver, SolverOptions, Stop, MAX_ITERATIONS,
+    optimize, solve_batch, solve_batch_into, Init, Solver, SolverParams, Stop, MAX_ITERATIONS,
 };
-use pathsmooth::corridor::problem::{Problem, ProblemOptions, Weights};
+use pathsmooth::corridor::problem::{Problem, ProblemParams, Weights};
 use pathsmooth::Error;
 use proptest::prelude::*;
 
-fn tol(gap: f64) -> SolverOptions {
-    SolverOptions {
+fn tol(gap: f64) -> SolverParams {
+    SolverParams {
         stop: Stop::Tolerance {
             gap,
             max_iterations: 200_000,
@@ -136,7 +136,7 @@ fn the_solver_reproduces_the_chapters_iteration_exactly() {
         let pr = random_problem(seed, n);
         let want = chapter_literal(&pr, 0.8, 1.3, k);
         let mut s = Solver::new();
-        s.solve(&pr, &SolverOptions::chapter(k, 0.8, 1.3)).unwrap();
+        s.solve(&pr, &SolverParams::chapter(k, 0.8, 1.3)).unwrap();
         for i in 0..pr.len() {
             assert!(
                 s.path()[i].distance(want[i]) < 1e-12,
@@ -180,7 +180,7 @@ fn optimum_matches_clarabel_within_1e_4() {
 fn densified_corridors_solve_to_the_optimum_too() {
     let mut rng = Rng(77);
     let corridor = random_corridor(&mut rng, 8);
-    let o = ProblemOptions {
+    let o = ProblemParams {
         max_spacing: Some(0.25),
         ..Default::default()
     };
@@ -198,7 +198,7 @@ fn every_variant_converges_to_the_same_optimum() {
     let pr = random_problem(11, 25);
     let (e_star, _) = reference(&pr, LengthNorm::Chapter);
     for (rho, gamma) in [(1.0, 0.0), (1.8, 0.0), (1.0, 0.05)] {
-        let o = SolverOptions {
+        let o = SolverParams {
             relaxation: rho,
             acceleration: gamma,
             ..tol(1e-5)
@@ -215,7 +215,7 @@ fn sum_of_lengths_option_matches_clarabel_too() {
     for seed in [21, 22, 23] {
         let pr = random_problem(seed, 20);
         let (e_star, _) = reference(&pr, LengthNorm::SumOfLengths);
-        let o = SolverOptions {
+        let o = SolverParams {
             length: LengthNorm::SumOfLengths,
             ..tol(1e-5)
         };
@@ -233,14 +233,14 @@ fn final_energy_is_below_the_initial_feasible_path() {
         let pr = random_problem(100 + seed, 30);
         let e0 = energy(&pr, &pr.initial_path(), LengthNorm::Chapter);
         assert!(e0.is_finite());
-        let s = optimize(&pr, &SolverOptions::default()).unwrap();
+        let s = optimize(&pr, &SolverParams::default()).unwrap();
         assert!(
             s.report.energy < e0,
             "seed {seed}: {} ≥ {e0}",
             s.report.energy
         );
         // And even after a handful of the chapter's iterations.
-        let few = optimize(&pr, &SolverOptions::chapter(20, 1.0, 1.0)).unwrap();
+        let few = optimize(&pr, &SolverParams::chapter(20, 1.0, 1.0)).unwrap();
         assert!(energy(&pr, &few.path, LengthNorm::Chapter) < e0);
     }
 }
@@ -259,7 +259,7 @@ fn iterations_are_capped_so_time_and_energy_history_stay_bounded() {
         },
         Stop::Iterations(0),
     ] {
-        let o = SolverOptions {
+        let o = SolverParams {
             stop,
             record_energy: true,
             ..Default::default()
@@ -277,7 +277,7 @@ fn iterations_are_capped_so_time_and_energy_history_stay_bounded() {
         );
         assert!(e.to_string().contains("1000000"), "{e}");
     }
-    let at_cap = SolverOptions {
+    let at_cap = SolverParams {
         stop: Stop::Tolerance {
             gap: 1e-3,
             max_iterations: MAX_ITERATIONS,
@@ -291,9 +291,9 @@ fn iterations_are_capped_so_time_and_energy_history_stay_bounded() {
 fn energy_history_has_one_entry_per_iteration() {
     let pr = random_problem(5, 20);
     let mut s = Solver::new();
-    let o = SolverOptions {
+    let o = SolverParams {
         record_energy: true,
-        ..SolverOptions::chapter(60, 1.0, 1.0)
+        ..SolverParams::chapter(60, 1.0, 1.0)
     };
     let r = s.solve(&pr, &o).unwrap();
     let e = s.energies();
@@ -343,7 +343,7 @@ fn warm_start_from_the_solution_stops_at_the_first_check() {
 fn dumped_problems_solve_to_the_same_path() {
     let pr = random_problem(12, 15);
     let back = Problem::from_json(&pr.to_json()).unwrap();
-    let o = SolverOptions::chapter(200, 1.0, 1.0);
+    let o = SolverParams::chapter(200, 1.0, 1.0);
     let a = optimize(&pr, &o).unwrap();
     let b = optimize(&back, &o).unwrap();
     assert_eq!(a.path, b.path);
@@ -356,7 +356,7 @@ fn batch_results_equal_one_at_a_time() {
     let problems: Vec<Problem> = (0..40)
         .map(|s| random_problem(s, 5 + (s as usize % 20)))
         .collect();
-    let o = SolverOptions::default();
+    let o = SolverParams::default();
     let batch = solve_batch(&problems, &o);
     let mut paths = Vec::new();
     let reports = solve_batch_into(&problems, &o, &mut paths);
@@ -376,14 +376,14 @@ fn facing_directions_bend_the_ends() {
     // A straight corridor along x, start facing +y: the path must leave upwards.
     let centers: Vec<DVec2> = (0..12).map(|i| DVec2::new(i as f64, 0.0)).collect();
     let mut c = DiskCorridor::new(centers, vec![2.0; 12], Some(DVec2::Y), None).unwrap();
-    let pr = Problem::from_corridor(&c, &ProblemOptions::default()).unwrap();
+    let pr = Problem::from_corridor(&c, &ProblemParams::default()).unwrap();
     let s = optimize(&pr, &tol(1e-5)).unwrap();
     let path = pr.waypoints(&s.path);
     let leave = path[1] - path[0];
     assert!(leave.y > 0.3 * leave.length(), "leaves along {leave:?}");
     // Without the direction it runs straight.
     c.start_dir = None;
-    let pr = Problem::from_corridor(&c, &ProblemOptions::default()).unwrap();
+    let pr = Problem::from_corridor(&c, &ProblemParams::default()).unwrap();
     let s = optimize(&pr, &tol(1e-5)).unwrap();
     assert!(pr.waypoints(&s.path).iter().all(|p| p.y.abs() < 1e-3));
 }
@@ -396,8 +396,8 @@ fn scaled_beta_makes_the_iteration_independent_of_the_map_units() {
         big.centers.iter_mut().for_each(|c| *c *= s);
         big.radii.iter_mut().for_each(|r| *r *= s);
         big.h *= s;
-        let o = SolverOptions::default(); // scale_beta: true
-        let o = SolverOptions {
+        let o = SolverParams::default(); // scale_beta: true
+        let o = SolverParams {
             stop: Stop::Iterations(150),
             ..o
         };
@@ -408,7 +408,7 @@ fn scaled_beta_makes_the_iteration_independent_of_the_map_units() {
             assert!(d < 1e-9, "scale {s}, waypoint {i}: {d:e}");
         }
         // Without the scaling the chapter's fixed β behaves differently at another scale.
-        let fixed = SolverOptions {
+        let fixed = SolverParams {
             scale_beta: false,
             ..o
         };
@@ -427,7 +427,7 @@ fn the_chapters_length_norm_spreads_waypoints_and_the_sum_of_lengths_does_not() 
     let xs = [0.0, 0.2, 0.4, 3.0, 6.0, 9.0, 9.2];
     let centers: Vec<DVec2> = xs.iter().map(|&x| DVec2::new(x, 0.0)).collect();
     let c = DiskCorridor::new(centers, vec![3.0; 7], None, None).unwrap();
-    let o = ProblemOptions {
+    let o = ProblemParams {
         weights: Weights::Given(vec![0.0; 7]),
         ..Default::default()
     };
@@ -446,7 +446,7 @@ fn the_chapters_length_norm_spreads_waypoints_and_the_sum_of_lengths_does_not() 
     );
     let v1 = optimize(
         &pr,
-        &SolverOptions {
+        &SolverParams {
             length: LengthNorm::SumOfLengths,
             ..tol(1e-9)
         },
@@ -464,7 +464,7 @@ fn zero_weights_give_the_straight_shortest_path() {
     // Figure 20.2b: with all weights 0 only length counts.
     let centers = vec![DVec2::ZERO, DVec2::new(2.0, 1.5), DVec2::new(4.0, 0.0)];
     let c = DiskCorridor::new(centers, vec![0.5, 2.0, 0.5], None, None).unwrap();
-    let o = ProblemOptions {
+    let o = ProblemParams {
         weights: Weights::Given(vec![0.0; 3]),
         ..Default::default()
     };
@@ -476,20 +476,20 @@ fn zero_weights_give_the_straight_shortest_path() {
 #[test]
 fn bad_input_is_a_clear_error() {
     let pr = random_problem(1, 6);
-    let bad = |o: SolverOptions| optimize(&pr, &o).unwrap_err();
+    let bad = |o: SolverParams| optimize(&pr, &o).unwrap_err();
     let name = |e: Error| match e {
         Error::BadParameter { name, .. } => name,
         e => panic!("{e:?}"),
     };
-    let d = SolverOptions::default();
+    let d = SolverParams::default();
     for a in [0.0, 2.0, -1.0, f64::NAN] {
-        assert_eq!(name(bad(SolverOptions { alpha: a, ..d })), "alpha");
+        assert_eq!(name(bad(SolverParams { alpha: a, ..d })), "alpha");
     }
     for b in [0.0, -1.0, f64::NAN, f64::INFINITY] {
-        assert_eq!(name(bad(SolverOptions { beta: b, ..d })), "beta");
+        assert_eq!(name(bad(SolverParams { beta: b, ..d })), "beta");
     }
-    assert_eq!(name(bad(SolverOptions::chapter(0, 1.0, 1.0))), "iterations");
-    let t = |gap| SolverOptions {
+    assert_eq!(name(bad(SolverParams::chapter(0, 1.0, 1.0))), "iterations");
+    let t = |gap| SolverParams {
         stop: Stop::Tolerance {
             gap,
             max_iterations: 10,
@@ -499,14 +499,14 @@ fn bad_input_is_a_clear_error() {
     assert_eq!(name(bad(t(0.0))), "tolerance");
     assert_eq!(name(bad(t(f64::NAN))), "tolerance");
     assert_eq!(
-        name(bad(SolverOptions {
+        name(bad(SolverParams {
             relaxation: 2.0,
             ..d
         })),
         "relaxation"
     );
     assert_eq!(
-        name(bad(SolverOptions {
+        name(bad(SolverParams {
             acceleration: -1.0,
             ..d
         })),
@@ -575,11 +575,8 @@ fn degenerate_corridors_never_give_nan() {
     let pinned =
         DiskCorridor::new(vec![DVec2::ZERO, DVec2::X], vec![0.0, 1.0], None, None).unwrap();
     for c in [dup, same, pinned] {
-        let pr = Problem::from_corridor(&c, &ProblemOptions::default()).unwrap();
-        for o in [
-            SolverOptions::default(),
-            SolverOptions::chapter(50, 1.0, 1.0),
-        ] {
+        let pr = Problem::from_corridor(&c, &ProblemParams::default()).unwrap();
+        for o in [SolverParams::default(), SolverParams::chapter(50, 1.0, 1.0)] {
             let s = optimize(&pr, &o).unwrap();
             assert_inside(&pr, &s.path);
             assert!(s.report.energy.is_finite());
@@ -597,7 +594,7 @@ fn extreme_scales_and_offsets_still_give_finite_paths_or_a_clear_error() {
             .for_each(|c| *c = *c * scale + DVec2::splat(offset));
         q.radii.iter_mut().for_each(|r| *r *= scale);
         q.h *= scale;
-        match optimize(&q, &SolverOptions::default()) {
+        match optimize(&q, &SolverParams::default()) {
             Ok(s) => {
                 assert!(s.path.iter().all(|p| p.is_finite()), "scale {scale}");
                 assert!(s.report.energy.is_finite(), "scale {scale}");
@@ -627,8 +624,8 @@ proptest! {
         iterations in 1usize..400,
     ) {
         let corridor = random_corridor(&mut Rng(seed | 1), n);
-        let pr = Problem::from_corridor(&corridor, &ProblemOptions::default()).unwrap();
-        let o = SolverOptions { relaxation: rho, ..SolverOptions::chapter(iterations, 1.0, 0.5) };
+        let pr = Problem::from_corridor(&corridor, &ProblemParams::default()).unwrap();
+        let o = SolverParams { relaxation: rho, ..SolverParams::chapter(iterations, 1.0, 0.5) };
         let s = optimize(&pr, &o).unwrap();
         assert_inside(&pr, &s.path);
         let path = pr.waypoints(&s.path);

@@ -11,7 +11,7 @@ use pathsmooth::grid::GridMap;
 use pathsmooth::navmesh::funnel::funnel;
 use pathsmooth::navmesh::mesh::{NavMesh, Scene, TriId};
 use pathsmooth::navmesh::portals::portals;
-use pathsmooth::navmesh::relax::{relax, relax_into, RelaxOptions};
+use pathsmooth::navmesh::relax::{relax, relax_into, RelaxParams};
 use pathsmooth::Error;
 use proptest::prelude::*;
 
@@ -213,7 +213,7 @@ fn grid_strategy() -> impl Strategy<Value = GridMap> {
 /// Checks the funnel against brute force on one query; `None` when the query is not usable
 /// (outside, unreachable, or a corridor whose union has shortcuts).
 fn funnel_vs_brute(mesh: &NavMesh, s: DVec2, g: DVec2) -> Option<(f64, f64)> {
-    let corridor = mesh.find_corridor(s, g).ok()?;
+    let corridor = mesh.find_channel(s, g).ok()?;
     if corridor.len() > 40 || !simple_strip(mesh, &corridor) {
         return None;
     }
@@ -274,13 +274,13 @@ proptest! {
     ) {
         let mesh = NavMesh::from_scene(&scene).unwrap();
         let (s, g) = (DVec2::new(s.0, s.1), DVec2::new(g.0, g.1));
-        let Ok(corridor) = mesh.find_corridor(s, g) else { return Ok(()) };
+        let Ok(corridor) = mesh.find_channel(s, g) else { return Ok(()) };
         let ps = portals(&mesh, &corridor).unwrap();
         let ts = tris(&mesh, &corridor);
         let mut prev = length(&std::iter::once(s).chain(ps.iter().map(|p| p.midpoint())).chain([g]).collect::<Vec<_>>());
         let mut out = Vec::new();
         for passes in 1..6 {
-            let opts = RelaxOptions { margin, tolerance: 0.0, max_passes: passes };
+            let opts = RelaxParams { margin, tolerance: 0.0, max_passes: passes };
             relax_into(&ps, s, g, &opts, &mut out).unwrap();
             let len = length(&out);
             prop_assert!(len <= prev + 1e-12, "pass {passes}: {len} > {prev}");
@@ -309,7 +309,7 @@ proptest! {
     ) {
         let mesh = NavMesh::from_scene(&scene).unwrap();
         let (s, g) = (DVec2::new(s.0, s.1), DVec2::new(g.0, g.1));
-        let Ok(corridor) = mesh.find_corridor(s, g) else { return Ok(()) };
+        let Ok(corridor) = mesh.find_channel(s, g) else { return Ok(()) };
         let ts = tris(&mesh, &corridor);
         let ws = walls(&ts);
         let clear = |p: DVec2| ws.iter().all(|&(a, b)| p.distance(closest_on_segment(p, a, b).0) >= r);
@@ -327,7 +327,7 @@ proptest! {
                 }
                 prop_assert!(path.first() == Some(&s) && path.last() == Some(&g));
             }
-            Err(Error::CorridorTooNarrow { .. }) => {}
+            Err(Error::ChannelTooNarrow { .. }) => {}
             Err(e) => prop_assert!(false, "unexpected error {e}"),
         }
     }
@@ -406,7 +406,7 @@ fn radius_clearance_holds_on_most_queries() {
     let mut tried = 0;
     for i in 0..lattice.len() {
         let (s, g) = (lattice[i], lattice[(i * 37 + 11) % lattice.len()]);
-        let Ok(corridor) = mesh.find_corridor(s, g) else {
+        let Ok(corridor) = mesh.find_channel(s, g) else {
             continue;
         };
         tried += 1;
@@ -422,7 +422,7 @@ fn radius_clearance_holds_on_most_queries() {
         let ps = portals(&mesh, &corridor).unwrap();
         let path = match funnel(&ps, s, g, r) {
             Ok(path) => path,
-            Err(Error::CorridorTooNarrow { .. }) => continue,
+            Err(Error::ChannelTooNarrow { .. }) => continue,
             Err(e) => panic!("{e}"),
         };
         ok += 1;
@@ -446,7 +446,7 @@ fn funnel_matches_hand_computed_paths() {
     )
     .unwrap();
     let (s, g) = (DVec2::new(1.0, 5.0), DVec2::new(9.0, 5.0));
-    let corridor = mesh.find_corridor(s, g).unwrap();
+    let corridor = mesh.find_channel(s, g).unwrap();
     let path = funnel(&portals(&mesh, &corridor).unwrap(), s, g, 0.0).unwrap();
     let expected = 2.0 * 18f64.sqrt() + 2.0;
     assert!((length(&path) - expected).abs() < 1e-12, "{path:?}");
@@ -461,12 +461,12 @@ fn relax_converges_to_the_funnel_on_a_straight_corridor() {
     )
     .unwrap();
     let (s, g) = (DVec2::new(0.1, 0.2), DVec2::new(4.9, 0.7));
-    let ps = portals(&mesh, &mesh.find_corridor(s, g).unwrap()).unwrap();
+    let ps = portals(&mesh, &mesh.find_channel(s, g).unwrap()).unwrap();
     let relaxed = relax(
         &ps,
         s,
         g,
-        &RelaxOptions {
+        &RelaxParams {
             margin: 0.0,
             tolerance: 1e-12,
             max_passes: 10_000,
@@ -527,28 +527,28 @@ fn queries_outside_the_mesh_and_broken_corridors_are_errors() {
     .unwrap();
     let inside = DVec2::new(1.0, 1.0);
     assert!(matches!(
-        mesh.find_corridor(DVec2::new(5.0, 5.0), inside),
+        mesh.find_channel(DVec2::new(5.0, 5.0), inside),
         Err(Error::OutsideMesh { what: "start", .. })
     ));
     assert!(matches!(
-        mesh.find_corridor(inside, DVec2::new(11.0, 5.0)),
+        mesh.find_channel(inside, DVec2::new(11.0, 5.0)),
         Err(Error::OutsideMesh { what: "goal", .. })
     ));
     assert!(matches!(
-        mesh.find_corridor(inside, DVec2::new(f64::NAN, 5.0)),
+        mesh.find_channel(inside, DVec2::new(f64::NAN, 5.0)),
         Err(Error::OutsideMesh { .. })
     ));
     let a = mesh.locate(DVec2::new(1.0, 1.0)).unwrap();
     let b = mesh.locate(DVec2::new(9.0, 9.0)).unwrap();
     assert!(matches!(
         portals(&mesh, &[a, b]),
-        Err(Error::BrokenCorridor { a: 0, b: 1 })
+        Err(Error::BrokenChannel { a: 0, b: 1 })
     ));
     // Two rooms joined by nothing: unreachable.
     let map = GridMap::from_rows(&["..@..", "..@.."]).unwrap();
     let split = NavMesh::from_grid(&map).unwrap();
     assert!(matches!(
-        split.find_corridor(DVec2::new(0.5, 0.5), DVec2::new(4.5, 0.5)),
+        split.find_channel(DVec2::new(0.5, 0.5), DVec2::new(4.5, 0.5)),
         Err(Error::Unreachable { .. })
     ));
     assert!(matches!(
@@ -568,11 +568,11 @@ fn far_away_queries_are_outside_the_mesh_not_a_spade_panic() {
     let start = DVec2::new(-5.0, 9.0);
     for far in [1e155, 1e300, f64::MAX, -1e200] {
         assert!(matches!(
-            mesh.find_corridor(start, DVec2::new(far, far)),
+            mesh.find_channel(start, DVec2::new(far, far)),
             Err(Error::OutsideMesh { what: "goal", .. })
         ));
         assert!(matches!(
-            mesh.find_corridor(DVec2::new(far, 0.0), start),
+            mesh.find_channel(DVec2::new(far, 0.0), start),
             Err(Error::OutsideMesh { what: "start", .. })
         ));
         assert!(!mesh.line_of_sight(start, DVec2::new(far, far)));
@@ -596,7 +596,7 @@ fn scene_coordinates_out_of_spade_range_are_errors() {
         holes: vec![],
     };
     let mesh = NavMesh::from_scene(&big).unwrap();
-    let c = mesh.find_corridor(DVec2::new(-s / 2.0, 0.0), DVec2::new(s / 2.0, s / 3.0));
+    let c = mesh.find_channel(DVec2::new(-s / 2.0, 0.0), DVec2::new(s / 2.0, s / 3.0));
     assert!(!c.unwrap().is_empty());
     let tiny = Scene {
         boundary: vec![[0.0, 0.0], [1.0, MIN_COORDINATE], [0.0, 1.0]],
@@ -645,10 +645,10 @@ fn too_narrow_names_the_portal() {
     let map = GridMap::from_rows(&["...", "@.@", "..."]).unwrap();
     let mesh = NavMesh::from_grid(&map).unwrap();
     let (s, g) = (DVec2::new(1.5, 0.5), DVec2::new(1.5, 2.5));
-    let ps = portals(&mesh, &mesh.find_corridor(s, g).unwrap()).unwrap();
+    let ps = portals(&mesh, &mesh.find_channel(s, g).unwrap()).unwrap();
     assert!(funnel(&ps, s, g, 0.4).is_ok());
     match funnel(&ps, s, g, 0.6) {
-        Err(Error::CorridorTooNarrow {
+        Err(Error::ChannelTooNarrow {
             index,
             width,
             radius,
@@ -657,7 +657,7 @@ fn too_narrow_names_the_portal() {
             assert!(index < ps.len());
             assert!(width < 1.2 && radius == 0.6);
         }
-        other => panic!("expected CorridorTooNarrow, got {other:?}"),
+        other => panic!("expected ChannelTooNarrow, got {other:?}"),
     }
 }
 
@@ -674,7 +674,7 @@ fn no_corridor_or_sight_line_through_a_pinch() {
     assert!(!mesh.line_of_sight(g, s));
     // The top-left cell is cut off entirely: it touches the rest only at the pinch.
     assert!(matches!(
-        mesh.find_corridor(s, g),
+        mesh.find_channel(s, g),
         Err(Error::Unreachable { .. })
     ));
     // Grazing a corner is fine: along the wall x = 1 from (1, 1.5) to (1, 2.5).
@@ -794,7 +794,7 @@ fn real_maps_navmesh_corridors_and_funnel() {
         for sc in &sample {
             let (s, g) = (sc.start_point(), sc.goal_point());
             let corridor = mesh
-                .find_corridor(s, g)
+                .find_channel(s, g)
                 .unwrap_or_else(|e| panic!("{name}: {e}"));
             let ps = portals(&mesh, &corridor).unwrap();
             let path = funnel(&ps, s, g, 0.0).unwrap();
@@ -809,7 +809,7 @@ fn real_maps_navmesh_corridors_and_funnel() {
                     "{name}: no sight along funnel segment {w:?}"
                 );
             }
-            let relaxed = relax(&ps, s, g, &RelaxOptions::default()).unwrap();
+            let relaxed = relax(&ps, s, g, &RelaxParams::default()).unwrap();
             for w in relaxed.windows(2) {
                 assert!(
                     segment_in_union(&ts, w[0], w[1]),
@@ -850,7 +850,7 @@ fn funnel_statistics() {
             (0.0, 0.0f64, f64::INFINITY, 0, 0);
         for sc in scen.iter().filter(|s| s.optimal_length > 0.0) {
             let (s, g) = (sc.start_point(), sc.goal_point());
-            let corridor = mesh.find_corridor(s, g).unwrap();
+            let corridor = mesh.find_channel(s, g).unwrap();
             let path = funnel(&portals(&mesh, &corridor).unwrap(), s, g, 0.0).unwrap();
             let ratio = length(&path) / sc.optimal_length;
             sum += ratio;

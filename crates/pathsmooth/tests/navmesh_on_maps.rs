@@ -9,7 +9,7 @@ use pathsmooth::metrics::length;
 use pathsmooth::navmesh::funnel::funnel;
 use pathsmooth::navmesh::mesh::NavMesh;
 use pathsmooth::navmesh::portals::{portals, Portal};
-use pathsmooth::navmesh::relax::{relax, RelaxOptions};
+use pathsmooth::navmesh::relax::{relax, RelaxParams};
 use pathsmooth::shortcut_by;
 use pathsmooth::Validator;
 
@@ -60,10 +60,10 @@ fn funnel_and_relaxed_paths_are_valid_and_funnel_is_never_longer_than_corridor_s
         let validator = Validator::new(&world);
         for s in common::sample(&scen, 10) {
             let (start, goal) = (s.start_point(), s.goal_point());
-            let corridor = mesh.find_corridor(start, goal).unwrap();
+            let corridor = mesh.find_channel(start, goal).unwrap();
             let ps = portals(&mesh, &corridor).unwrap();
             let f = funnel(&ps, start, goal, 0.0).unwrap();
-            let r = relax(&ps, start, goal, &RelaxOptions::default()).unwrap();
+            let r = relax(&ps, start, goal, &RelaxParams::default()).unwrap();
             for (what, path) in [("funnel", &f), ("relax", &r)] {
                 let report = validator.validate(path, 0.0).unwrap();
                 assert!(

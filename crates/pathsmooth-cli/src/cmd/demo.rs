@@ -74,7 +74,7 @@ fn map_demo(a: &DemoArgs) -> Result<()> {
     let mut nav = scene.clone();
     nav.title = "arena.map navmesh: channel, funnel and portal relaxation".into();
     let mesh = world.navmesh()?;
-    nav.add_navmesh(mesh, &mesh.find_corridor(start, goal)?);
+    nav.add_navmesh(mesh, &mesh.find_channel(start, goal)?);
     let mut corridor_scene = scene.clone();
     corridor_scene.title = "arena.map corridor of clearance disks and the optimised path".into();
     let mut table = Table::new(metrics_header());

@@ -7,8 +7,8 @@ use std::fmt::Write as _;
 use anyhow::{bail, Result};
 use clap::Args;
 use glam::DVec2;
-use pathsmooth::corridor::optimize::{optimize, SolverOptions, Stop};
-use pathsmooth::corridor::problem::{Problem, ProblemOptions};
+use pathsmooth::corridor::optimize::{optimize, SolverParams, Stop};
+use pathsmooth::corridor::problem::{Problem, ProblemParams};
 
 use crate::files::{read_text, write_bytes, write_path_file};
 use crate::picture::{png, Layer, Scene, PALETTE};
@@ -57,7 +57,7 @@ pub struct OptimizeArgs {
 
 /// Runs `pathsmooth optimize`.
 pub fn run(a: &OptimizeArgs) -> Result<()> {
-    let problem = Problem::from_any_json(&read_text(&a.corridor)?, &ProblemOptions::default())?;
+    let problem = Problem::from_any_json(&read_text(&a.corridor)?, &ProblemParams::default())?;
     let options = solver_options(a)?;
     let solution = optimize(&problem, &options)?;
     write_path_file(&a.output, None, problem.waypoints(&solution.path))?;
@@ -109,10 +109,10 @@ pub fn run(a: &OptimizeArgs) -> Result<()> {
     Ok(())
 }
 
-fn solver_options(a: &OptimizeArgs) -> Result<SolverOptions> {
-    let mut o = SolverOptions {
+fn solver_options(a: &OptimizeArgs) -> Result<SolverParams> {
+    let mut o = SolverParams {
         record_energy: a.energy_csv.is_some() || a.energy_png.is_some(),
-        ..SolverOptions::default()
+        ..SolverParams::default()
     };
     if let Some(alpha) = a.alpha {
         o.alpha = alpha;
@@ -139,7 +139,7 @@ fn solver_options(a: &OptimizeArgs) -> Result<SolverOptions> {
 /// final path: the chapter's Figure 20.7a.
 fn iterations_scene(
     problem: &Problem,
-    options: &SolverOptions,
+    options: &SolverParams,
     fin: &[DVec2],
 ) -> Result<Scene<'static>> {
     // Frame the disks, not just their centres.
@@ -161,7 +161,7 @@ fn iterations_scene(
         .layers
         .push(Layer::raw("initial path (centres)", problem.initial_path()));
     for (i, k) in [1usize, 5, 20].into_iter().enumerate() {
-        let o = SolverOptions {
+        let o = SolverParams {
             stop: Stop::Iterations(k),
             record_energy: false,
             ..*options

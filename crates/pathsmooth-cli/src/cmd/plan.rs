@@ -137,7 +137,7 @@ fn plan_on_map(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planne
     let mut scene = Scene::for_map(title, &world);
     if a.navmesh.is_some() {
         let mesh = world.navmesh()?;
-        scene.add_navmesh(mesh, &mesh.find_corridor(start, goal)?);
+        scene.add_navmesh(mesh, &mesh.find_channel(start, goal)?);
     }
     scene.layers.push(Layer::raw("A* (raw)", raw.clone()));
     scene.mark_ends(&raw);
@@ -190,7 +190,7 @@ fn plan_on_scene(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Plan
     let text = read_text(file)?;
     let world = NavMeshWorld::new(NavMesh::from_scene_json(&text, file)?);
     let mesh = world.mesh();
-    let channel = mesh.find_corridor(a.from, a.to)?;
+    let channel = mesh.find_channel(a.from, a.to)?;
     let mut scene = Scene::for_points(
         format!("{file}: navmesh channel of {} triangles", channel.len()),
         mesh.vertices(),

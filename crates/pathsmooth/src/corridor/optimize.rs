@@ -18,7 +18,7 @@
 //! first dual step from p⁰ = q⁰ = 0, v⁰ = v̂⁰ = c) it produces exactly the chapter's
 //! iterates vᵏ, and it is the form in which over-relaxation is defined.
 //!
-//! # Parameters ([`SolverOptions`])
+//! # Parameters ([`SolverParams`])
 //!
 //! - `alpha`, `beta`: balance the primal and dual steps (§20.4.3); with `scale_beta`
 //!   (default) the β of (20.9) is `beta·h^α`, which makes the iteration independent of the
@@ -112,8 +112,8 @@
 //! ```
 //! use glam::DVec2;
 //! use pathsmooth::corridor::disks::DiskCorridor;
-//! use pathsmooth::corridor::optimize::{Solver, SolverOptions, Stop};
-//! use pathsmooth::corridor::problem::{Problem, ProblemOptions};
+//! use pathsmooth::corridor::optimize::{Solver, SolverParams, Stop};
+//! use pathsmooth::corridor::problem::{Problem, ProblemParams};
 //! let corridor = DiskCorridor::new(
 //!     vec![DVec2::ZERO, DVec2::new(2.0, 2.0), DVec2::new(4.0, 0.0), DVec2::new(6.0, 2.0)],
 //!     vec![1.0, 2.0, 2.0, 1.0],
@@ -121,9 +121,9 @@
 //!     None,
 //! )
 //! .unwrap();
-//! let problem = Problem::from_corridor(&corridor, &ProblemOptions::default()).unwrap();
+//! let problem = Problem::from_corridor(&corridor, &ProblemParams::default()).unwrap();
 //! let mut solver = Solver::new();
-//! let opts = SolverOptions { stop: Stop::Tolerance { gap: 1e-6, max_iterations: 100_000 }, ..Default::default() };
+//! let opts = SolverParams { stop: Stop::Tolerance { gap: 1e-6, max_iterations: 100_000 }, ..Default::default() };
 //! let report = solver.solve(&problem, &opts).unwrap();
 //! assert!(report.converged);
 //! let path = problem.waypoints(solver.path());
@@ -142,7 +142,7 @@ pub use super::operators::LengthNorm;
 use super::operators::{
     apply_k, apply_kt, dual_objective, project_to_disk, smooth_and_length, step_sizes,
 };
-use super::problem::{Problem, ProblemOptions};
+use super::problem::{Problem, ProblemParams};
 use crate::error::{Error, Result};
 
 /// How often (in iterations) [`Stop::Tolerance`] evaluates the duality gap, so a
@@ -150,20 +150,20 @@ use crate::error::{Error, Result};
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::corridor::{optimize::{optimize, SolverOptions, GAP_CHECK_EVERY}, problem::Problem};
+/// use pathsmooth::corridor::{optimize::{optimize, SolverParams, GAP_CHECK_EVERY}, problem::Problem};
 /// let p = Problem::new(vec![DVec2::ZERO, DVec2::new(1.0, 1.0), DVec2::new(2.0, 0.0)], vec![0.0, 1.0, 0.0], vec![0.0, 1.0, 0.0], 1.0).unwrap();
-/// let s = optimize(&p, &SolverOptions::default()).unwrap();
+/// let s = optimize(&p, &SolverParams::default()).unwrap();
 /// assert_eq!(s.report.iterations % GAP_CHECK_EVERY, 0);
 /// ```
 pub const GAP_CHECK_EVERY: usize = 10;
 
 /// The most iterations any [`Stop`] may ask for (10⁶, [`Error::BadParameter`] beyond):
 /// it bounds a solve's time to 10⁶ sweeps over the waypoints and the energy history
-/// ([`SolverOptions::record_energy`]) to 10⁶ + 1 values (8 MB).
+/// ([`SolverParams::record_energy`]) to 10⁶ + 1 values (8 MB).
 ///
 /// ```
-/// use pathsmooth::corridor::optimize::{SolverOptions, Stop, MAX_ITERATIONS};
-/// let o = SolverOptions { stop: Stop::Iterations(MAX_ITERATIONS + 1), ..Default::default() };
+/// use pathsmooth::corridor::optimize::{SolverParams, Stop, MAX_ITERATIONS};
+/// let o = SolverParams { stop: Stop::Iterations(MAX_ITERATIONS + 1), ..Default::default() };
 /// assert!(o.validate().is_err());
 /// ```
 pub const MAX_ITERATIONS: usize = 1_000_000;
@@ -199,12 +199,12 @@ impl Default for Stop {
 /// Solver parameters; see the module doc for their effect.
 ///
 /// ```
-/// use pathsmooth::corridor::optimize::SolverOptions;
-/// let o = SolverOptions::default();
+/// use pathsmooth::corridor::optimize::SolverParams;
+/// let o = SolverParams::default();
 /// assert!(o.alpha > 0.0 && o.alpha < 2.0 && o.beta > 0.0);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct SolverOptions {
+pub struct SolverParams {
     /// α ∈ (0, 2) of (20.9).
     pub alpha: f64,
     /// β > 0 of (20.9) (multiplied by h^α when `scale_beta` is set).
@@ -213,7 +213,7 @@ pub struct SolverOptions {
     /// iterates scale with it exactly when β scales by s^α (τ ∝ β h^{2−α} must grow by
     /// s², σ ∝ h^α/β must stay put). So with this set the iteration count no longer
     /// depends on the map's units, which the chapter names as a reason α and β need
-    /// re-tuning (§20.4.3). Default true; [`SolverOptions::chapter`] clears it.
+    /// re-tuning (§20.4.3). Default true; [`SolverParams::chapter`] clears it.
     pub scale_beta: bool,
     /// When to stop.
     pub stop: Stop,
@@ -229,9 +229,9 @@ pub struct SolverOptions {
     pub record_energy: bool,
 }
 
-impl Default for SolverOptions {
+impl Default for SolverParams {
     fn default() -> Self {
-        SolverOptions {
+        SolverParams {
             alpha: 0.5,
             beta: 4.0,
             scale_beta: true,
@@ -244,17 +244,17 @@ impl Default for SolverOptions {
     }
 }
 
-impl SolverOptions {
+impl SolverParams {
     /// The chapter's algorithm exactly: no relaxation or acceleration, a fixed number of
     /// iterations, the given α and β.
     ///
     /// ```
-    /// use pathsmooth::corridor::optimize::{SolverOptions, Stop};
-    /// let o = SolverOptions::chapter(100, 1.0, 1.0);
+    /// use pathsmooth::corridor::optimize::{SolverParams, Stop};
+    /// let o = SolverParams::chapter(100, 1.0, 1.0);
     /// assert_eq!(o.stop, Stop::Iterations(100));
     /// ```
     pub fn chapter(iterations: usize, alpha: f64, beta: f64) -> Self {
-        SolverOptions {
+        SolverParams {
             alpha,
             beta,
             scale_beta: false,
@@ -269,10 +269,10 @@ impl SolverOptions {
     /// [`MAX_ITERATIONS`] iterations, a tolerance > 0 → else [`Error::BadParameter`].
     ///
     /// ```
-    /// use pathsmooth::{corridor::optimize::{SolverOptions, Stop}, Error};
-    /// let o = SolverOptions { alpha: 2.0, ..Default::default() };
+    /// use pathsmooth::{corridor::optimize::{SolverParams, Stop}, Error};
+    /// let o = SolverParams { alpha: 2.0, ..Default::default() };
     /// assert!(matches!(o.validate(), Err(Error::BadParameter { name: "alpha", .. })));
-    /// let o = SolverOptions { stop: Stop::Iterations(usize::MAX), ..Default::default() };
+    /// let o = SolverParams { stop: Stop::Iterations(usize::MAX), ..Default::default() };
     /// assert!(matches!(o.validate(), Err(Error::BadParameter { name: "iterations", .. })));
     /// ```
     pub fn validate(&self) -> Result<()> {
@@ -364,9 +364,9 @@ pub struct Report {
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::corridor::{optimize::{optimize, SolverOptions}, problem::Problem};
+/// use pathsmooth::corridor::{optimize::{optimize, SolverParams}, problem::Problem};
 /// let p = Problem::new(vec![DVec2::ZERO, DVec2::new(1.0, 0.5), DVec2::new(2.0, 0.0)], vec![0.0, 1.0, 0.0], vec![0.0, 1.0, 0.0], 1.0).unwrap();
-/// let s = optimize(&p, &SolverOptions::default()).unwrap();
+/// let s = optimize(&p, &SolverParams::default()).unwrap();
 /// assert_eq!(s.path.len(), 3);
 /// ```
 #[derive(Debug, Clone, PartialEq)]
@@ -388,13 +388,13 @@ pub struct Solution {
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::corridor::optimize::{Init, Solver, SolverOptions};
+/// use pathsmooth::corridor::optimize::{Init, Solver, SolverParams};
 /// use pathsmooth::corridor::problem::Problem;
 /// let mut p = Problem::new(vec![DVec2::ZERO, DVec2::new(1.0, 1.0), DVec2::new(2.0, 0.0)], vec![0.0, 1.0, 0.0], vec![0.0, 1.0, 0.0], 1.0).unwrap();
 /// let mut solver = Solver::new();
-/// let first = solver.solve(&p, &SolverOptions::default()).unwrap();
+/// let first = solver.solve(&p, &SolverParams::default()).unwrap();
 /// p.centers[1].y = 1.1; // the world moved a little: re-plan from the last answer
-/// let again = solver.solve_from(&p, &SolverOptions::default(), Init::Previous).unwrap();
+/// let again = solver.solve_from(&p, &SolverParams::default(), Init::Previous).unwrap();
 /// assert!(again.iterations <= first.iterations);
 /// ```
 #[derive(Debug, Default, Clone)]
@@ -428,33 +428,33 @@ impl Solver {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::corridor::{optimize::{Solver, SolverOptions}, problem::Problem};
+    /// use pathsmooth::corridor::{optimize::{Solver, SolverParams}, problem::Problem};
     /// let p = Problem::new(vec![DVec2::ZERO, DVec2::new(1.0, 1.0), DVec2::new(2.0, 0.0)], vec![0.0, 1.0, 0.0], vec![0.0, 0.0, 0.0], 1.0).unwrap();
     /// let mut s = Solver::new();
-    /// s.solve(&p, &SolverOptions::default()).unwrap();
+    /// s.solve(&p, &SolverParams::default()).unwrap();
     /// // No smoothness weight: the shortest path, the middle point on the straight line.
     /// assert!(s.path()[1].y.abs() < 1e-2);
     /// ```
-    pub fn solve(&mut self, problem: &Problem, options: &SolverOptions) -> Result<Report> {
+    pub fn solve(&mut self, problem: &Problem, options: &SolverParams) -> Result<Report> {
         self.solve_from(problem, options, Init::Centers)
     }
 
     /// Solves from the given start. Errors: an invalid problem or options (see
-    /// [`Problem::validate`], [`SolverOptions::validate`]); [`Init::Previous`] or
+    /// [`Problem::validate`], [`SolverParams::validate`]); [`Init::Previous`] or
     /// [`Init::From`] of the wrong length ([`Error::BadParameter`] `warm start`);
     /// [`Error::NonFinite`] if the arithmetic overflowed (coordinates near f64::MAX).
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::{corridor::{optimize::{Init, Solver, SolverOptions}, problem::Problem}, Error};
+    /// use pathsmooth::{corridor::{optimize::{Init, Solver, SolverParams}, problem::Problem}, Error};
     /// let p = Problem::new(vec![DVec2::ZERO, DVec2::X], vec![0.0, 0.0], vec![0.0, 0.0], 1.0).unwrap();
-    /// let e = Solver::new().solve_from(&p, &SolverOptions::default(), Init::Previous);
+    /// let e = Solver::new().solve_from(&p, &SolverParams::default(), Init::Previous);
     /// assert!(matches!(e, Err(Error::BadParameter { name: "warm start", .. })));
     /// ```
     pub fn solve_from(
         &mut self,
         problem: &Problem,
-        options: &SolverOptions,
+        options: &SolverParams,
         init: Init<'_>,
     ) -> Result<Report> {
         problem.validate()?;
@@ -511,10 +511,10 @@ impl Solver {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::corridor::{optimize::{Solver, SolverOptions}, problem::Problem};
+    /// use pathsmooth::corridor::{optimize::{Solver, SolverParams}, problem::Problem};
     /// let p = Problem::new(vec![DVec2::ZERO, DVec2::new(1.0, 1.0), DVec2::new(2.0, 0.0)], vec![0.0, 1.0, 0.0], vec![0.0, 1.0, 0.0], 1.0).unwrap();
     /// let mut s = Solver::new();
-    /// let o = SolverOptions { record_energy: true, ..SolverOptions::chapter(50, 1.0, 1.0) };
+    /// let o = SolverParams { record_energy: true, ..SolverParams::chapter(50, 1.0, 1.0) };
     /// s.solve(&p, &o).unwrap();
     /// assert_eq!(s.energies().len(), 51);
     /// assert!(s.energies()[50] < s.energies()[0]);
@@ -527,10 +527,10 @@ impl Solver {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::corridor::{optimize::{Solver, SolverOptions}, problem::Problem};
+    /// use pathsmooth::corridor::{optimize::{Solver, SolverParams}, problem::Problem};
     /// let p = Problem::new(vec![DVec2::ZERO, DVec2::X], vec![0.0, 0.0], vec![0.0, 0.0], 1.0).unwrap();
     /// let mut s = Solver::new();
-    /// let r = s.solve(&p, &SolverOptions::default()).unwrap();
+    /// let r = s.solve(&p, &SolverParams::default()).unwrap();
     /// assert_eq!(s.solution(r).path, vec![DVec2::ZERO, DVec2::X]);
     /// ```
     pub fn solution(&self, report: Report) -> Solution {
@@ -552,7 +552,7 @@ impl Solver {
     }
 
     /// Sizes the buffers and sets v (and y for a warm start with duals).
-    fn start(&mut self, problem: &Problem, options: &SolverOptions, init: Init<'_>) -> Result<()> {
+    fn start(&mut self, problem: &Problem, options: &SolverParams, init: Init<'_>) -> Result<()> {
         let n = problem.len();
         let wrong = |len: usize| Error::param("warm start", len as f64, "one point per waypoint");
         match init {
@@ -607,7 +607,7 @@ impl Solver {
     }
 
     /// The main loop; returns the report without the final energy.
-    fn iterate(&mut self, problem: &Problem, options: &SolverOptions, mu0: f64) -> Report {
+    fn iterate(&mut self, problem: &Problem, options: &SolverParams, mu0: f64) -> Report {
         let rho = options.relaxation;
         let accelerate = options.acceleration > 0.0;
         // Step scaling for the accelerated variant: Σ ← sΣ, T ← T/s.
@@ -734,7 +734,7 @@ impl Solver {
     fn accelerated_step(
         &mut self,
         problem: &Problem,
-        options: &SolverOptions,
+        options: &SolverParams,
         mu0: f64,
         sigma_ref: f64,
         s: &mut f64,
@@ -766,7 +766,7 @@ impl Solver {
     fn dual_step(
         &mut self,
         problem: &Problem,
-        options: &SolverOptions,
+        options: &SolverParams,
         mu: f64,
         s: f64,
         extrapolate: bool,
@@ -875,7 +875,7 @@ fn project_dual_q(q: &mut [DVec2], norm: LengthNorm) {
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::corridor::{disks::DiskCorridor, optimize::{smooth_corridor, SolverOptions}};
+/// use pathsmooth::corridor::{disks::DiskCorridor, optimize::{smooth_corridor, SolverParams}};
 /// let c = DiskCorridor::new(
 ///     vec![DVec2::ZERO, DVec2::new(2.0, 2.0), DVec2::new(4.0, 0.0)],
 ///     vec![1.0, 2.0, 1.0],
@@ -883,13 +883,13 @@ fn project_dual_q(q: &mut [DVec2], norm: LengthNorm) {
 ///     Some(DVec2::X),
 /// )
 /// .unwrap();
-/// let path = smooth_corridor(&c, &SolverOptions::default()).unwrap();
+/// let path = smooth_corridor(&c, &SolverParams::default()).unwrap();
 /// assert_eq!(path.len(), 3);
 /// assert_eq!((path[0], path[2]), (c.start(), c.goal()));
 /// assert!(path[1].distance(c.centers[1]) <= 2.0 + 1e-9);
 /// ```
-pub fn smooth_corridor(corridor: &DiskCorridor, options: &SolverOptions) -> Result<Vec<DVec2>> {
-    let problem = Problem::from_corridor(corridor, &ProblemOptions::default())?;
+pub fn smooth_corridor(corridor: &DiskCorridor, options: &SolverParams) -> Result<Vec<DVec2>> {
+    let problem = Problem::from_corridor(corridor, &ProblemParams::default())?;
     let mut solver = Solver::new();
     solver.solve(&problem, options)?;
     Ok(problem.waypoints(solver.path()).to_vec())
@@ -899,12 +899,12 @@ pub fn smooth_corridor(corridor: &DiskCorridor, options: &SolverOptions) -> Resu
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::corridor::{optimize::{optimize, SolverOptions}, problem::Problem};
+/// use pathsmooth::corridor::{optimize::{optimize, SolverParams}, problem::Problem};
 /// let p = Problem::new(vec![DVec2::ZERO, DVec2::new(1.0, 1.0), DVec2::new(2.0, 0.0)], vec![0.0, 0.5, 0.0], vec![0.0, 1.0, 0.0], 1.0).unwrap();
-/// let s = optimize(&p, &SolverOptions::default()).unwrap();
+/// let s = optimize(&p, &SolverParams::default()).unwrap();
 /// assert!(s.path[1].distance(DVec2::new(1.0, 1.0)) <= 0.5 + 1e-9);
 /// ```
-pub fn optimize(problem: &Problem, options: &SolverOptions) -> Result<Solution> {
+pub fn optimize(problem: &Problem, options: &SolverParams) -> Result<Solution> {
     let mut solver = Solver::new();
     let report = solver.solve(problem, options)?;
     Ok(solver.solution(report))
@@ -915,13 +915,13 @@ pub fn optimize(problem: &Problem, options: &SolverOptions) -> Result<Solution> 
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::corridor::{optimize::{solve_batch, SolverOptions}, problem::Problem};
+/// use pathsmooth::corridor::{optimize::{solve_batch, SolverParams}, problem::Problem};
 /// let p = Problem::new(vec![DVec2::ZERO, DVec2::new(1.0, 1.0), DVec2::new(2.0, 0.0)], vec![0.0, 0.5, 0.0], vec![0.0, 1.0, 0.0], 1.0).unwrap();
-/// let out = solve_batch(&vec![p; 8], &SolverOptions::default());
+/// let out = solve_batch(&vec![p; 8], &SolverParams::default());
 /// assert_eq!(out.len(), 8);
 /// assert!(out.iter().all(|s| s.is_ok()));
 /// ```
-pub fn solve_batch(problems: &[Problem], options: &SolverOptions) -> Vec<Result<Solution>> {
+pub fn solve_batch(problems: &[Problem], options: &SolverParams) -> Vec<Result<Solution>> {
     problems
         .par_iter()
         .map_init(Solver::new, |solver, problem| {
@@ -937,15 +937,15 @@ pub fn solve_batch(problems: &[Problem], options: &SolverOptions) -> Vec<Result<
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::corridor::{optimize::{solve_batch_into, SolverOptions}, problem::Problem};
+/// use pathsmooth::corridor::{optimize::{solve_batch_into, SolverParams}, problem::Problem};
 /// let p = Problem::new(vec![DVec2::ZERO, DVec2::new(1.0, 1.0), DVec2::new(2.0, 0.0)], vec![0.0, 0.5, 0.0], vec![0.0, 1.0, 0.0], 1.0).unwrap();
 /// let mut paths = Vec::new();
-/// let reports = solve_batch_into(&vec![p; 4], &SolverOptions::default(), &mut paths);
+/// let reports = solve_batch_into(&vec![p; 4], &SolverParams::default(), &mut paths);
 /// assert_eq!((paths.len(), reports.len()), (4, 4));
 /// ```
 pub fn solve_batch_into(
     problems: &[Problem],
-    options: &SolverOptions,
+    options: &SolverParams,
     out: &mut Vec<Vec<DVec2>>,
 ) -> Vec<Result<Report>> {
     out.resize_with(problems.len(), Vec::new);

@@ -44,7 +44,7 @@
 //! # Parameters
 //!
 //! - `radius` r ≥ 0: the agent radius; the corridor keeps clearance r (+ [`MARGIN`]).
-//! - [`PlanOptions`]: the solver's options ([`SolverOptions`]: α, β, stopping rule…), the
+//! - [`CorridorParams`]: the solver's options ([`SolverParams`]: α, β, stopping rule…), the
 //!   problem's (bathtub weights, dummy distance) and the optional facing directions.
 //!
 //! # Cost
@@ -66,7 +66,7 @@
 //!
 //! ```
 //! use glam::DVec2;
-//! use pathsmooth::corridor::{graph::CorridorMap, optimize::SolverOptions, plan::plan_corridor_path};
+//! use pathsmooth::corridor::{graph::CorridorMap, optimize::SolverParams, plan::plan_corridor_path};
 //! use pathsmooth::{grid::GridMap, validate, GridWorld};
 //! let map = GridMap::from_rows(&[
 //!     "............",
@@ -77,7 +77,7 @@
 //! ])?;
 //! let cmap = CorridorMap::build(&map);
 //! let (s, g) = (DVec2::new(0.5, 4.5), DVec2::new(11.5, 3.5));
-//! let plan = plan_corridor_path(&cmap, s, g, 0.25, &SolverOptions::default())?;
+//! let plan = plan_corridor_path(&cmap, s, g, 0.25, &SolverParams::default())?;
 //! assert_eq!((plan.path[0], *plan.path.last().unwrap()), (s, g));
 //! assert!(validate(&GridWorld::new(map)?, &plan.path, 0.25)?.is_valid());
 //! # Ok::<(), pathsmooth::Error>(())
@@ -87,8 +87,8 @@ use glam::DVec2;
 
 use super::disks::DiskCorridor;
 use super::graph::{CorridorMap, MARGIN};
-use super::optimize::{Report, Solver, SolverOptions};
-use super::problem::{Problem, ProblemOptions};
+use super::optimize::{Report, Solver, SolverParams};
+use super::problem::{Problem, ProblemParams};
 use crate::error::{Error, Result};
 use crate::grid::distance::DistanceField;
 use crate::grid::los::{bend_pinch, segment_is_clear};
@@ -97,9 +97,9 @@ use crate::grid::los::{bend_pinch, segment_is_clear};
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::corridor::{graph::CorridorMap, optimize::SolverOptions, plan::plan_corridor_path};
+/// use pathsmooth::corridor::{graph::CorridorMap, optimize::SolverParams, plan::plan_corridor_path};
 /// let cmap = CorridorMap::build(&pathsmooth::grid::GridMap::from_rows(&["........"; 4])?);
-/// let plan = plan_corridor_path(&cmap, DVec2::new(0.5, 0.5), DVec2::new(7.5, 3.5), 0.0, &SolverOptions::default())?;
+/// let plan = plan_corridor_path(&cmap, DVec2::new(0.5, 0.5), DVec2::new(7.5, 3.5), 0.0, &SolverParams::default())?;
 /// assert_eq!(plan.path.len(), plan.corridor.len());
 /// assert_eq!(plan.safe_radii.len(), plan.corridor.len());
 /// # Ok::<(), pathsmooth::Error>(())
@@ -124,16 +124,16 @@ pub struct CorridorPlan {
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::corridor::plan::PlanOptions;
-/// let o = PlanOptions { start_dir: Some(DVec2::X), ..Default::default() };
+/// use pathsmooth::corridor::plan::CorridorParams;
+/// let o = CorridorParams { start_dir: Some(DVec2::X), ..Default::default() };
 /// assert!(o.goal_dir.is_none());
 /// ```
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct PlanOptions {
+pub struct CorridorParams {
     /// The optimiser's options.
-    pub solver: SolverOptions,
+    pub solver: SolverParams,
     /// Weights and dummy-waypoint distance of the problem.
-    pub problem: ProblemOptions,
+    pub problem: ProblemParams,
     /// The agent's facing direction at the start (non-zero), if any.
     pub start_dir: Option<DVec2>,
     /// The desired facing direction at the goal (non-zero), if any.
@@ -145,10 +145,10 @@ pub struct PlanOptions {
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::corridor::{graph::CorridorMap, plan::{CorridorPlanner, PlanOptions}};
+/// use pathsmooth::corridor::{graph::CorridorMap, plan::{CorridorPlanner, CorridorParams}};
 /// let cmap = CorridorMap::build(&pathsmooth::grid::GridMap::from_rows(&["......"; 5])?);
 /// let mut planner = CorridorPlanner::new();
-/// let opts = PlanOptions { goal_dir: Some(DVec2::Y), ..Default::default() };
+/// let opts = CorridorParams { goal_dir: Some(DVec2::Y), ..Default::default() };
 /// for g in [DVec2::new(5.5, 4.5), DVec2::new(4.5, 0.5)] {
 ///     let plan = planner.plan(&cmap, DVec2::new(0.5, 2.5), g, 0.0, &opts)?;
 ///     assert_eq!(*plan.path.last().unwrap(), g);
@@ -174,14 +174,14 @@ impl CorridorPlanner {
     /// (see the module doc). Errors: those of [`CorridorMap::corridor`] (bad radius, start
     /// or goal outside, blocked or too close to a wall, unreachable), a zero or non-finite
     /// facing direction ([`DiskCorridor::validate`]), and bad solver or problem options
-    /// ([`SolverOptions::validate`], [`Problem::validate`]).
+    /// ([`SolverParams::validate`], [`Problem::validate`]).
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::corridor::{graph::CorridorMap, plan::{CorridorPlanner, PlanOptions}};
+    /// use pathsmooth::corridor::{graph::CorridorMap, plan::{CorridorPlanner, CorridorParams}};
     /// use pathsmooth::Error;
     /// let cmap = CorridorMap::build(&pathsmooth::grid::GridMap::from_rows(&["...."; 3])?);
-    /// let o = PlanOptions { start_dir: Some(DVec2::ZERO), ..Default::default() };
+    /// let o = CorridorParams { start_dir: Some(DVec2::ZERO), ..Default::default() };
     /// let e = CorridorPlanner::new().plan(&cmap, DVec2::new(0.5, 0.5), DVec2::new(3.5, 2.5), 0.0, &o);
     /// assert_eq!(e.unwrap_err(), Error::ZeroDirection { which: "start" });
     /// # Ok::<(), pathsmooth::Error>(())
@@ -192,7 +192,7 @@ impl CorridorPlanner {
         start: DVec2,
         goal: DVec2,
         radius: f64,
-        options: &PlanOptions,
+        options: &CorridorParams,
     ) -> Result<CorridorPlan> {
         options.solver.validate()?;
         let mut corridor = map.corridor(start, goal, radius)?;
@@ -223,10 +223,10 @@ impl CorridorPlanner {
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::corridor::{graph::CorridorMap, optimize::SolverOptions, plan::plan_corridor_path};
+/// use pathsmooth::corridor::{graph::CorridorMap, optimize::SolverParams, plan::plan_corridor_path};
 /// use pathsmooth::{grid::GridMap, Error};
 /// let cmap = CorridorMap::build(&GridMap::from_rows(&["..@..", "..@.."])?);
-/// let e = plan_corridor_path(&cmap, DVec2::new(0.5, 0.5), DVec2::new(4.5, 0.5), 0.0, &SolverOptions::default());
+/// let e = plan_corridor_path(&cmap, DVec2::new(0.5, 0.5), DVec2::new(4.5, 0.5), 0.0, &SolverParams::default());
 /// assert!(matches!(e, Err(Error::Unreachable { .. })));
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
@@ -235,9 +235,9 @@ pub fn plan_corridor_path(
     start: DVec2,
     goal: DVec2,
     radius: f64,
-    options: &SolverOptions,
+    options: &SolverParams,
 ) -> Result<CorridorPlan> {
-    let options = PlanOptions {
+    let options = CorridorParams {
         solver: *options,
         ..Default::default()
     };

@@ -25,7 +25,7 @@
 //! ```
 //! use glam::DVec2;
 //! use pathsmooth::corridor::disks::DiskCorridor;
-//! use pathsmooth::corridor::problem::{Problem, ProblemOptions};
+//! use pathsmooth::corridor::problem::{Problem, ProblemParams};
 //! let corridor = DiskCorridor::new(
 //!     vec![DVec2::ZERO, DVec2::new(2.0, 1.0), DVec2::new(4.0, 0.0)],
 //!     vec![1.0, 1.5, 1.0],
@@ -33,7 +33,7 @@
 //!     Some(DVec2::X),
 //! )
 //! .unwrap();
-//! let p = Problem::from_corridor(&corridor, &ProblemOptions::default()).unwrap();
+//! let p = Problem::from_corridor(&corridor, &ProblemParams::default()).unwrap();
 //! assert_eq!(p.len(), 5); // dummy, start, middle, goal, dummy
 //! assert_eq!(p.radii, vec![0.0, 0.0, 1.5, 0.0, 0.0]);
 //! assert_eq!(p.waypoints(&p.centers), &corridor.centers[..]);
@@ -101,12 +101,12 @@ pub enum DirectionLength {
 /// Options for [`Problem::from_corridor`].
 ///
 /// ```
-/// use pathsmooth::corridor::problem::{ProblemOptions, Weights};
-/// let o = ProblemOptions { weights: Weights::Bathtub { start: 4.0, end: 4.0, middle: 1.0 }, ..Default::default() };
+/// use pathsmooth::corridor::problem::{ProblemParams, Weights};
+/// let o = ProblemParams { weights: Weights::Bathtub { start: 4.0, end: 4.0, middle: 1.0 }, ..Default::default() };
 /// assert_eq!(o.direction_length, Default::default());
 /// ```
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct ProblemOptions {
+pub struct ProblemParams {
     /// The smoothness weights.
     pub weights: Weights,
     /// Where the dummy waypoints go.
@@ -237,14 +237,14 @@ impl Problem {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::corridor::{disks::DiskCorridor, problem::{Problem, ProblemOptions}};
+    /// use pathsmooth::corridor::{disks::DiskCorridor, problem::{Problem, ProblemParams}};
     /// let c = DiskCorridor::new(vec![DVec2::ZERO, DVec2::new(2.0, 0.0)], vec![1.0, 1.0], Some(DVec2::new(0.0, 5.0)), None).unwrap();
-    /// let p = Problem::from_corridor(&c, &ProblemOptions::default()).unwrap();
+    /// let p = Problem::from_corridor(&c, &ProblemParams::default()).unwrap();
     /// assert_eq!(p.h, 2.0);
     /// // The dummy sits one spacing behind the start, against the facing direction.
     /// assert_eq!(p.centers[0], DVec2::new(0.0, -2.0));
     /// ```
-    pub fn from_corridor(corridor: &DiskCorridor, options: &ProblemOptions) -> Result<Self> {
+    pub fn from_corridor(corridor: &DiskCorridor, options: &ProblemParams) -> Result<Self> {
         corridor.validate()?;
         let (disk_c, disk_r) = match options.max_spacing {
             Some(s) => densify(corridor, s)?,
@@ -313,14 +313,14 @@ impl Problem {
     /// `options`). Errors as [`Problem::from_json`] / [`DiskCorridor::from_json`].
     ///
     /// ```
-    /// use pathsmooth::corridor::problem::{Problem, ProblemOptions};
-    /// let o = ProblemOptions::default();
+    /// use pathsmooth::corridor::problem::{Problem, ProblemParams};
+    /// let o = ProblemParams::default();
     /// let dump = r#"{"centers": [[0,0],[1,1],[2,0]], "radii": [0, 1, 0], "weights": [0, 1, 0], "h": 1.4}"#;
     /// assert_eq!(Problem::from_any_json(dump, &o).unwrap().h, 1.4);
     /// let corridor = r#"{"centers": [[0,0],[1,1],[2,0]], "radii": [1, 1, 1], "goal_dir": [1, 0]}"#;
     /// assert_eq!(Problem::from_any_json(corridor, &o).unwrap().len(), 4);
     /// ```
-    pub fn from_any_json(text: &str, options: &ProblemOptions) -> Result<Self> {
+    pub fn from_any_json(text: &str, options: &ProblemParams) -> Result<Self> {
         let value: serde_json::Value = parse_json(text)?;
         if value.get("h").is_some() {
             Problem::from_json(text)
@@ -418,9 +418,9 @@ impl Problem {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::corridor::{disks::DiskCorridor, problem::{Problem, ProblemOptions}};
+    /// use pathsmooth::corridor::{disks::DiskCorridor, problem::{Problem, ProblemParams}};
     /// let c = DiskCorridor::new(vec![DVec2::ZERO, DVec2::X], vec![1.0, 1.0], None, Some(DVec2::Y)).unwrap();
-    /// let p = Problem::from_corridor(&c, &ProblemOptions::default()).unwrap();
+    /// let p = Problem::from_corridor(&c, &ProblemParams::default()).unwrap();
     /// assert_eq!(p.waypoints(&p.centers), &[DVec2::ZERO, DVec2::X]);
     /// ```
     pub fn waypoints<'a>(&self, v: &'a [DVec2]) -> &'a [DVec2] {
@@ -555,7 +555,7 @@ mod tests {
             Some(DVec2::new(0.0, -3.0)),
         )
         .unwrap();
-        let opts = ProblemOptions {
+        let opts = ProblemParams {
             direction_length: DirectionLength::AsGiven,
             ..Default::default()
         };
@@ -571,7 +571,7 @@ mod tests {
     #[test]
     fn given_weights_must_match_the_waypoint_count() {
         let c = DiskCorridor::new(vec![DVec2::ZERO, DVec2::X], vec![1.0, 1.0], None, None).unwrap();
-        let bad = ProblemOptions {
+        let bad = ProblemParams {
             weights: Weights::Given(vec![1.0; 3]),
             ..Default::default()
         };
@@ -582,7 +582,7 @@ mod tests {
                 ..
             })
         ));
-        let neg = ProblemOptions {
+        let neg = ProblemParams {
             weights: Weights::Bathtub {
                 start: -1.0,
                 end: 1.0,
@@ -598,7 +598,7 @@ mod tests {
 
     #[test]
     fn any_json_tells_a_dump_from_a_corridor_and_reports_errors() {
-        let o = ProblemOptions::default();
+        let o = ProblemParams::default();
         let bad_dump = r#"{"centers": [[0,0],[1,0]], "radii": [0, 0], "weights": [0, 0], "h": -1}"#;
         assert!(matches!(
             Problem::from_any_json(bad_dump, &o),
@@ -660,7 +660,7 @@ mod tests {
             let k = centers.iter().position(|p| p == q).expect("original kept");
             assert_eq!(radii[k], *rq);
         }
-        let o = ProblemOptions {
+        let o = ProblemParams {
             max_spacing: Some(0.7),
             ..Default::default()
         };
@@ -684,7 +684,7 @@ mod tests {
     fn coincident_centres_still_get_a_positive_h() {
         let c =
             DiskCorridor::new(vec![DVec2::ONE, DVec2::ONE], vec![0.0, 0.0], None, None).unwrap();
-        let p = Problem::from_corridor(&c, &ProblemOptions::default()).unwrap();
+        let p = Problem::from_corridor(&c, &ProblemParams::default()).unwrap();
         assert_eq!(p.h, 1.0);
     }
 }

@@ -1,4 +1,4 @@
-//! The funnel algorithm: the shortest path through a corridor of portals.
+//! The funnel algorithm: the shortest path through a channel of portals.
 //!
 //! Given the [`Portal`]s a path must cross in order (see [`portals`](super::portals)), a
 //! start before the first and a goal after the last, the "simple stupid funnel algorithm"
@@ -7,9 +7,9 @@
 //! — and walks the portals: a portal end that narrows the funnel replaces that side; one that
 //! crosses the other side makes the other side's end a corner of the path, which becomes the
 //! new apex, and the scan restarts just after it. The corners are portal ends, so the result
-//! is the taut string through the corridor: for a corridor of convex polygons (triangles of a
+//! is the taut string through the channel: for a channel of convex polygons (triangles of a
 //! [`NavMesh`](super::mesh::NavMesh)) holding `start` in the first and `goal` in the last,
-//! it is the Euclidean shortest path inside the corridor.
+//! it is the Euclidean shortest path inside the channel.
 //!
 //! For a point agent (`r = 0`) pathsmooth runs the same funnel with its two sides kept as
 //! whole concave chains (as in Lee & Preparata's shortest paths in simple polygons, 1984)
@@ -32,12 +32,12 @@
 //! a tangent line and never cuts into a circle.
 //!
 //! Guarantees with a radius: every output segment keeps distance ≥ `r` from every corner it
-//! wraps; [`Error::CorridorTooNarrow`] names the first portal narrower than `2r`, the first
+//! wraps; [`Error::ChannelTooNarrow`] names the first portal narrower than `2r`, the first
 //! triangle of a strip (consecutive portals sharing an end `c`) whose `c` is closer than `2r`
 //! to the opposite side — no path can keep clearance `r` there — and any portal whose circle
 //! overlaps the apex circle across the path or holds the start or goal. The integration
-//! tests check clearance ≥ `r` from every wall of the corridor (the edges of its triangles
-//! that are not portals) on random scenes; it is not proven for every corridor shape (a wall
+//! tests check clearance ≥ `r` from every wall of the channel (the edges of its triangles
+//! that are not portals) on random scenes; it is not proven for every channel shape (a wall
 //! can in principle come within `r` of a tangent point without being in the checked
 //! triangle), so map-aware callers should still validate. The start and goal must
 //! themselves keep clearance `r`. With `r = 0` the point funnel runs and the path is exact.
@@ -53,7 +53,7 @@
 //! use glam::DVec2;
 //! use pathsmooth::navmesh::funnel::funnel;
 //! use pathsmooth::navmesh::portals::Portal;
-//! // A corridor bending around the corner (1, 1): travel +x, then +y.
+//! // A channel bending around the corner (1, 1): travel +x, then +y.
 //! let portals = [
 //!     Portal::new(DVec2::new(1.0, 1.0), DVec2::new(1.0, 0.0)),
 //!     Portal::new(DVec2::new(1.0, 1.0), DVec2::new(2.0, 1.0)),
@@ -100,7 +100,7 @@ pub fn funnel(portals: &[Portal], start: DVec2, goal: DVec2, radius: f64) -> Res
 /// [`Error::BadParameter`] for a negative or non-finite radius or a coordinate beyond
 /// [`max_coordinate`](crate::geometry::max_coordinate) (name `"coordinate"`; within it
 /// differences and tangent lengths cannot overflow),
-/// [`Error::CorridorTooNarrow`] naming the portal where the radius does not fit.
+/// [`Error::ChannelTooNarrow`] naming the portal where the radius does not fit.
 /// Consecutive duplicate points never appear in the output.
 ///
 /// ```
@@ -112,7 +112,7 @@ pub fn funnel(portals: &[Portal], start: DVec2, goal: DVec2, radius: f64) -> Res
 /// funnel_into(&gap, DVec2::new(0.0, 3.0), DVec2::new(2.0, 3.0), 0.0, &mut out)?;
 /// assert_eq!(out[1], DVec2::new(1.0, 0.5)); // bends on the gap's left end
 /// let err = funnel_into(&gap, DVec2::ZERO, DVec2::X * 2.0, 0.75, &mut out).unwrap_err();
-/// assert!(matches!(err, Error::CorridorTooNarrow { index: 0, .. }));
+/// assert!(matches!(err, Error::ChannelTooNarrow { index: 0, .. }));
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
 pub fn funnel_into(
@@ -165,10 +165,10 @@ fn too_narrow(portals: &[Portal], index: usize, radius: f64) -> Error {
     // Every caller passes a portal index; without portals (unreachable: a tangent between
     // two distinct points always exists) say what is wrong rather than index out of bounds.
     let Some(p) = portals.get(index) else {
-        return Error::param("radius", radius, "an agent radius the corridor can fit");
+        return Error::param("radius", radius, "an agent radius the channel can fit");
     };
     let m = p.midpoint();
-    Error::CorridorTooNarrow {
+    Error::ChannelTooNarrow {
         index,
         x: m.x,
         y: m.y,
@@ -223,7 +223,7 @@ fn push_distinct(out: &mut Vec<DVec2>, p: DVec2) {
 /// same buffer after it, so steady-state calls allocate nothing.
 fn chain_funnel(portals: &[Portal], start: DVec2, goal: DVec2, out: &mut Vec<DVec2>) {
     // Each chain receives at most n + 1 points; the path at most every point once plus the
-    // start (2n + 3, reached only by corridors that are not simple), so the regions never
+    // start (2n + 3, reached only by channels that are not simple), so the regions never
     // overlap whatever the portals.
     let cap = portals.len() + 2;
     out.clear();

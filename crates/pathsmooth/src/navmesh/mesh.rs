@@ -22,7 +22,7 @@
 //!   opposite cells are blocked — are kept as a vertex shared by four wall edges and never
 //!   merged through (the free side flips there, so the merge stops by construction). The two
 //!   free quadrants of a pinch therefore touch only at that vertex: triangle adjacency is by
-//!   shared edge, so no corridor passes through a pinch, and [`NavMesh::line_of_sight`]
+//!   shared edge, so no channel passes through a pinch, and [`NavMesh::line_of_sight`]
 //!   refuses a segment going straight through one (rotating about the vertex meets a wall on
 //!   both sides).
 //!
@@ -35,7 +35,7 @@
 //!
 //! Queries: triangle adjacency ([`NavMesh::neighbors`]), point location ([`NavMesh::locate`],
 //! spade's walk from the last located vertex), A* over triangles
-//! ([`NavMesh::find_corridor`], with the `pathfinding` crate) and a line-of-sight walk
+//! ([`NavMesh::find_channel`], with the `pathfinding` crate) and a line-of-sight walk
 //! ([`NavMesh::line_of_sight`]) so the line-of-sight shortcut works on navmeshes as on grids.
 //!
 //! Orientation: triangles are stored counter-clockwise in the mathematical (y-up) sense,
@@ -46,7 +46,7 @@
 //! O(t) for classification; a 512×512 Moving AI map takes a few tens of milliseconds (see
 //! `benches/navmesh.rs`). Location is a walk, O(√t) expected from a cold hint.
 //!
-//! Sources: spade's CDT (Stefan Altmayer, <https://github.com/Stoeoef/spade>); the corridor
+//! Sources: spade's CDT (Stefan Altmayer, <https://github.com/Stoeoef/spade>); the channel
 //! and portal vocabulary follows Mononen, "Simple Stupid Funnel Algorithm" (2010), and the
 //! navmesh blog post in `shared/seeds/004_*.txt`.
 //!
@@ -59,8 +59,8 @@
 //!         "holes": [[[4,2],[6,2],[6,8],[4,8]]]}"#,
 //!     "room.json",
 //! )?;
-//! let corridor = mesh.find_corridor(DVec2::new(1.0, 5.0), DVec2::new(9.0, 5.0))?;
-//! assert!(corridor.len() >= 2);
+//! let channel = mesh.find_channel(DVec2::new(1.0, 5.0), DVec2::new(9.0, 5.0))?;
+//! assert!(channel.len() >= 2);
 //! assert!(mesh.locate(DVec2::new(5.0, 5.0)).is_none()); // inside the pillar
 //! assert!(!mesh.line_of_sight(DVec2::new(1.0, 5.0), DVec2::new(9.0, 5.0)));
 //! assert!(mesh.line_of_sight(DVec2::new(1.0, 1.0), DVec2::new(9.0, 1.0)));
@@ -486,19 +486,19 @@ impl NavMesh {
     }
 
     /// A* over triangles from the triangle holding `start` to the one holding `goal`: the
-    /// corridor as triangle ids, first holds `start`, last holds `goal`.
+    /// channel as triangle ids, first holds `start`, last holds `goal`.
     ///
     /// Costs: the search runs over edge crossings — a node is "entered triangle `t` through
     /// its edge `k` at point `p`", with three points per edge ([`EDGE_POINTS`]: near each end
     /// and the middle) — and a step costs the distance between consecutive points (the
     /// start, edge points, the goal). Portal midpoints alone (as in Recast/Detour) or
     /// centroid-to-centroid costs misjudge the long, thin triangles of grid-map CDTs and
-    /// often send the corridor round the wrong side of an obstacle; the points near the
+    /// often send the channel round the wrong side of an obstacle; the points near the
     /// ends let the search hug corners as shortest paths do. On every scenario of
-    /// `dao/arena` the funnel through the corridor is at most 1.2% longer than the octile
+    /// `dao/arena` the funnel through the channel is at most 1.2% longer than the octile
     /// optimum (7 of 160 are longer at all; 3.3% shorter on average), and on
     /// `rooms/8room_000` never longer (10.7% shorter on average). The heuristic is the
-    /// straight-line distance to `goal`, which never overestimates, so the corridor is the
+    /// straight-line distance to `goal`, which never overestimates, so the channel is the
     /// shortest in this graph — not always the one holding the shortest Euclidean path.
     ///
     /// Errors: [`Error::OutsideMesh`] for a start or goal outside the free region,
@@ -508,12 +508,12 @@ impl NavMesh {
     /// use glam::DVec2;
     /// # use pathsmooth::navmesh::mesh::NavMesh;
     /// let mesh = NavMesh::from_scene_json(r#"{"boundary": [[0,0],[4,0],[4,1],[0,1]]}"#, "bar")?;
-    /// let c = mesh.find_corridor(DVec2::new(0.2, 0.5), DVec2::new(3.8, 0.5))?;
+    /// let c = mesh.find_channel(DVec2::new(0.2, 0.5), DVec2::new(3.8, 0.5))?;
     /// assert!(mesh.triangle_contains(c[0], DVec2::new(0.2, 0.5)));
-    /// assert!(mesh.find_corridor(DVec2::new(5.0, 0.5), DVec2::new(1.0, 0.5)).is_err());
+    /// assert!(mesh.find_channel(DVec2::new(5.0, 0.5), DVec2::new(1.0, 0.5)).is_err());
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
-    pub fn find_corridor(&self, start: DVec2, goal: DVec2) -> Result<Vec<TriId>> {
+    pub fn find_channel(&self, start: DVec2, goal: DVec2) -> Result<Vec<TriId>> {
         let s = self.locate_or_err(start, "start")?;
         let g = self.locate_or_err(goal, "goal")?;
         /// A search node: the start, a crossing into triangle `.0` through its edge `.1`,
@@ -578,12 +578,12 @@ impl NavMesh {
             gx: goal.x,
             gy: goal.y,
         })?;
-        let mut corridor = vec![s];
-        corridor.extend(nodes.iter().filter_map(|n| match n {
+        let mut channel = vec![s];
+        channel.extend(nodes.iter().filter_map(|n| match n {
             Node::Cross(t, _, _) => Some(*t as TriId),
             _ => None,
         }));
-        Ok(corridor)
+        Ok(channel)
     }
 
     /// True when the segment `a`–`b` stays inside the free region: it walks the triangles
@@ -698,7 +698,7 @@ impl NavMesh {
     }
 }
 
-/// A path length for [`NavMesh::find_corridor`]'s A*, which needs a totally ordered cost:
+/// A path length for [`NavMesh::find_channel`]'s A*, which needs a totally ordered cost:
 /// finite and non-negative here (the coordinates are bounded by [`MAX_COORDINATE`], so
 /// distances and their sums cannot overflow), ordered by `total_cmp`. Exact at any scale,
 /// unlike fixed-point units that round small scenes to 0 and overflow on large ones.
@@ -735,7 +735,7 @@ impl num_traits::Zero for Cost {
     }
 }
 
-/// Where [`NavMesh::find_corridor`] places its search points along each crossed edge (as
+/// Where [`NavMesh::find_channel`] places its search points along each crossed edge (as
 /// fractions from one end): near both ends, where shortest paths bend round corners, and in
 /// the middle. Five points (quarters) leave `dao/arena`'s worst case at the octile optimum
 /// but triple the search time.

@@ -1,7 +1,7 @@
-//! Portals: the edges a path crosses between consecutive triangles of a corridor.
+//! Portals: the edges a path crosses between consecutive triangles of a channel.
 //!
-//! A corridor is a sequence of triangle ids of a [`NavMesh`], as
-//! [`NavMesh::find_corridor`] returns or as a caller chooses. Between each consecutive pair
+//! A channel is a sequence of triangle ids of a [`NavMesh`], as
+//! [`NavMesh::find_channel`] returns or as a caller chooses. Between each consecutive pair
 //! the shared edge is a [`Portal`] with a `left` and a `right` end, oriented relative to the
 //! direction of travel: standing in the first triangle and facing the second, `left` is on
 //! the left in the mathematical (y-up) sense, i.e. `cross(forward, left − right) > 0` for
@@ -11,8 +11,8 @@
 //! 2010) and of portal relaxation (the navmesh blog post, `shared/seeds/004_*.txt`).
 //!
 //! Consecutive repeated triangle ids are skipped (like duplicate path points); consecutive
-//! triangles that share no edge are [`Error::BrokenCorridor`]; an id out of range is
-//! [`Error::BadParameter`]. Cost: O(corridor length).
+//! triangles that share no edge are [`Error::BrokenChannel`]; an id out of range is
+//! [`Error::BadParameter`]. Cost: O(channel length).
 //!
 //! ```
 //! use glam::DVec2;
@@ -20,9 +20,9 @@
 //! use pathsmooth::navmesh::mesh::NavMesh;
 //! use pathsmooth::navmesh::portals::portals;
 //! let mesh = NavMesh::from_scene_json(r#"{"boundary": [[0,0],[4,0],[4,1],[0,1]]}"#, "bar")?;
-//! let corridor = mesh.find_corridor(DVec2::new(0.2, 0.5), DVec2::new(3.8, 0.5))?;
-//! let ps = portals(&mesh, &corridor)?;
-//! assert_eq!(ps.len(), corridor.len() - 1);
+//! let channel = mesh.find_channel(DVec2::new(0.2, 0.5), DVec2::new(3.8, 0.5))?;
+//! let ps = portals(&mesh, &channel)?;
+//! assert_eq!(ps.len(), channel.len() - 1);
 //! for p in &ps {
 //!     // Travelling in +x, left is +y in the y-up convention.
 //!     assert!(cross(DVec2::X, p.left - p.right) > 0.0);
@@ -35,7 +35,7 @@ use glam::DVec2;
 use crate::error::{Error, Result};
 use crate::navmesh::mesh::{NavMesh, TriId};
 
-/// A portal edge between two consecutive corridor polygons, with ends named relative to the
+/// A portal edge between two consecutive channel polygons, with ends named relative to the
 /// direction of travel (see the [module docs](self)).
 ///
 /// ```
@@ -70,8 +70,8 @@ impl Portal {
     }
 }
 
-/// Writes the portals of `corridor` into `out` (cleared first); allocation-free once `out`
-/// has grown to the corridor's length.
+/// Writes the portals of `channel` into `out` (cleared first); allocation-free once `out`
+/// has grown to the channel's length.
 ///
 /// ```
 /// use glam::DVec2;
@@ -83,26 +83,26 @@ impl Portal {
 /// assert!(portals_into(&mesh, &[0, 7], &mut out).is_err());
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
-pub fn portals_into(mesh: &NavMesh, corridor: &[TriId], out: &mut Vec<Portal>) -> Result<()> {
+pub fn portals_into(mesh: &NavMesh, channel: &[TriId], out: &mut Vec<Portal>) -> Result<()> {
     out.clear();
-    if let Some(&bad) = corridor.iter().find(|&&t| t >= mesh.num_triangles()) {
+    if let Some(&bad) = channel.iter().find(|&&t| t >= mesh.num_triangles()) {
         return Err(Error::param(
-            "corridor",
+            "channel",
             bad as f64,
             "triangle ids below the mesh's triangle count",
         ));
     }
-    let mut prev = match corridor.first() {
+    let mut prev = match channel.first() {
         Some(&t) => (0, t),
         None => return Ok(()),
     };
-    for (i, &t) in corridor.iter().enumerate().skip(1) {
+    for (i, &t) in channel.iter().enumerate().skip(1) {
         if t == prev.1 {
             continue;
         }
         let edge = mesh
             .shared_edge(prev.1, t)
-            .ok_or(Error::BrokenCorridor { a: prev.0, b: i })?;
+            .ok_or(Error::BrokenChannel { a: prev.0, b: i })?;
         // Edge `edge` of the counter-clockwise triangle runs from corner `edge` to corner
         // `edge + 1` with the triangle on its left; facing out across it, corner `edge + 1`
         // is on the left.
@@ -116,7 +116,7 @@ pub fn portals_into(mesh: &NavMesh, corridor: &[TriId], out: &mut Vec<Portal>) -
     Ok(())
 }
 
-/// The portals of `corridor` (allocating form of [`portals_into`]).
+/// The portals of `channel` (allocating form of [`portals_into`]).
 ///
 /// ```
 /// use glam::DVec2;
@@ -127,53 +127,10 @@ pub fn portals_into(mesh: &NavMesh, corridor: &[TriId], out: &mut Vec<Portal>) -
 /// assert!((p[0].width() - 8f64.sqrt()).abs() < 1e-12);
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
-pub fn portals(mesh: &NavMesh, corridor: &[TriId]) -> Result<Vec<Portal>> {
-    let mut out = Vec::with_capacity(corridor.len().saturating_sub(1));
-    portals_into(mesh, corridor, &mut out)?;
+pub fn portals(mesh: &NavMesh, channel: &[TriId]) -> Result<Vec<Portal>> {
+    let mut out = Vec::with_capacity(channel.len().saturating_sub(1));
+    portals_into(mesh, channel, &mut out)?;
     Ok(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::geometry::cross;
-
-    #[test]
-    fn orientation_is_consistent_along_a_winding_corridor() {
-        let mesh = NavMesh::from_scene_json(
-            r#"{"boundary": [[0,0],[6,0],[6,6],[0,6]], "holes": [[[1,1],[5,1],[5,5],[1,5]]]}"#,
-            "ring",
-        )
-        .unwrap();
-        let (s, g) = (DVec2::new(0.5, 0.5), DVec2::new(5.5, 5.5));
-        let corridor = mesh.find_corridor(s, g).unwrap();
-        let ps = portals(&mesh, &corridor).unwrap();
-        for (k, p) in ps.iter().enumerate() {
-            // The triangle before the portal lies counter-clockwise of right → left, the one
-            // after clockwise, so travel from one to the other has `left` on its left.
-            let before = mesh.centroid(corridor[k]);
-            let after = mesh.centroid(corridor[k + 1]);
-            assert!(cross(p.left - p.right, before - p.right) > 0.0);
-            assert!(cross(p.left - p.right, after - p.right) < 0.0);
-            assert!(cross(after - before, p.left - p.right) > 0.0);
-        }
-    }
-
-    #[test]
-    fn broken_corridor_names_the_pair() {
-        let mesh = NavMesh::from_scene_json(
-            r#"{"boundary": [[0,0],[1,0],[2,0],[3,0],[4,0],[4,1],[3,1],[2,1],[1,1],[0,1]]}"#,
-            "bar",
-        )
-        .unwrap();
-        let far = (0..mesh.num_triangles())
-            .find(|&t| t != 0 && mesh.shared_edge(0, t).is_none())
-            .unwrap();
-        assert_eq!(
-            portals(&mesh, &[0, 0, far]),
-            Err(Error::BrokenCorridor { a: 0, b: 2 })
-        );
-    }
 }
 
 /// Checks that every portal's `left` end is on the left of the direction of travel: the
@@ -204,4 +161,47 @@ pub fn check_orientation(portals: &[Portal], start: DVec2) -> Result<()> {
         behind = ahead;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::cross;
+
+    #[test]
+    fn orientation_is_consistent_along_a_winding_corridor() {
+        let mesh = NavMesh::from_scene_json(
+            r#"{"boundary": [[0,0],[6,0],[6,6],[0,6]], "holes": [[[1,1],[5,1],[5,5],[1,5]]]}"#,
+            "ring",
+        )
+        .unwrap();
+        let (s, g) = (DVec2::new(0.5, 0.5), DVec2::new(5.5, 5.5));
+        let channel = mesh.find_channel(s, g).unwrap();
+        let ps = portals(&mesh, &channel).unwrap();
+        for (k, p) in ps.iter().enumerate() {
+            // The triangle before the portal lies counter-clockwise of right → left, the one
+            // after clockwise, so travel from one to the other has `left` on its left.
+            let before = mesh.centroid(channel[k]);
+            let after = mesh.centroid(channel[k + 1]);
+            assert!(cross(p.left - p.right, before - p.right) > 0.0);
+            assert!(cross(p.left - p.right, after - p.right) < 0.0);
+            assert!(cross(after - before, p.left - p.right) > 0.0);
+        }
+    }
+
+    #[test]
+    fn broken_corridor_names_the_pair() {
+        let mesh = NavMesh::from_scene_json(
+            r#"{"boundary": [[0,0],[1,0],[2,0],[3,0],[4,0],[4,1],[3,1],[2,1],[1,1],[0,1]]}"#,
+            "bar",
+        )
+        .unwrap();
+        let far = (0..mesh.num_triangles())
+            .find(|&t| t != 0 && mesh.shared_edge(0, t).is_none())
+            .unwrap();
+        assert_eq!(
+            portals(&mesh, &[0, 0, far]),
+            Err(Error::BrokenChannel { a: 0, b: 2 })
+        );
+    }
 }

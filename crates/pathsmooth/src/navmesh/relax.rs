@@ -1,7 +1,7 @@
 //! Portal relaxation: slide each path node along the portal it crosses.
 //!
 //! The method of the navmesh blog post "Grandpa, tell us another story about pathfinding"
-//! (`shared/seeds/004_*.txt`): the path has one node on each portal of its corridor, between
+//! (`shared/seeds/004_*.txt`): the path has one node on each portal of its channel, between
 //! the start and the goal. Sweeping from the start, each node is moved along its portal to
 //! the point that makes the path through it shortest given its two neighbours — where the
 //! segment from the previous node to the next one crosses the portal ("the line to the node
@@ -11,7 +11,7 @@
 //! Sweeps repeat until no node moves more than `tolerance` or `max_passes` sweeps are done.
 //!
 //! Guarantees:
-//! - **Never leaves the corridor.** Each node stays on its portal, and consecutive nodes lie on
+//! - **Never leaves the channel.** Each node stays on its portal, and consecutive nodes lie on
 //!   two portals of one convex polygon (a navmesh triangle), so each segment stays inside that
 //!   polygon; the start must be in the first polygon and the goal in the last.
 //! - **Never makes the path longer.** A move changes only the two segments at the node, and
@@ -20,7 +20,7 @@
 //!   is inside that interval; the check also guards round-off and the first move of a node
 //!   that starts outside the margins).
 //!
-//! Parameters ([`RelaxOptions`]): `margin` (distance kept from portal ends, clamped to half
+//! Parameters ([`RelaxParams`]): `margin` (distance kept from portal ends, clamped to half
 //! the portal width; larger values stay farther from walls but leave the path longer),
 //! `tolerance` (stop when the largest move of a sweep is below it) and `max_passes`.
 //! Cost: O(n) per sweep for n portals, no allocation with [`relax_in_place`] and
@@ -30,12 +30,12 @@
 //! ```
 //! use glam::DVec2;
 //! use pathsmooth::navmesh::portals::Portal;
-//! use pathsmooth::navmesh::relax::{relax, RelaxOptions};
+//! use pathsmooth::navmesh::relax::{relax, RelaxParams};
 //! let portals = [
 //!     Portal::new(DVec2::new(1.0, 1.0), DVec2::new(1.0, -1.0)),
 //!     Portal::new(DVec2::new(2.0, 1.0), DVec2::new(2.0, -1.0)),
 //! ];
-//! let path = relax(&portals, DVec2::new(0.0, 0.9), DVec2::new(3.0, -0.9), &RelaxOptions::default())?;
+//! let path = relax(&portals, DVec2::new(0.0, 0.9), DVec2::new(3.0, -0.9), &RelaxParams::default())?;
 //! assert_eq!(path.len(), 4);
 //! // The nodes end on the straight line from start to goal.
 //! assert!((path[1].y - 0.3).abs() < 1e-6 && (path[2].y + 0.3).abs() < 1e-6);
@@ -51,11 +51,11 @@ use crate::navmesh::portals::Portal;
 /// Parameters of [`relax`]; see the [module docs](self).
 ///
 /// ```
-/// let o = pathsmooth::navmesh::relax::RelaxOptions::default();
+/// let o = pathsmooth::navmesh::relax::RelaxParams::default();
 /// assert_eq!((o.margin, o.tolerance, o.max_passes), (0.01, 1e-6, 64));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct RelaxOptions {
+pub struct RelaxParams {
     /// Distance kept from each portal end (the article's 0.01), in world units.
     pub margin: f64,
     /// Stop when no node moves farther than this in a sweep.
@@ -64,9 +64,9 @@ pub struct RelaxOptions {
     pub max_passes: usize,
 }
 
-impl Default for RelaxOptions {
+impl Default for RelaxParams {
     fn default() -> Self {
-        RelaxOptions {
+        RelaxParams {
             margin: 0.01,
             tolerance: 1e-6,
             max_passes: 64,
@@ -79,10 +79,10 @@ impl Default for RelaxOptions {
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::navmesh::{portals::Portal, relax::{relax, RelaxOptions}};
+/// use pathsmooth::navmesh::{portals::Portal, relax::{relax, RelaxParams}};
 /// // A gap whose upper end is at y = 1: the margin keeps the node 0.1 below it.
 /// let gap = [Portal::new(DVec2::new(1.0, 1.0), DVec2::new(1.0, -1.0))];
-/// let opts = RelaxOptions { margin: 0.1, ..RelaxOptions::default() };
+/// let opts = RelaxParams { margin: 0.1, ..RelaxParams::default() };
 /// let path = relax(&gap, DVec2::new(0.0, 3.0), DVec2::new(2.0, 3.0), &opts)?;
 /// assert!((path[1] - DVec2::new(1.0, 0.9)).length() < 1e-12);
 /// # Ok::<(), pathsmooth::Error>(())
@@ -91,7 +91,7 @@ pub fn relax(
     portals: &[Portal],
     start: DVec2,
     goal: DVec2,
-    opts: &RelaxOptions,
+    opts: &RelaxParams,
 ) -> Result<Vec<DVec2>> {
     let mut out = Vec::with_capacity(portals.len() + 2);
     relax_into(portals, start, goal, opts, &mut out)?;
@@ -103,10 +103,10 @@ pub fn relax(
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::navmesh::{portals::Portal, relax::{relax_into, RelaxOptions}};
+/// use pathsmooth::navmesh::{portals::Portal, relax::{relax_into, RelaxParams}};
 /// let wide = [Portal::new(DVec2::new(1.0, 5.0), DVec2::new(1.0, -5.0))];
 /// let mut out = Vec::new();
-/// let sweeps = relax_into(&wide, DVec2::new(0.0, 2.0), DVec2::new(2.0, 2.0), &RelaxOptions::default(), &mut out)?;
+/// let sweeps = relax_into(&wide, DVec2::new(0.0, 2.0), DVec2::new(2.0, 2.0), &RelaxParams::default(), &mut out)?;
 /// assert_eq!(out[1], DVec2::new(1.0, 2.0));
 /// assert!(sweeps >= 1);
 /// # Ok::<(), pathsmooth::Error>(())
@@ -115,7 +115,7 @@ pub fn relax_into(
     portals: &[Portal],
     start: DVec2,
     goal: DVec2,
-    opts: &RelaxOptions,
+    opts: &RelaxParams,
     out: &mut Vec<DVec2>,
 ) -> Result<usize> {
     out.clear();
@@ -134,18 +134,14 @@ pub fn relax_into(
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::navmesh::{portals::Portal, relax::{relax_in_place, RelaxOptions}};
+/// use pathsmooth::navmesh::{portals::Portal, relax::{relax_in_place, RelaxParams}};
 /// let p = [Portal::new(DVec2::new(1.0, 1.0), DVec2::new(1.0, -1.0))];
 /// let mut path = vec![DVec2::ZERO, DVec2::new(1.0, 0.9), DVec2::new(2.0, 0.0)];
-/// relax_in_place(&p, &mut path, &RelaxOptions::default())?;
+/// relax_in_place(&p, &mut path, &RelaxParams::default())?;
 /// assert_eq!(path[1], DVec2::new(1.0, 0.0));
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
-pub fn relax_in_place(
-    portals: &[Portal],
-    path: &mut [DVec2],
-    opts: &RelaxOptions,
-) -> Result<usize> {
+pub fn relax_in_place(portals: &[Portal], path: &mut [DVec2], opts: &RelaxParams) -> Result<usize> {
     check(portals, path, opts)?;
     let mut sweeps = 0;
     while sweeps < opts.max_passes {
@@ -168,7 +164,7 @@ pub fn relax_in_place(
     Ok(sweeps)
 }
 
-fn check(portals: &[Portal], path: &[DVec2], opts: &RelaxOptions) -> Result<()> {
+fn check(portals: &[Portal], path: &[DVec2], opts: &RelaxParams) -> Result<()> {
     let needed = portals.len() + 2;
     if path.len() != needed {
         return Err(Error::TooFewPoints {
@@ -245,7 +241,7 @@ mod tests {
         let p = [Portal::new(DVec2::Y, -DVec2::Y)];
         let mut path = [DVec2::ZERO, DVec2::X];
         assert!(matches!(
-            relax_in_place(&p, &mut path, &RelaxOptions::default()),
+            relax_in_place(&p, &mut path, &RelaxParams::default()),
             Err(Error::TooFewPoints {
                 needed: 3,
                 got: 2,

@@ -16,7 +16,7 @@ use crate::geometry::{check_path, Point2};
 use crate::map_safe::MapSafe;
 use crate::navmesh::funnel::funnel_into;
 use crate::navmesh::portals::{portals_into, Portal};
-use crate::navmesh::relax::{relax_into, RelaxOptions};
+use crate::navmesh::relax::{relax_into, RelaxParams};
 use crate::shortcut::Shortcutter;
 use crate::validate::{ValidationReport, Validator};
 use crate::world::{check_in_bounds, check_radius, path_is_clear, World};
@@ -322,11 +322,11 @@ impl<W: World> Pipeline<W> {
             }
             Step::Funnel | Step::Relax(_) => {
                 let mesh = world.navmesh()?;
-                let channel = mesh.find_corridor(start, goal)?;
+                let channel = mesh.find_channel(start, goal)?;
                 portals_into(mesh, &channel, &mut self.portals)?;
                 if let Step::Relax(options) = step {
                     // Keep the waypoints at least the agent radius from the portal ends.
-                    let options = RelaxOptions {
+                    let options = RelaxParams {
                         margin: options.margin.max(radius),
                         ..*options
                     };

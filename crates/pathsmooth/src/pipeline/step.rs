@@ -1,9 +1,9 @@
 //! The steps a pipeline can run, and its presets.
 
-use crate::corridor::plan::PlanOptions;
+use crate::corridor::plan::CorridorParams;
 use crate::curve::catmull_rom::CatmullRomParams;
 use crate::curve::chaikin::ChaikinParams;
-use crate::navmesh::relax::RelaxOptions;
+use crate::navmesh::relax::RelaxParams;
 
 /// One step of a [`Pipeline`](crate::Pipeline): from a path valid on the world to a path
 /// valid on the world.
@@ -38,11 +38,11 @@ pub enum Step {
     /// The same channel with the waypoints slid along its portals, kept at least the agent
     /// radius (or the options' margin, if larger) from the portal ends
     /// ([`relax`](crate::navmesh::relax::relax)). Needs a world with a navmesh.
-    Relax(RelaxOptions),
+    Relax(RelaxParams),
     /// Langerak's corridor optimisation: a corridor of clearance disks from the path's
     /// start to its goal, solved by Chambolle–Pock and made valid
     /// ([`CorridorPlanner`](crate::corridor::plan::CorridorPlanner)). Needs a grid world.
-    Corridor(PlanOptions),
+    Corridor(CorridorParams),
 }
 
 impl Step {
@@ -75,12 +75,12 @@ impl Step {
 
     /// Portal relaxation with the default options.
     pub fn relax() -> Self {
-        Step::Relax(RelaxOptions::default())
+        Step::Relax(RelaxParams::default())
     }
 
     /// The corridor optimiser with the default options.
     pub fn corridor() -> Self {
-        Step::Corridor(PlanOptions::default())
+        Step::Corridor(CorridorParams::default())
     }
 }
 

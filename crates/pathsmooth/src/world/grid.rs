@@ -6,7 +6,7 @@ use glam::{DVec2, IVec2};
 
 use super::{check_radius, Bounds, World};
 use crate::corridor::graph::CorridorMap;
-use crate::corridor::plan::{CorridorPlan, CorridorPlanner, PlanOptions};
+use crate::corridor::plan::{CorridorParams, CorridorPlan, CorridorPlanner};
 use crate::error::{Error, Result};
 use crate::grid::astar::{astar_clear, GridPath};
 use crate::grid::distance::DistanceField;
@@ -256,7 +256,7 @@ impl GridWorld {
         start: DVec2,
         goal: DVec2,
         radius: f64,
-        options: &PlanOptions,
+        options: &CorridorParams,
     ) -> Result<CorridorPlan> {
         check_radius(radius)?;
         let s = self.cell_size;

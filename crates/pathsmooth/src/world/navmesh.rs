@@ -107,7 +107,7 @@ impl World for NavMeshWorld {
     /// is not clear, the path through the portals' midpoints if that one is clear.
     fn plan(&self, start: DVec2, goal: DVec2, radius: f64) -> Result<Vec<DVec2>> {
         check_radius(radius)?;
-        let channel = self.mesh.find_corridor(start, goal)?;
+        let channel = self.mesh.find_channel(start, goal)?;
         let portals = portals(&self.mesh, &channel)?;
         let funnelled = funnel(&portals, start, goal, radius);
         if radius == 0.0 {

@@ -7,7 +7,7 @@ use clarabel::solver::{DefaultSettings, DefaultSolver, IPSolver, SolverStatus, S
 use glam::DVec2;
 use pathsmooth::corridor::disks::DiskCorridor;
 use pathsmooth::corridor::operators::{energy, project_to_disk, LengthNorm};
-use pathsmooth::corridor::problem::{Problem, ProblemOptions};
+use pathsmooth::corridor::problem::{Problem, ProblemParams};
 
 /// A small deterministic generator (xorshift64*), so corridors are reproducible.
 pub struct Rng(pub u64);
@@ -53,7 +53,7 @@ pub fn random_corridor(rng: &mut Rng, n: usize) -> DiskCorridor {
 /// The discretised problem of a random corridor (default bathtub weights).
 pub fn random_problem(seed: u64, n: usize) -> Problem {
     let mut rng = Rng(seed.wrapping_mul(0x9E3779B97F4A7C15) | 1);
-    Problem::from_corridor(&random_corridor(&mut rng, n), &ProblemOptions::default())
+    Problem::from_corridor(&random_corridor(&mut rng, n), &ProblemParams::default())
         .expect("a valid problem")
 }
 
