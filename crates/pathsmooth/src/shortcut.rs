@@ -42,7 +42,8 @@ use glam::DVec2;
 
 use crate::error::Result;
 use crate::geometry::{check_path, Point2};
-use crate::world::{check_in_bounds, check_radius, World};
+use crate::grid::los::segment_enters_open_box;
+use crate::world::{check_in_bounds, check_radius, Bounds, World};
 
 /// Reusable line-of-sight shortcutting on one world (see the module docs).
 ///
@@ -115,13 +116,29 @@ impl<W: World> Shortcutter<W> {
         let (world, input) = (&self.world, &self.input);
         // A shortcut i → j makes a new bend at i; it must be clear too (a grid's pinch at
         // radius 0).
+        // Blocked boxes that stopped recent sight lines: neighbouring candidates are
+        // usually stopped by the same wall, which one exact test detects before the world
+        // walks the whole segment.
+        let mut blockers = [None::<Bounds>; 4];
+        let mut next_blocker = 0;
         farthest_visible(input.len(), &mut self.kept, |kept, i, j| {
             let (a, b) = (input[i], input[j]);
-            world.segment_is_clear(a, b, radius)
-                && match kept {
-                    [.., h, _] => world.bend_is_clear(input[*h], a, b, radius),
-                    _ => true,
+            let known =
+                |w: &Option<Bounds>| w.is_some_and(|w| segment_enters_open_box(a, b, w.min, w.max));
+            if blockers.iter().any(known) {
+                return false;
+            }
+            if let Err(blocker) = world.clear_or_blocker(a, b, radius) {
+                if blocker.is_some() {
+                    blockers[next_blocker] = blocker;
+                    next_blocker = (next_blocker + 1) % blockers.len();
                 }
+                return false;
+            }
+            match kept {
+                [.., h, _] => world.bend_is_clear(input[*h], a, b, radius),
+                _ => true,
+            }
         });
         out.clear();
         out.extend(self.kept.iter().map(|&i| path[i]));

@@ -326,13 +326,18 @@ pub fn path_is_clear(map: &GridMap, field: &DistanceField, path: &[DVec2], radiu
 }
 
 /// True when the closed segment `a`–`b` meets the open square of `cell` (so, if the cell
-/// is blocked, the segment collides). Exact: by the separating axis theorem the segment
-/// misses the open square only if the x or y extents do not overlap, or all four corners
-/// lie weakly on one side of the segment's line (exact orientation signs).
+/// is blocked, the segment collides). Exact; see [`segment_enters_open_box`].
 #[cfg(test)]
 pub(crate) fn segment_enters_cell(a: DVec2, b: DVec2, cell: IVec2) -> bool {
     let lo = cell.as_dvec2();
-    let hi = lo + DVec2::ONE;
+    segment_enters_open_box(a, b, lo, lo + DVec2::ONE)
+}
+
+/// True when the closed segment `a`–`b` meets the open box `(lo, hi)`. Exact: by the
+/// separating axis theorem the segment misses the open box only if the x or y extents do
+/// not overlap, or all four corners lie weakly on one side of the segment's line (exact
+/// orientation signs, Shewchuk's predicate).
+pub(crate) fn segment_enters_open_box(a: DVec2, b: DVec2, lo: DVec2, hi: DVec2) -> bool {
     if a.x.max(b.x) <= lo.x || a.x.min(b.x) >= hi.x || a.y.max(b.y) <= lo.y || a.y.min(b.y) >= hi.y
     {
         return false;

@@ -338,6 +338,29 @@ impl World for GridWorld {
         }
     }
 
+    fn clear_or_blocker(&self, a: DVec2, b: DVec2, radius: f64) -> Result<(), Option<Bounds>> {
+        let (ga, gb) = (self.to_grid(a), self.to_grid(b));
+        match segment_collision(&self.map, ga, gb) {
+            // Outside cells are blocked too, but their boxes would reach beyond the map.
+            Some(Collision::Interior { cell })
+                if self.map.contains(cell.x as i64, cell.y as i64) =>
+            {
+                let lo = cell.as_dvec2();
+                Err(Some(Bounds::new(
+                    self.to_world(lo),
+                    self.to_world(lo + DVec2::ONE),
+                )))
+            }
+            Some(_) => Err(None),
+            None if radius > 0.0
+                && !self.field.segment_clear_of(ga, gb, radius / self.cell_size) =>
+            {
+                Err(None)
+            }
+            None => Ok(()),
+        }
+    }
+
     fn max_clearance(&self) -> Option<f64> {
         Some(*self.max_clearance.get_or_init(|| {
             let (w, h) = (self.map.width() as i64, self.map.height() as i64);

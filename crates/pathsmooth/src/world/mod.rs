@@ -223,6 +223,20 @@ pub trait World {
         (!self.segment_is_clear(a, b, radius)).then(|| a.lerp(b, 0.5))
     }
 
+    /// [`segment_is_clear`](Self::segment_is_clear) with a reason: `Ok(())` when clear;
+    /// otherwise, where the world can name one, a box of blocked space (every point of its
+    /// open inside is blocked) that the segment enters. Callers that test many nearby
+    /// segments (the shortcutter) keep the boxes and reject later segments entering one
+    /// with a single exact test, which on grids settles most failing sight lines. The
+    /// default names no box.
+    fn clear_or_blocker(&self, a: DVec2, b: DVec2, radius: f64) -> Result<(), Option<Bounds>> {
+        if self.segment_is_clear(a, b, radius) {
+            Ok(())
+        } else {
+            Err(None)
+        }
+    }
+
     /// The largest clearance of any free point, when the world knows it (grids do); used
     /// to refuse an agent too large for any free space ([`Error::NoRoom`]).
     fn max_clearance(&self) -> Option<f64> {
@@ -281,6 +295,9 @@ impl<W: World + ?Sized> World for &W {
     }
     fn first_contact(&self, a: DVec2, b: DVec2, radius: f64) -> Option<DVec2> {
         (**self).first_contact(a, b, radius)
+    }
+    fn clear_or_blocker(&self, a: DVec2, b: DVec2, radius: f64) -> Result<(), Option<Bounds>> {
+        (**self).clear_or_blocker(a, b, radius)
     }
     fn max_clearance(&self) -> Option<f64> {
         (**self).max_clearance()
