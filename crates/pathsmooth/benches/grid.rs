@@ -14,7 +14,9 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use glam::DVec2;
 use pathsmooth::grid::astar::{astar, GridPath};
 use pathsmooth::grid::{GridMap, Scenario};
-use pathsmooth::{GridWorld, Pipeline, Preset, Shortcutter, Step, ValidationReport, Validator};
+use pathsmooth::{
+    GridWorld, Pipeline, Preset, Shortcutter, Step, ValidationReport, Validator, World,
+};
 
 mod support;
 
