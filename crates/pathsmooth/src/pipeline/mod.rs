@@ -47,9 +47,11 @@ pub struct PipelineReport {
 /// navmesh's search), and only a world that cannot plan refuses it
 /// ([`Error::InvalidInputPath`] naming the segment).
 ///
-/// **Steps** run in order; each is map-aware, so a valid path stays valid. A step whose
-/// result would still fail validation (a defect) is skipped and reported in
-/// [`report`](Self::report) rather than returned.
+/// **Steps** run in order; each is map-aware, so a valid path stays valid. The steps that
+/// re-route (funnel, relaxation, corridor) are validated after they run, and one whose
+/// result fails validation is skipped and reported in [`report`](Self::report) rather than
+/// returned; the others test every segment they make, and the result is validated once at
+/// the end.
 ///
 /// **Memory.** The pipeline owns every scratch buffer (the steps', the validator's, the
 /// navmesh portals, the corridor solver's), so once warmed up, `smooth_into` and
@@ -57,7 +59,8 @@ pub struct PipelineReport {
 /// per-world data (a grid's distance field, navmesh, corridor map) lives in the world and
 /// is built once.
 ///
-/// Cost: per run, the steps' costs plus one validation per step.
+/// Cost: per run, an input check (one clearance test per segment), the steps' costs, and
+/// one validation of the result (plus one per re-routing step).
 ///
 /// ```
 /// use glam::{DVec2, Vec2};
@@ -280,6 +283,10 @@ impl<W: World> Pipeline<W> {
             if let Err(e) = self.run_step(&step, path, &mut b) {
                 result = Err(e);
                 break;
+            }
+            if step.keeps_validity() {
+                std::mem::swap(path, &mut b);
+                continue;
             }
             match Validator::new(&self.world).validate(&b, self.radius) {
                 Ok(r) if r.is_valid() => std::mem::swap(path, &mut b),

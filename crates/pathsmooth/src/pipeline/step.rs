@@ -63,6 +63,17 @@ impl Step {
         }
     }
 
+    /// True for the steps that keep a valid path valid by construction (they test every
+    /// segment and bend they make): the pipeline validates their result only at the end.
+    /// The navmesh and corridor steps are checked after they run, and skipped (reported)
+    /// should their result not be valid.
+    pub(crate) fn keeps_validity(&self) -> bool {
+        matches!(
+            self,
+            Step::Shortcut | Step::Chaikin(_) | Step::CatmullRom(_) | Step::Resample { .. }
+        )
+    }
+
     /// Map-aware Chaikin with the default parameters (4 passes at ratio ¼).
     pub fn chaikin() -> Self {
         Step::Chaikin(ChaikinParams::default())
