@@ -154,8 +154,8 @@ pub enum MapMethod {
     Funnel,
     /// The same corridor, with nodes slid along its portal edges (portal relaxation).
     Relax,
-    /// Corridor map of clearance disks, then the Chambolle–Pock path optimiser (Langerak,
-    /// Game AI Pro 3 ch. 20), made valid on the map.
+    /// Shortcuts, then the Chambolle–Pock path optimiser (Langerak, Game AI Pro 3 ch. 20)
+    /// in a corridor of clearance disks along them, made valid on the map.
     Corridor,
 }
 
@@ -209,7 +209,7 @@ impl MapMethod {
             MapMethod::ShortcutCatmullRom => vec![Step::Shortcut, catmull_rom()],
             MapMethod::Funnel => vec![Step::Funnel],
             MapMethod::Relax => vec![Step::relax()],
-            MapMethod::Corridor => vec![Step::corridor()],
+            MapMethod::Corridor => vec![Step::Shortcut, Step::corridor()],
         }
     }
 }

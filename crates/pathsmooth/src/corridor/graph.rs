@@ -118,6 +118,7 @@ use crate::error::{Error, Result};
 use crate::grid::distance::DistanceField;
 use crate::grid::map::GridMap;
 use crate::world::check_radius;
+use crate::world::grid::Cells;
 
 /// The clearance every corridor segment keeps above the agent radius (map units). Strictly
 /// positive so that a segment never touches a wall (nor a pinch vertex) when `r = 0`, and
@@ -228,6 +229,14 @@ impl CorridorMap {
     /// ```
     pub fn field(&self) -> &DistanceField {
         &self.field
+    }
+
+    /// The map and its field as a world in cell units.
+    pub(crate) fn cells(&self) -> Cells<'_> {
+        Cells {
+            map: &self.map,
+            field: &self.field,
+        }
     }
 
     /// Number of graph vertices.

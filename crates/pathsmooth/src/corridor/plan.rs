@@ -90,8 +90,8 @@ use super::graph::{CorridorMap, MARGIN};
 use super::optimize::{Report, Solver, SolverParams};
 use super::problem::{Problem, ProblemParams};
 use crate::error::{Error, Result};
-use crate::grid::distance::DistanceField;
-use crate::grid::los::{bend_pinch, segment_is_clear};
+use crate::geometry::check_path;
+use crate::world::{check_radius, path_is_clear, World};
 
 /// Everything a corridor plan produced.
 ///
@@ -200,14 +200,96 @@ impl CorridorPlanner {
         corridor.goal_dir = options.goal_dir;
         let mut problem = Problem::from_corridor(&corridor, &options.problem)?;
         let mut safe = Vec::with_capacity(corridor.len());
-        safe_radii_into(map.field(), &corridor.centers, radius, &mut safe);
+        safe_radii_into(&map.cells(), &corridor.centers, radius, &mut safe);
         let lead = corridor.start_dir.is_some() as usize;
         problem.radii[lead..lead + safe.len()].copy_from_slice(&safe);
         let report = self.solver.solve(&problem, &options.solver)?;
         let mut path = problem.waypoints(self.solver.path()).to_vec();
-        let repaired = repair(map, &corridor.centers, radius, &mut path)?;
+        let repaired = repair(&map.cells(), &corridor.centers, radius, &mut path)?;
         Ok(CorridorPlan {
             corridor,
+            safe_radii: safe,
+            path,
+            report,
+            repaired,
+        })
+    }
+
+    /// Langerak's optimisation in a corridor along a caller's `route` (a path valid on
+    /// `world` for `radius`, typically a line-of-sight shortcut of a planner's path): the
+    /// route is sampled (every vertex, and in between at a spacing of half the room the
+    /// agent has there, between 1/4096 of the route's length and
+    /// [`ProblemParams::max_spacing`] or 1/8 of the length), each sample becomes a disk
+    /// centre with its safe radius ([`safe_radii_into`], the tube argument of the module
+    /// docs, so the result is valid on `world` whatever the solver does), and the path is
+    /// optimised inside. The route is a feasible path of the problem, and the corridor
+    /// hugs it, so the result stays close to the route's length; where the world leaves
+    /// room, the corners are rounded. Works on any [`World`], in its units.
+    ///
+    /// Errors: a bad radius, options or facing direction, a route with fewer than 2 points
+    /// or a non-finite point, and [`Error::InvalidInputPath`] when the route is not valid.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::corridor::plan::{CorridorParams, CorridorPlanner};
+    /// use pathsmooth::{is_valid, GridMap, GridWorld};
+    /// let world = GridWorld::new(GridMap::from_rows(&["........", "........", "..@@@@..", "........"])?)?;
+    /// let route = [DVec2::new(0.5, 3.5), DVec2::new(2.0, 2.0), DVec2::new(6.0, 2.0), DVec2::new(7.5, 3.5)];
+    /// let plan = CorridorPlanner::new().plan_along(&world, &route, 0.0, &CorridorParams::default())?;
+    /// assert!(is_valid(&world, &plan.path, 0.0));
+    /// assert_eq!((plan.path[0], *plan.path.last().unwrap()), (route[0], route[3]));
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn plan_along<W: World + ?Sized>(
+        &mut self,
+        world: &W,
+        route: &[DVec2],
+        radius: f64,
+        options: &CorridorParams,
+    ) -> Result<CorridorPlan> {
+        check_radius(radius)?;
+        check_path(route, 2, "corridor along a route")?;
+        options.solver.validate()?;
+        if !path_is_clear(world, route, radius) {
+            return Err(Error::InvalidInputPath {
+                reason: "the route of a corridor must be valid for the radius".into(),
+            });
+        }
+        let mut centers = Vec::new();
+        sample_route(
+            world,
+            route,
+            radius,
+            options.problem.max_spacing,
+            &mut centers,
+        )?;
+        let clearance: Vec<f64> = centers
+            .iter()
+            .map(|&c| (world.clearance(c) - radius).max(0.0))
+            .collect();
+        let mut safe = Vec::with_capacity(centers.len());
+        safe_radii_into(world, &centers, radius, &mut safe);
+        let mut problem = Problem::from_disks(
+            centers.clone(),
+            safe.clone(),
+            options.start_dir,
+            options.goal_dir,
+            &options.problem,
+        )?;
+        // `from_disks` pins the ends; the safe radii already are 0 there.
+        let lead = options.start_dir.is_some() as usize;
+        problem.radii[lead..lead + safe.len()].copy_from_slice(&safe);
+        let report = self.solver.solve(&problem, &options.solver)?;
+        let mut path = problem.waypoints(self.solver.path()).to_vec();
+        let repaired = repair(world, &centers, radius, &mut path)?;
+        drop_reversals(world, radius, &mut path);
+        Ok(CorridorPlan {
+            corridor: DiskCorridor {
+                centers,
+                radii: clearance,
+                start_dir: options.start_dir,
+                goal_dir: options.goal_dir,
+            },
             safe_radii: safe,
             path,
             report,
@@ -278,11 +360,17 @@ pub fn plan_corridor_path(
 /// assert!(safe[1] > 0.5 && safe[1] <= 2.5 - 0.2);
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
-pub fn safe_radii_into(field: &DistanceField, centers: &[DVec2], radius: f64, out: &mut Vec<f64>) {
+pub fn safe_radii_into<W: World + ?Sized>(
+    world: &W,
+    centers: &[DVec2],
+    radius: f64,
+    out: &mut Vec<f64>,
+) {
+    let margin = margin_of(world);
     out.clear();
     let n = centers.len();
     let mut lower = Vec::with_capacity(n);
-    let seg = |k: usize| field.segment_clearance(centers[k], centers[k + 1]);
+    let seg = |k: usize| world.segment_clearance(centers[k], centers[k + 1], f64::INFINITY);
     let mut before = f64::INFINITY;
     for k in 0..n {
         let after = if k + 1 < n { seg(k) } else { f64::INFINITY };
@@ -290,18 +378,19 @@ pub fn safe_radii_into(field: &DistanceField, centers: &[DVec2], radius: f64, ou
         lower.push(if pinned {
             0.0
         } else {
-            (before.min(after) - radius - MARGIN).max(0.0)
+            (before.min(after) - radius - margin).max(0.0)
         });
         out.push(if pinned {
             0.0
         } else {
-            (field.clearance(centers[k]) - radius - MARGIN).max(lower[k])
+            (world.clearance(centers[k]) - radius - margin).max(lower[k])
         });
         before = after;
     }
     let fits = |k: usize, out: &[f64]| {
         segment_fits(
-            field,
+            world,
+            margin,
             centers[k],
             centers[k + 1],
             out[k],
@@ -337,33 +426,155 @@ pub fn safe_radii_into(field: &DistanceField, centers: &[DVec2], radius: f64, ou
 /// ```
 pub const WIDEN_ROUNDS: usize = 8;
 
-/// Does clearance(xₜ) ≥ radius + MARGIN + (1−t)ra + t·rb hold on the segment a–b? Checked
-/// on pieces of length ≤ 0.5 (at most 256): each piece's exact clearance against the
-/// larger of the linear term's two end values.
-fn segment_fits(field: &DistanceField, a: DVec2, b: DVec2, ra: f64, rb: f64, radius: f64) -> bool {
+/// Removes waypoints where the path turns back by more than 90° (tiny back-and-forth
+/// steps an unconverged solve or a repaired waypoint can leave between small disks),
+/// when the segment joining their neighbours is clear: the path stays valid, gets
+/// shorter, and loses the reversal. O(n) segment tests per sweep, a few sweeps.
+fn drop_reversals<W: World + ?Sized>(world: &W, radius: f64, path: &mut Vec<DVec2>) {
+    loop {
+        let before = path.len();
+        let mut k = 1;
+        while k + 1 < path.len() {
+            let (a, v, b) = (path[k - 1], path[k], path[k + 1]);
+            let back = (v - a).dot(b - v) < 0.0 || v == a || v == b;
+            let keep_bend = |i: usize, p: &[DVec2]| {
+                i == 0 || world.bend_is_clear(p[i - 1], p[i], p[i + 1], radius)
+            };
+            if back && world.segment_is_clear(a, b, radius) {
+                path.remove(k);
+                if keep_bend(k - 1, path) && (k + 1 >= path.len() || keep_bend(k, path)) {
+                    continue;
+                }
+                path.insert(k, v);
+            }
+            k += 1;
+        }
+        if path.len() == before {
+            return;
+        }
+    }
+}
+
+/// The most disks [`CorridorPlanner::plan_along`] samples along a route.
+const MAX_ROUTE_SAMPLES: usize = 1 << 16;
+
+/// Samples `route` for [`CorridorPlanner::plan_along`]: every vertex (consecutive
+/// duplicates once), and in between points at a spacing of half the room the agent has
+/// at the last sample (clearance − radius), clamped between 1/4096 of the route's length
+/// and `max_spacing` (default 1/8 of the length). A sample is kept only when the piece from
+/// the last kept point is clear, and samples before a segment's end give way until the
+/// last piece is (rounding can put a point of a segment that grazes a wall a hair inside
+/// it), so the chain of samples is valid.
+fn sample_route<W: World + ?Sized>(
+    world: &W,
+    route: &[DVec2],
+    radius: f64,
+    max_spacing: Option<f64>,
+    out: &mut Vec<DVec2>,
+) -> Result<()> {
+    let total = crate::metrics::length(route);
+    if !total.is_finite() {
+        return Err(Error::param("route length", total, "a finite length"));
+    }
+    let hi = match max_spacing {
+        Some(s) if s > 0.0 && s.is_finite() => s,
+        Some(s) => return Err(Error::param("max_spacing", s, "a finite spacing > 0")),
+        None => (total / 8.0).max(f64::MIN_POSITIVE),
+    };
+    let lo = (total / 4096.0).min(hi).max(f64::MIN_POSITIVE);
+    out.clear();
+    out.push(route[0]);
+    for w in route.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        let d = a.distance(b);
+        if d == 0.0 {
+            continue;
+        }
+        let first = out.len();
+        let mut t = 0.0;
+        let mut here = a;
+        loop {
+            let step = (0.5 * (world.clearance(here) - radius)).clamp(lo, hi);
+            t += step;
+            if t >= d - 0.5 * lo {
+                break;
+            }
+            // A rounded point of a segment that grazes a wall can lie a hair inside it:
+            // keep only samples whose pieces are clear, so the centre chain is valid.
+            let next = a + (b - a) * (t / d);
+            if !world.segment_is_clear(*out.last().unwrap_or(&a), next, radius) {
+                continue;
+            }
+            here = next;
+            out.push(next);
+            if out.len() >= MAX_ROUTE_SAMPLES {
+                return Err(Error::OutputTooLarge {
+                    requested: out.len() as u128 + 1,
+                    cap: MAX_ROUTE_SAMPLES,
+                });
+            }
+        }
+        // The last piece too; samples of this segment give way until it is clear (the
+        // segment's start, a route vertex, always is).
+        while out.len() > first && !world.segment_is_clear(out[out.len() - 1], b, radius) {
+            out.pop();
+        }
+        out.push(b);
+    }
+    if out.len() == 1 {
+        out.push(route[route.len() - 1]);
+    }
+    Ok(())
+}
+
+/// The margin the corridor keeps above the agent radius on `world`: [`MARGIN`] in a world
+/// of unit scale, growing with the world's coordinates as its tolerance does.
+fn margin_of<W: World + ?Sized>(world: &W) -> f64 {
+    MARGIN.max(1e3 * world.tolerance())
+}
+
+/// Does clearance(xₜ) ≥ radius + margin + (1−t)ra + t·rb hold on the segment a–b? Checked
+/// on pieces of length ≤ 0.5 world units (at most 256): each piece's exact clearance
+/// against the larger of the linear term's two end values (any piece length is sound;
+/// shorter pieces are less conservative).
+#[allow(clippy::too_many_arguments)]
+fn segment_fits<W: World + ?Sized>(
+    world: &W,
+    margin: f64,
+    a: DVec2,
+    b: DVec2,
+    ra: f64,
+    rb: f64,
+    radius: f64,
+) -> bool {
     let pieces = (a.distance(b) / 0.5).ceil().clamp(1.0, 256.0) as usize;
     let at = |i: usize| i as f64 / pieces as f64;
     (0..pieces).all(|i| {
         let (t0, t1) = (at(i), at(i + 1));
         let need = ((1.0 - t0) * ra + t0 * rb).max((1.0 - t1) * ra + t1 * rb);
-        field.segment_clear_of(a.lerp(b, t0), a.lerp(b, t1), radius + MARGIN + need)
+        world.segment_is_clear(a.lerp(b, t0), a.lerp(b, t1), radius + margin + need)
     })
 }
 
-/// The exact check of the path and the repair by moving waypoints back to their centres;
-/// returns how many were moved.
-fn repair(map: &CorridorMap, centers: &[DVec2], radius: f64, path: &mut [DVec2]) -> Result<usize> {
-    let (grid, field) = (map.map(), map.field());
+/// The exact check of the path and the repair by moving waypoints back to their centres
+/// (whose chain is valid); returns how many were moved.
+fn repair<W: World + ?Sized>(
+    world: &W,
+    centers: &[DVec2],
+    radius: f64,
+    path: &mut [DVec2],
+) -> Result<usize> {
     let mut moved = 0;
+    let mut bad: Vec<usize> = Vec::new();
     loop {
-        let mut bad: Vec<usize> = Vec::new();
+        bad.clear();
         for k in 0..path.len() - 1 {
-            if !segment_is_clear(grid, field, path[k], path[k + 1], radius) {
+            if !world.segment_is_clear(path[k], path[k + 1], radius) {
                 bad.extend([k, k + 1]);
             }
         }
         for k in 1..path.len() - 1 {
-            if bend_pinch(grid, path[k - 1], path[k], path[k + 1]).is_some() {
+            if !world.bend_is_clear(path[k - 1], path[k], path[k + 1], radius) {
                 bad.push(k);
             }
         }
@@ -379,9 +590,9 @@ fn repair(map: &CorridorMap, centers: &[DVec2], radius: f64, path: &mut [DVec2])
         }
     }
     // Only centres remain at the offending places; the corridor guarantees its centre
-    // chain, so anything still wrong means the corridor was not from this map.
+    // chain, so anything still wrong means the corridor was not from this world.
     for k in 0..path.len() - 1 {
-        if !segment_is_clear(map.map(), field, path[k], path[k + 1], radius) {
+        if !world.segment_is_clear(path[k], path[k + 1], radius) {
             return Err(Error::InvalidInputPath {
                 reason: format!("corridor segment {k} is not clear for radius {radius}"),
             });
@@ -428,7 +639,7 @@ mod tests {
                 .corridor(DVec2::new(9.5, 1.0), DVec2::new(1.0, 5.5), radius)
                 .unwrap();
             let mut safe = Vec::new();
-            safe_radii_into(cmap.field(), &c.centers, radius, &mut safe);
+            safe_radii_into(&cmap.cells(), &c.centers, radius, &mut safe);
             let mut state = 0x2545_F491_4F6C_DD1D_u64;
             let mut clipped = 0;
             for _ in 0..2000 {
@@ -466,7 +677,7 @@ mod tests {
         path[2] = DVec2::new(4.5, 2.9);
         let world = crate::GridWorld::new(map).unwrap();
         assert!(!is_valid(&world, &path, 0.0));
-        let moved = repair(&cmap, &centers, 0.0, &mut path).unwrap();
+        let moved = repair(&cmap.cells(), &centers, 0.0, &mut path).unwrap();
         assert_eq!(moved, 2);
         assert_eq!(path, centers);
         assert!(is_valid(&world, &path, 0.0));

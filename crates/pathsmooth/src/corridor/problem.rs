@@ -250,26 +250,46 @@ impl Problem {
             Some(s) => densify(corridor, s)?,
             None => (corridor.centers.clone(), corridor.radii.clone()),
         };
+        Self::from_disks(
+            disk_c,
+            disk_r,
+            corridor.start_dir,
+            corridor.goal_dir,
+            options,
+        )
+    }
+
+    /// [`from_corridor`](Self::from_corridor) for disks that need not overlap (a caller
+    /// that guarantees the segments between waypoints by other means, as the safe radii
+    /// of [`corridor::plan`](crate::corridor::plan) do): no densification, the start and
+    /// goal pinned, dummies for the facing directions, weights as asked.
+    pub(crate) fn from_disks(
+        disk_c: Vec<DVec2>,
+        disk_r: Vec<f64>,
+        start_dir: Option<DVec2>,
+        goal_dir: Option<DVec2>,
+        options: &ProblemParams,
+    ) -> Result<Self> {
         let h = normalisation(&disk_c, &disk_r);
         let m = disk_c.len();
         let dummy = |d: DVec2| match options.direction_length {
             DirectionLength::Spacing => d.normalize() * h,
             DirectionLength::AsGiven => d,
         };
-        let lead = corridor.start_dir.is_some() as usize;
-        let trail = corridor.goal_dir.is_some() as usize;
+        let lead = start_dir.is_some() as usize;
+        let trail = goal_dir.is_some() as usize;
         let mut centers = Vec::with_capacity(m + lead + trail);
         let mut radii = Vec::with_capacity(m + lead + trail);
-        if let Some(d) = corridor.start_dir {
-            centers.push(corridor.start() - dummy(d));
+        if let Some(d) = start_dir {
+            centers.push(disk_c[0] - dummy(d));
             radii.push(0.0);
         }
         centers.extend_from_slice(&disk_c);
         radii.extend_from_slice(&disk_r);
         radii[lead] = 0.0;
         radii[lead + m - 1] = 0.0;
-        if let Some(d) = corridor.goal_dir {
-            centers.push(corridor.goal() + dummy(d));
+        if let Some(d) = goal_dir {
+            centers.push(disk_c[m - 1] + dummy(d));
             radii.push(0.0);
         }
         let weights = match &options.weights {

@@ -342,12 +342,14 @@ impl<W: World> Pipeline<W> {
                     funnel_into(&self.portals, start, goal, radius, out)
                 }
             }
+            // A one-point path has nothing to optimise.
+            Step::Corridor(_) if input.len() < 2 => {
+                out.clear();
+                out.extend_from_slice(input);
+                Ok(())
+            }
             Step::Corridor(options) => {
-                let grid = world.as_grid().ok_or(Error::Unsupported {
-                    what: "the corridor optimiser",
-                    needs: "a grid world (its corridor map)",
-                })?;
-                let plan = grid.plan_corridor(&mut self.corridor, start, goal, radius, options)?;
+                let plan = self.corridor.plan_along(world, input, radius, options)?;
                 out.clear();
                 out.extend_from_slice(&plan.path);
                 self.last_corridor = Some(plan);

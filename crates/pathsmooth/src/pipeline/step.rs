@@ -8,10 +8,9 @@ use crate::navmesh::relax::RelaxParams;
 /// One step of a [`Pipeline`](crate::Pipeline): from a path valid on the world to a path
 /// valid on the world.
 ///
-/// Steps that only look at the path keep its route (the start, the goal and the way
-/// between); the navmesh and corridor steps re-route between the path's first and last
-/// points through the world's own structure, as their algorithms need a channel of
-/// triangles or a corridor of disks.
+/// Steps keep the path's route (the start, the goal and the way between), except the
+/// navmesh steps, which re-route between the path's first and last points through the
+/// navmesh's channel of triangles, as their algorithms need one.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum Step {
@@ -39,9 +38,11 @@ pub enum Step {
     /// radius (or the options' margin, if larger) from the portal ends
     /// ([`relax`](crate::navmesh::relax::relax)). Needs a world with a navmesh.
     Relax(RelaxParams),
-    /// Langerak's corridor optimisation: a corridor of clearance disks from the path's
-    /// start to its goal, solved by Chambolle–Pock and made valid
-    /// ([`CorridorPlanner`](crate::corridor::plan::CorridorPlanner)). Needs a grid world.
+    /// Langerak's corridor optimisation in a corridor of disks along the path: the path
+    /// is sampled, each sample's disk is the room the agent has there (made safe for the
+    /// segments between waypoints), and the Chambolle–Pock solver smooths the path inside
+    /// ([`CorridorPlanner::plan_along`](crate::corridor::plan::CorridorPlanner::plan_along)).
+    /// Keeps the route; works on any world. Best after [`Step::Shortcut`].
     Corridor(CorridorParams),
 }
 
@@ -107,7 +108,8 @@ pub enum Preset {
     Shortest,
     /// Short and round: shortcuts, then map-aware Chaikin. The default for agents.
     Smooth,
-    /// Smooth with an even spread of waypoints: Langerak's corridor optimiser (grids).
+    /// Shortcuts, then Langerak's corridor optimiser along them: smooth, near-shortest,
+    /// with waypoints spread by the room there is.
     Corridor,
 }
 
@@ -117,7 +119,7 @@ impl Preset {
         match self {
             Preset::Shortest => vec![Step::Shortcut],
             Preset::Smooth => vec![Step::Shortcut, Step::chaikin()],
-            Preset::Corridor => vec![Step::corridor()],
+            Preset::Corridor => vec![Step::Shortcut, Step::corridor()],
         }
     }
 }

@@ -289,49 +289,54 @@ impl GridWorld {
     }
 }
 
-impl World for GridWorld {
+impl GridWorld {
+    /// The grid in cell units, where the grid's rules live.
+    pub(crate) fn cells(&self) -> Cells<'_> {
+        Cells {
+            map: &self.map,
+            field: &self.field,
+        }
+    }
+}
+
+/// A grid map and its distance field as a [`World`] in cell units (cell size 1, origin 0):
+/// the one implementation of the grid's validity rule, which [`GridWorld`] (in world units)
+/// and the corridor map use.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Cells<'a> {
+    pub(crate) map: &'a GridMap,
+    pub(crate) field: &'a DistanceField,
+}
+
+impl World for Cells<'_> {
     fn bounds(&self) -> Bounds {
         let size = DVec2::new(self.map.width() as f64, self.map.height() as f64);
-        Bounds::new(self.origin, self.to_world(size))
+        Bounds::new(DVec2::ZERO, size)
     }
 
     fn clearance(&self, p: DVec2) -> f64 {
-        self.field.clearance(self.to_grid(p)) * self.cell_size
+        self.field.clearance(p)
     }
 
     fn segment_is_clear(&self, a: DVec2, b: DVec2, radius: f64) -> bool {
-        let r = radius / self.cell_size;
-        segment_is_clear(&self.map, &self.field, self.to_grid(a), self.to_grid(b), r)
+        segment_is_clear(self.map, self.field, a, b, radius)
     }
 
     fn segment_clearance(&self, a: DVec2, b: DVec2, cap: f64) -> f64 {
-        let (a, b) = (self.to_grid(a), self.to_grid(b));
-        self.field
-            .segment_clearance_capped(a, b, cap / self.cell_size)
-            * self.cell_size
+        self.field.segment_clearance_capped(a, b, cap)
     }
 
     fn bend_is_clear(&self, prev: DVec2, v: DVec2, next: DVec2, radius: f64) -> bool {
         // With a radius the segments keep away from every corner: no pinch can be met.
-        radius > 0.0
-            || bend_pinch(
-                &self.map,
-                self.to_grid(prev),
-                self.to_grid(v),
-                self.to_grid(next),
-            )
-            .is_none()
+        radius > 0.0 || bend_pinch(self.map, prev, v, next).is_none()
     }
 
     fn first_contact(&self, a: DVec2, b: DVec2, radius: f64) -> Option<DVec2> {
-        let (ga, gb) = (self.to_grid(a), self.to_grid(b));
-        match segment_collision(&self.map, ga, gb) {
-            Some(Collision::Interior { cell }) => Some(self.cell_center(cell)),
-            Some(Collision::Pinch { vertex }) => Some(self.to_world(vertex.as_dvec2())),
+        match segment_collision(self.map, a, b) {
+            Some(Collision::Interior { cell }) => Some(GridMap::cell_center(cell)),
+            Some(Collision::Pinch { vertex }) => Some(vertex.as_dvec2()),
             Some(Collision::NonFinite) => Some(a),
-            None if radius > 0.0
-                && !self.field.segment_clear_of(ga, gb, radius / self.cell_size) =>
-            {
+            None if radius > 0.0 && !self.field.segment_clear_of(a, b, radius) => {
                 Some(a.lerp(b, 0.5))
             }
             None => None,
@@ -339,26 +344,59 @@ impl World for GridWorld {
     }
 
     fn clear_or_blocker(&self, a: DVec2, b: DVec2, radius: f64) -> Result<(), Option<Bounds>> {
-        let (ga, gb) = (self.to_grid(a), self.to_grid(b));
-        match segment_collision(&self.map, ga, gb) {
+        match segment_collision(self.map, a, b) {
             // Outside cells are blocked too, but their boxes would reach beyond the map.
             Some(Collision::Interior { cell })
                 if self.map.contains(cell.x as i64, cell.y as i64) =>
             {
                 let lo = cell.as_dvec2();
-                Err(Some(Bounds::new(
-                    self.to_world(lo),
-                    self.to_world(lo + DVec2::ONE),
-                )))
+                Err(Some(Bounds::new(lo, lo + DVec2::ONE)))
             }
             Some(_) => Err(None),
-            None if radius > 0.0
-                && !self.field.segment_clear_of(ga, gb, radius / self.cell_size) =>
-            {
-                Err(None)
-            }
+            None if radius > 0.0 && !self.field.segment_clear_of(a, b, radius) => Err(None),
             None => Ok(()),
         }
+    }
+}
+
+/// World units in, cells inside, world units out.
+impl World for GridWorld {
+    fn bounds(&self) -> Bounds {
+        let b = self.cells().bounds();
+        Bounds::new(self.to_world(b.min), self.to_world(b.max))
+    }
+
+    fn clearance(&self, p: DVec2) -> f64 {
+        self.cells().clearance(self.to_grid(p)) * self.cell_size
+    }
+
+    fn segment_is_clear(&self, a: DVec2, b: DVec2, radius: f64) -> bool {
+        let (a, b, r) = (self.to_grid(a), self.to_grid(b), radius / self.cell_size);
+        self.cells().segment_is_clear(a, b, r)
+    }
+
+    fn segment_clearance(&self, a: DVec2, b: DVec2, cap: f64) -> f64 {
+        let (a, b, cap) = (self.to_grid(a), self.to_grid(b), cap / self.cell_size);
+        self.cells().segment_clearance(a, b, cap) * self.cell_size
+    }
+
+    fn bend_is_clear(&self, prev: DVec2, v: DVec2, next: DVec2, radius: f64) -> bool {
+        let (p, v, n) = (self.to_grid(prev), self.to_grid(v), self.to_grid(next));
+        self.cells().bend_is_clear(p, v, n, radius / self.cell_size)
+    }
+
+    fn first_contact(&self, a: DVec2, b: DVec2, radius: f64) -> Option<DVec2> {
+        let (ga, gb, r) = (self.to_grid(a), self.to_grid(b), radius / self.cell_size);
+        self.cells()
+            .first_contact(ga, gb, r)
+            .map(|at| self.to_world(at))
+    }
+
+    fn clear_or_blocker(&self, a: DVec2, b: DVec2, radius: f64) -> Result<(), Option<Bounds>> {
+        let (ga, gb, r) = (self.to_grid(a), self.to_grid(b), radius / self.cell_size);
+        self.cells()
+            .clear_or_blocker(ga, gb, r)
+            .map_err(|b| b.map(|b| Bounds::new(self.to_world(b.min), self.to_world(b.max))))
     }
 
     fn max_clearance(&self) -> Option<f64> {

@@ -42,7 +42,7 @@
 //! rounded by one unit in the last place still validates, and the library's own outputs
 //! always do.
 
-mod grid;
+pub(crate) mod grid;
 mod navmesh;
 
 pub use grid::GridWorld;
