@@ -13,7 +13,7 @@
 //!
 //! The fix is a *tube* argument around the segment between the **centres**. Let Sₖ =
 //! [cₖ, cₖ₊₁] keep clearance ≥ mₖ from the blocked region (computed exactly with
-//! [`DistanceField::segment_clearance`]). If |vₖ − cₖ| ≤ ρₖ and |vₖ₊₁ − cₖ₊₁| ≤ ρₖ₊₁, the
+//! [`World::segment_clearance`]). If |vₖ − cₖ| ≤ ρₖ and |vₖ₊₁ − cₖ₊₁| ≤ ρₖ₊₁, the
 //! point q = (1−t)vₖ + t vₖ₊₁ is within (1−t)ρₖ + tρₖ₊₁ ≤ max(ρₖ, ρₖ₊₁) of the point
 //! (1−t)cₖ + t cₖ₊₁ of Sₖ; clearance is 1-Lipschitz, so
 //!
@@ -35,7 +35,7 @@
 //! disks.
 //!
 //! **Check and repair.** The result is still checked exactly (segments with
-//! [`segment_is_clear`], bends on pinch vertices with [`bend_pinch`]); a waypoint of an
+//! [`World::segment_is_clear`], bends on pinch vertices with [`World::bend_is_clear`]); a waypoint of an
 //! offending segment or bend is moved back to its disk centre, and the check repeats.
 //! Moving any set of waypoints to their centres keeps them in their safe disks, and the
 //! centre chain itself is valid, so the repair terminates with a valid path; on the real
