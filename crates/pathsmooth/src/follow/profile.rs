@@ -8,9 +8,9 @@
 
 use std::f64::consts::{PI, TAU};
 
-use glam::DVec2;
+use glam::{DVec2, DVec3};
 
-use super::agent::Agent;
+use super::agent::{Agent, Steering};
 use super::phases::{Phases, Rates};
 use crate::error::{Error, Result};
 use crate::geometry::{check_path, Point};
@@ -18,6 +18,10 @@ use crate::geometry::{check_path, Point};
 /// Points closer than this, relative to the coordinates' magnitude (and at least in absolute
 /// terms), are duplicates: they add no segment and so no turn.
 const DUPLICATE_TOLERANCE: f64 = 1e-12;
+
+/// A unit direction whose x–y part is at most this long (about 1e-9 rad from vertical) is
+/// vertical: it has no yaw of its own, and keeps the one the agent had.
+pub(super) const VERTICAL_TOLERANCE: f64 = 1e-9;
 
 /// Turns within this of π are reversals and always stop the agent (no arc fits them).
 const REVERSAL_TOLERANCE: f64 = 1e-9;
@@ -36,26 +40,180 @@ pub const MAX_SAMPLES: usize = 10_000_000;
 
 /// The agent's state at one instant of a [`SpeedProfile`].
 ///
+/// Positions and directions are 3D; a 2D path gives z = 0 throughout, and
+/// [`position_2d`](Self::position_2d) and `heading` serve 2D code.
+///
 /// ```
-/// use glam::DVec2;
+/// use glam::{DVec2, DVec3};
 /// use pathsmooth::follow::{speed_profile, Agent};
 /// let p = speed_profile(&[DVec2::ZERO, DVec2::new(-10.0, 0.0)], &Agent::default())?;
 /// let s = p.sample(0.5);
 /// assert_eq!((s.t, s.speed), (0.5, 2.0)); // 4 m/s² for 0.5 s
-/// assert!((s.position.x + 0.5).abs() < 1e-12); // ½·4·0.5² = 0.5 m, toward −x
+/// assert!((s.position_2d().x + 0.5).abs() < 1e-12); // ½·4·0.5² = 0.5 m, toward −x
 /// assert!((s.heading.abs() - std::f64::consts::PI).abs() < 1e-12);
+/// assert_eq!(s.direction, DVec3::NEG_X);
+///
+/// // Straight up a 10 m shaft: the same trapezoid as 10 m along the ground.
+/// let up = speed_profile(&[DVec3::ZERO, DVec3::new(0.0, 0.0, 10.0)], &Agent::default())?;
+/// let s = up.sample(0.5);
+/// assert!((s.position.z - 0.5).abs() < 1e-12 && s.direction == DVec3::Z);
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Sample {
     /// Time since the start, s.
     pub t: f64,
-    /// Position on the polyline.
-    pub position: DVec2,
-    /// Heading, radians in [−π, π), counter-clockwise from +x (as [`DVec2::to_angle`]).
+    /// Position on the polyline (z = 0 for a 2D path).
+    pub position: DVec3,
+    /// Unit direction the agent faces: along the path, turning across each rounding arc
+    /// and while it rotates in place (see [`Steering`] for how).
+    pub direction: DVec3,
+    /// Heading in the ground plane (yaw), radians in [−π, π), counter-clockwise from +x
+    /// (as [`DVec2::to_angle`]): the angle of `direction`'s x–y part. While `direction`
+    /// is vertical it keeps the yaw the agent had before (at the start of the path: the yaw
+    /// of its first segment that is not vertical, or 0).
     pub heading: f64,
-    /// Speed, m/s.
+    /// Speed along the path (3D), m/s.
     pub speed: f64,
+}
+
+impl Sample {
+    /// The position's x and y (z dropped), for 2D code. O(1).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::follow::{speed_profile, Agent};
+    /// let p = speed_profile(&[DVec2::ONE, DVec2::new(4.0, 5.0)], &Agent::default())?;
+    /// assert_eq!(p.sample(f64::INFINITY).position_2d(), DVec2::new(4.0, 5.0));
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn position_2d(&self) -> DVec2 {
+        self.position.truncate()
+    }
+}
+
+/// A direction of motion: the unit 3D direction and the unit heading in the ground plane
+/// (yaw). Where `dir` has an x–y part, `yaw` is that part normalised; where `dir` is
+/// vertical (to within [`VERTICAL_TOLERANCE`]), `yaw` is the heading the agent keeps.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Heading {
+    pub(super) dir: DVec3,
+    pub(super) yaw: DVec2,
+}
+
+impl Heading {
+    /// Facing +x.
+    pub(super) const FORWARD: Heading = Heading {
+        dir: DVec3::X,
+        yaw: DVec2::X,
+    };
+
+    /// The direction with ground heading `yaw` and slope `climb` = (cos, sin) of the
+    /// elevation angle (both unit).
+    pub(super) fn from_yaw_climb(yaw: DVec2, climb: DVec2) -> Heading {
+        Heading {
+            dir: (yaw * climb.x).extend(climb.y),
+            yaw,
+        }
+    }
+
+    /// The direction `dir` (unit), with `yaw` kept when it is vertical.
+    pub(super) fn from_dir(dir: DVec3, yaw: DVec2) -> Heading {
+        let flat = dir.truncate();
+        let len = flat.length();
+        if len <= VERTICAL_TOLERANCE {
+            Heading { dir, yaw }
+        } else {
+            Heading {
+                dir,
+                yaw: flat / len,
+            }
+        }
+    }
+
+    /// (cos, sin) of the elevation angle: the horizontal and vertical parts of `dir`.
+    pub(super) fn climb(&self) -> DVec2 {
+        DVec2::new(self.dir.truncate().length(), self.dir.z)
+    }
+
+    /// The yaw as an angle in [−π, π).
+    pub(super) fn angle(&self) -> f64 {
+        wrap_angle(self.yaw.to_angle())
+    }
+
+    /// The way to turn when the target direction is exactly opposite: counter-clockwise in
+    /// the ground plane, or, when facing straight up or down, tilting toward the yaw.
+    /// Perpendicular to `dir`.
+    pub(super) fn side(&self) -> DVec3 {
+        let flat = self.dir.truncate();
+        if flat.length() <= VERTICAL_TOLERANCE {
+            self.yaw.extend(0.0)
+        } else {
+            (flat.perp() / flat.length()).extend(0.0)
+        }
+    }
+
+    /// Halfway from `a` to `b` (their turn is less than π): the bisector, with no
+    /// trigonometry. Equal to `between(a, b, 0.5, steering)`.
+    fn halfway(a: &Heading, b: &Heading, steering: Steering) -> Heading {
+        match steering {
+            Steering::Full3d => Heading::from_dir((a.dir + b.dir).normalize_or(b.dir), a.yaw),
+            Steering::Ground => {
+                let yaw = (a.yaw + b.yaw).normalize_or(b.yaw);
+                Heading::from_yaw_climb(yaw, (a.climb() + b.climb()).normalize_or(b.climb()))
+            }
+        }
+    }
+
+    /// The heading a fraction `frac` ∈ [0, 1] of the way from `a` to `b`, turning at a
+    /// constant rate: on the great circle between the two directions ([`Steering::Full3d`]),
+    /// or with yaw and elevation each turning at its own constant rate
+    /// ([`Steering::Ground`]). A full reversal turns toward [`side`](Self::side).
+    fn between(a: &Heading, b: &Heading, frac: f64, steering: Steering) -> Heading {
+        if frac <= 0.0 || a == b {
+            return *a;
+        }
+        if frac >= 1.0 {
+            return *b;
+        }
+        match steering {
+            Steering::Full3d => {
+                let (angle, w) = turn_toward(a.dir, b.dir, a.side());
+                let dir = rotate(a.dir, w, angle * frac);
+                Heading::from_dir(dir, if frac < 0.5 { a.yaw } else { b.yaw })
+            }
+            Steering::Ground => {
+                let flat = |v: DVec2| v.extend(0.0);
+                let (turn, w) = turn_toward(flat(a.yaw), flat(b.yaw), flat(a.yaw.perp()));
+                let yaw = rotate(flat(a.yaw), w, turn * frac).truncate();
+                let (ca, cb) = (a.climb(), b.climb());
+                // Elevations lie in [−π/2, π/2]: turn through the horizontal, never back.
+                let (tilt, w) = turn_toward(flat(ca), flat(cb), DVec3::X);
+                let climb = rotate(flat(ca), w, tilt * frac).truncate();
+                Heading::from_yaw_climb(yaw, climb)
+            }
+        }
+    }
+}
+
+/// The angle θ ∈ [0, π] from the unit vector `a` to `b` (any non-zero length), and the unit
+/// vector perpendicular to `a` in their plane on `b`'s side (`side`, a unit vector
+/// perpendicular to `a`, when they are parallel or opposite).
+pub(super) fn turn_toward(a: DVec3, b: DVec3, side: DVec3) -> (f64, DVec3) {
+    let along = a.dot(b);
+    let w = b - a * along;
+    let off = w.length();
+    if off > 0.0 {
+        (off.atan2(along), w / off)
+    } else {
+        (if along < 0.0 { PI } else { 0.0 }, side)
+    }
+}
+
+/// The unit vector `a` turned by `angle` toward `w` (unit, perpendicular to `a`).
+pub(super) fn rotate(a: DVec3, w: DVec3, angle: f64) -> DVec3 {
+    let (sin, cos) = angle.sin_cos();
+    (a * cos + w * sin).normalize_or(a)
 }
 
 /// The timing of one input vertex in a [`SpeedProfile`].
@@ -101,11 +259,10 @@ struct KnotInfo {
     /// Time spent rotating in place before leaving.
     dwell: f64,
     /// Position on the polyline.
-    pos: DVec2,
-    /// Heading on arrival and on departure (they differ at stop-and-rotate corners), as
-    /// direction vectors, not necessarily unit.
-    h_in: DVec2,
-    h_out: DVec2,
+    pos: DVec3,
+    /// Heading on arrival and on departure (they differ at stop-and-rotate corners).
+    h_in: Heading,
+    h_out: Heading,
 }
 
 /// The fastest admissible time parameterisation of a path for an [`Agent`].
@@ -132,8 +289,8 @@ struct KnotInfo {
 pub struct SpeedProfile {
     agent: Agent,
     rates: Rates,
-    /// The input's distinct points (consecutive duplicates removed).
-    points: Vec<DVec2>,
+    /// The input's distinct points (consecutive duplicates removed), in 3D (z = 0 for 2D).
+    points: Vec<DVec3>,
     /// Input vertex → index into `points`.
     vertex_point: Vec<u32>,
     /// Distinct point → its knot.
@@ -174,23 +331,50 @@ fn min_of(a: f64, b: f64) -> f64 {
     }
 }
 
-/// A unit vector and the length of `v` (the unit vector is +x for a zero vector, which
-/// duplicate removal rules out).
-fn unit_and_length(v: DVec2) -> (DVec2, f64) {
-    let len = v.length();
-    (if len > 0.0 { v / len } else { DVec2::X }, len)
+/// True when `a` and `b` are the same point to within [`DUPLICATE_TOLERANCE`] of the
+/// coordinates' magnitude (at least in absolute terms).
+fn coincide(a: DVec3, b: DVec3) -> bool {
+    let scale = a.abs().max_element().max(b.abs().max_element()).max(1.0);
+    (a - b).abs().max_element() <= DUPLICATE_TOLERANCE * scale
 }
 
-/// The heading (radians in [−π, π)) a fraction `frac` of the way from direction `a` to
-/// direction `b`, turning the short way (counter-clockwise for an exact reversal).
-fn turn_between(a: DVec2, b: DVec2, frac: f64) -> f64 {
-    let from = a.to_angle();
-    if a == b || frac <= 0.0 {
-        return wrap_angle(from);
+/// True when `a` and `b` coincide in the ground plane (see [`coincide`]).
+fn coincide_xy(a: DVec3, b: DVec3) -> bool {
+    coincide(a.with_z(0.0), b.with_z(0.0))
+}
+
+/// True when the 3D directions of `a` and `b` are opposite (to within
+/// [`REVERSAL_TOLERANCE`]).
+fn reverses(a: &Heading, b: &Heading) -> bool {
+    a.dir.dot(b.dir) < 0.0 && a.dir.cross(b.dir).length() <= REVERSAL_TOLERANCE
+}
+
+/// The heading and length of the segment from `a` to `b` (distinct points). A segment whose
+/// ends coincide in the ground plane is vertical: its direction is exactly ±z and it keeps
+/// the heading `yaw`.
+fn leg(a: DVec3, b: DVec3, yaw: DVec2) -> (Heading, f64) {
+    let d = b - a;
+    let len = d.length();
+    if coincide_xy(a, b) {
+        let dir = if d.z < 0.0 { DVec3::NEG_Z } else { DVec3::Z };
+        return (Heading { dir, yaw }, len);
     }
-    let cross = a.perp_dot(b);
-    let turn = cross.abs().atan2(a.dot(b));
-    wrap_angle(from + if cross < 0.0 { -turn } else { turn } * frac)
+    let dir = d / len;
+    let yaw = if d.z == 0.0 {
+        dir.truncate() // a 2D path: no second square root
+    } else {
+        d.truncate().normalize()
+    };
+    (Heading { dir, yaw }, len)
+}
+
+/// (cos, sin) of the turn from heading `a` to heading `b`, sin ≥ 0: between the 3D
+/// directions, or between the yaws with [`Steering::Ground`].
+fn turn(a: &Heading, b: &Heading, steering: Steering) -> (f64, f64) {
+    match steering {
+        Steering::Full3d => (a.dir.dot(b.dir), a.dir.cross(b.dir).length()),
+        Steering::Ground => (a.yaw.dot(b.yaw), a.yaw.perp_dot(b.yaw).abs()),
+    }
 }
 
 /// Wraps an angle to [−π, π).
@@ -212,8 +396,9 @@ impl SpeedProfile {
     /// Computes the profile of `path` for `agent` into `self`, reusing its buffers: once they
     /// are large enough, recomputing allocates nothing.
     ///
-    /// 3D points are profiled on their projection onto the xy plane (heading is a yaw).
-    /// A path whose points all coincide takes zero time. Errors: [`Error::EmptyPath`],
+    /// 3D points are profiled in 3D: lengths, curvature and (with the default
+    /// [`Steering::Full3d`]) turn angles are those of the 3D polyline; 2D points have
+    /// z = 0. A path whose points all coincide takes zero time. Errors: [`Error::EmptyPath`],
     /// [`Error::NonFinite`], [`Error::BadParameter`] for a bad agent; on error the profile
     /// is left empty.
     ///
@@ -265,12 +450,11 @@ impl SpeedProfile {
     /// Drops consecutive duplicates, remembering where each input vertex went.
     fn collect_points<P: Point>(&mut self, path: &[P]) {
         for p in path {
-            let v = p.to_dvec3();
-            let p = DVec2::new(v.x, v.y);
-            let duplicate = self.points.last().is_some_and(|&last| {
-                let scale = last.abs().max_element().max(p.abs().max_element()).max(1.0);
-                (p - last).abs().max_element() <= DUPLICATE_TOLERANCE * scale
-            });
+            let p = p.to_dvec3();
+            let duplicate = self
+                .points
+                .last()
+                .is_some_and(|&last| coincide(last, p));
             if !duplicate {
                 self.points.push(p);
             }
@@ -281,9 +465,9 @@ impl SpeedProfile {
     /// Lays out the knots: one per vertex, plus the ends of each rounding arc. Each knot's
     /// `v` holds its own speed limit (squared) until the passes.
     ///
-    /// Turns are measured with the dot and cross products of unit directions, and the arc
-    /// with half-angle identities, so the loop needs no trigonometric function except an
-    /// `atan2` at stop-and-rotate corners.
+    /// Turns are measured with the dot and cross products of unit directions (3D, or the
+    /// yaws with [`Steering::Ground`]), and the arc with half-angle identities, so the loop
+    /// needs no trigonometric function except an `atan2` at stop-and-rotate corners.
     fn build_knots(&mut self) {
         let ag = self.agent;
         let n = self.points.len();
@@ -292,40 +476,43 @@ impl SpeedProfile {
         let v = ag.max_speed;
         let r_need = (v * v / ag.max_lateral_accel).max(v / ag.max_turn_rate);
         let mut s = 0.0;
-        let (mut u_in, mut l_in) = if n > 1 {
-            unit_and_length(self.points[1] - self.points[0])
+        let (mut h_in, mut l_in) = if n > 1 {
+            leg(self.points[0], self.points[1], self.first_yaw())
         } else {
-            (DVec2::X, 0.0)
+            (Heading::FORWARD, 0.0)
         };
-        self.push_knot(s, self.points[0], 0.0, ag.max_speed, 0.0, u_in, u_in);
+        self.push_knot(s, self.points[0], 0.0, ag.max_speed, 0.0, h_in, h_in);
         self.point_knot.push(0);
         for i in 1..n {
             let here = self.points[i];
             s += l_in;
             let knot = if i + 1 == n {
-                let k = self.push_knot(s, here, 0.0, ag.max_speed, 0.0, u_in, u_in);
+                let k = self.push_knot(s, here, 0.0, ag.max_speed, 0.0, h_in, h_in);
                 self.stops.push(k as u32);
                 k
             } else {
-                let (u_out, l_out) = unit_and_length(self.points[i + 1] - here);
-                let (cos, sin) = (u_in.dot(u_out), u_in.perp_dot(u_out).abs());
-                let k = if cos < cos_stop || (cos < 0.0 && sin <= REVERSAL_TOLERANCE) {
+                let (h_out, l_out) = leg(here, self.points[i + 1], h_in.yaw);
+                let (cos, sin) = turn(&h_in, &h_out, ag.steering);
+                let k = if cos < cos_stop
+                    || (cos < 0.0 && sin <= REVERSAL_TOLERANCE)
+                    || (ag.steering == Steering::Ground && reverses(&h_in, &h_out))
+                {
                     let dwell = sin.atan2(cos) / ag.max_turn_rate;
-                    let k = self.push_knot(s, here, 0.0, ag.max_speed, dwell, u_in, u_out);
+                    let k = self.push_knot(s, here, 0.0, ag.max_speed, dwell, h_in, h_out);
                     self.stops.push(k as u32);
                     k
                 } else {
                     let (d, cap) = self.rounding(cos, sin, l_in, l_out, r_need);
                     let cap2 = cap * cap;
-                    self.push_knot(s - d, here - u_in * d, cap2, cap, 0.0, u_in, u_in);
-                    // The bisector (not normalised: headings are read with atan2).
-                    let mid = u_in + u_out;
+                    let (u_in, u_out) = (h_in.dir, h_out.dir);
+                    self.push_knot(s - d, here - u_in * d, cap2, cap, 0.0, h_in, h_in);
+                    let mid = Heading::halfway(&h_in, &h_out, ag.steering);
                     let k = self.push_knot(s, here, cap2, cap, 0.0, mid, mid);
                     let end = here + u_out * d;
-                    self.push_knot(s + d, end, cap2, ag.max_speed, 0.0, u_out, u_out);
+                    self.push_knot(s + d, end, cap2, ag.max_speed, 0.0, h_out, h_out);
                     k
                 };
-                (u_in, l_in) = (u_out, l_out);
+                (h_in, l_in) = (h_out, l_out);
                 k
             };
             self.point_knot.push(knot as u32);
@@ -333,6 +520,15 @@ impl SpeedProfile {
         if n == 1 {
             self.stops.push(0);
         }
+    }
+
+    /// The yaw the agent starts with: that of the first segment that is not vertical (+x if
+    /// every segment is).
+    fn first_yaw(&self) -> DVec2 {
+        self.points
+            .windows(2)
+            .find(|w| !coincide_xy(w[0], w[1]))
+            .map_or(DVec2::X, |w| (w[1] - w[0]).truncate().normalize())
     }
 
     /// The half-length `d` of the arc on which a corner is rounded, and the speed cap on
@@ -374,12 +570,12 @@ impl SpeedProfile {
     fn push_knot(
         &mut self,
         s: f64,
-        pos: DVec2,
+        pos: DVec3,
         limit2: f64,
         cap_after: f64,
         dwell: f64,
-        h_in: DVec2,
-        h_out: DVec2,
+        h_in: Heading,
+        h_out: Heading,
     ) -> usize {
         if let (Some(last), Some(info)) = (self.knots.last_mut(), self.info.last_mut()) {
             if s <= last.s {
@@ -574,19 +770,23 @@ impl SpeedProfile {
         self.phases(k).speed_at(s - self.knots[k].s)
     }
 
-    /// The point at arc length `s` along the polyline (clamped; NaN reads as 0).
+    /// The point at arc length `s` (3D) along the polyline (clamped; NaN reads as 0), with
+    /// z = 0 for a 2D path. O(log n).
     ///
     /// ```
-    /// use glam::DVec2;
+    /// use glam::{DVec2, DVec3};
     /// use pathsmooth::follow::{speed_profile, Agent};
     /// let path = [DVec2::ZERO, DVec2::X, DVec2::ONE];
     /// let p = speed_profile(&path, &Agent::default())?;
-    /// assert!(p.position_at(1.5).distance(DVec2::new(1.0, 0.5)) < 1e-12);
+    /// assert!(p.position_at(1.5).truncate().distance(DVec2::new(1.0, 0.5)) < 1e-12);
+    /// let climb = [DVec3::ZERO, DVec3::new(3.0, 0.0, 4.0)];
+    /// let p = speed_profile(&climb, &Agent::default())?;
+    /// assert!(p.position_at(2.5).distance(DVec3::new(1.5, 0.0, 2.0)) < 1e-12);
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
-    pub fn position_at(&self, s: f64) -> DVec2 {
+    pub fn position_at(&self, s: f64) -> DVec3 {
         match self.knots.len() {
-            0 => DVec2::ZERO,
+            0 => DVec3::ZERO,
             1 => self.info[0].pos,
             _ => {
                 let s = if s.is_nan() {
@@ -600,7 +800,7 @@ impl SpeedProfile {
         }
     }
 
-    fn lerp_interval(&self, k: usize, s: f64) -> DVec2 {
+    fn lerp_interval(&self, k: usize, s: f64) -> DVec3 {
         let (a, b) = (&self.knots[k], &self.knots[k + 1]);
         let frac = ((s - a.s) / (b.s - a.s)).clamp(0.0, 1.0);
         self.info[k].pos.lerp(self.info[k + 1].pos, frac)
@@ -609,8 +809,9 @@ impl SpeedProfile {
     /// The agent's state at time `t` (clamped to [0, total time]; NaN reads as 0).
     ///
     /// Between knots the speed follows exact constant-acceleration kinematics; at a
-    /// stop-and-rotate corner the agent stands still while its heading turns at the turn
-    /// rate. The heading follows each rounding arc's tangent, linearly in arc length.
+    /// stop-and-rotate corner the agent stands still while its direction turns at the turn
+    /// rate. The direction follows each rounding arc's tangent, turning by an angle linear
+    /// in arc length (in 3D, or in yaw with [`Steering::Ground`]). O(log n).
     ///
     /// ```
     /// use glam::DVec2;
@@ -625,7 +826,8 @@ impl SpeedProfile {
         let Some(last) = self.info.last() else {
             return Sample {
                 t: 0.0,
-                position: DVec2::ZERO,
+                position: DVec3::ZERO,
+                direction: DVec3::X,
                 heading: 0.0,
                 speed: 0.0,
             };
@@ -644,20 +846,24 @@ impl SpeedProfile {
             } else {
                 1.0
             };
+            let h = Heading::between(&knot.h_in, &knot.h_out, turned, self.agent.steering);
             return Sample {
                 t,
                 position: knot.pos,
-                heading: turn_between(knot.h_in, knot.h_out, turned.min(1.0)),
+                direction: h.dir,
+                heading: h.angle(),
                 speed: self.knots[k].v,
             };
         }
         let next = &self.info[k + 1];
         let (x, speed) = self.phases(k).at_time(tau - knot.dwell);
         let frac = (x / (self.knots[k + 1].s - self.knots[k].s)).clamp(0.0, 1.0);
+        let h = Heading::between(&knot.h_out, &next.h_in, frac, self.agent.steering);
         Sample {
             t,
             position: knot.pos.lerp(next.pos, frac),
-            heading: turn_between(knot.h_out, next.h_in, frac),
+            direction: h.dir,
+            heading: h.angle(),
             speed,
         }
     }
@@ -671,7 +877,7 @@ impl SpeedProfile {
     /// let p = speed_profile(&[DVec2::ZERO, DVec2::new(3.0, 4.0)], &Agent::default())?;
     /// let s = p.samples(60.0)?;
     /// assert_eq!(s.first().unwrap().speed, 0.0);
-    /// assert_eq!(s.last().unwrap().position, DVec2::new(3.0, 4.0));
+    /// assert_eq!(s.last().unwrap().position_2d(), DVec2::new(3.0, 4.0));
     /// assert!(p.samples(0.0).is_err());
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
@@ -728,13 +934,13 @@ impl SpeedProfile {
     }
 
     /// Arc length and position of knot `k`.
-    pub(super) fn knot(&self, k: usize) -> (f64, DVec2) {
+    pub(super) fn knot(&self, k: usize) -> (f64, DVec3) {
         (self.knots[k].s, self.info[k].pos)
     }
 
-    /// Departure heading at the start, radians.
-    pub(super) fn start_heading(&self) -> f64 {
-        self.info.first().map_or(0.0, |k| k.h_out.to_angle())
+    /// Departure heading at the start.
+    pub(super) fn start_heading(&self) -> Heading {
+        self.info.first().map_or(Heading::FORWARD, |k| k.h_out)
     }
 
     /// Knot indices where the agent must be at rest, in order; the last is the goal.
@@ -775,10 +981,10 @@ mod tests {
             assert_eq!(p.total_time(), 0.0);
             assert_eq!(p.length(), 0.0);
             let s = p.sample(3.0);
-            assert_eq!((s.position, s.speed, s.t), (DVec2::ONE, 0.0, 0.0));
+            assert_eq!((s.position_2d(), s.speed, s.t), (DVec2::ONE, 0.0, 0.0));
             assert_eq!(p.samples(10.0).unwrap().len(), 1);
             assert_eq!(p.speed_at(0.0), 0.0);
-            assert_eq!(p.position_at(1.0), DVec2::ONE);
+            assert_eq!(p.position_at(1.0), DVec3::new(1.0, 1.0, 0.0));
         }
     }
 
@@ -812,9 +1018,9 @@ mod tests {
     #[test]
     fn out_of_range_queries_are_clamped() {
         let p = speed_profile(&[DVec2::ZERO, DVec2::X * 10.0], &Agent::default()).unwrap();
-        assert_eq!(p.sample(-1.0).position, DVec2::ZERO);
-        assert_eq!(p.sample(f64::NAN).position, DVec2::ZERO);
-        assert_eq!(p.sample(1e9).position, DVec2::X * 10.0);
+        assert_eq!(p.sample(-1.0).position, DVec3::ZERO);
+        assert_eq!(p.sample(f64::NAN).position, DVec3::ZERO);
+        assert_eq!(p.sample(1e9).position, DVec3::X * 10.0);
         assert_eq!(p.speed_at(f64::NAN), 0.0);
         assert_eq!(p.vertex(2), None);
     }
