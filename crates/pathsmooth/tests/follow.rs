@@ -110,7 +110,10 @@ fn any_point_type_is_accepted() {
         Vec3::new(3.0, 3.0, 2.0),
     ];
     let zd: Vec<DVec3> = z.iter().map(|p| p.as_dvec3()).collect();
-    let (h, hd) = (speed_profile(&z, &ag).unwrap(), speed_profile(&zd, &ag).unwrap());
+    let (h, hd) = (
+        speed_profile(&z, &ag).unwrap(),
+        speed_profile(&zd, &ag).unwrap(),
+    );
     assert_eq!(h.length(), 5.0 + 18f64.sqrt());
     assert_eq!(h.total_time(), hd.total_time());
     assert!(h.total_time() > d.total_time());
@@ -241,7 +244,11 @@ fn helix_length_and_cornering_speed_are_3d() {
     // Length: sqrt((2πR)² + p²) a turn (the polyline is shorter by ~κ²c²/24 ≈ 1e-7).
     let per_turn = ((TAU * r).powi(2) + pitch * pitch).sqrt();
     let polyline: f64 = path.windows(2).map(|w| w[0].distance(w[1])).sum();
-    assert!(close(p.length(), polyline, 1e-12), "{} {polyline}", p.length());
+    assert!(
+        close(p.length(), polyline, 1e-12),
+        "{} {polyline}",
+        p.length()
+    );
     assert!(
         ((p.length() - turns * per_turn) / (turns * per_turn)).abs() < 1e-6,
         "{} vs {}",
@@ -269,7 +276,9 @@ fn helix_length_and_cornering_speed_are_3d() {
     }
     // Every sample stays on the helix, faces along it and respects the 3D curvature limit.
     for s in p.samples(50.0).unwrap() {
-        let radial = (s.position - DVec3::new(2.0, -1.0, 5.0)).truncate().length();
+        let radial = (s.position - DVec3::new(2.0, -1.0, 5.0))
+            .truncate()
+            .length();
         assert!((radial - r).abs() < 1e-5, "{s:?}");
         assert!((s.direction.length() - 1.0).abs() < 1e-12);
         assert!(s.speed <= expected * (1.0 + 1e-5), "{s:?}");
@@ -305,7 +314,10 @@ fn vertical_climb_is_the_trapezoid() {
             ..Agent::default()
         };
         for height in [2.0, 4.0, 20.0, 137.5] {
-            let up = [DVec3::new(1.0, 2.0, -3.0), DVec3::new(1.0, 2.0, height - 3.0)];
+            let up = [
+                DVec3::new(1.0, 2.0, -3.0),
+                DVec3::new(1.0, 2.0, height - 3.0),
+            ];
             let p = speed_profile(&up, &ag).unwrap();
             assert_eq!(p.length(), height);
             assert!(p.total_time() > 0.0);
@@ -315,9 +327,12 @@ fn vertical_climb_is_the_trapezoid() {
             );
             let s = p.sample(0.5); // accelerating at 4 m/s²: 0.5 m up, at 2 m/s
             assert!(close(s.position.z, -2.5, 1e-12) && close(s.speed, 2.0, 1e-12));
-            assert_eq!((s.position.truncate(), s.direction), (DVec2::new(1.0, 2.0), DVec3::Z));
+            assert_eq!(
+                (s.position.truncate(), s.direction),
+                (DVec2::new(1.0, 2.0), DVec3::Z)
+            );
             assert_eq!(s.heading, 0.0); // no yaw to take: +x
-            // And back down: the same time, facing −z.
+                                        // And back down: the same time, facing −z.
             let down = [up[1], up[0]];
             let q = speed_profile(&down, &ag).unwrap();
             assert!(close(q.total_time(), p.total_time(), 1e-12));
@@ -325,7 +340,8 @@ fn vertical_climb_is_the_trapezoid() {
         }
         // A follower climbs the shaft too, and stands on the top at the end.
         let mut f = Follower::new(ag).unwrap();
-        f.set_path(&[DVec3::ZERO, DVec3::new(0.0, 0.0, 12.0)]).unwrap();
+        f.set_path(&[DVec3::ZERO, DVec3::new(0.0, 0.0, 12.0)])
+            .unwrap();
         let dt = 1.0 / 60.0;
         let mut steps = 0;
         while !f.step(dt).unwrap().finished {
@@ -367,7 +383,11 @@ fn vertical_legs_keep_the_heading_and_stop_when_they_reverse() {
     // corner slows the agent there.
     assert!(onto_shaft[1] > 2.0 * onto_shaft[0], "{onto_shaft:?}");
     // Up and straight back down is a reversal in either steering: the agent stops.
-    let bounce = [DVec3::ZERO, DVec3::new(0.0, 0.0, 5.0), DVec3::new(0.0, 0.0, 1.0)];
+    let bounce = [
+        DVec3::ZERO,
+        DVec3::new(0.0, 0.0, 5.0),
+        DVec3::new(0.0, 0.0, 1.0),
+    ];
     for steering in [Steering::Full3d, Steering::Ground] {
         let ag = Agent {
             steering,
@@ -381,6 +401,42 @@ fn vertical_legs_keep_the_heading_and_stop_when_they_reverse() {
             1e-12
         ));
     }
+}
+
+#[test]
+fn ground_follower_drives_off_the_foot_of_a_shaft() {
+    // Down a vertical shaft, then off along the ground: the yaw stays put on the way down
+    // (no chasing rounding noise) and the agent never stalls.
+    let path = [
+        DVec3::new(0.0, -1.8476012594815876, 23.373211596571256),
+        DVec3::new(0.0, -1.8476012594815876, 0.0),
+        DVec3::new(11.48789035418312, 0.0, 0.0),
+    ];
+    let ag = Agent {
+        max_speed: 2.23,
+        max_accel: 0.5,
+        max_brake: 0.5,
+        max_lateral_accel: 0.5,
+        max_turn_rate: 0.5,
+        stop_angle: 0.2,
+        max_corner_cut: 0.05,
+        steering: Steering::Ground,
+    };
+    let mut f = Follower::new(ag).unwrap();
+    f.set_path(&path).unwrap();
+    let start_yaw = f.state().heading;
+    let dt = 1.0 / 30.0;
+    let planned = f.profile().total_time();
+    let mut steps = 0;
+    while !f.step(dt).unwrap().finished {
+        let st = f.state();
+        if st.position.z > 1.0 {
+            assert_eq!(st.heading, start_yaw, "{st:?}");
+        }
+        steps += 1;
+        assert!((steps as f64) * dt < 1.5 * planned, "{st:?}");
+    }
+    assert_eq!(f.state().position, path[2]);
 }
 
 /// Take off 10 m straight up, climb 25 m along a 3-4-5 slope, cruise 16.91 m and descend
@@ -465,9 +521,9 @@ fn arb_path_3d() -> impl Strategy<Value = Vec<DVec3>> {
             let p = DVec3::new(x, y, z);
             out.push(p);
             match kind {
-                0 => out.push(p),                      // a duplicate
-                1 => out.push(DVec3::new(x, y, z2)),   // a vertical leg
-                2 => out.push(DVec3::new(x, y, 0.0)),  // a leg down to the ground
+                0 => out.push(p),                     // a duplicate
+                1 => out.push(DVec3::new(x, y, z2)),  // a vertical leg
+                2 => out.push(DVec3::new(x, y, 0.0)), // a leg down to the ground
                 _ => {}
             }
         }

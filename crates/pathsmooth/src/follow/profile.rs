@@ -451,10 +451,7 @@ impl SpeedProfile {
     fn collect_points<P: Point>(&mut self, path: &[P]) {
         for p in path {
             let p = p.to_dvec3();
-            let duplicate = self
-                .points
-                .last()
-                .is_some_and(|&last| coincide(last, p));
+            let duplicate = self.points.last().is_some_and(|&last| coincide(last, p));
             if !duplicate {
                 self.points.push(p);
             }
