@@ -153,14 +153,33 @@ impl Heading {
         }
     }
 
-    /// Halfway from `a` to `b` (their turn is less than π): the bisector, with no
-    /// trigonometry. Equal to `between(a, b, 0.5, steering)`.
-    fn halfway(a: &Heading, b: &Heading, steering: Steering) -> Heading {
+    /// Halfway from `a` to `b`, given cos(θ/2) > 0 of the turn θ < π between them (as
+    /// [`turn`] measures it): the bisector, with no trigonometry and, for 2D headings, no
+    /// square root. Equal to `between(a, b, 0.5, steering)`.
+    fn halfway(a: &Heading, b: &Heading, cos_half: f64, steering: Steering) -> Heading {
+        // |â + b̂| = 2·cos(θ/2).
+        let scale = 0.5 / cos_half;
         match steering {
-            Steering::Full3d => Heading::from_dir((a.dir + b.dir).normalize_or(b.dir), a.yaw),
+            Steering::Full3d => {
+                let dir = (a.dir + b.dir) * scale;
+                if a.dir.z == 0.0 && b.dir.z == 0.0 {
+                    Heading {
+                        dir,
+                        yaw: dir.truncate(),
+                    }
+                } else {
+                    Heading::from_dir(dir, a.yaw)
+                }
+            }
             Steering::Ground => {
-                let yaw = (a.yaw + b.yaw).normalize_or(b.yaw);
-                Heading::from_yaw_climb(yaw, (a.climb() + b.climb()).normalize_or(b.climb()))
+                let yaw = (a.yaw + b.yaw) * scale;
+                let (ca, cb) = (a.climb(), b.climb());
+                let climb = if ca == cb {
+                    ca
+                } else {
+                    (ca + cb).normalize_or(cb)
+                };
+                Heading::from_yaw_climb(yaw, climb)
             }
         }
     }
@@ -260,9 +279,13 @@ struct KnotInfo {
     dwell: f64,
     /// Position on the polyline.
     pos: DVec3,
-    /// Heading on arrival and on departure (they differ at stop-and-rotate corners).
-    h_in: Heading,
-    h_out: Heading,
+    /// Heading on departure. On arrival it is the previous knot's, after a straight
+    /// interval, or this one's, at the end of an arc: it differs at stop-and-rotate corners
+    /// (and where only the slope changes, with [`Steering::Ground`]).
+    heading: Heading,
+    /// True when the heading turns on the interval to the next knot (a rounding arc):
+    /// from this knot's heading to the next one's. Otherwise it stays this knot's.
+    turns: bool,
 }
 
 /// The fastest admissible time parameterisation of a path for an [`Agent`].
@@ -300,6 +323,8 @@ pub struct SpeedProfile {
     info: Vec<KnotInfo>,
     /// Knots where the agent must be at rest: stop-and-rotate corners and the end.
     stops: Vec<u32>,
+    /// The largest coordinate magnitude of the points, at least 1 (see [`is_vertical`]).
+    extent: f64,
 }
 
 /// The speed profile of `path` for `agent` (allocating form of [`SpeedProfile::compute`]).
@@ -338,24 +363,26 @@ fn coincide(a: DVec3, b: DVec3) -> bool {
     (a - b).abs().max_element() <= DUPLICATE_TOLERANCE * scale
 }
 
-/// True when `a` and `b` coincide in the ground plane (see [`coincide`]).
-fn coincide_xy(a: DVec3, b: DVec3) -> bool {
-    coincide(a.with_z(0.0), b.with_z(0.0))
-}
-
 /// True when the 3D directions of `a` and `b` are opposite (to within
 /// [`REVERSAL_TOLERANCE`]).
 fn reverses(a: &Heading, b: &Heading) -> bool {
     a.dir.dot(b.dir) < 0.0 && a.dir.cross(b.dir).length() <= REVERSAL_TOLERANCE
 }
 
-/// The heading and length of the segment from `a` to `b` (distinct points). A segment whose
-/// ends coincide in the ground plane is vertical: its direction is exactly ±z and it keeps
-/// the heading `yaw`.
-fn leg(a: DVec3, b: DVec3, yaw: DVec2) -> (Heading, f64) {
+/// True when the segment `d` has no horizontal extent: its ends coincide in the ground plane
+/// to within [`DUPLICATE_TOLERANCE`] of `extent`, the path's largest coordinate magnitude
+/// (at least 1).
+fn is_vertical(d: DVec3, extent: f64) -> bool {
+    d.x.abs().max(d.y.abs()) <= DUPLICATE_TOLERANCE * extent
+}
+
+/// The heading and length of the segment from `a` to `b` (distinct points of a path of
+/// `extent`, see [`is_vertical`]). A vertical segment's direction is exactly ±z and it
+/// keeps the heading `yaw`.
+fn leg(a: DVec3, b: DVec3, yaw: DVec2, extent: f64) -> (Heading, f64) {
     let d = b - a;
     let len = d.length();
-    if coincide_xy(a, b) {
+    if is_vertical(d, extent) {
         let dir = if d.z < 0.0 { DVec3::NEG_Z } else { DVec3::Z };
         return (Heading { dir, yaw }, len);
     }
@@ -449,8 +476,10 @@ impl SpeedProfile {
 
     /// Drops consecutive duplicates, remembering where each input vertex went.
     fn collect_points<P: Point>(&mut self, path: &[P]) {
+        self.extent = 1.0;
         for p in path {
             let p = p.to_dvec3();
+            self.extent = self.extent.max(p.abs().max_element());
             let duplicate = self.points.last().is_some_and(|&last| coincide(last, p));
             if !duplicate {
                 self.points.push(p);
@@ -474,39 +503,47 @@ impl SpeedProfile {
         let r_need = (v * v / ag.max_lateral_accel).max(v / ag.max_turn_rate);
         let mut s = 0.0;
         let (mut h_in, mut l_in) = if n > 1 {
-            leg(self.points[0], self.points[1], self.first_yaw())
+            leg(
+                self.points[0],
+                self.points[1],
+                self.first_yaw(),
+                self.extent,
+            )
         } else {
             (Heading::FORWARD, 0.0)
         };
-        self.push_knot(s, self.points[0], 0.0, ag.max_speed, 0.0, h_in, h_in);
+        self.push_knot(s, self.points[0], 0.0, ag.max_speed, 0.0, h_in, false);
         self.point_knot.push(0);
         for i in 1..n {
             let here = self.points[i];
             s += l_in;
             let knot = if i + 1 == n {
-                let k = self.push_knot(s, here, 0.0, ag.max_speed, 0.0, h_in, h_in);
+                let k = self.push_knot(s, here, 0.0, ag.max_speed, 0.0, h_in, false);
                 self.stops.push(k as u32);
                 k
             } else {
-                let (h_out, l_out) = leg(here, self.points[i + 1], h_in.yaw);
+                let (h_out, l_out) = leg(here, self.points[i + 1], h_in.yaw, self.extent);
                 let (cos, sin) = turn(&h_in, &h_out, ag.steering);
                 let k = if cos < cos_stop
                     || (cos < 0.0 && sin <= REVERSAL_TOLERANCE)
                     || (ag.steering == Steering::Ground && reverses(&h_in, &h_out))
                 {
                     let dwell = sin.atan2(cos) / ag.max_turn_rate;
-                    let k = self.push_knot(s, here, 0.0, ag.max_speed, dwell, h_in, h_out);
+                    let k = self.push_knot(s, here, 0.0, ag.max_speed, dwell, h_out, false);
                     self.stops.push(k as u32);
                     k
+                } else if sin == 0.0 {
+                    // Straight on: one knot, no limit (what the three below merge into).
+                    self.push_knot(s, here, v * v, v, 0.0, h_out, false)
                 } else {
-                    let (d, cap) = self.rounding(cos, sin, l_in, l_out, r_need);
+                    let (d, cap, cos_half) = self.rounding(cos, sin, l_in, l_out, r_need);
                     let cap2 = cap * cap;
                     let (u_in, u_out) = (h_in.dir, h_out.dir);
-                    self.push_knot(s - d, here - u_in * d, cap2, cap, 0.0, h_in, h_in);
-                    let mid = Heading::halfway(&h_in, &h_out, ag.steering);
-                    let k = self.push_knot(s, here, cap2, cap, 0.0, mid, mid);
+                    self.push_knot(s - d, here - u_in * d, cap2, cap, 0.0, h_in, true);
+                    let mid = Heading::halfway(&h_in, &h_out, cos_half, ag.steering);
+                    let k = self.push_knot(s, here, cap2, cap, 0.0, mid, true);
                     let end = here + u_out * d;
-                    self.push_knot(s + d, end, cap2, ag.max_speed, 0.0, h_out, h_out);
+                    self.push_knot(s + d, end, cap2, ag.max_speed, 0.0, h_out, false);
                     k
                 };
                 (h_in, l_in) = (h_out, l_out);
@@ -524,33 +561,33 @@ impl SpeedProfile {
     fn first_yaw(&self) -> DVec2 {
         self.points
             .windows(2)
-            .find(|w| !coincide_xy(w[0], w[1]))
+            .find(|w| !is_vertical(w[1] - w[0], self.extent))
             .map_or(DVec2::X, |w| (w[1] - w[0]).truncate().normalize())
     }
 
-    /// The half-length `d` of the arc on which a corner is rounded, and the speed cap on
-    /// it, for a turn θ given by cos θ and sin θ (≥ 0) between segments of lengths `l_in`
-    /// and `l_out`.
+    /// The half-length `d` of the arc on which a corner is rounded, the speed cap on it and
+    /// cos(θ/2), for a turn θ given by cos θ and sin θ (≥ 0) between segments of lengths
+    /// `l_in` and `l_out`.
     ///
     /// The arc is tangent to both segments at distance d = r·tan(θ/2) from the vertex. Its
     /// radius r is the largest that (1) uses at most half of each adjacent segment, so
     /// neighbouring arcs never overlap, and (2) passes within `max_corner_cut` of the
     /// vertex, r·(1/cos(θ/2) − 1) ≤ cut; and no larger than the agent needs to take it at
     /// top speed (`r_need`). On a finely sampled curve (1) gives the curve's own radius.
-    fn rounding(&self, cos: f64, sin: f64, l_in: f64, l_out: f64, r_need: f64) -> (f64, f64) {
+    fn rounding(&self, cos: f64, sin: f64, l_in: f64, l_out: f64, r_need: f64) -> (f64, f64, f64) {
         let ag = &self.agent;
         // tan(θ/2) = sin θ / (1 + cos θ): no cancellation for small θ.
         let tan_half = sin / (1.0 + cos);
+        let cos2_half = 0.5 * (1.0 + cos);
+        let cos_half = cos2_half.sqrt();
         if tan_half.is_nan() || tan_half <= 0.0 {
-            return (0.0, ag.max_speed);
+            return (0.0, ag.max_speed, cos_half);
         }
         let d_fit = 0.5 * l_in.min(l_out);
         let r_fit = d_fit / tan_half;
         // r_cut = cut / (1/cos(θ/2) − 1), where 1/cos(θ/2) − 1 =
         // sin²(θ/2) / ((1 + cos(θ/2))·cos(θ/2)), cos²(θ/2) = (1 + cos θ)/2 and
         // sin²(θ/2) = tan²(θ/2)·cos²(θ/2): no cancellation for small θ.
-        let cos2_half = 0.5 * (1.0 + cos);
-        let cos_half = cos2_half.sqrt();
         let r_cut =
             ag.max_corner_cut * (1.0 + cos_half) * cos_half / (tan_half * tan_half * cos2_half);
         let r = r_fit.min(r_cut).min(r_need);
@@ -558,11 +595,12 @@ impl SpeedProfile {
         let cap = v
             .min((ag.max_lateral_accel * r).sqrt())
             .min(ag.max_turn_rate * r);
-        ((r * tan_half).min(d_fit), cap)
+        ((r * tan_half).min(d_fit), cap, cos_half)
     }
 
     /// Appends a knot, merging it into the previous one when it does not lie beyond it.
-    /// `limit2` is the squared speed limit at the knot itself.
+    /// `limit2` is the squared speed limit at the knot itself; `heading` the departure
+    /// heading and `turns` whether it turns on the way to the next knot.
     #[allow(clippy::too_many_arguments)]
     fn push_knot(
         &mut self,
@@ -571,15 +609,16 @@ impl SpeedProfile {
         limit2: f64,
         cap_after: f64,
         dwell: f64,
-        h_in: Heading,
-        h_out: Heading,
+        heading: Heading,
+        turns: bool,
     ) -> usize {
         if let (Some(last), Some(info)) = (self.knots.last_mut(), self.info.last_mut()) {
             if s <= last.s {
                 last.v = last.v.min(limit2);
                 last.cap_after = cap_after;
                 info.dwell += dwell;
-                info.h_out = h_out;
+                info.heading = heading;
+                info.turns = turns;
                 return self.knots.len() - 1;
             }
         }
@@ -592,8 +631,8 @@ impl SpeedProfile {
             t: 0.0,
             dwell,
             pos,
-            h_in,
-            h_out,
+            heading,
+            turns,
         });
         self.knots.len() - 1
     }
@@ -837,13 +876,14 @@ impl SpeedProfile {
         let k = self.info.partition_point(|k| k.t <= t).saturating_sub(1);
         let knot = &self.info[k];
         let tau = t - knot.t;
+        let steering = self.agent.steering;
         if k + 1 == self.knots.len() || tau < knot.dwell {
             let turned = if knot.dwell > 0.0 {
                 tau / knot.dwell
             } else {
                 1.0
             };
-            let h = Heading::between(&knot.h_in, &knot.h_out, turned, self.agent.steering);
+            let h = Heading::between(&self.arrival(k), &knot.heading, turned, steering);
             return Sample {
                 t,
                 position: knot.pos,
@@ -855,13 +895,25 @@ impl SpeedProfile {
         let next = &self.info[k + 1];
         let (x, speed) = self.phases(k).at_time(tau - knot.dwell);
         let frac = (x / (self.knots[k + 1].s - self.knots[k].s)).clamp(0.0, 1.0);
-        let h = Heading::between(&knot.h_out, &next.h_in, frac, self.agent.steering);
+        let h = if knot.turns {
+            Heading::between(&knot.heading, &next.heading, frac, steering)
+        } else {
+            knot.heading
+        };
         Sample {
             t,
             position: knot.pos.lerp(next.pos, frac),
             direction: h.dir,
             heading: h.angle(),
             speed,
+        }
+    }
+
+    /// The heading on arrival at knot `k` (see [`KnotInfo::heading`]).
+    fn arrival(&self, k: usize) -> Heading {
+        match k.checked_sub(1).map(|j| &self.info[j]) {
+            Some(prev) if !prev.turns => prev.heading,
+            _ => self.info[k].heading,
         }
     }
 
@@ -937,7 +989,7 @@ impl SpeedProfile {
 
     /// Departure heading at the start.
     pub(super) fn start_heading(&self) -> Heading {
-        self.info.first().map_or(Heading::FORWARD, |k| k.h_out)
+        self.info.first().map_or(Heading::FORWARD, |k| k.heading)
     }
 
     /// Knot indices where the agent must be at rest, in order; the last is the goal.
