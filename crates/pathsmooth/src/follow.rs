@@ -45,8 +45,10 @@
 //! kinematics. Positions lie on the polyline; the heading follows each arc's tangent
 //! (turning by an angle linear in arc length across it), so it changes at most at rate ω,
 //! and the lateral acceleration speed × turn rate stays ≤ a_lat. Headings are reported as a
-//! unit 3D direction and as a yaw angle in the ground plane; with [`Steering::Ground`] the
-//! yaw is what turns at most at rate ω.
+//! unit 3D direction and as a yaw angle in the ground plane. In 3D the direction turns on
+//! the great circle between the two directions at a constant rate (spherical linear
+//! interpolation: Shoemake, "Animating rotation with quaternion curves", SIGGRAPH 1985);
+//! with [`Steering::Ground`] the yaw is what turns at most at rate ω.
 //!
 //! On a straight path this is the classic trapezoid (or the triangle when the path is
 //! too short to reach top speed); a 90° corner above the stop angle costs exactly braking
