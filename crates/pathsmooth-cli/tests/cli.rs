@@ -178,6 +178,81 @@ fn bad_input_is_one_clear_line() {
 }
 
 #[test]
+fn follow_times_a_3d_path_in_3d() {
+    // Take off 10 m straight up, climb 25 m along a 3-4-5 slope, cruise 16.91 m and descend
+    // 4.38 m: 56.29 m of flight over 36.91 m of ground.
+    let dir = tmp_dir("follow3d");
+    let flight = dir.join("flight.csv");
+    let rows = "x,y,z\n0,0,0\n0,0,10\n20,0,25\n20,16.91,25\n20,16.91,20.62\n";
+    std::fs::write(&flight, rows).unwrap();
+    let out = run(["follow", "--input", flight.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(text.contains("length 56.290 m"), "{text}");
+    // The same time as the library's 3D profile.
+    let path: Vec<pathsmooth::glam::DVec3> = rows
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let c: Vec<f64> = l.split(',').map(|v| v.parse().unwrap()).collect();
+            pathsmooth::glam::DVec3::new(c[0], c[1], c[2])
+        })
+        .collect();
+    let agent = pathsmooth::follow::Agent::default();
+    let time = pathsmooth::follow::speed_profile(&path, &agent)
+        .unwrap()
+        .total_time();
+    assert!(
+        text.contains(&format!("traversal time {time:.3} s")),
+        "{text}"
+    );
+    // Its ground track alone is shorter.
+    let ground = run_with_stdin(&["follow"], "0,0\n0,0\n20,0\n20,16.91\n20,16.91\n");
+    assert!(String::from_utf8_lossy(&ground.stdout).contains("length 36.910 m"));
+
+    // Samples of a 3D path have a z column, and end on the roof.
+    let out = run([
+        "follow",
+        "--input",
+        flight.to_str().unwrap(),
+        "--csv",
+        "-",
+        "--rate",
+        "5",
+    ]);
+    assert!(out.status.success());
+    let csv = String::from_utf8_lossy(&out.stdout).to_string();
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("t,x,y,z,heading_deg,speed"));
+    let samples: Vec<Vec<f64>> = lines
+        .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect())
+        .collect();
+    assert!(samples.iter().all(|r| r.len() == 6));
+    let last = samples.last().unwrap();
+    assert_eq!(
+        (last[0], last[1], last[2], last[3]),
+        (time, 20.0, 16.91, 20.62)
+    );
+    let top = samples.iter().map(|r| r[3]).fold(f64::MIN, f64::max);
+    assert!((top - 25.0).abs() < 1e-9, "{top}");
+    // A vertical climb of 10 m: the 10 m trapezoid (1.25 s + 5/6 s + 4.79 m at 5 m/s).
+    let out = run_with_stdin(
+        &["follow", "--steering", "ground"],
+        "x,y,z\n0,0,0\n0,0,10\n",
+    );
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        text.contains("length 10.000 m, traversal time 3.042 s"),
+        "{text}"
+    );
+}
+
+#[test]
 fn plan_on_a_real_map_writes_path_and_pictures() {
     let map = shared().join("data/movingai/dao/den312d.map");
     let dir = tmp_dir("plan");

@@ -9,10 +9,15 @@
 //!
 //! # The speed profile ([`speed_profile`], [`SpeedProfile`])
 //!
-//! The fastest admissible time parameterisation of a 2D polyline for an [`Agent`] (top
-//! speed v, acceleration a, braking b, lateral acceleration a_lat, turn rate ω, stop angle,
-//! corner cut). The agent starts and ends at rest, facing along the path. Each vertex with
-//! turn angle θ is one of:
+//! The fastest admissible time parameterisation of a 2D or 3D polyline for an [`Agent`]
+//! (top speed v, acceleration a, braking b, lateral acceleration a_lat, turn rate ω, stop
+//! angle, corner cut, steering). The agent starts and ends at rest, facing along the path.
+//! Lengths, and so speeds and accelerations, are measured along the 3D polyline (a 2D path
+//! has z = 0). The turn angle θ at a vertex is the angle between the 3D directions of its
+//! two segments ([`Steering::Full3d`], the default: a drone, a swimmer, a camera), or, with
+//! [`Steering::Ground`] (a vehicle or a character on terrain), the angle between their
+//! projections on the ground (x–y) plane; a change of slope is then free, but a full 3D
+//! reversal still stops the agent. Each vertex is one of:
 //!
 //! - **straight** (θ = 0): no limit;
 //! - **a rounded corner** (0 < θ ≤ stop angle): the agent takes it on a circular arc
@@ -23,7 +28,8 @@
 //!   arc the speed is capped at min(v, √(a_lat·r), ω·r): the lateral-acceleration limit
 //!   v ≤ √(a_lat/κ) and the turn-rate limit v ≤ ω/κ with curvature κ = 1/r. On a finely
 //!   sampled curve of radius R the half-segment rule gives r → R (for a regular polygon,
-//!   r = R·cos(θ/2)), so the estimate converges to the curve's true curvature; on a coarse
+//!   r = R·cos(θ/2)), so the estimate converges to the curve's true curvature (in 3D, e.g.
+//!   a helix of radius R and pitch p has κ = R / (R² + (p/2π)²)); on a coarse
 //!   polyline a sharp vertex is a *corner* whose radius comes from the segment lengths and
 //!   the allowed cut, never an infinite-curvature point;
 //! - **a stop-and-rotate corner** (θ > stop angle, and every reversal θ = π): the speed is
@@ -37,8 +43,12 @@
 //! knots (vertices and arc ends) it accelerates, cruises at the cap and brakes, with v²
 //! linear in s in each phase, so times and samples follow exact constant-acceleration
 //! kinematics. Positions lie on the polyline; the heading follows each arc's tangent
-//! (linearly in arc length across it), so it changes at most at rate ω, and the lateral
-//! acceleration speed × turn rate stays ≤ a_lat.
+//! (turning by an angle linear in arc length across it), so it changes at most at rate ω,
+//! and the lateral acceleration speed × turn rate stays ≤ a_lat. Headings are reported as a
+//! unit 3D direction and as a yaw angle in the ground plane. In 3D the direction turns on
+//! the great circle between the two directions at a constant rate (spherical linear
+//! interpolation: Shoemake, "Animating rotation with quaternion curves", SIGGRAPH 1985);
+//! with [`Steering::Ground`] the yaw is what turns at most at rate ω.
 //!
 //! On a straight path this is the classic trapezoid (or the triangle when the path is
 //! too short to reach top speed); a 90° corner above the stop angle costs exactly braking
@@ -47,8 +57,8 @@
 //! **Cost:** O(n) time and memory for n points: at most three knots per corner, a few
 //! square roots and divisions per vertex and no trigonometry except one `atan2` per
 //! stop-and-rotate corner; two linear passes and one timing pass. A 10,000-point path
-//! takes about 0.3 ms (a raw grid path) to 0.6 ms (a finely sampled winding curve) on a
-//! busy 2-core machine (`benches/follow.rs`). Queries by time or arc length are
+//! takes about 0.3 ms (a raw grid path) to 0.7 ms (a finely sampled winding curve, 2D or
+//! 3D) on a busy 2-core machine (`benches/follow.rs`). Queries by time or arc length are
 //! O(log n). [`SpeedProfile::compute`] reuses the profile's buffers.
 //!
 //! # Playback ([`Follower`])
@@ -57,7 +67,8 @@
 //! toward a look-ahead point at the turn rate (and within the lateral-acceleration limit),
 //! its speed comes from the profile (scaled down while it turns, with its own braking
 //! toward stops), it halts and rotates in place at the profile's stop-and-rotate corners,
-//! and it reports position, heading, speed and whether it has reached the goal. It cuts
+//! and it reports position, heading, speed and whether it has reached the goal. On a 3D
+//! path it steers its 3D direction, or its yaw with [`Steering::Ground`]. It cuts
 //! corners a little (on raw A* grid paths of the Moving AI maps, by at most about 0.3 m
 //! with the defaults) and so arrives a few per cent sooner than the profile's time, which
 //! is the reference for comparing paths. Steps allocate nothing and cost well under a
@@ -83,7 +94,7 @@
 //! let mut follower = Follower::new(agent)?;
 //! follower.set_path(&path)?;
 //! while !follower.step(1.0 / 60.0)?.finished {}
-//! assert_eq!(follower.state().position, DVec2::new(10.0, 10.0));
+//! assert_eq!(follower.state().position_2d(), DVec2::new(10.0, 10.0));
 //! # Ok::<(), pathsmooth::Error>(())
 //! ```
 
@@ -92,6 +103,6 @@ mod follower;
 mod phases;
 mod profile;
 
-pub use agent::Agent;
+pub use agent::{Agent, Steering};
 pub use follower::{FollowState, Follower};
 pub use profile::{speed_profile, Sample, SpeedProfile, VertexTiming, MAX_SAMPLES};

@@ -265,7 +265,8 @@ pub fn cross(a: DVec2, b: DVec2) -> f64 {
     a.perp_dot(b)
 }
 
-/// The point of segment `a`–`b` closest to `p`, and its parameter t ∈ [0, 1].
+/// The point of segment `a`–`b` closest to `p` (`DVec2` or `DVec3`), and its parameter
+/// t ∈ [0, 1].
 /// A degenerate segment (`a == b`) returns `a` and t = 0.
 ///
 /// ```
@@ -274,9 +275,9 @@ pub fn cross(a: DVec2, b: DVec2) -> f64 {
 /// let (q, t) = closest_on_segment(DVec2::new(0.5, 1.0), DVec2::ZERO, DVec2::X);
 /// assert_eq!((q, t), (DVec2::new(0.5, 0.0), 0.5));
 /// ```
-pub fn closest_on_segment(p: DVec2, a: DVec2, b: DVec2) -> (DVec2, f64) {
+pub fn closest_on_segment<V: Point<Scalar = f64>>(p: V, a: V, b: V) -> (V, f64) {
     let ab = b - a;
-    let len2 = ab.length_squared();
+    let len2 = ab.dot(ab);
     if len2 == 0.0 {
         return (a, 0.0);
     }

@@ -5,8 +5,9 @@ mod common;
 
 use std::f64::consts::{FRAC_PI_2, PI, TAU};
 
-use glam::{DVec2, Vec2, Vec3};
-use pathsmooth::follow::{speed_profile, Agent, Follower, Sample, SpeedProfile};
+use glam::{DQuat, DVec2, DVec3, Vec2, Vec3};
+use pathsmooth::follow::{speed_profile, Agent, Follower, Sample, SpeedProfile, Steering};
+use pathsmooth::geometry::angle_between;
 use pathsmooth::grid::astar::astar;
 use pathsmooth::shortcut;
 use pathsmooth::Error;
@@ -92,15 +93,30 @@ fn any_point_type_is_accepted() {
     )
     .unwrap();
     let f = speed_profile(&[Vec2::ZERO, Vec2::new(3.0, 0.0), Vec2::new(3.0, 3.0)], &ag).unwrap();
-    // 3D paths are profiled on their xy projection.
+    assert!(close(f.total_time(), d.total_time(), 1e-6));
+    // A 3D path in a horizontal plane is the 2D path.
+    let flat = [
+        Vec3::new(0.0, 0.0, 7.0),
+        Vec3::new(3.0, 0.0, 7.0),
+        Vec3::new(3.0, 3.0, 7.0),
+    ];
+    let g = speed_profile(&flat, &ag).unwrap();
+    assert!(close(g.total_time(), d.total_time(), 1e-6));
+    assert_eq!(g.sample(g.total_time()).position, DVec3::new(3.0, 3.0, 7.0));
+    // Any other 3D path is profiled in 3D, in f32 as in f64.
     let z = [
         Vec3::new(0.0, 0.0, 1.0),
         Vec3::new(3.0, 0.0, 5.0),
         Vec3::new(3.0, 3.0, 2.0),
     ];
-    let g = speed_profile(&z, &ag).unwrap();
-    assert!(close(f.total_time(), d.total_time(), 1e-6));
-    assert!(close(g.total_time(), d.total_time(), 1e-6));
+    let zd: Vec<DVec3> = z.iter().map(|p| p.as_dvec3()).collect();
+    let (h, hd) = (
+        speed_profile(&z, &ag).unwrap(),
+        speed_profile(&zd, &ag).unwrap(),
+    );
+    assert_eq!(h.length(), 5.0 + 18f64.sqrt());
+    assert_eq!(h.total_time(), hd.total_time());
+    assert!(h.total_time() > d.total_time());
 }
 
 // ---- curves and corners --------------------------------------------------------------------
@@ -166,7 +182,7 @@ fn corner_above_the_stop_angle_costs_rotation_plus_stopping() {
         assert!(close(corner.t, straight_time(l1, &ag), 1e-12));
         // Mid-rotation: at the corner, at rest, facing 45°.
         let mid = p.sample(corner.t + corner.dwell / 2.0);
-        assert_eq!((mid.position, mid.speed), (path[1], 0.0));
+        assert_eq!((mid.position_2d(), mid.speed), (path[1], 0.0));
         assert!(close(mid.heading, PI / 4.0, 1e-12));
     }
     // A 150° hairpin stops the default agent too: 150° at 180°/s is 5/6 s.
@@ -205,14 +221,271 @@ fn rounded_corner_costs_less_than_stopping_and_more_than_a_straight() {
     assert!(close(v, (4.0 * r).sqrt().min(PI * r), 1e-12), "{v}");
 }
 
+// ---- 3D paths -------------------------------------------------------------------------------
+
+/// `turns` turns of a helix of radius `r` and pitch `pitch` around the z axis, `per_turn`
+/// points a turn.
+fn helix(r: f64, pitch: f64, turns: f64, per_turn: usize) -> Vec<DVec3> {
+    let n = (per_turn as f64 * turns).round() as usize;
+    (0..=n)
+        .map(|i| {
+            let a = turns * TAU * i as f64 / n as f64;
+            DVec3::new(r * a.cos(), r * a.sin(), pitch * a / TAU) + DVec3::new(2.0, -1.0, 5.0)
+        })
+        .collect()
+}
+
+#[test]
+fn helix_length_and_cornering_speed_are_3d() {
+    let ag = Agent::default();
+    let (r, pitch, turns) = (2.0, 3.0, 3.0);
+    let path = helix(r, pitch, turns, 4000);
+    let p = speed_profile(&path, &ag).unwrap();
+    // Length: sqrt((2πR)² + p²) a turn (the polyline is shorter by ~κ²c²/24 ≈ 1e-7).
+    let per_turn = ((TAU * r).powi(2) + pitch * pitch).sqrt();
+    let polyline: f64 = path.windows(2).map(|w| w[0].distance(w[1])).sum();
+    assert!(
+        close(p.length(), polyline, 1e-12),
+        "{} {polyline}",
+        p.length()
+    );
+    assert!(
+        ((p.length() - turns * per_turn) / (turns * per_turn)).abs() < 1e-6,
+        "{} vs {}",
+        p.length(),
+        turns * per_turn
+    );
+    // Cornering speed: √(a_lat/κ) with the helix's curvature κ = R/(R² + (p/2π)²), not the
+    // √(a_lat·R) of its ground projection (2.91 m/s against 2.83 m/s here).
+    let b = pitch / TAU;
+    let kappa = r / (r * r + b * b);
+    let expected = (ag.max_lateral_accel / kappa)
+        .sqrt()
+        .min(ag.max_turn_rate / kappa)
+        .min(ag.max_speed);
+    assert!(expected < ag.max_speed && expected > (ag.max_lateral_accel * r).sqrt() * 1.02);
+    let margin = ag.max_speed.powi(2) / (2.0 * ag.max_accel.min(ag.max_brake)) + 1.0;
+    let middle: Vec<f64> = p
+        .vertices()
+        .filter(|v| v.s > margin && v.s < p.length() - margin)
+        .map(|v| v.speed)
+        .collect();
+    assert!(middle.len() > 5000);
+    for v in middle {
+        assert!(close(v, expected, 1e-5), "{v} vs {expected}");
+    }
+    // Every sample stays on the helix, faces along it and respects the 3D curvature limit.
+    for s in p.samples(50.0).unwrap() {
+        let radial = (s.position - DVec3::new(2.0, -1.0, 5.0))
+            .truncate()
+            .length();
+        assert!((radial - r).abs() < 1e-5, "{s:?}");
+        assert!((s.direction.length() - 1.0).abs() < 1e-12);
+        assert!(s.speed <= expected * (1.0 + 1e-5), "{s:?}");
+    }
+}
+
+#[test]
+fn ground_steering_on_a_helix_counts_only_the_yaw() {
+    // With Steering::Ground the helix turns 2π of yaw per turn of 3D length L: the corner
+    // radius is L/2π and the speed √(a_lat·L/2π), between the flat circle and the 3D helix.
+    let ag = Agent {
+        steering: Steering::Ground,
+        ..Agent::default()
+    };
+    let (r, pitch) = (2.0, 3.0);
+    let p = speed_profile(&helix(r, pitch, 3.0, 4000), &ag).unwrap();
+    let per_turn = ((TAU * r).powi(2) + pitch * pitch).sqrt();
+    let expected = (ag.max_lateral_accel * per_turn / TAU).sqrt();
+    let margin = 5.0;
+    for v in p
+        .vertices()
+        .filter(|v| v.s > margin && v.s < p.length() - margin)
+    {
+        assert!(close(v.speed, expected, 1e-5), "{} vs {expected}", v.speed);
+    }
+}
+
+#[test]
+fn vertical_climb_is_the_trapezoid() {
+    for steering in [Steering::Full3d, Steering::Ground] {
+        let ag = Agent {
+            steering,
+            ..Agent::default()
+        };
+        for height in [2.0, 4.0, 20.0, 137.5] {
+            let up = [
+                DVec3::new(1.0, 2.0, -3.0),
+                DVec3::new(1.0, 2.0, height - 3.0),
+            ];
+            let p = speed_profile(&up, &ag).unwrap();
+            assert_eq!(p.length(), height);
+            assert!(p.total_time() > 0.0);
+            assert!(
+                close(p.total_time(), straight_time(height, &ag), 1e-12),
+                "{height}"
+            );
+            let s = p.sample(0.5); // accelerating at 4 m/s²: 0.5 m up, at 2 m/s
+            assert!(close(s.position.z, -2.5, 1e-12) && close(s.speed, 2.0, 1e-12));
+            assert_eq!(
+                (s.position.truncate(), s.direction),
+                (DVec2::new(1.0, 2.0), DVec3::Z)
+            );
+            assert_eq!(s.heading, 0.0); // no yaw to take: +x
+                                        // And back down: the same time, facing −z.
+            let down = [up[1], up[0]];
+            let q = speed_profile(&down, &ag).unwrap();
+            assert!(close(q.total_time(), p.total_time(), 1e-12));
+            assert_eq!(q.sample(1.0).direction, DVec3::NEG_Z);
+        }
+        // A follower climbs the shaft too, and stands on the top at the end.
+        let mut f = Follower::new(ag).unwrap();
+        f.set_path(&[DVec3::ZERO, DVec3::new(0.0, 0.0, 12.0)])
+            .unwrap();
+        let dt = 1.0 / 60.0;
+        let mut steps = 0;
+        while !f.step(dt).unwrap().finished {
+            steps += 1;
+            assert_eq!(f.state().position.truncate(), DVec2::ZERO);
+            assert!(steps < 10_000);
+        }
+        assert_eq!(f.state().position, DVec3::new(0.0, 0.0, 12.0));
+        let took = steps as f64 * dt;
+        assert!(took > 0.8 * straight_time(12.0, &ag) && took < 1.1 * straight_time(12.0, &ag));
+    }
+}
+
+#[test]
+fn vertical_legs_keep_the_heading_and_stop_when_they_reverse() {
+    // Along +y, up 5 m, along −x: the heading stays +y (90°) on the way up.
+    let path = [
+        DVec3::ZERO,
+        DVec3::new(0.0, 10.0, 0.0),
+        DVec3::new(0.0, 10.0, 5.0),
+        DVec3::new(-10.0, 10.0, 5.0),
+    ];
+    let mut onto_shaft = Vec::new();
+    for steering in [Steering::Full3d, Steering::Ground] {
+        let ag = Agent {
+            steering,
+            ..Agent::default()
+        };
+        let p = speed_profile(&path, &ag).unwrap();
+        let (v1, v2) = (p.vertex(1).unwrap(), p.vertex(2).unwrap());
+        let s = p.sample(0.5 * (v1.t + v2.t));
+        assert_eq!(s.direction, DVec3::Z);
+        assert!(close(s.heading, FRAC_PI_2, 1e-12), "{s:?}");
+        // Two 90° turns, rounded, and no stop.
+        assert!(v1.speed > 0.0 && v2.speed > 0.0 && v1.dwell == 0.0 && v2.dwell == 0.0);
+        onto_shaft.push(v1.speed);
+    }
+    // On the ground the turn onto the shaft is no turn at all: only braking for the next
+    // corner slows the agent there.
+    assert!(onto_shaft[1] > 2.0 * onto_shaft[0], "{onto_shaft:?}");
+    // Up and straight back down is a reversal in either steering: the agent stops.
+    let bounce = [
+        DVec3::ZERO,
+        DVec3::new(0.0, 0.0, 5.0),
+        DVec3::new(0.0, 0.0, 1.0),
+    ];
+    for steering in [Steering::Full3d, Steering::Ground] {
+        let ag = Agent {
+            steering,
+            ..Agent::default()
+        };
+        let p = speed_profile(&bounce, &ag).unwrap();
+        assert_eq!(p.vertex(1).unwrap().speed, 0.0);
+        assert!(close(
+            p.total_time(),
+            straight_time(5.0, &ag) + straight_time(4.0, &ag) + p.vertex(1).unwrap().dwell,
+            1e-12
+        ));
+    }
+}
+
+#[test]
+fn ground_follower_drives_off_the_foot_of_a_shaft() {
+    // Down a vertical shaft, then off along the ground: the yaw stays put on the way down
+    // (no chasing rounding noise) and the agent never stalls.
+    let path = [
+        DVec3::new(0.0, -1.8476012594815876, 23.373211596571256),
+        DVec3::new(0.0, -1.8476012594815876, 0.0),
+        DVec3::new(11.48789035418312, 0.0, 0.0),
+    ];
+    let ag = Agent {
+        max_speed: 2.23,
+        max_accel: 0.5,
+        max_brake: 0.5,
+        max_lateral_accel: 0.5,
+        max_turn_rate: 0.5,
+        stop_angle: 0.2,
+        max_corner_cut: 0.05,
+        steering: Steering::Ground,
+    };
+    let mut f = Follower::new(ag).unwrap();
+    f.set_path(&path).unwrap();
+    let start_yaw = f.state().heading;
+    let dt = 1.0 / 30.0;
+    let planned = f.profile().total_time();
+    let mut steps = 0;
+    while !f.step(dt).unwrap().finished {
+        let st = f.state();
+        if st.position.z > 1.0 {
+            assert_eq!(st.heading, start_yaw, "{st:?}");
+        }
+        steps += 1;
+        assert!((steps as f64) * dt < 1.5 * planned, "{st:?}");
+    }
+    assert_eq!(f.state().position, path[2]);
+}
+
+/// Take off 10 m straight up, climb 25 m along a 3-4-5 slope, cruise 16.91 m and descend
+/// 4.38 m onto a roof: 56.29 m of flight over 36.91 m of ground.
+fn flight() -> Vec<DVec3> {
+    vec![
+        DVec3::ZERO,
+        DVec3::new(0.0, 0.0, 10.0),
+        DVec3::new(20.0, 0.0, 25.0),
+        DVec3::new(20.0, 16.91, 25.0),
+        DVec3::new(20.0, 16.91, 20.62),
+    ]
+}
+
+#[test]
+fn flight_path_is_timed_on_its_3d_length() {
+    let path = flight();
+    let ground: Vec<DVec2> = path.iter().map(|p| p.truncate()).collect();
+    for steering in [Steering::Full3d, Steering::Ground] {
+        let ag = Agent {
+            steering,
+            ..Agent::default()
+        };
+        let p = speed_profile(&path, &ag).unwrap();
+        assert!(close(p.length(), 56.29, 1e-12), "{}", p.length());
+        let g = speed_profile(&ground, &ag).unwrap();
+        assert!(close(g.length(), 36.91, 1e-12), "{}", g.length());
+        assert!(p.total_time() >= straight_time(56.29, &ag));
+        assert!(p.total_time() > g.total_time());
+        let s: Vec<f64> = p.vertices().map(|v| v.s).collect();
+        let expected = [0.0, 10.0, 35.0, 51.91, 56.29];
+        for (a, b) in s.iter().zip(expected) {
+            assert!(close(*a, b, 1e-12), "{s:?}");
+        }
+        let end = p.sample(p.total_time());
+        assert_eq!(end.position, *path.last().unwrap());
+        assert!(close(p.position_at(35.0).z, 25.0, 1e-12));
+    }
+}
+
 // ---- limits at every sample (property) -----------------------------------------------------
 
 fn arb_agent() -> impl Strategy<Value = Agent> {
     (
         (0.5..10.0f64, 0.5..10.0f64, 0.5..10.0f64),
         (0.5..10.0f64, 0.5..8.0f64, 0.2..=PI, 0.05..2.0f64),
+        prop_oneof![Just(Steering::Full3d), Just(Steering::Ground)],
     )
-        .prop_map(|((v, a, b), (lat, w, stop, cut))| Agent {
+        .prop_map(|((v, a, b), (lat, w, stop, cut), steering)| Agent {
             max_speed: v,
             max_accel: a,
             max_brake: b,
@@ -220,6 +493,7 @@ fn arb_agent() -> impl Strategy<Value = Agent> {
             max_turn_rate: w,
             stop_angle: stop,
             max_corner_cut: cut,
+            steering,
         })
 }
 
@@ -238,6 +512,34 @@ fn arb_path() -> impl Strategy<Value = Vec<DVec2>> {
     })
 }
 
+/// Random 3D polylines with repeated points and vertical legs now and then.
+fn arb_path_3d() -> impl Strategy<Value = Vec<DVec3>> {
+    let point = (-30.0..30.0f64, -30.0..30.0f64, -30.0..30.0f64);
+    prop::collection::vec((point, -30.0..30.0f64, 0..8u8), 2..25).prop_map(|pts| {
+        let mut out: Vec<DVec3> = Vec::new();
+        for ((x, y, z), z2, kind) in pts {
+            let p = DVec3::new(x, y, z);
+            out.push(p);
+            match kind {
+                0 => out.push(p),                     // a duplicate
+                1 => out.push(DVec3::new(x, y, z2)),  // a vertical leg
+                2 => out.push(DVec3::new(x, y, 0.0)), // a leg down to the ground
+                _ => {}
+            }
+        }
+        out
+    })
+}
+
+/// The angle by which the agent's heading turns from sample `p` to sample `q`: between the
+/// 3D directions, or between the yaws with [`Steering::Ground`].
+fn turned(p_dir: DVec3, p_yaw: f64, q_dir: DVec3, q_yaw: f64, steering: Steering) -> f64 {
+    match steering {
+        Steering::Full3d => angle_between(p_dir, q_dir).unwrap_or(0.0),
+        Steering::Ground => ((q_yaw - p_yaw + PI).rem_euclid(TAU) - PI).abs(),
+    }
+}
+
 /// Checks the agent's limits between consecutive samples `dt` apart.
 fn check_limits(samples: &[Sample], ag: &Agent) -> Result<(), TestCaseError> {
     let tol = 1e-6;
@@ -245,6 +547,13 @@ fn check_limits(samples: &[Sample], ag: &Agent) -> Result<(), TestCaseError> {
         let (p, q) = (&w[0], &w[1]);
         let dt = q.t - p.t;
         prop_assert!(q.position.is_finite() && q.heading.is_finite() && q.speed.is_finite());
+        prop_assert!((q.direction.length() - 1.0).abs() < 1e-9, "{q:?}");
+        // The heading is the yaw of the direction wherever the direction has one.
+        let flat = q.direction.truncate();
+        if flat.length() > 1e-6 {
+            let yaw = (flat.to_angle() - q.heading + PI).rem_euclid(TAU) - PI;
+            prop_assert!(yaw.abs() < 1e-6, "{q:?}");
+        }
         prop_assert!(
             q.speed >= 0.0 && q.speed <= ag.max_speed * (1.0 + 1e-12),
             "{q:?}"
@@ -266,8 +575,8 @@ fn check_limits(samples: &[Sample], ag: &Agent) -> Result<(), TestCaseError> {
             moved <= ag.max_speed * dt * (1.0 + tol) + 1e-9,
             "moved {moved} in {dt}"
         );
-        let turned = (q.heading - p.heading + PI).rem_euclid(TAU) - PI;
-        let rate = turned.abs() / dt;
+        let turned = turned(p.direction, p.heading, q.direction, q.heading, ag.steering);
+        let rate = turned / dt;
         prop_assert!(
             rate <= ag.max_turn_rate * (1.0 + tol) + tol,
             "turn rate {rate} at {q:?}"
@@ -293,16 +602,84 @@ proptest! {
         let samples = p.samples(rate).unwrap();
         check_limits(&samples, &ag)?;
         let (first, last) = (samples[0], *samples.last().unwrap());
-        prop_assert_eq!((first.position, first.speed), (path[0], 0.0));
-        prop_assert_eq!((last.position, last.speed), (*path.last().unwrap(), 0.0));
+        prop_assert_eq!((first.position_2d(), first.speed), (path[0], 0.0));
+        prop_assert_eq!((last.position_2d(), last.speed), (*path.last().unwrap(), 0.0));
         prop_assert_eq!(last.t, p.total_time());
         // Vertex timings are ordered and every vertex is reached.
         let mut prev = 0.0;
         for (i, v) in p.vertices().enumerate() {
             prop_assert!(v.t >= prev && v.s.is_finite() && v.speed <= ag.max_speed, "{i} {v:?}");
-            prop_assert!(p.sample(v.t + v.dwell).position.distance(path[i]) < 1e-9);
+            prop_assert!(p.sample(v.t + v.dwell).position_2d().distance(path[i]) < 1e-9);
             prev = v.t;
         }
+    }
+
+    #[test]
+    fn no_sample_exceeds_any_limit_in_3d(path in arb_path_3d(), ag in arb_agent()) {
+        let p = speed_profile(&path, &ag).unwrap();
+        prop_assert!(p.total_time().is_finite() && p.total_time() > 0.0);
+        let polyline: f64 = path.windows(2).map(|w| w[0].distance(w[1])).sum();
+        prop_assert!((p.length() - polyline).abs() <= 1e-9 * polyline);
+        let rate = (40_000.0 / p.total_time()).min(1000.0);
+        let samples = p.samples(rate).unwrap();
+        check_limits(&samples, &ag)?;
+        let (first, last) = (samples[0], *samples.last().unwrap());
+        prop_assert_eq!((first.position, first.speed), (path[0], 0.0));
+        prop_assert_eq!((last.position, last.speed), (*path.last().unwrap(), 0.0));
+        let mut prev = 0.0;
+        for (i, v) in p.vertices().enumerate() {
+            prop_assert!(v.t >= prev && v.s.is_finite() && v.speed <= ag.max_speed, "{i} {v:?}");
+            prop_assert!(p.sample(v.t + v.dwell).position.distance(path[i]) < 1e-9);
+            prop_assert!(p.position_at(v.s).distance(path[i]) < 1e-9);
+            prev = v.t;
+        }
+        prop_assert!(p.total_time() >= straight_time(p.length(), &ag) * (1.0 - 1e-9));
+    }
+
+    #[test]
+    fn full3d_profiles_do_not_depend_on_the_orientation(
+        path in arb_path(),
+        ag in arb_agent(),
+        (axis, angle, lift) in ((-1.0..1.0f64, -1.0..1.0f64, 0.1..1.0f64), 0.0..TAU, -50.0..50.0f64),
+    ) {
+        // The 2D path turned into an arbitrary plane: the same profile (Full3d); a
+        // horizontal plane at any height: the same profile in either steering.
+        let flat = speed_profile(&path, &ag).unwrap();
+        let rot = DQuat::from_axis_angle(DVec3::new(axis.0, axis.1, axis.2).normalize(), angle);
+        let tilted: Vec<DVec3> = path.iter().map(|p| rot * p.extend(0.0)).collect();
+        let lifted: Vec<DVec3> = path.iter().map(|p| p.extend(lift)).collect();
+        let full = Agent { steering: Steering::Full3d, ..ag };
+        let t = speed_profile(&tilted, &full).unwrap();
+        prop_assert!((t.length() - flat.length()).abs() <= 1e-9 * flat.length());
+        prop_assert!((t.total_time() - flat.total_time()).abs() <= 1e-6 * flat.total_time(),
+            "{} vs {}", t.total_time(), flat.total_time());
+        let l = speed_profile(&lifted, &ag).unwrap();
+        prop_assert!((l.total_time() - flat.total_time()).abs() <= 1e-9 * flat.total_time());
+    }
+
+    #[test]
+    fn follower_reaches_the_goal_of_random_3d_paths(path in arb_path_3d(), ag in arb_agent()) {
+        let mut f = Follower::new(ag).unwrap();
+        f.set_path(&path).unwrap();
+        let planned = f.profile().total_time();
+        let dt = 1.0 / 30.0;
+        let max_steps = ((3.0 * planned + 20.0) / dt) as usize;
+        let mut prev = f.state();
+        let mut steps = 0;
+        while !prev.finished {
+            prop_assert!(steps < max_steps, "not there after {steps} steps ({planned} s planned): {prev:?}");
+            let st = f.step(dt).unwrap();
+            prop_assert!(st.position.is_finite() && st.speed <= ag.max_speed * (1.0 + 1e-12));
+            prop_assert!((st.direction.length() - 1.0).abs() < 1e-9);
+            let turned = turned(prev.direction, prev.heading, st.direction, st.heading, ag.steering);
+            prop_assert!(turned <= ag.max_turn_rate * dt * (1.0 + 1e-9) + 1e-12, "{turned}");
+            let lateral = st.speed * turned / dt;
+            prop_assert!(lateral <= ag.max_lateral_accel * (1.0 + 1e-9) + 1e-9, "{lateral}");
+            prev = st;
+            steps += 1;
+        }
+        prop_assert_eq!(prev.position, *path.last().unwrap());
+        prop_assert_eq!(prev.speed, 0.0);
     }
 
     #[test]
@@ -333,7 +710,7 @@ proptest! {
             prev = st;
             steps += 1;
         }
-        prop_assert_eq!(prev.position, *path.last().unwrap());
+        prop_assert_eq!(prev.position_2d(), *path.last().unwrap());
         prop_assert_eq!(prev.speed, 0.0);
     }
 }
@@ -443,7 +820,7 @@ fn follower_reaches_the_goal_of_real_map_paths() {
                     steps += 1;
                     assert!(steps < max_steps, "{name} {s:?}: stuck at {:?}", f.state());
                 }
-                assert_eq!(f.state().position, *path.last().unwrap(), "{name}");
+                assert_eq!(f.state().position_2d(), *path.last().unwrap(), "{name}");
                 followed += 1;
             }
         }

@@ -182,7 +182,7 @@ fn animated<'a>(scene: &Scene<'a>) -> Result<Scene<'a>> {
         let samples = profile.samples(20.0)?;
         out.tracks.push(Track {
             color: layer.color,
-            samples: samples.iter().map(|s| (s.t, s.position)).collect(),
+            samples: samples.iter().map(|s| (s.t, s.position_2d())).collect(),
         });
     }
     Ok(out)

@@ -3,10 +3,20 @@
 use std::fmt::Write as _;
 
 use anyhow::{bail, Result};
-use clap::Args;
-use pathsmooth::follow::{speed_profile, Agent};
+use clap::{Args, ValueEnum};
+use pathsmooth::follow::{speed_profile, Agent, Steering};
+use pathsmooth::io::PathData;
 
 use crate::files::{read_path, write_bytes};
+
+/// `--steering`: in which space the agent's turns are measured (see [`Steering`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SteeringArg {
+    /// Between 3D directions (a drone, a swimmer).
+    Full3d,
+    /// Between headings in the ground (x–y) plane (a vehicle on terrain); lengths stay 3D.
+    Ground,
+}
 
 /// The agent's limits on the command line (defaults: [`Agent::default`]).
 #[derive(Debug, Clone, Args)]
@@ -32,6 +42,10 @@ pub struct AgentArgs {
     /// How far, in metres, the agent may leave a polyline vertex when rounding it.
     #[arg(long, default_value_t = Agent::default().max_corner_cut, allow_negative_numbers = true)]
     pub max_corner_cut: f64,
+    /// How turns of a 3D path are measured: between 3D directions, or between headings in
+    /// the ground (x–y) plane. Lengths are 3D either way; 2D paths are the same in both.
+    #[arg(long, value_enum, default_value_t = SteeringArg::Full3d)]
+    pub steering: SteeringArg,
 }
 
 impl AgentArgs {
@@ -45,6 +59,10 @@ impl AgentArgs {
             max_turn_rate: self.max_turn_rate.to_radians(),
             stop_angle: self.stop_angle.to_radians(),
             max_corner_cut: self.max_corner_cut,
+            steering: match self.steering {
+                SteeringArg::Full3d => Steering::Full3d,
+                SteeringArg::Ground => Steering::Ground,
+            },
         }
     }
 }
@@ -57,7 +75,8 @@ pub struct FollowArgs {
     pub input: String,
     #[command(flatten)]
     pub agent: AgentArgs,
-    /// Write samples (t, x, y, heading°, speed) to this CSV file (`-` for stdout).
+    /// Write samples (t, x, y, heading°, speed; t, x, y, z, heading°, speed for a 3D path)
+    /// to this CSV file (`-` for stdout).
     #[arg(long)]
     pub csv: Option<String>,
     /// Samples per second for --csv.
@@ -65,12 +84,16 @@ pub struct FollowArgs {
     pub rate: f64,
 }
 
-/// Runs `pathsmooth follow`.
+/// Runs `pathsmooth follow`: a 2D path is followed in 2D, a 3D path in 3D (its length and
+/// time are the 3D ones, and its samples have a z column).
 pub fn run(a: &FollowArgs) -> Result<()> {
-    let path = read_path(&a.input, None)?.to_2d();
+    let data = read_path(&a.input, None)?;
     let agent = a.agent.agent();
     agent.validate()?;
-    let profile = speed_profile(&path, &agent)?;
+    let (profile, is_3d) = match &data {
+        PathData::D2(p) => (speed_profile(p, &agent)?, false),
+        PathData::D3(p) => (speed_profile(p, &agent)?, true),
+    };
     // The library bounds coordinates, so the length is finite; a time can still overflow
     // when the agent's limits are absurdly small for the path (1e150 m at 1e-300 m/s).
     if !profile.total_time().is_finite() {
@@ -88,17 +111,18 @@ pub fn run(a: &FollowArgs) -> Result<()> {
         stops
     );
     if let Some(f) = &a.csv {
-        let mut out = String::from("t,x,y,heading_deg,speed\n");
+        let mut out = String::from(if is_3d {
+            "t,x,y,z,heading_deg,speed\n"
+        } else {
+            "t,x,y,heading_deg,speed\n"
+        });
         for s in profile.samples(a.rate)? {
-            let _ = writeln!(
-                out,
-                "{},{},{},{},{}",
-                s.t,
-                s.position.x,
-                s.position.y,
-                s.heading.to_degrees(),
-                s.speed
-            );
+            let p = s.position;
+            let _ = write!(out, "{},{},{},", s.t, p.x, p.y);
+            if is_3d {
+                let _ = write!(out, "{},", p.z);
+            }
+            let _ = writeln!(out, "{},{}", s.heading.to_degrees(), s.speed);
         }
         write_bytes(f, out.as_bytes())?;
     }

@@ -19,9 +19,14 @@ use crate::error::{Error, Result};
 /// | `max_turn_rate` | π rad/s (180°/s) | a curve of radius R is taken at ≤ π·R m/s; in-place rotation speed |
 /// | `stop_angle` | 2π/3 (120°) | sharper vertex turns stop the agent, which rotates in place |
 /// | `max_corner_cut` | 0.25 m | how far the agent may leave a polyline vertex when rounding it |
+/// | `steering` | [`Steering::Full3d`] | turns are angles between 3D directions |
 ///
 /// With these defaults the 45° and 90° turns of a grid path are rounded (slowly), and only
 /// hairpins such as the 135° turns around an obstacle's corner stop the agent.
+///
+/// Lengths are always measured in 3D (a 2D path has z = 0). For a vehicle or character on
+/// terrain, whose heading matters only in the ground plane, set `steering` to
+/// [`Steering::Ground`].
 ///
 /// ```
 /// use pathsmooth::follow::Agent;
@@ -50,6 +55,45 @@ pub struct Agent {
     /// Largest distance, m, between a polyline vertex and the arc on which the agent rounds
     /// it. Smaller values mean tighter arcs and so slower corners.
     pub max_corner_cut: f64,
+    /// In which space turns are measured: between 3D directions ([`Steering::Full3d`], the
+    /// default) or between headings in the ground (x–y) plane ([`Steering::Ground`]). The
+    /// same for 2D paths.
+    pub steering: Steering,
+}
+
+/// How an [`Agent`] steers: in which space its turns, turn rate and stop-and-rotate rule are
+/// measured. Lengths, speeds and accelerations are 3D in both.
+///
+/// For a 2D path (or a 3D path in a horizontal plane) both give the same result.
+///
+/// ```
+/// use glam::DVec3;
+/// use pathsmooth::follow::{speed_profile, Agent, Steering};
+/// // Up a 10 m ramp at 45°, then along the crest: a 45° turn in 3D, none on the ground.
+/// let path = [DVec3::ZERO, DVec3::new(10.0, 0.0, 10.0), DVec3::new(20.0, 0.0, 10.0)];
+/// let flier = speed_profile(&path, &Agent::default())?;
+/// let car = Agent { steering: Steering::Ground, ..Agent::default() };
+/// let rover = speed_profile(&path, &car)?;
+/// assert_eq!(flier.length(), rover.length()); // 10·√2 + 10 m either way
+/// assert!(flier.vertex(1).unwrap().speed < car.max_speed); // slows for the bend
+/// assert_eq!(rover.vertex(1).unwrap().speed, car.max_speed); // straight on the map
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Steering {
+    /// The agent turns freely in 3D (a drone, a swimmer, a camera): a vertex's turn angle is
+    /// the angle between the 3D directions of its two segments, the heading that the turn
+    /// rate limits is the 3D direction of motion, and the lateral acceleration is the
+    /// centripetal acceleration along the 3D path. The default.
+    #[default]
+    Full3d,
+    /// The agent turns in the ground plane (a vehicle or a character on terrain): a
+    /// vertex's turn angle is the angle between the x–y projections of its two segments
+    /// (a segment with no horizontal extent keeps the previous segment's heading), and the
+    /// turn rate, the lateral acceleration and the stop-and-rotate rule apply to that yaw.
+    /// Changes of slope cost nothing, but a full reversal in 3D still stops the agent.
+    Ground,
 }
 
 impl Default for Agent {
@@ -62,6 +106,7 @@ impl Default for Agent {
             max_turn_rate: PI,
             stop_angle: 2.0 * PI / 3.0,
             max_corner_cut: 0.25,
+            steering: Steering::Full3d,
         }
     }
 }

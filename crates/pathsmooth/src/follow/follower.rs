@@ -1,29 +1,37 @@
 //! Playback: a stateful follower that a game loop advances by `dt` each frame.
 
-use glam::DVec2;
+use glam::{DVec2, DVec3};
 
-use super::agent::Agent;
-use super::profile::{wrap_angle, SpeedProfile};
+use super::agent::{Agent, Steering};
+use super::profile::{rotate, turn_toward, Heading, SpeedProfile, VERTICAL_TOLERANCE};
 use crate::error::{Error, Result};
-use crate::geometry::{closest_on_segment, Point};
+use crate::geometry::{angle_between, closest_on_segment, Point};
 
 /// The follower's state after a step.
 ///
+/// Positions and directions are 3D; for a 2D path z stays 0, and
+/// [`position_2d`](Self::position_2d) and `heading` serve 2D code.
+///
 /// ```
-/// use glam::DVec2;
+/// use glam::{DVec2, DVec3};
 /// use pathsmooth::follow::{Agent, Follower};
 /// let mut f = Follower::new(Agent::default())?;
 /// f.set_path(&[DVec2::ZERO, DVec2::new(0.0, 8.0)])?;
 /// let st = f.step(0.25)?;
 /// assert_eq!((st.time, st.speed, st.finished), (0.25, 1.0, false));
 /// assert!((st.position.y - 0.25).abs() < 1e-12); // moved at the new speed for dt
+/// assert_eq!((st.position.z, st.direction), (0.0, DVec3::Y));
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FollowState {
-    /// Position (not necessarily on the path: the agent cuts corners as it turns).
-    pub position: DVec2,
-    /// Heading, radians in [−π, π), counter-clockwise from +x.
+    /// Position (not necessarily on the path: the agent cuts corners as it turns); z = 0
+    /// for a 2D path.
+    pub position: DVec3,
+    /// Unit direction the agent faces and moves along.
+    pub direction: DVec3,
+    /// Heading in the ground plane (yaw), radians in [−π, π), counter-clockwise from +x:
+    /// the angle of `direction`'s x–y part, kept while `direction` is vertical.
     pub heading: f64,
     /// Speed, m/s.
     pub speed: f64,
@@ -31,6 +39,22 @@ pub struct FollowState {
     pub time: f64,
     /// True once the agent stands on the goal.
     pub finished: bool,
+}
+
+impl FollowState {
+    /// The position's x and y (z dropped), for 2D code. O(1).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::follow::{Agent, Follower};
+    /// let mut f = Follower::new(Agent::default())?;
+    /// f.set_path(&[DVec2::new(1.0, 2.0), DVec2::new(1.0, 9.0)])?;
+    /// assert_eq!(f.state().position_2d(), DVec2::new(1.0, 2.0));
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn position_2d(&self) -> DVec2 {
+        self.position.truncate()
+    }
 }
 
 /// Advances an agent along a path frame by frame, as a game loop would.
@@ -57,10 +81,19 @@ pub struct FollowState {
 ///    `arrival_radius` of the stop the agent is placed on it at rest; at the goal it is
 ///    finished.
 ///
+/// Distances are 3D. With [`Steering::Full3d`] (the default) the heading is the 3D
+/// direction, the heading error is the angle between it and the direction to the
+/// look-ahead point, and the agent turns on the great circle between them. With
+/// [`Steering::Ground`] the heading is the yaw, the error and the turn are measured in the
+/// ground plane (ρ from the horizontal distance to the look-ahead point), and the agent
+/// moves along its yaw at the slope toward the look-ahead point. For a 2D path both are
+/// the planar follower.
+///
 /// So the agent reproduces the profile's behaviour: it rounds gentle corners with a lag,
 /// halts at the profile's stop-and-rotate corners and turns in place there. A step costs
-/// O(1) plus the number of path segments within the look-ahead window, and allocates
-/// nothing; [`set_path`](Self::set_path) reuses the buffers of the previous path.
+/// O(1) plus the number of path segments within the look-ahead window (one `atan2` and one
+/// `sin_cos` at most), and allocates nothing; [`set_path`](Self::set_path) reuses the
+/// buffers of the previous path.
 ///
 /// ```
 /// use glam::DVec2;
@@ -72,7 +105,13 @@ pub struct FollowState {
 ///     frames += 1;
 ///     assert!(frames < 60 * 60, "a 20 m path takes seconds, not minutes");
 /// }
-/// assert_eq!(f.state().position, DVec2::new(10.0, 10.0));
+/// assert_eq!(f.state().position_2d(), DVec2::new(10.0, 10.0));
+///
+/// // A helicopter's take-off: straight up, then forward.
+/// use glam::DVec3;
+/// f.set_path(&[DVec3::ZERO, DVec3::new(0.0, 0.0, 15.0), DVec3::new(20.0, 0.0, 15.0)])?;
+/// while !f.step(1.0 / 60.0)?.finished {}
+/// assert_eq!(f.state().position, DVec3::new(20.0, 0.0, 15.0));
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
 #[derive(Debug, Clone)]
@@ -81,6 +120,8 @@ pub struct Follower {
     lookahead: f64,
     arrival_radius: f64,
     state: FollowState,
+    /// The heading behind `state.direction` and `state.heading`.
+    facing: Heading,
     /// Progress: arc length of the path point the agent is at.
     s: f64,
     /// Knot interval containing the progress.
@@ -114,12 +155,14 @@ impl Follower {
             lookahead: Self::DEFAULT_LOOKAHEAD,
             arrival_radius: Self::DEFAULT_ARRIVAL_RADIUS,
             state: FollowState {
-                position: DVec2::ZERO,
+                position: DVec3::ZERO,
+                direction: DVec3::X,
                 heading: 0.0,
                 speed: 0.0,
                 time: 0.0,
                 finished: true,
             },
+            facing: Heading::FORWARD,
             s: 0.0,
             cursor: 0,
             next_stop: 0,
@@ -207,9 +250,11 @@ impl Follower {
 
     fn reset(&mut self) {
         let (_, start) = self.profile.knot(0);
+        self.facing = self.profile.start_heading();
         self.state = FollowState {
             position: start,
-            heading: self.profile.start_heading(),
+            direction: self.facing.dir,
+            heading: self.facing.angle(),
             speed: 0.0,
             time: 0.0,
             finished: self.profile.knot_count() < 2,
@@ -226,7 +271,7 @@ impl Follower {
     /// use pathsmooth::follow::{Agent, Follower};
     /// let mut f = Follower::new(Agent::default())?;
     /// f.set_path(&[DVec2::ONE, DVec2::new(5.0, 1.0)])?;
-    /// assert_eq!((f.state().position, f.state().speed), (DVec2::ONE, 0.0));
+    /// assert_eq!((f.state().position_2d(), f.state().speed), (DVec2::ONE, 0.0));
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn state(&self) -> FollowState {
@@ -294,12 +339,19 @@ impl Follower {
         let target = self.point_ahead(look_s);
 
         let to_target = target - st.position;
-        let desired = if to_target.length() > 1e-12 {
-            to_target.to_angle()
+        let ground = ag.steering == Steering::Ground;
+        // The turn still to make toward the target: signed, in the ground plane (none when
+        // the target is plumb above or below), or unsigned, in 3D.
+        let plumb = ground && self.plumb(to_target);
+        let reach = to_target.length();
+        let error = if plumb || reach <= 1e-12 {
+            0.0
+        } else if ground {
+            let (yaw, flat) = (self.facing.yaw, to_target.truncate());
+            yaw.perp_dot(flat).atan2(yaw.dot(flat))
         } else {
-            st.heading
+            angle_between(st.direction, to_target).unwrap_or(0.0)
         };
-        let error = wrap_angle(desired - st.heading);
 
         let to_stop = stop_pos.distance(st.position);
         // The profile's speed a step ahead (so the zero speed of a stop just left does not
@@ -321,10 +373,13 @@ impl Follower {
         };
         // The arc tangent to the heading through the look-ahead point has radius
         // ρ = D / (2·sin|error|). Slow enough to turn onto it (v ≤ ω·ρ and v ≤ √(a_lat·ρ),
-        // the corner caps of the profile), or the agent would orbit a close target.
+        // the corner caps of the profile), or the agent would orbit a close target. In the
+        // ground plane the arc's radius is D_h / (2·sin|error|) for the horizontal distance
+        // D_h, run at the horizontal speed v·D_h/D: with the 3D distance D in ρ the turn-rate
+        // bound is the same and the lateral one errs on the safe side.
         let sin_error = error.abs().sin();
         if sin_error > 0.0 {
-            let rho = to_target.length() / (2.0 * sin_error);
+            let rho = reach / (2.0 * sin_error);
             v_target = v_target
                 .min(ag.max_turn_rate * rho)
                 .min((ag.max_lateral_accel * rho).sqrt());
@@ -342,15 +397,16 @@ impl Follower {
             ag.max_turn_rate
         };
         let max_turn = turn_rate * dt;
-        let heading = wrap_angle(st.heading + error.clamp(-max_turn, max_turn));
+        self.facing = self.turn(to_target, error, max_turn, ground, plumb);
         let mut travel = speed * dt;
         if aims_at_stop {
             travel = travel.min(to_stop);
         }
-        let position = st.position + DVec2::from_angle(heading) * travel;
+        let position = st.position + self.facing.dir * travel;
         self.state = FollowState {
             position,
-            heading,
+            direction: self.facing.dir,
+            heading: self.facing.angle(),
             speed,
             time: st.time + dt,
             finished: false,
@@ -361,8 +417,58 @@ impl Follower {
         Ok(self.state)
     }
 
+    /// The heading after turning by at most `max_turn` toward `to_target`, `error` being
+    /// the turn still to make (as computed in `step`).
+    fn turn(
+        &self,
+        to_target: DVec3,
+        error: f64,
+        max_turn: f64,
+        ground: bool,
+        plumb: bool,
+    ) -> Heading {
+        let facing = self.facing;
+        if ground {
+            // Turn the yaw; move at the slope toward the target (straight up or down when it
+            // is plumb above or below; keep the slope when on it).
+            let flat = to_target.truncate();
+            let yaw = if error == 0.0 {
+                facing.yaw
+            } else if error.abs() <= max_turn {
+                flat.normalize()
+            } else {
+                let turn = DVec2::from_angle(error.clamp(-max_turn, max_turn));
+                turn.rotate(facing.yaw).normalize()
+            };
+            let climb = if plumb && to_target.z.abs() > 1e-12 {
+                DVec2::new(0.0, to_target.z.signum())
+            } else if plumb || to_target.length() <= 1e-12 {
+                facing.climb() // on the target: no slope to take
+            } else {
+                DVec2::new(flat.length(), to_target.z).normalize()
+            };
+            Heading::from_yaw_climb(yaw, climb)
+        } else if error == 0.0 {
+            facing
+        } else if error <= max_turn {
+            Heading::from_dir(to_target.normalize(), facing.yaw)
+        } else {
+            let (_, w) = turn_toward(facing.dir, to_target, facing.side());
+            Heading::from_dir(rotate(facing.dir, w, max_turn), facing.yaw)
+        }
+    }
+
+    /// True when the look-ahead point, `to_target` away, is plumb above or below the agent:
+    /// within [`VERTICAL_TOLERANCE`] times the look-ahead distance horizontally, or within
+    /// rounding of the coordinates' magnitude. The agent then climbs or descends straight
+    /// and keeps its yaw, as on a vertical leg of the profile.
+    fn plumb(&self, to_target: DVec3) -> bool {
+        let scale = self.state.position.abs().max_element().max(1.0);
+        to_target.truncate().length() <= VERTICAL_TOLERANCE * self.lookahead + 1e-12 * scale
+    }
+
     /// Puts the agent at rest on the stop it has reached and moves on to the next.
-    fn arrive(&mut self, stop_knot: usize, stop_s: f64, stop_pos: DVec2) {
+    fn arrive(&mut self, stop_knot: usize, stop_s: f64, stop_pos: DVec3) {
         self.state.position = stop_pos;
         self.state.speed = 0.0;
         self.s = stop_s;
@@ -401,7 +507,7 @@ impl Follower {
     }
 
     /// The path point at arc length `s` ≥ the progress, walking forward from the cursor.
-    fn point_ahead(&self, s: f64) -> DVec2 {
+    fn point_ahead(&self, s: f64) -> DVec3 {
         let last = self.profile.knot_count() - 1;
         let mut k = self.cursor;
         while k + 1 < last && self.profile.knot(k + 1).0 < s {
@@ -447,7 +553,7 @@ mod tests {
         let saved = (2.0 * 1e-3 / 6.0f64).sqrt();
         assert!(took >= planned - saved - 2.0 * dt, "{took} vs {planned}");
         assert!(took < planned * 1.05 + 0.1, "{took} vs {planned}");
-        assert_eq!(f.state().position, DVec2::new(30.0, 0.0));
+        assert_eq!(f.state().position_2d(), DVec2::new(30.0, 0.0));
     }
 
     #[test]
@@ -459,7 +565,7 @@ mod tests {
         let mut was_at_corner_at_rest = false;
         for _ in 0..10_000 {
             let st = f.step(dt).unwrap();
-            if st.position == path[1] && st.speed == 0.0 {
+            if st.position_2d() == path[1] && st.speed == 0.0 {
                 was_at_corner_at_rest = true;
             }
             if st.finished {
@@ -475,7 +581,7 @@ mod tests {
         let mut f = Follower::new(Agent::default()).unwrap();
         f.set_path(&[DVec2::ONE, DVec2::ONE]).unwrap();
         assert!(f.state().finished);
-        assert_eq!(f.step(0.1).unwrap().position, DVec2::ONE);
+        assert_eq!(f.step(0.1).unwrap().position_2d(), DVec2::ONE);
         assert!(f.set_path::<DVec2>(&[]).is_err());
         assert!(f.state().finished);
     }

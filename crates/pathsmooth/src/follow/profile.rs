@@ -8,9 +8,9 @@
 
 use std::f64::consts::{PI, TAU};
 
-use glam::DVec2;
+use glam::{DVec2, DVec3};
 
-use super::agent::Agent;
+use super::agent::{Agent, Steering};
 use super::phases::{Phases, Rates};
 use crate::error::{Error, Result};
 use crate::geometry::{check_path, max_coordinate, Point};
@@ -18,6 +18,10 @@ use crate::geometry::{check_path, max_coordinate, Point};
 /// Points closer than this, relative to the coordinates' magnitude (and at least in absolute
 /// terms), are duplicates: they add no segment and so no turn.
 const DUPLICATE_TOLERANCE: f64 = 1e-12;
+
+/// A unit direction whose x–y part is at most this long (about 1e-9 rad from vertical) is
+/// vertical: it has no yaw of its own, and keeps the one the agent had.
+pub(super) const VERTICAL_TOLERANCE: f64 = 1e-9;
 
 /// Turns within this of π are reversals and always stop the agent (no arc fits them).
 const REVERSAL_TOLERANCE: f64 = 1e-9;
@@ -36,26 +40,199 @@ pub const MAX_SAMPLES: usize = 10_000_000;
 
 /// The agent's state at one instant of a [`SpeedProfile`].
 ///
+/// Positions and directions are 3D; a 2D path gives z = 0 throughout, and
+/// [`position_2d`](Self::position_2d) and `heading` serve 2D code.
+///
 /// ```
-/// use glam::DVec2;
+/// use glam::{DVec2, DVec3};
 /// use pathsmooth::follow::{speed_profile, Agent};
 /// let p = speed_profile(&[DVec2::ZERO, DVec2::new(-10.0, 0.0)], &Agent::default())?;
 /// let s = p.sample(0.5);
 /// assert_eq!((s.t, s.speed), (0.5, 2.0)); // 4 m/s² for 0.5 s
-/// assert!((s.position.x + 0.5).abs() < 1e-12); // ½·4·0.5² = 0.5 m, toward −x
+/// assert!((s.position_2d().x + 0.5).abs() < 1e-12); // ½·4·0.5² = 0.5 m, toward −x
 /// assert!((s.heading.abs() - std::f64::consts::PI).abs() < 1e-12);
+/// assert_eq!(s.direction, DVec3::NEG_X);
+///
+/// // Straight up a 10 m shaft: the same trapezoid as 10 m along the ground.
+/// let up = speed_profile(&[DVec3::ZERO, DVec3::new(0.0, 0.0, 10.0)], &Agent::default())?;
+/// let s = up.sample(0.5);
+/// assert!((s.position.z - 0.5).abs() < 1e-12 && s.direction == DVec3::Z);
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Sample {
     /// Time since the start, s.
     pub t: f64,
-    /// Position on the polyline.
-    pub position: DVec2,
-    /// Heading, radians in [−π, π), counter-clockwise from +x (as [`DVec2::to_angle`]).
+    /// Position on the polyline (z = 0 for a 2D path).
+    pub position: DVec3,
+    /// Unit direction the agent faces: along the path, turning across each rounding arc
+    /// and while it rotates in place (see [`Steering`] for how).
+    pub direction: DVec3,
+    /// Heading in the ground plane (yaw), radians in [−π, π), counter-clockwise from +x
+    /// (as [`DVec2::to_angle`]): the angle of `direction`'s x–y part. While `direction`
+    /// is vertical it keeps the yaw the agent had before (at the start of the path: the yaw
+    /// of its first segment that is not vertical, or 0).
     pub heading: f64,
-    /// Speed, m/s.
+    /// Speed along the path (3D), m/s.
     pub speed: f64,
+}
+
+impl Sample {
+    /// The position's x and y (z dropped), for 2D code. O(1).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::follow::{speed_profile, Agent};
+    /// let p = speed_profile(&[DVec2::ONE, DVec2::new(4.0, 5.0)], &Agent::default())?;
+    /// assert_eq!(p.sample(f64::INFINITY).position_2d(), DVec2::new(4.0, 5.0));
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn position_2d(&self) -> DVec2 {
+        self.position.truncate()
+    }
+}
+
+/// A direction of motion: the unit 3D direction and the unit heading in the ground plane
+/// (yaw). Where `dir` has an x–y part, `yaw` is that part normalised; where `dir` is
+/// vertical (to within [`VERTICAL_TOLERANCE`]), `yaw` is the heading the agent keeps.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Heading {
+    pub(super) dir: DVec3,
+    pub(super) yaw: DVec2,
+}
+
+impl Heading {
+    /// Facing +x.
+    pub(super) const FORWARD: Heading = Heading {
+        dir: DVec3::X,
+        yaw: DVec2::X,
+    };
+
+    /// The direction with ground heading `yaw` and slope `climb` = (cos, sin) of the
+    /// elevation angle (both unit).
+    pub(super) fn from_yaw_climb(yaw: DVec2, climb: DVec2) -> Heading {
+        Heading {
+            dir: (yaw * climb.x).extend(climb.y),
+            yaw,
+        }
+    }
+
+    /// The direction `dir` (unit), with `yaw` kept when it is vertical.
+    pub(super) fn from_dir(dir: DVec3, yaw: DVec2) -> Heading {
+        let flat = dir.truncate();
+        let len = flat.length();
+        if len <= VERTICAL_TOLERANCE {
+            Heading { dir, yaw }
+        } else {
+            Heading {
+                dir,
+                yaw: flat / len,
+            }
+        }
+    }
+
+    /// (cos, sin) of the elevation angle: the horizontal and vertical parts of `dir`.
+    pub(super) fn climb(&self) -> DVec2 {
+        DVec2::new(self.dir.truncate().length(), self.dir.z)
+    }
+
+    /// The yaw as an angle in [−π, π).
+    pub(super) fn angle(&self) -> f64 {
+        wrap_angle(self.yaw.to_angle())
+    }
+
+    /// The way to turn when the target direction is exactly opposite: counter-clockwise in
+    /// the ground plane, or, when facing straight up or down, tilting toward the yaw.
+    /// Perpendicular to `dir`.
+    pub(super) fn side(&self) -> DVec3 {
+        let flat = self.dir.truncate();
+        if flat.length() <= VERTICAL_TOLERANCE {
+            self.yaw.extend(0.0)
+        } else {
+            (flat.perp() / flat.length()).extend(0.0)
+        }
+    }
+
+    /// Halfway from `a` to `b`, given cos(θ/2) > 0 of the turn θ < π between them (as
+    /// [`turn`] measures it): the bisector, with no trigonometry and, for 2D headings, no
+    /// square root. Equal to `between(a, b, 0.5, steering)`.
+    fn halfway(a: &Heading, b: &Heading, cos_half: f64, steering: Steering) -> Heading {
+        // |â + b̂| = 2·cos(θ/2).
+        let scale = 0.5 / cos_half;
+        match steering {
+            Steering::Full3d => {
+                let dir = (a.dir + b.dir) * scale;
+                if a.dir.z == 0.0 && b.dir.z == 0.0 {
+                    Heading {
+                        dir,
+                        yaw: dir.truncate(),
+                    }
+                } else {
+                    Heading::from_dir(dir, a.yaw)
+                }
+            }
+            Steering::Ground => {
+                let yaw = (a.yaw + b.yaw) * scale;
+                let (ca, cb) = (a.climb(), b.climb());
+                let climb = if ca == cb {
+                    ca
+                } else {
+                    (ca + cb).normalize_or(cb)
+                };
+                Heading::from_yaw_climb(yaw, climb)
+            }
+        }
+    }
+
+    /// The heading a fraction `frac` ∈ [0, 1] of the way from `a` to `b`, turning at a
+    /// constant rate: on the great circle between the two directions ([`Steering::Full3d`]),
+    /// or with yaw and elevation each turning at its own constant rate
+    /// ([`Steering::Ground`]). A full reversal turns toward [`side`](Self::side).
+    fn between(a: &Heading, b: &Heading, frac: f64, steering: Steering) -> Heading {
+        if frac <= 0.0 || a == b {
+            return *a;
+        }
+        if frac >= 1.0 {
+            return *b;
+        }
+        match steering {
+            Steering::Full3d => {
+                let (angle, w) = turn_toward(a.dir, b.dir, a.side());
+                let dir = rotate(a.dir, w, angle * frac);
+                Heading::from_dir(dir, if frac < 0.5 { a.yaw } else { b.yaw })
+            }
+            Steering::Ground => {
+                let flat = |v: DVec2| v.extend(0.0);
+                let (turn, w) = turn_toward(flat(a.yaw), flat(b.yaw), flat(a.yaw.perp()));
+                let yaw = rotate(flat(a.yaw), w, turn * frac).truncate();
+                let (ca, cb) = (a.climb(), b.climb());
+                // Elevations lie in [−π/2, π/2]: turn through the horizontal, never back.
+                let (tilt, w) = turn_toward(flat(ca), flat(cb), DVec3::X);
+                let climb = rotate(flat(ca), w, tilt * frac).truncate();
+                Heading::from_yaw_climb(yaw, climb)
+            }
+        }
+    }
+}
+
+/// The angle θ ∈ [0, π] from the unit vector `a` to `b` (any non-zero length), and the unit
+/// vector perpendicular to `a` in their plane on `b`'s side (`side`, a unit vector
+/// perpendicular to `a`, when they are parallel or opposite).
+pub(super) fn turn_toward(a: DVec3, b: DVec3, side: DVec3) -> (f64, DVec3) {
+    let along = a.dot(b);
+    let w = b - a * along;
+    let off = w.length();
+    if off > 0.0 {
+        (off.atan2(along), w / off)
+    } else {
+        (if along < 0.0 { PI } else { 0.0 }, side)
+    }
+}
+
+/// The unit vector `a` turned by `angle` toward `w` (unit, perpendicular to `a`).
+pub(super) fn rotate(a: DVec3, w: DVec3, angle: f64) -> DVec3 {
+    let (sin, cos) = angle.sin_cos();
+    (a * cos + w * sin).normalize_or(a)
 }
 
 /// The timing of one input vertex in a [`SpeedProfile`].
@@ -101,11 +278,14 @@ struct KnotInfo {
     /// Time spent rotating in place before leaving.
     dwell: f64,
     /// Position on the polyline.
-    pos: DVec2,
-    /// Heading on arrival and on departure (they differ at stop-and-rotate corners), as
-    /// direction vectors, not necessarily unit.
-    h_in: DVec2,
-    h_out: DVec2,
+    pos: DVec3,
+    /// Heading on departure. On arrival it is the previous knot's, after a straight
+    /// interval, or this one's, at the end of an arc: it differs at stop-and-rotate corners
+    /// (and where only the slope changes, with [`Steering::Ground`]).
+    heading: Heading,
+    /// True when the heading turns on the interval to the next knot (a rounding arc):
+    /// from this knot's heading to the next one's. Otherwise it stays this knot's.
+    turns: bool,
 }
 
 /// The fastest admissible time parameterisation of a path for an [`Agent`].
@@ -132,8 +312,8 @@ struct KnotInfo {
 pub struct SpeedProfile {
     agent: Agent,
     rates: Rates,
-    /// The input's distinct points (consecutive duplicates removed).
-    points: Vec<DVec2>,
+    /// The input's distinct points (consecutive duplicates removed), in 3D (z = 0 for 2D).
+    points: Vec<DVec3>,
     /// Input vertex → index into `points`.
     vertex_point: Vec<u32>,
     /// Distinct point → its knot.
@@ -143,6 +323,8 @@ pub struct SpeedProfile {
     info: Vec<KnotInfo>,
     /// Knots where the agent must be at rest: stop-and-rotate corners and the end.
     stops: Vec<u32>,
+    /// The largest coordinate magnitude of the points, at least 1 (see [`is_vertical`]).
+    extent: f64,
 }
 
 /// The speed profile of `path` for `agent` (allocating form of [`SpeedProfile::compute`]).
@@ -174,23 +356,52 @@ fn min_of(a: f64, b: f64) -> f64 {
     }
 }
 
-/// A unit vector and the length of `v` (the unit vector is +x for a zero vector, which
-/// duplicate removal rules out).
-fn unit_and_length(v: DVec2) -> (DVec2, f64) {
-    let len = v.length();
-    (if len > 0.0 { v / len } else { DVec2::X }, len)
+/// True when `a` and `b` are the same point to within [`DUPLICATE_TOLERANCE`] of the
+/// coordinates' magnitude (at least in absolute terms).
+fn coincide(a: DVec3, b: DVec3) -> bool {
+    let scale = a.abs().max_element().max(b.abs().max_element()).max(1.0);
+    (a - b).abs().max_element() <= DUPLICATE_TOLERANCE * scale
 }
 
-/// The heading (radians in [−π, π)) a fraction `frac` of the way from direction `a` to
-/// direction `b`, turning the short way (counter-clockwise for an exact reversal).
-fn turn_between(a: DVec2, b: DVec2, frac: f64) -> f64 {
-    let from = a.to_angle();
-    if a == b || frac <= 0.0 {
-        return wrap_angle(from);
+/// True when the 3D directions of `a` and `b` are opposite (to within
+/// [`REVERSAL_TOLERANCE`]).
+fn reverses(a: &Heading, b: &Heading) -> bool {
+    a.dir.dot(b.dir) < 0.0 && a.dir.cross(b.dir).length() <= REVERSAL_TOLERANCE
+}
+
+/// True when the segment `d` has no horizontal extent: its ends coincide in the ground plane
+/// to within [`DUPLICATE_TOLERANCE`] of `extent`, the path's largest coordinate magnitude
+/// (at least 1).
+fn is_vertical(d: DVec3, extent: f64) -> bool {
+    d.x.abs().max(d.y.abs()) <= DUPLICATE_TOLERANCE * extent
+}
+
+/// The heading and length of the segment from `a` to `b` (distinct points of a path of
+/// `extent`, see [`is_vertical`]). A vertical segment's direction is exactly ±z and it
+/// keeps the heading `yaw`.
+fn leg(a: DVec3, b: DVec3, yaw: DVec2, extent: f64) -> (Heading, f64) {
+    let d = b - a;
+    let len = d.length();
+    if is_vertical(d, extent) {
+        let dir = if d.z < 0.0 { DVec3::NEG_Z } else { DVec3::Z };
+        return (Heading { dir, yaw }, len);
     }
-    let cross = a.perp_dot(b);
-    let turn = cross.abs().atan2(a.dot(b));
-    wrap_angle(from + if cross < 0.0 { -turn } else { turn } * frac)
+    let dir = d / len;
+    let yaw = if d.z == 0.0 {
+        dir.truncate() // a 2D path: no second square root
+    } else {
+        d.truncate().normalize()
+    };
+    (Heading { dir, yaw }, len)
+}
+
+/// (cos, sin) of the turn from heading `a` to heading `b`, sin ≥ 0: between the 3D
+/// directions, or between the yaws with [`Steering::Ground`].
+fn turn(a: &Heading, b: &Heading, steering: Steering) -> (f64, f64) {
+    match steering {
+        Steering::Full3d => (a.dir.dot(b.dir), a.dir.cross(b.dir).length()),
+        Steering::Ground => (a.yaw.dot(b.yaw), a.yaw.perp_dot(b.yaw).abs()),
+    }
 }
 
 /// Wraps an angle to [−π, π).
@@ -212,8 +423,9 @@ impl SpeedProfile {
     /// Computes the profile of `path` for `agent` into `self`, reusing its buffers: once they
     /// are large enough, recomputing allocates nothing.
     ///
-    /// 3D points are profiled on their projection onto the xy plane (heading is a yaw).
-    /// A path whose points all coincide takes zero time. Errors: [`Error::EmptyPath`],
+    /// 3D points are profiled in 3D: lengths, curvature and (with the default
+    /// [`Steering::Full3d`]) turn angles are those of the 3D polyline; 2D points have
+    /// z = 0. A path whose points all coincide takes zero time. Errors: [`Error::EmptyPath`],
     /// [`Error::NonFinite`], [`Error::BadParameter`] for a bad agent or a coordinate
     /// beyond [`max_coordinate`]`::<f64>()` (≈ 1.7·10¹⁵³; name `"coordinate"`), past which
     /// segment lengths overflow to infinity; on error the profile is left empty.
@@ -278,13 +490,11 @@ impl SpeedProfile {
 
     /// Drops consecutive duplicates, remembering where each input vertex went.
     fn collect_points<P: Point>(&mut self, path: &[P]) {
+        self.extent = 1.0;
         for p in path {
-            let v = p.to_dvec3();
-            let p = DVec2::new(v.x, v.y);
-            let duplicate = self.points.last().is_some_and(|&last| {
-                let scale = last.abs().max_element().max(p.abs().max_element()).max(1.0);
-                (p - last).abs().max_element() <= DUPLICATE_TOLERANCE * scale
-            });
+            let p = p.to_dvec3();
+            self.extent = self.extent.max(p.abs().max_element());
+            let duplicate = self.points.last().is_some_and(|&last| coincide(last, p));
             if !duplicate {
                 self.points.push(p);
             }
@@ -295,9 +505,9 @@ impl SpeedProfile {
     /// Lays out the knots: one per vertex, plus the ends of each rounding arc. Each knot's
     /// `v` holds its own speed limit (squared) until the passes.
     ///
-    /// Turns are measured with the dot and cross products of unit directions, and the arc
-    /// with half-angle identities, so the loop needs no trigonometric function except an
-    /// `atan2` at stop-and-rotate corners.
+    /// Turns are measured with the dot and cross products of unit directions (3D, or the
+    /// yaws with [`Steering::Ground`]), and the arc with half-angle identities, so the loop
+    /// needs no trigonometric function except an `atan2` at stop-and-rotate corners.
     fn build_knots(&mut self) {
         let ag = self.agent;
         let n = self.points.len();
@@ -306,40 +516,51 @@ impl SpeedProfile {
         let v = ag.max_speed;
         let r_need = (v * v / ag.max_lateral_accel).max(v / ag.max_turn_rate);
         let mut s = 0.0;
-        let (mut u_in, mut l_in) = if n > 1 {
-            unit_and_length(self.points[1] - self.points[0])
+        let (mut h_in, mut l_in) = if n > 1 {
+            leg(
+                self.points[0],
+                self.points[1],
+                self.first_yaw(),
+                self.extent,
+            )
         } else {
-            (DVec2::X, 0.0)
+            (Heading::FORWARD, 0.0)
         };
-        self.push_knot(s, self.points[0], 0.0, ag.max_speed, 0.0, u_in, u_in);
+        self.push_knot(s, self.points[0], 0.0, ag.max_speed, 0.0, h_in, false);
         self.point_knot.push(0);
         for i in 1..n {
             let here = self.points[i];
             s += l_in;
             let knot = if i + 1 == n {
-                let k = self.push_knot(s, here, 0.0, ag.max_speed, 0.0, u_in, u_in);
+                let k = self.push_knot(s, here, 0.0, ag.max_speed, 0.0, h_in, false);
                 self.stops.push(k as u32);
                 k
             } else {
-                let (u_out, l_out) = unit_and_length(self.points[i + 1] - here);
-                let (cos, sin) = (u_in.dot(u_out), u_in.perp_dot(u_out).abs());
-                let k = if cos < cos_stop || (cos < 0.0 && sin <= REVERSAL_TOLERANCE) {
+                let (h_out, l_out) = leg(here, self.points[i + 1], h_in.yaw, self.extent);
+                let (cos, sin) = turn(&h_in, &h_out, ag.steering);
+                let k = if cos < cos_stop
+                    || (cos < 0.0 && sin <= REVERSAL_TOLERANCE)
+                    || (ag.steering == Steering::Ground && reverses(&h_in, &h_out))
+                {
                     let dwell = sin.atan2(cos) / ag.max_turn_rate;
-                    let k = self.push_knot(s, here, 0.0, ag.max_speed, dwell, u_in, u_out);
+                    let k = self.push_knot(s, here, 0.0, ag.max_speed, dwell, h_out, false);
                     self.stops.push(k as u32);
                     k
+                } else if sin == 0.0 {
+                    // Straight on: one knot, no limit (what the three below merge into).
+                    self.push_knot(s, here, v * v, v, 0.0, h_out, false)
                 } else {
-                    let (d, cap) = self.rounding(cos, sin, l_in, l_out, r_need);
+                    let (d, cap, cos_half) = self.rounding(cos, sin, l_in, l_out, r_need);
                     let cap2 = cap * cap;
-                    self.push_knot(s - d, here - u_in * d, cap2, cap, 0.0, u_in, u_in);
-                    // The bisector (not normalised: headings are read with atan2).
-                    let mid = u_in + u_out;
-                    let k = self.push_knot(s, here, cap2, cap, 0.0, mid, mid);
+                    let (u_in, u_out) = (h_in.dir, h_out.dir);
+                    self.push_knot(s - d, here - u_in * d, cap2, cap, 0.0, h_in, true);
+                    let mid = Heading::halfway(&h_in, &h_out, cos_half, ag.steering);
+                    let k = self.push_knot(s, here, cap2, cap, 0.0, mid, true);
                     let end = here + u_out * d;
-                    self.push_knot(s + d, end, cap2, ag.max_speed, 0.0, u_out, u_out);
+                    self.push_knot(s + d, end, cap2, ag.max_speed, 0.0, h_out, false);
                     k
                 };
-                (u_in, l_in) = (u_out, l_out);
+                (h_in, l_in) = (h_out, l_out);
                 k
             };
             self.point_knot.push(knot as u32);
@@ -349,29 +570,38 @@ impl SpeedProfile {
         }
     }
 
-    /// The half-length `d` of the arc on which a corner is rounded, and the speed cap on
-    /// it, for a turn θ given by cos θ and sin θ (≥ 0) between segments of lengths `l_in`
-    /// and `l_out`.
+    /// The yaw the agent starts with: that of the first segment that is not vertical (+x if
+    /// every segment is).
+    fn first_yaw(&self) -> DVec2 {
+        self.points
+            .windows(2)
+            .find(|w| !is_vertical(w[1] - w[0], self.extent))
+            .map_or(DVec2::X, |w| (w[1] - w[0]).truncate().normalize())
+    }
+
+    /// The half-length `d` of the arc on which a corner is rounded, the speed cap on it and
+    /// cos(θ/2), for a turn θ given by cos θ and sin θ (≥ 0) between segments of lengths
+    /// `l_in` and `l_out`.
     ///
     /// The arc is tangent to both segments at distance d = r·tan(θ/2) from the vertex. Its
     /// radius r is the largest that (1) uses at most half of each adjacent segment, so
     /// neighbouring arcs never overlap, and (2) passes within `max_corner_cut` of the
     /// vertex, r·(1/cos(θ/2) − 1) ≤ cut; and no larger than the agent needs to take it at
     /// top speed (`r_need`). On a finely sampled curve (1) gives the curve's own radius.
-    fn rounding(&self, cos: f64, sin: f64, l_in: f64, l_out: f64, r_need: f64) -> (f64, f64) {
+    fn rounding(&self, cos: f64, sin: f64, l_in: f64, l_out: f64, r_need: f64) -> (f64, f64, f64) {
         let ag = &self.agent;
         // tan(θ/2) = sin θ / (1 + cos θ): no cancellation for small θ.
         let tan_half = sin / (1.0 + cos);
+        let cos2_half = 0.5 * (1.0 + cos);
+        let cos_half = cos2_half.sqrt();
         if tan_half.is_nan() || tan_half <= 0.0 {
-            return (0.0, ag.max_speed);
+            return (0.0, ag.max_speed, cos_half);
         }
         let d_fit = 0.5 * l_in.min(l_out);
         let r_fit = d_fit / tan_half;
         // r_cut = cut / (1/cos(θ/2) − 1), where 1/cos(θ/2) − 1 =
         // sin²(θ/2) / ((1 + cos(θ/2))·cos(θ/2)), cos²(θ/2) = (1 + cos θ)/2 and
         // sin²(θ/2) = tan²(θ/2)·cos²(θ/2): no cancellation for small θ.
-        let cos2_half = 0.5 * (1.0 + cos);
-        let cos_half = cos2_half.sqrt();
         let r_cut =
             ag.max_corner_cut * (1.0 + cos_half) * cos_half / (tan_half * tan_half * cos2_half);
         let r = r_fit.min(r_cut).min(r_need);
@@ -379,28 +609,30 @@ impl SpeedProfile {
         let cap = v
             .min((ag.max_lateral_accel * r).sqrt())
             .min(ag.max_turn_rate * r);
-        ((r * tan_half).min(d_fit), cap)
+        ((r * tan_half).min(d_fit), cap, cos_half)
     }
 
     /// Appends a knot, merging it into the previous one when it does not lie beyond it.
-    /// `limit2` is the squared speed limit at the knot itself.
+    /// `limit2` is the squared speed limit at the knot itself; `heading` the departure
+    /// heading and `turns` whether it turns on the way to the next knot.
     #[allow(clippy::too_many_arguments)]
     fn push_knot(
         &mut self,
         s: f64,
-        pos: DVec2,
+        pos: DVec3,
         limit2: f64,
         cap_after: f64,
         dwell: f64,
-        h_in: DVec2,
-        h_out: DVec2,
+        heading: Heading,
+        turns: bool,
     ) -> usize {
         if let (Some(last), Some(info)) = (self.knots.last_mut(), self.info.last_mut()) {
             if s <= last.s {
                 last.v = last.v.min(limit2);
                 last.cap_after = cap_after;
                 info.dwell += dwell;
-                info.h_out = h_out;
+                info.heading = heading;
+                info.turns = turns;
                 return self.knots.len() - 1;
             }
         }
@@ -413,8 +645,8 @@ impl SpeedProfile {
             t: 0.0,
             dwell,
             pos,
-            h_in,
-            h_out,
+            heading,
+            turns,
         });
         self.knots.len() - 1
     }
@@ -588,19 +820,23 @@ impl SpeedProfile {
         self.phases(k).speed_at(s - self.knots[k].s)
     }
 
-    /// The point at arc length `s` along the polyline (clamped; NaN reads as 0).
+    /// The point at arc length `s` (3D) along the polyline (clamped; NaN reads as 0), with
+    /// z = 0 for a 2D path. O(log n).
     ///
     /// ```
-    /// use glam::DVec2;
+    /// use glam::{DVec2, DVec3};
     /// use pathsmooth::follow::{speed_profile, Agent};
     /// let path = [DVec2::ZERO, DVec2::X, DVec2::ONE];
     /// let p = speed_profile(&path, &Agent::default())?;
-    /// assert!(p.position_at(1.5).distance(DVec2::new(1.0, 0.5)) < 1e-12);
+    /// assert!(p.position_at(1.5).truncate().distance(DVec2::new(1.0, 0.5)) < 1e-12);
+    /// let climb = [DVec3::ZERO, DVec3::new(3.0, 0.0, 4.0)];
+    /// let p = speed_profile(&climb, &Agent::default())?;
+    /// assert!(p.position_at(2.5).distance(DVec3::new(1.5, 0.0, 2.0)) < 1e-12);
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
-    pub fn position_at(&self, s: f64) -> DVec2 {
+    pub fn position_at(&self, s: f64) -> DVec3 {
         match self.knots.len() {
-            0 => DVec2::ZERO,
+            0 => DVec3::ZERO,
             1 => self.info[0].pos,
             _ => {
                 let s = if s.is_nan() {
@@ -614,7 +850,7 @@ impl SpeedProfile {
         }
     }
 
-    fn lerp_interval(&self, k: usize, s: f64) -> DVec2 {
+    fn lerp_interval(&self, k: usize, s: f64) -> DVec3 {
         let (a, b) = (&self.knots[k], &self.knots[k + 1]);
         let frac = ((s - a.s) / (b.s - a.s)).clamp(0.0, 1.0);
         self.info[k].pos.lerp(self.info[k + 1].pos, frac)
@@ -623,8 +859,9 @@ impl SpeedProfile {
     /// The agent's state at time `t` (clamped to [0, total time]; NaN reads as 0).
     ///
     /// Between knots the speed follows exact constant-acceleration kinematics; at a
-    /// stop-and-rotate corner the agent stands still while its heading turns at the turn
-    /// rate. The heading follows each rounding arc's tangent, linearly in arc length.
+    /// stop-and-rotate corner the agent stands still while its direction turns at the turn
+    /// rate. The direction follows each rounding arc's tangent, turning by an angle linear
+    /// in arc length (in 3D, or in yaw with [`Steering::Ground`]). O(log n).
     ///
     /// ```
     /// use glam::DVec2;
@@ -639,7 +876,8 @@ impl SpeedProfile {
         let Some(last) = self.info.last() else {
             return Sample {
                 t: 0.0,
-                position: DVec2::ZERO,
+                position: DVec3::ZERO,
+                direction: DVec3::X,
                 heading: 0.0,
                 speed: 0.0,
             };
@@ -652,27 +890,44 @@ impl SpeedProfile {
         let k = self.info.partition_point(|k| k.t <= t).saturating_sub(1);
         let knot = &self.info[k];
         let tau = t - knot.t;
+        let steering = self.agent.steering;
         if k + 1 == self.knots.len() || tau < knot.dwell {
             let turned = if knot.dwell > 0.0 {
                 tau / knot.dwell
             } else {
                 1.0
             };
+            let h = Heading::between(&self.arrival(k), &knot.heading, turned, steering);
             return Sample {
                 t,
                 position: knot.pos,
-                heading: turn_between(knot.h_in, knot.h_out, turned.min(1.0)),
+                direction: h.dir,
+                heading: h.angle(),
                 speed: self.knots[k].v,
             };
         }
         let next = &self.info[k + 1];
         let (x, speed) = self.phases(k).at_time(tau - knot.dwell);
         let frac = (x / (self.knots[k + 1].s - self.knots[k].s)).clamp(0.0, 1.0);
+        let h = if knot.turns {
+            Heading::between(&knot.heading, &next.heading, frac, steering)
+        } else {
+            knot.heading
+        };
         Sample {
             t,
             position: knot.pos.lerp(next.pos, frac),
-            heading: turn_between(knot.h_out, next.h_in, frac),
+            direction: h.dir,
+            heading: h.angle(),
             speed,
+        }
+    }
+
+    /// The heading on arrival at knot `k` (see [`KnotInfo::heading`]).
+    fn arrival(&self, k: usize) -> Heading {
+        match k.checked_sub(1).map(|j| &self.info[j]) {
+            Some(prev) if !prev.turns => prev.heading,
+            _ => self.info[k].heading,
         }
     }
 
@@ -685,7 +940,7 @@ impl SpeedProfile {
     /// let p = speed_profile(&[DVec2::ZERO, DVec2::new(3.0, 4.0)], &Agent::default())?;
     /// let s = p.samples(60.0)?;
     /// assert_eq!(s.first().unwrap().speed, 0.0);
-    /// assert_eq!(s.last().unwrap().position, DVec2::new(3.0, 4.0));
+    /// assert_eq!(s.last().unwrap().position_2d(), DVec2::new(3.0, 4.0));
     /// assert!(p.samples(0.0).is_err());
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
@@ -742,13 +997,13 @@ impl SpeedProfile {
     }
 
     /// Arc length and position of knot `k`.
-    pub(super) fn knot(&self, k: usize) -> (f64, DVec2) {
+    pub(super) fn knot(&self, k: usize) -> (f64, DVec3) {
         (self.knots[k].s, self.info[k].pos)
     }
 
-    /// Departure heading at the start, radians.
-    pub(super) fn start_heading(&self) -> f64 {
-        self.info.first().map_or(0.0, |k| k.h_out.to_angle())
+    /// Departure heading at the start.
+    pub(super) fn start_heading(&self) -> Heading {
+        self.info.first().map_or(Heading::FORWARD, |k| k.heading)
     }
 
     /// Knot indices where the agent must be at rest, in order; the last is the goal.
@@ -789,10 +1044,10 @@ mod tests {
             assert_eq!(p.total_time(), 0.0);
             assert_eq!(p.length(), 0.0);
             let s = p.sample(3.0);
-            assert_eq!((s.position, s.speed, s.t), (DVec2::ONE, 0.0, 0.0));
+            assert_eq!((s.position_2d(), s.speed, s.t), (DVec2::ONE, 0.0, 0.0));
             assert_eq!(p.samples(10.0).unwrap().len(), 1);
             assert_eq!(p.speed_at(0.0), 0.0);
-            assert_eq!(p.position_at(1.0), DVec2::ONE);
+            assert_eq!(p.position_at(1.0), DVec3::new(1.0, 1.0, 0.0));
         }
     }
 
@@ -826,9 +1081,9 @@ mod tests {
     #[test]
     fn out_of_range_queries_are_clamped() {
         let p = speed_profile(&[DVec2::ZERO, DVec2::X * 10.0], &Agent::default()).unwrap();
-        assert_eq!(p.sample(-1.0).position, DVec2::ZERO);
-        assert_eq!(p.sample(f64::NAN).position, DVec2::ZERO);
-        assert_eq!(p.sample(1e9).position, DVec2::X * 10.0);
+        assert_eq!(p.sample(-1.0).position, DVec3::ZERO);
+        assert_eq!(p.sample(f64::NAN).position, DVec3::ZERO);
+        assert_eq!(p.sample(1e9).position, DVec3::X * 10.0);
         assert_eq!(p.speed_at(f64::NAN), 0.0);
         assert_eq!(p.vertex(2), None);
     }
