@@ -66,9 +66,11 @@ fn presets_return_only_valid_paths_on_every_map() {
 
 #[test]
 fn a_map_in_metres_gives_the_same_paths_scaled_and_shifted() {
-    // Scaling by ½ is exact in floating point, so lengths are exactly half. Shifting by the
-    // origin rounds each coordinate once: the points are still exactly `origin + p / 2`,
-    // and a length computed from the shifted points can differ in its last bits.
+    // Scaling by ½ is exact in floating point, so shortcut and Chaikin paths are exactly
+    // scaled and their lengths exactly half. Shifting by the origin rounds each coordinate
+    // once: the points are still exactly `origin + p / 2`, and a length computed from the
+    // shifted points can differ in its last bits. The corridor optimiser iterates to a
+    // tolerance, so its paths agree to that tolerance.
     for origin in [DVec2::ZERO, DVec2::new(10.0, 20.0)] {
         for name in common::MAPS {
             let (map, scen) = common::load(name);
@@ -85,9 +87,18 @@ fn a_map_in_metres_gives_the_same_paths_scaled_and_shifted() {
                         ) else {
                             continue;
                         };
+                        let (la, lb) = (metrics::length(&pa), metrics::length(&pb));
+                        if preset == Preset::Corridor {
+                            // An iterative solve in other units (β scaled by h^α, a
+                            // relative-gap stop) agrees up to its convergence, not bitwise.
+                            assert!(
+                                (lb - la * 0.5).abs() <= 1e-3 * la,
+                                "{name} r={radius}: {lb} vs {la}"
+                            );
+                            continue;
+                        }
                         let scaled: Vec<DVec2> = pa.iter().map(|&p| origin + p * 0.5).collect();
                         assert_eq!(pb, scaled, "{name} {preset:?} r={radius} origin {origin}");
-                        let (la, lb) = (metrics::length(&pa), metrics::length(&pb));
                         if origin == DVec2::ZERO {
                             assert_eq!(lb, la * 0.5, "{name} {preset:?}");
                         } else {

@@ -534,9 +534,9 @@ fn margin_of<W: World + ?Sized>(world: &W) -> f64 {
 }
 
 /// Does clearance(xₜ) ≥ radius + margin + (1−t)ra + t·rb hold on the segment a–b? Checked
-/// on pieces of length ≤ 0.5 world units (at most 256): each piece's exact clearance
-/// against the larger of the linear term's two end values (any piece length is sound;
-/// shorter pieces are less conservative).
+/// on pieces (see below): each piece's exact clearance against the larger of the linear
+/// term's two end values (any piece length is sound; shorter pieces are less
+/// conservative).
 #[allow(clippy::too_many_arguments)]
 fn segment_fits<W: World + ?Sized>(
     world: &W,
@@ -547,7 +547,10 @@ fn segment_fits<W: World + ?Sized>(
     rb: f64,
     radius: f64,
 ) -> bool {
-    let pieces = (a.distance(b) / 0.5).ceil().clamp(1.0, 256.0) as usize;
+    // Pieces as long as half the room the smaller disk needs (at most 256): relative to
+    // the disks, so the check, and so the corridor, does not depend on the world's units.
+    let piece = 0.5 * (radius + margin + ra.min(rb));
+    let pieces = (a.distance(b) / piece).ceil().clamp(1.0, 256.0) as usize;
     let at = |i: usize| i as f64 / pieces as f64;
     (0..pieces).all(|i| {
         let (t0, t1) = (at(i), at(i + 1));
