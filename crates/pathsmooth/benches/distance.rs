@@ -18,40 +18,9 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use pathsmooth::grid::distance::DistanceField;
 use pathsmooth::grid::GridMap;
 
-const SIDES: [usize; 4] = [512, 1024, 2048, 4096];
+mod support;
 
-/// A map generator: side length → square map.
-type Generator = fn(usize) -> GridMap;
-
-/// splitmix64 of the cell index: a fixed pseudo-random bit pattern.
-fn hash(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-fn open(side: usize) -> GridMap {
-    GridMap::from_fn(side, side, |_, _| true)
-}
-
-fn random(side: usize) -> GridMap {
-    GridMap::from_fn(side, side, |x, y| hash((y * side + x) as u64) % 100 >= 20)
-}
-
-fn rooms(side: usize) -> GridMap {
-    const ROOM: usize = 33; // 32 free cells and one wall
-    GridMap::from_fn(side, side, |x, y| {
-        let (wx, wy) = (x % ROOM == ROOM - 1, y % ROOM == ROOM - 1);
-        let door = |t: usize| (14..18).contains(&(t % ROOM));
-        match (wx, wy) {
-            (true, true) => false,
-            (true, false) => door(y),
-            (false, true) => door(x),
-            (false, false) => true,
-        }
-    })
-}
+use support::generated::{KINDS, SIDES};
 
 /// Builds the field and sums the clearance of every cell centre.
 fn build_and_sweep(map: &GridMap) -> f64 {
@@ -66,8 +35,7 @@ fn build_and_sweep(map: &GridMap) -> f64 {
 }
 
 fn bench(c: &mut Criterion) {
-    let kinds: [(&str, Generator); 3] = [("open", open), ("random", random), ("rooms", rooms)];
-    for (kind, make) in kinds {
+    for (kind, make) in KINDS {
         let mut group = c.benchmark_group(format!("distance_field/{kind}"));
         group
             .sample_size(10)

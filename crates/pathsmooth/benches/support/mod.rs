@@ -9,6 +9,8 @@ mod common;
 
 pub use common::*;
 
+pub mod generated;
+
 use pathsmooth::grid::{load_scenarios, GridMap, Scenario};
 
 /// Loads `name.map` and `name.map.scen` (e.g. `"rooms/8room_000"`), or the first error.
