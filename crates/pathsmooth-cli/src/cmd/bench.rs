@@ -51,6 +51,8 @@ struct Tally {
     paths: usize,
     valid: usize,
     errors: usize,
+    /// Paths where a step's result failed validation and was skipped.
+    skipped: usize,
     first_error: Option<String>,
     rel_length_sum: f64,
     rel_length_max: f64,
@@ -128,6 +130,7 @@ pub fn run(a: &BenchArgs) -> Result<()> {
                     continue;
                 }
             };
+            tally.skipped += !pipeline.report().skipped.is_empty() as usize;
             let r = &pipeline.report().validation;
             let rel = ratio(r.length, astar_length);
             tally.paths += 1;
@@ -177,6 +180,7 @@ pub fn run(a: &BenchArgs) -> Result<()> {
         "paths",
         "valid %",
         "errors",
+        "skipped",
         "mean len/A*",
         "max len/A*",
         "mean max turn°",
@@ -191,6 +195,7 @@ pub fn run(a: &BenchArgs) -> Result<()> {
             t.paths.to_string(),
             format!("{:.1}", 100.0 * t.valid as f64 / n),
             t.errors.to_string(),
+            t.skipped.to_string(),
             format!("{:.4}", t.rel_length_sum / n),
             format!("{:.4}", t.rel_length_max),
             format!("{:.1}", t.max_turn_sum / n),

@@ -97,6 +97,9 @@ pub fn run(a: &PlanArgs) -> Result<()> {
     } else {
         print!("{}", planned.table);
     }
+    for n in &planned.notes {
+        eprintln!("{n}");
+    }
     if let Some(f) = &a.png {
         write_bytes(f, &planned.png)?;
     }
@@ -122,6 +125,19 @@ struct Planned {
     errors: usize,
     /// The first failure, as `method: error`.
     first_error: Option<String>,
+    /// Steps the pipeline skipped because their result failed validation.
+    notes: Vec<String>,
+}
+
+/// One line per step the pipeline skipped (its result failed validation, so the method's
+/// path is that step's input): the table's row is valid but not what the method names.
+fn skipped_notes<W: World>(method: &str, pipeline: &Pipeline<W>) -> Vec<String> {
+    pipeline
+        .report()
+        .skipped
+        .iter()
+        .map(|(step, why)| format!("note: {method}: step {step} was skipped, its result failed validation ({why}); the path is its input"))
+        .collect()
 }
 
 /// Planning on a grid map; returns the table and the rendered pictures.
@@ -144,11 +160,13 @@ fn plan_on_map(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planne
     let mut table = Table::new(metrics_header());
     let mut errors = 0;
     let mut first_error = None;
+    let mut notes = Vec::new();
     for (i, &m) in methods.iter().enumerate() {
         let mut pipeline = Pipeline::new(&world, a.radius)?.with_steps(m.steps(&a.curve));
         match run_and_measure(&mut pipeline, m.name(), &raw, astar_length) {
             Ok((path, row)) => {
                 table.row(row);
+                notes.extend(skipped_notes(m.name(), &pipeline));
                 if let Some(out) = &a.output {
                     write_path_file(out, None, &path)?;
                 }
@@ -173,6 +191,7 @@ fn plan_on_map(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planne
         svg: svg::render(&scene),
         errors,
         first_error,
+        notes,
     })
 }
 
@@ -208,11 +227,13 @@ fn plan_on_scene(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Plan
     let mut table = Table::new(metrics_header());
     let mut errors = 0;
     let mut first_error = None;
+    let mut notes = Vec::new();
     for (i, &m) in methods.iter().enumerate() {
         let mut pipeline = Pipeline::new(&world, a.radius)?.with_steps(m.steps(&a.curve));
         // The navmesh steps re-route between the ends; the straight line is only their input.
         match pipeline.plan(a.from, a.to) {
             Ok(path) => {
+                notes.extend(skipped_notes(m.name(), &pipeline));
                 let length = pipeline.report().validation.length;
                 table.row(crate::report::metrics_row(
                     m.name(),
@@ -243,5 +264,6 @@ fn plan_on_scene(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Plan
         svg: svg::render(&scene),
         errors,
         first_error,
+        notes,
     })
 }
