@@ -97,7 +97,7 @@ pub fn run(a: &PlanArgs) -> Result<()> {
     } else {
         print!("{}", planned.table);
     }
-    for n in &planned.notes {
+    for n in &planned.outcomes.notes {
         eprintln!("{n}");
     }
     if let Some(f) = &a.png {
@@ -106,10 +106,10 @@ pub fn run(a: &PlanArgs) -> Result<()> {
     if let Some(f) = &a.svg {
         write_bytes(f, planned.svg.as_bytes())?;
     }
-    if let Some(first) = &planned.first_error {
+    if let Some(first) = &planned.outcomes.first_error {
         bail!(
             "{} of {} methods failed (see the table); {first}",
-            planned.errors,
+            planned.outcomes.errors,
             methods.len()
         );
     }
@@ -117,27 +117,40 @@ pub fn run(a: &PlanArgs) -> Result<()> {
 }
 
 /// What a plan produced: the metrics table (failed methods included), the pictures, and
-/// how many methods failed.
+/// what went wrong.
 struct Planned {
     table: String,
     png: Vec<u8>,
     svg: String,
+    outcomes: Outcomes,
+}
+
+/// The failures and skipped steps of a plan's methods.
+#[derive(Default)]
+struct Outcomes {
     errors: usize,
     /// The first failure, as `method: error`.
     first_error: Option<String>,
-    /// Steps the pipeline skipped because their result failed validation.
+    /// One line per step a pipeline skipped because its result failed validation.
     notes: Vec<String>,
 }
 
-/// One line per step the pipeline skipped (its result failed validation, so the method's
-/// path is that step's input): the table's row is valid but not what the method names.
-fn skipped_notes<W: World>(method: &str, pipeline: &Pipeline<W>) -> Vec<String> {
-    pipeline
-        .report()
-        .skipped
-        .iter()
-        .map(|(step, why)| format!("note: {method}: step {step} was skipped, its result failed validation ({why}); the path is its input"))
-        .collect()
+impl Outcomes {
+    /// Records a method that ran: the steps its pipeline skipped (the path is then that
+    /// step's input, so the table's row is valid but not what the method names).
+    fn ran<W: World>(&mut self, method: &str, pipeline: &Pipeline<W>) {
+        self.notes.extend(pipeline.report().skipped.iter().map(|(step, why)| {
+            format!("note: {method}: step {step} was skipped, its result failed validation ({why}); the path is its input")
+        }));
+    }
+
+    /// Records a method that failed, and adds its row to the table.
+    fn failed(&mut self, method: &str, e: &pathsmooth::Error, table: &mut Table) {
+        self.errors += 1;
+        self.first_error
+            .get_or_insert_with(|| format!("{method}: {e}"));
+        table.row(error_row(method, e));
+    }
 }
 
 /// Planning on a grid map; returns the table and the rendered pictures.
@@ -158,15 +171,13 @@ fn plan_on_map(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planne
     scene.layers.push(Layer::raw("A* (raw)", raw.clone()));
     scene.mark_ends(&raw);
     let mut table = Table::new(metrics_header());
-    let mut errors = 0;
-    let mut first_error = None;
-    let mut notes = Vec::new();
+    let mut outcomes = Outcomes::default();
     for (i, &m) in methods.iter().enumerate() {
         let mut pipeline = Pipeline::new(&world, a.radius)?.with_steps(m.steps(&a.curve));
         match run_and_measure(&mut pipeline, m.name(), &raw, astar_length) {
             Ok((path, row)) => {
                 table.row(row);
-                notes.extend(skipped_notes(m.name(), &pipeline));
+                outcomes.ran(m.name(), &pipeline);
                 if let Some(out) = &a.output {
                     write_path_file(out, None, &path)?;
                 }
@@ -178,20 +189,14 @@ fn plan_on_map(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planne
             }
             // One method failing (say, no corridor with room for the radius) does not lose
             // the others' results; the exit status says something failed.
-            Err(e) => {
-                errors += 1;
-                first_error.get_or_insert_with(|| format!("{}: {e}", m.name()));
-                table.row(error_row(m.name(), &e));
-            }
+            Err(e) => outcomes.failed(m.name(), &e, &mut table),
         }
     }
     Ok(Planned {
         table: table.render(),
         png: png::render(&scene)?,
         svg: svg::render(&scene),
-        errors,
-        first_error,
-        notes,
+        outcomes,
     })
 }
 
@@ -225,15 +230,13 @@ fn plan_on_scene(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Plan
     }
     let straight = [a.from, a.to];
     let mut table = Table::new(metrics_header());
-    let mut errors = 0;
-    let mut first_error = None;
-    let mut notes = Vec::new();
+    let mut outcomes = Outcomes::default();
     for (i, &m) in methods.iter().enumerate() {
         let mut pipeline = Pipeline::new(&world, a.radius)?.with_steps(m.steps(&a.curve));
         // The navmesh steps re-route between the ends; the straight line is only their input.
         match pipeline.plan(a.from, a.to) {
             Ok(path) => {
-                notes.extend(skipped_notes(m.name(), &pipeline));
+                outcomes.ran(m.name(), &pipeline);
                 let length = pipeline.report().validation.length;
                 table.row(crate::report::metrics_row(
                     m.name(),
@@ -250,11 +253,7 @@ fn plan_on_scene(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Plan
                     PALETTE[(i + 6) % PALETTE.len()],
                 ));
             }
-            Err(e) => {
-                errors += 1;
-                first_error.get_or_insert_with(|| format!("{}: {e}", m.name()));
-                table.row(error_row(m.name(), &e));
-            }
+            Err(e) => outcomes.failed(m.name(), &e, &mut table),
         }
     }
     scene.mark_ends(&straight);
@@ -262,8 +261,6 @@ fn plan_on_scene(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Plan
         table: table.render(),
         png: png::render(&scene)?,
         svg: svg::render(&scene),
-        errors,
-        first_error,
-        notes,
+        outcomes,
     })
 }
