@@ -1,7 +1,7 @@
 // The playground in a real browser: Debian's headless Chromium driven by playwright-core
 // (which downloads no browser). Starts `pathsmooth serve --port 0` on 127.0.0.1, clicks
 // the ends, drags the goal, switches a method on, moves the radius slider, zooms, plays,
-// and saves a screenshot to docs/playground.png.
+// saves a screenshot to docs/playground.png, and downloads a path as JSON and the view as SVG.
 //
 //   PATHSMOOTH_BIN   the binary (default: target/release/pathsmooth, else target/debug/…)
 //   CHROMIUM         the browser (default: /usr/bin/chromium)
@@ -148,5 +148,22 @@ test("the playground plans, redraws and plays in headless Chromium", { timeout: 
   assert.match(await page.textContent("#clock"), /t = \d+\.\d\d s/);
 
   await page.screenshot({ path: screenshot });
+
+  // Downloads: a path as JSON, the view as SVG.
+  const saved = async (selector) => {
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click(selector)]);
+    const chunks = [];
+    for await (const c of await download.createReadStream()) chunks.push(c);
+    return { name: download.suggestedFilename(), text: Buffer.concat(chunks).toString() };
+  };
+  const json = await saved("#metrics tbody tr[data-method='funnel'] button");
+  assert.equal(json.name, "funnel.json");
+  const points = JSON.parse(json.text).points;
+  assert.deepEqual(points[0], [start[0] + 0.5, start[1] + 0.5]);
+  const svg = await saved("#svg-download");
+  assert.equal(svg.name, "pathsmooth-view.svg");
+  assert.match(svg.text, /^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  assert.match(svg.text, /data-method="funnel"/);
+  assert.match(svg.text, />shortcut-chaikin<\/text>/, "the legend is in the SVG");
   assert.deepEqual(problems, [], "no script errors");
 });
