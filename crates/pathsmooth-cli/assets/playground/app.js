@@ -97,9 +97,22 @@ function drawWorld() {
     "vector-effect": "non-scaling-stroke" }, layer);
 }
 
+/** The corridor method's disks (where its points may go), when asked for. */
+function drawDisks() {
+  const layer = $("disks");
+  layer.replaceChildren();
+  const disks = state.result?.paths.corridor?.corridor;
+  if (!disks || !$("show-disks").checked) return;
+  for (const [cx, cy, r] of disks) {
+    el("circle", { cx, cy, r: Math.max(r, 0.05), fill: COLOURS.corridor, "fill-opacity": 0.08,
+      stroke: COLOURS.corridor, "stroke-opacity": 0.5, "stroke-width": 1, "vector-effect": "non-scaling-stroke" }, layer);
+  }
+}
+
 function drawPaths() {
   const bands = $("bands"), paths = $("paths");
   bands.replaceChildren(); paths.replaceChildren();
+  drawDisks();
   const r = state.result;
   if (!r) return;
   const radius = r.radius;
@@ -430,6 +443,7 @@ function setupControls() {
     show();
     input.addEventListener("input", () => { show(); schedulePlan(); });
   }
+  $("show-disks").onchange = drawDisks;
   $("play").onclick = play;
   $("fit").onclick = () => state.world && fitView();
   $("svg-download").onclick = saveSvg;

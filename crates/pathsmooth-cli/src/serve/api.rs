@@ -471,6 +471,10 @@ pub struct PathOut {
     micros: f64,
     /// `[t, x, y]`: where an agent with the default limits is at time t (s).
     samples: Vec<[f64; 3]>,
+    /// The corridor method's disks `[x, y, radius]` (clearance less the agent radius:
+    /// where the path's points may go).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    corridor: Option<Vec<[f64; 3]>>,
 }
 
 /// The answer of `POST /api/plan`.
@@ -592,6 +596,14 @@ fn plan_blocking(p: &Playground, r: &PlanRequest) -> Result<PlanResponse, ApiErr
             let micros = clock.elapsed().as_secs_f64() * 1e6;
             let v = &pipeline.report().validation;
             let (follow_s, samples) = follow(&path)?;
+            let corridor = pipeline.last_corridor().map(|plan| {
+                let c = &plan.corridor;
+                c.centers
+                    .iter()
+                    .zip(&c.radii)
+                    .map(|(p, &r)| [p.x, p.y, r])
+                    .collect()
+            });
             Ok(PathOut {
                 points: path.iter().map(|q| q.to_array()).collect(),
                 valid: v.is_valid(),
@@ -603,6 +615,7 @@ fn plan_blocking(p: &Playground, r: &PlanRequest) -> Result<PlanResponse, ApiErr
                 follow_s,
                 micros,
                 samples,
+                corridor,
             })
         };
         match run() {

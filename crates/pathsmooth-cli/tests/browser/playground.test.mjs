@@ -81,9 +81,11 @@ test("the playground plans, redraws and plays in headless Chromium", { timeout: 
   assert.ok(await page.isVisible("#legend li"), "the legend is shown");
 
   // Shift-click sets the start, click sets the goal.
-  const grid = await (await fetch(`${url}api/worlds/arena`)).json();
-  const start = freeCellNear(grid.rows, 8, 40);
-  const goal = freeCellNear(grid.rows, 40, 8);
+  const { worlds } = await (await fetch(`${url}api/worlds`)).json();
+  const grid = await (await fetch(`${url}api/worlds/${worlds[0].name}`)).json();
+  const [w, h] = [grid.width, grid.height];
+  const start = freeCellNear(grid.rows, 0.16 * w, 0.8 * h);
+  const goal = freeCellNear(grid.rows, 0.8 * w, 0.16 * h);
   const [sx, sy] = await cellOnScreen(page, start);
   await page.keyboard.down("Shift");
   await page.mouse.click(sx, sy);
@@ -136,6 +138,10 @@ test("the playground plans, redraws and plays in headless Chromium", { timeout: 
   await page.waitForFunction((b) => document.getElementById("map").getAttribute("viewBox") !== b, box0);
   await page.click("#fit");
 
+  // The corridor method's disks, on request.
+  await page.check("#show-disks");
+  assert.ok((await page.$$("#disks circle")).length > 3, "corridor disks drawn");
+
   // Play: one agent per method, moving.
   await page.click("#play");
   await page.waitForSelector("#agents circle[data-agent='funnel']");
@@ -165,5 +171,19 @@ test("the playground plans, redraws and plays in headless Chromium", { timeout: 
   assert.match(svg.text, /^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
   assert.match(svg.text, /data-method="funnel"/);
   assert.match(svg.text, />shortcut-chaikin<\/text>/, "the legend is in the SVG");
+
+  // Your own map (the example's cells as a .map file), then a scenario file for it.
+  const mapText = `type octile\nheight ${h}\nwidth ${w}\nmap\n${grid.rows.join("\n")}\n`;
+  await page.setInputFiles("#map-file", { name: "mine.map", mimeType: "text/plain", buffer: Buffer.from(mapText) });
+  await page.waitForFunction(() => document.getElementById("status").textContent.startsWith("mine.map: click"));
+  assert.equal(await page.inputValue("#world"), "upload:mine.map");
+  assert.equal(await page.$$eval("#paths polyline", (ls) => ls.length), 0, "no ends yet, no paths");
+  const scen = `version 1\n0\tmine.map\t${w}\t${h}\t${start.join("\t")}\t${moved.join("\t")}\t40\n`;
+  await page.setInputFiles("#scen-file", { name: "mine.map.scen", mimeType: "text/plain", buffer: Buffer.from(scen) });
+  await page.waitForSelector("#scenario:not([hidden]) option[value='0']", { state: "attached" });
+  await page.selectOption("#scenario", "0");
+  await page.waitForFunction((want) => document.getElementById("status").textContent.includes(want),
+    `mine.map: (${start}) → (${moved})`);
+  assert.equal(await page.$$eval("#metrics tbody tr", (rs) => rs.length), wider.rows.length);
   assert.deepEqual(problems, [], "no script errors");
 });
