@@ -21,8 +21,14 @@ struct Server {
 
 impl Server {
     fn start() -> Server {
+        Self::start_with(&[])
+    }
+
+    /// With more arguments (`--map FILE`…).
+    fn start_with(args: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_pathsmooth"))
             .args(["serve", "--bind", "127.0.0.1", "--port", "0"])
+            .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -378,4 +384,42 @@ fn many_bad_requests_at_once_leave_the_server_answering() {
         }
     });
     server.assert_alive();
+}
+
+#[test]
+fn maps_given_with_dash_dash_map_are_offered() {
+    let dir = std::env::temp_dir().join(format!("pathsmooth-serve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("room.map");
+    std::fs::write(
+        &file,
+        "type octile\nheight 3\nwidth 5\nmap\n.....\n.@@@.\n.....\n",
+    )
+    .unwrap();
+    let server = Server::start_with(&["--map", file.to_str().unwrap()]);
+    let (status, body) = server.get("/api/worlds");
+    assert_eq!(status, 200);
+    assert_eq!(
+        body["worlds"][1],
+        json!({"name": "room.map", "width": 5, "height": 3})
+    );
+    let req = json!({"world": "room.map", "start": [0, 1], "goal": [4, 1], "methods": ["astar", "shortcut"]});
+    let (status, body) = server.post("/api/plan", &req);
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["paths"]["shortcut"]["points"][0], json!([0.5, 1.5]));
+
+    // A file that does not parse stops the server from starting, with one clear line.
+    let bad = dir.join("bad.map");
+    std::fs::write(&bad, "type octile\nheight 3\nwidth 5\nmap\n...\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_pathsmooth"))
+        .args(["serve", "--port", "0", "--map", bad.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad.map:5:4: row has 3 cells, expected 5"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
 }
