@@ -26,9 +26,15 @@ impl Server {
 
     /// With more arguments (`--map FILE`…).
     fn start_with(args: &[&str]) -> Server {
+        Self::start_env(args, &[])
+    }
+
+    /// With more arguments and environment variables.
+    fn start_env(args: &[&str], env: &[(&str, &str)]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_pathsmooth"))
             .args(["serve", "--bind", "127.0.0.1", "--port", "0"])
             .args(args)
+            .envs(env.iter().copied())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -422,4 +428,36 @@ fn maps_given_with_dash_dash_map_are_offered() {
         "{err}"
     );
     assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
+fn work_past_the_time_limit_is_503_and_the_server_goes_on() {
+    // A 1 ms limit: parsing a 1024×1024 map (the largest taken) and building its distance
+    // field cannot finish in time.
+    let server = Server::start_env(&[], &[("PATHSMOOTH_SERVE_TIMEOUT_MS", "1")]);
+    let row = ".".repeat(1024);
+    let map = format!(
+        "type octile\nheight 1024\nwidth 1024\nmap\n{}",
+        format!("{row}\n").repeat(1024)
+    );
+    let req = json!({"map": map, "start": [0, 0], "goal": [1023, 1023]});
+    assert_error(
+        server.post("/api/plan", &req),
+        503,
+        "did not finish within 0.001 s",
+    );
+    let (status, body) = server.get("/api/worlds");
+    assert_eq!(status, 200, "{body}");
+    // Within the usual limit the same map (the largest size taken) plans.
+    let server = Server::start();
+    let req = json!({"map": map, "start": [0, 0], "goal": [1023, 1000], "methods": ["shortcut"]});
+    let (status, body) = server.post("/api/plan", &req);
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        body["paths"]["shortcut"]["points"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
 }

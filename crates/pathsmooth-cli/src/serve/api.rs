@@ -247,7 +247,7 @@ async fn read_json<T: DeserializeOwned>(headers: &HeaderMap, body: Body) -> Resu
 }
 
 /// Runs `work` on a blocking worker (never on the async executor), within
-/// [`limits::WORK_TIMEOUT`] including the wait for a free worker. Work that runs out of
+/// [`limits::work_timeout`] including the wait for a free worker. Work that runs out of
 /// time finishes in the background holding its worker, so at most one per core runs.
 async fn blocking<T: Send + 'static>(
     p: &Arc<Playground>,
@@ -258,11 +258,11 @@ async fn blocking<T: Send + 'static>(
             StatusCode::SERVICE_UNAVAILABLE,
             format!(
                 "the request did not finish within {} s",
-                limits::WORK_TIMEOUT.as_secs()
+                limits::work_timeout().as_secs_f64()
             ),
         )
     };
-    let deadline = tokio::time::Instant::now() + limits::WORK_TIMEOUT;
+    let deadline = tokio::time::Instant::now() + limits::work_timeout();
     let permit = tokio::time::timeout_at(deadline, p.workers.clone().acquire_owned())
         .await
         .map_err(|_| out_of_time())?

@@ -16,6 +16,18 @@ pub const BODY_TIMEOUT: Duration = Duration::from_secs(20);
 /// including waiting for a free worker.
 pub const WORK_TIMEOUT: Duration = Duration::from_secs(20);
 
+/// [`WORK_TIMEOUT`], or the milliseconds in the environment variable
+/// `PATHSMOOTH_SERVE_TIMEOUT_MS` (read once; for tests of the time limit).
+pub fn work_timeout() -> Duration {
+    static TIMEOUT: std::sync::OnceLock<Duration> = std::sync::OnceLock::new();
+    *TIMEOUT.get_or_init(|| {
+        std::env::var("PATHSMOOTH_SERVE_TIMEOUT_MS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .map_or(WORK_TIMEOUT, Duration::from_millis)
+    })
+}
+
 /// Largest Chaikin pass count accepted (each pass roughly doubles the points).
 pub const MAX_PASSES: u32 = 10;
 
