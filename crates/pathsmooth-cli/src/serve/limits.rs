@@ -9,6 +9,13 @@ pub const MAX_BODY_BYTES: usize = 8 << 20;
 /// Largest width and height a map sent to the API may declare in its header.
 pub const MAX_MAP_SIDE: usize = 1024;
 
+/// Most connections served at once (further clients wait to be accepted).
+pub const MAX_CONNECTIONS: usize = 256;
+
+/// Time allowed to send a request's headers, and to start the next request on a kept-alive
+/// connection.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// Time allowed to receive a request body.
 pub const BODY_TIMEOUT: Duration = Duration::from_secs(20);
 

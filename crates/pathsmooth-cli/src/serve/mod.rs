@@ -10,10 +10,16 @@ pub mod limits;
 pub mod page;
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::Result;
 use axum::routing::{get, post};
 use axum::Router;
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
 
 pub use api::Playground;
 
@@ -34,8 +40,32 @@ pub fn router(playground: Arc<Playground>) -> Router {
         .with_state(playground)
 }
 
-/// Serves the playground on `listener` until the process is stopped.
-pub async fn serve(listener: tokio::net::TcpListener, playground: Playground) -> Result<()> {
-    axum::serve(listener, router(Arc::new(playground))).await?;
-    Ok(())
+/// Serves the playground on `listener` until the process is stopped: HTTP/1.1 by hyper,
+/// at most [`limits::MAX_CONNECTIONS`] connections at once, each with
+/// [`limits::HEADER_TIMEOUT`] to send a request's headers (so idle or trickling clients
+/// cannot hold every connection).
+pub async fn serve(listener: TcpListener, playground: Playground) -> Result<()> {
+    let app = router(Arc::new(playground));
+    let connections = Arc::new(Semaphore::new(limits::MAX_CONNECTIONS));
+    loop {
+        let permit = connections.clone().acquire_owned().await?;
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            // Out of file descriptors and the like: pause rather than spin.
+            Err(_) => {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let service = TowerToHyperService::new(app.clone());
+        tokio::spawn(async move {
+            let _permit = permit;
+            let connection = http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(limits::HEADER_TIMEOUT)
+                .serve_connection(TokioIo::new(stream), service);
+            // A client that goes away mid-request is that connection's business only.
+            let _ = connection.await;
+        });
+    }
 }
