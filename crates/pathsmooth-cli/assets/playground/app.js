@@ -375,7 +375,9 @@ function stopPlay() {
 }
 
 function play() {
-  if (state.playing) { stopPlay(); return; }
+  // The button stops a running animation; after one has finished it plays again.
+  if (state.playing && !state.playing.done) { stopPlay(); return; }
+  stopPlay();
   const r = state.result;
   if (!r) return;
   const runs = state.methods.filter((m) => r.paths[m]).map((m) => {
