@@ -8,6 +8,7 @@ mod files;
 mod methods;
 mod picture;
 mod report;
+mod serve;
 mod table;
 
 use std::process::ExitCode;
@@ -36,6 +37,8 @@ enum Command {
     Optimize(cmd::optimize::OptimizeArgs),
     /// Run a scenario file through A* and every method; print a table per method.
     Bench(cmd::bench::BenchArgs),
+    /// Serve the interactive playground (a web page and a JSON API) over HTTP.
+    Serve(cmd::serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -61,6 +64,7 @@ fn main() -> ExitCode {
         Command::Bench(a) => cmd::bench::run(&a),
         Command::Follow(a) => cmd::follow::run(&a),
         Command::Optimize(a) => cmd::optimize::run(&a),
+        Command::Serve(a) => cmd::serve::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -5,4 +5,5 @@ pub mod demo;
 pub mod follow;
 pub mod optimize;
 pub mod plan;
+pub mod serve;
 pub mod smooth;

@@ -1,0 +1,45 @@
+//! `pathsmooth serve`: the interactive playground, a web page and a JSON API over the
+//! library's pipeline (see `crate::serve`).
+
+use std::io::Write;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+
+use anyhow::{Context, Result};
+use clap::Args;
+
+use crate::serve::{self, Playground};
+
+/// Arguments of `pathsmooth serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// TCP port to listen on (0: any free port; the address is printed on the first line).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// Address to listen on (the default answers only this machine).
+    #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
+    pub bind: IpAddr,
+    /// Moving AI `.map` files to offer besides the embedded example (repeatable).
+    #[arg(long)]
+    pub map: Vec<String>,
+}
+
+/// Runs `pathsmooth serve` until the process is stopped.
+pub fn run(a: &ServeArgs) -> Result<()> {
+    let playground = Playground::new(&a.map)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(async {
+        let addr = SocketAddr::new(a.bind, a.port);
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .with_context(|| format!("cannot listen on {addr}"))?;
+        let local = listener.local_addr()?;
+        // The first line is the address (tests and scripts read it when --port is 0).
+        let mut out = std::io::stdout();
+        writeln!(out, "pathsmooth playground: http://{local}/")?;
+        out.flush()?;
+        serve::serve(listener, playground).await
+    })
+}

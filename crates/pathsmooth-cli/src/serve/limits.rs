@@ -1,0 +1,85 @@
+//! What one request may ask for. A request past a limit gets a 4xx (or 503 for time) with
+//! one clear message; it never stops the server or slows other clients for long.
+
+use std::time::Duration;
+
+/// Largest request body read, bytes (a 1024×1024 map is about 1 MiB of text).
+pub const MAX_BODY_BYTES: usize = 8 << 20;
+
+/// Largest width and height a map sent to the API may declare in its header.
+pub const MAX_MAP_SIDE: usize = 1024;
+
+/// Most connections served at once (further clients wait to be accepted).
+pub const MAX_CONNECTIONS: usize = 256;
+
+/// Time allowed to send a request's headers, and to start the next request on a kept-alive
+/// connection.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Time allowed to receive a request body.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// Time allowed for one request's work (parsing, planning, smoothing every method),
+/// including waiting for a free worker.
+pub const WORK_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// [`WORK_TIMEOUT`], or the milliseconds in the environment variable
+/// `PATHSMOOTH_SERVE_TIMEOUT_MS` (read once; for tests of the time limit).
+pub fn work_timeout() -> Duration {
+    static TIMEOUT: std::sync::OnceLock<Duration> = std::sync::OnceLock::new();
+    *TIMEOUT.get_or_init(|| {
+        std::env::var("PATHSMOOTH_SERVE_TIMEOUT_MS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .map_or(WORK_TIMEOUT, Duration::from_millis)
+    })
+}
+
+/// Largest Chaikin pass count accepted (each pass roughly doubles the points).
+pub const MAX_PASSES: u32 = 10;
+
+/// Largest Catmull-Rom subdivision count accepted.
+pub const MAX_SUBDIVISIONS: usize = 64;
+
+/// Most animation samples returned per path (the rate drops for long traversals).
+pub const MAX_SAMPLES: usize = 1500;
+
+/// Animation samples per second of traversal time, when under [`MAX_SAMPLES`].
+pub const SAMPLE_RATE: f64 = 30.0;
+
+/// Most scenarios returned from one `.scen` file.
+pub const MAX_SCENARIOS: usize = 20_000;
+
+/// Uploaded maps kept ready (distance field built) for the next request on the same text.
+pub const CACHED_MAPS: usize = 4;
+
+/// The `width` and `height` a `.map` header declares, read from the header lines only,
+/// so that a map too large is refused before its grid is parsed or allocated. `None`
+/// when the header does not have them (the library's parser then says what is wrong).
+pub fn declared_size(text: &str) -> Option<(usize, usize)> {
+    let (mut width, mut height) = (None, None);
+    for line in text.lines().take(4) {
+        let mut words = line.split_whitespace();
+        let key = words.next();
+        let value = words.next().and_then(|v| v.parse::<usize>().ok());
+        match key {
+            Some("width") => width = value,
+            Some("height") => height = value,
+            _ => {}
+        }
+    }
+    Some((width?, height?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn declared_size_reads_the_header_only() {
+        let text = "type octile\nheight 10000\nwidth 20000\nmap\n..";
+        assert_eq!(declared_size(text), Some((20000, 10000)));
+        assert_eq!(declared_size("type octile\nheight x\nwidth 2\nmap\n"), None);
+        assert_eq!(declared_size(""), None);
+    }
+}

@@ -1,0 +1,189 @@
+// The playground in a real browser: Debian's headless Chromium driven by playwright-core
+// (which downloads no browser). Starts `pathsmooth serve --port 0` on 127.0.0.1, clicks
+// the ends, drags the goal, switches a method on, moves the radius slider, zooms, plays,
+// saves a screenshot to docs/playground.png, and downloads a path as JSON and the view as SVG.
+//
+//   PATHSMOOTH_BIN   the binary (default: target/release/pathsmooth, else target/debug/…)
+//   CHROMIUM         the browser (default: /usr/bin/chromium)
+//   SCREENSHOT       where the screenshot goes (default: docs/playground.png)
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const root = fileURLToPath(new URL("../../../../", import.meta.url));
+const bin = process.env.PATHSMOOTH_BIN
+  ?? [`${root}target/release/pathsmooth`, `${root}target/debug/pathsmooth`].find(existsSync);
+const browserPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const screenshot = process.env.SCREENSHOT ?? `${root}docs/playground.png`;
+
+/** Starts the server on a free loopback port; resolves to {child, url}. */
+function startServer() {
+  assert.ok(bin && existsSync(bin), `no pathsmooth binary (build it or set PATHSMOOTH_BIN): ${bin}`);
+  const child = spawn(bin, ["serve", "--bind", "127.0.0.1", "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error("the server did not print its address within 10 s")), 10_000);
+    child.stdout.on("data", (d) => {
+      out += d;
+      const m = out.match(/http:\/\/127\.0\.0\.1:\d+\//);
+      if (m) { clearTimeout(timer); resolve({ child, url: m[0] }); }
+    });
+    child.on("exit", (code) => reject(new Error(`the server exited with ${code}`)));
+  });
+}
+
+/** A free cell with free neighbours, nearest to (x, y). */
+function freeCellNear(rows, x, y) {
+  let best = null;
+  for (let cy = 2; cy < rows.length - 2; cy++) {
+    for (let cx = 2; cx < rows[0].length - 2; cx++) {
+      let ok = true;
+      for (let dy = -2; dy <= 2 && ok; dy++) for (let dx = -2; dx <= 2; dx++) ok &&= rows[cy + dy][cx + dx] === ".";
+      const d = Math.hypot(cx - x, cy - y);
+      if (ok && (!best || d < best.d)) best = { d, cell: [cx, cy] };
+    }
+  }
+  assert.ok(best, "the example map has a free 5×5 area");
+  return best.cell;
+}
+
+/** Screen position of the centre of a cell. */
+const cellOnScreen = (page, [x, y]) => page.evaluate(([x, y]) => {
+  const svg = document.getElementById("map");
+  const p = svg.createSVGPoint();
+  p.x = x + 0.5; p.y = y + 0.5;
+  const q = p.matrixTransform(svg.getScreenCTM());
+  return [q.x, q.y];
+}, [x, y]);
+
+const pathPoints = (page) => page.$$eval("#paths polyline", (ls) =>
+  Object.fromEntries(ls.map((l) => [l.dataset.method, l.getAttribute("points")])));
+const tableRows = (page) => page.$$eval("#metrics tbody tr", (rs) => rs.map((r) => r.innerText));
+const statusText = (page) => page.textContent("#status");
+
+test("the playground plans, redraws and plays in headless Chromium", { timeout: 60_000 }, async (t) => {
+  const { child, url } = await startServer();
+  const browser = await chromium.launch({ executablePath: browserPath, headless: true, args: ["--no-sandbox"] });
+  t.after(async () => { await browser.close(); child.kill(); });
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  const problems = [];
+  page.on("pageerror", (e) => problems.push(e.message));
+  page.on("console", (m) => { if (m.type() === "error") problems.push(m.text()); });
+
+  // The page opens on the example world with its demo start and goal, planned.
+  await page.goto(url);
+  await page.waitForSelector("#paths polyline[data-method='shortcut-chaikin']");
+  const before = { paths: await pathPoints(page), rows: await tableRows(page) };
+  assert.ok(before.rows.length >= 4, `the metrics table has a row per method: ${before.rows}`);
+  assert.ok(await page.isVisible("#legend li"), "the legend is shown");
+
+  // Shift-click sets the start, click sets the goal.
+  const { worlds } = await (await fetch(`${url}api/worlds`)).json();
+  const grid = await (await fetch(`${url}api/worlds/${worlds[0].name}`)).json();
+  const [w, h] = [grid.width, grid.height];
+  const start = freeCellNear(grid.rows, 0.16 * w, 0.8 * h);
+  const goal = freeCellNear(grid.rows, 0.8 * w, 0.16 * h);
+  const [sx, sy] = await cellOnScreen(page, start);
+  await page.keyboard.down("Shift");
+  await page.mouse.click(sx, sy);
+  await page.keyboard.up("Shift");
+  const [gx, gy] = await cellOnScreen(page, goal);
+  await page.mouse.click(gx, gy);
+  await page.waitForFunction((want) => document.getElementById("status").textContent.includes(want),
+    `(${start}) → (${goal})`);
+  const clicked = { paths: await pathPoints(page), rows: await tableRows(page) };
+  assert.notEqual(clicked.paths["shortcut-chaikin"], before.paths["shortcut-chaikin"], "the path follows the new ends");
+  assert.notDeepEqual(clicked.rows, before.rows, "the metrics follow the new ends");
+
+  // Drag the goal by a few cells.
+  const moved = freeCellNear(grid.rows, goal[0] - 4, goal[1] + 6);
+  const [mx, my] = await cellOnScreen(page, moved);
+  await page.mouse.move(gx, gy);
+  await page.mouse.down();
+  await page.mouse.move((gx + mx) / 2, (gy + my) / 2, { steps: 4 });
+  await page.mouse.move(mx, my, { steps: 4 });
+  await page.mouse.up();
+  await page.waitForFunction((want) => document.getElementById("status").textContent.includes(want),
+    `(${start}) → (${moved})`);
+
+  // Switch the funnel on: its path and its row appear.
+  assert.equal(await page.$("#paths polyline[data-method='funnel']"), null);
+  await page.check("#methods input[value='funnel']");
+  await page.waitForSelector("#paths polyline[data-method='funnel']");
+  await page.waitForSelector("#metrics tbody tr[data-method='funnel']");
+  const withFunnel = { paths: await pathPoints(page), rows: await tableRows(page) };
+
+  // Move the radius slider from 0.3 to 0.8 with the keyboard: bands widen, paths and
+  // clearances change.
+  await page.focus("#radius");
+  for (let i = 0; i < 10; i++) await page.keyboard.press("ArrowRight");
+  assert.equal(await page.inputValue("#radius"), "0.8");
+  await page.waitForFunction(() => [...document.querySelectorAll("#bands polyline")]
+    .every((b) => b.getAttribute("stroke-width") === "1.6") && document.querySelectorAll("#bands polyline").length > 0);
+  const wider = { paths: await pathPoints(page), rows: await tableRows(page) };
+  assert.notDeepEqual(wider.rows, withFunnel.rows, "the metrics table changed with the radius");
+  assert.notDeepEqual(wider.paths, withFunnel.paths, "the drawn paths changed with the radius");
+  const clearances = await page.$$eval("#metrics tbody tr", (rs) =>
+    rs.filter((r) => r.cells.length > 3).map((r) => Number(r.cells[6].textContent)));
+  assert.ok(clearances.length >= 4 && clearances.every((c) => c >= 0.8 - 1e-3), `clearances ≥ radius: ${clearances}`);
+  assert.match(await statusText(page), /A\* length/);
+
+  // Wheel zoom changes the view box.
+  const box0 = await page.getAttribute("#map", "viewBox");
+  await page.mouse.move(700, 450);
+  await page.mouse.wheel(0, -300);
+  await page.waitForFunction((b) => document.getElementById("map").getAttribute("viewBox") !== b, box0);
+  await page.click("#fit");
+
+  // The corridor method's disks, on request.
+  await page.check("#show-disks");
+  assert.ok((await page.$$("#disks circle")).length > 3, "corridor disks drawn");
+
+  // Play: one agent per method, moving.
+  await page.click("#play");
+  await page.waitForSelector("#agents circle[data-agent='funnel']");
+  const agentAt = () => page.$$eval("#agents circle", (cs) => cs.map((c) => `${c.getAttribute("cx")},${c.getAttribute("cy")}`));
+  const a0 = await agentAt();
+  await page.waitForTimeout(1200);
+  const a1 = await agentAt();
+  assert.equal(a1.length, wider.rows.length, "one agent per planned method");
+  assert.notDeepEqual(a1, a0, "the agents move");
+  assert.match(await page.textContent("#clock"), /t = \d+\.\d\d s/);
+
+  await page.screenshot({ path: screenshot });
+
+  // Downloads: a path as JSON, the view as SVG.
+  const saved = async (selector) => {
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click(selector)]);
+    const chunks = [];
+    for await (const c of await download.createReadStream()) chunks.push(c);
+    return { name: download.suggestedFilename(), text: Buffer.concat(chunks).toString() };
+  };
+  const json = await saved("#metrics tbody tr[data-method='funnel'] button");
+  assert.equal(json.name, "funnel.json");
+  const points = JSON.parse(json.text).points;
+  assert.deepEqual(points[0], [start[0] + 0.5, start[1] + 0.5]);
+  const svg = await saved("#svg-download");
+  assert.equal(svg.name, "pathsmooth-view.svg");
+  assert.match(svg.text, /^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  assert.match(svg.text, /data-method="funnel"/);
+  assert.match(svg.text, />shortcut-chaikin<\/text>/, "the legend is in the SVG");
+
+  // Your own map (the example's cells as a .map file), then a scenario file for it.
+  const mapText = `type octile\nheight ${h}\nwidth ${w}\nmap\n${grid.rows.join("\n")}\n`;
+  await page.setInputFiles("#map-file", { name: "mine.map", mimeType: "text/plain", buffer: Buffer.from(mapText) });
+  await page.waitForFunction(() => document.getElementById("status").textContent.startsWith("mine.map: click"));
+  assert.equal(await page.inputValue("#world"), "upload:mine.map");
+  assert.equal(await page.$$eval("#paths polyline", (ls) => ls.length), 0, "no ends yet, no paths");
+  const scen = `version 1\n0\tmine.map\t${w}\t${h}\t${start.join("\t")}\t${moved.join("\t")}\t40\n`;
+  await page.setInputFiles("#scen-file", { name: "mine.map.scen", mimeType: "text/plain", buffer: Buffer.from(scen) });
+  await page.waitForSelector("#scenario:not([hidden]) option[value='0']", { state: "attached" });
+  await page.selectOption("#scenario", "0");
+  await page.waitForFunction((want) => document.getElementById("status").textContent.includes(want),
+    `mine.map: (${start}) → (${moved})`);
+  assert.equal(await page.$$eval("#metrics tbody tr", (rs) => rs.length), wider.rows.length);
+  assert.deepEqual(problems, [], "no script errors");
+});

@@ -1,0 +1,463 @@
+//! `pathsmooth serve`'s JSON API, end to end: the built binary on 127.0.0.1 with a free
+//! port, real HTTP over loopback. Every bad request gets one clear JSON error with a 4xx
+//! status, and the server keeps answering afterwards.
+//!
+//! The requests are written by hand over a `TcpStream` (HTTP/1.1, `Connection: close`)
+//! so that a test controls exactly what is sent: broken JSON, a declared 100 MiB body, a
+//! chunked body that never ends within the limit.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+/// A running `pathsmooth serve --port 0`; killed when dropped.
+struct Server {
+    child: Child,
+    addr: String,
+}
+
+impl Server {
+    fn start() -> Server {
+        Self::start_with(&[])
+    }
+
+    /// With more arguments (`--map FILE`…).
+    fn start_with(args: &[&str]) -> Server {
+        Self::start_env(args, &[])
+    }
+
+    /// With more arguments and environment variables.
+    fn start_env(args: &[&str], env: &[(&str, &str)]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pathsmooth"))
+            .args(["serve", "--bind", "127.0.0.1", "--port", "0"])
+            .args(args)
+            .envs(env.iter().copied())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the binary starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .expect("the server prints its address");
+        let addr = line
+            .trim()
+            .strip_prefix("pathsmooth playground: http://")
+            .and_then(|a| a.strip_suffix('/'))
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+            .to_string();
+        Server { child, addr }
+    }
+
+    fn connect(&self) -> TcpStream {
+        let s = TcpStream::connect(&self.addr).expect("connects");
+        s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+        s.set_write_timeout(Some(Duration::from_secs(60))).unwrap();
+        s
+    }
+
+    /// One request; the status and the body parsed as JSON.
+    fn request(&self, method: &str, path: &str, body: Option<&[u8]>) -> (u16, Value) {
+        let mut s = self.connect();
+        let body = body.unwrap_or_default();
+        let head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+            self.addr,
+            body.len()
+        );
+        s.write_all(head.as_bytes()).unwrap();
+        s.write_all(body).unwrap();
+        read_response(&mut s)
+    }
+
+    fn get(&self, path: &str) -> (u16, Value) {
+        self.request("GET", path, None)
+    }
+
+    fn post(&self, path: &str, body: &Value) -> (u16, Value) {
+        self.request("POST", path, Some(body.to_string().as_bytes()))
+    }
+
+    /// The server still answers a good request.
+    fn assert_alive(&self) {
+        let (status, body) = self.get("/api/worlds");
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["worlds"][0]["name"], "arena");
+        let (status, body) = self.post("/api/plan", &plan_request(&["shortcut"]));
+        assert_eq!(status, 200, "{body}");
+        assert!(body["paths"]["shortcut"]["valid"].as_bool().unwrap());
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Reads a whole `Connection: close` response: status and JSON body.
+fn read_response(s: &mut TcpStream) -> (u16, Value) {
+    let mut raw = Vec::new();
+    // A server that answers before reading the whole body may reset the connection
+    // after its answer; what arrived before counts.
+    let _ = s.read_to_end(&mut raw);
+    let text = String::from_utf8_lossy(&raw);
+    let (head, body) = text
+        .split_once("\r\n\r\n")
+        .unwrap_or_else(|| panic!("no complete response: {text:?}"));
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {head:?}"));
+    let headers = head.to_ascii_lowercase();
+    assert!(headers.contains("content-type: application/json"), "{head}");
+    let value = serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: body {body:?}"));
+    (status, value)
+}
+
+/// The demo's scenario on the embedded example, radius 0.3.
+fn plan_request(methods: &[&str]) -> Value {
+    json!({"world": "arena", "start": [1, 4], "goal": [44, 45], "methods": methods, "radius": 0.3})
+}
+
+/// An error answer: the status and a non-empty message.
+fn assert_error(got: (u16, Value), status: u16, needle: &str) {
+    let (code, body) = got;
+    assert_eq!(code, status, "{body}");
+    let msg = body["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error: {body}"));
+    assert!(msg.contains(needle), "`{msg}` does not mention `{needle}`");
+    assert_eq!(body.as_object().unwrap().len(), 1, "only the error: {body}");
+}
+
+#[test]
+fn every_method_plans_through_the_api() {
+    let server = Server::start();
+    let (status, listed) = server.get("/api/methods");
+    assert_eq!(status, 200);
+    let methods: Vec<String> = serde_json::from_value(listed["methods"].clone()).unwrap();
+    assert_eq!(methods.len(), 9, "{listed}");
+    for m in &methods {
+        let (status, body) = server.post("/api/plan", &plan_request(&[m]));
+        assert_eq!(status, 200, "{m}: {body}");
+        assert_eq!(body["errors"], json!({}), "{m}");
+        let p = &body["paths"][m.as_str()];
+        assert_eq!(body["paths"].as_object().unwrap().len(), 1, "{m}");
+        assert_eq!(p["valid"], true, "{m}");
+        let points = p["points"].as_array().unwrap();
+        assert!(points.len() >= 2, "{m}");
+        assert_eq!(
+            points[0],
+            json!([1.5, 4.5]),
+            "{m} starts at the start cell's centre"
+        );
+        assert_eq!(
+            points[points.len() - 1],
+            json!([44.5, 45.5]),
+            "{m} ends at the goal's"
+        );
+        let num = |k: &str| p[k].as_f64().unwrap_or_else(|| panic!("{m}: {k} in {p}"));
+        assert!(num("length") >= 61.1543 * 0.9, "{m}");
+        assert!(num("vs_shortest") >= 1.0 && num("vs_shortest") < 1.2, "{m}");
+        assert!(num("min_clearance") >= 0.3 - 1e-9, "{m}");
+        assert!((0.0..=180.0).contains(&num("max_turn_deg")), "{m}");
+        assert!(num("follow_s") > 0.0 && num("micros") > 0.0, "{m}");
+        let samples = p["samples"].as_array().unwrap();
+        let last = samples.last().unwrap().as_array().unwrap();
+        assert_eq!(last[0].as_f64().unwrap(), num("follow_s"), "{m}");
+        assert_eq!(&last[1..], &[json!(44.5), json!(45.5)], "{m}");
+        let shortest = body["shortest"].as_f64().unwrap();
+        assert!(shortest <= body["astar_length"].as_f64().unwrap());
+    }
+    // The same with the map's text instead of its name, every method in one request.
+    let text = include_str!("../assets/arena.map");
+    let req = json!({"map": text, "start": [1, 4], "goal": [44, 45], "radius": 0.3, "passes": 2, "alpha": 1.0});
+    let (status, body) = server.post("/api/plan", &req);
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["paths"].as_object().unwrap().len(), 9, "{body}");
+}
+
+#[test]
+fn worlds_maps_and_scenarios() {
+    let server = Server::start();
+    let (status, body) = server.get("/api/worlds");
+    assert_eq!(status, 200);
+    assert_eq!(
+        body["worlds"][0],
+        json!({"name": "arena", "width": 49, "height": 49, "start": [1, 4], "goal": [44, 45]})
+    );
+    let (status, grid) = server.get("/api/worlds/arena");
+    assert_eq!(status, 200);
+    let rows = grid["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 49);
+    assert_eq!(rows[4].as_str().unwrap().as_bytes()[1], b'.');
+    assert_eq!(rows[0].as_str().unwrap().as_bytes()[0], b'@');
+
+    let map = "type octile\nheight 2\nwidth 3\nmap\n..@\n...\n";
+    let (status, up) = server.post("/api/map", &json!({"map": map, "name": "tiny.map"}));
+    assert_eq!(status, 200, "{up}");
+    assert_eq!(up["rows"], json!(["..@", "..."]));
+    let bad = "type octile\nheight 2\nwidth 3\nmap\n..@\n..\n";
+    assert_error(
+        server.post("/api/map", &json!({"map": bad})),
+        400,
+        "row has 2 cells, expected 3",
+    );
+
+    let scen = "version 1\n0\tarena.map\t49\t49\t1\t4\t44\t45\t61.15\n";
+    let (status, list) = server.post("/api/scenarios", &json!({"scen": scen}));
+    assert_eq!(status, 200, "{list}");
+    assert_eq!(list["scenarios"][0]["start"], json!([1, 4]));
+    assert_eq!(list["scenarios"][0]["goal"], json!([44, 45]));
+    assert_error(
+        server.post("/api/scenarios", &json!({"scen": "version 7\n"})),
+        400,
+        "scenario file:1",
+    );
+
+    // The page and its assets.
+    let mut s = server.connect();
+    write!(s, "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").unwrap();
+    let mut page = String::new();
+    let _ = s.read_to_string(&mut page);
+    assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+    assert!(page.contains("<script src=\"app.js\">"));
+    server.assert_alive();
+}
+
+#[test]
+fn bad_json_is_400() {
+    let server = Server::start();
+    for body in [
+        &b"{\"world\": \"arena\", "[..],
+        b"not json",
+        b"",
+        &[0xff, 0xfe][..],
+    ] {
+        assert_error(
+            server.request("POST", "/api/plan", Some(body)),
+            400,
+            "bad JSON",
+        );
+    }
+    assert_error(
+        server.post("/api/plan", &json!({"world": "arena", "start": [1, 4]})),
+        400,
+        "missing field `goal`",
+    );
+    assert_error(
+        server.post(
+            "/api/plan",
+            &json!({"world": "arena", "start": [1, 4], "goal": [2, 4], "radius": "big"}),
+        ),
+        400,
+        "bad JSON",
+    );
+    assert_error(
+        server.post(
+            "/api/plan",
+            &json!({"world": "arena", "start": [1.5, 4], "goal": [2, 4]}),
+        ),
+        400,
+        "whole numbers",
+    );
+    assert_error(
+        server.post(
+            "/api/plan",
+            &json!({"world": "arena", "start": [1, 4], "goal": [2, 4], "radius": -1}),
+        ),
+        400,
+        "radius",
+    );
+    server.assert_alive();
+}
+
+#[test]
+fn unknown_method_world_and_route_are_4xx() {
+    let server = Server::start();
+    assert_error(
+        server.post("/api/plan", &plan_request(&["shortcut", "bezier"])),
+        400,
+        "unknown method `bezier` (known: astar, shortcut,",
+    );
+    let req = json!({"world": "moon", "start": [1, 4], "goal": [44, 45]});
+    assert_error(server.post("/api/plan", &req), 404, "unknown world `moon`");
+    assert_error(server.get("/api/worlds/moon"), 404, "unknown world `moon`");
+    assert_error(server.get("/api/nothing"), 404, "no such page or API route");
+    assert_error(server.get("/api/plan"), 405, "wrong HTTP method");
+    let req = json!({"start": [1, 4], "goal": [44, 45]});
+    assert_error(server.post("/api/plan", &req), 400, "give `world`");
+    server.assert_alive();
+}
+
+#[test]
+fn blocked_start_is_422() {
+    let server = Server::start();
+    let req = json!({"world": "arena", "start": [0, 0], "goal": [44, 45]});
+    assert_error(
+        server.post("/api/plan", &req),
+        422,
+        "start (0.5, 0.5) is inside a wall",
+    );
+    let req = json!({"world": "arena", "start": [1, 4], "goal": [100, 45]});
+    assert_error(server.post("/api/plan", &req), 422, "outside");
+    let req = json!({"world": "arena", "start": [1, 4], "goal": [44, 45], "radius": 40});
+    assert_error(server.post("/api/plan", &req), 422, "radius");
+    server.assert_alive();
+}
+
+/// Sends `head`, then up to `total` bytes of body from `chunk` while another thread reads
+/// the answer (the server may answer, and close, long before the body is sent).
+fn send_big(
+    server: &Server,
+    head: &str,
+    total: usize,
+    chunk: impl Fn(&[u8]) -> Vec<u8>,
+) -> (u16, Value) {
+    let mut s = server.connect();
+    s.write_all(head.as_bytes()).unwrap();
+    let mut reader = s.try_clone().unwrap();
+    let answer = std::thread::spawn(move || read_response(&mut reader));
+    let block = vec![b' '; 1 << 20];
+    let mut sent = 0;
+    while sent < total {
+        if s.write_all(&chunk(&block)).is_err() {
+            break; // the server stopped reading: it has answered
+        }
+        sent += block.len();
+    }
+    answer.join().unwrap()
+}
+
+#[test]
+fn a_100_mib_body_is_413() {
+    let server = Server::start();
+    const TOTAL: usize = 100 << 20;
+    // Declared with Content-Length: refused from the header.
+    let head = format!(
+        "POST /api/plan HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {TOTAL}\r\n\r\n"
+    );
+    assert_error(
+        send_big(&server, &head, TOTAL, <[u8]>::to_vec),
+        413,
+        "request body too large: the limit is 8 MiB",
+    );
+    // Chunked, with no length up front: refused once 8 MiB have arrived.
+    let head = "POST /api/plan HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+    let chunked = |b: &[u8]| [format!("{:x}\r\n", b.len()).as_bytes(), b, b"\r\n"].concat();
+    assert_error(
+        send_big(&server, head, TOTAL, chunked),
+        413,
+        "request body too large",
+    );
+    server.assert_alive();
+}
+
+#[test]
+fn a_map_declaring_10000_by_10000_cells_is_413_before_parsing() {
+    let server = Server::start();
+    // The header says 10⁸ cells; two short rows follow. Refused from the header alone.
+    let map = "type octile\nheight 10000\nwidth 10000\nmap\n....\n....\n";
+    let req = json!({"map": map, "start": [1, 1], "goal": [2, 1]});
+    let want = "map too large: its header declares 10000×10000 cells; the playground takes at most 1024×1024";
+    assert_error(server.post("/api/plan", &req), 413, want);
+    assert_error(server.post("/api/map", &json!({"map": map})), 413, want);
+    server.assert_alive();
+}
+
+#[test]
+fn many_bad_requests_at_once_leave_the_server_answering() {
+    let server = Server::start();
+    std::thread::scope(|scope| {
+        for i in 0..6 {
+            let server = &server;
+            scope.spawn(move || {
+                for j in 0..5 {
+                    let (status, body) = match (i + j) % 3 {
+                        0 => server.request("POST", "/api/plan", Some(b"{{{")),
+                        1 => server.post("/api/plan", &plan_request(&["nope"])),
+                        _ => server.post("/api/plan", &plan_request(&["shortcut-chaikin"])),
+                    };
+                    assert!(matches!(status, 200 | 400), "{status} {body}");
+                }
+            });
+        }
+    });
+    server.assert_alive();
+}
+
+#[test]
+fn maps_given_with_dash_dash_map_are_offered() {
+    let dir = std::env::temp_dir().join(format!("pathsmooth-serve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("room.map");
+    std::fs::write(
+        &file,
+        "type octile\nheight 3\nwidth 5\nmap\n.....\n.@@@.\n.....\n",
+    )
+    .unwrap();
+    let server = Server::start_with(&["--map", file.to_str().unwrap()]);
+    let (status, body) = server.get("/api/worlds");
+    assert_eq!(status, 200);
+    assert_eq!(
+        body["worlds"][1],
+        json!({"name": "room.map", "width": 5, "height": 3})
+    );
+    let req = json!({"world": "room.map", "start": [0, 1], "goal": [4, 1], "methods": ["astar", "shortcut"]});
+    let (status, body) = server.post("/api/plan", &req);
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["paths"]["shortcut"]["points"][0], json!([0.5, 1.5]));
+
+    // A file that does not parse stops the server from starting, with one clear line.
+    let bad = dir.join("bad.map");
+    std::fs::write(&bad, "type octile\nheight 3\nwidth 5\nmap\n...\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_pathsmooth"))
+        .args(["serve", "--port", "0", "--map", bad.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad.map:5:4: row has 3 cells, expected 5"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
+fn work_past_the_time_limit_is_503_and_the_server_goes_on() {
+    // A 1 ms limit: parsing a 1024×1024 map (the largest taken) and building its distance
+    // field cannot finish in time.
+    let server = Server::start_env(&[], &[("PATHSMOOTH_SERVE_TIMEOUT_MS", "1")]);
+    let row = ".".repeat(1024);
+    let map = format!(
+        "type octile\nheight 1024\nwidth 1024\nmap\n{}",
+        format!("{row}\n").repeat(1024)
+    );
+    let req = json!({"map": map, "start": [0, 0], "goal": [1023, 1023]});
+    assert_error(
+        server.post("/api/plan", &req),
+        503,
+        "did not finish within 0.001 s",
+    );
+    let (status, body) = server.get("/api/worlds");
+    assert_eq!(status, 200, "{body}");
+    // Within the usual limit the same map (the largest size taken) plans.
+    let server = Server::start();
+    let req = json!({"map": map, "start": [0, 0], "goal": [1023, 1000], "methods": ["shortcut"]});
+    let (status, body) = server.post("/api/plan", &req);
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        body["paths"]["shortcut"]["points"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+}
