@@ -3,6 +3,8 @@
 
 use clap::{Args, ValueEnum};
 use glam::DVec2;
+use pathsmooth::corridor::optimize::SolverParams;
+use pathsmooth::corridor::plan::CorridorParams;
 use pathsmooth::curve::catmull_rom::{catmull_rom, CatmullRomParams, Ends};
 use pathsmooth::curve::chaikin::{chaikin, chaikin_adaptive, AdaptiveParams, ChaikinParams};
 use pathsmooth::{GridMap, GridWorld, Point, Result, Step};
@@ -191,7 +193,7 @@ impl MapMethod {
 
 impl MapMethod {
     /// The pipeline steps of this method (none for the raw A* path).
-    pub fn steps(self, curve: &CurveParams) -> Vec<Step> {
+    pub fn steps(self, curve: &CurveParams, optimiser: &OptimiserParams) -> Vec<Step> {
         let chaikin = || {
             Step::Chaikin(ChaikinParams {
                 ratio: curve.ratio,
@@ -209,8 +211,40 @@ impl MapMethod {
             MapMethod::ShortcutCatmullRom => vec![Step::Shortcut, catmull_rom()],
             MapMethod::Funnel => vec![Step::Funnel],
             MapMethod::Relax => vec![Step::relax()],
-            MapMethod::Corridor => vec![Step::Shortcut, Step::corridor()],
+            MapMethod::Corridor => vec![Step::Shortcut, optimiser.step()],
         }
+    }
+}
+
+/// The corridor optimiser's weights on the command line (Langerak's α and β of (20.9);
+/// defaults: the library's).
+#[derive(Debug, Clone, Args)]
+pub struct OptimiserParams {
+    /// Corridor optimiser: α ∈ (0, 2), the balance of the step sizes.
+    #[arg(long, default_value_t = SolverParams::default().alpha, allow_hyphen_values = true)]
+    pub corridor_alpha: f64,
+    /// Corridor optimiser: β > 0, the weight of smoothness against length.
+    #[arg(long, default_value_t = SolverParams::default().beta, allow_hyphen_values = true)]
+    pub corridor_beta: f64,
+}
+
+impl Default for OptimiserParams {
+    fn default() -> Self {
+        let d = SolverParams::default();
+        OptimiserParams {
+            corridor_alpha: d.alpha,
+            corridor_beta: d.beta,
+        }
+    }
+}
+
+impl OptimiserParams {
+    /// The corridor step with these weights (the library checks their ranges).
+    pub fn step(&self) -> Step {
+        let mut params = CorridorParams::default();
+        params.solver.alpha = self.corridor_alpha;
+        params.solver.beta = self.corridor_beta;
+        Step::Corridor(params)
     }
 }
 

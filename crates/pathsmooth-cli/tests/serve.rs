@@ -184,6 +184,39 @@ fn every_method_plans_through_the_api() {
 }
 
 #[test]
+fn the_optimiser_weights_reach_the_corridor_method() {
+    let server = Server::start();
+    let with = |extra: Value| {
+        let mut req = plan_request(&["corridor"]);
+        for (k, v) in extra.as_object().unwrap() {
+            req[k] = v.clone();
+        }
+        server.post("/api/plan", &req)
+    };
+    let (status, default) = with(json!({}));
+    assert_eq!(status, 200, "{default}");
+    let (status, smoother) = with(json!({"corridor_beta": 32.0}));
+    assert_eq!(status, 200, "{smoother}");
+    let points = |b: &Value| b["paths"]["corridor"]["points"].clone();
+    assert_ne!(
+        points(&default),
+        points(&smoother),
+        "β changes the optimised path"
+    );
+    assert_eq!(smoother["paths"]["corridor"]["valid"], true);
+    // Out of range: the library's message, as that method's error.
+    let (status, bad) = with(json!({"corridor_alpha": 2.5}));
+    assert_eq!(status, 200, "{bad}");
+    assert!(
+        bad["errors"]["corridor"]
+            .as_str()
+            .unwrap()
+            .contains("alpha"),
+        "{bad}"
+    );
+}
+
+#[test]
 fn worlds_maps_and_scenarios() {
     let server = Server::start();
     let (status, body) = server.get("/api/worlds");

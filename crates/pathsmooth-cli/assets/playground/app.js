@@ -229,6 +229,7 @@ async function plan() {
   const req = {
     start: state.start, goal: state.goal, methods,
     radius: Number($("radius").value), passes: Number($("passes").value), alpha: Number($("alpha").value),
+    corridor_alpha: Number($("corridor_alpha").value), corridor_beta: Number($("corridor_beta").value),
   };
   if (state.world.text !== undefined) req.map = state.world.text; else req.world = state.world.name;
   const seq = ++state.seq;
@@ -439,7 +440,7 @@ function saveSvg() {
 // ---- start ----------------------------------------------------------------------------
 
 function setupControls() {
-  for (const id of ["radius", "passes", "alpha"]) {
+  for (const id of ["radius", "passes", "alpha", "corridor_alpha", "corridor_beta"]) {
     const input = $(id), out = $(`${id}-out`);
     const show = () => { out.textContent = input.value; };
     show();

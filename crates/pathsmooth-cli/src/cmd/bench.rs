@@ -11,7 +11,7 @@ use pathsmooth::grid::{check_scenario, load_scenarios, GridMap};
 use pathsmooth::{Pipeline, World};
 
 use crate::files::write_bytes;
-use crate::methods::{CurveParams, FrameArgs, MapMethod};
+use crate::methods::{CurveParams, FrameArgs, MapMethod, OptimiserParams};
 use crate::report::{follow_time, ratio};
 use crate::table::Table;
 
@@ -37,6 +37,8 @@ pub struct BenchArgs {
     pub frame: FrameArgs,
     #[command(flatten)]
     pub curve: CurveParams,
+    #[command(flatten)]
+    pub optimiser: OptimiserParams,
     /// Write one row per scenario and method to this CSV file.
     #[arg(long)]
     pub csv: Option<String>,
@@ -83,7 +85,7 @@ pub fn run(a: &BenchArgs) -> Result<()> {
     let world = a.frame.world(map)?;
     let mut pipelines = methods
         .iter()
-        .map(|m| Ok(Pipeline::new(&world, a.radius)?.with_steps(m.steps(&a.curve))))
+        .map(|m| Ok(Pipeline::new(&world, a.radius)?.with_steps(m.steps(&a.curve, &a.optimiser))))
         .collect::<pathsmooth::Result<Vec<_>>>()?;
     let mut tallies: Vec<Tally> = methods.iter().map(|_| Tally::default()).collect();
     let mut astar_time = Duration::ZERO;

@@ -12,7 +12,7 @@ use pathsmooth::metrics::PathMetrics;
 use pathsmooth::{GridWorld, Pipeline, World};
 
 use crate::files::write_bytes;
-use crate::methods::{smooth_curve, CurveMethod, CurveParams, MapMethod};
+use crate::methods::{smooth_curve, CurveMethod, CurveParams, MapMethod, OptimiserParams};
 use crate::picture::{png, svg, Layer, Scene, Track, PALETTE};
 use crate::report::{metrics_header, run_and_measure};
 use crate::table::Table;
@@ -80,7 +80,8 @@ fn map_demo(a: &DemoArgs) -> Result<()> {
     let mut table = Table::new(metrics_header());
     let mut corridor_plan = None;
     for (i, m) in MapMethod::ALL.into_iter().enumerate() {
-        let mut pipeline = Pipeline::new(&world, 0.0)?.with_steps(m.steps(&CurveParams::default()));
+        let mut pipeline = Pipeline::new(&world, 0.0)?
+            .with_steps(m.steps(&CurveParams::default(), &OptimiserParams::default()));
         let (path, row) = run_and_measure(&mut pipeline, m.name(), &raw, astar_length)
             .with_context(|| m.name())?;
         table.row(row);

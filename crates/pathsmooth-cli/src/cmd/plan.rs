@@ -10,7 +10,7 @@ use pathsmooth::navmesh::mesh::NavMesh;
 use pathsmooth::{NavMeshWorld, Pipeline, World};
 
 use crate::files::{read_text, write_bytes, write_path_file};
-use crate::methods::{parse_xy, CurveParams, FrameArgs, MapMethod};
+use crate::methods::{parse_xy, CurveParams, FrameArgs, MapMethod, OptimiserParams};
 use crate::picture::{png, svg, Layer, Scene, PALETTE};
 use crate::report::{error_row, metrics_header, run_and_measure};
 use crate::table::Table;
@@ -42,6 +42,8 @@ pub struct PlanArgs {
     pub frame: FrameArgs,
     #[command(flatten)]
     pub curve: CurveParams,
+    #[command(flatten)]
+    pub optimiser: OptimiserParams,
     /// Write the path of the (single) chosen method to this file (JSON or CSV by extension).
     #[arg(long)]
     pub output: Option<String>,
@@ -173,7 +175,8 @@ fn plan_on_map(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planne
     let mut table = Table::new(metrics_header());
     let mut outcomes = Outcomes::default();
     for (i, &m) in methods.iter().enumerate() {
-        let mut pipeline = Pipeline::new(&world, a.radius)?.with_steps(m.steps(&a.curve));
+        let mut pipeline =
+            Pipeline::new(&world, a.radius)?.with_steps(m.steps(&a.curve, &a.optimiser));
         match run_and_measure(&mut pipeline, m.name(), &raw, astar_length) {
             Ok((path, row)) => {
                 table.row(row);
@@ -232,7 +235,8 @@ fn plan_on_scene(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Plan
     let mut table = Table::new(metrics_header());
     let mut outcomes = Outcomes::default();
     for (i, &m) in methods.iter().enumerate() {
-        let mut pipeline = Pipeline::new(&world, a.radius)?.with_steps(m.steps(&a.curve));
+        let mut pipeline =
+            Pipeline::new(&world, a.radius)?.with_steps(m.steps(&a.curve, &a.optimiser));
         // The navmesh steps re-route between the ends; the straight line is only their input.
         match pipeline.plan(a.from, a.to) {
             Ok(path) => {

@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::Semaphore;
 
 use super::limits::{self, declared_size};
-use crate::methods::{CurveParams, MapMethod};
+use crate::methods::{CurveParams, MapMethod, OptimiserParams};
 
 /// The embedded example world: its name in the API and its `.map` text (the map `demo`
 /// embeds), with the demo's start and goal cells.
@@ -455,6 +455,10 @@ pub struct PlanRequest {
     pub alpha: Option<f64>,
     /// Catmull-Rom points per segment.
     pub subdivisions: Option<usize>,
+    /// The corridor optimiser's α ∈ (0, 2).
+    pub corridor_alpha: Option<f64>,
+    /// The corridor optimiser's β > 0 (smoothness against length).
+    pub corridor_beta: Option<f64>,
 }
 
 /// One method's result.
@@ -577,6 +581,11 @@ fn follow(path: &[DVec2]) -> pathsmooth::Result<(f64, Vec<[f64; 3]>)> {
 fn plan_blocking(p: &Playground, r: &PlanRequest) -> Result<PlanResponse, ApiError> {
     let methods = parse_methods(r.methods.as_deref())?;
     let curve = curve_params(r)?;
+    let defaults = OptimiserParams::default();
+    let optimiser = OptimiserParams {
+        corridor_alpha: r.corridor_alpha.unwrap_or(defaults.corridor_alpha),
+        corridor_beta: r.corridor_beta.unwrap_or(defaults.corridor_beta),
+    };
     let (from, to) = (cell(r.start, "start")?, cell(r.goal, "goal")?);
     let world = p.world_for(r.world.as_deref(), r.map.as_deref())?;
     let world = &*world;
@@ -590,7 +599,8 @@ fn plan_blocking(p: &Playground, r: &PlanRequest) -> Result<PlanResponse, ApiErr
     let mut errors = BTreeMap::new();
     for m in methods {
         let run = || -> pathsmooth::Result<PathOut> {
-            let mut pipeline = Pipeline::new(world, r.radius)?.with_steps(m.steps(&curve));
+            let mut pipeline =
+                Pipeline::new(world, r.radius)?.with_steps(m.steps(&curve, &optimiser));
             let clock = Instant::now();
             let path = pipeline.smooth(&raw)?;
             let micros = clock.elapsed().as_secs_f64() * 1e6;
