@@ -20,15 +20,16 @@
 //! clearance(q) ≥ mₖ − max(ρₖ, ρₖ₊₁).
 //!
 //! The solver therefore gets **safe radii**: at least the simple bound
-//! ρₖ = min(mₖ₋₁, mₖ) − r − [`MARGIN`] (clamped at 0; 0 at the pinned start and goal), and
+//! ρₖ = min(mₖ₋₁, mₖ) − r − m (clamped at 0; 0 at the pinned start and goal), with the
+//! margin m = max([`MARGIN`], 10³ × the world's [tolerance](World::tolerance)), and
 //! wider where the sharper, linear form of the argument allows it: clearance(xₜ) ≥ r +
-//! MARGIN + (1−t)ρₖ + tρₖ₊₁ along every centre segment, checked exactly piece by piece
+//! m + (1−t)ρₖ + tρₖ₊₁ along every centre segment, checked exactly piece by piece
 //! ([`safe_radii_into`]). Then every segment of *any* path whose waypoints lie in their
-//! safe disks keeps clearance ≥ r + MARGIN > 0: it neither enters nor touches the blocked
+//! safe disks keeps clearance ≥ r + m > 0: it neither enters nor touches the blocked
 //! region (so it cannot pass a pinch vertex, and no waypoint sits on one), and it keeps
 //! the agent radius. The solver's projection puts every iterate in its disks (up to
-//! rounding ~1e-13 ≪ MARGIN), so validity does not depend on convergence or on the
-//! iteration count. The corridor map's centre chains keep clearance ≥ r + MARGIN on every
+//! rounding ~1e-13 ≪ m), so validity does not depend on convergence or on the
+//! iteration count. The corridor map's centre chains keep clearance ≥ r + m on every
 //! segment, so the simple bound is ≥ 0, and since consecutive corridor centres are close
 //! on the medial axis and every corridor step keeps clearance ≥ r + κ × its larger disk
 //! ([`super::graph::KAPPA`]), the safe disks keep most of the chapter's maximal clearance
@@ -43,7 +44,7 @@
 //!
 //! # Parameters
 //!
-//! - `radius` r ≥ 0: the agent radius; the corridor keeps clearance r (+ [`MARGIN`]).
+//! - `radius` r ≥ 0: the agent radius; the corridor keeps clearance r (+ the margin m).
 //! - [`CorridorParams`]: the solver's options ([`SolverParams`]: α, β, stopping rule…), the
 //!   problem's (bathtub weights, dummy distance) and the optional facing directions.
 //!
@@ -329,14 +330,14 @@ pub fn plan_corridor_path(
 /// The safe radii of a chain of corridor centres for an agent of radius `radius`, written
 /// into `out` (0 at the first and last centre, which the problem pins):
 ///
-/// 1. Start from the *simple bound* ρₖ = min(mₖ₋₁, mₖ) − radius − [`MARGIN`] (at least 0),
+/// 1. Start from the *simple bound* ρₖ = min(mₖ₋₁, mₖ) − radius − margin (at least 0),
 ///    with mₖ the exact clearance of the segment from centre k to k + 1. Any path with
-///    one waypoint in each such disk keeps clearance ≥ radius + MARGIN (module doc).
+///    one waypoint in each such disk keeps clearance ≥ radius + margin (module doc).
 /// 2. Widen: the sharper condition is that at every point xₜ = (1−t)cₖ + t cₖ₊₁ of each
-///    centre segment, clearance(xₜ) ≥ radius + MARGIN + (1−t)ρₖ + tρₖ₊₁ (a path point
+///    centre segment, clearance(xₜ) ≥ radius + margin + (1−t)ρₖ + tρₖ₊₁ (a path point
 ///    (1−t)vₖ + t vₖ₊₁ lies within (1−t)ρₖ + tρₖ₊₁ of xₜ). It is checked exactly on
 ///    pieces of the segment (each piece's exact clearance against the larger end value of
-///    the linear term). Each radius starts at its centre's clearance − radius − MARGIN;
+///    the linear term). Each radius starts at its centre's clearance − radius − margin;
 ///    while a segment fails, its end radii move 30 % of the way down to the simple bound,
 ///    and after [`WIDEN_ROUNDS`] rounds any segment still failing gets the simple bound,
 ///    which always passes (shrinking a radius never breaks a segment that passed).
@@ -347,16 +348,17 @@ pub fn plan_corridor_path(
 /// ```
 /// use glam::DVec2;
 /// use pathsmooth::corridor::plan::safe_radii_into;
-/// use pathsmooth::grid::{distance::DistanceField, GridMap};
-/// let field = DistanceField::new(&GridMap::from_rows(&["..........."; 5])?);
+/// use pathsmooth::{GridMap, GridWorld};
+/// let world = GridWorld::new(GridMap::from_rows(&["..........."; 5])?)?;
 /// let x = [0.5, 3.5, 5.5, 7.5, 10.5];
 /// let centres: Vec<DVec2> = x.iter().map(|&x| DVec2::new(x, 2.5)).collect();
 /// let mut safe = Vec::new();
-/// safe_radii_into(&field, &centres, 0.2, &mut safe);
+/// safe_radii_into(&world, &centres, 0.2, &mut safe);
 /// assert_eq!((safe[0], safe[4]), (0.0, 0.0));
 /// // In the middle the full clearance 2.5 (to the top and bottom borders), less r and
-/// // the margin; next to the pinned ends, whatever the linear condition allows.
-/// assert!((safe[2] - (2.5 - 0.2 - 1e-6)).abs() < 1e-12);
+/// // the margin (10⁻⁶ or 10³ tolerances, here 1.1·10⁻⁵); next to the pinned ends,
+/// // whatever the linear condition allows.
+/// assert!((safe[2] - (2.5 - 0.2 - 1.1e-5)).abs() < 1e-12);
 /// assert!(safe[1] > 0.5 && safe[1] <= 2.5 - 0.2);
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
