@@ -211,7 +211,7 @@ impl MapMethod {
             MapMethod::ShortcutCatmullRom => vec![Step::Shortcut, catmull_rom()],
             MapMethod::Funnel => vec![Step::Funnel],
             MapMethod::Relax => vec![Step::relax()],
-            MapMethod::Corridor => vec![Step::Shortcut, optimiser.step()],
+            MapMethod::Corridor => vec![optimiser.step()],
         }
     }
 }

@@ -217,8 +217,10 @@ impl CorridorPlanner {
     }
 
     /// Langerak's optimisation in a corridor along a caller's `route` (a path valid on
-    /// `world` for `radius`, typically a line-of-sight shortcut of a planner's path): the
-    /// route is sampled (every vertex, and in between at a spacing of half the room the
+    /// `world` for `radius`, typically a planner's path): the route is first shortcut
+    /// ([`shortcut`](crate::shortcut)) for a radius larger by half the smallest room its
+    /// interior vertices have, so its corners keep off the walls and can be rounded (where
+    /// no such sight line exists the route's own segments stay); then it is sampled (every vertex, and in between at a spacing of half the room the
     /// agent has there, between 1/4096 of the route's length and
     /// [`ProblemParams::max_spacing`] or 1/8 of the length), each sample becomes a disk
     /// centre with its safe radius ([`safe_radii_into`], the tube argument of the module
@@ -256,6 +258,21 @@ impl CorridorPlanner {
                 reason: "the route of a corridor must be valid for the radius".into(),
             });
         }
+        // Keep the route off the walls where the input allows: shortcuts with half the
+        // smallest room the input's own vertices have, so no corner of the route grazes a
+        // wall and every corner has room to be rounded.
+        let room = route[1..route.len() - 1]
+            .iter()
+            .map(|&p| world.clearance(p) - radius)
+            .fold(f64::INFINITY, f64::min);
+        let margin = if room.is_finite() { 0.5 * room.max(0.0) } else { 0.0 };
+        let kept_off;
+        let route = if margin > 0.0 {
+            kept_off = crate::shortcut::shortcut(world, route, radius + margin)?;
+            &kept_off[..]
+        } else {
+            route
+        };
         let mut centers = Vec::new();
         sample_route(
             world,

@@ -38,11 +38,13 @@ pub enum Step {
     /// radius (or the options' margin, if larger) from the portal ends
     /// ([`relax`](crate::navmesh::relax::relax)). Needs a world with a navmesh.
     Relax(RelaxParams),
-    /// Langerak's corridor optimisation in a corridor of disks along the path: the path
-    /// is sampled, each sample's disk is the room the agent has there (made safe for the
+    /// Langerak's corridor optimisation in a corridor of disks along the path: the path is
+    /// shortcut with a margin from the walls (half the smallest room its vertices have),
+    /// sampled, each sample's disk is the room the agent has there (made safe for the
     /// segments between waypoints), and the Chambolle–Pock solver smooths the path inside
     /// ([`CorridorPlanner::plan_along`](crate::corridor::plan::CorridorPlanner::plan_along)).
-    /// Keeps the route; works on any world. Best after [`Step::Shortcut`].
+    /// Keeps the route; works on any world. Give it the planner's path: a path already
+    /// shortcut grazes wall corners and leaves the corners less room.
     Corridor(CorridorParams),
 }
 
@@ -108,8 +110,8 @@ pub enum Preset {
     Shortest,
     /// Short and round: shortcuts, then map-aware Chaikin. The default for agents.
     Smooth,
-    /// Shortcuts, then Langerak's corridor optimiser along them: smooth, near-shortest,
-    /// with waypoints spread by the room there is.
+    /// Langerak's corridor optimiser along the path (which it first shortcuts, kept off the
+    /// walls): smooth, near-shortest, with waypoints spread by the room there is.
     Corridor,
 }
 
@@ -119,7 +121,7 @@ impl Preset {
         match self {
             Preset::Shortest => vec![Step::Shortcut],
             Preset::Smooth => vec![Step::Shortcut, Step::chaikin()],
-            Preset::Corridor => vec![Step::Shortcut, Step::corridor()],
+            Preset::Corridor => vec![Step::corridor()],
         }
     }
 }
