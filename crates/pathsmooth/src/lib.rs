@@ -43,7 +43,7 @@
 //! - [`navmesh`]: triangulated navmeshes, portals, portal relaxation and the funnel.
 //! - [`corridor`]: clearance-disk corridors and the Chambolle–Pock path optimiser.
 //! - [`follow`]: curvature-aware speed profiles and agent playback.
-//! - [`metrics`], [`io`]: path metrics and path files (JSON, CSV).
+//! - [`metrics`]: path metrics; `io` (with the `serde` feature): path files (JSON, CSV).
 //!
 //! Bad input is a clear [`Error`], never a panic or a NaN.
 #![warn(missing_docs)]
@@ -54,6 +54,7 @@ mod error;
 pub mod follow;
 pub mod geometry;
 pub mod grid;
+#[cfg(feature = "serde")]
 pub mod io;
 mod map_safe;
 pub mod metrics;

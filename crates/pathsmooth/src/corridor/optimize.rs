@@ -135,6 +135,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use glam::DVec2;
+#[cfg(feature = "rayon")]
 use rayon::prelude::*;
 
 use super::disks::DiskCorridor;
@@ -360,7 +361,7 @@ pub struct Report {
     pub converged: bool,
 }
 
-/// An owned result of [`optimize`] / [`solve_batch`].
+/// An owned result of [`optimize`] (and of `solve_batch`, with the `rayon` feature).
 ///
 /// ```
 /// use glam::DVec2;
@@ -911,7 +912,8 @@ pub fn optimize(problem: &Problem, options: &SolverParams) -> Result<Solution> {
 }
 
 /// Solves many problems in parallel with rayon (one [`Solver`] per worker, reused across
-/// the problems it takes). Results are in input order; each is independent.
+/// the problems it takes). Results are in input order; each is independent. Cost: the sum
+/// of the single solves, spread over rayon's thread pool. Needs the `rayon` feature.
 ///
 /// ```
 /// use glam::DVec2;
@@ -921,6 +923,7 @@ pub fn optimize(problem: &Problem, options: &SolverParams) -> Result<Solution> {
 /// assert_eq!(out.len(), 8);
 /// assert!(out.iter().all(|s| s.is_ok()));
 /// ```
+#[cfg(feature = "rayon")]
 pub fn solve_batch(problems: &[Problem], options: &SolverParams) -> Vec<Result<Solution>> {
     problems
         .par_iter()
@@ -933,7 +936,7 @@ pub fn solve_batch(problems: &[Problem], options: &SolverParams) -> Vec<Result<S
 
 /// [`solve_batch`] writing only the paths into `out` (resized to match), allocating
 /// nothing per problem once the worker solvers and `out`'s vectors have grown.
-/// Returns the reports.
+/// Returns the reports. Needs the `rayon` feature.
 ///
 /// ```
 /// use glam::DVec2;
@@ -943,6 +946,7 @@ pub fn solve_batch(problems: &[Problem], options: &SolverParams) -> Vec<Result<S
 /// let reports = solve_batch_into(&vec![p; 4], &SolverParams::default(), &mut paths);
 /// assert_eq!((paths.len(), reports.len()), (4, 4));
 /// ```
+#[cfg(feature = "rayon")]
 pub fn solve_batch_into(
     problems: &[Problem],
     options: &SolverParams,
