@@ -2,7 +2,7 @@
 //!
 //! Corner cutters such as Chaikin and Catmull-Rom know nothing of walls: on a path that
 //! hugs a wall they cut through it. Two forms here guarantee that a **valid input path
-//! always gives a valid output path** (DESIGN.md's rule, with the agent radius):
+//! always gives a valid output path** (valid as in [`crate::world`], with the agent radius):
 //! [`MapSafe::chaikin`] (map-aware Chaikin, each corner cut as deeply as the walls allow)
 //! and [`map_safe`] / [`MapSafe::smooth`] (any smoother, split at the corners it cannot
 //! cut).
@@ -31,40 +31,13 @@
 //! - **Why strictly clear new points.** A path that touches a wall can be cut on the side
 //!   away from the wall only. A new vertex placed exactly on a wall corner (say a cut point
 //!   landing where a shortcut segment grazes a corner) could never be cut again, and the
-//!   turn would stay concentrated there: on `dao/den312d` (`--every 20`) this lowered the
-//!   worst turn of shortcut-chaikin from 42.8° to 32.2° for +0.04 % length.
+//!   turn would stay concentrated there.
 //! - **Parameters.** `ratio`: the deepest cut tried (¼ = Chaikin's rule; ½ cuts at
 //!   midpoints); `passes`: rounds of cutting (each at most doubles the points); `radius`:
 //!   the agent radius, as in the validator. `closed` must be false.
 //! - **Cost.** Per pass and vertex, at most six candidate cuts, each two segment tests
 //!   and two O(1) point tests (a capped distance query with a radius); so O(output × cells
-//!   crossed per segment). In `benches/grid.rs` the whole CLI pipeline shortcut →
-//!   map-aware Chaikin → validation takes 4–7 % of the A* time on 512×512 maps.
-//!
-//! **Evidence (CLI `pathsmooth bench --every 20 --methods shortcut-chaikin`).** Against
-//! the split-at-the-corner wrapper below with classic Chaikin (the previous CLI method),
-//! mean / worst sharpest turn and mean length relative to A*:
-//!
-//! | map, radius            | split wrapper            | map-aware Chaikin        |
-//! |------------------------|--------------------------|--------------------------|
-//! | dao/den312d, 0         | 61.0° / 90.0°, 0.9456    | 16.1° / 32.2°, 0.9306    |
-//! | dao/den312d, 0.3       | 60.9° / 90.0°, 0.9496    | 21.1° / 36.2°, 0.9395    |
-//! | bg512/AR0011SR, 0      | 32.3° / 63.4°, 0.9594    | 10.1° / 31.7°, 0.9558    |
-//! | bg512/AR0011SR, 0.3    | 32.5° / 63.4°, 0.9605    | 10.8° / 33.7°, 0.9574    |
-//! | rooms/8room_000, 0     | 88.1° / 108.4°, 0.9283   | 21.9° / 37.1°, 0.9108    |
-//! | rooms/8room_000, 0.3   | 89.1° / 97.1°, 0.9539    | 25.4° / 42.4°, 0.9369    |
-//!
-//! **A clearance margin did not pay.** Shortcut paths touch wall corners (radius 0) or
-//! run at exactly the radius, so the idea was to shortcut with a larger internal radius
-//! `radius + m` (the shortcutter falls back to the input's segments where that is
-//! impossible, so validity for `radius` is kept) and leave the corner cutter room. Over
-//! the same scenarios, m = 0.1, 0.2, 0.3, 0.5 made every path longer (e.g. den312d
-//! 0.9306 → 0.9316 … 0.9362, 8room 0.9108 → 0.9170 at m = 0.1) and the turns were mixed:
-//! better on den312d (worst 32.2° → 32.0° … 25.7°), worse on 8room at radius 0 (mean
-//! 21.9° → 25.0°, worst 37.1° → 46.8° at m = 0.1) and on AR0011SR at m ≥ 0.2. Per-corner
-//! cut depth with strictly clear new points gave most of the gain, so the CLI shortcuts
-//! at the agent radius itself. Finer cut searches (bisection between the failing and the
-//! fitting halving, or up to r/256) changed the means by under 0.5° and were dropped.
+//!   crossed per segment).
 //!
 //! ```
 //! use glam::DVec2;

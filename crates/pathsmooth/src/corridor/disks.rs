@@ -18,7 +18,7 @@
 //! finite coordinates, one non-negative radius per centre, consecutive disks overlapping
 //! (touching counts), and facing directions of non-zero length.
 //!
-//! The JSON forms ([`DiskCorridor::from_json`], [`DiskCorridor::to_json`]) need the `serde`
+//! The JSON forms (`DiskCorridor::from_json`, `DiskCorridor::to_json`) need the `serde`
 //! feature.
 //!
 //! ```

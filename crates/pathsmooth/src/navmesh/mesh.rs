@@ -43,12 +43,11 @@
 //! points down, they look clockwise on screen.
 //!
 //! Cost: building is O(n log n) in the number of wall vertices (spade's bulk loader) plus
-//! O(t) for classification; a 512×512 Moving AI map takes a few tens of milliseconds (see
-//! `benches/navmesh.rs`). Location is a walk, O(√t) expected from a cold hint.
+//! O(t) for classification. Location is a walk, O(√t) expected from a cold hint.
 //!
 //! Sources: spade's CDT (Stefan Altmayer, <https://github.com/Stoeoef/spade>); the channel
 //! and portal vocabulary follows Mononen, "Simple Stupid Funnel Algorithm" (2010), and the
-//! navmesh blog post in `shared/seeds/004_*.txt`.
+//! blog post "Grandpa, tell us another story about pathfinding".
 //!
 //! ```
 //! use glam::DVec2;

@@ -8,7 +8,8 @@
 //! any forward direction that crosses the portal. (On a y-down grid map "left" is on the
 //! right of the screen; the funnel and relaxation only need the convention to be
 //! consistent.) This is the input of the funnel (Mononen, "Simple Stupid Funnel Algorithm",
-//! 2010) and of portal relaxation (the navmesh blog post, `shared/seeds/004_*.txt`).
+//! 2010) and of portal relaxation (the blog post "Grandpa, tell us another story about
+//! pathfinding").
 //!
 //! Consecutive repeated triangle ids are skipped (like duplicate path points); consecutive
 //! triangles that share no edge are [`Error::BrokenChannel`]; an id out of range is
