@@ -59,6 +59,7 @@
 //!   `solve_batch_into`).
 //! - `mint`: glam's `mint` interop (mint 0.5), for engines on another glam version.
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod corridor;
 pub mod curve;
@@ -67,6 +68,7 @@ pub mod follow;
 pub mod geometry;
 pub mod grid;
 #[cfg(feature = "serde")]
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 pub mod io;
 mod map_safe;
 pub mod metrics;

@@ -122,6 +122,7 @@ impl DiskCorridor {
     ///
     /// Cost: one pass over the text and one over the disks, O(n). Needs the `serde` feature.
     #[cfg(feature = "serde")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
     pub fn from_json(text: &str) -> Result<Self> {
         let corridor: DiskCorridor = parse_json(text)?;
         corridor.validate()?;
@@ -137,6 +138,7 @@ impl DiskCorridor {
     /// assert_eq!(c.to_json(), r#"{"centers":[[0.0,0.0],[1.0,0.0]],"radii":[1.0,1.0]}"#);
     /// ```
     #[cfg(feature = "serde")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
     pub fn to_json(&self) -> String {
         // Serialising plain numbers and vectors cannot fail.
         serde_json::to_string(self).unwrap_or_default()

@@ -897,6 +897,7 @@ pub fn optimize(problem: &Problem, options: &SolverParams) -> Result<Solution> {
 /// assert!(out.iter().all(|s| s.is_ok()));
 /// ```
 #[cfg(feature = "rayon")]
+#[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
 pub fn solve_batch(problems: &[Problem], options: &SolverParams) -> Vec<Result<Solution>> {
     problems
         .par_iter()
@@ -920,6 +921,7 @@ pub fn solve_batch(problems: &[Problem], options: &SolverParams) -> Vec<Result<S
 /// assert_eq!((paths.len(), reports.len()), (4, 4));
 /// ```
 #[cfg(feature = "rayon")]
+#[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
 pub fn solve_batch_into(
     problems: &[Problem],
     options: &SolverParams,

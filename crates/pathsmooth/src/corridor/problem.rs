@@ -317,6 +317,7 @@ impl Problem {
     /// assert!(matches!(e, Err(Error::BadParameter { name: "weights", .. })));
     /// ```
     #[cfg(feature = "serde")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
     pub fn from_json(text: &str) -> Result<Self> {
         let p: Problem = parse_json(text)?;
         p.validate()?;
@@ -337,6 +338,7 @@ impl Problem {
     /// assert_eq!(Problem::from_any_json(corridor, &o).unwrap().len(), 4);
     /// ```
     #[cfg(feature = "serde")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
     pub fn from_any_json(text: &str, options: &ProblemParams) -> Result<Self> {
         let value: serde_json::Value = parse_json(text)?;
         if value.get("h").is_some() {
@@ -356,6 +358,7 @@ impl Problem {
     /// assert_eq!(p.to_json(), r#"{"centers":[[0.0,0.0],[1.0,0.0]],"radii":[0.0,0.0],"weights":[0.0,0.0],"h":1.0}"#);
     /// ```
     #[cfg(feature = "serde")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
     }

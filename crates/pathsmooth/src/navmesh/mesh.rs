@@ -192,6 +192,7 @@ impl NavMesh {
     /// assert!(matches!(NavMesh::from_scene_json(typo, "typo.json"), Err(pathsmooth::Error::Parse { .. })));
     /// ```
     #[cfg(feature = "serde")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
     pub fn from_scene_json(text: &str, file: &str) -> Result<Self> {
         let scene: Scene = serde_json::from_str(text).map_err(|e| Error::Parse {
             file: file.to_string(),
@@ -213,6 +214,7 @@ impl NavMesh {
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     #[cfg(feature = "serde")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
     pub fn load_scene(path: impl AsRef<Path>) -> Result<Self> {
         let path = path.as_ref();
         let text = std::fs::read_to_string(path).map_err(|e| Error::Io {
