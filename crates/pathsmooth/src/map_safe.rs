@@ -224,7 +224,7 @@ impl<W: World> MapSafe<W> {
                 "an open path (map-aware Chaikin keeps the endpoints)",
             ));
         }
-        self.load_input(path, radius)?;
+        let strict = self.load_input(path, radius)?;
         chaikin_output_len(path.len().max(2), params.passes, false)?;
         let mut cur = std::mem::take(&mut self.cur);
         let mut next = std::mem::take(&mut self.next);
@@ -232,7 +232,7 @@ impl<W: World> MapSafe<W> {
         dedup_into(&self.input, &mut cur);
         let passes = if cur.len() < 3 { 0 } else { params.passes };
         for _ in 0..passes {
-            self.choose_ratios(&cur, radius, params.ratio);
+            self.choose_ratios(&cur, radius, params.ratio, strict);
             // Cannot fail: `cur` is finite with ≥ 3 points and the ratios are in [0, ½];
             // the pass never drops below 3 points (endpoints plus ≥ 1 per corner).
             chaikin_pass_ratios_into(&cur, &self.ratios, &mut next)?;
@@ -245,7 +245,7 @@ impl<W: World> MapSafe<W> {
             out.extend(cur.iter().map(|&p| P::from_dvec2(p)));
         }
         debug_assert!(
-            passes == 0 || self.is_clear(&cur, radius),
+            passes == 0 || !strict || self.is_clear(&cur, radius),
             "map-aware Chaikin made {cur:?}"
         );
         (self.cur, self.next) = (cur, next);
@@ -255,7 +255,10 @@ impl<W: World> MapSafe<W> {
     /// Picks, for every interior vertex of the (valid, duplicate-free) `path`, the largest
     /// cut ratio in `ratio, ratio/2, …, ratio/2^HALVINGS` whose new points keep the path
     /// valid, or 0 (keep the corner); writes them to `self.ratios`. See the module docs.
-    fn choose_ratios(&mut self, path: &[DVec2], radius: f64, ratio: f64) {
+    /// `strict`: the input passed the strict test (else it is valid only within the
+    /// validator's tolerance, and where a kept leg fails the strict test every corner is
+    /// kept: the pass returns its input).
+    fn choose_ratios(&mut self, path: &[DVec2], radius: f64, ratio: f64, strict: bool) {
         let n = path.len();
         self.ratios.clear();
         self.ratios.resize(n, 0.0);
@@ -297,7 +300,7 @@ impl<W: World> MapSafe<W> {
                         i = j;
                     }
                     None => {
-                        debug_assert!(false, "the input prefix is valid");
+                        debug_assert!(!strict, "the input prefix is valid");
                         self.ratios.fill(0.0);
                         return;
                     }
@@ -377,21 +380,27 @@ impl<W: World> MapSafe<W> {
     }
 
     /// Copies `path` into `self.input` in `f64`; errors for a bad path or radius, or an
-    /// input that is not valid itself.
-    fn load_input<P: Point2>(&mut self, path: &[P], radius: f64) -> Result<()> {
+    /// input that is not valid itself. Returns whether the input passed the strict test
+    /// (else the validator accepted it within the world's tolerance).
+    fn load_input<P: Point2>(&mut self, path: &[P], radius: f64) -> Result<bool> {
         check_path(path, 1, "map_safe")?;
         check_radius(radius)?;
         self.input.clear();
         self.input.extend(path.iter().map(|p| p.to_dvec2()));
         check_in_bounds(&self.world, &self.input)?;
         if self.is_clear(&self.input, radius) {
-            return Ok(());
+            return Ok(true);
         }
-        let reason = Validator::new(&self.world)
+        // The strict test can refuse a path the validator accepts within the world's
+        // tolerance (a point at exactly the radius, rounded): such an input is valid, and
+        // every new piece is still tested strictly.
+        match Validator::new(&self.world)
             .validate(&self.input, radius)?
             .problem()
-            .unwrap_or_default();
-        Err(Error::InvalidInputPath { reason })
+        {
+            None => Ok(false),
+            Some(reason) => Err(Error::InvalidInputPath { reason }),
+        }
     }
 
     /// Smooths `path` with `smoother`, returning a path valid for `radius`.
@@ -406,7 +415,7 @@ impl<W: World> MapSafe<W> {
         radius: f64,
         mut smoother: impl FnMut(&[DVec2]) -> Result<Vec<DVec2>>,
     ) -> Result<Vec<P>> {
-        self.load_input(path, radius)?;
+        let strict = self.load_input(path, radius)?;
         if path.len() < 3 {
             return Ok(path.to_vec());
         }
@@ -424,7 +433,8 @@ impl<W: World> MapSafe<W> {
                 out.iter().map(|&p| P::from_dvec2(p)).collect()
             }
             Ok(_) => {
-                debug_assert!(false, "map_safe assembled an invalid path");
+                // Only an input valid within the tolerance alone can end here.
+                debug_assert!(!strict, "map_safe assembled an invalid path");
                 path.to_vec()
             }
             Err(e) => {
