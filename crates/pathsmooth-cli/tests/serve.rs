@@ -85,7 +85,7 @@ impl Server {
     fn assert_alive(&self) {
         let (status, body) = self.get("/api/worlds");
         assert_eq!(status, 200, "{body}");
-        assert_eq!(body["worlds"][0]["name"], "arena");
+        assert_eq!(body["worlds"][0]["name"], "demo");
         let (status, body) = self.post("/api/plan", &plan_request(&["shortcut"]));
         assert_eq!(status, 200, "{body}");
         assert!(body["paths"]["shortcut"]["valid"].as_bool().unwrap());
@@ -122,7 +122,7 @@ fn read_response(s: &mut TcpStream) -> (u16, Value) {
 
 /// The demo's scenario on the embedded example, radius 0.3.
 fn plan_request(methods: &[&str]) -> Value {
-    json!({"world": "arena", "start": [1, 4], "goal": [44, 45], "methods": methods, "radius": 0.3})
+    json!({"world": "demo", "start": [5, 5], "goal": [5, 74], "methods": methods, "radius": 0.3})
 }
 
 /// An error answer: the status and a non-empty message.
@@ -154,16 +154,16 @@ fn every_method_plans_through_the_api() {
         assert!(points.len() >= 2, "{m}");
         assert_eq!(
             points[0],
-            json!([1.5, 4.5]),
+            json!([5.5, 5.5]),
             "{m} starts at the start cell's centre"
         );
         assert_eq!(
             points[points.len() - 1],
-            json!([44.5, 45.5]),
+            json!([5.5, 74.5]),
             "{m} ends at the goal's"
         );
         let num = |k: &str| p[k].as_f64().unwrap_or_else(|| panic!("{m}: {k} in {p}"));
-        assert!(num("length") >= 61.1543 * 0.9, "{m}");
+        assert!(num("length") >= 170.7817 * 0.8, "{m}");
         assert!(num("vs_shortest") >= 1.0 && num("vs_shortest") < 1.2, "{m}");
         assert!(num("min_clearance") >= 0.3 - 1e-9, "{m}");
         assert!((0.0..=180.0).contains(&num("max_turn_deg")), "{m}");
@@ -171,13 +171,13 @@ fn every_method_plans_through_the_api() {
         let samples = p["samples"].as_array().unwrap();
         let last = samples.last().unwrap().as_array().unwrap();
         assert_eq!(last[0].as_f64().unwrap(), num("follow_s"), "{m}");
-        assert_eq!(&last[1..], &[json!(44.5), json!(45.5)], "{m}");
+        assert_eq!(&last[1..], &[json!(5.5), json!(74.5)], "{m}");
         let shortest = body["shortest"].as_f64().unwrap();
         assert!(shortest <= body["astar_length"].as_f64().unwrap());
     }
     // The same with the map's text instead of its name, every method in one request.
-    let text = include_str!("../assets/arena.map");
-    let req = json!({"map": text, "start": [1, 4], "goal": [44, 45], "radius": 0.3, "passes": 2, "alpha": 1.0});
+    let text = include_str!("../assets/demo.map");
+    let req = json!({"map": text, "start": [5, 5], "goal": [5, 74], "radius": 0.3, "passes": 2, "alpha": 1.0});
     let (status, body) = server.post("/api/plan", &req);
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["paths"].as_object().unwrap().len(), 9, "{body}");
@@ -223,9 +223,9 @@ fn worlds_maps_and_scenarios() {
     assert_eq!(status, 200);
     assert_eq!(
         body["worlds"][0],
-        json!({"name": "arena", "width": 49, "height": 49, "start": [1, 4], "goal": [44, 45]})
+        json!({"name": "demo", "width": 80, "height": 80, "start": [5, 5], "goal": [5, 74]})
     );
-    let (status, grid) = server.get("/api/worlds/arena");
+    let (status, grid) = server.get("/api/worlds/demo");
     assert_eq!(status, 200);
     let rows = grid["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 49);
@@ -243,11 +243,11 @@ fn worlds_maps_and_scenarios() {
         "row has 2 cells, expected 3",
     );
 
-    let scen = "version 1\n0\tarena.map\t49\t49\t1\t4\t44\t45\t61.15\n";
+    let scen = "version 1\n0\tdemo.map\t80\t80\t5\t5\t5\t74\t170.78\n";
     let (status, list) = server.post("/api/scenarios", &json!({"scen": scen}));
     assert_eq!(status, 200, "{list}");
-    assert_eq!(list["scenarios"][0]["start"], json!([1, 4]));
-    assert_eq!(list["scenarios"][0]["goal"], json!([44, 45]));
+    assert_eq!(list["scenarios"][0]["start"], json!([5, 5]));
+    assert_eq!(list["scenarios"][0]["goal"], json!([5, 74]));
     assert_error(
         server.post("/api/scenarios", &json!({"scen": "version 7\n"})),
         400,
@@ -268,7 +268,7 @@ fn worlds_maps_and_scenarios() {
 fn bad_json_is_400() {
     let server = Server::start();
     for body in [
-        &b"{\"world\": \"arena\", "[..],
+        &b"{\"world\": \"demo\", "[..],
         b"not json",
         b"",
         &[0xff, 0xfe][..],
@@ -280,14 +280,14 @@ fn bad_json_is_400() {
         );
     }
     assert_error(
-        server.post("/api/plan", &json!({"world": "arena", "start": [1, 4]})),
+        server.post("/api/plan", &json!({"world": "demo", "start": [5, 5]})),
         400,
         "missing field `goal`",
     );
     assert_error(
         server.post(
             "/api/plan",
-            &json!({"world": "arena", "start": [1, 4], "goal": [2, 4], "radius": "big"}),
+            &json!({"world": "demo", "start": [5, 5], "goal": [6, 5], "radius": "big"}),
         ),
         400,
         "bad JSON",
@@ -295,7 +295,7 @@ fn bad_json_is_400() {
     assert_error(
         server.post(
             "/api/plan",
-            &json!({"world": "arena", "start": [1.5, 4], "goal": [2, 4]}),
+            &json!({"world": "demo", "start": [5.5, 5], "goal": [6, 5]}),
         ),
         400,
         "whole numbers",
@@ -303,7 +303,7 @@ fn bad_json_is_400() {
     assert_error(
         server.post(
             "/api/plan",
-            &json!({"world": "arena", "start": [1, 4], "goal": [2, 4], "radius": -1}),
+            &json!({"world": "demo", "start": [5, 5], "goal": [6, 5], "radius": -1}),
         ),
         400,
         "radius",
@@ -332,15 +332,15 @@ fn unknown_method_world_and_route_are_4xx() {
 #[test]
 fn blocked_start_is_422() {
     let server = Server::start();
-    let req = json!({"world": "arena", "start": [0, 0], "goal": [44, 45]});
+    let req = json!({"world": "demo", "start": [0, 0], "goal": [5, 74]});
     assert_error(
         server.post("/api/plan", &req),
         422,
         "start (0.5, 0.5) is inside a wall",
     );
-    let req = json!({"world": "arena", "start": [1, 4], "goal": [100, 45]});
+    let req = json!({"world": "demo", "start": [5, 5], "goal": [100, 45]});
     assert_error(server.post("/api/plan", &req), 422, "outside");
-    let req = json!({"world": "arena", "start": [1, 4], "goal": [44, 45], "radius": 40});
+    let req = json!({"world": "demo", "start": [5, 5], "goal": [5, 74], "radius": 40});
     assert_error(server.post("/api/plan", &req), 422, "radius");
     server.assert_alive();
 }

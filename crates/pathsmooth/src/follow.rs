@@ -1,8 +1,8 @@
 //! Following a path: curvature-aware speed profiles and frame-by-frame agent playback.
 //!
 //! A smooth path is only worth what it saves the agent that follows it. The pathfinding
-//! article this library starts from ("Grandpa, tell us another story about pathfinding",
-//! see `shared/seeds/004_*.txt`) ends where users' trouble starts: a character following a
+//! article this library starts from ("Grandpa, tell us another story about pathfinding")
+//! ends where users' trouble starts: a character following a
 //! line turns "with some delay and speed decrease … like a car on mud, getting off-road a
 //! bit", and "only on very sharp turns the character actually stops, takes a different
 //! rotation animation, and turns". This module makes that model exact and measurable.

@@ -43,10 +43,23 @@
 //! - [`navmesh`]: triangulated navmeshes, portals, portal relaxation and the funnel.
 //! - [`corridor`]: clearance-disk corridors and the Chambolle–Pock path optimiser.
 //! - [`follow`]: curvature-aware speed profiles and agent playback.
-//! - [`metrics`], [`io`]: path metrics and path files (JSON, CSV).
+//! - [`metrics`]: path metrics; `io` (with the `serde` feature): path files (JSON, CSV).
 //!
 //! Bad input is a clear [`Error`], never a panic or a NaN.
+//!
+//! ## Features
+//!
+//! The default build needs only glam, spade, pathfinding, robust, num-traits and thiserror
+//! (and serde's derive macros, for [`follow::Agent`]).
+//!
+//! - `serde`: `Serialize`/`Deserialize` for the data types (and glam's), and the file
+//!   formats built on them: `io` (path files, JSON and CSV), `NavMesh::from_scene_json` /
+//!   `load_scene`, `DiskCorridor` and `Problem` JSON.
+//! - `rayon`: parallel batch solving (`corridor::optimize::solve_batch`,
+//!   `solve_batch_into`).
+//! - `mint`: glam's `mint` interop (mint 0.5), for engines on another glam version.
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod corridor;
 pub mod curve;
@@ -54,6 +67,8 @@ mod error;
 pub mod follow;
 pub mod geometry;
 pub mod grid;
+#[cfg(feature = "serde")]
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 pub mod io;
 mod map_safe;
 pub mod metrics;
@@ -77,7 +92,7 @@ pub use shortcut::{shortcut, shortcut_by, Shortcutter};
 pub use validate::{is_valid, validate, ValidationReport, Validator};
 pub use world::{Bounds, GridWorld, NavMeshWorld, World};
 
-/// The README's examples, compiled and run as doctests.
+/// The crate README's examples, compiled and run as doctests.
 #[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
+#[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;

@@ -2,7 +2,7 @@
 //!
 //! Corner cutters such as Chaikin and Catmull-Rom know nothing of walls: on a path that
 //! hugs a wall they cut through it. Two forms here guarantee that a **valid input path
-//! always gives a valid output path** (DESIGN.md's rule, with the agent radius):
+//! always gives a valid output path** (valid as in [`crate::world`], with the agent radius):
 //! [`MapSafe::chaikin`] (map-aware Chaikin, each corner cut as deeply as the walls allow)
 //! and [`map_safe`] / [`MapSafe::smooth`] (any smoother, split at the corners it cannot
 //! cut).
@@ -31,40 +31,13 @@
 //! - **Why strictly clear new points.** A path that touches a wall can be cut on the side
 //!   away from the wall only. A new vertex placed exactly on a wall corner (say a cut point
 //!   landing where a shortcut segment grazes a corner) could never be cut again, and the
-//!   turn would stay concentrated there: on `dao/den312d` (`--every 20`) this lowered the
-//!   worst turn of shortcut-chaikin from 42.8° to 32.2° for +0.04 % length.
+//!   turn would stay concentrated there.
 //! - **Parameters.** `ratio`: the deepest cut tried (¼ = Chaikin's rule; ½ cuts at
 //!   midpoints); `passes`: rounds of cutting (each at most doubles the points); `radius`:
 //!   the agent radius, as in the validator. `closed` must be false.
 //! - **Cost.** Per pass and vertex, at most six candidate cuts, each two segment tests
 //!   and two O(1) point tests (a capped distance query with a radius); so O(output × cells
-//!   crossed per segment). In `benches/grid.rs` the whole CLI pipeline shortcut →
-//!   map-aware Chaikin → validation takes 4–7 % of the A* time on 512×512 maps.
-//!
-//! **Evidence (CLI `pathsmooth bench --every 20 --methods shortcut-chaikin`).** Against
-//! the split-at-the-corner wrapper below with classic Chaikin (the previous CLI method),
-//! mean / worst sharpest turn and mean length relative to A*:
-//!
-//! | map, radius            | split wrapper            | map-aware Chaikin        |
-//! |------------------------|--------------------------|--------------------------|
-//! | dao/den312d, 0         | 61.0° / 90.0°, 0.9456    | 16.1° / 32.2°, 0.9306    |
-//! | dao/den312d, 0.3       | 60.9° / 90.0°, 0.9496    | 21.1° / 36.2°, 0.9395    |
-//! | bg512/AR0011SR, 0      | 32.3° / 63.4°, 0.9594    | 10.1° / 31.7°, 0.9558    |
-//! | bg512/AR0011SR, 0.3    | 32.5° / 63.4°, 0.9605    | 10.8° / 33.7°, 0.9574    |
-//! | rooms/8room_000, 0     | 88.1° / 108.4°, 0.9283   | 21.9° / 37.1°, 0.9108    |
-//! | rooms/8room_000, 0.3   | 89.1° / 97.1°, 0.9539    | 25.4° / 42.4°, 0.9369    |
-//!
-//! **A clearance margin did not pay.** Shortcut paths touch wall corners (radius 0) or
-//! run at exactly the radius, so the idea was to shortcut with a larger internal radius
-//! `radius + m` (the shortcutter falls back to the input's segments where that is
-//! impossible, so validity for `radius` is kept) and leave the corner cutter room. Over
-//! the same scenarios, m = 0.1, 0.2, 0.3, 0.5 made every path longer (e.g. den312d
-//! 0.9306 → 0.9316 … 0.9362, 8room 0.9108 → 0.9170 at m = 0.1) and the turns were mixed:
-//! better on den312d (worst 32.2° → 32.0° … 25.7°), worse on 8room at radius 0 (mean
-//! 21.9° → 25.0°, worst 37.1° → 46.8° at m = 0.1) and on AR0011SR at m ≥ 0.2. Per-corner
-//! cut depth with strictly clear new points gave most of the gain, so the CLI shortcuts
-//! at the agent radius itself. Finer cut searches (bisection between the failing and the
-//! fitting halving, or up to r/256) changed the means by under 0.5° and were dropped.
+//!   crossed per segment).
 //!
 //! ```
 //! use glam::DVec2;
@@ -251,7 +224,7 @@ impl<W: World> MapSafe<W> {
                 "an open path (map-aware Chaikin keeps the endpoints)",
             ));
         }
-        self.load_input(path, radius)?;
+        let strict = self.load_input(path, radius)?;
         chaikin_output_len(path.len().max(2), params.passes, false)?;
         let mut cur = std::mem::take(&mut self.cur);
         let mut next = std::mem::take(&mut self.next);
@@ -259,7 +232,7 @@ impl<W: World> MapSafe<W> {
         dedup_into(&self.input, &mut cur);
         let passes = if cur.len() < 3 { 0 } else { params.passes };
         for _ in 0..passes {
-            self.choose_ratios(&cur, radius, params.ratio);
+            self.choose_ratios(&cur, radius, params.ratio, strict);
             // Cannot fail: `cur` is finite with ≥ 3 points and the ratios are in [0, ½];
             // the pass never drops below 3 points (endpoints plus ≥ 1 per corner).
             chaikin_pass_ratios_into(&cur, &self.ratios, &mut next)?;
@@ -272,7 +245,7 @@ impl<W: World> MapSafe<W> {
             out.extend(cur.iter().map(|&p| P::from_dvec2(p)));
         }
         debug_assert!(
-            passes == 0 || self.is_clear(&cur, radius),
+            passes == 0 || !strict || self.is_clear(&cur, radius),
             "map-aware Chaikin made {cur:?}"
         );
         (self.cur, self.next) = (cur, next);
@@ -282,7 +255,10 @@ impl<W: World> MapSafe<W> {
     /// Picks, for every interior vertex of the (valid, duplicate-free) `path`, the largest
     /// cut ratio in `ratio, ratio/2, …, ratio/2^HALVINGS` whose new points keep the path
     /// valid, or 0 (keep the corner); writes them to `self.ratios`. See the module docs.
-    fn choose_ratios(&mut self, path: &[DVec2], radius: f64, ratio: f64) {
+    /// `strict`: the input passed the strict test (else it is valid only within the
+    /// validator's tolerance, and where a kept leg fails the strict test every corner is
+    /// kept: the pass returns its input).
+    fn choose_ratios(&mut self, path: &[DVec2], radius: f64, ratio: f64, strict: bool) {
         let n = path.len();
         self.ratios.clear();
         self.ratios.resize(n, 0.0);
@@ -324,7 +300,7 @@ impl<W: World> MapSafe<W> {
                         i = j;
                     }
                     None => {
-                        debug_assert!(false, "the input prefix is valid");
+                        debug_assert!(!strict, "the input prefix is valid");
                         self.ratios.fill(0.0);
                         return;
                     }
@@ -404,21 +380,27 @@ impl<W: World> MapSafe<W> {
     }
 
     /// Copies `path` into `self.input` in `f64`; errors for a bad path or radius, or an
-    /// input that is not valid itself.
-    fn load_input<P: Point2>(&mut self, path: &[P], radius: f64) -> Result<()> {
+    /// input that is not valid itself. Returns whether the input passed the strict test
+    /// (else the validator accepted it within the world's tolerance).
+    fn load_input<P: Point2>(&mut self, path: &[P], radius: f64) -> Result<bool> {
         check_path(path, 1, "map_safe")?;
         check_radius(radius)?;
         self.input.clear();
         self.input.extend(path.iter().map(|p| p.to_dvec2()));
         check_in_bounds(&self.world, &self.input)?;
         if self.is_clear(&self.input, radius) {
-            return Ok(());
+            return Ok(true);
         }
-        let reason = Validator::new(&self.world)
+        // The strict test can refuse a path the validator accepts within the world's
+        // tolerance (a point at exactly the radius, rounded): such an input is valid, and
+        // every new piece is still tested strictly.
+        match Validator::new(&self.world)
             .validate(&self.input, radius)?
             .problem()
-            .unwrap_or_default();
-        Err(Error::InvalidInputPath { reason })
+        {
+            None => Ok(false),
+            Some(reason) => Err(Error::InvalidInputPath { reason }),
+        }
     }
 
     /// Smooths `path` with `smoother`, returning a path valid for `radius`.
@@ -433,7 +415,7 @@ impl<W: World> MapSafe<W> {
         radius: f64,
         mut smoother: impl FnMut(&[DVec2]) -> Result<Vec<DVec2>>,
     ) -> Result<Vec<P>> {
-        self.load_input(path, radius)?;
+        let strict = self.load_input(path, radius)?;
         if path.len() < 3 {
             return Ok(path.to_vec());
         }
@@ -451,7 +433,8 @@ impl<W: World> MapSafe<W> {
                 out.iter().map(|&p| P::from_dvec2(p)).collect()
             }
             Ok(_) => {
-                debug_assert!(false, "map_safe assembled an invalid path");
+                // Only an input valid within the tolerance alone can end here.
+                debug_assert!(!strict, "map_safe assembled an invalid path");
                 path.to_vec()
             }
             Err(e) => {

@@ -33,6 +33,7 @@
 //! ```
 
 use glam::DVec3;
+#[cfg(feature = "serde")]
 use serde::Serialize;
 
 use crate::error::Result;
@@ -194,7 +195,8 @@ fn curvature(t: &Turn) -> f64 {
 /// let m = PathMetrics::of(&[DVec2::ZERO, DVec2::X, DVec2::new(2.0, 0.0)]).unwrap();
 /// assert_eq!((m.max_turn_deg, m.total_turn_deg, m.max_curvature, m.mean_curvature), (0.0, 0.0, 0.0, 0.0));
 /// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
 pub struct PathMetrics {
     /// Number of points.
     pub points: usize,

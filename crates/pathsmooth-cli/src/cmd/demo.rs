@@ -17,6 +17,10 @@ use crate::picture::{png, svg, Layer, Scene, Track, PALETTE};
 use crate::report::{metrics_header, run_and_measure};
 use crate::table::Table;
 
+/// The generator of `assets/demo.map`, with the test that keeps the file in step.
+#[cfg(test)]
+mod map;
+
 /// Arguments of `pathsmooth demo`.
 #[derive(Debug, Args)]
 pub struct DemoArgs {
@@ -53,30 +57,35 @@ pub fn run(a: &DemoArgs) -> Result<()> {
     map_demo(a)
 }
 
-/// The embedded default map: Dragon Age: Origins `arena.map` from the Moving AI benchmarks.
-pub const ARENA_MAP: &str = include_str!("../../assets/arena.map");
+/// The embedded default map, made by the project: `assets/demo.map`, written by the
+/// generator in `src/cmd/demo/map.rs` (rooms, a corridor, diagonal walls, an open park;
+/// 80×80).
+pub const DEMO_MAP: &str = include_str!("../../assets/demo.map");
 
-/// The demo's scenario on the arena map (the longest in `arena.map.scen`'s last bucket):
-/// cell (1, 4) to cell (44, 45), optimal octile length 61.1543.
-pub const ARENA_FROM: IVec2 = IVec2::new(1, 4);
-/// Goal cell of the demo scenario.
-pub const ARENA_TO: IVec2 = IVec2::new(44, 45);
+/// The demo's start cell: the top-left room of the building in the north-west.
+pub const DEMO_FROM: IVec2 = IVec2::new(5, 5);
+/// The demo's goal cell: the south-west corner of the park.
+pub const DEMO_TO: IVec2 = IVec2::new(5, 74);
 
 /// Part 2: every map method on one scenario of the embedded map.
 fn map_demo(a: &DemoArgs) -> Result<()> {
-    let world = GridWorld::new(GridMap::parse(ARENA_MAP, "arena.map (embedded)")?)?;
-    let (start, goal) = (world.cell_center(ARENA_FROM), world.cell_center(ARENA_TO));
+    let world = GridWorld::new(GridMap::parse(DEMO_MAP, "demo.map (embedded)")?)?;
+    let (start, goal) = (world.cell_center(DEMO_FROM), world.cell_center(DEMO_TO));
     let raw = world.plan(start, goal, 0.0)?;
     let astar_length = pathsmooth::metrics::length(&raw);
-    let mut scene = Scene::for_map("arena.map: (1,4) to (44,45)", &world);
+    let title = format!(
+        "demo.map: ({},{}) to ({},{})",
+        DEMO_FROM.x, DEMO_FROM.y, DEMO_TO.x, DEMO_TO.y
+    );
+    let mut scene = Scene::for_map(title, &world);
     scene.layers.push(Layer::raw("A* (raw)", raw.clone()));
     scene.mark_ends(&raw);
     let mut nav = scene.clone();
-    nav.title = "arena.map navmesh: channel, funnel and portal relaxation".into();
+    nav.title = "demo.map navmesh: channel, funnel and portal relaxation".into();
     let mesh = world.navmesh()?;
     nav.add_navmesh(mesh, &mesh.find_channel(start, goal)?);
     let mut corridor_scene = scene.clone();
-    corridor_scene.title = "arena.map corridor of clearance disks and the optimised path".into();
+    corridor_scene.title = "demo.map corridor of clearance disks and the optimised path".into();
     let mut table = Table::new(metrics_header());
     let mut corridor_plan = None;
     for (i, m) in MapMethod::ALL.into_iter().enumerate() {
@@ -129,7 +138,9 @@ fn map_demo(a: &DemoArgs) -> Result<()> {
     write_bytes(&png_file.to_string_lossy(), &png::render(&scene)?)?;
     write_bytes(&svg_file.to_string_lossy(), svg::render(&scene).as_bytes())?;
     println!(
-        "Embedded map arena.map (49×49), A* length {:.4} (pictures: {}, {}, {}, {}; agents: {})",
+        "Embedded map demo.map ({}×{}), A* length {:.4} (pictures: {}, {}, {}, {}; agents: {})",
+        world.map().width(),
+        world.map().height(),
         astar_length,
         png_file.display(),
         svg_file.display(),

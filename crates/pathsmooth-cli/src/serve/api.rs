@@ -35,7 +35,7 @@ use crate::methods::{CurveParams, MapMethod, OptimiserParams};
 
 /// The embedded example world: its name in the API and its `.map` text (the map `demo`
 /// embeds), with the demo's start and goal cells.
-pub const EXAMPLE_WORLD: (&str, &str) = ("arena", crate::cmd::demo::ARENA_MAP);
+pub const EXAMPLE_WORLD: (&str, &str) = ("demo", crate::cmd::demo::DEMO_MAP);
 
 /// Methods the page turns on when it opens.
 pub const DEFAULT_METHODS: [MapMethod; 4] = [
@@ -70,8 +70,8 @@ impl Playground {
         let mut worlds = vec![Named {
             name: name.to_string(),
             world: Arc::new(GridWorld::new(GridMap::parse(text, "example map")?)?),
-            start: Some(crate::cmd::demo::ARENA_FROM),
-            goal: Some(crate::cmd::demo::ARENA_TO),
+            start: Some(crate::cmd::demo::DEMO_FROM),
+            goal: Some(crate::cmd::demo::DEMO_TO),
         }];
         for file in maps {
             let world = GridWorld::new(GridMap::load(file)?).with_context(|| file.clone())?;

@@ -18,19 +18,21 @@
 //! finite coordinates, one non-negative radius per centre, consecutive disks overlapping
 //! (touching counts), and facing directions of non-zero length.
 //!
+//! The JSON forms (`DiskCorridor::from_json`, `DiskCorridor::to_json`) need the `serde`
+//! feature.
+//!
 //! ```
+//! use glam::DVec2;
 //! use pathsmooth::corridor::disks::DiskCorridor;
-//! let c = DiskCorridor::from_json(
-//!     r#"{"centers": [[0,0],[2,0],[4,1]], "radii": [0.5, 1.5, 1.0], "start_dir": [1,0]}"#,
-//! )
-//! .unwrap();
+//! let centers = vec![DVec2::ZERO, DVec2::new(2.0, 0.0), DVec2::new(4.0, 1.0)];
+//! let c = DiskCorridor::new(centers, vec![0.5, 1.5, 1.0], Some(DVec2::X), None)?;
 //! assert_eq!(c.len(), 3);
 //! assert_eq!(c.initial_path(), c.centers);
-//! // Round trip through JSON.
-//! assert_eq!(DiskCorridor::from_json(&c.to_json()).unwrap(), c);
+//! # Ok::<(), pathsmooth::Error>(())
 //! ```
 
 use glam::DVec2;
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
@@ -54,18 +56,28 @@ use crate::error::{Error, Result};
 /// assert_eq!(c.start(), DVec2::ZERO);
 /// assert_eq!(c.goal(), DVec2::new(3.0, 0.0));
 /// ```
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(Serialize, Deserialize),
+    serde(deny_unknown_fields)
+)]
 pub struct DiskCorridor {
     /// Disk centres; the first is the start and the last the goal.
     pub centers: Vec<DVec2>,
     /// One clearance radius per centre.
     pub radii: Vec<f64>,
     /// The agent's facing direction at the start (any non-zero length).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub start_dir: Option<DVec2>,
     /// The desired facing direction at the goal (any non-zero length).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub goal_dir: Option<DVec2>,
 }
 
@@ -107,13 +119,17 @@ impl DiskCorridor {
     /// assert_eq!(bad.unwrap_err(), Error::BadRadius { index: 1, radius: -1.0 });
     /// assert!(matches!(DiskCorridor::from_json("{"), Err(Error::Parse { .. })));
     /// ```
+    ///
+    /// Cost: one pass over the text and one over the disks, O(n). Needs the `serde` feature.
+    #[cfg(feature = "serde")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
     pub fn from_json(text: &str) -> Result<Self> {
         let corridor: DiskCorridor = parse_json(text)?;
         corridor.validate()?;
         Ok(corridor)
     }
 
-    /// The JSON form (directions omitted when absent).
+    /// The JSON form (directions omitted when absent). Needs the `serde` feature.
     ///
     /// ```
     /// use glam::DVec2;
@@ -121,6 +137,8 @@ impl DiskCorridor {
     /// let c = DiskCorridor::new(vec![DVec2::ZERO, DVec2::X], vec![1.0, 1.0], None, None).unwrap();
     /// assert_eq!(c.to_json(), r#"{"centers":[[0.0,0.0],[1.0,0.0]],"radii":[1.0,1.0]}"#);
     /// ```
+    #[cfg(feature = "serde")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
     pub fn to_json(&self) -> String {
         // Serialising plain numbers and vectors cannot fail.
         serde_json::to_string(self).unwrap_or_default()
@@ -260,6 +278,7 @@ impl DiskCorridor {
 }
 
 /// Parses JSON into `T`, turning serde's error into [`Error::Parse`] with line and column.
+#[cfg(feature = "serde")]
 pub(crate) fn parse_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T> {
     serde_json::from_str(text).map_err(|e| Error::Parse {
         file: "<string>".into(),
@@ -326,6 +345,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "serde")]
     fn overflow_is_not_reported_as_a_gap() {
         // A 1e300 corridor: the centre distance overflowed to infinity, which used to be
         // reported as CorridorGap.
@@ -413,6 +433,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "serde")]
     fn json_round_trip_keeps_directions() {
         let mut c = two(1.0, 2.0, 2.5);
         c.start_dir = Some(DVec2::new(0.0, -1.0));
@@ -423,6 +444,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "serde")]
     fn touching_disks_survive_a_json_round_trip() {
         // Needs serde_json's float_roundtrip (the CLI test json_numbers_round_trip_exactly
         // checks it in a build where no dev-dependency turns it on).
@@ -433,6 +455,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "serde")]
     fn unknown_keys_are_parse_errors_naming_the_key() {
         let typo = r#"{"centers": [[0,0],[1,0]], "radii": [1, 1], "start_direction": [1, 0]}"#;
         match DiskCorridor::from_json(typo) {
@@ -447,6 +470,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "serde")]
     fn parse_errors_carry_line_and_column() {
         let e = DiskCorridor::from_json("{\n \"centers\": [[0,0],\n [1, \"x\"]]}").unwrap_err();
         assert!(matches!(e, Error::Parse { line: 3, .. }), "{e:?}");

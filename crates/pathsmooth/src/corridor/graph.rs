@@ -60,19 +60,16 @@
 //! A* over the graph (O(V log V) in the worst case) plus a few exact line-of-sight and
 //! clearance tests, each O(segment length × clearance).
 //!
-//! # Measurements and limits
+//! # Limits
 //!
-//! `cargo bench -p pathsmooth --bench corridor_map` on the 512×512 DEV maps (2 shared
-//! cores, busy, so ±30 %): building takes 80–200 ms. The graph is *not* as compact as the
-//! chapter's: it keeps 25–80 % of the free cells (49 % on bg512/AR0011SR, 81 % on
-//! rooms/8room_000), because the discrete ridge also contains the true medial branches
-//! into every inner corner of a jagged wall and is two cells wide where the axis runs
-//! between cell centres. So a corridor query costs about one to two grid A* searches
-//! (1.7–63 ms against grid A*'s 1.9–28 ms on the bench's scenarios). Thinning the ridge
-//! to one cell and contracting chains of degree-2 vertices would shrink it; not done.
-//! Routes along the medial axis detour in open areas; the optimiser recovers most of it
-//! (corridor paths measured 0.95–1.01× the grid A* length on average per map, at worst
-//! 1.49×, on short routes that start against a wall).
+//! The graph is *not* as compact as the chapter's: the discrete ridge also contains the
+//! true medial branches into every inner corner of a jagged wall and is two cells wide where
+//! the axis runs between cell centres, so it keeps a large share of the free cells (a
+//! quarter to four fifths on the Moving AI benchmark maps) and a query costs about as much
+//! as a grid A* search. Thinning the ridge to one cell and contracting chains of degree-2
+//! vertices would shrink it; not done. Routes along the medial axis detour in open areas;
+//! [`CorridorPlanner::plan_along`](super::plan::CorridorPlanner::plan_along) follows a
+//! caller's route instead.
 //!
 //! # Sources
 //!
@@ -125,7 +122,7 @@ use crate::world::grid::Cells;
 /// large against floating-point rounding of the exact clearance (≈ 1e-13 on 16k-cell maps).
 ///
 /// ```
-/// assert!(pathsmooth::corridor::graph::MARGIN > 0.0);
+/// assert_eq!(pathsmooth::corridor::graph::MARGIN, 1e-6);
 /// ```
 pub const MARGIN: f64 = 1e-6;
 
@@ -133,7 +130,7 @@ pub const MARGIN: f64 = 1e-6;
 /// goal within a hair of the clearance `r` along a long wall could approach it.
 ///
 /// ```
-/// assert!(pathsmooth::corridor::graph::MAX_CORRIDOR_DISKS >= 100_000);
+/// assert_eq!(pathsmooth::corridor::graph::MAX_CORRIDOR_DISKS, 200_000);
 /// ```
 pub const MAX_CORRIDOR_DISKS: usize = 200_000;
 

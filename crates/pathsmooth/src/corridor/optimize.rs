@@ -39,7 +39,7 @@
 //!   E(v) − min E ≤ tol·E(v), with no tuning and no false stops. It is evaluated every
 //!   [`GAP_CHECK_EVERY`] iterations at two dual points, the iterate y and the point of
 //!   v itself (p = K₁v, q = K₂v/‖K₂v‖), taking the better. The price of the certificate:
-//!   it is reached about 2–2.5× later than the true gap (numbers below).
+//!   it is reached about 2–2.5× later than the true gap.
 //! - `length`: the chapter's V,2 length norm, or the sum of segment lengths (V,1) whose
 //!   dual projection is point-wise onto unit disks ([`LengthNorm`] explains the
 //!   difference).
@@ -48,39 +48,11 @@
 //! Every stop runs at most [`MAX_ITERATIONS`] (10⁶) iterations, so a solve costs at most
 //! 10⁶ sweeps over the waypoints and the recorded energies at most 8 MB.
 //!
-//! # Evidence for the defaults
+//! # Defaults
 //!
-//! `cargo bench -p pathsmooth --bench corridor -- --sweep`: random wiggly corridors
-//! (random walk, steps 0.6–1.4, radii 0.5–2, h ≈ 1, random facing directions, bathtub
-//! weights 10/10/2); iterations until E(vᵏ) stays within a relative 1e-3 of clarabel's
-//! optimum, median / worst of 8 corridors, n = 100 disks, the chapter's iteration (ρ = 1):
-//!
-//! | α \ β | 0.25        | 1         | 2         | 4             | 8          | 16          |
-//! |-------|-------------|-----------|-----------|---------------|------------|-------------|
-//! | 0.25  | 1432 / 2345 | 360 / 590 | 184 / 300 | 107 / 158     | 107 / 118  | 115 / 140   |
-//! | 0.5   | 993 / 1595  | 252 / 405 | 132 / 208 | **107 / 126** | 115 / 139  | 132 / 149   |
-//! | 1     | 565 / 819   | 147 / 214 | 113 / 131 | 146 / 178     | 194 / 316  | 345 / 622   |
-//! | 1.5   | 324 / 516   | 163 / 196 | 235 / 376 | 465 / 746     | 929 / 1493 | 1860 / 2986 |
-//!
-//! At α = 0.5, β = 4 (median iterations to 1e-3 / 1e-4): ρ = 1 → 107 / 153;
-//! ρ = 1.5 → 73 / 104; ρ = 1.8 → **64 / 90**; ρ = 1.9 → 63 / 91; acceleration
-//! γ ∈ {0.003 … 0.1} → 106–109 / 151–160 (no gain), γ = 0.3 → 129 / 226. The choice holds
-//! at other sizes (ρ = 1.8): n = 20: 35 / 52; n = 1000: 88 / 146 (vs 141 / 252 at ρ = 1).
-//! The certified stop at 1e-3 (1e-4) takes a median 150 (220) iterations at n = 100.
-//! Warm starts: after nudging every disk by 0.05, re-solving to a certified 1e-3 takes
-//! 80 iterations from the previous solution against 140 from the centres. The chapter's
-//! own example values α = 1, β = 1 need 147 / 269 (ρ = 1).
-//!
-//! Time (`cargo bench -p pathsmooth --bench corridor -- --measurement-time 4`; 2 cores
-//! shared with other jobs at load ≈ 8–9, so absolute times are inflated and vary ±30 %
-//! between runs; each ratio is from one group of one run). Iterations to reach a relative
-//! energy gap of 1e-3 / 1e-4 to clarabel's optimum on one random corridor, timed:
-//!
-//! | n    | to 1e-3 (its) | to 1e-4 (its) | certified 1e-3 (its) | clarabel | speed-up 1e-3 / 1e-4 |
-//! |------|---------------|---------------|----------------------|----------|----------------------|
-//! | 20   | 19 µs (37)    | 10–18 µs (55) | 26 µs (90)           | 0.60 ms  | ≈ 31× / ≥ 33×        |
-//! | 100  | 78 µs (54)    | 143 µs (74)   | 196 µs (110)         | 3.1 ms   | 40× / 22× (certified 16×) |
-//! | 1000 | 1.16 ms (86)  | 1.59 ms (127) | 3.6 ms (200)         | 65 ms    | 56× / 41×            |
+//! α = 0.5, β = 4 and over-relaxation ρ = 1.8 took the fewest iterations to a relative
+//! energy gap of 10⁻³ over a sweep of random corridors of 20 to 1000 disks (the chapter's
+//! α = β = 1 needs about 1.4× as many at ρ = 1).
 //!
 //! # Limits
 //!
@@ -135,6 +107,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use glam::DVec2;
+#[cfg(feature = "rayon")]
 use rayon::prelude::*;
 
 use super::disks::DiskCorridor;
@@ -201,7 +174,8 @@ impl Default for Stop {
 /// ```
 /// use pathsmooth::corridor::optimize::SolverParams;
 /// let o = SolverParams::default();
-/// assert!(o.alpha > 0.0 && o.alpha < 2.0 && o.beta > 0.0);
+/// assert!(o.validate().is_ok());
+/// assert!(SolverParams { alpha: 2.0, ..o }.validate().is_err()); // α must be in (0, 2)
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SolverParams {
@@ -360,7 +334,7 @@ pub struct Report {
     pub converged: bool,
 }
 
-/// An owned result of [`optimize`] / [`solve_batch`].
+/// An owned result of [`optimize`] (and of `solve_batch`, with the `rayon` feature).
 ///
 /// ```
 /// use glam::DVec2;
@@ -911,7 +885,8 @@ pub fn optimize(problem: &Problem, options: &SolverParams) -> Result<Solution> {
 }
 
 /// Solves many problems in parallel with rayon (one [`Solver`] per worker, reused across
-/// the problems it takes). Results are in input order; each is independent.
+/// the problems it takes). Results are in input order; each is independent. Cost: the sum
+/// of the single solves, spread over rayon's thread pool. Needs the `rayon` feature.
 ///
 /// ```
 /// use glam::DVec2;
@@ -921,6 +896,8 @@ pub fn optimize(problem: &Problem, options: &SolverParams) -> Result<Solution> {
 /// assert_eq!(out.len(), 8);
 /// assert!(out.iter().all(|s| s.is_ok()));
 /// ```
+#[cfg(feature = "rayon")]
+#[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
 pub fn solve_batch(problems: &[Problem], options: &SolverParams) -> Vec<Result<Solution>> {
     problems
         .par_iter()
@@ -933,7 +910,7 @@ pub fn solve_batch(problems: &[Problem], options: &SolverParams) -> Vec<Result<S
 
 /// [`solve_batch`] writing only the paths into `out` (resized to match), allocating
 /// nothing per problem once the worker solvers and `out`'s vectors have grown.
-/// Returns the reports.
+/// Returns the reports. Needs the `rayon` feature.
 ///
 /// ```
 /// use glam::DVec2;
@@ -943,6 +920,8 @@ pub fn solve_batch(problems: &[Problem], options: &SolverParams) -> Vec<Result<S
 /// let reports = solve_batch_into(&vec![p; 4], &SolverParams::default(), &mut paths);
 /// assert_eq!((paths.len(), reports.len()), (4, 4));
 /// ```
+#[cfg(feature = "rayon")]
+#[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
 pub fn solve_batch_into(
     problems: &[Problem],
     options: &SolverParams,

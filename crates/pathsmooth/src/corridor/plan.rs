@@ -1,8 +1,9 @@
-//! Corridor planning on a grid map with a guaranteed valid result: the corridor map
-//! ([`super::graph`], Geraerts & Overmars 2007) gives the corridor, Langerak's convex
-//! optimiser ([`super::optimize`], Game AI Pro 3, ch. 20) smooths the path inside it, and
-//! the path is valid by DESIGN.md's rule for the agent radius by construction, with a
-//! final check-and-repair step as a second line of defence.
+//! Corridor planning with a guaranteed valid result: a corridor of disks — from the grid's
+//! corridor map ([`super::graph`], Geraerts & Overmars 2007), or along a caller's route on
+//! any [`World`] ([`CorridorPlanner::plan_along`]) — and Langerak's convex optimiser
+//! ([`super::optimize`], Game AI Pro 3, ch. 20) smoothing the path inside it. The path is
+//! valid on the world for the agent radius by construction, with a final check-and-repair
+//! step as a second line of defence.
 //!
 //! # Why the chapter's constraint is not enough, and what is used instead
 //!
@@ -265,7 +266,11 @@ impl CorridorPlanner {
             .iter()
             .map(|&p| world.clearance(p) - radius)
             .fold(f64::INFINITY, f64::min);
-        let margin = if room.is_finite() { 0.5 * room.max(0.0) } else { 0.0 };
+        let margin = if room.is_finite() {
+            0.5 * room.max(0.0)
+        } else {
+            0.0
+        };
         let kept_off;
         let route = if margin > 0.0 {
             kept_off = crate::shortcut::shortcut(world, route, radius + margin)?;
@@ -441,7 +446,7 @@ pub fn safe_radii_into<W: World + ?Sized>(
 /// Rounds of widening in [`safe_radii_into`] before falling back to the simple bound.
 ///
 /// ```
-/// assert!(pathsmooth::corridor::plan::WIDEN_ROUNDS >= 1);
+/// assert_eq!(pathsmooth::corridor::plan::WIDEN_ROUNDS, 8);
 /// ```
 pub const WIDEN_ROUNDS: usize = 8;
 

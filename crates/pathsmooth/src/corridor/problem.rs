@@ -20,7 +20,7 @@
 //! The problem serialises as the "dump" format
 //! `{"centers": [[x,y],…], "radii": […], "weights": […], "h": h}` (dummies included), so
 //! any other convex solver can check a result, and a dumped problem can be read back and
-//! solved exactly ([`Problem::from_json`]).
+//! solved exactly (`Problem::from_json`, with the `serde` feature).
 //!
 //! ```
 //! use glam::DVec2;
@@ -37,14 +37,19 @@
 //! assert_eq!(p.len(), 5); // dummy, start, middle, goal, dummy
 //! assert_eq!(p.radii, vec![0.0, 0.0, 1.5, 0.0, 0.0]);
 //! assert_eq!(p.waypoints(&p.centers), &corridor.centers[..]);
+//! # #[cfg(feature = "serde")] {
 //! let back = Problem::from_json(&p.to_json()).unwrap();
 //! assert_eq!((back.centers, back.radii, back.weights, back.h), (p.centers, p.radii, p.weights, p.h));
+//! # }
 //! ```
 
 use glam::DVec2;
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
-use super::disks::{check_radii, parse_json, DiskCorridor};
+#[cfg(feature = "serde")]
+use super::disks::parse_json;
+use super::disks::{check_radii, DiskCorridor};
 use crate::error::{Error, Result};
 
 /// Where the per-waypoint smoothness weights come from.
@@ -180,15 +185,23 @@ pub fn densify(corridor: &DiskCorridor, max_spacing: f64) -> Result<(Vec<DVec2>,
 
 /// The discretised problem: the solver's whole input (see the module doc).
 ///
-/// Serialises as `{"centers": [[x,y],…], "radii": […], "weights": […], "h": h}`.
+/// With the `serde` feature it serialises as
+/// `{"centers": [[x,y],…], "radii": […], "weights": […], "h": h}`.
 ///
 /// ```
+/// use glam::DVec2;
 /// use pathsmooth::corridor::problem::Problem;
-/// let p = Problem::from_json(r#"{"centers": [[0,0],[1,1],[2,0]], "radii": [0, 1, 0], "weights": [0, 1, 0], "h": 1.4}"#).unwrap();
+/// let centers = vec![DVec2::ZERO, DVec2::ONE, DVec2::new(2.0, 0.0)];
+/// let p = Problem::new(centers, vec![0.0, 1.0, 0.0], vec![0.0, 1.0, 0.0], 1.4)?;
 /// assert_eq!(p.len(), 3);
+/// # Ok::<(), pathsmooth::Error>(())
 /// ```
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(Serialize, Deserialize),
+    serde(deny_unknown_fields)
+)]
 pub struct Problem {
     /// Disk centres, one per waypoint (dummies included).
     pub centers: Vec<DVec2>,
@@ -199,10 +212,10 @@ pub struct Problem {
     /// The normalisation constant h of the differencing operators.
     pub h: f64,
     /// Leading dummy waypoints (0 or 1) that are not part of the caller's path.
-    #[serde(skip)]
+    #[cfg_attr(feature = "serde", serde(skip))]
     lead: usize,
     /// Trailing dummy waypoints (0 or 1).
-    #[serde(skip)]
+    #[cfg_attr(feature = "serde", serde(skip))]
     trail: usize,
 }
 
@@ -315,13 +328,16 @@ impl Problem {
 
     /// Parses and validates the dump format. All waypoints are treated as the path (the
     /// file does not say which were dummies); radius-0 disks stay fixed. Malformed JSON
-    /// and unknown keys are [`Error::Parse`].
+    /// and unknown keys are [`Error::Parse`]. Cost: O(n) in the text's length. Needs the
+    /// `serde` feature.
     ///
     /// ```
     /// use pathsmooth::{corridor::problem::Problem, Error};
     /// let e = Problem::from_json(r#"{"centers": [[0,0],[1,0]], "radii": [0, 0], "weights": [0], "h": 1}"#);
     /// assert!(matches!(e, Err(Error::BadParameter { name: "weights", .. })));
     /// ```
+    #[cfg(feature = "serde")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
     pub fn from_json(text: &str) -> Result<Self> {
         let p: Problem = parse_json(text)?;
         p.validate()?;
@@ -330,7 +346,8 @@ impl Problem {
 
     /// Reads either JSON form the CLI accepts: a dumped problem (it has an `"h"` key;
     /// solved exactly as given, `options` unused) or a caller's corridor (built with
-    /// `options`). Errors as [`Problem::from_json`] / [`DiskCorridor::from_json`].
+    /// `options`). Errors as [`Problem::from_json`] / [`DiskCorridor::from_json`]. Needs the
+    /// `serde` feature.
     ///
     /// ```
     /// use pathsmooth::corridor::problem::{Problem, ProblemParams};
@@ -340,6 +357,8 @@ impl Problem {
     /// let corridor = r#"{"centers": [[0,0],[1,1],[2,0]], "radii": [1, 1, 1], "goal_dir": [1, 0]}"#;
     /// assert_eq!(Problem::from_any_json(corridor, &o).unwrap().len(), 4);
     /// ```
+    #[cfg(feature = "serde")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
     pub fn from_any_json(text: &str, options: &ProblemParams) -> Result<Self> {
         let value: serde_json::Value = parse_json(text)?;
         if value.get("h").is_some() {
@@ -349,7 +368,8 @@ impl Problem {
         }
     }
 
-    /// The dump format `{"centers": …, "radii": …, "weights": …, "h": …}`.
+    /// The dump format `{"centers": …, "radii": …, "weights": …, "h": …}`. Needs the `serde`
+    /// feature.
     ///
     /// ```
     /// use glam::DVec2;
@@ -357,6 +377,8 @@ impl Problem {
     /// let p = Problem::new(vec![DVec2::ZERO, DVec2::X], vec![0.0, 0.0], vec![0.0, 0.0], 1.0).unwrap();
     /// assert_eq!(p.to_json(), r#"{"centers":[[0.0,0.0],[1.0,0.0]],"radii":[0.0,0.0],"weights":[0.0,0.0],"h":1.0}"#);
     /// ```
+    #[cfg(feature = "serde")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
     }
@@ -617,6 +639,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "serde")]
     fn any_json_tells_a_dump_from_a_corridor_and_reports_errors() {
         let o = ProblemParams::default();
         let bad_dump = r#"{"centers": [[0,0],[1,0]], "radii": [0, 0], "weights": [0, 0], "h": -1}"#;

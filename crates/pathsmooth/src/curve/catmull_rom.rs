@@ -34,8 +34,6 @@
 //! (for α > 0 each knot interval is computed once along the path: two square roots for
 //! α = ½, one for α = 1, a `powf` otherwise), then every output point is one Horner
 //! evaluation. [`catmull_rom_into`] allocates nothing once the output `Vec` has capacity.
-//! On a 13-point route with 5 subdivisions it is about 10× faster than the `splines`
-//! crate evaluating the same curve (`cargo bench -p pathsmooth --bench catmull_rom`).
 //!
 //! **Sources.** "A Catmull Rom Spline (curve) Implementation in Java" (2010, blog post):
 //! the uniform basis `q(t) = ½·(2p1 + (p2 − p0)t + (2p0 − 5p1 + 4p2 − p3)t² +

@@ -2,6 +2,7 @@
 
 use std::f64::consts::PI;
 
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
@@ -35,8 +36,8 @@ use crate::error::{Error, Result};
 /// let bad = Agent { max_brake: 0.0, ..Agent::default() };
 /// assert!(bad.validate().is_err());
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize), serde(default))]
 pub struct Agent {
     /// Top speed, m/s.
     pub max_speed: f64,
@@ -79,8 +80,12 @@ pub struct Agent {
 /// assert_eq!(rover.vertex(1).unwrap().speed, car.max_speed); // straight on the map
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(Serialize, Deserialize),
+    serde(rename_all = "snake_case")
+)]
 pub enum Steering {
     /// The agent turns freely in 3D (a drone, a swimmer, a camera): a vertex's turn angle is
     /// the angle between the 3D directions of its two segments, the heading that the turn

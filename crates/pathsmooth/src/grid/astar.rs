@@ -1,6 +1,6 @@
 //! A* on a grid map: 8-connected moves without corner cutting, octile heuristic.
 //!
-//! Moves follow DESIGN.md and the Moving AI benchmark rules (Sturtevant, *Benchmarks for
+//! Moves follow the Moving AI benchmark rules (Sturtevant, *Benchmarks for
 //! Grid-Based Pathfinding*, IEEE TCIAIG 2012): orthogonal steps cost 1, diagonal steps
 //! cost √2, and a diagonal step from (x, y) to (x+dx, y+dy) needs both (x+dx, y) and
 //! (x, y+dy) free, so a path never clips a wall's corner nor squeezes through a diagonal

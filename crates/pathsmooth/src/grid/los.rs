@@ -1,4 +1,5 @@
-//! Exact line of sight on a grid map, following DESIGN.md's validity rule to the letter.
+//! Exact line of sight on a grid map, following the validity rule of [`crate::world`] to
+//! the letter.
 //!
 //! **The rule.** The blocked region is the union of the blocked cells (closed unit squares)
 //! and everything outside the map. A segment *collides* when it enters the **interior** of
@@ -70,8 +71,8 @@ pub enum Collision {
     NonFinite,
 }
 
-/// True when the closed segment `a`–`b` is collision-free by DESIGN.md's rule: it does not
-/// enter the interior of the blocked region and does not pass through a pinch vertex.
+/// True when the closed segment `a`–`b` is collision-free (the rule of [`crate::world`]):
+/// it does not enter the interior of the blocked region and does not pass through a pinch vertex.
 /// Endpoints may lie on walls and corners (touching is allowed). Non-finite points are
 /// never free.
 ///

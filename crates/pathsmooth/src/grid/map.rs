@@ -1,13 +1,13 @@
 //! Moving AI grid maps (`.map`) and scenario lists (`.scen`).
 //!
-//! Format: Sturtevant, *Benchmarks for Grid-Based Pathfinding*, IEEE TCIAIG 4(2), 2012, as
-//! documented in `shared/data/movingai/SOURCES.md`. A map is four header lines
+//! Format: Sturtevant, *Benchmarks for Grid-Based Pathfinding*, IEEE TCIAIG 4(2), 2012
+//! (<https://movingai.com/benchmarks/formats.html>). A map is four header lines
 //! (`type octile`, `height H`, `width W`, `map`; height before width) followed by `H` rows
 //! of `W` characters. `.`, `G` and `S` are passable; every other character (`@`, `O`, `T`,
 //! `W`, anything unknown) is blocked terrain. CRLF and LF line endings and a missing final
 //! newline are accepted.
 //!
-//! Coordinates follow DESIGN.md: cell (x = column, y = row, row 0 at the top) covers the
+//! Coordinates: cell (x = column, y = row, row 0 at the top) covers the
 //! square [x, x+1] × [y, y+1] and has its centre at (x + 0.5, y + 0.5). Everything outside
 //! the map is blocked.
 //!

@@ -9,8 +9,8 @@
 //! Two sources:
 //!
 //! - a [`Scene`]: a boundary polygon with polygonal holes, usually a JSON file
-//!   `{"boundary": [[x, y], …], "holes": [[[x, y], …], …]}` ([`NavMesh::from_scene_json`],
-//!   [`NavMesh::load_scene`]). Rings are implicitly closed (a repeated first point at the end is
+//!   `{"boundary": [[x, y], …], "holes": [[[x, y], …], …]}` (`NavMesh::from_scene_json`,
+//!   `NavMesh::load_scene`, with the `serde` feature), or built in code. Rings are implicitly closed (a repeated first point at the end is
 //!   accepted and dropped). Bad rings — fewer than three vertices, duplicate vertices, zero
 //!   area, self-intersections, rings that cross each other, holes outside the boundary or
 //!   inside other holes — are [`Error::InvalidPolygon`] with a message naming the ring and
@@ -43,22 +43,20 @@
 //! points down, they look clockwise on screen.
 //!
 //! Cost: building is O(n log n) in the number of wall vertices (spade's bulk loader) plus
-//! O(t) for classification; a 512×512 Moving AI map takes a few tens of milliseconds (see
-//! `benches/navmesh.rs`). Location is a walk, O(√t) expected from a cold hint.
+//! O(t) for classification. Location is a walk, O(√t) expected from a cold hint.
 //!
 //! Sources: spade's CDT (Stefan Altmayer, <https://github.com/Stoeoef/spade>); the channel
 //! and portal vocabulary follows Mononen, "Simple Stupid Funnel Algorithm" (2010), and the
-//! navmesh blog post in `shared/seeds/004_*.txt`.
+//! blog post "Grandpa, tell us another story about pathfinding".
 //!
 //! ```
 //! use glam::DVec2;
-//! use pathsmooth::navmesh::mesh::NavMesh;
+//! use pathsmooth::navmesh::mesh::{NavMesh, Scene};
 //! // A 10×10 room with a 2×6 pillar in the middle.
-//! let mesh = NavMesh::from_scene_json(
-//!     r#"{"boundary": [[0,0],[10,0],[10,10],[0,10]],
-//!         "holes": [[[4,2],[6,2],[6,8],[4,8]]]}"#,
-//!     "room.json",
-//! )?;
+//! let mesh = NavMesh::from_scene(&Scene {
+//!     boundary: vec![[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]],
+//!     holes: vec![vec![[4.0, 2.0], [6.0, 2.0], [6.0, 8.0], [4.0, 8.0]]],
+//! })?;
 //! let channel = mesh.find_channel(DVec2::new(1.0, 5.0), DVec2::new(9.0, 5.0))?;
 //! assert!(channel.len() >= 2);
 //! assert!(mesh.locate(DVec2::new(5.0, 5.0)).is_none()); // inside the pillar
@@ -68,9 +66,11 @@
 //! ```
 
 use std::collections::{HashMap, VecDeque};
+#[cfg(feature = "serde")]
 use std::path::Path;
 
 use glam::DVec2;
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 use spade::{ConstrainedDelaunayTriangulation, Point2, PositionInTriangulation, Triangulation};
 
@@ -90,9 +90,9 @@ const NO_TRI: u32 = u32::MAX;
 /// `MAX_ALLOWED_VALUE`; beyond it its exact predicates can overflow).
 ///
 /// ```
-/// use pathsmooth::navmesh::mesh::{NavMesh, MAX_COORDINATE};
-/// let big = format!("{{\"boundary\": [[0,0],[{:e},0],[0,1]]}}", MAX_COORDINATE * 2.0);
-/// assert!(NavMesh::from_scene_json(&big, "big.json").is_err());
+/// use pathsmooth::navmesh::mesh::{NavMesh, Scene, MAX_COORDINATE};
+/// let big = Scene { boundary: vec![[0.0, 0.0], [MAX_COORDINATE * 2.0, 0.0], [0.0, 1.0]], holes: vec![] };
+/// assert!(NavMesh::from_scene(&big).is_err());
 /// ```
 pub const MAX_COORDINATE: f64 = spade::MAX_ALLOWED_VALUE;
 
@@ -100,10 +100,11 @@ pub const MAX_COORDINATE: f64 = spade::MAX_ALLOWED_VALUE;
 /// 1.8·10⁻⁴³ (spade's `MIN_ALLOWED_VALUE`; below it its exact predicates can underflow).
 ///
 /// ```
-/// use pathsmooth::navmesh::mesh::{NavMesh, MIN_COORDINATE};
-/// let tiny = r#"{"boundary": [[0,0],[1,1e-50],[0,1]]}"#;
-/// assert!(NavMesh::from_scene_json(tiny, "tiny.json").is_err());
-/// assert!(MIN_COORDINATE < 1e-42);
+/// use pathsmooth::navmesh::mesh::{NavMesh, Scene, MIN_COORDINATE};
+/// let tiny = Scene { boundary: vec![[0.0, 0.0], [1.0, 1e-50], [0.0, 1.0]], holes: vec![] };
+/// assert!(NavMesh::from_scene(&tiny).is_err());
+/// let small = Scene { boundary: vec![[0.0, 0.0], [1.0, MIN_COORDINATE], [0.0, 1.0]], holes: vec![] };
+/// assert!(NavMesh::from_scene(&small).is_ok());
 /// ```
 pub const MIN_COORDINATE: f64 = spade::MIN_ALLOWED_VALUE;
 
@@ -112,25 +113,29 @@ fn coordinate_ok(c: f64) -> bool {
     c == 0.0 || (MIN_COORDINATE..=MAX_COORDINATE).contains(&c.abs())
 }
 
-/// A polygonal scene: a boundary ring and hole rings, as read from JSON.
+/// A polygonal scene: a boundary ring and hole rings, built in code or (with the `serde`
+/// feature) read from JSON.
 ///
-/// Unknown keys are an error (a misspelt `"hole"` would otherwise silently drop every
-/// obstacle).
+/// In JSON, unknown keys are an error (a misspelt `"hole"` would otherwise silently drop
+/// every obstacle).
 ///
 /// ```
-/// use pathsmooth::navmesh::mesh::Scene;
-/// let s: Scene = serde_json::from_str(r#"{"boundary": [[0,0],[1,0],[0,1]]}"#).unwrap();
-/// assert!(s.holes.is_empty());
-/// let typo = r#"{"boundary": [[0,0],[1,0],[0,1]], "hole": []}"#;
-/// assert!(serde_json::from_str::<Scene>(typo).is_err());
+/// use pathsmooth::navmesh::mesh::{NavMesh, Scene};
+/// let s = Scene { boundary: vec![[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]], holes: vec![] };
+/// assert_eq!(NavMesh::from_scene(&s)?.num_triangles(), 1);
+/// # Ok::<(), pathsmooth::Error>(())
 /// ```
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(Serialize, Deserialize),
+    serde(deny_unknown_fields)
+)]
 pub struct Scene {
     /// The outer boundary ring, `[x, y]` per vertex, implicitly closed.
     pub boundary: Vec<[f64; 2]>,
     /// Hole rings (obstacles) strictly inside the boundary; may be absent in JSON.
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub holes: Vec<Vec<[f64; 2]>>,
 }
 
@@ -176,13 +181,18 @@ impl NavMesh {
     }
 
     /// Parses a JSON scene (`{"boundary": …, "holes": …}`) and builds its navmesh; `file`
-    /// names the text in error messages.
+    /// names the text in error messages. Malformed JSON and unknown keys are
+    /// [`Error::Parse`]; bad rings as [`NavMesh::from_scene`]. Needs the `serde` feature.
     ///
     /// ```
     /// use pathsmooth::navmesh::mesh::NavMesh;
     /// let err = NavMesh::from_scene_json(r#"{"boundary": [[0,0],[1,1]]}"#, "bad.json").unwrap_err();
     /// assert!(err.to_string().contains("at least 3"));
+    /// let typo = r#"{"boundary": [[0,0],[1,0],[0,1]], "hole": []}"#;
+    /// assert!(matches!(NavMesh::from_scene_json(typo, "typo.json"), Err(pathsmooth::Error::Parse { .. })));
     /// ```
+    #[cfg(feature = "serde")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
     pub fn from_scene_json(text: &str, file: &str) -> Result<Self> {
         let scene: Scene = serde_json::from_str(text).map_err(|e| Error::Parse {
             file: file.to_string(),
@@ -193,7 +203,7 @@ impl NavMesh {
         Self::from_scene(&scene)
     }
 
-    /// Reads a JSON scene file and builds its navmesh.
+    /// Reads a JSON scene file and builds its navmesh. Needs the `serde` feature.
     ///
     /// ```
     /// use pathsmooth::navmesh::mesh::NavMesh;
@@ -203,6 +213,8 @@ impl NavMesh {
     /// assert!(NavMesh::load_scene("/no/such/scene.json").is_err());
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
+    #[cfg(feature = "serde")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
     pub fn load_scene(path: impl AsRef<Path>) -> Result<Self> {
         let path = path.as_ref();
         let text = std::fs::read_to_string(path).map_err(|e| Error::Io {
@@ -318,7 +330,9 @@ impl NavMesh {
     ///
     /// ```
     /// # use pathsmooth::navmesh::mesh::NavMesh;
-    /// let mesh = NavMesh::from_scene_json(r#"{"boundary": [[0,0],[1,0],[0,1]]}"#, "t")?;
+    /// # use pathsmooth::navmesh::mesh::Scene;
+    /// let scene = Scene { boundary: vec![[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]], holes: vec![] };
+    /// let mesh = NavMesh::from_scene(&scene)?;
     /// assert_eq!(mesh.num_triangles(), 1);
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
@@ -330,7 +344,9 @@ impl NavMesh {
     ///
     /// ```
     /// # use pathsmooth::navmesh::mesh::NavMesh;
-    /// let mesh = NavMesh::from_scene_json(r#"{"boundary": [[0,0],[2,0],[2,2],[0,2]]}"#, "sq")?;
+    /// # use pathsmooth::navmesh::mesh::Scene;
+    /// let scene = Scene { boundary: vec![[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]], holes: vec![] };
+    /// let mesh = NavMesh::from_scene(&scene)?;
     /// assert_eq!(mesh.vertices().len(), 4);
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
@@ -342,7 +358,9 @@ impl NavMesh {
     ///
     /// ```
     /// # use pathsmooth::navmesh::mesh::NavMesh;
-    /// let mesh = NavMesh::from_scene_json(r#"{"boundary": [[0,0],[2,0],[2,2],[0,2]]}"#, "sq")?;
+    /// # use pathsmooth::navmesh::mesh::Scene;
+    /// let scene = Scene { boundary: vec![[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]], holes: vec![] };
+    /// let mesh = NavMesh::from_scene(&scene)?;
     /// let [a, b, c] = mesh.triangle_indices()[1];
     /// assert_eq!(mesh.triangle(1), [a, b, c].map(|i| mesh.vertices()[i as usize]));
     /// # Ok::<(), pathsmooth::Error>(())
@@ -355,7 +373,9 @@ impl NavMesh {
     ///
     /// ```
     /// # use pathsmooth::navmesh::mesh::NavMesh;
-    /// let mesh = NavMesh::from_scene_json(r#"{"boundary": [[0,0],[1,0],[0,1]]}"#, "t")?;
+    /// # use pathsmooth::navmesh::mesh::Scene;
+    /// let scene = Scene { boundary: vec![[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]], holes: vec![] };
+    /// let mesh = NavMesh::from_scene(&scene)?;
     /// let [a, b, c] = mesh.triangle(0);
     /// assert!(pathsmooth::geometry::cross(b - a, c - a) > 0.0);
     /// # Ok::<(), pathsmooth::Error>(())
@@ -369,7 +389,9 @@ impl NavMesh {
     /// ```
     /// use glam::DVec2;
     /// # use pathsmooth::navmesh::mesh::NavMesh;
-    /// let mesh = NavMesh::from_scene_json(r#"{"boundary": [[0,0],[3,0],[0,3]]}"#, "t")?;
+    /// # use pathsmooth::navmesh::mesh::Scene;
+    /// let scene = Scene { boundary: vec![[0.0, 0.0], [3.0, 0.0], [0.0, 3.0]], holes: vec![] };
+    /// let mesh = NavMesh::from_scene(&scene)?;
     /// assert_eq!(mesh.centroid(0), DVec2::new(1.0, 1.0));
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
@@ -383,7 +405,9 @@ impl NavMesh {
     ///
     /// ```
     /// # use pathsmooth::navmesh::mesh::NavMesh;
-    /// let mesh = NavMesh::from_scene_json(r#"{"boundary": [[0,0],[2,0],[2,2],[0,2]]}"#, "sq")?;
+    /// # use pathsmooth::navmesh::mesh::Scene;
+    /// let scene = Scene { boundary: vec![[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]], holes: vec![] };
+    /// let mesh = NavMesh::from_scene(&scene)?;
     /// let walls = mesh.neighbors(0).iter().filter(|n| n.is_none()).count();
     /// assert_eq!(walls, 2);
     /// # Ok::<(), pathsmooth::Error>(())
@@ -397,7 +421,9 @@ impl NavMesh {
     ///
     /// ```
     /// # use pathsmooth::navmesh::mesh::NavMesh;
-    /// let mesh = NavMesh::from_scene_json(r#"{"boundary": [[0,0],[2,0],[2,2],[0,2]]}"#, "sq")?;
+    /// # use pathsmooth::navmesh::mesh::Scene;
+    /// let scene = Scene { boundary: vec![[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]], holes: vec![] };
+    /// let mesh = NavMesh::from_scene(&scene)?;
     /// let i = mesh.shared_edge(0, 1).unwrap();
     /// assert_eq!(mesh.neighbors(0)[i], Some(1));
     /// assert_eq!(mesh.shared_edge(0, 0), None);
@@ -412,7 +438,9 @@ impl NavMesh {
     /// ```
     /// use glam::DVec2;
     /// # use pathsmooth::navmesh::mesh::NavMesh;
-    /// let mesh = NavMesh::from_scene_json(r#"{"boundary": [[0,0],[3,0],[0,3]]}"#, "t")?;
+    /// # use pathsmooth::navmesh::mesh::Scene;
+    /// let scene = Scene { boundary: vec![[0.0, 0.0], [3.0, 0.0], [0.0, 3.0]], holes: vec![] };
+    /// let mesh = NavMesh::from_scene(&scene)?;
     /// assert!(mesh.triangle_contains(0, DVec2::new(1.5, 1.5))); // on the hypotenuse
     /// assert!(!mesh.triangle_contains(0, DVec2::new(2.0, 2.0)));
     /// # Ok::<(), pathsmooth::Error>(())
@@ -431,7 +459,9 @@ impl NavMesh {
     /// ```
     /// use glam::DVec2;
     /// # use pathsmooth::navmesh::mesh::NavMesh;
-    /// let mesh = NavMesh::from_scene_json(r#"{"boundary": [[0,0],[2,0],[2,2],[0,2]]}"#, "sq")?;
+    /// # use pathsmooth::navmesh::mesh::Scene;
+    /// let scene = Scene { boundary: vec![[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]], holes: vec![] };
+    /// let mesh = NavMesh::from_scene(&scene)?;
     /// assert!(mesh.locate(DVec2::new(1.0, 0.5)).is_some());
     /// assert!(mesh.locate(DVec2::new(3.0, 0.5)).is_none());
     /// assert!(mesh.locate(DVec2::new(1e155, 1e155)).is_none());
@@ -472,7 +502,9 @@ impl NavMesh {
     /// ```
     /// use glam::DVec2;
     /// # use pathsmooth::navmesh::mesh::NavMesh;
-    /// let mesh = NavMesh::from_scene_json(r#"{"boundary": [[0,0],[3,0],[0,3]]}"#, "t")?;
+    /// # use pathsmooth::navmesh::mesh::Scene;
+    /// let scene = Scene { boundary: vec![[0.0, 0.0], [3.0, 0.0], [0.0, 3.0]], holes: vec![] };
+    /// let mesh = NavMesh::from_scene(&scene)?;
     /// let err = mesh.locate_or_err(DVec2::new(5.0, 5.0), "goal").unwrap_err();
     /// assert_eq!(err.to_string(), "goal (5, 5) is outside the navmesh");
     /// # Ok::<(), pathsmooth::Error>(())
@@ -507,7 +539,9 @@ impl NavMesh {
     /// ```
     /// use glam::DVec2;
     /// # use pathsmooth::navmesh::mesh::NavMesh;
-    /// let mesh = NavMesh::from_scene_json(r#"{"boundary": [[0,0],[4,0],[4,1],[0,1]]}"#, "bar")?;
+    /// # use pathsmooth::navmesh::mesh::Scene;
+    /// let scene = Scene { boundary: vec![[0.0, 0.0], [4.0, 0.0], [4.0, 1.0], [0.0, 1.0]], holes: vec![] };
+    /// let mesh = NavMesh::from_scene(&scene)?;
     /// let c = mesh.find_channel(DVec2::new(0.2, 0.5), DVec2::new(3.8, 0.5))?;
     /// assert!(mesh.triangle_contains(c[0], DVec2::new(0.2, 0.5)));
     /// assert!(mesh.find_channel(DVec2::new(5.0, 0.5), DVec2::new(1.0, 0.5)).is_err());
@@ -594,10 +628,10 @@ impl NavMesh {
     ///
     /// ```
     /// use glam::DVec2;
-    /// # use pathsmooth::navmesh::mesh::NavMesh;
+    /// # use pathsmooth::navmesh::mesh::{NavMesh, Scene};
     /// // An L-shaped room.
-    /// let mesh = NavMesh::from_scene_json(
-    ///     r#"{"boundary": [[0,0],[2,0],[2,1],[1,1],[1,2],[0,2]]}"#, "L")?;
+    /// let l = vec![[0.0, 0.0], [2.0, 0.0], [2.0, 1.0], [1.0, 1.0], [1.0, 2.0], [0.0, 2.0]];
+    /// let mesh = NavMesh::from_scene(&Scene { boundary: l, holes: vec![] })?;
     /// assert!(mesh.line_of_sight(DVec2::new(0.5, 1.5), DVec2::new(1.5, 0.5)));
     /// assert!(!mesh.line_of_sight(DVec2::new(0.9, 1.9), DVec2::new(1.9, 0.9)));
     /// // Along the wall, touching the corner (1, 1):

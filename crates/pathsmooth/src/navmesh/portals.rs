@@ -8,7 +8,8 @@
 //! any forward direction that crosses the portal. (On a y-down grid map "left" is on the
 //! right of the screen; the funnel and relaxation only need the convention to be
 //! consistent.) This is the input of the funnel (Mononen, "Simple Stupid Funnel Algorithm",
-//! 2010) and of portal relaxation (the navmesh blog post, `shared/seeds/004_*.txt`).
+//! 2010) and of portal relaxation (the blog post "Grandpa, tell us another story about
+//! pathfinding").
 //!
 //! Consecutive repeated triangle ids are skipped (like duplicate path points); consecutive
 //! triangles that share no edge are [`Error::BrokenChannel`]; an id out of range is
@@ -19,7 +20,9 @@
 //! use pathsmooth::geometry::cross;
 //! use pathsmooth::navmesh::mesh::NavMesh;
 //! use pathsmooth::navmesh::portals::portals;
-//! let mesh = NavMesh::from_scene_json(r#"{"boundary": [[0,0],[4,0],[4,1],[0,1]]}"#, "bar")?;
+//! # use pathsmooth::navmesh::mesh::Scene;
+//! let scene = Scene { boundary: vec![[0.0, 0.0], [4.0, 0.0], [4.0, 1.0], [0.0, 1.0]], holes: vec![] };
+//! let mesh = NavMesh::from_scene(&scene)?;
 //! let channel = mesh.find_channel(DVec2::new(0.2, 0.5), DVec2::new(3.8, 0.5))?;
 //! let ps = portals(&mesh, &channel)?;
 //! assert_eq!(ps.len(), channel.len() - 1);
@@ -76,7 +79,9 @@ impl Portal {
 /// ```
 /// use glam::DVec2;
 /// use pathsmooth::navmesh::{mesh::NavMesh, portals::portals_into};
-/// let mesh = NavMesh::from_scene_json(r#"{"boundary": [[0,0],[2,0],[2,2],[0,2]]}"#, "sq")?;
+/// # use pathsmooth::navmesh::mesh::Scene;
+/// let scene = Scene { boundary: vec![[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]], holes: vec![] };
+/// let mesh = NavMesh::from_scene(&scene)?;
 /// let mut out = Vec::new();
 /// portals_into(&mesh, &[0, 1], &mut out)?;
 /// assert_eq!(out.len(), 1);
@@ -121,7 +126,9 @@ pub fn portals_into(mesh: &NavMesh, channel: &[TriId], out: &mut Vec<Portal>) ->
 /// ```
 /// use glam::DVec2;
 /// use pathsmooth::navmesh::{mesh::NavMesh, portals::portals};
-/// let mesh = NavMesh::from_scene_json(r#"{"boundary": [[0,0],[2,0],[2,2],[0,2]]}"#, "sq")?;
+/// # use pathsmooth::navmesh::mesh::Scene;
+/// let scene = Scene { boundary: vec![[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]], holes: vec![] };
+/// let mesh = NavMesh::from_scene(&scene)?;
 /// let p = portals(&mesh, &[0, 1])?;
 /// // The shared edge is the square's diagonal.
 /// assert!((p[0].width() - 8f64.sqrt()).abs() < 1e-12);
@@ -167,13 +174,14 @@ pub fn check_orientation(portals: &[Portal], start: DVec2) -> Result<()> {
 mod tests {
     use super::*;
     use crate::geometry::cross;
+    use crate::navmesh::mesh::Scene;
 
     #[test]
     fn orientation_is_consistent_along_a_winding_corridor() {
-        let mesh = NavMesh::from_scene_json(
-            r#"{"boundary": [[0,0],[6,0],[6,6],[0,6]], "holes": [[[1,1],[5,1],[5,5],[1,5]]]}"#,
-            "ring",
-        )
+        let mesh = NavMesh::from_scene(&Scene {
+            boundary: vec![[0.0, 0.0], [6.0, 0.0], [6.0, 6.0], [0.0, 6.0]],
+            holes: vec![vec![[1.0, 1.0], [5.0, 1.0], [5.0, 5.0], [1.0, 5.0]]],
+        })
         .unwrap();
         let (s, g) = (DVec2::new(0.5, 0.5), DVec2::new(5.5, 5.5));
         let channel = mesh.find_channel(s, g).unwrap();
@@ -191,10 +199,15 @@ mod tests {
 
     #[test]
     fn broken_corridor_names_the_pair() {
-        let mesh = NavMesh::from_scene_json(
-            r#"{"boundary": [[0,0],[1,0],[2,0],[3,0],[4,0],[4,1],[3,1],[2,1],[1,1],[0,1]]}"#,
-            "bar",
-        )
+        let boundary = [0.0, 1.0, 2.0, 3.0, 4.0]
+            .map(|x| [x, 0.0])
+            .into_iter()
+            .chain([4.0, 3.0, 2.0, 1.0, 0.0].map(|x| [x, 1.0]))
+            .collect();
+        let mesh = NavMesh::from_scene(&Scene {
+            boundary,
+            holes: vec![],
+        })
         .unwrap();
         let far = (0..mesh.num_triangles())
             .find(|&t| t != 0 && mesh.shared_edge(0, t).is_none())

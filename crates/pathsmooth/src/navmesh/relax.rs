@@ -1,7 +1,7 @@
 //! Portal relaxation: slide each path node along the portal it crosses.
 //!
-//! The method of the navmesh blog post "Grandpa, tell us another story about pathfinding"
-//! (`shared/seeds/004_*.txt`): the path has one node on each portal of its channel, between
+//! The method of the navmesh blog post "Grandpa, tell us another story about pathfinding":
+//! the path has one node on each portal of its channel, between
 //! the start and the goal. Sweeping from the start, each node is moved along its portal to
 //! the point that makes the path through it shortest given its two neighbours — where the
 //! segment from the previous node to the next one crosses the portal ("the line to the node

@@ -22,8 +22,8 @@ use crate::navmesh::mesh::NavMesh;
 /// navmesh (for the funnel and portal relaxation) and the corridor map (for the corridor
 /// optimiser) on first use, each then shared by every query. Queries convert world points
 /// to cells (`(p − origin) / cell_size`) and answer with the exact grid tests of
-/// [`los`](crate::grid::los) and [`DistanceField`], so the validity rule is DESIGN.md's to
-/// the letter: blocked cells are closed squares, outside the map is blocked, touching is
+/// [`los`](crate::grid::los) and [`DistanceField`], so the validity rule of [`crate::world`]
+/// holds to the letter: blocked cells are closed squares, outside the map is blocked, touching is
 /// allowed, seams and pinches are not.
 ///
 /// Cost: construction O(width × height) time and memory (the map, the distance field);

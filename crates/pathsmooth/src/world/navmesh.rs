@@ -26,12 +26,12 @@ use crate::navmesh::portals::portals;
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::navmesh::mesh::NavMesh;
+/// use pathsmooth::navmesh::mesh::{NavMesh, Scene};
 /// use pathsmooth::{NavMeshWorld, World};
-/// let mesh = NavMesh::from_scene_json(
-///     r#"{"boundary": [[0,0],[10,0],[10,10],[0,10]], "holes": [[[4,4],[6,4],[6,6],[4,6]]]}"#,
-///     "room",
-/// )?;
+/// let mesh = NavMesh::from_scene(&Scene {
+///     boundary: vec![[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]],
+///     holes: vec![vec![[4.0, 4.0], [6.0, 4.0], [6.0, 6.0], [4.0, 6.0]]],
+/// })?;
 /// let world = NavMeshWorld::new(mesh);
 /// assert_eq!(world.clearance(DVec2::new(2.0, 5.0)), 2.0); // the wall at x = 0 and the hole at x = 4
 /// assert_eq!(world.clearance(DVec2::new(5.0, 5.0)), 0.0); // inside the hole

@@ -31,11 +31,43 @@ pub const MAPS: [&str; 7] = [
     "cities/Berlin_0_256",
 ];
 
-/// Loads `name.map` and `name.map.scen` (name as in [`MAPS`]).
+/// True when the Moving AI data is there. When it is not, prints one line saying so
+/// (the test that asked then skips itself).
+pub fn have_movingai() -> bool {
+    let dir = shared_dir().join("data/movingai");
+    let there = dir.is_dir();
+    if !there {
+        println!(
+            "skipped: {} not found (set PATHSMOOTH_SHARED to the folder holding data/movingai)",
+            dir.display()
+        );
+    }
+    there
+}
+
+/// Loads `name.map` and `name.map.scen` (name as in [`MAPS`]), or `None` when the Moving
+/// AI data is missing (see [`have_movingai`]): `let Some(…) = try_load(…) else { return };`
+pub fn try_load(name: &str) -> Option<(GridMap, Vec<Scenario>)> {
+    have_movingai().then(|| load(name))
+}
+
+/// Loads `name.map` and `name.map.scen` (name as in [`MAPS`]); panics with one clear line
+/// when the Moving AI data is missing. Prefer [`try_load`], which skips instead.
 pub fn load(name: &str) -> (GridMap, Vec<Scenario>) {
+    assert!(
+        shared_dir().join("data/movingai").is_dir(),
+        "{}/data/movingai not found (set PATHSMOOTH_SHARED)",
+        shared_dir().display()
+    );
     let map = GridMap::load(movingai(&format!("{name}.map"))).expect("map loads");
     let scen = load_scenarios(movingai(&format!("{name}.map.scen"))).expect("scen loads");
     (map, scen)
+}
+
+/// True when the slow real-map sweeps should run in full: `PATHSMOOTH_SLOW` is set (CI
+/// sets it). Without it they run on a small sample, so a local `cargo test` stays quick.
+pub fn slow() -> bool {
+    std::env::var_os("PATHSMOOTH_SLOW").is_some_and(|v| !v.is_empty() && v != "0")
 }
 
 /// Every `step`-th scenario, at most `max` of them, spread over the whole file.
