@@ -228,8 +228,8 @@ fn worlds_maps_and_scenarios() {
     let (status, grid) = server.get("/api/worlds/demo");
     assert_eq!(status, 200);
     let rows = grid["rows"].as_array().unwrap();
-    assert_eq!(rows.len(), 49);
-    assert_eq!(rows[4].as_str().unwrap().as_bytes()[1], b'.');
+    assert_eq!(rows.len(), 80);
+    assert_eq!(rows[5].as_str().unwrap().as_bytes()[5], b'.');
     assert_eq!(rows[0].as_str().unwrap().as_bytes()[0], b'@');
 
     let map = "type octile\nheight 2\nwidth 3\nmap\n..@\n...\n";
