@@ -1,11 +1,9 @@
-//! Any text given to the scene parser is a navmesh or an error, never a panic.
+//! cargo-fuzz target: see `checks::scene_json` for the property checked.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pathsmooth::navmesh::mesh::NavMesh;
 
-fuzz_target!(|data: &[u8]| {
-    if let Ok(text) = std::str::from_utf8(data) {
-        let _ = NavMesh::from_scene_json(text, "fuzz.json");
-    }
-});
+#[path = "../checks.rs"]
+mod checks;
+
+fuzz_target!(|data: &[u8]| checks::scene_json(data));

@@ -1,0 +1,52 @@
+//! Replays the committed fuzz corpora (`fuzz/corpus/<target>/`, grown by cargo-fuzz runs of
+//! the targets in `fuzz/`) through the same checks the fuzz targets make, so every input a
+//! fuzzer kept, and every crash it found, stays a regression test on stable Rust.
+
+#[path = "../../../fuzz/checks.rs"]
+mod checks;
+
+use std::path::PathBuf;
+
+fn replay(target: &str, check: fn(&[u8])) {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fuzz/corpus")
+        .join(target);
+    let mut inputs = 0;
+    for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let path = entry.unwrap().path();
+        let data = std::fs::read(&path).unwrap();
+        let result = std::panic::catch_unwind(|| check(&data));
+        assert!(
+            result.is_ok(),
+            "{target}: {} fails its check",
+            path.display()
+        );
+        inputs += 1;
+    }
+    assert!(inputs > 0, "{target}: the corpus is empty");
+}
+
+#[test]
+fn map_corpus() {
+    replay("parse_map", checks::parse_map);
+}
+
+#[test]
+fn scenario_corpus() {
+    replay("parse_scenarios", checks::parse_scenarios);
+}
+
+#[test]
+fn path_corpus() {
+    replay("parse_path", checks::parse_path_round_trip);
+}
+
+#[test]
+fn scene_corpus() {
+    replay("scene_json", checks::scene_json);
+}
+
+#[test]
+fn corridor_corpus() {
+    replay("corridor_json", checks::corridor_json);
+}
