@@ -533,25 +533,27 @@ fn parse_methods(names: Option<&[String]>) -> Result<Vec<MapMethod>, ApiError> {
     Ok(out)
 }
 
+/// `value` when it is within the playground's `limit` for `name`, else a 400.
+fn at_most<T: PartialOrd + std::fmt::Display>(
+    name: &str,
+    value: T,
+    limit: T,
+) -> Result<T, ApiError> {
+    if value > limit {
+        return Err(ApiError::bad_request(format!(
+            "{name} {value} is more than the playground's limit of {limit}"
+        )));
+    }
+    Ok(value)
+}
+
 fn curve_params(r: &PlanRequest) -> Result<CurveParams, ApiError> {
     let mut c = CurveParams::default();
     if let Some(p) = r.passes {
-        if p > limits::MAX_PASSES {
-            return Err(ApiError::bad_request(format!(
-                "passes {p} is more than the playground's limit of {}",
-                limits::MAX_PASSES
-            )));
-        }
-        c.passes = p;
+        c.passes = at_most("passes", p, limits::MAX_PASSES)?;
     }
     if let Some(s) = r.subdivisions {
-        if s > limits::MAX_SUBDIVISIONS {
-            return Err(ApiError::bad_request(format!(
-                "subdivisions {s} is more than the playground's limit of {}",
-                limits::MAX_SUBDIVISIONS
-            )));
-        }
-        c.subdivisions = s;
+        c.subdivisions = at_most("subdivisions", s, limits::MAX_SUBDIVISIONS)?;
     }
     c.alpha = r.alpha.unwrap_or(c.alpha);
     c.ratio = r.ratio.unwrap_or(c.ratio);
