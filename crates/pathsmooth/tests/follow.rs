@@ -827,3 +827,28 @@ fn follower_reaches_the_goal_of_real_map_paths() {
     }
     assert_eq!(followed, 2 * 4 * common::MAPS.len());
 }
+
+/// Found by the `curves` fuzz target: a subnormal top speed made the traversal time
+/// infinite, and a subnormal acceleration made the profile's phases NaN (a panic in
+/// `clamp`). Limits so close to 0 are refused up front.
+#[test]
+fn subnormal_limits_are_refused() {
+    let path = [
+        DVec3::ZERO,
+        DVec3::new(0.0, 29.5, 0.0),
+        DVec3::new(1.0, 0.0, 0.0),
+    ];
+    for agent in [
+        Agent {
+            max_speed: 1.03811335531e-312,
+            ..Agent::default()
+        },
+        Agent {
+            max_accel: 3.92e-321,
+            ..Agent::default()
+        },
+    ] {
+        let err = speed_profile(&path, &agent).unwrap_err();
+        assert!(matches!(err, Error::BadParameter { .. }), "{err}");
+    }
+}

@@ -50,3 +50,18 @@ fn scene_corpus() {
 fn corridor_corpus() {
     replay("corridor_json", checks::corridor_json);
 }
+
+#[test]
+fn curve_smoother_corpus() {
+    replay("curves", checks::curves);
+}
+
+#[test]
+fn map_smoother_corpus() {
+    replay("map_smoothers", checks::map_smoothers);
+}
+
+#[test]
+fn navmesh_smoother_corpus() {
+    replay("navmesh_smoothers", checks::navmesh_smoothers);
+}

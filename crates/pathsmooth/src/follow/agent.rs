@@ -116,9 +116,13 @@ impl Default for Agent {
     }
 }
 
+/// The range every positive limit of an [`Agent`] must lie in.
+const LIMIT_RANGE: (f64, f64) = (1e-100, 1e100);
+
 impl Agent {
-    /// Checks every limit: each must be a positive finite number and `stop_angle` must lie
-    /// in (0, π]. Returns [`Error::BadParameter`] naming the first bad field.
+    /// Checks every limit: each must lie in [10⁻¹⁰⁰, 10¹⁰⁰] (positive, and far enough from
+    /// 0 and infinity that the profile's squares and reciprocals stay finite) and
+    /// `stop_angle` must lie in (0, π]. Returns [`Error::BadParameter`] naming the first bad field.
     ///
     /// ```
     /// use pathsmooth::{follow::Agent, Error};
@@ -134,8 +138,12 @@ impl Agent {
             ("max_turn_rate", self.max_turn_rate),
             ("max_corner_cut", self.max_corner_cut),
         ];
+        // Squares, products and reciprocals of the limits must stay finite and non-zero:
+        // a subnormal acceleration made 1/(2a) infinite and the profile's phases NaN.
         for (name, value) in positive {
-            Error::check_positive(name, value, "a positive finite number")?;
+            if !(LIMIT_RANGE.0..=LIMIT_RANGE.1).contains(&value) {
+                return Err(Error::param(name, value, "a number in [1e-100, 1e100]"));
+            }
         }
         if !(self.stop_angle > 0.0 && self.stop_angle <= PI) {
             return Err(Error::param(
@@ -165,7 +173,12 @@ mod tests {
             ("max_corner_cut", |a| &mut a.max_corner_cut),
         ];
         for (name, field) in fields {
-            for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+            let extremes: &[f64] = if name == "stop_angle" {
+                &[4.0]
+            } else {
+                &[1e-312, 1e101]
+            };
+            for &bad in [0.0, -1.0, f64::NAN, f64::INFINITY].iter().chain(extremes) {
                 let mut a = Agent::default();
                 *field(&mut a) = bad;
                 match a.validate() {
