@@ -127,11 +127,10 @@ fn the_one_shot_form_matches_the_planner() {
     let cmap = CorridorMap::build(&map);
     let s = &common::sample(&scen, 3)[2];
     let (a, b) = (s.start_point(), s.goal_point());
-    let one = plan_corridor_path(&cmap, a, b, 0.0, &SolverParams::default()).unwrap();
+    let params = CorridorParams::default();
+    let one = plan_corridor_path(&cmap, a, b, 0.0, &params.solver).unwrap();
     let mut planner = CorridorPlanner::new();
-    let two = planner
-        .plan(&cmap, a, b, 0.0, &CorridorParams::default())
-        .unwrap();
+    let two = planner.plan(&cmap, a, b, 0.0, &params).unwrap();
     assert_eq!(one, two);
     assert!(validate(&world, &one.path, 0.0).unwrap().is_valid());
 }

@@ -78,6 +78,8 @@ use crate::error::{Error, Result};
 use crate::geometry::cross;
 use crate::grid::GridMap;
 
+mod along;
+
 /// Index of a triangle of a [`NavMesh`] (`0..mesh.num_triangles()`).
 pub type TriId = usize;
 
