@@ -373,13 +373,13 @@ impl CorridorMap {
         let mut cell_vertex = vec![NONE; keep.len()];
         let mut centers = Vec::new();
         let mut radii = Vec::new();
-        for (i, _) in keep.iter().enumerate().filter(|(_, &k)| k) {
+        for (i, _) in keep.iter().enumerate().filter(|&(_, &k)| k) {
             cell_vertex[i] = centers.len() as u32;
             centers.push(GridMap::cell_center(cell_of(i, w)));
             radii.push(clear[i]);
         }
         let mut edges: Vec<(u32, u32)> = Vec::new();
-        for (i, &v) in cell_vertex.iter().enumerate().filter(|(_, &v)| v != NONE) {
+        for (i, &v) in cell_vertex.iter().enumerate().filter(|&(_, &v)| v != NONE) {
             let c = cell_of(i, w);
             for (dx, dy) in FORWARD {
                 if step_ok(&map, c, dx, dy) {
@@ -800,7 +800,7 @@ fn skeleton(map: &GridMap, clear: &[f64], ridge: &[bool]) -> Vec<bool> {
     let w = map.width();
     let n = clear.len();
     let mut edges: Vec<(usize, usize, u64)> = Vec::with_capacity(4 * map.passable_count());
-    for (i, _) in map.cells().iter().enumerate().filter(|(_, &f)| f) {
+    for (i, _) in map.cells().iter().enumerate().filter(|&(_, &f)| f) {
         let c = cell_of(i, w);
         for (dx, dy) in FORWARD {
             if step_ok(map, c, dx, dy) {

@@ -949,7 +949,7 @@ mod tests {
             })
     }
 
-    fn arb_point(map: &GridMap) -> impl Strategy<Value = DVec2> {
+    fn arb_point(map: &GridMap) -> impl Strategy<Value = DVec2> + use<> {
         let (w, h) = (map.width() as f64, map.height() as f64);
         (-0.5..w + 0.5, -0.5..h + 0.5).prop_map(|(x, y)| p(x, y))
     }
