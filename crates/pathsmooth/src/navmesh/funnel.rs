@@ -175,32 +175,17 @@ fn too_narrow(portals: &[Portal], index: usize, radius: f64) -> Error {
     }
 }
 
-/// Rejects portals narrower than `2r`, and triangle-strip triangles whose shared corner is
-/// closer than `2r` to the opposite (wall) side.
+/// Rejects portals narrower than `2r`. Portals alone do not say which other edges are
+/// walls (the third edge of a strip triangle is usually an open edge to another free
+/// triangle), so the room inside each triangle is the search's business:
+/// [`NavMeshQuery`](super::NavMeshQuery) only picks channels whose triangles are wide enough
+/// (Demyen & Buro's widths against real walls).
 fn check_width(portals: &[Portal], radius: f64) -> Result<()> {
     let need = 2.0 * radius;
-    for (i, p) in portals.iter().enumerate() {
-        if p.width() < need {
-            return Err(too_narrow(portals, i, radius));
-        }
+    match portals.iter().position(|p| p.width() < need) {
+        Some(i) => Err(too_narrow(portals, i, radius)),
+        None => Ok(()),
     }
-    for (i, w) in portals.windows(2).enumerate() {
-        let (a, b) = (w[0], w[1]);
-        let apex_and_wall = if a.left == b.left && a.right != b.right {
-            Some((a.left, a.right, b.right))
-        } else if a.right == b.right && a.left != b.left {
-            Some((a.right, a.left, b.left))
-        } else {
-            None
-        };
-        if let Some((c, u, v)) = apex_and_wall {
-            let (q, _) = crate::geometry::closest_on_segment(c, u, v);
-            if c.distance(q) < need {
-                return Err(too_narrow(portals, i + 1, radius));
-            }
-        }
-    }
-    Ok(())
 }
 
 #[inline]
