@@ -120,18 +120,60 @@ pub fn funnel_into(
     radius: f64,
     out: &mut Vec<DVec2>,
 ) -> Result<()> {
+    // The tolerance contract: build the circles a hair outside r, so that clearances
+    // measured on the rounded output are still at least r.
+    let build = build_radius(portals, start, goal, radius);
+    funnel_round_into(portals, start, goal, radius, build, out)
+}
+
+/// The rounded funnel for an agent of `radius` with its circles built at radius `r`
+/// (`funnel_into` passes a hair more than `radius`; a planner that meets a passage exactly
+/// `2·radius` wide — where every tangent touches circles on both sides and the order of the
+/// corners is decided by rounding — retries a hair less, within the world's tolerance).
+/// Errors name `radius`.
+pub(crate) fn funnel_round_into(
+    portals: &[Portal],
+    start: DVec2,
+    goal: DVec2,
+    radius: f64,
+    r: f64,
+    out: &mut Vec<DVec2>,
+) -> Result<()> {
     out.clear();
     check_input(portals, start, goal, radius)?;
     if radius == 0.0 {
         chain_funnel(portals, start, goal, out);
         return Ok(());
     }
-    check_width(portals, radius)?;
-    let mut round = Rounder::new(start, radius, out);
-    chain_funnel_round(portals, start, goal, radius, &mut |c| {
-        round.corner(c, portals)
-    })?;
-    round.finish(goal, portals)
+    check_width(portals, r.min(radius))?;
+    let mut round = Rounder::new(start, r, out);
+    chain_funnel_round(portals, start, goal, r, &mut |c| round.corner(c, portals))
+        .and_then(|()| round.finish(goal, portals))
+        .map_err(|e| match e {
+            Error::ChannelTooNarrow {
+                index, x, y, width, ..
+            } => Error::ChannelTooNarrow {
+                index,
+                x,
+                y,
+                width,
+                radius,
+            },
+            e => e,
+        })
+}
+
+/// The radius the rounded funnel builds with: `r` plus 64 units in the last place of the
+/// largest magnitude involved (about 1.4·10⁻¹⁴ of it), which covers the rounding of the
+/// tangent points and of any later distance computation, and stays far below the
+/// validator's tolerance of 10⁻⁹ of the same magnitude.
+pub(crate) fn build_radius(portals: &[Portal], start: DVec2, goal: DVec2, r: f64) -> f64 {
+    let m = portals
+        .iter()
+        .flat_map(|p| [p.left, p.right])
+        .chain([start, goal])
+        .fold(r.max(1.0), |m, p| m.max(p.abs().max_element()));
+    r + 64.0 * f64::EPSILON * m
 }
 
 fn check_input(portals: &[Portal], start: DVec2, goal: DVec2, radius: f64) -> Result<()> {
@@ -641,6 +683,17 @@ impl RoundChains<'_> {
                 if !self.wraps(&self.apex, &front, &q, -s, !was_empty)? {
                     break;
                 }
+                // Seen from a nearby apex, the circles of one portal can cross: then the
+                // corner is whichever of the two the apex can reach without cutting into
+                // the other (bending on `front` would graze through `q`).
+                if q.rho != 0.0
+                    && cuts(&self.apex, &front, &q, self.r)
+                    && !cuts(&self.apex, &q, &front, self.r)
+                {
+                    emit(q)?;
+                    self.apex = q;
+                    return Ok(());
+                }
                 emit(front)?;
                 self.apex = front;
                 match side {
@@ -661,6 +714,18 @@ impl RoundChains<'_> {
             Side::Right => self.right.truncate(len),
             Side::Left => self.left.truncate(len),
         }
+    }
+}
+
+/// True when the tangent segment from circle `from` to circle `to` comes closer than `r`
+/// (less a rounding margin) to the centre of circle `other`.
+fn cuts(from: &Circle, to: &Circle, other: &Circle, r: f64) -> bool {
+    match tangent(from.c, from.rho, to.c, to.rho) {
+        Some((t1, t2, _)) => {
+            let (q, _) = closest_on_segment(other.c, t1, t2);
+            other.c.distance(q) < r * (1.0 - 1e-9)
+        }
+        None => false,
     }
 }
 
@@ -786,9 +851,12 @@ fn tangent(c1: DVec2, rho1: f64, c2: DVec2, rho2: f64) -> Option<(DVec2, DVec2, 
     // `hypot`, not `length()`: the squares of a distance below 1e-154 underflow to 0.
     let len = d.x.hypot(d.y);
     let s = (rho1 - rho2) / len;
-    if !(len > 0.0 && s.abs() <= 1.0) {
+    // Circles that touch within rounding (a passage exactly 2r wide, or the hair the
+    // radius is built outside r) still have their common tangent, through the contact.
+    if !(len > 0.0 && s.abs() <= 1.0 + 1e-9) {
         return None;
     }
+    let s = s.clamp(-1.0, 1.0);
     let u = d / len;
     // v = u rotated by θ with sin θ = s (counter-clockwise positive).
     let co = (1.0 - s * s).sqrt();
