@@ -737,8 +737,13 @@ fn keeps_clear(apex: &Circle, goal: &Circle, side: &Circle, r: f64) -> bool {
     let Some((t1, t2, v)) = tangent(apex.c, apex.rho, goal.c, goal.rho) else {
         return false;
     };
-    let (q, _) = closest_on_segment(side.c, t1, t2);
-    cross(v, side.c - t1) * side.rho >= 0.0 && side.c.distance(q) >= r
+    let (q, t) = closest_on_segment(side.c, t1, t2);
+    // The side matters only when the segment passes the circle: when its nearest point is
+    // an end (the goal comes before the circle, or the circle lies behind the apex), the
+    // distance alone decides — a goal just beyond a corner, in a dead end near the border,
+    // must not send the path round the far end of the last portal.
+    let passes = t > 0.0 && t < 1.0;
+    (!passes || cross(v, side.c - t1) * side.rho >= 0.0) && side.c.distance(q) >= r
 }
 
 /// The 0-based portal for a funnel index (0 start, 1..=n portals, n + 1 goal), clamped to
