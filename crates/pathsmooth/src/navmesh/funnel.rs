@@ -25,22 +25,30 @@
 //! & Buro, *Efficient Triangulation-Based Pathfinding*, AAAI 2006): the funnel's sides are the
 //! tangents from the apex circle to the side circles, compared by direction; the goal, a
 //! circle of radius 0, is instead tested by whether the tangent segment to it keeps the side
-//! circle clear. Each wrapped corner is then rounded: consecutive circles (and the start and
+//! circle clear (the side only matters when the segment passes the circle; a goal reached
+//! before it needs only the distance). Seen from a nearby apex the two circles of one
+//! portal can cross; the corner is then the one whose tangent segment does not cut into
+//! the other. Each wrapped corner is then rounded: consecutive circles (and the start and
 //! goal) are joined by their common tangent, and the arc between a circle's two tangent
 //! points is written as a polyline *circumscribed* about the circle (vertices at
 //! `r / cos(δ/2)`, at most [`MAX_ARC_STEP`] apart in angle), so every output segment lies on
 //! a tangent line and never cuts into a circle.
 //!
+//! **Tolerance.** Following the library's tolerance contract (see
+//! [`World::tolerance`](crate::World::tolerance)), the circles are built a hair outside `r`
+//! (64 units in the last place of the largest coordinate), so clearances measured on the
+//! rounded output are still at least `r`; circles that touch within rounding (a passage
+//! exactly `2r` wide) still have their common tangent through the contact point.
+//!
 //! Guarantees with a radius: every output segment keeps distance ≥ `r` from every corner it
-//! wraps; [`Error::ChannelTooNarrow`] names the first portal narrower than `2r`, the first
-//! triangle of a strip (consecutive portals sharing an end `c`) whose `c` is closer than `2r`
-//! to the opposite side — no path can keep clearance `r` there — and any portal whose circle
-//! overlaps the apex circle across the path or holds the start or goal. The integration
-//! tests check clearance ≥ `r` from every wall of the channel (the edges of its triangles
-//! that are not portals) on random scenes; it is not proven for every channel shape (a wall
-//! can in principle come within `r` of a tangent point without being in the checked
-//! triangle), so map-aware callers should still validate. The start and goal must
-//! themselves keep clearance `r`. With `r = 0` the point funnel runs and the path is exact.
+//! wraps; [`Error::ChannelTooNarrow`] names the first portal narrower than `2r` and any
+//! portal whose circle overlaps the apex circle across the path or holds the start or goal.
+//! Portals do not say which other edges of a triangle are walls, so the room *inside* each
+//! triangle is not checked here: [`NavMeshQuery`](super::NavMeshQuery) only picks channels
+//! whose triangles have room (Demyen & Buro's widths against real walls), and map-aware
+//! callers ([`NavMeshWorld::plan`](crate::NavMeshWorld), the pipeline's funnel step) check
+//! the result against the world. The start and goal must themselves keep clearance `r`.
+//! With `r = 0` the point funnel runs and the path is exact.
 //!
 //! Cost: O(n) for n portals, for any radius: each portal end enters and leaves a chain at
 //! most once (with a radius, each test computes two tangents, and the output adds the arc
@@ -853,8 +861,14 @@ impl<'a> Rounder<'a> {
 /// across the path, or a point lies inside a circle).
 fn tangent(c1: DVec2, rho1: f64, c2: DVec2, rho2: f64) -> Option<(DVec2, DVec2, DVec2)> {
     let d = c2 - c1;
-    // `hypot`, not `length()`: the squares of a distance below 1e-154 underflow to 0.
-    let len = d.x.hypot(d.y);
+    // `hypot` where the squares could underflow (distances below 1e-154) or overflow;
+    // the plain square root, several times faster, everywhere else.
+    let len2 = d.length_squared();
+    let len = if (1e-280..1e280).contains(&len2) {
+        len2.sqrt()
+    } else {
+        d.x.hypot(d.y)
+    };
     let s = (rho1 - rho2) / len;
     // Circles that touch within rounding (a passage exactly 2r wide, or the hair the
     // radius is built outside r) still have their common tangent, through the contact.

@@ -34,8 +34,9 @@
 //! the triangulation, and a coordinate smaller than [`MIN_COORDINATE`] is located as 0.
 //!
 //! Queries: triangle adjacency ([`NavMesh::neighbors`]), point location ([`NavMesh::locate`],
-//! spade's walk from the last located vertex), A* over triangles
-//! ([`NavMesh::find_channel`], with the `pathfinding` crate) and a line-of-sight walk
+//! spade's walk from the last located vertex), the channel of the shortest path
+//! ([`NavMesh::find_channel`], by the Polyanya search of
+//! [`NavMeshQuery`](crate::navmesh::NavMeshQuery)) and a line-of-sight walk
 //! ([`NavMesh::line_of_sight`]) so the line-of-sight shortcut works on navmeshes as on grids.
 //!
 //! Orientation: triangles are stored counter-clockwise in the mathematical (y-up) sense,
