@@ -6,6 +6,11 @@
 //! sample of 40 per map otherwise.
 
 mod common;
+#[path = "common/counting_alloc.rs"]
+mod counting_alloc;
+
+#[global_allocator]
+static GLOBAL: counting_alloc::Counting = counting_alloc::Counting;
 
 use std::collections::BinaryHeap;
 
@@ -47,6 +52,42 @@ fn path_round_a_pillar_is_exact() {
     assert!(mesh.triangle_contains(c[0], p(1.0, 1.0)));
     assert!(mesh.triangle_contains(*c.last().unwrap(), p(9.0, 2.0)));
     assert!(c.windows(2).all(|w| mesh.shared_edge(w[0], w[1]).is_some()));
+}
+
+#[test]
+fn a_reused_query_does_not_allocate() {
+    let rows = [
+        "..........",
+        "..@@@.....",
+        "..@.......",
+        "..@..@@@..",
+        "......@...",
+        "..@@..@...",
+        "..........",
+    ];
+    let mesh = NavMesh::from_grid(&GridMap::from_rows(&rows).unwrap()).unwrap();
+    let pairs = [
+        (p(0.5, 0.5), p(9.5, 6.5)),
+        (p(3.5, 2.5), p(7.5, 4.5)),
+        (p(9.5, 0.5), p(0.5, 6.5)),
+    ];
+    let mut q = NavMeshQuery::new();
+    let run = |q: &mut NavMeshQuery| {
+        for &(a, b) in &pairs {
+            for r in [0.0, 0.3] {
+                q.find_path(&mesh, a, b, r).unwrap();
+            }
+        }
+    };
+    run(&mut q); // grow the buffers
+    let before = counting_alloc::allocations();
+    run(&mut q);
+    run(&mut q);
+    assert_eq!(
+        counting_alloc::allocations() - before,
+        0,
+        "allocations in steady state"
+    );
 }
 
 #[test]
