@@ -152,6 +152,8 @@ pub struct NavMeshQuery {
     nodes: Vec<Node>,
     roots: Vec<Root>,
     open: BinaryHeap<Open>,
+    /// The successors of the node being expanded, before they go to `open`.
+    pending: Vec<Open>,
     stamp: u32,
     /// Per vertex: (stamp, best g of a root there).
     root_best: Vec<(u32, f64)>,
@@ -475,6 +477,7 @@ impl NavMeshQuery {
         self.nodes.clear();
         self.roots.clear();
         self.open.clear();
+        self.pending.clear();
         self.roots.push(Root {
             p: start,
             vertex: NONE,
@@ -514,6 +517,7 @@ impl NavMeshQuery {
                 g,
             );
         }
+        self.flush_pending();
         while let Some(Open { node, .. }) = self.open.pop() {
             let nd = self.nodes[node as usize];
             if nd.tri == NONE {
@@ -526,9 +530,35 @@ impl NavMeshQuery {
                     continue;
                 }
             }
-            self.expand(mesh, goal, node, g, r);
+            // Intermediate pruning (Cui et al.): while a node has exactly one successor
+            // with the same root, expand that at once instead of going through the heap
+            // (its f is at least this node's, and the goal still goes through the heap).
+            let mut at = node;
+            // A cone never re-enters a triangle, so the chain is bounded by the mesh; the
+            // bound only guards against rounding surprises.
+            for _ in 0..=mesh.num_triangles() {
+                self.pending.clear();
+                self.expand(mesh, goal, at, g, r);
+                match self.pending[..] {
+                    [only]
+                        if self.nodes[only.node as usize].root == self.nodes[at as usize].root =>
+                    {
+                        at = only.node;
+                    }
+                    _ => break,
+                }
+            }
+            self.flush_pending();
         }
         None
+    }
+
+    /// Moves the successors of the last expansion to the open list.
+    fn flush_pending(&mut self) {
+        for k in 0..self.pending.len() {
+            self.open.push(self.pending[k]);
+        }
+        self.pending.clear();
     }
 
     /// Pushes `node` (whose `edge` is filled in here) entering its triangle from `from`.
@@ -578,7 +608,7 @@ impl NavMeshQuery {
         };
         let idx = self.nodes.len() as u32;
         self.nodes.push(node);
-        self.open.push(Open {
+        self.pending.push(Open {
             f: root.g + h,
             g: root.g,
             node: idx,
