@@ -190,7 +190,13 @@ impl NavMeshQuery {
     }
 
     /// The shortest path from `start` to `goal` for an agent of `radius` (see the
-    /// [module docs](self)); also sets [`channel`](Self::channel).
+    /// [module docs](self)); also sets [`channel`](Self::channel). The path starts at
+    /// `start`, ends at `goal`, has no consecutive duplicates, and at radius 0 bends only
+    /// on mesh vertices.
+    ///
+    /// Cost: the Polyanya search (O(nodes expanded · log open)), plus with a radius the
+    /// widths of the triangles crossed and the O(channel) rounded funnel; no allocation
+    /// once the query's buffers have grown.
     ///
     /// Errors: [`Error::BadParameter`] for a negative or non-finite radius,
     /// [`Error::OutsideMesh`] for a start or goal outside the free region,
@@ -213,9 +219,9 @@ impl NavMeshQuery {
         Ok(&self.path)
     }
 
-    /// Only the channel of [`find_path`](Self::find_path) (at radius 0 the point path is
-    /// computed anyway and left in [`path`](Self::path); with a radius the funnel is not
-    /// run). Same errors.
+    /// Only the channel of [`find_path`](Self::find_path): with a radius the funnel is not
+    /// run. Afterwards [`path`](Self::path) holds the shortest path at radius 0 and is
+    /// unspecified with a radius. Same errors and cost, less the funnel.
     pub fn find_channel(
         &mut self,
         mesh: &NavMesh,
@@ -260,7 +266,7 @@ impl NavMeshQuery {
             return Ok(());
         }
         if let Some(found) = self.polyanya(mesh, start, goal, s as u32, g as u32, radius) {
-            self.reconstruct(mesh, start, goal, s, found);
+            self.reconstruct(start, goal, s, found);
             return Ok(());
         }
         let unreachable = Error::Unreachable {
@@ -280,7 +286,7 @@ impl NavMeshQuery {
         match self.polyanya(mesh, start, goal, s as u32, g as u32, 0.0) {
             None => Err(unreachable),
             Some(found) => {
-                self.reconstruct(mesh, start, goal, s, found);
+                self.reconstruct(start, goal, s, found);
                 Err(self.narrowest(mesh, radius))
             }
         }
@@ -763,8 +769,7 @@ impl NavMeshQuery {
     }
 
     /// Fills `path` and `channel` from the goal node.
-    fn reconstruct(&mut self, mesh: &NavMesh, start: DVec2, goal: DVec2, s: usize, found: u32) {
-        let _ = mesh;
+    fn reconstruct(&mut self, start: DVec2, goal: DVec2, s: usize, found: u32) {
         let nd = self.nodes[found as usize];
         self.path.clear();
         self.path.push(goal);
