@@ -1,7 +1,10 @@
 //! Navmesh benches: the funnel on winding corridors of 10, 100 and 10,000 portals (point
 //! agent and radius 0.3; throughput is per portal, so linear scaling shows as a constant
-//! time per element), one portal-relaxation sweep for comparison, and building the navmesh
-//! of a 512×512 Moving AI map plus corridor queries on it.
+//! time per element), one portal-relaxation sweep for comparison, building the navmesh
+//! of a 512×512 Moving AI map plus channel queries on it, and `navmesh_query`: the
+//! pathsmooth query (Polyanya; radius 0 and 0.3) side by side with the `polyanya` crate on
+//! the same triangles, 50 scenarios spread over each of two 512×512 maps and two smaller
+//! ones (throughput: queries).
 //!
 //! The map comes from `$PATHSMOOTH_SHARED/data/movingai/` or else
 //! `<checkout>/../shared/data/movingai/`; the map benches are skipped when it is missing.
@@ -16,6 +19,7 @@ use pathsmooth::navmesh::funnel::funnel_into;
 use pathsmooth::navmesh::mesh::NavMesh;
 use pathsmooth::navmesh::portals::{portals_into, Portal};
 use pathsmooth::navmesh::relax::{relax_into, RelaxParams};
+use pathsmooth::navmesh::NavMeshQuery;
 
 /// A triangle strip of `n` portals along a winding channel 2 units wide: the left and right
 /// banks follow a sine, and portals alternate between (L_k, R_k) and (L_{k+1}, R_k).
@@ -107,5 +111,108 @@ fn map_benches(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, funnel_benches, map_benches);
+/// polyanya's mesh from the same triangles: each vertex lists its triangles
+/// counter-clockwise with `u32::MAX` where a wall interrupts the fan; triangles are the
+/// polygons (as in tests/navmesh_polyanya.rs).
+fn polyanya_mesh(mesh: &NavMesh) -> polyanya::Mesh {
+    let tris = mesh.triangle_indices();
+    let nv = mesh.vertices().len();
+    let mut around: Vec<Vec<(usize, usize)>> = vec![Vec::new(); nv];
+    for (t, tri) in tris.iter().enumerate() {
+        for (c, &v) in tri.iter().enumerate() {
+            around[v as usize].push((t, c));
+        }
+    }
+    let mut vertices = Vec::with_capacity(nv);
+    for (v, inc) in around.iter().enumerate() {
+        let mut list = Vec::new();
+        let mut used = vec![false; inc.len()];
+        let pos = |t: usize| inc.iter().position(|&(u, _)| u == t).unwrap();
+        let starts: Vec<usize> = (0..inc.len())
+            .filter(|&i| mesh.neighbors(inc[i].0)[inc[i].1].is_none())
+            .collect();
+        let walls = !starts.is_empty();
+        for first in starts.into_iter().chain(0..inc.len()) {
+            if used[first] {
+                continue;
+            }
+            let mut i = first;
+            loop {
+                used[i] = true;
+                let (t, c) = inc[i];
+                list.push(t as u32);
+                match mesh.neighbors(t)[(c + 2) % 3] {
+                    Some(n) if !used[pos(n)] => i = pos(n),
+                    _ => break,
+                }
+            }
+            if walls {
+                list.push(u32::MAX);
+            }
+        }
+        let q = mesh.vertices()[v];
+        vertices.push(polyanya::Vertex::new(
+            glam033::Vec2::new(q.x as f32, q.y as f32),
+            list,
+        ));
+    }
+    let polygons = tris
+        .iter()
+        .map(|t| polyanya::Polygon::new(t.to_vec(), false))
+        .collect();
+    let mut m = polyanya::Mesh::new(vertices, polygons).unwrap();
+    m.bake();
+    m
+}
+
+fn query_benches(c: &mut Criterion) {
+    let mut group = c.benchmark_group("navmesh_query");
+    group.sample_size(20);
+    for name in [
+        "rooms/8room_000",
+        "random/random512-10-0",
+        "dao/den312d",
+        "cities/Berlin_0_256",
+    ] {
+        let Ok((map, scen)) = support::try_load(name) else {
+            eprintln!("navmesh bench: {name} not found, skipping it");
+            continue;
+        };
+        let mesh = NavMesh::from_grid(&map).unwrap();
+        let theirs = polyanya_mesh(&mesh);
+        let queries: Vec<(DVec2, DVec2)> = scen
+            .iter()
+            .step_by(scen.len().div_ceil(50).max(1))
+            .map(|s| (s.start_point(), s.goal_point()))
+            .collect();
+        let short = name.rsplit('/').next().unwrap_or(name);
+        let label = format!("{short}_{}x{}", map.width(), map.height());
+        group.throughput(Throughput::Elements(queries.len() as u64));
+        let mut q = NavMeshQuery::new();
+        for r in [0.0, 0.3] {
+            group.bench_function(BenchmarkId::new(format!("pathsmooth_r{r}"), &label), |b| {
+                b.iter(|| {
+                    let mut n = 0;
+                    for &(a, g) in &queries {
+                        n += q.find_path(&mesh, a, g, r).map_or(0, |p| p.len());
+                    }
+                    black_box(n)
+                })
+            });
+        }
+        let to = |v: DVec2| glam033::Vec2::new(v.x as f32, v.y as f32);
+        group.bench_function(BenchmarkId::new("polyanya_r0", &label), |b| {
+            b.iter(|| {
+                let mut n = 0;
+                for &(a, g) in &queries {
+                    n += theirs.path(to(a), to(g)).map_or(0, |p| p.path.len());
+                }
+                black_box(n)
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, funnel_benches, map_benches, query_benches);
 criterion_main!(benches);

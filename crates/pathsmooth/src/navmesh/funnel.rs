@@ -25,22 +25,30 @@
 //! & Buro, *Efficient Triangulation-Based Pathfinding*, AAAI 2006): the funnel's sides are the
 //! tangents from the apex circle to the side circles, compared by direction; the goal, a
 //! circle of radius 0, is instead tested by whether the tangent segment to it keeps the side
-//! circle clear. Each wrapped corner is then rounded: consecutive circles (and the start and
+//! circle clear (the side only matters when the segment passes the circle; a goal reached
+//! before it needs only the distance). Seen from a nearby apex the two circles of one
+//! portal can cross; the corner is then the one whose tangent segment does not cut into
+//! the other. Each wrapped corner is then rounded: consecutive circles (and the start and
 //! goal) are joined by their common tangent, and the arc between a circle's two tangent
 //! points is written as a polyline *circumscribed* about the circle (vertices at
 //! `r / cos(δ/2)`, at most [`MAX_ARC_STEP`] apart in angle), so every output segment lies on
 //! a tangent line and never cuts into a circle.
 //!
+//! **Tolerance.** Following the library's tolerance contract (see
+//! [`World::tolerance`](crate::World::tolerance)), the circles are built a hair outside `r`
+//! (64 units in the last place of the largest coordinate), so clearances measured on the
+//! rounded output are still at least `r`; circles that touch within rounding (a passage
+//! exactly `2r` wide) still have their common tangent through the contact point.
+//!
 //! Guarantees with a radius: every output segment keeps distance ≥ `r` from every corner it
-//! wraps; [`Error::ChannelTooNarrow`] names the first portal narrower than `2r`, the first
-//! triangle of a strip (consecutive portals sharing an end `c`) whose `c` is closer than `2r`
-//! to the opposite side — no path can keep clearance `r` there — and any portal whose circle
-//! overlaps the apex circle across the path or holds the start or goal. The integration
-//! tests check clearance ≥ `r` from every wall of the channel (the edges of its triangles
-//! that are not portals) on random scenes; it is not proven for every channel shape (a wall
-//! can in principle come within `r` of a tangent point without being in the checked
-//! triangle), so map-aware callers should still validate. The start and goal must
-//! themselves keep clearance `r`. With `r = 0` the point funnel runs and the path is exact.
+//! wraps; [`Error::ChannelTooNarrow`] names the first portal narrower than `2r` and any
+//! portal whose circle overlaps the apex circle across the path or holds the start or goal.
+//! Portals do not say which other edges of a triangle are walls, so the room *inside* each
+//! triangle is not checked here: [`NavMeshQuery`](super::NavMeshQuery) only picks channels
+//! whose triangles have room (Demyen & Buro's widths against real walls), and map-aware
+//! callers ([`NavMeshWorld::plan`](crate::NavMeshWorld), the pipeline's funnel step) check
+//! the result against the world. The start and goal must themselves keep clearance `r`.
+//! With `r = 0` the point funnel runs and the path is exact.
 //!
 //! Cost: O(n) for n portals, for any radius: each portal end enters and leaves a chain at
 //! most once (with a radius, each test computes two tangents, and the output adds the arc
@@ -120,18 +128,60 @@ pub fn funnel_into(
     radius: f64,
     out: &mut Vec<DVec2>,
 ) -> Result<()> {
+    // The tolerance contract: build the circles a hair outside r, so that clearances
+    // measured on the rounded output are still at least r.
+    let build = build_radius(portals, start, goal, radius);
+    funnel_round_into(portals, start, goal, radius, build, out)
+}
+
+/// The rounded funnel for an agent of `radius` with its circles built at radius `r`
+/// (`funnel_into` passes a hair more than `radius`; a planner that meets a passage exactly
+/// `2·radius` wide — where every tangent touches circles on both sides and the order of the
+/// corners is decided by rounding — retries a hair less, within the world's tolerance).
+/// Errors name `radius`.
+pub(crate) fn funnel_round_into(
+    portals: &[Portal],
+    start: DVec2,
+    goal: DVec2,
+    radius: f64,
+    r: f64,
+    out: &mut Vec<DVec2>,
+) -> Result<()> {
     out.clear();
     check_input(portals, start, goal, radius)?;
     if radius == 0.0 {
         chain_funnel(portals, start, goal, out);
         return Ok(());
     }
-    check_width(portals, radius)?;
-    let mut round = Rounder::new(start, radius, out);
-    chain_funnel_round(portals, start, goal, radius, &mut |c| {
-        round.corner(c, portals)
-    })?;
-    round.finish(goal, portals)
+    check_width(portals, r.min(radius))?;
+    let mut round = Rounder::new(start, r, out);
+    chain_funnel_round(portals, start, goal, r, &mut |c| round.corner(c, portals))
+        .and_then(|()| round.finish(goal, portals))
+        .map_err(|e| match e {
+            Error::ChannelTooNarrow {
+                index, x, y, width, ..
+            } => Error::ChannelTooNarrow {
+                index,
+                x,
+                y,
+                width,
+                radius,
+            },
+            e => e,
+        })
+}
+
+/// The radius the rounded funnel builds with: `r` plus 64 units in the last place of the
+/// largest magnitude involved (about 1.4·10⁻¹⁴ of it), which covers the rounding of the
+/// tangent points and of any later distance computation, and stays far below the
+/// validator's tolerance of 10⁻⁹ of the same magnitude.
+pub(crate) fn build_radius(portals: &[Portal], start: DVec2, goal: DVec2, r: f64) -> f64 {
+    let m = portals
+        .iter()
+        .flat_map(|p| [p.left, p.right])
+        .chain([start, goal])
+        .fold(r.max(1.0), |m, p| m.max(p.abs().max_element()));
+    r + 64.0 * f64::EPSILON * m
 }
 
 fn check_input(portals: &[Portal], start: DVec2, goal: DVec2, radius: f64) -> Result<()> {
@@ -175,32 +225,17 @@ fn too_narrow(portals: &[Portal], index: usize, radius: f64) -> Error {
     }
 }
 
-/// Rejects portals narrower than `2r`, and triangle-strip triangles whose shared corner is
-/// closer than `2r` to the opposite (wall) side.
+/// Rejects portals narrower than `2r`. Portals alone do not say which other edges are
+/// walls (the third edge of a strip triangle is usually an open edge to another free
+/// triangle), so the room inside each triangle is the search's business:
+/// [`NavMeshQuery`](super::NavMeshQuery) only picks channels whose triangles are wide enough
+/// (Demyen & Buro's widths against real walls).
 fn check_width(portals: &[Portal], radius: f64) -> Result<()> {
     let need = 2.0 * radius;
-    for (i, p) in portals.iter().enumerate() {
-        if p.width() < need {
-            return Err(too_narrow(portals, i, radius));
-        }
+    match portals.iter().position(|p| p.width() < need) {
+        Some(i) => Err(too_narrow(portals, i, radius)),
+        None => Ok(()),
     }
-    for (i, w) in portals.windows(2).enumerate() {
-        let (a, b) = (w[0], w[1]);
-        let apex_and_wall = if a.left == b.left && a.right != b.right {
-            Some((a.left, a.right, b.right))
-        } else if a.right == b.right && a.left != b.left {
-            Some((a.right, a.left, b.left))
-        } else {
-            None
-        };
-        if let Some((c, u, v)) = apex_and_wall {
-            let (q, _) = crate::geometry::closest_on_segment(c, u, v);
-            if c.distance(q) < need {
-                return Err(too_narrow(portals, i + 1, radius));
-            }
-        }
-    }
-    Ok(())
 }
 
 #[inline]
@@ -656,6 +691,17 @@ impl RoundChains<'_> {
                 if !self.wraps(&self.apex, &front, &q, -s, !was_empty)? {
                     break;
                 }
+                // Seen from a nearby apex, the circles of one portal can cross: then the
+                // corner is whichever of the two the apex can reach without cutting into
+                // the other (bending on `front` would graze through `q`).
+                if q.rho != 0.0
+                    && cuts(&self.apex, &front, &q, self.r)
+                    && !cuts(&self.apex, &q, &front, self.r)
+                {
+                    emit(q)?;
+                    self.apex = q;
+                    return Ok(());
+                }
                 emit(front)?;
                 self.apex = front;
                 match side {
@@ -679,6 +725,18 @@ impl RoundChains<'_> {
     }
 }
 
+/// True when the tangent segment from circle `from` to circle `to` comes closer than `r`
+/// (less a rounding margin) to the centre of circle `other`.
+fn cuts(from: &Circle, to: &Circle, other: &Circle, r: f64) -> bool {
+    match tangent(from.c, from.rho, to.c, to.rho) {
+        Some((t1, t2, _)) => {
+            let (q, _) = closest_on_segment(other.c, t1, t2);
+            other.c.distance(q) < r * (1.0 - 1e-9)
+        }
+        None => false,
+    }
+}
+
 /// For the goal: true when the tangent segment from the apex circle to `goal` keeps the
 /// side circle `side` on its own side and at least `r` away. Comparing directions, as for
 /// portal ends, would be too strict here: the segment may end (at the goal) before it
@@ -687,8 +745,13 @@ fn keeps_clear(apex: &Circle, goal: &Circle, side: &Circle, r: f64) -> bool {
     let Some((t1, t2, v)) = tangent(apex.c, apex.rho, goal.c, goal.rho) else {
         return false;
     };
-    let (q, _) = closest_on_segment(side.c, t1, t2);
-    cross(v, side.c - t1) * side.rho >= 0.0 && side.c.distance(q) >= r
+    let (q, t) = closest_on_segment(side.c, t1, t2);
+    // The side matters only when the segment passes the circle: when its nearest point is
+    // an end (the goal comes before the circle, or the circle lies behind the apex), the
+    // distance alone decides — a goal just beyond a corner, in a dead end near the border,
+    // must not send the path round the far end of the last portal.
+    let passes = t > 0.0 && t < 1.0;
+    (!passes || cross(v, side.c - t1) * side.rho >= 0.0) && side.c.distance(q) >= r
 }
 
 /// The 0-based portal for a funnel index (0 start, 1..=n portals, n + 1 goal), clamped to
@@ -798,12 +861,21 @@ impl<'a> Rounder<'a> {
 /// across the path, or a point lies inside a circle).
 fn tangent(c1: DVec2, rho1: f64, c2: DVec2, rho2: f64) -> Option<(DVec2, DVec2, DVec2)> {
     let d = c2 - c1;
-    // `hypot`, not `length()`: the squares of a distance below 1e-154 underflow to 0.
-    let len = d.x.hypot(d.y);
+    // `hypot` where the squares could underflow (distances below 1e-154) or overflow;
+    // the plain square root, several times faster, everywhere else.
+    let len2 = d.length_squared();
+    let len = if (1e-280..1e280).contains(&len2) {
+        len2.sqrt()
+    } else {
+        d.x.hypot(d.y)
+    };
     let s = (rho1 - rho2) / len;
-    if !(len > 0.0 && s.abs() <= 1.0) {
+    // Circles that touch within rounding (a passage exactly 2r wide, or the hair the
+    // radius is built outside r) still have their common tangent, through the contact.
+    if !(len > 0.0 && s.abs() <= 1.0 + 1e-9) {
         return None;
     }
+    let s = s.clamp(-1.0, 1.0);
     let u = d / len;
     // v = u rotated by θ with sin θ = s (counter-clockwise positive).
     let co = (1.0 - s * s).sqrt();

@@ -34,8 +34,9 @@
 //! the triangulation, and a coordinate smaller than [`MIN_COORDINATE`] is located as 0.
 //!
 //! Queries: triangle adjacency ([`NavMesh::neighbors`]), point location ([`NavMesh::locate`],
-//! spade's walk from the last located vertex), A* over triangles
-//! ([`NavMesh::find_channel`], with the `pathfinding` crate) and a line-of-sight walk
+//! spade's walk from the last located vertex), the channel of the shortest path
+//! ([`NavMesh::find_channel`], by the Polyanya search of
+//! [`NavMeshQuery`](crate::navmesh::NavMeshQuery)) and a line-of-sight walk
 //! ([`NavMesh::line_of_sight`]) so the line-of-sight shortcut works on navmeshes as on grids.
 //!
 //! Orientation: triangles are stored counter-clockwise in the mathematical (y-up) sense,
@@ -519,21 +520,14 @@ impl NavMesh {
         })
     }
 
-    /// A* over triangles from the triangle holding `start` to the one holding `goal`: the
-    /// channel as triangle ids, first holds `start`, last holds `goal`.
+    /// The channel of the shortest path from `start` to `goal`: triangle ids, the first
+    /// holding `start`, the last holding `goal`, consecutive ones sharing an edge.
     ///
-    /// Costs: the search runs over edge crossings — a node is "entered triangle `t` through
-    /// its edge `k` at point `p`", with three points per edge ([`EDGE_POINTS`]: near each end
-    /// and the middle) — and a step costs the distance between consecutive points (the
-    /// start, edge points, the goal). Portal midpoints alone (as in Recast/Detour) or
-    /// centroid-to-centroid costs misjudge the long, thin triangles of grid-map CDTs and
-    /// often send the channel round the wrong side of an obstacle; the points near the
-    /// ends let the search hug corners as shortest paths do. On every scenario of
-    /// `dao/arena` the funnel through the channel is at most 1.2% longer than the octile
-    /// optimum (7 of 160 are longer at all; 3.3% shorter on average), and on
-    /// `rooms/8room_000` never longer (10.7% shorter on average). The heuristic is the
-    /// straight-line distance to `goal`, which never overestimates, so the channel is the
-    /// shortest in this graph — not always the one holding the shortest Euclidean path.
+    /// The search is Polyanya ([`NavMeshQuery`](crate::navmesh::NavMeshQuery), Cui, Harabor
+    /// & Grastien, IJCAI 2017), so the funnel through this channel is the Euclidean shortest
+    /// path in the free region. It runs on a per-thread reusable query (no allocation in
+    /// steady state beyond the returned vector); [`find_channel_for_radius`](Self::find_channel_for_radius)
+    /// restricts it to passages an agent of a given radius fits through.
     ///
     /// Errors: [`Error::OutsideMesh`] for a start or goal outside the free region,
     /// [`Error::Unreachable`] when they lie in different components.
@@ -550,76 +544,41 @@ impl NavMesh {
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn find_channel(&self, start: DVec2, goal: DVec2) -> Result<Vec<TriId>> {
-        let s = self.locate_or_err(start, "start")?;
-        let g = self.locate_or_err(goal, "goal")?;
-        /// A search node: the start, a crossing into triangle `.0` through its edge `.1`,
-        /// or the goal.
-        #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-        enum Node {
-            Start,
-            Cross(u32, u8, u8),
-            Goal,
-        }
-        let cost = |a: DVec2, b: DVec2| Cost(a.distance(b));
-        let point = |n: Node| match n {
-            Node::Start => start,
-            Node::Goal => goal,
-            Node::Cross(t, k, at) => {
-                let (a, b) = (
-                    self.corner(t as TriId, k as usize),
-                    self.corner(t as TriId, k as usize + 1),
-                );
-                a.lerp(b, EDGE_POINTS[at as usize])
-            }
-        };
-        // Crossings out of triangle t (not back through edge `skip`), into each neighbour.
-        let exits = |t: TriId, skip: Option<usize>| {
-            (0..3)
-                .filter(move |&j| Some(j) != skip)
-                .filter_map(move |j| {
-                    let n = self.neighbors[t][j]?;
-                    let back = self.shared_edge(n, t)?;
-                    Some(
-                        (0..EDGE_POINTS.len() as u8)
-                            .map(move |at| Node::Cross(n as u32, back as u8, at)),
-                    )
-                })
-                .flatten()
-        };
-        // Successors as an iterator (no allocation per expansion).
-        let successors = |&n: &Node| {
-            let here = point(n);
-            let from = match n {
-                Node::Start => Some((s, None)),
-                Node::Cross(t, k, _) => Some((t as TriId, Some(k as usize))),
-                Node::Goal => None,
-            };
-            let finish = from
-                .filter(|&(t, _)| t == g)
-                .map(|_| (Node::Goal, cost(here, goal)));
-            from.into_iter()
-                .flat_map(move |(t, skip)| exits(t, skip))
-                .map(move |m| (m, cost(here, point(m))))
-                .chain(finish)
-        };
-        let found = pathfinding::directed::astar::astar(
-            &Node::Start,
-            successors,
-            |&n| Cost(point(n).distance(goal)),
-            |&n| n == Node::Goal,
-        );
-        let (nodes, _) = found.ok_or(Error::Unreachable {
-            sx: start.x,
-            sy: start.y,
-            gx: goal.x,
-            gy: goal.y,
-        })?;
-        let mut channel = vec![s];
-        channel.extend(nodes.iter().filter_map(|n| match n {
-            Node::Cross(t, _, _) => Some(*t as TriId),
-            _ => None,
-        }));
-        Ok(channel)
+        self.find_channel_for_radius(start, goal, 0.0)
+    }
+
+    /// [`find_channel`](Self::find_channel) for an agent of `radius`: only through
+    /// passages at least `2·radius` wide (Demyen & Buro's triangle widths), with start and
+    /// goal at least `radius` from every wall. Errors as
+    /// [`NavMeshQuery::find_path`](crate::navmesh::NavMeshQuery::find_path).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// # use pathsmooth::navmesh::mesh::{NavMesh, Scene};
+    /// // A room with a 1-wide gap in a wall: radius 0.4 fits, 0.6 does not.
+    /// let scene = Scene {
+    ///     boundary: vec![[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]],
+    ///     holes: vec![
+    ///         vec![[4.0, 0.5], [5.0, 0.5], [5.0, 4.5], [4.0, 4.5]],
+    ///         vec![[4.0, 5.5], [5.0, 5.5], [5.0, 9.5], [4.0, 9.5]],
+    ///     ],
+    /// };
+    /// let mesh = NavMesh::from_scene(&scene)?;
+    /// let (s, g) = (DVec2::new(2.0, 5.0), DVec2::new(8.0, 5.0));
+    /// assert!(mesh.find_channel_for_radius(s, g, 0.4).is_ok());
+    /// assert!(mesh.find_channel_for_radius(s, g, 0.6).is_err());
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn find_channel_for_radius(
+        &self,
+        start: DVec2,
+        goal: DVec2,
+        radius: f64,
+    ) -> Result<Vec<TriId>> {
+        crate::navmesh::search::with_query(|q| {
+            q.find_channel(self, start, goal, radius)
+                .map(|c| c.to_vec())
+        })
     }
 
     /// True when the segment `a`–`b` stays inside the free region: it walks the triangles
@@ -733,54 +692,6 @@ impl NavMesh {
         None
     }
 }
-
-/// A path length for [`NavMesh::find_channel`]'s A*, which needs a totally ordered cost:
-/// finite and non-negative here (the coordinates are bounded by [`MAX_COORDINATE`], so
-/// distances and their sums cannot overflow), ordered by `total_cmp`. Exact at any scale,
-/// unlike fixed-point units that round small scenes to 0 and overflow on large ones.
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct Cost(f64);
-
-impl Eq for Cost {}
-
-impl PartialOrd for Cost {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Cost {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.0.total_cmp(&other.0)
-    }
-}
-
-impl std::ops::Add for Cost {
-    type Output = Cost;
-    fn add(self, other: Cost) -> Cost {
-        Cost(self.0 + other.0)
-    }
-}
-
-impl num_traits::Zero for Cost {
-    fn zero() -> Cost {
-        Cost(0.0)
-    }
-    fn is_zero(&self) -> bool {
-        self.0 == 0.0
-    }
-}
-
-/// Where [`NavMesh::find_channel`] places its search points along each crossed edge (as
-/// fractions from one end): near both ends, where shortest paths bend round corners, and in
-/// the middle. Five points (quarters) leave `dao/arena`'s worst case at the octile optimum
-/// but triple the search time.
-///
-/// ```
-/// use pathsmooth::navmesh::mesh::EDGE_POINTS;
-/// assert!(EDGE_POINTS.iter().all(|t| (0.0..=1.0).contains(t)));
-/// ```
-pub const EDGE_POINTS: [f64; 3] = [0.02, 0.5, 0.98];
 
 /// Twice the signed area of triangle `[a, b, c]` (positive counter-clockwise, y-up).
 fn signed_area2(v: &[DVec2], [a, b, c]: [u32; 3]) -> f64 {

@@ -1,6 +1,10 @@
-//! Navmeshes: constrained Delaunay triangulation, portals, portal relaxation and the funnel.
+//! Navmeshes: constrained Delaunay triangulation, shortest-path search (Polyanya, with an
+//! agent radius), portals, portal relaxation and the funnel.
 
 pub mod funnel;
 pub mod mesh;
 pub mod portals;
 pub mod relax;
+pub mod search;
+
+pub use search::NavMeshQuery;

@@ -14,7 +14,6 @@ use crate::curve::resample::resample;
 use crate::error::{Error, Result};
 use crate::geometry::{check_path, Point2};
 use crate::map_safe::MapSafe;
-use crate::navmesh::funnel::funnel_into;
 use crate::navmesh::portals::{portals_into, Portal};
 use crate::navmesh::relax::{relax_into, RelaxParams};
 use crate::shortcut::Shortcutter;
@@ -327,20 +326,22 @@ impl<W: World> Pipeline<W> {
                 let spacing = *spacing;
                 self.smooth_by(input, out, |p: &[DVec2]| resample(p, spacing))
             }
-            Step::Funnel | Step::Relax(_) => {
+            // The navmesh query's path (exact at radius 0; with a radius, the funnel through
+            // a channel wide enough, checked against the world).
+            Step::Funnel => {
                 let mesh = world.navmesh()?;
-                let channel = mesh.find_channel(start, goal)?;
+                crate::world::plan_on_mesh(world, mesh, start, goal, radius, out)
+            }
+            Step::Relax(options) => {
+                let mesh = world.navmesh()?;
+                let channel = mesh.find_channel_for_radius(start, goal, radius)?;
                 portals_into(mesh, &channel, &mut self.portals)?;
-                if let Step::Relax(options) = step {
-                    // Keep the waypoints at least the agent radius from the portal ends.
-                    let options = RelaxParams {
-                        margin: options.margin.max(radius),
-                        ..*options
-                    };
-                    relax_into(&self.portals, start, goal, &options, out).map(|_| ())
-                } else {
-                    funnel_into(&self.portals, start, goal, radius, out)
-                }
+                // Keep the waypoints at least the agent radius from the portal ends.
+                let options = RelaxParams {
+                    margin: options.margin.max(radius),
+                    ..*options
+                };
+                relax_into(&self.portals, start, goal, &options, out).map(|_| ())
             }
             // A one-point path has nothing to optimise.
             Step::Corridor(_) if input.len() < 2 => {

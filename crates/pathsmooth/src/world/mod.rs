@@ -46,6 +46,7 @@ pub(crate) mod grid;
 mod navmesh;
 
 pub use grid::GridWorld;
+pub(crate) use navmesh::plan_on_mesh;
 pub use navmesh::NavMeshWorld;
 
 use glam::DVec2;

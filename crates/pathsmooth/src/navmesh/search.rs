@@ -1,0 +1,969 @@
+//! Shortest paths on a triangle navmesh: Polyanya, and a radius-aware variant.
+//!
+//! [`NavMeshQuery`] answers "the shortest path from `start` to `goal` for an agent of radius
+//! `r`" on a [`NavMesh`], and returns the path and its channel (the triangles it crosses).
+//! Like Detour's `dtNavMeshQuery` it owns all its scratch memory, so a query object reused
+//! for many queries allocates nothing once its buffers have grown.
+//!
+//! **Radius 0: exact.** The search is Polyanya (Cui, Harabor & Grastien, *Compromise-free
+//! Pathfinding on a Navigation Mesh*, IJCAI 2017) over the mesh's triangles. A search node
+//! is a *root* (the start, or a vertex where the path last turned), an *interval* on an edge
+//! of the triangle about to be entered, and the cone of directions from the root through
+//! the interval. Expanding a node projects the cone onto the far edges of the triangle:
+//! the parts in the cone are *observable* successors (same root); the parts behind an
+//! interval end that is a corner are *non-observable* successors rooted at that corner.
+//! Paths only turn at vertices whose free angle is larger than π (corners of the free
+//! region; grid pinches, whose two free quadrants are 90° each, never qualify), and a
+//! corner keeps only the best distance it was reached with (root-level pruning). The
+//! heuristic is the length of the shortest line from the root through the interval to the
+//! goal (reflected across the edge when it lies on the root's side), which never
+//! overestimates, so the first goal popped is the Euclidean shortest path in the free
+//! region. Cone sides are kept as exact directions from the root to mesh vertices, so
+//! orientation tests never use rounded intersection points.
+//!
+//! **Radius r > 0.** The search only passes through a triangle from one edge to another
+//! when the triangle's *width* for that pair of edges is at least `2r` (Demyen & Buro,
+//! *Efficient Triangulation-Based Pathfinding*, AAAI 2006: the distance from the vertex the
+//! two edges share to the nearest wall across the third edge, found by a bounded walk), and
+//! never crosses an edge shorter than `2r` between two wall vertices; the start and goal
+//! need clearance `r`. The channel of the point path found this way then goes through the
+//! [funnel](super::funnel) with the radius, which gives segments and arcs. This is the
+//! shortest path with clearance `r` *in the channel the width-restricted search picked*; it
+//! is not always the global optimum for the radius (a wider detour can be shorter once the
+//! corners are rounded). When the pruned search finds nothing, a breadth-first search over
+//! (triangle, entry edge) states decides whether any channel fits the radius, so
+//! [`Error::ChannelTooNarrow`] means that none does; it names the narrowest passage of the
+//! point path. [`Error::Unreachable`] means start and goal are not connected at all.
+//!
+//! Cost: Polyanya expands O(nodes) search nodes, each O(1) (a triangle has two far edges);
+//! on grid maps it touches a small part of the mesh. The radius adds the width of each
+//! triangle crossed (a walk bounded by `2r`, cached per query).
+//!
+//! ```
+//! use glam::DVec2;
+//! use pathsmooth::navmesh::mesh::{NavMesh, Scene};
+//! use pathsmooth::navmesh::NavMeshQuery;
+//! // A 10×10 room with a 2×6 pillar: the shortest path bends round its lower corners.
+//! let mesh = NavMesh::from_scene(&Scene {
+//!     boundary: vec![[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]],
+//!     holes: vec![vec![[4.0, 3.0], [6.0, 3.0], [6.0, 9.0], [4.0, 9.0]]],
+//! })?;
+//! let mut query = NavMeshQuery::new();
+//! let path = query.find_path(&mesh, DVec2::new(1.0, 5.0), DVec2::new(9.0, 5.0), 0.0)?;
+//! assert_eq!(path, [DVec2::new(1.0, 5.0), DVec2::new(4.0, 3.0), DVec2::new(6.0, 3.0), DVec2::new(9.0, 5.0)]);
+//! assert!(query.channel().len() >= 2);
+//! # Ok::<(), pathsmooth::Error>(())
+//! ```
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use glam::DVec2;
+
+use crate::error::{Error, Result};
+use crate::geometry::{closest_on_segment, cross};
+use crate::navmesh::funnel::funnel_into;
+use crate::navmesh::mesh::{NavMesh, TriId};
+use crate::navmesh::portals::{portals_into, Portal};
+
+const NONE: u32 = u32::MAX;
+
+/// Where a path last turned: the start (`vertex == NONE`) or a mesh vertex.
+#[derive(Clone, Copy, Debug)]
+struct Root {
+    p: DVec2,
+    vertex: u32,
+    /// Length of the path from the start to `p`.
+    g: f64,
+    parent: u32,
+}
+
+/// A Polyanya search node: the cone from `root` through the interval `[ir, il]` of the
+/// entry edge `edge` of triangle `tri` (right end first, as seen from the root). A goal
+/// node has `tri == NONE` and says whether the path bends at an interval end (`via`).
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    parent: u32,
+    root: u32,
+    tri: u32,
+    edge: u8,
+    /// 0: straight to the goal; 1: via `ir`; 2: via `il` (goal nodes only).
+    via: u8,
+    ir: DVec2,
+    il: DVec2,
+    /// The vertex ids of the interval ends when they are exactly the edge's corners.
+    rv: u32,
+    lv: u32,
+    /// Directions of the cone's sides from the root (exact differences of mesh points).
+    rdir: DVec2,
+    ldir: DVec2,
+}
+
+/// An open-list entry, ordered for a min-heap on `f` (ties: larger `g` first).
+#[derive(Clone, Copy, Debug)]
+struct Open {
+    f: f64,
+    g: f64,
+    node: u32,
+}
+
+impl PartialEq for Open {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Open {}
+impl PartialOrd for Open {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Open {
+    fn cmp(&self, other: &Self) -> Ordering {
+        other.f.total_cmp(&self.f).then(self.g.total_cmp(&other.g))
+    }
+}
+
+/// Flags of a triangle corner: computed, the vertex touches a wall, the path may turn there.
+const COMPUTED: u8 = 1;
+const ON_WALL: u8 = 2;
+const TURN: u8 = 4;
+
+/// A reusable navmesh path query (see the [module docs](self)). All scratch memory lives
+/// here; after the first queries on a mesh, further queries allocate nothing.
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::navmesh::mesh::{NavMesh, Scene};
+/// use pathsmooth::navmesh::NavMeshQuery;
+/// let mesh = NavMesh::from_scene(&Scene {
+///     boundary: vec![[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]],
+///     holes: vec![vec![[4.0, 2.0], [6.0, 2.0], [6.0, 8.0], [4.0, 8.0]]],
+/// })?;
+/// let mut query = NavMeshQuery::new();
+/// // With radius 0.5 the path rounds the pillar's corners at distance 0.5.
+/// let path = query.find_path(&mesh, DVec2::new(1.0, 5.0), DVec2::new(9.0, 5.0), 0.5)?.to_vec();
+/// let corner = DVec2::new(4.0, 8.0);
+/// assert!(path.windows(2).all(|w| pathsmooth::geometry::closest_on_segment(corner, w[0], w[1]).0.distance(corner) >= 0.5));
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+#[derive(Debug, Default, Clone)]
+pub struct NavMeshQuery {
+    nodes: Vec<Node>,
+    roots: Vec<Root>,
+    open: BinaryHeap<Open>,
+    /// The successors of the node being expanded, before they go to `open`.
+    pending: Vec<Open>,
+    stamp: u32,
+    /// Per vertex: (stamp, best g of a root there).
+    root_best: Vec<(u32, f64)>,
+    /// Per triangle corner (3t + c): (stamp, flags).
+    corners: Vec<(u32, u8)>,
+    /// Per triangle corner (3t + c): (stamp, Demyen–Buro width between the corner's edges).
+    widths: Vec<(u32, f64)>,
+    /// Per triangle: stamp of the last flood or start-fan visit.
+    seen: Vec<u32>,
+    /// Per (triangle, entry edge) state: (stamp, previous state) for the breadth-first search.
+    states: Vec<(u32, u32)>,
+    queue: Vec<u32>,
+    stack: Vec<(u32, u8)>,
+    path: Vec<DVec2>,
+    channel: Vec<TriId>,
+    portals: Vec<Portal>,
+}
+
+impl NavMeshQuery {
+    /// An empty query; buffers grow on first use.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The path of the last successful query (empty before).
+    pub fn path(&self) -> &[DVec2] {
+        &self.path
+    }
+
+    /// The channel of the last successful query: the triangles the path crosses, the first
+    /// holding the start, the last the goal, consecutive ones sharing an edge.
+    pub fn channel(&self) -> &[TriId] {
+        &self.channel
+    }
+
+    /// The shortest path from `start` to `goal` for an agent of `radius` (see the
+    /// [module docs](self)); also sets [`channel`](Self::channel). The path starts at
+    /// `start`, ends at `goal`, has no consecutive duplicates, and at radius 0 bends only
+    /// on mesh vertices.
+    ///
+    /// Cost: the Polyanya search (O(nodes expanded · log open)), plus with a radius the
+    /// widths of the triangles crossed and the O(channel) rounded funnel; no allocation
+    /// once the query's buffers have grown.
+    ///
+    /// Errors: [`Error::BadParameter`] for a negative or non-finite radius,
+    /// [`Error::OutsideMesh`] for a start or goal outside the free region,
+    /// [`Error::TooClose`] when one of them is closer than `radius` to a wall,
+    /// [`Error::ChannelTooNarrow`] when no channel has room for the radius (naming the
+    /// narrowest passage of the point path), [`Error::Unreachable`] when start and goal
+    /// are not connected.
+    pub fn find_path(
+        &mut self,
+        mesh: &NavMesh,
+        start: DVec2,
+        goal: DVec2,
+        radius: f64,
+    ) -> Result<&[DVec2]> {
+        self.search(mesh, start, goal, radius)?;
+        if radius > 0.0 {
+            portals_into(mesh, &self.channel, &mut self.portals)?;
+            funnel_into(&self.portals, start, goal, radius, &mut self.path)?;
+        }
+        Ok(&self.path)
+    }
+
+    /// Only the channel of [`find_path`](Self::find_path): with a radius the funnel is not
+    /// run. Afterwards [`path`](Self::path) holds the shortest path at radius 0 and is
+    /// unspecified with a radius. Same errors and cost, less the funnel.
+    pub fn find_channel(
+        &mut self,
+        mesh: &NavMesh,
+        start: DVec2,
+        goal: DVec2,
+        radius: f64,
+    ) -> Result<&[TriId]> {
+        self.search(mesh, start, goal, radius)?;
+        Ok(&self.channel)
+    }
+
+    fn search(&mut self, mesh: &NavMesh, start: DVec2, goal: DVec2, radius: f64) -> Result<()> {
+        self.path.clear();
+        self.channel.clear();
+        if !(radius.is_finite() && radius >= 0.0) {
+            return Err(Error::param("radius", radius, "a finite number ≥ 0"));
+        }
+        let s = mesh.locate_or_err(start, "start")?;
+        let g = mesh.locate_or_err(goal, "goal")?;
+        self.begin(mesh);
+        if radius > 0.0 {
+            for (p, t, what) in [(start, s, "start"), (goal, g, "goal")] {
+                if let Some(clearance) = self.wall_within(mesh, p, t, radius) {
+                    return Err(Error::TooClose {
+                        what,
+                        x: p.x,
+                        y: p.y,
+                        clearance,
+                        radius,
+                    });
+                }
+            }
+        }
+        // The floods above marked `seen`; the search needs it clean.
+        self.begin(mesh);
+        if s == g {
+            self.channel.push(s);
+            self.path.push(start);
+            if goal != start {
+                self.path.push(goal);
+            }
+            return Ok(());
+        }
+        if let Some(found) = self.polyanya(mesh, start, goal, s as u32, g as u32, radius) {
+            self.reconstruct(start, goal, s, found);
+            return Ok(());
+        }
+        let unreachable = Error::Unreachable {
+            sx: start.x,
+            sy: start.y,
+            gx: goal.x,
+            gy: goal.y,
+        };
+        if radius == 0.0 {
+            return Err(unreachable);
+        }
+        if self.breadth_first(mesh, s, g, radius) {
+            return Ok(());
+        }
+        // No channel fits: find the point path and name its narrowest passage.
+        self.begin(mesh);
+        match self.polyanya(mesh, start, goal, s as u32, g as u32, 0.0) {
+            None => Err(unreachable),
+            Some(found) => {
+                self.reconstruct(start, goal, s, found);
+                Err(self.narrowest(mesh, radius))
+            }
+        }
+    }
+
+    /// Starts a query: a new stamp (invalidating every per-query cache) and room for `mesh`.
+    fn begin(&mut self, mesh: &NavMesh) {
+        let (nt, nv) = (mesh.num_triangles(), mesh.vertices().len());
+        if self.stamp == u32::MAX {
+            self.stamp = 0;
+            self.root_best.iter_mut().for_each(|e| e.0 = 0);
+            self.corners.iter_mut().for_each(|e| e.0 = 0);
+            self.widths.iter_mut().for_each(|e| e.0 = 0);
+            self.seen.iter_mut().for_each(|e| *e = 0);
+            self.states.iter_mut().for_each(|e| e.0 = 0);
+        }
+        self.stamp += 1;
+        if self.root_best.len() < nv {
+            self.root_best.resize(nv, (0, 0.0));
+        }
+        if self.corners.len() < 3 * nt {
+            self.corners.resize(3 * nt, (0, 0));
+            self.widths.resize(3 * nt, (0, 0.0));
+            self.states.resize(3 * nt, (0, 0));
+            self.seen.resize(nt, 0);
+        }
+    }
+
+    /// The flags of corner `c` of triangle `t`: whether its vertex touches a wall, and
+    /// whether a path may turn there (the free angle of the fan of triangles around the
+    /// vertex that holds `t`, between its two walls, exceeds π).
+    fn corner(&mut self, mesh: &NavMesh, t: usize, c: usize) -> u8 {
+        let slot = &mut self.corners[3 * t + c];
+        if slot.0 == self.stamp {
+            return slot.1;
+        }
+        let tris = mesh.triangle_indices();
+        let v = tris[t][c];
+        let p = mesh.vertices();
+        // Rotate counter-clockwise (across the edge arriving at v) to the wall on that side,
+        // then clockwise (across the edge leaving v).
+        let mut wall_ccw = None;
+        let mut wall_cw = None;
+        let mut full_circle = false;
+        for ccw in [true, false] {
+            let (mut cur, mut k) = (t, c);
+            for _ in 0..tris.len() {
+                let edge = if ccw { (k + 2) % 3 } else { k };
+                match mesh.neighbors(cur)[edge] {
+                    None => {
+                        let other = if ccw {
+                            tris[cur][(k + 2) % 3]
+                        } else {
+                            tris[cur][(k + 1) % 3]
+                        };
+                        if ccw {
+                            wall_ccw = Some(other);
+                        } else {
+                            wall_cw = Some(other);
+                        }
+                        break;
+                    }
+                    Some(n) if n == t => {
+                        full_circle = true;
+                        break;
+                    }
+                    Some(n) => {
+                        cur = n;
+                        k = tris[n].iter().position(|&x| x == v).unwrap_or(0);
+                    }
+                }
+            }
+            if full_circle {
+                break;
+            }
+        }
+        let flags = match (full_circle, wall_cw, wall_ccw) {
+            (false, Some(a), Some(b)) => {
+                let o = p[v as usize];
+                // The fan runs counter-clockwise from the clockwise wall `a` to `b`.
+                let (u, w) = (p[a as usize] - o, p[b as usize] - o);
+                let x = cross(u, w);
+                let reflex = x < 0.0 || (x == 0.0 && u.dot(w) > 0.0);
+                COMPUTED | ON_WALL | if reflex { TURN } else { 0 }
+            }
+            _ => COMPUTED,
+        };
+        self.corners[3 * t + c] = (self.stamp, flags);
+        flags
+    }
+
+    /// Demyen & Buro's width of triangle `t` between the two edges meeting at corner `c`:
+    /// the room an agent has passing from one to the other (cached per query).
+    fn width(&mut self, mesh: &NavMesh, t: usize, c: usize) -> f64 {
+        let slot = self.widths[3 * t + c];
+        if slot.0 == self.stamp {
+            return slot.1;
+        }
+        let tri = mesh.triangle(t);
+        let (cp, a, b) = (tri[c], tri[(c + 1) % 3], tri[(c + 2) % 3]);
+        let mut d = cp.distance(a).min(cp.distance(b));
+        // Walk across the third edge while it could hold a wall closer than d.
+        self.stack.clear();
+        self.stack.push((t as u32, ((c + 1) % 3) as u8));
+        while let Some((u, e)) = self.stack.pop() {
+            let tu = mesh.triangle(u as usize);
+            let (p, q) = (tu[e as usize], tu[(e as usize + 1) % 3]);
+            // The nearest point of the edge is an end: nothing beyond it is closer.
+            if (cp - p).dot(q - p) <= 0.0 || (cp - q).dot(p - q) <= 0.0 {
+                continue;
+            }
+            let (near, _) = closest_on_segment(cp, p, q);
+            let d2 = cp.distance(near);
+            if d2 >= d {
+                continue;
+            }
+            match mesh.neighbors(u as usize)[e as usize] {
+                None => d = d2,
+                Some(n) => {
+                    if let Some(k) = mesh.shared_edge(n, u as usize) {
+                        self.stack.push((n as u32, ((k + 1) % 3) as u8));
+                        self.stack.push((n as u32, ((k + 2) % 3) as u8));
+                    }
+                }
+            }
+        }
+        self.widths[3 * t + c] = (self.stamp, d);
+        d
+    }
+
+    /// True when an agent of radius `r` may cross edge `e` of triangle `t`: the edge is at
+    /// least `2r` long, or one of its ends is not on a wall.
+    fn edge_fits(&mut self, mesh: &NavMesh, t: usize, e: usize, r: f64) -> bool {
+        if r == 0.0 {
+            return true;
+        }
+        let tri = mesh.triangle(t);
+        if tri[e].distance(tri[(e + 1) % 3]) >= 2.0 * r {
+            return true;
+        }
+        self.corner(mesh, t, e) & ON_WALL == 0 || self.corner(mesh, t, (e + 1) % 3) & ON_WALL == 0
+    }
+
+    /// True when an agent of radius `r` may pass through triangle `t` from edge `from` to
+    /// edge `to` (and cross `to`).
+    fn passes(&mut self, mesh: &NavMesh, t: usize, from: usize, to: usize, r: f64) -> bool {
+        if r == 0.0 {
+            return true;
+        }
+        // The corner shared by edges `from` and `to`.
+        let c = if to == (from + 1) % 3 { to } else { from };
+        self.width(mesh, t, c) >= 2.0 * r && self.edge_fits(mesh, t, to, r)
+    }
+
+    /// The distance from `p` (in triangle `t`) to the nearest wall when it is below `r`,
+    /// by a flood over the triangles within `r` of `p`.
+    fn wall_within(&mut self, mesh: &NavMesh, p: DVec2, t: usize, r: f64) -> Option<f64> {
+        let mut nearest = r;
+        self.queue.clear();
+        self.queue.push(t as u32);
+        self.seen[t] = self.stamp;
+        while let Some(u) = self.queue.pop() {
+            let tri = mesh.triangle(u as usize);
+            for e in 0..3 {
+                let (a, b) = (tri[e], tri[(e + 1) % 3]);
+                let d = p.distance(closest_on_segment(p, a, b).0);
+                if d >= r {
+                    continue;
+                }
+                match mesh.neighbors(u as usize)[e] {
+                    None => nearest = nearest.min(d),
+                    Some(n) if self.seen[n] != self.stamp => {
+                        self.seen[n] = self.stamp;
+                        self.queue.push(n as u32);
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+        (nearest < r).then_some(nearest)
+    }
+
+    /// Polyanya from `start` (in triangle `s`) to `goal` (in `g`) with the width rule for
+    /// `r`; the goal node, or `None` when the open list runs dry.
+    fn polyanya(
+        &mut self,
+        mesh: &NavMesh,
+        start: DVec2,
+        goal: DVec2,
+        s: u32,
+        g: u32,
+        r: f64,
+    ) -> Option<u32> {
+        self.nodes.clear();
+        self.roots.clear();
+        self.open.clear();
+        self.pending.clear();
+        self.roots.push(Root {
+            p: start,
+            vertex: NONE,
+            g: 0.0,
+            parent: NONE,
+        });
+        self.seen[s as usize] = self.stamp;
+        let tris = mesh.triangle_indices();
+        let verts = mesh.vertices();
+        for k in 0..3 {
+            let Some(n) = mesh.neighbors(s as usize)[k] else {
+                continue;
+            };
+            if !self.edge_fits(mesh, s as usize, k, r) {
+                continue;
+            }
+            // Crossing edge k of s (from corner k to k + 1): in n, left is corner k + 1.
+            let (lv, rv) = (tris[s as usize][(k + 1) % 3], tris[s as usize][k]);
+            let (lp, rp) = (verts[lv as usize], verts[rv as usize]);
+            self.push(
+                mesh,
+                goal,
+                Node {
+                    parent: NONE,
+                    root: 0,
+                    tri: n as u32,
+                    edge: 0,
+                    via: 0,
+                    ir: rp,
+                    il: lp,
+                    rv,
+                    lv,
+                    rdir: rp - start,
+                    ldir: lp - start,
+                },
+                s,
+                g,
+            );
+        }
+        self.flush_pending();
+        while let Some(Open { node, .. }) = self.open.pop() {
+            let nd = self.nodes[node as usize];
+            if nd.tri == NONE {
+                return Some(node);
+            }
+            let root = self.roots[nd.root as usize];
+            if root.vertex != NONE {
+                let best = self.root_best[root.vertex as usize].1;
+                if root.g > best + 1e-12 * (1.0 + best) {
+                    continue;
+                }
+            }
+            // Intermediate pruning (Cui et al.): while a node has exactly one successor
+            // with the same root, expand that at once instead of going through the heap
+            // (its f is at least this node's, and the goal still goes through the heap).
+            let mut at = node;
+            // A cone never re-enters a triangle, so the chain is bounded by the mesh; the
+            // bound only guards against rounding surprises.
+            for _ in 0..=mesh.num_triangles() {
+                self.pending.clear();
+                self.expand(mesh, goal, at, g, r);
+                match self.pending[..] {
+                    [only]
+                        if self.nodes[only.node as usize].root == self.nodes[at as usize].root =>
+                    {
+                        at = only.node;
+                    }
+                    _ => break,
+                }
+            }
+            self.flush_pending();
+        }
+        None
+    }
+
+    /// Moves the successors of the last expansion to the open list.
+    fn flush_pending(&mut self) {
+        for k in 0..self.pending.len() {
+            self.open.push(self.pending[k]);
+        }
+        self.pending.clear();
+    }
+
+    /// Pushes `node` (whose `edge` is filled in here) entering its triangle from `from`.
+    fn push(&mut self, mesh: &NavMesh, goal: DVec2, mut node: Node, from: u32, g: u32) {
+        let t = node.tri as usize;
+        let Some(e) = mesh.shared_edge(t, from as usize) else {
+            return;
+        };
+        node.edge = e as u8;
+        let tri = mesh.triangle_indices()[t];
+        let verts = mesh.vertices();
+        let (lv, rv) = (tri[e], tri[(e + 1) % 3]);
+        let (lp, rp) = (verts[lv as usize], verts[rv as usize]);
+        let root = self.roots[node.root as usize];
+        let on_line = cross(rp - lp, root.p - lp) == 0.0;
+        if on_line {
+            // The root lies on the entry edge's line (it is one of its corners, or the
+            // start on the edge): the whole triangle is in view.
+            if root.vertex == NONE {
+                // Rotating about a start that sits on a vertex: visit each triangle once.
+                if self.seen[t] == self.stamp {
+                    return;
+                }
+                self.seen[t] = self.stamp;
+            }
+            node.ir = rp;
+            node.il = lp;
+            node.rv = rv;
+            node.lv = lv;
+            node.rdir = rp - lp;
+            node.ldir = lp - rp;
+        } else if node.ir == node.il {
+            return;
+        }
+        // A dead end (both far edges are walls) can only matter when it holds the goal.
+        if node.tri != g {
+            let nb = mesh.neighbors(t);
+            if nb[(e + 1) % 3].is_none() && nb[(e + 2) % 3].is_none() {
+                return;
+            }
+        }
+        let h = if on_line {
+            root.p.distance(reflect_behind(goal, lp, rp, root.p))
+        } else {
+            let q = reflect_behind(goal, lp, rp, root.p);
+            through_interval(root.p, node.ir, node.il, q)
+        };
+        let idx = self.nodes.len() as u32;
+        self.nodes.push(node);
+        self.pending.push(Open {
+            f: root.g + h,
+            g: root.g,
+            node: idx,
+        });
+    }
+
+    /// A new root at vertex `v` (point `p`) reached from root `from`, or `None` when `v` was
+    /// already reached at least as cheaply (root-level pruning).
+    fn new_root(&mut self, from: u32, v: u32, p: DVec2) -> Option<u32> {
+        let parent = self.roots[from as usize];
+        let g = parent.g + parent.p.distance(p);
+        let slot = &mut self.root_best[v as usize];
+        if slot.0 == self.stamp && g >= slot.1 - 1e-12 * (1.0 + slot.1) {
+            return None;
+        }
+        *slot = (self.stamp, g);
+        self.roots.push(Root {
+            p,
+            vertex: v,
+            g,
+            parent: from,
+        });
+        Some(self.roots.len() as u32 - 1)
+    }
+
+    fn expand(&mut self, mesh: &NavMesh, goal: DVec2, idx: u32, g: u32, r: f64) {
+        let nd = self.nodes[idx as usize];
+        let root = self.roots[nd.root as usize];
+        let rp = root.p;
+        let t = nd.tri as usize;
+        if nd.tri == g {
+            // The goal's triangle: straight to it when the cone holds it, else via the
+            // interval end on its side — the shortest path through the interval.
+            let (cost, via) = if cross(nd.rdir, goal - rp) < 0.0 {
+                (rp.distance(nd.ir) + nd.ir.distance(goal), 1)
+            } else if cross(nd.ldir, goal - rp) > 0.0 {
+                (rp.distance(nd.il) + nd.il.distance(goal), 2)
+            } else {
+                (rp.distance(goal), 0)
+            };
+            let node = Node {
+                parent: idx,
+                tri: NONE,
+                via,
+                ..nd
+            };
+            self.nodes.push(node);
+            self.open.push(Open {
+                f: root.g + cost,
+                g: f64::INFINITY,
+                node: self.nodes.len() as u32 - 1,
+            });
+            return;
+        }
+        let k = nd.edge as usize;
+        let tri = mesh.triangle_indices()[t];
+        let verts = mesh.vertices();
+        let (lvid, rvid, wvid) = (tri[k], tri[(k + 1) % 3], tri[(k + 2) % 3]);
+        let (l, rr, w) = (
+            verts[lvid as usize],
+            verts[rvid as usize],
+            verts[wvid as usize],
+        );
+        let nb = mesh.neighbors(t);
+        // Across R–W (edge k + 1) and across W–L (edge k + 2), when the radius fits.
+        let right_ok = nb[(k + 1) % 3].is_some() && self.passes(mesh, t, k, (k + 1) % 3, r);
+        let left_ok = nb[(k + 2) % 3].is_some() && self.passes(mesh, t, k, (k + 2) % 3, r);
+        if !right_ok && !left_ok {
+            return;
+        }
+        let n1 = nb[(k + 1) % 3].unwrap_or(0) as u32;
+        let n2 = nb[(k + 2) % 3].unwrap_or(0) as u32;
+        let o_r = cross(nd.rdir, w - rp);
+        let o_l = cross(nd.ldir, w - rp);
+        let succ = |root: u32, ir: DVec2, rv: u32, il: DVec2, lv: u32, rdir, ldir, tri| Node {
+            parent: idx,
+            root,
+            tri,
+            edge: 0,
+            via: 0,
+            ir,
+            il,
+            rv,
+            lv,
+            rdir,
+            ldir,
+        };
+        let t32 = t as u32;
+        if o_r <= 0.0 {
+            // W is right of (or on) the right side: the cone leaves through W–L only.
+            let (pr, prv) = if o_r == 0.0 {
+                (w, wvid)
+            } else {
+                hit(rp, nd.rdir, w, wvid, l, lvid)
+            };
+            let (pl, plv) = hit(rp, nd.ldir, w, wvid, l, lvid);
+            if left_ok {
+                let n = succ(nd.root, pr, prv, pl, plv, nd.rdir, nd.ldir, n2);
+                self.push(mesh, goal, n, t32, g);
+            }
+            // Behind the right end R: turn there.
+            if nd.rv == rvid && rvid != root.vertex && self.corner(mesh, t, (k + 1) % 3) & TURN != 0
+            {
+                if let Some(nr) = self.new_root(nd.root, rvid, rr) {
+                    if right_ok {
+                        let n = succ(nr, rr, rvid, w, wvid, rr - w, w - rr, n1);
+                        self.push(mesh, goal, n, t32, g);
+                    }
+                    if left_ok && o_r < 0.0 {
+                        let n = succ(nr, w, wvid, pr, prv, w - rr, nd.rdir, n2);
+                        self.push(mesh, goal, n, t32, g);
+                    }
+                }
+            }
+        } else if o_l >= 0.0 {
+            // W is left of (or on) the left side: the cone leaves through R–W only.
+            let (pl, plv) = if o_l == 0.0 {
+                (w, wvid)
+            } else {
+                hit(rp, nd.ldir, rr, rvid, w, wvid)
+            };
+            let (pr, prv) = hit(rp, nd.rdir, rr, rvid, w, wvid);
+            if right_ok {
+                let n = succ(nd.root, pr, prv, pl, plv, nd.rdir, nd.ldir, n1);
+                self.push(mesh, goal, n, t32, g);
+            }
+            if nd.lv == lvid && lvid != root.vertex && self.corner(mesh, t, k) & TURN != 0 {
+                if let Some(nr) = self.new_root(nd.root, lvid, l) {
+                    if left_ok {
+                        let n = succ(nr, w, wvid, l, lvid, w - l, l - w, n2);
+                        self.push(mesh, goal, n, t32, g);
+                    }
+                    if right_ok && o_l > 0.0 {
+                        let n = succ(nr, pl, plv, w, wvid, nd.ldir, w - l, n1);
+                        self.push(mesh, goal, n, t32, g);
+                    }
+                }
+            }
+        } else {
+            // W is inside the cone: both far edges are partly in view.
+            if right_ok {
+                let (pr, prv) = hit(rp, nd.rdir, rr, rvid, w, wvid);
+                let n = succ(nd.root, pr, prv, w, wvid, nd.rdir, w - rp, n1);
+                self.push(mesh, goal, n, t32, g);
+            }
+            if left_ok {
+                let (pl, plv) = hit(rp, nd.ldir, w, wvid, l, lvid);
+                let n = succ(nd.root, w, wvid, pl, plv, w - rp, nd.ldir, n2);
+                self.push(mesh, goal, n, t32, g);
+            }
+        }
+    }
+
+    /// Fills `path` and `channel` from the goal node.
+    fn reconstruct(&mut self, start: DVec2, goal: DVec2, s: usize, found: u32) {
+        let nd = self.nodes[found as usize];
+        self.path.clear();
+        self.path.push(goal);
+        match nd.via {
+            1 => self.path.push(nd.ir),
+            2 => self.path.push(nd.il),
+            _ => {}
+        }
+        let mut r = nd.root;
+        while r != NONE {
+            let root = self.roots[r as usize];
+            if root.vertex == NONE {
+                self.path.push(start);
+            } else {
+                self.path.push(root.p);
+            }
+            r = root.parent;
+        }
+        self.path.reverse();
+        self.path.dedup();
+        self.channel.clear();
+        let mut n = nd.parent;
+        while n != NONE {
+            let node = self.nodes[n as usize];
+            self.channel.push(node.tri as TriId);
+            n = node.parent;
+        }
+        self.channel.push(s);
+        self.channel.reverse();
+    }
+
+    /// Breadth-first search over (triangle, entry edge) with the width rule for `r`; on
+    /// success fills `channel` (not the shortest) and returns true.
+    fn breadth_first(&mut self, mesh: &NavMesh, s: usize, g: usize, r: f64) -> bool {
+        // `states` carry the query's stamp: this search runs at most once per stamp.
+        self.queue.clear();
+        let mut head = 0;
+        for k in 0..3 {
+            let Some(n) = mesh.neighbors(s)[k] else {
+                continue;
+            };
+            if !self.edge_fits(mesh, s, k, r) {
+                continue;
+            }
+            let Some(e) = mesh.shared_edge(n, s) else {
+                continue;
+            };
+            let st = (3 * n + e) as u32;
+            if self.states[st as usize].0 != self.stamp {
+                self.states[st as usize] = (self.stamp, NONE);
+                self.queue.push(st);
+            }
+        }
+        let mut found = NONE;
+        while head < self.queue.len() {
+            let st = self.queue[head];
+            head += 1;
+            let (t, e) = (st as usize / 3, st as usize % 3);
+            if t == g {
+                found = st;
+                break;
+            }
+            for x in [(e + 1) % 3, (e + 2) % 3] {
+                let Some(n) = mesh.neighbors(t)[x] else {
+                    continue;
+                };
+                if !self.passes(mesh, t, e, x, r) {
+                    continue;
+                }
+                let Some(ne) = mesh.shared_edge(n, t) else {
+                    continue;
+                };
+                let nst = (3 * n + ne) as u32;
+                if self.states[nst as usize].0 != self.stamp {
+                    self.states[nst as usize] = (self.stamp, st);
+                    self.queue.push(nst);
+                }
+            }
+        }
+        if found == NONE {
+            return false;
+        }
+        self.channel.clear();
+        let mut st = found;
+        while st != NONE {
+            self.channel.push(st as usize / 3);
+            st = self.states[st as usize].1;
+        }
+        self.channel.push(s);
+        self.channel.reverse();
+        true
+    }
+
+    /// The narrowest passage of the current channel for `r`, as a [`ChannelTooNarrow`]
+    /// error: the smallest crossed-edge length or triangle width along it.
+    ///
+    /// [`ChannelTooNarrow`]: Error::ChannelTooNarrow
+    fn narrowest(&mut self, mesh: &NavMesh, radius: f64) -> Error {
+        let mut best = (f64::INFINITY, 0usize, DVec2::ZERO);
+        let channel = std::mem::take(&mut self.channel);
+        for (i, w) in channel.windows(2).enumerate() {
+            let (t, n) = (w[0], w[1]);
+            let Some(x) = mesh.shared_edge(t, n) else {
+                continue;
+            };
+            let tri = mesh.triangle(t);
+            let (a, b) = (tri[x], tri[(x + 1) % 3]);
+            let both_walls = self.corner(mesh, t, x) & ON_WALL != 0
+                && self.corner(mesh, t, (x + 1) % 3) & ON_WALL != 0;
+            if both_walls && a.distance(b) < best.0 {
+                best = (a.distance(b), i, (a + b) * 0.5);
+            }
+            if i > 0 {
+                if let Some(from) = mesh.shared_edge(t, channel[i - 1]) {
+                    let c = if x == (from + 1) % 3 { x } else { from };
+                    let wdt = self.width(mesh, t, c);
+                    if wdt < best.0 {
+                        best = (wdt, i, (a + b) * 0.5);
+                    }
+                }
+            }
+        }
+        self.channel = channel;
+        Error::ChannelTooNarrow {
+            index: best.1,
+            x: best.2.x,
+            y: best.2.y,
+            width: best.0,
+            radius,
+        }
+    }
+}
+
+/// Where the line from `root` in direction `dir` meets segment `a`–`b` (clamped to it),
+/// with the vertex id when that is exactly an end.
+fn hit(root: DVec2, dir: DVec2, a: DVec2, av: u32, b: DVec2, bv: u32) -> (DVec2, u32) {
+    if cross(dir, a - root) == 0.0 {
+        return (a, av);
+    }
+    if cross(dir, b - root) == 0.0 {
+        return (b, bv);
+    }
+    let den = cross(dir, b - a);
+    if den == 0.0 {
+        return (a, av);
+    }
+    let t = cross(dir, root - a) / den;
+    if t <= 0.0 {
+        (a, av)
+    } else if t >= 1.0 {
+        (b, bv)
+    } else {
+        (a.lerp(b, t), NONE)
+    }
+}
+
+/// `goal` mirrored across the line `l`–`r` when it lies strictly on the same side as
+/// `root` (a path from the root through the edge must come back).
+fn reflect_behind(goal: DVec2, l: DVec2, r: DVec2, root: DVec2) -> DVec2 {
+    let d = r - l;
+    let (sg, sr) = (cross(d, goal - l), cross(d, root - l));
+    if (sg > 0.0 && sr > 0.0) || (sg < 0.0 && sr < 0.0) {
+        let len2 = d.length_squared();
+        if len2 > 0.0 {
+            let foot = l + d * ((goal - l).dot(d) / len2);
+            return 2.0 * foot - goal;
+        }
+    }
+    goal
+}
+
+/// Length of the shortest path from `root` through the segment `ir`–`il` to `q`.
+fn through_interval(root: DVec2, ir: DVec2, il: DVec2, q: DVec2) -> f64 {
+    let right = cross(ir - root, q - root);
+    let left = cross(il - root, q - root);
+    if right >= 0.0 && left <= 0.0 {
+        root.distance(q)
+    } else if right < 0.0 {
+        root.distance(ir) + ir.distance(q)
+    } else {
+        root.distance(il) + il.distance(q)
+    }
+}
+
+thread_local! {
+    /// A query per thread for the convenience functions that take no query object.
+    static QUERY: std::cell::RefCell<NavMeshQuery> = std::cell::RefCell::new(NavMeshQuery::new());
+}
+
+/// Runs `f` on this thread's reusable query (a fresh one if it is already in use, e.g. by
+/// a re-entrant call).
+pub(crate) fn with_query<T>(f: impl FnOnce(&mut NavMeshQuery) -> T) -> T {
+    QUERY.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut q) => f(&mut q),
+        Err(_) => f(&mut NavMeshQuery::new()),
+    })
+}

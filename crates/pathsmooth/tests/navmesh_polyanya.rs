@@ -1,0 +1,410 @@
+//! The navmesh query (Polyanya): exact shortest paths on small scenes, the exact optimum of
+//! a visibility graph on random grid scenes, the `polyanya` crate's lengths on the Moving
+//! AI maps, and validity with an agent radius on those maps.
+//!
+//! The map sweeps take every 10th scenario of every map with `PATHSMOOTH_SLOW=1` and a
+//! sample of 40 per map otherwise.
+
+mod common;
+#[path = "common/counting_alloc.rs"]
+mod counting_alloc;
+
+#[global_allocator]
+static GLOBAL: counting_alloc::Counting = counting_alloc::Counting;
+
+use std::collections::BinaryHeap;
+
+use glam::DVec2;
+use pathsmooth::grid::GridMap;
+use pathsmooth::navmesh::mesh::{NavMesh, Scene};
+use pathsmooth::navmesh::NavMeshQuery;
+use pathsmooth::{Error, GridWorld, Validator, World};
+use proptest::prelude::*;
+
+fn length(path: &[DVec2]) -> f64 {
+    path.windows(2).map(|w| w[0].distance(w[1])).sum()
+}
+
+fn p(x: f64, y: f64) -> DVec2 {
+    DVec2::new(x, y)
+}
+
+#[test]
+fn path_round_a_pillar_is_exact() {
+    let mesh = NavMesh::from_scene(&Scene {
+        boundary: vec![[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]],
+        holes: vec![vec![[4.0, 3.0], [6.0, 3.0], [6.0, 9.0], [4.0, 9.0]]],
+    })
+    .unwrap();
+    let mut q = NavMeshQuery::new();
+    let path = q.find_path(&mesh, p(1.0, 5.0), p(9.0, 5.0), 0.0).unwrap();
+    assert_eq!(path, [p(1.0, 5.0), p(4.0, 3.0), p(6.0, 3.0), p(9.0, 5.0)]);
+    // Reversed, and from above: round the top corners.
+    let path = q.find_path(&mesh, p(9.0, 5.0), p(1.0, 5.0), 0.0).unwrap();
+    assert_eq!(path, [p(9.0, 5.0), p(6.0, 3.0), p(4.0, 3.0), p(1.0, 5.0)]);
+    let path = q.find_path(&mesh, p(1.0, 8.5), p(9.0, 8.5), 0.0).unwrap();
+    assert_eq!(path, [p(1.0, 8.5), p(4.0, 9.0), p(6.0, 9.0), p(9.0, 8.5)]);
+    // In plain view: straight.
+    let path = q.find_path(&mesh, p(1.0, 1.0), p(9.0, 2.0), 0.0).unwrap();
+    assert_eq!(path, [p(1.0, 1.0), p(9.0, 2.0)]);
+    // The channel runs from the start's triangle to the goal's through shared edges.
+    let c = q.channel().to_vec();
+    assert!(mesh.triangle_contains(c[0], p(1.0, 1.0)));
+    assert!(mesh.triangle_contains(*c.last().unwrap(), p(9.0, 2.0)));
+    assert!(c.windows(2).all(|w| mesh.shared_edge(w[0], w[1]).is_some()));
+}
+
+#[test]
+fn a_reused_query_does_not_allocate() {
+    let rows = [
+        "..........",
+        "..@@@.....",
+        "..@.......",
+        "..@..@@@..",
+        "......@...",
+        "..@@..@...",
+        "..........",
+    ];
+    let mesh = NavMesh::from_grid(&GridMap::from_rows(&rows).unwrap()).unwrap();
+    let pairs = [
+        (p(0.5, 0.5), p(9.5, 6.5)),
+        (p(3.5, 2.5), p(7.5, 4.5)),
+        (p(9.5, 0.5), p(0.5, 6.5)),
+    ];
+    let mut q = NavMeshQuery::new();
+    let run = |q: &mut NavMeshQuery| {
+        for &(a, b) in &pairs {
+            for r in [0.0, 0.3] {
+                q.find_path(&mesh, a, b, r).unwrap();
+            }
+        }
+    };
+    run(&mut q); // grow the buffers
+    let before = counting_alloc::allocations();
+    run(&mut q);
+    run(&mut q);
+    assert_eq!(
+        counting_alloc::allocations() - before,
+        0,
+        "allocations in steady state"
+    );
+}
+
+#[test]
+fn path_in_an_l_room_bends_on_the_inner_corner() {
+    let l = vec![
+        [0.0, 0.0],
+        [6.0, 0.0],
+        [6.0, 2.0],
+        [2.0, 2.0],
+        [2.0, 6.0],
+        [0.0, 6.0],
+    ];
+    let mesh = NavMesh::from_scene(&Scene {
+        boundary: l,
+        holes: vec![],
+    })
+    .unwrap();
+    let mut q = NavMeshQuery::new();
+    let path = q.find_path(&mesh, p(5.5, 1.5), p(1.5, 5.5), 0.0).unwrap();
+    assert_eq!(path, [p(5.5, 1.5), p(2.0, 2.0), p(1.5, 5.5)]);
+    assert!((length(path) - (12.5f64.sqrt() + 12.5f64.sqrt())).abs() < 1e-12);
+    // Start and goal on vertices and on edges.
+    let path = q.find_path(&mesh, p(6.0, 0.0), p(0.0, 6.0), 0.0).unwrap();
+    assert_eq!(path, [p(6.0, 0.0), p(2.0, 2.0), p(0.0, 6.0)]);
+    let path = q.find_path(&mesh, p(4.0, 2.0), p(2.0, 4.0), 0.0).unwrap();
+    assert_eq!(path, [p(4.0, 2.0), p(2.0, 2.0), p(2.0, 4.0)]);
+    let path = q.find_path(&mesh, p(3.0, 1.0), p(3.0, 1.0), 0.0).unwrap();
+    assert_eq!(path, [p(3.0, 1.0)]);
+}
+
+#[test]
+fn errors_name_the_problem() {
+    let mesh = NavMesh::from_scene(&Scene {
+        boundary: vec![[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]],
+        holes: vec![
+            vec![[4.0, 0.5], [5.0, 0.5], [5.0, 4.5], [4.0, 4.5]],
+            vec![[4.0, 5.5], [5.0, 5.5], [5.0, 9.5], [4.0, 9.5]],
+        ],
+    })
+    .unwrap();
+    let mut q = NavMeshQuery::new();
+    let (s, g) = (p(2.0, 5.0), p(8.0, 5.0));
+    assert!(q.find_path(&mesh, s, g, 0.25).is_ok());
+    // Gaps of width 0.5 (at the walls) and 1 (in the middle): radius 0.6 fits none.
+    match q.find_path(&mesh, s, g, 0.6) {
+        Err(Error::ChannelTooNarrow { width, radius, .. }) => {
+            assert!(width < 1.2 && radius == 0.6, "{width}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        q.find_path(&mesh, p(0.2, 5.0), g, 0.3),
+        Err(Error::TooClose { what: "start", .. })
+    ));
+    assert!(matches!(
+        q.find_path(&mesh, p(4.5, 2.0), g, 0.0),
+        Err(Error::OutsideMesh { what: "start", .. })
+    ));
+    assert!(matches!(
+        q.find_path(&mesh, s, g, f64::NAN),
+        Err(Error::BadParameter { .. })
+    ));
+    let split = NavMesh::from_grid(&GridMap::from_rows(&["..@..", "..@.."]).unwrap()).unwrap();
+    assert!(matches!(
+        q.find_path(&split, p(0.5, 0.5), p(4.5, 0.5), 0.0),
+        Err(Error::Unreachable { .. })
+    ));
+}
+
+/// The exact shortest path by Dijkstra over the visibility graph of the mesh's vertices,
+/// less the grid's pinch vertices (a path may not bend on one).
+fn visibility_graph_length(map: &GridMap, mesh: &NavMesh, s: DVec2, g: DVec2) -> Option<f64> {
+    let mut pts = vec![s, g];
+    let blocked = |x: f64, y: f64| !map.is_passable(x as i64, y as i64);
+    pts.extend(mesh.vertices().iter().copied().filter(|v| {
+        let (a, b) = (blocked(v.x - 1.0, v.y - 1.0), blocked(v.x, v.y));
+        let (c, d) = (blocked(v.x, v.y - 1.0), blocked(v.x - 1.0, v.y));
+        let pinch = (a && b && !c && !d) || (c && d && !a && !b);
+        !pinch
+    }));
+    let n = pts.len();
+    let mut dist = vec![f64::INFINITY; n];
+    let mut done = vec![false; n];
+    dist[0] = 0.0;
+    let mut heap = BinaryHeap::new();
+    heap.push((std::cmp::Reverse(0u64), 0usize));
+    while let Some((_, i)) = heap.pop() {
+        if done[i] {
+            continue;
+        }
+        done[i] = true;
+        if i == 1 {
+            return Some(dist[1]);
+        }
+        for j in 0..n {
+            if done[j] || !mesh.line_of_sight(pts[i], pts[j]) {
+                continue;
+            }
+            let d = dist[i] + pts[i].distance(pts[j]);
+            if d < dist[j] {
+                dist[j] = d;
+                heap.push((std::cmp::Reverse(d.to_bits()), j));
+            }
+        }
+    }
+    None
+}
+
+fn random_map() -> impl Strategy<Value = (Vec<String>, (usize, usize), (usize, usize))> {
+    (4usize..12, 4usize..12).prop_flat_map(|(w, h)| {
+        (
+            proptest::collection::vec(proptest::bool::weighted(0.3), w * h),
+            (0..w, 0..h),
+            (0..w, 0..h),
+        )
+            .prop_map(move |(cells, s, g)| {
+                let mut rows: Vec<String> = (0..h)
+                    .map(|y| {
+                        (0..w)
+                            .map(|x| if cells[y * w + x] { '@' } else { '.' })
+                            .collect()
+                    })
+                    .collect();
+                for (x, y) in [s, g] {
+                    rows[y].replace_range(x..x + 1, ".");
+                }
+                (rows, s, g)
+            })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+    /// On random grid scenes the path is valid, and its length is the visibility graph's
+    /// exact optimum (so never longer than any funnel through any channel).
+    #[test]
+    fn radius_zero_is_the_exact_optimum((rows, s, g) in random_map()) {
+        let map = GridMap::from_rows(&rows).unwrap();
+        let mesh = NavMesh::from_grid(&map).unwrap();
+        let world = GridWorld::new(map.clone()).unwrap();
+        let (s, g) = (p(s.0 as f64 + 0.5, s.1 as f64 + 0.5), p(g.0 as f64 + 0.5, g.1 as f64 + 0.5));
+        let exact = visibility_graph_length(&map, &mesh, s, g);
+        let mut q = NavMeshQuery::new();
+        match (q.find_path(&mesh, s, g, 0.0), exact) {
+            (Ok(path), Some(best)) => {
+                let path = path.to_vec();
+                prop_assert!((length(&path) - best).abs() <= 1e-9 * (1.0 + best),
+                    "{rows:?} {s} {g}: {} vs {best}: {path:?}", length(&path));
+                let report = Validator::new(&world).validate(&path, 0.0).unwrap();
+                prop_assert!(report.is_valid(), "{rows:?}: {:?}", report.problem());
+            }
+            (Err(Error::Unreachable { .. }), None) => {}
+            (got, want) => prop_assert!(false, "{rows:?} {s} {g}: {got:?} vs {want:?}"),
+        }
+    }
+
+    /// With a radius: the path is valid for that radius wherever it is found, and it is
+    /// found wherever grid A* with the radius finds one.
+    #[test]
+    fn radius_paths_are_valid_and_found_where_grid_astar_finds_one(
+        (rows, s, g) in random_map(),
+        r in proptest::sample::select(vec![0.2, 0.3, 0.45]),
+    ) {
+        let map = GridMap::from_rows(&rows).unwrap();
+        let world = pathsmooth::NavMeshWorld::new(NavMesh::from_grid(&map).unwrap());
+        let grid = GridWorld::new(map).unwrap();
+        let (s, g) = (p(s.0 as f64 + 0.5, s.1 as f64 + 0.5), p(g.0 as f64 + 0.5, g.1 as f64 + 0.5));
+        let ours = world.plan(s, g, r);
+        if let Ok(path) = &ours {
+            let report = Validator::new(&grid).validate(path, r).unwrap();
+            prop_assert!(report.is_valid(), "{rows:?} {s} {g} r {r}: {:?} {path:?}", report.problem());
+        }
+        if grid.plan(s, g, r).is_ok() {
+            prop_assert!(ours.is_ok(), "{rows:?} {s} {g} r {r}: {ours:?}");
+        }
+    }
+}
+
+/// Every 10th scenario (all with `PATHSMOOTH_SLOW`, else at most `sample` spread over the
+/// file) of every map.
+fn scenarios(name: &str, sample: usize) -> Option<(GridMap, Vec<pathsmooth::Scenario>)> {
+    let (map, scen) = common::try_load(name)?;
+    let every: Vec<_> = scen.iter().step_by(10).cloned().collect();
+    let picked = if common::slow() {
+        every
+    } else {
+        common::sample(&every, sample)
+    };
+    Some((map, picked))
+}
+
+/// polyanya's mesh from the SAME triangles: vertices with their triangles listed
+/// counter-clockwise (`u32::MAX` where a wall interrupts the fan), triangles as polygons.
+fn polyanya_mesh(mesh: &NavMesh) -> polyanya::Mesh {
+    let tris = mesh.triangle_indices();
+    let nv = mesh.vertices().len();
+    let mut around: Vec<Vec<(usize, usize)>> = vec![Vec::new(); nv];
+    for (t, tri) in tris.iter().enumerate() {
+        for (c, &v) in tri.iter().enumerate() {
+            around[v as usize].push((t, c));
+        }
+    }
+    let mut vertices = Vec::with_capacity(nv);
+    for (v, inc) in around.iter().enumerate() {
+        let mut list = Vec::new();
+        let mut used = vec![false; inc.len()];
+        let pos = |t: usize| inc.iter().position(|&(u, _)| u == t).unwrap();
+        // Start each fan at a triangle whose clockwise side (edge c, leaving v) is a wall.
+        let starts: Vec<usize> = (0..inc.len())
+            .filter(|&i| mesh.neighbors(inc[i].0)[inc[i].1].is_none())
+            .collect();
+        let walls = !starts.is_empty();
+        for first in starts.into_iter().chain(0..inc.len()) {
+            if used[first] {
+                continue;
+            }
+            let mut i = first;
+            loop {
+                used[i] = true;
+                let (t, c) = inc[i];
+                list.push(t as u32);
+                match mesh.neighbors(t)[(c + 2) % 3] {
+                    Some(n) if !used[pos(n)] => i = pos(n),
+                    _ => break,
+                }
+            }
+            if walls {
+                list.push(u32::MAX);
+            }
+        }
+        let q = mesh.vertices()[v];
+        vertices.push(polyanya::Vertex::new(
+            glam033::Vec2::new(q.x as f32, q.y as f32),
+            list,
+        ));
+    }
+    let polygons = tris
+        .iter()
+        .map(|t| polyanya::Polygon::new(t.to_vec(), false))
+        .collect();
+    let mut m = polyanya::Mesh::new(vertices, polygons).unwrap();
+    m.bake();
+    m
+}
+
+#[test]
+fn radius_zero_lengths_equal_polyanyas_on_every_map() {
+    if !common::have_movingai() {
+        return;
+    }
+    let mut compared = 0;
+    for name in common::MAPS {
+        let Some((map, scen)) = scenarios(name, 40) else {
+            return;
+        };
+        let mesh = NavMesh::from_grid(&map).unwrap();
+        let theirs = polyanya_mesh(&mesh);
+        let mut q = NavMeshQuery::new();
+        for s in &scen {
+            let (a, b) = (s.start_point(), s.goal_point());
+            let ours = length(q.find_path(&mesh, a, b, 0.0).unwrap());
+            let to = |v: DVec2| glam033::Vec2::new(v.x as f32, v.y as f32);
+            let reference = theirs.path(to(a), to(b)).expect("polyanya finds a path");
+            let l = reference.length as f64;
+            assert!(
+                (ours - l).abs() <= 1e-4 * l.max(1.0),
+                "{name} {s:?}: ours {ours} polyanya {l}"
+            );
+            compared += 1;
+        }
+    }
+    println!("compared {compared} scenarios with polyanya");
+}
+
+#[test]
+fn navmesh_paths_are_valid_at_radius_0_03_05_on_every_map() {
+    if !common::have_movingai() {
+        return;
+    }
+    let (mut planned, mut checked) = (0, 0);
+    let mut failures = Vec::new();
+    for name in common::MAPS {
+        let Some((map, scen)) = scenarios(name, 15) else {
+            return;
+        };
+        let grid = GridWorld::new(map.clone()).unwrap();
+        let world = pathsmooth::NavMeshWorld::new(NavMesh::from_grid(&map).unwrap());
+        let validator = Validator::new(&grid);
+        for s in &scen {
+            let (a, b) = (s.start_point(), s.goal_point());
+            for r in [0.0, 0.3, 0.5] {
+                checked += 1;
+                match world.plan(a, b, r) {
+                    Ok(path) => {
+                        let report = validator.validate(&path, r).unwrap();
+                        if report.is_valid() {
+                            planned += 1;
+                        } else {
+                            failures.push(format!("{name} {a} {b} r {r}: {:?}", report.problem()));
+                        }
+                    }
+                    Err(e) => {
+                        if grid.plan(a, b, r).is_ok() {
+                            failures.push(format!(
+                                "{name} {a} {b} r {r}: navmesh says {e} where grid A* finds a path"
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    println!("{planned} of {checked} navmesh plans valid (the rest fail on the grid too)");
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
