@@ -821,6 +821,23 @@ fn plan_and_bench_on_mesh_and_obj_navmeshes() {
             path.contains("[0.5,0.5]") && path.contains("[5.5,3.5]"),
             "{path}"
         );
+        // The straight path starts in polygon 0 (the pentagon) and ends in polygon 2.
+        let out = bin()
+            .args(["plan", "--navmesh"])
+            .arg(file)
+            .args([
+                "--ground-plane",
+                plane,
+                "--from",
+                "0.5,0.5",
+                "--to",
+                "5.5,3.5",
+            ])
+            .args(["--method", "funnel", "--polygons"])
+            .output()
+            .unwrap();
+        let notes = String::from_utf8_lossy(&out.stderr);
+        assert!(notes.contains("funnel: polygons entered: 0 2"), "{notes}");
         let out = bin()
             .args(["bench", "--navmesh"])
             .arg(file)

@@ -50,3 +50,13 @@ fn scene_corpus() {
 fn corridor_corpus() {
     replay("corridor_json", checks::corridor_json);
 }
+
+#[test]
+fn mesh_corpus() {
+    replay("parse_mesh", checks::parse_mesh_round_trip);
+}
+
+#[test]
+fn obj_corpus() {
+    replay("parse_obj", checks::parse_obj_round_trip);
+}

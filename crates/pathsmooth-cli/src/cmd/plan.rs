@@ -29,6 +29,11 @@ pub struct PlanArgs {
     /// The ground plane of an OBJ navmesh: xz (y up, as Recast writes) or xy (z up).
     #[arg(long, default_value = "xz")]
     pub ground_plane: GroundPlane,
+    /// On a navmesh: print (to stderr) each method's polygons, the id of the polygon the
+    /// path enters at each of its points (a `.mesh` or OBJ polygon's id is its position in
+    /// the file; a scene's polygons are its triangles).
+    #[arg(long)]
+    pub polygons: bool,
     /// Start as `X,Y`: a cell (column,row; whole numbers) on a map, a point in a scene.
     #[arg(long, value_parser = parse_xy, allow_hyphen_values = true)]
     pub from: DVec2,
@@ -238,6 +243,15 @@ fn plan_on_scene(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Plan
         match pipeline.plan(a.from, a.to) {
             Ok(path) => {
                 outcomes.ran(m.name(), &pipeline);
+                if a.polygons {
+                    let ids = mesh.polygons_along(&path)?;
+                    let ids: Vec<String> = ids.iter().map(|id| id.to_string()).collect();
+                    outcomes.notes.push(format!(
+                        "{}: polygons entered: {}",
+                        m.name(),
+                        ids.join(" ")
+                    ));
+                }
                 let length = pipeline.report().validation.length;
                 table.row(crate::report::metrics_row(
                     m.name(),

@@ -6,8 +6,12 @@
 //! fill that flips parity whenever it crosses a constraint keeps only the triangles inside the
 //! free region (inside the boundary, outside every hole).
 //!
-//! Two sources:
+//! Three sources:
 //!
+//! - a caller's convex polygons ([`NavMesh::from_polygons_with_ids`]; also read from
+//!   polyanya `.mesh` and OBJ files by [`navmesh::import`](crate::navmesh::import)): every
+//!   polygon edge is a constraint, each triangle keeps its polygon's id
+//!   ([`NavMesh::polygon_of`]), and edges shared by two polygons are open;
 //! - a [`Scene`]: a boundary polygon with polygonal holes, usually a JSON file
 //!   `{"boundary": [[x, y], …], "holes": [[[x, y], …], …]}` (`NavMesh::from_scene_json`,
 //!   `NavMesh::load_scene`, with the `serde` feature), or built in code. Rings are implicitly closed (a repeated first point at the end is
@@ -324,6 +328,16 @@ impl NavMesh {
 
     /// The index (`0..num_polygons()`) of the polygon triangle `t` belongs to. Panics if
     /// `t` is out of range. O(1).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::navmesh::mesh::NavMesh;
+    /// let v = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)].map(|(x, y)| DVec2::new(x, y));
+    /// let mesh = NavMesh::from_polygons_with_ids(&v, &[vec![0, 1, 2, 3]], &[5])?;
+    /// assert_eq!(mesh.polygon_index_of(1), 0);
+    /// assert_eq!(mesh.polygon(0), &[0, 1, 2, 3]);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
     pub fn polygon_index_of(&self, t: TriId) -> usize {
         if self.polygons.rings.is_empty() {
             assert!(t < self.triangles.len(), "triangle {t} out of range");
