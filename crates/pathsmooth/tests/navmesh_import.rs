@@ -58,9 +58,17 @@ fn polygon_set(mesh: &NavMesh) -> Vec<(PolyId, Vec<[u64; 2]>)> {
     all
 }
 
-/// A 6×4 room made of convex polygons with ids: two quads below, a triangle fan round a
-/// pillar-free middle, and a quad split by a straight corner (vertex 9 lies in the middle
-/// of the top edge of polygon 500, so polygons 600 and 700 above share half of it each).
+/// The polygons' rings without their ids, sorted (file formats carry no ids).
+fn rings_of(mesh: &NavMesh) -> Vec<Vec<[u64; 2]>> {
+    let mut rings: Vec<_> = polygon_set(mesh).into_iter().map(|(_, r)| r).collect();
+    rings.sort();
+    rings
+}
+
+/// A 6×4 room made of convex polygons with ids: a quad and a pentagon below, a heptagon
+/// with straight corners in the middle (vertices 5, 6 below it and 9 above it lie along
+/// its edges, so its neighbours share part of an edge each), and two quads above. Vertices
+/// 2 and 11 are used by no polygon (11 even lies on the border).
 ///
 /// ```text
 ///  y=4  12 ------ 13 ------ 14
@@ -224,10 +232,7 @@ fn assert_round_trips(mesh: &NavMesh, queries: &[(DVec2, DVec2)]) {
     for other in again {
         assert_eq!(triangle_set(&other), triangle_set(mesh));
         assert_eq!(other.num_polygons(), mesh.num_polygons());
-        // Ids are positions in the files: equal to the original's when it used positions.
-        let ours: Vec<_> = polygon_set(mesh).into_iter().map(|(_, r)| r).collect();
-        let theirs: Vec<_> = polygon_set(&other).into_iter().map(|(_, r)| r).collect();
-        assert_eq!(theirs, ours);
+        assert_eq!(rings_of(&other), rings_of(mesh));
         let other = NavMeshWorld::new(other);
         for &(s, g) in queries {
             let (a, b) = (world.plan(s, g, 0.0), other.plan(s, g, 0.0));
@@ -595,5 +600,114 @@ proptest! {
         if let Ok(mesh) = parse_obj(&edit(obj), "e.obj", GroundPlane::Xz) {
             prop_assert!(parse_obj(&write_obj(&mesh, GroundPlane::Xz), "again.obj", GroundPlane::Xz).is_ok());
         }
+    }
+}
+
+// ---- random polygon meshes --------------------------------------------------------------
+
+/// A jittered `w`×`h` grid of quads, keeping the cells whose bit is set in `keep`: convex
+/// polygons (the jitter is under a quarter of the spacing) that share whole edges, with
+/// pinches where two kept cells touch only at a corner.
+fn jittered_quads(
+    w: usize,
+    h: usize,
+    jitter: &[(f64, f64)],
+    keep: &[bool],
+) -> (Vec<DVec2>, Vec<Vec<u32>>) {
+    let idx = |x: usize, y: usize| (y * (w + 1) + x) as u32;
+    let mut v = Vec::new();
+    for y in 0..=h {
+        for x in 0..=w {
+            let (jx, jy) = jitter[(y * (w + 1) + x) % jitter.len()];
+            // The map's border stays straight so the outline is simple to reason about.
+            let jx = if x == 0 || x == w { 0.0 } else { jx };
+            let jy = if y == 0 || y == h { 0.0 } else { jy };
+            v.push(DVec2::new(x as f64 + jx, y as f64 + jy));
+        }
+    }
+    let mut polys = Vec::new();
+    for y in 0..h {
+        for x in 0..w {
+            if keep[(y * w + x) % keep.len()] {
+                polys.push(vec![
+                    idx(x, y),
+                    idx(x + 1, y),
+                    idx(x + 1, y + 1),
+                    idx(x, y + 1),
+                ]);
+            }
+        }
+    }
+    (v, polys)
+}
+
+fn area2(ring: &[DVec2]) -> f64 {
+    (0..ring.len())
+        .map(|k| pathsmooth::geometry::cross(ring[k], ring[(k + 1) % ring.len()]))
+        .sum()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Each polygon's triangles tile it (their areas add up to its area and their centroids
+    /// lie in it), walls are exactly the edges of one polygon, and the mesh round-trips
+    /// through both writers with its polygons.
+    #[test]
+    fn random_quad_meshes_keep_their_polygons(
+        w in 1usize..6,
+        h in 1usize..6,
+        jitter in prop::collection::vec((-0.24f64..0.24, -0.24f64..0.24), 1..50),
+        keep in prop::collection::vec(any::<bool>(), 1..40),
+        salt in any::<u64>(),
+    ) {
+        let (v, polys) = jittered_quads(w, h, &jitter, &keep);
+        prop_assume!(!polys.is_empty());
+        let ids: Vec<PolyId> = (0..polys.len() as u64).map(|i| i.wrapping_mul(2654435761) ^ salt).collect();
+        let mesh = NavMesh::from_polygons_with_ids(&v, &polys, &ids).unwrap();
+        prop_assert_eq!(mesh.num_polygons(), polys.len());
+        let mut area = vec![0.0; polys.len()];
+        for t in 0..mesh.num_triangles() {
+            let i = mesh.polygon_index_of(t);
+            prop_assert_eq!(mesh.polygon_of(t), ids[i]);
+            area[i] += area2(&mesh.triangle(t));
+            let ring: Vec<DVec2> = polys[i].iter().map(|&k| v[k as usize]).collect();
+            let c = mesh.centroid(t);
+            for k in 0..ring.len() {
+                let (a, b) = (ring[k], ring[(k + 1) % ring.len()]);
+                prop_assert!(pathsmooth::geometry::cross(b - a, c - a) > 0.0);
+            }
+        }
+        for (i, p) in polys.iter().enumerate() {
+            let ring: Vec<DVec2> = p.iter().map(|&k| v[k as usize]).collect();
+            prop_assert!((area[i] - area2(&ring)).abs() <= 1e-9 * area2(&ring));
+        }
+        // Walls: triangle edges with no neighbour are polygon edges used once.
+        let mut uses = std::collections::HashMap::new();
+        for p in &polys {
+            for k in 0..4 {
+                let (a, b) = (p[k], p[(k + 1) % 4]);
+                *uses.entry((a.min(b), a.max(b))).or_insert(0) += 1;
+            }
+        }
+        let wall_len: f64 = uses
+            .iter()
+            .filter(|(_, &n)| n == 1)
+            .map(|(&(a, b), _)| v[a as usize].distance(v[b as usize]))
+            .sum();
+        let mut mesh_wall_len = 0.0;
+        for t in 0..mesh.num_triangles() {
+            let c = mesh.triangle(t);
+            for (k, n) in mesh.neighbors(t).iter().enumerate() {
+                if n.is_none() {
+                    mesh_wall_len += c[k].distance(c[(k + 1) % 3]);
+                }
+            }
+        }
+        prop_assert!((wall_len - mesh_wall_len).abs() <= 1e-9 * wall_len);
+        let again = parse_mesh(&write_mesh(&mesh), "rt.mesh").unwrap();
+        prop_assert_eq!(rings_of(&again), rings_of(&mesh));
+        let again = parse_obj(&write_obj(&mesh, GroundPlane::Xz), "rt.obj", GroundPlane::Xz).unwrap();
+        prop_assert_eq!(rings_of(&again), rings_of(&mesh));
     }
 }
