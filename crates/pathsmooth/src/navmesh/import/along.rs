@@ -1,5 +1,7 @@
 //! The polygon a path enters at each of its points ([`NavMesh::polygons_along`]).
 
+use std::collections::HashSet;
+
 use glam::DVec2;
 
 use crate::error::{Error, Result};
@@ -32,17 +34,18 @@ pub(crate) fn polygons_along(mesh: &NavMesh, path: &[DVec2]) -> Result<Vec<PolyI
 fn entered(mesh: &NavMesh, t: TriId, p: DVec2, d: DVec2) -> Option<TriId> {
     // The triangles touching a point form a fan round it (or two, on an edge); a short
     // breadth-first walk over the neighbours that still hold `p` visits them all.
-    let mut seen = vec![t];
+    let mut queue = vec![t];
+    let mut seen = HashSet::from([t]);
     let mut k = 0;
-    while k < seen.len() {
-        let u = seen[k];
+    while k < queue.len() {
+        let u = queue[k];
         k += 1;
         if holds_direction(mesh, u, p, d) {
             return Some(u);
         }
         for n in mesh.neighbors(u).into_iter().flatten() {
-            if !seen.contains(&n) && mesh.triangle_contains(n, p) {
-                seen.push(n);
+            if mesh.triangle_contains(n, p) && seen.insert(n) {
+                queue.push(n);
             }
         }
     }

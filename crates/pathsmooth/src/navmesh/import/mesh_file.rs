@@ -357,7 +357,16 @@ fn polygons_around(
         let n = ring.len();
         (ring[(k + 1) % n], ring[(k + n - 1) % n])
     };
-    let position = |p: usize| at.iter().find(|&&(q, _)| q == p).map(|&(_, k)| k);
+    // The polygons at v sorted by polygon, so a lookup is a binary search even round a
+    // vertex with thousands of triangles.
+    let mut by_polygon = at.to_vec();
+    by_polygon.sort_unstable();
+    let position = |p: usize| {
+        by_polygon
+            .binary_search_by_key(&p, |&(q, _)| q)
+            .ok()
+            .map(|i| by_polygon[i].1)
+    };
     let follow = |start: usize, out: &mut Vec<i64>| {
         let mut p = start;
         for _ in 0..at.len() {

@@ -157,7 +157,7 @@ pub(crate) fn triangulate(
                 ),
             ));
         }
-        for (k, &v) in ring.iter().enumerate() {
+        for &v in ring {
             if v as usize >= vertices.len() {
                 return Err(Issue::polygon(
                     p,
@@ -167,13 +167,16 @@ pub(crate) fn triangulate(
                     ),
                 ));
             }
-            if ring[..k].contains(&v) {
-                return Err(Issue::polygon(
-                    p,
-                    format!("polygon {p} names vertex {v} twice"),
-                ));
-            }
             compact[v as usize] = 0;
+        }
+        // A sorted copy finds a repeated index in O(n log n), whatever the polygon's size.
+        let mut sorted = ring.clone();
+        sorted.sort_unstable();
+        if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
+            return Err(Issue::polygon(
+                p,
+                format!("polygon {p} names vertex {} twice", w[0]),
+            ));
         }
     }
     let mut used = Vec::new();

@@ -12,7 +12,8 @@ pub(crate) struct Token<'a> {
 }
 
 /// The whitespace-separated tokens of `text`, with their positions; `#` starts a comment
-/// that runs to the end of its line when `comments` is set.
+/// that runs to the end of its line when `comments` is set. Linear in the text's length,
+/// however long its lines (columns are counted as the scan goes, not from the line start).
 pub(crate) fn tokens(text: &str, comments: bool) -> impl Iterator<Item = Token<'_>> {
     text.lines().enumerate().flat_map(move |(l, raw)| {
         let line = if comments {
@@ -20,11 +21,24 @@ pub(crate) fn tokens(text: &str, comments: bool) -> impl Iterator<Item = Token<'
         } else {
             raw
         };
-        let base = line.as_ptr() as usize;
-        line.split_whitespace().map(move |t| Token {
-            text: t,
-            line: l + 1,
-            column: line[..t.as_ptr() as usize - base].chars().count() + 1,
+        let mut chars = line.char_indices().enumerate().peekable();
+        std::iter::from_fn(move || {
+            // Skip whitespace, then take the token up to the next whitespace.
+            while chars.next_if(|(_, (_, c))| c.is_whitespace()).is_some() {}
+            let (column, (start, _)) = chars.next()?;
+            let mut end = line.len();
+            while let Some(&(_, (i, c))) = chars.peek() {
+                if c.is_whitespace() {
+                    end = i;
+                    break;
+                }
+                chars.next();
+            }
+            Some(Token {
+                text: &line[start..end],
+                line: l + 1,
+                column: column + 1,
+            })
         })
     })
 }
@@ -110,5 +124,19 @@ pub(crate) fn number(s: &str) -> Result<f64, String> {
         Ok(v) if v.is_finite() => Ok(v),
         Ok(_) => Err(format!("`{s}` is not a finite number")),
         Err(_) => Err(format!("expected a number, found `{s}`")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_know_their_line_and_column() {
+        let t: Vec<(&str, usize, usize)> = tokens("a  bé c\n\n  é2 # x y\n", true)
+            .map(|t| (t.text, t.line, t.column))
+            .collect();
+        assert_eq!(t, [("a", 1, 1), ("bé", 1, 4), ("c", 1, 7), ("é2", 3, 3)]);
+        assert_eq!(tokens("# x", false).count(), 2);
     }
 }
