@@ -9,6 +9,7 @@ use pathsmooth::corridor::problem::{Problem, ProblemParams};
 use pathsmooth::glam::{DVec2, DVec3};
 use pathsmooth::grid::GridMap;
 use pathsmooth::io::{parse_path, write_path, Format, PathData};
+use pathsmooth::navmesh::import::{parse_mesh, parse_obj, write_mesh, write_obj, GroundPlane};
 use pathsmooth::navmesh::mesh::{NavMesh, Scene};
 use pathsmooth::{GridWorld, NavMeshWorld, World};
 
@@ -367,6 +368,51 @@ pub fn navmesh_smoothers(data: &[u8]) {
                 "invalid navmesh path: {:?}",
                 report.problem()
             );
+/// Checks a navmesh a reader accepted: every triangle has a polygon, and the mesh answers
+/// a query between two of its triangles' centroids without panicking (small meshes only).
+fn check_navmesh(mesh: &NavMesh) {
+    let n = mesh.num_triangles();
+    assert!(n > 0, "an accepted navmesh has triangles");
+    for t in 0..n {
+        assert!(mesh.polygon_index_of(t) < mesh.num_polygons());
+    }
+    if n <= 4096 {
+        let (a, b) = (mesh.centroid(0), mesh.centroid(n - 1));
+        if let Ok(channel) = mesh.find_channel(a, b) {
+            let _ = mesh.polygons_along(&[a, b]);
+            assert!(!channel.is_empty());
+        }
+    }
+}
+
+/// Any text given to the polyanya `.mesh` reader is a navmesh or an error, never a panic;
+/// a navmesh that parses is written and read back to the same triangles and polygons.
+pub fn parse_mesh_round_trip(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if let Ok(mesh) = parse_mesh(text, "fuzz.mesh") {
+        check_navmesh(&mesh);
+        let again = parse_mesh(&write_mesh(&mesh), "again.mesh").unwrap();
+        assert_eq!(again.num_triangles(), mesh.num_triangles());
+        assert_eq!(again.num_polygons(), mesh.num_polygons());
+        assert_eq!(again.vertices(), mesh.vertices());
+    }
+}
+
+/// Any text given to the OBJ reader (either ground plane) is a navmesh or an error, never
+/// a panic; a navmesh that parses is written and read back to the same triangles.
+pub fn parse_obj_round_trip(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    for plane in [GroundPlane::Xz, GroundPlane::Xy] {
+        if let Ok(mesh) = parse_obj(text, "fuzz.obj", plane) {
+            check_navmesh(&mesh);
+            let again = parse_obj(&write_obj(&mesh, plane), "again.obj", plane).unwrap();
+            assert_eq!(again.num_triangles(), mesh.num_triangles());
+            assert_eq!(again.num_polygons(), mesh.num_polygons());
+            assert_eq!(again.vertices(), mesh.vertices());
         }
     }
 }

@@ -1,11 +1,16 @@
 //! Reading and writing the CLI's files: `-` is stdin/stdout, and a path file's format
 //! comes from `--format`, else the file's extension, else (on input) its first character.
+//! A navmesh file's format (scene JSON, polyanya `.mesh`, OBJ) comes from its extension,
+//! else from its first word.
 
 use std::io::{BufWriter, Read, Write};
 use std::path::Path;
 
 use anyhow::{Context, Result};
+use glam::DVec2;
 use pathsmooth::io::{parse_path, write_path_to, Format, PathData};
+use pathsmooth::navmesh::import::{parse, GroundPlane, MeshFormat};
+use pathsmooth::navmesh::mesh::{NavMesh, Scene};
 use pathsmooth::Point;
 
 /// Reads a whole file, or stdin for `-`.
@@ -69,4 +74,33 @@ pub fn write_path_file<P: Point>(name: &str, format: Option<Format>, points: &[P
         let file = std::fs::File::create(name).with_context(|| format!("{name}: cannot write"))?;
         Ok(write_path_to(points, format, BufWriter::new(file), name)?)
     }
+}
+
+/// A navmesh file as read by [`read_navmesh`]: the mesh and, for a scene JSON, its holes
+/// (obstacles to draw).
+pub struct NavMeshFile {
+    pub mesh: NavMesh,
+    pub holes: Vec<Vec<DVec2>>,
+}
+
+/// Reads a navmesh (`-` for stdin): a scene JSON, a polyanya `.mesh` or an OBJ file, the
+/// format from the extension, else from the text; OBJ vertices are projected on `plane`.
+pub fn read_navmesh(name: &str, plane: GroundPlane) -> Result<NavMeshFile> {
+    let text = read_text(name)?;
+    let format = MeshFormat::from_extension(name).unwrap_or_else(|| MeshFormat::sniff(&text));
+    let shown = if name == "-" { "<stdin>" } else { name };
+    let mesh = parse(&text, format, plane, shown)?;
+    // The scene parsed, so its holes are there to draw.
+    let holes = match format {
+        MeshFormat::SceneJson => serde_json::from_str::<Scene>(&text)
+            .map(|s| {
+                s.holes
+                    .iter()
+                    .map(|h| h.iter().map(|&[x, y]| DVec2::new(x, y)).collect())
+                    .collect()
+            })
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    Ok(NavMeshFile { mesh, holes })
 }

@@ -761,3 +761,163 @@ fn optimize_iterations_have_an_upper_bound() {
     ));
     assert!(e.contains("iterations") && e.contains("1000000"), "{e}");
 }
+
+/// A 6×4 room as a polyanya `.mesh`: a pentagon (a quad with vertex 7 on its top edge)
+/// below two quads, and a stray fourth polygon, a triangle on the pentagon's bottom edge.
+const ROOM_MESH: &str = "mesh\n2\n8 4\n\
+    0 0 2 0 -1\n6 0 2 0 -1\n6 2 3 0 2 -1\n0 2 3 0 1 -1\n3 4 3 1 2 -1\n0 4 2 1 -1\n\
+    6 4 2 2 -1\n3 2 3 0 2 1\n\
+    5 0 1 2 7 3 -1 -1 -1 2 1\n\
+    4 3 7 4 5 -1 0 2 -1\n\
+    4 7 2 6 4 1 0 -1 -1\n\
+    3 0 1 2 -1 -1 -1\n";
+
+#[test]
+fn plan_and_bench_on_mesh_and_obj_navmeshes() {
+    let dir = tmp_dir("meshfiles");
+    // The last polygon line above is a stray triangle: drop it and the count.
+    let mesh_text = ROOM_MESH
+        .replace("8 4\n", "8 3\n")
+        .replace("3 0 1 2 -1 -1 -1\n", "");
+    let mesh = dir.join("room.mesh");
+    std::fs::write(&mesh, &mesh_text).unwrap();
+    let obj = dir.join("room.obj");
+    std::fs::write(
+        &obj,
+        "v 0 0 0\nv 6 0 0\nv 6 0 2\nv 0 0 2\nv 3 0 4\nv 0 0 4\nv 6 0 4\nv 3 0 2\n\
+         f 1 2 3 8 4\nf 4 8 5 6\nf 8 3 7 5\n",
+    )
+    .unwrap();
+    let obj_xy = dir.join("room_xy.obj");
+    std::fs::write(
+        &obj_xy,
+        "v 0 0 0\nv 6 0 0\nv 6 2 0\nv 0 2 0\nv 3 4 0\nv 0 4 0\nv 6 4 0\nv 3 2 0\n\
+         f 1 2 3 8 4\nf 4 8 5 6\nf 8 3 7 5\n",
+    )
+    .unwrap();
+    for (file, plane) in [(&mesh, "xz"), (&obj, "xz"), (&obj_xy, "xy")] {
+        let out = bin()
+            .args(["plan", "--navmesh"])
+            .arg(file)
+            .args([
+                "--ground-plane",
+                plane,
+                "--from",
+                "0.5,0.5",
+                "--to",
+                "5.5,3.5",
+            ])
+            .args(["--method", "funnel", "--output", "-"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}: {}",
+            file.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let path = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            path.contains("[0.5,0.5]") && path.contains("[5.5,3.5]"),
+            "{path}"
+        );
+        // The straight path starts in polygon 0 (the pentagon) and ends in polygon 2.
+        let out = bin()
+            .args(["plan", "--navmesh"])
+            .arg(file)
+            .args([
+                "--ground-plane",
+                plane,
+                "--from",
+                "0.5,0.5",
+                "--to",
+                "5.5,3.5",
+            ])
+            .args(["--method", "funnel", "--polygons"])
+            .output()
+            .unwrap();
+        let notes = String::from_utf8_lossy(&out.stderr);
+        assert!(notes.contains("funnel: polygons entered: 0 2"), "{notes}");
+        let out = bin()
+            .args(["bench", "--navmesh"])
+            .arg(file)
+            .args(["--ground-plane", plane, "--queries", "10", "--quiet"])
+            .output()
+            .unwrap();
+        let table = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{table}");
+        assert!(
+            table.contains("3 polygons") && table.contains("valid %"),
+            "{table}"
+        );
+        // Both methods, every path valid.
+        for m in ["funnel", "relax"] {
+            let row = table.lines().find(|l| l.contains(m)).unwrap();
+            assert!(row.contains("100.0"), "{table}");
+        }
+    }
+    // The OBJ read on the wrong plane: every vertex at y = 0 is a duplicate.
+    let e = assert_clean_failure(&run([
+        "plan",
+        "--navmesh",
+        obj.to_str().unwrap(),
+        "--ground-plane",
+        "xy",
+        "--from",
+        "0.5,0.5",
+        "--to",
+        "5.5,3.5",
+    ]));
+    assert!(e.contains("room.obj:3:") && e.contains("both at"), "{e}");
+    let e = assert_clean_failure(&run([
+        "plan",
+        "--navmesh",
+        obj.to_str().unwrap(),
+        "--ground-plane",
+        "yz",
+        "--from",
+        "0.5,0.5",
+        "--to",
+        "5.5,3.5",
+    ]));
+    assert!(e.contains("yz"), "{e}");
+}
+
+#[test]
+fn bad_mesh_files_fail_cleanly_with_the_line() {
+    let dir = tmp_dir("badmesh");
+    // The stray triangle shares the pentagon's bottom edge, which the pentagon marks as a
+    // wall: inconsistent neighbour data, reported at the pentagon's line (12).
+    let bad = dir.join("stray.mesh");
+    std::fs::write(&bad, ROOM_MESH).unwrap();
+    let e = assert_clean_failure(&run([
+        "plan",
+        "--navmesh",
+        bad.to_str().unwrap(),
+        "--from",
+        "0.5,0.5",
+        "--to",
+        "5.5,3.5",
+    ]));
+    assert!(
+        e.contains("stray.mesh:12:") && e.contains("marked -1"),
+        "{e}"
+    );
+    // Inconsistent neighbour data: polygon 1 says polygon 2 is below it (line 13).
+    let bad = dir.join("neighbours.mesh");
+    std::fs::write(
+        &bad,
+        ROOM_MESH
+            .replace("8 4\n", "8 3\n")
+            .replace("3 0 1 2 -1 -1 -1\n", "")
+            .replace("4 3 7 4 5 -1 0 2 -1", "4 3 7 4 5 -1 2 2 -1"),
+    )
+    .unwrap();
+    let e = assert_clean_failure(&run([
+        "bench",
+        "--navmesh",
+        bad.to_str().unwrap(),
+        "--quiet",
+    ]));
+    assert!(e.contains("neighbours.mesh:13:"), "{e}");
+}

@@ -65,3 +65,13 @@ fn map_smoother_corpus() {
 fn navmesh_smoother_corpus() {
     replay("navmesh_smoothers", checks::navmesh_smoothers);
 }
+
+#[test]
+fn mesh_corpus() {
+    replay("parse_mesh", checks::parse_mesh_round_trip);
+}
+
+#[test]
+fn obj_corpus() {
+    replay("parse_obj", checks::parse_obj_round_trip);
+}

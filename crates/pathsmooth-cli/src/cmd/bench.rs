@@ -6,11 +6,13 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
 use clap::Args;
+use glam::DVec2;
 use indicatif::{ProgressBar, ProgressStyle};
 use pathsmooth::grid::{check_scenario, load_scenarios, GridMap};
-use pathsmooth::{Pipeline, World};
+use pathsmooth::navmesh::import::GroundPlane;
+use pathsmooth::{NavMeshWorld, Pipeline, World};
 
-use crate::files::write_bytes;
+use crate::files::{read_navmesh, write_bytes};
 use crate::methods::{CurveParams, FrameArgs, MapMethod, OptimiserParams};
 use crate::report::{follow_time, ratio};
 use crate::table::Table;
@@ -19,11 +21,22 @@ use crate::table::Table;
 #[derive(Debug, Args)]
 pub struct BenchArgs {
     /// Moving AI `.map` file.
+    #[arg(long, required_unless_present = "navmesh", conflicts_with = "navmesh")]
+    pub map: Option<String>,
+    /// Its `.scen` file (with `--navmesh`: optional; its cells' centres are the queries).
+    #[arg(long, required_unless_present = "navmesh")]
+    pub scen: Option<String>,
+    /// Benchmark on a navmesh instead of a map: a scene JSON, a polyanya `.mesh` or an OBJ
+    /// file. Queries come from `--scen` or, without it, `--queries` pairs of triangle
+    /// centroids; the methods are funnel and relax.
     #[arg(long)]
-    pub map: String,
-    /// Its `.scen` file.
-    #[arg(long)]
-    pub scen: String,
+    pub navmesh: Option<String>,
+    /// The ground plane of an OBJ navmesh: xz (y up, as Recast writes) or xy (z up).
+    #[arg(long, default_value = "xz")]
+    pub ground_plane: GroundPlane,
+    /// With `--navmesh` and no `--scen`: how many queries.
+    #[arg(long, default_value_t = 100)]
+    pub queries: usize,
     /// Run every K-th scenario.
     #[arg(long, default_value_t = 1)]
     pub every: usize,
@@ -69,13 +82,19 @@ pub fn run(a: &BenchArgs) -> Result<()> {
     if a.every == 0 {
         bail!("--every must be at least 1");
     }
+    if let Some(file) = &a.navmesh {
+        return bench_navmesh(a, file);
+    }
+    let (Some(map_file), Some(scen_file)) = (&a.map, &a.scen) else {
+        bail!("bench needs --map and --scen, or --navmesh");
+    };
     let methods = if a.methods.is_empty() {
         MapMethod::ALL.to_vec()
     } else {
         a.methods.clone()
     };
-    let map = GridMap::load(&a.map)?;
-    let scenarios: Vec<_> = load_scenarios(&a.scen)?
+    let map = GridMap::load(map_file)?;
+    let scenarios: Vec<_> = load_scenarios(scen_file)?
         .into_iter()
         .step_by(a.every)
         .collect();
@@ -165,7 +184,7 @@ pub fn run(a: &BenchArgs) -> Result<()> {
     let runs = scenarios.len() - skipped;
     println!(
         "{}: {} scenarios (every {}), radius {}; A* {:.1} µs per path",
-        a.map,
+        map_file,
         runs,
         a.every,
         a.radius,
@@ -203,6 +222,133 @@ pub fn run(a: &BenchArgs) -> Result<()> {
             format!("{:.1}", t.max_turn_sum / n),
             format!("{:.1}", t.max_turn_max),
             format!("{:.4}", t.follow_rel_sum / n),
+            format!("{:.1}", micros(t.time, t.paths + t.errors)),
+        ]);
+    }
+    print!("{}", table.render());
+    for (m, t) in methods.iter().zip(&tallies) {
+        if let Some(e) = &t.first_error {
+            println!("{}: first error: {e}", m.name());
+        }
+    }
+    if let Some(f) = &a.csv {
+        write_bytes(f, csv.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// `bench --navmesh`: each query planned by the navmesh methods (funnel, relax) through
+/// the pipeline, which validates the result; a table of validity, errors, mean length and
+/// time per query.
+fn bench_navmesh(a: &BenchArgs, file: &str) -> Result<()> {
+    let methods = if a.methods.is_empty() {
+        vec![MapMethod::Funnel, MapMethod::Relax]
+    } else {
+        a.methods.clone()
+    };
+    if let Some(m) = methods
+        .iter()
+        .find(|m| !matches!(m, MapMethod::Funnel | MapMethod::Relax))
+    {
+        bail!(
+            "method {} needs a grid map; on a navmesh use funnel or relax",
+            m.name()
+        );
+    }
+    let world = NavMeshWorld::new(read_navmesh(file, a.ground_plane)?.mesh);
+    let mesh = world.mesh();
+    let queries: Vec<(DVec2, DVec2)> = match &a.scen {
+        // Moving AI cells in the mesh's units: cell (x, y)'s centre is (x + 0.5, y + 0.5).
+        Some(scen) => load_scenarios(scen)?
+            .iter()
+            .step_by(a.every)
+            .map(|s| {
+                let c = |p: glam::IVec2| p.as_dvec2() + 0.5;
+                (c(s.start), c(s.goal))
+            })
+            .collect(),
+        // Centroids of triangles spread over the mesh (a fixed stride, so runs repeat).
+        None => {
+            let n = mesh.num_triangles();
+            if n == 0 {
+                bail!("{file}: the navmesh has no triangles");
+            }
+            (0..a.queries)
+                .map(|k| {
+                    let s = (k * 7919) % n;
+                    let g = (k * 7919 + n / 2 + 1) % n;
+                    (mesh.centroid(s), mesh.centroid(g))
+                })
+                .collect()
+        }
+    };
+    let mut pipelines = methods
+        .iter()
+        .map(|m| Ok(Pipeline::new(&world, a.radius)?.with_steps(m.steps(&a.curve, &a.optimiser))))
+        .collect::<pathsmooth::Result<Vec<_>>>()?;
+    let mut tallies: Vec<Tally> = methods.iter().map(|_| Tally::default()).collect();
+    let mut csv = String::from("query,method,valid,points,length,min_clearance,micros\n");
+    for (k, &(start, goal)) in queries.iter().enumerate() {
+        for ((m, tally), pipeline) in methods.iter().zip(&mut tallies).zip(&mut pipelines) {
+            let t = Instant::now();
+            let result = pipeline.plan(start, goal);
+            let elapsed = t.elapsed();
+            tally.time += elapsed;
+            let path = match result {
+                Ok(p) => p,
+                Err(e) => {
+                    tally.errors += 1;
+                    tally.first_error.get_or_insert_with(|| {
+                        format!(
+                            "query {k} ({}, {}) → ({}, {}): {e}",
+                            start.x, start.y, goal.x, goal.y
+                        )
+                    });
+                    continue;
+                }
+            };
+            tally.skipped += !pipeline.report().skipped.is_empty() as usize;
+            let r = &pipeline.report().validation;
+            tally.paths += 1;
+            tally.valid += r.is_valid() as usize;
+            tally.rel_length_sum += r.length;
+            let _ = writeln!(
+                csv,
+                "{k},{},{},{},{},{},{}",
+                m.name(),
+                r.is_valid(),
+                path.len(),
+                r.length,
+                r.min_clearance,
+                elapsed.as_secs_f64() * 1e6
+            );
+        }
+    }
+    println!(
+        "{file}: {} polygons, {} triangles; {} queries, radius {}",
+        mesh.num_polygons(),
+        mesh.num_triangles(),
+        queries.len(),
+        a.radius
+    );
+    let mut table = Table::new([
+        "method",
+        "paths",
+        "valid %",
+        "errors",
+        "skipped",
+        "mean length",
+        "µs/query",
+    ]);
+    for (m, t) in methods.iter().zip(&tallies) {
+        let n = t.paths.max(1) as f64;
+        table.row([
+            m.name().to_string(),
+            t.paths.to_string(),
+            format!("{:.1}", 100.0 * t.valid as f64 / n),
+            t.errors.to_string(),
+            t.skipped.to_string(),
+            format!("{:.4}", t.rel_length_sum / n),
             format!("{:.1}", micros(t.time, t.paths + t.errors)),
         ]);
     }

@@ -6,10 +6,10 @@ use anyhow::{bail, Result};
 use clap::Args;
 use glam::{DVec2, IVec2};
 use pathsmooth::grid::GridMap;
-use pathsmooth::navmesh::mesh::NavMesh;
+use pathsmooth::navmesh::import::GroundPlane;
 use pathsmooth::{NavMeshWorld, Pipeline, World};
 
-use crate::files::{read_text, write_bytes, write_path_file};
+use crate::files::{read_navmesh, write_bytes, write_path_file};
 use crate::methods::{parse_xy, CurveParams, FrameArgs, MapMethod, OptimiserParams};
 use crate::picture::{png, svg, Layer, Scene, PALETTE};
 use crate::report::{error_row, metrics_header, run_and_measure};
@@ -22,9 +22,18 @@ pub struct PlanArgs {
     #[arg(long, required_unless_present = "navmesh", conflicts_with = "navmesh")]
     pub map: Option<String>,
     /// Plan on a navmesh: a scene JSON `{"boundary": [[x,y],…], "holes": [[[x,y],…],…]}`,
-    /// or a `.map` file (its navmesh is drawn in the pictures).
+    /// a polyanya `.mesh` file, an OBJ file of convex faces, or a `.map` file (its navmesh
+    /// is drawn in the pictures).
     #[arg(long)]
     pub navmesh: Option<String>,
+    /// The ground plane of an OBJ navmesh: xz (y up, as Recast writes) or xy (z up).
+    #[arg(long, default_value = "xz")]
+    pub ground_plane: GroundPlane,
+    /// On a navmesh: print (to stderr) each method's polygons, the id of the polygon the
+    /// path enters at each of its points (a `.mesh` or OBJ polygon's id is its position in
+    /// the file; a scene's polygons are its triangles).
+    #[arg(long)]
+    pub polygons: bool,
     /// Start as `X,Y`: a cell (column,row; whole numbers) on a map, a point in a scene.
     #[arg(long, value_parser = parse_xy, allow_hyphen_values = true)]
     pub from: DVec2,
@@ -214,8 +223,8 @@ fn plan_on_scene(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Plan
             m.name()
         );
     }
-    let text = read_text(file)?;
-    let world = NavMeshWorld::new(NavMesh::from_scene_json(&text, file)?);
+    let loaded = read_navmesh(file, a.ground_plane)?;
+    let world = NavMeshWorld::new(loaded.mesh);
     let mesh = world.mesh();
     let channel = mesh.find_channel(a.from, a.to)?;
     let mut scene = Scene::for_points(
@@ -223,14 +232,7 @@ fn plan_on_scene(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Plan
         mesh.vertices(),
     );
     scene.add_navmesh(mesh, &channel);
-    // The scene parsed above, so its holes are there to draw.
-    if let Ok(parsed) = serde_json::from_str::<pathsmooth::navmesh::mesh::Scene>(&text) {
-        scene.obstacles = parsed
-            .holes
-            .iter()
-            .map(|h| h.iter().map(|&[x, y]| DVec2::new(x, y)).collect())
-            .collect();
-    }
+    scene.obstacles = loaded.holes;
     let straight = [a.from, a.to];
     let mut table = Table::new(metrics_header());
     let mut outcomes = Outcomes::default();
@@ -241,6 +243,15 @@ fn plan_on_scene(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Plan
         match pipeline.plan(a.from, a.to) {
             Ok(path) => {
                 outcomes.ran(m.name(), &pipeline);
+                if a.polygons {
+                    let ids = mesh.polygons_along(&path)?;
+                    let ids: Vec<String> = ids.iter().map(|id| id.to_string()).collect();
+                    outcomes.notes.push(format!(
+                        "{}: polygons entered: {}",
+                        m.name(),
+                        ids.join(" ")
+                    ));
+                }
                 let length = pipeline.report().validation.length;
                 table.row(crate::report::metrics_row(
                     m.name(),

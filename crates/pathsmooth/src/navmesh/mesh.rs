@@ -6,8 +6,12 @@
 //! fill that flips parity whenever it crosses a constraint keeps only the triangles inside the
 //! free region (inside the boundary, outside every hole).
 //!
-//! Two sources:
+//! Three sources:
 //!
+//! - a caller's convex polygons ([`NavMesh::from_polygons_with_ids`]; also read from
+//!   polyanya `.mesh` and OBJ files by [`navmesh::import`](crate::navmesh::import)): every
+//!   polygon edge is a constraint, each triangle keeps its polygon's id
+//!   ([`NavMesh::polygon_of`]), and edges shared by two polygons are open;
 //! - a [`Scene`]: a boundary polygon with polygonal holes, usually a JSON file
 //!   `{"boundary": [[x, y], …], "holes": [[[x, y], …], …]}` (`NavMesh::from_scene_json`,
 //!   `NavMesh::load_scene`, with the `serde` feature), or built in code. Rings are implicitly closed (a repeated first point at the end is
@@ -75,6 +79,7 @@ use glam::DVec2;
 use serde::{Deserialize, Serialize};
 use spade::{ConstrainedDelaunayTriangulation, Point2, PositionInTriangulation, Triangulation};
 
+use super::import::polygons::{PolygonTable, Triangulated};
 use crate::error::{Error, Result};
 use crate::geometry::cross;
 use crate::grid::GridMap;
@@ -84,7 +89,11 @@ mod along;
 /// Index of a triangle of a [`NavMesh`] (`0..mesh.num_triangles()`).
 pub type TriId = usize;
 
-type Cdt = ConstrainedDelaunayTriangulation<Point2<f64>>;
+/// A polygon's id, as the caller gave it to [`NavMesh::from_polygons_with_ids`] (or the
+/// polygon's index; on meshes made from scenes and grids, the triangle's index).
+pub type PolyId = u64;
+
+pub(crate) type Cdt = ConstrainedDelaunayTriangulation<Point2<f64>>;
 
 /// Marks a spade face that is not part of the free region.
 const NO_TRI: u32 = u32::MAX;
@@ -112,7 +121,7 @@ pub const MAX_COORDINATE: f64 = spade::MAX_ALLOWED_VALUE;
 pub const MIN_COORDINATE: f64 = spade::MIN_ALLOWED_VALUE;
 
 /// True when `c` is a coordinate a navmesh vertex may have (see [`MAX_COORDINATE`]).
-fn coordinate_ok(c: f64) -> bool {
+pub(crate) fn coordinate_ok(c: f64) -> bool {
     c == 0.0 || (MIN_COORDINATE..=MAX_COORDINATE).contains(&c.abs())
 }
 
@@ -158,6 +167,228 @@ pub struct NavMesh {
     lo: DVec2,
     hi: DVec2,
     cdt: Cdt,
+    /// The caller's polygons, for meshes built from polygons (empty otherwise).
+    polygons: PolygonTable,
+}
+
+/// Navmeshes from a caller's convex polygons, and the polygon of each triangle.
+impl NavMesh {
+    /// Builds a navmesh from convex polygons over `vertices`, each polygon a list of vertex
+    /// indices; polygon `i` gets the id `i`. See
+    /// [`from_polygons_with_ids`](Self::from_polygons_with_ids) for the contract.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::navmesh::mesh::NavMesh;
+    /// // Two unit squares side by side.
+    /// let v = [(0.0, 0.0), (1.0, 0.0), (2.0, 0.0), (2.0, 1.0), (1.0, 1.0), (0.0, 1.0)]
+    ///     .map(|(x, y)| DVec2::new(x, y));
+    /// let mesh = NavMesh::from_polygons(&v, &[vec![0, 1, 4, 5], vec![1, 2, 3, 4]])?;
+    /// assert_eq!((mesh.num_polygons(), mesh.num_triangles()), (2, 4));
+    /// let t = mesh.locate(DVec2::new(1.5, 0.5)).unwrap();
+    /// assert_eq!(mesh.polygon_of(t), 1);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn from_polygons(vertices: &[DVec2], polygons: &[Vec<u32>]) -> Result<Self> {
+        let ids: Vec<PolyId> = (0..polygons.len() as PolyId).collect();
+        Self::from_polygons_with_ids(vertices, polygons, &ids)
+    }
+
+    /// Builds a navmesh from convex polygons over `vertices`, keeping each polygon's id
+    /// (`ids[i]` for `polygons[i]`; ids must be distinct).
+    ///
+    /// The free region is the union of the polygons; edges shared by two polygons are open,
+    /// the rest are walls. Each polygon is triangulated (a constrained Delaunay
+    /// triangulation with every polygon edge as a constraint) and every triangle remembers
+    /// its polygon ([`polygon_of`](Self::polygon_of)). Polygons may be counter-clockwise or
+    /// clockwise (each is made counter-clockwise, y-up), and may have straight corners
+    /// (a vertex in the middle of an edge, which a polygon needs to share half an edge).
+    /// Vertices no polygon uses are ignored; they still must be finite and in range.
+    ///
+    /// Errors ([`Error::InvalidPolygon`], naming the polygon or vertex by index): no
+    /// polygons; fewer than 3 vertices, an index out of range or repeated; NaN, infinite
+    /// or out-of-range coordinates ([`MAX_COORDINATE`]); two used vertices at the same
+    /// position; zero area; non-convex, folded or self-crossing polygons; overlapping
+    /// polygons; T-junctions (a vertex inside another polygon's edge: add the vertex to that
+    /// polygon too); `ids` of the wrong length or with a repeated id.
+    ///
+    /// Cost: O(n log n) for n polygon vertices (the triangulation) plus O(t) for t
+    /// triangles. Sources: spade's CDT (Stefan Altmayer); per-polygon references as in
+    /// Mononen's Recast/Detour (`dtPolyRef`).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::navmesh::mesh::NavMesh;
+    /// let v = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)].map(|(x, y)| DVec2::new(x, y));
+    /// let mesh = NavMesh::from_polygons_with_ids(&v, &[vec![3, 2, 1, 0]], &[77])?;
+    /// assert_eq!(mesh.polygon_of(0), 77);
+    /// // An L is not convex.
+    /// let l = [(0.0, 0.0), (2.0, 0.0), (2.0, 1.0), (1.0, 1.0), (1.0, 2.0), (0.0, 2.0)]
+    ///     .map(|(x, y)| DVec2::new(x, y));
+    /// let err = NavMesh::from_polygons(&l, &[vec![0, 1, 2, 3, 4, 5]]).unwrap_err();
+    /// assert!(err.to_string().contains("polygon 0 is not convex"));
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn from_polygons_with_ids(
+        vertices: &[DVec2],
+        polygons: &[Vec<u32>],
+        ids: &[PolyId],
+    ) -> Result<Self> {
+        let bad = |message: String| Error::InvalidPolygon { message };
+        if ids.len() != polygons.len() {
+            return Err(bad(format!(
+                "{} polygons but {} ids",
+                polygons.len(),
+                ids.len()
+            )));
+        }
+        let mut seen = HashMap::with_capacity(ids.len());
+        for (p, &id) in ids.iter().enumerate() {
+            if let Some(q) = seen.insert(id, p) {
+                return Err(bad(format!("polygons {q} and {p} both have the id {id}")));
+            }
+        }
+        let built = super::import::polygons::triangulate(vertices, polygons)
+            .map_err(|issue| bad(issue.message))?;
+        Ok(Self::from_triangulated(built, ids.to_vec()))
+    }
+
+    /// The mesh of triangulated polygons, each triangle tagged with its polygon.
+    pub(crate) fn from_triangulated(built: Triangulated, ids: Vec<PolyId>) -> Self {
+        let inside: Vec<bool> = built
+            .face_poly
+            .iter()
+            .map(|&p| p != super::import::polygons::NONE)
+            .collect();
+        let mut mesh = Self::from_cdt(built.cdt, &inside);
+        let mut tri_poly = vec![0; mesh.triangles.len()];
+        for (face, &t) in mesh.face_to_tri.iter().enumerate() {
+            if t != NO_TRI {
+                tri_poly[t as usize] = built.face_poly[face];
+            }
+        }
+        mesh.polygons = PolygonTable {
+            tri_poly,
+            ids,
+            rings: built.rings,
+        };
+        mesh
+    }
+
+    /// Number of polygons: the caller's polygons for a mesh built from polygons, else the
+    /// number of triangles (each triangle is its own polygon).
+    ///
+    /// ```
+    /// use pathsmooth::navmesh::mesh::{NavMesh, Scene};
+    /// let s = Scene { boundary: vec![[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]], holes: vec![] };
+    /// assert_eq!(NavMesh::from_scene(&s)?.num_polygons(), 2);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn num_polygons(&self) -> usize {
+        if self.polygons.rings.is_empty() {
+            self.triangles.len()
+        } else {
+            self.polygons.rings.len()
+        }
+    }
+
+    /// The vertices of polygon `i` (`0..num_polygons()`), as indices into
+    /// [`vertices`](Self::vertices), counter-clockwise (y-up). Panics if `i` is out of
+    /// range. O(1).
+    ///
+    /// ```
+    /// use pathsmooth::navmesh::mesh::{NavMesh, Scene};
+    /// let s = Scene { boundary: vec![[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]], holes: vec![] };
+    /// assert_eq!(NavMesh::from_scene(&s)?.polygon(0).len(), 3);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn polygon(&self, i: usize) -> &[u32] {
+        if self.polygons.rings.is_empty() {
+            &self.triangles[i]
+        } else {
+            &self.polygons.rings[i]
+        }
+    }
+
+    /// The id of polygon `i` (`0..num_polygons()`): the caller's id, or `i`. Panics if `i`
+    /// is out of range. O(1).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::navmesh::mesh::NavMesh;
+    /// let v = [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0)].map(|(x, y)| DVec2::new(x, y));
+    /// assert_eq!(NavMesh::from_polygons_with_ids(&v, &[vec![0, 1, 2]], &[9])?.polygon_id(0), 9);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn polygon_id(&self, i: usize) -> PolyId {
+        if self.polygons.rings.is_empty() {
+            assert!(i < self.triangles.len(), "polygon {i} out of range");
+            i as PolyId
+        } else {
+            self.polygons.ids[i]
+        }
+    }
+
+    /// The index (`0..num_polygons()`) of the polygon triangle `t` belongs to. Panics if
+    /// `t` is out of range. O(1).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::navmesh::mesh::NavMesh;
+    /// let v = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)].map(|(x, y)| DVec2::new(x, y));
+    /// let mesh = NavMesh::from_polygons_with_ids(&v, &[vec![0, 1, 2, 3]], &[5])?;
+    /// assert_eq!(mesh.polygon_index_of(1), 0);
+    /// assert_eq!(mesh.polygon(0), &[0, 1, 2, 3]);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn polygon_index_of(&self, t: TriId) -> usize {
+        if self.polygons.rings.is_empty() {
+            assert!(t < self.triangles.len(), "triangle {t} out of range");
+            t
+        } else {
+            self.polygons.tri_poly[t] as usize
+        }
+    }
+
+    /// The id of the polygon triangle `t` belongs to (see [`PolyId`]). Panics if `t` is out
+    /// of range. O(1).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::navmesh::mesh::NavMesh;
+    /// let v = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)].map(|(x, y)| DVec2::new(x, y));
+    /// let mesh = NavMesh::from_polygons_with_ids(&v, &[vec![0, 1, 2, 3]], &[5])?;
+    /// assert!((0..mesh.num_triangles()).all(|t| mesh.polygon_of(t) == 5));
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn polygon_of(&self, t: TriId) -> PolyId {
+        self.polygon_id(self.polygon_index_of(t))
+    }
+
+    /// For each point of `path`, the id of the polygon the path enters there, as Detour's
+    /// `findStraightPath` reports with each corner: the polygon holding the start of the
+    /// segment that leaves the point (at a corner shared by several polygons, the one the
+    /// segment heads into; along a shared edge, either). The last point (and a point
+    /// followed only by copies of itself) gets the polygon holding it.
+    ///
+    /// Errors: [`Error::InvalidInputPath`] naming the first point outside the mesh (or
+    /// not finite). Cost: one point location per point plus a look at the triangles
+    /// around it.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::navmesh::mesh::NavMesh;
+    /// let v = [(0.0, 0.0), (1.0, 0.0), (2.0, 0.0), (2.0, 1.0), (1.0, 1.0), (0.0, 1.0)]
+    ///     .map(|(x, y)| DVec2::new(x, y));
+    /// let mesh = NavMesh::from_polygons_with_ids(&v, &[vec![0, 1, 4, 5], vec![1, 2, 3, 4]], &[10, 20])?;
+    /// let path = [DVec2::new(0.5, 0.5), DVec2::new(1.0, 1.0), DVec2::new(1.5, 0.5)];
+    /// assert_eq!(mesh.polygons_along(&path)?, vec![10, 20, 20]);
+    /// assert!(mesh.polygons_along(&[DVec2::new(3.0, 0.5)]).is_err());
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn polygons_along(&self, path: &[DVec2]) -> Result<Vec<PolyId>> {
+        super::import::along::polygons_along(self, path)
+    }
 }
 
 impl NavMesh {
@@ -326,6 +557,7 @@ impl NavMesh {
             lo,
             hi,
             cdt,
+            polygons: PolygonTable::default(),
         }
     }
 
@@ -961,7 +1193,7 @@ fn check_crossings(rings: &[Vec<DVec2>], name: &dyn Fn(usize) -> String) -> Resu
 }
 
 /// True when closed segments `a`–`b` and `c`–`d` share at least one point.
-fn segments_touch(a: DVec2, b: DVec2, c: DVec2, d: DVec2) -> bool {
+pub(crate) fn segments_touch(a: DVec2, b: DVec2, c: DVec2, d: DVec2) -> bool {
     let o1 = cross(b - a, c - a);
     let o2 = cross(b - a, d - a);
     let o3 = cross(d - c, a - c);

@@ -1,0 +1,257 @@
+//! Wavefront OBJ polygon meshes (the polygon-mesh dumps Recast writes): reader and writer.
+//!
+//! Read: `v x y z [w]` vertices and `f a b c …` faces, whose references may be `a`,
+//! `a/t`, `a//n` or `a/t/n`, 1-based or negative (relative to the vertices defined so
+//! far). Every other statement (`vt`, `vn`, `o`, `g`, `s`, `usemtl`, `l`, …) and `#`
+//! comments are ignored. The 2D navmesh is the faces projected on the ground plane:
+//! [`GroundPlane::Xz`] (y up, as in Recast, Unity and glTF; the default) or
+//! [`GroundPlane::Xy`] (z up). Face `i` of the file (counting from 0) gets id `i`. The
+//! faces then go through [`NavMesh::from_polygons`]'s checks, whose errors are reported at
+//! the face's or vertex's line; two vertices that project to the same point (a multi-level
+//! mesh, or faces that do not share their vertices) are an error, since this is a 2D
+//! navmesh.
+//!
+//! Cost: O(size of the file) plus [`NavMesh::from_polygons`].
+
+use std::fmt::Write as _;
+use std::str::FromStr;
+
+use glam::DVec2;
+
+use super::polygons::{triangulate, Issue};
+use super::text::{error, number, tokens, Token};
+use crate::error::Result;
+use crate::navmesh::mesh::{NavMesh, PolyId};
+
+/// Which two 3D axes of an OBJ file are the navmesh's ground: `Xz` (y is up: Recast, Unity,
+/// glTF) or `Xy` (z is up). Parses from and prints as `"xz"` / `"xy"`.
+///
+/// ```
+/// use pathsmooth::navmesh::import::GroundPlane;
+/// assert_eq!("xy".parse::<GroundPlane>(), Ok(GroundPlane::Xy));
+/// assert_eq!(GroundPlane::default().to_string(), "xz");
+/// assert!("yz".parse::<GroundPlane>().is_err());
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum GroundPlane {
+    /// 2D point = (x, z); y is up.
+    #[default]
+    Xz,
+    /// 2D point = (x, y); z is up.
+    Xy,
+}
+
+impl FromStr for GroundPlane {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s {
+            "xz" => Ok(GroundPlane::Xz),
+            "xy" => Ok(GroundPlane::Xy),
+            _ => Err(format!(
+                "unknown ground plane `{s}`: expected xz (y up) or xy (z up)"
+            )),
+        }
+    }
+}
+
+impl std::fmt::Display for GroundPlane {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            GroundPlane::Xz => "xz",
+            GroundPlane::Xy => "xy",
+        })
+    }
+}
+
+impl GroundPlane {
+    /// The 2D point of a 3D vertex.
+    fn project(self, [x, y, z]: [f64; 3]) -> DVec2 {
+        match self {
+            GroundPlane::Xz => DVec2::new(x, z),
+            GroundPlane::Xy => DVec2::new(x, y),
+        }
+    }
+
+    /// The 3D vertex (height 0) of a 2D point.
+    fn lift(self, p: DVec2) -> [f64; 3] {
+        match self {
+            GroundPlane::Xz => [p.x, 0.0, p.y],
+            GroundPlane::Xy => [p.x, p.y, 0.0],
+        }
+    }
+}
+
+/// Parses an OBJ file's faces into a navmesh, projected on `plane`; `file` names the text
+/// in errors. See the [module docs](self).
+///
+/// Errors: [`Error::Parse`](crate::Error::Parse) with the line (and column, for a bad
+/// token) for a vertex with too few coordinates, non-numbers, NaN or infinite coordinates,
+/// a face with fewer than 3 vertices, a reference that is 0, malformed or out of range,
+/// and every bad polygon [`NavMesh::from_polygons`] refuses.
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::navmesh::import::{parse_obj, GroundPlane};
+/// let text = "# two quads, y up\nv 0 0 0\nv 1 0 0\nv 2 0 0\nv 2 0 1\nv 1 0 1\nv 0 0 1\n\
+///             f 1 2 5 6\nf 2/1 3/2 4/3 -2/4\n";
+/// let mesh = parse_obj(text, "quads.obj", GroundPlane::Xz)?;
+/// assert_eq!(mesh.num_polygons(), 2);
+/// assert_eq!(mesh.polygon_of(mesh.locate(DVec2::new(1.5, 0.5)).unwrap()), 1);
+/// let err = parse_obj("v 0 0 0\nv 1 0 0\nf 1 2 3\n", "bad.obj", GroundPlane::Xz).unwrap_err();
+/// assert!(err.to_string().starts_with("bad.obj:3:"));
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+pub fn parse_obj(text: &str, file: &str, plane: GroundPlane) -> Result<NavMesh> {
+    let mut vertices = Vec::new();
+    let mut vertex_lines = Vec::new();
+    let mut faces: Vec<Vec<u32>> = Vec::new();
+    let mut face_lines = Vec::new();
+    // Tokens grouped by line.
+    let mut all = tokens(text, true).peekable();
+    while let Some(first) = all.next() {
+        let mut rest: Vec<Token> = Vec::new();
+        while let Some(t) = all.next_if(|t| t.line == first.line) {
+            rest.push(t);
+        }
+        let at = |t: Token, m: String| error(file, t.line, t.column, m);
+        match first.text {
+            "v" => {
+                if rest.len() < 3 {
+                    return Err(at(
+                        first,
+                        format!(
+                            "a vertex needs x, y and z, this one has {} coordinates (too few fields)",
+                            rest.len()
+                        ),
+                    ));
+                }
+                let mut c = [0.0; 3];
+                for (k, t) in rest.iter().take(3).enumerate() {
+                    c[k] = number(t.text).map_err(|m| at(*t, m))?;
+                }
+                vertices.push(plane.project(c));
+                vertex_lines.push(first.line);
+            }
+            "f" => {
+                if rest.len() < 3 {
+                    return Err(at(
+                        first,
+                        format!(
+                            "a face needs at least 3 vertices, this one has {}",
+                            rest.len()
+                        ),
+                    ));
+                }
+                let mut face = Vec::with_capacity(rest.len());
+                for t in &rest {
+                    face.push(reference(t.text, vertices.len()).map_err(|m| at(*t, m))?);
+                }
+                faces.push(face);
+                face_lines.push(first.line);
+            }
+            _ => {}
+        }
+    }
+    // Positive references may point forward; every one must exist by the end.
+    for (f, face) in faces.iter().enumerate() {
+        if let Some(&v) = face.iter().find(|&&v| v as usize >= vertices.len()) {
+            return Err(error(
+                file,
+                face_lines[f],
+                0,
+                format!(
+                    "face {f} uses vertex {}, but the file has {} vertices",
+                    v as u64 + 1,
+                    vertices.len()
+                ),
+            ));
+        }
+    }
+    let built = triangulate(&vertices, &faces).map_err(|issue| {
+        let line = match issue {
+            Issue {
+                polygon: Some(p), ..
+            } => face_lines[p],
+            Issue {
+                vertex: Some(v), ..
+            } => vertex_lines[v],
+            _ => 1,
+        };
+        // The messages count from 0, as the face ids do; say so next to OBJ's 1-based file.
+        error(
+            file,
+            line,
+            0,
+            format!(
+                "{} (faces and vertices counted from 0 in this message)",
+                issue.message
+            ),
+        )
+    })?;
+    let ids: Vec<PolyId> = (0..faces.len() as PolyId).collect();
+    Ok(NavMesh::from_triangulated(built, ids))
+}
+
+/// An OBJ vertex reference (`a`, `a/t`, `a//n`, `a/t/n`; 1-based, or negative relative to
+/// the `defined` vertices so far) as a 0-based index.
+fn reference(token: &str, defined: usize) -> std::result::Result<u32, String> {
+    let head = token.split('/').next().unwrap_or("");
+    let k: i64 = head
+        .parse()
+        .map_err(|_| format!("expected a vertex reference, found `{token}`"))?;
+    let index = match k {
+        0 => return Err("vertex references start at 1 (0 is not a vertex)".into()),
+        k if k > 0 => k - 1,
+        k => {
+            let i = defined as i64 + k;
+            if i < 0 {
+                return Err(format!(
+                    "vertex reference {k} reaches before the first vertex ({defined} defined so far)"
+                ));
+            }
+            i
+        }
+    };
+    u32::try_from(index)
+        .ok()
+        .filter(|&i| i < u32::MAX)
+        .ok_or_else(|| format!("vertex reference {k} is too large"))
+}
+
+/// Writes `mesh` as OBJ: its vertices at height 0 on `plane`, then one face per polygon
+/// ([`NavMesh::polygon`], counter-clockwise in the navmesh's (y-up) plane), 1-based.
+/// Numbers are written in Rust's shortest round-trip form, so [`parse_obj`] with the same
+/// plane reads back the same navmesh. Polygon ids are not part of the format: polygon `i`
+/// is face `i`.
+///
+/// Cost: O(vertices + polygon vertices).
+///
+/// ```
+/// use pathsmooth::navmesh::import::{parse_obj, write_obj, GroundPlane};
+/// use pathsmooth::navmesh::mesh::{NavMesh, Scene};
+/// let scene = Scene { boundary: vec![[0.0, 0.0], [4.0, 0.0], [4.0, 3.0], [0.0, 3.0]], holes: vec![] };
+/// let mesh = NavMesh::from_scene(&scene)?;
+/// let text = write_obj(&mesh, GroundPlane::Xy);
+/// assert!(text.contains("\nf "));
+/// assert_eq!(parse_obj(&text, "again.obj", GroundPlane::Xy)?.num_triangles(), 2);
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+pub fn write_obj(mesh: &NavMesh, plane: GroundPlane) -> String {
+    let mut out = format!(
+        "# pathsmooth navmesh: {} vertices, {} polygons, ground plane {plane}\n",
+        mesh.vertices().len(),
+        mesh.num_polygons()
+    );
+    for &p in mesh.vertices() {
+        let [x, y, z] = plane.lift(p);
+        let _ = writeln!(out, "v {x} {y} {z}");
+    }
+    for i in 0..mesh.num_polygons() {
+        out.push('f');
+        for v in mesh.polygon(i) {
+            let _ = write!(out, " {}", v + 1);
+        }
+        out.push('\n');
+    }
+    out
+}

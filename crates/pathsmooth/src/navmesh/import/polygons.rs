@@ -1,0 +1,521 @@
+//! Caller polygons into a constrained triangulation: validation, the CDT with every polygon
+//! edge as a constraint, and the polygon each free triangle belongs to.
+//!
+//! The checks, in order (each failure an [`Issue`] naming the polygon or vertex):
+//!
+//! 1. every vertex is finite and in the navmesh coordinate range ([`MAX_COORDINATE`]);
+//! 2. every polygon has at least 3 vertices, valid indices and no repeated index;
+//! 3. no two vertices used by polygons are at the same position (unused vertices are
+//!    accepted and ignored: they are not part of the mesh);
+//! 4. every polygon has non-zero area and is convex (collinear vertices along an edge are
+//!    allowed — a polygon needs them to share half an edge with a neighbour — folds and
+//!    polygons that wind twice are not); clockwise polygons are reversed;
+//! 5. no directed edge belongs to two polygons (they would overlap);
+//! 6. the triangulation finds no crossing edges and no vertex inside an edge
+//!    (a T-junction);
+//! 7. a flood fill from each polygon's first edge, across unconstrained triangle edges only,
+//!    meets no constraint edge but the polygon's own, and no triangle twice (otherwise
+//!    something lies inside the polygon: overlap).
+//!
+//! Cost: O(n log n) for n polygon vertices (spade's bulk loader) plus O(t) for the floods;
+//! the error paths scan all vertices or edges once, O(n).
+
+use std::collections::HashMap;
+
+use glam::DVec2;
+use spade::handles::{FixedFaceHandle, FixedVertexHandle, InnerTag};
+use spade::{Point2, Triangulation};
+
+use crate::geometry::cross;
+use crate::navmesh::mesh::{coordinate_ok, segments_touch, Cdt, PolyId, MAX_COORDINATE};
+
+/// Marks a face (or vertex) that belongs to no polygon.
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// The polygons of a navmesh built from polygons: each triangle's polygon, the polygons'
+/// ids and their vertex rings. Empty for meshes made from scenes and grids, where each
+/// triangle is its own polygon with its index as id.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PolygonTable {
+    /// Triangle id → polygon index.
+    pub tri_poly: Vec<u32>,
+    /// Polygon index → the caller's id.
+    pub ids: Vec<PolyId>,
+    /// Polygon index → its vertices (mesh vertex indices), counter-clockwise (y-up).
+    pub rings: Vec<Vec<u32>>,
+}
+
+/// What is wrong with a set of polygons: the message, and the polygon and vertex (input
+/// indices) it is about, so a file reader can turn them into line numbers.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Issue {
+    /// The polygon the problem is in, if one.
+    pub polygon: Option<usize>,
+    /// The vertex the problem is at, if one (and no polygon is named).
+    pub vertex: Option<usize>,
+    /// What is wrong, naming polygons and vertices by their input indices.
+    pub message: String,
+}
+
+impl Issue {
+    fn polygon(p: usize, message: String) -> Self {
+        Issue {
+            polygon: Some(p),
+            vertex: None,
+            message,
+        }
+    }
+
+    fn vertex(v: usize, message: String) -> Self {
+        Issue {
+            polygon: None,
+            vertex: Some(v),
+            message,
+        }
+    }
+}
+
+/// The triangulation of valid polygons.
+pub(crate) struct Triangulated {
+    /// The CDT of the polygons' vertices (used ones only, in input order) and edges.
+    pub cdt: Cdt,
+    /// Spade face index → polygon index, or [`NONE`] outside every polygon.
+    pub face_poly: Vec<u32>,
+    /// Polygon index → its vertices as CDT vertex indices, counter-clockwise.
+    pub rings: Vec<Vec<u32>>,
+}
+
+/// Sign of the exact orientation of `a`, `b`, `c`: 1 left turn, -1 right turn, 0 collinear
+/// (Shewchuk's adaptive predicate, the `robust` crate).
+fn orient(a: DVec2, b: DVec2, c: DVec2) -> i8 {
+    let v = robust::orient2d(
+        robust::Coord { x: a.x, y: a.y },
+        robust::Coord { x: b.x, y: b.y },
+        robust::Coord { x: c.x, y: c.y },
+    );
+    if v > 0.0 {
+        1
+    } else if v < 0.0 {
+        -1
+    } else {
+        0
+    }
+}
+
+/// True when `p` lies on the open segment `a`–`b` (exact).
+fn inside_segment(p: DVec2, a: DVec2, b: DVec2) -> bool {
+    p != a
+        && p != b
+        && orient(a, b, p) == 0
+        && p.x >= a.x.min(b.x)
+        && p.x <= a.x.max(b.x)
+        && p.y >= a.y.min(b.y)
+        && p.y <= a.y.max(b.y)
+}
+
+/// Validates `polygons` over `vertices` and triangulates them (see the module docs).
+pub(crate) fn triangulate(
+    vertices: &[DVec2],
+    polygons: &[Vec<u32>],
+) -> Result<Triangulated, Issue> {
+    if polygons.is_empty() {
+        return Err(Issue {
+            polygon: None,
+            vertex: None,
+            message: "the mesh has no polygons".into(),
+        });
+    }
+    for (i, v) in vertices.iter().enumerate() {
+        if !v.is_finite() {
+            return Err(Issue::vertex(
+                i,
+                format!("vertex {i} has a NaN or infinite coordinate"),
+            ));
+        }
+        if !(coordinate_ok(v.x) && coordinate_ok(v.y)) {
+            return Err(Issue::vertex(
+                i,
+                format!(
+                    "vertex {i} ({:?}, {:?}) is out of range: each coordinate must be 0 or have \
+                     a magnitude in [{:e}, {MAX_COORDINATE:e}]",
+                    v.x,
+                    v.y,
+                    crate::navmesh::mesh::MIN_COORDINATE
+                ),
+            ));
+        }
+    }
+    // Input vertex → CDT vertex (used vertices only, in input order).
+    let mut compact = vec![NONE; vertices.len()];
+    for (p, ring) in polygons.iter().enumerate() {
+        if ring.len() < 3 {
+            return Err(Issue::polygon(
+                p,
+                format!(
+                    "polygon {p} has {} vertices; a polygon needs at least 3",
+                    ring.len()
+                ),
+            ));
+        }
+        for &v in ring {
+            if v as usize >= vertices.len() {
+                return Err(Issue::polygon(
+                    p,
+                    format!(
+                        "polygon {p} names vertex {v}, but the mesh has {} vertices",
+                        vertices.len()
+                    ),
+                ));
+            }
+            compact[v as usize] = 0;
+        }
+        // A sorted copy finds a repeated index in O(n log n), whatever the polygon's size.
+        let mut sorted = ring.clone();
+        sorted.sort_unstable();
+        if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
+            return Err(Issue::polygon(
+                p,
+                format!("polygon {p} names vertex {} twice", w[0]),
+            ));
+        }
+    }
+    let mut used = Vec::new();
+    let mut seen: HashMap<(u64, u64), usize> = HashMap::new();
+    for (i, c) in compact.iter_mut().enumerate() {
+        if *c == NONE {
+            continue;
+        }
+        let p = vertices[i];
+        // `+ 0.0` turns -0.0 into 0.0: the same point.
+        if let Some(&j) = seen.get(&((p.x + 0.0).to_bits(), (p.y + 0.0).to_bits())) {
+            return Err(Issue::vertex(
+                i,
+                format!(
+                    "vertices {j} and {i} are both at ({}, {}): merge them into one",
+                    p.x, p.y
+                ),
+            ));
+        }
+        seen.insert(((p.x + 0.0).to_bits(), (p.y + 0.0).to_bits()), i);
+        *c = used.len() as u32;
+        used.push(p);
+    }
+    let mut rings = Vec::with_capacity(polygons.len());
+    for (p, ring) in polygons.iter().enumerate() {
+        let mut ring: Vec<u32> = ring.iter().map(|&v| compact[v as usize]).collect();
+        check_convex(p, &mut ring, &used, polygons)?;
+        rings.push(ring);
+    }
+    // Directed edge (counter-clockwise) → (polygon, index of its first vertex in the ring).
+    let mut owner: HashMap<(u32, u32), (usize, usize)> = HashMap::new();
+    for (p, ring) in rings.iter().enumerate() {
+        for k in 0..ring.len() {
+            let e = (ring[k], ring[(k + 1) % ring.len()]);
+            if let Some(&(q, _)) = owner.get(&e) {
+                return Err(Issue::polygon(
+                    p,
+                    format!(
+                        "polygons {q} and {p} overlap: both lie left of the edge from vertex {} \
+                         to vertex {}",
+                        input_vertex(&compact, e.0),
+                        input_vertex(&compact, e.1)
+                    ),
+                ));
+            }
+            owner.insert(e, (p, k));
+        }
+    }
+    // Each undirected edge once as a constraint.
+    let mut edges: Vec<[usize; 2]> = owner
+        .keys()
+        .filter(|&&(a, b)| a < b || !owner.contains_key(&(b, a)))
+        .map(|&(a, b)| [a as usize, b as usize])
+        .collect();
+    // HashMap order is random; sort so the build (and its error messages) is repeatable.
+    edges.sort_unstable();
+    let points: Vec<Point2<f64>> = used.iter().map(|v| Point2::new(v.x, v.y)).collect();
+    let mut conflict = None;
+    let cdt = Cdt::try_bulk_load_cdt(points, edges, |e| {
+        conflict.get_or_insert(e);
+    })
+    .map_err(|e| Issue {
+        polygon: None,
+        vertex: None,
+        message: format!("the triangulation rejected the input: {e:?}"),
+    })?;
+    let ctx = Context {
+        used: &used,
+        compact: &compact,
+        owner: &owner,
+    };
+    if let Some([a, b]) = conflict {
+        return Err(ctx.bad_edge(a as u32, b as u32));
+    }
+    // Every polygon edge must be one edge of the triangulation; when a vertex lies inside
+    // it, spade splits it there instead.
+    for (&(a, b), _) in owner.iter() {
+        let present = cdt
+            .get_edge_from_neighbors(FixedVertexHandle::from_index(a as usize), {
+                FixedVertexHandle::from_index(b as usize)
+            })
+            .is_some();
+        if !present {
+            return Err(ctx.bad_edge(a, b));
+        }
+    }
+    let face_poly = assign_faces(&cdt, &rings, &ctx)?;
+    Ok(Triangulated {
+        cdt,
+        face_poly,
+        rings,
+    })
+}
+
+/// The input index of CDT vertex `c`.
+fn input_vertex(compact: &[u32], c: u32) -> usize {
+    compact.iter().position(|&x| x == c).unwrap_or(usize::MAX)
+}
+
+/// Checks that polygon `p` (as CDT vertex indices into `used`) has non-zero area and is
+/// convex, and turns a clockwise ring counter-clockwise.
+fn check_convex(
+    p: usize,
+    ring: &mut [u32],
+    used: &[DVec2],
+    polygons: &[Vec<u32>],
+) -> Result<(), Issue> {
+    let n = ring.len();
+    let at = |ring: &[u32], k: usize| used[ring[k % n] as usize];
+    let area2: f64 = (0..n).map(|k| cross(at(ring, k), at(ring, k + 1))).sum();
+    let turns: Vec<i8> = (0..n)
+        .map(|k| orient(at(ring, k), at(ring, k + 1), at(ring, k + 2)))
+        .collect();
+    let (left, right) = (
+        turns.iter().filter(|&&t| t > 0).count(),
+        turns.iter().filter(|&&t| t < 0).count(),
+    );
+    if left + right == 0 || area2 == 0.0 || !area2.is_finite() {
+        return Err(Issue::polygon(p, format!("polygon {p} has zero area")));
+    }
+    if left > 0 && right > 0 {
+        // Name the reflex corner: the turn against the majority.
+        let reflex = if area2 > 0.0 { -1 } else { 1 };
+        let k = turns.iter().position(|&t| t == reflex).unwrap_or(0);
+        return Err(Issue::polygon(
+            p,
+            format!(
+                "polygon {p} is not convex: it turns the wrong way at vertex {}",
+                polygons[p][(k + 1) % n]
+            ),
+        ));
+    }
+    if (area2 > 0.0) != (left > 0) {
+        // The shoelace sum and the exact turns disagree: a ring too thin to orient.
+        return Err(Issue::polygon(
+            p,
+            format!("polygon {p} is too thin: its orientation cannot be decided"),
+        ));
+    }
+    if right > 0 {
+        ring.reverse();
+    }
+    // A straight corner must go on, not fold back along the edge it came from.
+    for k in 0..n {
+        let (a, b, c) = (at(ring, k), at(ring, k + 1), at(ring, k + 2));
+        if orient(a, b, c) == 0 && (b - a).dot(c - b) <= 0.0 {
+            return Err(Issue::polygon(
+                p,
+                format!("polygon {p} folds back on itself along one of its edges"),
+            ));
+        }
+    }
+    // Left turns only, yet winding round twice or more (a pentagram): the turning angles add
+    // up to 2π per turn.
+    let turning: f64 = (0..n)
+        .map(|k| {
+            let (a, b, c) = (at(ring, k), at(ring, k + 1), at(ring, k + 2));
+            let (u, v) = (b - a, c - b);
+            cross(u, v).atan2(u.dot(v))
+        })
+        .sum();
+    if turning > 3.0 * std::f64::consts::PI {
+        return Err(Issue::polygon(
+            p,
+            format!("polygon {p} winds round more than once (it crosses itself)"),
+        ));
+    }
+    Ok(())
+}
+
+/// What the error paths need to name things.
+struct Context<'a> {
+    used: &'a [DVec2],
+    compact: &'a [u32],
+    owner: &'a HashMap<(u32, u32), (usize, usize)>,
+}
+
+impl Context<'_> {
+    /// The polygon owning edge `a`–`b` in either direction.
+    fn polygon_of_edge(&self, a: u32, b: u32) -> usize {
+        self.owner
+            .get(&(a, b))
+            .or_else(|| self.owner.get(&(b, a)))
+            .map_or(0, |&(p, _)| p)
+    }
+
+    /// Explains why polygon edge `a`–`b` is not an edge of the triangulation: a vertex
+    /// inside it or inside an edge overlapping it (T-junction), or an edge crossing it
+    /// (overlap).
+    fn bad_edge(&self, a: u32, b: u32) -> Issue {
+        let p = self.polygon_of_edge(a, b);
+        let at = |v: u32| self.used[v as usize];
+        let t_junction = |v: u32, (c, d): (u32, u32)| {
+            let q = self.polygon_of_edge(c, d);
+            Issue::polygon(
+                q,
+                format!(
+                    "T-junction: vertex {} lies inside the edge of polygon {q} from vertex {} to \
+                     vertex {}; add the vertex to polygon {q} too",
+                    input_vertex(self.compact, v),
+                    input_vertex(self.compact, c),
+                    input_vertex(self.compact, d)
+                ),
+            )
+        };
+        if let Some(v) = (0..self.used.len() as u32).find(|&v| inside_segment(at(v), at(a), at(b)))
+        {
+            return t_junction(v, (a, b));
+        }
+        for &(c, d) in self.owner.keys() {
+            if (c, d) == (a, b) || (c, d) == (b, a) {
+                continue;
+            }
+            if let Some(&v) = [c, d]
+                .iter()
+                .find(|&&v| inside_segment(at(v), at(a), at(b)))
+            {
+                return t_junction(v, (a, b));
+            }
+            if let Some(&v) = [a, b]
+                .iter()
+                .find(|&&v| inside_segment(at(v), at(c), at(d)))
+            {
+                return t_junction(v, (c, d));
+            }
+            let shared = c == a || c == b || d == a || d == b;
+            if !shared && segments_touch(at(a), at(b), at(c), at(d)) {
+                let q = self.polygon_of_edge(c, d);
+                return Issue::polygon(
+                    p,
+                    format!(
+                        "polygons {} and {} overlap: the edge of polygon {p} from vertex {} to \
+                         vertex {} crosses an edge of polygon {q}",
+                        p.min(q),
+                        p.max(q),
+                        input_vertex(self.compact, a),
+                        input_vertex(self.compact, b)
+                    ),
+                );
+            }
+        }
+        Issue::polygon(
+            p,
+            format!(
+                "the edge of polygon {p} from vertex {} to vertex {} could not be triangulated",
+                input_vertex(self.compact, a),
+                input_vertex(self.compact, b)
+            ),
+        )
+    }
+}
+
+/// Floods each polygon's triangles from its first edge and returns face → polygon.
+fn assign_faces(cdt: &Cdt, rings: &[Vec<u32>], ctx: &Context) -> Result<Vec<u32>, Issue> {
+    let mut face_poly = vec![NONE; cdt.num_all_faces()];
+    let mut stack: Vec<FixedFaceHandle<InnerTag>> = Vec::new();
+    for (p, ring) in rings.iter().enumerate() {
+        let (a, b) = (ring[0] as usize, ring[1] as usize);
+        let overlap =
+            |q: usize| Issue::polygon(p, format!("polygons {} and {} overlap", p.min(q), p.max(q)));
+        let Some(edge) = cdt.get_edge_from_neighbors(
+            FixedVertexHandle::from_index(a),
+            FixedVertexHandle::from_index(b),
+        ) else {
+            return Err(ctx.bad_edge(a as u32, b as u32));
+        };
+        // Spade's directed edge has its face on the left: inside a counter-clockwise ring.
+        let Some(first) = edge.face().as_inner() else {
+            return Err(Issue::polygon(
+                p,
+                format!("polygon {p} is outside its own edges (is it degenerate?)"),
+            ));
+        };
+        stack.push(first.fix());
+        while let Some(f) = stack.pop() {
+            let slot = &mut face_poly[f.index()];
+            if *slot == p as u32 {
+                continue;
+            }
+            if *slot != NONE {
+                return Err(overlap(*slot as usize));
+            }
+            *slot = p as u32;
+            for e in cdt.face(f).adjacent_edges() {
+                if e.is_constraint_edge() {
+                    let key = (e.from().fix().index() as u32, e.to().fix().index() as u32);
+                    match ctx.owner.get(&key) {
+                        Some(&(q, _)) if q == p => {}
+                        Some(&(q, _)) => return Err(overlap(q)),
+                        None => return Err(overlap(ctx.polygon_of_edge(key.0, key.1))),
+                    }
+                    continue;
+                }
+                match e.rev().face().as_inner() {
+                    Some(other) => stack.push(other.fix()),
+                    None => {
+                        return Err(Issue::polygon(
+                            p,
+                            format!("polygon {p} is not closed by its edges"),
+                        ))
+                    }
+                }
+            }
+        }
+    }
+    Ok(face_poly)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn square() -> Vec<DVec2> {
+        vec![
+            DVec2::new(0.0, 0.0),
+            DVec2::new(1.0, 0.0),
+            DVec2::new(1.0, 1.0),
+            DVec2::new(0.0, 1.0),
+        ]
+    }
+
+    #[test]
+    fn clockwise_rings_are_reversed() {
+        let t = triangulate(&square(), &[vec![3, 2, 1, 0]]).unwrap();
+        assert_eq!(t.rings, vec![vec![0, 1, 2, 3]]);
+        assert_eq!(t.face_poly.iter().filter(|&&p| p == 0).count(), 2);
+    }
+
+    #[test]
+    fn pentagram_is_refused() {
+        let v: Vec<DVec2> = (0..5)
+            .map(|k| {
+                let a = k as f64 * 2.0 * std::f64::consts::PI / 5.0;
+                DVec2::new(a.cos(), a.sin())
+            })
+            .collect();
+        let Err(e) = triangulate(&v, &[vec![0, 2, 4, 1, 3]]) else {
+            panic!("a pentagram is no convex polygon")
+        };
+        assert!(e.message.contains("more than once"), "{}", e.message);
+    }
+}

@@ -1,0 +1,75 @@
+//! What the corridor preset promises on real maps, against the funnel (the shortest path on
+//! the world's navmesh) and shortcut + map-aware Chaikin on the same queries, at radius 0
+//! and 0.3: every path valid; lengths close to the shortest; no turn sharper than 90°;
+//! turns rounder than map-aware Chaikin's.
+//!
+//! Sampled scenarios of every Moving AI map (more with `PATHSMOOTH_SLOW=1`); the full
+//! every-10th table is in `docs/corridor.md`, made by `pathsmooth bench`.
+
+mod common;
+
+use pathsmooth::{metrics, GridWorld, Pipeline, Preset, Step, Validator};
+
+/// Median of a non-empty list.
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+#[test]
+fn corridor_paths_are_short_round_and_valid_on_every_map() {
+    let per_map = if common::slow() { 24 } else { 4 };
+    for name in common::MAPS {
+        let Some((map, scen)) = common::try_load(name) else {
+            return;
+        };
+        let world = GridWorld::new(map).unwrap();
+        let validator = Validator::new(&world);
+        for radius in [0.0, 0.3] {
+            let mut corridor = Pipeline::preset(&world, radius, Preset::Corridor).unwrap();
+            let mut chaikin = Pipeline::preset(&world, radius, Preset::Smooth).unwrap();
+            let mut funnel = Pipeline::new(&world, radius).unwrap().then(Step::Funnel);
+            let (mut ratios, mut turns, mut chaikin_turns) = (vec![], vec![], vec![]);
+            for s in common::sample(&scen, per_map) {
+                let (a, b) = (s.start_point(), s.goal_point());
+                let (Ok(path), Ok(smooth), Ok(shortest)) =
+                    (corridor.plan(a, b), chaikin.plan(a, b), funnel.plan(a, b))
+                else {
+                    // With a radius a query may have no room; the presets' own sweep
+                    // (pipeline_maps.rs) checks which errors are allowed.
+                    assert!(radius > 0.0, "{name} r=0 {s:?} failed");
+                    continue;
+                };
+                let report = validator.validate(&path, radius).unwrap();
+                assert!(report.is_valid(), "{name} r={radius} {s:?}: {:?}", report.problem());
+                let (max_turn, _) = metrics::max_and_total_turn(&path);
+                assert!(
+                    max_turn <= 90f64.to_radians(),
+                    "{name} r={radius} {s:?}: a turn of {:.1}°",
+                    max_turn.to_degrees()
+                );
+                let shortest = metrics::length(&shortest);
+                if shortest > 0.0 {
+                    ratios.push(metrics::length(&path) / shortest);
+                }
+                turns.push(max_turn);
+                chaikin_turns.push(metrics::max_and_total_turn(&smooth).0);
+            }
+            if ratios.is_empty() {
+                continue;
+            }
+            let worst = ratios.iter().copied().fold(0.0, f64::max);
+            let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+            println!(
+                "{name} r={radius}: {} paths, length/shortest median {:.4} worst {worst:.4}, \
+                 mean max turn {:.1}° (shortcut + Chaikin {:.1}°)",
+                ratios.len(),
+                median(ratios.clone()),
+                mean(&turns).to_degrees(),
+                mean(&chaikin_turns).to_degrees(),
+            );
+            assert!(median(ratios) <= 1.02, "{name} r={radius}: median length");
+            assert!(worst <= 1.10, "{name} r={radius}: worst length {worst}");
+        }
+    }
+}
