@@ -64,6 +64,7 @@
 pub mod corridor;
 pub mod curve;
 mod error;
+pub mod fillet;
 pub mod follow;
 pub mod geometry;
 pub mod grid;
@@ -83,6 +84,9 @@ pub use curve::{
     ChaikinParams,
 };
 pub use error::{Error, Result};
+pub use fillet::{
+    fillet, fillet_geometry, Corner, CornerLimit, FilletParams, Filleted, Filleter, Transition,
+};
 pub use geometry::{Point, Point2, Scalar};
 pub use glam;
 pub use grid::{GridMap, Scenario};

@@ -25,7 +25,7 @@
 //! # Ok::<(), pathsmooth::Error>(())
 //! ```
 
-mod fresnel;
+pub(crate) mod fresnel;
 mod piece;
 
 pub use piece::Piece;
