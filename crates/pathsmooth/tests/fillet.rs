@@ -225,12 +225,12 @@ fn on_a_grid_the_arc_keeps_clear_of_the_wall_corner() {
             assert_eq!(c.limit, CornerLimit::Walls);
             // The arc's centre (2.5 + R, 2.5 + R) is √2(R − ½) from the wall corner, so
             // the arc keeps 0.3 from it while R − √2(R − ½) ≥ 0.3 + the chord error:
-            // R ≤ (√2/2 − 0.3 − e)/(√2 − 1).
-            let best = (0.5f64.sqrt() - 0.3 - rho * 1e-3) / (2f64.sqrt() - 1.0);
-            assert!(
-                c.radius <= best && c.radius > best - 1e-3 * rho,
-                "{c:?} {best}"
-            );
+            // R ≤ (√2/2 − 0.3 − e)/(√2 − 1). The chords sit inside the arc, up to e
+            // closer to the wall corner, which costs at most e/(√2 − 1) of radius.
+            let e = rho * 1e-3;
+            let best = (0.5f64.sqrt() - 0.3 - e) / (2f64.sqrt() - 1.0);
+            let worst = best - e / (2f64.sqrt() - 1.0) - 1e-3;
+            assert!(c.radius <= best && c.radius > worst, "{c:?} {best}");
         }
     }
     // An input through the wall is refused.

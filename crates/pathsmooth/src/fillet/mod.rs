@@ -17,7 +17,10 @@
 //!    tested with the world's exact segment test for clearance `r + e`; since every point
 //!    of the curve is within `e` of a chord, the curve keeps clearance `r`, and so do the
 //!    chords. A corner whose curve fails is bisected on its radius (14 rounds) down to the
-//!    largest radius found clear, or kept sharp.
+//!    largest radius found clear, or kept sharp. Radii whose tangent distance is within
+//!    the corner's own clearance slack (clearance − r − e) need no test: the curve lies in
+//!    the triangle of the corner and its tangent points, and clearance changes by at most
+//!    the distance moved.
 //! 3. **Joints.** The straight pieces left between curves lie on the input's segments and
 //!    are tested too (rounding of the tangent points could make one clip a wall corner the
 //!    input only touched); a failing piece keeps its two corners sharp.
@@ -326,6 +329,10 @@ pub fn fillet_geometry<P: Point2>(path: &[P], params: &FilletParams) -> Result<F
 /// What the walls allow: whether a corner's sampled curve (with the chord error as
 /// margin) and a straight piece are clear.
 trait Room {
+    /// How far `p` is from having less clearance than the agent radius plus `margin`:
+    /// every point within that distance of `p` keeps clearance ≥ radius + margin
+    /// (clearance changes by at most the distance moved).
+    fn slack(&self, p: DVec2, margin: f64) -> f64;
     fn curve_is_clear(&self, points: &[DVec2], margin: f64) -> bool;
     fn leg_is_clear(&self, a: DVec2, b: DVec2) -> bool;
 }
@@ -333,6 +340,9 @@ trait Room {
 struct OpenSpace;
 
 impl Room for OpenSpace {
+    fn slack(&self, _: DVec2, _: f64) -> f64 {
+        f64::INFINITY
+    }
     fn curve_is_clear(&self, _: &[DVec2], _: f64) -> bool {
         true
     }
@@ -347,6 +357,9 @@ struct WorldRoom<'a, W> {
 }
 
 impl<W: World> Room for WorldRoom<'_, W> {
+    fn slack(&self, p: DVec2, margin: f64) -> f64 {
+        self.world.clearance(p) - self.radius - margin
+    }
     fn curve_is_clear(&self, points: &[DVec2], margin: f64) -> bool {
         let r = self.radius + margin;
         points
@@ -401,10 +414,15 @@ fn solve<R: Room>(
         if s.radii[k] == 0.0 || s.shapes[k].g * s.radii[k] < tiny {
             continue;
         }
-        if corner_is_clear(room, s, k, s.radii[k], e) {
+        // The curve and its chords lie in the triangle of the corner and its tangent
+        // points, within g·R of the corner: where the corner's clearance leaves that much
+        // slack, no wall test is needed, and such radii bound the bisection from below.
+        let slack = room.slack(s.shapes[k].p, e).max(0.0);
+        let sure = slack / s.shapes[k].g;
+        if sure >= s.radii[k] || corner_is_clear(room, s, k, s.radii[k], e) {
             continue;
         }
-        let (mut lo, mut hi) = (0.0, s.radii[k]);
+        let (mut lo, mut hi) = (sure, s.radii[k]);
         for _ in 0..BISECTIONS {
             let mid = 0.5 * (lo + hi);
             if corner_is_clear(room, s, k, mid, e) {
