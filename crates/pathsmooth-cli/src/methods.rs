@@ -81,6 +81,10 @@ pub struct CurveParams {
     /// Fillet: clothoid transitions (continuous curvature) instead of plain arcs.
     #[arg(long)]
     pub g2: bool,
+    /// Fillet: grow arcs up to this radius where the legs and walls leave room (default:
+    /// the turning radius).
+    #[arg(long, allow_negative_numbers = true)]
+    pub max_radius: Option<f64>,
 }
 
 impl Default for CurveParams {
@@ -96,6 +100,7 @@ impl Default for CurveParams {
             closed: false,
             turn_radius: 1.0,
             g2: false,
+            max_radius: None,
         }
     }
 }
@@ -127,7 +132,8 @@ impl CurveParams {
 impl CurveParams {
     /// The fillet parameters these arguments ask for (the library checks the radius).
     pub fn fillet_params(&self) -> FilletParams {
-        let p = FilletParams::new(self.turn_radius);
+        let p =
+            FilletParams::new(self.turn_radius).up_to(self.max_radius.unwrap_or(self.turn_radius));
         if self.g2 {
             p.g2()
         } else {

@@ -254,8 +254,14 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
 
     #[test]
-    fn fillets_keep_their_promises(path in arb_path(), rho in 0.1f64..5.0, g2 in any::<bool>()) {
-        let params = if g2 { FilletParams::new(rho).g2() } else { FilletParams::new(rho) };
+    fn fillets_keep_their_promises(
+        path in arb_path(),
+        rho in 0.1f64..5.0,
+        grow in 1.0f64..4.0,
+        g2 in any::<bool>(),
+    ) {
+        let params = FilletParams::new(rho).up_to(rho * grow);
+        let params = if g2 { params.g2() } else { params };
         let out = fillet_geometry(&path, &params).unwrap();
         let c = &out.curve;
         // Ends and end directions kept.
@@ -303,4 +309,16 @@ proptest! {
             .fold(rho, f64::min);
         prop_assert!(out.curve.max_curvature() <= 1.0 / smallest * (1.0 + 1e-12));
     }
+}
+
+#[test]
+fn max_radius_grows_the_arcs_where_the_legs_allow() {
+    // Legs of 10 and 3 around a right angle: radius up to 3 fits, asked for up to 5.
+    let path = [d(0.0, 0.0), d(10.0, 0.0), d(10.0, 3.0)];
+    let out = fillet_geometry(&path, &FilletParams::new(1.0).up_to(5.0)).unwrap();
+    assert!(out.corners.is_empty(), "3 ≥ ρ: not reported");
+    assert!((out.curve.max_curvature() - 1.0 / 3.0).abs() < 1e-12);
+    let expected = 13.0 - 2.0 * 3.0 + FRAC_PI_2 * 3.0;
+    assert!((out.curve.length() - expected).abs() < 1e-12);
+    assert!(fillet_geometry(&path, &FilletParams::new(1.0).up_to(f64::NAN)).is_err());
 }

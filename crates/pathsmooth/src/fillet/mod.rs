@@ -9,7 +9,8 @@
 //! fillet of drafting and CNC tool paths; for the clothoid option, `d = R·g(θ)` with the
 //! spiral–curve–spiral closed form of highway design, see [`Transition`]). For each corner:
 //!
-//! 1. **Legs.** The radius starts at ρ and is lowered where the legs are too short: the
+//! 1. **Legs.** The radius starts at ρ (or the larger
+//!    [`max_radius`](FilletParams::max_radius) asked for) and is lowered where the legs are too short: the
 //!    tangent distances of the two corners sharing a leg must fit on it. Radii that do not
 //!    fit are shrunk proportionally, then every radius is grown back as far as its legs'
 //!    slack allows (three rounds), which gives the largest radii on most paths.
@@ -24,6 +25,9 @@
 //! 3. **Joints.** The straight pieces left between curves lie on the input's segments and
 //!    are tested too (rounding of the tangent points could make one clip a wall corner the
 //!    input only touched); a failing piece keeps its two corners sharp.
+//!
+//! The pieces are built from the radii once, with the tangent points stored in them, so
+//! neighbouring pieces meet exactly.
 //!
 //! A corner whose radius ends below ρ is **reported** ([`Corner`], with the reason:
 //! legs too short, walls, or a U-turn), or an error in strict mode. A U-turn (θ = π, a
@@ -103,6 +107,12 @@ pub enum Transition {
 pub struct FilletParams {
     /// The minimum turning radius ρ, world units (> 0).
     pub turn_radius: f64,
+    /// The radius each corner aims for, world units: corners get the largest radius up to
+    /// this that the legs and walls allow, and only those below ρ are reported. Values
+    /// below ρ count as ρ. Larger radii make shorter paths that an agent with a lateral
+    /// acceleration limit follows faster (v ≤ √(a_lat·R)), but they leave the corner
+    /// farther and need longer legs.
+    pub max_radius: f64,
     /// The largest distance between the curve and the polyline sampled from it (world
     /// units, > 0); the walls are tested with this margin added to the agent radius.
     pub chord_error: f64,
@@ -119,6 +129,7 @@ impl FilletParams {
     pub fn new(turn_radius: f64) -> Self {
         FilletParams {
             turn_radius,
+            max_radius: turn_radius,
             chord_error: turn_radius * 1e-3,
             strict: false,
             transition: Transition::Arc,
@@ -133,6 +144,11 @@ impl FilletParams {
         }
     }
 
+    /// The same aiming for radius `max_radius` (at least ρ) where there is room.
+    pub fn up_to(self, max_radius: f64) -> Self {
+        FilletParams { max_radius, ..self }
+    }
+
     /// The same in strict mode.
     pub fn strict(self) -> Self {
         FilletParams {
@@ -144,6 +160,7 @@ impl FilletParams {
     /// Checks the parameters ([`Error::BadParameter`] naming the first bad one).
     pub fn validate(&self) -> Result<()> {
         Error::check_positive("turn_radius", self.turn_radius, "a positive finite radius")?;
+        Error::check_positive("max_radius", self.max_radius, "a positive finite radius")?;
         Error::check_positive(
             "chord_error",
             self.chord_error,
@@ -385,6 +402,7 @@ fn solve<R: Room>(
     s: &mut Scratch,
 ) -> Result<Filleted> {
     let rho = params.turn_radius;
+    let target = params.max_radius.max(rho);
     let e = params.chord_error;
     simplify(input, s);
     let n = s.points.len();
@@ -405,10 +423,10 @@ fn solve<R: Room>(
         let shape = CornerShape::new(p, u, v, theta, params.share());
         let reversal = theta > std::f64::consts::PI - REVERSAL || !shape.g.is_finite();
         s.shapes.push(shape);
-        s.radii.push(if reversal { 0.0 } else { rho });
+        s.radii.push(if reversal { 0.0 } else { target });
         s.limits.push(reversal.then_some(CornerLimit::UTurn));
     }
-    share_legs(s, rho);
+    share_legs(s, target);
     // Walls: each corner's curve, tested with the chord error as margin.
     for k in 0..s.shapes.len() {
         if s.radii[k] == 0.0 || s.shapes[k].g * s.radii[k] < tiny {
@@ -517,7 +535,7 @@ fn simplify(input: &[DVec2], s: &mut Scratch) {
     }
 }
 
-/// Lowers the radii so that the tangent distances of the two corners of each leg fit on
+/// Lowers the radii (each at most `rho`, here the target radius) so that the tangent distances of the two corners of each leg fit on
 /// it (proportionally), then grows each back as far as its legs' slack allows.
 fn share_legs(s: &mut Scratch, rho: f64) {
     let m = s.shapes.len();
