@@ -322,3 +322,55 @@ fn max_radius_grows_the_arcs_where_the_legs_allow() {
     assert!((out.curve.length() - expected).abs() < 1e-12);
     assert!(fillet_geometry(&path, &FilletParams::new(1.0).up_to(f64::NAN)).is_err());
 }
+
+/// A 16×16 room with a few random wall blocks, and two free cells to plan between.
+fn arb_blocks() -> impl Strategy<Value = (GridWorld, DVec2, DVec2)> {
+    (
+        proptest::collection::vec((0usize..14, 0usize..14, 1usize..6, 1usize..6), 3..12),
+        (0usize..16, 0usize..16),
+        (0usize..16, 0usize..16),
+    )
+        .prop_filter_map("start and goal free", |(blocks, s, g)| {
+            let inside = |x: usize, y: usize| {
+                blocks
+                    .iter()
+                    .any(|&(bx, by, w, h)| x >= bx && x < bx + w && y >= by && y < by + h)
+            };
+            if inside(s.0, s.1) || inside(g.0, g.1) {
+                return None;
+            }
+            let world = GridWorld::new(GridMap::from_fn(16, 16, |x, y| !inside(x, y))).ok()?;
+            let c = |(x, y): (usize, usize)| DVec2::new(x as f64 + 0.5, y as f64 + 0.5);
+            Some((world, c(s), c(g)))
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn fillets_on_a_grid_stay_valid(
+        (world, start, goal) in arb_blocks(),
+        radius in prop_oneof![Just(0.0), Just(0.3), 0.0f64..0.45],
+        rho in 0.3f64..4.0,
+        g2 in any::<bool>(),
+    ) {
+        let Ok(mut pipeline) = pathsmooth::Pipeline::new(&world, radius) else {
+            return Ok(());
+        };
+        let params = if g2 { FilletParams::new(rho).g2() } else { FilletParams::new(rho) };
+        pipeline = pipeline.then(pathsmooth::Step::Shortcut).then(pathsmooth::Step::Fillet(params));
+        let path = match pipeline.plan(start, goal) {
+            Ok(p) => p,
+            Err(Error::Unreachable { .. } | Error::TooClose { .. }) => return Ok(()),
+            Err(e) => return Err(TestCaseError::fail(format!("{e}"))),
+        };
+        prop_assert!(is_valid(&world, &path, radius));
+        prop_assert_eq!((path[0], path[path.len() - 1]), (start, goal));
+        let curve = pipeline.last_curve().unwrap();
+        if pipeline.report().corners.is_empty() {
+            prop_assert!(curve.max_curvature() <= 1.0 / rho * (1.0 + 1e-12));
+            prop_assert!(curve.max_tangent_jump() < 1e-9);
+        }
+    }
+}
