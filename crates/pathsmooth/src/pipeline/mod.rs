@@ -202,13 +202,16 @@ impl<W: World> Pipeline<W> {
     /// ```
     /// use glam::DVec2;
     /// use pathsmooth::{GridMap, GridWorld, Pipeline, Step};
-    /// let world = GridWorld::new(GridMap::from_rows(&[".........."; 10])?)?;
-    /// let mut pipeline = Pipeline::new(&world, 0.3)?.then(Step::Shortcut).then(Step::fillet(2.0));
-    /// let path = pipeline.smooth(&[DVec2::new(1.5, 1.5), DVec2::new(8.5, 1.5), DVec2::new(8.5, 8.5)])?;
-    /// let curve = pipeline.last_curve().unwrap();
-    /// assert_eq!(curve.max_curvature(), 0.5);
+    /// // An L-shaped corridor, 4 cells wide: right along the top, then down.
+    /// let mut rows = vec!["........."; 4];
+    /// rows.extend(["@@@@@...."; 5]);
+    /// let world = GridWorld::new(GridMap::from_rows(&rows)?)?;
+    /// let mut pipeline = Pipeline::new(&world, 0.3)?.then(Step::Shortcut).then(Step::fillet(1.0));
+    /// let path = pipeline.smooth(&[DVec2::new(0.5, 1.5), DVec2::new(6.5, 1.5), DVec2::new(6.5, 8.5)])?;
+    /// let curve = pipeline.last_curve().unwrap(); // one quarter circle of radius 1
+    /// assert_eq!(curve.max_curvature(), 1.0);
     /// assert!(pipeline.report().corners.is_empty());
-    /// assert!(path.len() > 3);
+    /// assert_eq!((path[0], path[path.len() - 1]), (curve.start(), curve.end()));
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn last_curve(&self) -> Option<&ExactCurve> {

@@ -2,7 +2,7 @@
 //! length, points, tangents and curvature in closed form, sampled to a polyline at a
 //! spacing or within a chord error.
 //!
-//! [`ExactCurve`] is what [fillet smoothing](crate::fillet) returns: the fillet's arcs are
+//! [`ExactCurve`] is what [fillet smoothing](mod@crate::fillet) returns: the fillet's arcs are
 //! arcs here, not many short segments, so the curvature a follower sees is the arc's
 //! `1/R` exactly. Clothoid points use the Fresnel integrals, computed as in Press et al.,
 //! *Numerical Recipes* §6.8 (series and continued fraction), accurate to 2·10⁻¹⁵.
