@@ -374,3 +374,22 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn legs_too_short_to_have_a_direction_never_make_nan() {
+    let tiny = f64::from_bits(1); // the smallest subnormal
+    let paths = [
+        vec![d(0.0, 0.0), d(tiny, 0.0), d(1.0, 1.0)],
+        vec![d(0.0, 0.0), d(1.0, 1.0), d(1.0, 1.0 + tiny)],
+        vec![d(0.0, 0.0), d(0.0, tiny)],
+        vec![d(1.0, 0.0), d(0.0, 0.0), d(tiny, tiny), d(0.0, 1.0)],
+        vec![d(0.0, 0.0), d(1.0, 0.0), d(1.0, 1e-10)],
+    ];
+    for p in paths {
+        let out = fillet_geometry(&p, &FilletParams::new(1.0).g2()).unwrap();
+        let c = &out.curve;
+        assert_eq!((c.start(), c.end()), (p[0], p[p.len() - 1]), "{p:?}");
+        assert!(c.to_polyline(1e-3).unwrap().iter().all(|q| q.is_finite()));
+        assert!(c.length().is_finite() && c.max_curvature().is_finite());
+    }
+}

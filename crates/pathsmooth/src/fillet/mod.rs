@@ -255,7 +255,9 @@ pub struct Filleter<W> {
 /// The buffers of one run.
 #[derive(Debug, Clone, Default)]
 struct Scratch {
-    /// The input in `f64`, without duplicates and collinear points.
+    /// The input in `f64`.
+    input: Vec<DVec2>,
+    /// The input without duplicates and collinear points.
     points: Vec<DVec2>,
     /// For each kept point, its index in the input.
     index: Vec<usize>,
@@ -303,11 +305,24 @@ impl<W: World> Filleter<W> {
         params.validate()?;
         check_path(path, 1, "fillet")?;
         check_radius(radius)?;
-        let points: Vec<DVec2> = path.iter().map(|p| p.to_dvec2()).collect();
-        check_in_bounds(&self.world, &points)?;
-        if !path_is_clear(&self.world, &points, radius) {
+        let mut points = std::mem::take(&mut self.scratch.input);
+        points.clear();
+        points.extend(path.iter().map(|p| p.to_dvec2()));
+        let result = self.check_and_solve(&points, radius, params);
+        self.scratch.input = points;
+        result
+    }
+
+    fn check_and_solve(
+        &mut self,
+        points: &[DVec2],
+        radius: f64,
+        params: &FilletParams,
+    ) -> Result<Filleted> {
+        check_in_bounds(&self.world, points)?;
+        if !path_is_clear(&self.world, points, radius) {
             if let Some(reason) = Validator::new(&self.world)
-                .validate(&points, radius)?
+                .validate(points, radius)?
                 .problem()
             {
                 return Err(Error::InvalidInputPath { reason });
@@ -317,7 +332,7 @@ impl<W: World> Filleter<W> {
             world: &self.world,
             radius,
         };
-        solve(&room, &points, params, &mut self.scratch)
+        solve(&room, points, params, &mut self.scratch)
     }
 }
 
@@ -529,7 +544,7 @@ fn solve<R: Room>(
     if pieces.is_empty() {
         pieces.push(Piece::Line {
             start: s.points[0],
-            end: s.points[0],
+            end: s.points[s.points.len() - 1],
         });
     }
     Ok(Filleted {
@@ -544,24 +559,38 @@ fn simplify(input: &[DVec2], s: &mut Scratch) {
     s.points.clear();
     s.index.clear();
     for (i, &p) in input.iter().enumerate() {
-        if s.points.last() == Some(&p) {
-            continue;
+        if let Some(&last) = s.points.last() {
+            // A leg without a direction (a duplicate, or so short that its direction
+            // underflows) is dropped; the path's last point is kept in place of the
+            // point before it.
+            if (p - last).try_normalize().is_none() {
+                if i + 1 < input.len() {
+                    continue;
+                }
+                if s.points.len() > 1 {
+                    s.points.pop();
+                    s.index.pop();
+                }
+            }
         }
         // Drop the last kept point when it lies straight on the way to `p`.
         if let [.., a, b] = s.points[..] {
             let turn = angle_between(b - a, p - b).unwrap_or(0.0);
-            if turn <= STRAIGHT {
+            if turn <= STRAIGHT || (p - b).try_normalize().is_none() {
                 s.points.pop();
                 s.index.pop();
             }
         }
-        s.points.push(p);
-        s.index.push(i);
+        if s.points.last() != Some(&p) || s.points.is_empty() {
+            s.points.push(p);
+            s.index.push(i);
+        }
     }
 }
 
-/// Lowers the radii (each at most `rho`, here the target radius) so that the tangent distances of the two corners of each leg fit on
-/// it (proportionally), then grows each back as far as its legs' slack allows.
+/// Lowers the radii (each at most `rho`, here the target radius) so that the tangent
+/// distances of the two corners of each leg fit on it (proportionally), then grows each
+/// back as far as its legs' slack allows.
 fn share_legs(s: &mut Scratch, rho: f64) {
     let m = s.shapes.len();
     if m == 0 {
@@ -632,7 +661,12 @@ fn build<R: Room>(room: &R, s: &Scratch, tiny: f64, out: &mut Vec<Piece>) -> Opt
         } else {
             s.points[s.points.len() - 1]
         };
-        let reach = if from.distance(to) <= tiny { from } else { to };
+        // Curves meeting within `tiny` share their joint; the path's end is kept exactly.
+        let reach = if k < m && from.distance(to) <= tiny {
+            from
+        } else {
+            to
+        };
         if reach != from {
             if !room.leg_is_clear(from, reach) {
                 return Some(k);
