@@ -1,11 +1,15 @@
-//! Fillet smoothing on every Moving AI map in `../shared/data/movingai/`: the pipeline
-//! Shortcut → Fillet on the grid planner's path, agent radius 0.3, turning radius ρ = 1
-//! and 3 cells (and ρ = 1 with arcs grown up to 4 cells where there is room). Every output is valid by the library's validator, keeps the scenario's
-//! ends, is never longer than the shortcut path, and has curvature ≤ 1/ρ away from the
-//! reported corners. The corners reported below ρ are counted and printed (run with
-//! `--nocapture`; the table in docs/fillet.md comes from the full sweep), with the time an
-//! agent with the default limits takes to follow the fillet curve (its exact curvature,
-//! `CurveProfile`) and the shortcut + Chaikin path (`speed_profile`).
+//! Fillet smoothing on every Moving AI map in `../shared/data/movingai/`: Shortcut →
+//! Fillet on the grid planner's path, agent radius 0.3, turning radius ρ = 1 and 3 cells
+//! (and ρ = 1 with arcs grown up to 4 cells where there is room). Every output is valid by
+//! the library's validator, keeps the scenario's ends, is never longer than the shortcut
+//! path, and has curvature ≤ 1/ρ when no corner is reported. The corners reported below ρ
+//! are counted and printed (run with `--nocapture`; the table in docs/fillet.md comes from
+//! the full sweep), with the time an agent with the default limits takes to follow the
+//! fillet curve (its exact curvature, `CurveProfile`) and the shortcut + Chaikin path
+//! (`speed_profile`).
+//!
+//! Each scenario is planned once (`World::plan`, as `Pipeline::plan` does) and shortcut
+//! once; the fillet and Chaikin pipelines then smooth the shortcut path.
 //!
 //! Full sweep (every 10th scenario) with `PATHSMOOTH_SLOW=1`; three scenarios a map
 //! otherwise.
@@ -13,11 +17,27 @@
 mod common;
 
 use pathsmooth::follow::{speed_profile, Agent, CurveProfile};
-use pathsmooth::{CornerLimit, FilletParams, GridWorld, Pipeline, Preset, Step, Validator};
+use pathsmooth::{
+    metrics, CornerLimit, Error, FilletParams, GridWorld, Pipeline, Step, Validator, World,
+};
+
+/// (ρ, the radius aimed for): the minimum itself, and arcs grown up to 4 cells.
+const CONFIGS: [(f64, f64); 3] = [(1.0, 1.0), (3.0, 3.0), (1.0, 4.0)];
+
+/// Per configuration: paths, corners, corners below ρ by limit, follow times.
+#[derive(Default)]
+struct Tally {
+    paths: usize,
+    turns: usize,
+    limits: [usize; 3],
+    fillet_time: f64,
+    chaikin_time: f64,
+}
 
 #[test]
 fn fillet_paths_are_valid_on_every_map() {
     let radius = 0.3;
+    let agent = Agent::default();
     let mut total = 0;
     for name in common::MAPS {
         let Some((map, scen)) = common::try_load(name) else {
@@ -30,70 +50,75 @@ fn fillet_paths_are_valid_on_every_map() {
         } else {
             common::sample(&scen, 3)
         };
-        // (ρ, the radius aimed for): the minimum itself, and growing arcs up to 4 cells.
-        for (rho, up_to) in [(1.0, 1.0), (3.0, 3.0), (1.0, 4.0)] {
-            let mut shortest = Pipeline::new(&world, radius).unwrap().then(Step::Shortcut);
-            let mut smooth = Pipeline::preset(&world, radius, Preset::Smooth).unwrap();
-            let agent = Agent::default();
-            let (mut fillet_time, mut chaikin_time) = (0.0, 0.0);
-            let mut pipeline = Pipeline::new(&world, radius)
-                .unwrap()
-                .then(Step::Shortcut)
-                .then(Step::Fillet(FilletParams::new(rho).up_to(up_to)));
-            let (mut paths, mut no_room, mut turns) = (0, 0, 0);
-            let mut limits = [0usize; 3];
-            for s in &scenarios {
-                let (start, goal) = (s.start_point(), s.goal_point());
-                let path = match pipeline.plan(start, goal) {
-                    Ok(p) => p,
-                    Err(e) => {
-                        assert!(
-                            matches!(
-                                e,
-                                pathsmooth::Error::Unreachable { .. }
-                                    | pathsmooth::Error::TooClose { .. }
-                            ),
-                            "{name} ρ={rho} {s:?}: {e}"
-                        );
-                        no_room += 1;
-                        continue;
-                    }
-                };
+        let mut shortest = Pipeline::new(&world, radius).unwrap().then(Step::Shortcut);
+        let mut chaikin = Pipeline::new(&world, radius).unwrap().then(Step::chaikin());
+        let mut fillets: Vec<_> = CONFIGS
+            .iter()
+            .map(|&(rho, up_to)| {
+                let step = Step::Fillet(FilletParams::new(rho).up_to(up_to));
+                Pipeline::new(&world, radius).unwrap().then(step)
+            })
+            .collect();
+        let mut tallies: Vec<Tally> = CONFIGS.iter().map(|_| Tally::default()).collect();
+        let mut no_room = 0;
+        for s in &scenarios {
+            let (start, goal) = (s.start_point(), s.goal_point());
+            let raw = match world.plan(start, goal, radius) {
+                Ok(p) => p,
+                Err(Error::Unreachable { .. } | Error::TooClose { .. }) => {
+                    no_room += 1;
+                    continue;
+                }
+                Err(e) => panic!("{name} {s:?}: {e}"),
+            };
+            let short = shortest.smooth(&raw).unwrap();
+            let round = chaikin.smooth(&short).unwrap();
+            let chaikin_time = speed_profile(&round, &agent).unwrap().total_time();
+            for ((&(rho, up_to), pipeline), t) in CONFIGS.iter().zip(&mut fillets).zip(&mut tallies)
+            {
+                let path = pipeline.smooth(&short).unwrap();
                 let r = validator.validate(&path, radius).unwrap();
-                assert!(r.is_valid(), "{name} ρ={rho} {s:?}: {:?}", r.problem());
+                assert!(
+                    r.is_valid(),
+                    "{name} ρ={rho}/{up_to} {s:?}: {:?}",
+                    r.problem()
+                );
                 assert_eq!((path[0], path[path.len() - 1]), (start, goal));
                 let curve = pipeline.last_curve().unwrap();
                 let corners = &pipeline.report().corners;
                 if corners.is_empty() {
                     assert!(curve.max_curvature() <= 1.0 / rho * (1.0 + 1e-12));
                 }
-                let short = shortest.plan(start, goal).unwrap();
-                assert!(curve.length() <= pathsmooth::metrics::length(&short) + 1e-9);
-                turns += short.len().saturating_sub(2);
-                fillet_time += CurveProfile::new(curve, &agent).unwrap().total_time();
-                let chaikin = smooth.plan(start, goal).unwrap();
-                chaikin_time += speed_profile(&chaikin, &agent).unwrap().total_time();
+                assert!(curve.length() <= metrics::length(&short) + 1e-9);
                 for c in corners {
-                    limits[match c.limit {
+                    assert!(c.radius < rho);
+                    t.limits[match c.limit {
                         CornerLimit::Legs => 0,
                         CornerLimit::Walls => 1,
                         CornerLimit::UTurn => 2,
                     }] += 1;
                 }
-                paths += 1;
+                t.paths += 1;
+                t.turns += short.len().saturating_sub(2);
+                t.fillet_time += CurveProfile::new(curve, &agent).unwrap().total_time();
+                t.chaikin_time += chaikin_time;
             }
+        }
+        for (&(rho, up_to), t) in CONFIGS.iter().zip(&tallies) {
             println!(
-                "| {name} | {rho} | {up_to} | {paths} | {no_room} | {turns} | {} | {} | {} | {} | {:.1} | {:.1} | {:.3} |",
-                limits.iter().sum::<usize>(),
-                limits[0],
-                limits[1],
-                limits[2],
-                fillet_time,
-                chaikin_time,
-                fillet_time / chaikin_time,
+                "| {name} | {rho} | {up_to} | {} | {no_room} | {} | {} | {} | {} | {} | {:.1} | {:.1} | {:.3} |",
+                t.paths,
+                t.turns,
+                t.limits.iter().sum::<usize>(),
+                t.limits[0],
+                t.limits[1],
+                t.limits[2],
+                t.fillet_time,
+                t.chaikin_time,
+                t.fillet_time / t.chaikin_time,
             );
-            total += paths;
+            total += t.paths;
         }
     }
-    assert!(total >= common::MAPS.len() * 2 * 2, "{total} paths");
+    assert!(total >= common::MAPS.len() * 3 * 2, "{total} paths");
 }
