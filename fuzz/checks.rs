@@ -368,6 +368,10 @@ pub fn navmesh_smoothers(data: &[u8]) {
                 "invalid navmesh path: {:?}",
                 report.problem()
             );
+        }
+    }
+}
+
 /// Checks a navmesh a reader accepted: every triangle has a polygon, and the mesh answers
 /// a query between two of its triangles' centroids without panicking (small meshes only).
 fn check_navmesh(mesh: &NavMesh) {

@@ -7,7 +7,7 @@ use pathsmooth::corridor::optimize::SolverParams;
 use pathsmooth::corridor::plan::CorridorParams;
 use pathsmooth::curve::catmull_rom::{catmull_rom, CatmullRomParams, Ends};
 use pathsmooth::curve::chaikin::{chaikin, chaikin_adaptive, AdaptiveParams, ChaikinParams};
-use pathsmooth::{GridMap, GridWorld, Point, Result, Step};
+use pathsmooth::{fillet_geometry, FilletParams, GridMap, GridWorld, Point, Result, Step};
 
 /// Methods that need no map: corner cutters and splines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -18,6 +18,9 @@ pub enum CurveMethod {
     AdaptiveChaikin,
     /// Catmull-Rom spline through every point (--alpha 0 uniform, 0.5 centripetal, 1 chordal).
     CatmullRom,
+    /// Fillets: each corner an arc of radius --turn-radius where the legs allow (--g2:
+    /// clothoid transitions); 2D only, geometry only (no walls). Not in the default lists.
+    Fillet,
 }
 
 impl CurveMethod {
@@ -34,6 +37,7 @@ impl CurveMethod {
             CurveMethod::Chaikin => "chaikin",
             CurveMethod::AdaptiveChaikin => "adaptive-chaikin",
             CurveMethod::CatmullRom => "catmull-rom",
+            CurveMethod::Fillet => "fillet",
         }
     }
 }
@@ -71,6 +75,16 @@ pub struct CurveParams {
     /// Treat the path as a closed loop.
     #[arg(long)]
     pub closed: bool,
+    /// Fillet: the minimum turning radius ρ, world units.
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
+    pub turn_radius: f64,
+    /// Fillet: clothoid transitions (continuous curvature) instead of plain arcs.
+    #[arg(long)]
+    pub g2: bool,
+    /// Fillet: grow arcs up to this radius where the legs and walls leave room (default:
+    /// the turning radius).
+    #[arg(long, allow_negative_numbers = true)]
+    pub max_radius: Option<f64>,
 }
 
 impl Default for CurveParams {
@@ -84,6 +98,9 @@ impl Default for CurveParams {
             alpha: 0.5,
             ends: EndPolicy::Doubled,
             closed: false,
+            turn_radius: 1.0,
+            g2: false,
+            max_radius: None,
         }
     }
 }
@@ -112,6 +129,37 @@ impl CurveParams {
     }
 }
 
+impl CurveParams {
+    /// The fillet parameters these arguments ask for (the library checks the radius).
+    pub fn fillet_params(&self) -> FilletParams {
+        let p =
+            FilletParams::new(self.turn_radius).up_to(self.max_radius.unwrap_or(self.turn_radius));
+        if self.g2 {
+            p.g2()
+        } else {
+            p
+        }
+    }
+}
+
+/// Fillets a 2D path (geometry only), sampled within the parameters' chord error.
+fn fillet_path<P: Point>(p: &CurveParams, path: &[P]) -> Result<Vec<P>> {
+    if P::DIM != 2 {
+        return Err(pathsmooth::Error::Unsupported {
+            what: "fillet smoothing",
+            needs: "a 2D path",
+        });
+    }
+    let flat: Vec<DVec2> = pathsmooth::geometry::to_dvec2(path);
+    let params = p.fillet_params();
+    let out = fillet_geometry(&flat, &params)?;
+    let poly = out.curve.to_polyline(params.chord_error)?;
+    Ok(poly
+        .iter()
+        .filter_map(|q| P::from_coords(&[q.x, q.y]))
+        .collect())
+}
+
 /// Runs a curve method on a path of any dimension.
 pub fn smooth_curve<P: Point>(method: CurveMethod, p: &CurveParams, path: &[P]) -> Result<Vec<P>> {
     match method {
@@ -133,6 +181,7 @@ pub fn smooth_curve<P: Point>(method: CurveMethod, p: &CurveParams, path: &[P]) 
             },
         ),
         CurveMethod::CatmullRom => catmull_rom(path, &p.catmull_rom_params(true)),
+        CurveMethod::Fillet => fillet_path(p, path),
     }
 }
 
@@ -159,6 +208,9 @@ pub enum MapMethod {
     /// Shortcuts, then the Chambolle–Pock path optimiser (Langerak, Game AI Pro 3 ch. 20)
     /// in a corridor of clearance disks along them, made valid on the map.
     Corridor,
+    /// Shortcuts, then fillets: each corner an arc of radius ≥ --turn-radius where the
+    /// walls leave room (--g2: clothoid transitions). Not in the default lists.
+    Fillet,
 }
 
 impl MapMethod {
@@ -187,6 +239,7 @@ impl MapMethod {
             MapMethod::Funnel => "funnel",
             MapMethod::Relax => "relax",
             MapMethod::Corridor => "corridor",
+            MapMethod::Fillet => "fillet",
         }
     }
 }
@@ -212,6 +265,7 @@ impl MapMethod {
             MapMethod::Funnel => vec![Step::Funnel],
             MapMethod::Relax => vec![Step::relax()],
             MapMethod::Corridor => vec![optimiser.step()],
+            MapMethod::Fillet => vec![Step::Shortcut, Step::Fillet(curve.fillet_params())],
         }
     }
 }

@@ -921,3 +921,130 @@ fn bad_mesh_files_fail_cleanly_with_the_line() {
     ]));
     assert!(e.contains("neighbours.mesh:13:"), "{e}");
 }
+
+#[test]
+fn smooth_fillet_rounds_corners_with_the_turning_radius() {
+    let dir = tmp_dir("fillet_smooth");
+    let svg = dir.join("fillet.svg");
+    let out = run_with_stdin(
+        &[
+            "smooth",
+            "--method",
+            "fillet",
+            "--turn-radius",
+            "3",
+            "--metrics",
+            "--svg",
+            svg.to_str().unwrap(),
+        ],
+        r#"{"points": [[0,0],[10,0],[10,10]]}"#,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let pts = v["points"].as_array().unwrap();
+    assert_eq!(pts[0], serde_json::json!([0.0, 0.0]));
+    assert_eq!(pts[pts.len() - 1], serde_json::json!([10.0, 10.0]));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("1 corners, 0 below the turning radius 3"),
+        "{err}"
+    );
+    assert!(err.contains("max curvature 0.3333"), "{err}");
+    // The arc is an SVG arc command of radius 3 (in pixels: 3 × the scale).
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        text.contains("<path d=\"M") && text.contains(" A"),
+        "{text}"
+    );
+    // Bad radius, 3D input: one clean error line.
+    let e = assert_clean_failure(&run_with_stdin(
+        &["smooth", "--method", "fillet", "--turn-radius", "-1"],
+        r#"{"points": [[0,0],[10,0],[10,10]]}"#,
+    ));
+    assert!(e.contains("turn_radius"), "{e}");
+    let e = assert_clean_failure(&run_with_stdin(
+        &["smooth", "--method", "fillet"],
+        "0,0,0\n1,0,0\n1,1,0\n",
+    ));
+    assert!(e.contains("2D"), "{e}");
+}
+
+#[test]
+fn plan_and_bench_fillet_on_a_real_map() {
+    let Some(map) = movingai("dao/den312d.map") else {
+        return;
+    };
+    let dir = tmp_dir("fillet_plan");
+    let svg = dir.join("plan.svg");
+    for g2 in [false, true] {
+        let mut args = vec![
+            "plan",
+            "--map",
+            map.to_str().unwrap(),
+            "--from",
+            "10,10",
+            "--to",
+            "50,70",
+            "--method",
+            "fillet",
+            "--radius",
+            "0.3",
+            "--turn-radius",
+            "3",
+            "--svg",
+            svg.to_str().unwrap(),
+        ];
+        if g2 {
+            args.push("--g2");
+        }
+        let out = run(args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8_lossy(&out.stdout);
+        let row = text.lines().find(|l| l.starts_with("fillet")).unwrap();
+        assert!(row.contains(" yes "), "{row}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("corners below the turning radius"));
+        assert!(std::fs::read_to_string(&svg)
+            .unwrap()
+            .contains("<path d=\"M"));
+    }
+    let scen = movingai("dao/den312d.map.scen").unwrap();
+    let out = bin()
+        .arg("bench")
+        .arg("--map")
+        .arg(&map)
+        .arg("--scen")
+        .arg(&scen)
+        .args([
+            "--every",
+            "40",
+            "--methods",
+            "shortcut,fillet",
+            "--radius",
+            "0.3",
+            "--turn-radius",
+            "3",
+            "--quiet",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("max curvature") && text.contains("corners < ρ"),
+        "{text}"
+    );
+    let row = text.lines().find(|l| l.starts_with("fillet")).unwrap();
+    assert!(row.contains("100.0"), "not all valid: {row}");
+}

@@ -275,6 +275,24 @@ pub enum Error {
         /// `"start"` or `"goal"`.
         which: &'static str,
     },
+
+    // ---- fillets ----------------------------------------------------------------------
+    /// Strict fillet smoothing: a corner cannot take the minimum turning radius.
+    #[error("corner {index} at ({x}, {y}) takes radius {radius} < the turning radius {turn_radius}: {reason}")]
+    CornerBelowTurnRadius {
+        /// Index of the corner in the input path.
+        index: usize,
+        /// x coordinate of the corner.
+        x: f64,
+        /// y coordinate of the corner.
+        y: f64,
+        /// The largest radius found (0: none).
+        radius: f64,
+        /// The minimum turning radius asked for.
+        turn_radius: f64,
+        /// Why: legs too short, walls, a U-turn.
+        reason: &'static str,
+    },
 }
 
 impl Error {

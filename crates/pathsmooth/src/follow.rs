@@ -61,6 +61,13 @@
 //! 3D) on a busy 2-core machine (`benches/follow.rs`). Queries by time or arc length are
 //! O(log n). [`SpeedProfile::compute`] reuses the profile's buffers.
 //!
+//! # Exact curves ([`CurveProfile`])
+//!
+//! The same model on an [`ExactCurve`](crate::curve::exact::ExactCurve) (what fillet
+//! smoothing returns): the speed cap on each arc is √(a_lat·R) (and ω·R) from its radius,
+//! on clothoids from their curvature, and the corners fillet smoothing kept sharp are
+//! stop-and-rotate corners.
+//!
 //! # Playback ([`Follower`])
 //!
 //! A stateful follower that a game loop advances by `dt` per frame: its heading lags
@@ -99,10 +106,12 @@
 //! ```
 
 mod agent;
+mod curve_profile;
 mod follower;
 mod phases;
 mod profile;
 
 pub use agent::{Agent, Steering};
+pub use curve_profile::CurveProfile;
 pub use follower::{FollowState, Follower};
 pub use profile::{speed_profile, Sample, SpeedProfile, VertexTiming, MAX_SAMPLES};

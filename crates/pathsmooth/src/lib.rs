@@ -42,6 +42,9 @@
 //! - [`grid`]: Moving AI maps and scenarios, A*, exact line of sight and clearance.
 //! - [`navmesh`]: triangulated navmeshes, portals, portal relaxation and the funnel.
 //! - [`corridor`]: clearance-disk corridors and the Chambolle–Pock path optimiser.
+//! - [`fillet`](mod@fillet): fillet smoothing with a minimum turning radius (arcs, or clothoid
+//!   transitions for continuous curvature) into an exact curve ([`curve::exact`]), with
+//!   the corners that could not take the radius reported ([`Step::Fillet`] in a pipeline).
 //! - [`follow`]: curvature-aware speed profiles and agent playback.
 //! - [`metrics`]: path metrics; `io` (with the `serde` feature): path files (JSON, CSV).
 //!
@@ -64,6 +67,7 @@
 pub mod corridor;
 pub mod curve;
 mod error;
+pub mod fillet;
 pub mod follow;
 pub mod geometry;
 pub mod grid;
@@ -83,6 +87,9 @@ pub use curve::{
     ChaikinParams,
 };
 pub use error::{Error, Result};
+pub use fillet::{
+    fillet, fillet_geometry, Corner, CornerLimit, FilletParams, Filleted, Filleter, Transition,
+};
 pub use geometry::{Point, Point2, Scalar};
 pub use glam;
 pub use grid::{GridMap, Scenario};

@@ -41,7 +41,11 @@ fn corridor_paths_are_short_round_and_valid_on_every_map() {
                     continue;
                 };
                 let report = validator.validate(&path, radius).unwrap();
-                assert!(report.is_valid(), "{name} r={radius} {s:?}: {:?}", report.problem());
+                assert!(
+                    report.is_valid(),
+                    "{name} r={radius} {s:?}: {:?}",
+                    report.problem()
+                );
                 let (max_turn, _) = metrics::max_and_total_turn(&path);
                 assert!(
                     max_turn <= 90f64.to_radians(),

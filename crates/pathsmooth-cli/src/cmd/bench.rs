@@ -74,6 +74,11 @@ struct Tally {
     max_turn_sum: f64,
     max_turn_max: f64,
     follow_rel_sum: f64,
+    /// Largest curvature of any path (a fillet path's exact curve; otherwise the
+    /// polyline's estimate, `metrics::curvatures`).
+    curvature_max: f64,
+    /// Corners a fillet step left below the turning radius, summed over paths.
+    corners_below: usize,
     time: Duration,
 }
 
@@ -160,6 +165,14 @@ pub fn run(a: &BenchArgs) -> Result<()> {
             tally.rel_length_max = tally.rel_length_max.max(rel);
             tally.max_turn_sum += r.max_turn.to_degrees();
             tally.max_turn_max = tally.max_turn_max.max(r.max_turn.to_degrees());
+            let curvature = match pipeline.last_curve() {
+                Some(c) => c.max_curvature(),
+                None => pathsmooth::metrics::curvatures(&path)
+                    .into_iter()
+                    .fold(0.0, f64::max),
+            };
+            tally.curvature_max = tally.curvature_max.max(curvature);
+            tally.corners_below += pipeline.report().corners.len();
             let follow = follow_time(&path)?;
             tally.follow_rel_sum += ratio(follow, astar_follow);
             let _ = writeln!(
@@ -207,6 +220,8 @@ pub fn run(a: &BenchArgs) -> Result<()> {
         "mean max turn°",
         "max turn°",
         "follow/A*",
+        "max curvature",
+        "corners < ρ",
         "µs/path",
     ]);
     for (m, t) in methods.iter().zip(&tallies) {
@@ -222,6 +237,8 @@ pub fn run(a: &BenchArgs) -> Result<()> {
             format!("{:.1}", t.max_turn_sum / n),
             format!("{:.1}", t.max_turn_max),
             format!("{:.4}", t.follow_rel_sum / n),
+            format!("{:.3}", t.curvature_max),
+            t.corners_below.to_string(),
             format!("{:.1}", micros(t.time, t.paths + t.errors)),
         ]);
     }

@@ -193,10 +193,20 @@ fn plan_on_map(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planne
                 if let Some(out) = &a.output {
                     write_path_file(out, None, &path)?;
                 }
-                if m != MapMethod::Astar {
+                let color = PALETTE[i % PALETTE.len()];
+                if let Some(curve) = pipeline.last_curve() {
+                    // A fillet path: its arcs drawn as arcs, its corners below ρ noted.
+                    let below = pipeline.report().corners.len();
+                    outcomes.notes.push(format!(
+                        "note: {}: {below} corners below the turning radius, max curvature {:.4}",
+                        m.name(),
+                        curve.max_curvature()
+                    ));
                     scene
                         .layers
-                        .push(Layer::path(m.name(), path, PALETTE[i % PALETTE.len()]));
+                        .push(Layer::curve(m.name(), curve.clone(), path, color));
+                } else if m != MapMethod::Astar {
+                    scene.layers.push(Layer::path(m.name(), path, color));
                 }
             }
             // One method failing (say, no corridor with room for the radius) does not lose

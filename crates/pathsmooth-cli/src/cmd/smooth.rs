@@ -67,6 +67,16 @@ fn smooth_and_write<P: Point>(a: &SmoothArgs, format: Option<Format>, path: &[P]
     let out = smooth_curve(a.method, &a.params, path)?;
     write_path_file(&a.output, format, &out)?;
     if a.metrics {
+        if a.method == CurveMethod::Fillet {
+            let f = pathsmooth::fillet_geometry(&to_2d(path), &a.params.fillet_params())?;
+            eprintln!(
+                "fillet: {} corners, {} below the turning radius {}, max curvature {:.4}",
+                f.turns,
+                f.corners.len(),
+                a.params.turn_radius,
+                f.curve.max_curvature()
+            );
+        }
         for (label, p) in [("input", path), (a.method.name(), &out[..])] {
             let m = PathMetrics::of(p)?;
             eprintln!(
@@ -81,10 +91,15 @@ fn smooth_and_write<P: Point>(a: &SmoothArgs, format: Option<Format>, path: &[P]
             format!("pathsmooth smooth --method {}", a.method.name()),
             input.iter().chain(&output),
         );
+        // Fillets are drawn as arcs (the same geometry again, without sampling).
+        let curve = (a.method == CurveMethod::Fillet)
+            .then(|| pathsmooth::fillet_geometry(&input, &a.params.fillet_params()))
+            .transpose()?;
         scene.layers.push(Layer::raw("input", input));
-        scene
-            .layers
-            .push(Layer::path(a.method.name(), output, PALETTE[0]));
+        scene.layers.push(match curve {
+            Some(f) => Layer::curve(a.method.name(), f.curve, output, PALETTE[0]),
+            None => Layer::path(a.method.name(), output, PALETTE[0]),
+        });
         write_bytes(file, svg::render(&scene).as_bytes())?;
     }
     Ok(())

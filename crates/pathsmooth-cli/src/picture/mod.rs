@@ -61,6 +61,9 @@ pub struct Layer {
     pub dashed: bool,
     /// Draw a dot at every vertex.
     pub dots: bool,
+    /// The exact curve the polyline samples (a fillet path): SVG draws its arcs as arcs;
+    /// PNG draws the polyline.
+    pub curve: Option<pathsmooth::curve::exact::ExactCurve>,
 }
 
 impl Layer {
@@ -73,6 +76,21 @@ impl Layer {
             width: 2.0,
             dashed: false,
             dots: false,
+            curve: None,
+        }
+    }
+
+    /// A solid path drawn from an exact curve (arcs as arcs in SVG), `points` being its
+    /// sampled polyline.
+    pub fn curve(
+        label: impl Into<String>,
+        curve: pathsmooth::curve::exact::ExactCurve,
+        points: Vec<DVec2>,
+        color: Rgb,
+    ) -> Self {
+        Layer {
+            curve: Some(curve),
+            ..Layer::path(label, points, color)
         }
     }
 

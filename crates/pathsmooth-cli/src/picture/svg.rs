@@ -3,6 +3,7 @@
 use std::fmt::Write;
 
 use glam::DVec2;
+use pathsmooth::curve::exact::{ExactCurve, Piece};
 
 use super::{Scene, LEGEND_ROW, MARGIN, WALL};
 
@@ -27,14 +28,25 @@ pub fn render(scene: &Scene) -> String {
         } else {
             ""
         };
-        let _ = writeln!(
-            s,
-            r#"<polyline points="{}" fill="none" stroke="{}" stroke-width="{}" stroke-linejoin="round"{dash}><title>{}</title></polyline>"#,
-            points_attr(scene, &layer.points),
-            layer.color.hex(),
-            layer.width,
-            escape(&layer.label)
-        );
+        if let Some(curve) = &layer.curve {
+            let _ = writeln!(
+                s,
+                r#"<path d="{}" fill="none" stroke="{}" stroke-width="{}" stroke-linejoin="round"{dash}><title>{}</title></path>"#,
+                curve_d(scene, curve),
+                layer.color.hex(),
+                layer.width,
+                escape(&layer.label)
+            );
+        } else {
+            let _ = writeln!(
+                s,
+                r#"<polyline points="{}" fill="none" stroke="{}" stroke-width="{}" stroke-linejoin="round"{dash}><title>{}</title></polyline>"#,
+                points_attr(scene, &layer.points),
+                layer.color.hex(),
+                layer.width,
+                escape(&layer.label)
+            );
+        }
         if layer.dots {
             for p in &layer.points {
                 let q = scene.to_px(*p);
@@ -215,6 +227,42 @@ fn legend(s: &mut String, scene: &Scene) {
 }
 
 /// World points as an SVG `points` attribute in pixel coordinates.
+/// An SVG path's `d` for an exact curve: lines as `L`, circular arcs as `A` (elliptical
+/// arc commands with equal radii), clothoids as `L` chords about 2 px long.
+fn curve_d(scene: &Scene, curve: &ExactCurve) -> String {
+    let px = |p: DVec2| scene.to_px(p);
+    let start = px(curve.start());
+    let mut d = format!("M{:.2},{:.2}", start.x, start.y);
+    for piece in curve.pieces() {
+        match *piece {
+            Piece::Line { end, .. } => {
+                let q = px(end);
+                let _ = write!(d, " L{:.2},{:.2}", q.x, q.y);
+            }
+            Piece::Arc {
+                radius, sweep, end, ..
+            } => {
+                // Screen and world share orientation (x right, y down): a positive sweep
+                // turns from +x towards +y, SVG's sweep-flag 1.
+                let q = px(end);
+                let r = radius * scene.scale;
+                let large = (sweep.abs() > std::f64::consts::PI) as u8;
+                let flag = (sweep > 0.0) as u8;
+                let _ = write!(d, " A{r:.2},{r:.2} 0 {large} {flag} {:.2},{:.2}", q.x, q.y);
+            }
+            Piece::Clothoid { .. } => {
+                let n = piece.length() * scene.scale;
+                let chords = (n / 2.0).ceil().clamp(2.0, 500.0) as usize;
+                for k in 1..=chords {
+                    let q = px(piece.point_at(piece.length() * k as f64 / chords as f64));
+                    let _ = write!(d, " L{:.2},{:.2}", q.x, q.y);
+                }
+            }
+        }
+    }
+    d
+}
+
 fn points_attr(scene: &Scene, pts: &[DVec2]) -> String {
     let p: Vec<String> = pts
         .iter()

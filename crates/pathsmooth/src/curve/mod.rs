@@ -18,6 +18,7 @@
 
 pub mod catmull_rom;
 pub mod chaikin;
+pub mod exact;
 pub mod resample;
 pub mod variations;
 

@@ -10,8 +10,10 @@ use glam::DVec2;
 
 use crate::corridor::plan::{CorridorPlan, CorridorPlanner};
 use crate::curve::catmull_rom::catmull_rom;
+use crate::curve::exact::ExactCurve;
 use crate::curve::resample::resample;
 use crate::error::{Error, Result};
+use crate::fillet::{Corner, Filleter};
 use crate::geometry::{check_path, Point2};
 use crate::map_safe::MapSafe;
 use crate::navmesh::portals::{portals_into, Portal};
@@ -31,6 +33,9 @@ pub struct PipelineReport {
     pub skipped: Vec<(&'static str, String)>,
     /// The validation of the returned path.
     pub validation: ValidationReport,
+    /// The corners a fillet step could not give its minimum turning radius (radius below
+    /// ρ, or kept sharp), with the reason; indices are in that step's input.
+    pub corners: Vec<Corner>,
 }
 
 /// A world, an agent radius and a list of [`Step`]s: turns a planner's path into a smooth
@@ -90,6 +95,8 @@ pub struct Pipeline<W> {
     portals: Vec<Portal>,
     corridor: CorridorPlanner,
     last_corridor: Option<CorridorPlan>,
+    filleter: Filleter<()>,
+    last_curve: Option<ExactCurve>,
     a: Vec<DVec2>,
     b: Vec<DVec2>,
 }
@@ -129,6 +136,8 @@ impl<W: World> Pipeline<W> {
             portals: Vec::new(),
             corridor: CorridorPlanner::new(),
             last_corridor: None,
+            filleter: Filleter::new(()),
+            last_curve: None,
             a: Vec::new(),
             b: Vec::new(),
         })
@@ -183,6 +192,29 @@ impl<W: World> Pipeline<W> {
     /// step, in world units, if it had one.
     pub fn last_corridor(&self) -> Option<&CorridorPlan> {
         self.last_corridor.as_ref()
+    }
+
+    /// The exact curve (lines, arcs, clothoids) made by the last run's fillet step, if it
+    /// had one: the path that step returned, before it was sampled and before any later
+    /// step.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::{GridMap, GridWorld, Pipeline, Step};
+    /// // An L-shaped corridor, 4 cells wide: right along the top, then down.
+    /// let mut rows = vec!["........."; 4];
+    /// rows.extend(["@@@@@...."; 5]);
+    /// let world = GridWorld::new(GridMap::from_rows(&rows)?)?;
+    /// let mut pipeline = Pipeline::new(&world, 0.3)?.then(Step::Shortcut).then(Step::fillet(1.0));
+    /// let path = pipeline.smooth(&[DVec2::new(0.5, 1.5), DVec2::new(6.5, 1.5), DVec2::new(6.5, 8.5)])?;
+    /// let curve = pipeline.last_curve().unwrap(); // one quarter circle of radius 1
+    /// assert_eq!(curve.max_curvature(), 1.0);
+    /// assert!(pipeline.report().corners.is_empty());
+    /// assert_eq!((path[0], path[path.len() - 1]), (curve.start(), curve.end()));
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn last_curve(&self) -> Option<&ExactCurve> {
+        self.last_curve.as_ref()
     }
 
     /// Validates any path on the pipeline's world for its radius.
@@ -275,6 +307,7 @@ impl<W: World> Pipeline<W> {
     /// Runs every step on `path` (valid on entry), in place.
     fn run_steps(&mut self, path: &mut Vec<DVec2>) -> Result<()> {
         self.last_corridor = None;
+        self.last_curve = None;
         let mut b = std::mem::take(&mut self.b);
         let mut result = Ok(());
         for k in 0..self.steps.len() {
@@ -347,6 +380,16 @@ impl<W: World> Pipeline<W> {
             Step::Corridor(_) if input.len() < 2 => {
                 out.clear();
                 out.extend_from_slice(input);
+                Ok(())
+            }
+            Step::Fillet(params) => {
+                let mut f = std::mem::replace(&mut self.filleter, Filleter::new(())).rebind(world);
+                let r = f.fillet(input, radius, params);
+                self.filleter = f.rebind(());
+                let done = r?;
+                done.curve.to_polyline_into(params.chord_error, out)?;
+                self.report.corners.extend_from_slice(&done.corners);
+                self.last_curve = Some(done.curve);
                 Ok(())
             }
             Step::Corridor(options) => {

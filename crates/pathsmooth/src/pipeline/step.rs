@@ -3,6 +3,7 @@
 use crate::corridor::plan::CorridorParams;
 use crate::curve::catmull_rom::CatmullRomParams;
 use crate::curve::chaikin::ChaikinParams;
+use crate::fillet::FilletParams;
 use crate::navmesh::relax::RelaxParams;
 
 /// One step of a [`Pipeline`](crate::Pipeline): from a path valid on the world to a path
@@ -46,6 +47,15 @@ pub enum Step {
     /// Keeps the route; works on any world. Give it the planner's path: a path already
     /// shortcut grazes wall corners and leaves the corners less room.
     Corridor(CorridorParams),
+    /// Fillet smoothing: each corner replaced by an arc (or clothoid–arc–clothoid) of
+    /// radius ≥ the minimum turning radius where the walls and legs leave room
+    /// ([`Filleter`](crate::Filleter)). The step's output is the exact curve sampled within
+    /// the parameters' chord error (its chords keep the agent radius: the curve is tested
+    /// with the chord error as margin); the curve itself is
+    /// [`Pipeline::last_curve`](crate::Pipeline::last_curve), and the corners below the
+    /// turning radius are in the report ([`PipelineReport::corners`](crate::PipelineReport::corners)).
+    /// Give it a shortcut path: its corners are the turns to round.
+    Fillet(FilletParams),
 }
 
 impl Step {
@@ -63,6 +73,7 @@ impl Step {
             Step::Funnel => "funnel",
             Step::Relax(_) => "relax",
             Step::Corridor(_) => "corridor",
+            Step::Fillet(_) => "fillet",
         }
     }
 
@@ -73,7 +84,11 @@ impl Step {
     pub(crate) fn keeps_validity(&self) -> bool {
         matches!(
             self,
-            Step::Shortcut | Step::Chaikin(_) | Step::CatmullRom(_) | Step::Resample { .. }
+            Step::Shortcut
+                | Step::Chaikin(_)
+                | Step::CatmullRom(_)
+                | Step::Resample { .. }
+                | Step::Fillet(_)
         )
     }
 
@@ -90,6 +105,17 @@ impl Step {
     /// Portal relaxation with the default options.
     pub fn relax() -> Self {
         Step::Relax(RelaxParams::default())
+    }
+
+    /// Circular fillets of minimum turning radius `turn_radius` (world units), corners
+    /// below it reported ([`FilletParams::new`]).
+    ///
+    /// ```
+    /// use pathsmooth::{FilletParams, Step};
+    /// assert_eq!(Step::fillet(2.0), Step::Fillet(FilletParams::new(2.0)));
+    /// ```
+    pub fn fillet(turn_radius: f64) -> Self {
+        Step::Fillet(FilletParams::new(turn_radius))
     }
 
     /// The corridor optimiser with the default options.
