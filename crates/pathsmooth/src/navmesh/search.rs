@@ -178,13 +178,14 @@ impl NavMeshQuery {
         Self::default()
     }
 
-    /// The path of the last successful query (empty before).
+    /// The path of the last query (empty before the first and after a failed one).
     pub fn path(&self) -> &[DVec2] {
         &self.path
     }
 
-    /// The channel of the last successful query: the triangles the path crosses, the first
-    /// holding the start, the last the goal, consecutive ones sharing an edge.
+    /// The channel of the last query (empty before the first and after a failed one): the
+    /// triangles the path crosses, the first holding the start, the last the goal,
+    /// consecutive ones sharing an edge.
     pub fn channel(&self) -> &[TriId] {
         &self.channel
     }
@@ -211,12 +212,25 @@ impl NavMeshQuery {
         goal: DVec2,
         radius: f64,
     ) -> Result<&[DVec2]> {
-        self.search(mesh, start, goal, radius)?;
-        if radius > 0.0 {
-            portals_into(mesh, &self.channel, &mut self.portals)?;
-            funnel_into(&self.portals, start, goal, radius, &mut self.path)?;
-        }
+        let found = self.search(mesh, start, goal, radius).and_then(|()| {
+            if radius > 0.0 {
+                portals_into(mesh, &self.channel, &mut self.portals)?;
+                funnel_into(&self.portals, start, goal, radius, &mut self.path)?;
+            }
+            Ok(())
+        });
+        self.forget_on_error(found)?;
         Ok(&self.path)
+    }
+
+    /// Empties `path` and `channel` when a query failed, so they only ever hold the last
+    /// successful answer.
+    fn forget_on_error(&mut self, result: Result<()>) -> Result<()> {
+        if result.is_err() {
+            self.path.clear();
+            self.channel.clear();
+        }
+        result
     }
 
     /// Only the channel of [`find_path`](Self::find_path): with a radius the funnel is not
@@ -229,7 +243,8 @@ impl NavMeshQuery {
         goal: DVec2,
         radius: f64,
     ) -> Result<&[TriId]> {
-        self.search(mesh, start, goal, radius)?;
+        let found = self.search(mesh, start, goal, radius);
+        self.forget_on_error(found)?;
         Ok(&self.channel)
     }
 
