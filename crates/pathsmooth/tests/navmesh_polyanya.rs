@@ -138,6 +138,8 @@ fn errors_name_the_problem() {
         }
         other => panic!("{other:?}"),
     }
+    // A failed query leaves no stale answer behind.
+    assert!(q.path().is_empty() && q.channel().is_empty());
     assert!(matches!(
         q.find_path(&mesh, p(0.2, 5.0), g, 0.3),
         Err(Error::TooClose { what: "start", .. })

@@ -178,13 +178,14 @@ impl NavMeshQuery {
         Self::default()
     }
 
-    /// The path of the last successful query (empty before).
+    /// The path of the last query (empty before the first and after a failed one).
     pub fn path(&self) -> &[DVec2] {
         &self.path
     }
 
-    /// The channel of the last successful query: the triangles the path crosses, the first
-    /// holding the start, the last the goal, consecutive ones sharing an edge.
+    /// The channel of the last query (empty before the first and after a failed one): the
+    /// triangles the path crosses, the first holding the start, the last the goal,
+    /// consecutive ones sharing an edge.
     pub fn channel(&self) -> &[TriId] {
         &self.channel
     }
@@ -211,12 +212,25 @@ impl NavMeshQuery {
         goal: DVec2,
         radius: f64,
     ) -> Result<&[DVec2]> {
-        self.search(mesh, start, goal, radius)?;
-        if radius > 0.0 {
-            portals_into(mesh, &self.channel, &mut self.portals)?;
-            funnel_into(&self.portals, start, goal, radius, &mut self.path)?;
-        }
+        let found = self.search(mesh, start, goal, radius).and_then(|()| {
+            if radius > 0.0 {
+                portals_into(mesh, &self.channel, &mut self.portals)?;
+                funnel_into(&self.portals, start, goal, radius, &mut self.path)?;
+            }
+            Ok(())
+        });
+        self.forget_on_error(found)?;
         Ok(&self.path)
+    }
+
+    /// Empties `path` and `channel` when a query failed, so they only ever hold the last
+    /// successful answer.
+    fn forget_on_error(&mut self, result: Result<()>) -> Result<()> {
+        if result.is_err() {
+            self.path.clear();
+            self.channel.clear();
+        }
+        result
     }
 
     /// Only the channel of [`find_path`](Self::find_path): with a radius the funnel is not
@@ -229,7 +243,8 @@ impl NavMeshQuery {
         goal: DVec2,
         radius: f64,
     ) -> Result<&[TriId]> {
-        self.search(mesh, start, goal, radius)?;
+        let found = self.search(mesh, start, goal, radius);
+        self.forget_on_error(found)?;
         Ok(&self.channel)
     }
 
@@ -680,11 +695,13 @@ impl NavMeshQuery {
         );
         let nb = mesh.neighbors(t);
         // Across R–W (edge k + 1) and across W–L (edge k + 2), when the radius fits.
-        let right_ok = nb[(k + 1) % 3].is_some() && self.passes(mesh, t, k, (k + 1) % 3, r);
-        let left_ok = nb[(k + 2) % 3].is_some() && self.passes(mesh, t, k, (k + 2) % 3, r);
-        if !right_ok && !left_ok {
+        // Whether the agent fits is asked only for an edge that gets a successor (widths
+        // cost a walk the first time).
+        let (has_right, has_left) = (nb[(k + 1) % 3].is_some(), nb[(k + 2) % 3].is_some());
+        if !has_right && !has_left {
             return;
         }
+        let (kr, kl) = ((k + 1) % 3, (k + 2) % 3);
         let n1 = nb[(k + 1) % 3].unwrap_or(0) as u32;
         let n2 = nb[(k + 2) % 3].unwrap_or(0) as u32;
         let o_r = cross(nd.rdir, w - rp);
@@ -711,7 +728,7 @@ impl NavMeshQuery {
                 hit(rp, nd.rdir, w, wvid, l, lvid)
             };
             let (pl, plv) = hit(rp, nd.ldir, w, wvid, l, lvid);
-            if left_ok {
+            if has_left && self.passes(mesh, t, k, kl, r) {
                 let n = succ(nd.root, pr, prv, pl, plv, nd.rdir, nd.ldir, n2);
                 self.push(mesh, goal, n, t32, g);
             }
@@ -719,11 +736,11 @@ impl NavMeshQuery {
             if nd.rv == rvid && rvid != root.vertex && self.corner(mesh, t, (k + 1) % 3) & TURN != 0
             {
                 if let Some(nr) = self.new_root(nd.root, rvid, rr) {
-                    if right_ok {
+                    if has_right && self.passes(mesh, t, k, kr, r) {
                         let n = succ(nr, rr, rvid, w, wvid, rr - w, w - rr, n1);
                         self.push(mesh, goal, n, t32, g);
                     }
-                    if left_ok && o_r < 0.0 {
+                    if o_r < 0.0 && has_left && self.passes(mesh, t, k, kl, r) {
                         let n = succ(nr, w, wvid, pr, prv, w - rr, nd.rdir, n2);
                         self.push(mesh, goal, n, t32, g);
                     }
@@ -737,17 +754,17 @@ impl NavMeshQuery {
                 hit(rp, nd.ldir, rr, rvid, w, wvid)
             };
             let (pr, prv) = hit(rp, nd.rdir, rr, rvid, w, wvid);
-            if right_ok {
+            if has_right && self.passes(mesh, t, k, kr, r) {
                 let n = succ(nd.root, pr, prv, pl, plv, nd.rdir, nd.ldir, n1);
                 self.push(mesh, goal, n, t32, g);
             }
             if nd.lv == lvid && lvid != root.vertex && self.corner(mesh, t, k) & TURN != 0 {
                 if let Some(nr) = self.new_root(nd.root, lvid, l) {
-                    if left_ok {
+                    if has_left && self.passes(mesh, t, k, kl, r) {
                         let n = succ(nr, w, wvid, l, lvid, w - l, l - w, n2);
                         self.push(mesh, goal, n, t32, g);
                     }
-                    if right_ok && o_l > 0.0 {
+                    if o_l > 0.0 && has_right && self.passes(mesh, t, k, kr, r) {
                         let n = succ(nr, pl, plv, w, wvid, nd.ldir, w - l, n1);
                         self.push(mesh, goal, n, t32, g);
                     }
@@ -755,12 +772,12 @@ impl NavMeshQuery {
             }
         } else {
             // W is inside the cone: both far edges are partly in view.
-            if right_ok {
+            if has_right && self.passes(mesh, t, k, kr, r) {
                 let (pr, prv) = hit(rp, nd.rdir, rr, rvid, w, wvid);
                 let n = succ(nd.root, pr, prv, w, wvid, nd.rdir, w - rp, n1);
                 self.push(mesh, goal, n, t32, g);
             }
-            if left_ok {
+            if has_left && self.passes(mesh, t, k, kl, r) {
                 let (pl, plv) = hit(rp, nd.ldir, w, wvid, l, lvid);
                 let n = succ(nd.root, w, wvid, pl, plv, w - rp, nd.ldir, n2);
                 self.push(mesh, goal, n, t32, g);
