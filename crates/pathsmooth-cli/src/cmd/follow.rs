@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use clap::{Args, ValueEnum};
 use pathsmooth::follow::{speed_profile, Agent, Steering};
 use pathsmooth::io::PathData;
@@ -94,15 +94,6 @@ pub fn run(a: &FollowArgs) -> Result<()> {
         PathData::D2(p) => (speed_profile(p, &agent)?, false),
         PathData::D3(p) => (speed_profile(p, &agent)?, true),
     };
-    // The library bounds coordinates, so the length is finite; a time can still overflow
-    // when the agent's limits are absurdly small for the path (1e150 m at 1e-300 m/s).
-    if !profile.total_time().is_finite() {
-        bail!(
-            "the traversal time of {:e} m at a top speed of {:e} m/s overflows",
-            profile.length(),
-            agent.max_speed
-        );
-    }
     let stops = profile.vertices().filter(|v| v.dwell > 0.0).count();
     let summary = format!(
         "length {:.3} m, traversal time {:.3} s, {} stop-and-rotate corners",
