@@ -10,7 +10,7 @@ use glam::DVec2;
 use indicatif::{ProgressBar, ProgressStyle};
 use pathsmooth::grid::{check_scenario, load_scenarios, GridMap};
 use pathsmooth::navmesh::import::GroundPlane;
-use pathsmooth::{NavMeshWorld, Pipeline, World};
+use pathsmooth::{NavMeshWorld, Pipeline, Step, World};
 
 use crate::files::{read_navmesh, write_bytes};
 use crate::methods::{CurveParams, FrameArgs, MapMethod, OptimiserParams};
@@ -79,6 +79,15 @@ struct Tally {
     curvature_max: f64,
     /// Corners a fillet step left below the turning radius, summed over paths.
     corners_below: usize,
+    /// Length over the shortest path (the funnel's on the world's navmesh), over the
+    /// paths whose scenario has one.
+    shortest_rel_sum: f64,
+    shortest_rel_max: f64,
+    shortest_paths: usize,
+    /// Mean turn per vertex of each path, summed over paths.
+    mean_turn_sum: f64,
+    /// Smallest clearance of any path.
+    min_clearance: Option<f64>,
     time: Duration,
 }
 
@@ -112,6 +121,9 @@ pub fn run(a: &BenchArgs) -> Result<()> {
         .map(|m| Ok(Pipeline::new(&world, a.radius)?.with_steps(m.steps(&a.curve, &a.optimiser))))
         .collect::<pathsmooth::Result<Vec<_>>>()?;
     let mut tallies: Vec<Tally> = methods.iter().map(|_| Tally::default()).collect();
+    // The reference for "how much longer than the shortest": the exact shortest path on
+    // the world's navmesh for the radius (Polyanya and the funnel).
+    let mut shortest_pipeline = Pipeline::new(&world, a.radius)?.then(Step::Funnel);
     let mut astar_time = Duration::ZERO;
     let mut skipped = 0;
     let mut csv = String::from("scenario,method,valid,points,length,astar_length,rel_length,max_turn_deg,total_turn_deg,min_clearance,follow_s,micros\n");
@@ -141,6 +153,10 @@ pub fn run(a: &BenchArgs) -> Result<()> {
         astar_time += t0.elapsed();
         let astar_length = pathsmooth::metrics::length(&raw);
         let astar_follow = follow_time(&raw)?;
+        let shortest = shortest_pipeline
+            .smooth(&raw)
+            .ok()
+            .map(|p| pathsmooth::metrics::length(&p));
         for ((m, tally), pipeline) in methods.iter().zip(&mut tallies).zip(&mut pipelines) {
             let t = Instant::now();
             let result = pipeline.smooth(&raw);
@@ -173,6 +189,19 @@ pub fn run(a: &BenchArgs) -> Result<()> {
             };
             tally.curvature_max = tally.curvature_max.max(curvature);
             tally.corners_below += pipeline.report().corners.len();
+            if let Some(shortest) = shortest {
+                let rel = ratio(r.length, shortest);
+                tally.shortest_rel_sum += rel;
+                tally.shortest_rel_max = tally.shortest_rel_max.max(rel);
+                tally.shortest_paths += 1;
+            }
+            tally.mean_turn_sum +=
+                r.total_turn.to_degrees() / path.len().saturating_sub(2).max(1) as f64;
+            tally.min_clearance = Some(
+                tally
+                    .min_clearance
+                    .map_or(r.min_clearance, |c| c.min(r.min_clearance)),
+            );
             let follow = follow_time(&path)?;
             tally.follow_rel_sum += ratio(follow, astar_follow);
             let _ = writeln!(
@@ -217,8 +246,12 @@ pub fn run(a: &BenchArgs) -> Result<()> {
         "skipped",
         "mean len/A*",
         "max len/A*",
+        "len/shortest",
+        "max len/shortest",
+        "mean turn°",
         "mean max turn°",
         "max turn°",
+        "min clearance",
         "follow/A*",
         "max curvature",
         "corners < ρ",
@@ -234,8 +267,19 @@ pub fn run(a: &BenchArgs) -> Result<()> {
             t.skipped.to_string(),
             format!("{:.4}", t.rel_length_sum / n),
             format!("{:.4}", t.rel_length_max),
+            match t.shortest_paths {
+                0 => "-".to_string(),
+                k => format!("{:.4}", t.shortest_rel_sum / k as f64),
+            },
+            match t.shortest_paths {
+                0 => "-".to_string(),
+                _ => format!("{:.4}", t.shortest_rel_max),
+            },
+            format!("{:.2}", t.mean_turn_sum / n),
             format!("{:.1}", t.max_turn_sum / n),
             format!("{:.1}", t.max_turn_max),
+            t.min_clearance
+                .map_or("-".to_string(), |c| format!("{c:.3}")),
             format!("{:.4}", t.follow_rel_sum / n),
             format!("{:.3}", t.curvature_max),
             t.corners_below.to_string(),
