@@ -429,7 +429,18 @@ impl<W: World> Room for WorldRoom<'_, W> {
         true
     }
     fn leg_is_clear(&self, a: DVec2, b: DVec2) -> bool {
-        self.world.segment_is_clear(a, b, self.radius)
+        // A leg lies on an input segment up to the rounding of its ends (~10⁻¹⁶ of the
+        // coordinates); where the input runs at exactly the radius, such a leg may test a
+        // hair short of it. With a radius above the world's tolerance, the validator
+        // accepts clearance down to `radius − tolerance`, so the leg is tested at half
+        // that slack; at radius 0 the test stays exact (touching the walls is what counts).
+        let tol = self.world.tolerance();
+        let r = if self.radius > tol {
+            self.radius - 0.5 * tol
+        } else {
+            self.radius
+        };
+        self.world.segment_is_clear(a, b, r)
     }
 }
 
@@ -509,20 +520,22 @@ fn solve<R: Room>(
         }
     }
     let mut pieces = Vec::new();
+    let mut failed = Vec::new();
     // The straight pieces: a failing one keeps both its corners sharp (then it is an
-    // input segment, clear); this ends since each round sharpens a corner.
+    // input segment, clear). Each round sharpens every corner of a failing piece, so this
+    // ends; it rarely takes more than one.
     loop {
         pieces.clear();
-        match build(room, s, tiny, &mut pieces) {
-            None => break,
-            Some(leg) => {
-                for k in [leg.wrapping_sub(1), leg] {
-                    if let Some(r) = s.radii.get_mut(k) {
-                        if *r > 0.0 {
-                            *r = 0.0;
-                            s.limits[k] = Some(CornerLimit::Walls);
-                        }
-                    }
+        failed.clear();
+        build(room, s, tiny, &mut pieces, &mut failed);
+        if failed.is_empty() {
+            break;
+        }
+        for &leg in &failed {
+            for k in [leg.wrapping_sub(1), leg] {
+                if let Some(r) = s.radii.get_mut(k) {
+                    *r = 0.0;
+                    s.limits[k] = Some(CornerLimit::Walls);
                 }
             }
         }
@@ -659,9 +672,9 @@ fn corner_is_clear<R: Room>(room: &R, s: &mut Scratch, k: usize, radius: f64, e:
     room.curve_is_clear(&s.samples, e)
 }
 
-/// The curve's pieces into `out`, or the first straight piece (as its leg index) that is
-/// not clear.
-fn build<R: Room>(room: &R, s: &Scratch, tiny: f64, out: &mut Vec<Piece>) -> Option<usize> {
+/// The curve's pieces into `out`, and into `failed` the straight pieces (as leg indices)
+/// that are not clear between a curve and a corner with a radius.
+fn build<R: Room>(room: &R, s: &Scratch, tiny: f64, out: &mut Vec<Piece>, failed: &mut Vec<usize>) {
     let m = s.shapes.len();
     let mut from = s.points[0];
     for k in 0..=m {
@@ -678,8 +691,10 @@ fn build<R: Room>(room: &R, s: &Scratch, tiny: f64, out: &mut Vec<Piece>) -> Opt
             to
         };
         if reach != from {
-            if !room.leg_is_clear(from, reach) {
-                return Some(k);
+            // A leg between two sharp corners (or ends) is an input segment: clear.
+            let rounded = (k > 0 && s.radii[k - 1] > 0.0) || (k < m && s.radii[k] > 0.0);
+            if rounded && !room.leg_is_clear(from, reach) {
+                failed.push(k);
             }
             out.push(Piece::Line {
                 start: from,
@@ -703,5 +718,4 @@ fn build<R: Room>(room: &R, s: &Scratch, tiny: f64, out: &mut Vec<Piece>) -> Opt
         shape.pieces(s.radii[k], reach, exit, out);
         from = exit;
     }
-    None
 }
