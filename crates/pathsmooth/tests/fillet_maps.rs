@@ -45,8 +45,10 @@ fn fillet_paths_are_valid_on_every_map() {
         };
         let world = GridWorld::new(map).unwrap();
         let validator = Validator::new(&world);
-        let scenarios: Vec<_> = if common::slow() {
+        let scenarios: Vec<_> = if common::full() {
             scen.iter().step_by(10).cloned().collect()
+        } else if common::slow() {
+            common::sample(&scen, 16)
         } else {
             common::sample(&scen, 3)
         };

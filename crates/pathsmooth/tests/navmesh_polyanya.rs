@@ -268,13 +268,15 @@ proptest! {
     }
 }
 
-/// Every 10th scenario (all with `PATHSMOOTH_SLOW`, else at most `sample` spread over the
-/// file) of every map.
+/// Every 10th scenario of every map with `PATHSMOOTH_FULL`; else at most `sample` of them
+/// spread over the file (four times as many with `PATHSMOOTH_SLOW`, as in CI).
 fn scenarios(name: &str, sample: usize) -> Option<(GridMap, Vec<pathsmooth::Scenario>)> {
     let (map, scen) = common::try_load(name)?;
     let every: Vec<_> = scen.iter().step_by(10).cloned().collect();
-    let picked = if common::slow() {
+    let picked = if common::full() {
         every
+    } else if common::slow() {
+        common::sample(&every, 4 * sample)
     } else {
         common::sample(&every, sample)
     };

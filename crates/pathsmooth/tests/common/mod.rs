@@ -70,6 +70,14 @@ pub fn slow() -> bool {
     std::env::var_os("PATHSMOOTH_SLOW").is_some_and(|v| !v.is_empty() && v != "0")
 }
 
+/// True when the real-map sweeps should cover every 10th scenario of every map, as the
+/// tables in `docs/` do: `PATHSMOOTH_FULL` is set. That takes several minutes per sweep,
+/// more than CI's budget, so it is run by hand; CI (`PATHSMOOTH_SLOW`) runs larger samples
+/// than a local `cargo test`.
+pub fn full() -> bool {
+    std::env::var_os("PATHSMOOTH_FULL").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
 /// Every `step`-th scenario, at most `max` of them, spread over the whole file.
 pub fn sample(scen: &[Scenario], max: usize) -> Vec<Scenario> {
     let step = scen.len().div_ceil(max.max(1)).max(1);
