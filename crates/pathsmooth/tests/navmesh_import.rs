@@ -692,7 +692,7 @@ proptest! {
         }
         let wall_len: f64 = uses
             .iter()
-            .filter(|(_, &n)| n == 1)
+            .filter(|&(_, &n)| n == 1)
             .map(|(&(a, b), _)| v[a as usize].distance(v[b as usize]))
             .sum();
         let mut mesh_wall_len = 0.0;
