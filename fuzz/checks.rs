@@ -68,14 +68,14 @@ pub fn corridor_json(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    if let Ok(problem) = Problem::from_any_json(text, &ProblemParams::default()) {
-        if problem.len() <= 1000 {
-            let params = SolverParams {
-                stop: Stop::Iterations(20),
-                ..SolverParams::default()
-            };
-            let _ = optimize(&problem, &params);
-        }
+    if let Ok(problem) = Problem::from_any_json(text, &ProblemParams::default())
+        && problem.len() <= 1000
+    {
+        let params = SolverParams {
+            stop: Stop::Iterations(20),
+            ..SolverParams::default()
+        };
+        let _ = optimize(&problem, &params);
     }
 }
 
@@ -160,13 +160,13 @@ pub fn curves(data: &[u8]) {
     if let Ok(out) = chaikin(&path3, classic) {
         ok3(&out);
     }
-    if let Ok(len) = chaikin_output_len(path.len(), classic.passes, classic.closed) {
-        if len <= 1 << 16 {
-            let mut buf = path.clone();
-            buf.resize(len.max(path.len()), DVec2::ZERO);
-            if let Ok(n) = chaikin_in_place(&mut buf, path.len(), classic) {
-                ok(&buf[..n]);
-            }
+    if let Ok(len) = chaikin_output_len(path.len(), classic.passes, classic.closed)
+        && len <= 1 << 16
+    {
+        let mut buf = path.clone();
+        buf.resize(len.max(path.len()), DVec2::ZERO);
+        if let Ok(n) = chaikin_in_place(&mut buf, path.len(), classic) {
+            ok(&buf[..n]);
         }
     }
     let adaptive = AdaptiveParams {
@@ -194,10 +194,10 @@ pub fn curves(data: &[u8]) {
     // the fuzzer explores the arithmetic, not the output cap, so such calls are skipped.
     let spacing = input.number();
     let samples = pathsmooth::metrics::length(&path) / spacing;
-    if samples.is_nan() || samples <= 1e5 {
-        if let Ok(out) = resample(&path, spacing) {
-            ok(&out);
-        }
+    if (samples.is_nan() || samples <= 1e5)
+        && let Ok(out) = resample(&path, spacing)
+    {
+        ok(&out);
     }
     let agent = Agent {
         max_speed: input.number(),
@@ -298,10 +298,10 @@ pub fn map_smoothers(data: &[u8]) {
                 "{preset:?}: invalid smooth output"
             );
         }
-        if let (Some(&a), Some(&b)) = (path.first(), path.last()) {
-            if let Ok(out) = pipeline.plan(a, b) {
-                assert!(valid(&out), "{preset:?}: invalid plan output");
-            }
+        if let (Some(&a), Some(&b)) = (path.first(), path.last())
+            && let Ok(out) = pipeline.plan(a, b)
+        {
+            assert!(valid(&out), "{preset:?}: invalid plan output");
         }
     }
 }

@@ -275,13 +275,14 @@ impl<W: World> MapSafe<W> {
         while i < n {
             self.tails[i] = tail;
             self.ratios[i] = 0.0;
-            if i < n - 1 && !self.forced[i] {
-                if let Some((t, after)) = self.deepest_cut(path, i, tail, radius, ratio) {
-                    self.ratios[i] = t;
-                    tail = after;
-                    i += 1;
-                    continue;
-                }
+            if i < n - 1
+                && !self.forced[i]
+                && let Some((t, after)) = self.deepest_cut(path, i, tail, radius, ratio)
+            {
+                self.ratios[i] = t;
+                tail = after;
+                i += 1;
+                continue;
             }
             // Keep vertex i. The leg to it lies on an input segment, so this fails only
             // when rounding moved the previous cut point off that segment (onto a wall, or
@@ -366,10 +367,10 @@ impl<W: World> MapSafe<W> {
             if p == a && !world.segment_is_clear(t.last, p, radius) {
                 return None;
             }
-            if let Some(before) = t.before {
-                if !world.bend_is_clear(before, t.last, p, radius) {
-                    return None;
-                }
+            if let Some(before) = t.before
+                && !world.bend_is_clear(before, t.last, p, radius)
+            {
+                return None;
             }
             t = Tail {
                 before: Some(t.last),

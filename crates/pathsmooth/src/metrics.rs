@@ -82,15 +82,15 @@ fn for_each_turn<P: Point>(path: &[P], mut f: impl FnMut(Turn)) {
             Some((_, c)) if c == p => continue,
             _ => {}
         }
-        if let (Some((_, a)), Some((j, b))) = (prev, cur) {
-            if let Some(angle) = turn_angle(a, b, p) {
-                f(Turn {
-                    index: j,
-                    angle,
-                    before: a.distance(b),
-                    after: b.distance(p),
-                });
-            }
+        if let (Some((_, a)), Some((j, b))) = (prev, cur)
+            && let Some(angle) = turn_angle(a, b, p)
+        {
+            f(Turn {
+                index: j,
+                angle,
+                before: a.distance(b),
+                after: b.distance(p),
+            });
         }
         prev = cur;
         cur = Some((i, p));

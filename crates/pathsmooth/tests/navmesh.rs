@@ -112,10 +112,10 @@ fn simple_strip(mesh: &NavMesh, corridor: &[TriId]) -> bool {
             if shared.len() >= 2 {
                 return false;
             }
-            if let Some(v) = shared.first() {
-                if !corridor[i..=j].iter().all(|&t| idx(t).contains(v)) {
-                    return false;
-                }
+            if let Some(v) = shared.first()
+                && !corridor[i..=j].iter().all(|&t| idx(t).contains(v))
+            {
+                return false;
             }
         }
     }

@@ -115,16 +115,16 @@ impl Playground {
         if let Some((_, w)) = self.lock_cache().iter().find(|(t, _)| &**t == text) {
             return Ok(w.clone());
         }
-        if let Some((w, h)) = declared_size(text) {
-            if w > limits::MAX_MAP_SIDE || h > limits::MAX_MAP_SIDE {
-                return Err(ApiError::new(
+        if let Some((w, h)) = declared_size(text)
+            && (w > limits::MAX_MAP_SIDE || h > limits::MAX_MAP_SIDE)
+        {
+            return Err(ApiError::new(
                     StatusCode::PAYLOAD_TOO_LARGE,
                     format!(
                         "map too large: its header declares {w}×{h} cells; the playground takes at most {m}×{m}",
                         m = limits::MAX_MAP_SIDE
                     ),
                 ));
-            }
         }
         let map = GridMap::parse(text, "map").map_err(ApiError::bad_request)?;
         let world = Arc::new(GridWorld::new(map).map_err(ApiError::bad_request)?);

@@ -603,18 +603,18 @@ impl Solver {
                 let e = self.feasible_energy(problem, options.length);
                 self.energies.push(e);
             }
-            if let Stop::Tolerance { gap: tol, .. } = options.stop {
-                if k % GAP_CHECK_EVERY == 0 || k == max {
-                    let g = self.relative_gap(problem, options.length);
-                    gap = Some(g);
-                    if g <= tol {
-                        return Report {
-                            iterations: k,
-                            energy: 0.0,
-                            gap,
-                            converged: true,
-                        };
-                    }
+            if let Stop::Tolerance { gap: tol, .. } = options.stop
+                && (k % GAP_CHECK_EVERY == 0 || k == max)
+            {
+                let g = self.relative_gap(problem, options.length);
+                gap = Some(g);
+                if g <= tol {
+                    return Report {
+                        iterations: k,
+                        energy: 0.0,
+                        gap,
+                        converged: true,
+                    };
                 }
             }
         }

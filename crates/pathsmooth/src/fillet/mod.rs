@@ -176,10 +176,10 @@ impl FilletParams {
             self.chord_error,
             "a positive finite distance",
         )?;
-        if let Transition::Clothoid { share } = self.transition {
-            if !(share > 0.0 && share <= 1.0) {
-                return Err(Error::param("share", share, "a fraction in (0, 1]"));
-            }
+        if let Transition::Clothoid { share } = self.transition
+            && !(share > 0.0 && share <= 1.0)
+        {
+            return Err(Error::param("share", share, "a fraction in (0, 1]"));
         }
         Ok(())
     }
@@ -330,13 +330,12 @@ impl<W: World> Filleter<W> {
         params: &FilletParams,
     ) -> Result<Filleted> {
         check_in_bounds(&self.world, points)?;
-        if !path_is_clear(&self.world, points, radius) {
-            if let Some(reason) = Validator::new(&self.world)
+        if !path_is_clear(&self.world, points, radius)
+            && let Some(reason) = Validator::new(&self.world)
                 .validate(points, radius)?
                 .problem()
-            {
-                return Err(Error::InvalidInputPath { reason });
-            }
+        {
+            return Err(Error::InvalidInputPath { reason });
         }
         let room = WorldRoom {
             world: &self.world,

@@ -637,15 +637,15 @@ impl SpeedProfile {
         heading: Heading,
         turns: bool,
     ) -> usize {
-        if let (Some(last), Some(info)) = (self.knots.last_mut(), self.info.last_mut()) {
-            if s <= last.s {
-                last.v = last.v.min(limit2);
-                last.cap_after = cap_after;
-                info.dwell += dwell;
-                info.heading = heading;
-                info.turns = turns;
-                return self.knots.len() - 1;
-            }
+        if let (Some(last), Some(info)) = (self.knots.last_mut(), self.info.last_mut())
+            && s <= last.s
+        {
+            last.v = last.v.min(limit2);
+            last.cap_after = cap_after;
+            info.dwell += dwell;
+            info.heading = heading;
+            info.turns = turns;
+            return self.knots.len() - 1;
         }
         self.knots.push(Knot {
             s,

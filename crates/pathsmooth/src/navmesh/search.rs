@@ -733,17 +733,18 @@ impl NavMeshQuery {
                 self.push(mesh, goal, n, t32, g);
             }
             // Behind the right end R: turn there.
-            if nd.rv == rvid && rvid != root.vertex && self.corner(mesh, t, (k + 1) % 3) & TURN != 0
+            if nd.rv == rvid
+                && rvid != root.vertex
+                && self.corner(mesh, t, (k + 1) % 3) & TURN != 0
+                && let Some(nr) = self.new_root(nd.root, rvid, rr)
             {
-                if let Some(nr) = self.new_root(nd.root, rvid, rr) {
-                    if has_right && self.passes(mesh, t, k, kr, r) {
-                        let n = succ(nr, rr, rvid, w, wvid, rr - w, w - rr, n1);
-                        self.push(mesh, goal, n, t32, g);
-                    }
-                    if o_r < 0.0 && has_left && self.passes(mesh, t, k, kl, r) {
-                        let n = succ(nr, w, wvid, pr, prv, w - rr, nd.rdir, n2);
-                        self.push(mesh, goal, n, t32, g);
-                    }
+                if has_right && self.passes(mesh, t, k, kr, r) {
+                    let n = succ(nr, rr, rvid, w, wvid, rr - w, w - rr, n1);
+                    self.push(mesh, goal, n, t32, g);
+                }
+                if o_r < 0.0 && has_left && self.passes(mesh, t, k, kl, r) {
+                    let n = succ(nr, w, wvid, pr, prv, w - rr, nd.rdir, n2);
+                    self.push(mesh, goal, n, t32, g);
                 }
             }
         } else if o_l >= 0.0 {
@@ -758,16 +759,18 @@ impl NavMeshQuery {
                 let n = succ(nd.root, pr, prv, pl, plv, nd.rdir, nd.ldir, n1);
                 self.push(mesh, goal, n, t32, g);
             }
-            if nd.lv == lvid && lvid != root.vertex && self.corner(mesh, t, k) & TURN != 0 {
-                if let Some(nr) = self.new_root(nd.root, lvid, l) {
-                    if has_left && self.passes(mesh, t, k, kl, r) {
-                        let n = succ(nr, w, wvid, l, lvid, w - l, l - w, n2);
-                        self.push(mesh, goal, n, t32, g);
-                    }
-                    if o_l > 0.0 && has_right && self.passes(mesh, t, k, kr, r) {
-                        let n = succ(nr, pl, plv, w, wvid, nd.ldir, w - l, n1);
-                        self.push(mesh, goal, n, t32, g);
-                    }
+            if nd.lv == lvid
+                && lvid != root.vertex
+                && self.corner(mesh, t, k) & TURN != 0
+                && let Some(nr) = self.new_root(nd.root, lvid, l)
+            {
+                if has_left && self.passes(mesh, t, k, kl, r) {
+                    let n = succ(nr, w, wvid, l, lvid, w - l, l - w, n2);
+                    self.push(mesh, goal, n, t32, g);
+                }
+                if o_l > 0.0 && has_right && self.passes(mesh, t, k, kr, r) {
+                    let n = succ(nr, pl, plv, w, wvid, nd.ldir, w - l, n1);
+                    self.push(mesh, goal, n, t32, g);
                 }
             }
         } else {
@@ -899,13 +902,13 @@ impl NavMeshQuery {
             if both_walls && a.distance(b) < best.0 {
                 best = (a.distance(b), i, (a + b) * 0.5);
             }
-            if i > 0 {
-                if let Some(from) = mesh.shared_edge(t, channel[i - 1]) {
-                    let c = if x == (from + 1) % 3 { x } else { from };
-                    let wdt = self.width(mesh, t, c);
-                    if wdt < best.0 {
-                        best = (wdt, i, (a + b) * 0.5);
-                    }
+            if i > 0
+                && let Some(from) = mesh.shared_edge(t, channel[i - 1])
+            {
+                let c = if x == (from + 1) % 3 { x } else { from };
+                let wdt = self.width(mesh, t, c);
+                if wdt < best.0 {
+                    best = (wdt, i, (a + b) * 0.5);
                 }
             }
         }

@@ -116,15 +116,14 @@ impl<W: World> Pipeline<W> {
     /// ```
     pub fn new(world: W, radius: f64) -> Result<Self> {
         check_radius(radius)?;
-        if radius > 0.0 {
-            if let Some(max_clearance) = world.max_clearance() {
-                if max_clearance < radius {
-                    return Err(Error::NoRoom {
-                        radius,
-                        max_clearance,
-                    });
-                }
-            }
+        if radius > 0.0
+            && let Some(max_clearance) = world.max_clearance()
+            && max_clearance < radius
+        {
+            return Err(Error::NoRoom {
+                radius,
+                max_clearance,
+            });
         }
         Ok(Pipeline {
             world,

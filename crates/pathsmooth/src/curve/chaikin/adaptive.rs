@@ -66,14 +66,14 @@ impl AdaptiveParams {
                 "an angle in (0, π] radians",
             ));
         }
-        if let Some(o) = self.outlier_limit {
-            if !angle_ok(o) || o <= self.angle_limit {
-                return Err(Error::param(
-                    "outlier_limit",
-                    o,
-                    "an angle in (0, π] radians, greater than angle_limit",
-                ));
-            }
+        if let Some(o) = self.outlier_limit
+            && (!angle_ok(o) || o <= self.angle_limit)
+        {
+            return Err(Error::param(
+                "outlier_limit",
+                o,
+                "an angle in (0, π] radians, greater than angle_limit",
+            ));
         }
         check_ratio(self.ratio)
     }
