@@ -103,7 +103,9 @@ use crate::curve::chaikin::{
 use crate::error::{Error, Result};
 use crate::geometry::{check_path, Point2};
 use crate::validate::Validator;
-use crate::world::{check_in_bounds, check_radius, first_problem, path_is_clear, World};
+use crate::world::{
+    check_in_bounds, check_radius, check_scale, first_problem, path_is_clear, World,
+};
 
 /// A piece of the input, `path[start..=end]`, smoothed or kept as it is.
 struct Piece {
@@ -384,6 +386,7 @@ impl<W: World> MapSafe<W> {
     /// input that is not valid itself. Returns whether the input passed the strict test
     /// (else the validator accepted it within the world's tolerance).
     fn load_input<P: Point2>(&mut self, path: &[P], radius: f64) -> Result<bool> {
+        check_scale(&self.world)?;
         check_path(path, 1, "map_safe")?;
         check_radius(radius)?;
         self.input.clear();

@@ -341,3 +341,55 @@ proptest! {
         }
     }
 }
+
+/// Found by the `navmesh_smoothers` fuzz target: a navmesh 9.5 wide and 10¹⁶ tall has a
+/// tolerance of 10⁷, larger than the world; map-aware Chaikin returned a path through a
+/// wall there. Such a world is refused up front.
+#[test]
+fn a_world_far_smaller_than_its_coordinates_is_refused() {
+    use pathsmooth::navmesh::mesh::{NavMesh, Scene};
+    let tall = Scene {
+        boundary: vec![[0.0, 0.0], [9.5, 0.0], [9.5, 1.08e16], [0.0, 1.08e16]],
+        holes: vec![],
+    };
+    let world = pathsmooth::NavMeshWorld::new(NavMesh::from_scene(&tall).unwrap());
+    let e = Pipeline::new(&world, 0.0).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            pathsmooth::Error::BadParameter {
+                name: "world size",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let path = [
+        glam::DVec2::new(1.0, 1e15),
+        glam::DVec2::new(2.0, 2e15),
+        glam::DVec2::new(1.0, 3e15),
+    ];
+    let e = pathsmooth::map_chaikin(&world, &path, 0.0, Default::default()).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            pathsmooth::Error::BadParameter {
+                name: "world size",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    // A 10 m room 100 km from the origin is fine (tolerance 10⁻⁴ m).
+    let far = Scene {
+        boundary: vec![
+            [1e5, 1e5],
+            [1e5 + 10.0, 1e5],
+            [1e5 + 10.0, 1e5 + 10.0],
+            [1e5, 1e5 + 10.0],
+        ],
+        holes: vec![],
+    };
+    let world = pathsmooth::NavMeshWorld::new(NavMesh::from_scene(&far).unwrap());
+    assert!(Pipeline::new(&world, 0.5).is_ok());
+}

@@ -20,7 +20,7 @@ use crate::navmesh::portals::{portals_into, Portal};
 use crate::navmesh::relax::{relax_into, RelaxParams};
 use crate::shortcut::Shortcutter;
 use crate::validate::{ValidationReport, Validator};
-use crate::world::{check_in_bounds, check_radius, path_is_clear, World};
+use crate::world::{check_in_bounds, check_radius, check_scale, path_is_clear, World};
 
 /// What the last run of a [`Pipeline`] did.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -116,6 +116,7 @@ impl<W: World> Pipeline<W> {
     /// ```
     pub fn new(world: W, radius: f64) -> Result<Self> {
         check_radius(radius)?;
+        check_scale(&world)?;
         if radius > 0.0
             && let Some(max_clearance) = world.max_clearance()
             && max_clearance < radius

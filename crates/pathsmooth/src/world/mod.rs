@@ -356,6 +356,30 @@ pub(crate) fn check_radius(radius: f64) -> Result<()> {
     }
 }
 
+/// How much larger than its [tolerance](World::tolerance) a world must be, across its
+/// narrower side, for the library to work on it.
+const MIN_SIZE_IN_TOLERANCES: f64 = 1e3;
+
+/// Refuses a world whose tolerance is not small next to its size: the tolerance is 10⁻⁹
+/// times the largest coordinate, so a world 10 units wide placed at 10¹⁶ has a tolerance
+/// of 10⁷ and "touching a wall" covers all of it (found by fuzzing: map-aware Chaikin then
+/// returned a path through a wall). [`Error::BadParameter`] `world size`.
+pub(crate) fn check_scale<W: World + ?Sized>(world: &W) -> Result<()> {
+    let b = world.bounds();
+    let size = (b.max - b.min).min_element();
+    let tolerance = world.tolerance();
+    if size >= MIN_SIZE_IN_TOLERANCES * tolerance {
+        Ok(())
+    } else {
+        Err(Error::param(
+            "world size",
+            size,
+            "at least 1000 times the world's tolerance (10⁻⁹ × its largest coordinate): \
+             the world is too far from the origin for its size",
+        ))
+    }
+}
+
 /// Refuses a path with a point outside the world's bounds (a path in other units, most
 /// often): [`Error::OutsideWorld`] names the first such point.
 pub(crate) fn check_in_bounds<W: World + ?Sized>(world: &W, path: &[DVec2]) -> Result<()> {
