@@ -208,6 +208,14 @@ fn plan_on_map(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planne
                 } else if m != MapMethod::Astar {
                     scene.layers.push(Layer::path(m.name(), path, color));
                 }
+                if let Some(plan) = pipeline.last_corridor() {
+                    // The corridor method's disks (the room the agent has about each
+                    // centre), under the paths.
+                    let disks = plan.corridor.centers.iter().copied();
+                    scene
+                        .disks
+                        .extend(disks.zip(plan.corridor.radii.iter().copied()));
+                }
             }
             // One method failing (say, no corridor with room for the radius) does not lose
             // the others' results; the exit status says something failed.
@@ -222,7 +230,8 @@ fn plan_on_map(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planne
     })
 }
 
-/// Planning on a navmesh scene: channel by A* over triangles, then funnel or relaxation.
+/// Planning on a navmesh scene: the channel of the shortest path (`NavMeshQuery`), then
+/// funnel or relaxation.
 fn plan_on_scene(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planned> {
     if let Some(m) = methods
         .iter()
