@@ -308,22 +308,27 @@ pub fn segment_distance(a: DVec2, b: DVec2, c: DVec2, d: DVec2) -> f64 {
         .min(to(d, a, b))
 }
 
+/// Sign of the exact orientation of `a`, `b`, `c`: 1 for a left (counter-clockwise) turn,
+/// -1 for a right turn, 0 when collinear (Shewchuk's adaptive predicate, the `robust`
+/// crate).
+pub(crate) fn orientation(a: DVec2, b: DVec2, c: DVec2) -> i8 {
+    let v = robust::orient2d(
+        robust::Coord { x: a.x, y: a.y },
+        robust::Coord { x: b.x, y: b.y },
+        robust::Coord { x: c.x, y: c.y },
+    );
+    if v > 0.0 {
+        1
+    } else if v < 0.0 {
+        -1
+    } else {
+        0
+    }
+}
+
 /// True when the closed segments `a`–`b` and `c`–`d` share a point (exact).
 fn segments_touch(a: DVec2, b: DVec2, c: DVec2, d: DVec2) -> bool {
-    let o = |p: DVec2, q: DVec2, r: DVec2| {
-        let v = robust::orient2d(
-            robust::Coord { x: p.x, y: p.y },
-            robust::Coord { x: q.x, y: q.y },
-            robust::Coord { x: r.x, y: r.y },
-        );
-        if v > 0.0 {
-            1
-        } else if v < 0.0 {
-            -1
-        } else {
-            0
-        }
-    };
+    let o = orientation;
     // Collinear `r` on segment p–q: inside its bounding box.
     let on = |p: DVec2, q: DVec2, r: DVec2| {
         r.x >= p.x.min(q.x) && r.x <= p.x.max(q.x) && r.y >= p.y.min(q.y) && r.y <= p.y.max(q.y)

@@ -836,50 +836,55 @@ impl NavMesh {
             return false;
         }
         match self.locate(a) {
-            Some(t) => self.walk(t, a, b),
+            Some(t) => self.walk(t, a, b, None).is_some(),
             None => false,
         }
     }
 
-    /// The straight walk of [`line_of_sight`](Self::line_of_sight) from triangle `t`.
-    fn walk(&self, mut t: TriId, a: DVec2, b: DVec2) -> bool {
+    /// The straight walk of [`line_of_sight`](Self::line_of_sight) from triangle `t`: the
+    /// triangle holding `b`, or `None` when the segment meets a wall. With `out`, every
+    /// triangle entered is appended to it, the fans round vertices the segment passes
+    /// through included ([`channel_along`](Self::channel_along)).
+    fn walk(
+        &self,
+        mut t: TriId,
+        a: DVec2,
+        b: DVec2,
+        mut out: Option<&mut Vec<TriId>>,
+    ) -> Option<TriId> {
         let d = b - a;
         // Progress along d of the last corner the walk passed.
         let mut progress = 0.0;
         // Each step enters a new triangle or passes a corner; bound it for safety.
         for _ in 0..(4 * self.triangles.len() + 16) {
             if self.triangle_contains(t, b) {
-                return true;
+                return Some(t);
             }
             let tri = self.triangles[t];
             let p = tri.map(|i| self.vertices[i as usize]);
             let side = p.map(|v| cross(d, v - a));
             // Leave through the edge whose start is right of the line and end left of it.
             if let Some(i) = (0..3).find(|&i| side[i] < 0.0 && side[(i + 1) % 3] > 0.0) {
-                match self.neighbors[t][i] {
-                    Some(n) => t = n,
-                    None => return false,
+                t = self.neighbors[t][i]?;
+                if let Some(out) = out.as_deref_mut() {
+                    out.push(t);
                 }
                 continue;
             }
             // Otherwise the line leaves through a corner: the farthest one on the line not
             // behind the walk (possibly the corner it stands on).
-            let ahead = (0..3)
+            let k = (0..3)
                 .filter(|&i| side[i] == 0.0 && d.dot(p[i] - a) >= progress)
-                .max_by(|&i, &j| d.dot(p[i] - a).total_cmp(&d.dot(p[j] - a)));
-            let Some(k) = ahead else { return false };
+                .max_by(|&i, &j| d.dot(p[i] - a).total_cmp(&d.dot(p[j] - a)))?;
             let next = d.dot(p[k] - a);
             if next == progress && self.angle_holds(t, tri[k], d) {
                 // Standing on a corner whose angle holds d, yet no exit: numerically stuck.
-                return false;
+                return None;
             }
             progress = next;
-            match self.turn_about(t, tri[k], d) {
-                Some(n) => t = n,
-                None => return false,
-            }
+            t = self.turn_about(t, tri[k], d, out.as_deref_mut())?;
         }
-        false
+        None
     }
 
     fn corner(&self, t: TriId, i: usize) -> DVec2 {
@@ -899,11 +904,23 @@ impl NavMesh {
     /// Rotates about vertex `v` from triangle `t`, through shared edges only, to the triangle
     /// whose angle at `v` holds direction `d`; tries counter-clockwise first, then clockwise.
     /// `None` when walls stop both rotations (the direction leads into a wall or a pinch).
-    fn turn_about(&self, t: TriId, v: u32, d: DVec2) -> Option<TriId> {
+    /// With `out`, the triangles of the successful rotation (the last one included) are
+    /// appended to it.
+    fn turn_about(
+        &self,
+        t: TriId,
+        v: u32,
+        d: DVec2,
+        mut out: Option<&mut Vec<TriId>>,
+    ) -> Option<TriId> {
         if self.angle_holds(t, v, d) {
             return Some(t);
         }
+        let mark = out.as_deref().map_or(0, Vec::len);
         for ccw in [true, false] {
+            if let Some(out) = out.as_deref_mut() {
+                out.truncate(mark);
+            }
             let mut cur = t;
             for _ in 0..self.triangles.len() {
                 let k = self.triangles[cur].iter().position(|&x| x == v)?;
@@ -913,6 +930,9 @@ impl NavMesh {
                     Some(n) if n == t => break,
                     Some(n) => {
                         cur = n;
+                        if let Some(out) = out.as_deref_mut() {
+                            out.push(n);
+                        }
                         if self.angle_holds(cur, v, d) {
                             return Some(cur);
                         }
@@ -920,6 +940,9 @@ impl NavMesh {
                     None => break,
                 }
             }
+        }
+        if let Some(out) = out {
+            out.truncate(mark);
         }
         None
     }

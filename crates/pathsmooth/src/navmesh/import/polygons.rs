@@ -26,7 +26,7 @@ use glam::DVec2;
 use spade::handles::{FixedFaceHandle, FixedVertexHandle, InnerTag};
 use spade::{Point2, Triangulation};
 
-use crate::geometry::cross;
+use crate::geometry::{cross, orientation};
 use crate::navmesh::mesh::{coordinate_ok, segments_touch, Cdt, PolyId, MAX_COORDINATE};
 
 /// Marks a face (or vertex) that belongs to no polygon.
@@ -85,28 +85,11 @@ pub(crate) struct Triangulated {
     pub rings: Vec<Vec<u32>>,
 }
 
-/// Sign of the exact orientation of `a`, `b`, `c`: 1 left turn, -1 right turn, 0 collinear
-/// (Shewchuk's adaptive predicate, the `robust` crate).
-fn orient(a: DVec2, b: DVec2, c: DVec2) -> i8 {
-    let v = robust::orient2d(
-        robust::Coord { x: a.x, y: a.y },
-        robust::Coord { x: b.x, y: b.y },
-        robust::Coord { x: c.x, y: c.y },
-    );
-    if v > 0.0 {
-        1
-    } else if v < 0.0 {
-        -1
-    } else {
-        0
-    }
-}
-
 /// True when `p` lies on the open segment `a`–`b` (exact).
 fn inside_segment(p: DVec2, a: DVec2, b: DVec2) -> bool {
     p != a
         && p != b
-        && orient(a, b, p) == 0
+        && orientation(a, b, p) == 0
         && p.x >= a.x.min(b.x)
         && p.x <= a.x.max(b.x)
         && p.y >= a.y.min(b.y)
@@ -288,7 +271,7 @@ fn check_convex(
     let at = |ring: &[u32], k: usize| used[ring[k % n] as usize];
     let area2: f64 = (0..n).map(|k| cross(at(ring, k), at(ring, k + 1))).sum();
     let turns: Vec<i8> = (0..n)
-        .map(|k| orient(at(ring, k), at(ring, k + 1), at(ring, k + 2)))
+        .map(|k| orientation(at(ring, k), at(ring, k + 1), at(ring, k + 2)))
         .collect();
     let (left, right) = (
         turns.iter().filter(|&&t| t > 0).count(),
@@ -322,7 +305,7 @@ fn check_convex(
     // A straight corner must go on, not fold back along the edge it came from.
     for k in 0..n {
         let (a, b, c) = (at(ring, k), at(ring, k + 1), at(ring, k + 2));
-        if orient(a, b, c) == 0 && (b - a).dot(c - b) <= 0.0 {
+        if orientation(a, b, c) == 0 && (b - a).dot(c - b) <= 0.0 {
             return Err(Issue::polygon(
                 p,
                 format!("polygon {p} folds back on itself along one of its edges"),

@@ -7,7 +7,7 @@ use glam::DVec2;
 
 use super::{NavMesh, TriId};
 use crate::error::{Error, Result};
-use crate::geometry::{check_path, cross};
+use crate::geometry::check_path;
 
 impl NavMesh {
     /// The channel `path` runs through: triangle ids, the first holding `path[0]`, the last
@@ -46,81 +46,13 @@ impl NavMesh {
         let mut t = self.locate_or_err(path[0], "start")?;
         let mut walked = vec![t];
         for (k, w) in path.windows(2).enumerate() {
-            t = self
-                .walk_recording(t, w[0], w[1], &mut walked)
-                .ok_or_else(|| Error::InvalidInputPath {
+            t = self.walk(t, w[0], w[1], Some(&mut walked)).ok_or_else(|| {
+                Error::InvalidInputPath {
                     reason: format!("segment {k} leaves the navmesh"),
-                })?;
+                }
+            })?;
         }
         Ok(without_loops(&walked))
-    }
-
-    /// [`walk`](Self::walk) from triangle `t` along `a`–`b`, appending every triangle it
-    /// enters to `out`; the triangle holding `b`, or `None` when the segment meets a wall.
-    fn walk_recording(
-        &self,
-        mut t: TriId,
-        a: DVec2,
-        b: DVec2,
-        out: &mut Vec<TriId>,
-    ) -> Option<TriId> {
-        let d = b - a;
-        let mut progress = 0.0;
-        for _ in 0..(4 * self.triangles.len() + 16) {
-            if self.triangle_contains(t, b) {
-                return Some(t);
-            }
-            let tri = self.triangles[t];
-            let p = tri.map(|i| self.vertices[i as usize]);
-            let side = p.map(|v| cross(d, v - a));
-            if let Some(i) = (0..3).find(|&i| side[i] < 0.0 && side[(i + 1) % 3] > 0.0) {
-                t = self.neighbors[t][i]?;
-                out.push(t);
-                continue;
-            }
-            let ahead = (0..3)
-                .filter(|&i| side[i] == 0.0 && d.dot(p[i] - a) >= progress)
-                .max_by(|&i, &j| d.dot(p[i] - a).total_cmp(&d.dot(p[j] - a)))?;
-            let next = d.dot(p[ahead] - a);
-            if next == progress && self.angle_holds(t, tri[ahead], d) {
-                return None;
-            }
-            progress = next;
-            t = self.fan_to(t, tri[ahead], d, out)?;
-        }
-        None
-    }
-
-    /// Rotates about vertex `v` from triangle `t` through shared edges to the triangle
-    /// whose angle at `v` holds direction `d`, appending the triangles passed (the last
-    /// one included) to `out`; counter-clockwise first, then clockwise, as
-    /// [`turn_about`](Self::turn_about) does.
-    fn fan_to(&self, t: TriId, v: u32, d: DVec2, out: &mut Vec<TriId>) -> Option<TriId> {
-        if self.angle_holds(t, v, d) {
-            return Some(t);
-        }
-        let mark = out.len();
-        for ccw in [true, false] {
-            out.truncate(mark);
-            let mut cur = t;
-            for _ in 0..self.triangles.len() {
-                let k = self.triangles[cur].iter().position(|&x| x == v)?;
-                let edge = if ccw { (k + 2) % 3 } else { k };
-                match self.neighbors[cur][edge] {
-                    Some(n) if n == t => break,
-                    Some(n) => {
-                        cur = n;
-                        out.push(n);
-                        if self.angle_holds(cur, v, d) {
-                            return Some(cur);
-                        }
-                    }
-                    None => break,
-                }
-            }
-        }
-        out.truncate(mark);
-        None
     }
 }
 
