@@ -247,9 +247,13 @@ impl CorridorPlanner {
     }
 
     /// Langerak's optimisation in a corridor along a caller's `route` (a path valid on
-    /// `world` for `radius`, typically a planner's path): the route is first shortcut
-    /// ([`shortcut`](crate::shortcut)) for a radius larger by half the smallest room its
-    /// interior vertices have, so its corners keep off the walls and can be rounded (where
+    /// `world` for `radius`, typically a planner's path): the route is first pulled taut in
+    /// the channel it runs through on the world's navmesh
+    /// ([`NavMesh::channel_along`](crate::navmesh::mesh::NavMesh::channel_along) and the
+    /// funnel) for a radius larger by a quarter of the smallest room its interior vertices
+    /// have, so it is close to the shortest path yet its corners keep off the walls and can
+    /// be rounded; on a world without a navmesh it is shortcut
+    /// ([`shortcut`](crate::shortcut)) for a radius larger by half that room instead (where
     /// no such sight line exists the route's own segments stay); then it is sampled (every vertex, and in between at a spacing of half the room the
     /// agent has there, between 1/4096 of the route's length and
     /// [`ProblemParams::max_spacing`] or 1/8 of the length), each sample becomes a disk

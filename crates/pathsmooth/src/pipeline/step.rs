@@ -40,12 +40,13 @@ pub enum Step {
     /// ([`relax`](crate::navmesh::relax::relax)). Needs a world with a navmesh.
     Relax(RelaxParams),
     /// Langerak's corridor optimisation in a corridor of disks along the path: the path is
-    /// shortcut with a margin from the walls (half the smallest room its vertices have),
-    /// sampled, each sample's disk is the room the agent has there (made safe for the
-    /// segments between waypoints), and the Chambolle–Pock solver smooths the path inside
+    /// pulled taut in its own navmesh channel, kept a quarter of its vertices' room off the
+    /// corners (on worlds without a navmesh: shortcut with half that room), sampled, each
+    /// sample's disk is the room the agent has there (made safe for the segments between
+    /// waypoints), and the Chambolle–Pock solver smooths the path inside
     /// ([`CorridorPlanner::plan_along`](crate::corridor::plan::CorridorPlanner::plan_along)).
-    /// Keeps the route; works on any world. Give it the planner's path: a path already
-    /// shortcut grazes wall corners and leaves the corners less room.
+    /// Keeps the route's side of every obstacle; works on any world. Give it the planner's
+    /// path: a path already shortcut grazes wall corners and leaves the corners less room.
     Corridor(CorridorParams),
     /// Fillet smoothing: each corner replaced by an arc (or clothoid–arc–clothoid) of
     /// radius ≥ the minimum turning radius where the walls and legs leave room
