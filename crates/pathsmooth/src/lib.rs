@@ -40,7 +40,9 @@
 //! - [`curve`]: dimension-free corner cutting and splines (Chaikin, Catmull-Rom),
 //!   resampling by arc length, and path variations, in 2D and 3D, `f32` and `f64`.
 //! - [`grid`]: Moving AI maps and scenarios, A*, exact line of sight and clearance.
-//! - [`navmesh`]: triangulated navmeshes, portals, portal relaxation and the funnel.
+//! - [`navmesh`]: triangulated navmeshes (from scenes, grids, or your own convex polygons
+//!   with their ids; polyanya `.mesh` and OBJ files), exact shortest paths with an agent
+//!   radius ([`navmesh::NavMeshQuery`], Polyanya), portals, portal relaxation and the funnel.
 //! - [`corridor`]: clearance-disk corridors and the Chambolle–Pock path optimiser.
 //! - [`fillet`](mod@fillet): fillet smoothing with a minimum turning radius (arcs, or clothoid
 //!   transitions for continuous curvature) into an exact curve ([`curve::exact`]), with
