@@ -326,12 +326,14 @@ impl CorridorPlanner {
             options.problem.max_spacing,
             &mut centers,
         )?;
-        let clearance: Vec<f64> = centers
+        // The room about each centre, queried once for both the corridor and its safe radii.
+        let room: Vec<f64> = centers
             .iter()
-            .map(|&c| (world.clearance(c) - radius).max(0.0))
+            .map(|&c| world.clearance(c) - radius)
             .collect();
+        let clearance: Vec<f64> = room.iter().map(|&c| c.max(0.0)).collect();
         let mut safe = Vec::with_capacity(centers.len());
-        safe_radii_into(world, &centers, radius, &mut safe);
+        safe_radii_from_room(world, &centers, &room, radius, &mut safe);
         let mut problem = Problem::from_disks(
             centers.clone(),
             safe.clone(),
@@ -434,13 +436,25 @@ pub fn safe_radii_into<W: World + ?Sized>(
     radius: f64,
     out: &mut Vec<f64>,
 ) {
+    let room: Vec<f64> = centers
+        .iter()
+        .map(|&c| world.clearance(c) - radius)
+        .collect();
+    safe_radii_from_room(world, centers, &room, radius, out);
+}
+
+/// [`safe_radii_into`] with the room about each centre (its clearance − `radius`) given.
+fn safe_radii_from_room<W: World + ?Sized>(
+    world: &W,
+    centers: &[DVec2],
+    room: &[f64],
+    radius: f64,
+    out: &mut Vec<f64>,
+) {
     let margin = margin_of(world);
     out.clear();
     let n = centers.len();
-    let room: Vec<f64> = centers
-        .iter()
-        .map(|&c| world.clearance(c) - radius - margin)
-        .collect();
+    let room: Vec<f64> = room.iter().map(|&c| c - margin).collect();
     // Each centre segment bounds the radii at its two ends. Clearance is 1-Lipschitz, so
     // along a segment of length 2h it stays above (1−t)·room_a + t·room_b − h: radii
     // room − h at both ends always fit, with no query. Where that bound is negative, the

@@ -476,17 +476,6 @@ impl SpeedProfile {
         self.build_knots();
         self.limit_speeds();
         self.assign_times();
-        // Finite lengths and positive limits can still overflow the clock: a speed or turn
-        // rate of 1e-312 takes longer than f64 can count to traverse a metre.
-        let total = self.total_time();
-        if !total.is_finite() {
-            self.clear();
-            return Err(Error::param(
-                "agent",
-                total,
-                "speed, acceleration and turn-rate limits that give a finite traversal time",
-            ));
-        }
         Ok(())
     }
 
