@@ -75,6 +75,7 @@ use std::collections::{HashMap, VecDeque};
 use std::path::Path;
 
 use glam::DVec2;
+use rustc_hash::FxHashMap;
 #[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 use spade::{ConstrainedDelaunayTriangulation, Point2, PositionInTriangulation, Triangulation};
@@ -535,18 +536,28 @@ impl NavMesh {
                 });
             }
         }
-        // Adjacency: the triangle on the other side of each directed edge.
-        let mut edge_owner: HashMap<(u32, u32), TriId> =
-            HashMap::with_capacity(triangles.len() * 3);
-        for (t, tri) in triangles.iter().enumerate() {
-            for i in 0..3 {
-                edge_owner.insert((tri[i], tri[(i + 1) % 3]), t);
-            }
-        }
-        let neighbors = triangles
-            .iter()
-            .map(|tri| {
-                std::array::from_fn(|i| edge_owner.get(&(tri[(i + 1) % 3], tri[i])).copied())
+        // Adjacency from the triangulation's own twin edges: the face across each edge of
+        // a free face, when that face is free too (O(1) per edge, no edge table).
+        let neighbors = cdt
+            .inner_faces()
+            .filter(|face| inside[face.index()])
+            .zip(&triangles)
+            .map(|(face, tri)| {
+                let mut across = [None; 3];
+                for e in face.adjacent_edges() {
+                    let ends = [e.from(), e.to()].map(|v| v.fix().index() as u32);
+                    let other = e.rev().face().fix().index();
+                    let t = face_to_tri.get(other).copied().filter(|&t| t != NO_TRI);
+                    // Our corners may run the other way round than spade's.
+                    let i = (0..3)
+                        .find(|&i| {
+                            let (a, b) = (tri[i], tri[(i + 1) % 3]);
+                            (a, b) == (ends[0], ends[1]) || (a, b) == (ends[1], ends[0])
+                        })
+                        .expect("a face's edge joins two of its corners");
+                    across[i] = t.map(|t| t as TriId);
+                }
+                across
             })
             .collect();
         NavMesh {
@@ -998,7 +1009,8 @@ fn classify_faces(cdt: &Cdt) -> Vec<bool> {
 fn grid_outline(map: &GridMap) -> (Vec<Point2<f64>>, Vec<[usize; 2]>) {
     let (w, h) = (map.width() as i64, map.height() as i64);
     let free = |x: i64, y: i64| map.is_passable(x, y);
-    let mut index: HashMap<(i64, i64), usize> = HashMap::new();
+    // Fx hashing: the keys are small integers the map itself chose, no adversary.
+    let mut index: FxHashMap<(i64, i64), usize> = FxHashMap::default();
     let mut vertices = Vec::new();
     let mut edges = Vec::new();
     let mut wall = |a: (i64, i64), b: (i64, i64)| {
