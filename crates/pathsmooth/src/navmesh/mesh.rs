@@ -75,10 +75,9 @@ use std::collections::{HashMap, VecDeque};
 use std::path::Path;
 
 use glam::DVec2;
-use rustc_hash::FxHashMap;
 #[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
-use spade::{ConstrainedDelaunayTriangulation, Point2, PositionInTriangulation, Triangulation};
+use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation};
 
 use super::import::polygons::{PolygonTable, Triangulated};
 use crate::error::{Error, Result};
@@ -86,6 +85,10 @@ use crate::geometry::cross;
 use crate::grid::GridMap;
 
 mod along;
+mod grid_build;
+mod locate;
+
+use locate::Buckets;
 
 /// Index of a triangle of a [`NavMesh`] (`0..mesh.num_triangles()`).
 pub type TriId = usize;
@@ -160,14 +163,12 @@ pub struct NavMesh {
     /// Vertex indices, counter-clockwise (positive signed area).
     triangles: Vec<[u32; 3]>,
     /// `neighbors[t][i]`: the triangle across edge `i` (from vertex `i` to vertex `i + 1`),
-    /// or `None` for a wall.
-    neighbors: Vec<[Option<TriId>; 3]>,
-    /// Spade face index → triangle id (or [`NO_TRI`]).
-    face_to_tri: Vec<u32>,
-    /// Corners of the bounding box of `vertices` (queries outside it never reach `cdt`).
+    /// or [`NO_TRI`] for a wall.
+    neighbors: Vec<[u32; 3]>,
+    /// Corners of the bounding box of `vertices` (queries outside it are outside at once).
     lo: DVec2,
     hi: DVec2,
-    cdt: Cdt,
+    buckets: Buckets,
     /// The caller's polygons, for meshes built from polygons (empty otherwise).
     polygons: PolygonTable,
 }
@@ -261,9 +262,9 @@ impl NavMesh {
             .iter()
             .map(|&p| p != super::import::polygons::NONE)
             .collect();
-        let mut mesh = Self::from_cdt(built.cdt, &inside);
+        let (mut mesh, face_to_tri) = Self::from_cdt(&built.cdt, &inside);
         let mut tri_poly = vec![0; mesh.triangles.len()];
-        for (face, &t) in mesh.face_to_tri.iter().enumerate() {
+        for (face, &t) in face_to_tri.iter().enumerate() {
             if t != NO_TRI {
                 tri_poly[t as usize] = built.face_poly[face];
             }
@@ -486,11 +487,12 @@ impl NavMesh {
                 message: "the map has no passable cell".into(),
             });
         }
-        let (mut vertices, edges) = grid_outline(map);
-        for v in &mut vertices {
-            *v = Point2::new(origin.x + v.x * cell_size, origin.y + v.y * cell_size);
-        }
-        Self::build(vertices, edges)
+        let built = grid_build::build(map, cell_size, origin)?;
+        Ok(Self::from_parts(
+            built.vertices,
+            built.triangles,
+            built.neighbors,
+        ))
     }
 
     /// Triangulates the constraint edges and keeps the faces of odd nesting parity.
@@ -510,19 +512,16 @@ impl NavMesh {
             });
         }
         let inside = classify_faces(&cdt);
-        Ok(Self::from_cdt(cdt, &inside))
+        Ok(Self::from_cdt(&cdt, &inside).0)
     }
 
-    /// Copies the free faces of the CDT into flat arrays with adjacency.
-    fn from_cdt(cdt: Cdt, inside: &[bool]) -> Self {
+    /// Copies the free faces of the CDT into flat arrays with adjacency; also returns the
+    /// triangle of each spade face ([`NO_TRI`] for faces outside the free region).
+    fn from_cdt(cdt: &Cdt, inside: &[bool]) -> (Self, Vec<u32>) {
         let vertices: Vec<DVec2> = cdt
             .vertices()
             .map(|v| DVec2::new(v.position().x, v.position().y))
             .collect();
-        let (lo, hi) = vertices.iter().fold(
-            (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY)),
-            |(lo, hi), &v| (lo.min(v), hi.max(v)),
-        );
         let mut face_to_tri = vec![NO_TRI; inside.len()];
         let mut triangles = Vec::new();
         for face in cdt.inner_faces() {
@@ -536,38 +535,31 @@ impl NavMesh {
                 });
             }
         }
-        // Adjacency from the triangulation's own twin edges: the face across each edge of
-        // a free face, when that face is free too (O(1) per edge, no edge table).
-        let neighbors = cdt
-            .inner_faces()
-            .filter(|face| inside[face.index()])
-            .zip(&triangles)
-            .map(|(face, tri)| {
-                let mut across = [None; 3];
-                for e in face.adjacent_edges() {
-                    let ends = [e.from(), e.to()].map(|v| v.fix().index() as u32);
-                    let other = e.rev().face().fix().index();
-                    let t = face_to_tri.get(other).copied().filter(|&t| t != NO_TRI);
-                    // Our corners may run the other way round than spade's.
-                    let i = (0..3)
-                        .find(|&i| {
-                            let (a, b) = (tri[i], tri[(i + 1) % 3]);
-                            (a, b) == (ends[0], ends[1]) || (a, b) == (ends[1], ends[0])
-                        })
-                        .expect("a face's edge joins two of its corners");
-                    across[i] = t.map(|t| t as TriId);
-                }
-                across
-            })
-            .collect();
+        let neighbors = twin_neighbors(cdt, &face_to_tri, &triangles);
+        (
+            Self::from_parts(vertices, triangles, neighbors),
+            face_to_tri,
+        )
+    }
+
+    /// The mesh of counter-clockwise triangles with adjacency, and its point locator.
+    fn from_parts(
+        vertices: Vec<DVec2>,
+        triangles: Vec<[u32; 3]>,
+        neighbors: Vec<[u32; 3]>,
+    ) -> Self {
+        let (lo, hi) = vertices.iter().fold(
+            (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY)),
+            |(lo, hi), &v| (lo.min(v), hi.max(v)),
+        );
+        let buckets = Buckets::new(&vertices, &triangles, lo, hi);
         NavMesh {
             vertices,
             triangles,
             neighbors,
-            face_to_tri,
             lo,
             hi,
-            cdt,
+            buckets,
             polygons: PolygonTable::default(),
         }
     }
@@ -659,7 +651,13 @@ impl NavMesh {
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn neighbors(&self, t: TriId) -> [Option<TriId>; 3] {
-        self.neighbors[t]
+        self.neighbors[t].map(|n| (n != NO_TRI).then_some(n as TriId))
+    }
+
+    /// The triangle across edge `i` of `t` (`neighbors(t)[i]` without building the array).
+    fn across(&self, t: TriId, i: usize) -> Option<TriId> {
+        let n = self.neighbors[t][i];
+        (n != NO_TRI).then_some(n as TriId)
     }
 
     /// The index `i` of the edge of `a` shared with `b` (so `neighbors(a)[i] == Some(b)`),
@@ -676,7 +674,10 @@ impl NavMesh {
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn shared_edge(&self, a: TriId, b: TriId) -> Option<usize> {
-        self.neighbors.get(a)?.iter().position(|&n| n == Some(b))
+        self.neighbors
+            .get(a)?
+            .iter()
+            .position(|&n| n != NO_TRI && n as TriId == b)
     }
 
     /// True when `p` lies in the closed triangle `t`. Panics if `t` is out of range.
@@ -717,24 +718,7 @@ impl NavMesh {
         if !self.in_bounds(p) || self.triangles.is_empty() {
             return None;
         }
-        let free = |face: usize| {
-            let t = *self.face_to_tri.get(face)?;
-            (t != NO_TRI).then_some(t as TriId)
-        };
-        let q = spade::mitigate_underflow(Point2::new(p.x, p.y));
-        match self.cdt.locate(q) {
-            PositionInTriangulation::OnFace(f) => free(f.index()),
-            PositionInTriangulation::OnEdge(e) => {
-                let e = self.cdt.directed_edge(e);
-                free(e.face().fix().index()).or_else(|| free(e.rev().face().fix().index()))
-            }
-            PositionInTriangulation::OnVertex(v) => self
-                .cdt
-                .vertex(v)
-                .out_edges()
-                .find_map(|e| free(e.face().fix().index())),
-            _ => None,
-        }
+        self.buckets.locate(self, p)
     }
 
     /// True when `p` lies in the closed bounding box of the mesh's vertices (false for NaN).
@@ -876,7 +860,7 @@ impl NavMesh {
             let side = p.map(|v| cross(d, v - a));
             // Leave through the edge whose start is right of the line and end left of it.
             if let Some(i) = (0..3).find(|&i| side[i] < 0.0 && side[(i + 1) % 3] > 0.0) {
-                t = self.neighbors[t][i]?;
+                t = self.across(t, i)?;
                 if let Some(out) = out.as_deref_mut() {
                     out.push(t);
                 }
@@ -937,7 +921,7 @@ impl NavMesh {
                 let k = self.triangles[cur].iter().position(|&x| x == v)?;
                 // Edge k leaves v (clockwise neighbour side), edge k+2 arrives at v.
                 let edge = if ccw { (k + 2) % 3 } else { k };
-                match self.neighbors[cur][edge] {
+                match self.across(cur, edge) {
                     Some(n) if n == t => break,
                     Some(n) => {
                         cur = n;
@@ -963,6 +947,30 @@ impl NavMesh {
 fn signed_area2(v: &[DVec2], [a, b, c]: [u32; 3]) -> f64 {
     let (a, b, c) = (v[a as usize], v[b as usize], v[c as usize]);
     cross(b - a, c - a)
+}
+
+/// The triangle across each edge of each triangle, from the triangulation's twin edges:
+/// `triangles[k]` is the k-th inner face of `cdt` with `face_to_tri` set, its corners in
+/// either rotation sense. O(1) per edge, no edge table.
+fn twin_neighbors(cdt: &Cdt, face_to_tri: &[u32], triangles: &[[u32; 3]]) -> Vec<[u32; 3]> {
+    cdt.inner_faces()
+        .filter(|face| face_to_tri[face.index()] != NO_TRI)
+        .zip(triangles)
+        .map(|(face, tri)| {
+            let mut across = [NO_TRI; 3];
+            for e in face.adjacent_edges() {
+                let [a, b] = [e.from(), e.to()].map(|v| v.fix().index() as u32);
+                let i = (0..3)
+                    .find(|&i| {
+                        let (p, q) = (tri[i], tri[(i + 1) % 3]);
+                        (p, q) == (a, b) || (p, q) == (b, a)
+                    })
+                    .expect("a face's edge joins two of its corners");
+                across[i] = face_to_tri[e.rev().face().fix().index()];
+            }
+            across
+        })
+        .collect()
 }
 
 /// Marks each spade face inside the free region: a breadth-first flood from the faces on
@@ -1001,53 +1009,19 @@ fn classify_faces(cdt: &Cdt) -> Vec<bool> {
     parity.into_iter().map(|p| p == Some(true)).collect()
 }
 
-/// The wall edges of a grid map's free region, as vertices and constraint edges.
-///
-/// A cell edge is a wall when exactly one of its two cells is passable (outside the map is
-/// blocked). Runs of collinear wall edges whose free side is the same are merged; the free
-/// side flips at a pinch, so pinch vertices always end their runs.
-fn grid_outline(map: &GridMap) -> (Vec<Point2<f64>>, Vec<[usize; 2]>) {
-    let (w, h) = (map.width() as i64, map.height() as i64);
-    let free = |x: i64, y: i64| map.is_passable(x, y);
-    // Fx hashing: the keys are small integers the map itself chose, no adversary.
-    let mut index: FxHashMap<(i64, i64), usize> = FxHashMap::default();
-    let mut vertices = Vec::new();
-    let mut edges = Vec::new();
-    let mut wall = |a: (i64, i64), b: (i64, i64)| {
-        let mut vid = |p: (i64, i64)| {
-            *index.entry(p).or_insert_with(|| {
-                vertices.push(Point2::new(p.0 as f64, p.1 as f64));
-                vertices.len() - 1
-            })
-        };
-        let (a, b) = (vid(a), vid(b));
-        edges.push([a, b]);
-    };
-    // Horizontal walls on grid line y, between cells (x, y-1) above and (x, y) below.
-    for y in 0..=h {
-        for (x0, x1) in wall_runs(w, |x| wall_side(free(x, y - 1), free(x, y))) {
-            wall((x0, y), (x1, y));
-        }
-    }
-    // Vertical walls on grid line x, between cells (x-1, y) left and (x, y) right.
-    for x in 0..=w {
-        for (y0, y1) in wall_runs(h, |y| wall_side(free(x - 1, y), free(x, y))) {
-            wall((x, y0), (x, y1));
-        }
-    }
-    (vertices, edges)
-}
-
 /// The free side of a cell edge between the cell `before` it (above, or left) and the cell
 /// `after` it (below, or right): Some(true) when only `after` is free, Some(false) when only
 /// `before` is, None when the edge is no wall.
-fn wall_side(before: bool, after: bool) -> Option<bool> {
+pub(super) fn wall_side(before: bool, after: bool) -> Option<bool> {
     (before != after).then_some(after)
 }
 
 /// The maximal runs `[k0, k1)` of `0..len` over which `side(k)` is the same `Some` (one
 /// merged wall each).
-fn wall_runs(len: i64, side: impl Fn(i64) -> Option<bool>) -> impl Iterator<Item = (i64, i64)> {
+pub(super) fn wall_runs(
+    len: i64,
+    side: impl Fn(i64) -> Option<bool>,
+) -> impl Iterator<Item = (i64, i64)> {
     let mut k = 0;
     std::iter::from_fn(move || {
         while k < len {
@@ -1258,16 +1232,18 @@ mod tests {
     }
 
     #[test]
-    fn grid_outline_merges_runs_and_splits_at_pinches() {
-        // A single blocked cell in a 3×3 map: the map border (4 merged edges) and the cell's
-        // square (4 edges).
+    fn grid_mesh_merges_runs_and_splits_at_pinches() {
+        // A single blocked cell in a 3×3 map: the map border's 4 corners and the cell's 4
+        // (merged runs add no vertex), a square ring of 8 triangles.
         let map = GridMap::from_rows(&["...", ".@.", "..."]).unwrap();
-        let (v, e) = grid_outline(&map);
-        assert_eq!((v.len(), e.len()), (8, 8));
-        // Two diagonal blocked cells: the pinch vertex (2, 2) ends all four of its edges.
+        let mesh = NavMesh::from_grid(&map).unwrap();
+        assert_eq!((mesh.vertices().len(), mesh.num_triangles()), (8, 8));
+        // Two diagonal blocked cells: the pinch vertex (2, 2) joins the two free quadrants
+        // only at a point, so no sight line passes through it.
         let map = GridMap::from_rows(&["....", ".@..", "..@.", "...."]).unwrap();
-        let (v, e) = grid_outline(&map);
-        let pinch = v.iter().position(|p| (p.x, p.y) == (2.0, 2.0)).unwrap();
-        assert_eq!(e.iter().filter(|ed| ed.contains(&pinch)).count(), 4);
+        let mesh = NavMesh::from_grid(&map).unwrap();
+        assert!(mesh.vertices().contains(&DVec2::new(2.0, 2.0)));
+        assert!(!mesh.line_of_sight(DVec2::new(1.5, 2.5), DVec2::new(2.5, 1.5)));
+        assert!(mesh.line_of_sight(DVec2::new(0.5, 2.5), DVec2::new(0.5, 0.5)));
     }
 }

@@ -1,0 +1,342 @@
+//! Navmeshes of grid maps, built tile by tile in time linear in the number of cells.
+//!
+//! The map is cut into tiles of about [`TILE`]² cells (see [`tiles`]). Each tile is
+//! triangulated on its own (spade's constrained Delaunay bulk loader on the tile's wall
+//! vertices, so its cost is bounded by the tile's size rather than the map's), and the
+//! tiles are stitched along their borders. A tile keeps the triangles whose centroid lies in
+//! a passable cell: every wall inside the tile is a constraint edge, so a triangle never
+//! straddles a wall and one interior point tells its side.
+//!
+//! Stitching needs both tiles of a border to put vertices at the same points of it. Each
+//! tile therefore puts a vertex on its border wherever the passability of the cells on
+//! *either* side changes (where walls meet the border) and at its four corners; its
+//! triangulation's hull edges along the border then join consecutive vertices of the same
+//! list on both sides. Tile corners are placed where walls meet the borders, so, as in a
+//! mesh of one triangulation, every vertex lies on a wall (the funnel with a radius and
+//! Demyen & Buro's widths take every vertex for an obstacle corner).
+//!
+//! With the `rayon` feature the tiles are triangulated in parallel.
+
+use glam::DVec2;
+use rustc_hash::FxHashMap;
+use spade::{Point2, Triangulation};
+
+use super::{wall_runs, wall_side, Cdt, NO_TRI};
+use crate::error::{Error, Result};
+use crate::grid::GridMap;
+
+/// Cells along a tile's side: large enough that the borders add few triangles, small
+/// enough that a tile's triangulation stays in cache.
+pub(super) const TILE: i64 = 128;
+
+/// The free region of a grid map as triangles, in world units.
+pub(super) struct GridMesh {
+    pub vertices: Vec<DVec2>,
+    /// Counter-clockwise (y-up) vertex indices.
+    pub triangles: Vec<[u32; 3]>,
+    /// The triangle across each edge, or [`NO_TRI`] at a wall.
+    pub neighbors: Vec<[u32; 3]>,
+}
+
+/// One tile's triangles, in grid coordinates with tile-local indices.
+struct Tile {
+    points: Vec<(i32, i32)>,
+    /// The tile's cells: `[x0, x1) × [y0, y1)`.
+    bounds: [i64; 4],
+    /// True for points on the tile's border (shared with neighbouring tiles).
+    on_border: Vec<bool>,
+    triangles: Vec<[u32; 3]>,
+    /// Tile-local neighbours; [`NO_TRI`] at walls and across the tile's border.
+    neighbors: Vec<[u32; 3]>,
+}
+
+impl Tile {
+    /// True when the segment between two of the tile's points runs along one of its sides.
+    fn along_border(&self, [(xa, ya), (xb, yb)]: [(i32, i32); 2]) -> bool {
+        let [x0, y0, x1, y1] = self.bounds.map(|c| c as i32);
+        (xa == xb && (xa == x0 || xa == x1)) || (ya == yb && (ya == y0 || ya == y1))
+    }
+}
+
+/// The navmesh of `map`, cell (x, y) covering `origin + cell_size · [x, x+1] × [y, y+1]`.
+///
+/// The tiles are triangulated a column at a time (in parallel with `rayon`) and stitched
+/// as they come, so only one column's tiles are held besides the mesh.
+pub(super) fn build(map: &GridMap, cell_size: f64, origin: DVec2) -> Result<GridMesh> {
+    let rects = tiles(map);
+    let mut stitcher = Stitcher {
+        mesh: GridMesh {
+            vertices: Vec::new(),
+            triangles: Vec::new(),
+            neighbors: Vec::new(),
+        },
+        shared: FxHashMap::default(),
+        open: FxHashMap::default(),
+        cell_size,
+        origin,
+    };
+    for column in rects.chunk_by(|a, b| a[0] == b[0]) {
+        let one = |&[x0, y0, x1, y1]: &[i64; 4]| tile(map, x0, y0, x1, y1);
+        #[cfg(feature = "rayon")]
+        let tiles: Vec<Result<Tile>> = {
+            use rayon::prelude::*;
+            column.par_iter().map(one).collect()
+        };
+        #[cfg(not(feature = "rayon"))]
+        let tiles: Vec<Result<Tile>> = column.iter().map(one).collect();
+        for tile in tiles {
+            stitcher.add(&tile?);
+        }
+    }
+    Ok(stitcher.mesh)
+}
+
+/// The tiles, `[x0, y0, x1, y1]` in cells: columns [`TILE`] cells wide, each cut across
+/// at the first row at least [`TILE`] below the previous cut where both corners of the cut
+/// lie on walls that meet the column's sides (or on the map's border). A tile corner is
+/// then never a vertex in open space, and the neighbouring column, which triangulates the
+/// same side, has a vertex there too (a wall meets its side). Where no row qualifies (open
+/// space along a side) the tile grows taller; open space has few vertices, so its
+/// triangulation stays cheap.
+fn tiles(map: &GridMap) -> Vec<[i64; 4]> {
+    let (w, h) = (map.width() as i64, map.height() as i64);
+    let free = |x: i64, y: i64| map.is_passable(x, y);
+    // A wall meets grid line x at row boundary y from the left or the right.
+    let meets =
+        |x: i64, y: i64| free(x - 1, y - 1) != free(x - 1, y) || free(x, y - 1) != free(x, y);
+    let mut rects = Vec::new();
+    for x0 in (0..w).step_by(TILE as usize) {
+        let x1 = (x0 + TILE).min(w);
+        let cut = |y: i64| (x0 == 0 || meets(x0, y)) && (x1 == w || meets(x1, y));
+        let mut y0 = 0;
+        while y0 < h {
+            let y1 = (y0 + TILE..h).find(|&y| cut(y)).unwrap_or(h);
+            rects.push([x0, y0, x1, y1]);
+            y0 = y1;
+        }
+    }
+    rects
+}
+
+/// Joins tiles into one mesh: border points shared, border edges linked.
+struct Stitcher {
+    mesh: GridMesh,
+    /// Border points already in the mesh.
+    shared: FxHashMap<(i32, i32), u32>,
+    /// Border edges still without a neighbour: (from, to) → (triangle, edge).
+    open: FxHashMap<(u32, u32), (u32, u8)>,
+    cell_size: f64,
+    origin: DVec2,
+}
+
+impl Stitcher {
+    fn add(&mut self, tile: &Tile) {
+        let mesh = &mut self.mesh;
+        let global: Vec<u32> = tile
+            .points
+            .iter()
+            .zip(&tile.on_border)
+            .map(|(&(x, y), &border)| {
+                let mut add = || {
+                    let p = DVec2::new(x as f64, y as f64);
+                    mesh.vertices.push(self.origin + p * self.cell_size);
+                    (mesh.vertices.len() - 1) as u32
+                };
+                if border {
+                    *self.shared.entry((x, y)).or_insert_with(add)
+                } else {
+                    add()
+                }
+            })
+            .collect();
+        let offset = mesh.triangles.len() as u32;
+        for (t, (tri, across)) in tile.triangles.iter().zip(&tile.neighbors).enumerate() {
+            let tri = tri.map(|i| global[i as usize]);
+            let here = offset + t as u32;
+            let mut linked = [NO_TRI; 3];
+            for e in 0..3 {
+                if across[e] != NO_TRI {
+                    linked[e] = offset + across[e];
+                    continue;
+                }
+                let (a, b) = (tri[e], tri[(e + 1) % 3]);
+                let ends = [tile.triangles[t][e], tile.triangles[t][(e + 1) % 3]];
+                if !tile.along_border(ends.map(|i| tile.points[i as usize])) {
+                    continue; // a wall inside the tile
+                }
+                // The other tile's triangle on this edge runs it the other way round.
+                match self.open.remove(&(b, a)) {
+                    Some((u, k)) => {
+                        linked[e] = u;
+                        mesh.neighbors[u as usize][k as usize] = here;
+                    }
+                    None => {
+                        self.open.insert((a, b), (here, e as u8));
+                    }
+                }
+            }
+            mesh.triangles.push(tri);
+            mesh.neighbors.push(linked);
+        }
+    }
+}
+
+/// The triangles of the free cells of tile `[x0, x1) × [y0, y1)`.
+fn tile(map: &GridMap, x0: i64, y0: i64, x1: i64, y1: i64) -> Result<Tile> {
+    let free = |x: i64, y: i64| map.is_passable(x, y);
+    let (cols, rows) = (x1 - x0 + 1, y1 - y0 + 1);
+    let mut index = vec![u32::MAX; (cols * rows) as usize];
+    let mut points = Vec::new();
+    let mut vid = |x: i64, y: i64| {
+        let slot = &mut index[((y - y0) * cols + (x - x0)) as usize];
+        if *slot == u32::MAX {
+            *slot = points.len() as u32;
+            points.push((x as i32, y as i32));
+        }
+        *slot as usize
+    };
+    for (x, y) in [(x0, y0), (x1, y0), (x0, y1), (x1, y1)] {
+        vid(x, y);
+    }
+    // Border vertices where walls meet the border from either side.
+    for x in x0 + 1..x1 {
+        for y in [y0, y1] {
+            if free(x - 1, y - 1) != free(x, y - 1) || free(x - 1, y) != free(x, y) {
+                vid(x, y);
+            }
+        }
+    }
+    for y in y0 + 1..y1 {
+        for x in [x0, x1] {
+            if free(x - 1, y - 1) != free(x - 1, y) || free(x, y - 1) != free(x, y) {
+                vid(x, y);
+            }
+        }
+    }
+    // Walls: horizontal on grid line y between cells (x, y-1) and (x, y); vertical on grid
+    // line x between cells (x-1, y) and (x, y). Merged runs end at pinches (see `wall_side`).
+    let mut edges = Vec::new();
+    for y in y0..=y1 {
+        for (a, b) in wall_runs(x1 - x0, |k| wall_side(free(x0 + k, y - 1), free(x0 + k, y))) {
+            edges.push([vid(x0 + a, y), vid(x0 + b, y)]);
+        }
+    }
+    for x in x0..=x1 {
+        for (a, b) in wall_runs(y1 - y0, |k| wall_side(free(x - 1, y0 + k), free(x, y0 + k))) {
+            edges.push([vid(x, y0 + a), vid(x, y0 + b)]);
+        }
+    }
+    let at = |&(x, y): &(i32, i32)| Point2::new(x as f64, y as f64);
+    let cdt = Cdt::bulk_load_cdt(points.iter().map(at).collect(), edges).map_err(|e| {
+        Error::InvalidPolygon {
+            message: format!("the triangulation of the tile at cell ({x0}, {y0}) failed: {e:?}"),
+        }
+    })?;
+    // A triangle is free when the cell holding its centroid is. The centroid of integer
+    // points is exact or at least a third away from a grid line, so the floor is exact.
+    let mut face_to_tri = vec![NO_TRI; cdt.num_all_faces()];
+    let mut triangles = Vec::new();
+    for face in cdt.inner_faces() {
+        let [a, b, c] = face.vertices().map(|v| points[v.fix().index()]);
+        let (cx, cy) = (
+            (a.0 + b.0 + c.0) as f64 / 3.0,
+            (a.1 + b.1 + c.1) as f64 / 3.0,
+        );
+        if free(cx.floor() as i64, cy.floor() as i64) {
+            face_to_tri[face.index()] = triangles.len() as u32;
+            let [i, j, k] = face.vertices().map(|v| v.fix().index() as u32);
+            let ccw = (b.0 - a.0) * (c.1 - a.1) - (b.1 - a.1) * (c.0 - a.0) > 0;
+            triangles.push(if ccw { [i, j, k] } else { [i, k, j] });
+        }
+    }
+    let neighbors = super::twin_neighbors(&cdt, &face_to_tri, &triangles);
+    let on_border = points
+        .iter()
+        .map(|&(x, y)| {
+            let (x, y) = (x as i64, y as i64);
+            x == x0 || x == x1 || y == y0 || y == y1
+        })
+        .collect();
+    Ok(Tile {
+        points,
+        bounds: [x0, y0, x1, y1],
+        on_border,
+        triangles,
+        neighbors,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::navmesh::mesh::NavMesh;
+
+    /// A map of several tiles: 20 % of cells blocked by a fixed hash, with an open
+    /// rectangle where no column side has a wall to cut at.
+    fn patchy(w: usize, h: usize) -> GridMap {
+        GridMap::from_fn(w, h, |x, y| {
+            let open = (100..220).contains(&x) && (50..300).contains(&y);
+            let z = (y * w + x) as u64;
+            open || z.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 59 >= 7
+        })
+    }
+
+    #[test]
+    fn tiles_cover_the_map_once_and_cut_only_where_walls_meet_the_sides() {
+        let map = patchy(300, 330);
+        let rects = tiles(&map);
+        let area: i64 = rects
+            .iter()
+            .map(|[x0, y0, x1, y1]| (x1 - x0) * (y1 - y0))
+            .sum();
+        assert_eq!(area, 300 * 330);
+        assert!(rects.len() > 3, "several tiles: {rects:?}");
+        let free = |x: i64, y: i64| map.is_passable(x, y);
+        let on_wall = |x: i64, y: i64| {
+            !(free(x - 1, y - 1) && free(x, y - 1) && free(x - 1, y) && free(x, y))
+        };
+        for &[x0, y0, x1, y1] in &rects {
+            for (x, y) in [(x0, y0), (x1, y0), (x0, y1), (x1, y1)] {
+                assert!(on_wall(x, y), "tile corner ({x}, {y}) in open space");
+            }
+        }
+    }
+
+    #[test]
+    fn a_tiled_mesh_is_a_conforming_cover_of_the_free_cells() {
+        let map = patchy(300, 330);
+        let mesh = NavMesh::from_grid(&map).unwrap();
+        // The triangles' area is the free cells' area.
+        let area: f64 = (0..mesh.num_triangles())
+            .map(|t| {
+                let [a, b, c] = mesh.triangle(t);
+                crate::geometry::cross(b - a, c - a) / 2.0
+            })
+            .sum();
+        assert_eq!(area, map.passable_count() as f64);
+        // Adjacency is symmetric and across a shared edge; borders between tiles are open.
+        for t in 0..mesh.num_triangles() {
+            let tri = mesh.triangle_indices()[t];
+            for (e, n) in mesh.neighbors(t).into_iter().enumerate() {
+                let Some(n) = n else { continue };
+                let k = mesh.shared_edge(n, t).expect("symmetric");
+                let other = mesh.triangle_indices()[n];
+                assert_eq!((other[k], other[(k + 1) % 3]), (tri[(e + 1) % 3], tri[e]));
+            }
+        }
+        // Every vertex is on a wall, and every free cell's centre is in the mesh.
+        let free = |x: i64, y: i64| map.is_passable(x, y);
+        for v in mesh.vertices() {
+            let (x, y) = (v.x as i64, v.y as i64);
+            assert!(!(free(x - 1, y - 1) && free(x, y - 1) && free(x - 1, y) && free(x, y)));
+        }
+        for y in 0..330 {
+            for x in 0..300 {
+                let centre = DVec2::new(x as f64 + 0.5, y as f64 + 0.5);
+                assert_eq!(mesh.locate(centre).is_some(), free(x, y), "cell ({x}, {y})");
+            }
+        }
+        // A sight line across the open rectangle crosses tile borders.
+        assert!(mesh.line_of_sight(DVec2::new(101.5, 60.5), DVec2::new(218.5, 290.5)));
+    }
+}
