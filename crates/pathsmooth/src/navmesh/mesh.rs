@@ -28,7 +28,8 @@
 //!   free quadrants of a pinch therefore touch only at that vertex: triangle adjacency is by
 //!   shared edge, so no channel passes through a pinch, and [`NavMesh::line_of_sight`]
 //!   refuses a segment going straight through one (rotating about the vertex meets a wall on
-//!   both sides).
+//!   both sides). Large maps are triangulated in tiles of about 128² cells, stitched along
+//!   their borders, so the build is linear in the number of cells (see `grid_build.rs`).
 //!
 //! **Coordinates.** Every vertex coordinate must be 0 or have a magnitude in
 //! [[`MIN_COORDINATE`], [`MAX_COORDINATE`]] = [2⁻¹⁴², 2²⁰¹] (about 1.8·10⁻⁴³ to 3.2·10⁶⁰),
@@ -38,7 +39,7 @@
 //! the triangulation, and a coordinate smaller than [`MIN_COORDINATE`] is located as 0.
 //!
 //! Queries: triangle adjacency ([`NavMesh::neighbors`]), point location ([`NavMesh::locate`],
-//! spade's walk from the last located vertex), the channel of the shortest path
+//! a bucket grid over the triangles with an exact containment test), the channel of the shortest path
 //! ([`NavMesh::find_channel`], by the Polyanya search of
 //! [`NavMeshQuery`](crate::navmesh::NavMeshQuery)) and a line-of-sight walk
 //! ([`NavMesh::line_of_sight`]) so the line-of-sight shortcut works on navmeshes as on grids.
@@ -47,8 +48,11 @@
 //! i.e. with positive signed area `cross(b − a, c − a) > 0`. On a grid map, whose y axis
 //! points down, they look clockwise on screen.
 //!
-//! Cost: building is O(n log n) in the number of wall vertices (spade's bulk loader) plus
-//! O(t) for classification. Location is a walk, O(√t) expected from a cold hint.
+//! Cost: building from scenes and polygons is O(n log n) in the number of wall vertices
+//! (spade's bulk loader) plus O(t) for classification; from a grid map, O(cells) (tiles of
+//! bounded size). The mesh keeps about 30 bytes a triangle (corners, neighbours, corner
+//! flags, location buckets) and 16 a vertex; spade's triangulation is not kept. Location
+//! looks at the few triangles of one bucket, O(1) on meshes of triangles of similar size.
 //!
 //! Sources: spade's CDT (Stefan Altmayer, <https://github.com/Stoeoef/spade>); the channel
 //! and portal vocabulary follows Mononen, "Simple Stupid Funnel Algorithm" (2010), and the
@@ -85,9 +89,11 @@ use crate::geometry::cross;
 use crate::grid::GridMap;
 
 mod along;
+mod corners;
 mod grid_build;
 mod locate;
 
+pub(crate) use corners::{ON_WALL, TURN};
 use locate::Buckets;
 
 /// Index of a triangle of a [`NavMesh`] (`0..mesh.num_triangles()`).
@@ -165,6 +171,8 @@ pub struct NavMesh {
     /// `neighbors[t][i]`: the triangle across edge `i` (from vertex `i` to vertex `i + 1`),
     /// or [`NO_TRI`] for a wall.
     neighbors: Vec<[u32; 3]>,
+    /// Per triangle corner (`3t + c`): [`ON_WALL`], [`TURN`].
+    corner_flags: Vec<u8>,
     /// Corners of the bounding box of `vertices` (queries outside it are outside at once).
     lo: DVec2,
     hi: DVec2,
@@ -553,10 +561,12 @@ impl NavMesh {
             |(lo, hi), &v| (lo.min(v), hi.max(v)),
         );
         let buckets = Buckets::new(&vertices, &triangles, lo, hi);
+        let corner_flags = corners::corner_flags(&vertices, &triangles, &neighbors);
         NavMesh {
             vertices,
             triangles,
             neighbors,
+            corner_flags,
             lo,
             hi,
             buckets,
@@ -652,6 +662,11 @@ impl NavMesh {
     /// ```
     pub fn neighbors(&self, t: TriId) -> [Option<TriId>; 3] {
         self.neighbors[t].map(|n| (n != NO_TRI).then_some(n as TriId))
+    }
+
+    /// What corner `c` of triangle `t` is to a path: [`ON_WALL`] and [`TURN`] bits.
+    pub(crate) fn corner_flags(&self, t: TriId, c: usize) -> u8 {
+        self.corner_flags[3 * t + c]
     }
 
     /// The triangle across edge `i` of `t` (`neighbors(t)[i]` without building the array).

@@ -56,14 +56,16 @@
 //! ```
 
 use std::cmp::Ordering;
+use std::collections::hash_map::Entry;
 use std::collections::BinaryHeap;
 
 use glam::DVec2;
+use rustc_hash::FxHashMap;
 
 use crate::error::{Error, Result};
 use crate::geometry::{closest_on_segment, cross};
 use crate::navmesh::funnel::funnel_into;
-use crate::navmesh::mesh::{NavMesh, TriId};
+use crate::navmesh::mesh::{NavMesh, TriId, ON_WALL, TURN};
 use crate::navmesh::portals::{portals_into, Portal};
 
 const NONE: u32 = u32::MAX;
@@ -124,11 +126,6 @@ impl Ord for Open {
     }
 }
 
-/// Flags of a triangle corner: computed, the vertex touches a wall, the path may turn there.
-const COMPUTED: u8 = 1;
-const ON_WALL: u8 = 2;
-const TURN: u8 = 4;
-
 /// A reusable navmesh path query (see the [module docs](self)). All scratch memory lives
 /// here; after the first queries on a mesh, further queries allocate nothing.
 ///
@@ -157,14 +154,13 @@ pub struct NavMeshQuery {
     stamp: u32,
     /// Per vertex: (stamp, best g of a root there).
     root_best: Vec<(u32, f64)>,
-    /// Per triangle corner (3t + c): (stamp, flags).
-    corners: Vec<(u32, u8)>,
-    /// Per triangle corner (3t + c): (stamp, Demyen–Buro width between the corner's edges).
-    widths: Vec<(u32, f64)>,
+    /// Triangle corner (3t + c) → Demyen–Buro width between the corner's edges, for the
+    /// corners this query asked about (sparse: a dense table would cost more than the mesh).
+    widths: FxHashMap<u32, f64>,
     /// Per triangle: stamp of the last flood or start-fan visit.
     seen: Vec<u32>,
-    /// Per (triangle, entry edge) state: (stamp, previous state) for the breadth-first search.
-    states: Vec<(u32, u32)>,
+    /// (triangle, entry edge) state (3t + e) → previous state, for the breadth-first search.
+    states: FxHashMap<u32, u32>,
     queue: Vec<u32>,
     stack: Vec<(u32, u8)>,
     path: Vec<DVec2>,
@@ -307,98 +303,37 @@ impl NavMeshQuery {
         }
     }
 
-    /// Starts a query: a new stamp (invalidating every per-query cache) and room for `mesh`.
+    /// Starts a query: a new stamp (invalidating every per-query cache), the sparse caches
+    /// emptied (their capacity kept) and room for `mesh`.
     fn begin(&mut self, mesh: &NavMesh) {
         let (nt, nv) = (mesh.num_triangles(), mesh.vertices().len());
         if self.stamp == u32::MAX {
             self.stamp = 0;
             self.root_best.iter_mut().for_each(|e| e.0 = 0);
-            self.corners.iter_mut().for_each(|e| e.0 = 0);
-            self.widths.iter_mut().for_each(|e| e.0 = 0);
             self.seen.iter_mut().for_each(|e| *e = 0);
-            self.states.iter_mut().for_each(|e| e.0 = 0);
         }
         self.stamp += 1;
+        self.widths.clear();
+        self.states.clear();
         if self.root_best.len() < nv {
             self.root_best.resize(nv, (0, 0.0));
         }
-        if self.corners.len() < 3 * nt {
-            self.corners.resize(3 * nt, (0, 0));
-            self.widths.resize(3 * nt, (0, 0.0));
-            self.states.resize(3 * nt, (0, 0));
+        if self.seen.len() < nt {
             self.seen.resize(nt, 0);
         }
     }
 
-    /// The flags of corner `c` of triangle `t`: whether its vertex touches a wall, and
-    /// whether a path may turn there (the free angle of the fan of triangles around the
-    /// vertex that holds `t`, between its two walls, exceeds π).
-    fn corner(&mut self, mesh: &NavMesh, t: usize, c: usize) -> u8 {
-        let slot = &mut self.corners[3 * t + c];
-        if slot.0 == self.stamp {
-            return slot.1;
-        }
-        let tris = mesh.triangle_indices();
-        let v = tris[t][c];
-        let p = mesh.vertices();
-        // Rotate counter-clockwise (across the edge arriving at v) to the wall on that side,
-        // then clockwise (across the edge leaving v).
-        let mut wall_ccw = None;
-        let mut wall_cw = None;
-        let mut full_circle = false;
-        for ccw in [true, false] {
-            let (mut cur, mut k) = (t, c);
-            for _ in 0..tris.len() {
-                let edge = if ccw { (k + 2) % 3 } else { k };
-                match mesh.neighbors(cur)[edge] {
-                    None => {
-                        let other = if ccw {
-                            tris[cur][(k + 2) % 3]
-                        } else {
-                            tris[cur][(k + 1) % 3]
-                        };
-                        if ccw {
-                            wall_ccw = Some(other);
-                        } else {
-                            wall_cw = Some(other);
-                        }
-                        break;
-                    }
-                    Some(n) if n == t => {
-                        full_circle = true;
-                        break;
-                    }
-                    Some(n) => {
-                        cur = n;
-                        k = tris[n].iter().position(|&x| x == v).unwrap_or(0);
-                    }
-                }
-            }
-            if full_circle {
-                break;
-            }
-        }
-        let flags = match (full_circle, wall_cw, wall_ccw) {
-            (false, Some(a), Some(b)) => {
-                let o = p[v as usize];
-                // The fan runs counter-clockwise from the clockwise wall `a` to `b`.
-                let (u, w) = (p[a as usize] - o, p[b as usize] - o);
-                let x = cross(u, w);
-                let reflex = x < 0.0 || (x == 0.0 && u.dot(w) > 0.0);
-                COMPUTED | ON_WALL | if reflex { TURN } else { 0 }
-            }
-            _ => COMPUTED,
-        };
-        self.corners[3 * t + c] = (self.stamp, flags);
-        flags
+    /// The flags of corner `c` of triangle `t` ([`NavMesh::corner_flags`]).
+    fn corner(&self, mesh: &NavMesh, t: usize, c: usize) -> u8 {
+        mesh.corner_flags(t, c)
     }
 
     /// Demyen & Buro's width of triangle `t` between the two edges meeting at corner `c`:
     /// the room an agent has passing from one to the other (cached per query).
     fn width(&mut self, mesh: &NavMesh, t: usize, c: usize) -> f64 {
-        let slot = self.widths[3 * t + c];
-        if slot.0 == self.stamp {
-            return slot.1;
+        let key = (3 * t + c) as u32;
+        if let Some(&d) = self.widths.get(&key) {
+            return d;
         }
         let tri = mesh.triangle(t);
         let (cp, a, b) = (tri[c], tri[(c + 1) % 3], tri[(c + 2) % 3]);
@@ -428,7 +363,7 @@ impl NavMeshQuery {
                 }
             }
         }
-        self.widths[3 * t + c] = (self.stamp, d);
+        self.widths.insert(key, d);
         d
     }
 
@@ -824,7 +759,7 @@ impl NavMeshQuery {
     /// Breadth-first search over (triangle, entry edge) with the width rule for `r`; on
     /// success fills `channel` (not the shortest) and returns true.
     fn breadth_first(&mut self, mesh: &NavMesh, s: usize, g: usize, r: f64) -> bool {
-        // `states` carry the query's stamp: this search runs at most once per stamp.
+        // This search runs at most once per query (`begin` cleared `states`).
         self.queue.clear();
         let mut head = 0;
         for k in 0..3 {
@@ -838,8 +773,8 @@ impl NavMeshQuery {
                 continue;
             };
             let st = (3 * n + e) as u32;
-            if self.states[st as usize].0 != self.stamp {
-                self.states[st as usize] = (self.stamp, NONE);
+            if let Entry::Vacant(slot) = self.states.entry(st) {
+                slot.insert(NONE);
                 self.queue.push(st);
             }
         }
@@ -863,8 +798,8 @@ impl NavMeshQuery {
                     continue;
                 };
                 let nst = (3 * n + ne) as u32;
-                if self.states[nst as usize].0 != self.stamp {
-                    self.states[nst as usize] = (self.stamp, st);
+                if let Entry::Vacant(slot) = self.states.entry(nst) {
+                    slot.insert(st);
                     self.queue.push(nst);
                 }
             }
@@ -876,7 +811,7 @@ impl NavMeshQuery {
         let mut st = found;
         while st != NONE {
             self.channel.push(st as usize / 3);
-            st = self.states[st as usize].1;
+            st = self.states[&st];
         }
         self.channel.push(s);
         self.channel.reverse();

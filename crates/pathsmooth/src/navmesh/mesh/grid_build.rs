@@ -132,23 +132,26 @@ struct Stitcher {
 impl Stitcher {
     fn add(&mut self, tile: &Tile) {
         let mesh = &mut self.mesh;
-        let global: Vec<u32> = tile
-            .points
-            .iter()
-            .zip(&tile.on_border)
-            .map(|(&(x, y), &border)| {
-                let mut add = || {
-                    let p = DVec2::new(x as f64, y as f64);
-                    mesh.vertices.push(self.origin + p * self.cell_size);
-                    (mesh.vertices.len() - 1) as u32
-                };
-                if border {
-                    *self.shared.entry((x, y)).or_insert_with(add)
-                } else {
-                    add()
-                }
-            })
-            .collect();
+        // Only points of kept triangles become mesh vertices (a corner of a tile may lie
+        // in blocked cells).
+        let mut global = vec![NO_TRI; tile.points.len()];
+        for &i in tile.triangles.iter().flatten() {
+            let i = i as usize;
+            if global[i] != NO_TRI {
+                continue;
+            }
+            let (x, y) = tile.points[i];
+            let mut add = || {
+                let p = DVec2::new(x as f64, y as f64);
+                mesh.vertices.push(self.origin + p * self.cell_size);
+                (mesh.vertices.len() - 1) as u32
+            };
+            global[i] = if tile.on_border[i] {
+                *self.shared.entry((x, y)).or_insert_with(add)
+            } else {
+                add()
+            };
+        }
         let offset = mesh.triangles.len() as u32;
         for (t, (tri, across)) in tile.triangles.iter().zip(&tile.neighbors).enumerate() {
             let tri = tri.map(|i| global[i as usize]);
@@ -324,7 +327,13 @@ mod tests {
                 assert_eq!((other[k], other[(k + 1) % 3]), (tri[(e + 1) % 3], tri[e]));
             }
         }
-        // Every vertex is on a wall, and every free cell's centre is in the mesh.
+        // Every vertex is used, and on a wall; every free cell's centre is in the mesh.
+        let mut used = vec![false; mesh.vertices().len()];
+        mesh.triangle_indices()
+            .iter()
+            .flatten()
+            .for_each(|&v| used[v as usize] = true);
+        assert!(used.iter().all(|&u| u));
         let free = |x: i64, y: i64| map.is_passable(x, y);
         for v in mesh.vertices() {
             let (x, y) = (v.x as i64, v.y as i64);

@@ -1,0 +1,77 @@
+//! What each triangle corner's vertex is to a path: on a wall or not, and whether a path
+//! may turn there. Computed once per mesh, one byte per corner.
+
+use glam::DVec2;
+
+use super::NO_TRI;
+use crate::geometry::cross;
+
+/// The corner's vertex touches a wall.
+pub(crate) const ON_WALL: u8 = 1;
+/// A taut path may turn at the corner's vertex: the free angle of the fan of triangles
+/// around it that holds this corner, between its two walls, exceeds π.
+pub(crate) const TURN: u8 = 2;
+
+/// The flags of every corner (`3t + c`). Each fan of triangles around a vertex (a vertex
+/// has one fan, or one per free quadrant at a pinch) is walked once and its flags shared
+/// by its corners, so the cost is O(triangles).
+pub(super) fn corner_flags(
+    vertices: &[DVec2],
+    triangles: &[[u32; 3]],
+    neighbors: &[[u32; 3]],
+) -> Vec<u8> {
+    const UNSET: u8 = u8::MAX;
+    let mut flags = vec![UNSET; 3 * triangles.len()];
+    let mut fan = Vec::new();
+    for t in 0..triangles.len() {
+        for c in 0..3 {
+            if flags[3 * t + c] != UNSET {
+                continue;
+            }
+            let v = triangles[t][c];
+            fan.clear();
+            fan.push(3 * t + c);
+            // Rotate counter-clockwise (across the edge arriving at v) to the wall on that
+            // side, then clockwise (across the edge leaving v) to the other.
+            let mut walls = [None; 2];
+            let mut full_circle = false;
+            for (side, ccw) in [true, false].into_iter().enumerate() {
+                let (mut cur, mut k) = (t, c);
+                for _ in 0..triangles.len() {
+                    let edge = if ccw { (k + 2) % 3 } else { k };
+                    let n = neighbors[cur][edge];
+                    if n == NO_TRI {
+                        walls[side] =
+                            Some(triangles[cur][if ccw { (k + 2) % 3 } else { (k + 1) % 3 }]);
+                        break;
+                    }
+                    if n as usize == t {
+                        full_circle = true;
+                        break;
+                    }
+                    cur = n as usize;
+                    k = triangles[cur].iter().position(|&x| x == v).unwrap_or(0);
+                    fan.push(3 * cur + k);
+                }
+                if full_circle {
+                    break;
+                }
+            }
+            let here = match (full_circle, walls) {
+                (false, [Some(b), Some(a)]) => {
+                    let o = vertices[v as usize];
+                    // The fan runs counter-clockwise from the clockwise wall `a` to `b`.
+                    let (u, w) = (vertices[a as usize] - o, vertices[b as usize] - o);
+                    let x = cross(u, w);
+                    let reflex = x < 0.0 || (x == 0.0 && u.dot(w) > 0.0);
+                    ON_WALL | if reflex { TURN } else { 0 }
+                }
+                _ => 0,
+            };
+            for &corner in &fan {
+                flags[corner] = here;
+            }
+        }
+    }
+    flags
+}
