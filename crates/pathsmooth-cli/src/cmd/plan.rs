@@ -111,11 +111,11 @@ pub fn run(a: &PlanArgs) -> Result<()> {
     for n in &planned.outcomes.notes {
         eprintln!("{n}");
     }
-    if let Some(f) = &a.png {
-        write_bytes(f, &planned.png)?;
+    if let (Some(f), Some(png)) = (&a.png, &planned.png) {
+        write_bytes(f, png)?;
     }
-    if let Some(f) = &a.svg {
-        write_bytes(f, planned.svg.as_bytes())?;
+    if let (Some(f), Some(svg)) = (&a.svg, &planned.svg) {
+        write_bytes(f, svg.as_bytes())?;
     }
     if let Some(first) = &planned.outcomes.first_error {
         bail!(
@@ -127,12 +127,12 @@ pub fn run(a: &PlanArgs) -> Result<()> {
     Ok(())
 }
 
-/// What a plan produced: the metrics table (failed methods included), the pictures, and
-/// what went wrong.
+/// What a plan produced: the metrics table (failed methods included), the pictures asked
+/// for (drawing a large map costs memory and time, so only then), and what went wrong.
 struct Planned {
     table: String,
-    png: Vec<u8>,
-    svg: String,
+    png: Option<Vec<u8>>,
+    svg: Option<String>,
     outcomes: Outcomes,
 }
 
@@ -224,8 +224,8 @@ fn plan_on_map(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planne
     }
     Ok(Planned {
         table: table.render(),
-        png: png::render(&scene)?,
-        svg: svg::render(&scene),
+        png: a.png.as_ref().map(|_| png::render(&scene)).transpose()?,
+        svg: a.svg.as_ref().map(|_| svg::render(&scene)),
         outcomes,
     })
 }
@@ -293,8 +293,8 @@ fn plan_on_scene(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Plan
     scene.mark_ends(&straight);
     Ok(Planned {
         table: table.render(),
-        png: png::render(&scene)?,
-        svg: svg::render(&scene),
+        png: a.png.as_ref().map(|_| png::render(&scene)).transpose()?,
+        svg: a.svg.as_ref().map(|_| svg::render(&scene)),
         outcomes,
     })
 }

@@ -171,7 +171,7 @@ pub struct NavMesh {
     /// `neighbors[t][i]`: the triangle across edge `i` (from vertex `i` to vertex `i + 1`),
     /// or [`NO_TRI`] for a wall.
     neighbors: Vec<[u32; 3]>,
-    /// Per triangle corner (`3t + c`): [`ON_WALL`], [`TURN`].
+    /// Per triangle, two bits a corner (`c` at bit `2c`): [`ON_WALL`], [`TURN`].
     corner_flags: Vec<u8>,
     /// Corners of the bounding box of `vertices` (queries outside it are outside at once).
     lo: DVec2,
@@ -666,7 +666,7 @@ impl NavMesh {
 
     /// What corner `c` of triangle `t` is to a path: [`ON_WALL`] and [`TURN`] bits.
     pub(crate) fn corner_flags(&self, t: TriId, c: usize) -> u8 {
-        self.corner_flags[3 * t + c]
+        (self.corner_flags[t] >> (2 * c)) & (ON_WALL | TURN)
     }
 
     /// The triangle across edge `i` of `t` (`neighbors(t)[i]` without building the array).

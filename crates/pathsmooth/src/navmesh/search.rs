@@ -60,7 +60,7 @@ use std::collections::hash_map::Entry;
 use std::collections::BinaryHeap;
 
 use glam::DVec2;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::error::{Error, Result};
 use crate::geometry::{closest_on_segment, cross};
@@ -69,6 +69,19 @@ use crate::navmesh::mesh::{NavMesh, TriId, ON_WALL, TURN};
 use crate::navmesh::portals::{portals_into, Portal};
 
 const NONE: u32 = u32::MAX;
+
+/// log2 of [`WIDTH_CACHE`].
+const WIDTH_CACHE_BITS: u32 = 16;
+/// Slots of the width cache (16 bytes each: 1 MiB).
+const WIDTH_CACHE: usize = 1 << WIDTH_CACHE_BITS;
+
+/// A width cache slot: the query that wrote it, the corner and its width.
+#[derive(Clone, Copy, Debug, Default)]
+struct WidthSlot {
+    stamp: u32,
+    corner: u32,
+    width: f64,
+}
 
 /// Where a path last turned: the start (`vertex == NONE`) or a mesh vertex.
 #[derive(Clone, Copy, Debug)]
@@ -146,19 +159,29 @@ impl Ord for Open {
 /// ```
 #[derive(Debug, Default, Clone)]
 pub struct NavMeshQuery {
+    /// Nodes not yet expanded (slots of expanded ones are reused, see `free`).
     nodes: Vec<Node>,
+    free: Vec<u32>,
+    /// What an expanded node leaves behind (5 bytes, where a node is 88): the link of its
+    /// parent (or `NONE`), and the edge through which it entered its triangle, which leads
+    /// back to the parent's triangle. Enough to rebuild the channel from the goal.
+    link_parent: Vec<u32>,
+    link_edge: Vec<u8>,
     roots: Vec<Root>,
     open: BinaryHeap<Open>,
     /// The successors of the node being expanded, before they go to `open`.
     pending: Vec<Open>,
+    /// Vertex → best g of a root there (sparse, like the other per-query caches).
+    root_best: FxHashMap<u32, f64>,
+    /// A fixed-size cache of Demyen–Buro widths (corner `3t + c` → width), slots picked by
+    /// hashing the corner and overwritten on collision: widths depend only on the mesh, so a
+    /// miss only costs recomputing one, and memory stays [`WIDTH_CACHE`] slots however
+    /// large the search (a table for every corner would cost more than the mesh).
+    widths: Vec<WidthSlot>,
+    /// Tags this query's cache entries (a query may use another mesh than the last).
     stamp: u32,
-    /// Per vertex: (stamp, best g of a root there).
-    root_best: Vec<(u32, f64)>,
-    /// Triangle corner (3t + c) → Demyen–Buro width between the corner's edges, for the
-    /// corners this query asked about (sparse: a dense table would cost more than the mesh).
-    widths: FxHashMap<u32, f64>,
-    /// Per triangle: stamp of the last flood or start-fan visit.
-    seen: Vec<u32>,
+    /// Triangles visited by the last flood or start fan.
+    seen: FxHashSet<u32>,
     /// (triangle, entry edge) state (3t + e) → previous state, for the breadth-first search.
     states: FxHashMap<u32, u32>,
     queue: Vec<u32>,
@@ -252,7 +275,7 @@ impl NavMeshQuery {
         }
         let s = mesh.locate_or_err(start, "start")?;
         let g = mesh.locate_or_err(goal, "goal")?;
-        self.begin(mesh);
+        self.begin();
         if radius > 0.0 {
             for (p, t, what) in [(start, s, "start"), (goal, g, "goal")] {
                 if let Some(clearance) = self.wall_within(mesh, p, t, radius) {
@@ -267,7 +290,7 @@ impl NavMeshQuery {
             }
         }
         // The floods above marked `seen`; the search needs it clean.
-        self.begin(mesh);
+        self.begin();
         if s == g {
             self.channel.push(s);
             self.path.push(start);
@@ -277,7 +300,7 @@ impl NavMeshQuery {
             return Ok(());
         }
         if let Some(found) = self.polyanya(mesh, start, goal, s as u32, g as u32, radius) {
-            self.reconstruct(start, goal, s, found);
+            self.reconstruct(mesh, start, goal, [s, g], found);
             return Ok(());
         }
         let unreachable = Error::Unreachable {
@@ -293,34 +316,28 @@ impl NavMeshQuery {
             return Ok(());
         }
         // No channel fits: find the point path and name its narrowest passage.
-        self.begin(mesh);
+        self.begin();
         match self.polyanya(mesh, start, goal, s as u32, g as u32, 0.0) {
             None => Err(unreachable),
             Some(found) => {
-                self.reconstruct(start, goal, s, found);
+                self.reconstruct(mesh, start, goal, [s, g], found);
                 Err(self.narrowest(mesh, radius))
             }
         }
     }
 
-    /// Starts a query: a new stamp (invalidating every per-query cache), the sparse caches
-    /// emptied (their capacity kept) and room for `mesh`.
-    fn begin(&mut self, mesh: &NavMesh) {
-        let (nt, nv) = (mesh.num_triangles(), mesh.vertices().len());
-        if self.stamp == u32::MAX {
-            self.stamp = 0;
-            self.root_best.iter_mut().for_each(|e| e.0 = 0);
-            self.seen.iter_mut().for_each(|e| *e = 0);
+    /// Starts a query: the per-query caches emptied (their capacity kept).
+    fn begin(&mut self) {
+        self.root_best.clear();
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 || self.widths.is_empty() {
+            // First query, or the stamp wrapped: no entry may look current.
+            self.widths.clear();
+            self.widths.resize(WIDTH_CACHE, WidthSlot::default());
+            self.stamp = 1;
         }
-        self.stamp += 1;
-        self.widths.clear();
         self.states.clear();
-        if self.root_best.len() < nv {
-            self.root_best.resize(nv, (0, 0.0));
-        }
-        if self.seen.len() < nt {
-            self.seen.resize(nt, 0);
-        }
+        self.seen.clear();
     }
 
     /// The flags of corner `c` of triangle `t` ([`NavMesh::corner_flags`]).
@@ -332,8 +349,10 @@ impl NavMeshQuery {
     /// the room an agent has passing from one to the other (cached per query).
     fn width(&mut self, mesh: &NavMesh, t: usize, c: usize) -> f64 {
         let key = (3 * t + c) as u32;
-        if let Some(&d) = self.widths.get(&key) {
-            return d;
+        let slot = key.wrapping_mul(0x9e37_79b9) as usize >> (32 - WIDTH_CACHE_BITS);
+        let cached = self.widths[slot];
+        if cached.stamp == self.stamp && cached.corner == key {
+            return cached.width;
         }
         let tri = mesh.triangle(t);
         let (cp, a, b) = (tri[c], tri[(c + 1) % 3], tri[(c + 2) % 3]);
@@ -363,7 +382,11 @@ impl NavMeshQuery {
                 }
             }
         }
-        self.widths.insert(key, d);
+        self.widths[slot] = WidthSlot {
+            stamp: self.stamp,
+            corner: key,
+            width: d,
+        };
         d
     }
 
@@ -397,7 +420,8 @@ impl NavMeshQuery {
         let mut nearest = r;
         self.queue.clear();
         self.queue.push(t as u32);
-        self.seen[t] = self.stamp;
+        self.seen.clear();
+        self.seen.insert(t as u32);
         while let Some(u) = self.queue.pop() {
             let tri = mesh.triangle(u as usize);
             for e in 0..3 {
@@ -408,10 +432,7 @@ impl NavMeshQuery {
                 }
                 match mesh.neighbors(u as usize)[e] {
                     None => nearest = nearest.min(d),
-                    Some(n) if self.seen[n] != self.stamp => {
-                        self.seen[n] = self.stamp;
-                        self.queue.push(n as u32);
-                    }
+                    Some(n) if self.seen.insert(n as u32) => self.queue.push(n as u32),
                     Some(_) => {}
                 }
             }
@@ -429,8 +450,11 @@ impl NavMeshQuery {
         s: u32,
         g: u32,
         r: f64,
-    ) -> Option<u32> {
+    ) -> Option<Node> {
         self.nodes.clear();
+        self.free.clear();
+        self.link_parent.clear();
+        self.link_edge.clear();
         self.roots.clear();
         self.open.clear();
         self.pending.clear();
@@ -440,7 +464,7 @@ impl NavMeshQuery {
             g: 0.0,
             parent: NONE,
         });
-        self.seen[s as usize] = self.stamp;
+        self.seen.insert(s);
         let tris = mesh.triangle_indices();
         let verts = mesh.vertices();
         for k in 0..3 {
@@ -476,12 +500,13 @@ impl NavMeshQuery {
         self.flush_pending();
         while let Some(Open { node, .. }) = self.open.pop() {
             let nd = self.nodes[node as usize];
+            self.free.push(node);
             if nd.tri == NONE {
-                return Some(node);
+                return Some(nd);
             }
             let root = self.roots[nd.root as usize];
             if root.vertex != NONE {
-                let best = self.root_best[root.vertex as usize].1;
+                let best = self.root_best[&root.vertex];
                 if root.g > best + 1e-12 * (1.0 + best) {
                     continue;
                 }
@@ -489,17 +514,18 @@ impl NavMeshQuery {
             // Intermediate pruning (Cui et al.): while a node has exactly one successor
             // with the same root, expand that at once instead of going through the heap
             // (its f is at least this node's, and the goal still goes through the heap).
-            let mut at = node;
+            let mut at = nd;
             // A cone never re-enters a triangle, so the chain is bounded by the mesh; the
             // bound only guards against rounding surprises.
             for _ in 0..=mesh.num_triangles() {
                 self.pending.clear();
                 self.expand(mesh, goal, at, g, r);
                 match self.pending[..] {
-                    [only]
-                        if self.nodes[only.node as usize].root == self.nodes[at as usize].root =>
-                    {
-                        at = only.node;
+                    [only] if self.nodes[only.node as usize].root == at.root => {
+                        // Expanded next, never through the open list.
+                        at = self.nodes[only.node as usize];
+                        self.free.push(only.node);
+                        self.pending.clear();
                     }
                     _ => break,
                 }
@@ -535,10 +561,9 @@ impl NavMeshQuery {
             // start on the edge): the whole triangle is in view.
             if root.vertex == NONE {
                 // Rotating about a start that sits on a vertex: visit each triangle once.
-                if self.seen[t] == self.stamp {
+                if !self.seen.insert(t as u32) {
                     return;
                 }
-                self.seen[t] = self.stamp;
             }
             node.ir = rp;
             node.il = lp;
@@ -562,8 +587,7 @@ impl NavMeshQuery {
             let q = reflect_behind(goal, lp, rp, root.p);
             through_interval(root.p, node.ir, node.il, q)
         };
-        let idx = self.nodes.len() as u32;
-        self.nodes.push(node);
+        let idx = self.alloc(node);
         self.pending.push(Open {
             f: root.g + h,
             g: root.g,
@@ -576,11 +600,11 @@ impl NavMeshQuery {
     fn new_root(&mut self, from: u32, v: u32, p: DVec2) -> Option<u32> {
         let parent = self.roots[from as usize];
         let g = parent.g + parent.p.distance(p);
-        let slot = &mut self.root_best[v as usize];
-        if slot.0 == self.stamp && g >= slot.1 - 1e-12 * (1.0 + slot.1) {
+        let slot = self.root_best.entry(v).or_insert(f64::INFINITY);
+        if g >= *slot - 1e-12 * (1.0 + *slot) {
             return None;
         }
-        *slot = (self.stamp, g);
+        *slot = g;
         self.roots.push(Root {
             p,
             vertex: v,
@@ -590,8 +614,26 @@ impl NavMeshQuery {
         Some(self.roots.len() as u32 - 1)
     }
 
-    fn expand(&mut self, mesh: &NavMesh, goal: DVec2, idx: u32, g: u32, r: f64) {
-        let nd = self.nodes[idx as usize];
+    /// A slot for `node`: a free one, else a new one.
+    fn alloc(&mut self, node: Node) -> u32 {
+        match self.free.pop() {
+            Some(slot) => {
+                self.nodes[slot as usize] = node;
+                slot
+            }
+            None => {
+                self.nodes.push(node);
+                self.nodes.len() as u32 - 1
+            }
+        }
+    }
+
+    /// Expands `nd` (no longer in `nodes`): its successors go to `pending`, a goal node
+    /// straight to `open`, and its link to `links`.
+    fn expand(&mut self, mesh: &NavMesh, goal: DVec2, nd: Node, g: u32, r: f64) {
+        let idx = self.link_parent.len() as u32;
+        self.link_parent.push(nd.parent);
+        self.link_edge.push(nd.edge);
         let root = self.roots[nd.root as usize];
         let rp = root.p;
         let t = nd.tri as usize;
@@ -605,17 +647,16 @@ impl NavMeshQuery {
             } else {
                 (rp.distance(goal), 0)
             };
-            let node = Node {
+            let node = self.alloc(Node {
                 parent: idx,
                 tri: NONE,
                 via,
                 ..nd
-            };
-            self.nodes.push(node);
+            });
             self.open.push(Open {
                 f: root.g + cost,
                 g: f64::INFINITY,
-                node: self.nodes.len() as u32 - 1,
+                node,
             });
             return;
         }
@@ -724,8 +765,14 @@ impl NavMeshQuery {
     }
 
     /// Fills `path` and `channel` from the goal node.
-    fn reconstruct(&mut self, start: DVec2, goal: DVec2, s: usize, found: u32) {
-        let nd = self.nodes[found as usize];
+    fn reconstruct(
+        &mut self,
+        mesh: &NavMesh,
+        start: DVec2,
+        goal: DVec2,
+        [s, g]: [usize; 2],
+        nd: Node,
+    ) {
         self.path.clear();
         self.path.push(goal);
         match nd.via {
@@ -745,12 +792,20 @@ impl NavMeshQuery {
         }
         self.path.reverse();
         self.path.dedup();
+        // Back from the goal's triangle (where the goal node's parent was expanded) through
+        // each expanded node's entry edge; the first nodes entered from the start's triangle.
         self.channel.clear();
+        let mut t = g;
         let mut n = nd.parent;
         while n != NONE {
-            let node = self.nodes[n as usize];
-            self.channel.push(node.tri as TriId);
-            n = node.parent;
+            self.channel.push(t);
+            t = mesh
+                .neighbors(t)
+                .get(self.link_edge[n as usize] as usize)
+                .copied()
+                .flatten()
+                .unwrap_or(s);
+            n = self.link_parent[n as usize];
         }
         self.channel.push(s);
         self.channel.reverse();

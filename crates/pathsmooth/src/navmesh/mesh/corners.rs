@@ -1,5 +1,5 @@
 //! What each triangle corner's vertex is to a path: on a wall or not, and whether a path
-//! may turn there. Computed once per mesh, one byte per corner.
+//! may turn there. Computed once per mesh; two bits a corner, one byte a triangle.
 
 use glam::DVec2;
 
@@ -12,7 +12,7 @@ pub(crate) const ON_WALL: u8 = 1;
 /// around it that holds this corner, between its two walls, exceeds π.
 pub(crate) const TURN: u8 = 2;
 
-/// The flags of every corner (`3t + c`). Each fan of triangles around a vertex (a vertex
+/// The flags of every triangle, corner `c` in bits `2c` and `2c + 1`. Each fan of triangles around a vertex (a vertex
 /// has one fan, or one per free quadrant at a pinch) is walked once and its flags shared
 /// by its corners, so the cost is O(triangles).
 pub(super) fn corner_flags(
@@ -74,4 +74,7 @@ pub(super) fn corner_flags(
         }
     }
     flags
+        .chunks_exact(3)
+        .map(|f| f[0] | f[1] << 2 | f[2] << 4)
+        .collect()
 }

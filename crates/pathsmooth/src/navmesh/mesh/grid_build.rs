@@ -88,7 +88,13 @@ pub(super) fn build(map: &GridMap, cell_size: f64, origin: DVec2) -> Result<Grid
             stitcher.add(&tile?);
         }
     }
-    Ok(stitcher.mesh)
+    // Growth by doubling left up to half of each array unused (for large arrays the
+    // allocator shrinks in place).
+    let mut mesh = stitcher.mesh;
+    mesh.vertices.shrink_to_fit();
+    mesh.triangles.shrink_to_fit();
+    mesh.neighbors.shrink_to_fit();
+    Ok(mesh)
 }
 
 /// The tiles, `[x0, y0, x1, y1]` in cells: columns [`TILE`] cells wide, each cut across
