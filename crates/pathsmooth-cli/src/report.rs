@@ -43,9 +43,18 @@ pub fn metrics_row(
         format!("{:.1}", r.max_turn.to_degrees()),
         format!("{:.1}", r.total_turn.to_degrees()),
         format!("{:.3}", r.min_clearance),
-        format!("{:.2}", follow_time(path)?),
+        if path.len() <= FOLLOW_TIME_MAX_POINTS {
+            format!("{:.2}", follow_time(path)?)
+        } else {
+            "—".into()
+        },
     ])
 }
+
+/// The longest path whose follow time the table computes. The speed profile keeps about
+/// 300 bytes a point (positions, headings and speeds at each knot), so this bounds it to
+/// about 300 MiB; longer paths (many Chaikin passes near the output cap) show "—".
+pub const FOLLOW_TIME_MAX_POINTS: usize = 1 << 20;
 
 /// A row for a method that failed: its name and the error, the other columns empty.
 pub fn error_row(name: &str, e: &pathsmooth::Error) -> Vec<String> {
@@ -79,4 +88,21 @@ pub fn run_and_measure<W: World>(
     let path = pipeline.smooth(raw)?;
     let row = metrics_row(name, &path, astar_length, &pipeline.report().validation)?;
     Ok((path, row))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn follow_time_is_left_out_only_above_the_cap() {
+        let report = ValidationReport::default();
+        let line = |n: usize| {
+            let path: Vec<DVec2> = (0..n).map(|i| DVec2::new(i as f64, 0.0)).collect();
+            metrics_row("m", &path, 1.0, &report).unwrap()[8].clone()
+        };
+        // A straight run of n − 1 metres takes a finite, positive time.
+        assert!(line(FOLLOW_TIME_MAX_POINTS).parse::<f64>().unwrap() > 0.0);
+        assert_eq!(line(FOLLOW_TIME_MAX_POINTS + 1), "—");
+    }
 }

@@ -12,7 +12,7 @@ use pathsmooth::{NavMeshWorld, Pipeline, World};
 use crate::files::{read_navmesh, write_bytes, write_path_file};
 use crate::methods::{parse_xy, CurveParams, FrameArgs, MapMethod, OptimiserParams};
 use crate::picture::{png, svg, Layer, Scene, PALETTE};
-use crate::report::{error_row, metrics_header, run_and_measure};
+use crate::report::{error_row, metrics_header, run_and_measure, FOLLOW_TIME_MAX_POINTS};
 use crate::table::Table;
 
 /// Arguments of `pathsmooth plan`.
@@ -190,6 +190,14 @@ fn plan_on_map(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planne
             Ok((path, row)) => {
                 table.row(row);
                 outcomes.ran(m.name(), &pipeline);
+                if path.len() > FOLLOW_TIME_MAX_POINTS {
+                    outcomes.notes.push(format!(
+                        "note: {}: follow time not computed for a path of more than \
+                         {FOLLOW_TIME_MAX_POINTS} points (its speed profile would need \
+                         about 300 bytes a point)",
+                        m.name()
+                    ));
+                }
                 if let Some(out) = &a.output {
                     write_path_file(out, None, &path)?;
                 }
