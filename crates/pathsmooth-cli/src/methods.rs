@@ -200,8 +200,8 @@ pub enum MapMethod {
     ShortcutChaikin,
     /// Shortcuts, then map-safe Catmull-Rom.
     ShortcutCatmullRom,
-    /// Navmesh of the map (constrained Delaunay), A* over its triangles, then the funnel:
-    /// the shortest path through that corridor.
+    /// Navmesh of the map (constrained Delaunay), the Polyanya search over its triangles
+    /// (widths for the radius), then the funnel: the shortest path through that channel.
     Funnel,
     /// The same corridor, with nodes slid along its portal edges (portal relaxation).
     Relax,

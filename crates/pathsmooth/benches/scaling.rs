@@ -8,7 +8,8 @@
 //! printed. Per-world setup should grow with the number of cells, per-query smoothing with
 //! the length of the path (here, with the side).
 //!
-//! `cargo bench -p pathsmooth --bench scaling` (add `-- 2048` to stop at that side).
+//! `cargo bench -p pathsmooth --bench scaling` (add `-- 2048` to stop at that side, and
+//! `open`, `random` or `rooms` to run only those kinds).
 
 use std::time::Instant;
 
@@ -38,10 +39,17 @@ fn free_near(world: &GridWorld, c: IVec2, step: i32) -> IVec2 {
 }
 
 fn main() {
-    let max_side: usize = std::env::args()
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let max_side: usize = args
+        .iter()
         .filter_map(|a| a.parse().ok())
         .next()
         .unwrap_or(4096);
+    // Words (not flags, not numbers) pick map kinds; none means all.
+    let picked: Vec<&String> = args
+        .iter()
+        .filter(|a| !a.starts_with('-') && a.parse::<usize>().is_err())
+        .collect();
     let methods: [(&str, Vec<Step>); 4] = [
         ("shortcut", Preset::Shortest.steps()),
         ("shortcut-chaikin", Preset::Smooth.steps()),
@@ -54,7 +62,10 @@ fn main() {
     }
     println!();
     println!("|{}", "---|".repeat(6 + methods.len()));
-    for (kind, make) in KINDS {
+    for (kind, make) in KINDS
+        .into_iter()
+        .filter(|(k, _)| picked.is_empty() || picked.iter().any(|p| p == k))
+    {
         for side in SIDES.into_iter().filter(|&s| s <= max_side) {
             let map = make(side);
             let (world, t_world) = once(|| GridWorld::new(map).unwrap());

@@ -50,9 +50,9 @@
 //!
 //! Cost: building from scenes and polygons is O(n log n) in the number of wall vertices
 //! (spade's bulk loader) plus O(t) for classification; from a grid map, O(cells) (tiles of
-//! bounded size). The mesh keeps about 30 bytes a triangle (corners, neighbours, corner
+//! bounded size). The mesh keeps about 33 bytes a triangle (corners, neighbours, corner
 //! flags, location buckets) and 16 a vertex; spade's triangulation is not kept. Location
-//! looks at the few triangles of one bucket, O(1) on meshes of triangles of similar size.
+//! tests the few dozen triangles of one bucket, O(1) on meshes of triangles of similar size.
 //!
 //! Sources: spade's CDT (Stefan Altmayer, <https://github.com/Stoeoef/spade>); the channel
 //! and portal vocabulary follows Mononen, "Simple Stupid Funnel Algorithm" (2010), and the

@@ -37,7 +37,15 @@
 //!
 //! Cost: Polyanya expands O(nodes) search nodes, each O(1) (a triangle has two far edges);
 //! on grid maps it touches a small part of the mesh. The radius adds the width of each
-//! triangle crossed (a walk bounded by `2r`, cached per query).
+//! triangle crossed (a walk bounded by `2r`, kept in a fixed 1 MiB cache).
+//!
+//! Memory grows with what the search touches, never with the mesh: an expanded node leaves
+//! 5 bytes (its parent and the edge it came in by, enough to rebuild the channel) and its
+//! 88-byte slot is reused, so full nodes are only held for the open list; roots cost 32
+//! bytes, the best cost per corner reached and the flood marks live in hash maps. On a
+//! random 4096² grid map (11.4 M triangles), a corner-to-corner search expands 17.4 M
+//! nodes in about 200 MB (it was 3 GB with a full node kept per node and per-triangle
+//! tables; see `docs/pipeline.md`).
 //!
 //! ```
 //! use glam::DVec2;
