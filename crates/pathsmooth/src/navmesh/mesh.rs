@@ -38,9 +38,9 @@
 //! no such care: a point outside the mesh's bounding box is outside the mesh without asking
 //! the triangulation, and a coordinate smaller than [`MIN_COORDINATE`] is located as 0.
 //!
-//! Queries: triangle adjacency ([`NavMesh::neighbors`]), point location ([`NavMesh::locate`],
-//! a bucket grid over the triangles with an exact containment test), the channel of the shortest path
-//! ([`NavMesh::find_channel`], by the Polyanya search of
+//! Queries: triangle adjacency ([`NavMesh::neighbors`]), point location
+//! ([`NavMesh::locate`], a bucket grid over the triangles with an exact containment test),
+//! the channel of the shortest path ([`NavMesh::find_channel`], by the Polyanya search of
 //! [`NavMeshQuery`](crate::navmesh::NavMeshQuery)) and a line-of-sight walk
 //! ([`NavMesh::line_of_sight`]) so the line-of-sight shortcut works on navmeshes as on grids.
 //!
@@ -714,9 +714,8 @@ impl NavMesh {
 
     /// The free triangle containing `p` (a point on a shared edge or vertex gets one of the
     /// triangles touching it), or `None` outside the free region or for non-finite `p`.
-    /// A point outside the mesh's bounding box is `None` at once (the triangulation is
-    /// never asked about it), and coordinates smaller than [`MIN_COORDINATE`] are taken
-    /// as 0.
+    /// A point outside the mesh's bounding box is `None` at once, and coordinates smaller
+    /// than [`MIN_COORDINATE`] are taken as 0.
     ///
     /// ```
     /// use glam::DVec2;

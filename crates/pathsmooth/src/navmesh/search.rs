@@ -44,8 +44,9 @@
 //! 88-byte slot is reused, so full nodes are only held for the open list; roots cost 32
 //! bytes, the best cost per corner reached and the flood marks live in hash maps. On a
 //! random 4096² grid map (11.4 M triangles), a corner-to-corner search expands 17.4 M
-//! nodes in about 200 MB (it was 3 GB with a full node kept per node and per-triangle
-//! tables; see `docs/pipeline.md`).
+//! nodes, and `plan --method funnel` peaks about 220 MB above the world and the mesh (it
+//! was 3 GB more with a full node kept per node and per-triangle tables; see
+//! `docs/pipeline.md`).
 //!
 //! ```
 //! use glam::DVec2;
@@ -354,7 +355,7 @@ impl NavMeshQuery {
     }
 
     /// Demyen & Buro's width of triangle `t` between the two edges meeting at corner `c`:
-    /// the room an agent has passing from one to the other (cached per query).
+    /// the room an agent has passing from one to the other (kept in the width cache).
     fn width(&mut self, mesh: &NavMesh, t: usize, c: usize) -> f64 {
         let key = (3 * t + c) as u32;
         let slot = key.wrapping_mul(0x9e37_79b9) as usize >> (32 - WIDTH_CACHE_BITS);

@@ -323,11 +323,29 @@ mod tests {
             })
             .sum();
         assert_eq!(area, map.passable_count() as f64);
-        // Adjacency is symmetric and across a shared edge; borders between tiles are open.
+        // Adjacency is symmetric and across a shared edge; an edge without a neighbour is a
+        // wall (a blocked cell or the map's outside beyond it), so no border between tiles
+        // was left closed.
+        let free = |x: i64, y: i64| map.is_passable(x, y);
         for t in 0..mesh.num_triangles() {
             let tri = mesh.triangle_indices()[t];
             for (e, n) in mesh.neighbors(t).into_iter().enumerate() {
-                let Some(n) = n else { continue };
+                let Some(n) = n else {
+                    let [a, b] = [tri[e], tri[(e + 1) % 3]].map(|v| mesh.vertices()[v as usize]);
+                    let d = b - a;
+                    assert!(
+                        d.x == 0.0 || d.y == 0.0,
+                        "open edge {a}–{b} off the grid lines"
+                    );
+                    // Counter-clockwise triangles have their outside on the right.
+                    let beyond = (a + b) / 2.0 + DVec2::new(d.y, -d.x).normalize() * 0.25;
+                    let cell = beyond.floor();
+                    assert!(
+                        !free(cell.x as i64, cell.y as i64),
+                        "open edge {a}–{b} is no wall"
+                    );
+                    continue;
+                };
                 let k = mesh.shared_edge(n, t).expect("symmetric");
                 let other = mesh.triangle_indices()[n];
                 assert_eq!((other[k], other[(k + 1) % 3]), (tri[(e + 1) % 3], tri[e]));
@@ -340,7 +358,6 @@ mod tests {
             .flatten()
             .for_each(|&v| used[v as usize] = true);
         assert!(used.iter().all(|&u| u));
-        let free = |x: i64, y: i64| map.is_passable(x, y);
         for v in mesh.vertices() {
             let (x, y) = (v.x as i64, v.y as i64);
             assert!(!(free(x - 1, y - 1) && free(x, y - 1) && free(x - 1, y) && free(x, y)));
