@@ -314,7 +314,36 @@ mod tests {
     #[test]
     fn a_tiled_mesh_is_a_conforming_cover_of_the_free_cells() {
         let map = patchy(300, 330);
+        assert_conforming(&map);
+        // A sight line across the open rectangle crosses tile borders.
         let mesh = NavMesh::from_grid(&map).unwrap();
+        assert!(mesh.line_of_sight(DVec2::new(101.5, 60.5), DVec2::new(218.5, 290.5)));
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(12))]
+        /// Maps of two to three tile columns, any density of blocked cells.
+        #[test]
+        fn random_tiled_meshes_are_conforming_covers(
+            w in 129usize..300,
+            h in 20usize..300,
+            blocked in 0u64..60,
+            seed in 0u64..1000,
+        ) {
+            let map = GridMap::from_fn(w, h, |x, y| {
+                let z = ((y * w + x) as u64 ^ (seed << 32)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                (z >> 32) % 100 >= blocked
+            });
+            if map.passable_count() > 0 {
+                assert_conforming(&map);
+            }
+        }
+    }
+
+    /// The mesh of `map` covers its free cells exactly, with symmetric adjacency, walls
+    /// only where blocked cells are, and every vertex used and on a wall.
+    fn assert_conforming(map: &GridMap) {
+        let mesh = NavMesh::from_grid(map).unwrap();
         // The triangles' area is the free cells' area.
         let area: f64 = (0..mesh.num_triangles())
             .map(|t| {
@@ -362,13 +391,11 @@ mod tests {
             let (x, y) = (v.x as i64, v.y as i64);
             assert!(!(free(x - 1, y - 1) && free(x, y - 1) && free(x - 1, y) && free(x, y)));
         }
-        for y in 0..330 {
-            for x in 0..300 {
+        for y in 0..map.height() as i64 {
+            for x in 0..map.width() as i64 {
                 let centre = DVec2::new(x as f64 + 0.5, y as f64 + 0.5);
                 assert_eq!(mesh.locate(centre).is_some(), free(x, y), "cell ({x}, {y})");
             }
         }
-        // A sight line across the open rectangle crosses tile borders.
-        assert!(mesh.line_of_sight(DVec2::new(101.5, 60.5), DVec2::new(218.5, 290.5)));
     }
 }
