@@ -11,10 +11,13 @@ mod common;
 use pathsmooth::{metrics, GridWorld, Pipeline, Preset, Step, Validator};
 
 /// The corridor path's length over the shortest: the median per map and radius, and the
-/// worst single path. The aim is 1.02 for the median; the maze at radius 0 is at 1.0215
-/// (every U-turn round a wall end keeps the route's margin; see docs/corridor.md).
-const MEDIAN_LIMIT: f64 = 1.025;
+/// worst single path (the targets; the maze at radius 0 is closest, at 1.0186 over
+/// every 10th scenario: every U-turn round a wall end keeps the route's margin, see
+/// docs/corridor.md).
+const MEDIAN_LIMIT: f64 = 1.02;
 const WORST_LIMIT: f64 = 1.10;
+/// The quick local run's median limit: four paths a map are too few for a median that tight.
+const QUICK_MEDIAN_LIMIT: f64 = 1.025;
 
 /// Median of a non-empty list.
 fn median(mut v: Vec<f64>) -> f64 {
@@ -31,6 +34,15 @@ fn corridor_paths_are_short_round_and_valid_on_every_map() {
     } else {
         4
     };
+    // The targets hold over every 10th scenario and on CI's larger sample; the quick
+    // run (four paths a map) checks the median more loosely and the turns over all maps.
+    let strict = common::full() || common::slow();
+    let median_limit = if strict {
+        MEDIAN_LIMIT
+    } else {
+        QUICK_MEDIAN_LIMIT
+    };
+    let (mut all_turns, mut all_chaikin_turns) = (0.0, 0.0);
     let mut failures = Vec::new();
     for name in common::MAPS {
         let Some((map, scen)) = common::try_load(name) else {
@@ -87,15 +99,31 @@ fn corridor_paths_are_short_round_and_valid_on_every_map() {
                 mean(&chaikin_turns).to_degrees(),
             );
             let median = median(ratios);
-            if median > MEDIAN_LIMIT || worst > WORST_LIMIT {
+            if median > median_limit || worst > WORST_LIMIT {
                 failures.push(format!(
                     "{name} r={radius}: median {median:.4}, worst {worst:.4}"
+                ));
+            }
+            // Rounder than map-aware Chaikin: the mean of each path's sharpest turn.
+            all_turns += mean(&turns);
+            all_chaikin_turns += mean(&chaikin_turns);
+            if strict && mean(&turns) >= mean(&chaikin_turns) {
+                failures.push(format!(
+                    "{name} r={radius}: mean max turn {:.1}°, shortcut + Chaikin {:.1}°",
+                    mean(&turns).to_degrees(),
+                    mean(&chaikin_turns).to_degrees()
                 ));
             }
         }
     }
     assert!(
+        all_turns < all_chaikin_turns,
+        "mean max turns over all maps: {:.1}° against shortcut + Chaikin's {:.1}°",
+        all_turns.to_degrees(),
+        all_chaikin_turns.to_degrees()
+    );
+    assert!(
         failures.is_empty(),
-        "lengths over the limits: {failures:#?}"
+        "lengths over the limits or turns sharper than Chaikin's: {failures:#?}"
     );
 }

@@ -92,6 +92,7 @@ use super::disks::DiskCorridor;
 use super::graph::{CorridorMap, MARGIN};
 use super::optimize::{Report, Solver, SolverParams, Stop};
 use super::problem::{Problem, ProblemParams};
+use crate::curve::chaikin::{chaikin_adaptive, AdaptiveParams};
 use crate::error::{Error, Result};
 use crate::geometry::check_path;
 use crate::world::{check_radius, path_is_clear, World};
@@ -144,7 +145,25 @@ pub struct CorridorParams {
     pub start_dir: Option<DVec2>,
     /// The desired facing direction at the goal (non-zero), if any.
     pub goal_dir: Option<DVec2>,
+    /// [`CorridorPlanner::plan_along`] only: the optimised path's corners that still turn
+    /// more than `angle_limit` are cut by adaptive Chaikin, as far as the walls allow
+    /// ([`map_safe`](crate::map_safe)). Where the route passes close to a corner its disks
+    /// are small and few waypoints share the turn; on the maze at radius 0 this takes the
+    /// mean sharpest turn from 63° to 25° for 6 % more time and 20 % more points. Cuts
+    /// keep every segment's direction, so the first and last segments (and the facing
+    /// directions) are unchanged. Default: 20°, ratio ¼, at most 5 passes; `None` returns
+    /// the optimiser's waypoints as they are.
+    pub refine: Option<AdaptiveParams>,
 }
+
+/// The default [`CorridorParams::refine`]: corners turning more than 20° are cut, for up
+/// to 5 passes.
+pub const CORRIDOR_REFINE: AdaptiveParams = AdaptiveParams {
+    angle_limit: std::f64::consts::PI / 9.0,
+    outlier_limit: None,
+    ratio: 0.25,
+    max_passes: 5,
+};
 
 impl Default for CorridorParams {
     fn default() -> Self {
@@ -159,6 +178,7 @@ impl Default for CorridorParams {
             problem: ProblemParams::default(),
             start_dir: None,
             goal_dir: None,
+            refine: Some(CORRIDOR_REFINE),
         }
     }
 }
@@ -348,6 +368,11 @@ impl CorridorPlanner {
         let mut path = problem.waypoints(self.solver.path()).to_vec();
         let repaired = repair(world, &centers, radius, &mut path)?;
         drop_reversals(world, radius, &mut path);
+        if let Some(refine) = options.refine {
+            path = crate::map_safe(world, &path, radius, |p: &[DVec2]| {
+                chaikin_adaptive(p, refine)
+            })?;
+        }
         Ok(CorridorPlan {
             corridor: DiskCorridor {
                 centers,
