@@ -872,3 +872,42 @@ fn funnel_statistics() {
         );
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    /// The query refuses exactly the ends closer than the radius to a wall, whichever end
+    /// it checks second: each end's flood over nearby triangles is its own (a flood that
+    /// skipped the triangles the other end's flood had visited could miss a wall).
+    #[test]
+    fn too_close_ends_are_refused_and_no_others(
+        map in grid_strategy(),
+        s in (0.0f64..1.0, 0.0f64..1.0),
+        g in (0.0f64..1.0, 0.0f64..1.0),
+        radius in 0.05f64..0.6,
+    ) {
+        let world = pathsmooth::GridWorld::new(map.clone());
+        prop_assume!(world.is_ok());
+        let world = world.unwrap();
+        let mesh = NavMesh::from_grid(&map).unwrap();
+        let size = DVec2::new(map.width() as f64, map.height() as f64);
+        let (start, goal) = (DVec2::new(s.0, s.1) * size, DVec2::new(g.0, g.1) * size);
+        prop_assume!(mesh.locate(start).is_some() && mesh.locate(goal).is_some());
+        use pathsmooth::World;
+        let room = |p: DVec2| world.clearance(p) - radius;
+        // Away from ties with the radius.
+        prop_assume!(room(start).abs() > 1e-9 && room(goal).abs() > 1e-9);
+        let mut query = pathsmooth::navmesh::NavMeshQuery::new();
+        let refused = match query.find_path(&mesh, start, goal, radius) {
+            Err(Error::TooClose { what, .. }) => Some(what),
+            _ => None,
+        };
+        let expected = if room(start) < 0.0 {
+            Some("start")
+        } else if room(goal) < 0.0 {
+            Some("goal")
+        } else {
+            None
+        };
+        prop_assert_eq!(refused, expected);
+    }
+}
