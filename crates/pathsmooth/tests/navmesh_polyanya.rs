@@ -362,3 +362,21 @@ fn navmesh_paths_are_valid_at_radius_0_03_05_on_every_map() {
         failures.join("\n")
     );
 }
+
+/// A radius query on random512 whose funnel path, on the tiled navmesh, wrapped a corner
+/// between two nearly collinear ones and left a 6-thousandths piece of arc 1e-5 inside the
+/// radius: the plan drops that piece's vertex and returns a valid path.
+#[test]
+fn a_short_arc_a_hair_inside_the_radius_is_repaired() {
+    let Some((map, _)) = common::try_load("random/random512-10-0") else {
+        return;
+    };
+    let grid = GridWorld::new(map.clone()).unwrap();
+    let world = pathsmooth::NavMeshWorld::new(NavMesh::from_grid(&map).unwrap());
+    let (a, b) = (DVec2::new(12.5, 65.5), DVec2::new(170.5, 311.5));
+    let path = world.plan(a, b, 0.5).unwrap();
+    assert!(Validator::new(&grid)
+        .validate(&path, 0.5)
+        .unwrap()
+        .is_valid());
+}

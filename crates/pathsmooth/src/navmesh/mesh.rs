@@ -90,6 +90,7 @@ use crate::grid::GridMap;
 
 mod along;
 mod corners;
+mod flip;
 mod grid_build;
 mod locate;
 

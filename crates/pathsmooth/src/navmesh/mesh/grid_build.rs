@@ -13,7 +13,9 @@
 //! triangulation's hull edges along the border then join consecutive vertices of the same
 //! list on both sides. Tile corners are placed where walls meet the borders, so, as in a
 //! mesh of one triangulation, every vertex lies on a wall (the funnel with a radius and
-//! Demyen & Buro's widths take every vertex for an obstacle corner).
+//! Demyen & Buro's widths take every vertex for an obstacle corner). The union of the
+//! tiles' triangulations is then made Delaunay across the borders by edge flips
+//! (`flip.rs`), so it is the constrained Delaunay triangulation of its vertices.
 //!
 //! With the `rayon` feature the tiles are triangulated in parallel.
 
@@ -21,7 +23,7 @@ use glam::DVec2;
 use rustc_hash::FxHashMap;
 use spade::{Point2, Triangulation};
 
-use super::{wall_runs, wall_side, Cdt, NO_TRI};
+use super::{flip, wall_runs, wall_side, Cdt, NO_TRI};
 use crate::error::{Error, Result};
 use crate::grid::GridMap;
 
@@ -72,6 +74,8 @@ pub(super) fn build(map: &GridMap, cell_size: f64, origin: DVec2) -> Result<Grid
         },
         shared: FxHashMap::default(),
         open: FxHashMap::default(),
+        grid: Vec::new(),
+        linked: Vec::new(),
         cell_size,
         origin,
     };
@@ -88,9 +92,16 @@ pub(super) fn build(map: &GridMap, cell_size: f64, origin: DVec2) -> Result<Grid
             stitcher.add(&tile?);
         }
     }
+    // Each tile is Delaunay, their union not quite: flip across the borders.
+    let mut mesh = stitcher.mesh;
+    flip::make_delaunay(
+        &stitcher.grid,
+        &mut mesh.triangles,
+        &mut mesh.neighbors,
+        stitcher.linked,
+    );
     // Growth by doubling left up to half of each array unused (for large arrays the
     // allocator shrinks in place).
-    let mut mesh = stitcher.mesh;
     mesh.vertices.shrink_to_fit();
     mesh.triangles.shrink_to_fit();
     mesh.neighbors.shrink_to_fit();
@@ -131,6 +142,10 @@ struct Stitcher {
     shared: FxHashMap<(i32, i32), u32>,
     /// Border edges still without a neighbour: (from, to) → (triangle, edge).
     open: FxHashMap<(u32, u32), (u32, u8)>,
+    /// Each mesh vertex's grid corner (exact, for the Delaunay flips).
+    grid: Vec<(i32, i32)>,
+    /// Border edges linked across tiles (triangle, edge): where the flips start.
+    linked: Vec<(u32, u8)>,
     cell_size: f64,
     origin: DVec2,
 }
@@ -147,9 +162,11 @@ impl Stitcher {
                 continue;
             }
             let (x, y) = tile.points[i];
+            let grid = &mut self.grid;
             let mut add = || {
                 let p = DVec2::new(x as f64, y as f64);
                 mesh.vertices.push(self.origin + p * self.cell_size);
+                grid.push((x, y));
                 (mesh.vertices.len() - 1) as u32
             };
             global[i] = if tile.on_border[i] {
@@ -178,6 +195,7 @@ impl Stitcher {
                     Some((u, k)) => {
                         linked[e] = u;
                         mesh.neighbors[u as usize][k as usize] = here;
+                        self.linked.push((here, e as u8));
                     }
                     None => {
                         self.open.insert((a, b), (here, e as u8));
