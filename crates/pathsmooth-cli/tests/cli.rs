@@ -772,6 +772,18 @@ const ROOM_MESH: &str = "mesh\n2\n8 4\n\
     4 7 2 6 4 1 0 -1 -1\n\
     3 0 1 2 -1 -1 -1\n";
 
+/// `plan --navmesh file` across the room of [`ROOM_MESH`], from (0.5, 0.5) to (5.5, 3.5),
+/// with the `extra` arguments.
+fn plan_across_room(file: &std::path::Path, extra: &[&str]) -> Output {
+    bin()
+        .args(["plan", "--navmesh"])
+        .arg(file)
+        .args(["--from", "0.5,0.5", "--to", "5.5,3.5"])
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn plan_and_bench_on_mesh_and_obj_navmeshes() {
     let dir = tmp_dir("meshfiles");
@@ -796,20 +808,17 @@ fn plan_and_bench_on_mesh_and_obj_navmeshes() {
     )
     .unwrap();
     for (file, plane) in [(&mesh, "xz"), (&obj, "xz"), (&obj_xy, "xy")] {
-        let out = bin()
-            .args(["plan", "--navmesh"])
-            .arg(file)
-            .args([
+        let out = plan_across_room(
+            file,
+            &[
                 "--ground-plane",
                 plane,
-                "--from",
-                "0.5,0.5",
-                "--to",
-                "5.5,3.5",
-            ])
-            .args(["--method", "funnel", "--output", "-"])
-            .output()
-            .unwrap();
+                "--method",
+                "funnel",
+                "--output",
+                "-",
+            ],
+        );
         assert!(
             out.status.success(),
             "{}: {}",
@@ -822,20 +831,10 @@ fn plan_and_bench_on_mesh_and_obj_navmeshes() {
             "{path}"
         );
         // The straight path starts in polygon 0 (the pentagon) and ends in polygon 2.
-        let out = bin()
-            .args(["plan", "--navmesh"])
-            .arg(file)
-            .args([
-                "--ground-plane",
-                plane,
-                "--from",
-                "0.5,0.5",
-                "--to",
-                "5.5,3.5",
-            ])
-            .args(["--method", "funnel", "--polygons"])
-            .output()
-            .unwrap();
+        let out = plan_across_room(
+            file,
+            &["--ground-plane", plane, "--method", "funnel", "--polygons"],
+        );
         let notes = String::from_utf8_lossy(&out.stderr);
         assert!(notes.contains("funnel: polygons entered: 0 2"), "{notes}");
         let out = bin()
@@ -857,29 +856,9 @@ fn plan_and_bench_on_mesh_and_obj_navmeshes() {
         }
     }
     // The OBJ read on the wrong plane: every vertex at y = 0 is a duplicate.
-    let e = assert_clean_failure(&run([
-        "plan",
-        "--navmesh",
-        obj.to_str().unwrap(),
-        "--ground-plane",
-        "xy",
-        "--from",
-        "0.5,0.5",
-        "--to",
-        "5.5,3.5",
-    ]));
+    let e = assert_clean_failure(&plan_across_room(&obj, &["--ground-plane", "xy"]));
     assert!(e.contains("room.obj:3:") && e.contains("both at"), "{e}");
-    let e = assert_clean_failure(&run([
-        "plan",
-        "--navmesh",
-        obj.to_str().unwrap(),
-        "--ground-plane",
-        "yz",
-        "--from",
-        "0.5,0.5",
-        "--to",
-        "5.5,3.5",
-    ]));
+    let e = assert_clean_failure(&plan_across_room(&obj, &["--ground-plane", "yz"]));
     assert!(e.contains("yz"), "{e}");
 }
 
@@ -890,15 +869,7 @@ fn bad_mesh_files_fail_cleanly_with_the_line() {
     // wall: inconsistent neighbour data, reported at the pentagon's line (12).
     let bad = dir.join("stray.mesh");
     std::fs::write(&bad, ROOM_MESH).unwrap();
-    let e = assert_clean_failure(&run([
-        "plan",
-        "--navmesh",
-        bad.to_str().unwrap(),
-        "--from",
-        "0.5,0.5",
-        "--to",
-        "5.5,3.5",
-    ]));
+    let e = assert_clean_failure(&plan_across_room(&bad, &[]));
     assert!(
         e.contains("stray.mesh:12:") && e.contains("marked -1"),
         "{e}"

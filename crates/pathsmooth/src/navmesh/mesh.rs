@@ -531,23 +531,10 @@ impl NavMesh {
             .vertices()
             .map(|v| DVec2::new(v.position().x, v.position().y))
             .collect();
-        let mut face_to_tri = vec![NO_TRI; inside.len()];
-        let mut triangles = Vec::new();
-        for face in cdt.inner_faces() {
-            if inside[face.index()] {
-                face_to_tri[face.index()] = triangles.len() as u32;
-                let [a, b, c] = face.vertices().map(|v| v.fix().index() as u32);
-                triangles.push(if signed_area2(&vertices, [a, b, c]) > 0.0 {
-                    [a, b, c]
-                } else {
-                    [a, c, b]
-                });
-            }
-        }
-        let neighbors = twin_neighbors(cdt, &face_to_tri, &triangles);
+        let kept = kept_faces(cdt, |face, _| inside[face]);
         (
-            Self::from_parts(vertices, triangles, neighbors),
-            face_to_tri,
+            Self::from_parts(vertices, kept.triangles, kept.neighbors),
+            kept.face_to_tri,
         )
     }
 
@@ -958,23 +945,43 @@ impl NavMesh {
     }
 }
 
-/// Twice the signed area of triangle `[a, b, c]` (positive counter-clockwise, y-up).
-fn signed_area2(v: &[DVec2], [a, b, c]: [u32; 3]) -> f64 {
-    let (a, b, c) = (v[a as usize], v[b as usize], v[c as usize]);
-    cross(b - a, c - a)
+/// The inner faces of a CDT that a caller keeps, as triangles with adjacency.
+pub(super) struct KeptFaces {
+    /// Vertex indices (spade's), counter-clockwise.
+    pub triangles: Vec<[u32; 3]>,
+    /// The triangle across each edge, or [`NO_TRI`] where the face across is not kept.
+    pub neighbors: Vec<[u32; 3]>,
+    /// Spade face index → triangle, or [`NO_TRI`].
+    pub face_to_tri: Vec<u32>,
 }
 
-/// The triangle across each edge of each triangle, from the triangulation's twin edges:
-/// `triangles[k]` is the k-th inner face of `cdt` with `face_to_tri` set, its corners in
-/// either rotation sense. O(1) per edge, no edge table.
-fn twin_neighbors(cdt: &Cdt, face_to_tri: &[u32], triangles: &[[u32; 3]]) -> Vec<[u32; 3]> {
-    cdt.inner_faces()
+/// The inner faces of `cdt` for which `keep(face index, corners)` holds, with adjacency from
+/// the triangulation's twin edges (O(1) per edge, no edge table).
+pub(super) fn kept_faces(cdt: &Cdt, keep: impl Fn(usize, [DVec2; 3]) -> bool) -> KeptFaces {
+    let mut face_to_tri = vec![NO_TRI; cdt.num_all_faces()];
+    let mut triangles = Vec::new();
+    for face in cdt.inner_faces() {
+        let corners = face.positions().map(|p| DVec2::new(p.x, p.y));
+        if keep(face.index(), corners) {
+            face_to_tri[face.index()] = triangles.len() as u32;
+            let [a, b, c] = face.vertices().map(|v| v.fix().index() as u32);
+            let [p, q, r] = corners;
+            triangles.push(if cross(q - p, r - p) > 0.0 {
+                [a, b, c]
+            } else {
+                [a, c, b]
+            });
+        }
+    }
+    let neighbors = cdt
+        .inner_faces()
         .filter(|face| face_to_tri[face.index()] != NO_TRI)
-        .zip(triangles)
+        .zip(&triangles)
         .map(|(face, tri)| {
             let mut across = [NO_TRI; 3];
             for e in face.adjacent_edges() {
                 let [a, b] = [e.from(), e.to()].map(|v| v.fix().index() as u32);
+                // Our corners may run the other way round than spade's.
                 let i = (0..3)
                     .find(|&i| {
                         let (p, q) = (tri[i], tri[(i + 1) % 3]);
@@ -985,7 +992,12 @@ fn twin_neighbors(cdt: &Cdt, face_to_tri: &[u32], triangles: &[[u32; 3]]) -> Vec
             }
             across
         })
-        .collect()
+        .collect();
+    KeptFaces {
+        triangles,
+        neighbors,
+        face_to_tri,
+    }
 }
 
 /// Marks each spade face inside the free region: a breadth-first flood from the faces on

@@ -349,11 +349,6 @@ impl NavMeshQuery {
         self.seen.clear();
     }
 
-    /// The flags of corner `c` of triangle `t` ([`NavMesh::corner_flags`]).
-    fn corner(&self, mesh: &NavMesh, t: usize, c: usize) -> u8 {
-        mesh.corner_flags(t, c)
-    }
-
     /// Demyen & Buro's width of triangle `t` between the two edges meeting at corner `c`:
     /// the room an agent has passing from one to the other (kept in the width cache).
     fn width(&mut self, mesh: &NavMesh, t: usize, c: usize) -> f64 {
@@ -409,7 +404,7 @@ impl NavMeshQuery {
         if tri[e].distance(tri[(e + 1) % 3]) >= 2.0 * r {
             return true;
         }
-        self.corner(mesh, t, e) & ON_WALL == 0 || self.corner(mesh, t, (e + 1) % 3) & ON_WALL == 0
+        mesh.corner_flags(t, e) & ON_WALL == 0 || mesh.corner_flags(t, (e + 1) % 3) & ON_WALL == 0
     }
 
     /// True when an agent of radius `r` may pass through triangle `t` from edge `from` to
@@ -720,7 +715,7 @@ impl NavMeshQuery {
             // Behind the right end R: turn there.
             if nd.rv == rvid
                 && rvid != root.vertex
-                && self.corner(mesh, t, (k + 1) % 3) & TURN != 0
+                && mesh.corner_flags(t, (k + 1) % 3) & TURN != 0
                 && let Some(nr) = self.new_root(nd.root, rvid, rr)
             {
                 if has_right && self.passes(mesh, t, k, kr, r) {
@@ -746,7 +741,7 @@ impl NavMeshQuery {
             }
             if nd.lv == lvid
                 && lvid != root.vertex
-                && self.corner(mesh, t, k) & TURN != 0
+                && mesh.corner_flags(t, k) & TURN != 0
                 && let Some(nr) = self.new_root(nd.root, lvid, l)
             {
                 if has_left && self.passes(mesh, t, k, kl, r) {
@@ -896,8 +891,8 @@ impl NavMeshQuery {
             };
             let tri = mesh.triangle(t);
             let (a, b) = (tri[x], tri[(x + 1) % 3]);
-            let both_walls = self.corner(mesh, t, x) & ON_WALL != 0
-                && self.corner(mesh, t, (x + 1) % 3) & ON_WALL != 0;
+            let both_walls = mesh.corner_flags(t, x) & ON_WALL != 0
+                && mesh.corner_flags(t, (x + 1) % 3) & ON_WALL != 0;
             if both_walls && a.distance(b) < best.0 {
                 best = (a.distance(b), i, (a + b) * 0.5);
             }

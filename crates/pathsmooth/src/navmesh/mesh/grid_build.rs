@@ -21,7 +21,7 @@
 
 use glam::DVec2;
 use rustc_hash::FxHashMap;
-use spade::{Point2, Triangulation};
+use spade::Point2;
 
 use super::{flip, wall_runs, wall_side, Cdt, NO_TRI};
 use crate::error::{Error, Result};
@@ -45,14 +45,19 @@ struct Tile {
     points: Vec<(i32, i32)>,
     /// The tile's cells: `[x0, x1) × [y0, y1)`.
     bounds: [i64; 4],
-    /// True for points on the tile's border (shared with neighbouring tiles).
-    on_border: Vec<bool>,
     triangles: Vec<[u32; 3]>,
     /// Tile-local neighbours; [`NO_TRI`] at walls and across the tile's border.
     neighbors: Vec<[u32; 3]>,
 }
 
 impl Tile {
+    /// True when point `i` lies on the tile's border (shared with neighbouring tiles).
+    fn on_border(&self, i: usize) -> bool {
+        let (x, y) = self.points[i];
+        let [x0, y0, x1, y1] = self.bounds.map(|c| c as i32);
+        x == x0 || x == x1 || y == y0 || y == y1
+    }
+
     /// True when the segment between two of the tile's points runs along one of its sides.
     fn along_border(&self, [(xa, ya), (xb, yb)]: [(i32, i32); 2]) -> bool {
         let [x0, y0, x1, y1] = self.bounds.map(|c| c as i32);
@@ -117,14 +122,13 @@ pub(super) fn build(map: &GridMap, cell_size: f64, origin: DVec2) -> Result<Grid
 /// triangulation stays cheap.
 fn tiles(map: &GridMap) -> Vec<[i64; 4]> {
     let (w, h) = (map.width() as i64, map.height() as i64);
-    let free = |x: i64, y: i64| map.is_passable(x, y);
-    // A wall meets grid line x at row boundary y from the left or the right.
-    let meets =
-        |x: i64, y: i64| free(x - 1, y - 1) != free(x - 1, y) || free(x, y - 1) != free(x, y);
     let mut rects = Vec::new();
     for x0 in (0..w).step_by(TILE as usize) {
         let x1 = (x0 + TILE).min(w);
-        let cut = |y: i64| (x0 == 0 || meets(x0, y)) && (x1 == w || meets(x1, y));
+        let cut = |y: i64| {
+            (x0 == 0 || wall_meets_column_line(map, x0, y))
+                && (x1 == w || wall_meets_column_line(map, x1, y))
+        };
         let mut y0 = 0;
         while y0 < h {
             let y1 = (y0 + TILE..h).find(|&y| cut(y)).unwrap_or(h);
@@ -169,7 +173,7 @@ impl Stitcher {
                 grid.push((x, y));
                 (mesh.vertices.len() - 1) as u32
             };
-            global[i] = if tile.on_border[i] {
+            global[i] = if tile.on_border(i) {
                 *self.shared.entry((x, y)).or_insert_with(add)
             } else {
                 add()
@@ -208,6 +212,19 @@ impl Stitcher {
     }
 }
 
+/// True when a wall meets grid line `x` at grid point (x, y), from the left or the right: the
+/// cells above and below the point differ on one side of the line.
+fn wall_meets_column_line(map: &GridMap, x: i64, y: i64) -> bool {
+    let free = |x: i64, y: i64| map.is_passable(x, y);
+    free(x - 1, y - 1) != free(x - 1, y) || free(x, y - 1) != free(x, y)
+}
+
+/// True when a wall meets grid line `y` at grid point (x, y), from above or below.
+fn wall_meets_row_line(map: &GridMap, x: i64, y: i64) -> bool {
+    let free = |x: i64, y: i64| map.is_passable(x, y);
+    free(x - 1, y - 1) != free(x, y - 1) || free(x - 1, y) != free(x, y)
+}
+
 /// The triangles of the free cells of tile `[x0, x1) × [y0, y1)`.
 fn tile(map: &GridMap, x0: i64, y0: i64, x1: i64, y1: i64) -> Result<Tile> {
     let free = |x: i64, y: i64| map.is_passable(x, y);
@@ -228,14 +245,14 @@ fn tile(map: &GridMap, x0: i64, y0: i64, x1: i64, y1: i64) -> Result<Tile> {
     // Border vertices where walls meet the border from either side.
     for x in x0 + 1..x1 {
         for y in [y0, y1] {
-            if free(x - 1, y - 1) != free(x, y - 1) || free(x - 1, y) != free(x, y) {
+            if wall_meets_row_line(map, x, y) {
                 vid(x, y);
             }
         }
     }
     for y in y0 + 1..y1 {
         for x in [x0, x1] {
-            if free(x - 1, y - 1) != free(x - 1, y) || free(x, y - 1) != free(x, y) {
+            if wall_meets_column_line(map, x, y) {
                 vid(x, y);
             }
         }
@@ -261,35 +278,15 @@ fn tile(map: &GridMap, x0: i64, y0: i64, x1: i64, y1: i64) -> Result<Tile> {
     })?;
     // A triangle is free when the cell holding its centroid is. The centroid of integer
     // points is exact or at least a third away from a grid line, so the floor is exact.
-    let mut face_to_tri = vec![NO_TRI; cdt.num_all_faces()];
-    let mut triangles = Vec::new();
-    for face in cdt.inner_faces() {
-        let [a, b, c] = face.vertices().map(|v| points[v.fix().index()]);
-        let (cx, cy) = (
-            (a.0 + b.0 + c.0) as f64 / 3.0,
-            (a.1 + b.1 + c.1) as f64 / 3.0,
-        );
-        if free(cx.floor() as i64, cy.floor() as i64) {
-            face_to_tri[face.index()] = triangles.len() as u32;
-            let [i, j, k] = face.vertices().map(|v| v.fix().index() as u32);
-            let ccw = (b.0 - a.0) * (c.1 - a.1) - (b.1 - a.1) * (c.0 - a.0) > 0;
-            triangles.push(if ccw { [i, j, k] } else { [i, k, j] });
-        }
-    }
-    let neighbors = super::twin_neighbors(&cdt, &face_to_tri, &triangles);
-    let on_border = points
-        .iter()
-        .map(|&(x, y)| {
-            let (x, y) = (x as i64, y as i64);
-            x == x0 || x == x1 || y == y0 || y == y1
-        })
-        .collect();
+    let kept = super::kept_faces(&cdt, |_, [a, b, c]| {
+        let centroid = ((a + b + c) / 3.0).floor();
+        free(centroid.x as i64, centroid.y as i64)
+    });
     Ok(Tile {
         points,
         bounds: [x0, y0, x1, y1],
-        on_border,
-        triangles,
-        neighbors,
+        triangles: kept.triangles,
+        neighbors: kept.neighbors,
     })
 }
 
