@@ -363,9 +363,10 @@ fn navmesh_paths_are_valid_at_radius_0_03_05_on_every_map() {
     );
 }
 
-/// A radius query on random512 whose funnel path, on the tiled navmesh, wrapped a corner
-/// between two nearly collinear ones and left a 6-thousandths piece of arc 1e-5 inside the
-/// radius: the plan drops that piece's vertex and returns a valid path.
+/// A radius query on random512 whose funnel path, on the tiled navmesh, took a corner
+/// between two nearly collinear ones for wrapped while turning the other way past it by
+/// 0.7°: the chord from arrival to departure dipped 1e-5 inside the radius, and the plan
+/// failed. The funnel now goes through the crossing of the two tangents instead.
 #[test]
 fn a_short_arc_a_hair_inside_the_radius_is_repaired() {
     let Some((map, _)) = common::try_load("random/random512-10-0") else {

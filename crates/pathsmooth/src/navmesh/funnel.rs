@@ -824,8 +824,16 @@ impl<'a> Rounder<'a> {
             return Err(too_narrow(portals, portal_of(index, portals.len()), self.r));
         };
         if prev.rho != 0.0 {
-            self.arc(prev.c, prev.rho, self.arrived, depart);
-            push_distinct(self.out, depart);
+            if let Some(cross) = grazed(prev.c, prev.rho, self.arrived, depart) {
+                // The path turns the other way past this corner by a hair: the chord from
+                // arrival to departure would dip inside the circle, so both give way to
+                // the point where the two tangent lines cross, outside it.
+                self.out.pop();
+                push_distinct(self.out, cross);
+            } else {
+                self.arc(prev.c, prev.rho, self.arrived, depart);
+                push_distinct(self.out, depart);
+            }
         }
         push_distinct(self.out, arrive);
         self.arrived = arrive;
@@ -853,6 +861,21 @@ impl<'a> Rounder<'a> {
             push_distinct(self.out, c + DVec2::from_angle(a) * reach);
         }
     }
+}
+
+/// Where the tangents at `from` and `to` on circle (c, ρ) cross, when the path leaves the
+/// circle turning against it (the sweep from `from` to `to` goes the wrong way round, by
+/// less than a right angle): a corner taken for wrapped that the path only grazes, as
+/// between two nearly collinear corners. The crossing lies on both tangent lines, so the
+/// path through it keeps off the circle; `None` for a corner the path wraps.
+fn grazed(c: DVec2, rho: f64, from: DVec2, to: DVec2) -> Option<DVec2> {
+    let (a0, a1) = ((from - c).to_angle(), (to - c).to_angle());
+    let back = (rho.signum() * (a0 - a1)).rem_euclid(TAU);
+    if !(back > 0.0 && back < PI / 2.0) {
+        return None;
+    }
+    let mid = a0 - rho.signum() * 0.5 * back;
+    Some(c + DVec2::from_angle(mid) * (rho.abs() / (0.5 * back).cos()))
 }
 
 /// The common tangent from circle (c1, ρ1) to circle (c2, ρ2), each with its signed radius:
@@ -997,6 +1020,22 @@ mod tests {
         // The segment is perpendicular to both radii.
         assert!((b - a).dot(a).abs() < 1e-12);
         assert!(tangent(DVec2::ZERO, 1.0, DVec2::new(1.5, 0.0), -1.0).is_none());
+    }
+
+    #[test]
+    fn a_grazed_corner_is_passed_where_its_tangents_cross() {
+        let (c, rho) = (DVec2::new(3.0, 4.0), 0.5);
+        let on = |a: f64| c + DVec2::from_angle(a) * rho;
+        // Counter-clockwise wrap (ρ > 0) that departs 0.012 rad clockwise of the arrival.
+        let (from, to) = (on(1.0), on(0.988));
+        let x = grazed(c, rho, from, to).unwrap();
+        assert!(x.distance(c) >= rho);
+        // On both tangent lines: perpendicular to the radius at each end.
+        assert!((x - from).dot(from - c).abs() < 1e-12);
+        assert!((x - to).dot(to - c).abs() < 1e-12);
+        // A corner the path wraps, either way round, is left to the arc.
+        assert_eq!(grazed(c, rho, to, from), None);
+        assert_eq!(grazed(c, -rho, from, to), None);
     }
 
     #[test]

@@ -109,11 +109,8 @@ impl World for NavMeshWorld {
     /// passages at least `2·radius` wide. A radius path is checked against the walls with
     /// the world's [tolerance](World::tolerance). The funnel first builds its circles a
     /// hair outside the radius; in a passage exactly `2·radius` wide that leaves the order
-    /// of the corners to rounding (and three nearly collinear corners can leave a short
-    /// piece of arc a hair inside a circle), so when the result is not clear the vertices of
-    /// its failing pieces are dropped where the path around them is clear, else it is
-    /// rebuilt a hair inside (half the tolerance), then the path through the portals'
-    /// midpoints is tried,
+    /// of the corners to rounding, so when the result is not clear it is rebuilt a hair
+    /// inside (half the tolerance), then the path through the portals' midpoints is tried,
     /// and when none is clear the result is [`Error::InvalidResult`] — never a path that
     /// is not valid.
     ///
@@ -275,32 +272,6 @@ impl EdgeIndex {
     }
 }
 
-/// Removes vertices at the segments of `path` that are not clear for `radius`, one or two at
-/// a time where the segment that replaces them is clear (never the ends); true when the whole
-/// path is clear afterwards. O(segments) clearance tests plus one per failing segment.
-fn drop_failing_vertices<W: World + ?Sized>(world: &W, path: &mut Vec<DVec2>, radius: f64) -> bool {
-    let clear = |a: DVec2, b: DVec2| world.segment_is_clear(a, b, radius);
-    let mut i = 0;
-    while i + 1 < path.len() {
-        if clear(path[i], path[i + 1]) {
-            i += 1;
-            continue;
-        }
-        // The failing segment i → i+1: bridge over its inner ends.
-        let (lo, hi) = (i.max(1), (i + 1).min(path.len() - 2));
-        let bridge = [(lo, lo), (hi, hi), (lo, hi)]
-            .into_iter()
-            .filter(|&(a, b)| a >= 1 && b + 1 < path.len() && a <= b)
-            .find(|&(a, b)| clear(path[a - 1], path[b + 1]));
-        let Some((a, b)) = bridge else {
-            return false;
-        };
-        path.drain(a..=b);
-        i = a.saturating_sub(1);
-    }
-    path_is_clear(world, path, radius)
-}
-
 /// The navmesh plan of [`NavMeshWorld::plan`] on `mesh`, checked against `world` (a navmesh
 /// world, or a grid world and its own navmesh for the pipeline's funnel step), into `out`.
 pub(crate) fn plan_on_mesh<W: World + ?Sized>(
@@ -324,13 +295,6 @@ pub(crate) fn plan_on_mesh<W: World + ?Sized>(
             return Ok(());
         }
         let first = first_problem(world, out, accept);
-        // Nearly collinear corners can leave a short piece of arc a hair inside a circle:
-        // drop the vertices of the failing pieces where the path around them is clear.
-        let mut repaired = out.clone();
-        if drop_failing_vertices(world, &mut repaired, accept) {
-            *out = repaired;
-            return Ok(());
-        }
         let channel = q.channel().to_vec();
         let ps = portals(mesh, &channel)?;
         if funnel_round_into(&ps, start, goal, radius, radius - 0.5 * tol, out).is_ok()
