@@ -60,6 +60,29 @@ pub struct BenchArgs {
     pub quiet: bool,
 }
 
+/// The first columns of both tables: the method and its counts.
+const COUNT_COLUMNS: [&str; 5] = ["method", "paths", "valid %", "errors", "skipped"];
+
+/// Prints the table and each method's first error, and writes the per-path CSV if asked.
+fn report(
+    table: &Table,
+    methods: &[MapMethod],
+    tallies: &[Tally],
+    csv_file: Option<&str>,
+    csv: &str,
+) -> Result<()> {
+    print!("{}", table.render());
+    for (m, t) in methods.iter().zip(tallies) {
+        if let Some(e) = &t.first_error {
+            println!("{}: first error: {e}", m.name());
+        }
+    }
+    if let Some(f) = csv_file {
+        write_bytes(f, csv.as_bytes())?;
+    }
+    Ok(())
+}
+
 /// Running totals for one method.
 #[derive(Default)]
 struct Tally {
@@ -89,6 +112,20 @@ struct Tally {
     /// Smallest clearance of any path.
     min_clearance: Option<f64>,
     time: Duration,
+}
+
+impl Tally {
+    /// The [`COUNT_COLUMNS`] cells of method `name`.
+    fn counts(&self, name: &str) -> [String; 5] {
+        let n = self.paths.max(1) as f64;
+        [
+            name.to_string(),
+            self.paths.to_string(),
+            format!("{:.1}", 100.0 * self.valid as f64 / n),
+            self.errors.to_string(),
+            self.skipped.to_string(),
+        ]
+    }
 }
 
 /// Runs `pathsmooth bench`.
@@ -238,12 +275,7 @@ pub fn run(a: &BenchArgs) -> Result<()> {
             a.radius
         );
     }
-    let mut table = Table::new([
-        "method",
-        "paths",
-        "valid %",
-        "errors",
-        "skipped",
+    let mut table = Table::new(COUNT_COLUMNS.into_iter().chain([
         "mean len/A*",
         "max len/A*",
         "len/shortest",
@@ -256,46 +288,34 @@ pub fn run(a: &BenchArgs) -> Result<()> {
         "max curvature",
         "corners < ρ",
         "µs/path",
-    ]);
+    ]));
     for (m, t) in methods.iter().zip(&tallies) {
         let n = t.paths.max(1) as f64;
-        table.row([
-            m.name().to_string(),
-            t.paths.to_string(),
-            format!("{:.1}", 100.0 * t.valid as f64 / n),
-            t.errors.to_string(),
-            t.skipped.to_string(),
-            format!("{:.4}", t.rel_length_sum / n),
-            format!("{:.4}", t.rel_length_max),
-            match t.shortest_paths {
-                0 => "-".to_string(),
-                k => format!("{:.4}", t.shortest_rel_sum / k as f64),
-            },
-            match t.shortest_paths {
-                0 => "-".to_string(),
-                _ => format!("{:.4}", t.shortest_rel_max),
-            },
-            format!("{:.2}", t.mean_turn_sum / n),
-            format!("{:.1}", t.max_turn_sum / n),
-            format!("{:.1}", t.max_turn_max),
-            t.min_clearance
-                .map_or("-".to_string(), |c| format!("{c:.3}")),
-            format!("{:.4}", t.follow_rel_sum / n),
-            format!("{:.3}", t.curvature_max),
-            t.corners_below.to_string(),
-            format!("{:.1}", micros(t.time, t.paths + t.errors)),
-        ]);
+        table.row(
+            t.counts(m.name()).into_iter().chain([
+                format!("{:.4}", t.rel_length_sum / n),
+                format!("{:.4}", t.rel_length_max),
+                match t.shortest_paths {
+                    0 => "-".to_string(),
+                    k => format!("{:.4}", t.shortest_rel_sum / k as f64),
+                },
+                match t.shortest_paths {
+                    0 => "-".to_string(),
+                    _ => format!("{:.4}", t.shortest_rel_max),
+                },
+                format!("{:.2}", t.mean_turn_sum / n),
+                format!("{:.1}", t.max_turn_sum / n),
+                format!("{:.1}", t.max_turn_max),
+                t.min_clearance
+                    .map_or("-".to_string(), |c| format!("{c:.3}")),
+                format!("{:.4}", t.follow_rel_sum / n),
+                format!("{:.3}", t.curvature_max),
+                t.corners_below.to_string(),
+                format!("{:.1}", micros(t.time, t.paths + t.errors)),
+            ]),
+        );
     }
-    print!("{}", table.render());
-    for (m, t) in methods.iter().zip(&tallies) {
-        if let Some(e) = &t.first_error {
-            println!("{}: first error: {e}", m.name());
-        }
-    }
-    if let Some(f) = &a.csv {
-        write_bytes(f, csv.as_bytes())?;
-    }
-    Ok(())
+    report(&table, &methods, &tallies, a.csv.as_deref(), &csv)
 }
 
 /// `bench --navmesh`: each query planned by the navmesh methods (funnel, relax) through
@@ -392,37 +412,15 @@ fn bench_navmesh(a: &BenchArgs, file: &str) -> Result<()> {
         queries.len(),
         a.radius
     );
-    let mut table = Table::new([
-        "method",
-        "paths",
-        "valid %",
-        "errors",
-        "skipped",
-        "mean length",
-        "µs/query",
-    ]);
+    let mut table = Table::new(COUNT_COLUMNS.into_iter().chain(["mean length", "µs/query"]));
     for (m, t) in methods.iter().zip(&tallies) {
         let n = t.paths.max(1) as f64;
-        table.row([
-            m.name().to_string(),
-            t.paths.to_string(),
-            format!("{:.1}", 100.0 * t.valid as f64 / n),
-            t.errors.to_string(),
-            t.skipped.to_string(),
+        table.row(t.counts(m.name()).into_iter().chain([
             format!("{:.4}", t.rel_length_sum / n),
             format!("{:.1}", micros(t.time, t.paths + t.errors)),
-        ]);
+        ]));
     }
-    print!("{}", table.render());
-    for (m, t) in methods.iter().zip(&tallies) {
-        if let Some(e) = &t.first_error {
-            println!("{}: first error: {e}", m.name());
-        }
-    }
-    if let Some(f) = &a.csv {
-        write_bytes(f, csv.as_bytes())?;
-    }
-    Ok(())
+    report(&table, &methods, &tallies, a.csv.as_deref(), &csv)
 }
 
 fn micros(d: Duration, n: usize) -> f64 {
