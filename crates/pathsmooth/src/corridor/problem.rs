@@ -326,6 +326,42 @@ impl Problem {
         Ok(p)
     }
 
+    /// The sub-problem of waypoints `from..=to` (indices into this problem, dummies
+    /// included), with the same `h` and weights and its two ends pinned at their centres.
+    /// Where the window cuts this problem (`from > 0`, `to < len − 1`), the waypoint beyond
+    /// the cut comes too, as a dummy pinned at its centre with weight 0: the smoothness
+    /// term at the cut then sees the neighbour it has in the whole problem. Used to solve
+    /// a long corridor in windows cut on straight runs of its route, where the centres
+    /// on either side of a cut lie on one line.
+    pub(crate) fn window(&self, from: usize, to: usize) -> Problem {
+        debug_assert!(from < to && to < self.len());
+        let (before, after) = (from > 0, to + 1 < self.len());
+        let lead = if before { 1 } else { self.lead };
+        let trail = if after { 1 } else { self.trail };
+        let range = from - before as usize..=to + after as usize;
+        let centers = self.centers[range.clone()].to_vec();
+        let mut radii = self.radii[range.clone()].to_vec();
+        let mut weights = self.weights[range].to_vec();
+        let m = radii.len();
+        for k in [lead, m - 1 - trail] {
+            radii[k] = 0.0;
+        }
+        for (k, cut) in [(0, before), (m - 1, after)] {
+            if cut {
+                radii[k] = 0.0;
+                weights[k] = 0.0;
+            }
+        }
+        Problem {
+            centers,
+            radii,
+            weights,
+            h: self.h,
+            lead,
+            trail,
+        }
+    }
+
     /// Parses and validates the dump format. All waypoints are treated as the path (the
     /// file does not say which were dummies); radius-0 disks stay fixed. Malformed JSON
     /// and unknown keys are [`Error::Parse`]. Cost: O(n) in the text's length. Needs the
@@ -564,6 +600,37 @@ fn normalisation(centers: &[DVec2], radii: &[f64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_window_keeps_h_and_weights_pins_its_ends_and_the_waypoints_beyond_its_cuts() {
+        let c: Vec<DVec2> = (0..6).map(|k| DVec2::new(k as f64, 0.0)).collect();
+        let p = Problem::from_disks(
+            c.clone(),
+            vec![0.5; 6],
+            Some(DVec2::X),
+            None,
+            &ProblemParams::default(),
+        )
+        .unwrap();
+        assert_eq!(p.len(), 7); // the start's dummy, then the six centres
+                                // From the start (its dummy kept) to centre 3, cut there: centre 4 comes along.
+        let w = p.window(0, 4);
+        assert_eq!((w.len(), w.lead, w.trail, w.h), (6, 1, 1, p.h));
+        assert_eq!(w.centers, p.centers[..6]);
+        assert_eq!(w.radii, vec![0.0, 0.0, 0.5, 0.5, 0.0, 0.0]);
+        assert_eq!(&w.weights[..5], &p.weights[..5]);
+        assert_eq!(w.weights[5], 0.0);
+        assert_eq!(w.waypoints(&w.centers), &c[..4]);
+        // From the cut to the goal: centre 2 comes along before it.
+        let w = p.window(4, 6);
+        assert_eq!((w.lead, w.trail), (1, 0));
+        assert_eq!(w.centers, p.centers[3..]);
+        assert_eq!(w.radii, vec![0.0, 0.0, 0.5, 0.0]);
+        assert_eq!(w.weights[0], 0.0);
+        assert_eq!(&w.weights[1..], &p.weights[4..]);
+        assert_eq!(w.waypoints(&w.centers), &c[3..]);
+        w.validate().unwrap();
+    }
 
     #[test]
     fn bathtub_matches_the_chapter_formula_at_figure_20_4() {
