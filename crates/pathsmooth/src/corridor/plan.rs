@@ -148,31 +148,34 @@ pub struct CorridorParams {
     pub goal_dir: Option<DVec2>,
     /// [`CorridorPlanner::plan_along`] only: the optimised path's corners that still turn
     /// more than `angle_limit` are cut by adaptive Chaikin, as far as the walls allow
-    /// ([`map_safe`](crate::map_safe)). Where the route passes close to a corner its disks
-    /// are small and few waypoints share the turn; on the maze at radius 0 this takes the
-    /// mean sharpest turn from 63° to 25° for 6 % more time and 20 % more points. Cuts
-    /// keep every segment's direction, so the first and last segments (and the facing
-    /// directions) are unchanged. Default: 20°, ratio ¼, at most 5 passes; `None` returns
-    /// the optimiser's waypoints as they are.
+    /// ([`map_safe`](crate::map_safe)). One waypoint per disk is a coarse polyline where
+    /// the disks are large, and where the route passes close to a corner few waypoints
+    /// share the turn; the cuts make the result a smooth curve there. Cuts keep every
+    /// segment's direction, so the first and last segments (and the facing directions)
+    /// are unchanged. Default [`CORRIDOR_REFINE`]: 10°, ratio ¼, at most 8 passes; `None`
+    /// returns the optimiser's waypoints as they are.
     pub refine: Option<AdaptiveParams>,
     /// [`CorridorPlanner::plan_along`] only: solve the corridor in windows cut at the
     /// middle of every straight run of the taut route with more than [`WINDOW_RUN`]
-    /// samples inside. Each cut is pinned on the route with a dummy waypoint along it on
-    /// either side (as a facing direction is), so the windows join with the route's
-    /// direction. Short windows stop sooner than one long chain: on the 512² Moving AI
-    /// maps the solve takes 40–50 % less time for lengths within 0.1 % and sharpest turns
-    /// within a few degrees of the whole chain's (`docs/corridor.md`). Default true;
-    /// false solves the whole chain as one problem, to its own optimum.
+    /// samples inside, each cut pinned on the route with the waypoints beside it as
+    /// pinned neighbours (so the windows join along the route's direction). Faster, not
+    /// the same optimum: on the 512² Moving AI maps the solve takes a third less time
+    /// and the paths are as short (within 0.1 %) with sharpest turns a few degrees
+    /// sharper, but the whole problem's energy is 10–90 % above its optimum, because the
+    /// chapter's length term spreads waypoints evenly along the whole path and the pinned
+    /// cuts stop them sliding past (`docs/corridor.md`). Default false: one solve of the
+    /// whole chain, to its optimum.
     pub windows: bool,
 }
 
-/// The default [`CorridorParams::refine`]: corners turning more than 20° are cut, for up
-/// to 5 passes.
+/// The default [`CorridorParams::refine`]: corners turning more than 10° are cut, for up
+/// to 8 passes. Measured on the Moving AI maps (every 40th scenario, radius 0): the mean
+/// sharpest turn of 8room_000 goes from 20° (20°, 5 passes) to 10° for 2 % more time.
 pub const CORRIDOR_REFINE: AdaptiveParams = AdaptiveParams {
-    angle_limit: std::f64::consts::PI / 9.0,
+    angle_limit: std::f64::consts::PI / 18.0,
     outlier_limit: None,
     ratio: 0.25,
-    max_passes: 5,
+    max_passes: 8,
 };
 
 impl Default for CorridorParams {
@@ -189,7 +192,7 @@ impl Default for CorridorParams {
             start_dir: None,
             goal_dir: None,
             refine: Some(CORRIDOR_REFINE),
-            windows: true,
+            windows: false,
         }
     }
 }
@@ -285,7 +288,7 @@ impl CorridorPlanner {
     /// have, so it is close to the shortest path yet its corners keep off the walls and can
     /// be rounded; on a world without a navmesh it is shortcut
     /// ([`shortcut`](crate::shortcut)) for a radius larger by half that room instead (where
-    /// no such sight line exists the route's own segments stay); then it is sampled (every vertex, and in between at a spacing of half the room the
+    /// no such sight line exists the route's own segments stay); then it is sampled (every vertex, and in between at a spacing of the room the
     /// agent has there, between 1/4096 of the route's length and
     /// [`ProblemParams::max_spacing`] or 1/8 of the length), each sample becomes a disk
     /// centre with its safe radius ([`safe_radii_into`], the tube argument of the module
@@ -686,9 +689,11 @@ fn drop_reversals<W: World + ?Sized>(world: &W, radius: f64, path: &mut Vec<DVec
 const MAX_ROUTE_SAMPLES: usize = 1 << 16;
 
 /// Samples `route` for [`CorridorPlanner::plan_along`]: every vertex (consecutive
-/// duplicates once), and in between points at a spacing of half the room the agent has
-/// at the last sample (clearance − radius), clamped between 1/4096 of the route's length
-/// and `max_spacing` (default 1/8 of the length). A sample is kept only when the piece from
+/// duplicates once), and in between points at a spacing of the room the agent has at the
+/// last sample (clearance − radius), clamped between 1/4096 of the route's length and
+/// `max_spacing` (default 1/8 of the length). (Half the room, the spacing before
+/// 2026-11-23, gave 60 % more disks and three times the solver's iterations for the
+/// same lengths; `docs/corridor.md`.) A sample is kept only when the piece from
 /// the last kept point is clear, and samples before a segment's end give way until the
 /// last piece is (rounding can put a point of a segment that grazes a wall a hair inside
 /// it), so the chain of samples is valid.
@@ -726,17 +731,17 @@ fn sample_route<W: World + ?Sized>(
         let mut here = a;
         loop {
             let room = world.clearance(here) - radius;
-            let step = (0.5 * room).clamp(lo, hi);
+            let step = room.clamp(lo, hi);
             t += step;
             if t >= d - 0.5 * lo {
                 break;
             }
             // A rounded point of a segment that grazes a wall can lie a hair inside it:
             // keep only samples whose pieces are clear, so the centre chain is valid. A
-            // piece from `here` no longer than half its room is clear (clearance is
-            // 1-Lipschitz), so only pieces the clamp lengthened are tested.
+            // piece from `here` shorter than its room is clear (clearance is 1-Lipschitz),
+            // so a piece `hi` shortened needs no test.
             let next = a + (b - a) * (t / d);
-            let lipschitz = step <= 0.5 * room && room > margin;
+            let lipschitz = step < room - margin;
             if !lipschitz && !world.segment_is_clear(*out.last().unwrap_or(&a), next, radius) {
                 continue;
             }

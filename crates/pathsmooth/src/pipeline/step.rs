@@ -44,7 +44,7 @@ pub enum Step {
     /// corners (on worlds without a navmesh: shortcut with half that room), sampled, each
     /// sample's disk is the room the agent has there (made safe for the segments between
     /// waypoints), the Chambolle–Pock solver smooths the path inside, and corners still
-    /// turning more than 20° are cut by map-safe adaptive Chaikin
+    /// turning more than 10° are cut by map-safe adaptive Chaikin
     /// ([`CorridorPlanner::plan_along`](crate::corridor::plan::CorridorPlanner::plan_along),
     /// [`CorridorParams::refine`](crate::corridor::plan::CorridorParams::refine)).
     /// Keeps the route's side of every obstacle; works on any world. Give it the planner's

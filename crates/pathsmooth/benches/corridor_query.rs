@@ -1,0 +1,89 @@
+//! The corridor step (`CorridorPlanner::plan_along`: taut route, disks, optimiser, cuts)
+//! on the 512×512 Moving AI maps, beside the grid A* whose route it smooths, on the same
+//! queries and in one group, so the ratio the issue asks for (corridor ÷ A*) is read off
+//! one run.
+//!
+//! `cargo bench -p pathsmooth --bench corridor_query` (set `PATHSMOOTH_SHARED` unless
+//! `shared/` sits beside the checkout). Per map, three scenarios: the median, the 90th
+//! percentile and the longest by optimal length. Before the group runs, one line per
+//! scenario prints the disks, the solver's iterations (summed over the windows), and the
+//! path lengths. Functions, per scenario:
+//!
+//! - `grid_astar`: `GridWorld::plan` at radius 0 (the route the corridor step follows);
+//! - `corridor`: the corridor step on that route with the default options (one solve of
+//!   the whole chain);
+//! - `corridor_windows`: the same with `windows: true` (the chain solved in windows).
+
+mod support;
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use pathsmooth::corridor::plan::{CorridorParams, CorridorPlanner};
+use pathsmooth::grid::Scenario;
+use pathsmooth::metrics::length;
+use pathsmooth::{GridWorld, World};
+
+const MAPS: [&str; 4] = [
+    "bg512/AR0011SR",
+    "mazes/maze512-4-0",
+    "rooms/8room_000",
+    "random/random512-10-0",
+];
+
+/// The median, the 90th percentile and the longest scenario by optimal length.
+fn picks(mut scen: Vec<Scenario>) -> Vec<Scenario> {
+    scen.sort_by(|a, b| a.optimal_length.total_cmp(&b.optimal_length));
+    let n = scen.len();
+    [n / 2, 9 * n / 10, n - 1]
+        .iter()
+        .map(|&i| scen[i].clone())
+        .collect()
+}
+
+fn query(c: &mut Criterion) {
+    let mut group = c.benchmark_group("corridor_query");
+    group.sample_size(10);
+    let whole = CorridorParams::default();
+    let windows = CorridorParams {
+        windows: true,
+        ..Default::default()
+    };
+    for name in MAPS {
+        let (map, scen) = support::load(name);
+        let world = GridWorld::new(map).unwrap();
+        // The navmesh the taut route is pulled in is built once per world, not per query.
+        world.navmesh().unwrap();
+        let mut planner = CorridorPlanner::new();
+        for (k, s) in picks(scen).iter().enumerate() {
+            let (a, b) = (s.start_point(), s.goal_point());
+            let route = world.plan(a, b, 0.0).unwrap();
+            let plan = planner.plan_along(&world, &route, 0.0, &whole).unwrap();
+            let split = planner.plan_along(&world, &route, 0.0, &windows).unwrap();
+            println!(
+                "{name} #{k}: A* {:.1} | corridor {} disks, {} iterations, path {:.1} \
+                 (in windows: {} iterations, path {:.1})",
+                length(&route),
+                plan.corridor.len(),
+                plan.report.iterations,
+                length(&plan.path),
+                split.report.iterations,
+                length(&split.path),
+            );
+            let id = |what: &str| BenchmarkId::new(what, format!("{name}#{k}"));
+            group.bench_function(id("grid_astar"), |bch| {
+                bch.iter(|| black_box(world.plan(a, b, 0.0).unwrap()))
+            });
+            group.bench_function(id("corridor"), |bch| {
+                bch.iter(|| black_box(planner.plan_along(&world, &route, 0.0, &whole).unwrap()))
+            });
+            group.bench_function(id("corridor_windows"), |bch| {
+                bch.iter(|| black_box(planner.plan_along(&world, &route, 0.0, &windows).unwrap()))
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, query);
+criterion_main!(benches);
