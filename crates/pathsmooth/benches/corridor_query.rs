@@ -12,7 +12,8 @@
 //! - `grid_astar`: `GridWorld::plan` at radius 0 (the route the corridor step follows);
 //! - `corridor`: the corridor step on that route with the default options (one solve of
 //!   the whole chain);
-//! - `corridor_windows`: the same with `windows: true` (the chain solved in windows).
+//! - `corridor_windows`: the same with `windows: true` (the chain solved in windows);
+//! - `corridor_spacing_1`: the same with `spacing: 1.0` (disks a whole room apart).
 
 mod support;
 
@@ -49,6 +50,10 @@ fn query(c: &mut Criterion) {
         windows: true,
         ..Default::default()
     };
+    let sparse = CorridorParams {
+        spacing: 1.0,
+        ..Default::default()
+    };
     for name in MAPS {
         let (map, scen) = support::load(name);
         let world = GridWorld::new(map).unwrap();
@@ -60,15 +65,20 @@ fn query(c: &mut Criterion) {
             let route = world.plan(a, b, 0.0).unwrap();
             let plan = planner.plan_along(&world, &route, 0.0, &whole).unwrap();
             let split = planner.plan_along(&world, &route, 0.0, &windows).unwrap();
+            let wide = planner.plan_along(&world, &route, 0.0, &sparse).unwrap();
             println!(
                 "{name} #{k}: A* {:.1} | corridor {} disks, {} iterations, path {:.1} \
-                 (in windows: {} iterations, path {:.1})",
+                 (in windows: {} iterations, path {:.1}; spacing 1: {} disks, {} iterations, \
+                 path {:.1})",
                 length(&route),
                 plan.corridor.len(),
                 plan.report.iterations,
                 length(&plan.path),
                 split.report.iterations,
                 length(&split.path),
+                wide.corridor.len(),
+                wide.report.iterations,
+                length(&wide.path),
             );
             let id = |what: &str| BenchmarkId::new(what, format!("{name}#{k}"));
             group.bench_function(id("grid_astar"), |bch| {
@@ -79,6 +89,9 @@ fn query(c: &mut Criterion) {
             });
             group.bench_function(id("corridor_windows"), |bch| {
                 bch.iter(|| black_box(planner.plan_along(&world, &route, 0.0, &windows).unwrap()))
+            });
+            group.bench_function(id("corridor_spacing_1"), |bch| {
+                bch.iter(|| black_box(planner.plan_along(&world, &route, 0.0, &sparse).unwrap()))
             });
         }
     }

@@ -155,6 +155,15 @@ pub struct CorridorParams {
     /// are unchanged. Default [`CORRIDOR_REFINE`]: 10°, ratio ¼, at most 8 passes; `None`
     /// returns the optimiser's waypoints as they are.
     pub refine: Option<AdaptiveParams>,
+    /// [`CorridorPlanner::plan_along`] only: how far apart the disks are, as a fraction of
+    /// the room the agent has at each (its clearance − radius), in (0, 1]. Default ½. The
+    /// solver's time grows with the disks and, more steeply, with how finely they sample
+    /// the corners: on 8room_000 (every 40th scenario, radius 0) spacing 1 gives 38 % fewer
+    /// disks, a third of the iterations and half the step's time for paths as short
+    /// (+0.3 %) and turns as round, but they take 29 % longer to follow at the speed their
+    /// curvature allows (the turns round the corners are sampled by fewer waypoints);
+    /// ¾ sits between (`docs/corridor.md`).
+    pub spacing: f64,
     /// [`CorridorPlanner::plan_along`] only: solve the corridor in windows cut at the
     /// middle of every straight run of the taut route with more than [`WINDOW_RUN`]
     /// samples inside, each cut pinned on the route with the waypoints beside it as
@@ -192,6 +201,7 @@ impl Default for CorridorParams {
             start_dir: None,
             goal_dir: None,
             refine: Some(CORRIDOR_REFINE),
+            spacing: 0.5,
             windows: false,
         }
     }
@@ -288,7 +298,7 @@ impl CorridorPlanner {
     /// have, so it is close to the shortest path yet its corners keep off the walls and can
     /// be rounded; on a world without a navmesh it is shortcut
     /// ([`shortcut`](crate::shortcut)) for a radius larger by half that room instead (where
-    /// no such sight line exists the route's own segments stay); then it is sampled (every vertex, and in between at a spacing of the room the
+    /// no such sight line exists the route's own segments stay); then it is sampled (every vertex, and in between at [`CorridorParams::spacing`] times the room the
     /// agent has there, between 1/4096 of the route's length and
     /// [`ProblemParams::max_spacing`] or 1/8 of the length), each sample becomes a disk
     /// centre with its safe radius ([`safe_radii_into`], the tube argument of the module
@@ -321,6 +331,13 @@ impl CorridorPlanner {
         check_radius(radius)?;
         check_path(route, 2, "corridor along a route")?;
         options.solver.validate()?;
+        if !(options.spacing > 0.0 && options.spacing <= 1.0) {
+            return Err(Error::param(
+                "spacing",
+                options.spacing,
+                "a fraction of the room in (0, 1]",
+            ));
+        }
         if !path_is_clear(world, route, radius) {
             return Err(Error::InvalidInputPath {
                 reason: "the route of a corridor must be valid for the radius".into(),
@@ -358,6 +375,7 @@ impl CorridorPlanner {
             world,
             route,
             radius,
+            options.spacing,
             options.problem.max_spacing,
             &mut centers,
             &mut vertex_at,
@@ -689,11 +707,9 @@ fn drop_reversals<W: World + ?Sized>(world: &W, radius: f64, path: &mut Vec<DVec
 const MAX_ROUTE_SAMPLES: usize = 1 << 16;
 
 /// Samples `route` for [`CorridorPlanner::plan_along`]: every vertex (consecutive
-/// duplicates once), and in between points at a spacing of the room the agent has at the
-/// last sample (clearance − radius), clamped between 1/4096 of the route's length and
-/// `max_spacing` (default 1/8 of the length). (Half the room, the spacing before
-/// 2026-11-23, gave 60 % more disks and three times the solver's iterations for the
-/// same lengths; `docs/corridor.md`.) A sample is kept only when the piece from
+/// duplicates once), and in between points at `spacing` times the room the agent has at
+/// the last sample (clearance − radius), clamped between 1/4096 of the route's length and
+/// `max_spacing` (default 1/8 of the length). A sample is kept only when the piece from
 /// the last kept point is clear, and samples before a segment's end give way until the
 /// last piece is (rounding can put a point of a segment that grazes a wall a hair inside
 /// it), so the chain of samples is valid.
@@ -701,6 +717,7 @@ fn sample_route<W: World + ?Sized>(
     world: &W,
     route: &[DVec2],
     radius: f64,
+    spacing: f64,
     max_spacing: Option<f64>,
     out: &mut Vec<DVec2>,
     vertex_at: &mut Vec<usize>,
@@ -731,7 +748,7 @@ fn sample_route<W: World + ?Sized>(
         let mut here = a;
         loop {
             let room = world.clearance(here) - radius;
-            let step = room.clamp(lo, hi);
+            let step = (spacing * room).clamp(lo, hi);
             t += step;
             if t >= d - 0.5 * lo {
                 break;
@@ -903,6 +920,51 @@ mod tests {
                 assert!(is_valid(&world, &ours, radius), "r = {radius}: {ours:?}");
             }
             assert!(clipped > 0, "r = {radius}: no clipping path sampled");
+        }
+    }
+
+    #[test]
+    fn the_disk_spacing_is_a_fraction_of_the_room_and_fewer_disks_stay_valid() {
+        let map = GridMap::from_rows(&[
+            "................",
+            "................",
+            "......@@@@......",
+            "......@@@@......",
+            "................",
+        ])
+        .unwrap();
+        let world = crate::GridWorld::new(map).unwrap();
+        let route = world
+            .plan(DVec2::new(0.5, 3.5), DVec2::new(15.5, 2.5), 0.0)
+            .unwrap();
+        let mut planner = CorridorPlanner::new();
+        let mut disks = Vec::new();
+        for spacing in [0.25, 0.5, 1.0] {
+            let o = CorridorParams {
+                spacing,
+                ..Default::default()
+            };
+            let plan = planner.plan_along(&world, &route, 0.0, &o).unwrap();
+            assert!(is_valid(&world, &plan.path, 0.0), "spacing {spacing}");
+            disks.push(plan.corridor.len());
+        }
+        assert!(disks[0] > disks[1] && disks[1] > disks[2], "{disks:?}");
+        for spacing in [0.0, -1.0, 1.5, f64::NAN] {
+            let o = CorridorParams {
+                spacing,
+                ..Default::default()
+            };
+            let e = planner.plan_along(&world, &route, 0.0, &o).unwrap_err();
+            assert!(
+                matches!(
+                    e,
+                    Error::BadParameter {
+                        name: "spacing",
+                        ..
+                    }
+                ),
+                "{spacing}: {e:?}"
+            );
         }
     }
 
