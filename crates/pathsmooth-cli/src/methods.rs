@@ -205,8 +205,10 @@ pub enum MapMethod {
     Funnel,
     /// The same corridor, with nodes slid along its portal edges (portal relaxation).
     Relax,
-    /// Shortcuts, then the Chambolle–Pock path optimiser (Langerak, Game AI Pro 3 ch. 20)
-    /// in a corridor of clearance disks along them, made valid on the map.
+    /// The A* path pulled taut in its navmesh channel (kept off the corners), then the
+    /// Chambolle–Pock path optimiser (Langerak, Game AI Pro 3 ch. 20) in a corridor of
+    /// clearance disks along it, made valid on the map; corners still turning more than
+    /// 10° cut by map-aware Chaikin.
     Corridor,
     /// Shortcuts, then fillets: each corner an arc of radius ≥ --turn-radius where the
     /// walls leave room (--g2: clothoid transitions). Not in the default lists.
@@ -270,8 +272,8 @@ impl MapMethod {
     }
 }
 
-/// The corridor optimiser's weights on the command line (Langerak's α and β of (20.9);
-/// defaults: the library's).
+/// The corridor optimiser's options on the command line (Langerak's α and β of (20.9),
+/// the disks' spacing, windows; defaults: the library's).
 #[derive(Debug, Clone, Args)]
 pub struct OptimiserParams {
     /// Corridor optimiser: α ∈ (0, 2), the balance of the step sizes.
@@ -280,22 +282,36 @@ pub struct OptimiserParams {
     /// Corridor optimiser: β > 0, the weight of smoothness against length.
     #[arg(long, default_value_t = SolverParams::default().beta, allow_hyphen_values = true)]
     pub corridor_beta: f64,
+    /// Corridor optimiser: how far apart its disks are, as a fraction of the room the agent
+    /// has there, in (0, 1]; 1 is about twice as fast, for paths slower to follow.
+    #[arg(long, default_value_t = CorridorParams::default().spacing, allow_hyphen_values = true)]
+    pub corridor_spacing: f64,
+    /// Corridor optimiser: solve in windows cut on the route's straight runs (faster; the
+    /// paths are as short, but not the whole problem's optimum).
+    #[arg(long)]
+    pub corridor_windows: bool,
 }
 
 impl Default for OptimiserParams {
     fn default() -> Self {
-        let d = SolverParams::default();
+        let (d, c) = (SolverParams::default(), CorridorParams::default());
         OptimiserParams {
             corridor_alpha: d.alpha,
             corridor_beta: d.beta,
+            corridor_spacing: c.spacing,
+            corridor_windows: c.windows,
         }
     }
 }
 
 impl OptimiserParams {
-    /// The corridor step with these weights (the library checks their ranges).
+    /// The corridor step with these options (the library checks their ranges).
     pub fn step(&self) -> Step {
-        let mut params = CorridorParams::default();
+        let mut params = CorridorParams {
+            spacing: self.corridor_spacing,
+            windows: self.corridor_windows,
+            ..Default::default()
+        };
         params.solver.alpha = self.corridor_alpha;
         params.solver.beta = self.corridor_beta;
         Step::Corridor(params)

@@ -478,6 +478,33 @@ fn bench_prints_a_table_per_method() {
 }
 
 #[test]
+fn the_corridor_options_reach_the_step_and_bad_ones_are_named() {
+    let Some(map) = movingai("dao/arena.map") else {
+        return;
+    };
+    let plan = |extra: &[&str]| {
+        let mut args = vec!["plan", "--map", map.to_str().unwrap()];
+        args.extend(["--from", "1,4", "--to", "44,45", "--method", "corridor"]);
+        args.extend(extra);
+        run(args)
+    };
+    let out = plan(&["--corridor-spacing", "1", "--corridor-windows"]);
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{table}");
+    assert!(
+        table.contains("corridor") && !table.contains("error"),
+        "{table}"
+    );
+    let out = plan(&["--corridor-spacing", "1.5"]);
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success());
+    assert!(
+        table.contains("spacing") && table.contains("1.5"),
+        "{table}"
+    );
+}
+
+#[test]
 fn optimize_solves_a_corridor_and_its_dump_alike() {
     let dir = tmp_dir("optimize");
     let corridor = dir.join("c.json");

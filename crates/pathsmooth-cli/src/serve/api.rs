@@ -459,6 +459,10 @@ pub struct PlanRequest {
     pub corridor_alpha: Option<f64>,
     /// The corridor optimiser's β > 0 (smoothness against length).
     pub corridor_beta: Option<f64>,
+    /// The corridor's disk spacing, a fraction of the room in (0, 1].
+    pub corridor_spacing: Option<f64>,
+    /// Solve the corridor in windows.
+    pub corridor_windows: Option<bool>,
 }
 
 /// One method's result.
@@ -587,6 +591,8 @@ fn plan_blocking(p: &Playground, r: &PlanRequest) -> Result<PlanResponse, ApiErr
     let optimiser = OptimiserParams {
         corridor_alpha: r.corridor_alpha.unwrap_or(defaults.corridor_alpha),
         corridor_beta: r.corridor_beta.unwrap_or(defaults.corridor_beta),
+        corridor_spacing: r.corridor_spacing.unwrap_or(defaults.corridor_spacing),
+        corridor_windows: r.corridor_windows.unwrap_or(defaults.corridor_windows),
     };
     let (from, to) = (cell(r.start, "start")?, cell(r.goal, "goal")?);
     let world = p.world_for(r.world.as_deref(), r.map.as_deref())?;
