@@ -168,12 +168,12 @@ pub struct CorridorParams {
     /// middle of every straight run of the taut route with more than [`WINDOW_RUN`]
     /// samples inside, each cut pinned on the route with the waypoints beside it as
     /// pinned neighbours (so the windows join along the route's direction). Faster, not
-    /// the same optimum: on the 512² Moving AI maps the solve takes a third less time
-    /// and the paths are as short (within 0.1 %) with sharpest turns a few degrees
-    /// sharper, but the whole problem's energy is 10–90 % above its optimum, because the
-    /// chapter's length term spreads waypoints evenly along the whole path and the pinned
-    /// cuts stop them sliding past (`docs/corridor.md`). Default false: one solve of the
-    /// whole chain, to its optimum.
+    /// the same optimum: on the 512² Moving AI maps the step takes 20–40 % less time and
+    /// the paths are as short (within 0.2 %) with sharpest turns a few degrees sharper,
+    /// but the whole problem's energy is 7–92 % above its optimum, because the chapter's
+    /// length term spreads waypoints evenly along the whole path and the pinned cuts stop
+    /// them sliding past (`docs/corridor.md`). Default false: one solve of the whole
+    /// chain, to its optimum.
     pub windows: bool,
 }
 
@@ -426,9 +426,7 @@ impl CorridorPlanner {
             repaired,
         })
     }
-}
 
-impl CorridorPlanner {
     /// Solves `problem` in the windows between consecutive `cuts` (problem indices; see
     /// [`Problem::window`]) and returns the report (iterations summed over the windows,
     /// the largest gap, converged when every window did, the whole problem's energy at

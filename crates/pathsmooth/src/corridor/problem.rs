@@ -612,8 +612,9 @@ mod tests {
             &ProblemParams::default(),
         )
         .unwrap();
-        assert_eq!(p.len(), 7); // the start's dummy, then the six centres
-                                // From the start (its dummy kept) to centre 3, cut there: centre 4 comes along.
+        // The start's dummy, then the six centres.
+        assert_eq!(p.len(), 7);
+        // From the start (its dummy kept) to centre 3, cut there: centre 4 comes along.
         let w = p.window(0, 4);
         assert_eq!((w.len(), w.lead, w.trail, w.h), (6, 1, 1, p.h));
         assert_eq!(w.centers, p.centers[..6]);
