@@ -384,6 +384,11 @@ pub struct Solver {
     kq: Vec<DVec2>,
     sigma: Vec<f64>,
     tau: Vec<f64>,
+    /// Per waypoint, for the relaxed step: τᵢ/h, wᵢσᵢ/h and 1/(1 + σᵢ), found once a solve
+    /// so the step multiplies instead of dividing.
+    tau_h: Vec<f64>,
+    sigma_wh: Vec<f64>,
+    keep_p: Vec<f64>,
     energies: Vec<f64>,
 }
 
@@ -550,8 +555,15 @@ impl Solver {
         ] {
             buf.resize(n, DVec2::ZERO);
         }
-        self.sigma.resize(n, 0.0);
-        self.tau.resize(n, 0.0);
+        for buf in [
+            &mut self.sigma,
+            &mut self.tau,
+            &mut self.tau_h,
+            &mut self.sigma_wh,
+            &mut self.keep_p,
+        ] {
+            buf.resize(n, 0.0);
+        }
         match init {
             Init::Centers => self.v.copy_from_slice(&problem.centers),
             Init::Previous => {}
@@ -591,6 +603,12 @@ impl Solver {
         self.q_bar.copy_from_slice(&self.q);
         let n = problem.len();
         debug_assert_eq!(self.v.len(), n);
+        let inv_h = 1.0 / problem.h;
+        for i in 0..n {
+            self.tau_h[i] = self.tau[i] * inv_h;
+            self.sigma_wh[i] = problem.weights[i] * inv_h * self.sigma[i];
+            self.keep_p[i] = 1.0 / (1.0 + self.sigma[i]);
+        }
         let mut gap = None;
         let max = options.max_iterations();
         for k in 1..=max {
@@ -650,7 +668,7 @@ impl Solver {
             &mut self.q[..n],
             &mut self.kq[..n],
         );
-        let (sigma, tau) = (&self.sigma[..n], &self.tau[..n]);
+        let (tau_h, sigma_wh, keep_p) = (&self.tau_h[..n], &self.sigma_wh[..n], &self.keep_p[..n]);
         // Pass 1: primal step (Kᵀy needs y's neighbours only, so v updates in place).
         for i in 0..n {
             let wp = |j: usize| p[j] * w[j];
@@ -661,7 +679,7 @@ impl Solver {
             } else {
                 -wp(i - 1) + q[i - 1]
             };
-            let vt = project_to_disk(v[i] - kt * (tau[i] * inv_h), c[i], r[i]);
+            let vt = project_to_disk(v[i] - kt * tau_h[i], c[i], r[i]);
             x[i] = 2.0 * vt - v[i];
             v[i] += (vt - v[i]) * rho;
         }
@@ -675,7 +693,7 @@ impl Solver {
             } else {
                 -x[i - 1]
             };
-            let p_hat = (p[i] + ds * (w[i] * inv_h * sigma[i])) / (1.0 + sigma[i]);
+            let p_hat = (p[i] + ds * sigma_wh[i]) * keep_p[i];
             p[i] += (p_hat - p[i]) * rho;
             let dq = if i + 1 < n {
                 (x[i + 1] - x[i]) * (inv_h * mu)
