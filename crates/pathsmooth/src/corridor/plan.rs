@@ -371,22 +371,19 @@ impl CorridorPlanner {
         } else {
             route
         };
-        let mut centers = Vec::new();
-        let mut vertex_at = Vec::new();
-        sample_route(
+        // The room about each centre, queried once while sampling and shared by the corridor
+        // and its safe radii.
+        let Samples {
+            centers,
+            room,
+            vertex_at,
+        } = sample_route(
             world,
             route,
             radius,
             options.spacing,
             options.problem.max_spacing,
-            &mut centers,
-            &mut vertex_at,
         )?;
-        // The room about each centre, queried once for both the corridor and its safe radii.
-        let room: Vec<f64> = centers
-            .iter()
-            .map(|&c| world.clearance(c) - radius)
-            .collect();
         let clearance: Vec<f64> = room.iter().map(|&c| c.max(0.0)).collect();
         let mut safe = Vec::with_capacity(centers.len());
         safe_radii_from_room(world, &centers, &room, radius, &mut safe);
@@ -706,22 +703,28 @@ fn drop_reversals<W: World + ?Sized>(world: &W, radius: f64, path: &mut Vec<DVec
 /// The most disks [`CorridorPlanner::plan_along`] samples along a route.
 const MAX_ROUTE_SAMPLES: usize = 1 << 16;
 
+/// The samples of a route: disk centres, the room the agent has at each (clearance −
+/// radius), and the sample index of each route vertex.
+struct Samples {
+    centers: Vec<DVec2>,
+    room: Vec<f64>,
+    vertex_at: Vec<usize>,
+}
+
 /// Samples `route` for [`CorridorPlanner::plan_along`]: every vertex (consecutive
 /// duplicates once), and in between points at `spacing` times the room the agent has at
 /// the last sample (clearance − radius), clamped between 1/4096 of the route's length and
 /// `max_spacing` (default 1/8 of the length). A sample is kept only when the piece from
 /// the last kept point is clear, and samples before a segment's end give way until the
 /// last piece is (rounding can put a point of a segment that grazes a wall a hair inside
-/// it), so the chain of samples is valid.
+/// it), so the chain of samples is valid. One clearance query per sample.
 fn sample_route<W: World + ?Sized>(
     world: &W,
     route: &[DVec2],
     radius: f64,
     spacing: f64,
     max_spacing: Option<f64>,
-    out: &mut Vec<DVec2>,
-    vertex_at: &mut Vec<usize>,
-) -> Result<()> {
+) -> Result<Samples> {
     let total = crate::metrics::length(route);
     if !total.is_finite() {
         return Err(Error::param("route length", total, "a finite length"));
@@ -733,21 +736,23 @@ fn sample_route<W: World + ?Sized>(
     };
     let lo = (total / 4096.0).min(hi).max(f64::MIN_POSITIVE);
     let margin = margin_of(world);
-    out.clear();
-    out.push(route[0]);
-    vertex_at.clear();
-    vertex_at.push(0);
+    let room_at = |p: DVec2| world.clearance(p) - radius;
+    let mut s = Samples {
+        centers: vec![route[0]],
+        room: vec![room_at(route[0])],
+        vertex_at: vec![0],
+    };
     for w in route.windows(2) {
         let (a, b) = (w[0], w[1]);
         let d = a.distance(b);
         if d == 0.0 {
             continue;
         }
-        let first = out.len();
+        let first = s.centers.len();
         let mut t = 0.0;
-        let mut here = a;
+        // The last kept sample (at first `a`, the previous segment's end) and its room.
+        let (mut here, mut room) = (a, s.room[first - 1]);
         loop {
-            let room = world.clearance(here) - radius;
             let step = (spacing * room).clamp(lo, hi);
             t += step;
             if t >= d - 0.5 * lo {
@@ -759,31 +764,37 @@ fn sample_route<W: World + ?Sized>(
             // so a piece `hi` shortened needs no test.
             let next = a + (b - a) * (t / d);
             let lipschitz = step < room - margin;
-            if !lipschitz && !world.segment_is_clear(*out.last().unwrap_or(&a), next, radius) {
+            if !lipschitz && !world.segment_is_clear(here, next, radius) {
                 continue;
             }
-            here = next;
-            out.push(next);
-            if out.len() >= MAX_ROUTE_SAMPLES {
+            (here, room) = (next, room_at(next));
+            s.centers.push(here);
+            s.room.push(room);
+            if s.centers.len() >= MAX_ROUTE_SAMPLES {
                 return Err(Error::OutputTooLarge {
-                    requested: out.len() as u128 + 1,
+                    requested: s.centers.len() as u128 + 1,
                     cap: MAX_ROUTE_SAMPLES,
                 });
             }
         }
         // The last piece too; samples of this segment give way until it is clear (the
         // segment's start, a route vertex, always is).
-        while out.len() > first && !world.segment_is_clear(out[out.len() - 1], b, radius) {
-            out.pop();
+        while s.centers.len() > first && !world.segment_is_clear(here, b, radius) {
+            s.centers.pop();
+            s.room.pop();
+            here = s.centers[s.centers.len() - 1];
         }
-        out.push(b);
-        vertex_at.push(out.len() - 1);
+        s.centers.push(b);
+        s.room.push(room_at(b));
+        s.vertex_at.push(s.centers.len() - 1);
     }
-    if out.len() == 1 {
-        out.push(route[route.len() - 1]);
-        vertex_at.push(1);
+    if s.centers.len() == 1 {
+        let goal = route[route.len() - 1];
+        s.centers.push(goal);
+        s.room.push(room_at(goal));
+        s.vertex_at.push(1);
     }
-    Ok(())
+    Ok(s)
 }
 
 /// The margin the corridor keeps above the agent radius on `world`: [`MARGIN`] in a world
