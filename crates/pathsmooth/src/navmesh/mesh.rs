@@ -649,7 +649,7 @@ impl NavMesh {
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn neighbors(&self, t: TriId) -> [Option<TriId>; 3] {
-        self.neighbors[t].map(|n| (n != NO_TRI).then_some(n as TriId))
+        std::array::from_fn(|i| self.across(t, i))
     }
 
     /// What corner `c` of triangle `t` is to a path: [`ON_WALL`] and [`TURN`] bits.
@@ -658,7 +658,7 @@ impl NavMesh {
     }
 
     /// The triangle across edge `i` of `t` (`neighbors(t)[i]` without building the array).
-    fn across(&self, t: TriId, i: usize) -> Option<TriId> {
+    pub(crate) fn across(&self, t: TriId, i: usize) -> Option<TriId> {
         let n = self.neighbors[t][i];
         (n != NO_TRI).then_some(n as TriId)
     }
@@ -677,10 +677,10 @@ impl NavMesh {
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn shared_edge(&self, a: TriId, b: TriId) -> Option<usize> {
-        self.neighbors
-            .get(a)?
-            .iter()
-            .position(|&n| n != NO_TRI && n as TriId == b)
+        if a >= self.neighbors.len() {
+            return None;
+        }
+        (0..3).position(|i| self.across(a, i) == Some(b))
     }
 
     /// True when `p` lies in the closed triangle `t`. Panics if `t` is out of range.

@@ -804,10 +804,7 @@ impl NavMeshQuery {
         while n != NONE {
             self.channel.push(t);
             t = mesh
-                .neighbors(t)
-                .get(self.link_edge[n as usize] as usize)
-                .copied()
-                .flatten()
+                .across(t, self.link_edge[n as usize] as usize)
                 .unwrap_or(s);
             n = self.link_parent[n as usize];
         }
