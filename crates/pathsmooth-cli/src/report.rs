@@ -43,7 +43,7 @@ pub fn metrics_row(
         format!("{:.1}", r.max_turn.to_degrees()),
         format!("{:.1}", r.total_turn.to_degrees()),
         format!("{:.3}", r.min_clearance),
-        if path.len() <= FOLLOW_TIME_MAX_POINTS {
+        if follow_time_shown(path) {
             format!("{:.2}", follow_time(path)?)
         } else {
             "—".into()
@@ -55,6 +55,11 @@ pub fn metrics_row(
 /// 300 bytes a point (positions, headings and speeds at each knot), so this bounds it to
 /// about 300 MiB; longer paths (many Chaikin passes near the output cap) show "—".
 pub const FOLLOW_TIME_MAX_POINTS: usize = 1 << 20;
+
+/// Does the table show `path`'s follow time (at most [`FOLLOW_TIME_MAX_POINTS`] points)?
+pub fn follow_time_shown(path: &[DVec2]) -> bool {
+    path.len() <= FOLLOW_TIME_MAX_POINTS
+}
 
 /// A row for a method that failed: its name and the error, the other columns empty.
 pub fn error_row(name: &str, e: &pathsmooth::Error) -> Vec<String> {

@@ -12,7 +12,9 @@ use pathsmooth::{NavMeshWorld, Pipeline, World};
 use crate::files::{read_navmesh, write_bytes, write_path_file};
 use crate::methods::{parse_xy, CurveParams, FrameArgs, MapMethod, OptimiserParams};
 use crate::picture::{png, svg, Layer, Scene, PALETTE};
-use crate::report::{error_row, metrics_header, run_and_measure, FOLLOW_TIME_MAX_POINTS};
+use crate::report::{
+    error_row, follow_time_shown, metrics_header, run_and_measure, FOLLOW_TIME_MAX_POINTS,
+};
 use crate::table::Table;
 
 /// Arguments of `pathsmooth plan`.
@@ -136,6 +138,18 @@ struct Planned {
     outcomes: Outcomes,
 }
 
+impl Planned {
+    /// The table rendered, and the pictures of `scene` that `a` asks for.
+    fn new(a: &PlanArgs, table: &Table, scene: &Scene, outcomes: Outcomes) -> Result<Self> {
+        Ok(Planned {
+            table: table.render(),
+            png: a.png.as_ref().map(|_| png::render(scene)).transpose()?,
+            svg: a.svg.as_ref().map(|_| svg::render(scene)),
+            outcomes,
+        })
+    }
+}
+
 /// The failures and skipped steps of a plan's methods.
 #[derive(Default)]
 struct Outcomes {
@@ -190,7 +204,7 @@ fn plan_on_map(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planne
             Ok((path, row)) => {
                 table.row(row);
                 outcomes.ran(m.name(), &pipeline);
-                if path.len() > FOLLOW_TIME_MAX_POINTS {
+                if !follow_time_shown(&path) {
                     outcomes.notes.push(format!(
                         "note: {}: follow time not computed for a path of more than \
                          {FOLLOW_TIME_MAX_POINTS} points (its speed profile would need \
@@ -230,12 +244,7 @@ fn plan_on_map(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planne
             Err(e) => outcomes.failed(m.name(), &e, &mut table),
         }
     }
-    Ok(Planned {
-        table: table.render(),
-        png: a.png.as_ref().map(|_| png::render(&scene)).transpose()?,
-        svg: a.svg.as_ref().map(|_| svg::render(&scene)),
-        outcomes,
-    })
+    Planned::new(a, &table, &scene, outcomes)
 }
 
 /// Planning on a navmesh scene: the channel of the shortest path (`NavMeshQuery`), then
@@ -299,10 +308,5 @@ fn plan_on_scene(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Plan
         }
     }
     scene.mark_ends(&straight);
-    Ok(Planned {
-        table: table.render(),
-        png: a.png.as_ref().map(|_| png::render(&scene)).transpose()?,
-        svg: a.svg.as_ref().map(|_| svg::render(&scene)),
-        outcomes,
-    })
+    Planned::new(a, &table, &scene, outcomes)
 }
