@@ -368,7 +368,7 @@ fn navmesh_paths_are_valid_at_radius_0_03_05_on_every_map() {
 /// 0.7°: the chord from arrival to departure dipped 1e-5 inside the radius, and the plan
 /// failed. The funnel now goes through the crossing of the two tangents instead.
 #[test]
-fn a_short_arc_a_hair_inside_the_radius_is_repaired() {
+fn a_grazed_corner_on_random512_keeps_the_radius() {
     let Some((map, _)) = common::try_load("random/random512-10-0") else {
         return;
     };
