@@ -3,7 +3,7 @@
 
 use clap::{Args, ValueEnum};
 use glam::DVec2;
-use pathsmooth::corridor::optimize::SolverParams;
+use pathsmooth::corridor::optimize::{Method, SolverParams};
 use pathsmooth::corridor::plan::CorridorParams;
 use pathsmooth::curve::catmull_rom::{catmull_rom, CatmullRomParams, Ends};
 use pathsmooth::curve::chaikin::{chaikin, chaikin_adaptive, AdaptiveParams, ChaikinParams};
@@ -272,14 +272,37 @@ impl MapMethod {
     }
 }
 
-/// The corridor optimiser's options on the command line (Langerak's α and β of (20.9),
-/// the disks' spacing, windows; defaults: the library's).
+/// Which iteration solves the corridor problem (the same energy, the same certified gap).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CorridorSolver {
+    /// ADMM with the smoothness system solved exactly (the library's corridor default).
+    Admm,
+    /// The chapter's Chambolle–Pock iteration (`--corridor-alpha`, `--corridor-beta`).
+    ChambollePock,
+}
+
+impl CorridorSolver {
+    /// The library's method.
+    pub fn method(self) -> Method {
+        match self {
+            CorridorSolver::Admm => Method::ADMM,
+            CorridorSolver::ChambollePock => Method::ChambollePock,
+        }
+    }
+}
+
+/// The corridor optimiser's options on the command line (the iteration, Langerak's α and
+/// β of (20.9), the disks' spacing, windows; defaults: the library's).
 #[derive(Debug, Clone, Args)]
 pub struct OptimiserParams {
-    /// Corridor optimiser: α ∈ (0, 2), the balance of the step sizes.
+    /// Corridor optimiser: the iteration that solves it.
+    #[arg(long, value_enum, default_value_t = CorridorSolver::Admm)]
+    pub corridor_solver: CorridorSolver,
+    /// Corridor optimiser, Chambolle–Pock only: α ∈ (0, 2) of the step sizes.
     #[arg(long, default_value_t = SolverParams::default().alpha, allow_hyphen_values = true)]
     pub corridor_alpha: f64,
-    /// Corridor optimiser: β > 0, the weight of smoothness against length.
+    /// Corridor optimiser, Chambolle–Pock only: β > 0, the balance of the primal and dual
+    /// steps.
     #[arg(long, default_value_t = SolverParams::default().beta, allow_hyphen_values = true)]
     pub corridor_beta: f64,
     /// Corridor optimiser: how far apart its disks are, as a fraction of the room the agent
@@ -296,6 +319,7 @@ impl Default for OptimiserParams {
     fn default() -> Self {
         let (d, c) = (SolverParams::default(), CorridorParams::default());
         OptimiserParams {
+            corridor_solver: CorridorSolver::Admm,
             corridor_alpha: d.alpha,
             corridor_beta: d.beta,
             corridor_spacing: c.spacing,
@@ -312,6 +336,7 @@ impl OptimiserParams {
             windows: self.corridor_windows,
             ..Default::default()
         };
+        params.solver.method = self.corridor_solver.method();
         params.solver.alpha = self.corridor_alpha;
         params.solver.beta = self.corridor_beta;
         Step::Corridor(params)

@@ -488,7 +488,13 @@ fn the_corridor_options_reach_the_step_and_bad_ones_are_named() {
         args.extend(extra);
         run(args)
     };
-    let out = plan(&["--corridor-spacing", "1", "--corridor-windows"]);
+    let out = plan(&[
+        "--corridor-spacing",
+        "1",
+        "--corridor-windows",
+        "--corridor-solver",
+        "chambolle-pock",
+    ]);
     let table = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{table}");
     assert!(

@@ -195,15 +195,34 @@ fn the_optimiser_weights_reach_the_corridor_method() {
     };
     let (status, default) = with(json!({}));
     assert_eq!(status, 200, "{default}");
-    let (status, smoother) = with(json!({"corridor_beta": 32.0}));
-    assert_eq!(status, 200, "{smoother}");
     let points = |b: &Value| b["paths"]["corridor"]["points"].clone();
+    // The default iteration is ADMM; the chapter's Chambolle–Pock stops elsewhere, and its
+    // β changes where.
+    let cp = |extra: Value| {
+        let mut req = json!({"corridor_solver": "chambolle-pock"});
+        req.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        with(req)
+    };
+    let (status, chambolle_pock) = cp(json!({}));
+    assert_eq!(status, 200, "{chambolle_pock}");
     assert_ne!(
         points(&default),
+        points(&chambolle_pock),
+        "the solver reaches the step"
+    );
+    let (status, smoother) = cp(json!({"corridor_beta": 32.0}));
+    assert_eq!(status, 200, "{smoother}");
+    assert_ne!(
+        points(&chambolle_pock),
         points(&smoother),
         "β changes the optimised path"
     );
     assert_eq!(smoother["paths"]["corridor"]["valid"], true);
+    let (status, unknown) = with(json!({"corridor_solver": "newton"}));
+    assert_eq!(status, 400, "{unknown}");
+    assert!(unknown.to_string().contains("chambolle-pock"), "{unknown}");
     // Out of range: the library's message, as that method's error.
     let (status, bad) = with(json!({"corridor_alpha": 2.5}));
     assert_eq!(status, 200, "{bad}");

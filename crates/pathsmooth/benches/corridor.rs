@@ -1,11 +1,11 @@
 //! Benchmarks of the corridor optimiser (Langerak, Game AI Pro 3, ch. 20).
 //!
 //! `cargo bench -p pathsmooth --bench corridor` runs the criterion groups:
-//! - `corridor_n{20,100,1000}`: time for Chambolle–Pock to reach a relative energy gap of
-//!   1e-2, 1e-3, 1e-4 to the exact optimum (computed once by clarabel in setup; the
-//!   iteration count needed is found in setup and the solve is timed with that fixed
-//!   count), the certified stopping rule at 1e-3, and clarabel's full solve of the same
-//!   problem in the same group.
+//! - `corridor_n{20,100,1000}`: time for Chambolle–Pock and for ADMM to reach a relative
+//!   energy gap of 1e-2, 1e-3, 1e-4 to the exact optimum (computed once by clarabel in
+//!   setup; the iteration count needed is found in setup and the solve is timed with that
+//!   fixed count), the certified stopping rule at 1e-3, and clarabel's full solve of the
+//!   same problem in the same group.
 //! - `batch_10000`: 10,000 corridors with rayon (`solve_batch_into`) and sequentially.
 //!
 //! `cargo bench -p pathsmooth --bench corridor -- --sweep` instead prints the iteration
@@ -15,7 +15,7 @@ use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion};
 use pathsmooth::corridor::operators::LengthNorm;
-use pathsmooth::corridor::optimize::{solve_batch_into, Init, Solver, SolverParams, Stop};
+use pathsmooth::corridor::optimize::{solve_batch_into, Init, Method, Solver, SolverParams, Stop};
 use pathsmooth::corridor::problem::Problem;
 
 #[path = "../tests/support/corridor_ref.rs"]
@@ -210,43 +210,55 @@ fn sweep() {
 }
 
 fn corridor_groups(c: &mut Criterion) {
+    let methods = [
+        ("chambolle_pock", Method::ChambollePock),
+        ("admm", Method::ADMM),
+    ];
     for n in [20, 100, 1000] {
         let pr = random_problem(7 + n as u64, n);
         let conic = Conic::new(&pr, LengthNorm::Chapter);
         let (e_star, _) = reference(&pr, LengthNorm::Chapter);
-        let base = SolverParams::default();
-        let energies = record(&pr, &base, 200_000);
         let mut group = c.benchmark_group(format!("corridor_n{n}"));
         group.sample_size(10);
-        for eps in [1e-2, 1e-3, 1e-4] {
-            match iterations_to(&energies, e_star, eps) {
-                Some(k) => {
-                    eprintln!("n={n}: gap {eps:e} after {k} iterations");
-                    let o = SolverParams {
-                        stop: Stop::Iterations(k.max(1)),
-                        ..base
-                    };
-                    let mut s = Solver::new();
-                    group.bench_function(BenchmarkId::new("chambolle_pock_gap", eps), |b| {
-                        b.iter(|| s.solve(black_box(&pr), &o).unwrap())
-                    });
+        for (name, method) in methods {
+            let base = SolverParams {
+                method,
+                ..Default::default()
+            };
+            let energies = record(&pr, &base, 200_000);
+            for eps in [1e-2, 1e-3, 1e-4] {
+                match iterations_to(&energies, e_star, eps) {
+                    Some(k) => {
+                        eprintln!("n={n}, {name}: gap {eps:e} after {k} iterations");
+                        let o = SolverParams {
+                            stop: Stop::Iterations(k.max(1)),
+                            ..base
+                        };
+                        let mut s = Solver::new();
+                        let id = BenchmarkId::new(format!("{name}_gap"), eps);
+                        group.bench_function(id, |b| {
+                            b.iter(|| s.solve(black_box(&pr), &o).unwrap())
+                        });
+                    }
+                    None => {
+                        eprintln!("n={n}, {name}: gap {eps:e} not reached in 200000 iterations")
+                    }
                 }
-                None => eprintln!("n={n}: gap {eps:e} not reached in 200000 iterations"),
             }
+            let o = SolverParams {
+                stop: Stop::Tolerance {
+                    gap: 1e-3,
+                    max_iterations: 200_000,
+                },
+                ..base
+            };
+            let mut s = Solver::new();
+            let its = s.solve(&pr, &o).unwrap().iterations;
+            eprintln!("n={n}, {name}: certified 1e-3 after {its} iterations");
+            group.bench_function(format!("{name}_certified_1e-3"), |b| {
+                b.iter(|| s.solve(black_box(&pr), &o).unwrap())
+            });
         }
-        let o = SolverParams {
-            stop: Stop::Tolerance {
-                gap: 1e-3,
-                max_iterations: 200_000,
-            },
-            ..base
-        };
-        let mut s = Solver::new();
-        let its = s.solve(&pr, &o).unwrap().iterations;
-        eprintln!("n={n}: certified 1e-3 after {its} iterations");
-        group.bench_function("chambolle_pock_certified_1e-3", |b| {
-            b.iter(|| s.solve(black_box(&pr), &o).unwrap())
-        });
         group.bench_function("clarabel", |b| b.iter(|| black_box(&conic).solve()));
         group.finish();
     }

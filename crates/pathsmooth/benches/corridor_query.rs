@@ -6,12 +6,13 @@
 //! `cargo bench -p pathsmooth --bench corridor_query` (set `PATHSMOOTH_SHARED` unless
 //! `shared/` sits beside the checkout). Per map, three scenarios: the median, the 90th
 //! percentile and the longest by optimal length. Before the group runs, one line per
-//! scenario prints the disks, the solver's iterations (summed over the windows), and the
-//! path lengths. Functions, per scenario:
+//! scenario prints, for each variant, the disks, the solver's iterations (summed over the
+//! windows), and the path length. Functions, per scenario:
 //!
 //! - `grid_astar`: `GridWorld::plan` at radius 0 (the route the corridor step follows);
-//! - `corridor`: the corridor step on that route with the default options (one solve of
-//!   the whole chain);
+//! - `corridor`: the corridor step on that route with the default options (one ADMM solve
+//!   of the whole chain);
+//! - `corridor_chambolle_pock`: the same solved by the chapter's Chambolle–Pock iteration;
 //! - `corridor_windows`: the same with `windows: true` (the chain solved in windows);
 //! - `corridor_spacing_1`: the same with `spacing: 1.0` (disks a whole room apart).
 
@@ -20,6 +21,7 @@ mod support;
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use pathsmooth::corridor::optimize::Method;
 use pathsmooth::corridor::plan::{CorridorParams, CorridorPlanner};
 use pathsmooth::grid::Scenario;
 use pathsmooth::metrics::length;
@@ -46,14 +48,26 @@ fn query(c: &mut Criterion) {
     let mut group = c.benchmark_group("corridor_query");
     group.sample_size(10);
     let whole = CorridorParams::default();
-    let windows = CorridorParams {
-        windows: true,
-        ..Default::default()
-    };
-    let sparse = CorridorParams {
-        spacing: 1.0,
-        ..Default::default()
-    };
+    let mut chambolle_pock = whole.clone();
+    chambolle_pock.solver.method = Method::ChambollePock;
+    let variants = [
+        ("corridor", whole.clone()),
+        ("corridor_chambolle_pock", chambolle_pock),
+        (
+            "corridor_windows",
+            CorridorParams {
+                windows: true,
+                ..whole.clone()
+            },
+        ),
+        (
+            "corridor_spacing_1",
+            CorridorParams {
+                spacing: 1.0,
+                ..whole
+            },
+        ),
+    ];
     for name in MAPS {
         let (map, scen) = support::load(name);
         let world = GridWorld::new(map).unwrap();
@@ -63,36 +77,28 @@ fn query(c: &mut Criterion) {
         for (k, s) in picks(scen).iter().enumerate() {
             let (a, b) = (s.start_point(), s.goal_point());
             let route = world.plan(a, b, 0.0).unwrap();
-            let plan = planner.plan_along(&world, &route, 0.0, &whole).unwrap();
-            let split = planner.plan_along(&world, &route, 0.0, &windows).unwrap();
-            let wide = planner.plan_along(&world, &route, 0.0, &sparse).unwrap();
-            println!(
-                "{name} #{k}: A* {:.1} | corridor {} disks, {} iterations, path {:.1} \
-                 (in windows: {} iterations, path {:.1}; spacing 1: {} disks, {} iterations, \
-                 path {:.1})",
-                length(&route),
-                plan.corridor.len(),
-                plan.report.iterations,
-                length(&plan.path),
-                split.report.iterations,
-                length(&split.path),
-                wide.corridor.len(),
-                wide.report.iterations,
-                length(&wide.path),
-            );
+            let mut line = format!("{name} #{k}: A* {:.1}", length(&route));
+            for (what, options) in &variants {
+                let plan = planner.plan_along(&world, &route, 0.0, options).unwrap();
+                line += &format!(
+                    " | {what}: {} disks, {} iterations, path {:.1}",
+                    plan.corridor.len(),
+                    plan.report.iterations,
+                    length(&plan.path)
+                );
+            }
+            println!("{line}");
             let id = |what: &str| BenchmarkId::new(what, format!("{name}#{k}"));
             group.bench_function(id("grid_astar"), |bch| {
                 bch.iter(|| black_box(world.plan(a, b, 0.0).unwrap()))
             });
-            group.bench_function(id("corridor"), |bch| {
-                bch.iter(|| black_box(planner.plan_along(&world, &route, 0.0, &whole).unwrap()))
-            });
-            group.bench_function(id("corridor_windows"), |bch| {
-                bch.iter(|| black_box(planner.plan_along(&world, &route, 0.0, &windows).unwrap()))
-            });
-            group.bench_function(id("corridor_spacing_1"), |bch| {
-                bch.iter(|| black_box(planner.plan_along(&world, &route, 0.0, &sparse).unwrap()))
-            });
+            for (what, options) in &variants {
+                group.bench_function(id(what), |bch| {
+                    bch.iter(|| {
+                        black_box(planner.plan_along(&world, &route, 0.0, options).unwrap())
+                    })
+                });
+            }
         }
     }
     group.finish();

@@ -14,7 +14,8 @@ use pathsmooth::corridor::operators::{
     apply_k, apply_kt, energy, project_to_disk, step_sizes, LengthNorm,
 };
 use pathsmooth::corridor::optimize::{
-    optimize, solve_batch, solve_batch_into, Init, Solver, SolverParams, Stop, MAX_ITERATIONS,
+    optimize, solve_batch, solve_batch_into, Init, Method, Solver, SolverParams, Stop,
+    MAX_ITERATIONS,
 };
 use pathsmooth::corridor::plan::{CorridorParams, CorridorPlanner, CORRIDOR_GAP};
 use pathsmooth::corridor::problem::{bathtub, Problem, ProblemParams, Weights};
@@ -29,6 +30,11 @@ fn tol(gap: f64) -> SolverParams {
         },
         ..Default::default()
     }
+}
+
+/// Both iterations, to the same tolerance.
+fn tol_each(gap: f64) -> [SolverParams; 2] {
+    [Method::ChambollePock, Method::ADMM].map(|method| SolverParams { method, ..tol(gap) })
 }
 
 fn assert_inside(pr: &Problem, v: &[DVec2]) {
@@ -162,19 +168,22 @@ fn optimum_matches_clarabel_within_1e_4() {
     ] {
         let pr = random_problem(seed, n);
         let (e_star, _) = reference(&pr, LengthNorm::Chapter);
-        let s = optimize(&pr, &tol(1e-5)).unwrap();
-        assert!(s.report.converged, "seed {seed}: {:?}", s.report);
-        assert_inside(&pr, &s.path);
-        let e = energy(&pr, &s.path, LengthNorm::Chapter);
-        let rel = (e - e_star) / e_star;
-        assert!(
-            rel <= 1e-4,
-            "seed {seed}, n {n}: {e} vs clarabel {e_star} ({rel:e})"
-        );
-        assert!(
-            rel >= -1e-7,
-            "seed {seed}: below the optimum? {e} vs {e_star}"
-        );
+        for o in tol_each(1e-5) {
+            let s = optimize(&pr, &o).unwrap();
+            let m = o.method;
+            assert!(s.report.converged, "seed {seed} {m:?}: {:?}", s.report);
+            assert_inside(&pr, &s.path);
+            let e = energy(&pr, &s.path, LengthNorm::Chapter);
+            let rel = (e - e_star) / e_star;
+            assert!(
+                rel <= 1e-4,
+                "seed {seed}, n {n}, {m:?}: {e} vs clarabel {e_star} ({rel:e})"
+            );
+            assert!(
+                rel >= -1e-7,
+                "seed {seed} {m:?}: below the optimum? {e} vs {e_star}"
+            );
+        }
     }
 }
 
@@ -219,14 +228,17 @@ fn real_map_corridors_reach_clarabels_optimum() {
             let (e_star, _) = reference(&pr, LengthNorm::Chapter);
             let rel = |e: f64| (e - e_star) / e_star;
             for (gap, limit) in [(1e-3, 1e-3), (CORRIDOR_GAP, 1e-2)] {
-                let got = optimize(&pr, &tol(gap)).unwrap();
-                assert_inside(&pr, &got.path);
-                let r = rel(got.report.energy);
-                assert!(
-                    (-1e-7..=limit).contains(&r),
-                    "{name} {s:?}, {n} disks, gap {gap}: {} vs clarabel {e_star} ({r:e})",
-                    got.report.energy
-                );
+                for o in tol_each(gap) {
+                    let got = optimize(&pr, &o).unwrap();
+                    assert_inside(&pr, &got.path);
+                    let r = rel(got.report.energy);
+                    assert!(
+                        (-1e-7..=limit).contains(&r),
+                        "{name} {s:?}, {n} disks, gap {gap}, {:?}: {} vs clarabel {e_star} ({r:e})",
+                        o.method,
+                        got.report.energy
+                    );
+                }
             }
             assert!(
                 (-1e-7..=1e-2).contains(&rel(plan.report.energy)),
@@ -286,15 +298,21 @@ fn sum_of_lengths_option_matches_clarabel_too() {
     for seed in [21, 22, 23] {
         let pr = random_problem(seed, 20);
         let (e_star, _) = reference(&pr, LengthNorm::SumOfLengths);
-        let o = SolverParams {
-            length: LengthNorm::SumOfLengths,
-            ..tol(1e-5)
-        };
-        let s = optimize(&pr, &o).unwrap();
-        assert_inside(&pr, &s.path);
-        let e = energy(&pr, &s.path, LengthNorm::SumOfLengths);
-        let rel = (e - e_star) / e_star;
-        assert!((-1e-7..=1e-4).contains(&rel), "seed {seed}: {rel:e}");
+        for o in tol_each(1e-5) {
+            let o = SolverParams {
+                length: LengthNorm::SumOfLengths,
+                ..o
+            };
+            let s = optimize(&pr, &o).unwrap();
+            assert_inside(&pr, &s.path);
+            let e = energy(&pr, &s.path, LengthNorm::SumOfLengths);
+            let rel = (e - e_star) / e_star;
+            assert!(
+                (-1e-7..=1e-4).contains(&rel),
+                "seed {seed} {:?}: {rel:e}",
+                o.method
+            );
+        }
     }
 }
 
@@ -378,10 +396,15 @@ fn energy_history_has_one_entry_per_iteration() {
 fn warm_start_from_the_solution_stops_at_the_first_check() {
     let pr = random_problem(9, 40);
     let mut s = Solver::new();
+    for o in tol_each(1e-4) {
+        let first = s.solve(&pr, &o).unwrap();
+        assert!(first.iterations > 10, "{:?}", o.method);
+        let again = s.solve_from(&pr, &o, Init::Previous).unwrap();
+        assert!(again.converged && again.iterations <= 10, "{again:?}");
+    }
     let first = s.solve(&pr, &tol(1e-4)).unwrap();
-    assert!(first.iterations > 10);
     let again = s.solve_from(&pr, &tol(1e-4), Init::Previous).unwrap();
-    assert!(again.converged && again.iterations <= 10, "{again:?}");
+    assert!(again.iterations <= 10 && first.iterations > 10);
     let sol = s.solution(again);
     let mut other = Solver::new();
     let from = Init::From {
@@ -460,7 +483,7 @@ fn facing_directions_bend_the_ends() {
 }
 
 #[test]
-fn scaled_beta_makes_the_iteration_independent_of_the_map_units() {
+fn scaled_steps_make_the_iteration_independent_of_the_map_units() {
     let pr = random_problem(31, 30);
     for s in [0.01, 7.0, 1000.0] {
         let mut big = pr.clone();
@@ -477,6 +500,19 @@ fn scaled_beta_makes_the_iteration_independent_of_the_map_units() {
         for i in 0..pr.len() {
             let d = (a.path[i] * s).distance(b.path[i]) / s;
             assert!(d < 1e-9, "scale {s}, waypoint {i}: {d:e}");
+        }
+        // ADMM's penalty is relative to h² for the same reason.
+        let admm = SolverParams {
+            method: Method::ADMM,
+            ..o
+        };
+        let (a, b) = (
+            optimize(&pr, &admm).unwrap(),
+            optimize(&big, &admm).unwrap(),
+        );
+        for i in 0..pr.len() {
+            let d = (a.path[i] * s).distance(b.path[i]) / s;
+            assert!(d < 1e-9, "ADMM, scale {s}, waypoint {i}: {d:e}");
         }
         // Without the scaling the chapter's fixed β behaves differently at another scale.
         let fixed = SolverParams {
@@ -583,6 +619,19 @@ fn bad_input_is_a_clear_error() {
         })),
         "acceleration"
     );
+    let admm = |penalty, relaxation| SolverParams {
+        method: Method::Admm {
+            penalty,
+            relaxation,
+        },
+        ..d
+    };
+    for p in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+        assert_eq!(name(bad(admm(p, 1.0))), "penalty");
+    }
+    for a in [0.0, 2.0, f64::NAN] {
+        assert_eq!(name(bad(admm(1.0, a))), "relaxation");
+    }
     let mut nan = pr.clone();
     nan.centers[2].x = f64::NAN;
     assert_eq!(
@@ -647,7 +696,15 @@ fn degenerate_corridors_never_give_nan() {
         DiskCorridor::new(vec![DVec2::ZERO, DVec2::X], vec![0.0, 1.0], None, None).unwrap();
     for c in [dup, same, pinned] {
         let pr = Problem::from_corridor(&c, &ProblemParams::default()).unwrap();
-        for o in [SolverParams::default(), SolverParams::chapter(50, 1.0, 1.0)] {
+        let admm = SolverParams {
+            method: Method::ADMM,
+            ..Default::default()
+        };
+        for o in [
+            SolverParams::default(),
+            SolverParams::chapter(50, 1.0, 1.0),
+            admm,
+        ] {
             let s = optimize(&pr, &o).unwrap();
             assert_inside(&pr, &s.path);
             assert!(s.report.energy.is_finite());
@@ -665,21 +722,23 @@ fn extreme_scales_and_offsets_still_give_finite_paths_or_a_clear_error() {
             .for_each(|c| *c = *c * scale + DVec2::splat(offset));
         q.radii.iter_mut().for_each(|r| *r *= scale);
         q.h *= scale;
-        match optimize(&q, &SolverParams::default()) {
-            Ok(s) => {
-                assert!(s.path.iter().all(|p| p.is_finite()), "scale {scale}");
-                assert!(s.report.energy.is_finite(), "scale {scale}");
-                // Inside the disk up to the rounding of the coordinates themselves.
-                let ulp = (offset.abs() + 30.0 * scale) * f64::EPSILON;
-                for i in 0..q.len() {
-                    let out = s.path[i].distance(q.centers[i]) - q.radii[i];
-                    assert!(
-                        out <= 1e-9 * scale + 4.0 * ulp,
-                        "scale {scale} offset {offset}: {i} out by {out:e}"
-                    );
+        for o in tol_each(1e-3) {
+            match optimize(&q, &o) {
+                Ok(s) => {
+                    assert!(s.path.iter().all(|p| p.is_finite()), "scale {scale}");
+                    assert!(s.report.energy.is_finite(), "scale {scale}");
+                    // Inside the disk up to the rounding of the coordinates themselves.
+                    let ulp = (offset.abs() + 30.0 * scale) * f64::EPSILON;
+                    for i in 0..q.len() {
+                        let out = s.path[i].distance(q.centers[i]) - q.radii[i];
+                        assert!(
+                            out <= 1e-9 * scale + 4.0 * ulp,
+                            "scale {scale} offset {offset}: {i} out by {out:e}"
+                        );
+                    }
                 }
+                Err(e) => assert!(matches!(e, Error::NonFinite { .. }), "scale {scale}: {e:?}"),
             }
-            Err(e) => assert!(matches!(e, Error::NonFinite { .. }), "scale {scale}: {e:?}"),
         }
     }
 }
@@ -693,10 +752,12 @@ proptest! {
         n in 2usize..40,
         rho in prop_oneof![Just(1.0), 0.5f64..1.95],
         iterations in 1usize..400,
+        admm in any::<bool>(),
     ) {
         let corridor = random_corridor(&mut Rng(seed | 1), n);
         let pr = Problem::from_corridor(&corridor, &ProblemParams::default()).unwrap();
-        let o = SolverParams { relaxation: rho, ..SolverParams::chapter(iterations, 1.0, 0.5) };
+        let method = if admm { Method::Admm { penalty: 2.0, relaxation: rho } } else { Method::ChambollePock };
+        let o = SolverParams { relaxation: rho, method, ..SolverParams::chapter(iterations, 1.0, 0.5) };
         let s = optimize(&pr, &o).unwrap();
         assert_inside(&pr, &s.path);
         let path = pr.waypoints(&s.path);

@@ -229,6 +229,7 @@ async function plan() {
   const req = {
     start: state.start, goal: state.goal, methods,
     radius: Number($("radius").value), passes: Number($("passes").value), alpha: Number($("alpha").value),
+    corridor_solver: $("corridor_solver").value,
     corridor_alpha: Number($("corridor_alpha").value), corridor_beta: Number($("corridor_beta").value),
   };
   if (state.world.text !== undefined) req.map = state.world.text; else req.world = state.world.name;
@@ -446,6 +447,12 @@ function setupControls() {
     show();
     input.addEventListener("input", () => { show(); schedulePlan(); });
   }
+  // α and β are Chambolle–Pock's step sizes: ADMM has none.
+  $("corridor_solver").onchange = () => {
+    const off = $("corridor_solver").value !== "chambolle-pock";
+    for (const id of ["corridor_alpha", "corridor_beta"]) $(id).disabled = off;
+    schedulePlan();
+  };
   $("show-disks").onchange = drawDisks;
   $("play").onclick = play;
   $("fit").onclick = () => state.world && fitView();

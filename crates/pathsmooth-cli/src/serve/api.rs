@@ -22,6 +22,7 @@ use axum::extract::{Path, State};
 use axum::http::header::{CONTENT_LENGTH, CONTENT_TYPE};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
+use clap::ValueEnum;
 use glam::{DVec2, IVec2};
 use pathsmooth::follow::{speed_profile, Agent};
 use pathsmooth::grid::parse_scenarios;
@@ -31,7 +32,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::Semaphore;
 
 use super::limits::{self, declared_size};
-use crate::methods::{CurveParams, MapMethod, OptimiserParams};
+use crate::methods::{CorridorSolver, CurveParams, MapMethod, OptimiserParams};
 
 /// The embedded example world: its name in the API and its `.map` text (the map `demo`
 /// embeds), with the demo's start and goal cells.
@@ -455,9 +456,11 @@ pub struct PlanRequest {
     pub alpha: Option<f64>,
     /// Catmull-Rom points per segment.
     pub subdivisions: Option<usize>,
-    /// The corridor optimiser's α ∈ (0, 2).
+    /// The corridor optimiser's iteration: `admm` (default) or `chambolle-pock`.
+    pub corridor_solver: Option<String>,
+    /// The corridor optimiser's α ∈ (0, 2) (Chambolle–Pock).
     pub corridor_alpha: Option<f64>,
-    /// The corridor optimiser's β > 0 (smoothness against length).
+    /// The corridor optimiser's β > 0 (Chambolle–Pock: primal against dual steps).
     pub corridor_beta: Option<f64>,
     /// The corridor's disk spacing, a fraction of the room in (0, 1].
     pub corridor_spacing: Option<f64>,
@@ -588,7 +591,16 @@ fn plan_blocking(p: &Playground, r: &PlanRequest) -> Result<PlanResponse, ApiErr
     let methods = parse_methods(r.methods.as_deref())?;
     let curve = curve_params(r)?;
     let defaults = OptimiserParams::default();
+    let corridor_solver = match r.corridor_solver.as_deref() {
+        None => defaults.corridor_solver,
+        Some(name) => CorridorSolver::from_str(name, false).map_err(|_| {
+            ApiError::bad_request(format!(
+                "unknown corridor_solver `{name}` (known: admm, chambolle-pock)"
+            ))
+        })?,
+    };
     let optimiser = OptimiserParams {
+        corridor_solver,
         corridor_alpha: r.corridor_alpha.unwrap_or(defaults.corridor_alpha),
         corridor_beta: r.corridor_beta.unwrap_or(defaults.corridor_beta),
         corridor_spacing: r.corridor_spacing.unwrap_or(defaults.corridor_spacing),

@@ -1,6 +1,7 @@
 //! Corridors of clearance disks and the convex path optimiser (Langerak, Game AI Pro 3,
-//! ch. 20, solved with Chambolle–Pock).
+//! ch. 20, solved with Chambolle–Pock or ADMM).
 
+pub mod admm;
 pub mod disks;
 pub mod graph;
 pub mod operators;

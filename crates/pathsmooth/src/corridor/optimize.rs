@@ -110,6 +110,7 @@ use glam::DVec2;
 #[cfg(feature = "rayon")]
 use rayon::prelude::*;
 
+use super::admm::Admm;
 use super::disks::DiskCorridor;
 pub use super::operators::LengthNorm;
 use super::operators::{
@@ -201,6 +202,44 @@ pub struct SolverParams {
     /// Record E(vᵏ) for every iteration k (index 0 = the start): at most
     /// [`MAX_ITERATIONS`] + 1 values.
     pub record_energy: bool,
+    /// The iteration: the chapter's Chambolle–Pock (default; `alpha`, `beta`,
+    /// `relaxation` and `acceleration` apply to it only) or ADMM.
+    pub method: Method,
+}
+
+/// Which iteration solves the problem. Both minimise the same energy to the same
+/// certified gap ([`Stop::Tolerance`]) and return waypoints in their disks.
+///
+/// ```
+/// use pathsmooth::corridor::optimize::{Method, SolverParams};
+/// assert_eq!(SolverParams::default().method, Method::ChambollePock);
+/// let admm = SolverParams { method: Method::ADMM, ..Default::default() };
+/// assert!(admm.validate().is_ok());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum Method {
+    /// The preconditioned primal-dual iteration of Langerak's chapter (module doc).
+    #[default]
+    ChambollePock,
+    /// ADMM with the smoothness term's pentadiagonal system solved exactly
+    /// ([`super::admm`]): fewer iterations on long, ill-conditioned corridors. `penalty`
+    /// (> 0) is the disk constraint's ρ·h², `relaxation` ∈ (0, 2) the over-relaxation;
+    /// [`Method::ADMM`] has the measured defaults.
+    Admm {
+        /// The disk constraint's penalty ρ₂, times h² (so it does not depend on units).
+        penalty: f64,
+        /// Over-relaxation α ∈ (0, 2); 1 is plain ADMM.
+        relaxation: f64,
+    },
+}
+
+impl Method {
+    /// ADMM with the penalty and relaxation that took the fewest iterations on the Moving
+    /// AI corridors: penalty 2, relaxation 1.8 ([`super::admm`]).
+    pub const ADMM: Method = Method::Admm {
+        penalty: 2.0,
+        relaxation: 1.8,
+    };
 }
 
 impl Default for SolverParams {
@@ -214,6 +253,7 @@ impl Default for SolverParams {
             relaxation: 1.8,
             acceleration: 0.0,
             record_energy: false,
+            method: Method::ChambollePock,
         }
     }
 }
@@ -266,6 +306,18 @@ impl SolverParams {
                 self.acceleration,
                 "a finite γ ≥ 0",
             ));
+        }
+        if let Method::Admm {
+            penalty,
+            relaxation,
+        } = self.method
+        {
+            if !open(penalty, 0.0, f64::INFINITY) {
+                return Err(Error::param("penalty", penalty, "a finite penalty > 0"));
+            }
+            if !open(relaxation, 0.0, 2.0) {
+                return Err(Error::param("relaxation", relaxation, "0 < α < 2"));
+            }
         }
         let k = self.max_iterations();
         if !(1..=MAX_ITERATIONS).contains(&k) {
@@ -390,6 +442,8 @@ pub struct Solver {
     sigma_wh: Vec<f64>,
     keep_p: Vec<f64>,
     energies: Vec<f64>,
+    /// ADMM's own iterates and factors ([`Method::Admm`]); its feasible iterate is `v`.
+    admm: Admm,
 }
 
 impl Solver {
@@ -440,19 +494,17 @@ impl Solver {
         options.validate()?;
         let n = problem.len();
         self.start(problem, options, init)?;
-        let beta = if options.scale_beta {
-            options.beta * problem.h.powf(options.alpha)
-        } else {
-            options.beta
+        let mu = match options.method {
+            Method::ChambollePock => {
+                self.admm.forget();
+                self.prepare_steps(problem, options, init)
+            }
+            Method::Admm { penalty, .. } => {
+                let warm = matches!(init, Init::Previous);
+                self.admm.prepare(problem, penalty, &self.v, warm);
+                0.0 // no dual step size
+            }
         };
-        let mu = step_sizes(problem, options.alpha, beta, &mut self.sigma, &mut self.tau);
-        if !self.has_dual(init) {
-            // The chapter's first dual step from p = q = 0 at v̂⁰ = v⁰.
-            self.p.iter_mut().for_each(|x| *x = DVec2::ZERO);
-            self.q.iter_mut().for_each(|x| *x = DVec2::ZERO);
-            self.v_new.copy_from_slice(&self.v);
-            self.dual_step(problem, options, mu, 1.0, false);
-        }
         self.energies.clear();
         if options.record_energy {
             // At most MAX_ITERATIONS + 1 values: `validate` bounds the iterations.
@@ -520,6 +572,31 @@ impl Solver {
             energies: self.energies.clone(),
             report,
         }
+    }
+
+    /// Chambolle–Pock's step sizes (returns μ), and the chapter's first dual step unless
+    /// the start brought duals.
+    fn prepare_steps(&mut self, problem: &Problem, options: &SolverParams, init: Init<'_>) -> f64 {
+        let beta = if options.scale_beta {
+            options.beta * problem.h.powf(options.alpha)
+        } else {
+            options.beta
+        };
+        let mu = step_sizes(problem, options.alpha, beta, &mut self.sigma, &mut self.tau);
+        let inv_h = 1.0 / problem.h;
+        for i in 0..problem.len() {
+            self.tau_h[i] = self.tau[i] * inv_h;
+            self.sigma_wh[i] = problem.weights[i] * inv_h * self.sigma[i];
+            self.keep_p[i] = 1.0 / (1.0 + self.sigma[i]);
+        }
+        if !self.has_dual(init) {
+            // The chapter's first dual step from p = q = 0 at v̂⁰ = v⁰.
+            self.p.iter_mut().for_each(|x| *x = DVec2::ZERO);
+            self.q.iter_mut().for_each(|x| *x = DVec2::ZERO);
+            self.v_new.copy_from_slice(&self.v);
+            self.dual_step(problem, options, mu, 1.0, false);
+        }
+        mu
     }
 
     fn has_dual(&self, init: Init<'_>) -> bool {
@@ -601,28 +678,29 @@ impl Solver {
         let sigma_ref = self.sigma.iter().cloned().fold(0.0, f64::max);
         self.p_bar.copy_from_slice(&self.p);
         self.q_bar.copy_from_slice(&self.q);
-        let n = problem.len();
-        debug_assert_eq!(self.v.len(), n);
-        let inv_h = 1.0 / problem.h;
-        for i in 0..n {
-            self.tau_h[i] = self.tau[i] * inv_h;
-            self.sigma_wh[i] = problem.weights[i] * inv_h * self.sigma[i];
-            self.keep_p[i] = 1.0 / (1.0 + self.sigma[i]);
-        }
+        debug_assert_eq!(self.v.len(), problem.len());
         let mut gap = None;
         let max = options.max_iterations();
         for k in 1..=max {
-            if accelerate {
-                self.accelerated_step(problem, options, mu0, sigma_ref, &mut s);
-            } else {
-                self.relaxed_step(problem, options.length, mu0, rho);
+            let check = k % GAP_CHECK_EVERY == 0 || k == max;
+            match options.method {
+                // ADMM's dual point comes from inside its step: ask for it when checking.
+                Method::Admm { relaxation, .. } => {
+                    let dual = check.then_some((&mut self.p[..], &mut self.q[..]));
+                    self.admm
+                        .step(problem, relaxation, options.length, &mut self.v, dual);
+                }
+                Method::ChambollePock if accelerate => {
+                    self.accelerated_step(problem, options, mu0, sigma_ref, &mut s);
+                }
+                Method::ChambollePock => self.relaxed_step(problem, options.length, mu0, rho),
             }
             if options.record_energy {
                 let e = self.feasible_energy(problem, options.length);
                 self.energies.push(e);
             }
             if let Stop::Tolerance { gap: tol, .. } = options.stop
-                && (k % GAP_CHECK_EVERY == 0 || k == max)
+                && check
             {
                 let g = self.relative_gap(problem, options.length);
                 gap = Some(g);
