@@ -22,9 +22,11 @@
 //!
 //! Chambolle–Pock takes steps bounded by K's norm, and the second differences of δˢ make
 //! the problem as ill-conditioned as a chain of n springs: on the Moving AI corridors
-//! (100–2,500 disks) it needs 150–300 iterations to a 10⁻² certified gap. Here the only
+//! (100–5,600 disks) it needs 150–300 iterations to a 10⁻² certified gap. Here the only
 //! splitting is of the constraint and the length term; on the same corridors ADMM reaches
-//! the same certified gap in 50–100 iterations of about the same cost (`docs/corridor.md`).
+//! the same certified gap in 50–130 iterations on average, each about 1.4× as costly. Not
+//! everywhere: on the maze's longest chains (over 5,000 disks) it needs 200 against
+//! Chambolle–Pock's 70–80 (`docs/corridor.md`).
 //!
 //! # Penalties
 //!
@@ -141,7 +143,8 @@ pub(crate) struct Admm {
     z1: Vec<DVec2>,
     u1: Vec<DVec2>,
     u2: Vec<DVec2>,
-    /// The matrix's bands while it is assembled, then its factors.
+    /// The matrix's three bands (diagonal, first and second super-diagonal), kept so that
+    /// assembling allocates nothing.
     a: [Vec<f64>; 3],
     factors: Pentadiagonal,
     rho_disk: f64,
