@@ -362,7 +362,8 @@ pub enum Init<'a> {
     /// every frame on a slightly changed problem of the same size.
     Previous,
     /// Warm start from a given path (projected onto the disks first) and optionally the
-    /// dual variables of an earlier [`Solution`] (projected onto their sets).
+    /// dual variables of an earlier [`Solution`] (projected onto their sets; Chambolle–Pock
+    /// only: ADMM starts its multipliers at 0, and keeps its own with [`Init::Previous`]).
     From {
         /// One point per waypoint, dummies included.
         path: &'a [DVec2],
@@ -531,7 +532,9 @@ impl Solver {
         &self.v
     }
 
-    /// The dual variables (p, q) of the last solve.
+    /// The dual variables (p, q) of the last solve. After [`Method::Admm`], the dual point
+    /// its multipliers give at the last iteration, q not yet scaled into the unit ball
+    /// ([`super::admm`]'s certificate).
     ///
     /// ```
     /// let s = pathsmooth::corridor::optimize::Solver::new();
