@@ -4,7 +4,7 @@
 //! Each takes arbitrary bytes and panics only when a property fails.
 #![allow(dead_code)]
 
-use pathsmooth::corridor::optimize::{optimize, SolverParams, Stop};
+use pathsmooth::corridor::optimize::{optimize, Method, SolverParams, Stop};
 use pathsmooth::corridor::problem::{Problem, ProblemParams};
 use pathsmooth::glam::{DVec2, DVec3};
 use pathsmooth::grid::GridMap;
@@ -63,7 +63,7 @@ pub fn scene_json(data: &[u8]) {
 }
 
 /// Any text given to the corridor / problem parser is a problem or an error; a problem that
-/// parses is solved (a few iterations) without panicking.
+/// parses is solved (a few iterations, by each method) without panicking.
 pub fn corridor_json(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
@@ -71,11 +71,14 @@ pub fn corridor_json(data: &[u8]) {
     if let Ok(problem) = Problem::from_any_json(text, &ProblemParams::default())
         && problem.len() <= 1000
     {
-        let params = SolverParams {
-            stop: Stop::Iterations(20),
-            ..SolverParams::default()
-        };
-        let _ = optimize(&problem, &params);
+        for method in [Method::ChambollePock, Method::ADMM] {
+            let params = SolverParams {
+                stop: Stop::Iterations(20),
+                method,
+                ..SolverParams::default()
+            };
+            let _ = optimize(&problem, &params);
+        }
     }
 }
 
