@@ -306,7 +306,7 @@ pub struct OptimiserParams {
     #[arg(long, default_value_t = SolverParams::default().beta, allow_hyphen_values = true)]
     pub corridor_beta: f64,
     /// Corridor optimiser: how far apart its disks are, as a fraction of the room the agent
-    /// has there, in (0, 1]; 1 is about twice as fast, for paths slower to follow.
+    /// has there, in (0, 1]; 1 gives fewer disks, for paths slower to follow.
     #[arg(long, default_value_t = CorridorParams::default().spacing, allow_hyphen_values = true)]
     pub corridor_spacing: f64,
     /// Corridor optimiser: solve in windows cut on the route's straight runs (faster; the
