@@ -402,10 +402,9 @@ fn warm_start_from_the_solution_stops_at_the_first_check() {
         let again = s.solve_from(&pr, &o, Init::Previous).unwrap();
         assert!(again.converged && again.iterations <= 10, "{again:?}");
     }
-    let first = s.solve(&pr, &tol(1e-4)).unwrap();
-    let again = s.solve_from(&pr, &tol(1e-4), Init::Previous).unwrap();
-    assert!(again.iterations <= 10 && first.iterations > 10);
-    let sol = s.solution(again);
+    // The duals of a Chambolle–Pock solution (the loop ended on ADMM's).
+    let report = s.solve(&pr, &tol(1e-4)).unwrap();
+    let sol = s.solution(report);
     let mut other = Solver::new();
     let from = Init::From {
         path: &sol.path,

@@ -523,21 +523,39 @@ fn parse_methods(names: Option<&[String]>) -> Result<Vec<MapMethod>, ApiError> {
     };
     let mut out = Vec::new();
     for n in names {
-        let m = MapMethod::ALL
-            .into_iter()
-            .find(|m| m.name() == n)
-            .ok_or_else(|| {
-                let known: Vec<&str> = MapMethod::ALL.iter().map(|m| m.name()).collect();
-                ApiError::bad_request(format!(
-                    "unknown method `{n}` (known: {})",
-                    known.join(", ")
-                ))
-            })?;
+        let m = one_of("method", n, &MapMethod::ALL, |m| m.name().to_owned())?;
         if !out.contains(&m) {
             out.push(m);
         }
     }
     Ok(out)
+}
+
+/// The candidate called `name`, else a 400 naming the `what` and every known name.
+fn one_of<T: Copy>(
+    what: &str,
+    name: &str,
+    candidates: &[T],
+    name_of: impl Fn(&T) -> String,
+) -> Result<T, ApiError> {
+    candidates
+        .iter()
+        .find(|c| name_of(c) == name)
+        .copied()
+        .ok_or_else(|| {
+            let known: Vec<String> = candidates.iter().map(name_of).collect();
+            ApiError::bad_request(format!(
+                "unknown {what} `{name}` (known: {})",
+                known.join(", ")
+            ))
+        })
+}
+
+/// The name clap gives a value (the one `--corridor-solver` takes).
+fn clap_name<T: ValueEnum>(value: &T) -> String {
+    value
+        .to_possible_value()
+        .map_or_else(String::new, |v| v.get_name().to_owned())
 }
 
 /// `value` when it is within the playground's `limit` for `name`, else a 400.
@@ -593,11 +611,12 @@ fn plan_blocking(p: &Playground, r: &PlanRequest) -> Result<PlanResponse, ApiErr
     let defaults = OptimiserParams::default();
     let corridor_solver = match r.corridor_solver.as_deref() {
         None => defaults.corridor_solver,
-        Some(name) => CorridorSolver::from_str(name, false).map_err(|_| {
-            ApiError::bad_request(format!(
-                "unknown corridor_solver `{name}` (known: admm, chambolle-pock)"
-            ))
-        })?,
+        Some(name) => one_of(
+            "corridor_solver",
+            name,
+            CorridorSolver::value_variants(),
+            clap_name,
+        )?,
     };
     let optimiser = OptimiserParams {
         corridor_solver,

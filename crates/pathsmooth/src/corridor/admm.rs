@@ -166,6 +166,7 @@ impl Admm {
             band.resize(n, 0.0);
         }
         let [a0, a1, a2] = &mut self.a;
+        let length = RHO_LENGTH * inv_h * inv_h;
         for i in 0..n {
             let s = problem.weights[i] * inv_h;
             let row = ds_row(i, n);
@@ -183,10 +184,9 @@ impl Admm {
                 }
             }
             if i + 1 < n {
-                let t = RHO_LENGTH * inv_h * inv_h;
-                a0[i] += t;
-                a0[i + 1] += t;
-                a1[i] -= t;
+                a0[i] += length;
+                a0[i + 1] += length;
+                a1[i] -= length;
             }
             a0[i] += self.rho_disk;
         }
