@@ -679,12 +679,16 @@ impl Solver {
     /// The main loop; returns the report without the final energy.
     fn iterate(&mut self, problem: &Problem, options: &SolverParams, mu0: f64) -> Report {
         let rho = options.relaxation;
-        let accelerate = options.acceleration > 0.0;
-        // Step scaling for the accelerated variant: Σ ← sΣ, T ← T/s.
+        let accelerate = options.method == Method::ChambollePock && options.acceleration > 0.0;
+        // Step scaling for the accelerated variant: Σ ← sΣ, T ← T/s; its extrapolated duals
+        // start at the duals.
         let mut s = 1.0;
-        let sigma_ref = self.sigma.iter().cloned().fold(0.0, f64::max);
-        self.p_bar.copy_from_slice(&self.p);
-        self.q_bar.copy_from_slice(&self.q);
+        let mut sigma_ref = 0.0;
+        if accelerate {
+            sigma_ref = self.sigma.iter().cloned().fold(0.0, f64::max);
+            self.p_bar.copy_from_slice(&self.p);
+            self.q_bar.copy_from_slice(&self.q);
+        }
         debug_assert_eq!(self.v.len(), problem.len());
         let mut gap = None;
         let max = options.max_iterations();
