@@ -12,11 +12,13 @@
 //! Chaikin's passes (see [`mod@crate::curve::chaikin`]) with a cut ratio chosen **per corner**:
 //! in each pass, walking the path from its start, interior vertex `P_i` is replaced by
 //! [`corner_cut`]`(P_{i−1}, P_i, P_{i+1}, t)` for the largest `t` in `r, r/2, …, r/32`
-//! (`r` = [`ChaikinParams::ratio`]) such that the two new points keep clearance strictly
-//! above the radius, the cut segment between them and the leg from the previous cut point
-//! are clear ([`segment_is_clear`]), and (radius 0) no new bend squeezes through a pinch
-//! ([`bend_pinch`]). When no cut fits, the corner is kept. The pass is then written by
-//! [`chaikin_pass_ratios_into`], which emits exactly the tested points, and repeated
+//! (`r` = [`ChaikinParams::ratio`]) such that the cut segment between the two new points
+//! keeps clearance strictly above the radius (one capped distance query), the leg from the
+//! previous cut point is clear ([`segment_is_clear`]), and (radius 0) no new bend squeezes
+//! through a pinch ([`bend_pinch`]). When no cut fits, the corner is kept. The pass is then written by
+//! the points each [`corner_cut`] was tested with (as
+//! [`chaikin_pass_ratios_into`](crate::curve::chaikin::chaikin_pass_ratios_into) would),
+//! and repeated
 //! [`passes`](ChaikinParams::passes) times. Where walls are far, this is classic Chaikin
 //! bit for bit.
 //!
@@ -35,9 +37,17 @@
 //! - **Parameters.** `ratio`: the deepest cut tried (¼ = Chaikin's rule; ½ cuts at
 //!   midpoints); `passes`: rounds of cutting (each at most doubles the points); `radius`:
 //!   the agent radius, as in the validator. `closed` must be false.
-//! - **Cost.** Per pass and vertex, at most six candidate cuts, each two segment tests
-//!   and two O(1) point tests (a capped distance query with a radius); so O(output × cells
-//!   crossed per segment).
+//! - **Cost.** Per pass and vertex, at most six candidate cuts, each a capped distance
+//!   query and a segment test; so O(output × cells crossed per segment). A leg and bend
+//!   that no cut touched are not tested again.
+//!
+//! **Adaptive** ([`MapSafe::chaikin_adaptive`]): the same passes, but only the corners
+//! turning more than an angle limit are cut, as
+//! [`chaikin_adaptive`](crate::curve::chaikin::chaikin_adaptive) does; where walls are far
+//! the two give the same points. A corner the walls kept is tried again only after a cut
+//! moved it or a neighbour. The world is queried only at the corners being cut, so a pass
+//! over a long path with a few sharp corners costs O(n) arithmetic and a few queries (the
+//! corridor step refines its paths this way).
 //!
 //! ```
 //! use glam::DVec2;
@@ -98,14 +108,15 @@
 use glam::DVec2;
 
 use crate::curve::chaikin::{
-    chaikin_output_len, chaikin_pass_ratios_into, corner_cut, ChaikinParams,
+    chaikin_output_len, corner_cut, max_output_points, AdaptiveParams, ChaikinParams, RefineReport,
 };
 use crate::error::{Error, Result};
-use crate::geometry::{check_path, Point2};
+use crate::geometry::{check_path, turn_angle, Point2};
 use crate::validate::Validator;
 use crate::world::{
     check_in_bounds, check_radius, check_scale, first_problem, path_is_clear, World,
 };
+use std::f64::consts::PI;
 
 /// A piece of the input, `path[start..=end]`, smoothed or kept as it is.
 struct Piece {
@@ -134,11 +145,15 @@ pub struct MapSafe<W> {
     world: W,
     /// The input in `f64`.
     input: Vec<DVec2>,
-    /// Scratch of [`chaikin_into`](Self::chaikin_into): the current pass's path, the
-    /// next one, the chosen ratios, the corners forced to stay and the path's end before
-    /// each vertex.
+    /// Scratch of the corner-cutting passes ([`chaikin_into`](Self::chaikin_into),
+    /// [`chaikin_adaptive_into`](Self::chaikin_adaptive_into)): the current pass's path,
+    /// the next one, the corners to cut, the chosen ratios, the corners forced to stay and
+    /// the path's end before each vertex.
     cur: Vec<DVec2>,
     next: Vec<DVec2>,
+    fresh: Vec<bool>,
+    next_fresh: Vec<bool>,
+    wanted: Vec<bool>,
     ratios: Vec<f64>,
     forced: Vec<bool>,
     tails: Vec<Tail>,
@@ -152,6 +167,9 @@ impl<W> MapSafe<W> {
             input: Vec::new(),
             cur: Vec::new(),
             next: Vec::new(),
+            fresh: Vec::new(),
+            next_fresh: Vec::new(),
+            wanted: Vec::new(),
             ratios: Vec::new(),
             forced: Vec::new(),
             tails: Vec::new(),
@@ -166,6 +184,9 @@ impl<W> MapSafe<W> {
             input: self.input,
             cur: self.cur,
             next: self.next,
+            fresh: self.fresh,
+            next_fresh: self.next_fresh,
+            wanted: self.wanted,
             ratios: self.ratios,
             forced: self.forced,
             tails: self.tails,
@@ -228,35 +249,210 @@ impl<W: World> MapSafe<W> {
         }
         let strict = self.load_input(path, radius)?;
         chaikin_output_len(path.len().max(2), params.passes, false)?;
+        let report = self.cut_passes::<P>(radius, params.ratio, params.passes, None, strict)?;
+        // No pass: the input as it is (like classic Chaikin with 0 passes).
+        if report.passes == 0 {
+            out.extend_from_slice(path);
+        } else {
+            out.extend(self.cur.iter().map(|&p| P::from_dvec2(p)));
+        }
+        Ok(())
+    }
+
+    /// Map-aware adaptive Chaikin: the passes of [`chaikin`](Self::chaikin), but in each
+    /// only the corners turning by more than `params.angle_limit` are cut (each as deeply
+    /// as the walls allow, at most `params.ratio`), until no corner is sharper than the
+    /// limit, none of the sharp ones can be cut, or `params.max_passes` passes have run.
+    /// A valid `path` gives a valid result for `radius`. Allocating form of
+    /// [`chaikin_adaptive_into`](Self::chaikin_adaptive_into).
+    ///
+    /// It is [`chaikin_adaptive`](crate::curve::chaikin::chaikin_adaptive) made map-aware
+    /// the way [`chaikin`](Self::chaikin) is classic Chaikin made map-aware: away from walls
+    /// the two give the same points.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::curve::chaikin::AdaptiveParams;
+    /// use pathsmooth::{is_valid, GridMap, GridWorld, MapSafe};
+    /// let map = GridWorld::new(GridMap::from_rows(&["....", "..@.", "....", "...."])?)?;
+    /// // A straight run, then a right angle next to the wall cell (2, 1).
+    /// let path = [DVec2::new(0.5, 0.5), DVec2::new(2.0, 0.5), DVec2::new(3.5, 0.5), DVec2::new(3.5, 3.5)];
+    /// let params = AdaptiveParams { angle_limit: 20f64.to_radians(), ..Default::default() };
+    /// let out = MapSafe::new(&map).chaikin_adaptive(&path, 0.0, params)?;
+    /// assert!(is_valid(&map, &out, 0.0));
+    /// assert!(out.contains(&path[1])); // straight on: not a corner to cut
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn chaikin_adaptive<P: Point2>(
+        &mut self,
+        path: &[P],
+        radius: f64,
+        params: AdaptiveParams,
+    ) -> Result<Vec<P>> {
+        let mut out = Vec::new();
+        self.chaikin_adaptive_into(path, radius, params, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`chaikin_adaptive`](Self::chaikin_adaptive) into `out` (cleared first), with what
+    /// it did: passes run, corners cut, and whether it ended with no corner sharper than
+    /// the limit (`converged`; `false` when the pass budget ran out or walls kept a sharp
+    /// corner). Once the scratch buffers and `out` have grown, further calls allocate
+    /// nothing.
+    ///
+    /// Cost: one validation of the input, then per pass O(n) turn angles plus the world
+    /// tests of [`chaikin`](Self::chaikin) at the corners being cut and their neighbours
+    /// only: a leg and bend of the pass's input that no cut touched are not tested again.
+    ///
+    /// Errors: those of [`chaikin_into`](Self::chaikin_into) (a bad angle limit or ratio
+    /// is [`Error::BadParameter`]), and [`Error::BadParameter`] for an `outlier_limit`:
+    /// dropping vertices is not a corner cut, and a valid path has no outliers to drop.
+    /// On error `out` is left empty.
+    pub fn chaikin_adaptive_into<P: Point2>(
+        &mut self,
+        path: &[P],
+        radius: f64,
+        params: AdaptiveParams,
+        out: &mut Vec<P>,
+    ) -> Result<RefineReport> {
+        out.clear();
+        check_adaptive(&params)?;
+        let strict = self.load_input(path, radius)?;
+        let report = self.cut_passes::<P>(
+            radius,
+            params.ratio,
+            params.max_passes,
+            Some(params.angle_limit),
+            strict,
+        )?;
+        out.extend(self.cur.iter().map(|&p| P::from_dvec2(p)));
+        Ok(report)
+    }
+
+    /// Runs up to `passes` passes of corner cutting on `self.input` (loaded and valid),
+    /// leaving the result in `self.cur` (the distinct points of the input when no pass
+    /// ran, which happens when fewer than 3 remain). Every interior corner is cut, or with
+    /// a `limit` only those turning by more; the loop ends early when there is no corner
+    /// to cut or none of them can be. A corner the walls kept is tried again only once a
+    /// cut has moved it or a neighbour (with its neighbourhood unchanged, the same cuts
+    /// would collide again). `strict`: as [`choose_ratios`](Self::choose_ratios).
+    fn cut_passes<P: Point2>(
+        &mut self,
+        radius: f64,
+        ratio: f64,
+        passes: u32,
+        limit: Option<f64>,
+        strict: bool,
+    ) -> Result<RefineReport> {
         let mut cur = std::mem::take(&mut self.cur);
         let mut next = std::mem::take(&mut self.next);
         // Duplicates carry no corner to cut; passes run on the distinct points.
         dedup_into(&self.input, &mut cur);
-        let passes = if cur.len() < 3 { 0 } else { params.passes };
-        for _ in 0..passes {
-            self.choose_ratios(&cur, radius, params.ratio, strict);
-            // Cannot fail: `cur` is finite with ≥ 3 points and the ratios are in [0, ½];
-            // the pass never drops below 3 points (endpoints plus ≥ 1 per corner).
-            chaikin_pass_ratios_into(&cur, &self.ratios, &mut next)?;
-            dedup_into(&next, &mut cur);
-        }
-        // No pass: the input as it is (like classic Chaikin with 0 passes).
-        if passes == 0 {
-            out.extend_from_slice(path);
+        self.fresh.clear();
+        self.fresh.resize(cur.len(), true);
+        let mut report = RefineReport::default();
+        // Classic Chaikin with no corner returns its input; the adaptive form runs a pass
+        // to find there is no corner sharper than the limit.
+        let passes = if cur.len() < 3 && limit.is_none() {
+            0
         } else {
-            out.extend(cur.iter().map(|&p| P::from_dvec2(p)));
+            passes
+        };
+        let mut result = Ok(());
+        for _ in 0..passes {
+            // Each pass at most doubles the points (the classic form checked its whole
+            // budget up front).
+            let cap = max_output_points::<P>();
+            if 2 * cur.len() > cap {
+                result = Err(Error::OutputTooLarge {
+                    requested: 2 * cur.len() as u128,
+                    cap,
+                });
+                break;
+            }
+            report.passes += 1;
+            let (sharp, wanted) = self.mark_corners(&cur, limit);
+            if !sharp {
+                report.converged = true;
+                break;
+            }
+            if !wanted {
+                break;
+            }
+            self.choose_ratios(&cur, radius, ratio, strict);
+            let cuts = self.ratios.iter().filter(|&&t| t > 0.0).count();
+            if cuts == 0 {
+                break;
+            }
+            report.cuts += cuts;
+            self.write_pass(&cur, &mut next);
+            std::mem::swap(&mut cur, &mut next);
+            std::mem::swap(&mut self.fresh, &mut self.next_fresh);
         }
         debug_assert!(
-            passes == 0 || !strict || self.is_clear(&cur, radius),
+            !strict || self.is_clear(&cur, radius),
             "map-aware Chaikin made {cur:?}"
         );
         (self.cur, self.next) = (cur, next);
-        Ok(())
+        result.map(|()| report)
     }
 
-    /// Picks, for every interior vertex of the (valid, duplicate-free) `path`, the largest
-    /// cut ratio in `ratio, ratio/2, …, ratio/2^HALVINGS` whose new points keep the path
-    /// valid, or 0 (keep the corner); writes them to `self.ratios`. See the module docs.
+    /// Marks in `self.wanted` the interior corners of `path` to cut: the sharp ones (all
+    /// of them, or with a `limit` those turning by more, as
+    /// [`chaikin_adaptive`](crate::curve::chaikin::chaikin_adaptive) decides) next to a
+    /// fresh point. Returns whether any corner is sharp, and whether any is marked.
+    fn mark_corners(&mut self, path: &[DVec2], limit: Option<f64>) -> (bool, bool) {
+        let n = path.len();
+        let sharp_turn = limit.map(SharpTurn::new);
+        self.wanted.clear();
+        self.wanted.resize(n, false);
+        let (mut any_sharp, mut any_wanted) = (false, false);
+        for i in 1..n - 1 {
+            let sharp = sharp_turn
+                .as_ref()
+                .is_none_or(|s| s.at(path[i - 1], path[i], path[i + 1]));
+            let fresh = self.fresh[i - 1] || self.fresh[i] || self.fresh[i + 1];
+            self.wanted[i] = sharp && fresh;
+            any_sharp |= sharp;
+            any_wanted |= sharp && fresh;
+        }
+        (any_sharp, any_wanted)
+    }
+
+    /// Writes the pass `self.ratios` chose on `path` into `out` without consecutive
+    /// duplicates, as [`chaikin_pass_ratios_into`](crate::curve::chaikin::chaikin_pass_ratios_into) and a dedup would (the points each
+    /// [`corner_cut`] was tested with), and marks the cut points fresh in
+    /// `self.next_fresh`. O(n).
+    fn write_pass(&mut self, path: &[DVec2], out: &mut Vec<DVec2>) {
+        let n = path.len();
+        out.clear();
+        self.next_fresh.clear();
+        let mut push = |p: DVec2, fresh: bool| {
+            if out.last() == Some(&p) {
+                *self.next_fresh.last_mut().expect("a point before") |= fresh;
+            } else {
+                out.push(p);
+                self.next_fresh.push(fresh);
+            }
+        };
+        push(path[0], false);
+        for i in 1..n - 1 {
+            let t = self.ratios[i];
+            if t == 0.0 {
+                push(path[i], false);
+            } else {
+                let (a, b) = corner_cut(path[i - 1], path[i], path[i + 1], t);
+                push(a, true);
+                push(b, true);
+            }
+        }
+        push(path[n - 1], false);
+    }
+
+    /// Picks, for every interior vertex of the (valid, duplicate-free) `path` marked in
+    /// `self.wanted`, the largest cut ratio in `ratio, ratio/2, …, ratio/2^HALVINGS` whose
+    /// new points keep the path valid, or 0 (keep the corner; always for unmarked
+    /// vertices); writes them to `self.ratios`. See the module docs.
     /// `strict`: the input passed the strict test (else it is valid only within the
     /// validator's tolerance, and where a kept leg fails the strict test every corner is
     /// kept: the pass returns its input).
@@ -278,6 +474,7 @@ impl<W: World> MapSafe<W> {
             self.tails[i] = tail;
             self.ratios[i] = 0.0;
             if i < n - 1
+                && self.wanted[i]
                 && !self.forced[i]
                 && let Some((t, after)) = self.deepest_cut(path, i, tail, radius, ratio)
             {
@@ -286,11 +483,23 @@ impl<W: World> MapSafe<W> {
                 i += 1;
                 continue;
             }
-            // Keep vertex i. The leg to it lies on an input segment, so this fails only
-            // when rounding moved the previous cut point off that segment (onto a wall, or
-            // below the radius where the segment runs at exactly the radius): then keep
-            // the nearest cut corner before i as well and walk on from there. With no cut
-            // before i, the path so far is the valid input, so this ends.
+            // Keep vertex i. Where no cut touched the leg to it or the bend before it,
+            // both are the input's, which is valid: nothing to test.
+            let untouched =
+                tail.last == path[i - 1] && tail.before == i.checked_sub(2).map(|k| path[k]);
+            if untouched {
+                tail = Tail {
+                    before: Some(path[i - 1]),
+                    last: path[i],
+                };
+                i += 1;
+                continue;
+            }
+            // The leg lies on an input segment, so this fails only when rounding moved the
+            // previous cut point off that segment (onto a wall, or below the radius where
+            // the segment runs at exactly the radius): then keep the nearest cut corner
+            // before i as well and walk on from there. With no cut before i, the path so
+            // far is the valid input, so this ends.
             match self.extend(tail, path[i], path[i], radius) {
                 Some(after) => {
                     tail = after;
@@ -333,34 +542,41 @@ impl<W: World> MapSafe<W> {
         None
     }
 
-    /// [`extend`](Self::extend) for the two points of a corner cut, which must moreover
-    /// keep clearance strictly above the radius: a new vertex that touches a wall (or sits
-    /// exactly at the radius) could never be cut in a later pass, so the turn would stay
-    /// concentrated there (module docs, "Evidence").
+    /// [`extend`](Self::extend) for the two points of a corner cut, whose segment must
+    /// moreover keep clearance strictly above the radius: a new vertex that touches a wall
+    /// (or sits exactly at the radius) could never be cut in a later pass, so the turn
+    /// would stay concentrated there. One capped distance query tests the cut segment and
+    /// both its ends.
     fn cut_fits(&self, tail: Tail, a: DVec2, b: DVec2, radius: f64) -> Option<Tail> {
-        if !self.strictly_clear(a, radius) || !self.strictly_clear(b, radius) {
+        if !self.strictly_clear(a, b, radius) {
             return None;
         }
-        self.extend(tail, a, b, radius)
+        self.append(tail, a, b, radius)
     }
 
-    /// True when `p` keeps clearance strictly above `radius`.
-    fn strictly_clear(&self, p: DVec2, radius: f64) -> bool {
+    /// True when the segment from `a` to `b` keeps clearance strictly above `radius`.
+    fn strictly_clear(&self, a: DVec2, b: DVec2, radius: f64) -> bool {
         // min(clearance, cap) > radius ⇔ clearance > radius, for any cap > radius; a cap
         // just above the radius keeps the distance query local.
         let cap = radius * (1.0 + 1e-9) + self.world.tolerance();
-        self.world.segment_clearance(p, p, cap) > radius
+        self.world.segment_clearance(a, b, cap) > radius
     }
 
     /// The path so far ends with `tail`; appending `a` then `b` keeps it valid when the
     /// new segments are clear and (radius 0) no new bend squeezes through a pinch. Returns
     /// the new tail.
     fn extend(&self, tail: Tail, a: DVec2, b: DVec2, radius: f64) -> Option<Tail> {
-        let world = &self.world;
         // The short cut segment first: it is the one that usually fails.
-        if a != b && !world.segment_is_clear(a, b, radius) {
+        if a != b && !self.world.segment_is_clear(a, b, radius) {
             return None;
         }
+        self.append(tail, a, b, radius)
+    }
+
+    /// [`extend`](Self::extend) once the segment from `a` to `b` is known to be clear: the
+    /// leg from the tail to `a` and the new bends.
+    fn append(&self, tail: Tail, a: DVec2, b: DVec2, radius: f64) -> Option<Tail> {
+        let world = &self.world;
         let mut t = tail;
         for p in [a, b] {
             if p == t.last {
@@ -599,6 +815,58 @@ pub fn map_chaikin<W: World + ?Sized, P: Point2>(
     MapSafe::new(world).chaikin(path, radius, params)
 }
 
+/// Checks `params` for [`MapSafe::chaikin_adaptive_into`]: valid, and no outlier limit.
+pub(crate) fn check_adaptive(params: &AdaptiveParams) -> Result<()> {
+    params.validate()?;
+    match params.outlier_limit {
+        Some(limit) => Err(Error::param(
+            "outlier_limit",
+            limit,
+            "None (map-aware adaptive Chaikin cuts corners; it drops no vertices)",
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The turn test of adaptive Chaikin, `turn_angle(a, b, c) > limit`, with the arc tangent
+/// left out where the answer is clear: it runs on every vertex of every pass.
+struct SharpTurn {
+    limit: f64,
+    /// tan(limit/2): the turn angle is 2·atan2(p, q) ([`angle_between`](crate::geometry::angle_between)), so it exceeds
+    /// the limit exactly when p > q·tan(limit/2).
+    tan_half: f64,
+}
+
+impl SharpTurn {
+    fn new(limit: f64) -> Self {
+        SharpTurn {
+            limit,
+            tan_half: (0.5 * limit).tan(),
+        }
+    }
+
+    /// Whether the turn at `b` is defined and sharper than the limit: the same answer as
+    /// [`turn_angle`]`(a, b, c) > limit`, which decides when p and q·tan(limit/2) are
+    /// within 10⁻⁹ of each other (far above their rounding).
+    fn at(&self, a: DVec2, b: DVec2, c: DVec2) -> bool {
+        let (u, v) = (b - a, c - b);
+        let (lu, lv) = (u.length(), v.length());
+        if lu == 0.0 || lv == 0.0 || !lu.is_finite() || !lv.is_finite() {
+            return false;
+        }
+        let (u, v) = (u / lu, v / lv);
+        let (p, q) = ((u - v).length(), (u + v).length());
+        let bound = q * self.tan_half;
+        if self.limit < PI && p < bound * (1.0 - 1e-9) {
+            return false;
+        }
+        if self.limit < PI && p > bound * (1.0 + 1e-9) {
+            return true;
+        }
+        turn_angle(a, b, c).is_some_and(|t| t > self.limit)
+    }
+}
+
 /// Cut ratios tried per corner and pass: `ratio`, `ratio/2`, …, `ratio/2^HALVINGS`.
 const HALVINGS: u32 = 5;
 
@@ -663,9 +931,12 @@ mod tests {
         for x in -2..=18 {
             for y in -2..=18 {
                 let p = DVec2::new(x as f64 / 4.0, y as f64 / 4.0);
-                for r in [0.0, 0.25, 0.5] {
-                    let exact = world.field().clearance(p) > r;
-                    assert_eq!(safe.strictly_clear(p, r), exact, "{p} r={r}");
+                // A point, and short segments from it (a cut's two points).
+                for q in [p, p + DVec2::new(0.5, 0.25), p + DVec2::new(-0.25, 0.75)] {
+                    for r in [0.0, 0.25, 0.5] {
+                        let exact = world.field().segment_clearance_capped(p, q, 10.0) > r;
+                        assert_eq!(safe.strictly_clear(p, q, r), exact, "{p} {q} r={r}");
+                    }
                 }
             }
         }

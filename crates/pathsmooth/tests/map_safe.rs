@@ -1,13 +1,16 @@
-//! Map-aware Chaikin ([`MapSafe::chaikin`]): valid input gives valid output on random and
-//! real maps, it is classic Chaikin where walls are far, and it really smooths the
-//! shortcut paths that the split-at-the-corner wrapper could not.
+//! Map-aware Chaikin ([`MapSafe::chaikin`], [`MapSafe::chaikin_adaptive`]): valid input
+//! gives valid output on random and real maps, it is classic (adaptive) Chaikin where walls
+//! are far, and it really smooths the shortcut paths that the split-at-the-corner wrapper
+//! could not.
 //!
 //! Run with `PATHSMOOTH_SHARED=/path/to/shared` unless `shared/` sits beside the checkout.
 
 mod common;
 
 use glam::{DVec2, IVec2};
-use pathsmooth::curve::chaikin::{chaikin, ChaikinParams};
+use pathsmooth::curve::chaikin::{
+    chaikin, AdaptiveChaikin, AdaptiveParams, ChaikinParams, RefineReport,
+};
 use pathsmooth::grid::astar::astar;
 use pathsmooth::grid::GridMap;
 use pathsmooth::metrics::PathMetrics;
@@ -22,6 +25,15 @@ fn params(ratio: f64, passes: u32) -> ChaikinParams {
         ratio,
         passes,
         closed: false,
+    }
+}
+
+fn adaptive(limit_deg: f64, ratio: f64, max_passes: u32) -> AdaptiveParams {
+    AdaptiveParams {
+        angle_limit: limit_deg.to_radians(),
+        outlier_limit: None,
+        ratio,
+        max_passes,
     }
 }
 
@@ -89,13 +101,16 @@ proptest! {
         for radius in [0.0, 0.25, 0.5] {
             let short = shortcut(&world, &raw.points, radius).unwrap();
             for input in [&raw.points, &short] {
-                let out = safe.chaikin(input, radius, params(ratio, passes)).unwrap();
-                let report = validate(&world, &out, radius).unwrap();
-                prop_assert!(report.is_valid(), "r={} {:?}", radius, report.problem());
-                prop_assert_eq!((out[0], out[out.len() - 1]), (input[0], input[input.len() - 1]));
-                prop_assert!(out.iter().all(|p| p.is_finite()));
-                // Corner cutting never lengthens a path (triangle inequality per cut).
-                prop_assert!(report.length <= pathsmooth::metrics::length(input) + 1e-9);
+                let classic = safe.chaikin(input, radius, params(ratio, passes)).unwrap();
+                let sharp = safe.chaikin_adaptive(input, radius, adaptive(20.0, ratio, passes)).unwrap();
+                for out in [classic, sharp] {
+                    let report = validate(&world, &out, radius).unwrap();
+                    prop_assert!(report.is_valid(), "r={} {:?}", radius, report.problem());
+                    prop_assert_eq!((out[0], out[out.len() - 1]), (input[0], input[input.len() - 1]));
+                    prop_assert!(out.iter().all(|p| p.is_finite()));
+                    // Corner cutting never lengthens a path (triangle inequality per cut).
+                    prop_assert!(report.length <= pathsmooth::metrics::length(input) + 1e-9);
+                }
             }
         }
     }
@@ -105,6 +120,7 @@ proptest! {
         (map, candidates) in arb_polyline_case(),
         radius in prop_oneof![Just(0.0), Just(0.25), 0.0f64..0.6],
         ratio in prop_oneof![Just(0.25), Just(0.5), 0.01f64..=0.5],
+        limit in 1.0f64..120.0,
     ) {
         // A small map can come out all walls (2×2 at 15 %: 1 in 2,000), which has no
         // valid path and is not a world.
@@ -114,10 +130,15 @@ proptest! {
         if path.len() < 3 {
             return Ok(());
         }
-        let out = map_chaikin(&world, &path, radius, params(ratio, 4)).unwrap();
-        let report = validate(&world, &out, radius).unwrap();
-        prop_assert!(report.is_valid(), "{:?} -> {:?}: {:?}", path, out, report.problem());
-        prop_assert_eq!((out[0], out[out.len() - 1]), (path[0], path[path.len() - 1]));
+        let classic = map_chaikin(&world, &path, radius, params(ratio, 4)).unwrap();
+        let sharp = MapSafe::new(&world)
+            .chaikin_adaptive(&path, radius, adaptive(limit, ratio, 6))
+            .unwrap();
+        for out in [classic, sharp] {
+            let report = validate(&world, &out, radius).unwrap();
+            prop_assert!(report.is_valid(), "{:?} -> {:?}: {:?}", path, out, report.problem());
+            prop_assert_eq!((out[0], out[out.len() - 1]), (path[0], path[path.len() - 1]));
+        }
     }
 
     #[test]
@@ -136,6 +157,57 @@ proptest! {
         let out = map_chaikin(&world, &path, 0.0, params(ratio, passes)).unwrap();
         prop_assert_eq!(out, classic_on_distinct_points(&path, ratio, passes));
     }
+
+    #[test]
+    fn far_from_walls_it_is_adaptive_chaikin(
+        pts in proptest::collection::vec((2.0f64..18.0, 2.0f64..18.0), 3..10),
+        limit in 1.0f64..150.0,
+        ratio in 0.05f64..0.5,
+        max_passes in 1u32..=6,
+    ) {
+        // As above: every cut point of an empty 20×20 map keeps clearance ≥ 2. Adaptive
+        // Chaikin also merges the points where two cuts meet, pass by pass.
+        let world = pathsmooth::GridWorld::new(GridMap::from_fn(20, 20, |_, _| true)).unwrap();
+        let path: Vec<DVec2> = pts.into_iter().map(|(x, y)| DVec2::new(x, y)).collect();
+        let params = adaptive(limit, ratio, max_passes);
+        let mut out = Vec::new();
+        let report = MapSafe::new(&world).chaikin_adaptive_into(&path, 0.0, params, &mut out).unwrap();
+        let mut blind = Vec::new();
+        let blind_report = AdaptiveChaikin::new(params).unwrap().refine_into(&path, &mut blind).unwrap();
+        prop_assert_eq!(out, blind);
+        prop_assert_eq!(report, blind_report);
+    }
+}
+
+#[test]
+fn adaptive_keeps_a_corner_the_walls_do_not_let_it_cut() {
+    // The path turns 60° at the top-right corner of wall cell (2, 1), touching it: every
+    // cut's chord crosses the wall, so the corner stays and the refinement stops there.
+    let world = GridWorld::new(GridMap::from_rows(&["....", "@@@.", "@@@."]).unwrap()).unwrap();
+    let path = [
+        DVec2::new(0.5, 0.5),
+        DVec2::new(3.0, 1.0),
+        DVec2::new(3.5, 2.5),
+    ];
+    let mut out = Vec::new();
+    let report = MapSafe::new(&world)
+        .chaikin_adaptive_into(&path, 0.0, adaptive(30.0, 0.25, 8), &mut out)
+        .unwrap();
+    assert_eq!(out, path);
+    let stuck = RefineReport {
+        passes: 1,
+        cuts: 0,
+        removed: 0,
+        converged: false,
+    };
+    assert_eq!(report, stuck);
+    // Open space: the same corner is cut until no turn exceeds the limit.
+    let open = GridWorld::new(GridMap::from_rows(&["....", "....", "...."]).unwrap()).unwrap();
+    let report = MapSafe::new(&open)
+        .chaikin_adaptive_into(&path, 0.0, adaptive(30.0, 0.25, 8), &mut out)
+        .unwrap();
+    assert!(report.converged && report.cuts > 1, "{report:?}");
+    assert!(max_turn(&out) <= 30.0, "{}", max_turn(&out));
 }
 
 /// Classic Chaikin one pass at a time, dropping repeated points after each: the map-aware
@@ -215,6 +287,34 @@ fn bad_input_is_an_error() {
         .chaikin_into(&through, 0.0, ChaikinParams::default(), &mut out)
         .is_err());
     assert!(out.is_empty());
+    // The adaptive form: the same input checks, its own parameters named.
+    assert!(matches!(
+        safe.chaikin_adaptive(&through, 0.0, AdaptiveParams::default()),
+        Err(Error::InvalidInputPath { .. })
+    ));
+    let spikes = AdaptiveParams {
+        outlier_limit: Some(2.0),
+        ..AdaptiveParams::default()
+    };
+    assert!(matches!(
+        safe.chaikin_adaptive(&ok, 0.0, spikes),
+        Err(Error::BadParameter {
+            name: "outlier_limit",
+            ..
+        })
+    ));
+    assert!(matches!(
+        safe.chaikin_adaptive(&ok, 0.0, adaptive(0.0, 0.25, 4)),
+        Err(Error::BadParameter {
+            name: "angle_limit",
+            ..
+        })
+    ));
+    out.push(DVec2::ONE);
+    assert!(safe
+        .chaikin_adaptive_into(&nan, 0.0, AdaptiveParams::default(), &mut out)
+        .is_err());
+    assert!(out.is_empty());
 }
 
 #[test]
@@ -270,6 +370,27 @@ fn short_and_duplicate_paths() {
     // A reversal: both cut points of the spike coincide and are written once.
     let spike = safe.chaikin(&[a, b, a], 0.0, params(0.5, 1)).unwrap();
     assert_eq!(spike, vec![a, DVec2::new(2.0, 0.5), a]);
+    // Adaptive: duplicates merged as adaptive Chaikin merges them; no corner, one pass
+    // that finds none.
+    let mut out = Vec::new();
+    let sharp = AdaptiveParams::default();
+    for path in [vec![a, a, b, b], vec![a, b]] {
+        let report = safe
+            .chaikin_adaptive_into(&path, 0.0, sharp, &mut out)
+            .unwrap();
+        assert_eq!(out, vec![a, b]);
+        assert_eq!((report.passes, report.cuts, report.converged), (1, 0, true));
+    }
+    let mut blind = Vec::new();
+    let path = [a, a, b, b, b, c, c];
+    let report = safe
+        .chaikin_adaptive_into(&path, 0.0, sharp, &mut out)
+        .unwrap();
+    let blind_report = AdaptiveChaikin::new(sharp)
+        .unwrap()
+        .refine_into(&path, &mut blind)
+        .unwrap();
+    assert_eq!((out, report), (blind, blind_report));
 }
 
 #[test]

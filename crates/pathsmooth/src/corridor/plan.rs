@@ -88,9 +88,10 @@ use super::graph::{CorridorMap, MARGIN};
 use super::operators::energy;
 use super::optimize::{Method, Report, Solver, SolverParams, Stop};
 use super::problem::{Problem, ProblemParams};
-use crate::curve::chaikin::{chaikin_adaptive, AdaptiveParams};
+use crate::curve::chaikin::AdaptiveParams;
 use crate::error::{Error, Result};
 use crate::geometry::check_path;
+use crate::map_safe::{check_adaptive, MapSafe};
 use crate::world::{check_radius, path_is_clear, World};
 
 /// Everything a corridor plan produced.
@@ -146,8 +147,8 @@ pub struct CorridorParams {
     /// The desired facing direction at the goal (non-zero), if any.
     pub goal_dir: Option<DVec2>,
     /// [`CorridorPlanner::plan_along`] only: the optimised path's corners that still turn
-    /// more than `angle_limit` are cut by adaptive Chaikin, as far as the walls allow
-    /// ([`map_safe`](crate::map_safe)). One waypoint per disk is a coarse polyline where
+    /// more than `angle_limit` are cut by adaptive Chaikin, each as deeply as the walls
+    /// allow ([`MapSafe::chaikin_adaptive`]; `outlier_limit` must be `None`). One waypoint per disk is a coarse polyline where
     /// the disks are large, and where the route passes close to a corner few waypoints
     /// share the turn; the cuts make the result a smooth curve there. Cuts keep every
     /// segment's direction, so the first and last segments (and the facing directions)
@@ -232,9 +233,20 @@ pub const CORRIDOR_GAP: f64 = 1e-2;
 /// }
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct CorridorPlanner {
     solver: Solver,
+    /// The refinement's scratch (map-aware adaptive Chaikin), lent to each call's world.
+    refiner: MapSafe<()>,
+}
+
+impl Default for CorridorPlanner {
+    fn default() -> Self {
+        CorridorPlanner {
+            solver: Solver::default(),
+            refiner: MapSafe::new(()),
+        }
+    }
 }
 
 impl CorridorPlanner {
@@ -333,6 +345,9 @@ impl CorridorPlanner {
         check_radius(radius)?;
         check_path(route, 2, "corridor along a route")?;
         options.solver.validate()?;
+        if let Some(refine) = &options.refine {
+            check_adaptive(refine)?;
+        }
         if !(options.spacing > 0.0 && options.spacing <= 1.0) {
             return Err(Error::param(
                 "spacing",
@@ -406,9 +421,12 @@ impl CorridorPlanner {
         let repaired = repair(world, &centers, radius, &mut path)?;
         drop_reversals(world, radius, &mut path);
         if let Some(refine) = options.refine {
-            path = crate::map_safe(world, &path, radius, |p: &[DVec2]| {
-                chaikin_adaptive(p, refine)
-            })?;
+            let mut refiner = std::mem::replace(&mut self.refiner, MapSafe::new(())).rebind(world);
+            let mut refined = Vec::with_capacity(path.len());
+            let done = refiner.chaikin_adaptive_into(&path, radius, refine, &mut refined);
+            self.refiner = refiner.rebind(());
+            done?;
+            path = refined;
         }
         Ok(CorridorPlan {
             corridor: DiskCorridor {
