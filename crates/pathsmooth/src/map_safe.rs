@@ -329,6 +329,31 @@ impl<W: World> MapSafe<W> {
         Ok(report)
     }
 
+    /// [`chaikin_adaptive_into`](Self::chaikin_adaptive_into) for a `path` the caller has
+    /// just found clear ([`path_is_clear`] for `radius`, the strict test): the input is not
+    /// tested again (the corridor step refines the path its repair has checked).
+    pub(crate) fn chaikin_adaptive_of_clear_into(
+        &mut self,
+        path: &[DVec2],
+        radius: f64,
+        params: AdaptiveParams,
+        out: &mut Vec<DVec2>,
+    ) -> Result<RefineReport> {
+        out.clear();
+        check_adaptive(&params)?;
+        self.copy_input(path, radius)?;
+        debug_assert!(self.is_clear(&self.input, radius), "not clear: {path:?}");
+        let report = self.cut_passes::<DVec2>(
+            radius,
+            params.ratio,
+            params.max_passes,
+            Some(params.angle_limit),
+            true,
+        )?;
+        out.extend_from_slice(&self.cur);
+        Ok(report)
+    }
+
     /// Runs up to `passes` passes of corner cutting on `self.input` (loaded and valid),
     /// leaving the result in `self.cur` (the distinct points of the input when no pass
     /// ran, which happens when fewer than 3 remain). Every interior corner is cut, or with
@@ -602,12 +627,7 @@ impl<W: World> MapSafe<W> {
     /// input that is not valid itself. Returns whether the input passed the strict test
     /// (else the validator accepted it within the world's tolerance).
     fn load_input<P: Point2>(&mut self, path: &[P], radius: f64) -> Result<bool> {
-        check_scale(&self.world)?;
-        check_path(path, 1, "map_safe")?;
-        check_radius(radius)?;
-        self.input.clear();
-        self.input.extend(path.iter().map(|p| p.to_dvec2()));
-        check_in_bounds(&self.world, &self.input)?;
+        self.copy_input(path, radius)?;
         if self.is_clear(&self.input, radius) {
             return Ok(true);
         }
@@ -621,6 +641,17 @@ impl<W: World> MapSafe<W> {
             None => Ok(false),
             Some(reason) => Err(Error::InvalidInputPath { reason }),
         }
+    }
+
+    /// Copies `path` into `self.input` in `f64`; errors for a bad path or radius, or a
+    /// point outside the world. Does not test the path.
+    fn copy_input<P: Point2>(&mut self, path: &[P], radius: f64) -> Result<()> {
+        check_scale(&self.world)?;
+        check_path(path, 1, "map_safe")?;
+        check_radius(radius)?;
+        self.input.clear();
+        self.input.extend(path.iter().map(|p| p.to_dvec2()));
+        check_in_bounds(&self.world, &self.input)
     }
 
     /// Smooths `path` with `smoother`, returning a path valid for `radius`.

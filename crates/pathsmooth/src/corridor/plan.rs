@@ -423,7 +423,8 @@ impl CorridorPlanner {
         if let Some(refine) = options.refine {
             let mut refiner = std::mem::replace(&mut self.refiner, MapSafe::new(())).rebind(world);
             let mut refined = Vec::with_capacity(path.len());
-            let done = refiner.chaikin_adaptive_into(&path, radius, refine, &mut refined);
+            // `repair` and `drop_reversals` leave the path clear (the strict test).
+            let done = refiner.chaikin_adaptive_of_clear_into(&path, radius, refine, &mut refined);
             self.refiner = refiner.rebind(());
             done?;
             path = refined;
@@ -782,6 +783,10 @@ fn repair<W: World + ?Sized>(
             if !world.bend_is_clear(path[k - 1], path[k], path[k + 1], radius) {
                 bad.push(k);
             }
+        }
+        // Nothing wrong (the usual case): every segment and bend was just found clear.
+        if bad.is_empty() {
+            return Ok(moved);
         }
         bad.retain(|&k| path[k] != centers[k]);
         if bad.is_empty() {
