@@ -15,12 +15,12 @@
 //! (`r` = [`ChaikinParams::ratio`]) such that the cut segment between the two new points
 //! keeps clearance strictly above the radius (one capped distance query), the leg from the
 //! previous cut point is clear ([`segment_is_clear`]), and (radius 0) no new bend squeezes
-//! through a pinch ([`bend_pinch`]). When no cut fits, the corner is kept. The pass is then written by
-//! the points each [`corner_cut`] was tested with (as
-//! [`chaikin_pass_ratios_into`](crate::curve::chaikin::chaikin_pass_ratios_into) would),
-//! and repeated
-//! [`passes`](ChaikinParams::passes) times. Where walls are far, this is classic Chaikin
-//! bit for bit.
+//! through a pinch ([`bend_pinch`]). When no cut fits, the corner is kept. The pass writes
+//! exactly the points each [`corner_cut`] was tested with (as
+//! [`chaikin_pass_ratios_into`](crate::curve::chaikin::chaikin_pass_ratios_into) would)
+//! and is repeated [`passes`](ChaikinParams::passes) times. Where walls are far, this is
+//! classic Chaikin bit for bit, pass by pass on the distinct points (where the two cut
+//! points of a reversal meet, the point is written once and the next pass cuts it).
 //!
 //! - **Why it stays valid.** Every segment and bend of the new pass is tested before it is
 //!   kept, with the same tests as the validator. A kept corner's leg lies on an input
@@ -445,9 +445,9 @@ impl<W: World> MapSafe<W> {
     }
 
     /// Writes the pass `self.ratios` chose on `path` into `out` without consecutive
-    /// duplicates, as [`chaikin_pass_ratios_into`](crate::curve::chaikin::chaikin_pass_ratios_into) and a dedup would (the points each
-    /// [`corner_cut`] was tested with), and marks the cut points fresh in
-    /// `self.next_fresh`. O(n).
+    /// duplicates, as [`chaikin_pass_ratios_into`](crate::curve::chaikin::chaikin_pass_ratios_into)
+    /// and a dedup would (the points each [`corner_cut`] was tested with), and marks the
+    /// cut points fresh in `self.next_fresh`. O(n).
     fn write_pass(&mut self, path: &[DVec2], out: &mut Vec<DVec2>) {
         let n = path.len();
         out.clear();
