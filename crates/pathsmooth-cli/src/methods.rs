@@ -205,10 +205,10 @@ pub enum MapMethod {
     Funnel,
     /// The same corridor, with nodes slid along its portal edges (portal relaxation).
     Relax,
-    /// The A* path pulled taut in its navmesh channel (kept off the corners), then the
-    /// Chambolle–Pock path optimiser (Langerak, Game AI Pro 3 ch. 20) in a corridor of
-    /// clearance disks along it, made valid on the map; corners still turning more than
-    /// 10° cut by map-aware Chaikin.
+    /// The A* path pulled taut in its navmesh channel (kept off the corners), then
+    /// Langerak's path optimiser (Game AI Pro 3 ch. 20; ADMM unless --corridor-solver says
+    /// otherwise) in a corridor of clearance disks along it, made valid on the map; corners
+    /// still turning more than 10° cut by map-aware Chaikin.
     Corridor,
     /// Shortcuts, then fillets: each corner an arc of radius ≥ --turn-radius where the
     /// walls leave room (--g2: clothoid transitions). Not in the default lists.
@@ -282,6 +282,14 @@ pub enum CorridorSolver {
 }
 
 impl CorridorSolver {
+    /// The corridor step's own default iteration ([`CorridorParams::default`]).
+    pub fn library_default() -> Self {
+        match CorridorParams::default().solver.method {
+            Method::ChambollePock => CorridorSolver::ChambollePock,
+            Method::Admm { .. } => CorridorSolver::Admm,
+        }
+    }
+
     /// The library's method.
     pub fn method(self) -> Method {
         match self {
@@ -296,7 +304,7 @@ impl CorridorSolver {
 #[derive(Debug, Clone, Args)]
 pub struct OptimiserParams {
     /// Corridor optimiser: the iteration that solves it.
-    #[arg(long, value_enum, default_value_t = CorridorSolver::Admm)]
+    #[arg(long, value_enum, default_value_t = CorridorSolver::library_default())]
     pub corridor_solver: CorridorSolver,
     /// Corridor optimiser, Chambolle–Pock only: α ∈ (0, 2) of the step sizes.
     #[arg(long, default_value_t = SolverParams::default().alpha, allow_hyphen_values = true)]
@@ -319,7 +327,7 @@ impl Default for OptimiserParams {
     fn default() -> Self {
         let (d, c) = (SolverParams::default(), CorridorParams::default());
         OptimiserParams {
-            corridor_solver: CorridorSolver::Admm,
+            corridor_solver: CorridorSolver::library_default(),
             corridor_alpha: d.alpha,
             corridor_beta: d.beta,
             corridor_spacing: c.spacing,

@@ -43,7 +43,8 @@
 //! - [`navmesh`]: triangulated navmeshes (from scenes, grids, or your own convex polygons
 //!   with their ids; polyanya `.mesh` and OBJ files), exact shortest paths with an agent
 //!   radius ([`navmesh::NavMeshQuery`], Polyanya), portals, portal relaxation and the funnel.
-//! - [`corridor`]: clearance-disk corridors and the Chambolle–Pock path optimiser.
+//! - [`corridor`]: clearance-disk corridors and Langerak's path optimiser (Chambolle–Pock
+//!   or ADMM).
 //! - [`fillet`](mod@fillet): fillet smoothing with a minimum turning radius (arcs, or clothoid
 //!   transitions for continuous curvature) into an exact curve ([`curve::exact`]), with
 //!   the corners that could not take the radius reported ([`Step::Fillet`] in a pipeline).

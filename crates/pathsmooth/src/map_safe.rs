@@ -315,18 +315,7 @@ impl<W: World> MapSafe<W> {
         params: AdaptiveParams,
         out: &mut Vec<P>,
     ) -> Result<RefineReport> {
-        out.clear();
-        check_adaptive(&params)?;
-        let strict = self.load_input(path, radius)?;
-        let report = self.cut_passes::<P>(
-            radius,
-            params.ratio,
-            params.max_passes,
-            Some(params.angle_limit),
-            strict,
-        )?;
-        out.extend(self.cur.iter().map(|&p| P::from_dvec2(p)));
-        Ok(report)
+        self.adaptive_into(path, radius, params, out, false)
     }
 
     /// [`chaikin_adaptive_into`](Self::chaikin_adaptive_into) for a `path` the caller has
@@ -339,18 +328,36 @@ impl<W: World> MapSafe<W> {
         params: AdaptiveParams,
         out: &mut Vec<DVec2>,
     ) -> Result<RefineReport> {
+        self.adaptive_into(path, radius, params, out, true)
+    }
+
+    /// The adaptive passes on `path` into `out`; `known_clear`: the caller has found the
+    /// path clear, so it is loaded without the test.
+    fn adaptive_into<P: Point2>(
+        &mut self,
+        path: &[P],
+        radius: f64,
+        params: AdaptiveParams,
+        out: &mut Vec<P>,
+        known_clear: bool,
+    ) -> Result<RefineReport> {
         out.clear();
         check_adaptive(&params)?;
-        self.copy_input(path, radius)?;
-        debug_assert!(self.is_clear(&self.input, radius), "not clear: {path:?}");
-        let report = self.cut_passes::<DVec2>(
+        let strict = if known_clear {
+            self.copy_input(path, radius)?;
+            debug_assert!(self.is_clear(&self.input, radius), "not clear");
+            true
+        } else {
+            self.load_input(path, radius)?
+        };
+        let report = self.cut_passes::<P>(
             radius,
             params.ratio,
             params.max_passes,
             Some(params.angle_limit),
-            true,
+            strict,
         )?;
-        out.extend_from_slice(&self.cur);
+        out.extend(self.cur.iter().map(|&p| P::from_dvec2(p)));
         Ok(report)
     }
 

@@ -190,9 +190,10 @@ fn optimum_matches_clarabel_within_1e_4() {
 /// The reference check on corridors of real maps: the corridor step's problem (its
 /// disks along a Moving AI route, safe radii, the default weights), as the step solves it
 /// by default, reaches clarabel's optimum within 10⁻³ at a relative gap of 10⁻³, and
-/// within the step's own gap g (E − E* ≤ g·E, so (E − E*)/E* ≤ g/(1 − g)). Solved in windows (`CorridorParams::windows`), the
-/// path is as short but the whole problem's energy is higher (the pinned cuts stop the
-/// waypoints spreading evenly); printed, not bounded above.
+/// within the step's own gap g (E − E* ≤ g·E, so (E − E*)/E* ≤ g/(1 − g)). Solved in
+/// windows (`CorridorParams::windows`), the path is as short but the whole problem's
+/// energy is higher (the pinned cuts stop the waypoints spreading evenly); printed, not
+/// bounded above.
 #[test]
 fn real_map_corridors_reach_clarabels_optimum() {
     let whole = CorridorParams {
@@ -495,24 +496,22 @@ fn scaled_steps_make_the_iteration_independent_of_the_map_units() {
             stop: Stop::Iterations(150),
             ..o
         };
-        let a = optimize(&pr, &o).unwrap();
-        let b = optimize(&big, &o).unwrap();
-        for i in 0..pr.len() {
-            let d = (a.path[i] * s).distance(b.path[i]) / s;
-            assert!(d < 1e-9, "scale {s}, waypoint {i}: {d:e}");
-        }
         // ADMM's penalty is relative to h² for the same reason.
         let admm = SolverParams {
             method: Method::ADMM,
             ..o
         };
-        let (a, b) = (
-            optimize(&pr, &admm).unwrap(),
-            optimize(&big, &admm).unwrap(),
-        );
-        for i in 0..pr.len() {
-            let d = (a.path[i] * s).distance(b.path[i]) / s;
-            assert!(d < 1e-9, "ADMM, scale {s}, waypoint {i}: {d:e}");
+        for scaled in [o, admm] {
+            let a = optimize(&pr, &scaled).unwrap();
+            let b = optimize(&big, &scaled).unwrap();
+            for i in 0..pr.len() {
+                let d = (a.path[i] * s).distance(b.path[i]) / s;
+                assert!(
+                    d < 1e-9,
+                    "{:?}, scale {s}, waypoint {i}: {d:e}",
+                    scaled.method
+                );
+            }
         }
         // Without the scaling the chapter's fixed β behaves differently at another scale.
         let fixed = SolverParams {

@@ -26,14 +26,16 @@
 //! splitting is of the constraint and the length term; on the same corridors ADMM reaches
 //! the same certified gap in 50–130 iterations on average, each about 1.4× as costly. Not
 //! everywhere: on the maze's longest chains (over 5,000 disks) it needs 200 against
-//! Chambolle–Pock's 70–80 (`docs/corridor.md`).
+//! Chambolle–Pock's 70–80 at that gap (`docs/corridor.md`).
 //!
 //! # Penalties
 //!
 //! ρ₂ = `penalty`/h² (so the iteration does not depend on the map's units, as with the
 //! Chambolle–Pock step sizes scaled by h^α) and ρ₁ = 1 (K₂v is already in units of h).
-//! Chosen by measurement on the Moving AI corridors: penalty 2, α = 1.6; ρ₁ changes the
-//! iteration count by less than 3 % between 0.3 and 3.
+//! Chosen by measurement on the Moving AI corridors: penalty 2, α = 1.8
+//! ([`Method::ADMM`](super::optimize::Method::ADMM)); penalties 1 and 4 and α = 1.6 each
+//! took more iterations on at least two maps, and ρ₁ changes the iteration count by less
+//! than 3 % between 0.3 and 3.
 //!
 //! # Certificate
 //!

@@ -149,9 +149,10 @@ pub struct CorridorParams {
     pub goal_dir: Option<DVec2>,
     /// [`CorridorPlanner::plan_along`] only: the optimised path's corners that still turn
     /// more than `angle_limit` are cut by adaptive Chaikin, each as deeply as the walls
-    /// allow ([`MapSafe::chaikin_adaptive`]; `outlier_limit` must be `None`). One waypoint per disk is a coarse polyline where
-    /// the disks are large, and where the route passes close to a corner few waypoints
-    /// share the turn; the cuts make the result a smooth curve there. Cuts keep every
+    /// allow ([`MapSafe::chaikin_adaptive`]; `outlier_limit` must be `None`). One waypoint
+    /// per disk is a coarse polyline where the disks are large, and where the route passes
+    /// close to a corner few waypoints share the turn; the cuts make the result a smooth
+    /// curve there. Cuts keep every
     /// segment's direction, so the first and last segments (and the facing directions)
     /// are unchanged. Default [`CORRIDOR_REFINE`]: 10°, ratio ¼, at most 8 passes; `None`
     /// returns the optimiser's waypoints as they are.
@@ -313,8 +314,9 @@ impl CorridorPlanner {
     /// have, so it is close to the shortest path yet its corners keep off the walls and can
     /// be rounded; on a world without a navmesh it is shortcut
     /// ([`shortcut`](crate::shortcut)) for a radius larger by half that room instead (where
-    /// no such sight line exists the route's own segments stay); then it is sampled (every vertex, and in between at [`CorridorParams::spacing`] times the room the
-    /// agent has there, between 1/4096 of the route's length and
+    /// no such sight line exists the route's own segments stay); then it is sampled (every
+    /// vertex, and in between at [`CorridorParams::spacing`] times the room the agent has
+    /// there, between 1/4096 of the route's length and
     /// [`ProblemParams::max_spacing`] or 1/8 of the length), each sample becomes a disk
     /// centre with its safe radius ([`safe_radii_into`], the tube argument of the module
     /// docs, so the result is valid on `world` whatever the solver does), and the path is
@@ -403,16 +405,15 @@ impl CorridorPlanner {
         let clearance: Vec<f64> = room.iter().map(|&c| c.max(0.0)).collect();
         let mut safe = Vec::with_capacity(centers.len());
         safe_radii_from_room(world, &centers, &room, radius, &mut safe);
-        let mut problem = Problem::from_disks(
+        // `from_disks` takes the safe radii as they are (0 at the pinned ends already).
+        let problem = Problem::from_disks(
             centers.clone(),
             safe.clone(),
             options.start_dir,
             options.goal_dir,
             &options.problem,
         )?;
-        // `from_disks` pins the ends; the safe radii already are 0 there.
         let lead = options.start_dir.is_some() as usize;
-        problem.radii[lead..lead + safe.len()].copy_from_slice(&safe);
         let cuts = if options.windows {
             window_cuts(&vertex_at, lead)
         } else {

@@ -43,8 +43,9 @@ pub enum Step {
     /// pulled taut in its own navmesh channel, kept a quarter of its vertices' room off the
     /// corners (on worlds without a navmesh: shortcut with half that room), sampled, each
     /// sample's disk is the room the agent has there (made safe for the segments between
-    /// waypoints), the Chambolle–Pock solver smooths the path inside, and corners still
-    /// turning more than 10° are cut by map-safe adaptive Chaikin
+    /// waypoints), Langerak's optimiser (ADMM by default, or the chapter's Chambolle–Pock)
+    /// smooths the path inside, and corners still turning more than 10° are cut by
+    /// map-aware adaptive Chaikin
     /// ([`CorridorPlanner::plan_along`](crate::corridor::plan::CorridorPlanner::plan_along),
     /// [`CorridorParams::refine`](crate::corridor::plan::CorridorParams::refine)).
     /// Keeps the route's side of every obstacle; works on any world. Give it the planner's
