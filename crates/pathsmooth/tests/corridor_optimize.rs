@@ -17,7 +17,7 @@ use pathsmooth::corridor::optimize::{
     optimize, solve_batch, solve_batch_into, Init, Method, Solver, SolverParams, Stop,
     MAX_ITERATIONS,
 };
-use pathsmooth::corridor::plan::{CorridorParams, CorridorPlanner, CORRIDOR_GAP};
+use pathsmooth::corridor::plan::{CorridorParams, CorridorPlanner, CORRIDOR_ITERATIONS};
 use pathsmooth::corridor::problem::{bathtub, Problem, ProblemParams, Weights};
 use pathsmooth::{metrics, Error, GridWorld, World};
 use proptest::prelude::*;
@@ -188,12 +188,17 @@ fn optimum_matches_clarabel_within_1e_4() {
 }
 
 /// The reference check on corridors of real maps: the corridor step's problem (its
-/// disks along a Moving AI route, safe radii, the default weights), as the step solves it
-/// by default, reaches clarabel's optimum within 10⁻³ at a relative gap of 10⁻³, and
-/// within the step's own gap g (E − E* ≤ g·E, so (E − E*)/E* ≤ g/(1 − g)). Solved in
-/// windows (`CorridorParams::windows`), the path is as short but the whole problem's
-/// energy is higher (the pinned cuts stop the waypoints spreading evenly); printed, not
-/// bounded above.
+/// disks along a Moving AI route, safe radii, the default weights), solved by both
+/// methods, reaches clarabel's optimum within 10⁻³ at a relative gap of 10⁻³, and within
+/// g/(1 − g) at a gap g of 3·10⁻² (E − E* ≤ g·E). The step itself runs a fixed
+/// [`CORRIDOR_ITERATIONS`] ADMM iterations, not to a gap: its energy is printed and held
+/// under [`STEP_ENERGY`] above the optimum. Solved in windows (`CorridorParams::windows`),
+/// the path is as short but the whole problem's energy is higher (the pinned cuts stop
+/// the waypoints spreading evenly); printed, not bounded above.
+/// How far above clarabel's optimum the step's own fixed-count solve may end on these
+/// corridors (relative; measured: see the test's output and `docs/corridor.md`).
+const STEP_ENERGY: f64 = 0.25;
+
 #[test]
 fn real_map_corridors_reach_clarabels_optimum() {
     let whole = CorridorParams {
@@ -228,8 +233,7 @@ fn real_map_corridors_reach_clarabels_optimum() {
             .unwrap();
             let (e_star, _) = reference(&pr, LengthNorm::Chapter);
             let rel = |e: f64| (e - e_star) / e_star;
-            let step_limit = CORRIDOR_GAP / (1.0 - CORRIDOR_GAP);
-            for (gap, limit) in [(1e-3, 1e-3), (CORRIDOR_GAP, step_limit)] {
+            for (gap, limit) in [(1e-3, 1e-3), (3e-2, 3e-2 / (1.0 - 3e-2))] {
                 for o in tol_each(gap) {
                     let got = optimize(&pr, &o).unwrap();
                     assert_inside(&pr, &got.path);
@@ -242,10 +246,13 @@ fn real_map_corridors_reach_clarabels_optimum() {
                     );
                 }
             }
+            // The step's own solve: a fixed count of iterations, not a certified gap.
+            assert_eq!(plan.report.iterations, CORRIDOR_ITERATIONS);
+            let step = rel(plan.report.energy);
+            println!("{name}: {n} disks; the step's {CORRIDOR_ITERATIONS} iterations: energy {step:+.2e} over the optimum");
             assert!(
-                (-1e-7..=step_limit).contains(&rel(plan.report.energy)),
-                "{name} {s:?}: the step's own solve, {:e}",
-                rel(plan.report.energy)
+                (-1e-7..=STEP_ENERGY).contains(&step),
+                "{name} {s:?}: the step's own solve, {step:e}"
             );
             // In windows: the whole problem's energy at the joined path, and its length.
             let split = planner.plan_along(&world, &route, 0.0, &windows).unwrap();

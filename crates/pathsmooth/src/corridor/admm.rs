@@ -64,10 +64,11 @@ use super::problem::Problem;
 const RHO_LENGTH: f64 = 1.0;
 
 /// The LDLᵀ factors of a symmetric positive definite pentadiagonal matrix: unit lower
-/// L with sub-diagonals `l1`, `l2`, and the diagonal `d`. Factor O(n), solve O(n).
+/// L with sub-diagonals `l1`, `l2`, and the diagonal `d` (kept as its reciprocals, so
+/// the back substitution multiplies). Factor O(n), solve O(n).
 #[derive(Debug, Default, Clone)]
 struct Pentadiagonal {
-    d: Vec<f64>,
+    inv_d: Vec<f64>,
     l1: Vec<f64>,
     l2: Vec<f64>,
 }
@@ -77,59 +78,62 @@ impl Pentadiagonal {
     /// (i, i+2), in place of the previous factors (no allocation once grown).
     fn factor(&mut self, a0: &[f64], a1: &[f64], a2: &[f64]) {
         let n = a0.len();
-        for buf in [&mut self.d, &mut self.l1, &mut self.l2] {
+        for buf in [&mut self.inv_d, &mut self.l1, &mut self.l2] {
             buf.clear();
             buf.resize(n, 0.0);
         }
-        let (d, l1, l2) = (&mut self.d, &mut self.l1, &mut self.l2);
+        let (inv_d, l1, l2) = (&mut self.inv_d, &mut self.l1, &mut self.l2);
+        // The last two pivots, d[i − 1] and d[i − 2].
+        let (mut d1, mut d2) = (0.0, 0.0);
         for i in 0..n {
             let mut di = a0[i];
             if i >= 1 {
-                di -= l1[i - 1] * l1[i - 1] * d[i - 1];
+                di -= l1[i - 1] * l1[i - 1] * d1;
             }
             if i >= 2 {
-                di -= l2[i - 2] * l2[i - 2] * d[i - 2];
+                di -= l2[i - 2] * l2[i - 2] * d2;
             }
-            d[i] = di;
+            inv_d[i] = 1.0 / di;
             if i + 1 < n {
-                let coupled = if i >= 1 {
-                    l2[i - 1] * l1[i - 1] * d[i - 1]
-                } else {
-                    0.0
-                };
+                let coupled = if i >= 1 { l2[i - 1] * l1[i - 1] * d1 } else { 0.0 };
                 l1[i] = (a1[i] - coupled) / di;
             }
             if i + 2 < n {
                 l2[i] = a2[i] / di;
             }
+            (d2, d1) = (d1, di);
         }
     }
 
     /// Forward substitution at row `i` (rows before it done): x[i] ← (L⁻¹b)[i] for
     /// b[i] = `b`.
+    /// The row before last is subtracted first: the last row's result has just been
+    /// written, and taking it last keeps one multiply-subtract on the chain from row to
+    /// row (the loop is latency bound).
     #[inline]
     fn forward_at(&self, x: &mut [DVec2], i: usize, b: DVec2) {
         let mut y = b;
-        if i >= 1 {
-            y -= x[i - 1] * self.l1[i - 1];
-        }
         if i >= 2 {
             y -= x[i - 2] * self.l2[i - 2];
+        }
+        if i >= 1 {
+            y -= x[i - 1] * self.l1[i - 1];
         }
         x[i] = y;
     }
 
     /// Back substitution at row `i` (rows after it done): x[i] ← the solution's entry,
     /// which it returns.
+    /// As in [`Self::forward_at`], the row just solved is subtracted last.
     #[inline]
     fn backward_at(&self, x: &mut [DVec2], i: usize) -> DVec2 {
         let n = x.len();
-        let mut v = x[i] / self.d[i];
-        if i + 1 < n {
-            v -= x[i + 1] * self.l1[i];
-        }
+        let mut v = x[i] * self.inv_d[i];
         if i + 2 < n {
             v -= x[i + 2] * self.l2[i];
+        }
+        if i + 1 < n {
+            v -= x[i + 1] * self.l1[i];
         }
         x[i] = v;
         v
