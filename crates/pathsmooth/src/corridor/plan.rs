@@ -141,7 +141,7 @@ pub struct CorridorParams {
     /// agent the same, and on the Moving AI maps the 20th iterate gives the same lengths
     /// (to 10⁻³), sharpest turns (to 0.4°) and follow times (to 1.5 %) as a certified gap
     /// of 3·10⁻², in a quarter (the maze) to two thirds of the iterations. Its energy is
-    /// not the optimum: the median query is 1–3 % above it, on the maze 16 %.
+    /// not the optimum: the median query is 2–6 % above it, on the maze 16 %.
     /// [`Stop::Tolerance`] asks for a certified gap.
     pub solver: SolverParams,
     /// Weights and dummy-waypoint distance of the problem.
