@@ -12,7 +12,9 @@
 //! - `grid_astar`: `GridWorld::plan` at radius 0 (the route the corridor step follows);
 //! - `corridor`: the corridor step on that route with the default options (one ADMM solve
 //!   of the whole chain);
-//! - `corridor_chambolle_pock`: the same solved by the chapter's Chambolle–Pock iteration;
+//! - `corridor_chambolle_pock`: the same solved by the chapter's Chambolle–Pock iteration
+//!   (the same fixed `CORRIDOR_ITERATIONS`, so this is its cost per iteration: to reach
+//!   ADMM's quality it needs several times the iterations, `docs/corridor.md`);
 //! - `corridor_windows`: the same with `windows: true` (the chain solved in windows);
 //! - `corridor_spacing_1`: the same with `spacing: 1.0` (disks a whole room apart).
 

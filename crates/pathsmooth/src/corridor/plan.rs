@@ -139,7 +139,7 @@ pub struct CorridorParams {
     /// chapter's own stopping rule, not to the solver's certified gap: the validity of a
     /// corridor path does not depend on convergence, a fixed count costs every re-planning
     /// agent the same, and on the Moving AI maps the 20th iterate gives the same lengths
-    /// (to 10⁻³), sharpest turns (to 0.4°) and follow times (to 1.5 %) as a certified gap
+    /// (to 10⁻³), sharpest turns (to 0.3°) and follow times (to 1.5 %) as a certified gap
     /// of 3·10⁻², in a quarter (the maze) to two thirds of the iterations. Its energy is
     /// not the optimum: the median query is 2–6 % above it, on the maze 16 %.
     /// [`Stop::Tolerance`] asks for a certified gap.
@@ -166,21 +166,23 @@ pub struct CorridorParams {
     /// corners. Default ½.
     /// Spacing 1 gives 35–48 % fewer disks for paths as short (+0.3 %) and turns as round,
     /// but they take up to 29 % longer to follow at the speed their curvature allows (the
-    /// turns round the corners are sampled by fewer waypoints). With Chambolle–Pock it
-    /// halved the step's time; with the default ADMM it saves nothing (criterion median
-    /// 0.29× of grid A* against 0.28×: ADMM needs more iterations on the coarser chain;
-    /// `docs/corridor.md`).
+    /// turns round the corners are sampled by fewer waypoints). With Chambolle–Pock to a
+    /// certified gap it halved the step's time; with the default fixed ADMM iterations
+    /// and [`SPACING_FLOOR`] it saves little (criterion median 0.10× of grid A* against
+    /// 0.10×; `docs/corridor.md`).
     pub spacing: f64,
     /// [`CorridorPlanner::plan_along`] only: solve the corridor in windows cut at the
     /// middle of every straight run of the taut route with more than [`WINDOW_RUN`]
     /// samples inside, each cut pinned on the route with the waypoints beside it as
-    /// pinned neighbours (so the windows join along the route's direction). Faster, not
-    /// the same optimum: on the 512² Moving AI maps the step takes 20–40 % less time and
-    /// the paths are as short (within 0.2 %) with sharpest turns a few degrees sharper,
-    /// but the whole problem's energy is 7–92 % above its optimum, because the chapter's
-    /// length term spreads waypoints evenly along the whole path and the pinned cuts stop
-    /// them sliding past (`docs/corridor.md`). Default false: one solve of the whole
-    /// chain, to its optimum.
+    /// pinned neighbours (so the windows join along the route's direction). Not the same
+    /// optimum: the paths are as short (within 0.2 %) with sharpest turns a few degrees
+    /// sharper, but the whole problem's energy is well above its optimum (7–92 % at a
+    /// certified gap, more at a fixed count), because the chapter's length term spreads
+    /// waypoints evenly along the whole path and the pinned cuts stop them sliding past.
+    /// To a certified gap ([`Stop::Tolerance`]) it took 20–40 % less time; with the
+    /// default fixed count every window runs all of its iterations and it saves nothing
+    /// (criterion median 0.11× of grid A* against 0.10×; `docs/corridor.md`). Default
+    /// false: one solve of the whole chain.
     pub windows: bool,
 }
 
