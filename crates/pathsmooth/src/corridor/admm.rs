@@ -95,7 +95,11 @@ impl Pentadiagonal {
             }
             inv_d[i] = 1.0 / di;
             if i + 1 < n {
-                let coupled = if i >= 1 { l2[i - 1] * l1[i - 1] * d1 } else { 0.0 };
+                let coupled = if i >= 1 {
+                    l2[i - 1] * l1[i - 1] * d1
+                } else {
+                    0.0
+                };
                 l1[i] = (a1[i] - coupled) / di;
             }
             if i + 2 < n {
