@@ -111,6 +111,7 @@ impl Pentadiagonal {
 
     /// Forward substitution at row `i` (rows before it done): x[i] ← (L⁻¹b)[i] for
     /// b[i] = `b`.
+    ///
     /// The row before last is subtracted first: the last row's result has just been
     /// written, and taking it last keeps one multiply-subtract on the chain from row to
     /// row (the loop is latency bound).
@@ -128,6 +129,7 @@ impl Pentadiagonal {
 
     /// Back substitution at row `i` (rows after it done): x[i] ← the solution's entry,
     /// which it returns.
+    ///
     /// As in [`Self::forward_at`], the row just solved is subtracted last.
     #[inline]
     fn backward_at(&self, x: &mut [DVec2], i: usize) -> DVec2 {

@@ -168,8 +168,8 @@ pub struct CorridorParams {
     /// but they take up to 29 % longer to follow at the speed their curvature allows (the
     /// turns round the corners are sampled by fewer waypoints). With Chambolle–Pock to a
     /// certified gap it halved the step's time; with the default fixed ADMM iterations
-    /// and [`SPACING_FLOOR`] it saves little (criterion median 0.10× of grid A* against
-    /// 0.10×; `docs/corridor.md`).
+    /// and [`SPACING_FLOOR`] it saves nothing (criterion median 0.102× of grid A* against
+    /// 0.101×; `docs/corridor.md`).
     pub spacing: f64,
     /// [`CorridorPlanner::plan_along`] only: solve the corridor in windows cut at the
     /// middle of every straight run of the taut route with more than [`WINDOW_RUN`]
@@ -181,7 +181,7 @@ pub struct CorridorParams {
     /// waypoints evenly along the whole path and the pinned cuts stop them sliding past.
     /// To a certified gap ([`Stop::Tolerance`]) it took 20–40 % less time; with the
     /// default fixed count every window runs all of its iterations and it saves nothing
-    /// (criterion median 0.11× of grid A* against 0.10×; `docs/corridor.md`). Default
+    /// (criterion median 0.112× of grid A* against 0.101×; `docs/corridor.md`). Default
     /// false: one solve of the whole chain.
     pub windows: bool,
 }
@@ -498,7 +498,8 @@ impl CorridorPlanner {
 
 /// Consecutive disks of [`CorridorPlanner::plan_along`] are at least this many times the
 /// distance its taut route keeps off the walls apart (¼ of the room the route's vertices
-/// have; 0.125 cells for a grid A* route at radius 0), so the spacing of ½ the room does
+/// have, 0.125 cells for a grid A* route at radius 0; ½ where the route is shortcut
+/// instead), so the spacing of ½ the room does
 /// not crowd tiny disks round every corner the route passes. Measured on the Moving AI
 /// maps (every 40th scenario, radius 0): 24–26 % fewer disks on 8room_000, random512 and
 /// AR0011SR (4 % on the maze, whose disks are already large or pinned by the 1/4096
@@ -692,10 +693,11 @@ struct Samples {
 /// Samples `route` for [`CorridorPlanner::plan_along`]: every vertex (consecutive
 /// duplicates once), and in between points at `spacing` times the room the agent has at
 /// the last sample (clearance − radius), clamped between the larger of 1/4096 of the
-/// route's length and `floor`, and `max_spacing` (default 1/8 of the length). A sample is kept only when the piece from
-/// the last kept point is clear, and samples before a segment's end give way until the
-/// last piece is (rounding can put a point of a segment that grazes a wall a hair inside
-/// it), so the chain of samples is valid. One clearance query per sample.
+/// route's length and `floor`, and `max_spacing` (default 1/8 of the length). A sample
+/// is kept only when the piece from the last kept point is clear, and samples before a
+/// segment's end give way until the last piece is (rounding can put a point of a segment
+/// that grazes a wall a hair inside it), so the chain of samples is valid. One clearance
+/// query per sample.
 fn sample_route<W: World + ?Sized>(
     world: &W,
     route: &[DVec2],
