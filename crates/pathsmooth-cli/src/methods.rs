@@ -272,7 +272,8 @@ impl MapMethod {
     }
 }
 
-/// Which iteration solves the corridor problem (the same energy, the same certified gap).
+/// Which iteration solves the corridor problem (the same energy; the step runs a fixed
+/// count of either, `CORRIDOR_ITERATIONS`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum CorridorSolver {
     /// ADMM with the smoothness system solved exactly (the library's corridor default).

@@ -870,8 +870,9 @@ pub(crate) fn check_adaptive(params: &AdaptiveParams) -> Result<()> {
 /// left out where the answer is clear: it runs on every vertex of every pass.
 struct SharpTurn {
     limit: f64,
-    /// tan(limit/2): the turn angle is 2·atan2(p, q) ([`angle_between`](crate::geometry::angle_between)), so it exceeds
-    /// the limit exactly when p > q·tan(limit/2).
+    /// tan(limit/2): the turn angle is 2·atan2(p, q)
+    /// ([`angle_between`](crate::geometry::angle_between)), so it exceeds the limit
+    /// exactly when p > q·tan(limit/2).
     tan_half: f64,
 }
 

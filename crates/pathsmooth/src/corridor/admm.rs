@@ -249,14 +249,18 @@ impl Admm {
         );
         let factors = &self.factors;
         // Right-hand side ρ₁K₂ᵀ(z₁ − u₁) + ρ₂(z₂ − u₂) and forward substitution (L y = b).
-        let w = |j: usize| z1[j] - u1[j];
+        // Row i of K₂ᵀw (w = z₁ − u₁, one per segment) is w[i−1] − w[i], with no segment
+        // before the first waypoint or after the last: each w is formed once, carried on.
+        let mut before = DVec2::ZERO;
         for i in 0..n {
-            let kt = match i {
-                0 => -w(0),
-                _ if i + 1 < n => w(i - 1) - w(i),
-                _ => w(i - 1),
+            let here = if i + 1 < n {
+                z1[i] - u1[i]
+            } else {
+                DVec2::ZERO
             };
+            let kt = before - here;
             factors.forward_at(x, i, kt * (rho1 * inv_h) + (z2[i] - u2[i]) * rho2);
+            before = here;
         }
         // Back substitution (D Lᵀ v = y), and with each v the disk update, which needs v
         // there only.
