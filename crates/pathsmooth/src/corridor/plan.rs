@@ -92,7 +92,7 @@ use crate::curve::chaikin::AdaptiveParams;
 use crate::error::{Error, Result};
 use crate::geometry::check_path;
 use crate::map_safe::{check_adaptive, MapSafe};
-use crate::world::{check_radius, path_is_clear, World};
+use crate::world::{check_radius, first_problem, path_is_clear, World};
 
 /// Everything a corridor plan produced.
 ///
@@ -820,15 +820,17 @@ fn repair<W: World + ?Sized>(
         }
     }
     // Only centres remain at the offending places; the corridor guarantees its centre
-    // chain, so anything still wrong means the corridor was not from this world.
-    for k in 0..path.len() - 1 {
-        if !world.segment_is_clear(path[k], path[k + 1], radius) {
-            return Err(Error::InvalidInputPath {
-                reason: format!("corridor segment {k} is not clear for radius {radius}"),
-            });
-        }
+    // chain, so anything still wrong (a segment, or a bend on a pinch) means the corridor
+    // was not from this world.
+    match first_problem(world, path, radius) {
+        Some((k, at)) => Err(Error::InvalidInputPath {
+            reason: format!(
+                "the corridor's centres are not clear for radius {radius} at point {k} \
+                 (near {at})"
+            ),
+        }),
+        None => Ok(moved),
     }
-    Ok(moved)
 }
 
 #[cfg(test)]
@@ -956,5 +958,26 @@ mod tests {
         assert_eq!(moved, 2);
         assert_eq!(path, centers);
         assert!(is_valid(&world, &path, 0.0));
+    }
+
+    /// A centre chain that bends on a pinch (two walls meeting at a corner) is refused,
+    /// not returned: each segment only touches the corner, but the bend crosses the gap.
+    #[test]
+    fn the_repair_refuses_centres_that_bend_on_a_pinch() {
+        let map = GridMap::from_rows(&[".@", "@."]).unwrap();
+        let cmap = CorridorMap::build(&map);
+        let centers = [
+            DVec2::new(0.5, 0.5),
+            DVec2::new(1.0, 1.0),
+            DVec2::new(1.5, 1.5),
+        ];
+        let cells = cmap.cells();
+        assert!(centers
+            .windows(2)
+            .all(|s| cells.segment_is_clear(s[0], s[1], 0.0)));
+        assert!(!cells.bend_is_clear(centers[0], centers[1], centers[2], 0.0));
+        let mut path = centers;
+        let err = repair(&cells, &centers, 0.0, &mut path).unwrap_err();
+        assert!(matches!(err, Error::InvalidInputPath { .. }), "{err}");
     }
 }
