@@ -187,7 +187,11 @@ fn plan_on_map(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planne
     let raw = world.plan(start, goal, a.radius)?;
     let astar_length = pathsmooth::metrics::length(&raw);
 
-    let title = format!("{file} from {},{} to {},{}", from.x, from.y, to.x, to.y);
+    // The map's file name, not its path: a long path ran past the picture's edge.
+    let name = std::path::Path::new(file)
+        .file_name()
+        .map_or(file.into(), |n| n.to_string_lossy());
+    let title = format!("{name} from {},{} to {},{}", from.x, from.y, to.x, to.y);
     let mut scene = Scene::for_map(title, &world);
     if a.navmesh.is_some() {
         let mesh = world.navmesh()?;
