@@ -1,14 +1,16 @@
-//! The corridor map of a grid map: a graph on (a discrete approximation of) the medial axis
-//! of free space whose vertices carry maximal clearance disks, after Geraerts & Overmars
-//! (2007), as Langerak uses it to get the initial path of the smoother (Game AI Pro 3,
-//! ch. 20, §20.2, Figure 20.1).
+//! The corridor map of a grid map: a compact graph on (a discrete approximation of) the
+//! medial axis of free space whose vertices carry maximal clearance disks, after Geraerts &
+//! Overmars (2007) and Geraerts' explicit corridor map (2010), as Langerak uses it to get
+//! the initial path of the smoother (Game AI Pro 3, ch. 20, §20.2, Figure 20.1).
 //!
 //! # What it is
 //!
 //! Geraerts and Overmars build the corridor map from the generalized Voronoi diagram of
-//! the obstacles; every vertex stores the maximal clearance disk around it, neighbouring
-//! disks overlap, and the union of the disks along a graph path is a corridor of free
-//! space. Here the Voronoi diagram is approximated on the grid:
+//! the obstacles: its vertices are the diagram's junctions and end points, its edges the
+//! arcs between them, every point stores the maximal clearance disk around it, and the
+//! union of the disks along a graph path is a corridor of free space. Its size grows with
+//! the number of obstacle features, not with the area. Here the diagram is approximated on
+//! the grid:
 //!
 //! 1. **Clearance.** The exact Euclidean clearance of every free cell centre, from the
 //!    [`DistanceField`] (distance to the blocked squares, not to cell centres).
@@ -24,28 +26,45 @@
 //!    cells are pruned repeatedly. What remains joins all ridge cells of a free region
 //!    through the widest passages (a maximum spanning tree contains a maximin path between
 //!    every pair of its nodes), and every free region the grid can traverse keeps at least
-//!    one vertex, so **whatever is reachable on the grid is reachable in the graph**.
-//! 4. **Graph.** The vertices are the centres of the kept cells with radius = their
-//!    clearance; edges join kept cells that are grid neighbours (this restores the loops
-//!    around obstacles that the spanning forest cut). Each edge stores the exact clearance
-//!    of the segment between its centres, ≥ 0.5. Neighbouring disks overlap, except for a
-//!    diagonal step in a narrow passage (two disks of radius 0.5, √2 apart); the disk at
-//!    the step's midpoint (a grid vertex with four free cells) overlaps both, and queries
-//!    insert it.
+//!    one cell.
+//! 4. **Thinning.** The kept cells are up to several cells wide and enclose little pockets
+//!    of free space where the ridge forks; the pockets are filled (a hole without a blocked
+//!    cell is an artefact), then the set is thinned to one cell by distance-ordered
+//!    homotopic thinning (Pudney 1998): cells are removed by increasing clearance while
+//!    their removal changes neither the connectivity nor the loops of the set, seen in the
+//!    3×3 neighbourhood with A*'s moves as adjacency, and end points stay. What remains, the
+//!    *skeleton*, runs along the highest clearance, has one component per free region and
+//!    keeps the kept cells' loops around obstacles, so **whatever is reachable on the grid
+//!    is reachable in the graph**. It is one cell wide except at a rare junction of four arms
+//!    that only a 2×2 block joins without cutting a corner.
+//! 5. **Contraction.** The skeleton cells with other than two skeleton neighbours
+//!    (junctions and end points) are the vertices, with radius = their clearance; each chain
+//!    of two-neighbour cells between two of them is an edge ([`CorridorEdge`]: its cells,
+//!    length, and the smallest exact clearance of the segments between consecutive centres,
+//!    ≥ 0.5). A loop without a junction keeps one of its cells as a vertex. Neighbouring
+//!    disks along a chain overlap, except for a diagonal step in a narrow passage (two disks
+//!    of radius 0.5, √2 apart); the disk at the step's midpoint (a grid vertex with four
+//!    free cells) overlaps both, and queries insert it.
 //!
 //! # Queries
 //!
 //! [`CorridorMap::corridor`] answers a start/goal query for an agent of radius `r`:
 //!
-//! 1. **Attach.** Around the start, in each of eight directions, the nearest vertex that
-//!    the start sees with clearance above `r` (a grid search finds one when none is in
-//!    sight); the same around the goal.
-//! 2. **A\*** over the graph (`pathfinding`) through edges and vertices whose clearance
-//!    is above `r`, from a virtual source joined to the start's attachments to a virtual
-//!    sink joined to the goal's, with Euclidean edge costs and an octile heuristic. Several
-//!    attachments keep the route from backtracking to a single nearest vertex behind the
-//!    start. The start and goal are prepended and appended, as in the chapter.
-//! 3. **Disks.** The chain is thinned (a vertex is skipped while one good step reaches a
+//! 1. **Attach.** Around the start, in each of eight directions, the nearest skeleton cell
+//!    that the start sees with clearance above `r` (a grid search finds one when none is
+//!    in sight); the same around the goal. An attachment may lie inside an edge
+//!    ([`CorridorMap::place`] says where each skeleton cell is).
+//! 2. **A\*** (`pathfinding`) over the compact graph through edges whose clearance is above
+//!    `r`, from a virtual source to a virtual sink spliced into the graph: the source
+//!    reaches each start attachment and from there, along its edge, both of the edge's end
+//!    vertices (as far as the chain's clearance allows); each goal attachment is reached
+//!    likewise from its edge's ends; a start and goal attachment on the same edge are also
+//!    joined directly along it. Costs are chain lengths, the heuristic is the octile
+//!    distance (a chain of grid moves is never shorter). Several attachments keep the route
+//!    from backtracking to a single nearest cell behind the start. The route is expanded
+//!    back to its chain of cell centres, the start and goal prepended and appended, as in
+//!    the chapter.
+//! 3. **Disks.** The chain is thinned (a cell is skipped while one good step reaches a
 //!    later one) and refined where the clearance changes fast, e.g. on the start and goal
 //!    legs. A step x → y is *good* when the disks overlap and the segment keeps clearance
 //!    ≥ `r` + [`KAPPA`] × the larger radius. Each disk has radius = clearance at its centre
@@ -55,26 +74,33 @@
 //! # Cost
 //!
 //! Building: one clearance query per free cell (O(clearance) each), a sort of the ≤ 4
-//! edges per cell, linear pruning, and one exact segment clearance per graph edge; memory
-//! is the map, its distance field, a `u32` per cell and the graph (CSR). A query costs
-//! A* over the graph (O(V log V) in the worst case) plus a few exact line-of-sight and
-//! clearance tests, each O(segment length × clearance).
+//! edges per cell, linear pruning and hole filling, thinning in O(k log k) for k kept
+//! cells, a linear walk for the contraction, and one exact segment clearance per skeleton
+//! step; memory is the map, its distance field, a `u32` per cell and the skeleton (a few
+//! words per skeleton cell). The graph has about one vertex per 35–55 free cells on open
+//! maps and one per 4 on a map strewn with single-cell obstacles (Moving AI benchmark
+//! maps; every obstacle adds a loop). A query costs A* over the compact graph plus a scan
+//! of the attachments' edges, and a few exact line-of-sight and clearance tests, each
+//! O(segment length × clearance).
 //!
 //! # Limits
 //!
-//! The graph is *not* as compact as the chapter's: the discrete ridge also contains the
-//! true medial branches into every inner corner of a jagged wall and is two cells wide where
-//! the axis runs between cell centres, so it keeps a large share of the free cells (a
-//! quarter to four fifths on the Moving AI benchmark maps) and a query costs about as much
-//! as a grid A* search. Thinning the ridge to one cell and contracting chains of degree-2
-//! vertices would shrink it; not done. Routes along the medial axis detour in open areas;
-//! [`CorridorPlanner::plan_along`](super::plan::CorridorPlanner::plan_along) follows a
-//! caller's route instead.
+//! The discrete ridge also has branches into inner corners of jagged walls; the thinning
+//! keeps those that end in an end point, so the skeleton carries short spurs (each a
+//! vertex and an edge more). Routes follow the medial axis and detour in open areas
+//! ([`CorridorPlanner::plan_along`](super::plan::CorridorPlanner::plan_along) follows a
+//! caller's route instead); with `radius > 0` the route runs through cell centres, up to
+//! half a cell off the true axis.
 //!
 //! # Sources
 //!
 //! - R. Geraerts, M. Overmars, "The corridor map method: a general framework for real-time
 //!   high-quality path planning", Computer Animation and Virtual Worlds 18, 107–119, 2007.
+//! - R. Geraerts, "Planning short paths with clearance using explicit corridors", IEEE
+//!   International Conference on Robotics and Automation (ICRA), 2010.
+//! - J. Pudney, "Distance-ordered homotopic thinning: a skeletonization algorithm for 3D
+//!   digital images", Computer Vision and Image Understanding 72(3), 404–413, 1998; simple
+//!   points after A. Rosenfeld, "Connectivity in digital pictures", JACM 17(1), 1970.
 //! - M. Langerak, "Optimization for Smooth Paths", Game AI Pro 3, ch. 20, §20.2 (2017).
 //!
 //! # Example
@@ -1030,7 +1056,7 @@ struct Splice {
 }
 
 /// The arc of least cost.
-fn cheapest<'a>(
+fn cheapest(
     arcs: impl IntoIterator<Item = impl std::borrow::Borrow<(usize, u64, Arc)>>,
 ) -> Option<Arc> {
     arcs.into_iter()
@@ -1268,5 +1294,223 @@ mod tests {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod skeleton_tests {
+    use super::*;
+
+    /// The kept cells of `map` before and after thinning.
+    fn kept_and_thinned(map: &GridMap) -> (Vec<bool>, Vec<bool>) {
+        let field = DistanceField::new(map);
+        let clear = cell_clearances(map, &field);
+        let mut kept = ridge_forest(map, &clear, &ridge_cells(map, &clear));
+        thin::fill_holes(map, &mut kept);
+        let mut thinned = kept.clone();
+        thin::thin(map, &clear, &mut thinned);
+        (kept, thinned)
+    }
+
+    /// Components of `cells` under the grid's moves (a flood fill).
+    fn component_count(map: &GridMap, cells: &[bool]) -> usize {
+        let mut seen = vec![false; cells.len()];
+        let mut count = 0;
+        for i in (0..cells.len()).filter(|&i| cells[i]) {
+            if seen[i] {
+                continue;
+            }
+            count += 1;
+            seen[i] = true;
+            let mut stack = vec![i];
+            while let Some(c) = stack.pop() {
+                for n in contract::skeleton_neighbours(map, cells, c) {
+                    if !seen[n] {
+                        seen[n] = true;
+                        stack.push(n);
+                    }
+                }
+            }
+        }
+        count
+    }
+
+    /// Regions of cells not in `cells`, joined across sides, that do not touch the border.
+    fn enclosed_regions(map: &GridMap, cells: &[bool]) -> usize {
+        let (w, h) = (map.width(), map.height());
+        let mut seen = cells.to_vec();
+        let mut count = 0;
+        for i in 0..cells.len() {
+            if seen[i] {
+                continue;
+            }
+            seen[i] = true;
+            let (mut stack, mut border) = (vec![i], false);
+            while let Some(c) = stack.pop() {
+                let (x, y) = (c % w, c / w);
+                border |= x == 0 || y == 0 || x + 1 == w || y + 1 == h;
+                let sides = [
+                    (x > 0).then(|| c - 1),
+                    (x + 1 < w).then(|| c + 1),
+                    (y > 0).then(|| c - w),
+                    (y + 1 < h).then(|| c + w),
+                ];
+                for n in sides.into_iter().flatten() {
+                    if !seen[n] {
+                        seen[n] = true;
+                        stack.push(n);
+                    }
+                }
+            }
+            count += usize::from(!border);
+        }
+        count
+    }
+
+    fn blocks(map: &GridMap, cells: &[bool]) -> Vec<usize> {
+        let w = map.width();
+        (0..cells.len())
+            .filter(|&i| i % w + 1 < w && i + w + 1 < cells.len())
+            .filter(|&i| cells[i] && cells[i + 1] && cells[i + w] && cells[i + w + 1])
+            .collect()
+    }
+
+    /// Maze-like maps with pockets and pinches (diagonally touching blocked cells).
+    fn random_maps() -> impl Iterator<Item = GridMap> {
+        (0..12u64).map(|seed| {
+            GridMap::from_fn(40, 30, move |x, y| {
+                let mut z =
+                    seed ^ ((x as u64) << 32 | y as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                z ^= z >> 29;
+                z = z.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                z ^= z >> 32;
+                z % 100 >= 5 + 3 * seed
+            })
+        })
+    }
+
+    #[test]
+    fn the_simple_cell_test_on_small_neighbourhoods() {
+        // Ring order: E, SE, S, SW, W, NW, N, NE; all free unless said.
+        let free = [true; 8];
+        let only = |ks: &[usize]| std::array::from_fn(|k| ks.contains(&k));
+        // An isolated cell, and the middle of a line: not simple.
+        assert!(!thin::is_simple(&only(&[]), &free));
+        assert!(!thin::is_simple(&only(&[0, 4]), &free));
+        // A corner of a 2×2 block, and the end of a line: simple.
+        assert!(thin::is_simple(&only(&[0, 1, 2]), &free));
+        assert!(thin::is_simple(&only(&[0]), &free));
+        // The centre of a plus: its arms touch diagonally around it, so removing it would
+        // open a hole.
+        assert!(!thin::is_simple(&only(&[0, 2, 4, 6]), &free));
+        // A diagonal pair across a blocked corner is not adjacent: the centre joins E and
+        // S only if the corner SE is free.
+        assert!(thin::is_simple(&only(&[0, 2]), &free));
+        let mut corner_blocked = free;
+        corner_blocked[1] = false;
+        assert!(!thin::is_simple(&only(&[0, 2]), &corner_blocked));
+    }
+
+    #[test]
+    fn thin_shapes_are_one_cell_wide_and_follow_the_axis() {
+        let corridor = GridMap::from_rows(&[
+            "@@@@@@@@@@@@",
+            "............",
+            "............",
+            "............",
+            "............",
+            "............",
+            "@@@@@@@@@@@@",
+        ])
+        .unwrap();
+        let room: Vec<String> = (0..9).map(|_| ".".repeat(15)).collect();
+        let room = GridMap::from_rows(&room).unwrap();
+        for map in [corridor, room] {
+            let (_, thinned) = kept_and_thinned(&map);
+            assert!(blocks(&map, &thinned).is_empty());
+            assert_eq!(component_count(&map, &thinned), 1);
+        }
+        // The corridor's axis is its middle row (y = 3).
+        let cmap = CorridorMap::build(
+            &GridMap::from_rows(&[
+                "@@@@@@@@@@@@",
+                "............",
+                "............",
+                "............",
+                "............",
+                "............",
+                "@@@@@@@@@@@@",
+            ])
+            .unwrap(),
+        );
+        for x in 3..9 {
+            assert!(cmap.place(IVec2::new(x, 3)).is_some(), "x = {x}");
+        }
+    }
+
+    #[test]
+    fn thinning_keeps_components_and_stops_at_its_fixpoint() {
+        for map in random_maps() {
+            let (kept, thinned) = kept_and_thinned(&map);
+            assert_eq!(
+                component_count(&map, &kept),
+                component_count(&map, &thinned)
+            );
+            let w = map.width();
+            for i in (0..thinned.len()).filter(|&i| thinned[i]) {
+                let (x, y) = ((i % w) as i64, (i / w) as i64);
+                assert!(
+                    !thin::removable(&map, &thinned, x, y),
+                    "({x}, {y}) removable"
+                );
+            }
+            // So every cell of a 2×2 block is needed, and blocks are rare.
+            assert!(blocks(&map, &thinned).len() * 20 <= thinned.iter().filter(|&&k| k).count());
+        }
+    }
+
+    #[test]
+    fn loops_around_obstacles_survive_and_a_lone_loop_keeps_one_vertex() {
+        // A room with two pillars: the skeleton encloses each (a pillar's side-connected
+        // region of other cells does not reach the map's border).
+        let map = GridMap::from_rows(&[
+            "..............",
+            "..............",
+            "...@@....@@...",
+            "...@@....@@...",
+            "..............",
+            "..............",
+        ])
+        .unwrap();
+        let (_, thinned) = kept_and_thinned(&map);
+        assert_eq!(enclosed_regions(&map, &thinned), 2);
+        // A one-cell-wide ring around a block: no junction, one vertex and a loop edge.
+        let ring = GridMap::from_rows(&["@@@@@@", "@....@", "@.@@.@", "@....@", "@@@@@@"]).unwrap();
+        let cmap = CorridorMap::build(&ring);
+        assert_eq!((cmap.vertex_count(), cmap.edge_count()), (1, 1));
+        assert_eq!(cmap.edge(0).ends, [0, 0]);
+        assert_eq!(cmap.edge(0).cells.len(), 11);
+        // A query between two cells of the loop, out of sight of each other.
+        let c = cmap
+            .corridor(DVec2::new(4.5, 1.5), DVec2::new(1.5, 3.5), 0.0)
+            .unwrap();
+        assert!(c.centers.len() >= 3);
+    }
+
+    #[test]
+    fn a_route_inside_one_edge_does_not_detour_to_its_ends() {
+        // A U of one-cell-wide passages: one edge between the two dead ends.
+        let map = GridMap::from_rows(&[
+            "@@@@@@@", "@.....@", "@.@@@.@", "@.@@@.@", "@.@@@.@", "@@@@@@@",
+        ])
+        .unwrap();
+        let cmap = CorridorMap::build(&map);
+        assert_eq!((cmap.vertex_count(), cmap.edge_count()), (2, 1));
+        let c = cmap
+            .corridor(DVec2::new(1.5, 3.5), DVec2::new(5.5, 3.5), 0.0)
+            .unwrap();
+        let length: f64 = c.centers.windows(2).map(|w| w[0].distance(w[1])).sum();
+        // Up 2, across 4, down 2 (a detour to a dead end would add at least 2).
+        assert!((length - 8.0).abs() < 1e-9, "{length}");
     }
 }

@@ -130,7 +130,7 @@ fn neighbourhood(map: &GridMap, keep: &[bool], x: i64, y: i64) -> ([bool; 8], [b
 }
 
 /// True when the kept cell (x, y) is simple and not an end point.
-fn removable(map: &GridMap, keep: &[bool], x: i64, y: i64) -> bool {
+pub(super) fn removable(map: &GridMap, keep: &[bool], x: i64, y: i64) -> bool {
     let (kept, free) = neighbourhood(map, keep, x, y);
     let touching = (0..8).filter(|&k| kept[k] && kept_touches_centre(&free, k));
     touching.count() >= 2 && is_simple(&kept, &free)
@@ -139,7 +139,7 @@ fn removable(map: &GridMap, keep: &[bool], x: i64, y: i64) -> bool {
 /// Kept ring cell `k` is adjacent to the (kept) centre: across a side, or diagonally with
 /// both side cells free.
 fn kept_touches_centre(free: &[bool; 8], k: usize) -> bool {
-    k % 2 == 0 || (free[k - 1] && free[(k + 1) % 8])
+    k.is_multiple_of(2) || (free[k - 1] && free[(k + 1) % 8])
 }
 
 /// The simple-cell test of the module doc for a kept centre with this neighbourhood.
@@ -149,7 +149,7 @@ pub(super) fn is_simple(kept: &[bool; 8], free: &[bool; 8]) -> bool {
         |a, b| {
             // Side-sharing pairs always; two side neighbours (a diagonal pair, whose side
             // cells are the centre and the corner between them) when that corner is free.
-            b == (a + 1) % 8 || (a % 2 == 0 && b == (a + 2) % 8 && free[a + 1])
+            b == (a + 1) % 8 || (a.is_multiple_of(2) && b == (a + 2) % 8 && free[a + 1])
         },
         |k| kept_touches_centre(free, k),
     );
@@ -159,11 +159,11 @@ pub(super) fn is_simple(kept: &[bool; 8], free: &[bool; 8]) -> bool {
             // The diagonal pair of side neighbours connects unless the centre and the
             // corner between them are adjacent kept cells.
             b == (a + 1) % 8
-                || (a % 2 == 0 && b == (a + 2) % 8 && !(kept[a + 1] && free[a] && free[b]))
+                || (a.is_multiple_of(2) && b == (a + 2) % 8 && !(kept[a + 1] && free[a] && free[b]))
         },
         // A corner touches the centre unless its two side cells are adjacent kept cells
         // (side cells that are not kept join it to the centre across a side anyway).
-        |k| k % 2 == 0 || !(kept[k - 1] && kept[(k + 1) % 8] && free[k]),
+        |k| k.is_multiple_of(2) || !(kept[k - 1] && kept[(k + 1) % 8] && free[k]),
     );
     fg == 1 && bg == 1
 }
