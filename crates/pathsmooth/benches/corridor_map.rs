@@ -50,8 +50,9 @@ fn build(c: &mut Criterion) {
         let (map, _) = load(name);
         let cmap = CorridorMap::build(&map);
         println!(
-            "{name}: {} free cells → {} vertices, {} edges",
+            "{name}: {} free cells → {} skeleton cells → {} vertices, {} edges",
             map.passable_count(),
+            cmap.skeleton_len(),
             cmap.vertex_count(),
             cmap.edge_count()
         );

@@ -1,14 +1,16 @@
-//! The corridor map of a grid map: a graph on (a discrete approximation of) the medial axis
-//! of free space whose vertices carry maximal clearance disks, after Geraerts & Overmars
-//! (2007), as Langerak uses it to get the initial path of the smoother (Game AI Pro 3,
-//! ch. 20, §20.2, Figure 20.1).
+//! The corridor map of a grid map: a compact graph on (a discrete approximation of) the
+//! medial axis of free space whose vertices carry maximal clearance disks, after Geraerts &
+//! Overmars (2007) and Geraerts' explicit corridor map (2010), as Langerak uses it to get
+//! the initial path of the smoother (Game AI Pro 3, ch. 20, §20.2, Figure 20.1).
 //!
 //! # What it is
 //!
 //! Geraerts and Overmars build the corridor map from the generalized Voronoi diagram of
-//! the obstacles; every vertex stores the maximal clearance disk around it, neighbouring
-//! disks overlap, and the union of the disks along a graph path is a corridor of free
-//! space. Here the Voronoi diagram is approximated on the grid:
+//! the obstacles: its vertices are the diagram's junctions and end points, its edges the
+//! arcs between them, every point stores the maximal clearance disk around it, and the
+//! union of the disks along a graph path is a corridor of free space. Its size grows with
+//! the number of obstacle features, not with the area. Here the diagram is approximated on
+//! the grid:
 //!
 //! 1. **Clearance.** The exact Euclidean clearance of every free cell centre, from the
 //!    [`DistanceField`] (distance to the blocked squares, not to cell centres).
@@ -24,28 +26,45 @@
 //!    cells are pruned repeatedly. What remains joins all ridge cells of a free region
 //!    through the widest passages (a maximum spanning tree contains a maximin path between
 //!    every pair of its nodes), and every free region the grid can traverse keeps at least
-//!    one vertex, so **whatever is reachable on the grid is reachable in the graph**.
-//! 4. **Graph.** The vertices are the centres of the kept cells with radius = their
-//!    clearance; edges join kept cells that are grid neighbours (this restores the loops
-//!    around obstacles that the spanning forest cut). Each edge stores the exact clearance
-//!    of the segment between its centres, ≥ 0.5. Neighbouring disks overlap, except for a
-//!    diagonal step in a narrow passage (two disks of radius 0.5, √2 apart); the disk at
-//!    the step's midpoint (a grid vertex with four free cells) overlaps both, and queries
-//!    insert it.
+//!    one cell.
+//! 4. **Thinning.** The kept cells are up to several cells wide and enclose little pockets
+//!    of free space where the ridge forks; the pockets are filled (a hole without a blocked
+//!    cell is an artefact), then the set is thinned to one cell by distance-ordered
+//!    homotopic thinning (Pudney 1998): cells are removed by increasing clearance while
+//!    their removal changes neither the connectivity nor the loops of the set, seen in the
+//!    3×3 neighbourhood with A*'s moves as adjacency, and end points stay. What remains, the
+//!    *skeleton*, runs along the highest clearance, has one component per free region and
+//!    keeps the kept cells' loops around obstacles, so **whatever is reachable on the grid
+//!    is reachable in the graph**. It is one cell wide except at a rare junction of four arms
+//!    that only a 2×2 block joins without cutting a corner.
+//! 5. **Contraction.** The skeleton cells with other than two skeleton neighbours
+//!    (junctions and end points) are the vertices, with radius = their clearance; each chain
+//!    of two-neighbour cells between two of them is an edge ([`CorridorEdge`]: its cells,
+//!    length, and the smallest exact clearance of the segments between consecutive centres,
+//!    ≥ 0.5). A loop without a junction keeps one of its cells as a vertex. Neighbouring
+//!    disks along a chain overlap, except for a diagonal step in a narrow passage (two disks
+//!    of radius 0.5, √2 apart); the disk at the step's midpoint (a grid vertex with four
+//!    free cells) overlaps both, and queries insert it.
 //!
 //! # Queries
 //!
 //! [`CorridorMap::corridor`] answers a start/goal query for an agent of radius `r`:
 //!
-//! 1. **Attach.** Around the start, in each of eight directions, the nearest vertex that
-//!    the start sees with clearance above `r` (a grid search finds one when none is in
-//!    sight); the same around the goal.
-//! 2. **A\*** over the graph (`pathfinding`) through edges and vertices whose clearance
-//!    is above `r`, from a virtual source joined to the start's attachments to a virtual
-//!    sink joined to the goal's, with Euclidean edge costs and an octile heuristic. Several
-//!    attachments keep the route from backtracking to a single nearest vertex behind the
-//!    start. The start and goal are prepended and appended, as in the chapter.
-//! 3. **Disks.** The chain is thinned (a vertex is skipped while one good step reaches a
+//! 1. **Attach.** Around the start, in each of eight directions, the nearest skeleton cell
+//!    that the start sees with clearance above `r` (a grid search finds one when none is
+//!    in sight); the same around the goal. An attachment may lie inside an edge
+//!    ([`CorridorMap::place`] says where each skeleton cell is).
+//! 2. **A\*** (`pathfinding`) over the compact graph through edges whose clearance is above
+//!    `r`, from a virtual source to a virtual sink spliced into the graph: the source
+//!    reaches each start attachment and from there, along its edge, both of the edge's end
+//!    vertices (as far as the chain's clearance allows); each goal attachment is reached
+//!    likewise from its edge's ends; a start and goal attachment on the same edge are also
+//!    joined directly along it. Costs are chain lengths, the heuristic is the octile
+//!    distance (a chain of grid moves is never shorter). Several attachments keep the route
+//!    from backtracking to a single nearest cell behind the start. The route is expanded
+//!    back to its chain of cell centres, the start and goal prepended and appended, as in
+//!    the chapter.
+//! 3. **Disks.** The chain is thinned (a cell is skipped while one good step reaches a
 //!    later one) and refined where the clearance changes fast, e.g. on the start and goal
 //!    legs. A step x → y is *good* when the disks overlap and the segment keeps clearance
 //!    ≥ `r` + [`KAPPA`] × the larger radius. Each disk has radius = clearance at its centre
@@ -55,26 +74,36 @@
 //! # Cost
 //!
 //! Building: one clearance query per free cell (O(clearance) each), a sort of the ≤ 4
-//! edges per cell, linear pruning, and one exact segment clearance per graph edge; memory
-//! is the map, its distance field, a `u32` per cell and the graph (CSR). A query costs
-//! A* over the graph (O(V log V) in the worst case) plus a few exact line-of-sight and
-//! clearance tests, each O(segment length × clearance).
+//! edges per cell, linear pruning and hole filling, thinning in O(k log k) for k kept
+//! cells, a linear walk for the contraction, and one exact segment clearance per skeleton
+//! step; memory is the map, its distance field, a `u32` per cell and about 70 bytes per
+//! skeleton cell. On the Moving AI benchmark maps the graph has one vertex per 13–56 free
+//! cells where walls and rooms dominate (one per 27 on a maze) and one per 4 on a map
+//! strewn with single-cell obstacles (random512-10: each obstacle adds a loop and its
+//! junctions); the kept cells before thinning were 41–81 % of the free cells. A query
+//! costs A* over the compact graph, a scan of the attachments' edges, and a few exact
+//! line-of-sight and clearance tests, each O(segment length × clearance).
 //!
 //! # Limits
 //!
-//! The graph is *not* as compact as the chapter's: the discrete ridge also contains the
-//! true medial branches into every inner corner of a jagged wall and is two cells wide where
-//! the axis runs between cell centres, so it keeps a large share of the free cells (a
-//! quarter to four fifths on the Moving AI benchmark maps) and a query costs about as much
-//! as a grid A* search. Thinning the ridge to one cell and contracting chains of degree-2
-//! vertices would shrink it; not done. Routes along the medial axis detour in open areas;
-//! [`CorridorPlanner::plan_along`](super::plan::CorridorPlanner::plan_along) follows a
-//! caller's route instead.
+//! The discrete ridge also has branches into inner corners of jagged walls; the thinning
+//! keeps those that end in an end point, so the skeleton carries short spurs (each a
+//! vertex and an edge more); a junction spanning two or three cells leaves a small cycle
+//! (a triangle) in the graph. Routes follow the one-cell-wide medial axis and detour in
+//! open areas, a little more than through the kept cells before thinning
+//! ([`CorridorPlanner::plan_along`](super::plan::CorridorPlanner::plan_along) follows a
+//! caller's route instead); with `radius > 0` the route runs through cell centres, up to
+//! half a cell off the true axis.
 //!
 //! # Sources
 //!
 //! - R. Geraerts, M. Overmars, "The corridor map method: a general framework for real-time
 //!   high-quality path planning", Computer Animation and Virtual Worlds 18, 107–119, 2007.
+//! - R. Geraerts, "Planning short paths with clearance using explicit corridors", IEEE
+//!   International Conference on Robotics and Automation (ICRA), 2010.
+//! - J. Pudney, "Distance-ordered homotopic thinning: a skeletonization algorithm for 3D
+//!   digital images", Computer Vision and Image Understanding 72(3), 404–413, 1998; simple
+//!   points after A. Rosenfeld, "Connectivity in digital pictures", JACM 17(1), 1970.
 //! - M. Langerak, "Optimization for Smooth Paths", Game AI Pro 3, ch. 20, §20.2 (2017).
 //!
 //! # Example
@@ -109,6 +138,9 @@ use std::collections::BinaryHeap;
 use glam::{DVec2, IVec2};
 use pathfinding::prelude::{astar, dijkstra};
 use pathfinding::undirected::kruskal::kruskal_indices;
+
+mod contract;
+mod thin;
 
 use super::disks::DiskCorridor;
 use crate::error::{Error, Result};
@@ -159,9 +191,9 @@ const FORWARD: [(i32, i32); 4] = [(1, 0), (-1, 1), (0, 1), (1, 1)];
 /// ```
 /// use pathsmooth::corridor::graph::CorridorMap;
 /// use pathsmooth::grid::GridMap;
-/// // A 3-wide corridor: its medial axis is the middle row.
+/// // A 3-wide corridor: its medial axis is the middle row, one edge between two ends.
 /// let cmap = CorridorMap::build(&GridMap::from_rows(&["......", "......", "......"])?);
-/// assert!(cmap.vertex_count() >= 4);
+/// assert_eq!((cmap.vertex_count(), cmap.edge_count()), (2, 1));
 /// for i in 0..cmap.vertex_count() {
 ///     let (centre, radius) = cmap.vertex(i);
 ///     assert_eq!(radius, cmap.field().clearance(centre));
@@ -172,15 +204,80 @@ const FORWARD: [(i32, i32); 4] = [(1, 0), (-1, 1), (0, 1), (1, 1)];
 pub struct CorridorMap {
     map: GridMap,
     field: DistanceField,
-    /// Vertex index of each cell (row-major), or [`NONE`].
-    cell_vertex: Vec<u32>,
+    /// Skeleton slot of each cell (row-major), or [`NONE`]. Vertex `v`'s slot is `v`.
+    cell_slot: Vec<u32>,
+    slots: Vec<Slot>,
     centers: Vec<DVec2>,
     radii: Vec<f64>,
-    /// CSR adjacency: the neighbours of vertex `i` are `targets[offsets[i]..offsets[i + 1]]`.
+    /// CSR incidence: the edges at vertex `i` are `incident[offsets[i]..offsets[i + 1]]`
+    /// (a loop once).
     offsets: Vec<u32>,
-    targets: Vec<u32>,
-    /// Exact clearance of the segment of each CSR entry.
-    edge_clearance: Vec<f64>,
+    incident: Vec<u32>,
+    edges: Vec<EdgeData>,
+    /// The edges' chains, one after the other: cells, length along the chain from its first
+    /// cell, and the exact clearance of the segment to the next cell (∞ after the last).
+    chain_cells: Vec<IVec2>,
+    chain_along: Vec<f64>,
+    chain_clearance: Vec<f64>,
+}
+
+/// A skeleton cell: where it is in the graph, its centre and that centre's clearance.
+#[derive(Debug, Clone, Copy)]
+struct Slot {
+    place: Place,
+    center: DVec2,
+    clearance: f64,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct EdgeData {
+    ends: [u32; 2],
+    /// Its chain is `chain_*[first..first + len]`.
+    first: u32,
+    len: u32,
+    length: f64,
+    /// `length` in A*'s fixed-point unit.
+    cost: u64,
+    clearance: f64,
+}
+
+/// Where a skeleton cell lies in the compact graph ([`CorridorMap::place`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// The cell is this vertex.
+    Vertex(usize),
+    /// The cell is `cells[index]` of this edge ([`CorridorMap::edge`]), strictly inside
+    /// its chain (0 < index < the chain's last index).
+    Edge {
+        /// The edge.
+        edge: usize,
+        /// The position in its chain.
+        index: usize,
+    },
+}
+
+/// An edge of the compact graph ([`CorridorMap::edge`]): a chain of skeleton cells whose
+/// interior cells have exactly two skeleton neighbours.
+///
+/// ```
+/// use pathsmooth::{corridor::graph::CorridorMap, grid::GridMap};
+/// let cmap = CorridorMap::build(&GridMap::from_rows(&["@@@@@", ".....", "@@@@@"])?);
+/// let e = cmap.edge(0);
+/// assert_eq!((e.ends, e.cells.len(), e.length, e.clearance), ([0, 1], 5, 4.0, 0.5));
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CorridorEdge<'a> {
+    /// Its end vertices: `ends[0]` at `cells[0]`, `ends[1]` at the last cell (the same
+    /// vertex for a loop).
+    pub ends: [usize; 2],
+    /// The chain of cells, consecutive cells one grid A* move apart (diagonal moves only
+    /// with both side cells free).
+    pub cells: &'a [IVec2],
+    /// Length of the polyline through the cells' centres (map units).
+    pub length: f64,
+    /// The smallest exact clearance of the segments between consecutive centres (≥ 0.5).
+    pub clearance: f64,
 }
 
 impl CorridorMap {
@@ -199,8 +296,11 @@ impl CorridorMap {
         let field = DistanceField::new(map);
         let clear = cell_clearances(map, &field);
         let ridge = ridge_cells(map, &clear);
-        let keep = skeleton(map, &clear, &ridge);
-        Self::from_cells(map.clone(), field, &clear, &keep)
+        let mut skeleton = ridge_forest(map, &clear, &ridge);
+        thin::fill_holes(map, &mut skeleton);
+        thin::thin(map, &clear, &mut skeleton);
+        let graph = contract::contract(map, &skeleton);
+        Self::from_contracted(map.clone(), field, &clear, &graph)
     }
 
     /// The map the corridor map was built from.
@@ -236,7 +336,8 @@ impl CorridorMap {
         }
     }
 
-    /// Number of graph vertices.
+    /// Number of graph vertices: the skeleton's junctions and end points, and one cell of
+    /// each loop without a junction.
     ///
     /// ```
     /// use pathsmooth::{corridor::graph::CorridorMap, grid::GridMap};
@@ -247,17 +348,29 @@ impl CorridorMap {
         self.centers.len()
     }
 
-    /// Number of (undirected) graph edges.
+    /// Number of graph edges (chains of skeleton cells).
     ///
     /// ```
     /// use pathsmooth::{corridor::graph::CorridorMap, grid::GridMap};
-    /// // A one-cell-wide corridor is its own medial axis: a chain.
+    /// // A one-cell-wide corridor is its own medial axis: one chain between two ends.
     /// let cmap = CorridorMap::build(&GridMap::from_rows(&["@@@@@", ".....", "@@@@@"])?);
-    /// assert_eq!((cmap.vertex_count(), cmap.edge_count()), (5, 4));
+    /// assert_eq!((cmap.vertex_count(), cmap.edge_count()), (2, 1));
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn edge_count(&self) -> usize {
-        self.targets.len() / 2
+        self.edges.len()
+    }
+
+    /// Number of skeleton cells: the vertices' cells and the edges' interior cells.
+    ///
+    /// ```
+    /// use pathsmooth::{corridor::graph::CorridorMap, grid::GridMap};
+    /// let cmap = CorridorMap::build(&GridMap::from_rows(&["@@@@@", ".....", "@@@@@"])?);
+    /// assert_eq!(cmap.skeleton_len(), 5);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn skeleton_len(&self) -> usize {
+        self.slots.len()
     }
 
     /// Vertex `i`: its centre and its disk radius (the clearance at the centre). Panics if
@@ -274,46 +387,68 @@ impl CorridorMap {
         (self.centers[i], self.radii[i])
     }
 
-    /// The neighbours of vertex `i` with the exact clearance of the segment to each.
-    /// Panics if `i >= vertex_count()`.
+    /// The edges at vertex `i`, each as (the vertex at its other end, the edge index for
+    /// [`CorridorMap::edge`]); a loop appears once, with `i` at its other end. Panics if
+    /// `i >= vertex_count()`.
     ///
     /// ```
     /// use pathsmooth::{corridor::graph::CorridorMap, grid::GridMap};
     /// let cmap = CorridorMap::build(&GridMap::from_rows(&["@@@@", "@..@", "@@@@"])?);
     /// let n: Vec<_> = cmap.neighbors(0).collect();
-    /// assert_eq!(n, vec![(1, 0.5)]);
+    /// assert_eq!(n, vec![(1, 0)]);
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
-    pub fn neighbors(&self, i: usize) -> impl Iterator<Item = (usize, f64)> + '_ {
-        self.neighbors_in(self.offsets[i] as usize..self.offsets[i + 1] as usize)
+    pub fn neighbors(&self, i: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let range = self.offsets[i] as usize..self.offsets[i + 1] as usize;
+        self.incident[range].iter().map(move |&e| {
+            let [a, b] = self.edges[e as usize].ends;
+            (if a as usize == i { b } else { a } as usize, e as usize)
+        })
     }
 
-    fn neighbors_in(
-        &self,
-        range: std::ops::Range<usize>,
-    ) -> impl Iterator<Item = (usize, f64)> + '_ {
-        self.targets[range.clone()]
-            .iter()
-            .zip(&self.edge_clearance[range])
-            .map(|(&t, &c)| (t as usize, c))
+    /// Edge `e`: its end vertices, chain of cells, length and clearance. Panics if
+    /// `e >= edge_count()`.
+    ///
+    /// ```
+    /// use pathsmooth::{corridor::graph::CorridorMap, grid::GridMap};
+    /// let cmap = CorridorMap::build(&GridMap::from_rows(&["@@@@", "@..@", "@@@@"])?);
+    /// assert_eq!(cmap.edge(0).ends, [0, 1]);
+    /// assert_eq!(cmap.edge(0).length, 1.0);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn edge(&self, e: usize) -> CorridorEdge<'_> {
+        let d = &self.edges[e];
+        CorridorEdge {
+            ends: [d.ends[0] as usize, d.ends[1] as usize],
+            cells: &self.chain_cells[d.first as usize..(d.first + d.len) as usize],
+            length: d.length,
+            clearance: d.clearance,
+        }
     }
 
-    /// The vertex at cell `c`, if that cell was kept.
+    /// Where cell `c` lies in the graph: a vertex, a position inside an edge's chain, or
+    /// `None` when it is not a skeleton cell (or is outside the map). O(1).
     ///
     /// ```
     /// use glam::IVec2;
-    /// use pathsmooth::{corridor::graph::CorridorMap, grid::GridMap};
-    /// let cmap = CorridorMap::build(&GridMap::from_rows(&["@@@", "@.@", "@@@"])?);
-    /// assert_eq!(cmap.vertex_at(IVec2::new(1, 1)), Some(0));
-    /// assert_eq!(cmap.vertex_at(IVec2::new(0, 0)), None);
+    /// use pathsmooth::corridor::graph::{CorridorMap, Place};
+    /// use pathsmooth::grid::GridMap;
+    /// let cmap = CorridorMap::build(&GridMap::from_rows(&["@@@@@", ".....", "@@@@@"])?);
+    /// assert_eq!(cmap.place(IVec2::new(0, 1)), Some(Place::Vertex(0)));
+    /// assert_eq!(cmap.place(IVec2::new(2, 1)), Some(Place::Edge { edge: 0, index: 2 }));
+    /// assert_eq!(cmap.place(IVec2::new(0, 0)), None);
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
-    pub fn vertex_at(&self, c: IVec2) -> Option<usize> {
+    pub fn place(&self, c: IVec2) -> Option<Place> {
+        self.slot_at(c).map(|s| self.slots[s].place)
+    }
+
+    fn slot_at(&self, c: IVec2) -> Option<usize> {
         if !self.map.contains(c.x as i64, c.y as i64) {
             return None;
         }
-        let v = self.cell_vertex[c.y as usize * self.map.width() + c.x as usize];
-        (v != NONE).then_some(v as usize)
+        let s = self.cell_slot[c.y as usize * self.map.width() + c.x as usize];
+        (s != NONE).then_some(s as usize)
     }
 
     /// The corridor from `start` to `goal` for an agent of radius `radius` (≥ 0): a chain of
@@ -368,58 +503,79 @@ impl CorridorMap {
 
     // ---- building -----------------------------------------------------------------------
 
-    fn from_cells(map: GridMap, field: DistanceField, clear: &[f64], keep: &[bool]) -> Self {
+    fn from_contracted(
+        map: GridMap,
+        field: DistanceField,
+        clear: &[f64],
+        graph: &contract::Contracted,
+    ) -> Self {
         let w = map.width();
-        let mut cell_vertex = vec![NONE; keep.len()];
-        let mut centers = Vec::new();
-        let mut radii = Vec::new();
-        for (i, _) in keep.iter().enumerate().filter(|&(_, &k)| k) {
-            cell_vertex[i] = centers.len() as u32;
-            centers.push(GridMap::cell_center(cell_of(i, w)));
-            radii.push(clear[i]);
+        let centre = |i: usize| GridMap::cell_center(cell_of(i, w));
+        let mut cell_slot = vec![NONE; clear.len()];
+        let mut slots = Vec::new();
+        // Vertices first, so that vertex v's slot is v.
+        for (v, &i) in graph.vertex_cells.iter().enumerate() {
+            cell_slot[i] = slots.len() as u32;
+            slots.push(Slot {
+                place: Place::Vertex(v),
+                center: centre(i),
+                clearance: clear[i],
+            });
         }
-        let mut edges: Vec<(u32, u32)> = Vec::new();
-        for (i, &v) in cell_vertex.iter().enumerate().filter(|&(_, &v)| v != NONE) {
-            let c = cell_of(i, w);
-            for (dx, dy) in FORWARD {
-                if step_ok(&map, c, dx, dy) {
-                    let j = (c.y + dy) as usize * w + (c.x + dx) as usize;
-                    if cell_vertex[j] != NONE {
-                        edges.push((v, cell_vertex[j]));
-                    }
+        let centers: Vec<DVec2> = slots.iter().map(|s| s.center).collect();
+        let radii: Vec<f64> = slots.iter().map(|s| s.clearance).collect();
+        let cells: usize = graph.chains.iter().map(Vec::len).sum();
+        let mut chain_cells = Vec::with_capacity(cells);
+        let mut chain_along = Vec::with_capacity(cells);
+        let mut chain_clearance = Vec::with_capacity(cells);
+        let mut edges = Vec::with_capacity(graph.chains.len());
+        for (e, chain) in graph.chains.iter().enumerate() {
+            let first = chain_cells.len();
+            let (mut along, mut clearance) = (0.0, f64::INFINITY);
+            for (k, &i) in chain.iter().enumerate() {
+                if k > 0 {
+                    let (a, b) = (centre(chain[k - 1]), centre(i));
+                    along += a.distance(b);
+                    let c = field.segment_clearance(a, b);
+                    chain_clearance[first + k - 1] = c;
+                    clearance = clearance.min(c);
+                }
+                chain_cells.push(cell_of(i, w));
+                chain_along.push(along);
+                chain_clearance.push(f64::INFINITY);
+                if k > 0 && k + 1 < chain.len() {
+                    cell_slot[i] = slots.len() as u32;
+                    slots.push(Slot {
+                        place: Place::Edge { edge: e, index: k },
+                        center: centre(i),
+                        clearance: clear[i],
+                    });
                 }
             }
+            let ends = [chain[0], chain[chain.len() - 1]].map(|i| cell_slot[i]);
+            edges.push(EdgeData {
+                ends,
+                first: first as u32,
+                len: chain.len() as u32,
+                length: along,
+                cost: (along * COST_UNIT).round() as u64,
+                clearance,
+            });
         }
-        let n = centers.len();
-        let mut offsets = vec![0u32; n + 1];
-        for &(a, b) in &edges {
-            offsets[a as usize + 1] += 1;
-            offsets[b as usize + 1] += 1;
-        }
-        for i in 0..n {
-            offsets[i + 1] += offsets[i];
-        }
-        let mut fill = offsets.clone();
-        let mut targets = vec![0u32; edges.len() * 2];
-        let mut edge_clearance = vec![0.0; edges.len() * 2];
-        for &(a, b) in &edges {
-            let c = field.segment_clearance(centers[a as usize], centers[b as usize]);
-            for (from, to) in [(a, b), (b, a)] {
-                let k = fill[from as usize] as usize;
-                targets[k] = to;
-                edge_clearance[k] = c;
-                fill[from as usize] += 1;
-            }
-        }
+        let (offsets, incident) = incidence(centers.len(), &edges);
         CorridorMap {
             map,
             field,
-            cell_vertex,
+            cell_slot,
+            slots,
             centers,
             radii,
             offsets,
-            targets,
-            edge_clearance,
+            incident,
+            edges,
+            chain_cells,
+            chain_along,
+            chain_clearance,
         }
     }
 
@@ -444,13 +600,40 @@ impl CorridorMap {
         self.field.segment_clear_of(a, b, radius + MARGIN)
     }
 
-    /// Vertex `v` usable by an agent of this radius.
-    fn usable(&self, v: usize, radius: f64) -> bool {
-        self.radii[v] > radius + MARGIN
+    /// Skeleton slot `s` usable by an agent of this radius.
+    fn usable(&self, s: usize, radius: f64) -> bool {
+        self.slots[s].clearance > radius + MARGIN
     }
 
-    /// The chain start, graph centres…, goal (each consecutive segment in sight), or None
-    /// when the goal cannot be reached.
+    /// The length along edge `e` between chain positions `i` and `j` (either order), or
+    /// None when a segment between them has clearance ≤ radius + MARGIN.
+    fn span(&self, e: usize, i: usize, j: usize, radius: f64) -> Option<f64> {
+        let d = &self.edges[e];
+        let (lo, hi) = (d.first as usize + i.min(j), d.first as usize + i.max(j));
+        let clear = self.chain_clearance[lo..hi]
+            .iter()
+            .all(|&c| c > radius + MARGIN);
+        clear.then(|| self.chain_along[hi] - self.chain_along[lo])
+    }
+
+    /// Appends the centres of edge `e`'s chain from position `i` to `j` (both included).
+    fn push_span(&self, e: usize, i: usize, j: usize, out: &mut Vec<DVec2>) {
+        let first = self.edges[e].first as usize;
+        let cell = |k: usize| GridMap::cell_center(self.chain_cells[first + k]);
+        if i <= j {
+            out.extend((i..=j).map(cell));
+        } else {
+            out.extend((j..=i).rev().map(cell));
+        }
+    }
+
+    /// The last chain position of edge `e`.
+    fn last(&self, e: usize) -> usize {
+        self.edges[e].len as usize - 1
+    }
+
+    /// The chain start, skeleton cell centres…, goal (each consecutive segment in sight),
+    /// or None when the goal cannot be reached.
     fn route(&self, start: DVec2, goal: DVec2, radius: f64) -> Option<Vec<DVec2>> {
         if self.sees(start, goal, radius) {
             return Some(vec![start, goal]);
@@ -459,32 +642,39 @@ impl CorridorMap {
         let to = self.attach(goal, radius)?;
         let n = self.vertex_count();
         let (source, sink) = (n, n + 1);
-        let cost = |a: DVec2, b: DVec2| (a.distance(b) * COST_UNIT).round() as u64;
-        // An iterator, not a Vec: no allocation per expansion.
+        let splice = self.splice(&from, &to, radius, sink);
+        let usable_edge = |e: u32| {
+            let d = &self.edges[e as usize];
+            // A loop never shortens a route between vertices.
+            (d.clearance > radius + MARGIN && d.ends[0] != d.ends[1]).then_some(d)
+        };
+        // Iterators, not Vecs: no allocation per expansion.
         let successors = |&u: &usize| {
-            let leave: &[Attachment] = if u == source { &from } else { &[] };
+            let leave: &[(usize, u64, Arc)] = if u == source { &splice.leave } else { &[] };
             let range = if u < n {
                 self.offsets[u] as usize..self.offsets[u + 1] as usize
             } else {
                 0..0
             };
-            let edges = self.neighbors_in(range);
-            let arrive = (u < n)
-                .then(|| to.iter().find(|a| a.vertex == u).map(|a| (sink, a.cost)))
-                .flatten();
+            let edges = self.incident[range].iter().filter_map(move |&e| {
+                let d = usable_edge(e)?;
+                let t = if d.ends[0] as usize == u {
+                    d.ends[1]
+                } else {
+                    d.ends[0]
+                };
+                Some((t as usize, d.cost))
+            });
+            let arrive = splice.arrive.iter().filter(move |a| a.0 == u);
             leave
                 .iter()
-                .map(|a| (a.vertex, a.cost))
-                .chain(
-                    edges
-                        .filter(move |&(t, c)| c > radius + MARGIN && self.usable(t, radius))
-                        .map(move |(t, _)| (t, cost(self.centers[u], self.centers[t]))),
-                )
-                .chain(arrive)
+                .map(|a| (a.0, a.1))
+                .chain(edges)
+                .chain(arrive.map(move |a| (sink, a.1)))
         };
-        // Graph edges are 8-neighbour grid moves, so the octile distance to a goal
-        // attachment plus that attachment's straight leg is admissible and consistent,
-        // and much tighter than the straight line (far fewer expansions).
+        // Every edge is a chain of 8-neighbour grid moves, so the octile distance to a goal
+        // attachment's cell plus that attachment's straight leg is admissible and
+        // consistent, and much tighter than the straight line.
         let heuristic = |&u: &usize| match u {
             u if u == sink => 0,
             u if u == source => (start.distance(goal) * COST_UNIT).floor() as u64,
@@ -492,32 +682,160 @@ impl CorridorMap {
                 let c = self.centers[u];
                 let best = to
                     .iter()
-                    .map(|a| octile(c, self.centers[a.vertex]) + a.cost as f64 / COST_UNIT)
+                    .map(|a| octile(c, self.slots[a.slot].center) + a.cost as f64 / COST_UNIT)
                     .fold(f64::INFINITY, f64::min);
                 (best * COST_UNIT).floor() as u64
             }
         };
         let (nodes, _) = astar(&source, successors, heuristic, |&u| u == sink)?;
-        let inner = &nodes[1..nodes.len() - 1];
-        let first = from.iter().find(|a| a.vertex == inner[0])?;
-        let last = to.iter().find(|a| a.vertex == inner[inner.len() - 1])?;
-        // Each attachment chain ends at its vertex's centre, which `inner` lists too.
-        let mut chain = first.chain[..first.chain.len() - 1].to_vec();
-        chain.extend(inner.iter().map(|&v| self.centers[v]));
-        chain.extend(last.chain.iter().rev().skip(1));
+        let mut chain = Vec::new();
+        for pair in nodes.windows(2) {
+            let (u, v) = (pair[0], pair[1]);
+            // The cheapest arc u → v, which is the one A* took.
+            let arc = if u == source {
+                cheapest(splice.leave.iter().filter(|a| a.0 == v))
+            } else if v == sink {
+                cheapest(splice.arrive.iter().filter(|a| a.0 == u))
+            } else {
+                let along = self.incident[self.offsets[u] as usize..self.offsets[u + 1] as usize]
+                    .iter()
+                    .filter_map(|&e| usable_edge(e).map(|d| (e, d)))
+                    .filter(|(_, d)| d.ends.contains(&(v as u32)))
+                    .map(|(e, d)| {
+                        let forward = d.ends[0] as usize == u;
+                        (
+                            v,
+                            d.cost,
+                            Arc::Edge {
+                                edge: e as usize,
+                                forward,
+                            },
+                        )
+                    });
+                cheapest(along)
+            }?;
+            self.expand(arc, &from, &to, &mut chain);
+        }
         Some(chain)
     }
 
-    /// The ways from `p` onto the graph: in each of eight directions (octants around `p`),
-    /// the nearest vertex in sight, looking no farther than twice the nearest one's
-    /// distance + 4 and testing at most [`CANDIDATE_TESTS`] vertices; else the nearest
-    /// vertex by a grid search. Offering A* several directions keeps the route from
-    /// backtracking to a single nearest vertex behind the start.
+    /// The arcs that splice the start and goal into the graph: from the source to the
+    /// vertices (and, along a shared edge, straight to the sink), and from vertices to the
+    /// sink. An attachment inside an edge reaches both of its end vertices, along the chain
+    /// as far as its clearance allows.
+    fn splice(&self, from: &[Attachment], to: &[Attachment], radius: f64, sink: usize) -> Splice {
+        let cost = |a: &Attachment, length: f64| a.cost + (length * COST_UNIT).round() as u64;
+        let mut splice = Splice::default();
+        for (k, a) in from.iter().enumerate() {
+            match self.slots[a.slot].place {
+                Place::Vertex(v) => splice.leave.push((
+                    v,
+                    a.cost,
+                    Arc::Leave {
+                        att: k,
+                        forward: true,
+                    },
+                )),
+                Place::Edge { edge, index } => {
+                    for (end, forward) in [(0, false), (self.last(edge), true)] {
+                        if let Some(l) = self.span(edge, index, end, radius) {
+                            let v = self.edges[edge].ends[forward as usize] as usize;
+                            splice
+                                .leave
+                                .push((v, cost(a, l), Arc::Leave { att: k, forward }));
+                        }
+                    }
+                    for (m, b) in to.iter().enumerate() {
+                        let Place::Edge { edge: e, index: j } = self.slots[b.slot].place else {
+                            continue;
+                        };
+                        if let Some(l) = (e == edge)
+                            .then(|| self.span(edge, index, j, radius))
+                            .flatten()
+                        {
+                            splice.leave.push((
+                                sink,
+                                cost(a, l) + b.cost,
+                                Arc::Direct { from: k, to: m },
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        for (k, a) in to.iter().enumerate() {
+            match self.slots[a.slot].place {
+                Place::Vertex(v) => splice.arrive.push((
+                    v,
+                    a.cost,
+                    Arc::Arrive {
+                        att: k,
+                        forward: true,
+                    },
+                )),
+                Place::Edge { edge, index } => {
+                    // forward: from the first end towards the attachment.
+                    for (end, forward) in [(0, true), (self.last(edge), false)] {
+                        if let Some(l) = self.span(edge, end, index, radius) {
+                            let v = self.edges[edge].ends[(!forward) as usize] as usize;
+                            splice
+                                .arrive
+                                .push((v, cost(a, l), Arc::Arrive { att: k, forward }));
+                        }
+                    }
+                }
+            }
+        }
+        splice
+    }
+
+    /// Appends the points of `arc` to `chain` (repeated points are removed later).
+    fn expand(&self, arc: Arc, from: &[Attachment], to: &[Attachment], chain: &mut Vec<DVec2>) {
+        match arc {
+            Arc::Edge { edge, forward } => {
+                let last = self.last(edge);
+                let (i, j) = if forward { (0, last) } else { (last, 0) };
+                self.push_span(edge, i, j, chain);
+            }
+            Arc::Leave { att, forward } => {
+                let a = &from[att];
+                chain.extend(&a.chain);
+                if let Place::Edge { edge, index } = self.slots[a.slot].place {
+                    let end = if forward { self.last(edge) } else { 0 };
+                    self.push_span(edge, index, end, chain);
+                }
+            }
+            Arc::Arrive { att, forward } => {
+                let a = &to[att];
+                if let Place::Edge { edge, index } = self.slots[a.slot].place {
+                    let end = if forward { 0 } else { self.last(edge) };
+                    self.push_span(edge, end, index, chain);
+                }
+                chain.extend(a.chain.iter().rev());
+            }
+            Arc::Direct { from: k, to: m } => {
+                let (a, b) = (&from[k], &to[m]);
+                chain.extend(&a.chain);
+                if let (Place::Edge { edge, index: i }, Place::Edge { index: j, .. }) =
+                    (self.slots[a.slot].place, self.slots[b.slot].place)
+                {
+                    self.push_span(edge, i, j, chain);
+                }
+                chain.extend(b.chain.iter().rev());
+            }
+        }
+    }
+
+    /// The ways from `p` onto the skeleton: in each of eight directions (octants around
+    /// `p`), the nearest skeleton cell in sight, looking no farther than twice the nearest
+    /// one's distance + 4 and testing at most [`CANDIDATE_TESTS`] cells; else the nearest
+    /// cell by a grid search. Offering A* several directions keeps the route from
+    /// backtracking to a single nearest cell behind the start.
     fn attach(&self, p: DVec2, radius: f64) -> Option<Vec<Attachment>> {
         let mut sectors: [Option<Attachment>; 8] = Default::default();
         let mut limit = f64::INFINITY;
-        for (tests, v) in self.nearest_vertices(p, radius).enumerate() {
-            let c = self.centers[v];
+        for (tests, s) in self.nearest_slots(p, radius).enumerate() {
+            let c = self.slots[s].center;
             let d = p.distance(c);
             if tests >= CANDIDATE_TESTS || d > limit {
                 break;
@@ -528,7 +846,7 @@ impl CorridorMap {
             if slot.is_none() && self.sees(p, c, radius) {
                 limit = limit.min(2.0 * d + 4.0);
                 *slot = Some(Attachment {
-                    vertex: v,
+                    slot: s,
                     cost: (d * COST_UNIT).round() as u64,
                     chain: vec![p, c],
                 });
@@ -541,8 +859,8 @@ impl CorridorMap {
         (!found.is_empty()).then_some(found)
     }
 
-    /// Usable vertices in order of distance from `p`, scanning square rings of cells.
-    fn nearest_vertices(&self, p: DVec2, radius: f64) -> impl Iterator<Item = usize> + '_ {
+    /// Usable skeleton slots in order of distance from `p`, scanning square rings of cells.
+    fn nearest_slots(&self, p: DVec2, radius: f64) -> impl Iterator<Item = usize> + '_ {
         let (w, h) = (self.map.width() as i64, self.map.height() as i64);
         let centre = GridMap::cell_at(p).unwrap_or(IVec2::ZERO);
         let max_ring = w.max(h);
@@ -551,19 +869,16 @@ impl CorridorMap {
         std::iter::from_fn(move || {
             loop {
                 // A cell in ring k (Chebyshev distance k from p's cell) is at least k − 1
-                // away from p; pop only when no unscanned ring can hold a nearer vertex.
+                // away from p; pop only when no unscanned ring can hold a nearer cell.
                 let bound = (((ring - 1).max(0) as f64) * COST_UNIT) as u64;
                 let ready = heap.peek().is_some_and(|(d, _)| d.0 <= bound);
                 if ready || ring > max_ring {
-                    return heap.pop().map(|(_, v)| v);
+                    return heap.pop().map(|(_, s)| s);
                 }
                 for c in ring_cells(centre, ring) {
-                    if c.x < 0 || c.y < 0 || c.x as i64 >= w || c.y as i64 >= h {
-                        continue;
-                    }
-                    if let Some(v) = self.vertex_at(c).filter(|&v| self.usable(v, radius)) {
-                        let d = (self.centers[v].distance(p) * COST_UNIT) as u64;
-                        heap.push((std::cmp::Reverse(d), v));
+                    if let Some(s) = self.slot_at(c).filter(|&s| self.usable(s, radius)) {
+                        let d = (self.slots[s].center.distance(p) * COST_UNIT) as u64;
+                        heap.push((std::cmp::Reverse(d), s));
                     }
                 }
                 ring += 1;
@@ -571,8 +886,8 @@ impl CorridorMap {
         })
     }
 
-    /// Fallback when no vertex is in sight: Dijkstra over cell centres (segments in sight
-    /// with clearance) from `p` to the nearest usable vertex.
+    /// Fallback when no skeleton cell is in sight: Dijkstra over cell centres (segments in
+    /// sight with clearance) from `p` to the nearest usable skeleton cell.
     fn grid_attach(&self, p: DVec2, radius: f64) -> Option<Attachment> {
         let w = self.map.width();
         let here = GridMap::cell_at(p)?;
@@ -604,17 +919,13 @@ impl CorridorMap {
         };
         let success = |&i: &usize| {
             i != usize::MAX
-                && self.cell_vertex[i] != NONE
-                && self.usable(self.cell_vertex[i] as usize, radius)
+                && self.cell_slot[i] != NONE
+                && self.usable(self.cell_slot[i] as usize, radius)
         };
         let (cells, cost) = dijkstra(&usize::MAX, successors, success)?;
-        let vertex = self.cell_vertex[*cells.last()?] as usize;
+        let slot = self.cell_slot[*cells.last()?] as usize;
         let chain = cells.iter().map(|&i| point(i)).collect();
-        Some(Attachment {
-            vertex,
-            cost,
-            chain,
-        })
+        Some(Attachment { slot, cost, chain })
     }
 
     /// Turns the chain into disks: thinned where the medial axis allows long, clear steps,
@@ -713,13 +1024,74 @@ impl CorridorMap {
     }
 }
 
-/// One way onto the graph from a start or goal.
+/// One way onto the skeleton from a start or goal.
 #[derive(Debug, Clone)]
 struct Attachment {
-    vertex: usize,
+    /// The skeleton slot reached.
+    slot: usize,
     cost: u64,
-    /// From the point to the vertex's centre (both included).
+    /// From the point to the slot's centre (both included).
     chain: Vec<DVec2>,
+}
+
+/// How the route goes from one A* node to the next (see [`CorridorMap::expand`]).
+#[derive(Debug, Clone, Copy)]
+enum Arc {
+    /// A graph edge, from its first end to its last when `forward`.
+    Edge { edge: usize, forward: bool },
+    /// Start attachment `att`, then (when its cell is inside an edge) along that edge to
+    /// its last end when `forward`, else to its first.
+    Leave { att: usize, forward: bool },
+    /// From an end of the goal attachment's edge (the first when `forward`) along it to
+    /// the attachment's cell, then goal attachment `att`.
+    Arrive { att: usize, forward: bool },
+    /// Start attachment `from`, along the edge it shares with goal attachment `to`, then
+    /// that attachment.
+    Direct { from: usize, to: usize },
+}
+
+/// The virtual start and goal spliced into the graph for one query: arcs (target, cost,
+/// arc) from the source, and (vertex, cost, arc) from a vertex to the sink.
+#[derive(Debug, Default)]
+struct Splice {
+    leave: Vec<(usize, u64, Arc)>,
+    arrive: Vec<(usize, u64, Arc)>,
+}
+
+/// The arc of least cost.
+fn cheapest(
+    arcs: impl IntoIterator<Item = impl std::borrow::Borrow<(usize, u64, Arc)>>,
+) -> Option<Arc> {
+    arcs.into_iter()
+        .map(|a| *a.borrow())
+        .min_by_key(|a| a.1)
+        .map(|a| a.2)
+}
+
+/// CSR incidence of `n` vertices: each edge listed at both ends, a loop once.
+fn incidence(n: usize, edges: &[EdgeData]) -> (Vec<u32>, Vec<u32>) {
+    let mut offsets = vec![0u32; n + 1];
+    let ends = |d: &EdgeData| {
+        let [a, b] = d.ends;
+        std::iter::once(a).chain((a != b).then_some(b))
+    };
+    for d in edges {
+        for v in ends(d) {
+            offsets[v as usize + 1] += 1;
+        }
+    }
+    for i in 0..n {
+        offsets[i + 1] += offsets[i];
+    }
+    let mut fill = offsets.clone();
+    let mut incident = vec![0u32; offsets[n] as usize];
+    for (e, d) in edges.iter().enumerate() {
+        for v in ends(d) {
+            incident[fill[v as usize] as usize] = e as u32;
+            fill[v as usize] += 1;
+        }
+    }
+    (offsets, incident)
 }
 
 /// Octile distance between two points (the shortest 8-connected grid walk between cell
@@ -795,8 +1167,8 @@ fn ridge_cells(map: &GridMap, clear: &[f64]) -> Vec<bool> {
 }
 
 /// The kept cells: ridge cells joined through the maximum spanning forest of the free
-/// grid, whose non-ridge leaves are pruned (see the module doc).
-fn skeleton(map: &GridMap, clear: &[f64], ridge: &[bool]) -> Vec<bool> {
+/// grid, whose non-ridge leaves are pruned (see the module doc); thinned afterwards.
+fn ridge_forest(map: &GridMap, clear: &[f64], ridge: &[bool]) -> Vec<bool> {
     let w = map.width();
     let n = clear.len();
     let mut edges: Vec<(usize, usize, u64)> = Vec::with_capacity(4 * map.passable_count());
@@ -875,10 +1247,10 @@ mod tests {
         let cmap = CorridorMap::build(&GridMap::from_rows(&rows).unwrap());
         // The middle row (y = 4.5) is the room's medial axis between x = 4.5 and 10.5.
         for x in 4..=10 {
-            assert!(cmap.vertex_at(IVec2::new(x, 4)).is_some(), "x = {x}");
+            assert!(cmap.place(IVec2::new(x, 4)).is_some(), "x = {x}");
         }
         // The wall-hugging row is not on it, except near the corners' diagonal branches.
-        assert!(cmap.vertex_at(IVec2::new(7, 0)).is_none());
+        assert!(cmap.place(IVec2::new(7, 0)).is_none());
     }
 
     #[test]
@@ -893,9 +1265,9 @@ mod tests {
         .unwrap();
         let cmap = CorridorMap::build(&map);
         for i in 0..cmap.vertex_count() {
-            for (j, c) in cmap.neighbors(i) {
-                assert!(c >= 0.5 - 1e-12);
-                assert!(cmap.neighbors(j).any(|(k, _)| k == i));
+            for (j, e) in cmap.neighbors(i) {
+                assert!(cmap.edge(e).clearance >= 0.5 - 1e-12);
+                assert!(cmap.neighbors(j).any(|(k, f)| k == i && f == e));
             }
         }
         // Whatever grid A* can reach, the corridor map can.
@@ -925,5 +1297,223 @@ mod tests {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod skeleton_tests {
+    use super::*;
+
+    /// The kept cells of `map` before and after thinning.
+    fn kept_and_thinned(map: &GridMap) -> (Vec<bool>, Vec<bool>) {
+        let field = DistanceField::new(map);
+        let clear = cell_clearances(map, &field);
+        let mut kept = ridge_forest(map, &clear, &ridge_cells(map, &clear));
+        thin::fill_holes(map, &mut kept);
+        let mut thinned = kept.clone();
+        thin::thin(map, &clear, &mut thinned);
+        (kept, thinned)
+    }
+
+    /// Components of `cells` under the grid's moves (a flood fill).
+    fn component_count(map: &GridMap, cells: &[bool]) -> usize {
+        let mut seen = vec![false; cells.len()];
+        let mut count = 0;
+        for i in (0..cells.len()).filter(|&i| cells[i]) {
+            if seen[i] {
+                continue;
+            }
+            count += 1;
+            seen[i] = true;
+            let mut stack = vec![i];
+            while let Some(c) = stack.pop() {
+                for n in contract::skeleton_neighbours(map, cells, c) {
+                    if !seen[n] {
+                        seen[n] = true;
+                        stack.push(n);
+                    }
+                }
+            }
+        }
+        count
+    }
+
+    /// Regions of cells not in `cells`, joined across sides, that do not touch the border.
+    fn enclosed_regions(map: &GridMap, cells: &[bool]) -> usize {
+        let (w, h) = (map.width(), map.height());
+        let mut seen = cells.to_vec();
+        let mut count = 0;
+        for i in 0..cells.len() {
+            if seen[i] {
+                continue;
+            }
+            seen[i] = true;
+            let (mut stack, mut border) = (vec![i], false);
+            while let Some(c) = stack.pop() {
+                let (x, y) = (c % w, c / w);
+                border |= x == 0 || y == 0 || x + 1 == w || y + 1 == h;
+                let sides = [
+                    (x > 0).then(|| c - 1),
+                    (x + 1 < w).then(|| c + 1),
+                    (y > 0).then(|| c - w),
+                    (y + 1 < h).then(|| c + w),
+                ];
+                for n in sides.into_iter().flatten() {
+                    if !seen[n] {
+                        seen[n] = true;
+                        stack.push(n);
+                    }
+                }
+            }
+            count += usize::from(!border);
+        }
+        count
+    }
+
+    fn blocks(map: &GridMap, cells: &[bool]) -> Vec<usize> {
+        let w = map.width();
+        (0..cells.len())
+            .filter(|&i| i % w + 1 < w && i + w + 1 < cells.len())
+            .filter(|&i| cells[i] && cells[i + 1] && cells[i + w] && cells[i + w + 1])
+            .collect()
+    }
+
+    /// Maze-like maps with pockets and pinches (diagonally touching blocked cells).
+    fn random_maps() -> impl Iterator<Item = GridMap> {
+        (0..12u64).map(|seed| {
+            GridMap::from_fn(40, 30, move |x, y| {
+                let mut z =
+                    seed ^ ((x as u64) << 32 | y as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                z ^= z >> 29;
+                z = z.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                z ^= z >> 32;
+                z % 100 >= 5 + 3 * seed
+            })
+        })
+    }
+
+    #[test]
+    fn the_simple_cell_test_on_small_neighbourhoods() {
+        // Ring order: E, SE, S, SW, W, NW, N, NE; all free unless said.
+        let free = [true; 8];
+        let only = |ks: &[usize]| std::array::from_fn(|k| ks.contains(&k));
+        // An isolated cell, and the middle of a line: not simple.
+        assert!(!thin::is_simple(&only(&[]), &free));
+        assert!(!thin::is_simple(&only(&[0, 4]), &free));
+        // A corner of a 2×2 block, and the end of a line: simple.
+        assert!(thin::is_simple(&only(&[0, 1, 2]), &free));
+        assert!(thin::is_simple(&only(&[0]), &free));
+        // The centre of a plus: its arms touch diagonally around it, so removing it would
+        // open a hole.
+        assert!(!thin::is_simple(&only(&[0, 2, 4, 6]), &free));
+        // A diagonal pair across a blocked corner is not adjacent: the centre joins E and
+        // S only if the corner SE is free.
+        assert!(thin::is_simple(&only(&[0, 2]), &free));
+        let mut corner_blocked = free;
+        corner_blocked[1] = false;
+        assert!(!thin::is_simple(&only(&[0, 2]), &corner_blocked));
+    }
+
+    #[test]
+    fn thin_shapes_are_one_cell_wide_and_follow_the_axis() {
+        let corridor = GridMap::from_rows(&[
+            "@@@@@@@@@@@@",
+            "............",
+            "............",
+            "............",
+            "............",
+            "............",
+            "@@@@@@@@@@@@",
+        ])
+        .unwrap();
+        let room: Vec<String> = (0..9).map(|_| ".".repeat(15)).collect();
+        let room = GridMap::from_rows(&room).unwrap();
+        for map in [corridor, room] {
+            let (_, thinned) = kept_and_thinned(&map);
+            assert!(blocks(&map, &thinned).is_empty());
+            assert_eq!(component_count(&map, &thinned), 1);
+        }
+        // The corridor's axis is its middle row (y = 3).
+        let cmap = CorridorMap::build(
+            &GridMap::from_rows(&[
+                "@@@@@@@@@@@@",
+                "............",
+                "............",
+                "............",
+                "............",
+                "............",
+                "@@@@@@@@@@@@",
+            ])
+            .unwrap(),
+        );
+        for x in 3..9 {
+            assert!(cmap.place(IVec2::new(x, 3)).is_some(), "x = {x}");
+        }
+    }
+
+    #[test]
+    fn thinning_keeps_components_and_stops_at_its_fixpoint() {
+        for map in random_maps() {
+            let (kept, thinned) = kept_and_thinned(&map);
+            assert_eq!(
+                component_count(&map, &kept),
+                component_count(&map, &thinned)
+            );
+            let w = map.width();
+            for i in (0..thinned.len()).filter(|&i| thinned[i]) {
+                let (x, y) = ((i % w) as i64, (i / w) as i64);
+                assert!(
+                    !thin::removable(&map, &thinned, x, y),
+                    "({x}, {y}) removable"
+                );
+            }
+            // So every cell of a 2×2 block is needed, and blocks are rare.
+            assert!(blocks(&map, &thinned).len() * 20 <= thinned.iter().filter(|&&k| k).count());
+        }
+    }
+
+    #[test]
+    fn loops_around_obstacles_survive_and_a_lone_loop_keeps_one_vertex() {
+        // A room with two pillars: the skeleton encloses each (a pillar's side-connected
+        // region of other cells does not reach the map's border).
+        let map = GridMap::from_rows(&[
+            "..............",
+            "..............",
+            "...@@....@@...",
+            "...@@....@@...",
+            "..............",
+            "..............",
+        ])
+        .unwrap();
+        let (_, thinned) = kept_and_thinned(&map);
+        assert_eq!(enclosed_regions(&map, &thinned), 2);
+        // A one-cell-wide ring around a block: no junction, one vertex and a loop edge.
+        let ring = GridMap::from_rows(&["@@@@@@", "@....@", "@.@@.@", "@....@", "@@@@@@"]).unwrap();
+        let cmap = CorridorMap::build(&ring);
+        assert_eq!((cmap.vertex_count(), cmap.edge_count()), (1, 1));
+        assert_eq!(cmap.edge(0).ends, [0, 0]);
+        assert_eq!(cmap.edge(0).cells.len(), 11);
+        // A query between two cells of the loop, out of sight of each other.
+        let c = cmap
+            .corridor(DVec2::new(4.5, 1.5), DVec2::new(1.5, 3.5), 0.0)
+            .unwrap();
+        assert!(c.centers.len() >= 3);
+    }
+
+    #[test]
+    fn a_route_inside_one_edge_does_not_detour_to_its_ends() {
+        // A U of one-cell-wide passages: one edge between the two dead ends.
+        let map = GridMap::from_rows(&[
+            "@@@@@@@", "@.....@", "@.@@@.@", "@.@@@.@", "@.@@@.@", "@@@@@@@",
+        ])
+        .unwrap();
+        let cmap = CorridorMap::build(&map);
+        assert_eq!((cmap.vertex_count(), cmap.edge_count()), (2, 1));
+        let c = cmap
+            .corridor(DVec2::new(1.5, 3.5), DVec2::new(5.5, 3.5), 0.0)
+            .unwrap();
+        let length: f64 = c.centers.windows(2).map(|w| w[0].distance(w[1])).sum();
+        // Up 2, across 4, down 2 (a detour to a dead end would add at least 2).
+        assert!((length - 8.0).abs() < 1e-9, "{length}");
     }
 }
