@@ -731,66 +731,57 @@ impl CorridorMap {
         let cost = |a: &Attachment, length: f64| a.cost + (length * COST_UNIT).round() as u64;
         let mut splice = Splice::default();
         for (k, a) in from.iter().enumerate() {
-            match self.slots[a.slot].place {
-                Place::Vertex(v) => splice.leave.push((
-                    v,
-                    a.cost,
-                    Arc::Leave {
-                        att: k,
-                        forward: true,
-                    },
-                )),
-                Place::Edge { edge, index } => {
-                    for (end, forward) in [(0, false), (self.last(edge), true)] {
-                        if let Some(l) = self.span(edge, index, end, radius) {
-                            let v = self.edges[edge].ends[forward as usize] as usize;
-                            splice
-                                .leave
-                                .push((v, cost(a, l), Arc::Leave { att: k, forward }));
-                        }
-                    }
-                    for (m, b) in to.iter().enumerate() {
-                        let Place::Edge { edge: e, index: j } = self.slots[b.slot].place else {
-                            continue;
-                        };
-                        if let Some(l) = (e == edge)
-                            .then(|| self.span(edge, index, j, radius))
-                            .flatten()
-                        {
-                            splice.leave.push((
-                                sink,
-                                cost(a, l) + b.cost,
-                                Arc::Direct { from: k, to: m },
-                            ));
-                        }
-                    }
+            for (v, l, toward_last) in self.ways_to_vertices(a, radius).into_iter().flatten() {
+                let arc = Arc::Leave {
+                    att: k,
+                    forward: toward_last,
+                };
+                splice.leave.push((v, cost(a, l), arc));
+            }
+            let Place::Edge { edge, index } = self.slots[a.slot].place else {
+                continue;
+            };
+            for (m, b) in to.iter().enumerate() {
+                let Place::Edge { edge: e, index: j } = self.slots[b.slot].place else {
+                    continue;
+                };
+                if let Some(l) = (e == edge)
+                    .then(|| self.span(edge, index, j, radius))
+                    .flatten()
+                {
+                    let arc = Arc::Direct { from: k, to: m };
+                    splice.leave.push((sink, cost(a, l) + b.cost, arc));
                 }
             }
         }
         for (k, a) in to.iter().enumerate() {
-            match self.slots[a.slot].place {
-                Place::Vertex(v) => splice.arrive.push((
-                    v,
-                    a.cost,
-                    Arc::Arrive {
-                        att: k,
-                        forward: true,
-                    },
-                )),
-                Place::Edge { edge, index } => {
-                    // forward: from the first end towards the attachment.
-                    for (end, forward) in [(0, true), (self.last(edge), false)] {
-                        if let Some(l) = self.span(edge, end, index, radius) {
-                            let v = self.edges[edge].ends[(!forward) as usize] as usize;
-                            splice
-                                .arrive
-                                .push((v, cost(a, l), Arc::Arrive { att: k, forward }));
-                        }
-                    }
-                }
+            for (v, l, toward_last) in self.ways_to_vertices(a, radius).into_iter().flatten() {
+                // Arriving runs the other way: from vertex `v` towards the attachment.
+                let arc = Arc::Arrive {
+                    att: k,
+                    forward: !toward_last,
+                };
+                splice.arrive.push((v, cost(a, l), arc));
             }
         }
         splice
+    }
+
+    /// The vertices the skeleton cell of attachment `a` reaches along the skeleton, each
+    /// with the length of the way and whether it runs towards the last cell of the edge's
+    /// chain: the cell itself when it is a vertex (length 0), else the edge's two ends, as
+    /// far as the chain's clearance allows.
+    fn ways_to_vertices(&self, a: &Attachment, radius: f64) -> [Option<(usize, f64, bool)>; 2] {
+        match self.slots[a.slot].place {
+            Place::Vertex(v) => [Some((v, 0.0, true)), None],
+            Place::Edge { edge, index } => {
+                [(0, false), (self.last(edge), true)].map(|(end, toward_last)| {
+                    let l = self.span(edge, index, end, radius)?;
+                    let v = self.edges[edge].ends[toward_last as usize] as usize;
+                    Some((v, l, toward_last))
+                })
+            }
+        }
     }
 
     /// Appends the points of `arc` to `chain` (repeated points are removed later).
