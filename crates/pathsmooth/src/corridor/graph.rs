@@ -89,15 +89,18 @@
 //! The discrete ridge also has branches into inner corners of jagged walls; the thinning
 //! keeps those that end in an end point, so the skeleton carries short spurs (each a
 //! vertex and an edge more); a junction spanning two or three cells leaves a small cycle
-//! (a triangle) in the graph. Routes follow the one-cell-wide medial axis and detour in
-//! open areas, a little more than through the kept cells before thinning: optimised, they
-//! are 3–10 % longer at the median than the corridor step's paths along the planner's
-//! route pulled taut, on every Moving AI map (`docs/corridor.md`), which is why
-//! [`CorridorPlanner::plan_along`](super::plan::CorridorPlanner::plan_along) follows a
-//! caller's route instead; what this map saves is the grid search (a query costs 0.1–0.2
-//! of grid A* + that step on the 512² maps, but as much on random512-10, whose graph has
-//! a vertex per four free cells). With `radius > 0` the route runs through
-//! cell centres, up to half a cell off the true axis.
+//! (a triangle) in the graph. With `radius > 0` the route runs through cell centres, up
+//! to half a cell off the true axis.
+//!
+//! Routes follow the one-cell-wide medial axis and detour in open areas. Optimised in
+//! this map's disks they are 3–10 % longer at the median than the corridor step's paths
+//! along the planner's route pulled taut
+//! ([`plan_along`](super::plan::CorridorPlanner::plan_along)), on every Moving AI map
+//! (`docs/corridor.md`); what this map saves is the grid search (0.1–0.2 of the time of
+//! grid A* + that step on the 512² maps, about the same on random512-10, whose graph has
+//! a vertex per four free cells). Pulling this map's route taut before the step
+//! ([`GridWorld::plan_corridor_taut`](crate::GridWorld::plan_corridor_taut)) keeps the
+//! saving and most of the length: 0–1.8 % longer than along A*'s route, at the median.
 //!
 //! # Sources
 //!
