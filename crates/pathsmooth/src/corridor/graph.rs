@@ -1426,24 +1426,13 @@ mod skeleton_tests {
         .unwrap();
         let room: Vec<String> = (0..9).map(|_| ".".repeat(15)).collect();
         let room = GridMap::from_rows(&room).unwrap();
-        for map in [corridor, room] {
-            let (_, thinned) = kept_and_thinned(&map);
-            assert!(blocks(&map, &thinned).is_empty());
-            assert_eq!(component_count(&map, &thinned), 1);
+        for map in [&corridor, &room] {
+            let (_, thinned) = kept_and_thinned(map);
+            assert!(blocks(map, &thinned).is_empty());
+            assert_eq!(component_count(map, &thinned), 1);
         }
         // The corridor's axis is its middle row (y = 3).
-        let cmap = CorridorMap::build(
-            &GridMap::from_rows(&[
-                "@@@@@@@@@@@@",
-                "............",
-                "............",
-                "............",
-                "............",
-                "............",
-                "@@@@@@@@@@@@",
-            ])
-            .unwrap(),
-        );
+        let cmap = CorridorMap::build(&corridor);
         for x in 3..9 {
             assert!(cmap.place(IVec2::new(x, 3)).is_some(), "x = {x}");
         }
