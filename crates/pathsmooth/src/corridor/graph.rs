@@ -1348,14 +1348,8 @@ mod skeleton_tests {
             seen[i] = true;
             let (mut stack, mut border) = (vec![i], false);
             while let Some(c) = stack.pop() {
-                let (x, y) = (c % w, c / w);
-                border |= x == 0 || y == 0 || x + 1 == w || y + 1 == h;
-                let sides = [
-                    (x > 0).then(|| c - 1),
-                    (x + 1 < w).then(|| c + 1),
-                    (y > 0).then(|| c - w),
-                    (y + 1 < h).then(|| c + w),
-                ];
+                let sides = thin::side_neighbours(c, w, h);
+                border |= sides.contains(&None);
                 for n in sides.into_iter().flatten() {
                     if !seen[n] {
                         seen[n] = true;

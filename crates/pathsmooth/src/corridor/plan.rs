@@ -156,15 +156,16 @@ pub struct CorridorParams {
     /// per disk is a coarse polyline where the disks are large, and where the route passes
     /// close to a corner few waypoints share the turn; the cuts make the result a smooth
     /// curve there. Cuts keep every segment's direction, so the first and last segments
-    /// (and the facing directions) are unchanged. Default [`CORRIDOR_REFINE`]: 10°, ratio ¼, at most 8 passes; `None`
-    /// returns the optimiser's waypoints as they are.
+    /// (and the facing directions) are unchanged. Default [`CORRIDOR_REFINE`]: 10°, ratio
+    /// ¼, at most 8 passes; `None` returns the optimiser's waypoints as they are.
     pub refine: Option<AdaptiveParams>,
     /// [`CorridorPlanner::plan_along`] only: how far apart the disks are, as a fraction of
     /// the room the agent has at each (its clearance − radius), in (0, 1], and never
     /// closer than [`SPACING_FLOOR`] times the distance the taut route keeps off the
-    /// corners. Default ½. Spacing 1 gives 35–48 % fewer disks for paths as short (+0.3 %) and turns as round,
-    /// but they take up to 29 % longer to follow at the speed their curvature allows (the
-    /// turns round the corners are sampled by fewer waypoints). With Chambolle–Pock to a
+    /// corners. Default ½. Spacing 1 gives 35–48 % fewer disks for paths as short
+    /// (+0.3 %) and turns as round, but they take up to 29 % longer to follow at the speed
+    /// their curvature allows (the turns round the corners are sampled by fewer
+    /// waypoints). With Chambolle–Pock to a
     /// certified gap it halved the step's time; with the default fixed ADMM iterations
     /// and [`SPACING_FLOOR`] it saves nothing (criterion median 0.102× of grid A* against
     /// 0.101×; `docs/corridor.md`).
@@ -498,11 +499,11 @@ impl CorridorPlanner {
 /// distance its taut route keeps off the walls apart (¼ of the room the route's vertices
 /// have, 0.125 cells for a grid A* route at radius 0; ½ where the route is shortcut
 /// instead), so the spacing of ½ the room does not crowd tiny disks round every corner
-/// the route passes. Measured on the Moving AI
-/// maps (every 40th scenario, radius 0): 24–26 % fewer disks on 8room_000, random512 and
-/// AR0011SR (4 % on the maze, whose disks are already large or pinned by the 1/4096
-/// floor), the same lengths (to 10⁻³) and follow times as short or shorter (8room_000
-/// 0.793 → 0.765 of A*'s); 3 gave 39 % fewer disks but follow times up to 7 % longer.
+/// the route passes. Measured on the Moving AI maps (every 40th scenario, radius 0):
+/// 24–26 % fewer disks on 8room_000, random512 and AR0011SR (4 % on the maze, whose
+/// disks are already large or pinned by the 1/4096 floor), the same lengths (to 10⁻³)
+/// and follow times as short or shorter (8room_000 0.793 → 0.765 of A*'s); 3 gave 39 %
+/// fewer disks but follow times up to 7 % longer.
 pub const SPACING_FLOOR: f64 = 2.0;
 
 /// A straight run of the route needs more than this many samples inside for

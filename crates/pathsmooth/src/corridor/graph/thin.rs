@@ -56,8 +56,8 @@ pub(super) fn fill_holes(map: &GridMap, keep: &mut [bool]) {
     // Blocked cells and free border cells not kept: both touch the blocked region.
     let mut stack: Vec<usize> = (0..keep.len())
         .filter(|&i| {
-            let (x, y) = (i % w, i / w);
-            let border = x == 0 || y == 0 || x + 1 == w || y + 1 == h;
+            // On the border exactly when a side leaves the map.
+            let border = side_neighbours(i, w, h).contains(&None);
             !keep[i] && (!map.cells()[i] || border)
         })
         .collect();
@@ -65,14 +65,7 @@ pub(super) fn fill_holes(map: &GridMap, keep: &mut [bool]) {
         reached[i] = true;
     }
     while let Some(i) = stack.pop() {
-        let (x, y) = (i % w, i / w);
-        let sides = [
-            (x > 0).then(|| i - 1),
-            (x + 1 < w).then(|| i + 1),
-            (y > 0).then(|| i - w),
-            (y + 1 < h).then(|| i + w),
-        ];
-        for j in sides.into_iter().flatten() {
+        for j in side_neighbours(i, w, h).into_iter().flatten() {
             if !keep[j] && !reached[j] {
                 reached[j] = true;
                 stack.push(j);
@@ -82,6 +75,17 @@ pub(super) fn fill_holes(map: &GridMap, keep: &mut [bool]) {
     for (k, r) in keep.iter_mut().zip(&reached) {
         *k |= !r;
     }
+}
+
+/// The cells across the four sides of cell `i` (row-major, `w` × `h`), where inside.
+pub(super) fn side_neighbours(i: usize, w: usize, h: usize) -> [Option<usize>; 4] {
+    let (x, y) = (i % w, i / w);
+    [
+        (x > 0).then(|| i - 1),
+        (x + 1 < w).then(|| i + 1),
+        (y > 0).then(|| i - w),
+        (y + 1 < h).then(|| i + w),
+    ]
 }
 
 /// Thins `keep` in place (see the module doc). `clear` is the clearance of every cell
