@@ -63,6 +63,42 @@ use super::problem::Problem;
 /// ρ₁, the length term's penalty (K₂v is dimensionless).
 const RHO_LENGTH: f64 = 1.0;
 
+/// The length prox's factor for a segment argument of norm `l`: shrinking by 1/ρ₁.
+fn shrink(l: f64) -> f64 {
+    if l > 0.0 {
+        (1.0 - 1.0 / (RHO_LENGTH * l)).max(0.0)
+    } else {
+        0.0
+    }
+}
+
+/// The second half of the length prox (z₁ = t·keep, u₁ = t − z₁, with t its argument),
+/// when a step leaves it to the next pass over the segments: u₁ then holds t.
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
+enum Pending {
+    /// z₁ and u₁ are final.
+    #[default]
+    Nothing,
+    /// The chapter's norm: every segment shrinks by the same factor.
+    Whole(f64),
+    /// The sum of lengths: each segment by its own, `shrink(|t|)`.
+    Each,
+}
+
+impl Pending {
+    /// Finishes one segment's prox, if it is pending.
+    #[inline]
+    fn settle(self, z1: &mut DVec2, u1: &mut DVec2) {
+        let keep = match self {
+            Pending::Nothing => return,
+            Pending::Whole(keep) => keep,
+            Pending::Each => shrink(u1.length()),
+        };
+        *z1 = *u1 * keep;
+        *u1 -= *z1;
+    }
+}
+
 /// The LDLᵀ factors of a symmetric positive definite pentadiagonal matrix: unit lower
 /// L with sub-diagonals `l1`, `l2`, and the diagonal `d` (kept as its reciprocals, so
 /// the back substitution multiplies). Factor O(n), solve O(n).
@@ -163,6 +199,8 @@ pub(crate) struct Admm {
     /// Whether z₁, u₁, u₂ continue the path buffer's iterate (the last solve was ADMM on
     /// a problem of this size), so a warm start can keep them.
     live: bool,
+    /// What of the last step's length prox the next pass finishes.
+    pending: Pending,
 }
 
 impl Admm {
@@ -207,7 +245,17 @@ impl Admm {
         for buf in [&mut self.x, &mut self.z1, &mut self.u1, &mut self.u2] {
             buf.resize(n, DVec2::ZERO);
         }
-        if !keep {
+        let pending = std::mem::take(&mut self.pending);
+        if keep {
+            for (z1, u1) in self
+                .z1
+                .iter_mut()
+                .zip(&mut self.u1)
+                .take(n.saturating_sub(1))
+            {
+                pending.settle(z1, u1);
+            }
+        } else {
             for i in 0..n {
                 self.z1[i] = if i + 1 < n {
                     (path[i + 1] - path[i]) * inv_h
@@ -229,6 +277,14 @@ impl Admm {
     /// One ADMM iteration with over-relaxation `alpha`; `z2` (the path) in and out. When
     /// `dual` is given, it receives the dual point (p, q) = (K₁v, ρ₁(K₂v − z₁ + u₁)) of
     /// this iteration's v (q not yet scaled into the unit ball).
+    ///
+    /// Two passes over the waypoints instead of the four the steps above read as: the
+    /// length prox's argument t = αK₂v + (1−α)z₁ + u₁ is formed in the back substitution,
+    /// as soon as v at both ends of a segment is known, and its shrink (which for the
+    /// chapter's norm needs ‖t‖ over all segments first) is finished by the next step's
+    /// forward pass ([`Pending`]), or by [`Self::prepare`] for a warm start. Both passes
+    /// are bound by the substitutions' chain from row to row, so the prox's arithmetic
+    /// fills their idle time.
     pub(crate) fn step(
         &mut self,
         problem: &Problem,
@@ -241,6 +297,7 @@ impl Admm {
         let inv_h = 1.0 / problem.h;
         let (rho1, rho2) = (RHO_LENGTH, self.rho_disk);
         let (c, r) = (&problem.centers[..n], &problem.radii[..n]);
+        let pending = std::mem::take(&mut self.pending);
         let (x, z1, u1, u2) = (
             &mut self.x[..n],
             &mut self.z1[..n],
@@ -254,6 +311,7 @@ impl Admm {
         let mut before = DVec2::ZERO;
         for i in 0..n {
             let here = if i + 1 < n {
+                pending.settle(&mut z1[i], &mut u1[i]);
                 z1[i] - u1[i]
             } else {
                 DVec2::ZERO
@@ -262,13 +320,28 @@ impl Admm {
             factors.forward_at(x, i, kt * (rho1 * inv_h) + (z2[i] - u2[i]) * rho2);
             before = here;
         }
+        // The length prox's argument of segment i, with t in u₁ (its old value read last).
+        let scale = inv_h * alpha;
+        let argument = |v: DVec2, next: DVec2, z1: DVec2, u1: &mut DVec2| {
+            *u1 = (next - v) * scale + z1 * (1.0 - alpha) + *u1;
+            u1.length_squared()
+        };
         // Back substitution (D Lᵀ v = y), and with each v the disk update, which needs v
-        // there only.
+        // there only, and the length prox's argument of the segment after it. The dual
+        // point reads this iteration's z₁ and u₁, so when it is asked for the arguments
+        // wait for it.
+        let fused = dual.is_none();
+        let mut norm2 = 0.0;
+        let mut next = DVec2::ZERO;
         for i in (0..n).rev() {
             let v = factors.backward_at(x, i);
             let t = v * alpha + z2[i] * (1.0 - alpha) + u2[i];
             z2[i] = project_to_disk(t, c[i], r[i]);
             u2[i] = t - z2[i];
+            if fused && i + 1 < n {
+                norm2 += argument(v, next, z1[i], &mut u1[i]);
+            }
+            next = v;
         }
         if let Some((p, q)) = dual {
             apply_k(problem, x, p, q);
@@ -276,31 +349,16 @@ impl Admm {
                 q[i] = (q[i] - z1[i] + u1[i]) * rho1;
             }
             q[n - 1] = DVec2::ZERO;
-        }
-        // The length term's prox: the chapter's one V,2 norm shrinks the whole vector
-        // (its norm first), the sum of lengths each segment on its own.
-        let mut norm2 = 0.0;
-        for i in 0..n - 1 {
-            let t = (x[i + 1] - x[i]) * (inv_h * alpha) + z1[i] * (1.0 - alpha) + u1[i];
-            u1[i] = t;
-            norm2 += t.length_squared();
-        }
-        let shrink = |l: f64| {
-            if l > 0.0 {
-                (1.0 - 1.0 / (rho1 * l)).max(0.0)
-            } else {
-                0.0
+            for i in 0..n - 1 {
+                norm2 += argument(x[i], x[i + 1], z1[i], &mut u1[i]);
             }
-        };
-        let whole = shrink(norm2.sqrt());
-        for i in 0..n - 1 {
-            let keep = match norm {
-                LengthNorm::Chapter => whole,
-                LengthNorm::SumOfLengths => shrink(u1[i].length()),
-            };
-            z1[i] = u1[i] * keep;
-            u1[i] -= z1[i];
         }
+        // The chapter's one V,2 norm shrinks the whole vector (its norm is known now),
+        // the sum of lengths each segment on its own.
+        self.pending = match norm {
+            LengthNorm::Chapter => Pending::Whole(shrink(norm2.sqrt())),
+            LengthNorm::SumOfLengths => Pending::Each,
+        };
     }
 }
 
@@ -350,6 +408,112 @@ mod tests {
         }
         for i in 0..n {
             assert!((x[i].x - x0[i]).abs() < 1e-12 && (x[i].y + x0[i]).abs() < 1e-12);
+        }
+    }
+
+    /// The step as the module doc writes it, in four passes (the form the fused
+    /// [`Admm::step`] replaced): v, the disk update, the length prox's argument, its
+    /// shrink. Works on its own copies of z₁, u₁, u₂ and returns the dual point's q.
+    fn literal_step(
+        admm: &Admm,
+        problem: &Problem,
+        alpha: f64,
+        norm: LengthNorm,
+        state: &mut [Vec<DVec2>; 4],
+    ) -> Vec<DVec2> {
+        let n = problem.len();
+        let inv_h = 1.0 / problem.h;
+        let [z1, u1, u2, z2] = state;
+        let mut x = vec![DVec2::ZERO; n];
+        for i in 0..n {
+            let w = |k: usize| {
+                if k + 1 < n {
+                    z1[k] - u1[k]
+                } else {
+                    DVec2::ZERO
+                }
+            };
+            let before = if i > 0 { w(i - 1) } else { DVec2::ZERO };
+            let b = (before - w(i)) * (RHO_LENGTH * inv_h) + (z2[i] - u2[i]) * admm.rho_disk;
+            admm.factors.forward_at(&mut x, i, b);
+        }
+        for i in (0..n).rev() {
+            admm.factors.backward_at(&mut x, i);
+        }
+        for i in 0..n {
+            let t = x[i] * alpha + z2[i] * (1.0 - alpha) + u2[i];
+            z2[i] = project_to_disk(t, problem.centers[i], problem.radii[i]);
+            u2[i] = t - z2[i];
+        }
+        let (mut p, mut q) = (vec![DVec2::ZERO; n], vec![DVec2::ZERO; n]);
+        apply_k(problem, &x, &mut p, &mut q);
+        for i in 0..n {
+            q[i] = (q[i] - z1[i] + u1[i]) * RHO_LENGTH;
+        }
+        q[n - 1] = DVec2::ZERO;
+        let t: Vec<DVec2> = (0..n - 1)
+            .map(|i| (x[i + 1] - x[i]) * (inv_h * alpha) + z1[i] * (1.0 - alpha) + u1[i])
+            .collect();
+        let whole = shrink(t.iter().map(|t| t.length_squared()).sum::<f64>().sqrt());
+        for i in 0..n - 1 {
+            let keep = match norm {
+                LengthNorm::Chapter => whole,
+                LengthNorm::SumOfLengths => shrink(t[i].length()),
+            };
+            z1[i] = t[i] * keep;
+            u1[i] = t[i] - z1[i];
+        }
+        q
+    }
+
+    /// The fused step (the prox's shrink left to the next pass, the dual asked for now
+    /// and then) walks the same iterates as the literal one, to rounding: a zigzag of
+    /// disks, both length norms, a warm restart in the middle.
+    #[test]
+    fn the_fused_step_follows_the_literal_iteration() {
+        let n = 40;
+        let centers: Vec<DVec2> = (0..n)
+            .map(|i| DVec2::new(i as f64, if i % 2 == 0 { 0.0 } else { 1.5 }))
+            .collect();
+        let mut radii: Vec<f64> = (0..n).map(|i| 0.4 + 0.3 * ((i * 7) % 5) as f64).collect();
+        (radii[0], radii[n - 1]) = (0.0, 0.0);
+        let weights = (0..n).map(|i| 0.5 + 0.1 * (i % 3) as f64).collect();
+        let problem = Problem::new(centers.clone(), radii, weights, 1.0).unwrap();
+        for norm in [LengthNorm::Chapter, LengthNorm::SumOfLengths] {
+            let mut admm = Admm::default();
+            let mut path = centers.clone();
+            admm.prepare(&problem, 2.0, &path, false);
+            let mut state = [
+                admm.z1.clone(),
+                admm.u1.clone(),
+                admm.u2.clone(),
+                path.clone(),
+            ];
+            let (mut p, mut q) = (vec![DVec2::ZERO; n], vec![DVec2::ZERO; n]);
+            for k in 0..30 {
+                if k == 15 {
+                    // A warm start finishes the pending shrink.
+                    admm.prepare(&problem, 2.0, &path, true);
+                    assert_eq!(admm.pending, Pending::Nothing);
+                    assert!(admm
+                        .z1
+                        .iter()
+                        .zip(&state[0])
+                        .all(|(a, b)| a.distance(*b) < 1e-12));
+                }
+                let dual = (k % 4 == 3).then_some((&mut p[..], &mut q[..]));
+                let asked = dual.is_some();
+                admm.step(&problem, 1.8, norm, &mut path, dual);
+                let literal_q = literal_step(&admm, &problem, 1.8, norm, &mut state);
+                let off = path.iter().zip(&state[3]).map(|(a, b)| a.distance(*b));
+                assert!(off.fold(0.0, f64::max) < 1e-12, "{norm:?} step {k}");
+                if asked {
+                    assert!(q
+                        .iter()
+                        .zip(&literal_q)
+                        .all(|(a, b)| a.distance(*b) < 1e-12));
+                }
+            }
         }
     }
 }

@@ -70,7 +70,8 @@
 //!
 //! O(n) per iteration (a few dozen flops per waypoint), no allocation once the
 //! [`Solver`]'s buffers have grown to the problem size. The gap check costs about two
-//! iterations and runs every [`GAP_CHECK_EVERY`] iterations.
+//! iterations and runs every [`GAP_CHECK_EVERY`] iterations of a [`Stop::Tolerance`]
+//! solve (a [`Stop::Iterations`] solve forms only its last dual point).
 //!
 //! # Sources
 //!
@@ -692,8 +693,11 @@ impl Solver {
         debug_assert_eq!(self.v.len(), problem.len());
         let mut gap = None;
         let max = options.max_iterations();
+        // The gap is checked only when it may stop the solve; the last iteration's dual
+        // point is kept for [`Solver::dual`].
+        let tolerance = matches!(options.stop, Stop::Tolerance { .. });
         for k in 1..=max {
-            let check = k % GAP_CHECK_EVERY == 0 || k == max;
+            let check = (tolerance && k % GAP_CHECK_EVERY == 0) || k == max;
             match options.method {
                 // ADMM's dual point comes from inside its step: ask for it when checking.
                 Method::Admm { relaxation, .. } => {
