@@ -34,9 +34,13 @@
 //! ([`super::graph::KAPPA`]), the safe disks keep most of the chapter's maximal clearance
 //! disks.
 //!
-//! **Check and repair.** The result is still checked exactly (segments with
-//! [`World::segment_is_clear`], bends on pinch vertices with [`World::bend_is_clear`]); a waypoint of an
-//! offending segment or bend is moved back to its disk centre, and the check repeats.
+//! **Check and repair.** The result is still checked: a segment whose two waypoints lie
+//! in their safe disks (give or take m/2 of rounding, one of the two radii positive, so
+//! the centre segment's room was not clamped) keeps clearance ≥ r + m/2 by the argument
+//! above and needs no test; any other segment is tested exactly with
+//! [`World::segment_is_clear`], and every bend on pinch vertices with
+//! [`World::bend_is_clear`]. A waypoint of an offending segment or bend is moved back to
+//! its disk centre, and the check repeats.
 //! Moving any set of waypoints to their centres keeps them in their safe disks, and the
 //! centre chain itself is valid, so the repair terminates with a valid path; on the real
 //! maps it has never been needed ([`CorridorPlan::repaired`] counts it).
@@ -51,8 +55,9 @@
 //!
 //! A corridor query ([`CorridorMap::corridor`]); the safe radii: one exact clearance
 //! per centre and per corridor segment; the solve (O(n) per iteration for n disks); and
-//! one exact validity check of the result. [`CorridorPlanner`] keeps the solver's buffers
-//! between queries.
+//! the check of the result (O(1) per segment the safe disks clear, an exact test for the
+//! rest; on the Moving AI queries a quarter of the time the exact test of every segment
+//! took). [`CorridorPlanner`] keeps the solver's buffers between queries.
 //!
 //! # Sources
 //!
@@ -299,7 +304,7 @@ impl CorridorPlanner {
         problem.radii[lead..lead + safe.len()].copy_from_slice(&safe);
         let report = self.solver.solve(&problem, &options.solver)?;
         let mut path = problem.waypoints(self.solver.path()).to_vec();
-        let repaired = repair(&map.cells(), &corridor.centers, radius, &mut path)?;
+        let repaired = repair(&map.cells(), &corridor.centers, &safe, radius, &mut path)?;
         Ok(CorridorPlan {
             corridor,
             safe_radii: safe,
@@ -426,7 +431,7 @@ impl CorridorPlanner {
             Vec::new()
         };
         let (report, mut path) = self.solve_in_windows(&problem, &cuts, &options.solver)?;
-        let repaired = repair(world, &centers, radius, &mut path)?;
+        let repaired = repair(world, &centers, &safe, radius, &mut path)?;
         drop_reversals(world, radius, &mut path);
         if let Some(refine) = options.refine {
             let mut refiner = std::mem::replace(&mut self.refiner, MapSafe::new(())).rebind(world);
@@ -789,20 +794,36 @@ fn margin_of<W: World + ?Sized>(world: &W) -> f64 {
     MARGIN.max(1e3 * world.tolerance())
 }
 
-/// The exact check of the path and the repair by moving waypoints back to their centres
-/// (whose chain is valid); returns how many were moved.
+/// Whether the tube argument of the module doc proves segment `k` of `path` clear: both
+/// ends within their safe disks (`safe`, from [`safe_radii_from_room`] with this
+/// world's margin m) give way to rounding by m/2, and one of them is positive, so the
+/// centre segment's room (≥ both) was not clamped. Then every point of the segment has
+/// clearance ≥ r + m/2. O(1).
+fn tube_clears(margin: f64, centers: &[DVec2], safe: &[f64], path: &[DVec2], k: usize) -> bool {
+    let within = |i: usize| path[i].distance(centers[i]) <= safe[i] + 0.5 * margin;
+    (safe[k] > 0.0 || safe[k + 1] > 0.0) && within(k) && within(k + 1)
+}
+
+/// The check of the path and the repair by moving waypoints back to their centres (whose
+/// chain is valid); returns how many were moved. A segment the tube argument clears
+/// ([`tube_clears`]; every segment of a solve, whose iterates stay in their disks) is
+/// not tested again; the others are tested exactly, and every bend is.
 fn repair<W: World + ?Sized>(
     world: &W,
     centers: &[DVec2],
+    safe: &[f64],
     radius: f64,
     path: &mut [DVec2],
 ) -> Result<usize> {
+    let margin = margin_of(world);
     let mut moved = 0;
     let mut bad: Vec<usize> = Vec::new();
     loop {
         bad.clear();
         for k in 0..path.len() - 1 {
-            if !world.segment_is_clear(path[k], path[k + 1], radius) {
+            if !tube_clears(margin, centers, safe, path, k)
+                && !world.segment_is_clear(path[k], path[k + 1], radius)
+            {
                 bad.extend([k, k + 1]);
             }
         }
@@ -859,7 +880,9 @@ mod tests {
     }
 
     /// The chapter's constraint (each waypoint in its clearance disk) lets a segment clip
-    /// the corner of an L-shaped corridor; with the safe radii every sampled path is valid.
+    /// the corner of an L-shaped corridor; with the safe radii every sampled path is valid,
+    /// and every segment the repair's tube argument clears is clear, with its ends
+    /// anywhere in their safe disks grown by half the margin (on the rims included).
     #[test]
     fn waypoints_in_clearance_disks_can_clip_a_corner_but_not_in_safe_disks() {
         let map = GridMap::from_rows(&[
@@ -880,7 +903,7 @@ mod tests {
             let mut safe = Vec::new();
             safe_radii_into(&cmap.cells(), &c.centers, radius, &mut safe);
             let mut state = 0x2545_F491_4F6C_DD1D_u64;
-            let mut clipped = 0;
+            let (mut clipped, mut certified) = (0, 0);
             for _ in 0..2000 {
                 let sample = |radii: &[f64], state: &mut u64| -> Vec<DVec2> {
                     let n = c.len();
@@ -895,7 +918,22 @@ mod tests {
                 clipped += !is_valid(&world, &chapter, radius) as usize;
                 let ours = sample(&safe, &mut state);
                 assert!(is_valid(&world, &ours, radius), "r = {radius}: {ours:?}");
+                let margin = margin_of(&cmap.cells());
+                let grown: Vec<f64> = safe.iter().map(|&r| r + 0.5 * margin).collect();
+                let mut loose = sample(&grown, &mut state);
+                for k in (1..loose.len() - 1).step_by(2) {
+                    let out = (loose[k] - c.centers[k]).normalize_or(DVec2::X);
+                    loose[k] = c.centers[k] + out * grown[k];
+                }
+                for k in 0..loose.len() - 1 {
+                    if tube_clears(margin, &c.centers, &safe, &loose, k) {
+                        certified += 1;
+                        let s = [loose[k], loose[k + 1]];
+                        assert!(is_valid(&cmap.cells(), &s, radius), "r = {radius}: {s:?}");
+                    }
+                }
             }
+            assert!(certified > 0);
             assert!(clipped > 0, "r = {radius}: no clipping path sampled");
         }
     }
@@ -961,7 +999,8 @@ mod tests {
         path[2] = DVec2::new(4.5, 2.9);
         let world = crate::GridWorld::new(map).unwrap();
         assert!(!is_valid(&world, &path, 0.0));
-        let moved = repair(&cmap.cells(), &centers, 0.0, &mut path).unwrap();
+        // No safe disks: every segment is tested exactly.
+        let moved = repair(&cmap.cells(), &centers, &[0.0; 4], 0.0, &mut path).unwrap();
         assert_eq!(moved, 2);
         assert_eq!(path, centers);
         assert!(is_valid(&world, &path, 0.0));
@@ -984,7 +1023,7 @@ mod tests {
             .all(|s| cells.segment_is_clear(s[0], s[1], 0.0)));
         assert!(!cells.bend_is_clear(centers[0], centers[1], centers[2], 0.0));
         let mut path = centers;
-        let err = repair(&cells, &centers, 0.0, &mut path).unwrap_err();
+        let err = repair(&cells, &centers, &[0.0; 3], 0.0, &mut path).unwrap_err();
         assert!(matches!(err, Error::InvalidInputPath { .. }), "{err}");
     }
 
