@@ -145,40 +145,57 @@ impl Pentadiagonal {
         }
     }
 
-    /// Forward substitution at row `i` (rows before it done): x[i] ← (L⁻¹b)[i] for
-    /// b[i] = `b`.
+    /// Forward substitution at row `i` (rows 0..i done, the last two in `carry`): returns
+    /// (L⁻¹b)[i] for b[i] = `b`.
     ///
     /// The row before last is subtracted first: the last row's result has just been
-    /// written, and taking it last keeps one multiply-subtract on the chain from row to
+    /// found, and taking it last keeps one multiply-subtract on the chain from row to
     /// row (the loop is latency bound).
     #[inline]
-    fn forward_at(&self, x: &mut [DVec2], i: usize, b: DVec2) {
+    fn forward_at(&self, carry: &mut Carry, i: usize, b: DVec2) -> DVec2 {
         let mut y = b;
         if i >= 2 {
-            y -= x[i - 2] * self.l2[i - 2];
+            y -= carry.before_last * self.l2[i - 2];
         }
         if i >= 1 {
-            y -= x[i - 1] * self.l1[i - 1];
+            y -= carry.last * self.l1[i - 1];
         }
-        x[i] = y;
+        carry.push(y)
     }
 
-    /// Back substitution at row `i` (rows after it done): x[i] ← the solution's entry,
-    /// which it returns.
+    /// Back substitution at row `i` (rows after it done, the last two in `carry`), with
+    /// `y` = (L⁻¹b)[i]: returns the solution's entry.
     ///
     /// As in [`Self::forward_at`], the row just solved is subtracted last.
     #[inline]
-    fn backward_at(&self, x: &mut [DVec2], i: usize) -> DVec2 {
-        let n = x.len();
-        let mut v = x[i] * self.inv_d[i];
+    fn backward_at(&self, carry: &mut Carry, i: usize, y: DVec2) -> DVec2 {
+        let n = self.inv_d.len();
+        let mut v = y * self.inv_d[i];
         if i + 2 < n {
-            v -= x[i + 2] * self.l2[i];
+            v -= carry.before_last * self.l2[i];
         }
         if i + 1 < n {
-            v -= x[i + 1] * self.l1[i];
+            v -= carry.last * self.l1[i];
         }
-        x[i] = v;
-        v
+        carry.push(v)
+    }
+}
+
+/// The last two rows a substitution solved, carried from row to row in registers: read
+/// back from the array just written, each row would wait for its store to reach the
+/// load.
+#[derive(Debug, Default, Clone, Copy)]
+struct Carry {
+    last: DVec2,
+    before_last: DVec2,
+}
+
+impl Carry {
+    /// Makes `row` the last row solved; returns it.
+    #[inline]
+    fn push(&mut self, row: DVec2) -> DVec2 {
+        (self.before_last, self.last) = (self.last, row);
+        row
     }
 }
 
@@ -309,6 +326,7 @@ impl Admm {
         // Row i of K₂ᵀw (w = z₁ − u₁, one per segment) is w[i−1] − w[i], with no segment
         // before the first waypoint or after the last: each w is formed once, carried on.
         let mut before = DVec2::ZERO;
+        let mut carry = Carry::default();
         for i in 0..n {
             let here = if i + 1 < n {
                 pending.settle(&mut z1[i], &mut u1[i]);
@@ -317,7 +335,7 @@ impl Admm {
                 DVec2::ZERO
             };
             let kt = before - here;
-            factors.forward_at(x, i, kt * (rho1 * inv_h) + (z2[i] - u2[i]) * rho2);
+            x[i] = factors.forward_at(&mut carry, i, kt * (rho1 * inv_h) + (z2[i] - u2[i]) * rho2);
             before = here;
         }
         // The length prox's argument of segment i, with t in u₁ (its old value read last).
@@ -333,8 +351,10 @@ impl Admm {
         let fused = dual.is_none();
         let mut norm2 = 0.0;
         let mut next = DVec2::ZERO;
+        let mut carry = Carry::default();
         for i in (0..n).rev() {
-            let v = factors.backward_at(x, i);
+            let v = factors.backward_at(&mut carry, i, x[i]);
+            x[i] = v;
             let t = v * alpha + z2[i] * (1.0 - alpha) + u2[i];
             z2[i] = project_to_disk(t, c[i], r[i]);
             u2[i] = t - z2[i];
@@ -400,11 +420,13 @@ mod tests {
         let b = times(&a, &x0);
         // The substitutions `Admm::step` uses, on (b, −b) as DVec2s.
         let mut x = vec![DVec2::ZERO; n];
+        let mut carry = Carry::default();
         for i in 0..n {
-            f.forward_at(&mut x, i, DVec2::new(b[i], -b[i]));
+            x[i] = f.forward_at(&mut carry, i, DVec2::new(b[i], -b[i]));
         }
+        let mut carry = Carry::default();
         for i in (0..n).rev() {
-            f.backward_at(&mut x, i);
+            x[i] = f.backward_at(&mut carry, i, x[i]);
         }
         for i in 0..n {
             assert!((x[i].x - x0[i]).abs() < 1e-12 && (x[i].y + x0[i]).abs() < 1e-12);
@@ -435,10 +457,31 @@ mod tests {
             };
             let before = if i > 0 { w(i - 1) } else { DVec2::ZERO };
             let b = (before - w(i)) * (RHO_LENGTH * inv_h) + (z2[i] - u2[i]) * admm.rho_disk;
-            admm.factors.forward_at(&mut x, i, b);
+            let f = &admm.factors;
+            x[i] =
+                b - if i >= 1 {
+                    x[i - 1] * f.l1[i - 1]
+                } else {
+                    DVec2::ZERO
+                } - if i >= 2 {
+                    x[i - 2] * f.l2[i - 2]
+                } else {
+                    DVec2::ZERO
+                };
         }
         for i in (0..n).rev() {
-            admm.factors.backward_at(&mut x, i);
+            let f = &admm.factors;
+            x[i] = x[i] * f.inv_d[i]
+                - if i + 1 < n {
+                    x[i + 1] * f.l1[i]
+                } else {
+                    DVec2::ZERO
+                }
+                - if i + 2 < n {
+                    x[i + 2] * f.l2[i]
+                } else {
+                    DVec2::ZERO
+                };
         }
         for i in 0..n {
             let t = x[i] * alpha + z2[i] * (1.0 - alpha) + u2[i];
