@@ -24,9 +24,10 @@
 //! the problem as ill-conditioned as a chain of n springs: on the Moving AI corridors
 //! (100–5,600 disks) it needs 150–300 iterations to a 10⁻² certified gap. Here the only
 //! splitting is of the constraint and the length term; on the same corridors ADMM reaches
-//! the same certified gap in 50–130 iterations on average, each about 1.4× as costly. Not
-//! everywhere: on the maze's longest chains (over 5,000 disks) it needs 200 against
-//! Chambolle–Pock's 70–80 at that gap (`docs/corridor.md`).
+//! the same certified gap in 50–130 iterations on average, each about 1.4× as costly
+//! (measured before the step was fused into two passes, in the eighth session of
+//! 2026-11-23). Not everywhere: on the maze's longest chains (over 5,000 disks) it needs
+//! 200 against Chambolle–Pock's 70–80 at that gap (`docs/corridor.md`).
 //!
 //! # Penalties
 //!
