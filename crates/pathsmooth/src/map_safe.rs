@@ -1059,16 +1059,14 @@ mod tests {
             let k = 10f64.powi(scale);
             let (a, b) = (DVec2::new(ax, ay) * k, DVec2::new(bx, by) * k);
             let sharp = SharpTurn::new(limit);
-            let c = b + leg * k * DVec2::from_angle(turn).rotate((b - a).normalize_or(DVec2::X));
-            proptest::prop_assert_eq!(
-                sharp.at(a, b, c),
-                turn_angle(a, b, c).is_some_and(|t| t > limit)
-            );
-            let c = b + leg * k * DVec2::from_angle(limit + offset).rotate((b - a).normalize_or(DVec2::X));
-            proptest::prop_assert_eq!(
-                sharp.at(a, b, c),
-                turn_angle(a, b, c).is_some_and(|t| t > limit)
-            );
+            let ahead = (b - a).normalize_or(DVec2::X);
+            for angle in [turn, limit + offset] {
+                let c = b + leg * k * DVec2::from_angle(angle).rotate(ahead);
+                proptest::prop_assert_eq!(
+                    sharp.at(a, b, c),
+                    turn_angle(a, b, c).is_some_and(|t| t > limit)
+                );
+            }
         }
     }
 }

@@ -351,9 +351,10 @@ impl Admm {
         // wait for it.
         let fused = dual.is_none();
         let mut norm2 = 0.0;
-        let mut next = DVec2::ZERO;
         let mut carry = Carry::default();
         for i in (0..n).rev() {
+            // v at the segment's far end, row i + 1 (0 past the last row, never read).
+            let next = carry.last;
             let v = factors.backward_at(&mut carry, i, x[i]);
             x[i] = v;
             let t = v * alpha + z2[i] * (1.0 - alpha) + u2[i];
@@ -362,7 +363,6 @@ impl Admm {
             if fused && i + 1 < n {
                 norm2 += argument(v, next, z1[i], &mut u1[i]);
             }
-            next = v;
         }
         if let Some((p, q)) = dual {
             apply_k(problem, x, p, q);

@@ -903,6 +903,8 @@ mod tests {
             let mut safe = Vec::new();
             safe_radii_into(&cmap.cells(), &c.centers, radius, &mut safe);
             let mut state = 0x2545_F491_4F6C_DD1D_u64;
+            let margin = margin_of(&cmap.cells());
+            let grown: Vec<f64> = safe.iter().map(|&r| r + 0.5 * margin).collect();
             let (mut clipped, mut certified) = (0, 0);
             for _ in 0..2000 {
                 let sample = |radii: &[f64], state: &mut u64| -> Vec<DVec2> {
@@ -918,8 +920,6 @@ mod tests {
                 clipped += !is_valid(&world, &chapter, radius) as usize;
                 let ours = sample(&safe, &mut state);
                 assert!(is_valid(&world, &ours, radius), "r = {radius}: {ours:?}");
-                let margin = margin_of(&cmap.cells());
-                let grown: Vec<f64> = safe.iter().map(|&r| r + 0.5 * margin).collect();
                 let mut loose = sample(&grown, &mut state);
                 for k in (1..loose.len() - 1).step_by(2) {
                     let out = (loose[k] - c.centers[k]).normalize_or(DVec2::X);
