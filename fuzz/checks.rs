@@ -30,7 +30,7 @@ pub fn parse_map(data: &[u8]) {
         let (lo, hi) = (b.min, b.max);
         let _ = world.clearance(lo.lerp(hi, 0.5));
         let _ = world.segment_is_clear(lo, hi, 0.25);
-        let _ = world.plan(lo.lerp(hi, 0.1), lo.lerp(hi, 0.9), 0.0);
+        let _ = world.find_path(lo.lerp(hi, 0.1), lo.lerp(hi, 0.9), 0.0);
     }
 }
 

@@ -9,7 +9,7 @@
 //! scenario prints, for each variant, the disks, the solver's iterations (summed over the
 //! windows), and the path length. Functions, per scenario:
 //!
-//! - `grid_astar`: `GridWorld::plan` at radius 0 (the route the corridor step follows);
+//! - `grid_astar`: `World::find_path` on a `GridWorld` at radius 0 (the route the corridor step follows);
 //! - `corridor`: the corridor step on that route with the default options (one ADMM solve
 //!   of the whole chain);
 //! - `corridor_chambolle_pock`: the same solved by the chapter's Chambolle–Pock iteration
@@ -78,7 +78,7 @@ fn query(c: &mut Criterion) {
         let mut planner = CorridorPlanner::new();
         for (k, s) in picks(scen).iter().enumerate() {
             let (a, b) = (s.start_point(), s.goal_point());
-            let route = world.plan(a, b, 0.0).unwrap();
+            let route = world.find_path(a, b, 0.0).unwrap();
             let mut line = format!("{name} #{k}: A* {:.1}", length(&route));
             for (what, options) in &variants {
                 let plan = planner.plan_along(&world, &route, 0.0, options).unwrap();
@@ -92,7 +92,7 @@ fn query(c: &mut Criterion) {
             println!("{line}");
             let id = |what: &str| BenchmarkId::new(what, format!("{name}#{k}"));
             group.bench_function(id("grid_astar"), |bch| {
-                bch.iter(|| black_box(world.plan(a, b, 0.0).unwrap()))
+                bch.iter(|| black_box(world.find_path(a, b, 0.0).unwrap()))
             });
             for (what, options) in &variants {
                 group.bench_function(id(what), |bch| {

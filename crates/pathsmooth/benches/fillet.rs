@@ -34,17 +34,17 @@ fn bench_fillet_vs_astar(c: &mut Criterion) {
         let world = GridWorld::new(map).unwrap();
         let s = &scen[scen.len() - 1];
         let (start, goal) = (s.start_point(), s.goal_point());
-        let raw = world.plan(start, goal, RADIUS).unwrap();
+        let raw = world.find_path(start, goal, RADIUS).unwrap();
         let mut shortest = Pipeline::new(&world, RADIUS).unwrap().then(Step::Shortcut);
         let short = shortest.smooth(&raw).unwrap();
         let label = name.rsplit('/').next().unwrap();
         group.bench_with_input(BenchmarkId::new("astar", label), &(), |b, _| {
-            b.iter(|| black_box(world.plan(start, goal, RADIUS).unwrap()))
+            b.iter(|| black_box(world.find_path(start, goal, RADIUS).unwrap()))
         });
         let params = FilletParams::new(RHO);
-        let mut filleter = Filleter::new(&world);
+        let mut filleter = Filleter::new();
         group.bench_with_input(BenchmarkId::new("fillet_step", label), &(), |b, _| {
-            b.iter(|| black_box(filleter.fillet(&short, RADIUS, &params).unwrap()))
+            b.iter(|| black_box(filleter.fillet(&world, &short, RADIUS, &params).unwrap()))
         });
         let mut pipeline = Pipeline::new(&world, RADIUS)
             .unwrap()

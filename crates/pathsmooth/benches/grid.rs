@@ -57,7 +57,11 @@ fn pipelines() -> Vec<(&'static str, Vec<Step>)> {
 /// pipeline gets in the CLI: smoothing is measured without re-planning.
 fn planned(world: &GridWorld, scen: &[Scenario], radius: f64) -> Vec<Vec<DVec2>> {
     scen.iter()
-        .filter_map(|s| world.plan(s.start_point(), s.goal_point(), radius).ok())
+        .filter_map(|s| {
+            world
+                .find_path(s.start_point(), s.goal_point(), radius)
+                .ok()
+        })
         .collect()
 }
 
@@ -104,7 +108,7 @@ fn bench_grid(c: &mut Criterion) {
             .map(|s| astar(map, s.start, s.goal).unwrap())
             .collect();
         let validator = Validator::new(&world);
-        let mut shortcutter = Shortcutter::new(&world);
+        let mut shortcutter = Shortcutter::new();
         let mut out = Vec::new();
         let mut report = ValidationReport::default();
 
@@ -122,7 +126,7 @@ fn bench_grid(c: &mut Criterion) {
                 b.iter(|| {
                     for p in &paths {
                         shortcutter
-                            .shortcut_into(&p.points, radius, &mut out)
+                            .shortcut_into(&world, &p.points, radius, &mut out)
                             .unwrap();
                     }
                 })

@@ -74,7 +74,7 @@ fn main() {
             let goal = free_near(&world, IVec2::splat(side as i32 - 2), -1);
             let (s, g) = (world.cell_center(start), world.cell_center(goal));
             for radius in [0.0, 0.3] {
-                let (raw, t_astar) = once(|| world.plan(s, g, radius));
+                let (raw, t_astar) = once(|| world.find_path(s, g, radius));
                 let Ok(raw) = raw else {
                     println!("| {kind} {side}² | no path at r = {radius} |");
                     continue;

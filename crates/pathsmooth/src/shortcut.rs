@@ -30,7 +30,7 @@
 //! use glam::{DVec2, IVec2};
 //! use pathsmooth::{shortcut, GridMap, GridWorld, World};
 //! let world = GridWorld::new(GridMap::from_rows(&["......", "......", "@@@@.."])?)?;
-//! let raw = world.plan(DVec2::new(0.5, 1.5), DVec2::new(5.5, 2.5), 0.0)?; // 6 cells
+//! let raw = world.find_path(DVec2::new(0.5, 1.5), DVec2::new(5.5, 2.5), 0.0)?; // 6 cells
 //! let short = shortcut(&world, &raw, 0.0)?;
 //! // The direct line would cross the wall: along row 1, then diagonally down.
 //! assert_eq!(short.len(), 3);
@@ -45,65 +45,46 @@ use crate::geometry::{check_path, Point2};
 use crate::grid::los::segment_enters_open_box;
 use crate::world::{check_in_bounds, check_radius, Bounds, World};
 
-/// Reusable line-of-sight shortcutting on one world (see the module docs).
+/// Reusable line-of-sight shortcutting: owns its scratch buffers and takes the world per
+/// call, so one shortcutter serves any number of worlds and repeated use allocates nothing
+/// (see the module docs).
 ///
 /// ```
 /// use glam::Vec2;
 /// use pathsmooth::{GridMap, GridWorld, Shortcutter};
 /// let world = GridWorld::new(GridMap::from_rows(&["....", "....", "...."])?)?;
-/// let mut s = Shortcutter::new(&world);
+/// let mut s = Shortcutter::new();
 /// let mut out = Vec::new();
 /// let path = [Vec2::new(0.5, 0.5), Vec2::new(1.5, 1.5), Vec2::new(3.5, 1.5)];
-/// s.shortcut_into(&path, 0.5, &mut out)?;
+/// s.shortcut_into(&world, &path, 0.5, &mut out)?;
 /// assert_eq!(out, vec![path[0], path[2]]);
-/// s.shortcut_into(&path, 0.6, &mut out)?; // the start is only 0.5 from the border
+/// s.shortcut_into(&world, &path, 0.6, &mut out)?; // the start is only 0.5 from the border
 /// assert_eq!(out, path.to_vec());
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
-#[derive(Debug, Clone)]
-pub struct Shortcutter<W> {
-    world: W,
+#[derive(Debug, Clone, Default)]
+pub struct Shortcutter {
     input: Vec<DVec2>,
     kept: Vec<usize>,
 }
 
-impl<W> Shortcutter<W> {
-    /// A shortcutter for `world` (pass a reference to borrow it).
-    pub fn new(world: W) -> Self {
-        Shortcutter {
-            world,
-            input: Vec::new(),
-            kept: Vec::new(),
-        }
+impl Shortcutter {
+    /// A shortcutter with empty scratch buffers.
+    pub fn new() -> Self {
+        Self::default()
     }
 
-    /// The same scratch buffers on another world (how the pipeline lends its buffers to
-    /// a borrowed world).
-    pub(crate) fn rebind<V>(self, world: V) -> Shortcutter<V> {
-        Shortcutter {
-            world,
-            input: self.input,
-            kept: self.kept,
-        }
-    }
-}
-
-impl<W: World> Shortcutter<W> {
-    /// The world.
-    pub fn world(&self) -> &W {
-        &self.world
-    }
-
-    /// Writes the shortcut path into `out` (cleared first); the points are the input's own,
-    /// in their own type.
+    /// Writes the shortcut of `path` on `world` for an agent of radius `radius` into `out`
+    /// (cleared first); the points are the input's own, in their own type.
     ///
     /// Errors: [`Error::EmptyPath`](crate::Error::EmptyPath),
     /// [`Error::NonFinite`](crate::Error::NonFinite),
     /// [`Error::BadParameter`](crate::Error::BadParameter) for a negative or NaN radius, and
     /// [`Error::OutsideWorld`](crate::Error::OutsideWorld) for a point outside the world's
     /// bounds (a path in other units).
-    pub fn shortcut_into<P: Point2>(
+    pub fn shortcut_into<W: World + ?Sized, P: Point2>(
         &mut self,
+        world: &W,
         path: &[P],
         radius: f64,
         out: &mut Vec<P>,
@@ -112,8 +93,8 @@ impl<W: World> Shortcutter<W> {
         check_radius(radius)?;
         self.input.clear();
         self.input.extend(path.iter().map(|p| p.to_dvec2()));
-        check_in_bounds(&self.world, &self.input)?;
-        let (world, input) = (&self.world, &self.input);
+        check_in_bounds(world, &self.input)?;
+        let input = &self.input;
         // A shortcut i → j makes a new bend at i; it must be clear too (a grid's pinch at
         // radius 0).
         // Blocked boxes that stopped recent sight lines: neighbouring candidates are
@@ -165,7 +146,7 @@ pub fn shortcut<W: World + ?Sized, P: Point2>(
     radius: f64,
 ) -> Result<Vec<P>> {
     let mut out = Vec::with_capacity(path.len());
-    Shortcutter::new(world).shortcut_into(path, radius, &mut out)?;
+    Shortcutter::new().shortcut_into(world, path, radius, &mut out)?;
     Ok(out)
 }
 

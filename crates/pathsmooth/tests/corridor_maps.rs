@@ -116,7 +116,7 @@ fn the_compact_maps_route_pulled_taut_is_valid_and_nearly_as_short_as_a_stars() 
                 taut += report.length;
                 let plan = world.plan_corridor(&mut planner, a, b, radius, &options);
                 chapter += pathsmooth::metrics::length(&plan.unwrap().path);
-                let route = world.plan(a, b, radius).unwrap();
+                let route = world.find_path(a, b, radius).unwrap();
                 let plan = planner.plan_along(&world, &route, radius, &options);
                 along += pathsmooth::metrics::length(&plan.unwrap().path);
             }

@@ -223,7 +223,9 @@ fn real_map_corridors_reach_clarabels_optimum() {
             .step_by(7)
             .take(2);
         for s in queries {
-            let route = world.plan(s.start_point(), s.goal_point(), 0.0).unwrap();
+            let route = world
+                .find_path(s.start_point(), s.goal_point(), 0.0)
+                .unwrap();
             let plan = planner.plan_along(&world, &route, 0.0, &whole).unwrap();
             let (c, n) = (&plan.corridor.centers, plan.corridor.len());
             let h = c.windows(2).map(|w| w[0].distance(w[1])).sum::<f64>() / (n - 1) as f64;

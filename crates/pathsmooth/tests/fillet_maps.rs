@@ -8,7 +8,7 @@
 //! fillet curve (its exact curvature, `CurveProfile`) and the shortcut + Chaikin path
 //! (`speed_profile`).
 //!
-//! Each scenario is planned once (`World::plan`, as `Pipeline::plan` does) and shortcut
+//! Each scenario is planned once (`World::find_path`, as `Pipeline::plan` does) and shortcut
 //! once; the fillet and Chaikin pipelines then smooth the shortcut path.
 //!
 //! Full sweep (every 10th scenario) with `PATHSMOOTH_SLOW=1`; three scenarios a map
@@ -65,7 +65,7 @@ fn fillet_paths_are_valid_on_every_map() {
         let mut no_room = 0;
         for s in &scenarios {
             let (start, goal) = (s.start_point(), s.goal_point());
-            let raw = match world.plan(start, goal, radius) {
+            let raw = match world.find_path(start, goal, radius) {
                 Ok(p) => p,
                 Err(Error::Unreachable { .. } | Error::TooClose { .. }) => {
                     no_room += 1;

@@ -72,7 +72,7 @@ fn check_post_processing(
     name: &str,
     map: &GridMap,
     validator: &Validator<&GridWorld>,
-    shortcutter: &mut Shortcutter<&GridWorld>,
+    shortcutter: &mut Shortcutter,
     s: &Scenario,
 ) {
     let raw = astar(map, s.start, s.goal).unwrap();
@@ -89,7 +89,7 @@ fn check_post_processing(
     let mut short = Vec::new();
     for radius in [0.0, 0.5] {
         shortcutter
-            .shortcut_into(&raw.points, radius, &mut short)
+            .shortcut_into(validator.world(), &raw.points, radius, &mut short)
             .unwrap();
         let r = validator.validate(&short, radius).unwrap();
         assert!(
@@ -128,7 +128,7 @@ fn astar_and_shortcut_paths_are_valid_on_every_map() {
         };
         let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
         let validator = Validator::new(&world);
-        let mut shortcutter = Shortcutter::new(&world);
+        let mut shortcutter = Shortcutter::new();
         for s in common::sample(&scen, 12) {
             check_post_processing(name, &map, &validator, &mut shortcutter, &s);
         }
@@ -163,13 +163,13 @@ fn map_safe_smoothing_is_always_valid() {
         let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
         let validator = Validator::new(&world);
         let mut safe = MapSafe::new(&world);
-        let mut shortcutter = Shortcutter::new(&world);
+        let mut shortcutter = Shortcutter::new();
         for s in common::sample(&scen, 6) {
             let raw = astar(&map, s.start, s.goal).unwrap();
             // Shortcut paths graze wall corners, so corner cutting on them clips walls.
             let mut short = Vec::new();
             shortcutter
-                .shortcut_into(&raw.points, 0.0, &mut short)
+                .shortcut_into(&world, &raw.points, 0.0, &mut short)
                 .unwrap();
             for (input, radius) in [(&raw.points, 0.0), (&raw.points, 0.3), (&short, 0.0)] {
                 if !validator.is_valid(&midpoint_cutter(input).unwrap(), radius) {
@@ -277,12 +277,14 @@ fn shortcut_equals_the_plain_farthest_visible_loop() {
         };
         let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
         let field = DistanceField::new(&map);
-        let mut shortcutter = Shortcutter::new(&world);
+        let mut shortcutter = Shortcutter::new();
         let mut short = Vec::new();
         for s in common::sample(&scen, 8) {
             let raw = astar(&map, s.start, s.goal).unwrap().points;
             for radius in [0.0, 0.4] {
-                shortcutter.shortcut_into(&raw, radius, &mut short).unwrap();
+                shortcutter
+                    .shortcut_into(&world, &raw, radius, &mut short)
+                    .unwrap();
                 let mut plain = vec![raw[0]];
                 let mut i = 0;
                 while i + 1 < raw.len() {

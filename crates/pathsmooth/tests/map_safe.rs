@@ -429,13 +429,13 @@ fn den312d_shortcut_path_gets_smooth() {
     };
     let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
     let validator = Validator::new(&world);
-    let mut shortcutter = Shortcutter::new(&world);
+    let mut shortcutter = Shortcutter::new();
     let mut safe = MapSafe::new(&world);
     let raw = astar(&map, IVec2::new(59, 5), IVec2::new(63, 76)).unwrap();
     for (radius, limit) in [(0.0, 40.0), (0.3, 25.0)] {
         let mut short = Vec::new();
         shortcutter
-            .shortcut_into(&raw.points, radius, &mut short)
+            .shortcut_into(&world, &raw.points, radius, &mut short)
             .unwrap();
         assert!(max_turn(&short) > 70.0);
         let out = safe
@@ -455,7 +455,7 @@ fn real_maps_valid_and_smoother_than_shortcuts() {
         };
         let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
         let validator = Validator::new(&world);
-        let mut shortcutter = Shortcutter::new(&world);
+        let mut shortcutter = Shortcutter::new();
         let mut safe = MapSafe::new(&world);
         let mut short = Vec::new();
         let mut out = Vec::new();
@@ -463,7 +463,7 @@ fn real_maps_valid_and_smoother_than_shortcuts() {
             let raw = astar(&map, s.start, s.goal).unwrap();
             for radius in [0.0, 0.3] {
                 shortcutter
-                    .shortcut_into(&raw.points, radius, &mut short)
+                    .shortcut_into(&world, &raw.points, radius, &mut short)
                     .unwrap();
                 for input in [&raw.points, &short] {
                     safe.chaikin_into(input, radius, ChaikinParams::default(), &mut out)

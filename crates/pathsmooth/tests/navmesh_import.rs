@@ -140,7 +140,7 @@ fn caller_polygon_ids_come_back_along_a_planned_path() {
     // Plan from the bottom-left quad to the top-right one.
     let world = NavMeshWorld::new(mesh);
     let (start, goal) = (DVec2::new(0.5, 0.5), DVec2::new(5.5, 3.5));
-    let path = world.plan(start, goal, 0.0).unwrap();
+    let path = world.find_path(start, goal, 0.0).unwrap();
     let along = world.mesh().polygons_along(&path).unwrap();
     assert_eq!(along.len(), path.len());
     assert_eq!(along.first(), Some(&100));
@@ -235,7 +235,7 @@ fn assert_round_trips(mesh: &NavMesh, queries: &[(DVec2, DVec2)]) {
         assert_eq!(rings_of(&other), rings_of(mesh));
         let other = NavMeshWorld::new(other);
         for &(s, g) in queries {
-            let (a, b) = (world.plan(s, g, 0.0), other.plan(s, g, 0.0));
+            let (a, b) = (world.find_path(s, g, 0.0), other.find_path(s, g, 0.0));
             match (a, b) {
                 (Ok(a), Ok(b)) => assert!(
                     (length(&a) - length(&b)).abs() <= 1e-9 * length(&a).max(1.0),

@@ -261,12 +261,12 @@ proptest! {
         let world = pathsmooth::NavMeshWorld::new(NavMesh::from_grid(&map).unwrap());
         let grid = GridWorld::new(map).unwrap();
         let (s, g) = (p(s.0 as f64 + 0.5, s.1 as f64 + 0.5), p(g.0 as f64 + 0.5, g.1 as f64 + 0.5));
-        let ours = world.plan(s, g, r);
+        let ours = world.find_path(s, g, r);
         if let Ok(path) = &ours {
             let report = Validator::new(&grid).validate(path, r).unwrap();
             prop_assert!(report.is_valid(), "{rows:?} {s} {g} r {r}: {:?} {path:?}", report.problem());
         }
-        if grid.plan(s, g, r).is_ok() {
+        if grid.find_path(s, g, r).is_ok() {
             prop_assert!(ours.is_ok(), "{rows:?} {s} {g} r {r}: {ours:?}");
         }
     }
@@ -334,7 +334,7 @@ fn navmesh_paths_are_valid_at_radius_0_03_05_on_every_map() {
             let (a, b) = (s.start_point(), s.goal_point());
             for r in [0.0, 0.3, 0.5] {
                 checked += 1;
-                match world.plan(a, b, r) {
+                match world.find_path(a, b, r) {
                     Ok(path) => {
                         let report = validator.validate(&path, r).unwrap();
                         if report.is_valid() {
@@ -344,7 +344,7 @@ fn navmesh_paths_are_valid_at_radius_0_03_05_on_every_map() {
                         }
                     }
                     Err(e) => {
-                        if grid.plan(a, b, r).is_ok() {
+                        if grid.find_path(a, b, r).is_ok() {
                             failures.push(format!(
                                 "{name} {a} {b} r {r}: navmesh says {e} where grid A* finds a path"
                             ));
@@ -375,7 +375,7 @@ fn a_grazed_corner_on_random512_keeps_the_radius() {
     let grid = GridWorld::new(map.clone()).unwrap();
     let world = pathsmooth::NavMeshWorld::new(NavMesh::from_grid(&map).unwrap());
     let (a, b) = (DVec2::new(12.5, 65.5), DVec2::new(170.5, 311.5));
-    let path = world.plan(a, b, 0.5).unwrap();
+    let path = world.find_path(a, b, 0.5).unwrap();
     assert!(Validator::new(&grid)
         .validate(&path, 0.5)
         .unwrap()

@@ -178,7 +178,7 @@ pub fn run(a: &BenchArgs) -> Result<()> {
         bar.inc(1);
         let t0 = Instant::now();
         let (start, goal) = (world.cell_center(s.start), world.cell_center(s.goal));
-        let raw = match world.plan(start, goal, a.radius) {
+        let raw = match world.find_path(start, goal, a.radius) {
             Ok(q) => q,
             // With a radius, some scenarios have no path wide enough: count, don't fail.
             Err(_) if a.radius > 0.0 => {

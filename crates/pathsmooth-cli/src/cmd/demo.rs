@@ -71,7 +71,7 @@ pub const DEMO_TO: IVec2 = IVec2::new(5, 74);
 fn map_demo(a: &DemoArgs) -> Result<()> {
     let world = GridWorld::new(GridMap::parse(DEMO_MAP, "demo.map (embedded)")?)?;
     let (start, goal) = (world.cell_center(DEMO_FROM), world.cell_center(DEMO_TO));
-    let raw = world.plan(start, goal, 0.0)?;
+    let raw = world.find_path(start, goal, 0.0)?;
     let astar_length = pathsmooth::metrics::length(&raw);
     let title = format!(
         "demo.map: ({},{}) to ({},{})",

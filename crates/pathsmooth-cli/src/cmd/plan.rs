@@ -184,7 +184,7 @@ fn plan_on_map(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planne
     let (from, to) = (cell(a.from, "from")?, cell(a.to, "to")?);
     let (start, goal) = (world.cell_center(from), world.cell_center(to));
     // The raw A* path (with room for the radius) every method starts from.
-    let raw = world.plan(start, goal, a.radius)?;
+    let raw = world.find_path(start, goal, a.radius)?;
     let astar_length = pathsmooth::metrics::length(&raw);
 
     // The map's file name, not its path: a long path ran past the picture's edge.

@@ -630,7 +630,7 @@ fn plan_blocking(p: &Playground, r: &PlanRequest) -> Result<PlanResponse, ApiErr
     let world = &*world;
     let (start, goal) = (world.cell_center(from), world.cell_center(to));
     let raw = world
-        .plan(start, goal, r.radius)
+        .find_path(start, goal, r.radius)
         .map_err(ApiError::planning)?;
     let astar_length = pathsmooth::metrics::length(&raw);
 

@@ -950,7 +950,7 @@ mod tests {
         .unwrap();
         let world = crate::GridWorld::new(map).unwrap();
         let route = world
-            .plan(DVec2::new(0.5, 3.5), DVec2::new(15.5, 2.5), 0.0)
+            .find_path(DVec2::new(0.5, 3.5), DVec2::new(15.5, 2.5), 0.0)
             .unwrap();
         let mut planner = CorridorPlanner::new();
         let mut disks = Vec::new();

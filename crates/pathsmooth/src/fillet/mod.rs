@@ -243,7 +243,7 @@ pub struct Filleted {
     pub turns: usize,
 }
 
-/// Fillet smoothing on one world, keeping its scratch buffers. See the
+/// Fillet smoothing that keeps its scratch buffers and takes the world per call. See the
 /// [module docs](self).
 ///
 /// ```
@@ -251,14 +251,13 @@ pub struct Filleted {
 /// use pathsmooth::{is_valid, FilletParams, Filleter, GridMap, GridWorld};
 /// let world = GridWorld::new(GridMap::from_rows(&["......", "......", "......", "...@@@"])?)?;
 /// let path = [DVec2::new(0.5, 0.5), DVec2::new(2.5, 2.5), DVec2::new(5.5, 2.5)];
-/// let out = Filleter::new(&world).fillet(&path, 0.3, &FilletParams::new(1.0))?;
+/// let out = Filleter::new().fillet(&world, &path, 0.3, &FilletParams::new(1.0))?;
 /// assert!(is_valid(&world, &out.curve.to_polyline(1e-3)?, 0.3));
 /// assert_eq!(out.curve.end(), path[2]);
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
-#[derive(Debug, Clone)]
-pub struct Filleter<W> {
-    world: W,
+#[derive(Debug, Clone, Default)]
+pub struct Filleter {
     scratch: Scratch,
 }
 
@@ -280,34 +279,22 @@ struct Scratch {
     pieces: Vec<Piece>,
 }
 
-impl<W> Filleter<W> {
-    /// Fillet smoothing on `world` (pass a reference to borrow it).
-    pub fn new(world: W) -> Self {
-        Filleter {
-            world,
-            scratch: Scratch::default(),
-        }
+impl Filleter {
+    /// A filleter with empty scratch buffers.
+    pub fn new() -> Self {
+        Self::default()
     }
 
-    /// The same buffers on another world (how the pipeline lends them).
-    pub(crate) fn rebind<V>(self, world: V) -> Filleter<V> {
-        Filleter {
-            world,
-            scratch: self.scratch,
-        }
-    }
-}
-
-impl<W: World> Filleter<W> {
-    /// Fillets `path` (valid on the world for the agent radius `radius`) with minimum
+    /// Fillets `path` (valid on `world` for the agent radius `radius`) with minimum
     /// turning radius `params.turn_radius`; see the [module docs](self).
     ///
     /// Errors: [`Error::EmptyPath`], [`Error::NonFinite`], [`Error::BadParameter`]
     /// (radius, parameters), [`Error::OutsideWorld`], [`Error::InvalidInputPath`] for an
     /// input that is not valid itself, and in strict mode
     /// [`Error::CornerBelowTurnRadius`] for the first corner below ρ.
-    pub fn fillet<P: Point2>(
+    pub fn fillet<W: World + ?Sized, P: Point2>(
         &mut self,
+        world: &W,
         path: &[P],
         radius: f64,
         params: &FilletParams,
@@ -318,41 +305,37 @@ impl<W: World> Filleter<W> {
         let mut points = std::mem::take(&mut self.scratch.input);
         points.clear();
         points.extend(path.iter().map(|p| p.to_dvec2()));
-        let result = self.check_and_solve(&points, radius, params);
+        let result = self.check_and_solve(world, &points, radius, params);
         self.scratch.input = points;
         result
     }
 
-    fn check_and_solve(
+    fn check_and_solve<W: World + ?Sized>(
         &mut self,
+        world: &W,
         points: &[DVec2],
         radius: f64,
         params: &FilletParams,
     ) -> Result<Filleted> {
-        check_in_bounds(&self.world, points)?;
-        if !path_is_clear(&self.world, points, radius)
-            && let Some(reason) = Validator::new(&self.world)
-                .validate(points, radius)?
-                .problem()
+        check_in_bounds(world, points)?;
+        if !path_is_clear(world, points, radius)
+            && let Some(reason) = Validator::new(world).validate(points, radius)?.problem()
         {
             return Err(Error::InvalidInputPath { reason });
         }
-        let room = WorldRoom {
-            world: &self.world,
-            radius,
-        };
+        let room = WorldRoom { world, radius };
         solve(&room, points, params, &mut self.scratch)
     }
 }
 
 /// Fillets `path` on `world` for agent radius `radius`: [`Filleter::fillet`] once.
-pub fn fillet<W: World, P: Point2>(
+pub fn fillet<W: World + ?Sized, P: Point2>(
     world: &W,
     path: &[P],
     radius: f64,
     params: &FilletParams,
 ) -> Result<Filleted> {
-    Filleter::new(world).fillet(path, radius, params)
+    Filleter::new().fillet(world, path, radius, params)
 }
 
 /// Fillets `path` with no world: only the legs limit the radii (no wall tests). For
@@ -392,12 +375,12 @@ impl Room for OpenSpace {
     }
 }
 
-struct WorldRoom<'a, W> {
+struct WorldRoom<'a, W: ?Sized> {
     world: &'a W,
     radius: f64,
 }
 
-impl<W: World> Room for WorldRoom<'_, W> {
+impl<W: World + ?Sized> Room for WorldRoom<'_, W> {
     fn slack(&self, p: DVec2, margin: f64) -> f64 {
         self.world.clearance(p) - self.radius - margin
     }

@@ -749,67 +749,6 @@ impl NavMesh {
         })
     }
 
-    /// The channel of the shortest path from `start` to `goal`: triangle ids, the first
-    /// holding `start`, the last holding `goal`, consecutive ones sharing an edge.
-    ///
-    /// The search is Polyanya ([`NavMeshQuery`](crate::navmesh::NavMeshQuery), Cui, Harabor
-    /// & Grastien, IJCAI 2017), so the funnel through this channel is the Euclidean shortest
-    /// path in the free region. It runs on a per-thread reusable query (no allocation in
-    /// steady state beyond the returned vector); [`find_channel_for_radius`](Self::find_channel_for_radius)
-    /// restricts it to passages an agent of a given radius fits through.
-    ///
-    /// Errors: [`Error::OutsideMesh`] for a start or goal outside the free region,
-    /// [`Error::Unreachable`] when they lie in different components.
-    ///
-    /// ```
-    /// use glam::DVec2;
-    /// # use pathsmooth::navmesh::mesh::NavMesh;
-    /// # use pathsmooth::navmesh::mesh::Scene;
-    /// let scene = Scene { boundary: vec![[0.0, 0.0], [4.0, 0.0], [4.0, 1.0], [0.0, 1.0]], holes: vec![] };
-    /// let mesh = NavMesh::from_scene(&scene)?;
-    /// let c = mesh.find_channel(DVec2::new(0.2, 0.5), DVec2::new(3.8, 0.5))?;
-    /// assert!(mesh.triangle_contains(c[0], DVec2::new(0.2, 0.5)));
-    /// assert!(mesh.find_channel(DVec2::new(5.0, 0.5), DVec2::new(1.0, 0.5)).is_err());
-    /// # Ok::<(), pathsmooth::Error>(())
-    /// ```
-    pub fn find_channel(&self, start: DVec2, goal: DVec2) -> Result<Vec<TriId>> {
-        self.find_channel_for_radius(start, goal, 0.0)
-    }
-
-    /// [`find_channel`](Self::find_channel) for an agent of `radius`: only through
-    /// passages at least `2·radius` wide (Demyen & Buro's triangle widths), with start and
-    /// goal at least `radius` from every wall. Errors as
-    /// [`NavMeshQuery::find_path`](crate::navmesh::NavMeshQuery::find_path).
-    ///
-    /// ```
-    /// use glam::DVec2;
-    /// # use pathsmooth::navmesh::mesh::{NavMesh, Scene};
-    /// // A room with a 1-wide gap in a wall: radius 0.4 fits, 0.6 does not.
-    /// let scene = Scene {
-    ///     boundary: vec![[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]],
-    ///     holes: vec![
-    ///         vec![[4.0, 0.5], [5.0, 0.5], [5.0, 4.5], [4.0, 4.5]],
-    ///         vec![[4.0, 5.5], [5.0, 5.5], [5.0, 9.5], [4.0, 9.5]],
-    ///     ],
-    /// };
-    /// let mesh = NavMesh::from_scene(&scene)?;
-    /// let (s, g) = (DVec2::new(2.0, 5.0), DVec2::new(8.0, 5.0));
-    /// assert!(mesh.find_channel_for_radius(s, g, 0.4).is_ok());
-    /// assert!(mesh.find_channel_for_radius(s, g, 0.6).is_err());
-    /// # Ok::<(), pathsmooth::Error>(())
-    /// ```
-    pub fn find_channel_for_radius(
-        &self,
-        start: DVec2,
-        goal: DVec2,
-        radius: f64,
-    ) -> Result<Vec<TriId>> {
-        crate::navmesh::search::with_query(|q| {
-            q.find_channel(self, start, goal, radius)
-                .map(|c| c.to_vec())
-        })
-    }
-
     /// True when the segment `a`–`b` stays inside the free region: it walks the triangles
     /// from the one holding `a`, crossing shared edges, and fails on meeting a wall edge.
     /// Touching a wall or grazing a corner is allowed; a segment through a pinch vertex, or

@@ -73,7 +73,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::error::{Error, Result};
 use crate::geometry::{closest_on_segment, cross};
-use crate::navmesh::funnel::funnel_into;
+use crate::navmesh::funnel::Funnel;
 use crate::navmesh::mesh::{NavMesh, TriId, ON_WALL, TURN};
 use crate::navmesh::portals::{portals_into, Portal};
 
@@ -198,6 +198,7 @@ pub struct NavMeshQuery {
     path: Vec<DVec2>,
     channel: Vec<TriId>,
     portals: Vec<Portal>,
+    funnel: Funnel,
 }
 
 impl NavMeshQuery {
@@ -243,12 +244,34 @@ impl NavMeshQuery {
         let found = self.search(mesh, start, goal, radius).and_then(|()| {
             if radius > 0.0 {
                 portals_into(mesh, &self.channel, &mut self.portals)?;
-                funnel_into(&self.portals, start, goal, radius, &mut self.path)?;
+                self.funnel
+                    .funnel_into(&self.portals, start, goal, radius, &mut self.path)?;
             }
             Ok(())
         });
         self.forget_on_error(found)?;
         Ok(&self.path)
+    }
+
+    /// The portals of the last [`find_path`](Self::find_path) with a radius (the channel's
+    /// shared edges, left and right as seen walking it).
+    pub(crate) fn portals(&self) -> &[Portal] {
+        &self.portals
+    }
+
+    /// The rounded funnel through the last query's [`portals`](Self::portals) with its
+    /// circles built at `r` (a planner that meets a passage exactly `2·radius` wide retries
+    /// a hair below `radius`), into `out`.
+    pub(crate) fn refunnel_into(
+        &mut self,
+        start: DVec2,
+        goal: DVec2,
+        radius: f64,
+        r: f64,
+        out: &mut Vec<DVec2>,
+    ) -> Result<()> {
+        self.funnel
+            .round_into(&self.portals, start, goal, radius, r, out)
     }
 
     /// Empties `path` and `channel` when a query failed, so they only ever hold the last
@@ -965,16 +988,67 @@ fn through_interval(root: DVec2, ir: DVec2, il: DVec2, q: DVec2) -> f64 {
     }
 }
 
-thread_local! {
-    /// A query per thread for the convenience functions that take no query object.
-    static QUERY: std::cell::RefCell<NavMeshQuery> = std::cell::RefCell::new(NavMeshQuery::new());
-}
+/// Channel searches on a fresh query: for one-off calls (each allocates the query's
+/// scratch); keep a [`NavMeshQuery`] for repeated ones.
+impl NavMesh {
+    /// The channel of the shortest path from `start` to `goal`: triangle ids, the first
+    /// holding `start`, the last holding `goal`, consecutive ones sharing an edge.
+    ///
+    /// The search is Polyanya ([`NavMeshQuery`], Cui, Harabor
+    /// & Grastien, IJCAI 2017), so the funnel through this channel is the Euclidean shortest
+    /// path in the free region. It runs a fresh query, which allocates its scratch; for
+    /// repeated searches keep a [`NavMeshQuery`] and call
+    /// [`NavMeshQuery::find_channel`]. [`find_channel_for_radius`](Self::find_channel_for_radius)
+    /// restricts it to passages an agent of a given radius fits through.
+    ///
+    /// Errors: [`Error::OutsideMesh`] for a start or goal outside the free region,
+    /// [`Error::Unreachable`] when they lie in different components.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// # use pathsmooth::navmesh::mesh::NavMesh;
+    /// # use pathsmooth::navmesh::mesh::Scene;
+    /// let scene = Scene { boundary: vec![[0.0, 0.0], [4.0, 0.0], [4.0, 1.0], [0.0, 1.0]], holes: vec![] };
+    /// let mesh = NavMesh::from_scene(&scene)?;
+    /// let c = mesh.find_channel(DVec2::new(0.2, 0.5), DVec2::new(3.8, 0.5))?;
+    /// assert!(mesh.triangle_contains(c[0], DVec2::new(0.2, 0.5)));
+    /// assert!(mesh.find_channel(DVec2::new(5.0, 0.5), DVec2::new(1.0, 0.5)).is_err());
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn find_channel(&self, start: DVec2, goal: DVec2) -> Result<Vec<TriId>> {
+        self.find_channel_for_radius(start, goal, 0.0)
+    }
 
-/// Runs `f` on this thread's reusable query (a fresh one if it is already in use, e.g. by
-/// a re-entrant call).
-pub(crate) fn with_query<T>(f: impl FnOnce(&mut NavMeshQuery) -> T) -> T {
-    QUERY.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut q) => f(&mut q),
-        Err(_) => f(&mut NavMeshQuery::new()),
-    })
+    /// [`find_channel`](Self::find_channel) for an agent of `radius`: only through
+    /// passages at least `2·radius` wide (Demyen & Buro's triangle widths), with start and
+    /// goal at least `radius` from every wall. Errors as
+    /// [`NavMeshQuery::find_path`].
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// # use pathsmooth::navmesh::mesh::{NavMesh, Scene};
+    /// // A room with a 1-wide gap in a wall: radius 0.4 fits, 0.6 does not.
+    /// let scene = Scene {
+    ///     boundary: vec![[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]],
+    ///     holes: vec![
+    ///         vec![[4.0, 0.5], [5.0, 0.5], [5.0, 4.5], [4.0, 4.5]],
+    ///         vec![[4.0, 5.5], [5.0, 5.5], [5.0, 9.5], [4.0, 9.5]],
+    ///     ],
+    /// };
+    /// let mesh = NavMesh::from_scene(&scene)?;
+    /// let (s, g) = (DVec2::new(2.0, 5.0), DVec2::new(8.0, 5.0));
+    /// assert!(mesh.find_channel_for_radius(s, g, 0.4).is_ok());
+    /// assert!(mesh.find_channel_for_radius(s, g, 0.6).is_err());
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn find_channel_for_radius(
+        &self,
+        start: DVec2,
+        goal: DVec2,
+        radius: f64,
+    ) -> Result<Vec<TriId>> {
+        NavMeshQuery::new()
+            .find_channel(self, start, goal, radius)
+            .map(<[TriId]>::to_vec)
+    }
 }

@@ -18,9 +18,12 @@ use crate::geometry::{check_path, Point2};
 use crate::map_safe::MapSafe;
 use crate::navmesh::portals::{portals_into, Portal};
 use crate::navmesh::relax::{relax_into, RelaxParams};
+use crate::navmesh::NavMeshQuery;
 use crate::shortcut::Shortcutter;
 use crate::validate::{ValidationReport, Validator};
-use crate::world::{check_in_bounds, check_radius, check_scale, path_is_clear, World};
+use crate::world::{
+    check_in_bounds, check_radius, check_scale, path_is_clear, path_on_mesh, World,
+};
 
 /// What the last run of a [`Pipeline`] did.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -90,12 +93,13 @@ pub struct Pipeline<W> {
     steps: Vec<Step>,
     report: PipelineReport,
     // Scratch, lent to borrowed-world step objects for the duration of a run.
-    shortcutter: Shortcutter<()>,
+    shortcutter: Shortcutter,
     map_safe: MapSafe<()>,
+    query: NavMeshQuery,
     portals: Vec<Portal>,
     corridor: CorridorPlanner,
     last_corridor: Option<CorridorPlan>,
-    filleter: Filleter<()>,
+    filleter: Filleter,
     last_curve: Option<ExactCurve>,
     a: Vec<DVec2>,
     b: Vec<DVec2>,
@@ -131,12 +135,13 @@ impl<W: World> Pipeline<W> {
             radius,
             steps: Vec::new(),
             report: PipelineReport::default(),
-            shortcutter: Shortcutter::new(()),
+            shortcutter: Shortcutter::new(),
             map_safe: MapSafe::new(()),
+            query: NavMeshQuery::new(),
             portals: Vec::new(),
             corridor: CorridorPlanner::new(),
             last_corridor: None,
-            filleter: Filleter::new(()),
+            filleter: Filleter::new(),
             last_curve: None,
             a: Vec::new(),
             b: Vec::new(),
@@ -253,8 +258,8 @@ impl<W: World> Pipeline<W> {
 
     /// Plans from `start` to `goal` on the world for the radius, then runs the steps.
     ///
-    /// Errors: those of [`World::plan`] (outside, blocked, [`Error::TooClose`],
-    /// [`Error::Unreachable`], [`Error::Unsupported`] for a world without a planner) and of
+    /// Errors: those of [`World::find_path_into`] (outside, blocked, [`Error::TooClose`],
+    /// [`Error::Unreachable`], [`Error::Unsupported`] for a world without a path finder) and of
     /// [`smooth`](Self::smooth).
     ///
     /// ```
@@ -277,13 +282,18 @@ impl<W: World> Pipeline<W> {
     pub fn plan_into<P: Point2>(&mut self, start: P, goal: P, out: &mut Vec<P>) -> Result<()> {
         out.clear();
         self.report = PipelineReport::default();
-        let planned = self
-            .world
-            .plan(start.to_dvec2(), goal.to_dvec2(), self.radius)?;
         let mut a = std::mem::take(&mut self.a);
-        a.clear();
-        a.extend_from_slice(&planned);
-        let result = self.run_steps(&mut a).and_then(|()| self.finish(&a, out));
+        let result = self
+            .world
+            .find_path_into(
+                start.to_dvec2(),
+                goal.to_dvec2(),
+                self.radius,
+                &mut self.query,
+                &mut a,
+            )
+            .and_then(|()| self.run_steps(&mut a))
+            .and_then(|()| self.finish(&a, out));
         self.a = a;
         result
     }
@@ -339,13 +349,7 @@ impl<W: World> Pipeline<W> {
         let radius = self.radius;
         let (start, goal) = (input[0], input[input.len() - 1]);
         match step {
-            Step::Shortcut => {
-                let mut s =
-                    std::mem::replace(&mut self.shortcutter, Shortcutter::new(())).rebind(world);
-                let r = s.shortcut_into(input, radius, out);
-                self.shortcutter = s.rebind(());
-                r
-            }
+            Step::Shortcut => self.shortcutter.shortcut_into(world, input, radius, out),
             Step::Chaikin(params) => {
                 let mut m = std::mem::replace(&mut self.map_safe, MapSafe::new(())).rebind(world);
                 let r = m.chaikin_into(input, radius, *params, out);
@@ -363,12 +367,12 @@ impl<W: World> Pipeline<W> {
             // a channel wide enough, checked against the world).
             Step::Funnel => {
                 let mesh = world.navmesh()?;
-                crate::world::plan_on_mesh(world, mesh, start, goal, radius, out)
+                path_on_mesh(world, mesh, &mut self.query, start, goal, radius, out)
             }
             Step::Relax(options) => {
                 let mesh = world.navmesh()?;
-                let channel = mesh.find_channel_for_radius(start, goal, radius)?;
-                portals_into(mesh, &channel, &mut self.portals)?;
+                let channel = self.query.find_channel(mesh, start, goal, radius)?;
+                portals_into(mesh, channel, &mut self.portals)?;
                 // Keep the waypoints at least the agent radius from the portal ends.
                 let options = RelaxParams {
                     margin: options.margin.max(radius),
@@ -383,10 +387,7 @@ impl<W: World> Pipeline<W> {
                 Ok(())
             }
             Step::Fillet(params) => {
-                let mut f = std::mem::replace(&mut self.filleter, Filleter::new(())).rebind(world);
-                let r = f.fillet(input, radius, params);
-                self.filleter = f.rebind(());
-                let done = r?;
+                let done = self.filleter.fillet(world, input, radius, params)?;
                 done.curve.to_polyline_into(params.chord_error, out)?;
                 self.report.corners.extend_from_slice(&done.corners);
                 self.last_curve = Some(done.curve);

@@ -3,16 +3,16 @@
 use glam::DVec2;
 
 use crate::error::{Error, Result};
-use crate::validate::Validator;
+use crate::validate::validate;
 use crate::world::World;
 
 /// Writes into `out` a path valid for `radius` that follows `path` wherever `path` is
 /// valid: from each point with room for the agent, the next segment is kept when it is
 /// clear; otherwise the stretch up to the next point with room is re-planned on the world
-/// ([`World::plan`]). Returns the number of input segments replaced.
+/// ([`World::find_path`]). Returns the number of input segments replaced.
 ///
 /// The start and the goal must have room for the agent themselves ([`Error::TooClose`]).
-/// A world that cannot plan turns an invalid input into [`Error::InvalidInputPath`] with
+/// A world that cannot find paths turns an invalid input into [`Error::InvalidInputPath`] with
 /// the validator's reason.
 ///
 /// Cost: one point and one segment test per input point, plus the re-planning.
@@ -56,11 +56,10 @@ pub(super) fn replan_invalid<W: World + ?Sized>(
             .find(|&m| room(path[m]))
             .unwrap_or(path.len() - 1);
         let piece = world
-            .plan(path[last], path[next], radius)
+            .find_path(path[last], path[next], radius)
             .map_err(|e| match e {
                 Error::Unsupported { .. } => Error::InvalidInputPath {
-                    reason: Validator::new(world)
-                        .validate(path, radius)
+                    reason: validate(world, path, radius)
                         .ok()
                         .and_then(|r| r.problem())
                         .unwrap_or_else(|| "it is not clear for the radius".into()),

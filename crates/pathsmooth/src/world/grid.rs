@@ -13,6 +13,7 @@ use crate::grid::distance::DistanceField;
 use crate::grid::los::{bend_pinch, segment_collision, segment_is_clear, Collision};
 use crate::grid::map::GridMap;
 use crate::navmesh::mesh::NavMesh;
+use crate::navmesh::NavMeshQuery;
 
 /// A grid map in world units: cell (x = column, y = row) covers
 /// `origin + cell_size · [x, x+1] × [y, y+1]`. Moving AI files load with cell size 1 and
@@ -196,7 +197,7 @@ impl GridWorld {
     /// Errors: [`Error::OutsideWorld`]-style [`Error::OutsideMap`] for points outside the
     /// map, [`Error::Blocked`] inside a wall, [`Error::TooClose`] when the start, the goal
     /// or their cells' centres are closer than `radius` to a wall, [`Error::Unreachable`].
-    pub fn plan_cells(&self, start: DVec2, goal: DVec2, radius: f64) -> Result<GridPath> {
+    pub fn find_cell_path(&self, start: DVec2, goal: DVec2, radius: f64) -> Result<GridPath> {
         check_radius(radius)?;
         let r = radius / self.cell_size;
         let mut cells = [IVec2::ZERO; 2];
@@ -464,9 +465,18 @@ impl World for GridWorld {
         }))
     }
 
-    fn plan(&self, start: DVec2, goal: DVec2, radius: f64) -> Result<Vec<DVec2>> {
-        let cells = self.plan_cells(start, goal, radius)?;
-        let mut path = Vec::with_capacity(cells.points.len() + 2);
+    /// Grid A* ([`find_cell_path`](GridWorld::find_cell_path)) from `start` to `goal`
+    /// through the cell centres; `query` is not used (the grid search keeps no scratch).
+    fn find_path_into(
+        &self,
+        start: DVec2,
+        goal: DVec2,
+        radius: f64,
+        _query: &mut NavMeshQuery,
+        path: &mut Vec<DVec2>,
+    ) -> Result<()> {
+        let cells = self.find_cell_path(start, goal, radius)?;
+        path.clear();
         for p in std::iter::once(start)
             .chain(cells.points)
             .chain(std::iter::once(goal))
@@ -489,14 +499,10 @@ impl World for GridWorld {
                 });
             }
         }
-        Ok(path)
+        Ok(())
     }
 
     fn navmesh(&self) -> Result<&NavMesh> {
         self.navmesh_cell().as_ref().map_err(Clone::clone)
-    }
-
-    fn as_grid(&self) -> Option<&GridWorld> {
-        Some(self)
     }
 }

@@ -46,13 +46,14 @@ pub(crate) mod grid;
 mod navmesh;
 
 pub use grid::GridWorld;
-pub(crate) use navmesh::plan_on_mesh;
+pub(crate) use navmesh::path_on_mesh;
 pub use navmesh::NavMeshWorld;
 
 use glam::DVec2;
 
 use crate::error::{Error, Result};
 use crate::navmesh::mesh::NavMesh;
+use crate::navmesh::NavMeshQuery;
 
 /// An axis-aligned rectangle in world units, `min` ≤ `max` componentwise.
 ///
@@ -249,16 +250,32 @@ pub trait World {
         tolerance_for(&self.bounds())
     }
 
-    /// A path from `start` to `goal` that is valid for `radius`, planned on the world's
-    /// own structure (grid A* through cells with room for the agent, or the navmesh's
-    /// search); the [`Pipeline`](crate::Pipeline) then smooths it. Worlds without a planner
-    /// return [`Error::Unsupported`].
-    fn plan(&self, start: DVec2, goal: DVec2, radius: f64) -> Result<Vec<DVec2>> {
-        let _ = (start, goal, radius);
+    /// Writes into `out` (cleared first) a path from `start` to `goal` that is valid for
+    /// `radius`, found on the world's own structure (grid A* through cells with room for
+    /// the agent, or the navmesh's search, which keeps its scratch in `query`; other
+    /// worlds ignore `query`). The [`Pipeline`](crate::Pipeline) then smooths it. Worlds
+    /// without a path finder return [`Error::Unsupported`].
+    fn find_path_into(
+        &self,
+        start: DVec2,
+        goal: DVec2,
+        radius: f64,
+        query: &mut NavMeshQuery,
+        out: &mut Vec<DVec2>,
+    ) -> Result<()> {
+        let _ = (start, goal, radius, query, out);
         Err(Error::Unsupported {
-            what: "planning from start to goal",
-            needs: "a world with a planner (a grid or a navmesh)",
+            what: "finding a path from start to goal",
+            needs: "a world with a path finder (a grid or a navmesh)",
         })
+    }
+
+    /// [`find_path_into`](Self::find_path_into) with a fresh query and output (allocates
+    /// both; keep a [`NavMeshQuery`] for repeated calls).
+    fn find_path(&self, start: DVec2, goal: DVec2, radius: f64) -> Result<Vec<DVec2>> {
+        let mut out = Vec::new();
+        self.find_path_into(start, goal, radius, &mut NavMeshQuery::new(), &mut out)?;
+        Ok(out)
     }
 
     /// The world's navmesh, for the navmesh steps (funnel, portal relaxation). A grid
@@ -268,12 +285,6 @@ pub trait World {
             what: "the funnel and portal relaxation",
             needs: "a navmesh (a grid or a navmesh world)",
         })
-    }
-
-    /// The world as a grid, for steps that need one (the corridor optimiser's corridor
-    /// map), or `None`.
-    fn as_grid(&self) -> Option<&GridWorld> {
-        None
     }
 }
 
@@ -306,14 +317,21 @@ impl<W: World + ?Sized> World for &W {
     fn tolerance(&self) -> f64 {
         (**self).tolerance()
     }
-    fn plan(&self, start: DVec2, goal: DVec2, radius: f64) -> Result<Vec<DVec2>> {
-        (**self).plan(start, goal, radius)
+    fn find_path_into(
+        &self,
+        start: DVec2,
+        goal: DVec2,
+        radius: f64,
+        query: &mut NavMeshQuery,
+        out: &mut Vec<DVec2>,
+    ) -> Result<()> {
+        (**self).find_path_into(start, goal, radius, query, out)
+    }
+    fn find_path(&self, start: DVec2, goal: DVec2, radius: f64) -> Result<Vec<DVec2>> {
+        (**self).find_path(start, goal, radius)
     }
     fn navmesh(&self) -> Result<&NavMesh> {
         (**self).navmesh()
-    }
-    fn as_grid(&self) -> Option<&GridWorld> {
-        (**self).as_grid()
     }
 }
 

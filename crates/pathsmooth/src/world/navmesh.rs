@@ -5,10 +5,8 @@ use glam::DVec2;
 use super::{check_radius, first_problem, path_is_clear, Bounds, World};
 use crate::error::{Error, Result};
 use crate::geometry::{closest_on_segment, segment_distance};
-use crate::navmesh::funnel::funnel_round_into;
 use crate::navmesh::mesh::NavMesh;
-use crate::navmesh::portals::portals;
-use crate::navmesh::search::with_query;
+use crate::navmesh::NavMeshQuery;
 
 /// A [`NavMesh`] as a [`World`]: everything outside its triangles is blocked, so a point's
 /// clearance is its distance to the nearest boundary edge (an edge with no triangle on its
@@ -104,7 +102,7 @@ impl World for NavMeshWorld {
     }
 
     /// The shortest path from `start` to `goal` by the navmesh query
-    /// ([`NavMeshQuery`](crate::navmesh::NavMeshQuery)): exact at radius 0 (Polyanya); with
+    /// ([`NavMeshQuery`]): exact at radius 0 (Polyanya); with
     /// a radius, the funnel with that radius through the channel of a search restricted to
     /// passages at least `2·radius` wide. A radius path is checked against the walls with
     /// the world's [tolerance](World::tolerance). The funnel first builds its circles a
@@ -114,12 +112,17 @@ impl World for NavMeshWorld {
     /// and when none is clear the result is [`Error::InvalidResult`] — never a path that
     /// is not valid.
     ///
-    /// Errors as [`NavMeshQuery::find_path`](crate::navmesh::NavMeshQuery::find_path).
-    /// Cost: the query, plus one clearance check of the path per attempt.
-    fn plan(&self, start: DVec2, goal: DVec2, radius: f64) -> Result<Vec<DVec2>> {
-        let mut out = Vec::new();
-        plan_on_mesh(self, &self.mesh, start, goal, radius, &mut out)?;
-        Ok(out)
+    /// Errors as [`NavMeshQuery::find_path`]. Cost: the query (no allocation once
+    /// `query` and `out` have grown), plus one clearance check of the path per attempt.
+    fn find_path_into(
+        &self,
+        start: DVec2,
+        goal: DVec2,
+        radius: f64,
+        query: &mut NavMeshQuery,
+        out: &mut Vec<DVec2>,
+    ) -> Result<()> {
+        path_on_mesh(self, &self.mesh, query, start, goal, radius, out)
     }
 
     fn navmesh(&self) -> Result<&NavMesh> {
@@ -272,55 +275,55 @@ impl EdgeIndex {
     }
 }
 
-/// The navmesh plan of [`NavMeshWorld::plan`] on `mesh`, checked against `world` (a navmesh
-/// world, or a grid world and its own navmesh for the pipeline's funnel step), into `out`.
-pub(crate) fn plan_on_mesh<W: World + ?Sized>(
+/// The navmesh path of [`NavMeshWorld`]'s [`find_path_into`](World::find_path_into) on
+/// `mesh`, searched with `query` and checked against `world` (a navmesh world, or a grid
+/// world and its own navmesh for the pipeline's funnel step), into `out`.
+pub(crate) fn path_on_mesh<W: World + ?Sized>(
     world: &W,
     mesh: &NavMesh,
+    query: &mut NavMeshQuery,
     start: DVec2,
     goal: DVec2,
     radius: f64,
     out: &mut Vec<DVec2>,
 ) -> Result<()> {
     check_radius(radius)?;
-    with_query(|q| {
-        out.clear();
-        out.extend_from_slice(q.find_path(mesh, start, goal, radius)?);
-        if radius == 0.0 {
-            return Ok(());
-        }
-        let tol = world.tolerance();
-        let accept = (radius - tol).max(0.0);
-        if path_is_clear(world, out, accept) {
-            return Ok(());
-        }
-        let first = first_problem(world, out, accept);
-        let channel = q.channel().to_vec();
-        let ps = portals(mesh, &channel)?;
-        if funnel_round_into(&ps, start, goal, radius, radius - 0.5 * tol, out).is_ok()
-            && path_is_clear(world, out, accept)
-        {
-            return Ok(());
-        }
-        out.clear();
-        out.push(start);
-        out.extend(ps.iter().map(|p| p.midpoint()));
-        out.push(goal);
-        out.dedup();
-        if path_is_clear(world, out, accept) {
-            return Ok(());
-        }
-        out.clear();
-        let reason = match first {
-            Some((i, at)) => format!(
-                "segment {i} comes closer than the radius {radius} to a wall near ({}, {})",
-                at.x, at.y
-            ),
-            None => "the path is not clear".into(),
-        };
-        Err(Error::InvalidResult {
-            step: "navmesh plan",
-            reason,
-        })
+    out.clear();
+    out.extend_from_slice(query.find_path(mesh, start, goal, radius)?);
+    if radius == 0.0 {
+        return Ok(());
+    }
+    let tol = world.tolerance();
+    let accept = (radius - tol).max(0.0);
+    if path_is_clear(world, out, accept) {
+        return Ok(());
+    }
+    let first = first_problem(world, out, accept);
+    if query
+        .refunnel_into(start, goal, radius, radius - 0.5 * tol, out)
+        .is_ok()
+        && path_is_clear(world, out, accept)
+    {
+        return Ok(());
+    }
+    out.clear();
+    out.push(start);
+    out.extend(query.portals().iter().map(|p| p.midpoint()));
+    out.push(goal);
+    out.dedup();
+    if path_is_clear(world, out, accept) {
+        return Ok(());
+    }
+    out.clear();
+    let reason = match first {
+        Some((i, at)) => format!(
+            "segment {i} comes closer than the radius {radius} to a wall near ({}, {})",
+            at.x, at.y
+        ),
+        None => "the path is not clear".into(),
+    };
+    Err(Error::InvalidResult {
+        step: "navmesh plan",
+        reason,
     })
 }
