@@ -10,7 +10,7 @@ use pathsmooth::glam::{DVec2, DVec3};
 use pathsmooth::grid::GridMap;
 use pathsmooth::io::{parse_path, write_path, Format, PathData};
 use pathsmooth::navmesh::import::{parse_mesh, parse_obj, write_mesh, write_obj, GroundPlane};
-use pathsmooth::navmesh::mesh::{NavMesh, Scene};
+use pathsmooth::navmesh::{NavMesh, Scene};
 use pathsmooth::{GridWorld, NavMeshWorld, World};
 
 /// Any text given to the Moving AI map parser is a map or an error, never a panic; a map

@@ -10,7 +10,7 @@ use anyhow::{Context, Result};
 use glam::DVec2;
 use pathsmooth::io::{parse_path, write_path_to, Format, PathData};
 use pathsmooth::navmesh::import::{parse, GroundPlane, MeshFormat};
-use pathsmooth::navmesh::mesh::{NavMesh, Scene};
+use pathsmooth::navmesh::{NavMesh, Scene};
 use pathsmooth::Point;
 
 /// Reads a whole file, or stdin for `-`.

@@ -9,7 +9,7 @@
 
 use glam::DVec2;
 use pathsmooth::metrics::PathMetrics;
-use pathsmooth::navmesh::mesh::{NavMesh, Scene};
+use pathsmooth::navmesh::{NavMesh, Scene};
 use pathsmooth::{NavMeshWorld, Pipeline, Preset, World};
 
 fn main() -> Result<(), pathsmooth::Error> {

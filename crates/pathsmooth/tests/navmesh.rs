@@ -9,9 +9,9 @@ use glam::DVec2;
 use pathsmooth::geometry::{closest_on_segment, cross};
 use pathsmooth::grid::GridMap;
 use pathsmooth::navmesh::funnel::funnel;
-use pathsmooth::navmesh::mesh::{NavMesh, Scene, TriId};
 use pathsmooth::navmesh::portals::portals;
 use pathsmooth::navmesh::relax::{relax, relax_into, RelaxParams};
+use pathsmooth::navmesh::{NavMesh, Scene, TriId};
 use pathsmooth::Error;
 use proptest::prelude::*;
 

@@ -20,8 +20,8 @@ use std::collections::BinaryHeap;
 
 use glam::DVec2;
 use pathsmooth::grid::GridMap;
-use pathsmooth::navmesh::mesh::{NavMesh, Scene};
 use pathsmooth::navmesh::NavMeshQuery;
+use pathsmooth::navmesh::{NavMesh, Scene};
 use pathsmooth::{Error, GridWorld, Validator, World};
 use proptest::prelude::*;
 

@@ -347,7 +347,7 @@ proptest! {
 /// wall there. Such a world is refused up front.
 #[test]
 fn a_world_far_smaller_than_its_coordinates_is_refused() {
-    use pathsmooth::navmesh::mesh::{NavMesh, Scene};
+    use pathsmooth::navmesh::{NavMesh, Scene};
     let tall = Scene {
         boundary: vec![[0.0, 0.0], [9.5, 0.0], [9.5, 1.08e16], [0.0, 1.08e16]],
         holes: vec![],

@@ -9,7 +9,7 @@ mod counting_alloc;
 static GLOBAL: counting_alloc::Counting = counting_alloc::Counting;
 
 use glam::DVec2;
-use pathsmooth::navmesh::mesh::{NavMesh, Scene};
+use pathsmooth::navmesh::{NavMesh, Scene};
 use pathsmooth::{NavMeshWorld, Pipeline, Step};
 
 /// A 20 × 10 room with two pillars that the paths must bend round.

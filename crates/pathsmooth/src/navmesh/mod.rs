@@ -1,7 +1,16 @@
-//! Navmeshes: constrained Delaunay triangulation, import from polygons and files (`.mesh`,
-//! OBJ), shortest-path search (Polyanya, with an agent radius), portals, portal relaxation
-//! and the funnel.
+//! Navmeshes: constrained Delaunay triangulation, import from polygons, scenes, grids and
+//! files (`.mesh`, OBJ), shortest-path search (Polyanya, with an agent radius), portals,
+//! portal relaxation and the funnel.
+//!
+//! The layers, each importing only those before it: [`mesh`] (the triangle mesh, point
+//! location, line of sight, the polygon table) → [`portals`](mod@portals) → [`funnel`](mod@funnel) → [`relax`](mod@relax) →
+//! [`search`] (the query object, [`NavMeshQuery`]) → paths to mesh elements
+//! ([`NavMesh::channel_along`], [`NavMesh::polygons_along`]) → [`import`] (every
+//! constructor of a [`NavMesh`] from data: polygons, scenes, grid maps, files).
+//!
+//! The items a user needs are re-exported here.
 
+mod along;
 pub mod funnel;
 pub mod import;
 pub mod mesh;
@@ -9,4 +18,9 @@ pub mod portals;
 pub mod relax;
 pub mod search;
 
+pub use funnel::{funnel, funnel_into, Funnel};
+pub use import::{GroundPlane, MeshFormat, Scene};
+pub use mesh::{NavMesh, PolyId, TriId};
+pub use portals::{portals, portals_into, Portal};
+pub use relax::{relax, relax_in_place, relax_into, RelaxParams};
 pub use search::NavMeshQuery;

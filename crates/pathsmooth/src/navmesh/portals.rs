@@ -20,7 +20,7 @@
 //! use pathsmooth::geometry::cross;
 //! use pathsmooth::navmesh::mesh::NavMesh;
 //! use pathsmooth::navmesh::portals::portals;
-//! # use pathsmooth::navmesh::mesh::Scene;
+//! # use pathsmooth::navmesh::Scene;
 //! let scene = Scene { boundary: vec![[0.0, 0.0], [4.0, 0.0], [4.0, 1.0], [0.0, 1.0]], holes: vec![] };
 //! let mesh = NavMesh::from_scene(&scene)?;
 //! let channel = mesh.find_channel(DVec2::new(0.2, 0.5), DVec2::new(3.8, 0.5))?;
@@ -79,7 +79,7 @@ impl Portal {
 /// ```
 /// use glam::DVec2;
 /// use pathsmooth::navmesh::{mesh::NavMesh, portals::portals_into};
-/// # use pathsmooth::navmesh::mesh::Scene;
+/// # use pathsmooth::navmesh::Scene;
 /// let scene = Scene { boundary: vec![[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]], holes: vec![] };
 /// let mesh = NavMesh::from_scene(&scene)?;
 /// let mut out = Vec::new();
@@ -126,7 +126,7 @@ pub fn portals_into(mesh: &NavMesh, channel: &[TriId], out: &mut Vec<Portal>) ->
 /// ```
 /// use glam::DVec2;
 /// use pathsmooth::navmesh::{mesh::NavMesh, portals::portals};
-/// # use pathsmooth::navmesh::mesh::Scene;
+/// # use pathsmooth::navmesh::Scene;
 /// let scene = Scene { boundary: vec![[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]], holes: vec![] };
 /// let mesh = NavMesh::from_scene(&scene)?;
 /// let p = portals(&mesh, &[0, 1])?;
@@ -174,7 +174,7 @@ pub fn check_orientation(portals: &[Portal], start: DVec2) -> Result<()> {
 mod tests {
     use super::*;
     use crate::geometry::cross;
-    use crate::navmesh::mesh::Scene;
+    use crate::navmesh::Scene;
 
     #[test]
     fn orientation_is_consistent_along_a_winding_corridor() {

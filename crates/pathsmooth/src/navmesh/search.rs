@@ -27,7 +27,7 @@
 //! two edges share to the nearest wall across the third edge, found by a bounded walk), and
 //! never crosses an edge shorter than `2r` between two wall vertices; the start and goal
 //! need clearance `r`. The channel of the point path found this way then goes through the
-//! [funnel](super::funnel) with the radius, which gives segments and arcs. This is the
+//! [funnel](mod@super::funnel) with the radius, which gives segments and arcs. This is the
 //! shortest path with clearance `r` *in the channel the width-restricted search picked*; it
 //! is not always the global optimum for the radius (a wider detour can be shorter once the
 //! corners are rounded). When the pruned search finds nothing, a breadth-first search over
@@ -50,7 +50,7 @@
 //!
 //! ```
 //! use glam::DVec2;
-//! use pathsmooth::navmesh::mesh::{NavMesh, Scene};
+//! use pathsmooth::navmesh::{NavMesh, Scene};
 //! use pathsmooth::navmesh::NavMeshQuery;
 //! // A 10×10 room with a 2×6 pillar: the shortest path bends round its lower corners.
 //! let mesh = NavMesh::from_scene(&Scene {
@@ -153,7 +153,7 @@ impl Ord for Open {
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::navmesh::mesh::{NavMesh, Scene};
+/// use pathsmooth::navmesh::{NavMesh, Scene};
 /// use pathsmooth::navmesh::NavMeshQuery;
 /// let mesh = NavMesh::from_scene(&Scene {
 ///     boundary: vec![[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]],
@@ -1007,7 +1007,7 @@ impl NavMesh {
     /// ```
     /// use glam::DVec2;
     /// # use pathsmooth::navmesh::mesh::NavMesh;
-    /// # use pathsmooth::navmesh::mesh::Scene;
+    /// # use pathsmooth::navmesh::Scene;
     /// let scene = Scene { boundary: vec![[0.0, 0.0], [4.0, 0.0], [4.0, 1.0], [0.0, 1.0]], holes: vec![] };
     /// let mesh = NavMesh::from_scene(&scene)?;
     /// let c = mesh.find_channel(DVec2::new(0.2, 0.5), DVec2::new(3.8, 0.5))?;
@@ -1026,7 +1026,7 @@ impl NavMesh {
     ///
     /// ```
     /// use glam::DVec2;
-    /// # use pathsmooth::navmesh::mesh::{NavMesh, Scene};
+    /// # use pathsmooth::navmesh::{NavMesh, Scene};
     /// // A room with a 1-wide gap in a wall: radius 0.4 fits, 0.6 does not.
     /// let scene = Scene {
     ///     boundary: vec![[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]],

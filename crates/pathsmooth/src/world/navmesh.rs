@@ -25,7 +25,7 @@ use crate::navmesh::NavMeshQuery;
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::navmesh::mesh::{NavMesh, Scene};
+/// use pathsmooth::navmesh::{NavMesh, Scene};
 /// use pathsmooth::{NavMeshWorld, World};
 /// let mesh = NavMesh::from_scene(&Scene {
 ///     boundary: vec![[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]],

@@ -1,6 +1,6 @@
 //! The funnel algorithm: the shortest path through a channel of portals.
 //!
-//! Given the [`Portal`]s a path must cross in order (see [`portals`](super::portals)), a
+//! Given the [`Portal`]s a path must cross in order (see [`portals`](mod@super::portals)), a
 //! start before the first and a goal after the last, the "simple stupid funnel algorithm"
 //! (Mikko Mononen, *Simple Stupid Funnel Algorithm*, Digesting Duck blog, 2010) keeps a
 //! funnel — an apex and the left and right rays through the tightest portal ends seen so far

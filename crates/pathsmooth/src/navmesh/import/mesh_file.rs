@@ -291,7 +291,7 @@ fn check_vertex_lists(
 ///
 /// ```
 /// use pathsmooth::navmesh::import::{parse_mesh, write_mesh};
-/// use pathsmooth::navmesh::mesh::{NavMesh, Scene};
+/// use pathsmooth::navmesh::{NavMesh, Scene};
 /// let scene = Scene { boundary: vec![[0.0, 0.0], [4.0, 0.0], [4.0, 3.0], [0.0, 3.0]], holes: vec![] };
 /// let mesh = NavMesh::from_scene(&scene)?;
 /// let again = parse_mesh(&write_mesh(&mesh), "again.mesh")?;

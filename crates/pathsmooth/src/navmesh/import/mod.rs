@@ -10,16 +10,19 @@
 //! polygon ([`NavMesh::polygon_of`]) and a path can be mapped to the polygons it enters
 //! ([`NavMesh::polygons_along`]), as Detour's `findStraightPath` reports.
 
-pub(crate) mod along;
+mod grid;
+mod grid_build;
 pub mod mesh_file;
 pub mod obj;
 pub(crate) mod polygons;
+mod scene;
 mod text;
 
 use std::path::Path;
 
 pub use mesh_file::{parse_mesh, write_mesh};
 pub use obj::{parse_obj, write_obj, GroundPlane};
+pub use scene::Scene;
 
 use crate::error::{Error, Result};
 use crate::navmesh::mesh::NavMesh;

@@ -228,7 +228,7 @@ fn reference(token: &str, defined: usize) -> std::result::Result<u32, String> {
 ///
 /// ```
 /// use pathsmooth::navmesh::import::{parse_obj, write_obj, GroundPlane};
-/// use pathsmooth::navmesh::mesh::{NavMesh, Scene};
+/// use pathsmooth::navmesh::{NavMesh, Scene};
 /// let scene = Scene { boundary: vec![[0.0, 0.0], [4.0, 0.0], [4.0, 3.0], [0.0, 3.0]], holes: vec![] };
 /// let mesh = NavMesh::from_scene(&scene)?;
 /// let text = write_obj(&mesh, GroundPlane::Xy);

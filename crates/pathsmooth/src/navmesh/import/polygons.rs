@@ -26,24 +26,12 @@ use glam::DVec2;
 use spade::handles::{FixedFaceHandle, FixedVertexHandle, InnerTag};
 use spade::{Point2, Triangulation};
 
+use crate::error::{Error, Result};
 use crate::geometry::{cross, orientation};
-use crate::navmesh::mesh::{coordinate_ok, segments_touch, Cdt, PolyId, MAX_COORDINATE};
-
-/// Marks a face (or vertex) that belongs to no polygon.
-pub(crate) const NONE: u32 = u32::MAX;
-
-/// The polygons of a navmesh built from polygons: each triangle's polygon, the polygons'
-/// ids and their vertex rings. Empty for meshes made from scenes and grids, where each
-/// triangle is its own polygon with its index as id.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct PolygonTable {
-    /// Triangle id → polygon index.
-    pub tri_poly: Vec<u32>,
-    /// Polygon index → the caller's id.
-    pub ids: Vec<PolyId>,
-    /// Polygon index → its vertices (mesh vertex indices), counter-clockwise (y-up).
-    pub rings: Vec<Vec<u32>>,
-}
+use crate::navmesh::mesh::{
+    coordinate_ok, segments_touch, Cdt, NavMesh, PolyId, PolygonTable, MAX_COORDINATE, NO_POLYGON,
+    NO_TRI,
+};
 
 /// What is wrong with a set of polygons: the message, and the polygon and vertex (input
 /// indices) it is about, so a file reader can turn them into line numbers.
@@ -79,7 +67,7 @@ impl Issue {
 pub(crate) struct Triangulated {
     /// The CDT of the polygons' vertices (used ones only, in input order) and edges.
     pub cdt: Cdt,
-    /// Spade face index → polygon index, or [`NONE`] outside every polygon.
+    /// Spade face index → polygon index, or [`NO_POLYGON`] outside every polygon.
     pub face_poly: Vec<u32>,
     /// Polygon index → its vertices as CDT vertex indices, counter-clockwise.
     pub rings: Vec<Vec<u32>>,
@@ -129,7 +117,7 @@ pub(crate) fn triangulate(
         }
     }
     // Input vertex → CDT vertex (used vertices only, in input order).
-    let mut compact = vec![NONE; vertices.len()];
+    let mut compact = vec![NO_POLYGON; vertices.len()];
     for (p, ring) in polygons.iter().enumerate() {
         if ring.len() < 3 {
             return Err(Issue::polygon(
@@ -165,7 +153,7 @@ pub(crate) fn triangulate(
     let mut used = Vec::new();
     let mut seen: HashMap<(u64, u64), usize> = HashMap::new();
     for (i, c) in compact.iter_mut().enumerate() {
-        if *c == NONE {
+        if *c == NO_POLYGON {
             continue;
         }
         let p = vertices[i];
@@ -414,7 +402,7 @@ impl Context<'_> {
 
 /// Floods each polygon's triangles from its first edge and returns face → polygon.
 fn assign_faces(cdt: &Cdt, rings: &[Vec<u32>], ctx: &Context) -> Result<Vec<u32>, Issue> {
-    let mut face_poly = vec![NONE; cdt.num_all_faces()];
+    let mut face_poly = vec![NO_POLYGON; cdt.num_all_faces()];
     let mut stack: Vec<FixedFaceHandle<InnerTag>> = Vec::new();
     for (p, ring) in rings.iter().enumerate() {
         let (a, b) = (ring[0] as usize, ring[1] as usize);
@@ -439,7 +427,7 @@ fn assign_faces(cdt: &Cdt, rings: &[Vec<u32>], ctx: &Context) -> Result<Vec<u32>
             if *slot == p as u32 {
                 continue;
             }
-            if *slot != NONE {
+            if *slot != NO_POLYGON {
                 return Err(overlap(*slot as usize));
             }
             *slot = p as u32;
@@ -466,6 +454,106 @@ fn assign_faces(cdt: &Cdt, rings: &[Vec<u32>], ctx: &Context) -> Result<Vec<u32>
         }
     }
     Ok(face_poly)
+}
+
+/// Navmeshes from a caller's convex polygons.
+impl NavMesh {
+    /// Builds a navmesh from convex polygons over `vertices`, each polygon a list of vertex
+    /// indices; polygon `i` gets the id `i`. See
+    /// [`from_polygons_with_ids`](Self::from_polygons_with_ids) for the contract.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::navmesh::mesh::NavMesh;
+    /// // Two unit squares side by side.
+    /// let v = [(0.0, 0.0), (1.0, 0.0), (2.0, 0.0), (2.0, 1.0), (1.0, 1.0), (0.0, 1.0)]
+    ///     .map(|(x, y)| DVec2::new(x, y));
+    /// let mesh = NavMesh::from_polygons(&v, &[vec![0, 1, 4, 5], vec![1, 2, 3, 4]])?;
+    /// assert_eq!((mesh.num_polygons(), mesh.num_triangles()), (2, 4));
+    /// let t = mesh.locate(DVec2::new(1.5, 0.5)).unwrap();
+    /// assert_eq!(mesh.polygon_of(t), 1);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn from_polygons(vertices: &[DVec2], polygons: &[Vec<u32>]) -> Result<Self> {
+        let ids: Vec<PolyId> = (0..polygons.len() as PolyId).collect();
+        Self::from_polygons_with_ids(vertices, polygons, &ids)
+    }
+
+    /// Builds a navmesh from convex polygons over `vertices`, keeping each polygon's id
+    /// (`ids[i]` for `polygons[i]`; ids must be distinct).
+    ///
+    /// The free region is the union of the polygons; edges shared by two polygons are open,
+    /// the rest are walls. Each polygon is triangulated (a constrained Delaunay
+    /// triangulation with every polygon edge as a constraint) and every triangle remembers
+    /// its polygon ([`polygon_of`](Self::polygon_of)). Polygons may be counter-clockwise or
+    /// clockwise (each is made counter-clockwise, y-up), and may have straight corners
+    /// (a vertex in the middle of an edge, which a polygon needs to share half an edge).
+    /// Vertices no polygon uses are ignored; they still must be finite and in range.
+    ///
+    /// Errors ([`Error::InvalidPolygon`], naming the polygon or vertex by index): no
+    /// polygons; fewer than 3 vertices, an index out of range or repeated; NaN, infinite
+    /// or out-of-range coordinates ([`MAX_COORDINATE`]); two used vertices at the same
+    /// position; zero area; non-convex, folded or self-crossing polygons; overlapping
+    /// polygons; T-junctions (a vertex inside another polygon's edge: add the vertex to that
+    /// polygon too); `ids` of the wrong length or with a repeated id.
+    ///
+    /// Cost: O(n log n) for n polygon vertices (the triangulation) plus O(t) for t
+    /// triangles. Sources: spade's CDT (Stefan Altmayer); per-polygon references as in
+    /// Mononen's Recast/Detour (`dtPolyRef`).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::navmesh::mesh::NavMesh;
+    /// let v = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)].map(|(x, y)| DVec2::new(x, y));
+    /// let mesh = NavMesh::from_polygons_with_ids(&v, &[vec![3, 2, 1, 0]], &[77])?;
+    /// assert_eq!(mesh.polygon_of(0), 77);
+    /// // An L is not convex.
+    /// let l = [(0.0, 0.0), (2.0, 0.0), (2.0, 1.0), (1.0, 1.0), (1.0, 2.0), (0.0, 2.0)]
+    ///     .map(|(x, y)| DVec2::new(x, y));
+    /// let err = NavMesh::from_polygons(&l, &[vec![0, 1, 2, 3, 4, 5]]).unwrap_err();
+    /// assert!(err.to_string().contains("polygon 0 is not convex"));
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn from_polygons_with_ids(
+        vertices: &[DVec2],
+        polygons: &[Vec<u32>],
+        ids: &[PolyId],
+    ) -> Result<Self> {
+        let bad = |message: String| Error::InvalidPolygon { message };
+        if ids.len() != polygons.len() {
+            return Err(bad(format!(
+                "{} polygons but {} ids",
+                polygons.len(),
+                ids.len()
+            )));
+        }
+        let mut seen = HashMap::with_capacity(ids.len());
+        for (p, &id) in ids.iter().enumerate() {
+            if let Some(q) = seen.insert(id, p) {
+                return Err(bad(format!("polygons {q} and {p} both have the id {id}")));
+            }
+        }
+        let built = triangulate(vertices, polygons).map_err(|issue| bad(issue.message))?;
+        Ok(Self::from_triangulated(built, ids.to_vec()))
+    }
+
+    /// The mesh of triangulated polygons, each triangle tagged with its polygon.
+    pub(crate) fn from_triangulated(built: Triangulated, ids: Vec<PolyId>) -> Self {
+        let inside: Vec<bool> = built.face_poly.iter().map(|&p| p != NO_POLYGON).collect();
+        let (mut mesh, face_to_tri) = Self::from_cdt(&built.cdt, &inside);
+        let mut tri_poly = vec![0; mesh.num_triangles()];
+        for (face, &t) in face_to_tri.iter().enumerate() {
+            if t != NO_TRI {
+                tri_poly[t as usize] = built.face_poly[face];
+            }
+        }
+        mesh.set_polygons(PolygonTable {
+            tri_poly,
+            ids,
+            rings: built.rings,
+        });
+        mesh
+    }
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ use super::NO_TRI;
 /// Flips the open edges of the counter-clockwise `triangles` (with their `neighbors`) that
 /// are not locally Delaunay, starting from `edges` (triangle, edge index). `points` are
 /// the vertices' coordinates, exact (grid corners), for the incircle predicate.
-pub(super) fn make_delaunay(
+pub(crate) fn make_delaunay(
     points: &[(i32, i32)],
     triangles: &mut [[u32; 3]],
     neighbors: &mut [[u32; 3]],

@@ -1,15 +1,41 @@
-//! The channel of triangles a given path runs through, so that a caller's route can be
-//! pulled taut (funnel) without changing which side of each obstacle it passes.
+//! Paths to mesh elements: the channel of triangles a given path runs through (so that a
+//! caller's route can be pulled taut without changing which side of each obstacle it
+//! passes), and the polygon a path enters at each of its points.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use glam::DVec2;
 
-use super::{NavMesh, TriId};
 use crate::error::{Error, Result};
-use crate::geometry::check_path;
+use crate::geometry::{check_path, cross};
+use crate::navmesh::mesh::{NavMesh, PolyId, TriId};
 
 impl NavMesh {
+    /// For each point of `path`, the id of the polygon the path enters there, as Detour's
+    /// `findStraightPath` reports with each corner: the polygon holding the start of the
+    /// segment that leaves the point (at a corner shared by several polygons, the one the
+    /// segment heads into; along a shared edge, either). The last point (and a point
+    /// followed only by copies of itself) gets the polygon holding it.
+    ///
+    /// Errors: [`Error::InvalidInputPath`] naming the first point outside the mesh (or
+    /// not finite). Cost: one point location per point plus a look at the triangles
+    /// around it.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::navmesh::mesh::NavMesh;
+    /// let v = [(0.0, 0.0), (1.0, 0.0), (2.0, 0.0), (2.0, 1.0), (1.0, 1.0), (0.0, 1.0)]
+    ///     .map(|(x, y)| DVec2::new(x, y));
+    /// let mesh = NavMesh::from_polygons_with_ids(&v, &[vec![0, 1, 4, 5], vec![1, 2, 3, 4]], &[10, 20])?;
+    /// let path = [DVec2::new(0.5, 0.5), DVec2::new(1.0, 1.0), DVec2::new(1.5, 0.5)];
+    /// assert_eq!(mesh.polygons_along(&path)?, vec![10, 20, 20]);
+    /// assert!(mesh.polygons_along(&[DVec2::new(3.0, 0.5)]).is_err());
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn polygons_along(&self, path: &[DVec2]) -> Result<Vec<PolyId>> {
+        polygons_along(self, path)
+    }
+
     /// The channel `path` runs through: triangle ids, the first holding `path[0]`, the last
     /// holding its last point, consecutive ones sharing an edge, no triangle twice.
     ///
@@ -28,7 +54,7 @@ impl NavMesh {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::navmesh::mesh::{NavMesh, Scene};
+    /// use pathsmooth::navmesh::{NavMesh, Scene};
     /// // A 10×10 room with a pillar; the route passes above it.
     /// let mesh = NavMesh::from_scene(&Scene {
     ///     boundary: vec![[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]],
@@ -73,6 +99,60 @@ fn without_loops(walked: &[TriId]) -> Vec<TriId> {
         out.push(t);
     }
     out
+}
+
+/// See [`NavMesh::polygons_along`].
+fn polygons_along(mesh: &NavMesh, path: &[DVec2]) -> Result<Vec<PolyId>> {
+    let mut out = Vec::with_capacity(path.len());
+    for (i, &p) in path.iter().enumerate() {
+        let Some(t) = mesh.locate(p) else {
+            return Err(Error::InvalidInputPath {
+                reason: format!("point {i} ({}, {}) is outside the navmesh", p.x, p.y),
+            });
+        };
+        // The direction the path leaves in: towards the next point that differs.
+        let d = path[i + 1..]
+            .iter()
+            .map(|&q| q - p)
+            .find(|d| *d != DVec2::ZERO);
+        let t = d.and_then(|d| entered(mesh, t, p, d)).unwrap_or(t);
+        out.push(mesh.polygon_of(t));
+    }
+    Ok(out)
+}
+
+/// Among the triangles holding `p` (reached from `t` through shared edges), one whose
+/// closed corner, edge side or interior at `p` holds direction `d`; `None` when the path
+/// leaves the mesh there.
+fn entered(mesh: &NavMesh, t: TriId, p: DVec2, d: DVec2) -> Option<TriId> {
+    // The triangles touching a point form a fan round it (or two, on an edge); a short
+    // breadth-first walk over the neighbours that still hold `p` visits them all.
+    let mut queue = vec![t];
+    let mut seen = HashSet::from([t]);
+    let mut k = 0;
+    while k < queue.len() {
+        let u = queue[k];
+        k += 1;
+        if holds_direction(mesh, u, p, d) {
+            return Some(u);
+        }
+        for n in mesh.neighbors(u).into_iter().flatten() {
+            if mesh.triangle_contains(n, p) && seen.insert(n) {
+                queue.push(n);
+            }
+        }
+    }
+    None
+}
+
+/// True when a short step from `p` (which lies in the closed triangle `t`) along `d` stays
+/// in `t`: every edge that `p` lies on has `d` on its inner side (or along it).
+fn holds_direction(mesh: &NavMesh, t: TriId, p: DVec2, d: DVec2) -> bool {
+    let c = mesh.triangle(t);
+    (0..3).all(|i| {
+        let (a, b) = (c[i], c[(i + 1) % 3]);
+        cross(b - a, p - a) != 0.0 || cross(b - a, d) >= 0.0
+    })
 }
 
 #[cfg(test)]

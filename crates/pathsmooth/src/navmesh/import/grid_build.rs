@@ -23,9 +23,9 @@ use glam::DVec2;
 use rustc_hash::FxHashMap;
 use spade::Point2;
 
-use super::{flip, wall_runs, wall_side, Cdt, NO_TRI};
 use crate::error::{Error, Result};
 use crate::grid::GridMap;
+use crate::navmesh::mesh::{flip, kept_faces, wall_runs, wall_side, Cdt, NO_TRI};
 
 /// Cells along a tile's side: large enough that the borders add few triangles, small
 /// enough that a tile's triangulation stays in cache.
@@ -278,7 +278,7 @@ fn tile(map: &GridMap, x0: i64, y0: i64, x1: i64, y1: i64) -> Result<Tile> {
     })?;
     // A triangle is free when the cell holding its centroid is. The centroid of integer
     // points is exact or at least a third away from a grid line, so the floor is exact.
-    let kept = super::kept_faces(&cdt, |_, [a, b, c]| {
+    let kept = kept_faces(&cdt, |_, [a, b, c]| {
         let centroid = ((a + b + c) / 3.0).floor();
         free(centroid.x as i64, centroid.y as i64)
     });

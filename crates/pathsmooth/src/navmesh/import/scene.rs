@@ -1,0 +1,274 @@
+//! Scenes: a boundary ring with hole rings, built in code or read from JSON, and their
+//! validation.
+
+use std::collections::HashMap;
+#[cfg(feature = "serde")]
+use std::path::Path;
+
+use glam::DVec2;
+#[cfg(feature = "serde")]
+use serde::{Deserialize, Serialize};
+use spade::Point2;
+
+use crate::error::{Error, Result};
+use crate::geometry::cross;
+use crate::navmesh::mesh::{
+    coordinate_ok, segments_touch, NavMesh, MAX_COORDINATE, MIN_COORDINATE,
+};
+
+/// A polygonal scene: a boundary ring and hole rings, built in code or (with the `serde`
+/// feature) read from JSON.
+///
+/// In JSON, unknown keys are an error (a misspelt `"hole"` would otherwise silently drop
+/// every obstacle).
+///
+/// ```
+/// use pathsmooth::navmesh::{NavMesh, Scene};
+/// let s = Scene { boundary: vec![[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]], holes: vec![] };
+/// assert_eq!(NavMesh::from_scene(&s)?.num_triangles(), 1);
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(Serialize, Deserialize),
+    serde(deny_unknown_fields)
+)]
+pub struct Scene {
+    /// The outer boundary ring, `[x, y]` per vertex, implicitly closed.
+    pub boundary: Vec<[f64; 2]>,
+    /// Hole rings (obstacles) strictly inside the boundary; may be absent in JSON.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub holes: Vec<Vec<[f64; 2]>>,
+}
+
+/// Navmeshes from scenes.
+impl NavMesh {
+    /// Builds a navmesh from a [`Scene`], validating its rings first.
+    ///
+    /// ```
+    /// use pathsmooth::navmesh::{NavMesh, Scene};
+    /// let scene = Scene { boundary: vec![[0.0, 0.0], [4.0, 0.0], [4.0, 3.0], [0.0, 3.0]], holes: vec![] };
+    /// let mesh = NavMesh::from_scene(&scene)?;
+    /// assert_eq!(mesh.num_triangles(), 2);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn from_scene(scene: &Scene) -> Result<Self> {
+        let rings = validate_scene(scene)?;
+        let mut vertices = Vec::new();
+        let mut edges = Vec::new();
+        for ring in &rings {
+            let base = vertices.len();
+            let n = ring.len();
+            vertices.extend(ring.iter().map(|p| Point2::new(p.x, p.y)));
+            edges.extend((0..n).map(|i| [base + i, base + (i + 1) % n]));
+        }
+        Self::build(vertices, edges)
+    }
+
+    /// Parses a JSON scene (`{"boundary": …, "holes": …}`) and builds its navmesh; `file`
+    /// names the text in error messages. Malformed JSON and unknown keys are
+    /// [`Error::Parse`]; bad rings as [`NavMesh::from_scene`]. Needs the `serde` feature.
+    ///
+    /// ```
+    /// use pathsmooth::navmesh::mesh::NavMesh;
+    /// let err = NavMesh::from_scene_json(r#"{"boundary": [[0,0],[1,1]]}"#, "bad.json").unwrap_err();
+    /// assert!(err.to_string().contains("at least 3"));
+    /// let typo = r#"{"boundary": [[0,0],[1,0],[0,1]], "hole": []}"#;
+    /// assert!(matches!(NavMesh::from_scene_json(typo, "typo.json"), Err(pathsmooth::Error::Parse { .. })));
+    /// ```
+    #[cfg(feature = "serde")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
+    pub fn from_scene_json(text: &str, file: &str) -> Result<Self> {
+        let scene: Scene = serde_json::from_str(text).map_err(|e| Error::Parse {
+            file: file.to_string(),
+            line: e.line(),
+            column: e.column(),
+            message: e.to_string(),
+        })?;
+        Self::from_scene(&scene)
+    }
+
+    /// Reads a JSON scene file and builds its navmesh. Needs the `serde` feature.
+    ///
+    /// ```
+    /// use pathsmooth::navmesh::mesh::NavMesh;
+    /// let path = std::env::temp_dir().join("pathsmooth_doc_scene.json");
+    /// std::fs::write(&path, r#"{"boundary": [[0,0],[3,0],[3,3],[0,3]]}"#).unwrap();
+    /// assert_eq!(NavMesh::load_scene(&path)?.num_triangles(), 2);
+    /// assert!(NavMesh::load_scene("/no/such/scene.json").is_err());
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    #[cfg(feature = "serde")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
+    pub fn load_scene(path: impl AsRef<Path>) -> Result<Self> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path).map_err(|e| Error::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        Self::from_scene_json(&text, &path.display().to_string())
+    }
+}
+
+/// Checks a scene's rings and returns them as closed vertex lists (a repeated first point
+/// at the end dropped).
+fn validate_scene(scene: &Scene) -> Result<Vec<Vec<DVec2>>> {
+    let bad = |message: String| Error::InvalidPolygon { message };
+    let name = |r: usize| {
+        if r == 0 {
+            "the boundary".to_string()
+        } else {
+            format!("hole {}", r - 1)
+        }
+    };
+    let mut rings = Vec::with_capacity(1 + scene.holes.len());
+    for (r, raw) in std::iter::once(&scene.boundary)
+        .chain(&scene.holes)
+        .enumerate()
+    {
+        let mut ring: Vec<DVec2> = raw.iter().map(|&[x, y]| DVec2::new(x, y)).collect();
+        if let Some(i) = ring.iter().position(|p| !p.is_finite()) {
+            return Err(bad(format!(
+                "{} vertex {i} has a NaN or infinite coordinate",
+                name(r)
+            )));
+        }
+        if let Some(i) = ring
+            .iter()
+            .position(|p| !(coordinate_ok(p.x) && coordinate_ok(p.y)))
+        {
+            return Err(bad(format!(
+                "{} vertex {i} ({:?}, {:?}) is out of range: each coordinate must be 0 or have a \
+                 magnitude in [{MIN_COORDINATE:e}, {MAX_COORDINATE:e}]",
+                name(r),
+                ring[i].x,
+                ring[i].y
+            )));
+        }
+        if ring.len() > 1 && ring.first() == ring.last() {
+            ring.pop();
+        }
+        if ring.len() < 3 {
+            return Err(bad(format!(
+                "{} is not a closed polygon: it needs at least 3 distinct vertices, it has {}",
+                name(r),
+                ring.len()
+            )));
+        }
+        if ring_area2(&ring) == 0.0 {
+            return Err(bad(format!("{} has zero area", name(r))));
+        }
+        rings.push(ring);
+    }
+    // Duplicate vertices anywhere (within a ring or shared between rings).
+    let mut seen: HashMap<(u64, u64), (usize, usize)> = HashMap::new();
+    for (r, ring) in rings.iter().enumerate() {
+        for (i, p) in ring.iter().enumerate() {
+            let key = ((p.x + 0.0).to_bits(), (p.y + 0.0).to_bits());
+            if let Some(&(r0, i0)) = seen.get(&key) {
+                return Err(bad(format!(
+                    "duplicate vertex ({}, {}): {} vertex {i0} and {} vertex {i}",
+                    p.x,
+                    p.y,
+                    name(r0),
+                    name(r)
+                )));
+            }
+            seen.insert(key, (r, i));
+        }
+    }
+    check_crossings(&rings, &name)?;
+    // With no crossings, a ring is inside another iff one of its vertices is.
+    for (r, ring) in rings.iter().enumerate().skip(1) {
+        if !point_in_ring(ring[0], &rings[0]) {
+            return Err(bad(format!("{} lies outside the boundary", name(r))));
+        }
+        if let Some(o) = (1..rings.len()).find(|&o| o != r && point_in_ring(ring[0], &rings[o])) {
+            return Err(bad(format!("{} lies inside {}", name(r), name(o))));
+        }
+    }
+    Ok(rings)
+}
+
+/// Twice the signed area of a ring (shoelace).
+fn ring_area2(ring: &[DVec2]) -> f64 {
+    (0..ring.len())
+        .map(|i| cross(ring[i], ring[(i + 1) % ring.len()]))
+        .sum()
+}
+
+/// Even-odd point-in-polygon test (crossing number).
+fn point_in_ring(p: DVec2, ring: &[DVec2]) -> bool {
+    let mut inside = false;
+    for i in 0..ring.len() {
+        let (a, b) = (ring[i], ring[(i + 1) % ring.len()]);
+        if (a.y > p.y) != (b.y > p.y) && p.x < a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y) {
+            inside = !inside;
+        }
+    }
+    inside
+}
+
+/// Rejects any two ring edges that touch other than at a shared endpoint of consecutive
+/// edges of one ring. Edges are sorted by their left end so only x-overlapping pairs are
+/// tested (sweep), which keeps typical scenes near O(n log n).
+fn check_crossings(rings: &[Vec<DVec2>], name: &dyn Fn(usize) -> String) -> Result<()> {
+    struct Edge {
+        ring: usize,
+        i: usize,
+        a: DVec2,
+        b: DVec2,
+    }
+    let mut edges: Vec<Edge> = rings
+        .iter()
+        .enumerate()
+        .flat_map(|(r, ring)| {
+            (0..ring.len()).map(move |i| Edge {
+                ring: r,
+                i,
+                a: ring[i],
+                b: ring[(i + 1) % ring.len()],
+            })
+        })
+        .collect();
+    edges.sort_by(|e, f| e.a.x.min(e.b.x).total_cmp(&f.a.x.min(f.b.x)));
+    for (k, e) in edges.iter().enumerate() {
+        let e_max = e.a.x.max(e.b.x);
+        for f in &edges[k + 1..] {
+            if f.a.x.min(f.b.x) > e_max {
+                break;
+            }
+            let n = rings[e.ring].len();
+            let adjacent = e.ring == f.ring && ((e.i + 1) % n == f.i || (f.i + 1) % n == e.i);
+            let hit = if adjacent {
+                // Neighbours share one endpoint; they may only overlap by folding back.
+                let (shared, p, q) = if e.b == f.a {
+                    (e.b, e.a, f.b)
+                } else {
+                    (e.a, e.b, f.a)
+                };
+                cross(p - shared, q - shared) == 0.0 && (p - shared).dot(q - shared) > 0.0
+            } else {
+                segments_touch(e.a, e.b, f.a, f.b)
+            };
+            if hit {
+                let what = if e.ring == f.ring {
+                    "self-intersecting"
+                } else {
+                    "crossing"
+                };
+                return Err(Error::InvalidPolygon {
+                    message: format!(
+                        "{what} edges: {} edge {} and {} edge {}",
+                        name(e.ring),
+                        e.i,
+                        name(f.ring),
+                        f.i
+                    ),
+                });
+            }
+        }
+    }
+    Ok(())
+}

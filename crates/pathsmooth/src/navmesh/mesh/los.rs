@@ -1,0 +1,164 @@
+//! The line-of-sight walk over the triangles, and the segment-touch predicate it and the
+//! importers share.
+
+use glam::DVec2;
+
+use super::{NavMesh, TriId};
+use crate::geometry::cross;
+
+/// Line of sight on the navmesh.
+impl NavMesh {
+    /// True when the segment `a`–`b` stays inside the free region: it walks the triangles
+    /// from the one holding `a`, crossing shared edges, and fails on meeting a wall edge.
+    /// Touching a wall or grazing a corner is allowed; a segment through a pinch vertex, or
+    /// with an end outside the mesh, is refused. Conservative on ties that floating-point
+    /// orientation tests cannot settle.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// # use pathsmooth::navmesh::{NavMesh, Scene};
+    /// // An L-shaped room.
+    /// let l = vec![[0.0, 0.0], [2.0, 0.0], [2.0, 1.0], [1.0, 1.0], [1.0, 2.0], [0.0, 2.0]];
+    /// let mesh = NavMesh::from_scene(&Scene { boundary: l, holes: vec![] })?;
+    /// assert!(mesh.line_of_sight(DVec2::new(0.5, 1.5), DVec2::new(1.5, 0.5)));
+    /// assert!(!mesh.line_of_sight(DVec2::new(0.9, 1.9), DVec2::new(1.9, 0.9)));
+    /// // Along the wall, touching the corner (1, 1):
+    /// assert!(mesh.line_of_sight(DVec2::new(1.0, 1.5), DVec2::new(1.0, 0.5)));
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn line_of_sight(&self, a: DVec2, b: DVec2) -> bool {
+        if !self.in_bounds(b) {
+            return false;
+        }
+        match self.locate(a) {
+            Some(t) => self.walk(t, a, b, None).is_some(),
+            None => false,
+        }
+    }
+
+    /// The straight walk of [`line_of_sight`](Self::line_of_sight) from triangle `t`: the
+    /// triangle holding `b`, or `None` when the segment meets a wall. With `out`, every
+    /// triangle entered is appended to it, the fans round vertices the segment passes
+    /// through included ([`channel_along`](Self::channel_along)).
+    pub(crate) fn walk(
+        &self,
+        mut t: TriId,
+        a: DVec2,
+        b: DVec2,
+        mut out: Option<&mut Vec<TriId>>,
+    ) -> Option<TriId> {
+        let d = b - a;
+        // Progress along d of the last corner the walk passed.
+        let mut progress = 0.0;
+        // Each step enters a new triangle or passes a corner; bound it for safety.
+        for _ in 0..(4 * self.triangles.len() + 16) {
+            if self.triangle_contains(t, b) {
+                return Some(t);
+            }
+            let tri = self.triangles[t];
+            let p = tri.map(|i| self.vertices[i as usize]);
+            let side = p.map(|v| cross(d, v - a));
+            // Leave through the edge whose start is right of the line and end left of it.
+            if let Some(i) = (0..3).find(|&i| side[i] < 0.0 && side[(i + 1) % 3] > 0.0) {
+                t = self.across(t, i)?;
+                if let Some(out) = out.as_deref_mut() {
+                    out.push(t);
+                }
+                continue;
+            }
+            // Otherwise the line leaves through a corner: the farthest one on the line not
+            // behind the walk (possibly the corner it stands on).
+            let k = (0..3)
+                .filter(|&i| side[i] == 0.0 && d.dot(p[i] - a) >= progress)
+                .max_by(|&i, &j| d.dot(p[i] - a).total_cmp(&d.dot(p[j] - a)))?;
+            let next = d.dot(p[k] - a);
+            if next == progress && self.angle_holds(t, tri[k], d) {
+                // Standing on a corner whose angle holds d, yet no exit: numerically stuck.
+                return None;
+            }
+            progress = next;
+            t = self.turn_about(t, tri[k], d, out.as_deref_mut())?;
+        }
+        None
+    }
+
+    fn corner(&self, t: TriId, i: usize) -> DVec2 {
+        self.vertices[self.triangles[t][i % 3] as usize]
+    }
+
+    /// True when direction `d` leaves vertex `v` into the closed angle of triangle `t` at `v`.
+    fn angle_holds(&self, t: TriId, v: u32, d: DVec2) -> bool {
+        let Some(k) = self.triangles[t].iter().position(|&x| x == v) else {
+            return false;
+        };
+        let o = self.corner(t, k);
+        let (e1, e2) = (self.corner(t, k + 1) - o, self.corner(t, k + 2) - o);
+        cross(e1, d) >= 0.0 && cross(d, e2) >= 0.0
+    }
+
+    /// Rotates about vertex `v` from triangle `t`, through shared edges only, to the triangle
+    /// whose angle at `v` holds direction `d`; tries counter-clockwise first, then clockwise.
+    /// `None` when walls stop both rotations (the direction leads into a wall or a pinch).
+    /// With `out`, the triangles of the successful rotation (the last one included) are
+    /// appended to it.
+    fn turn_about(
+        &self,
+        t: TriId,
+        v: u32,
+        d: DVec2,
+        mut out: Option<&mut Vec<TriId>>,
+    ) -> Option<TriId> {
+        if self.angle_holds(t, v, d) {
+            return Some(t);
+        }
+        let mark = out.as_deref().map_or(0, Vec::len);
+        for ccw in [true, false] {
+            if let Some(out) = out.as_deref_mut() {
+                out.truncate(mark);
+            }
+            let mut cur = t;
+            for _ in 0..self.triangles.len() {
+                let k = self.triangles[cur].iter().position(|&x| x == v)?;
+                // Edge k leaves v (clockwise neighbour side), edge k+2 arrives at v.
+                let edge = if ccw { (k + 2) % 3 } else { k };
+                match self.across(cur, edge) {
+                    Some(n) if n == t => break,
+                    Some(n) => {
+                        cur = n;
+                        if let Some(out) = out.as_deref_mut() {
+                            out.push(n);
+                        }
+                        if self.angle_holds(cur, v, d) {
+                            return Some(cur);
+                        }
+                    }
+                    None => break,
+                }
+            }
+        }
+        if let Some(out) = out {
+            out.truncate(mark);
+        }
+        None
+    }
+}
+
+/// True when closed segments `a`–`b` and `c`–`d` share at least one point.
+pub(crate) fn segments_touch(a: DVec2, b: DVec2, c: DVec2, d: DVec2) -> bool {
+    let o1 = cross(b - a, c - a);
+    let o2 = cross(b - a, d - a);
+    let o3 = cross(d - c, a - c);
+    let o4 = cross(d - c, b - c);
+    let on = |p: DVec2, q: DVec2, r: DVec2| {
+        r.x >= p.x.min(q.x) && r.x <= p.x.max(q.x) && r.y >= p.y.min(q.y) && r.y <= p.y.max(q.y)
+    };
+    if ((o1 > 0.0 && o2 < 0.0) || (o1 < 0.0 && o2 > 0.0))
+        && ((o3 > 0.0 && o4 < 0.0) || (o3 < 0.0 && o4 > 0.0))
+    {
+        return true;
+    }
+    (o1 == 0.0 && on(a, b, c))
+        || (o2 == 0.0 && on(a, b, d))
+        || (o3 == 0.0 && on(c, d, a))
+        || (o4 == 0.0 && on(c, d, b))
+}
