@@ -82,8 +82,8 @@ impl Default for RelaxParams {
 /// use pathsmooth::navmesh::{portals::Portal, relax::{relax, RelaxParams}};
 /// // A gap whose upper end is at y = 1: the margin keeps the node 0.1 below it.
 /// let gap = [Portal::new(DVec2::new(1.0, 1.0), DVec2::new(1.0, -1.0))];
-/// let opts = RelaxParams { margin: 0.1, ..RelaxParams::default() };
-/// let path = relax(&gap, DVec2::new(0.0, 3.0), DVec2::new(2.0, 3.0), &opts)?;
+/// let params = RelaxParams { margin: 0.1, ..RelaxParams::default() };
+/// let path = relax(&gap, DVec2::new(0.0, 3.0), DVec2::new(2.0, 3.0), &params)?;
 /// assert!((path[1] - DVec2::new(1.0, 0.9)).length() < 1e-12);
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
@@ -91,10 +91,10 @@ pub fn relax(
     portals: &[Portal],
     start: DVec2,
     goal: DVec2,
-    opts: &RelaxParams,
+    params: &RelaxParams,
 ) -> Result<Vec<DVec2>> {
     let mut out = Vec::with_capacity(portals.len() + 2);
-    relax_into(portals, start, goal, opts, &mut out)?;
+    relax_into(portals, start, goal, params, &mut out)?;
     Ok(out)
 }
 
@@ -115,14 +115,14 @@ pub fn relax_into(
     portals: &[Portal],
     start: DVec2,
     goal: DVec2,
-    opts: &RelaxParams,
+    params: &RelaxParams,
     out: &mut Vec<DVec2>,
 ) -> Result<usize> {
     out.clear();
     out.push(start);
     out.extend(portals.iter().map(Portal::midpoint));
     out.push(goal);
-    relax_in_place(portals, out, opts)
+    relax_in_place(portals, out, params)
 }
 
 /// Relaxes an existing path in place: `path[0]` is the start, `path[k]` (k = 1..=n) must lie
@@ -141,15 +141,15 @@ pub fn relax_into(
 /// assert_eq!(path[1], DVec2::new(1.0, 0.0));
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
-pub fn relax_in_place(portals: &[Portal], path: &mut [DVec2], opts: &RelaxParams) -> Result<usize> {
-    check(portals, path, opts)?;
+pub fn relax_in_place(portals: &[Portal], path: &mut [DVec2], params: &RelaxParams) -> Result<usize> {
+    check(portals, path, params)?;
     let mut sweeps = 0;
-    while sweeps < opts.max_passes {
+    while sweeps < params.max_passes {
         sweeps += 1;
         let mut biggest: f64 = 0.0;
         for (k, portal) in portals.iter().enumerate() {
             let (a, cur, b) = (path[k], path[k + 1], path[k + 2]);
-            let x = best_point(portal, a, b, opts.margin);
+            let x = best_point(portal, a, b, params.margin);
             let before = a.distance(cur) + cur.distance(b);
             let after = a.distance(x) + x.distance(b);
             if after <= before {
@@ -157,14 +157,14 @@ pub fn relax_in_place(portals: &[Portal], path: &mut [DVec2], opts: &RelaxParams
                 path[k + 1] = x;
             }
         }
-        if biggest <= opts.tolerance {
+        if biggest <= params.tolerance {
             break;
         }
     }
     Ok(sweeps)
 }
 
-fn check(portals: &[Portal], path: &[DVec2], opts: &RelaxParams) -> Result<()> {
+fn check(portals: &[Portal], path: &[DVec2], params: &RelaxParams) -> Result<()> {
     let needed = portals.len() + 2;
     if path.len() != needed {
         return Err(Error::TooFewPoints {
@@ -182,7 +182,7 @@ fn check(portals: &[Portal], path: &[DVec2], opts: &RelaxParams) -> Result<()> {
     {
         return Err(Error::NonFinite { index: i + 1 });
     }
-    for (name, v) in [("margin", opts.margin), ("tolerance", opts.tolerance)] {
+    for (name, v) in [("margin", params.margin), ("tolerance", params.tolerance)] {
         if !(v.is_finite() && v >= 0.0) {
             return Err(Error::param(name, v, "a finite number ≥ 0"));
         }

@@ -42,11 +42,7 @@
 //! Memory grows with what the search touches, never with the mesh: an expanded node leaves
 //! 5 bytes (its parent and the edge it came in by, enough to rebuild the channel) and its
 //! 88-byte slot is reused, so full nodes are only held for the open list; roots cost 32
-//! bytes, the best cost per corner reached and the flood marks live in hash maps. On a
-//! random 4096² grid map (11.4 M triangles), a corner-to-corner search expands 17.4 M
-//! nodes, and `plan --method funnel` peaks about 220 MB above the world and the mesh (it
-//! was 3 GB more with a full node kept per node and per-triangle tables; see
-//! `docs/pipeline.md`).
+//! bytes, the best cost per corner reached and the flood marks live in hash maps.
 //!
 //! ```
 //! use glam::DVec2;
