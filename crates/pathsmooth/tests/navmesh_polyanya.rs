@@ -6,24 +6,19 @@
 //! sample of 40 per map otherwise.
 
 mod common;
-#[path = "support/polyanya_mesh.rs"]
-mod polyanya_mesh;
-
-use polyanya_mesh::polyanya_mesh;
-#[path = "common/counting_alloc.rs"]
-mod counting_alloc;
-
-#[global_allocator]
-static GLOBAL: counting_alloc::Counting = counting_alloc::Counting;
 
 use std::collections::BinaryHeap;
 
+use common::polyanya_mesh::polyanya_mesh;
 use glam::DVec2;
 use pathsmooth::grid::GridMap;
 use pathsmooth::navmesh::mesh::{NavMesh, Scene};
 use pathsmooth::navmesh::NavMeshQuery;
 use pathsmooth::{Error, GridWorld, Validator, World};
 use proptest::prelude::*;
+
+#[global_allocator]
+static GLOBAL: common::counting_alloc::Counting = common::counting_alloc::Counting;
 
 fn length(path: &[DVec2]) -> f64 {
     path.windows(2).map(|w| w[0].distance(w[1])).sum()
@@ -84,11 +79,11 @@ fn a_reused_query_does_not_allocate() {
         }
     };
     run(&mut q); // grow the buffers
-    let before = counting_alloc::allocations();
+    let before = common::counting_alloc::allocations();
     run(&mut q);
     run(&mut q);
     assert_eq!(
-        counting_alloc::allocations() - before,
+        common::counting_alloc::allocations() - before,
         0,
         "allocations in steady state"
     );
