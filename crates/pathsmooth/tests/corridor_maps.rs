@@ -41,10 +41,10 @@ fn check_corridor(field: &DistanceField, c: &DiskCorridor, radius: f64, what: &s
 
 #[test]
 fn corridor_paths_are_valid_and_short_on_every_dev_map() {
-    for name in common::MAPS {
-        let Some((map, scen)) = common::try_load(name) else {
-            return;
-        };
+    let Some(maps) = common::real_maps(&common::MAPS) else {
+        return;
+    };
+    for (name, map, scen) in maps {
         let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
         let cmap = CorridorMap::build(&map);
         let validator = Validator::new(&world);
@@ -95,10 +95,10 @@ fn corridor_paths_are_valid_and_short_on_every_dev_map() {
 #[test]
 fn the_compact_maps_route_pulled_taut_is_valid_and_nearly_as_short_as_a_stars() {
     let options = CorridorParams::default();
-    for name in common::MAPS {
-        let Some((map, scen)) = common::try_load(name) else {
-            return;
-        };
+    let Some(maps) = common::real_maps(&common::MAPS) else {
+        return;
+    };
+    for (name, map, scen) in maps {
         let world = pathsmooth::GridWorld::new(map).unwrap();
         let validator = Validator::new(&world);
         let mut planner = CorridorPlanner::new();
@@ -276,15 +276,17 @@ fn check_compact_graph(map: &GridMap, cmap: &CorridorMap, what: &str) {
 fn the_graph_is_a_compact_medial_graph_of_exact_clearance_disks() {
     // Measured (vertices / free cells): arena 59 / 2054, den312d 178 / 2445, AR0011SR
     // 2167 / 120458, Berlin_0_256 1131 / 48147; asserted with a margin of about 2.
-    for (name, ratio) in [
+    let ratios = [
         ("dao/arena", 15),
         ("dao/den312d", 6),
         ("bg512/AR0011SR", 25),
         ("cities/Berlin_0_256", 20),
-    ] {
-        let Some((map, _)) = common::try_load(name) else {
-            return;
-        };
+    ];
+    let names = ratios.map(|(name, _)| name);
+    let Some(maps) = common::real_maps(&names) else {
+        return;
+    };
+    for ((name, map, _), (_, ratio)) in maps.zip(ratios) {
         let cmap = CorridorMap::build(&map);
         check_compact_graph(&map, &cmap, name);
         // One cell wide: 2×2 blocks of skeleton cells only at junctions where the move rule

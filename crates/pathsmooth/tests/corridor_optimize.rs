@@ -213,8 +213,11 @@ fn real_map_corridors_reach_clarabels_optimum() {
     };
     let mut planner = CorridorPlanner::new();
     let mut checked = 0;
-    for name in ["dao/den312d", "bg512/AR0011SR", "rooms/8room_000"] {
-        let (map, scen) = common::load(name);
+    let names = ["dao/den312d", "bg512/AR0011SR", "rooms/8room_000"];
+    let Some(maps) = common::real_maps(&names) else {
+        return;
+    };
+    for (name, map, scen) in maps {
         let world = GridWorld::new(map).unwrap();
         let queries = scen
             .iter()

@@ -42,10 +42,10 @@ fn scenarios(name: &str, scen: &[Scenario], per_large_map: usize) -> Vec<Scenari
 #[test]
 fn astar_lengths_equal_the_optimal_lengths() {
     let mut checked = 0;
-    for name in common::MAPS {
-        let Some((map, scen)) = common::try_load(name) else {
-            return;
-        };
+    let Some(maps) = common::real_maps(&common::MAPS) else {
+        return;
+    };
+    for (name, map, scen) in maps {
         // Berlin is small enough (256²) to run a larger share.
         let per_map = if name.starts_with("cities") { 120 } else { 25 };
         for s in scenarios(name, &scen, per_map) {
@@ -122,10 +122,10 @@ fn check_post_processing(
 
 #[test]
 fn astar_and_shortcut_paths_are_valid_on_every_map() {
-    for name in common::MAPS {
-        let Some((map, scen)) = common::try_load(name) else {
-            return;
-        };
+    let Some(maps) = common::real_maps(&common::MAPS) else {
+        return;
+    };
+    for (name, map, scen) in maps {
         let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
         let validator = Validator::new(&world);
         let mut shortcutter = Shortcutter::new(&world);
@@ -156,10 +156,10 @@ fn midpoint_cutter(p: &[DVec2]) -> pathsmooth::Result<Vec<DVec2>> {
 fn map_safe_smoothing_is_always_valid() {
     let mut blind_invalid = 0;
     let mut total = 0;
-    for name in common::MAPS {
-        let Some((map, scen)) = common::try_load(name) else {
-            return;
-        };
+    let Some(maps) = common::real_maps(&common::MAPS) else {
+        return;
+    };
+    for (name, map, scen) in maps {
         let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
         let validator = Validator::new(&world);
         let mut safe = MapSafe::new(&world);
@@ -271,10 +271,10 @@ fn clearance_matches_brute_force_on_arena() {
 fn shortcut_equals_the_plain_farthest_visible_loop() {
     use pathsmooth::grid::distance::DistanceField;
     use pathsmooth::grid::los::segment_is_clear;
-    for name in ["dao/den312d", "rooms/8room_000"] {
-        let Some((map, scen)) = common::try_load(name) else {
-            return;
-        };
+    let Some(maps) = common::real_maps(&["dao/den312d", "rooms/8room_000"]) else {
+        return;
+    };
+    for (name, map, scen) in maps {
         let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
         let field = DistanceField::new(&map);
         let mut shortcutter = Shortcutter::new(&world);

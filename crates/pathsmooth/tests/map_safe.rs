@@ -449,10 +449,10 @@ fn den312d_shortcut_path_gets_smooth() {
 #[test]
 fn real_maps_valid_and_smoother_than_shortcuts() {
     let (mut before, mut after) = (0.0, 0.0);
-    for name in common::MAPS {
-        let Some((map, scen)) = common::try_load(name) else {
-            return;
-        };
+    let Some(maps) = common::real_maps(&common::MAPS) else {
+        return;
+    };
+    for (name, map, scen) in maps {
         let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
         let validator = Validator::new(&world);
         let mut shortcutter = Shortcutter::new(&world);

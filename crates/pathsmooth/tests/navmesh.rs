@@ -774,15 +774,16 @@ fn crosses_seam_or_pinch(map: &GridMap, a: DVec2, b: DVec2) -> bool {
 
 #[test]
 fn real_maps_navmesh_corridors_and_funnel() {
-    for name in [
+    let names = [
         "dao/arena",
         "rooms/8room_000",
         "mazes/maze512-4-0",
         "cities/Berlin_0_256",
-    ] {
-        let Some((map, scen)) = common::try_load(name) else {
-            return;
-        };
+    ];
+    let Some(maps) = common::real_maps(&names) else {
+        return;
+    };
+    for (name, map, scen) in maps {
         let mesh = NavMesh::from_grid(&map).unwrap();
         for t in 0..mesh.num_triangles() {
             let c = GridMap::cell_at(mesh.centroid(t)).unwrap();
@@ -845,10 +846,10 @@ fn real_maps_navmesh_corridors_and_funnel() {
 #[test]
 #[ignore]
 fn funnel_statistics() {
-    for name in ["dao/arena", "rooms/8room_000"] {
-        let Some((map, scen)) = common::try_load(name) else {
-            return;
-        };
+    let Some(maps) = common::real_maps(&["dao/arena", "rooms/8room_000"]) else {
+        return;
+    };
+    for (name, map, scen) in maps {
         let mesh = NavMesh::from_grid(&map).unwrap();
         let (mut sum, mut worst, mut best, mut longer, mut count) =
             (0.0, 0.0f64, f64::INFINITY, 0, 0);

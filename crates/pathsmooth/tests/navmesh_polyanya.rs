@@ -267,31 +267,14 @@ proptest! {
     }
 }
 
-/// Every 10th scenario of every map with `PATHSMOOTH_FULL`; else at most `sample` of them
-/// spread over the file (four times as many with `PATHSMOOTH_SLOW`, as in CI).
-fn scenarios(name: &str, sample: usize) -> Option<(GridMap, Vec<pathsmooth::Scenario>)> {
-    let (map, scen) = common::try_load(name)?;
-    let every: Vec<_> = scen.iter().step_by(10).cloned().collect();
-    let picked = if common::full() {
-        every
-    } else if common::slow() {
-        common::sample(&every, 4 * sample)
-    } else {
-        common::sample(&every, sample)
-    };
-    Some((map, picked))
-}
-
 #[test]
 fn radius_zero_lengths_equal_polyanyas_on_every_map() {
-    if !common::have_movingai() {
+    let Some(maps) = common::real_maps(&common::MAPS) else {
         return;
-    }
+    };
     let mut compared = 0;
-    for name in common::MAPS {
-        let Some((map, scen)) = scenarios(name, 40) else {
-            return;
-        };
+    for (name, map, scen) in maps {
+        let scen = common::sweep(&scen, 40, 160);
         let mesh = NavMesh::from_grid(&map).unwrap();
         let theirs = polyanya_mesh(&mesh);
         let mut q = NavMeshQuery::new();
@@ -313,15 +296,13 @@ fn radius_zero_lengths_equal_polyanyas_on_every_map() {
 
 #[test]
 fn navmesh_paths_are_valid_at_radius_0_03_05_on_every_map() {
-    if !common::have_movingai() {
+    let Some(maps) = common::real_maps(&common::MAPS) else {
         return;
-    }
+    };
     let (mut planned, mut checked) = (0, 0);
     let mut failures = Vec::new();
-    for name in common::MAPS {
-        let Some((map, scen)) = scenarios(name, 15) else {
-            return;
-        };
+    for (name, map, scen) in maps {
+        let scen = common::sweep(&scen, 15, 60);
         let grid = GridWorld::new(map.clone()).unwrap();
         let world = pathsmooth::NavMeshWorld::new(NavMesh::from_grid(&map).unwrap());
         let validator = Validator::new(&grid);

@@ -51,6 +51,27 @@ pub fn try_load(name: &str) -> Option<(GridMap, Vec<Scenario>)> {
     have_movingai().then(|| load(name))
 }
 
+/// The loop over real maps: each of `names` (as in [`MAPS`]) with its scenarios, loaded
+/// when the loop reaches it; `None`, after one line saying so, when the Moving AI data is
+/// missing (the test then skips itself):
+///
+/// ```ignore
+/// let Some(maps) = common::real_maps(&common::MAPS) else {
+///     return;
+/// };
+/// for (name, map, scen) in maps { … }
+/// ```
+pub fn real_maps<'a>(
+    names: &'a [&'static str],
+) -> Option<impl Iterator<Item = (&'static str, GridMap, Vec<Scenario>)> + 'a> {
+    have_movingai().then(|| {
+        names.iter().map(|&name| {
+            let (map, scen) = load(name);
+            (name, map, scen)
+        })
+    })
+}
+
 /// Loads `name.map` and `name.map.scen` (name as in [`MAPS`]); panics with one clear line
 /// when the Moving AI data is missing. Prefer [`try_load`], which skips instead.
 pub fn load(name: &str) -> (GridMap, Vec<Scenario>) {
@@ -76,6 +97,19 @@ pub fn slow() -> bool {
 /// than a local `cargo test`.
 pub fn full() -> bool {
     std::env::var_os("PATHSMOOTH_FULL").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// The scenarios a real-map sweep runs: every 10th of the file with [`full`]; else at most
+/// `slow_max` of those (with [`slow`], as in CI) or `quick_max`, spread over the file.
+pub fn sweep(scen: &[Scenario], quick_max: usize, slow_max: usize) -> Vec<Scenario> {
+    let every_tenth: Vec<Scenario> = scen.iter().step_by(10).cloned().collect();
+    if full() {
+        every_tenth
+    } else if slow() {
+        sample(&every_tenth, slow_max)
+    } else {
+        sample(&every_tenth, quick_max)
+    }
 }
 
 /// Every `step`-th scenario, at most `max` of them, spread over the whole file.
