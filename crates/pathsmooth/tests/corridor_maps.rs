@@ -484,23 +484,9 @@ mod props {
     use super::*;
     use proptest::prelude::*;
 
-    /// A random map (about `density` % blocked) with a start and a goal cell, both free.
+    /// A random map (0–35 % blocked) with a start and a goal cell, both free.
     fn scene() -> impl Strategy<Value = (GridMap, IVec2, IVec2)> {
-        (8i32..24, 6i32..16, 0u64..35, any::<u64>()).prop_flat_map(|(w, h, density, seed)| {
-            let cell = (0..w, 0..h).prop_map(|(x, y)| IVec2::new(x, y));
-            (cell.clone(), cell).prop_map(move |(s, g)| {
-                let map = GridMap::from_fn(w as usize, h as usize, |x, y| {
-                    let c = IVec2::new(x as i32, y as i32);
-                    let mut z =
-                        seed ^ ((x as u64) << 32 | y as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-                    z ^= z >> 29;
-                    z = z.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-                    z ^= z >> 32;
-                    c == s || c == g || z % 100 >= density
-                });
-                (map, s, g)
-            })
-        })
+        common::grids::arb_scene(8..=23, 6..=15, 0.0..0.35)
     }
 
     proptest! {

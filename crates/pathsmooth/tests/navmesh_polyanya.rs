@@ -10,7 +10,7 @@ mod common;
 use std::collections::BinaryHeap;
 
 use common::polyanya_mesh::polyanya_mesh;
-use glam::DVec2;
+use glam::{DVec2, IVec2};
 use pathsmooth::grid::GridMap;
 use pathsmooth::navmesh::mesh::{NavMesh, Scene};
 use pathsmooth::navmesh::NavMeshQuery;
@@ -197,27 +197,9 @@ fn visibility_graph_length(map: &GridMap, mesh: &NavMesh, s: DVec2, g: DVec2) ->
     None
 }
 
-fn random_map() -> impl Strategy<Value = (Vec<String>, (usize, usize), (usize, usize))> {
-    (4usize..12, 4usize..12).prop_flat_map(|(w, h)| {
-        (
-            proptest::collection::vec(proptest::bool::weighted(0.3), w * h),
-            (0..w, 0..h),
-            (0..w, 0..h),
-        )
-            .prop_map(move |(cells, s, g)| {
-                let mut rows: Vec<String> = (0..h)
-                    .map(|y| {
-                        (0..w)
-                            .map(|x| if cells[y * w + x] { '@' } else { '.' })
-                            .collect()
-                    })
-                    .collect();
-                for (x, y) in [s, g] {
-                    rows[y].replace_range(x..x + 1, ".");
-                }
-                (rows, s, g)
-            })
-    })
+/// A random scene: a map of 4 to 11 cells a side (30 % walls), a start and a goal cell.
+fn random_map() -> impl Strategy<Value = (GridMap, IVec2, IVec2)> {
+    common::grids::arb_scene(4..=11, 4..=11, Just(0.3))
 }
 
 proptest! {
@@ -225,11 +207,11 @@ proptest! {
     /// On random grid scenes the path is valid, and its length is the visibility graph's
     /// exact optimum (so never longer than any funnel through any channel).
     #[test]
-    fn radius_zero_is_the_exact_optimum((rows, s, g) in random_map()) {
-        let map = GridMap::from_rows(&rows).unwrap();
+    fn radius_zero_is_the_exact_optimum((map, s, g) in random_map()) {
+        let rows = common::grids::rows(&map);
         let mesh = NavMesh::from_grid(&map).unwrap();
         let world = GridWorld::new(map.clone()).unwrap();
-        let (s, g) = (p(s.0 as f64 + 0.5, s.1 as f64 + 0.5), p(g.0 as f64 + 0.5, g.1 as f64 + 0.5));
+        let (s, g) = (GridMap::cell_center(s), GridMap::cell_center(g));
         let exact = visibility_graph_length(&map, &mesh, s, g);
         let mut q = NavMeshQuery::new();
         match (q.find_path(&mesh, s, g, 0.0), exact) {
@@ -249,13 +231,13 @@ proptest! {
     /// found wherever grid A* with the radius finds one.
     #[test]
     fn radius_paths_are_valid_and_found_where_grid_astar_finds_one(
-        (rows, s, g) in random_map(),
+        (map, s, g) in random_map(),
         r in proptest::sample::select(vec![0.2, 0.3, 0.45]),
     ) {
-        let map = GridMap::from_rows(&rows).unwrap();
+        let rows = common::grids::rows(&map);
         let world = pathsmooth::NavMeshWorld::new(NavMesh::from_grid(&map).unwrap());
         let grid = GridWorld::new(map).unwrap();
-        let (s, g) = (p(s.0 as f64 + 0.5, s.1 as f64 + 0.5), p(g.0 as f64 + 0.5, g.1 as f64 + 0.5));
+        let (s, g) = (GridMap::cell_center(s), GridMap::cell_center(g));
         let ours = world.plan(s, g, r);
         if let Ok(path) = &ours {
             let report = Validator::new(&grid).validate(path, r).unwrap();

@@ -1,9 +1,10 @@
-//! The integration tests' one shared module: every test file (and, through
-//! `benches/support`, every bench) declares `mod common;` and takes what it needs.
+//! The integration tests' one shared module: each test file declares `mod common;` and
+//! takes what it needs (the benches reach it through `benches/support`).
 //!
 //! - [`maps`] (re-exported here): where the Moving AI data lives, the DEV maps, loading
 //!   them, the loop over them ([`real_maps`]) and how many scenarios a sweep runs.
 //! - [`rng`]: the one seeded generator, for reproducible input outside proptest.
+//! - [`grids`]: the one random-map strategy (proptest) and scenes on it.
 //! - [`corridor_ref`]: random corridors and clarabel's exact optimum of a corridor problem.
 //! - [`polyanya_mesh`]: the `polyanya` crate's mesh from a pathsmooth navmesh.
 //! - [`counting_alloc`]: the counting global allocator of the "allocates nothing" tests.
@@ -11,6 +12,7 @@
 
 pub mod corridor_ref;
 pub mod counting_alloc;
+pub mod grids;
 pub mod maps;
 pub mod polyanya_mesh;
 pub mod rng;
