@@ -248,15 +248,7 @@ fn clearance_matches_brute_force_on_arena() {
             (k as f64 * golden).fract() * w,
             (k as f64 * 0.754_877_666).fract() * h,
         );
-        let mut brute = q.x.min(w - q.x).min(q.y).min(h - q.y);
-        for y in 0..map.height() as i64 {
-            for x in 0..map.width() as i64 {
-                if map.is_blocked(x, y) {
-                    let lo = DVec2::new(x as f64, y as f64);
-                    brute = brute.min((lo - q).max(q - lo - DVec2::ONE).max(DVec2::ZERO).length());
-                }
-            }
-        }
+        let brute = common::oracle::clearance(&map, q);
         assert!(
             (field.clearance(q) - brute).abs() < 1e-12,
             "{q}: {} vs {brute}",

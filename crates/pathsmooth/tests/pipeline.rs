@@ -55,9 +55,10 @@ fn grid_world_in_metres_with_a_radius() {
             (out[0], out[out.len() - 1]),
             (path[0], path[path.len() - 1])
         );
-        // Independently: the distance field in cells, scaled, sampled along the path.
-        let sampled =
-            sampled_min_clearance(&out, |p| world.field().clearance(world.to_grid(p)) * 0.5);
+        // Independently: the brute-force clearance in cells, scaled, sampled along the path.
+        let sampled = sampled_min_clearance(&out, |p| {
+            common::oracle::clearance(&map, world.to_grid(p)) * 0.5
+        });
         assert!(
             sampled >= 0.3 - 1e-9,
             "{preset:?}: sampled clearance {sampled}"

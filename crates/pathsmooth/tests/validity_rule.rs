@@ -3,6 +3,7 @@
 
 mod common;
 
+use common::oracle::clearance as brute_clearance;
 use glam::{DVec2, IVec2};
 use pathsmooth::grid::distance::DistanceField;
 use pathsmooth::grid::los::{
@@ -209,25 +210,6 @@ fn brute_collides(map: &GridMap, a: DVec2, b: DVec2) -> bool {
         }
     }
     false
-}
-
-/// Distance from a point to the closed unit square of cell (x, y).
-fn point_square(q: DVec2, x: i64, y: i64) -> f64 {
-    let lo = p(x as f64, y as f64);
-    (lo - q).max(q - lo - DVec2::ONE).max(DVec2::ZERO).length()
-}
-
-fn brute_clearance(map: &GridMap, q: DVec2) -> f64 {
-    let (w, h) = (map.width() as f64, map.height() as f64);
-    let mut best = q.x.min(w - q.x).min(q.y).min(h - q.y).max(0.0);
-    for x in 0..map.width() as i64 {
-        for y in 0..map.height() as i64 {
-            if map.is_blocked(x, y) {
-                best = best.min(point_square(q, x, y));
-            }
-        }
-    }
-    best
 }
 
 fn arb_case() -> impl Strategy<Value = (GridMap, DVec2, DVec2)> {

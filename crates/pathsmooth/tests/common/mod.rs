@@ -5,6 +5,7 @@
 //!   them, the loop over them ([`real_maps`]) and how many scenarios a sweep runs.
 //! - [`rng`]: the one seeded generator, for reproducible input outside proptest.
 //! - [`grids`]: the one random-map strategy (proptest) and scenes on it.
+//! - [`oracle`]: brute-force clearance on a grid map, independent of the library.
 //! - [`corridor_ref`]: random corridors and clarabel's exact optimum of a corridor problem.
 //! - [`polyanya_mesh`]: the `polyanya` crate's mesh from a pathsmooth navmesh.
 //! - [`counting_alloc`]: the counting global allocator of the "allocates nothing" tests.
@@ -14,6 +15,7 @@ pub mod corridor_ref;
 pub mod counting_alloc;
 pub mod grids;
 pub mod maps;
+pub mod oracle;
 pub mod polyanya_mesh;
 pub mod rng;
 
