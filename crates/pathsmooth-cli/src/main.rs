@@ -4,6 +4,7 @@
 //! with a non-zero exit status; nothing here panics on bad input.
 
 mod cmd;
+mod compare;
 mod files;
 mod methods;
 mod picture;

@@ -3,7 +3,7 @@
 use glam::DVec2;
 use pathsmooth::follow::{speed_profile, Agent};
 use pathsmooth::Result;
-use pathsmooth::{Pipeline, ValidationReport, World};
+use pathsmooth::ValidationReport;
 
 /// Column titles of [`metrics_row`].
 pub fn metrics_header() -> [&'static str; 9] {
@@ -83,15 +83,16 @@ pub fn ratio(a: f64, b: f64) -> f64 {
     }
 }
 
-/// Runs a pipeline on the raw A* path: its path and [`metrics_row`].
-pub fn run_and_measure<W: World>(
-    pipeline: &mut Pipeline<W>,
+/// A method's result with its [`metrics_row`] (`r`: the path's validation): the path and
+/// the row, or the method's error.
+pub fn with_metrics_row(
     name: &str,
-    raw: &[DVec2],
+    path: Result<Vec<DVec2>>,
+    r: &ValidationReport,
     astar_length: f64,
 ) -> Result<(Vec<DVec2>, Vec<String>)> {
-    let path = pipeline.smooth(raw)?;
-    let row = metrics_row(name, &path, astar_length, &pipeline.report().validation)?;
+    let path = path?;
+    let row = metrics_row(name, &path, astar_length, r)?;
     Ok((path, row))
 }
 

@@ -21,6 +21,8 @@
 //! - `alloc`: `chaikin`, a fresh `Vec` per call.
 //! - `geo`: `LineString::chaikin_smoothing(4)`, a fresh `Vec` per pass.
 
+mod support;
+
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
@@ -29,6 +31,7 @@ use glam::{DVec2, Vec2};
 use pathsmooth::curve::chaikin::{
     chaikin, chaikin_in_place, chaikin_into, chaikin_output_len, ChaikinParams,
 };
+use support::rng::Rng;
 
 const PASSES: u32 = 4;
 
@@ -56,17 +59,13 @@ fn terrator() -> Vec<DVec2> {
     .collect()
 }
 
-/// A deterministic random walk of `n` unit steps (xorshift64*, fixed seed).
+/// A deterministic random walk of `n` unit steps (the tests' seeded generator, fixed seed).
 fn random_walk(n: usize) -> Vec<DVec2> {
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     let mut p = DVec2::ZERO;
     (0..n)
         .map(|_| {
-            state ^= state >> 12;
-            state ^= state << 25;
-            state ^= state >> 27;
-            let u = (state.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64;
-            p += DVec2::from_angle(u * std::f64::consts::TAU);
+            p += DVec2::from_angle(rng.unit() * std::f64::consts::TAU);
             p
         })
         .collect()

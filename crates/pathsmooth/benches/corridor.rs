@@ -18,9 +18,8 @@ use pathsmooth::corridor::operators::LengthNorm;
 use pathsmooth::corridor::optimize::{solve_batch_into, Init, Method, Solver, SolverParams, Stop};
 use pathsmooth::corridor::problem::Problem;
 
-#[path = "../tests/support/corridor_ref.rs"]
-mod corridor_ref;
-use corridor_ref::{random_problem, reference, Conic};
+mod support;
+use support::corridor_ref::{random_problem, reference, Conic};
 
 /// First iteration from which (E_k − E*)/E* stays ≤ eps for the rest of the recorded run.
 fn iterations_to(energies: &[f64], e_star: f64, eps: f64) -> Option<usize> {

@@ -9,10 +9,8 @@
 //! The map comes from `$PATHSMOOTH_SHARED/data/movingai/` or else
 //! `<checkout>/../shared/data/movingai/`; the map benches are skipped when it is missing.
 
-#[path = "../tests/support/polyanya_mesh.rs"]
-mod polyanya_mesh;
 mod support;
-use polyanya_mesh::polyanya_mesh;
+use support::polyanya_mesh::polyanya_mesh;
 
 use std::hint::black_box;
 

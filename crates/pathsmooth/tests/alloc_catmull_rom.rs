@@ -2,17 +2,15 @@
 //! output `Vec` has capacity, with a counting global allocator. Allocations are counted
 //! per thread, so the test harness's own threads cannot disturb the count.
 
+mod common;
+
+use common::counting_alloc::allocations;
 use glam::{DVec2, Vec3};
 use pathsmooth::curve::catmull_rom::{catmull_rom_into, CatmullRomParams, Ends};
 use pathsmooth::curve::resample::resample_into;
 
-#[path = "common/counting_alloc.rs"]
-mod counting_alloc;
-
-use counting_alloc::allocations;
-
 #[global_allocator]
-static GLOBAL: counting_alloc::Counting = counting_alloc::Counting;
+static GLOBAL: common::counting_alloc::Counting = common::counting_alloc::Counting;
 
 #[test]
 fn catmull_rom_into_allocates_nothing_with_capacity() {

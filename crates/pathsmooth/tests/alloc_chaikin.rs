@@ -4,6 +4,9 @@
 //! Allocations are counted per thread, so the test harness's own threads cannot disturb
 //! the count.
 
+mod common;
+
+use common::counting_alloc::allocations_during;
 use glam::{DVec2, DVec3, Vec2, Vec3};
 use pathsmooth::curve::chaikin::{
     chaikin_in_place, chaikin_into, chaikin_output_len, AdaptiveChaikin, AdaptiveParams,
@@ -11,13 +14,8 @@ use pathsmooth::curve::chaikin::{
 };
 use pathsmooth::Point;
 
-#[path = "common/counting_alloc.rs"]
-mod counting_alloc;
-
-use counting_alloc::allocations_during;
-
 #[global_allocator]
-static GLOBAL: counting_alloc::Counting = counting_alloc::Counting;
+static GLOBAL: common::counting_alloc::Counting = common::counting_alloc::Counting;
 
 fn zigzag<P: Point>(n: usize) -> Vec<P> {
     (0..n)

@@ -1,21 +1,17 @@
 //! The reusable corridor `Solver` allocates nothing once its buffers have grown: checked
 //! with a counting global allocator (counting per thread, so no other test interferes).
 
-#[path = "support/corridor_ref.rs"]
-mod corridor_ref;
-#[path = "common/counting_alloc.rs"]
-mod counting_alloc;
-
-use counting_alloc::allocations;
+mod common;
+use common::counting_alloc::allocations;
 use pathsmooth::corridor::optimize::{Init, Solver, SolverParams, Stop};
 
 #[global_allocator]
-static GLOBAL: counting_alloc::Counting = counting_alloc::Counting;
+static GLOBAL: common::counting_alloc::Counting = common::counting_alloc::Counting;
 
 #[test]
 fn repeated_solves_do_not_allocate() {
-    let big = corridor_ref::random_problem(1, 60);
-    let small = corridor_ref::random_problem(2, 40);
+    let big = common::corridor_ref::random_problem(1, 60);
+    let small = common::corridor_ref::random_problem(2, 40);
     let options = [
         SolverParams::default(),
         SolverParams::chapter(100, 1.0, 1.0),

@@ -41,10 +41,10 @@ fn check_corridor(field: &DistanceField, c: &DiskCorridor, radius: f64, what: &s
 
 #[test]
 fn corridor_paths_are_valid_and_short_on_every_dev_map() {
-    for name in common::MAPS {
-        let Some((map, scen)) = common::try_load(name) else {
-            return;
-        };
+    let Some(maps) = common::real_maps(&common::MAPS) else {
+        return;
+    };
+    for (name, map, scen) in maps {
         let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
         let cmap = CorridorMap::build(&map);
         let validator = Validator::new(&world);
@@ -95,10 +95,10 @@ fn corridor_paths_are_valid_and_short_on_every_dev_map() {
 #[test]
 fn the_compact_maps_route_pulled_taut_is_valid_and_nearly_as_short_as_a_stars() {
     let options = CorridorParams::default();
-    for name in common::MAPS {
-        let Some((map, scen)) = common::try_load(name) else {
-            return;
-        };
+    let Some(maps) = common::real_maps(&common::MAPS) else {
+        return;
+    };
+    for (name, map, scen) in maps {
         let world = pathsmooth::GridWorld::new(map).unwrap();
         let validator = Validator::new(&world);
         let mut planner = CorridorPlanner::new();
@@ -276,15 +276,17 @@ fn check_compact_graph(map: &GridMap, cmap: &CorridorMap, what: &str) {
 fn the_graph_is_a_compact_medial_graph_of_exact_clearance_disks() {
     // Measured (vertices / free cells): arena 59 / 2054, den312d 178 / 2445, AR0011SR
     // 2167 / 120458, Berlin_0_256 1131 / 48147; asserted with a margin of about 2.
-    for (name, ratio) in [
+    let ratios = [
         ("dao/arena", 15),
         ("dao/den312d", 6),
         ("bg512/AR0011SR", 25),
         ("cities/Berlin_0_256", 20),
-    ] {
-        let Some((map, _)) = common::try_load(name) else {
-            return;
-        };
+    ];
+    let names = ratios.map(|(name, _)| name);
+    let Some(maps) = common::real_maps(&names) else {
+        return;
+    };
+    for ((name, map, _), (_, ratio)) in maps.zip(ratios) {
         let cmap = CorridorMap::build(&map);
         check_compact_graph(&map, &cmap, name);
         // One cell wide: 2×2 blocks of skeleton cells only at junctions where the move rule
@@ -482,23 +484,9 @@ mod props {
     use super::*;
     use proptest::prelude::*;
 
-    /// A random map (about `density` % blocked) with a start and a goal cell, both free.
+    /// A random map (0–35 % blocked) with a start and a goal cell, both free.
     fn scene() -> impl Strategy<Value = (GridMap, IVec2, IVec2)> {
-        (8i32..24, 6i32..16, 0u64..35, any::<u64>()).prop_flat_map(|(w, h, density, seed)| {
-            let cell = (0..w, 0..h).prop_map(|(x, y)| IVec2::new(x, y));
-            (cell.clone(), cell).prop_map(move |(s, g)| {
-                let map = GridMap::from_fn(w as usize, h as usize, |x, y| {
-                    let c = IVec2::new(x as i32, y as i32);
-                    let mut z =
-                        seed ^ ((x as u64) << 32 | y as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-                    z ^= z >> 29;
-                    z = z.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-                    z ^= z >> 32;
-                    c == s || c == g || z % 100 >= density
-                });
-                (map, s, g)
-            })
-        })
+        common::grids::arb_scene(8..=23, 6..=15, 0.0..0.35)
     }
 
     proptest! {

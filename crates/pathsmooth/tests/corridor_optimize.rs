@@ -4,10 +4,9 @@
 #![allow(clippy::needless_range_loop)]
 
 mod common;
-#[path = "support/corridor_ref.rs"]
-mod corridor_ref;
 
-use corridor_ref::{random_corridor, random_problem, reference, Rng};
+use common::corridor_ref::{random_corridor, random_problem, reference};
+use common::rng::Rng;
 use glam::DVec2;
 use pathsmooth::corridor::disks::DiskCorridor;
 use pathsmooth::corridor::operators::{
@@ -51,7 +50,7 @@ fn assert_inside(pr: &Problem, v: &[DVec2]) {
 
 #[test]
 fn k_transpose_is_the_exact_adjoint_with_bathtub_weights() {
-    let mut rng = Rng(17);
+    let mut rng = Rng::new(17);
     for n in [2, 3, 4, 5, 20, 101] {
         let pr = random_problem(n as u64, n.max(2));
         let n = pr.len();
@@ -87,7 +86,7 @@ fn the_chapters_w_delta_s_p_is_not_the_adjoint_with_varying_weights() {
     // apply_kt uses δˢ(w∘p).
     let pr = random_problem(3, 12);
     let n = pr.len();
-    let mut rng = Rng(3);
+    let mut rng = Rng::new(3);
     let v: Vec<DVec2> = (0..n).map(|_| rng.vec()).collect();
     let y1: Vec<DVec2> = (0..n).map(|_| rng.vec()).collect();
     let zero = vec![DVec2::ZERO; n];
@@ -214,8 +213,11 @@ fn real_map_corridors_reach_clarabels_optimum() {
     };
     let mut planner = CorridorPlanner::new();
     let mut checked = 0;
-    for name in ["dao/den312d", "bg512/AR0011SR", "rooms/8room_000"] {
-        let (map, scen) = common::load(name);
+    let names = ["dao/den312d", "bg512/AR0011SR", "rooms/8room_000"];
+    let Some(maps) = common::real_maps(&names) else {
+        return;
+    };
+    for (name, map, scen) in maps {
         let world = GridWorld::new(map).unwrap();
         let queries = scen
             .iter()
@@ -275,7 +277,7 @@ fn real_map_corridors_reach_clarabels_optimum() {
 
 #[test]
 fn densified_corridors_solve_to_the_optimum_too() {
-    let mut rng = Rng(77);
+    let mut rng = Rng::new(77);
     let corridor = random_corridor(&mut rng, 8);
     let o = ProblemParams {
         max_spacing: Some(0.25),
@@ -765,7 +767,7 @@ proptest! {
         iterations in 1usize..400,
         admm in any::<bool>(),
     ) {
-        let corridor = random_corridor(&mut Rng(seed | 1), n);
+        let corridor = random_corridor(&mut Rng::new(seed | 1), n);
         let pr = Problem::from_corridor(&corridor, &ProblemParams::default()).unwrap();
         let method = if admm { Method::Admm { penalty: 2.0, relaxation: rho } } else { Method::ChambollePock };
         let o = SolverParams { relaxation: rho, method, ..SolverParams::chapter(iterations, 1.0, 0.5) };

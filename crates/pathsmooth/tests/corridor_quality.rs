@@ -27,13 +27,6 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 #[test]
 fn corridor_paths_are_short_round_and_valid_on_every_map() {
-    let per_map = if common::full() {
-        usize::MAX
-    } else if common::slow() {
-        24
-    } else {
-        4
-    };
     // The targets hold over every 10th scenario and on CI's larger sample; the quick
     // run (four paths a map) checks the median more loosely and the turns over all maps.
     let strict = common::full() || common::slow();
@@ -44,10 +37,10 @@ fn corridor_paths_are_short_round_and_valid_on_every_map() {
     };
     let (mut all_turns, mut all_chaikin_turns) = (0.0, 0.0);
     let mut failures = Vec::new();
-    for name in common::MAPS {
-        let Some((map, scen)) = common::try_load(name) else {
-            return;
-        };
+    let Some(maps) = common::real_maps(&common::MAPS) else {
+        return;
+    };
+    for (name, map, scen) in maps {
         let world = GridWorld::new(map).unwrap();
         let validator = Validator::new(&world);
         for radius in [0.0, 0.3] {
@@ -55,8 +48,7 @@ fn corridor_paths_are_short_round_and_valid_on_every_map() {
             let mut chaikin = Pipeline::preset(&world, radius, Preset::Smooth).unwrap();
             let mut funnel = Pipeline::new(&world, radius).unwrap().then(Step::Funnel);
             let (mut ratios, mut turns, mut chaikin_turns) = (vec![], vec![], vec![]);
-            let every_tenth: Vec<_> = scen.iter().step_by(10).cloned().collect();
-            for s in common::sample(&every_tenth, per_map) {
+            for s in common::sweep(&scen, 4, 24) {
                 let (a, b) = (s.start_point(), s.goal_point());
                 let (Ok(path), Ok(smooth), Ok(shortest)) =
                     (corridor.plan(a, b), chaikin.plan(a, b), funnel.plan(a, b))

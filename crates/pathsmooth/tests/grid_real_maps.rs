@@ -42,10 +42,10 @@ fn scenarios(name: &str, scen: &[Scenario], per_large_map: usize) -> Vec<Scenari
 #[test]
 fn astar_lengths_equal_the_optimal_lengths() {
     let mut checked = 0;
-    for name in common::MAPS {
-        let Some((map, scen)) = common::try_load(name) else {
-            return;
-        };
+    let Some(maps) = common::real_maps(&common::MAPS) else {
+        return;
+    };
+    for (name, map, scen) in maps {
         // Berlin is small enough (256²) to run a larger share.
         let per_map = if name.starts_with("cities") { 120 } else { 25 };
         for s in scenarios(name, &scen, per_map) {
@@ -122,10 +122,10 @@ fn check_post_processing(
 
 #[test]
 fn astar_and_shortcut_paths_are_valid_on_every_map() {
-    for name in common::MAPS {
-        let Some((map, scen)) = common::try_load(name) else {
-            return;
-        };
+    let Some(maps) = common::real_maps(&common::MAPS) else {
+        return;
+    };
+    for (name, map, scen) in maps {
         let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
         let validator = Validator::new(&world);
         let mut shortcutter = Shortcutter::new();
@@ -156,10 +156,10 @@ fn midpoint_cutter(p: &[DVec2]) -> pathsmooth::Result<Vec<DVec2>> {
 fn map_safe_smoothing_is_always_valid() {
     let mut blind_invalid = 0;
     let mut total = 0;
-    for name in common::MAPS {
-        let Some((map, scen)) = common::try_load(name) else {
-            return;
-        };
+    let Some(maps) = common::real_maps(&common::MAPS) else {
+        return;
+    };
+    for (name, map, scen) in maps {
         let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
         let validator = Validator::new(&world);
         let mut safe = MapSafe::new(&world);
@@ -248,15 +248,7 @@ fn clearance_matches_brute_force_on_arena() {
             (k as f64 * golden).fract() * w,
             (k as f64 * 0.754_877_666).fract() * h,
         );
-        let mut brute = q.x.min(w - q.x).min(q.y).min(h - q.y);
-        for y in 0..map.height() as i64 {
-            for x in 0..map.width() as i64 {
-                if map.is_blocked(x, y) {
-                    let lo = DVec2::new(x as f64, y as f64);
-                    brute = brute.min((lo - q).max(q - lo - DVec2::ONE).max(DVec2::ZERO).length());
-                }
-            }
-        }
+        let brute = common::oracle::clearance(&map, q);
         assert!(
             (field.clearance(q) - brute).abs() < 1e-12,
             "{q}: {} vs {brute}",
@@ -271,10 +263,10 @@ fn clearance_matches_brute_force_on_arena() {
 fn shortcut_equals_the_plain_farthest_visible_loop() {
     use pathsmooth::grid::distance::DistanceField;
     use pathsmooth::grid::los::segment_is_clear;
-    for name in ["dao/den312d", "rooms/8room_000"] {
-        let Some((map, scen)) = common::try_load(name) else {
-            return;
-        };
+    let Some(maps) = common::real_maps(&["dao/den312d", "rooms/8room_000"]) else {
+        return;
+    };
+    for (name, map, scen) in maps {
         let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
         let field = DistanceField::new(&map);
         let mut shortcutter = Shortcutter::new();

@@ -41,25 +41,18 @@ fn max_turn(path: &[DVec2]) -> f64 {
     PathMetrics::of(path).unwrap().max_turn_deg
 }
 
-/// A random map (30 % walls) with a start and a goal cell index.
-fn arb_planning_case() -> impl Strategy<Value = (GridMap, usize, usize)> {
-    (2usize..=14, 2usize..=14).prop_flat_map(|(w, h)| {
-        (
-            proptest::collection::vec(proptest::bool::weighted(0.3), w * h)
-                .prop_map(move |blocked| GridMap::from_fn(w, h, |x, y| !blocked[y * w + x])),
-            0..w * h,
-            0..w * h,
-        )
-    })
+/// A random map (30 % walls) with a start and a goal cell.
+fn arb_planning_case() -> impl Strategy<Value = (GridMap, IVec2, IVec2)> {
+    common::grids::arb_scene(2..=14, 2..=14, Just(0.3))
 }
 
 /// A random map and a random polyline on a quarter-cell lattice (so points and segments
 /// often touch wall corners and surfaces exactly), with duplicates allowed.
 fn arb_polyline_case() -> impl Strategy<Value = (GridMap, Vec<DVec2>)> {
-    (2usize..=8, 2usize..=8).prop_flat_map(|(w, h)| {
+    common::grids::arb_map(2..=8, 2..=8, Just(0.15)).prop_flat_map(|map| {
+        let (w, h) = (map.width(), map.height());
         (
-            proptest::collection::vec(proptest::bool::weighted(0.15), w * h)
-                .prop_map(move |blocked| GridMap::from_fn(w, h, |x, y| !blocked[y * w + x])),
+            Just(map),
             proptest::collection::vec((0..=4 * w, 0..=4 * h), 3..12).prop_map(|pts| {
                 pts.into_iter()
                     .map(|(x, y)| DVec2::new(x as f64 / 4.0, y as f64 / 4.0))
@@ -82,6 +75,68 @@ fn valid_subsequence(world: &GridWorld, candidates: &[DVec2], radius: f64) -> Ve
     path
 }
 
+/// Map-aware Chaikin, classic and adaptive, keeps the valid part of `candidates` valid
+/// (the property `any_valid_polyline_stays_valid`).
+fn check_polyline(
+    map: GridMap,
+    candidates: &[DVec2],
+    radius: f64,
+    ratio: f64,
+    limit: f64,
+) -> Result<(), TestCaseError> {
+    // A small map can come out all walls (2×2 at 15 %: 1 in 2,000), which has no
+    // valid path and is not a world.
+    prop_assume!(map.passable_count() > 0);
+    let world = GridWorld::new(map.clone()).unwrap();
+    let path = valid_subsequence(&world, candidates, radius);
+    if path.len() < 3 {
+        return Ok(());
+    }
+    let classic = map_chaikin(&world, &path, radius, params(ratio, 4)).unwrap();
+    let sharp = MapSafe::new(&world)
+        .chaikin_adaptive(&path, radius, adaptive(limit, ratio, 6))
+        .unwrap();
+    for out in [classic, sharp] {
+        let report = validate(&world, &out, radius).unwrap();
+        prop_assert!(
+            report.is_valid(),
+            "{:?} -> {:?}: {:?}",
+            path,
+            out,
+            report.problem()
+        );
+        prop_assert_eq!(
+            (out[0], out[out.len() - 1]),
+            (path[0], path[path.len() - 1])
+        );
+    }
+    Ok(())
+}
+
+/// The failures proptest once found for `any_valid_polyline_stays_valid`, kept as plain
+/// cases (their seeds in the regressions file were drawn by an earlier map strategy; the
+/// angle limit, added later, over its range).
+#[test]
+fn any_valid_polyline_stays_valid_on_past_failures() {
+    let p = DVec2::new;
+    let cases = [
+        (
+            vec![".@", ".."],
+            [p(1.25, 1.75), p(0.5, 0.75), p(0.25, 0.25)],
+        ),
+        (
+            vec![".......", ".......", "...@...", "......."],
+            [p(2.75, 0.75), p(4.75, 2.25), p(3.75, 0.25)],
+        ),
+    ];
+    for (rows, candidates) in cases {
+        let map = GridMap::from_rows(&rows).unwrap();
+        for limit in [1.0, 30.0, 60.0, 119.0] {
+            check_polyline(map.clone(), &candidates, 0.25, 0.25, limit).unwrap();
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
@@ -91,9 +146,7 @@ proptest! {
         ratio in 0.05f64..=0.5,
         passes in 0u32..=5,
     ) {
-        let w = map.width();
-        let cell = |i: usize| IVec2::new((i % w) as i32, (i / w) as i32);
-        let Ok(raw) = astar(&map, cell(s), cell(g)) else {
+        let Ok(raw) = astar(&map, s, g) else {
             return Ok(());
         };
         let world = GridWorld::new(map.clone()).unwrap();
@@ -122,23 +175,7 @@ proptest! {
         ratio in prop_oneof![Just(0.25), Just(0.5), 0.01f64..=0.5],
         limit in 1.0f64..120.0,
     ) {
-        // A small map can come out all walls (2×2 at 15 %: 1 in 2,000), which has no
-        // valid path and is not a world.
-        prop_assume!(map.passable_count() > 0);
-        let world = GridWorld::new(map.clone()).unwrap();
-        let path = valid_subsequence(&world, &candidates, radius);
-        if path.len() < 3 {
-            return Ok(());
-        }
-        let classic = map_chaikin(&world, &path, radius, params(ratio, 4)).unwrap();
-        let sharp = MapSafe::new(&world)
-            .chaikin_adaptive(&path, radius, adaptive(limit, ratio, 6))
-            .unwrap();
-        for out in [classic, sharp] {
-            let report = validate(&world, &out, radius).unwrap();
-            prop_assert!(report.is_valid(), "{:?} -> {:?}: {:?}", path, out, report.problem());
-            prop_assert_eq!((out[0], out[out.len() - 1]), (path[0], path[path.len() - 1]));
-        }
+        check_polyline(map, &candidates, radius, ratio, limit)?;
     }
 
     #[test]
@@ -449,10 +486,10 @@ fn den312d_shortcut_path_gets_smooth() {
 #[test]
 fn real_maps_valid_and_smoother_than_shortcuts() {
     let (mut before, mut after) = (0.0, 0.0);
-    for name in common::MAPS {
-        let Some((map, scen)) = common::try_load(name) else {
-            return;
-        };
+    let Some(maps) = common::real_maps(&common::MAPS) else {
+        return;
+    };
+    for (name, map, scen) in maps {
         let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
         let validator = Validator::new(&world);
         let mut shortcutter = Shortcutter::new();

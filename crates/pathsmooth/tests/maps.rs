@@ -4,10 +4,10 @@ mod common;
 
 #[test]
 fn every_dev_map_and_scenario_parses() {
-    for name in common::MAPS {
-        let Some((map, scen)) = common::try_load(name) else {
-            return;
-        };
+    let Some(maps) = common::real_maps(&common::MAPS) else {
+        return;
+    };
+    for (name, map, scen) in maps {
         assert!(!scen.is_empty(), "{name}");
         for s in &scen {
             pathsmooth::grid::check_scenario(&map, s).unwrap_or_else(|e| panic!("{name}: {e}"));

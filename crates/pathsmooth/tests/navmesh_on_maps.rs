@@ -48,15 +48,16 @@ fn corridor_shortcut(path: &[DVec2], portals: &[Portal]) -> Vec<DVec2> {
 #[test]
 fn funnel_and_relaxed_paths_are_valid_and_funnel_is_never_longer_than_corridor_shortcuts() {
     let mut checked = 0;
-    for name in [
+    let names = [
         "dao/arena",
         "dao/den312d",
         "rooms/8room_000",
         "cities/Berlin_0_256",
-    ] {
-        let Some((map, scen)) = common::try_load(name) else {
-            return;
-        };
+    ];
+    let Some(maps) = common::real_maps(&names) else {
+        return;
+    };
+    for (name, map, scen) in maps {
         let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
         let mesh = NavMesh::from_grid(&map).unwrap();
         let validator = Validator::new(&world);

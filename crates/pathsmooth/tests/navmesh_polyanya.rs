@@ -6,24 +6,19 @@
 //! sample of 40 per map otherwise.
 
 mod common;
-#[path = "support/polyanya_mesh.rs"]
-mod polyanya_mesh;
-
-use polyanya_mesh::polyanya_mesh;
-#[path = "common/counting_alloc.rs"]
-mod counting_alloc;
-
-#[global_allocator]
-static GLOBAL: counting_alloc::Counting = counting_alloc::Counting;
 
 use std::collections::BinaryHeap;
 
-use glam::DVec2;
+use common::polyanya_mesh::polyanya_mesh;
+use glam::{DVec2, IVec2};
 use pathsmooth::grid::GridMap;
 use pathsmooth::navmesh::NavMeshQuery;
 use pathsmooth::navmesh::{NavMesh, Scene};
 use pathsmooth::{Error, GridWorld, Validator, World};
 use proptest::prelude::*;
+
+#[global_allocator]
+static GLOBAL: common::counting_alloc::Counting = common::counting_alloc::Counting;
 
 fn length(path: &[DVec2]) -> f64 {
     path.windows(2).map(|w| w[0].distance(w[1])).sum()
@@ -84,11 +79,11 @@ fn a_reused_query_does_not_allocate() {
         }
     };
     run(&mut q); // grow the buffers
-    let before = counting_alloc::allocations();
+    let before = common::counting_alloc::allocations();
     run(&mut q);
     run(&mut q);
     assert_eq!(
-        counting_alloc::allocations() - before,
+        common::counting_alloc::allocations() - before,
         0,
         "allocations in steady state"
     );
@@ -202,27 +197,9 @@ fn visibility_graph_length(map: &GridMap, mesh: &NavMesh, s: DVec2, g: DVec2) ->
     None
 }
 
-fn random_map() -> impl Strategy<Value = (Vec<String>, (usize, usize), (usize, usize))> {
-    (4usize..12, 4usize..12).prop_flat_map(|(w, h)| {
-        (
-            proptest::collection::vec(proptest::bool::weighted(0.3), w * h),
-            (0..w, 0..h),
-            (0..w, 0..h),
-        )
-            .prop_map(move |(cells, s, g)| {
-                let mut rows: Vec<String> = (0..h)
-                    .map(|y| {
-                        (0..w)
-                            .map(|x| if cells[y * w + x] { '@' } else { '.' })
-                            .collect()
-                    })
-                    .collect();
-                for (x, y) in [s, g] {
-                    rows[y].replace_range(x..x + 1, ".");
-                }
-                (rows, s, g)
-            })
-    })
+/// A random scene: a map of 4 to 11 cells a side (30 % walls), a start and a goal cell.
+fn random_map() -> impl Strategy<Value = (GridMap, IVec2, IVec2)> {
+    common::grids::arb_scene(4..=11, 4..=11, Just(0.3))
 }
 
 proptest! {
@@ -230,11 +207,11 @@ proptest! {
     /// On random grid scenes the path is valid, and its length is the visibility graph's
     /// exact optimum (so never longer than any funnel through any channel).
     #[test]
-    fn radius_zero_is_the_exact_optimum((rows, s, g) in random_map()) {
-        let map = GridMap::from_rows(&rows).unwrap();
+    fn radius_zero_is_the_exact_optimum((map, s, g) in random_map()) {
+        let rows = common::grids::rows(&map);
         let mesh = NavMesh::from_grid(&map).unwrap();
         let world = GridWorld::new(map.clone()).unwrap();
-        let (s, g) = (p(s.0 as f64 + 0.5, s.1 as f64 + 0.5), p(g.0 as f64 + 0.5, g.1 as f64 + 0.5));
+        let (s, g) = (GridMap::cell_center(s), GridMap::cell_center(g));
         let exact = visibility_graph_length(&map, &mesh, s, g);
         let mut q = NavMeshQuery::new();
         match (q.find_path(&mesh, s, g, 0.0), exact) {
@@ -254,13 +231,13 @@ proptest! {
     /// found wherever grid A* with the radius finds one.
     #[test]
     fn radius_paths_are_valid_and_found_where_grid_astar_finds_one(
-        (rows, s, g) in random_map(),
+        (map, s, g) in random_map(),
         r in proptest::sample::select(vec![0.2, 0.3, 0.45]),
     ) {
-        let map = GridMap::from_rows(&rows).unwrap();
+        let rows = common::grids::rows(&map);
         let world = pathsmooth::NavMeshWorld::new(NavMesh::from_grid(&map).unwrap());
         let grid = GridWorld::new(map).unwrap();
-        let (s, g) = (p(s.0 as f64 + 0.5, s.1 as f64 + 0.5), p(g.0 as f64 + 0.5, g.1 as f64 + 0.5));
+        let (s, g) = (GridMap::cell_center(s), GridMap::cell_center(g));
         let ours = world.find_path(s, g, r);
         if let Ok(path) = &ours {
             let report = Validator::new(&grid).validate(path, r).unwrap();
@@ -272,31 +249,14 @@ proptest! {
     }
 }
 
-/// Every 10th scenario of every map with `PATHSMOOTH_FULL`; else at most `sample` of them
-/// spread over the file (four times as many with `PATHSMOOTH_SLOW`, as in CI).
-fn scenarios(name: &str, sample: usize) -> Option<(GridMap, Vec<pathsmooth::Scenario>)> {
-    let (map, scen) = common::try_load(name)?;
-    let every: Vec<_> = scen.iter().step_by(10).cloned().collect();
-    let picked = if common::full() {
-        every
-    } else if common::slow() {
-        common::sample(&every, 4 * sample)
-    } else {
-        common::sample(&every, sample)
-    };
-    Some((map, picked))
-}
-
 #[test]
 fn radius_zero_lengths_equal_polyanyas_on_every_map() {
-    if !common::have_movingai() {
+    let Some(maps) = common::real_maps(&common::MAPS) else {
         return;
-    }
+    };
     let mut compared = 0;
-    for name in common::MAPS {
-        let Some((map, scen)) = scenarios(name, 40) else {
-            return;
-        };
+    for (name, map, scen) in maps {
+        let scen = common::sweep(&scen, 40, 160);
         let mesh = NavMesh::from_grid(&map).unwrap();
         let theirs = polyanya_mesh(&mesh);
         let mut q = NavMeshQuery::new();
@@ -318,15 +278,13 @@ fn radius_zero_lengths_equal_polyanyas_on_every_map() {
 
 #[test]
 fn navmesh_paths_are_valid_at_radius_0_03_05_on_every_map() {
-    if !common::have_movingai() {
+    let Some(maps) = common::real_maps(&common::MAPS) else {
         return;
-    }
+    };
     let (mut planned, mut checked) = (0, 0);
     let mut failures = Vec::new();
-    for name in common::MAPS {
-        let Some((map, scen)) = scenarios(name, 15) else {
-            return;
-        };
+    for (name, map, scen) in maps {
+        let scen = common::sweep(&scen, 15, 60);
         let grid = GridWorld::new(map.clone()).unwrap();
         let world = pathsmooth::NavMeshWorld::new(NavMesh::from_grid(&map).unwrap());
         let validator = Validator::new(&grid);

@@ -17,10 +17,10 @@ fn presets_return_only_valid_paths_on_every_map() {
     let per_map = if common::slow() { 8 } else { 2 };
     let mut checked = 0;
     let mut no_room = 0;
-    for name in common::MAPS {
-        let Some((map, scen)) = common::try_load(name) else {
-            return;
-        };
+    let Some(maps) = common::real_maps(&common::MAPS) else {
+        return;
+    };
+    for (name, map, scen) in maps {
         let world = GridWorld::new(map).unwrap();
         let validator = Validator::new(&world);
         for radius in [0.0, 0.3] {
@@ -77,16 +77,16 @@ fn a_map_in_metres_gives_the_same_paths_scaled_and_shifted() {
     // once: the points are still exactly `origin + p / 2`, and a length computed from the
     // shifted points can differ in its last bits. The corridor optimiser iterates to a
     // tolerance, so its paths agree to that tolerance.
-    let maps = if common::slow() {
+    let count = if common::slow() {
         common::MAPS.len()
     } else {
         2
     };
     for origin in [DVec2::ZERO, DVec2::new(10.0, 20.0)] {
-        for name in common::MAPS.into_iter().take(maps) {
-            let Some((map, scen)) = common::try_load(name) else {
-                return;
-            };
+        let Some(maps) = common::real_maps(&common::MAPS[..count]) else {
+            return;
+        };
+        for (name, map, scen) in maps {
             let cells = GridWorld::new(map.clone()).unwrap();
             let metres = GridWorld::with_frame(map, 0.5, origin).unwrap();
             for radius in [0.0, 0.3] {

@@ -1,6 +1,9 @@
 //! DESIGN.md's validity rule, case by case, and the exact line-of-sight and clearance
 //! tests against brute force on random small maps.
 
+mod common;
+
+use common::oracle::clearance as brute_clearance;
 use glam::{DVec2, IVec2};
 use pathsmooth::grid::distance::DistanceField;
 use pathsmooth::grid::los::{
@@ -160,10 +163,7 @@ fn radius_keeps_clearance() {
 
 /// Random small map with about 35% blocked cells.
 fn arb_map() -> impl Strategy<Value = GridMap> {
-    (1usize..=6, 1usize..=6).prop_flat_map(|(w, h)| {
-        proptest::collection::vec(proptest::bool::weighted(0.35), w * h)
-            .prop_map(move |blocked| GridMap::from_fn(w, h, |x, y| !blocked[y * w + x]))
-    })
+    common::grids::arb_map(1..=6, 1..=6, Just(0.35))
 }
 
 /// A point on the quarter lattice in [−0.5, W + 0.5] × [−0.5, H + 0.5].
@@ -210,25 +210,6 @@ fn brute_collides(map: &GridMap, a: DVec2, b: DVec2) -> bool {
         }
     }
     false
-}
-
-/// Distance from a point to the closed unit square of cell (x, y).
-fn point_square(q: DVec2, x: i64, y: i64) -> f64 {
-    let lo = p(x as f64, y as f64);
-    (lo - q).max(q - lo - DVec2::ONE).max(DVec2::ZERO).length()
-}
-
-fn brute_clearance(map: &GridMap, q: DVec2) -> f64 {
-    let (w, h) = (map.width() as f64, map.height() as f64);
-    let mut best = q.x.min(w - q.x).min(q.y).min(h - q.y).max(0.0);
-    for x in 0..map.width() as i64 {
-        for y in 0..map.height() as i64 {
-            if map.is_blocked(x, y) {
-                best = best.min(point_square(q, x, y));
-            }
-        }
-    }
-    best
 }
 
 fn arb_case() -> impl Strategy<Value = (GridMap, DVec2, DVec2)> {
@@ -302,17 +283,6 @@ proptest! {
 
 // ---- the pipeline on random maps ------------------------------------------------------
 
-fn arb_planning_case() -> impl Strategy<Value = (GridMap, usize, usize)> {
-    (2usize..=12, 2usize..=12).prop_flat_map(|(w, h)| {
-        (
-            proptest::collection::vec(proptest::bool::weighted(0.3), w * h)
-                .prop_map(move |blocked| GridMap::from_fn(w, h, |x, y| !blocked[y * w + x])),
-            0..w * h,
-            0..w * h,
-        )
-    })
-}
-
 /// Corner cutting that ignores walls: one Chaikin pass at ratio ½ (midpoints of the legs).
 fn blind_cut(p: &[DVec2]) -> pathsmooth::Result<Vec<DVec2>> {
     let midpoints = pathsmooth::curve::ChaikinParams {
@@ -327,9 +297,9 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
     #[test]
-    fn astar_shortcut_and_map_safe_paths_are_valid((map, s, g) in arb_planning_case()) {
-        let w = map.width();
-        let (start, goal) = (IVec2::new((s % w) as i32, (s / w) as i32), IVec2::new((g % w) as i32, (g / w) as i32));
+    fn astar_shortcut_and_map_safe_paths_are_valid(
+        (map, start, goal) in common::grids::arb_scene(2..=12, 2..=12, Just(0.3)),
+    ) {
         let Ok(raw) = pathsmooth::grid::astar::astar(&map, start, goal) else {
             return Ok(());
         };

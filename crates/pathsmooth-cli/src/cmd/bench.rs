@@ -12,6 +12,7 @@ use pathsmooth::grid::{check_scenario, load_scenarios, GridMap};
 use pathsmooth::navmesh::import::GroundPlane;
 use pathsmooth::{NavMeshWorld, Pipeline, Step, World};
 
+use crate::compare::{Comparison, Run};
 use crate::files::{read_navmesh, write_bytes};
 use crate::methods::{CurveParams, FrameArgs, MapMethod, OptimiserParams};
 use crate::report::{follow_time, ratio};
@@ -115,6 +116,31 @@ struct Tally {
 }
 
 impl Tally {
+    /// Counts a method's run on one query: its time, then its path (returned) or its error
+    /// (the first one kept, after `what` names the query).
+    fn record<W: World>(
+        &mut self,
+        run: Run<'_, '_, W>,
+        what: impl FnOnce() -> String,
+    ) -> Option<Vec<DVec2>> {
+        self.time += run.time;
+        match run.path {
+            Ok(path) => {
+                let report = run.pipeline.report();
+                self.paths += 1;
+                self.valid += report.validation.is_valid() as usize;
+                self.skipped += !report.skipped.is_empty() as usize;
+                Some(path)
+            }
+            Err(e) => {
+                self.errors += 1;
+                self.first_error
+                    .get_or_insert_with(|| format!("{}: {e}", what()));
+                None
+            }
+        }
+    }
+
     /// The [`COUNT_COLUMNS`] cells of method `name`.
     fn counts(&self, name: &str) -> [String; 5] {
         let n = self.paths.max(1) as f64;
@@ -153,10 +179,7 @@ pub fn run(a: &BenchArgs) -> Result<()> {
         check_scenario(&map, s)?;
     }
     let world = a.frame.world(map)?;
-    let mut pipelines = methods
-        .iter()
-        .map(|m| Ok(Pipeline::new(&world, a.radius)?.with_steps(m.steps(&a.curve, &a.optimiser))))
-        .collect::<pathsmooth::Result<Vec<_>>>()?;
+    let mut comparison = Comparison::new(&world, a.radius, &methods, &a.curve, &a.optimiser)?;
     let mut tallies: Vec<Tally> = methods.iter().map(|_| Tally::default()).collect();
     // The reference for "how much longer than the shortest": the exact shortest path on
     // the world's navmesh for the radius (Polyanya and the funnel).
@@ -194,26 +217,13 @@ pub fn run(a: &BenchArgs) -> Result<()> {
             .smooth(&raw)
             .ok()
             .map(|p| pathsmooth::metrics::length(&p));
-        for ((m, tally), pipeline) in methods.iter().zip(&mut tallies).zip(&mut pipelines) {
-            let t = Instant::now();
-            let result = pipeline.smooth(&raw);
-            let elapsed = t.elapsed();
-            tally.time += elapsed;
-            let path = match result {
-                Ok(p) => p,
-                Err(e) => {
-                    tally.errors += 1;
-                    tally
-                        .first_error
-                        .get_or_insert_with(|| format!("scenario {k}: {e}"));
-                    continue;
-                }
+        for (run, tally) in comparison.smooth(&raw).into_iter().zip(&mut tallies) {
+            let (m, pipeline, elapsed) = (run.method, run.pipeline, run.time);
+            let Some(path) = tally.record(run, || format!("scenario {k}")) else {
+                continue;
             };
-            tally.skipped += !pipeline.report().skipped.is_empty() as usize;
             let r = &pipeline.report().validation;
             let rel = ratio(r.length, astar_length);
-            tally.paths += 1;
-            tally.valid += r.is_valid() as usize;
             tally.rel_length_sum += rel;
             tally.rel_length_max = tally.rel_length_max.max(rel);
             tally.max_turn_sum += r.max_turn.to_degrees();
@@ -363,35 +373,22 @@ fn bench_navmesh(a: &BenchArgs, file: &str) -> Result<()> {
                 .collect()
         }
     };
-    let mut pipelines = methods
-        .iter()
-        .map(|m| Ok(Pipeline::new(&world, a.radius)?.with_steps(m.steps(&a.curve, &a.optimiser))))
-        .collect::<pathsmooth::Result<Vec<_>>>()?;
+    let mut comparison = Comparison::new(&world, a.radius, &methods, &a.curve, &a.optimiser)?;
     let mut tallies: Vec<Tally> = methods.iter().map(|_| Tally::default()).collect();
     let mut csv = String::from("query,method,valid,points,length,min_clearance,micros\n");
     for (k, &(start, goal)) in queries.iter().enumerate() {
-        for ((m, tally), pipeline) in methods.iter().zip(&mut tallies).zip(&mut pipelines) {
-            let t = Instant::now();
-            let result = pipeline.plan(start, goal);
-            let elapsed = t.elapsed();
-            tally.time += elapsed;
-            let path = match result {
-                Ok(p) => p,
-                Err(e) => {
-                    tally.errors += 1;
-                    tally.first_error.get_or_insert_with(|| {
-                        format!(
-                            "query {k} ({}, {}) → ({}, {}): {e}",
-                            start.x, start.y, goal.x, goal.y
-                        )
-                    });
-                    continue;
-                }
+        for (run, tally) in comparison.plan(start, goal).into_iter().zip(&mut tallies) {
+            let (m, pipeline, elapsed) = (run.method, run.pipeline, run.time);
+            let what = || {
+                format!(
+                    "query {k} ({}, {}) → ({}, {})",
+                    start.x, start.y, goal.x, goal.y
+                )
             };
-            tally.skipped += !pipeline.report().skipped.is_empty() as usize;
+            let Some(path) = tally.record(run, what) else {
+                continue;
+            };
             let r = &pipeline.report().validation;
-            tally.paths += 1;
-            tally.valid += r.is_valid() as usize;
             tally.rel_length_sum += r.length;
             let _ = writeln!(
                 csv,

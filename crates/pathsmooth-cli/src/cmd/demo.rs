@@ -9,12 +9,13 @@ use glam::{DVec2, IVec2};
 use pathsmooth::follow::{speed_profile, Agent};
 use pathsmooth::grid::GridMap;
 use pathsmooth::metrics::PathMetrics;
-use pathsmooth::{GridWorld, Pipeline, World};
+use pathsmooth::{GridWorld, World};
 
+use crate::compare::Comparison;
 use crate::files::write_bytes;
 use crate::methods::{smooth_curve, CurveMethod, CurveParams, MapMethod, OptimiserParams};
 use crate::picture::{png, svg, Layer, Scene, Track, PALETTE};
-use crate::report::{metrics_header, run_and_measure};
+use crate::report::{metrics_header, with_metrics_row};
 use crate::table::Table;
 
 /// The generator of `assets/demo.map`, with the test that keeps the file in step.
@@ -88,10 +89,12 @@ fn map_demo(a: &DemoArgs) -> Result<()> {
     corridor_scene.title = "demo.map corridor of clearance disks and the optimised path".into();
     let mut table = Table::new(metrics_header());
     let mut corridor_plan = None;
-    for (i, m) in MapMethod::ALL.into_iter().enumerate() {
-        let mut pipeline = Pipeline::new(&world, 0.0)?
-            .with_steps(m.steps(&CurveParams::default(), &OptimiserParams::default()));
-        let (path, row) = run_and_measure(&mut pipeline, m.name(), &raw, astar_length)
+    let (curve, optimiser) = (CurveParams::default(), OptimiserParams::default());
+    let mut comparison = Comparison::new(&world, 0.0, &MapMethod::ALL, &curve, &optimiser)?;
+    for (i, run) in comparison.smooth(&raw).into_iter().enumerate() {
+        let (m, pipeline) = (run.method, run.pipeline);
+        let validation = &pipeline.report().validation;
+        let (path, row) = with_metrics_row(m.name(), run.path, validation, astar_length)
             .with_context(|| m.name())?;
         table.row(row);
         if let Some(plan) = pipeline.last_corridor() {

@@ -9,11 +9,12 @@ use pathsmooth::grid::GridMap;
 use pathsmooth::navmesh::import::GroundPlane;
 use pathsmooth::{NavMeshWorld, Pipeline, World};
 
+use crate::compare::Comparison;
 use crate::files::{read_navmesh, write_bytes, write_path_file};
 use crate::methods::{parse_xy, CurveParams, FrameArgs, MapMethod, OptimiserParams};
 use crate::picture::{png, svg, Layer, Scene, PALETTE};
 use crate::report::{
-    error_row, follow_time_shown, metrics_header, run_and_measure, FOLLOW_TIME_MAX_POINTS,
+    error_row, follow_time_shown, metrics_header, with_metrics_row, FOLLOW_TIME_MAX_POINTS,
 };
 use crate::table::Table;
 
@@ -201,13 +202,14 @@ fn plan_on_map(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planne
     scene.mark_ends(&raw);
     let mut table = Table::new(metrics_header());
     let mut outcomes = Outcomes::default();
-    for (i, &m) in methods.iter().enumerate() {
-        let mut pipeline =
-            Pipeline::new(&world, a.radius)?.with_steps(m.steps(&a.curve, &a.optimiser));
-        match run_and_measure(&mut pipeline, m.name(), &raw, astar_length) {
+    let mut comparison = Comparison::new(&world, a.radius, methods, &a.curve, &a.optimiser)?;
+    for (i, run) in comparison.smooth(&raw).into_iter().enumerate() {
+        let (m, pipeline) = (run.method, run.pipeline);
+        let validation = &pipeline.report().validation;
+        match with_metrics_row(m.name(), run.path, validation, astar_length) {
             Ok((path, row)) => {
                 table.row(row);
-                outcomes.ran(m.name(), &pipeline);
+                outcomes.ran(m.name(), pipeline);
                 if !follow_time_shown(&path) {
                     outcomes.notes.push(format!(
                         "note: {}: follow time not computed for a path of more than \
@@ -276,13 +278,13 @@ fn plan_on_scene(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Plan
     let straight = [a.from, a.to];
     let mut table = Table::new(metrics_header());
     let mut outcomes = Outcomes::default();
-    for (i, &m) in methods.iter().enumerate() {
-        let mut pipeline =
-            Pipeline::new(&world, a.radius)?.with_steps(m.steps(&a.curve, &a.optimiser));
-        // The navmesh steps re-route between the ends; the straight line is only their input.
-        match pipeline.plan(a.from, a.to) {
+    let mut comparison = Comparison::new(&world, a.radius, methods, &a.curve, &a.optimiser)?;
+    // The navmesh steps re-route between the ends; the straight line is only their input.
+    for (i, run) in comparison.plan(a.from, a.to).into_iter().enumerate() {
+        let (m, pipeline) = (run.method, run.pipeline);
+        match run.path {
             Ok(path) => {
-                outcomes.ran(m.name(), &pipeline);
+                outcomes.ran(m.name(), pipeline);
                 if a.polygons {
                     let ids = mesh.polygons_along(&path)?;
                     let ids: Vec<String> = ids.iter().map(|id| id.to_string()).collect();
@@ -292,12 +294,12 @@ fn plan_on_scene(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Plan
                         ids.join(" ")
                     ));
                 }
-                let length = pipeline.report().validation.length;
+                let validation = &pipeline.report().validation;
                 table.row(crate::report::metrics_row(
                     m.name(),
                     &path,
-                    length,
-                    &pipeline.report().validation,
+                    validation.length,
+                    validation,
                 )?);
                 if let Some(out) = &a.output {
                     write_path_file(out, None, &path)?;

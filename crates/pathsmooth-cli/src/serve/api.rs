@@ -14,7 +14,6 @@
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
 
 use anyhow::Context;
 use axum::body::{Body, Bytes};
@@ -26,12 +25,13 @@ use clap::ValueEnum;
 use glam::{DVec2, IVec2};
 use pathsmooth::follow::{speed_profile, Agent};
 use pathsmooth::grid::parse_scenarios;
-use pathsmooth::{Error, GridMap, GridWorld, Pipeline, World};
+use pathsmooth::{Error, GridMap, GridWorld, World};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use tokio::sync::Semaphore;
 
 use super::limits::{self, declared_size};
+use crate::compare::Comparison;
 use crate::methods::{CorridorSolver, CurveParams, MapMethod, OptimiserParams};
 
 /// The embedded example world: its name in the API and its `.map` text (the map `demo`
@@ -636,13 +636,13 @@ fn plan_blocking(p: &Playground, r: &PlanRequest) -> Result<PlanResponse, ApiErr
 
     let mut paths = BTreeMap::new();
     let mut errors = BTreeMap::new();
-    for m in methods {
-        let run = || -> pathsmooth::Result<PathOut> {
-            let mut pipeline =
-                Pipeline::new(world, r.radius)?.with_steps(m.steps(&curve, &optimiser));
-            let clock = Instant::now();
-            let path = pipeline.smooth(&raw)?;
-            let micros = clock.elapsed().as_secs_f64() * 1e6;
+    let mut comparison = Comparison::new(world, r.radius, &methods, &curve, &optimiser)
+        .map_err(ApiError::planning)?;
+    for run in comparison.smooth(&raw) {
+        let (m, pipeline) = (run.method, run.pipeline);
+        let out = || -> pathsmooth::Result<PathOut> {
+            let path = run.path?;
+            let micros = run.time.as_secs_f64() * 1e6;
             let v = &pipeline.report().validation;
             let (follow_s, samples) = follow(&path)?;
             let corridor = pipeline.last_corridor().map(|plan| {
@@ -667,7 +667,7 @@ fn plan_blocking(p: &Playground, r: &PlanRequest) -> Result<PlanResponse, ApiErr
                 corridor,
             })
         };
-        match run() {
+        match out() {
             Ok(out) => {
                 paths.insert(m.name().to_string(), out);
             }

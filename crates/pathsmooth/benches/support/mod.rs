@@ -1,7 +1,8 @@
-//! Shared helpers for the benches. Where the Moving AI data lives and how a map is loaded
-//! are the integration tests' own helpers (`tests/common/mod.rs`: `shared_dir`, `movingai`,
-//! `load`, ...), re-exported here; `try_load` is for a bench that skips its map part when
-//! the data is missing. Each bench that needs them declares `mod support;`.
+//! Shared helpers for the benches. The integration tests' shared module (`tests/common`:
+//! where the Moving AI data lives and how a map is loaded, `shared_dir`, `movingai`, `load`,
+//! ...; the seeded generator `rng`; `corridor_ref`; `polyanya_mesh`) is re-exported here;
+//! `try_load` is for a bench that skips its map part when the data is missing. Each bench
+//! that needs them declares `mod support;`.
 #![allow(dead_code)]
 
 #[path = "../../tests/common/mod.rs"]

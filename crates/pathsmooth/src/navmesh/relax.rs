@@ -141,7 +141,11 @@ pub fn relax_into(
 /// assert_eq!(path[1], DVec2::new(1.0, 0.0));
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
-pub fn relax_in_place(portals: &[Portal], path: &mut [DVec2], params: &RelaxParams) -> Result<usize> {
+pub fn relax_in_place(
+    portals: &[Portal],
+    path: &mut [DVec2],
+    params: &RelaxParams,
+) -> Result<usize> {
     check(portals, path, params)?;
     let mut sweeps = 0;
     while sweeps < params.max_passes {

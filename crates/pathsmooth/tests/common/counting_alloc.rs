@@ -1,17 +1,15 @@
 //! A counting global allocator for the "allocates nothing" tests. Each such test binary
-//! includes this file and installs it in one line:
+//! installs it in one line:
 //!
 //! ```ignore
-//! #[path = "common/counting_alloc.rs"]
-//! mod counting_alloc;
+//! mod common;
 //! #[global_allocator]
-//! static GLOBAL: counting_alloc::Counting = counting_alloc::Counting;
+//! static GLOBAL: common::counting_alloc::Counting = common::counting_alloc::Counting;
 //! ```
 //!
 //! Allocations are counted per thread, so the test harness's own threads (and other tests
 //! running beside the one measured) cannot disturb the count; the code measured must
 //! therefore run on the calling thread.
-#![allow(dead_code)]
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;

@@ -1,90 +1,24 @@
-//! Shared helpers for integration tests: where the Moving AI data lives.
+//! The integration tests' one shared module: each test file declares `mod common;` and
+//! takes what it needs (the benches reach it through `benches/support`).
+//!
+//! - [`maps`] (re-exported here): where the Moving AI data lives, the DEV maps, loading
+//!   them, the loop over them ([`real_maps`]) and how many scenarios a sweep runs.
+//! - [`rng`]: the one seeded generator, for reproducible input outside proptest.
+//! - [`grids`]: the one random-map strategy (proptest) and scenes on it.
+//! - [`oracle`]: brute-force clearance on a grid map, independent of the library.
+//! - [`corridor_ref`]: random corridors and clarabel's exact optimum of a corridor problem.
+//! - [`polyanya_mesh`]: the `polyanya` crate's mesh from a pathsmooth navmesh.
+//! - [`counting_alloc`]: the counting global allocator of the "allocates nothing" tests.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+pub mod corridor_ref;
+pub mod counting_alloc;
+pub mod grids;
+pub mod maps;
+pub mod oracle;
+pub mod polyanya_mesh;
+pub mod rng;
 
-use pathsmooth::grid::{load_scenarios, GridMap, Scenario};
-use pathsmooth::GridWorld;
-
-/// The `shared/` folder: `$PATHSMOOTH_SHARED` if set, else the one beside the checkout
-/// (`<checkout>/../shared`), which is where CI puts it.
-pub fn shared_dir() -> PathBuf {
-    match std::env::var_os("PATHSMOOTH_SHARED") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
-    }
-}
-
-/// Path of a Moving AI file, e.g. `movingai("dao/arena.map")`.
-pub fn movingai(rel: &str) -> PathBuf {
-    shared_dir().join("data/movingai").join(rel)
-}
-
-/// Every DEV map with its scenario file, as (name, map path, scen path).
-pub const MAPS: [&str; 7] = [
-    "dao/arena",
-    "dao/den312d",
-    "bg512/AR0011SR",
-    "mazes/maze512-4-0",
-    "rooms/8room_000",
-    "random/random512-10-0",
-    "cities/Berlin_0_256",
-];
-
-/// True when the Moving AI data is there. When it is not, prints one line saying so
-/// (the test that asked then skips itself).
-pub fn have_movingai() -> bool {
-    let dir = shared_dir().join("data/movingai");
-    let there = dir.is_dir();
-    if !there {
-        println!(
-            "skipped: {} not found (set PATHSMOOTH_SHARED to the folder holding data/movingai)",
-            dir.display()
-        );
-    }
-    there
-}
-
-/// Loads `name.map` and `name.map.scen` (name as in [`MAPS`]), or `None` when the Moving
-/// AI data is missing (see [`have_movingai`]): `let Some(…) = try_load(…) else { return };`
-pub fn try_load(name: &str) -> Option<(GridMap, Vec<Scenario>)> {
-    have_movingai().then(|| load(name))
-}
-
-/// Loads `name.map` and `name.map.scen` (name as in [`MAPS`]); panics with one clear line
-/// when the Moving AI data is missing. Prefer [`try_load`], which skips instead.
-pub fn load(name: &str) -> (GridMap, Vec<Scenario>) {
-    assert!(
-        shared_dir().join("data/movingai").is_dir(),
-        "{}/data/movingai not found (set PATHSMOOTH_SHARED)",
-        shared_dir().display()
-    );
-    let map = GridMap::load(movingai(&format!("{name}.map"))).expect("map loads");
-    let scen = load_scenarios(movingai(&format!("{name}.map.scen"))).expect("scen loads");
-    (map, scen)
-}
-
-/// True when the slow real-map sweeps should run in full: `PATHSMOOTH_SLOW` is set (CI
-/// sets it). Without it they run on a small sample, so a local `cargo test` stays quick.
-pub fn slow() -> bool {
-    std::env::var_os("PATHSMOOTH_SLOW").is_some_and(|v| !v.is_empty() && v != "0")
-}
-
-/// True when the real-map sweeps should cover every 10th scenario of every map, as the
-/// tables in `docs/` do: `PATHSMOOTH_FULL` is set. That takes several minutes per sweep,
-/// more than CI's budget, so it is run by hand; CI (`PATHSMOOTH_SLOW`) runs larger samples
-/// than a local `cargo test`.
-pub fn full() -> bool {
-    std::env::var_os("PATHSMOOTH_FULL").is_some_and(|v| !v.is_empty() && v != "0")
-}
-
-/// Every `step`-th scenario, at most `max` of them, spread over the whole file.
-pub fn sample(scen: &[Scenario], max: usize) -> Vec<Scenario> {
-    let step = scen.len().div_ceil(max.max(1)).max(1);
-    scen.iter().step_by(step).cloned().collect()
-}
-
-/// The map as a world with cell size 1 and origin 0 (world units are cells).
-pub fn world(map: &GridMap) -> GridWorld {
-    GridWorld::new(map.clone()).expect("the map has free cells")
-}
+// Unused in the test binaries that need no map.
+#[allow(unused_imports)]
+pub use maps::*;

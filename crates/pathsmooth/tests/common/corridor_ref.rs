@@ -1,6 +1,6 @@
-//! Shared by tests/corridor_optimize.rs and benches/corridor.rs: random corridors and the
-//! exact optimum of a corridor problem from the clarabel interior-point solver.
-#![allow(dead_code, clippy::needless_range_loop)]
+//! Random corridors (drawn from [`super::rng`]) and the exact optimum of a corridor problem
+//! from the clarabel interior-point solver, for the corridor tests and `benches/corridor.rs`.
+#![allow(clippy::needless_range_loop)]
 
 use clarabel::algebra::CscMatrix;
 use clarabel::solver::{DefaultSettings, DefaultSolver, IPSolver, SolverStatus, SupportedConeT};
@@ -9,26 +9,7 @@ use pathsmooth::corridor::disks::DiskCorridor;
 use pathsmooth::corridor::operators::{energy, project_to_disk, LengthNorm};
 use pathsmooth::corridor::problem::{Problem, ProblemParams};
 
-/// A small deterministic generator (xorshift64*), so corridors are reproducible.
-pub struct Rng(pub u64);
-
-impl Rng {
-    /// Uniform in [0, 1).
-    pub fn unit(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545F4914F6CDD1D) >> 11) as f64 / (1u64 << 53) as f64
-    }
-    /// Uniform in [lo, hi).
-    pub fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.unit()
-    }
-    /// A vector with coordinates uniform in [−1, 1).
-    pub fn vec(&mut self) -> DVec2 {
-        DVec2::new(self.range(-1.0, 1.0), self.range(-1.0, 1.0))
-    }
-}
+use super::rng::Rng;
 
 /// A random wiggly corridor of `n` disks: a random walk with steps of 0.6–1.4 units,
 /// radii 0.5–2 (every pair overlaps), random facing directions at both ends.
@@ -52,7 +33,7 @@ pub fn random_corridor(rng: &mut Rng, n: usize) -> DiskCorridor {
 
 /// The discretised problem of a random corridor (default bathtub weights).
 pub fn random_problem(seed: u64, n: usize) -> Problem {
-    let mut rng = Rng(seed.wrapping_mul(0x9E3779B97F4A7C15) | 1);
+    let mut rng = Rng::new(seed.wrapping_mul(0x9E3779B97F4A7C15) | 1);
     Problem::from_corridor(&random_corridor(&mut rng, n), &ProblemParams::default())
         .expect("a valid problem")
 }

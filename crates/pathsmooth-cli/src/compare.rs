@@ -1,0 +1,87 @@
+//! The comparison that `plan`, `bench`, `demo` and the playground show: one pipeline per
+//! method on the same world and agent radius, every one run on the same query and timed.
+//! The shells format what it returns; the work is the library's pipeline.
+
+use std::time::{Duration, Instant};
+
+use glam::DVec2;
+use pathsmooth::{Pipeline, Result, World};
+
+use crate::methods::{CurveParams, MapMethod, OptimiserParams};
+
+/// One pipeline per method, kept from query to query (so their buffers are reused).
+pub struct Comparison<'w, W: World> {
+    methods: Vec<MapMethod>,
+    pipelines: Vec<Pipeline<&'w W>>,
+}
+
+/// One method's run on one query.
+pub struct Run<'a, 'w, W: World> {
+    pub method: MapMethod,
+    /// The method's path, or why it failed.
+    pub path: Result<Vec<DVec2>>,
+    /// The method's pipeline after the run: its report (steps skipped, corners below the
+    /// turning radius, the final validation with the path's metrics), its last corridor and
+    /// its last exact curve.
+    pub pipeline: &'a Pipeline<&'w W>,
+    /// How long the pipeline took.
+    pub time: Duration,
+}
+
+impl<'w, W: World> Comparison<'w, W> {
+    /// A pipeline for each of `methods` on `world` for an agent of `radius`.
+    pub fn new(
+        world: &'w W,
+        radius: f64,
+        methods: &[MapMethod],
+        curve: &CurveParams,
+        optimiser: &OptimiserParams,
+    ) -> Result<Self> {
+        let pipelines = methods
+            .iter()
+            .map(|m| Ok(Pipeline::new(world, radius)?.with_steps(m.steps(curve, optimiser))))
+            .collect::<Result<_>>()?;
+        Ok(Comparison {
+            methods: methods.to_vec(),
+            pipelines,
+        })
+    }
+
+    /// Every method on the same path (the world's A* route, planned once): each pipeline
+    /// smooths it.
+    pub fn smooth(&mut self, raw: &[DVec2]) -> Vec<Run<'_, 'w, W>> {
+        self.run(|pipeline| pipeline.smooth(raw))
+    }
+
+    /// Every method from `start` to `goal`, each pipeline planning on the world itself (the
+    /// navmesh methods re-route between the ends).
+    pub fn plan(&mut self, start: DVec2, goal: DVec2) -> Vec<Run<'_, 'w, W>> {
+        self.run(|pipeline| pipeline.plan(start, goal))
+    }
+
+    fn run(
+        &mut self,
+        mut one: impl FnMut(&mut Pipeline<&'w W>) -> Result<Vec<DVec2>>,
+    ) -> Vec<Run<'_, 'w, W>> {
+        let results: Vec<_> = self
+            .pipelines
+            .iter_mut()
+            .map(|pipeline| {
+                let clock = Instant::now();
+                let path = one(pipeline);
+                (path, clock.elapsed())
+            })
+            .collect();
+        self.methods
+            .iter()
+            .zip(&self.pipelines)
+            .zip(results)
+            .map(|((&method, pipeline), (path, time))| Run {
+                method,
+                path,
+                pipeline,
+                time,
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,124 @@
+//! The Moving AI data: where it lives, the DEV maps, loading them, the loop over them, and
+//! how many scenarios a sweep runs.
+
+use std::path::PathBuf;
+
+use pathsmooth::grid::{load_scenarios, GridMap, Scenario};
+use pathsmooth::GridWorld;
+
+/// The `shared/` folder: `$PATHSMOOTH_SHARED` if set, else the one beside the checkout
+/// (`<checkout>/../shared`), which is where CI puts it.
+pub fn shared_dir() -> PathBuf {
+    match std::env::var_os("PATHSMOOTH_SHARED") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
+    }
+}
+
+/// Path of a Moving AI file, e.g. `movingai("dao/arena.map")`.
+pub fn movingai(rel: &str) -> PathBuf {
+    shared_dir().join("data/movingai").join(rel)
+}
+
+/// Every DEV map with its scenario file, as (name, map path, scen path).
+pub const MAPS: [&str; 7] = [
+    "dao/arena",
+    "dao/den312d",
+    "bg512/AR0011SR",
+    "mazes/maze512-4-0",
+    "rooms/8room_000",
+    "random/random512-10-0",
+    "cities/Berlin_0_256",
+];
+
+/// True when the Moving AI data is there. When it is not, prints one line saying so
+/// (the test that asked then skips itself).
+pub fn have_movingai() -> bool {
+    let dir = shared_dir().join("data/movingai");
+    let there = dir.is_dir();
+    if !there {
+        println!(
+            "skipped: {} not found (set PATHSMOOTH_SHARED to the folder holding data/movingai)",
+            dir.display()
+        );
+    }
+    there
+}
+
+/// Loads `name.map` and `name.map.scen` (name as in [`MAPS`]), or `None` when the Moving
+/// AI data is missing (see [`have_movingai`]): `let Some(…) = try_load(…) else { return };`
+pub fn try_load(name: &str) -> Option<(GridMap, Vec<Scenario>)> {
+    have_movingai().then(|| load(name))
+}
+
+/// The loop over real maps: each of `names` (as in [`MAPS`]) with its scenarios, loaded
+/// when the loop reaches it; `None`, after one line saying so, when the Moving AI data is
+/// missing (the test then skips itself):
+///
+/// ```ignore
+/// let Some(maps) = common::real_maps(&common::MAPS) else {
+///     return;
+/// };
+/// for (name, map, scen) in maps { … }
+/// ```
+pub fn real_maps<'a>(
+    names: &'a [&'static str],
+) -> Option<impl Iterator<Item = (&'static str, GridMap, Vec<Scenario>)> + 'a> {
+    have_movingai().then(|| {
+        names.iter().map(|&name| {
+            let (map, scen) = load(name);
+            (name, map, scen)
+        })
+    })
+}
+
+/// Loads `name.map` and `name.map.scen` (name as in [`MAPS`]); panics with one clear line
+/// when the Moving AI data is missing. Prefer [`try_load`], which skips instead.
+pub fn load(name: &str) -> (GridMap, Vec<Scenario>) {
+    assert!(
+        shared_dir().join("data/movingai").is_dir(),
+        "{}/data/movingai not found (set PATHSMOOTH_SHARED)",
+        shared_dir().display()
+    );
+    let map = GridMap::load(movingai(&format!("{name}.map"))).expect("map loads");
+    let scen = load_scenarios(movingai(&format!("{name}.map.scen"))).expect("scen loads");
+    (map, scen)
+}
+
+/// True when the slow real-map sweeps should run in full: `PATHSMOOTH_SLOW` is set (CI
+/// sets it). Without it they run on a small sample, so a local `cargo test` stays quick.
+pub fn slow() -> bool {
+    std::env::var_os("PATHSMOOTH_SLOW").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// True when the real-map sweeps should cover every 10th scenario of every map, as the
+/// tables in `docs/` do: `PATHSMOOTH_FULL` is set. That takes several minutes per sweep,
+/// more than CI's budget, so it is run by hand; CI (`PATHSMOOTH_SLOW`) runs larger samples
+/// than a local `cargo test`.
+pub fn full() -> bool {
+    std::env::var_os("PATHSMOOTH_FULL").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// The scenarios a real-map sweep runs: every 10th of the file with [`full`]; else at most
+/// `slow_max` of those (with [`slow`], as in CI) or `quick_max`, spread over the file.
+pub fn sweep(scen: &[Scenario], quick_max: usize, slow_max: usize) -> Vec<Scenario> {
+    let every_tenth: Vec<Scenario> = scen.iter().step_by(10).cloned().collect();
+    if full() {
+        every_tenth
+    } else if slow() {
+        sample(&every_tenth, slow_max)
+    } else {
+        sample(&every_tenth, quick_max)
+    }
+}
+
+/// Every `step`-th scenario, at most `max` of them, spread over the whole file.
+pub fn sample(scen: &[Scenario], max: usize) -> Vec<Scenario> {
+    let step = scen.len().div_ceil(max.max(1)).max(1);
+    scen.iter().step_by(step).cloned().collect()
+}
+
+/// The map as a world with cell size 1 and origin 0 (world units are cells).
+pub fn world(map: &GridMap) -> GridWorld {
+    GridWorld::new(map.clone()).expect("the map has free cells")
+}
