@@ -15,7 +15,7 @@ use glam::DVec2;
 use pathsmooth::grid::astar::{astar, GridPath};
 use pathsmooth::grid::{GridMap, Scenario};
 use pathsmooth::{
-    GridWorld, Pipeline, Preset, Shortcutter, Step, ValidationReport, Validator, World,
+    validate_into, GridWorld, Pipeline, Preset, Shortcutter, Step, ValidationReport, World,
 };
 
 mod support;
@@ -107,7 +107,6 @@ fn bench_grid(c: &mut Criterion) {
             .iter()
             .map(|s| astar(map, s.start, s.goal).unwrap())
             .collect();
-        let validator = Validator::new(&world);
         let mut shortcutter = Shortcutter::new();
         let mut out = Vec::new();
         let mut report = ValidationReport::default();
@@ -135,9 +134,7 @@ fn bench_grid(c: &mut Criterion) {
         g.bench_function("validate_astar_paths", |b| {
             b.iter(|| {
                 for p in &paths {
-                    validator
-                        .validate_into(&p.points, 0.0, &mut report)
-                        .unwrap();
+                    validate_into(&world, &p.points, 0.0, &mut report).unwrap();
                 }
             })
         });

@@ -99,7 +99,7 @@ pub use grid::{GridMap, Scenario};
 pub use map_safe::{map_chaikin, map_safe, MapSafe};
 pub use pipeline::{Pipeline, PipelineReport, Preset, Step};
 pub use shortcut::{shortcut, shortcut_by, Shortcutter};
-pub use validate::{is_valid, validate, ValidationReport, Validator};
+pub use validate::{is_valid, validate, validate_into, ValidationReport};
 pub use world::{Bounds, GridWorld, NavMeshWorld, World};
 
 /// The crate README's examples, compiled and run as doctests.

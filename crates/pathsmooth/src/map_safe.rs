@@ -112,7 +112,7 @@ use crate::curve::chaikin::{
 };
 use crate::error::{Error, Result};
 use crate::geometry::{check_path, turn_angle, Point2};
-use crate::validate::Validator;
+use crate::validate::validate;
 use crate::world::{
     check_in_bounds, check_radius, check_scale, first_problem, path_is_clear, World,
 };
@@ -650,10 +650,7 @@ impl<W: World> MapSafe<W> {
         // The strict test can refuse a path the validator accepts within the world's
         // tolerance (a point at exactly the radius, rounded): such an input is valid, and
         // every new piece is still tested strictly.
-        match Validator::new(&self.world)
-            .validate(&self.input, radius)?
-            .problem()
-        {
+        match validate(&self.world, &self.input, radius)?.problem() {
             None => Ok(false),
             Some(reason) => Err(Error::InvalidInputPath { reason }),
         }

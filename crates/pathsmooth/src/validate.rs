@@ -11,8 +11,8 @@
 //! The [`ValidationReport`] lists every offending segment and bend (not just the first),
 //! where the first problem is, the minimum clearance, the length and the maximum and total
 //! turning angle (from [`crate::metrics`], so duplicate points are skipped, never NaN).
-//! [`Validator`] checks many paths on one world; [`validate`] and [`is_valid`] are one-shot
-//! forms.
+//! [`validate`] returns a new report, [`validate_into`] reuses one, [`is_valid`] answers
+//! yes or no.
 //!
 //! Cost: one segment test and one capped clearance query per segment, one bend test per
 //! vertex: on a grid, O(Σ segment length × (r + 1)) in cells.
@@ -126,117 +126,8 @@ impl ValidationReport {
     }
 }
 
-/// Validates paths on one world.
-///
-/// ```
-/// use glam::DVec2;
-/// use pathsmooth::{GridMap, GridWorld, ValidationReport, Validator};
-/// let world = GridWorld::new(GridMap::from_rows(&["....", "....", "...."])?)?;
-/// let validator = Validator::new(&world);
-/// let mut report = ValidationReport::default();
-/// validator.validate_into(&[DVec2::new(1.5, 1.5), DVec2::new(2.5, 1.5)], 1.0, &mut report)?;
-/// assert!(report.is_valid() && report.min_clearance == 1.5);
-/// validator.validate_into(&[DVec2::new(0.5, 0.5), DVec2::new(3.5, 0.5)], 1.0, &mut report)?;
-/// assert_eq!(report.clearance_violations, vec![0]);
-/// # Ok::<(), pathsmooth::Error>(())
-/// ```
-#[derive(Debug, Clone)]
-pub struct Validator<W> {
-    world: W,
-}
-
-impl<W: World> Validator<W> {
-    /// A validator for `world` (pass a reference to borrow it).
-    pub fn new(world: W) -> Self {
-        Validator { world }
-    }
-
-    /// The world.
-    pub fn world(&self) -> &W {
-        &self.world
-    }
-
-    /// Validates `path` (`Vec2` or `DVec2` points, world units) for an agent of radius
-    /// `radius` (≥ 0).
-    ///
-    /// ```
-    /// use glam::DVec2;
-    /// use pathsmooth::{GridMap, GridWorld, Validator};
-    /// let world = GridWorld::new(GridMap::from_rows(&["...", ".@.", "..."])?)?;
-    /// let v = Validator::new(&world);
-    /// let corner = [DVec2::new(0.5, 1.5), DVec2::new(1.5, 0.5)]; // touches (1, 1)
-    /// let r = v.validate(&corner, 0.0)?;
-    /// assert!(r.is_valid() && r.min_clearance == 0.0);
-    /// assert!(!v.is_valid(&corner, 0.1));
-    /// # Ok::<(), pathsmooth::Error>(())
-    /// ```
-    pub fn validate<P: Point2>(&self, path: &[P], radius: f64) -> Result<ValidationReport> {
-        let mut report = ValidationReport::default();
-        self.validate_into(path, radius, &mut report)?;
-        Ok(report)
-    }
-
-    /// [`validate`](Self::validate) into a reused report (no allocation once its lists
-    /// have grown, for `DVec2` paths). Errors: empty path, non-finite point, negative or
-    /// NaN radius.
-    pub fn validate_into<P: Point2>(
-        &self,
-        path: &[P],
-        radius: f64,
-        report: &mut ValidationReport,
-    ) -> Result<()> {
-        check_path(path, 1, "validate")?;
-        check_radius(radius)?;
-        report.clear();
-        report.radius = radius;
-        let world = &self.world;
-        let accept = radius - world.tolerance();
-        let at = |i: usize| path[i.min(path.len() - 1)].to_dvec2();
-        let segments = path.len().max(2) - 1;
-        for i in 0..segments {
-            let (a, b) = (at(i), at(i + 1));
-            let mut problem = None;
-            if let Some(p) = world.first_contact(a, b, 0.0) {
-                report.blocked_segments.push(i);
-                problem = Some(p);
-            }
-            // Values below the cap are exact: the cap keeps both the running minimum and
-            // the radius test exact while skipping space that cannot matter.
-            let cap = report.min_clearance.max(radius);
-            let c = if problem.is_some() {
-                0.0
-            } else {
-                world.segment_clearance(a, b, cap)
-            };
-            if problem.is_none() && radius > 0.0 && c < accept {
-                report.clearance_violations.push(i);
-                problem = Some(world.first_contact(a, b, radius).unwrap_or(a.lerp(b, 0.5)));
-            }
-            report.min_clearance = report.min_clearance.min(c);
-            if report.first_problem_at.is_none() {
-                report.first_problem_at = problem;
-            }
-        }
-        for (prev, i, next) in bends(path) {
-            if !world.bend_is_clear(at(prev), at(i), at(next), radius) {
-                report.blocked_bends.push(i);
-                report.first_problem_at.get_or_insert(at(i));
-            }
-        }
-        // One definition of length and turning for the library (`+ 0.0`: an empty sum
-        // is −0.0, and a one-point path should report 0).
-        report.length = length(path) + 0.0;
-        (report.max_turn, report.total_turn) = max_and_total_turn(path);
-        Ok(())
-    }
-
-    /// True when `path` is valid for `radius`; any error (bad path or radius) is `false`.
-    pub fn is_valid<P: Point2>(&self, path: &[P], radius: f64) -> bool {
-        self.validate(path, radius).is_ok_and(|r| r.is_valid())
-    }
-}
-
-/// Validates `path` on `world` for an agent of radius `radius` (≥ 0); see [`Validator`].
+/// [`validate`] into a reused report (no allocation once its lists have grown, for `DVec2`
+/// paths).
 ///
 /// Errors: [`Error::EmptyPath`](crate::Error::EmptyPath),
 /// [`Error::NonFinite`](crate::Error::NonFinite), and
@@ -244,8 +135,81 @@ impl<W: World> Validator<W> {
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::{validate, GridMap, GridWorld};
-/// let world = GridWorld::new(GridMap::from_rows(&["..."])?)?;
+/// use pathsmooth::{validate_into, GridMap, GridWorld, ValidationReport};
+/// let world = GridWorld::new(GridMap::from_rows(&["....", "....", "...."])?)?;
+/// let mut report = ValidationReport::default();
+/// validate_into(&world, &[DVec2::new(1.5, 1.5), DVec2::new(2.5, 1.5)], 1.0, &mut report)?;
+/// assert!(report.is_valid() && report.min_clearance == 1.5);
+/// validate_into(&world, &[DVec2::new(0.5, 0.5), DVec2::new(3.5, 0.5)], 1.0, &mut report)?;
+/// assert_eq!(report.clearance_violations, vec![0]);
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+pub fn validate_into<W: World + ?Sized, P: Point2>(
+    world: &W,
+    path: &[P],
+    radius: f64,
+    report: &mut ValidationReport,
+) -> Result<()> {
+    check_path(path, 1, "validate")?;
+    check_radius(radius)?;
+    report.clear();
+    report.radius = radius;
+    let accept = radius - world.tolerance();
+    let at = |i: usize| path[i.min(path.len() - 1)].to_dvec2();
+    let segments = path.len().max(2) - 1;
+    for i in 0..segments {
+        let (a, b) = (at(i), at(i + 1));
+        let mut problem = None;
+        if let Some(p) = world.first_contact(a, b, 0.0) {
+            report.blocked_segments.push(i);
+            problem = Some(p);
+        }
+        // Values below the cap are exact: the cap keeps both the running minimum and
+        // the radius test exact while skipping space that cannot matter.
+        let cap = report.min_clearance.max(radius);
+        let c = if problem.is_some() {
+            0.0
+        } else {
+            world.segment_clearance(a, b, cap)
+        };
+        if problem.is_none() && radius > 0.0 && c < accept {
+            report.clearance_violations.push(i);
+            problem = Some(world.first_contact(a, b, radius).unwrap_or(a.lerp(b, 0.5)));
+        }
+        report.min_clearance = report.min_clearance.min(c);
+        if report.first_problem_at.is_none() {
+            report.first_problem_at = problem;
+        }
+    }
+    for (prev, i, next) in bends(path) {
+        if !world.bend_is_clear(at(prev), at(i), at(next), radius) {
+            report.blocked_bends.push(i);
+            report.first_problem_at.get_or_insert(at(i));
+        }
+    }
+    // One definition of length and turning for the library (`+ 0.0`: an empty sum
+    // is −0.0, and a one-point path should report 0).
+    report.length = length(path) + 0.0;
+    (report.max_turn, report.total_turn) = max_and_total_turn(path);
+    Ok(())
+}
+
+/// Validates `path` (`Vec2` or `DVec2` points, world units) on `world` for an agent of
+/// radius `radius` (≥ 0): every segment and bend clear (see [`World`]'s contract), with
+/// the smallest clearance, the length and the turning of the path.
+///
+/// Errors: [`Error::EmptyPath`](crate::Error::EmptyPath),
+/// [`Error::NonFinite`](crate::Error::NonFinite), and
+/// [`Error::BadParameter`](crate::Error::BadParameter) for a negative or NaN radius.
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::{is_valid, validate, GridMap, GridWorld};
+/// let world = GridWorld::new(GridMap::from_rows(&["...", ".@.", "..."])?)?;
+/// let corner = [DVec2::new(0.5, 1.5), DVec2::new(1.5, 0.5)]; // touches (1, 1)
+/// let r = validate(&world, &corner, 0.0)?;
+/// assert!(r.is_valid() && r.min_clearance == 0.0);
+/// assert!(!is_valid(&world, &corner, 0.1));
 /// assert!(validate(&world, &[DVec2::new(0.5, 0.5)], -1.0).is_err());
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
@@ -254,7 +218,9 @@ pub fn validate<W: World + ?Sized, P: Point2>(
     path: &[P],
     radius: f64,
 ) -> Result<ValidationReport> {
-    Validator::new(world).validate(path, radius)
+    let mut report = ValidationReport::default();
+    validate_into(world, path, radius, &mut report)?;
+    Ok(report)
 }
 
 /// True when `path` is valid on `world` for `radius`; errors (bad path, bad radius) are

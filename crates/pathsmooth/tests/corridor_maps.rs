@@ -13,7 +13,7 @@ use pathsmooth::grid::astar::astar_points;
 use pathsmooth::grid::distance::DistanceField;
 use pathsmooth::grid::GridMap;
 use pathsmooth::Error;
-use pathsmooth::{validate, Validator, World};
+use pathsmooth::{validate, World};
 
 /// Scenarios per map (debug-build time stays small).
 const PER_MAP: usize = 6;
@@ -47,7 +47,6 @@ fn corridor_paths_are_valid_and_short_on_every_dev_map() {
     for (name, map, scen) in maps {
         let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
         let cmap = CorridorMap::build(&map);
-        let validator = Validator::new(&world);
         let mut planner = CorridorPlanner::new();
         let mut planned = 0;
         for s in common::sample(&scen, PER_MAP) {
@@ -63,7 +62,7 @@ fn corridor_paths_are_valid_and_short_on_every_dev_map() {
                 check_corridor(cmap.field(), &plan.corridor, radius, &what);
                 assert_eq!(plan.path.len(), plan.corridor.len(), "{what}");
                 assert_eq!((plan.path[0], *plan.path.last().unwrap()), (a, b));
-                let report = validator.validate(&plan.path, radius).unwrap();
+                let report = validate(&world, &plan.path, radius).unwrap();
                 assert!(report.is_valid(), "{what}: {:?}", report.problem());
                 // Waypoints in their safe disks, which lie inside the corridor's disks.
                 for (k, &v) in plan.path.iter().enumerate() {
@@ -100,7 +99,6 @@ fn the_compact_maps_route_pulled_taut_is_valid_and_nearly_as_short_as_a_stars() 
     };
     for (name, map, scen) in maps {
         let world = pathsmooth::GridWorld::new(map).unwrap();
-        let validator = Validator::new(&world);
         let mut planner = CorridorPlanner::new();
         for radius in [0.0, 0.3] {
             let (mut taut, mut chapter, mut along) = (0.0, 0.0, 0.0);
@@ -111,7 +109,7 @@ fn the_compact_maps_route_pulled_taut_is_valid_and_nearly_as_short_as_a_stars() 
                     .plan_corridor_taut(&mut planner, a, b, radius, &options)
                     .unwrap_or_else(|e| panic!("{what}: {e}"));
                 assert_eq!((plan.path[0], *plan.path.last().unwrap()), (a, b));
-                let report = validator.validate(&plan.path, radius).unwrap();
+                let report = validate(&world, &plan.path, radius).unwrap();
                 assert!(report.is_valid(), "{what}: {:?}", report.problem());
                 taut += report.length;
                 let plan = world.plan_corridor(&mut planner, a, b, radius, &options);

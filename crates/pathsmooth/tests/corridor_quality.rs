@@ -8,7 +8,8 @@
 
 mod common;
 
-use pathsmooth::{metrics, GridWorld, Pipeline, Preset, Step, Validator};
+use pathsmooth::validate;
+use pathsmooth::{metrics, GridWorld, Pipeline, Preset, Step};
 
 /// The corridor path's length over the shortest: the median per map and radius, and the
 /// worst single path (the targets; the maze at radius 0 is closest, at 1.0186 over
@@ -42,7 +43,6 @@ fn corridor_paths_are_short_round_and_valid_on_every_map() {
     };
     for (name, map, scen) in maps {
         let world = GridWorld::new(map).unwrap();
-        let validator = Validator::new(&world);
         for radius in [0.0, 0.3] {
             let mut corridor = Pipeline::preset(&world, radius, Preset::Corridor).unwrap();
             let mut chaikin = Pipeline::preset(&world, radius, Preset::Smooth).unwrap();
@@ -58,7 +58,7 @@ fn corridor_paths_are_short_round_and_valid_on_every_map() {
                     assert!(radius > 0.0, "{name} r=0 {s:?} failed");
                     continue;
                 };
-                let report = validator.validate(&path, radius).unwrap();
+                let report = validate(&world, &path, radius).unwrap();
                 assert!(
                     report.is_valid(),
                     "{name} r={radius} {s:?}: {:?}",

@@ -17,9 +17,8 @@
 mod common;
 
 use pathsmooth::follow::{speed_profile, Agent, CurveProfile};
-use pathsmooth::{
-    metrics, CornerLimit, Error, FilletParams, GridWorld, Pipeline, Step, Validator, World,
-};
+use pathsmooth::validate;
+use pathsmooth::{metrics, CornerLimit, Error, FilletParams, GridWorld, Pipeline, Step, World};
 
 /// (ρ, the radius aimed for): the minimum itself, and arcs grown up to 4 cells.
 const CONFIGS: [(f64, f64); 3] = [(1.0, 1.0), (3.0, 3.0), (1.0, 4.0)];
@@ -44,7 +43,6 @@ fn fillet_paths_are_valid_on_every_map() {
     };
     for (name, map, scen) in maps {
         let world = GridWorld::new(map).unwrap();
-        let validator = Validator::new(&world);
         let scenarios: Vec<_> = if common::full() {
             scen.iter().step_by(10).cloned().collect()
         } else if common::slow() {
@@ -79,7 +77,7 @@ fn fillet_paths_are_valid_on_every_map() {
             for ((&(rho, up_to), pipeline), t) in CONFIGS.iter().zip(&mut fillets).zip(&mut tallies)
             {
                 let path = pipeline.smooth(&short).unwrap();
-                let r = validator.validate(&path, radius).unwrap();
+                let r = validate(&world, &path, radius).unwrap();
                 assert!(
                     r.is_valid(),
                     "{name} ρ={rho}/{up_to} {s:?}: {:?}",

@@ -7,10 +7,11 @@ mod common;
 use glam::DVec2;
 use pathsmooth::grid::astar::astar;
 use pathsmooth::grid::{GridMap, Scenario};
+use pathsmooth::is_valid;
+use pathsmooth::validate;
 use pathsmooth::GridWorld;
 use pathsmooth::MapSafe;
 use pathsmooth::Shortcutter;
-use pathsmooth::Validator;
 
 /// Maps whose scenarios are all run (small maps); the rest are sampled.
 const SMALL: [&str; 2] = ["dao/arena", "dao/den312d"];
@@ -71,12 +72,12 @@ fn astar_lengths_equal_the_optimal_lengths() {
 fn check_post_processing(
     name: &str,
     map: &GridMap,
-    validator: &Validator<&GridWorld>,
+    world: &GridWorld,
     shortcutter: &mut Shortcutter,
     s: &Scenario,
 ) {
     let raw = astar(map, s.start, s.goal).unwrap();
-    let report = validator.validate(&raw.points, 0.5).unwrap();
+    let report = validate(&world, &raw.points, 0.5).unwrap();
     assert!(
         report.is_valid(),
         "{name} A* {:?}: {:?}",
@@ -89,9 +90,9 @@ fn check_post_processing(
     let mut short = Vec::new();
     for radius in [0.0, 0.5] {
         shortcutter
-            .shortcut_into(validator.world(), &raw.points, radius, &mut short)
+            .shortcut_into(world, &raw.points, radius, &mut short)
             .unwrap();
-        let r = validator.validate(&short, radius).unwrap();
+        let r = validate(&world, &short, radius).unwrap();
         assert!(
             r.is_valid(),
             "{name} shortcut r={radius} {:?}: {:?}",
@@ -127,10 +128,9 @@ fn astar_and_shortcut_paths_are_valid_on_every_map() {
     };
     for (name, map, scen) in maps {
         let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
-        let validator = Validator::new(&world);
         let mut shortcutter = Shortcutter::new();
         for s in common::sample(&scen, 12) {
-            check_post_processing(name, &map, &validator, &mut shortcutter, &s);
+            check_post_processing(name, &map, &world, &mut shortcutter, &s);
         }
     }
 }
@@ -161,7 +161,6 @@ fn map_safe_smoothing_is_always_valid() {
     };
     for (name, map, scen) in maps {
         let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
-        let validator = Validator::new(&world);
         let mut safe = MapSafe::new(&world);
         let mut shortcutter = Shortcutter::new();
         for s in common::sample(&scen, 6) {
@@ -172,11 +171,11 @@ fn map_safe_smoothing_is_always_valid() {
                 .shortcut_into(&world, &raw.points, 0.0, &mut short)
                 .unwrap();
             for (input, radius) in [(&raw.points, 0.0), (&raw.points, 0.3), (&short, 0.0)] {
-                if !validator.is_valid(&midpoint_cutter(input).unwrap(), radius) {
+                if !is_valid(&world, &midpoint_cutter(input).unwrap(), radius) {
                     blind_invalid += 1;
                 }
                 let out = safe.smooth(input, radius, midpoint_cutter).unwrap();
-                let r = validator.validate(&out, radius).unwrap();
+                let r = validate(&world, &out, radius).unwrap();
                 assert!(
                     r.is_valid(),
                     "{name} map-safe r={radius}: {:?}",

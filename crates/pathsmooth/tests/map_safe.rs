@@ -15,7 +15,7 @@ use pathsmooth::grid::astar::astar;
 use pathsmooth::grid::GridMap;
 use pathsmooth::metrics::PathMetrics;
 use pathsmooth::Error;
-use pathsmooth::{is_valid, validate, Validator};
+use pathsmooth::{is_valid, validate};
 use pathsmooth::{map_chaikin, GridWorld, MapSafe};
 use pathsmooth::{shortcut, Shortcutter};
 use proptest::prelude::*;
@@ -465,7 +465,6 @@ fn den312d_shortcut_path_gets_smooth() {
         return;
     };
     let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
-    let validator = Validator::new(&world);
     let mut shortcutter = Shortcutter::new();
     let mut safe = MapSafe::new(&world);
     let raw = astar(&map, IVec2::new(59, 5), IVec2::new(63, 76)).unwrap();
@@ -478,7 +477,7 @@ fn den312d_shortcut_path_gets_smooth() {
         let out = safe
             .chaikin(&short, radius, ChaikinParams::default())
             .unwrap();
-        assert!(validator.is_valid(&out, radius));
+        assert!(is_valid(&world, &out, radius));
         assert!(max_turn(&out) < limit, "r={radius}: {}", max_turn(&out));
     }
 }
@@ -491,7 +490,6 @@ fn real_maps_valid_and_smoother_than_shortcuts() {
     };
     for (name, map, scen) in maps {
         let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
-        let validator = Validator::new(&world);
         let mut shortcutter = Shortcutter::new();
         let mut safe = MapSafe::new(&world);
         let mut short = Vec::new();
@@ -505,7 +503,7 @@ fn real_maps_valid_and_smoother_than_shortcuts() {
                 for input in [&raw.points, &short] {
                     safe.chaikin_into(input, radius, ChaikinParams::default(), &mut out)
                         .unwrap();
-                    let r = validator.validate(&out, radius).unwrap();
+                    let r = validate(&world, &out, radius).unwrap();
                     assert!(r.is_valid(), "{name} r={radius}: {:?}", r.problem());
                     assert_eq!(
                         (out[0], out[out.len() - 1]),

@@ -11,7 +11,7 @@ use pathsmooth::navmesh::mesh::NavMesh;
 use pathsmooth::navmesh::portals::{portals, Portal};
 use pathsmooth::navmesh::relax::{relax, RelaxParams};
 use pathsmooth::shortcut_by;
-use pathsmooth::Validator;
+use pathsmooth::validate;
 
 /// True when segment `a`–`b` meets the closed segment `p`–`q`.
 fn segments_meet(a: DVec2, b: DVec2, p: DVec2, q: DVec2) -> bool {
@@ -60,7 +60,6 @@ fn funnel_and_relaxed_paths_are_valid_and_funnel_is_never_longer_than_corridor_s
     for (name, map, scen) in maps {
         let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
         let mesh = NavMesh::from_grid(&map).unwrap();
-        let validator = Validator::new(&world);
         for s in common::sample(&scen, 10) {
             let (start, goal) = (s.start_point(), s.goal_point());
             let corridor = mesh.find_channel(start, goal).unwrap();
@@ -68,7 +67,7 @@ fn funnel_and_relaxed_paths_are_valid_and_funnel_is_never_longer_than_corridor_s
             let f = funnel(&ps, start, goal, 0.0).unwrap();
             let r = relax(&ps, start, goal, &RelaxParams::default()).unwrap();
             for (what, path) in [("funnel", &f), ("relax", &r)] {
-                let report = validator.validate(path, 0.0).unwrap();
+                let report = validate(&world, path, 0.0).unwrap();
                 assert!(
                     report.is_valid(),
                     "{name} {s:?}: {what}: {:?}",
@@ -85,7 +84,7 @@ fn funnel_and_relaxed_paths_are_valid_and_funnel_is_never_longer_than_corridor_s
             // With a radius the funnel keeps that clearance wherever the corridor is wide enough.
             // Its tangent segments touch the radius circles, so allow rounding (1e-9).
             if let Ok(fr) = funnel(&ps, start, goal, 0.25) {
-                let report = validator.validate(&fr, 0.25 - 1e-9).unwrap();
+                let report = validate(&world, &fr, 0.25 - 1e-9).unwrap();
                 assert!(
                     report.is_valid(),
                     "{name} {s:?}: funnel r=0.25: {:?}",

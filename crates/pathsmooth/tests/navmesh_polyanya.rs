@@ -14,7 +14,8 @@ use glam::{DVec2, IVec2};
 use pathsmooth::grid::GridMap;
 use pathsmooth::navmesh::NavMeshQuery;
 use pathsmooth::navmesh::{NavMesh, Scene};
-use pathsmooth::{Error, GridWorld, Validator, World};
+use pathsmooth::validate;
+use pathsmooth::{Error, GridWorld, World};
 use proptest::prelude::*;
 
 #[global_allocator]
@@ -219,7 +220,7 @@ proptest! {
                 let path = path.to_vec();
                 prop_assert!((length(&path) - best).abs() <= 1e-9 * (1.0 + best),
                     "{rows:?} {s} {g}: {} vs {best}: {path:?}", length(&path));
-                let report = Validator::new(&world).validate(&path, 0.0).unwrap();
+                let report = validate(&world, &path, 0.0).unwrap();
                 prop_assert!(report.is_valid(), "{rows:?}: {:?}", report.problem());
             }
             (Err(Error::Unreachable { .. }), None) => {}
@@ -240,7 +241,7 @@ proptest! {
         let (s, g) = (GridMap::cell_center(s), GridMap::cell_center(g));
         let ours = world.find_path(s, g, r);
         if let Ok(path) = &ours {
-            let report = Validator::new(&grid).validate(path, r).unwrap();
+            let report = validate(&grid, path, r).unwrap();
             prop_assert!(report.is_valid(), "{rows:?} {s} {g} r {r}: {:?} {path:?}", report.problem());
         }
         if grid.find_path(s, g, r).is_ok() {
@@ -287,14 +288,13 @@ fn navmesh_paths_are_valid_at_radius_0_03_05_on_every_map() {
         let scen = common::sweep(&scen, 15, 60);
         let grid = GridWorld::new(map.clone()).unwrap();
         let world = pathsmooth::NavMeshWorld::new(NavMesh::from_grid(&map).unwrap());
-        let validator = Validator::new(&grid);
         for s in &scen {
             let (a, b) = (s.start_point(), s.goal_point());
             for r in [0.0, 0.3, 0.5] {
                 checked += 1;
                 match world.find_path(a, b, r) {
                     Ok(path) => {
-                        let report = validator.validate(&path, r).unwrap();
+                        let report = validate(&grid, &path, r).unwrap();
                         if report.is_valid() {
                             planned += 1;
                         } else {
@@ -334,8 +334,5 @@ fn a_grazed_corner_on_random512_keeps_the_radius() {
     let world = pathsmooth::NavMeshWorld::new(NavMesh::from_grid(&map).unwrap());
     let (a, b) = (DVec2::new(12.5, 65.5), DVec2::new(170.5, 311.5));
     let path = world.find_path(a, b, 0.5).unwrap();
-    assert!(Validator::new(&grid)
-        .validate(&path, 0.5)
-        .unwrap()
-        .is_valid());
+    assert!(validate(&grid, &path, 0.5).unwrap().is_valid());
 }

@@ -8,7 +8,8 @@
 mod common;
 
 use glam::DVec2;
-use pathsmooth::{metrics, GridWorld, Pipeline, Preset, Validator};
+use pathsmooth::validate;
+use pathsmooth::{metrics, GridWorld, Pipeline, Preset};
 
 const PRESETS: [Preset; 3] = [Preset::Shortest, Preset::Smooth, Preset::Corridor];
 
@@ -22,7 +23,6 @@ fn presets_return_only_valid_paths_on_every_map() {
     };
     for (name, map, scen) in maps {
         let world = GridWorld::new(map).unwrap();
-        let validator = Validator::new(&world);
         for radius in [0.0, 0.3] {
             let mut pipelines: Vec<_> = PRESETS
                 .iter()
@@ -33,7 +33,7 @@ fn presets_return_only_valid_paths_on_every_map() {
                 for (preset, pipeline) in PRESETS.iter().zip(&mut pipelines) {
                     match pipeline.plan(start, goal) {
                         Ok(path) => {
-                            let r = validator.validate(&path, radius).unwrap();
+                            let r = validate(&world, &path, radius).unwrap();
                             assert!(
                                 r.is_valid(),
                                 "{name} {preset:?} r={radius} {s:?}: {:?}",

@@ -80,7 +80,7 @@ use glam::DVec2;
 use crate::curve::exact::{ExactCurve, Piece};
 use crate::error::{Error, Result};
 use crate::geometry::{angle_between, check_path, Point2};
-use crate::validate::Validator;
+use crate::validate::validate;
 use crate::world::{check_in_bounds, check_radius, path_is_clear, World};
 use corner::CornerShape;
 
@@ -319,7 +319,7 @@ impl Filleter {
     ) -> Result<Filleted> {
         check_in_bounds(world, points)?;
         if !path_is_clear(world, points, radius)
-            && let Some(reason) = Validator::new(world).validate(points, radius)?.problem()
+            && let Some(reason) = validate(world, points, radius)?.problem()
         {
             return Err(Error::InvalidInputPath { reason });
         }

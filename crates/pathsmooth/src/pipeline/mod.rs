@@ -20,7 +20,7 @@ use crate::navmesh::portals::{portals_into, Portal};
 use crate::navmesh::relax::{relax_into, RelaxParams};
 use crate::navmesh::NavMeshQuery;
 use crate::shortcut::Shortcutter;
-use crate::validate::{ValidationReport, Validator};
+use crate::validate::{validate, ValidationReport};
 use crate::world::{
     check_in_bounds, check_radius, check_scale, path_is_clear, path_on_mesh, World,
 };
@@ -43,7 +43,7 @@ pub struct PipelineReport {
 
 /// A world, an agent radius and a list of [`Step`]s: turns a planner's path into a smooth
 /// path that is valid on the world for the radius, or plans one from a start and a goal.
-/// It never returns an invalid path: every run ends with the [`Validator`], and a path that
+/// It never returns an invalid path: every run ends with [`validate`](crate::validate()), and a path that
 /// fails it is an error saying where and why.
 ///
 /// **Input.** Paths are `Vec2` or `DVec2` in world units. A point outside the world's
@@ -224,7 +224,7 @@ impl<W: World> Pipeline<W> {
 
     /// Validates any path on the pipeline's world for its radius.
     pub fn validate<P: Point2>(&self, path: &[P]) -> Result<ValidationReport> {
-        Validator::new(&self.world).validate(path, self.radius)
+        validate(&self.world, path, self.radius)
     }
 
     /// Smooths `path` (world units) into a path valid on the world; see the type's docs.
@@ -330,7 +330,7 @@ impl<W: World> Pipeline<W> {
                 std::mem::swap(path, &mut b);
                 continue;
             }
-            match Validator::new(&self.world).validate(&b, self.radius) {
+            match validate(&self.world, &b, self.radius) {
                 Ok(r) if r.is_valid() => std::mem::swap(path, &mut b),
                 Ok(r) => self
                     .report
@@ -420,7 +420,7 @@ impl<W: World> Pipeline<W> {
     /// Converts the result to the caller's point type and validates it as returned.
     fn finish<P: Point2>(&mut self, path: &[DVec2], out: &mut Vec<P>) -> Result<()> {
         out.extend(path.iter().map(|&p| P::from_dvec2(p)));
-        let validation = Validator::new(&self.world).validate(out, self.radius)?;
+        let validation = validate(&self.world, out, self.radius)?;
         if !validation.is_valid() {
             let step = self.steps.last().map_or("input", Step::name);
             let reason = validation.problem().unwrap_or_default();

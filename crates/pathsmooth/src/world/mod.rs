@@ -4,7 +4,7 @@
 //! the blocked region, whether a segment keeps a given clearance, whether a bend squeezes
 //! through a gap, and where the world ends. Every map-aware step of the library
 //! ([`Shortcutter`](crate::Shortcutter), [`MapSafe`](crate::MapSafe), the
-//! [`Validator`](crate::Validator) and the [`Pipeline`](crate::Pipeline)) is written against
+//! [validator](crate::validate) and the [`Pipeline`](crate::Pipeline)) is written against
 //! this trait only, so it works the same on
 //!
 //! - a grid ([`GridWorld`]: an occupancy grid with a cell size and an origin, its exact
@@ -35,7 +35,7 @@
 //!
 //! # Tolerance
 //!
-//! Producers test clearance against `r` itself; the [`Validator`](crate::Validator)
+//! Producers test clearance against `r` itself; the [validator](crate::validate)
 //! accepts clearance down to `r − tolerance`, with the one tolerance of a world given by
 //! [`World::tolerance`] (by default [`tolerance_for`] its bounds: 10⁻⁹ of the larger of 1 and
 //! the largest coordinate magnitude). So a point built to sit exactly at clearance `r` and
