@@ -55,8 +55,8 @@
 //!
 //! ## Features
 //!
-//! The default build needs only glam, spade, pathfinding, robust, num-traits and thiserror
-//! (and serde's derive macros, for [`follow::Agent`]).
+//! The default build needs only glam, spade, pathfinding, robust, num-traits, rustc-hash
+//! and thiserror.
 //!
 //! - `serde`: `Serialize`/`Deserialize` for the data types (and glam's), and the file
 //!   formats built on them: `io` (path files, JSON and CSV), `NavMesh::from_scene_json` /
@@ -85,18 +85,27 @@ mod shortcut;
 mod validate;
 pub mod world;
 
+pub use curve::exact::{ExactCurve, Piece};
 pub use curve::{
-    catmull_rom, chaikin, chaikin_adaptive, resample, AdaptiveParams, CatmullRomParams,
-    ChaikinParams,
+    catmull_rom, catmull_rom_into, chaikin, chaikin_adaptive, chaikin_in_place, chaikin_into,
+    resample, resample_into, AdaptiveChaikin, AdaptiveParams, CatmullRom, CatmullRomParams,
+    ChaikinParams, Ends,
 };
 pub use error::{Error, Result};
 pub use fillet::{
     fillet, fillet_geometry, Corner, CornerLimit, FilletParams, Filleted, Filleter, Transition,
 };
+pub use follow::{
+    speed_profile, Agent, CurveProfile, FollowState, Follower, SpeedProfile, Steering,
+};
 pub use geometry::{Point, Point2, Scalar};
 pub use glam;
 pub use grid::{GridMap, Scenario};
 pub use map_safe::{map_chaikin, map_safe, MapSafe};
+pub use navmesh::{
+    funnel, funnel_into, relax, relax_into, Funnel, NavMesh, NavMeshQuery, Portal, RelaxParams,
+    Scene,
+};
 pub use pipeline::{Pipeline, PipelineReport, Preset, Step};
 pub use shortcut::{shortcut, shortcut_by, Shortcutter};
 pub use validate::{is_valid, validate, validate_into, ValidationReport};
