@@ -108,6 +108,7 @@
 mod agent;
 mod curve_profile;
 mod follower;
+mod heading;
 mod phases;
 mod profile;
 
