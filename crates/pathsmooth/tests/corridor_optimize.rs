@@ -17,8 +17,8 @@ use pathsmooth::corridor::optimize::{
     optimize, solve_batch, solve_batch_into, Init, Method, Solver, SolverParams, Stop,
     MAX_ITERATIONS,
 };
-use pathsmooth::corridor::plan::{CorridorParams, CorridorPlanner, CORRIDOR_ITERATIONS};
 use pathsmooth::corridor::problem::{bathtub, Problem, ProblemParams, Weights};
+use pathsmooth::corridor::smooth::{CorridorParams, CorridorSmoother, CORRIDOR_ITERATIONS};
 use pathsmooth::{metrics, Error, GridWorld, World};
 use proptest::prelude::*;
 
@@ -212,7 +212,7 @@ fn real_map_corridors_reach_clarabels_optimum() {
         windows: true,
         ..whole.clone()
     };
-    let mut planner = CorridorPlanner::new();
+    let mut smoother = CorridorSmoother::new();
     let mut checked = 0;
     for name in ["dao/den312d", "bg512/AR0011SR", "rooms/8room_000"] {
         let (map, scen) = common::load(name);
@@ -224,7 +224,7 @@ fn real_map_corridors_reach_clarabels_optimum() {
             .take(2);
         for s in queries {
             let route = world.plan(s.start_point(), s.goal_point(), 0.0).unwrap();
-            let plan = planner.plan_along(&world, &route, 0.0, &whole).unwrap();
+            let plan = smoother.smooth_along(&world, &route, 0.0, &whole).unwrap();
             let (c, n) = (&plan.corridor.centers, plan.corridor.len());
             let h = c.windows(2).map(|w| w[0].distance(w[1])).sum::<f64>() / (n - 1) as f64;
             let pr = Problem::new(
@@ -258,7 +258,9 @@ fn real_map_corridors_reach_clarabels_optimum() {
                 "{name} {s:?}: the step's own solve, {step:e}"
             );
             // In windows: the whole problem's energy at the joined path, and its length.
-            let split = planner.plan_along(&world, &route, 0.0, &windows).unwrap();
+            let split = smoother
+                .smooth_along(&world, &route, 0.0, &windows)
+                .unwrap();
             assert_eq!(split.corridor.centers, *c);
             let (r, len) = (rel(split.report.energy), metrics::length(&split.path));
             let ratio = len / metrics::length(&plan.path);

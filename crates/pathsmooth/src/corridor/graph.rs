@@ -10,7 +10,6 @@ mod thin;
 
 use crate::grid::distance::DistanceField;
 use crate::grid::map::GridMap;
-use crate::world::grid::Cells;
 
 /// The clearance every corridor segment keeps above the agent radius (map units). Strictly
 /// positive so that a segment never touches a wall (nor a pinch vertex) when `r = 0`, and
@@ -30,7 +29,7 @@ pub const MARGIN: f64 = 1e-6;
 pub const MAX_CORRIDOR_DISKS: usize = 200_000;
 
 /// κ: on every corridor segment the clearance stays ≥ r + κ × the larger of its end
-/// disks' radii (so the safe disks of [`super::plan`] keep ≥ κ of the clearance disks).
+/// disks' radii (so the corridor smoother's safe disks keep ≥ κ of the clearance disks).
 /// Larger κ means safe disks closer to the clearance disks but more, shorter steps where
 /// the clearance changes fast.
 ///
@@ -84,11 +83,11 @@ const NONE: u32 = u32::MAX;
 /// Routes follow the one-cell-wide medial axis and detour in open areas. Optimised in
 /// this map's disks they are 3–10 % longer at the median than the corridor step's paths
 /// along the planner's route pulled taut
-/// ([`plan_along`](super::plan::CorridorPlanner::plan_along)), on every Moving AI map
+/// (the corridor smoother's `smooth_along`), on every Moving AI map
 /// (`docs/corridor.md`); what this map saves is the grid search (0.1–0.2 of the time of
 /// grid A* + that step on the 512² maps, about the same on random512-10, whose graph has
 /// a vertex per four free cells). Pulling this map's route taut before the step
-/// ([`GridWorld::plan_corridor_taut`](crate::GridWorld::plan_corridor_taut)) keeps the
+/// (the corridor smoother's `smooth_on_grid`) keeps the
 /// saving and most of the length: 0–1.8 % longer than along A*'s route, at the median.
 ///
 /// # Sources
@@ -245,14 +244,6 @@ impl CorridorMap {
     /// ```
     pub fn field(&self) -> &DistanceField {
         &self.field
-    }
-
-    /// The map and its field as a world in cell units.
-    pub(crate) fn cells(&self) -> Cells<'_> {
-        Cells {
-            map: &self.map,
-            field: &self.field,
-        }
     }
 
     /// Number of graph vertices: the skeleton's junctions and end points, and one cell of

@@ -4,7 +4,8 @@
 pub mod admm;
 pub mod disks;
 pub mod graph;
+mod on_grid;
 pub mod operators;
 pub mod optimize;
-pub mod plan;
 pub mod problem;
+pub mod smooth;

@@ -274,7 +274,7 @@ impl Problem {
 
     /// [`from_corridor`](Self::from_corridor) for disks that need not overlap (a caller
     /// that guarantees the segments between waypoints by other means, as the safe radii
-    /// of [`corridor::plan`](crate::corridor::plan) do): no densification, the start and
+    /// of the corridor smoother do): no densification, the start and
     /// goal pinned, dummies for the facing directions, weights as asked.
     pub(crate) fn from_disks(
         disk_c: Vec<DVec2>,

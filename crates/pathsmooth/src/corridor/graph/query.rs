@@ -473,7 +473,7 @@ impl CorridorMap {
 
     /// A step x → y is good when the disks overlap (|x − y| ≤ ρx + ρy) and the segment
     /// keeps clearance ≥ r + max(MARGIN, κ·max(ρx, ρy)) with κ = [`KAPPA`]: then the safe
-    /// radii of [`super::plan`] (the segment clearances − r) stay within a factor κ of
+    /// radii of the corridor smoother (the segment clearances − r) stay within a factor κ of
     /// the disks' radii.
     fn good(&self, x: DVec2, rx: f64, y: DVec2, ry: f64, radius: f64) -> bool {
         let wanted = radius + MARGIN.max(KAPPA * rx.max(ry));
