@@ -44,6 +44,8 @@
 use glam::DVec2;
 
 use super::MapSafe;
+#[cfg(doc)]
+use crate::error::Error;
 use crate::error::Result;
 use crate::geometry::Point2;
 use crate::world::{first_problem, World};
