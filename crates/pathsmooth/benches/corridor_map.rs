@@ -12,8 +12,7 @@ mod support;
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use pathsmooth::corridor::graph::CorridorMap;
-use pathsmooth::corridor::smooth::{CorridorParams, CorridorSmoother};
+use pathsmooth::corridor::{CorridorMap, CorridorParams, CorridorSmoother};
 use pathsmooth::grid::astar::astar_points;
 use pathsmooth::grid::{GridMap, Scenario};
 use pathsmooth::GridWorld;

@@ -23,8 +23,7 @@ mod support;
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use pathsmooth::corridor::optimize::Method;
-use pathsmooth::corridor::smooth::{CorridorParams, CorridorSmoother};
+use pathsmooth::corridor::{CorridorParams, CorridorSmoother, Method};
 use pathsmooth::grid::Scenario;
 use pathsmooth::metrics::length;
 use pathsmooth::{GridWorld, World};

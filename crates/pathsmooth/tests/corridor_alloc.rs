@@ -7,7 +7,7 @@ mod corridor_ref;
 mod counting_alloc;
 
 use counting_alloc::allocations;
-use pathsmooth::corridor::optimize::{Init, Solver, SolverParams, Stop};
+use pathsmooth::corridor::{Init, Solver, SolverParams, Stop};
 
 #[global_allocator]
 static GLOBAL: counting_alloc::Counting = counting_alloc::Counting;

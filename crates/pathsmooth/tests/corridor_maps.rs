@@ -5,10 +5,9 @@
 mod common;
 
 use glam::{DVec2, IVec2};
-use pathsmooth::corridor::disks::DiskCorridor;
-use pathsmooth::corridor::graph::{CorridorMap, Place};
-use pathsmooth::corridor::optimize::SolverParams;
-use pathsmooth::corridor::smooth::{CorridorParams, CorridorPath, CorridorSmoother};
+use pathsmooth::corridor::{
+    CorridorMap, CorridorParams, CorridorPath, CorridorSmoother, DiskCorridor, Place, SolverParams,
+};
 use pathsmooth::grid::astar::astar_points;
 use pathsmooth::grid::distance::DistanceField;
 use pathsmooth::grid::GridMap;

@@ -1,10 +1,10 @@
 //! ADMM (the alternating direction method of multipliers) for Langerak's path energy:
-//! the same problem as the Chambolle–Pock iteration of [`super::optimize`], solved with the
+//! the same problem as the Chambolle–Pock iteration of the solver, solved with the
 //! smoothness term's ill-conditioned matrix inverted exactly instead of stepped through.
 //!
 //! # The splitting
 //!
-//! E(v) = ½‖K₁v‖² + ‖K₂v‖_{V,2} + I_C(v) (K₁ = W δˢ/h, K₂ = δ⁺/h; [`super::operators`]).
+//! E(v) = ½‖K₁v‖² + ‖K₂v‖_{V,2} + I_C(v) (K₁ = W δˢ/h, K₂ = δ⁺/h; the operators module).
 //! With z₁ = K₂v and z₂ = v, scaled ADMM (Boyd et al. 2011, §3.1.1) alternates
 //!
 //! 1. v ← (K₁ᵀK₁ + ρ₁K₂ᵀK₂ + ρ₂I)⁻¹ (ρ₁K₂ᵀ(z₁ − u₁) + ρ₂(z₂ − u₂)),
@@ -34,7 +34,7 @@
 //! ρ₂ = `penalty`/h² (so the iteration does not depend on the map's units, as with the
 //! Chambolle–Pock step sizes scaled by h^α) and ρ₁ = 1 (K₂v is already in units of h).
 //! Chosen by measurement on the Moving AI corridors: penalty 2, α = 1.8
-//! ([`Method::ADMM`](super::optimize::Method::ADMM)); penalties 1 and 4 and α = 1.6 each
+//! (the solver's `Method::ADMM`); penalties 1 and 4 and α = 1.6 each
 //! took more iterations on at least two maps, and ρ₁ changes the iteration count by less
 //! than 3 % between 0.3 and 3.
 //!

@@ -14,17 +14,14 @@ use crate::grid::map::GridMap;
 /// The clearance every corridor segment keeps above the agent radius (map units). Strictly
 /// positive so that a segment never touches a wall (nor a pinch vertex) when `r = 0`, and
 /// large against floating-point rounding of the exact clearance (≈ 1e-13 on 16k-cell maps).
-///
-/// ```
-/// assert_eq!(pathsmooth::corridor::graph::MARGIN, 1e-6);
-/// ```
-pub const MARGIN: f64 = 1e-6;
+pub(crate) const MARGIN: f64 = 1e-6;
 
-/// The most disks a corridor may have ([`Error::OutputTooLarge`] beyond). Only a start or
-/// goal within a hair of the clearance `r` along a long wall could approach it.
+/// The most disks a corridor may have ([`Error::OutputTooLarge`](crate::Error::OutputTooLarge)
+/// beyond). Only a start or goal within a hair of the clearance `r` along a long wall could
+/// approach it.
 ///
 /// ```
-/// assert_eq!(pathsmooth::corridor::graph::MAX_CORRIDOR_DISKS, 200_000);
+/// assert_eq!(pathsmooth::corridor::MAX_CORRIDOR_DISKS, 200_000);
 /// ```
 pub const MAX_CORRIDOR_DISKS: usize = 200_000;
 
@@ -32,12 +29,7 @@ pub const MAX_CORRIDOR_DISKS: usize = 200_000;
 /// disks' radii (so the corridor smoother's safe disks keep ≥ κ of the clearance disks).
 /// Larger κ means safe disks closer to the clearance disks but more, shorter steps where
 /// the clearance changes fast.
-///
-/// ```
-/// let k = pathsmooth::corridor::graph::KAPPA;
-/// assert!(k > 0.0 && k < 1.0);
-/// ```
-pub const KAPPA: f64 = 0.5;
+pub(crate) const KAPPA: f64 = 0.5;
 /// Fixed-point unit of A* costs (costs must be `Ord`): 2⁻²⁰ map units.
 const COST_UNIT: f64 = (1u64 << 20) as f64;
 /// No vertex at this cell.
@@ -105,7 +97,7 @@ const NONE: u32 = u32::MAX;
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::corridor::graph::CorridorMap;
+/// use pathsmooth::corridor::CorridorMap;
 /// use pathsmooth::grid::GridMap;
 /// let map = GridMap::from_rows(&[
 ///     "..........",
@@ -129,7 +121,7 @@ const NONE: u32 = u32::MAX;
 /// ```
 ///
 /// ```
-/// use pathsmooth::corridor::graph::CorridorMap;
+/// use pathsmooth::corridor::CorridorMap;
 /// use pathsmooth::grid::GridMap;
 /// // A 3-wide corridor: its medial axis is the middle row, one edge between two ends.
 /// let cmap = CorridorMap::build(&GridMap::from_rows(&["......", "......", "......"])?);
@@ -200,7 +192,7 @@ pub enum Place {
 /// interior cells have exactly two skeleton neighbours.
 ///
 /// ```
-/// use pathsmooth::{corridor::graph::CorridorMap, grid::GridMap};
+/// use pathsmooth::{corridor::CorridorMap, grid::GridMap};
 /// let cmap = CorridorMap::build(&GridMap::from_rows(&["@@@@@", ".....", "@@@@@"])?);
 /// let e = cmap.edge(0);
 /// assert_eq!((e.ends, e.cells.len(), e.length, e.clearance), ([0, 1], 5, 4.0, 0.5));
@@ -224,7 +216,7 @@ impl CorridorMap {
     /// The map the corridor map was built from.
     ///
     /// ```
-    /// use pathsmooth::{corridor::graph::CorridorMap, grid::GridMap};
+    /// use pathsmooth::{corridor::CorridorMap, grid::GridMap};
     /// let map = GridMap::from_rows(&["..."])?;
     /// assert_eq!(CorridorMap::build(&map).map(), &map);
     /// # Ok::<(), pathsmooth::Error>(())
@@ -237,7 +229,7 @@ impl CorridorMap {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::{corridor::graph::CorridorMap, grid::GridMap};
+    /// use pathsmooth::{corridor::CorridorMap, grid::GridMap};
     /// let cmap = CorridorMap::build(&GridMap::from_rows(&["..."])?);
     /// assert_eq!(cmap.field().clearance(DVec2::new(1.5, 0.5)), 0.5);
     /// # Ok::<(), pathsmooth::Error>(())
@@ -250,7 +242,7 @@ impl CorridorMap {
     /// each loop without a junction.
     ///
     /// ```
-    /// use pathsmooth::{corridor::graph::CorridorMap, grid::GridMap};
+    /// use pathsmooth::{corridor::CorridorMap, grid::GridMap};
     /// assert_eq!(CorridorMap::build(&GridMap::from_rows(&["@@"])?).vertex_count(), 0);
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
@@ -261,7 +253,7 @@ impl CorridorMap {
     /// Number of graph edges (chains of skeleton cells).
     ///
     /// ```
-    /// use pathsmooth::{corridor::graph::CorridorMap, grid::GridMap};
+    /// use pathsmooth::{corridor::CorridorMap, grid::GridMap};
     /// // A one-cell-wide corridor is its own medial axis: one chain between two ends.
     /// let cmap = CorridorMap::build(&GridMap::from_rows(&["@@@@@", ".....", "@@@@@"])?);
     /// assert_eq!((cmap.vertex_count(), cmap.edge_count()), (2, 1));
@@ -274,7 +266,7 @@ impl CorridorMap {
     /// Number of skeleton cells: the vertices' cells and the edges' interior cells.
     ///
     /// ```
-    /// use pathsmooth::{corridor::graph::CorridorMap, grid::GridMap};
+    /// use pathsmooth::{corridor::CorridorMap, grid::GridMap};
     /// let cmap = CorridorMap::build(&GridMap::from_rows(&["@@@@@", ".....", "@@@@@"])?);
     /// assert_eq!(cmap.skeleton_len(), 5);
     /// # Ok::<(), pathsmooth::Error>(())
@@ -288,7 +280,7 @@ impl CorridorMap {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::{corridor::graph::CorridorMap, grid::GridMap};
+    /// use pathsmooth::{corridor::CorridorMap, grid::GridMap};
     /// let cmap = CorridorMap::build(&GridMap::from_rows(&["@@@", "@.@", "@@@"])?);
     /// assert_eq!(cmap.vertex(0), (DVec2::new(1.5, 1.5), 0.5));
     /// # Ok::<(), pathsmooth::Error>(())
@@ -302,7 +294,7 @@ impl CorridorMap {
     /// `i >= vertex_count()`.
     ///
     /// ```
-    /// use pathsmooth::{corridor::graph::CorridorMap, grid::GridMap};
+    /// use pathsmooth::{corridor::CorridorMap, grid::GridMap};
     /// let cmap = CorridorMap::build(&GridMap::from_rows(&["@@@@", "@..@", "@@@@"])?);
     /// let n: Vec<_> = cmap.neighbors(0).collect();
     /// assert_eq!(n, vec![(1, 0)]);
@@ -320,7 +312,7 @@ impl CorridorMap {
     /// `e >= edge_count()`.
     ///
     /// ```
-    /// use pathsmooth::{corridor::graph::CorridorMap, grid::GridMap};
+    /// use pathsmooth::{corridor::CorridorMap, grid::GridMap};
     /// let cmap = CorridorMap::build(&GridMap::from_rows(&["@@@@", "@..@", "@@@@"])?);
     /// assert_eq!(cmap.edge(0).ends, [0, 1]);
     /// assert_eq!(cmap.edge(0).length, 1.0);
@@ -341,7 +333,7 @@ impl CorridorMap {
     ///
     /// ```
     /// use glam::IVec2;
-    /// use pathsmooth::corridor::graph::{CorridorMap, Place};
+    /// use pathsmooth::corridor::{CorridorMap, Place};
     /// use pathsmooth::grid::GridMap;
     /// let cmap = CorridorMap::build(&GridMap::from_rows(&["@@@@@", ".....", "@@@@@"])?);
     /// assert_eq!(cmap.place(IVec2::new(0, 1)), Some(Place::Vertex(0)));
@@ -370,4 +362,20 @@ fn cell_of(i: usize, w: usize) -> IVec2 {
 fn step_ok(map: &GridMap, c: IVec2, dx: i32, dy: i32) -> bool {
     let free = |dx: i32, dy: i32| map.is_passable((c.x + dx) as i64, (c.y + dy) as i64);
     free(dx, dy) && (dx == 0 || dy == 0 || (free(dx, 0) && free(0, dy)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_margin_is_a_millionth() {
+        assert_eq!(MARGIN, 1e-6);
+    }
+
+    #[test]
+    fn kappa_is_a_fraction() {
+        let k = KAPPA;
+        assert!(k > 0.0 && k < 1.0);
+    }
 }

@@ -27,8 +27,7 @@ impl CorridorSmoother {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::corridor::graph::CorridorMap;
-    /// use pathsmooth::corridor::smooth::{CorridorParams, CorridorSmoother};
+    /// use pathsmooth::corridor::{CorridorMap, CorridorParams, CorridorSmoother};
     /// use pathsmooth::grid::GridMap;
     /// use pathsmooth::{is_valid, GridWorld};
     /// let map = GridMap::from_rows(&["..........", "..@@@@@@..", ".........."])?;
@@ -90,8 +89,7 @@ impl CorridorSmoother {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::corridor::graph::CorridorMap;
-    /// use pathsmooth::corridor::smooth::{CorridorParams, CorridorSmoother};
+    /// use pathsmooth::corridor::{CorridorMap, CorridorParams, CorridorSmoother};
     /// use pathsmooth::{grid::GridMap, Error, GridWorld};
     /// let world = GridWorld::new(GridMap::from_rows(&["...."; 3])?)?;
     /// let cmap = CorridorMap::build(world.map());

@@ -19,7 +19,7 @@ use crate::world::{check_radius, first_problem, path_is_clear, World};
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::corridor::smooth::{CorridorParams, CorridorSmoother};
+/// use pathsmooth::corridor::{CorridorParams, CorridorSmoother};
 /// use pathsmooth::{GridMap, GridWorld};
 /// let world = GridWorld::new(GridMap::from_rows(&["........"; 4])?)?;
 /// let route = [DVec2::new(0.5, 0.5), DVec2::new(7.5, 3.5)];
@@ -48,17 +48,17 @@ pub struct CorridorPath {
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::corridor::smooth::CorridorParams;
+/// use pathsmooth::corridor::CorridorParams;
 /// let o = CorridorParams { start_dir: Some(DVec2::X), ..Default::default() };
 /// assert!(o.goal_dir.is_none());
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct CorridorParams {
-    /// The optimiser's params. The default solves by ADMM ([`Method::ADMM`]), not the
+    /// The optimiser's parameters. The default solves by ADMM ([`Method::ADMM`]), not the
     /// solver's default Chambolle–Pock: the corridors along real routes are long (hundreds
     /// to thousands of disks) and ADMM reaches the same certified gap in a third to a half
     /// of the iterations, each about as costly, with the same lengths and turns
-    /// (`docs/corridor.md`). It runs a fixed [`CORRIDOR_ITERATIONS`] (20) iterations, the
+    /// (`docs/corridor.md`). It runs a fixed 20 iterations, the
     /// chapter's own stopping rule, not to the solver's certified gap: the validity of a
     /// corridor path does not depend on convergence, a fixed count costs every re-planning
     /// agent the same, and on the Moving AI maps the 20th iterate gives the same lengths
@@ -84,27 +84,27 @@ pub struct CorridorParams {
     pub refine: Option<AdaptiveParams>,
     /// [`CorridorSmoother::smooth_along`] only: how far apart the disks are, as a fraction of
     /// the room the agent has at each (its clearance − radius), in (0, 1], and never
-    /// closer than [`SPACING_FLOOR`] times the distance the taut route keeps off the
+    /// closer than twice the distance the taut route keeps off the
     /// corners. Default ½. Spacing 1 gives 35–48 % fewer disks for paths as short
     /// (+0.3 %) and turns as round, but they take up to 29 % longer to follow at the speed
     /// their curvature allows (the turns round the corners are sampled by fewer
     /// waypoints). With Chambolle–Pock to a
     /// certified gap it halved the step's time; with the default fixed ADMM iterations
-    /// and [`SPACING_FLOOR`] it saves nothing (criterion median 0.102× of grid A* against
+    /// and that floor it saves nothing (criterion median 0.102× of grid A* against
     /// 0.101×; `docs/corridor.md`).
     pub spacing: f64,
     /// [`CorridorSmoother::smooth_along`] only: solve the corridor in windows cut at the
-    /// middle of every straight run of the taut route with more than [`WINDOW_RUN`]
-    /// samples inside, each cut pinned on the route with the waypoints beside it as
-    /// pinned neighbours (so the windows join along the route's direction). Not the same
-    /// optimum: the paths are as short (within 0.2 %) with sharpest turns a few degrees
-    /// sharper, but the whole problem's energy is well above its optimum (7–92 % at a
-    /// certified gap, more at a fixed count), because the chapter's length term spreads
-    /// waypoints evenly along the whole path and the pinned cuts stop them sliding past.
-    /// To a certified gap ([`Stop::Tolerance`]) it took 20–40 % less time; with the
-    /// default fixed count every window runs all of its iterations and it saves nothing
-    /// (criterion median 0.112× of grid A* against 0.101×; `docs/corridor.md`). Default
-    /// false: one solve of the whole chain.
+    /// middle of every straight run of the taut route with more than 3 samples inside, each
+    /// cut pinned on the route with the waypoints beside it as pinned neighbours (so the
+    /// windows join along the route's direction). Not the same optimum: the paths are as
+    /// short (within 0.2 %) with sharpest turns a few degrees sharper, but the whole
+    /// problem's energy is well above its optimum (7–92 % at a certified gap, more at a
+    /// fixed count), because the chapter's length term spreads waypoints evenly along the
+    /// whole path and the pinned cuts stop them sliding past. To a certified gap
+    /// ([`Stop::Tolerance`]) it took 20–40 % less time; with the default fixed count every
+    /// window runs all of its iterations and it saves nothing (criterion median 0.112× of
+    /// grid A* against 0.101×; `docs/corridor.md`). Default false: one solve of the whole
+    /// chain.
     pub windows: bool,
 }
 
@@ -139,12 +139,7 @@ impl Default for CorridorParams {
 }
 
 /// The iterations the corridor smoother runs by default ([`CorridorParams::solver`]).
-///
-/// ```
-/// use pathsmooth::corridor::{optimize::Stop, smooth::{CorridorParams, CORRIDOR_ITERATIONS}};
-/// assert_eq!(CorridorParams::default().solver.stop, Stop::Iterations(CORRIDOR_ITERATIONS));
-/// ```
-pub const CORRIDOR_ITERATIONS: usize = 20;
+pub(crate) const CORRIDOR_ITERATIONS: usize = 20;
 
 /// Langerak's convex optimiser (Game AI Pro 3, ch. 20) smoothing a path inside a corridor of
 /// disks, with a guaranteed valid result: the corridor runs along a caller's route on any
@@ -170,19 +165,18 @@ pub const CORRIDOR_ITERATIONS: usize = 20;
 ///
 /// clearance(q) ≥ mₖ − max(ρₖ, ρₖ₊₁).
 ///
-/// The solver therefore gets **safe radii**, the simple bound
-/// ρₖ = min(mₖ₋₁, mₖ) − r − m (clamped at 0; 0 at the pinned start and goal), with the
-/// margin m = max([`MARGIN`], 10³ × the world's [tolerance](World::tolerance))
-/// ([`safe_radii_into`]). Then every segment of *any* path whose waypoints lie in their
-/// safe disks keeps clearance ≥ r + m > 0: it neither enters nor touches the blocked
-/// region (so it cannot pass a pinch vertex, and no waypoint sits on one), and it keeps
-/// the agent radius. The solver's projection puts every iterate in its disks (up to
-/// rounding ~1e-13 ≪ m), so validity does not depend on convergence or on the
-/// iteration count. The corridor map's centre chains keep clearance ≥ r + m on every
-/// segment, so the simple bound is ≥ 0, and since consecutive corridor centres are close
-/// on the medial axis and every corridor step keeps clearance ≥ r + κ × its larger disk
-/// ([`super::graph::KAPPA`]), the safe disks keep most of the chapter's maximal clearance
-/// disks.
+/// The solver therefore gets **safe radii**, the simple bound ρₖ = min(mₖ₋₁, mₖ) − r − m
+/// (clamped at 0; 0 at the pinned start and goal), with the margin m = max(10⁻⁶, 10³ × the
+/// world's [tolerance](World::tolerance)). Then every segment of *any* path whose waypoints
+/// lie in their safe disks keeps clearance ≥ r + m > 0: it neither enters nor touches the
+/// blocked region (so it cannot pass a pinch vertex, and no waypoint sits on one), and it
+/// keeps the agent radius. The solver's projection puts every iterate in its disks (up to
+/// rounding ~1e-13 ≪ m), so validity does not depend on convergence or on the iteration
+/// count. The corridor map's centre chains keep clearance ≥ r + m on every segment, so the
+/// simple bound is ≥ 0, and since consecutive corridor centres are close on the medial axis
+/// and every corridor step keeps clearance ≥ r + κ × its larger disk (κ = ½,
+/// [`CorridorMap::corridor`](crate::corridor::CorridorMap::corridor)), the safe disks keep
+/// most of the chapter's maximal clearance disks.
 ///
 /// **Check and repair.** The result is still checked: a segment whose two waypoints lie
 /// in their safe disks (give or take m/2 of rounding, one of the two radii positive, so
@@ -204,10 +198,11 @@ pub const CORRIDOR_ITERATIONS: usize = 20;
 /// # Cost
 ///
 /// The route's samples (one clearance query each) or the corridor map's query; the safe
-/// radii: one exact clearance per centre and per corridor segment; the solve (O(n) per iteration for n disks); and
-/// the check of the result (O(1) per segment the safe disks clear, an exact test for the
-/// rest; on the Moving AI queries a quarter of the time the exact test of every segment
-/// took). [`CorridorSmoother`] keeps the solver's buffers between queries.
+/// radii: one exact clearance per centre and per corridor segment; the solve (O(n) per
+/// iteration for n disks); and the check of the result (O(1) per segment the safe disks
+/// clear, an exact test for the rest; on the Moving AI queries a quarter of the time the
+/// exact test of every segment took). [`CorridorSmoother`] keeps the solver's buffers
+/// between queries.
 ///
 /// # Sources
 ///
@@ -219,7 +214,7 @@ pub const CORRIDOR_ITERATIONS: usize = 20;
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::corridor::smooth::{CorridorParams, CorridorSmoother};
+/// use pathsmooth::corridor::{CorridorParams, CorridorSmoother};
 /// use pathsmooth::{validate, GridMap, GridWorld, World};
 /// let world = GridWorld::new(GridMap::from_rows(&[
 ///     "............",
@@ -258,7 +253,7 @@ impl CorridorSmoother {
     /// A smoother with empty buffers.
     ///
     /// ```
-    /// let _smoother = pathsmooth::corridor::smooth::CorridorSmoother::new();
+    /// let _smoother = pathsmooth::corridor::CorridorSmoother::new();
     /// ```
     pub fn new() -> Self {
         Self::default()
@@ -303,21 +298,20 @@ impl CorridorSmoother {
     /// ([`shortcut`](crate::shortcut)) for a radius larger by half that room instead (where
     /// no such sight line exists the route's own segments stay); then it is sampled (every
     /// vertex, and in between at [`CorridorParams::spacing`] times the room the agent has
-    /// there, at least 1/4096 of the route's length and [`SPACING_FLOOR`] times the
-    /// distance the route was kept off the walls, at most
-    /// [`ProblemParams::max_spacing`] or 1/8 of the length), each sample becomes a disk
-    /// centre with its safe radius ([`safe_radii_into`], the tube argument of
-    /// [`CorridorSmoother`], so the result is valid on `world` whatever the solver does), and the path is
-    /// optimised inside. The route is a feasible path of the problem, and the corridor
-    /// hugs it, so the result stays close to the route's length; where the world leaves
-    /// room, the corners are rounded. Works on any [`World`], in its units.
+    /// there, at least 1/4096 of the route's length and twice the distance the route was
+    /// kept off the walls, at most [`ProblemParams::max_spacing`] or 1/8 of the length),
+    /// each sample becomes a disk centre with its safe radius (the tube argument of
+    /// [`CorridorSmoother`], so the result is valid on `world` whatever the solver does),
+    /// and the path is optimised inside. The route is a feasible path of the problem, and
+    /// the corridor hugs it, so the result stays close to the route's length; where the
+    /// world leaves room, the corners are rounded. Works on any [`World`], in its units.
     ///
     /// Errors: a bad radius, parameters or facing direction, a route with fewer than 2 points
     /// or a non-finite point, and [`Error::InvalidInputPath`] when the route is not valid.
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::corridor::smooth::{CorridorParams, CorridorSmoother};
+    /// use pathsmooth::corridor::{CorridorParams, CorridorSmoother};
     /// use pathsmooth::{is_valid, GridMap, GridWorld};
     /// let world = GridWorld::new(GridMap::from_rows(&["........", "........", "..@@@@..", "........"])?)?;
     /// let route = [DVec2::new(0.5, 3.5), DVec2::new(2.0, 2.0), DVec2::new(6.0, 2.0), DVec2::new(7.5, 3.5)];
@@ -488,15 +482,11 @@ impl CorridorSmoother {
 /// disks are already large or pinned by the 1/4096 floor), the same lengths (to 10⁻³)
 /// and follow times as short or shorter (8room_000 0.793 → 0.765 of A*'s); 3 gave 39 %
 /// fewer disks but follow times up to 7 % longer.
-pub const SPACING_FLOOR: f64 = 2.0;
+pub(crate) const SPACING_FLOOR: f64 = 2.0;
 
 /// A straight run of the route needs more than this many samples inside for
 /// [`CorridorParams::windows`] to cut the corridor there.
-///
-/// ```
-/// assert_eq!(pathsmooth::corridor::smooth::WINDOW_RUN, 3);
-/// ```
-pub const WINDOW_RUN: usize = 3;
+pub(crate) const WINDOW_RUN: usize = 3;
 
 /// Where [`CorridorParams::windows`] cuts: the middle sample of every route segment with
 /// more than [`WINDOW_RUN`] samples inside (`vertex_at`: the sample index of each route
@@ -522,25 +512,7 @@ fn window_cuts(vertex_at: &[usize], lead: usize) -> Vec<usize> {
 /// before (which tested the linear condition of the tube argument piece by piece, up to
 /// three rounds): the same lengths, sharpest turns and follow times to four digits on the
 /// Moving AI maps, in a quarter of the time (`docs/corridor.md`).
-///
-/// ```
-/// use glam::DVec2;
-/// use pathsmooth::corridor::smooth::safe_radii_into;
-/// use pathsmooth::{GridMap, GridWorld};
-/// let world = GridWorld::new(GridMap::from_rows(&["..........."; 5])?)?;
-/// let x = [0.5, 3.5, 5.5, 7.5, 10.5];
-/// let centres: Vec<DVec2> = x.iter().map(|&x| DVec2::new(x, 2.5)).collect();
-/// let mut safe = Vec::new();
-/// safe_radii_into(&world, &centres, 0.2, &mut safe);
-/// assert_eq!((safe[0], safe[4]), (0.0, 0.0));
-/// // In the middle the full clearance 2.5 (to the top and bottom borders), less r and
-/// // the margin (10⁻⁶ or 10³ tolerances, here 1.1·10⁻⁵); next to the pinned ends, the
-/// // clearance of the segment to the end (0.5 at the end cell's centre).
-/// assert!((safe[2] - (2.5 - 0.2 - 1.1e-5)).abs() < 1e-12);
-/// assert!((safe[1] - (0.5 - 0.2 - 1.1e-5)).abs() < 1e-12);
-/// # Ok::<(), pathsmooth::Error>(())
-/// ```
-pub fn safe_radii_into<W: World + ?Sized>(
+pub(crate) fn safe_radii_into<W: World + ?Sized>(
     world: &W,
     centers: &[DVec2],
     radius: f64,
@@ -1040,5 +1012,35 @@ mod tests {
                 assert!(is_valid(&world, &swept, radius));
             }
         }
+    }
+
+    #[test]
+    fn the_default_runs_the_fixed_iteration_count() {
+        assert_eq!(
+            CorridorParams::default().solver.stop,
+            Stop::Iterations(CORRIDOR_ITERATIONS)
+        );
+    }
+
+    #[test]
+    fn a_window_needs_a_run_of_more_than_three_samples() {
+        assert_eq!(WINDOW_RUN, 3);
+    }
+
+    #[test]
+    fn safe_radii_are_the_segments_room_less_the_radius_and_margin() -> crate::Result<()> {
+        use crate::{GridMap, GridWorld};
+        let world = GridWorld::new(GridMap::from_rows(&["..........."; 5])?)?;
+        let x = [0.5, 3.5, 5.5, 7.5, 10.5];
+        let centres: Vec<DVec2> = x.iter().map(|&x| DVec2::new(x, 2.5)).collect();
+        let mut safe = Vec::new();
+        safe_radii_into(&world, &centres, 0.2, &mut safe);
+        assert_eq!((safe[0], safe[4]), (0.0, 0.0));
+        // In the middle the full clearance 2.5 (to the top and bottom borders), less r and
+        // the margin (10⁻⁶ or 10³ tolerances, here 1.1·10⁻⁵); next to the pinned ends, the
+        // clearance of the segment to the end (0.5 at the end cell's centre).
+        assert!((safe[2] - (2.5 - 0.2 - 1.1e-5)).abs() < 1e-12);
+        assert!((safe[1] - (0.5 - 0.2 - 1.1e-5)).abs() < 1e-12);
+        Ok(())
     }
 }

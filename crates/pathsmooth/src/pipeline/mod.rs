@@ -8,7 +8,7 @@ pub use step::{Preset, Step};
 
 use glam::DVec2;
 
-use crate::corridor::smooth::{CorridorPath, CorridorSmoother};
+use crate::corridor::{CorridorPath, CorridorSmoother};
 use crate::curve::catmull_rom::catmull_rom;
 use crate::curve::exact::ExactCurve;
 use crate::curve::resample::resample;

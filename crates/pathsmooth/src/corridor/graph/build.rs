@@ -47,17 +47,17 @@ impl CorridorMap {
     ///    is reachable in the graph**. It is one cell wide except at a rare junction of four arms
     ///    that only a 2×2 block joins without cutting a corner.
     /// 5. **Contraction.** The skeleton cells with other than two skeleton neighbours
-    ///    (junctions and end points) are the vertices, with radius = their clearance; each chain
-    ///    of two-neighbour cells between two of them is an edge ([`CorridorEdge`]: its cells,
-    ///    length, and the smallest exact clearance of the segments between consecutive centres,
-    ///    ≥ 0.5). A loop without a junction keeps one of its cells as a vertex. Neighbouring
-    ///    disks along a chain overlap, except for a diagonal step in a narrow passage (two disks
-    ///    of radius 0.5, √2 apart); the disk at the step's midpoint (a grid vertex with four
-    ///    free cells) overlaps both, and queries insert it.
-    ///
+    ///    (junctions and end points) are the vertices, with radius = their clearance; each
+    ///    chain of two-neighbour cells between two of them is an edge
+    ///    ([`CorridorEdge`](super::CorridorEdge): its cells, length, and the smallest exact
+    ///    clearance of the segments between consecutive centres, ≥ 0.5). A loop without a
+    ///    junction keeps one of its cells as a vertex. Neighbouring disks along a chain
+    ///    overlap, except for a diagonal step in a narrow passage (two disks of radius 0.5,
+    ///    √2 apart); the disk at the step's midpoint (a grid vertex with four free cells)
+    ///    overlaps both, and queries insert it.
     ///
     /// ```
-    /// use pathsmooth::corridor::graph::CorridorMap;
+    /// use pathsmooth::corridor::CorridorMap;
     /// use pathsmooth::grid::GridMap;
     /// // Two free regions: each keeps at least one vertex.
     /// let cmap = CorridorMap::build(&GridMap::from_rows(&["..@..", "..@.."])?);

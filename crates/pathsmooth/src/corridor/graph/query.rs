@@ -20,13 +20,13 @@ impl CorridorMap {
     /// The corridor from `start` to `goal` for an agent of radius `radius` (≥ 0): a chain of
     /// disks, first centre `start`, last `goal`, each of radius = clearance at its centre −
     /// `radius`, consecutive disks overlapping, every segment between consecutive centres
-    /// keeping clearance ≥ `radius` + [`MARGIN`]. No facing directions are set; put them in
+    /// keeping clearance ≥ `radius` + 10⁻⁶ (a margin). No facing directions are set; put them in
     /// the result's `start_dir` / `goal_dir` if wanted.
     ///
     /// Errors: [`Error::BadParameter`] for a negative or non-finite radius;
     /// [`Error::OutsideMap`] / [`Error::Blocked`] for a start or goal outside the map or
     /// on a blocked cell ([`GridMap::check_free_point`]), and [`Error::Blocked`] also when
-    /// its clearance is not above `radius` + [`MARGIN`] (a point on a wall's surface, or
+    /// its clearance is not above `radius` + 10⁻⁶ (a point on a wall's surface, or
     /// too close for the agent); [`Error::Unreachable`] when no path of clearance > `radius`
     /// joins them; [`Error::OutputTooLarge`] beyond [`MAX_CORRIDOR_DISKS`].
     ///
@@ -55,13 +55,13 @@ impl CorridorMap {
     /// 3. **Disks.** The chain is thinned (a cell is skipped while one good step reaches a
     ///    later one) and refined where the clearance changes fast, e.g. on the start and goal
     ///    legs. A step x → y is *good* when the disks overlap and the segment keeps clearance
-    ///    ≥ `r` + [`KAPPA`] × the larger radius. Each disk has radius = clearance at its centre
+    ///    ≥ `r` + κ × the larger radius (κ = ½). Each disk has radius = clearance at its centre
     ///    − `r`, so it lies in free space shrunk by the agent radius. Consecutive disks overlap,
     ///    so the result is a valid [`DiskCorridor`].
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::{corridor::graph::CorridorMap, grid::GridMap, Error};
+    /// use pathsmooth::{corridor::CorridorMap, grid::GridMap, Error};
     /// let cmap = CorridorMap::build(&GridMap::from_rows(&["...@...", "...@...", "...@..."])?);
     /// let (s, g) = (DVec2::new(0.5, 1.5), DVec2::new(6.5, 1.5));
     /// assert!(matches!(cmap.corridor(s, g, 0.0), Err(Error::Unreachable { .. })));
