@@ -53,16 +53,14 @@ const NONE: u32 = u32::MAX;
 ///
 /// # Cost
 ///
-/// Building: one clearance query per free cell (O(clearance) each), a sort of the ≤ 4
-/// edges per cell, linear pruning and hole filling, thinning in O(k log k) for k kept
-/// cells, a linear walk for the contraction, and one exact segment clearance per skeleton
-/// step; memory is the map, its distance field, a `u32` per cell and about 70 bytes per
-/// skeleton cell. On the Moving AI benchmark maps the graph has one vertex per 13–56 free
-/// cells where walls and rooms dominate (one per 27 on a maze) and one per 4 on a map
-/// strewn with single-cell obstacles (random512-10: each obstacle adds a loop and its
-/// junctions); the kept cells before thinning were 41–81 % of the free cells. A query
-/// costs A* over the compact graph, a scan of the attachments' edges, and a few exact
-/// line-of-sight and clearance tests, each O(segment length × clearance).
+/// Building: one clearance query per free cell (O(clearance) each), a sort of the ≤ 4 edges
+/// per cell, linear pruning and hole filling, thinning in O(k log k) for k kept cells, a
+/// linear walk for the contraction, and one exact segment clearance per skeleton step;
+/// memory is the map, its distance field, a `u32` per cell and about 70 bytes per skeleton
+/// cell. The graph's size follows the obstacles, not the area: each obstacle adds a loop
+/// and its junctions. A query costs A* over the compact graph, a scan of the attachments'
+/// edges, and a few exact line-of-sight and clearance tests, each O(segment length ×
+/// clearance).
 ///
 /// # Limits
 ///
@@ -72,15 +70,11 @@ const NONE: u32 = u32::MAX;
 /// (a triangle) in the graph. With `radius > 0` the route runs through cell centres, up
 /// to half a cell off the true axis.
 ///
-/// Routes follow the one-cell-wide medial axis and detour in open areas. Optimised in
-/// this map's disks they are 3–10 % longer at the median than the corridor step's paths
-/// along the planner's route pulled taut
-/// (the corridor smoother's `smooth_along`), on every Moving AI map
-/// (`docs/corridor.md`); what this map saves is the grid search (0.1–0.2 of the time of
-/// grid A* + that step on the 512² maps, about the same on random512-10, whose graph has
-/// a vertex per four free cells). Pulling this map's route taut before the step
-/// (the corridor smoother's `smooth_on_grid`) keeps the
-/// saving and most of the length: 0–1.8 % longer than along A*'s route, at the median.
+/// Routes follow the one-cell-wide medial axis and detour in open areas: optimised in
+/// this map's own disks they are longer than the corridor smoother's paths along a
+/// planner's route pulled taut. What this map saves is the grid search; pulling its
+/// route taut before the smoother (the smoother's `smooth_on_grid`) keeps that saving and
+/// most of the length.
 ///
 /// # Sources
 ///

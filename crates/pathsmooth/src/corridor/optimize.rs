@@ -76,13 +76,13 @@ impl Default for Stop {
 ///   map's units. Defaults α = 0.5, β = 4 (below).
 /// - `relaxation` ρ ∈ (0, 2): over-relaxed Chambolle–Pock (Chambolle & Pock 2016, §5.1):
 ///   (v, y) ← (v, y) + ρ((ṽ, ŷ) − (v, y)) after each step. 1 is the chapter's algorithm;
-///   the default 1.8 needs ~40 % fewer iterations for a few extra flops per waypoint.
+///   the default 1.8 needs fewer iterations for a few extra flops per waypoint.
 /// - `acceleration` γ ≥ 0: Chambolle & Pock (2011) Algorithm 2 applied to the dual, whose
 ///   F₁* = ½‖p‖² is strongly convex: after each step the dual steps shrink by
 ///   θ = 1/√(1+2γσ̄) (σ̄ the largest σᵢ), the primal steps grow by 1/θ, and the dual (not
 ///   the primal) is extrapolated. F₂* is not strongly convex, so this is a heuristic
-///   here. It rescues a badly chosen β (α = 1, β = 0.25: 565 → 135 iterations to 1e-3
-///   with γ = 0.1) but does not beat well-chosen steps, so it is off (0) by default.
+///   here. It helps a badly chosen β but not well-chosen steps, so it is off (0) by
+///   default.
 /// - `stop`: [`Stop::Iterations`] (the chapter's fixed count) or [`Stop::Tolerance`]
 ///   (default, 1e-3): stop when the duality gap E(v) − D(y), relative to E(v), falls
 ///   below the tolerance. D(p, q) = Σᵢ ⟨cᵢ, gᵢ⟩ − rᵢ‖gᵢ‖ − ½‖p‖² with g = Kᵀ(p, q) is the
@@ -90,7 +90,7 @@ impl Default for Stop {
 ///   E(v) − min E ≤ tol·E(v), with no tuning and no false stops. It is evaluated every
 ///   [`GAP_CHECK_EVERY`] iterations at two dual points, the iterate y and the point of
 ///   v itself (p = K₁v, q = K₂v/‖K₂v‖), taking the better. The price of the certificate:
-///   it is reached about 2–2.5× later than the true gap.
+///   it is reached later than the true gap.
 /// - `length`: the chapter's V,2 length norm, or the sum of segment lengths (V,1) whose
 ///   dual projection is point-wise onto unit disks ([`LengthNorm`] explains the
 ///   difference).
@@ -101,9 +101,8 @@ impl Default for Stop {
 ///
 /// # Defaults
 ///
-/// α = 0.5, β = 4 and over-relaxation ρ = 1.8 took the fewest iterations to a relative
-/// energy gap of 10⁻³ over a sweep of random corridors of 20 to 1000 disks (the chapter's
-/// α = β = 1 needs about 1.4× as many at ρ = 1).
+/// α = 0.5, β = 4 and over-relaxation ρ = 1.8 (the chapter's example values are α = β = 1
+/// at ρ = 1: [`SolverParams::chapter`]).
 ///
 /// ```
 /// use pathsmooth::corridor::SolverParams;
@@ -158,10 +157,10 @@ pub enum Method {
     /// Optimization and Statistical Learning via the Alternating Direction Method of
     /// Multipliers", 2011) with the smoothness term's pentadiagonal system solved exactly
     /// (its LDLᵀ factors once per solve, O(n)), the disk constraint and the length term
-    /// split off; its stopping gap is certified as Chambolle–Pock's: a third to a half of
-    /// the iterations on most real-map corridors (not on the longest maze chains), each
-    /// about 1.4× as costly. `penalty` (> 0) is the disk constraint's ρ·h², `relaxation` ∈
-    /// (0, 2) the over-relaxation; [`Method::ADMM`] has the measured defaults.
+    /// split off; its stopping gap is certified as Chambolle–Pock's. Fewer iterations than
+    /// Chambolle–Pock on most long corridors, each somewhat costlier. `penalty` (> 0) is the
+    /// disk constraint's ρ·h², `relaxation` ∈ (0, 2) the over-relaxation; [`Method::ADMM`] has
+    /// the defaults.
     Admm {
         /// The disk constraint's penalty ρ₂, times h² (so it does not depend on units).
         penalty: f64,
@@ -171,8 +170,7 @@ pub enum Method {
 }
 
 impl Method {
-    /// ADMM with the penalty and relaxation that took the fewest iterations on the Moving
-    /// AI corridors: penalty 2, relaxation 1.8.
+    /// ADMM with its default penalty 2 and relaxation 1.8.
     pub const ADMM: Method = Method::Admm {
         penalty: 2.0,
         relaxation: 1.8,

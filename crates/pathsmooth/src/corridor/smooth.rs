@@ -55,17 +55,12 @@ pub struct CorridorPath {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CorridorParams {
     /// The optimiser's parameters. The default solves by ADMM ([`Method::ADMM`]), not the
-    /// solver's default Chambolle–Pock: the corridors along real routes are long (hundreds
-    /// to thousands of disks) and ADMM reaches the same certified gap in a third to a half
-    /// of the iterations, each about as costly, with the same lengths and turns
-    /// (`docs/corridor.md`). It runs a fixed 20 iterations, the
-    /// chapter's own stopping rule, not to the solver's certified gap: the validity of a
-    /// corridor path does not depend on convergence, a fixed count costs every re-planning
-    /// agent the same, and on the Moving AI maps the 20th iterate gives the same lengths
-    /// (to 10⁻³), sharpest turns (to 0.3°) and follow times (to 1.5 %) as a certified gap
-    /// of 3·10⁻², in a quarter (the maze) to two thirds of the iterations. Its energy is
-    /// not the optimum: the median query is 2–6 % above it, on the maze 16 %.
-    /// [`Stop::Tolerance`] asks for a certified gap.
+    /// solver's default Chambolle–Pock (the corridors along real routes are long, and ADMM
+    /// needs fewer iterations there), for a fixed 20 iterations, the chapter's own
+    /// stopping rule, not to the solver's certified gap: the validity of a corridor path
+    /// does not depend on convergence, and a fixed count costs every re-planning agent the
+    /// same. The result's energy is then not the optimum; [`Stop::Tolerance`] asks for a
+    /// certified gap.
     pub solver: SolverParams,
     /// Weights and dummy-waypoint distance of the problem.
     pub problem: ProblemParams,
@@ -84,35 +79,22 @@ pub struct CorridorParams {
     pub refine: Option<AdaptiveParams>,
     /// [`CorridorSmoother::smooth_along`] only: how far apart the disks are, as a fraction of
     /// the room the agent has at each (its clearance − radius), in (0, 1], and never
-    /// closer than twice the distance the taut route keeps off the
-    /// corners. Default ½. Spacing 1 gives 35–48 % fewer disks for paths as short
-    /// (+0.3 %) and turns as round, but they take up to 29 % longer to follow at the speed
-    /// their curvature allows (the turns round the corners are sampled by fewer
-    /// waypoints). With Chambolle–Pock to a
-    /// certified gap it halved the step's time; with the default fixed ADMM iterations
-    /// and that floor it saves nothing (criterion median 0.102× of grid A* against
-    /// 0.101×; `docs/corridor.md`).
+    /// closer than twice the distance the taut route keeps off the corners. Default ½. A
+    /// larger spacing gives fewer disks, so fewer waypoints share each turn round a
+    /// corner.
     pub spacing: f64,
     /// [`CorridorSmoother::smooth_along`] only: solve the corridor in windows cut at the
     /// middle of every straight run of the taut route with more than 3 samples inside, each
     /// cut pinned on the route with the waypoints beside it as pinned neighbours (so the
-    /// windows join along the route's direction). Not the same optimum: the paths are as
-    /// short (within 0.2 %) with sharpest turns a few degrees sharper, but the whole
-    /// problem's energy is well above its optimum (7–92 % at a certified gap, more at a
-    /// fixed count), because the chapter's length term spreads waypoints evenly along the
-    /// whole path and the pinned cuts stop them sliding past. To a certified gap
-    /// ([`Stop::Tolerance`]) it took 20–40 % less time; with the default fixed count every
-    /// window runs all of its iterations and it saves nothing (criterion median 0.112× of
-    /// grid A* against 0.101×; `docs/corridor.md`). Default false: one solve of the whole
-    /// chain.
+    /// windows join along the route's direction). Not the same optimum: the chapter's
+    /// length term spreads waypoints evenly along the whole path and the pinned cuts stop
+    /// them sliding past, so the whole problem's energy ends above its optimum. Default
+    /// false: one solve of the whole chain.
     pub windows: bool,
 }
 
 /// The default [`CorridorParams::refine`]: corners turning more than 10° are cut, for up
-/// to 8 passes. Measured on the Moving AI maps (every 10th scenario, radius 0), against
-/// the 20° and 5 passes of before: the mean sharpest turn of 8room_000 goes from 17° to
-/// 10°, the maze's from 25° to 12°, with the lengths and the time to follow the path
-/// unchanged and the step's time within the run-to-run noise.
+/// to 8 passes.
 pub const CORRIDOR_REFINE: AdaptiveParams = AdaptiveParams {
     angle_limit: std::f64::consts::PI / 18.0,
     outlier_limit: None,
@@ -186,8 +168,8 @@ pub(crate) const CORRIDOR_ITERATIONS: usize = 20;
 /// [`World::bend_is_clear`]. A waypoint of an offending segment or bend is moved back to
 /// its disk centre, and the check repeats.
 /// Moving any set of waypoints to their centres keeps them in their safe disks, and the
-/// centre chain itself is valid, so the repair terminates with a valid path; on the real
-/// maps it has never been needed ([`CorridorPath::repaired`] counts it).
+/// centre chain itself is valid, so the repair terminates with a valid path
+/// ([`CorridorPath::repaired`] counts the waypoints it moved).
 ///
 /// # Parameters
 ///
@@ -200,8 +182,7 @@ pub(crate) const CORRIDOR_ITERATIONS: usize = 20;
 /// The route's samples (one clearance query each) or the corridor map's query; the safe
 /// radii: one exact clearance per centre and per corridor segment; the solve (O(n) per
 /// iteration for n disks); and the check of the result (O(1) per segment the safe disks
-/// clear, an exact test for the rest; on the Moving AI queries a quarter of the time the
-/// exact test of every segment took). [`CorridorSmoother`] keeps the solver's buffers
+/// clear, an exact test for the rest). [`CorridorSmoother`] keeps the solver's buffers
 /// between queries.
 ///
 /// # Sources
@@ -477,11 +458,7 @@ impl CorridorSmoother {
 /// distance its taut route keeps off the walls apart (¼ of the room the route's vertices
 /// have, 0.125 cells for a grid A* route at radius 0; ½ where the route is shortcut
 /// instead), so the spacing of ½ the room does not crowd tiny disks round every corner
-/// the route passes. Measured on the Moving AI maps (every 40th scenario, radius 0):
-/// 24–26 % fewer disks on 8room_000, random512 and AR0011SR (4 % on the maze, whose
-/// disks are already large or pinned by the 1/4096 floor), the same lengths (to 10⁻³)
-/// and follow times as short or shorter (8room_000 0.793 → 0.765 of A*'s); 3 gave 39 %
-/// fewer disks but follow times up to 7 % longer.
+/// the route passes.
 pub(crate) const SPACING_FLOOR: f64 = 2.0;
 
 /// A straight run of the route needs more than this many samples inside for
@@ -508,10 +485,7 @@ fn window_cuts(vertex_at: &[usize], lead: usize) -> Vec<usize> {
 /// The clearance along a segment is at most its ends' clearance, so between centres a
 /// fraction of their room apart (as [`CorridorSmoother::smooth_along`] samples them, and as
 /// the corridor map's neighbouring cells are) mₖ is close to the smaller end's clearance
-/// and the safe disks keep nearly all of the room. Measured against the widening of
-/// before (which tested the linear condition of the tube argument piece by piece, up to
-/// three rounds): the same lengths, sharpest turns and follow times to four digits on the
-/// Moving AI maps, in a quarter of the time (`docs/corridor.md`).
+/// and the safe disks keep nearly all of the room.
 pub(crate) fn safe_radii_into<W: World + ?Sized>(
     world: &W,
     centers: &[DVec2],
