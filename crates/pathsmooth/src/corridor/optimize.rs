@@ -289,7 +289,7 @@ impl SolverParams {
 pub enum Init<'a> {
     /// The chapter's start: v⁰ = c, p⁰ = q⁰ = 0.
     Centers,
-    /// Warm start from this solver's previous result (primal and dual), e.g. re-planning
+    /// Warm start from this solver's previous result (primal and dual), e.g. solving again
     /// every frame on a slightly changed problem of the same size.
     Previous,
     /// Warm start from a given path (projected onto the disks first) and optionally the
@@ -426,7 +426,7 @@ pub struct Solution {
 /// let mut p = Problem::new(vec![DVec2::ZERO, DVec2::new(1.0, 1.0), DVec2::new(2.0, 0.0)], vec![0.0, 1.0, 0.0], vec![0.0, 1.0, 0.0], 1.0).unwrap();
 /// let mut solver = Solver::new();
 /// let first = solver.solve(&p, &SolverParams::default()).unwrap();
-/// p.centers[1].y = 1.1; // the world moved a little: re-plan from the last answer
+/// p.centers[1].y = 1.1; // the world moved a little: solve again from the last answer
 /// let again = solver.solve_from(&p, &SolverParams::default(), Init::Previous).unwrap();
 /// assert!(again.iterations <= first.iterations);
 /// ```

@@ -56,9 +56,9 @@ pub struct CorridorPath {
 pub struct CorridorParams {
     /// The optimiser's parameters. The default solves by ADMM ([`Method::ADMM`]), not the
     /// solver's default Chambolle–Pock (the corridors along real routes are long, and ADMM
-    /// needs fewer iterations there), for a fixed 20 iterations, the chapter's own
-    /// stopping rule, not to the solver's certified gap: the validity of a corridor path
-    /// does not depend on convergence, and a fixed count costs every re-planning agent the
+    /// needs fewer iterations there), for a fixed 20 iterations, the chapter's own stopping
+    /// rule, not to the solver's certified gap: the validity of a corridor path does not
+    /// depend on convergence, and a fixed count costs every agent that calls it again the
     /// same. The result's energy is then not the optimum; [`Stop::Tolerance`] asks for a
     /// certified gap.
     pub solver: SolverParams,
@@ -850,16 +850,16 @@ mod tests {
         let route = world
             .plan(DVec2::new(0.5, 3.5), DVec2::new(15.5, 2.5), 0.0)
             .unwrap();
-        let mut planner = CorridorSmoother::new();
+        let mut smoother = CorridorSmoother::new();
         let mut disks = Vec::new();
         for spacing in [0.25, 0.5, 1.0] {
             let o = CorridorParams {
                 spacing,
                 ..Default::default()
             };
-            let plan = planner.smooth_along(&world, &route, 0.0, &o).unwrap();
-            assert!(is_valid(&world, &plan.path, 0.0), "spacing {spacing}");
-            disks.push(plan.corridor.len());
+            let out = smoother.smooth_along(&world, &route, 0.0, &o).unwrap();
+            assert!(is_valid(&world, &out.path, 0.0), "spacing {spacing}");
+            disks.push(out.corridor.len());
         }
         assert!(disks[0] > disks[1] && disks[1] > disks[2], "{disks:?}");
         for spacing in [0.0, -1.0, 1.5, f64::NAN] {
@@ -867,7 +867,7 @@ mod tests {
                 spacing,
                 ..Default::default()
             };
-            let e = planner.smooth_along(&world, &route, 0.0, &o).unwrap_err();
+            let e = smoother.smooth_along(&world, &route, 0.0, &o).unwrap_err();
             assert!(
                 matches!(
                     e,
