@@ -619,12 +619,8 @@ fn dedup_into(path: &[DVec2], out: &mut Vec<DVec2>) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::world;
     use super::*;
-    use crate::{GridMap, GridWorld};
-
-    fn world(rows: &[&str]) -> GridWorld {
-        GridWorld::new(GridMap::from_rows(rows).unwrap()).unwrap()
-    }
 
     #[test]
     fn strict_clearance_test_agrees_with_the_distance_field() {

@@ -132,3 +132,9 @@ impl<W: World> MapSafe<W> {
         path_is_clear(&self.world, path, radius)
     }
 }
+
+/// The grid world of `rows` (a test map), for the tests of both algorithms.
+#[cfg(test)]
+fn world(rows: &[&str]) -> crate::GridWorld {
+    crate::GridWorld::new(crate::grid::GridMap::from_rows(rows).unwrap()).unwrap()
+}

@@ -241,13 +241,10 @@ fn assemble(path: &[DVec2], pieces: &[Piece]) -> Vec<DVec2> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::world;
     use super::*;
     use crate::curve::chaikin::ChaikinParams;
     use crate::{GridMap, GridWorld};
-
-    fn world(rows: &[&str]) -> GridWorld {
-        GridWorld::new(GridMap::from_rows(rows).unwrap()).unwrap()
-    }
 
     /// One pass of wall-blind corner cutting: the midpoints of each corner's legs (Chaikin
     /// at ratio ½).
