@@ -18,11 +18,10 @@ use crate::navmesh::mesh::NavMesh;
 ///
 /// Built once per map: the exact distance field ([`DistanceField`]) at construction, the
 /// navmesh (for the funnel and portal relaxation) on first use, each then shared by every
-/// query. Queries convert world points
-/// to cells (`(p − origin) / cell_size`) and answer with the exact grid tests of
-/// [`los`](crate::grid::los) and [`DistanceField`], so the validity rule of [`crate::world`]
-/// holds to the letter: blocked cells are closed squares, outside the map is blocked, touching is
-/// allowed, seams and pinches are not.
+/// query. Queries convert world points to cells (`(p − origin) / cell_size`) and answer
+/// with the exact grid tests of [`los`](crate::grid::los) and [`DistanceField`], so the
+/// validity rule of [`crate::world`] holds to the letter: blocked cells are closed squares,
+/// outside the map is blocked, touching is allowed, seams and pinches are not.
 ///
 /// Cost: construction O(width × height) time and memory (the map, the distance field);
 /// the navmesh costs what [`NavMesh::from_grid`] costs, once.
@@ -252,7 +251,7 @@ impl GridWorld {
 
 /// A grid map and its distance field as a [`World`] in cell units (cell size 1, origin 0):
 /// the one implementation of the grid's validity rule, which [`GridWorld`] (in world units)
-/// and the corridor map use.
+/// and the steps that work in cells use.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Cells<'a> {
     pub(crate) map: &'a GridMap,
