@@ -4,8 +4,7 @@
 //! Each takes arbitrary bytes and panics only when a property fails.
 #![allow(dead_code)]
 
-use pathsmooth::corridor::optimize::{optimize, Method, SolverParams, Stop};
-use pathsmooth::corridor::problem::{Problem, ProblemParams};
+use pathsmooth::corridor::{optimize, Method, Problem, ProblemParams, SolverParams, Stop};
 use pathsmooth::glam::{DVec2, DVec3};
 use pathsmooth::grid::GridMap;
 use pathsmooth::io::{parse_path, write_path, Format, PathData};

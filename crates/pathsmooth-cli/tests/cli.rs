@@ -643,7 +643,7 @@ fn json_numbers_round_trip_exactly() {
         "{\"points\":[[0.0,0.0],[0.0,2e-305]]}\n"
     );
     // Two exactly touching disks, written by to_json, were refused by from_json as a gap.
-    use pathsmooth::corridor::disks::DiskCorridor;
+    use pathsmooth::corridor::DiskCorridor;
     let (r0, r1) = (2.2392946119404013e17, 9.136570257377501e17);
     let c = DiskCorridor::new(
         vec![glam::DVec2::ZERO, glam::DVec2::new(r0 + r1, 0.0)],

@@ -14,9 +14,9 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion};
-use pathsmooth::corridor::operators::LengthNorm;
-use pathsmooth::corridor::optimize::{solve_batch_into, Init, Method, Solver, SolverParams, Stop};
-use pathsmooth::corridor::problem::Problem;
+use pathsmooth::corridor::{
+    solve_batch_into, Init, LengthNorm, Method, Problem, Solver, SolverParams, Stop,
+};
 
 mod support;
 use support::corridor_ref::{random_problem, reference, Conic};

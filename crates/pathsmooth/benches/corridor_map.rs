@@ -12,10 +12,10 @@ mod support;
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use pathsmooth::corridor::graph::CorridorMap;
-use pathsmooth::corridor::plan::{CorridorParams, CorridorPlanner};
+use pathsmooth::corridor::{CorridorMap, CorridorParams, CorridorSmoother};
 use pathsmooth::grid::astar::astar_points;
 use pathsmooth::grid::{GridMap, Scenario};
+use pathsmooth::GridWorld;
 
 const BUILD_MAPS: [&str; 4] = [
     "bg512/AR0011SR",
@@ -69,12 +69,15 @@ fn query(c: &mut Criterion) {
     let options = CorridorParams::default();
     for name in QUERY_MAPS {
         let (map, scen) = load(name);
+        let world = GridWorld::new(map.clone()).unwrap();
         let cmap = CorridorMap::build(&map);
-        let mut planner = CorridorPlanner::new();
+        let mut smoother = CorridorSmoother::new();
         for (k, s) in scen.iter().enumerate() {
             let (a, b) = (s.start_point(), s.goal_point());
             let grid = astar_points(&map, a, b).unwrap();
-            let plan = planner.plan(&cmap, a, b, 0.0, &options).unwrap();
+            let plan = smoother
+                .smooth_on_medial_axis(&world, &cmap, a, b, 0.0, &options)
+                .unwrap();
             let length: f64 = plan.path.windows(2).map(|w| w[0].distance(w[1])).sum();
             println!(
                 "{name} #{k}: A* {:.1} ({} cells) | corridor {} disks, {} iterations, path {:.1} ({:+.1} %)",
@@ -93,7 +96,13 @@ fn query(c: &mut Criterion) {
                 bch.iter(|| black_box(cmap.corridor(a, b, 0.0).unwrap()))
             });
             group.bench_function(id("corridor_and_optimise"), |bch| {
-                bch.iter(|| black_box(planner.plan(&cmap, a, b, 0.0, &options).unwrap()))
+                bch.iter(|| {
+                    black_box(
+                        smoother
+                            .smooth_on_medial_axis(&world, &cmap, a, b, 0.0, &options)
+                            .unwrap(),
+                    )
+                })
             });
         }
     }

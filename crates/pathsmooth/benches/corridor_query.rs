@@ -1,4 +1,4 @@
-//! The corridor step (`CorridorPlanner::plan_along`: taut route, disks, optimiser, cuts)
+//! The corridor step (`CorridorSmoother::smooth_along`: taut route, disks, optimiser, cuts)
 //! on the 512×512 Moving AI maps, beside the grid A* whose route it smooths, on the same
 //! queries and in one group, so the ratio the issue asks for (corridor ÷ A*) is read off
 //! one run.
@@ -23,8 +23,7 @@ mod support;
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use pathsmooth::corridor::optimize::Method;
-use pathsmooth::corridor::plan::{CorridorParams, CorridorPlanner};
+use pathsmooth::corridor::{CorridorParams, CorridorSmoother, Method};
 use pathsmooth::grid::Scenario;
 use pathsmooth::metrics::length;
 use pathsmooth::{GridWorld, World};
@@ -75,13 +74,13 @@ fn query(c: &mut Criterion) {
         let world = GridWorld::new(map).unwrap();
         // The navmesh the taut route is pulled in is built once per world, not per query.
         world.navmesh().unwrap();
-        let mut planner = CorridorPlanner::new();
+        let mut smoother = CorridorSmoother::new();
         for (k, s) in picks(scen).iter().enumerate() {
             let (a, b) = (s.start_point(), s.goal_point());
             let route = world.find_path(a, b, 0.0).unwrap();
             let mut line = format!("{name} #{k}: A* {:.1}", length(&route));
             for (what, options) in &variants {
-                let plan = planner.plan_along(&world, &route, 0.0, options).unwrap();
+                let plan = smoother.smooth_along(&world, &route, 0.0, options).unwrap();
                 line += &format!(
                     " | {what}: {} disks, {} iterations, path {:.1}",
                     plan.corridor.len(),
@@ -97,7 +96,7 @@ fn query(c: &mut Criterion) {
             for (what, options) in &variants {
                 group.bench_function(id(what), |bch| {
                     bch.iter(|| {
-                        black_box(planner.plan_along(&world, &route, 0.0, options).unwrap())
+                        black_box(smoother.smooth_along(&world, &route, 0.0, options).unwrap())
                     })
                 });
             }

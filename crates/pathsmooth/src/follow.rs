@@ -56,10 +56,8 @@
 //!
 //! **Cost:** O(n) time and memory for n points: at most three knots per corner, a few
 //! square roots and divisions per vertex and no trigonometry except one `atan2` per
-//! stop-and-rotate corner; two linear passes and one timing pass. A 10,000-point path
-//! takes about 0.3 ms (a raw grid path) to 0.7 ms (a finely sampled winding curve, 2D or
-//! 3D) on a busy 2-core machine (`benches/follow.rs`). Queries by time or arc length are
-//! O(log n). [`SpeedProfile::compute`] reuses the profile's buffers.
+//! stop-and-rotate corner; two linear passes and one timing pass. Queries by time or arc
+//! length are O(log n). [`SpeedProfile::compute`] reuses the profile's buffers.
 //!
 //! # Exact curves ([`CurveProfile`])
 //!
@@ -76,10 +74,9 @@
 //! toward stops), it halts and rotates in place at the profile's stop-and-rotate corners,
 //! and it reports position, heading, speed and whether it has reached the goal. On a 3D
 //! path it steers its 3D direction, or its yaw with [`Steering::Ground`]. It cuts
-//! corners a little (on raw A* grid paths of the Moving AI maps, by at most about 0.3 m
-//! with the defaults) and so arrives a few per cent sooner than the profile's time, which
-//! is the reference for comparing paths. Steps allocate nothing and cost well under a
-//! microsecond.
+//! corners a little and so arrives somewhat sooner than the profile's time, which is the
+//! reference for comparing paths. Steps allocate nothing and look only at the path's knots
+//! within the look-ahead distance ahead of the agent.
 //!
 //! # Example
 //!
@@ -108,6 +105,7 @@
 mod agent;
 mod curve_profile;
 mod follower;
+mod heading;
 mod phases;
 mod profile;
 

@@ -61,7 +61,7 @@
 //! - `serde`: `Serialize`/`Deserialize` for the data types (and glam's), and the file
 //!   formats built on them: `io` (path files, JSON and CSV), `NavMesh::from_scene_json` /
 //!   `load_scene`, `DiskCorridor` and `Problem` JSON.
-//! - `rayon`: parallel batch solving (`corridor::optimize::solve_batch`,
+//! - `rayon`: parallel batch solving (`corridor::solve_batch`,
 //!   `solve_batch_into`), and the tiles of a grid map's navmesh triangulated in parallel.
 //! - `mint`: glam's `mint` interop (mint 0.5), for engines on another glam version.
 #![warn(missing_docs)]

@@ -3,7 +3,7 @@
 
 mod common;
 use common::counting_alloc::allocations;
-use pathsmooth::corridor::optimize::{Init, Solver, SolverParams, Stop};
+use pathsmooth::corridor::{Init, Solver, SolverParams, Stop};
 
 #[global_allocator]
 static GLOBAL: common::counting_alloc::Counting = common::counting_alloc::Counting;

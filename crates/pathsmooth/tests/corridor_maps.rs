@@ -5,18 +5,34 @@
 mod common;
 
 use glam::{DVec2, IVec2};
-use pathsmooth::corridor::disks::DiskCorridor;
-use pathsmooth::corridor::graph::{CorridorMap, Place};
-use pathsmooth::corridor::optimize::SolverParams;
-use pathsmooth::corridor::plan::{plan_corridor_path, CorridorParams, CorridorPlanner};
+use pathsmooth::corridor::{
+    CorridorMap, CorridorParams, CorridorPath, CorridorSmoother, DiskCorridor, Place, SolverParams,
+};
 use pathsmooth::grid::astar::astar_points;
 use pathsmooth::grid::distance::DistanceField;
 use pathsmooth::grid::GridMap;
 use pathsmooth::Error;
-use pathsmooth::{validate, World};
+use pathsmooth::{validate, GridWorld, World};
 
 /// Scenarios per map (debug-build time stays small).
 const PER_MAP: usize = 6;
+
+/// The chapter's method (the corridor map's own disks) with these solver parameters and
+/// the default problem, from a fresh smoother.
+fn on_medial_axis(
+    world: &GridWorld,
+    cmap: &CorridorMap,
+    a: DVec2,
+    b: DVec2,
+    radius: f64,
+    solver: &SolverParams,
+) -> pathsmooth::Result<CorridorPath> {
+    let params = CorridorParams {
+        solver: *solver,
+        ..Default::default()
+    };
+    CorridorSmoother::new().smooth_on_medial_axis(world, cmap, a, b, radius, &params)
+}
 
 /// Every disk inside free space shrunk by `radius`, consecutive disks overlapping, the
 /// segments between consecutive centres clear of the walls by more than `radius`.
@@ -47,7 +63,7 @@ fn corridor_paths_are_valid_and_short_on_every_dev_map() {
     for (name, map, scen) in maps {
         let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
         let cmap = CorridorMap::build(&map);
-        let mut planner = CorridorPlanner::new();
+        let mut smoother = CorridorSmoother::new();
         let mut planned = 0;
         for s in common::sample(&scen, PER_MAP) {
             let (a, b) = (s.start_point(), s.goal_point());
@@ -55,8 +71,8 @@ fn corridor_paths_are_valid_and_short_on_every_dev_map() {
             for radius in [0.0, 0.3] {
                 let what = format!("{name} {a} → {b}, r = {radius}");
                 // Scenario endpoints are cell centres (clearance ≥ 0.5): always plannable.
-                let plan = planner
-                    .plan(&cmap, a, b, radius, &CorridorParams::default())
+                let plan = smoother
+                    .smooth_on_medial_axis(&world, &cmap, a, b, radius, &CorridorParams::default())
                     .unwrap_or_else(|e| panic!("{what}: {e}"));
                 planned += 1;
                 check_corridor(cmap.field(), &plan.corridor, radius, &what);
@@ -87,9 +103,9 @@ fn corridor_paths_are_valid_and_short_on_every_dev_map() {
     }
 }
 
-/// The compact corridor map's route pulled taut (`GridWorld::plan_corridor_taut`): valid on
-/// every DEV map for r = 0 and 0.3, and shorter in total than the chapter's method on the
-/// same map (`plan_corridor`, which optimises inside the medial axis' own disks), close to
+/// The compact corridor map's route pulled taut (`CorridorSmoother::smooth_on_grid`): valid
+/// on every DEV map for r = 0 and 0.3, and shorter in total than the chapter's method on the
+/// same map (`smooth_on_medial_axis`, which optimises inside the medial axis' own disks), close to
 /// the corridor step along grid A*'s route (measured: 0–1.8 % longer at the median).
 #[test]
 fn the_compact_maps_route_pulled_taut_is_valid_and_nearly_as_short_as_a_stars() {
@@ -99,23 +115,24 @@ fn the_compact_maps_route_pulled_taut_is_valid_and_nearly_as_short_as_a_stars() 
     };
     for (name, map, scen) in maps {
         let world = pathsmooth::GridWorld::new(map).unwrap();
-        let mut planner = CorridorPlanner::new();
+        let cmap = CorridorMap::build(world.map());
+        let mut smoother = CorridorSmoother::new();
         for radius in [0.0, 0.3] {
             let (mut taut, mut chapter, mut along) = (0.0, 0.0, 0.0);
             for s in common::sample(&scen, PER_MAP) {
                 let (a, b) = (s.start_point(), s.goal_point());
                 let what = format!("{name} {a} → {b}, r = {radius}");
-                let plan = world
-                    .plan_corridor_taut(&mut planner, a, b, radius, &options)
+                let plan = smoother
+                    .smooth_on_grid(&world, &cmap, a, b, radius, &options)
                     .unwrap_or_else(|e| panic!("{what}: {e}"));
                 assert_eq!((plan.path[0], *plan.path.last().unwrap()), (a, b));
                 let report = validate(&world, &plan.path, radius).unwrap();
                 assert!(report.is_valid(), "{what}: {:?}", report.problem());
                 taut += report.length;
-                let plan = world.plan_corridor(&mut planner, a, b, radius, &options);
+                let plan = smoother.smooth_on_medial_axis(&world, &cmap, a, b, radius, &options);
                 chapter += pathsmooth::metrics::length(&plan.unwrap().path);
                 let route = world.find_path(a, b, radius).unwrap();
-                let plan = planner.plan_along(&world, &route, radius, &options);
+                let plan = smoother.smooth_along(&world, &route, radius, &options);
                 along += pathsmooth::metrics::length(&plan.unwrap().path);
             }
             let what = format!("{name}, r = {radius}");
@@ -312,7 +329,7 @@ fn the_graph_is_a_compact_medial_graph_of_exact_clearance_disks() {
 }
 
 #[test]
-fn the_one_shot_form_matches_the_planner() {
+fn a_fresh_smoother_matches_a_reused_one() {
     let Some((map, scen)) = common::try_load("dao/den312d") else {
         return;
     };
@@ -321,9 +338,15 @@ fn the_one_shot_form_matches_the_planner() {
     let s = &common::sample(&scen, 3)[2];
     let (a, b) = (s.start_point(), s.goal_point());
     let params = CorridorParams::default();
-    let one = plan_corridor_path(&cmap, a, b, 0.0, &params.solver).unwrap();
-    let mut planner = CorridorPlanner::new();
-    let two = planner.plan(&cmap, a, b, 0.0, &params).unwrap();
+    let one = on_medial_axis(&world, &cmap, a, b, 0.0, &params.solver).unwrap();
+    let mut smoother = CorridorSmoother::new();
+    // Buffers grown on another query first.
+    smoother
+        .smooth_on_medial_axis(&world, &cmap, b, a, 0.3, &params)
+        .unwrap();
+    let two = smoother
+        .smooth_on_medial_axis(&world, &cmap, a, b, 0.0, &params)
+        .unwrap();
     assert_eq!(one, two);
     assert!(validate(&world, &one.path, 0.0).unwrap().is_valid());
 }
@@ -339,7 +362,7 @@ fn few_iterations_still_give_a_valid_path() {
     let options = SolverParams::chapter(3, 1.0, 1.0);
     for s in common::sample(&scen, 4) {
         let (a, b) = (s.start_point(), s.goal_point());
-        let plan = plan_corridor_path(&cmap, a, b, 0.3, &options).unwrap();
+        let plan = on_medial_axis(&world, &cmap, a, b, 0.3, &options).unwrap();
         assert_eq!(plan.report.iterations, 3);
         assert!(validate(&world, &plan.path, 0.3).unwrap().is_valid());
     }
@@ -359,8 +382,8 @@ fn facing_directions_are_kept_and_the_path_stays_valid() {
         goal_dir: Some(DVec2::new(-1.0, 0.0)),
         ..Default::default()
     };
-    let plan = CorridorPlanner::new()
-        .plan(&cmap, a, b, 0.0, &options)
+    let plan = CorridorSmoother::new()
+        .smooth_on_medial_axis(&world, &cmap, a, b, 0.0, &options)
         .unwrap();
     assert_eq!(plan.corridor.start_dir, options.start_dir);
     assert_eq!(plan.corridor.goal_dir, options.goal_dir);
@@ -403,6 +426,7 @@ fn bad_input_gets_a_clear_error() {
     let Some((map, _)) = common::try_load("dao/arena") else {
         return;
     };
+    let world = common::world(&map);
     let cmap = CorridorMap::build(&map);
     let ok = SolverParams::default();
     let free = DVec2::new(24.5, 24.5);
@@ -420,7 +444,7 @@ fn bad_input_gets_a_clear_error() {
         (DVec2::new(f64::NAN, 2.0), free, 0.0),
     ];
     for (a, b, r) in cases {
-        let e = plan_corridor_path(&cmap, a, b, r, &ok).unwrap_err();
+        let e = on_medial_axis(&world, &cmap, a, b, r, &ok).unwrap_err();
         assert!(
             matches!(e, Error::OutsideMap { .. } | Error::Blocked { .. }),
             "{a} → {b}: {e:?}"
@@ -428,14 +452,14 @@ fn bad_input_gets_a_clear_error() {
     }
     for r in [-0.1, f64::NAN, f64::INFINITY] {
         assert!(matches!(
-            plan_corridor_path(&cmap, free, free, r, &ok),
+            on_medial_axis(&world, &cmap, free, free, r, &ok),
             Err(Error::BadParameter { name: "radius", .. })
         ));
     }
     // Too big an agent for the start's clearance.
     let c = cmap.field().clearance(free);
     assert!(matches!(
-        plan_corridor_path(&cmap, free, free, c + 0.1, &ok),
+        on_medial_axis(&world, &cmap, free, free, c + 0.1, &ok),
         Err(Error::Blocked { what: "start", .. })
     ));
     // Bad solver options.
@@ -444,7 +468,7 @@ fn bad_input_gets_a_clear_error() {
         ..Default::default()
     };
     assert!(matches!(
-        plan_corridor_path(&cmap, free, free, 0.0, &bad),
+        on_medial_axis(&world, &cmap, free, free, 0.0, &bad),
         Err(Error::BadParameter { name: "alpha", .. })
     ));
 }
@@ -463,11 +487,11 @@ fn unreachable_goals_and_wide_agents_are_refused() {
     let cmap = CorridorMap::build(&map);
     let (a, b) = (DVec2::new(1.5, 1.5), DVec2::new(14.5, 1.5));
     // The way round goes through a one-cell-high passage: fine for r = 0…
-    let plan = plan_corridor_path(&cmap, a, b, 0.0, &SolverParams::default()).unwrap();
+    let plan = on_medial_axis(&world, &cmap, a, b, 0.0, &SolverParams::default()).unwrap();
     assert!(validate(&world, &plan.path, 0.0).unwrap().is_valid());
     // …but not for an agent of radius 0.5 (clearance at most 0.5 there).
     assert!(matches!(
-        plan_corridor_path(&cmap, a, b, 0.5, &SolverParams::default()),
+        on_medial_axis(&world, &cmap, a, b, 0.5, &SolverParams::default()),
         Err(Error::Unreachable { .. })
     ));
     let walled = GridMap::from_rows(&["...@...", "...@...", "...@..."]).unwrap();
@@ -500,7 +524,7 @@ mod props {
             let world = common::world(&map);
             let (a, b) = (GridMap::cell_center(s), GridMap::cell_center(g));
             let reachable = astar_points(&map, a, b).is_ok();
-            let plan = plan_corridor_path(&cmap, a, b, 0.0, &SolverParams::default());
+            let plan = on_medial_axis(&world, &cmap, a, b, 0.0, &SolverParams::default());
             prop_assert_eq!(reachable, plan.is_ok(), "{:?}", plan);
             if let Ok(plan) = plan {
                 check_corridor(cmap.field(), &plan.corridor, 0.0, "random");
@@ -508,7 +532,7 @@ mod props {
                 prop_assert!(report.is_valid(), "{:?}", report.problem());
                 prop_assert!(plan.path.iter().all(|p| p.is_finite()));
             }
-            match plan_corridor_path(&cmap, a, b, 0.3, &SolverParams::default()) {
+            match on_medial_axis(&world, &cmap, a, b, 0.3, &SolverParams::default()) {
                 Ok(plan) => {
                     check_corridor(cmap.field(), &plan.corridor, 0.3, "random r = 0.3");
                     let report = validate(&world, &plan.path, 0.3).unwrap();
@@ -531,7 +555,7 @@ mod props {
             let a = s.as_dvec2() + DVec2::new(fs.0, fs.1);
             let b = g.as_dvec2() + DVec2::new(fg.0, fg.1);
             let world = common::world(&map);
-            match plan_corridor_path(&cmap, a, b, radius, &SolverParams::default()) {
+            match on_medial_axis(&world, &cmap, a, b, radius, &SolverParams::default()) {
                 Ok(plan) => {
                     check_corridor(cmap.field(), &plan.corridor, radius, "random points");
                     let report = validate(&world, &plan.path, radius).unwrap();

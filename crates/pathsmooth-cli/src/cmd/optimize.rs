@@ -7,8 +7,7 @@ use std::fmt::Write as _;
 use anyhow::{bail, Result};
 use clap::Args;
 use glam::DVec2;
-use pathsmooth::corridor::optimize::{optimize, SolverParams, Stop};
-use pathsmooth::corridor::problem::{Problem, ProblemParams};
+use pathsmooth::corridor::{optimize, Problem, ProblemParams, SolverParams, Stop};
 
 use crate::files::{read_text, write_bytes, write_path_file};
 use crate::picture::{png, Layer, Scene, PALETTE};

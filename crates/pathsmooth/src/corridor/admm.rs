@@ -1,10 +1,10 @@
 //! ADMM (the alternating direction method of multipliers) for Langerak's path energy:
-//! the same problem as the Chambolle–Pock iteration of [`super::optimize`], solved with the
+//! the same problem as the Chambolle–Pock iteration of the solver, solved with the
 //! smoothness term's ill-conditioned matrix inverted exactly instead of stepped through.
 //!
 //! # The splitting
 //!
-//! E(v) = ½‖K₁v‖² + ‖K₂v‖_{V,2} + I_C(v) (K₁ = W δˢ/h, K₂ = δ⁺/h; [`super::operators`]).
+//! E(v) = ½‖K₁v‖² + ‖K₂v‖_{V,2} + I_C(v) (K₁ = W δˢ/h, K₂ = δ⁺/h; the operators module).
 //! With z₁ = K₂v and z₂ = v, scaled ADMM (Boyd et al. 2011, §3.1.1) alternates
 //!
 //! 1. v ← (K₁ᵀK₁ + ρ₁K₂ᵀK₂ + ρ₂I)⁻¹ (ρ₁K₂ᵀ(z₁ − u₁) + ρ₂(z₂ − u₂)),
@@ -21,22 +21,15 @@
 //! # Why
 //!
 //! Chambolle–Pock takes steps bounded by K's norm, and the second differences of δˢ make
-//! the problem as ill-conditioned as a chain of n springs: on the Moving AI corridors
-//! (100–5,600 disks) it needs 150–300 iterations to a 10⁻² certified gap. Here the only
-//! splitting is of the constraint and the length term; on the same corridors ADMM reaches
-//! the same certified gap in 50–130 iterations on average, each about 1.4× as costly
-//! (measured before the step was fused into two passes, in the eighth session of
-//! 2026-11-23). Not everywhere: on the maze's longest chains (over 5,000 disks) it needs
-//! 200 against Chambolle–Pock's 70–80 at that gap (`docs/corridor.md`).
+//! the problem as ill-conditioned as a chain of n springs, so long corridors take many
+//! iterations. Here the only splitting is of the constraint and the length term; the
+//! ill-conditioned part is solved exactly.
 //!
 //! # Penalties
 //!
 //! ρ₂ = `penalty`/h² (so the iteration does not depend on the map's units, as with the
 //! Chambolle–Pock step sizes scaled by h^α) and ρ₁ = 1 (K₂v is already in units of h).
-//! Chosen by measurement on the Moving AI corridors: penalty 2, α = 1.8
-//! ([`Method::ADMM`](super::optimize::Method::ADMM)); penalties 1 and 4 and α = 1.6 each
-//! took more iterations on at least two maps, and ρ₁ changes the iteration count by less
-//! than 3 % between 0.3 and 3.
+//! The defaults (the solver's `Method::ADMM`) are penalty 2, α = 1.8.
 //!
 //! # Certificate
 //!

@@ -1,35 +1,4 @@
-//! A corridor of clearance disks: the region a path must stay inside.
-//!
-//! Langerak (Game AI Pro 3, ch. 20, §20.2) takes the corridor from the corridor map method
-//! of Geraerts & Overmars (2007): a chain of disks whose centres lie on the medial axis of
-//! free space and whose radii are the clearance there. Neighbouring disks overlap, so the
-//! chain of centres is a feasible (if long and wiggly) path. The first and last centres are
-//! the start and the goal; optional facing directions at both ends become the dummy
-//! waypoints of the optimisation problem (see [`super::problem`]).
-//!
-//! A [`DiskCorridor`] can come from the caller (engines often have their own clearance
-//! data) as JSON:
-//!
-//! ```json
-//! {"centers": [[x, y], …], "radii": […], "start_dir": [dx, dy], "goal_dir": [dx, dy]}
-//! ```
-//!
-//! with both directions optional. [`DiskCorridor::validate`] checks it: at least two disks,
-//! finite coordinates, one non-negative radius per centre, consecutive disks overlapping
-//! (touching counts), and facing directions of non-zero length.
-//!
-//! The JSON forms (`DiskCorridor::from_json`, `DiskCorridor::to_json`) need the `serde`
-//! feature.
-//!
-//! ```
-//! use glam::DVec2;
-//! use pathsmooth::corridor::disks::DiskCorridor;
-//! let centers = vec![DVec2::ZERO, DVec2::new(2.0, 0.0), DVec2::new(4.0, 1.0)];
-//! let c = DiskCorridor::new(centers, vec![0.5, 1.5, 1.0], Some(DVec2::X), None)?;
-//! assert_eq!(c.len(), 3);
-//! assert_eq!(c.initial_path(), c.centers);
-//! # Ok::<(), pathsmooth::Error>(())
-//! ```
+//! The corridor of clearance disks ([`DiskCorridor`]) and its checks.
 
 use glam::DVec2;
 #[cfg(feature = "serde")]
@@ -37,15 +6,41 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 
-/// A chain of clearance disks from start (first centre) to goal (last centre), with
-/// optional facing directions at both ends.
+/// A corridor of clearance disks, the region a path must stay inside: a chain of disks from
+/// start (first centre) to goal (last centre), with optional facing directions at both ends.
 ///
-/// The fields are public so a caller can build one directly; every consumer calls
-/// [`DiskCorridor::validate`] before using it.
+/// Langerak (Game AI Pro 3, ch. 20, §20.2) takes the corridor from the corridor map method
+/// of Geraerts & Overmars (2007): a chain of disks whose centres lie on the medial axis of
+/// free space and whose radii are the clearance there. Neighbouring disks overlap, so the
+/// chain of centres is a feasible (if long and wiggly) path. The facing directions become
+/// the dummy waypoints of the optimisation problem built from it.
+///
+/// A corridor can come from the caller (engines often have their own clearance data),
+/// built directly (the fields are public; every consumer calls
+/// [`DiskCorridor::validate`] before using it) or as JSON (with the `serde` feature,
+/// [`from_json`](Self::from_json) and [`to_json`](Self::to_json)):
+///
+/// ```json
+/// {"centers": [[x, y], …], "radii": […], "start_dir": [dx, dy], "goal_dir": [dx, dy]}
+/// ```
+///
+/// with both directions optional. [`DiskCorridor::validate`] checks it: at least two disks,
+/// finite coordinates, one non-negative radius per centre, consecutive disks overlapping
+/// (touching counts), and facing directions of non-zero length.
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::corridor::disks::DiskCorridor;
+/// use pathsmooth::corridor::DiskCorridor;
+/// let centers = vec![DVec2::ZERO, DVec2::new(2.0, 0.0), DVec2::new(4.0, 1.0)];
+/// let c = DiskCorridor::new(centers, vec![0.5, 1.5, 1.0], Some(DVec2::X), None)?;
+/// assert_eq!(c.len(), 3);
+/// assert_eq!(c.initial_path(), c.centers);
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::corridor::DiskCorridor;
 /// let c = DiskCorridor::new(
 ///     vec![DVec2::ZERO, DVec2::new(3.0, 0.0)],
 ///     vec![2.0, 1.0],
@@ -86,7 +81,7 @@ impl DiskCorridor {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::{corridor::disks::DiskCorridor, Error};
+    /// use pathsmooth::{corridor::DiskCorridor, Error};
     /// let gap = DiskCorridor::new(vec![DVec2::ZERO, DVec2::new(5.0, 0.0)], vec![1.0, 1.0], None, None);
     /// assert_eq!(gap.unwrap_err(), Error::CorridorGap { a: 0, b: 1 });
     /// ```
@@ -114,7 +109,7 @@ impl DiskCorridor {
     /// well-formed but invalid corridor gets the error [`DiskCorridor::validate`] gives.
     ///
     /// ```
-    /// use pathsmooth::{corridor::disks::DiskCorridor, Error};
+    /// use pathsmooth::{corridor::DiskCorridor, Error};
     /// let bad = DiskCorridor::from_json(r#"{"centers": [[0,0],[1,0]], "radii": [1, -1]}"#);
     /// assert_eq!(bad.unwrap_err(), Error::BadRadius { index: 1, radius: -1.0 });
     /// assert!(matches!(DiskCorridor::from_json("{"), Err(Error::Parse { .. })));
@@ -133,7 +128,7 @@ impl DiskCorridor {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::corridor::disks::DiskCorridor;
+    /// use pathsmooth::corridor::DiskCorridor;
     /// let c = DiskCorridor::new(vec![DVec2::ZERO, DVec2::X], vec![1.0, 1.0], None, None).unwrap();
     /// assert_eq!(c.to_json(), r#"{"centers":[[0.0,0.0],[1.0,0.0]],"radii":[1.0,1.0]}"#);
     /// ```
@@ -160,7 +155,7 @@ impl DiskCorridor {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::{corridor::disks::DiskCorridor, Error};
+    /// use pathsmooth::{corridor::DiskCorridor, Error};
     /// let c = DiskCorridor {
     ///     centers: vec![DVec2::ZERO, DVec2::X],
     ///     radii: vec![1.0, 1.0],
@@ -197,7 +192,7 @@ impl DiskCorridor {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::corridor::disks::DiskCorridor;
+    /// use pathsmooth::corridor::DiskCorridor;
     /// let c = DiskCorridor::new(vec![DVec2::ZERO, DVec2::X], vec![1.0, 1.0], None, None).unwrap();
     /// assert_eq!(c.len(), 2);
     /// ```
@@ -208,7 +203,7 @@ impl DiskCorridor {
     /// True when the corridor has no disks (never for a validated corridor).
     ///
     /// ```
-    /// use pathsmooth::corridor::disks::DiskCorridor;
+    /// use pathsmooth::corridor::DiskCorridor;
     /// let c = DiskCorridor { centers: vec![], radii: vec![], start_dir: None, goal_dir: None };
     /// assert!(c.is_empty());
     /// ```
@@ -220,7 +215,7 @@ impl DiskCorridor {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::corridor::disks::DiskCorridor;
+    /// use pathsmooth::corridor::DiskCorridor;
     /// let c = DiskCorridor::new(vec![DVec2::ZERO, DVec2::X], vec![1.0, 1.0], None, None).unwrap();
     /// assert_eq!(c.start(), DVec2::ZERO);
     /// ```
@@ -232,7 +227,7 @@ impl DiskCorridor {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::corridor::disks::DiskCorridor;
+    /// use pathsmooth::corridor::DiskCorridor;
     /// let c = DiskCorridor::new(vec![DVec2::ZERO, DVec2::X], vec![1.0, 1.0], None, None).unwrap();
     /// assert_eq!(c.goal(), DVec2::X);
     /// ```
@@ -245,7 +240,7 @@ impl DiskCorridor {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::corridor::disks::DiskCorridor;
+    /// use pathsmooth::corridor::DiskCorridor;
     /// let c = DiskCorridor::new(
     ///     vec![DVec2::ZERO, DVec2::new(1.0, 0.0), DVec2::new(4.0, 0.0)],
     ///     vec![1.0, 2.0, 1.0],
@@ -268,7 +263,7 @@ impl DiskCorridor {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::corridor::disks::DiskCorridor;
+    /// use pathsmooth::corridor::DiskCorridor;
     /// let c = DiskCorridor::new(vec![DVec2::ZERO, DVec2::X], vec![1.0, 1.0], None, None).unwrap();
     /// assert_eq!(c.initial_path(), vec![DVec2::ZERO, DVec2::X]);
     /// ```

@@ -21,8 +21,7 @@
 //!
 //! ```
 //! use glam::DVec2;
-//! use pathsmooth::corridor::operators::{energy, LengthNorm};
-//! use pathsmooth::corridor::problem::Problem;
+//! use pathsmooth::corridor::{energy, LengthNorm, Problem};
 //! // Three collinear, evenly spaced pinned points: no bending, length term √(1+1)/h.
 //! let p = Problem::new(vec![DVec2::ZERO, DVec2::X, DVec2::new(2.0, 0.0)], vec![0.0; 3], vec![0.0, 5.0, 0.0], 1.0).unwrap();
 //! assert!((energy(&p, &p.centers, LengthNorm::Chapter) - 2f64.sqrt()).abs() < 1e-15);
@@ -39,7 +38,7 @@ use super::problem::Problem;
 /// Which norm the length term uses.
 ///
 /// ```
-/// use pathsmooth::corridor::operators::LengthNorm;
+/// use pathsmooth::corridor::LengthNorm;
 /// assert_eq!(LengthNorm::default(), LengthNorm::Chapter);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -91,17 +90,7 @@ fn ds_at(x: &[DVec2], i: usize) -> DVec2 {
 }
 
 /// K v: `p = W δˢ(v) / h` and `q = δ⁺(v) / h`.
-///
-/// ```
-/// use glam::DVec2;
-/// use pathsmooth::corridor::{operators::apply_k, problem::Problem};
-/// let pr = Problem::new(vec![DVec2::ZERO, DVec2::Y, DVec2::X], vec![0.0; 3], vec![0.0, 2.0, 0.0], 0.5).unwrap();
-/// let (mut p, mut q) = (vec![DVec2::ZERO; 3], vec![DVec2::ZERO; 3]);
-/// apply_k(&pr, &pr.centers, &mut p, &mut q);
-/// assert_eq!(p[1], 2.0 * (2.0 * DVec2::Y - DVec2::ZERO - DVec2::X) / 0.5);
-/// assert_eq!(q[2], DVec2::ZERO);
-/// ```
-pub fn apply_k(problem: &Problem, v: &[DVec2], p: &mut [DVec2], q: &mut [DVec2]) {
+pub(crate) fn apply_k(problem: &Problem, v: &[DVec2], p: &mut [DVec2], q: &mut [DVec2]) {
     let n = v.len();
     let inv_h = 1.0 / problem.h;
     for i in 0..n {
@@ -115,21 +104,7 @@ pub fn apply_k(problem: &Problem, v: &[DVec2], p: &mut [DVec2], q: &mut [DVec2])
 }
 
 /// Kᵀ(p, q) = (δˢ(w∘p) − δ⁻(q)) / h, the exact adjoint of [`apply_k`], into `out`.
-///
-/// ```
-/// use glam::DVec2;
-/// use pathsmooth::corridor::{operators::{apply_k, apply_kt}, problem::Problem};
-/// let pr = Problem::new(vec![DVec2::ZERO, DVec2::Y, DVec2::X, DVec2::ONE], vec![0.0; 4], vec![0.0, 2.0, 3.0, 0.0], 0.7).unwrap();
-/// let v = [DVec2::new(1.0, 2.0), DVec2::new(-1.0, 0.5), DVec2::new(0.3, 0.0), DVec2::new(2.0, -1.0)];
-/// let (y1, y2) = ([DVec2::X, DVec2::Y, DVec2::ONE, DVec2::NEG_X], [DVec2::Y, DVec2::ONE, DVec2::X, DVec2::ZERO]);
-/// let (mut p, mut q, mut g) = ([DVec2::ZERO; 4], [DVec2::ZERO; 4], [DVec2::ZERO; 4]);
-/// apply_k(&pr, &v, &mut p, &mut q);
-/// apply_kt(&pr, &y1, &y2, &mut g);
-/// let lhs: f64 = (0..4).map(|i| p[i].dot(y1[i]) + q[i].dot(y2[i])).sum();
-/// let rhs: f64 = (0..4).map(|i| v[i].dot(g[i])).sum();
-/// assert!((lhs - rhs).abs() < 1e-12);
-/// ```
-pub fn apply_kt(problem: &Problem, p: &[DVec2], q: &[DVec2], out: &mut [DVec2]) {
+pub(crate) fn apply_kt(problem: &Problem, p: &[DVec2], q: &[DVec2], out: &mut [DVec2]) {
     let n = p.len();
     let w = &problem.weights;
     let inv_h = 1.0 / problem.h;
@@ -175,21 +150,7 @@ fn row_powers(
 /// row of K is zero. The V,2 dual set is a single ball, so the prox of F₂* is the plain
 /// projection only for a constant μ; `mu` is therefore the smallest μᵢ over the non-zero
 /// rows (they are all h^α/(2β) in fact, and a smaller step keeps the convergence bound).
-///
-/// ```
-/// use glam::DVec2;
-/// use pathsmooth::corridor::{operators::step_sizes, problem::Problem};
-/// let w = vec![0.0, 1.0, 2.0, 1.0, 0.0];
-/// let c = vec![DVec2::ZERO; 5];
-/// let pr = Problem::new(c, vec![1.0; 5], w, 2.0).unwrap();
-/// let (mut sigma, mut tau) = (vec![0.0; 5], vec![0.0; 5]);
-/// let mu = step_sizes(&pr, 1.0, 1.0, &mut sigma, &mut tau);
-/// assert_eq!(mu, 1.0);                     // h^α / (2β)
-/// assert_eq!(sigma[2], 2.0 / (4.0 * 2.0)); // h^α / ((2 + 2^α) β w^α)
-/// assert_eq!(tau[2], 2.0 / (2.0 + 1.0 + 4.0 + 1.0)); // β h^{2−α} / (2 + w₋ + 2w + w₊)
-/// assert_eq!(sigma[0], 0.0);               // zero row
-/// ```
-pub fn step_sizes(
+pub(crate) fn step_sizes(
     problem: &Problem,
     alpha: f64,
     beta: f64,
@@ -221,16 +182,8 @@ pub fn step_sizes(
 
 /// The nearest point to `v` in the disk (`c`, `r`): prox of I_C (§20.4.2.3). Radius 0
 /// returns `c` exactly; no division by zero.
-///
-/// ```
-/// use glam::DVec2;
-/// use pathsmooth::corridor::operators::project_to_disk;
-/// assert_eq!(project_to_disk(DVec2::new(3.0, 0.0), DVec2::ZERO, 2.0), DVec2::new(2.0, 0.0));
-/// assert_eq!(project_to_disk(DVec2::new(1.0, 0.0), DVec2::ZERO, 2.0), DVec2::new(1.0, 0.0));
-/// assert_eq!(project_to_disk(DVec2::ONE, DVec2::ZERO, 0.0), DVec2::ZERO);
-/// ```
 #[inline]
-pub fn project_to_disk(v: DVec2, c: DVec2, r: f64) -> DVec2 {
+pub(crate) fn project_to_disk(v: DVec2, c: DVec2, r: f64) -> DVec2 {
     let d = v - c;
     let l2 = d.length_squared();
     if l2 <= r * r {
@@ -252,7 +205,7 @@ pub(crate) fn disk_slack(r: f64) -> f64 {
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::corridor::{operators::{energy, LengthNorm}, problem::Problem};
+/// use pathsmooth::corridor::{energy, LengthNorm, Problem};
 /// let p = Problem::new(vec![DVec2::ZERO, DVec2::Y, DVec2::new(2.0, 0.0)], vec![0.0, 1.0, 0.0], vec![0.0, 1.0, 0.0], 1.0).unwrap();
 /// // Bend at the middle: 2·(0,1) − (0,0) − (2,0) = (−2, 2) → ½·8; length √(1 + 5).
 /// assert!((energy(&p, &p.centers, LengthNorm::Chapter) - (4.0 + 6f64.sqrt())).abs() < 1e-12);
@@ -396,5 +349,132 @@ mod tests {
             assert!(x.distance(c) <= r * (1.0 + 1e-15) + 1e-15);
             assert!(project_to_disk(x, c, r).distance(x) < 1e-12);
         }
+    }
+
+    #[test]
+    fn apply_k_on_three_waypoints() {
+        let pr = Problem::new(
+            vec![DVec2::ZERO, DVec2::Y, DVec2::X],
+            vec![0.0; 3],
+            vec![0.0, 2.0, 0.0],
+            0.5,
+        )
+        .unwrap();
+        let (mut p, mut q) = (vec![DVec2::ZERO; 3], vec![DVec2::ZERO; 3]);
+        apply_k(&pr, &pr.centers, &mut p, &mut q);
+        assert_eq!(p[1], 2.0 * (2.0 * DVec2::Y - DVec2::ZERO - DVec2::X) / 0.5);
+        assert_eq!(q[2], DVec2::ZERO);
+    }
+
+    #[test]
+    fn apply_kt_is_the_adjoint_on_four_waypoints() {
+        let pr = Problem::new(
+            vec![DVec2::ZERO, DVec2::Y, DVec2::X, DVec2::ONE],
+            vec![0.0; 4],
+            vec![0.0, 2.0, 3.0, 0.0],
+            0.7,
+        )
+        .unwrap();
+        let v = [
+            DVec2::new(1.0, 2.0),
+            DVec2::new(-1.0, 0.5),
+            DVec2::new(0.3, 0.0),
+            DVec2::new(2.0, -1.0),
+        ];
+        let (y1, y2) = (
+            [DVec2::X, DVec2::Y, DVec2::ONE, DVec2::NEG_X],
+            [DVec2::Y, DVec2::ONE, DVec2::X, DVec2::ZERO],
+        );
+        let (mut p, mut q, mut g) = ([DVec2::ZERO; 4], [DVec2::ZERO; 4], [DVec2::ZERO; 4]);
+        apply_k(&pr, &v, &mut p, &mut q);
+        apply_kt(&pr, &y1, &y2, &mut g);
+        let lhs: f64 = (0..4).map(|i| p[i].dot(y1[i]) + q[i].dot(y2[i])).sum();
+        let rhs: f64 = (0..4).map(|i| v[i].dot(g[i])).sum();
+        assert!((lhs - rhs).abs() < 1e-12);
+    }
+
+    #[test]
+    fn step_sizes_on_five_waypoints() {
+        let w = vec![0.0, 1.0, 2.0, 1.0, 0.0];
+        let c = vec![DVec2::ZERO; 5];
+        let pr = Problem::new(c, vec![1.0; 5], w, 2.0).unwrap();
+        let (mut sigma, mut tau) = (vec![0.0; 5], vec![0.0; 5]);
+        let mu = step_sizes(&pr, 1.0, 1.0, &mut sigma, &mut tau);
+        assert_eq!(mu, 1.0); // h^α / (2β)
+        assert_eq!(sigma[2], 2.0 / (4.0 * 2.0)); // h^α / ((2 + 2^α) β w^α)
+        assert_eq!(tau[2], 2.0 / (2.0 + 1.0 + 4.0 + 1.0)); // β h^{2−α} / (2 + w₋ + 2w + w₊)
+        assert_eq!(sigma[0], 0.0); // zero row
+    }
+
+    #[test]
+    fn projection_onto_a_disk_and_onto_its_centre() {
+        assert_eq!(
+            project_to_disk(DVec2::new(3.0, 0.0), DVec2::ZERO, 2.0),
+            DVec2::new(2.0, 0.0)
+        );
+        assert_eq!(
+            project_to_disk(DVec2::new(1.0, 0.0), DVec2::ZERO, 2.0),
+            DVec2::new(1.0, 0.0)
+        );
+        assert_eq!(project_to_disk(DVec2::ONE, DVec2::ZERO, 0.0), DVec2::ZERO);
+    }
+
+    #[test]
+    fn k_transpose_is_the_exact_adjoint_with_bathtub_weights() {
+        let mut rng = Rng(17);
+        for n in [2, 3, 4, 5, 20, 101] {
+            // A corridor of n disks (at least 2) with its two dummy waypoints.
+            let pr = problem(n.max(2) + 2, 0.9);
+            let n = pr.len();
+            assert!(
+                pr.weights.windows(2).any(|w| w[0] != w[1]),
+                "non-constant weights"
+            );
+            for _ in 0..20 {
+                let v: Vec<DVec2> = (0..n).map(|_| rng.v() * 10.0).collect();
+                let y1: Vec<DVec2> = (0..n).map(|_| rng.v()).collect();
+                let y2: Vec<DVec2> = (0..n).map(|_| rng.v()).collect();
+                let (mut kp, mut kq, mut g) = (
+                    vec![DVec2::ZERO; n],
+                    vec![DVec2::ZERO; n],
+                    vec![DVec2::ZERO; n],
+                );
+                apply_k(&pr, &v, &mut kp, &mut kq);
+                apply_kt(&pr, &y1, &y2, &mut g);
+                let lhs: f64 = (0..n).map(|i| kp[i].dot(y1[i]) + kq[i].dot(y2[i])).sum();
+                let rhs: f64 = (0..n).map(|i| v[i].dot(g[i])).sum();
+                let scale: f64 = (0..n)
+                    .map(|i| kp[i].length() * y1[i].length() + kq[i].length() * y2[i].length())
+                    .sum::<f64>()
+                    .max(1.0);
+                assert!((lhs - rhs).abs() <= 1e-13 * scale, "n={n}: {lhs} vs {rhs}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_chapters_w_delta_s_p_is_not_the_adjoint_with_varying_weights() {
+        // Kᵀ written as w·δˢ(p) (the chapter's formula) breaks the identity: this is why
+        // apply_kt uses δˢ(w∘p).
+        let pr = problem(14, 0.9);
+        let n = pr.len();
+        let mut rng = Rng(3);
+        let v: Vec<DVec2> = (0..n).map(|_| rng.v()).collect();
+        let y1: Vec<DVec2> = (0..n).map(|_| rng.v()).collect();
+        let zero = vec![DVec2::ZERO; n];
+        let (mut kp, mut kq) = (zero.clone(), zero.clone());
+        apply_k(&pr, &v, &mut kp, &mut kq);
+        let lhs: f64 = (0..n).map(|i| kp[i].dot(y1[i])).sum();
+        // w δˢ(p): multiply after differencing.
+        let unweighted =
+            Problem::new(pr.centers.clone(), pr.radii.clone(), vec![1.0; n], pr.h).unwrap();
+        let mut g = zero.clone();
+        apply_kt(&unweighted, &y1, &zero, &mut g);
+        let wrong: f64 = (0..n).map(|i| v[i].dot(g[i] * pr.weights[i])).sum();
+        let mut g = zero.clone();
+        apply_kt(&pr, &y1, &zero, &mut g);
+        let right: f64 = (0..n).map(|i| v[i].dot(g[i])).sum();
+        assert!((lhs - right).abs() < 1e-12);
+        assert!((lhs - wrong).abs() > 1e-3);
     }
 }

@@ -1,111 +1,5 @@
-//! The convex path optimiser of Langerak (Game AI Pro 3, ch. 20): the Chambolle–Pock
-//! preconditioned primal-dual algorithm applied to the path energy (20.1).
-//!
-//! # What it does
-//!
-//! Minimises, over waypoints v each confined to its clearance disk,
-//!
-//! E(v) = ½‖w δˢ(v)‖²_{V,2} + ‖δ⁺(v)‖_{V,2} + I_C(v)
-//!
-//! (see [`super::operators`] for K, Kᵀ and the energy; [`super::problem`] for the disks,
-//! weights, dummies and h). The iteration is (20.8) with the proximity operators of
-//! §20.4.2 (p ← p/(1+σ) point-wise; q ← q / max(1, ‖q‖_{V,2}); v ← projection onto each
-//! disk) and the diagonal step sizes (20.9) of Pock & Chambolle (2011), computed from the
-//! actual K ([`super::operators::step_sizes`]) with α ∈ (0, 2) and β > 0.
-//!
-//! It runs in the equivalent "primal first" order: v ← prox_G(v − T Kᵀ y), then
-//! y ← prox_F*(y + Σ K(2v_new − v_old)). Started from y⁰ = prox_F*(Σ K c) (the chapter's
-//! first dual step from p⁰ = q⁰ = 0, v⁰ = v̂⁰ = c) it produces exactly the chapter's
-//! iterates vᵏ, and it is the form in which over-relaxation is defined.
-//!
-//! # Parameters ([`SolverParams`])
-//!
-//! - `method`: this iteration ([`Method::ChambollePock`], the default) or ADMM
-//!   ([`Method::Admm`], [`super::admm`]) on the same problem; the parameters below are
-//!   Chambolle–Pock's, `stop`, `length` and `record_energy` apply to both.
-//! - `alpha`, `beta`: balance the primal and dual steps (§20.4.3); with `scale_beta`
-//!   (default) the β of (20.9) is `beta·h^α`, which makes the iteration independent of the
-//!   map's units. Defaults α = 0.5, β = 4, chosen by measurement (below).
-//! - `relaxation` ρ ∈ (0, 2): over-relaxed Chambolle–Pock (Chambolle & Pock 2016, §5.1):
-//!   (v, y) ← (v, y) + ρ((ṽ, ŷ) − (v, y)) after each step. 1 is the chapter's algorithm;
-//!   the default 1.8 needs ~40 % fewer iterations for a few extra flops per waypoint.
-//! - `acceleration` γ ≥ 0: Chambolle & Pock (2011) Algorithm 2 applied to the dual, whose
-//!   F₁* = ½‖p‖² is strongly convex: after each step the dual steps shrink by
-//!   θ = 1/√(1+2γσ̄) (σ̄ the largest σᵢ), the primal steps grow by 1/θ, and the dual (not
-//!   the primal) is extrapolated. F₂* is not strongly convex, so this is a heuristic
-//!   here. It rescues a badly chosen β (α = 1, β = 0.25: 565 → 135 iterations to 1e-3
-//!   with γ = 0.1) but does not beat well-chosen steps, so it is off (0) by default.
-//! - `stop`: [`Stop::Iterations`] (the chapter's fixed count) or [`Stop::Tolerance`]
-//!   (default, 1e-3): stop when the duality gap E(v) − D(y), relative to E(v), falls
-//!   below the tolerance. D(p, q) = Σᵢ ⟨cᵢ, gᵢ⟩ − rᵢ‖gᵢ‖ − ½‖p‖² with g = Kᵀ(p, q) is the
-//!   dual objective; by weak duality D ≤ min E, so the gap *certifies*
-//!   E(v) − min E ≤ tol·E(v), with no tuning and no false stops. It is evaluated every
-//!   [`GAP_CHECK_EVERY`] iterations at two dual points, the iterate y and the point of
-//!   v itself (p = K₁v, q = K₂v/‖K₂v‖), taking the better. The price of the certificate:
-//!   it is reached about 2–2.5× later than the true gap.
-//! - `length`: the chapter's V,2 length norm, or the sum of segment lengths (V,1) whose
-//!   dual projection is point-wise onto unit disks ([`LengthNorm`] explains the
-//!   difference).
-//! - `record_energy`: keep E(vᵏ) for every k (Figure 20.7b) in [`Solver::energies`].
-//!
-//! Every stop runs at most [`MAX_ITERATIONS`] (10⁶) iterations, so a solve costs at most
-//! 10⁶ sweeps over the waypoints and the recorded energies at most 8 MB.
-//!
-//! # Defaults
-//!
-//! α = 0.5, β = 4 and over-relaxation ρ = 1.8 took the fewest iterations to a relative
-//! energy gap of 10⁻³ over a sweep of random corridors of 20 to 1000 disks (the chapter's
-//! α = β = 1 needs about 1.4× as many at ρ = 1).
-//!
-//! # Limits
-//!
-//! As in the chapter, the disks constrain the *waypoints*, not the segments between
-//! them: two waypoints in overlapping disks can be joined by a segment that leaves both.
-//! Denser corridors ([`super::problem::densify`]) shrink the problem; guaranteeing
-//! validity on a grid map is the corridor-map builder's job. Every returned waypoint is
-//! inside its disk up to rounding (≤ 1e-9 at ordinary coordinates; relative to the
-//! coordinates' magnitude in general), radius-0 waypoints exactly at their centres.
-//!
-//! # Cost
-//!
-//! O(n) per iteration (a few dozen flops per waypoint), no allocation once the
-//! [`Solver`]'s buffers have grown to the problem size. The gap check costs about two
-//! iterations and runs every [`GAP_CHECK_EVERY`] iterations of a [`Stop::Tolerance`]
-//! solve (a [`Stop::Iterations`] solve forms only its last dual point).
-//!
-//! # Sources
-//!
-//! - M. Langerak, "Optimization for Smooth Paths", Game AI Pro 3, ch. 20 (2017).
-//! - A. Chambolle, T. Pock, "A first-order primal-dual algorithm for convex problems
-//!   with applications to imaging", J. Math. Imaging Vis. 40(1), 2011 (Algorithms 1, 2).
-//! - T. Pock, A. Chambolle, "Diagonal preconditioning for first order primal-dual
-//!   algorithms in convex optimization", ICCV 2011 (the step sizes, Lemma 2).
-//! - A. Chambolle, T. Pock, "An introduction to continuous optimization for imaging",
-//!   Acta Numerica 25, 2016 (over-relaxation).
-//!
-//! # Example
-//!
-//! ```
-//! use glam::DVec2;
-//! use pathsmooth::corridor::disks::DiskCorridor;
-//! use pathsmooth::corridor::optimize::{Solver, SolverParams, Stop};
-//! use pathsmooth::corridor::problem::{Problem, ProblemParams};
-//! let corridor = DiskCorridor::new(
-//!     vec![DVec2::ZERO, DVec2::new(2.0, 2.0), DVec2::new(4.0, 0.0), DVec2::new(6.0, 2.0)],
-//!     vec![1.0, 2.0, 2.0, 1.0],
-//!     Some(DVec2::X),
-//!     None,
-//! )
-//! .unwrap();
-//! let problem = Problem::from_corridor(&corridor, &ProblemParams::default()).unwrap();
-//! let mut solver = Solver::new();
-//! let opts = SolverParams { stop: Stop::Tolerance { gap: 1e-6, max_iterations: 100_000 }, ..Default::default() };
-//! let report = solver.solve(&problem, &opts).unwrap();
-//! assert!(report.converged);
-//! let path = problem.waypoints(solver.path());
-//! assert_eq!(path[0], corridor.start());
-//! assert_eq!(path[path.len() - 1], corridor.goal());
-//! ```
+//! The optimiser ([`Solver`]), its parameters ([`SolverParams`]) and the one-call and batch
+//! forms ([`optimize`], `solve_batch`, `solve_batch_into`).
 
 // Loops index several parallel arrays at once (v, c, r, w, σ, τ…), as the maths does.
 #![allow(clippy::needless_range_loop)]
@@ -115,12 +9,10 @@ use glam::DVec2;
 use rayon::prelude::*;
 
 use super::admm::Admm;
-use super::disks::DiskCorridor;
-pub use super::operators::LengthNorm;
 use super::operators::{
-    apply_k, apply_kt, dual_objective, project_to_disk, smooth_and_length, step_sizes,
+    apply_k, apply_kt, dual_objective, project_to_disk, smooth_and_length, step_sizes, LengthNorm,
 };
-use super::problem::{Problem, ProblemParams};
+use super::problem::Problem;
 use crate::error::{Error, Result};
 
 /// How often (in iterations) [`Stop::Tolerance`] evaluates the duality gap, so a
@@ -128,7 +20,7 @@ use crate::error::{Error, Result};
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::corridor::{optimize::{optimize, SolverParams, GAP_CHECK_EVERY}, problem::Problem};
+/// use pathsmooth::corridor::{optimize, Problem, SolverParams, GAP_CHECK_EVERY};
 /// let p = Problem::new(vec![DVec2::ZERO, DVec2::new(1.0, 1.0), DVec2::new(2.0, 0.0)], vec![0.0, 1.0, 0.0], vec![0.0, 1.0, 0.0], 1.0).unwrap();
 /// let s = optimize(&p, &SolverParams::default()).unwrap();
 /// assert_eq!(s.report.iterations % GAP_CHECK_EVERY, 0);
@@ -140,7 +32,7 @@ pub const GAP_CHECK_EVERY: usize = 10;
 /// ([`SolverParams::record_energy`]) to 10⁶ + 1 values (8 MB).
 ///
 /// ```
-/// use pathsmooth::corridor::optimize::{SolverParams, Stop, MAX_ITERATIONS};
+/// use pathsmooth::corridor::{SolverParams, Stop, MAX_ITERATIONS};
 /// let o = SolverParams { stop: Stop::Iterations(MAX_ITERATIONS + 1), ..Default::default() };
 /// assert!(o.validate().is_err());
 /// ```
@@ -149,7 +41,7 @@ pub const MAX_ITERATIONS: usize = 1_000_000;
 /// When to stop iterating.
 ///
 /// ```
-/// use pathsmooth::corridor::optimize::Stop;
+/// use pathsmooth::corridor::Stop;
 /// assert_eq!(Stop::default(), Stop::Tolerance { gap: 1e-3, max_iterations: 20_000 });
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -174,10 +66,46 @@ impl Default for Stop {
     }
 }
 
-/// Solver parameters; see the module doc for their effect.
+/// Solver parameters ([`Solver`]):
+///
+/// - `method`: this iteration ([`Method::ChambollePock`], the default) or ADMM
+///   ([`Method::Admm`]) on the same problem; the parameters below are
+///   Chambolle–Pock's, `stop`, `length` and `record_energy` apply to both.
+/// - `alpha`, `beta`: balance the primal and dual steps (§20.4.3); with `scale_beta`
+///   (default) the β of (20.9) is `beta·h^α`, which makes the iteration independent of the
+///   map's units. Defaults α = 0.5, β = 4 (below).
+/// - `relaxation` ρ ∈ (0, 2): over-relaxed Chambolle–Pock (Chambolle & Pock 2016, §5.1):
+///   (v, y) ← (v, y) + ρ((ṽ, ŷ) − (v, y)) after each step. 1 is the chapter's algorithm;
+///   the default 1.8 needs fewer iterations for a few extra flops per waypoint.
+/// - `acceleration` γ ≥ 0: Chambolle & Pock (2011) Algorithm 2 applied to the dual, whose
+///   F₁* = ½‖p‖² is strongly convex: after each step the dual steps shrink by
+///   θ = 1/√(1+2γσ̄) (σ̄ the largest σᵢ), the primal steps grow by 1/θ, and the dual (not
+///   the primal) is extrapolated. F₂* is not strongly convex, so this is a heuristic
+///   here. It helps a badly chosen β but not well-chosen steps, so it is off (0) by
+///   default.
+/// - `stop`: [`Stop::Iterations`] (the chapter's fixed count) or [`Stop::Tolerance`]
+///   (default, 1e-3): stop when the duality gap E(v) − D(y), relative to E(v), falls
+///   below the tolerance. D(p, q) = Σᵢ ⟨cᵢ, gᵢ⟩ − rᵢ‖gᵢ‖ − ½‖p‖² with g = Kᵀ(p, q) is the
+///   dual objective; by weak duality D ≤ min E, so the gap *certifies*
+///   E(v) − min E ≤ tol·E(v), with no tuning and no false stops. It is evaluated every
+///   [`GAP_CHECK_EVERY`] iterations at two dual points, the iterate y and the point of
+///   v itself (p = K₁v, q = K₂v/‖K₂v‖), taking the better. The price of the certificate:
+///   it is reached later than the true gap.
+/// - `length`: the chapter's V,2 length norm, or the sum of segment lengths (V,1) whose
+///   dual projection is point-wise onto unit disks ([`LengthNorm`] explains the
+///   difference).
+/// - `record_energy`: keep E(vᵏ) for every k (Figure 20.7b) in [`Solver::energies`].
+///
+/// Every stop runs at most [`MAX_ITERATIONS`] (10⁶) iterations, so a solve costs at most
+/// 10⁶ sweeps over the waypoints and the recorded energies at most 8 MB.
+///
+/// # Defaults
+///
+/// α = 0.5, β = 4 and over-relaxation ρ = 1.8 (the chapter's example values are α = β = 1
+/// at ρ = 1: [`SolverParams::chapter`]).
 ///
 /// ```
-/// use pathsmooth::corridor::optimize::SolverParams;
+/// use pathsmooth::corridor::SolverParams;
 /// let o = SolverParams::default();
 /// assert!(o.validate().is_ok());
 /// assert!(SolverParams { alpha: 2.0, ..o }.validate().is_err()); // α must be in (0, 2)
@@ -215,7 +143,7 @@ pub struct SolverParams {
 /// certified gap ([`Stop::Tolerance`]) and return waypoints in their disks.
 ///
 /// ```
-/// use pathsmooth::corridor::optimize::{Method, SolverParams};
+/// use pathsmooth::corridor::{Method, SolverParams};
 /// assert_eq!(SolverParams::default().method, Method::ChambollePock);
 /// let admm = SolverParams { method: Method::ADMM, ..Default::default() };
 /// assert!(admm.validate().is_ok());
@@ -225,11 +153,14 @@ pub enum Method {
     /// The preconditioned primal-dual iteration of Langerak's chapter (module doc).
     #[default]
     ChambollePock,
-    /// ADMM with the smoothness term's pentadiagonal system solved exactly
-    /// ([`super::admm`]): a third to a half of the iterations on most real-map corridors
-    /// (not on the longest maze chains), each about 1.4× as costly. `penalty`
-    /// (> 0) is the disk constraint's ρ·h², `relaxation` ∈ (0, 2) the over-relaxation;
-    /// [`Method::ADMM`] has the measured defaults.
+    /// ADMM (the alternating direction method of multipliers; S. Boyd et al., "Distributed
+    /// Optimization and Statistical Learning via the Alternating Direction Method of
+    /// Multipliers", 2011) with the smoothness term's pentadiagonal system solved exactly
+    /// (its LDLᵀ factors once per solve, O(n)), the disk constraint and the length term
+    /// split off; its stopping gap is certified as Chambolle–Pock's. Fewer iterations than
+    /// Chambolle–Pock on most long corridors, each somewhat costlier. `penalty` (> 0) is the
+    /// disk constraint's ρ·h², `relaxation` ∈ (0, 2) the over-relaxation; [`Method::ADMM`] has
+    /// the defaults.
     Admm {
         /// The disk constraint's penalty ρ₂, times h² (so it does not depend on units).
         penalty: f64,
@@ -239,8 +170,7 @@ pub enum Method {
 }
 
 impl Method {
-    /// ADMM with the penalty and relaxation that took the fewest iterations on the Moving
-    /// AI corridors: penalty 2, relaxation 1.8 ([`super::admm`]).
+    /// ADMM with its default penalty 2 and relaxation 1.8.
     pub const ADMM: Method = Method::Admm {
         penalty: 2.0,
         relaxation: 1.8,
@@ -268,7 +198,7 @@ impl SolverParams {
     /// iterations, the given α and β.
     ///
     /// ```
-    /// use pathsmooth::corridor::optimize::{SolverParams, Stop};
+    /// use pathsmooth::corridor::{SolverParams, Stop};
     /// let o = SolverParams::chapter(100, 1.0, 1.0);
     /// assert_eq!(o.stop, Stop::Iterations(100));
     /// ```
@@ -288,7 +218,7 @@ impl SolverParams {
     /// [`MAX_ITERATIONS`] iterations, a tolerance > 0 → else [`Error::BadParameter`].
     ///
     /// ```
-    /// use pathsmooth::{corridor::optimize::{SolverParams, Stop}, Error};
+    /// use pathsmooth::{corridor::{SolverParams, Stop}, Error};
     /// let o = SolverParams { alpha: 2.0, ..Default::default() };
     /// assert!(matches!(o.validate(), Err(Error::BadParameter { name: "alpha", .. })));
     /// let o = SolverParams { stop: Stop::Iterations(usize::MAX), ..Default::default() };
@@ -351,7 +281,7 @@ impl SolverParams {
 /// Where the iteration starts.
 ///
 /// ```
-/// use pathsmooth::corridor::optimize::Init;
+/// use pathsmooth::corridor::Init;
 /// let cold = Init::Centers;
 /// assert!(matches!(cold, Init::Centers));
 /// ```
@@ -359,7 +289,7 @@ impl SolverParams {
 pub enum Init<'a> {
     /// The chapter's start: v⁰ = c, p⁰ = q⁰ = 0.
     Centers,
-    /// Warm start from this solver's previous result (primal and dual), e.g. re-planning
+    /// Warm start from this solver's previous result (primal and dual), e.g. solving again
     /// every frame on a slightly changed problem of the same size.
     Previous,
     /// Warm start from a given path (projected onto the disks first) and optionally the
@@ -376,7 +306,7 @@ pub enum Init<'a> {
 /// What a solve did.
 ///
 /// ```
-/// use pathsmooth::corridor::optimize::Report;
+/// use pathsmooth::corridor::Report;
 /// let r = Report { iterations: 10, energy: 1.0, gap: None, converged: false };
 /// assert_eq!(r.iterations, 10);
 /// ```
@@ -396,7 +326,7 @@ pub struct Report {
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::corridor::{optimize::{optimize, SolverParams}, problem::Problem};
+/// use pathsmooth::corridor::{optimize, Problem, SolverParams};
 /// let p = Problem::new(vec![DVec2::ZERO, DVec2::new(1.0, 0.5), DVec2::new(2.0, 0.0)], vec![0.0, 1.0, 0.0], vec![0.0, 1.0, 0.0], 1.0).unwrap();
 /// let s = optimize(&p, &SolverParams::default()).unwrap();
 /// assert_eq!(s.path.len(), 3);
@@ -415,17 +345,88 @@ pub struct Solution {
     pub report: Report,
 }
 
-/// The reusable solver: owns every buffer, so repeated solves of problems of the same
-/// (or smaller) size allocate nothing.
+/// The convex path optimiser of Langerak (Game AI Pro 3, ch. 20): the Chambolle–Pock
+/// preconditioned primal-dual algorithm applied to the path energy (20.1), or ADMM on the
+/// same problem ([`SolverParams::method`]). Reusable: it owns every buffer, so repeated
+/// solves of problems of the same (or smaller) size allocate nothing.
+///
+/// # What it does
+///
+/// Minimises, over waypoints v each confined to its clearance disk,
+///
+/// E(v) = ½‖w δˢ(v)‖²_{V,2} + ‖δ⁺(v)‖_{V,2} + I_C(v)
+///
+/// (the energy of [`energy`](crate::corridor::energy); [`Problem`] for the disks, weights,
+/// dummies and h). The iteration is (20.8) with the proximity operators of §20.4.2 (p ←
+/// p/(1+σ) point-wise; q ← q / max(1, ‖q‖_{V,2}); v ← projection onto each disk) and the
+/// diagonal step sizes (20.9) of Pock & Chambolle (2011), computed from the actual K with α
+/// ∈ (0, 2) and β > 0.
+///
+/// It runs in the equivalent "primal first" order: v ← prox_G(v − T Kᵀ y), then
+/// y ← prox_F*(y + Σ K(2v_new − v_old)). Started from y⁰ = prox_F*(Σ K c) (the chapter's
+/// first dual step from p⁰ = q⁰ = 0, v⁰ = v̂⁰ = c) it produces exactly the chapter's
+/// iterates vᵏ, and it is the form in which over-relaxation is defined.
+///
+/// # Limits
+///
+/// As in the chapter, the disks constrain the *waypoints*, not the segments between
+/// them: two waypoints in overlapping disks can be joined by a segment that leaves both.
+/// Denser corridors
+/// ([`ProblemParams::max_spacing`](crate::corridor::ProblemParams::max_spacing)) shrink the
+/// problem; guaranteeing validity on a map is the caller's job (the corridor smoother's
+/// safe radii do it). Every returned waypoint is inside its disk up to rounding (≤ 1e-9 at
+/// ordinary coordinates; relative to the coordinates' magnitude in general), radius-0
+/// waypoints exactly at their centres.
+///
+/// # Cost
+///
+/// O(n) per iteration (a few dozen flops per waypoint), no allocation once the
+/// [`Solver`]'s buffers have grown to the problem size. The gap check costs about two
+/// iterations and runs every [`GAP_CHECK_EVERY`] iterations of a [`Stop::Tolerance`]
+/// solve (a [`Stop::Iterations`] solve forms only its last dual point).
+///
+/// # Sources
+///
+/// - M. Langerak, "Optimization for Smooth Paths", Game AI Pro 3, ch. 20 (2017).
+/// - A. Chambolle, T. Pock, "A first-order primal-dual algorithm for convex problems
+///   with applications to imaging", J. Math. Imaging Vis. 40(1), 2011 (Algorithms 1, 2).
+/// - T. Pock, A. Chambolle, "Diagonal preconditioning for first order primal-dual
+///   algorithms in convex optimization", ICCV 2011 (the step sizes, Lemma 2).
+/// - A. Chambolle, T. Pock, "An introduction to continuous optimization for imaging",
+///   Acta Numerica 25, 2016 (over-relaxation).
+///
+/// # Example
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::corridor::optimize::{Init, Solver, SolverParams};
-/// use pathsmooth::corridor::problem::Problem;
+/// use pathsmooth::corridor::{DiskCorridor, Problem, ProblemParams, Solver, SolverParams, Stop};
+/// let corridor = DiskCorridor::new(
+///     vec![DVec2::ZERO, DVec2::new(2.0, 2.0), DVec2::new(4.0, 0.0), DVec2::new(6.0, 2.0)],
+///     vec![1.0, 2.0, 2.0, 1.0],
+///     Some(DVec2::X),
+///     None,
+/// )
+/// .unwrap();
+/// let problem = Problem::from_corridor(&corridor, &ProblemParams::default()).unwrap();
+/// let mut solver = Solver::new();
+/// let params = SolverParams {
+///     stop: Stop::Tolerance { gap: 1e-6, max_iterations: 100_000 },
+///     ..Default::default()
+/// };
+/// let report = solver.solve(&problem, &params).unwrap();
+/// assert!(report.converged);
+/// let path = problem.waypoints(solver.path());
+/// assert_eq!(path[0], corridor.start());
+/// assert_eq!(path[path.len() - 1], corridor.goal());
+/// ```
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::corridor::{Init, Problem, Solver, SolverParams};
 /// let mut p = Problem::new(vec![DVec2::ZERO, DVec2::new(1.0, 1.0), DVec2::new(2.0, 0.0)], vec![0.0, 1.0, 0.0], vec![0.0, 1.0, 0.0], 1.0).unwrap();
 /// let mut solver = Solver::new();
 /// let first = solver.solve(&p, &SolverParams::default()).unwrap();
-/// p.centers[1].y = 1.1; // the world moved a little: re-plan from the last answer
+/// p.centers[1].y = 1.1; // the world moved a little: solve again from the last answer
 /// let again = solver.solve_from(&p, &SolverParams::default(), Init::Previous).unwrap();
 /// assert!(again.iterations <= first.iterations);
 /// ```
@@ -456,7 +457,7 @@ impl Solver {
     /// An empty solver; buffers grow on the first solve.
     ///
     /// ```
-    /// let s = pathsmooth::corridor::optimize::Solver::new();
+    /// let s = pathsmooth::corridor::Solver::new();
     /// assert!(s.path().is_empty());
     /// ```
     pub fn new() -> Self {
@@ -467,25 +468,25 @@ impl Solver {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::corridor::{optimize::{Solver, SolverParams}, problem::Problem};
+    /// use pathsmooth::corridor::{Problem, Solver, SolverParams};
     /// let p = Problem::new(vec![DVec2::ZERO, DVec2::new(1.0, 1.0), DVec2::new(2.0, 0.0)], vec![0.0, 1.0, 0.0], vec![0.0, 0.0, 0.0], 1.0).unwrap();
     /// let mut s = Solver::new();
     /// s.solve(&p, &SolverParams::default()).unwrap();
     /// // No smoothness weight: the shortest path, the middle point on the straight line.
     /// assert!(s.path()[1].y.abs() < 1e-2);
     /// ```
-    pub fn solve(&mut self, problem: &Problem, options: &SolverParams) -> Result<Report> {
-        self.solve_from(problem, options, Init::Centers)
+    pub fn solve(&mut self, problem: &Problem, params: &SolverParams) -> Result<Report> {
+        self.solve_from(problem, params, Init::Centers)
     }
 
-    /// Solves from the given start. Errors: an invalid problem or options (see
+    /// Solves from the given start. Errors: an invalid problem or parameters (see
     /// [`Problem::validate`], [`SolverParams::validate`]); [`Init::Previous`] or
     /// [`Init::From`] of the wrong length ([`Error::BadParameter`] `warm start`);
     /// [`Error::NonFinite`] if the arithmetic overflowed (coordinates near f64::MAX).
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::{corridor::{optimize::{Init, Solver, SolverParams}, problem::Problem}, Error};
+    /// use pathsmooth::{corridor::{Init, Problem, Solver, SolverParams}, Error};
     /// let p = Problem::new(vec![DVec2::ZERO, DVec2::X], vec![0.0, 0.0], vec![0.0, 0.0], 1.0).unwrap();
     /// let e = Solver::new().solve_from(&p, &SolverParams::default(), Init::Previous);
     /// assert!(matches!(e, Err(Error::BadParameter { name: "warm start", .. })));
@@ -493,17 +494,17 @@ impl Solver {
     pub fn solve_from(
         &mut self,
         problem: &Problem,
-        options: &SolverParams,
+        params: &SolverParams,
         init: Init<'_>,
     ) -> Result<Report> {
         problem.validate()?;
-        options.validate()?;
+        params.validate()?;
         let n = problem.len();
-        self.start(problem, options, init)?;
-        let mu = match options.method {
+        self.start(problem, params, init)?;
+        let mu = match params.method {
             Method::ChambollePock => {
                 self.admm.forget();
-                self.prepare_steps(problem, options, init)
+                self.prepare_steps(problem, params, init)
             }
             Method::Admm { penalty, .. } => {
                 let warm = matches!(init, Init::Previous);
@@ -512,14 +513,14 @@ impl Solver {
             }
         };
         self.energies.clear();
-        if options.record_energy {
+        if params.record_energy {
             // At most MAX_ITERATIONS + 1 values: `validate` bounds the iterations.
             self.energies
-                .push(smooth_and_length(problem, &self.v, options.length));
+                .push(smooth_and_length(problem, &self.v, params.length));
         }
-        let report = self.iterate(problem, options, mu);
+        let report = self.iterate(problem, params, mu);
         self.finish(problem)?;
-        let energy = smooth_and_length(problem, &self.v, options.length);
+        let energy = smooth_and_length(problem, &self.v, params.length);
         debug_assert_eq!(self.v.len(), n);
         Ok(Report { energy, ..report })
     }
@@ -527,7 +528,7 @@ impl Solver {
     /// The path of the last solve, dummies included (see [`Problem::waypoints`]).
     ///
     /// ```
-    /// assert!(pathsmooth::corridor::optimize::Solver::new().path().is_empty());
+    /// assert!(pathsmooth::corridor::Solver::new().path().is_empty());
     /// ```
     pub fn path(&self) -> &[DVec2] {
         &self.v
@@ -535,10 +536,10 @@ impl Solver {
 
     /// The dual variables (p, q) of the last solve. After [`Method::Admm`], the dual point
     /// its multipliers give at the last iteration, q not yet scaled into the unit ball
-    /// ([`super::admm`]'s certificate).
+    /// (the dual point of ADMM's certificate).
     ///
     /// ```
-    /// let s = pathsmooth::corridor::optimize::Solver::new();
+    /// let s = pathsmooth::corridor::Solver::new();
     /// assert!(s.dual().0.is_empty());
     /// ```
     pub fn dual(&self) -> (&[DVec2], &[DVec2]) {
@@ -550,7 +551,7 @@ impl Solver {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::corridor::{optimize::{Solver, SolverParams}, problem::Problem};
+    /// use pathsmooth::corridor::{Problem, Solver, SolverParams};
     /// let p = Problem::new(vec![DVec2::ZERO, DVec2::new(1.0, 1.0), DVec2::new(2.0, 0.0)], vec![0.0, 1.0, 0.0], vec![0.0, 1.0, 0.0], 1.0).unwrap();
     /// let mut s = Solver::new();
     /// let o = SolverParams { record_energy: true, ..SolverParams::chapter(50, 1.0, 1.0) };
@@ -566,7 +567,7 @@ impl Solver {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::corridor::{optimize::{Solver, SolverParams}, problem::Problem};
+    /// use pathsmooth::corridor::{Problem, Solver, SolverParams};
     /// let p = Problem::new(vec![DVec2::ZERO, DVec2::X], vec![0.0, 0.0], vec![0.0, 0.0], 1.0).unwrap();
     /// let mut s = Solver::new();
     /// let r = s.solve(&p, &SolverParams::default()).unwrap();
@@ -584,13 +585,13 @@ impl Solver {
 
     /// Chambolle–Pock's step sizes (returns μ), and the chapter's first dual step unless
     /// the start brought duals.
-    fn prepare_steps(&mut self, problem: &Problem, options: &SolverParams, init: Init<'_>) -> f64 {
-        let beta = if options.scale_beta {
-            options.beta * problem.h.powf(options.alpha)
+    fn prepare_steps(&mut self, problem: &Problem, params: &SolverParams, init: Init<'_>) -> f64 {
+        let beta = if params.scale_beta {
+            params.beta * problem.h.powf(params.alpha)
         } else {
-            options.beta
+            params.beta
         };
-        let mu = step_sizes(problem, options.alpha, beta, &mut self.sigma, &mut self.tau);
+        let mu = step_sizes(problem, params.alpha, beta, &mut self.sigma, &mut self.tau);
         let inv_h = 1.0 / problem.h;
         for i in 0..problem.len() {
             self.tau_h[i] = self.tau[i] * inv_h;
@@ -602,7 +603,7 @@ impl Solver {
             self.p.iter_mut().for_each(|x| *x = DVec2::ZERO);
             self.q.iter_mut().for_each(|x| *x = DVec2::ZERO);
             self.v_new.copy_from_slice(&self.v);
-            self.dual_step(problem, options, mu, 1.0, false);
+            self.dual_step(problem, params, mu, 1.0, false);
         }
         mu
     }
@@ -616,7 +617,7 @@ impl Solver {
     }
 
     /// Sizes the buffers and sets v (and y for a warm start with duals).
-    fn start(&mut self, problem: &Problem, options: &SolverParams, init: Init<'_>) -> Result<()> {
+    fn start(&mut self, problem: &Problem, params: &SolverParams, init: Init<'_>) -> Result<()> {
         let n = problem.len();
         let wrong = |len: usize| Error::param("warm start", len as f64, "one point per waypoint");
         match init {
@@ -673,14 +674,14 @@ impl Solver {
             }
         }
         self.q[n - 1] = DVec2::ZERO;
-        project_dual_q(&mut self.q, options.length);
+        project_dual_q(&mut self.q, params.length);
         Ok(())
     }
 
     /// The main loop; returns the report without the final energy.
-    fn iterate(&mut self, problem: &Problem, options: &SolverParams, mu0: f64) -> Report {
-        let rho = options.relaxation;
-        let accelerate = options.method == Method::ChambollePock && options.acceleration > 0.0;
+    fn iterate(&mut self, problem: &Problem, params: &SolverParams, mu0: f64) -> Report {
+        let rho = params.relaxation;
+        let accelerate = params.method == Method::ChambollePock && params.acceleration > 0.0;
         // Step scaling for the accelerated variant: Σ ← sΣ, T ← T/s; its extrapolated duals
         // start at the duals.
         let mut s = 1.0;
@@ -692,32 +693,32 @@ impl Solver {
         }
         debug_assert_eq!(self.v.len(), problem.len());
         let mut gap = None;
-        let max = options.max_iterations();
+        let max = params.max_iterations();
         // The gap is checked only when it may stop the solve; the last iteration's dual
         // point is kept for [`Solver::dual`].
-        let tolerance = matches!(options.stop, Stop::Tolerance { .. });
+        let tolerance = matches!(params.stop, Stop::Tolerance { .. });
         for k in 1..=max {
             let check = (tolerance && k % GAP_CHECK_EVERY == 0) || k == max;
-            match options.method {
+            match params.method {
                 // ADMM's dual point comes from inside its step: ask for it when checking.
                 Method::Admm { relaxation, .. } => {
                     let dual = check.then_some((&mut self.p[..], &mut self.q[..]));
                     self.admm
-                        .step(problem, relaxation, options.length, &mut self.v, dual);
+                        .step(problem, relaxation, params.length, &mut self.v, dual);
                 }
                 Method::ChambollePock if accelerate => {
-                    self.accelerated_step(problem, options, mu0, sigma_ref, &mut s);
+                    self.accelerated_step(problem, params, mu0, sigma_ref, &mut s);
                 }
-                Method::ChambollePock => self.relaxed_step(problem, options.length, mu0, rho),
+                Method::ChambollePock => self.relaxed_step(problem, params.length, mu0, rho),
             }
-            if options.record_energy {
-                let e = self.feasible_energy(problem, options.length);
+            if params.record_energy {
+                let e = self.feasible_energy(problem, params.length);
                 self.energies.push(e);
             }
-            if let Stop::Tolerance { gap: tol, .. } = options.stop
+            if let Stop::Tolerance { gap: tol, .. } = params.stop
                 && check
             {
-                let g = self.relative_gap(problem, options.length);
+                let g = self.relative_gap(problem, params.length);
                 gap = Some(g);
                 if g <= tol {
                     return Report {
@@ -819,7 +820,7 @@ impl Solver {
     fn accelerated_step(
         &mut self,
         problem: &Problem,
-        options: &SolverParams,
+        params: &SolverParams,
         mu0: f64,
         sigma_ref: f64,
         s: &mut f64,
@@ -837,8 +838,8 @@ impl Solver {
         self.p_bar.copy_from_slice(&self.p);
         self.q_bar.copy_from_slice(&self.q);
         self.v.copy_from_slice(&self.v_new);
-        self.dual_step(problem, options, mu0 * *s, *s, false);
-        let theta = 1.0 / (1.0 + 2.0 * options.acceleration * sigma_ref * *s).sqrt();
+        self.dual_step(problem, params, mu0 * *s, *s, false);
+        let theta = 1.0 / (1.0 + 2.0 * params.acceleration * sigma_ref * *s).sqrt();
         for i in 0..n {
             self.p_bar[i] = self.p[i] + (self.p[i] - self.p_bar[i]) * theta;
             self.q_bar[i] = self.q[i] + (self.q[i] - self.q_bar[i]) * theta;
@@ -851,7 +852,7 @@ impl Solver {
     fn dual_step(
         &mut self,
         problem: &Problem,
-        options: &SolverParams,
+        params: &SolverParams,
         mu: f64,
         s: f64,
         extrapolate: bool,
@@ -870,7 +871,7 @@ impl Solver {
             self.p[i] = (self.p[i] + self.kp[i] * sig) / (1.0 + sig);
             self.q[i] += self.kq[i] * mu;
         }
-        project_dual_q(&mut self.q, options.length);
+        project_dual_q(&mut self.q, params.length);
     }
 
     /// E(v) of the current iterate, projected if over-relaxation pushed it outside.
@@ -954,44 +955,18 @@ fn project_dual_q(q: &mut [DVec2], norm: LengthNorm) {
     }
 }
 
-/// The one-call form: builds the problem of `corridor` (default bathtub weights, dummy
-/// waypoints for its facing directions), solves it and returns the smoothed waypoints
-/// from start to goal (dummies dropped), each inside its disk.
-///
-/// ```
-/// use glam::DVec2;
-/// use pathsmooth::corridor::{disks::DiskCorridor, optimize::{smooth_corridor, SolverParams}};
-/// let c = DiskCorridor::new(
-///     vec![DVec2::ZERO, DVec2::new(2.0, 2.0), DVec2::new(4.0, 0.0)],
-///     vec![1.0, 2.0, 1.0],
-///     Some(DVec2::X),
-///     Some(DVec2::X),
-/// )
-/// .unwrap();
-/// let path = smooth_corridor(&c, &SolverParams::default()).unwrap();
-/// assert_eq!(path.len(), 3);
-/// assert_eq!((path[0], path[2]), (c.start(), c.goal()));
-/// assert!(path[1].distance(c.centers[1]) <= 2.0 + 1e-9);
-/// ```
-pub fn smooth_corridor(corridor: &DiskCorridor, options: &SolverParams) -> Result<Vec<DVec2>> {
-    let problem = Problem::from_corridor(corridor, &ProblemParams::default())?;
-    let mut solver = Solver::new();
-    solver.solve(&problem, options)?;
-    Ok(problem.waypoints(solver.path()).to_vec())
-}
-
 /// Solves one problem from the chapter's start and returns an owned [`Solution`].
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::corridor::{optimize::{optimize, SolverParams}, problem::Problem};
+/// use pathsmooth::corridor::{optimize, Problem, SolverParams};
 /// let p = Problem::new(vec![DVec2::ZERO, DVec2::new(1.0, 1.0), DVec2::new(2.0, 0.0)], vec![0.0, 0.5, 0.0], vec![0.0, 1.0, 0.0], 1.0).unwrap();
 /// let s = optimize(&p, &SolverParams::default()).unwrap();
 /// assert!(s.path[1].distance(DVec2::new(1.0, 1.0)) <= 0.5 + 1e-9);
 /// ```
-pub fn optimize(problem: &Problem, options: &SolverParams) -> Result<Solution> {
+pub fn optimize(problem: &Problem, params: &SolverParams) -> Result<Solution> {
     let mut solver = Solver::new();
-    let report = solver.solve(problem, options)?;
+    let report = solver.solve(problem, params)?;
     Ok(solver.solution(report))
 }
 
@@ -1001,7 +976,7 @@ pub fn optimize(problem: &Problem, options: &SolverParams) -> Result<Solution> {
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::corridor::{optimize::{solve_batch, SolverParams}, problem::Problem};
+/// use pathsmooth::corridor::{solve_batch, Problem, SolverParams};
 /// let p = Problem::new(vec![DVec2::ZERO, DVec2::new(1.0, 1.0), DVec2::new(2.0, 0.0)], vec![0.0, 0.5, 0.0], vec![0.0, 1.0, 0.0], 1.0).unwrap();
 /// let out = solve_batch(&vec![p; 8], &SolverParams::default());
 /// assert_eq!(out.len(), 8);
@@ -1009,11 +984,11 @@ pub fn optimize(problem: &Problem, options: &SolverParams) -> Result<Solution> {
 /// ```
 #[cfg(feature = "rayon")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
-pub fn solve_batch(problems: &[Problem], options: &SolverParams) -> Vec<Result<Solution>> {
+pub fn solve_batch(problems: &[Problem], params: &SolverParams) -> Vec<Result<Solution>> {
     problems
         .par_iter()
         .map_init(Solver::new, |solver, problem| {
-            let report = solver.solve(problem, options)?;
+            let report = solver.solve(problem, params)?;
             Ok(solver.solution(report))
         })
         .collect()
@@ -1025,7 +1000,7 @@ pub fn solve_batch(problems: &[Problem], options: &SolverParams) -> Vec<Result<S
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::corridor::{optimize::{solve_batch_into, SolverParams}, problem::Problem};
+/// use pathsmooth::corridor::{solve_batch_into, Problem, SolverParams};
 /// let p = Problem::new(vec![DVec2::ZERO, DVec2::new(1.0, 1.0), DVec2::new(2.0, 0.0)], vec![0.0, 0.5, 0.0], vec![0.0, 1.0, 0.0], 1.0).unwrap();
 /// let mut paths = Vec::new();
 /// let reports = solve_batch_into(&vec![p; 4], &SolverParams::default(), &mut paths);
@@ -1035,7 +1010,7 @@ pub fn solve_batch(problems: &[Problem], options: &SolverParams) -> Vec<Result<S
 #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
 pub fn solve_batch_into(
     problems: &[Problem],
-    options: &SolverParams,
+    params: &SolverParams,
     out: &mut Vec<Vec<DVec2>>,
 ) -> Vec<Result<Report>> {
     out.resize_with(problems.len(), Vec::new);
@@ -1043,10 +1018,99 @@ pub fn solve_batch_into(
         .par_iter()
         .zip(out.par_iter_mut())
         .map_init(Solver::new, |solver, (problem, path)| {
-            let report = solver.solve(problem, options)?;
+            let report = solver.solve(problem, params)?;
             path.clear();
             path.extend_from_slice(solver.path());
             Ok(report)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corridor::disks::DiskCorridor;
+    use crate::corridor::problem::ProblemParams;
+
+    #[test]
+    fn a_disk_corridor_in_one_solve() {
+        let c = DiskCorridor::new(
+            vec![DVec2::ZERO, DVec2::new(2.0, 2.0), DVec2::new(4.0, 0.0)],
+            vec![1.0, 2.0, 1.0],
+            Some(DVec2::X),
+            Some(DVec2::X),
+        )
+        .unwrap();
+        // The problem of the corridor (default bathtub weights, dummies for its directions),
+        // solved, and its waypoints from start to goal.
+        let problem = Problem::from_corridor(&c, &ProblemParams::default()).unwrap();
+        let mut solver = Solver::new();
+        solver.solve(&problem, &SolverParams::default()).unwrap();
+        let path = problem.waypoints(solver.path()).to_vec();
+        assert_eq!(path.len(), 3);
+        assert_eq!((path[0], path[2]), (c.start(), c.goal()));
+        assert!(path[1].distance(c.centers[1]) <= 2.0 + 1e-9);
+    }
+
+    /// A wiggly corridor of `n` disks with facing directions at both ends (`seed` varies the
+    /// wiggle, the radii and the directions), as a problem: bathtub weights, two dummies.
+    fn wiggly(seed: u64, n: usize) -> Problem {
+        let s = seed as f64;
+        let centers = (0..n)
+            .map(|i| DVec2::new(i as f64, 0.5 * (0.9 * i as f64 + s).sin()))
+            .collect();
+        let radii = (0..n)
+            .map(|i| 0.8 + 0.6 * (1.3 * i as f64 + 2.0 * s).sin().abs())
+            .collect();
+        let (start, goal) = (DVec2::from_angle(s), DVec2::from_angle(2.0 * s + 1.0));
+        let c = DiskCorridor::new(centers, radii, Some(start), Some(goal)).unwrap();
+        Problem::from_corridor(&c, &ProblemParams::default()).unwrap()
+    }
+
+    /// Equation (20.8) written out literally: dual step at v̂, primal step, extrapolation.
+    fn chapter_literal(pr: &Problem, alpha: f64, beta: f64, iterations: usize) -> Vec<DVec2> {
+        let n = pr.len();
+        let (mut sigma, mut tau) = (vec![0.0; n], vec![0.0; n]);
+        let mu = step_sizes(pr, alpha, beta, &mut sigma, &mut tau);
+        let (mut p, mut q) = (vec![DVec2::ZERO; n], vec![DVec2::ZERO; n]);
+        let mut v = pr.centers.clone();
+        let mut v_hat = v.clone();
+        let (mut kp, mut kq, mut g) = (
+            vec![DVec2::ZERO; n],
+            vec![DVec2::ZERO; n],
+            vec![DVec2::ZERO; n],
+        );
+        for _ in 0..iterations {
+            apply_k(pr, &v_hat, &mut kp, &mut kq);
+            for i in 0..n {
+                p[i] = (p[i] + kp[i] * sigma[i]) / (1.0 + sigma[i]);
+                q[i] += kq[i] * mu;
+            }
+            let norm = q.iter().map(|x| x.length_squared()).sum::<f64>().sqrt();
+            q.iter_mut().for_each(|x| *x /= norm.max(1.0));
+            apply_kt(pr, &p, &q, &mut g);
+            for i in 0..n {
+                let new = project_to_disk(v[i] - g[i] * tau[i], pr.centers[i], pr.radii[i]);
+                v_hat[i] = 2.0 * new - v[i];
+                v[i] = new;
+            }
+        }
+        v
+    }
+
+    #[test]
+    fn the_solver_reproduces_the_chapters_iteration_exactly() {
+        for (seed, n, k) in [(1, 10, 1), (2, 25, 7), (3, 40, 100)] {
+            let pr = wiggly(seed, n);
+            let want = chapter_literal(&pr, 0.8, 1.3, k);
+            let mut s = Solver::new();
+            s.solve(&pr, &SolverParams::chapter(k, 0.8, 1.3)).unwrap();
+            for i in 0..pr.len() {
+                assert!(
+                    s.path()[i].distance(want[i]) < 1e-12,
+                    "iteration {k}, waypoint {i}"
+                );
+            }
+        }
+    }
 }

@@ -1,47 +1,4 @@
-//! The discretised path-smoothing problem of Langerak (Game AI Pro 3, ch. 20, §20.2.1 and
-//! §20.3): waypoints with clearance disks, per-waypoint weights and the normalisation `h`.
-//!
-//! A [`Problem`] is everything the solver sees:
-//!
-//! - `centers`, `radii`: one disk per waypoint. A radius of 0 pins the waypoint to its
-//!   centre. From a [`DiskCorridor`], the start and the goal get radius 0 (they must not
-//!   move), and each facing direction adds a *dummy waypoint*, also of radius 0, one step
-//!   behind the start (`start − d`) or beyond the goal (`goal + d`); the smoothness term
-//!   at the start/goal then bends the path to leave/arrive along that direction (§20.3).
-//! - `weights`: the smoothness weight `wᵢ` of each waypoint; lower favours short paths,
-//!   higher favours smooth ones. By default the chapter's bathtub curve ([`bathtub`]): `w_s`
-//!   at the first waypoint after the leading one, `w_e` at the one before the last, tapering
-//!   with a 4th power to `w_m` in the middle, and 0 at the first and last waypoints (the
-//!   dummies, or the start/goal themselves when a direction is absent, where the
-//!   second difference has no meaning).
-//! - `h`: the mean distance between neighbouring corridor centres (dummies excluded), which
-//!   makes the energy scale-invariant.
-//!
-//! The problem serialises as the "dump" format
-//! `{"centers": [[x,y],…], "radii": […], "weights": […], "h": h}` (dummies included), so
-//! any other convex solver can check a result, and a dumped problem can be read back and
-//! solved exactly (`Problem::from_json`, with the `serde` feature).
-//!
-//! ```
-//! use glam::DVec2;
-//! use pathsmooth::corridor::disks::DiskCorridor;
-//! use pathsmooth::corridor::problem::{Problem, ProblemParams};
-//! let corridor = DiskCorridor::new(
-//!     vec![DVec2::ZERO, DVec2::new(2.0, 1.0), DVec2::new(4.0, 0.0)],
-//!     vec![1.0, 1.5, 1.0],
-//!     Some(DVec2::X),
-//!     Some(DVec2::X),
-//! )
-//! .unwrap();
-//! let p = Problem::from_corridor(&corridor, &ProblemParams::default()).unwrap();
-//! assert_eq!(p.len(), 5); // dummy, start, middle, goal, dummy
-//! assert_eq!(p.radii, vec![0.0, 0.0, 1.5, 0.0, 0.0]);
-//! assert_eq!(p.waypoints(&p.centers), &corridor.centers[..]);
-//! # #[cfg(feature = "serde")] {
-//! let back = Problem::from_json(&p.to_json()).unwrap();
-//! assert_eq!((back.centers, back.radii, back.weights, back.h), (p.centers, p.radii, p.weights, p.h));
-//! # }
-//! ```
+//! The discretised problem ([`Problem`]) and how it is built from a corridor.
 
 use glam::DVec2;
 #[cfg(feature = "serde")]
@@ -55,7 +12,7 @@ use crate::error::{Error, Result};
 /// Where the per-waypoint smoothness weights come from.
 ///
 /// ```
-/// use pathsmooth::corridor::problem::Weights;
+/// use pathsmooth::corridor::Weights;
 /// assert_eq!(Weights::default(), Weights::Bathtub { start: 10.0, end: 10.0, middle: 2.0 });
 /// ```
 #[derive(Debug, Clone, PartialEq)]
@@ -89,7 +46,7 @@ impl Default for Weights {
 /// How far from the start/goal the dummy facing-direction waypoints sit.
 ///
 /// ```
-/// use pathsmooth::corridor::problem::DirectionLength;
+/// use pathsmooth::corridor::DirectionLength;
 /// assert_eq!(DirectionLength::default(), DirectionLength::Spacing);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -106,7 +63,7 @@ pub enum DirectionLength {
 /// Options for [`Problem::from_corridor`].
 ///
 /// ```
-/// use pathsmooth::corridor::problem::{ProblemParams, Weights};
+/// use pathsmooth::corridor::{ProblemParams, Weights};
 /// let o = ProblemParams { weights: Weights::Bathtub { start: 4.0, end: 4.0, middle: 1.0 }, ..Default::default() };
 /// assert_eq!(o.direction_length, Default::default());
 /// ```
@@ -116,12 +73,17 @@ pub struct ProblemParams {
     pub weights: Weights,
     /// Where the dummy waypoints go.
     pub direction_length: DirectionLength,
-    /// Densify the corridor first so consecutive waypoints are at most this far apart
-    /// (see [`densify`]); `None` (default) keeps one waypoint per disk.
+    /// Densify the corridor first so consecutive waypoints are at most this far apart, for
+    /// a finer (smoother) optimised path: between disks a and b at distance d, the point at
+    /// fraction t of the way gets the largest disk about it inside a or inside b (radius
+    /// max(r_a − t·d, r_b − (1 − t)·d)), so the new disks add no space outside the
+    /// corridor. At most [`MAX_WAYPOINTS`] waypoints. `None` (default) keeps one waypoint
+    /// per disk.
     pub max_spacing: Option<f64>,
 }
 
-/// The most waypoints [`densify`] will produce.
+/// The most waypoints densification ([`ProblemParams::max_spacing`]) may produce
+/// ([`Error::OutputTooLarge`](crate::Error::OutputTooLarge) beyond).
 pub const MAX_WAYPOINTS: usize = 1_000_000;
 
 /// Inserts waypoints between consecutive disks so that no two consecutive centres are
@@ -134,17 +96,7 @@ pub const MAX_WAYPOINTS: usize = 1_000_000;
 ///
 /// Errors: `max_spacing` not finite and > 0 ([`Error::BadParameter`]), more than
 /// [`MAX_WAYPOINTS`] points ([`Error::OutputTooLarge`]), and the corridor's own errors.
-///
-/// ```
-/// use glam::DVec2;
-/// use pathsmooth::corridor::{disks::DiskCorridor, problem::densify};
-/// let c = DiskCorridor::new(vec![DVec2::ZERO, DVec2::new(4.0, 0.0)], vec![3.0, 2.0], None, None).unwrap();
-/// let (centers, radii) = densify(&c, 1.0).unwrap();
-/// assert_eq!(centers.len(), 5);
-/// assert_eq!(centers[1], DVec2::new(1.0, 0.0));
-/// assert_eq!(radii, vec![3.0, 2.0, 1.0, 1.0, 2.0]);
-/// ```
-pub fn densify(corridor: &DiskCorridor, max_spacing: f64) -> Result<(Vec<DVec2>, Vec<f64>)> {
+pub(crate) fn densify(corridor: &DiskCorridor, max_spacing: f64) -> Result<(Vec<DVec2>, Vec<f64>)> {
     corridor.validate()?;
     if !(max_spacing.is_finite() && max_spacing > 0.0) {
         return Err(Error::param(
@@ -183,14 +135,52 @@ pub fn densify(corridor: &DiskCorridor, max_spacing: f64) -> Result<(Vec<DVec2>,
     Ok((centers, radii))
 }
 
-/// The discretised problem: the solver's whole input (see the module doc).
+/// The discretised path-smoothing problem of Langerak (Game AI Pro 3, ch. 20, §20.2.1 and
+/// §20.3): waypoints with clearance disks, per-waypoint weights and the normalisation `h`;
+/// everything the solver sees:
 ///
-/// With the `serde` feature it serialises as
-/// `{"centers": [[x,y],…], "radii": […], "weights": […], "h": h}`.
+/// - `centers`, `radii`: one disk per waypoint. A radius of 0 pins the waypoint to its
+///   centre. From a [`DiskCorridor`], the start and the goal get radius 0 (they must not
+///   move), and each facing direction adds a *dummy waypoint*, also of radius 0, one step
+///   behind the start (`start − d`) or beyond the goal (`goal + d`); the smoothness term
+///   at the start/goal then bends the path to leave/arrive along that direction (§20.3).
+/// - `weights`: the smoothness weight `wᵢ` of each waypoint; lower favours short paths,
+///   higher favours smooth ones. By default the chapter's bathtub curve ([`bathtub`]): `w_s`
+///   at the first waypoint after the leading one, `w_e` at the one before the last, tapering
+///   with a 4th power to `w_m` in the middle, and 0 at the first and last waypoints (the
+///   dummies, or the start/goal themselves when a direction is absent, where the
+///   second difference has no meaning).
+/// - `h`: the mean distance between neighbouring corridor centres (dummies excluded), which
+///   makes the energy scale-invariant.
+///
+/// The problem serialises as the "dump" format
+/// `{"centers": [[x,y],…], "radii": […], "weights": […], "h": h}` (dummies included), so
+/// any other convex solver can check a result, and a dumped problem can be read back and
+/// solved exactly (`Problem::from_json`, with the `serde` feature).
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::corridor::problem::Problem;
+/// use pathsmooth::corridor::{DiskCorridor, Problem, ProblemParams};
+/// let corridor = DiskCorridor::new(
+///     vec![DVec2::ZERO, DVec2::new(2.0, 1.0), DVec2::new(4.0, 0.0)],
+///     vec![1.0, 1.5, 1.0],
+///     Some(DVec2::X),
+///     Some(DVec2::X),
+/// )
+/// .unwrap();
+/// let p = Problem::from_corridor(&corridor, &ProblemParams::default()).unwrap();
+/// assert_eq!(p.len(), 5); // dummy, start, middle, goal, dummy
+/// assert_eq!(p.radii, vec![0.0, 0.0, 1.5, 0.0, 0.0]);
+/// assert_eq!(p.waypoints(&p.centers), &corridor.centers[..]);
+/// # #[cfg(feature = "serde")] {
+/// let back = Problem::from_json(&p.to_json()).unwrap();
+/// assert_eq!((back.centers, back.radii, back.weights, back.h), (p.centers, p.radii, p.weights, p.h));
+/// # }
+/// ```
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::corridor::Problem;
 /// let centers = vec![DVec2::ZERO, DVec2::ONE, DVec2::new(2.0, 0.0)];
 /// let p = Problem::new(centers, vec![0.0, 1.0, 0.0], vec![0.0, 1.0, 0.0], 1.4)?;
 /// assert_eq!(p.len(), 3);
@@ -225,7 +215,7 @@ impl Problem {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::{corridor::problem::Problem, Error};
+    /// use pathsmooth::{corridor::Problem, Error};
     /// let e = Problem::new(vec![DVec2::ZERO, DVec2::X], vec![0.0, 0.0], vec![0.0, 0.0], 0.0);
     /// assert!(matches!(e, Err(Error::BadParameter { name: "h", .. })));
     /// ```
@@ -250,16 +240,16 @@ impl Problem {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::corridor::{disks::DiskCorridor, problem::{Problem, ProblemParams}};
+    /// use pathsmooth::corridor::{DiskCorridor, Problem, ProblemParams};
     /// let c = DiskCorridor::new(vec![DVec2::ZERO, DVec2::new(2.0, 0.0)], vec![1.0, 1.0], Some(DVec2::new(0.0, 5.0)), None).unwrap();
     /// let p = Problem::from_corridor(&c, &ProblemParams::default()).unwrap();
     /// assert_eq!(p.h, 2.0);
     /// // The dummy sits one spacing behind the start, against the facing direction.
     /// assert_eq!(p.centers[0], DVec2::new(0.0, -2.0));
     /// ```
-    pub fn from_corridor(corridor: &DiskCorridor, options: &ProblemParams) -> Result<Self> {
+    pub fn from_corridor(corridor: &DiskCorridor, params: &ProblemParams) -> Result<Self> {
         corridor.validate()?;
-        let (disk_c, disk_r) = match options.max_spacing {
+        let (disk_c, disk_r) = match params.max_spacing {
             Some(s) => densify(corridor, s)?,
             None => (corridor.centers.clone(), corridor.radii.clone()),
         };
@@ -268,24 +258,24 @@ impl Problem {
             disk_r,
             corridor.start_dir,
             corridor.goal_dir,
-            options,
+            params,
         )
     }
 
     /// [`from_corridor`](Self::from_corridor) for disks that need not overlap (a caller
     /// that guarantees the segments between waypoints by other means, as the safe radii
-    /// of [`corridor::plan`](crate::corridor::plan) do): no densification, the start and
+    /// of the corridor smoother do): no densification, the start and
     /// goal pinned, dummies for the facing directions, weights as asked.
     pub(crate) fn from_disks(
         disk_c: Vec<DVec2>,
         disk_r: Vec<f64>,
         start_dir: Option<DVec2>,
         goal_dir: Option<DVec2>,
-        options: &ProblemParams,
+        params: &ProblemParams,
     ) -> Result<Self> {
         let h = normalisation(&disk_c, &disk_r);
         let m = disk_c.len();
-        let dummy = |d: DVec2| match options.direction_length {
+        let dummy = |d: DVec2| match params.direction_length {
             DirectionLength::Spacing => d.normalize() * h,
             DirectionLength::AsGiven => d,
         };
@@ -305,7 +295,7 @@ impl Problem {
             centers.push(disk_c[m - 1] + dummy(d));
             radii.push(0.0);
         }
-        let weights = match &options.weights {
+        let weights = match &params.weights {
             Weights::Bathtub { start, end, middle } => {
                 for (name, w) in [("w_s", *start), ("w_e", *end), ("w_m", *middle)] {
                     check_weight(name, w)?;
@@ -368,7 +358,7 @@ impl Problem {
     /// `serde` feature.
     ///
     /// ```
-    /// use pathsmooth::{corridor::problem::Problem, Error};
+    /// use pathsmooth::{corridor::Problem, Error};
     /// let e = Problem::from_json(r#"{"centers": [[0,0],[1,0]], "radii": [0, 0], "weights": [0], "h": 1}"#);
     /// assert!(matches!(e, Err(Error::BadParameter { name: "weights", .. })));
     /// ```
@@ -381,12 +371,12 @@ impl Problem {
     }
 
     /// Reads either JSON form the CLI accepts: a dumped problem (it has an `"h"` key;
-    /// solved exactly as given, `options` unused) or a caller's corridor (built with
-    /// `options`). Errors as [`Problem::from_json`] / [`DiskCorridor::from_json`]. Needs the
+    /// solved exactly as given, `params` unused) or a caller's corridor (built with
+    /// `params`). Errors as [`Problem::from_json`] / [`DiskCorridor::from_json`]. Needs the
     /// `serde` feature.
     ///
     /// ```
-    /// use pathsmooth::corridor::problem::{Problem, ProblemParams};
+    /// use pathsmooth::corridor::{Problem, ProblemParams};
     /// let o = ProblemParams::default();
     /// let dump = r#"{"centers": [[0,0],[1,1],[2,0]], "radii": [0, 1, 0], "weights": [0, 1, 0], "h": 1.4}"#;
     /// assert_eq!(Problem::from_any_json(dump, &o).unwrap().h, 1.4);
@@ -395,12 +385,12 @@ impl Problem {
     /// ```
     #[cfg(feature = "serde")]
     #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
-    pub fn from_any_json(text: &str, options: &ProblemParams) -> Result<Self> {
+    pub fn from_any_json(text: &str, params: &ProblemParams) -> Result<Self> {
         let value: serde_json::Value = parse_json(text)?;
         if value.get("h").is_some() {
             Problem::from_json(text)
         } else {
-            Problem::from_corridor(&DiskCorridor::from_json(text)?, options)
+            Problem::from_corridor(&DiskCorridor::from_json(text)?, params)
         }
     }
 
@@ -409,7 +399,7 @@ impl Problem {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::corridor::problem::Problem;
+    /// use pathsmooth::corridor::Problem;
     /// let p = Problem::new(vec![DVec2::ZERO, DVec2::X], vec![0.0, 0.0], vec![0.0, 0.0], 1.0).unwrap();
     /// assert_eq!(p.to_json(), r#"{"centers":[[0.0,0.0],[1.0,0.0]],"radii":[0.0,0.0],"weights":[0.0,0.0],"h":1.0}"#);
     /// ```
@@ -427,7 +417,7 @@ impl Problem {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::corridor::problem::Problem;
+    /// use pathsmooth::corridor::Problem;
     /// let mut p = Problem::new(vec![DVec2::ZERO, DVec2::X], vec![0.0, 0.0], vec![0.0, 0.0], 1.0).unwrap();
     /// p.weights[0] = f64::NAN;
     /// assert!(p.validate().is_err());
@@ -470,7 +460,7 @@ impl Problem {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::corridor::problem::Problem;
+    /// use pathsmooth::corridor::Problem;
     /// let p = Problem::new(vec![DVec2::ZERO, DVec2::X], vec![0.0, 0.0], vec![0.0, 0.0], 1.0).unwrap();
     /// assert_eq!(p.len(), 2);
     /// ```
@@ -482,7 +472,7 @@ impl Problem {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::corridor::problem::Problem;
+    /// use pathsmooth::corridor::Problem;
     /// let p = Problem::new(vec![DVec2::ZERO, DVec2::X], vec![0.0, 0.0], vec![0.0, 0.0], 1.0).unwrap();
     /// assert!(!p.is_empty());
     /// ```
@@ -496,7 +486,7 @@ impl Problem {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::corridor::{disks::DiskCorridor, problem::{Problem, ProblemParams}};
+    /// use pathsmooth::corridor::{DiskCorridor, Problem, ProblemParams};
     /// let c = DiskCorridor::new(vec![DVec2::ZERO, DVec2::X], vec![1.0, 1.0], None, Some(DVec2::Y)).unwrap();
     /// let p = Problem::from_corridor(&c, &ProblemParams::default()).unwrap();
     /// assert_eq!(p.waypoints(&p.centers), &[DVec2::ZERO, DVec2::X]);
@@ -512,7 +502,7 @@ impl Problem {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::corridor::problem::Problem;
+    /// use pathsmooth::corridor::Problem;
     /// let p = Problem::new(vec![DVec2::ZERO, DVec2::X], vec![0.0, 0.0], vec![0.0, 0.0], 1.0).unwrap();
     /// assert_eq!(p.initial_path(), p.centers);
     /// ```
@@ -532,7 +522,7 @@ impl Problem {
 /// and w_e, and for n ≤ 2 every weight is 0.
 ///
 /// ```
-/// use pathsmooth::corridor::problem::bathtub;
+/// use pathsmooth::corridor::bathtub;
 /// let w = bathtub(20, 10.0, 10.0, 2.0); // Figure 20.4
 /// assert_eq!((w[0], w[1], w[18], w[19]), (0.0, 10.0, 10.0, 0.0));
 /// assert!(w[9] < 2.001 && w[10] < 2.001);
@@ -544,14 +534,7 @@ pub fn bathtub(n: usize, w_s: f64, w_e: f64, w_m: f64) -> Vec<f64> {
 }
 
 /// [`bathtub`] writing into `out` (its length is n).
-///
-/// ```
-/// use pathsmooth::corridor::problem::bathtub_into;
-/// let mut w = [1.0; 3];
-/// bathtub_into(4.0, 2.0, 1.0, &mut w);
-/// assert_eq!(w, [0.0, 3.0, 0.0]);
-/// ```
-pub fn bathtub_into(w_s: f64, w_e: f64, w_m: f64, out: &mut [f64]) {
+fn bathtub_into(w_s: f64, w_e: f64, w_m: f64, out: &mut [f64]) {
     let n = out.len();
     out.fill(0.0);
     if n < 3 {
@@ -665,11 +648,11 @@ mod tests {
             Some(DVec2::new(0.0, -3.0)),
         )
         .unwrap();
-        let opts = ProblemParams {
+        let params = ProblemParams {
             direction_length: DirectionLength::AsGiven,
             ..Default::default()
         };
-        let p = Problem::from_corridor(&c, &opts).unwrap();
+        let p = Problem::from_corridor(&c, &params).unwrap();
         assert_eq!(p.centers[0], DVec2::new(0.0, -3.0));
         assert_eq!(p.centers[4], DVec2::new(2.0, -3.0));
         assert_eq!(p.radii, vec![0.0, 0.0, 1.0, 0.0, 0.0]);
@@ -797,5 +780,27 @@ mod tests {
             DiskCorridor::new(vec![DVec2::ONE, DVec2::ONE], vec![0.0, 0.0], None, None).unwrap();
         let p = Problem::from_corridor(&c, &ProblemParams::default()).unwrap();
         assert_eq!(p.h, 1.0);
+    }
+
+    #[test]
+    fn densify_splits_long_gaps() {
+        let c = DiskCorridor::new(
+            vec![DVec2::ZERO, DVec2::new(4.0, 0.0)],
+            vec![3.0, 2.0],
+            None,
+            None,
+        )
+        .unwrap();
+        let (centers, radii) = densify(&c, 1.0).unwrap();
+        assert_eq!(centers.len(), 5);
+        assert_eq!(centers[1], DVec2::new(1.0, 0.0));
+        assert_eq!(radii, vec![3.0, 2.0, 1.0, 1.0, 2.0]);
+    }
+
+    #[test]
+    fn bathtub_into_three_waypoints() {
+        let mut w = [1.0; 3];
+        bathtub_into(4.0, 2.0, 1.0, &mut w);
+        assert_eq!(w, [0.0, 3.0, 0.0]);
     }
 }

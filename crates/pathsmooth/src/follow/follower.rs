@@ -3,7 +3,8 @@
 use glam::{DVec2, DVec3};
 
 use super::agent::{Agent, Steering};
-use super::profile::{rotate, turn_toward, Heading, SpeedProfile, VERTICAL_TOLERANCE};
+use super::heading::{rotate, turn_toward, Heading, VERTICAL_TOLERANCE};
+use super::profile::SpeedProfile;
 use crate::error::{Error, Result};
 use crate::geometry::{angle_between, closest_on_segment, Point};
 

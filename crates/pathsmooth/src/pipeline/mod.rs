@@ -8,7 +8,7 @@ pub use step::{Preset, Step};
 
 use glam::DVec2;
 
-use crate::corridor::plan::{CorridorPlan, CorridorPlanner};
+use crate::corridor::{CorridorPath, CorridorSmoother};
 use crate::curve::catmull_rom::catmull_rom;
 use crate::curve::exact::ExactCurve;
 use crate::curve::resample::resample;
@@ -97,8 +97,8 @@ pub struct Pipeline<W> {
     map_safe: MapSafe<()>,
     query: NavMeshQuery,
     portals: Vec<Portal>,
-    corridor: CorridorPlanner,
-    last_corridor: Option<CorridorPlan>,
+    corridor: CorridorSmoother,
+    last_corridor: Option<CorridorPath>,
     filleter: Filleter,
     last_curve: Option<ExactCurve>,
     a: Vec<DVec2>,
@@ -139,7 +139,7 @@ impl<W: World> Pipeline<W> {
             map_safe: MapSafe::new(()),
             query: NavMeshQuery::new(),
             portals: Vec::new(),
-            corridor: CorridorPlanner::new(),
+            corridor: CorridorSmoother::new(),
             last_corridor: None,
             filleter: Filleter::new(),
             last_curve: None,
@@ -193,9 +193,9 @@ impl<W: World> Pipeline<W> {
         &self.report
     }
 
-    /// The corridor plan (disks, safe radii, solver report) of the last run's corridor
-    /// step, in world units, if it had one.
-    pub fn last_corridor(&self) -> Option<&CorridorPlan> {
+    /// The corridor step's result (disks, safe radii, solver report) of the last run, in
+    /// world units, if it had a corridor step.
+    pub fn last_corridor(&self) -> Option<&CorridorPath> {
         self.last_corridor.as_ref()
     }
 
@@ -394,7 +394,7 @@ impl<W: World> Pipeline<W> {
                 Ok(())
             }
             Step::Corridor(options) => {
-                let plan = self.corridor.plan_along(world, input, radius, options)?;
+                let plan = self.corridor.smooth_along(world, input, radius, options)?;
                 out.clear();
                 out.extend_from_slice(&plan.path);
                 self.last_corridor = Some(plan);

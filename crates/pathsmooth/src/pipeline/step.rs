@@ -1,6 +1,6 @@
 //! The steps a pipeline can run, and its presets.
 
-use crate::corridor::plan::CorridorParams;
+use crate::corridor::CorridorParams;
 use crate::curve::catmull_rom::CatmullRomParams;
 use crate::curve::chaikin::ChaikinParams;
 use crate::fillet::FilletParams;
@@ -46,8 +46,8 @@ pub enum Step {
     /// waypoints), Langerak's optimiser (ADMM by default, or the chapter's Chambolle–Pock)
     /// smooths the path inside, and corners still turning more than 10° are cut by
     /// map-aware adaptive Chaikin
-    /// ([`CorridorPlanner::plan_along`](crate::corridor::plan::CorridorPlanner::plan_along),
-    /// [`CorridorParams::refine`](crate::corridor::plan::CorridorParams::refine)).
+    /// ([`CorridorSmoother::smooth_along`](crate::corridor::CorridorSmoother::smooth_along),
+    /// [`CorridorParams::refine`](crate::corridor::CorridorParams::refine)).
     /// Keeps the route's side of every obstacle; works on any world. Give it the planner's
     /// path: a path already shortcut grazes wall corners and leaves the corners less room.
     Corridor(CorridorParams),

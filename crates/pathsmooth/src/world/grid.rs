@@ -5,8 +5,6 @@ use std::sync::OnceLock;
 use glam::{DVec2, IVec2};
 
 use super::{check_radius, Bounds, World};
-use crate::corridor::graph::CorridorMap;
-use crate::corridor::plan::{CorridorParams, CorridorPlan, CorridorPlanner};
 use crate::error::{Error, Result};
 use crate::grid::astar::{astar_clear, GridPath};
 use crate::grid::distance::DistanceField;
@@ -20,16 +18,14 @@ use crate::navmesh::NavMeshQuery;
 /// origin 0 ([`GridWorld::new`]), so cell and world coordinates coincide.
 ///
 /// Built once per map: the exact distance field ([`DistanceField`]) at construction, the
-/// navmesh (for the funnel and portal relaxation) and the corridor map (for the corridor
-/// optimiser) on first use, each then shared by every query. Queries convert world points
-/// to cells (`(p − origin) / cell_size`) and answer with the exact grid tests of
-/// [`los`](crate::grid::los) and [`DistanceField`], so the validity rule of [`crate::world`]
-/// holds to the letter: blocked cells are closed squares, outside the map is blocked, touching is
-/// allowed, seams and pinches are not.
+/// navmesh (for the funnel and portal relaxation) on first use, each then shared by every
+/// query. Queries convert world points to cells (`(p − origin) / cell_size`) and answer
+/// with the exact grid tests of [`los`](crate::grid::los) and [`DistanceField`], so the
+/// validity rule of [`crate::world`] holds to the letter: blocked cells are closed squares,
+/// outside the map is blocked, touching is allowed, seams and pinches are not.
 ///
 /// Cost: construction O(width × height) time and memory (the map, the distance field);
-/// the navmesh and the corridor map cost what [`NavMesh::from_grid`] and
-/// [`CorridorMap::build`] cost, once.
+/// the navmesh costs what [`NavMesh::from_grid`] costs, once.
 ///
 /// ```
 /// use glam::DVec2;
@@ -52,7 +48,6 @@ pub struct GridWorld {
     field: DistanceField,
     max_clearance: OnceLock<f64>,
     navmesh: OnceLock<Result<NavMesh>>,
-    corridor_map: OnceLock<CorridorMap>,
 }
 
 impl GridWorld {
@@ -104,7 +99,6 @@ impl GridWorld {
             field,
             max_clearance: OnceLock::new(),
             navmesh: OnceLock::new(),
-            corridor_map: OnceLock::new(),
         })
     }
 
@@ -181,13 +175,6 @@ impl GridWorld {
         GridMap::cell_at(self.to_grid(p)).filter(|c| self.map.contains(c.x as i64, c.y as i64))
     }
 
-    /// The corridor map of the grid (clearance disks along the free space's ridges), built
-    /// on first use and kept; in cells.
-    pub fn corridor_map(&self) -> &CorridorMap {
-        self.corridor_map
-            .get_or_init(|| CorridorMap::build(&self.map))
-    }
-
     /// Grid A* from the cell holding `start` to the cell holding `goal` for an agent of
     /// radius `radius` (world units): it enters only cells whose centre has clearance ≥
     /// `radius` and cuts a corner only where the corner has it too, so the polyline through
@@ -247,95 +234,6 @@ impl GridWorld {
         Ok(path)
     }
 
-    /// Langerak's corridor optimisation from `start` to `goal` for an agent of radius
-    /// `radius`, on the grid's corridor map (built on first use), all in world units: the
-    /// plan's path, disk centres and radii are converted from cells. See
-    /// [`CorridorPlanner::plan`] for the method, its guarantee and its errors.
-    pub fn plan_corridor(
-        &self,
-        planner: &mut CorridorPlanner,
-        start: DVec2,
-        goal: DVec2,
-        radius: f64,
-        options: &CorridorParams,
-    ) -> Result<CorridorPlan> {
-        check_radius(radius)?;
-        let s = self.cell_size;
-        let mut plan = planner.plan(
-            self.corridor_map(),
-            self.to_grid(start),
-            self.to_grid(goal),
-            radius / s,
-            options,
-        )?;
-        for p in plan.path.iter_mut().chain(&mut plan.corridor.centers) {
-            *p = self.to_world(*p);
-        }
-        for r in plan.corridor.radii.iter_mut().chain(&mut plan.safe_radii) {
-            *r *= s;
-        }
-        // The ends are the caller's own points, not their round trip through cells.
-        if let Some(p) = plan.path.first_mut() {
-            *p = start;
-        }
-        if let Some(p) = plan.path.last_mut() {
-            *p = goal;
-        }
-        Ok(plan)
-    }
-
-    /// The corridor step ([`CorridorPlanner::plan_along`]) on the route of the grid's
-    /// compact corridor map ([`CorridorMap::corridor`]'s centres, built on first use) from
-    /// `start` to `goal`: the medial-axis route pulled taut in its channel, sampled into
-    /// disks and optimised, with no grid search. In world units.
-    ///
-    /// What it costs and gives, measured on the Moving AI maps (every 10th scenario,
-    /// `docs/corridor.md`): 0.16–0.32 of the time of grid A* + the corridor step on the
-    /// 512² maps (but 1.1–1.2× on random512-10, whose map has a vertex per four free
-    /// cells, and more on maps so small that A* takes microseconds), for paths 0–1.8 %
-    /// longer at the median than that step's along A*'s route (the medial axis can pass an
-    /// obstacle on its longer side: 13 % at worst), where
-    /// [`plan_corridor`](Self::plan_corridor)'s are 3–10 % longer.
-    ///
-    /// Errors: those of [`CorridorMap::corridor`] (in cell units) and of
-    /// [`CorridorPlanner::plan_along`].
-    ///
-    /// ```
-    /// use glam::DVec2;
-    /// use pathsmooth::corridor::plan::{CorridorParams, CorridorPlanner};
-    /// use pathsmooth::grid::GridMap;
-    /// use pathsmooth::{is_valid, GridWorld};
-    /// let map = GridMap::from_rows(&["..........", "..@@@@@@..", ".........."])?;
-    /// let world = GridWorld::new(map)?;
-    /// let (a, b) = (DVec2::new(0.5, 0.5), DVec2::new(9.5, 2.5));
-    /// let plan = world.plan_corridor_taut(&mut CorridorPlanner::new(), a, b, 0.2,
-    ///     &CorridorParams::default())?;
-    /// assert!(is_valid(&world, &plan.path, 0.2));
-    /// assert_eq!((plan.path[0], *plan.path.last().unwrap()), (a, b));
-    /// # Ok::<(), pathsmooth::Error>(())
-    /// ```
-    pub fn plan_corridor_taut(
-        &self,
-        planner: &mut CorridorPlanner,
-        start: DVec2,
-        goal: DVec2,
-        radius: f64,
-        options: &CorridorParams,
-    ) -> Result<CorridorPlan> {
-        check_radius(radius)?;
-        let corridor = self.corridor_map().corridor(
-            self.to_grid(start),
-            self.to_grid(goal),
-            radius / self.cell_size,
-        )?;
-        let mut route: Vec<DVec2> = corridor.centers.iter().map(|&p| self.to_world(p)).collect();
-        // The ends are the caller's own points, not their round trip through cells (the
-        // corridor's segments keep a margin above the radius, far above that rounding).
-        let last = route.len() - 1;
-        (route[0], route[last]) = (start, goal);
-        planner.plan_along(self, &route, radius, options)
-    }
-
     fn navmesh_cell(&self) -> &Result<NavMesh> {
         self.navmesh
             .get_or_init(|| NavMesh::from_grid_frame(&self.map, self.cell_size, self.origin))
@@ -354,7 +252,7 @@ impl GridWorld {
 
 /// A grid map and its distance field as a [`World`] in cell units (cell size 1, origin 0):
 /// the one implementation of the grid's validity rule, which [`GridWorld`] (in world units)
-/// and the corridor map use.
+/// and the steps that work in cells use.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Cells<'a> {
     pub(crate) map: &'a GridMap,

@@ -5,9 +5,7 @@
 use clarabel::algebra::CscMatrix;
 use clarabel::solver::{DefaultSettings, DefaultSolver, IPSolver, SolverStatus, SupportedConeT};
 use glam::DVec2;
-use pathsmooth::corridor::disks::DiskCorridor;
-use pathsmooth::corridor::operators::{energy, project_to_disk, LengthNorm};
-use pathsmooth::corridor::problem::{Problem, ProblemParams};
+use pathsmooth::corridor::{energy, DiskCorridor, LengthNorm, Problem, ProblemParams};
 
 use super::rng::Rng;
 
@@ -192,8 +190,16 @@ impl Conic {
 /// projected onto the disks (a feasible point within ~1e-8 of the optimum).
 pub fn reference(pr: &Problem, norm: LengthNorm) -> (f64, Vec<DVec2>) {
     let (v, _) = Conic::new(pr, norm).solve();
+    // The nearest point of each disk (the solver's projection is internal to the crate).
     let v: Vec<DVec2> = (0..pr.len())
-        .map(|i| project_to_disk(v[i], pr.centers[i], pr.radii[i]))
+        .map(|i| {
+            let (c, r) = (pr.centers[i], pr.radii[i]);
+            if v[i].distance_squared(c) <= r * r {
+                v[i]
+            } else {
+                c + (v[i] - c).clamp_length_max(r)
+            }
+        })
         .collect();
     (energy(pr, &v, norm), v)
 }

@@ -1,95 +1,10 @@
-//! Corridor planning with a guaranteed valid result: a corridor of disks — from the grid's
-//! corridor map ([`super::graph`], Geraerts & Overmars 2007), or along a caller's route on
-//! any [`World`] ([`CorridorPlanner::plan_along`]) — and Langerak's convex optimiser
-//! ([`super::optimize`], Game AI Pro 3, ch. 20) smoothing the path inside it. The path is
-//! valid on the world for the agent radius by construction, with a final check-and-repair
-//! step as a second line of defence.
-//!
-//! # Why the chapter's constraint is not enough, and what is used instead
-//!
-//! The chapter confines each waypoint vₖ to its clearance disk Dₖ; it says nothing about
-//! the segment vₖvₖ₊₁. Two points of two overlapping disks can be joined by a segment that
-//! leaves D_k ∪ D_{k+1} (the union is not convex: take points near the far rims on either
-//! side of the lens) and clips the wall that made the disks small there.
-//!
-//! The fix is a *tube* argument around the segment between the **centres**. Let Sₖ =
-//! [cₖ, cₖ₊₁] keep clearance ≥ mₖ from the blocked region (computed exactly with
-//! [`World::segment_clearance`]). If |vₖ − cₖ| ≤ ρₖ and |vₖ₊₁ − cₖ₊₁| ≤ ρₖ₊₁, the
-//! point q = (1−t)vₖ + t vₖ₊₁ is within (1−t)ρₖ + tρₖ₊₁ ≤ max(ρₖ, ρₖ₊₁) of the point
-//! (1−t)cₖ + t cₖ₊₁ of Sₖ; clearance is 1-Lipschitz, so
-//!
-//! clearance(q) ≥ mₖ − max(ρₖ, ρₖ₊₁).
-//!
-//! The solver therefore gets **safe radii**, the simple bound
-//! ρₖ = min(mₖ₋₁, mₖ) − r − m (clamped at 0; 0 at the pinned start and goal), with the
-//! margin m = max([`MARGIN`], 10³ × the world's [tolerance](World::tolerance))
-//! ([`safe_radii_into`]). Then every segment of *any* path whose waypoints lie in their
-//! safe disks keeps clearance ≥ r + m > 0: it neither enters nor touches the blocked
-//! region (so it cannot pass a pinch vertex, and no waypoint sits on one), and it keeps
-//! the agent radius. The solver's projection puts every iterate in its disks (up to
-//! rounding ~1e-13 ≪ m), so validity does not depend on convergence or on the
-//! iteration count. The corridor map's centre chains keep clearance ≥ r + m on every
-//! segment, so the simple bound is ≥ 0, and since consecutive corridor centres are close
-//! on the medial axis and every corridor step keeps clearance ≥ r + κ × its larger disk
-//! ([`super::graph::KAPPA`]), the safe disks keep most of the chapter's maximal clearance
-//! disks.
-//!
-//! **Check and repair.** The result is still checked: a segment whose two waypoints lie
-//! in their safe disks (give or take m/2 of rounding, one of the two radii positive, so
-//! the centre segment's room was not clamped) keeps clearance ≥ r + m/2 by the argument
-//! above and needs no test; any other segment is tested exactly with
-//! [`World::segment_is_clear`], and every bend on pinch vertices with
-//! [`World::bend_is_clear`]. A waypoint of an offending segment or bend is moved back to
-//! its disk centre, and the check repeats.
-//! Moving any set of waypoints to their centres keeps them in their safe disks, and the
-//! centre chain itself is valid, so the repair terminates with a valid path; on the real
-//! maps it has never been needed ([`CorridorPlan::repaired`] counts it).
-//!
-//! # Parameters
-//!
-//! - `radius` r ≥ 0: the agent radius; the corridor keeps clearance r (+ the margin m).
-//! - [`CorridorParams`]: the solver's options ([`SolverParams`]: α, β, stopping rule…), the
-//!   problem's (bathtub weights, dummy distance) and the optional facing directions.
-//!
-//! # Cost
-//!
-//! A corridor query ([`CorridorMap::corridor`]); the safe radii: one exact clearance
-//! per centre and per corridor segment; the solve (O(n) per iteration for n disks); and
-//! the check of the result (O(1) per segment the safe disks clear, an exact test for the
-//! rest; on the Moving AI queries a quarter of the time the exact test of every segment
-//! took). [`CorridorPlanner`] keeps the solver's buffers between queries.
-//!
-//! # Sources
-//!
-//! - R. Geraerts, M. Overmars, "The corridor map method: a general framework for real-time
-//!   high-quality path planning", Computer Animation and Virtual Worlds 18, 2007.
-//! - M. Langerak, "Optimization for Smooth Paths", Game AI Pro 3, ch. 20 (2017).
-//!
-//! # Example
-//!
-//! ```
-//! use glam::DVec2;
-//! use pathsmooth::corridor::{graph::CorridorMap, optimize::SolverParams, plan::plan_corridor_path};
-//! use pathsmooth::{grid::GridMap, validate, GridWorld};
-//! let map = GridMap::from_rows(&[
-//!     "............",
-//!     "............",
-//!     "....@@@@....",
-//!     "....@@@@....",
-//!     "............",
-//! ])?;
-//! let cmap = CorridorMap::build(&map);
-//! let (s, g) = (DVec2::new(0.5, 4.5), DVec2::new(11.5, 3.5));
-//! let plan = plan_corridor_path(&cmap, s, g, 0.25, &SolverParams::default())?;
-//! assert_eq!((plan.path[0], *plan.path.last().unwrap()), (s, g));
-//! assert!(validate(&GridWorld::new(map)?, &plan.path, 0.25)?.is_valid());
-//! # Ok::<(), pathsmooth::Error>(())
-//! ```
+//! The corridor step along a route on any world ([`CorridorSmoother::smooth_along`]), its
+//! parameters ([`CorridorParams`]) and its result ([`CorridorPath`]).
 
 use glam::DVec2;
 
 use super::disks::DiskCorridor;
-use super::graph::{CorridorMap, MARGIN};
+use super::graph::MARGIN;
 use super::operators::energy;
 use super::optimize::{Method, Report, Solver, SolverParams, Stop};
 use super::problem::{Problem, ProblemParams};
@@ -99,26 +14,29 @@ use crate::geometry::check_path;
 use crate::map_safe::{check_adaptive, MapSafe};
 use crate::world::{check_radius, first_problem, path_is_clear, World};
 
-/// Everything a corridor plan produced.
+/// What the corridor smoother produced: the path, and the corridor, safe radii and solver
+/// report behind it.
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::corridor::{graph::CorridorMap, optimize::SolverParams, plan::plan_corridor_path};
-/// let cmap = CorridorMap::build(&pathsmooth::grid::GridMap::from_rows(&["........"; 4])?);
-/// let plan = plan_corridor_path(&cmap, DVec2::new(0.5, 0.5), DVec2::new(7.5, 3.5), 0.0, &SolverParams::default())?;
-/// assert_eq!(plan.path.len(), plan.corridor.len());
-/// assert_eq!(plan.safe_radii.len(), plan.corridor.len());
+/// use pathsmooth::corridor::{CorridorParams, CorridorSmoother};
+/// use pathsmooth::{GridMap, GridWorld};
+/// let world = GridWorld::new(GridMap::from_rows(&["........"; 4])?)?;
+/// let route = [DVec2::new(0.5, 0.5), DVec2::new(7.5, 3.5)];
+/// let out = CorridorSmoother::new().smooth_along(&world, &route, 0.0, &CorridorParams::default())?;
+/// assert_eq!(out.safe_radii.len(), out.corridor.len());
+/// assert_eq!((out.safe_radii[0], out.report.iterations), (0.0, 20));
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
-pub struct CorridorPlan {
+pub struct CorridorPath {
     /// The corridor (clearance disks − r, start first, goal last, directions as asked).
     pub corridor: DiskCorridor,
-    /// The radii the solver used, one per corridor disk (see the module doc; 0 at the
-    /// start and the goal).
+    /// The radii the solver used, one per corridor disk (the safe radii of
+    /// [`CorridorSmoother`]'s tube argument; 0 at the start and the goal).
     pub safe_radii: Vec<f64>,
-    /// The optimised path, start to goal, one point per corridor disk; valid on the map
-    /// for the radius.
+    /// The optimised path, start to goal; valid on the world for the radius. One point per
+    /// corridor disk, more where [`CorridorParams::refine`] cut corners.
     pub path: Vec<DVec2>,
     /// What the solver did.
     pub report: Report,
@@ -126,28 +44,23 @@ pub struct CorridorPlan {
     pub repaired: usize,
 }
 
-/// Options of a corridor plan.
+/// The corridor smoother's parameters.
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::corridor::plan::CorridorParams;
+/// use pathsmooth::corridor::CorridorParams;
 /// let o = CorridorParams { start_dir: Some(DVec2::X), ..Default::default() };
 /// assert!(o.goal_dir.is_none());
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct CorridorParams {
-    /// The optimiser's options. The default solves by ADMM ([`Method::ADMM`]), not the
-    /// solver's default Chambolle–Pock: the corridors along real routes are long (hundreds
-    /// to thousands of disks) and ADMM reaches the same certified gap in a third to a half
-    /// of the iterations, each about as costly, with the same lengths and turns
-    /// (`docs/corridor.md`). It runs a fixed [`CORRIDOR_ITERATIONS`] (20) iterations, the
-    /// chapter's own stopping rule, not to the solver's certified gap: the validity of a
-    /// corridor path does not depend on convergence, a fixed count costs every re-planning
-    /// agent the same, and on the Moving AI maps the 20th iterate gives the same lengths
-    /// (to 10⁻³), sharpest turns (to 0.3°) and follow times (to 1.5 %) as a certified gap
-    /// of 3·10⁻², in a quarter (the maze) to two thirds of the iterations. Its energy is
-    /// not the optimum: the median query is 2–6 % above it, on the maze 16 %.
-    /// [`Stop::Tolerance`] asks for a certified gap.
+    /// The optimiser's parameters. The default solves by ADMM ([`Method::ADMM`]), not the
+    /// solver's default Chambolle–Pock (the corridors along real routes are long, and ADMM
+    /// needs fewer iterations there), for a fixed 20 iterations, the chapter's own stopping
+    /// rule, not to the solver's certified gap: the validity of a corridor path does not
+    /// depend on convergence, and a fixed count costs every agent that calls it again the
+    /// same. The result's energy is then not the optimum; [`Stop::Tolerance`] asks for a
+    /// certified gap.
     pub solver: SolverParams,
     /// Weights and dummy-waypoint distance of the problem.
     pub problem: ProblemParams,
@@ -155,7 +68,7 @@ pub struct CorridorParams {
     pub start_dir: Option<DVec2>,
     /// The desired facing direction at the goal (non-zero), if any.
     pub goal_dir: Option<DVec2>,
-    /// [`CorridorPlanner::plan_along`] only: the optimised path's corners that still turn
+    /// [`CorridorSmoother::smooth_along`] only: the optimised path's corners that still turn
     /// more than `angle_limit` are cut by adaptive Chaikin, each as deeply as the walls
     /// allow ([`MapSafe::chaikin_adaptive`]; `outlier_limit` must be `None`). One waypoint
     /// per disk is a coarse polyline where the disks are large, and where the route passes
@@ -164,37 +77,24 @@ pub struct CorridorParams {
     /// (and the facing directions) are unchanged. Default [`CORRIDOR_REFINE`]: 10°, ratio
     /// ¼, at most 8 passes; `None` returns the optimiser's waypoints as they are.
     pub refine: Option<AdaptiveParams>,
-    /// [`CorridorPlanner::plan_along`] only: how far apart the disks are, as a fraction of
+    /// [`CorridorSmoother::smooth_along`] only: how far apart the disks are, as a fraction of
     /// the room the agent has at each (its clearance − radius), in (0, 1], and never
-    /// closer than [`SPACING_FLOOR`] times the distance the taut route keeps off the
-    /// corners. Default ½. Spacing 1 gives 35–48 % fewer disks for paths as short
-    /// (+0.3 %) and turns as round, but they take up to 29 % longer to follow at the speed
-    /// their curvature allows (the turns round the corners are sampled by fewer
-    /// waypoints). With Chambolle–Pock to a
-    /// certified gap it halved the step's time; with the default fixed ADMM iterations
-    /// and [`SPACING_FLOOR`] it saves nothing (criterion median 0.102× of grid A* against
-    /// 0.101×; `docs/corridor.md`).
+    /// closer than twice the distance the taut route keeps off the corners. Default ½. A
+    /// larger spacing gives fewer disks, so fewer waypoints share each turn round a
+    /// corner.
     pub spacing: f64,
-    /// [`CorridorPlanner::plan_along`] only: solve the corridor in windows cut at the
-    /// middle of every straight run of the taut route with more than [`WINDOW_RUN`]
-    /// samples inside, each cut pinned on the route with the waypoints beside it as
-    /// pinned neighbours (so the windows join along the route's direction). Not the same
-    /// optimum: the paths are as short (within 0.2 %) with sharpest turns a few degrees
-    /// sharper, but the whole problem's energy is well above its optimum (7–92 % at a
-    /// certified gap, more at a fixed count), because the chapter's length term spreads
-    /// waypoints evenly along the whole path and the pinned cuts stop them sliding past.
-    /// To a certified gap ([`Stop::Tolerance`]) it took 20–40 % less time; with the
-    /// default fixed count every window runs all of its iterations and it saves nothing
-    /// (criterion median 0.112× of grid A* against 0.101×; `docs/corridor.md`). Default
+    /// [`CorridorSmoother::smooth_along`] only: solve the corridor in windows cut at the
+    /// middle of every straight run of the taut route with more than 3 samples inside, each
+    /// cut pinned on the route with the waypoints beside it as pinned neighbours (so the
+    /// windows join along the route's direction). Not the same optimum: the chapter's
+    /// length term spreads waypoints evenly along the whole path and the pinned cuts stop
+    /// them sliding past, so the whole problem's energy ends above its optimum. Default
     /// false: one solve of the whole chain.
     pub windows: bool,
 }
 
 /// The default [`CorridorParams::refine`]: corners turning more than 10° are cut, for up
-/// to 8 passes. Measured on the Moving AI maps (every 10th scenario, radius 0), against
-/// the 20° and 5 passes of before: the mean sharpest turn of 8room_000 goes from 17° to
-/// 10°, the maze's from 25° to 12°, with the lengths and the time to follow the path
-/// unchanged and the step's time within the run-to-run noise.
+/// to 8 passes.
 pub const CORRIDOR_REFINE: AdaptiveParams = AdaptiveParams {
     angle_limit: std::f64::consts::PI / 18.0,
     outlier_limit: None,
@@ -220,92 +120,147 @@ impl Default for CorridorParams {
     }
 }
 
-/// The iterations a corridor plan runs by default ([`CorridorParams::solver`]).
-///
-/// ```
-/// use pathsmooth::corridor::{optimize::Stop, plan::{CorridorParams, CORRIDOR_ITERATIONS}};
-/// assert_eq!(CorridorParams::default().solver.stop, Stop::Iterations(CORRIDOR_ITERATIONS));
-/// ```
-pub const CORRIDOR_ITERATIONS: usize = 20;
+/// The iterations the corridor smoother runs by default ([`CorridorParams::solver`]).
+pub(crate) const CORRIDOR_ITERATIONS: usize = 20;
 
-/// A reusable corridor planner: keeps the optimiser's buffers and scratch space, so
-/// repeated plans reuse their memory.
+/// Langerak's convex optimiser (Game AI Pro 3, ch. 20) smoothing a path inside a corridor of
+/// disks, with a guaranteed valid result: the corridor runs along a caller's route on any
+/// [`World`] ([`smooth_along`](Self::smooth_along)) or along a grid's corridor map
+/// (Geraerts & Overmars 2007; [`smooth_on_grid`](Self::smooth_on_grid),
+/// [`smooth_on_medial_axis`](Self::smooth_on_medial_axis)). The path is valid on the world
+/// for the agent radius by construction, with a final check-and-repair step as a second
+/// line of defence. The smoother keeps the optimiser's buffers and scratch
+/// space, so repeated calls reuse their memory.
+///
+/// # Why the chapter's constraint is not enough, and what is used instead
+///
+/// The chapter confines each waypoint vₖ to its clearance disk Dₖ; it says nothing about
+/// the segment vₖvₖ₊₁. Two points of two overlapping disks can be joined by a segment that
+/// leaves D_k ∪ D_{k+1} (the union is not convex: take points near the far rims on either
+/// side of the lens) and clips the wall that made the disks small there.
+///
+/// The fix is a *tube* argument around the segment between the **centres**. Let Sₖ =
+/// [cₖ, cₖ₊₁] keep clearance ≥ mₖ from the blocked region (computed exactly with
+/// [`World::segment_clearance`]). If |vₖ − cₖ| ≤ ρₖ and |vₖ₊₁ − cₖ₊₁| ≤ ρₖ₊₁, the
+/// point q = (1−t)vₖ + t vₖ₊₁ is within (1−t)ρₖ + tρₖ₊₁ ≤ max(ρₖ, ρₖ₊₁) of the point
+/// (1−t)cₖ + t cₖ₊₁ of Sₖ; clearance is 1-Lipschitz, so
+///
+/// clearance(q) ≥ mₖ − max(ρₖ, ρₖ₊₁).
+///
+/// The solver therefore gets **safe radii**, the simple bound ρₖ = min(mₖ₋₁, mₖ) − r − m
+/// (clamped at 0; 0 at the pinned start and goal), with the margin m = max(10⁻⁶, 10³ × the
+/// world's [tolerance](World::tolerance)). Then every segment of *any* path whose waypoints
+/// lie in their safe disks keeps clearance ≥ r + m > 0: it neither enters nor touches the
+/// blocked region (so it cannot pass a pinch vertex, and no waypoint sits on one), and it
+/// keeps the agent radius. The solver's projection puts every iterate in its disks (up to
+/// rounding ~1e-13 ≪ m), so validity does not depend on convergence or on the iteration
+/// count. The corridor map's centre chains keep clearance ≥ r + m on every segment, so the
+/// simple bound is ≥ 0, and since consecutive corridor centres are close on the medial axis
+/// and every corridor step keeps clearance ≥ r + κ × its larger disk (κ = ½,
+/// [`CorridorMap::corridor`](crate::corridor::CorridorMap::corridor)), the safe disks keep
+/// most of the chapter's maximal clearance disks.
+///
+/// **Check and repair.** The result is still checked: a segment whose two waypoints lie
+/// in their safe disks (give or take m/2 of rounding, one of the two radii positive, so
+/// the centre segment's room was not clamped) keeps clearance ≥ r + m/2 by the argument
+/// above and needs no test; any other segment is tested exactly with
+/// [`World::segment_is_clear`], and every bend on pinch vertices with
+/// [`World::bend_is_clear`]. A waypoint of an offending segment or bend is moved back to
+/// its disk centre, and the check repeats.
+/// Moving any set of waypoints to their centres keeps them in their safe disks, and the
+/// centre chain itself is valid, so the repair terminates with a valid path
+/// ([`CorridorPath::repaired`] counts the waypoints it moved).
+///
+/// # Parameters
+///
+/// - `radius` r ≥ 0: the agent radius; the corridor keeps clearance r (+ the margin m).
+/// - [`CorridorParams`]: the solver's parameters ([`SolverParams`]: α, β, stopping rule…), the
+///   problem's (bathtub weights, dummy distance) and the optional facing directions.
+///
+/// # Cost
+///
+/// The route's samples (one clearance query each) or the corridor map's query; the safe
+/// radii: one exact clearance per centre and per corridor segment; the solve (O(n) per
+/// iteration for n disks); and the check of the result (O(1) per segment the safe disks
+/// clear, an exact test for the rest). [`CorridorSmoother`] keeps the solver's buffers
+/// between queries.
+///
+/// # Sources
+///
+/// - R. Geraerts, M. Overmars, "The corridor map method: a general framework for real-time
+///   high-quality path planning", Computer Animation and Virtual Worlds 18, 2007.
+/// - M. Langerak, "Optimization for Smooth Paths", Game AI Pro 3, ch. 20 (2017).
+///
+/// # Example
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::corridor::{graph::CorridorMap, plan::{CorridorPlanner, CorridorParams}};
-/// let cmap = CorridorMap::build(&pathsmooth::grid::GridMap::from_rows(&["......"; 5])?);
-/// let mut planner = CorridorPlanner::new();
-/// let opts = CorridorParams { goal_dir: Some(DVec2::Y), ..Default::default() };
-/// for g in [DVec2::new(5.5, 4.5), DVec2::new(4.5, 0.5)] {
-///     let plan = planner.plan(&cmap, DVec2::new(0.5, 2.5), g, 0.0, &opts)?;
-///     assert_eq!(*plan.path.last().unwrap(), g);
-/// }
+/// use pathsmooth::corridor::{CorridorParams, CorridorSmoother};
+/// use pathsmooth::{validate, GridMap, GridWorld, World};
+/// let world = GridWorld::new(GridMap::from_rows(&[
+///     "............",
+///     "............",
+///     "....@@@@....",
+///     "....@@@@....",
+///     "............",
+/// ])?)?;
+/// let mut smoother = CorridorSmoother::new();
+/// let params = CorridorParams { goal_dir: Some(DVec2::Y), ..Default::default() };
+/// let (s, g) = (DVec2::new(0.5, 4.5), DVec2::new(11.5, 3.5));
+/// // A planner's route, then the smoothed path along it, for an agent of radius 0.25.
+/// let route = world.find_path(s, g, 0.25)?;
+/// let out = smoother.smooth_along(&world, &route, 0.25, &params)?;
+/// assert_eq!((out.path[0], *out.path.last().unwrap()), (s, g));
+/// assert!(validate(&world, &out.path, 0.25)?.is_valid());
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
 #[derive(Debug, Clone)]
-pub struct CorridorPlanner {
+pub struct CorridorSmoother {
     solver: Solver,
     /// The refinement's scratch (map-aware adaptive Chaikin), lent to each call's world.
     refiner: MapSafe<()>,
 }
 
-impl Default for CorridorPlanner {
+impl Default for CorridorSmoother {
     fn default() -> Self {
-        CorridorPlanner {
+        CorridorSmoother {
             solver: Solver::default(),
             refiner: MapSafe::new(()),
         }
     }
 }
 
-impl CorridorPlanner {
-    /// A planner with empty buffers.
+impl CorridorSmoother {
+    /// A smoother with empty buffers.
     ///
     /// ```
-    /// let _planner = pathsmooth::corridor::plan::CorridorPlanner::new();
+    /// let _smoother = pathsmooth::corridor::CorridorSmoother::new();
     /// ```
     pub fn new() -> Self {
         Self::default()
     }
 
-    /// Plans from `start` to `goal` for an agent of radius `radius` on the corridor map
-    /// (see the module doc). Errors: those of [`CorridorMap::corridor`] (bad radius, start
-    /// or goal outside, blocked or too close to a wall, unreachable), a zero or non-finite
-    /// facing direction ([`DiskCorridor::validate`]), and bad solver or problem options
-    /// ([`SolverParams::validate`], [`Problem::validate`]).
-    ///
-    /// ```
-    /// use glam::DVec2;
-    /// use pathsmooth::corridor::{graph::CorridorMap, plan::{CorridorPlanner, CorridorParams}};
-    /// use pathsmooth::Error;
-    /// let cmap = CorridorMap::build(&pathsmooth::grid::GridMap::from_rows(&["...."; 3])?);
-    /// let o = CorridorParams { start_dir: Some(DVec2::ZERO), ..Default::default() };
-    /// let e = CorridorPlanner::new().plan(&cmap, DVec2::new(0.5, 0.5), DVec2::new(3.5, 2.5), 0.0, &o);
-    /// assert_eq!(e.unwrap_err(), Error::ZeroDirection { which: "start" });
-    /// # Ok::<(), pathsmooth::Error>(())
-    /// ```
-    pub fn plan(
+    /// The optimiser in `corridor`, a corridor of `world` in its units whose centre chain is
+    /// clear for `radius` (with the corridor map's margin): the disks' safe radii, one solve
+    /// with `params`' solver and problem and facing directions, the check and repair.
+    pub(super) fn smooth_in_disks<W: World + ?Sized>(
         &mut self,
-        map: &CorridorMap,
-        start: DVec2,
-        goal: DVec2,
+        world: &W,
+        mut corridor: DiskCorridor,
         radius: f64,
-        options: &CorridorParams,
-    ) -> Result<CorridorPlan> {
-        options.solver.validate()?;
-        let mut corridor = map.corridor(start, goal, radius)?;
-        corridor.start_dir = options.start_dir;
-        corridor.goal_dir = options.goal_dir;
-        let mut problem = Problem::from_corridor(&corridor, &options.problem)?;
+        params: &CorridorParams,
+    ) -> Result<CorridorPath> {
+        corridor.start_dir = params.start_dir;
+        corridor.goal_dir = params.goal_dir;
+        let mut problem = Problem::from_corridor(&corridor, &params.problem)?;
         let mut safe = Vec::with_capacity(corridor.len());
-        safe_radii_into(&map.cells(), &corridor.centers, radius, &mut safe);
+        safe_radii_into(world, &corridor.centers, radius, &mut safe);
         let lead = corridor.start_dir.is_some() as usize;
         problem.radii[lead..lead + safe.len()].copy_from_slice(&safe);
-        let report = self.solver.solve(&problem, &options.solver)?;
+        let report = self.solver.solve(&problem, &params.solver)?;
         let mut path = problem.waypoints(self.solver.path()).to_vec();
-        let repaired = repair(&map.cells(), &corridor.centers, &safe, radius, &mut path)?;
-        Ok(CorridorPlan {
+        let repaired = repair(world, &corridor.centers, &safe, radius, &mut path)?;
+        Ok(CorridorPath {
             corridor,
             safe_radii: safe,
             path,
@@ -324,46 +279,45 @@ impl CorridorPlanner {
     /// ([`shortcut`](crate::shortcut)) for a radius larger by half that room instead (where
     /// no such sight line exists the route's own segments stay); then it is sampled (every
     /// vertex, and in between at [`CorridorParams::spacing`] times the room the agent has
-    /// there, at least 1/4096 of the route's length and [`SPACING_FLOOR`] times the
-    /// distance the route was kept off the walls, at most
-    /// [`ProblemParams::max_spacing`] or 1/8 of the length), each sample becomes a disk
-    /// centre with its safe radius ([`safe_radii_into`], the tube argument of the module
-    /// docs, so the result is valid on `world` whatever the solver does), and the path is
-    /// optimised inside. The route is a feasible path of the problem, and the corridor
-    /// hugs it, so the result stays close to the route's length; where the world leaves
-    /// room, the corners are rounded. Works on any [`World`], in its units.
+    /// there, at least 1/4096 of the route's length and twice the distance the route was
+    /// kept off the walls, at most [`ProblemParams::max_spacing`] or 1/8 of the length),
+    /// each sample becomes a disk centre with its safe radius (the tube argument of
+    /// [`CorridorSmoother`], so the result is valid on `world` whatever the solver does),
+    /// and the path is optimised inside. The route is a feasible path of the problem, and
+    /// the corridor hugs it, so the result stays close to the route's length; where the
+    /// world leaves room, the corners are rounded. Works on any [`World`], in its units.
     ///
-    /// Errors: a bad radius, options or facing direction, a route with fewer than 2 points
+    /// Errors: a bad radius, parameters or facing direction, a route with fewer than 2 points
     /// or a non-finite point, and [`Error::InvalidInputPath`] when the route is not valid.
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::corridor::plan::{CorridorParams, CorridorPlanner};
+    /// use pathsmooth::corridor::{CorridorParams, CorridorSmoother};
     /// use pathsmooth::{is_valid, GridMap, GridWorld};
     /// let world = GridWorld::new(GridMap::from_rows(&["........", "........", "..@@@@..", "........"])?)?;
     /// let route = [DVec2::new(0.5, 3.5), DVec2::new(2.0, 2.0), DVec2::new(6.0, 2.0), DVec2::new(7.5, 3.5)];
-    /// let plan = CorridorPlanner::new().plan_along(&world, &route, 0.0, &CorridorParams::default())?;
-    /// assert!(is_valid(&world, &plan.path, 0.0));
-    /// assert_eq!((plan.path[0], *plan.path.last().unwrap()), (route[0], route[3]));
+    /// let out = CorridorSmoother::new().smooth_along(&world, &route, 0.0, &CorridorParams::default())?;
+    /// assert!(is_valid(&world, &out.path, 0.0));
+    /// assert_eq!((out.path[0], *out.path.last().unwrap()), (route[0], route[3]));
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
-    pub fn plan_along<W: World + ?Sized>(
+    pub fn smooth_along<W: World + ?Sized>(
         &mut self,
         world: &W,
         route: &[DVec2],
         radius: f64,
-        options: &CorridorParams,
-    ) -> Result<CorridorPlan> {
+        params: &CorridorParams,
+    ) -> Result<CorridorPath> {
         check_radius(radius)?;
         check_path(route, 2, "corridor along a route")?;
-        options.solver.validate()?;
-        if let Some(refine) = &options.refine {
+        params.solver.validate()?;
+        if let Some(refine) = &params.refine {
             check_adaptive(refine)?;
         }
-        if !(options.spacing > 0.0 && options.spacing <= 1.0) {
+        if !(params.spacing > 0.0 && params.spacing <= 1.0) {
             return Err(Error::param(
                 "spacing",
-                options.spacing,
+                params.spacing,
                 "a fraction of the room in (0, 1]",
             ));
         }
@@ -409,9 +363,9 @@ impl CorridorPlanner {
             world,
             route,
             radius,
-            options.spacing,
+            params.spacing,
             SPACING_FLOOR * keep_off,
-            options.problem.max_spacing,
+            params.problem.max_spacing,
         )?;
         let clearance: Vec<f64> = room.iter().map(|&c| c.max(0.0)).collect();
         let mut safe = Vec::with_capacity(centers.len());
@@ -420,20 +374,20 @@ impl CorridorPlanner {
         let problem = Problem::from_disks(
             centers.clone(),
             safe.clone(),
-            options.start_dir,
-            options.goal_dir,
-            &options.problem,
+            params.start_dir,
+            params.goal_dir,
+            &params.problem,
         )?;
-        let lead = options.start_dir.is_some() as usize;
-        let cuts = if options.windows {
+        let lead = params.start_dir.is_some() as usize;
+        let cuts = if params.windows {
             window_cuts(&vertex_at, lead)
         } else {
             Vec::new()
         };
-        let (report, mut path) = self.solve_in_windows(&problem, &cuts, &options.solver)?;
+        let (report, mut path) = self.solve_in_windows(&problem, &cuts, &params.solver)?;
         let repaired = repair(world, &centers, &safe, radius, &mut path)?;
         drop_reversals(world, radius, &mut path);
-        if let Some(refine) = options.refine {
+        if let Some(refine) = params.refine {
             let mut refiner = std::mem::replace(&mut self.refiner, MapSafe::new(())).rebind(world);
             let mut refined = Vec::with_capacity(path.len());
             // `repair` and `drop_reversals` leave the path clear (the strict test).
@@ -442,12 +396,12 @@ impl CorridorPlanner {
             done?;
             path = refined;
         }
-        Ok(CorridorPlan {
+        Ok(CorridorPath {
             corridor: DiskCorridor {
                 centers,
                 radii: clearance,
-                start_dir: options.start_dir,
-                goal_dir: options.goal_dir,
+                start_dir: params.start_dir,
+                goal_dir: params.goal_dir,
             },
             safe_radii: safe,
             path,
@@ -465,10 +419,10 @@ impl CorridorPlanner {
         &mut self,
         problem: &Problem,
         cuts: &[usize],
-        options: &SolverParams,
+        params: &SolverParams,
     ) -> Result<(Report, Vec<DVec2>)> {
         if cuts.is_empty() {
-            let report = self.solver.solve(problem, options)?;
+            let report = self.solver.solve(problem, params)?;
             return Ok((report, problem.waypoints(self.solver.path()).to_vec()));
         }
         let mut joined = problem.centers.clone();
@@ -482,7 +436,7 @@ impl CorridorPlanner {
         let mut from = 0;
         for &to in cuts.iter().chain([&last]) {
             let window = problem.window(from, to);
-            let r = self.solver.solve(&window, options)?;
+            let r = self.solver.solve(&window, params)?;
             report.iterations += r.iterations;
             report.converged &= r.converged;
             report.gap = match (report.gap, r.gap) {
@@ -495,29 +449,21 @@ impl CorridorPlanner {
             joined[from..=to].copy_from_slice(inner);
             from = to;
         }
-        report.energy = energy(problem, &joined, options.length);
+        report.energy = energy(problem, &joined, params.length);
         Ok((report, problem.waypoints(&joined).to_vec()))
     }
 }
 
-/// Consecutive disks of [`CorridorPlanner::plan_along`] are at least this many times the
+/// Consecutive disks of [`CorridorSmoother::smooth_along`] are at least this many times the
 /// distance its taut route keeps off the walls apart (¼ of the room the route's vertices
 /// have, 0.125 cells for a grid A* route at radius 0; ½ where the route is shortcut
 /// instead), so the spacing of ½ the room does not crowd tiny disks round every corner
-/// the route passes. Measured on the Moving AI maps (every 40th scenario, radius 0):
-/// 24–26 % fewer disks on 8room_000, random512 and AR0011SR (4 % on the maze, whose
-/// disks are already large or pinned by the 1/4096 floor), the same lengths (to 10⁻³)
-/// and follow times as short or shorter (8room_000 0.793 → 0.765 of A*'s); 3 gave 39 %
-/// fewer disks but follow times up to 7 % longer.
-pub const SPACING_FLOOR: f64 = 2.0;
+/// the route passes.
+pub(crate) const SPACING_FLOOR: f64 = 2.0;
 
 /// A straight run of the route needs more than this many samples inside for
 /// [`CorridorParams::windows`] to cut the corridor there.
-///
-/// ```
-/// assert_eq!(pathsmooth::corridor::plan::WINDOW_RUN, 3);
-/// ```
-pub const WINDOW_RUN: usize = 3;
+pub(crate) const WINDOW_RUN: usize = 3;
 
 /// Where [`CorridorParams::windows`] cuts: the middle sample of every route segment with
 /// more than [`WINDOW_RUN`] samples inside (`vertex_at`: the sample index of each route
@@ -531,65 +477,16 @@ fn window_cuts(vertex_at: &[usize], lead: usize) -> Vec<usize> {
         .collect()
 }
 
-/// Plans a smooth, valid path from `start` to `goal` for an agent of radius `radius` on the
-/// corridor map, with the solver options `options` and the default problem (the chapter's
-/// bathtub weights, no facing directions). See the module doc and
-/// [`CorridorPlanner::plan`] (errors, reuse, directions).
-///
-/// ```
-/// use glam::DVec2;
-/// use pathsmooth::corridor::{graph::CorridorMap, optimize::SolverParams, plan::plan_corridor_path};
-/// use pathsmooth::{grid::GridMap, Error};
-/// let cmap = CorridorMap::build(&GridMap::from_rows(&["..@..", "..@.."])?);
-/// let e = plan_corridor_path(&cmap, DVec2::new(0.5, 0.5), DVec2::new(4.5, 0.5), 0.0, &SolverParams::default());
-/// assert!(matches!(e, Err(Error::Unreachable { .. })));
-/// # Ok::<(), pathsmooth::Error>(())
-/// ```
-pub fn plan_corridor_path(
-    map: &CorridorMap,
-    start: DVec2,
-    goal: DVec2,
-    radius: f64,
-    options: &SolverParams,
-) -> Result<CorridorPlan> {
-    let options = CorridorParams {
-        solver: *options,
-        ..Default::default()
-    };
-    CorridorPlanner::new().plan(map, start, goal, radius, &options)
-}
-
 /// The safe radii of a chain of corridor centres for an agent of radius `radius`, written
 /// into `out` (0 at the first and last centre, which the problem pins): the simple bound
-/// of the module doc, ρₖ = min(mₖ₋₁, mₖ) − radius − margin (at least 0), with mₖ the exact
+/// of [`CorridorSmoother`], ρₖ = min(mₖ₋₁, mₖ) − radius − margin (at least 0), with mₖ the exact
 /// clearance of centre segment k ([`World::segment_clearance`], one query per segment).
 ///
 /// The clearance along a segment is at most its ends' clearance, so between centres a
-/// fraction of their room apart (as [`CorridorPlanner::plan_along`] samples them, and as
+/// fraction of their room apart (as [`CorridorSmoother::smooth_along`] samples them, and as
 /// the corridor map's neighbouring cells are) mₖ is close to the smaller end's clearance
-/// and the safe disks keep nearly all of the room. Measured against the widening of
-/// before (which tested the linear condition of the module doc piece by piece, up to
-/// three rounds): the same lengths, sharpest turns and follow times to four digits on the
-/// Moving AI maps, in a quarter of the time (`docs/corridor.md`).
-///
-/// ```
-/// use glam::DVec2;
-/// use pathsmooth::corridor::plan::safe_radii_into;
-/// use pathsmooth::{GridMap, GridWorld};
-/// let world = GridWorld::new(GridMap::from_rows(&["..........."; 5])?)?;
-/// let x = [0.5, 3.5, 5.5, 7.5, 10.5];
-/// let centres: Vec<DVec2> = x.iter().map(|&x| DVec2::new(x, 2.5)).collect();
-/// let mut safe = Vec::new();
-/// safe_radii_into(&world, &centres, 0.2, &mut safe);
-/// assert_eq!((safe[0], safe[4]), (0.0, 0.0));
-/// // In the middle the full clearance 2.5 (to the top and bottom borders), less r and
-/// // the margin (10⁻⁶ or 10³ tolerances, here 1.1·10⁻⁵); next to the pinned ends, the
-/// // clearance of the segment to the end (0.5 at the end cell's centre).
-/// assert!((safe[2] - (2.5 - 0.2 - 1.1e-5)).abs() < 1e-12);
-/// assert!((safe[1] - (0.5 - 0.2 - 1.1e-5)).abs() < 1e-12);
-/// # Ok::<(), pathsmooth::Error>(())
-/// ```
-pub fn safe_radii_into<W: World + ?Sized>(
+/// and the safe disks keep nearly all of the room.
+pub(crate) fn safe_radii_into<W: World + ?Sized>(
     world: &W,
     centers: &[DVec2],
     radius: f64,
@@ -689,7 +586,7 @@ fn drop_reversals<W: World + ?Sized>(world: &W, radius: f64, path: &mut Vec<DVec
     }
 }
 
-/// The most disks [`CorridorPlanner::plan_along`] samples along a route.
+/// The most disks [`CorridorSmoother::smooth_along`] samples along a route.
 const MAX_ROUTE_SAMPLES: usize = 1 << 16;
 
 /// The samples of a route: disk centres, the room the agent has at each (clearance −
@@ -700,7 +597,7 @@ struct Samples {
     vertex_at: Vec<usize>,
 }
 
-/// Samples `route` for [`CorridorPlanner::plan_along`]: every vertex (consecutive
+/// Samples `route` for [`CorridorSmoother::smooth_along`]: every vertex (consecutive
 /// duplicates once), and in between points at `spacing` times the room the agent has at
 /// the last sample (clearance − radius), clamped between the larger of 1/4096 of the
 /// route's length and `floor`, and `max_spacing` (default 1/8 of the length). A sample
@@ -794,7 +691,7 @@ fn margin_of<W: World + ?Sized>(world: &W) -> f64 {
     MARGIN.max(1e3 * world.tolerance())
 }
 
-/// Whether the tube argument of the module doc proves segment `k` of `path` clear: both
+/// Whether the tube argument of [`CorridorSmoother`] proves segment `k` of `path` clear: both
 /// ends within their safe disks (`safe`, from [`safe_radii_from_room`] with this
 /// world's margin m) give way to rounding by m/2, and one of them is positive, so the
 /// centre segment's room (≥ both) was not clamped. Then every point of the segment has
@@ -864,6 +761,7 @@ fn repair<W: World + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::corridor::graph::CorridorMap;
     use crate::grid::GridMap;
     use crate::validate::is_valid;
 
@@ -901,9 +799,9 @@ mod tests {
                 .corridor(DVec2::new(9.5, 1.0), DVec2::new(1.0, 5.5), radius)
                 .unwrap();
             let mut safe = Vec::new();
-            safe_radii_into(&cmap.cells(), &c.centers, radius, &mut safe);
+            safe_radii_into(&world.cells(), &c.centers, radius, &mut safe);
             let mut state = 0x2545_F491_4F6C_DD1D_u64;
-            let margin = margin_of(&cmap.cells());
+            let margin = margin_of(&world.cells());
             let grown: Vec<f64> = safe.iter().map(|&r| r + 0.5 * margin).collect();
             let (mut clipped, mut certified) = (0, 0);
             for _ in 0..2000 {
@@ -929,7 +827,7 @@ mod tests {
                     if tube_clears(margin, &c.centers, &safe, &loose, k) {
                         certified += 1;
                         let s = [loose[k], loose[k + 1]];
-                        assert!(is_valid(&cmap.cells(), &s, radius), "r = {radius}: {s:?}");
+                        assert!(is_valid(&world.cells(), &s, radius), "r = {radius}: {s:?}");
                     }
                 }
             }
@@ -952,16 +850,16 @@ mod tests {
         let route = world
             .find_path(DVec2::new(0.5, 3.5), DVec2::new(15.5, 2.5), 0.0)
             .unwrap();
-        let mut planner = CorridorPlanner::new();
+        let mut smoother = CorridorSmoother::new();
         let mut disks = Vec::new();
         for spacing in [0.25, 0.5, 1.0] {
             let o = CorridorParams {
                 spacing,
                 ..Default::default()
             };
-            let plan = planner.plan_along(&world, &route, 0.0, &o).unwrap();
-            assert!(is_valid(&world, &plan.path, 0.0), "spacing {spacing}");
-            disks.push(plan.corridor.len());
+            let out = smoother.smooth_along(&world, &route, 0.0, &o).unwrap();
+            assert!(is_valid(&world, &out.path, 0.0), "spacing {spacing}");
+            disks.push(out.corridor.len());
         }
         assert!(disks[0] > disks[1] && disks[1] > disks[2], "{disks:?}");
         for spacing in [0.0, -1.0, 1.5, f64::NAN] {
@@ -969,7 +867,7 @@ mod tests {
                 spacing,
                 ..Default::default()
             };
-            let e = planner.plan_along(&world, &route, 0.0, &o).unwrap_err();
+            let e = smoother.smooth_along(&world, &route, 0.0, &o).unwrap_err();
             assert!(
                 matches!(
                     e,
@@ -986,7 +884,6 @@ mod tests {
     #[test]
     fn the_repair_puts_offending_waypoints_back_on_their_centres() {
         let map = GridMap::from_rows(&["......", "......", "..@@..", "......"]).unwrap();
-        let cmap = CorridorMap::build(&map);
         let centers = [
             DVec2::new(0.5, 2.5),
             DVec2::new(1.5, 1.5),
@@ -1000,7 +897,7 @@ mod tests {
         let world = crate::GridWorld::new(map).unwrap();
         assert!(!is_valid(&world, &path, 0.0));
         // No safe disks: every segment is tested exactly.
-        let moved = repair(&cmap.cells(), &centers, &[0.0; 4], 0.0, &mut path).unwrap();
+        let moved = repair(&world.cells(), &centers, &[0.0; 4], 0.0, &mut path).unwrap();
         assert_eq!(moved, 2);
         assert_eq!(path, centers);
         assert!(is_valid(&world, &path, 0.0));
@@ -1010,14 +907,13 @@ mod tests {
     /// not returned: each segment only touches the corner, but the bend crosses the gap.
     #[test]
     fn the_repair_refuses_centres_that_bend_on_a_pinch() {
-        let map = GridMap::from_rows(&[".@", "@."]).unwrap();
-        let cmap = CorridorMap::build(&map);
+        let world = crate::GridWorld::new(GridMap::from_rows(&[".@", "@."]).unwrap()).unwrap();
         let centers = [
             DVec2::new(0.5, 0.5),
             DVec2::new(1.0, 1.0),
             DVec2::new(1.5, 1.5),
         ];
-        let cells = cmap.cells();
+        let cells = world.cells();
         assert!(centers
             .windows(2)
             .all(|s| cells.segment_is_clear(s[0], s[1], 0.0)));
@@ -1090,5 +986,35 @@ mod tests {
                 assert!(is_valid(&world, &swept, radius));
             }
         }
+    }
+
+    #[test]
+    fn the_default_runs_the_fixed_iteration_count() {
+        assert_eq!(
+            CorridorParams::default().solver.stop,
+            Stop::Iterations(CORRIDOR_ITERATIONS)
+        );
+    }
+
+    #[test]
+    fn a_window_needs_a_run_of_more_than_three_samples() {
+        assert_eq!(WINDOW_RUN, 3);
+    }
+
+    #[test]
+    fn safe_radii_are_the_segments_room_less_the_radius_and_margin() -> crate::Result<()> {
+        use crate::{GridMap, GridWorld};
+        let world = GridWorld::new(GridMap::from_rows(&["..........."; 5])?)?;
+        let x = [0.5, 3.5, 5.5, 7.5, 10.5];
+        let centres: Vec<DVec2> = x.iter().map(|&x| DVec2::new(x, 2.5)).collect();
+        let mut safe = Vec::new();
+        safe_radii_into(&world, &centres, 0.2, &mut safe);
+        assert_eq!((safe[0], safe[4]), (0.0, 0.0));
+        // In the middle the full clearance 2.5 (to the top and bottom borders), less r and
+        // the margin (10⁻⁶ or 10³ tolerances, here 1.1·10⁻⁵); next to the pinned ends, the
+        // clearance of the segment to the end (0.5 at the end cell's centre).
+        assert!((safe[2] - (2.5 - 0.2 - 1.1e-5)).abs() < 1e-12);
+        assert!((safe[1] - (0.5 - 0.2 - 1.1e-5)).abs() < 1e-12);
+        Ok(())
     }
 }
