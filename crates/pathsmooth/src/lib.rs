@@ -77,7 +77,7 @@ pub mod grid;
 #[cfg(feature = "serde")]
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 pub mod io;
-mod map_safe;
+pub mod map_safe;
 pub mod metrics;
 pub mod navmesh;
 mod pipeline;

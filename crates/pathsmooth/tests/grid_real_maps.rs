@@ -161,7 +161,7 @@ fn map_safe_smoothing_is_always_valid() {
     };
     for (name, map, scen) in maps {
         let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
-        let mut safe = MapSafe::new(&world);
+        let mut safe = MapSafe::new();
         let mut shortcutter = Shortcutter::new();
         for s in common::sample(&scen, 6) {
             let raw = astar(&map, s.start, s.goal).unwrap();
@@ -174,7 +174,7 @@ fn map_safe_smoothing_is_always_valid() {
                 if !is_valid(&world, &midpoint_cutter(input).unwrap(), radius) {
                     blind_invalid += 1;
                 }
-                let out = safe.smooth(input, radius, midpoint_cutter).unwrap();
+                let out = safe.smooth(&world, input, radius, midpoint_cutter).unwrap();
                 let r = validate(&world, &out, radius).unwrap();
                 assert!(
                     r.is_valid(),
@@ -199,10 +199,12 @@ fn map_safe_rejects_invalid_input() {
         return;
     };
     let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
-    let mut safe = MapSafe::new(&world);
+    let mut safe = MapSafe::new();
     // Straight across the whole map: through walls.
     let through = [DVec2::new(0.5, 0.5), DVec2::new(48.5, 48.5)];
-    let e = safe.smooth(&through, 0.0, midpoint_cutter).unwrap_err();
+    let e = safe
+        .smooth(&world, &through, 0.0, midpoint_cutter)
+        .unwrap_err();
     assert!(
         matches!(e, pathsmooth::Error::InvalidInputPath { .. }),
         "{e}"

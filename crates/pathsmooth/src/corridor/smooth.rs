@@ -218,14 +218,14 @@ pub(crate) const CORRIDOR_ITERATIONS: usize = 20;
 pub struct CorridorSmoother {
     solver: Solver,
     /// The refinement's scratch (map-aware adaptive Chaikin), lent to each call's world.
-    refiner: MapSafe<()>,
+    refiner: MapSafe,
 }
 
 impl Default for CorridorSmoother {
     fn default() -> Self {
         CorridorSmoother {
             solver: Solver::default(),
-            refiner: MapSafe::new(()),
+            refiner: MapSafe::new(),
         }
     }
 }
@@ -388,12 +388,15 @@ impl CorridorSmoother {
         let repaired = repair(world, &centers, &safe, radius, &mut path)?;
         drop_reversals(world, radius, &mut path);
         if let Some(refine) = params.refine {
-            let mut refiner = std::mem::replace(&mut self.refiner, MapSafe::new(())).rebind(world);
             let mut refined = Vec::with_capacity(path.len());
             // `repair` and `drop_reversals` leave the path clear (the strict test).
-            let done = refiner.chaikin_adaptive_of_clear_into(&path, radius, refine, &mut refined);
-            self.refiner = refiner.rebind(());
-            done?;
+            self.refiner.chaikin_adaptive_of_clear_into(
+                world,
+                &path,
+                radius,
+                refine,
+                &mut refined,
+            )?;
             path = refined;
         }
         Ok(CorridorPath {

@@ -1,5 +1,5 @@
 //! Dimension-free smoothing: corner cutting, splines, resampling and path variations.
-//! They know nothing of walls; see [`crate::map_safe`] for forms that never enter one and
+//! They know nothing of walls; see [`map_safe`](mod@crate::map_safe) for forms that never enter one and
 //! [`crate::validate`] for the checks.
 //!
 //! The most used entry points are re-exported here:

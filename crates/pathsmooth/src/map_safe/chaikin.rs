@@ -1,65 +1,10 @@
-//! Map-aware Chaikin: Chaikin's corner cutting with every corner cut as deeply as the
-//! walls allow ([`MapSafe::chaikin`], [`MapSafe::chaikin_adaptive`], [`map_chaikin`]).
-//!
-//! Chaikin's passes (see [`mod@crate::curve::chaikin`]) with a cut ratio chosen **per corner**:
-//! in each pass, walking the path from its start, interior vertex `P_i` is replaced by
-//! [`corner_cut`]`(P_{i−1}, P_i, P_{i+1}, t)` for the largest `t` in `r, r/2, …, r/32`
-//! (`r` = [`ChaikinParams::ratio`]) such that the cut segment between the two new points
-//! keeps clearance strictly above the radius (one capped distance query), the leg from the
-//! previous cut point is clear ([`segment_is_clear`]), and (radius 0) no new bend squeezes
-//! through a pinch ([`bend_pinch`]). When no cut fits, the corner is kept. The pass writes
-//! exactly the points each [`corner_cut`] was tested with (as
-//! [`chaikin_pass_ratios_into`](crate::curve::chaikin::chaikin_pass_ratios_into) would)
-//! and is repeated [`passes`](ChaikinParams::passes) times. Where walls are far, this is
-//! classic Chaikin bit for bit, pass by pass on the distinct points (where the two cut
-//! points of a reversal meet, the point is written once and the next pass cuts it).
-//!
-//! - **Why it stays valid.** Every segment and bend of the new pass is tested before it is
-//!   kept, with the same tests as the validator. A kept corner's leg lies on an input
-//!   segment, but its other end, the previous cut point, is rounded: where the segment
-//!   touches a wall corner (or runs at exactly the radius) the rounded leg may clip it.
-//!   Then the nearest cut corner before is kept too and the walk resumes from there; with
-//!   every corner kept the pass is its (valid) input, so this ends. (With the default
-//!   ratio ¼ on cell-centre paths the cut points are exact dyadic numbers on the segments
-//!   and this almost never happens; random ratios in the property tests hit it often.)
-//! - **Why strictly clear new points.** A path that touches a wall can be cut on the side
-//!   away from the wall only. A new vertex placed exactly on a wall corner (say a cut point
-//!   landing where a shortcut segment grazes a corner) could never be cut again, and the
-//!   turn would stay concentrated there.
-//! - **Parameters.** `ratio`: the deepest cut tried (¼ = Chaikin's rule; ½ cuts at
-//!   midpoints); `passes`: rounds of cutting (each at most doubles the points); `radius`:
-//!   the agent radius, as in the validator. `closed` must be false.
-//! - **Cost.** Per pass and vertex, at most six candidate cuts, each a capped distance
-//!   query and a segment test; so O(output × cells crossed per segment). A leg and bend
-//!   that no cut touched are not tested again.
-//!
-//! **Adaptive** ([`MapSafe::chaikin_adaptive`]): the same passes, but only the corners
-//! turning more than an angle limit are cut, as
-//! [`chaikin_adaptive`](crate::curve::chaikin::chaikin_adaptive) does; where walls are far
-//! the two give the same points. A corner the walls kept is tried again only after a cut
-//! moved it or a neighbour. The world is queried only at the corners being cut, so a pass
-//! over a long path with a few sharp corners costs O(n) arithmetic and a few queries (the
-//! corridor step refines its paths this way).
-//!
-//! ```
-//! use glam::DVec2;
-//! use pathsmooth::{ChaikinParams, GridMap, GridWorld, MapSafe};
-//! use pathsmooth::is_valid;
-//! // Around the wall cell (2, 1): the deepest cut (½) would clip it, ¼ does not.
-//! let map = GridWorld::new(GridMap::from_rows(&["....", "..@.", "....", "...."])?)?;
-//! let path = [DVec2::new(0.5, 0.5), DVec2::new(3.5, 0.5), DVec2::new(3.5, 3.5)];
-//! let one = ChaikinParams { ratio: 0.5, passes: 1, closed: false };
-//! let out = MapSafe::new(&map).chaikin(&path, 0.0, one)?;
-//! assert_eq!(out, [path[0], DVec2::new(2.75, 0.5), DVec2::new(3.5, 1.25), path[2]]);
-//! assert!(is_valid(&map, &out, 0.0));
-//! # Ok::<(), pathsmooth::Error>(())
-//! ```
+//! Map-aware Chaikin (see the module docs of `map_safe`).
 
 use std::f64::consts::PI;
 
 use glam::DVec2;
 
-use super::MapSafe;
+use super::{MapSafe, Run};
 use crate::curve::chaikin::{
     chaikin_output_len, corner_cut, max_output_points, AdaptiveParams, ChaikinParams, RefineReport,
 };
@@ -67,25 +12,9 @@ use crate::error::{Error, Result};
 use crate::geometry::{turn_angle, Point2};
 use crate::world::World;
 
-impl<W: World> MapSafe<W> {
-    /// Map-aware Chaikin: `params.passes` passes of corner cutting in which every corner
-    /// is cut as deeply as the map allows, at most `params.ratio` (see the module docs),
-    /// so a valid `path` gives a valid result for `radius`. Allocating form of
-    /// [`chaikin_into`](Self::chaikin_into).
-    ///
-    /// ```
-    /// use glam::DVec2;
-    /// use pathsmooth::{is_valid, GridMap, GridWorld, MapSafe};
-    /// use pathsmooth::curve::chaikin::ChaikinParams;
-    /// // The wall cell (2, 1) sits inside the corner: cuts there are shallower.
-    /// let map = GridWorld::new(GridMap::from_rows(&["....", "..@.", "....", "...."])?)?;
-    /// let path = [DVec2::new(0.5, 0.5), DVec2::new(3.5, 0.5), DVec2::new(3.5, 3.5)];
-    /// let mut safe = MapSafe::new(&map);
-    /// let out = safe.chaikin(&path, 0.0, ChaikinParams::default())?;
-    /// assert!(is_valid(&map, &out, 0.0) && out.len() > 10);
-    /// # Ok::<(), pathsmooth::Error>(())
-    /// ```
-    pub fn chaikin<P: Point2>(
+impl<W: World + ?Sized> Run<'_, W> {
+    /// See [`MapSafe::chaikin`].
+    fn chaikin<P: Point2>(
         &mut self,
         path: &[P],
         radius: f64,
@@ -96,15 +25,8 @@ impl<W: World> MapSafe<W> {
         Ok(out)
     }
 
-    /// [`chaikin`](Self::chaikin) into `out` (cleared first). Once the scratch buffers and
-    /// `out` have grown, further calls allocate nothing.
-    ///
-    /// Errors: [`Error::EmptyPath`], [`Error::NonFinite`], [`Error::BadParameter`] (radius,
-    /// ratio, or `closed`: open paths only), [`Error::OutputTooLarge`],
-    /// [`Error::OutsideWorld`] for a point outside the world's bounds,
-    /// [`Error::InvalidInputPath`] when `path` is not valid itself. On error `out` is
-    /// left empty.
-    pub fn chaikin_into<P: Point2>(
+    /// See [`MapSafe::chaikin_into`].
+    fn chaikin_into<P: Point2>(
         &mut self,
         path: &[P],
         radius: f64,
@@ -127,36 +49,13 @@ impl<W: World> MapSafe<W> {
         if report.passes == 0 {
             out.extend_from_slice(path);
         } else {
-            out.extend(self.cur.iter().map(|&p| P::from_dvec2(p)));
+            out.extend(self.b.cur.iter().map(|&p| P::from_dvec2(p)));
         }
         Ok(())
     }
 
-    /// Map-aware adaptive Chaikin: the passes of [`chaikin`](Self::chaikin), but in each
-    /// only the corners turning by more than `params.angle_limit` are cut (each as deeply
-    /// as the walls allow, at most `params.ratio`), until no corner is sharper than the
-    /// limit, none of the sharp ones can be cut, or `params.max_passes` passes have run.
-    /// A valid `path` gives a valid result for `radius`. Allocating form of
-    /// [`chaikin_adaptive_into`](Self::chaikin_adaptive_into).
-    ///
-    /// It is [`chaikin_adaptive`](crate::curve::chaikin::chaikin_adaptive) made map-aware
-    /// the way [`chaikin`](Self::chaikin) is classic Chaikin made map-aware: away from walls
-    /// the two give the same points.
-    ///
-    /// ```
-    /// use glam::DVec2;
-    /// use pathsmooth::curve::chaikin::AdaptiveParams;
-    /// use pathsmooth::{is_valid, GridMap, GridWorld, MapSafe};
-    /// let map = GridWorld::new(GridMap::from_rows(&["....", "..@.", "....", "...."])?)?;
-    /// // A straight run, then a right angle next to the wall cell (2, 1).
-    /// let path = [DVec2::new(0.5, 0.5), DVec2::new(2.0, 0.5), DVec2::new(3.5, 0.5), DVec2::new(3.5, 3.5)];
-    /// let params = AdaptiveParams { angle_limit: 20f64.to_radians(), ..Default::default() };
-    /// let out = MapSafe::new(&map).chaikin_adaptive(&path, 0.0, params)?;
-    /// assert!(is_valid(&map, &out, 0.0));
-    /// assert!(out.contains(&path[1])); // straight on: not a corner to cut
-    /// # Ok::<(), pathsmooth::Error>(())
-    /// ```
-    pub fn chaikin_adaptive<P: Point2>(
+    /// See [`MapSafe::chaikin_adaptive`].
+    fn chaikin_adaptive<P: Point2>(
         &mut self,
         path: &[P],
         radius: f64,
@@ -167,21 +66,8 @@ impl<W: World> MapSafe<W> {
         Ok(out)
     }
 
-    /// [`chaikin_adaptive`](Self::chaikin_adaptive) into `out` (cleared first), with what
-    /// it did: passes run, corners cut, and whether it ended with no corner sharper than
-    /// the limit (`converged`; `false` when the pass budget ran out or walls kept a sharp
-    /// corner). Once the scratch buffers and `out` have grown, further calls allocate
-    /// nothing.
-    ///
-    /// Cost: one validation of the input, then per pass O(n) turn angles plus the world
-    /// tests of [`chaikin`](Self::chaikin) at the corners being cut and their neighbours
-    /// only: a leg and bend of the pass's input that no cut touched are not tested again.
-    ///
-    /// Errors: those of [`chaikin_into`](Self::chaikin_into) (a bad angle limit or ratio
-    /// is [`Error::BadParameter`]), and [`Error::BadParameter`] for an `outlier_limit`:
-    /// dropping vertices is not a corner cut, and a valid path has no outliers to drop.
-    /// On error `out` is left empty.
-    pub fn chaikin_adaptive_into<P: Point2>(
+    /// See [`MapSafe::chaikin_adaptive_into`].
+    fn chaikin_adaptive_into<P: Point2>(
         &mut self,
         path: &[P],
         radius: f64,
@@ -191,10 +77,8 @@ impl<W: World> MapSafe<W> {
         self.adaptive_into(path, radius, params, out, false)
     }
 
-    /// [`chaikin_adaptive_into`](Self::chaikin_adaptive_into) for a `path` the caller has
-    /// just found clear ([`path_is_clear`] for `radius`, the strict test): the input is not
-    /// tested again (the corridor step refines the path its repair has checked).
-    pub(crate) fn chaikin_adaptive_of_clear_into(
+    /// See [`MapSafe::chaikin_adaptive_of_clear_into`].
+    fn chaikin_adaptive_of_clear_into(
         &mut self,
         path: &[DVec2],
         radius: f64,
@@ -218,7 +102,7 @@ impl<W: World> MapSafe<W> {
         check_adaptive(&params)?;
         let strict = if known_clear {
             self.copy_input(path, radius)?;
-            debug_assert!(self.is_clear(&self.input, radius), "not clear");
+            debug_assert!(self.is_clear(&self.b.input, radius), "not clear");
             true
         } else {
             self.load_input(path, radius)?
@@ -230,12 +114,12 @@ impl<W: World> MapSafe<W> {
             Some(params.angle_limit),
             strict,
         )?;
-        out.extend(self.cur.iter().map(|&p| P::from_dvec2(p)));
+        out.extend(self.b.cur.iter().map(|&p| P::from_dvec2(p)));
         Ok(report)
     }
 
-    /// Runs up to `passes` passes of corner cutting on `self.input` (loaded and valid),
-    /// leaving the result in `self.cur` (the distinct points of the input when no pass
+    /// Runs up to `passes` passes of corner cutting on `self.b.input` (loaded and valid),
+    /// leaving the result in `self.b.cur` (the distinct points of the input when no pass
     /// ran, which happens when fewer than 3 remain). Every interior corner is cut, or with
     /// a `limit` only those turning by more; the loop ends early when there is no corner
     /// to cut or none of them can be. A corner the walls kept is tried again only once a
@@ -249,12 +133,12 @@ impl<W: World> MapSafe<W> {
         limit: Option<f64>,
         strict: bool,
     ) -> Result<RefineReport> {
-        let mut cur = std::mem::take(&mut self.cur);
-        let mut next = std::mem::take(&mut self.next);
+        let mut cur = std::mem::take(&mut self.b.cur);
+        let mut next = std::mem::take(&mut self.b.next);
         // Duplicates carry no corner to cut; passes run on the distinct points.
-        dedup_into(&self.input, &mut cur);
-        self.fresh.clear();
-        self.fresh.resize(cur.len(), true);
+        dedup_into(&self.b.input, &mut cur);
+        self.b.fresh.clear();
+        self.b.fresh.resize(cur.len(), true);
         let mut report = RefineReport::default();
         // Classic Chaikin with no corner returns its input; the adaptive form runs a pass
         // to find there is no corner sharper than the limit.
@@ -285,43 +169,43 @@ impl<W: World> MapSafe<W> {
                 break;
             }
             self.choose_ratios(&cur, radius, ratio, strict);
-            let cuts = self.ratios.iter().filter(|&&t| t > 0.0).count();
+            let cuts = self.b.ratios.iter().filter(|&&t| t > 0.0).count();
             if cuts == 0 {
                 break;
             }
             report.cuts += cuts;
             self.write_pass(&cur, &mut next);
             std::mem::swap(&mut cur, &mut next);
-            std::mem::swap(&mut self.fresh, &mut self.next_fresh);
+            std::mem::swap(&mut self.b.fresh, &mut self.b.next_fresh);
         }
         debug_assert!(
             !strict || self.is_clear(&cur, radius),
             "map-aware Chaikin made {cur:?}"
         );
-        (self.cur, self.next) = (cur, next);
+        (self.b.cur, self.b.next) = (cur, next);
         result.map(|()| report)
     }
 
-    /// Marks in `self.wanted` the interior corners of `path` to cut: the sharp ones (all
+    /// Marks in `self.b.wanted` the interior corners of `path` to cut: the sharp ones (all
     /// of them, or with a `limit` those turning by more, as
     /// [`chaikin_adaptive`](crate::curve::chaikin::chaikin_adaptive) decides) next to a
     /// fresh point. Returns whether any corner is sharp, and whether any is marked.
     fn mark_corners(&mut self, path: &[DVec2], limit: Option<f64>) -> (bool, bool) {
         let n = path.len();
         let sharp_turn = limit.map(SharpTurn::new);
-        self.wanted.clear();
-        self.wanted.resize(n, false);
+        self.b.wanted.clear();
+        self.b.wanted.resize(n, false);
         let sharp = |i: usize| {
             sharp_turn
                 .as_ref()
                 .is_none_or(|s| s.at(path[i - 1], path[i], path[i + 1]))
         };
-        let fresh = |i: usize| self.fresh[i - 1] || self.fresh[i] || self.fresh[i + 1];
+        let fresh = |i: usize| self.b.fresh[i - 1] || self.b.fresh[i] || self.b.fresh[i + 1];
         let mut any_wanted = false;
         for i in 1..n - 1 {
             // Only corners by a fresh point are tested: after the first pass most are not.
             let wanted = fresh(i) && sharp(i);
-            self.wanted[i] = wanted;
+            self.b.wanted[i] = wanted;
             any_wanted |= wanted;
         }
         // With nothing to cut, whether a corner the walls kept is still sharp says whether
@@ -330,25 +214,25 @@ impl<W: World> MapSafe<W> {
         (any_sharp, any_wanted)
     }
 
-    /// Writes the pass `self.ratios` chose on `path` into `out` without consecutive
+    /// Writes the pass `self.b.ratios` chose on `path` into `out` without consecutive
     /// duplicates, as [`chaikin_pass_ratios_into`](crate::curve::chaikin::chaikin_pass_ratios_into)
     /// and a dedup would (the points each [`corner_cut`] was tested with), and marks the
-    /// cut points fresh in `self.next_fresh`. O(n).
+    /// cut points fresh in `self.b.next_fresh`. O(n).
     fn write_pass(&mut self, path: &[DVec2], out: &mut Vec<DVec2>) {
         let n = path.len();
         out.clear();
-        self.next_fresh.clear();
+        self.b.next_fresh.clear();
         let mut push = |p: DVec2, fresh: bool| {
             if out.last() == Some(&p) {
-                *self.next_fresh.last_mut().expect("a point before") |= fresh;
+                *self.b.next_fresh.last_mut().expect("a point before") |= fresh;
             } else {
                 out.push(p);
-                self.next_fresh.push(fresh);
+                self.b.next_fresh.push(fresh);
             }
         };
         push(path[0], false);
         for i in 1..n - 1 {
-            let t = self.ratios[i];
+            let t = self.b.ratios[i];
             if t == 0.0 {
                 push(path[i], false);
             } else {
@@ -361,18 +245,18 @@ impl<W: World> MapSafe<W> {
     }
 
     /// Picks, for every interior vertex of the (valid, duplicate-free) `path` marked in
-    /// `self.wanted`, the largest cut ratio in `ratio, ratio/2, …, ratio/2^HALVINGS` whose
+    /// `self.b.wanted`, the largest cut ratio in `ratio, ratio/2, …, ratio/2^HALVINGS` whose
     /// new points keep the path valid, or 0 (keep the corner; always for unmarked
-    /// vertices); writes them to `self.ratios`. See the module docs.
+    /// vertices); writes them to `self.b.ratios`. See the module docs.
     /// `strict`: the input passed the strict test (else it is valid only within the
     /// validator's tolerance, and where a kept leg fails the strict test every corner is
     /// kept: the pass returns its input).
     fn choose_ratios(&mut self, path: &[DVec2], radius: f64, ratio: f64, strict: bool) {
         let n = path.len();
-        self.ratios.clear();
-        self.ratios.resize(n, 0.0);
-        self.forced.clear();
-        self.forced.resize(n, false);
+        self.b.ratios.clear();
+        self.b.ratios.resize(n, 0.0);
+        self.b.forced.clear();
+        self.b.forced.resize(n, false);
         let mut tail = Tail {
             before: None,
             last: path[0],
@@ -380,19 +264,19 @@ impl<W: World> MapSafe<W> {
         // `tails[i]`: the end of the path built before the cut corner i, to walk again from
         // i. Written at the cuts only and read only there (`ratios[i] > 0`), so entries of
         // earlier passes may stay.
-        if self.tails.len() < n {
-            self.tails.resize(n, tail);
+        if self.b.tails.len() < n {
+            self.b.tails.resize(n, tail);
         }
         let mut i = 1;
         while i < n {
-            self.ratios[i] = 0.0;
+            self.b.ratios[i] = 0.0;
             if i < n - 1
-                && self.wanted[i]
-                && !self.forced[i]
+                && self.b.wanted[i]
+                && !self.b.forced[i]
                 && let Some((t, after)) = self.deepest_cut(path, i, tail, radius, ratio)
             {
-                self.ratios[i] = t;
-                self.tails[i] = tail;
+                self.b.ratios[i] = t;
+                self.b.tails[i] = tail;
                 tail = after;
                 i += 1;
                 continue;
@@ -419,15 +303,15 @@ impl<W: World> MapSafe<W> {
                     tail = after;
                     i += 1;
                 }
-                None => match (1..i).rev().find(|&j| self.ratios[j] > 0.0) {
+                None => match (1..i).rev().find(|&j| self.b.ratios[j] > 0.0) {
                     Some(j) => {
-                        self.forced[j] = true;
-                        tail = self.tails[j];
+                        self.b.forced[j] = true;
+                        tail = self.b.tails[j];
                         i = j;
                     }
                     None => {
                         debug_assert!(!strict, "the input prefix is valid");
-                        self.ratios.fill(0.0);
+                        self.b.ratios.fill(0.0);
                         return;
                     }
                 },
@@ -490,7 +374,7 @@ impl<W: World> MapSafe<W> {
     /// [`extend`](Self::extend) once the segment from `a` to `b` is known to be clear: the
     /// leg from the tail to `a` and the new bends.
     fn append(&self, tail: Tail, a: DVec2, b: DVec2, radius: f64) -> Option<Tail> {
-        let world = &self.world;
+        let world = self.world;
         let mut t = tail;
         for p in [a, b] {
             if p == t.last {
@@ -510,6 +394,130 @@ impl<W: World> MapSafe<W> {
             };
         }
         Some(t)
+    }
+}
+
+/// Map-aware Chaikin, classic and adaptive.
+impl MapSafe {
+    /// Map-aware Chaikin: `params.passes` passes of corner cutting in which every corner
+    /// is cut as deeply as the map allows, at most `params.ratio` (see the module docs),
+    /// so a valid `path` gives a valid result for `radius`. Allocating form of
+    /// [`chaikin_into`](Self::chaikin_into).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::{is_valid, GridMap, GridWorld, MapSafe};
+    /// use pathsmooth::curve::chaikin::ChaikinParams;
+    /// // The wall cell (2, 1) sits inside the corner: cuts there are shallower.
+    /// let map = GridWorld::new(GridMap::from_rows(&["....", "..@.", "....", "...."])?)?;
+    /// let path = [DVec2::new(0.5, 0.5), DVec2::new(3.5, 0.5), DVec2::new(3.5, 3.5)];
+    /// let mut safe = MapSafe::new();
+    /// let out = safe.chaikin(&map, &path, 0.0, ChaikinParams::default())?;
+    /// assert!(is_valid(&map, &out, 0.0) && out.len() > 10);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn chaikin<W: World + ?Sized, P: Point2>(
+        &mut self,
+        world: &W,
+        path: &[P],
+        radius: f64,
+        params: ChaikinParams,
+    ) -> Result<Vec<P>> {
+        self.on(world).chaikin(path, radius, params)
+    }
+
+    /// [`chaikin`](Self::chaikin) into `out` (cleared first). Once the scratch buffers and
+    /// `out` have grown, further calls allocate nothing.
+    ///
+    /// Errors: [`Error::EmptyPath`], [`Error::NonFinite`], [`Error::BadParameter`] (radius,
+    /// ratio, or `closed`: open paths only), [`Error::OutputTooLarge`],
+    /// [`Error::OutsideWorld`] for a point outside the world's bounds,
+    /// [`Error::InvalidInputPath`] when `path` is not valid itself. On error `out` is
+    /// left empty.
+    pub fn chaikin_into<W: World + ?Sized, P: Point2>(
+        &mut self,
+        world: &W,
+        path: &[P],
+        radius: f64,
+        params: ChaikinParams,
+        out: &mut Vec<P>,
+    ) -> Result<()> {
+        self.on(world).chaikin_into(path, radius, params, out)
+    }
+
+    /// Map-aware adaptive Chaikin: the passes of [`chaikin`](Self::chaikin), but in each
+    /// only the corners turning by more than `params.angle_limit` are cut (each as deeply
+    /// as the walls allow, at most `params.ratio`), until no corner is sharper than the
+    /// limit, none of the sharp ones can be cut, or `params.max_passes` passes have run.
+    /// A valid `path` gives a valid result for `radius`. Allocating form of
+    /// [`chaikin_adaptive_into`](Self::chaikin_adaptive_into).
+    ///
+    /// It is [`chaikin_adaptive`](crate::curve::chaikin::chaikin_adaptive) made map-aware
+    /// the way [`chaikin`](Self::chaikin) is classic Chaikin made map-aware: away from walls
+    /// the two give the same points.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::curve::chaikin::AdaptiveParams;
+    /// use pathsmooth::{is_valid, GridMap, GridWorld, MapSafe};
+    /// let map = GridWorld::new(GridMap::from_rows(&["....", "..@.", "....", "...."])?)?;
+    /// // A straight run, then a right angle next to the wall cell (2, 1).
+    /// let path = [DVec2::new(0.5, 0.5), DVec2::new(2.0, 0.5), DVec2::new(3.5, 0.5), DVec2::new(3.5, 3.5)];
+    /// let params = AdaptiveParams { angle_limit: 20f64.to_radians(), ..Default::default() };
+    /// let out = MapSafe::new().chaikin_adaptive(&map, &path, 0.0, params)?;
+    /// assert!(is_valid(&map, &out, 0.0));
+    /// assert!(out.contains(&path[1])); // straight on: not a corner to cut
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn chaikin_adaptive<W: World + ?Sized, P: Point2>(
+        &mut self,
+        world: &W,
+        path: &[P],
+        radius: f64,
+        params: AdaptiveParams,
+    ) -> Result<Vec<P>> {
+        self.on(world).chaikin_adaptive(path, radius, params)
+    }
+
+    /// [`chaikin_adaptive`](Self::chaikin_adaptive) into `out` (cleared first), with what
+    /// it did: passes run, corners cut, and whether it ended with no corner sharper than
+    /// the limit (`converged`; `false` when the pass budget ran out or walls kept a sharp
+    /// corner). Once the scratch buffers and `out` have grown, further calls allocate
+    /// nothing.
+    ///
+    /// Cost: one validation of the input, then per pass O(n) turn angles plus the world
+    /// tests of [`chaikin`](Self::chaikin) at the corners being cut and their neighbours
+    /// only: a leg and bend of the pass's input that no cut touched are not tested again.
+    ///
+    /// Errors: those of [`chaikin_into`](Self::chaikin_into) (a bad angle limit or ratio
+    /// is [`Error::BadParameter`]), and [`Error::BadParameter`] for an `outlier_limit`:
+    /// dropping vertices is not a corner cut, and a valid path has no outliers to drop.
+    /// On error `out` is left empty.
+    pub fn chaikin_adaptive_into<W: World + ?Sized, P: Point2>(
+        &mut self,
+        world: &W,
+        path: &[P],
+        radius: f64,
+        params: AdaptiveParams,
+        out: &mut Vec<P>,
+    ) -> Result<RefineReport> {
+        self.on(world)
+            .chaikin_adaptive_into(path, radius, params, out)
+    }
+
+    /// [`chaikin_adaptive_into`](Self::chaikin_adaptive_into) for a `path` the caller has
+    /// just found clear ([`path_is_clear`] for `radius`, the strict test): the input is not
+    /// tested again (the corridor step refines the path its repair has checked).
+    pub(crate) fn chaikin_adaptive_of_clear_into<W: World + ?Sized>(
+        &mut self,
+        world: &W,
+        path: &[DVec2],
+        radius: f64,
+        params: AdaptiveParams,
+        out: &mut Vec<DVec2>,
+    ) -> Result<RefineReport> {
+        self.on(world)
+            .chaikin_adaptive_of_clear_into(path, radius, params, out)
     }
 }
 
@@ -533,7 +541,7 @@ pub fn map_chaikin<W: World + ?Sized, P: Point2>(
     radius: f64,
     params: ChaikinParams,
 ) -> Result<Vec<P>> {
-    MapSafe::new(world).chaikin(path, radius, params)
+    MapSafe::new().chaikin(world, path, radius, params)
 }
 
 /// Checks `params` for [`MapSafe::chaikin_adaptive_into`]: valid, and no outlier limit.
@@ -625,7 +633,8 @@ mod tests {
     #[test]
     fn strict_clearance_test_agrees_with_the_distance_field() {
         let world = world(&["..@.", "....", ".@..", "...."]);
-        let safe = MapSafe::new(&world);
+        let mut safe = MapSafe::new();
+        let safe = safe.on(&world);
         for x in -2..=18 {
             for y in -2..=18 {
                 let p = DVec2::new(x as f64 / 4.0, y as f64 / 4.0);

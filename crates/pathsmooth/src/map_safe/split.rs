@@ -1,49 +1,8 @@
-//! Any smoother made map-safe: split the path at the corners the smoother cannot cut
-//! ([`MapSafe::smooth`], [`map_safe`]).
-//!
-//! **Strategy (divide and keep the corner).**
-//! 1. Smooth the whole path and validate the result. If it is valid, keep it.
-//! 2. Otherwise split the input at the interior vertex nearest the first collision of the
-//!    smoothed path (the corner the smoother cut too deeply; the middle vertex when the
-//!    smoother failed or moved the endpoints). That vertex is kept as a hard corner and the
-//!    two pieces are treated the same way. Smoothers keep their endpoints, so smoothed
-//!    pieces join at the split vertex. A piece of two points is a single input segment and
-//!    is kept as it is, which is valid because the input is; so splitting ends, and only
-//!    the corners where smoothing collides lose their smoothing.
-//! 3. Joints: two valid pieces meeting at a vertex can only make the whole path invalid by
-//!    bending through a pinch vertex there (radius 0). Such a joint turns both its pieces
-//!    back into the input (which bends there validly), repeated until no joint is bad.
-//!    A final validation guards the result; should it ever fail, the input is returned.
-//!
-//! A smoothed piece is rejected (and split) when the smoother fails on it, returns a
-//! non-finite point, or does not keep the piece's endpoints. Errors from the smoother on
-//! the whole path are returned, since they usually mean bad parameters.
-//!
-//! **Cost.** One smoothing and one validation when nothing collides; each colliding corner
-//! costs a smoothing and validation of the piece holding it, so O(n · c) point work for c
-//! kept corners (O(n²) in the worst case, where every corner collides). [`MapSafe`] keeps
-//! the map's distance field for repeated use.
-//!
-//! ```
-//! use glam::DVec2;
-//! use pathsmooth::curve::{chaikin, ChaikinParams};
-//! use pathsmooth::{is_valid, map_safe, GridMap, GridWorld};
-//! // A path around the corner of a wall; cutting the corner clips the wall.
-//! let map = GridWorld::new(GridMap::from_rows(&["....", "@@@.", "@@@.", "@@@."])?)?;
-//! let path = [DVec2::new(0.5, 0.5), DVec2::new(3.5, 0.5), DVec2::new(3.5, 3.5)];
-//! // Wall-blind corner cutting: one Chaikin pass at ratio ½ replaces each corner by the
-//! // midpoints of its two legs.
-//! let midpoints = ChaikinParams { ratio: 0.5, passes: 1, closed: false };
-//! let cut = |p: &[DVec2]| chaikin(p, midpoints);
-//! assert!(!is_valid(&map, &cut(&path)?, 0.0));
-//! let safe = map_safe(&map, &path, 0.0, cut)?;
-//! assert!(is_valid(&map, &safe, 0.0));
-//! # Ok::<(), pathsmooth::Error>(())
-//! ```
+//! Any smoother split at the corners it cannot cut (see the module docs of `map_safe`).
 
 use glam::DVec2;
 
-use super::MapSafe;
+use super::{MapSafe, Run};
 #[cfg(doc)]
 use crate::error::Error;
 use crate::error::Result;
@@ -57,14 +16,9 @@ struct Piece {
     smoothed: Option<Vec<DVec2>>,
 }
 
-impl<W: World> MapSafe<W> {
-    /// Smooths `path` with `smoother`, returning a path valid for `radius`.
-    ///
-    /// Errors: [`Error::EmptyPath`], [`Error::NonFinite`], [`Error::BadParameter`] (radius),
-    /// [`Error::OutsideWorld`] for a point outside the world's bounds,
-    /// [`Error::InvalidInputPath`] when `path` is not valid itself, and any error the
-    /// smoother returns on the whole path.
-    pub fn smooth<P: Point2>(
+impl<W: World + ?Sized> Run<'_, W> {
+    /// See [`MapSafe::smooth`].
+    fn smooth<P: Point2>(
         &mut self,
         path: &[P],
         radius: f64,
@@ -74,7 +28,7 @@ impl<W: World> MapSafe<W> {
         if path.len() < 3 {
             return Ok(path.to_vec());
         }
-        let input = std::mem::take(&mut self.input);
+        let input = std::mem::take(&mut self.b.input);
         // The whole path first, so that the smoother's own errors reach the caller.
         let whole = smoother(&input);
         let out = whole.map(|whole| {
@@ -93,11 +47,11 @@ impl<W: World> MapSafe<W> {
                 path.to_vec()
             }
             Err(e) => {
-                self.input = input;
+                self.b.input = input;
                 return Err(e);
             }
         };
-        self.input = input;
+        self.b.input = input;
         Ok(out)
     }
 
@@ -165,7 +119,7 @@ impl<W: World> MapSafe<W> {
         {
             return Some(None);
         }
-        first_problem(&self.world, out, radius).map(|(_, at)| Some(at))
+        first_problem(self.world, out, radius).map(|(_, at)| Some(at))
     }
 
     /// Reverts to the input both pieces around any joint whose bend the world refuses (a
@@ -198,6 +152,25 @@ impl<W: World> MapSafe<W> {
     }
 }
 
+/// Any smoother, split at the corners it cannot cut.
+impl MapSafe {
+    /// Smooths `path` with `smoother`, returning a path valid for `radius`.
+    ///
+    /// Errors: [`Error::EmptyPath`], [`Error::NonFinite`], [`Error::BadParameter`] (radius),
+    /// [`Error::OutsideWorld`] for a point outside the world's bounds,
+    /// [`Error::InvalidInputPath`] when `path` is not valid itself, and any error the
+    /// smoother returns on the whole path.
+    pub fn smooth<W: World + ?Sized, P: Point2>(
+        &mut self,
+        world: &W,
+        path: &[P],
+        radius: f64,
+        smoother: impl FnMut(&[DVec2]) -> Result<Vec<DVec2>>,
+    ) -> Result<Vec<P>> {
+        self.on(world).smooth(path, radius, smoother)
+    }
+}
+
 /// Map-safe smoothing of a valid `path` with `smoother` (see the module docs for the
 /// strategy): the result is always valid on `world` for `radius`.
 ///
@@ -219,7 +192,7 @@ pub fn map_safe<W: World + ?Sized, P: Point2>(
     radius: f64,
     smoother: impl FnMut(&[DVec2]) -> Result<Vec<DVec2>>,
 ) -> Result<Vec<P>> {
-    MapSafe::new(world).smooth(path, radius, smoother)
+    MapSafe::new().smooth(world, path, radius, smoother)
 }
 
 fn points<'a>(path: &'a [DVec2], piece: &'a Piece) -> &'a [DVec2] {

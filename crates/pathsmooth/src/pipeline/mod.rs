@@ -92,9 +92,10 @@ pub struct Pipeline<W> {
     radius: f64,
     steps: Vec<Step>,
     report: PipelineReport,
-    // Scratch, lent to borrowed-world step objects for the duration of a run.
+    // Scratch of the steps, the navmesh query and the portals: the pipeline owns every
+    // buffer, so steady-state runs allocate nothing.
     shortcutter: Shortcutter,
-    map_safe: MapSafe<()>,
+    map_safe: MapSafe,
     query: NavMeshQuery,
     portals: Vec<Portal>,
     corridor: CorridorSmoother,
@@ -136,7 +137,7 @@ impl<W: World> Pipeline<W> {
             steps: Vec::new(),
             report: PipelineReport::default(),
             shortcutter: Shortcutter::new(),
-            map_safe: MapSafe::new(()),
+            map_safe: MapSafe::new(),
             query: NavMeshQuery::new(),
             portals: Vec::new(),
             corridor: CorridorSmoother::new(),
@@ -350,12 +351,9 @@ impl<W: World> Pipeline<W> {
         let (start, goal) = (input[0], input[input.len() - 1]);
         match step {
             Step::Shortcut => self.shortcutter.shortcut_into(world, input, radius, out),
-            Step::Chaikin(params) => {
-                let mut m = std::mem::replace(&mut self.map_safe, MapSafe::new(())).rebind(world);
-                let r = m.chaikin_into(input, radius, *params, out);
-                self.map_safe = m.rebind(());
-                r
-            }
+            Step::Chaikin(params) => self
+                .map_safe
+                .chaikin_into(world, input, radius, *params, out),
             Step::CatmullRom(params) => {
                 self.smooth_by(input, out, |p: &[DVec2]| catmull_rom(p, params))
             }
@@ -410,10 +408,9 @@ impl<W: World> Pipeline<W> {
         out: &mut Vec<DVec2>,
         smoother: impl FnMut(&[DVec2]) -> Result<Vec<DVec2>>,
     ) -> Result<()> {
-        let mut m = std::mem::replace(&mut self.map_safe, MapSafe::new(())).rebind(&self.world);
-        let r = m.smooth(input, self.radius, smoother);
-        self.map_safe = m.rebind(());
-        *out = r?;
+        *out = self
+            .map_safe
+            .smooth(&self.world, input, self.radius, smoother)?;
         Ok(())
     }
 
