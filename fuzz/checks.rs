@@ -156,10 +156,10 @@ pub fn curves(data: &[u8]) {
         passes: u32::from(input.byte() % 7),
         closed: input.byte() & 1 == 1,
     };
-    if let Ok(out) = chaikin(&path, classic) {
+    if let Ok(out) = chaikin(&path, &classic) {
         ok(&out);
     }
-    if let Ok(out) = chaikin(&path3, classic) {
+    if let Ok(out) = chaikin(&path3, &classic) {
         ok3(&out);
     }
     if let Ok(len) = chaikin_output_len(path.len(), classic.passes, classic.closed)
@@ -167,7 +167,7 @@ pub fn curves(data: &[u8]) {
     {
         let mut buf = path.clone();
         buf.resize(len.max(path.len()), DVec2::ZERO);
-        if let Ok(n) = chaikin_in_place(&mut buf, path.len(), classic) {
+        if let Ok(n) = chaikin_in_place(&mut buf, path.len(), &classic) {
             ok(&buf[..n]);
         }
     }
@@ -177,7 +177,7 @@ pub fn curves(data: &[u8]) {
         ratio: input.number(),
         max_passes: u32::from(input.byte() % 6),
     };
-    if let Ok(out) = chaikin_adaptive(&path, adaptive) {
+    if let Ok(out) = chaikin_adaptive(&path, &adaptive) {
         ok(&out);
     }
     let ends = [Ends::Doubled, Ends::Reflected, Ends::Closed][input.below(3)];
@@ -280,7 +280,7 @@ pub fn map_smoothers(data: &[u8]) {
         passes: u32::from(input.byte() % 4),
         closed: false,
     };
-    if let Ok(out) = map_chaikin(&world, &path, radius, params) {
+    if let Ok(out) = map_chaikin(&world, &path, radius, &params) {
         assert!(
             all_finite(&out) && ends_kept(&out),
             "map chaikin moved an end"

@@ -164,7 +164,7 @@ pub fn smooth_curve<P: Point>(method: CurveMethod, p: &CurveParams, path: &[P]) 
     match method {
         CurveMethod::Chaikin => chaikin(
             path,
-            ChaikinParams {
+            &ChaikinParams {
                 ratio: p.ratio,
                 passes: p.passes,
                 closed: p.closed,
@@ -172,7 +172,7 @@ pub fn smooth_curve<P: Point>(method: CurveMethod, p: &CurveParams, path: &[P]) 
         ),
         CurveMethod::AdaptiveChaikin => chaikin_adaptive(
             path,
-            AdaptiveParams {
+            &AdaptiveParams {
                 angle_limit: p.angle_limit.to_radians(),
                 outlier_limit: p.outlier_limit.map(f64::to_radians),
                 ratio: p.ratio,

@@ -97,7 +97,7 @@ fn contenders(c: &mut Criterion, group: &str, id: Option<usize>, path: &[DVec2],
     g.bench_function(name("in_place"), |b| {
         b.iter(|| {
             buf[..n].copy_from_slice(black_box(path));
-            black_box(chaikin_in_place(&mut buf, n, params).unwrap())
+            black_box(chaikin_in_place(&mut buf, n, &params).unwrap())
         })
     });
     drop(buf);
@@ -105,14 +105,14 @@ fn contenders(c: &mut Criterion, group: &str, id: Option<usize>, path: &[DVec2],
     let mut out = Vec::new();
     g.bench_function(name("into"), |b| {
         b.iter(|| {
-            chaikin_into(black_box(path), params, &mut out).unwrap();
+            chaikin_into(black_box(path), &params, &mut out).unwrap();
             black_box(out.len())
         })
     });
     drop(out);
 
     g.bench_function(name("alloc"), |b| {
-        b.iter(|| black_box(chaikin(black_box(path), params).unwrap()))
+        b.iter(|| black_box(chaikin(black_box(path), &params).unwrap()))
     });
 
     let line = if closed {
@@ -136,7 +136,7 @@ fn terrator_open(c: &mut Criterion) {
     c.bench_function("chaikin_terrator/in_place_f32", |b| {
         b.iter(|| {
             buf[..15].copy_from_slice(black_box(&path));
-            black_box(chaikin_in_place(&mut buf, 15, ChaikinParams::default()).unwrap())
+            black_box(chaikin_in_place(&mut buf, 15, &ChaikinParams::default()).unwrap())
         })
     });
 }

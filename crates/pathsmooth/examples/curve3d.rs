@@ -22,7 +22,7 @@ fn main() -> Result<(), pathsmooth::Error> {
     ];
 
     // Chaikin: cuts every corner, stays inside the control polygon, keeps the endpoints.
-    let cut = chaikin(&waypoints, ChaikinParams::default())?;
+    let cut = chaikin(&waypoints, &ChaikinParams::default())?;
     // Catmull-Rom: passes through every waypoint; centripetal avoids loops and cusps.
     let spline = catmull_rom(&waypoints, &CatmullRomParams::centripetal(8))?;
     // Even spacing for playback: a point every 0.5 m along the spline.

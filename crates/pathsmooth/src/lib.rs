@@ -44,14 +44,21 @@
 //!   with their ids; polyanya `.mesh` and OBJ files), exact shortest paths with an agent
 //!   radius ([`navmesh::NavMeshQuery`], Polyanya), portals, portal relaxation and the funnel.
 //! - [`corridor`]: clearance-disk corridors and Langerak's path optimiser (Chambolle–Pock
-//!   or ADMM).
+//!   or ADMM), entered by [`CorridorSmoother`] (along a route on any world, or from start to
+//!   goal on a grid's [`CorridorMap`]) or by [`Solver`] on a prepared [`Problem`].
+//! - [`map_safe`](mod@map_safe): map-aware Chaikin and any smoother split at the corners it
+//!   cannot cut ([`MapSafe`]); [`shortcut`](fn@shortcut) ([`Shortcutter`]); validation
+//!   ([`validate`](fn@validate)).
 //! - [`fillet`](mod@fillet): fillet smoothing with a minimum turning radius (arcs, or clothoid
 //!   transitions for continuous curvature) into an exact curve ([`curve::exact`]), with
 //!   the corners that could not take the radius reported ([`Step::Fillet`] in a pipeline).
 //! - [`follow`]: curvature-aware speed profiles and agent playback.
 //! - [`metrics`]: path metrics; `io` (with the `serde` feature): path files (JSON, CSV).
 //!
-//! Bad input is a clear [`Error`], never a panic or a NaN.
+//! Every step type owns its scratch buffers and takes the world per call
+//! (`Shortcutter::new()` then `shortcut_into(&world, …)`), so one value serves any number
+//! of worlds and steady-state use allocates nothing; the free functions are their one-shot
+//! forms. Bad input is a clear [`Error`], never a panic or a NaN.
 //!
 //! ## Features
 //!
@@ -61,8 +68,8 @@
 //! - `serde`: `Serialize`/`Deserialize` for the data types (and glam's), and the file
 //!   formats built on them: `io` (path files, JSON and CSV), `NavMesh::from_scene_json` /
 //!   `load_scene`, `DiskCorridor` and `Problem` JSON.
-//! - `rayon`: parallel batch solving (`corridor::solve_batch`,
-//!   `solve_batch_into`), and the tiles of a grid map's navmesh triangulated in parallel.
+//! - `rayon`: parallel batch solving ([`corridor::solve_batch`],
+//!   [`corridor::solve_batch_into`]), and the tiles of a grid map's navmesh triangulated in parallel.
 //! - `mint`: glam's `mint` interop (mint 0.5), for engines on another glam version.
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -85,6 +92,10 @@ mod shortcut;
 mod validate;
 pub mod world;
 
+pub use corridor::{
+    CorridorMap, CorridorParams, CorridorPath, CorridorSmoother, DiskCorridor, Problem,
+    ProblemParams, Solver, SolverParams,
+};
 pub use curve::exact::{ExactCurve, Piece};
 pub use curve::{
     catmull_rom, catmull_rom_into, chaikin, chaikin_adaptive, chaikin_in_place, chaikin_into,

@@ -37,11 +37,11 @@ fn in_place_allocates_nothing<P: Point>() {
         let path: Vec<P> = zigzag(n);
         let mut buf = vec![P::default(); chaikin_output_len(n, 5, closed).unwrap()];
         buf[..n].copy_from_slice(&path);
-        let (count, len) = allocations_during(|| chaikin_in_place(&mut buf, n, params));
+        let (count, len) = allocations_during(|| chaikin_in_place(&mut buf, n, &params));
         assert_eq!(count, 0, "chaikin_in_place allocated");
         assert_eq!(len.unwrap(), buf.len());
         // Errors allocate nothing either.
-        let (count, err) = allocations_during(|| chaikin_in_place(&mut buf[..n + 5], n, params));
+        let (count, err) = allocations_during(|| chaikin_in_place(&mut buf[..n + 5], n, &params));
         assert_eq!(count, 0);
         assert!(err.is_err());
     }
@@ -63,11 +63,11 @@ fn chaikin_buffers_allocate_nothing() {
     let path: Vec<DVec2> = zigzag(200);
     let params = ChaikinParams::default();
     let mut out = Vec::new();
-    chaikin_into(&path, params, &mut out).unwrap();
-    let (count, r) = allocations_during(|| chaikin_into(&path, params, &mut out));
+    chaikin_into(&path, &params, &mut out).unwrap();
+    let (count, r) = allocations_during(|| chaikin_into(&path, &params, &mut out));
     assert_eq!(count, 0, "chaikin_into allocated after warm-up");
     r.unwrap();
-    let (count, r) = allocations_during(|| chaikin_into(&path[..100], params, &mut out));
+    let (count, r) = allocations_during(|| chaikin_into(&path[..100], &params, &mut out));
     assert_eq!(count, 0, "chaikin_into allocated on a smaller path");
     r.unwrap();
 
@@ -76,7 +76,7 @@ fn chaikin_buffers_allocate_nothing() {
         outlier_limit: Some(2.0),
         ..AdaptiveParams::default()
     };
-    let mut refiner = AdaptiveChaikin::new(params).unwrap();
+    let mut refiner = AdaptiveChaikin::new(&params).unwrap();
     let mut out = Vec::new();
     refiner.refine_into(&path, &mut out).unwrap();
     refiner.refine_into(&path, &mut out).unwrap();

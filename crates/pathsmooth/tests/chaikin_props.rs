@@ -114,7 +114,7 @@ proptest! {
 
     #[test]
     fn counts_and_endpoints(path in path2(1e3), params in params()) {
-        let out = chaikin(&path, params).unwrap();
+        let out = chaikin(&path, &params).unwrap();
         let n = path.len();
         let expected = match (params.closed, n) {
             (false, 2) => 2,
@@ -132,7 +132,7 @@ proptest! {
     #[test]
     fn output_lies_in_the_convex_hull(path in path2(1e3), params in params()) {
         let h = hull(&path);
-        let out = chaikin(&path, params).unwrap();
+        let out = chaikin(&path, &params).unwrap();
         for p in &out {
             let d = outside_distance(&h, *p);
             prop_assert!(d <= 1e-9, "{p} is {d} outside the hull {h:?}");
@@ -149,10 +149,10 @@ proptest! {
         let o = DVec2::new(origin.0, origin.1);
         let d = DVec2::from_angle(angle);
         let path: Vec<DVec2> = ts.iter().map(|&t| o + d * t).collect();
-        for p in chaikin(&path, params).unwrap() {
+        for p in chaikin(&path, &params).unwrap() {
             prop_assert!(cross(d, p - o).abs() <= 1e-9, "{p} is off the line");
         }
-        let adaptive = chaikin_adaptive(&path, AdaptiveParams::default()).unwrap();
+        let adaptive = chaikin_adaptive(&path, &AdaptiveParams::default()).unwrap();
         for p in adaptive {
             prop_assert!(cross(d, p - o).abs() <= 1e-9, "{p} is off the line");
         }
@@ -178,7 +178,7 @@ proptest! {
             outlier_limit: outliers.then(|| 90f64.to_radians()),
             ..AdaptiveParams::default()
         };
-        prop_assert_eq!(chaikin_adaptive(&path, params).unwrap(), path);
+        prop_assert_eq!(chaikin_adaptive(&path, &params).unwrap(), path);
     }
 
     #[test]
@@ -188,9 +188,9 @@ proptest! {
         limits in (0.05f64..3.0, prop::option::of(0.0f64..1.0), 1u32..6),
     ) {
         let f32_path: Vec<Vec2> = path.iter().map(|p| p.as_vec2()).collect();
-        let out = chaikin(&f32_path, params).unwrap();
+        let out = chaikin(&f32_path, &params).unwrap();
         prop_assert!(out.iter().all(|p| p.is_finite()));
-        let out = chaikin(&path, params).unwrap();
+        let out = chaikin(&path, &params).unwrap();
         prop_assert!(out.iter().all(|p| p.is_finite()));
         let (angle_limit, outlier_frac, max_passes) = limits;
         let adaptive = AdaptiveParams {
@@ -201,12 +201,12 @@ proptest! {
             ratio: params.ratio,
             max_passes,
         };
-        let out = chaikin_adaptive(&path, adaptive).unwrap();
+        let out = chaikin_adaptive(&path, &adaptive).unwrap();
         prop_assert!(out.iter().all(|p| p.is_finite()));
         prop_assert!(out.windows(2).all(|w| w[0] != w[1]), "consecutive duplicates");
         prop_assert_eq!(out[0], path[0]);
         prop_assert_eq!(*out.last().unwrap(), *path.last().unwrap());
-        let out = chaikin_adaptive(&f32_path, adaptive).unwrap();
+        let out = chaikin_adaptive(&f32_path, &adaptive).unwrap();
         prop_assert!(out.iter().all(|p| p.is_finite()));
     }
 
@@ -218,7 +218,7 @@ proptest! {
             ..AdaptiveParams::default()
         };
         let h = hull(&path);
-        for p in chaikin_adaptive(&path, params).unwrap() {
+        for p in chaikin_adaptive(&path, &params).unwrap() {
             prop_assert!(outside_distance(&h, p) <= 1e-9);
         }
     }
@@ -230,7 +230,7 @@ proptest! {
             max_passes: 8,
             ..AdaptiveParams::default()
         };
-        let mut refiner = AdaptiveChaikin::new(params).unwrap();
+        let mut refiner = AdaptiveChaikin::new(&params).unwrap();
         let mut out = Vec::new();
         let report = refiner.refine_into(&path, &mut out).unwrap();
         if report.converged {
@@ -252,7 +252,7 @@ proptest! {
         let k = 1 + ((track.len() - 2) as f64 * at) as usize;
         track[k] = DVec2::new(k as f64 + lean, height);
         let params = AdaptiveParams { outlier_limit: Some(90f64.to_radians()), ..AdaptiveParams::default() };
-        let mut refiner = AdaptiveChaikin::new(params).unwrap();
+        let mut refiner = AdaptiveChaikin::new(&params).unwrap();
         let mut out = Vec::new();
         let report = refiner.refine_into(&track, &mut out).unwrap();
         prop_assert!(report.removed >= 1);
@@ -261,7 +261,7 @@ proptest! {
         }
         prop_assert_eq!((out[0], *out.last().unwrap()), (track[0], *track.last().unwrap()));
         // Without outlier rejection the spike is only cut, and stays far off the line.
-        let plain = chaikin_adaptive(&track, AdaptiveParams::default()).unwrap();
+        let plain = chaikin_adaptive(&track, &AdaptiveParams::default()).unwrap();
         prop_assert!(plain.iter().any(|p| p.y.abs() > 5.0));
     }
 
@@ -274,7 +274,7 @@ proptest! {
         closed.push(path[0]);
         let theirs = from_geo(&geo_line(&closed).chaikin_smoothing(passes));
         let params = ChaikinParams { passes: passes as u32, closed: true, ..ChaikinParams::default() };
-        let ours = chaikin(&path, params).unwrap();
+        let ours = chaikin(&path, &params).unwrap();
         prop_assert_eq!(&theirs[..theirs.len() - 1], &ours[..]);
     }
 
@@ -284,7 +284,7 @@ proptest! {
         // leaves them out (the Terrator count). Everything else is the same, bit for bit.
         prop_assume!(path.len() >= 3 && path[0] != path[path.len() - 1]);
         let theirs = from_geo(&geo_line(&path).chaikin_smoothing(1));
-        let ours = chaikin(&path, ChaikinParams { passes: 1, ..ChaikinParams::default() }).unwrap();
+        let ours = chaikin(&path, &ChaikinParams { passes: 1, ..ChaikinParams::default() }).unwrap();
         prop_assert_eq!(theirs.len(), ours.len() + 2);
         prop_assert_eq!(theirs[0], ours[0]);
         prop_assert_eq!(&theirs[2..theirs.len() - 2], &ours[1..ours.len() - 1]);
@@ -296,7 +296,7 @@ proptest! {
         let total = chaikin_output_len(path.len(), params.passes, params.closed).unwrap();
         let mut buf = vec![DVec2::splat(f64::MAX); total + slack];
         buf[..path.len()].copy_from_slice(&path);
-        let len = chaikin_in_place(&mut buf, path.len(), params).unwrap();
-        prop_assert_eq!(&buf[..len], &chaikin(&path, params).unwrap()[..]);
+        let len = chaikin_in_place(&mut buf, path.len(), &params).unwrap();
+        prop_assert_eq!(&buf[..len], &chaikin(&path, &params).unwrap()[..]);
     }
 }

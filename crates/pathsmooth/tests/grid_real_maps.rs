@@ -146,7 +146,7 @@ fn midpoint_cutter(p: &[DVec2]) -> pathsmooth::Result<Vec<DVec2>> {
     };
     let mut cur = p.to_vec();
     for _ in 0..3 {
-        cur = pathsmooth::curve::chaikin(&cur, midpoints)?;
+        cur = pathsmooth::curve::chaikin(&cur, &midpoints)?;
         cur.dedup();
     }
     Ok(cur)

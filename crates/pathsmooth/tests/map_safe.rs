@@ -92,9 +92,9 @@ fn check_polyline(
     if path.len() < 3 {
         return Ok(());
     }
-    let classic = map_chaikin(&world, &path, radius, params(ratio, 4)).unwrap();
+    let classic = map_chaikin(&world, &path, radius, &params(ratio, 4)).unwrap();
     let sharp = MapSafe::new()
-        .chaikin_adaptive(&world, &path, radius, adaptive(limit, ratio, 6))
+        .chaikin_adaptive(&world, &path, radius, &adaptive(limit, ratio, 6))
         .unwrap();
     for out in [classic, sharp] {
         let report = validate(&world, &out, radius).unwrap();
@@ -154,8 +154,8 @@ proptest! {
         for radius in [0.0, 0.25, 0.5] {
             let short = shortcut(&world, &raw.points, radius).unwrap();
             for input in [&raw.points, &short] {
-                let classic = safe.chaikin(&world, input, radius, params(ratio, passes)).unwrap();
-                let sharp = safe.chaikin_adaptive(&world, input, radius, adaptive(20.0, ratio, passes)).unwrap();
+                let classic = safe.chaikin(&world, input, radius, &params(ratio, passes)).unwrap();
+                let sharp = safe.chaikin_adaptive(&world, input, radius, &adaptive(20.0, ratio, passes)).unwrap();
                 for out in [classic, sharp] {
                     let report = validate(&world, &out, radius).unwrap();
                     prop_assert!(report.is_valid(), "r={} {:?}", radius, report.problem());
@@ -191,7 +191,7 @@ proptest! {
         let mut distinct = path.clone();
         distinct.dedup();
         prop_assume!(distinct.len() == path.len());
-        let out = map_chaikin(&world, &path, 0.0, params(ratio, passes)).unwrap();
+        let out = map_chaikin(&world, &path, 0.0, &params(ratio, passes)).unwrap();
         prop_assert_eq!(out, classic_on_distinct_points(&path, ratio, passes));
     }
 
@@ -208,9 +208,9 @@ proptest! {
         let path: Vec<DVec2> = pts.into_iter().map(|(x, y)| DVec2::new(x, y)).collect();
         let params = adaptive(limit, ratio, max_passes);
         let mut out = Vec::new();
-        let report = MapSafe::new().chaikin_adaptive_into(&world, &path, 0.0, params, &mut out).unwrap();
+        let report = MapSafe::new().chaikin_adaptive_into(&world, &path, 0.0, &params, &mut out).unwrap();
         let mut blind = Vec::new();
-        let blind_report = AdaptiveChaikin::new(params).unwrap().refine_into(&path, &mut blind).unwrap();
+        let blind_report = AdaptiveChaikin::new(&params).unwrap().refine_into(&path, &mut blind).unwrap();
         prop_assert_eq!(out, blind);
         prop_assert_eq!(report, blind_report);
     }
@@ -228,7 +228,7 @@ fn adaptive_keeps_a_corner_the_walls_do_not_let_it_cut() {
     ];
     let mut out = Vec::new();
     let report = MapSafe::new()
-        .chaikin_adaptive_into(&world, &path, 0.0, adaptive(30.0, 0.25, 8), &mut out)
+        .chaikin_adaptive_into(&world, &path, 0.0, &adaptive(30.0, 0.25, 8), &mut out)
         .unwrap();
     assert_eq!(out, path);
     let stuck = RefineReport {
@@ -241,7 +241,7 @@ fn adaptive_keeps_a_corner_the_walls_do_not_let_it_cut() {
     // Open space: the same corner is cut until no turn exceeds the limit.
     let open = GridWorld::new(GridMap::from_rows(&["....", "....", "...."]).unwrap()).unwrap();
     let report = MapSafe::new()
-        .chaikin_adaptive_into(&open, &path, 0.0, adaptive(30.0, 0.25, 8), &mut out)
+        .chaikin_adaptive_into(&open, &path, 0.0, &adaptive(30.0, 0.25, 8), &mut out)
         .unwrap();
     assert!(report.converged && report.cuts > 1, "{report:?}");
     assert!(max_turn(&out) <= 30.0, "{}", max_turn(&out));
@@ -255,7 +255,7 @@ fn adaptive_keeps_a_corner_the_walls_do_not_let_it_cut() {
 fn classic_on_distinct_points(path: &[DVec2], ratio: f64, passes: u32) -> Vec<DVec2> {
     let mut blind = path.to_vec();
     for _ in 0..passes {
-        blind = chaikin(&blind, params(ratio, 1)).unwrap();
+        blind = chaikin(&blind, &params(ratio, 1)).unwrap();
         blind.dedup();
     }
     blind
@@ -273,7 +273,7 @@ fn reversal_tip_is_cut_like_classic_chaikin_on_distinct_points() {
         DVec2::new(2.0, 2.0),
         DVec2::new(2.0, 2.9705036615496647),
     ];
-    let out = map_chaikin(&world, &path, 0.0, params(0.05, 2)).unwrap();
+    let out = map_chaikin(&world, &path, 0.0, &params(0.05, 2)).unwrap();
     assert_eq!(out, classic_on_distinct_points(&path, 0.05, 2));
     // The second pass cuts the tip: no point of the output reaches it.
     let tip = out.iter().map(|p| p.y).fold(f64::MIN, f64::max);
@@ -300,33 +300,33 @@ fn bad_input_is_an_error() {
         ..ChaikinParams::default()
     };
     assert!(matches!(
-        safe.chaikin(&world, &through, 0.0, ChaikinParams::default()),
+        safe.chaikin(&world, &through, 0.0, &ChaikinParams::default()),
         Err(Error::InvalidInputPath { .. })
     ));
     assert!(matches!(
-        safe.chaikin(&world, &ok, 0.0, closed),
+        safe.chaikin(&world, &ok, 0.0, &closed),
         Err(Error::BadParameter { name: "closed", .. })
     ));
-    assert!(safe.chaikin(&world, &ok, 0.0, params(0.7, 2)).is_err());
-    assert!(safe.chaikin(&world, &ok, -1.0, params(0.25, 2)).is_err());
-    assert!(safe.chaikin(&world, &ok, 0.0, params(0.25, 60)).is_err());
+    assert!(safe.chaikin(&world, &ok, 0.0, &params(0.7, 2)).is_err());
+    assert!(safe.chaikin(&world, &ok, -1.0, &params(0.25, 2)).is_err());
+    assert!(safe.chaikin(&world, &ok, 0.0, &params(0.25, 60)).is_err());
     assert_eq!(
-        safe.chaikin::<_, DVec2>(&world, &[], 0.0, ChaikinParams::default()),
+        safe.chaikin::<_, DVec2>(&world, &[], 0.0, &ChaikinParams::default()),
         Err(Error::EmptyPath)
     );
     let nan = [ok[0], DVec2::new(f64::NAN, 0.5), ok[2]];
     assert_eq!(
-        safe.chaikin(&world, &nan, 0.0, ChaikinParams::default()),
+        safe.chaikin(&world, &nan, 0.0, &ChaikinParams::default()),
         Err(Error::NonFinite { index: 1 })
     );
     let mut out = vec![DVec2::ONE];
     assert!(safe
-        .chaikin_into(&world, &through, 0.0, ChaikinParams::default(), &mut out)
+        .chaikin_into(&world, &through, 0.0, &ChaikinParams::default(), &mut out)
         .is_err());
     assert!(out.is_empty());
     // The adaptive form: the same input checks, its own parameters named.
     assert!(matches!(
-        safe.chaikin_adaptive(&world, &through, 0.0, AdaptiveParams::default()),
+        safe.chaikin_adaptive(&world, &through, 0.0, &AdaptiveParams::default()),
         Err(Error::InvalidInputPath { .. })
     ));
     let spikes = AdaptiveParams {
@@ -334,14 +334,14 @@ fn bad_input_is_an_error() {
         ..AdaptiveParams::default()
     };
     assert!(matches!(
-        safe.chaikin_adaptive(&world, &ok, 0.0, spikes),
+        safe.chaikin_adaptive(&world, &ok, 0.0, &spikes),
         Err(Error::BadParameter {
             name: "outlier_limit",
             ..
         })
     ));
     assert!(matches!(
-        safe.chaikin_adaptive(&world, &ok, 0.0, adaptive(0.0, 0.25, 4)),
+        safe.chaikin_adaptive(&world, &ok, 0.0, &adaptive(0.0, 0.25, 4)),
         Err(Error::BadParameter {
             name: "angle_limit",
             ..
@@ -349,7 +349,7 @@ fn bad_input_is_an_error() {
     ));
     out.push(DVec2::ONE);
     assert!(safe
-        .chaikin_adaptive_into(&world, &nan, 0.0, AdaptiveParams::default(), &mut out)
+        .chaikin_adaptive_into(&world, &nan, 0.0, &AdaptiveParams::default(), &mut out)
         .is_err());
     assert!(out.is_empty());
 }
@@ -368,7 +368,7 @@ fn map_aware_chaikin_respects_the_output_cap() {
     let world = common::world(&map);
     let mut safe = MapSafe::new();
     assert_eq!(
-        safe.chaikin(&world, &path, 0.0, params(0.25, 20)),
+        safe.chaikin(&world, &path, 0.0, &params(0.25, 20)),
         Err(Error::OutputTooLarge {
             requested: (n - 2) * (1 << 20) + 2,
             cap: 1 << 24
@@ -377,7 +377,7 @@ fn map_aware_chaikin_respects_the_output_cap() {
     // Within the budget it runs as before.
     assert!(is_valid(
         &world,
-        &safe.chaikin(&world, &path, 0.0, params(0.25, 4)).unwrap(),
+        &safe.chaikin(&world, &path, 0.0, &params(0.25, 4)).unwrap(),
         0.0
     ));
 }
@@ -393,25 +393,25 @@ fn short_and_duplicate_paths() {
         DVec2::new(3.5, 2.5),
     );
     let p = ChaikinParams::default();
-    assert_eq!(safe.chaikin(&world, &[a], 0.0, p).unwrap(), vec![a]);
-    assert_eq!(safe.chaikin(&world, &[a, b], 0.0, p).unwrap(), vec![a, b]);
+    assert_eq!(safe.chaikin(&world, &[a], 0.0, &p).unwrap(), vec![a]);
+    assert_eq!(safe.chaikin(&world, &[a, b], 0.0, &p).unwrap(), vec![a, b]);
     assert_eq!(
-        safe.chaikin(&world, &[a, a, a], 0.0, p).unwrap(),
+        safe.chaikin(&world, &[a, a, a], 0.0, &p).unwrap(),
         vec![a, a, a]
     );
     let out = safe
-        .chaikin(&world, &[a, a, b, b, b, c, c], 0.0, p)
+        .chaikin(&world, &[a, a, b, b, b, c, c], 0.0, &p)
         .unwrap();
-    assert_eq!(out, chaikin(&[a, b, c], p).unwrap());
+    assert_eq!(out, chaikin(&[a, b, c], &p).unwrap());
     // No pass: the input as it is, duplicates included (as classic Chaikin).
     let zero = params(0.25, 0);
     assert_eq!(
-        safe.chaikin(&world, &[a, a, b, c], 0.0, zero).unwrap(),
+        safe.chaikin(&world, &[a, a, b, c], 0.0, &zero).unwrap(),
         vec![a, a, b, c]
     );
     // A reversal: both cut points of the spike coincide and are written once.
     let spike = safe
-        .chaikin(&world, &[a, b, a], 0.0, params(0.5, 1))
+        .chaikin(&world, &[a, b, a], 0.0, &params(0.5, 1))
         .unwrap();
     assert_eq!(spike, vec![a, DVec2::new(2.0, 0.5), a]);
     // Adaptive: duplicates merged as adaptive Chaikin merges them; no corner, one pass
@@ -420,7 +420,7 @@ fn short_and_duplicate_paths() {
     let sharp = AdaptiveParams::default();
     for path in [vec![a, a, b, b], vec![a, b]] {
         let report = safe
-            .chaikin_adaptive_into(&world, &path, 0.0, sharp, &mut out)
+            .chaikin_adaptive_into(&world, &path, 0.0, &sharp, &mut out)
             .unwrap();
         assert_eq!(out, vec![a, b]);
         assert_eq!((report.passes, report.cuts, report.converged), (1, 0, true));
@@ -428,9 +428,9 @@ fn short_and_duplicate_paths() {
     let mut blind = Vec::new();
     let path = [a, a, b, b, b, c, c];
     let report = safe
-        .chaikin_adaptive_into(&world, &path, 0.0, sharp, &mut out)
+        .chaikin_adaptive_into(&world, &path, 0.0, &sharp, &mut out)
         .unwrap();
-    let blind_report = AdaptiveChaikin::new(sharp)
+    let blind_report = AdaptiveChaikin::new(&sharp)
         .unwrap()
         .refine_into(&path, &mut blind)
         .unwrap();
@@ -450,10 +450,10 @@ fn corner_touching_a_wall_is_cut_only_up_to_the_wall() {
     ];
     assert!(!is_valid(
         &world,
-        &chaikin(&p, params(0.5, 1)).unwrap(),
+        &chaikin(&p, &params(0.5, 1)).unwrap(),
         0.0
     ));
-    let out = map_chaikin(&world, &p, 0.0, params(0.5, 1)).unwrap();
+    let out = map_chaikin(&world, &p, 0.0, &params(0.5, 1)).unwrap();
     assert!(is_valid(&world, &out, 0.0));
     // Cut, but by less than asked: the largest halving of ½ that misses the wall, ¼
     // (the cut from (2.75, 0.5) to (3.5, 1.25) passes below the cell's corner (3, 1)).
@@ -482,7 +482,7 @@ fn den312d_shortcut_path_gets_smooth() {
             .unwrap();
         assert!(max_turn(&short) > 70.0);
         let out = safe
-            .chaikin(&world, &short, radius, ChaikinParams::default())
+            .chaikin(&world, &short, radius, &ChaikinParams::default())
             .unwrap();
         assert!(is_valid(&world, &out, radius));
         assert!(max_turn(&out) < limit, "r={radius}: {}", max_turn(&out));
@@ -508,7 +508,7 @@ fn real_maps_valid_and_smoother_than_shortcuts() {
                     .shortcut_into(&world, &raw.points, radius, &mut short)
                     .unwrap();
                 for input in [&raw.points, &short] {
-                    safe.chaikin_into(&world, input, radius, ChaikinParams::default(), &mut out)
+                    safe.chaikin_into(&world, input, radius, &ChaikinParams::default(), &mut out)
                         .unwrap();
                     let r = validate(&world, &out, radius).unwrap();
                     assert!(r.is_valid(), "{name} r={radius}: {:?}", r.problem());

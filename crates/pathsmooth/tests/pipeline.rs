@@ -391,7 +391,7 @@ fn a_world_far_smaller_than_its_coordinates_is_refused() {
         glam::DVec2::new(2.0, 2e15),
         glam::DVec2::new(1.0, 3e15),
     ];
-    let e = pathsmooth::map_chaikin(&world, &path, 0.0, Default::default()).unwrap_err();
+    let e = pathsmooth::map_chaikin(&world, &path, 0.0, &Default::default()).unwrap_err();
     assert!(
         matches!(
             e,

@@ -290,7 +290,7 @@ fn blind_cut(p: &[DVec2]) -> pathsmooth::Result<Vec<DVec2>> {
         passes: 1,
         closed: false,
     };
-    pathsmooth::curve::chaikin(p, midpoints)
+    pathsmooth::curve::chaikin(p, &midpoints)
 }
 
 proptest! {

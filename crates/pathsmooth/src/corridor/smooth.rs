@@ -394,7 +394,7 @@ impl CorridorSmoother {
                 world,
                 &path,
                 radius,
-                refine,
+                &refine,
                 &mut refined,
             )?;
             path = refined;

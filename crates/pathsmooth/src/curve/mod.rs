@@ -8,7 +8,7 @@
 //! use glam::DVec2;
 //! use pathsmooth::curve::{catmull_rom, chaikin, resample, CatmullRomParams, ChaikinParams};
 //! let path = [DVec2::ZERO, DVec2::new(4.0, 0.0), DVec2::new(4.0, 4.0)];
-//! let cut = chaikin(&path, ChaikinParams::default())?;
+//! let cut = chaikin(&path, &ChaikinParams::default())?;
 //! let spline = catmull_rom(&path, &CatmullRomParams::centripetal(8))?;
 //! let even = resample(&spline, 0.5)?;
 //! assert_eq!((cut.len(), spline.len()), ((3 - 2) * 16 + 2, 2 * 8 + 1));

@@ -412,7 +412,7 @@ impl MapSafe {
     /// let map = GridWorld::new(GridMap::from_rows(&["....", "..@.", "....", "...."])?)?;
     /// let path = [DVec2::new(0.5, 0.5), DVec2::new(3.5, 0.5), DVec2::new(3.5, 3.5)];
     /// let mut safe = MapSafe::new();
-    /// let out = safe.chaikin(&map, &path, 0.0, ChaikinParams::default())?;
+    /// let out = safe.chaikin(&map, &path, 0.0, &ChaikinParams::default())?;
     /// assert!(is_valid(&map, &out, 0.0) && out.len() > 10);
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
@@ -421,9 +421,9 @@ impl MapSafe {
         world: &W,
         path: &[P],
         radius: f64,
-        params: ChaikinParams,
+        params: &ChaikinParams,
     ) -> Result<Vec<P>> {
-        self.on(world).chaikin(path, radius, params)
+        self.on(world).chaikin(path, radius, *params)
     }
 
     /// [`chaikin`](Self::chaikin) into `out` (cleared first). Once the scratch buffers and
@@ -439,10 +439,10 @@ impl MapSafe {
         world: &W,
         path: &[P],
         radius: f64,
-        params: ChaikinParams,
+        params: &ChaikinParams,
         out: &mut Vec<P>,
     ) -> Result<()> {
-        self.on(world).chaikin_into(path, radius, params, out)
+        self.on(world).chaikin_into(path, radius, *params, out)
     }
 
     /// Map-aware adaptive Chaikin: the passes of [`chaikin`](Self::chaikin), but in each
@@ -464,7 +464,7 @@ impl MapSafe {
     /// // A straight run, then a right angle next to the wall cell (2, 1).
     /// let path = [DVec2::new(0.5, 0.5), DVec2::new(2.0, 0.5), DVec2::new(3.5, 0.5), DVec2::new(3.5, 3.5)];
     /// let params = AdaptiveParams { angle_limit: 20f64.to_radians(), ..Default::default() };
-    /// let out = MapSafe::new().chaikin_adaptive(&map, &path, 0.0, params)?;
+    /// let out = MapSafe::new().chaikin_adaptive(&map, &path, 0.0, &params)?;
     /// assert!(is_valid(&map, &out, 0.0));
     /// assert!(out.contains(&path[1])); // straight on: not a corner to cut
     /// # Ok::<(), pathsmooth::Error>(())
@@ -474,9 +474,9 @@ impl MapSafe {
         world: &W,
         path: &[P],
         radius: f64,
-        params: AdaptiveParams,
+        params: &AdaptiveParams,
     ) -> Result<Vec<P>> {
-        self.on(world).chaikin_adaptive(path, radius, params)
+        self.on(world).chaikin_adaptive(path, radius, *params)
     }
 
     /// [`chaikin_adaptive`](Self::chaikin_adaptive) into `out` (cleared first), with what
@@ -498,11 +498,11 @@ impl MapSafe {
         world: &W,
         path: &[P],
         radius: f64,
-        params: AdaptiveParams,
+        params: &AdaptiveParams,
         out: &mut Vec<P>,
     ) -> Result<RefineReport> {
         self.on(world)
-            .chaikin_adaptive_into(path, radius, params, out)
+            .chaikin_adaptive_into(path, radius, *params, out)
     }
 
     /// [`chaikin_adaptive_into`](Self::chaikin_adaptive_into) for a `path` the caller has
@@ -513,11 +513,11 @@ impl MapSafe {
         world: &W,
         path: &[DVec2],
         radius: f64,
-        params: AdaptiveParams,
+        params: &AdaptiveParams,
         out: &mut Vec<DVec2>,
     ) -> Result<RefineReport> {
         self.on(world)
-            .chaikin_adaptive_of_clear_into(path, radius, params, out)
+            .chaikin_adaptive_of_clear_into(path, radius, *params, out)
     }
 }
 
@@ -531,15 +531,15 @@ impl MapSafe {
 /// let world = GridWorld::new(GridMap::from_rows(&["....", "....", "...."])?)?;
 /// let path = [DVec2::new(0.5, 0.5), DVec2::new(3.5, 0.5), DVec2::new(3.5, 2.5)];
 /// // Open space: exactly classic Chaikin.
-/// let out = map_chaikin(&world, &path, 0.0, ChaikinParams::default())?;
-/// assert_eq!(out, chaikin(&path, ChaikinParams::default())?);
+/// let out = map_chaikin(&world, &path, 0.0, &ChaikinParams::default())?;
+/// assert_eq!(out, chaikin(&path, &ChaikinParams::default())?);
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
 pub fn map_chaikin<W: World + ?Sized, P: Point2>(
     world: &W,
     path: &[P],
     radius: f64,
-    params: ChaikinParams,
+    params: &ChaikinParams,
 ) -> Result<Vec<P>> {
     MapSafe::new().chaikin(world, path, radius, params)
 }

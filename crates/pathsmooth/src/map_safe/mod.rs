@@ -60,7 +60,7 @@
 //! let map = GridWorld::new(GridMap::from_rows(&["....", "..@.", "....", "...."])?)?;
 //! let path = [DVec2::new(0.5, 0.5), DVec2::new(3.5, 0.5), DVec2::new(3.5, 3.5)];
 //! let one = ChaikinParams { ratio: 0.5, passes: 1, closed: false };
-//! let out = MapSafe::new().chaikin(&map, &path, 0.0, one)?;
+//! let out = MapSafe::new().chaikin(&map, &path, 0.0, &one)?;
 //! assert_eq!(out, [path[0], DVec2::new(2.75, 0.5), DVec2::new(3.5, 1.25), path[2]]);
 //! assert!(is_valid(&map, &out, 0.0));
 //! # Ok::<(), pathsmooth::Error>(())
@@ -104,7 +104,7 @@
 //! // Wall-blind corner cutting: one Chaikin pass at ratio ½ replaces each corner by the
 //! // midpoints of its two legs.
 //! let midpoints = ChaikinParams { ratio: 0.5, passes: 1, closed: false };
-//! let cut = |p: &[DVec2]| chaikin(p, midpoints);
+//! let cut = |p: &[DVec2]| chaikin(p, &midpoints);
 //! assert!(!is_valid(&map, &cut(&path)?, 0.0));
 //! let safe = map_safe(&map, &path, 0.0, cut)?;
 //! assert!(is_valid(&map, &safe, 0.0));

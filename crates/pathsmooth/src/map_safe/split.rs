@@ -227,7 +227,7 @@ mod tests {
             passes: 1,
             closed: false,
         };
-        crate::curve::chaikin(p, midpoints)
+        crate::curve::chaikin(p, &midpoints)
     }
 
     #[test]

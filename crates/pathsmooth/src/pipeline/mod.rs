@@ -353,7 +353,7 @@ impl<W: World> Pipeline<W> {
             Step::Shortcut => self.shortcutter.shortcut_into(world, input, radius, out),
             Step::Chaikin(params) => self
                 .map_safe
-                .chaikin_into(world, input, radius, *params, out),
+                .chaikin_into(world, input, radius, params, out),
             Step::CatmullRom(params) => {
                 self.smooth_by(input, out, |p: &[DVec2]| catmull_rom(p, params))
             }
@@ -367,16 +367,16 @@ impl<W: World> Pipeline<W> {
                 let mesh = world.navmesh()?;
                 path_on_mesh(world, mesh, &mut self.query, start, goal, radius, out)
             }
-            Step::Relax(options) => {
+            Step::Relax(params) => {
                 let mesh = world.navmesh()?;
                 let channel = self.query.find_channel(mesh, start, goal, radius)?;
                 portals_into(mesh, channel, &mut self.portals)?;
                 // Keep the waypoints at least the agent radius from the portal ends.
-                let options = RelaxParams {
-                    margin: options.margin.max(radius),
-                    ..*options
+                let params = RelaxParams {
+                    margin: params.margin.max(radius),
+                    ..*params
                 };
-                relax_into(&self.portals, start, goal, &options, out).map(|_| ())
+                relax_into(&self.portals, start, goal, &params, out).map(|_| ())
             }
             // A one-point path has nothing to optimise.
             Step::Corridor(_) if input.len() < 2 => {
@@ -391,8 +391,8 @@ impl<W: World> Pipeline<W> {
                 self.last_curve = Some(done.curve);
                 Ok(())
             }
-            Step::Corridor(options) => {
-                let plan = self.corridor.smooth_along(world, input, radius, options)?;
+            Step::Corridor(params) => {
+                let plan = self.corridor.smooth_along(world, input, radius, params)?;
                 out.clear();
                 out.extend_from_slice(&plan.path);
                 self.last_corridor = Some(plan);

@@ -36,7 +36,7 @@ pub enum Step {
     /// ([`funnel`](crate::navmesh::funnel::funnel)). Needs a world with a navmesh.
     Funnel,
     /// The same channel with the waypoints slid along its portals, kept at least the agent
-    /// radius (or the options' margin, if larger) from the portal ends
+    /// radius (or the parameters' margin, if larger) from the portal ends
     /// ([`relax`](crate::navmesh::relax::relax)). Needs a world with a navmesh.
     Relax(RelaxParams),
     /// Langerak's corridor optimisation in a corridor of disks along the path: the path is
@@ -106,7 +106,7 @@ impl Step {
         Step::CatmullRom(CatmullRomParams::centripetal(5))
     }
 
-    /// Portal relaxation with the default options.
+    /// Portal relaxation with the default parameters.
     pub fn relax() -> Self {
         Step::Relax(RelaxParams::default())
     }
@@ -122,7 +122,7 @@ impl Step {
         Step::Fillet(FilletParams::new(turn_radius))
     }
 
-    /// The corridor optimiser with the default options.
+    /// The corridor optimiser with the default parameters.
     pub fn corridor() -> Self {
         Step::Corridor(CorridorParams::default())
     }

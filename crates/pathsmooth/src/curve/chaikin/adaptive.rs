@@ -84,7 +84,7 @@ impl AdaptiveParams {
 /// ```
 /// use glam::Vec2;
 /// use pathsmooth::curve::chaikin::{AdaptiveChaikin, AdaptiveParams};
-/// let mut r = AdaptiveChaikin::new(AdaptiveParams::default())?;
+/// let mut r = AdaptiveChaikin::new(&AdaptiveParams::default())?;
 /// let mut out = Vec::new();
 /// let report = r.refine_into(&[Vec2::ZERO, Vec2::X, Vec2::new(2.0, 0.0)], &mut out)?;
 /// assert_eq!((report.passes, report.cuts, report.removed, report.converged), (1, 0, 0, true));
@@ -116,7 +116,7 @@ pub struct RefineReport {
 /// let track: Vec<DVec2> = [(0.0, 0.0), (1.0, 0.0), (2.0, 0.0), (3.0, 5.0), (4.0, 0.0), (5.0, 0.0)]
 ///     .iter().map(|&(x, y)| DVec2::new(x, y)).collect();
 /// let params = AdaptiveParams { outlier_limit: Some(90f64.to_radians()), ..Default::default() };
-/// let mut refiner = AdaptiveChaikin::new(params)?;
+/// let mut refiner = AdaptiveChaikin::new(&params)?;
 /// let mut out = Vec::new();
 /// let report = refiner.refine_into(&track, &mut out)?;
 /// assert_eq!(report.removed, 1);
@@ -135,13 +135,13 @@ impl<P: Point> AdaptiveChaikin<P> {
     /// ```
     /// use glam::Vec3;
     /// use pathsmooth::curve::chaikin::{AdaptiveChaikin, AdaptiveParams};
-    /// assert!(AdaptiveChaikin::<Vec3>::new(AdaptiveParams::default()).is_ok());
-    /// assert!(AdaptiveChaikin::<Vec3>::new(AdaptiveParams { ratio: 1.0, ..Default::default() }).is_err());
+    /// assert!(AdaptiveChaikin::<Vec3>::new(&AdaptiveParams::default()).is_ok());
+    /// assert!(AdaptiveChaikin::<Vec3>::new(&AdaptiveParams { ratio: 1.0, ..Default::default() }).is_err());
     /// ```
-    pub fn new(params: AdaptiveParams) -> Result<Self> {
+    pub fn new(params: &AdaptiveParams) -> Result<Self> {
         params.validate()?;
         Ok(AdaptiveChaikin {
-            params,
+            params: *params,
             scratch: Vec::new(),
         })
     }
@@ -151,7 +151,7 @@ impl<P: Point> AdaptiveChaikin<P> {
     /// ```
     /// use glam::Vec2;
     /// use pathsmooth::curve::chaikin::{AdaptiveChaikin, AdaptiveParams};
-    /// let r = AdaptiveChaikin::<Vec2>::new(AdaptiveParams::default())?;
+    /// let r = AdaptiveChaikin::<Vec2>::new(&AdaptiveParams::default())?;
     /// assert_eq!(r.params().max_passes, 4);
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
@@ -172,7 +172,7 @@ impl<P: Point> AdaptiveChaikin<P> {
     /// ```
     /// use glam::Vec2;
     /// use pathsmooth::curve::chaikin::{AdaptiveChaikin, AdaptiveParams};
-    /// let mut r = AdaptiveChaikin::new(AdaptiveParams::default())?;
+    /// let mut r = AdaptiveChaikin::new(&AdaptiveParams::default())?;
     /// let mut out = Vec::new();
     /// let zigzag = [Vec2::ZERO, Vec2::new(1.0, 1.0), Vec2::new(2.0, 0.0), Vec2::new(3.0, 1.0)];
     /// let report = r.refine_into(&zigzag, &mut out)?;
@@ -218,10 +218,10 @@ impl<P: Point> AdaptiveChaikin<P> {
 /// use glam::Vec2;
 /// use pathsmooth::curve::chaikin::{chaikin_adaptive, AdaptiveParams};
 /// let straight: Vec<Vec2> = (0..5).map(|i| Vec2::new(i as f32, 2.0 * i as f32)).collect();
-/// assert_eq!(chaikin_adaptive(&straight, AdaptiveParams::default())?, straight);
+/// assert_eq!(chaikin_adaptive(&straight, &AdaptiveParams::default())?, straight);
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
-pub fn chaikin_adaptive<P: Point>(path: &[P], params: AdaptiveParams) -> Result<Vec<P>> {
+pub fn chaikin_adaptive<P: Point>(path: &[P], params: &AdaptiveParams) -> Result<Vec<P>> {
     let mut out = Vec::new();
     AdaptiveChaikin::new(params)?.refine_into(path, &mut out)?;
     Ok(out)
@@ -372,7 +372,7 @@ mod tests {
             max_passes: 1,
             ..Default::default()
         };
-        let out = chaikin_adaptive(&p, params).unwrap();
+        let out = chaikin_adaptive(&p, &params).unwrap();
         assert_eq!(out, [p[0], v(7.5, 0.0), v(10.0, 2.5), p[2], p[3]]);
     }
 
@@ -383,7 +383,7 @@ mod tests {
             max_passes: 10,
             ..Default::default()
         };
-        let mut r = AdaptiveChaikin::new(params).unwrap();
+        let mut r = AdaptiveChaikin::new(&params).unwrap();
         let mut out = Vec::new();
         let report = r.refine_into(&p, &mut out).unwrap();
         assert!(report.converged, "{report:?}");
@@ -408,12 +408,12 @@ mod tests {
             outlier_limit: Some(2.0),
             ..Default::default()
         };
-        let out = chaikin_adaptive(&p, params).unwrap();
+        let out = chaikin_adaptive(&p, &params).unwrap();
         assert!(out.iter().all(|q| q.is_finite()));
         assert!(out.windows(2).all(|w| w[0] != w[1]));
         assert_eq!((out[0], *out.last().unwrap()), (p[0], p[6]));
         let same = [v(1.0, 1.0); 4];
-        assert_eq!(chaikin_adaptive(&same, params).unwrap(), [v(1.0, 1.0)]);
+        assert_eq!(chaikin_adaptive(&same, &params).unwrap(), [v(1.0, 1.0)]);
     }
 
     #[test]
@@ -433,7 +433,7 @@ mod tests {
             max_passes: 1,
             ..Default::default()
         };
-        let mut r = AdaptiveChaikin::new(params).unwrap();
+        let mut r = AdaptiveChaikin::new(&params).unwrap();
         let mut out = Vec::new();
         let report = r.refine_into(&p, &mut out).unwrap();
         assert_eq!(report.removed, 1);

@@ -22,13 +22,13 @@ use crate::geometry::{check_path, Point};
 /// let square = [DVec3::ZERO, DVec3::X, DVec3::new(1.0, 1.0, 0.0), DVec3::Y];
 /// let params = ChaikinParams { passes: 2, closed: true, ..Default::default() };
 /// let mut out = Vec::new();
-/// chaikin_into(&square, params, &mut out)?;
+/// chaikin_into(&square, &params, &mut out)?;
 /// assert_eq!(out.len(), 16);
-/// chaikin_into(&square[..3], params, &mut out)?; // reuses out's allocation
+/// chaikin_into(&square[..3], &params, &mut out)?; // reuses out's allocation
 /// assert_eq!(out.len(), 12);
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
-pub fn chaikin_into<P: Point>(path: &[P], params: ChaikinParams, out: &mut Vec<P>) -> Result<()> {
+pub fn chaikin_into<P: Point>(path: &[P], params: &ChaikinParams, out: &mut Vec<P>) -> Result<()> {
     out.clear();
     params.validate()?;
     check_path(path, 2, METHOD)?;
@@ -39,7 +39,7 @@ pub fn chaikin_into<P: Point>(path: &[P], params: ChaikinParams, out: &mut Vec<P
         // Small: everything stays in cache, so plain passes in place are fastest.
         out.extend_from_slice(path);
         out.resize(total, P::default());
-        passes_in_place(out, path.len(), params, w);
+        passes_in_place(out, path.len(), *params, w);
         return Ok(());
     }
     // Large: the first group of passes streams from `path` to `out`, chunk by chunk,
@@ -51,7 +51,7 @@ pub fn chaikin_into<P: Point>(path: &[P], params: ChaikinParams, out: &mut Vec<P
         out.resize(total, P::default());
         let rest = ChaikinParams {
             passes: params.passes - q,
-            ..params
+            ..*params
         };
         passes_in_place(out, m, rest, w);
     }
@@ -68,12 +68,12 @@ pub fn chaikin_into<P: Point>(path: &[P], params: ChaikinParams, out: &mut Vec<P
 /// use pathsmooth::curve::chaikin::{chaikin, ChaikinParams};
 ///
 /// let p = [DVec2::ZERO, DVec2::new(4.0, 0.0), DVec2::new(4.0, 4.0)];
-/// let out = chaikin(&p, ChaikinParams { passes: 1, ..Default::default() })?;
+/// let out = chaikin(&p, &ChaikinParams { passes: 1, ..Default::default() })?;
 /// assert_eq!(out, [DVec2::ZERO, DVec2::new(3.0, 0.0), DVec2::new(4.0, 1.0), DVec2::new(4.0, 4.0)]);
-/// assert!(chaikin(&p[..1], ChaikinParams::default()).is_err());
+/// assert!(chaikin(&p[..1], &ChaikinParams::default()).is_err());
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
-pub fn chaikin<P: Point>(path: &[P], params: ChaikinParams) -> Result<Vec<P>> {
+pub fn chaikin<P: Point>(path: &[P], params: &ChaikinParams) -> Result<Vec<P>> {
     let mut out = Vec::new();
     chaikin_into(path, params, &mut out)?;
     Ok(out)
@@ -180,7 +180,7 @@ mod tests {
             };
             let mut out = Vec::new();
             chaikin_pass_ratios_into(&path, &vec![r; path.len()], &mut out).unwrap();
-            assert_eq!(out, chaikin(&path, one).unwrap(), "ratio {r}");
+            assert_eq!(out, chaikin(&path, &one).unwrap(), "ratio {r}");
         }
     }
 
@@ -210,7 +210,7 @@ mod tests {
         let p = [v(0.0, 0.0), v(0.0, 4.0), v(4.0, 4.0), v(4.0, 0.0)];
         let out = chaikin(
             &p,
-            ChaikinParams {
+            &ChaikinParams {
                 passes: 1,
                 ..Default::default()
             },
@@ -235,7 +235,7 @@ mod tests {
             closed: true,
             ratio: 0.5,
         };
-        let out = chaikin(&p, params).unwrap();
+        let out = chaikin(&p, &params).unwrap();
         let want = [
             v(2.0, 0.0),
             v(2.0, 0.0),
@@ -254,7 +254,7 @@ mod tests {
         let p = [v(0.0, 0.0), v(0.0, 8.0), v(8.0, 8.0)];
         let out = chaikin(
             &p,
-            ChaikinParams {
+            &ChaikinParams {
                 passes: 2,
                 ..Default::default()
             },

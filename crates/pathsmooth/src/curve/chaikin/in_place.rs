@@ -26,7 +26,7 @@ use crate::geometry::{check_path, Point};
 /// let path = [Vec2::new(0.0, 0.0), Vec2::new(8.0, 0.0), Vec2::new(8.0, 8.0)];
 /// let mut buf = vec![Vec2::ZERO; chaikin_output_len(path.len(), params.passes, false)?];
 /// buf[..3].copy_from_slice(&path);
-/// let len = chaikin_in_place(&mut buf, 3, params)?; // no allocation in here
+/// let len = chaikin_in_place(&mut buf, 3, &params)?; // no allocation in here
 /// assert_eq!(len, 18);
 /// assert_eq!((buf[0], buf[17]), (path[0], path[2]));
 /// # Ok::<(), pathsmooth::Error>(())
@@ -34,7 +34,7 @@ use crate::geometry::{check_path, Point};
 pub fn chaikin_in_place<P: Point>(
     buf: &mut [P],
     len: usize,
-    params: ChaikinParams,
+    params: &ChaikinParams,
 ) -> Result<usize> {
     params.validate()?;
     if len > buf.len() {
@@ -52,7 +52,7 @@ pub fn chaikin_in_place<P: Point>(
             capacity: buf.len(),
         });
     }
-    let m = passes_in_place(buf, len, params, Weights::new(params.ratio));
+    let m = passes_in_place(buf, len, *params, Weights::new(params.ratio));
     debug_assert_eq!(m, total);
     Ok(m)
 }
@@ -463,7 +463,7 @@ mod tests {
         let mut ours = vec![Vec2::ZERO; total];
         ours[..15].copy_from_slice(&path);
         assert_eq!(
-            chaikin_in_place(&mut ours, 15, ChaikinParams::default()),
+            chaikin_in_place(&mut ours, 15, &ChaikinParams::default()),
             Ok(210)
         );
         for (a, b) in ours.iter().zip(&theirs) {
@@ -488,9 +488,9 @@ mod tests {
                     let total = chaikin_output_len(path.len(), passes, closed).unwrap();
                     let mut buf = vec![DVec3::splat(7.0); total + 3];
                     buf[..path.len()].copy_from_slice(&path);
-                    let len = chaikin_in_place(&mut buf, path.len(), params).unwrap();
+                    let len = chaikin_in_place(&mut buf, path.len(), &params).unwrap();
                     assert_eq!(len, total);
-                    let alloc = chaikin(&path, params).unwrap();
+                    let alloc = chaikin(&path, &params).unwrap();
                     assert_eq!(&buf[..len], &alloc[..]);
                 }
             }
@@ -563,11 +563,11 @@ mod tests {
                         };
                         let want = reference(&path, params);
                         assert_eq!(want.len(), total);
-                        let got = chaikin(&path, params).unwrap();
+                        let got = chaikin(&path, &params).unwrap();
                         assert!(got == want, "into: n {n} passes {passes} closed {closed}");
                         let mut buf = vec![P::default(); total];
                         buf[..n].copy_from_slice(&path);
-                        assert_eq!(chaikin_in_place(&mut buf, n, params), Ok(total));
+                        assert_eq!(chaikin_in_place(&mut buf, n, &params), Ok(total));
                         assert!(
                             buf == want,
                             "in place: n {n} passes {passes} closed {closed}"

@@ -108,16 +108,16 @@
 //!
 //! let path = [Vec2::new(0.0, 0.0), Vec2::new(0.0, 4.0), Vec2::new(4.0, 4.0)];
 //! let one = ChaikinParams { passes: 1, ..ChaikinParams::default() };
-//! let smooth = chaikin(&path, one)?;
+//! let smooth = chaikin(&path, &one)?;
 //! assert_eq!(smooth, [Vec2::new(0.0, 0.0), Vec2::new(0.0, 3.0), Vec2::new(1.0, 4.0), Vec2::new(4.0, 4.0)]);
 //!
 //! // Four passes: (3 − 2)·2⁴ + 2 points, endpoints kept.
-//! let smooth = chaikin(&path, ChaikinParams::default())?;
+//! let smooth = chaikin(&path, &ChaikinParams::default())?;
 //! assert_eq!(smooth.len(), 18);
 //! assert_eq!((smooth[0], smooth[17]), (path[0], path[2]));
 //!
 //! // Adaptive: the 90° corner is cut until no turn exceeds 30°; straight parts stay.
-//! let refined = chaikin_adaptive(&path, AdaptiveParams::default())?;
+//! let refined = chaikin_adaptive(&path, &AdaptiveParams::default())?;
 //! assert!(refined.len() > 3 && refined.len() < 18);
 //! # Ok::<(), pathsmooth::Error>(())
 //! ```
@@ -332,8 +332,8 @@ mod tests {
     #[test]
     fn two_points_come_back_unchanged() {
         let p = [Vec2::ZERO, Vec2::ONE];
-        assert_eq!(chaikin(&p, ChaikinParams::default()).unwrap(), p);
-        assert_eq!(chaikin_adaptive(&p, AdaptiveParams::default()).unwrap(), p);
+        assert_eq!(chaikin(&p, &ChaikinParams::default()).unwrap(), p);
+        assert_eq!(chaikin_adaptive(&p, &AdaptiveParams::default()).unwrap(), p);
     }
 
     #[test]
@@ -379,7 +379,7 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(
-            chaikin(&p, big),
+            chaikin(&p, &big),
             Err(Error::OutputTooLarge {
                 requested: 1000 * (1 << 18) + 2,
                 cap: 1 << 24
@@ -399,7 +399,7 @@ mod tests {
         );
         let p3: Vec<DVec3> = p.iter().map(|q| q.extend(0.0)).collect();
         assert!(matches!(
-            chaikin(&p3, big),
+            chaikin(&p3, &big),
             Err(Error::OutputTooLarge {
                 cap: 11_184_810,
                 ..
@@ -417,11 +417,11 @@ mod tests {
     fn bad_input_is_an_error() {
         let p = [v(0.0, 0.0), v(1.0, f64::NAN), v(2.0, 0.0)];
         assert_eq!(
-            chaikin(&p, ChaikinParams::default()),
+            chaikin(&p, &ChaikinParams::default()),
             Err(Error::NonFinite { index: 1 })
         );
         assert_eq!(
-            chaikin_adaptive(&p, AdaptiveParams::default()),
+            chaikin_adaptive(&p, &AdaptiveParams::default()),
             Err(Error::NonFinite { index: 1 })
         );
         for ratio in [0.0, -0.1, 0.51, f64::NAN, f64::INFINITY] {
@@ -430,14 +430,14 @@ mod tests {
                 ..Default::default()
             };
             assert!(matches!(
-                chaikin(&p[..1], params),
+                chaikin(&p[..1], &params),
                 Err(Error::BadParameter { name: "ratio", .. })
             ));
         }
         let mut small = [v(0.0, 0.0), v(1.0, 1.0), v(2.0, 0.0), v(0.0, 0.0)];
         let before = small;
         assert_eq!(
-            chaikin_in_place(&mut small, 3, ChaikinParams::default()),
+            chaikin_in_place(&mut small, 3, &ChaikinParams::default()),
             Err(Error::BufferTooSmall {
                 needed: 18,
                 capacity: 4
@@ -445,11 +445,11 @@ mod tests {
         );
         assert_eq!(small, before);
         assert!(matches!(
-            chaikin_in_place(&mut small, 5, ChaikinParams::default()),
+            chaikin_in_place(&mut small, 5, &ChaikinParams::default()),
             Err(Error::BadParameter { name: "len", .. })
         ));
         let mut out = vec![v(9.0, 9.0)];
-        assert!(chaikin_into(&p[..1], ChaikinParams::default(), &mut out).is_err());
+        assert!(chaikin_into(&p[..1], &ChaikinParams::default(), &mut out).is_err());
         assert!(out.is_empty());
     }
 
@@ -460,7 +460,7 @@ mod tests {
         for closed in [false, true] {
             let out = chaikin(
                 &p,
-                ChaikinParams {
+                &ChaikinParams {
                     closed,
                     ..Default::default()
                 },
@@ -468,7 +468,7 @@ mod tests {
             .unwrap();
             assert!(out.iter().all(|q| q.is_finite()));
         }
-        let out = chaikin_adaptive(&p, AdaptiveParams::default()).unwrap();
+        let out = chaikin_adaptive(&p, &AdaptiveParams::default()).unwrap();
         assert!(out.iter().all(|q| q.is_finite()));
     }
 }
