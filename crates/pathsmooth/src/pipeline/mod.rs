@@ -102,8 +102,13 @@ pub struct Pipeline<W> {
     last_corridor: Option<CorridorPath>,
     filleter: Filleter,
     last_curve: Option<ExactCurve>,
+    /// The radius the steps aim at in this attempt: the agent radius, or a rounding
+    /// margin more when the caller's point type is coarser than `f64` (see `attempts`).
+    aim: f64,
     a: Vec<DVec2>,
     b: Vec<DVec2>,
+    /// The steps' input, kept for a second attempt.
+    input: Vec<DVec2>,
 }
 
 impl<W: World> Pipeline<W> {
@@ -144,8 +149,10 @@ impl<W: World> Pipeline<W> {
             last_corridor: None,
             filleter: Filleter::new(),
             last_curve: None,
+            aim: radius,
             a: Vec::new(),
             b: Vec::new(),
+            input: Vec::new(),
         })
     }
 
@@ -251,8 +258,22 @@ impl<W: World> Pipeline<W> {
         a.extend(path.iter().map(|p| p.to_dvec2()));
         let result = check_in_bounds(&self.world, &a)
             .and_then(|()| self.repair_input(&mut a))
-            .and_then(|()| self.run_steps(&mut a))
-            .and_then(|()| self.finish(&a, out));
+            .and_then(|()| {
+                let mut input = std::mem::take(&mut self.input);
+                input.clear();
+                input.extend_from_slice(&a);
+                let r = self.attempts(
+                    out,
+                    |p, a, aim| {
+                        a.clear();
+                        a.extend_from_slice(&input);
+                        p.run_steps(a, aim)
+                    },
+                    &mut a,
+                );
+                self.input = input;
+                r
+            });
         self.a = a;
         result
     }
@@ -284,19 +305,44 @@ impl<W: World> Pipeline<W> {
         out.clear();
         self.report = PipelineReport::default();
         let mut a = std::mem::take(&mut self.a);
-        let result = self
-            .world
-            .find_path_into(
-                start.to_dvec2(),
-                goal.to_dvec2(),
-                self.radius,
-                &mut self.query,
-                &mut a,
-            )
-            .and_then(|()| self.run_steps(&mut a))
-            .and_then(|()| self.finish(&a, out));
+        let (start, goal) = (start.to_dvec2(), goal.to_dvec2());
+        let result = self.attempts(
+            out,
+            |p, a, aim| {
+                p.world
+                    .find_path_into(start, goal, aim, &mut p.query, a)
+                    .and_then(|()| p.run_steps(a, aim))
+            },
+            &mut a,
+        );
         self.a = a;
         result
+    }
+
+    /// Runs `attempt` (which leaves its path in `a`, aiming at the radius it is given) and
+    /// returns its path in the caller's point type, valid for the radius as returned.
+    /// Converting to a type coarser than `f64` moves each point by up to half a unit in the
+    /// last place, which can take away the last bits of clearance of a path built exactly
+    /// at the radius; when that happens, a second attempt aims at the radius plus twice
+    /// the type's rounding at the world's largest coordinate, which the conversion cannot
+    /// undo. For `f64` output there is no rounding and one attempt.
+    fn attempts<P: Point2>(
+        &mut self,
+        out: &mut Vec<P>,
+        mut attempt: impl FnMut(&mut Self, &mut Vec<DVec2>, f64) -> Result<()>,
+        a: &mut Vec<DVec2>,
+    ) -> Result<()> {
+        let first = attempt(self, a, self.radius).and_then(|()| self.finish(a, out));
+        let margin = rounding_margin::<P>(self.world.bounds().max_magnitude());
+        if margin == 0.0 || !matches!(first, Err(Error::InvalidResult { .. })) {
+            return first;
+        }
+        let repaired = self.report.repaired_segments;
+        self.report = PipelineReport {
+            repaired_segments: repaired,
+            ..PipelineReport::default()
+        };
+        attempt(self, a, self.radius + margin).and_then(|()| self.finish(a, out))
     }
 
     /// Re-plans the stretches of `path` that are not valid for the radius (see the type's
@@ -315,8 +361,9 @@ impl<W: World> Pipeline<W> {
         repaired.map(|_| ())
     }
 
-    /// Runs every step on `path` (valid on entry), in place.
-    fn run_steps(&mut self, path: &mut Vec<DVec2>) -> Result<()> {
+    /// Runs every step on `path` (valid on entry), in place, aiming at radius `aim`.
+    fn run_steps(&mut self, path: &mut Vec<DVec2>, aim: f64) -> Result<()> {
+        self.aim = aim;
         self.last_corridor = None;
         self.last_curve = None;
         let mut b = std::mem::take(&mut self.b);
@@ -331,8 +378,8 @@ impl<W: World> Pipeline<W> {
                 std::mem::swap(path, &mut b);
                 continue;
             }
-            match validate(&self.world, &b, self.radius) {
-                Ok(r) if r.is_valid() => std::mem::swap(path, &mut b),
+            match validate(&self.world, &b, aim) {
+                Ok(r) if holds(&self.world, &r, aim) => std::mem::swap(path, &mut b),
                 Ok(r) => self
                     .report
                     .skipped
@@ -347,7 +394,7 @@ impl<W: World> Pipeline<W> {
     /// One step from `input` into `out`.
     fn run_step(&mut self, step: &Step, input: &[DVec2], out: &mut Vec<DVec2>) -> Result<()> {
         let world = &self.world;
-        let radius = self.radius;
+        let radius = self.aim;
         let (start, goal) = (input[0], input[input.len() - 1]);
         match step {
             Step::Shortcut => self.shortcutter.shortcut_into(world, input, radius, out),
@@ -410,7 +457,7 @@ impl<W: World> Pipeline<W> {
     ) -> Result<()> {
         *out = self
             .map_safe
-            .smooth(&self.world, input, self.radius, smoother)?;
+            .smooth(&self.world, input, self.aim, smoother)?;
         Ok(())
     }
 
@@ -418,13 +465,42 @@ impl<W: World> Pipeline<W> {
     fn finish<P: Point2>(&mut self, path: &[DVec2], out: &mut Vec<P>) -> Result<()> {
         out.extend(path.iter().map(|&p| P::from_dvec2(p)));
         let validation = validate(&self.world, out, self.radius)?;
-        if !validation.is_valid() {
+        if !holds(&self.world, &validation, self.radius) {
             let step = self.steps.last().map_or("input", Step::name);
-            let reason = validation.problem().unwrap_or_default();
+            let reason = validation.problem().unwrap_or_else(|| {
+                format!(
+                    "it comes within {} of a wall, below the radius {} (after conversion to \
+                     the caller's point type)",
+                    validation.min_clearance, self.radius
+                )
+            });
             out.clear();
             return Err(Error::InvalidResult { step, reason });
         }
         self.report.validation = validation;
         Ok(())
+    }
+}
+
+/// True when a path with this validation keeps clearance `radius` itself: valid (which
+/// allows the world's tolerance, 10⁻⁹ of the coordinates, for input) and, as an output, no
+/// point closer than the radius. The clearance is itself computed in floating point, so
+/// "closer" allows the error of that computation: 64 units in the last place of the
+/// world's largest coordinate (10⁻¹⁴ of it), far below the tolerance and far below what
+/// rounding to `f32` moves a point.
+fn holds<W: World + ?Sized>(world: &W, validation: &ValidationReport, radius: f64) -> bool {
+    let computed = 64.0 * f64::EPSILON * world.bounds().max_magnitude().max(1.0);
+    validation.is_valid() && (radius == 0.0 || validation.min_clearance >= radius - computed)
+}
+
+/// How far a point of magnitude up to `magnitude` can move when a path is returned in `P`:
+/// 0 for `f64` points (the steps compute in `f64`), else twice the coarser type's unit in
+/// the last place at that magnitude (rounding moves each coordinate by half of one).
+fn rounding_margin<P: Point2>(magnitude: f64) -> f64 {
+    let eps = crate::geometry::Scalar::to_f64(<P::Scalar as num_traits::Float>::epsilon());
+    if eps <= f64::EPSILON {
+        0.0
+    } else {
+        2.0 * eps * magnitude.max(1.0)
     }
 }
