@@ -113,7 +113,7 @@ impl ValidationReport {
         })
     }
 
-    fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.blocked_segments.clear();
         self.blocked_bends.clear();
         self.clearance_violations.clear();

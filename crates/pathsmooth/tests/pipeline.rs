@@ -415,3 +415,32 @@ fn a_world_far_smaller_than_its_coordinates_is_refused() {
     let world = pathsmooth::NavMeshWorld::new(NavMesh::from_scene(&far).unwrap());
     assert!(Pipeline::new(&world, 0.5).is_ok());
 }
+
+/// Nothing in silence: a step that changes nothing is in the report with its reason, as a
+/// step whose result failed validation is.
+#[test]
+fn a_step_that_changes_nothing_is_reported() {
+    let world =
+        GridWorld::new(GridMap::from_rows(&["......", "......", "......"]).unwrap()).unwrap();
+    let straight = [DVec2::new(0.5, 1.5), DVec2::new(5.5, 1.5)];
+    let mut pipeline = Pipeline::new(&world, 0.3)
+        .unwrap()
+        .then(Step::Shortcut)
+        .then(Step::chaikin());
+    let out = pipeline.smooth(&straight).unwrap();
+    assert_eq!(out, straight.to_vec());
+    let skipped = &pipeline.report().skipped;
+    assert_eq!(skipped.len(), 2, "{skipped:?}");
+    assert_eq!(skipped[0].0, "shortcut");
+    assert!(skipped[0].1.starts_with("changed nothing"), "{skipped:?}");
+    assert_eq!(skipped[1].0, "chaikin");
+    // A path with a corner in open space: both steps take effect, nothing is reported.
+    let bent = [
+        DVec2::new(0.5, 0.5),
+        DVec2::new(3.0, 1.5),
+        DVec2::new(5.5, 0.5),
+    ];
+    let mut pipeline = Pipeline::new(&world, 0.0).unwrap().then(Step::chaikin());
+    assert_ne!(pipeline.smooth(&bent).unwrap(), bent.to_vec());
+    assert!(pipeline.report().skipped.is_empty());
+}

@@ -54,7 +54,16 @@ fn navmesh_steps_allocate_nothing_in_steady_state() {
             }
         });
         assert_eq!(n, 0, "allocations in steady state at radius {radius}");
-        assert!(pipeline.report().skipped.is_empty());
+        // No step failed. Some change nothing (the funnel on the path the pipeline found
+        // with the same search; Chaikin at corners that already touch the radius), and the
+        // report says so without allocating: static reasons, a reused list.
+        let skipped = &pipeline.report().skipped;
+        assert!(
+            skipped
+                .iter()
+                .all(|(_, why)| why.starts_with("changed nothing")),
+            "{skipped:?}"
+        );
         assert!(pipeline.report().validation.is_valid());
     }
 }

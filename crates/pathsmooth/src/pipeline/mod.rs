@@ -6,6 +6,8 @@ mod step;
 
 pub use step::{Preset, Step};
 
+use std::borrow::Cow;
+
 use glam::DVec2;
 
 use crate::corridor::{CorridorPath, CorridorSmoother};
@@ -31,14 +33,26 @@ pub struct PipelineReport {
     /// Input segments that were not valid for the radius and were re-planned on the world
     /// before smoothing (0 for a valid input).
     pub repaired_segments: usize,
-    /// Steps whose result failed validation, with the validator's reason; the pipeline
-    /// kept their input instead. Empty unless a step has a defect.
-    pub skipped: Vec<(&'static str, String)>,
+    /// Steps that did not take effect, with the reason: a step whose result failed
+    /// validation (the pipeline kept its input instead), and a step that changed nothing
+    /// (the reason begins "changed nothing"). Every shell shows these.
+    pub skipped: Vec<(&'static str, Cow<'static, str>)>,
     /// The validation of the returned path.
     pub validation: ValidationReport,
     /// The corners a fillet step could not give its minimum turning radius (radius below
     /// ρ, or kept sharp), with the reason; indices are in that step's input.
     pub corners: Vec<Corner>,
+}
+
+impl PipelineReport {
+    /// Empties the report, keeping its lists' memory (a pipeline's steady-state runs
+    /// allocate nothing).
+    fn reset(&mut self) {
+        self.repaired_segments = 0;
+        self.skipped.clear();
+        self.validation.clear();
+        self.corners.clear();
+    }
 }
 
 /// A world, an agent radius and a list of [`Step`]s: turns a planner's path into a smooth
@@ -251,7 +265,7 @@ impl<W: World> Pipeline<W> {
     /// [`smooth`](Self::smooth) into `out` (cleared first; left empty on error).
     pub fn smooth_into<P: Point2>(&mut self, path: &[P], out: &mut Vec<P>) -> Result<()> {
         out.clear();
-        self.report = PipelineReport::default();
+        self.report.reset();
         check_path(path, 1, "pipeline")?;
         let mut a = std::mem::take(&mut self.a);
         a.clear();
@@ -303,7 +317,7 @@ impl<W: World> Pipeline<W> {
     /// [`plan`](Self::plan) into `out` (cleared first; left empty on error).
     pub fn plan_into<P: Point2>(&mut self, start: P, goal: P, out: &mut Vec<P>) -> Result<()> {
         out.clear();
-        self.report = PipelineReport::default();
+        self.report.reset();
         let mut a = std::mem::take(&mut self.a);
         let (start, goal) = (start.to_dvec2(), goal.to_dvec2());
         let result = self.attempts(
@@ -338,10 +352,8 @@ impl<W: World> Pipeline<W> {
             return first;
         }
         let repaired = self.report.repaired_segments;
-        self.report = PipelineReport {
-            repaired_segments: repaired,
-            ..PipelineReport::default()
-        };
+        self.report.reset();
+        self.report.repaired_segments = repaired;
         attempt(self, a, self.radius + margin).and_then(|()| self.finish(a, out))
     }
 
@@ -374,6 +386,12 @@ impl<W: World> Pipeline<W> {
                 result = Err(e);
                 break;
             }
+            if b == *path {
+                self.report
+                    .skipped
+                    .push((step.name(), Cow::Borrowed(step.unchanged_reason())));
+                continue;
+            }
             if step.keeps_validity() {
                 std::mem::swap(path, &mut b);
                 continue;
@@ -383,8 +401,11 @@ impl<W: World> Pipeline<W> {
                 Ok(r) => self
                     .report
                     .skipped
-                    .push((step.name(), r.problem().unwrap_or_default())),
-                Err(e) => self.report.skipped.push((step.name(), e.to_string())),
+                    .push((step.name(), shortfall(&r, aim).into())),
+                Err(e) => self
+                    .report
+                    .skipped
+                    .push((step.name(), e.to_string().into())),
             }
         }
         self.b = b;
@@ -467,13 +488,7 @@ impl<W: World> Pipeline<W> {
         let validation = validate(&self.world, out, self.radius)?;
         if !holds(&self.world, &validation, self.radius) {
             let step = self.steps.last().map_or("input", Step::name);
-            let reason = validation.problem().unwrap_or_else(|| {
-                format!(
-                    "it comes within {} of a wall, below the radius {} (after conversion to \
-                     the caller's point type)",
-                    validation.min_clearance, self.radius
-                )
-            });
+            let reason = shortfall(&validation, self.radius);
             out.clear();
             return Err(Error::InvalidResult { step, reason });
         }
@@ -491,6 +506,17 @@ impl<W: World> Pipeline<W> {
 fn holds<W: World + ?Sized>(world: &W, validation: &ValidationReport, radius: f64) -> bool {
     let computed = 64.0 * f64::EPSILON * world.bounds().max_magnitude().max(1.0);
     validation.is_valid() && (radius == 0.0 || validation.min_clearance >= radius - computed)
+}
+
+/// Why a path with this validation does not hold for `radius`: the validator's problem,
+/// or how far inside the radius it comes.
+fn shortfall(validation: &ValidationReport, radius: f64) -> String {
+    validation.problem().unwrap_or_else(|| {
+        format!(
+            "it comes within {} of a wall, below the radius {radius}",
+            validation.min_clearance
+        )
+    })
 }
 
 /// How far a point of magnitude up to `magnitude` can move when a path is returned in `P`:

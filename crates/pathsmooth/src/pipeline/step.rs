@@ -81,6 +81,28 @@ impl Step {
         }
     }
 
+    /// Why this step can return its input unchanged, for the report.
+    pub(crate) fn unchanged_reason(&self) -> &'static str {
+        match self {
+            Step::Shortcut => "changed nothing: no waypoint could be skipped with the radius kept",
+            Step::Chaikin(_) | Step::CatmullRom(_) => {
+                "changed nothing: no corner could be cut without coming closer than the \
+                 radius to a wall (or the path has no corner)"
+            }
+            Step::Resample { .. } => {
+                "changed nothing: the path already has the spacing (or no resampled piece kept \
+                 the radius)"
+            }
+            Step::Funnel | Step::Relax(_) | Step::Corridor(_) => {
+                "changed nothing: the path was already what this step makes"
+            }
+            Step::Fillet(_) => {
+                "changed nothing: no corner could take a turn of the minimum radius (see the \
+                 report's corners)"
+            }
+        }
+    }
+
     /// True for the steps that keep a valid path valid by construction (they test every
     /// segment and bend they make): the pipeline validates their result only at the end.
     /// The navmesh and corridor steps are checked after they run, and skipped (reported)
