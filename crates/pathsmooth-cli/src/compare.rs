@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use glam::DVec2;
 use pathsmooth::{Pipeline, Result, World};
+use serde::Serialize;
 
 use crate::methods::{CurveParams, MapMethod, OptimiserParams};
 
@@ -26,6 +27,54 @@ pub struct Run<'a, 'w, W: World> {
     pub pipeline: &'a Pipeline<&'w W>,
     /// How long the pipeline took.
     pub time: Duration,
+}
+
+/// The most characters of a skip reason a shell shows; a longer reason is cut to this
+/// length, its last character an ellipsis, so that one long reason cannot flood a table.
+pub const REASON_MAX_CHARS: usize = 200;
+
+/// A step of a method's pipeline that did not take effect on a run: its result failed the
+/// pipeline's validation (or it changed nothing), so the pipeline went on with the step's
+/// input. The entries of the pipeline's report, as every shell shows them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Skipped {
+    /// The step's name (`relax`, `corridor`…).
+    pub step: &'static str,
+    /// Why, as the library says it, at most [`REASON_MAX_CHARS`] characters.
+    pub reason: String,
+}
+
+impl std::fmt::Display for Skipped {
+    /// `step "relax" skipped: <reason>`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "step \"{}\" skipped: {}", self.step, self.reason)
+    }
+}
+
+/// `text` when it has at most `max` characters, else its first `max - 1` and `…`.
+pub fn bounded(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+impl<W: World> Run<'_, '_, W> {
+    /// The steps of this run that did not take effect, in pipeline order, with their
+    /// reasons cut to [`REASON_MAX_CHARS`].
+    pub fn skipped(&self) -> Vec<Skipped> {
+        self.pipeline
+            .report()
+            .skipped
+            .iter()
+            .map(|(step, reason)| Skipped {
+                step,
+                reason: bounded(reason, REASON_MAX_CHARS),
+            })
+            .collect()
+    }
 }
 
 impl<'w, W: World> Comparison<'w, W> {
@@ -83,5 +132,21 @@ impl<'w, W: World> Comparison<'w, W> {
                 time,
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_reasons_are_cut_with_an_ellipsis() {
+        assert_eq!(bounded("short", 200), "short");
+        let exact = "é".repeat(200);
+        assert_eq!(bounded(&exact, 200), exact);
+        let long = "é".repeat(1000);
+        let cut = bounded(&long, 200);
+        assert_eq!(cut.chars().count(), 200);
+        assert!(cut.ends_with("é…"));
     }
 }

@@ -5,8 +5,19 @@ use pathsmooth::follow::{speed_profile, Agent};
 use pathsmooth::Result;
 use pathsmooth::ValidationReport;
 
+use crate::compare::Skipped;
+
+/// What the status column and the notes under the table mean (the help text of `plan` and
+/// `demo`).
+pub const SKIPPED_HELP: &str = "\
+Status: `ok` when every step of the method took effect; `skipped` when a step of its
+pipeline did not (its result failed the pipeline's validation, or it changed nothing):
+the pipeline kept the step's input, so that row shows the path before the step, not a
+success of it. A note under the table names each such step and the library's reason
+(cut to 200 characters): `note: relax: step \"relax\" skipped: <reason>`.";
+
 /// Column titles of [`metrics_row`].
-pub fn metrics_header() -> [&'static str; 9] {
+pub fn metrics_header() -> [&'static str; 10] {
     [
         "method",
         "valid",
@@ -17,18 +28,38 @@ pub fn metrics_header() -> [&'static str; 9] {
         "total turn°",
         "clearance",
         "follow s",
+        "status",
     ]
+}
+
+/// The status column: `ok` when every step of the method took effect, `skipped` when one
+/// did not (the row then shows that step's input; [`skip_notes`] say which and why).
+fn status(skipped: &[Skipped]) -> &'static str {
+    if skipped.is_empty() {
+        "ok"
+    } else {
+        "skipped"
+    }
+}
+
+/// One line under the table per step of method `name` that did not take effect:
+/// `note: relax: step "relax" skipped: <reason>` (the reason cut to
+/// [`REASON_MAX_CHARS`](crate::compare::REASON_MAX_CHARS)).
+pub fn skip_notes<'a>(name: &'a str, skipped: &'a [Skipped]) -> impl Iterator<Item = String> + 'a {
+    skipped.iter().map(move |s| format!("note: {name}: {s}"))
 }
 
 /// One row from a path's validation report (by the library's validator, for the
 /// pipeline's radius): validity, size, length, length relative to the A* path, turning,
-/// minimum clearance, and the time an agent with default limits needs to follow the path
-/// (the column that tells which smoother to pick).
+/// minimum clearance, the time an agent with default limits needs to follow the path
+/// (the column that tells which smoother to pick), and the status (`skipped` when a step in
+/// `skipped` did not take effect).
 pub fn metrics_row(
     name: &str,
     path: &[DVec2],
     astar_length: f64,
     r: &ValidationReport,
+    skipped: &[Skipped],
 ) -> Result<Vec<String>> {
     Ok(vec![
         name.to_string(),
@@ -48,6 +79,7 @@ pub fn metrics_row(
         } else {
             "—".into()
         },
+        status(skipped).into(),
     ])
 }
 
@@ -61,11 +93,15 @@ pub fn follow_time_shown(path: &[DVec2]) -> bool {
     path.len() <= FOLLOW_TIME_MAX_POINTS
 }
 
-/// A row for a method that failed: its name and the error, the other columns empty.
+/// A row for a method that failed: its name, the error and the status `error`, the other
+/// columns empty.
 pub fn error_row(name: &str, e: &pathsmooth::Error) -> Vec<String> {
     let mut row = vec![String::new(); metrics_header().len()];
     row[0] = name.to_string();
     row[1] = format!("error: {e}");
+    if let Some(status) = row.last_mut() {
+        *status = "error".into();
+    }
     row
 }
 
@@ -83,16 +119,17 @@ pub fn ratio(a: f64, b: f64) -> f64 {
     }
 }
 
-/// A method's result with its [`metrics_row`] (`r`: the path's validation): the path and
-/// the row, or the method's error.
+/// A method's result with its [`metrics_row`] (`r`: the path's validation; `skipped`: the
+/// steps that did not take effect): the path and the row, or the method's error.
 pub fn with_metrics_row(
     name: &str,
     path: Result<Vec<DVec2>>,
     r: &ValidationReport,
+    skipped: &[Skipped],
     astar_length: f64,
 ) -> Result<(Vec<DVec2>, Vec<String>)> {
     let path = path?;
-    let row = metrics_row(name, &path, astar_length, r)?;
+    let row = metrics_row(name, &path, astar_length, r, skipped)?;
     Ok((path, row))
 }
 
@@ -105,10 +142,36 @@ mod tests {
         let report = ValidationReport::default();
         let line = |n: usize| {
             let path: Vec<DVec2> = (0..n).map(|i| DVec2::new(i as f64, 0.0)).collect();
-            metrics_row("m", &path, 1.0, &report).unwrap()[8].clone()
+            metrics_row("m", &path, 1.0, &report, &[]).unwrap()[8].clone()
         };
         // A straight run of n − 1 metres takes a finite, positive time.
         assert!(line(FOLLOW_TIME_MAX_POINTS).parse::<f64>().unwrap() > 0.0);
         assert_eq!(line(FOLLOW_TIME_MAX_POINTS + 1), "—");
+    }
+
+    #[test]
+    fn the_help_names_the_bound_on_reasons() {
+        let bound = format!("cut to {} characters", crate::compare::REASON_MAX_CHARS);
+        assert!(SKIPPED_HELP.contains(&bound), "{SKIPPED_HELP}");
+    }
+
+    #[test]
+    fn a_skipped_step_shows_in_the_status_and_a_note() {
+        let report = ValidationReport::default();
+        let path = [DVec2::ZERO, DVec2::X];
+        let status = |skipped: &[Skipped]| {
+            metrics_row("relax", &path, 1.0, &report, skipped).unwrap()[9].clone()
+        };
+        assert_eq!(status(&[]), "ok");
+        let skipped = [Skipped {
+            step: "relax",
+            reason: "segment 3 comes closer than the radius".into(),
+        }];
+        assert_eq!(status(&skipped), "skipped");
+        let notes: Vec<String> = skip_notes("relax", &skipped).collect();
+        assert_eq!(
+            notes,
+            ["note: relax: step \"relax\" skipped: segment 3 comes closer than the radius"]
+        );
     }
 }

@@ -266,6 +266,107 @@ fn follow_times_a_3d_path_in_3d() {
     );
 }
 
+/// The CLI's own example map (the one `demo` embeds).
+fn demo_map() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/demo.map")
+}
+
+#[test]
+fn plan_and_bench_say_when_a_step_was_skipped() {
+    // Portal relaxation at radius 0.3 on the demo's scenario comes closer than the radius
+    // to a wall, so the pipeline skips the step and keeps its input (the A* path): the
+    // row must not read as a success of relax, and the reason must be printed.
+    let map = demo_map();
+    let m = map.to_str().unwrap();
+    let plan = |extra: &[&str]| {
+        let scenario = ["--from", "5,5", "--to", "5,74", "--radius", "0.3"];
+        run(["plan", "--map", m].iter().chain(&scenario).chain(extra))
+    };
+    let out = plan(&["--method", "shortcut,relax"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let header = text.lines().next().unwrap();
+    assert!(header.ends_with("status"), "{text}");
+    let row = |name: &str| text.lines().find(|l| l.starts_with(name)).unwrap();
+    assert!(row("relax").ends_with(" skipped"), "{text}");
+    assert!(row("shortcut").ends_with(" ok"), "{text}");
+    // The note is with the table (stdout), one per skipped step, the reason bounded.
+    let notes: Vec<&str> = text.lines().filter(|l| l.starts_with("note:")).collect();
+    assert_eq!(notes.len(), 1, "{text}");
+    let reason = notes[0]
+        .strip_prefix("note: relax: step \"relax\" skipped: ")
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        !reason.is_empty() && reason.chars().count() <= 200,
+        "{reason}"
+    );
+
+    // With the path on stdout, the table and its note go to stderr together.
+    let out = plan(&["--method", "relax", "--output", "-"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("step \"relax\" skipped: "), "{err}");
+
+    // bench: the count per method, the most common reason under the table, the CSV's
+    // column naming the step.
+    let dir = tmp_dir("skipped");
+    let scen = dir.join("demo.map.scen");
+    std::fs::write(
+        &scen,
+        "version 1\n0\tdemo.map\t80\t80\t5\t5\t5\t74\t170.78\n",
+    )
+    .unwrap();
+    let csv = dir.join("bench.csv");
+    let out = bin()
+        .args(["bench", "--map", m, "--scen"])
+        .arg(&scen)
+        .args([
+            "--methods",
+            "astar,relax",
+            "--radius",
+            "0.3",
+            "--quiet",
+            "--csv",
+        ])
+        .arg(&csv)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    // The fifth column (method, paths, valid %, errors, skipped).
+    assert!(
+        text.contains("method  paths  valid %  errors  skipped"),
+        "{text}"
+    );
+    let cell = |name: &str| {
+        let row = text.lines().find(|l| l.starts_with(name)).unwrap();
+        row.split_whitespace().nth(4).unwrap().to_string()
+    };
+    assert_eq!(
+        (cell("astar"), cell("relax")),
+        ("0".into(), "1".into()),
+        "{text}"
+    );
+    let note = text
+        .lines()
+        .find(|l| l.starts_with("note: relax:"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        note.contains("1 of 1 paths") && note.contains("step \"relax\" skipped: "),
+        "{note}"
+    );
+    assert!(!text.contains("note: astar"), "{text}");
+    let csv = std::fs::read_to_string(&csv).unwrap();
+    assert!(csv.lines().next().unwrap().ends_with(",skipped"), "{csv}");
+    let relax = csv.lines().find(|l| l.contains(",relax,")).unwrap();
+    assert!(relax.ends_with(",relax"), "{csv}");
+    let astar = csv.lines().find(|l| l.contains(",astar,")).unwrap();
+    assert!(astar.ends_with(','), "{csv}");
+}
+
 #[test]
 fn plan_on_a_real_map_writes_path_and_pictures() {
     let Some(map) = movingai("dao/den312d.map") else {

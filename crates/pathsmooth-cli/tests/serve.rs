@@ -168,6 +168,7 @@ fn every_method_plans_through_the_api() {
         assert!(num("min_clearance") >= 0.3 - 1e-9, "{m}");
         assert!((0.0..=180.0).contains(&num("max_turn_deg")), "{m}");
         assert!(num("follow_s") > 0.0 && num("micros") > 0.0, "{m}");
+        assert!(p["skipped"].is_array(), "{m}: {p}");
         let samples = p["samples"].as_array().unwrap();
         let last = samples.last().unwrap().as_array().unwrap();
         assert_eq!(last[0].as_f64().unwrap(), num("follow_s"), "{m}");
@@ -181,6 +182,29 @@ fn every_method_plans_through_the_api() {
     let (status, body) = server.post("/api/plan", &req);
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["paths"].as_object().unwrap().len(), 9, "{body}");
+}
+
+#[test]
+fn a_skipped_step_is_in_the_answer_with_its_reason() {
+    // Portal relaxation at radius 0.3 on the demo's scenario comes closer than the radius
+    // to a wall (`pathsmooth plan` on assets/demo.map shows the same), so the pipeline
+    // skips the step and keeps its input: the answer must say so, not only "valid".
+    let server = Server::start();
+    let (status, body) = server.post("/api/plan", &plan_request(&["relax", "shortcut"]));
+    assert_eq!(status, 200, "{body}");
+    let relax = &body["paths"]["relax"];
+    assert_eq!(relax["valid"], true, "{relax}");
+    let skipped = relax["skipped"].as_array().unwrap();
+    assert_eq!(skipped.len(), 1, "{relax}");
+    assert_eq!(skipped[0]["step"], "relax");
+    let reason = skipped[0]["reason"].as_str().unwrap();
+    assert!(
+        !reason.is_empty() && reason.chars().count() <= 200,
+        "{reason}"
+    );
+    assert_eq!(skipped[0].as_object().unwrap().len(), 2, "{}", skipped[0]);
+    // A method whose steps all took effect has an empty list.
+    assert_eq!(body["paths"]["shortcut"]["skipped"], json!([]), "{body}");
 }
 
 #[test]

@@ -10,6 +10,8 @@ const COLOURS = {
 };
 const INVALID = "#dc2626";
 const $ = (id) => document.getElementById(id);
+/** `step "relax" skipped: <reason>`: a step that did not take effect (the path is its input). */
+const skipText = (s) => `step "${s.step}" skipped: ${s.reason}`;
 
 const state = {
   methods: [],          // every method name, in display order
@@ -133,7 +135,8 @@ function drawPaths() {
       "stroke-width": 2.5, "stroke-linejoin": "round", "vector-effect": "non-scaling-stroke",
       "data-method": m, "data-valid": p.valid }, paths);
     if (!p.valid) line.setAttribute("stroke-dasharray", "6 4");
-    el("title", {}, line).textContent = `${m}: length ${p.length.toFixed(2)}${p.valid ? "" : " (NOT VALID)"}`;
+    el("title", {}, line).textContent = `${m}: length ${p.length.toFixed(2)}${p.valid ? "" : " (NOT VALID)"}` +
+      p.skipped.map((s) => `; ${skipText(s)}`).join("");
   }
 }
 
@@ -162,11 +165,15 @@ function drawLegend() {
     const p = r?.paths[m];
     const failed = r && !p;
     const invalid = p && !p.valid;
-    li.className = invalid || failed ? "invalid" : "";
+    const skipped = p && p.skipped.length > 0;
+    li.className = invalid || failed ? "invalid" : skipped ? "skipped" : "";
+    li.dataset.method = m;
     const sw = document.createElement("span");
     sw.className = "swatch";
     sw.style.background = invalid ? INVALID : COLOURS[m];
     li.append(sw, `${m}${invalid ? " (invalid)" : failed ? " (failed)" : ""}`);
+    // A step that did not take effect: said in words, with its step (the reason is in the table).
+    if (skipped) li.append(` ⚠ ${p.skipped.map((s) => `step "${s.step}" skipped`).join(", ")}`);
     legend.append(li);
   }
   legend.hidden = legend.children.length === 0;
@@ -185,7 +192,8 @@ function drawTable() {
     tr.dataset.method = m;
     const sw = tr.insertCell();
     sw.innerHTML = `<span class="swatch" style="background:${COLOURS[m]}"></span>`;
-    tr.insertCell().textContent = m;
+    const name = tr.insertCell();
+    name.textContent = m;
     const p = r.paths[m];
     if (!p) {
       const td = tr.insertCell();
@@ -206,6 +214,22 @@ function drawTable() {
     dl.title = `download the ${m} path as JSON`;
     dl.onclick = () => download(`${m}.json`, "application/json", JSON.stringify({ points: p.points }));
     tr.insertCell().append(dl);
+    if (p.skipped.length > 0) {
+      // The row is the skipped step's input, not its result: a flag on the row and the
+      // reasons in words on a row of their own under it.
+      tr.classList.add("skipped");
+      const flag = document.createElement("span");
+      flag.className = "skip-flag";
+      flag.textContent = "⚠ skipped";
+      name.append(" ", flag);
+      const note = body.insertRow();
+      note.className = "skip-note";
+      note.dataset.skippedFor = m;
+      note.insertCell();
+      const td = note.insertCell();
+      td.colSpan = 9;
+      td.textContent = `⚠ ${m}: ${p.skipped.map(skipText).join("; ")} (the path shown is the step's input)`;
+    }
   }
 }
 
@@ -240,8 +264,10 @@ async function plan() {
     if (seq !== state.seq) return;
     state.result = result;
     const failed = Object.keys(result.errors).length;
+    const skipped = Object.values(result.paths).filter((p) => p.skipped.length > 0).length;
     status(`${state.world.name}: (${state.start}) → (${state.goal}), A* length ${result.astar_length.toFixed(2)}` +
-      (failed ? `; ${failed} method(s) failed, see the table` : ""), failed > 0);
+      (failed ? `; ${failed} method(s) failed, see the table` : "") +
+      (skipped ? `; ${skipped} method(s) skipped a step, see the table` : ""), failed > 0);
   } catch (e) {
     if (seq !== state.seq) return;
     state.result = null;
@@ -427,12 +453,12 @@ function saveSvg() {
   const g = el("g", { "font-family": "sans-serif", "font-size": v.w / 45 }, svg);
   let y = v.y + v.w / 30;
   for (const m of state.methods.filter((x) => state.result?.paths[x])) {
-    const valid = state.result.paths[m].valid;
+    const { valid, skipped } = state.result.paths[m];
     el("rect", { x: v.x + v.w / 60, y: y - v.w / 90, width: v.w / 25, height: v.w / 150,
       fill: valid ? COLOURS[m] : INVALID }, g);
     const t = el("text", { x: v.x + v.w / 15, y, fill: "#111827", stroke: "white", "stroke-width": v.w / 400,
       "paint-order": "stroke" }, g);
-    t.textContent = valid ? m : `${m} (invalid)`;
+    t.textContent = (valid ? m : `${m} (invalid)`) + skipped.map((s) => ` ⚠ step "${s.step}" skipped`).join("");
     y += v.w / 35;
   }
   download("pathsmooth-view.svg", "image/svg+xml", new XMLSerializer().serializeToString(svg));

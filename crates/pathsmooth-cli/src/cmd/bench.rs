@@ -1,6 +1,7 @@
 //! `pathsmooth bench`: every selected scenario of a `.scen` file through A* and each
 //! method; a summary table per method and, on request, one CSV row per path.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
@@ -12,14 +13,24 @@ use pathsmooth::grid::{check_scenario, load_scenarios, GridMap};
 use pathsmooth::navmesh::import::GroundPlane;
 use pathsmooth::{NavMeshWorld, Pipeline, Step, World};
 
-use crate::compare::{Comparison, Run};
+use crate::compare::{Comparison, Run, Skipped};
 use crate::files::{read_navmesh, write_bytes};
 use crate::methods::{CurveParams, FrameArgs, MapMethod, OptimiserParams};
 use crate::report::{follow_time, ratio};
 use crate::table::Table;
 
+/// What the `skipped` column and the notes under the table mean (the help text).
+const SKIPPED_HELP: &str = "\
+Skipped: how many of the method's paths had a step of its pipeline that did not take
+effect (its result failed the pipeline's validation, or it changed nothing; the pipeline
+kept the step's input). A note under the table gives the most common reason, with how many
+paths had it and the query of its first example (reasons that differ only in their
+numbers count as one; the reason is cut to 200 characters). The CSV's `skipped` column
+names those steps, separated by `;`.";
+
 /// Arguments of `pathsmooth bench`.
 #[derive(Debug, Args)]
+#[command(after_help = SKIPPED_HELP)]
 pub struct BenchArgs {
     /// Moving AI `.map` file.
     #[arg(long, required_unless_present = "navmesh", conflicts_with = "navmesh")]
@@ -64,7 +75,8 @@ pub struct BenchArgs {
 /// The first columns of both tables: the method and its counts.
 const COUNT_COLUMNS: [&str; 5] = ["method", "paths", "valid %", "errors", "skipped"];
 
-/// Prints the table and each method's first error, and writes the per-path CSV if asked.
+/// Prints the table, each method's first error and most common reason for a skipped
+/// step, and writes the per-path CSV if asked.
 fn report(
     table: &Table,
     methods: &[MapMethod],
@@ -76,6 +88,11 @@ fn report(
     for (m, t) in methods.iter().zip(tallies) {
         if let Some(e) = &t.first_error {
             println!("{}: first error: {e}", m.name());
+        }
+    }
+    for (m, t) in methods.iter().zip(tallies) {
+        if let Some(note) = t.skip_note(m.name()) {
+            println!("{note}");
         }
     }
     if let Some(f) = csv_file {
@@ -90,8 +107,10 @@ struct Tally {
     paths: usize,
     valid: usize,
     errors: usize,
-    /// Paths where a step's result failed validation and was skipped.
+    /// Paths on which a step did not take effect (each path counted once).
     skipped: usize,
+    /// The reasons steps did not take effect, by step and [`reason_kind`].
+    reasons: HashMap<(&'static str, String), Reason>,
     first_error: Option<String>,
     rel_length_sum: f64,
     rel_length_max: f64,
@@ -115,22 +134,46 @@ struct Tally {
     time: Duration,
 }
 
+/// How often one kind of reason made a step not take effect, and its first example.
+struct Reason {
+    count: usize,
+    /// Order of first sight (ties go to the reason seen first).
+    first_seen: usize,
+    /// The query of the first example, as `scenario 4`.
+    query: String,
+    example: Skipped,
+}
+
+/// The kind of a reason: the reason without its digits, so that "segment 15 comes closer
+/// than the radius 0.3 to a wall near (35.27, 30.89)" and the same words about segment 2
+/// count as one reason.
+fn reason_kind(reason: &str) -> String {
+    reason.chars().filter(|c| !c.is_ascii_digit()).collect()
+}
+
 impl Tally {
-    /// Counts a method's run on one query: its time, then its path (returned) or its error
-    /// (the first one kept, after `what` names the query).
+    /// Counts a method's run on one query: its time, then its path and the steps that did
+    /// not take effect (returned) or its error (the first one kept, after `what` names the
+    /// query).
     fn record<W: World>(
         &mut self,
         run: Run<'_, '_, W>,
         what: impl FnOnce() -> String,
-    ) -> Option<Vec<DVec2>> {
+    ) -> Option<(Vec<DVec2>, Vec<Skipped>)> {
         self.time += run.time;
+        let skipped = run.skipped();
         match run.path {
             Ok(path) => {
-                let report = run.pipeline.report();
                 self.paths += 1;
-                self.valid += report.validation.is_valid() as usize;
-                self.skipped += !report.skipped.is_empty() as usize;
-                Some(path)
+                self.valid += run.pipeline.report().validation.is_valid() as usize;
+                self.skipped += !skipped.is_empty() as usize;
+                if !skipped.is_empty() {
+                    let query = what();
+                    for s in &skipped {
+                        self.count_reason(s, &query);
+                    }
+                }
+                Some((path, skipped))
             }
             Err(e) => {
                 self.errors += 1;
@@ -139,6 +182,34 @@ impl Tally {
                 None
             }
         }
+    }
+
+    /// Counts `s` under its step and [`reason_kind`] (`query`: where it was first seen).
+    fn count_reason(&mut self, s: &Skipped, query: &str) {
+        let seen = self.reasons.len();
+        let reason = self
+            .reasons
+            .entry((s.step, reason_kind(&s.reason)))
+            .or_insert_with(|| Reason {
+                count: 0,
+                first_seen: seen,
+                query: query.to_string(),
+                example: s.clone(),
+            });
+        reason.count += 1;
+    }
+
+    /// The line under the table for method `name` when some of its paths had a step that
+    /// did not take effect: on how many, and the most common reason with an example.
+    fn skip_note(&self, name: &str) -> Option<String> {
+        let top = self
+            .reasons
+            .values()
+            .max_by_key(|r| (r.count, std::cmp::Reverse(r.first_seen)))?;
+        Some(format!(
+            "note: {name}: a step skipped on {} of {} paths; most common reason ({} of them, first on {}): {}",
+            self.skipped, self.paths, top.count, top.query, top.example
+        ))
     }
 
     /// The [`COUNT_COLUMNS`] cells of method `name`.
@@ -186,7 +257,7 @@ pub fn run(a: &BenchArgs) -> Result<()> {
     let mut shortest_pipeline = Pipeline::new(&world, a.radius)?.then(Step::Funnel);
     let mut astar_time = Duration::ZERO;
     let mut skipped = 0;
-    let mut csv = String::from("scenario,method,valid,points,length,astar_length,rel_length,max_turn_deg,total_turn_deg,min_clearance,follow_s,micros\n");
+    let mut csv = String::from("scenario,method,valid,points,length,astar_length,rel_length,max_turn_deg,total_turn_deg,min_clearance,follow_s,micros,skipped\n");
 
     let bar = if a.quiet || std::env::var_os("CI").is_some() {
         ProgressBar::hidden()
@@ -219,7 +290,7 @@ pub fn run(a: &BenchArgs) -> Result<()> {
             .map(|p| pathsmooth::metrics::length(&p));
         for (run, tally) in comparison.smooth(&raw).into_iter().zip(&mut tallies) {
             let (m, pipeline, elapsed) = (run.method, run.pipeline, run.time);
-            let Some(path) = tally.record(run, || format!("scenario {k}")) else {
+            let Some((path, skipped)) = tally.record(run, || format!("scenario {k}")) else {
                 continue;
             };
             let r = &pipeline.report().validation;
@@ -253,7 +324,7 @@ pub fn run(a: &BenchArgs) -> Result<()> {
             tally.follow_rel_sum += ratio(follow, astar_follow);
             let _ = writeln!(
                 csv,
-                "{k},{},{},{},{},{},{},{},{},{},{},{}",
+                "{k},{},{},{},{},{},{},{},{},{},{},{},{}",
                 m.name(),
                 r.is_valid(),
                 path.len(),
@@ -264,7 +335,8 @@ pub fn run(a: &BenchArgs) -> Result<()> {
                 r.total_turn.to_degrees(),
                 r.min_clearance,
                 follow,
-                elapsed.as_secs_f64() * 1e6
+                elapsed.as_secs_f64() * 1e6,
+                skipped_steps(&skipped)
             );
         }
     }
@@ -375,7 +447,7 @@ fn bench_navmesh(a: &BenchArgs, file: &str) -> Result<()> {
     };
     let mut comparison = Comparison::new(&world, a.radius, &methods, &a.curve, &a.optimiser)?;
     let mut tallies: Vec<Tally> = methods.iter().map(|_| Tally::default()).collect();
-    let mut csv = String::from("query,method,valid,points,length,min_clearance,micros\n");
+    let mut csv = String::from("query,method,valid,points,length,min_clearance,micros,skipped\n");
     for (k, &(start, goal)) in queries.iter().enumerate() {
         for (run, tally) in comparison.plan(start, goal).into_iter().zip(&mut tallies) {
             let (m, pipeline, elapsed) = (run.method, run.pipeline, run.time);
@@ -385,20 +457,21 @@ fn bench_navmesh(a: &BenchArgs, file: &str) -> Result<()> {
                     start.x, start.y, goal.x, goal.y
                 )
             };
-            let Some(path) = tally.record(run, what) else {
+            let Some((path, skipped)) = tally.record(run, what) else {
                 continue;
             };
             let r = &pipeline.report().validation;
             tally.rel_length_sum += r.length;
             let _ = writeln!(
                 csv,
-                "{k},{},{},{},{},{},{}",
+                "{k},{},{},{},{},{},{},{}",
                 m.name(),
                 r.is_valid(),
                 path.len(),
                 r.length,
                 r.min_clearance,
-                elapsed.as_secs_f64() * 1e6
+                elapsed.as_secs_f64() * 1e6,
+                skipped_steps(&skipped)
             );
         }
     }
@@ -420,6 +493,57 @@ fn bench_navmesh(a: &BenchArgs, file: &str) -> Result<()> {
     report(&table, &methods, &tallies, a.csv.as_deref(), &csv)
 }
 
+/// The CSV's `skipped` cell: the names of the steps that did not take effect, `;` between
+/// them (empty when none).
+fn skipped_steps(skipped: &[Skipped]) -> String {
+    let names: Vec<&str> = skipped.iter().map(|s| s.step).collect();
+    names.join(";")
+}
+
 fn micros(d: Duration, n: usize) -> f64 {
     d.as_secs_f64() * 1e6 / n.max(1) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reasons_that_differ_in_their_numbers_are_one_kind() {
+        let a = "segment 15 comes closer than the radius 0.3 to a wall near (35.27, 30.89)";
+        let b = "segment 2 comes closer than the radius 0.3 to a wall near (3.25, 14.8)";
+        assert_eq!(reason_kind(a), reason_kind(b));
+        assert_ne!(reason_kind(a), reason_kind("the step changed nothing"));
+    }
+
+    #[test]
+    fn the_most_common_reason_wins_and_ties_go_to_the_first_seen() {
+        let mut t = Tally::default();
+        let add = |t: &mut Tally, step: &'static str, reason: &str, query: &str| {
+            let s = Skipped {
+                step,
+                reason: reason.into(),
+            };
+            t.count_reason(&s, query);
+        };
+        add(&mut t, "relax", "too close at 1", "scenario 0");
+        add(&mut t, "corridor", "no room", "scenario 1");
+        t.paths = 2;
+        t.skipped = 2;
+        let note = t.skip_note("m").unwrap();
+        assert!(note.contains("first on scenario 0"), "{note}");
+        add(&mut t, "corridor", "no room", "scenario 2");
+        let note = t.skip_note("m").unwrap();
+        assert!(
+            note.ends_with("(2 of them, first on scenario 1): step \"corridor\" skipped: no room"),
+            "{note}"
+        );
+        assert!(Tally::default().skip_note("m").is_none());
+    }
+
+    #[test]
+    fn the_help_names_the_bound_on_reasons() {
+        let bound = format!("cut to {} characters", crate::compare::REASON_MAX_CHARS);
+        assert!(SKIPPED_HELP.contains(&bound), "{SKIPPED_HELP}");
+    }
 }

@@ -15,7 +15,7 @@ use crate::compare::Comparison;
 use crate::files::write_bytes;
 use crate::methods::{smooth_curve, CurveMethod, CurveParams, MapMethod, OptimiserParams};
 use crate::picture::{png, svg, Layer, Scene, Track, PALETTE};
-use crate::report::{metrics_header, with_metrics_row};
+use crate::report::{metrics_header, skip_notes, with_metrics_row};
 use crate::table::Table;
 
 /// The generator of `assets/demo.map`, with the test that keeps the file in step.
@@ -24,6 +24,7 @@ mod map;
 
 /// Arguments of `pathsmooth demo`.
 #[derive(Debug, Args)]
+#[command(after_help = crate::report::SKIPPED_HELP)]
 pub struct DemoArgs {
     /// Folder for the pictures (created if missing).
     #[arg(long, default_value = ".")]
@@ -88,15 +89,17 @@ fn map_demo(a: &DemoArgs) -> Result<()> {
     let mut corridor_scene = scene.clone();
     corridor_scene.title = "demo.map corridor of clearance disks and the optimised path".into();
     let mut table = Table::new(metrics_header());
+    let mut skips = Vec::new();
     let mut corridor_plan = None;
     let (curve, optimiser) = (CurveParams::default(), OptimiserParams::default());
     let mut comparison = Comparison::new(&world, 0.0, &MapMethod::ALL, &curve, &optimiser)?;
     for (i, run) in comparison.smooth(&raw).into_iter().enumerate() {
-        let (m, pipeline) = (run.method, run.pipeline);
+        let (m, pipeline, skipped) = (run.method, run.pipeline, run.skipped());
         let validation = &pipeline.report().validation;
-        let (path, row) = with_metrics_row(m.name(), run.path, validation, astar_length)
+        let (path, row) = with_metrics_row(m.name(), run.path, validation, &skipped, astar_length)
             .with_context(|| m.name())?;
         table.row(row);
+        skips.extend(skip_notes(m.name(), &skipped));
         if let Some(plan) = pipeline.last_corridor() {
             corridor_plan = Some(plan.clone());
         }
@@ -152,6 +155,9 @@ fn map_demo(a: &DemoArgs) -> Result<()> {
         follow_file.display()
     );
     print!("{}", table.render());
+    for line in skips {
+        println!("{line}");
+    }
     Ok(())
 }
 

@@ -7,19 +7,21 @@ use clap::Args;
 use glam::{DVec2, IVec2};
 use pathsmooth::grid::GridMap;
 use pathsmooth::navmesh::import::GroundPlane;
-use pathsmooth::{NavMeshWorld, Pipeline, World};
+use pathsmooth::{NavMeshWorld, World};
 
-use crate::compare::Comparison;
+use crate::compare::{Comparison, Skipped};
 use crate::files::{read_navmesh, write_bytes, write_path_file};
 use crate::methods::{parse_xy, CurveParams, FrameArgs, MapMethod, OptimiserParams};
 use crate::picture::{png, svg, Layer, Scene, PALETTE};
 use crate::report::{
-    error_row, follow_time_shown, metrics_header, with_metrics_row, FOLLOW_TIME_MAX_POINTS,
+    error_row, follow_time_shown, metrics_header, skip_notes, with_metrics_row,
+    FOLLOW_TIME_MAX_POINTS, SKIPPED_HELP,
 };
 use crate::table::Table;
 
 /// Arguments of `pathsmooth plan`.
 #[derive(Debug, Args)]
+#[command(after_help = SKIPPED_HELP)]
 pub struct PlanArgs {
     /// Moving AI `.map` file.
     #[arg(long, required_unless_present = "navmesh", conflicts_with = "navmesh")]
@@ -140,10 +142,16 @@ struct Planned {
 }
 
 impl Planned {
-    /// The table rendered, and the pictures of `scene` that `a` asks for.
+    /// The table rendered with the skipped steps' notes under it, and the pictures of
+    /// `scene` that `a` asks for.
     fn new(a: &PlanArgs, table: &Table, scene: &Scene, outcomes: Outcomes) -> Result<Self> {
+        let mut text = table.render();
+        for line in &outcomes.skips {
+            text.push_str(line);
+            text.push('\n');
+        }
         Ok(Planned {
-            table: table.render(),
+            table: text,
             png: a.png.as_ref().map(|_| png::render(scene)).transpose()?,
             svg: a.svg.as_ref().map(|_| svg::render(scene)),
             outcomes,
@@ -157,17 +165,17 @@ struct Outcomes {
     errors: usize,
     /// The first failure, as `method: error`.
     first_error: Option<String>,
-    /// One line per step a pipeline skipped because its result failed validation.
+    /// One line per step that did not take effect, printed under the table (with it).
+    skips: Vec<String>,
+    /// Other notes (follow time, corners, polygons), on stderr.
     notes: Vec<String>,
 }
 
 impl Outcomes {
-    /// Records a method that ran: the steps its pipeline skipped (the path is then that
-    /// step's input, so the table's row is valid but not what the method names).
-    fn ran<W: World>(&mut self, method: &str, pipeline: &Pipeline<W>) {
-        self.notes.extend(pipeline.report().skipped.iter().map(|(step, why)| {
-            format!("note: {method}: step {step} was skipped, its result failed validation ({why}); the path is its input")
-        }));
+    /// Records a method that ran: the steps of its pipeline that did not take effect (the
+    /// path is then that step's input, so the row says `skipped`).
+    fn ran(&mut self, method: &str, skipped: &[Skipped]) {
+        self.skips.extend(skip_notes(method, skipped));
     }
 
     /// Records a method that failed, and adds its row to the table.
@@ -204,12 +212,12 @@ fn plan_on_map(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planne
     let mut outcomes = Outcomes::default();
     let mut comparison = Comparison::new(&world, a.radius, methods, &a.curve, &a.optimiser)?;
     for (i, run) in comparison.smooth(&raw).into_iter().enumerate() {
-        let (m, pipeline) = (run.method, run.pipeline);
+        let (m, pipeline, skipped) = (run.method, run.pipeline, run.skipped());
         let validation = &pipeline.report().validation;
-        match with_metrics_row(m.name(), run.path, validation, astar_length) {
+        match with_metrics_row(m.name(), run.path, validation, &skipped, astar_length) {
             Ok((path, row)) => {
                 table.row(row);
-                outcomes.ran(m.name(), pipeline);
+                outcomes.ran(m.name(), &skipped);
                 if !follow_time_shown(&path) {
                     outcomes.notes.push(format!(
                         "note: {}: follow time not computed for a path of more than \
@@ -281,10 +289,10 @@ fn plan_on_scene(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Plan
     let mut comparison = Comparison::new(&world, a.radius, methods, &a.curve, &a.optimiser)?;
     // The navmesh steps re-route between the ends; the straight line is only their input.
     for (i, run) in comparison.plan(a.from, a.to).into_iter().enumerate() {
-        let (m, pipeline) = (run.method, run.pipeline);
+        let (m, pipeline, skipped) = (run.method, run.pipeline, run.skipped());
         match run.path {
             Ok(path) => {
-                outcomes.ran(m.name(), pipeline);
+                outcomes.ran(m.name(), &skipped);
                 if a.polygons {
                     let ids = mesh.polygons_along(&path)?;
                     let ids: Vec<String> = ids.iter().map(|id| id.to_string()).collect();
@@ -300,6 +308,7 @@ fn plan_on_scene(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Plan
                     &path,
                     validation.length,
                     validation,
+                    &skipped,
                 )?);
                 if let Some(out) = &a.output {
                     write_path_file(out, None, &path)?;

@@ -7,7 +7,7 @@
 //! | `GET /api/methods` | the method names, and the ones the page turns on at first |
 //! | `POST /api/map` | `{"map": text}`: the same cells for a `.map` file's text (checked by the library) |
 //! | `POST /api/scenarios` | `{"scen": text}`: the scenarios of a `.map.scen` file |
-//! | `POST /api/plan` | A* once, then one pipeline per method; paths, metrics, animation samples |
+//! | `POST /api/plan` | A* once, then one pipeline per method; paths, metrics, animation samples, the steps that did not take effect |
 //!
 //! Every error is `{"error": "…"}` with a 4xx status (503 when a request runs out of time
 //! or workers), one message saying what was wrong.
@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::Semaphore;
 
 use super::limits::{self, declared_size};
-use crate::compare::Comparison;
+use crate::compare::{Comparison, Skipped};
 use crate::methods::{CorridorSolver, CurveParams, MapMethod, OptimiserParams};
 
 /// The embedded example world: its name in the API and its `.map` text (the map `demo`
@@ -486,6 +486,11 @@ pub struct PathOut {
     /// where the path's points may go).
     #[serde(skip_serializing_if = "Option::is_none")]
     corridor: Option<Vec<[f64; 3]>>,
+    /// The steps of the method's pipeline that did not take effect (their result failed
+    /// validation, or they changed nothing), `[{"step": "relax", "reason": "…"}]`, the
+    /// reasons cut to [`REASON_MAX_CHARS`](crate::compare::REASON_MAX_CHARS); empty when
+    /// every step took effect. The path is then the skipped step's input.
+    skipped: Vec<Skipped>,
 }
 
 /// The answer of `POST /api/plan`.
@@ -639,7 +644,7 @@ fn plan_blocking(p: &Playground, r: &PlanRequest) -> Result<PlanResponse, ApiErr
     let mut comparison = Comparison::new(world, r.radius, &methods, &curve, &optimiser)
         .map_err(ApiError::planning)?;
     for run in comparison.smooth(&raw) {
-        let (m, pipeline) = (run.method, run.pipeline);
+        let (m, pipeline, skipped) = (run.method, run.pipeline, run.skipped());
         let out = || -> pathsmooth::Result<PathOut> {
             let path = run.path?;
             let micros = run.time.as_secs_f64() * 1e6;
@@ -665,6 +670,7 @@ fn plan_blocking(p: &Playground, r: &PlanRequest) -> Result<PlanResponse, ApiErr
                 micros,
                 samples,
                 corridor,
+                skipped,
             })
         };
         match out() {

@@ -1,7 +1,8 @@
 // The playground in a real browser: Debian's headless Chromium driven by playwright-core
-// (which downloads no browser). Starts `pathsmooth serve --port 0` on 127.0.0.1, clicks
-// the ends, drags the goal, switches a method on, moves the radius slider, zooms, plays,
-// saves a screenshot to docs/playground.png, and downloads a path as JSON and the view as SVG.
+// (which downloads no browser). Starts `pathsmooth serve --port 0` on 127.0.0.1, shows a
+// skipped step's reason, clicks the ends, drags the goal, switches a method on, moves the
+// radius slider, zooms, plays, saves a screenshot to docs/playground.png, and downloads a
+// path as JSON and the view as SVG.
 //
 //   PATHSMOOTH_BIN   the binary (default: target/release/pathsmooth, else target/debug/…)
 //   CHROMIUM         the browser (default: /usr/bin/chromium)
@@ -79,6 +80,19 @@ test("the playground plans, redraws and plays in headless Chromium", { timeout: 
   const before = { paths: await pathPoints(page), rows: await tableRows(page) };
   assert.ok(before.rows.length >= 4, `the metrics table has a row per method: ${before.rows}`);
   assert.ok(await page.isVisible("#legend li"), "the legend is shown");
+
+  // Portal relaxation at the page's first radius (0.3) on this scenario is skipped by the
+  // pipeline (its result comes too close to a wall): the page says so in words, on the
+  // legend and on a row under the method's, with the reason. Then it is switched off again.
+  await page.check("#methods input[value='relax']");
+  const skipNote = "#metrics tbody tr.skip-note[data-skipped-for='relax']";
+  await page.waitForSelector(skipNote);
+  assert.match(await page.innerText(skipNote), /relax: step "relax" skipped: \S/);
+  assert.match(await page.innerText("#metrics tbody tr[data-method='relax']"), /⚠ skipped/);
+  assert.match(await page.innerText("#legend li[data-method='relax']"), /⚠ step "relax" skipped/);
+  assert.ok(await page.isVisible(skipNote), "the reason is visible, not only in a tooltip");
+  await page.uncheck("#methods input[value='relax']");
+  await page.waitForSelector(skipNote, { state: "detached" });
 
   // Shift-click sets the start, click sets the goal.
   const { worlds } = await (await fetch(`${url}api/worlds`)).json();
