@@ -257,7 +257,7 @@ impl NavMeshQuery {
 
     /// The rounded funnel through the last query's [`portals`](Self::portals) with its
     /// circles built at `r` (a planner that meets a passage exactly `2·radius` wide retries
-    /// a hair below `radius`), into `out`.
+    /// with circles of `radius` itself), into `out`.
     pub(crate) fn refunnel_into(
         &mut self,
         start: DVec2,

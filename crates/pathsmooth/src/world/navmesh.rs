@@ -104,12 +104,15 @@ impl World for NavMeshWorld {
     /// The shortest path from `start` to `goal` by the navmesh query
     /// ([`NavMeshQuery`]): exact at radius 0 (Polyanya); with
     /// a radius, the funnel with that radius through the channel of a search restricted to
-    /// passages at least `2·radius` wide. A radius path is checked against the walls with
-    /// the world's [tolerance](World::tolerance). The funnel first builds its circles a
-    /// hair outside the radius; in a passage exactly `2·radius` wide that leaves the order
-    /// of the corners to rounding, so when the result is not clear it is rebuilt a hair
-    /// inside (half the tolerance), then the path through the portals' midpoints is tried,
-    /// and when none is clear the result is [`Error::InvalidResult`] — never a path that
+    /// passages at least `2·radius` wide. A radius path must keep the radius itself (the
+    /// world's [tolerance](World::tolerance) is for input; only the error of computing a
+    /// clearance, 64 units in the last place of the largest coordinate, is allowed). The
+    /// funnel first builds its circles a hair outside the radius; in a passage exactly
+    /// `2·radius` wide that leaves the order of the corners to rounding, so when the result
+    /// is not clear it is rebuilt with circles of the radius itself, then the path through
+    /// the portals' midpoints is tried; last, a funnel a hair inside the radius that keeps
+    /// it within the world's tolerance (some passages exactly `2·radius` wide admit nothing
+    /// else). When none is clear the result is [`Error::InvalidResult`] — never a path that
     /// is not valid.
     ///
     /// Errors as [`NavMeshQuery::find_path`]. Cost: the query (no allocation once
@@ -293,14 +296,15 @@ pub(crate) fn path_on_mesh<W: World + ?Sized>(
     if radius == 0.0 {
         return Ok(());
     }
-    let tol = world.tolerance();
-    let accept = (radius - tol).max(0.0);
+    // Outputs keep the radius itself; only the error of computing a clearance in floating
+    // point (64 units in the last place of the largest coordinate) is allowed.
+    let accept = radius - 64.0 * f64::EPSILON * world.bounds().max_magnitude().max(1.0);
     if path_is_clear(world, out, accept) {
         return Ok(());
     }
     let first = first_problem(world, out, accept);
     if query
-        .refunnel_into(start, goal, radius, radius - 0.5 * tol, out)
+        .refunnel_into(start, goal, radius, radius, out)
         .is_ok()
         && path_is_clear(world, out, accept)
     {
@@ -312,6 +316,18 @@ pub(crate) fn path_on_mesh<W: World + ?Sized>(
     out.push(goal);
     out.dedup();
     if path_is_clear(world, out, accept) {
+        return Ok(());
+    }
+    // Last, the funnel a hair inside the radius, accepted within the world's tolerance: in
+    // some passages exactly `2·radius` wide (one-cell corridors at radius ½ on grid meshes)
+    // nothing else gets through. Such a path keeps the radius only within the tolerance;
+    // the pipeline's funnel step, which requires the radius itself, reports it skipped.
+    let tol = world.tolerance();
+    if query
+        .refunnel_into(start, goal, radius, radius - 0.5 * tol, out)
+        .is_ok()
+        && path_is_clear(world, out, (radius - tol).max(0.0))
+    {
         return Ok(());
     }
     out.clear();

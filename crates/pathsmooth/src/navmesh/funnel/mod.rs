@@ -174,7 +174,7 @@ impl Funnel {
     /// The rounded funnel for an agent of `radius` with its circles built at radius `r`
     /// (`funnel_into` passes a hair more than `radius`; a planner that meets a passage exactly
     /// `2·radius` wide — where every tangent touches circles on both sides and the order of the
-    /// corners is decided by rounding — retries a hair less, within the world's tolerance).
+    /// corners is decided by rounding — retries with circles of `radius` itself).
     /// Errors name `radius`.
     pub(crate) fn round_into(
         &mut self,
