@@ -247,7 +247,9 @@ fn map_demo(a: &DemoArgs) -> Result<()> {
         ),
     );
     let nav = Sheet::new(
-        format!("{scenario}: navmesh, funnel and portal relaxation"),
+        format!(
+            "demo.map, agent radius {DEMO_RADIUS}: funnel and portal relaxation on the navmesh"
+        ),
         navmesh_panels,
         2,
         nav_legend,

@@ -616,9 +616,11 @@ impl<'a> Sheet<'a> {
         out
     }
 
-    /// Full image size in pixels, for legend text `char_width` pixels a character.
+    /// Full image size in pixels, for title and legend text `char_width` pixels a
+    /// character: wide enough for the panels and the title.
     pub fn image_size(&self, char_width: f64) -> (u32, u32) {
-        let width = 2.0 * MARGIN + self.panels_width();
+        let title = self.title.chars().count() as f64 * char_width;
+        let width = 2.0 * MARGIN + self.panels_width().max(title);
         let bottom = self
             .legend_layout(char_width)
             .last()
