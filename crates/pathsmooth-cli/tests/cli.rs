@@ -1153,3 +1153,139 @@ fn plan_and_bench_fillet_on_a_real_map() {
     let row = text.lines().find(|l| l.starts_with("fillet")).unwrap();
     assert!(row.contains("100.0"), "not all valid: {row}");
 }
+
+/// The `<g class="panel" …>` groups of a sheet's SVG: (data-title, the group's text up to
+/// the next panel or the legend).
+fn svg_panels(svg: &str) -> Vec<(String, String)> {
+    let mut parts: Vec<&str> = svg.split(r#"<g class="panel" data-title=""#).collect();
+    parts.remove(0);
+    parts
+        .into_iter()
+        .map(|p| {
+            let (title, rest) = p.split_once('"').unwrap();
+            let body = rest.split(r#"<g class="legend">"#).next().unwrap();
+            (title.to_string(), body.to_string())
+        })
+        .collect()
+}
+
+/// The numbers of a `points="x,y x,y …"` attribute.
+fn svg_points(attr: &str) -> Vec<(f64, f64)> {
+    attr.split_whitespace()
+        .map(|xy| {
+            let (x, y) = xy.split_once(',').unwrap();
+            (x.parse().unwrap(), y.parse().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn demo_pictures_show_the_agent_every_method_and_the_scale() {
+    let dir = tmp_dir("demo_pictures");
+    let out = bin()
+        .args(["demo", "--out-dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    let svg = std::fs::read_to_string(dir.join("demo.svg")).unwrap();
+    let methods = [
+        "astar",
+        "shortcut",
+        "chaikin",
+        "catmull-rom",
+        "shortcut-chaikin",
+        "shortcut-catmull-rom",
+        "funnel",
+        "relax",
+        "corridor",
+    ];
+    // One panel per method, in order, each titled with its name.
+    let panels = svg_panels(&svg);
+    let titles: Vec<&str> = panels.iter().map(|(t, _)| t.as_str()).collect();
+    assert_eq!(titles, methods);
+    // The map table's rows: method, valid, points, length, vs A*, max turn°, total turn°,
+    // clearance, follow s, time ms.
+    let rows: Vec<Vec<&str>> = stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("Embedded map"))
+        .skip(3)
+        .take(methods.len())
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    for ((name, body), row) in panels.iter().zip(&rows) {
+        assert_eq!(row[0], name, "{stdout}");
+        // The agent's band (radius 0.4 at 6 px a cell: 4.8 px wide) under the path.
+        assert_eq!(body.matches(r#"class="band""#).count(), 1, "{name}");
+        assert!(body.contains(r#"stroke-width="4.80""#), "{name}");
+        // Start and goal as dots, a scale bar.
+        for end in ["start", "goal"] {
+            let dot = format!(r#"<circle class="marker" data-label="{end}""#);
+            assert_eq!(body.matches(&dot).count(), 1, "{name}: {end}");
+        }
+        assert!(body.contains(r#"class="scale-bar""#), "{name}");
+        assert!(body.contains(" cells</text>"), "{name}");
+        // The metrics of the printed table in the panel's heading.
+        for text in [
+            format!("length {}, max turn {}°", row[3], row[5]),
+            format!("clearance {}, valid {}", row[7], row[1]),
+            format!("time {} ms", row[10]),
+        ] {
+            assert!(body.contains(&text), "{name}: no `{text}` in its heading");
+        }
+        // A step the pipeline skipped is in the heading, in red.
+        let note = format!("note: {name}: step ");
+        if stdout.contains(&note) {
+            assert!(body.contains("skipped:"), "{name}");
+            assert!(body.contains(r#"class="alert""#), "{name}");
+        } else {
+            assert!(!body.contains("skipped"), "{name}");
+        }
+    }
+    // The legend shows start and goal as dots, not line swatches.
+    let legend = svg.split_once(r#"<g class="legend">"#).unwrap().1;
+    for end in ["start", "goal"] {
+        let entry = legend
+            .split(r#"<g class="legend">"#)
+            .find(|e| e.contains(&format!(">{end}</text>")))
+            .unwrap_or_else(|| panic!("no legend entry for {end}"));
+        assert!(entry.starts_with("<circle"), "{entry}");
+    }
+    assert!(std::fs::read(dir.join("demo.png"))
+        .unwrap()
+        .starts_with(b"\x89PNG"));
+
+    // The curves picture's first panel holds every curve: each point of each polyline
+    // lies inside the picture (the old picture left the path's far end off the canvas).
+    let curves = std::fs::read_to_string(dir.join("demo-curves.svg")).unwrap();
+    let size = |attr: &str| -> f64 {
+        let v = curves.split_once(&format!(r#" {attr}=""#)).unwrap().1;
+        v.split('"').next().unwrap().parse().unwrap()
+    };
+    let (w, h) = (size("width"), size("height"));
+    let (_, whole) = &svg_panels(&curves)[0];
+    let (tx, ty) = {
+        let t = whole.split_once("translate(").unwrap().1;
+        let (x, rest) = t.split_once(',').unwrap();
+        let y = rest.split(')').next().unwrap();
+        (x.parse::<f64>().unwrap(), y.parse::<f64>().unwrap())
+    };
+    let polylines: Vec<&str> = whole
+        .split("<polyline points=\"")
+        .skip(1)
+        .map(|p| p.split('"').next().unwrap())
+        .collect();
+    assert_eq!(polylines.len(), 4, "input and three curves");
+    for (x, y) in polylines.iter().flat_map(|p| svg_points(p)) {
+        assert!(
+            (0.0..=w).contains(&(x + tx)) && (0.0..=h).contains(&(y + ty)),
+            "({x}, {y}) is off the {w}×{h} canvas"
+        );
+    }
+    assert!(curves.contains(r#"class="scale-bar""#));
+}

@@ -1,9 +1,10 @@
-//! `pathsmooth demo`: every method on the embedded examples, with pictures and a metrics
-//! table. Runs on a fresh machine in seconds with no arguments.
+//! `pathsmooth demo`: every method on the embedded examples, for an agent of a radius, with
+//! pictures (one panel per method, its metrics in its heading, the band the agent sweeps,
+//! a scale bar) and a metrics table. Runs on a fresh machine in seconds with no arguments.
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use clap::Args;
 use glam::{DVec2, IVec2};
 use pathsmooth::follow::{speed_profile, Agent};
@@ -12,10 +13,13 @@ use pathsmooth::metrics::PathMetrics;
 use pathsmooth::{GridWorld, World};
 
 use crate::compare::Comparison;
+use crate::compare::Skipped;
 use crate::files::write_bytes;
 use crate::methods::{smooth_curve, CurveMethod, CurveParams, MapMethod, OptimiserParams};
-use crate::picture::{png, svg, Layer, Scene, Track, PALETTE};
-use crate::report::{metrics_header, skip_notes, with_metrics_row};
+use crate::picture::{
+    png, svg, Key, Layer, Rgb, Scene, Sheet, Track, ALERT, CHANNEL, GOAL, PALETTE, START,
+};
+use crate::report::{error_row, metrics_header, skip_notes, with_metrics_row};
 use crate::table::Table;
 
 /// The generator of `assets/demo.map`, with the test that keeps the file in step.
@@ -68,83 +72,244 @@ pub const DEMO_MAP: &str = include_str!("../../assets/demo.map");
 pub const DEMO_FROM: IVec2 = IVec2::new(5, 5);
 /// The demo's goal cell: the south-west corner of the park.
 pub const DEMO_TO: IVec2 = IVec2::new(5, 74);
+/// The demo agent's radius, in cells of the embedded map (its world units): every method
+/// keeps this far from the walls, and the pictures draw the band it sweeps.
+pub const DEMO_RADIUS: f64 = 0.4;
 
-/// Part 2: every map method on one scenario of the embedded map.
+/// Pixels per cell in each method's panel of `demo.png` (nine panels, three a row).
+const PANEL_SCALE: f64 = 6.0;
+/// Pixels per cell in the navmesh panels (two, side by side).
+const NAVMESH_SCALE: f64 = 7.0;
+
+/// One map method's outcome on the demo scenario.
+struct Outcome {
+    method: MapMethod,
+    color: Rgb,
+    /// The path, or none when the method failed.
+    path: Option<Vec<DVec2>>,
+    /// The panel's heading: the method (and what its pipeline skipped, or its error),
+    /// then its metrics, the numbers of the printed table.
+    heading: Vec<String>,
+    /// The follow time as printed ("—" when not computed).
+    follow: String,
+    /// A step was skipped or the method failed.
+    alert: bool,
+}
+
+/// Part 2: every map method on one scenario of the embedded map, for an agent of
+/// [`DEMO_RADIUS`].
 fn map_demo(a: &DemoArgs) -> Result<()> {
     let world = GridWorld::new(GridMap::parse(DEMO_MAP, "demo.map (embedded)")?)?;
     let (start, goal) = (world.cell_center(DEMO_FROM), world.cell_center(DEMO_TO));
-    let raw = world.find_path(start, goal, 0.0)?;
+    // The A* path with room for the agent, which every method starts from.
+    let raw = world.find_path(start, goal, DEMO_RADIUS)?;
     let astar_length = pathsmooth::metrics::length(&raw);
-    let title = format!(
-        "demo.map: ({},{}) to ({},{})",
-        DEMO_FROM.x, DEMO_FROM.y, DEMO_TO.x, DEMO_TO.y
-    );
-    let mut scene = Scene::for_map(title, &world);
-    scene.layers.push(Layer::raw("A* (raw)", raw.clone()));
-    scene.mark_ends(&raw);
-    let mut nav = scene.clone();
-    nav.title = "demo.map navmesh: channel, funnel and portal relaxation".into();
-    let mesh = world.navmesh()?;
-    nav.add_navmesh(mesh, &mesh.find_channel(start, goal)?);
-    let mut corridor_scene = scene.clone();
-    corridor_scene.title = "demo.map corridor of clearance disks and the optimised path".into();
-    let mut table = Table::new(metrics_header());
-    let mut skips = Vec::new();
+    let mut header = metrics_header().to_vec();
+    header.push("time ms");
+    let mut table = Table::new(header.iter().copied());
+    let (mut notes, mut failures) = (Vec::new(), Vec::new());
+    let mut outcomes = Vec::new();
     let mut corridor_plan = None;
     let (curve, optimiser) = (CurveParams::default(), OptimiserParams::default());
-    let mut comparison = Comparison::new(&world, 0.0, &MapMethod::ALL, &curve, &optimiser)?;
+    let mut comparison = Comparison::new(&world, DEMO_RADIUS, &MapMethod::ALL, &curve, &optimiser)?;
     for (i, run) in comparison.smooth(&raw).into_iter().enumerate() {
-        let (m, pipeline, skipped) = (run.method, run.pipeline, run.skipped());
-        let validation = &pipeline.report().validation;
-        let (path, row) = with_metrics_row(m.name(), run.path, validation, &skipped, astar_length)
-            .with_context(|| m.name())?;
-        table.row(row);
-        skips.extend(skip_notes(m.name(), &skipped));
-        if let Some(plan) = pipeline.last_corridor() {
-            corridor_plan = Some(plan.clone());
+        let skips = run.skipped();
+        let (m, report) = (run.method, run.pipeline.report());
+        let color = PALETTE[i % PALETTE.len()];
+        notes.extend(skip_notes(m.name(), &skips));
+        let (title, skipped) = panel_title(m.name(), &skips);
+        match with_metrics_row(m.name(), run.path, &report.validation, &skips, astar_length) {
+            Ok((path, mut row)) => {
+                row.push(format!("{:.2}", run.time.as_secs_f64() * 1e3));
+                let cell = |name: &str| {
+                    let i = header.iter().position(|h| *h == name);
+                    i.and_then(|i| row.get(i)).cloned().unwrap_or_default()
+                };
+                let heading = vec![
+                    title,
+                    format!("length {}, max turn {}°", cell("length"), cell("max turn°")),
+                    format!("clearance {}, valid {}", cell("clearance"), cell("valid")),
+                    format!("time {} ms, {} points", cell("time ms"), cell("points")),
+                ];
+                let follow = cell("follow s");
+                let alert = skipped || cell("valid") != "yes";
+                table.row(row);
+                if let Some(plan) = run.pipeline.last_corridor() {
+                    corridor_plan = Some(plan.clone());
+                }
+                outcomes.push(Outcome {
+                    method: m,
+                    color,
+                    path: Some(path),
+                    heading,
+                    follow,
+                    alert,
+                });
+            }
+            Err(e) => {
+                table.row(error_row(m.name(), &e));
+                failures.push(format!("{}: {e}", m.name()));
+                outcomes.push(Outcome {
+                    method: m,
+                    color,
+                    path: None,
+                    heading: vec![format!(
+                        "{} — failed: {}",
+                        m.name(),
+                        short_reason(&e.to_string())
+                    )],
+                    follow: String::new(),
+                    alert: true,
+                });
+            }
         }
-        let layer = Layer::path(m.name(), path, PALETTE[i % PALETTE.len()]);
-        match m {
-            MapMethod::Astar => {}
-            // Navmesh methods get their own picture, over the triangles they plan on.
-            MapMethod::Funnel | MapMethod::Relax => nav.layers.push(layer),
-            MapMethod::Corridor => corridor_scene.layers.push(layer),
-            _ => scene.layers.push(layer),
+    }
+
+    let panel = |o: &Outcome, scale: f64| {
+        let mut p = Scene::for_map(o.method.name(), &world);
+        p.scale = scale;
+        p.set_heading(&o.heading);
+        p.alert = o.alert;
+        if let Some(path) = &o.path {
+            let mut line = Layer::path(o.method.name(), path.clone(), o.color);
+            line.width = 1.5;
+            p.layers.push(line.with_band(DEMO_RADIUS));
+        }
+        p.mark_ends(&[start, goal]);
+        p
+    };
+    let path_key = Key::Line {
+        color: PALETTE[0],
+        dashed: false,
+        band: true,
+    };
+    let mut legend = vec![
+        (
+            path_key,
+            format!("a method's path, in the band an agent of radius {DEMO_RADIUS} sweeps"),
+        ),
+        (Key::Dot(START), "start".to_string()),
+        (Key::Dot(GOAL), "goal".to_string()),
+    ];
+    if outcomes.iter().any(|o| o.alert) {
+        legend.push((
+            Key::Fill(ALERT),
+            "red: a step was skipped (its input kept) or the method failed".into(),
+        ));
+    }
+    let scenario = format!(
+        "demo.map ({}×{}) from ({},{}) to ({},{}), agent radius {DEMO_RADIUS} cells",
+        world.map().width(),
+        world.map().height(),
+        DEMO_FROM.x,
+        DEMO_FROM.y,
+        DEMO_TO.x,
+        DEMO_TO.y
+    );
+
+    // demo.png and demo.svg: one panel per method.
+    let sheet = Sheet::new(
+        format!("{scenario}: every method, one panel each"),
+        outcomes.iter().map(|o| panel(o, PANEL_SCALE)).collect(),
+        3,
+        legend.clone(),
+    );
+    let png_file = a.out_dir.join("demo.png");
+    let svg_file = a.out_dir.join("demo.svg");
+    write_bytes(&png_file.to_string_lossy(), &png::render_sheet(&sheet)?)?;
+    write_bytes(
+        &svg_file.to_string_lossy(),
+        svg::render_sheet(&sheet).as_bytes(),
+    )?;
+
+    // demo-navmesh.png: the navmesh methods over the triangles, the channel for the radius
+    // filled.
+    let mesh = world.navmesh()?;
+    let channel = mesh.find_channel_for_radius(start, goal, DEMO_RADIUS)?;
+    let navmesh_panels = outcomes
+        .iter()
+        .filter(|o| matches!(o.method, MapMethod::Funnel | MapMethod::Relax))
+        .map(|o| {
+            let mut p = panel(o, NAVMESH_SCALE);
+            p.add_navmesh(mesh, &channel);
+            p
+        })
+        .collect();
+    let mut nav_legend = legend.clone();
+    nav_legend.insert(
+        1,
+        (
+            Key::Fill(CHANNEL),
+            "the channel of triangles wide enough for the agent".into(),
+        ),
+    );
+    let nav = Sheet::new(
+        format!(
+            "demo.map, agent radius {DEMO_RADIUS}: funnel and portal relaxation on the navmesh"
+        ),
+        navmesh_panels,
+        2,
+        nav_legend,
+    );
+    let nav_file = a.out_dir.join("demo-navmesh.png");
+    write_bytes(&nav_file.to_string_lossy(), &png::render_sheet(&nav)?)?;
+
+    // demo-corridor.png: the corridor method over its clearance disks.
+    let mut corridor_scene = Scene::for_map(
+        "demo.map corridor of clearance disks and the optimised path",
+        &world,
+    );
+    corridor_scene
+        .layers
+        .push(Layer::raw("A* (raw)", raw.clone()));
+    if let Some(o) = outcomes.iter().find(|o| o.method == MapMethod::Corridor) {
+        corridor_scene.set_heading(&o.heading);
+        corridor_scene.alert = o.alert;
+        if let Some(path) = &o.path {
+            corridor_scene
+                .layers
+                .push(Layer::path("corridor", path.clone(), o.color).with_band(DEMO_RADIUS));
         }
     }
     if let Some(plan) = corridor_plan {
-        corridor_scene.disks = plan
-            .corridor
-            .centers
-            .iter()
-            .copied()
-            .zip(plan.corridor.radii.iter().copied())
-            .collect();
+        let disks = plan.corridor.centers.iter().copied();
+        corridor_scene.disks = disks.zip(plan.corridor.radii.iter().copied()).collect();
     }
+    corridor_scene.mark_ends(&[start, goal]);
     let corridor_file = a.out_dir.join("demo-corridor.png");
     write_bytes(
         &corridor_file.to_string_lossy(),
         &png::render(&corridor_scene)?,
     )?;
-    let nav_file = a.out_dir.join("demo-navmesh.png");
-    write_bytes(&nav_file.to_string_lossy(), &png::render(&nav)?)?;
-    // One agent per method, the navmesh ones included (nav's first layer is the raw path).
-    let mut everything = scene.clone();
-    everything.layers.extend(nav.layers.iter().skip(1).cloned());
-    everything
-        .layers
-        .extend(corridor_scene.layers.iter().skip(1).cloned());
+
+    // demo-follow.svg: one agent of the demo's radius per method, each in its panel, moving
+    // at its computed speeds.
+    let mut follow_panels = Vec::new();
+    for o in &outcomes {
+        let mut p = panel(o, PANEL_SCALE);
+        let mut heading = vec![o.heading[0].clone()];
+        if let Some(path) = &o.path {
+            heading.push(format!("follows the path in {} s", o.follow));
+            p.tracks.push(track(path, o.color)?);
+        }
+        p.set_heading(heading);
+        follow_panels.push(p);
+    }
+    let follow = Sheet::new(
+        format!("{scenario}: agents at their computed speeds"),
+        follow_panels,
+        3,
+        legend,
+    );
     let follow_file = a.out_dir.join("demo-follow.svg");
     write_bytes(
         &follow_file.to_string_lossy(),
-        svg::render(&animated(&everything)?).as_bytes(),
+        svg::render_sheet(&follow).as_bytes(),
     )?;
-    let png_file = a.out_dir.join("demo.png");
-    let svg_file = a.out_dir.join("demo.svg");
-    write_bytes(&png_file.to_string_lossy(), &png::render(&scene)?)?;
-    write_bytes(&svg_file.to_string_lossy(), svg::render(&scene).as_bytes())?;
+
     println!(
-        "Embedded map demo.map ({}×{}), A* length {:.4} (pictures: {}, {}, {}, {}; agents: {})",
+        "Embedded map demo.map ({}×{}), agent radius {DEMO_RADIUS}, A* length {:.4} \
+         (pictures: {}, {}, {}, {}; agents: {})",
         world.map().width(),
         world.map().height(),
         astar_length,
@@ -155,69 +320,157 @@ fn map_demo(a: &DemoArgs) -> Result<()> {
         follow_file.display()
     );
     print!("{}", table.render());
-    for line in skips {
-        println!("{line}");
+    for n in &notes {
+        println!("{n}");
+    }
+    if let Some(first) = failures.first() {
+        bail!(
+            "{} of the methods failed; the first: {first}",
+            failures.len()
+        );
     }
     Ok(())
 }
 
-/// Part 1: the corner cutters and splines on the Terrator path.
+/// A panel's first line: the method, and each step its pipeline skipped with a short
+/// reason ("relax — skipped: segment 3 comes closer than the radius 0.4 to a wall");
+/// true when something was skipped.
+fn panel_title(method: &str, skipped: &[Skipped]) -> (String, bool) {
+    if skipped.is_empty() {
+        return (method.to_string(), false);
+    }
+    let parts: Vec<String> = skipped
+        .iter()
+        .map(|Skipped { step, reason }| {
+            let why = short_reason(reason);
+            if *step == method {
+                format!("skipped: {why}")
+            } else {
+                format!("step {step} skipped: {why}")
+            }
+        })
+        .collect();
+    (format!("{method} — {}", parts.join("; ")), true)
+}
+
+/// A reason cut short for a panel: without the validator's "near (x, y)" and "(path
+/// minimum …)" details, at most 80 characters.
+fn short_reason(why: &str) -> String {
+    let mut s = why;
+    for cut in [" near (", " (path minimum"] {
+        if let Some(i) = s.find(cut) {
+            s = &s[..i];
+        }
+    }
+    let mut out: String = s.chars().take(80).collect();
+    if s.chars().count() > 80 {
+        out.push('…');
+    }
+    out
+}
+
+/// Part 1: the corner cutters and splines on the Terrator path: the whole path fitted to
+/// its panel, and a detail of its loops.
 fn curves_demo(a: &DemoArgs) -> Result<()> {
     let path: Vec<DVec2> = TERRATOR.iter().map(|&[x, y]| DVec2::new(x, y)).collect();
-    // Zoom on the wiggly part; the last point is far off to the right.
-    let mut scene = Scene::for_points("Terrator path (dev blog #02)", &path[..path.len() - 1]);
-    scene
-        .layers
-        .push(Layer::raw("input (15 points)", path.clone()));
-    let mut table = Table::new([
+    let header = [
         "method",
         "points",
         "length",
         "max turn°",
         "total turn°",
         "max curvature",
-    ]);
-    add_metrics_row(&mut table, "input", &path)?;
+    ];
+    let mut table = Table::new(header);
+    let input = metrics_row("input", &path)?;
+    let mut layers = vec![Layer::raw(legend_text(&header, &input), path.clone())];
+    table.row(input);
     let params = CurveParams::default();
     for (i, method) in CurveMethod::ALL.into_iter().enumerate() {
         let out = smooth_curve(method, &params, &path)?;
-        add_metrics_row(&mut table, method.name(), &out)?;
-        scene
-            .layers
-            .push(Layer::path(method.name(), out, PALETTE[i]));
+        let row = metrics_row(method.name(), &out)?;
+        layers.push(Layer::path(legend_text(&header, &row), out, PALETTE[i]));
+        table.row(row);
     }
+    // The detail: the loops, with every curve's points there (x from 43 to 60; the path
+    // comes from x = 25 and leaves for x = 200).
+    let near_loops: Vec<DVec2> = layers
+        .iter()
+        .flat_map(|l| l.points.iter().copied())
+        .filter(|p| (43.0..=60.0).contains(&p.x))
+        .collect();
+    let mut detail = Scene::for_points("detail", &near_loops);
+    detail.set_heading(["detail: the loops (the dashed box above)"]);
+    detail.layers = layers.clone();
+    detail.clip = true;
+    let mut whole = Scene::for_points("whole", &path);
+    whole.layers = layers;
+    whole.boxes.push((detail.min, detail.max));
+    whole.fit(0.02, detail.view_px().0);
+    whole.set_heading(["the whole path, every curve on the canvas"]);
+    let legend = whole
+        .layers
+        .iter()
+        .map(|l| {
+            let key = Key::Line {
+                color: l.color,
+                dashed: l.dashed,
+                band: false,
+            };
+            (key, l.label.clone())
+        })
+        .collect();
+    let sheet = Sheet::new(
+        "Terrator path (dev blog #02): corner cutting and splines, no map",
+        vec![whole, detail],
+        1,
+        legend,
+    );
     let file = a.out_dir.join("demo-curves.svg");
-    write_bytes(&file.to_string_lossy(), svg::render(&scene).as_bytes())?;
+    write_bytes(
+        &file.to_string_lossy(),
+        svg::render_sheet(&sheet).as_bytes(),
+    )?;
     println!("Curves on the Terrator path (picture: {})", file.display());
     println!("{}", table.render());
     Ok(())
 }
 
-/// The scene with one agent per path (raw A* included) running at its speed profile's
-/// pace for an agent with default limits, sampled at 20 Hz.
-fn animated<'a>(scene: &Scene<'a>) -> Result<Scene<'a>> {
-    let mut out = scene.clone();
-    out.title = format!("{} - agents at their computed speeds", scene.title);
-    for layer in &scene.layers {
-        let profile = speed_profile(&layer.points, &Agent::default())?;
-        let samples = profile.samples(20.0)?;
-        out.tracks.push(Track {
-            color: layer.color,
-            samples: samples.iter().map(|s| (s.t, s.position_2d())).collect(),
-        });
-    }
-    Ok(out)
+/// A curves legend entry: the method and its metrics, as the table prints them.
+fn legend_text(header: &[&str], row: &[String]) -> String {
+    let cell = |name: &str| {
+        let i = header.iter().position(|h| *h == name);
+        i.and_then(|i| row.get(i)).map_or("", String::as_str)
+    };
+    format!(
+        "{}: {} points, length {}, max turn {}°",
+        cell("method"),
+        cell("points"),
+        cell("length"),
+        cell("max turn°")
+    )
 }
 
-fn add_metrics_row(t: &mut Table, name: &str, path: &[DVec2]) -> Result<()> {
+/// An agent of the demo's radius following `path` at its speed profile's pace for an
+/// agent with default limits, sampled at 20 Hz.
+fn track(path: &[DVec2], color: Rgb) -> Result<Track> {
+    let profile = speed_profile(path, &Agent::default())?;
+    let samples = profile.samples(20.0)?;
+    Ok(Track {
+        color,
+        samples: samples.iter().map(|s| (s.t, s.position_2d())).collect(),
+        radius: DEMO_RADIUS,
+    })
+}
+
+fn metrics_row(name: &str, path: &[DVec2]) -> Result<Vec<String>> {
     let m = PathMetrics::of(path)?;
-    t.row([
+    Ok(vec![
         name.to_string(),
         m.points.to_string(),
         format!("{:.3}", m.length),
         format!("{:.1}", m.max_turn_deg),
         format!("{:.1}", m.total_turn_deg),
         format!("{:.3}", m.max_curvature),
-    ]);
-    Ok(())
+    ])
 }

@@ -1,85 +1,257 @@
-//! PNG output of a [`Scene`] with tiny-skia; legend text uses the 8×8 bitmap font of the
-//! `font8x8` crate, drawn at double size.
+//! PNG output of a [`Scene`] or a [`Sheet`] of them with tiny-skia; text uses the 8×8
+//! bitmap font of the `font8x8` crate, drawn at double size.
 
 use font8x8::UnicodeFonts;
 use glam::DVec2;
-use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Rect, Stroke, StrokeDash, Transform};
+use tiny_skia::{
+    Color, FillRule, LineCap, LineJoin, Mask, Paint, PathBuilder, Pixmap, PixmapPaint, Rect,
+    Stroke, StrokeDash, Transform,
+};
 
-use super::{Rgb, Scene, LEGEND_ROW, MARGIN, WALL};
+use super::{
+    Key, Rgb, Scene, Sheet, ALERT, BAND_ALPHA, CHANNEL, CHAR_WIDTH, INK, LEGEND_ROW, MARGIN,
+    SCALE_BAR_BAND, SWATCH, WALL,
+};
 
-/// Renders the scene to PNG bytes.
+/// Renders the scene to PNG bytes: the drawing, then its legend (one row each).
 pub fn render(scene: &Scene) -> anyhow::Result<Vec<u8>> {
     let (w, h) = scene.image_size();
+    let mut pm = pixmap(w, h)?;
+    pm.draw_pixmap(
+        0,
+        0,
+        panel(scene)?.as_ref(),
+        &PixmapPaint::default(),
+        Transform::identity(),
+        None,
+    );
+    let (_, top) = scene.drawing_size();
+    for (i, (key, text)) in scene.legend().into_iter().enumerate() {
+        legend_entry(
+            &mut pm,
+            DVec2::new(MARGIN, top + i as f64 * LEGEND_ROW),
+            key,
+            &text,
+        );
+    }
+    encode(&pm)
+}
+
+/// Renders a sheet to PNG bytes: its title, each panel in its place, the legend under them.
+pub fn render_sheet(sheet: &Sheet) -> anyhow::Result<Vec<u8>> {
+    let (w, h) = sheet.image_size(CHAR_WIDTH);
+    let mut pm = pixmap(w, h)?;
+    text_styled(&mut pm, MARGIN, 2.0, &sheet.title, INK, true);
+    for (i, scene) in sheet.panels.iter().enumerate() {
+        let o = sheet.panel_origin(i);
+        pm.draw_pixmap(
+            o.x.round() as i32,
+            o.y.round() as i32,
+            panel(scene)?.as_ref(),
+            &PixmapPaint::default(),
+            Transform::identity(),
+            None,
+        );
+    }
+    for (at, key, text) in sheet.legend_layout(CHAR_WIDTH) {
+        legend_entry(&mut pm, at, key, &text);
+    }
+    encode(&pm)
+}
+
+fn pixmap(w: u32, h: u32) -> anyhow::Result<Pixmap> {
     let mut pm =
         Pixmap::new(w, h).ok_or_else(|| anyhow::anyhow!("picture size {w}×{h} is too large"))?;
     pm.fill(Color::WHITE);
-    walls(&mut pm, scene);
-    for hole in &scene.obstacles {
-        let px: Vec<DVec2> = hole.iter().map(|v| scene.to_px(*v)).collect();
-        if let Some(path) = px_path(&px) {
+    Ok(pm)
+}
+
+fn encode(pm: &Pixmap) -> anyhow::Result<Vec<u8>> {
+    pm.encode_png()
+        .map_err(|e| anyhow::anyhow!("PNG encoding failed: {e}"))
+}
+
+/// A scene's drawing area (heading, view, scale bar) as a picture of its own.
+fn panel(scene: &Scene) -> anyhow::Result<Pixmap> {
+    let (w, h) = scene.drawing_size();
+    let mut pm = pixmap(w.ceil() as u32, h.ceil() as u32)?;
+    heading(&mut pm, scene);
+    // A detail view clips its geometry to the view.
+    let mask = if scene.clip {
+        let (a, b) = scene.view_rect();
+        let mut mask = Mask::new(pm.width(), pm.height())
+            .ok_or_else(|| anyhow::anyhow!("picture size {w}×{h} is too large"))?;
+        if let Some(r) = Rect::from_ltrb(a.x as f32, a.y as f32, b.x as f32, b.y as f32) {
+            mask.fill_path(
+                &PathBuilder::from_rect(r),
+                FillRule::Winding,
+                false,
+                Transform::identity(),
+            );
+        }
+        Some(mask)
+    } else {
+        None
+    };
+    let d = Draw {
+        scene,
+        mask: mask.as_ref(),
+    };
+    d.geometry(&mut pm);
+    scale_bar(&mut pm, scene);
+    Ok(pm)
+}
+
+/// Drawing a scene's geometry, clipped to `mask` when there is one.
+struct Draw<'s, 'a> {
+    scene: &'s Scene<'a>,
+    mask: Option<&'s Mask>,
+}
+
+impl Draw<'_, '_> {
+    fn geometry(&self, pm: &mut Pixmap) {
+        let scene = self.scene;
+        self.walls(pm);
+        for hole in &scene.obstacles {
+            let px: Vec<DVec2> = hole.iter().map(|v| scene.to_px(*v)).collect();
+            self.fill(pm, &px, WALL, 255);
+        }
+        // The channel filled, then every triangle's outline: each one path.
+        let highlight = triangles_path(scene, &scene.highlight);
+        if let Some(path) = highlight {
+            pm.fill_path(
+                &path,
+                &paint(CHANNEL, 255),
+                FillRule::Winding,
+                Transform::identity(),
+                self.mask,
+            );
+        }
+        if let Some(path) = triangles_path(scene, &scene.triangles) {
+            pm.stroke_path(
+                &path,
+                &paint(Rgb(176, 184, 200), 255),
+                &thin(0.6),
+                Transform::identity(),
+                self.mask,
+            );
+        }
+        for (c, r) in &scene.disks {
+            self.circle(
+                pm,
+                scene.to_px(*c),
+                (*r * scene.scale) as f32,
+                Rgb(74, 144, 217),
+                30,
+                true,
+            );
+        }
+        // The agents' bands under every path.
+        for layer in &scene.layers {
+            if let Some(r) = layer.band {
+                let band = Stroke {
+                    width: (2.0 * r * scene.scale) as f32,
+                    line_cap: LineCap::Round,
+                    line_join: LineJoin::Round,
+                    ..Stroke::default()
+                };
+                self.stroke(pm, &self.px(&layer.points), layer.color, BAND_ALPHA, &band);
+            }
+        }
+        for layer in &scene.layers {
+            let line = Stroke {
+                line_join: LineJoin::Round,
+                ..stroke(layer.width as f32, layer.dashed)
+            };
+            self.stroke(pm, &self.px(&layer.points), layer.color, 255, &line);
+            if layer.dots {
+                for p in &layer.points {
+                    self.circle(pm, scene.to_px(*p), 2.0, layer.color, 255, false);
+                }
+            }
+        }
+        for &(lo, hi) in &scene.boxes {
+            let (a, b) = (scene.to_px(lo), scene.to_px(hi));
+            let pts = [a, DVec2::new(b.x, a.y), b, DVec2::new(a.x, b.y), a];
+            let dashed = Stroke {
+                dash: StrokeDash::new(vec![5.0, 3.0], 0.0),
+                ..thin(1.0)
+            };
+            self.stroke(pm, &pts, INK, 255, &dashed);
+        }
+        for m in &scene.markers {
+            let q = scene.to_px(m.at);
+            self.circle(pm, q, 7.0, Rgb(0, 0, 0), 255, false);
+            self.circle(pm, q, 6.0, m.color, 255, false);
+        }
+    }
+
+    fn px(&self, pts: &[DVec2]) -> Vec<DVec2> {
+        pts.iter().map(|p| self.scene.to_px(*p)).collect()
+    }
+
+    /// The blocked cells: every horizontal run a rectangle, all filled as one path.
+    fn walls(&self, pm: &mut Pixmap) {
+        let mut pb = PathBuilder::new();
+        for (lo, hi) in self.scene.wall_runs() {
+            let (a, b) = (self.scene.to_px(lo), self.scene.to_px(hi));
+            if let Some(r) = Rect::from_ltrb(a.x as f32, a.y as f32, b.x as f32, b.y as f32) {
+                pb.push_rect(r);
+            }
+        }
+        if let Some(path) = pb.finish() {
             pm.fill_path(
                 &path,
                 &paint(WALL, 255),
                 FillRule::Winding,
                 Transform::identity(),
-                None,
+                self.mask,
             );
         }
     }
-    for t in &scene.highlight {
-        if let Some(path) = px_path(&[t[0], t[1], t[2]].map(|v| scene.to_px(v))) {
+
+    /// Fills the polygon through pixel-space points.
+    fn fill(&self, pm: &mut Pixmap, px: &[DVec2], c: Rgb, alpha: u8) {
+        if let Some(path) = px_path(px) {
             pm.fill_path(
                 &path,
-                &paint(Rgb(255, 233, 168), 255),
+                &paint(c, alpha),
                 FillRule::Winding,
                 Transform::identity(),
-                None,
+                self.mask,
             );
         }
     }
-    for t in &scene.triangles {
-        polyline(
-            &mut pm,
-            scene,
-            &[t[0], t[1], t[2], t[0]],
-            Rgb(176, 184, 200),
-            0.6,
-            false,
-        );
-    }
-    for (c, r) in &scene.disks {
-        circle(
-            &mut pm,
-            scene.to_px(*c),
-            (*r * scene.scale) as f32,
-            Rgb(74, 144, 217),
-            30,
-            true,
-        );
-    }
-    for layer in &scene.layers {
-        polyline(
-            &mut pm,
-            scene,
-            &layer.points,
-            layer.color,
-            layer.width as f32,
-            layer.dashed,
-        );
-        if layer.dots {
-            for p in &layer.points {
-                circle(&mut pm, scene.to_px(*p), 2.0, layer.color, 255, false);
-            }
+
+    /// Strokes the polyline through pixel-space points.
+    fn stroke(&self, pm: &mut Pixmap, px: &[DVec2], c: Rgb, alpha: u8, stroke: &Stroke) {
+        if let Some(path) = px_path(px) {
+            pm.stroke_path(
+                &path,
+                &paint(c, alpha),
+                stroke,
+                Transform::identity(),
+                self.mask,
+            );
         }
     }
-    for m in &scene.markers {
-        let q = scene.to_px(m.at);
-        circle(&mut pm, q, 7.0, Rgb(0, 0, 0), 255, false);
-        circle(&mut pm, q, 6.0, m.color, 255, false);
+
+    fn circle(&self, pm: &mut Pixmap, at: DVec2, r: f32, c: Rgb, alpha: u8, outline: bool) {
+        circle(pm, at, r, c, alpha, outline, self.mask);
     }
-    legend(&mut pm, scene);
-    pm.encode_png()
-        .map_err(|e| anyhow::anyhow!("PNG encoding failed: {e}"))
+}
+
+/// Triangles as one path of closed outlines (none for no triangles).
+fn triangles_path(scene: &Scene, triangles: &[[DVec2; 3]]) -> Option<tiny_skia::Path> {
+    let mut pb = PathBuilder::new();
+    for t in triangles {
+        let [a, b, c] = t.map(|v| scene.to_px(v));
+        pb.move_to(a.x as f32, a.y as f32);
+        pb.line_to(b.x as f32, b.y as f32);
+        pb.line_to(c.x as f32, c.y as f32);
+        pb.close();
+    }
+    pb.finish()
 }
 
 fn paint(c: Rgb, alpha: u8) -> Paint<'static> {
@@ -89,41 +261,35 @@ fn paint(c: Rgb, alpha: u8) -> Paint<'static> {
     p
 }
 
-fn walls(pm: &mut Pixmap, scene: &Scene) {
-    let p = paint(WALL, 255);
-    for (lo, hi) in scene.wall_runs() {
-        let (a, b) = (scene.to_px(lo), scene.to_px(hi));
-        if let Some(r) = Rect::from_ltrb(a.x as f32, a.y as f32, b.x as f32, b.y as f32) {
-            pm.fill_rect(r, &p, Transform::identity(), None);
-        }
+/// A solid stroke of `width` px.
+fn thin(width: f32) -> Stroke {
+    Stroke {
+        width,
+        ..Stroke::default()
     }
-}
-
-fn polyline(pm: &mut Pixmap, scene: &Scene, pts: &[DVec2], c: Rgb, width: f32, dashed: bool) {
-    let Some(path) = px_path(&pts.iter().map(|p| scene.to_px(*p)).collect::<Vec<_>>()) else {
-        return;
-    };
-    let stroke = Stroke {
-        line_join: tiny_skia::LineJoin::Round,
-        ..stroke(width, dashed)
-    };
-    pm.stroke_path(&path, &paint(c, 255), &stroke, Transform::identity(), None);
 }
 
 /// A stroke of `width` px, dashed 6 on 4 off when asked (the raw-path style).
 fn stroke(width: f32, dashed: bool) -> Stroke {
     Stroke {
-        width,
         dash: if dashed {
             StrokeDash::new(vec![6.0, 4.0], 0.0)
         } else {
             None
         },
-        ..Stroke::default()
+        ..thin(width)
     }
 }
 
-fn circle(pm: &mut Pixmap, at: DVec2, r: f32, c: Rgb, alpha: u8, outline: bool) {
+fn circle(
+    pm: &mut Pixmap,
+    at: DVec2,
+    r: f32,
+    c: Rgb,
+    alpha: u8,
+    outline: bool,
+    mask: Option<&Mask>,
+) {
     let Some(path) = PathBuilder::from_circle(at.x as f32, at.y as f32, r.max(0.5)) else {
         return;
     };
@@ -132,7 +298,7 @@ fn circle(pm: &mut Pixmap, at: DVec2, r: f32, c: Rgb, alpha: u8, outline: bool) 
         &paint(c, alpha),
         FillRule::Winding,
         Transform::identity(),
-        None,
+        mask,
     );
     if outline {
         pm.stroke_path(
@@ -140,52 +306,143 @@ fn circle(pm: &mut Pixmap, at: DVec2, r: f32, c: Rgb, alpha: u8, outline: bool) 
             &paint(c, 140),
             &Stroke::default(),
             Transform::identity(),
-            None,
+            mask,
         );
     }
 }
 
-fn legend(pm: &mut Pixmap, scene: &Scene) {
-    let (_, top) = scene.drawing_size();
-    for (i, (color, text, dashed)) in scene.legend().into_iter().enumerate() {
-        let y = top + i as f64 * LEGEND_ROW;
-        let mut x = MARGIN;
-        if let Some(c) = color {
-            let mid = y + LEGEND_ROW / 2.0;
-            let mut pb = PathBuilder::new();
-            pb.move_to(x as f32, mid as f32);
-            pb.line_to((x + 28.0) as f32, mid as f32);
-            if let Some(path) = pb.finish() {
+/// The heading's lines (the title in bold; red, and a red frame round the drawing, when
+/// the scene reports a problem).
+fn heading(pm: &mut Pixmap, scene: &Scene) {
+    for (i, line) in scene.heading.iter().enumerate() {
+        let title = i < scene.title_lines;
+        let color = if title && scene.alert { ALERT } else { INK };
+        let y = MARGIN + i as f64 * LEGEND_ROW + 2.0;
+        text_styled(pm, MARGIN, y, line, color, title);
+    }
+    if scene.alert {
+        let (w, h) = (pm.width() as f64, pm.height() as f64);
+        let frame = [
+            DVec2::new(1.0, 1.0),
+            DVec2::new(w - 1.0, 1.0),
+            DVec2::new(w - 1.0, h - 1.0),
+            DVec2::new(1.0, h - 1.0),
+            DVec2::new(1.0, 1.0),
+        ];
+        stroke_px(pm, &frame, ALERT, 2.0);
+    }
+}
+
+/// The scale bar under the view: a bar of a round length with end ticks, and its label.
+fn scale_bar(pm: &mut Pixmap, scene: &Scene) {
+    let (length, label) = scene.scale_bar();
+    let (_, bottom) = scene.view_rect();
+    let (x0, y) = (MARGIN, bottom.y + MARGIN + SCALE_BAR_BAND * 0.45);
+    let x1 = x0 + length * scene.scale;
+    let bar = [
+        DVec2::new(x0, y - 6.0),
+        DVec2::new(x0, y),
+        DVec2::new(x1, y),
+        DVec2::new(x1, y - 6.0),
+    ];
+    stroke_px(pm, &bar, INK, 2.0);
+    text_at(pm, x1 + 8.0, y - 11.0, &label);
+}
+
+/// One legend entry with its top-left corner at `at`: the key's swatch, then the text.
+fn legend_entry(pm: &mut Pixmap, at: DVec2, key: Key, text: &str) {
+    let mid = at.y + LEGEND_ROW / 2.0;
+    let x = at.x;
+    match key {
+        Key::Title => {
+            text_styled(pm, x, at.y + 2.0, text, INK, true);
+            return;
+        }
+        Key::Line {
+            color,
+            dashed,
+            band,
+        } => {
+            let line = [DVec2::new(x, mid), DVec2::new(x + SWATCH, mid)];
+            if band {
+                let inset = [DVec2::new(x + 6.0, mid), DVec2::new(x + SWATCH - 6.0, mid)];
+                let wide = Stroke {
+                    line_cap: LineCap::Round,
+                    ..thin(12.0)
+                };
+                if let Some(path) = px_path(&inset) {
+                    pm.stroke_path(
+                        &path,
+                        &paint(color, BAND_ALPHA),
+                        &wide,
+                        Transform::identity(),
+                        None,
+                    );
+                }
+            }
+            if let Some(path) = px_path(&line) {
                 pm.stroke_path(
                     &path,
-                    &paint(c, 255),
+                    &paint(color, 255),
                     &stroke(3.0, dashed),
                     Transform::identity(),
                     None,
                 );
             }
-            x += 36.0;
         }
-        text_at(pm, x, y + 2.0, &text);
+        Key::Dot(color) => {
+            let c = DVec2::new(x + SWATCH / 2.0, mid);
+            circle(pm, c, 7.0, Rgb(0, 0, 0), 255, false, None);
+            circle(pm, c, 6.0, color, 255, false, None);
+        }
+        Key::Fill(color) => {
+            if let Some(r) = Rect::from_xywh(
+                (x + 2.0) as f32,
+                (mid - 6.0) as f32,
+                (SWATCH - 4.0) as f32,
+                12.0,
+            ) {
+                pm.fill_rect(r, &paint(color, 255), Transform::identity(), None);
+            }
+        }
     }
+    text_at(pm, x + SWATCH + 8.0, at.y + 2.0, text);
 }
 
-/// Draws ASCII text with its top-left corner at (x, y), 16 px tall.
+/// The 8×8 glyph of `ch`: ASCII and Latin-1 (°, ×), a dash for the long dashes.
+fn glyph(ch: char) -> Option<[u8; 8]> {
+    let ch = match ch {
+        '—' | '–' | '−' => '-',
+        c => c,
+    };
+    font8x8::BASIC_FONTS
+        .get(ch)
+        .or_else(|| font8x8::LATIN_FONTS.get(ch))
+}
+
+/// Draws text with its top-left corner at (x, y), 16 px tall ([`CHAR_WIDTH`] a
+/// character).
 fn text_at(pm: &mut Pixmap, x: f64, y: f64, text: &str) {
+    text_styled(pm, x, y, text, INK, false);
+}
+
+/// [`text_at`] in `color`, bold (each glyph's pixels one pixel wider) when asked.
+fn text_styled(pm: &mut Pixmap, x: f64, y: f64, text: &str, color: Rgb, bold: bool) {
     const SCALE: f32 = 2.0;
-    let p = paint(Rgb(20, 20, 20), 255);
+    let p = paint(color, 255);
     for (i, ch) in text.chars().enumerate() {
-        let Some(glyph) = font8x8::BASIC_FONTS.get(ch) else {
+        let Some(glyph) = glyph(ch) else {
             continue;
         };
-        let gx = x as f32 + i as f32 * 8.0 * SCALE;
+        let gx = x as f32 + i as f32 * CHAR_WIDTH as f32;
         for (row, bits) in glyph.iter().enumerate() {
             for col in 0..8 {
                 if bits & (1 << col) != 0 {
+                    let w = if bold { SCALE + 1.0 } else { SCALE };
                     let r = Rect::from_xywh(
                         gx + col as f32 * SCALE,
                         y as f32 + row as f32 * SCALE,
-                        SCALE,
+                        w,
                         SCALE,
                     );
                     if let Some(r) = r {
