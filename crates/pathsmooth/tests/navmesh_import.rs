@@ -465,6 +465,45 @@ fn bad_ids_are_refused() {
     assert!(e.to_string().contains("2 polygons but 1 ids"), "{e}");
 }
 
+#[test]
+fn polygon_numbers_beyond_u32_are_refused_at_their_line() {
+    // Polygon ids are `u32`: a polygon number or count that does not fit is an error at its
+    // line and column, never truncated (4294967296 would wrap to 0, a valid neighbour).
+    let cases: [(&str, &str, usize, &str); 4] = [
+        (
+            "3 1 2 3 0 -1 -1",
+            "3 1 2 3 4294967296 -1 -1",
+            9,
+            "4294967296, expected -1 to 1",
+        ),
+        (
+            "3 1 2 3 0 -1 -1",
+            "3 1 2 3 99999999999999999999999 -1 -1",
+            9,
+            "99999999999999999999999, expected -1 to 1",
+        ),
+        (
+            "1.5 1.5 2 1 -1",
+            "1.5 1.5 2 4294967297 -1",
+            6,
+            "expected -1 to 1",
+        ),
+        (
+            "4 2\n",
+            "4 4294967296\n",
+            3,
+            "number of polygons is 4294967296",
+        ),
+    ];
+    for (from, to, line, words) in cases {
+        let text = SPEC.replacen(from, to, 1);
+        assert_ne!(text, SPEC);
+        let (l, m) = error_line(parse_mesh(&text, "big.mesh"));
+        assert_eq!(l, line, "{to}: {m}");
+        assert!(m.contains(words), "{to}: {m}");
+    }
+}
+
 /// The line of a parse error, or a panic naming what came instead.
 fn error_line(r: pathsmooth::Result<NavMesh>) -> (usize, String) {
     match r {
@@ -659,11 +698,11 @@ proptest! {
         h in 1usize..6,
         jitter in prop::collection::vec((-0.24f64..0.24, -0.24f64..0.24), 1..50),
         keep in prop::collection::vec(any::<bool>(), 1..40),
-        salt in any::<u64>(),
+        salt in any::<u32>(),
     ) {
         let (v, polys) = jittered_quads(w, h, &jitter, &keep);
         prop_assume!(!polys.is_empty());
-        let ids: Vec<PolyId> = (0..polys.len() as u64).map(|i| i.wrapping_mul(2654435761) ^ salt).collect();
+        let ids: Vec<PolyId> = (0..polys.len() as PolyId).map(|i| i.wrapping_mul(2654435761) ^ salt).collect();
         let mesh = NavMesh::from_polygons_with_ids(&v, &polys, &ids).unwrap();
         prop_assert_eq!(mesh.num_polygons(), polys.len());
         let mut area = vec![0.0; polys.len()];
