@@ -132,6 +132,9 @@ impl Agent {
     /// as rad/s), which [`validate`](Agent::validate) refuses with the conversion. A smaller
     /// bound such as 4π (720°/s) would refuse real drones. Degree rates of 31°/s and less
     /// cannot be told from radians.
+    ///
+    /// The turn rate can no longer be switched off with a huge value; this one is the
+    /// loosest, and binds in a curve of radius R only above 10π·R world units per second.
     pub const MAX_TURN_RATE: f64 = 10.0 * PI;
 
     /// Checks every limit: each must lie in [10⁻¹⁰⁰, 10¹⁰⁰] (positive, and far enough from
