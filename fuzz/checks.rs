@@ -386,6 +386,7 @@ fn check_navmesh(mesh: &NavMesh) {
         let (a, b) = (mesh.centroid(0), mesh.centroid(n - 1));
         if let Ok(channel) = mesh.find_channel(a, b) {
             let _ = mesh.polygons_along(&[a, b]);
+            let _ = mesh.polygons_crossed(&[a, b]);
             assert!(!channel.is_empty());
         }
     }

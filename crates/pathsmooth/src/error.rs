@@ -49,6 +49,33 @@ pub enum Error {
         /// The allowed range, in words.
         expected: &'static str,
     },
+    /// An angle or angular-rate parameter above its largest value in radians: most likely
+    /// degrees passed by mistake. The message names the unit and the conversion
+    /// (`180` → "did you mean 180° = 3.1416 rad?"). Values below the range (or NaN) are
+    /// [`Error::BadParameter`].
+    ///
+    /// ```
+    /// use pathsmooth::follow::Agent;
+    /// let a = Agent { max_turn_rate: 180.0, ..Agent::default() };
+    /// let e = a.validate().unwrap_err().to_string();
+    /// assert!(e.contains("180 rad/s") && e.contains("did you mean 180°/s = 3.1416 rad/s?"), "{e}");
+    /// ```
+    #[error(
+        "parameter `{name}` = {value} {unit} is out of range: {expected}; angles are in \
+         radians (did you mean {value}{} = {:.4} {unit}?)",
+        unit.replacen("rad", "°", 1),
+        value.to_radians()
+    )]
+    BadAngle {
+        /// The parameter's name as the API spells it.
+        name: &'static str,
+        /// The value given.
+        value: f64,
+        /// Its unit: `rad` or `rad/s`.
+        unit: &'static str,
+        /// The allowed range, in words.
+        expected: &'static str,
+    },
     /// The requested output would be larger than the documented cap (or overflow).
     #[error("the output would have {requested} points, more than the cap of {cap}")]
     OutputTooLarge {
@@ -302,6 +329,30 @@ impl Error {
             name,
             value,
             expected,
+        }
+    }
+
+    /// `Ok(value)` when the angle (or angular rate, per `unit`) `value` lies in `(0, max]`;
+    /// [`Error::BadAngle`] above `max` (degrees by mistake, most likely), else
+    /// [`Error::BadParameter`].
+    pub(crate) fn check_angle(
+        name: &'static str,
+        value: f64,
+        max: f64,
+        unit: &'static str,
+        expected: &'static str,
+    ) -> Result<f64> {
+        if value > max {
+            Err(Error::BadAngle {
+                name,
+                value,
+                unit,
+                expected,
+            })
+        } else if value > 0.0 {
+            Ok(value)
+        } else {
+            Err(Error::param(name, value, expected))
         }
     }
 

@@ -55,6 +55,28 @@
 //! - [`follow`]: curvature-aware speed profiles and agent playback.
 //! - [`metrics`]: path metrics; `io` (with the `serde` feature): path files (JSON, CSV).
 //!
+//! ## Units
+//!
+//! One unit per quantity, the same in every function and field:
+//!
+//! - **Lengths** — coordinates, radii, clearances, spacings, turning radii, chord errors —
+//!   are in **world units** (a grid's cell size and origin place its cells in them);
+//!   curvature is 1/world unit; **speeds** are world units per second and accelerations
+//!   world units per second².
+//! - **Time** is in **seconds**.
+//! - **Angles are in radians**: turn angles in [0, π] (0 straight on, π a reversal), as
+//!   parameters ([`AdaptiveParams::angle_limit`](curve::chaikin::AdaptiveParams),
+//!   [`Agent::stop_angle`]) and as results ([`ValidationReport`]'s `max_turn` and
+//!   `total_turn`, [`Corner::turn`](fillet::Corner), [`metrics::turn_angles`]); headings
+//!   in [−π, π); turn rates in radians per second ([`Agent::max_turn_rate`]). An angle
+//!   parameter above its largest value in radians is taken for degrees and refused with
+//!   the conversion ([`Error::BadAngle`]). The one exception is named for it:
+//!   [`PathMetrics`](metrics::PathMetrics)'s `max_turn_deg` and `total_turn_deg`.
+//!
+//! The `pathsmooth` command line and its playground are for people: they take and print
+//! angles in **degrees** and say so (`max turn°` in table headers, `--stop-angle` "in
+//! degrees"), converting at the boundary.
+//!
 //! Every step type owns its scratch buffers and takes the world per call
 //! (`Shortcutter::new()` then `shortcut_into(&world, …)`), so one value serves any number
 //! of worlds and steady-state use allocates nothing; the free functions are their one-shot

@@ -202,9 +202,11 @@ pub struct PathMetrics {
     pub points: usize,
     /// Total length.
     pub length: f64,
-    /// Largest turn angle at any vertex, in degrees.
+    /// Largest turn angle at any vertex, in **degrees** (for display; the library's own
+    /// angles are radians: [`max_and_total_turn`] gives both in radians).
     pub max_turn_deg: f64,
-    /// Sum of the absolute turn angles, in degrees (total absolute turning).
+    /// Sum of the absolute turn angles, in **degrees** (total absolute turning; in radians:
+    /// [`max_and_total_turn`]).
     pub total_turn_deg: f64,
     /// Largest per-vertex curvature estimate (see [`curvatures`]), 1/length units.
     pub max_curvature: f64,

@@ -4,7 +4,7 @@
 
 mod common;
 
-use glam::DVec2;
+use glam::{DVec2, Vec2};
 use pathsmooth::grid::GridMap;
 use pathsmooth::navmesh::import::{parse_mesh, parse_obj, write_mesh, write_obj, GroundPlane};
 use pathsmooth::navmesh::mesh::{NavMesh, PolyId};
@@ -178,6 +178,91 @@ fn polygons_along_picks_the_polygon_a_corner_heads_into() {
         .polygons_along(&[DVec2::new(f64::NAN, 1.0)])
         .unwrap_err();
     assert!(err.to_string().contains("point 0"), "{err}");
+}
+
+/// Five unit squares in a row along x, ids 50, 40, 30, 20, 10 from left to right.
+fn row_of_squares() -> NavMesh {
+    let mut v = Vec::new();
+    for x in 0..=5 {
+        v.push(DVec2::new(x as f64, 0.0));
+        v.push(DVec2::new(x as f64, 1.0));
+    }
+    let polys: Vec<Vec<u32>> = (0..5u32)
+        .map(|i| vec![2 * i, 2 * i + 2, 2 * i + 3, 2 * i + 1])
+        .collect();
+    NavMesh::from_polygons_with_ids(&v, &polys, &[50, 40, 30, 20, 10]).unwrap()
+}
+
+#[test]
+fn polygons_crossed_lists_each_polygon_once_in_order() {
+    let mesh = row_of_squares();
+    // Across the row: every square once, in order, for f64 and f32 input alike.
+    let across = [(0.5, 0.5), (2.2, 0.9), (4.5, 0.2)];
+    let d: Vec<DVec2> = pts(&across);
+    let f: Vec<Vec2> = d.iter().map(|p| p.as_vec2()).collect();
+    assert_eq!(mesh.polygons_crossed(&d).unwrap(), vec![50, 40, 30, 20, 10]);
+    assert_eq!(mesh.polygons_crossed(&f).unwrap(), vec![50, 40, 30, 20, 10]);
+    // `polygons_along` keeps its one polygon per point, skipping those between.
+    assert_eq!(mesh.polygons_along(&d).unwrap(), vec![50, 30, 10]);
+    assert_eq!(mesh.polygons_along(&f).unwrap(), vec![50, 30, 10]);
+    // Out and back: a polygon left and re-entered is listed again; duplicate points and
+    // turns inside a polygon add nothing.
+    let back = pts(&[(0.5, 0.5), (2.5, 0.5), (2.5, 0.5), (2.6, 0.8), (0.2, 0.2)]);
+    assert_eq!(
+        mesh.polygons_crossed(&back).unwrap(),
+        vec![50, 40, 30, 40, 50]
+    );
+    // Starting and ending on shared edges: only the squares whose inside the path crosses.
+    let edges = pts(&[(1.0, 0.5), (3.0, 0.5)]);
+    assert_eq!(mesh.polygons_crossed(&edges).unwrap(), vec![40, 30]);
+    // A one-point path lists its polygon; an empty one nothing.
+    assert_eq!(
+        mesh.polygons_crossed(&[DVec2::new(4.5, 0.5)]).unwrap(),
+        vec![10]
+    );
+    assert!(mesh.polygons_crossed::<DVec2>(&[]).unwrap().is_empty());
+}
+
+#[test]
+fn polygons_crossed_skips_polygons_touched_only_at_a_corner() {
+    let (v, polys, ids) = room();
+    let mesh = NavMesh::from_polygons_with_ids(&v, &polys, &ids).unwrap();
+    // From 500 through vertex 9 (3, 2), shared by 500, 600 and 700, into 700: 600 is
+    // only touched. Through vertex 5 (1, 1), shared by 100, 200 and 500, from 100 into 500.
+    let path = pts(&[(0.5, 0.5), (2.0, 2.5), (2.5, 1.5), (4.0, 3.0)]);
+    let crossed = mesh.polygons_crossed(&path).unwrap();
+    assert_eq!(crossed, vec![100, 500, 600, 500, 700]);
+    let through_9 = pts(&[(1.5, 1.25), (4.5, 2.75)]);
+    assert_eq!(mesh.polygons_crossed(&through_9).unwrap(), vec![500, 700]);
+    let through_5 = pts(&[(0.5, 0.5), (1.5, 1.5)]);
+    assert_eq!(mesh.polygons_crossed(&through_5).unwrap(), vec![100, 500]);
+}
+
+#[test]
+fn polygons_crossed_names_a_point_outside_the_mesh() {
+    let mesh = row_of_squares();
+    let err = mesh
+        .polygons_crossed(&[DVec2::new(0.5, 0.5), DVec2::new(6.0, 0.5)])
+        .unwrap_err();
+    assert!(err.to_string().contains("point 1 (6, 0.5)"), "{err}");
+    let err = mesh
+        .polygons_crossed(&[
+            Vec2::new(0.5, 0.5),
+            Vec2::new(1.5, 0.5),
+            Vec2::new(2.5, -1.0),
+        ])
+        .unwrap_err();
+    assert!(err.to_string().contains("point 2 (2.5, -1)"), "{err}");
+    let err = mesh
+        .polygons_crossed(&[DVec2::new(f64::NAN, 0.5)])
+        .unwrap_err();
+    assert!(err.to_string().contains("point 0"), "{err}");
+    // Both ends on the mesh, the segment between leaving it: named by its segment.
+    let walled = NavMesh::from_grid(&GridMap::from_rows(&["..@..", "..@.."]).unwrap()).unwrap();
+    let err = walled
+        .polygons_crossed(&[DVec2::new(0.5, 0.5), DVec2::new(4.5, 0.5)])
+        .unwrap_err();
+    assert!(err.to_string().contains("segment 0"), "{err}");
 }
 
 #[test]
@@ -465,6 +550,45 @@ fn bad_ids_are_refused() {
     assert!(e.to_string().contains("2 polygons but 1 ids"), "{e}");
 }
 
+#[test]
+fn polygon_numbers_beyond_u32_are_refused_at_their_line() {
+    // Polygon ids are `u32`: a polygon number or count that does not fit is an error at its
+    // line and column, never truncated (4294967296 would wrap to 0, a valid neighbour).
+    let cases: [(&str, &str, usize, &str); 4] = [
+        (
+            "3 1 2 3 0 -1 -1",
+            "3 1 2 3 4294967296 -1 -1",
+            9,
+            "4294967296, expected -1 to 1",
+        ),
+        (
+            "3 1 2 3 0 -1 -1",
+            "3 1 2 3 99999999999999999999999 -1 -1",
+            9,
+            "99999999999999999999999, expected -1 to 1",
+        ),
+        (
+            "1.5 1.5 2 1 -1",
+            "1.5 1.5 2 4294967297 -1",
+            6,
+            "expected -1 to 1",
+        ),
+        (
+            "4 2\n",
+            "4 4294967296\n",
+            3,
+            "number of polygons is 4294967296",
+        ),
+    ];
+    for (from, to, line, words) in cases {
+        let text = SPEC.replacen(from, to, 1);
+        assert_ne!(text, SPEC);
+        let (l, m) = error_line(parse_mesh(&text, "big.mesh"));
+        assert_eq!(l, line, "{to}: {m}");
+        assert!(m.contains(words), "{to}: {m}");
+    }
+}
+
 /// The line of a parse error, or a panic naming what came instead.
 fn error_line(r: pathsmooth::Result<NavMesh>) -> (usize, String) {
     match r {
@@ -659,11 +783,11 @@ proptest! {
         h in 1usize..6,
         jitter in prop::collection::vec((-0.24f64..0.24, -0.24f64..0.24), 1..50),
         keep in prop::collection::vec(any::<bool>(), 1..40),
-        salt in any::<u64>(),
+        salt in any::<u32>(),
     ) {
         let (v, polys) = jittered_quads(w, h, &jitter, &keep);
         prop_assume!(!polys.is_empty());
-        let ids: Vec<PolyId> = (0..polys.len() as u64).map(|i| i.wrapping_mul(2654435761) ^ salt).collect();
+        let ids: Vec<PolyId> = (0..polys.len() as PolyId).map(|i| i.wrapping_mul(2654435761) ^ salt).collect();
         let mesh = NavMesh::from_polygons_with_ids(&v, &polys, &ids).unwrap();
         prop_assert_eq!(mesh.num_polygons(), polys.len());
         let mut area = vec![0.0; polys.len()];

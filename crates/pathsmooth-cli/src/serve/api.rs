@@ -182,9 +182,10 @@ impl ApiError {
     /// wall, goal unreachable, no room for the radius…) is 422; a bad parameter is 400.
     fn planning(e: Error) -> Self {
         let status = match e {
-            Error::BadParameter { .. } | Error::NonFinite { .. } | Error::Parse { .. } => {
-                StatusCode::BAD_REQUEST
-            }
+            Error::BadParameter { .. }
+            | Error::BadAngle { .. }
+            | Error::NonFinite { .. }
+            | Error::Parse { .. } => StatusCode::BAD_REQUEST,
             _ => StatusCode::UNPROCESSABLE_ENTITY,
         };
         Self::new(status, e.to_string())

@@ -74,7 +74,7 @@ pub struct CorridorParams {
     /// per disk is a coarse polyline where the disks are large, and where the route passes
     /// close to a corner few waypoints share the turn; the cuts make the result a smooth
     /// curve there. Cuts keep every segment's direction, so the first and last segments
-    /// (and the facing directions) are unchanged. Default [`CORRIDOR_REFINE`]: 10°, ratio
+    /// (and the facing directions) are unchanged. Default [`CORRIDOR_REFINE`]: π/18 rad (10°), ratio
     /// ¼, at most 8 passes; `None` returns the optimiser's waypoints as they are.
     pub refine: Option<AdaptiveParams>,
     /// [`CorridorSmoother::smooth_along`] only: how far apart the disks are, as a fraction of
@@ -93,7 +93,7 @@ pub struct CorridorParams {
     pub windows: bool,
 }
 
-/// The default [`CorridorParams::refine`]: corners turning more than 10° are cut, for up
+/// The default [`CorridorParams::refine`]: corners turning more than π/18 rad (10°) are cut, for up
 /// to 8 passes.
 pub const CORRIDOR_REFINE: AdaptiveParams = AdaptiveParams {
     angle_limit: std::f64::consts::PI / 18.0,

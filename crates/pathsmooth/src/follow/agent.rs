@@ -48,10 +48,12 @@ pub struct Agent {
     /// Largest sideways (centripetal) acceleration in a curve, m/s²: v ≤ √(a_lat / κ).
     pub max_lateral_accel: f64,
     /// Largest rate of change of heading, rad/s: v ≤ ω / κ in a curve, and the speed at
-    /// which the agent rotates in place.
+    /// which the agent rotates in place. At most [`Agent::MAX_TURN_RATE`] (10π rad/s,
+    /// 1800°/s): a larger value is taken for degrees per second and refused.
     pub max_turn_rate: f64,
     /// Vertex turn angle, in radians in (0, π], above which the agent halts at the vertex
-    /// and rotates in place (a full reversal always stops the agent).
+    /// and rotates in place (a full reversal always stops the agent). A turn is at most π,
+    /// so a larger value is taken for degrees and refused.
     pub stop_angle: f64,
     /// Largest distance, m, between a polyline vertex and the arc on which the agent rounds
     /// it. Smaller values mean tighter arcs and so slower corners.
@@ -120,14 +122,36 @@ impl Default for Agent {
 const LIMIT_RANGE: (f64, f64) = (1e-100, 1e100);
 
 impl Agent {
+    /// The largest [`max_turn_rate`](Agent::max_turn_rate) accepted: 10π rad/s, five full
+    /// turns a second (1800°/s).
+    ///
+    /// Chosen above the turn rates of real agents (a running person turns at most about
+    /// two full turns a second; the fastest yaw rates of acrobatic and racing quadcopters
+    /// are about 1000–1600°/s, 17–28 rad/s) so that no legitimate limit is refused, and
+    /// below the whole-degree rates people write by mistake (45, 90, 180, 360, 720 °/s read
+    /// as rad/s), which [`validate`](Agent::validate) refuses with the conversion. A smaller
+    /// bound such as 4π (720°/s) would refuse real drones. Degree rates of 31°/s and less
+    /// cannot be told from radians.
+    ///
+    /// The turn rate can no longer be switched off with a huge value; this one is the
+    /// loosest, and binds in a curve of radius R only above 10π·R world units per second.
+    pub const MAX_TURN_RATE: f64 = 10.0 * PI;
+
     /// Checks every limit: each must lie in [10⁻¹⁰⁰, 10¹⁰⁰] (positive, and far enough from
-    /// 0 and infinity that the profile's squares and reciprocals stay finite) and
-    /// `stop_angle` must lie in (0, π]. Returns [`Error::BadParameter`] naming the first bad field.
+    /// 0 and infinity that the profile's squares and reciprocals stay finite),
+    /// `max_turn_rate` must be at most [`Agent::MAX_TURN_RATE`] and `stop_angle` must lie
+    /// in (0, π]. Returns [`Error::BadParameter`] naming the first bad field, or
+    /// [`Error::BadAngle`] for an angle or turn rate that can only be degrees, with the
+    /// conversion.
     ///
     /// ```
     /// use pathsmooth::{follow::Agent, Error};
     /// let a = Agent { max_turn_rate: f64::NAN, ..Agent::default() };
     /// assert!(matches!(a.validate(), Err(Error::BadParameter { name: "max_turn_rate", .. })));
+    /// let degrees = Agent { stop_angle: 120.0, ..Agent::default() };
+    /// let e = degrees.validate().unwrap_err();
+    /// assert!(matches!(e, Error::BadAngle { name: "stop_angle", .. }));
+    /// assert!(e.to_string().contains("did you mean 120° = 2.0944 rad?"), "{e}");
     /// ```
     pub fn validate(&self) -> Result<()> {
         let positive = [
@@ -145,13 +169,20 @@ impl Agent {
                 return Err(Error::param(name, value, "a number in [1e-100, 1e100]"));
             }
         }
-        if !(self.stop_angle > 0.0 && self.stop_angle <= PI) {
-            return Err(Error::param(
-                "stop_angle",
-                self.stop_angle,
-                "an angle in (0, π] radians",
-            ));
-        }
+        Error::check_angle(
+            "max_turn_rate",
+            self.max_turn_rate,
+            Self::MAX_TURN_RATE,
+            "rad/s",
+            "a turn rate in (0, 10π] rad/s (see Agent::MAX_TURN_RATE)",
+        )?;
+        Error::check_angle(
+            "stop_angle",
+            self.stop_angle,
+            PI,
+            "rad",
+            "an angle in (0, π] radians",
+        )?;
         Ok(())
     }
 }
@@ -173,18 +204,28 @@ mod tests {
             ("max_corner_cut", |a| &mut a.max_corner_cut),
         ];
         for (name, field) in fields {
-            let extremes: &[f64] = if name == "stop_angle" {
-                &[4.0]
-            } else {
-                &[1e-312, 1e101]
+            let extremes: &[f64] = match name {
+                "stop_angle" => &[],
+                "max_turn_rate" => &[1e-312],
+                _ => &[1e-312, 1e101],
             };
-            for &bad in [0.0, -1.0, f64::NAN, f64::INFINITY].iter().chain(extremes) {
+            for &bad in [0.0, -1.0, f64::NAN].iter().chain(extremes) {
                 let mut a = Agent::default();
                 *field(&mut a) = bad;
                 match a.validate() {
                     Err(Error::BadParameter { name: n, .. }) => assert_eq!(n, name),
                     other => panic!("{name} = {bad}: {other:?}"),
                 }
+            }
+            // Too large: an angle or turn rate is taken for degrees.
+            let mut a = Agent::default();
+            *field(&mut a) = f64::INFINITY;
+            match (name, a.validate()) {
+                ("stop_angle" | "max_turn_rate", Err(Error::BadAngle { name: n, .. })) => {
+                    assert_eq!(n, name)
+                }
+                (_, Err(Error::BadParameter { name: n, .. })) => assert_eq!(n, name),
+                (_, other) => panic!("{name} = inf: {other:?}"),
             }
         }
         let a = Agent {
@@ -197,5 +238,48 @@ mod tests {
             ..Agent::default()
         };
         assert!(a.validate().is_err());
+    }
+
+    #[test]
+    fn degrees_passed_as_radians_are_refused_with_the_conversion() {
+        let rate = |r: f64| {
+            Agent {
+                max_turn_rate: r,
+                ..Agent::default()
+            }
+            .validate()
+        };
+        let e = rate(180.0).unwrap_err();
+        assert!(matches!(
+            e,
+            Error::BadAngle {
+                name: "max_turn_rate",
+                ..
+            }
+        ));
+        assert_eq!(
+            e.to_string(),
+            "parameter `max_turn_rate` = 180 rad/s is out of range: a turn rate in (0, 10π] \
+             rad/s (see Agent::MAX_TURN_RATE); angles are in radians (did you mean 180°/s = \
+             3.1416 rad/s?)"
+        );
+        for deg in [45.0, 90.0, 360.0, 720.0] {
+            assert!(matches!(rate(deg), Err(Error::BadAngle { .. })), "{deg}");
+        }
+        // Fast but real: a racing drone's 1600°/s, and the bound itself.
+        assert!(rate(1600f64.to_radians()).is_ok());
+        assert!(rate(Agent::MAX_TURN_RATE).is_ok());
+        let stop = |s: f64| {
+            Agent {
+                stop_angle: s,
+                ..Agent::default()
+            }
+            .validate()
+        };
+        let e = stop(90.0).unwrap_err().to_string();
+        assert!(
+            e.contains("= 90 rad") && e.contains("did you mean 90° = 1.5708 rad?"),
+            "{e}"
+        );
     }
 }

@@ -219,7 +219,8 @@ mod tests {
         for r in [0.5, 2.0, 8.0] {
             let curve = fillet_geometry(&path, &FilletParams::new(r)).unwrap().curve;
             let agent = Agent {
-                max_turn_rate: 100.0,
+                // As fast a turn rate as is accepted, so that only a_lat caps the speed.
+                max_turn_rate: Agent::MAX_TURN_RATE,
                 ..Agent::default()
             };
             let p = CurveProfile::new(&curve, &agent).unwrap();

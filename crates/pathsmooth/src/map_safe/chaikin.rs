@@ -490,7 +490,7 @@ impl MapSafe {
     /// only: a leg and bend of the pass's input that no cut touched are not tested again.
     ///
     /// Errors: those of [`chaikin_into`](Self::chaikin_into) (a bad angle limit or ratio
-    /// is [`Error::BadParameter`]), and [`Error::BadParameter`] for an `outlier_limit`:
+    /// is [`Error::BadParameter`], an angle limit above π [`Error::BadAngle`]), and [`Error::BadParameter`] for an `outlier_limit`:
     /// dropping vertices is not a corner cut, and a valid path has no outliers to drop.
     /// On error `out` is left empty.
     pub fn chaikin_adaptive_into<W: World + ?Sized, P: Point2>(

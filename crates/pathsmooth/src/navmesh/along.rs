@@ -1,13 +1,13 @@
 //! Paths to mesh elements: the channel of triangles a given path runs through (so that a
 //! caller's route can be pulled taut without changing which side of each obstacle it
-//! passes), and the polygon a path enters at each of its points.
+//! passes), the polygon a path enters at each of its points, and every polygon it crosses.
 
 use std::collections::{HashMap, HashSet};
 
 use glam::DVec2;
 
 use crate::error::{Error, Result};
-use crate::geometry::{check_path, cross};
+use crate::geometry::{check_path, cross, Point2};
 use crate::navmesh::mesh::{NavMesh, PolyId, TriId};
 
 impl NavMesh {
@@ -15,25 +15,117 @@ impl NavMesh {
     /// `findStraightPath` reports with each corner: the polygon holding the start of the
     /// segment that leaves the point (at a corner shared by several polygons, the one the
     /// segment heads into; along a shared edge, either). The last point (and a point
-    /// followed only by copies of itself) gets the polygon holding it.
+    /// followed only by copies of itself) gets the polygon holding it. Polygons a segment
+    /// crosses between two points are not listed: [`polygons_crossed`](Self::polygons_crossed)
+    /// lists them all.
+    ///
+    /// Takes `Vec2` or `DVec2` points (converted to `f64` exactly).
     ///
     /// Errors: [`Error::InvalidInputPath`] naming the first point outside the mesh (or
     /// not finite). Cost: one point location per point plus a look at the triangles
     /// around it.
     ///
     /// ```
-    /// use glam::DVec2;
+    /// use glam::{DVec2, Vec2};
     /// use pathsmooth::navmesh::mesh::NavMesh;
     /// let v = [(0.0, 0.0), (1.0, 0.0), (2.0, 0.0), (2.0, 1.0), (1.0, 1.0), (0.0, 1.0)]
     ///     .map(|(x, y)| DVec2::new(x, y));
     /// let mesh = NavMesh::from_polygons_with_ids(&v, &[vec![0, 1, 4, 5], vec![1, 2, 3, 4]], &[10, 20])?;
     /// let path = [DVec2::new(0.5, 0.5), DVec2::new(1.0, 1.0), DVec2::new(1.5, 0.5)];
     /// assert_eq!(mesh.polygons_along(&path)?, vec![10, 20, 20]);
+    /// assert_eq!(mesh.polygons_along(&[Vec2::new(0.5, 0.5), Vec2::new(1.5, 0.5)])?, vec![10, 20]);
     /// assert!(mesh.polygons_along(&[DVec2::new(3.0, 0.5)]).is_err());
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
-    pub fn polygons_along(&self, path: &[DVec2]) -> Result<Vec<PolyId>> {
-        polygons_along(self, path)
+    pub fn polygons_along<P: Point2>(&self, path: &[P]) -> Result<Vec<PolyId>> {
+        let path: Vec<DVec2> = path.iter().map(|p| p.to_dvec2()).collect();
+        let mut out = Vec::with_capacity(path.len());
+        for (i, &p) in path.iter().enumerate() {
+            let t = locate_point(self, p, i)?;
+            // The direction the path leaves in: towards the next point that differs.
+            let d = path[i + 1..]
+                .iter()
+                .map(|&q| q - p)
+                .find(|d| *d != DVec2::ZERO);
+            let t = d.and_then(|d| entered(self, t, p, d)).unwrap_or(t);
+            out.push(self.polygon_of(t));
+        }
+        Ok(out)
+    }
+
+    /// Every polygon `path` passes through, in order, each run of the same polygon listed
+    /// once (a path that leaves a polygon and comes back lists it again). A polygon the
+    /// path only touches at a point (a corner it passes through, or the point where it
+    /// turns) is not listed; a segment running along an edge shared by two polygons lists
+    /// one of them. A one-point path lists the polygon holding it; an empty one, nothing.
+    ///
+    /// Each segment is walked across the triangles as
+    /// [`line_of_sight`](Self::line_of_sight) walks it, from the triangle it heads into at
+    /// its start (as in [`polygons_along`](Self::polygons_along)). Takes `Vec2` or `DVec2`
+    /// points (converted to `f64` exactly).
+    ///
+    /// Errors: [`Error::InvalidInputPath`] naming the first point outside the mesh (or not
+    /// finite), or the first segment that leaves the mesh. Cost: one point location per
+    /// point plus O(triangles crossed).
+    ///
+    /// ```
+    /// use glam::{DVec2, Vec2};
+    /// use pathsmooth::navmesh::mesh::NavMesh;
+    /// // Three unit squares in a row, ids 10, 20, 30.
+    /// let v = [(0.0, 0.0), (1.0, 0.0), (2.0, 0.0), (3.0, 0.0), (3.0, 1.0), (2.0, 1.0), (1.0, 1.0), (0.0, 1.0)]
+    ///     .map(|(x, y)| DVec2::new(x, y));
+    /// let polys = [vec![0, 1, 6, 7], vec![1, 2, 5, 6], vec![2, 3, 4, 5]];
+    /// let mesh = NavMesh::from_polygons_with_ids(&v, &polys, &[10, 20, 30])?;
+    /// let path = [Vec2::new(0.5, 0.5), Vec2::new(2.5, 0.5)];
+    /// assert_eq!(mesh.polygons_crossed(&path)?, vec![10, 20, 30]);
+    /// assert_eq!(mesh.polygons_along(&path)?, vec![10, 30]);
+    /// let err = mesh.polygons_crossed(&[DVec2::new(0.5, 0.5), DVec2::new(4.0, 0.5)]).unwrap_err();
+    /// assert!(err.to_string().contains("point 1 (4, 0.5)"));
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn polygons_crossed<P: Point2>(&self, path: &[P]) -> Result<Vec<PolyId>> {
+        let path: Vec<DVec2> = path.iter().map(|p| p.to_dvec2()).collect();
+        let mut located = Vec::with_capacity(path.len());
+        for (i, &p) in path.iter().enumerate() {
+            located.push(locate_point(self, p, i)?);
+        }
+        let Some(&first) = located.first() else {
+            return Ok(Vec::new());
+        };
+        let mut out: Vec<PolyId> = Vec::new();
+        let push = |out: &mut Vec<PolyId>, id: PolyId| {
+            if out.last() != Some(&id) {
+                out.push(id);
+            }
+        };
+        let mut t = first;
+        let mut walked = Vec::new();
+        for (k, w) in path.windows(2).enumerate() {
+            let (a, b) = (w[0], w[1]);
+            if a == b {
+                continue;
+            }
+            let leaves = || Error::InvalidInputPath {
+                reason: format!(
+                    "segment {k} ({}, {}) → ({}, {}) leaves the navmesh",
+                    a.x, a.y, b.x, b.y
+                ),
+            };
+            t = entered(self, t, a, b - a).ok_or_else(leaves)?;
+            push(&mut out, self.polygon_of(t));
+            walked.clear();
+            t = self
+                .walk(t, a, b, Some(&mut walked), false)
+                .ok_or_else(leaves)?;
+            for &u in &walked {
+                push(&mut out, self.polygon_of(u));
+            }
+        }
+        if out.is_empty() {
+            // One point, or copies of it.
+            out.push(self.polygon_of(first));
+        }
+        Ok(out)
     }
 
     /// The channel `path` runs through: triangle ids, the first holding `path[0]`, the last
@@ -72,11 +164,11 @@ impl NavMesh {
         let mut t = self.locate_or_err(path[0], "start")?;
         let mut walked = vec![t];
         for (k, w) in path.windows(2).enumerate() {
-            t = self.walk(t, w[0], w[1], Some(&mut walked)).ok_or_else(|| {
-                Error::InvalidInputPath {
+            t = self
+                .walk(t, w[0], w[1], Some(&mut walked), true)
+                .ok_or_else(|| Error::InvalidInputPath {
                     reason: format!("segment {k} leaves the navmesh"),
-                }
-            })?;
+                })?;
         }
         Ok(without_loops(&walked))
     }
@@ -101,24 +193,11 @@ fn without_loops(walked: &[TriId]) -> Vec<TriId> {
     out
 }
 
-/// See [`NavMesh::polygons_along`].
-fn polygons_along(mesh: &NavMesh, path: &[DVec2]) -> Result<Vec<PolyId>> {
-    let mut out = Vec::with_capacity(path.len());
-    for (i, &p) in path.iter().enumerate() {
-        let Some(t) = mesh.locate(p) else {
-            return Err(Error::InvalidInputPath {
-                reason: format!("point {i} ({}, {}) is outside the navmesh", p.x, p.y),
-            });
-        };
-        // The direction the path leaves in: towards the next point that differs.
-        let d = path[i + 1..]
-            .iter()
-            .map(|&q| q - p)
-            .find(|d| *d != DVec2::ZERO);
-        let t = d.and_then(|d| entered(mesh, t, p, d)).unwrap_or(t);
-        out.push(mesh.polygon_of(t));
-    }
-    Ok(out)
+/// The triangle holding point `i` of a path, `p`, or an error naming the point.
+fn locate_point(mesh: &NavMesh, p: DVec2, i: usize) -> Result<TriId> {
+    mesh.locate(p).ok_or_else(|| Error::InvalidInputPath {
+        reason: format!("point {i} ({}, {}) is outside the navmesh", p.x, p.y),
+    })
 }
 
 /// Among the triangles holding `p` (reached from `t` through shared edges), one whose

@@ -100,7 +100,11 @@ pub type TriId = usize;
 
 /// A polygon's id, as the caller gave it to [`NavMesh::from_polygons_with_ids`] (or the
 /// polygon's index; on meshes made from scenes and grids, the triangle's index).
-pub type PolyId = u64;
+///
+/// `u32`, the type of every other polygon and vertex index of the mesh (polygon rings,
+/// the triangle → polygon table), so an id and an index convert without loss. File
+/// readers refuse a polygon number that does not fit, naming its line.
+pub type PolyId = u32;
 
 pub(crate) type Cdt = ConstrainedDelaunayTriangulation<Point2<f64>>;
 

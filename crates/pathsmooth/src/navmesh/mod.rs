@@ -5,7 +5,8 @@
 //! The layers, each importing only those before it: [`mesh`] (the triangle mesh, point
 //! location, line of sight, the polygon table) → [`portals`](mod@portals) → [`funnel`](mod@funnel) → [`relax`](mod@relax) →
 //! [`search`] (the query object, [`NavMeshQuery`]) → paths to mesh elements
-//! ([`NavMesh::channel_along`], [`NavMesh::polygons_along`]) → [`import`] (every
+//! ([`NavMesh::channel_along`], [`NavMesh::polygons_along`],
+//! [`NavMesh::polygons_crossed`]) → [`import`] (every
 //! constructor of a [`NavMesh`] from data: polygons, scenes, grid maps, files).
 //!
 //! The items a user needs are re-exported here.

@@ -44,7 +44,7 @@ pub enum Step {
     /// corners (on worlds without a navmesh: shortcut with half that room), sampled, each
     /// sample's disk is the room the agent has there (made safe for the segments between
     /// waypoints), Langerak's optimiser (ADMM by default, or the chapter's Chambolle–Pock)
-    /// smooths the path inside, and corners still turning more than 10° are cut by
+    /// smooths the path inside, and corners still turning more than π/18 rad (10°) are cut by
     /// map-aware adaptive Chaikin
     /// ([`CorridorSmoother::smooth_along`](crate::corridor::CorridorSmoother::smooth_along),
     /// [`CorridorParams::refine`](crate::corridor::CorridorParams::refine)).

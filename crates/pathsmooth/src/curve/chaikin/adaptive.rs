@@ -21,10 +21,11 @@ use crate::geometry::{check_path, turn_angle, Point};
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct AdaptiveParams {
     /// Vertices turning by more than this are cut; others pass through unchanged.
-    /// In (0, π]. Default 30° (π/6). Smaller limits give rounder, longer output.
+    /// Radians, in (0, π] (a turn is at most π; a larger value is degrees by mistake and
+    /// refused). Default π/6 (30°). Smaller limits give rounder, longer output.
     pub angle_limit: f64,
     /// When set, vertices turning by more than this are dropped as spikes of noisy data
-    /// instead of being cut. In (0, π] and greater than `angle_limit`. Default `None`
+    /// instead of being cut. Radians, in (0, π] and greater than `angle_limit`. Default `None`
     /// (planner paths have real 90° corners).
     pub outlier_limit: Option<f64>,
     /// Cut ratio in (0, ½], as [`ChaikinParams::ratio`](super::ChaikinParams::ratio).
@@ -48,32 +49,26 @@ impl Default for AdaptiveParams {
 }
 
 impl AdaptiveParams {
-    /// Checks every parameter; [`Error::BadParameter`] names the first bad one.
+    /// Checks every parameter; [`Error::BadParameter`] names the first bad one, and
+    /// [`Error::BadAngle`] an angle above π (no turn is sharper: degrees by mistake).
     ///
     /// ```
     /// use pathsmooth::curve::chaikin::AdaptiveParams;
     /// let bad = AdaptiveParams { angle_limit: 0.0, ..Default::default() };
     /// assert!(bad.validate().is_err());
+    /// let degrees = AdaptiveParams { angle_limit: 30.0, ..Default::default() };
+    /// assert!(degrees.validate().unwrap_err().to_string().contains("did you mean 30° = 0.5236 rad?"));
     /// let bad = AdaptiveParams { outlier_limit: Some(0.1), ..Default::default() }; // below 30°
     /// assert!(bad.validate().is_err());
     /// ```
     pub fn validate(&self) -> Result<()> {
-        let angle_ok = |a: f64| a > 0.0 && a <= PI;
-        if !angle_ok(self.angle_limit) {
-            return Err(Error::param(
-                "angle_limit",
-                self.angle_limit,
-                "an angle in (0, π] radians",
-            ));
-        }
-        if let Some(o) = self.outlier_limit
-            && (!angle_ok(o) || o <= self.angle_limit)
-        {
-            return Err(Error::param(
-                "outlier_limit",
-                o,
-                "an angle in (0, π] radians, greater than angle_limit",
-            ));
+        let expected = "an angle in (0, π] radians";
+        Error::check_angle("angle_limit", self.angle_limit, PI, "rad", expected)?;
+        if let Some(o) = self.outlier_limit {
+            let expected = "an angle in (0, π] radians, greater than angle_limit";
+            if Error::check_angle("outlier_limit", o, PI, "rad", expected)? <= self.angle_limit {
+                return Err(Error::param("outlier_limit", o, expected));
+            }
         }
         check_ratio(self.ratio)
     }
@@ -333,11 +328,9 @@ mod tests {
         for (a, o) in [
             (0.0, None),
             (-1.0, None),
-            (4.0, None),
             (f64::NAN, None),
             (0.5, Some(0.5)),
             (0.5, Some(0.2)),
-            (0.5, Some(3.5)),
             (0.5, Some(f64::NAN)),
         ] {
             let p = AdaptiveParams {
@@ -350,6 +343,37 @@ mod tests {
                 "{a} {o:?}"
             );
         }
+        // Above π no turn angle can be: degrees by mistake, refused with the conversion.
+        for (a, o, name) in [
+            (4.0, None, "angle_limit"),
+            (30.0, None, "angle_limit"),
+            (0.5, Some(3.5), "outlier_limit"),
+            (0.5, Some(90.0), "outlier_limit"),
+        ] {
+            let p = AdaptiveParams {
+                angle_limit: a,
+                outlier_limit: o,
+                ..d
+            };
+            match p.validate() {
+                Err(e @ Error::BadAngle { name: n, .. }) => {
+                    assert_eq!(n, name);
+                    assert!(e.to_string().contains("angles are in radians"), "{e}");
+                }
+                other => panic!("{a} {o:?}: {other:?}"),
+            }
+        }
+        let e = AdaptiveParams {
+            angle_limit: 30.0,
+            ..d
+        }
+        .validate()
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "parameter `angle_limit` = 30 rad is out of range: an angle in (0, π] radians; \
+             angles are in radians (did you mean 30° = 0.5236 rad?)"
+        );
         assert!(AdaptiveParams {
             angle_limit: PI,
             ..d

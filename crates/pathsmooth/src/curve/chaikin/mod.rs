@@ -70,9 +70,9 @@
 //!
 //! [`chaikin_adaptive`] and [`AdaptiveChaikin`] follow the "Math Magician" article's
 //! `RefinePath`: a vertex whose turn angle is at most
-//! [`angle_limit`](AdaptiveParams::angle_limit) (default 30°) passes through unchanged, a
-//! sharper one is cut, and an optional [`outlier_limit`](AdaptiveParams::outlier_limit)
-//! (e.g. 90°; off by default, since planner paths have real 90° corners) throws spike
+//! [`angle_limit`](AdaptiveParams::angle_limit) (radians, default π/6 = 30°) passes through
+//! unchanged, a sharper one is cut, and an optional
+//! [`outlier_limit`](AdaptiveParams::outlier_limit) (e.g. π/2 = 90°; off by default, since planner paths have real 90° corners) throws spike
 //! vertices of noisy recorded data away. Passes repeat until no corner exceeds the limit
 //! or [`max_passes`](AdaptiveParams::max_passes) is spent. Where the article's code is
 //! wrong this one differs, on purpose:

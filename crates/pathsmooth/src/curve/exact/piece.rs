@@ -89,10 +89,13 @@ impl Piece {
     }
 
     /// The arc of the circle (`center`, `radius`) from polar angle `start_angle` over the
-    /// signed angle `sweep`.
+    /// signed angle `sweep`, both in radians (any finite `start_angle`; |sweep| ≤ 2π, a
+    /// full circle).
     ///
-    /// Errors: [`Error::BadParameter`] for a radius that is not positive and finite, a
-    /// non-finite angle, or |sweep| > 2π; [`Error::NonFinite`] for a non-finite centre.
+    /// Errors: [`Error::BadParameter`] for a radius that is not positive and finite or a
+    /// non-finite angle; [`Error::BadAngle`] for |sweep| > 2π (degrees by mistake: `90.0`
+    /// is refused with "did you mean 90° = 1.5708 rad?"); [`Error::NonFinite`] for a
+    /// non-finite centre.
     ///
     /// ```
     /// use glam::DVec2;
@@ -107,8 +110,20 @@ impl Piece {
         finite_point(center)?;
         Error::check_positive("radius", radius, "a positive finite arc radius")?;
         finite("start_angle", start_angle)?;
-        if sweep.is_nan() || sweep.abs() > std::f64::consts::TAU {
-            return Err(Error::param("sweep", sweep, "an angle in [−2π, 2π]"));
+        if sweep.is_nan() {
+            return Err(Error::param(
+                "sweep",
+                sweep,
+                "an angle in [−2π, 2π] radians",
+            ));
+        }
+        if sweep.abs() > std::f64::consts::TAU {
+            return Err(Error::BadAngle {
+                name: "sweep",
+                value: sweep,
+                unit: "rad",
+                expected: "an angle in [−2π, 2π] radians",
+            });
         }
         let at = |phi: f64| center + radius * DVec2::from_angle(phi);
         Ok(Piece::Arc {
@@ -341,6 +356,24 @@ mod tests {
             let d = (p.point_at(s + h) - p.point_at(s - h)) / (2.0 * h);
             assert!((d - p.tangent_at(s)).length() < 1e-9, "{s}");
         }
+    }
+
+    #[test]
+    fn a_sweep_in_degrees_is_refused_with_the_conversion() {
+        assert!(Piece::arc(DVec2::ZERO, 1.0, 0.0, -std::f64::consts::TAU).is_ok());
+        for sweep in [90.0, -360.0] {
+            let e = Piece::arc(DVec2::ZERO, 1.0, 0.0, sweep).unwrap_err();
+            assert!(matches!(e, Error::BadAngle { name: "sweep", .. }), "{e:?}");
+        }
+        let e = Piece::arc(DVec2::ZERO, 1.0, 0.0, 90.0)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("did you mean 90° = 1.5708 rad?"), "{e}");
+        let e = Piece::arc(DVec2::ZERO, 1.0, 0.0, f64::NAN).unwrap_err();
+        assert!(
+            matches!(e, Error::BadParameter { name: "sweep", .. }),
+            "{e:?}"
+        );
     }
 
     #[test]

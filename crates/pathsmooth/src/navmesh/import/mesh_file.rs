@@ -32,10 +32,10 @@ use std::fmt::Write as _;
 
 use glam::DVec2;
 
-use super::polygons::{triangulate, Issue};
+use super::polygons::{ids_by_index, triangulate, Issue};
 use super::text::{error, tokens, Reader};
 use crate::error::Result;
-use crate::navmesh::mesh::{NavMesh, PolyId};
+use crate::navmesh::mesh::NavMesh;
 
 /// The largest vertex or polygon count the reader accepts (indices are `u32`).
 const MAX_COUNT: i64 = u32::MAX as i64 - 1;
@@ -142,8 +142,7 @@ pub fn parse_mesh(text: &str, file: &str) -> Result<NavMesh> {
         };
         error(file, line, 0, issue.message)
     })?;
-    let ids: Vec<PolyId> = (0..polys.len() as PolyId).collect();
-    Ok(NavMesh::from_triangulated(built, ids))
+    Ok(NavMesh::from_triangulated(built, ids_by_index(polys.len())))
 }
 
 /// The edge (as vertex indices) that neighbour slot `i` of a polygon refers to.

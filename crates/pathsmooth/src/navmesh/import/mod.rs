@@ -8,7 +8,8 @@
 //! [`NavMesh::from_polygons_with_ids`]) and reports a problem as an error naming the file,
 //! the line and the polygon or vertex, never a panic. Each triangle of the result knows its
 //! polygon ([`NavMesh::polygon_of`]) and a path can be mapped to the polygons it enters
-//! ([`NavMesh::polygons_along`]), as Detour's `findStraightPath` reports.
+//! ([`NavMesh::polygons_along`]), as Detour's `findStraightPath` reports, or to every
+//! polygon it passes through ([`NavMesh::polygons_crossed`]).
 
 mod grid;
 mod grid_build;

@@ -18,10 +18,10 @@ use std::str::FromStr;
 
 use glam::DVec2;
 
-use super::polygons::{triangulate, Issue};
+use super::polygons::{ids_by_index, triangulate, Issue};
 use super::text::{error, number, tokens, Token};
 use crate::error::Result;
-use crate::navmesh::mesh::{NavMesh, PolyId};
+use crate::navmesh::mesh::NavMesh;
 
 /// Which two 3D axes of an OBJ file are the navmesh's ground: `Xz` (y is up: Recast, Unity,
 /// glTF) or `Xy` (z is up). Parses from and prints as `"xz"` / `"xy"`.
@@ -188,8 +188,7 @@ pub fn parse_obj(text: &str, file: &str, plane: GroundPlane) -> Result<NavMesh> 
             ),
         )
     })?;
-    let ids: Vec<PolyId> = (0..faces.len() as PolyId).collect();
-    Ok(NavMesh::from_triangulated(built, ids))
+    Ok(NavMesh::from_triangulated(built, ids_by_index(faces.len())))
 }
 
 /// An OBJ vertex reference (`a`, `a/t`, `a//n`, `a/t/n`; 1-based, or negative relative to

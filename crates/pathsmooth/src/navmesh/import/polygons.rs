@@ -73,6 +73,13 @@ pub(crate) struct Triangulated {
     pub rings: Vec<Vec<u32>>,
 }
 
+/// The ids `0..n` of `n` polygons that [`triangulate`] accepted (it refuses more polygons
+/// than [`PolyId`] can number, so no id is truncated).
+pub(crate) fn ids_by_index(n: usize) -> Vec<PolyId> {
+    debug_assert!(n < NO_POLYGON as usize);
+    (0..n as PolyId).collect()
+}
+
 /// True when `p` lies on the open segment `a`–`b` (exact).
 fn inside_segment(p: DVec2, a: DVec2, b: DVec2) -> bool {
     p != a
@@ -94,6 +101,18 @@ pub(crate) fn triangulate(
             polygon: None,
             vertex: None,
             message: "the mesh has no polygons".into(),
+        });
+    }
+    // Polygon indices (and the ids given by index) are `u32`; `NO_POLYGON` is reserved.
+    if polygons.len() >= NO_POLYGON as usize {
+        return Err(Issue {
+            polygon: None,
+            vertex: None,
+            message: format!(
+                "the mesh has {} polygons, more than polygon ids (u32) can number (at most {})",
+                polygons.len(),
+                NO_POLYGON - 1
+            ),
         });
     }
     for (i, v) in vertices.iter().enumerate() {
@@ -475,8 +494,10 @@ impl NavMesh {
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn from_polygons(vertices: &[DVec2], polygons: &[Vec<u32>]) -> Result<Self> {
-        let ids: Vec<PolyId> = (0..polygons.len() as PolyId).collect();
-        Self::from_polygons_with_ids(vertices, polygons, &ids)
+        let built = triangulate(vertices, polygons).map_err(|issue| Error::InvalidPolygon {
+            message: issue.message,
+        })?;
+        Ok(Self::from_triangulated(built, ids_by_index(polygons.len())))
     }
 
     /// Builds a navmesh from convex polygons over `vertices`, keeping each polygon's id

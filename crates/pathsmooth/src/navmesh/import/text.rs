@@ -103,6 +103,15 @@ impl<'a, I: Iterator<Item = Token<'a>>> Reader<'a, I> {
         match t.text.parse::<i64>() {
             Ok(v) if (lo..=hi).contains(&v) => Ok((v, t)),
             Ok(v) => Err(self.error_at(t, format!("{what} is {v}, expected {lo} to {hi}"))),
+            // A whole number too large for i64 is out of range too, not "not a number".
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow
+                ) =>
+            {
+                Err(self.error_at(t, format!("{what} is {}, expected {lo} to {hi}", t.text)))
+            }
             Err(_) => Err(self.error_at(
                 t,
                 format!("expected {what} (a whole number), found `{}`", t.text),

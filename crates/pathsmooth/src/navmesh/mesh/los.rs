@@ -31,21 +31,25 @@ impl NavMesh {
             return false;
         }
         match self.locate(a) {
-            Some(t) => self.walk(t, a, b, None).is_some(),
+            Some(t) => self.walk(t, a, b, None, false).is_some(),
             None => false,
         }
     }
 
     /// The straight walk of [`line_of_sight`](Self::line_of_sight) from triangle `t`: the
     /// triangle holding `b`, or `None` when the segment meets a wall. With `out`, every
-    /// triangle entered is appended to it, the fans round vertices the segment passes
-    /// through included ([`channel_along`](Self::channel_along)).
+    /// triangle entered is appended to it; where the segment passes through a vertex, with
+    /// `fans` the whole fan of triangles rotated through round it (so consecutive ones
+    /// share an edge, [`channel_along`](Self::channel_along)), without it only the
+    /// triangle the segment leaves the vertex into (the ones it only touches at the vertex
+    /// are left out, [`polygons_crossed`](Self::polygons_crossed)).
     pub(crate) fn walk(
         &self,
         mut t: TriId,
         a: DVec2,
         b: DVec2,
         mut out: Option<&mut Vec<TriId>>,
+        fans: bool,
     ) -> Option<TriId> {
         let d = b - a;
         // Progress along d of the last corner the walk passed.
@@ -77,7 +81,15 @@ impl NavMesh {
                 return None;
             }
             progress = next;
-            t = self.turn_about(t, tri[k], d, out.as_deref_mut())?;
+            let before = t;
+            let fan = if fans { out.as_deref_mut() } else { None };
+            t = self.turn_about(t, tri[k], d, fan)?;
+            if !fans
+                && t != before
+                && let Some(out) = out.as_deref_mut()
+            {
+                out.push(t);
+            }
         }
         None
     }
