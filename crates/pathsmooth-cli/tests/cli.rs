@@ -63,20 +63,29 @@ fn assert_clean_failure(out: &Output) -> String {
     err
 }
 
+/// One run of `pathsmooth demo` (it takes seconds in the test profile) for the tests that
+/// read its output: its folder and what it printed.
+fn demo_run() -> &'static (std::path::PathBuf, String) {
+    static RUN: std::sync::OnceLock<(std::path::PathBuf, String)> = std::sync::OnceLock::new();
+    RUN.get_or_init(|| {
+        let dir = tmp_dir("demo");
+        let out = bin()
+            .args(["demo", "--out-dir"])
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (dir, String::from_utf8_lossy(&out.stdout).into_owned())
+    })
+}
+
 #[test]
 fn demo_writes_pictures_and_prints_every_method() {
-    let dir = tmp_dir("demo");
-    let out = bin()
-        .args(["demo", "--out-dir"])
-        .arg(&dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let (dir, stdout) = demo_run();
     for m in [
         "chaikin",
         "adaptive-chaikin",
@@ -1181,18 +1190,7 @@ fn svg_points(attr: &str) -> Vec<(f64, f64)> {
 
 #[test]
 fn demo_pictures_show_the_agent_every_method_and_the_scale() {
-    let dir = tmp_dir("demo_pictures");
-    let out = bin()
-        .args(["demo", "--out-dir"])
-        .arg(&dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    let (dir, stdout) = demo_run();
     let svg = std::fs::read_to_string(dir.join("demo.svg")).unwrap();
     let methods = [
         "astar",
