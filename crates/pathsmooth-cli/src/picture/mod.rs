@@ -501,6 +501,14 @@ impl<'a> Scene<'a> {
         runs
     }
 
+    /// The legend's entries with their top-left corners: one row each, under the drawing.
+    pub fn legend_layout(&self) -> Vec<(DVec2, Key, String)> {
+        let (_, top) = self.drawing_size();
+        let rows = self.legend().into_iter().enumerate();
+        rows.map(|(i, (key, text))| (DVec2::new(MARGIN, top + i as f64 * LEGEND_ROW), key, text))
+            .collect()
+    }
+
     /// Legend entries: the title, one per layer (its line), one per marker (its dot).
     pub fn legend(&self) -> Vec<(Key, String)> {
         let mut rows = vec![(Key::Title, self.title.clone())];

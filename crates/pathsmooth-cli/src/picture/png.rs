@@ -25,14 +25,8 @@ pub fn render(scene: &Scene) -> anyhow::Result<Vec<u8>> {
         Transform::identity(),
         None,
     );
-    let (_, top) = scene.drawing_size();
-    for (i, (key, text)) in scene.legend().into_iter().enumerate() {
-        legend_entry(
-            &mut pm,
-            DVec2::new(MARGIN, top + i as f64 * LEGEND_ROW),
-            key,
-            &text,
-        );
+    for (at, key, text) in scene.legend_layout() {
+        legend_entry(&mut pm, at, key, &text);
     }
     encode(&pm)
 }

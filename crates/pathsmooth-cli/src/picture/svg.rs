@@ -20,14 +20,8 @@ pub fn render(scene: &Scene) -> String {
     let (w, h) = scene.image_size();
     let mut s = open(w, h);
     body(&mut s, scene, "s", scene.track_end(), false);
-    let (_, top) = scene.drawing_size();
-    for (i, (key, text)) in scene.legend().into_iter().enumerate() {
-        legend_entry(
-            &mut s,
-            DVec2::new(MARGIN, top + i as f64 * LEGEND_ROW),
-            key,
-            &text,
-        );
+    for (at, key, text) in scene.legend_layout() {
+        legend_entry(&mut s, at, key, &text);
     }
     s.push_str("</svg>\n");
     s

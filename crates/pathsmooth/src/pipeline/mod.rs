@@ -24,7 +24,7 @@ use crate::navmesh::NavMeshQuery;
 use crate::shortcut::Shortcutter;
 use crate::validate::{validate, ValidationReport};
 use crate::world::{
-    check_in_bounds, check_radius, check_scale, path_is_clear, path_on_mesh, World,
+    check_in_bounds, check_radius, check_scale, clearance_error, path_is_clear, path_on_mesh, World,
 };
 
 /// What the last run of a [`Pipeline`] did.
@@ -273,14 +273,19 @@ impl<W: World> Pipeline<W> {
         let result = check_in_bounds(&self.world, &a)
             .and_then(|()| self.repair_input(&mut a))
             .and_then(|()| {
+                // The steps work in place; a second attempt starts again from their input.
                 let mut input = std::mem::take(&mut self.input);
                 input.clear();
-                input.extend_from_slice(&a);
+                if rounding_margin::<P, _>(&self.world) > 0.0 {
+                    input.extend_from_slice(&a);
+                }
                 let r = self.attempts(
                     out,
                     |p, a, aim| {
-                        a.clear();
-                        a.extend_from_slice(&input);
+                        if aim != p.radius {
+                            a.clear();
+                            a.extend_from_slice(&input);
+                        }
                         p.run_steps(a, aim)
                     },
                     &mut a,
@@ -347,7 +352,7 @@ impl<W: World> Pipeline<W> {
         a: &mut Vec<DVec2>,
     ) -> Result<()> {
         let first = attempt(self, a, self.radius).and_then(|()| self.finish(a, out));
-        let margin = rounding_margin::<P>(self.world.bounds().max_magnitude());
+        let margin = rounding_margin::<P, _>(&self.world);
         if margin == 0.0 || !matches!(first, Err(Error::InvalidResult { .. })) {
             return first;
         }
@@ -498,14 +503,12 @@ impl<W: World> Pipeline<W> {
 }
 
 /// True when a path with this validation keeps clearance `radius` itself: valid (which
-/// allows the world's tolerance, 10⁻⁹ of the coordinates, for input) and, as an output, no
-/// point closer than the radius. The clearance is itself computed in floating point, so
-/// "closer" allows the error of that computation: 64 units in the last place of the
-/// world's largest coordinate (10⁻¹⁴ of it), far below the tolerance and far below what
+/// allows the world's tolerance, for input) and, as an output, no point closer than the
+/// radius beyond the error of computing a clearance ([`clearance_error`]), far below what
 /// rounding to `f32` moves a point.
 fn holds<W: World + ?Sized>(world: &W, validation: &ValidationReport, radius: f64) -> bool {
-    let computed = 64.0 * f64::EPSILON * world.bounds().max_magnitude().max(1.0);
-    validation.is_valid() && (radius == 0.0 || validation.min_clearance >= radius - computed)
+    validation.is_valid()
+        && (radius == 0.0 || validation.min_clearance >= radius - clearance_error(world))
 }
 
 /// Why a path with this validation does not hold for `radius`: the validator's problem,
@@ -519,14 +522,14 @@ fn shortfall(validation: &ValidationReport, radius: f64) -> String {
     })
 }
 
-/// How far a point of magnitude up to `magnitude` can move when a path is returned in `P`:
-/// 0 for `f64` points (the steps compute in `f64`), else twice the coarser type's unit in
-/// the last place at that magnitude (rounding moves each coordinate by half of one).
-fn rounding_margin<P: Point2>(magnitude: f64) -> f64 {
+/// How far a point of `world` can move when a path is returned in `P`: 0 for `f64` points
+/// (the steps compute in `f64`), else twice the coarser type's unit in the last place at
+/// the world's largest coordinate (rounding moves each coordinate by half of one).
+fn rounding_margin<P: Point2, W: World + ?Sized>(world: &W) -> f64 {
     let eps = crate::geometry::Scalar::to_f64(<P::Scalar as num_traits::Float>::epsilon());
     if eps <= f64::EPSILON {
         0.0
     } else {
-        2.0 * eps * magnitude.max(1.0)
+        2.0 * eps * world.bounds().max_magnitude().max(1.0)
     }
 }

@@ -365,6 +365,13 @@ pub(crate) fn first_problem<W: World + ?Sized>(
 /// the bend point, next distinct point) indices.
 pub(crate) use crate::grid::los::bends;
 
+/// The error of computing a clearance on `world` in floating point: 64 units in the last
+/// place of its largest coordinate (10⁻¹⁴ of it). An output keeps the radius itself up to
+/// this; the world's [tolerance](World::tolerance), 10⁵ times larger, is for input only.
+pub(crate) fn clearance_error<W: World + ?Sized>(world: &W) -> f64 {
+    64.0 * f64::EPSILON * world.bounds().max_magnitude().max(1.0)
+}
+
 /// A radius must be a non-negative number.
 pub(crate) fn check_radius(radius: f64) -> Result<()> {
     if radius >= 0.0 && radius.is_finite() {

@@ -2,7 +2,7 @@
 
 use glam::DVec2;
 
-use super::{check_radius, first_problem, path_is_clear, Bounds, World};
+use super::{check_radius, clearance_error, first_problem, path_is_clear, Bounds, World};
 use crate::error::{Error, Result};
 use crate::geometry::{closest_on_segment, segment_distance};
 use crate::navmesh::mesh::NavMesh;
@@ -296,9 +296,8 @@ pub(crate) fn path_on_mesh<W: World + ?Sized>(
     if radius == 0.0 {
         return Ok(());
     }
-    // Outputs keep the radius itself; only the error of computing a clearance in floating
-    // point (64 units in the last place of the largest coordinate) is allowed.
-    let accept = radius - 64.0 * f64::EPSILON * world.bounds().max_magnitude().max(1.0);
+    // Outputs keep the radius itself, up to the error of computing a clearance.
+    let accept = radius - clearance_error(world);
     if path_is_clear(world, out, accept) {
         return Ok(());
     }
