@@ -24,7 +24,8 @@ use crate::navmesh::NavMeshQuery;
 use crate::shortcut::Shortcutter;
 use crate::validate::{validate, ValidationReport};
 use crate::world::{
-    check_in_bounds, check_radius, check_scale, clearance_error, path_is_clear, path_on_mesh, World,
+    check_in_bounds, check_radius, check_scale, clearance_error, path_is_clear, path_on_mesh,
+    settle, World,
 };
 
 /// What the last run of a [`Pipeline`] did.
@@ -359,7 +360,11 @@ impl<W: World> Pipeline<W> {
         let repaired = self.report.repaired_segments;
         self.report.reset();
         self.report.repaired_segments = repaired;
-        attempt(self, a, self.radius + margin).and_then(|()| self.finish(a, out))
+        // A second attempt that fails (its wider radius may not fit where the first did)
+        // says less than the first's failure.
+        attempt(self, a, self.radius + margin)
+            .and_then(|()| self.finish(a, out))
+            .or(first)
     }
 
     /// Re-plans the stretches of `path` that are not valid for the radius (see the type's
@@ -402,7 +407,11 @@ impl<W: World> Pipeline<W> {
                 continue;
             }
             match validate(&self.world, &b, aim) {
-                Ok(r) if holds(&self.world, &r, aim) => std::mem::swap(path, &mut b),
+                Ok(r) if holds(&r, aim) => std::mem::swap(path, &mut b),
+                // Off the radius by the rounding of its computation: settled in place.
+                Ok(r) if r.is_valid() && settle(&self.world, None, aim, &mut b) => {
+                    std::mem::swap(path, &mut b)
+                }
                 Ok(r) => self
                     .report
                     .skipped
@@ -490,8 +499,16 @@ impl<W: World> Pipeline<W> {
     /// Converts the result to the caller's point type and validates it as returned.
     fn finish<P: Point2>(&mut self, path: &[DVec2], out: &mut Vec<P>) -> Result<()> {
         out.extend(path.iter().map(|&p| P::from_dvec2(p)));
-        let validation = validate(&self.world, out, self.radius)?;
-        if !holds(&self.world, &validation, self.radius) {
+        let mut validation = validate(&self.world, out, self.radius)?;
+        // Within the error of computing a clearance of the radius, or rounded into it:
+        // settle the points there (see `settle`).
+        let near = self.radius > 0.0
+            && validation.min_clearance < self.radius + clearance_error(&self.world);
+        if near || !holds(&validation, self.radius) {
+            settle(&self.world, Some(path), self.radius, out);
+            validation = validate(&self.world, out, self.radius)?;
+        }
+        if !holds(&validation, self.radius) {
             let step = self.steps.last().map_or("input", Step::name);
             let reason = shortfall(&validation, self.radius);
             out.clear();
@@ -504,11 +521,9 @@ impl<W: World> Pipeline<W> {
 
 /// True when a path with this validation keeps clearance `radius` itself: valid (which
 /// allows the world's tolerance, for input) and, as an output, no point closer than the
-/// radius beyond the error of computing a clearance ([`clearance_error`]), far below what
-/// rounding to `f32` moves a point.
-fn holds<W: World + ?Sized>(world: &W, validation: &ValidationReport, radius: f64) -> bool {
-    validation.is_valid()
-        && (radius == 0.0 || validation.min_clearance >= radius - clearance_error(world))
+/// radius.
+fn holds(validation: &ValidationReport, radius: f64) -> bool {
+    validation.is_valid() && validation.min_clearance >= radius
 }
 
 /// Why a path with this validation does not hold for `radius`: the validator's problem,

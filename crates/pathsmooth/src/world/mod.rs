@@ -44,10 +44,12 @@
 
 pub(crate) mod grid;
 mod navmesh;
+mod rounding;
 
 pub use grid::GridWorld;
 pub(crate) use navmesh::path_on_mesh;
 pub use navmesh::NavMeshWorld;
+pub(crate) use rounding::settle;
 
 use glam::DVec2;
 

@@ -6,6 +6,7 @@
 //! - [`rng`]: the one seeded generator, for reproducible input outside proptest.
 //! - [`grids`]: the one random-map strategy (proptest) and scenes on it.
 //! - [`oracle`]: brute-force clearance on a grid map, independent of the library.
+//! - [`exact`]: an exact (rational arithmetic) clearance check of a path on a grid map.
 //! - [`corridor_ref`]: random corridors and clarabel's exact optimum of a corridor problem.
 //! - [`polyanya_mesh`]: the `polyanya` crate's mesh from a pathsmooth navmesh.
 //! - [`counting_alloc`]: the counting global allocator of the "allocates nothing" tests.
@@ -13,6 +14,7 @@
 
 pub mod corridor_ref;
 pub mod counting_alloc;
+pub mod exact;
 pub mod grids;
 pub mod maps;
 pub mod oracle;

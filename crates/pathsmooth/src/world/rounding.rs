@@ -1,0 +1,280 @@
+//! Returning a path in the caller's precision without losing its clearance.
+//!
+//! The steps compute in `f64`. Rounding their path to `f32` moves each coordinate by up to
+//! half a unit in the last place (at 500 world units, 3·10⁻⁵), which takes a path built
+//! exactly at the radius (a funnel's tangent to a corner) a little inside it. Inflating the
+//! radius before planning would cover that, but it refuses what holds exactly: a start at
+//! clearance exactly r, a passage exactly 2r wide (whose centre line is exactly
+//! representable in `f32` anyway). So the rounding itself is made careful: each point goes
+//! to its nearest `P`, and a point whose segments that takes into the radius moves to a
+//! neighbouring value of `P` (a few units in the last place away) that keeps them clear.
+//!
+//! The same settling serves `f64` output: a funnel's tangent points, computed with square
+//! roots, can land a few hundred `f64` units in the last place inside the radius (5·10⁻¹²
+//! at 500 units), which an exact check refuses.
+
+use glam::DVec2;
+
+use super::{bends, World};
+use crate::geometry::Point2;
+
+/// The moves [`settle`] tries for a point, in units in the last place of `P` at the point:
+/// the eight directions at 1, 2, 4, … 256 units (a path computed in `f64` can be off by a
+/// few hundred `f64` units, far less than one `f32` unit).
+const SCALES: [f64; 9] = [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0];
+
+/// The eight directions of the steps.
+const DIRECTIONS: [(f64, f64); 8] = [
+    (1.0, 0.0),
+    (1.0, 1.0),
+    (0.0, 1.0),
+    (-1.0, 1.0),
+    (-1.0, 0.0),
+    (-1.0, -1.0),
+    (0.0, -1.0),
+    (1.0, -1.0),
+];
+
+/// The binary fractions (2⁻ᵇ for these b) a point is also rounded to.
+const DYADIC_BITS: [i32; 12] = [44, 40, 36, 32, 28, 24, 20, 16, 12, 8, 4, 1];
+
+/// Most candidates one nudge tries.
+const CANDIDATES: usize = SCALES.len() * DIRECTIONS.len() + 3 * DYADIC_BITS.len();
+
+/// Moves the points of `out` (a path rounded from `exact`, or computed in place: `None`) whose segments or bends do not
+/// keep clearance `radius` as an output must (clearance ≥ radius as the world computes it,
+/// not radius minus an error allowance) to the nearest position, within [`SCALES`] of
+/// `P`'s units in the last place, that does. The first and last points (the caller's own)
+/// stay.
+///
+/// Returns true when every segment of `out` then holds; false when some point found no
+/// such position (it is left where it was).
+///
+/// Cost: one clearance test per segment; for each that fails, up to 108 candidate points
+/// with three segment and bend tests each.
+pub(crate) fn settle<P: Point2, W: World + ?Sized>(
+    world: &W,
+    exact: Option<&[DVec2]>,
+    radius: f64,
+    out: &mut [P],
+) -> bool {
+    let n = out.len();
+    let mut all_hold = true;
+    for i in 0..n.saturating_sub(1) {
+        let bends = bend_holds(world, out, i, radius) && bend_holds(world, out, i + 1, radius);
+        // At radius 0 a path may touch a wall (any-angle paths touch corners).
+        let comfortable = if radius == 0.0 {
+            0.0
+        } else {
+            radius + comfort(out, i)
+        };
+        let clearance = segment_clearance(world, out, i, comfortable);
+        if bends && clearance >= comfortable {
+            continue;
+        }
+        // Holding, but only by the rounding of the clearance's computation: away from the
+        // walls by that much where a nearby point allows (not in a passage exactly 2r
+        // wide, where the centre line is exact).
+        let level = if bends && clearance >= radius {
+            comfortable
+        } else {
+            radius
+        };
+        // The later point if it is not the goal, else the earlier if it is not the start,
+        // else both together (a segment tangent to a corner's circle between them).
+        let movable = |j: &usize| *j != 0 && *j != n - 1;
+        let fixed = [i + 1, i]
+            .into_iter()
+            .filter(movable)
+            .any(|j| nudge(world, exact, out, &[j], (i, level), radius))
+            || ([i, i + 1].iter().all(movable)
+                && nudge(world, exact, out, &[i, i + 1], (i, level), radius));
+        all_hold &= fixed || level > radius;
+    }
+    all_hold
+}
+
+/// How far a clearance computed in `f64` near segment `i` can be off: 4 units in the last
+/// place of its largest coordinate (a clearance goes through a point on the segment in
+/// world coordinates, rounded to one unit there; an exact check found computed clearances
+/// of r whose true value was 10⁻¹⁵ below it, at coordinates near 400).
+fn comfort<P: Point2>(path: &[P], i: usize) -> f64 {
+    let (a, b) = (path[i].to_dvec2(), path[i + 1].to_dvec2());
+    4.0 * f64::EPSILON * a.abs().max(b.abs()).max_element().max(1.0)
+}
+
+/// A move [`nudge`] tries: every moved point goes `steps` units in the last place (of `P`,
+/// at the point) from its rounded position, or has its exact x, y or both rounded to a
+/// multiple of 2⁻ᵇ.
+#[derive(Clone, Copy)]
+enum Move {
+    Steps(DVec2),
+    Snap { bits: i32, x: bool, y: bool },
+}
+
+impl Move {
+    /// Where the move takes a point rounded to `base` whose exact position is `aim`.
+    fn place<P: Point2>(self, base: DVec2, aim: DVec2) -> DVec2 {
+        match self {
+            Move::Steps(d) => {
+                let unit = DVec2::new(
+                    unit_in_last_place::<P>(base.x),
+                    unit_in_last_place::<P>(base.y),
+                );
+                base + unit * d
+            }
+            Move::Snap { bits, x, y } => {
+                let scale = 2f64.powi(bits);
+                let snapped = (aim * scale).round() / scale;
+                DVec2::new(
+                    if x { snapped.x } else { base.x },
+                    if y { snapped.y } else { base.y },
+                )
+            }
+        }
+    }
+}
+
+/// Moves the points `js` (one, or two neighbours) by the same [`Move`], the one nearest to
+/// their exact positions (`exact`, or where they are) that gives segment `target`
+/// clearance ≥ `level` and keeps what held around them holding for `radius`; false (and
+/// the points unchanged) when none does. Snaps may move a point as far as the world's
+/// tolerance (the funnel's last resort in a passage exactly 2r wide runs that far off the
+/// centre line); steps, at most [`SCALES`]' largest.
+fn nudge<P: Point2, W: World + ?Sized>(
+    world: &W,
+    exact: Option<&[DVec2]>,
+    out: &mut [P],
+    js: &[usize],
+    (target, level): (usize, f64),
+    radius: f64,
+) -> bool {
+    let n = out.len();
+    let (first, last) = (js[0], js[js.len() - 1]);
+    let mut rounded = [out[first]; 2];
+    for (r, &j) in rounded.iter_mut().zip(js) {
+        *r = out[j];
+    }
+    let exact_at = |j: usize, out: &[P]| exact.map_or(out[j].to_dvec2(), |e| e[j]);
+    let farthest_step = Move::Steps(DVec2::splat(SCALES[SCALES.len() - 1]));
+    // (how far the moved points go from their exact positions, the move); an array, so
+    // that settling allocates nothing.
+    let mut candidates = [(f64::INFINITY, farthest_step); CANDIDATES];
+    let mut count = 0;
+    let steps = SCALES
+        .iter()
+        .flat_map(|&s| DIRECTIONS.map(|(dx, dy)| Move::Steps(DVec2::new(dx, dy) * s)));
+    let snaps = DYADIC_BITS.iter().flat_map(|&bits| {
+        [(true, true), (true, false), (false, true)].map(|(x, y)| Move::Snap { bits, x, y })
+    });
+    let tolerance = world.tolerance();
+    for m in steps.chain(snaps) {
+        let (mut moved, mut within, mut far) = (false, true, 0.0f64);
+        for (k, &j) in js.iter().enumerate() {
+            let (base, aim) = (rounded[k].to_dvec2(), exact_at(j, out));
+            let c = P::from_dvec2(m.place::<P>(base, aim)).to_dvec2();
+            let reach = match m {
+                Move::Steps(_) => base.distance(farthest_step.place::<P>(base, aim)),
+                Move::Snap { .. } => tolerance,
+            };
+            moved |= c != base;
+            within &= c.distance(aim) <= reach;
+            far = far.max(c.distance(aim));
+        }
+        if moved && within && count < CANDIDATES {
+            candidates[count] = (far, m);
+            count += 1;
+        }
+    }
+    let candidates = &mut candidates[..count];
+    candidates.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+    // What moving the points changes: their segments and the bends at them and either
+    // side. The move must make segment `target` hold and keep holding what held; a
+    // segment on the far side may still fail, for the next step of `settle` (on a run of
+    // points all off a passage's centre line, each is set right in turn).
+    let segments = first.saturating_sub(1)..=last.min(n - 2);
+    let bends = first.saturating_sub(1)..=(last + 1).min(n - 1);
+    let mut held = [true; 7];
+    for (h, k) in held.iter_mut().zip(segments.clone()) {
+        *h = segment_holds(world, out, k, radius);
+    }
+    for (h, k) in held[3..].iter_mut().zip(bends.clone()) {
+        *h = bend_holds(world, out, k, radius);
+    }
+    for &mut (_, m) in candidates {
+        for (k, &j) in js.iter().enumerate() {
+            let base = rounded[k].to_dvec2();
+            out[j] = P::from_dvec2(m.place::<P>(base, exact_at(j, out)));
+        }
+        let keeps = segments.clone().zip(&held).all(|(k, &h)| {
+            if k == target {
+                segment_clearance(world, out, k, level) >= level
+            } else {
+                !h || segment_holds(world, out, k, radius)
+            }
+        }) && bends
+            .clone()
+            .zip(&held[3..])
+            .all(|(k, &h)| !h || bend_holds(world, out, k, radius));
+        if keeps {
+            return true;
+        }
+    }
+    for (k, &j) in js.iter().enumerate() {
+        out[j] = rounded[k];
+    }
+    false
+}
+
+/// True when the segment from point `i` to point `i + 1` keeps clearance `radius` as an
+/// output must: clear, and clearance ≥ radius as the world computes it.
+fn segment_holds<P: Point2, W: World + ?Sized>(
+    world: &W,
+    path: &[P],
+    i: usize,
+    radius: f64,
+) -> bool {
+    segment_clearance(world, path, i, radius) >= radius
+}
+
+/// The clearance of segment `i` as the world computes it, up to `cap` (0 when it touches
+/// a wall, so that a radius of 0 needs a clear segment too).
+fn segment_clearance<P: Point2, W: World + ?Sized>(
+    world: &W,
+    path: &[P],
+    i: usize,
+    cap: f64,
+) -> f64 {
+    let (a, b) = (path[i].to_dvec2(), path[i + 1].to_dvec2());
+    if world.first_contact(a, b, 0.0).is_some() {
+        return -1.0;
+    }
+    if cap == 0.0 {
+        0.0
+    } else {
+        world.segment_clearance(a, b, cap)
+    }
+}
+
+/// True when the bend at point `i` (from the points either side; `bends` skips repeated
+/// points) is clear, or there is none.
+fn bend_holds<P: Point2, W: World + ?Sized>(world: &W, path: &[P], i: usize, radius: f64) -> bool {
+    let from = i.saturating_sub(1);
+    let around = &path[from..(i + 2).min(path.len())];
+    let at = |k: usize| around[k].to_dvec2();
+    bends(around).all(|(p, v, q)| world.bend_is_clear(at(p), at(v), at(q), radius))
+}
+
+/// The epsilon of `P`'s scalar, as `f64`.
+fn epsilon<P: Point2>() -> f64 {
+    crate::geometry::Scalar::to_f64(<P::Scalar as num_traits::Float>::epsilon())
+}
+
+/// The spacing of `P`'s values at `v` (a value of `P`): `P`'s epsilon at the power of two
+/// at or below `|v|`. 0 for `v = 0`, whose neighbours are too close to matter for clearance.
+fn unit_in_last_place<P: Point2>(v: f64) -> f64 {
+    if v == 0.0 {
+        return 0.0;
+    }
+    epsilon::<P>() * 2f64.powi(v.abs().log2().floor() as i32)
+}
