@@ -162,6 +162,28 @@ pub enum Error {
         /// Goal y.
         gy: f64,
     },
+    /// Start and goal are joined, but not with room for the agent: the route with the most
+    /// room is narrowest at (x, y), where its clearance is below the radius (world units;
+    /// on a grid, the routes through cell centres that the planner takes).
+    #[error("the goal ({gx}, {gy}) cannot be reached from the start ({sx}, {sy}) with radius {radius}: the route with the most room is narrowest at ({x}, {y}), with clearance {clearance}")]
+    TooNarrow {
+        /// Start x.
+        sx: f64,
+        /// Start y.
+        sy: f64,
+        /// Goal x.
+        gx: f64,
+        /// Goal y.
+        gy: f64,
+        /// Where the widest route is narrowest: x.
+        x: f64,
+        /// Where the widest route is narrowest: y.
+        y: f64,
+        /// The clearance there.
+        clearance: f64,
+        /// The agent radius asked for.
+        radius: f64,
+    },
     /// An input path is not valid on its map (it must be for map-aware smoothing).
     #[error("the input path is not valid on the map: {reason}")]
     InvalidInputPath {

@@ -362,7 +362,7 @@ proptest! {
         pipeline = pipeline.then(pathsmooth::Step::Shortcut).then(pathsmooth::Step::Fillet(params));
         let path = match pipeline.plan(start, goal) {
             Ok(p) => p,
-            Err(Error::Unreachable { .. } | Error::TooClose { .. }) => return Ok(()),
+            Err(Error::Unreachable { .. } | Error::TooNarrow { .. } | Error::TooClose { .. }) => return Ok(()),
             Err(e) => return Err(TestCaseError::fail(format!("{e}"))),
         };
         prop_assert!(is_valid(&world, &path, radius));

@@ -65,7 +65,9 @@ fn fillet_paths_are_valid_on_every_map() {
             let (start, goal) = (s.start_point(), s.goal_point());
             let raw = match world.find_path(start, goal, radius) {
                 Ok(p) => p,
-                Err(Error::Unreachable { .. } | Error::TooClose { .. }) => {
+                Err(
+                    Error::Unreachable { .. } | Error::TooNarrow { .. } | Error::TooClose { .. },
+                ) => {
                     no_room += 1;
                     continue;
                 }

@@ -331,7 +331,10 @@ fn check_presets(
             Err(e) => prop_assert!(
                 matches!(
                     e,
-                    Error::Unreachable { .. } | Error::TooClose { .. } | Error::Blocked { .. }
+                    Error::Unreachable { .. }
+                        | Error::TooNarrow { .. }
+                        | Error::TooClose { .. }
+                        | Error::Blocked { .. }
                 ),
                 "{:?}: {}",
                 preset,

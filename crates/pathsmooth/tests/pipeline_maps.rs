@@ -48,6 +48,7 @@ fn presets_return_only_valid_paths_on_every_map() {
                                 matches!(
                                     e,
                                     pathsmooth::Error::Unreachable { .. }
+                                        | pathsmooth::Error::TooNarrow { .. }
                                         | pathsmooth::Error::TooClose { .. }
                                 ),
                                 "{name} {preset:?} r={radius}: {e}"

@@ -160,3 +160,41 @@ fn grid_paths_hold_in_f32_where_they_hold_in_f64() {
         assert!(found > QUERIES / 2, "grid {name}: only {found} paths");
     }
 }
+
+#[test]
+fn a_door_too_narrow_is_named_in_world_units_with_the_radius() {
+    // The grid's doors are 1 m wide (four 0.25 m cells): room for r = 0.5, not for 0.7.
+    let world = rooms_grid();
+    let mut pipeline = Pipeline::preset(&world, 0.7, Preset::Smooth).unwrap();
+    let e = pipeline
+        .plan(DVec2::new(2.0, 2.0), DVec2::new(28.0, 8.0))
+        .unwrap_err();
+    let pathsmooth::Error::TooNarrow {
+        x,
+        y,
+        clearance,
+        radius,
+        ..
+    } = e
+    else {
+        panic!("{e:?}");
+    };
+    // The first door: its wall column is x ∈ [10, 10.25], its opening y ∈ [4.5, 5.5]; the
+    // planner's routes run through cell centres, the best of which in a door four cells
+    // wide is 1.5 cells (0.375 m) from its sides.
+    assert!(
+        (10.0..=10.25).contains(&x) && (4.5..=5.5).contains(&y),
+        "{e}"
+    );
+    assert_eq!((clearance, radius), (0.375, 0.7), "{e}");
+    let message = e.to_string();
+    assert!(
+        message.contains("radius 0.7") && message.contains("(10.125, 5.125)"),
+        "{message}"
+    );
+    // At a radius that fits the route, the same query finds its way.
+    let mut fits = Pipeline::preset(&world, 0.375, Preset::Smooth).unwrap();
+    assert!(fits
+        .plan(DVec2::new(2.0, 2.0), DVec2::new(28.0, 8.0))
+        .is_ok());
+}

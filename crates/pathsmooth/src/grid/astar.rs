@@ -286,3 +286,74 @@ mod tests {
         assert_eq!((same.cells.len(), same.length), (1, 0.0));
     }
 }
+
+/// Where the route from `start` to `goal` with the most room is narrowest: the route that
+/// maximises its least clearance (a bottleneck search: Dijkstra with `min` for `+` and the
+/// largest first), and the point where that least clearance is met (a cell centre, or the
+/// corner a diagonal step passes), in cell units, with the clearance there. `None` when no
+/// route joins them at all (a wall between, or an end on a blocked cell). The ends' own
+/// clearance does not count, as in [`astar_clear`].
+///
+/// What [`astar_clear`] failing for a radius means: the agent needs a clearance of its
+/// radius all along, so the widest route's narrowest point is the passage to widen (or
+/// the radius to lower below). Cost: O(n log n) in the free cells, once, on failure.
+pub(crate) fn narrowest_passage(
+    map: &GridMap,
+    field: &DistanceField,
+    start: IVec2,
+    goal: IVec2,
+) -> Option<(DVec2, f64)> {
+    use std::collections::BinaryHeap;
+    if !map.passable_cell(start) || !map.passable_cell(goal) {
+        return None;
+    }
+    let w = map.width();
+    let index = |c: IVec2| c.y as usize * w + c.x as usize;
+    // The best least clearance found to each cell, and where that least is met.
+    let mut best = vec![-1.0f64; w * map.height()];
+    let mut at = vec![DVec2::ZERO; w * map.height()];
+    best[index(start)] = f64::INFINITY;
+    // Clearances are ≥ 0, so their bit patterns order as they do.
+    let mut heap = BinaryHeap::from([(f64::INFINITY.to_bits(), index(start))]);
+    while let Some((bits, i)) = heap.pop() {
+        let width = f64::from_bits(bits);
+        if width < best[i] {
+            continue;
+        }
+        let c = IVec2::new((i % w) as i32, (i / w) as i32);
+        if c == goal {
+            return Some((at[i], width));
+        }
+        for &(dx, dy, diagonal) in &MOVES {
+            let n = c + IVec2::new(dx, dy);
+            if !map.passable_cell(n) {
+                continue;
+            }
+            let mut step = if n == goal {
+                f64::INFINITY
+            } else {
+                field.cell_clearance(n.x as i64, n.y as i64)
+            };
+            let mut place = GridMap::cell_center(n);
+            if diagonal {
+                let corner = IVec2::new(c.x + dx.max(0), c.y + dy.max(0));
+                let room = field.vertex_clearance(corner.x as i64, corner.y as i64);
+                if room < step {
+                    (step, place) = (room, corner.as_dvec2());
+                }
+            }
+            let (through, where_) = if step < width {
+                (step, place)
+            } else {
+                (width, at[i])
+            };
+            let j = index(n);
+            if through > best[j] {
+                best[j] = through;
+                at[j] = where_;
+                heap.push((through.to_bits(), j));
+            }
+        }
+    }
+    None
+}

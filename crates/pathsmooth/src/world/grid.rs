@@ -6,7 +6,7 @@ use glam::{DVec2, IVec2};
 
 use super::{check_radius, Bounds, World};
 use crate::error::{Error, Result};
-use crate::grid::astar::{astar_clear, GridPath};
+use crate::grid::astar::{astar_clear, narrowest_passage, GridPath};
 use crate::grid::distance::DistanceField;
 use crate::grid::los::{bend_pinch, segment_collision, segment_is_clear, Collision};
 use crate::grid::map::GridMap;
@@ -226,12 +226,45 @@ impl GridWorld {
             }
             cells[k] = c;
         }
-        let mut path = astar_clear(&self.map, &self.field, cells[0], cells[1], r)?;
+        let mut path = astar_clear(&self.map, &self.field, cells[0], cells[1], r)
+            .map_err(|e| self.unreachable(e, [start, goal], cells, radius))?;
         for p in &mut path.points {
             *p = self.to_world(*p);
         }
         path.length *= self.cell_size;
         Ok(path)
+    }
+
+    /// The search's error in world units: for [`Error::Unreachable`], the start and goal
+    /// as given, or [`Error::TooNarrow`] naming the narrowest passage of the widest route
+    /// when one exists but is too narrow for `radius`.
+    fn unreachable(
+        &self,
+        e: Error,
+        [start, goal]: [DVec2; 2],
+        cells: [IVec2; 2],
+        radius: f64,
+    ) -> Error {
+        if !matches!(e, Error::Unreachable { .. }) {
+            return e;
+        }
+        let (sx, sy, gx, gy) = (start.x, start.y, goal.x, goal.y);
+        match narrowest_passage(&self.map, &self.field, cells[0], cells[1]) {
+            Some((at, clearance)) if radius > 0.0 => {
+                let at = self.to_world(at);
+                Error::TooNarrow {
+                    sx,
+                    sy,
+                    gx,
+                    gy,
+                    x: at.x,
+                    y: at.y,
+                    clearance: clearance * self.cell_size,
+                    radius,
+                }
+            }
+            _ => Error::Unreachable { sx, sy, gx, gy },
+        }
     }
 
     fn navmesh_cell(&self) -> &Result<NavMesh> {
