@@ -46,11 +46,11 @@ impl<W: World + ?Sized> Run<'_, W> {
         chaikin_output_len(path.len().max(2), params.passes, false)?;
         let report = self.cut_passes::<P>(radius, params.ratio, params.passes, None, strict)?;
         // No pass: the input as it is (like classic Chaikin with 0 passes).
-        if report.passes == 0 {
+        let cut = std::mem::take(&mut self.b.cur);
+        if report.passes == 0 || !self.append_rounded(&cut, radius, out) {
             out.extend_from_slice(path);
-        } else {
-            out.extend(self.b.cur.iter().map(|&p| P::from_dvec2(p)));
         }
+        self.b.cur = cut;
         Ok(())
     }
 
@@ -114,7 +114,11 @@ impl<W: World + ?Sized> Run<'_, W> {
             Some(params.angle_limit),
             strict,
         )?;
-        out.extend(self.b.cur.iter().map(|&p| P::from_dvec2(p)));
+        let cut = std::mem::take(&mut self.b.cur);
+        if !self.append_rounded(&cut, radius, out) {
+            out.extend_from_slice(path);
+        }
+        self.b.cur = cut;
         Ok(report)
     }
 

@@ -119,7 +119,7 @@ use glam::DVec2;
 use crate::error::{Error, Result};
 use crate::geometry::{check_path, Point2};
 use crate::validate::validate;
-use crate::world::{check_in_bounds, check_radius, check_scale, path_is_clear, World};
+use crate::world::{check_in_bounds, check_radius, check_scale, path_is_clear, settle, World};
 use chaikin::Tail;
 
 pub(crate) use chaikin::check_adaptive;
@@ -219,6 +219,28 @@ impl<W: World + ?Sized> Run<'_, W> {
     /// The validity test without the report: stops at the first problem.
     fn is_clear(&self, path: &[DVec2], radius: f64) -> bool {
         path_is_clear(self.world, path, radius)
+    }
+
+    /// Appends `path` (computed in `f64`, clear for `radius`) to `out` in the caller's
+    /// point type, still clear: rounding to `f32` can take a point cut exactly at the
+    /// radius inside it, so such points are settled ([`settle`]). False, with `out` as it
+    /// was, when no rounding of the path is clear (the caller then keeps its input).
+    fn append_rounded<P: Point2>(&self, path: &[DVec2], radius: f64, out: &mut Vec<P>) -> bool {
+        let from = out.len();
+        out.extend(path.iter().map(|&p| P::from_dvec2(p)));
+        let rounded_clear = |out: &[P]| {
+            out.iter().zip(path).all(|(p, q)| p.to_dvec2() == *q)
+                || path_is_clear(self.world, out, radius)
+        };
+        if rounded_clear(&out[from..]) {
+            return true;
+        }
+        settle(self.world, Some(path), radius, &mut out[from..]);
+        if rounded_clear(&out[from..]) {
+            return true;
+        }
+        out.truncate(from);
+        false
     }
 }
 

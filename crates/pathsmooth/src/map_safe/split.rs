@@ -39,7 +39,11 @@ impl<W: World + ?Sized> Run<'_, W> {
         });
         let out = match out {
             Ok(out) if self.is_clear(&out, radius) => {
-                out.iter().map(|&p| P::from_dvec2(p)).collect()
+                let mut rounded = Vec::with_capacity(out.len());
+                if !self.append_rounded(&out, radius, &mut rounded) {
+                    rounded.extend_from_slice(path);
+                }
+                rounded
             }
             Ok(_) => {
                 // Only an input valid within the tolerance alone can end here.

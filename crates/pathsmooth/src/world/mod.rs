@@ -54,6 +54,7 @@ pub(crate) use rounding::settle;
 use glam::DVec2;
 
 use crate::error::{Error, Result};
+use crate::geometry::Point2;
 use crate::navmesh::mesh::NavMesh;
 use crate::navmesh::NavMeshQuery;
 
@@ -339,27 +340,33 @@ impl<W: World + ?Sized> World for &W {
 
 /// True when every segment and bend of `path` is clear for `radius` (stops at the first
 /// problem; no report). A one-point path asks about the point.
-pub(crate) fn path_is_clear<W: World + ?Sized>(world: &W, path: &[DVec2], radius: f64) -> bool {
+pub(crate) fn path_is_clear<W: World + ?Sized, P: Point2>(
+    world: &W,
+    path: &[P],
+    radius: f64,
+) -> bool {
     first_problem(world, path, radius).is_none()
 }
 
 /// The first segment (or bend) of `path` that is not clear for `radius`, as the index of
 /// its first point and a location near the problem.
-pub(crate) fn first_problem<W: World + ?Sized>(
+pub(crate) fn first_problem<W: World + ?Sized, P: Point2>(
     world: &W,
-    path: &[DVec2],
+    path: &[P],
     radius: f64,
 ) -> Option<(usize, DVec2)> {
+    let at = |i: usize| path[i].to_dvec2();
     if let [p] = path {
-        return world.first_contact(*p, *p, radius).map(|at| (0, at));
+        let p = p.to_dvec2();
+        return world.first_contact(p, p, radius).map(|at| (0, at));
     }
-    for (i, s) in path.windows(2).enumerate() {
-        if let Some(at) = world.first_contact(s[0], s[1], radius) {
-            return Some((i, at));
+    for i in 0..path.len().saturating_sub(1) {
+        if let Some(contact) = world.first_contact(at(i), at(i + 1), radius) {
+            return Some((i, contact));
         }
     }
     bends(path).find_map(|(prev, i, next)| {
-        (!world.bend_is_clear(path[prev], path[i], path[next], radius)).then_some((i, path[i]))
+        (!world.bend_is_clear(at(prev), at(i), at(next), radius)).then_some((i, at(i)))
     })
 }
 
