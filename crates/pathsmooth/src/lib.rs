@@ -148,3 +148,8 @@ pub use world::{Bounds, GridWorld, NavMeshWorld, World};
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+/// The repository README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct RootReadmeDoctests;
