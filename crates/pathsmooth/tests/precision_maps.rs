@@ -148,24 +148,17 @@ fn navmesh_steps_hold_in_f32_and_pass_the_exact_check_on_real_maps() {
         let world = NavMeshWorld::new(NavMesh::from_grid(&map).unwrap());
         let scen = common::sample(&scen, per_map);
         for r in RADII {
-            // (`Preset::Smooth` on these navmeshes is not here: in f32 it still fails on 3 of
-            // 96 scenarios where f64 succeeds, a Chaikin chord that touches the radius at
-            // both ends, which no rounding of its two end points keeps clear. Open work.)
             for (label, steps) in [
                 ("funnel", vec![Step::Funnel]),
                 ("funnel + chaikin", vec![Step::Funnel, Step::chaikin()]),
+                ("smooth", pathsmooth::Preset::Smooth.steps()),
             ] {
                 let what = format!("{name} navmesh {label}");
                 sweep(&mut tally, &what, &world, &map, &steps, r, &scen);
             }
         }
     }
-    // In one-cell corridors at r = ½ the navmesh's funnel gets through only a hair inside
-    // the radius (2.6·10⁻⁷, its last resort), which the pipeline refuses in f64 (its
-    // output must keep r itself) while the f32 rounding, a unit in the last place wide,
-    // happens to settle it onto the corridor's centre: 3 of 64 scenarios in the full
-    // sweep. An honest refusal, not a wrong path; open work for the funnel.
-    assert_tally(&tally, names.len() * per_map * 2 * 2 * 3 / 4, 6);
+    assert_tally(&tally, names.len() * per_map * 2 * 3 * 3 / 4, 0);
 }
 
 // The exact check itself, on cases whose answers are known exactly.

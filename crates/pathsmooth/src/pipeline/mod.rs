@@ -124,6 +124,11 @@ pub struct Pipeline<W> {
     b: Vec<DVec2>,
     /// The steps' input, kept for a second attempt.
     input: Vec<DVec2>,
+    /// Whether this is a second or third attempt (the steps start again from `input`).
+    retrying: bool,
+    /// In a third attempt, the test that a step's path still holds once rounded to the
+    /// caller's point type (a step whose path does not is skipped, with its reason).
+    rounds_clear: Option<fn(&W, &[DVec2], f64) -> bool>,
 }
 
 impl<W: World> Pipeline<W> {
@@ -168,6 +173,8 @@ impl<W: World> Pipeline<W> {
             a: Vec::new(),
             b: Vec::new(),
             input: Vec::new(),
+            retrying: false,
+            rounds_clear: None,
         })
     }
 
@@ -283,7 +290,7 @@ impl<W: World> Pipeline<W> {
                 let r = self.attempts(
                     out,
                     |p, a, aim| {
-                        if aim != p.radius {
+                        if p.retrying {
                             a.clear();
                             a.extend_from_slice(&input);
                         }
@@ -341,11 +348,15 @@ impl<W: World> Pipeline<W> {
 
     /// Runs `attempt` (which leaves its path in `a`, aiming at the radius it is given) and
     /// returns its path in the caller's point type, valid for the radius as returned.
+    ///
     /// Converting to a type coarser than `f64` moves each point by up to half a unit in the
-    /// last place, which can take away the last bits of clearance of a path built exactly
-    /// at the radius; when that happens, a second attempt aims at the radius plus twice
-    /// the type's rounding at the world's largest coordinate, which the conversion cannot
-    /// undo. For `f64` output there is no rounding and one attempt.
+    /// last place, which can take a path built exactly at the radius inside it; `finish`
+    /// settles such points (`world::settle`), which nearly always suffices. When it does
+    /// not, a second attempt aims at the radius plus twice the type's rounding at the
+    /// world's largest coordinate, which the conversion cannot undo; where that wider
+    /// radius does not fit (a start exactly at clearance r, a passage exactly 2r wide), a
+    /// third runs at the radius and skips, with the reason in the report, each step whose
+    /// path does not hold once rounded. For `f64` output there is one attempt.
     fn attempts<P: Point2>(
         &mut self,
         out: &mut Vec<P>,
@@ -358,13 +369,27 @@ impl<W: World> Pipeline<W> {
             return first;
         }
         let repaired = self.report.repaired_segments;
-        self.report.reset();
-        self.report.repaired_segments = repaired;
-        // A second attempt that fails (its wider radius may not fit where the first did)
-        // says less than the first's failure.
-        attempt(self, a, self.radius + margin)
-            .and_then(|()| self.finish(a, out))
-            .or(first)
+        self.retrying = true;
+        let mut again = |p: &mut Self, aim: f64| {
+            p.report.reset();
+            p.report.repaired_segments = repaired;
+            attempt(p, a, aim).and_then(|()| p.finish(a, out))
+        };
+        let second = again(self, self.radius + margin);
+        let result = if second.is_ok() {
+            second
+        } else {
+            // The wider radius may not fit where the radius itself does (a start exactly
+            // at clearance r, a passage exactly 2r wide): at the radius again, keeping
+            // only the steps whose paths hold once rounded.
+            self.rounds_clear = Some(rounds_clear::<P, W>);
+            let third = again(self, self.radius);
+            self.rounds_clear = None;
+            // If that fails too, the first failure says most.
+            third.or(first)
+        };
+        self.retrying = false;
+        result
     }
 
     /// Re-plans the stretches of `path` that are not valid for the radius (see the type's
@@ -401,6 +426,17 @@ impl<W: World> Pipeline<W> {
                     .skipped
                     .push((step.name(), Cow::Borrowed(step.unchanged_reason())));
                 continue;
+            }
+            if let Some(rounds_clear) = self.rounds_clear {
+                if !rounds_clear(&self.world, &b, aim) {
+                    self.report.skipped.push((
+                        step.name(),
+                        Cow::Borrowed(
+                            "its path does not hold once rounded to the caller's point type",
+                        ),
+                    ));
+                    continue;
+                }
             }
             if step.keeps_validity() {
                 std::mem::swap(path, &mut b);
@@ -535,6 +571,14 @@ fn shortfall(validation: &ValidationReport, radius: f64) -> String {
             validation.min_clearance
         )
     })
+}
+
+/// Whether `path` still holds for `radius` once rounded to `P` (and settled where the
+/// rounding took it into the radius). Allocates: it runs only in a third attempt.
+fn rounds_clear<P: Point2, W: World>(world: &W, path: &[DVec2], radius: f64) -> bool {
+    let mut rounded: Vec<P> = path.iter().map(|&p| P::from_dvec2(p)).collect();
+    settle(world, Some(path), radius, &mut rounded);
+    validate(world, &rounded, radius).is_ok_and(|v| holds(&v, radius))
 }
 
 /// How far a point of `world` can move when a path is returned in `P`: 0 for `f64` points

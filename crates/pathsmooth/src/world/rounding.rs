@@ -38,8 +38,12 @@ const DIRECTIONS: [(f64, f64); 8] = [
 /// The binary fractions (2⁻ᵇ for these b) a point is also rounded to.
 const DYADIC_BITS: [i32; 12] = [44, 40, 36, 32, 28, 24, 20, 16, 12, 8, 4, 1];
 
+/// The shifts along a segment's normal [`nudge`] tries, as multiples of its shortfall.
+const SHIFTS: [f64; 5] = [1.0, 1.001, 1.01, 1.1, 2.0];
+
 /// Most candidates one nudge tries.
-const CANDIDATES: usize = SCALES.len() * DIRECTIONS.len() + 3 * DYADIC_BITS.len();
+const CANDIDATES: usize =
+    SCALES.len() * DIRECTIONS.len() + 2 * SHIFTS.len() + 3 * DYADIC_BITS.len();
 
 /// Moves the points of `out` (a path rounded from `exact`, or computed in place: `None`) whose segments or bends do not
 /// keep clearance `radius` as an output must (clearance ≥ radius as the world computes it,
@@ -109,6 +113,7 @@ fn comfort<P: Point2>(path: &[P], i: usize) -> f64 {
 #[derive(Clone, Copy)]
 enum Move {
     Steps(DVec2),
+    Shift(DVec2),
     Snap { bits: i32, x: bool, y: bool },
 }
 
@@ -123,6 +128,7 @@ impl Move {
                 );
                 base + unit * d
             }
+            Move::Shift(d) => base + d,
             Move::Snap { bits, x, y } => {
                 let scale = 2f64.powi(bits);
                 let snapped = (aim * scale).round() / scale;
@@ -167,15 +173,25 @@ fn nudge<P: Point2, W: World + ?Sized>(
     let snaps = DYADIC_BITS.iter().flat_map(|&bits| {
         [(true, true), (true, false), (false, true)].map(|(x, y)| Move::Snap { bits, x, y })
     });
+    // A segment short of the level by s moves off its wall by s (a little more, for the
+    // chords of an arc, whose ends are further from the corner than their middle), either
+    // way along its normal: the repair for a path built a hair inside the radius (the
+    // funnel's last resort in a passage exactly 2r wide).
+    let (a, b) = (out[target].to_dvec2(), out[target + 1].to_dvec2());
+    let short = (level - segment_clearance(world, out, target, level)).max(0.0);
+    let normal = (b - a).perp().normalize_or_zero();
+    let shifts = SHIFTS
+        .iter()
+        .flat_map(|&k| [normal, -normal].map(|n| Move::Shift(n * short * k)));
     let tolerance = world.tolerance();
-    for m in steps.chain(snaps) {
+    for m in steps.chain(shifts).chain(snaps) {
         let (mut moved, mut within, mut far) = (false, true, 0.0f64);
         for (k, &j) in js.iter().enumerate() {
             let (base, aim) = (rounded[k].to_dvec2(), exact_at(j, out));
             let c = P::from_dvec2(m.place::<P>(base, aim)).to_dvec2();
             let reach = match m {
                 Move::Steps(_) => base.distance(farthest_step.place::<P>(base, aim)),
-                Move::Snap { .. } => tolerance,
+                Move::Shift(_) | Move::Snap { .. } => tolerance,
             };
             moved |= c != base;
             within &= c.distance(aim) <= reach;
