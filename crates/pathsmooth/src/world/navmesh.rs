@@ -2,7 +2,7 @@
 
 use glam::DVec2;
 
-use super::{check_radius, clearance_error, first_problem, path_is_clear, Bounds, World};
+use super::{check_radius, clearance_error, first_problem, path_is_clear, settle, Bounds, World};
 use crate::error::{Error, Result};
 use crate::geometry::{closest_on_segment, segment_distance};
 use crate::navmesh::mesh::NavMesh;
@@ -317,16 +317,25 @@ pub(crate) fn path_on_mesh<W: World + ?Sized>(
     if path_is_clear(world, out, accept) {
         return Ok(());
     }
-    // Last, the funnel a hair inside the radius, accepted within the world's tolerance: in
-    // some passages exactly `2·radius` wide (one-cell corridors at radius ½ on grid meshes)
-    // nothing else gets through. Such a path keeps the radius only within the tolerance;
-    // the pipeline's funnel step, which requires the radius itself, reports it skipped.
+    // Last, the funnel a hair inside the radius: in some passages exactly `2·radius` wide
+    // (one-cell corridors at radius ½ on grid meshes) nothing else gets through. Its points
+    // are then settled out to the radius itself where they can be (moved off the walls by
+    // the shortfall, or onto the passage's centre line); what remains keeps the radius
+    // within the world's tolerance, valid as input, and the pipeline's final check (which
+    // asks for the radius itself) settles or refuses it.
     let tol = world.tolerance();
     if query
         .refunnel_into(start, goal, radius, radius - 0.5 * tol, out)
         .is_ok()
         && path_is_clear(world, out, (radius - tol).max(0.0))
     {
+        // (A copy, in this rare case, to keep the path as found should settling leave it
+        // worse somewhere.)
+        let found = out.clone();
+        settle(world, None, radius, out);
+        if !path_is_clear(world, out, (radius - tol).max(0.0)) {
+            out.clone_from(&found);
+        }
         return Ok(());
     }
     out.clear();
