@@ -5,8 +5,9 @@ use std::sync::OnceLock;
 use glam::{DVec2, IVec2};
 
 use super::{check_radius, Bounds, World};
+use crate::cancel::Cancel;
 use crate::error::{Error, Result};
-use crate::grid::astar::{astar_clear, GridPath};
+use crate::grid::astar::{astar_clear_until, GridPath};
 use crate::grid::distance::DistanceField;
 use crate::grid::los::{bend_pinch, segment_collision, segment_is_clear, Collision};
 use crate::grid::map::GridMap;
@@ -185,6 +186,18 @@ impl GridWorld {
     /// map, [`Error::Blocked`] inside a wall, [`Error::TooClose`] when the start, the goal
     /// or their cells' centres are closer than `radius` to a wall, [`Error::Unreachable`].
     pub fn find_cell_path(&self, start: DVec2, goal: DVec2, radius: f64) -> Result<GridPath> {
+        self.find_cell_path_until(start, goal, radius, None)
+    }
+
+    /// [`find_cell_path`](Self::find_cell_path), stopped by `cancel` (see
+    /// [`World::find_path_cancellable_into`]).
+    fn find_cell_path_until(
+        &self,
+        start: DVec2,
+        goal: DVec2,
+        radius: f64,
+        cancel: Option<&Cancel>,
+    ) -> Result<GridPath> {
         check_radius(radius)?;
         let r = radius / self.cell_size;
         let mut cells = [IVec2::ZERO; 2];
@@ -226,7 +239,7 @@ impl GridWorld {
             }
             cells[k] = c;
         }
-        let mut path = astar_clear(&self.map, &self.field, cells[0], cells[1], r)?;
+        let mut path = astar_clear_until(&self.map, &self.field, cells[0], cells[1], r, cancel)?;
         for p in &mut path.points {
             *p = self.to_world(*p);
         }
@@ -373,7 +386,39 @@ impl World for GridWorld {
         _query: &mut NavMeshQuery,
         path: &mut Vec<DVec2>,
     ) -> Result<()> {
-        let cells = self.find_cell_path(start, goal, radius)?;
+        self.find_path_until(start, goal, radius, None, path)
+    }
+
+    /// [`find_path_into`](World::find_path_into), checking `cancel` every 1024 cells the
+    /// search expands.
+    fn find_path_cancellable_into(
+        &self,
+        start: DVec2,
+        goal: DVec2,
+        radius: f64,
+        cancel: &Cancel,
+        _query: &mut NavMeshQuery,
+        path: &mut Vec<DVec2>,
+    ) -> Result<()> {
+        self.find_path_until(start, goal, radius, Some(cancel), path)
+    }
+
+    fn navmesh(&self) -> Result<&NavMesh> {
+        self.navmesh_cell().as_ref().map_err(Clone::clone)
+    }
+}
+
+impl GridWorld {
+    /// The grid's path finder: [`World::find_path_into`], stopped by `cancel` if given.
+    fn find_path_until(
+        &self,
+        start: DVec2,
+        goal: DVec2,
+        radius: f64,
+        cancel: Option<&Cancel>,
+        path: &mut Vec<DVec2>,
+    ) -> Result<()> {
+        let cells = self.find_cell_path_until(start, goal, radius, cancel)?;
         path.clear();
         for p in std::iter::once(start)
             .chain(cells.points)
@@ -398,9 +443,5 @@ impl World for GridWorld {
             }
         }
         Ok(())
-    }
-
-    fn navmesh(&self) -> Result<&NavMesh> {
-        self.navmesh_cell().as_ref().map_err(Clone::clone)
     }
 }
