@@ -299,7 +299,12 @@ fn worlds_maps_and_scenarios() {
 
     // The page and its assets.
     let mut s = server.connect();
-    write!(s, "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").unwrap();
+    write!(
+        s,
+        "GET / HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+        server.addr
+    )
+    .unwrap();
     let mut page = String::new();
     let _ = s.read_to_string(&mut page);
     assert!(page.starts_with("HTTP/1.1 200"), "{page}");
@@ -417,7 +422,8 @@ fn a_100_mib_body_is_413() {
     const TOTAL: usize = 100 << 20;
     // Declared with Content-Length: refused from the header.
     let head = format!(
-        "POST /api/plan HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {TOTAL}\r\n\r\n"
+        "POST /api/plan HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {TOTAL}\r\n\r\n",
+        server.addr
     );
     assert_error(
         send_big(&server, &head, TOTAL, <[u8]>::to_vec),
@@ -425,10 +431,13 @@ fn a_100_mib_body_is_413() {
         "request body too large: the limit is 8 MiB",
     );
     // Chunked, with no length up front: refused once 8 MiB have arrived.
-    let head = "POST /api/plan HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+    let head = format!(
+        "POST /api/plan HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n",
+        server.addr
+    );
     let chunked = |b: &[u8]| [format!("{:x}\r\n", b.len()).as_bytes(), b, b"\r\n"].concat();
     assert_error(
-        send_big(&server, head, TOTAL, chunked),
+        send_big(&server, &head, TOTAL, chunked),
         413,
         "request body too large",
     );

@@ -110,8 +110,18 @@ impl Step {
     /// piece it is split into. `None` for the steps whose output is not larger than their
     /// input or that re-route (shortcuts, funnel, relaxation, corridor, fillets): the
     /// pipeline checks their result's length after they run. Saturates rather than
-    /// overflows.
-    pub(crate) fn max_output_len(&self, input: &[glam::DVec2]) -> Option<u128> {
+    /// overflows; O(1), or O(n) for resampling (the input's length).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::curve::catmull_rom::CatmullRomParams;
+    /// use pathsmooth::Step;
+    /// let path = vec![DVec2::ZERO; 1000];
+    /// let step = Step::CatmullRom(CatmullRomParams::uniform(31));
+    /// assert_eq!(step.max_output_len(&path), Some(31_000));
+    /// assert_eq!(Step::Shortcut.max_output_len(&path), None);
+    /// ```
+    pub fn max_output_len(&self, input: &[glam::DVec2]) -> Option<u128> {
         let n = input.len() as u128;
         match self {
             Step::Chaikin(p) => Some(
