@@ -225,8 +225,8 @@ impl Playground {
 }
 
 /// The cells of a map's text: its header's width × height (a 413 past
-/// [`limits::MAX_MAP_SIDE`]), or its length in bytes when the header does not say (the
-/// parser then refuses it; no map has more cells than characters).
+/// [`limits::MAX_MAP_SIDE`]), or 0 when the header does not say: the library's parser
+/// then refuses the text at its header, before it allocates a grid.
 fn map_cells(text: &str) -> Result<usize, ApiError> {
     match declared_size(text) {
         Some((w, h)) if w > limits::MAX_MAP_SIDE || h > limits::MAX_MAP_SIDE => {
@@ -239,7 +239,7 @@ fn map_cells(text: &str) -> Result<usize, ApiError> {
             ))
         }
         Some((w, h)) => Ok(w * h),
-        None => Ok(text.len()),
+        None => Ok(0),
     }
 }
 

@@ -9,9 +9,10 @@
 //! it) is a 503. So many large requests at once queue or are refused; they never take the
 //! process past what the budget allows.
 //!
-//! The estimates are upper bounds measured on the serpentine map of `docs/serve-limits.md`
-//! (peak memory per cell and per point, with a margin); the budget is not an allocator
-//! and cannot see what the process really holds, only what the requests said they would.
+//! The estimates are peaks per cell and per point measured on 1024 × 1024 maps, about
+//! doubled; the budget is not an allocator and cannot see what the process really holds
+//! (nor the worlds given with `--map`, loaded once at start), only what the requests said
+//! they would.
 
 use std::convert::Infallible;
 use std::pin::Pin;
@@ -33,11 +34,14 @@ use super::api::ApiError;
 pub const BODY_COPIES: usize = 3;
 
 /// Bytes a grid world built from a map's text takes per cell while it lives (the map, its
-/// distance field, its navmesh once a navmesh method asked for it), the parsing included.
-pub const WORLD_BYTES_PER_CELL: usize = 160;
+/// distance field, its navmesh once a navmesh method asked for it), the parsing included:
+/// measured 19 for a 1024 × 1024 map and 45 more for the navmesh of random noise (30 %
+/// walls), doubled.
+pub const WORLD_BYTES_PER_CELL: usize = 128;
 
 /// Bytes the A* search takes per cell of the map (open list, costs and parents of the
-/// cells it reaches), while it runs.
+/// cells it reaches), while it runs: measured about 40 for a search through every free
+/// cell of a maze, doubled and more.
 pub const SEARCH_BYTES_PER_CELL: usize = 96;
 
 /// Bytes per point of the A* path kept for the whole request (the path, its copy in the
@@ -45,12 +49,13 @@ pub const SEARCH_BYTES_PER_CELL: usize = 96;
 pub const RAW_BYTES_PER_POINT: usize = 96;
 
 /// Bytes per point of one method's path while the method runs: the pipeline's buffers,
-/// the map-safe smoothers' scratch, the validation and the speed profile (about 300
-/// bytes a point on its own).
-pub const WORK_BYTES_PER_POINT: usize = 768;
+/// the map-safe smoothers' scratch, the validation and the speed profile; measured about
+/// 160 for Catmull-Rom at 258 000 points, doubled and more.
+pub const WORK_BYTES_PER_POINT: usize = 384;
 
-/// Bytes per point of a path kept in the answer: the points and their JSON text.
-pub const ANSWER_BYTES_PER_POINT: usize = 96;
+/// Bytes per point of a path kept in the answer: the points (16) and their JSON text
+/// (about 21 measured, up to 40 for full-precision coordinates).
+pub const ANSWER_BYTES_PER_POINT: usize = 64;
 
 /// The playground's memory budget (see the module docs). Reserving costs one semaphore
 /// acquisition; the budget is counted in KiB.
