@@ -179,8 +179,9 @@ impl GridWorld {
     /// Grid A* from the cell holding `start` to the cell holding `goal` for an agent of
     /// radius `radius` (world units): it enters only cells whose centre has clearance ≥
     /// `radius` and cuts a corner only where the corner has it too, so the polyline through
-    /// the centres keeps clearance ≥ `radius` ([`astar_clear`]). The path returned runs
-    /// `start`, the cell centres, `goal` (consecutive duplicates dropped), in world units.
+    /// the centres keeps clearance ≥ `radius`
+    /// ([`astar_clear`](crate::grid::astar::astar_clear)). The path returned runs `start`,
+    /// the cell centres, `goal` (consecutive duplicates dropped), in world units.
     ///
     /// Errors: [`Error::OutsideWorld`]-style [`Error::OutsideMap`] for points outside the
     /// map, [`Error::Blocked`] inside a wall, [`Error::TooClose`] when the start, the goal
