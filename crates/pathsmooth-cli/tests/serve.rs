@@ -631,6 +631,23 @@ fn the_memory_budget_refuses_what_cannot_fit_in_it() {
     let req = json!({"map": map, "start": [0, 0], "goal": [0, 2], "methods": ["shortcut"]});
     assert_error(server.post("/api/plan", &req), 413, want);
     server.assert_alive();
+    // 300 MiB hold two kept worlds (128 MiB each); a third map's world and search (224
+    // MiB) fit once the kept ones give theirs back, instead of waiting for a 503.
+    let server = Server::start_env(
+        &["--memory-budget", "300"],
+        &[("PATHSMOOTH_SERVE_TIMEOUT_MS", "5000")],
+    );
+    for k in 0..3 {
+        // The same serpentine but for one cell of row 1022 (free: 1024 cells and a newline
+        // a row after the header).
+        let mut map = map.clone().into_bytes();
+        let header = map.len() - 1024 * 1025;
+        map[header + 1022 * 1025 + 1023 - k] = b'@';
+        let map = String::from_utf8(map).unwrap();
+        let req = json!({"map": map, "start": [0, 0], "goal": [5, 0], "methods": ["shortcut"]});
+        let (status, body) = server.post("/api/plan", &req);
+        assert_eq!(status, 200, "map {k}: {body}");
+    }
 }
 
 #[test]

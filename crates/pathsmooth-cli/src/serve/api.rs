@@ -124,6 +124,28 @@ impl Playground {
         self
     }
 
+    /// Reserves `bytes` from the budget for `what` (see [`Budget::reserve`]), first
+    /// dropping kept worlds, oldest first, while the budget is short: a kept world is
+    /// only a saving for a later request, and its reservation must not keep this one
+    /// waiting. (A request still using a dropped world keeps it alive unaccounted until
+    /// it ends.)
+    pub(super) async fn reserve(
+        &self,
+        bytes: usize,
+        what: &str,
+        deadline: Instant,
+    ) -> Result<Reservation, ApiError> {
+        {
+            let mut cache = self.lock_cache();
+            while self.budget.available() < bytes && bytes <= self.budget.total() {
+                if cache.pop_front().is_none() {
+                    break;
+                }
+            }
+        }
+        self.budget.reserve(bytes, what, deadline).await
+    }
+
     /// The blocking workers: one permit per core.
     pub(super) fn workers(&self) -> Arc<Semaphore> {
         self.workers.clone()
@@ -161,8 +183,7 @@ impl Playground {
         }
         let cells = map_cells(text)?;
         let bytes = cells.saturating_mul(budget::WORLD_BYTES_PER_CELL);
-        self.budget
-            .reserve(bytes, "building the map's world", deadline)
+        self.reserve(bytes, "building the map's world", deadline)
             .await
     }
 
@@ -345,7 +366,6 @@ async fn read_json<T: DeserializeOwned>(
     let deadline = Instant::now() + limits::BODY_TIMEOUT;
     let length = declared.map_or(limits::MAX_BODY_BYTES, |n| n as usize);
     let hold = p
-        .budget
         .reserve(
             length * budget::BODY_COPIES,
             "reading the request",
@@ -967,7 +987,6 @@ pub async fn plan(State(p): State<Arc<Playground>>, headers: HeaderMap, body: Bo
         None => Reservation::none(),
     };
     let search_hold = p
-        .budget
         .reserve(
             cells.saturating_mul(budget::SEARCH_BYTES_PER_CELL),
             "the A* search",
@@ -979,7 +998,6 @@ pub async fn plan(State(p): State<Arc<Playground>>, headers: HeaderMap, body: Bo
         .await?;
     drop(search_hold);
     let plan_hold = p
-        .budget
         .reserve(found.bytes(), "smoothing and answering", work.deadline())
         .await?;
     let answer = work

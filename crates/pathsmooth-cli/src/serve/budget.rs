@@ -107,7 +107,6 @@ impl Budget {
     }
 
     /// The bytes not reserved now.
-    #[cfg(test)]
     pub fn available(&self) -> usize {
         self.permits.available_permits() * 1024
     }
