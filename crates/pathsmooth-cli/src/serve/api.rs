@@ -173,25 +173,32 @@ impl Playground {
             .map(|(_, w, _)| w.clone())
     }
 
-    /// The memory to reserve before building the world of a map's text: none when it is
-    /// cached, else its cells' worth (see [`budget::WORLD_BYTES_PER_CELL`]). A map whose
-    /// header declares more than the playground takes is a 413 here, before anything is
-    /// reserved or parsed.
-    async fn reserve_world(&self, text: &str, deadline: Instant) -> Result<Reservation, ApiError> {
-        if self.cached(text).is_some() {
-            return Ok(Reservation::none());
+    /// Where the world of a map's text will come from: the kept world (held from now on,
+    /// so that a request short of memory cannot drop it from under this one), else the
+    /// memory to build it, its cells' worth (see [`budget::WORLD_BYTES_PER_CELL`]). A map
+    /// whose header declares more than the playground takes is a 413 here, before
+    /// anything is reserved or parsed.
+    async fn reserve_world(&self, text: &str, deadline: Instant) -> Result<WorldSource, ApiError> {
+        if let Some(world) = self.cached(text) {
+            return Ok(WorldSource {
+                kept: Some(world),
+                hold: Reservation::none(),
+            });
         }
         let cells = map_cells(text)?;
         let bytes = cells.saturating_mul(budget::WORLD_BYTES_PER_CELL);
-        self.reserve(bytes, "building the map's world", deadline)
-            .await
+        let hold = self
+            .reserve(bytes, "building the map's world", deadline)
+            .await?;
+        Ok(WorldSource { kept: None, hold })
     }
 
-    /// The world for a map's text: from the cache, or parsed after its header's size is
-    /// checked, then kept with `hold`, the memory reserved for it. Runs on a blocking
-    /// worker (parsing builds the distance field).
-    fn world_for_text(&self, text: &str, hold: Reservation) -> Result<Arc<GridWorld>, ApiError> {
-        if let Some(w) = self.cached(text) {
+    /// The world for a map's text: the one `source` holds, one kept meanwhile, or parsed
+    /// after its header's size is checked and then kept with the memory `source` reserved
+    /// for it. Runs on a blocking worker (parsing builds the distance field).
+    fn world_for_text(&self, text: &str, source: WorldSource) -> Result<Arc<GridWorld>, ApiError> {
+        let WorldSource { kept, hold } = source;
+        if let Some(w) = kept.or_else(|| self.cached(text)) {
             return Ok(w);
         }
         map_cells(text)?;
@@ -220,29 +227,39 @@ impl Playground {
             }
             (None, Some(text)) => map_cells(text),
             // Neither or both: the same error as `world_for`.
-            (None, None) | (Some(_), Some(_)) => {
-                self.world_for(world, map, Reservation::none()).map(|_| 0)
-            }
+            (None, None) | (Some(_), Some(_)) => self
+                .world_for(world, map, WorldSource::default())
+                .map(|_| 0),
         }
     }
 
     /// The world a plan request names: `world` (on offer) or `map` (a file's text, whose
-    /// world is kept with `hold`).
+    /// world comes from `source`, see [`reserve_world`](Self::reserve_world)).
     fn world_for(
         &self,
         world: Option<&str>,
         map: Option<&str>,
-        hold: Reservation,
+        source: WorldSource,
     ) -> Result<Arc<GridWorld>, ApiError> {
         match (world, map) {
             (Some(name), None) => Ok(self.named(name)?.world.clone()),
-            (None, Some(text)) => self.world_for_text(text, hold),
+            (None, Some(text)) => self.world_for_text(text, source),
             (Some(_), Some(_)) => Err(ApiError::bad_request("give `world` or `map`, not both")),
             (None, None) => Err(ApiError::bad_request(
                 "give `world` (a name from GET /api/worlds) or `map` (a .map file's text)",
             )),
         }
     }
+}
+
+/// Where a request's world from a map's text comes from (see
+/// [`Playground::reserve_world`]).
+#[derive(Default)]
+struct WorldSource {
+    /// The kept world, held by the request.
+    kept: Option<Arc<GridWorld>>,
+    /// Or the memory reserved to build it (kept with it in the cache).
+    hold: Reservation,
 }
 
 /// The cells of a map's text: its header's width × height (a 413 past
@@ -489,10 +506,10 @@ pub async fn upload_map(
 ) -> ApiResult {
     let (req, body_hold) = read_json::<MapRequest>(&p, &headers, body).await?;
     let work = Work::start();
-    let world_hold = p.reserve_world(&req.map, work.deadline()).await?;
+    let source = p.reserve_world(&req.map, work.deadline()).await?;
     let grid = work
         .blocking(&p, move |p, _| {
-            let world = p.world_for_text(&req.map, world_hold)?;
+            let world = p.world_for_text(&req.map, source)?;
             encode(&Grid::of(
                 req.name.as_deref().unwrap_or("uploaded map"),
                 &world,
@@ -773,10 +790,10 @@ impl PlanJob {
         })
     }
 
-    /// Finds the A* path (on a blocking worker). `hold` is the memory reserved for the
-    /// world when it is built from the request's map.
-    fn find(self, p: &Playground, hold: Reservation, cancel: &Cancel) -> Result<Found, ApiError> {
-        let world = p.world_for(self.req.world.as_deref(), self.req.map.as_deref(), hold)?;
+    /// Finds the A* path (on a blocking worker); `source` is where the world of the
+    /// request's map comes from.
+    fn find(self, p: &Playground, source: WorldSource, cancel: &Cancel) -> Result<Found, ApiError> {
+        let world = p.world_for(self.req.world.as_deref(), self.req.map.as_deref(), source)?;
         let (start, goal) = (world.cell_center(self.from), world.cell_center(self.to));
         let mut raw = Vec::new();
         world
@@ -982,9 +999,9 @@ pub async fn plan(State(p): State<Arc<Playground>>, headers: HeaderMap, body: Bo
     let work = Work::start();
     let job = PlanJob::new(req)?;
     let cells = p.cells_for(job.req.world.as_deref(), job.req.map.as_deref())?;
-    let world_hold = match job.req.map.as_deref() {
+    let source = match job.req.map.as_deref() {
         Some(text) => p.reserve_world(text, work.deadline()).await?,
-        None => Reservation::none(),
+        None => WorldSource::default(),
     };
     let search_hold = p
         .reserve(
@@ -994,7 +1011,7 @@ pub async fn plan(State(p): State<Arc<Playground>>, headers: HeaderMap, body: Bo
         )
         .await?;
     let found = work
-        .blocking(&p, move |p, cancel| job.find(p, world_hold, cancel))
+        .blocking(&p, move |p, cancel| job.find(p, source, cancel))
         .await?;
     drop(search_hold);
     let plan_hold = p

@@ -64,8 +64,9 @@ pub struct Budget {
     total_kib: u32,
 }
 
-/// Memory reserved from a [`Budget`], given back when dropped.
-#[derive(Debug)]
+/// Memory reserved from a [`Budget`], given back when dropped (the default reserves
+/// nothing).
+#[derive(Debug, Default)]
 #[must_use = "the memory is given back when the reservation is dropped"]
 pub struct Reservation {
     _permit: Option<OwnedSemaphorePermit>,
