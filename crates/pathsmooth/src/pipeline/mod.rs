@@ -239,6 +239,8 @@ impl<W: World> Pipeline<W> {
     /// [`Error::OutputTooLarge`] naming the cap. For a server that must answer within a
     /// memory budget; the caller's own input is not capped.
     ///
+    /// Cost: per step, O(1) for the bound (O(n) for resampling, the input's length).
+    ///
     /// ```
     /// use glam::DVec2;
     /// use pathsmooth::{curve::chaikin::ChaikinParams, Error, GridMap, GridWorld, Pipeline, Step};
