@@ -96,6 +96,20 @@ impl<'w, W: World> Comparison<'w, W> {
         })
     }
 
+    /// Lets every pipeline's runs stop early (see [`Pipeline::set_cancel`]).
+    pub fn set_cancel(&mut self, cancel: Option<pathsmooth::Cancel>) {
+        for p in &mut self.pipelines {
+            p.set_cancel(cancel.clone());
+        }
+    }
+
+    /// Caps the points of every step of every pipeline (see [`Pipeline::set_max_points`]).
+    pub fn set_max_points(&mut self, max_points: Option<usize>) {
+        for p in &mut self.pipelines {
+            p.set_max_points(max_points);
+        }
+    }
+
     /// Every method on the same path (the world's A* route, planned once): each pipeline
     /// smooths it.
     pub fn smooth(&mut self, raw: &[DVec2]) -> Vec<Run<'_, 'w, W>> {

@@ -4,12 +4,16 @@
 //!
 //! The requests are written by hand over a `TcpStream` (HTTP/1.1, `Connection: close`)
 //! so that a test controls exactly what is sent: broken JSON, a declared 100 MiB body, a
-//! chunked body that never ends within the limit.
+//! chunked body that never ends within the limit, a foreign `Host`, a byte a second.
+//!
+//! The hardening tests (the attacks of the issue on the server) run the server under an
+//! address-space limit, read its CPU time from `/proc`, and hold a few hundred trickling
+//! connections: Linux only, each a few seconds.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
@@ -31,10 +35,27 @@ impl Server {
 
     /// With more arguments and environment variables.
     fn start_env(args: &[&str], env: &[(&str, &str)]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pathsmooth"))
+        let mut command = Command::new(env!("CARGO_BIN_EXE_pathsmooth"));
+        command.args(["serve", "--bind", "127.0.0.1", "--port", "0"]);
+        Self::spawn(command.args(args).envs(env.iter().copied()))
+    }
+
+    /// With at most `kib` KiB of address space (`ulimit -v` in a shell that then becomes
+    /// the server: the same process id). glibc reserves 64 MiB of address space per malloc
+    /// arena, up to 8 a core; two arenas keep the limit about the heap on any machine.
+    fn start_limited(kib: u64) -> Server {
+        let mut command = Command::new("sh");
+        command
+            .args(["-c", "ulimit -v \"$0\" && exec \"$@\""])
+            .arg(kib.to_string())
+            .arg(env!("CARGO_BIN_EXE_pathsmooth"))
             .args(["serve", "--bind", "127.0.0.1", "--port", "0"])
-            .args(args)
-            .envs(env.iter().copied())
+            .env("MALLOC_ARENA_MAX", "2");
+        Self::spawn(&mut command)
+    }
+
+    fn spawn(command: &mut Command) -> Server {
+        let mut child = command
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -299,7 +320,12 @@ fn worlds_maps_and_scenarios() {
 
     // The page and its assets.
     let mut s = server.connect();
-    write!(s, "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").unwrap();
+    write!(
+        s,
+        "GET / HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+        server.addr
+    )
+    .unwrap();
     let mut page = String::new();
     let _ = s.read_to_string(&mut page);
     assert!(page.starts_with("HTTP/1.1 200"), "{page}");
@@ -417,7 +443,8 @@ fn a_100_mib_body_is_413() {
     const TOTAL: usize = 100 << 20;
     // Declared with Content-Length: refused from the header.
     let head = format!(
-        "POST /api/plan HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {TOTAL}\r\n\r\n"
+        "POST /api/plan HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {TOTAL}\r\n\r\n",
+        server.addr
     );
     assert_error(
         send_big(&server, &head, TOTAL, <[u8]>::to_vec),
@@ -425,10 +452,13 @@ fn a_100_mib_body_is_413() {
         "request body too large: the limit is 8 MiB",
     );
     // Chunked, with no length up front: refused once 8 MiB have arrived.
-    let head = "POST /api/plan HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+    let head = format!(
+        "POST /api/plan HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n",
+        server.addr
+    );
     let chunked = |b: &[u8]| [format!("{:x}\r\n", b.len()).as_bytes(), b, b"\r\n"].concat();
     assert_error(
-        send_big(&server, head, TOTAL, chunked),
+        send_big(&server, &head, TOTAL, chunked),
         413,
         "request body too large",
     );
@@ -536,4 +566,404 @@ fn work_past_the_time_limit_is_503_and_the_server_goes_on() {
             .len(),
         2
     );
+}
+
+// ---- hardening: the attacks of the issue ------------------------------------------------
+
+/// The 1024 × 1024 serpentine: free even rows, each odd row a wall with one gap at
+/// alternating ends, so the A* path from [0, 0] to [0, 1022] runs through every free cell
+/// (524 799 points). 1 MiB of text, within every cap on what a request may send.
+fn serpentine() -> String {
+    let mut text = String::from("type octile\nheight 1024\nwidth 1024\nmap\n");
+    for y in 0..1024 {
+        let row: String = (0..1024)
+            .map(|x| {
+                let gap = if (y / 2) % 2 == 0 { 1023 } else { 0 };
+                if y % 2 == 0 || x == gap {
+                    '.'
+                } else {
+                    '@'
+                }
+            })
+            .collect();
+        text.push_str(&row);
+        text.push('\n');
+    }
+    text
+}
+
+/// The request that made one server take 2.86 GB and answer 426 MB: Catmull-Rom with 31
+/// points a segment along the serpentine's 524 799-point A* path.
+fn serpentine_catmull_rom() -> Value {
+    json!({"map": serpentine(), "start": [0, 0], "goal": [0, 1022], "methods": ["catmull-rom"], "subdivisions": 31})
+}
+
+#[test]
+#[cfg(unix)]
+fn serpentine_requests_at_once_under_a_memory_limit_are_refused_and_the_server_lives() {
+    // 3 GiB of address space: before the caps one such request peaked at 2.86 GB of
+    // resident memory, and four at once aborted a server limited to 8 GiB.
+    let server = Server::start_limited(3 << 20);
+    let body = serpentine_catmull_rom().to_string();
+    std::thread::scope(|scope| {
+        let answers: Vec<_> = (0..4)
+            .map(|_| scope.spawn(|| server.request("POST", "/api/plan", Some(body.as_bytes()))))
+            .collect();
+        for answer in answers {
+            // Refused from the bound before any point is made: 524 799 × 31 points.
+            assert_error(
+                answer.join().unwrap(),
+                413,
+                "catmull-rom: the output would have 16268769 points, more than the cap of 262144",
+            );
+        }
+    });
+    server.assert_alive();
+}
+
+#[test]
+fn the_memory_budget_refuses_what_cannot_fit_in_it() {
+    // The serpentine's world needs about 128 MiB; a 64 MiB budget can never hold it.
+    let server = Server::start_with(&["--memory-budget", "64"]);
+    let map = serpentine();
+    let want = "building the map's world would need about 128 MiB, more than the playground's memory budget of 64 MiB";
+    assert_error(server.post("/api/map", &json!({"map": map})), 413, want);
+    let req = json!({"map": map, "start": [0, 0], "goal": [0, 2], "methods": ["shortcut"]});
+    assert_error(server.post("/api/plan", &req), 413, want);
+    server.assert_alive();
+    // 300 MiB hold two kept worlds (128 MiB each); a third map's world and search (224
+    // MiB) fit once the kept ones give theirs back, instead of waiting for a 503.
+    let server = Server::start_env(
+        &["--memory-budget", "300"],
+        &[("PATHSMOOTH_SERVE_TIMEOUT_MS", "5000")],
+    );
+    for k in 0..3 {
+        // The same serpentine but for one cell of row 1022 (free: 1024 cells and a newline
+        // a row after the header).
+        let mut map = map.clone().into_bytes();
+        let header = map.len() - 1024 * 1025;
+        map[header + 1022 * 1025 + 1023 - k] = b'@';
+        let map = String::from_utf8(map).unwrap();
+        let req = json!({"map": map, "start": [0, 0], "goal": [5, 0], "methods": ["shortcut"]});
+        let (status, body) = server.post("/api/plan", &req);
+        assert_eq!(status, 200, "map {k}: {body}");
+    }
+}
+
+#[test]
+fn a_long_path_past_the_cap_is_an_error_naming_it_and_the_rest_is_answered() {
+    // The serpentine's A* path to row 600: 307 500 points, more than a path may have. The
+    // `astar` method is refused; the funnel's path (a few hundred points) is answered.
+    let server = Server::start();
+    let req = json!({"map": serpentine(), "start": [0, 0], "goal": [0, 600], "methods": ["astar", "funnel"]});
+    let (status, body) = server.post("/api/plan", &req);
+    assert_eq!(status, 200, "{body}");
+    let why = body["errors"]["astar"].as_str().unwrap();
+    assert!(
+        why.contains("more than the playground's cap of 262144 points a path"),
+        "{why}"
+    );
+    assert_eq!(body["paths"]["funnel"]["valid"], true);
+    assert!(
+        body["astar"].as_array().unwrap().len() > 262_144,
+        "the A* path is not capped"
+    );
+}
+
+/// The CPU time (user + system, in clock ticks) the process has used so far.
+#[cfg(target_os = "linux")]
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // After the command name in parentheses: state, ppid, … utime is the 14th field of
+    // the line, stime the 15th.
+    let fields: Vec<&str> = stat[stat.rfind(')').unwrap() + 2..].split(' ').collect();
+    fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+}
+
+/// The server's CPU ticks over one second, measured from `wait` after `since`.
+#[cfg(target_os = "linux")]
+fn ticks_in_a_second_after(server: &Server, since: Instant, wait: Duration) {
+    std::thread::sleep(wait.saturating_sub(since.elapsed()));
+    let before = cpu_ticks(server.child.id());
+    std::thread::sleep(Duration::from_secs(1));
+    let used = cpu_ticks(server.child.id()) - before;
+    // At 100 ticks a second, a worker still running would use about 100.
+    assert!(
+        used <= 10,
+        "the server used {used} ticks of CPU in the second from {wait:?} on"
+    );
+}
+
+/// Every method on the serpentine: seconds of line-of-sight tests (three shortcuts over
+/// 524 799 points) whoever waits for them.
+fn serpentine_every_method() -> Value {
+    json!({"map": serpentine(), "start": [0, 0], "goal": [0, 1022]})
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn work_past_its_deadline_stops_with_the_503() {
+    let server = Server::start_env(&[], &[("PATHSMOOTH_SERVE_TIMEOUT_MS", "2000")]);
+    let (status, body) = server.post("/api/plan", &serpentine_every_method());
+    let answered = Instant::now();
+    assert_eq!(status, 503, "{body}");
+    assert!(body["error"]
+        .as_str()
+        .unwrap()
+        .contains("did not finish within 2 s"));
+    // Before, the work went on 7–9 s after the 503; now it stops at its next check.
+    ticks_in_a_second_after(&server, answered, Duration::from_secs(1));
+    server.assert_alive();
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn work_stops_when_its_client_leaves() {
+    let server = Server::start();
+    let body = serpentine_every_method().to_string();
+    let mut s = server.connect();
+    let head = format!(
+        "POST /api/plan HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        server.addr,
+        body.len()
+    );
+    let start = cpu_ticks(server.child.id());
+    s.write_all(head.as_bytes()).unwrap();
+    s.write_all(body.as_bytes()).unwrap();
+    // Leave once the server has spent 2 CPU seconds on the request: past parsing the map
+    // and the search, into the shortcuts (whatever the machine's load).
+    let clock = Instant::now();
+    while cpu_ticks(server.child.id()) - start < 200 {
+        assert!(
+            clock.elapsed() < Duration::from_secs(30),
+            "the server never got to work"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    drop(s);
+    // Before, the work went on about 25 s after the client left.
+    ticks_in_a_second_after(&server, Instant::now(), Duration::from_secs(1));
+    server.assert_alive();
+}
+
+/// `count` connections that send the start of a request, then one byte a second for as
+/// long as the server keeps them, and connect again when it closes them (the slow-client
+/// attack). Runs on its own thread until dropped; counts the connections closed on it.
+struct Trickle {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    closed: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Trickle {
+    fn start(addr: &str, count: usize, head: String) -> Trickle {
+        use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let closed = std::sync::Arc::new(AtomicUsize::new(0));
+        let (addr, flag, closes) = (addr.parse().unwrap(), stop.clone(), closed.clone());
+        let open = move || {
+            let s = TcpStream::connect_timeout(&addr, Duration::from_millis(500)).ok()?;
+            (&s).write_all(head.as_bytes()).ok()?;
+            s.set_nonblocking(true).ok()?;
+            Some((s, Instant::now()))
+        };
+        let thread = std::thread::spawn(move || {
+            let mut conns: Vec<Option<(TcpStream, Instant)>> = (0..count).map(|_| None).collect();
+            while !flag.load(Ordering::Relaxed) {
+                for slot in &mut conns {
+                    let alive = match slot {
+                        None => false,
+                        Some((s, last)) => {
+                            let mut buf = [0u8; 512];
+                            let gone = match s.read(&mut buf) {
+                                Ok(_) => true, // closed (0) or answered: either way, again
+                                Err(e) => e.kind() != std::io::ErrorKind::WouldBlock,
+                            };
+                            if !gone && last.elapsed() >= Duration::from_secs(1) {
+                                *last = Instant::now();
+                                s.write_all(b" ").is_ok()
+                            } else {
+                                !gone
+                            }
+                        }
+                    };
+                    if !alive {
+                        if slot.is_some() {
+                            closes.fetch_add(1, Ordering::Relaxed);
+                        }
+                        *slot = open();
+                    }
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        });
+        Trickle {
+            stop,
+            closed,
+            thread: Some(thread),
+        }
+    }
+
+    fn closed(&self) -> usize {
+        self.closed.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+impl Drop for Trickle {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+#[test]
+fn trickling_clients_do_not_starve_a_normal_request() {
+    // 300 clients, more than the 256 connections served at once, trickling their headers
+    // or their bodies at a byte a second and reconnecting when closed. Before, a normal
+    // request waited 9.5 s behind trickled headers and 18 s behind trickled bodies.
+    let server = Server::start();
+    for what in ["headers", "body"] {
+        let head = match what {
+            "headers" => format!("GET /api/worlds HTTP/1.1\r\nHost: {}\r\nX-Slow: ", server.addr),
+            _ => format!(
+                "POST /api/plan HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n",
+                server.addr
+            ),
+        };
+        let trickle = Trickle::start(&server.addr, 300, head);
+        // Long enough for every place to be taken and the first ones past their grace.
+        std::thread::sleep(Duration::from_millis(1500));
+        let clock = Instant::now();
+        server.assert_alive();
+        let took = clock.elapsed();
+        // Generous for a loaded machine: the request itself takes milliseconds.
+        assert!(
+            took < Duration::from_secs(2),
+            "{what}: a normal request took {took:?}"
+        );
+        assert!(
+            trickle.closed() > 0,
+            "{what}: the server was full and shed trickling clients"
+        );
+    }
+}
+
+// ---- same origin only -----------------------------------------------------------------
+
+/// Sends `head` (a request's lines up to the blank line, without `Host`) and `body` with
+/// `Host: host`; the status, the headers (lowercase) and the body.
+fn send_raw(server: &Server, host: &str, head: &str, body: &str) -> (u16, String, Value) {
+    let mut s = server.connect();
+    write!(
+        s,
+        "{head}Host: {host}\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut raw = Vec::new();
+    let _ = s.read_to_end(&mut raw);
+    let text = String::from_utf8_lossy(&raw);
+    let (head, body) = text.split_once("\r\n\r\n").unwrap();
+    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+    (
+        status,
+        head.to_ascii_lowercase(),
+        serde_json::from_str(body).unwrap_or(Value::Null),
+    )
+}
+
+#[test]
+fn cross_origin_posts_and_foreign_hosts_are_refused() {
+    let server = Server::start();
+    let own = server.addr.clone();
+    let plan = plan_request(&["shortcut"]).to_string();
+    // What any web page may send to any site without asking the browser first.
+    let text = "POST /api/plan HTTP/1.1\r\nContent-Type: text/plain\r\n";
+    let (status, _, body) = send_raw(&server, &own, text, &plan);
+    assert_eq!(status, 415, "{body}");
+    assert!(body["error"]
+        .as_str()
+        .unwrap()
+        .contains("Content-Type: application/json"));
+    let form = "POST /api/plan HTTP/1.1\r\nContent-Type: application/x-www-form-urlencoded\r\nOrigin: http://evil.example\r\n";
+    let (status, _, body) = send_raw(&server, &own, form, "a=1");
+    assert_eq!(status, 403, "{body}");
+    assert!(body["error"]
+        .as_str()
+        .unwrap()
+        .contains("the origin `http://evil.example`"));
+    let cross = "POST /api/plan HTTP/1.1\r\nContent-Type: application/json\r\nOrigin: http://evil.example\r\n";
+    assert_eq!(send_raw(&server, &own, cross, &plan).0, 403);
+    // The page's own requests: same origin, JSON.
+    let same = format!(
+        "POST /api/plan HTTP/1.1\r\nContent-Type: application/json; charset=utf-8\r\nOrigin: http://{own}\r\n"
+    );
+    let (status, headers, body) = send_raw(&server, &own, &same, &plan);
+    assert_eq!(status, 200, "{body}");
+    assert!(
+        !headers.contains("access-control-"),
+        "no CORS headers: {headers}"
+    );
+    // DNS rebinding: a name the attacker points at 127.0.0.1 arrives as the Host.
+    let port = own.rsplit(':').next().unwrap();
+    let get = "GET /api/worlds/demo HTTP/1.1\r\n";
+    let (status, _, body) = send_raw(&server, &format!("evil.example:{port}"), get, "");
+    assert_eq!(status, 403, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("--allow-host evil.example"),
+        "{body}"
+    );
+    for host in [
+        format!("localhost:{port}"),
+        format!("[::1]:{port}"),
+        own.clone(),
+    ] {
+        assert_eq!(send_raw(&server, &host, get, "").0, 200, "{host}");
+    }
+    // A preflight gets no permission either.
+    let preflight = "OPTIONS /api/plan HTTP/1.1\r\nOrigin: http://evil.example\r\nAccess-Control-Request-Method: POST\r\n";
+    let (status, headers, _) = send_raw(&server, &own, preflight, "");
+    assert!(
+        status >= 400 && !headers.contains("access-control-"),
+        "{status} {headers}"
+    );
+    // Deliberate exposure under a name.
+    let named = Server::start_with(&["--allow-host", "play.example"]);
+    assert_eq!(send_raw(&named, "play.example", get, "").0, 200);
+    assert_eq!(send_raw(&named, "evil.example", get, "").0, 403);
+}
+
+#[test]
+fn error_messages_quote_at_most_an_excerpt() {
+    let server = Server::start();
+    // 7 MiB of junk: the library's message names the file and line; the server sends at
+    // most 300 characters of it.
+    let junk = "type octile\n".to_string() + &"x".repeat(7 << 20);
+    let (status, body) = server.post("/api/map", &json!({ "map": junk }));
+    assert_eq!(status, 400, "{}", &body.to_string()[..200]);
+    let msg = body["error"].as_str().unwrap();
+    assert!(
+        msg.starts_with("map:2:1: expected `height N`"),
+        "{}",
+        &msg[..100]
+    );
+    assert!(
+        msg.chars().count() <= 300,
+        "{} characters",
+        msg.chars().count()
+    );
+    let long = "m".repeat(100_000);
+    let (status, body) = server.post("/api/plan", &plan_request(&[&long]));
+    assert_eq!(status, 400);
+    let msg = body["error"].as_str().unwrap();
+    assert!(
+        msg.starts_with("unknown method `mmmm") && msg.len() < 300,
+        "{msg}"
+    );
+    server.assert_alive();
 }

@@ -103,6 +103,12 @@ pub enum Error {
         expected: usize,
     },
 
+    /// The work was stopped through a [`Cancel`](crate::Cancel) token: its deadline passed
+    /// or its caller cancelled it (nobody waits for the result any more). Nothing is wrong
+    /// with the input; the same call without the token would have run to its end.
+    #[error("the work was cancelled: its deadline passed or its caller stopped waiting")]
+    Cancelled,
+
     // ---- files ------------------------------------------------------------------------
     /// A file does not parse.
     #[error("{file}:{line}:{column}: {message}")]

@@ -96,6 +96,7 @@
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+mod cancel;
 pub mod corridor;
 pub mod curve;
 mod error;
@@ -114,6 +115,7 @@ mod shortcut;
 mod validate;
 pub mod world;
 
+pub use cancel::Cancel;
 pub use corridor::{
     CorridorMap, CorridorParams, CorridorPath, CorridorSmoother, DiskCorridor, Problem,
     ProblemParams, Solver, SolverParams,

@@ -40,7 +40,8 @@
 
 use glam::DVec2;
 
-use crate::error::Result;
+use crate::cancel::{Cancel, Checkpoint};
+use crate::error::{Error, Result};
 use crate::geometry::{check_path, Point2};
 use crate::grid::los::segment_enters_open_box;
 use crate::world::{check_in_bounds, check_radius, Bounds, World};
@@ -66,12 +67,22 @@ use crate::world::{check_in_bounds, check_radius, Bounds, World};
 pub struct Shortcutter {
     input: Vec<DVec2>,
     kept: Vec<usize>,
+    cancel: Option<Cancel>,
 }
 
 impl Shortcutter {
     /// A shortcutter with empty scratch buffers.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Lets [`shortcut_into`](Self::shortcut_into) stop early: once `cancel` is cancelled
+    /// (or its deadline passes) it returns [`Error::Cancelled`], within 1024 line-of-sight
+    /// tests. `None` (the default) runs every call to its end. The shortcut's O(n · k)
+    /// tests are the library's longest loop on long paths (seconds for a 500 000-cell A*
+    /// path through a maze), hence the check.
+    pub fn set_cancel(&mut self, cancel: Option<Cancel>) {
+        self.cancel = cancel;
     }
 
     /// Writes the shortcut of `path` on `world` for an agent of radius `radius` into `out`
@@ -81,7 +92,8 @@ impl Shortcutter {
     /// [`Error::NonFinite`](crate::Error::NonFinite),
     /// [`Error::BadParameter`](crate::Error::BadParameter) for a negative or NaN radius, and
     /// [`Error::OutsideWorld`](crate::Error::OutsideWorld) for a point outside the world's
-    /// bounds (a path in other units).
+    /// bounds (a path in other units), [`Error::Cancelled`] when its token (see
+    /// [`set_cancel`](Self::set_cancel)) is cancelled before the walk ends.
     pub fn shortcut_into<W: World + ?Sized, P: Point2>(
         &mut self,
         world: &W,
@@ -102,7 +114,8 @@ impl Shortcutter {
         // walks the whole segment.
         let mut blockers = [None::<Bounds>; 4];
         let mut next_blocker = 0;
-        farthest_visible(input.len(), &mut self.kept, |kept, i, j| {
+        let mut point = Checkpoint::new(self.cancel.as_ref());
+        farthest_visible(input.len(), &mut self.kept, &mut point, |kept, i, j| {
             let (a, b) = (input[i], input[j]);
             let known =
                 |w: &Option<Bounds>| w.is_some_and(|w| segment_enters_open_box(a, b, w.min, w.max));
@@ -122,6 +135,9 @@ impl Shortcutter {
             }
         });
         out.clear();
+        if point.stopped() {
+            return Err(Error::Cancelled);
+        }
         out.extend(self.kept.iter().map(|&i| path[i]));
         Ok(())
     }
@@ -153,10 +169,12 @@ pub fn shortcut<W: World + ?Sized, P: Point2>(
 /// The farthest-visible walk shared by [`Shortcutter`] and [`shortcut_by`]: from each kept
 /// node `i`, the farthest later node `j` that `visible(kept so far, i, j)` accepts (the
 /// next node when none is). `kept` receives the kept indices in order, the first and the
-/// last included.
+/// last included. Stops, with `kept` incomplete, once `point` says so (checked before each
+/// visibility test).
 fn farthest_visible(
     n: usize,
     kept: &mut Vec<usize>,
+    point: &mut Checkpoint<'_>,
     mut visible: impl FnMut(&[usize], usize, usize) -> bool,
 ) {
     kept.clear();
@@ -166,8 +184,11 @@ fn farthest_visible(
     while i < last {
         let next = (i + 2..=last)
             .rev()
-            .find(|&j| visible(kept, i, j))
+            .find(|&j| point.stop() || visible(kept, i, j))
             .unwrap_or(i + 1);
+        if point.stopped() {
+            return;
+        }
         kept.push(next);
         i = next;
     }
@@ -196,7 +217,10 @@ pub fn shortcut_by(
     check_path(path, 1, "shortcut")?;
     out.clear();
     let mut kept = Vec::new();
-    farthest_visible(path.len(), &mut kept, |_, i, j| visible(path[i], path[j]));
+    let mut never = Checkpoint::new(None);
+    farthest_visible(path.len(), &mut kept, &mut never, |_, i, j| {
+        visible(path[i], path[j])
+    });
     out.extend(kept.iter().map(|&i| path[i]));
     Ok(())
 }
@@ -220,6 +244,28 @@ mod tests {
             shortcut(&w, &[a], -0.1),
             Err(Error::param("radius", -0.1, "a finite number ≥ 0"))
         );
+    }
+
+    #[test]
+    fn a_cancelled_token_stops_the_walk() {
+        // A long straight path: thousands of visibility tests, the first one a success.
+        let w = world(&[&".".repeat(3000)]);
+        let path: Vec<DVec2> = (0..3000).map(|x| DVec2::new(x as f64 + 0.5, 0.5)).collect();
+        let mut s = Shortcutter::new();
+        let mut out = vec![DVec2::ZERO];
+        let cancel = Cancel::new();
+        s.set_cancel(Some(cancel.clone()));
+        s.shortcut_into(&w, &path, 0.0, &mut out).unwrap();
+        assert_eq!(out.len(), 2);
+        cancel.cancel();
+        assert_eq!(
+            s.shortcut_into(&w, &path, 0.0, &mut out),
+            Err(Error::Cancelled)
+        );
+        assert!(out.is_empty());
+        s.set_cancel(None);
+        s.shortcut_into(&w, &path, 0.0, &mut out).unwrap();
+        assert_eq!(out.len(), 2);
     }
 
     #[test]

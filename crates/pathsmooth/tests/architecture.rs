@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 /// The layers, lowest first: a module may import its own layer (without a circle) and the
 /// layers below it.
 const LAYERS: &[&[&str]] = &[
-    &["error"],
+    &["error", "cancel"],
     &["geometry"],
     &["metrics", "curve", "grid"],
     &["io", "navmesh"],

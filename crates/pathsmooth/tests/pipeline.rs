@@ -447,3 +447,65 @@ fn a_step_that_changes_nothing_is_reported() {
     assert_ne!(pipeline.smooth(&bent).unwrap(), bent.to_vec());
     assert!(pipeline.report().skipped.is_empty());
 }
+
+/// A `side` × `side` serpentine: free even rows, each odd row a wall with one gap at
+/// alternating ends; the A* path from the top left runs through every free cell.
+fn serpentine(side: usize) -> GridWorld {
+    GridWorld::from_fn(side, side, 1.0, DVec2::ZERO, |x, y| {
+        let gap = if (y / 2) % 2 == 0 { side - 1 } else { 0 };
+        y % 2 == 0 || x == gap
+    })
+    .unwrap()
+}
+
+#[test]
+fn a_run_cancelled_from_another_thread_stops_inside_the_shortcut() {
+    // 512 × 512: a 131 000-point A* path whose shortcut makes some 33 million
+    // line-of-sight tests (tenths of a second at best), cancelled 50 ms after it starts.
+    let world = serpentine(512);
+    let mut pipeline = Pipeline::preset(&world, 0.0, Preset::Shortest).unwrap();
+    let cancel = pathsmooth::Cancel::new();
+    pipeline.set_cancel(Some(cancel.clone()));
+    let (start, goal) = (DVec2::new(0.5, 0.5), DVec2::new(0.5, 510.5));
+    let raw = world.find_path(start, goal, 0.0).unwrap();
+    assert!(raw.len() > 130_000);
+    let canceller = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        cancel.cancel();
+    });
+    assert_eq!(pipeline.smooth(&raw), Err(Error::Cancelled));
+    canceller.join().unwrap();
+    // The planning door stops in the grid search as well (the token stays cancelled).
+    assert_eq!(pipeline.plan(start, goal), Err(Error::Cancelled));
+}
+
+#[test]
+fn a_cap_on_points_refuses_a_step_before_it_runs() {
+    let world = serpentine(64);
+    let raw = world
+        .find_path(DVec2::new(0.5, 0.5), DVec2::new(0.5, 62.5), 0.0)
+        .unwrap();
+    let n = raw.len();
+    let steps = [Step::CatmullRom(
+        pathsmooth::curve::catmull_rom::CatmullRomParams::uniform(8),
+    )];
+    let mut pipeline = Pipeline::new(&world, 0.0).unwrap().with_steps(steps);
+    pipeline.set_max_points(Some(8 * n - 1));
+    let e = pipeline.smooth(&raw).unwrap_err();
+    assert_eq!(
+        e,
+        Error::OutputTooLarge {
+            requested: 8 * n as u128,
+            cap: 8 * n - 1
+        }
+    );
+    // Shortcuts only drop points: checked on their result, which is far below the cap.
+    let mut shortest = Pipeline::preset(&world, 0.0, Preset::Shortest).unwrap();
+    shortest.set_max_points(Some(n / 2));
+    assert!(shortest.smooth(&raw).unwrap().len() < n / 2);
+    shortest.set_max_points(Some(2));
+    assert!(matches!(
+        shortest.smooth(&raw),
+        Err(Error::OutputTooLarge { cap: 2, .. })
+    ));
+}

@@ -13,7 +13,7 @@
 mod common;
 
 use common::exact::{coordinate_slack, exactly, first_violation};
-use glam::{DVec2, Vec2};
+use glam::DVec2;
 use pathsmooth::grid::{GridMap, Scenario};
 use pathsmooth::{validate, GridWorld, NavMesh, NavMeshWorld, Pipeline, Point2, Step, World};
 
@@ -206,12 +206,14 @@ fn the_exact_check_measures_corners_edges_and_crossings() {
     let map = one_block();
     // (1.5, 1.5) is √0.5 from the corner (2, 2) and 1.5 from the map's edges.
     let point = [DVec2::new(1.5, 1.5)];
-    // The f64 values either side of √0.5.
+    // The f64 values either side of √0.5 (FRAC_1_SQRT_2 is the one above).
+    let above = std::f64::consts::FRAC_1_SQRT_2;
+    assert!(above * above > 0.5 && above.next_down() * above.next_down() < 0.5);
     assert_eq!(
-        first_violation(&map, &point, 0.7071067811865475, exactly),
+        first_violation(&map, &point, above.next_down(), exactly),
         None
     );
-    assert!(first_violation(&map, &point, 0.7071067811865476, exactly).is_some());
+    assert!(first_violation(&map, &point, above, exactly).is_some());
     // A segment through the blocked cell, and one past the map's edge.
     let through = [DVec2::new(1.5, 2.5), DVec2::new(3.5, 2.5)];
     assert!(first_violation(&map, &through, 0.01, exactly).is_some());

@@ -7,7 +7,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use anyhow::{Context, Result};
 use clap::Args;
 
-use crate::serve::{self, Playground};
+use crate::serve::{self, limits, Hosts, Playground};
 
 /// Arguments of `pathsmooth serve`.
 #[derive(Debug, Args)]
@@ -21,11 +21,23 @@ pub struct ServeArgs {
     /// Moving AI `.map` files to offer besides the embedded example (repeatable).
     #[arg(long)]
     pub map: Vec<String>,
+    /// Also answer to this host name (repeatable; any port): for a playground deliberately
+    /// exposed under a name, or behind a proxy. By default only `localhost`, `127.0.0.1`,
+    /// `[::1]` and the bound address, with the port, are answered (against DNS rebinding).
+    #[arg(long = "allow-host", value_name = "NAME")]
+    pub allow_host: Vec<String>,
+    /// Memory the requests being served may hold together, MiB: a request reserves its
+    /// estimate before it computes; one larger than this is refused (413), one that does
+    /// not fit beside the others waits (503 at its deadline).
+    #[arg(long, value_name = "MIB", default_value_t = limits::MEMORY_BUDGET >> 20,
+          value_parser = clap::value_parser!(usize))]
+    pub memory_budget: usize,
 }
 
 /// Runs `pathsmooth serve` until the process is stopped.
 pub fn run(a: &ServeArgs) -> Result<()> {
-    let playground = Playground::new(&a.map)?;
+    let playground =
+        Playground::new(&a.map)?.with_memory_budget(a.memory_budget.saturating_mul(1 << 20));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -40,6 +52,6 @@ pub fn run(a: &ServeArgs) -> Result<()> {
         let mut out = std::io::stdout();
         writeln!(out, "pathsmooth playground: http://{local}/")?;
         out.flush()?;
-        serve::serve(listener, playground).await
+        serve::serve(listener, playground, Hosts::new(local, &a.allow_host)).await
     })
 }

@@ -9,8 +9,16 @@
 //! | `POST /api/scenarios` | `{"scen": text}`: the scenarios of a `.map.scen` file |
 //! | `POST /api/plan` | A* once, then one pipeline per method; paths, metrics, animation samples, the steps that did not take effect |
 //!
-//! Every error is `{"error": "…"}` with a 4xx status (503 when a request runs out of time
-//! or workers), one message saying what was wrong.
+//! Every error is `{"error": "…"}` with a 4xx status (503 when a request runs out of time,
+//! or of workers or memory that other requests hold), one message of at most
+//! [`MAX_MESSAGE_CHARS`](limits::MAX_MESSAGE_CHARS) characters saying what was wrong (names
+//! from the request quoted to [`MAX_QUOTE_CHARS`](limits::MAX_QUOTE_CHARS)).
+//!
+//! A plan is served in phases, each within the request's deadline ([`Work`]): reserve the
+//! memory of the world and the search (from the map's size), find the A* path, reserve the
+//! memory of the answer (from the points each method can produce: its bound, capped at
+//! [`MAX_PATH_POINTS`](limits::MAX_PATH_POINTS)), smooth and encode. A method whose first
+//! step would produce more than the cap is refused before anything is computed for it.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -25,13 +33,16 @@ use clap::ValueEnum;
 use glam::{DVec2, IVec2};
 use pathsmooth::follow::{speed_profile, Agent};
 use pathsmooth::grid::parse_scenarios;
-use pathsmooth::{Error, GridMap, GridWorld, World};
+use pathsmooth::{Cancel, Error, GridMap, GridWorld, NavMeshQuery, World};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use tokio::sync::Semaphore;
+use tokio::time::Instant;
 
+use super::budget::{self, held_json, Budget, Reservation};
 use super::limits::{self, declared_size};
-use crate::compare::{Comparison, Skipped};
+use super::work::Work;
+use crate::compare::{bounded, Comparison, Run, Skipped};
 use crate::methods::{CorridorSolver, CurveParams, MapMethod, OptimiserParams};
 
 /// The embedded example world: its name in the API and its `.map` text (the map `demo`
@@ -55,13 +66,19 @@ struct Named {
     goal: Option<IVec2>,
 }
 
-/// The server's state: the worlds on offer, the last uploaded maps, and the workers.
+/// An uploaded map kept ready: its text, its world, and the memory reserved for the world
+/// while it is kept.
+type Cached = (Arc<str>, Arc<GridWorld>, Reservation);
+
+/// The server's state: the worlds on offer, the last uploaded maps, the workers and the
+/// memory budget.
 pub struct Playground {
     worlds: Vec<Named>,
     /// Recently uploaded maps by their text, newest last.
-    cache: Mutex<VecDeque<(Arc<str>, Arc<GridWorld>)>>,
+    cache: Mutex<VecDeque<Cached>>,
     /// One permit per blocking worker allowed to plan at once.
     workers: Arc<Semaphore>,
+    budget: Budget,
 }
 
 impl Playground {
@@ -97,7 +114,41 @@ impl Playground {
             worlds,
             cache: Mutex::new(VecDeque::new()),
             workers: Arc::new(Semaphore::new(cores)),
+            budget: Budget::new(limits::MEMORY_BUDGET),
         })
+    }
+
+    /// The same playground with a memory budget of `bytes` (see [`budget`]).
+    pub fn with_memory_budget(mut self, bytes: usize) -> Self {
+        self.budget = Budget::new(bytes);
+        self
+    }
+
+    /// Reserves `bytes` from the budget for `what` (see [`Budget::reserve`]), first
+    /// dropping kept worlds, oldest first, while the budget is short: a kept world is
+    /// only a saving for a later request, and its reservation must not keep this one
+    /// waiting. (A request still using a dropped world keeps it alive unaccounted until
+    /// it ends.)
+    pub(super) async fn reserve(
+        &self,
+        bytes: usize,
+        what: &str,
+        deadline: Instant,
+    ) -> Result<Reservation, ApiError> {
+        {
+            let mut cache = self.lock_cache();
+            while self.budget.available() < bytes && bytes <= self.budget.total() {
+                if cache.pop_front().is_none() {
+                    break;
+                }
+            }
+        }
+        self.budget.reserve(bytes, what, deadline).await
+    }
+
+    /// The blocking workers: one permit per core.
+    pub(super) fn workers(&self) -> Arc<Semaphore> {
+        self.workers.clone()
     }
 
     fn named(&self, name: &str) -> Result<&Named, ApiError> {
@@ -105,58 +156,134 @@ impl Playground {
             let known: Vec<&str> = self.worlds.iter().map(|w| w.name.as_str()).collect();
             ApiError::new(
                 StatusCode::NOT_FOUND,
-                format!("unknown world `{name}` (known: {})", known.join(", ")),
+                format!(
+                    "unknown world {} (known: {})",
+                    quote(name),
+                    known.join(", ")
+                ),
             )
         })
     }
 
-    /// The world for a map's text: from the cache, or parsed after its header's size is
-    /// checked. Runs on a blocking worker (parsing builds the distance field).
-    fn world_for_text(&self, text: &str) -> Result<Arc<GridWorld>, ApiError> {
-        if let Some((_, w)) = self.lock_cache().iter().find(|(t, _)| &**t == text) {
-            return Ok(w.clone());
+    fn cached(&self, text: &str) -> Option<Arc<GridWorld>> {
+        let cache = self.lock_cache();
+        cache
+            .iter()
+            .find(|(t, _, _)| &**t == text)
+            .map(|(_, w, _)| w.clone())
+    }
+
+    /// Where the world of a map's text will come from: the kept world (held from now on,
+    /// so that a request short of memory cannot drop it from under this one), else the
+    /// memory to build it, its cells' worth (see [`budget::WORLD_BYTES_PER_CELL`]). A map
+    /// whose header declares more than the playground takes is a 413 here, before
+    /// anything is reserved or parsed.
+    async fn reserve_world(&self, text: &str, deadline: Instant) -> Result<WorldSource, ApiError> {
+        if let Some(world) = self.cached(text) {
+            return Ok(WorldSource {
+                kept: Some(world),
+                hold: Reservation::none(),
+            });
         }
-        if let Some((w, h)) = declared_size(text)
-            && (w > limits::MAX_MAP_SIDE || h > limits::MAX_MAP_SIDE)
-        {
-            return Err(ApiError::new(
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    format!(
-                        "map too large: its header declares {w}×{h} cells; the playground takes at most {m}×{m}",
-                        m = limits::MAX_MAP_SIDE
-                    ),
-                ));
+        let cells = map_cells(text)?;
+        let bytes = cells.saturating_mul(budget::WORLD_BYTES_PER_CELL);
+        let hold = self
+            .reserve(bytes, "building the map's world", deadline)
+            .await?;
+        Ok(WorldSource { kept: None, hold })
+    }
+
+    /// The world for a map's text: the one `source` holds, one kept meanwhile, or parsed
+    /// after its header's size is checked and then kept with the memory `source` reserved
+    /// for it. Runs on a blocking worker (parsing builds the distance field).
+    fn world_for_text(&self, text: &str, source: WorldSource) -> Result<Arc<GridWorld>, ApiError> {
+        let WorldSource { kept, hold } = source;
+        if let Some(w) = kept.or_else(|| self.cached(text)) {
+            return Ok(w);
         }
+        map_cells(text)?;
         let map = GridMap::parse(text, "map").map_err(ApiError::bad_request)?;
         let world = Arc::new(GridWorld::new(map).map_err(ApiError::bad_request)?);
         let mut cache = self.lock_cache();
-        cache.push_back((Arc::from(text), world.clone()));
+        cache.push_back((Arc::from(text), world.clone(), hold));
         while cache.len() > limits::CACHED_MAPS {
             cache.pop_front();
         }
         Ok(world)
     }
 
-    fn lock_cache(&self) -> std::sync::MutexGuard<'_, VecDeque<(Arc<str>, Arc<GridWorld>)>> {
+    fn lock_cache(&self) -> std::sync::MutexGuard<'_, VecDeque<Cached>> {
         // A panic while holding the lock leaves a consistent cache: keep using it.
         self.cache.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The world a plan request names: `world` (on offer) or `map` (a file's text).
+    /// The cells of the world a plan request names (`world`, on offer, or `map`, a file's
+    /// text), for the memory estimates; errors as [`world_for`](Self::world_for).
+    fn cells_for(&self, world: Option<&str>, map: Option<&str>) -> Result<usize, ApiError> {
+        match (world, map) {
+            (Some(name), None) => {
+                let m = self.named(name)?.world.map();
+                Ok(m.width() * m.height())
+            }
+            (None, Some(text)) => map_cells(text),
+            // Neither or both: the same error as `world_for`.
+            (None, None) | (Some(_), Some(_)) => self
+                .world_for(world, map, WorldSource::default())
+                .map(|_| 0),
+        }
+    }
+
+    /// The world a plan request names: `world` (on offer) or `map` (a file's text, whose
+    /// world comes from `source`, see [`reserve_world`](Self::reserve_world)).
     fn world_for(
         &self,
         world: Option<&str>,
         map: Option<&str>,
+        source: WorldSource,
     ) -> Result<Arc<GridWorld>, ApiError> {
         match (world, map) {
             (Some(name), None) => Ok(self.named(name)?.world.clone()),
-            (None, Some(text)) => self.world_for_text(text),
+            (None, Some(text)) => self.world_for_text(text, source),
             (Some(_), Some(_)) => Err(ApiError::bad_request("give `world` or `map`, not both")),
             (None, None) => Err(ApiError::bad_request(
                 "give `world` (a name from GET /api/worlds) or `map` (a .map file's text)",
             )),
         }
     }
+}
+
+/// Where a request's world from a map's text comes from (see
+/// [`Playground::reserve_world`]).
+#[derive(Default)]
+struct WorldSource {
+    /// The kept world, held by the request.
+    kept: Option<Arc<GridWorld>>,
+    /// Or the memory reserved to build it (kept with it in the cache).
+    hold: Reservation,
+}
+
+/// The cells of a map's text: its header's width × height (a 413 past
+/// [`limits::MAX_MAP_SIDE`]), or 0 when the header does not say: the library's parser
+/// then refuses the text at its header, before it allocates a grid.
+fn map_cells(text: &str) -> Result<usize, ApiError> {
+    match declared_size(text) {
+        Some((w, h)) if w > limits::MAX_MAP_SIDE || h > limits::MAX_MAP_SIDE => {
+            Err(ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!(
+                    "map too large: its header declares {w}×{h} cells; the playground takes at most {m}×{m}",
+                    m = limits::MAX_MAP_SIDE
+                ),
+            ))
+        }
+        Some((w, h)) => Ok(w * h),
+        None => Ok(0),
+    }
+}
+
+/// `name` from a request, in backquotes, cut to [`limits::MAX_QUOTE_CHARS`].
+fn quote(name: &str) -> String {
+    format!("`{}`", bounded(name, limits::MAX_QUOTE_CHARS))
 }
 
 /// An API error: a status and one message, sent as `{"error": message}`.
@@ -167,10 +294,12 @@ pub struct ApiError {
 }
 
 impl ApiError {
-    fn new(status: StatusCode, message: impl Into<String>) -> Self {
+    /// An error with `status` and `message`, cut to [`limits::MAX_MESSAGE_CHARS`]
+    /// characters (a message that quotes the input cannot grow with it).
+    pub(crate) fn new(status: StatusCode, message: impl Into<String>) -> Self {
         ApiError {
             status,
-            message: message.into(),
+            message: bounded(&message.into(), limits::MAX_MESSAGE_CHARS),
         }
     }
 
@@ -178,14 +307,29 @@ impl ApiError {
         Self::new(StatusCode::BAD_REQUEST, message.to_string())
     }
 
+    /// The status sent.
+    #[cfg(test)]
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+
+    /// The message sent.
+    #[cfg(test)]
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
     /// A planning error: the request was well formed but cannot be planned (start in a
-    /// wall, goal unreachable, no room for the radius…) is 422; a bad parameter is 400.
+    /// wall, goal unreachable, no room for the radius…) is 422; a bad parameter is 400; an
+    /// output past a cap is 413; work cancelled (its deadline passed) is 503.
     fn planning(e: Error) -> Self {
         let status = match e {
+            Error::Cancelled => return Work::out_of_time(),
             Error::BadParameter { .. }
             | Error::BadAngle { .. }
             | Error::NonFinite { .. }
             | Error::Parse { .. } => StatusCode::BAD_REQUEST,
+            Error::OutputTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             _ => StatusCode::UNPROCESSABLE_ENTITY,
         };
         Self::new(status, e.to_string())
@@ -212,8 +356,14 @@ fn json<T: Serialize>(status: StatusCode, value: &T) -> Response {
 
 type ApiResult = Result<Response, ApiError>;
 
-/// Reads a JSON body within the size and time limits.
-async fn read_json<T: DeserializeOwned>(headers: &HeaderMap, body: Body) -> Result<T, ApiError> {
+/// Reads a JSON body within the size and time limits, after reserving its memory (its
+/// declared length, or the largest body taken when it has none, [`budget::BODY_COPIES`]
+/// times); the reservation is returned with the value, to be kept while it is used.
+async fn read_json<T: DeserializeOwned>(
+    p: &Playground,
+    headers: &HeaderMap,
+    body: Body,
+) -> Result<(T, Reservation), ApiError> {
     let too_large = || {
         ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
@@ -230,58 +380,41 @@ async fn read_json<T: DeserializeOwned>(headers: &HeaderMap, body: Body) -> Resu
     if declared.is_some_and(|n| n > limits::MAX_BODY_BYTES as u64) {
         return Err(too_large());
     }
-    let bytes: Bytes = tokio::time::timeout(
-        limits::BODY_TIMEOUT,
-        axum::body::to_bytes(body, limits::MAX_BODY_BYTES),
-    )
-    .await
-    .map_err(|_| {
-        ApiError::new(
-            StatusCode::REQUEST_TIMEOUT,
-            format!(
-                "the request body did not arrive within {} s",
-                limits::BODY_TIMEOUT.as_secs()
-            ),
+    let deadline = Instant::now() + limits::BODY_TIMEOUT;
+    let length = declared.map_or(limits::MAX_BODY_BYTES, |n| n as usize);
+    let hold = p
+        .reserve(
+            length * budget::BODY_COPIES,
+            "reading the request",
+            deadline,
         )
-    })?
-    .map_err(|_| too_large())?;
-    serde_json::from_slice(&bytes).map_err(|e| ApiError::bad_request(format!("bad JSON: {e}")))
+        .await?;
+    let bytes: Bytes =
+        tokio::time::timeout_at(deadline, axum::body::to_bytes(body, limits::MAX_BODY_BYTES))
+            .await
+            .map_err(|_| {
+                ApiError::new(
+                    StatusCode::REQUEST_TIMEOUT,
+                    format!(
+                        "the request body did not arrive within {} s",
+                        limits::BODY_TIMEOUT.as_secs()
+                    ),
+                )
+            })?
+            .map_err(|_| too_large())?;
+    let value = serde_json::from_slice(&bytes)
+        .map_err(|e| ApiError::bad_request(format!("bad JSON: {e}")))?;
+    Ok((value, hold))
 }
 
-/// Runs `work` on a blocking worker (never on the async executor), within
-/// [`limits::work_timeout`] including the wait for a free worker. Work that runs out of
-/// time finishes in the background holding its worker, so at most one per core runs.
-async fn blocking<T: Send + 'static>(
-    p: &Arc<Playground>,
-    work: impl FnOnce(&Playground) -> Result<T, ApiError> + Send + 'static,
-) -> Result<T, ApiError> {
-    let out_of_time = || {
+/// `value` as a JSON body (encoded on a blocking worker: an answer can be megabytes).
+fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, ApiError> {
+    serde_json::to_vec(value).map_err(|e| {
         ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!(
-                "the request did not finish within {} s",
-                limits::work_timeout().as_secs_f64()
-            ),
-        )
-    };
-    let deadline = tokio::time::Instant::now() + limits::work_timeout();
-    let permit = tokio::time::timeout_at(deadline, p.workers.clone().acquire_owned())
-        .await
-        .map_err(|_| out_of_time())?
-        .map_err(|_| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping"))?;
-    let p = p.clone();
-    let task = tokio::task::spawn_blocking(move || {
-        let _permit = permit;
-        work(&p)
-    });
-    match tokio::time::timeout_at(deadline, task).await {
-        Err(_) => Err(out_of_time()),
-        Ok(Err(join)) => Err(ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
-            format!("internal error (please report it): {join}"),
-        )),
-        Ok(Ok(result)) => result,
-    }
+            format!("cannot encode the response: {e}"),
+        )
+    })
 }
 
 // ---- worlds ---------------------------------------------------------------------------
@@ -371,16 +504,19 @@ pub async fn upload_map(
     headers: HeaderMap,
     body: Body,
 ) -> ApiResult {
-    let req: MapRequest = read_json(&headers, body).await?;
-    let grid = blocking(&p, move |p| {
-        let world = p.world_for_text(&req.map)?;
-        Ok(Grid::of(
-            req.name.as_deref().unwrap_or("uploaded map"),
-            &world,
-        ))
-    })
-    .await?;
-    Ok(json(StatusCode::OK, &grid))
+    let (req, body_hold) = read_json::<MapRequest>(&p, &headers, body).await?;
+    let work = Work::start();
+    let source = p.reserve_world(&req.map, work.deadline()).await?;
+    let grid = work
+        .blocking(&p, move |p, _| {
+            let world = p.world_for_text(&req.map, source)?;
+            encode(&Grid::of(
+                req.name.as_deref().unwrap_or("uploaded map"),
+                &world,
+            ))
+        })
+        .await?;
+    Ok(held_json(StatusCode::OK, grid, vec![body_hold]))
 }
 
 #[derive(Deserialize)]
@@ -406,27 +542,28 @@ pub async fn scenarios(
     headers: HeaderMap,
     body: Body,
 ) -> ApiResult {
-    let req: ScenRequest = read_json(&headers, body).await?;
-    let list = blocking(&p, move |_| {
-        let all = parse_scenarios(&req.scen, "scenario file").map_err(ApiError::bad_request)?;
-        Ok(all
-            .iter()
-            .take(limits::MAX_SCENARIOS)
-            .map(|s| ScenOut {
-                bucket: s.bucket,
-                start: s.start.to_array(),
-                goal: s.goal.to_array(),
-                optimal: s.optimal_length,
-                map_width: s.map_width,
-                map_height: s.map_height,
-            })
-            .collect::<Vec<_>>())
-    })
-    .await?;
-    Ok(json(
-        StatusCode::OK,
-        &serde_json::json!({ "scenarios": list }),
-    ))
+    // The scenarios parsed are within the body's reservation (BODY_COPIES times its text).
+    let (req, body_hold) = read_json::<ScenRequest>(&p, &headers, body).await?;
+    let work = Work::start();
+    let list = work
+        .blocking(&p, move |_, _| {
+            let all = parse_scenarios(&req.scen, "scenario file").map_err(ApiError::bad_request)?;
+            let list: Vec<ScenOut> = all
+                .iter()
+                .take(limits::MAX_SCENARIOS)
+                .map(|s| ScenOut {
+                    bucket: s.bucket,
+                    start: s.start.to_array(),
+                    goal: s.goal.to_array(),
+                    optimal: s.optimal_length,
+                    map_width: s.map_width,
+                    map_height: s.map_height,
+                })
+                .collect();
+            encode(&serde_json::json!({ "scenarios": list }))
+        })
+        .await?;
+    Ok(held_json(StatusCode::OK, list, vec![body_hold]))
 }
 
 // ---- planning -------------------------------------------------------------------------
@@ -551,7 +688,8 @@ fn one_of<T: Copy>(
         .ok_or_else(|| {
             let known: Vec<String> = candidates.iter().map(name_of).collect();
             ApiError::bad_request(format!(
-                "unknown {what} `{name}` (known: {})",
+                "unknown {what} {} (known: {})",
+                quote(name),
                 known.join(", ")
             ))
         })
@@ -609,104 +747,284 @@ fn follow(path: &[DVec2]) -> pathsmooth::Result<(f64, Vec<[f64; 3]>)> {
     Ok((total, samples))
 }
 
-/// Plans once with A*, then runs one pipeline per method on that path, as `pathsmooth
-/// plan` does; a method that fails is reported in `errors` while the others are kept.
-fn plan_blocking(p: &Playground, r: &PlanRequest) -> Result<PlanResponse, ApiError> {
-    let methods = parse_methods(r.methods.as_deref())?;
-    let curve = curve_params(r)?;
-    let defaults = OptimiserParams::default();
-    let corridor_solver = match r.corridor_solver.as_deref() {
-        None => defaults.corridor_solver,
-        Some(name) => one_of(
-            "corridor_solver",
-            name,
-            CorridorSolver::value_variants(),
-            clap_name,
-        )?,
-    };
-    let optimiser = OptimiserParams {
-        corridor_solver,
-        corridor_alpha: r.corridor_alpha.unwrap_or(defaults.corridor_alpha),
-        corridor_beta: r.corridor_beta.unwrap_or(defaults.corridor_beta),
-        corridor_spacing: r.corridor_spacing.unwrap_or(defaults.corridor_spacing),
-        corridor_windows: r.corridor_windows.unwrap_or(defaults.corridor_windows),
-    };
-    let (from, to) = (cell(r.start, "start")?, cell(r.goal, "goal")?);
-    let world = p.world_for(r.world.as_deref(), r.map.as_deref())?;
-    let world = &*world;
-    let (start, goal) = (world.cell_center(from), world.cell_center(to));
-    let raw = world
-        .find_path(start, goal, r.radius)
-        .map_err(ApiError::planning)?;
-    let astar_length = pathsmooth::metrics::length(&raw);
+/// A plan request checked: what to run, from where to where. Building it reports the
+/// request's parameter errors (400) before any work is reserved or done.
+struct PlanJob {
+    req: PlanRequest,
+    methods: Vec<MapMethod>,
+    curve: CurveParams,
+    optimiser: OptimiserParams,
+    from: IVec2,
+    to: IVec2,
+}
 
-    let mut paths = BTreeMap::new();
-    let mut errors = BTreeMap::new();
-    let mut comparison = Comparison::new(world, r.radius, &methods, &curve, &optimiser)
-        .map_err(ApiError::planning)?;
-    for run in comparison.smooth(&raw) {
-        let (m, pipeline, skipped) = (run.method, run.pipeline, run.skipped());
-        let out = || -> pathsmooth::Result<PathOut> {
-            let path = run.path?;
-            let micros = run.time.as_secs_f64() * 1e6;
-            let v = &pipeline.report().validation;
-            let (follow_s, samples) = follow(&path)?;
-            let corridor = pipeline.last_corridor().map(|plan| {
-                let c = &plan.corridor;
-                c.centers
-                    .iter()
-                    .zip(&c.radii)
-                    .map(|(p, &r)| [p.x, p.y, r])
-                    .collect()
-            });
-            Ok(PathOut {
-                points: path.iter().map(|q| q.to_array()).collect(),
-                valid: v.is_valid(),
-                length: v.length,
-                vs_shortest: 1.0,
-                max_turn_deg: v.max_turn.to_degrees(),
-                total_turn_deg: v.total_turn.to_degrees(),
-                min_clearance: v.min_clearance,
-                follow_s,
-                micros,
-                samples,
-                corridor,
-                skipped,
-            })
+impl PlanJob {
+    fn new(req: PlanRequest) -> Result<Self, ApiError> {
+        let methods = parse_methods(req.methods.as_deref())?;
+        let curve = curve_params(&req)?;
+        let defaults = OptimiserParams::default();
+        let corridor_solver = match req.corridor_solver.as_deref() {
+            None => defaults.corridor_solver,
+            Some(name) => one_of(
+                "corridor_solver",
+                name,
+                CorridorSolver::value_variants(),
+                clap_name,
+            )?,
         };
-        match out() {
-            Ok(out) => {
-                paths.insert(m.name().to_string(), out);
+        let optimiser = OptimiserParams {
+            corridor_solver,
+            corridor_alpha: req.corridor_alpha.unwrap_or(defaults.corridor_alpha),
+            corridor_beta: req.corridor_beta.unwrap_or(defaults.corridor_beta),
+            corridor_spacing: req.corridor_spacing.unwrap_or(defaults.corridor_spacing),
+            corridor_windows: req.corridor_windows.unwrap_or(defaults.corridor_windows),
+        };
+        let (from, to) = (cell(req.start, "start")?, cell(req.goal, "goal")?);
+        Ok(PlanJob {
+            req,
+            methods,
+            curve,
+            optimiser,
+            from,
+            to,
+        })
+    }
+
+    /// Finds the A* path (on a blocking worker); `source` is where the world of the
+    /// request's map comes from.
+    fn find(self, p: &Playground, source: WorldSource, cancel: &Cancel) -> Result<Found, ApiError> {
+        let world = p.world_for(self.req.world.as_deref(), self.req.map.as_deref(), source)?;
+        let (start, goal) = (world.cell_center(self.from), world.cell_center(self.to));
+        let mut raw = Vec::new();
+        world
+            .find_path_cancellable_into(
+                start,
+                goal,
+                self.req.radius,
+                cancel,
+                &mut NavMeshQuery::new(),
+                &mut raw,
+            )
+            .map_err(ApiError::planning)?;
+        let limits = self.methods.iter().map(|&m| self.limit(m, &raw)).collect();
+        Ok(Found {
+            job: self,
+            world,
+            start,
+            goal,
+            raw,
+            limits,
+        })
+    }
+
+    /// The most points method `m` can return from the A* path `raw`, or why it is refused
+    /// before it runs: its first step (or, for `astar`, the path itself) would make more
+    /// than [`limits::MAX_PATH_POINTS`]. Later steps are bounded as if they ran on `raw`
+    /// (a shortcut only drops points), and re-routing steps by `raw`'s length: estimates
+    /// for the memory to reserve, which the pipeline's own cap makes true.
+    fn limit(&self, m: MapMethod, raw: &[DVec2]) -> Result<usize, String> {
+        let n = raw.len() as u128;
+        let steps = m.steps(&self.curve, &self.optimiser);
+        let cap = limits::MAX_PATH_POINTS;
+        let first = steps.first().map_or(Some(n), |s| s.max_output_len(raw));
+        if let Some(requested) = first
+            && requested > cap as u128
+        {
+            return Err(if steps.is_empty() {
+                format!(
+                    "the A* path has {n} points, more than the playground's cap of {cap} points a path"
+                )
+            } else {
+                let e = Error::OutputTooLarge { requested, cap };
+                format!("{e} (the playground's cap on the points of a path; ask for fewer passes or subdivisions, or a shorter route)")
+            });
+        }
+        let most = steps
+            .iter()
+            .map(|s| s.max_output_len(raw).unwrap_or(n))
+            .fold(n, u128::max);
+        Ok(most.min(cap as u128) as usize)
+    }
+}
+
+/// The A* path of a plan request, with the limits of its methods.
+struct Found {
+    job: PlanJob,
+    world: Arc<GridWorld>,
+    start: DVec2,
+    goal: DVec2,
+    raw: Vec<DVec2>,
+    /// Per method (in the job's order): its bound in points, or why it is refused.
+    limits: Vec<Result<usize, String>>,
+}
+
+impl Found {
+    /// The memory to reserve for smoothing and answering (see [`budget`]): the A* path,
+    /// every method's points kept in the answer (at most [`limits::MAX_ANSWER_POINTS`]),
+    /// and the largest method's working set (methods run one after the other).
+    fn bytes(&self) -> usize {
+        let bounds = self.limits.iter().filter_map(|l| l.as_ref().ok());
+        let kept: usize = bounds.clone().sum::<usize>().min(limits::MAX_ANSWER_POINTS);
+        let work = bounds.max().copied().unwrap_or(0);
+        self.raw.len() * budget::RAW_BYTES_PER_POINT
+            + kept * budget::ANSWER_BYTES_PER_POINT
+            + work * budget::WORK_BYTES_PER_POINT
+    }
+
+    /// Runs one pipeline per method on the A* path, as `pathsmooth plan` does, and
+    /// encodes the answer (on a blocking worker). A method that fails or is refused for a
+    /// limit is reported in `errors` while the others are kept; when every method is
+    /// refused for a limit, the request is a 413 saying so. A cancelled run is a 503.
+    fn answer(self, cancel: &Cancel) -> Result<Vec<u8>, ApiError> {
+        let Found {
+            job,
+            world,
+            start,
+            goal,
+            raw,
+            limits: method_limits,
+        } = self;
+        let world = &*world;
+        let r = &job.req;
+        let astar_length = pathsmooth::metrics::length(&raw);
+        let mut paths = BTreeMap::new();
+        let mut errors = BTreeMap::new();
+        // The limit errors, to answer 413 when nothing else came out.
+        let mut refused = Vec::new();
+        let mut kept = 0usize;
+        for (&m, limit) in job.methods.iter().zip(method_limits) {
+            let name = m.name().to_string();
+            if let Err(why) = limit {
+                refused.push(format!("{name}: {why}"));
+                errors.insert(name, bounded(&why, limits::MAX_MESSAGE_CHARS));
+                continue;
             }
-            Err(e) => {
-                errors.insert(m.name().to_string(), e.to_string());
+            cancel.check().map_err(ApiError::planning)?;
+            // One pipeline at a time, dropped after its method: the working set is one
+            // method's, as reserved.
+            let mut comparison = Comparison::new(world, r.radius, &[m], &job.curve, &job.optimiser)
+                .map_err(ApiError::planning)?;
+            comparison.set_cancel(Some(cancel.clone()));
+            comparison.set_max_points(Some(limits::MAX_PATH_POINTS));
+            let Some(run) = comparison.smooth(&raw).pop() else {
+                continue;
+            };
+            match path_out(run, kept) {
+                Ok(out) => {
+                    kept += out.points.len();
+                    paths.insert(name, out);
+                }
+                Err(Error::Cancelled) => return Err(ApiError::planning(Error::Cancelled)),
+                Err(e) => {
+                    let why = e.to_string();
+                    if matches!(e, Error::OutputTooLarge { .. }) {
+                        refused.push(format!("{name}: {why}"));
+                    }
+                    errors.insert(name, bounded(&why, limits::MAX_MESSAGE_CHARS));
+                }
             }
         }
+        if paths.is_empty() && !refused.is_empty() && refused.len() == errors.len() {
+            return Err(ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                refused.join("; "),
+            ));
+        }
+        let shortest = paths
+            .values()
+            .map(|o| o.length)
+            .fold(astar_length, f64::min);
+        for out in paths.values_mut() {
+            out.vs_shortest = crate::report::ratio(out.length, shortest);
+        }
+        encode(&PlanResponse {
+            start: start.to_array(),
+            goal: goal.to_array(),
+            radius: r.radius,
+            astar: raw.iter().map(|q| q.to_array()).collect(),
+            astar_length,
+            shortest,
+            paths,
+            errors,
+        })
     }
-    let shortest = paths
-        .values()
-        .map(|o| o.length)
-        .fold(astar_length, f64::min);
-    for out in paths.values_mut() {
-        out.vs_shortest = crate::report::ratio(out.length, shortest);
+}
+
+/// A method's run as the answer shows it, with its speed profile; `kept` points are in
+/// the answer already. Errors: the run's own, [`Error::OutputTooLarge`] for a path past
+/// [`limits::MAX_PATH_POINTS`] or one that would take the answer past
+/// [`limits::MAX_ANSWER_POINTS`] (checked before the speed profile is computed).
+fn path_out(run: Run<'_, '_, GridWorld>, kept: usize) -> pathsmooth::Result<PathOut> {
+    let skipped = run.skipped();
+    let pipeline = run.pipeline;
+    let path = run.path?;
+    let cap = limits::MAX_PATH_POINTS.min(limits::MAX_ANSWER_POINTS.saturating_sub(kept));
+    if path.len() > cap {
+        return Err(Error::OutputTooLarge {
+            requested: path.len() as u128,
+            cap,
+        });
     }
-    Ok(PlanResponse {
-        start: start.to_array(),
-        goal: goal.to_array(),
-        radius: r.radius,
-        astar: raw.iter().map(|q| q.to_array()).collect(),
-        astar_length,
-        shortest,
-        paths,
-        errors,
+    let micros = run.time.as_secs_f64() * 1e6;
+    let v = &pipeline.report().validation;
+    let (follow_s, samples) = follow(&path)?;
+    let corridor = pipeline.last_corridor().map(|plan| {
+        let c = &plan.corridor;
+        c.centers
+            .iter()
+            .zip(&c.radii)
+            .map(|(p, &r)| [p.x, p.y, r])
+            .collect()
+    });
+    Ok(PathOut {
+        points: path.iter().map(|q| q.to_array()).collect(),
+        valid: v.is_valid(),
+        length: v.length,
+        vs_shortest: 1.0,
+        max_turn_deg: v.max_turn.to_degrees(),
+        total_turn_deg: v.total_turn.to_degrees(),
+        min_clearance: v.min_clearance,
+        follow_s,
+        micros,
+        samples,
+        corridor,
+        skipped,
     })
 }
 
-/// `POST /api/plan`.
+/// `POST /api/plan`: the phases of the module docs, each within the request's deadline.
 pub async fn plan(State(p): State<Arc<Playground>>, headers: HeaderMap, body: Body) -> ApiResult {
-    let req: PlanRequest = read_json(&headers, body).await?;
-    let out = blocking(&p, move |p| plan_blocking(p, &req)).await?;
-    Ok(json(StatusCode::OK, &out))
+    let (req, body_hold) = read_json::<PlanRequest>(&p, &headers, body).await?;
+    // Cancelled when this handler ends or is dropped (the client left): see `Work`.
+    let work = Work::start();
+    let job = PlanJob::new(req)?;
+    let cells = p.cells_for(job.req.world.as_deref(), job.req.map.as_deref())?;
+    let source = match job.req.map.as_deref() {
+        Some(text) => p.reserve_world(text, work.deadline()).await?,
+        None => WorldSource::default(),
+    };
+    let search_hold = p
+        .reserve(
+            cells.saturating_mul(budget::SEARCH_BYTES_PER_CELL),
+            "the A* search",
+            work.deadline(),
+        )
+        .await?;
+    let found = work
+        .blocking(&p, move |p, cancel| job.find(p, source, cancel))
+        .await?;
+    drop(search_hold);
+    let plan_hold = p
+        .reserve(found.bytes(), "smoothing and answering", work.deadline())
+        .await?;
+    let answer = work
+        .blocking(&p, move |_, cancel| found.answer(cancel))
+        .await?;
+    Ok(held_json(
+        StatusCode::OK,
+        answer,
+        vec![body_hold, plan_hold],
+    ))
 }
 
 // ---- fallbacks ------------------------------------------------------------------------

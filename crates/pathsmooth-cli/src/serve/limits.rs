@@ -1,5 +1,6 @@
-//! What one request may ask for. A request past a limit gets a 4xx (or 503 for time) with
-//! one clear message; it never stops the server or slows other clients for long.
+//! What one request may ask for, in bytes, points and seconds. A request past a limit gets
+//! a 4xx (or 503 for time and memory taken by other requests) with one clear message; it
+//! never stops the server or slows other clients for long.
 
 use std::time::Duration;
 
@@ -9,12 +10,22 @@ pub const MAX_BODY_BYTES: usize = 8 << 20;
 /// Largest width and height a map sent to the API may declare in its header.
 pub const MAX_MAP_SIDE: usize = 1024;
 
-/// Most connections served at once (further clients wait to be accepted).
+/// Most connections served at once. When all are taken, a newcomer takes the place of
+/// the slowest connection that has not sent a whole request (see `conn`).
 pub const MAX_CONNECTIONS: usize = 256;
 
 /// Time allowed to send a request's headers, and to start the next request on a kept-alive
 /// connection.
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long a connection is safe from being shed for a newcomer: a fast client sends its
+/// request well within it, and it keeps a flood of reconnecting clients from turning the
+/// table over faster than this.
+pub const SHED_GRACE: Duration = Duration::from_millis(250);
+
+/// Time a response may wait for the client to take more of it (a client that stops
+/// reading keeps its memory reserved until then).
+pub const WRITE_STALL_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Time allowed to receive a request body.
 pub const BODY_TIMEOUT: Duration = Duration::from_secs(20);
@@ -40,6 +51,27 @@ pub const MAX_PASSES: u32 = 10;
 
 /// Largest Catmull-Rom subdivision count accepted.
 pub const MAX_SUBDIVISIONS: usize = 64;
+
+/// Most points of one path in an answer (each method's, and what its speed profile
+/// holds, about 300 bytes a point). The pipeline refuses a step that could write more
+/// before it runs; a method over it is an error naming this cap. The A* path every method
+/// starts from is not capped (at most one point per free cell of a map of at most
+/// [`MAX_MAP_SIDE`]² cells).
+pub const MAX_PATH_POINTS: usize = 1 << 18;
+
+/// Most points of all the paths in one answer together, besides the A* path.
+pub const MAX_ANSWER_POINTS: usize = 1 << 20;
+
+/// Bytes of memory the requests being served may hold together, unless `pathsmooth serve
+/// --memory-budget` says otherwise: each request reserves its estimate (`budget`) before
+/// it reads a body, builds a world or plans, and keeps it until its answer is sent.
+pub const MEMORY_BUDGET: usize = 1 << 30;
+
+/// Most characters of an error message sent (a message quoting the input is cut).
+pub const MAX_MESSAGE_CHARS: usize = 300;
+
+/// Most characters of a name from the request quoted in an error message.
+pub const MAX_QUOTE_CHARS: usize = 40;
 
 /// Most animation samples returned per path (the rate drops for long traversals).
 pub const MAX_SAMPLES: usize = 1500;

@@ -2,29 +2,34 @@
 //! shell over the library's pipeline (no algorithm logic here).
 //!
 //! - [`api`]: request and response types, handlers, the worlds on offer;
-//! - [`limits`]: what one request may ask for (body size, map size, time);
+//! - [`limits`]: what one request may ask for (body size, map size, points, time);
+//! - [`budget`]: the memory the requests being served may hold together;
+//! - [`work`]: a request's deadline, workers and cancellation;
+//! - [`guard`]: same origin only (Host, Origin, Content-Type);
+//! - [`conn`]: who gets a connection (slow clients make room for fast ones);
 //! - [`page`]: the page, its script and style, embedded in the binary.
 
 pub mod api;
+pub mod budget;
+pub mod conn;
+pub mod guard;
 pub mod limits;
 pub mod page;
+pub mod work;
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use anyhow::Result;
 use axum::routing::{get, post};
 use axum::Router;
-use hyper::server::conn::http1;
-use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
-use tokio::sync::Semaphore;
 
 pub use api::Playground;
+pub use guard::Hosts;
 
-/// The routes: the page and its assets, then the API under `/api/`.
-pub fn router(playground: Arc<Playground>) -> Router {
+/// The routes: the page and its assets, then the API under `/api/`, every one behind the
+/// same-origin guard for `hosts`.
+pub fn router(playground: Arc<Playground>, hosts: Hosts) -> Router {
     Router::new()
         .route("/", get(page::index))
         .route("/app.js", get(page::script))
@@ -37,35 +42,16 @@ pub fn router(playground: Arc<Playground>) -> Router {
         .route("/api/plan", post(api::plan))
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::new(hosts),
+            guard::same_origin,
+        ))
         .with_state(playground)
 }
 
 /// Serves the playground on `listener` until the process is stopped: HTTP/1.1 by hyper,
-/// at most [`limits::MAX_CONNECTIONS`] connections at once, each with
-/// [`limits::HEADER_TIMEOUT`] to send a request's headers (so idle or trickling clients
-/// cannot hold every connection).
-pub async fn serve(listener: TcpListener, playground: Playground) -> Result<()> {
-    let app = router(Arc::new(playground));
-    let connections = Arc::new(Semaphore::new(limits::MAX_CONNECTIONS));
-    loop {
-        let permit = connections.clone().acquire_owned().await?;
-        let stream = match listener.accept().await {
-            Ok((stream, _)) => stream,
-            // Out of file descriptors and the like: pause rather than spin.
-            Err(_) => {
-                tokio::time::sleep(Duration::from_millis(50)).await;
-                continue;
-            }
-        };
-        let service = TowerToHyperService::new(app.clone());
-        tokio::spawn(async move {
-            let _permit = permit;
-            let connection = http1::Builder::new()
-                .timer(TokioTimer::new())
-                .header_read_timeout(limits::HEADER_TIMEOUT)
-                .serve_connection(TokioIo::new(stream), service);
-            // A client that goes away mid-request is that connection's business only.
-            let _ = connection.await;
-        });
-    }
+/// with the connection policy of [`conn`] and the guard of [`guard`] for `hosts`.
+pub async fn serve(listener: TcpListener, playground: Playground, hosts: Hosts) -> Result<()> {
+    conn::serve(listener, router(Arc::new(playground), hosts)).await;
+    Ok(())
 }

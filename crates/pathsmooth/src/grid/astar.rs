@@ -31,6 +31,7 @@
 use glam::{DVec2, IVec2};
 use pathfinding::prelude::astar as pf_astar;
 
+use crate::cancel::{Cancel, Checkpoint};
 use crate::error::{Error, Result};
 use crate::grid::distance::DistanceField;
 use crate::grid::map::GridMap;
@@ -81,12 +82,24 @@ pub fn octile_distance(a: IVec2, b: IVec2) -> f64 {
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
 pub fn astar(map: &GridMap, start: IVec2, goal: IVec2) -> Result<GridPath> {
+    astar_until(map, start, goal, None)
+}
+
+/// [`astar`] that stops with [`Error::Cancelled`] once `cancel` is cancelled (checked
+/// every 1024 expanded cells).
+fn astar_until(
+    map: &GridMap,
+    start: IVec2,
+    goal: IVec2,
+    cancel: Option<&Cancel>,
+) -> Result<GridPath> {
     check_cell(map, start, "start")?;
     check_cell(map, goal, "goal")?;
     let free = |x: i64, y: i64| map.is_passable(x, y);
-    search(map, start, goal, free, |c: IVec2, dx: i32, dy: i32| {
+    let diagonal_ok = |c: IVec2, dx: i32, dy: i32| {
         free((c.x + dx) as i64, c.y as i64) && free(c.x as i64, (c.y + dy) as i64)
-    })
+    };
+    search(map, start, goal, free, diagonal_ok, cancel)
 }
 
 /// [`astar`] for an agent of radius `radius` (in cells, ≥ 0): it enters only cells whose
@@ -123,11 +136,25 @@ pub fn astar_clear(
     goal: IVec2,
     radius: f64,
 ) -> Result<GridPath> {
+    astar_clear_until(map, field, start, goal, radius, None)
+}
+
+/// [`astar_clear`] that stops with [`Error::Cancelled`] once `cancel` is cancelled
+/// (checked every 1024 expanded cells: a search over a whole 1024 × 1024 map takes a few
+/// hundred milliseconds).
+pub(crate) fn astar_clear_until(
+    map: &GridMap,
+    field: &DistanceField,
+    start: IVec2,
+    goal: IVec2,
+    radius: f64,
+    cancel: Option<&Cancel>,
+) -> Result<GridPath> {
     if !(radius >= 0.0 && radius.is_finite()) {
         return Err(Error::param("radius", radius, "a finite number ≥ 0"));
     }
     if radius == 0.0 {
-        return astar(map, start, goal);
+        return astar_until(map, start, goal, cancel);
     }
     check_cell(map, start, "start")?;
     check_cell(map, goal, "goal")?;
@@ -141,18 +168,20 @@ pub fn astar_clear(
         // The corner shared by the cell and its diagonal neighbour.
         field.vertex_clearance((c.x + dx.max(0)) as i64, (c.y + dy.max(0)) as i64) >= radius
     };
-    search(map, start, goal, free, corner)
+    search(map, start, goal, free, corner, cancel)
 }
 
 /// The A* search both forms share: `free(x, y)` says whether a cell may be entered,
 /// `diagonal_ok(cell, dx, dy)` whether the diagonal step from `cell` by (dx, dy) may be
-/// taken (its target being free).
+/// taken (its target being free). Once `cancel` is cancelled the search ends at the next
+/// check with [`Error::Cancelled`].
 fn search(
     map: &GridMap,
     start: IVec2,
     goal: IVec2,
     free: impl Fn(i64, i64) -> bool,
     diagonal_ok: impl Fn(IVec2, i32, i32) -> bool,
+    cancel: Option<&Cancel>,
 ) -> Result<GridPath> {
     let w = map.width();
     let index = |c: IVec2| c.y as usize * w + c.x as usize;
@@ -175,14 +204,21 @@ fn search(
             })
         })
     };
-    let (nodes, _) = pf_astar(&index(start), successors, heuristic, |&i| i == goal_i).ok_or(
-        Error::Unreachable {
-            sx: start.x as f64,
-            sy: start.y as f64,
-            gx: goal.x as f64,
-            gy: goal.y as f64,
-        },
-    )?;
+    // The success test runs once per cell taken from the open list: where a cancelled
+    // search ends at once (its "path" is then thrown away).
+    let mut point = Checkpoint::new(cancel);
+    let found = pf_astar(&index(start), successors, heuristic, |&i| {
+        i == goal_i || point.stop()
+    });
+    if point.stopped() {
+        return Err(Error::Cancelled);
+    }
+    let (nodes, _) = found.ok_or(Error::Unreachable {
+        sx: start.x as f64,
+        sy: start.y as f64,
+        gx: goal.x as f64,
+        gy: goal.y as f64,
+    })?;
     let cells: Vec<IVec2> = nodes.into_iter().map(cell).collect();
     let points = cells.iter().map(|&c| GridMap::cell_center(c)).collect();
     let length = cells
@@ -250,41 +286,6 @@ fn check_cell(map: &GridMap, c: IVec2, what: &'static str) -> Result<()> {
         });
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn diagonal_constant_is_rounded_sqrt2() {
-        let exact = std::f64::consts::SQRT_2 * ORTHOGONAL as f64;
-        assert!((DIAGONAL as f64 - exact).abs() <= 0.5 + 1e-3);
-    }
-
-    #[test]
-    fn no_corner_cutting_through_pinch() {
-        let map = GridMap::from_rows(&[".@", "@."]).unwrap();
-        assert!(matches!(
-            astar(&map, IVec2::new(0, 0), IVec2::new(1, 1)),
-            Err(Error::Unreachable { .. })
-        ));
-    }
-
-    #[test]
-    fn errors() {
-        let map = GridMap::from_rows(&["..", ".."]).unwrap();
-        assert!(matches!(
-            astar(&map, IVec2::new(-1, 0), IVec2::ONE),
-            Err(Error::OutsideMap { .. })
-        ));
-        assert!(matches!(
-            astar_points(&map, DVec2::new(0.5, 0.5), DVec2::NAN),
-            Err(Error::OutsideMap { .. })
-        ));
-        let same = astar(&map, IVec2::ONE, IVec2::ONE).unwrap();
-        assert_eq!((same.cells.len(), same.length), (1, 0.0));
-    }
 }
 
 /// Where the route from `start` to `goal` with the most room is narrowest: the route that
@@ -356,4 +357,57 @@ pub(crate) fn narrowest_passage(
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diagonal_constant_is_rounded_sqrt2() {
+        let exact = std::f64::consts::SQRT_2 * ORTHOGONAL as f64;
+        assert!((DIAGONAL as f64 - exact).abs() <= 0.5 + 1e-3);
+    }
+
+    #[test]
+    fn no_corner_cutting_through_pinch() {
+        let map = GridMap::from_rows(&[".@", "@."]).unwrap();
+        assert!(matches!(
+            astar(&map, IVec2::new(0, 0), IVec2::new(1, 1)),
+            Err(Error::Unreachable { .. })
+        ));
+    }
+
+    #[test]
+    fn a_cancelled_search_stops() {
+        let rows = vec![".".repeat(64); 64];
+        let map = GridMap::from_rows(&rows).unwrap();
+        let field = DistanceField::new(&map);
+        let (s, g) = (IVec2::ZERO, IVec2::new(63, 63));
+        let cancel = Cancel::new();
+        for r in [0.0, 0.4] {
+            let p = astar_clear_until(&map, &field, s, g, r, Some(&cancel)).unwrap();
+            assert_eq!(p.cells.len(), 64);
+        }
+        cancel.cancel();
+        for r in [0.0, 0.4] {
+            let e = astar_clear_until(&map, &field, s, g, r, Some(&cancel));
+            assert_eq!(e, Err(Error::Cancelled));
+        }
+    }
+
+    #[test]
+    fn errors() {
+        let map = GridMap::from_rows(&["..", ".."]).unwrap();
+        assert!(matches!(
+            astar(&map, IVec2::new(-1, 0), IVec2::ONE),
+            Err(Error::OutsideMap { .. })
+        ));
+        assert!(matches!(
+            astar_points(&map, DVec2::new(0.5, 0.5), DVec2::NAN),
+            Err(Error::OutsideMap { .. })
+        ));
+        let same = astar(&map, IVec2::ONE, IVec2::ONE).unwrap();
+        assert_eq!((same.cells.len(), same.length), (1, 0.0));
+    }
 }

@@ -10,6 +10,7 @@ use std::borrow::Cow;
 
 use glam::DVec2;
 
+use crate::cancel::Cancel;
 use crate::corridor::{CorridorPath, CorridorSmoother};
 use crate::curve::catmull_rom::catmull_rom;
 use crate::curve::exact::ExactCurve;
@@ -55,6 +56,9 @@ impl PipelineReport {
         self.corners.clear();
     }
 }
+
+/// The test that a path in `f64` still holds once rounded to the caller's point type.
+type RoundsClear<W> = fn(&W, &[DVec2], f64) -> bool;
 
 /// A world, an agent radius and a list of [`Step`]s: turns a planner's path into a smooth
 /// path that is valid on the world for the radius, or plans one from a start and a goal.
@@ -128,7 +132,11 @@ pub struct Pipeline<W> {
     retrying: bool,
     /// In a third attempt, the test that a step's path still holds once rounded to the
     /// caller's point type (a step whose path does not is skipped, with its reason).
-    rounds_clear: Option<fn(&W, &[DVec2], f64) -> bool>,
+    rounds_clear: Option<RoundsClear<W>>,
+    /// Checked between steps and handed to the steps with long loops (see `set_cancel`).
+    cancel: Option<Cancel>,
+    /// The most points a step may write (see `set_max_points`).
+    max_points: Option<usize>,
 }
 
 impl<W: World> Pipeline<W> {
@@ -175,6 +183,8 @@ impl<W: World> Pipeline<W> {
             input: Vec::new(),
             retrying: false,
             rounds_clear: None,
+            cancel: None,
+            max_points: None,
         })
     }
 
@@ -201,6 +211,64 @@ impl<W: World> Pipeline<W> {
     pub fn with_steps(mut self, steps: impl IntoIterator<Item = Step>) -> Self {
         self.steps = steps.into_iter().collect();
         self
+    }
+
+    /// Lets runs stop early: once `cancel` is cancelled (or its deadline passes), a run
+    /// ends with [`Error::Cancelled`] at its next check: before each step, inside the grid
+    /// search of [`plan`](Self::plan) (every 1024 cells) and inside the line-of-sight
+    /// shortcuts (every 1024 tests), the loops that take seconds on long paths. The other
+    /// steps run to their end once started (their work is bounded by the points they make,
+    /// see [`set_max_points`](Self::set_max_points)). `None`, the default, runs every step
+    /// to its end.
+    ///
+    /// Cost: one atomic load per check, plus a clock read when the token has a deadline.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::{Cancel, Error, GridMap, GridWorld, Pipeline, Preset};
+    /// let world = GridWorld::new(GridMap::from_rows(&["......", "..@@..", "......"])?)?;
+    /// let mut pipeline = Pipeline::preset(&world, 0.0, Preset::Smooth)?;
+    /// let cancel = Cancel::new();
+    /// pipeline.set_cancel(Some(cancel.clone()));
+    /// let (a, b) = (DVec2::new(0.5, 1.5), DVec2::new(5.5, 1.5));
+    /// assert!(pipeline.plan(a, b).is_ok());
+    /// cancel.cancel(); // from another thread, typically
+    /// assert_eq!(pipeline.plan(a, b), Err(Error::Cancelled));
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn set_cancel(&mut self, cancel: Option<Cancel>) {
+        self.shortcutter.set_cancel(cancel.clone());
+        self.cancel = cancel;
+    }
+
+    /// Caps the points any step may write at `max_points` (`None`, the default: only the
+    /// library's own output budgets apply). A step whose output could be longer, as known
+    /// from its input's length and its parameters (Chaikin's passes, Catmull-Rom's
+    /// subdivisions, resampling's spacing), is refused before it runs, so nothing is
+    /// allocated for it; a step whose length is known only once it ran (shortcuts, the
+    /// navmesh and corridor steps, fillets) is refused after. Either way the run ends with
+    /// [`Error::OutputTooLarge`] naming the cap. For a server that must answer within a
+    /// memory budget; the caller's own input is not capped.
+    ///
+    /// Cost: per step, O(1) for the bound (O(n) for resampling, the input's length).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::{curve::chaikin::ChaikinParams, Error, GridMap, GridWorld, Pipeline, Step};
+    /// let world = GridWorld::new(GridMap::from_rows(&["........"; 8])?)?;
+    /// let steps = [Step::Chaikin(ChaikinParams { passes: 8, ..Default::default() })];
+    /// let mut pipeline = Pipeline::new(&world, 0.0)?.with_steps(steps);
+    /// pipeline.set_max_points(Some(1000));
+    /// let path = [DVec2::new(0.5, 0.5), DVec2::new(7.5, 0.5), DVec2::new(7.5, 7.5)];
+    /// // 3 points, 8 passes: up to 3 · 2⁸ = 768 points, within the cap.
+    /// assert!(pipeline.smooth(&path).is_ok());
+    /// let path = [path[0], path[1], DVec2::new(7.5, 3.5), path[2], DVec2::new(0.5, 7.5)];
+    /// let e = pipeline.smooth(&path).unwrap_err();
+    /// assert_eq!(e, Error::OutputTooLarge { requested: 5 << 8, cap: 1000 });
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn set_max_points(&mut self, max_points: Option<usize>) {
+        self.max_points = max_points;
     }
 
     /// The steps, in order.
@@ -336,9 +404,14 @@ impl<W: World> Pipeline<W> {
         let result = self.attempts(
             out,
             |p, a, aim| {
-                p.world
-                    .find_path_into(start, goal, aim, &mut p.query, a)
-                    .and_then(|()| p.run_steps(a, aim))
+                match &p.cancel {
+                    Some(c) => {
+                        p.world
+                            .find_path_cancellable_into(start, goal, aim, c, &mut p.query, a)
+                    }
+                    None => p.world.find_path_into(start, goal, aim, &mut p.query, a),
+                }
+                .and_then(|()| p.run_steps(a, aim))
             },
             &mut a,
         );
@@ -417,7 +490,11 @@ impl<W: World> Pipeline<W> {
         let mut result = Ok(());
         for k in 0..self.steps.len() {
             let step = self.steps[k].clone();
-            if let Err(e) = self.run_step(&step, path, &mut b) {
+            if let Err(e) = self
+                .before_step(&step, path)
+                .and_then(|()| self.run_step(&step, path, &mut b))
+                .and_then(|()| self.after_step(&b))
+            {
                 result = Err(e);
                 break;
             }
@@ -427,16 +504,15 @@ impl<W: World> Pipeline<W> {
                     .push((step.name(), Cow::Borrowed(step.unchanged_reason())));
                 continue;
             }
-            if let Some(rounds_clear) = self.rounds_clear {
-                if !rounds_clear(&self.world, &b, aim) {
-                    self.report.skipped.push((
-                        step.name(),
-                        Cow::Borrowed(
-                            "its path does not hold once rounded to the caller's point type",
-                        ),
-                    ));
-                    continue;
-                }
+            if self
+                .rounds_clear
+                .is_some_and(|rounds_clear| !rounds_clear(&self.world, &b, aim))
+            {
+                self.report.skipped.push((
+                    step.name(),
+                    Cow::Borrowed("its path does not hold once rounded to the caller's point type"),
+                ));
+                continue;
             }
             if step.keeps_validity() {
                 std::mem::swap(path, &mut b);
@@ -460,6 +536,31 @@ impl<W: World> Pipeline<W> {
         }
         self.b = b;
         result
+    }
+
+    /// Whether `step` may run on `input`: not when the run is cancelled, nor when its output
+    /// could exceed the cap on points.
+    fn before_step(&self, step: &Step, input: &[DVec2]) -> Result<()> {
+        if let Some(cancel) = &self.cancel {
+            cancel.check()?;
+        }
+        if let (Some(cap), Some(requested)) = (self.max_points, step.max_output_len(input))
+            && requested > cap as u128
+        {
+            return Err(Error::OutputTooLarge { requested, cap });
+        }
+        Ok(())
+    }
+
+    /// Whether a step's output `out` is within the cap on points.
+    fn after_step(&self, out: &[DVec2]) -> Result<()> {
+        match self.max_points {
+            Some(cap) if out.len() > cap => Err(Error::OutputTooLarge {
+                requested: out.len() as u128,
+                cap,
+            }),
+            _ => Ok(()),
+        }
     }
 
     /// One step from `input` into `out`.

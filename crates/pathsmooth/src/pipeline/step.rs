@@ -103,6 +103,43 @@ impl Step {
         }
     }
 
+    /// The most points this step can write for `input`, when that is known before it runs
+    /// (what [`Pipeline::set_max_points`](crate::Pipeline::set_max_points) compares with
+    /// its cap): Chaikin at most doubles the points per pass, Catmull-Rom writes at most
+    /// `subdivisions` points per input point, resampling ⌈length / spacing⌉ plus one per
+    /// piece it is split into. `None` for the steps whose output is not larger than their
+    /// input or that re-route (shortcuts, funnel, relaxation, corridor, fillets): the
+    /// pipeline checks their result's length after they run. Saturates rather than
+    /// overflows; O(1), or O(n) for resampling (the input's length).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::curve::catmull_rom::CatmullRomParams;
+    /// use pathsmooth::Step;
+    /// let path = vec![DVec2::ZERO; 1000];
+    /// let step = Step::CatmullRom(CatmullRomParams::uniform(31));
+    /// assert_eq!(step.max_output_len(&path), Some(31_000));
+    /// assert_eq!(Step::Shortcut.max_output_len(&path), None);
+    /// ```
+    pub fn max_output_len(&self, input: &[glam::DVec2]) -> Option<u128> {
+        let n = input.len() as u128;
+        match self {
+            Step::Chaikin(p) => Some(
+                1u128
+                    .checked_shl(p.passes)
+                    .map_or(u128::MAX, |f| n.saturating_mul(f)),
+            ),
+            Step::CatmullRom(p) => Some(n.saturating_mul(p.subdivisions.max(1) as u128)),
+            Step::Resample { spacing } if *spacing > 0.0 => {
+                // A float-to-integer cast saturates (and NaN gives 0, for a NaN length the
+                // step refuses anyway).
+                let samples = (crate::metrics::length(input) / spacing).ceil() as u128;
+                Some(samples.saturating_add(n).saturating_add(1))
+            }
+            _ => None,
+        }
+    }
+
     /// True for the steps that keep a valid path valid by construction (they test every
     /// segment and bend they make): the pipeline validates their result only at the end.
     /// The navmesh and corridor steps are checked after they run, and skipped (reported)

@@ -5,8 +5,9 @@ use std::sync::OnceLock;
 use glam::{DVec2, IVec2};
 
 use super::{check_radius, Bounds, World};
+use crate::cancel::Cancel;
 use crate::error::{Error, Result};
-use crate::grid::astar::{astar_clear, narrowest_passage, GridPath};
+use crate::grid::astar::{astar_clear_until, narrowest_passage, GridPath};
 use crate::grid::distance::DistanceField;
 use crate::grid::los::{bend_pinch, segment_collision, segment_is_clear, Collision};
 use crate::grid::map::GridMap;
@@ -178,13 +179,26 @@ impl GridWorld {
     /// Grid A* from the cell holding `start` to the cell holding `goal` for an agent of
     /// radius `radius` (world units): it enters only cells whose centre has clearance ≥
     /// `radius` and cuts a corner only where the corner has it too, so the polyline through
-    /// the centres keeps clearance ≥ `radius` ([`astar_clear`]). The path returned runs
-    /// `start`, the cell centres, `goal` (consecutive duplicates dropped), in world units.
+    /// the centres keeps clearance ≥ `radius`
+    /// ([`astar_clear`](crate::grid::astar::astar_clear)). The path returned runs `start`,
+    /// the cell centres, `goal` (consecutive duplicates dropped), in world units.
     ///
     /// Errors: [`Error::OutsideWorld`]-style [`Error::OutsideMap`] for points outside the
     /// map, [`Error::Blocked`] inside a wall, [`Error::TooClose`] when the start, the goal
     /// or their cells' centres are closer than `radius` to a wall, [`Error::Unreachable`].
     pub fn find_cell_path(&self, start: DVec2, goal: DVec2, radius: f64) -> Result<GridPath> {
+        self.find_cell_path_until(start, goal, radius, None)
+    }
+
+    /// [`find_cell_path`](Self::find_cell_path), stopped by `cancel` (see
+    /// [`World::find_path_cancellable_into`]).
+    fn find_cell_path_until(
+        &self,
+        start: DVec2,
+        goal: DVec2,
+        radius: f64,
+        cancel: Option<&Cancel>,
+    ) -> Result<GridPath> {
         check_radius(radius)?;
         let r = radius / self.cell_size;
         let mut cells = [IVec2::ZERO; 2];
@@ -226,7 +240,7 @@ impl GridWorld {
             }
             cells[k] = c;
         }
-        let mut path = astar_clear(&self.map, &self.field, cells[0], cells[1], r)
+        let mut path = astar_clear_until(&self.map, &self.field, cells[0], cells[1], r, cancel)
             .map_err(|e| self.unreachable(e, [start, goal], cells, radius))?;
         for p in &mut path.points {
             *p = self.to_world(*p);
@@ -406,7 +420,39 @@ impl World for GridWorld {
         _query: &mut NavMeshQuery,
         path: &mut Vec<DVec2>,
     ) -> Result<()> {
-        let cells = self.find_cell_path(start, goal, radius)?;
+        self.find_path_until(start, goal, radius, None, path)
+    }
+
+    /// [`find_path_into`](World::find_path_into), checking `cancel` every 1024 cells the
+    /// search expands.
+    fn find_path_cancellable_into(
+        &self,
+        start: DVec2,
+        goal: DVec2,
+        radius: f64,
+        cancel: &Cancel,
+        _query: &mut NavMeshQuery,
+        path: &mut Vec<DVec2>,
+    ) -> Result<()> {
+        self.find_path_until(start, goal, radius, Some(cancel), path)
+    }
+
+    fn navmesh(&self) -> Result<&NavMesh> {
+        self.navmesh_cell().as_ref().map_err(Clone::clone)
+    }
+}
+
+impl GridWorld {
+    /// The grid's path finder: [`World::find_path_into`], stopped by `cancel` if given.
+    fn find_path_until(
+        &self,
+        start: DVec2,
+        goal: DVec2,
+        radius: f64,
+        cancel: Option<&Cancel>,
+        path: &mut Vec<DVec2>,
+    ) -> Result<()> {
+        let cells = self.find_cell_path_until(start, goal, radius, cancel)?;
         path.clear();
         for p in std::iter::once(start)
             .chain(cells.points)
@@ -431,9 +477,5 @@ impl World for GridWorld {
             }
         }
         Ok(())
-    }
-
-    fn navmesh(&self) -> Result<&NavMesh> {
-        self.navmesh_cell().as_ref().map_err(Clone::clone)
     }
 }

@@ -53,6 +53,7 @@ pub(crate) use rounding::settle;
 
 use glam::DVec2;
 
+use crate::cancel::Cancel;
 use crate::error::{Error, Result};
 use crate::geometry::Point2;
 use crate::navmesh::mesh::NavMesh;
@@ -281,6 +282,39 @@ pub trait World {
         Ok(out)
     }
 
+    /// [`find_path_into`](Self::find_path_into) that a [`Cancel`] token can stop: once it
+    /// is cancelled (or its deadline passes) the search ends with [`Error::Cancelled`].
+    /// Grids check the token every 1024 cells they expand; the default (navmeshes and a
+    /// caller's worlds, whose searches are fast) checks it once before searching. Cost:
+    /// that of [`find_path_into`](Self::find_path_into), plus one atomic load (and a clock
+    /// read with a deadline) per check.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::{Cancel, Error, GridMap, GridWorld, NavMeshQuery, World};
+    /// let world = GridWorld::new(GridMap::from_rows(&["....", "...."])?)?;
+    /// let (a, b) = (DVec2::new(0.5, 0.5), DVec2::new(3.5, 1.5));
+    /// let (cancel, mut out) = (Cancel::new(), Vec::new());
+    /// world.find_path_cancellable_into(a, b, 0.0, &cancel, &mut NavMeshQuery::new(), &mut out)?;
+    /// assert_eq!(out.len(), 4);
+    /// cancel.cancel();
+    /// let e = world.find_path_cancellable_into(a, b, 0.0, &cancel, &mut NavMeshQuery::new(), &mut out);
+    /// assert_eq!(e, Err(Error::Cancelled));
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    fn find_path_cancellable_into(
+        &self,
+        start: DVec2,
+        goal: DVec2,
+        radius: f64,
+        cancel: &Cancel,
+        query: &mut NavMeshQuery,
+        out: &mut Vec<DVec2>,
+    ) -> Result<()> {
+        cancel.check()?;
+        self.find_path_into(start, goal, radius, query, out)
+    }
+
     /// The world's navmesh, for the navmesh steps (funnel, portal relaxation). A grid
     /// builds its own on first use; other worlds return [`Error::Unsupported`].
     fn navmesh(&self) -> Result<&NavMesh> {
@@ -332,6 +366,17 @@ impl<W: World + ?Sized> World for &W {
     }
     fn find_path(&self, start: DVec2, goal: DVec2, radius: f64) -> Result<Vec<DVec2>> {
         (**self).find_path(start, goal, radius)
+    }
+    fn find_path_cancellable_into(
+        &self,
+        start: DVec2,
+        goal: DVec2,
+        radius: f64,
+        cancel: &Cancel,
+        query: &mut NavMeshQuery,
+        out: &mut Vec<DVec2>,
+    ) -> Result<()> {
+        (**self).find_path_cancellable_into(start, goal, radius, cancel, query, out)
     }
     fn navmesh(&self) -> Result<&NavMesh> {
         (**self).navmesh()
