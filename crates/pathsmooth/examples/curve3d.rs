@@ -37,7 +37,9 @@ fn main() -> Result<(), pathsmooth::Error> {
         let m = PathMetrics::of(path)?;
         println!(
             "{name:12} {:4} points, {:6.2} m, sharpest turn {:5.1}°",
-            m.points, m.length, m.max_turn_deg
+            m.points,
+            m.length,
+            m.max_turn.to_degrees()
         );
     }
     assert_eq!((cut[0], *cut.last().unwrap()), (waypoints[0], waypoints[5]));

@@ -85,13 +85,15 @@ fn main() -> Result<(), pathsmooth::Error> {
     let report = pipeline.report();
     println!(
         "A*:     {:3} points, {:6.2} m, sharpest turn {:5.1}°",
-        before.points, before.length, before.max_turn_deg
+        before.points,
+        before.length,
+        before.max_turn.to_degrees()
     );
     println!(
         "smooth: {:3} points, {:6.2} m, sharpest turn {:5.1}°, clearance {:.3} m ({} stretches re-planned)",
         after.points,
         after.length,
-        after.max_turn_deg,
+        after.max_turn.to_degrees(),
         report.validation.min_clearance,
         report.repaired_segments
     );

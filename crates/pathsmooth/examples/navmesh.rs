@@ -31,7 +31,9 @@ fn main() -> Result<(), pathsmooth::Error> {
     let clearance = pipeline.report().validation.min_clearance;
     println!(
         "{} points, {:.2} m, sharpest turn {:.1}°, clearance {clearance:.3} m",
-        m.points, m.length, m.max_turn_deg
+        m.points,
+        m.length,
+        m.max_turn.to_degrees()
     );
     for p in &path {
         println!("  ({:.3}, {:.3})", p.x, p.y);

@@ -70,8 +70,8 @@
 //!   `total_turn`, [`Corner::turn`](fillet::Corner), [`metrics::turn_angles`]); headings
 //!   in [−π, π); turn rates in radians per second ([`Agent::max_turn_rate`]). An angle
 //!   parameter above its largest value in radians is taken for degrees and refused with
-//!   the conversion ([`Error::BadAngle`]). The one exception is named for it:
-//!   [`PathMetrics`](metrics::PathMetrics)'s `max_turn_deg` and `total_turn_deg`.
+//!   the conversion ([`Error::BadAngle`]). [`PathMetrics`](metrics::PathMetrics) too;
+//!   only its `Display` form prints degrees, for people.
 //!
 //! The `pathsmooth` command line and its playground are for people: they take and print
 //! angles in **degrees** and say so (`max turn°` in table headers, `--stop-angle` "in

@@ -28,7 +28,7 @@
 //! let path = [DVec2::ZERO, DVec2::new(2.0, 0.0), DVec2::new(2.0, 2.0)];
 //! let m = PathMetrics::of(&path).unwrap();
 //! assert_eq!((m.points, m.length), (3, 4.0));
-//! assert!((m.max_turn_deg - 90.0).abs() < 1e-12);
+//! assert!((m.max_turn.to_degrees() - 90.0).abs() < 1e-12);
 //! assert!((m.max_curvature - std::f64::consts::FRAC_PI_2 / 2.0).abs() < 1e-12);
 //! ```
 
@@ -193,7 +193,7 @@ fn curvature(t: &Turn) -> f64 {
 /// use glam::DVec2;
 /// use pathsmooth::metrics::PathMetrics;
 /// let m = PathMetrics::of(&[DVec2::ZERO, DVec2::X, DVec2::new(2.0, 0.0)]).unwrap();
-/// assert_eq!((m.max_turn_deg, m.total_turn_deg, m.max_curvature, m.mean_curvature), (0.0, 0.0, 0.0, 0.0));
+/// assert_eq!((m.max_turn, m.total_turn, m.max_curvature, m.mean_curvature), (0.0, 0.0, 0.0, 0.0));
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(Serialize))]
@@ -202,12 +202,11 @@ pub struct PathMetrics {
     pub points: usize,
     /// Total length.
     pub length: f64,
-    /// Largest turn angle at any vertex, in **degrees** (for display; the library's own
-    /// angles are radians: [`max_and_total_turn`] gives both in radians).
-    pub max_turn_deg: f64,
-    /// Sum of the absolute turn angles, in **degrees** (total absolute turning; in radians:
-    /// [`max_and_total_turn`]).
-    pub total_turn_deg: f64,
+    /// Largest turn angle at any vertex, in radians, in [0, π] (the `Display` form prints
+    /// degrees).
+    pub max_turn: f64,
+    /// Sum of the absolute turn angles (total absolute turning), in radians.
+    pub total_turn: f64,
     /// Largest per-vertex curvature estimate (see [`curvatures`]), 1/length units.
     pub max_curvature: f64,
     /// Total turning (radians) divided by length: the arc-length mean of the curvature
@@ -226,7 +225,7 @@ impl PathMetrics {
     /// use pathsmooth::metrics::PathMetrics;
     /// let m = PathMetrics::of(&[Vec3::ZERO, Vec3::X, Vec3::X, Vec3::ZERO]).unwrap();
     /// assert_eq!(m.points, 4);
-    /// assert!((m.max_turn_deg - 180.0).abs() < 1e-9); // a reversal, across the repeat
+    /// assert!((m.max_turn - std::f64::consts::PI).abs() < 1e-9); // a reversal, across the repeat
     /// assert!(PathMetrics::of(&[Vec3::NAN]).is_err());
     /// ```
     pub fn of<P: Point>(path: &[P]) -> Result<Self> {
@@ -249,8 +248,8 @@ impl PathMetrics {
         Ok(Self {
             points: path.len(),
             length,
-            max_turn_deg: max_turn.to_degrees(),
-            total_turn_deg: total_turn.to_degrees(),
+            max_turn,
+            total_turn,
             max_curvature,
             mean_curvature,
         })
@@ -276,8 +275,8 @@ impl std::fmt::Display for PathMetrics {
             "points {}, length {:.3}, max turn {:.1}°, total turn {:.1}°, max curvature {:.4}, mean curvature {:.4}",
             self.points,
             self.length,
-            self.max_turn_deg,
-            self.total_turn_deg,
+            self.max_turn.to_degrees(),
+            self.total_turn.to_degrees(),
             self.max_curvature,
             self.mean_curvature
         )
@@ -301,7 +300,7 @@ mod tests {
         assert_eq!(angles.iter().filter(|x| **x != 0.0).count(), 1);
         let m = PathMetrics::of(&p).unwrap();
         assert_eq!(m.length, 2.0);
-        assert!((m.total_turn_deg - 90.0).abs() < 1e-12);
+        assert!((m.total_turn.to_degrees() - 90.0).abs() < 1e-12);
         assert!((m.mean_curvature - std::f64::consts::FRAC_PI_4).abs() < 1e-12);
         let all_same = PathMetrics::of(&[c; 5]).unwrap();
         assert_eq!(
@@ -321,8 +320,8 @@ mod tests {
             .map(|&(x, y)| DVec2::new(x as f64, y as f64))
             .collect();
         let m = PathMetrics::of(&p).unwrap();
-        assert!((m.total_turn_deg - 360.0).abs() < 1e-9);
-        assert!((m.max_turn_deg - 90.0).abs() < 1e-12);
+        assert!((m.total_turn.to_degrees() - 360.0).abs() < 1e-9);
+        assert!((m.max_turn.to_degrees() - 90.0).abs() < 1e-12);
         assert_eq!(m.length, 5.0);
     }
 }

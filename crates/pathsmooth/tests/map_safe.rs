@@ -38,7 +38,7 @@ fn adaptive(limit_deg: f64, ratio: f64, max_passes: u32) -> AdaptiveParams {
 }
 
 fn max_turn(path: &[DVec2]) -> f64 {
-    PathMetrics::of(path).unwrap().max_turn_deg
+    PathMetrics::of(path).unwrap().max_turn.to_degrees()
 }
 
 /// A random map (30 % walls) with a start and a goal cell.

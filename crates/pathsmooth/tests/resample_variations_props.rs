@@ -131,16 +131,16 @@ proptest! {
     #[test]
     fn metrics_are_finite_and_invariant(path in path2(30), angle in 0.0..std::f64::consts::TAU) {
         let m = PathMetrics::of(&path).unwrap();
-        for v in [m.length, m.max_turn_deg, m.total_turn_deg, m.max_curvature, m.mean_curvature] {
+        for v in [m.length, m.max_turn, m.total_turn, m.max_curvature, m.mean_curvature] {
             prop_assert!(v.is_finite() && v >= 0.0);
         }
-        prop_assert!(m.max_turn_deg <= 180.0 + 1e-9);
-        prop_assert!(m.total_turn_deg + 1e-9 >= m.max_turn_deg);
+        prop_assert!(m.max_turn <= std::f64::consts::PI + 1e-9);
+        prop_assert!(m.total_turn + 1e-9 >= m.max_turn);
         let moved = mirror(&translate(&path, DVec2::new(5.0, -2.0)).unwrap(), DVec2::ZERO, DVec2::from_angle(angle)).unwrap();
         let n = PathMetrics::of(&moved).unwrap();
         prop_assert_eq!(m.points, n.points);
         prop_assert!((m.length - n.length).abs() < 1e-9);
-        prop_assert!((m.total_turn_deg - n.total_turn_deg).abs() < 1e-5);
+        prop_assert!((m.total_turn - n.total_turn).abs() < 1e-5f64.to_radians());
         // f32 and 3D views of the same path measure the same (to f32 precision).
         let f: Vec<Vec2> = path.iter().map(|p| p.as_vec2()).collect();
         let d3: Vec<DVec3> = path.iter().map(|p| p.extend(0.0)).collect();

@@ -469,8 +469,8 @@ fn metrics_row(name: &str, path: &[DVec2]) -> Result<Vec<String>> {
         name.to_string(),
         m.points.to_string(),
         format!("{:.3}", m.length),
-        format!("{:.1}", m.max_turn_deg),
-        format!("{:.1}", m.total_turn_deg),
+        format!("{:.1}", m.max_turn.to_degrees()),
+        format!("{:.1}", m.total_turn.to_degrees()),
         format!("{:.3}", m.max_curvature),
     ])
 }

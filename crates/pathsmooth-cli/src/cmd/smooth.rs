@@ -81,7 +81,10 @@ fn smooth_and_write<P: Point>(a: &SmoothArgs, format: Option<Format>, path: &[P]
             let m = PathMetrics::of(p)?;
             eprintln!(
                 "{label}: {} points, length {:.4}, max turn {:.2}°, total turn {:.2}°",
-                m.points, m.length, m.max_turn_deg, m.total_turn_deg
+                m.points,
+                m.length,
+                m.max_turn.to_degrees(),
+                m.total_turn.to_degrees()
             );
         }
     }
