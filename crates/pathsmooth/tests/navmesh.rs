@@ -308,7 +308,12 @@ proptest! {
     ) {
         let mesh = NavMesh::from_scene(&scene).unwrap();
         let (s, g) = (DVec2::new(s.0, s.1), DVec2::new(g.0, g.1));
-        let Ok(corridor) = mesh.find_channel(s, g) else { return Ok(()) };
+        // The funnel checks the room at portal ends only; the room inside each triangle is
+        // the channel search's (Demyen & Buro widths), so the channel is searched for r.
+        let mut query = pathsmooth::NavMeshQuery::new();
+        let Ok(corridor) = query.find_channel(&mesh, s, g, r).map(<[_]>::to_vec) else {
+            return Ok(());
+        };
         let ts = tris(&mesh, &corridor);
         let ws = walls(&ts);
         let clear = |p: DVec2| ws.iter().all(|&(a, b)| p.distance(closest_on_segment(p, a, b).0) >= r);
