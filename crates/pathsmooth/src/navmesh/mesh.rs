@@ -80,6 +80,7 @@ use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation};
 use crate::error::{Error, Result};
 use crate::geometry::cross;
 
+pub(crate) mod boxes;
 mod corners;
 mod faces;
 pub(crate) mod flip;

@@ -23,7 +23,7 @@
 use std::collections::HashMap;
 
 use glam::DVec2;
-use spade::handles::{FixedFaceHandle, FixedVertexHandle, InnerTag};
+use spade::handles::{FixedDirectedEdgeHandle, FixedFaceHandle, InnerTag};
 use spade::{Point2, Triangulation};
 
 use crate::error::{Error, Result};
@@ -241,24 +241,32 @@ pub(crate) fn triangulate(
     if let Some([a, b]) = conflict {
         return Err(ctx.bad_edge(a as u32, b as u32));
     }
+    let edges = edge_table(&cdt);
     // Every polygon edge must be one edge of the triangulation; when a vertex lies inside
-    // it, spade splits it there instead.
-    for (&(a, b), _) in owner.iter() {
-        let present = cdt
-            .get_edge_from_neighbors(FixedVertexHandle::from_index(a as usize), {
-                FixedVertexHandle::from_index(b as usize)
-            })
-            .is_some();
-        if !present {
-            return Err(ctx.bad_edge(a, b));
-        }
+    // it, spade splits it there instead. (Sorted, so the edge named is the same every run.)
+    let mut polygon_edges: Vec<(u32, u32)> = owner.keys().copied().collect();
+    polygon_edges.sort_unstable();
+    if let Some(&(a, b)) = polygon_edges.iter().find(|e| !edges.contains_key(e)) {
+        return Err(ctx.bad_edge(a, b));
     }
-    let face_poly = assign_faces(&cdt, &rings, &ctx)?;
+    let face_poly = assign_faces(&cdt, &edges, &rings, &ctx)?;
     Ok(Triangulated {
         cdt,
         face_poly,
         rings,
     })
+}
+
+/// Every directed edge of the triangulation by its (from, to) vertex indices, in O(edges).
+/// Spade's own lookup (`get_edge_from_neighbors`) walks the edges around a vertex, which
+/// made the build O(n²) for a fan of n polygons around one vertex.
+fn edge_table(cdt: &Cdt) -> HashMap<(u32, u32), FixedDirectedEdgeHandle> {
+    cdt.directed_edges()
+        .map(|e| {
+            let key = (e.from().fix().index() as u32, e.to().fix().index() as u32);
+            (key, e.fix())
+        })
+        .collect()
 }
 
 /// The input index of CDT vertex `c`.
@@ -420,19 +428,22 @@ impl Context<'_> {
 }
 
 /// Floods each polygon's triangles from its first edge and returns face → polygon.
-fn assign_faces(cdt: &Cdt, rings: &[Vec<u32>], ctx: &Context) -> Result<Vec<u32>, Issue> {
+fn assign_faces(
+    cdt: &Cdt,
+    edges: &HashMap<(u32, u32), FixedDirectedEdgeHandle>,
+    rings: &[Vec<u32>],
+    ctx: &Context,
+) -> Result<Vec<u32>, Issue> {
     let mut face_poly = vec![NO_POLYGON; cdt.num_all_faces()];
     let mut stack: Vec<FixedFaceHandle<InnerTag>> = Vec::new();
     for (p, ring) in rings.iter().enumerate() {
-        let (a, b) = (ring[0] as usize, ring[1] as usize);
+        let (a, b) = (ring[0], ring[1]);
         let overlap =
             |q: usize| Issue::polygon(p, format!("polygons {} and {} overlap", p.min(q), p.max(q)));
-        let Some(edge) = cdt.get_edge_from_neighbors(
-            FixedVertexHandle::from_index(a),
-            FixedVertexHandle::from_index(b),
-        ) else {
-            return Err(ctx.bad_edge(a as u32, b as u32));
+        let Some(&edge) = edges.get(&(a, b)) else {
+            return Err(ctx.bad_edge(a, b));
         };
+        let edge = cdt.directed_edge(edge);
         // Spade's directed edge has its face on the left: inside a counter-clockwise ring.
         let Some(first) = edge.face().as_inner() else {
             return Err(Issue::polygon(
