@@ -218,8 +218,9 @@ pub struct PathMetrics {
 impl PathMetrics {
     /// Measures `path`. An empty path measures all zeros; a NaN or infinite coordinate is
     /// [`Error::NonFinite`](crate::Error::NonFinite), one beyond
-    /// [`max_coordinate`](crate::geometry::max_coordinate) a
-    /// [`Error::BadParameter`](crate::Error::BadParameter). Every field is finite.
+    /// [`max_coordinate`](crate::geometry::max_coordinate)
+    /// [`Error::CoordinateOutOfRange`](crate::Error::CoordinateOutOfRange). Every field is
+    /// finite.
     ///
     /// ```
     /// use glam::Vec3;

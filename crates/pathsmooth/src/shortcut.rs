@@ -43,7 +43,7 @@ use glam::DVec2;
 use crate::error::Result;
 use crate::geometry::{check_path, Point2};
 use crate::grid::los::segment_enters_open_box;
-use crate::world::{check_in_bounds, check_radius, Bounds, World};
+use crate::world::{check_input, Bounds, World};
 
 /// Reusable line-of-sight shortcutting: owns its scratch buffers and takes the world per
 /// call, so one shortcutter serves any number of worlds and repeated use allocates nothing
@@ -89,11 +89,7 @@ impl Shortcutter {
         radius: f64,
         out: &mut Vec<P>,
     ) -> Result<()> {
-        check_path(path, 1, "shortcut")?;
-        check_radius(radius)?;
-        self.input.clear();
-        self.input.extend(path.iter().map(|p| p.to_dvec2()));
-        check_in_bounds(world, &self.input)?;
+        let radius = check_input(world, path, 1, "shortcut", radius, &mut self.input)?;
         let input = &self.input;
         // A shortcut i → j makes a new bend at i; it must be clear too (a grid's pinch at
         // radius 0).

@@ -33,10 +33,10 @@
 
 use glam::DVec2;
 
-use crate::error::Result;
-use crate::geometry::{check_path, Point2};
+use crate::error::{num, Result};
+use crate::geometry::Point2;
 use crate::metrics::{length, max_and_total_turn};
-use crate::world::{bends, check_radius, World};
+use crate::world::{bends, check_path_and_radius, World};
 
 /// What [`validate`] found. Segment `i` joins points `i` and `i + 1`; a one-point path is
 /// checked as the degenerate segment 0.
@@ -95,7 +95,7 @@ impl ValidationReport {
     pub fn problem(&self) -> Option<String> {
         let at = self
             .first_problem_at
-            .map(|p| format!(" near ({}, {})", p.x, p.y))
+            .map(|p| format!(" near ({}, {})", num(p.x), num(p.y)))
             .unwrap_or_default();
         if let Some(i) = self.blocked_segments.first() {
             return Some(format!("segment {i} enters a wall{at}"));
@@ -108,7 +108,8 @@ impl ValidationReport {
         self.clearance_violations.first().map(|i| {
             format!(
                 "segment {i} comes closer than the radius {} to a wall{at} (path minimum {})",
-                self.radius, self.min_clearance
+                num(self.radius),
+                num(self.min_clearance)
             )
         })
     }
@@ -150,8 +151,7 @@ pub fn validate_into<W: World + ?Sized, P: Point2>(
     radius: f64,
     report: &mut ValidationReport,
 ) -> Result<()> {
-    check_path(path, 1, "validate")?;
-    check_radius(radius)?;
+    let radius = check_path_and_radius(world, path, 1, "validate", radius)?;
     report.clear();
     report.radius = radius;
     let accept = radius - world.tolerance();

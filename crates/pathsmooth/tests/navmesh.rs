@@ -631,10 +631,7 @@ fn funnel_with_start_and_goal_a_hair_apart_is_a_straight_line() {
     // Coordinates whose differences would overflow are a clear error, not a NaN path.
     assert!(matches!(
         funnel(&[], DVec2::new(-1e300, 0.0), DVec2::new(1e300, 0.0), 0.1),
-        Err(Error::BadParameter {
-            name: "coordinate",
-            ..
-        })
+        Err(Error::CoordinateOutOfRange { index: Some(0), .. })
     ));
 }
 

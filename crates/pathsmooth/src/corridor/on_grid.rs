@@ -6,7 +6,7 @@ use glam::DVec2;
 use super::graph::CorridorMap;
 use super::smooth::{CorridorParams, CorridorPath, CorridorSmoother};
 use crate::error::{Error, Result};
-use crate::world::{check_radius, GridWorld};
+use crate::world::{check_ends, GridWorld};
 
 impl CorridorSmoother {
     /// A smooth path from `start` to `goal` on a grid world, for an agent of radius
@@ -50,7 +50,7 @@ impl CorridorSmoother {
         params: &CorridorParams,
     ) -> Result<CorridorPath> {
         check_map(world, map)?;
-        check_radius(radius)?;
+        let radius = check_ends(world, start, goal, radius)?;
         let corridor = map.corridor(
             world.to_grid(start),
             world.to_grid(goal),
@@ -109,7 +109,7 @@ impl CorridorSmoother {
         params: &CorridorParams,
     ) -> Result<CorridorPath> {
         check_map(world, map)?;
-        check_radius(radius)?;
+        let radius = check_ends(world, start, goal, radius)?;
         params.solver.validate()?;
         let s = world.cell_size();
         let corridor = map.corridor(world.to_grid(start), world.to_grid(goal), radius / s)?;

@@ -81,7 +81,7 @@ use crate::curve::exact::{ExactCurve, Piece};
 use crate::error::{Error, Result};
 use crate::geometry::{angle_between, check_path, Point2};
 use crate::validate::validate;
-use crate::world::{check_in_bounds, check_radius, path_is_clear, World};
+use crate::world::{check_input, path_is_clear, World};
 use corner::CornerShape;
 
 /// How a corner's curve is made.
@@ -299,13 +299,9 @@ impl Filleter {
         radius: f64,
         params: &FilletParams,
     ) -> Result<Filleted> {
-        params.validate()?;
-        check_path(path, 1, "fillet")?;
-        check_radius(radius)?;
         let mut points = std::mem::take(&mut self.scratch.input);
-        points.clear();
-        points.extend(path.iter().map(|p| p.to_dvec2()));
-        let result = self.check_and_solve(world, &points, radius, params);
+        let result = check_input(world, path, 1, "fillet", radius, &mut points)
+            .and_then(|radius| self.check_and_solve(world, &points, radius, params));
         self.scratch.input = points;
         result
     }
@@ -317,7 +313,7 @@ impl Filleter {
         radius: f64,
         params: &FilletParams,
     ) -> Result<Filleted> {
-        check_in_bounds(world, points)?;
+        params.validate()?;
         if !path_is_clear(world, points, radius)
             && let Some(reason) = validate(world, points, radius)?.problem()
         {

@@ -42,7 +42,7 @@ impl<W: World + ?Sized> Run<'_, W> {
                 "an open path (map-aware Chaikin keeps the endpoints)",
             ));
         }
-        let strict = self.load_input(path, radius)?;
+        let (radius, strict) = self.load_input(path, radius)?;
         chaikin_output_len(path.len().max(2), params.passes, false)?;
         let report = self.cut_passes::<P>(radius, params.ratio, params.passes, None, strict)?;
         // No pass: the input as it is (like classic Chaikin with 0 passes).
@@ -100,10 +100,10 @@ impl<W: World + ?Sized> Run<'_, W> {
     ) -> Result<RefineReport> {
         out.clear();
         check_adaptive(&params)?;
-        let strict = if known_clear {
-            self.copy_input(path, radius)?;
+        let (radius, strict) = if known_clear {
+            let radius = self.copy_input(path, radius)?;
             debug_assert!(self.is_clear(&self.b.input, radius), "not clear");
-            true
+            (radius, true)
         } else {
             self.load_input(path, radius)?
         };

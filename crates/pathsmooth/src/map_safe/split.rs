@@ -24,7 +24,7 @@ impl<W: World + ?Sized> Run<'_, W> {
         radius: f64,
         mut smoother: impl FnMut(&[DVec2]) -> Result<Vec<DVec2>>,
     ) -> Result<Vec<P>> {
-        let strict = self.load_input(path, radius)?;
+        let (radius, strict) = self.load_input(path, radius)?;
         if path.len() < 3 {
             return Ok(path.to_vec());
         }

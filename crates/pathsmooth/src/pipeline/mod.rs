@@ -14,9 +14,9 @@ use crate::corridor::{CorridorPath, CorridorSmoother};
 use crate::curve::catmull_rom::catmull_rom;
 use crate::curve::exact::ExactCurve;
 use crate::curve::resample::resample;
-use crate::error::{Error, Result};
+use crate::error::{num, Error, Result};
 use crate::fillet::{Corner, Filleter};
-use crate::geometry::{check_path, Point2};
+use crate::geometry::Point2;
 use crate::map_safe::MapSafe;
 use crate::navmesh::portals::{portals_into, Portal};
 use crate::navmesh::relax::{relax_into, RelaxParams};
@@ -24,7 +24,8 @@ use crate::navmesh::NavMeshQuery;
 use crate::shortcut::Shortcutter;
 use crate::validate::{validate, ValidationReport};
 use crate::world::{
-    check_in_bounds, check_radius, check_scale, clearance_error, path_is_clear, path_on_mesh, World,
+    agent_radius, check_input, check_path_and_radius, check_world, clearance_error, path_is_clear,
+    path_on_mesh, World,
 };
 
 /// What the last run of a [`Pipeline`] did.
@@ -139,8 +140,8 @@ impl<W: World> Pipeline<W> {
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn new(world: W, radius: f64) -> Result<Self> {
-        check_radius(radius)?;
-        check_scale(&world)?;
+        check_world::<W, f64>(&world)?;
+        let radius = agent_radius(&world, radius)?;
         if radius > 0.0
             && let Some(max_clearance) = world.max_clearance()
             && max_clearance < radius
@@ -266,12 +267,9 @@ impl<W: World> Pipeline<W> {
     pub fn smooth_into<P: Point2>(&mut self, path: &[P], out: &mut Vec<P>) -> Result<()> {
         out.clear();
         self.report.reset();
-        check_path(path, 1, "pipeline")?;
         let mut a = std::mem::take(&mut self.a);
-        a.clear();
-        a.extend(path.iter().map(|p| p.to_dvec2()));
-        let result = check_in_bounds(&self.world, &a)
-            .and_then(|()| self.repair_input(&mut a))
+        let result = check_input(&self.world, path, 1, "pipeline", self.radius, &mut a)
+            .and_then(|_| self.repair_input(&mut a))
             .and_then(|()| {
                 // The steps work in place; a second attempt starts again from their input.
                 let mut input = std::mem::take(&mut self.input);
@@ -323,6 +321,7 @@ impl<W: World> Pipeline<W> {
     pub fn plan_into<P: Point2>(&mut self, start: P, goal: P, out: &mut Vec<P>) -> Result<()> {
         out.clear();
         self.report.reset();
+        check_path_and_radius(&self.world, &[start, goal], 2, "pipeline", self.radius)?;
         let mut a = std::mem::take(&mut self.a);
         let (start, goal) = (start.to_dvec2(), goal.to_dvec2());
         let result = self.attempts(
@@ -434,6 +433,13 @@ impl<W: World> Pipeline<W> {
                 let spacing = *spacing;
                 self.smooth_by(input, out, |p: &[DVec2]| resample(p, spacing))
             }
+            // A one-point path (a plan from a point to itself) has no channel to re-route
+            // through and nothing to optimise: it stays one point.
+            Step::Funnel | Step::Relax(_) | Step::Corridor(_) if input.len() < 2 => {
+                out.clear();
+                out.extend_from_slice(input);
+                Ok(())
+            }
             // The navmesh query's path (exact at radius 0; with a radius, the funnel through
             // a channel wide enough, checked against the world).
             Step::Funnel => {
@@ -450,12 +456,6 @@ impl<W: World> Pipeline<W> {
                     ..*params
                 };
                 relax_into(&self.portals, start, goal, &params, out).map(|_| ())
-            }
-            // A one-point path has nothing to optimise.
-            Step::Corridor(_) if input.len() < 2 => {
-                out.clear();
-                out.extend_from_slice(input);
-                Ok(())
             }
             Step::Fillet(params) => {
                 let done = self.filleter.fillet(world, input, radius, params)?;
@@ -516,8 +516,9 @@ fn holds<W: World + ?Sized>(world: &W, validation: &ValidationReport, radius: f6
 fn shortfall(validation: &ValidationReport, radius: f64) -> String {
     validation.problem().unwrap_or_else(|| {
         format!(
-            "it comes within {} of a wall, below the radius {radius}",
-            validation.min_clearance
+            "it comes within {} of a wall, below the radius {}",
+            num(validation.min_clearance),
+            num(radius)
         )
     })
 }

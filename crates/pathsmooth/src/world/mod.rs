@@ -43,9 +43,14 @@
 //! always do.
 
 pub(crate) mod grid;
+mod input;
 mod navmesh;
 
 pub use grid::GridWorld;
+pub(crate) use input::{
+    agent_radius, check_ends, check_in_bounds, check_input, check_path_and_radius, check_radius,
+    check_world,
+};
 pub(crate) use navmesh::path_on_mesh;
 pub use navmesh::NavMeshWorld;
 
@@ -370,58 +375,4 @@ pub(crate) use crate::grid::los::bends;
 /// this; the world's [tolerance](World::tolerance), 10⁵ times larger, is for input only.
 pub(crate) fn clearance_error<W: World + ?Sized>(world: &W) -> f64 {
     64.0 * f64::EPSILON * world.bounds().max_magnitude().max(1.0)
-}
-
-/// A radius must be a non-negative number.
-pub(crate) fn check_radius(radius: f64) -> Result<()> {
-    if radius >= 0.0 && radius.is_finite() {
-        Ok(())
-    } else {
-        Err(Error::param("radius", radius, "a finite number ≥ 0"))
-    }
-}
-
-/// How much larger than its [tolerance](World::tolerance) a world must be, across its
-/// narrower side, for the library to work on it.
-const MIN_SIZE_IN_TOLERANCES: f64 = 1e3;
-
-/// Refuses a world whose tolerance is not small next to its size: the tolerance is 10⁻⁹
-/// times the largest coordinate, so a world 10 units wide placed at 10¹⁶ has a tolerance
-/// of 10⁷ and "touching a wall" covers all of it (found by fuzzing: map-aware Chaikin then
-/// returned a path through a wall). [`Error::BadParameter`] `world size`.
-pub(crate) fn check_scale<W: World + ?Sized>(world: &W) -> Result<()> {
-    let b = world.bounds();
-    let size = (b.max - b.min).min_element();
-    let tolerance = world.tolerance();
-    if size >= MIN_SIZE_IN_TOLERANCES * tolerance {
-        Ok(())
-    } else {
-        Err(Error::param(
-            "world size",
-            size,
-            "at least 1000 times the world's tolerance (10⁻⁹ × its largest coordinate): \
-             the world is too far from the origin for its size",
-        ))
-    }
-}
-
-/// Refuses a path with a point outside the world's bounds (a path in other units, most
-/// often): [`Error::OutsideWorld`] names the first such point.
-pub(crate) fn check_in_bounds<W: World + ?Sized>(world: &W, path: &[DVec2]) -> Result<()> {
-    let b = world.bounds();
-    let tol = world.tolerance();
-    let grown = Bounds {
-        min: b.min - DVec2::splat(tol),
-        max: b.max + DVec2::splat(tol),
-    };
-    match path.iter().position(|&p| !grown.contains(p)) {
-        None => Ok(()),
-        Some(index) => Err(Error::OutsideWorld {
-            index,
-            x: path[index].x,
-            y: path[index].y,
-            min: b.min.to_array(),
-            max: b.max.to_array(),
-        }),
-    }
 }

@@ -2,8 +2,8 @@
 
 use glam::DVec2;
 
-use super::{check_radius, clearance_error, first_problem, path_is_clear, Bounds, World};
-use crate::error::{Error, Result};
+use super::{check_ends, clearance_error, first_problem, path_is_clear, Bounds, World};
+use crate::error::{num, Error, Result};
 use crate::geometry::{closest_on_segment, segment_distance};
 use crate::navmesh::mesh::boxes::BoxIndex;
 use crate::navmesh::mesh::NavMesh;
@@ -227,7 +227,7 @@ pub(crate) fn path_on_mesh<W: World + ?Sized>(
     radius: f64,
     out: &mut Vec<DVec2>,
 ) -> Result<()> {
-    check_radius(radius)?;
+    let radius = check_ends(world, start, goal, radius)?;
     out.clear();
     out.extend_from_slice(query.find_path(mesh, start, goal, radius)?);
     if radius == 0.0 {
@@ -269,8 +269,10 @@ pub(crate) fn path_on_mesh<W: World + ?Sized>(
     out.clear();
     let reason = match first {
         Some((i, at)) => format!(
-            "segment {i} comes closer than the radius {radius} to a wall near ({}, {})",
-            at.x, at.y
+            "segment {i} comes closer than the radius {} to a wall near ({}, {})",
+            num(radius),
+            num(at.x),
+            num(at.y)
         ),
         None => "the path is not clear".into(),
     };

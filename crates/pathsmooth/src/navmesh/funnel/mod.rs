@@ -87,8 +87,8 @@ use circle::{chain_funnel_round, CircleChains, Rounder};
 use point::chain_funnel;
 
 use crate::error::{Error, Result};
-use crate::geometry::check_magnitude;
-use crate::navmesh::portals::{check_orientation, Portal};
+use crate::geometry::{check_within, max_map_coordinate};
+use crate::navmesh::portals::{check_orientation, check_portal_range, Portal};
 
 /// Largest angle, in radians, between consecutive vertices of a rounded corner (π/8).
 pub const MAX_ARC_STEP: f64 = PI / 8.0;
@@ -113,9 +113,10 @@ pub fn funnel(portals: &[Portal], start: DVec2, goal: DVec2, radius: f64) -> Res
 /// first), for an agent of `radius` (0 for a point). See the [module docs](self).
 ///
 /// Errors: [`Error::NonFinite`] (index 0 is `start`, `1..=n` the portals, `n + 1` the goal),
-/// [`Error::BadParameter`] for a negative or non-finite radius or a coordinate beyond
-/// [`max_coordinate`](crate::geometry::max_coordinate) (name `"coordinate"`; within it
-/// differences and tangent lengths cannot overflow),
+/// [`Error::BadParameter`] for a negative or non-finite radius,
+/// [`Error::CoordinateOutOfRange`] for a coordinate beyond
+/// [`max_map_coordinate`](crate::geometry::max_map_coordinate) (as every map-aware input;
+/// within it differences and tangent lengths cannot overflow),
 /// [`Error::ChannelTooNarrow`] naming the portal where the radius does not fit.
 /// Consecutive duplicate points never appear in the output.
 ///
@@ -243,10 +244,18 @@ fn check_input(portals: &[Portal], start: DVec2, goal: DVec2, radius: f64) -> Re
     if !(radius.is_finite() && radius >= 0.0) {
         return Err(Error::param("radius", radius, "a finite number ≥ 0"));
     }
-    check_magnitude(&[start, goal])?;
-    portals
-        .iter()
-        .try_for_each(|p| check_magnitude(&[p.left, p.right]))?;
+    // The map-aware limit, numbered as above: start 0, portal k as k + 1, goal n + 1.
+    let limit = max_map_coordinate::<f64>();
+    check_within(&[start], limit)?;
+    check_portal_range(portals)?;
+    check_within(&[goal], limit).map_err(|e| match e {
+        Error::CoordinateOutOfRange { value, limit, .. } => Error::CoordinateOutOfRange {
+            index: Some(portals.len() + 1),
+            value,
+            limit,
+        },
+        e => e,
+    })?;
     check_orientation(portals, start)
 }
 

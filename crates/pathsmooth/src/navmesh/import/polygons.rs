@@ -26,7 +26,7 @@ use glam::DVec2;
 use spade::handles::{FixedDirectedEdgeHandle, FixedFaceHandle, InnerTag};
 use spade::{Point2, Triangulation};
 
-use crate::error::{Error, Result};
+use crate::error::{num, Error, Result};
 use crate::geometry::{cross, orientation};
 use crate::navmesh::mesh::{
     coordinate_ok, segments_touch, Cdt, NavMesh, PolyId, PolygonTable, MAX_COORDINATE, NO_POLYGON,
@@ -126,11 +126,12 @@ pub(crate) fn triangulate(
             return Err(Issue::vertex(
                 i,
                 format!(
-                    "vertex {i} ({:?}, {:?}) is out of range: each coordinate must be 0 or have \
-                     a magnitude in [{:e}, {MAX_COORDINATE:e}]",
-                    v.x,
-                    v.y,
-                    crate::navmesh::mesh::MIN_COORDINATE
+                    "vertex {i} ({}, {}) is out of range: each coordinate must be 0 or have \
+                     a magnitude in [{}, {}]",
+                    num(v.x),
+                    num(v.y),
+                    num(crate::navmesh::mesh::MIN_COORDINATE),
+                    num(MAX_COORDINATE)
                 ),
             ));
         }
@@ -182,7 +183,8 @@ pub(crate) fn triangulate(
                 i,
                 format!(
                     "vertices {j} and {i} are both at ({}, {}): merge them into one",
-                    p.x, p.y
+                    num(p.x),
+                    num(p.y)
                 ),
             ));
         }

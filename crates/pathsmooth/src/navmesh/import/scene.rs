@@ -10,7 +10,7 @@ use glam::DVec2;
 use serde::{Deserialize, Serialize};
 use spade::Point2;
 
-use crate::error::{Error, Result};
+use crate::error::{num, Error, Result};
 use crate::geometry::cross;
 use crate::navmesh::mesh::{
     coordinate_ok, segments_touch, NavMesh, MAX_COORDINATE, MIN_COORDINATE,
@@ -80,12 +80,8 @@ impl NavMesh {
     #[cfg(feature = "serde")]
     #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
     pub fn from_scene_json(text: &str, file: &str) -> Result<Self> {
-        let scene: Scene = serde_json::from_str(text).map_err(|e| Error::Parse {
-            file: file.to_string(),
-            line: e.line(),
-            column: e.column(),
-            message: e.to_string(),
-        })?;
+        let scene: Scene =
+            serde_json::from_str(text).map_err(|e| Error::parse(file, e.line(), e.column(), e))?;
         Self::from_scene(&scene)
     }
 
@@ -139,11 +135,13 @@ fn validate_scene(scene: &Scene) -> Result<Vec<Vec<DVec2>>> {
             .position(|p| !(coordinate_ok(p.x) && coordinate_ok(p.y)))
         {
             return Err(bad(format!(
-                "{} vertex {i} ({:?}, {:?}) is out of range: each coordinate must be 0 or have a \
-                 magnitude in [{MIN_COORDINATE:e}, {MAX_COORDINATE:e}]",
+                "{} vertex {i} ({}, {}) is out of range: each coordinate must be 0 or have a \
+                 magnitude in [{}, {}]",
                 name(r),
-                ring[i].x,
-                ring[i].y
+                num(ring[i].x),
+                num(ring[i].y),
+                num(MIN_COORDINATE),
+                num(MAX_COORDINATE)
             )));
         }
         if ring.len() > 1 && ring.first() == ring.last() {
@@ -169,8 +167,8 @@ fn validate_scene(scene: &Scene) -> Result<Vec<Vec<DVec2>>> {
             if let Some(&(r0, i0)) = seen.get(&key) {
                 return Err(bad(format!(
                     "duplicate vertex ({}, {}): {} vertex {i0} and {} vertex {i}",
-                    p.x,
-                    p.y,
+                    num(p.x),
+                    num(p.y),
                     name(r0),
                     name(r)
                 )));
