@@ -92,13 +92,13 @@ pub enum Error {
     /// let e = Error::CoordinateOutOfRange { index: Some(2), value: 1e300, limit: 3.2e60 };
     /// assert_eq!(
     ///     e.to_string(),
-    ///     "point 2 has coordinate 1e300, beyond ±3.2e60, the largest magnitude accepted \
-    ///      (lengths and squared distances would overflow)"
+    ///     "point 2 has coordinate 1e300, out of range: beyond ±3.2e60, the largest magnitude \
+    ///      accepted (past it lengths, squared distances or exact predicates overflow)"
     /// );
     /// ```
     #[error(
-        "{} has coordinate {}, beyond ±{}, the largest magnitude accepted (lengths and squared \
-         distances would overflow)",
+        "{} has coordinate {}, out of range: beyond ±{}, the largest magnitude accepted (past it \
+         lengths, squared distances or exact predicates overflow)",
         subject(.index), num(*.value), num(*.limit)
     )]
     CoordinateOutOfRange {

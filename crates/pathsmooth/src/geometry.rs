@@ -392,6 +392,26 @@ pub fn max_map_coordinate<S: Scalar>() -> f64 {
     max_coordinate::<S>().min(spade::MAX_ALLOWED_VALUE)
 }
 
+/// The library's tolerance for "touching" among coordinates up to `magnitude`: 10⁻⁹ of the
+/// larger of 1 and `magnitude` (a world's [tolerance](crate::World::tolerance) is this at
+/// its largest coordinate).
+pub(crate) fn tolerance_at(magnitude: f64) -> f64 {
+    1e-9 * magnitude.max(1.0)
+}
+
+/// The radius an agent of `radius` counts as where touching is decided to `tolerance`: 0
+/// when `0 ≤ radius < tolerance` (a point agent: see the
+/// [world contract](crate::world#tolerance)), else `radius` unchanged (a negative or NaN
+/// radius is left for the caller to refuse). The one rule behind every map-aware
+/// function's radius.
+pub(crate) fn radius_in_effect(radius: f64, tolerance: f64) -> f64 {
+    if (0.0..tolerance).contains(&radius) {
+        0.0
+    } else {
+        radius
+    }
+}
+
 /// Checks that every coordinate of `path` is finite and at most [`max_coordinate`] in
 /// magnitude: [`Error::NonFinite`] names the first non-finite point,
 /// [`Error::CoordinateOutOfRange`] the first one too large (whichever comes first).

@@ -77,9 +77,14 @@ impl Shortcutter {
     /// Writes the shortcut of `path` on `world` for an agent of radius `radius` into `out`
     /// (cleared first); the points are the input's own, in their own type.
     ///
-    /// Errors: [`Error::EmptyPath`](crate::Error::EmptyPath),
+    /// A radius below the world's tolerance is taken as 0.
+    ///
+    /// Errors: the input checks of [the world contract](crate::world#coordinates-and-input-checks):
+    /// [`Error::EmptyPath`](crate::Error::EmptyPath),
     /// [`Error::NonFinite`](crate::Error::NonFinite),
-    /// [`Error::BadParameter`](crate::Error::BadParameter) for a negative or NaN radius, and
+    /// [`Error::CoordinateOutOfRange`](crate::Error::CoordinateOutOfRange),
+    /// [`Error::BadParameter`](crate::Error::BadParameter) for a negative or NaN radius (or
+    /// a world too small for its tolerance), and
     /// [`Error::OutsideWorld`](crate::Error::OutsideWorld) for a point outside the world's
     /// bounds (a path in other units).
     pub fn shortcut_into<W: World + ?Sized, P: Point2>(

@@ -130,9 +130,15 @@ impl ValidationReport {
 /// [`validate`] into a reused report (no allocation once its lists have grown, for `DVec2`
 /// paths).
 ///
-/// Errors: [`Error::EmptyPath`](crate::Error::EmptyPath),
-/// [`Error::NonFinite`](crate::Error::NonFinite), and
-/// [`Error::BadParameter`](crate::Error::BadParameter) for a negative or NaN radius.
+/// A radius below the world's tolerance is taken as 0 (and reported as 0).
+///
+/// Errors: the input checks of [the world contract](crate::world#coordinates-and-input-checks) but the bounds (a point
+/// outside the world is reported as a blocked segment):
+/// [`Error::EmptyPath`](crate::Error::EmptyPath),
+/// [`Error::NonFinite`](crate::Error::NonFinite),
+/// [`Error::CoordinateOutOfRange`](crate::Error::CoordinateOutOfRange), and
+/// [`Error::BadParameter`](crate::Error::BadParameter) for a negative or NaN radius (or a
+/// world too small for its tolerance).
 ///
 /// ```
 /// use glam::DVec2;
@@ -187,9 +193,8 @@ pub fn validate_into<W: World + ?Sized, P: Point2>(
             report.first_problem_at.get_or_insert(at(i));
         }
     }
-    // One definition of length and turning for the library (`+ 0.0`: an empty sum
-    // is −0.0, and a one-point path should report 0).
-    report.length = length(path) + 0.0;
+    // One definition of length and turning for the library.
+    report.length = length(path);
     (report.max_turn, report.total_turn) = max_and_total_turn(path);
     Ok(())
 }
@@ -198,9 +203,15 @@ pub fn validate_into<W: World + ?Sized, P: Point2>(
 /// radius `radius` (≥ 0): every segment and bend clear (see [`World`]'s contract), with
 /// the smallest clearance, the length and the turning of the path.
 ///
-/// Errors: [`Error::EmptyPath`](crate::Error::EmptyPath),
-/// [`Error::NonFinite`](crate::Error::NonFinite), and
-/// [`Error::BadParameter`](crate::Error::BadParameter) for a negative or NaN radius.
+/// A radius below the world's tolerance is taken as 0 (and reported as 0).
+///
+/// Errors: the input checks of [the world contract](crate::world#coordinates-and-input-checks) but the bounds (a point
+/// outside the world is reported as a blocked segment):
+/// [`Error::EmptyPath`](crate::Error::EmptyPath),
+/// [`Error::NonFinite`](crate::Error::NonFinite),
+/// [`Error::CoordinateOutOfRange`](crate::Error::CoordinateOutOfRange), and
+/// [`Error::BadParameter`](crate::Error::BadParameter) for a negative or NaN radius (or a
+/// world too small for its tolerance).
 ///
 /// ```
 /// use glam::DVec2;

@@ -82,7 +82,8 @@ impl CorridorSmoother {
     /// Cost: one corridor map query, one exact clearance per disk and per segment, one
     /// solve, and the check of the result.
     ///
-    /// Errors: a bad radius, [`Error::BadParameter`] `map` for a map of another size, those
+    /// Errors: the input checks of [the world contract](crate::world#coordinates-and-input-checks) for the start (point 0), the goal
+    /// (point 1) and the radius, [`Error::BadParameter`] `map` for a map of another size, those
     /// of [`CorridorMap::corridor`] (start or goal outside, blocked or too close to a wall,
     /// unreachable; in cell units), a zero or non-finite facing direction, and bad solver or
     /// problem parameters.

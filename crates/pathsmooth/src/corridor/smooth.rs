@@ -286,8 +286,10 @@ impl CorridorSmoother {
     /// the corridor hugs it, so the result stays close to the route's length; where the
     /// world leaves room, the corners are rounded. Works on any [`World`], in its units.
     ///
-    /// Errors: a bad radius, parameters or facing direction, a route with fewer than 2 points
-    /// or a non-finite point, and [`Error::InvalidInputPath`] when the route is not valid.
+    /// Errors: the input checks of [the world contract](crate::world#coordinates-and-input-checks) (a bad radius, a non-finite
+    /// or out-of-range point, a route with fewer than 2 points, a point outside the world;
+    /// a radius below the world's tolerance is taken as 0), bad parameters or facing
+    /// directions, and [`Error::InvalidInputPath`] when the route is not valid.
     ///
     /// ```
     /// use glam::DVec2;

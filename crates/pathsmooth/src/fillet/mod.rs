@@ -288,8 +288,10 @@ impl Filleter {
     /// Fillets `path` (valid on `world` for the agent radius `radius`) with minimum
     /// turning radius `params.turn_radius`; see the [module docs](self).
     ///
-    /// Errors: [`Error::EmptyPath`], [`Error::NonFinite`], [`Error::BadParameter`]
-    /// (radius, parameters), [`Error::OutsideWorld`], [`Error::InvalidInputPath`] for an
+    /// Errors: the input checks of [the world contract](crate::world#coordinates-and-input-checks) ([`Error::EmptyPath`],
+    /// [`Error::NonFinite`], [`Error::CoordinateOutOfRange`], [`Error::BadParameter`] for
+    /// the radius, [`Error::OutsideWorld`]; a radius below the world's tolerance is taken
+    /// as 0), [`Error::BadParameter`] for the parameters, [`Error::InvalidInputPath`] for an
     /// input that is not valid itself, and in strict mode
     /// [`Error::CornerBelowTurnRadius`] for the first corner below ρ.
     pub fn fillet<W: World + ?Sized, P: Point2>(

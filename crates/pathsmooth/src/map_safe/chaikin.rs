@@ -429,9 +429,11 @@ impl MapSafe {
     /// [`chaikin`](Self::chaikin) into `out` (cleared first). Once the scratch buffers and
     /// `out` have grown, further calls allocate nothing.
     ///
-    /// Errors: [`Error::EmptyPath`], [`Error::NonFinite`], [`Error::BadParameter`] (radius,
-    /// ratio, or `closed`: open paths only), [`Error::OutputTooLarge`],
-    /// [`Error::OutsideWorld`] for a point outside the world's bounds,
+    /// Errors: the input checks of [the world contract](crate::world#coordinates-and-input-checks) ([`Error::EmptyPath`],
+    /// [`Error::NonFinite`], [`Error::CoordinateOutOfRange`], [`Error::BadParameter`] for
+    /// the radius, [`Error::OutsideWorld`] for a point outside the world's bounds; a radius
+    /// below the world's tolerance is taken as 0), [`Error::BadParameter`] (ratio, or
+    /// `closed`: open paths only), [`Error::OutputTooLarge`],
     /// [`Error::InvalidInputPath`] when `path` is not valid itself. On error `out` is
     /// left empty.
     pub fn chaikin_into<W: World + ?Sized, P: Point2>(

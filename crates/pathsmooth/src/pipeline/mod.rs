@@ -129,8 +129,14 @@ pub struct Pipeline<W> {
 impl<W: World> Pipeline<W> {
     /// A pipeline with no steps yet (add them with [`then`](Self::then)).
     ///
-    /// Errors: [`Error::BadParameter`] for a negative or non-finite radius,
-    /// [`Error::NoRoom`] when the world knows that no free space has room for it.
+    /// A radius below the world's [tolerance](World::tolerance) is taken as 0 (a point
+    /// agent; see [the world contract](crate::world#tolerance)); [`radius`](Self::radius)
+    /// gives the radius in effect.
+    ///
+    /// Errors: [`Error::CoordinateOutOfRange`] for a world beyond
+    /// [`max_map_coordinate`](crate::geometry::max_map_coordinate), [`Error::BadParameter`]
+    /// for a world too small for its tolerance (`world size`) or a negative or non-finite
+    /// radius, [`Error::NoRoom`] when the world knows that no free space has room for it.
     ///
     /// ```
     /// use pathsmooth::{Error, GridMap, GridWorld, Pipeline};
@@ -201,7 +207,16 @@ impl<W: World> Pipeline<W> {
         &self.steps
     }
 
-    /// The agent radius, world units.
+    /// The agent radius in effect, world units: the radius given, or 0 when it was below
+    /// the world's tolerance.
+    ///
+    /// ```
+    /// use pathsmooth::{GridMap, GridWorld, Pipeline};
+    /// let world = GridWorld::new(GridMap::from_rows(&["...."])?)?;
+    /// assert_eq!(Pipeline::new(&world, 1e-300)?.radius(), 0.0);
+    /// assert_eq!(Pipeline::new(&world, 0.25)?.radius(), 0.25);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
     pub fn radius(&self) -> f64 {
         self.radius
     }
@@ -252,7 +267,9 @@ impl<W: World> Pipeline<W> {
 
     /// Smooths `path` (world units) into a path valid on the world; see the type's docs.
     ///
-    /// Errors: [`Error::EmptyPath`], [`Error::NonFinite`], [`Error::OutsideWorld`],
+    /// Errors: the input checks' ([`Error::EmptyPath`], [`Error::NonFinite`],
+    /// [`Error::CoordinateOutOfRange`], [`Error::OutsideWorld`]; see
+    /// [the world contract](crate::world#coordinates-and-input-checks)),
     /// [`Error::InvalidInputPath`] (an invalid input on a world that cannot re-plan), the
     /// re-planning's errors ([`Error::TooClose`], [`Error::Unreachable`]…), a step's own
     /// errors (bad parameters, [`Error::Unsupported`] for a step the world cannot run),
@@ -295,9 +312,11 @@ impl<W: World> Pipeline<W> {
         result
     }
 
-    /// Plans from `start` to `goal` on the world for the radius, then runs the steps.
+    /// Plans from `start` to `goal` on the world for the radius, then runs the steps. A
+    /// start equal to the goal gives the one-point path `[start]` (every step keeps it).
     ///
-    /// Errors: those of [`World::find_path_into`] (outside, blocked, [`Error::TooClose`],
+    /// Errors: [`Error::NonFinite`] and [`Error::CoordinateOutOfRange`] for the start
+    /// (point 0) or the goal (point 1), those of [`World::find_path_into`] (outside, blocked, [`Error::TooClose`],
     /// [`Error::Unreachable`], [`Error::Unsupported`] for a world without a path finder) and of
     /// [`smooth`](Self::smooth).
     ///

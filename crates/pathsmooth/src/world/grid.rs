@@ -92,7 +92,7 @@ impl GridWorld {
         let limit = max_map_coordinate::<f64>();
         if let Some(value) = [origin.x, origin.y, far.x, far.y]
             .into_iter()
-            .find(|c| !(c.abs() <= limit))
+            .find(|c| c.abs() > limit)
         {
             return Err(Error::CoordinateOutOfRange {
                 index: None,
@@ -193,7 +193,9 @@ impl GridWorld {
     /// the centres keeps clearance ≥ `radius` ([`astar_clear`]). The path returned runs
     /// `start`, the cell centres, `goal` (consecutive duplicates dropped), in world units.
     ///
-    /// Errors: [`Error::OutsideWorld`]-style [`Error::OutsideMap`] for points outside the
+    /// Errors: the input checks of [the world contract](crate::world#coordinates-and-input-checks) for the start (point 0), the
+    /// goal (point 1) and the radius (a radius below the world's tolerance is taken as 0),
+    /// [`Error::OutsideWorld`]-style [`Error::OutsideMap`] for points outside the
     /// map, [`Error::Blocked`] inside a wall, [`Error::TooClose`] when the start, the goal
     /// or their cells' centres are closer than `radius` to a wall, [`Error::Unreachable`].
     pub fn find_cell_path(&self, start: DVec2, goal: DVec2, radius: f64) -> Result<GridPath> {

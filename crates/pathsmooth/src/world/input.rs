@@ -19,7 +19,7 @@ use glam::DVec2;
 
 use super::{Bounds, World};
 use crate::error::{Error, Result};
-use crate::geometry::{check_within, max_map_coordinate, Point2, Scalar};
+use crate::geometry::{check_within, max_map_coordinate, radius_in_effect, Point2, Scalar};
 
 /// Checks `world`, `path` (at least `needed` points, for `method`) and `radius` (steps 1–3
 /// of the [module docs](self)), copies the path into `out` in `f64`, and checks that every
@@ -80,12 +80,10 @@ pub(crate) fn check_ends<W: World + ?Sized>(
 pub(crate) fn check_world<W: World + ?Sized, S: Scalar>(world: &W) -> Result<()> {
     let b = world.bounds();
     let limit = max_map_coordinate::<S>();
-    let far = b.max_magnitude();
-    if !(far <= limit) {
-        let value = [b.min.x, b.min.y, b.max.x, b.max.y]
-            .into_iter()
-            .find(|c| !(c.abs() <= limit))
-            .unwrap_or(far);
+    // NaN bounds (a caller's world) are beyond any limit too.
+    let beyond = |c: f64| c.is_nan() || c.abs() > limit;
+    let corners = [b.min.x, b.min.y, b.max.x, b.max.y];
+    if let Some(value) = corners.into_iter().find(|&c| beyond(c)) {
         return Err(Error::CoordinateOutOfRange {
             index: None,
             value,
@@ -105,15 +103,11 @@ pub(crate) fn check_world<W: World + ?Sized, S: Scalar>(world: &W) -> Result<()>
 /// Errors: [`Error::BadParameter`] `radius` for a negative, NaN or infinite radius.
 pub(crate) fn agent_radius<W: World + ?Sized>(world: &W, radius: f64) -> Result<f64> {
     check_radius(radius)?;
-    Ok(if radius < world.tolerance() {
-        0.0
-    } else {
-        radius
-    })
+    Ok(radius_in_effect(radius, world.tolerance()))
 }
 
 /// A radius must be a non-negative number.
-pub(crate) fn check_radius(radius: f64) -> Result<()> {
+fn check_radius(radius: f64) -> Result<()> {
     if radius >= 0.0 && radius.is_finite() {
         Ok(())
     } else {

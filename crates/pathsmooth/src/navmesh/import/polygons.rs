@@ -29,8 +29,8 @@ use spade::{Point2, Triangulation};
 use crate::error::{num, Error, Result};
 use crate::geometry::{cross, orientation};
 use crate::navmesh::mesh::{
-    coordinate_ok, segments_touch, Cdt, NavMesh, PolyId, PolygonTable, MAX_COORDINATE, NO_POLYGON,
-    NO_TRI,
+    check_vertex_range, coordinate_ok, segments_touch, Cdt, NavMesh, PolyId, PolygonTable,
+    MAX_COORDINATE, NO_POLYGON, NO_TRI,
 };
 
 /// What is wrong with a set of polygons: the message, and the polygon and vertex (input
@@ -507,6 +507,7 @@ impl NavMesh {
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn from_polygons(vertices: &[DVec2], polygons: &[Vec<u32>]) -> Result<Self> {
+        check_vertex_range(vertices.iter().copied())?;
         let built = triangulate(vertices, polygons).map_err(|issue| Error::InvalidPolygon {
             message: issue.message,
         })?;
@@ -524,9 +525,12 @@ impl NavMesh {
     /// (a vertex in the middle of an edge, which a polygon needs to share half an edge).
     /// Vertices no polygon uses are ignored; they still must be finite and in range.
     ///
-    /// Errors ([`Error::InvalidPolygon`], naming the polygon or vertex by index): no
+    /// Errors: [`Error::CoordinateOutOfRange`] for a vertex beyond [`MAX_COORDINATE`]
+    /// (naming its index; the library's one error for coordinates too large, see
+    /// [`max_map_coordinate`](crate::geometry::max_map_coordinate)), and
+    /// [`Error::InvalidPolygon`], naming the polygon or vertex by index: no
     /// polygons; fewer than 3 vertices, an index out of range or repeated; NaN, infinite
-    /// or out-of-range coordinates ([`MAX_COORDINATE`]); two used vertices at the same
+    /// or too small coordinates ([`MIN_COORDINATE`](crate::navmesh::mesh::MIN_COORDINATE)); two used vertices at the same
     /// position; zero area; non-convex, folded or self-crossing polygons; overlapping
     /// polygons; T-junctions (a vertex inside another polygon's edge: add the vertex to that
     /// polygon too); `ids` of the wrong length or with a repeated id.
@@ -567,6 +571,7 @@ impl NavMesh {
                 return Err(bad(format!("polygons {q} and {p} both have the id {id}")));
             }
         }
+        check_vertex_range(vertices.iter().copied())?;
         let built = triangulate(vertices, polygons).map_err(|issue| bad(issue.message))?;
         Ok(Self::from_triangulated(built, ids.to_vec()))
     }

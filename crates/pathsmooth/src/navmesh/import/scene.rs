@@ -13,7 +13,7 @@ use spade::Point2;
 use crate::error::{num, Error, Result};
 use crate::geometry::cross;
 use crate::navmesh::mesh::{
-    coordinate_ok, segments_touch, NavMesh, MAX_COORDINATE, MIN_COORDINATE,
+    check_vertex_range, coordinate_ok, segments_touch, NavMesh, MAX_COORDINATE, MIN_COORDINATE,
 };
 
 /// A polygonal scene: a boundary ring and hole rings, built in code or (with the `serde`
@@ -46,6 +46,11 @@ pub struct Scene {
 impl NavMesh {
     /// Builds a navmesh from a [`Scene`], validating its rings first.
     ///
+    /// Errors: [`Error::CoordinateOutOfRange`] for a vertex beyond
+    /// [`MAX_COORDINATE`] (the library's one error for coordinates too large; the index
+    /// counts the boundary's vertices, then each hole's in order), and
+    /// [`Error::InvalidPolygon`] for a bad ring (named, with the vertex).
+    ///
     /// ```
     /// use pathsmooth::navmesh::{NavMesh, Scene};
     /// let scene = Scene { boundary: vec![[0.0, 0.0], [4.0, 0.0], [4.0, 3.0], [0.0, 3.0]], holes: vec![] };
@@ -54,6 +59,10 @@ impl NavMesh {
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn from_scene(scene: &Scene) -> Result<Self> {
+        let all = std::iter::once(&scene.boundary)
+            .chain(&scene.holes)
+            .flatten();
+        check_vertex_range(all.map(|&[x, y]| DVec2::new(x, y)))?;
         let rings = validate_scene(scene)?;
         let mut vertices = Vec::new();
         let mut edges = Vec::new();
