@@ -85,7 +85,8 @@ pub enum Error {
     /// wall-blind smoothers and the speed profile, and
     /// [`max_map_coordinate`](crate::geometry::max_map_coordinate) (≈ 3.2·10⁶⁰ in `f64`)
     /// for worlds and everything map-aware; every function refuses such a point (or world)
-    /// up front with this one error.
+    /// up front with this one error (the navmesh file readers name the line instead, as
+    /// [`Error::Parse`]).
     ///
     /// ```
     /// use pathsmooth::Error;
