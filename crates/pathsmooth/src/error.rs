@@ -3,8 +3,61 @@
 //! Every function that takes user data returns [`Result`]; nothing panics on user input.
 //! Each kind of bad input has its own variant so callers can match on it and the message
 //! can say exactly what was wrong and where.
+//!
+//! Messages stay short whatever the input: numbers are printed by [`num`] (shortest
+//! round-trip digits, scientific beyond ordinary magnitudes, never `-0`), and text quoted
+//! from a file by [`excerpt`] (at most [`EXCERPT_CHARS`] characters).
+
+use std::fmt::{self, Display};
 
 use thiserror::Error;
+
+/// How a number appears in an error message: the shortest digits that read back to the
+/// same `f64` (`{}`) for magnitudes in [10⁻⁵, 10¹⁶), scientific (`{:e}`, also shortest)
+/// beyond them, so `1e308` is not 309 digits and `1e-300` not 300 zeros; zero as `0`
+/// (never `-0`); NaN and infinities as `NaN`, `inf`, `-inf`.
+pub(crate) fn num(x: f64) -> impl Display {
+    struct Num(f64);
+    impl Display for Num {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            let x = self.0;
+            if x == 0.0 {
+                f.write_str("0")
+            } else if !x.is_finite() || (1e-5..1e16).contains(&x.abs()) {
+                write!(f, "{x}")
+            } else {
+                write!(f, "{x:e}")
+            }
+        }
+    }
+    Num(x)
+}
+
+/// The most characters of the input an error message quotes.
+pub(crate) const EXCERPT_CHARS: usize = 80;
+
+/// At most [`EXCERPT_CHARS`] characters of `text`, ending in `…` when cut: how an error
+/// quotes the input it refuses (an 8 MiB line of junk gives a short message).
+pub(crate) fn excerpt(text: &str) -> impl Display + '_ {
+    struct Excerpt<'a>(&'a str);
+    impl Display for Excerpt<'_> {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            match self.0.char_indices().nth(EXCERPT_CHARS) {
+                None => f.write_str(self.0),
+                Some((cut, _)) => write!(f, "{}…", &self.0[..cut]),
+            }
+        }
+    }
+    Excerpt(text)
+}
+
+/// The subject of [`Error::CoordinateOutOfRange`]: point `index`, or the world itself.
+fn subject(index: &Option<usize>) -> String {
+    match index {
+        Some(i) => format!("point {i}"),
+        None => "the world".into(),
+    }
+}
 
 /// `Result` with the library's [`Error`](enum@Error).
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -26,6 +79,38 @@ pub enum Error {
         /// Index of the offending point in the input.
         index: usize,
     },
+    /// A coordinate beyond the largest magnitude accepted: beyond it lengths, squared
+    /// distances or a navmesh's exact predicates would overflow. The limit is
+    /// [`max_coordinate`](crate::geometry::max_coordinate) of the scalar type for the
+    /// wall-blind smoothers and the speed profile, and
+    /// [`max_map_coordinate`](crate::geometry::max_map_coordinate) (≈ 3.2·10⁶⁰ in `f64`)
+    /// for worlds and everything map-aware; every function refuses such a point (or world)
+    /// up front with this one error (the navmesh file readers name the line instead, as
+    /// [`Error::Parse`]).
+    ///
+    /// ```
+    /// use pathsmooth::Error;
+    /// let e = Error::CoordinateOutOfRange { index: Some(2), value: 1e300, limit: 3.2e60 };
+    /// assert_eq!(
+    ///     e.to_string(),
+    ///     "point 2 has coordinate 1e300, out of range: beyond ±3.2e60, the largest magnitude \
+    ///      accepted (past it lengths, squared distances or exact predicates overflow)"
+    /// );
+    /// ```
+    #[error(
+        "{} has coordinate {}, out of range: beyond ±{}, the largest magnitude accepted (past it \
+         lengths, squared distances or exact predicates overflow)",
+        subject(.index), num(*.value), num(*.limit)
+    )]
+    CoordinateOutOfRange {
+        /// The first point (in the input) with such a coordinate, or `None` for a world
+        /// whose extent reaches beyond the limit (a grid's far corner).
+        index: Option<usize>,
+        /// The coordinate.
+        value: f64,
+        /// The limit it exceeds.
+        limit: f64,
+    },
     /// The path has no points.
     #[error("the path is empty")]
     EmptyPath,
@@ -40,7 +125,7 @@ pub enum Error {
         got: usize,
     },
     /// A parameter is outside its allowed range (or NaN).
-    #[error("parameter `{name}` = {value} is out of range: {expected}")]
+    #[error("parameter `{name}` = {} is out of range: {expected}", num(*.value))]
     BadParameter {
         /// The parameter's name as the API spells it.
         name: &'static str,
@@ -61,8 +146,10 @@ pub enum Error {
     /// assert!(e.contains("180 rad/s") && e.contains("did you mean 180°/s = 3.1416 rad/s?"), "{e}");
     /// ```
     #[error(
-        "parameter `{name}` = {value} {unit} is out of range: {expected}; angles are in \
-         radians (did you mean {value}{} = {:.4} {unit}?)",
+        "parameter `{name}` = {} {unit} is out of range: {expected}; angles are in \
+         radians (did you mean {}{} = {:.4} {unit}?)",
+        num(*.value),
+        num(*.value),
         unit.replacen("rad", "°", 1),
         value.to_radians()
     )]
@@ -133,7 +220,7 @@ pub enum Error {
 
     // ---- maps and planning ------------------------------------------------------------
     /// A point or cell lies outside the map.
-    #[error("{what} ({x}, {y}) is outside the {width}×{height} map")]
+    #[error("{what} ({}, {}) is outside the {width}×{height} map", num(*.x), num(*.y))]
     OutsideMap {
         /// `"start"`, `"goal"`, …
         what: &'static str,
@@ -147,7 +234,7 @@ pub enum Error {
         height: usize,
     },
     /// A start or goal lies on a blocked cell (or too close to one for the agent radius).
-    #[error("{what} ({x}, {y}) is inside a wall")]
+    #[error("{what} ({}, {}) is inside a wall", num(*.x), num(*.y))]
     Blocked {
         /// `"start"`, `"goal"`, …
         what: &'static str,
@@ -157,7 +244,10 @@ pub enum Error {
         y: f64,
     },
     /// No path joins start and goal.
-    #[error("the goal ({gx}, {gy}) cannot be reached from the start ({sx}, {sy})")]
+    #[error(
+        "the goal ({}, {}) cannot be reached from the start ({}, {})",
+        num(*.gx), num(*.gy), num(*.sx), num(*.sy)
+    )]
     Unreachable {
         /// Start x.
         sx: f64,
@@ -198,7 +288,10 @@ pub enum Error {
     },
 
     /// A start or goal (or its cell's centre) is closer to a wall than the agent radius.
-    #[error("{what} ({x}, {y}) has clearance {clearance}, less than the agent radius {radius}")]
+    #[error(
+        "{what} ({}, {}) has clearance {}, less than the agent radius {}",
+        num(*.x), num(*.y), num(*.clearance), num(*.radius)
+    )]
     TooClose {
         /// `"start"`, `"goal"`, …
         what: &'static str,
@@ -214,8 +307,8 @@ pub enum Error {
     /// A point of a path lies outside the world's bounds: most often a path in other units
     /// (cells instead of metres) or another world's path.
     #[error(
-        "point {index} ({x}, {y}) is outside the world [{}, {}]×[{}, {}]; is the path in the world's units?",
-        min[0], max[0], min[1], max[1]
+        "point {index} ({}, {}) is outside the world [{}, {}]×[{}, {}]; is the path in the world's units?",
+        num(*.x), num(*.y), num(min[0]), num(max[0]), num(min[1]), num(max[1])
     )]
     OutsideWorld {
         /// Index of the first such point.
@@ -233,7 +326,10 @@ pub enum Error {
     #[error("the world has no free space")]
     NoFreeSpace,
     /// The agent radius is larger than any free space of the world.
-    #[error("no room for an agent of radius {radius}: the largest clearance in the world is {max_clearance}")]
+    #[error(
+        "no room for an agent of radius {}: the largest clearance in the world is {}",
+        num(*.radius), num(*.max_clearance)
+    )]
     NoRoom {
         /// The agent radius asked for.
         radius: f64,
@@ -265,7 +361,7 @@ pub enum Error {
         message: String,
     },
     /// A point is not inside any navmesh triangle.
-    #[error("{what} ({x}, {y}) is outside the navmesh")]
+    #[error("{what} ({}, {}) is outside the navmesh", num(*.x), num(*.y))]
     OutsideMesh {
         /// `"start"`, `"goal"`, …
         what: &'static str,
@@ -276,7 +372,8 @@ pub enum Error {
     },
     /// A navmesh channel is too narrow for the agent radius somewhere.
     #[error(
-        "portal {index} at ({x}, {y}) is {width} wide, too narrow for an agent of radius {radius}"
+        "portal {index} at ({}, {}) is {} wide, too narrow for an agent of radius {}",
+        num(*.x), num(*.y), num(*.width), num(*.radius)
     )]
     ChannelTooNarrow {
         /// Index of the portal.
@@ -317,7 +414,7 @@ pub enum Error {
         b: usize,
     },
     /// A disk radius is negative or not finite.
-    #[error("disk {index} has radius {radius}, which is not a non-negative number")]
+    #[error("disk {index} has radius {}, which is not a non-negative number", num(*.radius))]
     BadRadius {
         /// Index of the disk.
         index: usize,
@@ -333,7 +430,10 @@ pub enum Error {
 
     // ---- fillets ----------------------------------------------------------------------
     /// Strict fillet smoothing: a corner cannot take the minimum turning radius.
-    #[error("corner {index} at ({x}, {y}) takes radius {radius} < the turning radius {turn_radius}: {reason}")]
+    #[error(
+        "corner {index} at ({}, {}) takes radius {} < the turning radius {}: {reason}",
+        num(*.x), num(*.y), num(*.radius), num(*.turn_radius)
+    )]
     CornerBelowTurnRadius {
         /// Index of the corner in the input path.
         index: usize,
@@ -351,6 +451,28 @@ pub enum Error {
 }
 
 impl Error {
+    /// [`Error::Parse`] with a message of bounded size: one longer than three excerpts
+    /// keeps its first and last [`EXCERPT_CHARS`] characters around an ellipsis (a
+    /// message that quotes a whole line of junk, or serde's quoting a whole string, still
+    /// says what was expected and where).
+    pub(crate) fn parse(file: &str, line: usize, column: usize, message: impl Display) -> Self {
+        let message = message.to_string();
+        let chars = message.chars().count();
+        let message = if chars <= 3 * EXCERPT_CHARS {
+            message
+        } else {
+            let head: String = message.chars().take(EXCERPT_CHARS).collect();
+            let tail: String = message.chars().skip(chars - EXCERPT_CHARS).collect();
+            format!("{head} … {tail}")
+        };
+        Error::Parse {
+            file: file.to_string(),
+            line,
+            column,
+            message,
+        }
+    }
+
     /// Shorthand for [`Error::BadParameter`].
     pub(crate) fn param(name: &'static str, value: f64, expected: &'static str) -> Self {
         Error::BadParameter {
@@ -396,5 +518,78 @@ impl Error {
         } else {
             Err(Error::param(name, value, expected))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_short_and_read_back() {
+        let shown = |x: f64| num(x).to_string();
+        assert_eq!(shown(1e308), "1e308");
+        assert_eq!(shown(-1e-300), "-1e-300");
+        assert_eq!(shown(f64::MAX), "1.7976931348623157e308");
+        assert_eq!(shown(-0.0), "0");
+        assert_eq!(shown(0.1 + 0.2), "0.30000000000000004");
+        assert_eq!(shown(12345.5), "12345.5");
+        assert_eq!(shown(1e16), "1e16");
+        assert_eq!(shown(123e-7), "0.0000123");
+        assert_eq!(shown(123e-8), "1.23e-6");
+        assert_eq!(shown(f64::NEG_INFINITY), "-inf");
+        assert_eq!(shown(f64::NAN), "NaN");
+        for x in [1e308, 3.2e-200, 0.1, 7.0, 1e15 + 0.5, 4.9e-324] {
+            assert_eq!(shown(x).parse::<f64>(), Ok(x));
+        }
+    }
+
+    #[test]
+    fn excerpts_and_parse_messages_are_bounded() {
+        let junk = "é".repeat(1 << 20);
+        let e = excerpt(&junk).to_string();
+        assert_eq!(e.chars().count(), EXCERPT_CHARS + 1);
+        assert!(e.ends_with("é…"));
+        assert_eq!(excerpt("short").to_string(), "short");
+        let long = format!("invalid type: string \"{junk}\", expected f64 at line 1 column 9");
+        let Error::Parse { message, .. } = Error::parse("f", 1, 9, &long) else {
+            unreachable!()
+        };
+        assert!(
+            message.chars().count() <= 2 * EXCERPT_CHARS + 3,
+            "{message}"
+        );
+        assert!(
+            message.starts_with("invalid type: string \"éé"),
+            "{message}"
+        );
+        assert!(
+            message.ends_with("expected f64 at line 1 column 9"),
+            "{message}"
+        );
+        let Error::Parse { message, .. } = Error::parse("f", 1, 9, "expected `map`") else {
+            unreachable!()
+        };
+        assert_eq!(message, "expected `map`");
+    }
+
+    #[test]
+    fn messages_print_numbers_in_short_form() {
+        let e = Error::param("radius", 1e308, "a finite number ≥ 0");
+        assert_eq!(
+            e.to_string(),
+            "parameter `radius` = 1e308 is out of range: a finite number ≥ 0"
+        );
+        let e = Error::TooClose {
+            what: "goal",
+            x: -0.0,
+            y: 1e-300,
+            clearance: 0.0,
+            radius: 0.25,
+        };
+        assert_eq!(
+            e.to_string(),
+            "goal (0, 1e-300) has clearance 0, less than the agent radius 0.25"
+        );
     }
 }

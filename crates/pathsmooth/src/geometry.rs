@@ -372,31 +372,77 @@ pub fn max_coordinate<S: Scalar>() -> f64 {
     S::max_value().to_f64().sqrt() / 8.0
 }
 
+/// The largest coordinate magnitude of worlds and map-aware work for scalar `S` (the
+/// caller's point type): the smaller of [`max_coordinate`] and 2²⁰¹ ≈ 3.2·10⁶⁰, the range
+/// of a navmesh vertex ([`MAX_COORDINATE`](crate::navmesh::mesh::MAX_COORDINATE), where
+/// the triangulation's exact predicates hold), so every world can build its navmesh and
+/// every length, squared distance and sum of lengths stays finite: 2.3·10¹⁸ for `f32`,
+/// 3.2·10⁶⁰ for `f64`.
+///
+/// Worlds beyond it are refused when built (a [`GridWorld`](crate::GridWorld) whose far
+/// corner reaches past it) or by the first map-aware call, and so are paths, starts,
+/// goals and portals with such a coordinate: [`Error::CoordinateOutOfRange`].
+///
+/// ```
+/// use pathsmooth::geometry::max_map_coordinate;
+/// assert_eq!(max_map_coordinate::<f64>(), 2f64.powi(201));
+/// assert!(max_map_coordinate::<f32>() > 2.3e18 && max_map_coordinate::<f32>() < 2.4e18);
+/// ```
+pub fn max_map_coordinate<S: Scalar>() -> f64 {
+    max_coordinate::<S>().min(spade::MAX_ALLOWED_VALUE)
+}
+
+/// The library's tolerance for "touching" among coordinates up to `magnitude`: 10⁻⁹ of the
+/// larger of 1 and `magnitude` (a world's [tolerance](crate::World::tolerance) is this at
+/// its largest coordinate).
+pub(crate) fn tolerance_at(magnitude: f64) -> f64 {
+    1e-9 * magnitude.max(1.0)
+}
+
+/// The radius an agent of `radius` counts as where touching is decided to `tolerance`: 0
+/// when `0 ≤ radius < tolerance` (a point agent: see the
+/// [world contract](crate::world#tolerance)), else `radius` unchanged (a negative or NaN
+/// radius is left for the caller to refuse). The one rule behind every map-aware
+/// function's radius.
+pub(crate) fn radius_in_effect(radius: f64, tolerance: f64) -> f64 {
+    if (0.0..tolerance).contains(&radius) {
+        0.0
+    } else {
+        radius
+    }
+}
+
 /// Checks that every coordinate of `path` is finite and at most [`max_coordinate`] in
 /// magnitude: [`Error::NonFinite`] names the first non-finite point,
-/// [`Error::BadParameter`] (name `"coordinate"`) reports the first one too large.
+/// [`Error::CoordinateOutOfRange`] the first one too large (whichever comes first).
 ///
 /// ```
 /// use glam::Vec2;
 /// use pathsmooth::geometry::check_magnitude;
+/// use pathsmooth::Error;
 /// assert!(check_magnitude(&[Vec2::new(1e6, -1e6)]).is_ok());
-/// assert!(check_magnitude(&[Vec2::new(1e30, 0.0)]).is_err());
+/// assert!(matches!(
+///     check_magnitude(&[Vec2::ZERO, Vec2::new(1e30, 0.0)]),
+///     Err(Error::CoordinateOutOfRange { index: Some(1), .. })
+/// ));
 /// ```
 pub fn check_magnitude<P: Point>(path: &[P]) -> Result<()> {
-    let limit = max_coordinate::<P::Scalar>();
+    check_within(path, max_coordinate::<P::Scalar>())
+}
+
+/// Checks that every coordinate of `path` is finite and at most `limit` in magnitude
+/// ([`Error::NonFinite`] or [`Error::CoordinateOutOfRange`], for the first bad point).
+pub(crate) fn check_within<P: Point>(path: &[P], limit: f64) -> Result<()> {
     for (index, p) in path.iter().enumerate() {
         if !p.is_finite() {
             return Err(Error::NonFinite { index });
         }
-        for i in 0..P::DIM {
-            let c = p.coord(i);
-            if c.abs() > limit {
-                return Err(Error::param(
-                    "coordinate",
-                    c,
-                    "|x| <= sqrt(MAX)/8 of the scalar type (2.3e18 for f32, 1.7e153 for f64)",
-                ));
-            }
+        if let Some(value) = (0..P::DIM).map(|i| p.coord(i)).find(|c| c.abs() > limit) {
+            return Err(Error::CoordinateOutOfRange {
+                index: Some(index),
+                value,
+                limit,
+            });
         }
     }
     Ok(())

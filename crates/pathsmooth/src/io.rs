@@ -31,7 +31,7 @@ use std::io::Write;
 use glam::{DVec2, DVec3};
 use serde::Deserialize;
 
-use crate::error::{Error, Result};
+use crate::error::{excerpt, Error, Result};
 use crate::geometry::Point;
 
 /// A path file's format.
@@ -117,12 +117,7 @@ struct PointsObject {
 }
 
 fn parse_json_rows(text: &str, file: &str) -> Result<Vec<(usize, Vec<f64>)>> {
-    let to_err = |e: serde_json::Error| Error::Parse {
-        file: file.to_string(),
-        line: e.line(),
-        column: e.column(),
-        message: e.to_string(),
-    };
+    let to_err = |e: serde_json::Error| Error::parse(file, e.line(), e.column(), e);
     let rows: Vec<Vec<f64>> = if text.trim_start().starts_with('[') {
         serde_json::from_str(text).map_err(to_err)?
     } else {
@@ -166,12 +161,12 @@ fn parse_csv_rows(text: &str, file: &str) -> Result<Vec<(usize, Vec<f64>)>> {
             // A first line of names is a header; a malformed first row is not.
             Some(_) if first_line && is_header(raw) => {}
             Some((column, field)) => {
-                return Err(Error::Parse {
-                    file: file.to_string(),
-                    line: line_no,
+                return Err(Error::parse(
+                    file,
+                    line_no,
                     column,
-                    message: format!("expected a number, found `{field}`"),
-                })
+                    format_args!("expected a number, found `{}`", excerpt(field)),
+                ))
             }
         }
     }
@@ -196,12 +191,12 @@ fn rows_to_points(rows: &[(usize, Vec<f64>)], file: &str) -> Result<PathData> {
     let dim = rows.first().map_or(2, |(_, r)| r.len());
     for (index, (line, r)) in rows.iter().enumerate() {
         if r.len() != 2 && r.len() != 3 {
-            return Err(Error::Parse {
-                file: file.to_string(),
-                line: *line,
-                column: 0,
-                message: format!("point {index} has {} coordinates; expected 2 or 3", r.len()),
-            });
+            return Err(Error::parse(
+                file,
+                *line,
+                0,
+                format_args!("point {index} has {} coordinates; expected 2 or 3", r.len()),
+            ));
         }
         if r.len() != dim {
             return Err(Error::MixedDimensions {

@@ -39,14 +39,20 @@ use serde::Serialize;
 use crate::error::Result;
 use crate::geometry::{check_magnitude, turn_angle, Point};
 
-/// Length of a polyline (0 for fewer than two points), accumulated in `f64`.
+/// Length of a polyline (+0 for fewer than two points), accumulated in `f64`.
 ///
 /// ```
 /// use glam::Vec3;
 /// assert_eq!(pathsmooth::metrics::length(&[Vec3::ZERO, Vec3::Z, Vec3::Z]), 1.0);
+/// // A single point (a plan from a point to itself) has length +0, never −0.
+/// assert!(pathsmooth::metrics::length(&[Vec3::ONE]).is_sign_positive());
 /// ```
 pub fn length<P: Point>(path: &[P]) -> f64 {
-    path.windows(2).map(|w| segment_length(w[0], w[1])).sum()
+    // `+ 0.0`: a float sum starts at −0.0, so an empty one is −0.0 and prints as `-0`.
+    path.windows(2)
+        .map(|w| segment_length(w[0], w[1]))
+        .sum::<f64>()
+        + 0.0
 }
 
 /// Length of the segment `a`–`b`, computed in `f64` whatever the point type (the one
@@ -217,8 +223,9 @@ pub struct PathMetrics {
 impl PathMetrics {
     /// Measures `path`. An empty path measures all zeros; a NaN or infinite coordinate is
     /// [`Error::NonFinite`](crate::Error::NonFinite), one beyond
-    /// [`max_coordinate`](crate::geometry::max_coordinate) a
-    /// [`Error::BadParameter`](crate::Error::BadParameter). Every field is finite.
+    /// [`max_coordinate`](crate::geometry::max_coordinate)
+    /// [`Error::CoordinateOutOfRange`](crate::Error::CoordinateOutOfRange). Every field is
+    /// finite.
     ///
     /// ```
     /// use glam::Vec3;

@@ -44,7 +44,7 @@ use crate::cancel::{Cancel, Checkpoint};
 use crate::error::{Error, Result};
 use crate::geometry::{check_path, Point2};
 use crate::grid::los::segment_enters_open_box;
-use crate::world::{check_in_bounds, check_radius, Bounds, World};
+use crate::world::{check_input, Bounds, World};
 
 /// Reusable line-of-sight shortcutting: owns its scratch buffers and takes the world per
 /// call, so one shortcutter serves any number of worlds and repeated use allocates nothing
@@ -88,9 +88,14 @@ impl Shortcutter {
     /// Writes the shortcut of `path` on `world` for an agent of radius `radius` into `out`
     /// (cleared first); the points are the input's own, in their own type.
     ///
-    /// Errors: [`Error::EmptyPath`](crate::Error::EmptyPath),
+    /// A radius below the world's tolerance is taken as 0.
+    ///
+    /// Errors: the input checks of [the world contract](crate::world#coordinates-and-input-checks):
+    /// [`Error::EmptyPath`](crate::Error::EmptyPath),
     /// [`Error::NonFinite`](crate::Error::NonFinite),
-    /// [`Error::BadParameter`](crate::Error::BadParameter) for a negative or NaN radius, and
+    /// [`Error::CoordinateOutOfRange`](crate::Error::CoordinateOutOfRange),
+    /// [`Error::BadParameter`](crate::Error::BadParameter) for a negative or NaN radius (or
+    /// a world too small for its tolerance), and
     /// [`Error::OutsideWorld`](crate::Error::OutsideWorld) for a point outside the world's
     /// bounds (a path in other units), [`Error::Cancelled`] when its token (see
     /// [`set_cancel`](Self::set_cancel)) is cancelled before the walk ends.
@@ -101,11 +106,7 @@ impl Shortcutter {
         radius: f64,
         out: &mut Vec<P>,
     ) -> Result<()> {
-        check_path(path, 1, "shortcut")?;
-        check_radius(radius)?;
-        self.input.clear();
-        self.input.extend(path.iter().map(|p| p.to_dvec2()));
-        check_in_bounds(world, &self.input)?;
+        let radius = check_input(world, path, 1, "shortcut", radius, &mut self.input)?;
         let input = &self.input;
         // A shortcut i → j makes a new bend at i; it must be clear too (a grid's pinch at
         // radius 0).

@@ -33,10 +33,10 @@
 
 use glam::DVec2;
 
-use crate::error::Result;
-use crate::geometry::{check_path, Point2};
+use crate::error::{num, Result};
+use crate::geometry::Point2;
 use crate::metrics::{length, max_and_total_turn};
-use crate::world::{bends, check_radius, World};
+use crate::world::{bends, check_path_and_radius, World};
 
 /// What [`validate`] found. Segment `i` joins points `i` and `i + 1`; a one-point path is
 /// checked as the degenerate segment 0.
@@ -95,7 +95,7 @@ impl ValidationReport {
     pub fn problem(&self) -> Option<String> {
         let at = self
             .first_problem_at
-            .map(|p| format!(" near ({}, {})", p.x, p.y))
+            .map(|p| format!(" near ({}, {})", num(p.x), num(p.y)))
             .unwrap_or_default();
         if let Some(i) = self.blocked_segments.first() {
             return Some(format!("segment {i} enters a wall{at}"));
@@ -108,7 +108,8 @@ impl ValidationReport {
         self.clearance_violations.first().map(|i| {
             format!(
                 "segment {i} comes closer than the radius {} to a wall{at} (path minimum {})",
-                self.radius, self.min_clearance
+                num(self.radius),
+                num(self.min_clearance)
             )
         })
     }
@@ -129,9 +130,15 @@ impl ValidationReport {
 /// [`validate`] into a reused report (no allocation once its lists have grown, for `DVec2`
 /// paths).
 ///
-/// Errors: [`Error::EmptyPath`](crate::Error::EmptyPath),
-/// [`Error::NonFinite`](crate::Error::NonFinite), and
-/// [`Error::BadParameter`](crate::Error::BadParameter) for a negative or NaN radius.
+/// A radius below the world's tolerance is taken as 0 (and reported as 0).
+///
+/// Errors: the input checks of [the world contract](crate::world#coordinates-and-input-checks) but the bounds (a point
+/// outside the world is reported as a blocked segment):
+/// [`Error::EmptyPath`](crate::Error::EmptyPath),
+/// [`Error::NonFinite`](crate::Error::NonFinite),
+/// [`Error::CoordinateOutOfRange`](crate::Error::CoordinateOutOfRange), and
+/// [`Error::BadParameter`](crate::Error::BadParameter) for a negative or NaN radius (or a
+/// world too small for its tolerance).
 ///
 /// ```
 /// use glam::DVec2;
@@ -150,8 +157,7 @@ pub fn validate_into<W: World + ?Sized, P: Point2>(
     radius: f64,
     report: &mut ValidationReport,
 ) -> Result<()> {
-    check_path(path, 1, "validate")?;
-    check_radius(radius)?;
+    let radius = check_path_and_radius(world, path, 1, "validate", radius)?;
     report.clear();
     report.radius = radius;
     let accept = radius - world.tolerance();
@@ -187,9 +193,8 @@ pub fn validate_into<W: World + ?Sized, P: Point2>(
             report.first_problem_at.get_or_insert(at(i));
         }
     }
-    // One definition of length and turning for the library (`+ 0.0`: an empty sum
-    // is −0.0, and a one-point path should report 0).
-    report.length = length(path) + 0.0;
+    // One definition of length and turning for the library.
+    report.length = length(path);
     (report.max_turn, report.total_turn) = max_and_total_turn(path);
     Ok(())
 }
@@ -198,9 +203,15 @@ pub fn validate_into<W: World + ?Sized, P: Point2>(
 /// radius `radius` (≥ 0): every segment and bend clear (see [`World`]'s contract), with
 /// the smallest clearance, the length and the turning of the path.
 ///
-/// Errors: [`Error::EmptyPath`](crate::Error::EmptyPath),
-/// [`Error::NonFinite`](crate::Error::NonFinite), and
-/// [`Error::BadParameter`](crate::Error::BadParameter) for a negative or NaN radius.
+/// A radius below the world's tolerance is taken as 0 (and reported as 0).
+///
+/// Errors: the input checks of [the world contract](crate::world#coordinates-and-input-checks) but the bounds (a point
+/// outside the world is reported as a blocked segment):
+/// [`Error::EmptyPath`](crate::Error::EmptyPath),
+/// [`Error::NonFinite`](crate::Error::NonFinite),
+/// [`Error::CoordinateOutOfRange`](crate::Error::CoordinateOutOfRange), and
+/// [`Error::BadParameter`](crate::Error::BadParameter) for a negative or NaN radius (or a
+/// world too small for its tolerance).
 ///
 /// ```
 /// use glam::DVec2;

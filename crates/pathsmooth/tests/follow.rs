@@ -775,10 +775,7 @@ fn overflowing_lengths_are_an_error_not_infinity() {
     ];
     assert!(matches!(
         speed_profile(&huge, &ag),
-        Err(Error::BadParameter {
-            name: "coordinate",
-            ..
-        })
+        Err(Error::CoordinateOutOfRange { index: Some(1), .. })
     ));
     let huge3 = [
         Vec3::ZERO,

@@ -299,6 +299,35 @@ fn meshes_from_scenes_and_grids_have_one_polygon_per_triangle() {
     }
 }
 
+/// A fan of 100k triangles around one vertex (the build was quadratic in the vertex's
+/// degree, issue 32): it builds, every triangle keeps its polygon, points are located in
+/// the right triangle, and the shortest path across the fan's missing quadrant bends on
+/// the shared vertex exactly. (Timings are in `benches/navmesh_scale.rs`.)
+#[test]
+fn a_fan_of_100k_triangles_builds_and_answers_queries() {
+    let n = 100_000u32;
+    let mut vertices = vec![DVec2::ZERO];
+    vertices.extend((0..=n).map(|k| {
+        let a = f64::from(k) / f64::from(n) * 1.5 * std::f64::consts::PI;
+        DVec2::new(a.cos(), a.sin()) * 100.0
+    }));
+    let polygons: Vec<Vec<u32>> = (0..n).map(|k| vec![0, k + 1, k + 2]).collect();
+    let mesh = NavMesh::from_polygons(&vertices, &polygons).unwrap();
+    assert_eq!(mesh.num_triangles(), n as usize);
+    for k in [0, 1, n / 2, n - 1] {
+        let inside = (vertices[k as usize + 1] + vertices[k as usize + 2]) / 3.0;
+        let t = mesh.locate(inside).unwrap();
+        assert_eq!(mesh.polygon_of(t), k);
+    }
+    assert!(mesh.locate(DVec2::new(50.0, -50.0)).is_none()); // the missing quadrant
+    let (a, g) = (DVec2::new(50.0, 1.0), DVec2::new(-10.0, -50.0));
+    let path = pathsmooth::navmesh::NavMeshQuery::new()
+        .find_path(&mesh, a, g, 0.0)
+        .unwrap()
+        .to_vec();
+    assert_eq!(path, vec![a, DVec2::ZERO, g]);
+}
+
 // ---- round trips ------------------------------------------------------------------------
 
 /// `mesh` written as `.mesh` and as OBJ (both planes) and read back: the same polygons,
@@ -529,15 +558,19 @@ fn bad_vertices_are_refused_and_unused_ones_ignored() {
     assert!(NavMesh::from_polygons(&pts(&tri((1.0, 0.0))), &[vec![0, 1, 2]]).is_ok());
     assert!(NavMesh::from_polygons(&pts(&tri((1e9, -1e9))), &[vec![0, 1, 2]]).is_ok());
     // NaN, infinity and out-of-range coordinates, even unused.
-    for bad in [
-        (f64::NAN, 0.0),
-        (0.0, f64::INFINITY),
-        (1e200, 0.0),
-        (1e-160, 0.0),
-    ] {
+    for bad in [(f64::NAN, 0.0), (0.0, f64::INFINITY), (1e-160, 0.0)] {
         let m = bad_polygons(&tri(bad), &[vec![0, 1, 2]]);
         assert!(m.contains("vertex 3"), "{m}");
     }
+    // Too large is the library's one error for such coordinates, naming the vertex.
+    assert_eq!(
+        NavMesh::from_polygons(&pts(&tri((1e200, 0.0))), &[vec![0, 1, 2]]).unwrap_err(),
+        Error::CoordinateOutOfRange {
+            index: Some(3),
+            value: 1e200,
+            limit: pathsmooth::navmesh::mesh::MAX_COORDINATE
+        }
+    );
 }
 
 #[test]

@@ -251,7 +251,7 @@ fn bad_input_is_a_clear_error() {
     ));
     assert!(matches!(
         GridWorld::with_frame(map(), 1e308, DVec2::ZERO),
-        Err(Error::BadParameter { .. })
+        Err(Error::CoordinateOutOfRange { index: None, .. })
     ));
     assert_eq!(
         GridWorld::new(GridMap::from_rows(&["@@", "@@"]).unwrap()).unwrap_err(),

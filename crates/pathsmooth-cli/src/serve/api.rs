@@ -328,6 +328,7 @@ impl ApiError {
             Error::BadParameter { .. }
             | Error::BadAngle { .. }
             | Error::NonFinite { .. }
+            | Error::CoordinateOutOfRange { .. }
             | Error::Parse { .. } => StatusCode::BAD_REQUEST,
             Error::OutputTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             _ => StatusCode::UNPROCESSABLE_ENTITY,

@@ -142,10 +142,11 @@ impl DiskCorridor {
     /// Checks the corridor:
     /// - fewer than two centres → [`Error::TooFewPoints`];
     /// - a NaN or infinite centre → [`Error::NonFinite`] (its index);
-    /// - a centre coordinate or a radius beyond
+    /// - a centre coordinate beyond
     ///   [`max_coordinate`](crate::geometry::max_coordinate)`::<f64>()` (≈ 1.7·10¹⁵³) →
-    ///   [`Error::BadParameter`] (`coordinate` / `radius`): past it distances and sums of
-    ///   radii overflow, and a corridor of huge disks would pass for one with a gap;
+    ///   [`Error::CoordinateOutOfRange`], a radius beyond it → [`Error::BadParameter`]
+    ///   (`radius`): past it distances and sums of radii overflow, and a corridor of huge
+    ///   disks would pass for one with a gap;
     /// - a radius count different from the centre count → [`Error::BadParameter`] (`radii`);
     /// - a negative, NaN or infinite radius → [`Error::BadRadius`];
     /// - consecutive disks that do not overlap (centre distance > sum of radii; touching is
@@ -275,12 +276,7 @@ impl DiskCorridor {
 /// Parses JSON into `T`, turning serde's error into [`Error::Parse`] with line and column.
 #[cfg(feature = "serde")]
 pub(crate) fn parse_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T> {
-    serde_json::from_str(text).map_err(|e| Error::Parse {
-        file: "<string>".into(),
-        line: e.line(),
-        column: e.column(),
-        message: e.to_string(),
-    })
+    serde_json::from_str(text).map_err(|e| Error::parse("<string>", e.line(), e.column(), e))
 }
 
 /// Every radius finite and non-negative, else [`Error::BadRadius`] naming the first.
@@ -346,13 +342,7 @@ mod tests {
         // reported as CorridorGap.
         let c = DiskCorridor::from_json(r#"{"centers":[[0,0],[1e300,0]],"radii":[1e300,1e300]}"#);
         assert!(
-            matches!(
-                c,
-                Err(Error::BadParameter {
-                    name: "coordinate",
-                    ..
-                })
-            ),
+            matches!(c, Err(Error::CoordinateOutOfRange { index: Some(1), .. })),
             "{c:?}"
         );
         let big_radius = two(1e300, 1.0, 1.0).validate();

@@ -6,7 +6,7 @@ use glam::DVec2;
 use super::graph::CorridorMap;
 use super::smooth::{CorridorParams, CorridorPath, CorridorSmoother};
 use crate::error::{Error, Result};
-use crate::world::{check_radius, GridWorld};
+use crate::world::{check_ends, GridWorld};
 
 impl CorridorSmoother {
     /// A smooth path from `start` to `goal` on a grid world, for an agent of radius
@@ -50,7 +50,7 @@ impl CorridorSmoother {
         params: &CorridorParams,
     ) -> Result<CorridorPath> {
         check_map(world, map)?;
-        check_radius(radius)?;
+        let radius = check_ends(world, start, goal, radius)?;
         let corridor = map.corridor(
             world.to_grid(start),
             world.to_grid(goal),
@@ -82,7 +82,8 @@ impl CorridorSmoother {
     /// Cost: one corridor map query, one exact clearance per disk and per segment, one
     /// solve, and the check of the result.
     ///
-    /// Errors: a bad radius, [`Error::BadParameter`] `map` for a map of another size, those
+    /// Errors: the input checks of [the world contract](crate::world#coordinates-and-input-checks) for the start (point 0), the goal
+    /// (point 1) and the radius, [`Error::BadParameter`] `map` for a map of another size, those
     /// of [`CorridorMap::corridor`] (start or goal outside, blocked or too close to a wall,
     /// unreachable; in cell units), a zero or non-finite facing direction, and bad solver or
     /// problem parameters.
@@ -109,7 +110,7 @@ impl CorridorSmoother {
         params: &CorridorParams,
     ) -> Result<CorridorPath> {
         check_map(world, map)?;
-        check_radius(radius)?;
+        let radius = check_ends(world, start, goal, radius)?;
         params.solver.validate()?;
         let s = world.cell_size();
         let corridor = map.corridor(world.to_grid(start), world.to_grid(goal), radius / s)?;

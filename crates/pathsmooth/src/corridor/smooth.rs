@@ -9,10 +9,9 @@ use super::operators::energy;
 use super::optimize::{Method, Report, Solver, SolverParams, Stop};
 use super::problem::{Problem, ProblemParams};
 use crate::curve::chaikin::AdaptiveParams;
-use crate::error::{Error, Result};
-use crate::geometry::check_path;
+use crate::error::{num, Error, Result};
 use crate::map_safe::{check_adaptive, MapSafe};
-use crate::world::{check_radius, first_problem, path_is_clear, World};
+use crate::world::{check_in_bounds, check_path_and_radius, first_problem, path_is_clear, World};
 
 /// What the corridor smoother produced: the path, and the corridor, safe radii and solver
 /// report behind it.
@@ -287,8 +286,10 @@ impl CorridorSmoother {
     /// the corridor hugs it, so the result stays close to the route's length; where the
     /// world leaves room, the corners are rounded. Works on any [`World`], in its units.
     ///
-    /// Errors: a bad radius, parameters or facing direction, a route with fewer than 2 points
-    /// or a non-finite point, and [`Error::InvalidInputPath`] when the route is not valid.
+    /// Errors: the input checks of [the world contract](crate::world#coordinates-and-input-checks) (a bad radius, a non-finite
+    /// or out-of-range point, a route with fewer than 2 points, a point outside the world;
+    /// a radius below the world's tolerance is taken as 0), bad parameters or facing
+    /// directions, and [`Error::InvalidInputPath`] when the route is not valid.
     ///
     /// ```
     /// use glam::DVec2;
@@ -308,8 +309,8 @@ impl CorridorSmoother {
         radius: f64,
         params: &CorridorParams,
     ) -> Result<CorridorPath> {
-        check_radius(radius)?;
-        check_path(route, 2, "corridor along a route")?;
+        let radius = check_path_and_radius(world, route, 2, "corridor along a route", radius)?;
+        check_in_bounds(world, route)?;
         params.solver.validate()?;
         if let Some(refine) = &params.refine {
             check_adaptive(refine)?;
@@ -753,8 +754,10 @@ fn repair<W: World + ?Sized>(
     match first_problem(world, path, radius) {
         Some((k, at)) => Err(Error::InvalidInputPath {
             reason: format!(
-                "the corridor's centres are not clear for radius {radius} at point {k} \
-                 (near {at})"
+                "the corridor's centres are not clear for radius {} at point {k} (near ({}, {}))",
+                num(radius),
+                num(at.x),
+                num(at.y)
             ),
         }),
         None => Ok(moved),

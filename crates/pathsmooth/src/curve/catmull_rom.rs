@@ -647,9 +647,10 @@ fn check_local(t: f64) -> Result<f64> {
 /// once `out` has the capacity, see [`CatmullRom::output_len`]).
 ///
 /// Errors: [`Error::EmptyPath`], [`Error::TooFewPoints`] (fewer than 2),
-/// [`Error::NonFinite`], [`Error::BadParameter`] (subdivisions 0 or above
-/// [`MAX_SUBDIVISIONS`], α outside [0, 1] or NaN, a coordinate beyond
-/// [`max_coordinate`](crate::geometry::max_coordinate)), [`Error::OutputTooLarge`].
+/// [`Error::NonFinite`], [`Error::CoordinateOutOfRange`] (a coordinate beyond
+/// [`max_coordinate`](crate::geometry::max_coordinate)), [`Error::BadParameter`]
+/// (subdivisions 0 or above [`MAX_SUBDIVISIONS`], α outside [0, 1] or NaN),
+/// [`Error::OutputTooLarge`].
 /// On error `out` is left unchanged.
 ///
 /// ```
@@ -938,10 +939,7 @@ mod tests {
         let p = [Vec2::new(3e38, 0.0), Vec2::new(-3e38, 0.0)];
         assert!(matches!(
             catmull_rom(&p, &CatmullRomParams::default()),
-            Err(Error::BadParameter {
-                name: "coordinate",
-                ..
-            })
+            Err(Error::CoordinateOutOfRange { index: Some(0), .. })
         ));
         let ok = [
             Vec2::new(2e18, -2e18),

@@ -56,9 +56,10 @@ const END_TOLERANCE: f64 = 1e-9;
 /// Resamples `path` at arc-length `spacing` into `out` (cleared first; on error `out` is
 /// unchanged).
 ///
-/// Errors: [`Error::EmptyPath`], [`Error::NonFinite`], [`Error::BadParameter`] (`spacing`
-/// not a positive finite number, or a coordinate beyond
-/// [`max_coordinate`](crate::geometry::max_coordinate)), [`Error::OutputTooLarge`].
+/// Errors: [`Error::EmptyPath`], [`Error::NonFinite`], [`Error::CoordinateOutOfRange`] (a
+/// coordinate beyond [`max_coordinate`](crate::geometry::max_coordinate)),
+/// [`Error::BadParameter`] (`spacing` not a positive finite number),
+/// [`Error::OutputTooLarge`].
 ///
 /// ```
 /// use glam::Vec3;

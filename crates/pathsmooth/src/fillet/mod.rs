@@ -81,7 +81,7 @@ use crate::curve::exact::{ExactCurve, Piece};
 use crate::error::{Error, Result};
 use crate::geometry::{angle_between, check_path, Point2};
 use crate::validate::validate;
-use crate::world::{check_in_bounds, check_radius, path_is_clear, World};
+use crate::world::{check_input, path_is_clear, World};
 use corner::CornerShape;
 
 /// How a corner's curve is made.
@@ -288,8 +288,10 @@ impl Filleter {
     /// Fillets `path` (valid on `world` for the agent radius `radius`) with minimum
     /// turning radius `params.turn_radius`; see the [module docs](self).
     ///
-    /// Errors: [`Error::EmptyPath`], [`Error::NonFinite`], [`Error::BadParameter`]
-    /// (radius, parameters), [`Error::OutsideWorld`], [`Error::InvalidInputPath`] for an
+    /// Errors: the input checks of [the world contract](crate::world#coordinates-and-input-checks) ([`Error::EmptyPath`],
+    /// [`Error::NonFinite`], [`Error::CoordinateOutOfRange`], [`Error::BadParameter`] for
+    /// the radius, [`Error::OutsideWorld`]; a radius below the world's tolerance is taken
+    /// as 0), [`Error::BadParameter`] for the parameters, [`Error::InvalidInputPath`] for an
     /// input that is not valid itself, and in strict mode
     /// [`Error::CornerBelowTurnRadius`] for the first corner below ρ.
     pub fn fillet<W: World + ?Sized, P: Point2>(
@@ -299,13 +301,9 @@ impl Filleter {
         radius: f64,
         params: &FilletParams,
     ) -> Result<Filleted> {
-        params.validate()?;
-        check_path(path, 1, "fillet")?;
-        check_radius(radius)?;
         let mut points = std::mem::take(&mut self.scratch.input);
-        points.clear();
-        points.extend(path.iter().map(|p| p.to_dvec2()));
-        let result = self.check_and_solve(world, &points, radius, params);
+        let result = check_input(world, path, 1, "fillet", radius, &mut points)
+            .and_then(|radius| self.check_and_solve(world, &points, radius, params));
         self.scratch.input = points;
         result
     }
@@ -317,7 +315,7 @@ impl Filleter {
         radius: f64,
         params: &FilletParams,
     ) -> Result<Filleted> {
-        check_in_bounds(world, points)?;
+        params.validate()?;
         if !path_is_clear(world, points, radius)
             && let Some(reason) = validate(world, points, radius)?.problem()
         {

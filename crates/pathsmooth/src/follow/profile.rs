@@ -12,7 +12,7 @@ use super::agent::{Agent, Steering};
 use super::heading::{reverses, turn, Heading, REVERSAL_TOLERANCE};
 use super::phases::{Phases, Rates};
 use crate::error::{Error, Result};
-use crate::geometry::{check_path, max_coordinate, Point};
+use crate::geometry::{check_path, check_within, max_coordinate, Point};
 
 /// Points closer than this, relative to the coordinates' magnitude (and at least in absolute
 /// terms), are duplicates: they add no segment and so no turn.
@@ -255,9 +255,10 @@ impl SpeedProfile {
     /// 3D points are profiled in 3D: lengths, curvature and (with the default
     /// [`Steering::Full3d`]) turn angles are those of the 3D polyline; 2D points have
     /// z = 0. A path whose points all coincide takes zero time. Errors: [`Error::EmptyPath`],
-    /// [`Error::NonFinite`], [`Error::BadParameter`] for a bad agent or a coordinate
-    /// beyond [`max_coordinate`]`::<f64>()` (≈ 1.7·10¹⁵³; name `"coordinate"`), past which
-    /// segment lengths overflow to infinity; on error the profile is left empty.
+    /// [`Error::NonFinite`], [`Error::BadParameter`] for a bad agent,
+    /// [`Error::CoordinateOutOfRange`] for a coordinate beyond
+    /// [`max_coordinate`]`::<f64>()` (≈ 1.7·10¹⁵³), past which segment lengths overflow to
+    /// infinity; on error the profile is left empty.
     ///
     /// ```
     /// use glam::Vec2;
@@ -272,19 +273,9 @@ impl SpeedProfile {
         self.clear();
         agent.validate()?;
         check_path(path, 1, "speed profile")?;
-        // Within this bound every length (and their sum) is finite.
-        let limit = max_coordinate::<f64>();
-        if let Some(c) = path
-            .iter()
-            .flat_map(|p| (0..P::DIM).map(|i| p.coord(i)))
-            .find(|c| c.abs() > limit)
-        {
-            return Err(Error::param(
-                "coordinate",
-                c,
-                "|x| <= sqrt(f64::MAX)/8 (1.7e153), so path lengths stay finite",
-            ));
-        }
+        // Within this bound every length (and their sum) is finite, whatever the point type
+        // (the profile computes in f64).
+        check_within(path, max_coordinate::<f64>())?;
         if path.len() > u32::MAX as usize / 4 {
             return Err(Error::OutputTooLarge {
                 requested: path.len() as u128 * 3,

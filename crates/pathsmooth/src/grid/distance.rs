@@ -596,7 +596,12 @@ impl DistanceField {
         let r1 = (hi.y.floor() as usize).min(h - 1);
         let c0 = (lo.x.floor() as usize).min(w - 1);
         let c1 = (hi.x.floor() as usize).min(w - 1);
-        let mut best2 = best * best;
+        // The search compares squared distances, and the square of a cap below about
+        // 10⁻¹⁵⁴ underflows (10⁻¹⁶² squared is 0, which reads as "a wall touches the
+        // piece"). So it starts from the square of a cap no smaller than the root of the
+        // smallest normal number, and only a square found nearer than that lowers `best`.
+        let start2 = best.max(f64::MIN_POSITIVE.sqrt()).powi(2);
+        let mut best2 = start2;
         let visit = |x: usize, best2: &mut f64| {
             for r in r0..=r1 {
                 if runs.up[r * w + x].get() == 0 {
@@ -646,7 +651,9 @@ impl DistanceField {
             }
             k += 1;
         }
-        best = best.min(best2.sqrt());
+        if best2 < start2 {
+            best = best.min(best2.sqrt());
+        }
         best
     }
 }
@@ -800,6 +807,32 @@ mod tests {
             assert_eq!(field.segment_clearance(p(0.5, 0.5), p(1.5, 0.5)), 0.0);
             assert!(!field.segment_clear_of(p(0.5, 0.5), p(1.5, 0.5), 0.1));
         }
+    }
+
+    /// Radii and caps whose squares underflow (below about 10⁻¹⁵⁴): a free segment half a
+    /// cell from every wall kept them all, but the search squared the cap to 0 and found
+    /// "a wall at distance 0" (issue 32: clear at 10⁻¹², not at 10⁻³⁰⁰).
+    #[test]
+    fn tiny_radii_and_caps_do_not_underflow() {
+        let field = DistanceField::new(&GridMap::from_rows(&["...", ".@."]).unwrap());
+        let (a, b) = (p(0.5, 0.5), p(2.5, 0.5));
+        for r in [1e-12, 1e-100, 1e-155, 1e-162, 1e-300, 5e-324] {
+            assert!(field.segment_clear_of(a, b, r), "radius {r:e}");
+            assert_eq!(field.segment_clearance_capped(a, b, r), r);
+            assert_eq!(field.segment_clearance_capped(a, a, r), r);
+        }
+        assert_eq!(field.segment_clearance(a, b), 0.5);
+        // A point one unit in the last place off the wall's top side keeps that much; one
+        // on the side keeps nothing, for any radius.
+        let near = p(1.5, 1.0 - f64::EPSILON / 2.0);
+        assert_eq!(field.clearance(near), f64::EPSILON / 2.0);
+        for r in [1e-300, 1e-200, 1e-17] {
+            assert!(field.segment_clear_of(near, near, r), "radius {r:e}");
+            assert_eq!(field.segment_clearance_capped(near, a, r), r);
+            assert!(!field.segment_clear_of(p(1.5, 1.0), a, r));
+            assert_eq!(field.segment_clearance_capped(p(1.5, 1.0), a, r), 0.0);
+        }
+        assert!(!field.segment_clear_of(near, near, 1e-15));
     }
 
     #[test]

@@ -26,7 +26,7 @@ use std::path::Path;
 
 use glam::{DVec2, IVec2};
 
-use crate::error::{Error, Result};
+use crate::error::{excerpt, Error, Result};
 
 /// Largest accepted side length; larger headers are reported as errors rather than
 /// attempting a huge allocation.
@@ -135,7 +135,10 @@ impl GridMap {
                     file,
                     n,
                     column,
-                    format!("unsupported map type `{other}`: only `type octile` is supported"),
+                    format!(
+                        "unsupported map type `{}`: only `type octile` is supported",
+                        excerpt(other)
+                    ),
                 ));
             }
             _ => {
@@ -143,7 +146,7 @@ impl GridMap {
                     file,
                     n,
                     1,
-                    format!("expected `type octile`, found `{l}`"),
+                    format!("expected `type octile`, found `{}`", excerpt(l)),
                 ))
             }
         }
@@ -155,7 +158,7 @@ impl GridMap {
                 file,
                 n,
                 1,
-                format!("expected `map`, found `{l}`"),
+                format!("expected `map`, found `{}`", excerpt(l)),
             ));
         }
 
@@ -311,7 +314,7 @@ fn header_number(file: &str, (n, l): (usize, &str), key: &str) -> Result<usize> 
             file,
             n,
             1,
-            format!("expected `{key} N`, found `{l}`"),
+            format!("expected `{key} N`, found `{}`", excerpt(l)),
         )),
     }
 }
@@ -383,7 +386,7 @@ pub fn parse_scenarios(text: &str, file: &str) -> Result<Vec<Scenario>> {
                         file,
                         1,
                         1,
-                        format!("expected `version 1`, found `{line}`"),
+                        format!("expected `version 1`, found `{}`", excerpt(line)),
                     ))
                 }
             }
@@ -444,7 +447,11 @@ fn parse_scenario_line(line: &str, file: &str, line_no: usize) -> Result<Scenari
                     file,
                     line_no,
                     col,
-                    format!("{} `{f}` is not a non-negative integer", NAMES[k]),
+                    format!(
+                        "{} `{}` is not a non-negative integer",
+                        NAMES[k],
+                        excerpt(f)
+                    ),
                 )
             })
     };
@@ -458,7 +465,10 @@ fn parse_scenario_line(line: &str, file: &str, line_no: usize) -> Result<Scenari
                 file,
                 line_no,
                 len_col,
-                format!("optimal_length `{len_text}` is not a non-negative number"),
+                format!(
+                    "optimal_length `{}` is not a non-negative number",
+                    excerpt(len_text)
+                ),
             )
         })?;
     Ok(Scenario {
@@ -502,12 +512,7 @@ pub(crate) fn read_text(path: &Path) -> Result<String> {
 }
 
 fn parse_err(file: &str, line: usize, column: usize, message: String) -> Error {
-    Error::Parse {
-        file: file.to_string(),
-        line,
-        column,
-        message,
-    }
+    Error::parse(file, line, column, message)
 }
 
 #[cfg(test)]

@@ -42,7 +42,7 @@ impl<W: World + ?Sized> Run<'_, W> {
                 "an open path (map-aware Chaikin keeps the endpoints)",
             ));
         }
-        let strict = self.load_input(path, radius)?;
+        let (radius, strict) = self.load_input(path, radius)?;
         chaikin_output_len(path.len().max(2), params.passes, false)?;
         let report = self.cut_passes::<P>(radius, params.ratio, params.passes, None, strict)?;
         // No pass: the input as it is (like classic Chaikin with 0 passes).
@@ -100,10 +100,10 @@ impl<W: World + ?Sized> Run<'_, W> {
     ) -> Result<RefineReport> {
         out.clear();
         check_adaptive(&params)?;
-        let strict = if known_clear {
-            self.copy_input(path, radius)?;
+        let (radius, strict) = if known_clear {
+            let radius = self.copy_input(path, radius)?;
             debug_assert!(self.is_clear(&self.b.input, radius), "not clear");
-            true
+            (radius, true)
         } else {
             self.load_input(path, radius)?
         };
@@ -433,9 +433,11 @@ impl MapSafe {
     /// [`chaikin`](Self::chaikin) into `out` (cleared first). Once the scratch buffers and
     /// `out` have grown, further calls allocate nothing.
     ///
-    /// Errors: [`Error::EmptyPath`], [`Error::NonFinite`], [`Error::BadParameter`] (radius,
-    /// ratio, or `closed`: open paths only), [`Error::OutputTooLarge`],
-    /// [`Error::OutsideWorld`] for a point outside the world's bounds,
+    /// Errors: the input checks of [the world contract](crate::world#coordinates-and-input-checks) ([`Error::EmptyPath`],
+    /// [`Error::NonFinite`], [`Error::CoordinateOutOfRange`], [`Error::BadParameter`] for
+    /// the radius, [`Error::OutsideWorld`] for a point outside the world's bounds; a radius
+    /// below the world's tolerance is taken as 0), [`Error::BadParameter`] (ratio, or
+    /// `closed`: open paths only), [`Error::OutputTooLarge`],
     /// [`Error::InvalidInputPath`] when `path` is not valid itself. On error `out` is
     /// left empty.
     pub fn chaikin_into<W: World + ?Sized, P: Point2>(

@@ -117,9 +117,9 @@ mod split;
 use glam::DVec2;
 
 use crate::error::{Error, Result};
-use crate::geometry::{check_path, Point2};
+use crate::geometry::Point2;
 use crate::validate::validate;
-use crate::world::{check_in_bounds, check_radius, check_scale, path_is_clear, settle, World};
+use crate::world::{check_input, path_is_clear, settle, World};
 use chaikin::Tail;
 
 pub(crate) use chaikin::check_adaptive;
@@ -189,31 +189,28 @@ impl MapSafe {
 
 impl<W: World + ?Sized> Run<'_, W> {
     /// Copies `path` into `self.b.input` in `f64`; errors for a bad path or radius, or an
-    /// input that is not valid itself. Returns whether the input passed the strict test
-    /// (else the validator accepted it within the world's tolerance).
-    fn load_input<P: Point2>(&mut self, path: &[P], radius: f64) -> Result<bool> {
-        self.copy_input(path, radius)?;
+    /// input that is not valid itself. Returns the radius in effect
+    /// ([`check_input`]) and whether the input passed the strict test (else the validator
+    /// accepted it within the world's tolerance).
+    fn load_input<P: Point2>(&mut self, path: &[P], radius: f64) -> Result<(f64, bool)> {
+        let radius = self.copy_input(path, radius)?;
         if self.is_clear(&self.b.input, radius) {
-            return Ok(true);
+            return Ok((radius, true));
         }
         // The strict test can refuse a path the validator accepts within the world's
         // tolerance (a point at exactly the radius, rounded): such an input is valid, and
         // every new piece is still tested strictly.
         match validate(self.world, &self.b.input, radius)?.problem() {
-            None => Ok(false),
+            None => Ok((radius, false)),
             Some(reason) => Err(Error::InvalidInputPath { reason }),
         }
     }
 
-    /// Copies `path` into `self.b.input` in `f64`; errors for a bad path or radius, or a
-    /// point outside the world. Does not test the path.
-    fn copy_input<P: Point2>(&mut self, path: &[P], radius: f64) -> Result<()> {
-        check_scale(self.world)?;
-        check_path(path, 1, "map_safe")?;
-        check_radius(radius)?;
-        self.b.input.clear();
-        self.b.input.extend(path.iter().map(|p| p.to_dvec2()));
-        check_in_bounds(self.world, &self.b.input)
+    /// Copies `path` into `self.b.input` in `f64`; errors for a bad world, path or radius,
+    /// or a point outside the world ([`check_input`]). Does not test the path. Returns the
+    /// radius in effect.
+    fn copy_input<P: Point2>(&mut self, path: &[P], radius: f64) -> Result<f64> {
+        check_input(self.world, path, 1, "map_safe", radius, &mut self.b.input)
     }
 
     /// The validity test without the report: stops at the first problem.

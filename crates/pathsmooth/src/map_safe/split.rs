@@ -24,7 +24,7 @@ impl<W: World + ?Sized> Run<'_, W> {
         radius: f64,
         mut smoother: impl FnMut(&[DVec2]) -> Result<Vec<DVec2>>,
     ) -> Result<Vec<P>> {
-        let strict = self.load_input(path, radius)?;
+        let (radius, strict) = self.load_input(path, radius)?;
         if path.len() < 3 {
             return Ok(path.to_vec());
         }
@@ -160,8 +160,10 @@ impl<W: World + ?Sized> Run<'_, W> {
 impl MapSafe {
     /// Smooths `path` with `smoother`, returning a path valid for `radius`.
     ///
-    /// Errors: [`Error::EmptyPath`], [`Error::NonFinite`], [`Error::BadParameter`] (radius),
-    /// [`Error::OutsideWorld`] for a point outside the world's bounds,
+    /// Errors: the input checks of [the world contract](crate::world#coordinates-and-input-checks) ([`Error::EmptyPath`],
+    /// [`Error::NonFinite`], [`Error::CoordinateOutOfRange`], [`Error::BadParameter`] for
+    /// the radius, [`Error::OutsideWorld`] for a point outside the world's bounds; a radius
+    /// below the world's tolerance is taken as 0),
     /// [`Error::InvalidInputPath`] when `path` is not valid itself, and any error the
     /// smoother returns on the whole path.
     pub fn smooth<W: World + ?Sized, P: Point2>(

@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use glam::DVec2;
 
-use crate::error::{Error, Result};
+use crate::error::{num, Error, Result};
 use crate::geometry::{check_path, cross, Point2};
 use crate::navmesh::mesh::{NavMesh, PolyId, TriId};
 
@@ -108,7 +108,10 @@ impl NavMesh {
             let leaves = || Error::InvalidInputPath {
                 reason: format!(
                     "segment {k} ({}, {}) → ({}, {}) leaves the navmesh",
-                    a.x, a.y, b.x, b.y
+                    num(a.x),
+                    num(a.y),
+                    num(b.x),
+                    num(b.y)
                 ),
             };
             t = entered(self, t, a, b - a).ok_or_else(leaves)?;
@@ -196,7 +199,11 @@ fn without_loops(walked: &[TriId]) -> Vec<TriId> {
 /// The triangle holding point `i` of a path, `p`, or an error naming the point.
 fn locate_point(mesh: &NavMesh, p: DVec2, i: usize) -> Result<TriId> {
     mesh.locate(p).ok_or_else(|| Error::InvalidInputPath {
-        reason: format!("point {i} ({}, {}) is outside the navmesh", p.x, p.y),
+        reason: format!(
+            "point {i} ({}, {}) is outside the navmesh",
+            num(p.x),
+            num(p.y)
+        ),
     })
 }
 

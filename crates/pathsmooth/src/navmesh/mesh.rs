@@ -80,6 +80,7 @@ use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation};
 use crate::error::{Error, Result};
 use crate::geometry::cross;
 
+pub(crate) mod boxes;
 mod corners;
 mod faces;
 pub(crate) mod flip;
@@ -132,6 +133,26 @@ pub const MAX_COORDINATE: f64 = spade::MAX_ALLOWED_VALUE;
 /// assert!(NavMesh::from_scene(&small).is_ok());
 /// ```
 pub const MIN_COORDINATE: f64 = spade::MIN_ALLOWED_VALUE;
+
+/// Refuses the first vertex (in order) with a coordinate beyond [`MAX_COORDINATE`]:
+/// [`Error::CoordinateOutOfRange`] naming its index, the library's one error for
+/// coordinates too large. A non-finite vertex met first ends the check: the builders'
+/// own checks report it (and coordinates too small), naming the ring or polygon.
+pub(crate) fn check_vertex_range(vertices: impl IntoIterator<Item = DVec2>) -> Result<()> {
+    for (index, v) in vertices.into_iter().enumerate() {
+        if !v.is_finite() {
+            return Ok(());
+        }
+        if let Some(value) = [v.x, v.y].into_iter().find(|c| c.abs() > MAX_COORDINATE) {
+            return Err(Error::CoordinateOutOfRange {
+                index: Some(index),
+                value,
+                limit: MAX_COORDINATE,
+            });
+        }
+    }
+    Ok(())
+}
 
 /// True when `c` is a coordinate a navmesh vertex may have (see [`MAX_COORDINATE`]).
 pub(crate) fn coordinate_ok(c: f64) -> bool {
@@ -258,6 +279,13 @@ impl NavMesh {
     /// ```
     pub fn triangle_indices(&self) -> &[[u32; 3]] {
         &self.triangles
+    }
+
+    /// The library's tolerance for "touching" at this mesh's coordinates: 10⁻⁹ of the
+    /// larger of 1 and its largest vertex coordinate (what its
+    /// [`NavMeshWorld`](crate::NavMeshWorld) says).
+    pub(crate) fn tolerance(&self) -> f64 {
+        crate::geometry::tolerance_at(self.lo.abs().max(self.hi.abs()).max_element())
     }
 
     /// The three corners of triangle `t`, counter-clockwise. Panics if `t` is out of range.

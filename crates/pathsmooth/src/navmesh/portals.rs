@@ -36,6 +36,7 @@
 use glam::DVec2;
 
 use crate::error::{Error, Result};
+use crate::geometry::max_map_coordinate;
 use crate::navmesh::mesh::{NavMesh, TriId};
 
 /// A portal edge between two consecutive channel polygons, with ends named relative to the
@@ -166,6 +167,30 @@ pub fn check_orientation(portals: &[Portal], start: DVec2) -> Result<()> {
             return Err(Error::SwappedPortal { index });
         }
         behind = ahead;
+    }
+    Ok(())
+}
+
+/// Refuses a portal end with a coordinate beyond
+/// [`max_map_coordinate`](crate::geometry::max_map_coordinate)`::<f64>()`: the same limit
+/// as every map-aware input, so the funnel and relaxation answer an out-of-range channel
+/// as the rest of the library does ([`Error::CoordinateOutOfRange`], portal `k` numbered
+/// `k + 1`, after the start). The ends must be finite (checked before).
+pub(crate) fn check_portal_range(portals: &[Portal]) -> Result<()> {
+    let limit = max_map_coordinate::<f64>();
+    for (k, p) in portals.iter().enumerate() {
+        let far = p.left.abs().max(p.right.abs());
+        if far.max_element() > limit {
+            let value = [p.left.x, p.left.y, p.right.x, p.right.y]
+                .into_iter()
+                .find(|c| c.abs() > limit)
+                .unwrap_or(far.max_element());
+            return Err(Error::CoordinateOutOfRange {
+                index: Some(k + 1),
+                value,
+                limit,
+            });
+        }
     }
     Ok(())
 }

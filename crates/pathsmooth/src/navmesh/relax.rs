@@ -45,8 +45,8 @@
 use glam::DVec2;
 
 use crate::error::{Error, Result};
-use crate::geometry::cross;
-use crate::navmesh::portals::Portal;
+use crate::geometry::{check_within, cross, max_map_coordinate};
+use crate::navmesh::portals::{check_portal_range, Portal};
 
 /// Parameters of [`relax`]; see the [module docs](self).
 ///
@@ -130,7 +130,9 @@ pub fn relax_into(
 ///
 /// Errors: [`Error::TooFewPoints`] when `path.len() != portals.len() + 2` (`needed` is the
 /// required length), [`Error::NonFinite`] for a bad point (indices as in `path`; portal
-/// `k − 1` reports index `k`), [`Error::BadParameter`] for negative or non-finite options.
+/// `k − 1` reports index `k`), [`Error::CoordinateOutOfRange`] for a coordinate beyond
+/// [`max_map_coordinate`] (numbered the same way),
+/// [`Error::BadParameter`] for negative or non-finite options.
 ///
 /// ```
 /// use glam::DVec2;
@@ -186,6 +188,9 @@ fn check(portals: &[Portal], path: &[DVec2], params: &RelaxParams) -> Result<()>
     {
         return Err(Error::NonFinite { index: i + 1 });
     }
+    // The portals first: `relax_into` starts its nodes at their midpoints.
+    check_portal_range(portals)?;
+    check_within(path, max_map_coordinate::<f64>())?;
     for (name, v) in [("margin", params.margin), ("tolerance", params.tolerance)] {
         if !(v.is_finite() && v >= 0.0) {
             return Err(Error::param(name, v, "a finite number ≥ 0"));

@@ -68,7 +68,9 @@ use glam::DVec2;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::error::{Error, Result};
-use crate::geometry::{closest_on_segment, cross};
+use crate::geometry::{
+    check_within, closest_on_segment, cross, max_map_coordinate, radius_in_effect,
+};
 use crate::navmesh::funnel::Funnel;
 use crate::navmesh::mesh::{NavMesh, TriId, ON_WALL, TURN};
 use crate::navmesh::portals::{portals_into, Portal};
@@ -216,7 +218,9 @@ impl NavMeshQuery {
     }
 
     /// The shortest path from `start` to `goal` for an agent of `radius` (see the
-    /// [module docs](self)); also sets [`channel`](Self::channel). The path starts at
+    /// [module docs](self)); also sets [`channel`](Self::channel). A radius below the
+    /// mesh's tolerance (10⁻⁹ of its largest coordinate, and at least 10⁻⁹) is a point
+    /// agent, as on every [world](crate::world#tolerance). The path starts at
     /// `start`, ends at `goal`, has no consecutive duplicates, and at radius 0 bends only
     /// on mesh vertices.
     ///
@@ -224,7 +228,10 @@ impl NavMeshQuery {
     /// widths of the triangles crossed and the O(channel) rounded funnel; no allocation
     /// once the query's buffers have grown.
     ///
-    /// Errors: [`Error::BadParameter`] for a negative or non-finite radius,
+    /// Errors: [`Error::NonFinite`] or [`Error::CoordinateOutOfRange`] for a start (point
+    /// 0) or goal (point 1) that is not finite or beyond
+    /// [`max_map_coordinate`],
+    /// [`Error::BadParameter`] for a negative or non-finite radius,
     /// [`Error::OutsideMesh`] for a start or goal outside the free region,
     /// [`Error::TooClose`] when one of them is closer than `radius` to a wall,
     /// [`Error::ChannelTooNarrow`] when no channel has room for the radius (naming the
@@ -237,7 +244,7 @@ impl NavMeshQuery {
         goal: DVec2,
         radius: f64,
     ) -> Result<&[DVec2]> {
-        let found = self.search(mesh, start, goal, radius).and_then(|()| {
+        let found = self.search(mesh, start, goal, radius).and_then(|radius| {
             if radius > 0.0 {
                 portals_into(mesh, &self.channel, &mut self.portals)?;
                 self.funnel
@@ -290,17 +297,22 @@ impl NavMeshQuery {
         goal: DVec2,
         radius: f64,
     ) -> Result<&[TriId]> {
-        let found = self.search(mesh, start, goal, radius);
+        let found = self.search(mesh, start, goal, radius).map(|_| ());
         self.forget_on_error(found)?;
         Ok(&self.channel)
     }
 
-    fn search(&mut self, mesh: &NavMesh, start: DVec2, goal: DVec2, radius: f64) -> Result<()> {
+    /// The search of `find_path` and `find_channel`; returns the radius in effect.
+    fn search(&mut self, mesh: &NavMesh, start: DVec2, goal: DVec2, radius: f64) -> Result<f64> {
         self.path.clear();
         self.channel.clear();
+        // The points first, as every map-aware input is checked (start 0, goal 1).
+        check_within(&[start, goal], max_map_coordinate::<f64>())?;
         if !(radius.is_finite() && radius >= 0.0) {
             return Err(Error::param("radius", radius, "a finite number ≥ 0"));
         }
+        // Below the mesh's tolerance an agent is a point, as on every world.
+        let radius = radius_in_effect(radius, mesh.tolerance());
         let s = mesh.locate_or_err(start, "start")?;
         let g = mesh.locate_or_err(goal, "goal")?;
         self.begin();
@@ -325,11 +337,11 @@ impl NavMeshQuery {
             if goal != start {
                 self.path.push(goal);
             }
-            return Ok(());
+            return Ok(radius);
         }
         if let Some(found) = self.polyanya(mesh, start, goal, s as u32, g as u32, radius) {
             self.reconstruct(mesh, start, goal, [s, g], found);
-            return Ok(());
+            return Ok(radius);
         }
         let unreachable = Error::Unreachable {
             sx: start.x,
@@ -341,7 +353,7 @@ impl NavMeshQuery {
             return Err(unreachable);
         }
         if self.breadth_first(mesh, s, g, radius) {
-            return Ok(());
+            return Ok(radius);
         }
         // No channel fits: find the point path and name its narrowest passage.
         self.begin();

@@ -15,9 +15,9 @@ use crate::corridor::{CorridorPath, CorridorSmoother};
 use crate::curve::catmull_rom::catmull_rom;
 use crate::curve::exact::ExactCurve;
 use crate::curve::resample::resample;
-use crate::error::{Error, Result};
+use crate::error::{num, Error, Result};
 use crate::fillet::{Corner, Filleter};
-use crate::geometry::{check_path, Point2};
+use crate::geometry::Point2;
 use crate::map_safe::MapSafe;
 use crate::navmesh::portals::{portals_into, Portal};
 use crate::navmesh::relax::{relax_into, RelaxParams};
@@ -25,8 +25,8 @@ use crate::navmesh::NavMeshQuery;
 use crate::shortcut::Shortcutter;
 use crate::validate::{validate, ValidationReport};
 use crate::world::{
-    check_in_bounds, check_radius, check_scale, clearance_error, path_is_clear, path_on_mesh,
-    settle, World,
+    agent_radius, check_input, check_path_and_radius, check_world, clearance_error, path_is_clear,
+    path_on_mesh, settle, World,
 };
 
 /// What the last run of a [`Pipeline`] did.
@@ -142,8 +142,14 @@ pub struct Pipeline<W> {
 impl<W: World> Pipeline<W> {
     /// A pipeline with no steps yet (add them with [`then`](Self::then)).
     ///
-    /// Errors: [`Error::BadParameter`] for a negative or non-finite radius,
-    /// [`Error::NoRoom`] when the world knows that no free space has room for it.
+    /// A radius below the world's [tolerance](World::tolerance) is taken as 0 (a point
+    /// agent; see [the world contract](crate::world#tolerance)); [`radius`](Self::radius)
+    /// gives the radius in effect.
+    ///
+    /// Errors: [`Error::CoordinateOutOfRange`] for a world beyond
+    /// [`max_map_coordinate`](crate::geometry::max_map_coordinate), [`Error::BadParameter`]
+    /// for a world too small for its tolerance (`world size`) or a negative or non-finite
+    /// radius, [`Error::NoRoom`] when the world knows that no free space has room for it.
     ///
     /// ```
     /// use pathsmooth::{Error, GridMap, GridWorld, Pipeline};
@@ -153,8 +159,8 @@ impl<W: World> Pipeline<W> {
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn new(world: W, radius: f64) -> Result<Self> {
-        check_radius(radius)?;
-        check_scale(&world)?;
+        check_world::<W, f64>(&world)?;
+        let radius = agent_radius(&world, radius)?;
         if radius > 0.0
             && let Some(max_clearance) = world.max_clearance()
             && max_clearance < radius
@@ -276,7 +282,16 @@ impl<W: World> Pipeline<W> {
         &self.steps
     }
 
-    /// The agent radius, world units.
+    /// The agent radius in effect, world units: the radius given, or 0 when it was below
+    /// the world's tolerance.
+    ///
+    /// ```
+    /// use pathsmooth::{GridMap, GridWorld, Pipeline};
+    /// let world = GridWorld::new(GridMap::from_rows(&["...."])?)?;
+    /// assert_eq!(Pipeline::new(&world, 1e-300)?.radius(), 0.0);
+    /// assert_eq!(Pipeline::new(&world, 0.25)?.radius(), 0.25);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
     pub fn radius(&self) -> f64 {
         self.radius
     }
@@ -327,7 +342,9 @@ impl<W: World> Pipeline<W> {
 
     /// Smooths `path` (world units) into a path valid on the world; see the type's docs.
     ///
-    /// Errors: [`Error::EmptyPath`], [`Error::NonFinite`], [`Error::OutsideWorld`],
+    /// Errors: the input checks' ([`Error::EmptyPath`], [`Error::NonFinite`],
+    /// [`Error::CoordinateOutOfRange`], [`Error::OutsideWorld`]; see
+    /// [the world contract](crate::world#coordinates-and-input-checks)),
     /// [`Error::InvalidInputPath`] (an invalid input on a world that cannot re-plan), the
     /// re-planning's errors ([`Error::TooClose`], [`Error::Unreachable`]…), a step's own
     /// errors (bad parameters, [`Error::Unsupported`] for a step the world cannot run),
@@ -342,12 +359,9 @@ impl<W: World> Pipeline<W> {
     pub fn smooth_into<P: Point2>(&mut self, path: &[P], out: &mut Vec<P>) -> Result<()> {
         out.clear();
         self.report.reset();
-        check_path(path, 1, "pipeline")?;
         let mut a = std::mem::take(&mut self.a);
-        a.clear();
-        a.extend(path.iter().map(|p| p.to_dvec2()));
-        let result = check_in_bounds(&self.world, &a)
-            .and_then(|()| self.repair_input(&mut a))
+        let result = check_input(&self.world, path, 1, "pipeline", self.radius, &mut a)
+            .and_then(|_| self.repair_input(&mut a))
             .and_then(|()| {
                 // The steps work in place; a second attempt starts again from their input.
                 let mut input = std::mem::take(&mut self.input);
@@ -373,9 +387,11 @@ impl<W: World> Pipeline<W> {
         result
     }
 
-    /// Plans from `start` to `goal` on the world for the radius, then runs the steps.
+    /// Plans from `start` to `goal` on the world for the radius, then runs the steps. A
+    /// start equal to the goal gives the one-point path `[start]` (every step keeps it).
     ///
-    /// Errors: those of [`World::find_path_into`] (outside, blocked, [`Error::TooClose`],
+    /// Errors: [`Error::NonFinite`] and [`Error::CoordinateOutOfRange`] for the start
+    /// (point 0) or the goal (point 1), those of [`World::find_path_into`] (outside, blocked, [`Error::TooClose`],
     /// [`Error::Unreachable`], [`Error::Unsupported`] for a world without a path finder) and of
     /// [`smooth`](Self::smooth).
     ///
@@ -399,6 +415,7 @@ impl<W: World> Pipeline<W> {
     pub fn plan_into<P: Point2>(&mut self, start: P, goal: P, out: &mut Vec<P>) -> Result<()> {
         out.clear();
         self.report.reset();
+        check_path_and_radius(&self.world, &[start, goal], 2, "pipeline", self.radius)?;
         let mut a = std::mem::take(&mut self.a);
         let (start, goal) = (start.to_dvec2(), goal.to_dvec2());
         let result = self.attempts(
@@ -580,6 +597,13 @@ impl<W: World> Pipeline<W> {
                 let spacing = *spacing;
                 self.smooth_by(input, out, |p: &[DVec2]| resample(p, spacing))
             }
+            // A one-point path (a plan from a point to itself) has no channel to re-route
+            // through and nothing to optimise: it stays one point.
+            Step::Funnel | Step::Relax(_) | Step::Corridor(_) if input.len() < 2 => {
+                out.clear();
+                out.extend_from_slice(input);
+                Ok(())
+            }
             // The navmesh query's path (exact at radius 0; with a radius, the funnel through
             // a channel wide enough, checked against the world).
             Step::Funnel => {
@@ -596,12 +620,6 @@ impl<W: World> Pipeline<W> {
                     ..*params
                 };
                 relax_into(&self.portals, start, goal, &params, out).map(|_| ())
-            }
-            // A one-point path has nothing to optimise.
-            Step::Corridor(_) if input.len() < 2 => {
-                out.clear();
-                out.extend_from_slice(input);
-                Ok(())
             }
             Step::Fillet(params) => {
                 let done = self.filleter.fillet(world, input, radius, params)?;
@@ -668,8 +686,9 @@ fn holds(validation: &ValidationReport, radius: f64) -> bool {
 fn shortfall(validation: &ValidationReport, radius: f64) -> String {
     validation.problem().unwrap_or_else(|| {
         format!(
-            "it comes within {} of a wall, below the radius {radius}",
-            validation.min_clearance
+            "it comes within {} of a wall, below the radius {}",
+            num(validation.min_clearance),
+            num(radius)
         )
     })
 }

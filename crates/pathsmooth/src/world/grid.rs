@@ -4,9 +4,10 @@ use std::sync::OnceLock;
 
 use glam::{DVec2, IVec2};
 
-use super::{check_radius, Bounds, World};
+use super::{check_ends, Bounds, World};
 use crate::cancel::Cancel;
 use crate::error::{Error, Result};
+use crate::geometry::max_map_coordinate;
 use crate::grid::astar::{astar_clear_until, narrowest_passage, GridPath};
 use crate::grid::distance::DistanceField;
 use crate::grid::los::{bend_pinch, segment_collision, segment_is_clear, Collision};
@@ -62,8 +63,11 @@ impl GridWorld {
     /// The map with cells of `cell_size` world units, cell (0, 0)'s corner at `origin`.
     ///
     /// Errors: [`Error::BadParameter`] for a cell size that is not positive and finite or
-    /// an origin that is not finite (or so large that the map's far corner overflows),
-    /// [`Error::NoFreeSpace`] when the map has no passable cell.
+    /// an origin that is not finite, [`Error::CoordinateOutOfRange`] when the origin or
+    /// the map's far corner lies beyond
+    /// [`max_map_coordinate`](crate::geometry::max_map_coordinate) (≈ 3.2·10⁶⁰: the
+    /// world's lengths and squared distances would overflow, and its navmesh could not be
+    /// built), [`Error::NoFreeSpace`] when the map has no passable cell.
     ///
     /// ```
     /// use glam::DVec2;
@@ -71,6 +75,8 @@ impl GridWorld {
     /// let map = || GridMap::from_rows(&["..."]).unwrap();
     /// assert!(matches!(GridWorld::with_frame(map(), 0.0, DVec2::ZERO), Err(Error::BadParameter { .. })));
     /// assert!(matches!(GridWorld::with_frame(map(), 1.0, DVec2::NAN), Err(Error::BadParameter { .. })));
+    /// let huge = GridWorld::with_frame(map(), 1e155, DVec2::ZERO).unwrap_err();
+    /// assert!(matches!(huge, Error::CoordinateOutOfRange { index: None, .. }));
     /// let walls = GridMap::from_rows(&["@@"]).unwrap();
     /// assert_eq!(GridWorld::new(walls).unwrap_err(), Error::NoFreeSpace);
     /// ```
@@ -81,13 +87,19 @@ impl GridWorld {
                 return Err(Error::param("origin", c, "finite coordinates"));
             }
         }
+        // Every coordinate of the world within the library's limit, so that lengths and
+        // squared distances on it stay finite and its navmesh can be built.
         let far = origin + DVec2::new(map.width() as f64, map.height() as f64) * cell_size;
-        if !far.is_finite() {
-            return Err(Error::param(
-                "cell_size",
-                cell_size,
-                "small enough that the map's far corner is finite",
-            ));
+        let limit = max_map_coordinate::<f64>();
+        if let Some(value) = [origin.x, origin.y, far.x, far.y]
+            .into_iter()
+            .find(|c| c.abs() > limit)
+        {
+            return Err(Error::CoordinateOutOfRange {
+                index: None,
+                value,
+                limit,
+            });
         }
         if map.passable_count() == 0 {
             return Err(Error::NoFreeSpace);
@@ -183,7 +195,9 @@ impl GridWorld {
     /// ([`astar_clear`](crate::grid::astar::astar_clear)). The path returned runs `start`,
     /// the cell centres, `goal` (consecutive duplicates dropped), in world units.
     ///
-    /// Errors: [`Error::OutsideWorld`]-style [`Error::OutsideMap`] for points outside the
+    /// Errors: the input checks of [the world contract](crate::world#coordinates-and-input-checks) for the start (point 0), the
+    /// goal (point 1) and the radius (a radius below the world's tolerance is taken as 0),
+    /// [`Error::OutsideWorld`]-style [`Error::OutsideMap`] for points outside the
     /// map, [`Error::Blocked`] inside a wall, [`Error::TooClose`] when the start, the goal
     /// or their cells' centres are closer than `radius` to a wall, [`Error::Unreachable`].
     pub fn find_cell_path(&self, start: DVec2, goal: DVec2, radius: f64) -> Result<GridPath> {
@@ -199,44 +213,15 @@ impl GridWorld {
         radius: f64,
         cancel: Option<&Cancel>,
     ) -> Result<GridPath> {
-        check_radius(radius)?;
+        let radius = check_ends(self, start, goal, radius)?;
         let r = radius / self.cell_size;
         let mut cells = [IVec2::ZERO; 2];
         for (k, (p, what)) in [(start, "start"), (goal, "goal")].into_iter().enumerate() {
-            let q = self.to_grid(p);
-            // The map's errors speak in cells; say where in world units.
-            let c = self.map.check_free_point(q, what).map_err(|e| match e {
-                Error::OutsideMap {
-                    what,
-                    width,
-                    height,
-                    ..
-                } => Error::OutsideMap {
-                    what,
-                    x: p.x,
-                    y: p.y,
-                    width,
-                    height,
-                },
-                Error::Blocked { what, .. } => Error::Blocked {
-                    what,
-                    x: p.x,
-                    y: p.y,
-                },
-                e => e,
-            })?;
-            let clearance = self
-                .field
-                .clearance(q)
-                .min(self.field.cell_clearance(c.x as i64, c.y as i64));
+            let (c, clearance) = self.end_cell(p, what, radius)?;
+            // A* starts and ends at the cells' centres, which need the room too.
+            let clearance = clearance.min(self.field.cell_clearance(c.x as i64, c.y as i64));
             if r > 0.0 && clearance < r {
-                return Err(Error::TooClose {
-                    what,
-                    x: p.x,
-                    y: p.y,
-                    clearance: clearance * self.cell_size,
-                    radius,
-                });
+                return Err(self.too_close(p, what, clearance, radius));
             }
             cells[k] = c;
         }
@@ -278,6 +263,50 @@ impl GridWorld {
                 }
             }
             _ => Error::Unreachable { sx, sy, gx, gy },
+        }
+    }
+
+    /// The cell holding the end `p` of a path (`what`: `"start"` or `"goal"`) and its
+    /// clearance in cells, once `p` is known to be in the map, outside every wall and, for
+    /// `radius > 0`, that far from them itself. The map's errors speak in cells; these say
+    /// where in world units.
+    fn end_cell(&self, p: DVec2, what: &'static str, radius: f64) -> Result<(IVec2, f64)> {
+        let q = self.to_grid(p);
+        let c = self.map.check_free_point(q, what).map_err(|e| match e {
+            Error::OutsideMap {
+                what,
+                width,
+                height,
+                ..
+            } => Error::OutsideMap {
+                what,
+                x: p.x,
+                y: p.y,
+                width,
+                height,
+            },
+            Error::Blocked { what, .. } => Error::Blocked {
+                what,
+                x: p.x,
+                y: p.y,
+            },
+            e => e,
+        })?;
+        let clearance = self.field.clearance(q);
+        if radius > 0.0 && clearance < radius / self.cell_size {
+            return Err(self.too_close(p, what, clearance, radius));
+        }
+        Ok((c, clearance))
+    }
+
+    /// [`Error::TooClose`] for the end `p` whose clearance is `clearance` cells.
+    fn too_close(&self, p: DVec2, what: &'static str, clearance: f64, radius: f64) -> Error {
+        Error::TooClose {
+            what,
+            x: p.x,
+            y: p.y,
+            clearance: clearance * self.cell_size,
+            radius,
         }
     }
 
@@ -412,6 +441,9 @@ impl World for GridWorld {
 
     /// Grid A* ([`find_cell_path`](GridWorld::find_cell_path)) from `start` to `goal`
     /// through the cell centres; `query` is not used (the grid search keeps no scratch).
+    /// A start equal to the goal is the one-point path `[start]`, when the point itself is
+    /// in the world with room for the agent (A* would visit its cell's centre and come
+    /// back).
     fn find_path_into(
         &self,
         start: DVec2,
@@ -452,8 +484,14 @@ impl GridWorld {
         cancel: Option<&Cancel>,
         path: &mut Vec<DVec2>,
     ) -> Result<()> {
-        let cells = self.find_cell_path_until(start, goal, radius, cancel)?;
         path.clear();
+        let radius = check_ends(self, start, goal, radius)?;
+        if start == goal {
+            self.end_cell(start, "start", radius)?;
+            path.push(start);
+            return Ok(());
+        }
+        let cells = self.find_cell_path_until(start, goal, radius, cancel)?;
         for p in std::iter::once(start)
             .chain(cells.points)
             .chain(std::iter::once(goal))

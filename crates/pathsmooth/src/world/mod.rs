@@ -41,12 +41,49 @@
 //! the largest coordinate magnitude). So a point built to sit exactly at clearance `r` and
 //! rounded by one unit in the last place still validates, and the library's own outputs
 //! always do.
+//!
+//! **A radius below the tolerance is 0.** Every map-aware function (the pipeline, the
+//! steps, the validator, the worlds' path finders) takes an agent radius `r` with
+//! `0 < r < tolerance` as `r = 0`: a point agent, with the rules of radius 0 (touching
+//! allowed, no squeezing through a pinch). The validator could not tell such a radius from
+//! touching anyway (it accepts clearance down to `r − tolerance` < 0), and radii like
+//! 10⁻³⁰⁰, whose squares underflow, never reach a clearance computation. A world's own
+//! queries are therefore asked about `r = 0` or `r ≥ tolerance` by the library, though
+//! the grid and navmesh worlds answer exactly for any radius. The pipeline reports the
+//! radius in effect ([`Pipeline::radius`](crate::Pipeline::radius)).
+//!
+//! # Coordinates and input checks
+//!
+//! A world's coordinates, and every point given to a map-aware function, must lie within
+//! [`max_map_coordinate`](crate::geometry::max_map_coordinate) of the caller's scalar type:
+//! 2²⁰¹ ≈ 3.2·10⁶⁰ for `f64` (the range of a navmesh vertex, so every world can build its
+//! navmesh; its squares and sums of lengths are far from overflowing), 2.3·10¹⁸ for `f32`.
+//! Beyond it lengths, squared distances or exact predicates would overflow, so such input is
+//! refused up front with one error, [`Error::CoordinateOutOfRange`]: by
+//! [`GridWorld::with_frame`] (and [`GridWorld::from_fn`]) for a grid whose origin or far
+//! corner reaches past it, and by every map-aware function for a world (a caller's own) or
+//! a point beyond it. Navmesh vertices are refused beyond the same limit when the mesh is
+//! built ([`NavMesh`]'s coordinate range, with the ring or line named).
+//!
+//! Every public map-aware function checks its input in the same order, so the same bad
+//! input gets the same error from each: the world (its extent within the limit; its
+//! narrower side at least 1000 tolerances, else [`Error::BadParameter`] `world size`);
+//! the points (an empty path is [`Error::EmptyPath`]; then, point by point, a NaN or
+//! infinite coordinate is [`Error::NonFinite`] and one beyond the limit
+//! [`Error::CoordinateOutOfRange`], the first bad point named; then too few points,
+//! [`Error::TooFewPoints`]); the radius ([`Error::BadParameter`] `radius` unless finite
+//! and ≥ 0); and for a path a step transforms, every point within the world's bounds
+//! ([`Error::OutsideWorld`]; the validator reports such points as blocked instead).
 
 pub(crate) mod grid;
+mod input;
 mod navmesh;
 mod rounding;
 
 pub use grid::GridWorld;
+pub(crate) use input::{
+    agent_radius, check_ends, check_in_bounds, check_input, check_path_and_radius, check_world,
+};
 pub(crate) use navmesh::path_on_mesh;
 pub use navmesh::NavMeshWorld;
 pub(crate) use rounding::settle;
@@ -131,7 +168,7 @@ impl Bounds {
 /// assert!((tolerance_for(&Bounds::new(DVec2::ZERO, DVec2::splat(1000.0))) - 1e-6).abs() < 1e-18);
 /// ```
 pub fn tolerance_for(bounds: &Bounds) -> f64 {
-    1e-9 * bounds.max_magnitude().max(1.0)
+    crate::geometry::tolerance_at(bounds.max_magnitude())
 }
 
 /// Free space as map-aware smoothing sees it. See the [module docs](self) for the contract
@@ -259,6 +296,10 @@ pub trait World {
     /// the agent, or the navmesh's search, which keeps its scratch in `query`; other
     /// worlds ignore `query`). The [`Pipeline`](crate::Pipeline) then smooths it. Worlds
     /// without a path finder return [`Error::Unsupported`].
+    ///
+    /// A start equal to the goal has the one-point path `[start]` (the grid and navmesh
+    /// worlds return it when the point has room for the agent), and the input is checked
+    /// as every map-aware input is (see the [module docs](self#coordinates-and-input-checks)).
     fn find_path_into(
         &self,
         start: DVec2,
@@ -424,58 +465,4 @@ pub(crate) use crate::grid::los::bends;
 /// this; the world's [tolerance](World::tolerance), 10⁵ times larger, is for input only.
 pub(crate) fn clearance_error<W: World + ?Sized>(world: &W) -> f64 {
     64.0 * f64::EPSILON * world.bounds().max_magnitude().max(1.0)
-}
-
-/// A radius must be a non-negative number.
-pub(crate) fn check_radius(radius: f64) -> Result<()> {
-    if radius >= 0.0 && radius.is_finite() {
-        Ok(())
-    } else {
-        Err(Error::param("radius", radius, "a finite number ≥ 0"))
-    }
-}
-
-/// How much larger than its [tolerance](World::tolerance) a world must be, across its
-/// narrower side, for the library to work on it.
-const MIN_SIZE_IN_TOLERANCES: f64 = 1e3;
-
-/// Refuses a world whose tolerance is not small next to its size: the tolerance is 10⁻⁹
-/// times the largest coordinate, so a world 10 units wide placed at 10¹⁶ has a tolerance
-/// of 10⁷ and "touching a wall" covers all of it (found by fuzzing: map-aware Chaikin then
-/// returned a path through a wall). [`Error::BadParameter`] `world size`.
-pub(crate) fn check_scale<W: World + ?Sized>(world: &W) -> Result<()> {
-    let b = world.bounds();
-    let size = (b.max - b.min).min_element();
-    let tolerance = world.tolerance();
-    if size >= MIN_SIZE_IN_TOLERANCES * tolerance {
-        Ok(())
-    } else {
-        Err(Error::param(
-            "world size",
-            size,
-            "at least 1000 times the world's tolerance (10⁻⁹ × its largest coordinate): \
-             the world is too far from the origin for its size",
-        ))
-    }
-}
-
-/// Refuses a path with a point outside the world's bounds (a path in other units, most
-/// often): [`Error::OutsideWorld`] names the first such point.
-pub(crate) fn check_in_bounds<W: World + ?Sized>(world: &W, path: &[DVec2]) -> Result<()> {
-    let b = world.bounds();
-    let tol = world.tolerance();
-    let grown = Bounds {
-        min: b.min - DVec2::splat(tol),
-        max: b.max + DVec2::splat(tol),
-    };
-    match path.iter().position(|&p| !grown.contains(p)) {
-        None => Ok(()),
-        Some(index) => Err(Error::OutsideWorld {
-            index,
-            x: path[index].x,
-            y: path[index].y,
-            min: b.min.to_array(),
-            max: b.max.to_array(),
-        }),
-    }
 }

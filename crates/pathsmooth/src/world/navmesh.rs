@@ -2,9 +2,10 @@
 
 use glam::DVec2;
 
-use super::{check_radius, clearance_error, first_problem, path_is_clear, settle, Bounds, World};
-use crate::error::{Error, Result};
+use super::{check_ends, clearance_error, first_problem, path_is_clear, settle, Bounds, World};
+use crate::error::{num, Error, Result};
 use crate::geometry::{closest_on_segment, segment_distance};
+use crate::navmesh::mesh::boxes::BoxIndex;
 use crate::navmesh::mesh::NavMesh;
 use crate::navmesh::NavMeshQuery;
 
@@ -12,8 +13,8 @@ use crate::navmesh::NavMeshQuery;
 /// clearance is its distance to the nearest boundary edge (an edge with no triangle on its
 /// other side).
 ///
-/// The boundary edges are kept in a uniform grid of buckets over the mesh's bounds, about
-/// as many buckets as edges, so a clearance query looks at the edges near the point and a
+/// The boundary edges are kept in a grid of buckets over the mesh's bounds (a hierarchy
+/// of them, so long walls cost no more than short ones), about as many buckets as edges, so a clearance query looks at the edges near the point and a
 /// segment test at the edges near the segment. Containment uses the mesh's exact walk
 /// ([`NavMesh::line_of_sight`]): a segment is clear at radius 0 when it stays in the
 /// triangles (touching the boundary allowed), and at radius `r > 0` when moreover every
@@ -133,93 +134,33 @@ impl World for NavMeshWorld {
     }
 }
 
-/// Line segments bucketed in a uniform grid over a rectangle.
+/// Line segments in a [`BoxIndex`] over a rectangle, about one bucket of its finest level
+/// per edge.
 #[derive(Debug, Clone)]
 struct EdgeIndex {
     edges: Vec<[DVec2; 2]>,
     bounds: Bounds,
-    /// Bucket side length.
+    /// The finest buckets' side, about: where the doubling search for the nearest edge
+    /// starts.
     side: f64,
-    /// Buckets per row and column.
-    cols: usize,
-    rows: usize,
-    /// `starts[k]..starts[k + 1]` indexes `items` for bucket k.
-    starts: Vec<u32>,
-    items: Vec<u32>,
+    index: BoxIndex,
 }
 
 impl EdgeIndex {
     fn new(edges: Vec<[DVec2; 2]>, bounds: Bounds) -> Self {
-        let size = bounds.size().max(DVec2::splat(f64::MIN_POSITIVE));
-        // About one bucket per edge, square buckets, at most 2^11 per side.
-        let target = (edges.len().max(1) as f64).sqrt();
-        let side = (size.x.max(size.y) / target).max(size.max_element() / 2048.0);
-        let side = if side > 0.0 && side.is_finite() {
-            side
-        } else {
-            1.0
-        };
-        let cols = ((size.x / side).ceil() as usize).clamp(1, 2048);
-        let rows = ((size.y / side).ceil() as usize).clamp(1, 2048);
-        let mut index = EdgeIndex {
+        let boxes = edges.iter().map(|&[a, b]| (a.min(b), a.max(b)));
+        let index = BoxIndex::new(bounds.min, bounds.max, edges.len() as f64, boxes);
+        let side = index.bucket_size().max_element();
+        EdgeIndex {
             edges,
             bounds,
             side,
-            cols,
-            rows,
-            starts: vec![0; cols * rows + 1],
-            items: Vec::new(),
-        };
-        // Counting sort of (bucket, edge) pairs: count, prefix-sum, fill.
-        let spans: Vec<_> = index
-            .edges
-            .iter()
-            .map(|&[a, b]| index.span(a.min(b), a.max(b)))
-            .collect();
-        for &(x0, x1, y0, y1) in &spans {
-            for y in y0..=y1 {
-                for x in x0..=x1 {
-                    index.starts[y * cols + x + 1] += 1;
-                }
-            }
+            index,
         }
-        for k in 1..index.starts.len() {
-            index.starts[k] += index.starts[k - 1];
-        }
-        let mut fill = index.starts.clone();
-        index.items = vec![0; *index.starts.last().unwrap_or(&0) as usize];
-        for (e, &(x0, x1, y0, y1)) in spans.iter().enumerate() {
-            for y in y0..=y1 {
-                for x in x0..=x1 {
-                    let k = y * cols + x;
-                    index.items[fill[k] as usize] = e as u32;
-                    fill[k] += 1;
-                }
-            }
-        }
-        index
     }
 
-    /// The bucket ranges (x0, x1, y0, y1), inclusive and clamped to the grid, that a box
-    /// overlaps.
-    fn span(&self, lo: DVec2, hi: DVec2) -> (usize, usize, usize, usize) {
-        let cell = |v: f64, origin: f64, n: usize| {
-            let k = ((v - origin) / self.side).floor();
-            if k.is_nan() || k < 0.0 {
-                0
-            } else {
-                (k as usize).min(n - 1)
-            }
-        };
-        (
-            cell(lo.x, self.bounds.min.x, self.cols),
-            cell(hi.x, self.bounds.min.x, self.cols),
-            cell(lo.y, self.bounds.min.y, self.rows),
-            cell(hi.y, self.bounds.min.y, self.rows),
-        )
-    }
-
-    /// The smallest of `cap` and `dist(edge)` over the edges in the buckets a box overlaps.
+    /// The smallest of `cap` and `dist(edge)` over the edges whose boxes may overlap the box
+    /// `lo..=hi`.
     fn min_over_box(
         &self,
         lo: DVec2,
@@ -227,16 +168,12 @@ impl EdgeIndex {
         cap: f64,
         dist: impl Fn([DVec2; 2]) -> f64,
     ) -> f64 {
-        let (x0, x1, y0, y1) = self.span(lo, hi);
         let mut best = cap;
-        for y in y0..=y1 {
-            for x in x0..=x1 {
-                let k = y * self.cols + x;
-                for &e in &self.items[self.starts[k] as usize..self.starts[k + 1] as usize] {
-                    best = best.min(dist(self.edges[e as usize]));
-                }
+        self.index.for_each_bucket(lo, hi, |list| {
+            for &e in list {
+                best = best.min(dist(self.edges[e as usize]));
             }
-        }
+        });
         best
     }
 
@@ -290,7 +227,7 @@ pub(crate) fn path_on_mesh<W: World + ?Sized>(
     radius: f64,
     out: &mut Vec<DVec2>,
 ) -> Result<()> {
-    check_radius(radius)?;
+    let radius = check_ends(world, start, goal, radius)?;
     out.clear();
     out.extend_from_slice(query.find_path(mesh, start, goal, radius)?);
     if radius == 0.0 {
@@ -341,8 +278,10 @@ pub(crate) fn path_on_mesh<W: World + ?Sized>(
     out.clear();
     let reason = match first {
         Some((i, at)) => format!(
-            "segment {i} comes closer than the radius {radius} to a wall near ({}, {})",
-            at.x, at.y
+            "segment {i} comes closer than the radius {} to a wall near ({}, {})",
+            num(radius),
+            num(at.x),
+            num(at.y)
         ),
         None => "the path is not clear".into(),
     };

@@ -11,7 +11,8 @@ use super::{cell_of, CorridorMap, Place, COST_UNIT, KAPPA, MARGIN, MAX_CORRIDOR_
 use crate::corridor::disks::DiskCorridor;
 use crate::error::{Error, Result};
 use crate::grid::map::GridMap;
-use crate::world::check_radius;
+use crate::world::check_ends;
+use crate::world::grid::Cells;
 
 /// How many nearest vertices are tested for visibility before the grid search fallback.
 const CANDIDATE_TESTS: usize = 64;
@@ -23,7 +24,11 @@ impl CorridorMap {
     /// keeping clearance ≥ `radius` + 10⁻⁶ (a margin). No facing directions are set; put them in
     /// the result's `start_dir` / `goal_dir` if wanted.
     ///
-    /// Errors: [`Error::BadParameter`] for a negative or non-finite radius;
+    /// Errors: the input checks of
+    /// [the world contract](crate::world#coordinates-and-input-checks) on the map in cell
+    /// units ([`Error::NonFinite`] or [`Error::CoordinateOutOfRange`] for the start, point
+    /// 0, or the goal, point 1; [`Error::BadParameter`] for a negative or non-finite radius;
+    /// a radius below the tolerance, 10⁻⁹ of the map's larger side, is taken as 0);
     /// [`Error::OutsideMap`] / [`Error::Blocked`] for a start or goal outside the map or
     /// on a blocked cell ([`GridMap::check_free_point`]), and [`Error::Blocked`] also when
     /// its clearance is not above `radius` + 10⁻⁶ (a point on a wall's surface, or
@@ -71,7 +76,12 @@ impl CorridorMap {
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn corridor(&self, start: DVec2, goal: DVec2, radius: f64) -> Result<DiskCorridor> {
-        check_radius(radius)?;
+        // The input checks of every map-aware call, on the map in cell units.
+        let cells = Cells {
+            map: &self.map,
+            field: &self.field,
+        };
+        let radius = check_ends(&cells, start, goal, radius)?;
         self.check_endpoint(start, "start", radius)?;
         self.check_endpoint(goal, "goal", radius)?;
         let unreachable = || Error::Unreachable {

@@ -87,8 +87,8 @@ use circle::{chain_funnel_round, CircleChains, Rounder};
 use point::chain_funnel;
 
 use crate::error::{Error, Result};
-use crate::geometry::check_magnitude;
-use crate::navmesh::portals::{check_orientation, Portal};
+use crate::geometry::{check_within, max_map_coordinate, radius_in_effect, tolerance_at};
+use crate::navmesh::portals::{check_orientation, check_portal_range, Portal};
 
 /// Largest angle, in radians, between consecutive vertices of a rounded corner (π/8).
 pub const MAX_ARC_STEP: f64 = PI / 8.0;
@@ -110,12 +110,15 @@ pub fn funnel(portals: &[Portal], start: DVec2, goal: DVec2, radius: f64) -> Res
 }
 
 /// Writes the funnel path from `start` through `portals` to `goal` into `out` (cleared
-/// first), for an agent of `radius` (0 for a point). See the [module docs](self).
+/// first), for an agent of `radius` (0 for a point). See the [module docs](self). A radius
+/// below the library's tolerance at these coordinates (10⁻⁹ of the largest, and at least
+/// 10⁻⁹) is a point agent, as on every [world](crate::world#tolerance).
 ///
 /// Errors: [`Error::NonFinite`] (index 0 is `start`, `1..=n` the portals, `n + 1` the goal),
-/// [`Error::BadParameter`] for a negative or non-finite radius or a coordinate beyond
-/// [`max_coordinate`](crate::geometry::max_coordinate) (name `"coordinate"`; within it
-/// differences and tangent lengths cannot overflow),
+/// [`Error::BadParameter`] for a negative or non-finite radius,
+/// [`Error::CoordinateOutOfRange`] for a coordinate beyond
+/// [`max_map_coordinate`] (as every map-aware input;
+/// within it differences and tangent lengths cannot overflow),
 /// [`Error::ChannelTooNarrow`] naming the portal where the radius does not fit.
 /// Consecutive duplicate points never appear in the output.
 ///
@@ -165,8 +168,16 @@ impl Funnel {
         radius: f64,
         out: &mut Vec<DVec2>,
     ) -> Result<()> {
-        // The tolerance contract: build the circles a hair outside r, so that clearances
-        // measured on the rounded output are still at least r.
+        // A radius below the tolerance at these coordinates is a point agent, as on every
+        // world (the world contract); then the tolerance contract: build the circles a
+        // hair outside r, so that clearances measured on the rounded output are still at
+        // least r.
+        let magnitude = portals
+            .iter()
+            .flat_map(|p| [p.left, p.right])
+            .chain([start, goal])
+            .fold(0.0, |m: f64, p| m.max(p.abs().max_element()));
+        let radius = radius_in_effect(radius, tolerance_at(magnitude));
         let build = build_radius(portals, start, goal, radius);
         self.round_into(portals, start, goal, radius, build, out)
     }
@@ -243,10 +254,18 @@ fn check_input(portals: &[Portal], start: DVec2, goal: DVec2, radius: f64) -> Re
     if !(radius.is_finite() && radius >= 0.0) {
         return Err(Error::param("radius", radius, "a finite number ≥ 0"));
     }
-    check_magnitude(&[start, goal])?;
-    portals
-        .iter()
-        .try_for_each(|p| check_magnitude(&[p.left, p.right]))?;
+    // The map-aware limit, numbered as above: start 0, portal k as k + 1, goal n + 1.
+    let limit = max_map_coordinate::<f64>();
+    check_within(&[start], limit)?;
+    check_portal_range(portals)?;
+    check_within(&[goal], limit).map_err(|e| match e {
+        Error::CoordinateOutOfRange { value, limit, .. } => Error::CoordinateOutOfRange {
+            index: Some(portals.len() + 1),
+            value,
+            limit,
+        },
+        e => e,
+    })?;
     check_orientation(portals, start)
 }
 

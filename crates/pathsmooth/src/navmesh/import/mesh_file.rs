@@ -34,7 +34,7 @@ use glam::DVec2;
 
 use super::polygons::{ids_by_index, triangulate, Issue};
 use super::text::{error, tokens, Reader};
-use crate::error::Result;
+use crate::error::{excerpt, Result};
 use crate::navmesh::mesh::NavMesh;
 
 /// The largest vertex or polygon count the reader accepts (indices are `u32`).
@@ -77,7 +77,7 @@ pub fn parse_mesh(text: &str, file: &str) -> Result<NavMesh> {
     if head.text != "mesh" {
         return Err(r.error_at(
             head,
-            format!("expected the header `mesh`, found `{}`", head.text),
+            format!("expected the header `mesh`, found `{}`", excerpt(head.text)),
         ));
     }
     let (version, _) = r.int("the version (2 or 1)", 1, 2)?;
@@ -123,7 +123,7 @@ pub fn parse_mesh(text: &str, file: &str) -> Result<NavMesh> {
             t,
             format!(
                 "unexpected `{}` after the {np} polygons the header announced",
-                t.text
+                excerpt(t.text)
             ),
         ));
     }

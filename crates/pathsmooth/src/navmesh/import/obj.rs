@@ -20,7 +20,7 @@ use glam::DVec2;
 
 use super::polygons::{ids_by_index, triangulate, Issue};
 use super::text::{error, number, tokens, Token};
-use crate::error::Result;
+use crate::error::{excerpt, Result};
 use crate::navmesh::mesh::NavMesh;
 
 /// Which two 3D axes of an OBJ file are the navmesh's ground: `Xz` (y is up: Recast, Unity,
@@ -48,7 +48,8 @@ impl FromStr for GroundPlane {
             "xz" => Ok(GroundPlane::Xz),
             "xy" => Ok(GroundPlane::Xy),
             _ => Err(format!(
-                "unknown ground plane `{s}`: expected xz (y up) or xy (z up)"
+                "unknown ground plane `{}`: expected xz (y up) or xy (z up)",
+                excerpt(s)
             )),
         }
     }
@@ -197,7 +198,7 @@ fn reference(token: &str, defined: usize) -> std::result::Result<u32, String> {
     let head = token.split('/').next().unwrap_or("");
     let k: i64 = head
         .parse()
-        .map_err(|_| format!("expected a vertex reference, found `{token}`"))?;
+        .map_err(|_| format!("expected a vertex reference, found `{}`", excerpt(token)))?;
     let index = match k {
         0 => return Err("vertex references start at 1 (0 is not a vertex)".into()),
         k if k > 0 => k - 1,

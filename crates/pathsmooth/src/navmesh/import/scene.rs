@@ -10,10 +10,10 @@ use glam::DVec2;
 use serde::{Deserialize, Serialize};
 use spade::Point2;
 
-use crate::error::{Error, Result};
+use crate::error::{num, Error, Result};
 use crate::geometry::cross;
 use crate::navmesh::mesh::{
-    coordinate_ok, segments_touch, NavMesh, MAX_COORDINATE, MIN_COORDINATE,
+    check_vertex_range, coordinate_ok, segments_touch, NavMesh, MAX_COORDINATE, MIN_COORDINATE,
 };
 
 /// A polygonal scene: a boundary ring and hole rings, built in code or (with the `serde`
@@ -46,6 +46,11 @@ pub struct Scene {
 impl NavMesh {
     /// Builds a navmesh from a [`Scene`], validating its rings first.
     ///
+    /// Errors: [`Error::CoordinateOutOfRange`] for a vertex beyond
+    /// [`MAX_COORDINATE`] (the library's one error for coordinates too large; the index
+    /// counts the boundary's vertices, then each hole's in order), and
+    /// [`Error::InvalidPolygon`] for a bad ring (named, with the vertex).
+    ///
     /// ```
     /// use pathsmooth::navmesh::{NavMesh, Scene};
     /// let scene = Scene { boundary: vec![[0.0, 0.0], [4.0, 0.0], [4.0, 3.0], [0.0, 3.0]], holes: vec![] };
@@ -54,6 +59,10 @@ impl NavMesh {
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn from_scene(scene: &Scene) -> Result<Self> {
+        let all = std::iter::once(&scene.boundary)
+            .chain(&scene.holes)
+            .flatten();
+        check_vertex_range(all.map(|&[x, y]| DVec2::new(x, y)))?;
         let rings = validate_scene(scene)?;
         let mut vertices = Vec::new();
         let mut edges = Vec::new();
@@ -80,12 +89,8 @@ impl NavMesh {
     #[cfg(feature = "serde")]
     #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
     pub fn from_scene_json(text: &str, file: &str) -> Result<Self> {
-        let scene: Scene = serde_json::from_str(text).map_err(|e| Error::Parse {
-            file: file.to_string(),
-            line: e.line(),
-            column: e.column(),
-            message: e.to_string(),
-        })?;
+        let scene: Scene =
+            serde_json::from_str(text).map_err(|e| Error::parse(file, e.line(), e.column(), e))?;
         Self::from_scene(&scene)
     }
 
@@ -139,11 +144,13 @@ fn validate_scene(scene: &Scene) -> Result<Vec<Vec<DVec2>>> {
             .position(|p| !(coordinate_ok(p.x) && coordinate_ok(p.y)))
         {
             return Err(bad(format!(
-                "{} vertex {i} ({:?}, {:?}) is out of range: each coordinate must be 0 or have a \
-                 magnitude in [{MIN_COORDINATE:e}, {MAX_COORDINATE:e}]",
+                "{} vertex {i} ({}, {}) is out of range: each coordinate must be 0 or have a \
+                 magnitude in [{}, {}]",
                 name(r),
-                ring[i].x,
-                ring[i].y
+                num(ring[i].x),
+                num(ring[i].y),
+                num(MIN_COORDINATE),
+                num(MAX_COORDINATE)
             )));
         }
         if ring.len() > 1 && ring.first() == ring.last() {
@@ -169,8 +176,8 @@ fn validate_scene(scene: &Scene) -> Result<Vec<Vec<DVec2>>> {
             if let Some(&(r0, i0)) = seen.get(&key) {
                 return Err(bad(format!(
                     "duplicate vertex ({}, {}): {} vertex {i0} and {} vertex {i}",
-                    p.x,
-                    p.y,
+                    num(p.x),
+                    num(p.y),
                     name(r0),
                     name(r)
                 )));

@@ -1,7 +1,7 @@
 //! Small text helpers shared by the navmesh file readers: tokens with their line and
 //! column, numbers with clear errors.
 
-use crate::error::Error;
+use crate::error::{excerpt, Error};
 
 /// One whitespace-separated token and where it starts (1-based line and column).
 #[derive(Debug, Clone, Copy)]
@@ -45,12 +45,7 @@ pub(crate) fn tokens(text: &str, comments: bool) -> impl Iterator<Item = Token<'
 
 /// A parse error at `line`:`column` of `file`.
 pub(crate) fn error(file: &str, line: usize, column: usize, message: impl Into<String>) -> Error {
-    Error::Parse {
-        file: file.to_string(),
-        line,
-        column,
-        message: message.into(),
-    }
+    Error::parse(file, line, column, message.into())
 }
 
 /// Reads tokens one at a time, turning them into numbers or a clear error that names what
@@ -110,11 +105,15 @@ impl<'a, I: Iterator<Item = Token<'a>>> Reader<'a, I> {
                     std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow
                 ) =>
             {
-                Err(self.error_at(t, format!("{what} is {}, expected {lo} to {hi}", t.text)))
+                let text = excerpt(t.text);
+                Err(self.error_at(t, format!("{what} is {text}, expected {lo} to {hi}")))
             }
             Err(_) => Err(self.error_at(
                 t,
-                format!("expected {what} (a whole number), found `{}`", t.text),
+                format!(
+                    "expected {what} (a whole number), found `{}`",
+                    excerpt(t.text)
+                ),
             )),
         }
     }
@@ -131,8 +130,8 @@ impl<'a, I: Iterator<Item = Token<'a>>> Reader<'a, I> {
 pub(crate) fn number(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if v.is_finite() => Ok(v),
-        Ok(_) => Err(format!("`{s}` is not a finite number")),
-        Err(_) => Err(format!("expected a number, found `{s}`")),
+        Ok(_) => Err(format!("`{}` is not a finite number", excerpt(s))),
+        Err(_) => Err(format!("expected a number, found `{}`", excerpt(s))),
     }
 }
 
