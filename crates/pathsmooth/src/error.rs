@@ -5,7 +5,8 @@
 //! can say exactly what was wrong and where.
 //!
 //! Messages stay short whatever the input: numbers are printed by [`num`] (shortest
-//! round-trip digits, scientific beyond ordinary magnitudes, never `-0`), and text quoted
+//! round-trip digits in the caller's precision, scientific beyond ordinary magnitudes,
+//! never `-0`), and text quoted
 //! from a file by [`excerpt`] (at most [`EXCERPT_CHARS`] characters).
 
 use std::fmt::{self, Display};
@@ -15,16 +16,28 @@ use thiserror::Error;
 /// How a number appears in an error message: the shortest digits that read back to the
 /// same `f64` (`{}`) for magnitudes in [10⁻⁵, 10¹⁶), scientific (`{:e}`, also shortest)
 /// beyond them, so `1e308` is not 309 digits and `1e-300` not 300 zeros; zero as `0`
-/// (never `-0`); NaN and infinities as `NaN`, `inf`, `-inf`.
+/// (never `-0`); NaN and infinities as `NaN`, `inf`, `-inf`. In the caller's precision: a
+/// value that is exactly an `f32` (what an `f32` caller's numbers become) prints the
+/// shortest digits that read back to that `f32`, so `-2.4f32` is `-2.4`, not
+/// `-2.4000000953674316`.
 pub(crate) fn num(x: f64) -> impl Display {
     struct Num(f64);
     impl Display for Num {
         fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             let x = self.0;
+            // A value that is exactly an `f32` most likely came from an `f32` caller: its
+            // shortest `f32` form reads back to it (`-2.4`, not `-2.4000000953674316`).
+            let narrow = x as f32;
             if x == 0.0 {
                 f.write_str("0")
             } else if !x.is_finite() || (1e-5..1e16).contains(&x.abs()) {
-                write!(f, "{x}")
+                if f64::from(narrow) == x {
+                    write!(f, "{narrow}")
+                } else {
+                    write!(f, "{x}")
+                }
+            } else if f64::from(narrow) == x {
+                write!(f, "{narrow:e}")
             } else {
                 write!(f, "{x:e}")
             }
@@ -261,7 +274,10 @@ pub enum Error {
     /// Start and goal are joined, but not with room for the agent: the route with the most
     /// room is narrowest at (x, y), where its clearance is below the radius (world units;
     /// on a grid, the routes through cell centres that the planner takes).
-    #[error("the goal ({gx}, {gy}) cannot be reached from the start ({sx}, {sy}) with radius {radius}: the route with the most room is narrowest at ({x}, {y}), with clearance {clearance}")]
+    #[error(
+        "the goal ({}, {}) cannot be reached from the start ({}, {}) with radius {}: the route with the most room is narrowest at ({}, {}), with clearance {}",
+        num(*.gx), num(*.gy), num(*.sx), num(*.sy), num(*.radius), num(*.x), num(*.y), num(*.clearance)
+    )]
     TooNarrow {
         /// Start x.
         sx: f64,
@@ -542,6 +558,32 @@ mod tests {
         for x in [1e308, 3.2e-200, 0.1, 7.0, 1e15 + 0.5, 4.9e-324] {
             assert_eq!(shown(x).parse::<f64>(), Ok(x));
         }
+    }
+
+    #[test]
+    fn an_f32_callers_numbers_print_in_f32() {
+        let shown = |x: f32| num(f64::from(x)).to_string();
+        assert_eq!(shown(-2.4), "-2.4");
+        assert_eq!(shown(0.3), "0.3");
+        assert_eq!(shown(1e-7), "1e-7");
+        assert_eq!(shown(3.4e38), "3.4e38");
+        for x in [0.1f32, 123.456, 1e-30, 65504.0, f32::MAX, f32::MIN_POSITIVE] {
+            assert_eq!(shown(x).parse::<f32>(), Ok(x));
+        }
+        // The same message from an f32 caller and an f64 caller, each in its precision.
+        let e = |x: f64, y: f64| {
+            Error::Blocked {
+                what: "start",
+                x,
+                y,
+            }
+            .to_string()
+        };
+        assert_eq!(
+            e(f64::from(-2.4f32), f64::from(7.1f32)),
+            "start (-2.4, 7.1) is inside a wall"
+        );
+        assert_eq!(e(-2.4, 7.1), "start (-2.4, 7.1) is inside a wall");
     }
 
     #[test]

@@ -242,3 +242,20 @@ fn map_aware_functions_return_valid_vec2_paths() {
         assert!(checked > QUERIES / 2, "{name}: {checked} routes");
     }
 }
+
+#[test]
+fn errors_print_an_f32_callers_numbers_as_given() {
+    let world = rooms_grid();
+    let mut pipeline = Pipeline::preset(&world, RADIUS, Preset::Smooth).unwrap();
+    // Inside the first wall (x ∈ [10, 10.25]), and too close to it.
+    let e = pipeline
+        .plan(Vec2::new(10.1, 2.4), Vec2::new(2.0, 2.0))
+        .unwrap_err();
+    assert_eq!(e.to_string(), "start (10.1, 2.4) is inside a wall");
+    let e = pipeline
+        .plan(Vec2::new(9.9, 2.4), Vec2::new(2.0, 2.0))
+        .unwrap_err();
+    let message = e.to_string();
+    assert!(message.starts_with("start (9.9, 2.4) has clearance"), "{message}");
+    assert!(message.ends_with("the agent radius 0.3"), "{message}");
+}
