@@ -79,6 +79,14 @@ type RoundsClear<W> = fn(&W, &[DVec2], f64) -> bool;
 /// returned; the others test every segment they make, and the result is validated once at
 /// the end.
 ///
+/// **Output** keeps clearance ≥ the radius itself (not the radius less a tolerance), in
+/// the caller's point type: the final check runs on the path as returned, after the points
+/// that rounding to `f32` (or the `f64` rounding of a tangent point) took into the radius
+/// have been settled back out (a few units in the last place, or onto the exact centre
+/// line of a passage exactly 2r wide). A `Vec2` run that still falls short retries with a
+/// rounding margin, then keeps only the steps whose paths hold once rounded (the others in
+/// `skipped`). Checked exactly on every Moving AI map in `tests/precision_maps.rs`.
+///
 /// **Memory.** The pipeline owns every scratch buffer (the steps', the validator's, the
 /// navmesh portals, the corridor solver's), so once warmed up, `smooth_into` and
 /// `plan_into` on `DVec2` allocate only where a step's own algorithm does. Expensive
