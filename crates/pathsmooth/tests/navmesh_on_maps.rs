@@ -48,12 +48,7 @@ fn corridor_shortcut(path: &[DVec2], portals: &[Portal]) -> Vec<DVec2> {
 #[test]
 fn funnel_and_relaxed_paths_are_valid_and_funnel_is_never_longer_than_corridor_shortcuts() {
     let mut checked = 0;
-    let names = [
-        "dao/arena",
-        "dao/den312d",
-        "rooms/8room_000",
-        "cities/Berlin_0_256",
-    ];
+    let names = common::NAVMESH_MAPS;
     let Some(maps) = common::real_maps(&names) else {
         return;
     };

@@ -133,12 +133,7 @@ fn grid_presets_hold_in_f32_and_pass_the_exact_check_on_every_map() {
 #[test]
 fn navmesh_steps_hold_in_f32_and_pass_the_exact_check_on_real_maps() {
     let per_map = if common::slow() { 6 } else { 3 };
-    let names = [
-        "dao/arena",
-        "dao/den312d",
-        "rooms/8room_000",
-        "cities/Berlin_0_256",
-    ];
+    let names = common::NAVMESH_MAPS;
     let Some(maps) = common::real_maps(&names) else {
         return;
     };

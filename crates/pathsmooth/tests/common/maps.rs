@@ -31,6 +31,16 @@ pub const MAPS: [&str; 7] = [
     "cities/Berlin_0_256",
 ];
 
+/// Four DEV maps of different kinds (arena, cave, rooms, city) for the sweeps that build
+/// each map's navmesh (the 512² maze and random maps make meshes of many thousand
+/// polygons, too slow for a sweep in the test profile).
+pub const NAVMESH_MAPS: [&str; 4] = [
+    "dao/arena",
+    "dao/den312d",
+    "rooms/8room_000",
+    "cities/Berlin_0_256",
+];
+
 /// True when the Moving AI data is there. When it is not, prints one line saying so
 /// (the test that asked then skips itself).
 pub fn have_movingai() -> bool {
