@@ -76,8 +76,11 @@ fn a_map_in_metres_gives_the_same_paths_scaled_and_shifted() {
     // Scaling by ½ is exact in floating point, so shortcut and Chaikin paths are exactly
     // scaled and their lengths exactly half. Shifting by the origin rounds each coordinate
     // once: the points are still exactly `origin + p / 2`, and a length computed from the
-    // shifted points can differ in its last bits. The corridor optimiser iterates to a
-    // tolerance, so its paths agree to that tolerance.
+    // shifted points can differ in its last bits; and so can the clearances computed from
+    // them, so the output's settling (a point within 4 units in the last place of the
+    // radius moves out by a few units) can move a point in one frame and not the other:
+    // shifted paths agree to 10⁻¹¹ (a few hundred units in the last place at 250). The
+    // corridor optimiser iterates to a tolerance, so its paths agree to that tolerance.
     let count = if common::slow() {
         common::MAPS.len()
     } else {
@@ -112,10 +115,17 @@ fn a_map_in_metres_gives_the_same_paths_scaled_and_shifted() {
                             continue;
                         }
                         let scaled: Vec<DVec2> = pa.iter().map(|&p| origin + p * 0.5).collect();
-                        assert_eq!(pb, scaled, "{name} {preset:?} r={radius} origin {origin}");
                         if origin == DVec2::ZERO {
+                            assert_eq!(pb, scaled, "{name} {preset:?} r={radius}");
                             assert_eq!(lb, la * 0.5, "{name} {preset:?}");
                         } else {
+                            assert_eq!(pb.len(), scaled.len(), "{name} {preset:?} r={radius}");
+                            for (i, (p, q)) in pb.iter().zip(&scaled).enumerate() {
+                                assert!(
+                                    p.distance(*q) <= 1e-11,
+                                    "{name} {preset:?} r={radius} origin {origin}: point {i} {p} vs {q}"
+                                );
+                            }
                             assert!(
                                 (lb - la * 0.5).abs() <= 1e-14 * la,
                                 "{name} {preset:?}: {lb} vs {la}"
