@@ -1,10 +1,11 @@
 //! Recast's single-mesh build (RecastDemo's `Sample_SoloMesh`) through `rerecast`.
 
-use glam::{UVec3, Vec3A};
+use glam::{UVec3, Vec2, Vec3A};
 use rerecast::{
-    Aabb3d, AreaType, BuildContoursFlags, Config, DetailNavmesh, HeightfieldBuilder,
+    Aabb3d, AreaType, BuildContoursFlags, Config, ConvexVolume, DetailNavmesh, HeightfieldBuilder,
     PolygonNavmesh, TriMesh,
 };
+use serde::Deserialize;
 
 use crate::format::{BakeInfo, BakeSettings, DetailJson, NavmeshJson};
 use crate::obj::ObjMesh;
@@ -19,9 +20,42 @@ pub const POLYFLAGS_WALK: u16 = 1;
 /// The version of the `rerecast` crate this tool is built against (its `Cargo.toml`).
 pub const RERECAST_VERSION: &str = "0.5.0";
 
+/// Convex volumes that mark areas, in RecastDemo's form (as `rerecast`'s C++ reference
+/// data stores them): `{"volumes": [{"verts": [[x, y, z], …], "hmin": h, "hmax": h, "area": a}]}`.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct Volumes {
+    /// The volumes.
+    pub volumes: Vec<Volume>,
+}
+
+/// One convex volume: a plan-view outline (the `y` of its corners is unused) and a height range.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Volume {
+    /// Corners of the outline.
+    pub verts: Vec<[f32; 3]>,
+    /// Bottom of the volume.
+    pub hmin: f32,
+    /// Top of the volume.
+    pub hmax: f32,
+    /// The area id the spans inside get.
+    pub area: u8,
+}
+
+/// Options of a bake beyond RecastDemo's settings.
+#[derive(Debug, Clone, Default)]
+pub struct Extras {
+    /// Bake the detail mesh too.
+    pub detail: bool,
+    /// Cells left unwalkable along the heightfield's edge (`Sample_SoloMesh`: 0; tiled
+    /// builds and `rerecast`'s reference data: `ceil(radius / cs) + 3`).
+    pub border_size: u16,
+    /// Convex volumes that mark areas.
+    pub volumes: Volumes,
+}
+
 /// Recast's voxel-unit configuration from world-unit settings, as `Sample_SoloMesh`
-/// computes it (no border: one tile covers the level).
-pub fn config(settings: &BakeSettings, aabb: Aabb3d) -> Config {
+/// computes it (with `border_size` 0: one tile covers the level).
+pub fn config(settings: &BakeSettings, aabb: Aabb3d, border_size: u16) -> Config {
     let s = settings;
     let cs = s.cell_size;
     let ch = s.cell_height;
@@ -33,7 +67,7 @@ pub fn config(settings: &BakeSettings, aabb: Aabb3d) -> Config {
         width: ((aabb.max.x - aabb.min.x) / cs + 0.5) as u16,
         height: ((aabb.max.z - aabb.min.z) / cs + 0.5) as u16,
         tile_size: 0,
-        border_size: 0,
+        border_size,
         cell_size: cs,
         cell_height: ch,
         aabb,
@@ -57,13 +91,13 @@ pub fn config(settings: &BakeSettings, aabb: Aabb3d) -> Config {
     }
 }
 
-/// Bakes `mesh` with `settings`; `source` names the geometry in the output's `bake` record.
-/// With `with_detail`, the detail mesh is baked and written too.
+/// Bakes `mesh` with `settings` and `extras`; `source` names the geometry in the output's
+/// `bake` record.
 pub fn bake(
     mesh: &ObjMesh,
     settings: &BakeSettings,
+    extras: &Extras,
     source: &str,
-    with_detail: bool,
 ) -> Result<NavmeshJson, String> {
     if mesh.triangles.is_empty() {
         return Err("the geometry has no triangles".into());
@@ -84,7 +118,7 @@ pub fn bake(
     let aabb = trimesh
         .compute_aabb()
         .ok_or("the geometry has no vertices")?;
-    let cfg = config(settings, aabb);
+    let cfg = config(settings, aabb, extras.border_size);
     trimesh.mark_walkable_triangles(cfg.walkable_slope_angle);
 
     let mut heightfield = HeightfieldBuilder {
@@ -105,6 +139,17 @@ pub fn bake(
         .into_compact(cfg.walkable_height, cfg.walkable_climb)
         .map_err(|e| format!("compact heightfield: {e}"))?;
     compact.erode_walkable_area(cfg.walkable_radius);
+    for v in &extras.volumes.volumes {
+        if v.area == 0 || v.verts.len() < 3 {
+            return Err("a volume needs an area id above 0 and three corners".into());
+        }
+        compact.mark_convex_poly_area(&ConvexVolume {
+            vertices: v.verts.iter().map(|p| Vec2::new(p[0], p[2])).collect(),
+            min_y: v.hmin,
+            max_y: v.hmax,
+            area: AreaType(v.area),
+        });
+    }
     compact.build_distance_field();
     compact
         .build_regions(cfg.border_size, cfg.min_region_area, cfg.merge_region_area)
@@ -117,7 +162,7 @@ pub fn bake(
     let poly = contours
         .into_polygon_mesh(cfg.max_vertices_per_polygon)
         .map_err(|e| format!("poly mesh: {e}"))?;
-    let detail = if with_detail {
+    let detail = if extras.detail {
         let d = DetailNavmesh::new(
             &poly,
             &compact,
@@ -139,6 +184,8 @@ pub fn bake(
             env!("CARGO_PKG_VERSION")
         ),
         settings: *settings,
+        border_size: extras.border_size,
+        volumes: extras.volumes.volumes.len(),
     });
     Ok(out)
 }

@@ -43,6 +43,12 @@ pub struct BakeInfo {
     pub tool: String,
     /// The settings.
     pub settings: BakeSettings,
+    /// Cells left unwalkable along the level's bounds (RecastDemo's solo mesh: 0).
+    #[serde(default)]
+    pub border_size: u16,
+    /// How many convex area volumes were marked.
+    #[serde(default)]
+    pub volumes: usize,
 }
 
 /// Recast's build settings as RecastDemo names them (world units, degrees).
@@ -155,6 +161,8 @@ mod tests {
                 source: "test".into(),
                 tool: "none".into(),
                 settings: BakeSettings::default(),
+                border_size: 0,
+                volumes: 0,
             }),
             vertices: vec![[0.0, 1.5, 0.0], [0.3, 1.5, 0.0], [0.3, 1.7, 0.6]],
             polygons: vec![vec![0, 1, 2]],

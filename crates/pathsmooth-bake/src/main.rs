@@ -8,12 +8,15 @@ use pathsmooth_bake::format::{BakeSettings, NavmeshJson};
 use pathsmooth_bake::{bake, obj};
 
 const USAGE: &str = "\
-usage: pathsmooth-bake LEVEL.obj -o OUT.json [--source TEXT] [--no-detail] [SETTINGS]
+usage: pathsmooth-bake LEVEL.obj -o OUT.json [--source TEXT] [--no-detail]
+                       [--border-size CELLS] [--volumes VOLUMES.json] [SETTINGS]
        pathsmooth-bake --stats MESH.json [--agent-height H]
 
 Bakes Recast's poly mesh (and detail mesh) from the triangles of LEVEL.obj with the rerecast
 crate, as RecastDemo's solo mesh sample does, and writes docs/navmesh-json.md's JSON.
 --stats checks a navmesh file's invariants and counts its plan-view overlaps.
+--border-size leaves cells along the level's bounds unwalkable (0, as the solo mesh sample);
+--volumes marks convex area volumes ({\"volumes\": [{\"verts\", \"hmin\", \"hmax\", \"area\"}]}).
 
 SETTINGS (world units, RecastDemo's defaults):
   --cell-size 0.3  --cell-height 0.2  --agent-height 2.0  --agent-radius 0.6
@@ -37,7 +40,10 @@ fn run(args: Vec<String>) -> Result<(), String> {
     let mut output = None;
     let mut source = None;
     let mut stats = None;
-    let mut detail = true;
+    let mut extras = bake::Extras {
+        detail: true,
+        ..Default::default()
+    };
     let mut it = args.into_iter();
     while let Some(arg) = it.next() {
         let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
@@ -56,7 +62,19 @@ fn run(args: Vec<String>) -> Result<(), String> {
             "-o" | "--out" => output = Some(value("-o")?),
             "--source" => source = Some(value("--source")?),
             "--stats" => stats = Some(value("--stats")?),
-            "--no-detail" => detail = false,
+            "--no-detail" => extras.detail = false,
+            "--border-size" => {
+                let v = num("--border-size")?;
+                if v.fract() != 0.0 || v > 255.0 {
+                    return Err(format!("--border-size: a whole number of cells, not {v}"));
+                }
+                extras.border_size = v as u16;
+            }
+            "--volumes" => {
+                let path = value("--volumes")?;
+                let text = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;
+                extras.volumes = serde_json::from_str(&text).map_err(|e| format!("{path}: {e}"))?;
+            }
             "--cell-size" => s.cell_size = num("--cell-size")?,
             "--cell-height" => s.cell_height = num("--cell-height")?,
             "--agent-height" => s.agent_height = num("--agent-height")?,
@@ -105,7 +123,7 @@ fn run(args: Vec<String>) -> Result<(), String> {
     let text = std::fs::read_to_string(&input).map_err(|e| format!("{input}: {e}"))?;
     let level = obj::parse(&text).map_err(|e| format!("{input}: {e}"))?;
     let source = source.unwrap_or_else(|| input.clone());
-    let mesh = bake::bake(&level, &s, &source, detail)?;
+    let mesh = bake::bake(&level, &s, &extras, &source)?;
     std::fs::write(&output, mesh.to_json_lines()).map_err(|e| format!("{output}: {e}"))?;
     eprintln!(
         "{input}: {} vertices, {} triangles → {output}",
