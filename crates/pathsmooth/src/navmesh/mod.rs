@@ -18,6 +18,7 @@ pub mod mesh;
 pub mod portals;
 pub mod relax;
 pub mod search;
+mod surface;
 
 pub use funnel::{funnel, funnel_into, Funnel};
 pub use import::{GroundPlane, MeshFormat, Scene};
@@ -25,3 +26,4 @@ pub use mesh::{NavMesh, PolyId, TriId};
 pub use portals::{portals, portals_into, Portal};
 pub use relax::{relax, relax_in_place, relax_into, RelaxParams};
 pub use search::NavMeshQuery;
+pub use surface::{Plane, Surface, SurfaceOptions, UpAxis, DEFAULT_PLANARITY};
