@@ -256,6 +256,9 @@ fn errors_print_an_f32_callers_numbers_as_given() {
         .plan(Vec2::new(9.9, 2.4), Vec2::new(2.0, 2.0))
         .unwrap_err();
     let message = e.to_string();
-    assert!(message.starts_with("start (9.9, 2.4) has clearance"), "{message}");
+    assert!(
+        message.starts_with("start (9.9, 2.4) has clearance"),
+        "{message}"
+    );
     assert!(message.ends_with("the agent radius 0.3"), "{message}");
 }

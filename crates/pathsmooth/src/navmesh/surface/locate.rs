@@ -167,7 +167,9 @@ impl Surface {
                     continue;
                 }
                 let dh = (self.height_at(p, plan) - h).abs();
-                if dh <= vertical_tolerance && best.is_none_or(|(bd, bp)| dh < bd || (dh == bd && p < bp)) {
+                if dh <= vertical_tolerance
+                    && best.is_none_or(|(bd, bp)| dh < bd || (dh == bd && p < bp))
+                {
                     best = Some((dh, p));
                 }
             }

@@ -13,7 +13,7 @@
 //!    three vertices), then drops repeated corners that welding leaves;
 //! 2. checks each polygon: at least 3 distinct vertices, positive area in plan view,
 //!    convex and simple in plan view, and planar (every vertex within
-//!    [`SurfaceOptions::planarity`] × its size of the polygon's Newell plane);
+//!    [`SurfaceOptions::planarity`] × its plan-view size of the polygon's Newell plane);
 //! 3. joins polygons by **topology**: two polygons are neighbours when they share an edge
 //!    (a pair of welded vertex indices), never because they overlap or touch in plan view;
 //!    an edge of three polygons (non-manifold), two polygons on the same side of an edge
@@ -74,7 +74,7 @@ pub use plane::Plane;
 use topology::NO_POLY;
 
 /// The planarity tolerance of [`SurfaceOptions::default`]: a vertex may be up to 10 % of
-/// its polygon's size (the diagonal of its 3D bounding box) from the polygon's plane.
+/// its polygon's size (the diagonal of its plan-view bounding box) from the polygon's plane.
 ///
 /// Loose on purpose: the polygons of a Recast poly mesh take their vertex heights from
 /// voxel spans, so they are planar only to about a cell height (Recast's detail mesh
@@ -99,7 +99,8 @@ pub struct SurfaceOptions {
     /// library's tolerance at the mesh's coordinates, 10⁻⁹ of the largest, if larger).
     pub weld: f64,
     /// The largest distance of a polygon's vertex from the polygon's plane, as a fraction
-    /// of the polygon's size (≥ 0); see [`DEFAULT_PLANARITY`].
+    /// of the polygon's plan-view size (the diagonal of its plan-view bounding box; ≥ 0);
+    /// see [`DEFAULT_PLANARITY`].
     pub planarity: f64,
 }
 
@@ -297,7 +298,11 @@ impl Surface {
             }
         })?;
         for (p, poly) in polygons.iter().enumerate() {
-            if let Some(&v) = poly.as_ref().iter().find(|&&v| v as usize >= vertices.len()) {
+            if let Some(&v) = poly
+                .as_ref()
+                .iter()
+                .find(|&&v| v as usize >= vertices.len())
+            {
                 return Err(Issue::polygon(
                     p,
                     format!(
@@ -317,7 +322,9 @@ impl Surface {
         for (i, &w) in welded.remap.iter().enumerate().rev() {
             names[w as usize] = i as u32;
         }
-        let magnitude = frame.iter().fold(0.0f64, |m, p| m.max(p.abs().max_element()));
+        let magnitude = frame
+            .iter()
+            .fold(0.0f64, |m, p| m.max(p.abs().max_element()));
         let tolerance = tolerance_at(magnitude);
 
         // 2. Each polygon on its own.
@@ -365,13 +372,6 @@ impl Surface {
             pts2.clear();
             pts2.extend(corners.iter().map(|&w| frame[w as usize].truncate()));
             let area2 = plane::plan_area2(&pts2);
-            let size = {
-                let (lo, hi) = corners.iter().fold(
-                    (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
-                    |(lo, hi), &w| (lo.min(frame[w as usize]), hi.max(frame[w as usize])),
-                );
-                (hi - lo).length()
-            };
             let plan_size = {
                 let (lo, hi) = pts2.iter().fold(
                     (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY)),
@@ -410,15 +410,17 @@ impl Surface {
                     format!("polygon {p} has no plane (zero area)"),
                 ));
             };
-            if dev > planarity * size {
+            // Relative to the plan-view size: a floor is measured by its extent on the
+            // ground, and a twisted polygon must not pass by being tall.
+            if dev > planarity * plan_size {
                 return Err(Issue::polygon(
                     p,
                     format!(
-                        "polygon {p} is not planar: vertex {} is {} from its plane, more than {} × its size {}",
+                        "polygon {p} is not planar: vertex {} is {} from its plane, more than {} × its plan-view size {}",
                         names[corners[worst] as usize],
                         num(dev),
                         num(planarity),
-                        num(size)
+                        num(plan_size)
                     ),
                 ));
             }

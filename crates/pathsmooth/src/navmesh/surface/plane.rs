@@ -103,7 +103,10 @@ pub(crate) fn fit_plane(ring: &[DVec3]) -> Option<(DVec3, f64, f64, usize)> {
         .iter()
         .map(|p| (n.dot(*p) - d).abs())
         .enumerate()
-        .fold((0, 0.0), |best, (i, e)| if e > best.1 { (i, e) } else { best });
+        .fold(
+            (0, 0.0),
+            |best, (i, e)| if e > best.1 { (i, e) } else { best },
+        );
     Some((n, d + n.dot(o), dev, worst))
 }
 
@@ -143,6 +146,9 @@ mod tests {
                 DVec2::new(a.cos(), a.sin())
             })
             .collect();
-        assert!(check_convex(&star).unwrap_err().1.contains("intersects itself"));
+        assert!(check_convex(&star)
+            .unwrap_err()
+            .1
+            .contains("intersects itself"));
     }
 }

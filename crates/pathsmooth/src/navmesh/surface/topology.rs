@@ -109,7 +109,10 @@ pub(crate) fn t_junction(
                 continue;
             }
             let (fa, fb) = (frame[a as usize], frame[b as usize]);
-            let (min, max) = (plan[a as usize].min(plan[b as usize]), plan[a as usize].max(plan[b as usize]));
+            let (min, max) = (
+                plan[a as usize].min(plan[b as usize]),
+                plan[a as usize].max(plan[b as usize]),
+            );
             let mut found = None;
             index.for_each_bucket(min - reach, max + reach, |list| {
                 for &v in list {

@@ -75,10 +75,12 @@ pub(crate) fn weld(points: &[DVec3], weld: f64) -> Welded {
         let bits = |c: f64| (c + 0.0).to_bits();
         let mut seen: FxHashMap<[u64; 3], u32> = FxHashMap::default();
         for &p in points {
-            let v = *seen.entry([bits(p.x), bits(p.y), bits(p.z)]).or_insert_with(|| {
-                vertices.push(p);
-                (vertices.len() - 1) as u32
-            });
+            let v = *seen
+                .entry([bits(p.x), bits(p.y), bits(p.z)])
+                .or_insert_with(|| {
+                    vertices.push(p);
+                    (vertices.len() - 1) as u32
+                });
             remap.push(v);
         }
     }
