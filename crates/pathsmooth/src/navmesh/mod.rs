@@ -18,7 +18,7 @@ pub mod mesh;
 pub mod portals;
 pub mod relax;
 pub mod search;
-mod surface;
+pub mod surface;
 
 pub use funnel::{funnel, funnel_into, Funnel};
 pub use import::{GroundPlane, MeshFormat, Scene};

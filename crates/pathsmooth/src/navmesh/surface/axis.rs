@@ -68,13 +68,13 @@ impl UpAxis {
 
     /// The world point as (plan x, plan y, height): the frame the surface computes in.
     /// A permutation of the axes, so lengths and dot products are unchanged.
-    pub(crate) fn to_frame(self, p: DVec3) -> DVec3 {
+    pub(crate) fn world_to_frame(self, p: DVec3) -> DVec3 {
         let (q, h) = self.split(p);
         q.extend(h)
     }
 
-    /// The inverse of [`to_frame`](Self::to_frame).
-    pub(crate) fn from_frame(self, f: DVec3) -> DVec3 {
+    /// The inverse of [`world_to_frame`](Self::world_to_frame).
+    pub(crate) fn frame_to_world(self, f: DVec3) -> DVec3 {
         self.join(f.truncate(), f.z)
     }
 }

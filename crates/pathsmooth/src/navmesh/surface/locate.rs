@@ -144,7 +144,7 @@ impl Surface {
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn locate(&self, q: DVec3, vertical_tolerance: f64) -> Result<PolyId> {
-        if !(vertical_tolerance >= 0.0) {
+        if vertical_tolerance.is_nan() || vertical_tolerance < 0.0 {
             return Err(Error::BadParameter {
                 name: "vertical_tolerance",
                 value: vertical_tolerance,

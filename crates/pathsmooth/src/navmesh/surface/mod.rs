@@ -162,8 +162,8 @@ pub struct Surface {
 impl Surface {
     /// A surface from 3D `vertices` and convex `polygons` (vertex index lists, either
     /// winding), `up` the up axis, vertices within `weld` welded; area 0 and flags 0 for
-    /// every polygon, planarity [`DEFAULT_PLANARITY`]. See [`from_polygons_with`]
-    /// (Self::from_polygons_with) for the checks and errors.
+    /// every polygon, planarity [`DEFAULT_PLANARITY`]. See
+    /// [`from_polygons_with`](Self::from_polygons_with) for the checks and errors.
     ///
     /// Cost: O(vertices + total polygon size) expected.
     ///
@@ -202,7 +202,7 @@ impl Surface {
     /// `flags` of the wrong length; [`Error::NonFinite`] and
     /// [`Error::CoordinateOutOfRange`] for a vertex (its index as the point) with a NaN,
     /// infinite or too large coordinate (beyond
-    /// [`max_map_coordinate`](crate::geometry::max_map_coordinate)); and
+    /// [`max_map_coordinate`]); and
     /// [`Error::InvalidPolygon`] for no polygons, an index out of range, fewer than 3
     /// distinct vertices (after welding), a vertex used twice by one polygon, zero area in
     /// plan view (a vertical polygon), a polygon not convex or self-intersecting in plan
@@ -314,7 +314,7 @@ impl Surface {
         }
 
         // 1. Weld, in the frame (a permutation of the axes: distances unchanged).
-        let frame_in: Vec<DVec3> = vertices.iter().map(|&v| up.to_frame(v)).collect();
+        let frame_in: Vec<DVec3> = vertices.iter().map(|&v| up.world_to_frame(v)).collect();
         let welded = weld::weld(&frame_in, weld);
         let frame = welded.vertices;
         // Welded vertex → the input vertex it came from (the first of its copies).
@@ -463,7 +463,7 @@ impl Surface {
         Ok(Surface {
             up,
             weld,
-            vertices: frame.iter().map(|&f| up.from_frame(f)).collect(),
+            vertices: frame.iter().map(|&f| up.frame_to_world(f)).collect(),
             remap: welded.remap,
             start,
             ring,
@@ -581,7 +581,7 @@ impl Surface {
     pub fn plane(&self, p: PolyId) -> Plane {
         let (n, d) = self.planes[p as usize];
         Plane {
-            normal: self.up.from_frame(n),
+            normal: self.up.frame_to_world(n),
             offset: d,
         }
     }
