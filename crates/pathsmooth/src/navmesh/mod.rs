@@ -9,6 +9,10 @@
 //! [`NavMesh::polygons_crossed`]) → [`import`] (every
 //! constructor of a [`NavMesh`] from data: polygons, scenes, grid maps, files).
 //!
+//! Beside them, [`surface`] is the navmesh as a 3D surface ([`Surface`]): polygons in 3D
+//! joined by shared edges, floors that overlap in plan view, point location on the right
+//! floor. It needs only the box index of [`mesh`]; its OBJ reader lives in [`import`].
+//!
 //! The items a user needs are re-exported here.
 
 mod along;
