@@ -30,7 +30,8 @@
 //! input where needed; polygon ids ([`PolyId`]) are their input indices.
 //!
 //! Cost: building is O(vertices + total polygon size) expected (hash maps and bucket
-//! grids); memory about 40 bytes a polygon plus 8 bytes per polygon corner and 24 a vertex.
+//! grids); memory about 100 bytes a polygon (plane, bounds, ids, index entries), 8 a polygon
+//! corner, 24 a welded vertex and 4 an input vertex.
 //!
 //! Sources: Detour's `dtNavMesh` (polygons with neighbour links, area ids and flags) and
 //! `dtNavMeshQuery::findNearestPoly` (M. Mononen, recastnavigation); Newell's method for
@@ -489,8 +490,8 @@ impl Surface {
     /// ([`NavMesh::polygon`]; its triangles for meshes made from scenes and grids), with
     /// `up` as the up axis. Polygon `i` of the surface is polygon `i` of the mesh; vertex
     /// `i` is its vertex `i` (nothing to weld). A mesh's polygons share their edges by
-    /// construction, so this fails only on meshes whose polygons meet at T-junctions,
-    /// which [`NavMesh::from_polygons`] refuses.
+    /// construction and [`NavMesh::from_polygons`] refuses T-junctions, so this fails only
+    /// on slivers whose plan-view area is below the tolerance of the mesh's coordinates.
     ///
     /// Cost: O(vertices + total polygon size).
     ///
