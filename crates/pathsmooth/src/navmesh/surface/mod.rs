@@ -335,6 +335,7 @@ impl Surface {
         let mut bounds = Vec::with_capacity(polygons.len());
         start.push(0u32);
         let mut corners: Vec<u32> = Vec::new();
+        let mut sorted: Vec<u32> = Vec::new();
         let mut pts3: Vec<DVec3> = Vec::new();
         let mut pts2: Vec<DVec2> = Vec::new();
         for (p, poly) in polygons.iter().enumerate() {
@@ -358,7 +359,8 @@ impl Surface {
                     ),
                 ));
             }
-            let mut sorted = corners.clone();
+            sorted.clear();
+            sorted.extend_from_slice(&corners);
             sorted.sort_unstable();
             if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
                 return Err(Issue::polygon(

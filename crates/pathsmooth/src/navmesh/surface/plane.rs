@@ -30,16 +30,19 @@ pub struct Plane {
 }
 
 /// Newell's normal of a polygon: Σ over edges (a, b) of `(a.y − b.y)(a.z + b.z)`, … — for a
-/// planar polygon twice its area times its unit normal, and for a slightly bent one the
-/// normal of the plane that fits it best in the least-squares sense of projected areas.
+/// planar polygon twice its area times its unit normal, and for a slightly bent one its
+/// vector area (the sum of its projected areas), a normal that no single corner skews.
 /// Its height (z) component is exactly twice the plan-view signed area.
 ///
 /// Source: M. E. Newell's method, as in F. Tampieri, "Newell's Method for Computing the
 /// Plane Equation of a Polygon", Graphics Gems III (1992).
-pub(crate) fn newell(ring: &[DVec3]) -> DVec3 {
+///
+/// Computed on the vertices minus `o` (the polygon's first vertex, say), so that large
+/// coordinates do not swamp the products.
+pub(crate) fn newell(ring: &[DVec3], o: DVec3) -> DVec3 {
     let mut n = DVec3::ZERO;
-    for (i, &a) in ring.iter().enumerate() {
-        let b = ring[(i + 1) % ring.len()];
+    for (i, &p) in ring.iter().enumerate() {
+        let (a, b) = (p - o, ring[(i + 1) % ring.len()] - o);
         n.x += (a.y - b.y) * (a.z + b.z);
         n.y += (a.z - b.z) * (a.x + b.x);
         n.z += (a.x - b.x) * (a.y + b.y);
@@ -95,13 +98,12 @@ pub(crate) fn check_convex(ring: &[DVec2]) -> Result<(), (usize, String)> {
 pub(crate) fn fit_plane(ring: &[DVec3]) -> Option<(DVec3, f64, f64, usize)> {
     // Relative to the first vertex, so large coordinates do not swamp the products.
     let o = ring[0];
-    let local: Vec<DVec3> = ring.iter().map(|&p| p - o).collect();
-    let n = newell(&local).try_normalize()?;
-    let centroid = local.iter().copied().sum::<DVec3>() / local.len() as f64;
+    let n = newell(ring, o).try_normalize()?;
+    let centroid = ring.iter().map(|&p| p - o).sum::<DVec3>() / ring.len() as f64;
     let d = n.dot(centroid);
-    let (worst, dev) = local
+    let (worst, dev) = ring
         .iter()
-        .map(|p| (n.dot(*p) - d).abs())
+        .map(|&p| (n.dot(p - o) - d).abs())
         .enumerate()
         .fold(
             (0, 0.0),
@@ -122,7 +124,8 @@ mod tests {
             DVec3::new(2.0, 2.0, 1.0),
             DVec3::new(0.0, 2.0, 1.0),
         ];
-        assert_eq!(newell(&sq), DVec3::new(0.0, 0.0, 8.0));
+        assert_eq!(newell(&sq, DVec3::ZERO), DVec3::new(0.0, 0.0, 8.0));
+        assert_eq!(newell(&sq, sq[2]), DVec3::new(0.0, 0.0, 8.0));
         let (n, d, dev, _) = fit_plane(&sq).unwrap();
         assert_eq!((n, d, dev), (DVec3::Z, 1.0, 0.0));
     }

@@ -19,11 +19,12 @@ pub(crate) struct Welded {
 /// is kept. A kept point keeps its own coordinates (no averaging, so a mesh with nothing
 /// to weld comes back unchanged).
 ///
-/// A hash map over cells of side `weld` (coordinates quantised by flooring): a point within
-/// `weld` of a kept one is in one of the 27 cells around its own, so each point checks the
-/// kept points of those cells only — O(n) for points spread at least `weld` apart, as
-/// navmesh corners are. Coordinates beyond ±2⁶³ cells saturate into the border cells:
-/// still correct, only slower.
+/// A hash map over cubic cells of side `2·weld` (coordinates quantised by flooring): a
+/// point within `weld` of another is in its cell or, along each axis, in the neighbour on
+/// the side of the nearer face — so each point checks 8 cells, and the kept points listed
+/// there (a linked list per cell, no allocation per cell). O(n) expected for points spread
+/// at least `weld` apart, as navmesh corners are. Coordinates beyond ±2⁶³ cells saturate
+/// into the border cells: still correct, only slower.
 ///
 /// Greedy in input order: in a chain of points each within `weld` of the next but not of
 /// the first, the later ones may stay apart. That needs points closer than `weld` that are
@@ -32,40 +33,42 @@ pub(crate) fn weld(points: &[DVec3], weld: f64) -> Welded {
     let mut vertices: Vec<DVec3> = Vec::new();
     let mut remap = Vec::with_capacity(points.len());
     if weld > 0.0 {
-        let key = |p: DVec3| {
-            let c = (p / weld).floor();
-            // `as` saturates: far points share the border cells (still compared exactly).
-            [c.x as i64, c.y as i64, c.z as i64]
-        };
-        let mut cells: FxHashMap<[i64; 3], Vec<u32>> = FxHashMap::default();
+        let side = 2.0 * weld;
+        let mut heads: FxHashMap<[i64; 3], u32> = FxHashMap::default();
+        // next[v]: the kept point listed after v in its cell, or NONE.
+        const NONE: u32 = u32::MAX;
+        let mut next: Vec<u32> = Vec::new();
         let weld2 = weld * weld;
         for &p in points {
-            let k = key(p);
-            let mut found = None;
-            for dx in -1..=1i64 {
-                for dy in -1..=1i64 {
-                    for dz in -1..=1i64 {
-                        let n = [
-                            k[0].saturating_add(dx),
-                            k[1].saturating_add(dy),
-                            k[2].saturating_add(dz),
-                        ];
-                        if let Some(list) = cells.get(&n) {
-                            // The first (earliest) kept point within reach wins.
-                            if let Some(&v) = list
-                                .iter()
-                                .find(|&&v| vertices[v as usize].distance_squared(p) <= weld2)
-                            {
-                                found = Some(found.map_or(v, |f: u32| f.min(v)));
-                            }
-                        }
+            let c = p / side;
+            let f = c.floor();
+            // `as` saturates: far points share the border cells (still compared exactly).
+            let k = [f.x as i64, f.y as i64, f.z as i64];
+            // Along each axis, the neighbour cell on the side of the nearer face.
+            let d = (c - f).to_array().map(|t| if t < 0.5 { -1i64 } else { 1 });
+            let mut found: Option<u32> = None;
+            for m in 0..8 {
+                let cell: [i64; 3] = std::array::from_fn(|a| {
+                    if m >> a & 1 == 1 {
+                        k[a].saturating_add(d[a])
+                    } else {
+                        k[a]
                     }
+                });
+                let mut v = heads.get(&cell).copied().unwrap_or(NONE);
+                while v != NONE {
+                    if vertices[v as usize].distance_squared(p) <= weld2
+                        && found.is_none_or(|f| v < f)
+                    {
+                        found = Some(v);
+                    }
+                    v = next[v as usize];
                 }
             }
             let v = found.unwrap_or_else(|| {
                 let v = vertices.len() as u32;
                 vertices.push(p);
-                cells.entry(k).or_default().push(v);
+                next.push(heads.insert(k, v).unwrap_or(NONE));
                 v
             });
             remap.push(v);
@@ -74,6 +77,7 @@ pub(crate) fn weld(points: &[DVec3], weld: f64) -> Welded {
         // Exact copies: key by bits, with -0 as 0.
         let bits = |c: f64| (c + 0.0).to_bits();
         let mut seen: FxHashMap<[u64; 3], u32> = FxHashMap::default();
+        seen.reserve(points.len());
         for &p in points {
             let v = *seen
                 .entry([bits(p.x), bits(p.y), bits(p.z)])
@@ -103,6 +107,37 @@ mod tests {
         let w = weld(&p, 1e-3);
         assert_eq!(w.remap, [0, 1, 0, 1, 2]);
         assert_eq!(w.vertices, [p[0], p[1], p[4]]);
+    }
+
+    /// Against the definition (each point joins the first earlier kept point within
+    /// reach), on clustered random points.
+    #[test]
+    fn the_grid_finds_what_a_scan_finds() {
+        let mut seed = 27u64;
+        let mut next = move || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let points: Vec<DVec3> = (0..3000)
+            .map(|_| DVec3::new(next(), next(), next()) * 2.0 - 1.0)
+            .collect();
+        for reach in [0.01, 0.05, 0.2] {
+            let w = weld(&points, reach);
+            let mut kept: Vec<DVec3> = Vec::new();
+            for (i, &p) in points.iter().enumerate() {
+                let v = match kept.iter().position(|k| k.distance(p) <= reach) {
+                    Some(v) => v,
+                    None => {
+                        kept.push(p);
+                        kept.len() - 1
+                    }
+                };
+                assert_eq!(w.remap[i] as usize, v, "point {i}, reach {reach}");
+            }
+            assert_eq!(w.vertices, kept);
+        }
     }
 
     #[test]
