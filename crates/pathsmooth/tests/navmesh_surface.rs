@@ -156,6 +156,86 @@ fn the_same_level_from_obj_with_z_up() {
     assert!(e.to_string().starts_with("level.obj:21:"), "{e}");
 }
 
+/// `find_nearest` and `locate` agree with a scan of every polygon (the bucket grid misses
+/// nothing), on random points around the two-storey level.
+#[test]
+fn point_location_matches_a_scan_of_every_polygon() {
+    let (v, polys) = two_storey();
+    let s = Surface::from_polygons(&v, &polys, UpAxis::Y, 1e-6).unwrap();
+    let mut rng = Rng::new(11);
+    for _ in 0..3000 {
+        let q = y(
+            rng.range(-2.0, 20.0),
+            rng.range(-1.0, 5.0),
+            rng.range(-2.0, 10.0),
+        );
+        let he = DVec3::new(
+            rng.range(0.0, 2.0),
+            rng.range(0.0, 2.0),
+            rng.range(0.0, 2.0),
+        );
+        let mut best: Option<(f64, u32, DVec3)> = None;
+        for p in 0..s.num_polygons() as u32 {
+            let ring: Vec<DVec3> = s
+                .polygon(p)
+                .iter()
+                .map(|&i| s.vertices()[i as usize])
+                .collect();
+            let lo = ring.iter().fold(DVec3::INFINITY, |m, &c| m.min(c));
+            let hi = ring.iter().fold(DVec3::NEG_INFINITY, |m, &c| m.max(c));
+            if (lo.cmple(q + he) & hi.cmpge(q - he)).all() {
+                let c = s.nearest_on_polygon(p, q);
+                let d = c.distance_squared(q);
+                if best.is_none_or(|b| d < b.0) {
+                    best = Some((d, p, c));
+                }
+            }
+        }
+        assert_eq!(
+            s.find_nearest(q, he),
+            best.map(|b| (b.1, b.2)),
+            "{q} ± {he}"
+        );
+        let tol = rng.range(0.0, 2.0);
+        let scan = (0..s.num_polygons() as u32)
+            .filter(|&p| s.contains_plan(p, DVec2::new(q.x, q.z)))
+            .map(|p| ((s.height_at(p, DVec2::new(q.x, q.z)) - q.y).abs(), p))
+            .filter(|&(dh, _)| dh <= tol)
+            .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        assert_eq!(s.locate(q, tol).ok(), scan.map(|x| x.1), "{q}, {tol}");
+    }
+}
+
+/// An OBJ file with every face on its own vertices (as per-triangle exports write them)
+/// welds into the shared-vertex surface.
+#[test]
+fn obj_faces_on_their_own_vertices_weld() {
+    let (v, polys) = two_storey();
+    let mut text = String::new();
+    let mut k = 1;
+    for (f, poly) in polys.iter().enumerate() {
+        // Each face's copies a little off, differently for every face.
+        let off = DVec3::new(1.0, -1.0, 1.0) * 1e-7 * (f + 1) as f64;
+        for &i in poly {
+            let p = v[i as usize] + off;
+            text += &format!("v {} {} {}\n", p.x, p.y, p.z);
+        }
+        text += "f";
+        for _ in poly {
+            text += &format!(" {k}");
+            k += 1;
+        }
+        text += "\n";
+    }
+    let s = parse_obj_surface(&text, "soup.obj", UpAxis::Y, 1e-5).unwrap();
+    let shared = Surface::from_polygons(&v, &polys, UpAxis::Y, 1e-6).unwrap();
+    assert_eq!(s.vertices().len(), 14);
+    assert_eq!(adjacency(&s), adjacency(&shared));
+    // Without welding (exact copies only), nothing is joined.
+    let apart = parse_obj_surface(&text, "soup.obj", UpAxis::Y, 0.0).unwrap();
+    assert!(adjacency(&apart).is_empty());
+}
+
 /// Both up axes give the same surface on the same mesh with its axes swapped.
 #[test]
 fn both_up_axes_agree() {
