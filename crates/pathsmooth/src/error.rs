@@ -386,6 +386,26 @@ pub enum Error {
         /// y coordinate.
         y: f64,
     },
+    /// No floor of a navmesh [`Surface`](crate::navmesh::Surface) lies within the vertical
+    /// tolerance of a 3D point: the point is between floors, above or below the mesh, or
+    /// outside it in plan view ([`Surface::locate`](crate::navmesh::Surface::locate)).
+    ///
+    /// ```
+    /// use pathsmooth::Error;
+    /// let e = Error::NoFloor { x: 1.0, y: 1.5, z: 2.0, tolerance: 0.5 };
+    /// assert_eq!(e.to_string(), "no floor within 0.5 of (1, 1.5, 2)");
+    /// ```
+    #[error("no floor within {} of ({}, {}, {})", num(*.tolerance), num(*.x), num(*.y), num(*.z))]
+    NoFloor {
+        /// x coordinate (world axes, as given).
+        x: f64,
+        /// y coordinate.
+        y: f64,
+        /// z coordinate.
+        z: f64,
+        /// The vertical tolerance asked for.
+        tolerance: f64,
+    },
     /// A navmesh channel is too narrow for the agent radius somewhere.
     #[error(
         "portal {index} at ({}, {}) is {} wide, too narrow for an agent of radius {}",

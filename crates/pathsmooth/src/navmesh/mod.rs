@@ -9,6 +9,10 @@
 //! [`NavMesh::polygons_crossed`]) → [`import`] (every
 //! constructor of a [`NavMesh`] from data: polygons, scenes, grid maps, files).
 //!
+//! Beside them, [`surface`] is the navmesh as a 3D surface ([`Surface`]): polygons in 3D
+//! joined by shared edges, floors that overlap in plan view, point location on the right
+//! floor. It needs only the box index of [`mesh`]; its OBJ reader lives in [`import`].
+//!
 //! The items a user needs are re-exported here.
 
 mod along;
@@ -18,6 +22,7 @@ pub mod mesh;
 pub mod portals;
 pub mod relax;
 pub mod search;
+pub mod surface;
 
 pub use funnel::{funnel, funnel_into, Funnel};
 pub use import::{GroundPlane, MeshFormat, Scene};
@@ -25,3 +30,4 @@ pub use mesh::{NavMesh, PolyId, TriId};
 pub use portals::{portals, portals_into, Portal};
 pub use relax::{relax, relax_in_place, relax_into, RelaxParams};
 pub use search::NavMeshQuery;
+pub use surface::{Plane, Surface, SurfaceOptions, UpAxis, DEFAULT_PLANARITY};

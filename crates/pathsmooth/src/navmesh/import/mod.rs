@@ -22,7 +22,7 @@ mod text;
 use std::path::Path;
 
 pub use mesh_file::{parse_mesh, write_mesh};
-pub use obj::{parse_obj, write_obj, GroundPlane};
+pub use obj::{parse_obj, parse_obj_surface, write_obj, GroundPlane};
 pub use scene::Scene;
 
 use crate::error::{Error, Result};

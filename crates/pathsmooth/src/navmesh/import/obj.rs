@@ -11,17 +11,22 @@
 //! mesh, or faces that do not share their vertices) are an error, since this is a 2D
 //! navmesh.
 //!
-//! Cost: O(size of the file) plus [`NavMesh::from_polygons`].
+//! [`parse_obj_surface`] reads the same statements as a 3D, possibly multi-level
+//! [`Surface`] instead: no projection, vertices welded, floors free to overlap in plan view.
+//!
+//! Cost: O(size of the file) plus [`NavMesh::from_polygons`] (or
+//! [`Surface::from_polygons`]).
 
 use std::fmt::Write as _;
 use std::str::FromStr;
 
-use glam::DVec2;
+use glam::{DVec2, DVec3};
 
 use super::polygons::{ids_by_index, triangulate, Issue};
 use super::text::{error, number, tokens, Token};
 use crate::error::{excerpt, Result};
 use crate::navmesh::mesh::NavMesh;
+use crate::navmesh::surface::{Surface, SurfaceOptions, UpAxis};
 
 /// Which two 3D axes of an OBJ file are the navmesh's ground: `Xz` (y is up: Recast, Unity,
 /// glTF) or `Xy` (z is up). Parses from and prints as `"xz"` / `"xy"`.
@@ -103,6 +108,128 @@ impl GroundPlane {
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
 pub fn parse_obj(text: &str, file: &str, plane: GroundPlane) -> Result<NavMesh> {
+    let Obj {
+        vertices,
+        vertex_lines,
+        faces,
+        face_lines,
+    } = read(text, file)?;
+    let vertices: Vec<DVec2> = vertices.into_iter().map(|c| plane.project(c)).collect();
+    let built = triangulate(&vertices, &faces).map_err(|issue| {
+        let line = match issue {
+            Issue {
+                polygon: Some(p), ..
+            } => face_lines[p],
+            Issue {
+                vertex: Some(v), ..
+            } => vertex_lines[v],
+            _ => 1,
+        };
+        // The messages count from 0, as the face ids do; say so next to OBJ's 1-based file.
+        error(
+            file,
+            line,
+            0,
+            format!(
+                "{} (faces and vertices counted from 0 in this message)",
+                issue.message
+            ),
+        )
+    })?;
+    Ok(NavMesh::from_triangulated(built, ids_by_index(faces.len())))
+}
+
+/// Parses an OBJ file's faces into a 3D [`Surface`]: every `v` is a 3D vertex (`up` says
+/// which axis is height), every `f` a polygon (face `i` of the file, counting from 0, is
+/// polygon `i`), vertices within `weld` are welded (so faces that repeat their corners'
+/// vertices, as per-triangle exports do, join up), and the polygons go through
+/// [`Surface::from_polygons`]'s checks. Floors may overlap in plan view: a multi-level
+/// mesh is read as it is. `file` names the text in errors.
+///
+/// Errors: [`Error::Parse`](crate::Error::Parse) at the line (and column, for a bad
+/// token) of everything [`parse_obj`] refuses while reading, and at the face's or
+/// vertex's line of everything [`Surface::from_polygons`] refuses (its message, with
+/// faces and vertices counted from 0); [`Error::BadParameter`](crate::Error::BadParameter)
+/// for a negative or NaN `weld`.
+///
+/// Cost: O(size of the file) plus [`Surface::from_polygons`].
+///
+/// ```
+/// use glam::DVec3;
+/// use pathsmooth::navmesh::import::parse_obj_surface;
+/// use pathsmooth::navmesh::UpAxis;
+/// // A floor at height 0 and a bridge at height 3 over it (y up).
+/// let text = "v 0 0 0\nv 4 0 0\nv 4 0 4\nv 0 0 4\nv 1 3 1\nv 3 3 1\nv 3 3 3\nv 1 3 3\n\
+///             f 1 2 3 4\nf 5 6 7 8\n";
+/// let s = parse_obj_surface(text, "two.obj", UpAxis::Y, 1e-6)?;
+/// assert_eq!(s.locate(DVec3::new(2.0, 3.1, 2.0), 0.5)?, 1);
+/// let err = parse_obj_surface("v 0 0 0\nv 1 0 0\nv 2 0 0\nf 1 2 3\n", "flat.obj", UpAxis::Y, 0.0).unwrap_err();
+/// assert!(err.to_string().starts_with("flat.obj:4:"), "{err}");
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+pub fn parse_obj_surface(text: &str, file: &str, up: UpAxis, weld: f64) -> Result<Surface> {
+    let Obj {
+        vertices,
+        vertex_lines,
+        faces,
+        face_lines,
+    } = read(text, file)?;
+    let vertices: Vec<DVec3> = vertices.into_iter().map(DVec3::from_array).collect();
+    let options = SurfaceOptions {
+        weld,
+        ..SurfaceOptions::new(up)
+    };
+    Surface::build(&vertices, &faces, &[], &[], &options).map_err(|issue| {
+        let line = match (issue.polygon, issue.vertex) {
+            (Some(p), _) => face_lines[p],
+            (None, Some(v)) => vertex_lines[v],
+            // Not about one face or vertex (a bad parameter): the error as it is.
+            (None, None) => return issue.error,
+        };
+        let message = match issue.error {
+            crate::Error::InvalidPolygon { message } => message,
+            other => other.to_string(),
+        };
+        error(
+            file,
+            line,
+            0,
+            format!("{message} (faces and vertices counted from 0 in this message)"),
+        )
+    })
+}
+
+impl From<GroundPlane> for UpAxis {
+    /// The up axis of a ground plane: `Xz` → `Y`, `Xy` → `Z`.
+    fn from(plane: GroundPlane) -> Self {
+        match plane {
+            GroundPlane::Xz => UpAxis::Y,
+            GroundPlane::Xy => UpAxis::Z,
+        }
+    }
+}
+
+impl From<UpAxis> for GroundPlane {
+    /// The plan view of an up axis: `Y` → `Xz`, `Z` → `Xy`.
+    fn from(up: UpAxis) -> Self {
+        match up {
+            UpAxis::Y => GroundPlane::Xz,
+            UpAxis::Z => GroundPlane::Xy,
+        }
+    }
+}
+
+/// An OBJ file's vertices and faces (0-based references, every one checked to exist), with
+/// the line of each.
+struct Obj {
+    vertices: Vec<[f64; 3]>,
+    vertex_lines: Vec<usize>,
+    faces: Vec<Vec<u32>>,
+    face_lines: Vec<usize>,
+}
+
+/// Reads the `v` and `f` statements of an OBJ file (see the [module docs](self)).
+fn read(text: &str, file: &str) -> Result<Obj> {
     let mut vertices = Vec::new();
     let mut vertex_lines = Vec::new();
     let mut faces: Vec<Vec<u32>> = Vec::new();
@@ -130,7 +257,7 @@ pub fn parse_obj(text: &str, file: &str, plane: GroundPlane) -> Result<NavMesh> 
                 for (k, t) in rest.iter().take(3).enumerate() {
                     c[k] = number(t.text).map_err(|m| at(*t, m))?;
                 }
-                vertices.push(plane.project(c));
+                vertices.push(c);
                 vertex_lines.push(first.line);
             }
             "f" => {
@@ -168,28 +295,12 @@ pub fn parse_obj(text: &str, file: &str, plane: GroundPlane) -> Result<NavMesh> 
             ));
         }
     }
-    let built = triangulate(&vertices, &faces).map_err(|issue| {
-        let line = match issue {
-            Issue {
-                polygon: Some(p), ..
-            } => face_lines[p],
-            Issue {
-                vertex: Some(v), ..
-            } => vertex_lines[v],
-            _ => 1,
-        };
-        // The messages count from 0, as the face ids do; say so next to OBJ's 1-based file.
-        error(
-            file,
-            line,
-            0,
-            format!(
-                "{} (faces and vertices counted from 0 in this message)",
-                issue.message
-            ),
-        )
-    })?;
-    Ok(NavMesh::from_triangulated(built, ids_by_index(faces.len())))
+    Ok(Obj {
+        vertices,
+        vertex_lines,
+        faces,
+        face_lines,
+    })
 }
 
 /// An OBJ vertex reference (`a`, `a/t`, `a//n`, `a/t/n`; 1-based, or negative relative to

@@ -1,0 +1,184 @@
+//! Point location on a surface: the polygon nearest a 3D point (Detour's
+//! `findNearestPoly`) and the floor under or over it within a vertical tolerance.
+
+use glam::{DVec2, DVec3};
+
+use super::Surface;
+use crate::error::{Error, Result};
+use crate::geometry::{closest_on_segment, cross};
+use crate::navmesh::mesh::PolyId;
+
+impl Surface {
+    /// True when plan-view point `plan` lies in polygon `p` seen from above (closed, to the
+    /// surface's tolerance: a point on a shared edge is in both polygons). Panics if `p`
+    /// is out of range. O(polygon size).
+    ///
+    /// ```
+    /// use glam::{DVec2, DVec3};
+    /// use pathsmooth::navmesh::{Surface, UpAxis};
+    /// let v = [DVec3::ZERO, DVec3::X, DVec3::Y];
+    /// let s = Surface::from_polygons(&v, &[[0u32, 1, 2]], UpAxis::Z, 0.0)?;
+    /// assert!(s.contains_plan(0, DVec2::new(0.5, 0.5)));
+    /// assert!(!s.contains_plan(0, DVec2::new(0.6, 0.6)));
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn contains_plan(&self, p: PolyId, plan: DVec2) -> bool {
+        let ring = self.polygon(p);
+        let at = |i: usize| self.up.plan(self.vertices[ring[i % ring.len()] as usize]);
+        (0..ring.len()).all(|i| {
+            let (a, b) = (at(i), at(i + 1));
+            // Counter-clockwise: inside is on the left of every edge (a small slack so a
+            // point on an edge counts, whatever the rounding of its coordinates).
+            cross(b - a, plan - a) >= -self.tolerance * (b - a).length()
+        })
+    }
+
+    /// The point of polygon `p` nearest to `q` in Detour's sense: the point of the
+    /// polygon's plane straight above or below `q` when `q` is over the polygon in plan
+    /// view, else the nearest point of its boundary in 3D. Panics if `p` is out of range.
+    /// O(polygon size).
+    ///
+    /// ```
+    /// use glam::DVec3;
+    /// use pathsmooth::navmesh::{Surface, UpAxis};
+    /// let v = [DVec3::ZERO, DVec3::new(2.0, 0.0, 0.0), DVec3::new(2.0, 0.0, 2.0), DVec3::new(0.0, 0.0, 2.0)];
+    /// let s = Surface::from_polygons(&v, &[[0u32, 1, 2, 3]], UpAxis::Y, 0.0)?;
+    /// assert_eq!(s.nearest_on_polygon(0, DVec3::new(1.0, 5.0, 1.0)), DVec3::new(1.0, 0.0, 1.0));
+    /// assert_eq!(s.nearest_on_polygon(0, DVec3::new(3.0, 1.0, 1.0)), DVec3::new(2.0, 0.0, 1.0));
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn nearest_on_polygon(&self, p: PolyId, q: DVec3) -> DVec3 {
+        let plan = self.up.plan(q);
+        if self.contains_plan(p, plan) {
+            return self.up.join(plan, self.height_at(p, plan));
+        }
+        let ring = self.polygon(p);
+        let mut best = (f64::INFINITY, q);
+        for i in 0..ring.len() {
+            let a = self.vertices[ring[i] as usize];
+            let b = self.vertices[ring[(i + 1) % ring.len()] as usize];
+            let (c, _) = closest_on_segment(q, a, b);
+            let d = c.distance_squared(q);
+            if d < best.0 {
+                best = (d, c);
+            }
+        }
+        best.1
+    }
+
+    /// The polygon nearest to `q` among those whose bounding box meets the box
+    /// `q ± half_extents` (world axes, as Detour's `findNearestPoly`), with the nearest
+    /// point on it ([`nearest_on_polygon`](Self::nearest_on_polygon)); ties go to the
+    /// lower polygon id. `None` when no polygon's box meets the query box, or for a
+    /// non-finite `q` or negative or NaN half-extents.
+    ///
+    /// Candidates come from a bucket grid over the polygons' plan-view boxes, then their
+    /// height ranges are checked: a floor far above or below the box is never a candidate.
+    /// Cost: O(buckets the box overlaps + polygon sizes of the candidates).
+    ///
+    /// Source: Detour, `dtNavMeshQuery::findNearestPoly` (M. Mononen, recastnavigation).
+    ///
+    /// ```
+    /// use glam::DVec3;
+    /// use pathsmooth::navmesh::{Surface, UpAxis};
+    /// let v = [
+    ///     DVec3::new(0.0, 0.0, 0.0), DVec3::new(4.0, 0.0, 0.0), DVec3::new(4.0, 0.0, 4.0), DVec3::new(0.0, 0.0, 4.0),
+    ///     DVec3::new(0.0, 3.0, 0.0), DVec3::new(4.0, 3.0, 0.0), DVec3::new(4.0, 3.0, 4.0), DVec3::new(0.0, 3.0, 4.0),
+    /// ];
+    /// let s = Surface::from_polygons(&v, &[[0u32, 1, 2, 3], [4, 5, 6, 7]], UpAxis::Y, 0.0)?;
+    /// let he = DVec3::new(1.0, 2.0, 1.0);
+    /// assert_eq!(s.find_nearest(DVec3::new(1.0, 2.5, 1.0), he), Some((1, DVec3::new(1.0, 3.0, 1.0))));
+    /// assert_eq!(s.find_nearest(DVec3::new(1.0, 0.4, 1.0), he).map(|f| f.0), Some(0));
+    /// assert_eq!(s.find_nearest(DVec3::new(1.0, 9.0, 1.0), he), None);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn find_nearest(&self, q: DVec3, half_extents: DVec3) -> Option<(PolyId, DVec3)> {
+        if !q.is_finite() || !half_extents.cmpge(DVec3::ZERO).all() {
+            return None;
+        }
+        let (plan, h) = self.up.split(q);
+        let (he_plan, he_h) = self.up.split(half_extents);
+        let (lo, hi) = (plan - he_plan, plan + he_plan);
+        let mut best: Option<(f64, PolyId, DVec3)> = None;
+        self.index.for_each_bucket(lo, hi, |list| {
+            for &p in list {
+                let b = &self.bounds[p as usize];
+                let meets = b.lo.cmple(hi).all()
+                    && b.hi.cmpge(lo).all()
+                    && b.h_lo <= h + he_h
+                    && b.h_hi >= h - he_h;
+                if !meets {
+                    continue;
+                }
+                let c = self.nearest_on_polygon(p, q);
+                let d = c.distance_squared(q);
+                if best.is_none_or(|(bd, bp, _)| d < bd || (d == bd && p < bp)) {
+                    best = Some((d, p, c));
+                }
+            }
+        });
+        best.map(|(_, p, c)| (p, c))
+    }
+
+    /// The polygon whose plane passes within `vertical_tolerance` of `q`, straight above
+    /// or below it, among the polygons containing `q` in plan view
+    /// ([`contains_plan`](Self::contains_plan)); the one with the plane nearest in height
+    /// (then the lower id). So a point just above a floor finds that floor, never the
+    /// floor under it or the bridge over it.
+    ///
+    /// Errors: [`Error::NoFloor`] when no such polygon exists (between floors farther
+    /// apart than twice the tolerance, above or below the mesh, outside it in plan view);
+    /// [`Error::NonFinite`] (point 0) for a non-finite `q`; [`Error::BadParameter`] for a
+    /// negative or NaN tolerance.
+    ///
+    /// Cost: O(buckets at the point + polygon sizes of the polygons listed there).
+    ///
+    /// ```
+    /// use glam::DVec3;
+    /// use pathsmooth::navmesh::{Surface, UpAxis};
+    /// let v = [DVec3::ZERO, DVec3::new(2.0, 0.0, 0.0), DVec3::new(2.0, 0.0, 2.0), DVec3::new(0.0, 0.0, 2.0)];
+    /// let s = Surface::from_polygons(&v, &[[0u32, 1, 2, 3]], UpAxis::Y, 0.0)?;
+    /// assert_eq!(s.locate(DVec3::new(1.0, 0.3, 1.0), 0.5)?, 0);
+    /// let e = s.locate(DVec3::new(1.0, 1.0, 1.0), 0.5).unwrap_err();
+    /// assert_eq!(e.to_string(), "no floor within 0.5 of (1, 1, 1)");
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn locate(&self, q: DVec3, vertical_tolerance: f64) -> Result<PolyId> {
+        if vertical_tolerance.is_nan() || vertical_tolerance < 0.0 {
+            return Err(Error::BadParameter {
+                name: "vertical_tolerance",
+                value: vertical_tolerance,
+                expected: "a number ≥ 0",
+            });
+        }
+        if !q.is_finite() {
+            return Err(Error::NonFinite { index: 0 });
+        }
+        let (plan, h) = self.up.split(q);
+        let mut best: Option<(f64, PolyId)> = None;
+        self.index.for_each_bucket(plan, plan, |list| {
+            for &p in list {
+                let b = &self.bounds[p as usize];
+                let slack = self.tolerance;
+                if plan.cmplt(b.lo - slack).any() || plan.cmpgt(b.hi + slack).any() {
+                    continue;
+                }
+                if !self.contains_plan(p, plan) {
+                    continue;
+                }
+                let dh = (self.height_at(p, plan) - h).abs();
+                if dh <= vertical_tolerance
+                    && best.is_none_or(|(bd, bp)| dh < bd || (dh == bd && p < bp))
+                {
+                    best = Some((dh, p));
+                }
+            }
+        });
+        best.map(|(_, p)| p).ok_or(Error::NoFloor {
+            x: q.x,
+            y: q.y,
+            z: q.z,
+            tolerance: vertical_tolerance,
+        })
+    }
+}

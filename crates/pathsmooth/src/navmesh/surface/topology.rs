@@ -1,0 +1,146 @@
+//! Adjacency from shared edges — by vertex indices, never by plan-view geometry, so floors
+//! may overlap in plan view — and the checks that need every polygon at once: non-manifold
+//! edges, folds, T-junctions.
+
+use glam::{DVec2, DVec3};
+use rustc_hash::FxHashMap;
+
+use super::issue::Issue;
+use crate::error::num;
+use crate::geometry::closest_on_segment;
+use crate::navmesh::mesh::boxes::BoxIndex;
+
+/// Marks an edge with no polygon across it (a wall).
+pub(crate) const NO_POLY: u32 = u32::MAX;
+
+/// The polygons on each side of an edge, keyed by its sorted vertex pair: the first user
+/// (polygon, slot in the flat ring array) and the second, if any.
+type EdgeMap = FxHashMap<(u32, u32), ((u32, u32), Option<(u32, u32)>)>;
+
+/// The neighbour across every edge slot of the flat rings (`ring[start[p]..start[p + 1]]`
+/// is polygon `p`, counter-clockwise in plan view; slot `k` is the edge from `ring[k]` to
+/// the next vertex of its polygon), or [`NO_POLY`]. One hash-map entry per edge: O(total
+/// ring length).
+///
+/// Errors: an edge used by three or more polygons (non-manifold), or by two polygons in
+/// the same direction (both on the same side of it: the surface folds over itself).
+///
+/// `names[v]` is the input index of welded vertex `v`, which the messages name.
+pub(crate) fn adjacency(start: &[u32], ring: &[u32], names: &[u32]) -> Result<Vec<u32>, Issue> {
+    let mut edges: EdgeMap = FxHashMap::default();
+    edges.reserve(ring.len());
+    let mut neighbors = vec![NO_POLY; ring.len()];
+    for p in 0..start.len() - 1 {
+        let (s, e) = (start[p] as usize, start[p + 1] as usize);
+        for k in s..e {
+            let (a, b) = (ring[k], ring[if k + 1 == e { s } else { k + 1 }]);
+            let key = (a.min(b), a.max(b));
+            let (na, nb) = (names[a as usize], names[b as usize]);
+            let here = (p as u32, k as u32);
+            match edges.get_mut(&key) {
+                None => {
+                    edges.insert(key, (here, None));
+                }
+                Some((first, second @ None)) => {
+                    let q = first.0;
+                    if ring[first.1 as usize] == a {
+                        return Err(Issue::polygon(
+                            p,
+                            format!(
+                                "polygons {q} and {p} both run from vertex {na} to vertex {nb}: they lie \
+                                 on the same side of that edge, so the surface folds over itself \
+                                 (or a polygon is repeated)"
+                            ),
+                        ));
+                    }
+                    *second = Some(here);
+                    neighbors[first.1 as usize] = p as u32;
+                    neighbors[k] = q;
+                }
+                Some((first, Some(second))) => {
+                    return Err(Issue::polygon(
+                        p,
+                        format!(
+                            "the edge between vertices {} and {} is used by polygons {}, {} and {p}: \
+                             a surface edge joins at most two polygons (non-manifold edge)",
+                            na.min(nb),
+                            na.max(nb),
+                            first.0,
+                            second.0
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(neighbors)
+}
+
+/// Finds a T-junction: a vertex lying inside an edge of a polygon (in 3D, within `reach`
+/// of it and farther than `reach` from both ends) without being one of its corners. The
+/// polygons on the two sides then share no edge, so adjacency would silently miss them.
+///
+/// The vertices go into a [`BoxIndex`] over the plan view (buckets fitted to the vertex
+/// count, not to the weld tolerance, so an edge of ordinary length overlaps a few
+/// buckets whatever the tolerance); each edge checks the vertices in the buckets its
+/// plan-view box (grown by `reach`) overlaps, then their 3D distance. O(edges × vertices
+/// per bucket) on meshes of polygons of similar size; stacked floors add their own
+/// vertices to a bucket but the 3D test keeps them apart.
+pub(crate) fn t_junction(
+    frame: &[DVec3],
+    start: &[u32],
+    ring: &[u32],
+    neighbors: &[u32],
+    names: &[u32],
+    reach: f64,
+) -> Result<(), Issue> {
+    let plan: Vec<DVec2> = frame.iter().map(|p| p.truncate()).collect();
+    let (lo, hi) = plan.iter().fold(
+        (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY)),
+        |(lo, hi), &v| (lo.min(v), hi.max(v)),
+    );
+    let index = BoxIndex::new(lo, hi, plan.len() as f64, plan.iter().map(|&p| (p, p)));
+    for p in 0..start.len() - 1 {
+        let (s, e) = (start[p] as usize, start[p + 1] as usize);
+        for k in s..e {
+            let (a, b) = (ring[k], ring[if k + 1 == e { s } else { k + 1 }]);
+            // A shared edge is checked once, from its lower polygon.
+            if neighbors[k] != NO_POLY && (neighbors[k] as usize) < p {
+                continue;
+            }
+            let (fa, fb) = (frame[a as usize], frame[b as usize]);
+            let (min, max) = (
+                plan[a as usize].min(plan[b as usize]),
+                plan[a as usize].max(plan[b as usize]),
+            );
+            let mut found = None;
+            index.for_each_bucket(min - reach, max + reach, |list| {
+                for &v in list {
+                    if found.is_some() || v == a || v == b {
+                        continue;
+                    }
+                    let q = frame[v as usize];
+                    let (c, _) = closest_on_segment(q, fa, fb);
+                    if c.distance(q) <= reach && q.distance(fa) > reach && q.distance(fb) > reach {
+                        found = Some((v, c.distance(q)));
+                    }
+                }
+            });
+            if let Some((v, d)) = found {
+                return Err(Issue::polygon(
+                    p,
+                    format!(
+                        "vertex {} lies on the edge of polygon {p} from vertex {} to vertex {} \
+                         ({} from it) without being one of its corners: a T-junction (split the \
+                         edge at that vertex so the polygons share edges)",
+                        names[v as usize],
+                        names[a as usize],
+                        names[b as usize],
+                        num(d)
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
