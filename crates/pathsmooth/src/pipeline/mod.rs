@@ -546,7 +546,7 @@ impl<W: World> Pipeline<W> {
             match validate(&self.world, &b, aim) {
                 Ok(r) if holds(&r, aim) => std::mem::swap(path, &mut b),
                 // Off the radius by the rounding of its computation: settled in place.
-                Ok(r) if r.is_valid() && settle(&self.world, None, aim, &mut b) => {
+                Ok(r) if r.is_valid() && settle(&self.world, None, aim, &mut b).holds => {
                     std::mem::swap(path, &mut b)
                 }
                 Ok(r) => self
@@ -668,8 +668,9 @@ impl<W: World> Pipeline<W> {
         let near = self.radius > 0.0
             && validation.min_clearance < self.radius + clearance_error(&self.world);
         if near || !holds(&validation, self.radius) {
-            settle(&self.world, Some(path), self.radius, out);
-            validation = validate(&self.world, out, self.radius)?;
+            if settle(&self.world, Some(path), self.radius, out).moved {
+                validation = validate(&self.world, out, self.radius)?;
+            }
         }
         if !holds(&validation, self.radius) {
             let step = self.steps.last().map_or("input", Step::name);

@@ -51,8 +51,8 @@ const CANDIDATES: usize =
 /// `P`'s units in the last place, that does. The first and last points (the caller's own)
 /// stay.
 ///
-/// Returns true when every segment of `out` then holds; false when some point found no
-/// such position (it is left where it was).
+/// Returns whether any point moved and whether every segment of `out` then holds (a
+/// point that found no position that holds is left where it was).
 ///
 /// Cost: one clearance test per segment; for each that fails, up to 108 candidate points
 /// with three segment and bend tests each.
@@ -61,8 +61,12 @@ pub(crate) fn settle<P: Point2, W: World + ?Sized>(
     exact: Option<&[DVec2]>,
     radius: f64,
     out: &mut [P],
-) -> bool {
+) -> Settled {
     let n = out.len();
+    let mut settled = Settled {
+        moved: false,
+        holds: true,
+    };
     let mut all_hold = true;
     for i in 0..n.saturating_sub(1) {
         let bends = bend_holds(world, out, i, radius) && bend_holds(world, out, i + 1, radius);
@@ -93,9 +97,20 @@ pub(crate) fn settle<P: Point2, W: World + ?Sized>(
             .any(|j| nudge(world, exact, out, &[j], (i, level), radius))
             || ([i, i + 1].iter().all(movable)
                 && nudge(world, exact, out, &[i, i + 1], (i, level), radius));
+        settled.moved |= fixed;
         all_hold &= fixed || level > radius;
     }
-    all_hold
+    settled.holds = all_hold;
+    settled
+}
+
+/// What [`settle`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Settled {
+    /// Some point moved (a path that was validated must be validated again).
+    pub moved: bool,
+    /// Every segment holds now.
+    pub holds: bool,
 }
 
 /// How far a clearance computed in `f64` near segment `i` can be off: 4 units in the last
