@@ -667,10 +667,10 @@ impl<W: World> Pipeline<W> {
         // settle the points there (see `settle`).
         let near = self.radius > 0.0
             && validation.min_clearance < self.radius + clearance_error(&self.world);
-        if near || !holds(&validation, self.radius) {
-            if settle(&self.world, Some(path), self.radius, out).moved {
-                validation = validate(&self.world, out, self.radius)?;
-            }
+        if (near || !holds(&validation, self.radius))
+            && settle(&self.world, Some(path), self.radius, out).moved
+        {
+            validation = validate(&self.world, out, self.radius)?;
         }
         if !holds(&validation, self.radius) {
             let step = self.steps.last().map_or("input", Step::name);
