@@ -126,7 +126,7 @@ fn point_location_keeps_to_the_floor_on_stacked_levels() {
 fn a_t_junction_in_a_real_bake_is_named() {
     // Recast left vertex 267 of polygon 108 on the edge 259–93 of polygon 104 (same x and
     // y, z between): Detour would leave that edge unlinked. The surface refuses it with
-    // the vertex and the edge; splitting such edges on import is open work (issue 27).
+    // the vertex and the edge unless told to split such edges (see the next test).
     let (vertices, polygons, areas, flags) = load("nav_test.r0");
     let options = SurfaceOptions::new(UpAxis::Y);
     let e = Surface::from_polygons_with(&vertices, &polygons, &areas, &flags, &options)
@@ -136,4 +136,58 @@ fn a_t_junction_in_a_real_bake_is_named() {
         e.contains("vertex 267") && e.contains("polygon 104") && e.contains("T-junction"),
         "{e}"
     );
+}
+
+#[test]
+fn the_t_junction_in_a_real_bake_is_split_on_request() {
+    // Split, vertex 267 becomes a corner of polygon 104, between 93 and 259. Polygon 108
+    // only touches that edge at 267 (its edges from 267 run to 266 and 268, off the
+    // edge's line x = 1.71: a gap of up to 0.3 lies between them), so the two share a
+    // point, not an edge, and stay unlinked, as the geometry says; every link is one of
+    // the bake's shared edges.
+    let (vertices, polygons, areas, flags) = load("nav_test.r0");
+    let options = SurfaceOptions {
+        split_t_junctions: true,
+        ..SurfaceOptions::new(UpAxis::Y)
+    };
+    let surface =
+        Surface::from_polygons_with(&vertices, &polygons, &areas, &flags, &options).unwrap();
+    assert_eq!(surface.num_polygons(), polygons.len());
+    assert_eq!(surface.polygon(104).len(), polygons[104].len() + 1);
+    let ring = surface.polygon(104);
+    let at = ring.iter().position(|&v| v == 267).unwrap();
+    let (before, after) = (
+        ring[(at + ring.len() - 1) % ring.len()],
+        ring[(at + 1) % ring.len()],
+    );
+    assert!(
+        (before, after) == (93, 259) || (before, after) == (259, 93),
+        "{ring:?}"
+    );
+    assert!(!surface.neighbors(104).flatten().any(|q| q == 108));
+    // Links between polygons, as unordered pairs: exactly the bake's shared edges.
+    let mut users = std::collections::HashMap::<(u32, u32), Vec<u32>>::new();
+    for (p, poly) in polygons.iter().enumerate() {
+        for (i, &a) in poly.iter().enumerate() {
+            let b = poly[(i + 1) % poly.len()];
+            users
+                .entry((a.min(b), a.max(b)))
+                .or_default()
+                .push(p as u32);
+        }
+    }
+    let expected: std::collections::BTreeSet<(u32, u32)> = users
+        .values()
+        .filter(|u| u.len() == 2)
+        .map(|u| (u[0].min(u[1]), u[0].max(u[1])))
+        .collect();
+    let found: std::collections::BTreeSet<(u32, u32)> = (0..surface.num_polygons() as u32)
+        .flat_map(|p| {
+            surface
+                .neighbors(p)
+                .flatten()
+                .map(move |q| (p.min(q), p.max(q)))
+        })
+        .collect();
+    assert_eq!(found, expected);
 }
