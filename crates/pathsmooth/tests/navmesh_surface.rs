@@ -412,6 +412,51 @@ fn bad_input_gets_its_error() {
     assert!(
         msg(refused(&t2, &[vec![0, 1, 2], vec![0, 3, 4], vec![4, 3, 1]])).contains("T-junction")
     );
+    // With `split_t_junctions`, vertex 4 becomes a corner of the upper triangle, which
+    // then neighbours both lower ones — also when it is off the edge by less than the weld.
+    let split = SurfaceOptions {
+        weld: 1e-6,
+        split_t_junctions: true,
+        ..SurfaceOptions::new(UpAxis::Z)
+    };
+    for verts in [&t, &t2] {
+        let polys = [vec![0u32, 1, 2], vec![0, 3, 4], vec![4, 3, 1]];
+        let s = Surface::from_polygons_with(verts, &polys, &[], &[], &split).unwrap();
+        assert_eq!(s.polygon(0).len(), 4);
+        assert!(s.polygon(0).contains(&s.welded_vertex(4).unwrap()));
+        let mut n: Vec<_> = s.neighbors(0).flatten().collect();
+        n.sort_unstable();
+        assert_eq!(n, [1, 2]);
+        assert_eq!(s.neighbors(1).flatten().filter(|&q| q == 0).count(), 1);
+        assert_eq!(s.neighbors(2).flatten().filter(|&q| q == 0).count(), 1);
+        assert_eq!(s.locate(z(1.0, 0.5, 0.0), 0.1).unwrap(), 0);
+    }
+    // Several vertices on one edge go in in order along it; a split that would give a
+    // sub-edge three polygons is refused like any non-manifold edge, never a panic.
+    let fan = vec![
+        z(0., 0., 0.),
+        z(3., 0., 0.),
+        z(1.5, 2., 0.),
+        z(1., 0., 0.),
+        z(2., 0., 0.),
+        z(1.5, -1., 0.),
+    ];
+    let polys = [
+        vec![0u32, 1, 2],
+        vec![0, 5, 3],
+        vec![3, 5, 4],
+        vec![4, 5, 1],
+    ];
+    let s = Surface::from_polygons_with(&fan, &polys, &[], &[], &split).unwrap();
+    assert_eq!(s.polygon(0).len(), 5);
+    assert_eq!(s.neighbors(0).flatten().count(), 3);
+    let twice = [
+        vec![0u32, 1, 2],
+        vec![0, 5, 3],
+        vec![3, 5, 1],
+        vec![3, 5, 1],
+    ];
+    assert!(Surface::from_polygons_with(&fan, &twice, &[], &[], &split).is_err());
     // …but a vertex of another floor above the edge is not one.
     let mut t3 = t.clone();
     t3[4].z = 3.0;
@@ -424,6 +469,7 @@ fn bad_input_gets_its_error() {
         up: UpAxis::Z,
         weld,
         planarity,
+        split_t_junctions: false,
     };
     for opts in [o(-1.0, 0.1), o(f64::NAN, 0.1), o(0.0, f64::INFINITY)] {
         assert!(matches!(

@@ -17,6 +17,8 @@ pub mod mesh_file;
 pub mod obj;
 pub(crate) mod polygons;
 mod scene;
+#[cfg(feature = "serde")]
+mod surface_json;
 mod text;
 
 use std::path::Path;
@@ -24,6 +26,9 @@ use std::path::Path;
 pub use mesh_file::{parse_mesh, write_mesh};
 pub use obj::{parse_obj, parse_obj_surface, write_obj, GroundPlane};
 pub use scene::Scene;
+#[cfg(feature = "serde")]
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
+pub use surface_json::{parse_surface_json, write_surface_json};
 
 use crate::error::{Error, Result};
 use crate::navmesh::mesh::NavMesh;

@@ -17,7 +17,9 @@
 //! 3. joins polygons by **topology**: two polygons are neighbours when they share an edge
 //!    (a pair of welded vertex indices), never because they overlap or touch in plan view;
 //!    an edge of three polygons (non-manifold), two polygons on the same side of an edge
-//!    (a fold) and T-junctions are errors.
+//!    (a fold) and T-junctions are errors — or, with
+//!    [`SurfaceOptions::split_t_junctions`], T-junction vertices become corners of the
+//!    edges they lie on.
 //!
 //! Each polygon knows its plane ([`Surface::plane`], [`Surface::height_at`]), its plan-view
 //! bounds, an area id and flags (stored for the areas work; not interpreted yet). Point
@@ -59,6 +61,7 @@ mod axis;
 mod issue;
 mod locate;
 mod plane;
+mod split;
 mod topology;
 mod weld;
 
@@ -103,21 +106,31 @@ pub struct SurfaceOptions {
     /// of the polygon's plan-view size (the diagonal of its plan-view bounding box; ≥ 0);
     /// see [`DEFAULT_PLANARITY`].
     pub planarity: f64,
+    /// What to do with a T-junction (a vertex inside another polygon's edge, within the
+    /// T-junction check's distance above): `false` (the default) refuses it with an error
+    /// naming the vertex and the edge; `true` inserts the vertex into that edge as a new
+    /// corner, so the polygons on both sides share the sub-edges and become neighbours.
+    /// The vertex lies on the edge, so the polygon stays convex and planar;
+    /// [`Surface::polygon`] then lists the extra corner. Recast bakes contain such
+    /// vertices now and then (Detour leaves those edges unlinked).
+    pub split_t_junctions: bool,
 }
 
 impl SurfaceOptions {
-    /// `up`, weld 0 (exact copies only), planarity [`DEFAULT_PLANARITY`].
+    /// `up`, weld 0 (exact copies only), planarity [`DEFAULT_PLANARITY`], T-junctions
+    /// refused.
     pub fn new(up: UpAxis) -> Self {
         SurfaceOptions {
             up,
             weld: 0.0,
             planarity: DEFAULT_PLANARITY,
+            split_t_junctions: false,
         }
     }
 }
 
 impl Default for SurfaceOptions {
-    /// y up, weld 0, planarity [`DEFAULT_PLANARITY`].
+    /// y up, weld 0, planarity [`DEFAULT_PLANARITY`], T-junctions refused.
     fn default() -> Self {
         SurfaceOptions::new(UpAxis::Y)
     }
@@ -209,7 +222,8 @@ impl Surface {
     /// plan view (a vertical polygon), a polygon not convex or self-intersecting in plan
     /// view, a polygon far from planar, an edge of three or more polygons, two polygons on
     /// the same side of an edge, and a T-junction (a vertex inside another polygon's edge,
-    /// within the weld tolerance in 3D). Never a panic.
+    /// within the weld tolerance in 3D; split instead with
+    /// [`SurfaceOptions::split_t_junctions`]). Never a panic.
     ///
     /// Cost: O(vertices + total polygon size) expected.
     ///
@@ -252,6 +266,7 @@ impl Surface {
             up,
             weld,
             planarity,
+            split_t_junctions,
         } = *options;
         for (name, value) in [("weld", weld), ("planarity", planarity)] {
             if !(value >= 0.0 && value.is_finite()) {
@@ -443,15 +458,16 @@ impl Surface {
         }
 
         // 3. Topology, then the checks that need it.
-        let neighbors = topology::adjacency(&start, &ring, &names)?;
-        topology::t_junction(
-            &frame,
-            &start,
-            &ring,
-            &neighbors,
-            &names,
-            weld.max(tolerance),
-        )?;
+        let reach = weld.max(tolerance);
+        let mut neighbors = topology::adjacency(&start, &ring, &names)?;
+        if split_t_junctions
+            && split::split_t_junctions(&frame, &mut start, &mut ring, &neighbors, &names, reach)?
+        {
+            // The split edges are new vertex pairs: join them (and refuse a sub-edge of
+            // three polygons or a fold, as for any edge).
+            neighbors = topology::adjacency(&start, &ring, &names)?;
+        }
+        topology::t_junction(&frame, &start, &ring, &neighbors, &names, reach)?;
 
         let (lo, hi) = bounds.iter().fold(
             (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY)),

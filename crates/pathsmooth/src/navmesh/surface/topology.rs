@@ -76,9 +76,29 @@ pub(crate) fn adjacency(start: &[u32], ring: &[u32], names: &[u32]) -> Result<Ve
     Ok(neighbors)
 }
 
-/// Finds a T-junction: a vertex lying inside an edge of a polygon (in 3D, within `reach`
-/// of it and farther than `reach` from both ends) without being one of its corners. The
-/// polygons on the two sides then share no edge, so adjacency would silently miss them.
+/// A vertex inside an edge of a polygon without being one of its corners.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Junction {
+    /// The polygon whose edge it is.
+    pub polygon: usize,
+    /// The edge's slot in the flat ring array (the edge from `ring[slot]` to the next
+    /// corner).
+    pub slot: usize,
+    /// The welded vertex on the edge.
+    pub vertex: u32,
+    /// Where along the edge, from 0 at `ring[slot]` to 1 at the next corner.
+    pub along: f64,
+    /// Its 3D distance from the edge.
+    pub distance: f64,
+}
+
+/// Calls `found` for each T-junction: a vertex lying inside an edge of a polygon (in 3D,
+/// within `reach` of it and farther than `reach` from both ends) without being one of its
+/// corners. The polygons on the two sides then share no edge, so adjacency would silently
+/// miss them. Stops when `found` returns `false`.
+///
+/// With `both_sides` false, an edge shared by two polygons is checked once, from its lower
+/// polygon (enough to refuse); with it true, from both (splitting must split both).
 ///
 /// The vertices go into a [`BoxIndex`] over the plan view (buckets fitted to the vertex
 /// count, not to the weld tolerance, so an edge of ordinary length overlaps a few
@@ -86,6 +106,63 @@ pub(crate) fn adjacency(start: &[u32], ring: &[u32], names: &[u32]) -> Result<Ve
 /// plan-view box (grown by `reach`) overlaps, then their 3D distance. O(edges × vertices
 /// per bucket) on meshes of polygons of similar size; stacked floors add their own
 /// vertices to a bucket but the 3D test keeps them apart.
+pub(crate) fn t_junctions(
+    frame: &[DVec3],
+    start: &[u32],
+    ring: &[u32],
+    neighbors: &[u32],
+    reach: f64,
+    both_sides: bool,
+    mut found: impl FnMut(Junction) -> bool,
+) {
+    let plan: Vec<DVec2> = frame.iter().map(|p| p.truncate()).collect();
+    let (lo, hi) = plan.iter().fold(
+        (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY)),
+        |(lo, hi), &v| (lo.min(v), hi.max(v)),
+    );
+    let index = BoxIndex::new(lo, hi, plan.len() as f64, plan.iter().map(|&p| (p, p)));
+    let mut go_on = true;
+    for p in 0..start.len() - 1 {
+        let (s, e) = (start[p] as usize, start[p + 1] as usize);
+        for k in s..e {
+            let (a, b) = (ring[k], ring[if k + 1 == e { s } else { k + 1 }]);
+            if !both_sides && neighbors[k] != NO_POLY && (neighbors[k] as usize) < p {
+                continue;
+            }
+            let (fa, fb) = (frame[a as usize], frame[b as usize]);
+            let (min, max) = (
+                plan[a as usize].min(plan[b as usize]),
+                plan[a as usize].max(plan[b as usize]),
+            );
+            index.for_each_bucket(min - reach, max + reach, |list| {
+                for &v in list {
+                    if !go_on || v == a || v == b {
+                        continue;
+                    }
+                    let q = frame[v as usize];
+                    let (c, along) = closest_on_segment(q, fa, fb);
+                    let distance = c.distance(q);
+                    if distance <= reach && q.distance(fa) > reach && q.distance(fb) > reach {
+                        go_on = found(Junction {
+                            polygon: p,
+                            slot: k,
+                            vertex: v,
+                            along,
+                            distance,
+                        });
+                    }
+                }
+            });
+            if !go_on {
+                return;
+            }
+        }
+    }
+}
+
+/// Refuses the first T-junction (see [`t_junctions`]), naming the vertex and the edge.
+///
+/// `names[v]` is the input index of welded vertex `v`, which the message names.
 pub(crate) fn t_junction(
     frame: &[DVec3],
     start: &[u32],
@@ -94,53 +171,36 @@ pub(crate) fn t_junction(
     names: &[u32],
     reach: f64,
 ) -> Result<(), Issue> {
-    let plan: Vec<DVec2> = frame.iter().map(|p| p.truncate()).collect();
-    let (lo, hi) = plan.iter().fold(
-        (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY)),
-        |(lo, hi), &v| (lo.min(v), hi.max(v)),
-    );
-    let index = BoxIndex::new(lo, hi, plan.len() as f64, plan.iter().map(|&p| (p, p)));
-    for p in 0..start.len() - 1 {
-        let (s, e) = (start[p] as usize, start[p + 1] as usize);
-        for k in s..e {
-            let (a, b) = (ring[k], ring[if k + 1 == e { s } else { k + 1 }]);
-            // A shared edge is checked once, from its lower polygon.
-            if neighbors[k] != NO_POLY && (neighbors[k] as usize) < p {
-                continue;
-            }
-            let (fa, fb) = (frame[a as usize], frame[b as usize]);
-            let (min, max) = (
-                plan[a as usize].min(plan[b as usize]),
-                plan[a as usize].max(plan[b as usize]),
-            );
-            let mut found = None;
-            index.for_each_bucket(min - reach, max + reach, |list| {
-                for &v in list {
-                    if found.is_some() || v == a || v == b {
-                        continue;
-                    }
-                    let q = frame[v as usize];
-                    let (c, _) = closest_on_segment(q, fa, fb);
-                    if c.distance(q) <= reach && q.distance(fa) > reach && q.distance(fb) > reach {
-                        found = Some((v, c.distance(q)));
-                    }
-                }
-            });
-            if let Some((v, d)) = found {
-                return Err(Issue::polygon(
-                    p,
-                    format!(
-                        "vertex {} lies on the edge of polygon {p} from vertex {} to vertex {} \
-                         ({} from it) without being one of its corners: a T-junction (split the \
-                         edge at that vertex so the polygons share edges)",
-                        names[v as usize],
-                        names[a as usize],
-                        names[b as usize],
-                        num(d)
-                    ),
-                ));
-            }
-        }
+    let mut first = None;
+    t_junctions(frame, start, ring, neighbors, reach, false, |j| {
+        first = Some(j);
+        false
+    });
+    match first {
+        None => Ok(()),
+        Some(j) => Err(junction_issue(j, start, ring, names)),
     }
-    Ok(())
+}
+
+/// The error for T-junction `j`.
+pub(crate) fn junction_issue(j: Junction, start: &[u32], ring: &[u32], names: &[u32]) -> Issue {
+    let p = j.polygon;
+    let next = if j.slot + 1 == start[p + 1] as usize {
+        start[p] as usize
+    } else {
+        j.slot + 1
+    };
+    Issue::polygon(
+        p,
+        format!(
+            "vertex {} lies on the edge of polygon {p} from vertex {} to vertex {} \
+             ({} from it) without being one of its corners: a T-junction (split the \
+             edge at that vertex so the polygons share edges, or build with \
+             `SurfaceOptions::split_t_junctions`)",
+            names[j.vertex as usize],
+            names[ring[j.slot] as usize],
+            names[ring[next] as usize],
+            num(j.distance)
+        ),
+    )
 }
