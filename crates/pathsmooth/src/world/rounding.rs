@@ -45,11 +45,12 @@ const SHIFTS: [f64; 5] = [1.0, 1.001, 1.01, 1.1, 2.0];
 const CANDIDATES: usize =
     SCALES.len() * DIRECTIONS.len() + 2 * SHIFTS.len() + 3 * DYADIC_BITS.len();
 
-/// Moves the points of `out` (a path rounded from `exact`, or computed in place: `None`) whose segments or bends do not
-/// keep clearance `radius` as an output must (clearance ≥ radius as the world computes it,
-/// not radius minus an error allowance) to the nearest position, within [`SCALES`] of
-/// `P`'s units in the last place, that does. The first and last points (the caller's own)
-/// stay.
+/// Moves the points of `out` (a path rounded from `exact`, or computed in place: `None`)
+/// whose segments or bends do not keep clearance `radius` as an output must (clearance ≥
+/// radius as the world computes it, not radius minus an error allowance), or keep it only
+/// within [`comfort`], to the nearest position that does (see [`Move`]: a few units in the
+/// last place of `P`, a binary fraction, or off the wall by the shortfall). The first and
+/// last points (the caller's own) stay.
 ///
 /// Returns whether any point moved and whether every segment of `out` then holds (a
 /// point that found no position that holds is left where it was).
@@ -67,7 +68,6 @@ pub(crate) fn settle<P: Point2, W: World + ?Sized>(
         moved: false,
         holds: true,
     };
-    let mut all_hold = true;
     for i in 0..n.saturating_sub(1) {
         let bends = bend_holds(world, out, i, radius) && bend_holds(world, out, i + 1, radius);
         // At radius 0 a path may touch a wall (any-angle paths touch corners).
@@ -98,9 +98,8 @@ pub(crate) fn settle<P: Point2, W: World + ?Sized>(
             || ([i, i + 1].iter().all(movable)
                 && nudge(world, exact, out, &[i, i + 1], (i, level), radius));
         settled.moved |= fixed;
-        all_hold &= fixed || level > radius;
+        settled.holds &= fixed || level > radius;
     }
-    settled.holds = all_hold;
     settled
 }
 
@@ -122,8 +121,9 @@ fn comfort<P: Point2>(path: &[P], i: usize) -> f64 {
     4.0 * f64::EPSILON * a.abs().max(b.abs()).max_element().max(1.0)
 }
 
-/// A move [`nudge`] tries: every moved point goes `steps` units in the last place (of `P`,
-/// at the point) from its rounded position, or has its exact x, y or both rounded to a
+/// A move [`nudge`] tries, the same for every point it moves: `Steps` units in the last
+/// place (of `P`, at the point) from its rounded position; a `Shift` by a vector (a
+/// segment's normal times its shortfall); or a `Snap` of its exact x, y or both to a
 /// multiple of 2⁻ᵇ.
 #[derive(Clone, Copy)]
 enum Move {
