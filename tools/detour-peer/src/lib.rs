@@ -135,6 +135,8 @@ pub struct PathResult {
     /// Length of the straight path in 3D and in plan view (x, z).
     pub length_3d: f32,
     pub length_plan: f32,
+    /// This query's time, µs (its best of the timed rounds; filled by the stats binary).
+    pub us: f64,
 }
 
 fn ok(status: dtStatus) -> bool {
@@ -399,6 +401,7 @@ impl DetourMesh {
             straight_path,
             length_3d,
             length_plan,
+            us: f64::NAN,
         }
     }
 }

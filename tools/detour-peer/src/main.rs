@@ -18,8 +18,11 @@ struct Report<'a> {
     reached: usize,
     mean_us: f64,
     median_us: f64,
+    median_reached_us: f64,
+    median_unreached_us: f64,
     total_length_3d: f64,
     total_length_plan: f64,
+    reached_length_3d: f64,
     queries: Vec<PathResult>,
 }
 
@@ -76,9 +79,26 @@ fn main() {
     let mean_us = batch_best / pairs.len() as f64;
     let mut sorted = per_query.clone();
     sorted.sort_by(f64::total_cmp);
-    let median_us = (sorted[sorted.len() / 2 - 1] + sorted[sorted.len() / 2]) / 2.0;
+    let median_us = median(&sorted);
 
-    let queries: Vec<PathResult> = pairs.iter().map(|&p| mesh.query(p, &centroids)).collect();
+    let queries: Vec<PathResult> = pairs
+        .iter()
+        .zip(&per_query)
+        .map(|(&p, &us)| PathResult {
+            us,
+            ..mesh.query(p, &centroids)
+        })
+        .collect();
+    let median_of = |reached: bool| {
+        let mut t: Vec<f64> = queries
+            .iter()
+            .filter(|q| q.reached == reached)
+            .map(|q| q.us)
+            .collect();
+        t.sort_by(f64::total_cmp);
+        median(&t)
+    };
+    let (median_reached_us, median_unreached_us) = (median_of(true), median_of(false));
     let reached = queries.iter().filter(|q| q.reached).count();
     let found_ends = queries
         .iter()
@@ -86,6 +106,11 @@ fn main() {
         .count();
     let total_length_3d: f64 = queries.iter().map(|q| q.length_3d as f64).sum();
     let total_length_plan: f64 = queries.iter().map(|q| q.length_plan as f64).sum();
+    let reached_length_3d: f64 = queries
+        .iter()
+        .filter(|q| q.reached)
+        .map(|q| q.length_3d as f64)
+        .sum();
     println!("{file}");
     println!(
         "  {} polygons, {} vertices; quantisation error {:.2e} wu",
@@ -100,7 +125,12 @@ fn main() {
     println!(
         "  µs per query (findNearestPoly x2 + findPath + findStraightPath): mean {mean_us:.2} (best batch of {ROUNDS}), median {median_us:.2} (each query's best of {ROUNDS})"
     );
-    println!("  total straight-path length: {total_length_3d:.3} (3D), {total_length_plan:.3} (plan view)");
+    println!(
+        "  median µs, end polygon reached: {median_reached_us:.2}; not reached (other component, partial path): {median_unreached_us:.2}"
+    );
+    println!(
+        "  total straight-path length: {total_length_3d:.3} (3D), {total_length_plan:.3} (plan view); over the reached queries {reached_length_3d:.3} (3D)"
+    );
     let report = Report {
         file,
         tool: format!("detour-peer {}", env!("CARGO_PKG_VERSION")),
@@ -111,10 +141,21 @@ fn main() {
         reached,
         mean_us,
         median_us,
+        median_reached_us,
+        median_unreached_us,
         total_length_3d,
         total_length_plan,
+        reached_length_3d,
         queries,
     };
     std::fs::write(&out, serde_json::to_string_pretty(&report).unwrap()).unwrap();
     println!("  wrote {out}");
+}
+
+fn median(sorted: &[f64]) -> f64 {
+    match sorted.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => sorted[n / 2],
+        n => (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0,
+    }
 }
