@@ -280,3 +280,51 @@ fn the_reader_names_what_is_wrong() {
     let extra = format!(r#"{{"up": "y", {ok}, "detail": {{"meshes": []}}, "bake": {{}}, "x": 1}}"#);
     assert!(parse_surface_json(&extra, "f.json", &o).is_ok());
 }
+
+/// The pieces of a bake by its shared edges alone (union–find over the raw polygons), as
+/// the number of pieces.
+fn pieces_by_shared_edges(polygons: &[Vec<u32>]) -> usize {
+    let mut parent: Vec<usize> = (0..polygons.len()).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    let mut owner = std::collections::HashMap::new();
+    for (p, poly) in polygons.iter().enumerate() {
+        for (i, &a) in poly.iter().enumerate() {
+            let b = poly[(i + 1) % poly.len()];
+            if let Some(&q) = owner.get(&(a.min(b), a.max(b))) {
+                let (rp, rq) = (root(&mut parent, p), root(&mut parent, q));
+                parent[rp] = rq;
+            } else {
+                owner.insert((a.min(b), a.max(b)), p);
+            }
+        }
+    }
+    (0..polygons.len())
+        .filter(|&p| root(&mut parent, p) == p)
+        .count()
+}
+
+#[test]
+fn the_bakes_fall_into_the_pieces_their_shared_edges_make() {
+    // Detour reaches a goal on these bakes exactly when both ends lie in one piece
+    // (docs/detour-peer.md): dungeon has 4, nav_test 17.
+    for (name, expected) in [("dungeon", 4), ("nav_test", 17)] {
+        let s = surface(name, &SurfaceOptions::default()).unwrap();
+        let pieces = s.pieces();
+        let count = pieces.iter().max().map_or(0, |&m| m as usize + 1);
+        let (_, polygons, _, _) = load(name);
+        assert_eq!(count, pieces_by_shared_edges(&polygons), "{name}");
+        assert_eq!(count, expected, "{name}");
+        // Neighbours always share a piece.
+        for p in 0..s.num_polygons() as u32 {
+            for q in s.neighbors(p).flatten() {
+                assert_eq!(pieces[p as usize], pieces[q as usize], "{name}: {p}–{q}");
+            }
+        }
+    }
+}

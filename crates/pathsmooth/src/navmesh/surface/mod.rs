@@ -60,6 +60,7 @@
 mod axis;
 mod issue;
 mod locate;
+mod pieces;
 mod plane;
 mod split;
 mod topology;
