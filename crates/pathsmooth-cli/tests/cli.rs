@@ -54,6 +54,15 @@ fn movingai(rel: &str) -> Option<PathBuf> {
 }
 
 /// A failed run: non-zero exit, exactly one line on stderr that says `error`, no panic.
+/// Asserts that the run succeeded, showing its stderr when it did not.
+fn assert_success(out: &Output) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 fn assert_clean_failure(out: &Output) -> String {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr).to_string();
@@ -74,11 +83,7 @@ fn demo_run() -> &'static (std::path::PathBuf, String) {
             .arg(&dir)
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_success(&out);
         (dir, String::from_utf8_lossy(&out.stdout).into_owned())
     })
 }
@@ -209,11 +214,7 @@ fn follow_times_a_3d_path_in_3d() {
     let rows = "x,y,z\n0,0,0\n0,0,10\n20,0,25\n20,16.91,25\n20,16.91,20.62\n";
     std::fs::write(&flight, rows).unwrap();
     let out = run(["follow", "--input", flight.to_str().unwrap()]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let text = String::from_utf8_lossy(&out.stdout).to_string();
     assert!(text.contains("length 56.290 m"), "{text}");
     // The same time as the library's 3D profile.
@@ -292,11 +293,7 @@ fn plan_and_bench_say_when_a_step_was_skipped() {
         run(["plan", "--map", m].iter().chain(&scenario).chain(extra))
     };
     let out = plan(&["--method", "shortcut,relax"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let text = String::from_utf8_lossy(&out.stdout);
     let header = text.lines().next().unwrap();
     assert!(header.ends_with("status"), "{text}");
@@ -400,11 +397,7 @@ fn plan_on_a_real_map_writes_path_and_pictures() {
         .arg(dir.join("p.png"))
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&path_file).unwrap()).unwrap();
     assert!(v["points"].as_array().unwrap().len() >= 2);
     assert!(std::fs::read(dir.join("p.png"))
@@ -435,11 +428,7 @@ fn plan_writes_world_unit_paths_with_a_cell_size_and_origin() {
         args.extend_from_slice(extra);
         args.extend(["--output", f.to_str().unwrap()]);
         let out = run(&args);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_success(&out);
         let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&f).unwrap()).unwrap();
         v["points"]
             .as_array()
@@ -572,11 +561,7 @@ fn bench_prints_a_table_per_method() {
         ])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("8 scenarios"), "{text}");
     for line in text
@@ -641,11 +626,7 @@ fn optimize_solves_a_corridor_and_its_dump_alike() {
         .arg(dir.join("o.png"))
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let first: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let energies = std::fs::read_to_string(dir.join("e.csv")).unwrap();
     let e: Vec<f64> = energies
@@ -706,11 +687,7 @@ fn plan_on_a_navmesh_scene() {
         .arg(dir.join("f.svg"))
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let csv = std::fs::read_to_string(dir.join("f.csv")).unwrap();
     assert_eq!(csv.lines().nth(1), Some("2,2"));
     assert_eq!(csv.lines().last(), Some("38,28"));
@@ -1053,11 +1030,7 @@ fn smooth_fillet_rounds_corners_with_the_turning_radius() {
         ],
         r#"{"points": [[0,0],[10,0],[10,10]]}"#,
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let pts = v["points"].as_array().unwrap();
     assert_eq!(pts[0], serde_json::json!([0.0, 0.0]));
@@ -1116,11 +1089,7 @@ fn plan_and_bench_fillet_on_a_real_map() {
             args.push("--g2");
         }
         let out = run(args);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_success(&out);
         let text = String::from_utf8_lossy(&out.stdout);
         let row = text.lines().find(|l| l.starts_with("fillet")).unwrap();
         assert!(row.contains(" yes "), "{row}");
@@ -1149,11 +1118,7 @@ fn plan_and_bench_fillet_on_a_real_map() {
         ])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains("max curvature") && text.contains("corners < ρ"),

@@ -163,7 +163,8 @@ fn grid_paths_hold_in_f32_where_they_hold_in_f64() {
 
 #[test]
 fn a_door_too_narrow_is_named_in_world_units_with_the_radius() {
-    // The grid's doors are 1 m wide (four 0.25 m cells): room for r = 0.5, not for 0.7.
+    // The grid's doors are 1 m wide (four 0.25 m cells): the planner's routes through cell
+    // centres there have room for r = 0.375, not for 0.7.
     let world = rooms_grid();
     let mut pipeline = Pipeline::preset(&world, 0.7, Preset::Smooth).unwrap();
     let e = pipeline

@@ -543,20 +543,17 @@ impl<W: World> Pipeline<W> {
                 std::mem::swap(path, &mut b);
                 continue;
             }
-            match validate(&self.world, &b, aim) {
-                Ok(r) if holds(&r, aim) => std::mem::swap(path, &mut b),
-                // Off the radius by the rounding of its computation: settled in place.
-                Ok(r) if r.is_valid() && settle(&self.world, None, aim, &mut b).holds => {
-                    std::mem::swap(path, &mut b)
-                }
-                Ok(r) => self
-                    .report
-                    .skipped
-                    .push((step.name(), shortfall(&r, aim).into())),
-                Err(e) => self
-                    .report
-                    .skipped
-                    .push((step.name(), e.to_string().into())),
+            let reason = match validate(&self.world, &b, aim) {
+                Ok(r) if holds(&r, aim) => None,
+                // Valid but off the radius by the rounding of its computation: settled in
+                // place, or skipped if that fails.
+                Ok(r) if r.is_valid() && settle(&self.world, None, aim, &mut b).holds => None,
+                Ok(r) => Some(shortfall(&r, aim)),
+                Err(e) => Some(e.to_string()),
+            };
+            match reason {
+                None => std::mem::swap(path, &mut b),
+                Some(reason) => self.report.skipped.push((step.name(), reason.into())),
             }
         }
         self.b = b;

@@ -172,12 +172,17 @@ fn nudge<P: Point2, W: World + ?Sized>(
 ) -> bool {
     let n = out.len();
     let (first, last) = (js[0], js[js.len() - 1]);
-    let mut rounded = [out[first]; 2];
-    for (r, &j) in rounded.iter_mut().zip(js) {
-        *r = out[j];
-    }
-    let exact_at = |j: usize, out: &[P]| exact.map_or(out[j].to_dvec2(), |e| e[j]);
     let farthest_step = Move::Steps(DVec2::splat(SCALES[SCALES.len() - 1]));
+    // Per moved point, before anything moves: its rounded position, its exact one, and how
+    // far the largest step takes it (the reach of the steps there).
+    let mut points = [(out[first], DVec2::ZERO, 0.0); 2];
+    for (point, &j) in points.iter_mut().zip(js) {
+        let base = out[j].to_dvec2();
+        let aim = exact.map_or(base, |e| e[j]);
+        let reach = base.distance(farthest_step.place::<P>(base, aim));
+        *point = (out[j], aim, reach);
+    }
+    let points = &points[..js.len()];
     // (how far the moved points go from their exact positions, the move); an array, so
     // that settling allocates nothing.
     let mut candidates = [(f64::INFINITY, farthest_step); CANDIDATES];
@@ -201,11 +206,11 @@ fn nudge<P: Point2, W: World + ?Sized>(
     let tolerance = world.tolerance();
     for m in steps.chain(shifts).chain(snaps) {
         let (mut moved, mut within, mut far) = (false, true, 0.0f64);
-        for (k, &j) in js.iter().enumerate() {
-            let (base, aim) = (rounded[k].to_dvec2(), exact_at(j, out));
+        for &(rounded, aim, step_reach) in points {
+            let base = rounded.to_dvec2();
             let c = P::from_dvec2(m.place::<P>(base, aim)).to_dvec2();
             let reach = match m {
-                Move::Steps(_) => base.distance(farthest_step.place::<P>(base, aim)),
+                Move::Steps(_) => step_reach,
                 Move::Shift(_) | Move::Snap { .. } => tolerance,
             };
             moved |= c != base;
@@ -233,9 +238,8 @@ fn nudge<P: Point2, W: World + ?Sized>(
         *h = bend_holds(world, out, k, radius);
     }
     for &mut (_, m) in candidates {
-        for (k, &j) in js.iter().enumerate() {
-            let base = rounded[k].to_dvec2();
-            out[j] = P::from_dvec2(m.place::<P>(base, exact_at(j, out)));
+        for (&(rounded, aim, _), &j) in points.iter().zip(js) {
+            out[j] = P::from_dvec2(m.place::<P>(rounded.to_dvec2(), aim));
         }
         let keeps = segments.clone().zip(&held).all(|(k, &h)| {
             if k == target {
@@ -251,8 +255,8 @@ fn nudge<P: Point2, W: World + ?Sized>(
             return true;
         }
     }
-    for (k, &j) in js.iter().enumerate() {
-        out[j] = rounded[k];
+    for (&(rounded, _, _), &j) in points.iter().zip(js) {
+        out[j] = rounded;
     }
     false
 }

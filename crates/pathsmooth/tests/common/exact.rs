@@ -56,13 +56,16 @@ fn segment_violation(map: &GridMap, a: DVec2, b: DVec2, r: f64, slack: f64) -> O
     // it is an endpoint.
     let (w, h) = (map.width() as f64, map.height() as f64);
     for p in [a, b] {
-        for (d, what) in [
-            (p.x, "x = 0"),
-            (w - p.x, "x = width"),
-            (p.y, "y = 0"),
-            (h - p.y, "y = height"),
+        // (coordinate, the edge's value, +1 for a lower edge and −1 for an upper one): the
+        // signed distance inside the map is sign · (coordinate − edge).
+        for (v, edge, sign, what) in [
+            (p.x, 0.0, 1.0, "x = 0"),
+            (p.x, w, -1.0, "x = width"),
+            (p.y, 0.0, 1.0, "y = 0"),
+            (p.y, h, -1.0, "y = height"),
         ] {
-            if below(d, r, || exact_sub_at_least(p, what, w, h, r, slack)) {
+            let exact = || q(sign) * (q(v) - q(edge)) >= least(r, slack);
+            if below(sign * (v - edge), r, exact) {
                 return Some(format!("{p} is closer than {r} to the map edge {what}"));
             }
         }
@@ -103,17 +106,6 @@ fn below(d: f64, r: f64, exact_at_least: impl FnOnce() -> bool) -> bool {
 /// `r − slack`, exactly.
 fn least(r: f64, slack: f64) -> Q {
     q(r) - q(slack)
-}
-
-fn exact_sub_at_least(p: DVec2, what: &str, w: f64, h: f64, r: f64, slack: f64) -> bool {
-    let (p, r) = (q2(p), least(r, slack));
-    let d = match what {
-        "x = 0" => p.0,
-        "x = width" => q(w) - p.0,
-        "y = 0" => p.1,
-        _ => q(h) - p.1,
-    };
-    d >= r
 }
 
 /// Distance in f64 from the segment a–b to the closed unit square of cell (x, y): zero when
