@@ -244,16 +244,48 @@ impl NavMeshQuery {
         goal: DVec2,
         radius: f64,
     ) -> Result<&[DVec2]> {
-        let found = self.search(mesh, start, goal, radius).and_then(|radius| {
-            if radius > 0.0 {
-                portals_into(mesh, &self.channel, &mut self.portals)?;
-                self.funnel
-                    .funnel_into(&self.portals, start, goal, radius, &mut self.path)?;
-            }
-            Ok(())
-        });
+        let found = self
+            .locate_ends(mesh, start, goal, radius)
+            .and_then(|(s, g, radius)| self.found_path(mesh, (start, s), (goal, g), radius));
         self.forget_on_error(found)?;
         Ok(&self.path)
+    }
+
+    /// [`find_path`](Self::find_path) from triangle `s` (holding `start`) to triangle `g`
+    /// (holding `goal`), located by the caller: on a layered mesh, whose triangles overlap
+    /// in plan view, the floor is the caller's to say. The points and radius are checked as
+    /// in `find_path`; the triangles must be the mesh's and hold their points.
+    pub(crate) fn find_path_between(
+        &mut self,
+        mesh: &NavMesh,
+        (start, s): (DVec2, TriId),
+        (goal, g): (DVec2, TriId),
+        radius: f64,
+    ) -> Result<&[DVec2]> {
+        let found = self
+            .check_ends(mesh, start, goal, radius)
+            .and_then(|radius| self.found_path(mesh, (start, s), (goal, g), radius));
+        self.forget_on_error(found)?;
+        Ok(&self.path)
+    }
+
+    /// The search between located ends, then with a radius the funnel.
+    fn found_path(
+        &mut self,
+        mesh: &NavMesh,
+        (start, s): (DVec2, TriId),
+        (goal, g): (DVec2, TriId),
+        radius: f64,
+    ) -> Result<()> {
+        self.search_between(mesh, (start, s), (goal, g), radius)
+            .and_then(|radius| {
+                if radius > 0.0 {
+                    portals_into(mesh, &self.channel, &mut self.portals)?;
+                    self.funnel
+                        .funnel_into(&self.portals, start, goal, radius, &mut self.path)?;
+                }
+                Ok(())
+            })
     }
 
     /// The portals of the last [`find_path`](Self::find_path) with a radius (the channel's
@@ -297,13 +329,22 @@ impl NavMeshQuery {
         goal: DVec2,
         radius: f64,
     ) -> Result<&[TriId]> {
-        let found = self.search(mesh, start, goal, radius).map(|_| ());
+        let found = self
+            .locate_ends(mesh, start, goal, radius)
+            .and_then(|(s, g, radius)| self.search_between(mesh, (start, s), (goal, g), radius))
+            .map(|_| ());
         self.forget_on_error(found)?;
         Ok(&self.channel)
     }
 
-    /// The search of `find_path` and `find_channel`; returns the radius in effect.
-    fn search(&mut self, mesh: &NavMesh, start: DVec2, goal: DVec2, radius: f64) -> Result<f64> {
+    /// The input checks of every query; returns the radius in effect.
+    fn check_ends(
+        &mut self,
+        mesh: &NavMesh,
+        start: DVec2,
+        goal: DVec2,
+        radius: f64,
+    ) -> Result<f64> {
         self.path.clear();
         self.channel.clear();
         // The points first, as every map-aware input is checked (start 0, goal 1).
@@ -312,9 +353,32 @@ impl NavMeshQuery {
             return Err(Error::param("radius", radius, "a finite number ≥ 0"));
         }
         // Below the mesh's tolerance an agent is a point, as on every world.
-        let radius = radius_in_effect(radius, mesh.tolerance());
+        Ok(radius_in_effect(radius, mesh.tolerance()))
+    }
+
+    /// The checks, then the triangles holding `start` and `goal`, and the radius in effect.
+    fn locate_ends(
+        &mut self,
+        mesh: &NavMesh,
+        start: DVec2,
+        goal: DVec2,
+        radius: f64,
+    ) -> Result<(TriId, TriId, f64)> {
+        let radius = self.check_ends(mesh, start, goal, radius)?;
         let s = mesh.locate_or_err(start, "start")?;
         let g = mesh.locate_or_err(goal, "goal")?;
+        Ok((s, g, radius))
+    }
+
+    /// The search of `find_path` and `find_channel` between located ends; returns the
+    /// radius in effect.
+    fn search_between(
+        &mut self,
+        mesh: &NavMesh,
+        (start, s): (DVec2, TriId),
+        (goal, g): (DVec2, TriId),
+        radius: f64,
+    ) -> Result<f64> {
         self.begin();
         if radius > 0.0 {
             for (p, t, what) in [(start, s, "start"), (goal, g, "goal")] {

@@ -1,0 +1,161 @@
+//! Paths on layered navmeshes: the search, the funnel and smoothing on a [`Surface`] whose
+//! floors overlap in plan view.
+//!
+//! A [`SurfaceMesh`] cuts every convex polygon of a surface into triangles and joins them by
+//! the surface's **topology** (shared edges), never by plan-view geometry. Its plan-view
+//! triangles may overlap — a bridge over a corridor, two storeys — and that is harmless to
+//! everything that walks from triangle to neighbouring triangle: the Polyanya search, the
+//! Demyen–Buro widths of the radius search, the portals and the funnel only ever look at
+//! the triangles of one floor, because they get there by crossing shared edges. What an
+//! overlap breaks is plan-view *location* (which triangle holds the point (x, z)?), so
+//! every entry here takes 3D points and locates them on the surface
+//! ([`Surface::find_nearest`], Detour's `findNearestPoly`), or takes the polygon.
+//!
+//! [`SurfaceQuery`] is the query object (as Detour's `dtNavMeshQuery`): the shortest path at
+//! radius 0 (exact, Polyanya over the topology, as polyanya's own layered meshes do), the
+//! funnel with a radius, returned in 3D with each point's polygon and flags, as Detour's
+//! `findStraightPath` returns them ([`SurfacePoint`]).
+//!
+//! Smoothing a path needs plan-view geometry around it (clearance, line of sight): the
+//! query's [`sheet`](SurfaceQuery::sheet) is the part of the surface around the path's
+//! channel that is one floor deep — the triangles reached from the channel by walking, a
+//! triangle left out when it overlaps one already taken. It is a flat [`NavMesh`], so every
+//! step of the library runs on it unchanged, and what is valid on it is valid on the surface
+//! (it is a piece of the surface, its cut edges walls). The pipeline's surface planner
+//! (`Pipeline::plan_on_surface`) uses it.
+
+mod query;
+mod sheet;
+mod triangulate;
+
+pub use query::{PointFlags, SurfacePoint, SurfaceQuery};
+pub use sheet::Sheet;
+
+use glam::DVec2;
+
+use crate::error::{Error, Result};
+use crate::navmesh::mesh::{NavMesh, PolyId, TriId, NO_TRI};
+use crate::navmesh::surface::Surface;
+
+/// A [`Surface`] cut into plan-view triangles joined by topology (see the
+/// [module docs](self)): the mesh every layered query walks.
+///
+/// Each polygon of `k` corners becomes `k − 2` triangles of positive plan-view area (ears
+/// clipped from the polygon, so corners on a straight edge — a split T-junction — never make
+/// a flat triangle); a polygon's triangles are consecutive. Cost: O(total polygon size²) at
+/// worst per polygon (polygons have a handful of corners), O(corners) expected overall, and
+/// about 40 bytes a triangle beside the surface.
+///
+/// ```
+/// use glam::DVec3;
+/// use pathsmooth::navmesh::{Surface, SurfaceMesh, UpAxis};
+/// let v = [
+///     DVec3::new(0.0, 0.0, 0.0), DVec3::new(4.0, 0.0, 0.0), DVec3::new(4.0, 0.0, 4.0), DVec3::new(0.0, 0.0, 4.0),
+///     DVec3::new(1.0, 3.0, 1.0), DVec3::new(3.0, 3.0, 1.0), DVec3::new(3.0, 3.0, 3.0), DVec3::new(1.0, 3.0, 3.0),
+/// ];
+/// let surface = Surface::from_polygons(&v, &[[0u32, 1, 2, 3], [4, 5, 6, 7]], UpAxis::Y, 0.0)?;
+/// let mesh = SurfaceMesh::new(surface)?;
+/// assert_eq!(mesh.plan_mesh().num_triangles(), 4);
+/// assert_eq!(mesh.triangles_of(1), 2..4);
+/// assert_eq!(mesh.polygon_of(3), 1);
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct SurfaceMesh {
+    surface: Surface,
+    /// Plan-view triangles over the surface's vertices; they may overlap.
+    mesh: NavMesh,
+    /// Polygon `p`'s triangles are `first[p]..first[p + 1]`.
+    first: Vec<u32>,
+    /// Triangle → polygon.
+    polygon: Vec<u32>,
+}
+
+impl SurfaceMesh {
+    /// Triangulates `surface` (see the type's docs).
+    ///
+    /// Errors: [`Error::InvalidPolygon`] naming a polygon that has no triangulation of
+    /// positive plan-view area (the surface's own checks make this unreachable for surfaces
+    /// it built; it is kept so no input can panic).
+    pub fn new(surface: Surface) -> Result<Self> {
+        let up = surface.up();
+        let plan: Vec<DVec2> = surface.vertices().iter().map(|&v| up.plan(v)).collect();
+        let mut triangles = Vec::new();
+        let mut first = Vec::with_capacity(surface.num_polygons() + 1);
+        let mut polygon = Vec::new();
+        first.push(0);
+        for p in 0..surface.num_polygons() as PolyId {
+            triangulate::ears_into(&plan, surface.polygon(p), &mut triangles).map_err(|()| {
+                Error::InvalidPolygon {
+                    message: format!(
+                        "polygon {p} has no triangulation of positive area in plan view"
+                    ),
+                }
+            })?;
+            polygon.resize(triangles.len(), p);
+            first.push(triangles.len() as u32);
+        }
+        let neighbors = triangulate::adjacency(&triangles);
+        Ok(SurfaceMesh {
+            mesh: NavMesh::from_parts(plan, triangles, neighbors),
+            surface,
+            first,
+            polygon,
+        })
+    }
+
+    /// The surface.
+    pub fn surface(&self) -> &Surface {
+        &self.surface
+    }
+
+    /// The plan-view triangles, joined by topology. Their triangles may overlap in plan
+    /// view, so its plan-view point location ([`NavMesh::locate`]) may answer a triangle of
+    /// another floor; use the surface's location ([`Surface::find_nearest`],
+    /// [`Surface::locate`]) and [`triangle_at`](Self::triangle_at) instead.
+    pub fn plan_mesh(&self) -> &NavMesh {
+        &self.mesh
+    }
+
+    /// The polygon triangle `t` belongs to. Panics if `t` is out of range.
+    pub fn polygon_of(&self, t: TriId) -> PolyId {
+        self.polygon[t]
+    }
+
+    /// The triangles of polygon `p` (consecutive). Panics if `p` is out of range.
+    pub fn triangles_of(&self, p: PolyId) -> std::ops::Range<TriId> {
+        self.first[p as usize] as usize..self.first[p as usize + 1] as usize
+    }
+
+    /// The triangle of polygon `p` holding plan-view point `plan`; for a point a rounding
+    /// error outside the polygon, the triangle it is nearest to. Panics if `p` is out of
+    /// range. O(polygon size).
+    pub fn triangle_at(&self, p: PolyId, plan: DVec2) -> TriId {
+        let range = self.triangles_of(p);
+        if let Some(t) = range
+            .clone()
+            .find(|&t| self.mesh.triangle_contains(t, plan))
+        {
+            return t;
+        }
+        // Outside every triangle by rounding (a point snapped onto the polygon's edge):
+        // the triangle whose most violated edge is violated least.
+        range
+            .min_by(|&a, &b| {
+                outside_by(&self.mesh, a, plan).total_cmp(&outside_by(&self.mesh, b, plan))
+            })
+            .unwrap_or(NO_TRI as TriId)
+    }
+}
+
+/// How far `p` is outside triangle `t`: the largest distance beyond one of its edges (≤ 0
+/// inside).
+fn outside_by(mesh: &NavMesh, t: TriId, p: DVec2) -> f64 {
+    let tri = mesh.triangle(t);
+    (0..3)
+        .map(|i| {
+            let (a, b) = (tri[i], tri[(i + 1) % 3]);
+            -crate::geometry::cross(b - a, p - a) / (b - a).length()
+        })
+        .fold(f64::NEG_INFINITY, f64::max)
+}

@@ -1,0 +1,458 @@
+//! The layered path query: 3D ends located on the surface, the search and funnel over the
+//! topology, the path lifted back to 3D with polygons and flags.
+
+use glam::{DVec2, DVec3};
+
+use super::sheet::{Sheet, SheetScratch};
+use super::SurfaceMesh;
+use crate::error::{Error, Result};
+use crate::navmesh::mesh::{segments_touch, NavMesh, PolyId, TriId};
+use crate::navmesh::surface::Surface;
+use crate::navmesh::NavMeshQuery;
+
+/// What a point of a [`SurfacePoint`] path is, as Detour's `findStraightPath` flags: the
+/// start, the end, and where an off-mesh link begins and ends. A set of bits; combine with
+/// `|`, test with [`contains`](Self::contains).
+///
+/// ```
+/// use pathsmooth::navmesh::PointFlags;
+/// let f = PointFlags::START | PointFlags::END;
+/// assert!(f.contains(PointFlags::END) && !f.contains(PointFlags::LINK_START));
+/// assert_eq!(f.bits(), 3);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct PointFlags(u8);
+
+impl PointFlags {
+    /// No flag: a corner of the path.
+    pub const NONE: PointFlags = PointFlags(0);
+    /// The path's first point (Detour's `DT_STRAIGHTPATH_START`).
+    pub const START: PointFlags = PointFlags(1);
+    /// The path's last point (`DT_STRAIGHTPATH_END`).
+    pub const END: PointFlags = PointFlags(2);
+    /// An off-mesh link begins here (`DT_STRAIGHTPATH_OFFMESH_CONNECTION`): the next point
+    /// is the link's other end, reached by the link, not by walking.
+    pub const LINK_START: PointFlags = PointFlags(4);
+    /// An off-mesh link ends here.
+    pub const LINK_END: PointFlags = PointFlags(8);
+
+    /// The bits (1 start, 2 end, 4 link start, 8 link end).
+    pub fn bits(self) -> u8 {
+        self.0
+    }
+
+    /// True when every bit of `other` is set here.
+    pub fn contains(self, other: PointFlags) -> bool {
+        self.0 & other.0 == other.0
+    }
+}
+
+impl std::ops::BitOr for PointFlags {
+    type Output = PointFlags;
+    fn bitor(self, rhs: PointFlags) -> PointFlags {
+        PointFlags(self.0 | rhs.0)
+    }
+}
+
+impl std::ops::BitOrAssign for PointFlags {
+    fn bitor_assign(&mut self, rhs: PointFlags) {
+        self.0 |= rhs.0;
+    }
+}
+
+/// A point of a path on a surface, as engines want it: its position in 3D (world axes, on
+/// the floor), the polygon it lies in, and its [`PointFlags`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SurfacePoint {
+    /// World position on the surface: plan-view coordinates of the path; the height of a
+    /// mesh vertex where the point is one (the corners a path turns at), else of the
+    /// polygon's floor there.
+    pub position: DVec3,
+    /// The polygon the point lies in (for a point on a shared edge or corner, the polygon
+    /// the path reaches it through).
+    pub polygon: PolyId,
+    /// Start, end, link ends.
+    pub flags: PointFlags,
+}
+
+/// RecastDemo's search box for its queries, as (plan, height) half-sizes: 2 across, 4 up.
+const DEFAULT_HALF_EXTENTS: (f64, f64) = (2.0, 4.0);
+
+/// A reusable path query on a [`SurfaceMesh`] (see the [module docs](super)), Detour's
+/// `dtNavMeshQuery` for layered meshes: it owns its scratch, so queries after the first
+/// allocate nothing beyond growing their buffers.
+///
+/// Ends are 3D points located with [`Surface::find_nearest`] within the query's
+/// half-extents (RecastDemo's 2 across and 4 up by default,
+/// [`set_half_extents`](Self::set_half_extents)) and snapped onto the polygon found, or
+/// polygons and points given by the caller ([`find_path_between`](Self::find_path_between)).
+///
+/// ```
+/// use glam::DVec3;
+/// use pathsmooth::navmesh::{PointFlags, Surface, SurfaceMesh, SurfaceQuery, UpAxis};
+/// // A switchback (y up): a floor at height 0, a ramp east up to a landing at height 3,
+/// // a ramp back west up to a floor at height 6 right over the first one.
+/// let v = [
+///     DVec3::new(0.0, 0.0, 0.0), DVec3::new(4.0, 0.0, 0.0), DVec3::new(4.0, 0.0, 2.0), DVec3::new(0.0, 0.0, 2.0),
+///     DVec3::new(8.0, 3.0, 0.0), DVec3::new(8.0, 3.0, 2.0), DVec3::new(10.0, 3.0, 0.0), DVec3::new(10.0, 3.0, 2.0),
+///     DVec3::new(10.0, 3.0, 4.0), DVec3::new(8.0, 3.0, 4.0),
+///     DVec3::new(4.0, 6.0, 2.0), DVec3::new(4.0, 6.0, 4.0), DVec3::new(0.0, 6.0, 0.0), DVec3::new(4.0, 6.0, 0.0),
+///     DVec3::new(0.0, 6.0, 4.0),
+/// ];
+/// let polygons = [
+///     vec![0u32, 1, 2, 3],   // lower floor
+///     vec![1, 4, 5, 2],      // ramp up, east
+///     vec![4, 6, 7, 5],      // landing
+///     vec![5, 7, 8, 9],
+///     vec![5, 9, 11, 10],    // ramp up, west
+///     vec![12, 13, 10, 11, 14], // upper floor
+/// ];
+/// let surface = Surface::from_polygons(&v, &polygons, UpAxis::Y, 0.0)?;
+/// let mesh = SurfaceMesh::new(surface)?;
+/// let mut query = SurfaceQuery::new();
+/// let path = query.find_path(&mesh, DVec3::new(1.0, 0.0, 1.0), DVec3::new(1.0, 6.0, 1.0), 0.0)?;
+/// // Round the railing between the ramps at (8, 3, 2), along it to (4, 6, 2), and back.
+/// let points: Vec<DVec3> = path.iter().map(|p| p.position).collect();
+/// assert_eq!(points, [
+///     DVec3::new(1.0, 0.0, 1.0), DVec3::new(8.0, 3.0, 2.0), DVec3::new(4.0, 6.0, 2.0), DVec3::new(1.0, 6.0, 1.0),
+/// ]);
+/// assert_eq!((path[0].polygon, path[3].polygon), (0, 5));
+/// assert!(path[0].flags.contains(PointFlags::START) && path[3].flags.contains(PointFlags::END));
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct SurfaceQuery {
+    query: NavMeshQuery,
+    half_extents: Option<DVec3>,
+    path: Vec<SurfacePoint>,
+    polygons: Vec<PolyId>,
+    sheet: SheetScratch,
+    ends: Option<[(DVec2, TriId); 2]>,
+}
+
+impl SurfaceQuery {
+    /// An empty query; buffers grow on first use.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The box, in world axes, within which [`find_path`](Self::find_path) and
+    /// [`locate`](Self::locate) look for the floor of a 3D point (Detour's
+    /// `halfExtents`). Errors: [`Error::BadParameter`] unless every component is finite and
+    /// ≥ 0.
+    pub fn set_half_extents(&mut self, half_extents: DVec3) -> Result<()> {
+        if !(half_extents.is_finite() && half_extents.cmpge(DVec3::ZERO).all()) {
+            let bad = half_extents
+                .to_array()
+                .into_iter()
+                .find(|c| !(c.is_finite() && *c >= 0.0));
+            return Err(Error::param(
+                "half_extents",
+                bad.unwrap_or(f64::NAN),
+                "finite numbers ≥ 0",
+            ));
+        }
+        self.half_extents = Some(half_extents);
+        Ok(())
+    }
+
+    /// The search box of [`set_half_extents`](Self::set_half_extents) for `surface`.
+    fn half_extents(&self, surface: &Surface) -> DVec3 {
+        let (plan, height) = DEFAULT_HALF_EXTENTS;
+        self.half_extents
+            .unwrap_or_else(|| surface.up().join(DVec2::splat(plan), height))
+    }
+
+    /// The polygon nearest to `p` within the half-extents, and the point of it nearest to
+    /// `p` (Detour's `findNearestPoly`). Errors: [`Error::NonFinite`] for a non-finite
+    /// `p`, [`Error::NoFloor`] when no polygon is within the box.
+    pub fn locate(&self, mesh: &SurfaceMesh, p: DVec3) -> Result<(PolyId, DVec3)> {
+        if !p.is_finite() {
+            return Err(Error::NonFinite { index: 0 });
+        }
+        let surface = mesh.surface();
+        let he = self.half_extents(surface);
+        surface.find_nearest(p, he).ok_or(Error::NoFloor {
+            x: p.x,
+            y: p.y,
+            z: p.z,
+            tolerance: surface.up().height(he),
+        })
+    }
+
+    /// The shortest path from `start` to `goal` (3D points, each located on the surface
+    /// and snapped onto it, see [`locate`](Self::locate)) for an agent of `radius`:
+    /// exact at radius 0 (Polyanya over the surface's topology); with a radius, the funnel
+    /// with that radius through the channel of the width-restricted search, as
+    /// [`NavMeshQuery::find_path`] (not checked against the walls: the pipeline's surface
+    /// planner checks it, on the query's [`sheet`](Self::sheet)). Every point carries its
+    /// height on the floor, its polygon and flags; also sets [`channel`](Self::channel)
+    /// and [`polygons`](Self::polygons).
+    ///
+    /// Errors: those of [`locate`](Self::locate) (start then goal), then of
+    /// [`NavMeshQuery::find_path`] ([`Error::Unreachable`] between pieces of the surface
+    /// that share no edge, [`Error::TooClose`], [`Error::ChannelTooNarrow`]).
+    ///
+    /// Cost: two bucket lookups, the search (O(nodes expanded · log open), as on a flat
+    /// mesh), and one walk over the channel to lift the path.
+    pub fn find_path(
+        &mut self,
+        mesh: &SurfaceMesh,
+        start: DVec3,
+        goal: DVec3,
+        radius: f64,
+    ) -> Result<&[SurfacePoint]> {
+        let s = self.locate(mesh, start)?;
+        let g = self.locate(mesh, goal).map_err(|e| match e {
+            Error::NonFinite { .. } => Error::NonFinite { index: 1 },
+            e => e,
+        })?;
+        self.find_path_between(mesh, s, g, radius)
+    }
+
+    /// [`find_path`](Self::find_path) between points the caller has located: polygon
+    /// `start.0` and the point `start.1` on it (its plan-view position is used; it must lie
+    /// in the polygon in plan view), the same for `goal`.
+    ///
+    /// Errors: [`Error::BadParameter`] for a polygon out of range, [`Error::OutsideMesh`]
+    /// for a point outside its polygon in plan view; then as `find_path`.
+    pub fn find_path_between(
+        &mut self,
+        mesh: &SurfaceMesh,
+        start: (PolyId, DVec3),
+        goal: (PolyId, DVec3),
+        radius: f64,
+    ) -> Result<&[SurfacePoint]> {
+        self.path.clear();
+        self.polygons.clear();
+        self.ends = None;
+        let s = end_on(mesh, start, "start")?;
+        let g = end_on(mesh, goal, "goal")?;
+        self.query
+            .find_path_between(mesh.plan_mesh(), s, g, radius)?;
+        let lifted = lift_along(
+            mesh,
+            self.query.channel(),
+            self.query.path(),
+            &mut self.path,
+        );
+        if let Err(e) = lifted {
+            self.path.clear();
+            return Err(e);
+        }
+        self.polygons
+            .extend(self.query.channel().iter().map(|&t| mesh.polygon_of(t)));
+        self.polygons.dedup();
+        self.ends = Some([s, g]);
+        Ok(&self.path)
+    }
+
+    /// The path of the last query (empty before the first and after a failed one).
+    pub fn path(&self) -> &[SurfacePoint] {
+        &self.path
+    }
+
+    /// The last path's plan-view points (empty after a failed query).
+    pub fn plan_path(&self) -> &[DVec2] {
+        if self.path.is_empty() {
+            &[]
+        } else {
+            self.query.path()
+        }
+    }
+
+    /// The triangles of [`SurfaceMesh::plan_mesh`] the last path crosses, in order.
+    pub fn channel(&self) -> &[TriId] {
+        if self.path.is_empty() {
+            &[]
+        } else {
+            self.query.channel()
+        }
+    }
+
+    /// The polygons the last path crosses, in order, each once per visit (Detour's
+    /// `findPath` corridor).
+    pub fn polygons(&self) -> &[PolyId] {
+        &self.polygons
+    }
+
+    /// The last query's ends: plan-view point and triangle of the plan mesh.
+    pub(crate) fn ends(&self) -> Option<[(DVec2, TriId); 2]> {
+        self.ends
+    }
+
+    /// The sheet of the last path (see [`Sheet`]): the part of the surface one floor deep
+    /// around its channel, reaching `margin` (plan-view world units, ≥ 0) beyond the
+    /// channel's bounding box. Errors: [`Error::BadParameter`] before any path or for a bad
+    /// margin; [`Error::InvalidResult`] when the channel overlaps itself in plan view (the
+    /// path passes over or under itself), which no flat sheet can hold.
+    ///
+    /// Cost: O(t log t) for the t triangles within the region.
+    pub fn sheet(&mut self, mesh: &SurfaceMesh, margin: f64) -> Result<Sheet> {
+        if !(margin.is_finite() && margin >= 0.0) {
+            return Err(Error::param("margin", margin, "a finite number ≥ 0"));
+        }
+        if self.path.is_empty() {
+            return Err(Error::param(
+                "path",
+                f64::NAN,
+                "a path found before its sheet",
+            ));
+        }
+        self.sheet.build(mesh, self.query.channel(), margin)
+    }
+}
+
+/// The plan-view point and triangle of a caller's (polygon, point).
+fn end_on(
+    mesh: &SurfaceMesh,
+    (p, at): (PolyId, DVec3),
+    what: &'static str,
+) -> Result<(DVec2, TriId)> {
+    let surface = mesh.surface();
+    if p as usize >= surface.num_polygons() {
+        return Err(Error::param(
+            "polygon",
+            p as f64,
+            "an index below the surface's polygon count",
+        ));
+    }
+    if !at.is_finite() {
+        return Err(Error::NonFinite {
+            index: usize::from(what == "goal"),
+        });
+    }
+    let plan = surface.up().plan(at);
+    if !surface.contains_plan(p, plan) {
+        return Err(Error::OutsideMesh {
+            what,
+            x: plan.x,
+            y: plan.y,
+        });
+    }
+    Ok((plan, mesh.triangle_at(p, plan)))
+}
+
+/// Lifts the plan-view `path` found through `channel` (triangles of the plan mesh) to 3D.
+///
+/// Each point's triangle is found along the channel, never by plan-view location: a
+/// segment's route is the run of channel triangles whose portals it touches, and the point
+/// takes the last triangle of that run holding it. Crossing a portal never changes floor
+/// (the two triangles share the edge), so a segment that runs along a wall which another
+/// floor has in the same place (a seam) still ends on the floor the search took it to.
+/// A point the route misses (a funnel point with a radius, just off the channel round a
+/// corner) is found by the straight walk from the previous point, which crosses shared
+/// edges only and, with a radius, never runs along a wall.
+///
+/// Errors: [`Error::InvalidResult`] when neither finds the point (a path that is not on
+/// the mesh: never lifted onto a guessed floor).
+pub(crate) fn lift_along(
+    mesh: &SurfaceMesh,
+    channel: &[TriId],
+    path: &[DVec2],
+    out: &mut Vec<SurfacePoint>,
+) -> Result<()> {
+    out.clear();
+    let plan = mesh.plan_mesh();
+    let (mut c, mut t) = (0, channel.first().copied().unwrap_or(0));
+    for (i, &b) in path.iter().enumerate() {
+        if i > 0 {
+            let a = path[i - 1];
+            let mut found = (channel[c] == t && plan.triangle_contains(t, b)).then_some(c);
+            let mut k = c;
+            while k + 1 < channel.len() && portal_touches(plan, channel[k], channel[k + 1], a, b) {
+                k += 1;
+                if plan.triangle_contains(channel[k], b) {
+                    found = Some(k);
+                }
+            }
+            if let Some(k) = found {
+                (c, t) = (k, channel[k]);
+            } else {
+                t = plan
+                    .walk(t, a, b, None, false)
+                    .ok_or_else(|| Error::InvalidResult {
+                        step: "surface path",
+                        reason: format!("segment {} leaves the surface's floor", i - 1),
+                    })?;
+                // Back on the channel where it holds the point, so later segments follow it.
+                if let Some(k) = (c..channel.len()).find(|&k| channel[k] == t) {
+                    c = k;
+                }
+            }
+        }
+        out.push(surface_point(mesh, t, b, i, path.len()));
+    }
+    Ok(())
+}
+
+/// Lifts a plan-view `path` on a flat `sheet` to 3D, starting in the sheet's triangle
+/// `first`: each point's triangle is where the straight walk from the previous one ends
+/// (the sheet has no overlaps, and the walk crosses shared edges only).
+///
+/// Errors: [`Error::InvalidResult`] when a segment's walk meets a wall.
+pub(crate) fn lift_on_sheet(
+    mesh: &SurfaceMesh,
+    sheet: &Sheet,
+    first: TriId,
+    path: &[DVec2],
+    out: &mut Vec<SurfacePoint>,
+) -> Result<()> {
+    out.clear();
+    let mut t = first;
+    for (i, &b) in path.iter().enumerate() {
+        if i > 0 {
+            t = sheet
+                .mesh()
+                .walk(t, path[i - 1], b, None, false)
+                .ok_or_else(|| Error::InvalidResult {
+                    step: "surface path",
+                    reason: format!("segment {} leaves the sheet", i - 1),
+                })?;
+        }
+        out.push(surface_point(
+            mesh,
+            sheet.surface_triangle(t),
+            b,
+            i,
+            path.len(),
+        ));
+    }
+    Ok(())
+}
+
+/// True when the edge shared by plan-mesh triangles `t` and `u` touches segment `a`–`b`.
+fn portal_touches(plan: &NavMesh, t: TriId, u: TriId, a: DVec2, b: DVec2) -> bool {
+    plan.shared_edge(t, u).is_some_and(|i| {
+        let tri = plan.triangle(t);
+        segments_touch(a, b, tri[i], tri[(i + 1) % 3])
+    })
+}
+
+/// Point `i` of `n` of a path, at plan-view `p` in plan-mesh triangle `t`.
+fn surface_point(mesh: &SurfaceMesh, t: TriId, p: DVec2, i: usize, n: usize) -> SurfacePoint {
+    let surface = mesh.surface();
+    let polygon = mesh.polygon_of(t);
+    let mut flags = PointFlags::NONE;
+    if i == 0 {
+        flags |= PointFlags::START;
+    }
+    if i + 1 == n {
+        flags |= PointFlags::END;
+    }
+    // A corner of the mesh keeps its own height (as Detour's straight path gives the
+    // polygon's vertex); elsewhere, the floor's height there.
+    let plan = mesh.plan_mesh();
+    let corner = plan.triangle_indices()[t]
+        .into_iter()
+        .find(|&v| plan.vertices()[v as usize] == p);
+    let height = match corner {
+        Some(v) => surface.up().height(surface.vertices()[v as usize]),
+        None => surface.height_at(polygon, p),
+    };
+    SurfacePoint {
+        position: surface.up().join(p, height),
+        polygon,
+        flags,
+    }
+}

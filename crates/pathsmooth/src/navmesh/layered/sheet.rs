@@ -1,0 +1,296 @@
+//! The sheet of a channel: the part of a layered surface around it that is one floor deep,
+//! as a flat navmesh.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use glam::DVec2;
+use rustc_hash::FxHashMap;
+
+use super::SurfaceMesh;
+use crate::error::{Error, Result};
+use crate::navmesh::mesh::{NavMesh, TriId, NO_TRI};
+
+/// A flat piece of a layered surface around a path's channel (see the
+/// [module docs](super)): a [`NavMesh`] whose triangles are triangles of the surface mesh
+/// that do not overlap in plan view, joined where the surface joins them.
+///
+/// **Built** by a walk outward from the channel, nearest triangles first (Dijkstra over the
+/// distances between triangle centroids, every channel triangle a source), keeping a
+/// triangle when its plan-view box meets the region (the channel's bounding box grown by a
+/// margin) and its interior overlaps no triangle kept before. So near the path the sheet is
+/// the path's own floor, and a floor above or below is cut off where it would overlap.
+///
+/// **Why it is sound.** The sheet is a subset of the surface and its edges towards a
+/// triangle left out are walls, so free space on the sheet is free on the surface, and a
+/// distance to the sheet's walls is never more than the distance to the surface's walls on
+/// that floor: whatever a step finds valid on the sheet is valid on the surface. It may be
+/// stricter than the surface where another floor took the place first (a path can then be
+/// smoothed less, never wrongly).
+///
+/// Cost: O(t log t) for the t triangles walked, and a flat navmesh of the ones kept.
+#[derive(Debug, Clone)]
+pub struct Sheet {
+    mesh: NavMesh,
+    /// Sheet triangle → plan-mesh triangle.
+    surface_triangle: Vec<u32>,
+    /// Plan-mesh triangle → sheet triangle, for the triangles kept.
+    sheet_triangle: FxHashMap<u32, u32>,
+}
+
+impl Sheet {
+    /// The flat navmesh.
+    pub fn mesh(&self) -> &NavMesh {
+        &self.mesh
+    }
+
+    /// The flat navmesh, owned (to build a [`NavMeshWorld`](crate::NavMeshWorld)).
+    pub fn into_mesh(self) -> NavMesh {
+        self.mesh
+    }
+
+    /// The triangle of the surface's plan mesh that sheet triangle `t` is. Panics if `t`
+    /// is out of range.
+    pub fn surface_triangle(&self, t: TriId) -> TriId {
+        self.surface_triangle[t] as TriId
+    }
+
+    /// The sheet triangle that plan-mesh triangle `t` is, if the sheet kept it.
+    pub fn sheet_triangle(&self, t: TriId) -> Option<TriId> {
+        self.sheet_triangle.get(&(t as u32)).map(|&s| s as TriId)
+    }
+}
+
+/// The sheet builder's scratch (kept by the query, so repeated builds reuse it).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct SheetScratch {
+    /// Plan-mesh triangle → best distance found (sparse).
+    best: FxHashMap<u32, f64>,
+    open: BinaryHeap<Open>,
+    kept: Vec<u32>,
+    /// Buckets of the kept triangles' plan-view boxes: cell → triangles.
+    cells: FxHashMap<(i64, i64), Vec<u32>>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Open {
+    d: f64,
+    t: u32,
+}
+
+impl PartialEq for Open {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Open {}
+impl PartialOrd for Open {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Open {
+    fn cmp(&self, other: &Self) -> Ordering {
+        other.d.total_cmp(&self.d).then(other.t.cmp(&self.t))
+    }
+}
+
+impl SheetScratch {
+    /// The sheet of `channel` (triangles of `mesh`'s plan mesh) reaching `margin` beyond
+    /// its bounding box. Errors: [`Error::InvalidResult`] when two channel triangles
+    /// overlap in plan view.
+    pub(crate) fn build(
+        &mut self,
+        mesh: &SurfaceMesh,
+        channel: &[TriId],
+        margin: f64,
+    ) -> Result<Sheet> {
+        let plan = mesh.plan_mesh();
+        let (mut lo, mut hi) = (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY));
+        let mut size = 0.0f64;
+        for &t in channel {
+            let (a, b) = tri_box(plan, t);
+            (lo, hi) = (lo.min(a), hi.max(b));
+            size = size.max((b - a).max_element());
+        }
+        let (lo, hi) = (lo - margin, hi + margin);
+        // Cells about as large as the channel's largest triangle.
+        let cell = if size > 0.0 { size } else { 1.0 };
+        self.best.clear();
+        self.open.clear();
+        self.kept.clear();
+        self.cells.values_mut().for_each(Vec::clear);
+        for &t in channel {
+            let t = t as u32;
+            if self.best.insert(t, 0.0).is_none() {
+                self.open.push(Open { d: 0.0, t });
+            }
+        }
+        let in_channel = self.best.len();
+        while let Some(Open { d, t }) = self.open.pop() {
+            if self.best.get(&t).is_some_and(|&b| b < d) {
+                continue;
+            }
+            let is_channel = d == 0.0;
+            if self.overlaps_kept(plan, t as TriId, cell) {
+                if is_channel {
+                    return Err(Error::InvalidResult {
+                        step: "surface sheet",
+                        reason: "the path passes over or under itself (its channel overlaps \
+                                 in plan view), which no flat sheet can hold"
+                            .into(),
+                    });
+                }
+                continue;
+            }
+            self.keep(plan, t, cell);
+            let c = plan.centroid(t as TriId);
+            for n in plan.neighbors(t as TriId).into_iter().flatten() {
+                let (a, b) = tri_box(plan, n);
+                if a.cmpgt(hi).any() || b.cmplt(lo).any() {
+                    continue;
+                }
+                let dn = d + c.distance(plan.centroid(n)).max(f64::MIN_POSITIVE);
+                let n = n as u32;
+                if self.best.get(&n).is_none_or(|&b| dn < b) {
+                    self.best.insert(n, dn);
+                    self.open.push(Open { d: dn, t: n });
+                }
+            }
+        }
+        debug_assert!(self.kept.len() >= in_channel);
+        Ok(self.flat(plan))
+    }
+
+    /// True when triangle `t`'s interior overlaps a kept triangle's.
+    fn overlaps_kept(&self, plan: &NavMesh, t: TriId, cell: f64) -> bool {
+        let (a, b) = tri_box(plan, t);
+        let tri = plan.triangle(t);
+        let (c0, c1) = (cell_of(a, cell), cell_of(b, cell));
+        for x in c0.0..=c1.0 {
+            for y in c0.1..=c1.1 {
+                let Some(list) = self.cells.get(&(x, y)) else {
+                    continue;
+                };
+                if list
+                    .iter()
+                    .any(|&u| interiors_overlap(tri, plan.triangle(u as TriId)))
+                {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    fn keep(&mut self, plan: &NavMesh, t: u32, cell: f64) {
+        self.kept.push(t);
+        let (a, b) = tri_box(plan, t as TriId);
+        let (c0, c1) = (cell_of(a, cell), cell_of(b, cell));
+        for x in c0.0..=c1.0 {
+            for y in c0.1..=c1.1 {
+                self.cells.entry((x, y)).or_default().push(t);
+            }
+        }
+    }
+
+    /// The kept triangles as a flat navmesh (vertices renumbered, adjacency kept where
+    /// both sides are kept).
+    fn flat(&self, plan: &NavMesh) -> Sheet {
+        let mut kept = self.kept.clone();
+        kept.sort_unstable();
+        let sheet_triangle: FxHashMap<u32, u32> = kept
+            .iter()
+            .enumerate()
+            .map(|(i, &t)| (t, i as u32))
+            .collect();
+        let mut vertex: FxHashMap<u32, u32> = FxHashMap::default();
+        let mut vertices = Vec::new();
+        let mut triangles = Vec::with_capacity(kept.len());
+        let mut neighbors = Vec::with_capacity(kept.len());
+        for &t in &kept {
+            let tri = plan.triangle_indices()[t as usize];
+            triangles.push(tri.map(|v| {
+                *vertex.entry(v).or_insert_with(|| {
+                    vertices.push(plan.vertices()[v as usize]);
+                    (vertices.len() - 1) as u32
+                })
+            }));
+            neighbors.push(std::array::from_fn(|i| {
+                plan.across(t as TriId, i)
+                    .and_then(|n| sheet_triangle.get(&(n as u32)).copied())
+                    .unwrap_or(NO_TRI)
+            }));
+        }
+        Sheet {
+            mesh: NavMesh::from_parts(vertices, triangles, neighbors),
+            surface_triangle: kept,
+            sheet_triangle,
+        }
+    }
+}
+
+fn tri_box(plan: &NavMesh, t: TriId) -> (DVec2, DVec2) {
+    let [a, b, c] = plan.triangle(t);
+    (a.min(b).min(c), a.max(b).max(c))
+}
+
+fn cell_of(p: DVec2, cell: f64) -> (i64, i64) {
+    ((p.x / cell).floor() as i64, (p.y / cell).floor() as i64)
+}
+
+/// Twice the signed area of `a, b, c`, exactly signed (Shewchuk's predicate).
+fn orient(a: DVec2, b: DVec2, c: DVec2) -> f64 {
+    robust::orient2d(
+        robust::Coord { x: a.x, y: a.y },
+        robust::Coord { x: b.x, y: b.y },
+        robust::Coord { x: c.x, y: c.y },
+    )
+}
+
+/// True when the interiors of counter-clockwise triangles `p` and `q` meet. Two convex
+/// polygons with disjoint interiors are separated by a line through an edge of one of them
+/// (the separating axis theorem), so the interiors meet unless, for some edge, the other
+/// triangle lies wholly on its closed outer side. Exact (orientation predicates only), so
+/// triangles that only touch along an edge or at a corner never count as overlapping.
+fn interiors_overlap(p: [DVec2; 3], q: [DVec2; 3]) -> bool {
+    let separates = |t: [DVec2; 3], u: [DVec2; 3]| {
+        (0..3).any(|i| {
+            let (a, b) = (t[i], t[(i + 1) % 3]);
+            u.iter().all(|&v| orient(a, b, v) <= 0.0)
+        })
+    };
+    !separates(p, q) && !separates(q, p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn touching_triangles_do_not_overlap() {
+        let a = [DVec2::ZERO, DVec2::X, DVec2::Y];
+        let b = [DVec2::X, DVec2::new(1.0, 1.0), DVec2::Y];
+        assert!(!interiors_overlap(a, b));
+        let corner = [
+            DVec2::new(1.0, 0.0),
+            DVec2::new(2.0, 0.0),
+            DVec2::new(2.0, 1.0),
+        ];
+        assert!(!interiors_overlap(a, corner));
+        let shifted = [
+            DVec2::new(0.5, 0.0),
+            DVec2::new(1.5, 0.0),
+            DVec2::new(0.5, 1.0),
+        ];
+        assert!(interiors_overlap(a, shifted));
+        assert!(interiors_overlap(a, a));
+        // One inside the other.
+        let small = [
+            DVec2::new(0.1, 0.1),
+            DVec2::new(0.2, 0.1),
+            DVec2::new(0.1, 0.2),
+        ];
+        assert!(interiors_overlap(a, small));
+    }
+}
