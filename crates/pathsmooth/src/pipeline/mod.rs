@@ -3,8 +3,10 @@
 
 mod repair;
 mod step;
+mod surface;
 
 pub use step::{Preset, Step};
+pub use surface::SurfacePlanner;
 
 use std::borrow::Cow;
 

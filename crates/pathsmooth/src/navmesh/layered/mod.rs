@@ -22,12 +22,13 @@
 //! triangle left out when it overlaps one already taken. It is a flat [`NavMesh`], so every
 //! step of the library runs on it unchanged, and what is valid on it is valid on the surface
 //! (it is a piece of the surface, its cut edges walls). The pipeline's surface planner
-//! (`Pipeline::plan_on_surface`) uses it.
+//! ([`SurfacePlanner`](crate::SurfacePlanner)) uses it.
 
 mod query;
 mod sheet;
 mod triangulate;
 
+pub(crate) use query::lift_on_sheet;
 pub use query::{PointFlags, SurfacePoint, SurfaceQuery};
 pub use sheet::Sheet;
 
