@@ -7,7 +7,7 @@ use glam::{DVec2, DVec3};
 
 use super::{Pipeline, PipelineReport, Preset, Step};
 use crate::cancel::Cancel;
-use crate::error::{Error, Result};
+use crate::error::{num, Error, Result};
 use crate::navmesh::layered::{lift_on_sheet, SurfaceMesh, SurfacePoint, SurfaceQuery};
 use crate::world::NavMeshWorld;
 
@@ -28,9 +28,11 @@ use crate::world::NavMeshWorld;
 /// bridge overhead is not a wall. A flat surface gives the same path as a [`Pipeline`] on
 /// its own navmesh, up to the sheet's reach ([`set_margin`](Self::set_margin)).
 ///
-/// When the channel passes over or under itself, no flat sheet holds it: at radius 0 the
-/// exact path is returned unsmoothed, every step in the report's `skipped` with that
-/// reason; with a radius it is [`Error::InvalidResult`].
+/// When the channel passes over or under itself, no flat sheet holds it: the path is
+/// returned as found (exact at radius 0, the funnel with a radius), every step in the
+/// report's `skipped` with that reason, once a walk over the surface
+/// ([`SurfaceQuery::clearance`]) has found it keeps the radius from the walls of its floor
+/// (within the mesh's tolerance); else it is [`Error::InvalidResult`].
 ///
 /// Cost: the query, O(t log t) for the sheet's t triangles (a flat navmesh and its wall
 /// index are built per run), and the pipeline's steps on it.
@@ -181,8 +183,20 @@ impl SurfacePlanner {
         });
         let sheet = match self.query.sheet(mesh, margin) {
             Ok(sheet) => sheet,
-            Err(Error::InvalidResult { reason, .. }) if self.radius == 0.0 => {
-                // The exact path is valid as found; only smoothing needs a sheet.
+            Err(Error::InvalidResult { reason, .. }) => {
+                // No sheet holds a path over or under itself: the path as found, if it
+                // keeps the radius from the walls of its floor by the walking check.
+                let tolerance = mesh.plan_mesh().tolerance();
+                let clearance = self.query.clearance(mesh, self.radius + 1.0)?;
+                if clearance < self.radius - tolerance {
+                    return Err(Error::InvalidResult {
+                        step: "surface plan",
+                        reason: format!(
+                            "{reason}, and the path found comes {} from a wall",
+                            num(clearance)
+                        ),
+                    });
+                }
                 self.path.extend_from_slice(self.query.path());
                 let reason: Cow<'static, str> = Cow::Owned(reason);
                 self.report.skipped = self
@@ -190,6 +204,7 @@ impl SurfacePlanner {
                     .iter()
                     .map(|s| (s.name(), reason.clone()))
                     .collect();
+                self.report.validation.min_clearance = clearance;
                 return Ok(());
             }
             Err(e) => return Err(e),

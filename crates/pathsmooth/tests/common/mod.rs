@@ -9,6 +9,7 @@
 //! - [`exact`]: an exact (rational arithmetic) clearance check of a path on a grid map.
 //! - [`corridor_ref`]: random corridors and clarabel's exact optimum of a corridor problem.
 //! - [`polyanya_mesh`]: the `polyanya` crate's mesh from a pathsmooth navmesh.
+//! - [`surface_oracle`]: walks, wall distances and exact shortest paths on layered surfaces.
 //! - [`counting_alloc`]: the counting global allocator of the "allocates nothing" tests.
 #![allow(dead_code)]
 
@@ -20,6 +21,7 @@ pub mod maps;
 pub mod oracle;
 pub mod polyanya_mesh;
 pub mod rng;
+pub mod surface_oracle;
 
 // Unused in the test binaries that need no map.
 #[allow(unused_imports)]

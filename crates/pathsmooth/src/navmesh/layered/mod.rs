@@ -27,6 +27,7 @@
 mod query;
 mod sheet;
 mod triangulate;
+mod walls;
 
 pub(crate) use query::lift_on_sheet;
 pub use query::{PointFlags, SurfacePoint, SurfaceQuery};

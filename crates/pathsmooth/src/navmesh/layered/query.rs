@@ -4,6 +4,7 @@
 use glam::{DVec2, DVec3};
 
 use super::sheet::{Sheet, SheetScratch};
+use super::walls::WallScratch;
 use super::SurfaceMesh;
 use crate::error::{Error, Result};
 use crate::navmesh::mesh::{segments_touch, NavMesh, PolyId, TriId};
@@ -127,6 +128,7 @@ pub struct SurfaceQuery {
     path: Vec<SurfacePoint>,
     polygons: Vec<PolyId>,
     sheet: SheetScratch,
+    walls: WallScratch,
     ends: Option<[(DVec2, TriId); 2]>,
 }
 
@@ -274,6 +276,31 @@ impl SurfaceQuery {
     /// `findPath` corridor).
     pub fn polygons(&self) -> &[PolyId] {
         &self.polygons
+    }
+
+    /// The smallest distance from the last path to a wall of its own floor, capped at
+    /// `reach`: each segment walked over the surface's triangles from the previous point's,
+    /// and the walls looked for among the triangles within `reach` of it, reached across
+    /// shared edges from the ones it crosses (as Detour's `findDistanceToWall`): a wall of
+    /// the floor above or below is never one. A path with a radius is valid for it when
+    /// this is at least the radius.
+    ///
+    /// Errors: [`Error::BadParameter`] before any path or for a negative or NaN `reach`;
+    /// [`Error::InvalidResult`] naming a segment that meets a wall (never for the query's
+    /// own path at radius 0). Cost: O(triangles within `reach` of the path).
+    pub fn clearance(&mut self, mesh: &SurfaceMesh, reach: f64) -> Result<f64> {
+        if reach.is_nan() || reach < 0.0 {
+            return Err(Error::param("reach", reach, "a number ≥ 0"));
+        }
+        let Some([(_, first), _]) = self.ends else {
+            return Err(Error::param(
+                "path",
+                f64::NAN,
+                "a path found before its clearance",
+            ));
+        };
+        self.walls
+            .path_clearance(mesh, first, self.query.path(), reach)
     }
 
     /// The last query's ends: plan-view point and triangle of the plan mesh.

@@ -1,0 +1,326 @@
+//! Paths on the real multi-level Recast bakes of `tests/data/navmesh/` (Recast's demo
+//! levels baked with `rerecast`; see its SOURCES.md), checked by the independent oracle of
+//! `common/surface_oracle.rs`: random queries between points of one connected piece,
+//!
+//! - at radius 0, the query's path walks the surface from polygon to polygon on one floor,
+//!   each point lies in the polygon it names at the height of that floor, and its plan-view
+//!   length equals the oracle's visibility-graph optimum;
+//! - at radius 0.3 and 0.5, the planner's paths (no steps, and the Smooth preset) keep the
+//!   radius from every wall of their floor by the oracle's walk and wall distances; every
+//!   refusal of a start or goal as too close to a wall is confirmed by the oracle.
+#![cfg(feature = "serde")]
+
+mod common;
+
+use common::rng::Rng;
+use common::surface_oracle::SurfaceOracle;
+use glam::{DVec2, DVec3};
+use pathsmooth::navmesh::import::parse_surface_json;
+use pathsmooth::navmesh::{
+    PointFlags, PolyId, Surface, SurfaceMesh, SurfaceOptions, SurfacePoint, SurfaceQuery, UpAxis,
+};
+use pathsmooth::{Error, Preset, SurfacePlanner};
+
+fn surface(name: &str) -> Surface {
+    let path = format!(
+        "{}/tests/data/navmesh/{name}.navmesh.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let options = SurfaceOptions {
+        split_t_junctions: true,
+        ..SurfaceOptions::new(UpAxis::Y)
+    };
+    parse_surface_json(&text, name, &options).unwrap()
+}
+
+/// A random point strictly inside a random polygon (chosen by plan-view area), in 3D on
+/// the polygon's plane.
+fn random_point(s: &Surface, rng: &mut Rng, areas: &[f64]) -> (PolyId, DVec3) {
+    let total: f64 = areas.iter().sum();
+    let mut x = rng.unit() * total;
+    let mut p = 0;
+    while p + 1 < areas.len() && x >= areas[p] {
+        x -= areas[p];
+        p += 1;
+    }
+    let p = p as PolyId;
+    let up = s.up();
+    let ring: Vec<DVec2> = s
+        .polygon(p)
+        .iter()
+        .map(|&v| up.plan(s.vertices()[v as usize]))
+        .collect();
+    let centre = ring.iter().copied().sum::<DVec2>() / ring.len() as f64;
+    // A random convex combination of the corners, pulled towards the centre.
+    let weights: Vec<f64> = ring.iter().map(|_| rng.unit() + 1e-3).collect();
+    let sum: f64 = weights.iter().sum();
+    let q = ring
+        .iter()
+        .zip(&weights)
+        .map(|(&c, &w)| c * (w / sum))
+        .sum::<DVec2>();
+    let q = centre + (q - centre) * 0.95;
+    (p, up.join(q, s.height_at(p, q)))
+}
+
+fn plan_areas(s: &Surface) -> Vec<f64> {
+    let up = s.up();
+    (0..s.num_polygons() as PolyId)
+        .map(|p| {
+            let ring: Vec<DVec2> = s
+                .polygon(p)
+                .iter()
+                .map(|&v| up.plan(s.vertices()[v as usize]))
+                .collect();
+            (0..ring.len())
+                .map(|i| ring[i].perp_dot(ring[(i + 1) % ring.len()]))
+                .sum::<f64>()
+                / 2.0
+        })
+        .collect()
+}
+
+/// Random pairs of points in one piece of the surface.
+fn pairs(s: &Surface, seed: u64, n: usize) -> Vec<[(PolyId, DVec3); 2]> {
+    let pieces = s.pieces();
+    let areas = plan_areas(s);
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    while out.len() < n {
+        let a = random_point(s, &mut rng, &areas);
+        let b = random_point(s, &mut rng, &areas);
+        if pieces[a.0 as usize] == pieces[b.0 as usize] && a.0 != b.0 {
+            out.push([a, b]);
+        }
+    }
+    out
+}
+
+fn plan_length(s: &Surface, path: &[SurfacePoint]) -> f64 {
+    path.windows(2)
+        .map(|w| {
+            s.up()
+                .plan(w[0].position)
+                .distance(s.up().plan(w[1].position))
+        })
+        .sum()
+}
+
+/// Every point in the polygon it names, at that floor's height (its plane, or a corner's own
+/// height), start and end flagged; every segment walks the surface from its start's polygon
+/// to its end's floor and keeps `radius` from the walls it passes. Returns the smallest
+/// wall distance found (capped at `radius + 1`).
+fn check_on_surface(o: &SurfaceOracle, s: &Surface, path: &[SurfacePoint], radius: f64) -> f64 {
+    let up = s.up();
+    assert!(path[0].flags.contains(PointFlags::START));
+    assert!(path.last().unwrap().flags.contains(PointFlags::END));
+    for (i, p) in path.iter().enumerate() {
+        let (plan, h) = up.split(p.position);
+        let slack = 1e-9 * (1.0 + plan.abs().max_element());
+        let near = |q: PolyId| {
+            let ring = s.polygon(q);
+            (0..ring.len()).all(|k| {
+                let a = up.plan(s.vertices()[ring[k] as usize]);
+                let b = up.plan(s.vertices()[ring[(k + 1) % ring.len()] as usize]);
+                (b - a).perp_dot(plan - a) >= -slack * (b - a).length()
+            })
+        };
+        assert!(
+            near(p.polygon),
+            "point {i} {plan} is not in its polygon {}",
+            p.polygon
+        );
+        let corner = s
+            .polygon(p.polygon)
+            .iter()
+            .any(|&v| up.split(s.vertices()[v as usize]) == (plan, h));
+        let floor = s.height_at(p.polygon, plan);
+        assert!(
+            corner || (h - floor).abs() <= 1e-9 * (1.0 + floor.abs()),
+            "point {i} at height {h}, its polygon's floor is at {floor}"
+        );
+    }
+    let mut least = radius + 1.0;
+    for (i, w) in path.windows(2).enumerate() {
+        let (a, b) = (up.plan(w[0].position), up.plan(w[1].position));
+        let c = o
+            .segment_clearance(w[0].polygon, a, b, w[1].polygon, radius + 1.0)
+            .unwrap_or_else(|| {
+                panic!(
+                    "segment {i} {a} → {b} does not walk the surface from polygon {} to {}",
+                    w[0].polygon, w[1].polygon
+                )
+            });
+        least = least.min(c);
+    }
+    assert!(
+        least >= radius - 1e-9,
+        "the path comes {least} from a wall, radius {radius}"
+    );
+    least
+}
+
+#[test]
+fn radius_zero_paths_are_the_exact_shortest_on_the_surface() {
+    let queries = if std::env::var_os("PATHSMOOTH_SLOW").is_some() {
+        1000
+    } else {
+        200
+    };
+    for (name, seed) in [
+        ("dungeon", 1),
+        ("nav_test", 2),
+        ("dungeon.r0", 3),
+        ("nav_test.r0", 4),
+    ] {
+        let s = surface(name);
+        let oracle = SurfaceOracle::new(&s);
+        let mesh = SurfaceMesh::new(s.clone()).unwrap();
+        let mut query = SurfaceQuery::new();
+        let (mut worst, mut total, mut climbs) = (0.0f64, 0.0, 0);
+        for (k, [a, b]) in pairs(&s, seed, queries).into_iter().enumerate() {
+            let path = query
+                .find_path(&mesh, a.1, b.1, 0.0)
+                .unwrap_or_else(|e| panic!("{name} query {k}: {e}"))
+                .to_vec();
+            assert_eq!(
+                (path[0].polygon, path.last().unwrap().polygon),
+                (a.0, b.0),
+                "{name} query {k}"
+            );
+            assert_eq!(
+                (path[0].position, path.last().unwrap().position),
+                (a.1, b.1)
+            );
+            check_on_surface(&oracle, &s, &path, 0.0);
+            let up = s.up();
+            let best = oracle
+                .shortest((a.0, up.plan(a.1)), (b.0, up.plan(b.1)))
+                .unwrap_or_else(|| panic!("{name} query {k}: the oracle finds no path"));
+            let length = plan_length(&s, &path);
+            let excess = (length - best) / best;
+            assert!(
+                excess.abs() <= 1e-9,
+                "{name} query {k}: length {length}, the shortest is {best}"
+            );
+            worst = worst.max(excess.abs());
+            total += length;
+            climbs += usize::from((s.up().height(a.1) - s.up().height(b.1)).abs() > 2.0);
+        }
+        eprintln!("{name}: {queries} queries at radius 0 ({climbs} between floors over 2 m apart), {total:.1} m in all, largest relative difference to the oracle {worst:.1e}");
+        assert!(
+            climbs >= queries / 20,
+            "{name}: only {climbs} queries change floors"
+        );
+    }
+}
+
+#[test]
+fn radius_paths_keep_the_radius_on_their_floor() {
+    let queries = if std::env::var_os("PATHSMOOTH_SLOW").is_some() {
+        400
+    } else {
+        100
+    };
+    for (name, seed) in [("dungeon.r0", 5), ("nav_test.r0", 6)] {
+        let s = surface(name);
+        let oracle = SurfaceOracle::new(&s);
+        let mesh = SurfaceMesh::new(s.clone()).unwrap();
+        for radius in [0.3, 0.5] {
+            for (preset, label) in [(None, "no steps"), (Some(Preset::Smooth), "Smooth")] {
+                let mut planner = match preset {
+                    None => SurfacePlanner::new(radius),
+                    Some(p) => SurfacePlanner::preset(radius, p),
+                }
+                .unwrap();
+                let (mut ok, mut too_close, mut narrow, mut points, mut skipped) = (0, 0, 0, 0, 0);
+                for (k, [a, b]) in pairs(&s, seed, queries).into_iter().enumerate() {
+                    match planner.plan(&mesh, a.1, b.1) {
+                        Ok(path) => {
+                            let path = path.to_vec();
+                            check_on_surface(&oracle, &s, &path, radius);
+                            ok += 1;
+                            points += path.len();
+                            skipped += planner.report().skipped.len();
+                            if std::env::var_os("SHOW_SKIPS").is_some() {
+                                for (step, why) in &planner.report().skipped {
+                                    eprintln!("  skip {step}: {why}");
+                                }
+                            }
+                        }
+                        Err(Error::TooClose { what, .. }) => {
+                            let (p, at) = if what == "start" { a } else { b };
+                            let at = s.up().plan(at);
+                            let c = oracle.segment_clearance(p, at, at, p, radius).unwrap();
+                            assert!(c < radius, "{name} r {radius} query {k}: {what} refused as too close, the oracle says {c}");
+                            too_close += 1;
+                        }
+                        Err(e @ Error::ChannelTooNarrow { .. }) => {
+                            if std::env::var_os("SHOW_SKIPS").is_some() {
+                                eprintln!("  {name} r {radius} query {k} {a:?} {b:?}: {e}");
+                            }
+                            narrow += 1
+                        }
+                        Err(e) => panic!("{name} r {radius} {label} query {k}: {e}"),
+                    }
+                }
+                eprintln!("{name} r {radius} {label}: {ok} paths ({points} points, {skipped} steps skipped), {too_close} ends too close to a wall, {narrow} too narrow");
+                assert!(
+                    ok >= queries / 2,
+                    "{name} r {radius} {label}: only {ok} of {queries} queries found a path"
+                );
+            }
+        }
+    }
+}
+
+/// The oracle can fail: it refuses a segment that jumps floors (from a lower polygon to a
+/// point that in plan view lies in a polygon stacked above it), and a path that comes too
+/// close to a wall.
+#[test]
+fn the_oracle_refuses_a_floor_change_and_a_wall_too_near() {
+    let s = surface("nav_test");
+    let oracle = SurfaceOracle::new(&s);
+    let up = s.up();
+    let areas = plan_areas(&s);
+    let mut rng = Rng::new(7);
+    let mut stacked = 0;
+    for _ in 0..2000 {
+        let (p, a) = random_point(&s, &mut rng, &areas);
+        let a = up.plan(a);
+        // A polygon on another floor over or under `a`.
+        let Some(q) = (0..s.num_polygons() as PolyId).find(|&q| {
+            q != p && oracle.inside(q, a) && (s.height_at(q, a) - s.height_at(p, a)).abs() > 1.0
+        }) else {
+            continue;
+        };
+        stacked += 1;
+        assert_eq!(
+            oracle.segment_clearance(p, a, a, q, 1.0),
+            None,
+            "a step from polygon {p} onto {q}"
+        );
+        assert!(oracle.segment_clearance(p, a, a, p, 1.0).is_some());
+    }
+    assert!(
+        stacked > 50,
+        "only {stacked} points under or over another floor"
+    );
+    // A corner of a wall is 0 from the wall.
+    let v = (0..s.vertices().len() as u32)
+        .find(|&v| {
+            (0..s.num_polygons() as PolyId).any(|p| {
+                let ring = s.polygon(p);
+                ring.iter()
+                    .position(|&x| x == v)
+                    .is_some_and(|i| s.neighbors(p).nth(i).flatten().is_none())
+            })
+        })
+        .unwrap();
+    let p = (0..s.num_polygons() as PolyId)
+        .find(|&p| s.polygon(p).contains(&v))
+        .unwrap();
+    let at = up.plan(s.vertices()[v as usize]);
+    assert_eq!(oracle.segment_clearance(p, at, at, p, 1.0), Some(0.0));
+}
