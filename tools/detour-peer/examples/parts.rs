@@ -1,7 +1,7 @@
 //! Where pathsmooth's layered query spends its time, on the benchmark's pairs: the two
 //! locates (`SurfaceQuery::locate`, `Surface::find_nearest`), the rest
 //! (`find_path_between`: search, funnel, lift) and the whole `find_path`; Detour's whole
-//! query beside it. Best of 200 rounds of the batch, per query.
+//! query and its two `findNearestPoly` beside it. Best of 200 rounds of the batch, per query.
 //!
 //! `cargo run --release --example parts [-- ROUNDS [only]]`; with `only`, just the whole
 //! `find_path` loop, for `perf record` (build with `CARGO_PROFILE_RELEASE_DEBUG=true` for
@@ -75,6 +75,12 @@ fn main() {
                 ));
             }
         });
+        let t_detour_locate = best(rounds, n, || {
+            for &(s, g) in &pairs {
+                black_box(detour.nearest_raw(&centroids[s]));
+                black_box(detour.nearest_raw(&centroids[g]));
+            }
+        });
         let t_locate = best(rounds, n, || {
             for &(s, g) in &ends {
                 black_box(q.locate(&ours.mesh, s).unwrap());
@@ -102,8 +108,10 @@ fn main() {
             path_points as f64 / n as f64
         );
         println!(
-            "{name}: µs/query (best of {rounds}): Detour {t_detour:.3}; pathsmooth find_path {t_whole:.3} \
+            "{name}: µs/query (best of {rounds}): Detour {t_detour:.3} = findNearestPoly ×2 \
+             {t_detour_locate:.3} + the rest {:.3}; pathsmooth find_path {t_whole:.3} \
              = locate ×2 {t_locate:.3} + find_path_between {t_between:.3}; ratio {:.2}",
+            t_detour - t_detour_locate,
             t_whole / t_detour
         );
     }

@@ -410,6 +410,24 @@ impl DetourMesh {
         }
     }
 
+    /// `findNearestPoly` alone (half-extents [`HALF_EXTENTS`]): the polygon ref (0: none)
+    /// and the nearest point on it; to time the locating part of [`query_raw`](Self::query_raw).
+    pub fn nearest_raw(&self, p: &[f32; 3]) -> (dtPolyRef, [f32; 3]) {
+        let mut r = 0;
+        let mut pt = [0.0f32; 3];
+        unsafe {
+            dtNavMeshQuery_findNearestPoly(
+                self.query,
+                p.as_ptr(),
+                HALF_EXTENTS.as_ptr(),
+                &self.filter,
+                &mut r,
+                pt.as_mut_ptr(),
+            );
+        }
+        (r, pt)
+    }
+
     /// `findNearestPoly` ×2, `findPath`, `findStraightPath`, from `start` to `end`.
     /// `corridor` and `straight` are caller buffers (capacity [`MAX_PATH`]) so that a
     /// timed loop allocates nothing; returns the straight path's point count (0: no path).
