@@ -7,6 +7,9 @@
 //! [`DetourMesh::query`] is what a game does per path request: `findNearestPoly` for both
 //! ends, `findPath`, `findStraightPath`.
 
+use glam::DVec3;
+use pathsmooth::navmesh::import::parse_surface_json;
+use pathsmooth::navmesh::{SurfaceMesh, SurfaceOptions, SurfaceQuery, UpAxis};
 use recastnavigation_sys::*;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -103,6 +106,126 @@ impl Bake {
         }
         pairs
     }
+}
+
+impl Bake {
+    /// The connected component of every polygon by shared edges (the same two vertices in
+    /// opposite directions, which is what Detour links): `components()[p]` is a
+    /// representative polygon of `p`'s component.
+    pub fn components(&self) -> Vec<usize> {
+        fn find(parent: &mut [usize], mut x: usize) -> usize {
+            while parent[x] != x {
+                parent[x] = parent[parent[x]];
+                x = parent[x];
+            }
+            x
+        }
+        let mut parent: Vec<usize> = (0..self.polygons.len()).collect();
+        let mut edges = HashMap::new();
+        for (i, p) in self.polygons.iter().enumerate() {
+            for j in 0..p.len() {
+                edges.insert((p[j], p[(j + 1) % p.len()]), i);
+            }
+        }
+        for (&(a, b), &i) in &edges {
+            if let Some(&k) = edges.get(&(b, a)) {
+                let (ri, rk) = (find(&mut parent, i), find(&mut parent, k));
+                parent[ri] = rk;
+            }
+        }
+        (0..parent.len()).map(|i| find(&mut parent, i)).collect()
+    }
+
+    /// `QUERIES` reproducible (start polygon, end polygon) pairs of distinct polygons in
+    /// the same connected component ([`components`](Self::components)), so that every
+    /// query reaches its goal: the same LCG and seed as [`query_pairs`](Self::query_pairs),
+    /// a drawn pair whose polygons are in different components is skipped.
+    pub fn connected_pairs(&self) -> Vec<(usize, usize)> {
+        let comp = self.components();
+        let n = self.polygons.len() as u64;
+        let mut state = SEED;
+        let mut next = || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((state >> 32) % n) as usize
+        };
+        let mut pairs = Vec::with_capacity(QUERIES);
+        while pairs.len() < QUERIES {
+            let (a, b) = (next(), next());
+            if a != b && comp[a] == comp[b] {
+                pairs.push((a, b));
+            }
+        }
+        pairs
+    }
+}
+
+/// pathsmooth's side: the bake read as a [`Surface`](pathsmooth::navmesh::Surface) and
+/// triangulated into a [`SurfaceMesh`], with a [`SurfaceQuery`] whose half-extents are
+/// Detour's ([`HALF_EXTENTS`]).
+pub struct PathsmoothMesh {
+    pub mesh: SurfaceMesh,
+    /// The surface's connected pieces ([`Surface::pieces`](pathsmooth::navmesh::Surface::pieces)).
+    pub pieces: Vec<u32>,
+    /// The plain read refused a T-junction, so the bake was read with
+    /// `split_t_junctions: true` (the split vertex joins two polygons Detour leaves unlinked).
+    pub split_t_junctions: bool,
+}
+
+impl PathsmoothMesh {
+    /// Reads the navmesh JSON at `path` (y up); with `split_t_junctions` when the plain
+    /// read refuses a T-junction.
+    pub fn load(path: &str) -> Result<PathsmoothMesh, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        let plain = SurfaceOptions::new(UpAxis::Y);
+        let (surface, split) = match parse_surface_json(&text, path, &plain) {
+            Ok(s) => (s, false),
+            Err(_) => {
+                let split = SurfaceOptions {
+                    split_t_junctions: true,
+                    ..plain
+                };
+                let s = parse_surface_json(&text, path, &split).map_err(|e| e.to_string())?;
+                (s, true)
+            }
+        };
+        let pieces = surface.pieces();
+        let mesh = SurfaceMesh::new(surface).map_err(|e| e.to_string())?;
+        Ok(PathsmoothMesh {
+            mesh,
+            pieces,
+            split_t_junctions: split,
+        })
+    }
+
+    /// A query object with Detour's half-extents, to be reused across queries.
+    pub fn new_query() -> SurfaceQuery {
+        let mut q = SurfaceQuery::new();
+        let [x, y, z] = HALF_EXTENTS.map(f64::from);
+        q.set_half_extents(DVec3::new(x, y, z))
+            .expect("finite half-extents");
+        q
+    }
+}
+
+/// Plan-view (x, z) length of a y-up polyline.
+pub fn plan_length<I: IntoIterator<Item = [f64; 3]>>(points: I) -> f64 {
+    let mut it = points.into_iter();
+    let Some(mut prev) = it.next() else {
+        return 0.0;
+    };
+    let mut len = 0.0;
+    for p in it {
+        len += (p[0] - prev[0]).hypot(p[2] - prev[2]);
+        prev = p;
+    }
+    len
+}
+
+/// Point `[f32; 3]` as `DVec3`.
+pub fn dvec3(p: &[f32; 3]) -> DVec3 {
+    DVec3::new(f64::from(p[0]), f64::from(p[1]), f64::from(p[2]))
 }
 
 /// A single-tile `dtNavMesh` and a `dtNavMeshQuery` on it.
@@ -285,6 +408,24 @@ impl DetourMesh {
                 quantisation_error,
             })
         }
+    }
+
+    /// `findNearestPoly` alone (half-extents [`HALF_EXTENTS`]): the polygon ref (0: none)
+    /// and the nearest point on it; to time the locating part of [`query_raw`](Self::query_raw).
+    pub fn nearest_raw(&self, p: &[f32; 3]) -> (dtPolyRef, [f32; 3]) {
+        let mut r = 0;
+        let mut pt = [0.0f32; 3];
+        unsafe {
+            dtNavMeshQuery_findNearestPoly(
+                self.query,
+                p.as_ptr(),
+                HALF_EXTENTS.as_ptr(),
+                &self.filter,
+                &mut r,
+                pt.as_mut_ptr(),
+            );
+        }
+        (r, pt)
     }
 
     /// `findNearestPoly` ×2, `findPath`, `findStraightPath`, from `start` to `end`.

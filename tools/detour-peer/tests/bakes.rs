@@ -4,36 +4,11 @@
 //! component of the bake.
 
 use detour_peer::{Bake, DetourMesh};
-use std::collections::HashMap;
 
 const DATA: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../../crates/pathsmooth/tests/data/navmesh/"
 );
-
-fn components(bake: &Bake) -> Vec<usize> {
-    let mut parent: Vec<usize> = (0..bake.polygons.len()).collect();
-    fn find(parent: &mut [usize], mut x: usize) -> usize {
-        while parent[x] != x {
-            parent[x] = parent[parent[x]];
-            x = parent[x];
-        }
-        x
-    }
-    let mut edges = HashMap::new();
-    for (i, p) in bake.polygons.iter().enumerate() {
-        for j in 0..p.len() {
-            edges.insert((p[j], p[(j + 1) % p.len()]), i);
-        }
-    }
-    for (&(a, b), &i) in &edges {
-        if let Some(&k) = edges.get(&(b, a)) {
-            let (ri, rk) = (find(&mut parent, i), find(&mut parent, k));
-            parent[ri] = rk;
-        }
-    }
-    (0..parent.len()).map(|i| find(&mut parent, i)).collect()
-}
 
 #[test]
 fn every_bake() {
@@ -47,7 +22,7 @@ fn every_bake() {
         let bake = Bake::load(&format!("{DATA}{name}.navmesh.json")).unwrap();
         let mesh = DetourMesh::from_bake(&bake).unwrap();
         assert!(mesh.quantisation_error < 1e-4, "{name}");
-        let comp = components(&bake);
+        let comp = bake.components();
         let centroids = bake.centroids();
         for pair in bake.query_pairs() {
             let r = mesh.query(pair, &centroids);
