@@ -209,7 +209,7 @@ fn links<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<LinkIo>, D:
 /// let text = r#"{"up": "z", "vertices": [[0,0,1], [2,0,1], [0,2,1]], "polygons": [[0, 1, 2]],
 ///               "areas": [63], "flags": [1],
 ///               "detail": {"meshes": [[0, 3, 0, 1]], "vertices": [[0,0,1], [2,0,1], [0,2,2]], "triangles": [[0, 1, 2, 0]]},
-///               "links": [{"start": [0.5, 0.5, 1], "end": [1, 0.2, 1], "radius": 0.1, "bidirectional": false}]}"#;
+///               "links": [{"start": [0.5, 0.5, 1], "end": [1, 0.2, 1], "radius": 0.5, "bidirectional": false}]}"#;
 /// let s = parse_surface_json(text, "tri.json", &SurfaceOptions::default())?;
 /// assert_eq!((s.up(), s.area(0), s.flags(0)), (UpAxis::Z, 63, 1));
 /// assert_eq!(s.floor_height(0, DVec2::new(0.0, 1.0)), 1.5);

@@ -1,7 +1,7 @@
 //! Off-mesh links of a surface: jumps, ladders, doors and teleports, each joining two
 //! points of the surface that no walk along it joins — Detour's off-mesh connections.
 
-use glam::DVec3;
+use glam::{DVec2, DVec3};
 
 use super::Surface;
 use crate::error::{num, Error, Result};
@@ -92,11 +92,13 @@ fn bad(index: usize, message: String) -> Error {
 
 impl Surface {
     /// The surface with `links` attached (replacing any) as its off-mesh links, each end
-    /// put on the polygon nearest to it ([`find_nearest`](Self::find_nearest) within
-    /// `radius` on every axis, the nearest point then within `radius` in 3D, as Detour
-    /// connects an off-mesh connection's ends) and snapped there at the floor height
-    /// ([`floor_height`](Self::floor_height): the detail mesh's, if attached — attach it
-    /// first, or [`with_detail`](Self::with_detail) resolves the links again).
+    /// put on the polygon whose floor comes nearest to it in 3D, within the link's radius,
+    /// and snapped to that nearest point: the nearest point of the polygon in plan view
+    /// ([`nearest_on_polygon`](Self::nearest_on_polygon)) at the floor height there
+    /// ([`floor_height`](Self::floor_height): the detail mesh's, if attached; attaching
+    /// or removing one later resolves the links again), ties to the lower polygon id — as
+    /// Detour connects an off-mesh connection's ends (`findNearestPoly`,
+    /// `closestPointOnPoly`).
     ///
     /// Errors: [`Error::InvalidLink`] naming the link (its index in `links`) and, where it
     /// is about one end, which: a NaN, infinite or too large coordinate (beyond
@@ -104,8 +106,8 @@ impl Surface {
     /// ≥ 0; a cost NaN, infinite or negative; an end with no floor within the radius
     /// (`link 3: its end (1, 2, 3) has no floor within 0.5`). Never a panic.
     ///
-    /// Cost: two [`find_nearest`](Self::find_nearest) and two
-    /// [`floor_height`](Self::floor_height) per link.
+    /// Cost: per end, O(buckets of the box `end ± radius` + the sizes and detail
+    /// triangles of the polygons whose plan-view boxes meet it).
     ///
     /// Source: Detour, `dtNavMesh::connectExtOffMeshLinks` and `baseOffMeshLinks`
     /// (M. Mononen, recastnavigation).
@@ -144,6 +146,34 @@ impl Surface {
         &self.links
     }
 
+    /// The polygon whose floor comes nearest to `q` in 3D, if within `r`, and that nearest
+    /// point: per polygon, the plan-view point of
+    /// [`nearest_on_polygon`](Self::nearest_on_polygon) at its
+    /// [`floor_height`](Self::floor_height) (Detour's `closestPointOnPoly`, which reads
+    /// the detail mesh); ties to the lower id. Candidates are the polygons whose plan-view
+    /// boxes meet `q ± r`: unlike [`find_nearest`](Self::find_nearest), no height bounds,
+    /// which the polygons' corners give but a detail mesh may exceed.
+    fn nearest_floor(&self, q: DVec3, r: f64) -> Option<(PolyId, DVec3)> {
+        let plan = self.up.plan(q);
+        let (lo, hi) = (plan - DVec2::splat(r), plan + DVec2::splat(r));
+        let mut best: Option<(f64, PolyId, DVec3)> = None;
+        self.index.for_each_bucket(lo, hi, |list| {
+            for &p in list {
+                let b = &self.bounds[p as usize];
+                if b.lo.cmpgt(hi).any() || b.hi.cmplt(lo).any() {
+                    continue;
+                }
+                let at = self.up.plan(self.nearest_on_polygon(p, q));
+                let c = self.up.join(at, self.floor_height(p, at));
+                let d = c.distance(q);
+                if best.is_none_or(|(bd, bp, _)| d < bd || (d == bd && p < bp)) {
+                    best = Some((d, p, c));
+                }
+            }
+        });
+        best.filter(|&(d, ..)| d <= r).map(|(_, p, c)| (p, c))
+    }
+
     /// Link `index` checked and attached.
     fn resolve(&self, index: usize, link: &OffMeshLink) -> Result<Link> {
         let r = link.radius;
@@ -153,13 +183,11 @@ impl Surface {
                 format!("its radius {} is not a finite number ≥ 0", num(r)),
             ));
         }
-        if let Some(c) = link.cost {
-            if !(c >= 0.0 && c.is_finite()) {
-                return Err(bad(
-                    index,
-                    format!("its cost {} is not a finite number ≥ 0", num(c)),
-                ));
-            }
+        if let Some(c) = link.cost.filter(|c| !(*c >= 0.0 && c.is_finite())) {
+            return Err(bad(
+                index,
+                format!("its cost {} is not a finite number ≥ 0", num(c)),
+            ));
         }
         let limit = max_map_coordinate::<f64>();
         let mut ends = [(0, DVec3::ZERO); 2];
@@ -174,14 +202,10 @@ impl Surface {
                     format!("{at} is not finite or beyond ±{}", num(limit)),
                 ));
             }
-            let found = self
-                .find_nearest(q, DVec3::splat(r))
-                .filter(|&(_, c)| c.distance(q) <= r);
-            let Some((p, c)) = found else {
+            let Some(end) = self.nearest_floor(q, r) else {
                 return Err(bad(index, format!("{at} has no floor within {}", num(r))));
             };
-            let plan = self.up.plan(c);
-            ends[k] = (p, self.up.join(plan, self.floor_height(p, plan)));
+            ends[k] = end;
         }
         let [(start_poly, start), (end_poly, end)] = ends;
         Ok(Link {
