@@ -17,6 +17,8 @@ pub mod mesh_file;
 mod mesh_v3;
 pub mod obj;
 pub(crate) mod polygons;
+#[cfg(feature = "serde")]
+mod rerecast_json;
 mod scene;
 #[cfg(feature = "serde")]
 mod surface_json;
@@ -27,6 +29,9 @@ use std::path::Path;
 pub use mesh_file::{parse_mesh, write_mesh};
 pub use mesh_v3::write_mesh_v3;
 pub use obj::{parse_obj, parse_obj_surface, write_obj, GroundPlane};
+#[cfg(feature = "serde")]
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
+pub use rerecast_json::parse_rerecast_json;
 pub use scene::Scene;
 #[cfg(feature = "serde")]
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
