@@ -84,7 +84,7 @@ impl Surface {
     /// (by its position in the sub-mesh and in [`Detail::triangles`]) or vertex: one
     /// sub-mesh per polygon; every range in bounds; at least 3 vertices and 1 triangle
     /// per sub-mesh; every vertex used finite and within
-    /// [`max_map_coordinate`](crate::geometry::max_map_coordinate); every triangle's
+    /// [`max_map_coordinate`]; every triangle's
     /// indices within its sub-mesh, its plan-view area not zero (no height is defined on
     /// a sliver), its corners inside the polygon in plan view (within eight `f32`
     /// epsilons of the polygon's largest coordinate: Recast stores them in `f32`); and
@@ -211,14 +211,15 @@ fn check(surface: &Surface, detail: &Detail) -> Result<()> {
                 ),
             ));
         }
-        let verts = &detail.vertices[vb as usize..(vb + vn) as usize];
+        let (vb, vn, tb, tn) = (vb as usize, vn as usize, tb as usize, tn as usize);
+        let verts = &detail.vertices[vb..vb + vn];
         for (i, v) in verts.iter().enumerate() {
             if !v.is_finite() || v.abs().max_element() > limit {
                 return Err(bad(
                     p,
                     format!(
                         "vertex {i} (detail vertex {}) at ({}, {}, {}) is not finite or beyond ±{}",
-                        vb as usize + i,
+                        vb + i,
                         num(v.x),
                         num(v.y),
                         num(v.z),
@@ -237,12 +238,9 @@ fn check(surface: &Surface, detail: &Detail) -> Result<()> {
             .fold(1.0f64, |m, q| m.max(q.abs().max_element()));
         let slack = OUTSIDE_SLACK * scale;
         let mut covered = 0.0;
-        for (k, t) in detail.triangles[tb as usize..(tb + tn) as usize]
-            .iter()
-            .enumerate()
-        {
-            let name = format!("triangle {k} (detail triangle {})", tb as usize + k);
-            if let Some(&i) = t[..3].iter().find(|&&i| i >= vn) {
+        for (k, t) in detail.triangles[tb..tb + tn].iter().enumerate() {
+            let name = format!("triangle {k} (detail triangle {})", tb + k);
+            if let Some(&i) = t[..3].iter().find(|&&i| i as usize >= vn) {
                 return Err(bad(
                     p,
                     format!("{name} uses vertex {i}, but the sub-mesh has {vn} vertices"),

@@ -102,7 +102,7 @@ impl Surface {
     ///
     /// Errors: [`Error::InvalidLink`] naming the link (its index in `links`) and, where it
     /// is about one end, which: a NaN, infinite or too large coordinate (beyond
-    /// [`max_map_coordinate`](crate::geometry::max_map_coordinate)); a radius not finite
+    /// [`max_map_coordinate`]); a radius not finite
     /// ≥ 0; a cost NaN, infinite or negative; an end with no floor within the radius
     /// (`link 3: its end (1, 2, 3) has no floor within 0.5`). Never a panic.
     ///
