@@ -8,7 +8,9 @@ use pathsmooth::corridor::{optimize, Method, Problem, ProblemParams, SolverParam
 use pathsmooth::glam::{DVec2, DVec3};
 use pathsmooth::grid::GridMap;
 use pathsmooth::io::{parse_path, write_path, Format, PathData};
-use pathsmooth::navmesh::import::{parse_mesh, parse_obj, write_mesh, write_obj, GroundPlane};
+use pathsmooth::navmesh::import::{
+    parse_mesh, parse_obj, write_mesh, write_mesh_v3, write_obj, GroundPlane,
+};
 use pathsmooth::navmesh::{NavMesh, Scene};
 use pathsmooth::{GridWorld, NavMeshWorld, World};
 
@@ -393,7 +395,8 @@ fn check_navmesh(mesh: &NavMesh) {
 }
 
 /// Any text given to the polyanya `.mesh` reader is a navmesh or an error, never a panic;
-/// a navmesh that parses is written and read back to the same triangles and polygons.
+/// a navmesh that parses is written (version 2 and version 3) and read back to the same
+/// triangles and polygons.
 pub fn parse_mesh_round_trip(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
@@ -404,6 +407,11 @@ pub fn parse_mesh_round_trip(data: &[u8]) {
         assert_eq!(again.num_triangles(), mesh.num_triangles());
         assert_eq!(again.num_polygons(), mesh.num_polygons());
         assert_eq!(again.vertices(), mesh.vertices());
+        // And through version 3.
+        let v3 = parse_mesh(&write_mesh_v3(&mesh), "again.v3.mesh").unwrap();
+        assert_eq!(v3.num_triangles(), mesh.num_triangles());
+        assert_eq!(v3.num_polygons(), mesh.num_polygons());
+        assert_eq!(v3.vertices(), mesh.vertices());
     }
 }
 

@@ -10,7 +10,8 @@ out=crates/pathsmooth/tests/data/navmesh
 src="recastnavigation/recastnavigation@9f4ce64458dfae86e1239c525ddc219c4e9e06f1 RecastDemo/Bin/Meshes"
 for level in dungeon nav_test; do
   # RecastDemo's default settings (agent radius 0.6: the walkable area is eroded by 0.6).
-  "$bake" "$levels/$level.obj" -o "$out/$level.navmesh.json" --source "$src/$level.obj"
+  "$bake" "$levels/$level.obj" -o "$out/$level.navmesh.json" --source "$src/$level.obj" \
+    $([ "$level" = dungeon ] && echo --rerecast-json crates/pathsmooth/tests/data/rerecast/dungeon)
   # The same without erosion: the polygons reach the walls (for radius-aware smoothing).
   "$bake" "$levels/$level.obj" -o "$out/$level.r0.navmesh.json" --source "$src/$level.obj" \
     --agent-radius 0

@@ -99,6 +99,29 @@ pub fn bake(
     extras: &Extras,
     source: &str,
 ) -> Result<NavmeshJson, String> {
+    let (poly, detail) = bake_rerecast(mesh, settings, extras)?;
+    let mut out = poly_json(&poly);
+    out.detail = detail.as_ref().map(detail_json);
+    out.bake = Some(BakeInfo {
+        source: source.to_owned(),
+        tool: format!(
+            "pathsmooth-bake {} (rerecast {RERECAST_VERSION})",
+            env!("CARGO_PKG_VERSION")
+        ),
+        settings: *settings,
+        border_size: extras.border_size,
+        volumes: extras.volumes.volumes.len(),
+    });
+    Ok(out)
+}
+
+/// The steps of [`bake`], giving `rerecast`'s own poly mesh and (when `extras.detail`)
+/// detail mesh, in cells and world units as `rerecast` keeps them.
+pub fn bake_rerecast(
+    mesh: &ObjMesh,
+    settings: &BakeSettings,
+    extras: &Extras,
+) -> Result<(PolygonNavmesh, Option<DetailNavmesh>), String> {
     if mesh.triangles.is_empty() {
         return Err("the geometry has no triangles".into());
     }
@@ -170,24 +193,11 @@ pub fn bake(
             cfg.detail_sample_max_error,
         )
         .map_err(|e| format!("detail mesh: {e}"))?;
-        Some(detail_json(&d))
+        Some(d)
     } else {
         None
     };
-
-    let mut out = poly_json(&poly);
-    out.detail = detail;
-    out.bake = Some(BakeInfo {
-        source: source.to_owned(),
-        tool: format!(
-            "pathsmooth-bake {} (rerecast {RERECAST_VERSION})",
-            env!("CARGO_PKG_VERSION")
-        ),
-        settings: *settings,
-        border_size: extras.border_size,
-        volumes: extras.volumes.volumes.len(),
-    });
-    Ok(out)
+    Ok((poly, detail))
 }
 
 /// The poly mesh in world units: `x = bmin.x + vx·cs`, `y = bmin.y + vy·ch`,

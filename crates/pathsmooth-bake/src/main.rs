@@ -9,7 +9,8 @@ use pathsmooth_bake::{bake, obj};
 
 const USAGE: &str = "\
 usage: pathsmooth-bake LEVEL.obj -o OUT.json [--source TEXT] [--no-detail]
-                       [--border-size CELLS] [--volumes VOLUMES.json] [SETTINGS]
+                       [--border-size CELLS] [--volumes VOLUMES.json]
+                       [--rerecast-json PREFIX] [SETTINGS]
        pathsmooth-bake --stats MESH.json [--agent-height H]
 
 Bakes Recast's poly mesh (and detail mesh) from the triangles of LEVEL.obj with the rerecast
@@ -17,6 +18,8 @@ crate, as RecastDemo's solo mesh sample does, and writes docs/navmesh-json.md's 
 --stats checks a navmesh file's invariants and counts its plan-view overlaps.
 --border-size leaves cells along the level's bounds unwalkable (0, as the solo mesh sample);
 --volumes marks convex area volumes ({\"volumes\": [{\"verts\", \"hmin\", \"hmax\", \"area\"}]}).
+--rerecast-json also writes rerecast's own serde JSON of its PolygonNavmesh and
+DetailNavmesh to PREFIX.poly.json and PREFIX.detail.json.
 
 SETTINGS (world units, RecastDemo's defaults):
   --cell-size 0.3  --cell-height 0.2  --agent-height 2.0  --agent-radius 0.6
@@ -40,6 +43,7 @@ fn run(args: Vec<String>) -> Result<(), String> {
     let mut output = None;
     let mut source = None;
     let mut stats = None;
+    let mut raw = None;
     let mut extras = bake::Extras {
         detail: true,
         ..Default::default()
@@ -63,6 +67,7 @@ fn run(args: Vec<String>) -> Result<(), String> {
             "--source" => source = Some(value("--source")?),
             "--stats" => stats = Some(value("--stats")?),
             "--no-detail" => extras.detail = false,
+            "--rerecast-json" => raw = Some(value("--rerecast-json")?),
             "--border-size" => {
                 let v = num("--border-size")?;
                 if v.fract() != 0.0 || v > 255.0 {
@@ -124,6 +129,18 @@ fn run(args: Vec<String>) -> Result<(), String> {
     let level = obj::parse(&text).map_err(|e| format!("{input}: {e}"))?;
     let source = source.unwrap_or_else(|| input.clone());
     let mesh = bake::bake(&level, &s, &extras, &source)?;
+    if let Some(prefix) = raw {
+        // The same steps again (deterministic), for rerecast's own structures.
+        let (poly, detail) = bake::bake_rerecast(&level, &s, &extras)?;
+        let write = |name: String, text: serde_json::Result<String>| {
+            let text = text.map_err(|e| format!("{name}: {e}"))?;
+            std::fs::write(&name, text).map_err(|e| format!("{name}: {e}"))
+        };
+        write(format!("{prefix}.poly.json"), serde_json::to_string(&poly))?;
+        if let Some(d) = detail {
+            write(format!("{prefix}.detail.json"), serde_json::to_string(&d))?;
+        }
+    }
     std::fs::write(&output, mesh.to_json_lines()).map_err(|e| format!("{output}: {e}"))?;
     eprintln!(
         "{input}: {} vertices, {} triangles → {output}",

@@ -406,6 +406,22 @@ pub enum Error {
         /// The vertical tolerance asked for.
         tolerance: f64,
     },
+    /// An off-mesh link of a navmesh [`Surface`](crate::navmesh::Surface) is unusable: a
+    /// coordinate, radius or cost out of range, or an end with no floor within the link's
+    /// radius ([`Surface::with_links`](crate::navmesh::Surface::with_links)).
+    ///
+    /// ```
+    /// use pathsmooth::Error;
+    /// let e = Error::InvalidLink { index: 3, message: "its end (1, 2, 3) has no floor within 0.5".into() };
+    /// assert_eq!(e.to_string(), "link 3: its end (1, 2, 3) has no floor within 0.5");
+    /// ```
+    #[error("link {index}: {message}")]
+    InvalidLink {
+        /// The link's index in the input (0-based).
+        index: usize,
+        /// What is wrong, naming the end where it is about one.
+        message: String,
+    },
     /// A navmesh channel is too narrow for the agent radius somewhere.
     #[error(
         "portal {index} at ({}, {}) is {} wide, too narrow for an agent of radius {}",

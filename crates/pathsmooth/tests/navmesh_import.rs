@@ -636,7 +636,7 @@ const SPEC: &str = "mesh\n2\n4 2\n0.0 0.0 2 0 -1\n1.5 0.0 3 0 1 -1\n1.5 1.5 2 1 
 #[test]
 fn bad_mesh_files_name_the_line() {
     let cases: [(&str, &str, usize, &str); 12] = [
-        ("mesh\n2\n", "mesh\n3\n", 2, "version"),
+        ("mesh\n2\n", "mesh\n4\n", 2, "version"),
         ("mesh\n", "mseh\n", 1, "header"),
         ("1.5 1.5 2 1 -1", "1.5 x 2 1 -1", 6, "number"),
         ("1.5 1.5 2 1 -1", "1.5 NaN 2 1 -1", 6, "finite"),

@@ -276,9 +276,14 @@ fn the_reader_names_what_is_wrong() {
     // A huge bad value gives a bounded message.
     let junk = format!(r#"{{"up": "{}", {ok}}}"#, "q".repeat(100_000));
     assert!(err(&junk).len() < 1000);
-    // Unknown fields, `detail` and `bake` are ignored.
-    let extra = format!(r#"{{"up": "y", {ok}, "detail": {{"meshes": []}}, "bake": {{}}, "x": 1}}"#);
+    // Unknown fields and `bake` are ignored; `detail` is read (and checked).
+    let detail = r#""detail": {"meshes": [[0,3,0,1]], "vertices": [[0,0,0],[1,0,0],[0,0,1]], "triangles": [[0,1,2,0]]}"#;
+    let extra = format!(r#"{{"up": "y", {ok}, {detail}, "bake": {{}}, "x": 1}}"#);
     assert!(parse_surface_json(&extra, "f.json", &o).is_ok());
+    let e = err(&format!(
+        r#"{{"up": "y", {ok}, "detail": {{"meshes": []}}}}"#
+    ));
+    assert!(e.contains("missing field `vertices`"), "{e}");
 }
 
 /// The pieces of a bake by its shared edges alone (union–find over the raw polygons), as

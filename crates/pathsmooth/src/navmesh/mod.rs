@@ -32,4 +32,6 @@ pub use mesh::{NavMesh, PolyId, TriId};
 pub use portals::{portals, portals_into, Portal};
 pub use relax::{relax, relax_in_place, relax_into, RelaxParams};
 pub use search::NavMeshQuery;
-pub use surface::{Plane, Surface, SurfaceOptions, UpAxis, DEFAULT_PLANARITY};
+pub use surface::{
+    Detail, Link, OffMeshLink, Plane, Surface, SurfaceOptions, UpAxis, DEFAULT_PLANARITY,
+};

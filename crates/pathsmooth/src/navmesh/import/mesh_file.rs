@@ -1,4 +1,6 @@
-//! Polyanya's `.mesh` navmesh format (versions 2 and 1): reader and writer.
+//! Polyanya's `.mesh` navmesh format (versions 2 and 1): reader and writer; the reader
+//! also takes version 3 (the `polyanya` crate's, with non-traversable faces), whose body
+//! and writer are in `mesh_v3`.
 //!
 //! The format (Cui, Harabor & Grastien's Polyanya, "Compromise-free Pathfinding on a
 //! Navigation Mesh", IJCAI 2017, `utils/spec/mesh/2.txt` in its repository):
@@ -48,8 +50,10 @@ struct PolyLine {
     line: usize,
 }
 
-/// Parses a polyanya `.mesh` file (version 2 or 1) and builds its navmesh; `file` names
-/// the text in errors. See the [module docs](self) for the format and the checks.
+/// Parses a polyanya `.mesh` file (version 2 or 1, or version 3 as
+/// [`write_mesh_v3`](super::write_mesh_v3)'s docs describe: its traversable faces are the
+/// polygons) and builds its navmesh; `file` names the text in errors. See the
+/// [module docs](self) for the format and the checks.
 ///
 /// Errors: [`Error::Parse`](crate::Error::Parse) with the line (and column, for a bad token) for a wrong
 /// header or version, too few fields, non-numbers, NaN or infinite coordinates, indices out
@@ -80,7 +84,10 @@ pub fn parse_mesh(text: &str, file: &str) -> Result<NavMesh> {
             format!("expected the header `mesh`, found `{}`", excerpt(head.text)),
         ));
     }
-    let (version, _) = r.int("the version (2 or 1)", 1, 2)?;
+    let (version, _) = r.int("the version (3, 2 or 1)", 1, 3)?;
+    if version == 3 {
+        return super::mesh_v3::parse_body(&mut r, file);
+    }
     let (nv, _) = r.int("the number of vertices", 0, MAX_COUNT)?;
     let (np, _) = r.int("the number of polygons", 0, MAX_COUNT)?;
     // Capacity from the header is capped: a lying header must not allocate gigabytes.

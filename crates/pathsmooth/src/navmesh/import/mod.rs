@@ -1,6 +1,6 @@
 //! Real navmeshes in and out: a caller's convex polygons with ids
 //! ([`NavMesh::from_polygons_with_ids`]), polyanya's `.mesh` files ([`parse_mesh`],
-//! [`write_mesh`]) and OBJ polygon meshes ([`parse_obj`], [`write_obj`]), and [`load`],
+//! [`write_mesh`], [`write_mesh_v3`]) and OBJ polygon meshes ([`parse_obj`], [`write_obj`]), and [`load`],
 //! which picks the reader by the file's extension.
 //!
 //! Every reader validates the polygons the same way (convex, no overlap, no T-junction, no
@@ -14,8 +14,11 @@
 mod grid;
 mod grid_build;
 pub mod mesh_file;
+mod mesh_v3;
 pub mod obj;
 pub(crate) mod polygons;
+#[cfg(feature = "serde")]
+mod rerecast_json;
 mod scene;
 #[cfg(feature = "serde")]
 mod surface_json;
@@ -24,7 +27,11 @@ mod text;
 use std::path::Path;
 
 pub use mesh_file::{parse_mesh, write_mesh};
+pub use mesh_v3::write_mesh_v3;
 pub use obj::{parse_obj, parse_obj_surface, write_obj, GroundPlane};
+#[cfg(feature = "serde")]
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
+pub use rerecast_json::parse_rerecast_json;
 pub use scene::Scene;
 #[cfg(feature = "serde")]
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
@@ -38,7 +45,7 @@ use crate::navmesh::mesh::NavMesh;
 pub enum MeshFormat {
     /// A scene JSON `{"boundary": …, "holes": …}` (needs the `serde` feature).
     SceneJson,
-    /// Polyanya's `.mesh` (version 2 or 1).
+    /// Polyanya's `.mesh` (version 3, 2 or 1).
     Mesh,
     /// Wavefront OBJ faces.
     Obj,

@@ -1,9 +1,9 @@
 //! The navmesh JSON format of `docs/navmesh-json.md` (Recast's poly mesh in world units,
 //! as `pathsmooth-bake` writes it) in and out of a [`Surface`]. Needs the `serde` feature.
 //!
-//! Read: `up`, `vertices`, `polygons`, and optionally `areas` and `flags`; `detail`,
-//! `bake` and any other field are accepted and ignored (the format tells readers to ignore
-//! what they do not know).
+//! Read: `up`, `vertices`, `polygons`, and optionally `areas`, `flags`, `detail` (the
+//! detail mesh) and `links` (off-mesh links); `bake` and any other field are accepted and
+//! ignored (the format tells readers to ignore what they do not know).
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -13,7 +13,7 @@ use serde::de::{self, DeserializeOwned, Deserializer, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::navmesh::surface::{Surface, SurfaceOptions, UpAxis};
+use crate::navmesh::surface::{Detail, OffMeshLink, Surface, SurfaceOptions, UpAxis};
 
 /// The fields the reader uses; serde skips the rest.
 #[derive(Deserialize)]
@@ -27,9 +27,13 @@ struct FileIn {
     areas: Vec<u8>,
     #[serde(default, deserialize_with = "flags")]
     flags: Vec<u16>,
+    #[serde(default)]
+    detail: Option<DetailIo>,
+    #[serde(default, deserialize_with = "links")]
+    links: Vec<LinkIo>,
 }
 
-/// What the writer writes (no `detail`: a surface keeps none).
+/// What the writer writes.
 #[derive(Serialize)]
 struct FileOut<'a> {
     up: Up,
@@ -37,6 +41,69 @@ struct FileOut<'a> {
     polygons: Vec<Vec<u32>>,
     areas: &'a [u8],
     flags: &'a [u16],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    detail: Option<DetailIo>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    links: Vec<LinkIo>,
+}
+
+/// The `detail` field: Recast's `rcPolyMeshDetail` in world units.
+#[derive(Serialize, Deserialize)]
+struct DetailIo {
+    #[serde(deserialize_with = "meshes")]
+    meshes: Vec<[u32; 4]>,
+    #[serde(deserialize_with = "detail_vertices")]
+    vertices: Vec<[f64; 3]>,
+    #[serde(deserialize_with = "triangles")]
+    triangles: Vec<[u32; 4]>,
+}
+
+/// One element of the `links` field: an [`OffMeshLink`].
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LinkIo {
+    start: [f64; 3],
+    end: [f64; 3],
+    radius: f64,
+    bidirectional: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    cost: Option<f64>,
+    #[serde(default)]
+    area: u8,
+    #[serde(default)]
+    flags: u16,
+    #[serde(default)]
+    user_id: u32,
+}
+
+impl From<&OffMeshLink> for LinkIo {
+    fn from(l: &OffMeshLink) -> Self {
+        LinkIo {
+            start: l.start.to_array(),
+            end: l.end.to_array(),
+            radius: l.radius,
+            bidirectional: l.bidirectional,
+            cost: l.cost,
+            area: l.area,
+            flags: l.flags,
+            user_id: l.user_id,
+        }
+    }
+}
+
+impl From<&LinkIo> for OffMeshLink {
+    fn from(l: &LinkIo) -> Self {
+        OffMeshLink {
+            start: DVec3::from(l.start),
+            end: DVec3::from(l.end),
+            radius: l.radius,
+            bidirectional: l.bidirectional,
+            cost: l.cost,
+            area: l.area,
+            flags: l.flags,
+            user_id: l.user_id,
+        }
+    }
 }
 
 /// The `up` field.
@@ -97,28 +164,56 @@ fn flags<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<u16>, D::Er
     indexed(d, "flags")
 }
 
+fn meshes<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<[u32; 4]>, D::Error> {
+    indexed(d, "detail.meshes")
+}
+
+fn detail_vertices<'de, D: Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<Vec<[f64; 3]>, D::Error> {
+    indexed(d, "detail.vertices")
+}
+
+fn triangles<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<[u32; 4]>, D::Error> {
+    indexed(d, "detail.triangles")
+}
+
+fn links<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<LinkIo>, D::Error> {
+    indexed(d, "links")
+}
+
 /// Reads a navmesh JSON file (`docs/navmesh-json.md`) as a [`Surface`]: its `up` axis
 /// (which replaces `options.up`), `vertices`, `polygons` and, when present, `areas` and
-/// `flags` (one per polygon); `detail`, `bake` and unknown fields are ignored. The rest
-/// of `options` (weld, planarity, [`split_t_junctions`](SurfaceOptions::split_t_junctions))
-/// applies as in [`Surface::from_polygons_with`]. `file` names the input in errors.
+/// `flags` (one per polygon), `detail` (attached with [`Surface::with_detail`]) and
+/// `links` (attached, after the detail, with [`Surface::with_links`]); `bake` and unknown
+/// fields are ignored. The rest of `options` (weld, planarity,
+/// [`split_t_junctions`](SurfaceOptions::split_t_junctions)) applies as in
+/// [`Surface::from_polygons_with`]. `file` names the input in errors.
 ///
 /// Errors: [`Error::Parse`] (file, line, column; a bounded message) for malformed JSON, a
 /// missing field, an `up` other than `"y"` or `"z"`, or a value of the wrong kind, naming
 /// the field and the element's index (`` `vertices[3]`: invalid length 2, expected an
-/// array of length 3 ``); [`Error::BadParameter`] for `areas` or `flags` not one per
-/// polygon; and the errors of [`Surface::from_polygons_with`], naming the polygon or
-/// vertex by its index in the file. Never a panic.
+/// array of length 3 ``, `` `links[2]`: unknown field `radious` ``); [`Error::BadParameter`]
+/// for `areas` or `flags` not one per polygon; the errors of
+/// [`Surface::from_polygons_with`], naming the polygon or vertex by its index in the
+/// file; those of [`Surface::with_detail`] (naming the polygon and detail triangle) and
+/// of [`Surface::with_links`] (naming the link). Never a panic.
 ///
-/// Cost: O(file size) to read, then as [`Surface::from_polygons_with`].
+/// Cost: O(file size) to read, then as [`Surface::from_polygons_with`],
+/// [`Surface::with_detail`] and [`Surface::with_links`].
 ///
 /// ```
+/// use glam::{DVec2, DVec3};
 /// use pathsmooth::navmesh::import::parse_surface_json;
 /// use pathsmooth::navmesh::{SurfaceOptions, UpAxis};
 /// let text = r#"{"up": "z", "vertices": [[0,0,1], [2,0,1], [0,2,1]], "polygons": [[0, 1, 2]],
-///               "areas": [63], "flags": [1], "detail": {"meshes": []}}"#;
+///               "areas": [63], "flags": [1],
+///               "detail": {"meshes": [[0, 3, 0, 1]], "vertices": [[0,0,1], [2,0,1], [0,2,2]], "triangles": [[0, 1, 2, 0]]},
+///               "links": [{"start": [0.5, 0.5, 1], "end": [1, 0.2, 1], "radius": 0.5, "bidirectional": false}]}"#;
 /// let s = parse_surface_json(text, "tri.json", &SurfaceOptions::default())?;
 /// assert_eq!((s.up(), s.area(0), s.flags(0)), (UpAxis::Z, 63, 1));
+/// assert_eq!(s.floor_height(0, DVec2::new(0.0, 1.0)), 1.5);
+/// assert_eq!(s.links()[0].start, DVec3::new(0.5, 0.5, 1.25));
 /// let bad = r#"{"up": "y", "vertices": [[0,0,0], [1,0]], "polygons": []}"#;
 /// let e = parse_surface_json(bad, "bad.json", &SurfaceOptions::default()).unwrap_err();
 /// assert!(e.to_string().starts_with("bad.json:1:"), "{e}");
@@ -134,24 +229,37 @@ pub fn parse_surface_json(text: &str, file: &str, options: &SurfaceOptions) -> R
     };
     let vertices: Vec<DVec3> = parsed.vertices.iter().map(|&v| DVec3::from(v)).collect();
     let options = SurfaceOptions { up, ..*options };
-    Surface::from_polygons_with(
+    let mut surface = Surface::from_polygons_with(
         &vertices,
         &parsed.polygons,
         &parsed.areas,
         &parsed.flags,
         &options,
-    )
+    )?;
+    if let Some(d) = parsed.detail {
+        surface = surface.with_detail(Detail {
+            meshes: d.meshes,
+            vertices: d.vertices.iter().map(|&v| DVec3::from(v)).collect(),
+            triangles: d.triangles,
+        })?;
+    }
+    if !parsed.links.is_empty() {
+        let links: Vec<OffMeshLink> = parsed.links.iter().map(OffMeshLink::from).collect();
+        surface = surface.with_links(&links)?;
+    }
+    Ok(surface)
 }
 
 /// Writes `surface` in the navmesh JSON format (`docs/navmesh-json.md`), compact: `up`,
 /// the welded `vertices` ([`Surface::vertices`], exactly: numbers round-trip), the
 /// `polygons` ([`Surface::polygon`], after welding and any T-junction splits) wound as
 /// Recast winds them (clockwise in plan view, the reverse of the surface's order),
-/// `areas` and `flags`. No `detail` or `bake`. [`parse_surface_json`] reads it back into
-/// the same surface (the same vertices, polygons as vertex cycles, areas, flags and
-/// neighbours).
+/// `areas` and `flags`; the `detail` mesh ([`Surface::detail`]) and the `links` as given
+/// ([`Link::given`](crate::navmesh::Link::given)) when the surface has them; no `bake`.
+/// [`parse_surface_json`] reads it back into the same surface (the same vertices,
+/// polygons as vertex cycles, areas, flags, neighbours, detail mesh and links).
 ///
-/// Cost: O(vertices + total polygon size).
+/// Cost: O(vertices + total polygon size + detail mesh + links).
 ///
 /// ```
 /// use glam::DVec3;
@@ -180,6 +288,16 @@ pub fn write_surface_json(surface: &Surface) -> String {
             .collect(),
         areas: &areas,
         flags: &flags,
+        detail: surface.detail().map(|d| DetailIo {
+            meshes: d.meshes.clone(),
+            vertices: d.vertices.iter().map(|v| v.to_array()).collect(),
+            triangles: d.triangles.clone(),
+        }),
+        links: surface
+            .links()
+            .iter()
+            .map(|l| LinkIo::from(&l.given))
+            .collect(),
     };
     // Plain numbers and arrays: serialising cannot fail.
     serde_json::to_string(&out).unwrap_or_default()

@@ -22,7 +22,10 @@
 //!    edges they lie on.
 //!
 //! Each polygon knows its plane ([`Surface::plane`], [`Surface::height_at`]), its plan-view
-//! bounds, an area id and flags (stored for the areas work; not interpreted yet). Point
+//! bounds, an area id and flags (stored for the areas work; not interpreted yet). A
+//! surface may carry Recast's detail mesh ([`Detail`], [`Surface::with_detail`]), the true
+//! floor heights inside the polygons ([`Surface::floor_height`]), and off-mesh links
+//! ([`OffMeshLink`], [`Surface::with_links`]): jumps, ladders, doors, teleports. Point
 //! location takes a 3D point: [`Surface::find_nearest`] (Detour's `findNearestPoly`,
 //! within half-extents) and [`Surface::locate`] (the polygon under or over the point within
 //! a vertical tolerance, or an error — never a polygon of another floor).
@@ -58,7 +61,9 @@
 //! ```
 
 mod axis;
+mod detail;
 mod issue;
+mod links;
 mod locate;
 mod pieces;
 mod plane;
@@ -74,7 +79,9 @@ use crate::navmesh::mesh::boxes::BoxIndex;
 use crate::navmesh::mesh::{NavMesh, PolyId};
 
 pub use axis::UpAxis;
+pub use detail::Detail;
 pub(crate) use issue::Issue;
+pub use links::{Link, OffMeshLink};
 pub use plane::Plane;
 use topology::NO_POLY;
 
@@ -172,6 +179,10 @@ pub struct Surface {
     index: BoxIndex,
     /// The library's "touching" tolerance at this surface's coordinates.
     tolerance: f64,
+    /// The detail mesh, checked against the polygons ([`Surface::with_detail`]).
+    detail: Option<Detail>,
+    /// The off-mesh links, resolved ([`Surface::with_links`]).
+    links: Vec<Link>,
 }
 
 impl Surface {
@@ -502,6 +513,8 @@ impl Surface {
             },
             index,
             tolerance,
+            detail: None,
+            links: Vec::new(),
         })
     }
 
