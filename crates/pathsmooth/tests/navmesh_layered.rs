@@ -35,7 +35,7 @@ fn surface(name: &str) -> Surface {
 }
 
 /// A random point strictly inside a random polygon (chosen by plan-view area), in 3D on
-/// the polygon's plane.
+/// its floor.
 fn random_point(s: &Surface, rng: &mut Rng, areas: &[f64]) -> (PolyId, DVec3) {
     let total: f64 = areas.iter().sum();
     let mut x = rng.unit() * total;
@@ -61,7 +61,7 @@ fn random_point(s: &Surface, rng: &mut Rng, areas: &[f64]) -> (PolyId, DVec3) {
         .map(|(&c, &w)| c * (w / sum))
         .sum::<DVec2>();
     let q = centre + (q - centre) * 0.95;
-    (p, up.join(q, s.height_at(p, q)))
+    (p, up.join(q, s.floor_height(p, q)))
 }
 
 fn plan_areas(s: &Surface) -> Vec<f64> {
@@ -107,8 +107,8 @@ fn plan_length(s: &Surface, path: &[SurfacePoint]) -> f64 {
         .sum()
 }
 
-/// Every point in the polygon it names, at that floor's height (its plane, or a corner's own
-/// height), start and end flagged; every segment walks the surface from its start's polygon
+/// Every point in the polygon it names, at that floor's height (the detail mesh's, which
+/// every bake has), start and end flagged; every segment walks the surface from its start's polygon
 /// to its end's floor and keeps `radius` from the walls it passes. Returns the smallest
 /// wall distance found (capped at `radius + 1`).
 fn check_on_surface(o: &SurfaceOracle, s: &Surface, path: &[SurfacePoint], radius: f64) -> f64 {
@@ -135,9 +135,9 @@ fn check_on_surface(o: &SurfaceOracle, s: &Surface, path: &[SurfacePoint], radiu
             .polygon(p.polygon)
             .iter()
             .any(|&v| up.split(s.vertices()[v as usize]) == (plan, h));
-        let floor = s.height_at(p.polygon, plan);
+        let floor = s.floor_height(p.polygon, plan);
         assert!(
-            corner || (h - floor).abs() <= 1e-9 * (1.0 + floor.abs()),
+            (corner && s.detail().is_none()) || h == floor,
             "point {i} at height {h}, its polygon's floor is at {floor}"
         );
     }
@@ -323,4 +323,123 @@ fn the_oracle_refuses_a_floor_change_and_a_wall_too_near() {
         .unwrap();
     let at = up.plan(s.vertices()[v as usize]);
     assert_eq!(oracle.segment_clearance(p, at, at, p, 1.0), Some(0.0));
+}
+
+/// Two floors stacked 5 apart and joined only by a one-way link (a ladder down the side of
+/// a block of wall on the lower floor): the query takes it, flags its ends, and every
+/// smoothing step keeps them where the link put them.
+fn linked_floors() -> SurfaceMesh {
+    use pathsmooth::navmesh::OffMeshLink;
+    // Each floor is a 10 × 10 square round a 2 × 4 block (x 4..6, z 3..7): four quads.
+    let mut v = Vec::new();
+    let mut polygons = Vec::new();
+    for h in [0.0, 5.0] {
+        let o = v.len() as u32;
+        for (x, z) in [
+            (0.0, 0.0),
+            (10.0, 0.0),
+            (10.0, 10.0),
+            (0.0, 10.0),
+            (4.0, 3.0),
+            (6.0, 3.0),
+            (6.0, 7.0),
+            (4.0, 7.0),
+        ] {
+            v.push(DVec3::new(x, h, z));
+        }
+        for q in [[0, 1, 5, 4], [1, 2, 6, 5], [2, 3, 7, 6], [3, 0, 4, 7]] {
+            polygons.push(q.map(|i| i + o).to_vec());
+        }
+    }
+    let surface = Surface::from_polygons(&v, &polygons, UpAxis::Y, 0.0).unwrap();
+    let link = OffMeshLink::new(DVec3::new(8.0, 0.0, 8.0), DVec3::new(8.0, 5.0, 2.0), 0.5);
+    SurfaceMesh::new(surface.with_links(&[link]).unwrap()).unwrap()
+}
+
+#[test]
+fn a_route_takes_a_link_and_flags_its_ends() {
+    let mesh = linked_floors();
+    let mut query = SurfaceQuery::new();
+    let (a, b) = (DVec3::new(1.0, 0.0, 1.0), DVec3::new(1.0, 5.0, 9.0));
+    let path = query.find_path(&mesh, a, b, 0.0).unwrap().to_vec();
+    let k = path
+        .iter()
+        .position(|p| p.flags.contains(PointFlags::LINK_START))
+        .unwrap();
+    assert_eq!(path[k].position, DVec3::new(8.0, 0.0, 8.0));
+    assert_eq!(path[k + 1].position, DVec3::new(8.0, 5.0, 2.0));
+    assert!(path[k + 1].flags.contains(PointFlags::LINK_END));
+    assert_eq!(
+        path.iter()
+            .filter(|p| p.flags.contains(PointFlags::START))
+            .count(),
+        1
+    );
+    assert_eq!(
+        path.iter()
+            .filter(|p| p.flags.contains(PointFlags::END))
+            .count(),
+        1
+    );
+    assert!(path[..=k]
+        .iter()
+        .all(|p| p.position.y == 0.0 && p.polygon < 4));
+    assert!(path[k + 1..]
+        .iter()
+        .all(|p| p.position.y == 5.0 && p.polygon >= 4));
+    let legs = query.legs();
+    assert_eq!((legs.len(), legs[0].link, legs[1].link), (2, Some(0), None));
+    // Each leg is the exact shortest: round the block's corner (6, 3) below, from (1, 1)
+    // to the ladder's foot (8, 8), and round (6, 7) above, from its top (8, 2) to (1, 9):
+    // each √29 + √29.
+    let plan = |p: &SurfacePoint| DVec2::new(p.position.x, p.position.z);
+    let walk = |leg: &[SurfacePoint]| {
+        leg.windows(2)
+            .map(|w| plan(&w[0]).distance(plan(&w[1])))
+            .sum::<f64>()
+    };
+    assert!((walk(&path[..=k]) - 2.0 * 29f64.sqrt()).abs() < 1e-12);
+    assert!((walk(&path[k + 1..]) - 2.0 * 29f64.sqrt()).abs() < 1e-12);
+    // The link is one way: back up is unreachable.
+    assert!(matches!(
+        query.find_path(&mesh, b, a, 0.0),
+        Err(Error::Unreachable { .. })
+    ));
+}
+
+#[test]
+fn every_smoothing_step_keeps_the_link_ends() {
+    use pathsmooth::Step;
+    let mesh = linked_floors();
+    let (a, b) = (DVec3::new(1.0, 0.0, 1.0), DVec3::new(1.0, 5.0, 9.0));
+    let steps = [
+        Step::Shortcut,
+        Step::chaikin(),
+        Step::catmull_rom(),
+        Step::Funnel,
+        Step::relax(),
+        Step::corridor(),
+        Step::fillet(0.5),
+    ];
+    for step in steps {
+        let name = step.name();
+        let mut planner = SurfacePlanner::new(0.4).unwrap().then(step);
+        let path = planner
+            .plan(&mesh, a, b)
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+            .to_vec();
+        let k = path
+            .iter()
+            .position(|p| p.flags.contains(PointFlags::LINK_START))
+            .unwrap_or_else(|| panic!("{name}: no link start"));
+        assert_eq!(path[k].position, DVec3::new(8.0, 0.0, 8.0), "{name}");
+        assert_eq!(path[k + 1].position, DVec3::new(8.0, 5.0, 2.0), "{name}");
+        assert!(path[k + 1].flags.contains(PointFlags::LINK_END), "{name}");
+        assert_eq!(
+            (path[0].position, path.last().unwrap().position),
+            (a, b),
+            "{name}"
+        );
+        assert!(planner.report().validation.min_clearance >= 0.4, "{name}");
+    }
 }

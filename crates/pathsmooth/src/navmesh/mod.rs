@@ -27,7 +27,7 @@ pub mod surface;
 
 pub use funnel::{funnel, funnel_into, Funnel};
 pub use import::{GroundPlane, MeshFormat, Scene};
-pub use layered::{PointFlags, Sheet, SurfaceMesh, SurfacePoint, SurfaceQuery};
+pub use layered::{Leg, PointFlags, Sheet, SurfaceMesh, SurfacePoint, SurfaceQuery};
 pub use mesh::{NavMesh, PolyId, TriId};
 pub use portals::{portals, portals_into, Portal};
 pub use relax::{relax, relax_in_place, relax_into, RelaxParams};

@@ -8,7 +8,7 @@ use glam::{DVec2, DVec3};
 use super::{Pipeline, PipelineReport, Preset, Step};
 use crate::cancel::Cancel;
 use crate::error::{num, Error, Result};
-use crate::navmesh::layered::{lift_on_sheet, SurfaceMesh, SurfacePoint, SurfaceQuery};
+use crate::navmesh::layered::{lift_on_sheet, PointFlags, SurfaceMesh, SurfacePoint, SurfaceQuery};
 use crate::world::NavMeshWorld;
 
 /// Plans smooth paths on a layered navmesh ([`SurfaceMesh`]): the [`Pipeline`] for
@@ -69,6 +69,7 @@ pub struct SurfacePlanner {
     report: PipelineReport,
     plan: Vec<DVec2>,
     path: Vec<SurfacePoint>,
+    leg: Vec<SurfacePoint>,
 }
 
 impl SurfacePlanner {
@@ -89,6 +90,7 @@ impl SurfacePlanner {
             report: PipelineReport::default(),
             plan: Vec::new(),
             path: Vec::new(),
+            leg: Vec::new(),
         })
     }
 
@@ -170,6 +172,44 @@ impl SurfacePlanner {
 
     fn run(&mut self, mesh: &SurfaceMesh, start: DVec3, goal: DVec3) -> Result<()> {
         self.query.find_path(mesh, start, goal, self.radius)?;
+        let legs = self.query.legs().to_vec();
+        if legs.len() == 1 {
+            return self.run_leg(mesh);
+        }
+        // A route over links: each leg smoothed on its own, the links' ends kept.
+        let mut report = PipelineReport::default();
+        for (i, leg) in legs.iter().enumerate() {
+            self.query
+                .find_leg(mesh, leg.start, leg.goal, self.radius)?;
+            let from = self.path.len();
+            self.run_leg(mesh)?;
+            let n = self.path.len();
+            for (k, p) in self.path[from..].iter_mut().enumerate() {
+                if k == 0 && i > 0 {
+                    p.flags = (p.flags | PointFlags::LINK_END).without(PointFlags::START);
+                }
+                if from + k + 1 == n && i + 1 < legs.len() {
+                    p.flags = (p.flags | PointFlags::LINK_START).without(PointFlags::END);
+                }
+            }
+            let leg_report = std::mem::take(&mut self.report);
+            if i == 0 {
+                report = leg_report;
+            } else {
+                report.repaired_segments += leg_report.repaired_segments;
+                report.skipped.extend(leg_report.skipped);
+                report.corners.extend(leg_report.corners);
+                if leg_report.validation.min_clearance < report.validation.min_clearance {
+                    report.validation = leg_report.validation;
+                }
+            }
+        }
+        self.report = report;
+        Ok(())
+    }
+
+    /// Smooths the query's last path (one leg, no link) on its sheet, appending it.
+    fn run_leg(&mut self, mesh: &SurfaceMesh) -> Result<()> {
         let [(s, s_tri), (g, g_tri)] = self
             .query
             .ends()
@@ -222,12 +262,17 @@ impl SurfacePlanner {
         let planned = pipeline.plan_into(s, g, &mut self.plan);
         self.report = pipeline.report().clone();
         planned?;
-        lift_on_sheet(mesh, &sheet, first, &self.plan, &mut self.path)?;
+        let from = self.path.len();
+        let mut leg = std::mem::take(&mut self.leg);
+        let lifted = lift_on_sheet(mesh, &sheet, first, &self.plan, &mut leg);
+        self.path.extend_from_slice(&leg);
+        self.leg = leg;
+        lifted?;
         // The walk ends on the goal's floor: in the goal's polygon or one touching it
         // (sharing a corner: vertices are per floor), the goal on their common boundary.
         let surface = mesh.surface();
         let goal_polygon = mesh.polygon_of(g_tri);
-        let on_goal_floor = self.path.last().is_some_and(|p| {
+        let on_goal_floor = self.path[from..].last().is_some_and(|p| {
             let ring = surface.polygon(p.polygon);
             surface
                 .polygon(goal_polygon)

@@ -24,11 +24,13 @@
 //! (it is a piece of the surface, its cut edges walls). The pipeline's surface planner
 //! ([`SurfacePlanner`](crate::SurfacePlanner)) uses it.
 
+mod links;
 mod query;
 mod sheet;
 mod triangulate;
 mod walls;
 
+pub use links::Leg;
 pub(crate) use query::lift_on_sheet;
 pub use query::{PointFlags, SurfacePoint, SurfaceQuery};
 pub use sheet::Sheet;
@@ -71,6 +73,8 @@ pub struct SurfaceMesh {
     first: Vec<u32>,
     /// Triangle → polygon.
     polygon: Vec<u32>,
+    /// Polygon → its connected piece ([`Surface::pieces`]).
+    pieces: Vec<u32>,
 }
 
 impl SurfaceMesh {
@@ -100,6 +104,7 @@ impl SurfaceMesh {
         let neighbors = triangulate::adjacency(&triangles);
         Ok(SurfaceMesh {
             mesh: NavMesh::from_parts(plan, triangles, neighbors),
+            pieces: surface.pieces(),
             surface,
             first,
             polygon,
@@ -122,6 +127,12 @@ impl SurfaceMesh {
     /// The polygon triangle `t` belongs to. Panics if `t` is out of range.
     pub fn polygon_of(&self, t: TriId) -> PolyId {
         self.polygon[t]
+    }
+
+    /// The connected piece of polygon `p` (as [`Surface::pieces`]: polygons joined by
+    /// shared edges, not by links). Panics if `p` is out of range.
+    pub fn piece(&self, p: PolyId) -> u32 {
+        self.pieces[p as usize]
     }
 
     /// The triangles of polygon `p` (consecutive). Panics if `p` is out of range.

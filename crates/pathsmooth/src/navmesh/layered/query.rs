@@ -3,6 +3,7 @@
 
 use glam::{DVec2, DVec3};
 
+use super::links::{Leg, Router};
 use super::sheet::{Sheet, SheetScratch};
 use super::walls::WallScratch;
 use super::SurfaceMesh;
@@ -42,6 +43,11 @@ impl PointFlags {
         self.0
     }
 
+    /// These flags less those of `other`.
+    pub fn without(self, other: PointFlags) -> PointFlags {
+        PointFlags(self.0 & !other.0)
+    }
+
     /// True when every bit of `other` is set here.
     pub fn contains(self, other: PointFlags) -> bool {
         self.0 & other.0 == other.0
@@ -65,9 +71,10 @@ impl std::ops::BitOrAssign for PointFlags {
 /// the floor), the polygon it lies in, and its [`PointFlags`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SurfacePoint {
-    /// World position on the surface: plan-view coordinates of the path; the height of a
-    /// mesh vertex where the point is one (the corners a path turns at), else of the
-    /// polygon's floor there.
+    /// World position on the surface: plan-view coordinates of the path, and the height of
+    /// the polygon's floor there ([`Surface::floor_height`]: Recast's detail mesh when the
+    /// surface has one; without one, a mesh vertex's own height where the point is one,
+    /// else the polygon's plane).
     pub position: DVec3,
     /// The polygon the point lies in (for a point on a shared edge or corner, the polygon
     /// the path reaches it through).
@@ -130,6 +137,9 @@ pub struct SurfaceQuery {
     sheet: SheetScratch,
     walls: WallScratch,
     ends: Option<[(DVec2, TriId); 2]>,
+    legs: Vec<Leg>,
+    router: Router,
+    plan: Vec<DVec2>,
 }
 
 impl SurfaceQuery {
@@ -166,7 +176,8 @@ impl SurfaceQuery {
     }
 
     /// The polygon nearest to `p` within the half-extents, and the point of it nearest to
-    /// `p` (Detour's `findNearestPoly`). Errors: [`Error::NonFinite`] for a non-finite
+    /// `p` in plan view at its floor height ([`Surface::floor_height`]), as Detour's
+    /// `findNearestPoly` gives it. Errors: [`Error::NonFinite`] for a non-finite
     /// `p`, [`Error::NoFloor`] when no polygon is within the box.
     pub fn locate(&self, mesh: &SurfaceMesh, p: DVec3) -> Result<(PolyId, DVec3)> {
         if !p.is_finite() {
@@ -174,12 +185,16 @@ impl SurfaceQuery {
         }
         let surface = mesh.surface();
         let he = self.half_extents(surface);
-        surface.find_nearest(p, he).ok_or(Error::NoFloor {
+        let (polygon, near) = surface.find_nearest(p, he).ok_or(Error::NoFloor {
             x: p.x,
             y: p.y,
             z: p.z,
             tolerance: surface.up().height(he),
-        })
+        })?;
+        // On the floor itself: the detail mesh's height where there is one.
+        let up = surface.up();
+        let plan = up.plan(near);
+        Ok((polygon, up.join(plan, surface.floor_height(polygon, plan))))
     }
 
     /// The shortest path from `start` to `goal` (3D points, each located on the surface
@@ -225,11 +240,66 @@ impl SurfaceQuery {
         goal: (PolyId, DVec3),
         radius: f64,
     ) -> Result<&[SurfacePoint]> {
+        self.find(mesh, start, goal, radius, true)?;
+        Ok(&self.path)
+    }
+
+    /// [`find_path_between`](Self::find_path_between) taking no link: one leg walked on
+    /// the surface (the planner smooths a route leg by leg).
+    pub(crate) fn find_leg(
+        &mut self,
+        mesh: &SurfaceMesh,
+        start: (PolyId, DVec3),
+        goal: (PolyId, DVec3),
+        radius: f64,
+    ) -> Result<()> {
+        self.find(mesh, start, goal, radius, false)
+    }
+
+    fn find(
+        &mut self,
+        mesh: &SurfaceMesh,
+        start: (PolyId, DVec3),
+        goal: (PolyId, DVec3),
+        radius: f64,
+        links: bool,
+    ) -> Result<()> {
         self.path.clear();
         self.polygons.clear();
+        self.legs.clear();
         self.ends = None;
         let s = end_on(mesh, start, "start")?;
         let g = end_on(mesh, goal, "goal")?;
+        if !links || mesh.surface().links().is_empty() {
+            self.legs.push(Leg {
+                start,
+                goal,
+                link: None,
+            });
+            self.direct(mesh, s, g, radius)?;
+        } else {
+            self.router.route(
+                &mut self.query,
+                mesh,
+                (start, s),
+                (goal, g),
+                radius,
+                &mut self.legs,
+            )?;
+            self.along_legs(mesh, radius)?;
+        }
+        self.ends = Some([s, g]);
+        Ok(())
+    }
+
+    /// The path of one leg, with no link, into `path`, `polygons` and the channel.
+    fn direct(
+        &mut self,
+        mesh: &SurfaceMesh,
+        s: (DVec2, TriId),
+        g: (DVec2, TriId),
+        radius: f64,
+    ) -> Result<()> {
         self.query
             .find_path_between(mesh.plan_mesh(), s, g, radius)?;
         let lifted = lift_along(
@@ -245,8 +315,59 @@ impl SurfaceQuery {
         self.polygons
             .extend(self.query.channel().iter().map(|&t| mesh.polygon_of(t)));
         self.polygons.dedup();
-        self.ends = Some([s, g]);
-        Ok(&self.path)
+        Ok(())
+    }
+
+    /// The whole path of the legs the router chose: each leg's path, its last point
+    /// flagged where a link begins and the next leg's first where it ends.
+    fn along_legs(&mut self, mesh: &SurfaceMesh, radius: f64) -> Result<()> {
+        let mut whole = std::mem::take(&mut self.path);
+        let mut polygons = std::mem::take(&mut self.polygons);
+        whole.clear();
+        polygons.clear();
+        let legs = std::mem::take(&mut self.legs);
+        let mut result = Ok(());
+        for (i, leg) in legs.iter().enumerate() {
+            self.path.clear();
+            self.polygons.clear();
+            let ends = end_on(mesh, leg.start, "start")
+                .and_then(|s| Ok((s, end_on(mesh, leg.goal, "goal")?)));
+            if let Err(e) = ends.and_then(|(s, g)| self.direct(mesh, s, g, radius)) {
+                result = Err(e);
+                break;
+            }
+            let n = self.path.len();
+            for (k, p) in self.path.iter_mut().enumerate() {
+                if k == 0 && i > 0 {
+                    p.flags = (p.flags | PointFlags::LINK_END).without(PointFlags::START);
+                }
+                if k + 1 == n && i + 1 < legs.len() {
+                    p.flags = (p.flags | PointFlags::LINK_START).without(PointFlags::END);
+                }
+            }
+            whole.extend_from_slice(&self.path);
+            polygons.extend_from_slice(&self.polygons);
+        }
+        self.legs = legs;
+        self.path = whole;
+        self.polygons = polygons;
+        if result.is_err() {
+            self.path.clear();
+            self.polygons.clear();
+        }
+        result
+    }
+
+    /// The legs of the last path: the stretches walked on the surface between its ends
+    /// and the off-mesh links it takes, in order; one leg, with no link, on a surface
+    /// without links or when no link helps. Each leg's `link` is the link taken after
+    /// it (its index in [`Surface::links`]), `None` for the last.
+    pub fn legs(&self) -> &[Leg] {
+        if self.path.is_empty() {
+            &[]
+        } else {
+            &self.legs
+        }
     }
 
     /// The path of the last query (empty before the first and after a failed one).
@@ -292,15 +413,34 @@ impl SurfaceQuery {
         if reach.is_nan() || reach < 0.0 {
             return Err(Error::param("reach", reach, "a number ≥ 0"));
         }
-        let Some([(_, first), _]) = self.ends else {
+        if self.path.is_empty() {
             return Err(Error::param(
                 "path",
                 f64::NAN,
                 "a path found before its clearance",
             ));
-        };
-        self.walls
-            .path_clearance(mesh, first, self.query.path(), reach)
+        }
+        // One walk a leg: a link is no segment on the surface.
+        let up = mesh.surface().up();
+        let mut least = reach;
+        let mut plan = std::mem::take(&mut self.plan);
+        for leg in self
+            .path
+            .split_inclusive(|p| p.flags.contains(PointFlags::LINK_START))
+        {
+            plan.clear();
+            plan.extend(leg.iter().map(|p| up.plan(p.position)));
+            let first = mesh.triangle_at(leg[0].polygon, plan[0]);
+            match self.walls.path_clearance(mesh, first, &plan, reach) {
+                Ok(c) => least = least.min(c),
+                Err(e) => {
+                    self.plan = plan;
+                    return Err(e);
+                }
+            }
+        }
+        self.plan = plan;
+        Ok(least)
     }
 
     /// The last query's ends: plan-view point and triangle of the plan mesh.
@@ -467,15 +607,18 @@ fn surface_point(mesh: &SurfaceMesh, t: TriId, p: DVec2, i: usize, n: usize) -> 
     if i + 1 == n {
         flags |= PointFlags::END;
     }
-    // A corner of the mesh keeps its own height (as Detour's straight path gives the
-    // polygon's vertex); elsewhere, the floor's height there.
+    // The floor's height there: the detail mesh's when there is one (the true surface:
+    // stairs, slopes); else a corner keeps its own height (as Detour's straight path gives
+    // the polygon's vertex) and other points the polygon's plane.
     let plan = mesh.plan_mesh();
     let corner = plan.triangle_indices()[t]
         .into_iter()
         .find(|&v| plan.vertices()[v as usize] == p);
     let height = match corner {
-        Some(v) => surface.up().height(surface.vertices()[v as usize]),
-        None => surface.height_at(polygon, p),
+        Some(v) if surface.detail().is_none() => {
+            surface.up().height(surface.vertices()[v as usize])
+        }
+        _ => surface.floor_height(polygon, p),
     };
     SurfacePoint {
         position: surface.up().join(p, height),

@@ -34,8 +34,9 @@ impl Surface {
     }
 
     /// The point of polygon `p` nearest to `q` in Detour's sense: the point of the
-    /// polygon's plane straight above or below `q` when `q` is over the polygon in plan
-    /// view, else the nearest point of its boundary in 3D. Panics if `p` is out of range.
+    /// polygon's floor ([`floor_height`](Self::floor_height): the detail mesh, else the
+    /// plane) straight above or below `q` when `q` is over the polygon in plan view, else
+    /// the nearest point of its boundary in 3D. Panics if `p` is out of range.
     /// O(polygon size).
     ///
     /// ```
@@ -50,7 +51,7 @@ impl Surface {
     pub fn nearest_on_polygon(&self, p: PolyId, q: DVec3) -> DVec3 {
         let plan = self.up.plan(q);
         if self.contains_plan(p, plan) {
-            return self.up.join(plan, self.height_at(p, plan));
+            return self.up.join(plan, self.floor_height(p, plan));
         }
         let ring = self.polygon(p);
         let mut best = (f64::INFINITY, q);
@@ -120,9 +121,9 @@ impl Surface {
         best.map(|(_, p, c)| (p, c))
     }
 
-    /// The polygon whose plane passes within `vertical_tolerance` of `q`, straight above
-    /// or below it, among the polygons containing `q` in plan view
-    /// ([`contains_plan`](Self::contains_plan)); the one with the plane nearest in height
+    /// The polygon whose floor ([`floor_height`](Self::floor_height)) passes within
+    /// `vertical_tolerance` of `q`, straight above or below it, among the polygons containing `q` in plan view
+    /// ([`contains_plan`](Self::contains_plan)); the one with the floor nearest in height
     /// (then the lower id). So a point just above a floor finds that floor, never the
     /// floor under it or the bridge over it.
     ///
@@ -166,7 +167,7 @@ impl Surface {
                 if !self.contains_plan(p, plan) {
                     continue;
                 }
-                let dh = (self.height_at(p, plan) - h).abs();
+                let dh = (self.floor_height(p, plan) - h).abs();
                 if dh <= vertical_tolerance
                     && best.is_none_or(|(bd, bp)| dh < bd || (dh == bd && p < bp))
                 {

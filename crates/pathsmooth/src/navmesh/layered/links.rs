@@ -1,0 +1,206 @@
+//! Routes over off-mesh links: which links a path takes, between legs walked on the
+//! surface.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use glam::{DVec2, DVec3};
+
+use super::SurfaceMesh;
+use crate::error::{Error, Result};
+use crate::navmesh::mesh::{PolyId, TriId};
+use crate::navmesh::NavMeshQuery;
+
+/// A stretch of a path walked on the surface: from `start` to `goal` (polygon and point on
+/// it), then the off-mesh link `link` (an index into
+/// [`Surface::links`](crate::navmesh::Surface::links)) unless it is the last.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Leg {
+    /// Where the leg starts: the path's start, or the end of the link before.
+    pub start: (PolyId, DVec3),
+    /// Where it ends: the path's goal, or the start of `link`.
+    pub goal: (PolyId, DVec3),
+    /// The link taken after this leg (`None` for the last leg).
+    pub link: Option<u32>,
+}
+
+/// A place a route can be: the start, or where a link lands (link `i` run forwards or,
+/// when bidirectional, backwards).
+#[derive(Debug, Clone, Copy)]
+struct Place {
+    at: (PolyId, DVec3),
+    plan: (DVec2, TriId),
+}
+
+/// A way onto a link: its entry, the place it lands, its cost.
+#[derive(Debug, Clone, Copy)]
+struct Hop {
+    link: u32,
+    entry: Place,
+    lands: usize,
+    cost: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Open(f64, usize);
+impl Eq for Open {}
+impl PartialOrd for Open {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Open {
+    fn cmp(&self, other: &Self) -> Ordering {
+        other.0.total_cmp(&self.0).then(other.1.cmp(&self.1))
+    }
+}
+
+/// The router's scratch (kept by the query).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Router {
+    places: Vec<Place>,
+    hops: Vec<Hop>,
+    best: Vec<f64>,
+    /// How each place was reached: (place before, hop index), or the start.
+    came: Vec<Option<(usize, usize)>>,
+    open: BinaryHeap<Open>,
+}
+
+impl Router {
+    /// The legs of the cheapest route from `start` to `goal`: walking lengths on the
+    /// surface (plan view, for an agent of `radius`) plus link costs, found by Dijkstra's
+    /// algorithm over the start and the places links land, each walking length an exact
+    /// search ([`NavMeshQuery`]) between places of one connected piece. A link whose ends
+    /// have no room for the radius (or no walking route to them) is not taken.
+    ///
+    /// Errors: when no route reaches the goal, the error of walking straight from start
+    /// to goal ([`Error::Unreachable`], [`Error::TooClose`], [`Error::ChannelTooNarrow`]).
+    ///
+    /// Cost: one search per (place settled, link entry or goal in its piece), pruned by
+    /// the straight-line distance: O((links + 1)²) searches at worst.
+    pub(crate) fn route(
+        &mut self,
+        query: &mut NavMeshQuery,
+        mesh: &SurfaceMesh,
+        (start, s): ((PolyId, DVec3), (DVec2, TriId)),
+        (goal, g): ((PolyId, DVec3), (DVec2, TriId)),
+        radius: f64,
+        legs: &mut Vec<Leg>,
+    ) -> Result<()> {
+        self.places.clear();
+        self.hops.clear();
+        legs.clear();
+        self.places.push(Place { at: start, plan: s });
+        let surface = mesh.surface();
+        let up = surface.up();
+        let place = |poly: PolyId, p: DVec3| {
+            let plan = up.plan(p);
+            Place {
+                at: (poly, p),
+                plan: (plan, mesh.triangle_at(poly, plan)),
+            }
+        };
+        for (i, link) in surface.links().iter().enumerate() {
+            let ends = [
+                place(link.start_poly, link.start),
+                place(link.end_poly, link.end),
+            ];
+            let directions: &[(usize, usize)] = if link.given.bidirectional {
+                &[(0, 1), (1, 0)]
+            } else {
+                &[(0, 1)]
+            };
+            for &(from, to) in directions {
+                self.places.push(ends[to]);
+                self.hops.push(Hop {
+                    link: i as u32,
+                    entry: ends[from],
+                    lands: self.places.len() - 1,
+                    cost: link.cost,
+                });
+            }
+        }
+        let n = self.places.len();
+        self.best.clear();
+        self.best.resize(n, f64::INFINITY);
+        self.came.clear();
+        self.came.resize(n, None);
+        self.open.clear();
+        self.best[0] = 0.0;
+        self.open.push(Open(0.0, 0));
+        // The goal as a place of its own, reached from the place that settles it best.
+        let (mut to_goal, mut goal_from) = (f64::INFINITY, None);
+        let mut direct_error = None;
+        while let Some(Open(d, u)) = self.open.pop() {
+            if d > self.best[u] || d >= to_goal {
+                continue;
+            }
+            let from = self.places[u];
+            let piece = mesh.piece(from.at.0);
+            if mesh.piece(goal.0) == piece && d + from.plan.0.distance(g.0) < to_goal {
+                match walk_length(query, mesh, from.plan, g, radius) {
+                    Ok(w) if d + w < to_goal => (to_goal, goal_from) = (d + w, Some(u)),
+                    Ok(_) => {}
+                    Err(e) if u == 0 => direct_error = Some(e),
+                    Err(_) => {}
+                }
+            }
+            for h in 0..self.hops.len() {
+                let hop = self.hops[h];
+                if mesh.piece(hop.entry.at.0) != piece {
+                    continue;
+                }
+                let lower = d + from.plan.0.distance(hop.entry.plan.0) + hop.cost;
+                if lower >= self.best[hop.lands] || lower >= to_goal {
+                    continue;
+                }
+                let Ok(w) = walk_length(query, mesh, from.plan, hop.entry.plan, radius) else {
+                    continue;
+                };
+                let reached = d + w + hop.cost;
+                if reached < self.best[hop.lands] {
+                    self.best[hop.lands] = reached;
+                    self.came[hop.lands] = Some((u, h));
+                    self.open.push(Open(reached, hop.lands));
+                }
+            }
+        }
+        let Some(mut at) = goal_from else {
+            return Err(direct_error.unwrap_or(Error::Unreachable {
+                sx: s.0.x,
+                sy: s.0.y,
+                gx: g.0.x,
+                gy: g.0.y,
+            }));
+        };
+        // Back from the goal: each link taken, and the leg walked before it.
+        legs.push(Leg {
+            start: self.places[at].at,
+            goal,
+            link: None,
+        });
+        while let Some((before, h)) = self.came[at] {
+            let hop = self.hops[h];
+            legs.push(Leg {
+                start: self.places[before].at,
+                goal: hop.entry.at,
+                link: Some(hop.link),
+            });
+            at = before;
+        }
+        legs.reverse();
+        Ok(())
+    }
+}
+
+/// The plan-view length of the path from `a` to `b` for `radius`, by an exact search.
+fn walk_length(
+    query: &mut NavMeshQuery,
+    mesh: &SurfaceMesh,
+    a: (DVec2, TriId),
+    b: (DVec2, TriId),
+    radius: f64,
+) -> Result<f64> {
+    let path = query.find_path_between(mesh.plan_mesh(), a, b, radius)?;
+    Ok(path.windows(2).map(|w| w[0].distance(w[1])).sum())
+}
