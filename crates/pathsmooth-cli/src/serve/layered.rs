@@ -56,8 +56,9 @@ pub const EXAMPLES: [(&str, &str); 2] = [
 ];
 
 /// Bytes reserved per byte of a navmesh JSON's text while its surface is parsed, built and
-/// planned on (the surface, its triangles and indexes, the answer): a generous guess, not
-/// measured (the bundled bakes are 40–64 KB).
+/// planned on (the surface, its triangles and indexes, the answer with every polygon), besides
+/// the body's own reservation: measured 12 (a 3.1 MB navmesh of 65 522 quads on two floors,
+/// the polygons answered: peak 37.5 MiB over the idle server), about 2.5 times that.
 const BYTES_PER_TEXT_BYTE: usize = 32;
 
 /// The examples' meshes, built on first use and shared by every request.
