@@ -491,7 +491,10 @@ function setupControls() {
     const value = $("world").value;
     try {
       if (value.startsWith("layered:")) await showLayered(value.slice("layered:".length));
-      else if (state.uploads.has(value)) await showWorld(state.uploads.get(value));
+      else if (state.uploads.get(value)?.layeredText !== undefined) {
+        const { name, layeredText } = state.uploads.get(value);
+        await showLayered(name, layeredText);
+      } else if (state.uploads.has(value)) await showWorld(state.uploads.get(value));
       else await loadNamedWorld(state.worlds.find((w) => w.name === value));
     } catch (e) { status(e.message, true); }
   };
@@ -504,6 +507,10 @@ function setupControls() {
   document.addEventListener("keydown", (evt) => {
     if (state.layered && (evt.key === "f" || evt.key === "F") && !["INPUT", "SELECT", "TEXTAREA"].includes(evt.target.tagName)) nextFloor();
   });
+  $("navmesh-file").onchange = async (evt) => {
+    const file = evt.target.files[0];
+    if (file) await loadNavmeshFile(file).catch((e) => status(`${file.name}: ${e.message}`, true));
+  };
   $("scen-file").onchange = async (evt) => {
     const file = evt.target.files[0];
     if (file) await loadScenFile(file).catch((e) => status(`${file.name}: ${e.message}`, true));

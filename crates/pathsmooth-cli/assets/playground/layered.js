@@ -5,7 +5,8 @@
 "use strict";
 
 const layered = {
-  name: null,        // the example's name
+  name: null,        // the example's or file's name
+  source: null,      // {example: name} or {navmesh: text}: what every request sends
   mesh: null,        // {bounds, heights, polygons: [{ring, height, piece}]}
   cut: Infinity,     // floors higher than this are drawn faint and cannot be picked
   here: [],          // polygons under the cursor at or below the cut, top first
@@ -51,10 +52,12 @@ function floorsAt(q) {
 
 // ---- mode -----------------------------------------------------------------------------
 
-async function showLayered(name) {
+/** Shows a bundled example, or (given its text) a navmesh JSON file. */
+async function showLayered(name, text = undefined) {
   stopPlay();
-  const mesh = await api("/api/layered", { example: name });
-  Object.assign(layered, { name, mesh, start: null, goal: null, result: null, here: [], pick: 0 });
+  const source = text === undefined ? { example: name } : { navmesh: text };
+  const mesh = await api("/api/layered", source);
+  Object.assign(layered, { name, source, mesh, start: null, goal: null, result: null, here: [], pick: 0 });
   const [lo, hi] = mesh.heights;
   const cut = $("cut");
   cut.min = Math.floor(lo); cut.max = Math.ceil(hi); cut.step = 0.5; cut.value = cut.max;
@@ -157,6 +160,15 @@ function drawLayeredEnds() {
   }
 }
 
+/** A navmesh JSON file: added to the world list and shown. */
+async function loadNavmeshFile(file) {
+  const text = await file.text();
+  await showLayered(file.name, text);
+  const opt = new Option(`${file.name} (layered)`, `layered-file:${file.name}`, true, true);
+  $("world").append(opt);
+  state.uploads.set(opt.value, { layeredText: text, name: file.name });
+}
+
 // ---- the cursor, clicks and keys (called by app.js's mouse handlers) -------------------
 
 function hoverLayered(q) {
@@ -197,7 +209,7 @@ async function planLayered() {
   const { start, goal, name } = layered;
   if (!start || !goal) return;
   const req = {
-    example: name, mesh: false, radius: Number($("radius").value), preset: $("preset").value,
+    ...layered.source, mesh: false, radius: Number($("radius").value), preset: $("preset").value,
     start: { plan: start.plan, polygon: start.polygon }, goal: { plan: goal.plan, polygon: goal.polygon },
   };
   const seq = ++layered.seq;

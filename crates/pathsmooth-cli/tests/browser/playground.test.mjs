@@ -2,7 +2,8 @@
 // (which downloads no browser). Starts `pathsmooth serve --port 0` on 127.0.0.1, shows a
 // skipped step's reason, clicks the ends, drags the goal, switches a method on, moves the
 // radius slider, zooms, plays, saves a screenshot to docs/playground.png, and downloads a
-// path as JSON and the view as SVG.
+// path as JSON and the view as SVG. A second test: the layered mode (a bundled Recast bake
+// and a navmesh JSON file drawn from above, the floors under the cursor, a path between floors).
 //
 //   PATHSMOOTH_BIN   the binary (default: target/release/pathsmooth, else target/debug/…)
 //   CHROMIUM         the browser (default: /usr/bin/chromium)
@@ -10,7 +11,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
@@ -288,6 +289,13 @@ test("the layered mode draws a bake's floors and plans a path between two of the
   // Cut below the goal's floor: the segments up there are dashed.
   await page.$eval("#cut", (c, h) => { c.value = String(Math.ceil(h)); c.dispatchEvent(new Event("input")); }, low.height);
   assert.ok(await page.$$eval("#paths line[stroke-dasharray]", (ls) => ls.length) > 0, "segments above the cut dashed");
+
+  // Your own navmesh JSON (the same bake as a file): drawn the same.
+  const bake = readFileSync(`${root}crates/pathsmooth/tests/data/navmesh/dungeon.navmesh.json`);
+  await page.setInputFiles("#navmesh-file", { name: "mine.navmesh.json", mimeType: "application/json", buffer: bake });
+  await page.waitForFunction(() => document.getElementById("status").textContent.startsWith("mine.navmesh.json: "));
+  assert.equal(await page.$$eval("#world-layer polygon", (ps) => ps.length), mesh.polygons.length);
+  assert.equal(await page.inputValue("#world"), "layered-file:mine.navmesh.json");
 
   // Back to a grid world: the grid's controls return.
   await page.selectOption("#world", "demo");
