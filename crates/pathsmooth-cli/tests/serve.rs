@@ -385,7 +385,16 @@ fn layered_requests_that_cannot_be_served_get_one_clear_error() {
         "polygon 99999 out of range",
     );
     assert_error(
-        post(json!({ "example": "dungeon", "start": on(0), "goal": on(1), "radius": -1.0 })),
+        post(
+            json!({ "example": "dungeon", "start": { "plan": [1e6, 0.0], "polygon": 0 }, "goal": on(1) }),
+        ),
+        400,
+        "is not on polygon 0 in plan view",
+    );
+    assert_error(
+        post(
+            json!({ "example": "dungeon", "start": [0.0, 0.0, 0.0], "goal": [0.0, 0.0, 0.0], "radius": -1.0 }),
+        ),
         400,
         "radius",
     );

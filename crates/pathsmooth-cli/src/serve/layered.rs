@@ -12,7 +12,7 @@
 //! - `example` (a bundled example's name) or `navmesh` (a navmesh JSON's text), not both;
 //! - `start`, `goal` (optional, both or neither): a 3D point `[x, y, z]` in world axes,
 //!   located on the floor within the library's search box, or `{"plan": [a, b],
-//!   "polygon": p}`, a plan-view point on polygon `p`'s floor (its height there);
+//!   "polygon": p}`, a plan-view point inside polygon `p` (400 if not), on its floor;
 //! - `radius` (default 0), `preset` (`none`, `shortest`, `smooth` (default), `corridor`);
 //! - `mesh` (default true): false leaves the polygons out of the answer.
 //!
@@ -187,6 +187,12 @@ fn point(mesh: &SurfaceMesh, end: End, what: &str) -> Result<DVec3, ApiError> {
                 )));
             }
             let plan = DVec2::from(plan);
+            if !plan.is_finite() || !s.contains_plan(polygon, plan) {
+                return Err(ApiError::bad_request(format!(
+                    "{what}: ({}, {}) is not on polygon {polygon} in plan view",
+                    plan.x, plan.y
+                )));
+            }
             Ok(s.up().join(plan, s.height_at(polygon, plan)))
         }
     }
