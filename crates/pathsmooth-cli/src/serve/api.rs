@@ -1043,6 +1043,6 @@ pub async fn not_found() -> ApiError {
 pub async fn method_not_allowed() -> ApiError {
     ApiError::new(
         StatusCode::METHOD_NOT_ALLOWED,
-        "wrong HTTP method for this route (GET for pages and /api/worlds, /api/methods; POST for the others)",
+        "wrong HTTP method for this route (GET for pages and /api/worlds, /api/methods; POST for the others; both for /api/layered)",
     )
 }
