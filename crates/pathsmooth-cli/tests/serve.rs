@@ -228,6 +228,189 @@ fn a_skipped_step_is_in_the_answer_with_its_reason() {
     assert_eq!(body["paths"]["shortcut"]["skipped"], json!([]), "{body}");
 }
 
+/// The plan-view centre of a polygon of a `POST /api/layered` answer.
+fn ring_centre(polygon: &Value) -> [f64; 2] {
+    let ring = polygon["ring"].as_array().unwrap();
+    let n = ring.len() as f64;
+    let sum = ring.iter().fold([0.0, 0.0], |[a, b], q| {
+        [a + q[0].as_f64().unwrap(), b + q[1].as_f64().unwrap()]
+    });
+    [sum[0] / n, sum[1] / n]
+}
+
+#[test]
+fn a_layered_path_climbs_between_floors_of_the_dungeon_bake() {
+    let server = Server::start();
+    let (status, body) = server.get("/api/layered");
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["examples"], json!(["dungeon", "nav_test"]));
+    for example in ["dungeon", "nav_test"] {
+        let (status, mesh) = server.post("/api/layered", &json!({ "example": example }));
+        assert_eq!(status, 200, "{example}: {mesh}");
+        assert_eq!(mesh["up"], "y");
+        assert!(mesh.get("plan").is_none(), "no ends, no plan: {example}");
+        let polygons = mesh["polygons"].as_array().unwrap();
+        assert!(polygons.len() > 100, "{example}: {}", polygons.len());
+        for p in polygons {
+            assert!(p["ring"].as_array().unwrap().len() >= 3, "{p}");
+            assert!(p["height"].is_f64() && p["piece"].is_u64(), "{p}");
+        }
+        let heights = mesh["heights"].as_array().unwrap();
+        assert!(
+            heights[1].as_f64().unwrap() - heights[0].as_f64().unwrap() > 5.0,
+            "{example}: {heights:?}"
+        );
+    }
+
+    // Start on the lowest polygon of the dungeon's largest piece, goal on its highest.
+    let (_, mesh) = server.post("/api/layered", &json!({ "example": "dungeon" }));
+    let polygons = mesh["polygons"].as_array().unwrap();
+    let pieces = mesh["pieces"].as_u64().unwrap();
+    let size = |k: u64| polygons.iter().filter(|p| p["piece"] == k).count();
+    let piece = (0..pieces).max_by_key(|&k| size(k)).unwrap();
+    let ours: Vec<(usize, &Value)> = polygons
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p["piece"] == piece)
+        .collect();
+    let height = |p: &Value| p["height"].as_f64().unwrap();
+    let low = ours
+        .iter()
+        .min_by(|a, b| height(a.1).total_cmp(&height(b.1)))
+        .unwrap();
+    let high = ours
+        .iter()
+        .max_by(|a, b| height(a.1).total_cmp(&height(b.1)))
+        .unwrap();
+    let end = |(i, p): &(usize, &Value)| json!({ "plan": ring_centre(p), "polygon": i });
+    let req = json!({
+        "example": "dungeon", "start": end(low), "goal": end(high), "radius": 0.3,
+        "preset": "smooth", "mesh": false,
+    });
+    let (status, body) = server.post("/api/layered", &req);
+    assert_eq!(status, 200, "{body}");
+    assert!(body.get("polygons").is_none(), "`mesh: false`: {body}");
+    let plan = &body["plan"];
+    let path = plan["path"].as_array().unwrap();
+    assert!(path.len() >= 2, "{plan}");
+    let y = |v: &Value| v["position"][1].as_f64().unwrap();
+    let (first, last) = (&path[0], &path[path.len() - 1]);
+    assert!(
+        y(last) - y(first) > 5.0,
+        "the path climbs: {} → {}",
+        y(first),
+        y(last)
+    );
+    assert_eq!(first["polygon"], low.0 as u64);
+    assert_eq!(last["polygon"], high.0 as u64);
+    assert_eq!(
+        first["flags"].as_u64().unwrap() & 1,
+        1,
+        "start flagged: {first}"
+    );
+    assert_eq!(
+        last["flags"].as_u64().unwrap() & 2,
+        2,
+        "end flagged: {last}"
+    );
+    assert!(path
+        .iter()
+        .all(|p| p["polygon"].as_u64().unwrap() < polygons.len() as u64));
+    assert_eq!(plan["valid"], true, "{plan}");
+    assert!(
+        plan["min_clearance"].as_f64().unwrap() >= 0.3 - 1e-9,
+        "{plan}"
+    );
+    let (length, flat) = (
+        plan["length"].as_f64().unwrap(),
+        plan["plan_length"].as_f64().unwrap(),
+    );
+    assert!(length > flat && flat > 0.0, "{plan}");
+    assert!(plan["skipped"].is_array(), "{plan}");
+
+    // The same ends as 3D points: the library locates them on the same floors.
+    let req3 = json!({
+        "example": "dungeon", "start": plan["start"], "goal": plan["goal"], "radius": 0.3, "mesh": false,
+    });
+    let (status, again) = server.post("/api/layered", &req3);
+    assert_eq!(status, 200, "{again}");
+    assert_eq!(again["plan"]["path"], plan["path"]);
+
+    // The navmesh's own text instead of the example's name.
+    let text = include_str!("../../pathsmooth/tests/data/navmesh/dungeon.navmesh.json");
+    let mut own = req.clone();
+    own.as_object_mut().unwrap().remove("example");
+    own["navmesh"] = json!(text);
+    let (status, mine) = server.post("/api/layered", &own);
+    assert_eq!(status, 200, "{mine}");
+    assert_eq!(mine["plan"]["path"], plan["path"]);
+}
+
+#[test]
+fn layered_requests_that_cannot_be_served_get_one_clear_error() {
+    let server = Server::start();
+    let post = |body: Value| server.post("/api/layered", &body);
+    let on = |p: u64| json!({ "plan": [0.0, 0.0], "polygon": p });
+    // An end with no floor near it: 422, the library's words.
+    assert_error(
+        post(json!({ "example": "dungeon", "start": [0.0, 1000.0, 0.0], "goal": [0.0, 0.0, 0.0] })),
+        422,
+        "no floor",
+    );
+    assert_error(
+        post(json!({ "example": "nope" })),
+        404,
+        "unknown layered example `nope`",
+    );
+    assert_error(post(json!({})), 400, "give `example`");
+    assert_error(
+        post(json!({ "example": "dungeon", "navmesh": "{}" })),
+        400,
+        "not both",
+    );
+    assert_error(post(json!({ "navmesh": "{not json" })), 400, "navmesh");
+    assert_error(
+        post(json!({ "example": "dungeon", "preset": "fast" })),
+        400,
+        "unknown preset `fast`",
+    );
+    assert_error(
+        post(json!({ "example": "dungeon", "start": on(0) })),
+        400,
+        "both `start` and `goal`",
+    );
+    assert_error(
+        post(json!({ "example": "dungeon", "start": on(99_999), "goal": on(0) })),
+        400,
+        "polygon 99999 out of range",
+    );
+    assert_error(
+        post(
+            json!({ "example": "dungeon", "start": { "plan": [1e6, 0.0], "polygon": 0 }, "goal": on(1) }),
+        ),
+        400,
+        "is not on polygon 0 in plan view",
+    );
+    assert_error(
+        post(
+            json!({ "example": "dungeon", "start": [0.0, 0.0, 0.0], "goal": [0.0, 0.0, 0.0], "radius": -1.0 }),
+        ),
+        400,
+        "radius",
+    );
+    assert_error(
+        post(json!({ "example": "dungeon", "start": [1.0, 2.0], "goal": on(1) })),
+        400,
+        "bad JSON",
+    );
+    assert_error(
+        post(json!({ "example": "dungeon", "colour": 1 })),
+        400,
+        "unknown field",
+    );
+    server.assert_alive();
+}
+
 #[test]
 fn the_optimiser_weights_reach_the_corridor_method() {
     let server = Server::start();

@@ -22,6 +22,7 @@ const state = {
   view: null,           // viewBox {x, y, w, h}
   seq: 0,               // request counter: late answers to old requests are dropped
   playing: null,        // animation state
+  layered: false,       // a layered navmesh is shown (layered.js)
 };
 
 // ---- API ------------------------------------------------------------------------------
@@ -58,9 +59,9 @@ function setView(v) {
 }
 
 function fitView() {
-  const { width, height } = state.world;
+  const { width, height, x0 = 0, y0 = 0 } = state.world;
   const pad = 1;
-  setView({ x: -pad, y: -pad, w: width + 2 * pad, h: height + 2 * pad });
+  setView({ x: x0 - pad, y: y0 - pad, w: width + 2 * pad, h: height + 2 * pad });
 }
 
 /** The world position (cells) under a mouse event. */
@@ -248,6 +249,7 @@ function schedulePlan(delay = 120) {
 
 async function plan() {
   stopPlay();
+  if (state.layered) { await planLayered(); return; }
   if (!state.world || !state.start || !state.goal) { redraw(); return; }
   const methods = state.methods.filter((m) => state.on.has(m));
   const req = {
@@ -279,6 +281,7 @@ async function plan() {
 // ---- worlds and files -----------------------------------------------------------------
 
 async function showWorld(world, start = null, goal = null) {
+  leaveLayered();
   state.world = world;
   state.start = start; state.goal = goal; state.result = null;
   drawWorld(); fitView();
@@ -333,7 +336,7 @@ function setupMouse() {
   });
 
   svg.addEventListener("pointermove", (evt) => {
-    if (!drag) return;
+    if (!drag) { if (state.layered) hoverLayered(toWorld(evt)); return; }
     if (Math.hypot(evt.clientX - drag.x0, evt.clientY - drag.y0) > 4) drag.moved = true;
     if (!drag.moved) return;
     if (drag.kind === "pan") {
@@ -361,6 +364,7 @@ function setupMouse() {
     // A click: the first sets the start, later ones the goal, shift-click the start
     // (a click on an end keeps it).
     if (d.kind !== "pan") return;
+    if (state.layered) { clickLayered(toWorld(evt), evt.shiftKey); return; }
     const c = toCell(toWorld(evt));
     if (!cellFree(c)) { status(`cell (${c}) is blocked or outside the map`, true); return; }
     if (!state.start || evt.shiftKey) state.start = c; else state.goal = c;
@@ -486,13 +490,26 @@ function setupControls() {
   $("world").onchange = async () => {
     const value = $("world").value;
     try {
-      if (state.uploads.has(value)) await showWorld(state.uploads.get(value));
+      if (value.startsWith("layered:")) await showLayered(value.slice("layered:".length));
+      else if (state.uploads.get(value)?.layeredText !== undefined) {
+        const { name, layeredText } = state.uploads.get(value);
+        await showLayered(name, layeredText);
+      } else if (state.uploads.has(value)) await showWorld(state.uploads.get(value));
       else await loadNamedWorld(state.worlds.find((w) => w.name === value));
     } catch (e) { status(e.message, true); }
   };
   $("map-file").onchange = async (evt) => {
     const file = evt.target.files[0];
     if (file) await loadMapFile(file).catch((e) => status(`${file.name}: ${e.message}`, true));
+  };
+  $("preset").onchange = () => schedulePlan(0);
+  $("cut").addEventListener("input", () => setCut(Number($("cut").value)));
+  document.addEventListener("keydown", (evt) => {
+    if (state.layered && (evt.key === "f" || evt.key === "F") && !["INPUT", "SELECT", "TEXTAREA"].includes(evt.target.tagName)) nextFloor();
+  });
+  $("navmesh-file").onchange = async (evt) => {
+    const file = evt.target.files[0];
+    if (file) await loadNavmeshFile(file).catch((e) => status(`${file.name}: ${e.message}`, true));
   };
   $("scen-file").onchange = async (evt) => {
     const file = evt.target.files[0];
@@ -523,6 +540,11 @@ async function main() {
     state.worlds = worlds;
     setupMethods(methods, on);
     for (const w of worlds) $("world").append(new Option(`${w.name} (${w.width}×${w.height})`, w.name));
+    const { examples } = await api("/api/layered");
+    const group = document.createElement("optgroup");
+    group.label = "Layered navmesh (floors over floors)";
+    for (const name of examples) group.append(new Option(`${name} (layered)`, `layered:${name}`));
+    $("world").append(group);
     await loadNamedWorld(worlds[0]);
   } catch (e) {
     status(e.message, true);

@@ -7,6 +7,7 @@
 //! | `GET /api/methods` | the method names, and the ones the page turns on at first |
 //! | `POST /api/map` | `{"map": text}`: the same cells for a `.map` file's text (checked by the library) |
 //! | `POST /api/scenarios` | `{"scen": text}`: the scenarios of a `.map.scen` file |
+//! | `GET`, `POST /api/layered` | layered navmeshes and paths on them (see [`layered`](super::layered)) |
 //! | `POST /api/plan` | A* once, then one pipeline per method; paths, metrics, animation samples, the steps that did not take effect |
 //!
 //! Every error is `{"error": "…"}` with a 4xx status (503 when a request runs out of time,
@@ -282,7 +283,7 @@ fn map_cells(text: &str) -> Result<usize, ApiError> {
 }
 
 /// `name` from a request, in backquotes, cut to [`limits::MAX_QUOTE_CHARS`].
-fn quote(name: &str) -> String {
+pub(super) fn quote(name: &str) -> String {
     format!("`{}`", bounded(name, limits::MAX_QUOTE_CHARS))
 }
 
@@ -290,7 +291,7 @@ fn quote(name: &str) -> String {
 #[derive(Debug)]
 pub struct ApiError {
     status: StatusCode,
-    message: String,
+    pub(super) message: String,
 }
 
 impl ApiError {
@@ -303,7 +304,7 @@ impl ApiError {
         }
     }
 
-    fn bad_request(message: impl ToString) -> Self {
+    pub(super) fn bad_request(message: impl ToString) -> Self {
         Self::new(StatusCode::BAD_REQUEST, message.to_string())
     }
 
@@ -322,7 +323,7 @@ impl ApiError {
     /// A planning error: the request was well formed but cannot be planned (start in a
     /// wall, goal unreachable, no room for the radius…) is 422; a bad parameter is 400; an
     /// output past a cap is 413; work cancelled (its deadline passed) is 503.
-    fn planning(e: Error) -> Self {
+    pub(super) fn planning(e: Error) -> Self {
         let status = match e {
             Error::Cancelled => return Work::out_of_time(),
             Error::BadParameter { .. }
@@ -343,7 +344,7 @@ impl IntoResponse for ApiError {
     }
 }
 
-fn json<T: Serialize>(status: StatusCode, value: &T) -> Response {
+pub(super) fn json<T: Serialize>(status: StatusCode, value: &T) -> Response {
     match serde_json::to_vec(value) {
         Ok(body) => (status, [(CONTENT_TYPE, "application/json")], body).into_response(),
         Err(e) => (
@@ -360,7 +361,7 @@ type ApiResult = Result<Response, ApiError>;
 /// Reads a JSON body within the size and time limits, after reserving its memory (its
 /// declared length, or the largest body taken when it has none, [`budget::BODY_COPIES`]
 /// times); the reservation is returned with the value, to be kept while it is used.
-async fn read_json<T: DeserializeOwned>(
+pub(super) async fn read_json<T: DeserializeOwned>(
     p: &Playground,
     headers: &HeaderMap,
     body: Body,
@@ -409,7 +410,7 @@ async fn read_json<T: DeserializeOwned>(
 }
 
 /// `value` as a JSON body (encoded on a blocking worker: an answer can be megabytes).
-fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, ApiError> {
+pub(super) fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, ApiError> {
     serde_json::to_vec(value).map_err(|e| {
         ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
@@ -1034,7 +1035,7 @@ pub async fn plan(State(p): State<Arc<Playground>>, headers: HeaderMap, body: Bo
 pub async fn not_found() -> ApiError {
     ApiError::new(
         StatusCode::NOT_FOUND,
-        "no such page or API route (the API: GET /api/worlds, GET /api/worlds/{name}, GET /api/methods, POST /api/map, POST /api/scenarios, POST /api/plan)",
+        "no such page or API route (the API: GET /api/worlds, GET /api/worlds/{name}, GET /api/methods, POST /api/map, POST /api/scenarios, POST /api/plan, GET and POST /api/layered)",
     )
 }
 
@@ -1042,6 +1043,6 @@ pub async fn not_found() -> ApiError {
 pub async fn method_not_allowed() -> ApiError {
     ApiError::new(
         StatusCode::METHOD_NOT_ALLOWED,
-        "wrong HTTP method for this route (GET for pages and /api/worlds, /api/methods; POST for the others)",
+        "wrong HTTP method for this route (GET for pages and /api/worlds, /api/methods; POST for the others; both for /api/layered)",
     )
 }

@@ -73,6 +73,10 @@ pub const MAX_MESSAGE_CHARS: usize = 300;
 /// Most characters of a name from the request quoted in an error message.
 pub const MAX_QUOTE_CHARS: usize = 40;
 
+/// Most polygons of a layered navmesh sent to `POST /api/layered` (the bundled bakes have
+/// a few hundred).
+pub const MAX_LAYERED_POLYGONS: usize = 1 << 16;
+
 /// Most animation samples returned per path (the rate drops for long traversals).
 pub const MAX_SAMPLES: usize = 1500;
 

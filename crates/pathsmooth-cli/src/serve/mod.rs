@@ -4,6 +4,7 @@
 //! - [`api`]: request and response types, handlers, the worlds on offer;
 //! - [`limits`]: what one request may ask for (body size, map size, points, time);
 //! - [`budget`]: the memory the requests being served may hold together;
+//! - [`layered`]: layered navmeshes (floors over floors) and paths on them;
 //! - [`work`]: a request's deadline, workers and cancellation;
 //! - [`guard`]: same origin only (Host, Origin, Content-Type);
 //! - [`conn`]: who gets a connection (slow clients make room for fast ones);
@@ -13,6 +14,7 @@ pub mod api;
 pub mod budget;
 pub mod conn;
 pub mod guard;
+pub mod layered;
 pub mod limits;
 pub mod page;
 pub mod work;
@@ -34,12 +36,17 @@ pub fn router(playground: Arc<Playground>, hosts: Hosts) -> Router {
         .route("/", get(page::index))
         .route("/app.js", get(page::script))
         .route("/style.css", get(page::style))
+        .route("/layered.js", get(page::layered_script))
         .route("/api/worlds", get(api::worlds))
         .route("/api/worlds/{name}", get(api::world_grid))
         .route("/api/methods", get(api::methods))
         .route("/api/map", post(api::upload_map))
         .route("/api/scenarios", post(api::scenarios))
         .route("/api/plan", post(api::plan))
+        .route(
+            "/api/layered",
+            get(layered::examples).post(layered::layered),
+        )
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
         .layer(axum::middleware::from_fn_with_state(

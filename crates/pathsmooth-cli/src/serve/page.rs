@@ -6,6 +6,7 @@ use axum::response::IntoResponse;
 
 const INDEX_HTML: &str = include_str!("../../assets/playground/index.html");
 const APP_JS: &str = include_str!("../../assets/playground/app.js");
+const LAYERED_JS: &str = include_str!("../../assets/playground/layered.js");
 const STYLE_CSS: &str = include_str!("../../assets/playground/style.css");
 
 fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {
@@ -28,4 +29,9 @@ pub async fn script() -> impl IntoResponse {
 /// `GET /style.css`: the page's style.
 pub async fn style() -> impl IntoResponse {
     asset("text/css; charset=utf-8", STYLE_CSS)
+}
+
+/// `GET /layered.js`: the page's layered-navmesh mode.
+pub async fn layered_script() -> impl IntoResponse {
+    asset("text/javascript; charset=utf-8", LAYERED_JS)
 }

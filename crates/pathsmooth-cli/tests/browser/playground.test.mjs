@@ -2,7 +2,8 @@
 // (which downloads no browser). Starts `pathsmooth serve --port 0` on 127.0.0.1, shows a
 // skipped step's reason, clicks the ends, drags the goal, switches a method on, moves the
 // radius slider, zooms, plays, saves a screenshot to docs/playground.png, and downloads a
-// path as JSON and the view as SVG.
+// path as JSON and the view as SVG. A second test: the layered mode (a bundled Recast bake
+// and a navmesh JSON file drawn from above, the floors under the cursor, a path between floors).
 //
 //   PATHSMOOTH_BIN   the binary (default: target/release/pathsmooth, else target/debug/…)
 //   CHROMIUM         the browser (default: /usr/bin/chromium)
@@ -10,7 +11,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
@@ -203,5 +204,102 @@ test("the playground plans, redraws and plays in headless Chromium", { timeout: 
   await page.waitForFunction((want) => document.getElementById("status").textContent.includes(want),
     `mine.map: (${start}) → (${moved})`);
   assert.equal(await page.$$eval("#metrics tbody tr", (rs) => rs.length), wider.rows.length);
+  assert.deepEqual(problems, [], "no script errors");
+});
+
+/** Screen position of a plan-view point of the layered view. */
+const planOnScreen = (page, [x, y]) => page.evaluate(([x, y]) => {
+  const svg = document.getElementById("map");
+  const p = svg.createSVGPoint();
+  p.x = x; p.y = y;
+  const q = p.matrixTransform(svg.getScreenCTM());
+  return [q.x, q.y];
+}, [x, y]);
+
+test("the layered mode draws a bake's floors and plans a path between two of them", { timeout: 60_000 }, async (t) => {
+  const { child, url } = await startServer();
+  const browser = await chromium.launch({ executablePath: browserPath, headless: true, args: ["--no-sandbox"] });
+  t.after(async () => { await browser.close(); child.kill(); });
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  const problems = [];
+  page.on("pageerror", (e) => problems.push(e.message));
+  page.on("console", (m) => { if (m.type() === "error") problems.push(m.text()); });
+  await page.goto(url);
+  await page.waitForSelector("#paths polyline[data-method='shortcut-chaikin']");
+
+  // The dungeon bake: its polygons from above, the grid's controls hidden.
+  await page.selectOption("#world", "layered:dungeon");
+  await page.waitForFunction(() => document.getElementById("status").textContent.startsWith("dungeon: "));
+  const mesh = await (await fetch(`${url}api/layered`, {
+    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ example: "dungeon" }),
+  })).json();
+  assert.equal(await page.$$eval("#world-layer polygon", (ps) => ps.length), mesh.polygons.length);
+  assert.ok(!(await page.isVisible("#metrics-box")) && await page.isVisible("#layered-panel"));
+
+  // A spot where two floors overlap: the cursor lists both, the top one chosen; F the other.
+  const centre = (ring) => ring.reduce(([a, b], [x, y]) => [a + x / ring.length, b + y / ring.length], [0, 0]);
+  const inside = (q, ring) => {
+    let pos = false, neg = false;
+    ring.forEach((a, i) => {
+      const b = ring[(i + 1) % ring.length];
+      const c = (b[0] - a[0]) * (q[1] - a[1]) - (b[1] - a[1]) * (q[0] - a[0]);
+      if (c > 1e-9) pos = true; else if (c < -1e-9) neg = true;
+    });
+    return !(pos && neg);
+  };
+  // Sample points: each polygon's centre and the midpoints towards its corners.
+  const samples = mesh.polygons.flatMap((p) => {
+    const c = centre(p.ring);
+    return [c, ...p.ring.map(([x, y]) => [(c[0] + x) / 2, (c[1] + y) / 2])];
+  });
+  const stacked = samples.find((q) => {
+    const hs = mesh.polygons.filter((p) => inside(q, p.ring)).map((p) => p.height);
+    return Math.max(...hs) - Math.min(...hs) > 2;
+  });
+  assert.ok(stacked, "the dungeon has floors over floors");
+  const [hx, hy] = await planOnScreen(page, stacked);
+  await page.mouse.move(hx, hy);
+  await page.waitForFunction(() => document.querySelectorAll("#floors [data-polygon]").length >= 2);
+  const top = await page.getAttribute("#bands polygon[data-chosen]", "data-chosen");
+  await page.keyboard.press("f");
+  assert.notEqual(await page.getAttribute("#bands polygon[data-chosen]", "data-chosen"), top, "F picks another floor");
+  await page.keyboard.press("f");
+  assert.equal(await page.getAttribute("#bands polygon[data-chosen]", "data-chosen"), top, "and back to the top one");
+
+  // Start on the lowest floor of the largest piece, goal on its highest: a path between floors.
+  const counts = {};
+  for (const p of mesh.polygons) counts[p.piece] = (counts[p.piece] ?? 0) + 1;
+  const piece = Number(Object.entries(counts).sort((a, b) => b[1] - a[1])[0][0]);
+  const ours = mesh.polygons.filter((p) => p.piece === piece);
+  const low = ours.reduce((a, b) => (b.height < a.height ? b : a));
+  const high = ours.reduce((a, b) => (b.height > a.height ? b : a));
+  // The cut at the low floor's height first, so that a floor above it cannot take the click.
+  await page.$eval("#cut", (c, h) => { c.value = String(Math.ceil(h)); c.dispatchEvent(new Event("input")); }, low.height);
+  const [sx, sy] = await planOnScreen(page, centre(low.ring));
+  await page.mouse.click(sx, sy);
+  await page.$eval("#cut", (c) => { c.value = c.max; c.dispatchEvent(new Event("input")); });
+  const [gx, gy] = await planOnScreen(page, centre(high.ring));
+  await page.mouse.click(gx, gy);
+  await page.waitForFunction(() => /length \d/.test(document.getElementById("status").textContent));
+  const text = await statusText(page);
+  const [, from, to] = text.match(/height (-?[\d.]+) → (-?[\d.]+)/);
+  assert.ok(Number(to) - Number(from) > 5, `the path climbs: ${text}`);
+  assert.ok(await page.$$eval("#paths line", (ls) => ls.length) > 2, "the path is drawn");
+
+  // Cut below the goal's floor: the segments up there are dashed.
+  await page.$eval("#cut", (c, h) => { c.value = String(Math.ceil(h)); c.dispatchEvent(new Event("input")); }, low.height);
+  assert.ok(await page.$$eval("#paths line[stroke-dasharray]", (ls) => ls.length) > 0, "segments above the cut dashed");
+
+  // Your own navmesh JSON (the same bake as a file): drawn the same.
+  const bake = readFileSync(`${root}crates/pathsmooth/tests/data/navmesh/dungeon.navmesh.json`);
+  await page.setInputFiles("#navmesh-file", { name: "mine.navmesh.json", mimeType: "application/json", buffer: bake });
+  await page.waitForFunction(() => document.getElementById("status").textContent.startsWith("mine.navmesh.json: "));
+  assert.equal(await page.$$eval("#world-layer polygon", (ps) => ps.length), mesh.polygons.length);
+  assert.equal(await page.inputValue("#world"), "layered-file:mine.navmesh.json");
+
+  // Back to a grid world: the grid's controls return.
+  await page.selectOption("#world", "demo");
+  await page.waitForSelector("#paths polyline[data-method='shortcut-chaikin']");
+  assert.ok(await page.isVisible("#metrics-box"));
   assert.deepEqual(problems, [], "no script errors");
 });
