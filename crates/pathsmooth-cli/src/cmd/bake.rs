@@ -41,7 +41,7 @@ impl AgentArgs {
                 bail!("{name} {v}: expected a finite number ≥ 0");
             }
         }
-        if !(self.agent_max_slope < 90.0) {
+        if self.agent_max_slope >= 90.0 {
             bail!(
                 "--agent-max-slope {}: expected degrees below 90",
                 self.agent_max_slope
