@@ -292,3 +292,62 @@ fn bake_then_plan_then_bench() {
     ]));
     assert!(e.contains("--up z"), "{e}");
 }
+
+#[test]
+fn plan_on_an_obj_read_in_3d() {
+    // A floor at height 0 and a bridge at height 3 over it (y up), as OBJ faces.
+    let dir = tmp_dir("obj");
+    let obj = dir.join("two.obj");
+    std::fs::write(
+        &obj,
+        "v 0 0 0\nv 4 0 0\nv 4 0 4\nv 0 0 4\nv 1 3 1\nv 3 3 1\nv 3 3 3\nv 1 3 3\nf 1 2 3 4\nf 5 6 7 8\n",
+    )
+    .unwrap();
+    let out = bin()
+        .args(["plan", "--navmesh"])
+        .arg(&obj)
+        .args([
+            "--from",
+            "0.5,0,0.5",
+            "--to",
+            "3.5,0.2,3.5",
+            "--output",
+            "-",
+        ])
+        .args(["--method", "funnel"])
+        .output()
+        .unwrap();
+    assert_success(&out);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let points = json["points"].as_array().unwrap();
+    // Under the bridge, straight across the floor: its polygon, its height.
+    assert!(points.iter().all(|p| p["polygon"] == 0), "{json}");
+    assert_eq!(
+        points.last().unwrap()["position"],
+        serde_json::json!([3.5, 0.0, 3.5])
+    );
+    // On the bridge: no way down.
+    let e = assert_clean_failure(&run([
+        "plan",
+        "--navmesh",
+        obj.to_str().unwrap(),
+        "--from",
+        "0.5,0,0.5",
+        "--to",
+        "2,3,2",
+    ]));
+    assert!(e.contains("cannot be reached"), "{e}");
+    // --up z reads the same file with z up: its floors are then walls, refused by name.
+    let e = assert_clean_failure(&run([
+        "plan",
+        "--navmesh",
+        obj.to_str().unwrap(),
+        "--from",
+        "0.5,0.5",
+        "--to",
+        "2,2",
+        "--up",
+        "z",
+    ]));
+    assert!(e.contains("up axis z") && e.contains("polygon 0"), "{e}");
+}

@@ -138,7 +138,7 @@ fn cell(p: DVec2, what: &str) -> Result<IVec2> {
 pub fn run(a: &PlanArgs) -> Result<()> {
     let three_d = matches!(a.from, Coords::D3(_)) || matches!(a.to, Coords::D3(_));
     if a.level.is_some()
-        || (three_d && a.map.is_none())
+        || ((three_d || a.up.is_some()) && a.map.is_none())
         || a.navmesh.as_deref().is_some_and(is_navmesh_json_file)
     {
         return layered::run(a);
