@@ -78,7 +78,7 @@ fn options(up: UpAxis) -> SurfaceOptions {
 
 /// Reads a layered navmesh (`-` for stdin): the navmesh JSON (which names its own up axis;
 /// an explicit `up` that differs is an error naming both) or an OBJ file read in 3D with
-/// `up` (y when not given). `what` is the option that named the file, for errors.
+/// `up` (y when not given).
 pub fn read_surface(name: &str, up: Option<UpAxis>) -> Result<Surface> {
     let text = read_text(name)?;
     let shown = if name == "-" { "<stdin>" } else { name };

@@ -63,7 +63,8 @@ pub struct PlanArgs {
     pub ground_plane: GroundPlane,
     /// On a navmesh: print (to stderr) each method's polygons, the id of the polygon the
     /// path enters at each of its points (a `.mesh` or OBJ polygon's id is its position in
-    /// the file; a scene's polygons are its triangles).
+    /// the file; a scene's polygons are its triangles). On a layered navmesh: the polygon
+    /// of each point of the path, its flags in brackets.
     #[arg(long)]
     pub polygons: bool,
     /// Start as `X,Y`: a cell (column,row; whole numbers) on a map, a point in a scene;
@@ -87,6 +88,8 @@ pub struct PlanArgs {
     #[command(flatten)]
     pub optimiser: OptimiserParams,
     /// Write the path of the (single) chosen method to this file (JSON or CSV by extension).
+    /// On a layered navmesh each point has its polygon and flags: CSV `x,y,z,polygon,flags`,
+    /// JSON `{"up", "points": [{"position": [x, y, z], "polygon", "flags": […]}, …]}`.
     #[arg(long)]
     pub output: Option<String>,
     /// Draw the map (or scene) and every method's path into this PNG file.

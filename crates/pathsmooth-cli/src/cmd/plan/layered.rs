@@ -150,7 +150,7 @@ pub(super) fn run(a: &PlanArgs) -> Result<()> {
                 .iter()
                 .map(|p| match flag_names(p.flags).as_str() {
                     "" => p.polygon.to_string(),
-                    f => format!("{}({f})", p.polygon),
+                    f => format!("{}[{f}]", p.polygon),
                 })
                 .collect();
             outcomes.notes.push(format!(
