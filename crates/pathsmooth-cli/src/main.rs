@@ -6,6 +6,7 @@
 mod cmd;
 mod compare;
 mod files;
+mod layered;
 mod methods;
 mod picture;
 mod report;
@@ -30,7 +31,8 @@ enum Command {
     Demo(cmd::demo::DemoArgs),
     /// Smooth a path file with a corner cutter or spline.
     Smooth(cmd::smooth::SmoothArgs),
-    /// Plan on a Moving AI map with A*, then smooth; print metrics, draw pictures.
+    /// Plan on a Moving AI map with A*, then smooth; or on a navmesh (2D, or layered in 3D);
+    /// print metrics, draw pictures.
     Plan(cmd::plan::PlanArgs),
     /// Time an agent following a path at the speeds its curvature allows.
     Follow(cmd::follow::FollowArgs),
@@ -38,6 +40,9 @@ enum Command {
     Optimize(cmd::optimize::OptimizeArgs),
     /// Run a scenario file through A* and every method; print a table per method.
     Bench(cmd::bench::BenchArgs),
+    /// Bake a Recast navmesh (navmesh JSON) from OBJ level geometry.
+    #[cfg(feature = "bake")]
+    Bake(cmd::bake::BakeArgs),
     /// Serve the interactive playground (a web page and a JSON API) over HTTP.
     Serve(cmd::serve::ServeArgs),
 }
@@ -66,6 +71,8 @@ fn main() -> ExitCode {
         Command::Follow(a) => cmd::follow::run(&a),
         Command::Optimize(a) => cmd::optimize::run(&a),
         Command::Serve(a) => cmd::serve::run(&a),
+        #[cfg(feature = "bake")]
+        Command::Bake(a) => cmd::bake::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

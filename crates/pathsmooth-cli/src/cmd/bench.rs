@@ -1,5 +1,8 @@
 //! `pathsmooth bench`: every selected scenario of a `.scen` file through A* and each
-//! method; a summary table per method and, on request, one CSV row per path.
+//! method; a summary table per method and, on request, one CSV row per path. On a layered
+//! navmesh (`layered`): random 3D queries through the surface query and planner.
+
+mod layered;
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -11,10 +14,12 @@ use glam::DVec2;
 use indicatif::{ProgressBar, ProgressStyle};
 use pathsmooth::grid::{check_scenario, load_scenarios, GridMap};
 use pathsmooth::navmesh::import::GroundPlane;
+use pathsmooth::navmesh::UpAxis;
 use pathsmooth::{NavMeshWorld, Pipeline, Step, World};
 
 use crate::compare::{Comparison, Run, Skipped};
 use crate::files::{read_navmesh, write_bytes};
+use crate::layered::is_navmesh_json_file;
 use crate::methods::{CurveParams, FrameArgs, MapMethod, OptimiserParams};
 use crate::report::{follow_time, ratio};
 use crate::table::Table;
@@ -40,9 +45,16 @@ pub struct BenchArgs {
     pub scen: Option<String>,
     /// Benchmark on a navmesh instead of a map: a scene JSON, a polyanya `.mesh` or an OBJ
     /// file. Queries come from `--scen` or, without it, `--queries` pairs of triangle
-    /// centroids; the methods are funnel and relax.
+    /// centroids; the methods are funnel and relax. A layered navmesh (the navmesh JSON of
+    /// `docs/navmesh-json.md`, or an OBJ file with --up): `--queries` random pairs of 3D
+    /// points on its largest connected piece (a fixed seed), timed through the bare
+    /// query (`find_path`) and the surface planner with each method's steps.
     #[arg(long)]
     pub navmesh: Option<String>,
+    /// A layered navmesh's up axis: y (the default) or z; with an OBJ file, reads it in 3D.
+    /// The navmesh JSON names its own; an --up that differs is an error.
+    #[arg(long)]
+    pub up: Option<UpAxis>,
     /// The ground plane of an OBJ navmesh: xz (y up, as Recast writes) or xy (z up).
     #[arg(long, default_value = "xz")]
     pub ground_plane: GroundPlane,
@@ -417,6 +429,9 @@ fn bench_navmesh(a: &BenchArgs, file: &str) -> Result<()> {
             "method {} needs a grid map; on a navmesh use funnel or relax",
             m.name()
         );
+    }
+    if a.up.is_some() || is_navmesh_json_file(file) {
+        return layered::run(a, file, &methods);
     }
     let world = NavMeshWorld::new(read_navmesh(file, a.ground_plane)?.mesh);
     let mesh = world.mesh();

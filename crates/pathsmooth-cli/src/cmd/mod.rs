@@ -1,5 +1,7 @@
 //! One module per subcommand.
 
+#[cfg(feature = "bake")]
+pub mod bake;
 pub mod bench;
 pub mod demo;
 pub mod follow;

@@ -1,17 +1,22 @@
 //! `pathsmooth plan`: plan on a Moving AI map (A*, then smoothers) or on a navmesh scene
 //! (corridor, then funnel or portal relaxation), with metrics, pictures and the chosen path
-//! as a file.
+//! as a file. On a layered navmesh (3D points; `layered`): the library's surface planner,
+//! the path in 3D with each point's polygon and flags.
+
+mod layered;
 
 use anyhow::{bail, Result};
-use clap::Args;
+use clap::{Args, ValueEnum};
 use glam::{DVec2, IVec2};
 use pathsmooth::grid::GridMap;
 use pathsmooth::navmesh::import::GroundPlane;
+use pathsmooth::navmesh::UpAxis;
 use pathsmooth::{NavMeshWorld, World};
 
 use crate::compare::{Comparison, Skipped};
 use crate::files::{read_navmesh, write_bytes, write_path_file};
-use crate::methods::{parse_xy, CurveParams, FrameArgs, MapMethod, OptimiserParams};
+use crate::layered::{is_navmesh_json_file, parse_coords, Coords};
+use crate::methods::{CurveParams, FrameArgs, MapMethod, OptimiserParams};
 use crate::picture::{png, svg, Layer, Scene, PALETTE};
 use crate::report::{
     error_row, follow_time_shown, metrics_header, skip_notes, with_metrics_row,
@@ -24,27 +29,51 @@ use crate::table::Table;
 #[command(after_help = SKIPPED_HELP)]
 pub struct PlanArgs {
     /// Moving AI `.map` file.
-    #[arg(long, required_unless_present = "navmesh", conflicts_with = "navmesh")]
+    #[arg(
+        long,
+        required_unless_present_any = ["navmesh", "level"],
+        conflicts_with_all = ["navmesh", "level"]
+    )]
     pub map: Option<String>,
     /// Plan on a navmesh: a scene JSON `{"boundary": [[x,y],…], "holes": [[[x,y],…],…]}`,
     /// a polyanya `.mesh` file, an OBJ file of convex faces, or a `.map` file (its navmesh
-    /// is drawn in the pictures).
-    #[arg(long)]
+    /// is drawn in the pictures). A layered navmesh (floors over floors) with 3D points
+    /// `--from X,Y,Z`: the navmesh JSON of `docs/navmesh-json.md` (`*.navmesh.json`, as
+    /// `pathsmooth bake` writes it) or an OBJ file of convex faces read in 3D.
+    #[arg(long, conflicts_with = "level")]
     pub navmesh: Option<String>,
+    /// Plan on level geometry: an OBJ file of triangles (y up) baked into a Recast navmesh
+    /// with the --agent-* options (as `pathsmooth bake`), then planned on in 3D. The bake
+    /// keeps --agent-radius from the walls, so --radius is usually left at 0.
+    #[arg(long)]
+    pub level: Option<String>,
+    #[cfg(feature = "bake")]
+    #[command(flatten)]
+    pub agent: crate::cmd::bake::AgentArgs,
+    /// On a layered navmesh: which world axis is up, y (Recast, Unity, Godot; the default)
+    /// or z (Unreal, robotics). The navmesh JSON names its own; an --up that differs is an
+    /// error.
+    #[arg(long)]
+    pub up: Option<UpAxis>,
+    /// On a layered navmesh: plan with one of the library's presets instead of --method.
+    #[arg(long, value_enum, conflicts_with = "method")]
+    pub preset: Option<PresetArg>,
     /// The ground plane of an OBJ navmesh: xz (y up, as Recast writes) or xy (z up).
     #[arg(long, default_value = "xz")]
     pub ground_plane: GroundPlane,
     /// On a navmesh: print (to stderr) each method's polygons, the id of the polygon the
     /// path enters at each of its points (a `.mesh` or OBJ polygon's id is its position in
-    /// the file; a scene's polygons are its triangles).
+    /// the file; a scene's polygons are its triangles). On a layered navmesh: the polygon
+    /// of each point of the path, its flags in brackets.
     #[arg(long)]
     pub polygons: bool,
-    /// Start as `X,Y`: a cell (column,row; whole numbers) on a map, a point in a scene.
-    #[arg(long, value_parser = parse_xy, allow_hyphen_values = true)]
-    pub from: DVec2,
-    /// Goal as `X,Y`.
-    #[arg(long, value_parser = parse_xy, allow_hyphen_values = true)]
-    pub to: DVec2,
+    /// Start as `X,Y`: a cell (column,row; whole numbers) on a map, a point in a scene;
+    /// `X,Y,Z` (world axes) on a layered navmesh, located on the floor nearest to it.
+    #[arg(long, value_parser = parse_coords, allow_hyphen_values = true)]
+    pub from: Coords,
+    /// Goal as `X,Y` (or `X,Y,Z`).
+    #[arg(long, value_parser = parse_coords, allow_hyphen_values = true)]
+    pub to: Coords,
     /// Methods to run, comma-separated (default: all; on a scene, funnel and relax).
     #[arg(long, value_enum, value_delimiter = ',')]
     pub method: Vec<MapMethod>,
@@ -59,6 +88,8 @@ pub struct PlanArgs {
     #[command(flatten)]
     pub optimiser: OptimiserParams,
     /// Write the path of the (single) chosen method to this file (JSON or CSV by extension).
+    /// On a layered navmesh each point has its polygon and flags: CSV `x,y,z,polygon,flags`,
+    /// JSON `{"up", "points": [{"position": [x, y, z], "polygon", "flags": […]}, …]}`.
     #[arg(long)]
     pub output: Option<String>,
     /// Draw the map (or scene) and every method's path into this PNG file.
@@ -67,6 +98,31 @@ pub struct PlanArgs {
     /// Draw the map (or scene) and every method's path into this SVG file.
     #[arg(long)]
     pub svg: Option<String>,
+}
+
+/// The library's presets, as `--preset` names them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PresetArg {
+    /// The shortest path, line-of-sight shortcuts.
+    Shortest,
+    /// Shortcuts, then map-aware Chaikin.
+    Smooth,
+    /// Langerak's corridor optimiser.
+    Corridor,
+}
+
+/// The 2D point of `--from` or `--to` (`what`): 3D points go to a layered navmesh.
+fn xy(c: Coords, what: &str) -> Result<DVec2> {
+    match c {
+        Coords::D2(p) => Ok(p),
+        Coords::D3(p) => bail!(
+            "--{what} {},{},{}: 3D points need a layered navmesh (--navmesh with the \
+             navmesh JSON or an OBJ file, or --level)",
+            p.x,
+            p.y,
+            p.z
+        ),
+    }
 }
 
 /// A map cell from `X,Y` given as whole numbers.
@@ -83,6 +139,16 @@ fn cell(p: DVec2, what: &str) -> Result<IVec2> {
 
 /// Runs `pathsmooth plan`.
 pub fn run(a: &PlanArgs) -> Result<()> {
+    let three_d = matches!(a.from, Coords::D3(_)) || matches!(a.to, Coords::D3(_));
+    if a.level.is_some()
+        || ((three_d || a.up.is_some()) && a.map.is_none())
+        || a.navmesh.as_deref().is_some_and(is_navmesh_json_file)
+    {
+        return layered::run(a);
+    }
+    if a.preset.is_some() {
+        bail!("--preset plans on a layered navmesh; on a map or scene use --method");
+    }
     let on_map = a
         .map
         .as_deref()
@@ -190,7 +256,10 @@ impl Outcomes {
 /// Planning on a grid map; returns the table and the rendered pictures.
 fn plan_on_map(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planned> {
     let world = a.frame.world(GridMap::load(file)?)?;
-    let (from, to) = (cell(a.from, "from")?, cell(a.to, "to")?);
+    let (from, to) = (
+        cell(xy(a.from, "from")?, "from")?,
+        cell(xy(a.to, "to")?, "to")?,
+    );
     let (start, goal) = (world.cell_center(from), world.cell_center(to));
     // The raw A* path (with room for the radius) every method starts from.
     let raw = world.find_path(start, goal, a.radius)?;
@@ -273,22 +342,23 @@ fn plan_on_scene(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Plan
             m.name()
         );
     }
+    let (from, to) = (xy(a.from, "from")?, xy(a.to, "to")?);
     let loaded = read_navmesh(file, a.ground_plane)?;
     let world = NavMeshWorld::new(loaded.mesh);
     let mesh = world.mesh();
-    let channel = mesh.find_channel(a.from, a.to)?;
+    let channel = mesh.find_channel(from, to)?;
     let mut scene = Scene::for_points(
         format!("{file}: navmesh channel of {} triangles", channel.len()),
         mesh.vertices(),
     );
     scene.add_navmesh(mesh, &channel);
     scene.obstacles = loaded.holes;
-    let straight = [a.from, a.to];
+    let straight = [from, to];
     let mut table = Table::new(metrics_header());
     let mut outcomes = Outcomes::default();
     let mut comparison = Comparison::new(&world, a.radius, methods, &a.curve, &a.optimiser)?;
     // The navmesh steps re-route between the ends; the straight line is only their input.
-    for (i, run) in comparison.plan(a.from, a.to).into_iter().enumerate() {
+    for (i, run) in comparison.plan(from, to).into_iter().enumerate() {
         let (m, pipeline, skipped) = (run.method, run.pipeline, run.skipped());
         match run.path {
             Ok(path) => {

@@ -1,0 +1,192 @@
+//! `pathsmooth plan` on a layered navmesh: 3D ends located on their floors, each method's
+//! steps run by the library's `SurfacePlanner`, the path written in 3D with each point's
+//! polygon and flags.
+
+use anyhow::{bail, Context, Result};
+use glam::{DVec2, DVec3};
+use pathsmooth::navmesh::{Surface, SurfaceMesh, SurfaceQuery};
+use pathsmooth::{Preset, Step, SurfacePlanner};
+
+use super::{Outcomes, PlanArgs, PresetArg};
+use crate::compare::{bounded, Skipped, REASON_MAX_CHARS};
+use crate::layered::{flag_names, read_surface, write_surface_path_file, Coords};
+use crate::methods::MapMethod;
+use crate::report::metrics_header;
+use crate::table::Table;
+
+/// The 3D point of `--from` or `--to` (`what`), or an error saying a layered navmesh takes
+/// three coordinates.
+fn xyz(c: Coords, what: &str, up: &str) -> Result<DVec3> {
+    match c {
+        Coords::D3(p) => Ok(p),
+        Coords::D2(p) => bail!(
+            "--{what} {},{}: a layered navmesh takes 3D points X,Y,Z in world axes ({up} up)",
+            p.x,
+            p.y
+        ),
+    }
+}
+
+/// The surface `a` names: a navmesh file, or level geometry baked here.
+fn surface(a: &PlanArgs) -> Result<(Surface, String)> {
+    if let Some(level) = &a.level {
+        return from_level(a, level);
+    }
+    let file = a.navmesh.as_deref().unwrap_or_default();
+    if file.ends_with(".map") {
+        bail!("{file}: a grid map is 2D; give --from X,Y and --to X,Y as cells");
+    }
+    Ok((read_surface(file, a.up)?, file.to_string()))
+}
+
+#[cfg(feature = "bake")]
+fn from_level(a: &PlanArgs, level: &str) -> Result<(Surface, String)> {
+    use crate::cmd::bake::{bake_level, CELL_HEIGHT, CELL_SIZE};
+    if a.up == Some(pathsmooth::navmesh::UpAxis::Z) {
+        bail!("--up z: level geometry is baked y up (as Recast reads it); drop --up");
+    }
+    let baked = bake_level(level, &a.agent, (CELL_SIZE, CELL_HEIGHT), false)?;
+    let text = baked.to_json_lines();
+    let surface = crate::layered::surface_from_json(&text, &format!("{level} (baked)"), None)?;
+    Ok((surface, format!("{level} (baked)")))
+}
+
+#[cfg(not(feature = "bake"))]
+fn from_level(_: &PlanArgs, level: &str) -> Result<(Surface, String)> {
+    bail!("--level {level}: this pathsmooth was built without the `bake` feature")
+}
+
+/// One run's name and steps: the preset, or each method.
+fn runs(a: &PlanArgs) -> Result<Vec<(&'static str, Vec<Step>)>> {
+    if let Some(p) = a.preset {
+        let (name, preset) = match p {
+            PresetArg::Shortest => ("shortest", Preset::Shortest),
+            PresetArg::Smooth => ("smooth", Preset::Smooth),
+            PresetArg::Corridor => ("corridor", Preset::Corridor),
+        };
+        return Ok(vec![(name, preset.steps())]);
+    }
+    let methods = if a.method.is_empty() {
+        vec![MapMethod::Funnel, MapMethod::Relax]
+    } else {
+        a.method.clone()
+    };
+    if let Some(m) = methods
+        .iter()
+        .find(|m| !matches!(m, MapMethod::Funnel | MapMethod::Relax))
+    {
+        bail!(
+            "method {} needs a grid map; on a layered navmesh use funnel or relax (or --preset)",
+            m.name()
+        );
+    }
+    Ok(methods
+        .iter()
+        .map(|m| (m.name(), m.steps(&a.curve, &a.optimiser)))
+        .collect())
+}
+
+/// Runs `pathsmooth plan` on a layered navmesh.
+pub(super) fn run(a: &PlanArgs) -> Result<()> {
+    if a.png.is_some() || a.svg.is_some() {
+        bail!("--png and --svg draw 2D maps and scenes; a layered navmesh has no picture yet");
+    }
+    let runs = runs(a)?;
+    if a.output.is_some() && runs.len() != 1 {
+        bail!(
+            "--output needs exactly one --method or a --preset (got {} methods)",
+            runs.len()
+        );
+    }
+    let (surface, name) = surface(a)?;
+    let up = surface.up();
+    let from = xyz(a.from, "from", &up.to_string())?;
+    let to = xyz(a.to, "to", &up.to_string())?;
+    let mesh = SurfaceMesh::new(surface)?;
+    // The ends first, so that a point with no floor near it is one clear error.
+    let query = SurfaceQuery::new();
+    for (p, what) in [(from, "from"), (to, "to")] {
+        query
+            .locate(&mesh, p)
+            .with_context(|| format!("--{what} {},{},{} on {name} ({up} up)", p.x, p.y, p.z))?;
+    }
+    let mut table = Table::new(metrics_header());
+    let mut outcomes = Outcomes::default();
+    for (method, steps) in &runs {
+        let mut planner = SurfacePlanner::new(a.radius)?.with_steps(steps.iter().cloned());
+        let planned = planner.plan(&mesh, from, to).map(|p| p.to_vec());
+        let path = match planned {
+            Ok(path) => path,
+            Err(e) => {
+                outcomes.failed(method, &e, &mut table);
+                continue;
+            }
+        };
+        let skipped: Vec<Skipped> = planner
+            .report()
+            .skipped
+            .iter()
+            .map(|(step, reason)| Skipped {
+                step,
+                reason: bounded(reason, REASON_MAX_CHARS),
+            })
+            .collect();
+        outcomes.ran(method, &skipped);
+        let points: Vec<DVec3> = path.iter().map(|p| p.position).collect();
+        let plan: Vec<DVec2> = points.iter().map(|&p| up.plan(p)).collect();
+        // The table's length is the walk's, in 3D; turning and clearance are in plan view
+        // (the sheet the steps ran on).
+        let mut validation = planner.report().validation.clone();
+        validation.length = pathsmooth::metrics::length(&points);
+        table.row(crate::report::metrics_row(
+            method,
+            &plan,
+            validation.length,
+            &validation,
+            &skipped,
+        )?);
+        if a.polygons {
+            let shown: Vec<String> = path
+                .iter()
+                .map(|p| match flag_names(p.flags).as_str() {
+                    "" => p.polygon.to_string(),
+                    f => format!("{}[{f}]", p.polygon),
+                })
+                .collect();
+            outcomes.notes.push(format!(
+                "{method}: polygons of its points: {}",
+                shown.join(" ")
+            ));
+        }
+        if let Some(out) = &a.output {
+            write_surface_path_file(out, &path, up)?;
+        }
+    }
+    let mut text = format!(
+        "{name}: {} polygons, {up} up; from {} to {}\n",
+        mesh.surface().num_polygons(),
+        a.from,
+        a.to
+    );
+    text.push_str(&table.render());
+    for line in &outcomes.skips {
+        text.push_str(line);
+        text.push('\n');
+    }
+    if a.output.as_deref() == Some("-") {
+        eprint!("{text}");
+    } else {
+        print!("{text}");
+    }
+    for n in &outcomes.notes {
+        eprintln!("{n}");
+    }
+    if let Some(first) = &outcomes.first_error {
+        bail!(
+            "{} of {} methods failed (see the table); {first}",
+            outcomes.errors,
+            runs.len()
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,270 @@
+//! Layered navmeshes in the CLI: reading one (the navmesh JSON of `docs/navmesh-json.md`,
+//! an OBJ read in 3D, or level geometry baked on the spot), 3D points on the command line,
+//! and writing a path on a surface with each point's polygon and flags.
+
+use std::io::{BufWriter, Write};
+
+use anyhow::{bail, Context, Result};
+use glam::{DVec2, DVec3};
+use pathsmooth::io::Format;
+use pathsmooth::navmesh::import::{parse_obj_surface, parse_surface_json, MeshFormat};
+use pathsmooth::navmesh::{PointFlags, Surface, SurfaceOptions, SurfacePoint, UpAxis};
+
+use crate::files::read_text;
+use crate::methods::parse_xy;
+
+/// A point given on the command line as `X,Y` (a 2D map or scene) or `X,Y,Z` (a layered
+/// navmesh, in world axes).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Coords {
+    D2(DVec2),
+    D3(DVec3),
+}
+
+/// Parses `X,Y` or `X,Y,Z` (finite numbers).
+pub fn parse_coords(s: &str) -> std::result::Result<Coords, String> {
+    let parts: Vec<&str> = s.split(',').collect();
+    if parts.len() != 3 {
+        return parse_xy(s).map(Coords::D2);
+    }
+    let mut v = [0.0; 3];
+    for (slot, t) in v.iter_mut().zip(&parts) {
+        let t = t.trim();
+        *slot = t
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite())
+            .ok_or_else(|| format!("`{t}` is not a finite number"))?;
+    }
+    Ok(Coords::D3(DVec3::from_array(v)))
+}
+
+impl std::fmt::Display for Coords {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Coords::D2(p) => write!(f, "{},{}", p.x, p.y),
+            Coords::D3(p) => write!(f, "{},{},{}", p.x, p.y, p.z),
+        }
+    }
+}
+
+/// Does `text` look like the navmesh JSON of `docs/navmesh-json.md` (an object with
+/// `vertices` and `polygons`), rather than a scene JSON?
+pub fn is_navmesh_json(text: &str) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Probe {
+        vertices: Option<serde::de::IgnoredAny>,
+        polygons: Option<serde::de::IgnoredAny>,
+    }
+    serde_json::from_str::<Probe>(text).is_ok_and(|p| p.vertices.is_some() && p.polygons.is_some())
+}
+
+/// Is the file `name` a navmesh JSON file? Reads it unless it is stdin (`-`, then no) or
+/// not JSON by its extension.
+pub fn is_navmesh_json_file(name: &str) -> bool {
+    name != "-"
+        && MeshFormat::from_extension(name) == Some(MeshFormat::SceneJson)
+        && read_text(name).is_ok_and(|t| is_navmesh_json(&t))
+}
+
+/// The options a navmesh file is read with: Recast bakes have T-junctions now and then
+/// (Detour leaves those edges unlinked); they are split so both sides join.
+fn options(up: UpAxis) -> SurfaceOptions {
+    SurfaceOptions {
+        split_t_junctions: true,
+        ..SurfaceOptions::new(up)
+    }
+}
+
+/// Reads a layered navmesh (`-` for stdin): the navmesh JSON (which names its own up axis;
+/// an explicit `up` that differs is an error naming both) or an OBJ file read in 3D with
+/// `up` (y when not given).
+pub fn read_surface(name: &str, up: Option<UpAxis>) -> Result<Surface> {
+    let text = read_text(name)?;
+    let shown = if name == "-" { "<stdin>" } else { name };
+    let format = MeshFormat::from_extension(name).unwrap_or_else(|| MeshFormat::sniff(&text));
+    match format {
+        MeshFormat::SceneJson => {
+            if !is_navmesh_json(&text) {
+                bail!(
+                    "{shown}: 3D points need a layered navmesh (the navmesh JSON with \
+                     `vertices` and `polygons`, or an OBJ file); this JSON is not one \
+                     (give a scene --from X,Y)"
+                );
+            }
+            surface_from_json(&text, shown, up)
+        }
+        MeshFormat::Obj => Ok(parse_obj_surface(
+            &text,
+            shown,
+            up.unwrap_or_default(),
+            0.0,
+        )?),
+        MeshFormat::Mesh => bail!(
+            "{shown}: a polyanya .mesh file is 2D; give --from X,Y (3D points need the \
+             navmesh JSON or an OBJ file)"
+        ),
+    }
+}
+
+/// A surface from navmesh JSON text, its up axis checked against an explicit `up`.
+pub fn surface_from_json(text: &str, shown: &str, up: Option<UpAxis>) -> Result<Surface> {
+    let surface = parse_surface_json(text, shown, &options(up.unwrap_or_default()))?;
+    if let Some(up) = up.filter(|&u| u != surface.up()) {
+        bail!(
+            "{shown}: the navmesh is {} up (its `up` field) but --up says {up}; drop --up or \
+             make them agree",
+            surface.up()
+        );
+    }
+    Ok(surface)
+}
+
+/// The names of a point's flags, `|` between them (empty for a plain corner).
+pub fn flag_names(f: PointFlags) -> String {
+    let names: Vec<&str> = [
+        (PointFlags::START, "start"),
+        (PointFlags::END, "end"),
+        (PointFlags::LINK_START, "link-start"),
+        (PointFlags::LINK_END, "link-end"),
+    ]
+    .into_iter()
+    .filter(|&(b, _)| f.contains(b))
+    .map(|(_, n)| n)
+    .collect();
+    names.join("|")
+}
+
+/// A number as the library's path writer prints it in CSV: the shortest round-trip digits,
+/// with an exponent only outside [1e-4, 1e16).
+fn csv_number(v: f64) -> String {
+    let a = v.abs();
+    if a != 0.0 && !(1e-4..1e16).contains(&a) {
+        format!("{v:?}")
+    } else {
+        format!("{v}")
+    }
+}
+
+/// Writes a path on a surface: CSV `x,y,z,polygon,flags` (flags by name, `|` between
+/// them), or JSON `{"up": "y", "points": [{"position": [x, y, z], "polygon": p, "flags":
+/// ["start"]}, …]}` (numbers in Rust's shortest round-trip form, as the 2D writer).
+fn write_surface_path<W: Write>(
+    points: &[SurfacePoint],
+    up: UpAxis,
+    format: Format,
+    out: &mut W,
+) -> std::io::Result<()> {
+    match format {
+        Format::Csv => {
+            out.write_all(b"x,y,z,polygon,flags\n")?;
+            for p in points {
+                let [x, y, z] = p.position.to_array().map(csv_number);
+                writeln!(out, "{x},{y},{z},{},{}", p.polygon, flag_names(p.flags))?;
+            }
+        }
+        Format::Json => {
+            write!(out, "{{\"up\":\"{up}\",\"points\":[")?;
+            for (k, p) in points.iter().enumerate() {
+                let flags: Vec<String> = flag_names(p.flags)
+                    .split('|')
+                    .filter(|n| !n.is_empty())
+                    .map(|n| format!("\"{n}\""))
+                    .collect();
+                write!(
+                    out,
+                    "{}{{\"position\":[{:?},{:?},{:?}],\"polygon\":{},\"flags\":[{}]}}",
+                    if k == 0 { "" } else { "," },
+                    p.position.x,
+                    p.position.y,
+                    p.position.z,
+                    p.polygon,
+                    flags.join(",")
+                )?;
+            }
+            out.write_all(b"]}\n")?;
+        }
+    }
+    out.flush()
+}
+
+/// Writes a path on a surface to a file (`-` for stdout), JSON unless the extension says
+/// CSV (see [`write_surface_path`]).
+pub fn write_surface_path_file(name: &str, points: &[SurfacePoint], up: UpAxis) -> Result<()> {
+    let format = Format::from_extension(name).unwrap_or(Format::Json);
+    if name == "-" {
+        let mut out = BufWriter::new(std::io::stdout().lock());
+        write_surface_path(points, up, format, &mut out).context("writing stdout")
+    } else {
+        if let Some(dir) = std::path::Path::new(name)
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+        {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("{}: cannot create folder", dir.display()))?;
+        }
+        let file = std::fs::File::create(name).with_context(|| format!("{name}: cannot write"))?;
+        write_surface_path(points, up, format, &mut BufWriter::new(file))
+            .with_context(|| format!("{name}: cannot write"))
+    }
+}
+
+/// A small deterministic generator (SplitMix64) for the bench's random queries.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed)
+    }
+
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1).
+    pub fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// The polygons of the surface's largest connected piece ([`Surface::pieces`]).
+pub fn largest_piece(surface: &Surface) -> Vec<u32> {
+    let pieces = surface.pieces();
+    let mut sizes = vec![0usize; pieces.iter().map(|&p| p as usize + 1).max().unwrap_or(0)];
+    for &p in &pieces {
+        sizes[p as usize] += 1;
+    }
+    let Some(best) = (0..sizes.len()).max_by_key(|&i| (sizes[i], std::cmp::Reverse(i))) else {
+        return Vec::new();
+    };
+    (0..pieces.len() as u32)
+        .filter(|&p| pieces[p as usize] == best as u32)
+        .collect()
+}
+
+/// A random point inside polygon `p` (a random convex combination of its corners, pulled
+/// a little towards its centre), in 3D on the polygon.
+pub fn random_point(surface: &Surface, p: u32, rng: &mut Rng) -> DVec3 {
+    let corners: Vec<DVec3> = surface
+        .polygon(p)
+        .iter()
+        .map(|&v| surface.vertices()[v as usize])
+        .collect();
+    let centre = corners.iter().copied().sum::<DVec3>() / corners.len() as f64;
+    let weights: Vec<f64> = corners.iter().map(|_| rng.unit() + 1e-3).collect();
+    let sum: f64 = weights.iter().sum();
+    let q: DVec3 = corners
+        .iter()
+        .zip(&weights)
+        .map(|(&c, &w)| c * (w / sum))
+        .sum();
+    let q = centre + (q - centre) * 0.9;
+    // On the polygon's floor exactly (its corners may be a rounding off one plane).
+    let up = surface.up();
+    let plan = up.plan(q);
+    up.join(plan, surface.height_at(p, plan))
+}

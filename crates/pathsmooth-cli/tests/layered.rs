@@ -1,0 +1,353 @@
+//! End-to-end tests of the `pathsmooth` binary on layered navmeshes: `plan` with 3D
+//! points on a Recast bake, its errors, `bake`, `plan --level` and `bench --navmesh`.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use glam::DVec3;
+use pathsmooth::navmesh::import::parse_surface_json;
+use pathsmooth::navmesh::{SurfaceMesh, SurfaceOptions, SurfaceQuery, UpAxis};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_pathsmooth"))
+}
+
+fn run<S: AsRef<std::ffi::OsStr>>(args: impl IntoIterator<Item = S>) -> Output {
+    bin().args(args).output().expect("binary starts")
+}
+
+fn tmp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "pathsmooth-cli-layered-{name}-{}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn assert_success(out: &Output) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A failed run: non-zero exit, exactly one line on stderr that says `error`, no panic.
+fn assert_clean_failure(out: &Output) -> String {
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(err.trim_end().lines().count(), 1, "stderr: {err}");
+    assert!(err.contains("error"), "stderr: {err}");
+    assert!(!err.contains("panicked"), "stderr: {err}");
+    err
+}
+
+fn repo(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(rel)
+}
+
+fn dungeon() -> String {
+    repo("crates/pathsmooth/tests/data/navmesh/dungeon.navmesh.json")
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// A point on the dungeon's ground floor and one on its top floor, both in its largest
+/// connected piece (polygon centroids, rounded).
+const LOW: &str = "-12.05,0.48,0.62";
+const HIGH: &str = "18.7,20.05,-80.07";
+
+fn xyz(s: &str) -> DVec3 {
+    let v: Vec<f64> = s.split(',').map(|t| t.parse().unwrap()).collect();
+    DVec3::new(v[0], v[1], v[2])
+}
+
+/// The ends as the library snaps them onto the dungeon's floors.
+fn snapped(a: &str, b: &str) -> (DVec3, DVec3) {
+    let text = std::fs::read_to_string(dungeon()).unwrap();
+    let options = SurfaceOptions {
+        split_t_junctions: true,
+        ..SurfaceOptions::new(UpAxis::Y)
+    };
+    let mesh = SurfaceMesh::new(parse_surface_json(&text, "dungeon", &options).unwrap()).unwrap();
+    let q = SurfaceQuery::new();
+    (
+        q.locate(&mesh, xyz(a)).unwrap().1,
+        q.locate(&mesh, xyz(b)).unwrap().1,
+    )
+}
+
+#[test]
+fn plan_between_floors_writes_3d_points_with_polygons_and_flags() {
+    let dir = tmp_dir("floors");
+    let csv = dir.join("p.csv");
+    let out = bin()
+        .args(["plan", "--navmesh", &dungeon(), "--from", LOW, "--to", HIGH])
+        .args(["--preset", "smooth", "--radius", "0.3", "--output"])
+        .arg(&csv)
+        .output()
+        .unwrap();
+    assert_success(&out);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("118 polygons, y up"), "{stdout}");
+    assert!(stdout.contains("smooth"), "{stdout}");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("x,y,z,polygon,flags"));
+    let rows: Vec<(DVec3, u32, String)> = lines
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            assert_eq!(f.len(), 5, "{l}");
+            let p = DVec3::new(
+                f[0].parse().unwrap(),
+                f[1].parse().unwrap(),
+                f[2].parse().unwrap(),
+            );
+            (p, f[3].parse().unwrap(), f[4].to_string())
+        })
+        .collect();
+    assert!(rows.len() >= 3);
+    let (a, b) = snapped(LOW, HIGH);
+    let (first, last) = (&rows[0], &rows[rows.len() - 1]);
+    assert_eq!((first.0, last.0), (a, b));
+    assert_eq!((first.2.as_str(), last.2.as_str()), ("start", "end"));
+    assert!(rows[1..rows.len() - 1].iter().all(|r| r.2.is_empty()));
+    assert!(last.0.y - first.0.y > 15.0, "{} → {}", first.0, last.0);
+
+    // The same path as JSON objects.
+    let out = bin()
+        .args(["plan", "--navmesh", &dungeon(), "--from", LOW, "--to", HIGH])
+        .args(["--preset", "smooth", "--radius", "0.3", "--output", "-"])
+        .output()
+        .unwrap();
+    assert_success(&out);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["up"], "y");
+    let points = json["points"].as_array().unwrap();
+    assert_eq!(points.len(), rows.len());
+    assert_eq!(points[0]["flags"], serde_json::json!(["start"]));
+    assert_eq!(points[0]["polygon"], rows[0].1);
+    let p0: Vec<f64> = serde_json::from_value(points[0]["position"].clone()).unwrap();
+    assert_eq!(DVec3::from_slice(&p0), a);
+}
+
+#[test]
+fn plan_on_a_2d_scene_is_unchanged() {
+    let scene = repo("docs/scene.json");
+    let out = bin()
+        .args(["plan", "--navmesh"])
+        .arg(&scene)
+        .args(["--from", "2,2", "--to", "38,28", "--method", "funnel"])
+        .args(["--output", "-"])
+        .output()
+        .unwrap();
+    assert_success(&out);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("{\"points\":[[2.0,2.0],"), "{text}");
+    assert!(text.ends_with("[38.0,28.0]]}\n"), "{text}");
+}
+
+#[test]
+fn layered_errors_are_one_clear_line() {
+    // No floor near the start.
+    let e = assert_clean_failure(&run([
+        "plan",
+        "--navmesh",
+        &dungeon(),
+        "--from",
+        "-12.05,60,0.62",
+        "--to",
+        HIGH,
+    ]));
+    assert!(e.contains("--from") && e.contains("no floor"), "{e}");
+    // An --up that contradicts the file's.
+    let e = assert_clean_failure(&run([
+        "plan",
+        "--navmesh",
+        &dungeon(),
+        "--from",
+        LOW,
+        "--to",
+        HIGH,
+        "--up",
+        "z",
+    ]));
+    assert!(e.contains("y up") && e.contains("--up says z"), "{e}");
+    // 2D points on a layered navmesh, 3D points on a 2D scene.
+    let e = assert_clean_failure(&run([
+        "plan",
+        "--navmesh",
+        &dungeon(),
+        "--from",
+        "1,2",
+        "--to",
+        HIGH,
+    ]));
+    assert!(e.contains("3D points X,Y,Z"), "{e}");
+    let scene = repo("docs/scene.json");
+    let e = assert_clean_failure(&run([
+        "plan",
+        "--navmesh",
+        scene.to_str().unwrap(),
+        "--from",
+        "2,2,0",
+        "--to",
+        "38,28,0",
+    ]));
+    assert!(e.contains("layered navmesh"), "{e}");
+    // Points on two pieces that share no edge: unreachable, in the table and the error.
+    let out = run([
+        "plan",
+        "--navmesh",
+        &dungeon(),
+        "--from=-5.0,0.2,-3.74",
+        "--to",
+        HIGH,
+    ]);
+    let e = assert_clean_failure(&out);
+    assert!(e.contains("cannot be reached"), "{e}");
+}
+
+#[cfg(feature = "bake")]
+#[test]
+fn bake_then_plan_then_bench() {
+    let level = repo("crates/pathsmooth-bake/levels/nav_test.obj");
+    let dir = tmp_dir("bake");
+    let baked = dir.join("nav_test.navmesh.json");
+    let out = bin()
+        .arg("bake")
+        .arg(&level)
+        .arg("-o")
+        .arg(&baked)
+        .output()
+        .unwrap();
+    assert_success(&out);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("155 polygons"), "{stdout}");
+    let text = std::fs::read_to_string(&baked).unwrap();
+    assert!(text.contains("\"up\": \"y\""), "{text:.100}");
+
+    // From level geometry to a path between two floors in one command.
+    let (from, to) = ("-0.63,8.33,-7.66", "-3.69,15.33,9.4");
+    let csv = dir.join("level.csv");
+    let out = bin()
+        .arg("plan")
+        .arg("--level")
+        .arg(&level)
+        .args(["--from", from, "--to", to, "--preset", "smooth", "--output"])
+        .arg(&csv)
+        .output()
+        .unwrap();
+    assert_success(&out);
+    let rows: Vec<Vec<f64>> = std::fs::read_to_string(&csv)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').take(3).map(|t| t.parse().unwrap()).collect())
+        .collect();
+    let (a, b) = (&rows[0], &rows[rows.len() - 1]);
+    assert_eq!((a[0], a[2], b[0], b[2]), (-0.63, -7.66, -3.69, 9.4));
+    assert!(b[1] - a[1] > 5.0, "{a:?} → {b:?}");
+    // The same from the baked file.
+    let out = bin()
+        .args(["plan", "--navmesh"])
+        .arg(&baked)
+        .args([
+            "--from", from, "--to", to, "--preset", "smooth", "--output", "-",
+        ])
+        .output()
+        .unwrap();
+    assert_success(&out);
+
+    let out = bin()
+        .args(["bench", "--navmesh"])
+        .arg(&baked)
+        .args(["--queries", "10", "--radius", "0.1"])
+        .output()
+        .unwrap();
+    assert_success(&out);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("10 queries"), "{stdout}");
+    for row in ["find_path", "funnel", "relax"] {
+        assert!(
+            stdout.lines().any(|l| l.starts_with(row)),
+            "{row}: {stdout}"
+        );
+    }
+
+    // A level is baked y up: --up z is an error.
+    let e = assert_clean_failure(&run([
+        "plan",
+        "--level",
+        level.to_str().unwrap(),
+        "--from",
+        from,
+        "--to",
+        to,
+        "--up",
+        "z",
+    ]));
+    assert!(e.contains("--up z"), "{e}");
+}
+
+#[test]
+fn plan_on_an_obj_read_in_3d() {
+    // A floor at height 0 and a bridge at height 3 over it (y up), as OBJ faces.
+    let dir = tmp_dir("obj");
+    let obj = dir.join("two.obj");
+    std::fs::write(
+        &obj,
+        "v 0 0 0\nv 4 0 0\nv 4 0 4\nv 0 0 4\nv 1 3 1\nv 3 3 1\nv 3 3 3\nv 1 3 3\nf 1 2 3 4\nf 5 6 7 8\n",
+    )
+    .unwrap();
+    let out = bin()
+        .args(["plan", "--navmesh"])
+        .arg(&obj)
+        .args([
+            "--from",
+            "0.5,0,0.5",
+            "--to",
+            "3.5,0.2,3.5",
+            "--output",
+            "-",
+        ])
+        .args(["--method", "funnel"])
+        .output()
+        .unwrap();
+    assert_success(&out);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let points = json["points"].as_array().unwrap();
+    // Under the bridge, straight across the floor: its polygon, its height.
+    assert!(points.iter().all(|p| p["polygon"] == 0), "{json}");
+    assert_eq!(
+        points.last().unwrap()["position"],
+        serde_json::json!([3.5, 0.0, 3.5])
+    );
+    // On the bridge: no way down.
+    let e = assert_clean_failure(&run([
+        "plan",
+        "--navmesh",
+        obj.to_str().unwrap(),
+        "--from",
+        "0.5,0,0.5",
+        "--to",
+        "2,3,2",
+    ]));
+    assert!(e.contains("cannot be reached"), "{e}");
+    // --up z reads the same file with z up: its floors are then walls, refused by name.
+    let e = assert_clean_failure(&run([
+        "plan",
+        "--navmesh",
+        obj.to_str().unwrap(),
+        "--from",
+        "0.5,0.5",
+        "--to",
+        "2,2",
+        "--up",
+        "z",
+    ]));
+    assert!(e.contains("up axis z") && e.contains("polygon 0"), "{e}");
+}
