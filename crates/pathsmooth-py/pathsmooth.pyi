@@ -1,0 +1,153 @@
+"""Type stubs of the `pathsmooth` extension module (Rust, PyO3).
+
+Paths are N×2 arrays of x, y in world units: any array-like of real numbers (float or
+integer dtypes are converted to float64; a non-contiguous array is copied; bool, complex,
+object and string dtypes raise TypeError; a wrong shape raises `Error`). Returned paths
+are new C-contiguous float64 N×2 arrays. NaN, infinite or out-of-range coordinates, a
+bad radius, a blocked start, an unreachable goal... raise `Error` with the library's
+message. Every call releases the GIL while it works.
+"""
+
+import os
+from typing import Literal, Sequence, Tuple, TypedDict, Union
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+ArrayLike = npt.ArrayLike
+Path2 = npt.NDArray[np.float64]
+PointLike = Union[Tuple[float, float], Sequence[float], npt.ArrayLike]
+Bounds = Tuple[Tuple[float, float], Tuple[float, float]]
+PresetName = Literal["shortest", "smooth", "corridor"]
+StepName = Literal["shortcut", "chaikin", "catmull-rom", "funnel", "relax", "corridor"]
+# ("resample", spacing) and ("fillet", minimum turning radius), world units.
+StepWithValue = Tuple[Literal["resample", "fillet"], float]
+
+class Error(ValueError):
+    """An error of the pathsmooth library (its message), or an array of the wrong shape."""
+
+class Validation(TypedDict):
+    valid: bool
+    problem: str | None
+    min_clearance: float
+    radius: float
+    length: float
+    max_turn: float
+    total_turn: float
+    blocked_segments: list[int]
+    blocked_bends: list[int]
+    clearance_violations: list[int]
+    first_problem_at: Tuple[float, float] | None
+
+class Corner(TypedDict):
+    index: int
+    at: Tuple[float, float]
+    turn: float
+    radius: float
+    limit: str
+
+class Report(TypedDict):
+    skipped: list[Tuple[str, str]]
+    """Steps that did not take effect, with the reason."""
+    repaired_segments: int
+    """Input segments re-planned with room for the agent before smoothing."""
+    min_clearance: float
+    validation: Validation
+    corners: list[Corner]
+
+class Metrics(TypedDict):
+    points: int
+    length: float
+    max_turn: float
+    """Radians."""
+    total_turn: float
+    max_curvature: float
+    mean_curvature: float
+
+class GridWorld:
+    """An occupancy grid in world units.
+
+    `free` is a 2D bool or integer array indexed ``[row, column]`` (True / nonzero: a free
+    cell). Cell (column x, row y) covers ``origin + cell_size * [x, x+1] × [y, y+1]``: row 0
+    is at the origin's y and y grows with the row index (as `GridWorld::from_fn` in Rust
+    and as Moving AI maps, whose first line is row 0).
+    """
+
+    def __init__(
+        self, free: npt.ArrayLike, cell_size: float = 1.0, origin: PointLike | None = None
+    ) -> None: ...
+    @staticmethod
+    def from_movingai(
+        path_or_text: Union[str, os.PathLike[str]],
+        cell_size: float = 1.0,
+        origin: PointLike | None = None,
+    ) -> GridWorld:
+        """A Moving AI `.map` file (a path), or its text (a str holding a newline)."""
+    @property
+    def width(self) -> int: ...
+    @property
+    def height(self) -> int: ...
+    @property
+    def cell_size(self) -> float: ...
+    @property
+    def origin(self) -> Tuple[float, float]: ...
+    @property
+    def bounds(self) -> Bounds: ...
+    def clearance(self, point: PointLike) -> float: ...
+
+class NavMeshWorld:
+    """A navmesh from 2D convex polygons: `vertices` N×2, `polygons` lists of vertex
+    indices (counter-clockwise or clockwise, convex); the free region is their union."""
+
+    def __init__(self, vertices: npt.ArrayLike, polygons: Sequence[Sequence[int]]) -> None: ...
+    @property
+    def num_polygons(self) -> int: ...
+    @property
+    def bounds(self) -> Bounds: ...
+    def clearance(self, point: PointLike) -> float: ...
+
+World = Union[GridWorld, NavMeshWorld]
+
+class Pipeline:
+    """A world, an agent radius and steps: `preset` (default "smooth") or `steps`.
+
+    Calls on one pipeline run one at a time; `smooth_many` and `plan_many` run a batch in
+    parallel, one pipeline copy per worker thread."""
+
+    def __init__(
+        self,
+        world: World,
+        radius: float,
+        preset: PresetName | None = None,
+        steps: Sequence[Union[StepName, StepWithValue]] | None = None,
+    ) -> None: ...
+    @property
+    def world(self) -> World: ...
+    @property
+    def radius(self) -> float: ...
+    @property
+    def steps(self) -> list[str]: ...
+    @property
+    def report(self) -> Report:
+        """What the last `plan` or `smooth` did."""
+    def smooth(self, path: npt.ArrayLike) -> Path2: ...
+    def plan(self, start: PointLike, goal: PointLike) -> Path2: ...
+    def smooth_many(
+        self, paths: Sequence[npt.ArrayLike], threads: int | None = None
+    ) -> list[Path2]: ...
+    def plan_many(
+        self, starts: npt.ArrayLike, goals: npt.ArrayLike, threads: int | None = None
+    ) -> list[Path2]: ...
+
+def smooth_many(
+    pipeline: Pipeline, paths: Sequence[npt.ArrayLike], threads: int | None = None
+) -> list[Path2]:
+    """`pipeline.smooth_many(paths, threads)`: None is one thread per core."""
+
+def plan_many(
+    pipeline: Pipeline, starts: npt.ArrayLike, goals: npt.ArrayLike, threads: int | None = None
+) -> list[Path2]: ...
+def validate(world: World, path: npt.ArrayLike, radius: float) -> Validation: ...
+def metrics(path: npt.ArrayLike) -> Metrics: ...

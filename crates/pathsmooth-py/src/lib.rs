@@ -1,0 +1,802 @@
+//! The Python module `pathsmooth`: a shell over the library's worlds, pipeline, validator
+//! and metrics, numpy arrays in and out. No algorithm lives here; every library error
+//! becomes `pathsmooth.Error` (a `ValueError`) carrying the library's message.
+//!
+//! Arrays: paths are N×2 arrays of real numbers (any array-like; integer and float dtypes
+//! are converted to float64, a non-contiguous array is copied, bool/complex/object/string
+//! dtypes are a `TypeError`, a wrong shape is `pathsmooth.Error`); NaN and the other
+//! coordinate checks are the library's own. The work runs with the GIL released.
+
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use glam::DVec2;
+use numpy::ndarray::Array2;
+use numpy::{IntoPyArray, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
+use pathsmooth::curve::catmull_rom::CatmullRomParams;
+use pathsmooth::grid::GridMap;
+use pathsmooth::metrics::PathMetrics;
+use pathsmooth::navmesh::NavMesh;
+use pathsmooth::world::Bounds;
+use pathsmooth::{
+    Cancel, GridWorld as RsGrid, NavMeshQuery, NavMeshWorld as RsNavMesh, Pipeline as RsPipeline,
+    PipelineReport, Preset, Step, ValidationReport, World,
+};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString};
+use rayon::prelude::*;
+
+pyo3::create_exception!(
+    pathsmooth,
+    Error,
+    PyValueError,
+    "An error of the pathsmooth library (bad input, blocked start, unreachable goal, ...), \
+     with the library's message; also a wrong array shape."
+);
+
+/// A library error as `pathsmooth.Error`.
+fn lib_err(e: pathsmooth::Error) -> PyErr {
+    Error::new_err(e.to_string())
+}
+
+// ---------------------------------------------------------------------------------------
+// Worlds
+
+/// A world the Python objects share: the pipelines hold a clone (an `Arc`), so a world
+/// built once (its distance field, its navmesh) serves every pipeline and thread.
+#[derive(Clone)]
+enum AnyWorld {
+    Grid(Arc<RsGrid>),
+    NavMesh(Arc<RsNavMesh>),
+}
+
+impl AnyWorld {
+    fn get(&self) -> &dyn World {
+        match self {
+            AnyWorld::Grid(w) => &**w,
+            AnyWorld::NavMesh(w) => &**w,
+        }
+    }
+}
+
+/// Delegates every query to the world inside (the library implements `World` for `&W`,
+/// not for `Arc<W>`).
+impl World for AnyWorld {
+    fn bounds(&self) -> Bounds {
+        self.get().bounds()
+    }
+    fn clearance(&self, p: DVec2) -> f64 {
+        self.get().clearance(p)
+    }
+    fn segment_is_clear(&self, a: DVec2, b: DVec2, radius: f64) -> bool {
+        self.get().segment_is_clear(a, b, radius)
+    }
+    fn segment_clearance(&self, a: DVec2, b: DVec2, cap: f64) -> f64 {
+        self.get().segment_clearance(a, b, cap)
+    }
+    fn bend_is_clear(&self, prev: DVec2, v: DVec2, next: DVec2, radius: f64) -> bool {
+        self.get().bend_is_clear(prev, v, next, radius)
+    }
+    fn first_contact(&self, a: DVec2, b: DVec2, radius: f64) -> Option<DVec2> {
+        self.get().first_contact(a, b, radius)
+    }
+    fn clear_or_blocker(&self, a: DVec2, b: DVec2, radius: f64) -> Result<(), Option<Bounds>> {
+        self.get().clear_or_blocker(a, b, radius)
+    }
+    fn max_clearance(&self) -> Option<f64> {
+        self.get().max_clearance()
+    }
+    fn tolerance(&self) -> f64 {
+        self.get().tolerance()
+    }
+    fn find_path_into(
+        &self,
+        start: DVec2,
+        goal: DVec2,
+        radius: f64,
+        query: &mut NavMeshQuery,
+        out: &mut Vec<DVec2>,
+    ) -> pathsmooth::Result<()> {
+        self.get().find_path_into(start, goal, radius, query, out)
+    }
+    fn find_path_cancellable_into(
+        &self,
+        start: DVec2,
+        goal: DVec2,
+        radius: f64,
+        cancel: &Cancel,
+        query: &mut NavMeshQuery,
+        out: &mut Vec<DVec2>,
+    ) -> pathsmooth::Result<()> {
+        self.get()
+            .find_path_cancellable_into(start, goal, radius, cancel, query, out)
+    }
+    fn navmesh(&self) -> pathsmooth::Result<&NavMesh> {
+        self.get().navmesh()
+    }
+}
+
+fn bounds_tuple(b: Bounds) -> ((f64, f64), (f64, f64)) {
+    ((b.min.x, b.min.y), (b.max.x, b.max.y))
+}
+
+/// An occupancy grid in world units (`pathsmooth::GridWorld`).
+#[pyclass(frozen, module = "pathsmooth")]
+struct GridWorld {
+    world: Arc<RsGrid>,
+}
+
+#[pymethods]
+impl GridWorld {
+    #[new]
+    #[pyo3(signature = (free, cell_size = 1.0, origin = None))]
+    fn new(
+        py: Python<'_>,
+        free: &Bound<'_, PyAny>,
+        cell_size: f64,
+        origin: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let origin = match origin {
+            Some(o) => point(o, "origin")?,
+            None => DVec2::ZERO,
+        };
+        let (cells, height, width) = occupancy(py, free)?;
+        let world = py
+            .allow_threads(|| {
+                RsGrid::from_fn(width, height, cell_size, origin, |x, y| {
+                    cells[y * width + x]
+                })
+            })
+            .map_err(lib_err)?;
+        Ok(GridWorld {
+            world: Arc::new(world),
+        })
+    }
+
+    /// A Moving AI `.map`: a file path, or the file's text (anything holding a newline).
+    #[staticmethod]
+    #[pyo3(signature = (path_or_text, cell_size = 1.0, origin = None))]
+    fn from_movingai(
+        py: Python<'_>,
+        path_or_text: &Bound<'_, PyAny>,
+        cell_size: f64,
+        origin: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let origin = match origin {
+            Some(o) => point(o, "origin")?,
+            None => DVec2::ZERO,
+        };
+        let text_or_path: String = if path_or_text.is_instance_of::<PyString>() {
+            path_or_text.extract()?
+        } else {
+            py.import("os")?
+                .call_method1("fspath", (path_or_text,))?
+                .extract()
+                .map_err(|_| PyTypeError::new_err("from_movingai: expected a str or a path"))?
+        };
+        let world = py
+            .allow_threads(|| {
+                let map = if text_or_path.contains('\n') {
+                    GridMap::parse(&text_or_path, "<text>")?
+                } else {
+                    GridMap::load(&text_or_path)?
+                };
+                RsGrid::with_frame(map, cell_size, origin)
+            })
+            .map_err(lib_err)?;
+        Ok(GridWorld {
+            world: Arc::new(world),
+        })
+    }
+
+    /// Cells across (columns).
+    #[getter]
+    fn width(&self) -> usize {
+        self.world.map().width()
+    }
+
+    /// Cells down (rows).
+    #[getter]
+    fn height(&self) -> usize {
+        self.world.map().height()
+    }
+
+    #[getter]
+    fn cell_size(&self) -> f64 {
+        self.world.cell_size()
+    }
+
+    #[getter]
+    fn origin(&self) -> (f64, f64) {
+        (self.world.origin().x, self.world.origin().y)
+    }
+
+    /// ((min_x, min_y), (max_x, max_y)) in world units.
+    #[getter]
+    fn bounds(&self) -> ((f64, f64), (f64, f64)) {
+        bounds_tuple(self.world.bounds())
+    }
+
+    /// Distance from a point to the blocked region (0 on or inside it).
+    fn clearance(&self, p: &Bound<'_, PyAny>) -> PyResult<f64> {
+        Ok(self.world.clearance(point(p, "point")?))
+    }
+
+    fn __repr__(&self) -> String {
+        let o = self.world.origin();
+        format!(
+            "GridWorld({}×{} cells, cell_size={}, origin=({}, {}))",
+            self.world.map().width(),
+            self.world.map().height(),
+            self.world.cell_size(),
+            o.x,
+            o.y
+        )
+    }
+}
+
+/// A navmesh from 2D convex polygons (`pathsmooth::NavMeshWorld`).
+#[pyclass(frozen, module = "pathsmooth")]
+struct NavMeshWorld {
+    world: Arc<RsNavMesh>,
+}
+
+#[pymethods]
+impl NavMeshWorld {
+    #[new]
+    fn new(
+        py: Python<'_>,
+        vertices: &Bound<'_, PyAny>,
+        polygons: &Bound<'_, PyAny>,
+    ) -> PyResult<Self> {
+        let vertices = points(vertices, "vertices")?;
+        let polygons: Vec<Vec<u32>> = polygons.extract().map_err(|e| {
+            PyTypeError::new_err(format!(
+                "polygons: expected a sequence of polygons, each a sequence of vertex indices \
+                 (integers ≥ 0): {e}"
+            ))
+        })?;
+        let world = py
+            .allow_threads(|| NavMesh::from_polygons(&vertices, &polygons).map(RsNavMesh::new))
+            .map_err(lib_err)?;
+        Ok(NavMeshWorld {
+            world: Arc::new(world),
+        })
+    }
+
+    #[getter]
+    fn num_polygons(&self) -> usize {
+        self.world.mesh().num_polygons()
+    }
+
+    #[getter]
+    fn bounds(&self) -> ((f64, f64), (f64, f64)) {
+        bounds_tuple(self.world.bounds())
+    }
+
+    fn clearance(&self, p: &Bound<'_, PyAny>) -> PyResult<f64> {
+        Ok(self.world.clearance(point(p, "point")?))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "NavMeshWorld({} polygons)",
+            self.world.mesh().num_polygons()
+        )
+    }
+}
+
+fn any_world(world: &Bound<'_, PyAny>) -> PyResult<AnyWorld> {
+    if let Ok(g) = world.downcast::<GridWorld>() {
+        Ok(AnyWorld::Grid(g.get().world.clone()))
+    } else if let Ok(m) = world.downcast::<NavMeshWorld>() {
+        Ok(AnyWorld::NavMesh(m.get().world.clone()))
+    } else {
+        Err(PyTypeError::new_err(format!(
+            "world: expected a GridWorld or a NavMeshWorld, got {}",
+            world.get_type().name()?
+        )))
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Arrays
+
+/// `numpy.asarray(obj)`, its dtype checked to hold real numbers.
+fn real_array<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Bound<'py, PyAny>> {
+    let py = obj.py();
+    let np = py.import("numpy")?;
+    // numpy refuses a ragged list (a shape problem): `Error`, like a wrong shape.
+    let arr = np
+        .call_method1("asarray", (obj,))
+        .map_err(|e| Error::new_err(format!("{what}: not an array of numbers ({e})")))?;
+    let dtype = arr.getattr("dtype")?;
+    let kind: String = dtype.getattr("kind")?.extract()?;
+    if !matches!(kind.as_str(), "f" | "i" | "u") {
+        return Err(PyTypeError::new_err(format!(
+            "{what}: dtype {} is not a real number type (give float64, or any float or \
+             integer dtype, which is converted)",
+            dtype.str()?
+        )));
+    }
+    Ok(arr)
+}
+
+fn shape_of(arr: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
+    arr.getattr("shape")?.extract()
+}
+
+/// An N×2 array-like as points. A C-contiguous float64 array is read in place; anything
+/// else is converted (`numpy.ascontiguousarray(…, dtype=float64)`, a copy).
+fn points(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<DVec2>> {
+    if let Ok(a) = obj.downcast::<PyArray2<f64>>()
+        && a.shape()[1] == 2
+        && let Ok(ro) = a.try_readonly()
+        && let Ok(s) = ro.as_slice()
+    {
+        return Ok(s.chunks_exact(2).map(|c| DVec2::new(c[0], c[1])).collect());
+    }
+    let arr = real_array(obj, what)?;
+    let shape = shape_of(&arr)?;
+    if shape.len() != 2 || shape[1] != 2 {
+        return Err(Error::new_err(format!(
+            "{what}: expected an N×2 array (one row of x, y per point), got shape {shape:?}"
+        )));
+    }
+    let np = obj.py().import("numpy")?;
+    let kwargs = PyDict::new(obj.py());
+    kwargs.set_item("dtype", np.getattr("float64")?)?;
+    let c = np.call_method("ascontiguousarray", (arr,), Some(&kwargs))?;
+    let c = c.downcast::<PyArray2<f64>>()?.readonly();
+    let s = c.as_slice()?;
+    Ok(s.chunks_exact(2).map(|c| DVec2::new(c[0], c[1])).collect())
+}
+
+/// A point: a length-2 array-like.
+fn point(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<DVec2> {
+    let arr = real_array(obj, what)?;
+    let shape = shape_of(&arr)?;
+    if shape != [2] {
+        return Err(Error::new_err(format!(
+            "{what}: expected a point (x, y), got shape {shape:?}"
+        )));
+    }
+    let v: Vec<f64> = arr.call_method0("tolist")?.extract()?;
+    Ok(DVec2::new(v[0], v[1]))
+}
+
+/// A 2D occupancy array (bool, or integers: nonzero is free) as row-major cells, its
+/// height (rows) and width (columns).
+fn occupancy(py: Python<'_>, free: &Bound<'_, PyAny>) -> PyResult<(Vec<bool>, usize, usize)> {
+    let np = py.import("numpy")?;
+    let arr = np
+        .call_method1("asarray", (free,))
+        .map_err(|e| Error::new_err(format!("free: not an array ({e})")))?;
+    let dtype = arr.getattr("dtype")?;
+    let kind: String = dtype.getattr("kind")?.extract()?;
+    if !matches!(kind.as_str(), "b" | "i" | "u") {
+        return Err(PyTypeError::new_err(format!(
+            "free: dtype {} is not an occupancy type (give bool or uint8: true or nonzero \
+             is a free cell)",
+            dtype.str()?
+        )));
+    }
+    let shape = shape_of(&arr)?;
+    if shape.len() != 2 {
+        return Err(Error::new_err(format!(
+            "free: expected a 2D array indexed [row, column], got shape {shape:?}"
+        )));
+    }
+    let ne = arr.call_method1("__ne__", (0,))?;
+    let c = np.call_method1("ascontiguousarray", (ne,))?;
+    let c = c.downcast::<PyArray2<bool>>()?.readonly();
+    Ok((c.as_slice()?.to_vec(), shape[0], shape[1]))
+}
+
+fn to_array<'py>(py: Python<'py>, path: &[DVec2]) -> Bound<'py, PyArray2<f64>> {
+    let flat: Vec<f64> = path.iter().flat_map(|p| [p.x, p.y]).collect();
+    Array2::from_shape_vec((path.len(), 2), flat)
+        .expect("n × 2 values")
+        .into_pyarray(py)
+}
+
+// ---------------------------------------------------------------------------------------
+// Steps, reports
+
+fn step_named(name: &str, value: Option<f64>) -> PyResult<Step> {
+    let needs = |what: &str| {
+        Error::new_err(format!(
+            "step `{name}` needs {what}: give it as a pair, e.g. (\"{name}\", 1.0)"
+        ))
+    };
+    let takes_none = || Error::new_err(format!("step `{name}` takes no parameter"));
+    Ok(match (name, value) {
+        ("shortcut", None) => Step::Shortcut,
+        ("chaikin", None) => Step::chaikin(),
+        ("catmull-rom", None) => Step::CatmullRom(CatmullRomParams::centripetal(5)),
+        ("funnel", None) => Step::Funnel,
+        ("relax", None) => Step::relax(),
+        ("corridor", None) => Step::corridor(),
+        ("resample", Some(spacing)) => Step::Resample { spacing },
+        ("resample", None) => return Err(needs("a spacing (world units)")),
+        ("fillet", Some(rho)) => Step::fillet(rho),
+        ("fillet", None) => return Err(needs("a minimum turning radius (world units)")),
+        ("shortcut" | "chaikin" | "catmull-rom" | "funnel" | "relax" | "corridor", Some(_)) => {
+            return Err(takes_none());
+        }
+        _ => {
+            return Err(Error::new_err(format!(
+                "unknown step `{name}`: expected one of shortcut, chaikin, catmull-rom, \
+                 resample, funnel, relax, corridor, fillet"
+            )));
+        }
+    })
+}
+
+fn parse_steps(steps: &Bound<'_, PyAny>) -> PyResult<Vec<Step>> {
+    if steps.is_instance_of::<PyString>() {
+        return Err(PyTypeError::new_err(
+            "steps: expected a list of step names (or (name, value) pairs), got a str",
+        ));
+    }
+    let mut out = Vec::new();
+    for item in steps.try_iter()? {
+        let item = item?;
+        if let Ok(name) = item.extract::<String>() {
+            out.push(step_named(&name, None)?);
+        } else if let Ok((name, value)) = item.extract::<(String, f64)>() {
+            out.push(step_named(&name, Some(value))?);
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "steps: each step is a name or a (name, number) pair, got {}",
+                item.repr()?
+            )));
+        }
+    }
+    Ok(out)
+}
+
+fn preset_named(name: &str) -> PyResult<Preset> {
+    match name {
+        "shortest" => Ok(Preset::Shortest),
+        "smooth" => Ok(Preset::Smooth),
+        "corridor" => Ok(Preset::Corridor),
+        _ => Err(Error::new_err(format!(
+            "unknown preset `{name}`: expected one of shortest, smooth, corridor"
+        ))),
+    }
+}
+
+fn validation_dict<'py>(py: Python<'py>, v: &ValidationReport) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("valid", v.is_valid())?;
+    d.set_item("problem", v.problem())?;
+    d.set_item("min_clearance", v.min_clearance)?;
+    d.set_item("radius", v.radius)?;
+    d.set_item("length", v.length)?;
+    d.set_item("max_turn", v.max_turn)?;
+    d.set_item("total_turn", v.total_turn)?;
+    d.set_item("blocked_segments", v.blocked_segments.clone())?;
+    d.set_item("blocked_bends", v.blocked_bends.clone())?;
+    d.set_item("clearance_violations", v.clearance_violations.clone())?;
+    d.set_item("first_problem_at", v.first_problem_at.map(|p| (p.x, p.y)))?;
+    Ok(d)
+}
+
+fn report_dict<'py>(py: Python<'py>, r: &PipelineReport) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    let skipped = PyList::empty(py);
+    for (step, reason) in &r.skipped {
+        skipped.append((*step, reason.as_ref()))?;
+    }
+    d.set_item("skipped", skipped)?;
+    d.set_item("repaired_segments", r.repaired_segments)?;
+    d.set_item("min_clearance", r.validation.min_clearance)?;
+    d.set_item("validation", validation_dict(py, &r.validation)?)?;
+    let corners = PyList::empty(py);
+    for c in &r.corners {
+        let cd = PyDict::new(py);
+        cd.set_item("index", c.index)?;
+        cd.set_item("at", (c.at.x, c.at.y))?;
+        cd.set_item("turn", c.turn)?;
+        cd.set_item("radius", c.radius)?;
+        cd.set_item("limit", format!("{:?}", c.limit))?;
+        corners.append(cd)?;
+    }
+    d.set_item("corners", corners)?;
+    Ok(d)
+}
+
+// ---------------------------------------------------------------------------------------
+// The pipeline
+
+struct Inner {
+    pipeline: RsPipeline<AnyWorld>,
+    /// The report of the last run (`plan` or `smooth`), kept for `.report`.
+    report: PipelineReport,
+}
+
+/// A world, an agent radius and steps (`pathsmooth::Pipeline`). Safe to share between
+/// threads: calls on one pipeline run one at a time (a lock, taken with the GIL
+/// released); `smooth_many` / `plan_many` run their batch in parallel on copies.
+#[pyclass(frozen, module = "pathsmooth")]
+struct Pipeline {
+    world: AnyWorld,
+    world_obj: Py<PyAny>,
+    radius: f64,
+    steps: Vec<Step>,
+    inner: Mutex<Inner>,
+}
+
+impl Pipeline {
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        // A panic cannot leave a pipeline half-updated in a way that matters: the next
+        // run starts from a reset report.
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn fresh(&self) -> pathsmooth::Result<RsPipeline<AnyWorld>> {
+        Ok(RsPipeline::new(self.world.clone(), self.radius)?.with_steps(self.steps.clone()))
+    }
+
+    /// Runs `job` over `items` on `threads` threads (None: rayon's global pool), one
+    /// pipeline per worker, results in order; the first error (by index) is raised.
+    fn batch<T: Sync>(
+        &self,
+        py: Python<'_>,
+        items: &[T],
+        threads: Option<usize>,
+        job: impl Fn(&mut RsPipeline<AnyWorld>, &T) -> pathsmooth::Result<Vec<DVec2>> + Sync + Send,
+    ) -> PyResult<Vec<Vec<DVec2>>> {
+        let run = || -> Result<Vec<Vec<DVec2>>, (usize, pathsmooth::Error)> {
+            let results: Vec<pathsmooth::Result<Vec<DVec2>>> = items
+                .par_iter()
+                .map_init(
+                    || self.fresh(),
+                    |p, item| match p {
+                        Ok(p) => job(p, item),
+                        Err(e) => Err(e.clone()),
+                    },
+                )
+                .collect();
+            results
+                .into_iter()
+                .enumerate()
+                .map(|(i, r)| r.map_err(|e| (i, e)))
+                .collect()
+        };
+        if threads == Some(0) {
+            return Err(Error::new_err("threads: expected at least 1 (or None)"));
+        }
+        let out = py.allow_threads(|| match threads {
+            None => Ok(run()),
+            Some(n) => rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .map(|pool| pool.install(run))
+                .map_err(|e| e.to_string()),
+        });
+        match out {
+            Ok(Ok(paths)) => Ok(paths),
+            Ok(Err((i, e))) => Err(Error::new_err(format!("item {i}: {e}"))),
+            Err(e) => Err(PyValueError::new_err(format!("threads: {e}"))),
+        }
+    }
+}
+
+#[pymethods]
+impl Pipeline {
+    #[new]
+    #[pyo3(signature = (world, radius, preset = None, steps = None))]
+    fn new(
+        py: Python<'_>,
+        world: &Bound<'_, PyAny>,
+        radius: f64,
+        preset: Option<&str>,
+        steps: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let any = any_world(world)?;
+        let steps = match (preset, steps) {
+            (Some(_), Some(_)) => {
+                return Err(Error::new_err("give either preset or steps, not both"));
+            }
+            (None, Some(s)) => parse_steps(s)?,
+            (p, None) => preset_named(p.unwrap_or("smooth"))?.steps(),
+        };
+        let w = any.clone();
+        let st = steps.clone();
+        let pipeline = py
+            .allow_threads(move || RsPipeline::new(w, radius).map(|p| p.with_steps(st)))
+            .map_err(lib_err)?;
+        Ok(Pipeline {
+            world: any,
+            world_obj: world.clone().unbind(),
+            radius: pipeline.radius(),
+            steps,
+            inner: Mutex::new(Inner {
+                pipeline,
+                report: PipelineReport::default(),
+            }),
+        })
+    }
+
+    /// The world it runs on.
+    #[getter]
+    fn world(&self, py: Python<'_>) -> Py<PyAny> {
+        self.world_obj.clone_ref(py)
+    }
+
+    /// The agent radius in effect (a radius below the world's tolerance is 0).
+    #[getter]
+    fn radius(&self) -> f64 {
+        self.radius
+    }
+
+    /// The steps' names, in order.
+    #[getter]
+    fn steps(&self) -> Vec<&'static str> {
+        self.steps.iter().map(Step::name).collect()
+    }
+
+    /// What the last `plan` or `smooth` did: skipped steps with reasons, repaired input
+    /// segments, the validation of the result (min clearance, ...), fillet corners.
+    #[getter]
+    fn report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let inner = self.lock();
+        report_dict(py, &inner.report)
+    }
+
+    /// A path (N×2) smoothed into a path valid on the world for the radius.
+    fn smooth<'py>(
+        &self,
+        py: Python<'py>,
+        path: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let path = points(path, "path")?;
+        let out = py.allow_threads(|| {
+            let mut inner = self.lock();
+            let r = inner.pipeline.smooth(&path);
+            inner.report = inner.pipeline.report().clone();
+            r
+        });
+        Ok(to_array(py, &out.map_err(lib_err)?))
+    }
+
+    /// A path from start to goal: the world's search, then the steps.
+    fn plan<'py>(
+        &self,
+        py: Python<'py>,
+        start: &Bound<'py, PyAny>,
+        goal: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let (start, goal) = (point(start, "start")?, point(goal, "goal")?);
+        let out = py.allow_threads(|| {
+            let mut inner = self.lock();
+            let r = inner.pipeline.plan(start, goal);
+            inner.report = inner.pipeline.report().clone();
+            r
+        });
+        Ok(to_array(py, &out.map_err(lib_err)?))
+    }
+
+    /// `smooth` on every path of a batch, in parallel on `threads` threads (None: one per
+    /// core); the results in order. `.report` is not touched.
+    #[pyo3(signature = (paths, threads = None))]
+    fn smooth_many<'py>(
+        &self,
+        py: Python<'py>,
+        paths: &Bound<'py, PyAny>,
+        threads: Option<usize>,
+    ) -> PyResult<Vec<Bound<'py, PyArray2<f64>>>> {
+        let mut input = Vec::new();
+        for (i, p) in paths.try_iter()?.enumerate() {
+            input.push(points(&p?, &format!("paths[{i}]"))?);
+        }
+        let out = self.batch(py, &input, threads, |p, path| p.smooth(path))?;
+        Ok(out.iter().map(|p| to_array(py, p)).collect())
+    }
+
+    /// `plan` for every (start, goal) pair, in parallel; starts and goals are N×2.
+    #[pyo3(signature = (starts, goals, threads = None))]
+    fn plan_many<'py>(
+        &self,
+        py: Python<'py>,
+        starts: &Bound<'py, PyAny>,
+        goals: &Bound<'py, PyAny>,
+        threads: Option<usize>,
+    ) -> PyResult<Vec<Bound<'py, PyArray2<f64>>>> {
+        let starts = points(starts, "starts")?;
+        let goals = points(goals, "goals")?;
+        if starts.len() != goals.len() {
+            return Err(Error::new_err(format!(
+                "starts and goals differ in length ({} and {})",
+                starts.len(),
+                goals.len()
+            )));
+        }
+        let pairs: Vec<(DVec2, DVec2)> = starts.into_iter().zip(goals).collect();
+        let out = self.batch(py, &pairs, threads, |p, &(s, g)| p.plan(s, g))?;
+        Ok(out.iter().map(|p| to_array(py, p)).collect())
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Pipeline(radius={}, steps={:?})", self.radius, self.steps())
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Free functions
+
+/// `pipeline.smooth_many(paths, threads)`.
+#[pyfunction]
+#[pyo3(signature = (pipeline, paths, threads = None))]
+fn smooth_many<'py>(
+    py: Python<'py>,
+    pipeline: &Bound<'py, Pipeline>,
+    paths: &Bound<'py, PyAny>,
+    threads: Option<usize>,
+) -> PyResult<Vec<Bound<'py, PyArray2<f64>>>> {
+    pipeline.get().smooth_many(py, paths, threads)
+}
+
+/// `pipeline.plan_many(starts, goals, threads)`.
+#[pyfunction]
+#[pyo3(signature = (pipeline, starts, goals, threads = None))]
+fn plan_many<'py>(
+    py: Python<'py>,
+    pipeline: &Bound<'py, Pipeline>,
+    starts: &Bound<'py, PyAny>,
+    goals: &Bound<'py, PyAny>,
+    threads: Option<usize>,
+) -> PyResult<Vec<Bound<'py, PyArray2<f64>>>> {
+    pipeline.get().plan_many(py, starts, goals, threads)
+}
+
+/// The validity and clearance of a path on a world for an agent radius
+/// (`pathsmooth::validate`), as a dict.
+#[pyfunction]
+fn validate<'py>(
+    py: Python<'py>,
+    world: &Bound<'py, PyAny>,
+    path: &Bound<'py, PyAny>,
+    radius: f64,
+) -> PyResult<Bound<'py, PyDict>> {
+    let world = any_world(world)?;
+    let path = points(path, "path")?;
+    let report = py
+        .allow_threads(|| pathsmooth::validate(&world, &path, radius))
+        .map_err(lib_err)?;
+    validation_dict(py, &report)
+}
+
+/// Length and turning of a path (`pathsmooth::metrics::PathMetrics`), as a dict: points,
+/// length, max_turn and total_turn (radians), max_curvature, mean_curvature.
+#[pyfunction]
+fn metrics<'py>(py: Python<'py>, path: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+    let path = points(path, "path")?;
+    let m = PathMetrics::of(&path).map_err(lib_err)?;
+    let d = PyDict::new(py);
+    d.set_item("points", m.points)?;
+    d.set_item("length", m.length)?;
+    d.set_item("max_turn", m.max_turn)?;
+    d.set_item("total_turn", m.total_turn)?;
+    d.set_item("max_curvature", m.max_curvature)?;
+    d.set_item("mean_curvature", m.mean_curvature)?;
+    Ok(d)
+}
+
+/// The module.
+#[pymodule]
+#[pyo3(name = "pathsmooth")]
+fn pathsmooth_py(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("Error", m.py().get_type::<Error>())?;
+    m.add_class::<GridWorld>()?;
+    m.add_class::<NavMeshWorld>()?;
+    m.add_class::<Pipeline>()?;
+    m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(metrics, m)?)?;
+    m.add_function(wrap_pyfunction!(smooth_many, m)?)?;
+    m.add_function(wrap_pyfunction!(plan_many, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
