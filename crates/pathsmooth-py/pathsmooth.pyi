@@ -96,6 +96,8 @@ class GridWorld:
     @property
     def bounds(self) -> Bounds: ...
     def clearance(self, point: PointLike) -> float: ...
+    def find_path(self, start: PointLike, goal: PointLike, radius: float = 0.0) -> Path2:
+        """The world's own search, unsmoothed (keeps `radius` from the walls)."""
 
 class NavMeshWorld:
     """A navmesh from 2D convex polygons: `vertices` N×2, `polygons` lists of vertex
@@ -107,6 +109,8 @@ class NavMeshWorld:
     @property
     def bounds(self) -> Bounds: ...
     def clearance(self, point: PointLike) -> float: ...
+    def find_path(self, start: PointLike, goal: PointLike, radius: float = 0.0) -> Path2:
+        """The world's own search, unsmoothed (keeps `radius` from the walls)."""
 
 World = Union[GridWorld, NavMeshWorld]
 

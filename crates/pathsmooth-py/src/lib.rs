@@ -222,6 +222,24 @@ impl GridWorld {
         Ok(self.world.clearance(point(p, "point")?))
     }
 
+    /// The world's own search (`World::find_path`): a path from start to goal that keeps
+    /// `radius` from the walls (grid A* through cells with room, or the navmesh's
+    /// search), unsmoothed, N×2.
+    #[pyo3(signature = (start, goal, radius = 0.0))]
+    fn find_path<'py>(
+        &self,
+        py: Python<'py>,
+        start: &Bound<'py, PyAny>,
+        goal: &Bound<'py, PyAny>,
+        radius: f64,
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let (start, goal) = (point(start, "start")?, point(goal, "goal")?);
+        let path = py
+            .allow_threads(|| self.world.find_path(start, goal, radius))
+            .map_err(lib_err)?;
+        Ok(to_array(py, &path))
+    }
+
     fn __repr__(&self) -> String {
         let o = self.world.origin();
         format!(
@@ -278,6 +296,24 @@ impl NavMeshWorld {
         Ok(self.world.clearance(point(p, "point")?))
     }
 
+    /// The world's own search (`World::find_path`): a path from start to goal that keeps
+    /// `radius` from the walls (grid A* through cells with room, or the navmesh's
+    /// search), unsmoothed, N×2.
+    #[pyo3(signature = (start, goal, radius = 0.0))]
+    fn find_path<'py>(
+        &self,
+        py: Python<'py>,
+        start: &Bound<'py, PyAny>,
+        goal: &Bound<'py, PyAny>,
+        radius: f64,
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let (start, goal) = (point(start, "start")?, point(goal, "goal")?);
+        let path = py
+            .allow_threads(|| self.world.find_path(start, goal, radius))
+            .map_err(lib_err)?;
+        Ok(to_array(py, &path))
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "NavMeshWorld({} polygons)",
@@ -329,8 +365,10 @@ fn shape_of(arr: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
 /// An N×2 array-like as points. A C-contiguous float64 array is read in place; anything
 /// else is converted (`numpy.ascontiguousarray(…, dtype=float64)`, a copy).
 fn points(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<DVec2>> {
+    // `as_slice` also takes a Fortran-ordered array: only C order is read in place.
     if let Ok(a) = obj.downcast::<PyArray2<f64>>()
         && a.shape()[1] == 2
+        && a.is_c_contiguous()
         && let Ok(ro) = a.try_readonly()
         && let Ok(s) = ro.as_slice()
     {
