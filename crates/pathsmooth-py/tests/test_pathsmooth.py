@@ -362,3 +362,12 @@ def test_the_gil_is_released_during_work(den):
     inside = [t for t in stamps if t0 + 0.02 < t < t1 - 0.02]
     assert t1 - t0 > 0.1, "the call was too short to tell"
     assert len(inside) > 5
+
+
+def test_the_readme_python_quick_start_runs():
+    """The README's Python block runs as it stands (the quick start file is its long form)."""
+    readme = (CRATE.parents[1] / "README.md").read_text()
+    block = readme.split("## Python quick start", 1)[1].split("```python\n", 1)[1]
+    code = block.split("```", 1)[0]
+    assert "pathsmooth.Pipeline" in code
+    exec(compile(code, "README.md", "exec"), {})
