@@ -114,6 +114,40 @@ class NavMeshWorld:
 
 World = Union[GridWorld, NavMeshWorld]
 
+class SurfaceMesh:
+    """A 3D navmesh whose floors may overlap in plan view: `vertices` N×3, convex
+    `polygons` of vertex indices, `up` "y" (plan view x, z) or "z" (plan view x, y),
+    vertices closer than `weld` merged (Unity-style meshes repeat them per triangle)."""
+
+    def __init__(
+        self,
+        vertices: npt.ArrayLike,
+        polygons: Sequence[Sequence[int]],
+        up: Literal["y", "z"] = "y",
+        weld: float = 0.0,
+    ) -> None: ...
+    @property
+    def num_polygons(self) -> int: ...
+
+class SurfacePlanner:
+    """The pipeline on a layered navmesh: an agent radius and a preset or steps."""
+
+    def __init__(
+        self,
+        radius: float,
+        preset: PresetName | None = None,
+        steps: Sequence[Union[StepName, StepWithValue]] | None = None,
+    ) -> None: ...
+    @property
+    def radius(self) -> float: ...
+    @property
+    def report(self) -> Report: ...
+    def plan(
+        self, mesh: SurfaceMesh, start: npt.ArrayLike, goal: npt.ArrayLike
+    ) -> Tuple[Path2, npt.NDArray[np.uint32], npt.NDArray[np.uint8]]:
+        """(points N×3 at their floor's height, polygon of each point, flags of each point:
+        1 start, 2 end, 4 a link's start, 8 a link's end)."""
+
 class Pipeline:
     """A world, an agent radius and steps: `preset` (default "smooth") or `steps`.
 
@@ -154,4 +188,5 @@ def plan_many(
     pipeline: Pipeline, starts: npt.ArrayLike, goals: npt.ArrayLike, threads: int | None = None
 ) -> list[Path2]: ...
 def validate(world: World, path: npt.ArrayLike, radius: float) -> Validation: ...
-def metrics(path: npt.ArrayLike) -> Metrics: ...
+def metrics(path: npt.ArrayLike) -> Metrics:
+    """Length and turning of an N×2 or N×3 path."""

@@ -9,17 +9,17 @@
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use glam::DVec2;
+use glam::{DVec2, DVec3};
 use numpy::ndarray::Array2;
-use numpy::{IntoPyArray, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pathsmooth::curve::catmull_rom::CatmullRomParams;
 use pathsmooth::grid::GridMap;
 use pathsmooth::metrics::PathMetrics;
-use pathsmooth::navmesh::NavMesh;
+use pathsmooth::navmesh::{NavMesh, Surface, SurfaceMesh as RsSurfaceMesh, UpAxis};
 use pathsmooth::world::Bounds;
 use pathsmooth::{
     Cancel, GridWorld as RsGrid, NavMeshQuery, NavMeshWorld as RsNavMesh, Pipeline as RsPipeline,
-    PipelineReport, Preset, Step, ValidationReport, World,
+    PipelineReport, Preset, Step, SurfacePlanner as RsSurfacePlanner, ValidationReport, World,
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -268,12 +268,7 @@ impl NavMeshWorld {
         polygons: &Bound<'_, PyAny>,
     ) -> PyResult<Self> {
         let vertices = points(vertices, "vertices")?;
-        let polygons: Vec<Vec<u32>> = polygons.extract().map_err(|e| {
-            PyTypeError::new_err(format!(
-                "polygons: expected a sequence of polygons, each a sequence of vertex indices \
-                 (integers ≥ 0): {e}"
-            ))
-        })?;
+        let polygons = polygon_lists(polygons)?;
         let world = py
             .allow_threads(|| NavMesh::from_polygons(&vertices, &polygons).map(RsNavMesh::new))
             .map_err(lib_err)?;
@@ -362,23 +357,25 @@ fn shape_of(arr: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
     arr.getattr("shape")?.extract()
 }
 
-/// An N×2 array-like as points. A C-contiguous float64 array is read in place; anything
-/// else is converted (`numpy.ascontiguousarray(…, dtype=float64)`, a copy).
-fn points(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<DVec2>> {
+/// An N×`dim` array-like as a flat row-major `Vec<f64>`. A C-contiguous float64 array is
+/// read in place; anything else is converted (`numpy.ascontiguousarray(…, dtype=float64)`,
+/// a copy).
+fn flat_points(obj: &Bound<'_, PyAny>, what: &str, dim: usize) -> PyResult<Vec<f64>> {
     // `as_slice` also takes a Fortran-ordered array: only C order is read in place.
     if let Ok(a) = obj.downcast::<PyArray2<f64>>()
-        && a.shape()[1] == 2
+        && a.shape()[1] == dim
         && a.is_c_contiguous()
         && let Ok(ro) = a.try_readonly()
         && let Ok(s) = ro.as_slice()
     {
-        return Ok(s.chunks_exact(2).map(|c| DVec2::new(c[0], c[1])).collect());
+        return Ok(s.to_vec());
     }
     let arr = real_array(obj, what)?;
     let shape = shape_of(&arr)?;
-    if shape.len() != 2 || shape[1] != 2 {
+    if shape.len() != 2 || shape[1] != dim {
+        let xyz = if dim == 3 { "x, y, z" } else { "x, y" };
         return Err(Error::new_err(format!(
-            "{what}: expected an N×2 array (one row of x, y per point), got shape {shape:?}"
+            "{what}: expected an N×{dim} array (one row of {xyz} per point), got shape {shape:?}"
         )));
     }
     let np = obj.py().import("numpy")?;
@@ -386,8 +383,38 @@ fn points(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<DVec2>> {
     kwargs.set_item("dtype", np.getattr("float64")?)?;
     let c = np.call_method("ascontiguousarray", (arr,), Some(&kwargs))?;
     let c = c.downcast::<PyArray2<f64>>()?.readonly();
-    let s = c.as_slice()?;
-    Ok(s.chunks_exact(2).map(|c| DVec2::new(c[0], c[1])).collect())
+    Ok(c.as_slice()?.to_vec())
+}
+
+/// An N×2 array-like as points (see `flat_points`).
+fn points(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<DVec2>> {
+    let flat = flat_points(obj, what, 2)?;
+    Ok(flat
+        .chunks_exact(2)
+        .map(|c| DVec2::new(c[0], c[1]))
+        .collect())
+}
+
+/// An N×3 array-like as points (see `flat_points`).
+fn points3(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<DVec3>> {
+    let flat = flat_points(obj, what, 3)?;
+    Ok(flat
+        .chunks_exact(3)
+        .map(|c| DVec3::new(c[0], c[1], c[2]))
+        .collect())
+}
+
+/// A 3D point: a length-3 array-like.
+fn point3(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<DVec3> {
+    let arr = real_array(obj, what)?;
+    let shape = shape_of(&arr)?;
+    if shape != [3] {
+        return Err(Error::new_err(format!(
+            "{what}: expected a point (x, y, z), got shape {shape:?}"
+        )));
+    }
+    let v: Vec<f64> = arr.call_method0("tolist")?.extract()?;
+    Ok(DVec3::new(v[0], v[1], v[2]))
 }
 
 /// A point: a length-2 array-like.
@@ -503,6 +530,23 @@ fn preset_named(name: &str) -> PyResult<Preset> {
             "unknown preset `{name}`: expected one of shortest, smooth, corridor"
         ))),
     }
+}
+
+fn steps_or_preset(preset: Option<&str>, steps: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Step>> {
+    match (preset, steps) {
+        (Some(_), Some(_)) => Err(Error::new_err("give either preset or steps, not both")),
+        (None, Some(s)) => parse_steps(s),
+        (p, None) => Ok(preset_named(p.unwrap_or("smooth"))?.steps()),
+    }
+}
+
+fn polygon_lists(polygons: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<u32>>> {
+    polygons.extract().map_err(|e| {
+        PyTypeError::new_err(format!(
+            "polygons: expected a sequence of polygons, each a sequence of vertex indices \
+             (integers ≥ 0): {e}"
+        ))
+    })
 }
 
 fn validation_dict<'py>(py: Python<'py>, v: &ValidationReport) -> PyResult<Bound<'py, PyDict>> {
@@ -634,13 +678,7 @@ impl Pipeline {
         steps: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let any = any_world(world)?;
-        let steps = match (preset, steps) {
-            (Some(_), Some(_)) => {
-                return Err(Error::new_err("give either preset or steps, not both"));
-            }
-            (None, Some(s)) => parse_steps(s)?,
-            (p, None) => preset_named(p.unwrap_or("smooth"))?.steps(),
-        };
+        let steps = steps_or_preset(preset, steps)?;
         let w = any.clone();
         let st = steps.clone();
         let pipeline = py
@@ -763,6 +801,136 @@ impl Pipeline {
 }
 
 // ---------------------------------------------------------------------------------------
+// Layered navmeshes
+
+/// A 3D navmesh whose floors may overlap in plan view (`pathsmooth::navmesh::SurfaceMesh`):
+/// vertices N×3, convex polygons of vertex indices, `up` "y" (plan view x, z) or "z"
+/// (plan view x, y), vertices closer than `weld` merged.
+#[pyclass(frozen, module = "pathsmooth")]
+struct SurfaceMesh {
+    mesh: Arc<RsSurfaceMesh>,
+}
+
+#[pymethods]
+impl SurfaceMesh {
+    #[new]
+    #[pyo3(signature = (vertices, polygons, up = "y", weld = 0.0))]
+    fn new(
+        py: Python<'_>,
+        vertices: &Bound<'_, PyAny>,
+        polygons: &Bound<'_, PyAny>,
+        up: &str,
+        weld: f64,
+    ) -> PyResult<Self> {
+        let vertices = points3(vertices, "vertices")?;
+        let polygons = polygon_lists(polygons)?;
+        let up = match up {
+            "y" => UpAxis::Y,
+            "z" => UpAxis::Z,
+            _ => {
+                return Err(Error::new_err(format!(
+                    "up: expected \"y\" or \"z\", got {up:?}"
+                )))
+            }
+        };
+        let mesh = py
+            .allow_threads(|| {
+                RsSurfaceMesh::new(Surface::from_polygons(&vertices, &polygons, up, weld)?)
+            })
+            .map_err(lib_err)?;
+        Ok(SurfaceMesh {
+            mesh: Arc::new(mesh),
+        })
+    }
+
+    #[getter]
+    fn num_polygons(&self) -> usize {
+        self.mesh.surface().num_polygons()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "SurfaceMesh({} polygons)",
+            self.mesh.surface().num_polygons()
+        )
+    }
+}
+
+/// The pipeline on a layered navmesh (`pathsmooth::SurfacePlanner`): an agent radius and
+/// a preset (default "smooth") or steps; `plan(mesh, start, goal)` in 3D.
+#[pyclass(frozen, module = "pathsmooth")]
+struct SurfacePlanner {
+    radius: f64,
+    inner: Mutex<(RsSurfacePlanner, PipelineReport)>,
+}
+
+#[pymethods]
+impl SurfacePlanner {
+    #[new]
+    #[pyo3(signature = (radius, preset = None, steps = None))]
+    fn new(radius: f64, preset: Option<&str>, steps: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let steps = steps_or_preset(preset, steps)?;
+        let planner = RsSurfacePlanner::new(radius)
+            .map_err(lib_err)?
+            .with_steps(steps);
+        Ok(SurfacePlanner {
+            radius: planner.radius(),
+            inner: Mutex::new((planner, PipelineReport::default())),
+        })
+    }
+
+    #[getter]
+    fn radius(&self) -> f64 {
+        self.radius
+    }
+
+    /// What the last `plan` did (as `Pipeline.report`).
+    #[getter]
+    fn report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        report_dict(py, &inner.1)
+    }
+
+    /// A smooth path from `start` to `goal` (3D points) on `mesh`: a tuple of the points
+    /// (N×3 float64, each at its floor's height), their polygons (N uint32) and their
+    /// flags (N uint8: 1 start, 2 end, 4 a link's start, 8 a link's end).
+    #[allow(clippy::type_complexity)]
+    fn plan<'py>(
+        &self,
+        py: Python<'py>,
+        mesh: &Bound<'py, SurfaceMesh>,
+        start: &Bound<'py, PyAny>,
+        goal: &Bound<'py, PyAny>,
+    ) -> PyResult<(
+        Bound<'py, PyArray2<f64>>,
+        Bound<'py, PyArray1<u32>>,
+        Bound<'py, PyArray1<u8>>,
+    )> {
+        let (start, goal) = (point3(start, "start")?, point3(goal, "goal")?);
+        let mesh = mesh.get().mesh.clone();
+        let path = py
+            .allow_threads(|| {
+                let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+                let (planner, report) = &mut *inner;
+                let r = planner.plan(&mesh, start, goal).map(<[_]>::to_vec);
+                *report = planner.report().clone();
+                r
+            })
+            .map_err(lib_err)?;
+        let flat: Vec<f64> = path
+            .iter()
+            .flat_map(|p| [p.position.x, p.position.y, p.position.z])
+            .collect();
+        let points = Array2::from_shape_vec((path.len(), 3), flat)
+            .expect("n × 3 values")
+            .into_pyarray(py);
+        let polygons = path.iter().map(|p| p.polygon).collect::<Vec<u32>>();
+        let flags = path.iter().map(|p| p.flags.bits()).collect::<Vec<u8>>();
+        Ok((points, polygons.into_pyarray(py), flags.into_pyarray(py)))
+    }
+}
+
+// ---------------------------------------------------------------------------------------
 // Free functions
 
 /// `pipeline.smooth_many(paths, threads)`.
@@ -807,12 +975,19 @@ fn validate<'py>(
     validation_dict(py, &report)
 }
 
-/// Length and turning of a path (`pathsmooth::metrics::PathMetrics`), as a dict: points,
+/// Length and turning of a path, N×2 or N×3 (`pathsmooth::metrics::PathMetrics`), as a
+/// dict: points,
 /// length, max_turn and total_turn (radians), max_curvature, mean_curvature.
 #[pyfunction]
 fn metrics<'py>(py: Python<'py>, path: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
-    let path = points(path, "path")?;
-    let m = PathMetrics::of(&path).map_err(lib_err)?;
+    // N×3 (a path on a surface) measured in 3D; anything else as N×2.
+    let shape = shape_of(&real_array(path, "path")?)?;
+    let m = if shape.len() == 2 && shape[1] == 3 {
+        PathMetrics::of(&points3(path, "path")?)
+    } else {
+        PathMetrics::of(&points(path, "path")?)
+    }
+    .map_err(lib_err)?;
     let d = PyDict::new(py);
     d.set_item("points", m.points)?;
     d.set_item("length", m.length)?;
@@ -831,6 +1006,8 @@ fn pathsmooth_py(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<GridWorld>()?;
     m.add_class::<NavMeshWorld>()?;
     m.add_class::<Pipeline>()?;
+    m.add_class::<SurfaceMesh>()?;
+    m.add_class::<SurfacePlanner>()?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(metrics, m)?)?;
     m.add_function(wrap_pyfunction!(smooth_many, m)?)?;
