@@ -9,26 +9,30 @@ message. Every call releases the GIL while it works.
 """
 
 import os
-from typing import Literal, Sequence, Tuple, TypedDict, Union
+from typing import Literal, Sequence, Tuple, TypedDict, Union, final
 
 import numpy as np
 import numpy.typing as npt
 
+__all__ = [
+    "Error", "GridWorld", "NavMeshWorld", "Pipeline", "SurfaceMesh", "SurfacePlanner",
+    "validate", "metrics", "smooth_many", "plan_many", "__version__",
+]
 __version__: str
 
-ArrayLike = npt.ArrayLike
-Path2 = npt.NDArray[np.float64]
-PointLike = Union[Tuple[float, float], Sequence[float], npt.ArrayLike]
-Bounds = Tuple[Tuple[float, float], Tuple[float, float]]
-PresetName = Literal["shortest", "smooth", "corridor"]
-StepName = Literal["shortcut", "chaikin", "catmull-rom", "funnel", "relax", "corridor"]
+_ArrayLike = npt.ArrayLike
+_Path2 = npt.NDArray[np.float64]
+_PointLike = Union[Tuple[float, float], Sequence[float], npt.ArrayLike]
+_Bounds = Tuple[Tuple[float, float], Tuple[float, float]]
+_PresetName = Literal["shortest", "smooth", "corridor"]
+_StepName = Literal["shortcut", "chaikin", "catmull-rom", "funnel", "relax", "corridor"]
 # ("resample", spacing) and ("fillet", minimum turning radius), world units.
-StepWithValue = Tuple[Literal["resample", "fillet"], float]
+_StepWithValue = Tuple[Literal["resample", "fillet"], float]
 
 class Error(ValueError):
     """An error of the pathsmooth library (its message), or an array of the wrong shape."""
 
-class Validation(TypedDict):
+class _Validation(TypedDict):
     valid: bool
     problem: str | None
     min_clearance: float
@@ -41,23 +45,23 @@ class Validation(TypedDict):
     clearance_violations: list[int]
     first_problem_at: Tuple[float, float] | None
 
-class Corner(TypedDict):
+class _Corner(TypedDict):
     index: int
     at: Tuple[float, float]
     turn: float
     radius: float
     limit: str
 
-class Report(TypedDict):
+class _Report(TypedDict):
     skipped: list[Tuple[str, str]]
     """Steps that did not take effect, with the reason."""
     repaired_segments: int
     """Input segments re-planned with room for the agent before smoothing."""
     min_clearance: float
-    validation: Validation
-    corners: list[Corner]
+    validation: _Validation
+    corners: list[_Corner]
 
-class Metrics(TypedDict):
+class _Metrics(TypedDict):
     points: int
     length: float
     max_turn: float
@@ -66,6 +70,7 @@ class Metrics(TypedDict):
     max_curvature: float
     mean_curvature: float
 
+@final
 class GridWorld:
     """An occupancy grid in world units.
 
@@ -75,14 +80,14 @@ class GridWorld:
     and as Moving AI maps, whose first line is row 0).
     """
 
-    def __init__(
-        self, free: npt.ArrayLike, cell_size: float = 1.0, origin: PointLike | None = None
-    ) -> None: ...
+    def __new__(
+        cls, free: npt.ArrayLike, cell_size: float = 1.0, origin: _PointLike | None = None
+    ) -> GridWorld: ...
     @staticmethod
     def from_movingai(
         path_or_text: Union[str, os.PathLike[str]],
         cell_size: float = 1.0,
-        origin: PointLike | None = None,
+        origin: _PointLike | None = None,
     ) -> GridWorld:
         """A Moving AI `.map` file (a path), or its text (a str holding a newline)."""
     @property
@@ -94,99 +99,103 @@ class GridWorld:
     @property
     def origin(self) -> Tuple[float, float]: ...
     @property
-    def bounds(self) -> Bounds: ...
-    def clearance(self, point: PointLike) -> float: ...
-    def find_path(self, start: PointLike, goal: PointLike, radius: float = 0.0) -> Path2:
+    def bounds(self) -> _Bounds: ...
+    def clearance(self, point: _PointLike) -> float: ...
+    def find_path(self, start: _PointLike, goal: _PointLike, radius: float = 0.0) -> _Path2:
         """The world's own search, unsmoothed (keeps `radius` from the walls)."""
 
+@final
 class NavMeshWorld:
     """A navmesh from 2D convex polygons: `vertices` N×2, `polygons` lists of vertex
     indices (counter-clockwise or clockwise, convex); the free region is their union."""
 
-    def __init__(self, vertices: npt.ArrayLike, polygons: Sequence[Sequence[int]]) -> None: ...
+    def __new__(cls, vertices: npt.ArrayLike, polygons: Sequence[Sequence[int]]) -> NavMeshWorld: ...
     @property
     def num_polygons(self) -> int: ...
     @property
-    def bounds(self) -> Bounds: ...
-    def clearance(self, point: PointLike) -> float: ...
-    def find_path(self, start: PointLike, goal: PointLike, radius: float = 0.0) -> Path2:
+    def bounds(self) -> _Bounds: ...
+    def clearance(self, point: _PointLike) -> float: ...
+    def find_path(self, start: _PointLike, goal: _PointLike, radius: float = 0.0) -> _Path2:
         """The world's own search, unsmoothed (keeps `radius` from the walls)."""
 
-World = Union[GridWorld, NavMeshWorld]
+_World = Union[GridWorld, NavMeshWorld]
 
+@final
 class SurfaceMesh:
     """A 3D navmesh whose floors may overlap in plan view: `vertices` N×3, convex
     `polygons` of vertex indices, `up` "y" (plan view x, z) or "z" (plan view x, y),
     vertices closer than `weld` merged (Unity-style meshes repeat them per triangle)."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         vertices: npt.ArrayLike,
         polygons: Sequence[Sequence[int]],
         up: Literal["y", "z"] = "y",
         weld: float = 0.0,
-    ) -> None: ...
+    ) -> SurfaceMesh: ...
     @property
     def num_polygons(self) -> int: ...
 
+@final
 class SurfacePlanner:
     """The pipeline on a layered navmesh: an agent radius and a preset or steps."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         radius: float,
-        preset: PresetName | None = None,
-        steps: Sequence[Union[StepName, StepWithValue]] | None = None,
-    ) -> None: ...
+        preset: _PresetName | None = None,
+        steps: Sequence[Union[_StepName, _StepWithValue]] | None = None,
+    ) -> SurfacePlanner: ...
     @property
     def radius(self) -> float: ...
     @property
-    def report(self) -> Report: ...
+    def report(self) -> _Report: ...
     def plan(
         self, mesh: SurfaceMesh, start: npt.ArrayLike, goal: npt.ArrayLike
-    ) -> Tuple[Path2, npt.NDArray[np.uint32], npt.NDArray[np.uint8]]:
+    ) -> Tuple[_Path2, npt.NDArray[np.uint32], npt.NDArray[np.uint8]]:
         """(points N×3 at their floor's height, polygon of each point, flags of each point:
         1 start, 2 end, 4 a link's start, 8 a link's end)."""
 
+@final
 class Pipeline:
     """A world, an agent radius and steps: `preset` (default "smooth") or `steps`.
 
     Calls on one pipeline run one at a time; `smooth_many` and `plan_many` run a batch in
     parallel, one pipeline copy per worker thread."""
 
-    def __init__(
-        self,
-        world: World,
+    def __new__(
+        cls,
+        world: _World,
         radius: float,
-        preset: PresetName | None = None,
-        steps: Sequence[Union[StepName, StepWithValue]] | None = None,
-    ) -> None: ...
+        preset: _PresetName | None = None,
+        steps: Sequence[Union[_StepName, _StepWithValue]] | None = None,
+    ) -> Pipeline: ...
     @property
-    def world(self) -> World: ...
+    def world(self) -> _World: ...
     @property
     def radius(self) -> float: ...
     @property
     def steps(self) -> list[str]: ...
     @property
-    def report(self) -> Report:
+    def report(self) -> _Report:
         """What the last `plan` or `smooth` did."""
-    def smooth(self, path: npt.ArrayLike) -> Path2: ...
-    def plan(self, start: PointLike, goal: PointLike) -> Path2: ...
+    def smooth(self, path: npt.ArrayLike) -> _Path2: ...
+    def plan(self, start: _PointLike, goal: _PointLike) -> _Path2: ...
     def smooth_many(
         self, paths: Sequence[npt.ArrayLike], threads: int | None = None
-    ) -> list[Path2]: ...
+    ) -> list[_Path2]: ...
     def plan_many(
         self, starts: npt.ArrayLike, goals: npt.ArrayLike, threads: int | None = None
-    ) -> list[Path2]: ...
+    ) -> list[_Path2]: ...
 
 def smooth_many(
     pipeline: Pipeline, paths: Sequence[npt.ArrayLike], threads: int | None = None
-) -> list[Path2]:
+) -> list[_Path2]:
     """`pipeline.smooth_many(paths, threads)`: None is one thread per core."""
 
 def plan_many(
     pipeline: Pipeline, starts: npt.ArrayLike, goals: npt.ArrayLike, threads: int | None = None
-) -> list[Path2]: ...
-def validate(world: World, path: npt.ArrayLike, radius: float) -> Validation: ...
-def metrics(path: npt.ArrayLike) -> Metrics:
+) -> list[_Path2]: ...
+def validate(world: _World, path: npt.ArrayLike, radius: float) -> _Validation: ...
+def metrics(path: npt.ArrayLike) -> _Metrics:
     """Length and turning of an N×2 or N×3 path."""

@@ -218,8 +218,8 @@ impl GridWorld {
     }
 
     /// Distance from a point to the blocked region (0 on or inside it).
-    fn clearance(&self, p: &Bound<'_, PyAny>) -> PyResult<f64> {
-        Ok(self.world.clearance(point(p, "point")?))
+    fn clearance(&self, point: &Bound<'_, PyAny>) -> PyResult<f64> {
+        Ok(self.world.clearance(self::point(point, "point")?))
     }
 
     /// The world's own search (`World::find_path`): a path from start to goal that keeps
@@ -287,8 +287,8 @@ impl NavMeshWorld {
         bounds_tuple(self.world.bounds())
     }
 
-    fn clearance(&self, p: &Bound<'_, PyAny>) -> PyResult<f64> {
-        Ok(self.world.clearance(point(p, "point")?))
+    fn clearance(&self, point: &Bound<'_, PyAny>) -> PyResult<f64> {
+        Ok(self.world.clearance(self::point(point, "point")?))
     }
 
     /// The world's own search (`World::find_path`): a path from start to goal that keeps
