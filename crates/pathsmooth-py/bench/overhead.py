@@ -7,9 +7,12 @@ random512-10-0, each planned by the world's A* with room for radius 0.4, then sm
 
     maturin develop --release        # in crates/pathsmooth-py, inside a virtualenv
     python crates/pathsmooth-py/bench/overhead.py
+    cargo run --release -p pathsmooth-py --example overhead     # the same, in Rust
     cargo bench -p pathsmooth --bench grid -- 'random512-10-0/pipeline_shortcut-chaikin/0.4'
 
-The overhead is (Python time − criterion's time) / criterion's time.
+The overhead is (Python time − Rust time) / Rust time; `python overhead.py RUST_US` prints
+it for a Rust time in µs. Both scripts take the best of 15 repeats (criterion's mean moves
+more with the load of a shared machine). Results: `docs/python.md`.
 """
 
 import sys
