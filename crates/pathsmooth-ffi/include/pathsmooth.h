@@ -327,7 +327,8 @@ enum PsStatus ps_pipeline_plan_f32(struct PsPipeline *pipeline,
 // for a retry with the same input, bit for bit). `out_points` may be the input buffer.
 //
 // Errors: `PS_NULL_POINTER`, `PS_MISALIGNED`, `PS_WRONG_HANDLE`, `PS_INVALID_ARGUMENT`
-// (`n` = 0, NaN or infinite coordinates, the message naming the point),
+// (`n` = 0, with `in_points` NULL or not; NaN or infinite coordinates, the message
+// naming the point),
 // `PS_OUTSIDE_WORLD`, `PS_NO_PATH` (an invalid input that cannot be re-planned),
 // `PS_UNSUPPORTED` (a surface world), `PS_BUFFER_TOO_SMALL`.
 //

@@ -25,7 +25,8 @@
 //! ## Safety rules (the C side's contract)
 //!
 //! - Every pointer argument must be NULL or valid for the documented length; NULL is
-//!   reported ([`PsStatus::PsNullPointer`]) except where a parameter says it may be NULL.
+//!   reported ([`PsStatus::PsNullPointer`]) except where a parameter says it may be NULL
+//!   and for an array of length 0 (which is then not read).
 //!   `double*` buffers must be 8-byte aligned and `float*` / `uint32_t*` 4-byte aligned
 //!   ([`PsStatus::PsMisaligned`] otherwise).
 //! - Handles carry a tag checked on entry: a world passed where a pipeline is expected
@@ -275,12 +276,17 @@ fn check_out<T>(p: *const T, capacity: usize, name: &str) -> Res<()> {
     check_ptr(p, name)
 }
 
-/// A slice of `n` items at `p` (checked non-NULL and aligned), `n · dim` elements.
+/// A slice of `n` items at `p` (checked non-NULL and aligned unless empty), `n · dim`
+/// elements.
 ///
 /// # Safety
 ///
 /// `p` must be valid for reading `n · dim` elements, unaliased by writes while in use.
 unsafe fn input<'a, T>(p: *const T, n: usize, dim: usize, name: &str) -> Res<&'a [T]> {
+    if n == 0 || dim == 0 {
+        // An empty array may be NULL (C#'s `fixed` on an empty array gives NULL).
+        return Ok(&[]);
+    }
     check_ptr(p, name)?;
     let len = n
         .checked_mul(dim)
@@ -832,12 +838,8 @@ pub unsafe extern "C" fn ps_pipeline_new_steps(
 ) -> PsStatus {
     guard(|| {
         start_out(out_pipeline, "out_pipeline")?;
-        let steps = if steps.is_null() && step_count == 0 {
-            Vec::new()
-        } else {
-            // SAFETY: the caller's length.
-            steps_of(unsafe { input(steps, step_count, 1, "steps")? })?
-        };
+        // SAFETY: the caller's length (NULL with 0 steps).
+        let steps = steps_of(unsafe { input(steps, step_count, 1, "steps")? })?;
         new_pipeline(world, steps, radius, out_pipeline)
     })
 }
@@ -1028,7 +1030,6 @@ fn smooth2<P: Flat>(
     check_out(out_points, out_capacity, "out_points")?;
     let p = pipeline_mut(pipeline)?;
     let kept = p.kept.take();
-    check_ptr(in_points, "in_points")?;
     if n == 0 {
         return Err(Fail::from(Error::EmptyPath));
     }
@@ -1129,7 +1130,8 @@ pub unsafe extern "C" fn ps_pipeline_plan_f32(
 /// for a retry with the same input, bit for bit). `out_points` may be the input buffer.
 ///
 /// Errors: `PS_NULL_POINTER`, `PS_MISALIGNED`, `PS_WRONG_HANDLE`, `PS_INVALID_ARGUMENT`
-/// (`n` = 0, NaN or infinite coordinates, the message naming the point),
+/// (`n` = 0, with `in_points` NULL or not; NaN or infinite coordinates, the message
+/// naming the point),
 /// `PS_OUTSIDE_WORLD`, `PS_NO_PATH` (an invalid input that cannot be re-planned),
 /// `PS_UNSUPPORTED` (a surface world), `PS_BUFFER_TOO_SMALL`.
 ///
