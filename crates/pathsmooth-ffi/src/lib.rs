@@ -1381,6 +1381,43 @@ mod tests {
     }
 
     #[test]
+    fn a_retry_after_buffer_too_small_copies_the_kept_result_without_recomputing() {
+        let free = [1u8; 16];
+        let mut world = std::ptr::null_mut();
+        let mut pipeline = std::ptr::null_mut();
+        let (s, g) = (PsPoint2d { x: 0.5, y: 0.5 }, PsPoint2d { x: 3.5, y: 3.5 });
+        let mut len = 0;
+        let mut out = [0.0; 8];
+        unsafe {
+            assert_eq!(
+                ps_world_grid_new(free.as_ptr(), 4, 4, 1.0, 0.0, 0.0, &mut world),
+                PsStatus::PsOk
+            );
+            assert_eq!(
+                ps_pipeline_new_preset(world, PS_PRESET_SHORTEST, 0.0, &mut pipeline),
+                PsStatus::PsOk
+            );
+            let st = ps_pipeline_plan_f64(pipeline, s, g, std::ptr::null_mut(), 0, &mut len);
+            assert_eq!((st, len), (PsStatus::PsBufferTooSmall, 2));
+            // Mark the kept result: a recomputed path would not have the mark.
+            pipeline_mut(pipeline).unwrap().out64[1].x = 42.0;
+            let st = ps_pipeline_plan_f64(pipeline, s, g, out.as_mut_ptr(), 4, &mut len);
+            assert_eq!((st, len, out[2]), (PsStatus::PsOk, 2, 42.0));
+            // The kept result is used once: the next call computes.
+            let st = ps_pipeline_plan_f64(pipeline, s, g, out.as_mut_ptr(), 4, &mut len);
+            assert_eq!((st, len, out[2]), (PsStatus::PsOk, 2, 3.5));
+            // A different input after too small computes.
+            ps_pipeline_plan_f64(pipeline, s, g, std::ptr::null_mut(), 0, &mut len);
+            pipeline_mut(pipeline).unwrap().out64[1].x = 42.0;
+            let g2 = PsPoint2d { x: 3.5, y: 2.5 };
+            let st = ps_pipeline_plan_f64(pipeline, s, g2, out.as_mut_ptr(), 4, &mut len);
+            assert_eq!((st, out[2], out[3]), (PsStatus::PsOk, 3.5, 2.5));
+            ps_pipeline_destroy(pipeline);
+            ps_world_destroy(world);
+        }
+    }
+
+    #[test]
     fn status_names_match_the_codes() {
         for (s, name) in [
             (PsStatus::PsOk, "PS_OK"),
