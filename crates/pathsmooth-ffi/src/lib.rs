@@ -255,8 +255,8 @@ fn check_ptr<T>(p: *const T, name: &str) -> Res<()> {
             format!("`{name}` is NULL"),
         ));
     }
-    let align = std::mem::align_of::<T>();
-    if (p as usize) % align != 0 {
+    if !p.is_aligned() {
+        let align = std::mem::align_of::<T>();
         return Err(Fail::new(
             PsStatus::PsMisaligned,
             format!(
@@ -393,6 +393,8 @@ pub struct PsPipeline {
     _opaque: [u8; 0],
 }
 
+// One per world, built once inside an `Arc`: the variants' sizes do not matter.
+#[allow(clippy::large_enum_variant)]
 enum WorldKind {
     Grid(GridWorld),
     NavMesh(NavMeshWorld),

@@ -369,8 +369,8 @@ fn handles_of_the_wrong_type_are_refused() {
 #[test]
 fn bad_worlds_and_pipelines_are_refused_and_leave_null() {
     let c = cells();
-    let mut w = 1usize as *mut PsWorld;
-    let mut p = 1usize as *mut PsPipeline;
+    let mut w = std::ptr::dangling_mut::<PsWorld>();
+    let mut p = std::ptr::dangling_mut::<PsPipeline>();
     unsafe {
         expect(
             ps_world_grid_new(null(), 10, 6, 1.0, 0.0, 0.0, &mut w),
