@@ -327,7 +327,7 @@ fn tag_name(tag: u64) -> &'static str {
 ///
 /// `p` must be NULL or point at 8 readable bytes (a handle, or anything else readable:
 /// what is not a live handle of the right type is refused).
-unsafe fn handle<'a, T>(p: *const Tagged<T>, tag: u64, name: &str) -> Res<&'a mut Tagged<T>> {
+unsafe fn handle<T>(p: *const Tagged<T>, tag: u64, name: &str) -> Res<*mut Tagged<T>> {
     check_ptr(p.cast::<u64>(), name)?;
     // SAFETY: non-NULL and aligned; the caller gives a readable handle-sized object.
     let found = unsafe { p.cast::<u64>().read() };
@@ -341,9 +341,8 @@ unsafe fn handle<'a, T>(p: *const Tagged<T>, tag: u64, name: &str) -> Res<&'a mu
             ),
         ));
     }
-    // SAFETY: the tag says it is a live `Tagged<T>` made by this library; the caller uses
-    // it from one thread at a time (see the crate's thread rules).
-    Ok(unsafe { &mut *(p as *mut Tagged<T>) })
+    // The tag says it is a live `Tagged<T>` made by this library (`emit`).
+    Ok(p as *mut Tagged<T>)
 }
 
 /// Writes a handle for `value` into `*out`.
@@ -364,7 +363,8 @@ unsafe fn destroy<T>(p: *mut Tagged<T>, tag: u64, name: &str) -> Res<()> {
     }
     // SAFETY: as for `handle`.
     let h = unsafe { handle(p, tag, name)? };
-    h.tag = DEAD_TAG;
+    // SAFETY: a live handle; the caller destroys it from one thread, once.
+    unsafe { (*h).tag = DEAD_TAG };
     // SAFETY: made by `Box::into_raw` in `emit`, and its tag was live: not freed yet.
     drop(unsafe { Box::from_raw(p) });
     Ok(())
@@ -412,7 +412,8 @@ const _: () = {
 
 fn world_ref<'a>(world: *const PsWorld) -> Res<&'a Arc<WorldKind>> {
     // SAFETY: the caller's contract (a handle or NULL).
-    unsafe { handle(world.cast::<WorldBox>(), WORLD_TAG, "world").map(|h| &h.value) }
+    // A shared reference: a world may be used by several threads at once.
+    unsafe { handle(world.cast::<WorldBox>(), WORLD_TAG, "world").map(|h| &(*h).value) }
 }
 
 /// Up axis of a surface: height is y (Recast, Unity, Godot).
@@ -711,7 +712,8 @@ type PipelineBox = Tagged<PipelineData>;
 fn pipeline_mut<'a>(pipeline: *mut PsPipeline) -> Res<&'a mut PipelineData> {
     // SAFETY: the caller's contract (a handle or NULL).
     unsafe {
-        handle(pipeline.cast::<PipelineBox>(), PIPELINE_TAG, "pipeline").map(|h| &mut h.value)
+        // A unique reference: a pipeline is used by one thread at a time.
+        handle(pipeline.cast::<PipelineBox>(), PIPELINE_TAG, "pipeline").map(|h| &mut (*h).value)
     }
 }
 
