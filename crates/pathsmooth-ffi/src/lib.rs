@@ -158,10 +158,13 @@ thread_local! {
 }
 
 fn set_last_error(message: &str) {
-    LAST_ERROR.with(|e| {
-        let mut e = e.borrow_mut();
-        e.clear();
-        e.push_str(message);
+    // `try_with`: during a thread's exit, after its locals are gone, the message is lost
+    // rather than a panic raised outside `catch_unwind`.
+    let _ = LAST_ERROR.try_with(|e| {
+        if let Ok(mut e) = e.try_borrow_mut() {
+            e.clear();
+            e.push_str(message);
+        }
     });
 }
 
@@ -895,7 +898,7 @@ fn start_len(out_len: *mut usize) -> Res<()> {
 }
 
 /// Flattens points to their coordinates (glam's vectors are `repr(C)` of their fields).
-fn flat2<T: Point2>(points: &[T]) -> &[T::Scalar] {
+fn flat2<T: Flat>(points: &[T]) -> &[T::Scalar] {
     // SAFETY: `DVec2` and `Vec2` are `#[repr(C)]` structs of two scalars, no padding.
     unsafe { std::slice::from_raw_parts(points.as_ptr().cast::<T::Scalar>(), points.len() * 2) }
 }
