@@ -104,6 +104,28 @@ static class Test
             var f = smooth.Plan(new Point2f(1.5f, 11.5f), new Point2f(46.5f, 40.5f));
             Check(f.Length >= 4 && f[f.Length - 2] == 46.5f, "float plan");
 
+            // Unity's way in: triangles (each with its own vertex copies), y up.
+            var xyz = new double[] { 0, 0, 0, 10, 0, 0, 10, 0, 10, 0, 0, 0, 10, 0, 10, 0, 0, 10 };
+            using (var floor = World.SurfaceFromTriangles(xyz, new[] { 0, 1, 2, 3, 4, 5 }, new[] { 0, 3 }))
+            using (var walker = new Pipeline(floor, 0.5))
+            {
+                uint[] polygons;
+                var p3 = walker.Plan3(new Point3d(1, 0, 1), new Point3d(9, 0, 9), out polygons);
+                Check(p3.Length == 6 && p3[1] == 0 && p3[3] == 9 && p3[5] == 9 && polygons.Length == 2, "surface plan");
+                Throws(Status.Unsupported, "ps_pipeline_plan3_f64", () => walker.Plan(s0, goal0), "2D plan on a surface");
+                Throws(Status.OutsideWorld, "no floor", () => walker.Plan3(new Point3d(1, 50, 1), new Point3d(9, 0, 9), out polygons), "no floor");
+            }
+            // A navmesh from convex polygons: two unit squares side by side.
+            using (var mesh = World.NavMesh(new double[] { 0, 0, 1, 0, 2, 0, 2, 1, 1, 1, 0, 1 },
+                                            new uint[] { 0, 1, 4, 5, 1, 2, 3, 4 }, new uint[] { 4, 4 }))
+            using (var across = new Pipeline(mesh, 0.1, new[] { new Step(StepKind.Funnel) }))
+            {
+                var q = across.Plan(new Point2d(0.5, 0.5), new Point2d(1.5, 0.5));
+                Check(q.Length == 4 && q[2] == 1.5, "navmesh plan");
+            }
+            Throws(Status.InvalidArgument, "not convex", () => World.NavMesh(new double[] { 0, 0, 2, 0, 2, 1, 1, 1, 1, 2, 0, 2 },
+                                                                            new uint[] { 0, 1, 2, 3, 4, 5 }, new uint[] { 6 }), "non-convex polygon");
+
             // A disposed pipeline is refused by the SafeHandle, never passed on.
             var gone = new Pipeline(world, 0.3);
             gone.Dispose();
