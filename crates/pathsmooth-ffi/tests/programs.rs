@@ -7,7 +7,8 @@
 //!   error, no leak) when valgrind is installed;
 //! - `bindings/csharp/Test.cs` (Mono's `mcs`, run by `mono`): the same points, bit for
 //!   bit, and its bad-input checks;
-//! - the README's C and C# quick starts run.
+//! - the README's C and C# quick starts run (the C one linked with the shared and with
+//!   the static library).
 //!
 //! A missing tool (gcc, valgrind, mcs, mono) or missing Moving AI data skips its test
 //! with a line saying so, except under CI (`CI` set), where `.ci/run` installs them and a
@@ -224,6 +225,25 @@ fn c_quickstart_runs() {
         out.starts_with("34 points") || out.contains(" points, length "),
         "{out}"
     );
+}
+
+#[test]
+fn c_quickstart_links_the_static_library() {
+    if !have("gcc") {
+        return;
+    }
+    // The link line the header gives for `libpathsmooth_ffi.a`.
+    let exe = Path::new(env!("CARGO_TARGET_TMPDIR")).join("quickstart_static");
+    run(Command::new("gcc")
+        .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-I"])
+        .arg(crate_dir().join("include"))
+        .arg(crate_dir().join("examples/c/quickstart.c"))
+        .arg("-o")
+        .arg(&exe)
+        .arg(lib_dir().join("libpathsmooth_ffi.a"))
+        .args(["-lpthread", "-ldl", "-lm"]));
+    let out = run(&mut Command::new(&exe));
+    assert!(out.contains(" points, length "), "{out}");
 }
 
 #[test]
