@@ -1,7 +1,8 @@
 //! The cost of the C ABI: one smooth through `ps_pipeline_smooth_f64` against the same
 //! `Pipeline::smooth_into` called from Rust, on the world's own plan of the longest
 //! scenarios of a 512×512 Moving AI map (radius 0.3, the Smooth preset). Before the
-//! criterion group runs, one line per scenario prints the ABI's overhead in percent.
+//! criterion group runs, one line per scenario prints the ABI's overhead in percent, from
+//! the medians of 301 calls of each, alternated.
 //!
 //! `cargo bench -p pathsmooth-ffi --bench overhead` (set `PATHSMOOTH_SHARED` unless
 //! `shared/` sits beside the checkout).
@@ -40,15 +41,21 @@ fn data() -> Option<(GridMap, Vec<[DVec2; 2]>)> {
     ))
 }
 
-/// Mean time of `f` over ~`budget`.
-fn time(budget: Duration, mut f: impl FnMut()) -> Duration {
-    let start = Instant::now();
-    let mut n = 0u32;
-    while n < 3 || start.elapsed() < budget {
-        f();
-        n += 1;
+/// Median times of `a` and `b`, called alternately `rounds` times each, so that a change
+/// of load on the machine hits both alike.
+fn medians(rounds: usize, mut a: impl FnMut(), mut b: impl FnMut()) -> (Duration, Duration) {
+    let (mut ta, mut tb) = (Vec::with_capacity(rounds), Vec::with_capacity(rounds));
+    for _ in 0..rounds {
+        let t = Instant::now();
+        a();
+        ta.push(t.elapsed());
+        let t = Instant::now();
+        b();
+        tb.push(t.elapsed());
     }
-    start.elapsed() / n
+    ta.sort();
+    tb.sort();
+    (ta[rounds / 2], tb[rounds / 2])
 }
 
 fn overhead(c: &mut Criterion) {
@@ -87,8 +94,7 @@ fn overhead(c: &mut Criterion) {
             let s = ps_pipeline_smooth_f64(abi, p, path.len(), buf.as_mut_ptr(), cap, &mut len);
             assert_eq!(s, PsStatus::PsOk);
         };
-        let budget = Duration::from_millis(500);
-        let (r, a) = (time(budget, &mut rust_call), time(budget, &mut abi_call));
+        let (r, a) = medians(301, &mut rust_call, &mut abi_call);
         println!(
             "{MAP} scenario {i}: {} points in, Rust {r:?}, C ABI {a:?}: overhead {:+.1} %",
             path.len(),
