@@ -113,11 +113,12 @@ fn point_location_keeps_to_the_floor_on_stacked_levels() {
         for (p, poly) in polygons.iter().enumerate() {
             let corners: Vec<DVec3> = poly.iter().map(|&i| vertices[i as usize]).collect();
             let centre = corners.iter().copied().sum::<DVec3>() / corners.len() as f64;
-            // The centre and points 80 % of the way to each corner, on the polygon's plane.
+            // The centre and points 80 % of the way to each corner, on the floor (the
+            // detail mesh, which the bakes have).
             let samples =
                 std::iter::once(centre).chain(corners.iter().map(|&c| centre.lerp(c, 0.8)));
             for s in samples {
-                let s = DVec3::new(s.x, surface.height_at(p as u32, plan(s)), s.z);
+                let s = DVec3::new(s.x, surface.floor_height(p as u32, plan(s)), s.z);
                 // 0.1 above the floor, searched ±1 vertically (Detour's usual half-extents,
                 // (2, 4, 2), reach the storey above on these levels).
                 let (found, at) = surface

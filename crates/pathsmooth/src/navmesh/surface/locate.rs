@@ -111,6 +111,12 @@ impl Surface {
                 if !meets {
                     continue;
                 }
+                // No point of the polygon is nearer than its plan-view box: skip the
+                // polygons that cannot beat the best (nor tie with it).
+                let gap = (b.lo - plan).max(plan - b.hi).max(DVec2::ZERO);
+                if best.is_some_and(|(bd, _, _)| gap.length_squared() > bd) {
+                    continue;
+                }
                 let c = self.nearest_on_polygon(p, q);
                 let d = c.distance_squared(q);
                 if best.is_none_or(|(bd, bp, _)| d < bd || (d == bd && p < bp)) {
