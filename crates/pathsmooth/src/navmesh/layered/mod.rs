@@ -25,6 +25,7 @@
 //! ([`SurfacePlanner`](crate::SurfacePlanner)) uses it.
 
 mod links;
+mod polyanya;
 mod query;
 mod sheet;
 mod triangulate;
@@ -38,7 +39,7 @@ pub use sheet::Sheet;
 use glam::DVec2;
 
 use crate::error::{Error, Result};
-use crate::navmesh::mesh::{NavMesh, PolyId, TriId, NO_TRI};
+use crate::navmesh::mesh::{NavMesh, PolyId, TriId, NO_TRI, TURN};
 use crate::navmesh::surface::Surface;
 
 /// A [`Surface`] cut into plan-view triangles joined by topology (see the
@@ -75,6 +76,19 @@ pub struct SurfaceMesh {
     polygon: Vec<u32>,
     /// Polygon → its connected piece ([`Surface::pieces`]).
     pieces: Vec<u32>,
+    /// Polygon `p`'s corners are `corner_start[p]..corner_start[p + 1]` of the arrays
+    /// below (the polygon search's view of the topology, about 10 bytes a corner).
+    corner_start: Vec<u32>,
+    /// The corner's vertex.
+    corner_vert: Vec<u32>,
+    /// The polygon across the edge from this corner to the next (`u32::MAX`: a wall).
+    corner_nb: Vec<u32>,
+    /// That edge's index in the neighbour.
+    corner_nb_edge: Vec<u8>,
+    /// A taut path may turn at this corner (free angle above π: the triangles' `TURN`).
+    corner_turn: Vec<bool>,
+    /// Polygon → how many of its edges have a neighbour.
+    exits: Vec<u8>,
 }
 
 impl SurfaceMesh {
@@ -102,13 +116,67 @@ impl SurfaceMesh {
             first.push(triangles.len() as u32);
         }
         let neighbors = triangulate::adjacency(&triangles);
+        let mesh = NavMesh::from_parts(plan, triangles, neighbors);
+        let np = surface.num_polygons();
+        let mut corner_start = Vec::with_capacity(np + 1);
+        let (mut corner_vert, mut corner_nb, mut corner_nb_edge, mut corner_turn) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut exits = Vec::with_capacity(np);
+        corner_start.push(0u32);
+        for p in 0..np as PolyId {
+            let ring = surface.polygon(p);
+            let n = ring.len();
+            let mut out = 0u8;
+            for (i, nb) in surface.neighbors(p).enumerate() {
+                let (a, b) = (ring[i], ring[(i + 1) % n]);
+                // The neighbour's edge from b to a.
+                let across = nb.and_then(|q| {
+                    let r = surface.polygon(q);
+                    (0..r.len())
+                        .find(|&j| r[j] == b && r[(j + 1) % r.len()] == a)
+                        .map(|j| (q, j as u8))
+                });
+                match across {
+                    Some((q, j)) => {
+                        corner_nb.push(q);
+                        corner_nb_edge.push(j);
+                        out = out.saturating_add(1);
+                    }
+                    None => {
+                        corner_nb.push(u32::MAX);
+                        corner_nb_edge.push(0);
+                    }
+                }
+                corner_vert.push(a);
+                let tris = first[p as usize] as usize..first[p as usize + 1] as usize;
+                let turn = tris.into_iter().any(|t| {
+                    (0..3).any(|c| {
+                        mesh.triangle_indices()[t][c] == a && mesh.corner_flags(t, c) & TURN != 0
+                    })
+                });
+                corner_turn.push(turn);
+            }
+            exits.push(out);
+            corner_start.push(corner_vert.len() as u32);
+        }
         Ok(SurfaceMesh {
-            mesh: NavMesh::from_parts(plan, triangles, neighbors),
+            mesh,
             pieces: surface.pieces(),
             surface,
             first,
             polygon,
+            corner_start,
+            corner_vert,
+            corner_nb,
+            corner_nb_edge,
+            corner_turn,
+            exits,
         })
+    }
+
+    /// Polygon `p`'s range in the per-corner arrays.
+    pub(crate) fn corners(&self, p: PolyId) -> std::ops::Range<usize> {
+        self.corner_start[p as usize] as usize..self.corner_start[p as usize + 1] as usize
     }
 
     /// The surface.

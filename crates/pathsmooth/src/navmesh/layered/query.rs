@@ -4,6 +4,7 @@
 use glam::{DVec2, DVec3};
 
 use super::links::{Leg, Router};
+use super::polyanya::PolySearch;
 use super::sheet::{Sheet, SheetScratch};
 use super::walls::WallScratch;
 use super::SurfaceMesh;
@@ -140,12 +141,28 @@ pub struct SurfaceQuery {
     legs: Vec<Leg>,
     router: Router,
     plan: Vec<DVec2>,
+    /// The polygon search (radius 0).
+    poly: PolySearch,
+    /// Search triangles even at radius 0 (the planner, which needs the channel).
+    triangles: bool,
+    /// The last leg was found by the polygon search (its plan path is `poly`'s).
+    by_polygons: bool,
+    /// `query` holds the last leg's triangle channel.
+    channel_ready: bool,
+    /// Its ends, to derive the triangle channel when asked for.
+    leg_ends: Option<[(DVec2, TriId); 2]>,
 }
 
 impl SurfaceQuery {
     /// An empty query; buffers grow on first use.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Searches the triangles at every radius (the pipeline's planner, which builds a sheet
+    /// around every path's channel), not the polygons at radius 0.
+    pub(crate) fn search_triangles(&mut self) {
+        self.triangles = true;
     }
 
     /// The box, in world axes, within which [`find_path`](Self::find_path) and
@@ -278,8 +295,10 @@ impl SurfaceQuery {
             });
             self.direct(mesh, s, g, radius)?;
         } else {
+            let poly = (!self.triangles).then_some(&mut self.poly);
             self.router.route(
                 &mut self.query,
+                poly,
                 mesh,
                 (start, s),
                 (goal, g),
@@ -300,8 +319,38 @@ impl SurfaceQuery {
         g: (DVec2, TriId),
         radius: f64,
     ) -> Result<()> {
-        self.query
-            .find_path_between(mesh.plan_mesh(), s, g, radius)?;
+        self.by_polygons = false;
+        self.channel_ready = true;
+        self.leg_ends = Some([s, g]);
+        let plan = mesh.plan_mesh();
+        if !self.triangles && self.query.check_ends(plan, s.0, g.0, radius)? == 0.0 {
+            // Radius 0: the exact path over the polygons, lifted along their corridor.
+            let (sp, gp) = (mesh.polygon_of(s.1), mesh.polygon_of(g.1));
+            if !self.poly.find(mesh, (s.0, sp), (g.0, gp)) {
+                return Err(Error::Unreachable {
+                    sx: s.0.x,
+                    sy: s.0.y,
+                    gx: g.0.x,
+                    gy: g.0.y,
+                });
+            }
+            let lifted = lift_polygons(
+                mesh,
+                self.poly.corridor(),
+                self.poly.entries(),
+                self.poly.path(),
+                &mut self.path,
+            );
+            if let Err(e) = lifted {
+                self.path.clear();
+                return Err(e);
+            }
+            self.polygons.extend_from_slice(self.poly.corridor());
+            self.by_polygons = true;
+            self.channel_ready = false;
+            return Ok(());
+        }
+        self.query.find_path_between(plan, s, g, radius)?;
         let lifted = lift_along(
             mesh,
             self.query.channel(),
@@ -379,17 +428,35 @@ impl SurfaceQuery {
     pub fn plan_path(&self) -> &[DVec2] {
         if self.path.is_empty() {
             &[]
+        } else if self.by_polygons {
+            self.poly.path()
         } else {
             self.query.path()
         }
     }
 
-    /// The triangles of [`SurfaceMesh::plan_mesh`] the last path crosses, in order.
-    pub fn channel(&self) -> &[TriId] {
+    /// The triangles of [`SurfaceMesh::plan_mesh`] the last path (its last leg, on a route
+    /// over links) crosses, in order. A path at radius 0 is found over the surface's
+    /// polygons, so its triangle channel is derived here on first asking, by the triangle
+    /// search between the same ends (the same shortest path but where several are equally
+    /// short); `mesh` must be the query's.
+    pub fn channel(&mut self, mesh: &SurfaceMesh) -> &[TriId] {
         if self.path.is_empty() {
-            &[]
-        } else {
-            self.query.channel()
+            return &[];
+        }
+        self.derive_channel(mesh);
+        self.query.channel()
+    }
+
+    /// The triangle channel of the last leg when the polygon search found it.
+    fn derive_channel(&mut self, mesh: &SurfaceMesh) {
+        if self.channel_ready {
+            return;
+        }
+        self.channel_ready = true;
+        if let Some([s, g]) = self.leg_ends {
+            // The polygon search reached the goal, so the triangle search does too.
+            let _ = self.query.find_path_between(mesh.plan_mesh(), s, g, 0.0);
         }
     }
 
@@ -466,6 +533,7 @@ impl SurfaceQuery {
                 "a path found before its sheet",
             ));
         }
+        self.derive_channel(mesh);
         self.sheet.build(mesh, self.query.channel(), margin)
     }
 }
@@ -553,6 +621,76 @@ pub(crate) fn lift_along(
     Ok(())
 }
 
+/// Lifts the plan-view `path` found through the polygon `corridor` to 3D, by
+/// [`lift_along`]'s rule on polygons: a segment's route is the run of corridor polygons
+/// whose shared edges it touches, and the point takes the last polygon of that run holding
+/// it (so a segment along a seam ends on the floor the search took it to). `entries[k]` is
+/// the edge of `corridor[k + 1]` shared with `corridor[k]`. A point the route misses (never
+/// for an exact path, only by rounding) is found by the straight walk over the triangles.
+///
+/// Errors: [`Error::InvalidResult`] when neither finds the point.
+pub(crate) fn lift_polygons(
+    mesh: &SurfaceMesh,
+    corridor: &[PolyId],
+    entries: &[u8],
+    path: &[DVec2],
+    out: &mut Vec<SurfacePoint>,
+) -> Result<()> {
+    out.clear();
+    let surface = mesh.surface();
+    let verts = mesh.plan_mesh().vertices();
+    let portal_touches = |k: usize, a: DVec2, b: DVec2| {
+        let ring = surface.polygon(corridor[k + 1]);
+        let e = entries[k] as usize;
+        let (u, v) = (ring[e], ring[(e + 1) % ring.len()]);
+        segments_touch(a, b, verts[u as usize], verts[v as usize])
+    };
+    let (mut c, mut p) = (0, corridor.first().copied().unwrap_or(0));
+    for (i, &b) in path.iter().enumerate() {
+        if i > 0 {
+            let a = path[i - 1];
+            let mut found = (corridor[c] == p && surface.contains_plan(p, b)).then_some(c);
+            let mut k = c;
+            while k + 1 < corridor.len() && portal_touches(k, a, b) {
+                k += 1;
+                if surface.contains_plan(corridor[k], b) {
+                    found = Some(k);
+                }
+            }
+            if let Some(k) = found {
+                (c, p) = (k, corridor[k]);
+            } else {
+                let t = mesh
+                    .plan_mesh()
+                    .walk(mesh.triangle_at(p, a), a, b, None, false)
+                    .ok_or_else(|| Error::InvalidResult {
+                        step: "surface path",
+                        reason: format!("segment {} leaves the surface's floor", i - 1),
+                    })?;
+                p = mesh.polygon_of(t);
+                if let Some(k) = (c..corridor.len()).find(|&k| corridor[k] == p) {
+                    c = k;
+                }
+            }
+        }
+        out.push(polygon_point(mesh, p, b, i, path.len()));
+    }
+    Ok(())
+}
+
+/// Point `i` of `n` of a path, at plan-view `at` in polygon `p` (heights as
+/// [`surface_point`]'s).
+fn polygon_point(mesh: &SurfaceMesh, p: PolyId, at: DVec2, i: usize, n: usize) -> SurfacePoint {
+    let surface = mesh.surface();
+    let verts = mesh.plan_mesh().vertices();
+    let corner = surface
+        .polygon(p)
+        .iter()
+        .copied()
+        .find(|&v| verts[v as usize] == at);
+    point_with(mesh, p, corner, at, i, n)
+}
+
 /// Lifts a plan-view `path` on a flat `sheet` to 3D, starting in the sheet's triangle
 /// `first`: each point's triangle is where the straight walk from the previous one ends
 /// (the sheet has no overlaps, and the walk crosses shared edges only).
@@ -598,8 +736,23 @@ fn portal_touches(plan: &NavMesh, t: TriId, u: TriId, a: DVec2, b: DVec2) -> boo
 
 /// Point `i` of `n` of a path, at plan-view `p` in plan-mesh triangle `t`.
 fn surface_point(mesh: &SurfaceMesh, t: TriId, p: DVec2, i: usize, n: usize) -> SurfacePoint {
+    let plan = mesh.plan_mesh();
+    let corner = plan.triangle_indices()[t]
+        .into_iter()
+        .find(|&v| plan.vertices()[v as usize] == p);
+    point_with(mesh, mesh.polygon_of(t), corner, p, i, n)
+}
+
+/// Point `i` of `n` at plan-view `p` in `polygon`, `corner` the mesh vertex it is, if any.
+fn point_with(
+    mesh: &SurfaceMesh,
+    polygon: PolyId,
+    corner: Option<u32>,
+    p: DVec2,
+    i: usize,
+    n: usize,
+) -> SurfacePoint {
     let surface = mesh.surface();
-    let polygon = mesh.polygon_of(t);
     let mut flags = PointFlags::NONE;
     if i == 0 {
         flags |= PointFlags::START;
@@ -610,10 +763,6 @@ fn surface_point(mesh: &SurfaceMesh, t: TriId, p: DVec2, i: usize, n: usize) -> 
     // The floor's height there: the detail mesh's when there is one (the true surface:
     // stairs, slopes); else a corner keeps its own height (as Detour's straight path gives
     // the polygon's vertex) and other points the polygon's plane.
-    let plan = mesh.plan_mesh();
-    let corner = plan.triangle_indices()[t]
-        .into_iter()
-        .find(|&v| plan.vertices()[v as usize] == p);
     let height = match corner {
         Some(v) if surface.detail().is_none() => {
             surface.up().height(surface.vertices()[v as usize])
