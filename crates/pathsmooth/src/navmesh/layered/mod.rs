@@ -89,6 +89,9 @@ pub struct SurfaceMesh {
     corner_turn: Vec<bool>,
     /// Polygon → how many of its edges have a neighbour.
     exits: Vec<u8>,
+    /// The floor's height at the corner ([`Surface::floor_height`] there, 8 bytes a
+    /// corner): a path's corners are lifted without searching the detail mesh.
+    corner_floor: Vec<f64>,
 }
 
 impl SurfaceMesh {
@@ -122,6 +125,8 @@ impl SurfaceMesh {
         let (mut corner_vert, mut corner_nb, mut corner_nb_edge, mut corner_turn) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let mut exits = Vec::with_capacity(np);
+        let mut corner_floor = Vec::new();
+        let plan_of = |v: u32| mesh.vertices()[v as usize];
         corner_start.push(0u32);
         for p in 0..np as PolyId {
             let ring = surface.polygon(p);
@@ -148,6 +153,7 @@ impl SurfaceMesh {
                     }
                 }
                 corner_vert.push(a);
+                corner_floor.push(surface.floor_height(p, plan_of(a)));
                 let tris = first[p as usize] as usize..first[p as usize + 1] as usize;
                 let turn = tris.into_iter().any(|t| {
                     (0..3).any(|c| {
@@ -171,7 +177,18 @@ impl SurfaceMesh {
             corner_nb_edge,
             corner_turn,
             exits,
+            corner_floor,
         })
+    }
+
+    /// The floor's height at corner `c` (an index of [`corners`](Self::corners)).
+    pub(crate) fn corner_floor(&self, c: usize) -> f64 {
+        self.corner_floor[c]
+    }
+
+    /// The vertex at corner `c` (an index of [`corners`](Self::corners)).
+    pub(crate) fn corner_vertex(&self, c: usize) -> u32 {
+        self.corner_vert[c]
     }
 
     /// Polygon `p`'s range in the per-corner arrays.

@@ -267,7 +267,7 @@ impl PolySearch {
         let verts = mesh.plan_mesh().vertices();
         let (lv, rv) = (
             mesh.corner_vert[corners.start + e],
-            mesh.corner_vert[corners.start + (e + 1) % n],
+            mesh.corner_vert[corners.start + if e + 1 == n { 0 } else { e + 1 }],
         );
         let (lp, rp) = (verts[lv as usize], verts[rv as usize]);
         let root = self.roots[node.root as usize];
@@ -408,7 +408,11 @@ impl PolySearch {
         // The chain c_0 = R (corner e + 1), c_1, ..., c_m = L (corner e); chain edge i is
         // the polygon's edge at corner e + 1 + i.
         let m = n - 1;
-        let ci = |i: usize| base + (e + 1 + i) % n;
+        // (No `%`: e + 1 + i < 2n.)
+        let ci = |i: usize| {
+            let k = e + 1 + i;
+            base + if k >= n { k - n } else { k }
+        };
         let cv = |i: usize| mesh.corner_vert[ci(i)];
         let cp = |i: usize| verts[cv(i) as usize];
         // The right side leaves through chain edge ri: the first whose far end is strictly

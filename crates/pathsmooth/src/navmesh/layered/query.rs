@@ -649,13 +649,17 @@ pub(crate) fn lift_polygons(
     for (i, &b) in path.iter().enumerate() {
         if i > 0 {
             let a = path[i - 1];
-            let mut found = (corridor[c] == p && surface.contains_plan(p, b)).then_some(c);
-            let mut k = c;
-            while k + 1 < corridor.len() && portal_touches(k, a, b) {
-                k += 1;
-                if surface.contains_plan(corridor[k], b) {
-                    found = Some(k);
-                }
+            // The run's end, then the last polygon of it holding `b`, looked for from the
+            // end back (the same answer as testing each forwards, with fewer tests).
+            let mut end = c;
+            while end + 1 < corridor.len() && portal_touches(end, a, b) {
+                end += 1;
+            }
+            let mut found = (c + 1..=end)
+                .rev()
+                .find(|&k| surface.contains_plan(corridor[k], b));
+            if found.is_none() && corridor[c] == p && surface.contains_plan(p, b) {
+                found = Some(c);
             }
             if let Some(k) = found {
                 (c, p) = (k, corridor[k]);
@@ -683,12 +687,18 @@ pub(crate) fn lift_polygons(
 fn polygon_point(mesh: &SurfaceMesh, p: PolyId, at: DVec2, i: usize, n: usize) -> SurfacePoint {
     let surface = mesh.surface();
     let verts = mesh.plan_mesh().vertices();
-    let corner = surface
-        .polygon(p)
-        .iter()
-        .copied()
-        .find(|&v| verts[v as usize] == at);
-    point_with(mesh, p, corner, at, i, n)
+    let corner = mesh
+        .corners(p)
+        .find(|&c| verts[mesh.corner_vertex(c) as usize] == at);
+    match corner {
+        // A corner on a detail floor: its height there, computed once per mesh.
+        Some(c) if surface.detail().is_some() => SurfacePoint {
+            position: surface.up().join(at, mesh.corner_floor(c)),
+            polygon: p,
+            flags: point_flags(i, n),
+        },
+        _ => point_with(mesh, p, corner.map(|c| mesh.corner_vertex(c)), at, i, n),
+    }
 }
 
 /// Lifts a plan-view `path` on a flat `sheet` to 3D, starting in the sheet's triangle
@@ -743,6 +753,18 @@ fn surface_point(mesh: &SurfaceMesh, t: TriId, p: DVec2, i: usize, n: usize) -> 
     point_with(mesh, mesh.polygon_of(t), corner, p, i, n)
 }
 
+/// The flags of point `i` of `n`: start, end.
+fn point_flags(i: usize, n: usize) -> PointFlags {
+    let mut flags = PointFlags::NONE;
+    if i == 0 {
+        flags |= PointFlags::START;
+    }
+    if i + 1 == n {
+        flags |= PointFlags::END;
+    }
+    flags
+}
+
 /// Point `i` of `n` at plan-view `p` in `polygon`, `corner` the mesh vertex it is, if any.
 fn point_with(
     mesh: &SurfaceMesh,
@@ -753,13 +775,7 @@ fn point_with(
     n: usize,
 ) -> SurfacePoint {
     let surface = mesh.surface();
-    let mut flags = PointFlags::NONE;
-    if i == 0 {
-        flags |= PointFlags::START;
-    }
-    if i + 1 == n {
-        flags |= PointFlags::END;
-    }
+    let flags = point_flags(i, n);
     // The floor's height there: the detail mesh's when there is one (the true surface:
     // stairs, slopes); else a corner keeps its own height (as Detour's straight path gives
     // the polygon's vertex) and other points the polygon's plane.

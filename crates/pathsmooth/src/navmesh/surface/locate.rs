@@ -29,7 +29,9 @@ impl Surface {
             let (a, b) = (at(i), at(i + 1));
             // Counter-clockwise: inside is on the left of every edge (a small slack so a
             // point on an edge counts, whatever the rounding of its coordinates).
-            cross(b - a, plan - a) >= -self.tolerance * (b - a).length()
+            // (−c ≤ tolerance·|b − a| squared, so no square root on the common path).
+            let c = cross(b - a, plan - a);
+            c >= 0.0 || c * c <= self.tolerance * self.tolerance * (b - a).length_squared()
         })
     }
 
