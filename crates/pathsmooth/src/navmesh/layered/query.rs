@@ -202,12 +202,16 @@ impl SurfaceQuery {
         }
         let surface = mesh.surface();
         let he = self.half_extents(surface);
-        let (polygon, near) = surface.find_nearest(p, he).ok_or(Error::NoFloor {
+        let (polygon, near, over) = surface.find_nearest_over(p, he).ok_or(Error::NoFloor {
             x: p.x,
             y: p.y,
             z: p.z,
             tolerance: surface.up().height(he),
         })?;
+        if over {
+            // Already on the floor, at its height there.
+            return Ok((polygon, near));
+        }
         // On the floor itself: the detail mesh's height where there is one.
         let up = surface.up();
         let plan = up.plan(near);
@@ -241,7 +245,9 @@ impl SurfaceQuery {
             Error::NonFinite { .. } => Error::NonFinite { index: 1 },
             e => e,
         })?;
-        self.find_path_between(mesh, s, g, radius)
+        // Located here, so both points are at their floor's height already.
+        self.find(mesh, s, g, radius, true, true)?;
+        Ok(&self.path)
     }
 
     /// [`find_path`](Self::find_path) between points the caller has located: polygon
@@ -257,7 +263,7 @@ impl SurfaceQuery {
         goal: (PolyId, DVec3),
         radius: f64,
     ) -> Result<&[SurfacePoint]> {
-        self.find(mesh, start, goal, radius, true)?;
+        self.find(mesh, start, goal, radius, true, false)?;
         Ok(&self.path)
     }
 
@@ -270,7 +276,7 @@ impl SurfaceQuery {
         goal: (PolyId, DVec3),
         radius: f64,
     ) -> Result<()> {
-        self.find(mesh, start, goal, radius, false)
+        self.find(mesh, start, goal, radius, false, false)
     }
 
     fn find(
@@ -280,6 +286,7 @@ impl SurfaceQuery {
         goal: (PolyId, DVec3),
         radius: f64,
         links: bool,
+        floored: bool,
     ) -> Result<()> {
         self.path.clear();
         self.polygons.clear();
@@ -293,7 +300,10 @@ impl SurfaceQuery {
                 goal,
                 link: None,
             });
-            self.direct(mesh, s, g, radius)?;
+            let up = mesh.surface().up();
+            let heights =
+                floored.then(|| [(start.0, up.height(start.1)), (goal.0, up.height(goal.1))]);
+            self.direct(mesh, s, g, radius, heights)?;
         } else {
             let poly = (!self.triangles).then_some(&mut self.poly);
             self.router.route(
@@ -311,13 +321,15 @@ impl SurfaceQuery {
         Ok(())
     }
 
-    /// The path of one leg, with no link, into `path`, `polygons` and the channel.
+    /// The path of one leg, with no link, into `path`, `polygons` and the channel;
+    /// `heights`: the ends' polygons and floor heights when the caller has them.
     fn direct(
         &mut self,
         mesh: &SurfaceMesh,
         s: (DVec2, TriId),
         g: (DVec2, TriId),
         radius: f64,
+        heights: Option<[(PolyId, f64); 2]>,
     ) -> Result<()> {
         self.by_polygons = false;
         self.channel_ready = true;
@@ -339,6 +351,7 @@ impl SurfaceQuery {
                 self.poly.corridor(),
                 self.poly.entries(),
                 self.poly.path(),
+                heights,
                 &mut self.path,
             );
             if let Err(e) = lifted {
@@ -381,7 +394,7 @@ impl SurfaceQuery {
             self.polygons.clear();
             let ends = end_on(mesh, leg.start, "start")
                 .and_then(|s| Ok((s, end_on(mesh, leg.goal, "goal")?)));
-            if let Err(e) = ends.and_then(|(s, g)| self.direct(mesh, s, g, radius)) {
+            if let Err(e) = ends.and_then(|(s, g)| self.direct(mesh, s, g, radius, None)) {
                 result = Err(e);
                 break;
             }
@@ -634,6 +647,7 @@ pub(crate) fn lift_polygons(
     corridor: &[PolyId],
     entries: &[u8],
     path: &[DVec2],
+    heights: Option<[(PolyId, f64); 2]>,
     out: &mut Vec<SurfacePoint>,
 ) -> Result<()> {
     out.clear();
@@ -677,27 +691,51 @@ pub(crate) fn lift_polygons(
                 }
             }
         }
-        out.push(polygon_point(mesh, p, b, i, path.len()));
+        // An end's floor height when the caller has it (for that polygon).
+        let n = path.len();
+        let known = heights.and_then(|[first, last]| {
+            let (q, h) = if i == 0 {
+                first
+            } else if i + 1 == n {
+                last
+            } else {
+                return None;
+            };
+            (q == p).then_some(h)
+        });
+        out.push(polygon_point(mesh, p, b, i, n, known));
     }
     Ok(())
 }
 
 /// Point `i` of `n` of a path, at plan-view `at` in polygon `p` (heights as
-/// [`surface_point`]'s).
-fn polygon_point(mesh: &SurfaceMesh, p: PolyId, at: DVec2, i: usize, n: usize) -> SurfacePoint {
+/// [`surface_point`]'s; `known`: the floor's height there, when the caller has it).
+fn polygon_point(
+    mesh: &SurfaceMesh,
+    p: PolyId,
+    at: DVec2,
+    i: usize,
+    n: usize,
+    known: Option<f64>,
+) -> SurfacePoint {
     let surface = mesh.surface();
     let verts = mesh.plan_mesh().vertices();
     let corner = mesh
         .corners(p)
         .find(|&c| verts[mesh.corner_vertex(c) as usize] == at);
-    match corner {
+    match (corner, known) {
         // A corner on a detail floor: its height there, computed once per mesh.
-        Some(c) if surface.detail().is_some() => SurfacePoint {
+        (Some(c), _) if surface.detail().is_some() => SurfacePoint {
             position: surface.up().join(at, mesh.corner_floor(c)),
             polygon: p,
             flags: point_flags(i, n),
         },
-        _ => point_with(mesh, p, corner.map(|c| mesh.corner_vertex(c)), at, i, n),
+        (None, Some(h)) => SurfacePoint {
+            position: surface.up().join(at, h),
+            polygon: p,
+            flags: point_flags(i, n),
+        },
+        (corner, _) => point_with(mesh, p, corner.map(|c| mesh.corner_vertex(c)), at, i, n),
     }
 }
 
