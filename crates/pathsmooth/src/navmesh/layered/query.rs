@@ -292,8 +292,9 @@ impl SurfaceQuery {
         self.polygons.clear();
         self.legs.clear();
         self.ends = None;
-        let s = end_on(mesh, start, "start")?;
-        let g = end_on(mesh, goal, "goal")?;
+        // Points this query located lie on their polygons: no need to check them again.
+        let s = end_on(mesh, start, "start", !floored)?;
+        let g = end_on(mesh, goal, "goal", !floored)?;
         if !links || mesh.surface().links().is_empty() {
             self.legs.push(Leg {
                 start,
@@ -392,8 +393,8 @@ impl SurfaceQuery {
         for (i, leg) in legs.iter().enumerate() {
             self.path.clear();
             self.polygons.clear();
-            let ends = end_on(mesh, leg.start, "start")
-                .and_then(|s| Ok((s, end_on(mesh, leg.goal, "goal")?)));
+            let ends = end_on(mesh, leg.start, "start", true)
+                .and_then(|s| Ok((s, end_on(mesh, leg.goal, "goal", true)?)));
             if let Err(e) = ends.and_then(|(s, g)| self.direct(mesh, s, g, radius, None)) {
                 result = Err(e);
                 break;
@@ -551,11 +552,13 @@ impl SurfaceQuery {
     }
 }
 
-/// The plan-view point and triangle of a caller's (polygon, point).
+/// The plan-view point and triangle of a caller's (polygon, point); `check`: whether to
+/// check that the point lies in the polygon in plan view.
 fn end_on(
     mesh: &SurfaceMesh,
     (p, at): (PolyId, DVec3),
     what: &'static str,
+    check: bool,
 ) -> Result<(DVec2, TriId)> {
     let surface = mesh.surface();
     if p as usize >= surface.num_polygons() {
@@ -571,7 +574,7 @@ fn end_on(
         });
     }
     let plan = surface.up().plan(at);
-    if !surface.contains_plan(p, plan) {
+    if check && !surface.contains_plan(p, plan) {
         return Err(Error::OutsideMesh {
             what,
             x: plan.x,
@@ -669,10 +672,13 @@ pub(crate) fn lift_polygons(
             while end + 1 < corridor.len() && portal_touches(end, a, b) {
                 end += 1;
             }
-            let mut found = (c + 1..=end)
-                .rev()
-                .find(|&k| surface.contains_plan(corridor[k], b));
-            if found.is_none() && corridor[c] == p && surface.contains_plan(p, b) {
+            // A corner of the polygon (most of a path's points) is in it.
+            let holds = |q: PolyId| {
+                mesh.corners(q).any(|c| verts[mesh.corner_vertex(c) as usize] == b)
+                    || surface.contains_plan(q, b)
+            };
+            let mut found = (c + 1..=end).rev().find(|&k| holds(corridor[k]));
+            if found.is_none() && corridor[c] == p && holds(p) {
                 found = Some(c);
             }
             if let Some(k) = found {
