@@ -81,8 +81,7 @@ impl Router {
     /// the straight-line distance: O((links + 1)²) searches at worst.
     pub(crate) fn route(
         &mut self,
-        query: &mut NavMeshQuery,
-        poly: Option<&mut PolySearch>,
+        (query, poly): (&mut NavMeshQuery, Option<&mut PolySearch>),
         mesh: &SurfaceMesh,
         (start, s): ((PolyId, DVec3), (DVec2, TriId)),
         (goal, g): ((PolyId, DVec3), (DVec2, TriId)),
@@ -157,7 +156,14 @@ impl Router {
                 if lower >= self.best[hop.lands] || lower >= to_goal {
                     continue;
                 }
-                let Ok(w) = walk_length(query, poly.as_deref_mut(), mesh, from.plan, hop.entry.plan, radius) else {
+                let Ok(w) = walk_length(
+                    query,
+                    poly.as_deref_mut(),
+                    mesh,
+                    from.plan,
+                    hop.entry.plan,
+                    radius,
+                ) else {
                     continue;
                 };
                 let reached = d + w + hop.cost;
@@ -207,19 +213,19 @@ fn walk_length(
     radius: f64,
 ) -> Result<f64> {
     let length = |path: &[DVec2]| path.windows(2).map(|w| w[0].distance(w[1])).sum();
-    if let Some(poly) = poly {
-        if query.check_ends(mesh.plan_mesh(), a.0, b.0, radius)? == 0.0 {
-            let (pa, pb) = (mesh.polygon_of(a.1), mesh.polygon_of(b.1));
-            if !poly.find(mesh, (a.0, pa), (b.0, pb)) {
-                return Err(Error::Unreachable {
-                    sx: a.0.x,
-                    sy: a.0.y,
-                    gx: b.0.x,
-                    gy: b.0.y,
-                });
-            }
-            return Ok(length(poly.path()));
+    if let Some(poly) = poly
+        && query.check_ends(mesh.plan_mesh(), a.0, b.0, radius)? == 0.0
+    {
+        let (pa, pb) = (mesh.polygon_of(a.1), mesh.polygon_of(b.1));
+        if !poly.find(mesh, (a.0, pa), (b.0, pb)) {
+            return Err(Error::Unreachable {
+                sx: a.0.x,
+                sy: a.0.y,
+                gx: b.0.x,
+                gy: b.0.y,
+            });
         }
+        return Ok(length(poly.path()));
     }
     let path = query.find_path_between(mesh.plan_mesh(), a, b, radius)?;
     Ok(length(path))

@@ -12,8 +12,8 @@
 //! ([`Surface::find_nearest`], Detour's `findNearestPoly`), or takes the polygon.
 //!
 //! [`SurfaceQuery`] is the query object (as Detour's `dtNavMeshQuery`): the shortest path at
-//! radius 0 (exact, Polyanya over the topology, as polyanya's own layered meshes do), the
-//! funnel with a radius, returned in 3D with each point's polygon and flags, as Detour's
+//! radius 0 (exact: Polyanya over the surface's convex polygons, joined by topology, as
+//! polyanya's own layered meshes do), the funnel with a radius (over the triangles), returned in 3D with each point's polygon and flags, as Detour's
 //! `findStraightPath` returns them ([`SurfacePoint`]).
 //!
 //! Smoothing a path needs plan-view geometry around it (clearance, line of sight): the
@@ -49,7 +49,8 @@ use crate::navmesh::surface::Surface;
 /// clipped from the polygon, so corners on a straight edge — a split T-junction — never make
 /// a flat triangle); a polygon's triangles are consecutive. Cost: O(total polygon size²) at
 /// worst per polygon (polygons have a handful of corners), O(corners) expected overall, and
-/// about 40 bytes a triangle beside the surface.
+/// about 40 bytes a triangle and 26 a polygon corner (the polygon search's topology, turn
+/// bits and floor heights) beside the surface.
 ///
 /// ```
 /// use glam::DVec3;

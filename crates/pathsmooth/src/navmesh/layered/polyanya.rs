@@ -198,7 +198,10 @@ impl PolySearch {
             if nb == NONE {
                 continue;
             }
-            let (rv, lv) = (mesh.corner_vert[c], mesh.corner_vert[corners.start + (k + 1) % n]);
+            let (rv, lv) = (
+                mesh.corner_vert[c],
+                mesh.corner_vert[corners.start + (k + 1) % n],
+            );
             let (rp, lp) = (verts[rv as usize], verts[lv as usize]);
             self.push(
                 mesh,
@@ -553,7 +556,8 @@ impl PolySearch {
         let mut r = nd.root;
         while r != NONE {
             let root = self.roots[r as usize];
-            self.path.push(if root.vertex == NONE { start } else { root.p });
+            self.path
+                .push(if root.vertex == NONE { start } else { root.p });
             r = root.parent;
         }
         self.path.reverse();

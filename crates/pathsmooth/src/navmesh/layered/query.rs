@@ -220,19 +220,20 @@ impl SurfaceQuery {
 
     /// The shortest path from `start` to `goal` (3D points, each located on the surface
     /// and snapped onto it, see [`locate`](Self::locate)) for an agent of `radius`:
-    /// exact at radius 0 (Polyanya over the surface's topology); with a radius, the funnel
+    /// exact at radius 0 (Polyanya over the surface's convex polygons, joined by its
+    /// topology, the path lifted along their corridor); with a radius, the funnel
     /// with that radius through the channel of the width-restricted search, as
     /// [`NavMeshQuery::find_path`] (not checked against the walls: the pipeline's surface
     /// planner checks it, on the query's [`sheet`](Self::sheet)). Every point carries its
-    /// height on the floor, its polygon and flags; also sets [`channel`](Self::channel)
-    /// and [`polygons`](Self::polygons).
+    /// height on the floor, its polygon and flags; also sets [`polygons`](Self::polygons)
+    /// (and [`channel`](Self::channel), derived on asking at radius 0).
     ///
     /// Errors: those of [`locate`](Self::locate) (start then goal), then of
     /// [`NavMeshQuery::find_path`] ([`Error::Unreachable`] between pieces of the surface
     /// that share no edge, [`Error::TooClose`], [`Error::ChannelTooNarrow`]).
     ///
     /// Cost: two bucket lookups, the search (O(nodes expanded · log open), as on a flat
-    /// mesh), and one walk over the channel to lift the path.
+    /// mesh), and one walk over the corridor (or channel) to lift the path.
     pub fn find_path(
         &mut self,
         mesh: &SurfaceMesh,
@@ -308,8 +309,7 @@ impl SurfaceQuery {
         } else {
             let poly = (!self.triangles).then_some(&mut self.poly);
             self.router.route(
-                &mut self.query,
-                poly,
+                (&mut self.query, poly),
                 mesh,
                 (start, s),
                 (goal, g),
@@ -535,7 +535,9 @@ impl SurfaceQuery {
     /// margin; [`Error::InvalidResult`] when the channel overlaps itself in plan view (the
     /// path passes over or under itself), which no flat sheet can hold.
     ///
-    /// Cost: O(t log t) for the t triangles within the region.
+    /// Cost: O(t log t) for the t triangles within the region; after a path at radius 0
+    /// (found over the polygons) also the triangle search for its channel, as
+    /// [`channel`](Self::channel).
     pub fn sheet(&mut self, mesh: &SurfaceMesh, margin: f64) -> Result<Sheet> {
         if !(margin.is_finite() && margin >= 0.0) {
             return Err(Error::param("margin", margin, "a finite number ≥ 0"));
@@ -674,7 +676,8 @@ pub(crate) fn lift_polygons(
             }
             // A corner of the polygon (most of a path's points) is in it.
             let holds = |q: PolyId| {
-                mesh.corners(q).any(|c| verts[mesh.corner_vertex(c) as usize] == b)
+                mesh.corners(q)
+                    .any(|c| verts[mesh.corner_vertex(c) as usize] == b)
                     || surface.contains_plan(q, b)
             };
             let mut found = (c + 1..=end).rev().find(|&k| holds(corridor[k]));
