@@ -5,7 +5,7 @@
 //! - at radius 0, the query's path walks the surface from polygon to polygon on one floor,
 //!   each point lies in the polygon it names at the height of that floor, and its plan-view
 //!   length equals the oracle's visibility-graph optimum;
-//! - at radius 0.3 and 0.5, the planner's paths (no steps, and the Smooth preset) keep the
+//! - at radius 0.3 and 0.5, the planner's paths (no steps, the Smooth and Corridor presets) keep the
 //!   radius from every wall of their floor by the oracle's walk and wall distances; every
 //!   refusal of a start or goal as too close to a wall is confirmed by the oracle.
 #![cfg(feature = "serde")]
@@ -228,7 +228,12 @@ fn radius_paths_keep_the_radius_on_their_floor() {
         let oracle = SurfaceOracle::new(&s);
         let mesh = SurfaceMesh::new(s.clone()).unwrap();
         for radius in [0.3, 0.5] {
-            for (preset, label) in [(None, "no steps"), (Some(Preset::Smooth), "Smooth")] {
+            let presets = [
+                (None, "no steps"),
+                (Some(Preset::Smooth), "Smooth"),
+                (Some(Preset::Corridor), "Corridor"),
+            ];
+            for (preset, label) in presets {
                 let mut planner = match preset {
                     None => SurfacePlanner::new(radius),
                     Some(p) => SurfacePlanner::preset(radius, p),

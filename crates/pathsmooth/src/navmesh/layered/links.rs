@@ -1,13 +1,12 @@
 //! Routes over off-mesh links: which links a path takes, between legs walked on the
 //! surface.
 
-use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use glam::{DVec2, DVec3};
 
 use super::polyanya::PolySearch;
-use super::SurfaceMesh;
+use super::{Nearest, SurfaceMesh};
 use crate::error::{Error, Result};
 use crate::navmesh::mesh::{PolyId, TriId};
 use crate::navmesh::NavMeshQuery;
@@ -42,20 +41,6 @@ struct Hop {
     cost: f64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct Open(f64, usize);
-impl Eq for Open {}
-impl PartialOrd for Open {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Open {
-    fn cmp(&self, other: &Self) -> Ordering {
-        other.0.total_cmp(&self.0).then(other.1.cmp(&self.1))
-    }
-}
-
 /// The router's scratch (kept by the query).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Router {
@@ -64,7 +49,7 @@ pub(crate) struct Router {
     best: Vec<f64>,
     /// How each place was reached: (place before, hop index), or the start.
     came: Vec<Option<(usize, usize)>>,
-    open: BinaryHeap<Open>,
+    open: BinaryHeap<Nearest>,
 }
 
 impl Router {
@@ -129,11 +114,12 @@ impl Router {
         self.came.resize(n, None);
         self.open.clear();
         self.best[0] = 0.0;
-        self.open.push(Open(0.0, 0));
+        self.open.push(Nearest { d: 0.0, item: 0 });
         // The goal as a place of its own, reached from the place that settles it best.
         let (mut to_goal, mut goal_from) = (f64::INFINITY, None);
         let mut direct_error = None;
-        while let Some(Open(d, u)) = self.open.pop() {
+        while let Some(Nearest { d, item }) = self.open.pop() {
+            let u = item as usize;
             if d > self.best[u] || d >= to_goal {
                 continue;
             }
@@ -170,7 +156,10 @@ impl Router {
                 if reached < self.best[hop.lands] {
                     self.best[hop.lands] = reached;
                     self.came[hop.lands] = Some((u, h));
-                    self.open.push(Open(reached, hop.lands));
+                    self.open.push(Nearest {
+                        d: reached,
+                        item: hop.lands as u32,
+                    });
                 }
             }
         }

@@ -247,6 +247,28 @@ impl SurfaceMesh {
     }
 }
 
+/// A min-heap entry of the layered searches (the sheet's walk outward, the link router):
+/// an item and its distance, the nearest popped first (ties: the lower item).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Nearest {
+    pub(crate) d: f64,
+    pub(crate) item: u32,
+}
+
+impl Eq for Nearest {}
+
+impl PartialOrd for Nearest {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Nearest {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        other.d.total_cmp(&self.d).then(other.item.cmp(&self.item))
+    }
+}
+
 /// How far `p` is outside triangle `t`: the largest distance beyond one of its edges (≤ 0
 /// inside).
 fn outside_by(mesh: &NavMesh, t: TriId, p: DVec2) -> f64 {

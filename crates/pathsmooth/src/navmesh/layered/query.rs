@@ -226,14 +226,22 @@ impl SurfaceQuery {
     /// [`NavMeshQuery::find_path`] (not checked against the walls: the pipeline's surface
     /// planner checks it, on the query's [`sheet`](Self::sheet)). Every point carries its
     /// height on the floor, its polygon and flags; also sets [`polygons`](Self::polygons)
-    /// (and [`channel`](Self::channel), derived on asking at radius 0).
+    /// and [`legs`](Self::legs) (and [`channel`](Self::channel), derived on asking at
+    /// radius 0).
+    ///
+    /// On a surface with off-mesh links ([`Surface::links`]) the path is the cheapest
+    /// route over walking length (plan view) and link costs: the walking legs and the links
+    /// between them, each link's start flagged [`PointFlags::LINK_START`] and the next
+    /// point, its end, [`PointFlags::LINK_END`].
     ///
     /// Errors: those of [`locate`](Self::locate) (start then goal), then of
     /// [`NavMeshQuery::find_path`] ([`Error::Unreachable`] between pieces of the surface
-    /// that share no edge, [`Error::TooClose`], [`Error::ChannelTooNarrow`]).
+    /// that share no edge and no link, [`Error::TooClose`], [`Error::ChannelTooNarrow`]).
     ///
     /// Cost: two bucket lookups, the search (O(nodes expanded · log open), as on a flat
-    /// mesh), and one walk over the corridor (or channel) to lift the path.
+    /// mesh), and one walk over the corridor (or channel) to lift the path; with links,
+    /// one search per link entry reached (see [`Leg`]'s router: O((links + 1)²) searches
+    /// at worst).
     pub fn find_path(
         &mut self,
         mesh: &SurfaceMesh,

@@ -1,14 +1,14 @@
 //! The sheet of a channel: the part of a layered surface around it that is one floor deep,
 //! as a flat navmesh.
 
-use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use glam::DVec2;
 use rustc_hash::FxHashMap;
 
-use super::SurfaceMesh;
+use super::{Nearest, SurfaceMesh};
 use crate::error::{Error, Result};
+use crate::geometry::orientation;
 use crate::navmesh::mesh::{NavMesh, TriId, NO_TRI};
 
 /// A flat piece of a layered surface around a path's channel (see the
@@ -66,33 +66,10 @@ impl Sheet {
 pub(crate) struct SheetScratch {
     /// Plan-mesh triangle → best distance found (sparse).
     best: FxHashMap<u32, f64>,
-    open: BinaryHeap<Open>,
+    open: BinaryHeap<Nearest>,
     kept: Vec<u32>,
     /// Buckets of the kept triangles' plan-view boxes: cell → triangles.
     cells: FxHashMap<(i64, i64), Vec<u32>>,
-}
-
-#[derive(Debug, Clone, Copy)]
-struct Open {
-    d: f64,
-    t: u32,
-}
-
-impl PartialEq for Open {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-impl Eq for Open {}
-impl PartialOrd for Open {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Open {
-    fn cmp(&self, other: &Self) -> Ordering {
-        other.d.total_cmp(&self.d).then(other.t.cmp(&self.t))
-    }
 }
 
 impl SheetScratch {
@@ -123,11 +100,11 @@ impl SheetScratch {
         for &t in channel {
             let t = t as u32;
             if self.best.insert(t, 0.0).is_none() {
-                self.open.push(Open { d: 0.0, t });
+                self.open.push(Nearest { d: 0.0, item: t });
             }
         }
         let in_channel = self.best.len();
-        while let Some(Open { d, t }) = self.open.pop() {
+        while let Some(Nearest { d, item: t }) = self.open.pop() {
             if self.best.get(&t).is_some_and(|&b| b < d) {
                 continue;
             }
@@ -154,7 +131,7 @@ impl SheetScratch {
                 let n = n as u32;
                 if self.best.get(&n).is_none_or(|&b| dn < b) {
                     self.best.insert(n, dn);
-                    self.open.push(Open { d: dn, t: n });
+                    self.open.push(Nearest { d: dn, item: n });
                 }
             }
         }
@@ -239,15 +216,6 @@ fn cell_of(p: DVec2, cell: f64) -> (i64, i64) {
     ((p.x / cell).floor() as i64, (p.y / cell).floor() as i64)
 }
 
-/// Twice the signed area of `a, b, c`, exactly signed (Shewchuk's predicate).
-fn orient(a: DVec2, b: DVec2, c: DVec2) -> f64 {
-    robust::orient2d(
-        robust::Coord { x: a.x, y: a.y },
-        robust::Coord { x: b.x, y: b.y },
-        robust::Coord { x: c.x, y: c.y },
-    )
-}
-
 /// True when the interiors of counter-clockwise triangles `p` and `q` meet. Two convex
 /// polygons with disjoint interiors are separated by a line through an edge of one of them
 /// (the separating axis theorem), so the interiors meet unless, for some edge, the other
@@ -257,7 +225,7 @@ fn interiors_overlap(p: [DVec2; 3], q: [DVec2; 3]) -> bool {
     let separates = |t: [DVec2; 3], u: [DVec2; 3]| {
         (0..3).any(|i| {
             let (a, b) = (t[i], t[(i + 1) % 3]);
-            u.iter().all(|&v| orient(a, b, v) <= 0.0)
+            u.iter().all(|&v| orientation(a, b, v) <= 0)
         })
     };
     !separates(p, q) && !separates(q, p)

@@ -3,16 +3,8 @@
 use glam::DVec2;
 use rustc_hash::FxHashMap;
 
+use crate::geometry::orientation;
 use crate::navmesh::mesh::NO_TRI;
-
-/// Twice the signed area of `a, b, c`, exactly signed (Shewchuk's predicate).
-fn orient(a: DVec2, b: DVec2, c: DVec2) -> f64 {
-    robust::orient2d(
-        robust::Coord { x: a.x, y: a.y },
-        robust::Coord { x: b.x, y: b.y },
-        robust::Coord { x: c.x, y: c.y },
-    )
-}
 
 /// Appends the triangles of the convex, counter-clockwise `ring` (indices into `plan`):
 /// ears clipped at strictly convex corners, each clip leaving at least three strictly
@@ -24,7 +16,7 @@ pub(super) fn ears_into(plan: &[DVec2], ring: &[u32], out: &mut Vec<[u32; 3]>) -
     let convex_at = |left: &[u32], i: usize| {
         let n = left.len();
         let at = |k: usize| plan[left[k % n] as usize];
-        orient(at(i + n - 1), at(i), at(i + 1)) > 0.0
+        orientation(at(i + n - 1), at(i), at(i + 1)) > 0
     };
     while left.len() > 3 {
         let n = left.len();
@@ -91,9 +83,8 @@ mod tests {
             .iter()
             .map(|t| {
                 let [a, b, c] = t.map(|i| plan[i as usize]);
-                let o = orient(a, b, c);
-                assert!(o > 0.0, "flat or clockwise triangle {t:?}");
-                o / 2.0
+                assert!(orientation(a, b, c) > 0, "flat or clockwise triangle {t:?}");
+                crate::geometry::cross(b - a, c - a) / 2.0
             })
             .sum();
         assert_eq!(area, 8.0);

@@ -1,0 +1,426 @@
+// pathsmooth for C#: P/Invoke over the C ABI (crates/pathsmooth-ffi, header
+// include/pathsmooth.h). Loads the native library `pathsmooth_ffi`
+// (libpathsmooth_ffi.so on Linux, libpathsmooth_ffi.dylib on macOS, pathsmooth_ffi.dll on
+// Windows). Compiles with `-unsafe` (Mono's mcs, Unity: "Allow 'unsafe' code").
+//
+// Handles are SafeHandles (freed by Dispose or the finalizer). Inputs are pinned with
+// `fixed`, not copied; outputs go into a buffer the pipeline reuses (grown on
+// PS_BUFFER_TOO_SMALL: the native side keeps the result, so the retry does not recompute),
+// or into the caller's array with the *Into methods. Every failure is a
+// PathsmoothException carrying the library's status and message.
+//
+// Threads: a World may be shared by threads; a Pipeline must be used by one thread at a
+// time (give each thread its own).
+using System;
+using System.Runtime.InteropServices;
+using System.Text;
+using Microsoft.Win32.SafeHandles;
+
+namespace Pathsmooth
+{
+    /// <summary>The C ABI's status codes (PS_*).</summary>
+    public enum Status
+    {
+        Ok = 0,
+        NullPointer = 1,
+        Misaligned = 2,
+        WrongHandle = 3,
+        BufferTooSmall = 4,
+        InvalidArgument = 5,
+        OutsideWorld = 6,
+        NoPath = 7,
+        Unsupported = 8,
+        InvalidResult = 9,
+        Error = 10,
+        Panic = 11,
+    }
+
+    /// <summary>Ready-made step lists (PS_PRESET_*).</summary>
+    public enum Preset : uint { Shortest = 0, Smooth = 1, Corridor = 2 }
+
+    /// <summary>Step kinds (PS_STEP_*).</summary>
+    public enum StepKind : uint
+    {
+        Shortcut = 0, Chaikin = 1, CatmullRom = 2, Resample = 3,
+        Funnel = 4, Relax = 5, Corridor = 6, Fillet = 7,
+    }
+
+    /// <summary>Which axis is up on a surface (PS_UP_*): Y for Unity, Z for Unreal.</summary>
+    public enum UpAxis : uint { Y = 0, Z = 1 }
+
+    /// <summary>One step: its kind and its parameter (the spacing of Resample, the turning
+    /// radius of Fillet; ignored by the others).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct Step
+    {
+        public StepKind Kind;
+        public double Value;
+        public Step(StepKind kind, double value = 0) { Kind = kind; Value = value; }
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct Point2d
+    {
+        public double X, Y;
+        public Point2d(double x, double y) { X = x; Y = y; }
+        public override string ToString() { return "(" + X + ", " + Y + ")"; }
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct Point2f
+    {
+        public float X, Y;
+        public Point2f(float x, float y) { X = x; Y = y; }
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct Point3d
+    {
+        public double X, Y, Z;
+        public Point3d(double x, double y, double z) { X = x; Y = y; Z = z; }
+    }
+
+    /// <summary>What the last run of a pipeline did (PsReport).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct Report
+    {
+        public double MinClearance, Length, MaxTurn, TotalTurn;
+        public UIntPtr RepairedSegments, SkippedCount, CornersBelowTurnRadius;
+    }
+
+    /// <summary>A failed call: the status and the library's message.</summary>
+    public class PathsmoothException : Exception
+    {
+        public readonly Status Status;
+        /// <summary>For Status.BufferTooSmall: the points needed.</summary>
+        public readonly long Needed;
+        public PathsmoothException(Status status, string message, long needed = 0)
+            : base(status + ": " + message) { Status = status; Needed = needed; }
+    }
+
+    public sealed class WorldHandle : SafeHandleZeroOrMinusOneIsInvalid
+    {
+        public WorldHandle() : base(true) { }
+        protected override bool ReleaseHandle() { return Native.ps_world_destroy(handle) == Status.Ok; }
+    }
+
+    public sealed class PipelineHandle : SafeHandleZeroOrMinusOneIsInvalid
+    {
+        public PipelineHandle() : base(true) { }
+        protected override bool ReleaseHandle() { return Native.ps_pipeline_destroy(handle) == Status.Ok; }
+    }
+
+    internal static unsafe class Native
+    {
+        const string Lib = "pathsmooth_ffi";
+        const CallingConvention C = CallingConvention.Cdecl;
+
+        [DllImport(Lib, CallingConvention = C)] internal static extern UIntPtr ps_last_error(byte* buf, UIntPtr capacity);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_world_grid_new(byte* free, UIntPtr width, UIntPtr height, double cellSize, double originX, double originY, out WorldHandle world);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_world_navmesh_new(double* verticesXY, UIntPtr vertexCount, uint* indices, uint* polygonSizes, UIntPtr polygonCount, uint* ids, out WorldHandle world);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_world_surface_new(double* verticesXYZ, UIntPtr vertexCount, uint* indices, uint* polygonSizes, UIntPtr polygonCount, byte* areas, uint upAxis, double weld, out WorldHandle world);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_world_destroy(IntPtr world);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_pipeline_new_preset(WorldHandle world, uint preset, double radius, out PipelineHandle pipeline);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_pipeline_new_steps(WorldHandle world, Step* steps, UIntPtr stepCount, double radius, out PipelineHandle pipeline);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_pipeline_destroy(IntPtr pipeline);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_pipeline_plan_f64(PipelineHandle pipeline, Point2d start, Point2d goal, double* outPoints, UIntPtr outCapacity, out UIntPtr outLen);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_pipeline_plan_f32(PipelineHandle pipeline, Point2f start, Point2f goal, float* outPoints, UIntPtr outCapacity, out UIntPtr outLen);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_pipeline_smooth_f64(PipelineHandle pipeline, double* inPoints, UIntPtr n, double* outPoints, UIntPtr outCapacity, out UIntPtr outLen);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_pipeline_smooth_f32(PipelineHandle pipeline, float* inPoints, UIntPtr n, float* outPoints, UIntPtr outCapacity, out UIntPtr outLen);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_pipeline_plan3_f64(PipelineHandle pipeline, Point3d start, Point3d goal, double* outPoints, uint* outPolygons, UIntPtr outCapacity, out UIntPtr outLen);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_pipeline_report(PipelineHandle pipeline, out Report report);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_pipeline_skipped(PipelineHandle pipeline, UIntPtr index, byte* buf, UIntPtr capacity, out UIntPtr outLen);
+
+        /// <summary>The calling thread's last error message.</summary>
+        internal static string LastError()
+        {
+            var bytes = new byte[512];
+            for (;;)
+            {
+                ulong len;
+                fixed (byte* b = bytes) len = (ulong)ps_last_error(b, (UIntPtr)bytes.Length);
+                if (len < (ulong)bytes.Length) return Encoding.UTF8.GetString(bytes, 0, (int)len);
+                bytes = new byte[len + 1];
+            }
+        }
+
+        internal static void Check(Status status, ulong needed = 0)
+        {
+            if (status != Status.Ok) throw new PathsmoothException(status, LastError(), (long)needed);
+        }
+    }
+
+    /// <summary>A world: a grid, a navmesh or a layered surface. Immutable; may be shared
+    /// by threads. Pipelines keep it alive.</summary>
+    public sealed class World : IDisposable
+    {
+        internal readonly WorldHandle Handle;
+        World(WorldHandle handle) { Handle = handle; }
+        public void Dispose() { Handle.Dispose(); }
+
+        /// <summary>A grid of width × height cells of cellSize world units, cell (0, 0)'s
+        /// corner at the origin. Cell (x, y) is free[y * width + x] (row 0 first, rows
+        /// towards +y), nonzero meaning passable.</summary>
+        public static unsafe World Grid(byte[] free, int width, int height, double cellSize, double originX = 0, double originY = 0)
+        {
+            if (free != null && (width < 0 || height < 0 || (long)width * height > free.Length))
+                throw new ArgumentException("free holds " + free.Length + " cells, not " + width + " × " + height);
+            WorldHandle h;
+            fixed (byte* f = free)
+                Native.Check(Native.ps_world_grid_new(f, (UIntPtr)width, (UIntPtr)height, cellSize, originX, originY, out h));
+            return new World(h);
+        }
+
+        /// <summary>A navmesh from convex polygons in the plane: vertices as x, y pairs;
+        /// polygon i is the next polygonSizes[i] indices; ids (null: 0, 1, 2, …).</summary>
+        public static unsafe World NavMesh(double[] verticesXY, uint[] indices, uint[] polygonSizes, uint[] ids = null)
+        {
+            CheckLengths(verticesXY, 2, indices, polygonSizes);
+            if (ids != null && ids.Length != polygonSizes.Length) throw new ArgumentException("one id per polygon");
+            WorldHandle h;
+            fixed (double* v = verticesXY) fixed (uint* i = indices) fixed (uint* s = polygonSizes) fixed (uint* d = ids)
+                Native.Check(Native.ps_world_navmesh_new(v, (UIntPtr)(Len(verticesXY) / 2), i, s, (UIntPtr)Len(polygonSizes), d, out h));
+            return new World(h);
+        }
+
+        /// <summary>A layered navmesh surface from 3D vertices (x, y, z each) and convex
+        /// polygons, an area id per polygon (null: all 0), the up axis, and the distance
+        /// within which vertices are merged.</summary>
+        public static unsafe World Surface(double[] verticesXYZ, uint[] indices, uint[] polygonSizes, byte[] areas = null, UpAxis up = UpAxis.Y, double weld = 0)
+        {
+            CheckLengths(verticesXYZ, 3, indices, polygonSizes);
+            if (areas != null && areas.Length != polygonSizes.Length) throw new ArgumentException("one area per polygon");
+            WorldHandle h;
+            fixed (double* v = verticesXYZ) fixed (uint* i = indices) fixed (uint* s = polygonSizes) fixed (byte* a = areas)
+                Native.Check(Native.ps_world_surface_new(v, (UIntPtr)(Len(verticesXYZ) / 3), i, s, (UIntPtr)Len(polygonSizes), a, (uint)up, weld, out h));
+            return new World(h);
+        }
+
+        /// <summary>A surface from triangles, as Unity's NavMesh.CalculateTriangulation()
+        /// gives them (vertices x, y, z; three indices per triangle; y up), with the
+        /// triangulation's areas (one per triangle, or null).</summary>
+        public static World SurfaceFromTriangles(double[] verticesXYZ, int[] triangles, int[] areas = null, UpAxis up = UpAxis.Y)
+        {
+            if (triangles == null) throw new ArgumentNullException("triangles");
+            var indices = new uint[triangles.Length];
+            for (int k = 0; k < triangles.Length; k++) indices[k] = checked((uint)triangles[k]);
+            var sizes = new uint[triangles.Length / 3];
+            for (int k = 0; k < sizes.Length; k++) sizes[k] = 3;
+            byte[] a = null;
+            if (areas != null)
+            {
+                a = new byte[areas.Length];
+                for (int k = 0; k < areas.Length; k++) a[k] = checked((byte)areas[k]);
+            }
+            return Surface(verticesXYZ, indices, sizes, a, up, 0);
+        }
+
+        static void CheckLengths(double[] vertices, int dim, uint[] indices, uint[] sizes)
+        {
+            if (vertices != null && vertices.Length % dim != 0)
+                throw new ArgumentException("vertices must hold " + dim + " numbers per vertex");
+            if (sizes == null || indices == null) return; // the native side reports NULL
+            long total = 0;
+            foreach (var s in sizes) total += s;
+            if (total > indices.Length)
+                throw new ArgumentException("the polygon sizes add up to " + total + " indices, more than the " + indices.Length + " given");
+        }
+
+        internal static int Len(Array a) { return a == null ? 0 : a.Length; }
+    }
+
+    /// <summary>A world, an agent radius and steps: plans and smooths paths valid on the
+    /// world. Use from one thread at a time.</summary>
+    public sealed class Pipeline : IDisposable
+    {
+        readonly PipelineHandle handle;
+        double[] buf64 = new double[2 * 256];
+        float[] buf32 = new float[2 * 256];
+
+        public Pipeline(World world, double radius, Preset preset = Preset.Smooth)
+        {
+            if (world == null) throw new ArgumentNullException("world");
+            Native.Check(Native.ps_pipeline_new_preset(world.Handle, (uint)preset, radius, out handle));
+        }
+
+        public unsafe Pipeline(World world, double radius, Step[] steps)
+        {
+            if (world == null) throw new ArgumentNullException("world");
+            fixed (Step* s = steps)
+                Native.Check(Native.ps_pipeline_new_steps(world.Handle, s, (UIntPtr)World.Len(steps), radius, out handle));
+        }
+
+        public void Dispose() { handle.Dispose(); }
+
+        /// <summary>Plans from start to goal, then runs the steps: x, y per point.</summary>
+        public unsafe double[] Plan(Point2d start, Point2d goal)
+        {
+            ulong n;
+            for (;;)
+            {
+                fixed (double* o = buf64)
+                {
+                    UIntPtr len;
+                    var s = Native.ps_pipeline_plan_f64(handle, start, goal, o, (UIntPtr)(buf64.Length / 2), out len);
+                    n = (ulong)len;
+                    if (s == Status.BufferTooSmall) { buf64 = new double[2 * n]; continue; }
+                    Native.Check(s, n);
+                }
+                break;
+            }
+            return Slice(buf64, (int)(2 * n));
+        }
+
+        /// <summary>Plans into the caller's array (x, y per point); returns the number of
+        /// points. Throws Status.BufferTooSmall with Needed when it does not fit (the
+        /// result is kept: retry with the same input and a larger array).</summary>
+        public unsafe int PlanInto(Point2d start, Point2d goal, double[] output)
+        {
+            UIntPtr len;
+            fixed (double* o = output)
+                Native.Check(Native.ps_pipeline_plan_f64(handle, start, goal, o, (UIntPtr)(World.Len(output) / 2), out len), (ulong)len);
+            return (int)len;
+        }
+
+        /// <summary>Plan with float points (valid once rounded to float).</summary>
+        public unsafe float[] Plan(Point2f start, Point2f goal)
+        {
+            ulong n;
+            for (;;)
+            {
+                fixed (float* o = buf32)
+                {
+                    UIntPtr len;
+                    var s = Native.ps_pipeline_plan_f32(handle, start, goal, o, (UIntPtr)(buf32.Length / 2), out len);
+                    n = (ulong)len;
+                    if (s == Status.BufferTooSmall) { buf32 = new float[2 * n]; continue; }
+                    Native.Check(s, n);
+                }
+                break;
+            }
+            return Slice(buf32, (int)(2 * n));
+        }
+
+        /// <summary>Smooths a path given as x, y per point (pinned, not copied).</summary>
+        public unsafe double[] Smooth(double[] path)
+        {
+            ulong n;
+            for (;;)
+            {
+                fixed (double* i = path) fixed (double* o = buf64)
+                {
+                    UIntPtr len;
+                    var s = Native.ps_pipeline_smooth_f64(handle, i, (UIntPtr)(World.Len(path) / 2), o, (UIntPtr)(buf64.Length / 2), out len);
+                    n = (ulong)len;
+                    if (s == Status.BufferTooSmall) { buf64 = new double[2 * n]; continue; }
+                    Native.Check(s, n);
+                }
+                break;
+            }
+            return Slice(buf64, (int)(2 * n));
+        }
+
+        /// <summary>Smooths into the caller's array; see PlanInto.</summary>
+        public unsafe int SmoothInto(double[] path, double[] output)
+        {
+            UIntPtr len;
+            fixed (double* i = path) fixed (double* o = output)
+                Native.Check(Native.ps_pipeline_smooth_f64(handle, i, (UIntPtr)(World.Len(path) / 2), o, (UIntPtr)(World.Len(output) / 2), out len), (ulong)len);
+            return (int)len;
+        }
+
+        /// <summary>Smooths a path of points (pinned, not copied).</summary>
+        public unsafe Point2d[] Smooth(Point2d[] path)
+        {
+            ulong n;
+            for (;;)
+            {
+                fixed (Point2d* i = path) fixed (double* o = buf64)
+                {
+                    UIntPtr len;
+                    var s = Native.ps_pipeline_smooth_f64(handle, (double*)i, (UIntPtr)World.Len(path), o, (UIntPtr)(buf64.Length / 2), out len);
+                    n = (ulong)len;
+                    if (s == Status.BufferTooSmall) { buf64 = new double[2 * n]; continue; }
+                    Native.Check(s, n);
+                }
+                break;
+            }
+            var result = new Point2d[n];
+            for (int k = 0; k < (int)n; k++) result[k] = new Point2d(buf64[2 * k], buf64[2 * k + 1]);
+            return result;
+        }
+
+        /// <summary>Smooths float points (x, y each).</summary>
+        public unsafe float[] Smooth(float[] path)
+        {
+            ulong n;
+            for (;;)
+            {
+                fixed (float* i = path) fixed (float* o = buf32)
+                {
+                    UIntPtr len;
+                    var s = Native.ps_pipeline_smooth_f32(handle, i, (UIntPtr)(World.Len(path) / 2), o, (UIntPtr)(buf32.Length / 2), out len);
+                    n = (ulong)len;
+                    if (s == Status.BufferTooSmall) { buf32 = new float[2 * n]; continue; }
+                    Native.Check(s, n);
+                }
+                break;
+            }
+            return Slice(buf32, (int)(2 * n));
+        }
+
+        /// <summary>Plans on a surface world: x, y, z per point, and each point's polygon.</summary>
+        public unsafe double[] Plan3(Point3d start, Point3d goal, out uint[] polygons)
+        {
+            var points = new double[3 * 256];
+            var polys = new uint[256];
+            ulong n;
+            for (;;)
+            {
+                fixed (double* o = points) fixed (uint* p = polys)
+                {
+                    UIntPtr len;
+                    var s = Native.ps_pipeline_plan3_f64(handle, start, goal, o, p, (UIntPtr)polys.Length, out len);
+                    n = (ulong)len;
+                    if (s == Status.BufferTooSmall) { points = new double[3 * n]; polys = new uint[n]; continue; }
+                    Native.Check(s, n);
+                }
+                break;
+            }
+            polygons = Slice(polys, (int)n);
+            return Slice(points, (int)(3 * n));
+        }
+
+        /// <summary>What the last run did.</summary>
+        public Report Report
+        {
+            get { Report r; Native.Check(Native.ps_pipeline_report(handle, out r)); return r; }
+        }
+
+        /// <summary>The steps the last run skipped, each "step: reason".</summary>
+        public unsafe string[] Skipped
+        {
+            get
+            {
+                var result = new string[(int)(ulong)Report.SkippedCount];
+                for (int k = 0; k < result.Length; k++)
+                {
+                    UIntPtr len;
+                    Native.Check(Native.ps_pipeline_skipped(handle, (UIntPtr)k, null, UIntPtr.Zero, out len));
+                    var bytes = new byte[(int)(ulong)len + 1];
+                    fixed (byte* b = bytes)
+                        Native.Check(Native.ps_pipeline_skipped(handle, (UIntPtr)k, b, (UIntPtr)bytes.Length, out len));
+                    result[k] = Encoding.UTF8.GetString(bytes, 0, (int)(ulong)len);
+                }
+                return result;
+            }
+        }
+
+        static T[] Slice<T>(T[] a, int n)
+        {
+            var r = new T[n];
+            Array.Copy(a, r, n);
+            return r;
+        }
+    }
+}

@@ -1,0 +1,138 @@
+// The C# test of the binding (run by crates/pathsmooth-ffi/tests/programs.rs under Mono):
+//
+//   mono test.exe MAP sx sy gx gy [sx sy gx gy ...]
+//
+// Loads the Moving AI map (parsed here: '.', 'G' and 'S' passable), and for each start/goal
+// prints the Shortest preset's plan, that path smoothed by the Smooth preset, and the
+// Smooth preset's plan, at radius 0.3, as the hex bits of each double: the Rust test
+// compares them with the library's own results. Then bad input: each must throw with the
+// library's message. Exit status 0 when every check passed.
+using System;
+using System.Globalization;
+using System.IO;
+using Pathsmooth;
+
+static class Test
+{
+    static int checks, failures;
+
+    static void Check(bool ok, string what)
+    {
+        checks++;
+        if (!ok) { failures++; Console.Error.WriteLine("FAIL: " + what); }
+    }
+
+    /// <summary>Runs f, which must throw a PathsmoothException of this status whose message
+    /// contains `words`.</summary>
+    static PathsmoothException Throws(Status status, string words, Action f, string what)
+    {
+        try { f(); }
+        catch (PathsmoothException e)
+        {
+            Check(e.Status == status && e.Message.Contains(words), what + ": got " + e.Message);
+            return e;
+        }
+        Check(false, what + ": no exception");
+        return null;
+    }
+
+    static void Print(string label, int i, double[] xy)
+    {
+        var line = new System.Text.StringBuilder();
+        line.Append(label).Append(' ').Append(i).Append(' ').Append(xy.Length / 2);
+        foreach (var v in xy) line.Append(' ').Append(BitConverter.DoubleToInt64Bits(v).ToString("x16"));
+        Console.WriteLine(line);
+    }
+
+    static int Main(string[] args)
+    {
+        if (args.Length < 1 || (args.Length - 1) % 4 != 0)
+        {
+            Console.Error.WriteLine("usage: test.exe MAP [sx sy gx gy]...");
+            return 2;
+        }
+        var lines = File.ReadAllLines(args[0]);
+        int height = int.Parse(lines[1].Split(' ')[1]), width = int.Parse(lines[2].Split(' ')[1]);
+        var free = new byte[width * height];
+        for (int y = 0; y < height; y++)
+            for (int x = 0; x < width; x++)
+            {
+                char c = lines[4 + y][x];
+                free[y * width + x] = (byte)(c == '.' || c == 'G' || c == 'S' ? 1 : 0);
+            }
+
+        using (var world = World.Grid(free, width, height, 1.0))
+        using (var shortest = new Pipeline(world, 0.3, Preset.Shortest))
+        using (var smooth = new Pipeline(world, 0.3, Preset.Smooth))
+        {
+            Func<int, double> arg = k => double.Parse(args[k], CultureInfo.InvariantCulture);
+            for (int i = 0; 1 + 4 * i < args.Length; i++)
+            {
+                var start = new Point2d(arg(1 + 4 * i), arg(2 + 4 * i));
+                var goal = new Point2d(arg(3 + 4 * i), arg(4 + 4 * i));
+                var a = shortest.Plan(start, goal);
+                Print("shortest", i, a);
+                Print("smooth", i, smooth.Smooth(a));
+                Check(smooth.Report.MinClearance >= 0.3, "clearance");
+                Print("plan", i, smooth.Plan(start, goal));
+            }
+
+            // Bad input: each a PathsmoothException with the library's message.
+            var s0 = new Point2d(1.5, 11.5);
+            Throws(Status.InvalidArgument, "NaN", () => smooth.Plan(new Point2d(double.NaN, 1.5), s0), "NaN start");
+            Throws(Status.InvalidArgument, "point 1 has a NaN", () => smooth.Smooth(new double[] { 1.5, 11.5, double.NaN, 12.5 }), "NaN in a path");
+            Throws(Status.InvalidArgument, "empty", () => smooth.Smooth((double[])null), "null path (no points)");
+            Throws(Status.InvalidArgument, "empty", () => smooth.Smooth(new double[0]), "empty path");
+            Throws(Status.OutsideWorld, "inside a wall", () => smooth.Plan(new Point2d(0.5, 0.5), s0), "start in a wall");
+            Throws(Status.InvalidArgument, "radius", () => new Pipeline(world, -1.0), "negative radius");
+            Throws(Status.InvalidArgument, "no free space", () => World.Grid(new byte[4], 2, 2, 1.0), "no free cell");
+            Throws(Status.NullPointer, "`free` is NULL", () => World.Grid(null, 2, 2, 1.0), "null grid");
+
+            // Too small: the needed length; the retry gets the kept result.
+            var goal0 = new Point2d(46.5, 40.5);
+            var small = new double[4];
+            var e = Throws(Status.BufferTooSmall, "are needed", () => smooth.PlanInto(s0, goal0, small), "too small");
+            if (e != null)
+            {
+                var big = new double[2 * e.Needed];
+                Check(smooth.PlanInto(s0, goal0, big) == e.Needed, "retry with room");
+                var again = smooth.Plan(s0, goal0);
+                Check(again.Length == big.Length && again[again.Length - 1] == 40.5, "same path");
+            }
+
+            // Float points.
+            var f = smooth.Plan(new Point2f(1.5f, 11.5f), new Point2f(46.5f, 40.5f));
+            Check(f.Length >= 4 && f[f.Length - 2] == 46.5f, "float plan");
+
+            // Unity's way in: triangles (each with its own vertex copies), y up.
+            var xyz = new double[] { 0, 0, 0, 10, 0, 0, 10, 0, 10, 0, 0, 0, 10, 0, 10, 0, 0, 10 };
+            using (var floor = World.SurfaceFromTriangles(xyz, new[] { 0, 1, 2, 3, 4, 5 }, new[] { 0, 3 }))
+            using (var walker = new Pipeline(floor, 0.5))
+            {
+                uint[] polygons;
+                var p3 = walker.Plan3(new Point3d(1, 0, 1), new Point3d(9, 0, 9), out polygons);
+                Check(p3.Length == 6 && p3[1] == 0 && p3[3] == 9 && p3[5] == 9 && polygons.Length == 2, "surface plan");
+                Throws(Status.Unsupported, "ps_pipeline_plan3_f64", () => walker.Plan(s0, goal0), "2D plan on a surface");
+                Throws(Status.OutsideWorld, "no floor", () => walker.Plan3(new Point3d(1, 50, 1), new Point3d(9, 0, 9), out polygons), "no floor");
+            }
+            // A navmesh from convex polygons: two unit squares side by side.
+            using (var mesh = World.NavMesh(new double[] { 0, 0, 1, 0, 2, 0, 2, 1, 1, 1, 0, 1 },
+                                            new uint[] { 0, 1, 4, 5, 1, 2, 3, 4 }, new uint[] { 4, 4 }))
+            using (var across = new Pipeline(mesh, 0.1, new[] { new Step(StepKind.Funnel) }))
+            {
+                var q = across.Plan(new Point2d(0.5, 0.5), new Point2d(1.5, 0.5));
+                Check(q.Length == 4 && q[2] == 1.5, "navmesh plan");
+            }
+            Throws(Status.InvalidArgument, "not convex", () => World.NavMesh(new double[] { 0, 0, 2, 0, 2, 1, 1, 1, 1, 2, 0, 2 },
+                                                                            new uint[] { 0, 1, 2, 3, 4, 5 }, new uint[] { 6 }), "non-convex polygon");
+
+            // A disposed pipeline is refused by the SafeHandle, never passed on.
+            var gone = new Pipeline(world, 0.3);
+            gone.Dispose();
+            try { gone.Plan(s0, goal0); Check(false, "disposed pipeline"); }
+            catch (ObjectDisposedException) { Check(true, "disposed pipeline"); }
+        }
+        Console.Error.WriteLine("c# test: " + checks + " checks, " + failures + " failed");
+        return failures == 0 ? 0 : 1;
+    }
+}

@@ -1,0 +1,912 @@
+//! The C ABI called from Rust as C would call it: every bad input gets its status and a
+//! message that says what was wrong; good input gets the library's own results, bit for
+//! bit.
+
+use std::ffi::{c_char, CStr};
+use std::ptr::{null, null_mut};
+
+use pathsmooth::glam::{DVec2, DVec3, Vec2};
+use pathsmooth::navmesh::{NavMesh, Surface, SurfaceMesh, UpAxis};
+use pathsmooth::{GridMap, GridWorld, NavMeshWorld, Pipeline, Preset, SurfacePlanner};
+use pathsmooth_ffi::*;
+
+use PsStatus::*;
+
+fn last_error() -> String {
+    let mut buf = [0 as c_char; 1024];
+    // SAFETY: a 1024-byte buffer.
+    unsafe { ps_last_error(buf.as_mut_ptr(), buf.len()) };
+    unsafe { CStr::from_ptr(buf.as_ptr()) }
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Asserts the status and that the message holds `words`.
+#[track_caller]
+fn expect(status: PsStatus, want: PsStatus, words: &str) {
+    let message = last_error();
+    assert_eq!(status, want, "message: {message}");
+    assert!(message.contains(words), "{message:?} lacks {words:?}");
+}
+
+const ROWS: [&str; 6] = [
+    "..........",
+    "..........",
+    "...@@@@...",
+    "...@@@@...",
+    "..........",
+    "@@@@@@@@@@",
+];
+
+fn cells() -> Vec<u8> {
+    ROWS.iter()
+        .flat_map(|r| r.bytes().map(|c| (c == b'.') as u8))
+        .collect()
+}
+
+fn grid() -> *mut PsWorld {
+    let mut world = null_mut();
+    let c = cells();
+    let s = unsafe { ps_world_grid_new(c.as_ptr(), 10, 6, 0.5, 1.0, 2.0, &mut world) };
+    expect(s, PsOk, "");
+    world
+}
+
+fn rust_grid() -> GridWorld {
+    let map = GridMap::from_rows(&ROWS).unwrap();
+    GridWorld::with_frame(map, 0.5, DVec2::new(1.0, 2.0)).unwrap()
+}
+
+fn pipeline(world: *const PsWorld, preset: u32, radius: f64) -> *mut PsPipeline {
+    let mut p = null_mut();
+    let s = unsafe { ps_pipeline_new_preset(world, preset, radius, &mut p) };
+    expect(s, PsOk, "");
+    p
+}
+
+fn pt(x: f64, y: f64) -> PsPoint2d {
+    PsPoint2d { x, y }
+}
+
+/// Plans with a buffer of `cap` points.
+fn plan(p: *mut PsPipeline, s: PsPoint2d, g: PsPoint2d, cap: usize) -> (PsStatus, Vec<DVec2>) {
+    let mut out = vec![0.0; 2 * cap];
+    let mut len = usize::MAX;
+    let st = unsafe { ps_pipeline_plan_f64(p, s, g, out.as_mut_ptr(), cap, &mut len) };
+    let n = if st == PsOk { len } else { 0 };
+    (
+        st,
+        (0..n)
+            .map(|i| DVec2::new(out[2 * i], out[2 * i + 1]))
+            .collect(),
+    )
+}
+
+fn flat(path: &[DVec2]) -> Vec<f64> {
+    path.iter().flat_map(|p| [p.x, p.y]).collect()
+}
+
+fn bits(path: &[DVec2]) -> Vec<u64> {
+    flat(path).iter().map(|x| x.to_bits()).collect()
+}
+
+const START: PsPoint2d = PsPoint2d { x: 1.25, y: 3.25 };
+const GOAL: PsPoint2d = PsPoint2d { x: 5.75, y: 3.75 };
+
+#[test]
+fn grid_plans_and_smooths_as_the_library_does() {
+    let world = grid();
+    let p = pipeline(world, PS_PRESET_SMOOTH, 0.2);
+    let (st, got) = plan(p, START, GOAL, 256);
+    expect(st, PsOk, "");
+    let rust = rust_grid();
+    let mut rp = Pipeline::preset(&rust, 0.2, Preset::Smooth).unwrap();
+    let want = rp
+        .plan(DVec2::new(1.25, 3.25), DVec2::new(5.75, 3.75))
+        .unwrap();
+    assert_eq!(bits(&got), bits(&want));
+
+    // Smoothing, in place (output = input buffer).
+    let raw = [
+        DVec2::new(1.25, 3.25),
+        DVec2::new(1.25, 2.25),
+        DVec2::new(5.75, 2.25),
+        DVec2::new(5.75, 3.75),
+    ];
+    let mut buf = flat(&raw);
+    buf.resize(512, 0.0);
+    let mut len = 0;
+    let st = unsafe { ps_pipeline_smooth_f64(p, buf.as_ptr(), 4, buf.as_mut_ptr(), 256, &mut len) };
+    expect(st, PsOk, "");
+    let want = rp.smooth(&raw).unwrap();
+    assert_eq!(flat(&want)[..], buf[..2 * len]);
+
+    // f32, against the library's Vec2 runs.
+    let mut out = [0f32; 512];
+    let st = unsafe {
+        ps_pipeline_plan_f32(
+            p,
+            PsPoint2f { x: 1.25, y: 3.25 },
+            PsPoint2f { x: 5.75, y: 3.75 },
+            out.as_mut_ptr(),
+            256,
+            &mut len,
+        )
+    };
+    expect(st, PsOk, "");
+    let want = rp
+        .plan(Vec2::new(1.25, 3.25), Vec2::new(5.75, 3.75))
+        .unwrap();
+    let want: Vec<f32> = want.iter().flat_map(|p| [p.x, p.y]).collect();
+    assert_eq!(out[..2 * len], want[..]);
+    let input32: Vec<f32> = raw.iter().flat_map(|p| [p.x as f32, p.y as f32]).collect();
+    let st =
+        unsafe { ps_pipeline_smooth_f32(p, input32.as_ptr(), 4, out.as_mut_ptr(), 256, &mut len) };
+    expect(st, PsOk, "");
+    let raw32: Vec<Vec2> = raw.iter().map(|p| p.as_vec2()).collect();
+    let want: Vec<f32> = rp
+        .smooth(&raw32)
+        .unwrap()
+        .iter()
+        .flat_map(|p| [p.x, p.y])
+        .collect();
+    assert_eq!(out[..2 * len], want[..]);
+
+    // The report.
+    let mut r = PsReport::default();
+    expect(unsafe { ps_pipeline_report(p, &mut r) }, PsOk, "");
+    let rr = rp.report();
+    assert_eq!(
+        (r.min_clearance, r.length),
+        (rr.validation.min_clearance, rr.validation.length)
+    );
+    assert_eq!(r.skipped_count, rr.skipped.len());
+    unsafe {
+        ps_pipeline_destroy(p);
+        ps_world_destroy(world);
+    }
+}
+
+#[test]
+fn a_buffer_too_small_reports_the_length_and_the_retry_gets_the_same_path() {
+    let world = grid();
+    let p = pipeline(world, PS_PRESET_SMOOTH, 0.2);
+    let (_, want) = plan(p, START, GOAL, 1024);
+    let mut len = 0;
+    let st = unsafe { ps_pipeline_plan_f64(p, START, GOAL, null_mut(), 0, &mut len) };
+    expect(
+        st,
+        PsBufferTooSmall,
+        &format!("but {} are needed", want.len()),
+    );
+    assert_eq!(len, want.len());
+    let (st, small) = plan(p, START, GOAL, len - 1);
+    assert_eq!((st, small.len()), (PsBufferTooSmall, 0));
+    let (st, got) = plan(p, START, GOAL, len);
+    expect(st, PsOk, "");
+    assert_eq!(bits(&got), bits(&want));
+    // Smoothing too.
+    let input = flat(&want);
+    let st =
+        unsafe { ps_pipeline_smooth_f64(p, input.as_ptr(), want.len(), null_mut(), 0, &mut len) };
+    expect(st, PsBufferTooSmall, "are needed");
+    let mut out = vec![0.0; 2 * len];
+    let st = unsafe {
+        ps_pipeline_smooth_f64(
+            p,
+            input.as_ptr(),
+            want.len(),
+            out.as_mut_ptr(),
+            len,
+            &mut len,
+        )
+    };
+    expect(st, PsOk, "");
+    unsafe {
+        ps_pipeline_destroy(p);
+        ps_world_destroy(world);
+    }
+}
+
+#[test]
+fn null_misaligned_and_non_finite_inputs_are_refused() {
+    let world = grid();
+    let p = pipeline(world, PS_PRESET_SMOOTH, 0.2);
+    let mut len = 7;
+    let mut out = [0.0f64; 512];
+    let o = out.as_mut_ptr();
+    unsafe {
+        expect(
+            ps_pipeline_plan_f64(null_mut(), START, GOAL, o, 32, &mut len),
+            PsNullPointer,
+            "`pipeline` is NULL",
+        );
+        assert_eq!(len, 0, "out_len is set to 0 on failure");
+        expect(
+            ps_pipeline_plan_f64(p, START, GOAL, o, 32, null_mut()),
+            PsNullPointer,
+            "`out_len` is NULL",
+        );
+        expect(
+            ps_pipeline_plan_f64(p, START, GOAL, null_mut(), 32, &mut len),
+            PsNullPointer,
+            "`out_points` is NULL",
+        );
+        let odd = o.cast::<u8>().add(4).cast::<f64>();
+        expect(
+            ps_pipeline_plan_f64(p, START, GOAL, odd, 8, &mut len),
+            PsMisaligned,
+            "not aligned to 8 bytes",
+        );
+        let odd32 = o.cast::<u8>().add(2).cast::<f32>();
+        let s32 = PsPoint2f { x: 1.25, y: 3.25 };
+        expect(
+            ps_pipeline_plan_f32(p, s32, s32, odd32, 8, &mut len),
+            PsMisaligned,
+            "not aligned to 4 bytes",
+        );
+        let odd_len = (&mut out[1] as *mut f64)
+            .cast::<u8>()
+            .add(1)
+            .cast::<usize>();
+        expect(
+            ps_pipeline_plan_f64(p, START, GOAL, o, 8, odd_len),
+            PsMisaligned,
+            "`out_len`",
+        );
+        expect(
+            ps_pipeline_plan_f64(p, pt(f64::NAN, 3.25), GOAL, o, 32, &mut len),
+            PsInvalidArgument,
+            "point 0 has a NaN",
+        );
+        expect(
+            ps_pipeline_plan_f64(p, START, pt(5.75, f64::INFINITY), o, 32, &mut len),
+            PsInvalidArgument,
+            "point 1 has a NaN or infinite",
+        );
+        // Smoothing: NULL input, empty input, NaN in the middle, misaligned input.
+        expect(
+            ps_pipeline_smooth_f64(p, null(), 3, o, 32, &mut len),
+            PsNullPointer,
+            "`in_points` is NULL",
+        );
+        expect(
+            ps_pipeline_smooth_f64(p, null(), 0, o, 32, &mut len),
+            PsInvalidArgument,
+            "the path is empty",
+        );
+        let input = [1.25, 3.25, 3.0, f64::NAN, 5.75, 3.75];
+        expect(
+            ps_pipeline_smooth_f64(p, input.as_ptr(), 3, o, 32, &mut len),
+            PsInvalidArgument,
+            "point 1 has a NaN",
+        );
+        let odd_in = input.as_ptr().cast::<u8>().add(1).cast::<f64>();
+        expect(
+            ps_pipeline_smooth_f64(p, odd_in, 2, o, 32, &mut len),
+            PsMisaligned,
+            "`in_points`",
+        );
+        // Points outside the world or in a wall; an unreachable goal (below the wall row).
+        expect(
+            ps_pipeline_plan_f64(p, pt(-3.0, 3.25), GOAL, o, 32, &mut len),
+            PsOutsideWorld,
+            "outside",
+        );
+        expect(
+            ps_pipeline_plan_f64(p, pt(2.75, 3.25), GOAL, o, 32, &mut len),
+            PsOutsideWorld,
+            "inside a wall",
+        );
+        expect(
+            ps_pipeline_smooth_f64(p, [1.25, 3.25, 1e9, 3.0].as_ptr(), 2, o, 32, &mut len),
+            PsOutsideWorld,
+            "outside",
+        );
+        expect(
+            ps_pipeline_plan_f64(p, START, pt(6.0, 4.5), o, 32, &mut len),
+            PsOutsideWorld,
+            "",
+        );
+        // A good call clears the message.
+        expect(
+            ps_pipeline_plan_f64(p, START, GOAL, o, 256, &mut len),
+            PsOk,
+            "",
+        );
+        assert_eq!(last_error(), "");
+        ps_pipeline_destroy(p);
+        ps_world_destroy(world);
+    }
+}
+
+#[test]
+fn handles_of_the_wrong_type_are_refused() {
+    let world = grid();
+    let p = pipeline(world, PS_PRESET_SHORTEST, 0.0);
+    let mut len = 0;
+    let mut out = [0.0f64; 8];
+    let mut q = null_mut();
+    let junk = [0u64; 4];
+    unsafe {
+        expect(
+            ps_pipeline_plan_f64(world.cast(), START, GOAL, out.as_mut_ptr(), 4, &mut len),
+            PsWrongHandle,
+            "`pipeline` is a PsWorld, expected PsPipeline",
+        );
+        expect(
+            ps_pipeline_new_preset(p.cast(), PS_PRESET_SMOOTH, 0.2, &mut q),
+            PsWrongHandle,
+            "`world` is a PsPipeline, expected PsWorld",
+        );
+        assert!(q.is_null());
+        expect(
+            ps_pipeline_new_preset(junk.as_ptr().cast(), PS_PRESET_SMOOTH, 0.2, &mut q),
+            PsWrongHandle,
+            "not a pathsmooth handle",
+        );
+        expect(ps_world_destroy(p.cast()), PsWrongHandle, "is a PsPipeline");
+        expect(
+            ps_pipeline_destroy(world.cast()),
+            PsWrongHandle,
+            "is a PsWorld",
+        );
+        let mut r = PsReport::default();
+        expect(ps_pipeline_report(world.cast(), &mut r), PsWrongHandle, "");
+        expect(ps_world_destroy(null_mut()), PsOk, "");
+        expect(ps_pipeline_destroy(null_mut()), PsOk, "");
+        // Both still work after the refused calls.
+        expect(
+            ps_pipeline_plan_f64(p, START, GOAL, out.as_mut_ptr(), 4, &mut len),
+            PsOk,
+            "",
+        );
+        ps_pipeline_destroy(p);
+        ps_world_destroy(world);
+    }
+}
+
+#[test]
+fn bad_worlds_and_pipelines_are_refused_and_leave_null() {
+    let c = cells();
+    let mut w = std::ptr::dangling_mut::<PsWorld>();
+    let mut p = std::ptr::dangling_mut::<PsPipeline>();
+    unsafe {
+        expect(
+            ps_world_grid_new(null(), 10, 6, 1.0, 0.0, 0.0, &mut w),
+            PsNullPointer,
+            "`free` is NULL",
+        );
+        assert!(w.is_null());
+        expect(
+            ps_world_grid_new(c.as_ptr(), 10, 6, 1.0, 0.0, 0.0, null_mut()),
+            PsNullPointer,
+            "`out_world`",
+        );
+        expect(
+            ps_world_grid_new(c.as_ptr(), 0, 6, 1.0, 0.0, 0.0, &mut w),
+            PsInvalidArgument,
+            "width",
+        );
+        expect(
+            ps_world_grid_new(c.as_ptr(), 10, 1 << 20, 1.0, 0.0, 0.0, &mut w),
+            PsInvalidArgument,
+            "height",
+        );
+        expect(
+            ps_world_grid_new(c.as_ptr(), 10, 6, f64::NAN, 0.0, 0.0, &mut w),
+            PsInvalidArgument,
+            "cell_size",
+        );
+        expect(
+            ps_world_grid_new(c.as_ptr(), 10, 6, 1.0, f64::INFINITY, 0.0, &mut w),
+            PsInvalidArgument,
+            "origin",
+        );
+        expect(
+            ps_world_grid_new([0u8; 4].as_ptr(), 2, 2, 1.0, 0.0, 0.0, &mut w),
+            PsInvalidArgument,
+            "no free space",
+        );
+        let world = grid();
+        for (preset, radius, status, words) in [
+            (7, 0.2, PsInvalidArgument, "`preset` = 7"),
+            (PS_PRESET_SMOOTH, -1.0, PsInvalidArgument, "radius"),
+            (PS_PRESET_SMOOTH, f64::NAN, PsInvalidArgument, "radius"),
+            (PS_PRESET_SMOOTH, 5.0, PsNoPath, "room"),
+        ] {
+            expect(
+                ps_pipeline_new_preset(world, preset, radius, &mut p),
+                status,
+                words,
+            );
+            assert!(p.is_null());
+        }
+        expect(
+            ps_pipeline_new_preset(null(), 0, 0.2, &mut p),
+            PsNullPointer,
+            "`world` is NULL",
+        );
+        let steps = [
+            PsStep {
+                kind: PS_STEP_SHORTCUT,
+                value: 0.0,
+            },
+            PsStep {
+                kind: 42,
+                value: 0.0,
+            },
+        ];
+        expect(
+            ps_pipeline_new_steps(world, steps.as_ptr(), 2, 0.2, &mut p),
+            PsInvalidArgument,
+            "step 1: kind 42",
+        );
+        let steps = [PsStep {
+            kind: PS_STEP_RESAMPLE,
+            value: f64::NAN,
+        }];
+        expect(
+            ps_pipeline_new_steps(world, steps.as_ptr(), 1, 0.2, &mut p),
+            PsInvalidArgument,
+            "step 0: the spacing",
+        );
+        expect(
+            ps_pipeline_new_steps(world, null(), 3, 0.2, &mut p),
+            PsNullPointer,
+            "`steps` is NULL",
+        );
+        // Two rooms with no door: unreachable.
+        let rooms = [1u8, 1, 0, 1, 1, 1, 1, 0, 1, 1];
+        let mut two = null_mut();
+        expect(
+            ps_world_grid_new(rooms.as_ptr(), 5, 2, 1.0, 0.0, 0.0, &mut two),
+            PsOk,
+            "",
+        );
+        let q = pipeline(two, PS_PRESET_SMOOTH, 0.0);
+        let (st, _) = plan(q, pt(0.5, 0.5), pt(4.5, 0.5), 8);
+        expect(st, PsNoPath, "");
+        ps_pipeline_destroy(q);
+        ps_world_destroy(two);
+        // No steps at all: the world's own path.
+        expect(
+            ps_pipeline_new_steps(world, null(), 0, 0.2, &mut p),
+            PsOk,
+            "",
+        );
+        ps_pipeline_destroy(p);
+        let steps = [
+            PsStep {
+                kind: PS_STEP_SHORTCUT,
+                value: 0.0,
+            },
+            PsStep {
+                kind: PS_STEP_FILLET,
+                value: 0.5,
+            },
+            PsStep {
+                kind: PS_STEP_RESAMPLE,
+                value: 0.25,
+            },
+        ];
+        expect(
+            ps_pipeline_new_steps(world, steps.as_ptr(), 3, 0.2, &mut p),
+            PsOk,
+            "",
+        );
+        let (st, path) = plan(p, START, GOAL, 1024);
+        expect(st, PsOk, "");
+        assert!(path.len() > 10);
+        ps_pipeline_destroy(p);
+        ps_world_destroy(world);
+    }
+}
+
+#[test]
+fn skipped_steps_are_reported_with_their_reason() {
+    let world = grid();
+    let p = pipeline(world, PS_PRESET_SMOOTH, 0.0);
+    // A straight path: nothing to shortcut, no corner to cut.
+    let input = [1.25, 2.25, 5.75, 2.25];
+    let mut out = [0.0; 16];
+    let mut len = 0;
+    let mut r = PsReport::default();
+    let mut text = [0 as c_char; 256];
+    unsafe {
+        expect(
+            ps_pipeline_smooth_f64(p, input.as_ptr(), 2, out.as_mut_ptr(), 8, &mut len),
+            PsOk,
+            "",
+        );
+        expect(ps_pipeline_report(p, &mut r), PsOk, "");
+        assert_eq!(r.skipped_count, 2);
+        expect(
+            ps_pipeline_report(p, null_mut()),
+            PsNullPointer,
+            "`out_report`",
+        );
+        expect(ps_pipeline_skipped(p, 0, null_mut(), 0, &mut len), PsOk, "");
+        let full = len;
+        expect(
+            ps_pipeline_skipped(p, 0, text.as_mut_ptr(), text.len(), &mut len),
+            PsOk,
+            "",
+        );
+        let got = CStr::from_ptr(text.as_ptr()).to_str().unwrap();
+        assert!(got.starts_with("shortcut: changed nothing"), "{got}");
+        assert_eq!(got.len(), full);
+        // Cut to 10 bytes (9 and the NUL).
+        expect(
+            ps_pipeline_skipped(p, 1, text.as_mut_ptr(), 10, &mut len),
+            PsOk,
+            "",
+        );
+        assert_eq!(CStr::from_ptr(text.as_ptr()).to_str().unwrap(), "chaikin: ");
+        expect(
+            ps_pipeline_skipped(p, 2, text.as_mut_ptr(), 10, &mut len),
+            PsInvalidArgument,
+            "skipped 2 steps",
+        );
+        ps_pipeline_destroy(p);
+        ps_world_destroy(world);
+    }
+}
+
+#[test]
+fn the_last_error_is_cut_at_a_character_boundary_and_per_thread() {
+    let world = grid();
+    let p = pipeline(world, PS_PRESET_SMOOTH, 0.0);
+    let mut len = 0;
+    unsafe {
+        // A message with multi-byte characters: "… is outside the 10×6 map".
+        ps_pipeline_plan_f64(p, pt(-3.0, 3.25), GOAL, null_mut(), 0, &mut len);
+        let full = ps_last_error(null_mut(), 0);
+        let message = last_error();
+        assert_eq!(full, message.len());
+        let times = message.find('×').expect("a × in the message");
+        let mut buf = [0 as c_char; 64];
+        let n = ps_last_error(buf.as_mut_ptr(), times + 2); // room for the × 's first byte only
+        assert_eq!(n, full);
+        assert_eq!(
+            CStr::from_ptr(buf.as_ptr()).to_str().unwrap(),
+            &message[..times]
+        );
+    }
+    // Another thread has its own (empty) message.
+    let other = std::thread::spawn(last_error).join().unwrap();
+    assert_eq!(other, "");
+    assert!(!last_error().is_empty());
+    unsafe {
+        ps_pipeline_destroy(p);
+        ps_world_destroy(world);
+    }
+}
+
+#[test]
+fn pipelines_on_one_world_run_on_two_threads_and_outlive_it() {
+    let world = grid();
+    let a = pipeline(world, PS_PRESET_SMOOTH, 0.2) as usize;
+    let b = pipeline(world, PS_PRESET_SMOOTH, 0.2) as usize;
+    unsafe { ps_world_destroy(world) };
+    let run = |p: usize| {
+        std::thread::spawn(move || bits(&plan(p as *mut PsPipeline, START, GOAL, 256).1))
+    };
+    let (ta, tb) = (run(a), run(b));
+    let (ra, rb) = (ta.join().unwrap(), tb.join().unwrap());
+    assert!(!ra.is_empty());
+    assert_eq!(ra, rb);
+    unsafe {
+        ps_pipeline_destroy(a as *mut PsPipeline);
+        ps_pipeline_destroy(b as *mut PsPipeline);
+    }
+}
+
+/// Two unit squares side by side, then a third above the right one (an L).
+fn navmesh_input() -> (Vec<f64>, Vec<u32>, Vec<u32>) {
+    let v = [
+        (0.0, 0.0),
+        (1.0, 0.0),
+        (2.0, 0.0),
+        (2.0, 1.0),
+        (1.0, 1.0),
+        (0.0, 1.0),
+        (2.0, 2.0),
+        (1.0, 2.0),
+    ];
+    let xy = v.iter().flat_map(|&(x, y)| [x, y]).collect();
+    (xy, vec![0, 1, 4, 5, 1, 2, 3, 4, 4, 3, 6, 7], vec![4, 4, 4])
+}
+
+#[test]
+fn navmesh_worlds_plan_as_the_library_does() {
+    let (xy, idx, sizes) = navmesh_input();
+    let mut w = null_mut();
+    unsafe {
+        expect(
+            ps_world_navmesh_new(
+                xy.as_ptr(),
+                8,
+                idx.as_ptr(),
+                sizes.as_ptr(),
+                3,
+                [7u32, 8, 9].as_ptr(),
+                &mut w,
+            ),
+            PsOk,
+            "",
+        );
+    }
+    let p = pipeline(w, PS_PRESET_SMOOTH, 0.1);
+    let (st, got) = plan(p, pt(0.5, 0.5), pt(1.5, 1.5), 64);
+    expect(st, PsOk, "");
+    let vertices: Vec<DVec2> = xy.chunks(2).map(|c| DVec2::new(c[0], c[1])).collect();
+    let polys = vec![vec![0, 1, 4, 5], vec![1, 2, 3, 4], vec![4, 3, 6, 7]];
+    let world =
+        NavMeshWorld::new(NavMesh::from_polygons_with_ids(&vertices, &polys, &[7, 8, 9]).unwrap());
+    let want = Pipeline::preset(&world, 0.1, Preset::Smooth)
+        .unwrap()
+        .plan(DVec2::new(0.5, 0.5), DVec2::new(1.5, 1.5))
+        .unwrap();
+    assert_eq!(bits(&got), bits(&want));
+    let mut len = 0;
+    unsafe {
+        expect(
+            ps_pipeline_plan3_f64(
+                p,
+                PsPoint3d {
+                    x: 0.5,
+                    y: 0.0,
+                    z: 0.5,
+                },
+                PsPoint3d {
+                    x: 1.5,
+                    y: 0.0,
+                    z: 1.5,
+                },
+                null_mut(),
+                null_mut(),
+                0,
+                &mut len,
+            ),
+            PsUnsupported,
+            "needs a surface world",
+        );
+        ps_pipeline_destroy(p);
+        ps_world_destroy(w);
+        // Bad polygons: each named.
+        let mut w = null_mut();
+        expect(
+            ps_world_navmesh_new(
+                xy.as_ptr(),
+                8,
+                [0, 1, 9, 5].as_ptr(),
+                [4].as_ptr(),
+                1,
+                null(),
+                &mut w,
+            ),
+            PsInvalidArgument,
+            "9",
+        );
+        expect(
+            ps_world_navmesh_new(
+                xy.as_ptr(),
+                8,
+                idx.as_ptr(),
+                sizes.as_ptr(),
+                3,
+                [1u32, 1, 2].as_ptr(),
+                &mut w,
+            ),
+            PsInvalidArgument,
+            "both have the id 1",
+        );
+        let mut nan = xy.clone();
+        nan[0] = f64::NAN;
+        expect(
+            ps_world_navmesh_new(
+                nan.as_ptr(),
+                8,
+                idx.as_ptr(),
+                sizes.as_ptr(),
+                3,
+                null(),
+                &mut w,
+            ),
+            PsInvalidArgument,
+            "",
+        );
+        expect(
+            ps_world_navmesh_new(
+                xy.as_ptr(),
+                8,
+                idx.as_ptr(),
+                sizes.as_ptr(),
+                0,
+                null(),
+                &mut w,
+            ),
+            PsInvalidArgument,
+            "no polygons",
+        );
+        expect(
+            ps_world_navmesh_new(null(), 8, idx.as_ptr(), sizes.as_ptr(), 3, null(), &mut w),
+            PsNullPointer,
+            "`vertices_xy` is NULL",
+        );
+        expect(
+            ps_world_navmesh_new(xy.as_ptr(), 8, null(), sizes.as_ptr(), 3, null(), &mut w),
+            PsNullPointer,
+            "`indices` is NULL",
+        );
+        let odd = idx.as_ptr().cast::<u8>().add(1).cast::<u32>();
+        expect(
+            ps_world_navmesh_new(xy.as_ptr(), 8, odd, sizes.as_ptr(), 3, null(), &mut w),
+            PsMisaligned,
+            "`indices`",
+        );
+        assert!(w.is_null());
+    }
+}
+
+#[test]
+fn surfaces_plan_in_3d_as_the_library_does() {
+    // A 10 × 10 floor (y up) round a 2 × 6 block, and a bridge over the block at height 3.
+    let v: [[f64; 3]; 12] = [
+        [0.0, 0.0, 0.0],
+        [10.0, 0.0, 0.0],
+        [10.0, 0.0, 10.0],
+        [0.0, 0.0, 10.0],
+        [4.0, 0.0, 2.0],
+        [6.0, 0.0, 2.0],
+        [6.0, 0.0, 8.0],
+        [4.0, 0.0, 8.0],
+        [2.0, 3.0, 4.0],
+        [8.0, 3.0, 4.0],
+        [8.0, 3.0, 6.0],
+        [2.0, 3.0, 6.0],
+    ];
+    let idx = [
+        0u32, 1, 5, 4, 1, 2, 6, 5, 2, 3, 7, 6, 3, 0, 4, 7, 8, 9, 10, 11,
+    ];
+    let sizes = [4u32; 5];
+    let xyz: Vec<f64> = v.iter().flatten().copied().collect();
+    let mut w = null_mut();
+    unsafe {
+        expect(
+            ps_world_surface_new(
+                xyz.as_ptr(),
+                12,
+                idx.as_ptr(),
+                sizes.as_ptr(),
+                5,
+                [1u8, 1, 1, 1, 2].as_ptr(),
+                PS_UP_Y,
+                0.0,
+                &mut w,
+            ),
+            PsOk,
+            "",
+        );
+    }
+    let p = pipeline(w, PS_PRESET_SMOOTH, 0.5);
+    let (s, g) = (
+        PsPoint3d {
+            x: 1.0,
+            y: 0.0,
+            z: 5.0,
+        },
+        PsPoint3d {
+            x: 9.0,
+            y: 0.0,
+            z: 5.0,
+        },
+    );
+    let mut len = 0;
+    let mut out = vec![0.0; 3 * 256];
+    let mut polys = vec![0u32; 256];
+    unsafe {
+        expect(
+            ps_pipeline_plan3_f64(p, s, g, null_mut(), null_mut(), 0, &mut len),
+            PsBufferTooSmall,
+            "are needed",
+        );
+        let needed = len;
+        expect(
+            ps_pipeline_plan3_f64(p, s, g, out.as_mut_ptr(), polys.as_mut_ptr(), 256, &mut len),
+            PsOk,
+            "",
+        );
+        assert_eq!(len, needed);
+    }
+    let vertices: Vec<DVec3> = v.iter().map(|c| DVec3::from_array(*c)).collect();
+    let polygons: Vec<&[u32]> = idx.chunks(4).collect();
+    let mesh =
+        SurfaceMesh::new(Surface::from_polygons(&vertices, &polygons, UpAxis::Y, 0.0).unwrap())
+            .unwrap();
+    let mut planner = SurfacePlanner::preset(0.5, Preset::Smooth).unwrap();
+    let want = planner
+        .plan(&mesh, DVec3::new(1.0, 0.0, 5.0), DVec3::new(9.0, 0.0, 5.0))
+        .unwrap();
+    assert_eq!(len, want.len());
+    for (i, sp) in want.iter().enumerate() {
+        assert_eq!(out[3 * i..3 * i + 3], sp.position.to_array());
+        assert_eq!(polys[i], sp.polygon);
+    }
+    unsafe {
+        let mut o = [0.0; 8];
+        expect(
+            ps_pipeline_plan_f64(p, pt(1.0, 5.0), pt(9.0, 5.0), o.as_mut_ptr(), 4, &mut len),
+            PsUnsupported,
+            "ps_pipeline_plan3_f64",
+        );
+        expect(
+            ps_pipeline_smooth_f64(p, o.as_ptr(), 2, o.as_mut_ptr(), 4, &mut len),
+            PsUnsupported,
+            "surface world",
+        );
+        // No floor near the start.
+        let high = PsPoint3d {
+            x: 1.0,
+            y: 50.0,
+            z: 5.0,
+        };
+        expect(
+            ps_pipeline_plan3_f64(p, high, g, out.as_mut_ptr(), null_mut(), 256, &mut len),
+            PsOutsideWorld,
+            "no floor",
+        );
+        ps_pipeline_destroy(p);
+        ps_world_destroy(w);
+        let mut w = null_mut();
+        expect(
+            ps_world_surface_new(
+                xyz.as_ptr(),
+                12,
+                idx.as_ptr(),
+                sizes.as_ptr(),
+                5,
+                null(),
+                5,
+                0.0,
+                &mut w,
+            ),
+            PsInvalidArgument,
+            "`up_axis` = 5",
+        );
+        expect(
+            ps_world_surface_new(
+                xyz.as_ptr(),
+                12,
+                idx.as_ptr(),
+                sizes.as_ptr(),
+                5,
+                null(),
+                PS_UP_Y,
+                f64::NAN,
+                &mut w,
+            ),
+            PsInvalidArgument,
+            "weld",
+        );
+        let mut nan = xyz.clone();
+        nan[4] = f64::NAN;
+        expect(
+            ps_world_surface_new(
+                nan.as_ptr(),
+                12,
+                idx.as_ptr(),
+                sizes.as_ptr(),
+                5,
+                null(),
+                PS_UP_Y,
+                0.0,
+                &mut w,
+            ),
+            PsInvalidArgument,
+            "NaN",
+        );
+        assert!(w.is_null());
+    }
+}

@@ -1,0 +1,201 @@
+/* The C test of pathsmooth's C ABI, built with gcc and run by tests/programs.rs (also
+ * under valgrind there).
+ *
+ *   test_ffi MAP sx sy gx gy [sx sy gx gy ...]
+ *
+ * Loads the Moving AI map MAP (parsed here: `.`, `G` and `S` passable, as the library's
+ * GridMap says), makes a grid world (cell size 1, origin 0, row 0 first), and for each
+ * start/goal pair prints, as the bits of each double in hex:
+ *   shortest i n bits...   the Shortest preset's plan at radius 0.3
+ *   smooth i n bits...     that path smoothed by the Smooth preset at radius 0.3
+ *   plan i n bits...       the Smooth preset's plan at radius 0.3
+ * which the Rust test compares with the library's own results. Then it tries bad input
+ * (NULL, NaN, misaligned, too small buffers, wrong handles) and checks each status and
+ * message. Exit status 0 when every check passed. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pathsmooth.h"
+
+static int checks = 0, failures = 0;
+
+#define CHECK(cond, ...)                                                   \
+    do {                                                                   \
+        checks++;                                                          \
+        if (!(cond)) {                                                     \
+            failures++;                                                    \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);           \
+            fprintf(stderr, __VA_ARGS__);                                  \
+            fprintf(stderr, " (last error: %s)\n", last_error());          \
+        }                                                                  \
+    } while (0)
+
+static const char *last_error(void) {
+    static char buf[1024];
+    ps_last_error(buf, sizeof buf);
+    return buf;
+}
+
+/* The Moving AI map at `path` as one byte per cell (1 passable), row 0 first. */
+static uint8_t *load_map(const char *path, size_t *width, size_t *height) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        perror(path);
+        return NULL;
+    }
+    char line[1 << 15];
+    if (!fgets(line, sizeof line, f) || strncmp(line, "type octile", 11) != 0 ||
+        fscanf(f, "height %zu\n", height) != 1 || fscanf(f, "width %zu\n", width) != 1 ||
+        !fgets(line, sizeof line, f) || strncmp(line, "map", 3) != 0) {
+        fprintf(stderr, "%s: not a Moving AI octile map\n", path);
+        fclose(f);
+        return NULL;
+    }
+    uint8_t *cells = malloc(*width * *height);
+    for (size_t y = 0; y < *height; y++) {
+        if (!fgets(line, sizeof line, f) || strlen(line) < *width) {
+            fprintf(stderr, "%s: row %zu is short\n", path, y);
+            free(cells);
+            fclose(f);
+            return NULL;
+        }
+        for (size_t x = 0; x < *width; x++) {
+            char c = line[x];
+            cells[y * *width + x] = c == '.' || c == 'G' || c == 'S';
+        }
+    }
+    fclose(f);
+    return cells;
+}
+
+static void print_path(const char *label, int i, const double *points, size_t n) {
+    printf("%s %d %zu", label, i, n);
+    for (size_t k = 0; k < 2 * n; k++) {
+        uint64_t bits;
+        memcpy(&bits, &points[k], sizeof bits);
+        printf(" %016" PRIx64, bits);
+    }
+    printf("\n");
+}
+
+enum { CAP = 1 << 14 };
+
+static void bad_input(PsWorld *world, PsPipeline *pipeline) {
+    static double out[2 * 64];
+    size_t len = 7;
+    PsPoint2d a = {1.5, 11.5}, b = {1.5, 12.5}, nan_point = {NAN, 1.5};
+
+    /* NULL handle, NULL out_len, NULL buffer with room. */
+    CHECK(ps_pipeline_plan_f64(NULL, a, b, out, 64, &len) == PS_NULL_POINTER && len == 0,
+          "NULL pipeline");
+    CHECK(strstr(last_error(), "`pipeline` is NULL") != NULL, "NULL pipeline message");
+    CHECK(ps_pipeline_plan_f64(pipeline, a, b, out, 64, NULL) == PS_NULL_POINTER, "NULL out_len");
+    CHECK(ps_pipeline_plan_f64(pipeline, a, b, NULL, 64, &len) == PS_NULL_POINTER,
+          "NULL out_points with capacity");
+
+    /* A world where a pipeline belongs. */
+    CHECK(ps_pipeline_plan_f64((PsPipeline *)world, a, b, out, 64, &len) == PS_WRONG_HANDLE,
+          "world as pipeline");
+    CHECK(strstr(last_error(), "is a PsWorld, expected PsPipeline") != NULL, "wrong handle message");
+    CHECK(ps_pipeline_destroy((PsPipeline *)world) == PS_WRONG_HANDLE, "destroy world as pipeline");
+
+    /* NaN, zero length, misaligned. */
+    CHECK(ps_pipeline_plan_f64(pipeline, nan_point, b, out, 64, &len) == PS_INVALID_ARGUMENT,
+          "NaN start");
+    CHECK(strstr(last_error(), "NaN") != NULL, "NaN message");
+    CHECK(ps_pipeline_smooth_f64(pipeline, out, 0, out, 64, &len) == PS_INVALID_ARGUMENT,
+          "empty path");
+    CHECK(strstr(last_error(), "empty") != NULL, "empty message");
+    double *odd = (double *)((char *)out + 1);
+    CHECK(ps_pipeline_plan_f64(pipeline, a, b, odd, 8, &len) == PS_MISALIGNED, "misaligned out");
+    CHECK(strstr(last_error(), "not aligned") != NULL, "misaligned message");
+
+    /* A start in a wall (cell (0, 0) of the arena is a wall), and one outside. */
+    PsPoint2d wall = {0.5, 0.5}, outside = {-5.0, 1.5};
+    CHECK(ps_pipeline_plan_f64(pipeline, wall, b, out, 64, &len) == PS_OUTSIDE_WORLD, "start in a wall");
+    CHECK(ps_pipeline_plan_f64(pipeline, outside, b, out, 64, &len) == PS_OUTSIDE_WORLD, "start outside");
+
+    /* Too small: the needed length, then a retry gets the kept result. */
+    PsPoint2d far_goal = {46.5, 40.5};
+    CHECK(ps_pipeline_plan_f64(pipeline, a, far_goal, NULL, 0, &len) == PS_BUFFER_TOO_SMALL && len > 1,
+          "size query");
+    size_t needed = len;
+    CHECK(strstr(last_error(), "are needed") != NULL, "too small message");
+    CHECK(ps_pipeline_plan_f64(pipeline, a, far_goal, out, 64, &len) == PS_OK && len == needed,
+          "retry with room");
+
+    /* f32 works and a good call clears the message. */
+    float out32[2 * 64];
+    PsPoint2f a32 = {1.5f, 11.5f}, b32 = {1.5f, 12.5f};
+    CHECK(ps_pipeline_plan_f32(pipeline, a32, b32, out32, 64, &len) == PS_OK && len >= 2, "f32 plan");
+    CHECK(last_error()[0] == '\0', "message cleared after PS_OK");
+
+    /* Bad constructors leave NULL. */
+    PsWorld *w = (PsWorld *)1;
+    uint8_t cells[4] = {0, 0, 0, 0};
+    CHECK(ps_world_grid_new(cells, 2, 2, 1.0, 0.0, 0.0, &w) == PS_INVALID_ARGUMENT && w == NULL,
+          "no free cell");
+    CHECK(ps_world_grid_new(cells, 0, 2, 1.0, 0.0, 0.0, &w) == PS_INVALID_ARGUMENT, "zero width");
+    CHECK(ps_world_grid_new(NULL, 2, 2, 1.0, 0.0, 0.0, &w) == PS_NULL_POINTER, "NULL cells");
+    PsPipeline *p = NULL;
+    CHECK(ps_pipeline_new_preset(world, 9, 0.3, &p) == PS_INVALID_ARGUMENT && p == NULL, "bad preset");
+    CHECK(ps_pipeline_new_preset(world, PS_PRESET_SMOOTH, NAN, &p) == PS_INVALID_ARGUMENT, "NaN radius");
+    CHECK(ps_pipeline_new_preset((PsWorld *)pipeline, PS_PRESET_SMOOTH, 0.3, &p) == PS_WRONG_HANDLE,
+          "pipeline as world");
+    CHECK(ps_world_destroy(NULL) == PS_OK && ps_pipeline_destroy(NULL) == PS_OK, "destroy NULL");
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2 || (argc - 2) % 4 != 0) {
+        fprintf(stderr, "usage: %s MAP [sx sy gx gy]...\n", argv[0]);
+        return 2;
+    }
+    size_t width, height;
+    uint8_t *cells = load_map(argv[1], &width, &height);
+    if (!cells) return 2;
+
+    PsWorld *world = NULL;
+    PsPipeline *shortest = NULL, *smooth = NULL;
+    CHECK(ps_world_grid_new(cells, width, height, 1.0, 0.0, 0.0, &world) == PS_OK, "grid world");
+    free(cells);
+    CHECK(ps_pipeline_new_preset(world, PS_PRESET_SHORTEST, 0.3, &shortest) == PS_OK, "shortest");
+    CHECK(ps_pipeline_new_preset(world, PS_PRESET_SMOOTH, 0.3, &smooth) == PS_OK, "smooth");
+    if (!world || !shortest || !smooth) return 1;
+
+    double *a = malloc(sizeof(double) * 2 * CAP), *b = malloc(sizeof(double) * 2 * CAP);
+    for (int i = 0; 2 + 4 * i < argc; i++) {
+        PsPoint2d start = {strtod(argv[2 + 4 * i], NULL), strtod(argv[3 + 4 * i], NULL)};
+        PsPoint2d goal = {strtod(argv[4 + 4 * i], NULL), strtod(argv[5 + 4 * i], NULL)};
+        size_t n = 0, m = 0;
+        PsStatus s = ps_pipeline_plan_f64(shortest, start, goal, a, CAP, &n);
+        CHECK(s == PS_OK, "scenario %d: shortest plan: %s", i, ps_status_name(s));
+        print_path("shortest", i, a, n);
+        s = ps_pipeline_smooth_f64(smooth, a, n, b, CAP, &m);
+        CHECK(s == PS_OK, "scenario %d: smooth: %s", i, ps_status_name(s));
+        print_path("smooth", i, b, m);
+        PsReport report;
+        CHECK(ps_pipeline_report(smooth, &report) == PS_OK && report.min_clearance >= 0.3,
+              "scenario %d: clearance %g", i, report.min_clearance);
+        s = ps_pipeline_plan_f64(smooth, start, goal, b, CAP, &m);
+        CHECK(s == PS_OK, "scenario %d: smooth plan: %s", i, ps_status_name(s));
+        print_path("plan", i, b, m);
+    }
+    free(a);
+    free(b);
+
+    bad_input(world, smooth);
+
+    /* The pipelines keep the world alive: destroy it first. */
+    CHECK(ps_world_destroy(world) == PS_OK, "destroy world");
+    size_t len;
+    double out[2 * 64];
+    PsPoint2d s0 = {1.5, 11.5}, g0 = {1.5, 12.5};
+    CHECK(ps_pipeline_plan_f64(smooth, s0, g0, out, 64, &len) == PS_OK, "plan after the world's destroy");
+    CHECK(ps_pipeline_destroy(shortest) == PS_OK && ps_pipeline_destroy(smooth) == PS_OK, "destroy");
+
+    fprintf(stderr, "c test: %d checks, %d failed\n", checks, failures);
+    return failures == 0 ? 0 : 1;
+}

@@ -1,0 +1,270 @@
+//! The C and C# programs over the C ABI, built and run here against the library this
+//! test build made (`target/<profile>/deps/libpathsmooth_ffi.so`):
+//!
+//! - `tests/c/test_ffi.c` (gcc): plans and smooths on a Moving AI map at radius 0.3 and
+//!   prints every point's f64 bits, which must equal the Rust pipeline's on the same
+//!   input; its bad-input checks must pass; and the same run under valgrind (no memory
+//!   error, no leak) when valgrind is installed;
+//! - `bindings/csharp/Test.cs` (Mono's `mcs`, run by `mono`): the same points, bit for
+//!   bit, and its bad-input checks;
+//! - the README's C and C# quick starts run (the C one linked with the shared and with
+//!   the static library).
+//!
+//! A missing tool (gcc, valgrind, mcs, mono) or missing Moving AI data skips its test
+//! with a line saying so, except under CI (`CI` set), where `.ci/run` installs them and a
+//! missing one fails.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use pathsmooth::glam::DVec2;
+use pathsmooth::grid::{load_scenarios, GridMap};
+use pathsmooth::{GridWorld, Pipeline, Preset};
+
+const MAP: &str = "dao/arena";
+const RADIUS: f64 = 0.3;
+
+/// Where this test build put the library: `target/<profile>/deps`, beside the test
+/// binary (a test build leaves `libpathsmooth_ffi.so` there; `target/<profile>/` has the
+/// one `cargo build` made, which may be older).
+fn lib_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("test binary path");
+    exe.parent().expect("deps dir").to_path_buf()
+}
+
+fn crate_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn shared_dir() -> PathBuf {
+    match std::env::var_os("PATHSMOOTH_SHARED") {
+        Some(dir) => PathBuf::from(dir),
+        None => crate_dir().join("../../../shared"),
+    }
+}
+
+/// Whether `tool` runs; when it does not, says so and (under CI) fails.
+fn have(tool: &str) -> bool {
+    let there = Command::new(tool)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !there {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{tool} is missing (CI installs it in .ci/run)"
+        );
+        println!("skipped: {tool} not found");
+    }
+    there
+}
+
+/// The map's path and the start/goal pairs of a few of its scenarios (cell centres),
+/// or `None` without the Moving AI data.
+fn scenarios() -> Option<(PathBuf, Vec<[DVec2; 2]>)> {
+    let dir = shared_dir().join("data/movingai");
+    if !dir.is_dir() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{} is missing",
+            dir.display()
+        );
+        println!(
+            "skipped: {} not found (set PATHSMOOTH_SHARED)",
+            dir.display()
+        );
+        return None;
+    }
+    let map = dir.join(format!("{MAP}.map"));
+    let scen = load_scenarios(dir.join(format!("{MAP}.map.scen"))).expect("scenarios");
+    // Short and long ones: every 10th scenario (16 of 161).
+    let pairs = scen
+        .iter()
+        .step_by(10)
+        .map(|s| [s.start_point(), s.goal_point()])
+        .collect();
+    Some((map, pairs))
+}
+
+/// The lines the C and C# tests print, computed by the library itself.
+fn reference(map: &Path, pairs: &[[DVec2; 2]]) -> String {
+    let world = GridWorld::new(GridMap::load(map).expect("map")).expect("world");
+    let mut shortest = Pipeline::preset(&world, RADIUS, Preset::Shortest).unwrap();
+    let mut smooth = Pipeline::preset(&world, RADIUS, Preset::Smooth).unwrap();
+    let mut out = String::new();
+    let mut line = |label: &str, i: usize, path: &[DVec2]| {
+        out += &format!("{label} {i} {}", path.len());
+        for p in path {
+            out += &format!(" {:016x} {:016x}", p.x.to_bits(), p.y.to_bits());
+        }
+        out += "\n";
+    };
+    for (i, &[s, g]) in pairs.iter().enumerate() {
+        let a = shortest.plan(s, g).expect("shortest plan");
+        line("shortest", i, &a);
+        line("smooth", i, &smooth.smooth(&a).expect("smooth"));
+        line("plan", i, &smooth.plan(s, g).expect("plan"));
+    }
+    out
+}
+
+fn args(map: &Path, pairs: &[[DVec2; 2]]) -> Vec<String> {
+    let mut args = vec![map.display().to_string()];
+    for [s, g] in pairs {
+        // `{}` prints the shortest decimal that reads back to the same f64.
+        args.extend([s.x, s.y, g.x, g.y].map(|c| format!("{c}")));
+    }
+    args
+}
+
+/// Runs `cmd`, which must succeed; returns its standard output.
+fn run(cmd: &mut Command) -> String {
+    let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed ({}):\n{stderr}",
+        out.status
+    );
+    eprint!("{stderr}");
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+/// Builds a C program against the library with gcc, warnings as errors.
+fn build_c(source: &str, name: &str) -> PathBuf {
+    let target = lib_dir();
+    let exe = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    run(Command::new("gcc")
+        .args(["-std=c99", "-g", "-Wall", "-Wextra", "-Werror", "-I"])
+        .arg(crate_dir().join("include"))
+        .arg(crate_dir().join(source))
+        .arg("-o")
+        .arg(&exe)
+        .arg("-L")
+        .arg(&target)
+        .arg("-lpathsmooth_ffi")
+        .arg(format!("-Wl,-rpath,{}", target.display()))
+        .arg("-lm"));
+    exe
+}
+
+/// Builds C# sources (with the binding) into an executable with Mono's `mcs`.
+fn build_cs(sources: &[&str], name: &str) -> PathBuf {
+    let exe = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let dir = crate_dir().join("../../bindings/csharp");
+    run(Command::new("mcs")
+        .args(["-unsafe", "-warnaserror", "-nologo"])
+        .arg(format!("-out:{}", exe.display()))
+        .arg(dir.join("Pathsmooth.cs"))
+        .args(sources.iter().map(|s| dir.join(s))));
+    exe
+}
+
+fn mono(exe: &Path) -> Command {
+    let mut cmd = Command::new("mono");
+    cmd.arg(exe).env("LD_LIBRARY_PATH", lib_dir());
+    cmd
+}
+
+/// Compares the program's lines with the library's, naming the first that differs.
+fn assert_same(got: &str, want: &str, who: &str) {
+    assert_eq!(
+        got.lines().count(),
+        want.lines().count(),
+        "{who}: line count"
+    );
+    for (g, w) in got.lines().zip(want.lines()) {
+        assert_eq!(g, w, "{who} differs from the Rust pipeline");
+    }
+}
+
+#[test]
+fn c_test_gets_the_rust_pipelines_points_bit_for_bit() {
+    let Some((map, pairs)) = scenarios() else {
+        return;
+    };
+    if !have("gcc") {
+        return;
+    }
+    let exe = build_c("tests/c/test_ffi.c", "test_ffi");
+    let got = run(Command::new(&exe).args(args(&map, &pairs)));
+    assert_same(&got, &reference(&map, &pairs), "the C test");
+}
+
+#[test]
+fn c_test_is_clean_under_valgrind() {
+    let Some((map, pairs)) = scenarios() else {
+        return;
+    };
+    if !have("gcc") || !have("valgrind") {
+        return;
+    }
+    let exe = build_c("tests/c/test_ffi.c", "test_ffi_valgrind");
+    // Two scenarios: valgrind runs the pipeline some 50 times slower.
+    let pairs = &pairs[..2];
+    let got = run(Command::new("valgrind")
+        .args([
+            "--quiet",
+            "--error-exitcode=99",
+            "--leak-check=full",
+            "--errors-for-leak-kinds=definite",
+        ])
+        .arg(&exe)
+        .args(args(&map, pairs)));
+    assert_same(&got, &reference(&map, pairs), "the C test under valgrind");
+}
+
+#[test]
+fn c_quickstart_runs() {
+    if !have("gcc") {
+        return;
+    }
+    let exe = build_c("examples/c/quickstart.c", "quickstart");
+    let out = run(&mut Command::new(&exe));
+    assert!(
+        out.starts_with("34 points") || out.contains(" points, length "),
+        "{out}"
+    );
+}
+
+#[test]
+fn c_quickstart_links_the_static_library() {
+    if !have("gcc") {
+        return;
+    }
+    // The link line the header gives for `libpathsmooth_ffi.a`.
+    let exe = Path::new(env!("CARGO_TARGET_TMPDIR")).join("quickstart_static");
+    run(Command::new("gcc")
+        .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-I"])
+        .arg(crate_dir().join("include"))
+        .arg(crate_dir().join("examples/c/quickstart.c"))
+        .arg("-o")
+        .arg(&exe)
+        .arg(lib_dir().join("libpathsmooth_ffi.a"))
+        .args(["-lpthread", "-ldl", "-lm"]));
+    let out = run(&mut Command::new(&exe));
+    assert!(out.contains(" points, length "), "{out}");
+}
+
+#[test]
+fn csharp_test_gets_the_rust_pipelines_points_bit_for_bit() {
+    let Some((map, pairs)) = scenarios() else {
+        return;
+    };
+    if !have("mcs") || !have("mono") {
+        return;
+    }
+    let exe = build_cs(&["Test.cs"], "test_csharp.exe");
+    let got = run(mono(&exe).args(args(&map, &pairs)));
+    assert_same(&got, &reference(&map, &pairs), "the C# test");
+}
+
+#[test]
+fn csharp_quickstart_runs() {
+    if !have("mcs") || !have("mono") {
+        return;
+    }
+    let exe = build_cs(&["Quickstart.cs"], "quickstart_csharp.exe");
+    let out = run(&mut mono(&exe));
+    assert!(out.contains(" points, length "), "{out}");
+}
