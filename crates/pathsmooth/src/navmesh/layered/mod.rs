@@ -49,7 +49,7 @@ use crate::navmesh::surface::Surface;
 /// clipped from the polygon, so corners on a straight edge — a split T-junction — never make
 /// a flat triangle); a polygon's triangles are consecutive. Cost: O(total polygon size²) at
 /// worst per polygon (polygons have a handful of corners), O(corners) expected overall, and
-/// about 40 bytes a triangle and 26 a polygon corner (the polygon search's topology, turn
+/// about 40 bytes a triangle and 21 a polygon corner (the polygon search's topology, turn
 /// bits and floor heights) beside the surface.
 ///
 /// ```
@@ -78,14 +78,15 @@ pub struct SurfaceMesh {
     /// Polygon → its connected piece ([`Surface::pieces`]).
     pieces: Vec<u32>,
     /// Polygon `p`'s corners are `corner_start[p]..corner_start[p + 1]` of the arrays
-    /// below (the polygon search's view of the topology, about 10 bytes a corner).
+    /// below (the polygon search's view of the topology, 21 bytes a corner with the turn bit
+    /// and the floor height).
     corner_start: Vec<u32>,
     /// The corner's vertex.
     corner_vert: Vec<u32>,
     /// The polygon across the edge from this corner to the next (`u32::MAX`: a wall).
     corner_nb: Vec<u32>,
     /// That edge's index in the neighbour.
-    corner_nb_edge: Vec<u8>,
+    corner_nb_edge: Vec<u32>,
     /// A taut path may turn at this corner (free angle above π: the triangles' `TURN`).
     corner_turn: Vec<bool>,
     /// Polygon → how many of its edges have a neighbour.
@@ -140,7 +141,7 @@ impl SurfaceMesh {
                     let r = surface.polygon(q);
                     (0..r.len())
                         .find(|&j| r[j] == b && r[(j + 1) % r.len()] == a)
-                        .map(|j| (q, j as u8))
+                        .map(|j| (q, j as u32))
                 });
                 match across {
                     Some((q, j)) => {

@@ -47,7 +47,7 @@ struct Node {
     parent: u32,
     root: u32,
     poly: u32,
-    edge: u8,
+    edge: u32,
     /// 0: straight to the goal; 1: via `ir`; 2: via `il` (goal nodes only).
     via: u8,
     ir: DVec2,
@@ -88,7 +88,7 @@ pub(crate) struct PolySearch {
     nodes: Vec<Node>,
     free: Vec<u32>,
     link_parent: Vec<u32>,
-    link_edge: Vec<u8>,
+    link_edge: Vec<u32>,
     roots: Vec<Root>,
     open: BinaryHeap<Open>,
     pending: Vec<Open>,
@@ -101,7 +101,7 @@ pub(crate) struct PolySearch {
     path: Vec<DVec2>,
     corridor: Vec<PolyId>,
     /// `entry[k]`: the edge of `corridor[k + 1]` shared with `corridor[k]`.
-    entry: Vec<u8>,
+    entry: Vec<u32>,
 }
 
 impl PolySearch {
@@ -116,7 +116,7 @@ impl PolySearch {
     }
 
     /// The edge of `corridor[k + 1]` it was entered by from `corridor[k]`.
-    pub(crate) fn entries(&self) -> &[u8] {
+    pub(crate) fn entries(&self) -> &[u32] {
         &self.entry
     }
 

@@ -658,7 +658,7 @@ pub(crate) fn lift_along(
 pub(crate) fn lift_polygons(
     mesh: &SurfaceMesh,
     corridor: &[PolyId],
-    entries: &[u8],
+    entries: &[u32],
     path: &[DVec2],
     heights: Option<[(PolyId, f64); 2]>,
     out: &mut Vec<SurfacePoint>,
