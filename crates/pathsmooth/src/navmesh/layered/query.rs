@@ -127,6 +127,10 @@ const DEFAULT_HALF_EXTENTS: (f64, f64) = (2.0, 4.0);
 /// ]);
 /// assert_eq!((path[0].polygon, path[3].polygon), (0, 5));
 /// assert!(path[0].flags.contains(PointFlags::START) && path[3].flags.contains(PointFlags::END));
+/// // The corridor of polygons, and the triangle channel (derived on asking).
+/// assert_eq!(query.polygons(), [0, 1, 2, 3, 4, 5]);
+/// let channel = query.channel(&mesh).to_vec();
+/// assert_eq!((mesh.polygon_of(channel[0]), mesh.polygon_of(channel[channel.len() - 1])), (0, 5));
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
 #[derive(Debug, Clone, Default)]
