@@ -264,6 +264,10 @@ impl PolySearch {
     /// Pushes `node` (polygon and entry edge filled in) to `pending`.
     fn push(&mut self, mesh: &SurfaceMesh, goal: DVec2, mut node: Node, g: PolyId) {
         let p = node.poly;
+        // A dead end (no exit but the entry) can only matter when it holds the goal.
+        if p != g && mesh.exits[p as usize] <= 1 {
+            return;
+        }
         let corners = mesh.corners(p);
         let n = corners.len();
         let e = node.edge as usize;
@@ -289,9 +293,6 @@ impl PolySearch {
             node.rdir = rp - lp;
             node.ldir = lp - rp;
         } else if node.ir == node.il {
-            return;
-        }
-        if p != g && mesh.exits[p as usize] <= 1 {
             return;
         }
         let q = reflect_behind(goal, lp, rp, root.p);

@@ -671,9 +671,10 @@ pub(crate) fn lift_polygons(
     let surface = mesh.surface();
     let verts = mesh.plan_mesh().vertices();
     let portal_touches = |k: usize, a: DVec2, b: DVec2| {
-        let ring = surface.polygon(corridor[k + 1]);
-        let e = entries[k] as usize;
-        let (u, v) = (ring[e], ring[(e + 1) % ring.len()]);
+        let ring = mesh.corners(corridor[k + 1]);
+        let e = ring.start + entries[k] as usize;
+        let f = if e + 1 == ring.end { ring.start } else { e + 1 };
+        let (u, v) = (mesh.corner_vertex(e), mesh.corner_vertex(f));
         segments_touch(a, b, verts[u as usize], verts[v as usize])
     };
     let (mut c, mut p) = (0, corridor.first().copied().unwrap_or(0));
