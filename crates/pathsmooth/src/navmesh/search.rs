@@ -338,7 +338,7 @@ impl NavMeshQuery {
     }
 
     /// The input checks of every query; returns the radius in effect.
-    fn check_ends(
+    pub(crate) fn check_ends(
         &mut self,
         mesh: &NavMesh,
         start: DVec2,

@@ -85,7 +85,12 @@ impl SurfacePlanner {
             radius,
             steps: Vec::new(),
             margin: None,
-            query: SurfaceQuery::new(),
+            query: {
+                // The planner cuts a sheet round every path's triangle channel.
+                let mut query = SurfaceQuery::new();
+                query.search_triangles();
+                query
+            },
             cancel: None,
             report: PipelineReport::default(),
             plan: Vec::new(),

@@ -5,6 +5,7 @@ use std::collections::BinaryHeap;
 
 use glam::{DVec2, DVec3};
 
+use super::polyanya::PolySearch;
 use super::{Nearest, SurfaceMesh};
 use crate::error::{Error, Result};
 use crate::navmesh::mesh::{PolyId, TriId};
@@ -65,13 +66,14 @@ impl Router {
     /// the straight-line distance: O((links + 1)²) searches at worst.
     pub(crate) fn route(
         &mut self,
-        query: &mut NavMeshQuery,
+        (query, poly): (&mut NavMeshQuery, Option<&mut PolySearch>),
         mesh: &SurfaceMesh,
         (start, s): ((PolyId, DVec3), (DVec2, TriId)),
         (goal, g): ((PolyId, DVec3), (DVec2, TriId)),
         radius: f64,
         legs: &mut Vec<Leg>,
     ) -> Result<()> {
+        let mut poly = poly;
         self.places.clear();
         self.hops.clear();
         legs.clear();
@@ -124,7 +126,7 @@ impl Router {
             let from = self.places[u];
             let piece = mesh.piece(from.at.0);
             if mesh.piece(goal.0) == piece && d + from.plan.0.distance(g.0) < to_goal {
-                match walk_length(query, mesh, from.plan, g, radius) {
+                match walk_length(query, poly.as_deref_mut(), mesh, from.plan, g, radius) {
                     Ok(w) if d + w < to_goal => (to_goal, goal_from) = (d + w, Some(u)),
                     Ok(_) => {}
                     Err(e) if u == 0 => direct_error = Some(e),
@@ -140,7 +142,14 @@ impl Router {
                 if lower >= self.best[hop.lands] || lower >= to_goal {
                     continue;
                 }
-                let Ok(w) = walk_length(query, mesh, from.plan, hop.entry.plan, radius) else {
+                let Ok(w) = walk_length(
+                    query,
+                    poly.as_deref_mut(),
+                    mesh,
+                    from.plan,
+                    hop.entry.plan,
+                    radius,
+                ) else {
                     continue;
                 };
                 let reached = d + w + hop.cost;
@@ -182,14 +191,31 @@ impl Router {
     }
 }
 
-/// The plan-view length of the path from `a` to `b` for `radius`, by an exact search.
+/// The plan-view length of the path from `a` to `b` for `radius`, by an exact search: at
+/// radius 0 over the surface's polygons when `poly` is given, else over its triangles.
 fn walk_length(
     query: &mut NavMeshQuery,
+    poly: Option<&mut PolySearch>,
     mesh: &SurfaceMesh,
     a: (DVec2, TriId),
     b: (DVec2, TriId),
     radius: f64,
 ) -> Result<f64> {
+    let length = |path: &[DVec2]| path.windows(2).map(|w| w[0].distance(w[1])).sum();
+    if let Some(poly) = poly
+        && query.check_ends(mesh.plan_mesh(), a.0, b.0, radius)? == 0.0
+    {
+        let (pa, pb) = (mesh.polygon_of(a.1), mesh.polygon_of(b.1));
+        if !poly.find(mesh, (a.0, pa), (b.0, pb)) {
+            return Err(Error::Unreachable {
+                sx: a.0.x,
+                sy: a.0.y,
+                gx: b.0.x,
+                gy: b.0.y,
+            });
+        }
+        return Ok(length(poly.path()));
+    }
     let path = query.find_path_between(mesh.plan_mesh(), a, b, radius)?;
-    Ok(path.windows(2).map(|w| w[0].distance(w[1])).sum())
+    Ok(length(path))
 }

@@ -12,8 +12,8 @@
 //! ([`Surface::find_nearest`], Detour's `findNearestPoly`), or takes the polygon.
 //!
 //! [`SurfaceQuery`] is the query object (as Detour's `dtNavMeshQuery`): the shortest path at
-//! radius 0 (exact, Polyanya over the topology, as polyanya's own layered meshes do), the
-//! funnel with a radius, returned in 3D with each point's polygon and flags, as Detour's
+//! radius 0 (exact: Polyanya over the surface's convex polygons, joined by topology, as
+//! polyanya's own layered meshes do), the funnel with a radius (over the triangles), returned in 3D with each point's polygon and flags, as Detour's
 //! `findStraightPath` returns them ([`SurfacePoint`]).
 //!
 //! Smoothing a path needs plan-view geometry around it (clearance, line of sight): the
@@ -25,6 +25,7 @@
 //! ([`SurfacePlanner`](crate::SurfacePlanner)) uses it.
 
 mod links;
+mod polyanya;
 mod query;
 mod sheet;
 mod triangulate;
@@ -38,7 +39,7 @@ pub use sheet::Sheet;
 use glam::DVec2;
 
 use crate::error::{Error, Result};
-use crate::navmesh::mesh::{NavMesh, PolyId, TriId, NO_TRI};
+use crate::navmesh::mesh::{NavMesh, PolyId, TriId, NO_TRI, TURN};
 use crate::navmesh::surface::Surface;
 
 /// A [`Surface`] cut into plan-view triangles joined by topology (see the
@@ -48,7 +49,8 @@ use crate::navmesh::surface::Surface;
 /// clipped from the polygon, so corners on a straight edge — a split T-junction — never make
 /// a flat triangle); a polygon's triangles are consecutive. Cost: O(total polygon size²) at
 /// worst per polygon (polygons have a handful of corners), O(corners) expected overall, and
-/// about 40 bytes a triangle beside the surface.
+/// about 40 bytes a triangle and 21 a polygon corner (the polygon search's topology, turn
+/// bits and floor heights) beside the surface.
 ///
 /// ```
 /// use glam::DVec3;
@@ -75,6 +77,23 @@ pub struct SurfaceMesh {
     polygon: Vec<u32>,
     /// Polygon → its connected piece ([`Surface::pieces`]).
     pieces: Vec<u32>,
+    /// Polygon `p`'s corners are `corner_start[p]..corner_start[p + 1]` of the arrays
+    /// below (the polygon search's view of the topology, 21 bytes a corner with the turn bit
+    /// and the floor height).
+    corner_start: Vec<u32>,
+    /// The corner's vertex.
+    corner_vert: Vec<u32>,
+    /// The polygon across the edge from this corner to the next (`u32::MAX`: a wall).
+    corner_nb: Vec<u32>,
+    /// That edge's index in the neighbour.
+    corner_nb_edge: Vec<u32>,
+    /// A taut path may turn at this corner (free angle above π: the triangles' `TURN`).
+    corner_turn: Vec<bool>,
+    /// Polygon → how many of its edges have a neighbour.
+    exits: Vec<u8>,
+    /// The floor's height at the corner ([`Surface::floor_height`] there, 8 bytes a
+    /// corner): a path's corners are lifted without searching the detail mesh.
+    corner_floor: Vec<f64>,
 }
 
 impl SurfaceMesh {
@@ -102,13 +121,81 @@ impl SurfaceMesh {
             first.push(triangles.len() as u32);
         }
         let neighbors = triangulate::adjacency(&triangles);
+        let mesh = NavMesh::from_parts(plan, triangles, neighbors);
+        let np = surface.num_polygons();
+        let mut corner_start = Vec::with_capacity(np + 1);
+        let (mut corner_vert, mut corner_nb, mut corner_nb_edge, mut corner_turn) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut exits = Vec::with_capacity(np);
+        let mut corner_floor = Vec::new();
+        let plan_of = |v: u32| mesh.vertices()[v as usize];
+        corner_start.push(0u32);
+        for p in 0..np as PolyId {
+            let ring = surface.polygon(p);
+            let n = ring.len();
+            let mut out = 0u8;
+            for (i, nb) in surface.neighbors(p).enumerate() {
+                let (a, b) = (ring[i], ring[(i + 1) % n]);
+                // The neighbour's edge from b to a.
+                let across = nb.and_then(|q| {
+                    let r = surface.polygon(q);
+                    (0..r.len())
+                        .find(|&j| r[j] == b && r[(j + 1) % r.len()] == a)
+                        .map(|j| (q, j as u32))
+                });
+                match across {
+                    Some((q, j)) => {
+                        corner_nb.push(q);
+                        corner_nb_edge.push(j);
+                        out = out.saturating_add(1);
+                    }
+                    None => {
+                        corner_nb.push(u32::MAX);
+                        corner_nb_edge.push(0);
+                    }
+                }
+                corner_vert.push(a);
+                corner_floor.push(surface.floor_height(p, plan_of(a)));
+                let tris = first[p as usize] as usize..first[p as usize + 1] as usize;
+                let turn = tris.into_iter().any(|t| {
+                    (0..3).any(|c| {
+                        mesh.triangle_indices()[t][c] == a && mesh.corner_flags(t, c) & TURN != 0
+                    })
+                });
+                corner_turn.push(turn);
+            }
+            exits.push(out);
+            corner_start.push(corner_vert.len() as u32);
+        }
         Ok(SurfaceMesh {
-            mesh: NavMesh::from_parts(plan, triangles, neighbors),
+            mesh,
             pieces: surface.pieces(),
             surface,
             first,
             polygon,
+            corner_start,
+            corner_vert,
+            corner_nb,
+            corner_nb_edge,
+            corner_turn,
+            exits,
+            corner_floor,
         })
+    }
+
+    /// The floor's height at corner `c` (an index of [`corners`](Self::corners)).
+    pub(crate) fn corner_floor(&self, c: usize) -> f64 {
+        self.corner_floor[c]
+    }
+
+    /// The vertex at corner `c` (an index of [`corners`](Self::corners)).
+    pub(crate) fn corner_vertex(&self, c: usize) -> u32 {
+        self.corner_vert[c]
+    }
+
+    /// Polygon `p`'s range in the per-corner arrays.
+    pub(crate) fn corners(&self, p: PolyId) -> std::ops::Range<usize> {
+        self.corner_start[p as usize] as usize..self.corner_start[p as usize + 1] as usize
     }
 
     /// The surface.

@@ -4,6 +4,7 @@
 use glam::{DVec2, DVec3};
 
 use super::links::{Leg, Router};
+use super::polyanya::PolySearch;
 use super::sheet::{Sheet, SheetScratch};
 use super::walls::WallScratch;
 use super::SurfaceMesh;
@@ -126,6 +127,10 @@ const DEFAULT_HALF_EXTENTS: (f64, f64) = (2.0, 4.0);
 /// ]);
 /// assert_eq!((path[0].polygon, path[3].polygon), (0, 5));
 /// assert!(path[0].flags.contains(PointFlags::START) && path[3].flags.contains(PointFlags::END));
+/// // The corridor of polygons, and the triangle channel (derived on asking).
+/// assert_eq!(query.polygons(), [0, 1, 2, 3, 4, 5]);
+/// let channel = query.channel(&mesh).to_vec();
+/// assert_eq!((mesh.polygon_of(channel[0]), mesh.polygon_of(channel[channel.len() - 1])), (0, 5));
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
 #[derive(Debug, Clone, Default)]
@@ -140,12 +145,28 @@ pub struct SurfaceQuery {
     legs: Vec<Leg>,
     router: Router,
     plan: Vec<DVec2>,
+    /// The polygon search (radius 0).
+    poly: PolySearch,
+    /// Search triangles even at radius 0 (the planner, which needs the channel).
+    triangles: bool,
+    /// The last leg was found by the polygon search (its plan path is `poly`'s).
+    by_polygons: bool,
+    /// `query` holds the last leg's triangle channel.
+    channel_ready: bool,
+    /// Its ends, to derive the triangle channel when asked for.
+    leg_ends: Option<[(DVec2, TriId); 2]>,
 }
 
 impl SurfaceQuery {
     /// An empty query; buffers grow on first use.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Searches the triangles at every radius (the pipeline's planner, which builds a sheet
+    /// around every path's channel), not the polygons at radius 0.
+    pub(crate) fn search_triangles(&mut self) {
+        self.triangles = true;
     }
 
     /// The box, in world axes, within which [`find_path`](Self::find_path) and
@@ -185,12 +206,16 @@ impl SurfaceQuery {
         }
         let surface = mesh.surface();
         let he = self.half_extents(surface);
-        let (polygon, near) = surface.find_nearest(p, he).ok_or(Error::NoFloor {
+        let (polygon, near, over) = surface.find_nearest_over(p, he).ok_or(Error::NoFloor {
             x: p.x,
             y: p.y,
             z: p.z,
             tolerance: surface.up().height(he),
         })?;
+        if over {
+            // Already on the floor, at its height there.
+            return Ok((polygon, near));
+        }
         // On the floor itself: the detail mesh's height where there is one.
         let up = surface.up();
         let plan = up.plan(near);
@@ -199,12 +224,14 @@ impl SurfaceQuery {
 
     /// The shortest path from `start` to `goal` (3D points, each located on the surface
     /// and snapped onto it, see [`locate`](Self::locate)) for an agent of `radius`:
-    /// exact at radius 0 (Polyanya over the surface's topology); with a radius, the funnel
+    /// exact at radius 0 (Polyanya over the surface's convex polygons, joined by its
+    /// topology, the path lifted along their corridor); with a radius, the funnel
     /// with that radius through the channel of the width-restricted search, as
     /// [`NavMeshQuery::find_path`] (not checked against the walls: the pipeline's surface
     /// planner checks it, on the query's [`sheet`](Self::sheet)). Every point carries its
-    /// height on the floor, its polygon and flags; also sets [`channel`](Self::channel),
-    /// [`polygons`](Self::polygons) and [`legs`](Self::legs).
+    /// height on the floor, its polygon and flags; also sets [`polygons`](Self::polygons)
+    /// and [`legs`](Self::legs) (and [`channel`](Self::channel), derived on asking at
+    /// radius 0).
     ///
     /// On a surface with off-mesh links ([`Surface::links`]) the path is the cheapest
     /// route over walking length (plan view) and link costs: the walking legs and the links
@@ -216,8 +243,9 @@ impl SurfaceQuery {
     /// that share no edge and no link, [`Error::TooClose`], [`Error::ChannelTooNarrow`]).
     ///
     /// Cost: two bucket lookups, the search (O(nodes expanded · log open), as on a flat
-    /// mesh), and one walk over the channel to lift the path; with links, one search per
-    /// link entry reached (see [`Leg`]'s router: O((links + 1)²) searches at worst).
+    /// mesh), and one walk over the corridor (or channel) to lift the path; with links,
+    /// one search per link entry reached (see [`Leg`]'s router: O((links + 1)²) searches
+    /// at worst).
     pub fn find_path(
         &mut self,
         mesh: &SurfaceMesh,
@@ -230,7 +258,9 @@ impl SurfaceQuery {
             Error::NonFinite { .. } => Error::NonFinite { index: 1 },
             e => e,
         })?;
-        self.find_path_between(mesh, s, g, radius)
+        // Located here, so both points are at their floor's height already.
+        self.find(mesh, s, g, radius, true, true)?;
+        Ok(&self.path)
     }
 
     /// [`find_path`](Self::find_path) between points the caller has located: polygon
@@ -246,7 +276,7 @@ impl SurfaceQuery {
         goal: (PolyId, DVec3),
         radius: f64,
     ) -> Result<&[SurfacePoint]> {
-        self.find(mesh, start, goal, radius, true)?;
+        self.find(mesh, start, goal, radius, true, false)?;
         Ok(&self.path)
     }
 
@@ -259,7 +289,7 @@ impl SurfaceQuery {
         goal: (PolyId, DVec3),
         radius: f64,
     ) -> Result<()> {
-        self.find(mesh, start, goal, radius, false)
+        self.find(mesh, start, goal, radius, false, false)
     }
 
     fn find(
@@ -269,23 +299,29 @@ impl SurfaceQuery {
         goal: (PolyId, DVec3),
         radius: f64,
         links: bool,
+        floored: bool,
     ) -> Result<()> {
         self.path.clear();
         self.polygons.clear();
         self.legs.clear();
         self.ends = None;
-        let s = end_on(mesh, start, "start")?;
-        let g = end_on(mesh, goal, "goal")?;
+        // Points this query located lie on their polygons: no need to check them again.
+        let s = end_on(mesh, start, "start", !floored)?;
+        let g = end_on(mesh, goal, "goal", !floored)?;
         if !links || mesh.surface().links().is_empty() {
             self.legs.push(Leg {
                 start,
                 goal,
                 link: None,
             });
-            self.direct(mesh, s, g, radius)?;
+            let up = mesh.surface().up();
+            let heights =
+                floored.then(|| [(start.0, up.height(start.1)), (goal.0, up.height(goal.1))]);
+            self.direct(mesh, s, g, radius, heights)?;
         } else {
+            let poly = (!self.triangles).then_some(&mut self.poly);
             self.router.route(
-                &mut self.query,
+                (&mut self.query, poly),
                 mesh,
                 (start, s),
                 (goal, g),
@@ -298,16 +334,49 @@ impl SurfaceQuery {
         Ok(())
     }
 
-    /// The path of one leg, with no link, into `path`, `polygons` and the channel.
+    /// The path of one leg, with no link, into `path`, `polygons` and the channel;
+    /// `heights`: the ends' polygons and floor heights when the caller has them.
     fn direct(
         &mut self,
         mesh: &SurfaceMesh,
         s: (DVec2, TriId),
         g: (DVec2, TriId),
         radius: f64,
+        heights: Option<[(PolyId, f64); 2]>,
     ) -> Result<()> {
-        self.query
-            .find_path_between(mesh.plan_mesh(), s, g, radius)?;
+        self.by_polygons = false;
+        self.channel_ready = true;
+        self.leg_ends = Some([s, g]);
+        let plan = mesh.plan_mesh();
+        if !self.triangles && self.query.check_ends(plan, s.0, g.0, radius)? == 0.0 {
+            // Radius 0: the exact path over the polygons, lifted along their corridor.
+            let (sp, gp) = (mesh.polygon_of(s.1), mesh.polygon_of(g.1));
+            if !self.poly.find(mesh, (s.0, sp), (g.0, gp)) {
+                return Err(Error::Unreachable {
+                    sx: s.0.x,
+                    sy: s.0.y,
+                    gx: g.0.x,
+                    gy: g.0.y,
+                });
+            }
+            let lifted = lift_polygons(
+                mesh,
+                self.poly.corridor(),
+                self.poly.entries(),
+                self.poly.path(),
+                heights,
+                &mut self.path,
+            );
+            if let Err(e) = lifted {
+                self.path.clear();
+                return Err(e);
+            }
+            self.polygons.extend_from_slice(self.poly.corridor());
+            self.by_polygons = true;
+            self.channel_ready = false;
+            return Ok(());
+        }
+        self.query.find_path_between(plan, s, g, radius)?;
         let lifted = lift_along(
             mesh,
             self.query.channel(),
@@ -336,9 +405,9 @@ impl SurfaceQuery {
         for (i, leg) in legs.iter().enumerate() {
             self.path.clear();
             self.polygons.clear();
-            let ends = end_on(mesh, leg.start, "start")
-                .and_then(|s| Ok((s, end_on(mesh, leg.goal, "goal")?)));
-            if let Err(e) = ends.and_then(|(s, g)| self.direct(mesh, s, g, radius)) {
+            let ends = end_on(mesh, leg.start, "start", true)
+                .and_then(|s| Ok((s, end_on(mesh, leg.goal, "goal", true)?)));
+            if let Err(e) = ends.and_then(|(s, g)| self.direct(mesh, s, g, radius, None)) {
                 result = Err(e);
                 break;
             }
@@ -385,17 +454,35 @@ impl SurfaceQuery {
     pub fn plan_path(&self) -> &[DVec2] {
         if self.path.is_empty() {
             &[]
+        } else if self.by_polygons {
+            self.poly.path()
         } else {
             self.query.path()
         }
     }
 
-    /// The triangles of [`SurfaceMesh::plan_mesh`] the last path crosses, in order.
-    pub fn channel(&self) -> &[TriId] {
+    /// The triangles of [`SurfaceMesh::plan_mesh`] the last path (its last leg, on a route
+    /// over links) crosses, in order. A path at radius 0 is found over the surface's
+    /// polygons, so its triangle channel is derived here on first asking, by the triangle
+    /// search between the same ends (the same shortest path but where several are equally
+    /// short); `mesh` must be the query's.
+    pub fn channel(&mut self, mesh: &SurfaceMesh) -> &[TriId] {
         if self.path.is_empty() {
-            &[]
-        } else {
-            self.query.channel()
+            return &[];
+        }
+        self.derive_channel(mesh);
+        self.query.channel()
+    }
+
+    /// The triangle channel of the last leg when the polygon search found it.
+    fn derive_channel(&mut self, mesh: &SurfaceMesh) {
+        if self.channel_ready {
+            return;
+        }
+        self.channel_ready = true;
+        if let Some([s, g]) = self.leg_ends {
+            // The polygon search reached the goal, so the triangle search does too.
+            let _ = self.query.find_path_between(mesh.plan_mesh(), s, g, 0.0);
         }
     }
 
@@ -460,7 +547,9 @@ impl SurfaceQuery {
     /// margin; [`Error::InvalidResult`] when the channel overlaps itself in plan view (the
     /// path passes over or under itself), which no flat sheet can hold.
     ///
-    /// Cost: O(t log t) for the t triangles within the region.
+    /// Cost: O(t log t) for the t triangles within the region; after a path at radius 0
+    /// (found over the polygons) also the triangle search for its channel, as
+    /// [`channel`](Self::channel).
     pub fn sheet(&mut self, mesh: &SurfaceMesh, margin: f64) -> Result<Sheet> {
         if !(margin.is_finite() && margin >= 0.0) {
             return Err(Error::param("margin", margin, "a finite number ≥ 0"));
@@ -472,15 +561,18 @@ impl SurfaceQuery {
                 "a path found before its sheet",
             ));
         }
+        self.derive_channel(mesh);
         self.sheet.build(mesh, self.query.channel(), margin)
     }
 }
 
-/// The plan-view point and triangle of a caller's (polygon, point).
+/// The plan-view point and triangle of a caller's (polygon, point); `check`: whether to
+/// check that the point lies in the polygon in plan view.
 fn end_on(
     mesh: &SurfaceMesh,
     (p, at): (PolyId, DVec3),
     what: &'static str,
+    check: bool,
 ) -> Result<(DVec2, TriId)> {
     let surface = mesh.surface();
     if p as usize >= surface.num_polygons() {
@@ -496,7 +588,7 @@ fn end_on(
         });
     }
     let plan = surface.up().plan(at);
-    if !surface.contains_plan(p, plan) {
+    if check && !surface.contains_plan(p, plan) {
         return Err(Error::OutsideMesh {
             what,
             x: plan.x,
@@ -559,6 +651,116 @@ pub(crate) fn lift_along(
     Ok(())
 }
 
+/// Lifts the plan-view `path` found through the polygon `corridor` to 3D, by
+/// [`lift_along`]'s rule on polygons: a segment's route is the run of corridor polygons
+/// whose shared edges it touches, and the point takes the last polygon of that run holding
+/// it (so a segment along a seam ends on the floor the search took it to). `entries[k]` is
+/// the edge of `corridor[k + 1]` shared with `corridor[k]`. A point the route misses (never
+/// for an exact path, only by rounding) is found by the straight walk over the triangles.
+///
+/// Errors: [`Error::InvalidResult`] when neither finds the point.
+pub(crate) fn lift_polygons(
+    mesh: &SurfaceMesh,
+    corridor: &[PolyId],
+    entries: &[u32],
+    path: &[DVec2],
+    heights: Option<[(PolyId, f64); 2]>,
+    out: &mut Vec<SurfacePoint>,
+) -> Result<()> {
+    out.clear();
+    let surface = mesh.surface();
+    let verts = mesh.plan_mesh().vertices();
+    let portal_touches = |k: usize, a: DVec2, b: DVec2| {
+        let ring = mesh.corners(corridor[k + 1]);
+        let e = ring.start + entries[k] as usize;
+        let f = if e + 1 == ring.end { ring.start } else { e + 1 };
+        let (u, v) = (mesh.corner_vertex(e), mesh.corner_vertex(f));
+        segments_touch(a, b, verts[u as usize], verts[v as usize])
+    };
+    let (mut c, mut p) = (0, corridor.first().copied().unwrap_or(0));
+    for (i, &b) in path.iter().enumerate() {
+        if i > 0 {
+            let a = path[i - 1];
+            // The run's end, then the last polygon of it holding `b`, looked for from the
+            // end back (the same answer as testing each forwards, with fewer tests).
+            let mut end = c;
+            while end + 1 < corridor.len() && portal_touches(end, a, b) {
+                end += 1;
+            }
+            // A corner of the polygon (most of a path's points) is in it.
+            let holds = |q: PolyId| {
+                mesh.corners(q)
+                    .any(|c| verts[mesh.corner_vertex(c) as usize] == b)
+                    || surface.contains_plan(q, b)
+            };
+            let mut found = (c + 1..=end).rev().find(|&k| holds(corridor[k]));
+            if found.is_none() && corridor[c] == p && holds(p) {
+                found = Some(c);
+            }
+            if let Some(k) = found {
+                (c, p) = (k, corridor[k]);
+            } else {
+                let t = mesh
+                    .plan_mesh()
+                    .walk(mesh.triangle_at(p, a), a, b, None, false)
+                    .ok_or_else(|| Error::InvalidResult {
+                        step: "surface path",
+                        reason: format!("segment {} leaves the surface's floor", i - 1),
+                    })?;
+                p = mesh.polygon_of(t);
+                if let Some(k) = (c..corridor.len()).find(|&k| corridor[k] == p) {
+                    c = k;
+                }
+            }
+        }
+        // An end's floor height when the caller has it (for that polygon).
+        let n = path.len();
+        let known = heights.and_then(|[first, last]| {
+            let (q, h) = if i == 0 {
+                first
+            } else if i + 1 == n {
+                last
+            } else {
+                return None;
+            };
+            (q == p).then_some(h)
+        });
+        out.push(polygon_point(mesh, p, b, i, n, known));
+    }
+    Ok(())
+}
+
+/// Point `i` of `n` of a path, at plan-view `at` in polygon `p` (heights as
+/// [`surface_point`]'s; `known`: the floor's height there, when the caller has it).
+fn polygon_point(
+    mesh: &SurfaceMesh,
+    p: PolyId,
+    at: DVec2,
+    i: usize,
+    n: usize,
+    known: Option<f64>,
+) -> SurfacePoint {
+    let surface = mesh.surface();
+    let verts = mesh.plan_mesh().vertices();
+    let corner = mesh
+        .corners(p)
+        .find(|&c| verts[mesh.corner_vertex(c) as usize] == at);
+    match (corner, known) {
+        // A corner on a detail floor: its height there, computed once per mesh.
+        (Some(c), _) if surface.detail().is_some() => SurfacePoint {
+            position: surface.up().join(at, mesh.corner_floor(c)),
+            polygon: p,
+            flags: point_flags(i, n),
+        },
+        (None, Some(h)) => SurfacePoint {
+            position: surface.up().join(at, h),
+            polygon: p,
+            flags: point_flags(i, n),
+        },
+        (corner, _) => point_with(mesh, p, corner.map(|c| mesh.corner_vertex(c)), at, i, n),
+    }
+}
+
 /// Lifts a plan-view `path` on a flat `sheet` to 3D, starting in the sheet's triangle
 /// `first`: each point's triangle is where the straight walk from the previous one ends
 /// (the sheet has no overlaps, and the walk crosses shared edges only).
@@ -604,8 +806,15 @@ fn portal_touches(plan: &NavMesh, t: TriId, u: TriId, a: DVec2, b: DVec2) -> boo
 
 /// Point `i` of `n` of a path, at plan-view `p` in plan-mesh triangle `t`.
 fn surface_point(mesh: &SurfaceMesh, t: TriId, p: DVec2, i: usize, n: usize) -> SurfacePoint {
-    let surface = mesh.surface();
-    let polygon = mesh.polygon_of(t);
+    let plan = mesh.plan_mesh();
+    let corner = plan.triangle_indices()[t]
+        .into_iter()
+        .find(|&v| plan.vertices()[v as usize] == p);
+    point_with(mesh, mesh.polygon_of(t), corner, p, i, n)
+}
+
+/// The flags of point `i` of `n`: start, end.
+fn point_flags(i: usize, n: usize) -> PointFlags {
     let mut flags = PointFlags::NONE;
     if i == 0 {
         flags |= PointFlags::START;
@@ -613,13 +822,23 @@ fn surface_point(mesh: &SurfaceMesh, t: TriId, p: DVec2, i: usize, n: usize) -> 
     if i + 1 == n {
         flags |= PointFlags::END;
     }
+    flags
+}
+
+/// Point `i` of `n` at plan-view `p` in `polygon`, `corner` the mesh vertex it is, if any.
+fn point_with(
+    mesh: &SurfaceMesh,
+    polygon: PolyId,
+    corner: Option<u32>,
+    p: DVec2,
+    i: usize,
+    n: usize,
+) -> SurfacePoint {
+    let surface = mesh.surface();
+    let flags = point_flags(i, n);
     // The floor's height there: the detail mesh's when there is one (the true surface:
     // stairs, slopes); else a corner keeps its own height (as Detour's straight path gives
     // the polygon's vertex) and other points the polygon's plane.
-    let plan = mesh.plan_mesh();
-    let corner = plan.triangle_indices()[t]
-        .into_iter()
-        .find(|&v| plan.vertices()[v as usize] == p);
     let height = match corner {
         Some(v) if surface.detail().is_none() => {
             surface.up().height(surface.vertices()[v as usize])

@@ -29,7 +29,9 @@ impl Surface {
             let (a, b) = (at(i), at(i + 1));
             // Counter-clockwise: inside is on the left of every edge (a small slack so a
             // point on an edge counts, whatever the rounding of its coordinates).
-            cross(b - a, plan - a) >= -self.tolerance * (b - a).length()
+            // (−c ≤ tolerance·|b − a| squared, so no square root on the common path).
+            let c = cross(b - a, plan - a);
+            c >= 0.0 || c * c <= self.tolerance * self.tolerance * (b - a).length_squared()
         })
     }
 
@@ -49,9 +51,15 @@ impl Surface {
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn nearest_on_polygon(&self, p: PolyId, q: DVec3) -> DVec3 {
+        self.nearest_on(p, q).0
+    }
+
+    /// [`nearest_on_polygon`](Self::nearest_on_polygon), and whether `q` is over the
+    /// polygon (the point is then on its floor).
+    fn nearest_on(&self, p: PolyId, q: DVec3) -> (DVec3, bool) {
         let plan = self.up.plan(q);
         if self.contains_plan(p, plan) {
-            return self.up.join(plan, self.floor_height(p, plan));
+            return (self.up.join(plan, self.floor_height(p, plan)), true);
         }
         let ring = self.polygon(p);
         let mut best = (f64::INFINITY, q);
@@ -64,7 +72,7 @@ impl Surface {
                 best = (d, c);
             }
         }
-        best.1
+        (best.1, false)
     }
 
     /// The polygon nearest to `q` among those whose bounding box meets the box
@@ -94,13 +102,24 @@ impl Surface {
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn find_nearest(&self, q: DVec3, half_extents: DVec3) -> Option<(PolyId, DVec3)> {
+        self.find_nearest_over(q, half_extents)
+            .map(|(p, c, _)| (p, c))
+    }
+
+    /// [`find_nearest`](Self::find_nearest), and whether `q` is over the polygon found
+    /// (the point is then on its floor, [`floor_height`](Self::floor_height)).
+    pub(crate) fn find_nearest_over(
+        &self,
+        q: DVec3,
+        half_extents: DVec3,
+    ) -> Option<(PolyId, DVec3, bool)> {
         if !q.is_finite() || !half_extents.cmpge(DVec3::ZERO).all() {
             return None;
         }
         let (plan, h) = self.up.split(q);
         let (he_plan, he_h) = self.up.split(half_extents);
         let (lo, hi) = (plan - he_plan, plan + he_plan);
-        let mut best: Option<(f64, PolyId, DVec3)> = None;
+        let mut best: Option<(f64, PolyId, DVec3, bool)> = None;
         self.index.for_each_bucket(lo, hi, |list| {
             for &p in list {
                 let b = &self.bounds[p as usize];
@@ -114,17 +133,17 @@ impl Surface {
                 // No point of the polygon is nearer than its plan-view box: skip the
                 // polygons that cannot beat the best (nor tie with it).
                 let gap = (b.lo - plan).max(plan - b.hi).max(DVec2::ZERO);
-                if best.is_some_and(|(bd, _, _)| gap.length_squared() > bd) {
+                if best.is_some_and(|(bd, _, _, _)| gap.length_squared() > bd) {
                     continue;
                 }
-                let c = self.nearest_on_polygon(p, q);
+                let (c, over) = self.nearest_on(p, q);
                 let d = c.distance_squared(q);
-                if best.is_none_or(|(bd, bp, _)| d < bd || (d == bd && p < bp)) {
-                    best = Some((d, p, c));
+                if best.is_none_or(|(bd, bp, _, _)| d < bd || (d == bd && p < bp)) {
+                    best = Some((d, p, c, over));
                 }
             }
         });
-        best.map(|(_, p, c)| (p, c))
+        best.map(|(_, p, c, over)| (p, c, over))
     }
 
     /// The polygon whose floor ([`floor_height`](Self::floor_height)) passes within
