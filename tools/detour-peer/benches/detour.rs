@@ -51,7 +51,7 @@ fn layered_query(c: &mut Criterion) {
             .iter()
             .map(|&(s, g)| (dvec3(&centroids[s]), dvec3(&centroids[g])))
             .collect();
-        let mut query = PathsmoothMesh::new_query();
+        let mut query = ours.new_query();
         group.bench_function(format!("pathsmooth/{name}"), |b| {
             b.iter(|| {
                 for &(s, g) in &ends {

@@ -53,7 +53,7 @@ fn main() {
             .iter()
             .map(|&(s, g)| (dvec3(&centroids[s]), dvec3(&centroids[g])))
             .collect();
-        let mut q = PathsmoothMesh::new_query();
+        let mut q = ours.new_query();
         let located: Vec<_> = ends
             .iter()
             .map(|&(s, g)| {

@@ -171,6 +171,9 @@ pub struct PathsmoothMesh {
     /// The plain read refused a T-junction, so the bake was read with
     /// `split_t_junctions: true` (the split vertex joins two polygons Detour leaves unlinked).
     pub split_t_junctions: bool,
+    /// The bake's `agent_max_climb`, Detour's `walkableClimb`: the query locates ends
+    /// with it, as `findNearestPoly` does.
+    pub climb: f64,
 }
 
 impl PathsmoothMesh {
@@ -192,19 +195,23 @@ impl PathsmoothMesh {
         };
         let pieces = surface.pieces();
         let mesh = SurfaceMesh::new(surface).map_err(|e| e.to_string())?;
+        let climb = f64::from(Bake::load(path)?.bake.settings.agent_max_climb);
         Ok(PathsmoothMesh {
             mesh,
             pieces,
             split_t_junctions: split,
+            climb,
         })
     }
 
-    /// A query object with Detour's half-extents, to be reused across queries.
-    pub fn new_query() -> SurfaceQuery {
+    /// A query object with Detour's half-extents and the bake's climb, to be reused
+    /// across queries.
+    pub fn new_query(&self) -> SurfaceQuery {
         let mut q = SurfaceQuery::new();
         let [x, y, z] = HALF_EXTENTS.map(f64::from);
         q.set_half_extents(DVec3::new(x, y, z))
             .expect("finite half-extents");
+        q.set_climb(self.climb).expect("a finite climb");
         q
     }
 }

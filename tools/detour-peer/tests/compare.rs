@@ -30,7 +30,7 @@ fn pathsmooth_is_never_longer_than_detour() {
         let bake = Bake::load(&file).unwrap();
         let detour = DetourMesh::from_bake(&bake).unwrap();
         let ours = PathsmoothMesh::load(&file).unwrap();
-        let mut query = PathsmoothMesh::new_query();
+        let mut query = ours.new_query();
         let centroids = bake.centroids();
         let pairs = bake.connected_pairs();
         let (mut longer, mut max_excess, mut sum_d, mut sum_p) = (0usize, 0.0f64, 0.0, 0.0);

@@ -47,7 +47,7 @@ fn timed_loops_do_not_allocate() {
             .collect();
         let mut corridor = Box::new([0 as dtPolyRef; MAX_PATH]);
         let mut straight = Box::new([0.0f32; 3 * MAX_PATH]);
-        let mut query = PathsmoothMesh::new_query();
+        let mut query = ours.new_query();
         let mut count = [0usize; 2];
         for pass in 0..2 {
             let before = ALLOCATIONS.load(Ordering::Relaxed);

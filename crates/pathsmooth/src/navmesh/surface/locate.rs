@@ -102,18 +102,55 @@ impl Surface {
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn find_nearest(&self, q: DVec3, half_extents: DVec3) -> Option<(PolyId, DVec3)> {
-        self.find_nearest_over(q, half_extents)
+        self.find_nearest_over(q, half_extents, 0.0)
             .map(|(p, c, _)| (p, c))
     }
 
-    /// [`find_nearest`](Self::find_nearest), and whether `q` is over the polygon found
-    /// (the point is then on its floor, [`floor_height`](Self::floor_height)).
+    /// [`find_nearest`](Self::find_nearest) with Detour's climb allowance: a polygon that
+    /// `q` is over (in plan view) counts as `max(|height difference| − climb, 0)` away
+    /// instead of the height difference, so a point up to `climb` above or below a floor
+    /// (an agent's feet on a step of the detail mesh, Recast's `walkableClimb`) finds that
+    /// floor rather than a neighbour's edge a little nearer in 3D. `climb` 0 is
+    /// `find_nearest`; a negative or NaN climb finds nothing.
+    ///
+    /// Source: Detour, `dtNavMeshQuery::findNearestPoly` (its `walkableClimb` rule).
+    ///
+    /// ```
+    /// use glam::DVec3;
+    /// use pathsmooth::navmesh::{Surface, UpAxis};
+    /// // A floor at height 0 and, beside it, a step up to height 0.25 (y up).
+    /// let v = [
+    ///     DVec3::new(0.0, 0.0, 0.0), DVec3::new(2.0, 0.0, 0.0), DVec3::new(2.0, 0.0, 2.0), DVec3::new(0.0, 0.0, 2.0),
+    ///     DVec3::new(2.0, 0.25, 0.0), DVec3::new(4.0, 0.25, 0.0), DVec3::new(4.0, 0.25, 2.0), DVec3::new(2.0, 0.25, 2.0),
+    /// ];
+    /// let s = Surface::from_polygons(&v, &[[0u32, 1, 2, 3], [4, 5, 6, 7]], UpAxis::Y, 0.0)?;
+    /// // Feet 0.3 over the lower floor, 0.05 from the step's edge: nearest in 3D is the step,
+    /// // within a climb of 0.5 the floor underfoot.
+    /// let feet = DVec3::new(1.95, 0.3, 1.0);
+    /// let box_ = DVec3::new(1.0, 1.0, 1.0);
+    /// assert_eq!(s.find_nearest(feet, box_).map(|f| f.0), Some(1));
+    /// assert_eq!(s.find_nearest_climbing(feet, box_, 0.5), Some((0, DVec3::new(1.95, 0.0, 1.0))));
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn find_nearest_climbing(
+        &self,
+        q: DVec3,
+        half_extents: DVec3,
+        climb: f64,
+    ) -> Option<(PolyId, DVec3)> {
+        self.find_nearest_over(q, half_extents, climb)
+            .map(|(p, c, _)| (p, c))
+    }
+
+    /// [`find_nearest_climbing`](Self::find_nearest_climbing), and whether `q` is over the
+    /// polygon found (the point is then on its floor, [`floor_height`](Self::floor_height)).
     pub(crate) fn find_nearest_over(
         &self,
         q: DVec3,
         half_extents: DVec3,
+        climb: f64,
     ) -> Option<(PolyId, DVec3, bool)> {
-        if !q.is_finite() || !half_extents.cmpge(DVec3::ZERO).all() {
+        if !q.is_finite() || !half_extents.cmpge(DVec3::ZERO).all() || !(climb >= 0.0) {
             return None;
         }
         let (plan, h) = self.up.split(q);
@@ -137,7 +174,13 @@ impl Surface {
                     continue;
                 }
                 let (c, over) = self.nearest_on(p, q);
-                let d = c.distance_squared(q);
+                let d = if over {
+                    // Straight above or below: only the height beyond the climb counts.
+                    let dh = ((c - q).length() - climb).max(0.0);
+                    dh * dh
+                } else {
+                    c.distance_squared(q)
+                };
                 if best.is_none_or(|(bd, bp, _, _)| d < bd || (d == bd && p < bp)) {
                     best = Some((d, p, c, over));
                 }
