@@ -267,7 +267,7 @@ fn radius_paths_keep_the_radius_on_their_floor() {
                             }
                             narrow += 1
                         }
-                        Err(e) => panic!("{name} r {radius} {label} query {k}: {e}"),
+                        Err(e) => panic!("{name} r {radius} {label} query {k} {a:?} {b:?}: {e}"),
                     }
                 }
                 eprintln!("{name} r {radius} {label}: {ok} paths ({points} points, {skipped} steps skipped), {too_close} ends too close to a wall, {narrow} too narrow");

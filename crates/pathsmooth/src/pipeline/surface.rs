@@ -7,7 +7,7 @@ use glam::{DVec2, DVec3};
 
 use super::{Pipeline, PipelineReport, Preset, Step};
 use crate::cancel::Cancel;
-use crate::error::{num, Error, Result};
+use crate::error::{Error, Result};
 use crate::navmesh::layered::{lift_on_sheet, PointFlags, SurfaceMesh, SurfacePoint, SurfaceQuery};
 use crate::world::NavMeshWorld;
 
@@ -229,19 +229,19 @@ impl SurfacePlanner {
         let sheet = match self.query.sheet(mesh, margin) {
             Ok(sheet) => sheet,
             Err(Error::InvalidResult { reason, .. }) => {
-                // No sheet holds a path over or under itself: the path as found, if it
-                // keeps the radius from the walls of its floor by the walking check.
-                let tolerance = mesh.plan_mesh().tolerance();
-                let clearance = self.query.clearance(mesh, self.radius + 1.0)?;
-                if clearance < self.radius - tolerance {
-                    return Err(Error::InvalidResult {
-                        step: "surface plan",
-                        reason: format!(
-                            "{reason}, and the path found comes {} from a wall",
-                            num(clearance)
-                        ),
-                    });
-                }
+                // No sheet holds a path over or under itself: the path as found (or a
+                // fallback of it) if it keeps the radius from the walls of its floor by
+                // the walking check.
+                let clearance = self
+                    .query
+                    .hold_radius(mesh, self.radius)
+                    .map_err(|e| match e {
+                        Error::InvalidResult { step, reason: why } => Error::InvalidResult {
+                            step,
+                            reason: format!("{reason}, and {why}"),
+                        },
+                        e => e,
+                    })?;
                 self.path.extend_from_slice(self.query.path());
                 let reason: Cow<'static, str> = Cow::Owned(reason);
                 self.report.skipped = self

@@ -8,7 +8,7 @@ use super::polyanya::PolySearch;
 use super::sheet::{Sheet, SheetScratch};
 use super::walls::WallScratch;
 use super::SurfaceMesh;
-use crate::error::{Error, Result};
+use crate::error::{num, Error, Result};
 use crate::navmesh::mesh::{segments_touch, NavMesh, PolyId, TriId};
 use crate::navmesh::surface::Surface;
 use crate::navmesh::NavMeshQuery;
@@ -552,6 +552,55 @@ impl SurfaceQuery {
         }
         self.plan = plan;
         Ok(least)
+    }
+
+    /// For a path no sheet holds (it passes over or under itself): the last path (one leg,
+    /// found by the triangle search) or, as a navmesh world's path finder falls back, the
+    /// funnel rebuilt with circles of the radius itself, then the path through the portals'
+    /// midpoints — the first that keeps `radius` from the walls of its floor by
+    /// [`clearance`](Self::clearance) (within the mesh's tolerance) becomes the last path.
+    /// Returns its clearance (capped at `radius + 1`).
+    ///
+    /// Errors: [`Error::InvalidResult`] when none does (with the first one's clearance).
+    pub(crate) fn hold_radius(&mut self, mesh: &SurfaceMesh, radius: f64) -> Result<f64> {
+        let tolerance = mesh.plan_mesh().tolerance();
+        let accept = radius - tolerance;
+        let first = self.clearance(mesh, radius + 1.0)?;
+        if first >= accept || radius == 0.0 {
+            return Ok(first);
+        }
+        let Some([(s, _), (g, _)]) = self.leg_ends else {
+            return Err(Error::param("path", f64::NAN, "a path found"));
+        };
+        let found = std::mem::take(&mut self.path);
+        let mut plan = std::mem::take(&mut self.plan);
+        for attempt in 0..2 {
+            plan.clear();
+            let built = if attempt == 0 {
+                self.query.refunnel_into(s, g, radius, radius, &mut plan)
+            } else {
+                plan.push(s);
+                plan.extend(self.query.portals().iter().map(|p| p.midpoint()));
+                plan.push(g);
+                plan.dedup();
+                Ok(())
+            };
+            let lifted =
+                built.and_then(|()| lift_along(mesh, self.query.channel(), &plan, &mut self.path));
+            if lifted.is_ok()
+                && let Ok(c) = self.clearance(mesh, radius + 1.0)
+                && c >= accept
+            {
+                self.plan = plan;
+                return Ok(c);
+            }
+        }
+        self.plan = plan;
+        self.path = found;
+        Err(Error::InvalidResult {
+            step: "surface plan",
+            reason: format!("the path found comes {} from a wall", num(first)),
+        })
     }
 
     /// The last query's ends: plan-view point and triangle of the plan mesh.
