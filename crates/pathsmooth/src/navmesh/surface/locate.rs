@@ -150,7 +150,8 @@ impl Surface {
         half_extents: DVec3,
         climb: f64,
     ) -> Option<(PolyId, DVec3, bool)> {
-        if !q.is_finite() || !half_extents.cmpge(DVec3::ZERO).all() || !(climb >= 0.0) {
+        if !q.is_finite() || !half_extents.cmpge(DVec3::ZERO).all() || climb.is_nan() || climb < 0.0
+        {
             return None;
         }
         let (plan, h) = self.up.split(q);
