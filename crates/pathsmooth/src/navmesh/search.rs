@@ -92,12 +92,12 @@ struct WidthSlot {
 
 /// Where a path last turned: the start (`vertex == NONE`) or a mesh vertex.
 #[derive(Clone, Copy, Debug)]
-struct Root {
-    p: DVec2,
-    vertex: u32,
+pub(crate) struct Root {
+    pub(crate) p: DVec2,
+    pub(crate) vertex: u32,
     /// Length of the path from the start to `p`.
-    g: f64,
-    parent: u32,
+    pub(crate) g: f64,
+    pub(crate) parent: u32,
 }
 
 /// A Polyanya search node: the cone from `root` through the interval `[ir, il]` of the
@@ -123,10 +123,10 @@ struct Node {
 
 /// An open-list entry, ordered for a min-heap on `f` (ties: larger `g` first).
 #[derive(Clone, Copy, Debug)]
-struct Open {
-    f: f64,
-    g: f64,
-    node: u32,
+pub(crate) struct Open {
+    pub(crate) f: f64,
+    pub(crate) g: f64,
+    pub(crate) node: u32,
 }
 
 impl PartialEq for Open {
@@ -1011,7 +1011,7 @@ impl NavMeshQuery {
 
 /// Where the line from `root` in direction `dir` meets segment `a`–`b` (clamped to it),
 /// with the vertex id when that is exactly an end.
-fn hit(root: DVec2, dir: DVec2, a: DVec2, av: u32, b: DVec2, bv: u32) -> (DVec2, u32) {
+pub(crate) fn hit(root: DVec2, dir: DVec2, a: DVec2, av: u32, b: DVec2, bv: u32) -> (DVec2, u32) {
     if cross(dir, a - root) == 0.0 {
         return (a, av);
     }
@@ -1034,7 +1034,7 @@ fn hit(root: DVec2, dir: DVec2, a: DVec2, av: u32, b: DVec2, bv: u32) -> (DVec2,
 
 /// `goal` mirrored across the line `l`–`r` when it lies strictly on the same side as
 /// `root` (a path from the root through the edge must come back).
-fn reflect_behind(goal: DVec2, l: DVec2, r: DVec2, root: DVec2) -> DVec2 {
+pub(crate) fn reflect_behind(goal: DVec2, l: DVec2, r: DVec2, root: DVec2) -> DVec2 {
     let d = r - l;
     let (sg, sr) = (cross(d, goal - l), cross(d, root - l));
     if (sg > 0.0 && sr > 0.0) || (sg < 0.0 && sr < 0.0) {
@@ -1048,7 +1048,7 @@ fn reflect_behind(goal: DVec2, l: DVec2, r: DVec2, root: DVec2) -> DVec2 {
 }
 
 /// Length of the shortest path from `root` through the segment `ir`–`il` to `q`.
-fn through_interval(root: DVec2, ir: DVec2, il: DVec2, q: DVec2) -> f64 {
+pub(crate) fn through_interval(root: DVec2, ir: DVec2, il: DVec2, q: DVec2) -> f64 {
     let right = cross(ir - root, q - root);
     let left = cross(il - root, q - root);
     if right >= 0.0 && left <= 0.0 {

@@ -21,7 +21,6 @@
 //! generation stamp, so a query clears nothing; the rest grows with what the search
 //! touches, as the triangle search's.
 
-use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use glam::DVec2;
@@ -29,16 +28,9 @@ use glam::DVec2;
 use super::SurfaceMesh;
 use crate::geometry::cross;
 use crate::navmesh::mesh::PolyId;
+use crate::navmesh::search::{hit, reflect_behind, through_interval, Open, Root};
 
 const NONE: u32 = u32::MAX;
-
-#[derive(Clone, Copy, Debug)]
-struct Root {
-    p: DVec2,
-    vertex: u32,
-    g: f64,
-    parent: u32,
-}
 
 /// The cone from `root` through `[ir, il]` on edge `edge` of polygon `poly` (right end
 /// first, as seen from the root). A goal node has `poly == NONE`.
@@ -56,30 +48,6 @@ struct Node {
     lv: u32,
     rdir: DVec2,
     ldir: DVec2,
-}
-
-#[derive(Clone, Copy, Debug)]
-struct Open {
-    f: f64,
-    g: f64,
-    node: u32,
-}
-
-impl PartialEq for Open {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-impl Eq for Open {}
-impl PartialOrd for Open {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Open {
-    fn cmp(&self, other: &Self) -> Ordering {
-        other.f.total_cmp(&self.f).then(self.g.total_cmp(&other.g))
-    }
 }
 
 /// The polygon search's scratch (kept by [`SurfaceQuery`](super::SurfaceQuery)).
@@ -581,53 +549,5 @@ impl PolySearch {
         self.corridor.push(s);
         self.corridor.reverse();
         self.entry.reverse();
-    }
-}
-
-/// Where the line from `root` in direction `dir` meets segment `a`–`b` (clamped to it),
-/// with the vertex id when that is exactly an end.
-fn hit(root: DVec2, dir: DVec2, a: DVec2, av: u32, b: DVec2, bv: u32) -> (DVec2, u32) {
-    if cross(dir, a - root) == 0.0 {
-        return (a, av);
-    }
-    if cross(dir, b - root) == 0.0 {
-        return (b, bv);
-    }
-    let den = cross(dir, b - a);
-    if den == 0.0 {
-        return (a, av);
-    }
-    let t = cross(dir, root - a) / den;
-    if t <= 0.0 {
-        (a, av)
-    } else if t >= 1.0 {
-        (b, bv)
-    } else {
-        (a.lerp(b, t), NONE)
-    }
-}
-
-fn reflect_behind(goal: DVec2, l: DVec2, r: DVec2, root: DVec2) -> DVec2 {
-    let d = r - l;
-    let (sg, sr) = (cross(d, goal - l), cross(d, root - l));
-    if (sg > 0.0 && sr > 0.0) || (sg < 0.0 && sr < 0.0) {
-        let len2 = d.length_squared();
-        if len2 > 0.0 {
-            let foot = l + d * ((goal - l).dot(d) / len2);
-            return 2.0 * foot - goal;
-        }
-    }
-    goal
-}
-
-fn through_interval(root: DVec2, ir: DVec2, il: DVec2, q: DVec2) -> f64 {
-    let right = cross(ir - root, q - root);
-    let left = cross(il - root, q - root);
-    if right >= 0.0 && left <= 0.0 {
-        root.distance(q)
-    } else if right < 0.0 {
-        root.distance(ir) + ir.distance(q)
-    } else {
-        root.distance(il) + il.distance(q)
     }
 }
