@@ -636,18 +636,9 @@ impl<W: World> Pipeline<W> {
                 };
                 relax_into(&self.portals, start, goal, &params, out)?;
                 if radius > 0.0 {
-                    let [fixed, stretch] = &mut self.fix;
                     let portals = &self.portals;
-                    fix_relaxed(
-                        world,
-                        portals,
-                        &mut self.funnel,
-                        &mut self.query,
-                        radius,
-                        out,
-                        fixed,
-                        stretch,
-                    );
+                    let (funnel, query) = (&mut self.funnel, &mut self.query);
+                    fix_relaxed(world, portals, funnel, query, radius, out, &mut self.fix);
                 }
                 Ok(())
             }
@@ -723,8 +714,7 @@ fn fix_relaxed<W: World + ?Sized>(
     query: &mut NavMeshQuery,
     radius: f64,
     path: &mut Vec<DVec2>,
-    fixed: &mut Vec<DVec2>,
-    stretch: &mut Vec<DVec2>,
+    [fixed, stretch]: &mut [Vec<DVec2>; 2],
 ) {
     let n = path.len();
     if n < 2 || portals.len() + 2 != n {
