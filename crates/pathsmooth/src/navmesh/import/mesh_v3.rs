@@ -36,7 +36,7 @@ use std::fmt::Write as _;
 
 use glam::DVec2;
 
-use super::polygons::{ids_by_index, triangulate, Issue};
+use super::mesh_file::mesh_from_rings;
 use super::text::{error, Reader, Token};
 use crate::error::{excerpt, Result};
 use crate::navmesh::mesh::NavMesh;
@@ -102,19 +102,7 @@ pub(crate) fn parse_body<'a, I: Iterator<Item = Token<'a>>>(
     check_edges(&faces, file)?;
     let walkable: Vec<&Face> = faces.iter().filter(|f| f.traversable).collect();
     let rings: Vec<Vec<u32>> = walkable.iter().map(|f| f.vertices.clone()).collect();
-    let built = triangulate(&vertices, &rings).map_err(|issue| {
-        let line = match issue {
-            Issue {
-                polygon: Some(p), ..
-            } => walkable[p].line,
-            Issue {
-                vertex: Some(v), ..
-            } => vertex_lines[v],
-            _ => 1,
-        };
-        error(file, line, 0, issue.message)
-    })?;
-    Ok(NavMesh::from_triangulated(built, ids_by_index(rings.len())))
+    mesh_from_rings(&vertices, &rings, |p| walkable[p].line, &vertex_lines, file)
 }
 
 /// The edge (0-based vertex indices) of slot `j` of a face: from `v[j-1]` to `v[j]`.
