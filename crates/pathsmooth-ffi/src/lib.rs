@@ -132,9 +132,11 @@ impl From<Error> for Fail {
             | Error::InvalidInputPath { .. }
             | Error::NoFreeSpace
             | Error::InvalidPolygon { .. }
-            | Error::InvalidLink { .. } => PsStatus::PsInvalidArgument,
+            | Error::InvalidLink { .. }
+            | Error::BadAreaCost { .. } => PsStatus::PsInvalidArgument,
             Error::OutsideMap { .. }
             | Error::Blocked { .. }
+            | Error::ExcludedArea { .. }
             | Error::OutsideWorld { .. }
             | Error::OutsideMesh { .. }
             | Error::NoFloor { .. } => PsStatus::PsOutsideWorld,

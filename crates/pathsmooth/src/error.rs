@@ -422,6 +422,35 @@ pub enum Error {
         /// What is wrong, naming the end where it is about one.
         message: String,
     },
+    // ---- areas and their costs --------------------------------------------------------
+    /// An area-cost filter or specification is malformed: a cost that is not a positive
+    /// number in range, an area that is not a terrain letter or id, or (from a shell) an
+    /// area the map does not have.
+    ///
+    /// ```
+    /// use pathsmooth::Error;
+    /// let e = Error::BadAreaCost { area: "S".into(), reason: "cost 0 is not positive".into() };
+    /// assert_eq!(e.to_string(), "area cost for S: cost 0 is not positive");
+    /// ```
+    #[error("area cost for {area}: {reason}")]
+    BadAreaCost {
+        /// The area (its letter or id), or the entry of a specification.
+        area: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A start or goal lies in an area the filter excludes.
+    #[error("{what} ({}, {}) is in area {area}, which the area costs exclude", num(*.x), num(*.y))]
+    ExcludedArea {
+        /// `"start"` or `"goal"`.
+        what: &'static str,
+        /// The area (its letter or id).
+        area: String,
+        /// x coordinate.
+        x: f64,
+        /// y coordinate.
+        y: f64,
+    },
     /// A navmesh channel is too narrow for the agent radius somewhere.
     #[error(
         "portal {index} at ({}, {}) is {} wide, too narrow for an agent of radius {}",

@@ -96,6 +96,7 @@
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+pub mod area;
 mod cancel;
 pub mod corridor;
 pub mod curve;
@@ -115,6 +116,7 @@ mod shortcut;
 mod validate;
 pub mod world;
 
+pub use area::{AreaCosts, AreaId};
 pub use cancel::Cancel;
 pub use corridor::{
     CorridorMap, CorridorParams, CorridorPath, CorridorSmoother, DiskCorridor, Problem,

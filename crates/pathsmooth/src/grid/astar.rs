@@ -31,6 +31,7 @@
 use glam::{DVec2, IVec2};
 use pathfinding::prelude::astar as pf_astar;
 
+use crate::area::AreaCosts;
 use crate::cancel::{Cancel, Checkpoint};
 use crate::error::{Error, Result};
 use crate::grid::distance::DistanceField;
@@ -50,6 +51,52 @@ pub struct GridPath {
     pub points: Vec<DVec2>,
     /// Octile length: orthogonal steps count 1, diagonal steps √2.
     pub length: f64,
+    /// The cost under the search's area costs: each step's length times the mean of its
+    /// two cells' multipliers (half of it lies in each); the length when every area costs
+    /// 1 (see [`GridWorld::find_cell_path`](crate::GridWorld::find_cell_path)).
+    pub cost: f64,
+}
+
+/// The area costs as the search adds them: per area, the multiplier × 2³² rounded to an
+/// integer (costs lie in [2⁻²⁰, 2²⁰], so a weight is in [2¹², 2⁵²] and a step's cost,
+/// base × (w₁ + w₂) < 2⁸⁷, sums exactly in `u128` over any path a map can hold).
+#[derive(Debug, Clone)]
+pub(crate) struct Weights {
+    weight: [u64; 256],
+    multiplier: [f64; 256],
+    /// The smallest weight of an area the map's free cells have: what scales the
+    /// octile heuristic so it stays admissible and consistent.
+    min: u64,
+}
+
+impl Weights {
+    /// The weights of `costs` for the free cells of `map` (as filtered by `costs`), or
+    /// `None` when they all cost 1 (the search is then the unit-cost one, unchanged).
+    pub(crate) fn new(map: &GridMap, costs: &AreaCosts) -> Option<Self> {
+        if costs.is_uniform() {
+            return None;
+        }
+        let mut weight = [0u64; 256];
+        let mut multiplier = [f64::INFINITY; 256];
+        for area in 0..=255u8 {
+            if let Some(c) = costs.cost(area) {
+                weight[area as usize] = (c * (1u64 << 32) as f64).round() as u64;
+                multiplier[area as usize] = c;
+            }
+        }
+        let min = map
+            .areas_present()
+            .into_iter()
+            .filter(|&a| costs.cost(a).is_some())
+            .map(|a| weight[a as usize])
+            .min()
+            .unwrap_or(1 << 32);
+        Some(Weights {
+            weight,
+            multiplier,
+            min,
+        })
+    }
 }
 
 /// The octile distance between two cells: the length of a shortest 8-connected path on an
@@ -82,7 +129,7 @@ pub fn octile_distance(a: IVec2, b: IVec2) -> f64 {
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
 pub fn astar(map: &GridMap, start: IVec2, goal: IVec2) -> Result<GridPath> {
-    astar_until(map, start, goal, None)
+    astar_until(map, start, goal, None, None)
 }
 
 /// [`astar`] that stops with [`Error::Cancelled`] once `cancel` is cancelled (checked
@@ -91,6 +138,7 @@ fn astar_until(
     map: &GridMap,
     start: IVec2,
     goal: IVec2,
+    weights: Option<&Weights>,
     cancel: Option<&Cancel>,
 ) -> Result<GridPath> {
     check_cell(map, start, "start")?;
@@ -99,7 +147,7 @@ fn astar_until(
     let diagonal_ok = |c: IVec2, dx: i32, dy: i32| {
         free((c.x + dx) as i64, c.y as i64) && free(c.x as i64, (c.y + dy) as i64)
     };
-    search(map, start, goal, free, diagonal_ok, cancel)
+    search(map, start, goal, free, diagonal_ok, weights, cancel)
 }
 
 /// [`astar`] for an agent of radius `radius` (in cells, ≥ 0): it enters only cells whose
@@ -136,25 +184,26 @@ pub fn astar_clear(
     goal: IVec2,
     radius: f64,
 ) -> Result<GridPath> {
-    astar_clear_until(map, field, start, goal, radius, None)
+    astar_clear_until(map, field, start, goal, radius, None, None)
 }
 
-/// [`astar_clear`] that stops with [`Error::Cancelled`] once `cancel` is cancelled
-/// (checked every 1024 expanded cells: a search over a whole 1024 × 1024 map takes a few
-/// hundred milliseconds).
+/// [`astar_clear`] minimising cost under `weights` (length when `None`), that stops with
+/// [`Error::Cancelled`] once `cancel` is cancelled (checked every 1024 expanded cells: a
+/// search over a whole 1024 × 1024 map takes a few hundred milliseconds).
 pub(crate) fn astar_clear_until(
     map: &GridMap,
     field: &DistanceField,
     start: IVec2,
     goal: IVec2,
     radius: f64,
+    weights: Option<&Weights>,
     cancel: Option<&Cancel>,
 ) -> Result<GridPath> {
     if !(radius >= 0.0 && radius.is_finite()) {
         return Err(Error::param("radius", radius, "a finite number ≥ 0"));
     }
     if radius == 0.0 {
-        return astar_until(map, start, goal, cancel);
+        return astar_until(map, start, goal, weights, cancel);
     }
     check_cell(map, start, "start")?;
     check_cell(map, goal, "goal")?;
@@ -168,29 +217,40 @@ pub(crate) fn astar_clear_until(
         // The corner shared by the cell and its diagonal neighbour.
         field.vertex_clearance((c.x + dx.max(0)) as i64, (c.y + dy.max(0)) as i64) >= radius
     };
-    search(map, start, goal, free, corner, cancel)
+    search(map, start, goal, free, corner, weights, cancel)
 }
 
 /// The A* search both forms share: `free(x, y)` says whether a cell may be entered,
 /// `diagonal_ok(cell, dx, dy)` whether the diagonal step from `cell` by (dx, dy) may be
-/// taken (its target being free). Once `cancel` is cancelled the search ends at the next
-/// check with [`Error::Cancelled`].
+/// taken (its target being free). A step costs its length, or with `weights` its length
+/// times the mean of its two cells' costs (half the step lies in each); the octile
+/// heuristic is scaled by the cheapest area, so it stays consistent. Once `cancel` is
+/// cancelled the search ends at the next check with [`Error::Cancelled`].
 fn search(
     map: &GridMap,
     start: IVec2,
     goal: IVec2,
     free: impl Fn(i64, i64) -> bool,
     diagonal_ok: impl Fn(IVec2, i32, i32) -> bool,
+    weights: Option<&Weights>,
     cancel: Option<&Cancel>,
 ) -> Result<GridPath> {
     let w = map.width();
     let index = |c: IVec2| c.y as usize * w + c.x as usize;
     let cell = |i: usize| IVec2::new((i % w) as i32, (i / w) as i32);
+    let area = |i: usize| map.area(i % w, i / w) as usize;
     let goal_i = index(goal);
+    // Unit costs: each step counts its base cost once (the integers of the search without
+    // areas, so its ties and its paths are the same). With weights, base × (w₁ + w₂).
+    let scale = weights.map_or(1, |wt| 2 * wt.min as u128);
     let heuristic = |&i: &usize| {
         let d = (cell(i) - goal).abs();
         let (lo, hi) = (d.x.min(d.y) as u64, d.x.max(d.y) as u64);
-        (hi - lo) * ORTHOGONAL + lo * DIAGONAL
+        ((hi - lo) * ORTHOGONAL + lo * DIAGONAL) as u128 * scale
+    };
+    let step_cost = |from: usize, to: usize, base: u64| match weights {
+        None => base as u128,
+        Some(wt) => base as u128 * (wt.weight[area(from)] as u128 + wt.weight[area(to)] as u128),
     };
     let (free, diagonal_ok) = (&free, &diagonal_ok);
     let successors = |&i: &usize| {
@@ -200,7 +260,8 @@ fn search(
                 free((c.x + dx) as i64, (c.y + dy) as i64) && (!diagonal || diagonal_ok(c, dx, dy));
             ok.then(|| {
                 let next = (c.y + dy) as usize * w + (c.x + dx) as usize;
-                (next, if diagonal { DIAGONAL } else { ORTHOGONAL })
+                let base = if diagonal { DIAGONAL } else { ORTHOGONAL };
+                (next, step_cost(i, next, base))
             })
         })
     };
@@ -219,22 +280,32 @@ fn search(
         gx: goal.x as f64,
         gy: goal.y as f64,
     })?;
+    let step_length = |s: &[usize]| {
+        let (a, b) = (cell(s[0]), cell(s[1]));
+        if a.x != b.x && a.y != b.y {
+            std::f64::consts::SQRT_2
+        } else {
+            1.0
+        }
+    };
+    let length = nodes.windows(2).map(step_length).sum();
+    let cost = match weights {
+        None => length,
+        Some(wt) => nodes
+            .windows(2)
+            .map(|s| {
+                let mean = 0.5 * (wt.multiplier[area(s[0])] + wt.multiplier[area(s[1])]);
+                step_length(s) * mean
+            })
+            .sum(),
+    };
     let cells: Vec<IVec2> = nodes.into_iter().map(cell).collect();
     let points = cells.iter().map(|&c| GridMap::cell_center(c)).collect();
-    let length = cells
-        .windows(2)
-        .map(|s| {
-            if s[0].x != s[1].x && s[0].y != s[1].y {
-                std::f64::consts::SQRT_2
-            } else {
-                1.0
-            }
-        })
-        .sum();
     Ok(GridPath {
         cells,
         points,
         length,
+        cost,
     })
 }
 
@@ -386,12 +457,12 @@ mod tests {
         let (s, g) = (IVec2::ZERO, IVec2::new(63, 63));
         let cancel = Cancel::new();
         for r in [0.0, 0.4] {
-            let p = astar_clear_until(&map, &field, s, g, r, Some(&cancel)).unwrap();
+            let p = astar_clear_until(&map, &field, s, g, r, None, Some(&cancel)).unwrap();
             assert_eq!(p.cells.len(), 64);
         }
         cancel.cancel();
         for r in [0.0, 0.4] {
-            let e = astar_clear_until(&map, &field, s, g, r, Some(&cancel));
+            let e = astar_clear_until(&map, &field, s, g, r, None, Some(&cancel));
             assert_eq!(e, Err(Error::Cancelled));
         }
     }

@@ -26,6 +26,7 @@ use std::path::Path;
 
 use glam::{DVec2, IVec2};
 
+use crate::area::{AreaCosts, AreaId, GROUND, SWAMP, WATER};
 use crate::error::{excerpt, Error, Result};
 
 /// Largest accepted side length; larger headers are reported as errors rather than
@@ -39,6 +40,8 @@ pub struct GridMap {
     height: usize,
     /// Row-major, `y * width + x`; `true` means passable.
     passable: Vec<bool>,
+    /// Row-major area ids ([`crate::area`]), `None` when every cell is plain ground.
+    areas: Option<Vec<AreaId>>,
 }
 
 impl GridMap {
@@ -69,10 +72,12 @@ impl GridMap {
             }
             passable.extend(row.chars().map(is_passable_char));
         }
+        let areas = terrain_areas(rows.iter().flat_map(|r| r.as_ref().chars()));
         Ok(GridMap {
             width,
             height,
             passable,
+            areas,
         })
     }
 
@@ -97,6 +102,7 @@ impl GridMap {
             width,
             height,
             passable,
+            areas: None,
         }
     }
 
@@ -163,6 +169,7 @@ impl GridMap {
         }
 
         let mut passable = Vec::with_capacity(width * height);
+        let mut rows_text = Vec::with_capacity(height);
         for _ in 0..height {
             let (n, row) = next_line("a map row")?;
             let count = row.chars().count();
@@ -175,6 +182,7 @@ impl GridMap {
                 ));
             }
             passable.extend(row.chars().map(is_passable_char));
+            rows_text.push(row);
         }
         // Anything after the grid must be blank.
         while let Ok((n, l)) = next_line("") {
@@ -187,10 +195,12 @@ impl GridMap {
                 ));
             }
         }
+        let areas = terrain_areas(rows_text.iter().flat_map(|r| r.chars()));
         Ok(GridMap {
             width,
             height,
             passable,
+            areas,
         })
     }
 
@@ -267,6 +277,100 @@ impl GridMap {
         &self.passable
     }
 
+    /// The area of cell (x, y) ([`crate::area`]): Moving AI's terrain letter as its byte
+    /// (`.` for `.` and `G`, `S` swamp, `W` water), a caller's id
+    /// ([`with_areas`](Self::with_areas)), [`GROUND`] for maps without areas. Blocked
+    /// cells other than water have an area too (`@`), which no filter can open.
+    #[inline]
+    pub fn area(&self, x: usize, y: usize) -> AreaId {
+        self.areas
+            .as_ref()
+            .map_or(GROUND, |a| a[y * self.width + x])
+    }
+
+    /// Row-major area ids, `None` when every cell is plain ground ([`GROUND`]).
+    pub fn areas(&self) -> Option<&[AreaId]> {
+        self.areas.as_deref()
+    }
+
+    /// The map with the area of each passable cell given by `area(x, y)` (a caller's own
+    /// terrain: roads, cover, danger). Blocked cells keep theirs: an area function cannot
+    /// open a wall. Cost: O(width × height).
+    ///
+    /// ```
+    /// use pathsmooth::grid::GridMap;
+    /// let map = GridMap::from_rows(&["...", ".@."])?.with_areas(|x, _| if x == 2 { 7 } else { b'.' });
+    /// assert_eq!((map.area(2, 0), map.area(0, 0), map.area(1, 1)), (7, b'.', b'@'));
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn with_areas(mut self, mut area: impl FnMut(usize, usize) -> AreaId) -> Self {
+        let mut areas = Vec::with_capacity(self.passable.len());
+        for y in 0..self.height {
+            for x in 0..self.width {
+                let i = y * self.width + x;
+                let old = self.areas.as_ref().map_or(WALL, |a| a[i]);
+                areas.push(if self.passable[i] { area(x, y) } else { old });
+            }
+        }
+        self.areas = Some(areas);
+        self
+    }
+
+    /// The areas that passable cells have, and water, in increasing order.
+    pub fn areas_present(&self) -> Vec<AreaId> {
+        let mut seen = [false; 256];
+        for (i, &free) in self.passable.iter().enumerate() {
+            let area = self.areas.as_ref().map_or(GROUND, |a| a[i]);
+            if free || area == WATER {
+                seen[area as usize] = true;
+            }
+        }
+        (0..=255u8).filter(|&a| seen[a as usize]).collect()
+    }
+
+    /// True when cell `c` is passable terrain or water that `costs` excludes.
+    pub(crate) fn filtered_out(&self, c: IVec2, costs: &AreaCosts) -> bool {
+        let (x, y) = (c.x as usize, c.y as usize);
+        self.contains(c.x as i64, c.y as i64)
+            && (self.passable[y * self.width + x] || self.area(x, y) == WATER)
+            && costs.is_excluded(self.area(x, y))
+    }
+
+    /// The map as an agent with the filter `costs` sees it: a cell is passable when it is
+    /// passable terrain or water, and its area is not excluded. With the default filter
+    /// this is the map itself. Areas are kept. Cost: O(width × height).
+    ///
+    /// ```
+    /// use pathsmooth::{area::AreaCosts, grid::GridMap};
+    /// let map = GridMap::from_rows(&[".SW."])?;
+    /// assert_eq!(map.filtered(&AreaCosts::default()), map);
+    /// let swim: AreaCosts = "W=3,S=exclude".parse()?;
+    /// let seen = map.filtered(&swim);
+    /// assert_eq!(seen.cells(), &[true, false, true, true]);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn filtered(&self, costs: &AreaCosts) -> GridMap {
+        let Some(areas) = &self.areas else {
+            let mut map = self.clone();
+            if costs.is_excluded(GROUND) {
+                map.passable.iter_mut().for_each(|p| *p = false);
+            }
+            return map;
+        };
+        let passable = self
+            .passable
+            .iter()
+            .zip(areas)
+            .map(|(&free, &area)| (free || area == WATER) && !costs.is_excluded(area))
+            .collect();
+        GridMap {
+            width: self.width,
+            height: self.height,
+            passable,
+            areas: self.areas.clone(),
+        }
+    }
+
     /// Checks that `p` is a finite point inside the map and on a passable cell; `what`
     /// names it in the error (`"start"`, `"goal"`).
     pub fn check_free_point(&self, p: DVec2, what: &'static str) -> Result<IVec2> {
@@ -291,6 +395,27 @@ impl GridMap {
         Ok(c)
     }
 }
+
+/// The areas of Moving AI terrain characters (`.`/`G` ground, `S` swamp, `W` water, other
+/// characters walls), `None` when there is no swamp or water.
+fn terrain_areas(chars: impl Iterator<Item = char> + Clone) -> Option<Vec<AreaId>> {
+    if !chars.clone().any(|c| matches!(c, 'S' | 'W')) {
+        return None;
+    }
+    Some(
+        chars
+            .map(|c| match c {
+                '.' | 'G' => GROUND,
+                'S' => SWAMP,
+                'W' => WATER,
+                _ => WALL,
+            })
+            .collect(),
+    )
+}
+
+/// The area recorded for blocked cells other than water (no filter opens them).
+const WALL: AreaId = b'@';
 
 /// Moving AI terrain: `.`, `G` and `S` are passable; everything else is blocked.
 #[inline]

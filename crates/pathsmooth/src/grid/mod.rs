@@ -1,6 +1,7 @@
 //! Grid worlds: Moving AI maps and scenarios, A*, exact line of sight and clearance.
 
 pub mod astar;
+pub(crate) mod cost;
 pub mod distance;
 pub mod los;
 pub mod map;

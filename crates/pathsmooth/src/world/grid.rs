@@ -5,10 +5,11 @@ use std::sync::OnceLock;
 use glam::{DVec2, IVec2};
 
 use super::{check_ends, Bounds, World};
+use crate::area::{area_name, AreaCosts, AreaId};
 use crate::cancel::Cancel;
 use crate::error::{Error, Result};
 use crate::geometry::max_map_coordinate;
-use crate::grid::astar::{astar_clear_until, narrowest_passage, GridPath};
+use crate::grid::astar::{astar_clear_until, narrowest_passage, GridPath, Weights};
 use crate::grid::distance::DistanceField;
 use crate::grid::los::{bend_pinch, segment_collision, segment_is_clear, Collision};
 use crate::grid::map::GridMap;
@@ -44,7 +45,13 @@ use crate::navmesh::NavMeshQuery;
 /// ```
 #[derive(Debug)]
 pub struct GridWorld {
+    /// The map as the filter sees it (excluded areas blocked): every query's map.
     map: GridMap,
+    /// The map as given (water and excluded areas with their areas), for a new filter.
+    terrain: GridMap,
+    costs: AreaCosts,
+    /// The search's integer form of `costs`, `None` when every area costs 1.
+    weights: Option<Weights>,
     cell_size: f64,
     origin: DVec2,
     field: DistanceField,
@@ -106,7 +113,10 @@ impl GridWorld {
         }
         let field = DistanceField::new(&map);
         Ok(GridWorld {
+            terrain: map.clone(),
             map,
+            costs: AreaCosts::default(),
+            weights: None,
             cell_size,
             origin,
             field,
@@ -146,9 +156,65 @@ impl GridWorld {
         Self::with_frame(GridMap::from_fn(width, height, free), cell_size, origin)
     }
 
-    /// The grid map (in cells).
+    /// The grid map (in cells) as the area costs see it: excluded areas are blocked.
     pub fn map(&self) -> &GridMap {
         &self.map
+    }
+
+    /// The world with the area costs `costs` ([`crate::area`]): planning minimises length
+    /// × cost, every step keeps the cost from rising, and excluded areas are walls.
+    /// See [`set_area_costs`](Self::set_area_costs).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::{GridMap, GridWorld, World};
+    /// // A swamp across the middle, costing 4: the way round it is cheaper.
+    /// let map = GridMap::from_rows(&[".....", ".SSS.", ".SSS.", ".SSS.", "....."])?;
+    /// let world = GridWorld::new(map)?.with_area_costs("S=4".parse()?)?;
+    /// let path = world.find_cell_path(DVec2::new(0.5, 2.5), DVec2::new(4.5, 2.5), 0.0)?;
+    /// assert!(path.cells.iter().all(|c| c.x == 0 || c.x == 4 || c.y == 0 || c.y == 4));
+    /// assert_eq!(path.cost, path.length);
+    /// let through = world.segment_cost(DVec2::new(0.5, 2.5), DVec2::new(4.5, 2.5));
+    /// assert_eq!(through, 1.0 + 3.0 * 4.0);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn with_area_costs(mut self, costs: AreaCosts) -> Result<Self> {
+        self.set_area_costs(costs)?;
+        Ok(self)
+    }
+
+    /// Replaces the area costs (Detour's query filter). A change of costs alone is O(1)
+    /// plus a 256-entry table; a change in which areas are excluded changes free space, so
+    /// the map is filtered again and its distance field rebuilt (O(width × height), as at
+    /// construction) and the navmesh is built again on next use.
+    ///
+    /// Errors: [`Error::NoFreeSpace`] when the filter excludes every passable cell (the
+    /// world keeps its old costs).
+    pub fn set_area_costs(&mut self, costs: AreaCosts) -> Result<()> {
+        let map = self.terrain.filtered(&costs);
+        if map.cells() != self.map.cells() {
+            if map.passable_count() == 0 {
+                return Err(Error::NoFreeSpace);
+            }
+            self.field = DistanceField::new(&map);
+            self.max_clearance = OnceLock::new();
+            self.navmesh = OnceLock::new();
+        }
+        self.weights = Weights::new(&map, &costs);
+        self.map = map;
+        self.costs = costs;
+        Ok(())
+    }
+
+    /// The area costs in effect ([`AreaCosts::default`] unless set).
+    pub fn area_costs(&self) -> &AreaCosts {
+        &self.costs
+    }
+
+    /// The area of the cell holding world point `p` (`None` outside the map).
+    pub fn area_at(&self, p: DVec2) -> Option<AreaId> {
+        self.cell_at(p)
+            .map(|c| self.terrain.area(c.x as usize, c.y as usize))
     }
 
     /// World units per cell.
@@ -225,12 +291,22 @@ impl GridWorld {
             }
             cells[k] = c;
         }
-        let mut path = astar_clear_until(&self.map, &self.field, cells[0], cells[1], r, cancel)
-            .map_err(|e| self.unreachable(e, [start, goal], cells, radius))?;
+        let weights = self.weights.as_ref();
+        let mut path = astar_clear_until(
+            &self.map,
+            &self.field,
+            cells[0],
+            cells[1],
+            r,
+            weights,
+            cancel,
+        )
+        .map_err(|e| self.unreachable(e, [start, goal], cells, radius))?;
         for p in &mut path.points {
             *p = self.to_world(*p);
         }
         path.length *= self.cell_size;
+        path.cost *= self.cell_size;
         Ok(path)
     }
 
@@ -285,10 +361,19 @@ impl GridWorld {
                 width,
                 height,
             },
-            Error::Blocked { what, .. } => Error::Blocked {
-                what,
-                x: p.x,
-                y: p.y,
+            Error::Blocked { what, .. } => match GridMap::cell_at(q) {
+                // Free terrain (or water) that the filter excludes.
+                Some(c) if self.terrain.filtered_out(c, &self.costs) => Error::ExcludedArea {
+                    what,
+                    area: area_name(self.terrain.area(c.x as usize, c.y as usize)),
+                    x: p.x,
+                    y: p.y,
+                },
+                _ => Error::Blocked {
+                    what,
+                    x: p.x,
+                    y: p.y,
+                },
             },
             e => e,
         })?;
@@ -322,6 +407,7 @@ impl GridWorld {
         Cells {
             map: &self.map,
             field: &self.field,
+            costs: &self.costs,
         }
     }
 }
@@ -333,6 +419,7 @@ impl GridWorld {
 pub(crate) struct Cells<'a> {
     pub(crate) map: &'a GridMap,
     pub(crate) field: &'a DistanceField,
+    pub(crate) costs: &'a AreaCosts,
 }
 
 impl World for Cells<'_> {
@@ -384,6 +471,18 @@ impl World for Cells<'_> {
             None => Ok(()),
         }
     }
+
+    fn segment_cost(&self, a: DVec2, b: DVec2) -> f64 {
+        if self.costs.is_uniform() {
+            a.distance(b)
+        } else {
+            crate::grid::cost::segment_cost(self.map, self.costs, a, b)
+        }
+    }
+
+    fn has_area_costs(&self) -> bool {
+        !self.costs.is_uniform()
+    }
 }
 
 /// World units in, cells inside, world units out.
@@ -391,6 +490,21 @@ impl World for GridWorld {
     fn bounds(&self) -> Bounds {
         let b = self.cells().bounds();
         Bounds::new(self.to_world(b.min), self.to_world(b.max))
+    }
+
+    /// The length inside each cell times its area's cost
+    /// ([`crate::grid::cost`](crate::grid) walks the cells); the length itself when every
+    /// area costs 1.
+    fn segment_cost(&self, a: DVec2, b: DVec2) -> f64 {
+        if self.costs.is_uniform() {
+            a.distance(b)
+        } else {
+            self.cells().segment_cost(self.to_grid(a), self.to_grid(b)) * self.cell_size
+        }
+    }
+
+    fn has_area_costs(&self) -> bool {
+        !self.costs.is_uniform()
     }
 
     fn clearance(&self, p: DVec2) -> f64 {

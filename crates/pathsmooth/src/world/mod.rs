@@ -280,6 +280,28 @@ pub trait World {
         }
     }
 
+    /// The cost of walking the segment `a`–`b`: the integral along it of the multiplier
+    /// of the area under each point ([`crate::area`]), infinite where it enters the blocked
+    /// region. The default, for worlds without areas, is the segment's length. Worlds
+    /// with areas compute it exactly (a grid walks its cells, a navmesh its triangles);
+    /// where a piece runs along the border of two areas it costs the cheaper one.
+    ///
+    /// Smoothing compares costs only when [`has_area_costs`](Self::has_area_costs) says
+    /// so: a step then accepts a change only when the cost of the stretch it replaces does
+    /// not rise, and the [`Pipeline`](crate::Pipeline) checks the whole path's cost after
+    /// each step and at the end.
+    fn segment_cost(&self, a: DVec2, b: DVec2) -> f64 {
+        a.distance(b)
+    }
+
+    /// True when some area costs other than 1, so that a path's cost differs from its
+    /// length and smoothing must test costs. False by default (and for the default
+    /// filter): the steps then run exactly as on a world without areas. Excluded areas
+    /// need no test: they are part of the blocked region.
+    fn has_area_costs(&self) -> bool {
+        false
+    }
+
     /// The largest clearance of any free point, when the world knows it (grids do); used
     /// to refuse an agent too large for any free space ([`Error::NoRoom`]).
     fn max_clearance(&self) -> Option<f64> {
@@ -392,6 +414,12 @@ impl<W: World + ?Sized> World for &W {
     fn max_clearance(&self) -> Option<f64> {
         (**self).max_clearance()
     }
+    fn segment_cost(&self, a: DVec2, b: DVec2) -> f64 {
+        (**self).segment_cost(a, b)
+    }
+    fn has_area_costs(&self) -> bool {
+        (**self).has_area_costs()
+    }
     fn tolerance(&self) -> f64 {
         (**self).tolerance()
     }
@@ -454,6 +482,23 @@ pub(crate) fn first_problem<W: World + ?Sized, P: Point2>(
     bends(path).find_map(|(prev, i, next)| {
         (!world.bend_is_clear(at(prev), at(i), at(next), radius)).then_some((i, at(i)))
     })
+}
+
+/// The cost of `path` on `world` ([`World::segment_cost`] summed over its segments): its
+/// length on a world without area costs.
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::{world::path_cost, GridMap, GridWorld};
+/// let world = GridWorld::new(GridMap::from_rows(&[".S."])?)?.with_area_costs("S=3".parse()?)?;
+/// let path = [DVec2::new(0.5, 0.5), DVec2::new(2.5, 0.5)];
+/// assert_eq!(path_cost(&world, &path), 0.5 + 3.0 + 0.5);
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+pub fn path_cost<W: World + ?Sized, P: Point2>(world: &W, path: &[P]) -> f64 {
+    path.windows(2)
+        .map(|s| world.segment_cost(s[0].to_dvec2(), s[1].to_dvec2()))
+        .sum()
 }
 
 /// The bends of a path with consecutive duplicates skipped, as (previous distinct point,

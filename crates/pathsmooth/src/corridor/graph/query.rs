@@ -77,9 +77,11 @@ impl CorridorMap {
     /// ```
     pub fn corridor(&self, start: DVec2, goal: DVec2, radius: f64) -> Result<DiskCorridor> {
         // The input checks of every map-aware call, on the map in cell units.
+        let default_costs = crate::area::AreaCosts::default();
         let cells = Cells {
             map: &self.map,
             field: &self.field,
+            costs: &default_costs,
         };
         let radius = check_ends(&cells, start, goal, radius)?;
         self.check_endpoint(start, "start", radius)?;
