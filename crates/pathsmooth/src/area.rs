@@ -162,6 +162,24 @@ impl AreaCosts {
     }
 }
 
+/// The relative slack of a step's cost test: a change is accepted when the new stretch
+/// costs at most the old one plus 10⁻¹² of it, so two ways of equal cost are not told
+/// apart by the rounding of their sums. The [`Pipeline`](crate::Pipeline) allows
+/// [`PIPELINE_COST_TOLERANCE`] over a whole run.
+pub(crate) const STEP_COST_SLACK: f64 = 1e-12;
+
+/// How much a [`Pipeline`](crate::Pipeline)'s result may cost above its input, relative:
+/// 10⁻⁹ (the steps' slack over many changes, and the rounding of the output to the
+/// caller's `f64` points; `f32` output adds its own rounding, see the pipeline's docs).
+pub const PIPELINE_COST_TOLERANCE: f64 = 1e-9;
+
+/// True when a change from a stretch of cost `old` to one of cost `new` keeps the cost
+/// from rising (within [`STEP_COST_SLACK`]).
+#[inline]
+pub(crate) fn not_costlier(new: f64, old: f64) -> bool {
+    new <= old + STEP_COST_SLACK * old
+}
+
 /// How an area is named in messages and specifications: its letter when it is an ASCII
 /// letter or `.` (grid terrain), else its number.
 pub fn area_name(area: AreaId) -> String {

@@ -15,6 +15,11 @@
 //! segment is valid; segments of the input that are kept unchanged are as valid as they
 //! were, and a valid input gives a valid output.
 //!
+//! **Area costs.** On a world with area costs ([`World::has_area_costs`]) a shortcut is
+//! taken only when the new segment costs no more than the stretch of the path it replaces
+//! ([`World::segment_cost`]), so the output never costs more than the input: the planner
+//! went round the swamp, and the shortcut does not cut through it.
+//!
 //! **Parameters.** `radius`: larger radii keep shortcuts away from walls and cut less.
 //!
 //! **Properties.** Endpoints are kept; the output is a subsequence of the input, so it is
@@ -40,6 +45,7 @@
 
 use glam::DVec2;
 
+use crate::area::not_costlier;
 use crate::cancel::{Cancel, Checkpoint};
 use crate::error::{Error, Result};
 use crate::geometry::{check_path, Point2};
@@ -67,6 +73,8 @@ use crate::world::{check_input, Bounds, World};
 pub struct Shortcutter {
     input: Vec<DVec2>,
     kept: Vec<usize>,
+    /// Prefix sums of the input's segment costs, on worlds with area costs.
+    cost_to: Vec<f64>,
     cancel: Option<Cancel>,
 }
 
@@ -108,6 +116,19 @@ impl Shortcutter {
     ) -> Result<()> {
         let radius = check_input(world, path, 1, "shortcut", radius, &mut self.input)?;
         let input = &self.input;
+        // With area costs a shortcut must not cost more than the stretch it replaces
+        // (cutting through the swamp the planner went round).
+        let costs = world.has_area_costs();
+        self.cost_to.clear();
+        if costs {
+            let mut sum = 0.0;
+            self.cost_to.push(0.0);
+            for s in input.windows(2) {
+                sum += world.segment_cost(s[0], s[1]);
+                self.cost_to.push(sum);
+            }
+        }
+        let cost_to = &self.cost_to;
         // A shortcut i → j makes a new bend at i; it must be clear too (a grid's pinch at
         // radius 0).
         // Blocked boxes that stopped recent sight lines: neighbouring candidates are
@@ -130,10 +151,11 @@ impl Shortcutter {
                 }
                 return false;
             }
-            match kept {
+            let bend_ok = match kept {
                 [.., h, _] => world.bend_is_clear(input[*h], a, b, radius),
                 _ => true,
-            }
+            };
+            bend_ok && (!costs || not_costlier(world.segment_cost(a, b), cost_to[j] - cost_to[i]))
         });
         out.clear();
         if point.stopped() {

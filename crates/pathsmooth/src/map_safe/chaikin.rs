@@ -5,6 +5,7 @@ use std::f64::consts::PI;
 use glam::DVec2;
 
 use super::{MapSafe, Run};
+use crate::area::not_costlier;
 use crate::curve::chaikin::{
     chaikin_output_len, corner_cut, max_output_points, AdaptiveParams, ChaikinParams, RefineReport,
 };
@@ -336,12 +337,26 @@ impl<W: World + ?Sized> Run<'_, W> {
         let mut t = ratio;
         for _ in 0..=HALVINGS {
             let (a, b) = corner_cut(path[i - 1], path[i], path[i + 1], t);
-            if let Some(after) = self.cut_fits(tail, a, b, radius) {
+            if self.cut_costs_no_more(a, path[i], b)
+                && let Some(after) = self.cut_fits(tail, a, b, radius)
+            {
                 return Some((t, after));
             }
             t *= 0.5;
         }
         None
+    }
+
+    /// True when cutting the corner `v` from `a` to `b` does not raise the path's cost
+    /// (always, on a world without area costs): a shallower cut may still pass where a
+    /// deep one would cross a costly area inside the corner.
+    fn cut_costs_no_more(&self, a: DVec2, v: DVec2, b: DVec2) -> bool {
+        let w = self.world;
+        !w.has_area_costs()
+            || not_costlier(
+                w.segment_cost(a, b),
+                w.segment_cost(a, v) + w.segment_cost(v, b),
+            )
     }
 
     /// [`extend`](Self::extend) for the two points of a corner cut, whose segment must

@@ -3,11 +3,12 @@
 use glam::DVec2;
 
 use super::{MapSafe, Run};
+use crate::area::not_costlier;
 #[cfg(doc)]
 use crate::error::Error;
 use crate::error::Result;
 use crate::geometry::Point2;
-use crate::world::{first_problem, World};
+use crate::world::{first_problem, path_cost, World};
 
 /// A piece of the input, `path[start..=end]`, smoothed or kept as it is.
 struct Piece {
@@ -115,7 +116,7 @@ impl<W: World + ?Sized> Run<'_, W> {
     }
 
     /// `None` when the smoothed piece is usable (keeps the endpoints, finite, valid on its
-    /// own); otherwise `Some(where)`, the location of its first problem if it has one.
+    /// own, and on a world with area costs no costlier than its input); otherwise `Some(where)`, the location of its first problem if it has one.
     fn problem_at(&self, input: &[DVec2], out: &[DVec2], radius: f64) -> Option<Option<DVec2>> {
         if out.first() != input.first()
             || out.last() != input.last()
@@ -123,7 +124,13 @@ impl<W: World + ?Sized> Run<'_, W> {
         {
             return Some(None);
         }
-        first_problem(self.world, out, radius).map(|(_, at)| Some(at))
+        if let Some((_, at)) = first_problem(self.world, out, radius) {
+            return Some(Some(at));
+        }
+        // With area costs, a smoothed piece must not cost more than the input it replaces.
+        let w = self.world;
+        (w.has_area_costs() && !not_costlier(path_cost(w, out), path_cost(w, input)))
+            .then_some(None)
     }
 
     /// Reverts to the input both pieces around any joint whose bend the world refuses (a

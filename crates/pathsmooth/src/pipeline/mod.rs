@@ -12,6 +12,7 @@ use std::borrow::Cow;
 
 use glam::DVec2;
 
+use crate::area::PIPELINE_COST_TOLERANCE;
 use crate::cancel::Cancel;
 use crate::corridor::{CorridorPath, CorridorSmoother};
 use crate::curve::catmull_rom::catmull_rom;
@@ -27,9 +28,14 @@ use crate::navmesh::NavMeshQuery;
 use crate::shortcut::Shortcutter;
 use crate::validate::{validate, ValidationReport};
 use crate::world::{
-    agent_radius, check_input, check_path_and_radius, check_world, clearance_error, path_is_clear,
-    path_on_mesh, settle, World,
+    agent_radius, check_input, check_path_and_radius, check_world, clearance_error, path_cost,
+    path_is_clear, path_on_mesh, settle, World,
 };
+
+/// How much one step may raise the path's cost, relative (the steps' local tests allow
+/// 10⁻¹² per change; this bounds a step's sum of them, well within the run's
+/// [`PIPELINE_COST_TOLERANCE`]).
+const STEP_COST_TOLERANCE: f64 = 1e-10;
 
 /// What the last run of a [`Pipeline`] did.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -46,6 +52,12 @@ pub struct PipelineReport {
     /// The corners a fillet step could not give its minimum turning radius (radius below
     /// ρ, or kept sharp), with the reason; indices are in that step's input.
     pub corners: Vec<Corner>,
+    /// The cost of the steps' input (the planner's or the repaired path) under the world's
+    /// area costs ([`World::segment_cost`]): its length on a world without them.
+    pub input_cost: f64,
+    /// The cost of the returned path, computed as `input_cost`; never above it by more
+    /// than [`PIPELINE_COST_TOLERANCE`](crate::area::PIPELINE_COST_TOLERANCE) (relative).
+    pub cost: f64,
 }
 
 impl PipelineReport {
@@ -56,6 +68,8 @@ impl PipelineReport {
         self.skipped.clear();
         self.validation.clear();
         self.corners.clear();
+        self.input_cost = 0.0;
+        self.cost = 0.0;
     }
 }
 
@@ -514,6 +528,8 @@ impl<W: World> Pipeline<W> {
         self.last_corridor = None;
         self.last_curve = None;
         let mut b = std::mem::take(&mut self.b);
+        self.report.input_cost = path_cost(&self.world, path);
+        let mut cost = self.report.input_cost;
         let mut result = Ok(());
         for k in 0..self.steps.len() {
             let step = self.steps[k].clone();
@@ -541,25 +557,64 @@ impl<W: World> Pipeline<W> {
                 ));
                 continue;
             }
-            if step.keeps_validity() {
-                std::mem::swap(path, &mut b);
-                continue;
-            }
-            let reason = match validate(&self.world, &b, aim) {
-                Ok(r) if holds(&r, aim) => None,
-                // Valid but off the radius by the rounding of its computation: settled in
-                // place, or skipped if that fails.
-                Ok(r) if r.is_valid() && settle(&self.world, None, aim, &mut b).holds => None,
-                Ok(r) => Some(shortfall(&r, aim)),
-                Err(e) => Some(e.to_string()),
+            let reason = if step.keeps_validity() {
+                None
+            } else {
+                match validate(&self.world, &b, aim) {
+                    Ok(r) if holds(&r, aim) => None,
+                    // Valid but off the radius by the rounding of its computation: settled
+                    // in place, or skipped if that fails.
+                    Ok(r) if r.is_valid() && settle(&self.world, None, aim, &mut b).holds => None,
+                    Ok(r) => Some(shortfall(&r, aim)),
+                    Err(e) => Some(e.to_string()),
+                }
             };
+            // With area costs, a step whose path costs more than its input is skipped: the
+            // planner chose its route for a reason (the steps' own tests keep this from
+            // happening where they can).
+            let new_cost = path_cost(&self.world, &b);
+            let reason = reason.or_else(|| {
+                let costlier = self.world.has_area_costs()
+                    && !(new_cost <= cost * (1.0 + STEP_COST_TOLERANCE));
+                costlier.then(|| {
+                    format!(
+                        "its path would cost {} under the area costs, more than its input's {}",
+                        num(new_cost),
+                        num(cost)
+                    )
+                })
+            });
             match reason {
-                None => std::mem::swap(path, &mut b),
+                None => {
+                    std::mem::swap(path, &mut b);
+                    cost = new_cost;
+                }
                 Some(reason) => self.report.skipped.push((step.name(), reason.into())),
             }
         }
         self.b = b;
+        if result.is_ok() {
+            result = self.check_cost(cost);
+        }
         result
+    }
+
+    /// The final check on cost: the steps' path costs at most its input plus
+    /// [`PIPELINE_COST_TOLERANCE`] of it (each step was checked; this bounds their sum).
+    fn check_cost(&mut self, cost: f64) -> Result<()> {
+        let input = self.report.input_cost;
+        self.report.cost = cost;
+        if cost <= input * (1.0 + PIPELINE_COST_TOLERANCE) || !self.world.has_area_costs() {
+            return Ok(());
+        }
+        Err(Error::InvalidResult {
+            step: self.steps.last().map_or("input", Step::name),
+            reason: format!(
+                "its cost {} is above its input's {} under the area costs",
+                num(cost),
+                num(input)
+            ),
+        })
     }
 
     /// Whether `step` may run on `input`: not when the run is cancelled, nor when its output
