@@ -328,6 +328,22 @@ impl GridMap {
         (0..=255u8).filter(|&a| seen[a as usize]).collect()
     }
 
+    /// A map from its cells and their areas (row-major, one each per cell).
+    pub(crate) fn from_parts(
+        width: usize,
+        height: usize,
+        passable: Vec<bool>,
+        areas: Vec<AreaId>,
+    ) -> Self {
+        debug_assert_eq!((passable.len(), areas.len()), (width * height, width * height));
+        GridMap {
+            width,
+            height,
+            passable,
+            areas: Some(areas),
+        }
+    }
+
     /// True when cell `c` is passable terrain or water that `costs` excludes.
     pub(crate) fn filtered_out(&self, c: IVec2, costs: &AreaCosts) -> bool {
         let (x, y) = (c.x as usize, c.y as usize);
@@ -415,7 +431,7 @@ fn terrain_areas(chars: impl Iterator<Item = char> + Clone) -> Option<Vec<AreaId
 }
 
 /// The area recorded for blocked cells other than water (no filter opens them).
-const WALL: AreaId = b'@';
+pub(crate) const WALL: AreaId = b'@';
 
 /// Moving AI terrain: `.`, `G` and `S` are passable; everything else is blocked.
 #[inline]

@@ -206,6 +206,11 @@ impl GridWorld {
         Ok(())
     }
 
+    /// The map as given, before the area costs blocked the excluded areas.
+    pub(crate) fn terrain(&self) -> &GridMap {
+        &self.terrain
+    }
+
     /// The area costs in effect ([`AreaCosts::default`] unless set).
     pub fn area_costs(&self) -> &AreaCosts {
         &self.costs

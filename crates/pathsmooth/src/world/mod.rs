@@ -79,6 +79,7 @@ pub(crate) mod grid;
 mod input;
 mod navmesh;
 mod rounding;
+mod route;
 
 pub use grid::GridWorld;
 pub(crate) use input::{

@@ -1,0 +1,164 @@
+//! "Keep the route": a world cut down to the cells a path passes through.
+//!
+//! A planner may have chosen its cells for cover or safety, not only for cost; a smoother
+//! that skips nodes throws that choice away. The answer of the source article on navmesh
+//! smoothing (seed 005, portal relaxation) is to move the path only *within the polygons
+//! that were found*. [`GridWorld::route_world`] does that for any step: it returns the
+//! world whose free space is the cells the path touches (with a margin of more cells if
+//! asked), so every step run on it keeps to the route.
+
+use glam::{DVec2, IVec2};
+
+use super::{check_input, GridWorld};
+use crate::error::Result;
+use crate::geometry::Point2;
+use crate::grid::map::GridMap;
+
+impl GridWorld {
+    /// The world restricted to the route of `path`: a cell stays free when it is free here
+    /// and lies within `margin` cells (king's moves) of a cell whose closed square the path
+    /// touches; every other cell is a wall. The path itself is as valid on the result as
+    /// it is here (for radii below half a cell with `margin` 0; widen `margin` for larger
+    /// agents), so any [`Pipeline`](crate::Pipeline) run on the result smooths the path
+    /// without leaving the planner's cells. The result keeps the cell size, the area
+    /// costs, and world coordinates (it covers only the route's bounding box, plus the
+    /// margin and one cell).
+    ///
+    /// Cost: O(cells the path touches × (2·margin + 1)²), plus building the smaller
+    /// world (its distance field over the bounding box).
+    ///
+    /// Errors: the input checks of [the world contract](crate::world#coordinates-and-input-checks)
+    /// for `path` (at least one point, finite, inside the world), [`crate::Error::NoFreeSpace`]
+    /// when the path touches no free cell.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::{GridMap, GridWorld, Pipeline, Preset, World};
+    /// let world = GridWorld::new(GridMap::from_rows(&["......", "......", "......"])?)?;
+    /// // The planner kept to the top row (cover, say), then went down at the end.
+    /// let planned = [DVec2::new(0.5, 0.5), DVec2::new(4.5, 0.5), DVec2::new(5.5, 2.5)];
+    /// let route = world.route_world(&planned, 0)?;
+    /// let mut pipeline = Pipeline::preset(&route, 0.0, Preset::Smooth)?;
+    /// let smooth = pipeline.smooth(&planned)?;
+    /// assert!(smooth.iter().all(|p| route.clearance(*p) >= 0.0));
+    /// // The first row's cells and those the last leg crosses: not the bottom left.
+    /// assert!(!route.map().is_passable(0, 2));
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn route_world<P: Point2>(&self, path: &[P], margin: usize) -> Result<GridWorld> {
+        let mut points = Vec::new();
+        check_input(self, path, 1, "route_world", 0.0, &mut points)?;
+        let touched = self.touched_cells(&points);
+        let m = margin as i32;
+        let (w, h) = (self.map().width() as i32, self.map().height() as i32);
+        let lo = touched.iter().fold(IVec2::MAX, |a, &c| a.min(c)) - (m + 1);
+        let hi = touched.iter().fold(IVec2::MIN, |a, &c| a.max(c)) + (m + 1);
+        let (lo, hi) = (lo.max(IVec2::ZERO), hi.min(IVec2::new(w - 1, h - 1)));
+        let size = (hi - lo + 1).as_uvec2();
+        let (sw, sh) = (size.x as usize, size.y as usize);
+        let mut on_route = vec![false; sw * sh];
+        for c in &touched {
+            for dy in -m..=m {
+                for dx in -m..=m {
+                    let q = *c + IVec2::new(dx, dy) - lo;
+                    if q.x >= 0 && q.y >= 0 && (q.x as usize) < sw && (q.y as usize) < sh {
+                        on_route[q.y as usize * sw + q.x as usize] = true;
+                    }
+                }
+            }
+        }
+        let (map, terrain) = (self.map(), self.terrain());
+        let at = |x: usize, y: usize| (x + lo.x as usize, y + lo.y as usize);
+        let mut passable = Vec::with_capacity(sw * sh);
+        let mut areas = Vec::with_capacity(sw * sh);
+        for y in 0..sh {
+            for x in 0..sw {
+                let (gx, gy) = at(x, y);
+                let keep = on_route[y * sw + x];
+                passable.push(keep && map.is_passable(gx as i64, gy as i64));
+                // Off the route even water is a wall, whatever its cost.
+                areas.push(if keep {
+                    terrain.area(gx, gy)
+                } else {
+                    crate::grid::map::WALL
+                });
+            }
+        }
+        let sub = GridMap::from_parts(sw, sh, passable, areas);
+        let origin = self.to_world(lo.as_dvec2());
+        GridWorld::with_frame(sub, self.cell_size(), origin)?
+            .with_area_costs(self.area_costs().clone())
+    }
+
+    /// The cells (of the map) whose closed squares the polyline `points` (world units)
+    /// touches, each once, in no particular order. Column by column: within the strip
+    /// x ∈ [k, k + 1] a segment spans y ∈ [y₀, y₁], which meets the closed squares of rows
+    /// ⌈y₀⌉ − 1 to ⌊y₁⌋.
+    fn touched_cells(&self, points: &[DVec2]) -> Vec<IVec2> {
+        let map = self.map();
+        let (w, h) = (map.width() as i64, map.height() as i64);
+        let mut seen = std::collections::HashSet::new();
+        let mut mark = |x: i64, y: i64| {
+            if (0..w).contains(&x) && (0..h).contains(&y) {
+                seen.insert(IVec2::new(x as i32, y as i32));
+            }
+        };
+        let one = [points[0]];
+        let segments: Vec<[DVec2; 2]> = if points.len() == 1 {
+            one.iter().map(|&p| [p, p]).collect()
+        } else {
+            points.windows(2).map(|s| [s[0], s[1]]).collect()
+        };
+        for [a, b] in segments {
+            let (a, b) = (self.to_grid(a), self.to_grid(b));
+            let (x0, x1) = (a.x.min(b.x), a.x.max(b.x));
+            for k in (x0.ceil() as i64 - 1)..=(x1.floor() as i64) {
+                // The part of the segment within the strip [k, k + 1].
+                let (s, e) = (x0.max(k as f64), x1.min(k as f64 + 1.0));
+                let y_at = |x: f64| {
+                    if a.x == b.x {
+                        None
+                    } else {
+                        Some(a.y + (b.y - a.y) * (x - a.x) / (b.x - a.x))
+                    }
+                };
+                let (ylo, yhi) = match (y_at(s), y_at(e)) {
+                    (Some(p), Some(q)) => (p.min(q), p.max(q)),
+                    _ => (a.y.min(b.y), a.y.max(b.y)),
+                };
+                for y in (ylo.ceil() as i64 - 1)..=(yhi.floor() as i64) {
+                    mark(k, y);
+                }
+            }
+        }
+        seen.into_iter().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::World;
+
+    #[test]
+    fn the_route_is_the_touched_cells_and_keeps_the_path_valid() {
+        let world = GridWorld::new(GridMap::from_rows(&["....", "....", "...."]).unwrap()).unwrap();
+        let path = [DVec2::new(0.5, 0.5), DVec2::new(2.5, 0.5)];
+        let route = world.route_world(&path, 0).unwrap();
+        let free: Vec<bool> = (0..3)
+            .flat_map(|y| (0..4).map(move |x| (x, y)))
+            .map(|(x, y)| route.map().is_passable(x, y))
+            .collect();
+        // The route world's map starts at the world's corner (the box reaches the edge).
+        assert_eq!(route.origin(), DVec2::ZERO);
+        assert!(free[0] && free[1] && free[2] && !free[3] && !free[4]);
+        assert!(crate::is_valid(&route, &path, 0.0));
+        // A diagonal through a lattice vertex keeps all four cells around it: no pinch.
+        let diag = [DVec2::new(0.5, 0.5), DVec2::new(1.5, 1.5)];
+        let route = world.route_world(&diag, 0).unwrap();
+        assert!(crate::is_valid(&route, &diag, 0.0));
+        assert!(route.segment_is_clear(diag[0], diag[1], 0.0));
+        let wide = world.route_world(&diag, 1).unwrap();
+        assert_eq!(wide.map().passable_count(), 9); // x 0–2, y 0–2
+    }
+}
