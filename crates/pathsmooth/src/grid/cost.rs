@@ -8,12 +8,17 @@
 //! that cell's multiplier. A piece that runs *along* a grid line lies in two cells at
 //! once; it costs the cheaper of the two (the infimum of the costs of paths beside it, so
 //! a path hugging a wall costs what the free side costs). Blocked cells, excluded areas
-//! and the outside cost infinity.
+//! and the outside cost infinity. Crossings of a vertical and a horizontal line within
+//! 10⁻¹² of the length of each other are one crossing (the segment passes through a
+//! lattice vertex; rounding must not make it clip the diagonal cell's corner).
 
 use glam::DVec2;
 
 use crate::area::AreaCosts;
 use crate::grid::map::GridMap;
+
+/// Two crossing parameters closer than this (of the segment's length) are one crossing.
+const SLIVER: f64 = 1e-12;
 
 /// The cost of the segment `a`–`b` (cell units) on `map` (as filtered by `costs`):
 /// Σ length in cell × the cell's multiplier, infinite through a blocked cell. Exact up to
@@ -70,13 +75,20 @@ pub(crate) fn segment_cost(map: &GridMap, costs: &AreaCosts, a: DVec2, b: DVec2)
             let mid = a + d * (0.5 * (t + next));
             total += (next - t) * length * piece_cost(mid);
         }
-        if tx <= next {
+        // A crossing within SLIVER of this one is the same crossing: the segment passes
+        // through a lattice vertex, and the rounding of the two parameters would make a
+        // sliver in a diagonal cell it never enters (a blocked one would cost infinity).
+        if tx <= next + SLIVER {
             kx += step_x;
         }
-        if ty <= next {
+        if ty <= next + SLIVER {
             ky += step_y;
         }
-        t = next;
+        t = if tx.max(ty) <= next + SLIVER {
+            tx.max(ty).min(1.0)
+        } else {
+            next
+        };
     }
     total
 }

@@ -3,6 +3,7 @@
 //!
 //! - [`maps`] (re-exported here): where the Moving AI data lives, the DEV maps, loading
 //!   them, the loop over them ([`real_maps`]) and how many scenarios a sweep runs.
+//! - [`areas`]: seeded swamp and water on a map, an exact cost integral and Dijkstra.
 //! - [`rng`]: the one seeded generator, for reproducible input outside proptest.
 //! - [`grids`]: the one random-map strategy (proptest) and scenes on it.
 //! - [`oracle`]: brute-force clearance on a grid map, independent of the library.
@@ -13,6 +14,7 @@
 //! - [`counting_alloc`]: the counting global allocator of the "allocates nothing" tests.
 #![allow(dead_code)]
 
+pub mod areas;
 pub mod corridor_ref;
 pub mod counting_alloc;
 pub mod exact;
