@@ -86,6 +86,9 @@ namespace Pathsmooth
     {
         public double MinClearance, Length, MaxTurn, TotalTurn;
         public UIntPtr RepairedSegments, SkippedCount, CornersBelowTurnRadius;
+        /// <summary>The cost of the steps' input and of the result under the world's area
+        /// costs (lengths without them); Cost never exceeds InputCost (relative 1e-9).</summary>
+        public double InputCost, Cost;
     }
 
     /// <summary>A failed call: the status and the library's message.</summary>
@@ -117,6 +120,7 @@ namespace Pathsmooth
 
         [DllImport(Lib, CallingConvention = C)] internal static extern UIntPtr ps_last_error(byte* buf, UIntPtr capacity);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_world_grid_new(byte* free, UIntPtr width, UIntPtr height, double cellSize, double originX, double originY, out WorldHandle world);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_world_grid_new_areas(byte* free, byte* areas, UIntPtr width, UIntPtr height, double cellSize, double originX, double originY, byte* areaCosts, out WorldHandle world);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_world_navmesh_new(double* verticesXY, UIntPtr vertexCount, uint* indices, uint* polygonSizes, UIntPtr polygonCount, uint* ids, out WorldHandle world);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_world_surface_new(double* verticesXYZ, UIntPtr vertexCount, uint* indices, uint* polygonSizes, UIntPtr polygonCount, byte* areas, uint upAxis, double weld, out WorldHandle world);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_world_destroy(IntPtr world);
@@ -169,6 +173,33 @@ namespace Pathsmooth
             fixed (byte* f = free)
                 Native.Check(Native.ps_world_grid_new(f, (UIntPtr)width, (UIntPtr)height, cellSize, originX, originY, out h));
             return new World(h);
+        }
+
+        /// <summary>A grid with areas and area costs: areas (null: all ground, '.') gives
+        /// each cell an area id, laid out as free; areaCosts (null: the default, all 1 and
+        /// Moving AI water 'W' excluded) is "AREA=COST,...", AREA a letter or an id 0–255,
+        /// COST a positive multiplier or "exclude". Planning minimises length × cost and
+        /// smoothing never raises it.</summary>
+        public static unsafe World Grid(byte[] free, byte[] areas, string areaCosts, int width, int height, double cellSize, double originX = 0, double originY = 0)
+        {
+            if (free != null && (width < 0 || height < 0 || (long)width * height > free.Length))
+                throw new ArgumentException("free holds " + free.Length + " cells, not " + width + " × " + height);
+            if (areas != null && (long)width * height > areas.Length)
+                throw new ArgumentException("areas holds " + areas.Length + " cells, not " + width + " × " + height);
+            byte[] spec = areaCosts == null ? null : Utf8(areaCosts);
+            WorldHandle h;
+            fixed (byte* f = free) fixed (byte* a = areas) fixed (byte* c = spec)
+                Native.Check(Native.ps_world_grid_new_areas(f, a, (UIntPtr)width, (UIntPtr)height, cellSize, originX, originY, c, out h));
+            return new World(h);
+        }
+
+        /// <summary>A NUL-terminated UTF-8 copy of s.</summary>
+        static byte[] Utf8(string s)
+        {
+            byte[] text = System.Text.Encoding.UTF8.GetBytes(s);
+            byte[] z = new byte[text.Length + 1];
+            Array.Copy(text, z, text.Length);
+            return z;
         }
 
         /// <summary>A navmesh from convex polygons in the plane: vertices as x, y pairs;

@@ -88,6 +88,20 @@ static class Test
             Throws(Status.InvalidArgument, "no free space", () => World.Grid(new byte[4], 2, 2, 1.0), "no free cell");
             Throws(Status.NullPointer, "`free` is NULL", () => World.Grid(null, 2, 2, 1.0), "null grid");
 
+            // Area costs: round the swamp block (cost 4), never costlier than the planner.
+            string[] rows = { "..........", "..SSSSSS..", "..SSSSSS..", "..SSSSSS..", ".........." };
+            var open = new byte[50];
+            var areas = new byte[50];
+            for (int k = 0; k < 50; k++) { open[k] = 1; areas[k] = (byte)rows[k / 10][k % 10]; }
+            using (var swamp = World.Grid(open, areas, "S=4", 10, 5, 1.0))
+            using (var round = new Pipeline(swamp, 0.0, Preset.Smooth))
+            {
+                round.Plan(new Point2d(0.5, 2.5), new Point2d(9.5, 2.5));
+                var r = round.Report;
+                Check(r.Cost <= r.InputCost * (1 + 1e-9) && r.Cost < 12.0, "round the swamp: " + r.Cost);
+            }
+            Throws(Status.InvalidArgument, "area cost for S", () => World.Grid(open, areas, "S=0", 10, 5, 1.0), "zero cost");
+
             // Too small: the needed length; the retry gets the kept result.
             var goal0 = new Point2d(46.5, 40.5);
             var small = new double[4];

@@ -24,6 +24,9 @@ _ArrayLike = npt.ArrayLike
 _Path2 = npt.NDArray[np.float64]
 _PointLike = Union[Tuple[float, float], Sequence[float], npt.ArrayLike]
 _Bounds = Tuple[Tuple[float, float], Tuple[float, float]]
+# "S=4,W=exclude", or {"S": 4.0, "W": "exclude", 7: 2.5}: terrain letters or area ids
+# 0–255 to a cost multiplier in [2**-20, 2**20] or "exclude".
+_AreaCosts = Union[str, dict[Union[str, int], Union[float, str]]]
 _PresetName = Literal["shortest", "smooth", "corridor"]
 _StepName = Literal["shortcut", "chaikin", "catmull-rom", "funnel", "relax", "corridor"]
 # ("resample", spacing) and ("fillet", minimum turning radius), world units.
@@ -60,6 +63,10 @@ class _Report(TypedDict):
     min_clearance: float
     validation: _Validation
     corners: list[_Corner]
+    input_cost: float
+    """The cost of the steps' input under the world's area costs (its length without)."""
+    cost: float
+    """The cost of the returned path; never above `input_cost` (relative 1e-9)."""
 
 class _Metrics(TypedDict):
     points: int
@@ -81,15 +88,26 @@ class GridWorld:
     """
 
     def __new__(
-        cls, free: npt.ArrayLike, cell_size: float = 1.0, origin: _PointLike | None = None
-    ) -> GridWorld: ...
+        cls,
+        free: npt.ArrayLike,
+        cell_size: float = 1.0,
+        origin: _PointLike | None = None,
+        areas: npt.ArrayLike | None = None,
+        area_costs: _AreaCosts | None = None,
+    ) -> GridWorld:
+        """`areas`: an integer array shaped like `free`, an area id 0–255 per cell
+        (default: every cell ground, `ord('.')`); `area_costs`: each area's cost multiplier
+        or `"exclude"` (default: all 1, Moving AI water `W` excluded). Planning minimises
+        length × cost and smoothing never raises the cost."""
     @staticmethod
     def from_movingai(
         path_or_text: Union[str, os.PathLike[str]],
         cell_size: float = 1.0,
         origin: _PointLike | None = None,
+        area_costs: _AreaCosts | None = None,
     ) -> GridWorld:
-        """A Moving AI `.map` file (a path), or its text (a str holding a newline)."""
+        """A Moving AI `.map` file (a path), or its text (a str holding a newline); its
+        swamp (`S`) and water (`W`) cells are areas, costed by `area_costs`."""
     @property
     def width(self) -> int: ...
     @property
@@ -103,6 +121,10 @@ class GridWorld:
     def clearance(self, point: _PointLike) -> float: ...
     def find_path(self, start: _PointLike, goal: _PointLike, radius: float = 0.0) -> _Path2:
         """The world's own search, unsmoothed (keeps `radius` from the walls)."""
+    def segment_cost(self, a: _PointLike, b: _PointLike) -> float:
+        """The length inside each cell times its area's cost."""
+    def path_cost(self, path: npt.ArrayLike) -> float:
+        """The sum of the path's segment costs."""
 
 @final
 class NavMeshWorld:

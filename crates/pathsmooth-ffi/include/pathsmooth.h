@@ -160,6 +160,10 @@ typedef struct PsReport {
   size_t skipped_count;
   // The corners a fillet step could not give its turning radius.
   size_t corners_below_turn_radius;
+  // The cost of the steps' input under the world's area costs (its length without).
+  double input_cost;
+  // The cost of the returned path; never above `input_cost` (relative 10⁻⁹).
+  double cost;
 } PsReport;
 
 #ifdef __cplusplus
@@ -202,6 +206,30 @@ enum PsStatus ps_world_grid_new(const uint8_t *free,
                                 double origin_x,
                                 double origin_y,
                                 struct PsWorld **out_world);
+
+// [`ps_world_grid_new`] with areas and area costs: `areas` (NULL: every cell ground,
+// `'.'`) gives each cell an area id (row-major like `free`); `area_costs` (NULL: the
+// default, every area 1 and Moving AI water `'W'` excluded) is a NUL-terminated UTF-8
+// `"AREA=COST,..."`: AREA a letter (its byte, e.g. `S`) or an id 0–255, COST a positive
+// multiplier in [2⁻²⁰, 2²⁰] or `exclude`. Planning minimises length × cost, smoothing never
+// raises the path's cost (the report's `cost` ≤ `input_cost`), and excluded areas are walls.
+//
+// Errors: those of [`ps_world_grid_new`], and `PS_INVALID_ARGUMENT` for area costs that do
+// not parse (the message names the entry) or a filter that excludes every free cell.
+//
+// # Safety
+//
+// `free` (and `areas` unless NULL) valid for reading `width * height` bytes; `area_costs`
+// NULL or a NUL-terminated string; `out_world` writable for one pointer.
+enum PsStatus ps_world_grid_new_areas(const uint8_t *free,
+                                      const uint8_t *areas,
+                                      size_t width,
+                                      size_t height,
+                                      double cell_size,
+                                      double origin_x,
+                                      double origin_y,
+                                      const char *area_costs,
+                                      struct PsWorld **out_world);
 
 // Makes a navmesh world from convex polygons in the plane: `vertex_count` vertices
 // (`vertices_xy`, x then y for each), `polygon_count` polygons, polygon i being the next

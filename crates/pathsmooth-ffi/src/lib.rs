@@ -59,10 +59,11 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
 use pathsmooth::glam::{DVec2, DVec3, Vec2};
+use pathsmooth::grid::GridMap;
 use pathsmooth::navmesh::{NavMesh, Surface, SurfaceMesh, SurfaceOptions, UpAxis};
 use pathsmooth::{
-    CatmullRomParams, ChaikinParams, CorridorParams, Error, FilletParams, GridWorld, NavMeshWorld,
-    Pipeline, PipelineReport, Point2, Preset, RelaxParams, Step, SurfacePlanner,
+    AreaCosts, CatmullRomParams, ChaikinParams, CorridorParams, Error, FilletParams, GridWorld,
+    NavMeshWorld, Pipeline, PipelineReport, Point2, Preset, RelaxParams, Step, SurfacePlanner,
 };
 
 // ───────────────────────────── status codes and errors ─────────────────────────────
@@ -464,6 +465,66 @@ pub unsafe extern "C" fn ps_world_grid_new(
             // The library's own error for the size; the cells are not read.
             GridWorld::from_fn(width, height, cell_size, origin, |_, _| false)?
         };
+        emit(out_world, WORLD_TAG, Arc::new(WorldKind::Grid(world)));
+        Ok(())
+    })
+}
+
+/// [`ps_world_grid_new`] with areas and area costs: `areas` (NULL: every cell ground,
+/// `'.'`) gives each cell an area id (row-major like `free`); `area_costs` (NULL: the
+/// default, every area 1 and Moving AI water `'W'` excluded) is a NUL-terminated UTF-8
+/// `"AREA=COST,..."`: AREA a letter (its byte, e.g. `S`) or an id 0–255, COST a positive
+/// multiplier in [2⁻²⁰, 2²⁰] or `exclude`. Planning minimises length × cost, smoothing never
+/// raises the path's cost (the report's `cost` ≤ `input_cost`), and excluded areas are walls.
+///
+/// Errors: those of [`ps_world_grid_new`], and `PS_INVALID_ARGUMENT` for area costs that do
+/// not parse (the message names the entry) or a filter that excludes every free cell.
+///
+/// # Safety
+///
+/// `free` (and `areas` unless NULL) valid for reading `width * height` bytes; `area_costs`
+/// NULL or a NUL-terminated string; `out_world` writable for one pointer.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn ps_world_grid_new_areas(
+    free: *const u8,
+    areas: *const u8,
+    width: usize,
+    height: usize,
+    cell_size: f64,
+    origin_x: f64,
+    origin_y: f64,
+    area_costs: *const c_char,
+    out_world: *mut *mut PsWorld,
+) -> PsStatus {
+    guard(|| {
+        start_out(out_world, "out_world")?;
+        check_ptr(free, "free")?;
+        let costs: AreaCosts = if area_costs.is_null() {
+            AreaCosts::default()
+        } else {
+            // SAFETY: the caller gives a NUL-terminated string.
+            let spec = unsafe { std::ffi::CStr::from_ptr(area_costs) };
+            let spec = spec
+                .to_str()
+                .map_err(|_| Fail::new(PsStatus::PsInvalidArgument, "area_costs: not UTF-8"))?;
+            spec.parse()?
+        };
+        let origin = DVec2::new(origin_x, origin_y);
+        let side = 1..=pathsmooth::grid::map::MAX_MAP_SIDE;
+        if !(side.contains(&width) && side.contains(&height)) {
+            // The library's own error for the size; the cells are not read.
+            GridWorld::from_fn(width, height, cell_size, origin, |_, _| false)?;
+        }
+        // SAFETY: the caller gives width · height readable bytes (≤ 2²⁸).
+        let cells = unsafe { input(free, width, height, "free")? };
+        let mut map = GridMap::from_fn(width, height, |x, y| cells[y * width + x] != 0);
+        if !areas.is_null() {
+            // SAFETY: as `free`.
+            let ids = unsafe { input(areas, width, height, "areas")? };
+            map = map.with_areas(|x, y| ids[y * width + x]);
+        }
+        let world = GridWorld::with_frame(map, cell_size, origin)?.with_area_costs(costs)?;
         emit(out_world, WORLD_TAG, Arc::new(WorldKind::Grid(world)));
         Ok(())
     })
@@ -1278,6 +1339,10 @@ pub struct PsReport {
     pub skipped_count: usize,
     /// The corners a fillet step could not give its turning radius.
     pub corners_below_turn_radius: usize,
+    /// The cost of the steps' input under the world's area costs (its length without).
+    pub input_cost: f64,
+    /// The cost of the returned path; never above `input_cost` (relative 10⁻⁹).
+    pub cost: f64,
 }
 
 fn report_of(p: &PipelineData) -> &PipelineReport {
@@ -1312,6 +1377,8 @@ pub unsafe extern "C" fn ps_pipeline_report(
             repaired_segments: r.repaired_segments,
             skipped_count: r.skipped.len(),
             corners_below_turn_radius: r.corners.len(),
+            input_cost: r.input_cost,
+            cost: r.cost,
         };
         // SAFETY: checked non-NULL and aligned.
         unsafe { *out_report = report };

@@ -18,8 +18,9 @@ use pathsmooth::metrics::PathMetrics;
 use pathsmooth::navmesh::{NavMesh, Surface, SurfaceMesh as RsSurfaceMesh, UpAxis};
 use pathsmooth::world::Bounds;
 use pathsmooth::{
-    Cancel, GridWorld as RsGrid, NavMeshQuery, NavMeshWorld as RsNavMesh, Pipeline as RsPipeline,
-    PipelineReport, Preset, Step, SurfacePlanner as RsSurfacePlanner, ValidationReport, World,
+    AreaCosts, Cancel, GridWorld as RsGrid, NavMeshQuery, NavMeshWorld as RsNavMesh,
+    Pipeline as RsPipeline, PipelineReport, Preset, Step, SurfacePlanner as RsSurfacePlanner,
+    ValidationReport, World,
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -114,6 +115,87 @@ impl World for AnyWorld {
     fn navmesh(&self) -> pathsmooth::Result<&NavMesh> {
         self.get().navmesh()
     }
+    fn segment_cost(&self, a: DVec2, b: DVec2) -> f64 {
+        self.get().segment_cost(a, b)
+    }
+    fn has_area_costs(&self) -> bool {
+        self.get().has_area_costs()
+    }
+}
+
+/// Area costs from Python: `None` (the default filter), a string `"S=4,W=exclude"`, or a
+/// dict whose keys are terrain letters or area ids and whose values are positive numbers
+/// or `"exclude"`. Every bad entry is the library's `BadAreaCost` error.
+fn area_costs(costs: Option<&Bound<'_, PyAny>>) -> PyResult<AreaCosts> {
+    let Some(costs) = costs else {
+        return Ok(AreaCosts::default());
+    };
+    if let Ok(spec) = costs.extract::<String>() {
+        return spec.parse().map_err(lib_err);
+    }
+    let dict = costs.downcast::<PyDict>().map_err(|_| {
+        PyTypeError::new_err("area_costs: expected None, a str \"AREA=COST,...\" or a dict")
+    })?;
+    let mut spec = Vec::with_capacity(dict.len());
+    for (k, v) in dict.iter() {
+        let area = match k.extract::<i64>() {
+            Ok(id) => id.to_string(),
+            Err(_) => k.extract::<String>().map_err(|_| {
+                PyTypeError::new_err("area_costs: keys are terrain letters (str) or ids (int)")
+            })?,
+        };
+        let cost = match v.extract::<f64>() {
+            Ok(c) => format!("{c:?}"),
+            Err(_) => v.extract::<String>().map_err(|_| {
+                PyTypeError::new_err("area_costs: values are numbers or \"exclude\"")
+            })?,
+        };
+        if area.contains([',', '=']) || cost.contains([',', '=']) {
+            return Err(lib_err(pathsmooth::Error::BadAreaCost {
+                area,
+                reason: "an area or cost may not contain `,` or `=`".into(),
+            }));
+        }
+        spec.push(format!("{area}={cost}"));
+    }
+    spec.join(",").parse().map_err(lib_err)
+}
+
+/// Optional per-cell area ids (a 2D uint8 array shaped like `free`).
+fn area_grid(
+    py: Python<'_>,
+    areas: Option<&Bound<'_, PyAny>>,
+    shape: (usize, usize),
+) -> PyResult<Option<Vec<u8>>> {
+    let Some(areas) = areas else {
+        return Ok(None);
+    };
+    let np = py.import("numpy")?;
+    let arr = np.call_method1("asarray", (areas,))?;
+    let kind: String = arr.getattr("dtype")?.getattr("kind")?.extract()?;
+    let shape_now = shape_of(&arr)?;
+    if !matches!(kind.as_str(), "i" | "u") || shape_now != [shape.0, shape.1] {
+        return Err(Error::new_err(format!(
+            "areas: expected an integer array of shape {:?} (one area id 0–255 per cell), got \
+             dtype {} shape {shape_now:?}",
+            [shape.0, shape.1],
+            arr.getattr("dtype")?.str()?
+        )));
+    }
+    let ok: bool = arr
+        .call_method0("min")?
+        .extract::<i64>()
+        .is_ok_and(|lo| lo >= 0)
+        && arr
+            .call_method0("max")?
+            .extract::<i64>()
+            .is_ok_and(|hi| hi <= 255);
+    if !ok {
+        return Err(Error::new_err("areas: area ids must lie in 0–255"));
+    }
+    let c = np.call_method1("ascontiguousarray", (arr, "uint8"))?;
+    let c = c.downcast::<PyArray2<u8>>()?.readonly();
+    Ok(Some(c.as_slice()?.to_vec()))
 }
 
 fn bounds_tuple(b: Bounds) -> ((f64, f64), (f64, f64)) {
@@ -129,23 +211,35 @@ struct GridWorld {
 #[pymethods]
 impl GridWorld {
     #[new]
-    #[pyo3(signature = (free, cell_size = 1.0, origin = None))]
+    #[pyo3(signature = (free, cell_size = 1.0, origin = None, areas = None, area_costs = None))]
     fn new(
         py: Python<'_>,
         free: &Bound<'_, PyAny>,
         cell_size: f64,
         origin: Option<&Bound<'_, PyAny>>,
+        areas: Option<&Bound<'_, PyAny>>,
+        area_costs: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let origin = match origin {
             Some(o) => point(o, "origin")?,
             None => DVec2::ZERO,
         };
         let (cells, height, width) = occupancy(py, free)?;
+        let areas = area_grid(py, areas, (height, width))?;
+        let costs = self::area_costs(area_costs)?;
         let world = py
             .allow_threads(|| {
-                RsGrid::from_fn(width, height, cell_size, origin, |x, y| {
+                let world = RsGrid::from_fn(width, height, cell_size, origin, |x, y| {
                     cells[y * width + x]
-                })
+                })?;
+                let world = match &areas {
+                    Some(a) => {
+                        let map = world.map().clone().with_areas(|x, y| a[y * width + x]);
+                        RsGrid::with_frame(map, cell_size, origin)?
+                    }
+                    None => world,
+                };
+                world.with_area_costs(costs)
             })
             .map_err(lib_err)?;
         Ok(GridWorld {
@@ -155,13 +249,15 @@ impl GridWorld {
 
     /// A Moving AI `.map`: a file path, or the file's text (anything holding a newline).
     #[staticmethod]
-    #[pyo3(signature = (path_or_text, cell_size = 1.0, origin = None))]
+    #[pyo3(signature = (path_or_text, cell_size = 1.0, origin = None, area_costs = None))]
     fn from_movingai(
         py: Python<'_>,
         path_or_text: &Bound<'_, PyAny>,
         cell_size: f64,
         origin: Option<&Bound<'_, PyAny>>,
+        area_costs: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
+        let costs = self::area_costs(area_costs)?;
         let origin = match origin {
             Some(o) => point(o, "origin")?,
             None => DVec2::ZERO,
@@ -181,7 +277,7 @@ impl GridWorld {
                 } else {
                     GridMap::load(&text_or_path)?
                 };
-                RsGrid::with_frame(map, cell_size, origin)
+                RsGrid::with_frame(map, cell_size, origin)?.with_area_costs(costs)
             })
             .map_err(lib_err)?;
         Ok(GridWorld {
@@ -238,6 +334,20 @@ impl GridWorld {
             .allow_threads(|| self.world.find_path(start, goal, radius))
             .map_err(lib_err)?;
         Ok(to_array(py, &path))
+    }
+
+    /// The cost of the segment `a`–`b` under the world's area costs (its length when they
+    /// are all 1): the length inside each cell times the cell's cost.
+    fn segment_cost(&self, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<f64> {
+        Ok(self.world.segment_cost(point(a, "a")?, point(b, "b")?))
+    }
+
+    /// The cost of an N×2 path under the world's area costs.
+    fn path_cost(&self, path: &Bound<'_, PyAny>) -> PyResult<f64> {
+        Ok(pathsmooth::world::path_cost(
+            &*self.world,
+            &points(path, "path")?,
+        ))
     }
 
     fn __repr__(&self) -> String {
@@ -586,6 +696,8 @@ fn report_dict<'py>(py: Python<'py>, r: &PipelineReport) -> PyResult<Bound<'py, 
         corners.append(cd)?;
     }
     d.set_item("corners", corners)?;
+    d.set_item("input_cost", r.input_cost)?;
+    d.set_item("cost", r.cost)?;
     Ok(d)
 }
 

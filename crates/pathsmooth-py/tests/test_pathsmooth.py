@@ -405,3 +405,64 @@ def test_surface_planner_on_a_layered_navmesh():
         planner.plan(mesh, (1.0, 0.0, float("nan")), (9.0, 0.0, 5.0))
     with pytest.raises(Error, match="radius"):
         pathsmooth.SurfacePlanner(-1.0)
+
+
+# ---------------------------------------------------------------------------------------
+# Area costs (issue 28)
+
+SWAMP_ROWS = ["..........", "..SSSSSS..", "..SSSSSS..", "..SSSSSS..", ".........."]
+SWAMP_MAP = "type octile\nheight 5\nwidth 10\nmap\n" + "\n".join(SWAMP_ROWS) + "\n"
+
+
+def test_area_costs_keep_smoothing_out_of_the_swamp():
+    start, goal = (0.5, 2.5), (9.5, 2.5)
+    blind = GridWorld.from_movingai(SWAMP_MAP)
+    aware = GridWorld.from_movingai(SWAMP_MAP, area_costs="S=4")
+    # The same world from arrays: free cells and per-cell areas, costs as a dict.
+    free = np.ones((5, 10), dtype=bool)
+    areas = np.array([[ord(c) for c in r] for r in SWAMP_ROWS], dtype=np.uint8)
+    from_arrays = GridWorld(free, areas=areas, area_costs={"S": 4.0})
+    # Straight through: 1.5 cells of ground, 6 of swamp at 4, 1.5 of ground.
+    assert aware.segment_cost(start, goal) == 1.5 + 6 * 4.0 + 1.5
+    assert blind.segment_cost(start, goal) == 9.0
+    for world in (aware, from_arrays):
+        p = Pipeline(world, 0.0, preset="smooth")
+        out = p.plan(start, goal)
+        r = p.report
+        assert r["cost"] <= r["input_cost"] * (1 + 1e-9)
+        assert abs(world.path_cost(out) - r["cost"]) <= 1e-9 * r["cost"]
+        assert r["cost"] < 12.0  # round the swamp (through it would be 27)
+    # Cost-blind smoothing goes straight through.
+    p = Pipeline(blind, 0.0, preset="smooth")
+    assert aware.path_cost(p.plan(start, goal)) == 27.0
+
+
+@pytest.mark.parametrize(
+    "costs, message",
+    [
+        ("S=0", "area cost for S"),
+        ("S=-1", "area cost for S"),
+        ("S=nan", "area cost for S"),
+        ({"S": float("inf")}, "area cost for S"),
+        ("S", "expected AREA=COST"),
+        ({"S": "lots"}, "neither a number nor `exclude`"),
+        ({300: 2.0}, "neither a terrain letter nor an id"),
+    ],
+)
+def test_bad_area_costs(costs, message):
+    with pytest.raises(Error, match=message):
+        GridWorld.from_movingai(SWAMP_MAP, area_costs=costs)
+
+
+def test_bad_area_inputs():
+    with pytest.raises(TypeError, match="area_costs"):
+        GridWorld.from_movingai(SWAMP_MAP, area_costs=4)
+    with pytest.raises(Error, match="areas: expected an integer array of shape"):
+        GridWorld(np.ones((2, 2), dtype=bool), areas=np.zeros((3, 2), dtype=np.uint8))
+    with pytest.raises(Error, match="0–255"):
+        GridWorld(np.ones((2, 2), dtype=bool), areas=np.full((2, 2), 256))
+    world = GridWorld.from_movingai(SWAMP_MAP, area_costs="S=exclude")
+    with pytest.raises(Error, match="which the area costs exclude"):
+        world.find_path((0.5, 0.5), (3.5, 2.5))
+    with pytest.raises(Error, match="no free"):
+        GridWorld.from_movingai(SWAMP_MAP, area_costs=".=exclude,S=exclude")

@@ -148,6 +148,40 @@ static void bad_input(PsWorld *world, PsPipeline *pipeline) {
     CHECK(ps_world_destroy(NULL) == PS_OK && ps_pipeline_destroy(NULL) == PS_OK, "destroy NULL");
 }
 
+/* Area costs: a swamp block (cost 4) the straight line would cross; the smoothed plan
+ * goes round it and costs no more than the planner's path; bad costs are refused. */
+static void area_costs(void) {
+    const char *rows[] = {"..........", "..SSSSSS..", "..SSSSSS..", "..SSSSSS..", ".........."};
+    uint8_t free_cells[50], areas[50];
+    for (int y = 0; y < 5; y++)
+        for (int x = 0; x < 10; x++) {
+            free_cells[y * 10 + x] = 1;
+            areas[y * 10 + x] = (uint8_t)rows[y][x];
+        }
+    PsWorld *world = NULL;
+    CHECK(ps_world_grid_new_areas(free_cells, areas, 10, 5, 1.0, 0.0, 0.0, "S=4", &world) == PS_OK,
+          "grid with areas: %s", last_error());
+    PsPipeline *p = NULL;
+    CHECK(ps_pipeline_new_preset(world, PS_PRESET_SMOOTH, 0.0, &p) == PS_OK, "smooth on areas");
+    double out[2 * 256];
+    size_t n = 0;
+    PsPoint2d start = {0.5, 2.5}, goal = {9.5, 2.5};
+    CHECK(ps_pipeline_plan_f64(p, start, goal, out, 256, &n) == PS_OK, "plan: %s", last_error());
+    PsReport report;
+    CHECK(ps_pipeline_report(p, &report) == PS_OK, "report");
+    CHECK(report.cost <= report.input_cost * (1 + 1e-9) && report.cost < 12.0,
+          "cost %g of input %g (straight through would be 27)", report.cost, report.input_cost);
+    PsWorld *bad = NULL;
+    CHECK(ps_world_grid_new_areas(free_cells, areas, 10, 5, 1.0, 0.0, 0.0, "S=0", &bad) ==
+                  PS_INVALID_ARGUMENT &&
+              bad == NULL && strstr(last_error(), "area cost for S") != NULL,
+          "S=0 refused: %s", last_error());
+    CHECK(ps_world_grid_new_areas(free_cells, areas, 10, 5, 1.0, 0.0, 0.0, ".=exclude,S=exclude",
+                                  &bad) == PS_INVALID_ARGUMENT,
+          "everything excluded: %s", last_error());
+    CHECK(ps_pipeline_destroy(p) == PS_OK && ps_world_destroy(world) == PS_OK, "destroy");
+}
+
 int main(int argc, char **argv) {
     if (argc < 2 || (argc - 2) % 4 != 0) {
         fprintf(stderr, "usage: %s MAP [sx sy gx gy]...\n", argv[0]);
@@ -187,6 +221,7 @@ int main(int argc, char **argv) {
     free(b);
 
     bad_input(world, smooth);
+    area_costs();
 
     /* The pipelines keep the world alive: destroy it first. */
     CHECK(ps_world_destroy(world) == PS_OK, "destroy world");

@@ -574,8 +574,9 @@ impl<W: World> Pipeline<W> {
             // happening where they can).
             let new_cost = path_cost(&self.world, &b);
             let reason = reason.or_else(|| {
-                let costlier = self.world.has_area_costs()
-                    && !(new_cost <= cost * (1.0 + STEP_COST_TOLERANCE));
+                let limit = cost * (1.0 + STEP_COST_TOLERANCE);
+                let costlier =
+                    self.world.has_area_costs() && (new_cost > limit || new_cost.is_nan());
                 costlier.then(|| {
                     format!(
                         "its path would cost {} under the area costs, more than its input's {}",

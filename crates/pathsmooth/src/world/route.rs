@@ -2,7 +2,7 @@
 //!
 //! A planner may have chosen its cells for cover or safety, not only for cost; a smoother
 //! that skips nodes throws that choice away. The answer of the source article on navmesh
-//! smoothing (seed 005, portal relaxation) is to move the path only *within the polygons
+//! smoothing (seed 004, "Grandpa, tell us another story about pathfinding", whose answer is portal relaxation) is to move the path only *within the polygons
 //! that were found*. [`GridWorld::route_world`] does that for any step: it returns the
 //! world whose free space is the cells the path touches (with a margin of more cells if
 //! asked), so every step run on it keeps to the route.
