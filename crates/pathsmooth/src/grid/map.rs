@@ -335,7 +335,10 @@ impl GridMap {
         passable: Vec<bool>,
         areas: Vec<AreaId>,
     ) -> Self {
-        debug_assert_eq!((passable.len(), areas.len()), (width * height, width * height));
+        debug_assert_eq!(
+            (passable.len(), areas.len()),
+            (width * height, width * height)
+        );
         GridMap {
             width,
             height,
