@@ -57,11 +57,11 @@ fn painted(map: &GridMap, seed: u64) -> Vec<String> {
             let r = rng.range(2.0, 12.0);
             let (x0, x1) = ((c.x - r).max(0.0) as usize, ((c.x + r) as usize).min(w - 1));
             let (y0, y1) = ((c.y - r).max(0.0) as usize, ((c.y + r) as usize).min(h - 1));
-            for y in y0..=y1 {
-                for x in x0..=x1 {
+            for (y, row) in cells.iter_mut().enumerate().take(y1 + 1).skip(y0) {
+                for (x, cell) in row.iter_mut().enumerate().take(x1 + 1).skip(x0) {
                     let centre = DVec2::new(x as f64 + 0.5, y as f64 + 0.5);
-                    if centre.distance(c) <= r && cells[y][x] == b'.' {
-                        cells[y][x] = letter;
+                    if centre.distance(c) <= r && *cell == b'.' {
+                        *cell = letter;
                     }
                 }
             }

@@ -573,9 +573,10 @@ impl<W: World> Pipeline<W> {
             // planner chose its route for a reason (the steps' own tests keep this from
             // happening where they can).
             let new_cost = path_cost(&self.world, &b);
+            // Not "above": a NaN cost counts as costlier.
+            let within = new_cost <= cost * (1.0 + STEP_COST_TOLERANCE);
             let reason = reason.or_else(|| {
-                let costlier = self.world.has_area_costs()
-                    && !(new_cost <= cost * (1.0 + STEP_COST_TOLERANCE));
+                let costlier = self.world.has_area_costs() && !within;
                 costlier.then(|| {
                     format!(
                         "its path would cost {} under the area costs, more than its input's {}",
