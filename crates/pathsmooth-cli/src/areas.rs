@@ -83,6 +83,13 @@ pub fn with_grid_area_costs(
     Ok((world.with_area_costs(costs)?, absent))
 }
 
+/// `--keep-route`'s margin, at most the map's larger side: a wider margin keeps the same
+/// cells (the whole map), and `route_world`'s work grows with the margin's square.
+pub fn route_margin(world: &GridWorld, margin: usize) -> usize {
+    let map = world.map();
+    margin.min(map.width().max(map.height()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

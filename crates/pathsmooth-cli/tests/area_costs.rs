@@ -366,6 +366,33 @@ fn bench_reports_cost_over_the_planners_path() {
     }
     assert_eq!(rows, 3 * 9, "{csv}");
 
+    // Keeping the route: the same counts, the cost still never above the planner's.
+    let out = run([
+        "bench",
+        "--map",
+        &map,
+        "--scen",
+        &scen,
+        "--area-costs",
+        "S=4",
+        "--quiet",
+        "--keep-route",
+        "1",
+        "--methods",
+        "astar,shortcut-chaikin,corridor",
+    ]);
+    let text = stdout(&out);
+    let table: String = text
+        .lines()
+        .skip_while(|l| !l.starts_with("method"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    for m in ["astar", "shortcut-chaikin", "corridor"] {
+        assert_eq!(column(&table, m, "valid %"), "100.0", "{text}");
+        let max: f64 = column(&table, m, "max cost/A*").parse().unwrap();
+        assert!(max <= 1.0, "{m}: {max}\n{text}");
+    }
+
     // With swamp excluded, the query starting in it is skipped with its reason.
     let out = run([
         "bench",
@@ -435,6 +462,12 @@ fn keep_route_smooths_within_the_planners_cells() {
     let route = world.route_world(&planned, 0).unwrap();
     let bare = plan(&["--keep-route"], &dir.join("bare.json"));
     assert!(pathsmooth::is_valid(&route, &bare, 0.0));
+    // A margin wider than the map keeps the whole map (and is not a long loop).
+    let wide = plan(
+        &["--keep-route", "18446744073709551615"],
+        &dir.join("wide.json"),
+    );
+    assert!(pathsmooth::is_valid(&world, &wide, 0.0));
     // Without it the smoother leaves the route: the check above can fail.
     let free = plan(&[], &dir.join("free.json"));
     assert!(!pathsmooth::is_valid(&route, &free, 0.0), "{free:?}");

@@ -18,7 +18,7 @@ use pathsmooth::navmesh::UpAxis;
 use pathsmooth::world::path_cost;
 use pathsmooth::{GridWorld, NavMeshWorld, Pipeline, Step, World};
 
-use crate::areas::with_grid_area_costs;
+use crate::areas::{route_margin, with_grid_area_costs};
 use crate::compare::{Comparison, Run, Skipped};
 use crate::files::{read_navmesh, write_bytes};
 use crate::layered::is_navmesh_json_file;
@@ -337,7 +337,7 @@ pub fn run(a: &BenchArgs) -> Result<()> {
         // path's cells (pipelines built for it; their time is still the smoothing alone).
         let route = a
             .keep_route
-            .map(|margin| world.route_world(&raw, margin))
+            .map(|margin| world.route_world(&raw, route_margin(&world, margin)))
             .transpose()
             .with_context(|| format!("--keep-route, scenario {k}"))?;
         let mut on_route = route

@@ -14,7 +14,7 @@ use pathsmooth::navmesh::UpAxis;
 use pathsmooth::world::path_cost;
 use pathsmooth::{NavMeshWorld, World};
 
-use crate::areas::with_grid_area_costs;
+use crate::areas::{route_margin, with_grid_area_costs};
 use crate::compare::{Comparison, Skipped};
 use crate::files::{read_navmesh, write_bytes, write_path_file};
 use crate::layered::{is_navmesh_json_file, parse_coords, Coords};
@@ -307,7 +307,7 @@ fn plan_on_map(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planne
     // Keep the route: the methods smooth on the world cut down to the A* path's cells.
     let route = a
         .keep_route
-        .map(|margin| world.route_world(&raw, margin))
+        .map(|margin| world.route_world(&raw, route_margin(&world, margin)))
         .transpose()
         .context("--keep-route")?;
     let smoothing_world = route.as_ref().unwrap_or(&world);
