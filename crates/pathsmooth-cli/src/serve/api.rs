@@ -756,7 +756,8 @@ pub struct PlanResponse {
     astar_length: f64,
     /// The A* path's cost under the area costs (its length without them).
     astar_cost: f64,
-    /// The area costs applied (the request's or the server's), `null` for none.
+    /// The area costs applied (the request's or the server's, cut to
+    /// [`MAX_MESSAGE_CHARS`](limits::MAX_MESSAGE_CHARS)), `null` for none.
     area_costs: Option<String>,
     /// The shortest of the returned paths' lengths and the A* length.
     shortest: f64,
@@ -884,7 +885,8 @@ impl PlanJob {
         let costs = match req.area_costs.as_deref().or(default_costs) {
             Some(spec) if !spec.trim().is_empty() => Some((
                 grid_area_costs(spec).map_err(ApiError::bad_request)?,
-                spec.to_string(),
+                // Echoed in the answer: cut as messages are (a spec may repeat entries).
+                bounded(spec, limits::MAX_MESSAGE_CHARS),
             )),
             _ => None,
         };
