@@ -30,6 +30,11 @@ pub fn grid_area_costs(spec: &str) -> Result<AreaCosts> {
                     a as char
                 )
             }
+            a if matches!(a, b's' | b'w' | b'g') => format!(
+                "unknown area `{}` (terrain letters are upper case: `{}`); {known}",
+                a as char,
+                a.to_ascii_uppercase() as char
+            ),
             a if a.is_ascii_graphic() && !a.is_ascii_digit() => {
                 format!("unknown area `{}`; {known}", a as char)
             }
@@ -119,6 +124,8 @@ mod tests {
         }
         let e = err("Q=1");
         assert!(e.contains("unknown area `Q`"), "{e}");
+        let e = err("s=4");
+        assert!(e.contains("upper case: `S`"), "{e}");
         let e = err("7=2");
         assert!(e.contains("navmesh area"), "{e}");
         // The library's own reasons come through.
