@@ -3,6 +3,7 @@
 //! Every subcommand reads user data, so every failure is reported as one line on stderr
 //! with a non-zero exit status; nothing here panics on bad input.
 
+mod areas;
 mod cmd;
 mod compare;
 mod files;

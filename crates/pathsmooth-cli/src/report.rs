@@ -32,6 +32,34 @@ pub fn metrics_header() -> [&'static str; 10] {
     ]
 }
 
+/// The columns `plan` inserts after "vs A*" when area costs are given: the path's cost
+/// under them ([`path_cost`](pathsmooth::world::path_cost): length × area cost, summed),
+/// and that cost over the A* path's.
+pub const COST_COLUMNS: [&str; 2] = ["cost", "cost/A*"];
+
+/// Where [`COST_COLUMNS`] go in a [`metrics_row`]: after "vs A*".
+const COST_AT: usize = 5;
+
+/// [`metrics_header`], with [`COST_COLUMNS`] when `cost`.
+pub fn metrics_header_with_cost(cost: bool) -> Vec<&'static str> {
+    let mut header = metrics_header().to_vec();
+    if cost {
+        header.splice(COST_AT..COST_AT, COST_COLUMNS);
+    }
+    header
+}
+
+/// Inserts the [`COST_COLUMNS`] into a [`metrics_row`] or an [`error_row`]: `cost` and
+/// `cost / astar_cost`, or empty cells for `None` (a failed method).
+pub fn insert_cost(row: &mut Vec<String>, cost: Option<f64>, astar_cost: f64) {
+    let cells = match cost {
+        Some(c) => [format!("{c:.3}"), format!("{:.4}", ratio(c, astar_cost))],
+        None => [String::new(), String::new()],
+    };
+    let at = COST_AT.min(row.len());
+    row.splice(at..at, cells);
+}
+
 /// The status column: `ok` when every step of the method took effect, `skipped` when one
 /// did not (the row then shows that step's input; [`skip_notes`] say which and why).
 fn status(skipped: &[Skipped]) -> &'static str {
@@ -147,6 +175,24 @@ mod tests {
         // A straight run of n − 1 metres takes a finite, positive time.
         assert!(line(FOLLOW_TIME_MAX_POINTS).parse::<f64>().unwrap() > 0.0);
         assert_eq!(line(FOLLOW_TIME_MAX_POINTS + 1), "—");
+    }
+
+    #[test]
+    fn cost_columns_go_after_vs_astar_in_header_and_rows() {
+        let header = metrics_header_with_cost(true);
+        assert_eq!(&header[4..7], ["vs A*", "cost", "cost/A*"]);
+        assert_eq!(metrics_header_with_cost(false), metrics_header());
+        let report = ValidationReport::default();
+        let mut row = metrics_row("m", &[DVec2::ZERO, DVec2::X], 1.0, &report, &[]).unwrap();
+        insert_cost(&mut row, Some(3.0), 2.0);
+        assert_eq!((row[5].as_str(), row[6].as_str()), ("3.000", "1.5000"));
+        assert_eq!(row.len(), header.len());
+        assert_eq!(row.last().map(String::as_str), Some("ok"));
+        let e = pathsmooth::Error::NoFreeSpace;
+        let mut failed = error_row("m", &e);
+        insert_cost(&mut failed, None, 2.0);
+        assert_eq!(failed.len(), header.len());
+        assert_eq!(failed.last().map(String::as_str), Some("error"));
     }
 
     #[test]

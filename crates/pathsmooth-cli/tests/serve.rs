@@ -1150,3 +1150,132 @@ fn error_messages_quote_at_most_an_excerpt() {
     );
     server.assert_alive();
 }
+
+// ---- area costs (issue 28) ----------------------------------------------------------------
+
+#[test]
+fn area_costs_are_planned_under_reported_and_checked() {
+    let server = Server::start();
+    // The embedded world with areas: its swamp and water in `areas`, water blocked in `rows`.
+    let (status, grid) = server.get("/api/worlds/demo-swamp");
+    assert_eq!(status, 200, "{grid}");
+    let (rows, areas) = (
+        grid["rows"].as_array().unwrap(),
+        grid["areas"].as_array().unwrap(),
+    );
+    let mut seen = (0, 0);
+    for (row, area) in rows.iter().zip(areas) {
+        for (r, a) in row
+            .as_str()
+            .unwrap()
+            .chars()
+            .zip(area.as_str().unwrap().chars())
+        {
+            // Swamp is free ground, water is blocked (excluded by default), the rest agree.
+            let expected = match a {
+                'S' => '.',
+                'W' => '@',
+                _ => a,
+            };
+            assert_eq!(r, expected);
+            seen.0 += usize::from(a == 'S');
+            seen.1 += usize::from(a == 'W');
+        }
+    }
+    assert!(seen.0 > 100 && seen.1 > 20, "{seen:?}");
+    // A map without areas has none.
+    let (_, demo) = server.get("/api/worlds/demo");
+    assert!(demo.get("areas").is_none());
+
+    let methods = [
+        "astar",
+        "shortcut",
+        "shortcut-chaikin",
+        "funnel",
+        "corridor",
+    ];
+    let req = |costs: Value| {
+        json!({"world": "demo-swamp", "start": [5, 5], "goal": [5, 74], "methods": methods,
+               "radius": 0.3, "area_costs": costs})
+    };
+    // Without costs (and with an empty spec) the start still reaches the goal, and a
+    // path's cost is its length.
+    for costs in [Value::Null, json!("")] {
+        let (status, body) = server.post("/api/plan", &req(costs));
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["area_costs"], Value::Null);
+        assert_eq!(body["astar_cost"], body["astar_length"]);
+        for m in methods {
+            assert_eq!(body["paths"][m]["cost"], body["paths"][m]["length"], "{m}");
+        }
+    }
+    // Under swamp costs: every method's cost at most the planner's, each at least its length.
+    for spec in ["S=1.5", "S=4", "S=4,W=2"] {
+        let (status, body) = server.post("/api/plan", &req(json!(spec)));
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["area_costs"], spec);
+        let astar_cost = body["astar_cost"].as_f64().unwrap();
+        assert!(astar_cost >= body["astar_length"].as_f64().unwrap());
+        for m in methods {
+            let p = &body["paths"][m];
+            let (cost, length) = (p["cost"].as_f64().unwrap(), p["length"].as_f64().unwrap());
+            assert!(
+                cost <= astar_cost * (1.0 + 1e-9),
+                "{spec} {m}: {cost} > {astar_cost}"
+            );
+            assert!(
+                cost >= length * (1.0 - 1e-12),
+                "{spec} {m}: {cost} < {length}"
+            );
+        }
+    }
+    // At 1.5 the cheapest route still crosses swamp: its cost is above its length.
+    let (_, body) = server.post("/api/plan", &req(json!("S=1.5")));
+    assert!(body["astar_cost"].as_f64().unwrap() > body["astar_length"].as_f64().unwrap() + 1.0);
+
+    // Bad costs: 400 with the CLI's message; an excluded start: 422.
+    for (spec, needle) in [
+        ("S=0", "area cost for S: cost 0 is not a number in"),
+        ("S=abc", "cost `abc` is neither a number nor `exclude`"),
+        ("T=2", "`T` is a wall in Moving AI maps"),
+        ("Q=1", "unknown area `Q`"),
+    ] {
+        assert_error(server.post("/api/plan", &req(json!(spec))), 400, needle);
+    }
+    assert_error(
+        server.post("/api/plan", &req(json!(".=exclude"))),
+        422,
+        "start (5.5, 5.5) is in area ., which the area costs exclude",
+    );
+    server.assert_alive();
+}
+
+#[test]
+fn serve_area_costs_are_the_default_of_requests() {
+    let server = Server::start_with(&["--area-costs", "S=4"]);
+    let (status, body) = server.get("/api/worlds");
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["area_costs"], "S=4");
+    let req =
+        json!({"world": "demo-swamp", "start": [5, 5], "goal": [5, 74], "methods": ["astar"]});
+    let (status, body) = server.post("/api/plan", &req);
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["area_costs"], "S=4");
+    // A request's own costs win.
+    let mut own = req.clone();
+    own["area_costs"] = json!("S=2");
+    assert_eq!(server.post("/api/plan", &own).1["area_costs"], "S=2");
+
+    // Bad costs stop the server from starting, with one clear line.
+    let out = Command::new(env!("CARGO_BIN_EXE_pathsmooth"))
+        .args(["serve", "--port", "0", "--area-costs", "W=-3"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--area-costs: area cost for W: cost -3"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+}

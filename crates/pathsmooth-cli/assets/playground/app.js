@@ -16,7 +16,7 @@ const skipText = (s) => `step "${s.step}" skipped: ${s.reason}`;
 const state = {
   methods: [],          // every method name, in display order
   on: new Set(),        // methods switched on
-  world: null,          // {name, width, height, rows, text?} (text: an uploaded map)
+  world: null,          // {name, width, height, rows, areas?, text?} (areas: rows of . S W @; text: an uploaded map)
   start: null, goal: null,   // cells [x, y]
   result: null,         // the last answer of /api/plan
   view: null,           // viewBox {x, y, w, h}
@@ -78,9 +78,12 @@ const cellFree = ([x, y]) => state.world.rows[y]?.[x] === ".";
 
 // ---- drawing --------------------------------------------------------------------------
 
-/** The map as one pixelated image: a pixel per cell. */
+/** Colours of the areas a map may have (`areas` of GET /api/worlds/{name}). */
+const AREA_COLOURS = { S: [190, 200, 140, 255], W: [125, 170, 230, 255] };
+
+/** The map as one pixelated image: a pixel per cell, swamp and water in their colours. */
 function drawWorld() {
-  const { width, height, rows } = state.world;
+  const { width, height, rows, areas } = state.world;
   const canvas = document.createElement("canvas");
   canvas.width = width; canvas.height = height;
   const ctx = canvas.getContext("2d");
@@ -89,7 +92,8 @@ function drawWorld() {
     for (let x = 0; x < width; x++) {
       const i = 4 * (y * width + x);
       const free = rows[y][x] === ".";
-      img.data.set(free ? [250, 250, 249, 255] : [51, 65, 85, 255], i);
+      const area = areas && AREA_COLOURS[areas[y][x]];
+      img.data.set(area || (free ? [250, 250, 249, 255] : [51, 65, 85, 255]), i);
     }
   }
   ctx.putImageData(img, 0, 0);
@@ -186,6 +190,9 @@ function drawTable() {
   const body = $("metrics").tBodies[0];
   body.replaceChildren();
   const r = state.result;
+  // The cost column, beside length, when the answer was planned under area costs.
+  const costs = Boolean(r && r.area_costs);
+  $("cost-th").hidden = !costs;
   if (!r) return;
   for (const m of state.methods) {
     if (!state.on.has(m)) continue;
@@ -198,7 +205,7 @@ function drawTable() {
     const p = r.paths[m];
     if (!p) {
       const td = tr.insertCell();
-      td.colSpan = 8; td.className = "error";
+      td.colSpan = costs ? 9 : 8; td.className = "error";
       td.textContent = `error: ${r.errors[m] ?? "not planned"}`;
       continue;
     }
@@ -206,8 +213,10 @@ function drawTable() {
     const valid = tr.insertCell();
     valid.textContent = p.valid ? "yes" : "NO";
     if (!p.valid) valid.className = "no";
-    for (const [v, d] of [[p.length, 2], [p.vs_shortest, 3], [p.max_turn_deg, 1], [p.min_clearance, 3],
-      [p.follow_s, 2], [p.micros, 0]]) {
+    const cells = [[p.length, 2], [p.vs_shortest, 3], [p.max_turn_deg, 1], [p.min_clearance, 3],
+      [p.follow_s, 2], [p.micros, 0]];
+    if (costs) cells.splice(1, 0, [p.cost, 2]);
+    for (const [v, d] of cells) {
       tr.insertCell().textContent = fmt(v, d);
     }
     const dl = document.createElement("button");
@@ -228,7 +237,7 @@ function drawTable() {
       note.dataset.skippedFor = m;
       note.insertCell();
       const td = note.insertCell();
-      td.colSpan = 9;
+      td.colSpan = costs ? 10 : 9;
       td.textContent = `⚠ ${m}: ${p.skipped.map(skipText).join("; ")} (the path shown is the step's input)`;
     }
   }
@@ -257,6 +266,9 @@ async function plan() {
     radius: Number($("radius").value), passes: Number($("passes").value), alpha: Number($("alpha").value),
     corridor_solver: $("corridor_solver").value,
     corridor_alpha: Number($("corridor_alpha").value), corridor_beta: Number($("corridor_beta").value),
+    // Always sent (an empty field: every area 1, water excluded), so the server's
+    // default applies only to the field's first value.
+    area_costs: $("area_costs").value.trim(),
   };
   if (state.world.text !== undefined) req.map = state.world.text; else req.world = state.world.name;
   const seq = ++state.seq;
@@ -268,6 +280,7 @@ async function plan() {
     const failed = Object.keys(result.errors).length;
     const skipped = Object.values(result.paths).filter((p) => p.skipped.length > 0).length;
     status(`${state.world.name}: (${state.start}) → (${state.goal}), A* length ${result.astar_length.toFixed(2)}` +
+      (result.area_costs ? `, cost ${result.astar_cost.toFixed(2)} (${result.area_costs})` : "") +
       (failed ? `; ${failed} method(s) failed, see the table` : "") +
       (skipped ? `; ${skipped} method(s) skipped a step, see the table` : ""), failed > 0);
   } catch (e) {
@@ -484,6 +497,7 @@ function setupControls() {
     schedulePlan();
   };
   $("show-disks").onchange = drawDisks;
+  $("area_costs").addEventListener("input", () => schedulePlan(400));
   $("play").onclick = play;
   $("fit").onclick = () => state.world && fitView();
   $("svg-download").onclick = saveSvg;
@@ -536,8 +550,9 @@ async function main() {
   setupControls();
   setupMouse();
   try {
-    const [{ methods, default: on }, { worlds }] = await Promise.all([api("/api/methods"), api("/api/worlds")]);
+    const [{ methods, default: on }, { worlds, area_costs }] = await Promise.all([api("/api/methods"), api("/api/worlds")]);
     state.worlds = worlds;
+    $("area_costs").value = area_costs ?? "";
     setupMethods(methods, on);
     for (const w of worlds) $("world").append(new Option(`${w.name} (${w.width}×${w.height})`, w.name));
     const { examples } = await api("/api/layered");

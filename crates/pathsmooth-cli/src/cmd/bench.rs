@@ -8,15 +8,17 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use clap::Args;
 use glam::DVec2;
 use indicatif::{ProgressBar, ProgressStyle};
 use pathsmooth::grid::{check_scenario, load_scenarios, GridMap};
 use pathsmooth::navmesh::import::GroundPlane;
 use pathsmooth::navmesh::UpAxis;
-use pathsmooth::{NavMeshWorld, Pipeline, Step, World};
+use pathsmooth::world::path_cost;
+use pathsmooth::{GridWorld, NavMeshWorld, Pipeline, Step, World};
 
+use crate::areas::{route_margin, with_grid_area_costs};
 use crate::compare::{Comparison, Run, Skipped};
 use crate::files::{read_navmesh, write_bytes};
 use crate::layered::is_navmesh_json_file;
@@ -70,6 +72,17 @@ pub struct BenchArgs {
     /// Agent radius in world units.
     #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
     pub radius: f64,
+    /// On a map: area costs, e.g. `S=4,W=exclude`: AREA a terrain letter (`.` ground, also
+    /// `G`; `S` swamp; `W` water), COST a positive number or `exclude` (as `plan`). A*
+    /// minimises the cost; the table adds each method's cost over the A* path's (median and
+    /// max: smoothing never raises it). Scenarios whose start or goal is excluded, or with
+    /// no route left, are counted and skipped.
+    #[arg(long, value_name = "AREA=COST,...")]
+    pub area_costs: Option<String>,
+    /// On a map: keep the route: each method smooths within the cells the A* path touches,
+    /// plus MARGIN cells around them (default 0).
+    #[arg(long, value_name = "MARGIN", num_args = 0..=1, default_missing_value = "0")]
+    pub keep_route: Option<usize>,
     #[command(flatten)]
     pub frame: FrameArgs,
     #[command(flatten)]
@@ -126,6 +139,8 @@ struct Tally {
     first_error: Option<String>,
     rel_length_sum: f64,
     rel_length_max: f64,
+    /// Each path's cost over its A* path's cost (under the area costs).
+    rel_costs: Vec<f64>,
     max_turn_sum: f64,
     max_turn_max: f64,
     follow_rel_sum: f64,
@@ -243,6 +258,12 @@ pub fn run(a: &BenchArgs) -> Result<()> {
         bail!("--every must be at least 1");
     }
     if let Some(file) = &a.navmesh {
+        if a.area_costs.is_some() {
+            bail!("--area-costs is not supported for navmeshes yet (only with --map, whose terrain letters name its areas)");
+        }
+        if a.keep_route.is_some() {
+            bail!("--keep-route needs a grid map (--map)");
+        }
         return bench_navmesh(a, file);
     }
     let (Some(map_file), Some(scen_file)) = (&a.map, &a.scen) else {
@@ -261,7 +282,15 @@ pub fn run(a: &BenchArgs) -> Result<()> {
     for s in &scenarios {
         check_scenario(&map, s)?;
     }
-    let world = a.frame.world(map)?;
+    let (world, absent) = with_grid_area_costs(a.frame.world(map)?, a.area_costs.as_deref())
+        .context("--area-costs")?;
+    let costs = a.area_costs.is_some();
+    if !absent.is_empty() {
+        eprintln!(
+            "note: --area-costs: the map has no cells of area {}",
+            absent.join(", ")
+        );
+    }
     let mut comparison = Comparison::new(&world, a.radius, &methods, &a.curve, &a.optimiser)?;
     let mut tallies: Vec<Tally> = methods.iter().map(|_| Tally::default()).collect();
     // The reference for "how much longer than the shortest": the exact shortest path on
@@ -269,7 +298,8 @@ pub fn run(a: &BenchArgs) -> Result<()> {
     let mut shortest_pipeline = Pipeline::new(&world, a.radius)?.then(Step::Funnel);
     let mut astar_time = Duration::ZERO;
     let mut skipped = 0;
-    let mut csv = String::from("scenario,method,valid,points,length,astar_length,rel_length,max_turn_deg,total_turn_deg,min_clearance,follow_s,micros,skipped\n");
+    let mut first_skip: Option<String> = None;
+    let mut csv = String::from("scenario,method,valid,points,length,astar_length,rel_length,cost,astar_cost,rel_cost,max_turn_deg,total_turn_deg,min_clearance,follow_s,micros,skipped\n");
 
     let bar = if a.quiet || std::env::var_os("CI").is_some() {
         ProgressBar::hidden()
@@ -286,29 +316,47 @@ pub fn run(a: &BenchArgs) -> Result<()> {
         let (start, goal) = (world.cell_center(s.start), world.cell_center(s.goal));
         let raw = match world.find_path(start, goal, a.radius) {
             Ok(q) => q,
-            // With a radius, some scenarios have no path wide enough: count, don't fail.
-            Err(_) if a.radius > 0.0 => {
+            // With a radius, some scenarios have no path wide enough; with area costs, some
+            // start or end in an excluded area or have no route left: count, don't fail.
+            Err(e) if a.radius > 0.0 || costs => {
                 skipped += 1;
+                first_skip.get_or_insert_with(|| format!("scenario {k}: {e}"));
                 continue;
             }
             Err(e) => return Err(e.into()),
         };
         astar_time += t0.elapsed();
         let astar_length = pathsmooth::metrics::length(&raw);
+        let astar_cost = path_cost(&world, &raw);
         let astar_follow = follow_time(&raw)?;
         let shortest = shortest_pipeline
             .smooth(&raw)
             .ok()
             .map(|p| pathsmooth::metrics::length(&p));
-        for (run, tally) in comparison.smooth(&raw).into_iter().zip(&mut tallies) {
+        // Keep the route: this scenario's methods smooth on the world cut down to its A*
+        // path's cells (pipelines built for it; their time is still the smoothing alone).
+        let route = a
+            .keep_route
+            .map(|margin| world.route_world(&raw, route_margin(&world, margin)))
+            .transpose()
+            .with_context(|| format!("--keep-route, scenario {k}"))?;
+        let mut on_route = route
+            .as_ref()
+            .map(|r| Comparison::new(r, a.radius, &methods, &a.curve, &a.optimiser))
+            .transpose()?;
+        let mut one = |run: Run<'_, '_, GridWorld>, tally: &mut Tally| -> Result<()> {
             let (m, pipeline, elapsed) = (run.method, run.pipeline, run.time);
             let Some((path, skipped)) = tally.record(run, || format!("scenario {k}")) else {
-                continue;
+                return Ok(());
             };
             let r = &pipeline.report().validation;
             let rel = ratio(r.length, astar_length);
             tally.rel_length_sum += rel;
             tally.rel_length_max = tally.rel_length_max.max(rel);
+            // On the whole world: the same cells as on the route's, when kept.
+            let cost = path_cost(&world, &path);
+            let rel_cost = ratio(cost, astar_cost);
+            tally.rel_costs.push(rel_cost);
             tally.max_turn_sum += r.max_turn.to_degrees();
             tally.max_turn_max = tally.max_turn_max.max(r.max_turn.to_degrees());
             let curvature = match pipeline.last_curve() {
@@ -336,13 +384,16 @@ pub fn run(a: &BenchArgs) -> Result<()> {
             tally.follow_rel_sum += ratio(follow, astar_follow);
             let _ = writeln!(
                 csv,
-                "{k},{},{},{},{},{},{},{},{},{},{},{},{}",
+                "{k},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 m.name(),
                 r.is_valid(),
                 path.len(),
                 r.length,
                 astar_length,
                 rel,
+                cost,
+                astar_cost,
+                rel_cost,
                 r.max_turn.to_degrees(),
                 r.total_turn.to_degrees(),
                 r.min_clearance,
@@ -350,7 +401,21 @@ pub fn run(a: &BenchArgs) -> Result<()> {
                 elapsed.as_secs_f64() * 1e6,
                 skipped_steps(&skipped)
             );
-        }
+            Ok(())
+        };
+        let runs = match &mut on_route {
+            Some(c) => c
+                .smooth(&raw)
+                .into_iter()
+                .zip(&mut tallies)
+                .try_for_each(|(run, t)| one(run, t)),
+            None => comparison
+                .smooth(&raw)
+                .into_iter()
+                .zip(&mut tallies)
+                .try_for_each(|(run, t)| one(run, t)),
+        };
+        runs?;
     }
     bar.finish_and_clear();
 
@@ -364,52 +429,93 @@ pub fn run(a: &BenchArgs) -> Result<()> {
         micros(astar_time, runs)
     );
     if skipped > 0 {
+        let why = match (a.radius > 0.0, costs) {
+            (true, true) => format!("no path for radius {} under the area costs", a.radius),
+            (true, false) => format!("no path for radius {}", a.radius),
+            _ => "no path under the area costs".to_string(),
+        };
         println!(
-            "{skipped} scenarios skipped: no path for radius {}",
-            a.radius
+            "{skipped} scenarios skipped: {why} (first: {})",
+            first_skip.as_deref().unwrap_or("-")
         );
     }
-    let mut table = Table::new(COUNT_COLUMNS.into_iter().chain([
-        "mean len/A*",
-        "max len/A*",
-        "len/shortest",
-        "max len/shortest",
-        "mean turn°",
-        "mean max turn°",
-        "max turn°",
-        "min clearance",
-        "follow/A*",
-        "max curvature",
-        "corners < ρ",
-        "µs/path",
-    ]));
-    for (m, t) in methods.iter().zip(&tallies) {
-        let n = t.paths.max(1) as f64;
-        table.row(
-            t.counts(m.name()).into_iter().chain([
-                format!("{:.4}", t.rel_length_sum / n),
-                format!("{:.4}", t.rel_length_max),
-                match t.shortest_paths {
-                    0 => "-".to_string(),
-                    k => format!("{:.4}", t.shortest_rel_sum / k as f64),
-                },
-                match t.shortest_paths {
-                    0 => "-".to_string(),
-                    _ => format!("{:.4}", t.shortest_rel_max),
-                },
-                format!("{:.2}", t.mean_turn_sum / n),
-                format!("{:.1}", t.max_turn_sum / n),
-                format!("{:.1}", t.max_turn_max),
-                t.min_clearance
-                    .map_or("-".to_string(), |c| format!("{c:.3}")),
-                format!("{:.4}", t.follow_rel_sum / n),
-                format!("{:.3}", t.curvature_max),
-                t.corners_below.to_string(),
-                format!("{:.1}", micros(t.time, t.paths + t.errors)),
+    let cost_columns: &[&str] = if costs {
+        &["med cost/A*", "max cost/A*"]
+    } else {
+        &[]
+    };
+    let mut table = Table::new(
+        COUNT_COLUMNS
+            .into_iter()
+            .chain(["mean len/A*", "max len/A*"])
+            .chain(cost_columns.iter().copied())
+            .chain([
+                "len/shortest",
+                "max len/shortest",
+                "mean turn°",
+                "mean max turn°",
+                "max turn°",
+                "min clearance",
+                "follow/A*",
+                "max curvature",
+                "corners < ρ",
+                "µs/path",
             ]),
+    );
+    for (m, t) in methods.iter().zip(&mut tallies) {
+        let n = t.paths.max(1) as f64;
+        let cost_cells = if costs {
+            let (median, max) = median_and_max(&mut t.rel_costs);
+            vec![median, max]
+        } else {
+            vec![]
+        };
+        table.row(
+            t.counts(m.name())
+                .into_iter()
+                .chain([
+                    format!("{:.4}", t.rel_length_sum / n),
+                    format!("{:.4}", t.rel_length_max),
+                ])
+                .chain(cost_cells)
+                .chain([
+                    match t.shortest_paths {
+                        0 => "-".to_string(),
+                        k => format!("{:.4}", t.shortest_rel_sum / k as f64),
+                    },
+                    match t.shortest_paths {
+                        0 => "-".to_string(),
+                        _ => format!("{:.4}", t.shortest_rel_max),
+                    },
+                    format!("{:.2}", t.mean_turn_sum / n),
+                    format!("{:.1}", t.max_turn_sum / n),
+                    format!("{:.1}", t.max_turn_max),
+                    t.min_clearance
+                        .map_or("-".to_string(), |c| format!("{c:.3}")),
+                    format!("{:.4}", t.follow_rel_sum / n),
+                    format!("{:.3}", t.curvature_max),
+                    t.corners_below.to_string(),
+                    format!("{:.1}", micros(t.time, t.paths + t.errors)),
+                ]),
         );
     }
     report(&table, &methods, &tallies, a.csv.as_deref(), &csv)
+}
+
+/// The median and the largest of `values` (sorted in place), to four decimals; `-` for
+/// both when there are none.
+fn median_and_max(values: &mut [f64]) -> (String, String) {
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    if n == 0 {
+        return ("-".into(), "-".into());
+    }
+    let median = if n % 2 == 1 {
+        values[n / 2]
+    } else {
+        (values[n / 2 - 1] + values[n / 2]) / 2.0
+    };
+    (format!("{median:.4}"), format!("{:.4}", values[n - 1]))
 }
 
 /// `bench --navmesh`: each query planned by the navmesh methods (funnel, relax) through

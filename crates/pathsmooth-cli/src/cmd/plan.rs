@@ -5,22 +5,24 @@
 
 mod layered;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use glam::{DVec2, IVec2};
 use pathsmooth::grid::GridMap;
 use pathsmooth::navmesh::import::GroundPlane;
 use pathsmooth::navmesh::UpAxis;
+use pathsmooth::world::path_cost;
 use pathsmooth::{NavMeshWorld, World};
 
+use crate::areas::{route_margin, with_grid_area_costs};
 use crate::compare::{Comparison, Skipped};
 use crate::files::{read_navmesh, write_bytes, write_path_file};
 use crate::layered::{is_navmesh_json_file, parse_coords, Coords};
 use crate::methods::{CurveParams, FrameArgs, MapMethod, OptimiserParams};
 use crate::picture::{png, svg, Layer, Scene, PALETTE};
 use crate::report::{
-    error_row, follow_time_shown, metrics_header, skip_notes, with_metrics_row,
-    FOLLOW_TIME_MAX_POINTS, SKIPPED_HELP,
+    error_row, follow_time_shown, insert_cost, metrics_header, metrics_header_with_cost,
+    skip_notes, with_metrics_row, FOLLOW_TIME_MAX_POINTS, SKIPPED_HELP,
 };
 use crate::table::Table;
 
@@ -81,6 +83,17 @@ pub struct PlanArgs {
     /// wall).
     #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
     pub radius: f64,
+    /// On a map: area costs, e.g. `S=4,W=exclude`. AREA is a terrain letter of the map
+    /// (`.` ground, also `G`; `S` swamp; `W` water), COST a positive number (a metre there
+    /// costs COST) or `exclude` (kept out, as a wall); unnamed areas cost 1, water is
+    /// excluded unless given a cost. A* minimises the cost, smoothing never raises it; the
+    /// table shows each path's cost and its cost over the A* path's.
+    #[arg(long, value_name = "AREA=COST,...")]
+    pub area_costs: Option<String>,
+    /// On a map: keep the route: smooth within the cells the A* path touches, plus MARGIN
+    /// cells around them (default 0), so no method leaves the planner's cells.
+    #[arg(long, value_name = "MARGIN", num_args = 0..=1, default_missing_value = "0")]
+    pub keep_route: Option<usize>,
     #[command(flatten)]
     pub frame: FrameArgs,
     #[command(flatten)]
@@ -140,6 +153,21 @@ fn cell(p: DVec2, what: &str) -> Result<IVec2> {
 /// Runs `pathsmooth plan`.
 pub fn run(a: &PlanArgs) -> Result<()> {
     let three_d = matches!(a.from, Coords::D3(_)) || matches!(a.to, Coords::D3(_));
+    let on_map = a
+        .map
+        .as_deref()
+        .or(a.navmesh.as_deref().filter(|f| f.ends_with(".map")));
+    if on_map.is_none() {
+        if a.area_costs.is_some() {
+            bail!(
+                "--area-costs is not supported for navmeshes yet (only on a grid map, \
+                 --map or a .map file, whose terrain letters name its areas)"
+            );
+        }
+        if a.keep_route.is_some() {
+            bail!("--keep-route needs a grid map (--map, or --navmesh with a .map file)");
+        }
+    }
     if a.level.is_some()
         || ((three_d || a.up.is_some()) && a.map.is_none())
         || a.navmesh.as_deref().is_some_and(is_navmesh_json_file)
@@ -149,10 +177,6 @@ pub fn run(a: &PlanArgs) -> Result<()> {
     if a.preset.is_some() {
         bail!("--preset plans on a layered navmesh; on a map or scene use --method");
     }
-    let on_map = a
-        .map
-        .as_deref()
-        .or(a.navmesh.as_deref().filter(|f| f.ends_with(".map")));
     let default = if on_map.is_some() {
         MapMethod::ALL.to_vec()
     } else {
@@ -244,18 +268,33 @@ impl Outcomes {
         self.skips.extend(skip_notes(method, skipped));
     }
 
-    /// Records a method that failed, and adds its row to the table.
-    fn failed(&mut self, method: &str, e: &pathsmooth::Error, table: &mut Table) {
+    /// Records a method that failed, and adds its row to the table (with empty cost
+    /// cells when `costs`).
+    fn failed(&mut self, method: &str, e: &pathsmooth::Error, table: &mut Table, costs: bool) {
         self.errors += 1;
         self.first_error
             .get_or_insert_with(|| format!("{method}: {e}"));
-        table.row(error_row(method, e));
+        let mut row = error_row(method, e);
+        if costs {
+            insert_cost(&mut row, None, 0.0);
+        }
+        table.row(row);
     }
 }
 
 /// Planning on a grid map; returns the table and the rendered pictures.
 fn plan_on_map(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planned> {
     let world = a.frame.world(GridMap::load(file)?)?;
+    let (world, absent) =
+        with_grid_area_costs(world, a.area_costs.as_deref()).context("--area-costs")?;
+    let mut outcomes = Outcomes::default();
+    let costs = a.area_costs.is_some();
+    if !absent.is_empty() {
+        outcomes.notes.push(format!(
+            "note: --area-costs: the map has no cells of area {}",
+            absent.join(", ")
+        ));
+    }
     let (from, to) = (
         cell(xy(a.from, "from")?, "from")?,
         cell(xy(a.to, "to")?, "to")?,
@@ -264,6 +303,14 @@ fn plan_on_map(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planne
     // The raw A* path (with room for the radius) every method starts from.
     let raw = world.find_path(start, goal, a.radius)?;
     let astar_length = pathsmooth::metrics::length(&raw);
+    let astar_cost = path_cost(&world, &raw);
+    // Keep the route: the methods smooth on the world cut down to the A* path's cells.
+    let route = a
+        .keep_route
+        .map(|margin| world.route_world(&raw, route_margin(&world, margin)))
+        .transpose()
+        .context("--keep-route")?;
+    let smoothing_world = route.as_ref().unwrap_or(&world);
 
     // The map's file name, not its path: a long path ran past the picture's edge.
     let name = std::path::Path::new(file)
@@ -277,14 +324,18 @@ fn plan_on_map(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planne
     }
     scene.layers.push(Layer::raw("A* (raw)", raw.clone()));
     scene.mark_ends(&raw);
-    let mut table = Table::new(metrics_header());
-    let mut outcomes = Outcomes::default();
-    let mut comparison = Comparison::new(&world, a.radius, methods, &a.curve, &a.optimiser)?;
+    let mut table = Table::new(metrics_header_with_cost(costs));
+    let mut comparison =
+        Comparison::new(smoothing_world, a.radius, methods, &a.curve, &a.optimiser)?;
     for (i, run) in comparison.smooth(&raw).into_iter().enumerate() {
         let (m, pipeline, skipped) = (run.method, run.pipeline, run.skipped());
         let validation = &pipeline.report().validation;
         match with_metrics_row(m.name(), run.path, validation, &skipped, astar_length) {
-            Ok((path, row)) => {
+            Ok((path, mut row)) => {
+                if costs {
+                    // On the whole world: the same cells as on the route's, when kept.
+                    insert_cost(&mut row, Some(path_cost(&world, &path)), astar_cost);
+                }
                 table.row(row);
                 outcomes.ran(m.name(), &skipped);
                 if !follow_time_shown(&path) {
@@ -324,7 +375,7 @@ fn plan_on_map(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planne
             }
             // One method failing (say, no corridor with room for the radius) does not lose
             // the others' results; the exit status says something failed.
-            Err(e) => outcomes.failed(m.name(), &e, &mut table),
+            Err(e) => outcomes.failed(m.name(), &e, &mut table, costs),
         }
     }
     Planned::new(a, &table, &scene, outcomes)
@@ -389,7 +440,7 @@ fn plan_on_scene(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Plan
                     PALETTE[(i + 6) % PALETTE.len()],
                 ));
             }
-            Err(e) => outcomes.failed(m.name(), &e, &mut table),
+            Err(e) => outcomes.failed(m.name(), &e, &mut table, false),
         }
     }
     scene.mark_ends(&straight);

@@ -32,12 +32,19 @@ pub struct ServeArgs {
     #[arg(long, value_name = "MIB", default_value_t = limits::MEMORY_BUDGET >> 20,
           value_parser = clap::value_parser!(usize))]
     pub memory_budget: usize,
+    /// Area costs of plan requests that give none, e.g. `S=4,W=exclude` (as `plan
+    /// --area-costs`: terrain letters `.`/`G`, `S`, `W`; a positive cost or `exclude`); the
+    /// page starts with them in its area-costs field.
+    #[arg(long, value_name = "AREA=COST,...")]
+    pub area_costs: Option<String>,
 }
 
 /// Runs `pathsmooth serve` until the process is stopped.
 pub fn run(a: &ServeArgs) -> Result<()> {
-    let playground =
-        Playground::new(&a.map)?.with_memory_budget(a.memory_budget.saturating_mul(1 << 20));
+    let playground = Playground::new(&a.map)?
+        .with_memory_budget(a.memory_budget.saturating_mul(1 << 20))
+        .with_area_costs(a.area_costs.as_deref())
+        .context("--area-costs")?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -10,8 +10,9 @@ pub mod png;
 pub mod svg;
 
 use glam::DVec2;
+use pathsmooth::area::{SWAMP, WATER};
 use pathsmooth::navmesh::mesh::{NavMesh, TriId};
-use pathsmooth::{GridWorld, World};
+use pathsmooth::{GridMap, GridWorld, World};
 
 /// An sRGB colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,6 +44,10 @@ pub const PALETTE: [Rgb; 10] = [
 pub const RAW: Rgb = Rgb(150, 150, 150);
 /// Colour of blocked cells.
 pub const WALL: Rgb = Rgb(45, 45, 55);
+/// Colour of swamp cells (Moving AI `S`), as the playground paints them.
+pub const SWAMP_FILL: Rgb = Rgb(190, 200, 140);
+/// Colour of water cells (Moving AI `W`; blocked unless the area costs give it a cost).
+pub const WATER_FILL: Rgb = Rgb(125, 170, 230);
 /// Start marker colour.
 pub const START: Rgb = Rgb(0, 170, 0);
 /// Goal marker colour.
@@ -478,6 +483,25 @@ impl<'a> Scene<'a> {
     /// Horizontal runs of blocked cells as world rectangles (min, max corners), so a
     /// 512×512 map is a few thousand rectangles rather than a quarter million.
     pub fn wall_runs(&self) -> Vec<(DVec2, DVec2)> {
+        self.runs(|map, x, y| map.is_blocked(x as i64, y as i64))
+    }
+
+    /// Swamp and water cells as [`wall_runs`](Self::wall_runs) gives walls, each kind
+    /// with its colour ([`SWAMP_FILL`], [`WATER_FILL`]; water over the wall it is unless
+    /// given a cost); empty on a map without areas.
+    pub fn area_runs(&self) -> Vec<(Rgb, Vec<(DVec2, DVec2)>)> {
+        if self.grid.is_none_or(|w| w.map().areas().is_none()) {
+            return Vec::new();
+        }
+        [(SWAMP, SWAMP_FILL), (WATER, WATER_FILL)]
+            .into_iter()
+            .map(|(area, fill)| (fill, self.runs(|map, x, y| map.area(x, y) == area)))
+            .filter(|(_, runs)| !runs.is_empty())
+            .collect()
+    }
+
+    /// Horizontal runs of the grid's cells where `is(map, x, y)`, as world rectangles.
+    fn runs(&self, is: impl Fn(&GridMap, usize, usize) -> bool) -> Vec<(DVec2, DVec2)> {
         let Some(world) = self.grid else {
             return Vec::new();
         };
@@ -487,9 +511,9 @@ impl<'a> Scene<'a> {
         for y in 0..map.height() {
             let mut x = 0;
             while x < map.width() {
-                if map.is_blocked(x as i64, y as i64) {
+                if is(map, x, y) {
                     let x0 = x;
-                    while x < map.width() && map.is_blocked(x as i64, y as i64) {
+                    while x < map.width() && is(map, x, y) {
                         x += 1;
                     }
                     runs.push((corner(x0, y), corner(x, y + 1)));
@@ -657,6 +681,26 @@ impl Scene<'_> {
 mod tests {
     use super::*;
     use pathsmooth::grid::GridMap;
+
+    #[test]
+    fn swamp_and_water_are_runs_of_their_own() {
+        let map = GridMap::from_rows(&["SS.W", "@.SS"]).unwrap();
+        let world = GridWorld::new(map).unwrap();
+        let scene = Scene::for_map("t", &world);
+        let d = DVec2::new;
+        assert_eq!(
+            scene.area_runs(),
+            vec![
+                (
+                    SWAMP_FILL,
+                    vec![(d(0.0, 0.0), d(2.0, 1.0)), (d(2.0, 1.0), d(4.0, 2.0))]
+                ),
+                (WATER_FILL, vec![(d(3.0, 0.0), d(4.0, 1.0))])
+            ]
+        );
+        let plain = GridWorld::new(GridMap::from_rows(&["..@"]).unwrap()).unwrap();
+        assert!(Scene::for_map("t", &plain).area_runs().is_empty());
+    }
 
     #[test]
     fn wall_runs_merge_rows() {

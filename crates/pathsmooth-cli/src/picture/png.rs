@@ -202,6 +202,25 @@ impl Draw<'_, '_> {
                 self.mask,
             );
         }
+        // Swamp and water over them (water is blocked unless given a cost).
+        for (fill, runs) in self.scene.area_runs() {
+            let mut pb = PathBuilder::new();
+            for (lo, hi) in runs {
+                let (a, b) = (self.scene.to_px(lo), self.scene.to_px(hi));
+                if let Some(r) = Rect::from_ltrb(a.x as f32, a.y as f32, b.x as f32, b.y as f32) {
+                    pb.push_rect(r);
+                }
+            }
+            if let Some(path) = pb.finish() {
+                pm.fill_path(
+                    &path,
+                    &paint(fill, 255),
+                    FillRule::Winding,
+                    Transform::identity(),
+                    self.mask,
+                );
+            }
+        }
     }
 
     /// Fills the polygon through pixel-space points.
@@ -541,7 +560,7 @@ fn stroke_px(pm: &mut Pixmap, pts: &[DVec2], c: Rgb, width: f32) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Layer, Scene};
+    use super::super::{Layer, Scene, SWAMP_FILL, WATER_FILL};
     use super::*;
     use pathsmooth::grid::GridMap;
 
@@ -561,5 +580,21 @@ mod tests {
         let q = scene.to_px(DVec2::new(0.5, 0.5));
         let px = pm.pixel(q.x as u32, q.y as u32).unwrap();
         assert_eq!((px.red(), px.green(), px.blue()), (WALL.0, WALL.1, WALL.2));
+    }
+
+    #[test]
+    fn swamp_and_water_cells_have_their_colours() {
+        let map = GridMap::from_rows(&["S.", ".W"]).unwrap();
+        let world = pathsmooth::GridWorld::new(map).unwrap();
+        let scene = Scene::for_map("t", &world);
+        let pm = Pixmap::decode_png(&render(&scene).unwrap()).unwrap();
+        let colour = |x: f64, y: f64| {
+            let q = scene.to_px(DVec2::new(x, y));
+            let px = pm.pixel(q.x as u32, q.y as u32).unwrap();
+            Rgb(px.red(), px.green(), px.blue())
+        };
+        assert_eq!(colour(0.5, 0.5), SWAMP_FILL);
+        assert_eq!(colour(1.5, 1.5), WATER_FILL);
+        assert_ne!(colour(1.5, 0.5), SWAMP_FILL);
     }
 }

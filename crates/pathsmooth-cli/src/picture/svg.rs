@@ -326,7 +326,8 @@ fn bands(s: &mut String, scene: &Scene) {
 /// given.
 fn walls(s: &mut String, scene: &Scene, id: Option<&str>) {
     let runs = scene.wall_runs();
-    if runs.is_empty() {
+    let areas = scene.area_runs();
+    if runs.is_empty() && areas.is_empty() {
         return;
     }
     let id = id.map(|id| format!(r#" id="{id}""#)).unwrap_or_default();
@@ -341,6 +342,22 @@ fn walls(s: &mut String, scene: &Scene, id: Option<&str>) {
             b.x - a.x,
             b.y - a.y
         );
+    }
+    // Swamp and water over the walls (water is blocked unless given a cost).
+    for (fill, runs) in areas {
+        let _ = writeln!(s, r#"<g class="areas" fill="{}">"#, fill.hex());
+        for (lo, hi) in runs {
+            let (a, b) = (scene.to_px(lo), scene.to_px(hi));
+            let _ = writeln!(
+                s,
+                r#"<rect x="{:.2}" y="{:.2}" width="{:.2}" height="{:.2}"/>"#,
+                a.x,
+                a.y,
+                b.x - a.x,
+                b.y - a.y
+            );
+        }
+        s.push_str("</g>\n");
     }
     s.push_str("</g>\n");
 }

@@ -2,13 +2,13 @@
 //!
 //! | route | what |
 //! | --- | --- |
-//! | `GET /api/worlds` | the embedded and loaded worlds: name, width, height (and a suggested start and goal) |
-//! | `GET /api/worlds/{name}` | one world's cells, as rows of `.` (free) and `@` (blocked) |
+//! | `GET /api/worlds` | the embedded and loaded worlds: name, width, height (and a suggested start and goal); the server's default `area_costs` |
+//! | `GET /api/worlds/{name}` | one world's cells, as rows of `.` (free) and `@` (blocked), and for a map with swamp or water its `areas`: rows of `.`, `S`, `W`, `@` |
 //! | `GET /api/methods` | the method names, and the ones the page turns on at first |
 //! | `POST /api/map` | `{"map": text}`: the same cells for a `.map` file's text (checked by the library) |
 //! | `POST /api/scenarios` | `{"scen": text}`: the scenarios of a `.map.scen` file |
 //! | `GET`, `POST /api/layered` | layered navmeshes and paths on them (see [`layered`](super::layered)) |
-//! | `POST /api/plan` | A* once, then one pipeline per method; paths, metrics, animation samples, the steps that did not take effect |
+//! | `POST /api/plan` | A* once, then one pipeline per method; paths, metrics (each path's length and its `cost` under the request's `area_costs`), animation samples, the steps that did not take effect |
 //!
 //! Every error is `{"error": "…"}` with a 4xx status (503 when a request runs out of time,
 //! or of workers or memory that other requests hold), one message of at most
@@ -32,9 +32,11 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use clap::ValueEnum;
 use glam::{DVec2, IVec2};
+use pathsmooth::area::{AreaCosts, SWAMP, WATER};
 use pathsmooth::follow::{speed_profile, Agent};
 use pathsmooth::grid::parse_scenarios;
-use pathsmooth::{Cancel, Error, GridMap, GridWorld, NavMeshQuery, World};
+use pathsmooth::world::path_cost;
+use pathsmooth::{AreaId, Cancel, Error, GridMap, GridWorld, NavMeshQuery, World};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use tokio::sync::Semaphore;
@@ -43,12 +45,64 @@ use tokio::time::Instant;
 use super::budget::{self, held_json, Budget, Reservation};
 use super::limits::{self, declared_size};
 use super::work::Work;
+use crate::areas::grid_area_costs;
 use crate::compare::{bounded, Comparison, Run, Skipped};
 use crate::methods::{CorridorSolver, CurveParams, MapMethod, OptimiserParams};
 
 /// The embedded example world: its name in the API and its `.map` text (the map `demo`
 /// embeds), with the demo's start and goal cells.
 pub const EXAMPLE_WORLD: (&str, &str) = ("demo", crate::cmd::demo::DEMO_MAP);
+
+/// The name of the embedded example with areas: the demo map with seeded swamp and water
+/// discs ([`swamp_demo_map`]), the same start and goal.
+pub const SWAMP_WORLD: &str = "demo-swamp";
+
+/// The demo map with swamp (`S`) and water (`W`) painted on its free cells: discs of radius
+/// 2–6 cells at places drawn by a fixed-seed xorshift generator, two of swamp for one of
+/// water, none within 6 cells of the demo's start or goal. Deterministic: the same map on
+/// every run (a test checks that the start still reaches the goal with water excluded).
+pub fn swamp_demo_map() -> String {
+    let text = crate::cmd::demo::DEMO_MAP;
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let Some(first_row) = lines.iter().position(|l| l.trim() == "map").map(|i| i + 1) else {
+        return text.to_string();
+    };
+    let (height, width) = (lines.len() - first_row, lines[first_row].len());
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as i32
+    };
+    let ends = [crate::cmd::demo::DEMO_FROM, crate::cmd::demo::DEMO_TO];
+    let mut rows: Vec<Vec<u8>> = lines[first_row..]
+        .iter()
+        .map(|l| l.as_bytes().to_vec())
+        .collect();
+    for disc in 0..18 {
+        let (cx, cy, r) = (next(width), next(height), 2 + next(5));
+        let letter = if disc % 3 == 2 { b'W' } else { b'S' };
+        for y in (cy - r).max(0)..=(cy + r).min(height as i32 - 1) {
+            for x in (cx - r).max(0)..=(cx + r).min(width as i32 - 1) {
+                let near_end = ends
+                    .iter()
+                    .any(|e| (e.x - x).abs().max((e.y - y).abs()) <= 6);
+                let inside = (x - cx).pow(2) + (y - cy).pow(2) <= r * r;
+                let cell = &mut rows[y as usize][x as usize];
+                if inside && !near_end && *cell == b'.' {
+                    *cell = letter;
+                }
+            }
+        }
+    }
+    for (line, row) in lines[first_row..].iter_mut().zip(rows) {
+        *line = String::from_utf8_lossy(&row).into_owned();
+    }
+    let mut out = lines.join("\n");
+    out.push('\n');
+    out
+}
 
 /// Methods the page turns on when it opens.
 pub const DEFAULT_METHODS: [MapMethod; 4] = [
@@ -75,6 +129,8 @@ type Cached = (Arc<str>, Arc<GridWorld>, Reservation);
 /// memory budget.
 pub struct Playground {
     worlds: Vec<Named>,
+    /// The area costs of requests that give none (`serve --area-costs`), checked.
+    area_costs: Option<String>,
     /// Recently uploaded maps by their text, newest last.
     cache: Mutex<VecDeque<Cached>>,
     /// One permit per blocking worker allowed to plan at once.
@@ -99,7 +155,7 @@ impl Playground {
                 .map_or(file.clone(), |f| f.to_string_lossy().into_owned());
             let mut name = base.clone();
             let mut n = 1;
-            while worlds.iter().any(|w| w.name == name) {
+            while worlds.iter().any(|w| w.name == name) || name == SWAMP_WORLD {
                 n += 1;
                 name = format!("{base} ({n})");
             }
@@ -110,13 +166,34 @@ impl Playground {
                 goal: None,
             });
         }
+        // The example with areas comes last, so that the maps given keep their places.
+        worlds.push(Named {
+            name: SWAMP_WORLD.to_string(),
+            world: Arc::new(GridWorld::new(GridMap::parse(
+                &swamp_demo_map(),
+                "example map with swamp and water",
+            )?)?),
+            start: Some(crate::cmd::demo::DEMO_FROM),
+            goal: Some(crate::cmd::demo::DEMO_TO),
+        });
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         Ok(Playground {
             worlds,
+            area_costs: None,
             cache: Mutex::new(VecDeque::new()),
             workers: Arc::new(Semaphore::new(cores)),
             budget: Budget::new(limits::MEMORY_BUDGET),
         })
+    }
+
+    /// The same playground with `spec` (`AREA=COST,...`, as `--area-costs`) as the area
+    /// costs of plan requests that give none. Errors: the spec's, as the CLI reports them.
+    pub fn with_area_costs(mut self, spec: Option<&str>) -> pathsmooth::Result<Self> {
+        if let Some(spec) = spec {
+            grid_area_costs(spec)?;
+        }
+        self.area_costs = spec.map(str::to_string);
+        Ok(self)
     }
 
     /// The same playground with a memory budget of `bytes` (see [`budget`]).
@@ -327,6 +404,7 @@ impl ApiError {
         let status = match e {
             Error::Cancelled => return Work::out_of_time(),
             Error::BadParameter { .. }
+            | Error::BadAreaCost { .. }
             | Error::BadAngle { .. }
             | Error::NonFinite { .. }
             | Error::CoordinateOutOfRange { .. }
@@ -432,13 +510,28 @@ struct WorldInfo {
     goal: Option<[i32; 2]>,
 }
 
-/// A world's cells for drawing: rows of `.` (free) and `@` (blocked).
+/// A world's cells for drawing: rows of `.` (free) and `@` (blocked); for a map with
+/// swamp or water, its areas too.
 #[derive(Serialize)]
 struct Grid {
     name: String,
     width: usize,
     height: usize,
     rows: Vec<String>,
+    /// Rows of each cell's area: `.` ground, `S` swamp, `W` water (blocked unless the
+    /// area costs give it a cost), `@` wall; absent when the map has neither swamp nor
+    /// water.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    areas: Option<Vec<String>>,
+}
+
+/// The letter the playground draws for area `a` of a cell (`passable` or not).
+fn area_letter(a: AreaId, passable: bool) -> char {
+    match a {
+        SWAMP | WATER => a as char,
+        _ if passable => '.',
+        _ => '@',
+    }
 }
 
 impl Grid {
@@ -451,11 +544,21 @@ impl Grid {
                     .collect()
             })
             .collect();
+        let areas = map.areas().map(|_| {
+            (0..map.height())
+                .map(|y| {
+                    (0..map.width())
+                        .map(|x| area_letter(map.area(x, y), map.is_passable(x as i64, y as i64)))
+                        .collect()
+                })
+                .collect()
+        });
         Grid {
             name: name.to_string(),
             width: map.width(),
             height: map.height(),
             rows,
+            areas,
         }
     }
 }
@@ -473,7 +576,10 @@ pub async fn worlds(State(p): State<Arc<Playground>>) -> Response {
             goal: w.goal.map(|c| c.to_array()),
         })
         .collect();
-    json(StatusCode::OK, &serde_json::json!({ "worlds": list }))
+    json(
+        StatusCode::OK,
+        &serde_json::json!({ "worlds": list, "area_costs": p.area_costs }),
+    )
 }
 
 /// `GET /api/worlds/{name}`.
@@ -606,6 +712,9 @@ pub struct PlanRequest {
     pub corridor_spacing: Option<f64>,
     /// Solve the corridor in windows.
     pub corridor_windows: Option<bool>,
+    /// Area costs `AREA=COST,...` as the CLI's `--area-costs` (`S=4,W=exclude`; `""`: every
+    /// area 1, water excluded); absent: the server's `--area-costs`, if any.
+    pub area_costs: Option<String>,
 }
 
 /// One method's result.
@@ -614,6 +723,8 @@ pub struct PathOut {
     points: Vec<[f64; 2]>,
     valid: bool,
     length: f64,
+    /// The path's cost under the area costs (its length without them).
+    cost: f64,
     vs_shortest: f64,
     max_turn_deg: f64,
     total_turn_deg: f64,
@@ -643,6 +754,11 @@ pub struct PlanResponse {
     /// The raw A* path every method starts from.
     astar: Vec<[f64; 2]>,
     astar_length: f64,
+    /// The A* path's cost under the area costs (its length without them).
+    astar_cost: f64,
+    /// The area costs applied (the request's or the server's, cut to
+    /// [`MAX_MESSAGE_CHARS`](limits::MAX_MESSAGE_CHARS)), `null` for none.
+    area_costs: Option<String>,
     /// The shortest of the returned paths' lengths and the A* length.
     shortest: f64,
     paths: BTreeMap<String, PathOut>,
@@ -753,6 +869,8 @@ fn follow(path: &[DVec2]) -> pathsmooth::Result<(f64, Vec<[f64; 3]>)> {
 /// request's parameter errors (400) before any work is reserved or done.
 struct PlanJob {
     req: PlanRequest,
+    /// The area costs to plan under, and their text (`None`: the world's own).
+    costs: Option<(AreaCosts, String)>,
     methods: Vec<MapMethod>,
     curve: CurveParams,
     optimiser: OptimiserParams,
@@ -761,8 +879,17 @@ struct PlanJob {
 }
 
 impl PlanJob {
-    fn new(req: PlanRequest) -> Result<Self, ApiError> {
+    fn new(req: PlanRequest, default_costs: Option<&str>) -> Result<Self, ApiError> {
         let methods = parse_methods(req.methods.as_deref())?;
+        // An empty spec is the default filter: the shared world as it is.
+        let costs = match req.area_costs.as_deref().or(default_costs) {
+            Some(spec) if !spec.trim().is_empty() => Some((
+                grid_area_costs(spec).map_err(ApiError::bad_request)?,
+                // Echoed in the answer: cut as messages are (a spec may repeat entries).
+                bounded(spec, limits::MAX_MESSAGE_CHARS),
+            )),
+            _ => None,
+        };
         let curve = curve_params(&req)?;
         let defaults = OptimiserParams::default();
         let corridor_solver = match req.corridor_solver.as_deref() {
@@ -784,6 +911,7 @@ impl PlanJob {
         let (from, to) = (cell(req.start, "start")?, cell(req.goal, "goal")?);
         Ok(PlanJob {
             req,
+            costs,
             methods,
             curve,
             optimiser,
@@ -795,7 +923,14 @@ impl PlanJob {
     /// Finds the A* path (on a blocking worker); `source` is where the world of the
     /// request's map comes from.
     fn find(self, p: &Playground, source: WorldSource, cancel: &Cancel) -> Result<Found, ApiError> {
-        let world = p.world_for(self.req.world.as_deref(), self.req.map.as_deref(), source)?;
+        let mut world = p.world_for(self.req.world.as_deref(), self.req.map.as_deref(), source)?;
+        if let Some((costs, _)) = &self.costs {
+            // A world of its own for these costs (the shared one keeps the default).
+            let own = GridWorld::with_frame(world.map().clone(), world.cell_size(), world.origin())
+                .and_then(|w| w.with_area_costs(costs.clone()))
+                .map_err(ApiError::planning)?;
+            world = Arc::new(own);
+        }
         let (start, goal) = (world.cell_center(self.from), world.cell_center(self.to));
         let mut raw = Vec::new();
         world
@@ -889,6 +1024,7 @@ impl Found {
         let world = &*world;
         let r = &job.req;
         let astar_length = pathsmooth::metrics::length(&raw);
+        let astar_cost = path_cost(world, &raw);
         let mut paths = BTreeMap::new();
         let mut errors = BTreeMap::new();
         // The limit errors, to answer 413 when nothing else came out.
@@ -911,7 +1047,7 @@ impl Found {
             let Some(run) = comparison.smooth(&raw).pop() else {
                 continue;
             };
-            match path_out(run, kept) {
+            match path_out(world, run, kept) {
                 Ok(out) => {
                     kept += out.points.len();
                     paths.insert(name, out);
@@ -945,6 +1081,8 @@ impl Found {
             radius: r.radius,
             astar: raw.iter().map(|q| q.to_array()).collect(),
             astar_length,
+            astar_cost,
+            area_costs: job.costs.map(|(_, spec)| spec),
             shortest,
             paths,
             errors,
@@ -956,7 +1094,11 @@ impl Found {
 /// the answer already. Errors: the run's own, [`Error::OutputTooLarge`] for a path past
 /// [`limits::MAX_PATH_POINTS`] or one that would take the answer past
 /// [`limits::MAX_ANSWER_POINTS`] (checked before the speed profile is computed).
-fn path_out(run: Run<'_, '_, GridWorld>, kept: usize) -> pathsmooth::Result<PathOut> {
+fn path_out(
+    world: &GridWorld,
+    run: Run<'_, '_, GridWorld>,
+    kept: usize,
+) -> pathsmooth::Result<PathOut> {
     let skipped = run.skipped();
     let pipeline = run.pipeline;
     let path = run.path?;
@@ -982,6 +1124,7 @@ fn path_out(run: Run<'_, '_, GridWorld>, kept: usize) -> pathsmooth::Result<Path
         points: path.iter().map(|q| q.to_array()).collect(),
         valid: v.is_valid(),
         length: v.length,
+        cost: path_cost(world, &path),
         vs_shortest: 1.0,
         max_turn_deg: v.max_turn.to_degrees(),
         total_turn_deg: v.total_turn.to_degrees(),
@@ -999,11 +1142,23 @@ pub async fn plan(State(p): State<Arc<Playground>>, headers: HeaderMap, body: Bo
     let (req, body_hold) = read_json::<PlanRequest>(&p, &headers, body).await?;
     // Cancelled when this handler ends or is dropped (the client left): see `Work`.
     let work = Work::start();
-    let job = PlanJob::new(req)?;
+    let job = PlanJob::new(req, p.area_costs.as_deref())?;
     let cells = p.cells_for(job.req.world.as_deref(), job.req.map.as_deref())?;
     let source = match job.req.map.as_deref() {
         Some(text) => p.reserve_world(text, work.deadline()).await?,
         None => WorldSource::default(),
+    };
+    // Area costs make a world of the request's own, held to the end of the answer.
+    let costs_hold = match job.costs {
+        Some(_) => {
+            p.reserve(
+                cells.saturating_mul(budget::WORLD_BYTES_PER_CELL),
+                "the world under the request's area costs",
+                work.deadline(),
+            )
+            .await?
+        }
+        None => Reservation::none(),
     };
     let search_hold = p
         .reserve(
@@ -1025,7 +1180,7 @@ pub async fn plan(State(p): State<Arc<Playground>>, headers: HeaderMap, body: Bo
     Ok(held_json(
         StatusCode::OK,
         answer,
-        vec![body_hold, plan_hold],
+        vec![body_hold, plan_hold, costs_hold],
     ))
 }
 

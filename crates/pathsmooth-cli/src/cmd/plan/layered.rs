@@ -118,7 +118,7 @@ pub(super) fn run(a: &PlanArgs) -> Result<()> {
         let path = match planned {
             Ok(path) => path,
             Err(e) => {
-                outcomes.failed(method, &e, &mut table);
+                outcomes.failed(method, &e, &mut table, false);
                 continue;
             }
         };
