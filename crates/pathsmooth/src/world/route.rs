@@ -24,8 +24,8 @@ impl GridWorld {
     /// costs, and world coordinates (it covers only the route's bounding box, plus the
     /// margin and one cell).
     ///
-    /// Cost: O(cells the path touches × (2·margin + 1)²), plus building the smaller
-    /// world (its distance field over the bounding box).
+    /// Cost: O(cells the path touches + the route's bounding box), plus building the
+    /// smaller world (its distance field over the bounding box).
     ///
     /// Errors: the input checks of [the world contract](crate::world#coordinates-and-input-checks)
     /// for `path` (at least one point, finite, inside the world), [`crate::Error::NoFreeSpace`]
@@ -49,7 +49,7 @@ impl GridWorld {
         let mut points = Vec::new();
         check_input(self, path, 1, "route_world", 0.0, &mut points)?;
         let touched = self.touched_cells(&points);
-        let m = margin as i32;
+        let m = margin.min(i32::MAX as usize / 4) as i32;
         let (w, h) = (self.map().width() as i32, self.map().height() as i32);
         let lo = touched.iter().fold(IVec2::MAX, |a, &c| a.min(c)) - (m + 1);
         let hi = touched.iter().fold(IVec2::MIN, |a, &c| a.max(c)) + (m + 1);
@@ -58,15 +58,10 @@ impl GridWorld {
         let (sw, sh) = (size.x as usize, size.y as usize);
         let mut on_route = vec![false; sw * sh];
         for c in &touched {
-            for dy in -m..=m {
-                for dx in -m..=m {
-                    let q = *c + IVec2::new(dx, dy) - lo;
-                    if q.x >= 0 && q.y >= 0 && (q.x as usize) < sw && (q.y as usize) < sh {
-                        on_route[q.y as usize * sw + q.x as usize] = true;
-                    }
-                }
-            }
+            let q = *c - lo;
+            on_route[q.y as usize * sw + q.x as usize] = true;
         }
+        dilate(&mut on_route, sw, sh, margin);
         let (map, terrain) = (self.map(), self.terrain());
         let at = |x: usize, y: usize| (x + lo.x as usize, y + lo.y as usize);
         let mut passable = Vec::with_capacity(sw * sh);
@@ -135,6 +130,42 @@ impl GridWorld {
     }
 }
 
+/// Grows the marked cells of a `w` × `h` mask by `margin` king's moves (a Chebyshev
+/// dilation), as two passes of a sliding window (rows, then columns): O(w × h) whatever
+/// the margin.
+fn dilate(mask: &mut [bool], w: usize, h: usize, margin: usize) {
+    if margin == 0 {
+        return;
+    }
+    // Each cell marked when a marked cell lies within `margin` along the line.
+    let mut line = |len: usize, at: &dyn Fn(usize) -> usize, mask: &mut [bool]| {
+        let marked: Vec<bool> = (0..len).map(|i| mask[at(i)]).collect();
+        let mut last = None::<usize>;
+        let mut next = vec![usize::MAX; len];
+        for i in (0..len).rev() {
+            if marked[i] {
+                last = Some(i);
+            }
+            next[i] = last.unwrap_or(usize::MAX);
+        }
+        let mut prev = None::<usize>;
+        for i in 0..len {
+            if marked[i] {
+                prev = Some(i);
+            }
+            let near_before = prev.is_some_and(|p| i - p <= margin);
+            let near_after = next[i] != usize::MAX && next[i] - i <= margin;
+            mask[at(i)] = near_before || near_after;
+        }
+    };
+    for y in 0..h {
+        line(w, &|x| y * w + x, mask);
+    }
+    for x in 0..w {
+        line(h, &|y| y * w + x, mask);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -160,5 +191,32 @@ mod tests {
         assert!(route.segment_is_clear(diag[0], diag[1], 0.0));
         let wide = world.route_world(&diag, 1).unwrap();
         assert_eq!(wide.map().passable_count(), 9); // x 0–2, y 0–2
+    }
+
+    #[test]
+    fn dilation_is_the_brute_force_one() {
+        let (w, h) = (13, 9);
+        let mut seed = 7u64;
+        for margin in 0..5 {
+            let mask: Vec<bool> = (0..w * h)
+                .map(|_| {
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    seed >> 61 == 0
+                })
+                .collect();
+            let mut fast = mask.clone();
+            dilate(&mut fast, w, h, margin);
+            for y in 0..h {
+                for x in 0..w {
+                    let near = (0..h).any(|v| {
+                        (0..w)
+                            .any(|u| mask[v * w + u] && u.abs_diff(x).max(v.abs_diff(y)) <= margin)
+                    });
+                    assert_eq!(fast[y * w + x], near, "({x}, {y}) margin {margin}");
+                }
+            }
+        }
     }
 }
