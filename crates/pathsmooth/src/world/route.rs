@@ -138,7 +138,7 @@ fn dilate(mask: &mut [bool], w: usize, h: usize, margin: usize) {
         return;
     }
     // Each cell marked when a marked cell lies within `margin` along the line.
-    let mut line = |len: usize, at: &dyn Fn(usize) -> usize, mask: &mut [bool]| {
+    let line = |len: usize, at: &dyn Fn(usize) -> usize, mask: &mut [bool]| {
         let marked: Vec<bool> = (0..len).map(|i| mask[at(i)]).collect();
         let mut last = None::<usize>;
         let mut next = vec![usize::MAX; len];
