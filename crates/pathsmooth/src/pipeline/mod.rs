@@ -1,12 +1,15 @@
 //! The pipeline: a world, an agent radius and a list of steps, from a planner's path (or
 //! a start and a goal) to a smooth path that is valid on the world.
 
+mod relaxed;
 mod repair;
 mod step;
 mod surface;
 
 pub use step::{Preset, Step};
 pub use surface::SurfacePlanner;
+
+use relaxed::RelaxFix;
 
 use std::borrow::Cow;
 
@@ -21,7 +24,6 @@ use crate::error::{num, Error, Result};
 use crate::fillet::{Corner, Filleter};
 use crate::geometry::Point2;
 use crate::map_safe::MapSafe;
-use crate::navmesh::funnel::Funnel;
 use crate::navmesh::portals::{portals_into, Portal};
 use crate::navmesh::relax::{relax_into, RelaxParams};
 use crate::navmesh::NavMeshQuery;
@@ -139,10 +141,8 @@ pub struct Pipeline<W> {
     b: Vec<DVec2>,
     /// The steps' input, kept for a second attempt.
     input: Vec<DVec2>,
-    /// Scratch of the relax step's local fixes at a radius (see `fix_relaxed`).
-    fix: [Vec<DVec2>; 2],
-    /// The relax step's funnel for those fixes.
-    funnel: Funnel,
+    /// The relax step's local fixes at a radius (see `relaxed`).
+    relax_fix: RelaxFix,
     /// Whether this is a second or third attempt (the steps start again from `input`).
     retrying: bool,
     /// In a third attempt, the test that a step's path still holds once rounded to the
@@ -202,8 +202,7 @@ impl<W: World> Pipeline<W> {
             a: Vec::new(),
             b: Vec::new(),
             input: Vec::new(),
-            fix: [Vec::new(), Vec::new()],
-            funnel: Funnel::new(),
+            relax_fix: RelaxFix::new(),
             retrying: false,
             rounds_clear: None,
             cancel: None,
@@ -636,9 +635,8 @@ impl<W: World> Pipeline<W> {
                 };
                 relax_into(&self.portals, start, goal, &params, out)?;
                 if radius > 0.0 {
-                    let portals = &self.portals;
-                    let (funnel, query) = (&mut self.funnel, &mut self.query);
-                    fix_relaxed(world, portals, funnel, query, radius, out, &mut self.fix);
+                    let fix = &mut self.relax_fix;
+                    fix.fix(world, &self.portals, &mut self.query, radius, out);
                 }
                 Ok(())
             }
@@ -694,72 +692,6 @@ impl<W: World> Pipeline<W> {
         self.report.validation = validation;
         Ok(())
     }
-}
-
-/// The relax step's local fix at a radius > 0: a relaxed node can still come within the
-/// radius of a wall (near a wall edge that meets its portal's end at an acute angle), and
-/// a segment between two nodes can cut the circle of the radius round the corner both of
-/// their portals end at. Each maximal stretch of such nodes and segments, between nodes
-/// that keep the radius, is replaced by the funnel path at the radius between those two
-/// nodes through the portals they lie on and those between (so it wraps the corner at the
-/// radius), if that path is clear on the world — else (the funnel knows only the portal
-/// ends, not the world's other walls near them) by the world's own path at the radius
-/// between them (grid A*, the navmesh search). A stretch neither can replace is left as it
-/// was (the pipeline's validation then skips the step). `path` is the relaxed path
-/// through `portals` (node `k` on portal `k − 1`); its ends are kept.
-fn fix_relaxed<W: World + ?Sized>(
-    world: &W,
-    portals: &[Portal],
-    funnel: &mut Funnel,
-    query: &mut NavMeshQuery,
-    radius: f64,
-    path: &mut Vec<DVec2>,
-    [fixed, stretch]: &mut [Vec<DVec2>; 2],
-) {
-    let n = path.len();
-    if n < 2 || portals.len() + 2 != n {
-        return;
-    }
-    let node_ok = |k: usize| k == 0 || k == n - 1 || world.clearance(path[k]) >= radius;
-    fixed.clear();
-    fixed.push(path[0]);
-    // The last node that keeps the radius (already in `fixed`), and whether the path
-    // after it has gone bad.
-    let (mut anchor, mut bad) = (0, false);
-    for k in 1..n {
-        if !node_ok(k) {
-            bad = true;
-            continue;
-        }
-        if !bad && world.segment_is_clear(path[k - 1], path[k], radius) {
-            fixed.push(path[k]);
-        } else {
-            let (a, b) = (path[anchor], path[k]);
-            // Node j lies on portal j − 1: the portals of a and b and those between (or,
-            // where a node on its own portal's line reads as on its wrong side, without
-            // that portal).
-            let (lo, hi) = (anchor.max(1) - 1, k.min(n - 2));
-            let wrapped = [(0, 0), (1, 0), (0, 1), (1, 1)].iter().any(|&(x, y)| {
-                lo + x <= hi - y
-                    && funnel
-                        .funnel_into(&portals[lo + x..hi - y], a, b, radius, stretch)
-                        .is_ok()
-                    && stretch.len() >= 2
-                    && path_is_clear(world, stretch, radius)
-            }) || (world.find_path_into(a, b, radius, query, stretch).is_ok()
-                && stretch.len() >= 2
-                && path_is_clear(world, stretch, radius));
-            if wrapped {
-                fixed.extend_from_slice(&stretch[1..stretch.len() - 1]);
-            } else {
-                fixed.extend_from_slice(&path[anchor + 1..k]);
-            }
-            fixed.push(b);
-        }
-        anchor = k;
-        bad = false;
-    }
-    std::mem::swap(path, fixed);
 }
 
 /// True when a path with this validation keeps clearance `radius` itself: valid (which
