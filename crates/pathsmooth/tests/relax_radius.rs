@@ -1,7 +1,8 @@
 //! Portal relaxation with an agent radius on every Moving AI map (issue 28, item 5): at
 //! radius 0.3, on every 10th scenario of each map, the pipeline's relax step (alone, after
 //! the grid A* plan) is never skipped for an invalid result, and its length's median is
-//! within 2 % of the funnel's at the same radius.
+//! within 2 % of the funnel's at the same radius. And one small map where start and goal
+//! share a triangle (the step's fix has no portal to wrap).
 //!
 //! Every 10th scenario with `PATHSMOOTH_SLOW` or `PATHSMOOTH_FULL` (about 80 s in the
 //! test profile, most of it the long paths of the 512² maze); otherwise at most 120 of
@@ -12,8 +13,9 @@ mod common;
 
 use std::time::Instant;
 
+use glam::DVec2;
 use pathsmooth::metrics::length;
-use pathsmooth::{GridWorld, Pipeline, Step};
+use pathsmooth::{GridMap, GridWorld, Pipeline, Step, World};
 
 const RADIUS: f64 = 0.3;
 
@@ -107,4 +109,50 @@ fn relax_at_radius_is_valid_not_skipped_and_near_the_funnel() {
         failures.len()
     );
     assert!(med <= 0.02, "median relax/funnel − 1 = {med}");
+}
+
+/// Start and goal in one triangle of the navmesh (no portals between them) with the
+/// straight segment closer than the radius to a block's corner: the relax step's fix has
+/// no portal to wrap, and takes the world's path at the radius instead. Its range of
+/// portals once came from `0 − 1` here (a panic on overflow); found by planning every
+/// pair of cells on small random maps.
+#[test]
+fn relax_at_radius_between_two_points_of_one_triangle() {
+    let rows = [
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+        ".@.......",
+        ".........",
+        ".........",
+        ".........",
+        "..@......",
+        ".........",
+        ".........",
+        ".........",
+    ];
+    let world = GridWorld::new(GridMap::from_rows(&rows).unwrap()).unwrap();
+    let radius = 0.45;
+    let (start, goal) = (DVec2::new(2.8, 4.5), DVec2::new(2.2, 5.5));
+    // The straight segment comes within the radius of the block at (1, 4).
+    assert!(!world.segment_is_clear(start, goal, radius));
+    let mut relax = Pipeline::new(&world, radius).unwrap().then(Step::relax());
+    let path = relax.plan(start, goal).unwrap();
+    assert_eq!((path[0], path[path.len() - 1]), (start, goal));
+    assert!(path.len() > 2, "{path:?}");
+    let report = relax.validate(&path).unwrap();
+    assert!(
+        report.is_valid() && report.min_clearance >= radius,
+        "{report:?}"
+    );
+    // Not skipped for an invalid result (the world's path at the radius is A*'s, the step's
+    // input, so the step reports that it changed nothing).
+    let skipped = &relax.report().skipped;
+    assert!(
+        skipped
+            .iter()
+            .all(|(_, why)| why.starts_with("changed nothing")),
+        "{skipped:?}"
+    );
 }
