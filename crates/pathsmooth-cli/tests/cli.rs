@@ -285,7 +285,7 @@ fn demo_map() -> PathBuf {
 /// straight, so shortcuts leave one segment and map-aware Chaikin then has no corner to cut.
 fn open_room(dir: &std::path::Path) -> PathBuf {
     let map = dir.join("room.map");
-    let rows = vec!["............"; 5].join("\n");
+    let rows = ["............"; 5].join("\n");
     std::fs::write(
         &map,
         format!("type octile\nheight 5\nwidth 12\nmap\n{rows}\n"),
