@@ -1305,3 +1305,34 @@ fn demo_pictures_show_the_agent_every_method_and_the_scale() {
     }
     assert!(curves.contains(r#"class="scale-bar""#));
 }
+
+#[test]
+fn relax_at_a_radius_does_not_double_back() {
+    // At radius 0.5 on the demo map, one-cell passages fit the agent exactly; the relax
+    // step's fix once spliced in the world's path there with a 180° spike (through a cell
+    // centre past a node on the cell's edge and back).
+    let map = demo_map();
+    let out = run([
+        "plan",
+        "--map",
+        map.to_str().unwrap(),
+        "--from",
+        "30,31",
+        "--to",
+        "20,64",
+        "--radius",
+        "0.5",
+        "--method",
+        "relax",
+    ]);
+    assert_success(&out);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let relax = text
+        .lines()
+        .find(|l| l.starts_with("relax "))
+        .unwrap_or_else(|| panic!("{text}"));
+    let cells: Vec<&str> = relax.split_whitespace().collect();
+    assert_eq!((cells[1], cells[9]), ("yes", "ok"), "{text}");
+    let max_turn: f64 = cells[5].parse().unwrap();
+    assert!(max_turn < 170.0, "{text}");
+}

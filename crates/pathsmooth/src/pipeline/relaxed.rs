@@ -63,7 +63,7 @@ impl RelaxFix {
         fixed.push(path[0]);
         // The last node that keeps the radius (already in `fixed`), and whether the path
         // after it has gone bad.
-        let (mut anchor, mut bad) = (0, false);
+        let (mut anchor, mut bad, mut replaced) = (0, false, false);
         for k in 1..n {
             if !node_ok(k) {
                 bad = true;
@@ -90,6 +90,7 @@ impl RelaxFix {
                     && path_is_clear(world, stretch, radius));
                 if wrapped {
                     fixed.extend_from_slice(&stretch[1..stretch.len() - 1]);
+                    replaced = true;
                 } else {
                     fixed.extend_from_slice(&path[anchor + 1..k]);
                 }
@@ -98,6 +99,36 @@ impl RelaxFix {
             anchor = k;
             bad = false;
         }
-        std::mem::swap(path, fixed);
+        if replaced {
+            drop_reversals(world, radius, fixed, stretch);
+            std::mem::swap(path, stretch);
+        } else {
+            std::mem::swap(path, fixed);
+        }
+    }
+}
+
+/// Writes `path` into `out` without its repeated points and without each node where it
+/// doubles back (turns by more than 90°) when the segment between that node's neighbours is
+/// clear at `radius`; the ends are kept. A replacement stretch can end that way: the
+/// world's path on a grid runs through cell centres, so it can pass the stretch's end (a
+/// point on a cell's edge), come back to it, and the relaxed path then turns on into the
+/// cell again (a 180° spike, on 50 of 300 demo-map paths at radius 0.5 before this). Each
+/// dropped node's neighbours are joined by a segment found clear, so the path stays valid.
+fn drop_reversals<W: World + ?Sized>(world: &W, radius: f64, path: &[DVec2], out: &mut Vec<DVec2>) {
+    out.clear();
+    for &p in path {
+        while let [.., a, b] = out[..] {
+            if out.last() == Some(&p)
+                || (b - a).dot(p - b) >= 0.0
+                || !world.segment_is_clear(a, p, radius)
+            {
+                break;
+            }
+            out.pop();
+        }
+        if out.last() != Some(&p) {
+            out.push(p);
+        }
     }
 }
