@@ -207,25 +207,33 @@ fn every_method_plans_through_the_api() {
 
 #[test]
 fn a_skipped_step_is_in_the_answer_with_its_reason() {
-    // Portal relaxation at radius 0.3 on the demo's scenario comes closer than the radius
-    // to a wall (`pathsmooth plan` on assets/demo.map shows the same), so the pipeline
-    // skips the step and keeps its input: the answer must say so, not only "valid".
+    // Chaikin with no passes (the playground's slider at 0) leaves the path as it was, so
+    // the pipeline of shortcut-chaikin reports its Chaikin step as skipped (it changed
+    // nothing) and keeps its input: the answer must say so, not only "valid".
     let server = Server::start();
-    let (status, body) = server.post("/api/plan", &plan_request(&["relax", "shortcut"]));
+    let mut req = plan_request(&["shortcut-chaikin", "shortcut", "relax"]);
+    req["passes"] = json!(0);
+    let (status, body) = server.post("/api/plan", &req);
     assert_eq!(status, 200, "{body}");
-    let relax = &body["paths"]["relax"];
-    assert_eq!(relax["valid"], true, "{relax}");
-    let skipped = relax["skipped"].as_array().unwrap();
-    assert_eq!(skipped.len(), 1, "{relax}");
-    assert_eq!(skipped[0]["step"], "relax");
+    let smoothed = &body["paths"]["shortcut-chaikin"];
+    assert_eq!(smoothed["valid"], true, "{smoothed}");
+    let skipped = smoothed["skipped"].as_array().unwrap();
+    assert_eq!(skipped.len(), 1, "{smoothed}");
+    assert_eq!(skipped[0]["step"], "chaikin");
     let reason = skipped[0]["reason"].as_str().unwrap();
     assert!(
-        !reason.is_empty() && reason.chars().count() <= 200,
+        reason.starts_with("changed nothing: ") && reason.chars().count() <= 200,
         "{reason}"
     );
     assert_eq!(skipped[0].as_object().unwrap().len(), 2, "{}", skipped[0]);
-    // A method whose steps all took effect has an empty list.
+    // A method whose steps all took effect has an empty list: the shortcuts, and portal
+    // relaxation at radius 0.3, which keeps the radius (issue 28, item 5; it was skipped
+    // here before).
     assert_eq!(body["paths"]["shortcut"]["skipped"], json!([]), "{body}");
+    let relax = &body["paths"]["relax"];
+    assert_eq!(relax["valid"], true, "{relax}");
+    assert_eq!(relax["skipped"], json!([]), "{relax}");
+    assert!(relax["min_clearance"].as_f64().unwrap() >= 0.3, "{relax}");
 }
 
 /// The plan-view centre of a polygon of a `POST /api/layered` answer.

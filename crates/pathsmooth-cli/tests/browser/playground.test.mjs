@@ -1,7 +1,7 @@
 // The playground in a real browser: Debian's headless Chromium driven by playwright-core
 // (which downloads no browser). Starts `pathsmooth serve --port 0` on 127.0.0.1, shows a
-// skipped step's reason, clicks the ends, drags the goal, switches a method on, moves the
-// radius slider, zooms, plays, saves a screenshot to docs/playground.png, and downloads a
+// skipped step's reason (Chaikin with no passes), shows relax at a radius not skipped,
+// clicks the ends, drags the goal, switches a method on, moves the radius slider, zooms, plays, saves a screenshot to docs/playground.png, and downloads a
 // path as JSON and the view as SVG. A second test: the layered mode (a bundled Recast bake
 // and a navmesh JSON file drawn from above, the floors under the cursor, a path between floors).
 //
@@ -61,6 +61,25 @@ const cellOnScreen = (page, [x, y]) => page.evaluate(([x, y]) => {
   return [q.x, q.y];
 }, [x, y]);
 
+/** Sets a range input to `value` as one user move would (one `input` event). */
+const setSlider = (page, id, value) => page.$eval(`#${id}`, (e, v) => {
+  e.value = String(v);
+  e.dispatchEvent(new Event("input", { bubbles: true }));
+}, value);
+
+/**
+ * Runs `action`, which makes the page plan once, and resolves when that plan's answer is
+ * drawn: the page's `POST /api/plan` has answered and the status has left "Planning…"
+ * (it is set when the plan starts and replaced, with the table and the paths, when its
+ * answer is drawn). What follows then sees the new paths, table and layout.
+ */
+async function replanned(page, action) {
+  const answered = page.waitForResponse((r) => r.url().endsWith("/api/plan") && r.request().method() === "POST");
+  await action();
+  await answered;
+  await page.waitForFunction(() => !document.getElementById("status").textContent.startsWith("Planning"));
+}
+
 const pathPoints = (page) => page.$$eval("#paths polyline", (ls) =>
   Object.fromEntries(ls.map((l) => [l.dataset.method, l.getAttribute("points")])));
 const tableRows = (page) => page.$$eval("#metrics tbody tr", (rs) => rs.map((r) => r.innerText));
@@ -82,33 +101,48 @@ test("the playground plans, redraws and plays in headless Chromium", { timeout: 
   assert.ok(before.rows.length >= 4, `the metrics table has a row per method: ${before.rows}`);
   assert.ok(await page.isVisible("#legend li"), "the legend is shown");
 
-  // Portal relaxation at the page's first radius (0.3) on this scenario is skipped by the
-  // pipeline (its result comes too close to a wall): the page says so in words, on the
-  // legend and on a row under the method's, with the reason. Then it is switched off again.
-  await page.check("#methods input[value='relax']");
-  const skipNote = "#metrics tbody tr.skip-note[data-skipped-for='relax']";
-  await page.waitForSelector(skipNote);
-  assert.match(await page.innerText(skipNote), /relax: step "relax" skipped: \S/);
-  assert.match(await page.innerText("#metrics tbody tr[data-method='relax']"), /⚠ skipped/);
-  assert.match(await page.innerText("#legend li[data-method='relax']"), /⚠ step "relax" skipped/);
+  // Chaikin with no passes (the slider at 0) leaves every path as it was: the pipeline
+  // reports the Chaikin step of shortcut-chaikin (on from the start) as skipped because it
+  // changed nothing, and the page says so in words, on the legend and on a row under the
+  // method's, with the reason. Then the passes go back to 4 and the note goes.
+  const skipNote = "#metrics tbody tr.skip-note[data-skipped-for='shortcut-chaikin']";
+  assert.equal(await page.$(skipNote), null, "four passes cut corners: nothing skipped");
+  await replanned(page, () => setSlider(page, "passes", 0));
+  assert.ok(await page.$(skipNote), `a skip note for shortcut-chaikin: ${await tableRows(page)}`);
+  assert.match(await page.innerText(skipNote), /shortcut-chaikin: step "chaikin" skipped: changed nothing: \S/);
+  assert.match(await page.innerText("#metrics tbody tr[data-method='shortcut-chaikin']"), /⚠ skipped/);
+  assert.match(await page.innerText("#legend li[data-method='shortcut-chaikin']"), /⚠ step "chaikin" skipped/);
   assert.ok(await page.isVisible(skipNote), "the reason is visible, not only in a tooltip");
-  await page.uncheck("#methods input[value='relax']");
-  await page.waitForSelector(skipNote, { state: "detached" });
 
-  // Shift-click sets the start, click sets the goal.
+  // Portal relaxation at the page's first radius (0.3) keeps the radius (issue 28, item 5):
+  // switched on, it draws its path, with no skip note and no flag on the legend. Off again.
+  await replanned(page, () => page.check("#methods input[value='relax']"));
+  assert.ok(await page.$("#paths polyline[data-method='relax']"), "relax draws its path");
+  assert.equal(await page.$("#metrics tbody tr.skip-note[data-skipped-for='relax']"), null);
+  assert.doesNotMatch(await page.innerText("#legend li[data-method='relax']"), /skipped|invalid|failed/);
+  await replanned(page, () => page.uncheck("#methods input[value='relax']"));
+  await replanned(page, () => setSlider(page, "passes", 4));
+  assert.equal(await page.$(skipNote), null, "the note goes with the passes back");
+  assert.equal(await page.$("#paths polyline[data-method='relax']"), null);
+
+  // Shift-click sets the start, click sets the goal. Each click plans again, and the answer
+  // can change the layout (the status line's length, rows of skipped steps under the
+  // table), so each waits for its plan to be drawn before the next position is taken.
   const { worlds } = await (await fetch(`${url}api/worlds`)).json();
   const grid = await (await fetch(`${url}api/worlds/${worlds[0].name}`)).json();
   const [w, h] = [grid.width, grid.height];
   const start = freeCellNear(grid.rows, 0.16 * w, 0.8 * h);
   const goal = freeCellNear(grid.rows, 0.8 * w, 0.16 * h);
   const [sx, sy] = await cellOnScreen(page, start);
-  await page.keyboard.down("Shift");
-  await page.mouse.click(sx, sy);
-  await page.keyboard.up("Shift");
+  await replanned(page, async () => {
+    await page.keyboard.down("Shift");
+    await page.mouse.click(sx, sy);
+    await page.keyboard.up("Shift");
+  });
+  assert.ok((await statusText(page)).includes(`(${start}) → `), await statusText(page));
   let [gx, gy] = await cellOnScreen(page, goal);
-  await page.mouse.click(gx, gy);
-  await page.waitForFunction((want) => document.getElementById("status").textContent.includes(want),
-    `(${start}) → (${goal})`);
+  await replanned(page, () => page.mouse.click(gx, gy));
+  assert.ok((await statusText(page)).includes(`(${start}) → (${goal})`), await statusText(page));
   const clicked = { paths: await pathPoints(page), rows: await tableRows(page) };
   assert.notEqual(clicked.paths["shortcut-chaikin"], before.paths["shortcut-chaikin"], "the path follows the new ends");
   assert.notDeepEqual(clicked.rows, before.rows, "the metrics follow the new ends");

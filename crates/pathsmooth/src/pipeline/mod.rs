@@ -1,12 +1,15 @@
 //! The pipeline: a world, an agent radius and a list of steps, from a planner's path (or
 //! a start and a goal) to a smooth path that is valid on the world.
 
+mod relaxed;
 mod repair;
 mod step;
 mod surface;
 
 pub use step::{Preset, Step};
 pub use surface::SurfacePlanner;
+
+use relaxed::RelaxFix;
 
 use std::borrow::Cow;
 
@@ -152,6 +155,8 @@ pub struct Pipeline<W> {
     b: Vec<DVec2>,
     /// The steps' input, kept for a second attempt.
     input: Vec<DVec2>,
+    /// The relax step's local fixes at a radius (see `relaxed`).
+    relax_fix: RelaxFix,
     /// Whether this is a second or third attempt (the steps start again from `input`).
     retrying: bool,
     /// In a third attempt, the test that a step's path still holds once rounded to the
@@ -211,6 +216,7 @@ impl<W: World> Pipeline<W> {
             a: Vec::new(),
             b: Vec::new(),
             input: Vec::new(),
+            relax_fix: RelaxFix::new(),
             retrying: false,
             rounds_clear: None,
             cancel: None,
@@ -677,12 +683,18 @@ impl<W: World> Pipeline<W> {
                 let mesh = world.navmesh()?;
                 let channel = self.query.find_channel(mesh, start, goal, radius)?;
                 portals_into(mesh, channel, &mut self.portals)?;
-                // Keep the waypoints at least the agent radius from the portal ends.
+                // Keep the waypoints the agent radius plus the article's margin from the
+                // portal ends (at radius 0, the margin alone: today's behaviour).
                 let params = RelaxParams {
-                    margin: params.margin.max(radius),
+                    margin: params.margin + radius,
                     ..*params
                 };
-                relax_into(&self.portals, start, goal, &params, out).map(|_| ())
+                relax_into(&self.portals, start, goal, &params, out)?;
+                if radius > 0.0 {
+                    let fix = &mut self.relax_fix;
+                    fix.fix(world, &self.portals, &mut self.query, radius, out);
+                }
+                Ok(())
             }
             Step::Fillet(params) => {
                 let done = self.filleter.fillet(world, input, radius, params)?;

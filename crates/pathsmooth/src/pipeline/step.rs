@@ -35,9 +35,14 @@ pub enum Step {
     /// keeping the agent radius from the channel's corners
     /// ([`funnel`](crate::navmesh::funnel::funnel)). Needs a world with a navmesh.
     Funnel,
-    /// The same channel with the waypoints slid along its portals, kept at least the agent
-    /// radius (or the parameters' margin, if larger) from the portal ends
-    /// ([`relax`](crate::navmesh::relax::relax)). Needs a world with a navmesh.
+    /// The same channel (at a radius, the channel with room for the agent: every portal at
+    /// least `2r` wide) with the waypoints slid along its portals, kept the agent radius plus
+    /// the parameters' margin from the portal ends
+    /// ([`relax`](crate::navmesh::relax::relax)); at a radius > 0, each stretch that still
+    /// comes within the radius of a wall (a segment cutting a corner's circle) is replaced
+    /// by the funnel at the radius between its good nodes, so the step's result keeps the
+    /// radius and is not skipped (see the [relax module docs](mod@crate::navmesh::relax)).
+    /// Needs a world with a navmesh.
     Relax(RelaxParams),
     /// Langerak's corridor optimisation in a corridor of disks along the path: the path is
     /// pulled taut in its own navmesh channel, kept a quarter of its vertices' room off the
