@@ -80,14 +80,17 @@ use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation};
 use crate::error::{Error, Result};
 use crate::geometry::cross;
 
+mod areas;
 pub(crate) mod boxes;
 mod corners;
+mod cost;
 mod faces;
 pub(crate) mod flip;
 mod locate;
 mod los;
 mod polygon_table;
 
+pub use areas::DEFAULT_AREA;
 pub(crate) use corners::{ON_WALL, TURN};
 use faces::classify_faces;
 pub(crate) use faces::{kept_faces, wall_runs, wall_side};
@@ -177,6 +180,8 @@ pub struct NavMesh {
     buckets: Buckets,
     /// The caller's polygons, for meshes built from polygons (empty otherwise).
     polygons: PolygonTable,
+    /// Each triangle's area id; empty when every triangle is in [`DEFAULT_AREA`].
+    areas: Vec<crate::area::AreaId>,
 }
 
 impl NavMesh {
@@ -235,6 +240,7 @@ impl NavMesh {
             hi,
             buckets,
             polygons: PolygonTable::default(),
+            areas: Vec::new(),
         }
     }
 

@@ -78,6 +78,7 @@
 pub(crate) mod grid;
 mod input;
 mod navmesh;
+mod navmesh_cost;
 mod rounding;
 
 pub use grid::GridWorld;
