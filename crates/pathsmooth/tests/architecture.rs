@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 /// layers below it.
 const LAYERS: &[&[&str]] = &[
     &["error", "cancel"],
-    &["geometry"],
+    &["geometry", "area"],
     &["metrics", "curve", "grid"],
     &["io", "navmesh"],
     &["world"],

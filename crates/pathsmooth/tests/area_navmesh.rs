@@ -586,3 +586,25 @@ fn the_pipeline_never_raises_the_planner_path_cost() {
         }
     }
 }
+
+#[test]
+fn areas_are_per_polygon_and_reach_the_surface() {
+    use pathsmooth::navmesh::{mesh::DEFAULT_AREA, Surface, UpAxis};
+    let case = row_case();
+    let mesh = case.mesh();
+    for t in 0..mesh.num_triangles() {
+        assert_eq!(
+            mesh.area_of(t),
+            case.areas[mesh.polygon_index_of(t)],
+            "triangle {t}"
+        );
+    }
+    let s = Surface::from_navmesh(&mesh, UpAxis::Z).unwrap();
+    assert_eq!((0..3).map(|p| s.area(p)).collect::<Vec<_>>(), case.areas);
+    let plain = NavMesh::from_polygons(&case.vertices, &case.polygons).unwrap();
+    assert!((0..plain.num_triangles()).all(|t| plain.area_of(t) == DEFAULT_AREA));
+    assert_eq!(Surface::from_navmesh(&plain, UpAxis::Z).unwrap().area(1), 0);
+    // A grid map's navmesh is one area.
+    let grid = NavMesh::from_grid(&GridMap::from_rows(&["..S", ".W."]).unwrap()).unwrap();
+    assert!((0..grid.num_triangles()).all(|t| grid.area_of(t) == DEFAULT_AREA));
+}

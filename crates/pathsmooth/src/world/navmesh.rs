@@ -2,9 +2,9 @@
 
 use glam::DVec2;
 
-use super::{check_ends, clearance_error, first_problem, path_is_clear, settle, Bounds, World};
+use super::{path_on_mesh, Bounds, World};
 use crate::area::{area_name, AreaCosts};
-use crate::error::{num, Error, Result};
+use crate::error::{Error, Result};
 use crate::geometry::{closest_on_segment, segment_distance};
 use crate::navmesh::mesh::boxes::BoxIndex;
 use crate::navmesh::mesh::NavMesh;
@@ -226,7 +226,7 @@ impl World for NavMeshWorld {
         out: &mut Vec<DVec2>,
     ) -> Result<()> {
         let found = if self.has_area_costs() {
-            super::navmesh_cost::plan_with_costs(
+            super::mesh_plan::plan_with_costs(
                 self,
                 self.mesh(),
                 &self.costs,
@@ -358,98 +358,4 @@ impl EdgeIndex {
             })
         }
     }
-}
-
-/// The navmesh path of [`NavMeshWorld`]'s [`find_path_into`](World::find_path_into) on
-/// `mesh`, searched with `query` and checked against `world` (a navmesh world, or a grid
-/// world and its own navmesh for the pipeline's funnel step), into `out`.
-pub(crate) fn path_on_mesh<W: World + ?Sized>(
-    world: &W,
-    mesh: &NavMesh,
-    query: &mut NavMeshQuery,
-    start: DVec2,
-    goal: DVec2,
-    radius: f64,
-    out: &mut Vec<DVec2>,
-) -> Result<()> {
-    plan_on_mesh(world, query, start, goal, radius, out, |query, radius| {
-        query.find_path(mesh, start, goal, radius).map(|_| ())
-    })
-}
-
-/// [`path_on_mesh`] with the search given: `search` runs `query` at the radius in effect
-/// (leaving its path, channel and portals); its path is then checked against `world` and
-/// repaired as `path_on_mesh` says.
-pub(crate) fn plan_on_mesh<W: World + ?Sized>(
-    world: &W,
-    query: &mut NavMeshQuery,
-    start: DVec2,
-    goal: DVec2,
-    radius: f64,
-    out: &mut Vec<DVec2>,
-    search: impl FnOnce(&mut NavMeshQuery, f64) -> Result<()>,
-) -> Result<()> {
-    let radius = check_ends(world, start, goal, radius)?;
-    out.clear();
-    search(query, radius)?;
-    out.extend_from_slice(query.path());
-    if radius == 0.0 {
-        return Ok(());
-    }
-    // Outputs keep the radius itself, up to the error of computing a clearance.
-    let accept = radius - clearance_error(world);
-    if path_is_clear(world, out, accept) {
-        return Ok(());
-    }
-    let first = first_problem(world, out, accept);
-    if query
-        .refunnel_into(start, goal, radius, radius, out)
-        .is_ok()
-        && path_is_clear(world, out, accept)
-    {
-        return Ok(());
-    }
-    out.clear();
-    out.push(start);
-    out.extend(query.portals().iter().map(|p| p.midpoint()));
-    out.push(goal);
-    out.dedup();
-    if path_is_clear(world, out, accept) {
-        return Ok(());
-    }
-    // Last, the funnel a hair inside the radius: in some passages exactly `2·radius` wide
-    // (one-cell corridors at radius ½ on grid meshes) nothing else gets through. Its points
-    // are then settled out to the radius itself where they can be (moved off the walls by
-    // the shortfall, or onto the passage's centre line); what remains keeps the radius
-    // within the world's tolerance, valid as input, and the pipeline's final check (which
-    // asks for the radius itself) settles or refuses it.
-    let tol = world.tolerance();
-    if query
-        .refunnel_into(start, goal, radius, radius - 0.5 * tol, out)
-        .is_ok()
-        && path_is_clear(world, out, (radius - tol).max(0.0))
-    {
-        // (A copy, in this rare case, to keep the path as found should settling leave it
-        // worse somewhere.)
-        let found = out.clone();
-        settle(world, None, radius, out);
-        if !path_is_clear(world, out, (radius - tol).max(0.0)) {
-            out.clone_from(&found);
-        }
-        return Ok(());
-    }
-    out.clear();
-    let reason = match first {
-        Some((i, at)) => format!(
-            "segment {i} comes closer than the radius {} to a wall near ({}, {})",
-            num(radius),
-            num(at.x),
-            num(at.y)
-        ),
-        None => "the path is not clear".into(),
-    };
-    Err(Error::InvalidResult {
-        step: "navmesh plan",
-        reason,
-    })
 }
