@@ -349,6 +349,7 @@ fn the_planner_avoids_water_and_costs_no_more_than_the_shortest_path() {
         assert!(!unit.has_area_costs());
         for radius in [0.0, 0.3] {
             let (mut planned, mut cheaper) = (0, 0);
+            let (mut total, mut total_reference) = (0.0, 0.0);
             for (start, goal) in pairs(case, &costs, 40, 0xa5) {
                 let reference = unit.find_path(start, goal, radius);
                 let found = world.find_path(start, goal, radius);
@@ -383,10 +384,14 @@ fn the_planner_avoids_water_and_costs_no_more_than_the_shortest_path() {
                     case.name
                 );
                 cheaper += usize::from(cost < reference_cost * (1.0 - 1e-6));
+                total += cost;
+                total_reference += reference_cost;
             }
             println!(
-                "{} r = {radius}: {planned} planned, {cheaper} cheaper than the shortest path",
-                case.name
+                "{} r = {radius}: {planned} planned, {cheaper} cheaper than the shortest path, \
+                 total cost {:.4} of the shortest paths'",
+                case.name,
+                total / total_reference
             );
             assert!(planned >= 20, "{}", case.name);
             assert!(cheaper >= 1, "{}: costs changed nothing", case.name);
@@ -416,17 +421,22 @@ fn round_the_swamp_on_a_hand_made_mesh() {
         polygons,
         areas,
     };
-    // At cost 10 the way over the swamp (about 5.2 long) is clearly cheaper than through
-    // it (13). (At cost 4, 7 through it, the channel search's edge-midpoint distances
-    // overestimate the way over, about 5.2 long, and it keeps the straight path: the
-    // limit of a channel search, see `NavMeshQuery::find_path_with_costs`.)
-    let costs: AreaCosts = "S=10".parse().unwrap();
+    // At cost 4 the way over the swamp (about 5.24 long) is cheaper than through it (7).
+    let costs = swamp_costs();
     let world = NavMeshWorld::new(case.mesh())
         .with_area_costs(costs.clone())
         .unwrap();
     let (a, b) = (DVec2::new(0.5, 0.5), DVec2::new(4.5, 0.5));
     let straight = oracle_cost(&case, &costs, a, b);
-    assert_eq!(straight, 1.5 + 10.0 + 1.5);
+    assert_eq!(straight, 1.5 + 4.0 + 1.5);
+    // At cost 2 straight through (5) is the cheapest, and what the planner keeps.
+    let cheap: AreaCosts = "S=2".parse().unwrap();
+    let through = NavMeshWorld::new(case.mesh())
+        .with_area_costs(cheap.clone())
+        .unwrap()
+        .find_path(a, b, 0.0)
+        .unwrap();
+    assert_eq!(oracle_path_cost(&case, &cheap, &through), 5.0);
     for radius in [0.0, 0.3] {
         let path = world.find_path(a, b, radius).unwrap();
         let cost = oracle_path_cost(&case, &costs, &path);

@@ -114,12 +114,13 @@ pub(crate) fn plan_on_mesh<W: World + ?Sized>(
 /// 1. the shortest path in the cheapest channel
 ///    ([`NavMeshQuery::find_path_with_costs`]);
 /// 2. the shortest path (Polyanya at radius 0, the radius search otherwise), which the
-///    channel search, working on edge midpoints, can miss when it is cheaper (a path
+///    channel search, working on points of the edges, can miss when it is cheaper (a path
 ///    that clips a swamp's corner).
 ///
 /// So the result never costs more than the shortest path. When both fail, the shortest
 /// path's error is returned (the unit-cost planner's errors). Afterwards `query` holds
-/// the cheapest channel's search. Cost: both searches, and one cost walk of each path.
+/// the cheapest channel's search. Cost: both searches, and one cost walk of each path;
+/// no allocation once `query` and `out` have grown.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn plan_with_costs<W: World + ?Sized>(
     world: &W,
@@ -131,14 +132,14 @@ pub(crate) fn plan_with_costs<W: World + ?Sized>(
     radius: f64,
     out: &mut Vec<DVec2>,
 ) -> Result<()> {
-    let mut shortest = Vec::new();
+    let mut shortest = std::mem::take(&mut query.spare);
     let unit = path_on_mesh(world, mesh, query, start, goal, radius, &mut shortest);
     let cheapest = plan_on_mesh(world, query, start, goal, radius, out, |query, radius| {
         query
             .find_path_with_costs(mesh, costs, start, goal, radius)
             .map(|_| ())
     });
-    match (cheapest, unit) {
+    let result = match (cheapest, unit) {
         (Ok(()), Ok(())) => {
             if path_cost(world, &shortest) <= path_cost(world, out) {
                 out.clone_from(&shortest);
@@ -151,5 +152,7 @@ pub(crate) fn plan_with_costs<W: World + ?Sized>(
             Ok(())
         }
         (Err(_), Err(e)) => Err(e),
-    }
+    };
+    query.spare = shortest;
+    result
 }

@@ -210,7 +210,7 @@ impl World for NavMeshWorld {
     /// costs no more (so it never costs more than the shortest path). It is not the exact
     /// cheapest path: Polyanya's exactness needs uniform cost (with costs, cheapest paths
     /// bend at area borders, not only at mesh vertices), and the channel search works on
-    /// the midpoints of triangle edges. At unit costs (excluded areas or not) nothing of
+    /// points of triangle edges. At unit costs (excluded areas or not) nothing of
     /// this runs and the path is bit-identical to that of a world without areas.
     ///
     /// Errors as [`NavMeshQuery::find_path`], and [`Error::ExcludedArea`] for a start or

@@ -5,39 +5,45 @@
 //! its heuristic (the straight line through an interval) only bounds the cost then. With
 //! area costs the cheapest path bends at area borders (it refracts, as light does between
 //! media) where no mesh vertex is, so this search works on a graph instead, as Detour's
-//! `dtNavMeshQuery::findPath` does: A* over (triangle, entry edge) states, each at the
-//! midpoint of its entry edge, moving from one to the next across the triangle at the
-//! distance between the two midpoints × the triangle's area multiplier (the start and goal
-//! are nodes in their triangles). The heuristic is the straight distance to the goal ×
-//! the smallest multiplier of the filter, which never overestimates. Excluded triangles
+//! `dtNavMeshQuery::findPath` does: A* over (triangle, entry edge, point) states, each
+//! at one of three points of its entry edge (its midpoint and the points a sixth of the
+//! way from each end: midpoints alone price a straight route across many triangles by
+//! a zig-zag), moving from one to the next across the triangle at the distance between
+//! the two points × the triangle's area multiplier (the start and goal are nodes in
+//! their triangles). The heuristic is the straight distance to the goal × the smallest
+//! multiplier of the filter, which never overestimates. Excluded triangles
 //! are never entered; with a radius, the width rule of the unit-cost search applies
 //! (Demyen & Buro's width between the entry and exit edges, crossed edges between two
 //! walls at least `2r` long).
 //!
 //! The channel found is the cheapest *in that graph*; the funnel (with the radius) then
 //! gives the shortest path inside it. So the result is the shortest path in the cheapest
-//! channel, not the exact cheapest path: distances between edge midpoints overestimate
-//! the length of a route through many small triangles (on a mesh of unit squares cut in
-//! two, a way round a one-cell swamp of cost 4 that is 5.2 long scores above the 7 of
-//! the straight path through it, so the search keeps the swamp), a path that crosses a
-//! swamp's corner may cost less than one round it that this search prefers, and inside
-//! the channel the funnel minimises length, not cost. [`NavMeshWorld`](crate::NavMeshWorld) therefore also plans
-//! the unit-cost shortest path and keeps whichever of the two costs less.
+//! channel, not the exact cheapest path: the graph's polylines are longer than the
+//! straight lines they stand for, so a route through many small triangles is priced
+//! above its length and a cheaper route can lose to a dearer one when the two are
+//! close; a path that crosses a swamp's corner may cost less than one round it that
+//! this search prefers; and inside the channel the funnel minimises length, not cost.
+//! [`NavMeshWorld`](crate::NavMeshWorld) therefore also plans the unit-cost shortest
+//! path and keeps whichever of the two costs less.
 //!
-//! Cost: O(s log s) for the s states reached (at most three a triangle), plus the funnel.
+//! Cost: O(s log s) for the s states reached (at most nine a triangle), each with up to
+//! six successors, plus the funnel.
 
+use std::cmp::Ordering;
 use std::collections::hash_map::Entry;
 
 use glam::DVec2;
 
-use super::{NavMeshQuery, Open, NONE};
+use super::NavMeshQuery;
 use crate::area::{area_name, AreaCosts};
 use crate::error::{Error, Result};
 use crate::navmesh::mesh::{NavMesh, TriId};
 use crate::navmesh::portals::portals_into;
 
 /// The open-list entry of a path that reached the goal.
-const GOAL: u32 = u32::MAX - 1;
+const GOAL: u64 = u64::MAX - 1;
+/// No state: the parent of the states entered from the start's triangle.
+const NO_STATE: u64 = u64::MAX;
 
 impl NavMeshQuery {
     /// The shortest path from `start` to `goal` for an agent of `radius` in the cheapest
@@ -142,8 +148,9 @@ impl NavMeshQuery {
             .funnel_into(&self.portals, start, goal, radius, &mut self.path)
     }
 
-    /// A* over (triangle, entry edge) states (see [`cheapest`](crate::navmesh::search::cheapest)); on success fills
-    /// `channel` and returns true.
+    /// A* over (triangle, entry edge, point on the edge) states (see
+    /// [`cheapest`](crate::navmesh::search::cheapest)); on success fills `channel` and
+    /// returns true.
     fn cheapest_channel(
         &mut self,
         mesh: &NavMesh,
@@ -154,112 +161,99 @@ impl NavMeshQuery {
     ) -> bool {
         let multiplier = |t: TriId| costs.multiplier(mesh.area_of(t));
         let h_scale = costs.min_cost(0..=255).unwrap_or(1.0);
-        let mid = |t: TriId, e: usize| {
-            let p = mesh.triangle(t);
-            (p[e] + p[(e + 1) % 3]) * 0.5
-        };
-        self.open.clear();
+        self.cost_open.clear();
         self.cost_best.clear();
-        let (mut goal_cost, mut goal_parent) = (f64::INFINITY, NONE);
+        let (mut goal_cost, mut goal_parent) = (f64::INFINITY, NO_STATE);
         if s == g {
             goal_cost = start.distance(goal) * multiplier(s);
-            self.open.push(Open {
+            self.cost_open.push(CostOpen {
                 f: goal_cost,
                 g: goal_cost,
-                node: GOAL,
+                state: GOAL,
             });
         }
-        let relax = |query: &mut Self, st: u32, cost: f64, parent: u32, at: DVec2| {
-            let better = match query.cost_best.entry(st) {
-                Entry::Vacant(slot) => {
-                    slot.insert((cost, parent));
-                    true
+        // Every sample point of the edge of `t` crossed into `n`, as states of `n`.
+        let relax_across =
+            |query: &mut Self, t: TriId, x: usize, from: DVec2, cost: f64, parent: u64| {
+                let Some(n) = mesh.across(t, x) else {
+                    return;
+                };
+                if multiplier(n).is_infinite() {
+                    return;
                 }
-                Entry::Occupied(mut slot) if cost < slot.get().0 => {
-                    slot.insert((cost, parent));
-                    true
+                let Some(ne) = mesh.shared_edge(n, t) else {
+                    return;
+                };
+                for k in 0..SAMPLES.len() {
+                    let st = state(n, ne, k);
+                    let at = position(mesh, st);
+                    let c = cost + from.distance(at) * multiplier(t);
+                    let better = match query.cost_best.entry(st) {
+                        Entry::Vacant(slot) => {
+                            slot.insert((c, parent));
+                            true
+                        }
+                        Entry::Occupied(mut slot) if c < slot.get().0 => {
+                            slot.insert((c, parent));
+                            true
+                        }
+                        Entry::Occupied(_) => false,
+                    };
+                    if better {
+                        query.cost_open.push(CostOpen {
+                            f: c + at.distance(goal) * h_scale,
+                            g: c,
+                            state: st,
+                        });
+                    }
                 }
-                Entry::Occupied(_) => false,
             };
-            if better {
-                query.open.push(Open {
-                    f: cost + at.distance(goal) * h_scale,
-                    g: cost,
-                    node: st,
-                });
+        for x in 0..3 {
+            if self.edge_fits(mesh, s, x, r) {
+                relax_across(self, s, x, start, 0.0, NO_STATE);
             }
-        };
-        for k in 0..3 {
-            let Some(n) = mesh.across(s, k) else {
-                continue;
-            };
-            if multiplier(n).is_infinite() || !self.edge_fits(mesh, s, k, r) {
-                continue;
-            }
-            let Some(e) = mesh.shared_edge(n, s) else {
-                continue;
-            };
-            let at = mid(s, k);
-            relax(
-                self,
-                (3 * n + e) as u32,
-                start.distance(at) * multiplier(s),
-                NONE,
-                at,
-            );
         }
-        while let Some(Open { g: cost, node, .. }) = self.open.pop() {
-            if node == GOAL {
+        while let Some(CostOpen {
+            g: cost, state: st, ..
+        }) = self.cost_open.pop()
+        {
+            if st == GOAL {
                 self.cheapest_reconstruct(s, goal_parent);
                 return true;
             }
-            if cost > self.cost_best[&node].0 {
+            if cost > self.cost_best[&st].0 {
                 continue;
             }
-            let (t, e) = (node as usize / 3, node as usize % 3);
-            let at = mid(t, e);
+            let (t, e) = ((st / STATES_PER_TRIANGLE) as TriId, edge_of(st));
+            let at = position(mesh, st);
             if t == g {
                 let total = cost + at.distance(goal) * multiplier(t);
                 if total < goal_cost {
-                    (goal_cost, goal_parent) = (total, node);
-                    self.open.push(Open {
+                    (goal_cost, goal_parent) = (total, st);
+                    self.cost_open.push(CostOpen {
                         f: total,
                         g: total,
-                        node: GOAL,
+                        state: GOAL,
                     });
                 }
             }
             for x in [(e + 1) % 3, (e + 2) % 3] {
-                let Some(n) = mesh.across(t, x) else {
-                    continue;
-                };
-                if multiplier(n).is_infinite() || !self.passes(mesh, t, e, x, r) {
-                    continue;
+                if mesh.across(t, x).is_some() && self.passes(mesh, t, e, x, r) {
+                    relax_across(self, t, x, at, cost, st);
                 }
-                let Some(ne) = mesh.shared_edge(n, t) else {
-                    continue;
-                };
-                let next = mid(t, x);
-                relax(
-                    self,
-                    (3 * n + ne) as u32,
-                    cost + at.distance(next) * multiplier(t),
-                    node,
-                    next,
-                );
             }
         }
         false
     }
 
     /// The channel from the states' parents: the start's triangle, then the triangle of
-    /// each state back from `last` (`NONE`: the goal is in the start's triangle), with any
-    /// loop cut out (a triangle entered twice keeps its first visit).
-    fn cheapest_reconstruct(&mut self, s: TriId, last: u32) {
+    /// each state back from `last` (`NO_STATE`: the goal is in the start's triangle), with
+    /// any loop cut out (a triangle entered twice keeps its first visit).
+    fn cheapest_reconstruct(&mut self, s: TriId, last: u64) {
         self.channel.clear();
         let mut st = last;
-        while st != NONE {
-            self.channel.push(st as usize / 3);
+        while st != NO_STATE {
+            self.channel.push((st / STATES_PER_TRIANGLE) as TriId);
             st = self.cost_best[&st].1;
         }
         self.channel.push(s);
@@ -281,5 +275,58 @@ impl NavMeshQuery {
             }
         }
         self.channel.truncate(out);
+    }
+}
+
+/// Where the states sit on their entry edge, as fractions of it from the edge's first
+/// corner: the midpoint and a point towards each end, so that routes hugging a corner
+/// and straight lines across many triangles are not priced by midpoint zig-zags alone.
+/// Symmetric, so a point is the same seen from either side of the edge.
+const SAMPLES: [f64; 3] = [1.0 / 6.0, 0.5, 5.0 / 6.0];
+
+/// States per triangle: 3 entry edges × the samples.
+const STATES_PER_TRIANGLE: u64 = 3 * SAMPLES.len() as u64;
+
+/// The state of entering triangle `t` through its edge `e` at sample `k`.
+fn state(t: TriId, e: usize, k: usize) -> u64 {
+    t as u64 * STATES_PER_TRIANGLE + (e * SAMPLES.len() + k) as u64
+}
+
+/// The entry edge of state `st`.
+fn edge_of(st: u64) -> usize {
+    (st / SAMPLES.len() as u64 % 3) as usize
+}
+
+/// The point of state `st` (see [`SAMPLES`]).
+fn position(mesh: &NavMesh, st: u64) -> DVec2 {
+    let t = (st / STATES_PER_TRIANGLE) as TriId;
+    let (e, k) = (edge_of(st), (st % SAMPLES.len() as u64) as usize);
+    let p = mesh.triangle(t);
+    p[e] + (p[(e + 1) % 3] - p[e]) * SAMPLES[k]
+}
+
+/// An open-list entry of the cheapest-channel search, ordered for a min-heap on `f`
+/// (ties: larger `g` first).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CostOpen {
+    f: f64,
+    g: f64,
+    state: u64,
+}
+
+impl PartialEq for CostOpen {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for CostOpen {}
+impl PartialOrd for CostOpen {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for CostOpen {
+    fn cmp(&self, other: &Self) -> Ordering {
+        other.f.total_cmp(&self.f).then(self.g.total_cmp(&other.g))
     }
 }

@@ -193,7 +193,12 @@ pub struct NavMeshQuery {
     seen: FxHashSet<u32>,
     /// (triangle, entry edge) state (3t + e) → (best cost, previous state), for the
     /// cheapest-channel search under area costs.
-    cost_best: FxHashMap<u32, (f64, u32)>,
+    cost_best: FxHashMap<u64, (f64, u64)>,
+    /// The open list of that search.
+    cost_open: BinaryHeap<cheapest::CostOpen>,
+    /// A path buffer for a caller comparing two plans (the world's planner with area
+    /// costs), kept here so that it allocates nothing once grown.
+    pub(crate) spare: Vec<DVec2>,
     /// (triangle, entry edge) state (3t + e) → previous state, for the breadth-first search.
     states: FxHashMap<u32, u32>,
     queue: Vec<u32>,
