@@ -330,3 +330,69 @@ impl Ord for CostOpen {
         other.f.total_cmp(&self.f).then(self.g.total_cmp(&other.g))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `w`×`h` block of unit squares, area `area(x, y)` each.
+    fn block(w: u32, h: u32, area: impl Fn(u32, u32) -> u8) -> NavMesh {
+        let v: Vec<DVec2> = (0..=h)
+            .flat_map(|y| (0..=w).map(move |x| DVec2::new(x as f64, y as f64)))
+            .collect();
+        let at = |x: u32, y: u32| y * (w + 1) + x;
+        let mut polys = Vec::new();
+        let mut areas = Vec::new();
+        for y in 0..h {
+            for x in 0..w {
+                polys.push(vec![at(x, y), at(x + 1, y), at(x + 1, y + 1), at(x, y + 1)]);
+                areas.push(area(x, y));
+            }
+        }
+        NavMesh::from_polygons_with_areas(&v, &polys, &areas).unwrap()
+    }
+
+    #[test]
+    fn excluded_triangles_are_never_entered() {
+        // The middle column excluded but for the top cell.
+        let mesh = block(3, 3, |x, y| if x == 1 && y < 2 { 9 } else { 1 });
+        let costs: AreaCosts = "9=exclude".parse().unwrap();
+        let mut q = NavMeshQuery::new();
+        let (a, b) = (DVec2::new(0.5, 0.5), DVec2::new(2.5, 0.5));
+        for r in [0.0, 0.2] {
+            let path = q
+                .find_path_with_costs(&mesh, &costs, a, b, r)
+                .unwrap()
+                .to_vec();
+            assert!(q.channel().iter().all(|&t| mesh.area_of(t) == 1), "r = {r}");
+            assert_eq!((path[0], *path.last().unwrap()), (a, b));
+            assert!(
+                path.iter().any(|p| p.y >= 2.0 + r - 1e-9),
+                "r = {r}: {path:?}"
+            );
+            let cost: f64 = path
+                .windows(2)
+                .map(|s| mesh.segment_cost(&costs, s[0], s[1]))
+                .sum();
+            assert!(cost.is_finite(), "r = {r}");
+        }
+    }
+
+    #[test]
+    fn within_one_triangle_the_path_is_the_segment() {
+        let mesh = block(1, 1, |_, _| 1);
+        let mut q = NavMeshQuery::new();
+        let (a, b) = (DVec2::new(0.1, 0.05), DVec2::new(0.3, 0.1));
+        let t = mesh.locate(a).unwrap();
+        assert_eq!(mesh.locate(b), Some(t));
+        let path = q
+            .find_path_with_costs(&mesh, &"1=3".parse().unwrap(), a, b, 0.0)
+            .unwrap();
+        assert_eq!(path, [a, b]);
+        assert_eq!(q.channel(), [t]);
+        // Too close to a wall for the radius.
+        let e = q.find_path_with_costs(&mesh, &AreaCosts::unit(), a, b, 0.2);
+        assert!(matches!(e, Err(Error::TooClose { .. })), "{e:?}");
+        assert!(q.path().is_empty() && q.channel().is_empty());
+    }
+}
