@@ -618,3 +618,35 @@ fn areas_are_per_polygon_and_reach_the_surface() {
     let grid = NavMesh::from_grid(&GridMap::from_rows(&["..S", ".W."]).unwrap()).unwrap();
     assert!((0..grid.num_triangles()).all(|t| grid.area_of(t) == DEFAULT_AREA));
 }
+
+#[test]
+fn layered_meshes_and_their_sheets_keep_the_surface_areas() {
+    use glam::DVec3;
+    use pathsmooth::navmesh::{Surface, SurfaceMesh, SurfaceQuery, UpAxis};
+    let case = row_case();
+    let surface = Surface::from_navmesh(&case.mesh(), UpAxis::Z).unwrap();
+    let layered = SurfaceMesh::new(surface).unwrap();
+    let plan = layered.plan_mesh();
+    for t in 0..plan.num_triangles() {
+        let p = layered.polygon_of(t);
+        assert_eq!(plan.area_of(t), layered.surface().area(p), "triangle {t}");
+    }
+    let mut query = SurfaceQuery::new();
+    query
+        .find_path(
+            &layered,
+            DVec3::new(0.5, 0.5, 0.0),
+            DVec3::new(2.5, 0.5, 0.0),
+            0.0,
+        )
+        .unwrap();
+    let sheet = query.sheet(&layered, 1.0).unwrap();
+    let flat = sheet.mesh();
+    assert!(flat.num_triangles() >= 6);
+    for t in 0..flat.num_triangles() {
+        assert_eq!(flat.area_of(t), plan.area_of(sheet.surface_triangle(t)));
+    }
+    // The middle square's triangles are swamp on the sheet too.
+    let mid = flat.locate(DVec2::new(1.5, 0.5)).unwrap();
+    assert_eq!(flat.area_of(mid), SWAMP);
+}

@@ -90,6 +90,13 @@ impl NavMesh {
         !self.areas.is_empty()
     }
 
+    /// Sets each triangle's area (one id per triangle; for the builders that know them,
+    /// the layered mesh's plan view and its sheets).
+    pub(crate) fn set_triangle_areas(&mut self, areas: Vec<AreaId>) {
+        debug_assert_eq!(areas.len(), self.num_triangles());
+        self.areas = areas;
+    }
+
     /// The mesh without the triangles whose area `costs` excludes: `Ok(None)` when it
     /// excludes none (the mesh stands as it is), else the mesh of the kept triangles, with
     /// a wall wherever a kept triangle bordered an excluded one.
