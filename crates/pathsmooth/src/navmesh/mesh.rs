@@ -51,7 +51,8 @@
 //! Cost: building from scenes and polygons is O(n log n) in the number of wall vertices
 //! (spade's bulk loader) plus O(t) for classification; from a grid map, O(cells) (tiles of
 //! bounded size). The mesh keeps about 33 bytes a triangle (corners, neighbours, corner
-//! flags, location buckets) and 16 a vertex; spade's triangulation is not kept. Location
+//! flags, location buckets; one more for its area id when areas are set,
+//! [`NavMesh::with_areas`]) and 16 a vertex; spade's triangulation is not kept. Location
 //! tests the few dozen triangles of one bucket, O(1) on meshes of triangles of similar size.
 //!
 //! Sources: spade's CDT (Stefan Altmayer, <https://github.com/Stoeoef/spade>); the channel
