@@ -90,6 +90,23 @@ impl AreaCosts {
         Self::default()
     }
 
+    /// The filter that excludes nothing: every area costs 1, Moving AI's water included.
+    /// What a [`NavMeshWorld`](crate::NavMeshWorld) starts with (navmesh area ids are not
+    /// terrain letters: area 87, `b'W'`, is a walkable area like any other there).
+    ///
+    /// ```
+    /// use pathsmooth::area::{AreaCosts, WATER};
+    /// let c = AreaCosts::unit();
+    /// assert_eq!(c.cost(WATER), Some(1.0));
+    /// assert!(c.is_uniform() && c.given().next().is_none());
+    /// ```
+    pub fn unit() -> Self {
+        AreaCosts {
+            cost: [1.0; 256],
+            given: [false; 256],
+        }
+    }
+
     /// Gives `area` the cost multiplier `cost`.
     ///
     /// Errors: [`Error::BadAreaCost`] unless `cost` is a finite number in

@@ -51,7 +51,8 @@
 //! Cost: building from scenes and polygons is O(n log n) in the number of wall vertices
 //! (spade's bulk loader) plus O(t) for classification; from a grid map, O(cells) (tiles of
 //! bounded size). The mesh keeps about 33 bytes a triangle (corners, neighbours, corner
-//! flags, location buckets) and 16 a vertex; spade's triangulation is not kept. Location
+//! flags, location buckets; one more for its area id when areas are set,
+//! [`NavMesh::with_areas`]) and 16 a vertex; spade's triangulation is not kept. Location
 //! tests the few dozen triangles of one bucket, O(1) on meshes of triangles of similar size.
 //!
 //! Sources: spade's CDT (Stefan Altmayer, <https://github.com/Stoeoef/spade>); the channel
@@ -80,14 +81,17 @@ use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation};
 use crate::error::{Error, Result};
 use crate::geometry::cross;
 
+mod areas;
 pub(crate) mod boxes;
 mod corners;
+mod cost;
 mod faces;
 pub(crate) mod flip;
 mod locate;
 mod los;
 mod polygon_table;
 
+pub use areas::DEFAULT_AREA;
 pub(crate) use corners::{ON_WALL, TURN};
 use faces::classify_faces;
 pub(crate) use faces::{kept_faces, wall_runs, wall_side};
@@ -177,6 +181,8 @@ pub struct NavMesh {
     buckets: Buckets,
     /// The caller's polygons, for meshes built from polygons (empty otherwise).
     polygons: PolygonTable,
+    /// Each triangle's area id; empty when every triangle is in [`DEFAULT_AREA`].
+    areas: Vec<crate::area::AreaId>,
 }
 
 impl NavMesh {
@@ -235,6 +241,7 @@ impl NavMesh {
             hi,
             buckets,
             polygons: PolygonTable::default(),
+            areas: Vec::new(),
         }
     }
 

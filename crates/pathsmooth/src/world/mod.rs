@@ -77,6 +77,7 @@
 
 pub(crate) mod grid;
 mod input;
+mod mesh_plan;
 mod navmesh;
 mod rounding;
 mod route;
@@ -85,7 +86,7 @@ pub use grid::GridWorld;
 pub(crate) use input::{
     agent_radius, check_ends, check_in_bounds, check_input, check_path_and_radius, check_world,
 };
-pub(crate) use navmesh::path_on_mesh;
+pub(crate) use mesh_plan::path_on_mesh;
 pub use navmesh::NavMeshWorld;
 pub(crate) use rounding::settle;
 

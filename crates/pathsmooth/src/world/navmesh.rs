@@ -2,8 +2,9 @@
 
 use glam::DVec2;
 
-use super::{check_ends, clearance_error, first_problem, path_is_clear, settle, Bounds, World};
-use crate::error::{num, Error, Result};
+use super::{path_on_mesh, Bounds, World};
+use crate::area::{area_name, AreaCosts};
+use crate::error::{Error, Result};
 use crate::geometry::{closest_on_segment, segment_distance};
 use crate::navmesh::mesh::boxes::BoxIndex;
 use crate::navmesh::mesh::NavMesh;
@@ -19,6 +20,12 @@ use crate::navmesh::NavMeshQuery;
 /// ([`NavMesh::line_of_sight`]): a segment is clear at radius 0 when it stays in the
 /// triangles (touching the boundary allowed), and at radius `r > 0` when moreover every
 /// boundary edge is at least `r` away.
+///
+/// **Areas.** With [area costs](NavMeshWorld::with_area_costs), the triangles of
+/// excluded areas leave the free region (they are walls like the others), a segment
+/// costs its length in each triangle times the triangle's area cost
+/// ([`World::segment_cost`], [`NavMesh::segment_cost`]), and the planner looks for the
+/// cheapest channel ([`find_path_into`](World::find_path_into)).
 ///
 /// Cost: building O(e) for e boundary edges (plus the mesh); a clearance query
 /// O(point location + edges in the buckets searched), a segment test O(triangles crossed
@@ -41,38 +48,119 @@ use crate::navmesh::NavMeshQuery;
 /// ```
 #[derive(Debug, Clone)]
 pub struct NavMeshWorld {
-    mesh: NavMesh,
+    /// The mesh as given (every area, excluded ones included), for a new filter.
+    terrain: NavMesh,
+    /// The free region under the filter when it excludes some triangles of `terrain`.
+    free: Option<NavMesh>,
+    costs: AreaCosts,
     index: EdgeIndex,
 }
 
 impl NavMeshWorld {
-    /// Wraps `mesh`, indexing its boundary edges (O(edges)).
+    /// Wraps `mesh`, indexing its boundary edges (O(edges)). Every triangle is free and
+    /// costs 1, whatever its area: the filter is [`AreaCosts::unit`] until
+    /// [`with_area_costs`](Self::with_area_costs) sets another.
     pub fn new(mesh: NavMesh) -> Self {
-        let mut edges = Vec::new();
-        for t in 0..mesh.num_triangles() {
-            let tri = mesh.triangle(t);
-            for (i, n) in mesh.neighbors(t).iter().enumerate() {
-                if n.is_none() {
-                    edges.push([tri[i], tri[(i + 1) % 3]]);
-                }
-            }
-        }
-        let bounds = Bounds::around(mesh.vertices().iter().copied())
-            .unwrap_or(Bounds::new(DVec2::ZERO, DVec2::ZERO));
+        let index = EdgeIndex::of(&mesh);
         NavMeshWorld {
-            index: EdgeIndex::new(edges, bounds),
-            mesh,
+            terrain: mesh,
+            free: None,
+            costs: AreaCosts::unit(),
+            index,
         }
     }
 
-    /// The navmesh.
+    /// The world with the area costs `costs` ([`crate::area`]; area ids are the mesh's,
+    /// [`NavMesh::area_of`]). See [`set_area_costs`](Self::set_area_costs).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::navmesh::NavMesh;
+    /// use pathsmooth::{world::path_cost, NavMeshWorld, World};
+    /// // A 3×3 block of unit squares; the middle column is a swamp (area 2) but for the top.
+    /// let v: Vec<DVec2> = (0..4).flat_map(|y| (0..4).map(move |x| DVec2::new(x as f64, y as f64))).collect();
+    /// let sq = |x: u32, y: u32| vec![4 * y + x, 4 * y + x + 1, 4 * (y + 1) + x + 1, 4 * (y + 1) + x];
+    /// let polys: Vec<Vec<u32>> = (0..3).flat_map(|y| (0..3).map(move |x| sq(x, y))).collect();
+    /// let mesh = NavMesh::from_polygons_with_areas(&v, &polys, &[1, 2, 1, 1, 2, 1, 1, 1, 1])?;
+    /// let (a, b) = (DVec2::new(0.5, 0.5), DVec2::new(2.5, 0.5));
+    /// let plain = NavMeshWorld::new(mesh.clone());
+    /// let world = NavMeshWorld::new(mesh).with_area_costs("2=10".parse()?)?;
+    /// assert_eq!(world.segment_cost(a, b), 0.5 + 10.0 + 0.5);
+    /// let path = world.find_path(a, b, 0.0)?;
+    /// assert!(path_cost(&world, &path) < path_cost(&world, &plain.find_path(a, b, 0.0)?));
+    /// // Excluding the swamp makes it a wall.
+    /// let walled = world.with_area_costs("2=exclude".parse()?)?;
+    /// assert!(!walled.segment_is_clear(a, b, 0.0));
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn with_area_costs(mut self, costs: AreaCosts) -> Result<Self> {
+        self.set_area_costs(costs)?;
+        Ok(self)
+    }
+
+    /// Replaces the area costs (Detour's query filter). Triangles of excluded areas leave
+    /// the free region: the world's mesh ([`mesh`](Self::mesh)) is then the mesh of the
+    /// kept triangles, with walls where they bordered excluded ones
+    /// ([`NavMesh::without_excluded`]), so clearance, segment tests, search and the
+    /// pipeline's navmesh steps all see excluded areas as walls. A change of costs that
+    /// excludes the same triangles as before is O(triangles) (the check); a change in what
+    /// is excluded rebuilds the mesh and the wall index, O(triangles + vertices), as at
+    /// construction.
+    ///
+    /// Errors: [`Error::NoFreeSpace`] when `costs` excludes every triangle (the world keeps
+    /// its old costs).
+    pub fn set_area_costs(&mut self, costs: AreaCosts) -> Result<()> {
+        let excludes = |c: &AreaCosts| {
+            (0..self.terrain.num_triangles())
+                .map(|t| c.is_excluded(self.terrain.area_of(t)))
+                .collect::<Vec<bool>>()
+        };
+        if excludes(&costs) != excludes(&self.costs) {
+            let free = self.terrain.without_excluded(&costs)?;
+            self.index = EdgeIndex::of(free.as_ref().unwrap_or(&self.terrain));
+            self.free = free;
+        }
+        self.costs = costs;
+        Ok(())
+    }
+
+    /// The area costs in effect ([`AreaCosts::unit`] unless set).
+    pub fn area_costs(&self) -> &AreaCosts {
+        &self.costs
+    }
+
+    /// The navmesh of the free region: the mesh given, less the triangles of areas the
+    /// [area costs](Self::area_costs) exclude.
     pub fn mesh(&self) -> &NavMesh {
-        &self.mesh
+        self.free.as_ref().unwrap_or(&self.terrain)
+    }
+
+    /// The mesh as given, excluded areas included.
+    pub fn full_mesh(&self) -> &NavMesh {
+        &self.terrain
     }
 
     /// The boundary edges (walls), each once.
     pub fn walls(&self) -> &[[DVec2; 2]] {
         &self.index.edges
+    }
+
+    /// `e` with a start or goal outside the free region but in an excluded triangle of
+    /// the full mesh reported as [`Error::ExcludedArea`].
+    fn excluded_end(&self, e: Error) -> Error {
+        let Error::OutsideMesh { what, x, y } = e else {
+            return e;
+        };
+        let p = DVec2::new(x, y);
+        match self.terrain.locate(p).map(|t| self.terrain.area_of(t)) {
+            Some(area) if self.costs.is_excluded(area) => Error::ExcludedArea {
+                what,
+                area: area_name(area),
+                x,
+                y,
+            },
+            _ => e,
+        }
     }
 }
 
@@ -82,21 +170,21 @@ impl World for NavMeshWorld {
     }
 
     fn clearance(&self, p: DVec2) -> f64 {
-        if self.mesh.locate(p).is_none() {
+        if self.mesh().locate(p).is_none() {
             return 0.0;
         }
         self.index.distance_to_point(p)
     }
 
     fn segment_is_clear(&self, a: DVec2, b: DVec2, radius: f64) -> bool {
-        if radius.is_nan() || radius < 0.0 || !self.mesh.line_of_sight(a, b) {
+        if radius.is_nan() || radius < 0.0 || !self.mesh().line_of_sight(a, b) {
             return false;
         }
         radius == 0.0 || self.index.segment_distance_capped(a, b, radius) >= radius
     }
 
     fn segment_clearance(&self, a: DVec2, b: DVec2, cap: f64) -> f64 {
-        if !self.mesh.line_of_sight(a, b) {
+        if !self.mesh().line_of_sight(a, b) {
             return 0.0;
         }
         self.index.segment_distance_capped(a, b, cap)
@@ -116,8 +204,19 @@ impl World for NavMeshWorld {
     /// else). When none is clear the result is [`Error::InvalidResult`] — never a path that
     /// is not valid.
     ///
-    /// Errors as [`NavMeshQuery::find_path`]. Cost: the query (no allocation once
-    /// `query` and `out` have grown), plus one clearance check of the path per attempt.
+    /// **With area costs** ([`has_area_costs`](World::has_area_costs)), the path is the
+    /// shortest in the cheapest channel of triangles under the costs
+    /// ([`NavMeshQuery::find_path_with_costs`]), or the shortest path above when that
+    /// costs no more (so it never costs more than the shortest path). It is not the exact
+    /// cheapest path: Polyanya's exactness needs uniform cost (with costs, cheapest paths
+    /// bend at area borders, not only at mesh vertices), and the channel search works on
+    /// points of triangle edges. At unit costs (excluded areas or not) nothing of
+    /// this runs and the path is bit-identical to that of a world without areas.
+    ///
+    /// Errors as [`NavMeshQuery::find_path`], and [`Error::ExcludedArea`] for a start or
+    /// goal in a triangle of an excluded area. Cost: the query (no allocation once
+    /// `query` and `out` have grown), plus one clearance check of the path per attempt;
+    /// with area costs, both searches and a cost walk of each path.
     fn find_path_into(
         &self,
         start: DVec2,
@@ -126,11 +225,40 @@ impl World for NavMeshWorld {
         query: &mut NavMeshQuery,
         out: &mut Vec<DVec2>,
     ) -> Result<()> {
-        path_on_mesh(self, &self.mesh, query, start, goal, radius, out)
+        let found = if self.has_area_costs() {
+            super::mesh_plan::plan_with_costs(
+                self,
+                self.mesh(),
+                &self.costs,
+                query,
+                start,
+                goal,
+                radius,
+                out,
+            )
+        } else {
+            path_on_mesh(self, self.mesh(), query, start, goal, radius, out)
+        };
+        found.map_err(|e| self.excluded_end(e))
     }
 
     fn navmesh(&self) -> Result<&NavMesh> {
-        Ok(&self.mesh)
+        Ok(self.mesh())
+    }
+
+    /// The length inside each triangle times its area's cost ([`NavMesh::segment_cost`]
+    /// on [`mesh`](NavMeshWorld::mesh), infinite where the segment leaves it); the length
+    /// itself when every area costs 1.
+    fn segment_cost(&self, a: DVec2, b: DVec2) -> f64 {
+        if self.costs.is_uniform() {
+            a.distance(b)
+        } else {
+            self.mesh().segment_cost(&self.costs, a, b)
+        }
+    }
+
+    fn has_area_costs(&self) -> bool {
+        !self.costs.is_uniform()
     }
 }
 
@@ -147,6 +275,23 @@ struct EdgeIndex {
 }
 
 impl EdgeIndex {
+    /// The boundary edges of `mesh` (edges with no triangle across), indexed over its
+    /// vertices' bounds.
+    fn of(mesh: &NavMesh) -> Self {
+        let mut edges = Vec::new();
+        for t in 0..mesh.num_triangles() {
+            let tri = mesh.triangle(t);
+            for (i, n) in mesh.neighbors(t).iter().enumerate() {
+                if n.is_none() {
+                    edges.push([tri[i], tri[(i + 1) % 3]]);
+                }
+            }
+        }
+        let bounds = Bounds::around(mesh.vertices().iter().copied())
+            .unwrap_or(Bounds::new(DVec2::ZERO, DVec2::ZERO));
+        EdgeIndex::new(edges, bounds)
+    }
+
     fn new(edges: Vec<[DVec2; 2]>, bounds: Bounds) -> Self {
         let boxes = edges.iter().map(|&[a, b]| (a.min(b), a.max(b)));
         let index = BoxIndex::new(bounds.min, bounds.max, edges.len() as f64, boxes);
@@ -213,80 +358,4 @@ impl EdgeIndex {
             })
         }
     }
-}
-
-/// The navmesh path of [`NavMeshWorld`]'s [`find_path_into`](World::find_path_into) on
-/// `mesh`, searched with `query` and checked against `world` (a navmesh world, or a grid
-/// world and its own navmesh for the pipeline's funnel step), into `out`.
-pub(crate) fn path_on_mesh<W: World + ?Sized>(
-    world: &W,
-    mesh: &NavMesh,
-    query: &mut NavMeshQuery,
-    start: DVec2,
-    goal: DVec2,
-    radius: f64,
-    out: &mut Vec<DVec2>,
-) -> Result<()> {
-    let radius = check_ends(world, start, goal, radius)?;
-    out.clear();
-    out.extend_from_slice(query.find_path(mesh, start, goal, radius)?);
-    if radius == 0.0 {
-        return Ok(());
-    }
-    // Outputs keep the radius itself, up to the error of computing a clearance.
-    let accept = radius - clearance_error(world);
-    if path_is_clear(world, out, accept) {
-        return Ok(());
-    }
-    let first = first_problem(world, out, accept);
-    if query
-        .refunnel_into(start, goal, radius, radius, out)
-        .is_ok()
-        && path_is_clear(world, out, accept)
-    {
-        return Ok(());
-    }
-    out.clear();
-    out.push(start);
-    out.extend(query.portals().iter().map(|p| p.midpoint()));
-    out.push(goal);
-    out.dedup();
-    if path_is_clear(world, out, accept) {
-        return Ok(());
-    }
-    // Last, the funnel a hair inside the radius: in some passages exactly `2·radius` wide
-    // (one-cell corridors at radius ½ on grid meshes) nothing else gets through. Its points
-    // are then settled out to the radius itself where they can be (moved off the walls by
-    // the shortfall, or onto the passage's centre line); what remains keeps the radius
-    // within the world's tolerance, valid as input, and the pipeline's final check (which
-    // asks for the radius itself) settles or refuses it.
-    let tol = world.tolerance();
-    if query
-        .refunnel_into(start, goal, radius, radius - 0.5 * tol, out)
-        .is_ok()
-        && path_is_clear(world, out, (radius - tol).max(0.0))
-    {
-        // (A copy, in this rare case, to keep the path as found should settling leave it
-        // worse somewhere.)
-        let found = out.clone();
-        settle(world, None, radius, out);
-        if !path_is_clear(world, out, (radius - tol).max(0.0)) {
-            out.clone_from(&found);
-        }
-        return Ok(());
-    }
-    out.clear();
-    let reason = match first {
-        Some((i, at)) => format!(
-            "segment {i} comes closer than the radius {} to a wall near ({}, {})",
-            num(radius),
-            num(at.x),
-            num(at.y)
-        ),
-        None => "the path is not clear".into(),
-    };
-    Err(Error::InvalidResult {
-        step: "navmesh plan",
-        reason,
-    })
 }

@@ -121,7 +121,9 @@ impl SurfaceMesh {
             first.push(triangles.len() as u32);
         }
         let neighbors = triangulate::adjacency(&triangles);
-        let mesh = NavMesh::from_parts(plan, triangles, neighbors);
+        let mut mesh = NavMesh::from_parts(plan, triangles, neighbors);
+        // Each triangle in its polygon's area (Recast's area ids, for a filter).
+        mesh.set_triangle_areas(polygon.iter().map(|&p| surface.area(p)).collect());
         let np = surface.num_polygons();
         let mut corner_start = Vec::with_capacity(np + 1);
         let (mut corner_vert, mut corner_nb, mut corner_nb_edge, mut corner_turn) =
@@ -206,7 +208,8 @@ impl SurfaceMesh {
     /// The plan-view triangles, joined by topology. Their triangles may overlap in plan
     /// view, so its plan-view point location ([`NavMesh::locate`]) may answer a triangle of
     /// another floor; use the surface's location ([`Surface::find_nearest`],
-    /// [`Surface::locate`]) and [`triangle_at`](Self::triangle_at) instead.
+    /// [`Surface::locate`]) and [`triangle_at`](Self::triangle_at) instead. Each triangle
+    /// is in its polygon's area ([`NavMesh::area_of`], [`Surface::area`]).
     pub fn plan_mesh(&self) -> &NavMesh {
         &self.mesh
     }

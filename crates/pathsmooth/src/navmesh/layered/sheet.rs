@@ -39,7 +39,8 @@ pub struct Sheet {
 }
 
 impl Sheet {
-    /// The flat navmesh.
+    /// The flat navmesh; each triangle keeps its surface polygon's area
+    /// ([`NavMesh::area_of`]).
     pub fn mesh(&self) -> &NavMesh {
         &self.mesh
     }
@@ -199,8 +200,10 @@ impl SheetScratch {
                     .unwrap_or(NO_TRI)
             }));
         }
+        let mut mesh = NavMesh::from_parts(vertices, triangles, neighbors);
+        mesh.set_triangle_areas(kept.iter().map(|&t| plan.area_of(t as TriId)).collect());
         Sheet {
-            mesh: NavMesh::from_parts(vertices, triangles, neighbors),
+            mesh,
             surface_triangle: kept,
             sheet_triangle,
         }

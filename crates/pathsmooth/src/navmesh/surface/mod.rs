@@ -521,7 +521,8 @@ impl Surface {
     /// The flat surface (height 0) of a 2D navmesh's polygons
     /// ([`NavMesh::polygon`]; its triangles for meshes made from scenes and grids), with
     /// `up` as the up axis. Polygon `i` of the surface is polygon `i` of the mesh; vertex
-    /// `i` is its vertex `i` (nothing to weld). A mesh's polygons share their edges by
+    /// `i` is its vertex `i` (nothing to weld). Each polygon keeps the mesh's area id when
+    /// the mesh has areas ([`NavMesh::with_areas`]), else it is area 0 (flags 0). A mesh's polygons share their edges by
     /// construction and [`NavMesh::from_polygons`] refuses T-junctions, so this fails only
     /// on slivers whose plan-view area is below the tolerance of the mesh's coordinates.
     ///
@@ -540,7 +541,15 @@ impl Surface {
     pub fn from_navmesh(mesh: &NavMesh, up: UpAxis) -> Result<Self> {
         let vertices: Vec<DVec3> = mesh.vertices().iter().map(|&v| up.join(v, 0.0)).collect();
         let polygons: Vec<&[u32]> = (0..mesh.num_polygons()).map(|i| mesh.polygon(i)).collect();
-        Self::from_polygons(&vertices, &polygons, up, 0.0)
+        // The mesh's areas, when it has them ([`NavMesh::with_areas`]); else area 0.
+        let mut areas = Vec::new();
+        if mesh.has_areas() {
+            areas.resize(polygons.len(), 0);
+            for t in 0..mesh.num_triangles() {
+                areas[mesh.polygon_index_of(t)] = mesh.area_of(t);
+            }
+        }
+        Self::from_polygons_with(&vertices, &polygons, &areas, &[], &SurfaceOptions::new(up))
     }
 
     /// The up axis.

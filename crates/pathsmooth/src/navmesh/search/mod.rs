@@ -60,6 +60,8 @@
 //! # Ok::<(), pathsmooth::Error>(())
 //! ```
 
+pub mod cheapest;
+
 use std::cmp::Ordering;
 use std::collections::hash_map::Entry;
 use std::collections::BinaryHeap;
@@ -189,6 +191,14 @@ pub struct NavMeshQuery {
     stamp: u32,
     /// Triangles visited by the last flood or start fan.
     seen: FxHashSet<u32>,
+    /// (triangle, entry edge) state (3t + e) → (best cost, previous state), for the
+    /// cheapest-channel search under area costs.
+    cost_best: FxHashMap<u64, (f64, u64)>,
+    /// The open list of that search.
+    cost_open: BinaryHeap<cheapest::CostOpen>,
+    /// A path buffer for a caller comparing two plans (the world's planner with area
+    /// costs), kept here so that it allocates nothing once grown.
+    pub(crate) spare: Vec<DVec2>,
     /// (triangle, entry edge) state (3t + e) → previous state, for the breadth-first search.
     states: FxHashMap<u32, u32>,
     queue: Vec<u32>,
