@@ -675,13 +675,26 @@ impl<W: World> Pipeline<W> {
             }
             // The navmesh query's path (exact at radius 0; with a radius, the funnel through
             // a channel wide enough, checked against the world).
+            // With area costs on a navmesh whose triangles have areas, the world's own plan:
+            // the cheaper of the cheapest channel's funnel and the shortest path.
             Step::Funnel => {
                 let mesh = world.navmesh()?;
-                path_on_mesh(world, mesh, &mut self.query, start, goal, radius, out)
+                match world.cost_filter().filter(|_| mesh.has_areas()) {
+                    Some(_) => world.find_path_into(start, goal, radius, &mut self.query, out),
+                    None => path_on_mesh(world, mesh, &mut self.query, start, goal, radius, out),
+                }
             }
             Step::Relax(params) => {
                 let mesh = world.navmesh()?;
-                let channel = self.query.find_channel(mesh, start, goal, radius)?;
+                // With area costs (and areas on the mesh), relax in the cheapest channel.
+                let channel = match world.cost_filter().filter(|_| mesh.has_areas()) {
+                    Some(costs) => {
+                        self.query
+                            .find_path_with_costs(mesh, costs, start, goal, radius)?;
+                        self.query.channel()
+                    }
+                    None => self.query.find_channel(mesh, start, goal, radius)?,
+                };
                 portals_into(mesh, channel, &mut self.portals)?;
                 // Keep the waypoints the agent radius plus the article's margin from the
                 // portal ends (at radius 0, the margin alone: today's behaviour).

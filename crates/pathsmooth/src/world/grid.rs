@@ -512,6 +512,10 @@ impl World for GridWorld {
         !self.costs.is_uniform()
     }
 
+    fn cost_filter(&self) -> Option<&AreaCosts> {
+        self.has_area_costs().then_some(&self.costs)
+    }
+
     fn clearance(&self, p: DVec2) -> f64 {
         self.cells().clearance(self.to_grid(p)) * self.cell_size
     }

@@ -304,6 +304,14 @@ pub trait World {
         false
     }
 
+    /// The world's area-cost filter, when it has one that [`has_area_costs`]
+    /// (Self::has_area_costs) applies (the grid and navmesh worlds): what the navmesh
+    /// steps search their channel with, on a navmesh whose triangles carry areas. `None`
+    /// by default.
+    fn cost_filter(&self) -> Option<&crate::area::AreaCosts> {
+        None
+    }
+
     /// The largest clearance of any free point, when the world knows it (grids do); used
     /// to refuse an agent too large for any free space ([`Error::NoRoom`]).
     fn max_clearance(&self) -> Option<f64> {
@@ -421,6 +429,9 @@ impl<W: World + ?Sized> World for &W {
     }
     fn has_area_costs(&self) -> bool {
         (**self).has_area_costs()
+    }
+    fn cost_filter(&self) -> Option<&crate::area::AreaCosts> {
+        (**self).cost_filter()
     }
     fn tolerance(&self) -> f64 {
         (**self).tolerance()

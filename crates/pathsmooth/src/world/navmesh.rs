@@ -260,6 +260,10 @@ impl World for NavMeshWorld {
     fn has_area_costs(&self) -> bool {
         !self.costs.is_uniform()
     }
+
+    fn cost_filter(&self) -> Option<&AreaCosts> {
+        self.has_area_costs().then_some(&self.costs)
+    }
 }
 
 /// Line segments in a [`BoxIndex`] over a rectangle, about one bucket of its finest level
