@@ -288,3 +288,78 @@ fn bad_filters_are_errors() {
         .unwrap_err();
     assert!(matches!(e, Error::Unreachable { .. }), "{e}");
 }
+
+/// Keep the route: on every DEV map, smoothing on `route_world(planned, 0)` keeps every
+/// point of the output in a cell whose closed square the planner's path touches (an
+/// independent clip of each planner segment against each cell's square), and the output
+/// is valid on the full world too.
+#[test]
+fn keep_the_route_stays_in_the_planners_cells() {
+    let Some(maps) = common::real_maps(&common::MAPS) else {
+        return;
+    };
+    for (name, map, scen) in maps {
+        let world = common::world(&map);
+        for s in common::sweep(&scen, 3, 10) {
+            for radius in [0.0, 0.3] {
+                let Ok(planned) = world.find_path(s.start_point(), s.goal_point(), radius) else {
+                    continue;
+                };
+                let touched = touched_cells(&planned);
+                let route = world.route_world(&planned, 0).unwrap();
+                let mut p = Pipeline::preset(&route, radius, pathsmooth::Preset::Smooth).unwrap();
+                let out = p
+                    .smooth(&planned)
+                    .unwrap_or_else(|e| panic!("{name} {s:?}: {e}"));
+                assert!(pathsmooth::is_valid(&world, &out, radius), "{name} {s:?}");
+                for w in out.windows(2) {
+                    for k in 0..=20 {
+                        let q = w[0].lerp(w[1], k as f64 / 20.0);
+                        let inside = [-1e-9, 1e-9].iter().any(|dx| {
+                            [-1e-9, 1e-9].iter().any(|dy| {
+                                let c = ((q.x + dx).floor() as i64, (q.y + dy).floor() as i64);
+                                touched.contains(&c)
+                            })
+                        });
+                        assert!(inside, "{name} {s:?} r {radius}: {q:?} left the route");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The cells whose closed squares a polyline touches: each segment clipped against each
+/// square of its bounding box (Liang–Barsky), written apart from the library's.
+fn touched_cells(path: &[DVec2]) -> std::collections::HashSet<(i64, i64)> {
+    let mut set = std::collections::HashSet::new();
+    for w in path.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        let (lo, hi) = (a.min(b).floor(), a.max(b).floor());
+        for x in (lo.x as i64 - 1)..=(hi.x as i64) {
+            for y in (lo.y as i64 - 1)..=(hi.y as i64) {
+                let (mut t0, mut t1) = (0.0f64, 1.0f64);
+                let d = b - a;
+                let mut ok = true;
+                for (p, q) in [
+                    (-d.x, a.x - x as f64),
+                    (d.x, x as f64 + 1.0 - a.x),
+                    (-d.y, a.y - y as f64),
+                    (d.y, y as f64 + 1.0 - a.y),
+                ] {
+                    if p == 0.0 {
+                        ok &= q >= 0.0;
+                    } else if p < 0.0 {
+                        t0 = t0.max(q / p);
+                    } else {
+                        t1 = t1.min(q / p);
+                    }
+                }
+                if ok && t0 <= t1 {
+                    set.insert((x, y));
+                }
+            }
+        }
+    }
+    set
+}

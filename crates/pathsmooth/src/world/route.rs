@@ -2,17 +2,19 @@
 //!
 //! A planner may have chosen its cells for cover or safety, not only for cost; a smoother
 //! that skips nodes throws that choice away. The answer of the source article on navmesh
-//! smoothing (seed 004, "Grandpa, tell us another story about pathfinding", whose answer is portal relaxation) is to move the path only *within the polygons
-//! that were found*. [`GridWorld::route_world`] does that for any step: it returns the
-//! world whose free space is the cells the path touches (with a margin of more cells if
-//! asked), so every step run on it keeps to the route.
+//! smoothing (seed 004, *Grandpa, tell us another story about pathfinding*) is to move
+//! the path only *within the polygons that were found* (its portal relaxation).
+//! [`GridWorld::route_world`] and [`NavMeshWorld::route_world`] do that for any step: they
+//! return the world whose free space is the cells or polygons the path touches (with a
+//! margin of more if asked), so every step run on it keeps to the route.
 
 use glam::{DVec2, IVec2};
 
-use super::{check_input, GridWorld};
+use super::{check_input, GridWorld, NavMeshWorld};
 use crate::error::Result;
 use crate::geometry::Point2;
 use crate::grid::map::GridMap;
+use crate::navmesh::mesh::TriId;
 
 impl GridWorld {
     /// The world restricted to the route of `path`: a cell stays free when it is free here
@@ -127,6 +129,107 @@ impl GridWorld {
             }
         }
         seen.into_iter().collect()
+    }
+}
+
+impl NavMeshWorld {
+    /// The world restricted to the route of `path`: the polygons whose triangles the path
+    /// crosses or touches (a corner at a mesh vertex keeps every polygon around it), plus
+    /// `margin` rings of neighbouring polygons (across open edges); every other part of
+    /// the mesh is a wall. The result keeps the area costs and the coordinates. At radius
+    /// 0 the path is valid on it; with a radius, the route's new walls may come closer to
+    /// the path than the radius (thin triangles), so give a margin of 1 or more, or let
+    /// the pipeline re-plan the stretches that do (within the route).
+    ///
+    /// Cost: O(triangles the path crosses + the route's triangles × margin), plus building
+    /// the route's mesh (O(triangles + vertices) of this mesh, and its locator).
+    ///
+    /// Errors: the input checks of [the world contract](crate::world#coordinates-and-input-checks)
+    /// for `path`; [`crate::Error::NoFreeSpace`] when the path touches no triangle (it lies
+    /// outside the mesh).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::navmesh::{NavMesh, Scene};
+    /// use pathsmooth::{NavMeshWorld, World};
+    /// // Three unit squares in a row and one above the middle.
+    /// let v = [(0., 0.), (1., 0.), (2., 0.), (3., 0.), (3., 1.), (2., 1.), (1., 1.), (0., 1.), (1., 2.), (2., 2.)]
+    ///     .map(|(x, y)| DVec2::new(x, y));
+    /// let squares = [vec![0, 1, 6, 7], vec![1, 2, 5, 6], vec![2, 3, 4, 5], vec![6, 5, 9, 8]];
+    /// let world = NavMeshWorld::new(NavMesh::from_polygons(&v, &squares)?);
+    /// let path = [DVec2::new(0.5, 0.5), DVec2::new(1.5, 0.5)];
+    /// let route = world.route_world(&path, 0)?;
+    /// assert_eq!(route.mesh().num_polygons(), 2);
+    /// assert!(route.segment_is_clear(path[0], path[1], 0.0));
+    /// assert_eq!(world.route_world(&path, 1)?.mesh().num_polygons(), 4);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn route_world<P: crate::geometry::Point2>(
+        &self,
+        path: &[P],
+        margin: usize,
+    ) -> Result<NavMeshWorld> {
+        let mut points = Vec::new();
+        check_input(self, path, 1, "route_world", 0.0, &mut points)?;
+        let mesh = self.mesh();
+        let n = mesh.num_triangles();
+        let mut touched = vec![false; n];
+        let mut crossed: Vec<TriId> = Vec::new();
+        for (i, &p) in points.iter().enumerate() {
+            let Some(t) = mesh.locate(p) else { continue };
+            // Every triangle around `p` (it may lie on an edge or a vertex).
+            mark_around(mesh, t, p, &mut touched);
+            if let Some(&q) = points.get(i + 1) {
+                crossed.clear();
+                crossed.push(t);
+                mesh.walk(t, p, q, Some(&mut crossed), true);
+                for &c in &crossed {
+                    touched[c as usize] = true;
+                }
+            }
+        }
+        // Whole polygons, then `margin` rings of neighbours.
+        let whole = |touched: &mut Vec<bool>| {
+            let mut poly = vec![false; mesh.num_polygons()];
+            for t in (0..n).filter(|&t| touched[t]) {
+                poly[mesh.polygon_index_of(t)] = true;
+            }
+            for (t, k) in touched.iter_mut().enumerate() {
+                *k = poly[mesh.polygon_index_of(t)];
+            }
+        };
+        whole(&mut touched);
+        for _ in 0..margin.min(n) {
+            let ring: Vec<TriId> = (0..n)
+                .filter(|&t| touched[t])
+                .flat_map(|t| mesh.neighbors(t).into_iter().flatten())
+                .collect();
+            if ring.iter().all(|&u| touched[u]) {
+                break;
+            }
+            for u in ring {
+                touched[u] = true;
+            }
+            whole(&mut touched);
+        }
+        let route = mesh.keep_triangles(&touched)?;
+        NavMeshWorld::new(route).with_area_costs(self.area_costs().clone())
+    }
+}
+
+/// Marks every triangle whose closed triangle holds `p`, walking from `t` (which does)
+/// across the edges around `p`.
+fn mark_around(mesh: &crate::navmesh::mesh::NavMesh, t: TriId, p: DVec2, touched: &mut [bool]) {
+    let mut stack = vec![t];
+    let mut seen = vec![t];
+    while let Some(u) = stack.pop() {
+        touched[u] = true;
+        for w in mesh.neighbors(u).into_iter().flatten() {
+            if !seen.contains(&w) && mesh.triangle_contains(w, p) {
+                seen.push(w);
+                stack.push(w);
+            }
+        }
     }
 }
 

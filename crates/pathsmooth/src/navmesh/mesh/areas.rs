@@ -109,13 +109,25 @@ impl NavMesh {
     /// Errors: [`Error::NoFreeSpace`] when every triangle is excluded. Cost: O(triangles
     /// + vertices), plus building the locator of the kept mesh.
     pub fn without_excluded(&self, costs: &AreaCosts) -> Result<Option<NavMesh>> {
-        let n = self.num_triangles();
-        let keep: Vec<bool> = (0..n)
+        let keep: Vec<bool> = (0..self.num_triangles())
             .map(|t| !costs.is_excluded(self.area_of(t)))
             .collect();
         if keep.iter().all(|&k| k) {
             return Ok(None);
         }
+        self.keep_triangles(&keep).map(Some)
+    }
+
+    /// The mesh of the triangles `t` with `keep[t]` (one flag per triangle), with a wall
+    /// wherever a kept triangle bordered a dropped one; as
+    /// [`without_excluded`](Self::without_excluded) builds it (and with its costs).
+    ///
+    /// Polygons must be kept whole (each of their triangles kept or dropped together).
+    ///
+    /// Errors: [`Error::NoFreeSpace`] when no triangle is kept.
+    pub(crate) fn keep_triangles(&self, keep: &[bool]) -> Result<NavMesh> {
+        let n = self.num_triangles();
+        debug_assert_eq!(keep.len(), n);
         // Old triangle → new index (NO_TRI when dropped).
         let mut new_tri = vec![NO_TRI; n];
         let mut kept = 0u32;
@@ -191,7 +203,7 @@ impl NavMesh {
         if self.has_areas() {
             mesh.areas = kept_tris().map(|t| self.areas[t]).collect();
         }
-        Ok(Some(mesh))
+        Ok(mesh)
     }
 }
 
