@@ -121,6 +121,7 @@ namespace Pathsmooth
         [DllImport(Lib, CallingConvention = C)] internal static extern UIntPtr ps_last_error(byte* buf, UIntPtr capacity);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_world_grid_new(byte* free, UIntPtr width, UIntPtr height, double cellSize, double originX, double originY, out WorldHandle world);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_world_grid_new_areas(byte* free, byte* areas, UIntPtr width, UIntPtr height, double cellSize, double originX, double originY, byte* areaCosts, out WorldHandle world);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_world_navmesh_new_areas(double* verticesXY, UIntPtr vertexCount, uint* indices, uint* polygonSizes, UIntPtr polygonCount, uint* ids, byte* areas, byte* areaCosts, out WorldHandle world);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_world_navmesh_new(double* verticesXY, UIntPtr vertexCount, uint* indices, uint* polygonSizes, UIntPtr polygonCount, uint* ids, out WorldHandle world);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_world_surface_new(double* verticesXYZ, UIntPtr vertexCount, uint* indices, uint* polygonSizes, UIntPtr polygonCount, byte* areas, uint upAxis, double weld, out WorldHandle world);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_world_destroy(IntPtr world);
@@ -211,6 +212,21 @@ namespace Pathsmooth
             WorldHandle h;
             fixed (double* v = verticesXY) fixed (uint* i = indices) fixed (uint* s = polygonSizes) fixed (uint* d = ids)
                 Native.Check(Native.ps_world_navmesh_new(v, (UIntPtr)(Len(verticesXY) / 2), i, s, (UIntPtr)Len(polygonSizes), d, out h));
+            return new World(h);
+        }
+
+        /// <summary>A navmesh with an area id per polygon (areas; null: 63 each) and area
+        /// costs (areaCosts: "AREA=COST,...", AREA an id 0–255, COST a positive multiplier
+        /// or "exclude"; null: every area 1).</summary>
+        public static unsafe World NavMesh(double[] verticesXY, uint[] indices, uint[] polygonSizes, uint[] ids, byte[] areas, string areaCosts)
+        {
+            CheckLengths(verticesXY, 2, indices, polygonSizes);
+            if (ids != null && ids.Length != polygonSizes.Length) throw new ArgumentException("one id per polygon");
+            if (areas != null && areas.Length != polygonSizes.Length) throw new ArgumentException("one area per polygon");
+            byte[] spec = areaCosts == null ? null : Utf8(areaCosts);
+            WorldHandle h;
+            fixed (double* v = verticesXY) fixed (uint* i = indices) fixed (uint* s = polygonSizes) fixed (uint* d = ids) fixed (byte* a = areas) fixed (byte* c = spec)
+                Native.Check(Native.ps_world_navmesh_new_areas(v, (UIntPtr)(Len(verticesXY) / 2), i, s, (UIntPtr)Len(polygonSizes), d, a, c, out h));
             return new World(h);
         }
 

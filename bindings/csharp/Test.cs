@@ -102,6 +102,27 @@ static class Test
             }
             Throws(Status.InvalidArgument, "area cost for S", () => World.Grid(open, areas, "S=0", 10, 5, 1.0), "zero cost");
 
+            // A navmesh of 5 × 3 unit squares whose middle one (area 2) is excluded.
+            var xy = new double[48];
+            for (int v = 0; v < 24; v++) { xy[2 * v] = v % 6; xy[2 * v + 1] = v / 6; }
+            var idx = new uint[60];
+            var sizes = new uint[15];
+            var squareAreas = new byte[15];
+            for (int q = 0; q < 15; q++)
+            {
+                uint v = (uint)((q / 5) * 6 + q % 5);
+                idx[4 * q] = v; idx[4 * q + 1] = v + 1; idx[4 * q + 2] = v + 7; idx[4 * q + 3] = v + 6;
+                sizes[q] = 4;
+                squareAreas[q] = (byte)(q == 7 ? 2 : 63);
+            }
+            using (var mesh = World.NavMesh(xy, idx, sizes, null, squareAreas, "2=exclude"))
+            using (var onMesh = new Pipeline(mesh, 0.0, Preset.Smooth))
+            {
+                var got = onMesh.Plan(new Point2d(0.5, 1.5), new Point2d(4.5, 1.5));
+                Check(got.Length >= 6, "round the excluded square");
+                Throws(Status.OutsideWorld, "which the area costs exclude", () => onMesh.Plan(new Point2d(2.5, 1.5), new Point2d(4.5, 1.5)), "start in an excluded area");
+            }
+
             // Too small: the needed length; the retry gets the kept result.
             var goal0 = new Point2d(46.5, 40.5);
             var small = new double[4];

@@ -131,7 +131,15 @@ class NavMeshWorld:
     """A navmesh from 2D convex polygons: `vertices` N×2, `polygons` lists of vertex
     indices (counter-clockwise or clockwise, convex); the free region is their union."""
 
-    def __new__(cls, vertices: npt.ArrayLike, polygons: Sequence[Sequence[int]]) -> NavMeshWorld: ...
+    def __new__(
+        cls,
+        vertices: npt.ArrayLike,
+        polygons: Sequence[Sequence[int]],
+        areas: Sequence[int] | None = None,
+        area_costs: _AreaCosts | None = None,
+    ) -> NavMeshWorld:
+        """`areas`: one area id 0–255 per polygon (Recast's; default 63); `area_costs`:
+        each area id's cost multiplier or `"exclude"` (default: all 1)."""
     @property
     def num_polygons(self) -> int: ...
     @property
@@ -139,6 +147,10 @@ class NavMeshWorld:
     def clearance(self, point: _PointLike) -> float: ...
     def find_path(self, start: _PointLike, goal: _PointLike, radius: float = 0.0) -> _Path2:
         """The world's own search, unsmoothed (keeps `radius` from the walls)."""
+    def segment_cost(self, a: _PointLike, b: _PointLike) -> float:
+        """The length inside each triangle times its polygon's area cost."""
+    def path_cost(self, path: npt.ArrayLike) -> float:
+        """The sum of the path's segment costs."""
 
 _World = Union[GridWorld, NavMeshWorld]
 

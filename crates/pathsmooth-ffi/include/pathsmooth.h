@@ -253,6 +253,30 @@ enum PsStatus ps_world_navmesh_new(const double *vertices_xy,
                                    const uint32_t *ids,
                                    struct PsWorld **out_world);
 
+// [`ps_world_navmesh_new`] with areas and area costs: `areas` (NULL: every polygon area
+// 63, Recast's walkable area) gives each polygon an area id; `area_costs` (NULL: every
+// area 1) is a NUL-terminated UTF-8 `"AREA=COST,..."` with AREA an id 0–255 and COST a
+// positive multiplier in [2⁻²⁰, 2²⁰] or `exclude`. Planning takes the cheaper of the
+// cheapest channel's path and the shortest path, smoothing never raises the path's cost,
+// and excluded areas are walls.
+//
+// Errors: those of [`ps_world_navmesh_new`], and `PS_INVALID_ARGUMENT` for area costs that
+// do not parse or a filter that excludes every polygon.
+//
+// # Safety
+//
+// As [`ps_world_navmesh_new`]; `areas` NULL or readable for `polygon_count` bytes;
+// `area_costs` NULL or a NUL-terminated string.
+enum PsStatus ps_world_navmesh_new_areas(const double *vertices_xy,
+                                         size_t vertex_count,
+                                         const uint32_t *indices,
+                                         const uint32_t *polygon_sizes,
+                                         size_t polygon_count,
+                                         const uint32_t *ids,
+                                         const uint8_t *areas,
+                                         const char *area_costs,
+                                         struct PsWorld **out_world);
+
 // Makes a layered navmesh surface (floors may overlap in plan view) from 3D vertices
 // (`vertices_xyz`, x, y, z each) and convex polygons (as in [`ps_world_navmesh_new`];
 // polygon i has id i), with an area id per polygon (`areas`, NULL for all 0), `up_axis`

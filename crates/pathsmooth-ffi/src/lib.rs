@@ -500,16 +500,8 @@ pub unsafe extern "C" fn ps_world_grid_new_areas(
     guard(|| {
         start_out(out_world, "out_world")?;
         check_ptr(free, "free")?;
-        let costs: AreaCosts = if area_costs.is_null() {
-            AreaCosts::default()
-        } else {
-            // SAFETY: the caller gives a NUL-terminated string.
-            let spec = unsafe { std::ffi::CStr::from_ptr(area_costs) };
-            let spec = spec
-                .to_str()
-                .map_err(|_| Fail::new(PsStatus::PsInvalidArgument, "area_costs: not UTF-8"))?;
-            spec.parse()?
-        };
+        // SAFETY: the caller gives NULL or a NUL-terminated string.
+        let costs = unsafe { costs_from(area_costs, AreaCosts::default())? };
         let origin = DVec2::new(origin_x, origin_y);
         let side = 1..=pathsmooth::grid::map::MAX_MAP_SIDE;
         if !(side.contains(&width) && side.contains(&height)) {
@@ -574,27 +566,92 @@ pub unsafe extern "C" fn ps_world_navmesh_new(
     ids: *const u32,
     out_world: *mut *mut PsWorld,
 ) -> PsStatus {
+    // SAFETY: the caller's contract, that of the function with areas and NULLs.
+    unsafe {
+        ps_world_navmesh_new_areas(
+            vertices_xy,
+            vertex_count,
+            indices,
+            polygon_sizes,
+            polygon_count,
+            ids,
+            std::ptr::null(),
+            std::ptr::null(),
+            out_world,
+        )
+    }
+}
+
+/// [`ps_world_navmesh_new`] with areas and area costs: `areas` (NULL: every polygon area
+/// 63, Recast's walkable area) gives each polygon an area id; `area_costs` (NULL: every
+/// area 1) is a NUL-terminated UTF-8 `"AREA=COST,..."` with AREA an id 0–255 and COST a
+/// positive multiplier in [2⁻²⁰, 2²⁰] or `exclude`. Planning takes the cheaper of the
+/// cheapest channel's path and the shortest path, smoothing never raises the path's cost,
+/// and excluded areas are walls.
+///
+/// Errors: those of [`ps_world_navmesh_new`], and `PS_INVALID_ARGUMENT` for area costs that
+/// do not parse or a filter that excludes every polygon.
+///
+/// # Safety
+///
+/// As [`ps_world_navmesh_new`]; `areas` NULL or readable for `polygon_count` bytes;
+/// `area_costs` NULL or a NUL-terminated string.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn ps_world_navmesh_new_areas(
+    vertices_xy: *const f64,
+    vertex_count: usize,
+    indices: *const u32,
+    polygon_sizes: *const u32,
+    polygon_count: usize,
+    ids: *const u32,
+    areas: *const u8,
+    area_costs: *const c_char,
+    out_world: *mut *mut PsWorld,
+) -> PsStatus {
     guard(|| {
         start_out(out_world, "out_world")?;
+        // A navmesh's filter starts from every area at 1 (87 is no water there).
+        // SAFETY: the caller gives NULL or a NUL-terminated string.
+        let costs = unsafe { costs_from(area_costs, AreaCosts::unit())? };
         // SAFETY: the caller's lengths.
         let xy = unsafe { input(vertices_xy, vertex_count, 2, "vertices_xy")? };
         let sizes = unsafe { input(polygon_sizes, polygon_count, 1, "polygon_sizes")? };
         let polygons = polygon_lists(indices, sizes)?;
         let vertices: Vec<DVec2> = xy.chunks_exact(2).map(|c| DVec2::new(c[0], c[1])).collect();
-        let mesh = if ids.is_null() {
+        let mut mesh = if ids.is_null() {
             NavMesh::from_polygons(&vertices, &polygons)?
         } else {
             // SAFETY: the caller gives one id per polygon.
             let ids = unsafe { input(ids, polygon_count, 1, "ids")? };
             NavMesh::from_polygons_with_ids(&vertices, &polygons, ids)?
         };
-        emit(
-            out_world,
-            WORLD_TAG,
-            Arc::new(WorldKind::NavMesh(NavMeshWorld::new(mesh))),
-        );
+        if !areas.is_null() {
+            // SAFETY: the caller gives one area per polygon.
+            let areas = unsafe { input(areas, polygon_count, 1, "areas")? };
+            mesh = mesh.with_areas(areas)?;
+        }
+        let world = NavMeshWorld::new(mesh).with_area_costs(costs)?;
+        emit(out_world, WORLD_TAG, Arc::new(WorldKind::NavMesh(world)));
         Ok(())
     })
+}
+
+/// The filter `spec` (NULL: `base` itself) applied over `base`.
+///
+/// # Safety
+///
+/// `spec` NULL or a NUL-terminated string.
+unsafe fn costs_from(spec: *const c_char, base: AreaCosts) -> Res<AreaCosts> {
+    if spec.is_null() {
+        return Ok(base);
+    }
+    // SAFETY: the caller gives a NUL-terminated string.
+    let spec = unsafe { std::ffi::CStr::from_ptr(spec) };
+    let spec = spec
+        .to_str()
+        .map_err(|_| Fail::new(PsStatus::PsInvalidArgument, "area_costs: not UTF-8"))?;
+    Ok(base.apply(spec)?)
 }
 
 /// Makes a layered navmesh surface (floors may overlap in plan view) from 3D vertices

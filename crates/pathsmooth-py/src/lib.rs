@@ -126,12 +126,12 @@ impl World for AnyWorld {
 /// Area costs from Python: `None` (the default filter), a string `"S=4,W=exclude"`, or a
 /// dict whose keys are terrain letters or area ids and whose values are positive numbers
 /// or `"exclude"`. Every bad entry is the library's `BadAreaCost` error.
-fn area_costs(costs: Option<&Bound<'_, PyAny>>) -> PyResult<AreaCosts> {
+fn area_costs(costs: Option<&Bound<'_, PyAny>>, base: AreaCosts) -> PyResult<AreaCosts> {
     let Some(costs) = costs else {
-        return Ok(AreaCosts::default());
+        return Ok(base);
     };
     if let Ok(spec) = costs.extract::<String>() {
-        return spec.parse().map_err(lib_err);
+        return base.apply(&spec).map_err(lib_err);
     }
     let dict = costs.downcast::<PyDict>().map_err(|_| {
         PyTypeError::new_err("area_costs: expected None, a str \"AREA=COST,...\" or a dict")
@@ -158,7 +158,7 @@ fn area_costs(costs: Option<&Bound<'_, PyAny>>) -> PyResult<AreaCosts> {
         }
         spec.push(format!("{area}={cost}"));
     }
-    spec.join(",").parse().map_err(lib_err)
+    base.apply(&spec.join(",")).map_err(lib_err)
 }
 
 /// Optional per-cell area ids (a 2D uint8 array shaped like `free`).
@@ -226,7 +226,7 @@ impl GridWorld {
         };
         let (cells, height, width) = occupancy(py, free)?;
         let areas = area_grid(py, areas, (height, width))?;
-        let costs = self::area_costs(area_costs)?;
+        let costs = self::area_costs(area_costs, AreaCosts::default())?;
         let world = py
             .allow_threads(|| {
                 let world = RsGrid::from_fn(width, height, cell_size, origin, |x, y| {
@@ -257,7 +257,7 @@ impl GridWorld {
         origin: Option<&Bound<'_, PyAny>>,
         area_costs: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let costs = self::area_costs(area_costs)?;
+        let costs = self::area_costs(area_costs, AreaCosts::default())?;
         let origin = match origin {
             Some(o) => point(o, "origin")?,
             None => DVec2::ZERO,
@@ -372,15 +372,35 @@ struct NavMeshWorld {
 #[pymethods]
 impl NavMeshWorld {
     #[new]
+    #[pyo3(signature = (vertices, polygons, areas = None, area_costs = None))]
     fn new(
         py: Python<'_>,
         vertices: &Bound<'_, PyAny>,
         polygons: &Bound<'_, PyAny>,
+        areas: Option<Vec<i64>>,
+        area_costs: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let vertices = points(vertices, "vertices")?;
         let polygons = polygon_lists(polygons)?;
+        let areas = match areas {
+            None => None,
+            Some(a) => Some(
+                a.into_iter()
+                    .map(|id| u8::try_from(id))
+                    .collect::<Result<Vec<u8>, _>>()
+                    .map_err(|_| Error::new_err("areas: area ids must lie in 0–255"))?,
+            ),
+        };
+        // A navmesh's filter starts from every area at 1 (87 is no water there).
+        let costs = self::area_costs(area_costs, AreaCosts::unit())?;
         let world = py
-            .allow_threads(|| NavMesh::from_polygons(&vertices, &polygons).map(RsNavMesh::new))
+            .allow_threads(|| {
+                let mesh = match &areas {
+                    Some(a) => NavMesh::from_polygons_with_areas(&vertices, &polygons, a)?,
+                    None => NavMesh::from_polygons(&vertices, &polygons)?,
+                };
+                RsNavMesh::new(mesh).with_area_costs(costs)
+            })
             .map_err(lib_err)?;
         Ok(NavMeshWorld {
             world: Arc::new(world),
@@ -417,6 +437,20 @@ impl NavMeshWorld {
             .allow_threads(|| self.world.find_path(start, goal, radius))
             .map_err(lib_err)?;
         Ok(to_array(py, &path))
+    }
+
+    /// The cost of the segment `a`–`b` under the world's area costs (its length when they
+    /// are all 1): the length inside each triangle times its polygon's area cost.
+    fn segment_cost(&self, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<f64> {
+        Ok(self.world.segment_cost(point(a, "a")?, point(b, "b")?))
+    }
+
+    /// The cost of an N×2 path under the world's area costs.
+    fn path_cost(&self, path: &Bound<'_, PyAny>) -> PyResult<f64> {
+        Ok(pathsmooth::world::path_cost(
+            &*self.world,
+            &points(path, "path")?,
+        ))
     }
 
     fn __repr__(&self) -> String {

@@ -466,3 +466,29 @@ def test_bad_area_inputs():
         world.find_path((0.5, 0.5), (3.5, 2.5))
     with pytest.raises(Error, match="no free"):
         GridWorld.from_movingai(SWAMP_MAP, area_costs=".=exclude,S=exclude")
+
+
+def test_navmesh_area_costs():
+    # A 5×3 block of unit squares; the middle square (2, 1) is swamp (area 2).
+    verts = [(x, y) for y in range(4) for x in range(6)]
+    squares, areas = [], []
+    for y in range(3):
+        for x in range(5):
+            v = y * 6 + x
+            squares.append([v, v + 1, v + 7, v + 6])
+            areas.append(2 if (x, y) == (2, 1) else 63)
+    start, goal = (0.5, 1.5), (4.5, 1.5)
+    aware = NavMeshWorld(verts, squares, areas=areas, area_costs={2: 4.0})
+    assert aware.segment_cost(start, goal) == 3.0 + 4.0
+    p = Pipeline(aware, 0.0, preset="smooth")
+    out = p.plan(start, goal)
+    r = p.report
+    assert r["cost"] <= r["input_cost"] * (1 + 1e-9)
+    assert aware.path_cost(out) < 7.0  # round the swamp square
+    walled = NavMeshWorld(verts, squares, areas=areas, area_costs="2=exclude")
+    with pytest.raises(Error, match="which the area costs exclude"):
+        walled.find_path((2.5, 1.5), goal)
+    with pytest.raises(Error, match="0–255"):
+        NavMeshWorld(verts, squares, areas=[300] * 15)
+    with pytest.raises(Error):
+        NavMeshWorld(verts, squares, areas=[1, 2])  # not one per polygon

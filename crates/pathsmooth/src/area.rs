@@ -230,7 +230,23 @@ impl std::str::FromStr for AreaCosts {
     type Err = Error;
 
     fn from_str(spec: &str) -> Result<Self> {
-        let mut costs = AreaCosts::default();
+        AreaCosts::default().apply(spec)
+    }
+}
+
+impl AreaCosts {
+    /// This filter with the entries of `spec` (`AREA=COST,...`, as [`FromStr`]
+    /// (std::str::FromStr) reads them) applied over it: how a navmesh's filter, which
+    /// starts from [`unit`](Self::unit) (area 87 is no water there), reads a specification.
+    ///
+    /// ```
+    /// use pathsmooth::area::AreaCosts;
+    /// let c = AreaCosts::unit().apply("3=4")?;
+    /// assert_eq!((c.cost(3), c.cost(b'W')), (Some(4.0), Some(1.0)));
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn apply(self, spec: &str) -> Result<Self> {
+        let mut costs = self;
         for entry in spec.split(',').map(str::trim).filter(|e| !e.is_empty()) {
             let bad = |reason: String| Error::BadAreaCost {
                 area: crate::error::excerpt(entry).to_string(),

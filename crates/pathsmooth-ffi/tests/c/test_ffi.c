@@ -180,6 +180,36 @@ static void area_costs(void) {
                                   &bad) == PS_INVALID_ARGUMENT,
           "everything excluded: %s", last_error());
     CHECK(ps_pipeline_destroy(p) == PS_OK && ps_world_destroy(world) == PS_OK, "destroy");
+
+    /* The same on a navmesh: 5 × 3 unit squares, the middle one area 2 at cost 4. */
+    double xy[2 * 24];
+    uint32_t idx[4 * 15], sizes[15];
+    uint8_t square_areas[15];
+    for (int v = 0; v < 24; v++) {
+        xy[2 * v] = v % 6;
+        xy[2 * v + 1] = v / 6;
+    }
+    for (int q = 0; q < 15; q++) {
+        uint32_t v = (uint32_t)((q / 5) * 6 + q % 5);
+        uint32_t ring[4] = {v, v + 1, v + 7, v + 6};
+        memcpy(idx + 4 * q, ring, sizeof ring);
+        sizes[q] = 4;
+        square_areas[q] = q == 7 ? 2 : 63;
+    }
+    PsWorld *mesh = NULL;
+    CHECK(ps_world_navmesh_new_areas(xy, 24, idx, sizes, 15, NULL, square_areas, "2=4", &mesh) ==
+              PS_OK,
+          "navmesh with areas: %s", last_error());
+    CHECK(ps_pipeline_new_preset(mesh, PS_PRESET_SMOOTH, 0.0, &p) == PS_OK, "smooth on the mesh");
+    PsPoint2d ms = {0.5, 1.5}, mg = {4.5, 1.5};
+    CHECK(ps_pipeline_plan_f64(p, ms, mg, out, 256, &n) == PS_OK, "mesh plan: %s", last_error());
+    CHECK(ps_pipeline_report(p, &report) == PS_OK && report.cost < 7.0 &&
+              report.cost <= report.input_cost * (1 + 1e-9),
+          "mesh cost %g (through the swamp square: 7)", report.cost);
+    CHECK(ps_world_navmesh_new_areas(xy, 24, idx, sizes, 15, NULL, square_areas, "2=-1", &bad) ==
+              PS_INVALID_ARGUMENT,
+          "negative cost refused: %s", last_error());
+    CHECK(ps_pipeline_destroy(p) == PS_OK && ps_world_destroy(mesh) == PS_OK, "destroy mesh");
 }
 
 int main(int argc, char **argv) {
