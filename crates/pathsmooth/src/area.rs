@@ -235,8 +235,8 @@ impl std::str::FromStr for AreaCosts {
 }
 
 impl AreaCosts {
-    /// This filter with the entries of `spec` (`AREA=COST,...`, as [`FromStr`]
-    /// (std::str::FromStr) reads them) applied over it: how a navmesh's filter, which
+    /// This filter with the entries of `spec` (`AREA=COST,...`, as
+    /// [`FromStr`](std::str::FromStr) reads them) applied over it: how a navmesh's filter, which
     /// starts from [`unit`](Self::unit) (area 87 is no water there), reads a specification.
     ///
     /// ```

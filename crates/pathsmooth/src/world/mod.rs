@@ -304,8 +304,8 @@ pub trait World {
         false
     }
 
-    /// The world's area-cost filter, when it has one that [`has_area_costs`]
-    /// (Self::has_area_costs) applies (the grid and navmesh worlds): what the navmesh
+    /// The world's area-cost filter, when it has one that
+    /// [`has_area_costs`](Self::has_area_costs) applies (the grid and navmesh worlds): what the navmesh
     /// steps search their channel with, on a navmesh whose triangles carry areas. `None`
     /// by default.
     fn cost_filter(&self) -> Option<&crate::area::AreaCosts> {

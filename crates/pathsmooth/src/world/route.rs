@@ -184,7 +184,7 @@ impl NavMeshWorld {
                 crossed.push(t);
                 mesh.walk(t, p, q, Some(&mut crossed), true);
                 for &c in &crossed {
-                    touched[c as usize] = true;
+                    touched[c] = true;
                 }
             }
         }
