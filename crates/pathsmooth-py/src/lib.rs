@@ -386,7 +386,7 @@ impl NavMeshWorld {
             None => None,
             Some(a) => Some(
                 a.into_iter()
-                    .map(|id| u8::try_from(id))
+                    .map(u8::try_from)
                     .collect::<Result<Vec<u8>, _>>()
                     .map_err(|_| Error::new_err("areas: area ids must lie in 0–255"))?,
             ),
