@@ -448,3 +448,84 @@ fn every_smoothing_step_keeps_the_link_ends() {
         assert!(planner.report().validation.min_clearance >= 0.4, "{name}");
     }
 }
+
+/// The area filter on a real bake with Recast areas (`dungeon.areas`: areas 1–4 on 19
+/// polygons, 63 on the rest): with areas 1–4 excluded, the query's corridor and the
+/// planner's smoothed path (radius 0 and 0.3, Smooth) never touch one of their polygons;
+/// an end in one is `ExcludedArea`. With the areas only costly (8), the planner's steps
+/// are checked by the pipeline (no step may raise the leg's cost).
+#[test]
+fn the_area_filter_keeps_paths_out_of_excluded_areas_on_a_real_bake() {
+    let s = surface("dungeon.areas");
+    let special = |p: PolyId| (1..=4).contains(&s.area(p));
+    assert!(
+        (0..s.num_polygons() as PolyId).any(special),
+        "the bake has areas 1–4"
+    );
+    let mesh = SurfaceMesh::new(s.clone()).unwrap();
+    let areas = plan_areas(&s);
+    let mut rng = Rng::new(28);
+    let (mut found, mut refused) = (0, 0);
+    for radius in [0.0, 0.3] {
+        let mut query = SurfaceQuery::new();
+        query.set_area_costs("1=exclude,2=exclude,3=exclude,4=exclude".parse().unwrap());
+        let mut planner = SurfacePlanner::preset(radius, Preset::Smooth).unwrap();
+        planner.set_area_costs("1=exclude,2=exclude,3=exclude,4=exclude".parse().unwrap());
+        let mut costly = SurfacePlanner::preset(radius, Preset::Smooth).unwrap();
+        costly.set_area_costs("1=8,2=8,3=8,4=8".parse().unwrap());
+        for _ in 0..60 {
+            let (pa, a) = random_point(&s, &mut rng, &areas);
+            let (pb, b) = random_point(&s, &mut rng, &areas);
+            match query.find_path_between(&mesh, (pa, a), (pb, b), radius) {
+                Ok(_) => {
+                    found += 1;
+                    assert!(!query.polygons().iter().any(|&p| special(p)), "{a} → {b}");
+                }
+                Err(Error::ExcludedArea { .. }) => {
+                    assert!(special(pa) || special(pb));
+                    refused += 1;
+                    continue;
+                }
+                Err(_) => continue,
+            }
+            if let Ok(path) = planner.plan(&mesh, a, b) {
+                // At radius 0 a point may touch an excluded polygon's edge (a wall now),
+                // and be named by it; never lie inside one.
+                let inside_special = |p: &SurfacePoint| {
+                    special(p.polygon) && edge_distance(&s, p.polygon, p.position) > 1e-6
+                };
+                assert!(!path.iter().any(inside_special), "{a} → {b} r {radius}");
+                if radius > 0.0 {
+                    assert!(
+                        path.iter().all(|p| !special(p.polygon)),
+                        "{a} → {b} r {radius}"
+                    );
+                }
+            }
+            if costly.plan(&mesh, a, b).is_ok() {
+                let r = costly.report();
+                assert!(r.cost <= r.input_cost * (1.0 + 1e-9), "{a} → {b}: {r:?}");
+            }
+        }
+    }
+    assert!(found > 20, "only {found} paths found");
+    println!("{found} paths, {refused} ends refused as excluded");
+}
+
+/// The plan-view distance from `p` to the boundary of polygon `poly`.
+fn edge_distance(s: &Surface, poly: PolyId, p: DVec3) -> f64 {
+    let up = s.up();
+    let ring: Vec<DVec2> = s
+        .polygon(poly)
+        .iter()
+        .map(|&v| up.plan(s.vertices()[v as usize]))
+        .collect();
+    let q = up.plan(p);
+    (0..ring.len())
+        .map(|i| {
+            let (a, b) = (ring[i], ring[(i + 1) % ring.len()]);
+            let t = ((q - a).dot(b - a) / (b - a).length_squared()).clamp(0.0, 1.0);
+            q.distance(a + (b - a) * t)
+        })
+        .fold(f64::INFINITY, f64::min)
+}

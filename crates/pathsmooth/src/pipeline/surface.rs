@@ -6,6 +6,7 @@ use std::borrow::Cow;
 use glam::{DVec2, DVec3};
 
 use super::{Pipeline, PipelineReport, Preset, Step};
+use crate::area::AreaCosts;
 use crate::cancel::Cancel;
 use crate::error::{Error, Result};
 use crate::navmesh::layered::{lift_on_sheet, PointFlags, SurfaceMesh, SurfacePoint, SurfaceQuery};
@@ -131,6 +132,14 @@ impl SurfacePlanner {
     /// Lets runs stop early (see [`Pipeline::set_cancel`]).
     pub fn set_cancel(&mut self, cancel: Option<Cancel>) {
         self.cancel = cancel;
+    }
+
+    /// Sets the area-cost filter of the planner's query
+    /// ([`SurfaceQuery::set_area_costs`]): each leg's path is found in the cheapest channel,
+    /// and the steps smooth it on a sheet with the same costs, so no step raises the leg's
+    /// cost or enters an excluded area.
+    pub fn set_area_costs(&mut self, costs: AreaCosts) {
+        self.query.set_area_costs(costs);
     }
 
     /// The query that locates the ends and finds the channel (its half-extents:
@@ -260,7 +269,13 @@ impl SurfacePlanner {
                 reason: "the sheet lost the start of its own channel".into(),
             });
         };
-        let world = NavMeshWorld::new(sheet.mesh().clone());
+        // The sheet keeps the surface's areas: the query's filter applies to its steps.
+        let world = match self.query.area_costs() {
+            Some(costs) => {
+                NavMeshWorld::new(sheet.mesh().clone()).with_area_costs(costs.clone())?
+            }
+            None => NavMeshWorld::new(sheet.mesh().clone()),
+        };
         let mut pipeline =
             Pipeline::new(world, self.radius)?.with_steps(self.steps.iter().cloned());
         pipeline.set_cancel(self.cancel.clone());

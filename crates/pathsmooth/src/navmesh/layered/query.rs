@@ -8,6 +8,7 @@ use super::polyanya::PolySearch;
 use super::sheet::{Sheet, SheetScratch};
 use super::walls::WallScratch;
 use super::SurfaceMesh;
+use crate::area::AreaCosts;
 use crate::error::{num, Error, Result};
 use crate::navmesh::mesh::{segments_touch, NavMesh, PolyId, TriId};
 use crate::navmesh::surface::Surface;
@@ -156,6 +157,8 @@ pub struct SurfaceQuery {
     channel_ready: bool,
     /// Its ends, to derive the triangle channel when asked for.
     leg_ends: Option<[(DVec2, TriId); 2]>,
+    /// The area-cost filter (Detour's `dtQueryFilter`), `None` for every area at 1.
+    filter: Option<AreaCosts>,
 }
 
 impl SurfaceQuery {
@@ -188,6 +191,42 @@ impl SurfaceQuery {
         }
         self.half_extents = Some(half_extents);
         Ok(())
+    }
+
+    /// Sets the area-cost filter (Detour's `dtQueryFilter`): each walking leg is then the
+    /// shortest path in the cheapest channel of triangles under `costs`, never entering an
+    /// excluded area (searched over the triangles at every radius: the exact polygon
+    /// search needs one cost everywhere). A filter with every area at 1 and none excluded
+    /// is no filter. Links are still chosen by length (the router's searches are unit
+    /// cost); each leg between them is walked with the filter.
+    ///
+    /// The polygons' areas are the surface's (Recast's area ids, [`Surface::area`]).
+    ///
+    /// ```
+    /// use glam::DVec3;
+    /// use pathsmooth::navmesh::{Surface, SurfaceMesh, SurfaceOptions, SurfaceQuery, UpAxis};
+    /// // Two rows of three unit squares at height 0; the middle one of the first, area 2.
+    /// let v: Vec<DVec3> = (0..3).flat_map(|z| (0..4).map(move |x| DVec3::new(x as f64, 0.0, z as f64))).collect();
+    /// let sq = |x: u32, z: u32| [4 * z + x, 4 * z + x + 1, 4 * (z + 1) + x + 1, 4 * (z + 1) + x];
+    /// let quads = [sq(0, 0), sq(1, 0), sq(2, 0), sq(0, 1), sq(1, 1), sq(2, 1)];
+    /// let surface = Surface::from_polygons_with(&v, &quads, &[1, 2, 1, 1, 1, 1], &[], &SurfaceOptions::new(UpAxis::Y))?;
+    /// let mesh = SurfaceMesh::new(surface)?;
+    /// let mut query = SurfaceQuery::new();
+    /// query.set_area_costs("2=exclude".parse()?);
+    /// let path = query.find_path(&mesh, DVec3::new(0.5, 0.0, 0.5), DVec3::new(2.5, 0.0, 0.5), 0.0)?;
+    /// // Round the excluded square, through the row beside it.
+    /// assert!(path.iter().all(|p| p.polygon != 1));
+    /// assert!(path.iter().any(|p| p.position.z >= 1.0));
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn set_area_costs(&mut self, costs: AreaCosts) {
+        let trivial = costs.is_uniform() && (0..=255u8).all(|a| !costs.is_excluded(a));
+        self.filter = (!trivial).then_some(costs);
+    }
+
+    /// The filter set by [`set_area_costs`](Self::set_area_costs), `None` without one.
+    pub fn area_costs(&self) -> Option<&AreaCosts> {
+        self.filter.as_ref()
     }
 
     /// How far above or below a floor a point may be and still count as on it when ends
@@ -366,7 +405,10 @@ impl SurfaceQuery {
         self.channel_ready = true;
         self.leg_ends = Some([s, g]);
         let plan = mesh.plan_mesh();
-        if !self.triangles && self.query.check_ends(plan, s.0, g.0, radius)? == 0.0 {
+        if let Some(costs) = &self.filter {
+            self.query
+                .find_path_with_costs_between(plan, costs, s, g, radius)?;
+        } else if !self.triangles && self.query.check_ends(plan, s.0, g.0, radius)? == 0.0 {
             // Radius 0: the exact path over the polygons, lifted along their corridor.
             let (sp, gp) = (mesh.polygon_of(s.1), mesh.polygon_of(g.1));
             if !self.poly.find(mesh, (s.0, sp), (g.0, gp)) {
@@ -393,8 +435,9 @@ impl SurfaceQuery {
             self.by_polygons = true;
             self.channel_ready = false;
             return Ok(());
+        } else {
+            self.query.find_path_between(plan, s, g, radius)?;
         }
-        self.query.find_path_between(plan, s, g, radius)?;
         let lifted = lift_along(
             mesh,
             self.query.channel(),

@@ -95,6 +95,23 @@ impl NavMeshQuery {
         Ok(&self.path)
     }
 
+    /// [`find_path_with_costs`](Self::find_path_with_costs) between ends the caller has
+    /// located (the layered query's, whose plan-view location is ambiguous).
+    pub(crate) fn find_path_with_costs_between(
+        &mut self,
+        mesh: &NavMesh,
+        costs: &AreaCosts,
+        s: (DVec2, TriId),
+        g: (DVec2, TriId),
+        radius: f64,
+    ) -> Result<&[DVec2]> {
+        let found = self
+            .check_ends(mesh, s.0, g.0, radius)
+            .and_then(|radius| self.cheapest_path(mesh, costs, s, g, radius));
+        self.forget_on_error(found)?;
+        Ok(&self.path)
+    }
+
     /// The checks of the ends, the cheapest channel, then the funnel through it.
     fn cheapest_path(
         &mut self,
