@@ -88,6 +88,44 @@ pub fn with_grid_area_costs(
     Ok((world.with_area_costs(costs)?, absent))
 }
 
+/// Parses `spec` for a layered navmesh: area ids (Recast's, 0–255) over every area at 1;
+/// each id named must be an area some polygon of `surface` has.
+///
+/// Errors: [`Error::BadAreaCost`] for the library's reasons, for a letter (navmesh areas
+/// are numbered), and for an id no polygon has (the message lists the ids it has).
+pub fn navmesh_area_costs(spec: &str, surface: &pathsmooth::navmesh::Surface) -> Result<AreaCosts> {
+    let costs = AreaCosts::unit().apply(spec)?;
+    let mut present: Vec<u8> = (0..surface.num_polygons() as u32)
+        .map(|p| surface.area(p))
+        .collect();
+    present.sort_unstable();
+    present.dedup();
+    let have = present
+        .iter()
+        .map(u8::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
+    for area in costs.given() {
+        // The spec's own text decides: a letter's byte is an id too, but not what was meant.
+        let named_by_letter = spec
+            .split(',')
+            .filter_map(|e| e.split_once('='))
+            .any(|(k, _)| k.trim().parse::<u16>().is_err() && k.trim().as_bytes() == [area]);
+        let reason = if named_by_letter {
+            format!("navmesh areas are numbered (Recast's area ids); this navmesh has {have}")
+        } else if !present.contains(&area) {
+            format!("no polygon has area {area}; this navmesh has {have}")
+        } else {
+            continue;
+        };
+        return Err(Error::BadAreaCost {
+            area: area_name(area),
+            reason,
+        });
+    }
+    Ok(costs)
+}
+
 /// `--keep-route`'s margin, at most the map's larger side: a wider margin keeps the same
 /// cells (the whole map), and `route_world`'s work grows with the margin's square.
 pub fn route_margin(world: &GridWorld, margin: usize) -> usize {

@@ -473,3 +473,48 @@ fn keep_route_smooths_within_the_planners_cells() {
     assert!(!pathsmooth::is_valid(&route, &free, 0.0), "{free:?}");
     assert!(pathsmooth::is_valid(&world, &free, 0.0));
 }
+
+/// On a layered navmesh (the dungeon bake with Recast areas 1–4), `--area-costs` names
+/// area ids: the cost is noted beside each method and never above its planner's path;
+/// letters and ids the navmesh does not have are one clear error.
+#[test]
+fn layered_navmesh_area_costs_by_id() {
+    let bake = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../pathsmooth/tests/data/navmesh/dungeon.areas.navmesh.json"
+    );
+    let ends = ["--from", "9.6,10.4,-39.7", "--to", "18.76,10.4,3.07"];
+    let base = ["plan", "--navmesh", bake, "--radius", "0.3"];
+    let out = run(base
+        .iter()
+        .chain(&ends)
+        .chain(&["--area-costs", "1=8,2=8,3=8,4=8"]));
+    // The table on stdout, the notes on stderr.
+    let text = stdout(&out) + &String::from_utf8_lossy(&out.stderr);
+    let notes: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("under the area costs"))
+        .collect();
+    assert!(!notes.is_empty(), "{text}");
+    for note in notes {
+        // "funnel: cost 163.418 under the area costs (its planner's path: 163.418)"
+        let num = |after: &str| -> f64 {
+            let rest = &note[note.find(after).unwrap() + after.len()..];
+            rest.trim_start()
+                .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap()
+        };
+        assert!(num("cost") <= num("path:") + 1e-3, "{note}");
+    }
+    for (spec, words) in [
+        ("S=2", "navmesh areas are numbered"),
+        ("9=2", "no polygon has area 9"),
+    ] {
+        let out = run(base.iter().chain(&ends).chain(&["--area-costs", spec]));
+        let err = clean_failure(&out);
+        assert!(err.contains(words), "{spec}: {err}");
+    }
+}

@@ -157,21 +157,22 @@ pub fn run(a: &PlanArgs) -> Result<()> {
         .map
         .as_deref()
         .or(a.navmesh.as_deref().filter(|f| f.ends_with(".map")));
+    let layered = a.level.is_some()
+        || ((three_d || a.up.is_some()) && a.map.is_none())
+        || a.navmesh.as_deref().is_some_and(is_navmesh_json_file);
     if on_map.is_none() {
-        if a.area_costs.is_some() {
+        if a.area_costs.is_some() && !layered {
             bail!(
-                "--area-costs is not supported for navmeshes yet (only on a grid map, \
-                 --map or a .map file, whose terrain letters name its areas)"
+                "--area-costs needs areas: a grid map (--map or a .map file, whose terrain \
+                 letters name its areas) or a navmesh JSON or level (Recast's area ids); \
+                 this mesh's polygons have none"
             );
         }
         if a.keep_route.is_some() {
             bail!("--keep-route needs a grid map (--map, or --navmesh with a .map file)");
         }
     }
-    if a.level.is_some()
-        || ((three_d || a.up.is_some()) && a.map.is_none())
-        || a.navmesh.as_deref().is_some_and(is_navmesh_json_file)
-    {
+    if layered {
         return layered::run(a);
     }
     if a.preset.is_some() {

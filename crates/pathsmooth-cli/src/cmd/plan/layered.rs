@@ -110,10 +110,19 @@ pub(super) fn run(a: &PlanArgs) -> Result<()> {
             .locate(&mesh, p)
             .with_context(|| format!("--{what} {},{},{} on {name} ({up} up)", p.x, p.y, p.z))?;
     }
+    let costs = match a.area_costs.as_deref() {
+        Some(spec) => {
+            Some(crate::areas::navmesh_area_costs(spec, mesh.surface()).context("--area-costs")?)
+        }
+        None => None,
+    };
     let mut table = Table::new(metrics_header());
     let mut outcomes = Outcomes::default();
     for (method, steps) in &runs {
         let mut planner = SurfacePlanner::new(a.radius)?.with_steps(steps.iter().cloned());
+        if let Some(costs) = &costs {
+            planner.set_area_costs(costs.clone());
+        }
         let planned = planner.plan(&mesh, from, to).map(|p| p.to_vec());
         let path = match planned {
             Ok(path) => path,
@@ -145,6 +154,14 @@ pub(super) fn run(a: &PlanArgs) -> Result<()> {
             &validation,
             &skipped,
         )?);
+        if costs.is_some() {
+            let r = planner.report();
+            outcomes.notes.push(format!(
+                "{method}: cost {} under the area costs (its planner's path: {})",
+                format!("{:.3}", r.cost),
+                format!("{:.3}", r.input_cost)
+            ));
+        }
         if a.polygons {
             let shown: Vec<String> = path
                 .iter()
