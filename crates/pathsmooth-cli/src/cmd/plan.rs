@@ -87,7 +87,8 @@ pub struct PlanArgs {
     /// (`.` ground, also `G`; `S` swamp; `W` water), COST a positive number (a metre there
     /// costs COST) or `exclude` (kept out, as a wall); unnamed areas cost 1, water is
     /// excluded unless given a cost. A* minimises the cost, smoothing never raises it; the
-    /// table shows each path's cost and its cost over the A* path's.
+    /// table shows each path's cost and its cost over the A* path's. On a layered navmesh:
+    /// Recast area ids (`1=8,2=exclude`), each method's cost noted.
     #[arg(long, value_name = "AREA=COST,...")]
     pub area_costs: Option<String>,
     /// On a map: keep the route: smooth within the cells the A* path touches, plus MARGIN
