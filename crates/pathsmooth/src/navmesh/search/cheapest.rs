@@ -29,7 +29,7 @@
 //! Cost: O(s log s) for the s states reached (at most nine a triangle), each with up to
 //! six successors, plus the funnel.
 
-use std::cmp::Ordering;
+use super::Open;
 use std::collections::hash_map::Entry;
 
 use glam::DVec2;
@@ -132,21 +132,7 @@ impl NavMeshQuery {
                 });
             }
         }
-        self.begin();
-        if radius > 0.0 {
-            for (p, t, what) in [(start, s, "start"), (goal, g, "goal")] {
-                if let Some(clearance) = self.wall_within(mesh, p, t, radius) {
-                    return Err(Error::TooClose {
-                        what,
-                        x: p.x,
-                        y: p.y,
-                        clearance,
-                        radius,
-                    });
-                }
-            }
-        }
-        self.begin();
+        self.ends_have_room(mesh, (start, s), (goal, g), radius)?;
         if !self.cheapest_channel(mesh, costs, (start, s), (goal, g), radius) {
             // No channel avoids the excluded areas with room for the radius: the unit-cost
             // search says whether one exists at all (its errors name the narrowest
@@ -183,10 +169,10 @@ impl NavMeshQuery {
         let (mut goal_cost, mut goal_parent) = (f64::INFINITY, NO_STATE);
         if s == g {
             goal_cost = start.distance(goal) * multiplier(s);
-            self.cost_open.push(CostOpen {
+            self.cost_open.push(Open {
                 f: goal_cost,
                 g: goal_cost,
-                state: GOAL,
+                node: GOAL,
             });
         }
         // Every sample point of the edge of `t` crossed into `n`, as states of `n`.
@@ -217,10 +203,10 @@ impl NavMeshQuery {
                         Entry::Occupied(_) => false,
                     };
                     if better {
-                        query.cost_open.push(CostOpen {
+                        query.cost_open.push(Open {
                             f: c + at.distance(goal) * h_scale,
                             g: c,
-                            state: st,
+                            node: st,
                         });
                     }
                 }
@@ -230,8 +216,8 @@ impl NavMeshQuery {
                 relax_across(self, s, x, start, 0.0, NO_STATE);
             }
         }
-        while let Some(CostOpen {
-            g: cost, state: st, ..
+        while let Some(Open {
+            g: cost, node: st, ..
         }) = self.cost_open.pop()
         {
             if st == GOAL {
@@ -247,10 +233,10 @@ impl NavMeshQuery {
                 let total = cost + at.distance(goal) * multiplier(t);
                 if total < goal_cost {
                     (goal_cost, goal_parent) = (total, st);
-                    self.cost_open.push(CostOpen {
+                    self.cost_open.push(Open {
                         f: total,
                         g: total,
-                        state: GOAL,
+                        node: GOAL,
                     });
                 }
             }
@@ -320,32 +306,6 @@ fn position(mesh: &NavMesh, st: u64) -> DVec2 {
     let (e, k) = (edge_of(st), (st % SAMPLES.len() as u64) as usize);
     let p = mesh.triangle(t);
     p[e] + (p[(e + 1) % 3] - p[e]) * SAMPLES[k]
-}
-
-/// An open-list entry of the cheapest-channel search, ordered for a min-heap on `f`
-/// (ties: larger `g` first).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct CostOpen {
-    f: f64,
-    g: f64,
-    state: u64,
-}
-
-impl PartialEq for CostOpen {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-impl Eq for CostOpen {}
-impl PartialOrd for CostOpen {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for CostOpen {
-    fn cmp(&self, other: &Self) -> Ordering {
-        other.f.total_cmp(&self.f).then(self.g.total_cmp(&other.g))
-    }
 }
 
 #[cfg(test)]

@@ -123,26 +123,27 @@ struct Node {
     ldir: DVec2,
 }
 
-/// An open-list entry, ordered for a min-heap on `f` (ties: larger `g` first).
+/// An open-list entry, ordered for a min-heap on `f` (ties: larger `g` first): a search
+/// node (`u32`, Polyanya's) or state (`u64`, the cheapest-channel search's).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Open {
+pub(crate) struct Open<N = u32> {
     pub(crate) f: f64,
     pub(crate) g: f64,
-    pub(crate) node: u32,
+    pub(crate) node: N,
 }
 
-impl PartialEq for Open {
+impl<N> PartialEq for Open<N> {
     fn eq(&self, other: &Self) -> bool {
         self.cmp(other) == Ordering::Equal
     }
 }
-impl Eq for Open {}
-impl PartialOrd for Open {
+impl<N> Eq for Open<N> {}
+impl<N> PartialOrd for Open<N> {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
 }
-impl Ord for Open {
+impl<N> Ord for Open<N> {
     fn cmp(&self, other: &Self) -> Ordering {
         other.f.total_cmp(&self.f).then(self.g.total_cmp(&other.g))
     }
@@ -195,7 +196,7 @@ pub struct NavMeshQuery {
     /// cheapest-channel search under area costs.
     cost_best: FxHashMap<u64, (f64, u64)>,
     /// The open list of that search.
-    cost_open: BinaryHeap<cheapest::CostOpen>,
+    cost_open: BinaryHeap<Open<u64>>,
     /// A path buffer for a caller comparing two plans (the world's planner with area
     /// costs), kept here so that it allocates nothing once grown.
     pub(crate) spare: Vec<DVec2>,
@@ -380,15 +381,15 @@ impl NavMeshQuery {
         Ok((s, g, radius))
     }
 
-    /// The search of `find_path` and `find_channel` between located ends; returns the
-    /// radius in effect.
-    fn search_between(
+    /// [`Error::TooClose`] when the start or the goal (in triangle `s`, `g`) has a wall
+    /// within `radius`; then `seen` is clean again for a search.
+    pub(super) fn ends_have_room(
         &mut self,
         mesh: &NavMesh,
         (start, s): (DVec2, TriId),
         (goal, g): (DVec2, TriId),
         radius: f64,
-    ) -> Result<f64> {
+    ) -> Result<()> {
         self.begin();
         if radius > 0.0 {
             for (p, t, what) in [(start, s, "start"), (goal, g, "goal")] {
@@ -405,6 +406,19 @@ impl NavMeshQuery {
         }
         // The floods above marked `seen`; the search needs it clean.
         self.begin();
+        Ok(())
+    }
+
+    /// The search of `find_path` and `find_channel` between located ends; returns the
+    /// radius in effect.
+    fn search_between(
+        &mut self,
+        mesh: &NavMesh,
+        (start, s): (DVec2, TriId),
+        (goal, g): (DVec2, TriId),
+        radius: f64,
+    ) -> Result<f64> {
+        self.ends_have_room(mesh, (start, s), (goal, g), radius)?;
         if s == g {
             self.channel.push(s);
             self.path.push(start);
