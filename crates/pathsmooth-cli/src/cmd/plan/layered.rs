@@ -157,9 +157,8 @@ pub(super) fn run(a: &PlanArgs) -> Result<()> {
         if costs.is_some() {
             let r = planner.report();
             outcomes.notes.push(format!(
-                "{method}: cost {} under the area costs (its planner's path: {})",
-                format!("{:.3}", r.cost),
-                format!("{:.3}", r.input_cost)
+                "{method}: cost {:.3} under the area costs (its planner's path: {:.3})",
+                r.cost, r.input_cost
             ));
         }
         if a.polygons {

@@ -157,8 +157,9 @@ pub struct SurfaceQuery {
     channel_ready: bool,
     /// Its ends, to derive the triangle channel when asked for.
     leg_ends: Option<[(DVec2, TriId); 2]>,
-    /// The area-cost filter (Detour's `dtQueryFilter`), `None` for every area at 1.
-    filter: Option<AreaCosts>,
+    /// The area-cost filter (Detour's `dtQueryFilter`), `None` for every area at 1 (boxed:
+    /// a filter is 2.3 KB, and most queries have none).
+    filter: Option<Box<AreaCosts>>,
 }
 
 impl SurfaceQuery {
@@ -221,12 +222,12 @@ impl SurfaceQuery {
     /// ```
     pub fn set_area_costs(&mut self, costs: AreaCosts) {
         let trivial = costs.is_uniform() && (0..=255u8).all(|a| !costs.is_excluded(a));
-        self.filter = (!trivial).then_some(costs);
+        self.filter = (!trivial).then(|| Box::new(costs));
     }
 
     /// The filter set by [`set_area_costs`](Self::set_area_costs), `None` without one.
     pub fn area_costs(&self) -> Option<&AreaCosts> {
-        self.filter.as_ref()
+        self.filter.as_deref()
     }
 
     /// How far above or below a floor a point may be and still count as on it when ends
