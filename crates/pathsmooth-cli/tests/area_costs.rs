@@ -272,7 +272,7 @@ fn bad_area_costs_are_one_clear_error() {
         "--area-costs",
         "S=4",
     ]));
-    assert!(err.contains("not supported for navmeshes yet"), "{err}");
+    assert!(err.contains("this mesh's polygons have none"), "{err}");
     let err = clean_failure(&run([
         "bench",
         "--navmesh",
