@@ -98,6 +98,14 @@ type RoundsClear<W> = fn(&W, &[DVec2], f64) -> bool;
 /// returned; the others test every segment they make, and the result is validated once at
 /// the end.
 ///
+/// **Area costs.** On a world with area costs ([`World::has_area_costs`]) no step may
+/// raise the path's cost ([`World::segment_cost`] summed): the steps test each change they
+/// make, a step whose whole path still costs more than its input is skipped (the reason
+/// gives both costs), and the run ends with [`Error::InvalidResult`] should the result cost
+/// more than the steps' input by over
+/// [`PIPELINE_COST_TOLERANCE`](crate::area::PIPELINE_COST_TOLERANCE). Both costs are in the
+/// [report](PipelineReport::cost). Excluded areas are walls, so validity keeps paths out.
+///
 /// **Output** keeps clearance ≥ the radius itself (not the radius less a tolerance), in
 /// the caller's point type: the final check runs on the path as returned, after the points
 /// that rounding to `f32` (or the `f64` rounding of a tangent point) took into the radius
