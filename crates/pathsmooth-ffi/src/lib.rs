@@ -134,7 +134,8 @@ impl From<Error> for Fail {
             | Error::NoFreeSpace
             | Error::InvalidPolygon { .. }
             | Error::InvalidLink { .. }
-            | Error::BadAreaCost { .. } => PsStatus::PsInvalidArgument,
+            | Error::BadAreaCost { .. }
+            | Error::BadObstacle { .. } => PsStatus::PsInvalidArgument,
             Error::OutsideMap { .. }
             | Error::Blocked { .. }
             | Error::ExcludedArea { .. }

@@ -422,6 +422,20 @@ pub enum Error {
         /// What is wrong, naming the end where it is about one.
         message: String,
     },
+    // ---- temporary obstacles ------------------------------------------------------------
+    /// A temporary obstacle is malformed (NaN or infinite coordinates, zero size, a polygon
+    /// not convex, a cell outside the map), or an obstacle id the world does not have.
+    ///
+    /// ```
+    /// use pathsmooth::Error;
+    /// let e = Error::BadObstacle { reason: "no obstacle 3 (never added, or removed already)".into() };
+    /// assert_eq!(e.to_string(), "obstacle: no obstacle 3 (never added, or removed already)");
+    /// ```
+    #[error("obstacle: {reason}")]
+    BadObstacle {
+        /// What is wrong.
+        reason: String,
+    },
     // ---- areas and their costs --------------------------------------------------------
     /// An area-cost filter or specification is malformed: a cost that is not a positive
     /// number in range, an area that is not a terrain letter or id, or (from a shell) an

@@ -660,7 +660,7 @@ impl DistanceField {
 
 /// `min(best2, squared distance from the segment p0–p1 to the closed unit square of cell
 /// (x, y))`.
-fn seg_square_dist2(p0: DVec2, p1: DVec2, x: f64, y: f64, best2: f64) -> f64 {
+pub(crate) fn seg_square_dist2(p0: DVec2, p1: DVec2, x: f64, y: f64, best2: f64) -> f64 {
     let lo = DVec2::new(x, y);
     let hi = lo + DVec2::ONE;
     // The gap between the segment's bounding box and the square is a lower bound on the

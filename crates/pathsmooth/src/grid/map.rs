@@ -328,6 +328,15 @@ impl GridMap {
         (0..=255u8).filter(|&a| seen[a as usize]).collect()
     }
 
+    /// Blocks `cells` (each inside the map; areas kept), for temporary obstacles.
+    pub(crate) fn block(&mut self, cells: impl IntoIterator<Item = IVec2>) {
+        for c in cells {
+            if self.contains(c.x as i64, c.y as i64) {
+                self.passable[c.y as usize * self.width + c.x as usize] = false;
+            }
+        }
+    }
+
     /// A map from its cells and their areas (row-major, one each per cell).
     pub(crate) fn from_parts(
         width: usize,

@@ -4,6 +4,7 @@ use std::sync::OnceLock;
 
 use glam::{DVec2, IVec2};
 
+use super::obstacles::Obstacles;
 use super::{check_ends, Bounds, World};
 use crate::area::{area_name, AreaCosts, AreaId};
 use crate::cancel::Cancel;
@@ -57,6 +58,8 @@ pub struct GridWorld {
     field: DistanceField,
     max_clearance: OnceLock<f64>,
     navmesh: OnceLock<Result<NavMesh>>,
+    /// Temporary obstacles, whose cells `map` has blocked ([`super::obstacles`]).
+    pub(super) obstacles: Obstacles,
 }
 
 impl GridWorld {
@@ -122,6 +125,7 @@ impl GridWorld {
             field,
             max_clearance: OnceLock::new(),
             navmesh: OnceLock::new(),
+            obstacles: Obstacles::default(),
         })
     }
 
@@ -191,7 +195,20 @@ impl GridWorld {
     /// Errors: [`Error::NoFreeSpace`] when the filter excludes every passable cell (the
     /// world keeps its old costs).
     pub fn set_area_costs(&mut self, costs: AreaCosts) -> Result<()> {
-        let map = self.terrain.filtered(&costs);
+        let obstacles = std::mem::take(&mut self.obstacles);
+        let result = self.rebuild(costs, obstacles.clone());
+        if result.is_err() {
+            self.obstacles = obstacles;
+        }
+        result
+    }
+
+    /// Makes the world that of `terrain` under `costs` with `obstacles` blocked, or leaves
+    /// it as it was and returns [`Error::NoFreeSpace`] when nothing would be free. The
+    /// distance field is rebuilt (and the navmesh dropped) only when free space changed.
+    pub(super) fn rebuild(&mut self, costs: AreaCosts, obstacles: Obstacles) -> Result<()> {
+        let mut map = self.terrain.filtered(&costs);
+        map.block(obstacles.cells());
         if map.cells() != self.map.cells() {
             if map.passable_count() == 0 {
                 return Err(Error::NoFreeSpace);
@@ -203,6 +220,7 @@ impl GridWorld {
         self.weights = Weights::new(&map, &costs);
         self.map = map;
         self.costs = costs;
+        self.obstacles = obstacles;
         Ok(())
     }
 

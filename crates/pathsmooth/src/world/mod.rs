@@ -79,6 +79,7 @@ pub(crate) mod grid;
 mod input;
 mod mesh_plan;
 mod navmesh;
+mod obstacles;
 mod rounding;
 mod route;
 
@@ -88,6 +89,7 @@ pub(crate) use input::{
 };
 pub(crate) use mesh_plan::path_on_mesh;
 pub use navmesh::NavMeshWorld;
+pub use obstacles::{Obstacle, ObstacleId};
 pub(crate) use rounding::settle;
 
 use glam::DVec2;

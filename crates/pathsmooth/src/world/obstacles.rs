@@ -1,0 +1,422 @@
+//! Temporary obstacles on a grid world: doors that close, crates that fall, agents that
+//! block a passage (issue 30). Each obstacle blocks the cells its shape overlaps; every
+//! query (clearance, segments, search, the navmesh) sees them; removing one gives back the
+//! world it was, exactly.
+//!
+//! Cost: adding or removing an obstacle re-filters the map and rebuilds the grid's exact
+//! distance field, O(width × height) (the field is exact, and its separable passes have no
+//! cheap local update); the navmesh is rebuilt on next use. For doors that open and close
+//! every few seconds on maps of 512² cells that is a few milliseconds per change; a crowd's
+//! per-frame work stays in the corridors.
+
+use std::collections::BTreeMap;
+
+use glam::{DVec2, IVec2};
+
+use super::GridWorld;
+use crate::error::{num, Error, Result};
+
+/// A temporary obstacle's shape, in world units (or cells, for [`Obstacle::Cells`]). It
+/// blocks every cell whose closed square meets the shape's inside.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Obstacle {
+    /// A disk (radius > 0).
+    Disk {
+        /// Centre.
+        center: DVec2,
+        /// Radius (> 0).
+        radius: f64,
+    },
+    /// An axis-aligned box, `min` < `max` componentwise.
+    Box {
+        /// The corner with the smallest coordinates.
+        min: DVec2,
+        /// The corner with the largest coordinates.
+        max: DVec2,
+    },
+    /// A convex polygon of at least 3 vertices with a positive area (either winding).
+    Polygon(Vec<DVec2>),
+    /// Cells (column, row) of the map.
+    Cells(Vec<IVec2>),
+}
+
+/// A temporary obstacle's handle, from [`GridWorld::add_obstacle`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ObstacleId(u64);
+
+impl ObstacleId {
+    /// The handle's number (unique for the world's lifetime).
+    pub fn get(self) -> u64 {
+        self.0
+    }
+}
+
+/// The obstacles of a world, in the order they were added, with the cells each blocks.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Obstacles {
+    next: u64,
+    list: BTreeMap<ObstacleId, (Obstacle, Vec<IVec2>)>,
+}
+
+impl Obstacles {
+    /// Every cell some obstacle blocks.
+    pub(crate) fn cells(&self) -> impl Iterator<Item = IVec2> + '_ {
+        self.list
+            .values()
+            .flat_map(|(_, cells)| cells.iter().copied())
+    }
+}
+
+impl GridWorld {
+    /// Adds a temporary obstacle: the cells its shape overlaps become walls for every
+    /// query until [`remove_obstacle`](Self::remove_obstacle). A shape wholly outside the
+    /// map blocks nothing (and is kept, so that removing it is no error).
+    ///
+    /// Errors: [`Error::BadObstacle`] for a NaN or infinite coordinate, a disk of radius
+    /// ≤ 0, an empty box, a polygon of fewer than 3 vertices or not convex or of zero area,
+    /// a cell outside the map; [`Error::NoFreeSpace`] when it would block every free cell.
+    /// The world is unchanged on error. Cost: see the [module docs](self).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::world::Obstacle;
+    /// use pathsmooth::{GridMap, GridWorld, World};
+    /// let mut world = GridWorld::new(GridMap::from_rows(&["......"; 3])?)?;
+    /// let (a, b) = (DVec2::new(0.5, 1.5), DVec2::new(5.5, 1.5));
+    /// let door = world.add_obstacle(Obstacle::Box { min: DVec2::new(2.0, 0.0), max: DVec2::new(3.0, 3.0) })?;
+    /// assert!(!world.segment_is_clear(a, b, 0.0));
+    /// assert!(world.find_path(a, b, 0.0).is_err()); // the door closes the way
+    /// world.remove_obstacle(door)?;
+    /// assert!(world.segment_is_clear(a, b, 0.0));
+    /// assert!(world.remove_obstacle(door).is_err()); // twice
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<ObstacleId> {
+        let cells = self.obstacle_cells(&obstacle)?;
+        let id = ObstacleId(self.obstacles.next);
+        let mut obstacles = self.obstacles.clone();
+        obstacles.next += 1;
+        obstacles.list.insert(id, (obstacle, cells));
+        self.rebuild(self.area_costs().clone(), obstacles)?;
+        Ok(id)
+    }
+
+    /// Removes an obstacle: the world is again exactly what it was without it (the same
+    /// cells, the same distance field).
+    ///
+    /// Errors: [`Error::BadObstacle`] for an id this world does not have (never added, or
+    /// removed already). Cost: see the [module docs](self).
+    pub fn remove_obstacle(&mut self, id: ObstacleId) -> Result<()> {
+        let mut obstacles = self.obstacles.clone();
+        if obstacles.list.remove(&id).is_none() {
+            return Err(Error::BadObstacle {
+                reason: format!("no obstacle {} (never added, or removed already)", id.0),
+            });
+        }
+        self.rebuild(self.area_costs().clone(), obstacles)
+    }
+
+    /// The obstacles in place, in the order they were added.
+    pub fn obstacles(&self) -> impl Iterator<Item = (ObstacleId, &Obstacle)> + '_ {
+        self.obstacles.list.iter().map(|(&id, (o, _))| (id, o))
+    }
+
+    /// True when the obstacle `id` takes away what `path` needs for an agent of `radius`:
+    /// a segment comes closer than `radius` to one of its cells (at radius 0: enters one).
+    /// What finds the corridors a closing door affects. Cost: O(segments × the obstacle's
+    /// cells).
+    ///
+    /// Errors: [`Error::BadObstacle`] for an unknown id.
+    pub fn obstacle_blocks(&self, id: ObstacleId, path: &[DVec2], radius: f64) -> Result<bool> {
+        let (_, cells) = self
+            .obstacles
+            .list
+            .get(&id)
+            .ok_or_else(|| Error::BadObstacle {
+                reason: format!("no obstacle {}", id.0),
+            })?;
+        let r = radius / self.cell_size();
+        let blocks = |a: DVec2, b: DVec2| {
+            cells.iter().any(|c| {
+                let lo = c.as_dvec2();
+                segment_meets_square(a, b, lo, r)
+            })
+        };
+        let grid: Vec<DVec2> = path.iter().map(|&p| self.to_grid(p)).collect();
+        Ok(match grid.as_slice() {
+            [p] => blocks(*p, *p),
+            _ => grid.windows(2).any(|s| blocks(s[0], s[1])),
+        })
+    }
+
+    /// The cells `obstacle` blocks, after checking it.
+    fn obstacle_cells(&self, obstacle: &Obstacle) -> Result<Vec<IVec2>> {
+        let bad = |reason: String| Err(Error::BadObstacle { reason });
+        let finite = |p: DVec2| p.is_finite();
+        let (w, h) = (self.map().width() as i32, self.map().height() as i32);
+        // The cells of the shape's bounding box (clamped to the map), tested one by one.
+        let in_box = |lo: DVec2, hi: DVec2, meets: &dyn Fn(DVec2) -> bool| {
+            let (lo, hi) = (self.to_grid(lo).floor(), self.to_grid(hi).floor());
+            let (x0, y0) = ((lo.x as i64).max(0), (lo.y as i64).max(0));
+            let (x1, y1) = (
+                (hi.x as i64).min(w as i64 - 1),
+                (hi.y as i64).min(h as i64 - 1),
+            );
+            let mut cells = Vec::new();
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    if meets(DVec2::new(x as f64, y as f64)) {
+                        cells.push(IVec2::new(x as i32, y as i32));
+                    }
+                }
+            }
+            cells
+        };
+        let s = self.cell_size();
+        match obstacle {
+            Obstacle::Disk { center, radius } => {
+                if !(finite(*center) && radius.is_finite() && *radius > 0.0) {
+                    return bad(format!(
+                        "a disk needs a finite centre and a radius > 0 (radius {})",
+                        num(*radius)
+                    ));
+                }
+                let c = self.to_grid(*center);
+                let r = radius / s;
+                Ok(in_box(*center - *radius, *center + *radius, &|lo| {
+                    let nearest = c.clamp(lo, lo + DVec2::ONE);
+                    nearest.distance_squared(c) < r * r
+                }))
+            }
+            Obstacle::Box { min, max } => {
+                if !(finite(*min) && finite(*max) && min.x < max.x && min.y < max.y) {
+                    return bad("a box needs finite corners with min < max on both axes".into());
+                }
+                let (a, b) = (self.to_grid(*min), self.to_grid(*max));
+                Ok(in_box(*min, *max, &|lo| {
+                    lo.x < b.x && lo.x + 1.0 > a.x && lo.y < b.y && lo.y + 1.0 > a.y
+                }))
+            }
+            Obstacle::Polygon(points) => {
+                if points.len() < 3 || !points.iter().all(|&p| finite(p)) {
+                    return bad("a polygon needs at least 3 finite vertices".into());
+                }
+                let g: Vec<DVec2> = points.iter().map(|&p| self.to_grid(p)).collect();
+                let Some(ring) = convex_ccw(&g) else {
+                    return bad("a polygon obstacle must be convex, with a positive area".into());
+                };
+                let (lo, hi) = points.iter().fold((points[0], points[0]), |(lo, hi), &p| {
+                    (lo.min(p), hi.max(p))
+                });
+                Ok(in_box(lo, hi, &|cell| polygon_meets_square(&ring, cell)))
+            }
+            Obstacle::Cells(cells) => {
+                if let Some(c) = cells
+                    .iter()
+                    .find(|c| !(0..w).contains(&c.x) || !(0..h).contains(&c.y))
+                {
+                    return bad(format!(
+                        "cell ({}, {}) is outside the {w} × {h} map",
+                        c.x, c.y
+                    ));
+                }
+                Ok(cells.clone())
+            }
+        }
+    }
+}
+
+/// The polygon counter-clockwise, when it is convex with a positive area.
+fn convex_ccw(points: &[DVec2]) -> Option<Vec<DVec2>> {
+    let n = points.len();
+    let area: f64 = (0..n)
+        .map(|i| points[i].perp_dot(points[(i + 1) % n]))
+        .sum();
+    // (A NaN area fails too.)
+    if area.is_nan() || area == 0.0 {
+        return None;
+    }
+    let ring: Vec<DVec2> = if area > 0.0 {
+        points.to_vec()
+    } else {
+        points.iter().rev().copied().collect()
+    };
+    let turns_left = (0..n).all(|i| {
+        let (a, b, c) = (ring[i], ring[(i + 1) % n], ring[(i + 2) % n]);
+        (b - a).perp_dot(c - b) >= 0.0
+    });
+    turns_left.then_some(ring)
+}
+
+/// True when the open convex polygon `ring` (counter-clockwise) and the closed unit square
+/// at `lo` overlap: no separating axis among the square's and the polygon's edge normals
+/// (strict overlap on every axis).
+fn polygon_meets_square(ring: &[DVec2], lo: DVec2) -> bool {
+    let square = [lo, lo + DVec2::X, lo + DVec2::ONE, lo + DVec2::Y];
+    let n = ring.len();
+    let axes = [DVec2::X, DVec2::Y]
+        .into_iter()
+        .chain((0..n).map(|i| (ring[(i + 1) % n] - ring[i]).perp()));
+    for axis in axes {
+        let span = |pts: &[DVec2]| {
+            pts.iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
+                    let d = p.dot(axis);
+                    (a.min(d), b.max(d))
+                })
+        };
+        let (p0, p1) = span(ring);
+        let (s0, s1) = span(&square);
+        if !(p1 > s0 && s1 > p0) {
+            return false;
+        }
+    }
+    true
+}
+
+/// True when the segment `a`–`b` comes closer than `r` to the closed unit square at `lo`
+/// (at `r` = 0: enters its open inside).
+fn segment_meets_square(a: DVec2, b: DVec2, lo: DVec2, r: f64) -> bool {
+    let hi = lo + DVec2::ONE;
+    if r == 0.0 {
+        // Liang–Barsky against the open square.
+        let d = b - a;
+        let (mut t0, mut t1) = (0.0f64, 1.0f64);
+        for (p, q) in [
+            (-d.x, a.x - lo.x),
+            (d.x, hi.x - a.x),
+            (-d.y, a.y - lo.y),
+            (d.y, hi.y - a.y),
+        ] {
+            if p == 0.0 {
+                if q <= 0.0 {
+                    return false;
+                }
+            } else if p < 0.0 {
+                t0 = t0.max(q / p);
+            } else {
+                t1 = t1.min(q / p);
+            }
+        }
+        return t0 < t1;
+    }
+    crate::grid::distance::seg_square_dist2(a, b, lo.x, lo.y, f64::INFINITY) < r * r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{GridMap, World};
+
+    fn open(w: usize, h: usize) -> GridWorld {
+        GridWorld::new(GridMap::from_fn(w, h, |_, _| true)).unwrap()
+    }
+
+    #[test]
+    fn shapes_block_the_cells_they_overlap() {
+        let mut world = open(6, 6);
+        let disk = world
+            .add_obstacle(Obstacle::Disk {
+                center: DVec2::new(2.5, 2.5),
+                radius: 0.5,
+            })
+            .unwrap();
+        assert_eq!(world.map().passable_count(), 35); // its own cell only
+        world.remove_obstacle(disk).unwrap();
+        let tri = Obstacle::Polygon(vec![
+            DVec2::new(0.0, 0.0),
+            DVec2::new(2.0, 0.0),
+            DVec2::new(0.0, 2.0),
+        ]);
+        let id = world.add_obstacle(tri).unwrap();
+        // Cells (0,0), (1,0), (0,1); (1,1) only touches the hypotenuse at its corner.
+        assert_eq!(world.map().passable_count(), 33);
+        assert!(world.map().is_passable(1, 1));
+        world.remove_obstacle(id).unwrap();
+        assert_eq!(world.map().passable_count(), 36);
+    }
+
+    #[test]
+    fn bad_obstacles_are_errors_and_change_nothing() {
+        let mut world = open(4, 4);
+        let bad = [
+            Obstacle::Disk {
+                center: DVec2::NAN,
+                radius: 1.0,
+            },
+            Obstacle::Disk {
+                center: DVec2::ONE,
+                radius: 0.0,
+            },
+            Obstacle::Box {
+                min: DVec2::ONE,
+                max: DVec2::ONE,
+            },
+            Obstacle::Polygon(vec![DVec2::ZERO, DVec2::ONE]),
+            Obstacle::Polygon(vec![
+                DVec2::ZERO,
+                DVec2::new(2.0, 0.0),
+                DVec2::ONE,
+                DVec2::new(2.0, 2.0),
+                DVec2::new(0.0, 2.0),
+            ]),
+            Obstacle::Cells(vec![IVec2::new(4, 0)]),
+        ];
+        for o in bad {
+            assert!(
+                matches!(
+                    world.add_obstacle(o.clone()),
+                    Err(Error::BadObstacle { .. })
+                ),
+                "{o:?}"
+            );
+        }
+        assert_eq!(world.map().passable_count(), 16);
+        let all = Obstacle::Box {
+            min: DVec2::splat(-1.0),
+            max: DVec2::splat(5.0),
+        };
+        assert_eq!(world.add_obstacle(all), Err(Error::NoFreeSpace));
+        assert_eq!(world.obstacles().count(), 0);
+    }
+
+    #[test]
+    fn removing_every_obstacle_restores_the_world_exactly() {
+        let map = GridMap::from_rows(&["........", "..@.....", "........", "....@..."]).unwrap();
+        let original = GridWorld::new(map.clone()).unwrap();
+        let mut world = GridWorld::new(map).unwrap();
+        let ids: Vec<ObstacleId> = [
+            Obstacle::Disk {
+                center: DVec2::new(6.0, 1.0),
+                radius: 0.7,
+            },
+            Obstacle::Cells(vec![IVec2::new(0, 3)]),
+            Obstacle::Box {
+                min: DVec2::new(3.2, 2.2),
+                max: DVec2::new(3.8, 2.8),
+            },
+        ]
+        .into_iter()
+        .map(|o| world.add_obstacle(o).unwrap())
+        .collect();
+        let q = DVec2::new(5.3, 2.1);
+        assert!(world.clearance(q) < original.clearance(q));
+        // The path along row 2 meets the box, not the others.
+        let path = [DVec2::new(0.5, 2.5), DVec2::new(7.5, 2.5)];
+        let touched: Vec<bool> = ids
+            .iter()
+            .map(|&id| world.obstacle_blocks(id, &path, 0.0).unwrap())
+            .collect();
+        assert_eq!(touched, [false, false, true]);
+        for id in ids.into_iter().rev() {
+            world.remove_obstacle(id).unwrap();
+        }
+        assert_eq!(world.map(), original.map());
+        for y in 0..4 {
+            for x in 0..8 {
+                let p = DVec2::new(x as f64 + 0.3, y as f64 + 0.6);
+                assert_eq!(world.clearance(p), original.clearance(p));
+            }
+        }
+    }
+}
