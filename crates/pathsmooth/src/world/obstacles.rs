@@ -5,9 +5,8 @@
 //!
 //! Cost: adding or removing an obstacle re-filters the map and rebuilds the grid's exact
 //! distance field, O(width × height) (the field is exact, and its separable passes have no
-//! cheap local update); the navmesh is rebuilt on next use. For doors that open and close
-//! every few seconds on maps of 512² cells that is a few milliseconds per change; a crowd's
-//! per-frame work stays in the corridors.
+//! cheap local update); the navmesh is rebuilt on next use. That suits doors that open and
+//! close every few seconds, not obstacles that move every frame.
 
 use std::collections::BTreeMap;
 
@@ -75,7 +74,7 @@ impl GridWorld {
     /// Errors: [`Error::BadObstacle`] for a NaN or infinite coordinate, a disk of radius
     /// ≤ 0, an empty box, a polygon of fewer than 3 vertices or not convex or of zero area,
     /// a cell outside the map; [`Error::NoFreeSpace`] when it would block every free cell.
-    /// The world is unchanged on error. Cost: see the [module docs](self).
+    /// The world is unchanged on error. Cost: O(width × height), the map re-filtered and its exact distance field rebuilt (the navmesh on next use).
     ///
     /// ```
     /// use glam::DVec2;
@@ -105,7 +104,7 @@ impl GridWorld {
     /// cells, the same distance field).
     ///
     /// Errors: [`Error::BadObstacle`] for an id this world does not have (never added, or
-    /// removed already). Cost: see the [module docs](self).
+    /// removed already). Cost: O(width × height), the map re-filtered and its exact distance field rebuilt (the navmesh on next use).
     pub fn remove_obstacle(&mut self, id: ObstacleId) -> Result<()> {
         let mut obstacles = self.obstacles.clone();
         if obstacles.list.remove(&id).is_none() {
