@@ -528,7 +528,8 @@ impl PathCorridor {
         horizon: f64,
     ) -> Result<bool> {
         let last = self.path.len() - 1;
-        if self.stuck.is_some() || last == 0 || !(horizon > 0.0) {
+        let positive = horizon > 0.0; // false for NaN
+        if self.stuck.is_some() || last == 0 || !positive {
             return Ok(false);
         }
         let mut k = 1;
@@ -541,7 +542,8 @@ impl PathCorridor {
         let world = pipeline.world();
         let new = crate::world::path_cost(world, &self.work);
         let old = crate::world::path_cost(world, &self.path[..=k]);
-        if !(new < old * (1.0 - 1e-9)) || !joins(pipeline, &self.work, &self.path, k) {
+        let shorter = new < old * (1.0 - 1e-9); // false for NaN
+        if !shorter || !joins(pipeline, &self.work, &self.path, k) {
             return Ok(false);
         }
         self.path.splice(..=k, self.work.iter().copied());
@@ -776,5 +778,201 @@ fn joins_front<W: World>(
     match (before, after) {
         (Some(&a), Some(&b)) => pipeline.world().bend_is_clear(a, v, b, pipeline.radius()),
         _ => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{is_valid, GridMap, GridWorld, Preset};
+
+    fn world(rows: &[&str]) -> GridWorld {
+        GridWorld::new(GridMap::from_rows(rows).unwrap()).unwrap()
+    }
+
+    fn p(x: f64, y: f64) -> DVec2 {
+        DVec2::new(x, y)
+    }
+
+    /// An L: along the top row, then down the right column.
+    const L: [&str; 6] = [
+        "........", "........", "@@@@@...", "@@@@@...", "@@@@@...", "@@@@@...",
+    ];
+
+    #[test]
+    fn steering_point_and_corners_follow_the_path_and_never_give_nan() {
+        let w = world(&L);
+        let mut pipeline = Pipeline::preset(&w, 0.0, Preset::Shortest).unwrap();
+        let c = PathCorridor::new(&mut pipeline, p(0.5, 0.5), p(6.5, 5.5)).unwrap();
+        let path = c.path().to_vec();
+        assert_eq!(c.next_corners(1), &path[1..2]);
+        assert_eq!(c.next_corners(100), &path[1..]);
+        assert_eq!(c.next_corners(0), &[] as &[DVec2]);
+        assert_eq!(c.next_corners(usize::MAX), &path[1..]);
+        for bad in [f64::NAN, -1.0, 0.0, f64::NEG_INFINITY] {
+            assert_eq!(c.steering_point(bad), path[0]);
+        }
+        assert_eq!(c.steering_point(f64::INFINITY), p(6.5, 5.5));
+        assert_eq!(c.steering_point(1e9), p(6.5, 5.5));
+        let first = path[0].distance(path[1]);
+        let q = c.steering_point(0.5 * first);
+        assert!((q - path[0].lerp(path[1], 0.5)).length() < 1e-12);
+        // Past the first corner: on the second segment.
+        let q = c.steering_point(first + 0.5);
+        assert!((q.distance(path[1]) - 0.5).abs() < 1e-9, "{q}");
+        assert!((c.length() - crate::metrics::length(&path)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn walking_to_the_target_and_back_keeps_a_valid_path() {
+        let w = world(&L);
+        for radius in [0.0, 0.3] {
+            let mut pipeline = Pipeline::preset(&w, radius, Preset::Smooth).unwrap();
+            let (a, b) = (p(0.5, 0.5), p(6.5, 5.5));
+            let mut c = PathCorridor::new(&mut pipeline, a, b).unwrap();
+            // Arrive: the path is the one point.
+            assert_eq!(c.move_position(&mut pipeline, b), Ok(Moved::Kept));
+            assert_eq!(c.path(), [b]);
+            assert_eq!(c.next_corners(3), &[] as &[DVec2]);
+            assert_eq!(c.steering_point(2.0), b);
+            // The target moves while the agent stands on it (a one-point path).
+            let t = p(6.5, 3.5);
+            assert!(matches!(
+                c.move_target(&mut pipeline, t),
+                Ok(Retargeted::Adjusted { .. })
+            ));
+            assert_eq!(c.path(), [b, t]);
+            // The agent steps off the target, out of its sight: re-planned.
+            assert_eq!(
+                c.move_target(&mut pipeline, b),
+                Ok(Retargeted::Adjusted { dropped: 1 })
+            );
+            assert_eq!(c.move_position(&mut pipeline, b), Ok(Moved::Kept));
+            assert_eq!(c.path(), [b]);
+            assert_eq!(c.move_position(&mut pipeline, a), Ok(Moved::Replanned));
+            assert_eq!((c.position(), c.target()), (a, b));
+            assert!(is_valid(&w, c.path(), radius) && c.is_valid(&pipeline));
+            // A target that moved down the last leg: joined from the corner before it.
+            let mut c = PathCorridor::new(&mut pipeline, a, b).unwrap();
+            let r = c.move_target(&mut pipeline, p(6.5, 4.5)).unwrap();
+            assert!(matches!(r, Retargeted::Adjusted { .. }), "{r:?}");
+            assert!(c.is_valid(&pipeline) && c.target() == p(6.5, 4.5));
+            // A target that nothing of the path's end sees (a two-point path: only the
+            // position): a full re-plan from the position.
+            let mut c = PathCorridor::new(&mut pipeline, p(6.5, 5.5), p(7.5, 5.5)).unwrap();
+            assert_eq!(
+                c.move_target(&mut pipeline, p(0.5, 0.5)),
+                Ok(Retargeted::Replanned)
+            );
+            assert!(c.is_valid(&pipeline) && c.target() == p(0.5, 0.5));
+        }
+    }
+
+    #[test]
+    fn a_pull_cuts_past_a_corner_the_agent_sees_past() {
+        let w = world(&L);
+        let mut pipeline = Pipeline::preset(&w, 0.0, Preset::Shortest).unwrap();
+        let mut c = PathCorridor::new(&mut pipeline, p(0.5, 0.5), p(6.5, 5.5)).unwrap();
+        let corners = c.path().len();
+        assert!(corners >= 3, "{:?}", c.path());
+        // Into the open corner region, from where the target is in sight.
+        let q = p(6.0, 1.5);
+        let moved = c.move_position(&mut pipeline, q).unwrap();
+        assert!(
+            matches!(moved, Moved::Pulled { .. } | Moved::Kept),
+            "{moved:?}"
+        );
+        assert_eq!(c.path(), [q, p(6.5, 5.5)]);
+        // With pulling off, the corner would be kept.
+        let mut c = PathCorridor::new(&mut pipeline, p(0.5, 0.5), p(6.5, 5.5))
+            .unwrap()
+            .with_pull(0);
+        let path = c.path().to_vec();
+        let q = path[0].lerp(path[1], 0.5) - p(0.0, 0.2); // away from the wall
+        assert_eq!(
+            c.move_position(&mut pipeline, q),
+            Ok(Moved::Kept),
+            "{path:?} {q}"
+        );
+        assert_eq!(c.path()[1..], path[1..]);
+        c.set_pull(usize::MAX);
+        assert_eq!(c.pull, MAX_PULL);
+    }
+
+    #[test]
+    fn with_area_costs_a_pull_does_not_cut_through_the_swamp() {
+        // A swamp block (cost 8) inside the bend: the planner goes round it, and the
+        // agent standing where it could see past the swamp must not cut through it.
+        let rows = ["........", "..SSS...", "..SSS...", "..SSS...", "........"];
+        let map = GridMap::from_rows(&rows).unwrap();
+        let w = GridWorld::new(map)
+            .unwrap()
+            .with_area_costs("S=8".parse().unwrap())
+            .unwrap();
+        let mut pipeline = Pipeline::preset(&w, 0.0, Preset::Shortest).unwrap();
+        let (a, b) = (p(0.5, 4.5), p(7.5, 0.5));
+        let mut c = PathCorridor::new(&mut pipeline, a, b).unwrap();
+        let cost = crate::world::path_cost(&w, c.path());
+        let q = c.steering_point(0.5);
+        c.move_position(&mut pipeline, q).unwrap();
+        let after = crate::world::path_cost(&w, c.path());
+        assert!(after <= cost, "{after} > {cost}: {:?}", c.path());
+        // Nothing of the path crosses the swamp's inside.
+        for s in c.path().windows(2) {
+            assert!(
+                w.segment_cost(s[0], s[1]) <= s[0].distance(s[1]) * (1.0 + 1e-9),
+                "{s:?}"
+            );
+        }
+        // A target across the swamp is joined round it, never through.
+        c.move_target(&mut pipeline, p(1.5, 0.5)).unwrap();
+        let direct = c.position().distance(p(1.5, 0.5));
+        assert!(
+            crate::world::path_cost(&w, c.path())
+                <= w.segment_cost(c.position(), p(1.5, 0.5)).max(direct)
+        );
+    }
+
+    #[test]
+    fn optimize_topology_finds_the_shorter_way_round_a_pillar() {
+        // A wall with a way round over it and under it. The corridor goes over; the agent
+        // is carried down beside the wall, from where it still sees the path's next
+        // corner (so the move keeps the route), but under the wall is now shorter.
+        let rows = [
+            "..........",
+            ".....@....",
+            ".....@....",
+            ".....@....",
+            ".....@....",
+            ".....@....",
+            ".....@....",
+            ".....@....",
+            "..........",
+        ];
+        let w = world(&rows);
+        let mut pipeline = Pipeline::preset(&w, 0.0, Preset::Shortest).unwrap();
+        let target = p(8.5, 5.5);
+        let mut c = PathCorridor::new(&mut pipeline, p(2.5, 2.5), target).unwrap();
+        assert!(c.path().iter().all(|q| q.y <= 5.5), "over: {:?}", c.path());
+        let low = p(0.5, 5.0);
+        let before_move = c.path().to_vec();
+        assert_eq!(
+            c.move_position(&mut pipeline, low),
+            Ok(Moved::Kept),
+            "{before_move:?}"
+        );
+        assert!(c.is_valid(&pipeline));
+        let before = c.length();
+        let fresh = crate::metrics::length(&pipeline.plan(low, target).unwrap());
+        let changed = c.optimize_topology(&mut pipeline, 100.0).unwrap();
+        assert!(c.is_valid(&pipeline));
+        assert!(changed && before > fresh + 1e-9, "{before} {fresh}");
+        assert!(c.length() <= fresh + 1e-9);
+        // Nothing shorter: nothing changes; bad horizons do nothing.
+        let path = c.path().to_vec();
+        assert_eq!(c.optimize_topology(&mut pipeline, 100.0), Ok(false));
+        assert_eq!(c.optimize_topology(&mut pipeline, f64::NAN), Ok(false));
+        assert_eq!(c.optimize_topology(&mut pipeline, -1.0), Ok(false));
+        assert_eq!(c.path(), path.as_slice());
     }
 }
