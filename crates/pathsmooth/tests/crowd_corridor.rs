@@ -48,6 +48,10 @@ struct Stats {
     worst_excess: f64,
     /// `optimize_topology` calls, and those that changed the path.
     optimized: (usize, usize),
+    /// Seconds spent in `move_position`, and in the fresh plans of the samples (printed,
+    /// never asserted: the test profile is not the release one).
+    move_seconds: f64,
+    plan_seconds: (f64, usize),
     kept: usize,
     pulled: usize,
     replanned: usize,
@@ -69,6 +73,9 @@ impl Stats {
         self.worst_excess = self.worst_excess.max(other.worst_excess);
         self.optimized.0 += other.optimized.0;
         self.optimized.1 += other.optimized.1;
+        self.move_seconds += other.move_seconds;
+        self.plan_seconds.0 += other.plan_seconds.0;
+        self.plan_seconds.1 += other.plan_seconds.1;
         self.kept += other.kept;
         self.pulled += other.pulled;
         self.replanned += other.replanned;
@@ -101,6 +108,11 @@ impl Stats {
             r[0],
         );
         println!("  worst {:.4} after {}", self.worst.0, self.worst.1);
+        println!(
+            "  time: move_position mean {:.1} µs, a fresh pipeline.plan mean {:.1} µs",
+            1e6 * self.move_seconds / self.moves().max(1) as f64,
+            1e6 * self.plan_seconds.0 / self.plan_seconds.1.max(1) as f64
+        );
         let mut u = self.untouched.clone();
         u.sort_by(f64::total_cmp);
         if !u.is_empty() {
@@ -231,9 +243,11 @@ fn walk<W: World>(
         } else {
             ahead
         };
+        let clock = std::time::Instant::now();
         let moved = c
             .move_position(pipeline, p)
             .unwrap_or_else(|e| panic!("step {n}: {e}"));
+        stats.move_seconds += clock.elapsed().as_secs_f64();
         match moved {
             Moved::Kept => stats.kept += 1,
             Moved::Pulled { .. } => {
@@ -285,9 +299,12 @@ fn walk<W: World>(
             }
             check_corridor(pipeline, &c, p, target, &format!("optimized at step {n}"));
         }
+        let clock = std::time::Instant::now();
         if (n % sample_every == 0 || n % 90 == 0)
             && let Ok(fresh) = pipeline.plan(c.position(), c.target())
         {
+            stats.plan_seconds.0 += clock.elapsed().as_secs_f64();
+            stats.plan_seconds.1 += 1;
             let f = length(&fresh);
             if f > 0.0 {
                 let ratio = c.length() / f;
