@@ -425,6 +425,23 @@ impl PathCorridor {
     /// Cost: at most 65 segment and bend tests, from the position and the path's end; in
     /// case 3, one [`Pipeline::plan`]. Allocates nothing in cases 1–2 (on a world with area
     /// costs, the spare buffer holds the costs of the end).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::crowd::{PathCorridor, Retargeted};
+    /// use pathsmooth::{GridMap, GridWorld, Pipeline, Preset};
+    /// let world = GridWorld::new(GridMap::from_rows(&["........", "@@@@@@..", "........"])?)?;
+    /// let mut pipeline = Pipeline::preset(&world, 0.0, Preset::Shortest)?;
+    /// let mut c = PathCorridor::new(&mut pipeline, DVec2::new(0.5, 0.5), DVec2::new(0.5, 2.5))?;
+    /// // The target walks along the bottom row: the last corner still sees it.
+    /// let r = c.move_target(&mut pipeline, DVec2::new(2.5, 2.5))?;
+    /// assert!(matches!(r, Retargeted::Adjusted { .. }));
+    /// // It jumps to the top row: the position sees it.
+    /// let r = c.move_target(&mut pipeline, DVec2::new(3.5, 0.5))?;
+    /// assert!(matches!(r, Retargeted::Adjusted { .. }));
+    /// assert_eq!(c.path(), [DVec2::new(0.5, 0.5), DVec2::new(3.5, 0.5)]);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
     pub fn move_target<W: World>(
         &mut self,
         pipeline: &mut Pipeline<W>,
@@ -596,6 +613,26 @@ impl PathCorridor {
     /// Cost: one segment test per segment and one bend test per point, plus one plan of
     /// the stretch (or two plans, when the stretch's plan fails and the whole path is
     /// planned). A valid path costs only the tests and allocates nothing.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::crowd::{PathCorridor, Repair};
+    /// use pathsmooth::{GridMap, GridWorld, Pipeline, Preset};
+    /// let open = GridWorld::new(GridMap::from_rows(&["........", "........", "........"])?)?;
+    /// // A crate falls in the middle of the room.
+    /// let closed = GridWorld::new(GridMap::from_rows(&["........", "...@@...", "........"])?)?;
+    /// let (mut before, mut after) = (
+    ///     Pipeline::preset(&open, 0.0, Preset::Shortest)?,
+    ///     Pipeline::preset(&closed, 0.0, Preset::Shortest)?,
+    /// );
+    /// let mut corridor = PathCorridor::new(&mut before, DVec2::new(0.5, 1.5), DVec2::new(7.5, 1.5))?;
+    /// assert_eq!(corridor.repair(&mut before)?, Repair::Valid);
+    /// assert!(!corridor.is_valid(&after));
+    /// assert_ne!(corridor.repair(&mut after)?, Repair::Valid);
+    /// assert!(corridor.is_valid(&after));
+    /// assert_eq!(corridor.target(), DVec2::new(7.5, 1.5));
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
     pub fn repair<W: World>(&mut self, pipeline: &mut Pipeline<W>) -> Result<Repair> {
         let result = self.repair_inner(pipeline);
         match &result {
