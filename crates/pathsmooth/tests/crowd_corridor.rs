@@ -846,3 +846,45 @@ fn bad_positions_and_targets_are_refused_and_leave_the_corridor_as_it_was() {
         assert!(PathCorridor::new(&mut pipeline, a, DVec2::new(17.5, 2.5)).is_err());
     }
 }
+
+#[test]
+fn a_door_closing_on_the_agent_or_its_target_makes_the_corridor_stuck_with_the_reason() {
+    let open = rooms(&[]);
+    for radius in [0.0, 0.3] {
+        let mut on_open = Pipeline::preset(&open, radius, Preset::Shortest).unwrap();
+        let (a, b) = (DVec2::new(2.5, 2.5), DVec2::new(6.5, 8.5));
+        let mut c = PathCorridor::new(&mut on_open, a, b).unwrap();
+        // A crate falls on the agent.
+        let on_agent = rooms(&[(2, 2)]);
+        let mut there = Pipeline::preset(&on_agent, radius, Preset::Shortest).unwrap();
+        let e = c.repair(&mut there).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                Error::Blocked {
+                    what: "position",
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        assert!(c.is_stuck() && c.path() == [a] && !c.is_valid(&there));
+        assert_eq!(c.repair(&mut on_open), Ok(Repair::Valid));
+        assert!(!c.is_stuck());
+        check_corridor(&on_open, &c, a, b, "crate gone");
+        // A crate falls on the target.
+        let on_target = rooms(&[(6, 8)]);
+        let mut there = Pipeline::preset(&on_target, radius, Preset::Shortest).unwrap();
+        let e = c.repair(&mut there).unwrap_err();
+        assert!(matches!(e, Error::Blocked { what: "target", .. }), "{e}");
+        assert_eq!(c.stuck(), Some(&e));
+        assert_eq!(c.path(), [a]);
+        // A crate next to the path but not on it changes nothing.
+        let beside = rooms(&[(17, 2)]);
+        let mut there = Pipeline::preset(&beside, radius, Preset::Shortest).unwrap();
+        c.repair(&mut on_open).unwrap();
+        let before = c.path().to_vec();
+        assert_eq!(c.repair(&mut there), Ok(Repair::Valid));
+        assert_eq!(c.path(), before.as_slice());
+    }
+}
