@@ -7,7 +7,8 @@
 //!
 //! Quick by default (a sample of maps and scenarios); `PATHSMOOTH_SLOW` runs every DEV map
 //! and more scenarios. `cargo test -p pathsmooth --test crowd_corridor -- --nocapture`
-//! prints the measured distributions (docs/crowd.md).
+//! prints the measured distributions (docs/crowd.md); `CROWD_DEBUG=1.2` also prints the
+//! corridor and the fresh plan of every sample whose length ratio is above 1.2.
 
 mod common;
 
