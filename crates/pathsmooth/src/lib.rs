@@ -53,6 +53,8 @@
 //!   transitions for continuous curvature) into an exact curve ([`curve::exact`]), with
 //!   the corners that could not take the radius reported ([`Step::Fillet`] in a pipeline).
 //! - [`follow`]: curvature-aware speed profiles and agent playback.
+//! - [`crowd`]: a path corridor per agent ([`PathCorridor`]): the path kept up to date as
+//!   the agent walks and its target moves, repaired locally after the world changes.
 //! - [`metrics`]: path metrics; `io` (with the `serde` feature): path files (JSON, CSV).
 //!
 //! ## Units
@@ -99,6 +101,7 @@
 pub mod area;
 mod cancel;
 pub mod corridor;
+pub mod crowd;
 pub mod curve;
 mod error;
 pub mod fillet;
@@ -122,6 +125,7 @@ pub use corridor::{
     CorridorMap, CorridorParams, CorridorPath, CorridorSmoother, DiskCorridor, Problem,
     ProblemParams, Solver, SolverParams,
 };
+pub use crowd::PathCorridor;
 pub use curve::exact::{ExactCurve, Piece};
 pub use curve::{
     catmull_rom, catmull_rom_into, chaikin, chaikin_adaptive, chaikin_in_place, chaikin_into,

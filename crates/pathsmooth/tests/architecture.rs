@@ -22,7 +22,7 @@ const LAYERS: &[&[&str]] = &[
     &["world"],
     &["validate"],
     &["shortcut", "map_safe", "fillet", "corridor"],
-    &["pipeline", "follow"],
+    &["pipeline", "follow", "crowd"],
 ];
 
 /// One import: from module `from` (a path like `navmesh::mesh::los`) to `to`, seen at

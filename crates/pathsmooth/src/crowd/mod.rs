@@ -1,0 +1,35 @@
+//! Crowds: agents that walk, change their goals and re-plan while the world changes.
+//!
+//! A game with a thousand agents cannot smooth a thousand paths from scratch every time
+//! an agent moves. Mononen's Detour keeps a **path corridor** per agent
+//! (`dtPathCorridor` in Recast & Detour's `DetourCrowd`): the start moves as the agent
+//! walks, the target moves with a moving goal, only the next few corners are
+//! string-pulled, and an invalid corridor is repaired locally. [`PathCorridor`] is that
+//! corridor over a *smooth* path instead of a list of polygons: it keeps the path from the
+//! agent's position to its target that a [`Pipeline`](crate::Pipeline) planned, and
+//! updates it with the least work that keeps it valid for the pipeline's radius.
+//!
+//! The heavy scratch (the world's search, the steps' buffers) is the pipeline's, one per
+//! thread as Detour's `dtNavMeshQuery` is; a corridor owns only its path and one spare
+//! buffer, so many corridors can be updated on many threads, each thread with its own
+//! pipeline, with results that do not depend on the thread (nothing in a corridor's update
+//! reads another corridor or any shared mutable state).
+//!
+//! ```
+//! use glam::DVec2;
+//! use pathsmooth::crowd::{Moved, PathCorridor};
+//! use pathsmooth::{GridMap, GridWorld, Pipeline, Preset};
+//! let world = GridWorld::new(GridMap::from_rows(&["........", "..@@@@..", "........"])?)?;
+//! let mut pipeline = Pipeline::preset(&world, 0.0, Preset::Shortest)?;
+//! let mut corridor = PathCorridor::new(&mut pipeline, DVec2::new(0.5, 1.5), DVec2::new(7.5, 1.5))?;
+//! // The agent steers towards a point one unit ahead, and walks there.
+//! let p = corridor.steering_point(1.0);
+//! assert_ne!(corridor.move_position(&mut pipeline, p)?, Moved::Replanned);
+//! assert_eq!(corridor.position(), p);
+//! assert!(corridor.is_valid(&pipeline));
+//! # Ok::<(), pathsmooth::Error>(())
+//! ```
+
+mod corridor;
+
+pub use corridor::{Moved, PathCorridor, Repair, Retargeted, MAX_PULL};
