@@ -1,0 +1,124 @@
+//! Corridors and temporary obstacles on one world (issue 30): a door (a box obstacle)
+//! closed across a map's corridors invalidates exactly the corridors whose paths it
+//! blocks (`GridWorld::obstacle_blocks`, checked against an independent segment–square
+//! test here); repair makes them valid on the world with the door; removing the door gives
+//! back the world exactly, so fresh plans equal the ones made before it closed, bit for
+//! bit.
+
+mod common;
+
+use glam::DVec2;
+use pathsmooth::crowd::{PathCorridor, Repair};
+use pathsmooth::world::Obstacle;
+use pathsmooth::{GridWorld, Pipeline, Preset};
+
+/// True when the segment comes closer than `r` to the closed box (at `r` = 0: enters its
+/// open inside), by sampling densely: an independent, slightly conservative check used
+/// only where it agrees strictly (samples 1/64 cell apart, margin 1/16 cell).
+fn near_box(a: DVec2, b: DVec2, lo: DVec2, hi: DVec2, r: f64, margin: f64) -> bool {
+    let n = ((b - a).length() * 64.0).ceil().max(1.0) as usize;
+    (0..=n).any(|k| {
+        let p = a.lerp(b, k as f64 / n as f64);
+        let gap = (lo - p).max(p - hi).max(DVec2::ZERO).length();
+        gap < r + margin
+    })
+}
+
+#[test]
+fn a_door_obstacle_invalidates_exactly_the_blocked_corridors_and_removing_it_restores_them() {
+    let Some((map, scen)) = common::try_load("dao/arena") else {
+        return;
+    };
+    let radius = 0.3;
+    let mut world = GridWorld::new(map).unwrap();
+    let scenarios = common::sample(&scen, 24);
+    let ends: Vec<(DVec2, DVec2)> = scenarios
+        .iter()
+        .map(|s| (s.start_point(), s.goal_point()))
+        .collect();
+    // Corridors before the door.
+    let (corridors, before): (Vec<PathCorridor>, Vec<Vec<DVec2>>) = {
+        let mut pipeline = Pipeline::preset(&world, radius, Preset::Smooth).unwrap();
+        ends.iter()
+            .filter_map(|&(a, b)| PathCorridor::new(&mut pipeline, a, b).ok())
+            .map(|c| {
+                let p = c.path().to_vec();
+                (c, p)
+            })
+            .unzip()
+    };
+    assert!(corridors.len() >= 12, "{} corridors", corridors.len());
+    // A door across the middle of a corridor's path, as far as can be from every start
+    // and goal (so it blocks ways, not agents).
+    let away = |p: DVec2| {
+        ends.iter()
+            .map(|&(a, b)| a.distance(p).min(b.distance(p)))
+            .fold(f64::INFINITY, f64::min)
+    };
+    let mid = before
+        .iter()
+        .map(|path| path[path.len() / 2])
+        .max_by(|&p, &q| away(p).total_cmp(&away(q)))
+        .unwrap();
+    assert!(away(mid) > 4.0);
+    let (lo, hi) = (
+        mid.floor() - DVec2::splat(1.0),
+        mid.floor() + DVec2::splat(2.0),
+    );
+    let door = world
+        .add_obstacle(Obstacle::Box { min: lo, max: hi })
+        .unwrap();
+    let mut corridors = corridors;
+    let mut pipeline = Pipeline::preset(&world, radius, Preset::Smooth).unwrap();
+    let (mut blocked, mut repaired) = (0, 0);
+    for (c, old) in corridors.iter_mut().zip(&before) {
+        let blocks = world.obstacle_blocks(door, old, radius).unwrap();
+        // The independent check, where it is clear-cut.
+        let near = old
+            .windows(2)
+            .any(|s| near_box(s[0], s[1], lo, hi, radius, 1.0 / 16.0));
+        let far = !old
+            .windows(2)
+            .any(|s| near_box(s[0], s[1], lo, hi, radius, -1.0 / 16.0));
+        if !near {
+            assert!(!blocks);
+        }
+        if !far {
+            assert!(blocks);
+        }
+        // Exactly the blocked corridors are invalid (the door is the only change).
+        assert_eq!(c.is_valid(&pipeline), !blocks);
+        if blocks {
+            blocked += 1;
+            match c.repair(&mut pipeline) {
+                Ok(Repair::Valid) => panic!("a blocked corridor reported valid"),
+                Ok(_) => {
+                    repaired += 1;
+                    assert!(c.is_valid(&pipeline));
+                    assert!(pathsmooth::is_valid(&world, c.path(), radius));
+                }
+                // The door may wall off the position or the target: stuck, with the reason.
+                Err(e) => {
+                    eprintln!("stuck: {e}");
+                    assert!(c.is_stuck());
+                }
+            }
+        } else {
+            assert_eq!(c.repair(&mut pipeline).unwrap(), Repair::Valid);
+            assert_eq!(c.path(), old.as_slice());
+        }
+    }
+    assert!(blocked >= 1 && repaired >= 1);
+    drop(pipeline);
+    world.remove_obstacle(door).unwrap();
+    // The world is what it was: fresh plans are the original ones, bit for bit.
+    let mut pipeline = Pipeline::preset(&world, radius, Preset::Smooth).unwrap();
+    for (c, old) in corridors.iter_mut().zip(&before) {
+        c.replan(&mut pipeline).unwrap();
+        assert_eq!(c.path(), old.as_slice());
+    }
+    println!(
+        "{} corridors, {blocked} blocked by the door, {repaired} repaired",
+        before.len()
+    );
+}
