@@ -30,6 +30,11 @@
 //! # Ok::<(), pathsmooth::Error>(())
 //! ```
 
+#[cfg(feature = "rayon")]
+mod batch;
 mod corridor;
 
+#[cfg(feature = "rayon")]
+#[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
+pub use batch::{update_batch, AgentMove, Updated};
 pub use corridor::{Moved, PathCorridor, Repair, Retargeted, MAX_PULL};
