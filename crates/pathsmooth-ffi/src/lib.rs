@@ -451,24 +451,20 @@ pub unsafe extern "C" fn ps_world_grid_new(
     origin_y: f64,
     out_world: *mut *mut PsWorld,
 ) -> PsStatus {
-    guard(|| {
-        start_out(out_world, "out_world")?;
-        check_ptr(free, "free")?;
-        let origin = DVec2::new(origin_x, origin_y);
-        let side = 1..=pathsmooth::grid::map::MAX_MAP_SIDE;
-        let world = if side.contains(&width) && side.contains(&height) {
-            // SAFETY: the caller gives width · height readable bytes (≤ 2²⁸).
-            let cells = unsafe { input(free, width, height, "free")? };
-            GridWorld::from_fn(width, height, cell_size, origin, |x, y| {
-                cells[y * width + x] != 0
-            })?
-        } else {
-            // The library's own error for the size; the cells are not read.
-            GridWorld::from_fn(width, height, cell_size, origin, |_, _| false)?
-        };
-        emit(out_world, WORLD_TAG, Arc::new(WorldKind::Grid(world)));
-        Ok(())
-    })
+    // SAFETY: the caller's contract, that of the function with areas and NULLs.
+    unsafe {
+        ps_world_grid_new_areas(
+            free,
+            std::ptr::null(),
+            width,
+            height,
+            cell_size,
+            origin_x,
+            origin_y,
+            std::ptr::null(),
+            out_world,
+        )
+    }
 }
 
 /// [`ps_world_grid_new`] with areas and area costs: `areas` (NULL: every cell ground,

@@ -18,9 +18,8 @@ use pathsmooth::metrics::PathMetrics;
 use pathsmooth::navmesh::{NavMesh, Surface, SurfaceMesh as RsSurfaceMesh, UpAxis};
 use pathsmooth::world::Bounds;
 use pathsmooth::{
-    AreaCosts, Cancel, GridWorld as RsGrid, NavMeshQuery, NavMeshWorld as RsNavMesh,
-    Pipeline as RsPipeline, PipelineReport, Preset, Step, SurfacePlanner as RsSurfacePlanner,
-    ValidationReport, World,
+    AreaCosts, GridWorld as RsGrid, NavMeshWorld as RsNavMesh, Pipeline as RsPipeline,
+    PipelineReport, Preset, Step, SurfacePlanner as RsSurfacePlanner, ValidationReport, World,
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -44,84 +43,9 @@ fn lib_err(e: pathsmooth::Error) -> PyErr {
 // Worlds
 
 /// A world the Python objects share: the pipelines hold a clone (an `Arc`), so a world
-/// built once (its distance field, its navmesh) serves every pipeline and thread.
-#[derive(Clone)]
-enum AnyWorld {
-    Grid(Arc<RsGrid>),
-    NavMesh(Arc<RsNavMesh>),
-}
-
-impl AnyWorld {
-    fn get(&self) -> &dyn World {
-        match self {
-            AnyWorld::Grid(w) => &**w,
-            AnyWorld::NavMesh(w) => &**w,
-        }
-    }
-}
-
-/// Delegates every query to the world inside (the library implements `World` for `&W`,
-/// not for `Arc<W>`).
-impl World for AnyWorld {
-    fn bounds(&self) -> Bounds {
-        self.get().bounds()
-    }
-    fn clearance(&self, p: DVec2) -> f64 {
-        self.get().clearance(p)
-    }
-    fn segment_is_clear(&self, a: DVec2, b: DVec2, radius: f64) -> bool {
-        self.get().segment_is_clear(a, b, radius)
-    }
-    fn segment_clearance(&self, a: DVec2, b: DVec2, cap: f64) -> f64 {
-        self.get().segment_clearance(a, b, cap)
-    }
-    fn bend_is_clear(&self, prev: DVec2, v: DVec2, next: DVec2, radius: f64) -> bool {
-        self.get().bend_is_clear(prev, v, next, radius)
-    }
-    fn first_contact(&self, a: DVec2, b: DVec2, radius: f64) -> Option<DVec2> {
-        self.get().first_contact(a, b, radius)
-    }
-    fn clear_or_blocker(&self, a: DVec2, b: DVec2, radius: f64) -> Result<(), Option<Bounds>> {
-        self.get().clear_or_blocker(a, b, radius)
-    }
-    fn max_clearance(&self) -> Option<f64> {
-        self.get().max_clearance()
-    }
-    fn tolerance(&self) -> f64 {
-        self.get().tolerance()
-    }
-    fn find_path_into(
-        &self,
-        start: DVec2,
-        goal: DVec2,
-        radius: f64,
-        query: &mut NavMeshQuery,
-        out: &mut Vec<DVec2>,
-    ) -> pathsmooth::Result<()> {
-        self.get().find_path_into(start, goal, radius, query, out)
-    }
-    fn find_path_cancellable_into(
-        &self,
-        start: DVec2,
-        goal: DVec2,
-        radius: f64,
-        cancel: &Cancel,
-        query: &mut NavMeshQuery,
-        out: &mut Vec<DVec2>,
-    ) -> pathsmooth::Result<()> {
-        self.get()
-            .find_path_cancellable_into(start, goal, radius, cancel, query, out)
-    }
-    fn navmesh(&self) -> pathsmooth::Result<&NavMesh> {
-        self.get().navmesh()
-    }
-    fn segment_cost(&self, a: DVec2, b: DVec2) -> f64 {
-        self.get().segment_cost(a, b)
-    }
-    fn has_area_costs(&self) -> bool {
-        self.get().has_area_costs()
-    }
-}
+/// built once (its distance field, its navmesh) serves every pipeline and thread. The
+/// library forwards every `World` method through the `Arc`.
+type AnyWorld = Arc<dyn World + Send + Sync>;
 
 /// Area costs from Python: `None` (the default filter), a string `"S=4,W=exclude"`, or a
 /// dict whose keys are terrain letters or area ids and whose values are positive numbers
@@ -196,6 +120,22 @@ fn area_grid(
     let c = np.call_method1("ascontiguousarray", (arr, "uint8"))?;
     let c = c.downcast::<PyArray2<u8>>()?.readonly();
     Ok(Some(c.as_slice()?.to_vec()))
+}
+
+/// `World::find_path` from Python points, with the GIL released, as an N×2 array: what
+/// both worlds' `find_path` run.
+fn world_find_path<'py>(
+    py: Python<'py>,
+    world: &(dyn World + Sync),
+    start: &Bound<'py, PyAny>,
+    goal: &Bound<'py, PyAny>,
+    radius: f64,
+) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    let (start, goal) = (point(start, "start")?, point(goal, "goal")?);
+    let path = py
+        .allow_threads(|| world.find_path(start, goal, radius))
+        .map_err(lib_err)?;
+    Ok(to_array(py, &path))
 }
 
 fn bounds_tuple(b: Bounds) -> ((f64, f64), (f64, f64)) {
@@ -329,11 +269,7 @@ impl GridWorld {
         goal: &Bound<'py, PyAny>,
         radius: f64,
     ) -> PyResult<Bound<'py, PyArray2<f64>>> {
-        let (start, goal) = (point(start, "start")?, point(goal, "goal")?);
-        let path = py
-            .allow_threads(|| self.world.find_path(start, goal, radius))
-            .map_err(lib_err)?;
-        Ok(to_array(py, &path))
+        world_find_path(py, &*self.world, start, goal, radius)
     }
 
     /// The cost of the segment `a`–`b` under the world's area costs (its length when they
@@ -432,11 +368,7 @@ impl NavMeshWorld {
         goal: &Bound<'py, PyAny>,
         radius: f64,
     ) -> PyResult<Bound<'py, PyArray2<f64>>> {
-        let (start, goal) = (point(start, "start")?, point(goal, "goal")?);
-        let path = py
-            .allow_threads(|| self.world.find_path(start, goal, radius))
-            .map_err(lib_err)?;
-        Ok(to_array(py, &path))
+        world_find_path(py, &*self.world, start, goal, radius)
     }
 
     /// The cost of the segment `a`–`b` under the world's area costs (its length when they
@@ -463,9 +395,9 @@ impl NavMeshWorld {
 
 fn any_world(world: &Bound<'_, PyAny>) -> PyResult<AnyWorld> {
     if let Ok(g) = world.downcast::<GridWorld>() {
-        Ok(AnyWorld::Grid(g.get().world.clone()))
+        Ok(g.get().world.clone())
     } else if let Ok(m) = world.downcast::<NavMeshWorld>() {
-        Ok(AnyWorld::NavMesh(m.get().world.clone()))
+        Ok(m.get().world.clone())
     } else {
         Err(PyTypeError::new_err(format!(
             "world: expected a GridWorld or a NavMeshWorld, got {}",

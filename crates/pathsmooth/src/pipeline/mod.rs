@@ -543,6 +543,9 @@ impl<W: World> Pipeline<W> {
         self.last_curve = None;
         let mut b = std::mem::take(&mut self.b);
         self.report.input_cost = path_cost(&self.world, path);
+        // With area costs the path's cost is followed step by step; without, it is its
+        // length, computed once at the end.
+        let costs = self.world.has_area_costs();
         let mut cost = self.report.input_cost;
         let mut result = Ok(());
         for k in 0..self.steps.len() {
@@ -586,11 +589,14 @@ impl<W: World> Pipeline<W> {
             // With area costs, a step whose path costs more than its input is skipped: the
             // planner chose its route for a reason (the steps' own tests keep this from
             // happening where they can).
-            let new_cost = path_cost(&self.world, &b);
+            let new_cost = if costs {
+                path_cost(&self.world, &b)
+            } else {
+                0.0
+            };
             let reason = reason.or_else(|| {
                 let limit = cost * (1.0 + STEP_COST_TOLERANCE);
-                let costlier =
-                    self.world.has_area_costs() && (new_cost > limit || new_cost.is_nan());
+                let costlier = costs && (new_cost > limit || new_cost.is_nan());
                 costlier.then(|| {
                     format!(
                         "its path would cost {} under the area costs, more than its input's {}",
@@ -608,6 +614,9 @@ impl<W: World> Pipeline<W> {
             }
         }
         self.b = b;
+        if !costs {
+            cost = path_cost(&self.world, path);
+        }
         if result.is_ok() {
             result = self.check_cost(cost);
         }

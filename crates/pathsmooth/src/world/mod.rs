@@ -400,72 +400,82 @@ pub trait World {
     }
 }
 
-/// A reference to a world is a world, so pipelines and smoothers can borrow one.
-impl<W: World + ?Sized> World for &W {
-    fn bounds(&self) -> Bounds {
-        (**self).bounds()
-    }
-    fn clearance(&self, p: DVec2) -> f64 {
-        (**self).clearance(p)
-    }
-    fn segment_is_clear(&self, a: DVec2, b: DVec2, radius: f64) -> bool {
-        (**self).segment_is_clear(a, b, radius)
-    }
-    fn segment_clearance(&self, a: DVec2, b: DVec2, cap: f64) -> f64 {
-        (**self).segment_clearance(a, b, cap)
-    }
-    fn bend_is_clear(&self, prev: DVec2, v: DVec2, next: DVec2, radius: f64) -> bool {
-        (**self).bend_is_clear(prev, v, next, radius)
-    }
-    fn first_contact(&self, a: DVec2, b: DVec2, radius: f64) -> Option<DVec2> {
-        (**self).first_contact(a, b, radius)
-    }
-    fn clear_or_blocker(&self, a: DVec2, b: DVec2, radius: f64) -> Result<(), Option<Bounds>> {
-        (**self).clear_or_blocker(a, b, radius)
-    }
-    fn max_clearance(&self) -> Option<f64> {
-        (**self).max_clearance()
-    }
-    fn segment_cost(&self, a: DVec2, b: DVec2) -> f64 {
-        (**self).segment_cost(a, b)
-    }
-    fn has_area_costs(&self) -> bool {
-        (**self).has_area_costs()
-    }
-    fn cost_filter(&self) -> Option<&crate::area::AreaCosts> {
-        (**self).cost_filter()
-    }
-    fn tolerance(&self) -> f64 {
-        (**self).tolerance()
-    }
-    fn find_path_into(
-        &self,
-        start: DVec2,
-        goal: DVec2,
-        radius: f64,
-        query: &mut NavMeshQuery,
-        out: &mut Vec<DVec2>,
-    ) -> Result<()> {
-        (**self).find_path_into(start, goal, radius, query, out)
-    }
-    fn find_path(&self, start: DVec2, goal: DVec2, radius: f64) -> Result<Vec<DVec2>> {
-        (**self).find_path(start, goal, radius)
-    }
-    fn find_path_cancellable_into(
-        &self,
-        start: DVec2,
-        goal: DVec2,
-        radius: f64,
-        cancel: &Cancel,
-        query: &mut NavMeshQuery,
-        out: &mut Vec<DVec2>,
-    ) -> Result<()> {
-        (**self).find_path_cancellable_into(start, goal, radius, cancel, query, out)
-    }
-    fn navmesh(&self) -> Result<&NavMesh> {
-        (**self).navmesh()
-    }
+/// A world behind a pointer is a world: a reference (pipelines and smoothers borrow one),
+/// an `Arc` (a world shared by threads and bindings, `Arc<dyn World + Send + Sync>`
+/// included) or a `Box`. One list of forwarded methods for all three, so a method added
+/// to [`World`] cannot be forgotten by one of them (a forgotten one would silently fall
+/// back to its default, e.g. a length for a cost).
+macro_rules! forward_world {
+    ($($pointer:ty),*) => {$(
+        impl<W: World + ?Sized> World for $pointer {
+            fn bounds(&self) -> Bounds {
+                (**self).bounds()
+            }
+            fn clearance(&self, p: DVec2) -> f64 {
+                (**self).clearance(p)
+            }
+            fn segment_is_clear(&self, a: DVec2, b: DVec2, radius: f64) -> bool {
+                (**self).segment_is_clear(a, b, radius)
+            }
+            fn segment_clearance(&self, a: DVec2, b: DVec2, cap: f64) -> f64 {
+                (**self).segment_clearance(a, b, cap)
+            }
+            fn bend_is_clear(&self, prev: DVec2, v: DVec2, next: DVec2, radius: f64) -> bool {
+                (**self).bend_is_clear(prev, v, next, radius)
+            }
+            fn first_contact(&self, a: DVec2, b: DVec2, radius: f64) -> Option<DVec2> {
+                (**self).first_contact(a, b, radius)
+            }
+            fn clear_or_blocker(&self, a: DVec2, b: DVec2, radius: f64) -> Result<(), Option<Bounds>> {
+                (**self).clear_or_blocker(a, b, radius)
+            }
+            fn max_clearance(&self) -> Option<f64> {
+                (**self).max_clearance()
+            }
+            fn segment_cost(&self, a: DVec2, b: DVec2) -> f64 {
+                (**self).segment_cost(a, b)
+            }
+            fn has_area_costs(&self) -> bool {
+                (**self).has_area_costs()
+            }
+            fn cost_filter(&self) -> Option<&crate::area::AreaCosts> {
+                (**self).cost_filter()
+            }
+            fn tolerance(&self) -> f64 {
+                (**self).tolerance()
+            }
+            fn find_path_into(
+                &self,
+                start: DVec2,
+                goal: DVec2,
+                radius: f64,
+                query: &mut NavMeshQuery,
+                out: &mut Vec<DVec2>,
+            ) -> Result<()> {
+                (**self).find_path_into(start, goal, radius, query, out)
+            }
+            fn find_path(&self, start: DVec2, goal: DVec2, radius: f64) -> Result<Vec<DVec2>> {
+                (**self).find_path(start, goal, radius)
+            }
+            fn find_path_cancellable_into(
+                &self,
+                start: DVec2,
+                goal: DVec2,
+                radius: f64,
+                cancel: &Cancel,
+                query: &mut NavMeshQuery,
+                out: &mut Vec<DVec2>,
+            ) -> Result<()> {
+                (**self).find_path_cancellable_into(start, goal, radius, cancel, query, out)
+            }
+            fn navmesh(&self) -> Result<&NavMesh> {
+                (**self).navmesh()
+            }
+        }
+    )*};
 }
+
+forward_world!(&W, std::sync::Arc<W>, Box<W>);
 
 /// True when every segment and bend of `path` is clear for `radius` (stops at the first
 /// problem; no report). A one-point path asks about the point.

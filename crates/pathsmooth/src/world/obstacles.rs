@@ -276,28 +276,8 @@ fn polygon_meets_square(ring: &[DVec2], lo: DVec2) -> bool {
 /// True when the segment `a`–`b` comes closer than `r` to the closed unit square at `lo`
 /// (at `r` = 0: enters its open inside).
 fn segment_meets_square(a: DVec2, b: DVec2, lo: DVec2, r: f64) -> bool {
-    let hi = lo + DVec2::ONE;
     if r == 0.0 {
-        // Liang–Barsky against the open square.
-        let d = b - a;
-        let (mut t0, mut t1) = (0.0f64, 1.0f64);
-        for (p, q) in [
-            (-d.x, a.x - lo.x),
-            (d.x, hi.x - a.x),
-            (-d.y, a.y - lo.y),
-            (d.y, hi.y - a.y),
-        ] {
-            if p == 0.0 {
-                if q <= 0.0 {
-                    return false;
-                }
-            } else if p < 0.0 {
-                t0 = t0.max(q / p);
-            } else {
-                t1 = t1.min(q / p);
-            }
-        }
-        return t0 < t1;
+        return crate::grid::los::segment_enters_open_box(a, b, lo, lo + DVec2::ONE);
     }
     crate::grid::distance::seg_square_dist2(a, b, lo.x, lo.y, f64::INFINITY) < r * r
 }

@@ -100,13 +100,10 @@ impl GridWorld {
                 seen.insert(IVec2::new(x as i32, y as i32));
             }
         };
-        let one = [points[0]];
-        let segments: Vec<[DVec2; 2]> = if points.len() == 1 {
-            one.iter().map(|&p| [p, p]).collect()
-        } else {
-            points.windows(2).map(|s| [s[0], s[1]]).collect()
-        };
-        for [a, b] in segments {
+        // A one-point path is the segment from the point to itself.
+        let ends = (0..points.len().saturating_sub(1).max(1))
+            .map(|i| (points[i], points[(i + 1).min(points.len() - 1)]));
+        for (a, b) in ends {
             let (a, b) = (self.to_grid(a), self.to_grid(b));
             let (x0, x1) = (a.x.min(b.x), a.x.max(b.x));
             for k in (x0.ceil() as i64 - 1)..=(x1.floor() as i64) {

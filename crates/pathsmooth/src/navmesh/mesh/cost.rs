@@ -12,11 +12,18 @@
 //! infimum of the costs of paths beside it, as on grids. A segment that leaves the mesh
 //! costs infinity.
 
+use std::cell::RefCell;
+
 use glam::DVec2;
 
 use super::{NavMesh, TriId};
 use crate::area::AreaCosts;
 use crate::geometry::{cross, orientation};
+
+thread_local! {
+    /// [`NavMesh::segment_cost`]'s walk buffer.
+    static CROSSED: RefCell<Vec<TriId>> = const { RefCell::new(Vec::new()) };
+}
 
 impl NavMesh {
     /// The cost of the segment `a`–`b` under `costs`: Σ length inside each triangle × the
@@ -52,10 +59,20 @@ impl NavMesh {
         if !self.in_bounds(b) {
             return f64::INFINITY;
         }
-        let mut crossed = vec![first];
-        if self.walk(first, a, b, Some(&mut crossed), false).is_none() {
-            return f64::INFINITY;
-        }
+        // The triangles crossed, in a buffer kept per thread: the steps ask for many
+        // segment costs, and a `&self` query owns no scratch.
+        CROSSED.with_borrow_mut(|crossed| {
+            crossed.clear();
+            crossed.push(first);
+            if self.walk(first, a, b, Some(crossed), false).is_none() {
+                return f64::INFINITY;
+            }
+            self.sum_over(costs, crossed, a, b)
+        })
+    }
+
+    /// Σ length in each of the `crossed` triangles (in walk order) × its multiplier.
+    fn sum_over(&self, costs: &AreaCosts, crossed: &[TriId], a: DVec2, b: DVec2) -> f64 {
         let d = b - a;
         let length = d.length();
         let last = crossed.len() - 1;
