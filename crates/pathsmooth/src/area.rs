@@ -58,6 +58,9 @@ pub struct AreaCosts {
     cost: [f64; 256],
     /// Per area: whether the caller set it (for a shell to check against a map's areas).
     given: [bool; 256],
+    /// How many areas have a finite cost other than 1: [`is_uniform`](Self::is_uniform)
+    /// is asked in the steps' inner loops, so it is kept rather than counted.
+    weighted: u16,
 }
 
 impl Default for AreaCosts {
@@ -67,6 +70,7 @@ impl Default for AreaCosts {
         AreaCosts {
             cost,
             given: [false; 256],
+            weighted: 0,
         }
     }
 }
@@ -104,6 +108,7 @@ impl AreaCosts {
         AreaCosts {
             cost: [1.0; 256],
             given: [false; 256],
+            weighted: 0,
         }
     }
 
@@ -124,16 +129,23 @@ impl AreaCosts {
                 ),
             });
         }
-        self.cost[area as usize] = cost;
-        self.given[area as usize] = true;
+        self.put(area, cost);
         Ok(self)
     }
 
     /// Keeps every path out of `area`: it becomes part of the blocked region.
     pub fn exclude(&mut self, area: AreaId) -> &mut Self {
-        self.cost[area as usize] = f64::INFINITY;
-        self.given[area as usize] = true;
+        self.put(area, f64::INFINITY);
         self
+    }
+
+    /// Sets `area`'s multiplier (infinite: excluded), keeping the count of weighted areas.
+    fn put(&mut self, area: AreaId, cost: f64) {
+        let weighted = |c: f64| c.is_finite() && c != 1.0;
+        let old = self.cost[area as usize];
+        self.weighted = self.weighted + u16::from(weighted(cost)) - u16::from(weighted(old));
+        self.cost[area as usize] = cost;
+        self.given[area as usize] = true;
     }
 
     /// The cost multiplier of `area`, `None` when it is excluded.
@@ -159,7 +171,7 @@ impl AreaCosts {
     /// True when every area that is not excluded costs 1: planning and smoothing are then
     /// exactly those of a world without areas (no step tests costs).
     pub fn is_uniform(&self) -> bool {
-        self.cost.iter().all(|&c| c == 1.0 || c.is_infinite())
+        self.weighted == 0
     }
 
     /// The areas the caller set (with [`set`](Self::set), [`exclude`](Self::exclude) or

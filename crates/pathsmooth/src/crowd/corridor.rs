@@ -26,6 +26,11 @@ const DEFAULT_PULL: usize = 8;
 /// [`PathCorridor::move_position`] plans the way back to it.
 const REJOIN_AHEAD: f64 = 4.0;
 
+/// How close (relative to the point's magnitude) a new position must be to the path to
+/// count as on it, so that [`PathCorridor::move_position`] skips the pull: far above the
+/// rounding of a point interpolated on a segment, far below any push that matters.
+const ON_PATH: f64 = 1e-9;
+
 /// The most points of the path's end [`PathCorridor::move_target`] tries to join the new
 /// target to.
 const RETARGET_POINTS: usize = 64;
@@ -268,7 +273,10 @@ impl PathCorridor {
     ///    bend there clear for the radius, and on a world with area costs, no costlier than
     ///    the way along the path — becomes the path's second point ([`Moved::Kept`] when
     ///    it is the next one, [`Moved::Pulled`] when points were skipped); nothing else of
-    ///    the path changes;
+    ///    the path changes. When `p` lies on the path (within 10⁻⁹ of it, relative to its
+    ///    magnitude: a follower that walks to [`steering_point`](Self::steering_point)),
+    ///    the next point is kept after one segment and bend test, and no pull is tried:
+    ///    the tail from `p` is the pipeline's smoothed path already;
     /// 3. when `p` sees none of them (it was pushed off the path), the way from `p` to the
     ///    first point of the path at least 4 times the push (`p`'s distance from the path)
     ///    further along is planned with the pipeline ([`Pipeline::plan_into`], smoothed by
@@ -283,7 +291,7 @@ impl PathCorridor {
     /// 3, the planning's errors.
     ///
     /// Cost: in cases 1–2, at most 32 projections and `pull` + 1 segment and bend tests
-    /// near the agent (plus O(points) to move the path down); case 3 adds one or two
+    /// near the agent (one of each on the path) (plus O(points) to move the path down); case 3 adds one or two
     /// plans. Allocates nothing in cases 1–2.
     pub fn move_position<W: World>(
         &mut self,
@@ -345,7 +353,15 @@ impl PathCorridor {
                     && (j == last || world.bend_is_clear(p, path[j], path[j + 1], radius))
                     && (!costs || not_costlier(world.segment_cost(p, path[j]), along[j - first])))
         };
-        let Some(j) = (first..=far).rev().find(|&j| sees(j)) else {
+        // On the path (a follower steering along it), the tail from `p` is the pipeline's
+        // smoothed path already: one segment and bend test keeps it, and no pull is tried.
+        let on_path = best <= ON_PATH * ON_PATH * (1.0 + p.length_squared());
+        let found = if on_path && sees(first) {
+            Some(first)
+        } else {
+            (first..=far).rev().find(|&j| sees(j))
+        };
+        let Some(j) = found else {
             // 3. Pushed off the path: plan from `p` to the first point at least
             // `REJOIN_AHEAD` times the push along the path, so that the plan can rejoin it
             // ahead rather than go back to the point passed (round an obstacle, say).

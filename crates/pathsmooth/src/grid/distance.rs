@@ -79,13 +79,13 @@
 //! # Ok::<(), pathsmooth::Error>(())
 //! ```
 
-use glam::DVec2;
+use glam::{DVec2, IVec2};
 
 use crate::grid::map::GridMap;
 
 /// Exact clearance of a map: stored at every cell centre and lattice vertex, computed for
 /// any point or segment. See the module docs.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct DistanceField {
     width: usize,
     height: usize,
@@ -98,7 +98,7 @@ pub struct DistanceField {
 }
 
 /// The column pass, in the narrowest integer type that holds the map's height.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 enum Runs {
     Narrow(ColumnRuns<u16>),
     Wide(ColumnRuns<u32>),
@@ -107,14 +107,14 @@ enum Runs {
 /// Row-major, per cell: rows from the cell to the nearest blocked cell at or above it
 /// (`up`) and at or below it (`down`) in its column; 0 for a blocked cell, and the rows
 /// just outside the map count as blocked (so `up` ≤ y + 1 and `down` ≤ height − y).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 struct ColumnRuns<T> {
     up: Vec<T>,
     down: Vec<T>,
 }
 
 /// An unsigned integer type for [`ColumnRuns`].
-trait Run: Copy {
+trait Run: Copy + PartialEq {
     /// `v` (which fits).
     fn from_usize(v: usize) -> Self;
     fn get(self) -> usize;
@@ -165,6 +165,24 @@ impl<T: Run> ColumnRuns<T> {
             }
         }
         ColumnRuns { up, down }
+    }
+
+    /// Column `x` swept again from `free` (as in [`new`](Self::new)).
+    fn redo_column(&mut self, free: &[bool], w: usize, h: usize, x: usize) {
+        let mut last = 0;
+        for y in 0..h {
+            if !free[y * w + x] {
+                last = y + 1;
+            }
+            self.up[y * w + x] = T::from_usize(y + 1 - last);
+        }
+        let mut next = h;
+        for y in (0..h).rev() {
+            if !free[y * w + x] {
+                next = y;
+            }
+            self.down[y * w + x] = T::from_usize(next - y);
+        }
     }
 
     /// The exact distance transform at every centre and vertex (see the module docs), as
@@ -328,6 +346,81 @@ impl DistanceField {
             centres,
             vertices,
             runs,
+        }
+    }
+
+    /// How far (in cells, rounded up, plus one) the clearance of any centre or vertex
+    /// reaches: a blocked cell farther than this from a point cannot be its nearest. O(cells).
+    pub(crate) fn reach(&self) -> usize {
+        let q = self.centres.iter().chain(&self.vertices).max().copied().unwrap_or(0);
+        from_quarters(q).ceil() as usize + 1
+    }
+
+    /// Makes this field that of `map` after a local change: `map` is the map `base` was
+    /// built for with the cells `extra` blocked too, the cells that changed since this
+    /// field was right (blocked or freed) lie in the box `lo..=hi`, and `reach` is
+    /// `base.reach()`. Exact, and equal to [`DistanceField::new`]`(map)`: the distance to a
+    /// union of squares is the smaller of the distances to its parts, so each centre and
+    /// vertex near the change is the least of its value in `base` and its distance to each
+    /// cell of `extra`; farther ones are nearer to `base`'s walls than to any changed
+    /// cell. The changed columns' runs are swept again.
+    ///
+    /// Cost: O(h) per changed column plus O((box + 2 reach)² × |extra|).
+    pub(crate) fn patch(
+        &mut self,
+        map: &GridMap,
+        base: &DistanceField,
+        reach: usize,
+        extra: &[IVec2],
+        lo: IVec2,
+        hi: IVec2,
+    ) {
+        let (w, h) = (self.width, self.height);
+        for x in lo.x.max(0) as usize..=(hi.x.max(0) as usize).min(w - 1) {
+            match &mut self.runs {
+                Runs::Narrow(r) => r.redo_column(map.cells(), w, h, x),
+                Runs::Wide(r) => r.redo_column(map.cells(), w, h, x),
+            }
+        }
+        let reach = reach as i64;
+        let span = |lo: i32, hi: i32, end: usize| {
+            (lo as i64 - reach).max(0) as usize..=((hi as i64 + reach).max(0) as usize).min(end)
+        };
+        let near: Vec<IVec2> = extra
+            .iter()
+            .copied()
+            .filter(|c| {
+                let (x, y) = (c.x as i64, c.y as i64);
+                x >= lo.x as i64 - 2 * reach
+                    && x <= hi.x as i64 + 2 * reach
+                    && y >= lo.y as i64 - 2 * reach
+                    && y <= hi.y as i64 + 2 * reach
+            })
+            .collect();
+        // Half-unit gaps: from a centre to the square of column bx, max(0, 2|x − bx| − 1);
+        // from a vertex line x to it, 2·(bx − x) or 2·(x − bx − 1) outside it, else 0.
+        let centre_gap = |x: usize, b: i32| (2 * (x as i64 - b as i64).abs() - 1).max(0);
+        let vertex_gap = |x: usize, b: i32| {
+            let (x, b) = (x as i64, b as i64);
+            (2 * (b - x)).max(2 * (x - b - 1)).max(0)
+        };
+        for y in span(lo.y, hi.y, h - 1) {
+            for x in span(lo.x, hi.x, w - 1) {
+                let i = y * w + x;
+                let q = near.iter().fold(base.centres[i] as i64, |q, c| {
+                    q.min(centre_gap(x, c.x).pow(2) + centre_gap(y, c.y).pow(2))
+                });
+                self.centres[i] = saturate(q);
+            }
+        }
+        for y in span(lo.y, hi.y + 1, h) {
+            for x in span(lo.x, hi.x + 1, w) {
+                let i = y * (w + 1) + x;
+                let q = near.iter().fold(base.vertices[i] as i64, |q, c| {
+                    q.min(vertex_gap(x, c.x).pow(2) + vertex_gap(y, c.y).pow(2))
+                });
+                self.vertices[i] = saturate(q);
+            }
         }
     }
 

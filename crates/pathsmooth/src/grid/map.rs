@@ -337,6 +337,15 @@ impl GridMap {
         }
     }
 
+    /// Makes `cells` (those inside the map) passable.
+    pub(crate) fn open(&mut self, cells: impl IntoIterator<Item = IVec2>) {
+        for c in cells {
+            if self.contains(c.x as i64, c.y as i64) {
+                self.passable[c.y as usize * self.width + c.x as usize] = true;
+            }
+        }
+    }
+
     /// A map from its cells and their areas (row-major, one each per cell).
     pub(crate) fn from_parts(
         width: usize,

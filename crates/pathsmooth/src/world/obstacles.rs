@@ -3,10 +3,13 @@
 //! query (clearance, segments, search, the navmesh) sees them; removing one gives back the
 //! world it was, exactly.
 //!
-//! Cost: adding or removing an obstacle re-filters the map and rebuilds the grid's exact
-//! distance field, O(width × height) (the field is exact, and its separable passes have no
-//! cheap local update); the navmesh is rebuilt on next use. That suits doors that open and
-//! close every few seconds, not obstacles that move every frame.
+//! Cost: adding or removing an obstacle copies the map's cells (O(width × height) bytes)
+//! and patches the exact distance field only near the obstacle: within the largest
+//! clearance of the map without obstacles, each centre and vertex becomes the least of its
+//! distance to the bare map's walls (kept from the first change) and to each obstacle cell,
+//! which is exactly what a rebuild gives ([`DistanceField`](crate::grid::distance::DistanceField)
+//! is the distance to a union of squares). The navmesh is rebuilt on next use. That suits
+//! doors and crates, changed a few times a second, not obstacles that move every frame.
 
 use std::collections::BTreeMap;
 
@@ -74,7 +77,10 @@ impl GridWorld {
     /// Errors: [`Error::BadObstacle`] for a NaN or infinite coordinate, a disk of radius
     /// ≤ 0, an empty box, a polygon of fewer than 3 vertices or not convex or of zero area,
     /// a cell outside the map; [`Error::NoFreeSpace`] when it would block every free cell.
-    /// The world is unchanged on error. Cost: O(width × height), the map re-filtered and its exact distance field rebuilt (the navmesh on next use).
+    /// The world is unchanged on error. Cost: a copy of the map's cells (O(width × height)
+    /// bytes) and a patch of the exact distance field within the largest clearance of the
+    /// map around the obstacle, equal to a rebuild; the first change also keeps the field
+    /// without obstacles (a rebuild). The navmesh is built again on next use.
     ///
     /// ```
     /// use glam::DVec2;
@@ -92,11 +98,16 @@ impl GridWorld {
     /// ```
     pub fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<ObstacleId> {
         let cells = self.obstacle_cells(&obstacle)?;
+        let mut map = self.map().clone();
+        map.block(cells.iter().copied());
+        let (lo, hi) = cell_box(&cells);
         let id = ObstacleId(self.obstacles.next);
-        let mut obstacles = self.obstacles.clone();
-        obstacles.next += 1;
-        obstacles.list.insert(id, (obstacle, cells));
-        self.rebuild(self.area_costs().clone(), obstacles)?;
+        self.obstacles.list.insert(id, (obstacle, cells));
+        if let Err(e) = self.patch(map, lo, hi) {
+            self.obstacles.list.remove(&id);
+            return Err(e);
+        }
+        self.obstacles.next += 1;
         Ok(id)
     }
 
@@ -104,15 +115,30 @@ impl GridWorld {
     /// cells, the same distance field).
     ///
     /// Errors: [`Error::BadObstacle`] for an id this world does not have (never added, or
-    /// removed already). Cost: O(width × height), the map re-filtered and its exact distance field rebuilt (the navmesh on next use).
+    /// removed already). Cost: as [`add_obstacle`](Self::add_obstacle)'s.
     pub fn remove_obstacle(&mut self, id: ObstacleId) -> Result<()> {
-        let mut obstacles = self.obstacles.clone();
-        if obstacles.list.remove(&id).is_none() {
+        let Some((obstacle, cells)) = self.obstacles.list.remove(&id) else {
             return Err(Error::BadObstacle {
                 reason: format!("no obstacle {} (never added, or removed already)", id.0),
             });
+        };
+        // A cell opens when the bare map has it open and no other obstacle covers it.
+        let bare = self.bare_map();
+        let mut map = self.map().clone();
+        let still: std::collections::HashSet<IVec2> = self.obstacles.cells().collect();
+        map.open(
+            cells
+                .iter()
+                .copied()
+                .filter(|c| bare.is_passable(c.x as i64, c.y as i64) && !still.contains(c)),
+        );
+        let (lo, hi) = cell_box(&cells);
+        // Opening cells cannot take away the last free one.
+        let result = self.patch(map, lo, hi);
+        if result.is_err() {
+            self.obstacles.list.insert(id, (obstacle, cells));
         }
-        self.rebuild(self.area_costs().clone(), obstacles)
+        result
     }
 
     /// The obstacles in place, in the order they were added.
@@ -122,8 +148,9 @@ impl GridWorld {
 
     /// True when the obstacle `id` takes away what `path` needs for an agent of `radius`:
     /// a segment comes closer than `radius` to one of its cells (at radius 0: enters one).
-    /// What finds the corridors a closing door affects. Cost: O(segments × the obstacle's
-    /// cells).
+    /// What finds the corridors a closing door affects. Cost: O(segments) for the segments
+    /// outside the obstacle's bounding box grown by the radius, O(its cells) for the others;
+    /// allocates nothing.
     ///
     /// Errors: [`Error::BadObstacle`] for an unknown id.
     pub fn obstacle_blocks(&self, id: ObstacleId, path: &[DVec2], radius: f64) -> Result<bool> {
@@ -135,16 +162,26 @@ impl GridWorld {
                 reason: format!("no obstacle {}", id.0),
             })?;
         let r = radius / self.cell_size();
+        // The cells' bounding box grown by the radius: a segment that misses it is far
+        // from every cell, so most of a long path costs four comparisons a segment.
+        let (lo, hi) = cells.iter().fold(
+            (DVec2::INFINITY, DVec2::NEG_INFINITY),
+            |(lo, hi), c| (lo.min(c.as_dvec2()), hi.max(c.as_dvec2() + 1.0)),
+        );
+        let (lo, hi) = (lo - r, hi + r);
         let blocks = |a: DVec2, b: DVec2| {
-            cells.iter().any(|c| {
-                let lo = c.as_dvec2();
-                segment_meets_square(a, b, lo, r)
-            })
+            let (a, b) = (self.to_grid(a), self.to_grid(b));
+            a.x.max(b.x) >= lo.x
+                && a.x.min(b.x) <= hi.x
+                && a.y.max(b.y) >= lo.y
+                && a.y.min(b.y) <= hi.y
+                && cells
+                    .iter()
+                    .any(|c| segment_meets_square(a, b, c.as_dvec2(), r))
         };
-        let grid: Vec<DVec2> = path.iter().map(|&p| self.to_grid(p)).collect();
-        Ok(match grid.as_slice() {
+        Ok(match path {
             [p] => blocks(*p, *p),
-            _ => grid.windows(2).any(|s| blocks(s[0], s[1])),
+            _ => path.windows(2).any(|s| blocks(s[0], s[1])),
         })
     }
 
@@ -225,6 +262,13 @@ impl GridWorld {
     }
 }
 
+/// The smallest box `lo..=hi` holding `cells` (`lo > hi` when there are none).
+fn cell_box(cells: &[IVec2]) -> (IVec2, IVec2) {
+    cells
+        .iter()
+        .fold((IVec2::MAX, IVec2::MIN), |(lo, hi), &c| (lo.min(c), hi.max(c)))
+}
+
 /// The polygon counter-clockwise, when it is convex with a positive area.
 fn convex_ccw(points: &[DVec2]) -> Option<Vec<DVec2>> {
     let n = points.len();
@@ -285,7 +329,9 @@ fn segment_meets_square(a: DVec2, b: DVec2, lo: DVec2, r: f64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::distance::DistanceField;
     use crate::{GridMap, World};
+    use proptest::prelude::*;
 
     fn open(w: usize, h: usize) -> GridWorld {
         GridWorld::new(GridMap::from_fn(w, h, |_, _| true)).unwrap()
@@ -395,6 +441,42 @@ mod tests {
             for x in 0..8 {
                 let p = DVec2::new(x as f64 + 0.3, y as f64 + 0.6);
                 assert_eq!(world.clearance(p), original.clearance(p));
+            }
+        }
+    }
+
+    proptest! {
+        /// The patched field is the rebuilt one, bit for bit, after any sequence of
+        /// additions and removals (overlapping obstacles, walls under them, map borders).
+        #[test]
+        fn a_patched_field_equals_a_rebuilt_one(
+            (w, h, walls) in (1usize..14, 1usize..14).prop_flat_map(|(w, h)| {
+                (Just(w), Just(h),
+                 proptest::collection::vec(proptest::bool::weighted(0.2), w * h))
+            }),
+            ops in proptest::collection::vec((0u8..4, 0.0f64..1.0, 0.0f64..1.0, 0.1f64..4.0), 1..12),
+        ) {
+            let map = GridMap::from_fn(w, h, |x, y| !walls[y * w + x] || (x == 0 && y == 0));
+            let mut world = GridWorld::new(map).unwrap();
+            let mut ids = Vec::new();
+            for (kind, fx, fy, size) in ops {
+                let c = DVec2::new(fx * w as f64, fy * h as f64);
+                if kind == 0 && !ids.is_empty() {
+                    let id = ids.remove((fx * ids.len() as f64) as usize % ids.len());
+                    world.remove_obstacle(id).unwrap();
+                } else {
+                    let o = match kind {
+                        1 => Obstacle::Disk { center: c, radius: size / 2.0 },
+                        2 => Obstacle::Cells(vec![IVec2::new(c.x as i32, c.y as i32)]),
+                        _ => Obstacle::Box { min: c, max: c + DVec2::new(size, size / 2.0) },
+                    };
+                    match world.add_obstacle(o) {
+                        Ok(id) => ids.push(id),
+                        Err(e) => prop_assert_eq!(e, Error::NoFreeSpace),
+                    }
+                }
+                let rebuilt = DistanceField::new(world.map());
+                prop_assert!(world.field() == &rebuilt);
             }
         }
     }

@@ -1,0 +1,392 @@
+//! A crowd: many agents walking their corridors on one grid world that changes (issue 30).
+
+use std::sync::Arc;
+
+use glam::DVec2;
+
+use super::{Moved, PathCorridor, Repair, Retargeted};
+use crate::error::{Error, Result};
+use crate::pipeline::{Pipeline, Step};
+use crate::world::{Obstacle, ObstacleId};
+use crate::GridWorld;
+
+/// An agent's index in its [`Crowd`] (agents are never removed, so it stays valid).
+pub type AgentIndex = usize;
+
+/// One agent of a [`Crowd`]: its corridor, its speed and what it is waiting for.
+#[derive(Debug, Clone)]
+pub struct CrowdAgent {
+    corridor: PathCorridor,
+    speed: f64,
+    /// A target asked for and not yet planned (the next [`Crowd::update`] plans it).
+    wanted: Option<DVec2>,
+    /// Set when the world changed under the corridor: the next update repairs it.
+    repair: bool,
+    /// The last error an update met for this agent: a refused target, a failed move.
+    error: Option<Error>,
+}
+
+impl CrowdAgent {
+    /// The agent's corridor: its position, target and path.
+    pub fn corridor(&self) -> &PathCorridor {
+        &self.corridor
+    }
+
+    /// Its walking speed, world units per second.
+    pub fn speed(&self) -> f64 {
+        self.speed
+    }
+
+    /// True when the agent stands at its target (and no new one is pending).
+    pub fn arrived(&self) -> bool {
+        self.wanted.is_none() && self.corridor.position() == self.corridor.target()
+    }
+
+    /// The last error an update met for this agent, or `None`: why the target asked for
+    /// with [`Crowd::set_target`] was refused (the corridor kept its old one), or why a
+    /// move failed (the agent stood still). Cleared when a new target is planned.
+    pub fn error(&self) -> Option<&Error> {
+        self.error.as_ref()
+    }
+}
+
+/// What one [`Crowd::update`] did, summed over the agents.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CrowdFrame {
+    /// Moves that kept or string-pulled the corridor.
+    pub moved: usize,
+    /// Plans made: moves that re-planned (pushed off the path), new targets out of sight
+    /// of the path, repairs after a world change (local or whole).
+    pub replans: usize,
+    /// New targets taken with a local adjustment of the path's end.
+    pub adjusted: usize,
+    /// New targets refused (unreachable, in a wall): see [`CrowdAgent::error`].
+    pub refused: usize,
+    /// Moves that failed, the agent left standing: see [`CrowdAgent::error`].
+    pub failed: usize,
+    /// Corridors the world changed under that were repaired.
+    pub repaired: usize,
+    /// Agents stuck after the update (see [`PathCorridor::stuck`]).
+    pub stuck: usize,
+}
+
+impl std::ops::AddAssign for CrowdFrame {
+    fn add_assign(&mut self, o: CrowdFrame) {
+        self.moved += o.moved;
+        self.replans += o.replans;
+        self.adjusted += o.adjusted;
+        self.refused += o.refused;
+        self.failed += o.failed;
+        self.repaired += o.repaired;
+        self.stuck += o.stuck;
+    }
+}
+
+/// Many agents, each with a [`PathCorridor`], walking on one [`GridWorld`] whose temporary
+/// obstacles come and go: Detour's `dtCrowd` without the local steering (agents do not
+/// avoid one another), over smooth paths.
+///
+/// Each [`update`](Self::update) moves every agent `speed × dt` along its path (to its
+/// corridor's [`steering_point`](PathCorridor::steering_point), then
+/// [`move_position`](PathCorridor::move_position)), after planning the targets asked for
+/// with [`set_target`](Self::set_target) and repairing the corridors a new obstacle
+/// blocks. [`add_obstacle`](Self::add_obstacle) finds those corridors itself; a removed
+/// obstacle only frees space, so no corridor becomes invalid, and the stuck ones try
+/// again. After every update, every agent's path is valid for the crowd's radius on the
+/// world, or the agent is stuck (its path only its position) with the reason.
+///
+/// The work of an update is split over `threads` contiguous runs of agents, each with its
+/// own [`Pipeline`] (search and step scratch kept from frame to frame, as Detour's crowd
+/// keeps its `dtNavMeshQuery`); an agent's update reads nothing but its own state and the
+/// world, so the results are the same, bit for bit, for any number of threads.
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::crowd::Crowd;
+/// use pathsmooth::world::Obstacle;
+/// use pathsmooth::{GridMap, GridWorld, Preset};
+/// let world = GridWorld::new(GridMap::from_rows(&["........", "..@@@@..", "........"])?)?;
+/// let mut crowd = Crowd::new(world, 0.0, Preset::Smooth.steps())?;
+/// let a = crowd.add_agent(DVec2::new(0.5, 0.5), DVec2::new(7.5, 0.5), 2.0)?;
+/// // A crate falls on the top row: the agent's corridor goes round it, by the bottom row.
+/// crowd.add_obstacle(Obstacle::Box { min: DVec2::new(3.0, 0.0), max: DVec2::new(4.0, 1.0) })?;
+/// let frame = crowd.update(0.1)?;
+/// assert_eq!(frame.repaired, 1);
+/// assert!(crowd.agents()[a].corridor().path().iter().any(|p| p.y > 2.0));
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Crowd {
+    world: Arc<GridWorld>,
+    radius: f64,
+    steps: Vec<Step>,
+    /// One per run of agents; none while the world is being changed.
+    pipelines: Vec<Pipeline<Arc<GridWorld>>>,
+    #[cfg(feature = "rayon")]
+    pool: Option<rayon::ThreadPool>,
+    agents: Vec<CrowdAgent>,
+    /// The world changed since the last update: stuck agents try again.
+    changed: bool,
+}
+
+impl Crowd {
+    /// A crowd without agents on `world`, for agents of `radius` (world units), their paths
+    /// smoothed by `steps` (as a [`Pipeline`]'s), updated on the calling thread.
+    ///
+    /// Errors: [`Pipeline::new`]'s (a bad radius, no room anywhere for it).
+    pub fn new(world: GridWorld, radius: f64, steps: Vec<Step>) -> Result<Self> {
+        let world = Arc::new(world);
+        let pipeline = Pipeline::new(Arc::clone(&world), radius)?.with_steps(steps.clone());
+        Ok(Crowd {
+            radius: pipeline.radius(),
+            world,
+            steps,
+            pipelines: vec![pipeline],
+            #[cfg(feature = "rayon")]
+            pool: None,
+            agents: Vec::new(),
+            changed: false,
+        })
+    }
+
+    /// Updates on `threads` threads (a rayon pool of that many, owned by the crowd); 1
+    /// runs on the calling thread. Results do not depend on it.
+    ///
+    /// Errors: [`Error::BadParameter`] for 0 threads, or more than 1 without the `rayon`
+    /// feature; the pool's failure to start, as [`Error::BadParameter`].
+    pub fn with_threads(mut self, threads: usize) -> Result<Self> {
+        if threads == 0 || (threads > 1 && !cfg!(feature = "rayon")) {
+            return Err(Error::param(
+                "threads",
+                threads as f64,
+                "at least 1 (more than 1 needs the `rayon` feature)",
+            ));
+        }
+        #[cfg(feature = "rayon")]
+        {
+            self.pool = if threads > 1 {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .map_err(|_| Error::param("threads", threads as f64, "a pool that starts"))?;
+                Some(pool)
+            } else {
+                None
+            };
+        }
+        self.pipelines.truncate(1);
+        while self.pipelines.len() < threads {
+            self.pipelines.push(self.pipeline());
+        }
+        Ok(self)
+    }
+
+    /// The world, obstacles included.
+    pub fn world(&self) -> &GridWorld {
+        &self.world
+    }
+
+    /// The agents' radius in effect (as [`Pipeline::radius`]).
+    pub fn radius(&self) -> f64 {
+        self.radius
+    }
+
+    /// The agents, by [`AgentIndex`].
+    pub fn agents(&self) -> &[CrowdAgent] {
+        &self.agents
+    }
+
+    /// Adds an agent at `position` walking to `target` at `speed` (world units per second),
+    /// its corridor planned now.
+    ///
+    /// Errors: [`Error::BadParameter`] for a speed that is not finite and > 0;
+    /// [`PathCorridor::new`]'s (a bad or blocked end, an unreachable target). Cost: one
+    /// plan.
+    pub fn add_agent(&mut self, position: DVec2, target: DVec2, speed: f64) -> Result<AgentIndex> {
+        if !(speed.is_finite() && speed > 0.0) {
+            return Err(Error::param("speed", speed, "a finite speed > 0"));
+        }
+        let corridor = PathCorridor::new(&mut self.pipelines[0], position, target)?;
+        self.agents.push(CrowdAgent {
+            corridor,
+            speed,
+            wanted: None,
+            repair: false,
+            error: None,
+        });
+        Ok(self.agents.len() - 1)
+    }
+
+    /// Asks agent `agent` to walk to `target` instead: the next [`update`](Self::update)
+    /// plans it (in parallel with the other agents' work). A target that the update refuses
+    /// leaves the old one, with [`CrowdAgent::error`] saying why.
+    ///
+    /// Errors: [`Error::BadParameter`] for an index out of range.
+    pub fn set_target(&mut self, agent: AgentIndex, target: DVec2) -> Result<()> {
+        let a = self
+            .agents
+            .get_mut(agent)
+            .ok_or(Error::param("agent", agent as f64, "the index of an agent of the crowd"))?;
+        a.wanted = Some(target);
+        Ok(())
+    }
+
+    /// Adds a temporary obstacle to the world ([`GridWorld::add_obstacle`]) and marks the
+    /// corridors it blocks ([`GridWorld::obstacle_blocks`]) for repair by the next update.
+    /// Returns the obstacle and how many corridors it blocks. An agent standing inside it
+    /// gets stuck with [`Error::Blocked`] at the update (the crowd does not move agents out
+    /// of the way).
+    ///
+    /// Errors: [`GridWorld::add_obstacle`]'s, the crowd unchanged. Cost: the world's
+    /// rebuild (O(cells)), a pass over every corridor's points inside the obstacle's reach
+    /// and one pipeline per thread made again.
+    pub fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<(ObstacleId, usize)> {
+        let id = self.change_world(|w| w.add_obstacle(obstacle))?;
+        let mut blocked = 0;
+        for a in &mut self.agents {
+            // The id is the world's own, so the lookup cannot fail.
+            if self
+                .world
+                .obstacle_blocks(id, a.corridor.path(), self.radius)
+                .unwrap_or(true)
+            {
+                a.repair = true;
+                blocked += 1;
+            }
+        }
+        Ok((id, blocked))
+    }
+
+    /// Removes a temporary obstacle ([`GridWorld::remove_obstacle`]). No corridor becomes
+    /// invalid (the world only gains space); stuck agents try again at the next update.
+    ///
+    /// Errors: [`GridWorld::remove_obstacle`]'s, the crowd unchanged. Cost: the world's
+    /// rebuild (O(cells)) and one pipeline per thread made again.
+    pub fn remove_obstacle(&mut self, id: ObstacleId) -> Result<()> {
+        self.change_world(|w| w.remove_obstacle(id))
+    }
+
+    /// Moves every agent `dt` seconds on (see the type's docs): first each corridor the
+    /// world changed under is repaired (and, after any change, each stuck one tried
+    /// again), then each pending target is planned, then the agent walks `speed × dt` along
+    /// its path. A stuck agent stands still.
+    ///
+    /// Errors: [`Error::BadParameter`] for a `dt` that is not finite and ≥ 0; agents' own
+    /// failures are not errors of the update (they are counted in the frame and kept on
+    /// the agent). Cost: per agent, one or two segment tests on the usual frame (a walk
+    /// along its path), plus the plans counted in [`CrowdFrame::replans`].
+    pub fn update(&mut self, dt: f64) -> Result<CrowdFrame> {
+        if !(dt.is_finite() && dt >= 0.0) {
+            return Err(Error::param("dt", dt, "a finite time step ≥ 0"));
+        }
+        let retry = std::mem::take(&mut self.changed);
+        let runs = self.pipelines.len();
+        let per_run = self.agents.len().div_ceil(runs).max(1);
+        #[cfg(feature = "rayon")]
+        if let Some(pool) = &self.pool {
+            use rayon::prelude::*;
+            let (agents, pipelines) = (&mut self.agents, &mut self.pipelines);
+            return Ok(pool.install(|| {
+                agents
+                    .par_chunks_mut(per_run)
+                    .zip(pipelines.par_iter_mut())
+                    .map(|(run, pipeline)| update_run(run, pipeline, dt, retry))
+                    .reduce(CrowdFrame::default, |mut a, b| {
+                        a += b;
+                        a
+                    })
+            }));
+        }
+        let mut frame = CrowdFrame::default();
+        for (run, pipeline) in self.agents.chunks_mut(per_run).zip(&mut self.pipelines) {
+            frame += update_run(run, pipeline, dt, retry);
+        }
+        Ok(frame)
+    }
+
+    /// A pipeline on the crowd's world, radius and steps (checked in [`Crowd::new`]).
+    fn pipeline(&self) -> Pipeline<Arc<GridWorld>> {
+        Pipeline::new(Arc::clone(&self.world), self.radius)
+            .expect("the world and radius were checked when the crowd was made")
+            .with_steps(self.steps.iter().cloned())
+    }
+
+    /// Runs `change` on the world, which no pipeline may hold meanwhile, and makes the
+    /// pipelines again (their searches' scratch belongs to the old world).
+    fn change_world<T>(&mut self, change: impl FnOnce(&mut GridWorld) -> Result<T>) -> Result<T> {
+        let runs = self.pipelines.len();
+        self.pipelines.clear();
+        let result = match Arc::get_mut(&mut self.world) {
+            Some(world) => change(world),
+            None => unreachable!("only the crowd's pipelines share its world"),
+        };
+        self.pipelines = (0..runs).map(|_| self.pipeline()).collect();
+        self.changed |= result.is_ok();
+        result
+    }
+}
+
+/// One run of agents' update on one pipeline (see [`Crowd::update`]).
+fn update_run(
+    run: &mut [CrowdAgent],
+    pipeline: &mut Pipeline<Arc<GridWorld>>,
+    dt: f64,
+    retry: bool,
+) -> CrowdFrame {
+    let mut frame = CrowdFrame::default();
+    for a in run {
+        update_agent(a, pipeline, dt, retry, &mut frame);
+    }
+    frame
+}
+
+/// One agent's update: repair, new target, walk (see [`Crowd::update`]).
+fn update_agent(
+    a: &mut CrowdAgent,
+    pipeline: &mut Pipeline<Arc<GridWorld>>,
+    dt: f64,
+    retry: bool,
+    frame: &mut CrowdFrame,
+) {
+    let c = &mut a.corridor;
+    if std::mem::take(&mut a.repair) || (retry && c.is_stuck()) {
+        // A failed repair leaves the corridor stuck with the reason: counted below.
+        if let Ok(r) = c.repair(pipeline) {
+            if r != Repair::Valid {
+                frame.repaired += 1;
+                frame.replans += 1;
+            }
+        }
+    }
+    if let Some(t) = a.wanted.take() {
+        a.error = None;
+        match c.move_target(pipeline, t) {
+            Ok(Retargeted::Adjusted { .. }) => frame.adjusted += 1,
+            Ok(Retargeted::Replanned) => frame.replans += 1,
+            Ok(Retargeted::Stuck) => {
+                // Recorded on a stuck corridor: plan it from where the agent stands.
+                if c.repair(pipeline).is_ok() {
+                    frame.replans += 1;
+                }
+            }
+            Err(e) => {
+                a.error = Some(e);
+                frame.refused += 1;
+            }
+        }
+    }
+    if !c.is_stuck() && dt > 0.0 {
+        let p = c.steering_point(a.speed * dt);
+        match c.move_position(pipeline, p) {
+            Ok(Moved::Replanned) => frame.replans += 1,
+            Ok(_) => frame.moved += 1,
+            // The steering point lies on a valid path, so this is not expected; the
+            // corridor is unchanged (the agent stands still) and the error is kept.
+            Err(e) => {
+                a.error = Some(e);
+                frame.failed += 1;
+            }
+        }
+    }
+    frame.stuck += usize::from(c.is_stuck());
+}

@@ -1,0 +1,93 @@
+//! The crowd simulation's check that every agent's path is valid after every frame, at the
+//! cost of what changed.
+
+use glam::DVec2;
+
+use crate::validate::{validate_into, ValidationReport};
+use crate::GridWorld;
+
+/// Remembers each agent's path as last checked. A path is checked with the library's
+/// validator ([`validate_into`]: exact clearance of every segment and bend, a code path
+/// apart from the corridor's own segment tests) on the part that differs from the path
+/// last checked: the new front up to the first point of the unchanged tail, and the bend
+/// there. The unchanged tail was valid on the world as it was; the world only changes by
+/// obstacles, so a tail segment is checked again only when it comes within the radius of
+/// an obstacle added since (removing one only adds room).
+#[derive(Debug, Default)]
+pub(crate) struct Watch {
+    last: Vec<Vec<DVec2>>,
+    report: ValidationReport,
+}
+
+impl Watch {
+    /// Checks `paths` (agent `i`'s at index `i`) on `world` for `radius`, with `added` the
+    /// boxes (min, max) of the obstacles added since the last check; returns how many are
+    /// not valid. Cost: O(points) to find each unchanged tail, plus the validator on what
+    /// changed.
+    pub(crate) fn check<'a>(
+        &mut self,
+        world: &GridWorld,
+        radius: f64,
+        paths: impl Iterator<Item = &'a [DVec2]>,
+        added: &[(DVec2, DVec2)],
+    ) -> usize {
+        let mut invalid = 0;
+        for (i, path) in paths.enumerate() {
+            if i == self.last.len() {
+                self.last.push(Vec::new());
+            }
+            let mut last = std::mem::take(&mut self.last[i]);
+            if !self.path_holds(world, radius, path, &last, added) {
+                invalid += 1;
+            }
+            last.clear();
+            last.extend_from_slice(path);
+            self.last[i] = last;
+        }
+        invalid
+    }
+
+    /// True when `path` is valid, given that `last` was.
+    fn path_holds(
+        &mut self,
+        world: &GridWorld,
+        radius: f64,
+        path: &[DVec2],
+        last: &[DVec2],
+        added: &[(DVec2, DVec2)],
+    ) -> bool {
+        let n = path.len();
+        let same = path
+            .iter()
+            .rev()
+            .zip(last.iter().rev())
+            .take_while(|(a, b)| a == b)
+            .count();
+        // The new front, its join to the unchanged tail and the bend there.
+        let front = if same == 0 || last.is_empty() {
+            n
+        } else {
+            (n - same + 2).min(n)
+        };
+        if same < n && !self.holds(world, radius, &path[..front]) {
+            return false;
+        }
+        // Tail segments near a new obstacle, with the bends at both ends.
+        let near = |a: DVec2, b: DVec2| {
+            added.iter().any(|&(lo, hi)| {
+                a.max(b).cmpge(lo - radius).all() && a.min(b).cmple(hi + radius).all()
+            })
+        };
+        if n == 1 {
+            return !near(path[0], path[0]) || self.holds(world, radius, path);
+        }
+        (n - same..n - 1)
+            .filter(|&j| near(path[j], path[j + 1]))
+            .all(|j| self.holds(world, radius, &path[j.saturating_sub(1)..(j + 3).min(n)]))
+    }
+
+    /// The validator's verdict on `piece`.
+    fn holds(&mut self, world: &GridWorld, radius: f64, piece: &[DVec2]) -> bool {
+        validate_into(world, piece, radius, &mut self.report).is_ok() && self.report.is_valid()
+    }
+}
