@@ -26,10 +26,12 @@ const DEFAULT_PULL: usize = 8;
 /// [`PathCorridor::move_position`] plans the way back to it.
 const REJOIN_AHEAD: f64 = 4.0;
 
-/// How close (relative to the point's magnitude) a new position must be to the path to
-/// count as on it, so that [`PathCorridor::move_position`] skips the pull: far above the
-/// rounding of a point interpolated on a segment, far below any push that matters.
-const ON_PATH: f64 = 1e-9;
+/// How close (relative to the larger of 1 and the point's magnitude) a new position must
+/// be to the path to count as on it, so that [`PathCorridor::move_position`] keeps the
+/// path as it is: far above the rounding of a point interpolated on a segment (10⁻¹⁶), far
+/// below the world's tolerance for touching (10⁻⁹, [`tolerance_for`](crate::world::tolerance_for)),
+/// so the piece of segment from it is as clear as the segment for every check.
+const ON_PATH: f64 = 1e-12;
 
 /// The most points of the path's end [`PathCorridor::move_target`] tries to join the new
 /// target to.
@@ -273,10 +275,12 @@ impl PathCorridor {
     ///    bend there clear for the radius, and on a world with area costs, no costlier than
     ///    the way along the path — becomes the path's second point ([`Moved::Kept`] when
     ///    it is the next one, [`Moved::Pulled`] when points were skipped); nothing else of
-    ///    the path changes. When `p` lies on the path (within 10⁻⁹ of it, relative to its
-    ///    magnitude: a follower that walks to [`steering_point`](Self::steering_point)),
-    ///    the next point is kept after one segment and bend test, and no pull is tried:
-    ///    the tail from `p` is the pipeline's smoothed path already;
+    ///    the path changes. When `p` lies on the path (within 10⁻¹² of it, relative to
+    ///    its magnitude: a follower that walks to
+    ///    [`steering_point`](Self::steering_point)), the next point is kept without a test
+    ///    (the piece of segment from `p` is as clear as the segment, within a thousandth
+    ///    of the world's tolerance) and no pull is tried: the tail from `p` is the
+    ///    pipeline's smoothed path already;
     /// 3. when `p` sees none of them (it was pushed off the path), the way from `p` to the
     ///    first point of the path at least 4 times the push (`p`'s distance from the path)
     ///    further along is planned with the pipeline ([`Pipeline::plan_into`], smoothed by
@@ -287,18 +291,22 @@ impl PathCorridor {
     ///
     /// Errors (the corridor unchanged): [`Error::NonFinite`], [`Error::CoordinateOutOfRange`]
     /// and [`Error::OutsideWorld`] for a bad `p`; [`Error::Blocked`] (`"position"`) for a
-    /// `p` inside a wall, [`Error::TooClose`] for one without room for the agent; in case
-    /// 3, the planning's errors.
+    /// `p` inside a wall, [`Error::TooClose`] for one without room for the agent (a `p` on
+    /// the path is not tested again: it lies on a valid segment); in case 3, the planning's
+    /// errors.
     ///
     /// Cost: in cases 1–2, at most 32 projections and `pull` + 1 segment and bend tests
-    /// near the agent (one of each on the path) (plus O(points) to move the path down); case 3 adds one or two
-    /// plans. Allocates nothing in cases 1–2.
+    /// near the agent (none on the path), plus O(points) to move the path down; case 3
+    /// adds one or two plans. Allocates nothing in cases 1–2.
     pub fn move_position<W: World>(
         &mut self,
         pipeline: &mut Pipeline<W>,
         p: DVec2,
     ) -> Result<Moved> {
-        check_point(pipeline, p, "position")?;
+        check_coordinates(pipeline, p)?;
+        if self.stuck.is_some() || self.path.len() == 1 {
+            room(pipeline.world(), p, pipeline.radius(), "position")?;
+        }
         if self.stuck.is_some() {
             if self.path.len() == 1 {
                 self.path.insert(0, p);
@@ -354,9 +362,13 @@ impl PathCorridor {
                     && (!costs || not_costlier(world.segment_cost(p, path[j]), along[j - first])))
         };
         // On the path (a follower steering along it), the tail from `p` is the pipeline's
-        // smoothed path already: one segment and bend test keeps it, and no pull is tried.
+        // smoothed path already, and `p`–`path[first]` is a piece of a clear segment (off
+        // it by far less than the world's tolerance): nothing to test, no pull to try.
         let on_path = best <= ON_PATH * ON_PATH * (1.0 + p.length_squared());
-        let found = if on_path && sees(first) {
+        if !on_path {
+            room(world, p, radius, "position")?;
+        }
+        let found = if on_path {
             Some(first)
         } else {
             (first..=far).rev().find(|&j| sees(j))
@@ -725,10 +737,15 @@ impl PathCorridor {
 /// The input checks of a new position or target `p` (what is `"position"` or `"target"`):
 /// a finite point of the world's bounds, with room for the agent.
 fn check_point<W: World>(pipeline: &Pipeline<W>, p: DVec2, what: &'static str) -> Result<()> {
+    check_coordinates(pipeline, p)?;
+    room(pipeline.world(), p, pipeline.radius(), what)
+}
+
+/// The coordinate checks of [`check_point`]: a finite point of the world's bounds.
+fn check_coordinates<W: World>(pipeline: &Pipeline<W>, p: DVec2) -> Result<()> {
     let world = pipeline.world();
     check_path_and_radius(world, &[p], 1, "a path corridor", pipeline.radius())?;
-    check_in_bounds(world, &[p])?;
-    room(world, p, pipeline.radius(), what)
+    check_in_bounds(world, &[p])
 }
 
 /// `Ok` when `p` has room for the agent; else [`Error::Blocked`] (inside a wall, or a

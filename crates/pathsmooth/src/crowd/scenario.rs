@@ -25,8 +25,9 @@ pub struct CrowdScenario {
     /// New goals lie within this distance (world units, on each axis) of the agent
     /// (default 48); infinity: anywhere on the map.
     pub goal_range: f64,
-    /// Doors: square obstacles of side `door_size` across the first paths, each closed for
-    /// `door_seconds` and then open for as long, in turn (default 4).
+    /// Doors: square obstacles of side `door_size` (rounded up to whole cells) across the
+    /// first paths, each closed for `door_seconds` and then open for as long, in turn
+    /// (default 4).
     pub doors: usize,
     /// How long a door stays closed, and open, seconds (default 3).
     pub door_seconds: f64,
@@ -295,17 +296,19 @@ fn check_scenario(s: &CrowdScenario) -> Result<()> {
     finite("hz", s.hz)
 }
 
-/// One door per `agents / doors` agents, centred half-way along that agent's first path.
+/// One door per `agents / doors` agents, centred half-way along that agent's first path,
+/// its square on cell borders (so that it blocks exactly the cells inside it).
 fn place_doors(crowd: &Crowd, scenario: &CrowdScenario, rng: &mut Rng) -> Vec<Door> {
-    let agents = crowd.agents();
+    let (agents, world) = (crowd.agents(), crowd.world());
+    let cells = (scenario.door_size / world.cell_size()).ceil().max(1.0);
     (0..scenario.doors)
         .map(|k| {
             let path = agents[k * agents.len() / scenario.doors].corridor().path();
-            let centre = path[path.len() / 2];
-            let half = DVec2::splat(scenario.door_size / 2.0);
+            let centre = world.to_grid(path[path.len() / 2]);
+            let corner = (centre - cells / 2.0).round();
             Door {
-                min: centre - half,
-                max: centre + half,
+                min: world.to_world(corner),
+                max: world.to_world(corner + cells),
                 closed: None,
                 next: rng.range(0.0, scenario.door_seconds),
             }

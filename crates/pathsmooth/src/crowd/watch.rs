@@ -6,7 +6,7 @@ use glam::DVec2;
 use crate::validate::{validate_into, ValidationReport};
 use crate::GridWorld;
 
-/// Remembers each agent's path as last checked. A path is checked with the library's
+/// Remembers each agent's path as last found valid (nothing after a failed check). A path is checked with the library's
 /// validator ([`validate_into`]: exact clearance of every segment and bend, a code path
 /// apart from the corridor's own segment tests) on the part that differs from the path
 /// last checked: the new front up to the first point of the unchanged tail, and the bend
@@ -36,12 +36,15 @@ impl Watch {
             if i == self.last.len() {
                 self.last.push(Vec::new());
             }
+            // A path that failed is checked whole next time: nothing of it is known good.
             let mut last = std::mem::take(&mut self.last[i]);
-            if !self.path_holds(world, radius, path, &last, added) {
+            let holds = self.path_holds(world, radius, path, &last, added);
+            last.clear();
+            if holds {
+                last.extend_from_slice(path);
+            } else {
                 invalid += 1;
             }
-            last.clear();
-            last.extend_from_slice(path);
             self.last[i] = last;
         }
         invalid
