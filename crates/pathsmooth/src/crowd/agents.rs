@@ -223,10 +223,11 @@ impl Crowd {
     ///
     /// Errors: [`Error::BadParameter`] for an index out of range.
     pub fn set_target(&mut self, agent: AgentIndex, target: DVec2) -> Result<()> {
-        let a = self
-            .agents
-            .get_mut(agent)
-            .ok_or(Error::param("agent", agent as f64, "the index of an agent of the crowd"))?;
+        let a = self.agents.get_mut(agent).ok_or(Error::param(
+            "agent",
+            agent as f64,
+            "the index of an agent of the crowd",
+        ))?;
         a.wanted = Some(target);
         Ok(())
     }

@@ -27,10 +27,9 @@ const DEFAULT_PULL: usize = 8;
 const REJOIN_AHEAD: f64 = 4.0;
 
 /// How close (relative to the larger of 1 and the point's magnitude) a new position must
-/// be to the path to count as on it, so that [`PathCorridor::move_position`] keeps the
-/// path as it is: far above the rounding of a point interpolated on a segment (10⁻¹⁶), far
-/// below the world's tolerance for touching (10⁻⁹, [`tolerance_for`](crate::world::tolerance_for)),
-/// so the piece of segment from it is as clear as the segment for every check.
+/// be to the path to count as on it, so that [`PathCorridor::move_position`] tries no
+/// pull: far above the rounding of a point interpolated on a segment (10⁻¹⁶), far below
+/// any push that a pull could use.
 const ON_PATH: f64 = 1e-12;
 
 /// The most points of the path's end [`PathCorridor::move_target`] tries to join the new
@@ -277,10 +276,9 @@ impl PathCorridor {
     ///    it is the next one, [`Moved::Pulled`] when points were skipped); nothing else of
     ///    the path changes. When `p` lies on the path (within 10⁻¹² of it, relative to
     ///    its magnitude: a follower that walks to
-    ///    [`steering_point`](Self::steering_point)), the next point is kept without a test
-    ///    (the piece of segment from `p` is as clear as the segment, within a thousandth
-    ///    of the world's tolerance) and no pull is tried: the tail from `p` is the
-    ///    pipeline's smoothed path already;
+    ///    [`steering_point`](Self::steering_point)), only the next point is tried (its
+    ///    segment and bend), with no pull: the tail from `p` is the pipeline's smoothed
+    ///    path already, and a point on a valid segment has room;
     /// 3. when `p` sees none of them (it was pushed off the path), the way from `p` to the
     ///    first point of the path at least 4 times the push (`p`'s distance from the path)
     ///    further along is planned with the pipeline ([`Pipeline::plan_into`], smoothed by
@@ -291,13 +289,13 @@ impl PathCorridor {
     ///
     /// Errors (the corridor unchanged): [`Error::NonFinite`], [`Error::CoordinateOutOfRange`]
     /// and [`Error::OutsideWorld`] for a bad `p`; [`Error::Blocked`] (`"position"`) for a
-    /// `p` inside a wall, [`Error::TooClose`] for one without room for the agent (a `p` on
-    /// the path is not tested again: it lies on a valid segment); in case 3, the planning's
+    /// `p` inside a wall, [`Error::TooClose`] for one without room for the agent (not
+    /// asked of a `p` on the path, whose segment test says more); in case 3, the planning's
     /// errors.
     ///
     /// Cost: in cases 1–2, at most 32 projections and `pull` + 1 segment and bend tests
-    /// near the agent (none on the path), plus O(points) to move the path down; case 3
-    /// adds one or two plans. Allocates nothing in cases 1–2.
+    /// near the agent (one of each on the path), plus O(points) to move the path down;
+    /// case 3 adds one or two plans. Allocates nothing in cases 1–2.
     pub fn move_position<W: World>(
         &mut self,
         pipeline: &mut Pipeline<W>,
@@ -362,13 +360,13 @@ impl PathCorridor {
                     && (!costs || not_costlier(world.segment_cost(p, path[j]), along[j - first])))
         };
         // On the path (a follower steering along it), the tail from `p` is the pipeline's
-        // smoothed path already, and `p`–`path[first]` is a piece of a clear segment (off
-        // it by far less than the world's tolerance): nothing to test, no pull to try.
+        // smoothed path already: no pull to try. The piece from `p` is tested all the same,
+        // as `p` may lie an ulp off the segment, on a wall's side at radius 0.
         let on_path = best <= ON_PATH * ON_PATH * (1.0 + p.length_squared());
         if !on_path {
             room(world, p, radius, "position")?;
         }
-        let found = if on_path {
+        let found = if on_path && sees(first) {
             Some(first)
         } else {
             (first..=far).rev().find(|&j| sees(j))

@@ -184,7 +184,9 @@ impl CrowdSimulation {
 
     /// The doors' squares (min, max) and whether each is closed now.
     pub fn doors(&self) -> impl Iterator<Item = (DVec2, DVec2, bool)> + '_ {
-        self.doors.iter().map(|d| (d.min, d.max, d.closed.is_some()))
+        self.doors
+            .iter()
+            .map(|d| (d.min, d.max, d.closed.is_some()))
     }
 
     /// One frame, 1 / `hz` seconds: the doors due to change do, new goals are given, and
@@ -204,9 +206,12 @@ impl CrowdSimulation {
                 continue;
             }
             let here = a.corridor().position();
-            let goal =
-                self.reachable
-                    .goal_near(&self.crowd, here, self.scenario.goal_range, &mut self.rng);
+            let goal = self.reachable.goal_near(
+                &self.crowd,
+                here,
+                self.scenario.goal_range,
+                &mut self.rng,
+            );
             self.crowd.set_target(i, goal)?;
             self.retarget_at[i] =
                 self.time + self.rng.range(0.5, 1.5) * self.scenario.retarget_seconds;
@@ -404,7 +409,8 @@ impl Reachable {
         let room = |q: DVec2| world.segment_is_clear(q, q, crowd.radius());
         for _ in 0..64 {
             let cell = if range.is_finite() {
-                let q = world.to_grid(p + DVec2::new(rng.range(-range, range), rng.range(-range, range)));
+                let q = world
+                    .to_grid(p + DVec2::new(rng.range(-range, range), rng.range(-range, range)));
                 IVec2::new(q.x.floor() as i32, q.y.floor() as i32)
             } else {
                 self.any(rng)

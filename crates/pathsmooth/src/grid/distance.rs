@@ -352,7 +352,13 @@ impl DistanceField {
     /// How far (in cells, rounded up, plus one) the clearance of any centre or vertex
     /// reaches: a blocked cell farther than this from a point cannot be its nearest. O(cells).
     pub(crate) fn reach(&self) -> usize {
-        let q = self.centres.iter().chain(&self.vertices).max().copied().unwrap_or(0);
+        let q = self
+            .centres
+            .iter()
+            .chain(&self.vertices)
+            .max()
+            .copied()
+            .unwrap_or(0);
         from_quarters(q).ceil() as usize + 1
     }
 

@@ -5,5 +5,6 @@ pub(crate) mod cost;
 pub mod distance;
 pub mod los;
 pub mod map;
+mod open_list;
 
 pub use map::{check_scenario, load_scenarios, parse_scenarios, GridMap, Scenario};

@@ -164,10 +164,11 @@ impl GridWorld {
         let r = radius / self.cell_size();
         // The cells' bounding box grown by the radius: a segment that misses it is far
         // from every cell, so most of a long path costs four comparisons a segment.
-        let (lo, hi) = cells.iter().fold(
-            (DVec2::INFINITY, DVec2::NEG_INFINITY),
-            |(lo, hi), c| (lo.min(c.as_dvec2()), hi.max(c.as_dvec2() + 1.0)),
-        );
+        let (lo, hi) = cells
+            .iter()
+            .fold((DVec2::INFINITY, DVec2::NEG_INFINITY), |(lo, hi), c| {
+                (lo.min(c.as_dvec2()), hi.max(c.as_dvec2() + 1.0))
+            });
         let (lo, hi) = (lo - r, hi + r);
         let blocks = |a: DVec2, b: DVec2| {
             let (a, b) = (self.to_grid(a), self.to_grid(b));
@@ -264,9 +265,9 @@ impl GridWorld {
 
 /// The smallest box `lo..=hi` holding `cells` (`lo > hi` when there are none).
 fn cell_box(cells: &[IVec2]) -> (IVec2, IVec2) {
-    cells
-        .iter()
-        .fold((IVec2::MAX, IVec2::MIN), |(lo, hi), &c| (lo.min(c), hi.max(c)))
+    cells.iter().fold((IVec2::MAX, IVec2::MIN), |(lo, hi), &c| {
+        (lo.min(c), hi.max(c))
+    })
 }
 
 /// The polygon counter-clockwise, when it is convex with a positive area.

@@ -1,0 +1,227 @@
+//! The grid search's A* loop over dense, per-thread arrays.
+//!
+//! The `pathfinding` crate's `astar` keeps each reached node's parent and cost in a hash
+//! map, which costs a hash and often a resize per node; on a grid the node is a cell index,
+//! so arrays indexed by cell do the same job with a load. This is that loop, step for step:
+//! the same open list (a binary heap ordered by estimated cost, then by the larger cost so
+//! far), the same pushes in the same order, the same stale-entry test and the same success
+//! test at each pop, so it pops the same cells and returns the same path as
+//! `pathfinding::directed::astar::astar` (Hart, Nilsson, Raphael, *A Formal Basis for the
+//! Heuristic Determination of Minimum Cost Paths*, 1968) — the grid tests compare the two.
+//!
+//! Memory: per thread that searches, 28 bytes per cell of the largest map it searched
+//! (kept for the thread's life, reused by every search: stamps tell this search's cells
+//! from an earlier one's, so nothing is cleared between searches).
+
+use std::cell::RefCell;
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+/// One entry of the open list.
+#[derive(Debug, Clone, Copy)]
+struct Open {
+    estimated: u128,
+    cost: u128,
+    cell: usize,
+}
+
+// As `pathfinding`'s `SmallestCostHolder`: the heap's top is the smallest estimate, of
+// equal estimates the largest cost so far; the cell takes no part.
+impl PartialEq for Open {
+    fn eq(&self, o: &Self) -> bool {
+        self.estimated == o.estimated && self.cost == o.cost
+    }
+}
+
+impl Eq for Open {}
+
+impl PartialOrd for Open {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+impl Ord for Open {
+    fn cmp(&self, o: &Self) -> Ordering {
+        o.estimated
+            .cmp(&self.estimated)
+            .then(self.cost.cmp(&o.cost))
+    }
+}
+
+/// A search's arrays: per cell, the stamp of the search that reached it, its cost and its
+/// parent.
+#[derive(Debug, Default)]
+struct Scratch {
+    stamp: u32,
+    reached: Vec<u32>,
+    cost: Vec<u128>,
+    parent: Vec<usize>,
+    open: BinaryHeap<Open>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// The cells of a cheapest path from `start` to the first popped cell that `success`
+/// accepts, over `cells` cells, with `successors(cell, push)` calling `push(next, step)`
+/// for each neighbour and `heuristic(cell)` a consistent estimate; `None` when none is
+/// accepted. See the module docs.
+pub(crate) fn astar(
+    cells: usize,
+    start: usize,
+    mut successors: impl FnMut(usize, &mut dyn FnMut(usize, u128)),
+    heuristic: impl Fn(usize) -> u128,
+    mut success: impl FnMut(usize) -> bool,
+) -> Option<Vec<usize>> {
+    SCRATCH.with(|s| {
+        let mut s = s.borrow_mut();
+        let s = &mut *s;
+        if s.reached.len() < cells {
+            s.reached.resize(cells, 0);
+            s.cost.resize(cells, 0);
+            s.parent.resize(cells, 0);
+        }
+        s.stamp = s.stamp.wrapping_add(1);
+        if s.stamp == 0 {
+            s.reached.fill(0);
+            s.stamp = 1;
+        }
+        let stamp = s.stamp;
+        s.open.clear();
+        s.reached[start] = stamp;
+        s.cost[start] = 0;
+        s.parent[start] = usize::MAX;
+        s.open.push(Open {
+            estimated: 0,
+            cost: 0,
+            cell: start,
+        });
+        while let Some(Open { cost, cell, .. }) = s.open.pop() {
+            if success(cell) {
+                let mut path = vec![cell];
+                let mut at = cell;
+                while s.parent[at] != usize::MAX {
+                    at = s.parent[at];
+                    path.push(at);
+                }
+                path.reverse();
+                return Some(path);
+            }
+            // A cell pushed again with a lower cost leaves stale entries behind.
+            if cost > s.cost[cell] {
+                continue;
+            }
+            let (reached, costs, parent, open) =
+                (&mut s.reached, &mut s.cost, &mut s.parent, &mut s.open);
+            successors(cell, &mut |next, step| {
+                let new_cost = cost + step;
+                if reached[next] == stamp && costs[next] <= new_cost {
+                    return;
+                }
+                reached[next] = stamp;
+                costs[next] = new_cost;
+                parent[next] = cell;
+                open.push(Open {
+                    estimated: new_cost + heuristic(next),
+                    cost: new_cost,
+                    cell: next,
+                });
+            });
+        }
+        None
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// 8-connected moves with costs 2 and 3 (so ties abound) on a `w`-wide grid of `free`
+    /// cells, and the octile estimate: the same search through both loops.
+    fn both(
+        w: usize,
+        free: &[bool],
+        start: usize,
+        goal: usize,
+    ) -> (Option<Vec<usize>>, Option<Vec<usize>>) {
+        let h = free.len() / w;
+        let neighbours = |i: usize| {
+            let (x, y) = ((i % w) as i64, (i / w) as i64);
+            let mut out = Vec::new();
+            for (dx, dy) in [
+                (1, 0),
+                (-1, 0),
+                (0, 1),
+                (0, -1),
+                (1, 1),
+                (1, -1),
+                (-1, 1),
+                (-1, -1),
+            ] {
+                let (nx, ny) = (x + dx, y + dy);
+                if nx >= 0 && ny >= 0 && (nx as usize) < w && (ny as usize) < h {
+                    let n = ny as usize * w + nx as usize;
+                    if free[n] {
+                        out.push((n, if dx != 0 && dy != 0 { 3u128 } else { 2 }));
+                    }
+                }
+            }
+            out
+        };
+        let heuristic = |i: usize| {
+            let (dx, dy) = (
+                (i % w).abs_diff(goal % w) as u128,
+                (i / w).abs_diff(goal / w) as u128,
+            );
+            2 * dx.max(dy) + dx.min(dy)
+        };
+        let ours = astar(
+            free.len(),
+            start,
+            |i, push| neighbours(i).into_iter().for_each(|(n, c)| push(n, c)),
+            heuristic,
+            |i| i == goal,
+        );
+        let theirs = pathfinding::prelude::astar(
+            &start,
+            |&i| neighbours(i),
+            |&i| heuristic(i),
+            |&i| i == goal,
+        )
+        .map(|(p, _)| p);
+        (ours, theirs)
+    }
+
+    proptest! {
+        /// The same paths as `pathfinding`'s A*, ties and all, search after search on one
+        /// thread (the stamps keep earlier searches out).
+        #[test]
+        fn pops_the_same_cells_as_pathfinding(
+            (w, free) in (1usize..24, 1usize..24).prop_flat_map(|(w, h)| {
+                (Just(w), proptest::collection::vec(proptest::bool::weighted(0.75), w * h))
+            }),
+            ends in proptest::collection::vec((0.0f64..1.0, 0.0f64..1.0), 1..6),
+        ) {
+            for (a, b) in ends {
+                let (start, goal) = ((a * free.len() as f64) as usize, (b * free.len() as f64) as usize);
+                let (ours, theirs) = both(w, &free, start, goal);
+                prop_assert_eq!(ours, theirs);
+            }
+        }
+    }
+
+    #[test]
+    fn a_bigger_map_after_a_smaller_one_and_no_way_through() {
+        let (w, mut free) = (5, vec![true; 25]);
+        assert_eq!(both(w, &free, 0, 24).0.map(|p| p.len()), Some(5));
+        free[2..25].iter_mut().step_by(5).for_each(|f| *f = false); // column 2 closed
+        let (ours, theirs) = both(w, &free, 0, 24);
+        assert_eq!((ours.clone(), theirs), (None, None));
+        let big = vec![true; 40 * 40];
+        assert_eq!(both(40, &big, 0, 40 * 40 - 1).0.map(|p| p.len()), Some(40));
+        assert_eq!(ours, None);
+    }
+}
