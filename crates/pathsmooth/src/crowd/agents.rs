@@ -322,7 +322,12 @@ impl Crowd {
             None => unreachable!("only the crowd's pipelines share its world"),
         };
         self.pipelines = (0..runs).map(|_| self.pipeline()).collect();
-        self.changed |= result.is_ok();
+        if result.is_ok() {
+            self.changed = true;
+            for a in &mut self.agents {
+                a.corridor.forget_world();
+            }
+        }
         result
     }
 }

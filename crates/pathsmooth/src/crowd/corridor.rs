@@ -32,6 +32,11 @@ const REJOIN_AHEAD: f64 = 4.0;
 /// any push that a pull could use.
 const ON_PATH: f64 = 1e-12;
 
+/// How far (relative, as [`ON_PATH`]) a piece of a measured segment may lie from it, and
+/// twice the margin of clearance above the radius that lets a move along it skip the
+/// segment test: well above [`ON_PATH`] and rounding, well below the world's tolerance.
+const WALK_MARGIN: f64 = 1e-10;
+
 /// The most points of the path's end [`PathCorridor::move_target`] tries to join the new
 /// target to.
 const RETARGET_POINTS: usize = 64;
@@ -116,8 +121,9 @@ pub enum Repair {
 /// not [stuck](Self::stuck), [`path`](Self::path) starts at [`position`](Self::position),
 /// ends at [`target`](Self::target) and is valid for the pipeline's radius on its world
 /// (each segment and bend clear for the radius, as [`validate`](crate::validate()) checks)
-/// — provided the world has not changed since the last operation; after a change, ask
-/// [`is_valid`](Self::is_valid) and [`repair`](Self::repair). An operation that fails
+/// — provided the world has not changed since the last operation; after a change, call
+/// [`repair`](Self::repair) before the next move (it mends what the change broke, and
+/// forgets the clearance the corridor measured on the old world). An operation that fails
 /// returns the error and leaves the corridor as it was (except `repair`, see there).
 ///
 /// **Stuck.** When [`repair`](Self::repair) (or [`replan`](Self::replan)) finds that the
@@ -145,6 +151,17 @@ pub struct PathCorridor {
     stuck: Option<Error>,
     /// Points string-pulled past at most per move.
     pull: usize,
+    /// The clearance of the segment the agent walks on, once measured: what lets a move
+    /// along it skip the segment test (see [`PathCorridor::move_position`]).
+    walking: Option<Walking>,
+}
+
+/// A segment `a`–`b` with clearance at least `clearance` on the world as it was measured.
+#[derive(Debug, Clone, Copy)]
+struct Walking {
+    a: DVec2,
+    b: DVec2,
+    clearance: f64,
 }
 
 /// Two corridors are equal when their paths, states and pull are (the spare buffer is
@@ -173,6 +190,7 @@ impl PathCorridor {
             work: Vec::new(),
             stuck: None,
             pull: DEFAULT_PULL,
+            walking: None,
         };
         pipeline.plan_into(position, target, &mut corridor.path)?;
         Ok(corridor)
@@ -366,7 +384,7 @@ impl PathCorridor {
         if !on_path {
             room(world, p, radius, "position")?;
         }
-        let found = if on_path && sees(first) {
+        let found = if on_path && walks_clear(world, radius, path, &mut self.walking, p, i, first) {
             Some(first)
         } else {
             (first..=far).rev().find(|&j| sees(j))
@@ -394,6 +412,12 @@ impl PathCorridor {
             0 => Moved::Kept,
             skipped => Moved::Pulled { skipped },
         })
+    }
+
+    /// Forgets what the corridor measured on the world (the clearance of the segment the
+    /// agent walks on): for a world that changed.
+    pub(crate) fn forget_world(&mut self) {
+        self.walking = None;
     }
 
     /// Plans from `p` to point `k` of the path and splices the plan in place of the points
@@ -660,6 +684,7 @@ impl PathCorridor {
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn repair<W: World>(&mut self, pipeline: &mut Pipeline<W>) -> Result<Repair> {
+        self.forget_world();
         let result = self.repair_inner(pipeline);
         match &result {
             Ok(_) => self.stuck = None,
@@ -818,6 +843,43 @@ fn pull_seam<W: World>(pipeline: &Pipeline<W>, path: &mut Vec<DVec2>, m: usize, 
     if let Some(j) = (m + 1..=far).rev().find(|&j| sees(j)) {
         path.drain(m..j);
     }
+}
+
+/// True when `p`, on segment `i` of the path (within [`ON_PATH`]), joins point
+/// `first` = `i` + 1 with the segment and the bend there clear. The segment's test is
+/// skipped when the segment `p` lies on was measured (by an earlier move along it) with
+/// clearance above the radius by a margin that the piece from `p` cannot lose; else it
+/// is measured now, once for all the moves along it.
+fn walks_clear<W: World + ?Sized>(
+    world: &W,
+    radius: f64,
+    path: &[DVec2],
+    walking: &mut Option<Walking>,
+    p: DVec2,
+    i: usize,
+    first: usize,
+) -> bool {
+    let b = path[first];
+    let margin = WALK_MARGIN * (1.0 + p.abs().max_element());
+    let known = walking.filter(|w| {
+        let (on, _) = closest_on_segment(p, w.a, w.b);
+        w.b == b && on.distance(p) <= margin && w.clearance >= radius + 2.0 * margin
+    });
+    let bend = first == path.len() - 1 || world.bend_is_clear(p, b, path[first + 1], radius);
+    if known.is_some() {
+        return bend;
+    }
+    if !(bend && world.segment_is_clear(p, b, radius)) {
+        return false;
+    }
+    // `p` is within ON_PATH of segment i, so the segment's clearance bounds the piece's.
+    let clearance = world.segment_clearance(path[i], b, radius + 1.0);
+    *walking = Some(Walking {
+        a: path[i],
+        b,
+        clearance,
+    });
+    true
 }
 
 /// True when `piece` (a plan ending at `path[k]`) joins the path at point `k`: the bend
