@@ -76,6 +76,8 @@ pub struct SimFrame {
     pub doors_opened: usize,
     /// Corridors the doors closed this frame blocked (repaired in the same frame).
     pub blocked: usize,
+    /// Doors due to close that wait, as an agent stands in them or has its target there.
+    pub doors_waiting: usize,
 }
 
 /// A door of the scenario: its square, its obstacle while closed, and when it changes.
@@ -167,6 +169,11 @@ impl CrowdSimulation {
         })
     }
 
+    /// The scenario simulated.
+    pub fn scenario(&self) -> &CrowdScenario {
+        &self.scenario
+    }
+
     /// The crowd.
     pub fn crowd(&self) -> &Crowd {
         &self.crowd
@@ -196,8 +203,9 @@ impl CrowdSimulation {
     /// expected from the scenario's own doors.
     pub fn frame(&mut self) -> Result<SimFrame> {
         let dt = 1.0 / self.scenario.hz;
-        self.time += dt;
         self.frames += 1;
+        // From the count, so that the clock does not drift from frames / hz.
+        self.time = self.frames as f64 / self.scenario.hz;
         let mut frame = SimFrame::default();
         self.move_doors(&mut frame)?;
         for i in 0..self.crowd.agents().len() {
@@ -256,6 +264,7 @@ impl CrowdSimulation {
                         inside(c.position()) || inside(c.target())
                     });
                     if busy {
+                        frame.doors_waiting += 1;
                         continue; // try again next frame
                     }
                     let (id, blocked) = self.crowd.add_obstacle(Obstacle::Box {

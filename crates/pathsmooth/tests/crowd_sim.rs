@@ -1,0 +1,388 @@
+//! The crowd and its benchmark scenario (issue 30): on real maps, with agents re-targeted
+//! and doors closing on their corridors, every agent's path is valid after every frame —
+//! by the simulation's own check and by an oracle written here from the map's cells and
+//! the doors' squares; the same crowd on one and two threads walks the same paths; doors
+//! that close on an agent, unreachable targets and bad values give a documented state or a
+//! clear error.
+
+mod common;
+
+use glam::{DVec2, IVec2};
+use pathsmooth::crowd::{Crowd, CrowdScenario, CrowdSimulation};
+use pathsmooth::world::Obstacle;
+use pathsmooth::{Error, GridMap, GridWorld, Preset};
+
+/// The part of the segment `a`–`b` (as parameters in [0, 1]) inside the unit square at
+/// `lo`, open (`strict`) or closed: Liang–Barsky clipping.
+fn inside(a: DVec2, b: DVec2, lo: DVec2, strict: bool) -> Option<(f64, f64)> {
+    let (mut t0, mut t1) = (0.0f64, 1.0f64);
+    for (p, d, l) in [(a.x, b.x - a.x, lo.x), (a.y, b.y - a.y, lo.y)] {
+        if d == 0.0 {
+            let within = if strict {
+                p > l && p < l + 1.0
+            } else {
+                p >= l && p <= l + 1.0
+            };
+            if !within {
+                return None;
+            }
+        } else {
+            let (u, v) = ((l - p) / d, (l + 1.0 - p) / d);
+            (t0, t1) = (t0.max(u.min(v)), t1.min(u.max(v)));
+        }
+    }
+    let ok = if strict { t0 < t1 } else { t0 <= t1 };
+    ok.then_some((t0, t1))
+}
+
+/// Distance from the segment `a`–`b` to the closed unit square at `lo`: 0 when they meet,
+/// else the least of the endpoints' distances to the square and the square's corners'
+/// distances to the segment (the nearest points of two disjoint convex polygons include a
+/// vertex of one of them).
+fn segment_square_gap(a: DVec2, b: DVec2, lo: DVec2) -> f64 {
+    if inside(a, b, lo, false).is_some() {
+        return 0.0;
+    }
+    let hi = lo + DVec2::ONE;
+    let point_gap = |p: DVec2| (lo - p).max(p - hi).max(DVec2::ZERO).length();
+    let corners = [lo, DVec2::new(hi.x, lo.y), hi, DVec2::new(lo.x, hi.y)];
+    let to_segment = |c: DVec2| {
+        let d = b - a;
+        let t = if d == DVec2::ZERO {
+            0.0
+        } else {
+            ((c - a).dot(d) / d.length_squared()).clamp(0.0, 1.0)
+        };
+        c.distance(a + d * t)
+    };
+    let ends = point_gap(a).min(point_gap(b));
+    corners.into_iter().map(to_segment).fold(ends, f64::min)
+}
+
+/// True when `path` keeps `r` (less 10⁻⁹) from every blocked cell of `map`, every cell
+/// of the `doors` (cell-aligned squares), and the map's border; at `r` = 0, when it enters
+/// none of their open squares.
+fn oracle_clear(map: &GridMap, doors: &[(DVec2, DVec2)], path: &[DVec2], r: f64) -> bool {
+    let (w, h) = (map.width() as f64, map.height() as f64);
+    let blocked = |x: i64, y: i64| {
+        map.is_blocked(x, y)
+            || doors.iter().any(|&(lo, hi)| {
+                let c = DVec2::new(x as f64 + 0.5, y as f64 + 0.5);
+                c.cmpgt(lo).all() && c.cmplt(hi).all()
+            })
+    };
+    let segments: Vec<(DVec2, DVec2)> = match path {
+        [p] => vec![(*p, *p)],
+        _ => path.windows(2).map(|s| (s[0], s[1])).collect(),
+    };
+    segments.into_iter().all(|(a, b)| {
+        let border = [a, b]
+            .iter()
+            .map(|p| p.x.min(w - p.x).min(p.y).min(h - p.y))
+            .fold(f64::INFINITY, f64::min);
+        if border < r - 1e-9 {
+            return false;
+        }
+        let reach = r + 1.0;
+        let (lo, hi) = ((a.min(b) - reach).floor(), (a.max(b) + reach).floor());
+        (lo.y as i64..=hi.y as i64).all(|y| {
+            (lo.x as i64..=hi.x as i64).all(|x| {
+                let lo = DVec2::new(x as f64, y as f64);
+                !blocked(x, y)
+                    || if r == 0.0 {
+                        // A point agent may touch a wall, not enter it.
+                        inside(a, b, lo, true).is_none()
+                    } else {
+                        segment_square_gap(a, b, lo) >= r - 1e-9
+                    }
+            })
+        })
+    })
+}
+
+#[test]
+fn every_path_is_valid_after_every_frame_on_real_maps() {
+    let names = if common::slow() {
+        common::MAPS.to_vec()
+    } else {
+        vec!["dao/arena", "dao/den312d"]
+    };
+    let Some(maps) = common::real_maps(&names) else {
+        return;
+    };
+    let (mut closed, mut blocked, mut replans, mut frames) = (0, 0, 0, 0);
+    for (name, map, _) in maps {
+        // The oracle itself: a diagonal across the map meets walls; a door on an open
+        // cell's square blocks a path through it, and at the radius a path beside it.
+        let (w, h) = (map.width() as f64, map.height() as f64);
+        let across = [DVec2::new(0.5, 0.5), DVec2::new(w - 0.5, h - 0.5)];
+        assert!(!oracle_clear(&map, &[], &across, 0.0), "{name}");
+        let (mut y, mut x) = (0, 0);
+        while map.is_blocked(x, y) || map.is_blocked(x + 1, y) {
+            (x, y) = if x + 2 < map.width() as i64 {
+                (x + 1, y)
+            } else {
+                (0, y + 1)
+            };
+        }
+        let cell = DVec2::new(x as f64, y as f64);
+        let through = [cell + 0.5, cell + DVec2::new(1.5, 0.5)];
+        assert!(oracle_clear(&map, &[], &[through[0]], 0.0), "{name}");
+        assert!(
+            !oracle_clear(&map, &[(cell, cell + 1.0)], &through, 0.0),
+            "{name}"
+        );
+        let beside = [cell + DVec2::new(1.2, 0.5), cell + DVec2::new(1.7, 0.5)];
+        assert!(
+            !oracle_clear(&map, &[(cell, cell + 1.0)], &beside, 0.3),
+            "{name}"
+        );
+        for radius in [0.0, 0.3] {
+            let scenario = CrowdScenario {
+                agents: 60,
+                radius,
+                goal_range: 24.0,
+                retarget_seconds: 2.0,
+                doors: 3,
+                door_seconds: 0.5,
+                ..Default::default()
+            };
+            let mut sim = CrowdSimulation::new(GridWorld::new(map.clone()).unwrap(), scenario)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            for _ in 0..240 {
+                let f = sim.frame().unwrap();
+                (closed, blocked, replans) = (
+                    closed + f.doors_closed,
+                    blocked + f.blocked,
+                    replans + f.crowd.replans,
+                );
+                assert_eq!(
+                    f.crowd.failed,
+                    0,
+                    "{name} r={radius} frame {}",
+                    sim.frames()
+                );
+                assert_eq!(sim.check(), 0, "{name} r={radius} frame {}", sim.frames());
+                let doors: Vec<(DVec2, DVec2)> = sim
+                    .doors()
+                    .filter(|d| d.2)
+                    .map(|(lo, hi, _)| (lo, hi))
+                    .collect();
+                for (i, a) in sim.crowd().agents().iter().enumerate() {
+                    let c = a.corridor();
+                    assert!(
+                        oracle_clear(&map, &doors, c.path(), radius),
+                        "{name} r={radius} frame {} agent {i}: {:?}",
+                        sim.frames(),
+                        c.path()
+                    );
+                    assert_eq!(c.path()[0], c.position());
+                }
+                frames += 1;
+            }
+        }
+    }
+    // The doors did close across corridors, and the corridors re-planned.
+    assert!(
+        closed > 0 && blocked > 0 && replans > 0,
+        "{closed} {blocked} {replans}"
+    );
+    assert!(frames >= 960);
+}
+
+#[cfg(feature = "rayon")]
+#[test]
+fn one_and_two_threads_walk_the_same_paths() {
+    let Some((map, _)) = common::try_load("dao/den312d") else {
+        return;
+    };
+    let run = |threads: usize| {
+        let scenario = CrowdScenario {
+            agents: 200,
+            threads,
+            goal_range: 32.0,
+            door_seconds: 0.5,
+            ..Default::default()
+        };
+        let mut sim = CrowdSimulation::new(GridWorld::new(map.clone()).unwrap(), scenario).unwrap();
+        let frames: Vec<_> = (0..150).map(|_| sim.frame().unwrap()).collect();
+        let paths: Vec<Vec<DVec2>> = sim
+            .crowd()
+            .agents()
+            .iter()
+            .map(|a| a.corridor().path().to_vec())
+            .collect();
+        (frames, paths)
+    };
+    assert_eq!(run(1), run(2));
+}
+
+fn room_world() -> GridWorld {
+    // Two rooms joined by one door-wide gap in the wall at x = 5.
+    let rows = [
+        "...........",
+        "...........",
+        ".....@.....",
+        ".....@.....",
+        "...........",
+    ];
+    GridWorld::new(GridMap::from_rows(&rows).unwrap()).unwrap()
+}
+
+#[test]
+fn a_door_that_closes_on_an_agent_leaves_it_stuck_until_it_opens() {
+    let mut crowd = Crowd::new(room_world(), 0.0, Preset::Smooth.steps()).unwrap();
+    let a = crowd
+        .add_agent(DVec2::new(0.5, 0.5), DVec2::new(10.5, 0.5), 1.0)
+        .unwrap();
+    let b = crowd
+        .add_agent(DVec2::new(0.5, 4.5), DVec2::new(10.5, 4.5), 1.0)
+        .unwrap();
+    // A crate on agent a.
+    let (door, blocks) = crowd
+        .add_obstacle(Obstacle::Cells(vec![IVec2::new(0, 0)]))
+        .unwrap();
+    assert_eq!(blocks, 1);
+    let f = crowd.update(0.1).unwrap();
+    assert_eq!(f.stuck, 1);
+    let c = crowd.agents()[a].corridor();
+    assert!(
+        matches!(c.stuck(), Some(Error::Blocked { .. })),
+        "{:?}",
+        c.stuck()
+    );
+    assert_eq!(c.path(), [DVec2::new(0.5, 0.5)]); // stands still, no invalid path
+    assert!(!crowd.agents()[b].corridor().is_stuck());
+    let before = crowd.agents()[a].corridor().position();
+    crowd.update(0.1).unwrap();
+    assert_eq!(crowd.agents()[a].corridor().position(), before);
+    // Lifted: the agent walks again.
+    crowd.remove_obstacle(door).unwrap();
+    let f = crowd.update(0.1).unwrap();
+    assert_eq!(f.stuck, 0);
+    assert!(crowd.agents()[a].corridor().position().x > 0.5);
+    assert_eq!(
+        crowd.remove_obstacle(door),
+        Err(Error::BadObstacle {
+            reason: format!(
+                "no obstacle {} (never added, or removed already)",
+                door.get()
+            ),
+        })
+    );
+}
+
+#[test]
+fn a_target_walled_off_is_refused_and_the_old_one_kept() {
+    let mut crowd = Crowd::new(room_world(), 0.0, Preset::Shortest.steps()).unwrap();
+    let a = crowd
+        .add_agent(DVec2::new(0.5, 2.5), DVec2::new(3.5, 2.5), 1.0)
+        .unwrap();
+    // Close the gaps round (5, 2..3): the right room is out of reach.
+    crowd
+        .add_obstacle(Obstacle::Box {
+            min: DVec2::new(5.0, 0.0),
+            max: DVec2::new(6.0, 2.0),
+        })
+        .unwrap();
+    crowd
+        .add_obstacle(Obstacle::Box {
+            min: DVec2::new(5.0, 4.0),
+            max: DVec2::new(6.0, 5.0),
+        })
+        .unwrap();
+    crowd.set_target(a, DVec2::new(9.5, 2.5)).unwrap();
+    let f = crowd.update(0.5).unwrap();
+    assert_eq!((f.refused, f.stuck), (1, 0));
+    let agent = &crowd.agents()[a];
+    assert!(
+        matches!(
+            agent.error(),
+            Some(Error::Unreachable { .. } | Error::TooNarrow { .. })
+        ),
+        "{:?}",
+        agent.error()
+    );
+    assert_eq!(agent.corridor().target(), DVec2::new(3.5, 2.5));
+    assert!(crowd.set_target(7, DVec2::ZERO).is_err());
+}
+
+#[test]
+fn bad_values_are_clear_errors() {
+    let world = || room_world();
+    let bad = |s: CrowdScenario| CrowdSimulation::new(world(), s).err();
+    let base = CrowdScenario {
+        agents: 4,
+        ..Default::default()
+    };
+    for s in [
+        CrowdScenario {
+            agents: 0,
+            ..base.clone()
+        },
+        CrowdScenario {
+            speed: f64::NAN,
+            ..base.clone()
+        },
+        CrowdScenario {
+            speed: 0.0,
+            ..base.clone()
+        },
+        CrowdScenario {
+            hz: f64::INFINITY,
+            ..base.clone()
+        },
+        CrowdScenario {
+            door_size: -1.0,
+            ..base.clone()
+        },
+        CrowdScenario {
+            goal_range: f64::NAN,
+            ..base.clone()
+        },
+        CrowdScenario {
+            retarget_seconds: 0.0,
+            ..base.clone()
+        },
+        CrowdScenario {
+            threads: 0,
+            ..base.clone()
+        },
+        CrowdScenario {
+            radius: -0.5,
+            ..base.clone()
+        },
+        CrowdScenario {
+            radius: 3.0,
+            ..base.clone()
+        }, // no room anywhere
+    ] {
+        let e = bad(s.clone());
+        assert!(
+            matches!(e, Some(Error::BadParameter { .. } | Error::NoRoom { .. })),
+            "{s:?}: {e:?}"
+        );
+    }
+    let mut crowd = Crowd::new(world(), 0.3, Preset::Smooth.steps()).unwrap();
+    assert!(matches!(
+        crowd.add_agent(DVec2::new(0.5, 0.5), DVec2::new(9.5, 0.5), -1.0),
+        Err(Error::BadParameter { .. })
+    ));
+    assert!(matches!(
+        crowd.add_agent(DVec2::new(5.5, 2.5), DVec2::new(9.5, 0.5), 1.0),
+        Err(Error::Blocked { .. })
+    ));
+    assert!(matches!(
+        crowd.add_agent(DVec2::new(f64::NAN, 0.5), DVec2::new(9.5, 0.5), 1.0),
+        Err(Error::NonFinite { .. })
+    ));
+    assert!(matches!(
+        crowd.update(f64::NAN),
+        Err(Error::BadParameter { .. })
+    ));
+    assert!(matches!(
+        crowd.update(-1.0),
+        Err(Error::BadParameter { .. })
+    ));
+    assert!(crowd.agents().is_empty());
+}
