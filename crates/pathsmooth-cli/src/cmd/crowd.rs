@@ -25,7 +25,7 @@ Each frame is 1/60 s; --seconds S runs round(S × 60) frames. Only the simulatio
 (doors, new goals, every agent's move, re-plans and repairs) is timed; the check of every \
 agent's path with the library's validator after each frame is not.
 
-The last line of the output is always
+The last line of a run's output is always
   agents N frames F mean_ms X p99_ms Y replans_per_s Z invalid K
 (p99: the 99th percentile of the frame times, nearest rank; K: agent-frames whose path \
 failed the check). The exit status is 1 when K > 0, so scripts notice, and for bad input.
@@ -272,7 +272,7 @@ fn summary(
         "goals anywhere".into()
     };
     let mut out = format!(
-        "crowd on {} ({size}): {} agents of radius {}, {} doors, {method}, {range}, \
+        "crowd on {} ({size}): {} agent(s) of radius {}, {} door(s), {method}, {range}, \
          {} thread(s), seed {}\n",
         a.map, a.agents, a.radius, a.doors, a.threads, a.seed
     );
@@ -336,7 +336,7 @@ fn animation(
     };
     scene.set_heading([
         format!("crowd on {name}: {shown}, {method}, {seconds} s"),
-        format!("{} doors (opaque: closed)", sim.doors().count()),
+        format!("{} door(s) (opaque: closed)", sim.doors().count()),
     ]);
     let radius = sim.crowd().radius();
     let anim = Animation {
