@@ -41,6 +41,9 @@ enum Command {
     Optimize(cmd::optimize::OptimizeArgs),
     /// Run a scenario file through A* and every method; print a table per method.
     Bench(cmd::bench::BenchArgs),
+    /// Simulate a crowd on a Moving AI map (random goals, doors closing and opening); time
+    /// every frame, check every path after every frame.
+    Crowd(cmd::crowd::CrowdArgs),
     /// Bake a Recast navmesh (navmesh JSON) from OBJ level geometry.
     #[cfg(feature = "bake")]
     Bake(cmd::bake::BakeArgs),
@@ -70,6 +73,7 @@ fn main() -> ExitCode {
         Command::Plan(a) => cmd::plan::run(&a),
         Command::Bench(a) => cmd::bench::run(&a),
         Command::Follow(a) => cmd::follow::run(&a),
+        Command::Crowd(a) => cmd::crowd::run(&a),
         Command::Optimize(a) => cmd::optimize::run(&a),
         Command::Serve(a) => cmd::serve::run(&a),
         #[cfg(feature = "bake")]

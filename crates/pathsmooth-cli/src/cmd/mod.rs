@@ -3,6 +3,7 @@
 #[cfg(feature = "bake")]
 pub mod bake;
 pub mod bench;
+pub mod crowd;
 pub mod demo;
 pub mod follow;
 pub mod optimize;

@@ -125,6 +125,17 @@ pub enum PresetArg {
     Corridor,
 }
 
+impl PresetArg {
+    /// The name used on the command line, and the library's preset.
+    pub fn preset(self) -> (&'static str, pathsmooth::Preset) {
+        match self {
+            PresetArg::Shortest => ("shortest", pathsmooth::Preset::Shortest),
+            PresetArg::Smooth => ("smooth", pathsmooth::Preset::Smooth),
+            PresetArg::Corridor => ("corridor", pathsmooth::Preset::Corridor),
+        }
+    }
+}
+
 /// The 2D point of `--from` or `--to` (`what`): 3D points go to a layered navmesh.
 fn xy(c: Coords, what: &str) -> Result<DVec2> {
     match c {

@@ -8,7 +8,8 @@ use glam::DVec2;
 use pathsmooth::curve::exact::{ExactCurve, Piece};
 
 use super::{
-    Key, Scene, Sheet, ALERT, BAND_ALPHA, INK, LEGEND_ROW, MARGIN, SCALE_BAR_BAND, SWATCH, WALL,
+    Key, Rgb, Scene, Sheet, ALERT, BAND_ALPHA, INK, LEGEND_ROW, MARGIN, PALETTE, SCALE_BAR_BAND,
+    SWATCH, WALL,
 };
 
 /// The width the legend's layout gives a character of the SVG text (13 px sans-serif,
@@ -59,6 +60,99 @@ pub fn render_sheet(sheet: &Sheet) -> String {
         s.push_str("</g>\n");
     }
     for (at, key, text) in sheet.legend_layout(CHAR_WIDTH) {
+        legend_entry(&mut s, at, key, &text);
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+/// A crowd's animation over a scene: agents and doors sampled at the same times, the
+/// whole looping over `seconds` (SMIL `<animate>`; PNG output has no counterpart).
+#[derive(Debug, Clone, Default)]
+pub struct Animation {
+    /// The loop's length, seconds (> 0).
+    pub seconds: f64,
+    /// The sample times, increasing from 0 to `seconds`.
+    pub times: Vec<f64>,
+    /// The agents: their radius (world units) and position at each sample time.
+    pub agents: Vec<(f64, Vec<DVec2>)>,
+    /// The doors: their square (min, max corners) and whether closed at each sample time.
+    pub doors: Vec<(DVec2, DVec2, Vec<bool>)>,
+}
+
+/// Renders the scene (its map, heading and legend) with an [`Animation`] over it: each
+/// door a `<rect class="door">` whose fill opacity switches between closed (opaque) and
+/// open (faint), each agent a `<circle class="agent">` of its radius (at least 1 px)
+/// moving through its samples.
+pub fn render_animation(scene: &Scene, anim: &Animation) -> String {
+    let (w, h) = scene.image_size();
+    let mut s = open(w, h);
+    body(&mut s, scene, "s", scene.track_end(), false);
+    if anim.seconds > 0.0 && !anim.times.is_empty() {
+        let n = anim.times.len();
+        let key_times: Vec<String> = anim
+            .times
+            .iter()
+            .enumerate()
+            .map(|(i, t)| match i {
+                0 => "0".to_string(),
+                // A linear animation's last key time must be exactly 1.
+                _ if i + 1 == n => "1".to_string(),
+                _ => format!("{:.5}", (t / anim.seconds).clamp(0.0, 1.0)),
+            })
+            .collect();
+        let key_times = key_times.join(";");
+        let timing = format!(
+            r#"dur="{:.3}s" repeatCount="indefinite" keyTimes="{key_times}""#,
+            anim.seconds
+        );
+        let door = Rgb(230, 120, 0).hex();
+        for (min, max, closed) in &anim.doors {
+            let (a, b) = (scene.to_px(*min), scene.to_px(*max));
+            let opacity = |c: bool| if c { "0.9" } else { "0.12" };
+            let values: Vec<&str> = closed.iter().map(|&c| opacity(c)).collect();
+            let _ = writeln!(
+                s,
+                r#"<rect class="door" x="{:.2}" y="{:.2}" width="{:.2}" height="{:.2}" fill="{door}" fill-opacity="{}" stroke="{door}">"#,
+                a.x,
+                a.y,
+                b.x - a.x,
+                b.y - a.y,
+                opacity(closed.first().copied().unwrap_or(false))
+            );
+            let _ = writeln!(
+                s,
+                r#"<animate attributeName="fill-opacity" calcMode="discrete" {timing} values="{}"/>"#,
+                values.join(";")
+            );
+            s.push_str("</rect>\n");
+        }
+        for (i, (radius, positions)) in anim.agents.iter().enumerate() {
+            let Some(&first) = positions.first() else {
+                continue;
+            };
+            let q = scene.to_px(first);
+            let r = (radius * scene.scale).max(1.0);
+            let _ = writeln!(
+                s,
+                r#"<circle class="agent" cx="{:.2}" cy="{:.2}" r="{r:.2}" fill="{}">"#,
+                q.x,
+                q.y,
+                PALETTE[i % PALETTE.len()].hex()
+            );
+            let px: Vec<DVec2> = positions.iter().map(|&p| scene.to_px(p)).collect();
+            for (attr, coord) in [("cx", 0), ("cy", 1)] {
+                let values: Vec<String> = px.iter().map(|p| format!("{:.2}", p[coord])).collect();
+                let _ = writeln!(
+                    s,
+                    r#"<animate attributeName="{attr}" calcMode="linear" {timing} values="{}"/>"#,
+                    values.join(";")
+                );
+            }
+            s.push_str("</circle>\n");
+        }
+    }
+    for (at, key, text) in scene.legend_layout() {
         legend_entry(&mut s, at, key, &text);
     }
     s.push_str("</svg>\n");

@@ -5,9 +5,9 @@
 use anyhow::{bail, Context, Result};
 use glam::{DVec2, DVec3};
 use pathsmooth::navmesh::{Surface, SurfaceMesh, SurfaceQuery};
-use pathsmooth::{Preset, Step, SurfacePlanner};
+use pathsmooth::{Step, SurfacePlanner};
 
-use super::{Outcomes, PlanArgs, PresetArg};
+use super::{Outcomes, PlanArgs};
 use crate::compare::{bounded, Skipped, REASON_MAX_CHARS};
 use crate::layered::{flag_names, read_surface, write_surface_path_file, Coords};
 use crate::methods::MapMethod;
@@ -59,11 +59,7 @@ fn from_level(_: &PlanArgs, level: &str) -> Result<(Surface, String)> {
 /// One run's name and steps: the preset, or each method.
 fn runs(a: &PlanArgs) -> Result<Vec<(&'static str, Vec<Step>)>> {
     if let Some(p) = a.preset {
-        let (name, preset) = match p {
-            PresetArg::Shortest => ("shortest", Preset::Shortest),
-            PresetArg::Smooth => ("smooth", Preset::Smooth),
-            PresetArg::Corridor => ("corridor", Preset::Corridor),
-        };
+        let (name, preset) = p.preset();
         return Ok(vec![(name, preset.steps())]);
     }
     let methods = if a.method.is_empty() {

@@ -1,0 +1,375 @@
+//! `pathsmooth crowd`: the crowd benchmark (issue 30) on a Moving AI map: agents walking
+//! to random goals while doors close and open, frame by frame, every path checked after
+//! every frame. A thin shell over [`pathsmooth::crowd::CrowdSimulation`].
+
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use glam::DVec2;
+use pathsmooth::crowd::{CrowdFrame, CrowdScenario, CrowdSimulation};
+use pathsmooth::grid::GridMap;
+use pathsmooth::{Error, GridWorld};
+
+use crate::cmd::plan::PresetArg;
+use crate::files::write_bytes;
+use crate::picture::svg::{render_animation, Animation};
+use crate::picture::Scene;
+use crate::table::Table;
+
+/// The most agents `--animate` draws (the first ones), to keep the file small.
+pub const MAX_DRAWN: usize = 500;
+
+const CROWD_HELP: &str = "\
+Each frame is 1/60 s; --seconds S runs round(S × 60) frames. Only the simulation's frame \
+(doors, new goals, every agent's move, re-plans and repairs) is timed; the check of every \
+agent's path with the library's validator after each frame is not.
+
+The last line of a run's output is always
+  agents N frames F mean_ms X p99_ms Y replans_per_s Z invalid K
+(p99: the 99th percentile of the frame times, nearest rank; K: agent-frames whose path \
+failed the check). The exit status is 1 when K > 0, so scripts notice, and for bad input.
+
+--animate writes an animated SVG (SMIL): the map, the doors (opaque while closed) and the \
+first 500 agents, sampled every --frames-every frames, looping over the simulated seconds.";
+
+/// Arguments of `pathsmooth crowd` (defaults: `CrowdScenario::default()`).
+#[derive(Debug, Args)]
+#[command(after_help = CROWD_HELP)]
+pub struct CrowdArgs {
+    /// Moving AI `.map` file.
+    #[arg(long)]
+    pub map: String,
+    /// Agents, placed at random reachable cells.
+    #[arg(long, default_value_t = CrowdScenario::default().agents, allow_negative_numbers = true)]
+    pub agents: usize,
+    /// Simulated seconds (> 0): round(S × 60) frames.
+    #[arg(long, allow_negative_numbers = true)]
+    pub seconds: f64,
+    /// The agents' radius, cells.
+    #[arg(long, default_value_t = CrowdScenario::default().radius, allow_negative_numbers = true)]
+    pub radius: f64,
+    /// Doors: squares across the agents' first paths that close and open in turn.
+    #[arg(long, default_value_t = CrowdScenario::default().doors, allow_negative_numbers = true)]
+    pub doors: usize,
+    /// Threads for the agents' updates (the results are the same for any number).
+    #[arg(long, default_value_t = CrowdScenario::default().threads, allow_negative_numbers = true)]
+    pub threads: usize,
+    /// New goals lie within this many cells (on each axis) of the agent; `inf` or
+    /// `anywhere`: anywhere on the map.
+    #[arg(long, default_value_t = CrowdScenario::default().goal_range, value_parser = parse_range, allow_negative_numbers = true)]
+    pub goal_range: f64,
+    /// Each agent gets a new goal on arrival, else after ½ to 1½ times this many seconds.
+    #[arg(long, default_value_t = CrowdScenario::default().retarget_seconds, allow_negative_numbers = true)]
+    pub retarget: f64,
+    /// Walking speed, cells per second.
+    #[arg(long, default_value_t = CrowdScenario::default().speed, allow_negative_numbers = true)]
+    pub speed: f64,
+    /// The seed of every random choice (placements, goals, door times).
+    #[arg(long, default_value_t = CrowdScenario::default().seed)]
+    pub seed: u64,
+    /// How every path is smoothed (the library's presets).
+    #[arg(long, value_enum, default_value_t = PresetArg::Smooth)]
+    pub method: PresetArg,
+    /// Write an animated SVG of the run to this file (`-` for stdout: the summary then
+    /// goes to stderr); at most the first 500 agents are drawn.
+    #[arg(long)]
+    pub animate: Option<String>,
+    /// --animate: one picture every this many frames (default 6: 10 per second).
+    #[arg(long, default_value_t = 6, allow_negative_numbers = true)]
+    pub frames_every: u64,
+}
+
+/// Parses `--goal-range`: a number, or `inf` / `anywhere` for anywhere on the map.
+fn parse_range(s: &str) -> std::result::Result<f64, String> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "anywhere" | "inf" | "infinity" => Ok(f64::INFINITY),
+        t => t
+            .parse::<f64>()
+            .map_err(|_| format!("`{s}` is not a number (or `inf`, `anywhere`)")),
+    }
+}
+
+/// The command-line flag of a scenario parameter the library names.
+fn flag(name: &str) -> &str {
+    match name {
+        "retarget_seconds" => "retarget",
+        "goal_range" => "goal-range",
+        other => other,
+    }
+}
+
+/// Frame times and totals of a run.
+#[derive(Debug, Default)]
+struct Totals {
+    /// Seconds per frame, in order.
+    times: Vec<f64>,
+    crowd: CrowdFrame,
+    retargets: usize,
+    doors_closed: usize,
+    doors_opened: usize,
+    blocked: usize,
+    invalid: usize,
+}
+
+/// The sampled positions and door states for `--animate`.
+struct Recorder {
+    every: u64,
+    times: Vec<f64>,
+    agents: Vec<Vec<DVec2>>,
+    doors: Vec<Vec<bool>>,
+}
+
+impl Recorder {
+    fn new(every: u64, sim: &CrowdSimulation) -> Self {
+        let drawn = sim.crowd().agents().len().min(MAX_DRAWN);
+        let mut r = Recorder {
+            every,
+            times: Vec::new(),
+            agents: vec![Vec::new(); drawn],
+            doors: vec![Vec::new(); sim.doors().count()],
+        };
+        r.sample(sim, 0.0);
+        r
+    }
+
+    /// Records the state after frame `frame` of `last` (every `every`-th, and the last).
+    fn after(&mut self, sim: &CrowdSimulation, frame: u64, last: u64, hz: f64) {
+        if frame.is_multiple_of(self.every) || frame == last {
+            self.sample(sim, frame as f64 / hz);
+        }
+    }
+
+    fn sample(&mut self, sim: &CrowdSimulation, t: f64) {
+        self.times.push(t);
+        for (track, a) in self.agents.iter_mut().zip(sim.crowd().agents()) {
+            track.push(a.corridor().position());
+        }
+        for (track, (_, _, closed)) in self.doors.iter_mut().zip(sim.doors()) {
+            track.push(closed);
+        }
+    }
+}
+
+/// Runs `pathsmooth crowd`.
+pub fn run(a: &CrowdArgs) -> Result<()> {
+    if !(a.seconds.is_finite() && a.seconds > 0.0) {
+        bail!("--seconds {}: expected a finite number > 0", a.seconds);
+    }
+    if a.frames_every == 0 {
+        bail!("--frames-every 0: expected at least 1");
+    }
+    let (method, preset) = a.method.preset();
+    let scenario = CrowdScenario {
+        agents: a.agents,
+        radius: a.radius,
+        speed: a.speed,
+        retarget_seconds: a.retarget,
+        goal_range: a.goal_range,
+        doors: a.doors,
+        threads: a.threads,
+        seed: a.seed,
+        steps: preset.steps(),
+        ..CrowdScenario::default()
+    };
+    let hz = scenario.hz;
+    let frames = (a.seconds * hz).round();
+    if frames < 1.0 || frames > u32::MAX as f64 {
+        bail!(
+            "--seconds {}: expected at least one frame (1/{hz} s) and at most {} frames",
+            a.seconds,
+            u32::MAX
+        );
+    }
+    let frames = frames as u64;
+    let map = GridMap::load(&a.map)?;
+    let size = format!("{}×{}", map.width(), map.height());
+    // The picture needs the walls only: the map without the doors the crowd's world blocks.
+    let picture_map = a.animate.as_ref().map(|_| map.clone());
+    let world = GridWorld::new(map).with_context(|| a.map.clone())?;
+
+    let start = Instant::now();
+    let mut sim = CrowdSimulation::new(world, scenario).map_err(|e| match e {
+        Error::BadParameter { name, .. } => {
+            anyhow::Error::new(e).context(format!("--{}", flag(name)))
+        }
+        e => anyhow::Error::new(e).context(a.map.clone()),
+    })?;
+    let setup = start.elapsed().as_secs_f64();
+
+    let mut recorder = a
+        .animate
+        .as_ref()
+        .map(|_| Recorder::new(a.frames_every, &sim));
+    let mut totals = Totals {
+        times: Vec::with_capacity(frames as usize),
+        ..Totals::default()
+    };
+    for k in 1..=frames {
+        let t0 = Instant::now();
+        let f = sim.frame()?;
+        totals.times.push(t0.elapsed().as_secs_f64());
+        totals.invalid += sim.check();
+        totals.crowd += f.crowd;
+        totals.retargets += f.retargets;
+        totals.doors_closed += f.doors_closed;
+        totals.doors_opened += f.doors_opened;
+        totals.blocked += f.blocked;
+        if let Some(r) = &mut recorder {
+            r.after(&sim, k, frames, hz);
+        }
+    }
+    let seconds = frames as f64 / hz;
+    let report = summary(a, method, &size, setup, seconds, &totals);
+
+    if let (Some(file), Some(r), Some(map)) = (&a.animate, recorder, picture_map) {
+        let world = GridWorld::new(map).with_context(|| a.map.clone())?;
+        let svg = animation(a, method, &world, &sim, seconds, r);
+        write_bytes(file, svg.as_bytes())?;
+    }
+    if a.animate.as_deref() == Some("-") {
+        eprint!("{report}");
+    } else {
+        print!("{report}");
+    }
+    if totals.invalid > 0 {
+        bail!(
+            "{} agent-frames had a path that failed the check (see the last line)",
+            totals.invalid
+        );
+    }
+    Ok(())
+}
+
+/// The nearest-rank `p`-th percentile of sorted values (`p` in (0, 100]).
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
+/// The table and the final line.
+fn summary(
+    a: &CrowdArgs,
+    method: &str,
+    size: &str,
+    setup: f64,
+    seconds: f64,
+    t: &Totals,
+) -> String {
+    let mut sorted = t.times.clone();
+    sorted.sort_by(f64::total_cmp);
+    let ms = |s: f64| s * 1e3;
+    let mean = ms(t.times.iter().sum::<f64>() / t.times.len().max(1) as f64);
+    let (p50, p99) = (ms(percentile(&sorted, 50.0)), ms(percentile(&sorted, 99.0)));
+    let max = ms(sorted.last().copied().unwrap_or(0.0));
+    let replans_per_s = t.crowd.replans as f64 / seconds;
+    let range = if a.goal_range.is_finite() {
+        format!("goal range {}", a.goal_range)
+    } else {
+        "goals anywhere".into()
+    };
+    let mut out = format!(
+        "crowd on {} ({size}): {} agent(s) of radius {}, {} door(s), {method}, {range}, \
+         {} thread(s), seed {}\n",
+        a.map, a.agents, a.radius, a.doors, a.threads, a.seed
+    );
+    let mut table = Table::new(["", "value"]);
+    let rows: [(&str, String); 17] = [
+        ("setup ms", format!("{:.1}", ms(setup))),
+        ("frames", t.times.len().to_string()),
+        ("simulated s", format!("{seconds:.3}")),
+        ("frame mean ms", format!("{mean:.3}")),
+        ("frame p50 ms", format!("{p50:.3}")),
+        ("frame p99 ms", format!("{p99:.3}")),
+        ("frame max ms", format!("{max:.3}")),
+        ("re-plans", t.crowd.replans.to_string()),
+        ("re-plans per s", format!("{replans_per_s:.1}")),
+        ("new goals", t.retargets.to_string()),
+        ("adjusted targets", t.crowd.adjusted.to_string()),
+        (
+            "refused / failed",
+            format!("{} / {}", t.crowd.refused, t.crowd.failed),
+        ),
+        ("repaired corridors", t.crowd.repaired.to_string()),
+        ("blocked by doors", t.blocked.to_string()),
+        (
+            "doors closed / opened",
+            format!("{} / {}", t.doors_closed, t.doors_opened),
+        ),
+        ("agent-frames stuck", t.crowd.stuck.to_string()),
+        ("invalid", t.invalid.to_string()),
+    ];
+    for (name, value) in rows {
+        table.row([name.to_string(), value]);
+    }
+    out.push_str(&table.render());
+    out.push_str(&format!(
+        "agents {} frames {} mean_ms {mean:.3} p99_ms {p99:.3} replans_per_s {replans_per_s:.1} invalid {}\n",
+        a.agents,
+        t.times.len(),
+        t.invalid
+    ));
+    out
+}
+
+/// The animated SVG of a run.
+fn animation(
+    a: &CrowdArgs,
+    method: &str,
+    world: &GridWorld,
+    sim: &CrowdSimulation,
+    seconds: f64,
+    r: Recorder,
+) -> String {
+    let name = std::path::Path::new(&a.map)
+        .file_name()
+        .map_or(a.map.clone(), |n| n.to_string_lossy().into_owned());
+    let mut scene = Scene::for_map(format!("crowd on {name}"), world);
+    let drawn = r.agents.len();
+    let shown = if drawn < a.agents {
+        format!("the first {drawn} of {} agents", a.agents)
+    } else {
+        format!("{} agents", a.agents)
+    };
+    scene.set_heading([
+        format!("crowd on {name}: {shown}, {method}, {seconds} s"),
+        format!("{} door(s) (opaque: closed)", sim.doors().count()),
+    ]);
+    let radius = sim.crowd().radius();
+    let anim = Animation {
+        seconds,
+        times: r.times,
+        agents: r.agents.into_iter().map(|p| (radius, p)).collect(),
+        doors: sim
+            .doors()
+            .zip(r.doors)
+            .map(|((min, max, _), closed)| (min, max, closed))
+            .collect(),
+    };
+    render_animation(&scene, &anim)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn p99_is_the_nearest_rank() {
+        let v: Vec<f64> = (1..=200).map(f64::from).collect();
+        assert_eq!(percentile(&v, 99.0), 198.0);
+        assert_eq!(percentile(&v, 50.0), 100.0);
+        assert_eq!(percentile(&v[..1], 99.0), 1.0);
+        assert_eq!(percentile(&v[..100], 99.0), 99.0);
+    }
+
+    #[test]
+    fn goal_range_takes_inf_and_anywhere() {
+        assert_eq!(parse_range("inf"), Ok(f64::INFINITY));
+        assert_eq!(parse_range("Anywhere"), Ok(f64::INFINITY));
+        assert_eq!(parse_range("12.5"), Ok(12.5));
+        assert!(parse_range("far").is_err());
+    }
+}

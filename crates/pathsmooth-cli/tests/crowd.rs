@@ -1,0 +1,231 @@
+//! End-to-end tests of `pathsmooth crowd`: the summary's last line, determinism across
+//! threads, bad input, the animated SVG.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// Runs the binary with these arguments.
+fn run<S: AsRef<std::ffi::OsStr>>(args: impl IntoIterator<Item = S>) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pathsmooth"))
+        .args(args)
+        .output()
+        .expect("binary starts")
+}
+
+/// The CLI's own example map (80 × 80, the one `demo` embeds).
+fn demo_map() -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("assets/demo.map")
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn stdout(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A failed run: non-zero exit, exactly one line on stderr that says `error`, no panic.
+fn assert_clean_failure(out: &Output) -> String {
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(err.trim_end().lines().count(), 1, "stderr: {err}");
+    assert!(err.contains("error"), "stderr: {err}");
+    assert!(!err.contains("panicked"), "stderr: {err}");
+    err
+}
+
+/// The last line's fields, checked against the exact format
+/// `agents N frames F mean_ms X p99_ms Y replans_per_s Z invalid K`.
+fn last_line(text: &str) -> Vec<(String, String)> {
+    let line = text.trim_end().lines().last().expect("some output");
+    let words: Vec<&str> = line.split(' ').collect();
+    let keys = [
+        "agents",
+        "frames",
+        "mean_ms",
+        "p99_ms",
+        "replans_per_s",
+        "invalid",
+    ];
+    assert_eq!(words.len(), 12, "{line}");
+    for (i, key) in keys.iter().enumerate() {
+        assert_eq!(words[2 * i], *key, "{line}");
+    }
+    let decimals = |w: &str, n: usize| {
+        let (int, frac) = w.split_once('.').unwrap_or_else(|| panic!("{w} in {line}"));
+        assert!(
+            int.parse::<u64>().is_ok() && frac.len() == n,
+            "{w} in {line}"
+        );
+        assert!(frac.chars().all(|c| c.is_ascii_digit()), "{w} in {line}");
+    };
+    for (i, n) in [(5, 3), (7, 3), (9, 1)] {
+        decimals(words[i], n);
+    }
+    for i in [1, 3, 11] {
+        assert!(words[i].parse::<u64>().is_ok(), "{line}");
+    }
+    keys.iter()
+        .enumerate()
+        .map(|(i, k)| (k.to_string(), words[2 * i + 1].to_string()))
+        .collect()
+}
+
+fn field(fields: &[(String, String)], key: &str) -> String {
+    fields.iter().find(|(k, _)| k == key).unwrap().1.clone()
+}
+
+fn crowd(extra: &[&str]) -> Output {
+    let map = demo_map();
+    let mut args = vec![
+        "crowd",
+        "--map",
+        &map,
+        "--agents",
+        "50",
+        "--seconds",
+        "2",
+        "--doors",
+        "1",
+    ];
+    args.extend_from_slice(extra);
+    run(args)
+}
+
+#[test]
+fn crowd_prints_the_summary_line_and_is_the_same_on_two_threads() {
+    let one = stdout(&crowd(&[]));
+    let f1 = last_line(&one);
+    assert_eq!(field(&f1, "agents"), "50");
+    assert_eq!(field(&f1, "frames"), "120");
+    assert_eq!(field(&f1, "invalid"), "0");
+    assert!(one.contains("re-plans per s"), "{one}");
+    let two = stdout(&crowd(&["--threads", "2"]));
+    let f2 = last_line(&two);
+    assert_eq!(field(&f2, "frames"), "120");
+    assert_eq!(field(&f2, "invalid"), "0");
+    // The simulation is deterministic: the same re-plans on any number of threads.
+    assert_eq!(field(&f1, "replans_per_s"), field(&f2, "replans_per_s"));
+    let replans = |t: &str| {
+        t.lines()
+            .find(|l| l.starts_with("re-plans "))
+            .map(str::to_string)
+    };
+    assert_eq!(replans(&one), replans(&two));
+    assert!(replans(&one).is_some(), "{one}");
+}
+
+#[test]
+fn crowd_takes_the_other_options() {
+    let out = crowd(&[
+        "--goal-range",
+        "anywhere",
+        "--method",
+        "shortest",
+        "--seed",
+        "7",
+        "--radius",
+        "0.4",
+        "--speed",
+        "2",
+        "--retarget",
+        "1",
+    ]);
+    let fields = last_line(&stdout(&out));
+    assert_eq!(field(&fields, "invalid"), "0");
+}
+
+#[test]
+fn crowd_bad_input_fails_cleanly() {
+    let map = demo_map();
+    let cases: [(&[&str], &str); 9] = [
+        (&["--agents", "0"], "agents"),
+        (&["--seconds", "-1"], "--seconds"),
+        (&["--seconds", "NaN"], "--seconds"),
+        (&["--seconds", "inf"], "--seconds"),
+        (&["--radius", "-0.5"], "radius"),
+        (&["--speed", "-1"], "speed"),
+        (&["--threads", "0"], "threads"),
+        (&["--goal-range", "-3"], "goal-range"),
+        (&["--frames-every", "0"], "--frames-every"),
+    ];
+    for (extra, word) in cases {
+        let mut args = vec!["crowd", "--map", &map, "--agents", "5", "--seconds", "1"];
+        args.extend_from_slice(extra);
+        let err = assert_clean_failure(&run(&args));
+        assert!(err.contains(word), "{extra:?}: {err}");
+    }
+    let err = assert_clean_failure(&run([
+        "crowd",
+        "--map",
+        "/nonexistent/no.map",
+        "--seconds",
+        "1",
+    ]));
+    assert!(err.contains("no.map"), "{err}");
+}
+
+#[test]
+fn crowd_animates_the_agents_and_doors() {
+    let dir = std::env::temp_dir().join(format!("pathsmooth-crowd-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = dir.join("crowd.svg");
+    let file = svg.to_string_lossy().into_owned();
+    let fields = last_line(&stdout(&crowd(&["--animate", &file])));
+    assert_eq!(field(&fields, "invalid"), "0");
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg") && text.trim_end().ends_with("</svg>"));
+    assert_eq!(text.matches(r#"<circle class="agent""#).count(), 50);
+    assert_eq!(text.matches(r#"<rect class="door""#).count(), 1);
+    assert!(text.contains("<animate"));
+    // 2 s at 10 pictures a second: 21 samples, the loop 2 s long.
+    assert!(text.contains(r#"dur="2.000s""#), "loop length");
+    let values = text
+        .split(r#"attributeName="cx""#)
+        .nth(1)
+        .and_then(|t| t.split("values=\"").nth(1))
+        .and_then(|t| t.split('"').next())
+        .unwrap();
+    assert_eq!(values.split(';').count(), 21);
+    // Balanced elements: every opened circle, rect and g is closed.
+    for tag in ["circle", "g"] {
+        let open =
+            text.matches(&format!("<{tag} ")).count() + text.matches(&format!("<{tag}>")).count();
+        let closed = text.matches(&format!("</{tag}>")).count() + self_closed(&text, tag);
+        assert_eq!(open, closed, "<{tag}>");
+    }
+    // More agents than drawn: the first 500 only.
+    let many = stdout(&run([
+        "crowd",
+        "--map",
+        &demo_map(),
+        "--agents",
+        "600",
+        "--seconds",
+        "0.1",
+        "--doors",
+        "0",
+        "--animate",
+        &file,
+    ]));
+    assert_eq!(field(&last_line(&many), "agents"), "600");
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert_eq!(text.matches(r#"<circle class="agent""#).count(), 500);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// How many `<tag …/>` elements close themselves.
+fn self_closed(text: &str, tag: &str) -> usize {
+    text.split(&format!("<{tag}"))
+        .skip(1)
+        .filter(|rest| {
+            let end = rest.find('>').unwrap();
+            rest[..end].ends_with('/')
+        })
+        .count()
+}
