@@ -108,6 +108,7 @@ struct Totals {
     retargets: usize,
     doors_closed: usize,
     doors_opened: usize,
+    doors_waiting: usize,
     blocked: usize,
     invalid: usize,
 }
@@ -214,6 +215,7 @@ pub fn run(a: &CrowdArgs) -> Result<()> {
         totals.retargets += f.retargets;
         totals.doors_closed += f.doors_closed;
         totals.doors_opened += f.doors_opened;
+        totals.doors_waiting += f.doors_waiting;
         totals.blocked += f.blocked;
         if let Some(r) = &mut recorder {
             r.after(&sim, k, frames, hz);
@@ -277,7 +279,7 @@ fn summary(
         a.map, a.agents, a.radius, a.doors, a.threads, a.seed
     );
     let mut table = Table::new(["", "value"]);
-    let rows: [(&str, String); 17] = [
+    let rows: [(&str, String); 18] = [
         ("setup ms", format!("{:.1}", ms(setup))),
         ("frames", t.times.len().to_string()),
         ("simulated s", format!("{seconds:.3}")),
@@ -298,6 +300,10 @@ fn summary(
         (
             "doors closed / opened",
             format!("{} / {}", t.doors_closed, t.doors_opened),
+        ),
+        (
+            "door-frames waiting for agents to leave",
+            t.doors_waiting.to_string(),
         ),
         ("agent-frames stuck", t.crowd.stuck.to_string()),
         ("invalid", t.invalid.to_string()),
