@@ -286,8 +286,8 @@ impl PathCorridor {
     /// `p`, and its path is mended with the least work (Detour's `movePosition` and
     /// `optimizePathVisibility`):
     ///
-    /// 1. `p` is projected onto the first 32 segments; the points before the closest
-    ///    projection are dropped (the agent passed them);
+    /// 1. `p` is projected onto the first 32 segments (up to the first it lies on); the
+    ///    points before the closest projection are dropped (the agent passed them);
     /// 2. the farthest of the next `pull` + 1 points that `p` sees — its segment and the
     ///    bend there clear for the radius, and on a world with area costs, no costlier than
     ///    the way along the path — becomes the path's second point ([`Moved::Kept`] when
@@ -349,13 +349,17 @@ impl PathCorridor {
             return self.splice_plan(pipeline, p, 0);
         }
         // 1. Where along the path the agent is: the closest projection onto the first
-        // segments (the earliest of equals).
+        // segments (the earliest of equals, and the first that `p` lies on).
+        let on_path = ON_PATH * ON_PATH * (1.0 + p.length_squared());
         let (mut i, mut best, mut q) = (0, f64::INFINITY, path[0]);
         for k in 0..last.min(PROJECT_SEGMENTS) {
             let (on, _) = closest_on_segment(p, path[k], path[k + 1]);
             let d = on.distance_squared(p);
             if d < best {
                 (i, best, q) = (k, d, on);
+            }
+            if d <= on_path {
+                break;
             }
         }
         // 2. The farthest of the next points that `p` sees, no costlier than the way along
@@ -380,7 +384,7 @@ impl PathCorridor {
         // On the path (a follower steering along it), the tail from `p` is the pipeline's
         // smoothed path already: no pull to try. The piece from `p` is tested all the same,
         // as `p` may lie an ulp off the segment, on a wall's side at radius 0.
-        let on_path = best <= ON_PATH * ON_PATH * (1.0 + p.length_squared());
+        let on_path = best <= on_path;
         if !on_path {
             room(world, p, radius, "position")?;
         }
