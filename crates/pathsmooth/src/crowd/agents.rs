@@ -357,11 +357,9 @@ fn update_agent(
     let c = &mut a.corridor;
     if std::mem::take(&mut a.repair) || (retry && c.is_stuck()) {
         // A failed repair leaves the corridor stuck with the reason: counted below.
-        if let Ok(r) = c.repair(pipeline) {
-            if r != Repair::Valid {
-                frame.repaired += 1;
-                frame.replans += 1;
-            }
+        if c.repair(pipeline).is_ok_and(|r| r != Repair::Valid) {
+            frame.repaired += 1;
+            frame.replans += 1;
         }
     }
     if let Some(t) = a.wanted.take() {

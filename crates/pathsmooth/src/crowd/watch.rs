@@ -94,3 +94,51 @@ impl Watch {
         validate_into(world, piece, radius, &mut self.report).is_ok() && self.report.is_valid()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::world::Obstacle;
+    use crate::GridMap;
+
+    fn p(x: f64, y: f64) -> DVec2 {
+        DVec2::new(x, y)
+    }
+
+    #[test]
+    fn a_new_front_an_old_failure_and_a_door_on_an_unchanged_tail_are_all_caught() {
+        let mut world = GridWorld::new(GridMap::from_rows(&["........"; 4]).unwrap()).unwrap();
+        let mut watch = Watch::default();
+        let good = vec![p(0.5, 1.5), p(3.5, 1.5), p(7.5, 1.5)];
+        fn check(
+            watch: &mut Watch,
+            world: &GridWorld,
+            path: &[DVec2],
+            added: &[(DVec2, DVec2)],
+        ) -> usize {
+            watch.check(world, 0.3, std::iter::once(path), added)
+        }
+        assert_eq!(check(&mut watch, &world, &good, &[]), 0);
+        // The agent walked: a new front on the same tail.
+        let walked = vec![p(1.0, 1.5), p(3.5, 1.5), p(7.5, 1.5)];
+        assert_eq!(check(&mut watch, &world, &walked, &[]), 0);
+        // Too close to the border at the front.
+        let bad = vec![p(1.0, 0.1), p(3.5, 1.5), p(7.5, 1.5)];
+        assert_eq!(check(&mut watch, &world, &bad, &[]), 1);
+        // Unchanged and still bad: checked whole again, not taken as known good.
+        assert_eq!(check(&mut watch, &world, &bad, &[]), 1);
+        assert_eq!(check(&mut watch, &world, &walked, &[]), 0);
+        // A door on the unchanged tail, told to the watch: caught; a door far away is not
+        // looked at.
+        let (lo, hi) = (p(5.0, 1.0), p(6.0, 2.0));
+        world
+            .add_obstacle(Obstacle::Box { min: lo, max: hi })
+            .unwrap();
+        let far = (p(0.0, 3.5), p(0.2, 3.8));
+        assert_eq!(check(&mut watch, &world, &walked, &[far]), 0);
+        assert_eq!(check(&mut watch, &world, &walked, &[(lo, hi)]), 1);
+        // A one-point path in the door.
+        let mut watch = Watch::default();
+        assert_eq!(check(&mut watch, &world, &[p(5.5, 1.5)], &[]), 1);
+    }
+}
