@@ -2,51 +2,17 @@
 //! checked against the library's own cost and route computations.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use glam::DVec2;
 use pathsmooth::io::{parse_path, Format, PathData};
 use pathsmooth::world::path_cost;
 use pathsmooth::{GridMap, GridWorld, World};
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_pathsmooth"))
-}
-
-fn run<S: AsRef<std::ffi::OsStr>>(args: impl IntoIterator<Item = S>) -> Output {
-    bin().args(args).output().expect("binary starts")
-}
+mod support;
+use support::{assert_clean_failure, run, stdout};
 
 fn tmp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "pathsmooth-cli-areas-{name}-{}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn stdout(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-/// A failed run: non-zero exit, one line on stderr saying `error`, no panic; the line.
-fn clean_failure(out: &Output) -> String {
-    assert!(
-        !out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
-    let err = String::from_utf8_lossy(&out.stderr).to_string();
-    assert_eq!(err.trim_end().lines().count(), 1, "stderr: {err}");
-    assert!(err.contains("error"), "stderr: {err}");
-    assert!(!err.contains("panicked"), "stderr: {err}");
-    err
+    support::tmp_dir("areas", name)
 }
 
 /// 20 × 12 cells: walls round the edge, a swamp block (x 6–13, y 2–9) across the straight
@@ -192,7 +158,7 @@ fn bad_area_costs_are_one_clear_error() {
     let map = write(&dir, "swamp.map", SWAMP_MAP);
     let band = write(&dir, "band.map", BAND_MAP);
     let plan = |map: &str, from: &str, to: &str, costs: &str| {
-        clean_failure(&run([
+        assert_clean_failure(&run([
             "plan",
             "--map",
             map,
@@ -261,7 +227,7 @@ fn bad_area_costs_are_one_clear_error() {
 
     // Navmeshes have no area costs yet: said so, before anything is read.
     let scene = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/scene.json");
-    let err = clean_failure(&run([
+    let err = assert_clean_failure(&run([
         "plan",
         "--navmesh",
         scene,
@@ -273,7 +239,7 @@ fn bad_area_costs_are_one_clear_error() {
         "S=4",
     ]));
     assert!(err.contains("this mesh's polygons have none"), "{err}");
-    let err = clean_failure(&run([
+    let err = assert_clean_failure(&run([
         "bench",
         "--navmesh",
         scene,
@@ -282,7 +248,7 @@ fn bad_area_costs_are_one_clear_error() {
         "--quiet",
     ]));
     assert!(err.contains("not supported for navmeshes yet"), "{err}");
-    let err = clean_failure(&run([
+    let err = assert_clean_failure(&run([
         "plan",
         "--navmesh",
         scene,
@@ -514,7 +480,7 @@ fn layered_navmesh_area_costs_by_id() {
         ("9=2", "no polygon has area 9"),
     ] {
         let out = run(base.iter().chain(&ends).chain(&["--area-costs", spec]));
-        let err = clean_failure(&out);
+        let err = assert_clean_failure(&out);
         assert!(err.contains(words), "{spec}: {err}");
     }
 }

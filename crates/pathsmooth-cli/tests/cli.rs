@@ -2,15 +2,13 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_pathsmooth"))
-}
+mod support;
+use support::{assert_clean_failure, assert_success, bin, run};
 
-/// Runs the binary with these arguments.
-fn run<S: AsRef<std::ffi::OsStr>>(args: impl IntoIterator<Item = S>) -> Output {
-    bin().args(args).output().expect("binary starts")
+fn tmp_dir(name: &str) -> PathBuf {
+    support::tmp_dir("cli", name)
 }
 
 fn run_with_stdin(args: &[&str], stdin: &str) -> Output {
@@ -24,12 +22,6 @@ fn run_with_stdin(args: &[&str], stdin: &str) -> Output {
     // The binary may exit before reading (argument errors): a broken pipe is fine.
     let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
     child.wait_with_output().unwrap()
-}
-
-fn tmp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pathsmooth-cli-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 fn shared() -> PathBuf {
@@ -51,25 +43,6 @@ fn movingai(rel: &str) -> Option<PathBuf> {
         return None;
     }
     Some(dir.join(rel))
-}
-
-/// A failed run: non-zero exit, exactly one line on stderr that says `error`, no panic.
-/// Asserts that the run succeeded, showing its stderr when it did not.
-fn assert_success(out: &Output) {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-fn assert_clean_failure(out: &Output) -> String {
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr).to_string();
-    assert_eq!(err.trim_end().lines().count(), 1, "stderr: {err}");
-    assert!(err.contains("error"), "stderr: {err}");
-    assert!(!err.contains("panicked"), "stderr: {err}");
-    err
 }
 
 /// One run of `pathsmooth demo` (it takes seconds in the test profile) for the tests that

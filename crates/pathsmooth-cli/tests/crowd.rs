@@ -2,15 +2,10 @@
 //! threads, bad input, the animated SVG.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
-/// Runs the binary with these arguments.
-fn run<S: AsRef<std::ffi::OsStr>>(args: impl IntoIterator<Item = S>) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pathsmooth"))
-        .args(args)
-        .output()
-        .expect("binary starts")
-}
+mod support;
+use support::{assert_clean_failure, run, stdout};
 
 /// The CLI's own example map (80 × 80, the one `demo` embeds).
 fn demo_map() -> String {
@@ -18,25 +13,6 @@ fn demo_map() -> String {
         .join("assets/demo.map")
         .to_string_lossy()
         .into_owned()
-}
-
-fn stdout(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-/// A failed run: non-zero exit, exactly one line on stderr that says `error`, no panic.
-fn assert_clean_failure(out: &Output) -> String {
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr).to_string();
-    assert_eq!(err.trim_end().lines().count(), 1, "stderr: {err}");
-    assert!(err.contains("error"), "stderr: {err}");
-    assert!(!err.contains("panicked"), "stderr: {err}");
-    err
 }
 
 /// The last line's fields, checked against the exact format

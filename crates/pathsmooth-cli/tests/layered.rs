@@ -2,45 +2,16 @@
 //! points on a Recast bake, its errors, `bake`, `plan --level` and `bench --navmesh`.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
 use glam::DVec3;
 use pathsmooth::navmesh::import::parse_surface_json;
 use pathsmooth::navmesh::{SurfaceMesh, SurfaceOptions, SurfaceQuery, UpAxis};
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_pathsmooth"))
-}
-
-fn run<S: AsRef<std::ffi::OsStr>>(args: impl IntoIterator<Item = S>) -> Output {
-    bin().args(args).output().expect("binary starts")
-}
+mod support;
+use support::{assert_clean_failure, assert_success, bin, run};
 
 fn tmp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "pathsmooth-cli-layered-{name}-{}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn assert_success(out: &Output) {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-/// A failed run: non-zero exit, exactly one line on stderr that says `error`, no panic.
-fn assert_clean_failure(out: &Output) -> String {
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr).to_string();
-    assert_eq!(err.trim_end().lines().count(), 1, "stderr: {err}");
-    assert!(err.contains("error"), "stderr: {err}");
-    assert!(!err.contains("panicked"), "stderr: {err}");
-    err
+    support::tmp_dir("layered", name)
 }
 
 fn repo(rel: &str) -> PathBuf {
