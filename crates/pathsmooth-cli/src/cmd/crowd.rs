@@ -7,7 +7,7 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use glam::DVec2;
-use pathsmooth::crowd::{CrowdFrame, CrowdScenario, CrowdSimulation};
+use pathsmooth::crowd::{CrowdScenario, CrowdSimulation, SimFrame};
 use pathsmooth::grid::GridMap;
 use pathsmooth::{Error, GridWorld};
 
@@ -104,12 +104,8 @@ fn flag(name: &str) -> &str {
 struct Totals {
     /// Seconds per frame, in order.
     times: Vec<f64>,
-    crowd: CrowdFrame,
-    retargets: usize,
-    doors_closed: usize,
-    doors_opened: usize,
-    doors_waiting: usize,
-    blocked: usize,
+    /// The frames' counts, summed.
+    frames: SimFrame,
     invalid: usize,
 }
 
@@ -211,12 +207,7 @@ pub fn run(a: &CrowdArgs) -> Result<()> {
         let f = sim.frame()?;
         totals.times.push(t0.elapsed().as_secs_f64());
         totals.invalid += sim.check();
-        totals.crowd += f.crowd;
-        totals.retargets += f.retargets;
-        totals.doors_closed += f.doors_closed;
-        totals.doors_opened += f.doors_opened;
-        totals.doors_waiting += f.doors_waiting;
-        totals.blocked += f.blocked;
+        totals.frames += f;
         if let Some(r) = &mut recorder {
             r.after(&sim, k, frames, hz);
         }
@@ -267,7 +258,7 @@ fn summary(
     let mean = ms(t.times.iter().sum::<f64>() / t.times.len().max(1) as f64);
     let (p50, p99) = (ms(percentile(&sorted, 50.0)), ms(percentile(&sorted, 99.0)));
     let max = ms(sorted.last().copied().unwrap_or(0.0));
-    let replans_per_s = t.crowd.replans as f64 / seconds;
+    let replans_per_s = t.frames.crowd.replans as f64 / seconds;
     let range = if a.goal_range.is_finite() {
         format!("goal range {}", a.goal_range)
     } else {
@@ -287,25 +278,25 @@ fn summary(
         ("frame p50 ms", format!("{p50:.3}")),
         ("frame p99 ms", format!("{p99:.3}")),
         ("frame max ms", format!("{max:.3}")),
-        ("re-plans", t.crowd.replans.to_string()),
+        ("re-plans", t.frames.crowd.replans.to_string()),
         ("re-plans per s", format!("{replans_per_s:.1}")),
-        ("new goals", t.retargets.to_string()),
-        ("adjusted targets", t.crowd.adjusted.to_string()),
+        ("new goals", t.frames.retargets.to_string()),
+        ("adjusted targets", t.frames.crowd.adjusted.to_string()),
         (
             "refused / failed",
-            format!("{} / {}", t.crowd.refused, t.crowd.failed),
+            format!("{} / {}", t.frames.crowd.refused, t.frames.crowd.failed),
         ),
-        ("repaired corridors", t.crowd.repaired.to_string()),
-        ("blocked by doors", t.blocked.to_string()),
+        ("repaired corridors", t.frames.crowd.repaired.to_string()),
+        ("blocked by doors", t.frames.blocked.to_string()),
         (
             "doors closed / opened",
-            format!("{} / {}", t.doors_closed, t.doors_opened),
+            format!("{} / {}", t.frames.doors_closed, t.frames.doors_opened),
         ),
         (
             "door-frames waiting for agents to leave",
-            t.doors_waiting.to_string(),
+            t.frames.doors_waiting.to_string(),
         ),
-        ("agent-frames stuck", t.crowd.stuck.to_string()),
+        ("agent-frames stuck", t.frames.crowd.stuck.to_string()),
         ("invalid", t.invalid.to_string()),
     ];
     for (name, value) in rows {

@@ -63,7 +63,7 @@ impl Default for CrowdScenario {
     }
 }
 
-/// What one simulated frame did.
+/// What one simulated frame did (`+=` sums frames).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct SimFrame {
     /// What the crowd's update did (plans, repairs, stuck agents, …).
@@ -78,6 +78,17 @@ pub struct SimFrame {
     pub blocked: usize,
     /// Doors due to close that wait, as an agent stands in them or has its target there.
     pub doors_waiting: usize,
+}
+
+impl std::ops::AddAssign for SimFrame {
+    fn add_assign(&mut self, o: SimFrame) {
+        self.crowd += o.crowd;
+        self.retargets += o.retargets;
+        self.doors_closed += o.doors_closed;
+        self.doors_opened += o.doors_opened;
+        self.blocked += o.blocked;
+        self.doors_waiting += o.doors_waiting;
+    }
 }
 
 /// A door of the scenario: its square, its obstacle while closed, and when it changes.
