@@ -93,7 +93,9 @@
 //!   formats built on them: `io` (path files, JSON and CSV), `NavMesh::from_scene_json` /
 //!   `load_scene`, `DiskCorridor` and `Problem` JSON.
 //! - `rayon`: parallel batch solving ([`corridor::solve_batch`],
-//!   [`corridor::solve_batch_into`]), and the tiles of a grid map's navmesh triangulated in parallel.
+//!   [`corridor::solve_batch_into`]), crowds on several threads
+//!   ([`crowd::Crowd::with_threads`], `crowd::update_batch`), and the tiles of a grid
+//!   map's navmesh triangulated in parallel.
 //! - `mint`: glam's `mint` interop (mint 0.5), for engines on another glam version.
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]

@@ -296,7 +296,11 @@ impl PathCorridor {
     ///    its magnitude: a follower that walks to
     ///    [`steering_point`](Self::steering_point)), only the next point is tried (its
     ///    segment and bend), with no pull: the tail from `p` is the pipeline's smoothed
-    ///    path already, and a point on a valid segment has room;
+    ///    path already. The segment test is exact (a point an ulp off a segment that
+    ///    grazes a corner can enter the wall at radius 0), but made once per segment: the
+    ///    segment's clearance is measured then, and while it exceeds the radius by a
+    ///    margin (10⁻¹⁰, relative) that a piece of it from a point that close cannot lose,
+    ///    the next moves along it skip the test;
     /// 3. when `p` sees none of them (it was pushed off the path), the way from `p` to the
     ///    first point of the path at least 4 times the push (`p`'s distance from the path)
     ///    further along is planned with the pipeline ([`Pipeline::plan_into`], smoothed by
@@ -308,12 +312,14 @@ impl PathCorridor {
     /// Errors (the corridor unchanged): [`Error::NonFinite`], [`Error::CoordinateOutOfRange`]
     /// and [`Error::OutsideWorld`] for a bad `p`; [`Error::Blocked`] (`"position"`) for a
     /// `p` inside a wall, [`Error::TooClose`] for one without room for the agent (not
-    /// asked of a `p` on the path, whose segment test says more); in case 3, the planning's
-    /// errors.
+    /// asked of a `p` on the path: a point of a clear segment has room); in case 3, the
+    /// planning's errors.
     ///
     /// Cost: in cases 1–2, at most 32 projections and `pull` + 1 segment and bend tests
-    /// near the agent (one of each on the path), plus O(points) to move the path down;
-    /// case 3 adds one or two plans. Allocates nothing in cases 1–2.
+    /// near the agent; on the path, one bend test, plus a segment test and a clearance
+    /// measure ([`World::segment_clearance`]) for the first move along each segment only;
+    /// plus O(points) to move the path down. Case 3 adds one or two plans. Allocates
+    /// nothing in cases 1–2.
     pub fn move_position<W: World>(
         &mut self,
         pipeline: &mut Pipeline<W>,
