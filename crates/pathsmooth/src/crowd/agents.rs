@@ -239,8 +239,10 @@ impl Crowd {
     /// of the way).
     ///
     /// Errors: [`GridWorld::add_obstacle`]'s, the crowd unchanged. Cost: the world's
-    /// rebuild (O(cells)), a pass over every corridor's points inside the obstacle's reach
-    /// and one pipeline per thread made again.
+    /// change ([`GridWorld::add_obstacle`]: a copy of the map's cells and a patch of the
+    /// distance field near the obstacle), a pass over every corridor's points (a box test
+    /// each, the segment–cell tests only near the obstacle) and one pipeline per thread
+    /// made again (their buffers grow again on first use).
     pub fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<(ObstacleId, usize)> {
         let id = self.change_world(|w| w.add_obstacle(obstacle))?;
         let mut blocked = 0;
@@ -262,7 +264,8 @@ impl Crowd {
     /// invalid (the world only gains space); stuck agents try again at the next update.
     ///
     /// Errors: [`GridWorld::remove_obstacle`]'s, the crowd unchanged. Cost: the world's
-    /// rebuild (O(cells)) and one pipeline per thread made again.
+    /// change (as [`add_obstacle`](Self::add_obstacle)'s) and one pipeline per thread made
+    /// again.
     pub fn remove_obstacle(&mut self, id: ObstacleId) -> Result<()> {
         self.change_world(|w| w.remove_obstacle(id))
     }
@@ -274,8 +277,10 @@ impl Crowd {
     ///
     /// Errors: [`Error::BadParameter`] for a `dt` that is not finite and ≥ 0; agents' own
     /// failures are not errors of the update (they are counted in the frame and kept on
-    /// the agent). Cost: per agent, one or two segment tests on the usual frame (a walk
-    /// along its path), plus the plans counted in [`CrowdFrame::replans`].
+    /// the agent). Cost: per agent on the usual frame (a walk along its path), a few
+    /// projections and a bend test, with a segment test and a clearance measure when it
+    /// enters a new segment ([`PathCorridor::move_position`]); plus the plans counted in
+    /// [`CrowdFrame::replans`].
     pub fn update(&mut self, dt: f64) -> Result<CrowdFrame> {
         if !(dt.is_finite() && dt >= 0.0) {
             return Err(Error::param("dt", dt, "a finite time step ≥ 0"));
