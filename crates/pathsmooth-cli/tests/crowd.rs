@@ -111,15 +111,19 @@ fn crowd_takes_the_other_options() {
         "2",
         "--retarget",
         "1",
+        "--plan-budget",
+        "1",
     ]);
-    let fields = last_line(&stdout(&out));
+    let text = stdout(&out);
+    let fields = last_line(&text);
     assert_eq!(field(&fields, "invalid"), "0");
+    assert!(text.contains("agent-frames waiting for a plan"), "{text}");
 }
 
 #[test]
 fn crowd_bad_input_fails_cleanly() {
     let map = demo_map();
-    let cases: [(&[&str], &str); 9] = [
+    let cases: [(&[&str], &str); 10] = [
         (&["--agents", "0"], "agents"),
         (&["--seconds", "-1"], "--seconds"),
         (&["--seconds", "NaN"], "--seconds"),
@@ -129,6 +133,7 @@ fn crowd_bad_input_fails_cleanly() {
         (&["--threads", "0"], "threads"),
         (&["--goal-range", "-3"], "goal-range"),
         (&["--frames-every", "0"], "--frames-every"),
+        (&["--plan-budget", "0"], "plan-budget"),
     ];
     for (extra, word) in cases {
         let mut args = vec!["crowd", "--map", &map, "--agents", "5", "--seconds", "1"];

@@ -196,16 +196,23 @@ fn one_and_two_threads_walk_the_same_paths() {
     let Some((map, _)) = common::try_load("dao/den312d") else {
         return;
     };
-    let run = |threads: usize| {
+    let run = |threads: usize, plan_budget: Option<usize>| {
         let scenario = CrowdScenario {
             agents: 200,
             threads,
             goal_range: 32.0,
             door_seconds: 0.5,
+            plan_budget,
             ..Default::default()
         };
         let mut sim = CrowdSimulation::new(GridWorld::new(map.clone()).unwrap(), scenario).unwrap();
-        let frames: Vec<_> = (0..150).map(|_| sim.frame().unwrap()).collect();
+        let frames: Vec<_> = (0..150)
+            .map(|_| {
+                let f = sim.frame().unwrap();
+                assert_eq!(sim.check(), 0);
+                f
+            })
+            .collect();
         let paths: Vec<Vec<DVec2>> = sim
             .crowd()
             .agents()
@@ -214,7 +221,13 @@ fn one_and_two_threads_walk_the_same_paths() {
             .collect();
         (frames, paths)
     };
-    assert_eq!(run(1), run(2));
+    assert_eq!(run(1, None), run(2, None));
+    // Under a plan budget too; and the budget makes new goals wait, never a path invalid.
+    let one = run(1, Some(2));
+    assert_eq!(one, run(2, Some(2)));
+    let frames = one.0;
+    assert!(frames.iter().any(|f| f.crowd.waiting > 0));
+    assert!(frames.iter().all(|f| f.crowd.failed == 0));
 }
 
 fn room_world() -> GridWorld {

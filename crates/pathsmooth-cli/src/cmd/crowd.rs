@@ -68,6 +68,10 @@ pub struct CrowdArgs {
     /// The seed of every random choice (placements, goals, door times).
     #[arg(long, default_value_t = CrowdScenario::default().seed)]
     pub seed: u64,
+    /// The most new goals planned per frame, first given first served (the others wait,
+    /// walking their old paths); all by default.
+    #[arg(long)]
+    pub plan_budget: Option<usize>,
     /// How every path is smoothed (the library's presets).
     #[arg(long, value_enum, default_value_t = PresetArg::Smooth)]
     pub method: PresetArg,
@@ -95,6 +99,7 @@ fn flag(name: &str) -> &str {
     match name {
         "retarget_seconds" => "retarget",
         "goal_range" => "goal-range",
+        "plan_budget" => "plan-budget",
         other => other,
     }
 }
@@ -167,6 +172,7 @@ pub fn run(a: &CrowdArgs) -> Result<()> {
         threads: a.threads,
         seed: a.seed,
         steps: preset.steps(),
+        plan_budget: a.plan_budget,
         ..CrowdScenario::default()
     };
     let hz = scenario.hz;
@@ -270,7 +276,7 @@ fn summary(
         a.map, a.agents, a.radius, a.doors, a.threads, a.seed
     );
     let mut table = Table::new(["", "value"]);
-    let rows: [(&str, String); 18] = [
+    let rows: [(&str, String); 19] = [
         ("setup ms", format!("{:.1}", ms(setup))),
         ("frames", t.times.len().to_string()),
         ("simulated s", format!("{seconds:.3}")),
@@ -297,6 +303,10 @@ fn summary(
             t.frames.doors_waiting.to_string(),
         ),
         ("agent-frames stuck", t.frames.crowd.stuck.to_string()),
+        (
+            "agent-frames waiting for a plan",
+            t.frames.crowd.waiting.to_string(),
+        ),
         ("invalid", t.invalid.to_string()),
     ];
     for (name, value) in rows {

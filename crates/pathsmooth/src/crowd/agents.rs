@@ -1,5 +1,6 @@
 //! A crowd: many agents walking their corridors on one grid world that changes (issue 30).
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 use glam::DVec2;
@@ -18,8 +19,13 @@ pub type AgentIndex = usize;
 pub struct CrowdAgent {
     corridor: PathCorridor,
     speed: f64,
-    /// A target asked for and not yet planned (the next [`Crowd::update`] plans it).
+    /// A target asked for and not yet planned (an update plans it, in turn under a plan
+    /// budget).
     wanted: Option<DVec2>,
+    /// In the crowd's queue of targets to plan.
+    queued: bool,
+    /// Its target is planned in this update.
+    plan_now: bool,
     /// Set when the world changed under the corridor: the next update repairs it.
     repair: bool,
     /// The last error an update met for this agent: a refused target, a failed move.
@@ -35,6 +41,12 @@ impl CrowdAgent {
     /// Its walking speed, world units per second.
     pub fn speed(&self) -> f64 {
         self.speed
+    }
+
+    /// True when a target asked for waits to be planned (see
+    /// [`Crowd::with_plan_budget`]); the agent walks its old path meanwhile.
+    pub fn waiting(&self) -> bool {
+        self.wanted.is_some()
     }
 
     /// True when the agent stands at its target (and no new one is pending).
@@ -68,6 +80,8 @@ pub struct CrowdFrame {
     pub repaired: usize,
     /// Agents stuck after the update (see [`PathCorridor::stuck`]).
     pub stuck: usize,
+    /// Agents whose new target waits for the next updates (the plan budget was spent).
+    pub waiting: usize,
 }
 
 impl std::ops::AddAssign for CrowdFrame {
@@ -79,6 +93,7 @@ impl std::ops::AddAssign for CrowdFrame {
         self.failed += o.failed;
         self.repaired += o.repaired;
         self.stuck += o.stuck;
+        self.waiting += o.waiting;
     }
 }
 
@@ -125,6 +140,10 @@ pub struct Crowd {
     #[cfg(feature = "rayon")]
     pool: Option<rayon::ThreadPool>,
     agents: Vec<CrowdAgent>,
+    /// The agents with a target to plan, first asked first served.
+    queue: VecDeque<AgentIndex>,
+    /// The most targets planned per update (`None`: all).
+    plan_budget: Option<usize>,
     /// The world changed since the last update: stuck agents try again.
     changed: bool,
 }
@@ -145,6 +164,8 @@ impl Crowd {
             #[cfg(feature = "rayon")]
             pool: None,
             agents: Vec::new(),
+            queue: VecDeque::new(),
+            plan_budget: None,
             changed: false,
         })
     }
@@ -211,6 +232,8 @@ impl Crowd {
             corridor,
             speed,
             wanted: None,
+            queued: false,
+            plan_now: false,
             repair: false,
             error: None,
         });
@@ -229,7 +252,32 @@ impl Crowd {
             "the index of an agent of the crowd",
         ))?;
         a.wanted = Some(target);
+        if !a.queued {
+            a.queued = true;
+            self.queue.push_back(agent);
+        }
         Ok(())
+    }
+
+    /// Plans at most `plans` new targets per [`update`](Self::update), first asked first
+    /// served, as Detour's crowd serves its path queue; the others wait
+    /// ([`CrowdAgent::waiting`], [`CrowdFrame::waiting`]) and walk their old paths, which
+    /// stay valid, meanwhile. `None` (the default) plans every target in the update after
+    /// it was asked. A budget spreads a burst of new goals over frames, so that one frame
+    /// does not pay for all of them; repairs after a change of the world are never
+    /// deferred. The order of service does not depend on the threads.
+    ///
+    /// Errors: [`Error::BadParameter`] for `Some(0)` (no target would ever be planned).
+    pub fn with_plan_budget(mut self, plans: Option<usize>) -> Result<Self> {
+        if plans == Some(0) {
+            return Err(Error::param(
+                "plan_budget",
+                0.0,
+                "at least 1 plan per update",
+            ));
+        }
+        self.plan_budget = plans;
+        Ok(self)
     }
 
     /// Adds a temporary obstacle to the world ([`GridWorld::add_obstacle`]) and marks the
@@ -286,6 +334,7 @@ impl Crowd {
             return Err(Error::param("dt", dt, "a finite time step ≥ 0"));
         }
         let retry = std::mem::take(&mut self.changed);
+        self.serve_queue();
         let runs = self.pipelines.len();
         let per_run = self.agents.len().div_ceil(runs).max(1);
         #[cfg(feature = "rayon")]
@@ -308,6 +357,16 @@ impl Crowd {
             frame += update_run(run, pipeline, dt, retry);
         }
         Ok(frame)
+    }
+
+    /// Marks the agents whose targets this update plans: the queue's first `plan_budget`.
+    fn serve_queue(&mut self) {
+        let served = self.plan_budget.unwrap_or(usize::MAX).min(self.queue.len());
+        for i in self.queue.drain(..served) {
+            let a = &mut self.agents[i];
+            a.queued = false;
+            a.plan_now = true;
+        }
     }
 
     /// A pipeline on the crowd's world, radius and steps (checked in [`Crowd::new`]).
@@ -367,7 +426,7 @@ fn update_agent(
             frame.replans += 1;
         }
     }
-    if let Some(t) = a.wanted.take() {
+    if let Some(t) = a.wanted.take_if(|_| std::mem::take(&mut a.plan_now)) {
         a.error = None;
         match c.move_target(pipeline, t) {
             Ok(Retargeted::Adjusted { .. }) => frame.adjusted += 1,
@@ -398,4 +457,5 @@ fn update_agent(
         }
     }
     frame.stuck += usize::from(c.is_stuck());
+    frame.waiting += usize::from(a.wanted.is_some());
 }

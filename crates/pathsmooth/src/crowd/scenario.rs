@@ -37,6 +37,9 @@ pub struct CrowdScenario {
     pub hz: f64,
     /// The smoothing steps of every plan (default [`Preset::Smooth`]).
     pub steps: Vec<Step>,
+    /// The most new goals planned per frame ([`Crowd::with_plan_budget`]); `None` (the
+    /// default): all in the frame after they are given.
+    pub plan_budget: Option<usize>,
     /// Threads for the agents' updates (default 1; more needs the `rayon` feature). The
     /// simulation is the same for any number.
     pub threads: usize,
@@ -57,6 +60,7 @@ impl Default for CrowdScenario {
             door_size: 3.0,
             hz: 60.0,
             steps: Preset::Smooth.steps(),
+            plan_budget: None,
             threads: 1,
             seed: 1,
         }
@@ -165,6 +169,8 @@ impl CrowdSimulation {
             retarget_at.push(rng.range(0.0, 1.5 * scenario.retarget_seconds));
         }
         crowd.update(0.0)?;
+        // The first plans are the setup's, all at once; the budget holds from the first frame.
+        let crowd = crowd.with_plan_budget(scenario.plan_budget)?;
         let doors = place_doors(&crowd, &scenario, &mut rng);
         Ok(CrowdSimulation {
             crowd,
