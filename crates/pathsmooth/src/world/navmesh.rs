@@ -28,6 +28,11 @@ use crate::navmesh::NavMeshQuery;
 /// ([`World::segment_cost`], [`NavMesh::segment_cost`]), and the planner looks for the
 /// cheapest channel ([`find_path_into`](World::find_path_into)).
 ///
+/// **Obstacles.** [`add_obstacle`](NavMeshWorld::add_obstacle) cuts a disk, box or convex
+/// polygon out of the free region exactly (the triangles it overlaps are triangulated
+/// again round it), before the area filter; every query sees it until
+/// [`remove_obstacle`](NavMeshWorld::remove_obstacle), which gives back the world exactly.
+///
 /// Cost: building O(e) for e boundary edges (plus the mesh); a clearance query
 /// O(point location + edges in the buckets searched), a segment test O(triangles crossed
 /// + edges in the buckets the segment's box, grown by the radius, overlaps).

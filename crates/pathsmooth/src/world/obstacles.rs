@@ -1,5 +1,7 @@
 //! Temporary obstacles on a grid world: doors that close, crates that fall, agents that
-//! block a passage (issue 30). Each obstacle blocks the cells its shape overlaps; every
+//! block a passage (issue 30); the shape checks every world shares (navmesh worlds cut
+//! the shapes out of their triangles, [`super::mesh_obstacles`]). On a grid, each obstacle
+//! blocks the cells its shape overlaps; every
 //! query (clearance, segments, search, the navmesh) sees them; removing one gives back the
 //! world it was, exactly.
 //!
@@ -18,8 +20,10 @@ use glam::{DVec2, IVec2};
 use super::GridWorld;
 use crate::error::{num, Error, Result};
 
-/// A temporary obstacle's shape, in world units (or cells, for [`Obstacle::Cells`]). It
-/// blocks every cell whose closed square meets the shape's inside.
+/// A temporary obstacle's shape, in world units (or cells, for [`Obstacle::Cells`]). On a
+/// [`GridWorld`] it blocks every cell whose closed square meets the shape's inside; on a
+/// [`NavMeshWorld`](crate::NavMeshWorld) it is cut out of the free region (a disk as its
+/// circumscribed 16-gon; cells are refused there).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Obstacle {
     /// A disk (radius > 0).
@@ -42,7 +46,8 @@ pub enum Obstacle {
     Cells(Vec<IVec2>),
 }
 
-/// A temporary obstacle's handle, from [`GridWorld::add_obstacle`].
+/// A temporary obstacle's handle, from [`GridWorld::add_obstacle`] or
+/// [`NavMeshWorld::add_obstacle`](crate::NavMeshWorld::add_obstacle).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ObstacleId(u64);
 
@@ -363,7 +368,6 @@ pub(crate) fn convex_overlap(ring: &[DVec2], other: &[DVec2]) -> bool {
         let n = p.len();
         (0..n).map(move |i| (p[(i + 1) % n] - p[i]).perp())
     }
-    let square = other;
     for axis in normals(ring).chain(normals(other)) {
         let span = |pts: &[DVec2]| {
             pts.iter()
@@ -373,7 +377,7 @@ pub(crate) fn convex_overlap(ring: &[DVec2], other: &[DVec2]) -> bool {
                 })
         };
         let (p0, p1) = span(ring);
-        let (s0, s1) = span(&square);
+        let (s0, s1) = span(other);
         if !(p1 > s0 && s1 > p0) {
             return false;
         }
