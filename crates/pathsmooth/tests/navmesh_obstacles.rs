@@ -587,3 +587,67 @@ fn a_corridor_through_an_obstacle_is_repaired_and_valid_again_after_removal() {
         assert_eq!(again.path(), original.as_slice());
     }
 }
+
+#[test]
+fn obstacles_on_the_arena_mesh_cut_exactly_and_restore() {
+    let Some((map, scen)) = common::try_load("dao/arena") else {
+        return;
+    };
+    let mesh = NavMesh::from_grid(&map).unwrap();
+    let original = NavMeshWorld::new(mesh.clone());
+    let mut world = original.clone();
+    let (w, h) = (map.width() as f64, map.height() as f64);
+    let full = mesh_area(&mesh);
+    let mut rng = Rng::new(49);
+    let mut active: Vec<(ObstacleId, Vec<DVec2>)> = Vec::new();
+    for step in 0..16 {
+        if active.len() >= 4 || (!active.is_empty() && rng.unit() < 0.3) {
+            let (id, _) = active.remove((rng.next_u64() % active.len() as u64) as usize);
+            world.remove_obstacle(id).unwrap();
+        } else {
+            let o = random_obstacle(&mut rng, w, h);
+            let id = world.add_obstacle(o.clone()).unwrap();
+            active.push((id, ring_of(&o)));
+        }
+        // Only the cells under some obstacle's bounding box can lose area.
+        let rings: Vec<&Vec<DVec2>> = active.iter().map(|(_, r)| r).collect();
+        let mut taken = 0.0;
+        for y in 0..map.height() {
+            for x in 0..map.width() {
+                let c = DVec2::new(x as f64, y as f64);
+                let near: Vec<&Vec<DVec2>> = rings
+                    .iter()
+                    .copied()
+                    .filter(|r| {
+                        r.iter().any(|p| p.x >= c.x - 3.0 && p.x <= c.x + 4.0)
+                            && r.iter().any(|p| p.y >= c.y - 3.0 && p.y <= c.y + 4.0)
+                    })
+                    .collect();
+                if map.is_passable(x as i64, y as i64) && !near.is_empty() {
+                    taken += union_area_in_cell(&near, c);
+                }
+            }
+        }
+        let got = mesh_area(world.mesh());
+        assert!(
+            (got - (full - taken)).abs() <= 1e-9 * full,
+            "step {step}: {got} vs {}",
+            full - taken
+        );
+        for s in scen.iter().step_by(97).take(12) {
+            for radius in [0.0, 0.3] {
+                if let Ok(path) = world.find_path(s.start_point(), s.goal_point(), radius) {
+                    assert!(is_valid(&world, &path, radius), "step {step}: {path:?}");
+                }
+            }
+        }
+    }
+    for (id, _) in active {
+        world.remove_obstacle(id).unwrap();
+    }
+    assert!(same_mesh(world.mesh(), original.mesh()));
+    for s in scen.iter().step_by(53).take(20) {
+        let (a, b) = (s.start_point(), s.goal_point());
+        assert_eq!(world.find_path(a, b, 0.2), original.find_path(a, b, 0.2));
+    }
+}
