@@ -85,6 +85,7 @@ mod areas;
 pub(crate) mod boxes;
 mod corners;
 mod cost;
+mod cut;
 mod faces;
 pub(crate) mod flip;
 mod locate;

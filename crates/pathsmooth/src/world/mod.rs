@@ -77,6 +77,7 @@
 
 pub(crate) mod grid;
 mod input;
+mod mesh_obstacles;
 mod mesh_plan;
 mod navmesh;
 mod obstacles;
@@ -89,6 +90,7 @@ pub(crate) use input::{
 };
 pub(crate) use mesh_plan::path_on_mesh;
 pub use navmesh::NavMeshWorld;
+pub(crate) use obstacles::convex_overlap;
 pub use obstacles::{Obstacle, ObstacleId};
 pub(crate) use rounding::settle;
 

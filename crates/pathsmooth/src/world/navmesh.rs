@@ -2,6 +2,7 @@
 
 use glam::DVec2;
 
+use super::obstacles::Obstacles;
 use super::{path_on_mesh, Bounds, World};
 use crate::area::{area_name, AreaCosts};
 use crate::error::{Error, Result};
@@ -27,6 +28,11 @@ use crate::navmesh::NavMeshQuery;
 /// ([`World::segment_cost`], [`NavMesh::segment_cost`]), and the planner looks for the
 /// cheapest channel ([`find_path_into`](World::find_path_into)).
 ///
+/// **Obstacles.** [`add_obstacle`](NavMeshWorld::add_obstacle) cuts a disk, box or convex
+/// polygon out of the free region exactly (the triangles it overlaps are triangulated
+/// again round it), before the area filter; every query sees it until
+/// [`remove_obstacle`](NavMeshWorld::remove_obstacle), which gives back the world exactly.
+///
 /// Cost: building O(e) for e boundary edges (plus the mesh); a clearance query
 /// O(point location + edges in the buckets searched), a segment test O(triangles crossed
 /// + edges in the buckets the segment's box, grown by the radius, overlaps).
@@ -49,11 +55,17 @@ use crate::navmesh::NavMeshQuery;
 #[derive(Debug, Clone)]
 pub struct NavMeshWorld {
     /// The mesh as given (every area, excluded ones included), for a new filter.
-    terrain: NavMesh,
-    /// The free region under the filter when it excludes some triangles of `terrain`.
-    free: Option<NavMesh>,
+    pub(super) terrain: NavMesh,
+    /// `terrain` with the obstacles cut out, when some obstacle cuts it.
+    pub(super) cut: Option<NavMesh>,
+    /// The free region under the filter when it excludes some triangles of the cut
+    /// terrain.
+    pub(super) free: Option<NavMesh>,
     costs: AreaCosts,
     index: EdgeIndex,
+    /// Temporary obstacles, each with the counter-clockwise polygon cut out
+    /// ([`super::mesh_obstacles`]).
+    pub(super) obstacles: Obstacles<Vec<DVec2>>,
 }
 
 impl NavMeshWorld {
@@ -64,9 +76,11 @@ impl NavMeshWorld {
         let index = EdgeIndex::of(&mesh);
         NavMeshWorld {
             terrain: mesh,
+            cut: None,
             free: None,
             costs: AreaCosts::unit(),
             index,
+            obstacles: Obstacles::default(),
         }
     }
 
@@ -110,17 +124,31 @@ impl NavMeshWorld {
     /// Errors: [`Error::NoFreeSpace`] when `costs` excludes every triangle (the world keeps
     /// its old costs).
     pub fn set_area_costs(&mut self, costs: AreaCosts) -> Result<()> {
+        let base = self.cut.as_ref().unwrap_or(&self.terrain);
         let excludes = |c: &AreaCosts| {
-            (0..self.terrain.num_triangles())
-                .map(|t| c.is_excluded(self.terrain.area_of(t)))
+            (0..base.num_triangles())
+                .map(|t| c.is_excluded(base.area_of(t)))
                 .collect::<Vec<bool>>()
         };
         if excludes(&costs) != excludes(&self.costs) {
-            let free = self.terrain.without_excluded(&costs)?;
-            self.index = EdgeIndex::of(free.as_ref().unwrap_or(&self.terrain));
+            let free = base.without_excluded(&costs)?;
+            self.index = EdgeIndex::of(free.as_ref().unwrap_or(base));
             self.free = free;
         }
         self.costs = costs;
+        Ok(())
+    }
+
+    /// Makes `cut` (the terrain with the obstacles cut out, `None` for none) the world's,
+    /// with the free mesh under the area costs and the wall index rebuilt, or leaves the
+    /// world as it was on error ([`Error::NoFreeSpace`] when the costs exclude every
+    /// triangle left).
+    pub(super) fn install_cut(&mut self, cut: Option<NavMesh>) -> Result<()> {
+        let base = cut.as_ref().unwrap_or(&self.terrain);
+        let free = base.without_excluded(&self.costs)?;
+        self.index = EdgeIndex::of(free.as_ref().unwrap_or(base));
+        self.free = free;
+        self.cut = cut;
         Ok(())
     }
 
@@ -129,13 +157,17 @@ impl NavMeshWorld {
         &self.costs
     }
 
-    /// The navmesh of the free region: the mesh given, less the triangles of areas the
+    /// The navmesh of the free region: the mesh given, less the
+    /// [obstacles](Self::add_obstacle) cut out of it and the triangles of areas the
     /// [area costs](Self::area_costs) exclude.
     pub fn mesh(&self) -> &NavMesh {
-        self.free.as_ref().unwrap_or(&self.terrain)
+        self.free
+            .as_ref()
+            .or(self.cut.as_ref())
+            .unwrap_or(&self.terrain)
     }
 
-    /// The mesh as given, excluded areas included.
+    /// The mesh as given: excluded areas included, no obstacle cut out.
     pub fn full_mesh(&self) -> &NavMesh {
         &self.terrain
     }
@@ -152,7 +184,8 @@ impl NavMeshWorld {
             return e;
         };
         let p = DVec2::new(x, y);
-        match self.terrain.locate(p).map(|t| self.terrain.area_of(t)) {
+        let base = self.cut.as_ref().unwrap_or(&self.terrain);
+        match base.locate(p).map(|t| base.area_of(t)) {
             Some(area) if self.costs.is_excluded(area) => Error::ExcludedArea {
                 what,
                 area: area_name(area),

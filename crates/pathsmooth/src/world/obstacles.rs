@@ -1,5 +1,7 @@
 //! Temporary obstacles on a grid world: doors that close, crates that fall, agents that
-//! block a passage (issue 30). Each obstacle blocks the cells its shape overlaps; every
+//! block a passage (issue 30); the shape checks every world shares (navmesh worlds cut
+//! the shapes out of their triangles, [`super::mesh_obstacles`]). On a grid, each obstacle
+//! blocks the cells its shape overlaps; every
 //! query (clearance, segments, search, the navmesh) sees them; removing one gives back the
 //! world it was, exactly.
 //!
@@ -18,8 +20,10 @@ use glam::{DVec2, IVec2};
 use super::GridWorld;
 use crate::error::{num, Error, Result};
 
-/// A temporary obstacle's shape, in world units (or cells, for [`Obstacle::Cells`]). It
-/// blocks every cell whose closed square meets the shape's inside.
+/// A temporary obstacle's shape, in world units (or cells, for [`Obstacle::Cells`]). On a
+/// [`GridWorld`] it blocks every cell whose closed square meets the shape's inside; on a
+/// [`NavMeshWorld`](crate::NavMeshWorld) it is cut out of the free region (a disk as its
+/// circumscribed 16-gon; cells are refused there).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Obstacle {
     /// A disk (radius > 0).
@@ -42,7 +46,8 @@ pub enum Obstacle {
     Cells(Vec<IVec2>),
 }
 
-/// A temporary obstacle's handle, from [`GridWorld::add_obstacle`].
+/// A temporary obstacle's handle, from [`GridWorld::add_obstacle`] or
+/// [`NavMeshWorld::add_obstacle`](crate::NavMeshWorld::add_obstacle).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ObstacleId(u64);
 
@@ -53,11 +58,87 @@ impl ObstacleId {
     }
 }
 
-/// The obstacles of a world, in the order they were added, with the cells each blocks.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Obstacles {
-    next: u64,
-    list: BTreeMap<ObstacleId, (Obstacle, Vec<IVec2>)>,
+/// The obstacles of a world, in the order they were added, with what each blocks: the
+/// cells on a grid, the counter-clockwise polygon cut out on a navmesh.
+#[derive(Debug, Clone)]
+pub(crate) struct Obstacles<T = Vec<IVec2>> {
+    pub(super) next: u64,
+    pub(super) list: BTreeMap<ObstacleId, (Obstacle, T)>,
+}
+
+impl<T> Default for Obstacles<T> {
+    fn default() -> Self {
+        Obstacles {
+            next: 0,
+            list: BTreeMap::new(),
+        }
+    }
+}
+
+impl<T> Obstacles<T> {
+    /// The id the next obstacle added will get.
+    pub(super) fn next_id(&self) -> ObstacleId {
+        ObstacleId(self.next)
+    }
+
+    /// Keeps `obstacle` under [`next_id`](Self::next_id), and moves on to another id.
+    pub(super) fn insert(&mut self, obstacle: Obstacle, blocks: T) -> ObstacleId {
+        let id = ObstacleId(self.next);
+        self.list.insert(id, (obstacle, blocks));
+        self.next += 1;
+        id
+    }
+
+    /// What obstacle `id` blocks, or [`Error::BadObstacle`] for an id this world does not
+    /// have.
+    pub(super) fn get(&self, id: ObstacleId) -> Result<&(Obstacle, T)> {
+        self.list.get(&id).ok_or_else(|| unknown(id))
+    }
+
+    /// The obstacles in place, in the order they were added.
+    pub(super) fn iter(&self) -> impl Iterator<Item = (ObstacleId, &Obstacle)> + '_ {
+        self.list.iter().map(|(&id, (o, _))| (id, o))
+    }
+}
+
+/// The error for an obstacle id a world does not have.
+pub(super) fn unknown(id: ObstacleId) -> Error {
+    Error::BadObstacle {
+        reason: format!("no obstacle {} (never added, or removed already)", id.0),
+    }
+}
+
+/// Checks a shape as every world does: finite coordinates, a disk of radius > 0, a box
+/// with `min < max` on both axes, a convex polygon of at least 3 vertices and a positive
+/// area. [`Obstacle::Cells`] passes (only a grid knows its cells).
+pub(super) fn check_shape(obstacle: &Obstacle) -> Result<()> {
+    let bad = |reason: String| Err(Error::BadObstacle { reason });
+    let finite = |p: DVec2| p.is_finite();
+    match obstacle {
+        Obstacle::Disk { center, radius } => {
+            if !(finite(*center) && radius.is_finite() && *radius > 0.0) {
+                return bad(format!(
+                    "a disk needs a finite centre and a radius > 0 (radius {})",
+                    num(*radius)
+                ));
+            }
+        }
+        Obstacle::Box { min, max } => {
+            if !(finite(*min) && finite(*max) && min.x < max.x && min.y < max.y) {
+                return bad("a box needs finite corners with min < max on both axes".into());
+            }
+        }
+        Obstacle::Polygon(points) => {
+            if points.len() < 3 || !points.iter().all(|&p| finite(p)) {
+                return bad("a polygon needs at least 3 finite vertices".into());
+            }
+            if convex_ccw(points).is_none() {
+                return bad("a polygon obstacle must be convex, with a positive area".into());
+            }
+        }
+        Obstacle::Cells(_) => {}
+    }
+    Ok(())
 }
 
 impl Obstacles {
@@ -101,7 +182,7 @@ impl GridWorld {
         let mut map = self.map().clone();
         map.block(cells.iter().copied());
         let (lo, hi) = cell_box(&cells);
-        let id = ObstacleId(self.obstacles.next);
+        let id = self.obstacles.next_id();
         self.obstacles.list.insert(id, (obstacle, cells));
         if let Err(e) = self.patch(map, lo, hi) {
             self.obstacles.list.remove(&id);
@@ -118,9 +199,7 @@ impl GridWorld {
     /// removed already). Cost: as [`add_obstacle`](Self::add_obstacle)'s.
     pub fn remove_obstacle(&mut self, id: ObstacleId) -> Result<()> {
         let Some((obstacle, cells)) = self.obstacles.list.remove(&id) else {
-            return Err(Error::BadObstacle {
-                reason: format!("no obstacle {} (never added, or removed already)", id.0),
-            });
+            return Err(unknown(id));
         };
         // A cell opens when the bare map has it open and no other obstacle covers it.
         let bare = self.bare_map();
@@ -143,7 +222,7 @@ impl GridWorld {
 
     /// The obstacles in place, in the order they were added.
     pub fn obstacles(&self) -> impl Iterator<Item = (ObstacleId, &Obstacle)> + '_ {
-        self.obstacles.list.iter().map(|(&id, (o, _))| (id, o))
+        self.obstacles.iter()
     }
 
     /// True when the obstacle `id` takes away what `path` needs for an agent of `radius`:
@@ -154,13 +233,7 @@ impl GridWorld {
     ///
     /// Errors: [`Error::BadObstacle`] for an unknown id.
     pub fn obstacle_blocks(&self, id: ObstacleId, path: &[DVec2], radius: f64) -> Result<bool> {
-        let (_, cells) = self
-            .obstacles
-            .list
-            .get(&id)
-            .ok_or_else(|| Error::BadObstacle {
-                reason: format!("no obstacle {}", id.0),
-            })?;
+        let (_, cells) = self.obstacles.get(id)?;
         let r = radius / self.cell_size();
         // The cells' bounding box grown by the radius: a segment that misses it is far
         // from every cell, so most of a long path costs four comparisons a segment.
@@ -188,8 +261,8 @@ impl GridWorld {
 
     /// The cells `obstacle` blocks, after checking it.
     fn obstacle_cells(&self, obstacle: &Obstacle) -> Result<Vec<IVec2>> {
+        check_shape(obstacle)?;
         let bad = |reason: String| Err(Error::BadObstacle { reason });
-        let finite = |p: DVec2| p.is_finite();
         let (w, h) = (self.map().width() as i32, self.map().height() as i32);
         // The cells of the shape's bounding box (clamped to the map), tested one by one.
         let in_box = |lo: DVec2, hi: DVec2, meets: &dyn Fn(DVec2) -> bool| {
@@ -212,12 +285,6 @@ impl GridWorld {
         let s = self.cell_size();
         match obstacle {
             Obstacle::Disk { center, radius } => {
-                if !(finite(*center) && radius.is_finite() && *radius > 0.0) {
-                    return bad(format!(
-                        "a disk needs a finite centre and a radius > 0 (radius {})",
-                        num(*radius)
-                    ));
-                }
                 let c = self.to_grid(*center);
                 let r = radius / s;
                 Ok(in_box(*center - *radius, *center + *radius, &|lo| {
@@ -226,18 +293,12 @@ impl GridWorld {
                 }))
             }
             Obstacle::Box { min, max } => {
-                if !(finite(*min) && finite(*max) && min.x < max.x && min.y < max.y) {
-                    return bad("a box needs finite corners with min < max on both axes".into());
-                }
                 let (a, b) = (self.to_grid(*min), self.to_grid(*max));
                 Ok(in_box(*min, *max, &|lo| {
                     lo.x < b.x && lo.x + 1.0 > a.x && lo.y < b.y && lo.y + 1.0 > a.y
                 }))
             }
             Obstacle::Polygon(points) => {
-                if points.len() < 3 || !points.iter().all(|&p| finite(p)) {
-                    return bad("a polygon needs at least 3 finite vertices".into());
-                }
                 let g: Vec<DVec2> = points.iter().map(|&p| self.to_grid(p)).collect();
                 let Some(ring) = convex_ccw(&g) else {
                     return bad("a polygon obstacle must be convex, with a positive area".into());
@@ -271,7 +332,7 @@ fn cell_box(cells: &[IVec2]) -> (IVec2, IVec2) {
 }
 
 /// The polygon counter-clockwise, when it is convex with a positive area.
-fn convex_ccw(points: &[DVec2]) -> Option<Vec<DVec2>> {
+pub(super) fn convex_ccw(points: &[DVec2]) -> Option<Vec<DVec2>> {
     let n = points.len();
     let area: f64 = (0..n)
         .map(|i| points[i].perp_dot(points[(i + 1) % n]))
@@ -297,11 +358,17 @@ fn convex_ccw(points: &[DVec2]) -> Option<Vec<DVec2>> {
 /// (strict overlap on every axis).
 fn polygon_meets_square(ring: &[DVec2], lo: DVec2) -> bool {
     let square = [lo, lo + DVec2::X, lo + DVec2::ONE, lo + DVec2::Y];
-    let n = ring.len();
-    let axes = [DVec2::X, DVec2::Y]
-        .into_iter()
-        .chain((0..n).map(|i| (ring[(i + 1) % n] - ring[i]).perp()));
-    for axis in axes {
+    convex_overlap(ring, &square)
+}
+
+/// True when the open convex polygons `ring` and `other` (either winding) overlap: no
+/// separating axis among their edge normals (strict overlap on every axis).
+pub(crate) fn convex_overlap(ring: &[DVec2], other: &[DVec2]) -> bool {
+    fn normals(p: &[DVec2]) -> impl Iterator<Item = DVec2> + '_ {
+        let n = p.len();
+        (0..n).map(move |i| (p[(i + 1) % n] - p[i]).perp())
+    }
+    for axis in normals(ring).chain(normals(other)) {
         let span = |pts: &[DVec2]| {
             pts.iter()
                 .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
@@ -310,7 +377,7 @@ fn polygon_meets_square(ring: &[DVec2], lo: DVec2) -> bool {
                 })
         };
         let (p0, p1) = span(ring);
-        let (s0, s1) = span(&square);
+        let (s0, s1) = span(other);
         if !(p1 > s0 && s1 > p0) {
             return false;
         }

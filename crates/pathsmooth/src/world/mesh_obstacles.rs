@@ -1,0 +1,231 @@
+//! Temporary obstacles on a navmesh world (issue 30): each obstacle's shape is cut out of
+//! the free region exactly, as a convex polygon ([`NavMesh`](crate::navmesh::NavMesh)'s
+//! triangles it overlaps are triangulated again round it), and every query (clearance,
+//! segments, search, the pipeline's navmesh steps) sees the cut mesh. Removing one gives
+//! back the world it was, exactly.
+//!
+//! **Disks** are cut as the regular 16-gon circumscribed about the disk (its edges touch
+//! the circle, its corners lie `1/cos(π/16) − 1` ≈ 2 % of the radius outside it, plus a few
+//! units in the last place so that rounding cannot bring an edge inside the circle): the
+//! cut always contains the disk, so a clearance next to it is never more than the distance
+//! to the true disk (it can be up to 2 % of the radius less).
+//!
+//! **Order.** Obstacles are cut out of the mesh as given (every area), one after the other
+//! in the order they were added; the area filter then drops the excluded triangles of the
+//! cut mesh (each new triangle keeps the area of the triangle it was cut from), so
+//! obstacles and excluded areas combine, and [`NavMeshWorld::set_area_costs`] after
+//! obstacles keeps them.
+//!
+//! Cost: adding an obstacle is a scan of the triangles for those the shape overlaps
+//! (O(triangles)), a constrained Delaunay triangulation of those and the shape, and a
+//! rebuild of the mesh, the area filter and the wall index (O(triangles + vertices), as
+//! [`NavMeshWorld::set_area_costs`] does). Removing one cuts the remaining obstacles out of
+//! the mesh as given again: that cost once per remaining obstacle. That suits doors and
+//! crates changed a few times a second on meshes of thousands of triangles, not obstacles
+//! that move every frame.
+
+use glam::DVec2;
+
+use super::obstacles::{check_shape, convex_ccw, unknown};
+use super::{NavMeshWorld, Obstacle, ObstacleId};
+use crate::error::{Error, Result};
+use crate::geometry::{cross, segment_distance};
+use crate::navmesh::NavMesh;
+
+/// The number of sides of the polygon a disk is cut as.
+pub(crate) const DISK_SIDES: usize = 16;
+
+impl NavMeshWorld {
+    /// Adds a temporary obstacle: its shape is cut out of the free region exactly (not
+    /// whole triangles), for every query, until [`remove_obstacle`](Self::remove_obstacle);
+    /// the world's [`mesh`](Self::mesh) is the cut mesh. A shape wholly outside the mesh
+    /// cuts nothing (and is kept, so that removing it is no error).
+    ///
+    /// A disk is cut as the regular 16-gon circumscribed about it (grown by a few units in
+    /// the last place against rounding), which contains the disk: a clearance next to it is
+    /// never more than the distance to the true disk, and at most `1/cos(π/16) − 1` ≈ 2 %
+    /// of the radius less. Obstacles are cut out of the mesh as given, in the order they
+    /// were added, and the [area filter](Self::set_area_costs) then drops the excluded
+    /// triangles of the cut mesh, so a later `set_area_costs` keeps the obstacles.
+    ///
+    /// The cut mesh keeps the untouched triangles and their areas; the new triangles take
+    /// the area of the triangle they were cut from. It has no polygon table (each
+    /// triangle is its own polygon; [`full_mesh`](Self::full_mesh) keeps the polygons).
+    ///
+    /// Errors: [`Error::BadObstacle`] for a NaN or infinite coordinate, a disk of radius
+    /// ≤ 0, an empty box, a polygon of fewer than 3 vertices or not convex or of zero area,
+    /// [`Obstacle::Cells`] (a navmesh has no cells); [`Error::NoFreeSpace`] when nothing
+    /// free would be left. The world is unchanged on error. Cost: O(triangles) to find the
+    /// triangles the shape overlaps, a constrained Delaunay triangulation of them and the
+    /// shape, and a rebuild of the mesh and wall index, O(triangles + vertices).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::navmesh::{NavMesh, Scene};
+    /// use pathsmooth::world::Obstacle;
+    /// use pathsmooth::{NavMeshWorld, World};
+    /// let corridor = Scene { boundary: vec![[0.0, 0.0], [6.0, 0.0], [6.0, 3.0], [0.0, 3.0]], holes: vec![] };
+    /// let mut world = NavMeshWorld::new(NavMesh::from_scene(&corridor)?);
+    /// let (a, b) = (DVec2::new(0.5, 1.5), DVec2::new(5.5, 1.5));
+    /// let door = world.add_obstacle(Obstacle::Box { min: DVec2::new(2.0, -1.0), max: DVec2::new(3.0, 4.0) })?;
+    /// assert!(!world.segment_is_clear(a, b, 0.0));
+    /// assert!(world.find_path(a, b, 0.0).is_err()); // the door closes the way
+    /// assert_eq!(world.clearance(DVec2::new(1.5, 1.5)), 0.5); // exactly: the door's edge at x = 2
+    /// world.remove_obstacle(door)?;
+    /// assert!(world.segment_is_clear(a, b, 0.0));
+    /// assert!(world.remove_obstacle(door).is_err()); // twice
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<ObstacleId> {
+        let ring = obstacle_ring(&obstacle)?;
+        let base = self.cut.as_ref().unwrap_or(&self.terrain);
+        if let Some(cut) = base.cut_convex(&ring)? {
+            self.install_cut(Some(cut))?;
+        }
+        Ok(self.obstacles.insert(obstacle, ring))
+    }
+
+    /// Removes an obstacle: the world is again exactly what it would be had it never been
+    /// added (with no obstacle left, the mesh given, bit for bit).
+    ///
+    /// Errors: [`Error::BadObstacle`] for an id this world does not have (never added, or
+    /// removed already). Cost: the remaining obstacles are cut out of the mesh as given
+    /// again, each as [`add_obstacle`](Self::add_obstacle) does (with none left, only the
+    /// area filter and the wall index are rebuilt).
+    pub fn remove_obstacle(&mut self, id: ObstacleId) -> Result<()> {
+        let Some(entry) = self.obstacles.list.remove(&id) else {
+            return Err(unknown(id));
+        };
+        let result = self.recut();
+        if result.is_err() {
+            self.obstacles.list.insert(id, entry);
+        }
+        result
+    }
+
+    /// The obstacles in place, in the order they were added.
+    pub fn obstacles(&self) -> impl Iterator<Item = (ObstacleId, &Obstacle)> + '_ {
+        self.obstacles.iter()
+    }
+
+    /// True when the obstacle `id` takes away what `path` needs for an agent of `radius`:
+    /// a segment comes closer than `radius` to the polygon cut out (at radius 0: enters
+    /// its inside). What finds the corridors a closing door affects. Cost: O(segments ×
+    /// the polygon's sides); allocates nothing.
+    ///
+    /// Errors: [`Error::BadObstacle`] for an unknown id.
+    pub fn obstacle_blocks(&self, id: ObstacleId, path: &[DVec2], radius: f64) -> Result<bool> {
+        let (_, ring) = self.obstacles.get(id)?;
+        let (lo, hi) = ring
+            .iter()
+            .fold((ring[0], ring[0]), |(lo, hi), &p| (lo.min(p), hi.max(p)));
+        let r = if radius > 0.0 { radius } else { 0.0 };
+        let (lo, hi) = (lo - r, hi + r);
+        let blocks = |a: DVec2, b: DVec2| {
+            a.x.max(b.x) >= lo.x
+                && a.x.min(b.x) <= hi.x
+                && a.y.max(b.y) >= lo.y
+                && a.y.min(b.y) <= hi.y
+                && if r == 0.0 {
+                    segment_enters_convex(ring, a, b)
+                } else {
+                    segment_convex_distance(ring, a, b) < r
+                }
+        };
+        Ok(match path {
+            [p] => blocks(*p, *p),
+            _ => path.windows(2).any(|s| blocks(s[0], s[1])),
+        })
+    }
+
+    /// Cuts every obstacle out of the mesh as given again, in order, and installs the
+    /// result; the world is unchanged on error.
+    fn recut(&mut self) -> Result<()> {
+        let mut cut: Option<NavMesh> = None;
+        for (_, ring) in self.obstacles.list.values() {
+            let base = cut.as_ref().unwrap_or(&self.terrain);
+            if let Some(next) = base.cut_convex(ring)? {
+                cut = Some(next);
+            }
+        }
+        self.install_cut(cut)
+    }
+}
+
+/// The counter-clockwise convex polygon cut out for `obstacle`, after checking it.
+pub(crate) fn obstacle_ring(obstacle: &Obstacle) -> Result<Vec<DVec2>> {
+    check_shape(obstacle)?;
+    Ok(match obstacle {
+        Obstacle::Disk { center, radius } => disk_polygon(*center, *radius),
+        Obstacle::Box { min, max } => {
+            vec![
+                *min,
+                DVec2::new(max.x, min.y),
+                *max,
+                DVec2::new(min.x, max.y),
+            ]
+        }
+        Obstacle::Polygon(points) => {
+            convex_ccw(points).expect("check_shape found the polygon convex")
+        }
+        Obstacle::Cells(_) => {
+            return Err(Error::BadObstacle {
+                reason: "a navmesh world has no cells: give the obstacle as a disk, a box or \
+                         a polygon"
+                    .into(),
+            })
+        }
+    })
+}
+
+/// The regular [`DISK_SIDES`]-gon circumscribed about the disk, grown by a few units in the
+/// last place of its coordinates so that it contains the disk despite rounding.
+fn disk_polygon(center: DVec2, radius: f64) -> Vec<DVec2> {
+    let half = std::f64::consts::PI / DISK_SIDES as f64;
+    let slack = 8.0 * f64::EPSILON * (center.abs().max_element() + radius);
+    let r = (radius + slack) / half.cos() * (1.0 + 4.0 * f64::EPSILON);
+    (0..DISK_SIDES)
+        .map(|k| {
+            let a = 2.0 * half * k as f64;
+            center + r * DVec2::new(a.cos(), a.sin())
+        })
+        .collect()
+}
+
+/// True when the segment `a`–`b` (a point when `a == b`) meets the open inside of the
+/// convex counter-clockwise polygon `ring`: the parameters where it is strictly left of
+/// every edge form a non-empty open interval.
+pub(crate) fn segment_enters_convex(ring: &[DVec2], a: DVec2, b: DVec2) -> bool {
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    let n = ring.len();
+    for i in 0..n {
+        let (p, q) = (ring[i], ring[(i + 1) % n]);
+        let (f0, f1) = (cross(q - p, a - p), cross(q - p, b - p));
+        if f0 == f1 {
+            if f0 <= 0.0 {
+                return false;
+            }
+        } else {
+            let t = f0 / (f0 - f1);
+            if f1 > f0 {
+                lo = lo.max(t);
+            } else {
+                hi = hi.min(t);
+            }
+        }
+    }
+    lo < hi
+}
+
+/// The distance from the segment `a`–`b` to the closed convex counter-clockwise polygon
+/// `ring` (0 when they meet).
+pub(crate) fn segment_convex_distance(ring: &[DVec2], a: DVec2, b: DVec2) -> f64 {
+    let n = ring.len();
+    let inside = (0..n).all(|i| cross(ring[(i + 1) % n] - ring[i], a - ring[i]) >= 0.0);
+    if inside {
+        return 0.0;
+    }
+    (0..n)
+        .map(|i| segment_distance(a, b, ring[i], ring[(i + 1) % n]))
+        .fold(f64::INFINITY, f64::min)
+}

@@ -1,0 +1,653 @@
+//! Temporary obstacles on navmesh worlds (issue 30, item 2): the shape is cut out of the
+//! free region exactly, every query sees it, removing it gives back the world bit for bit.
+//! The expected geometry (distances, areas, segment-to-shape distances) is computed here
+//! independently of the library.
+
+mod common;
+
+use common::rng::Rng;
+use glam::DVec2;
+use pathsmooth::crowd::{PathCorridor, Repair};
+use pathsmooth::grid::GridMap;
+use pathsmooth::navmesh::{NavMesh, Scene};
+use pathsmooth::world::{Obstacle, ObstacleId};
+use pathsmooth::{is_valid, Error, NavMeshWorld, Pipeline, Preset, World};
+
+/// A 12 × 6 room with a 4 × 2 pillar in the middle: a lower corridor (y 0–2) and an upper
+/// one (y 4–6).
+fn pillar_scene() -> Scene {
+    Scene {
+        boundary: vec![[0.0, 0.0], [12.0, 0.0], [12.0, 6.0], [0.0, 6.0]],
+        holes: vec![vec![[4.0, 2.0], [8.0, 2.0], [8.0, 4.0], [4.0, 4.0]]],
+    }
+}
+
+fn scene_walls(scene: &Scene) -> Vec<[DVec2; 2]> {
+    let mut walls = Vec::new();
+    for ring in std::iter::once(&scene.boundary).chain(&scene.holes) {
+        for i in 0..ring.len() {
+            let (a, b) = (ring[i], ring[(i + 1) % ring.len()]);
+            walls.push([DVec2::new(a[0], a[1]), DVec2::new(b[0], b[1])]);
+        }
+    }
+    walls
+}
+
+fn point_segment(p: DVec2, a: DVec2, b: DVec2) -> f64 {
+    let d = b - a;
+    let t = if d == DVec2::ZERO {
+        0.0
+    } else {
+        ((p - a).dot(d) / d.length_squared()).clamp(0.0, 1.0)
+    };
+    p.distance(a + t * d)
+}
+
+/// The corners of a box, counter-clockwise.
+fn box_ring(min: DVec2, max: DVec2) -> Vec<DVec2> {
+    vec![min, DVec2::new(max.x, min.y), max, DVec2::new(min.x, max.y)]
+}
+
+/// True when `p` is strictly inside the convex counter-clockwise `ring`.
+fn strictly_inside(ring: &[DVec2], p: DVec2) -> bool {
+    let n = ring.len();
+    (0..n).all(|i| (ring[(i + 1) % n] - ring[i]).perp_dot(p - ring[i]) > 0.0)
+}
+
+/// Distance from `p` to the closed convex polygon (0 inside).
+fn point_polygon(ring: &[DVec2], p: DVec2) -> f64 {
+    let n = ring.len();
+    if (0..n).all(|i| (ring[(i + 1) % n] - ring[i]).perp_dot(p - ring[i]) >= 0.0) {
+        return 0.0;
+    }
+    (0..n)
+        .map(|i| point_segment(p, ring[i], ring[(i + 1) % n]))
+        .fold(f64::INFINITY, f64::min)
+}
+
+fn mesh_area(mesh: &NavMesh) -> f64 {
+    (0..mesh.num_triangles())
+        .map(|t| {
+            let [a, b, c] = mesh.triangle(t);
+            (b - a).perp_dot(c - a) / 2.0
+        })
+        .sum()
+}
+
+fn polygon_area(ring: &[DVec2]) -> f64 {
+    let n = ring.len();
+    (0..n)
+        .map(|i| ring[i].perp_dot(ring[(i + 1) % n]))
+        .sum::<f64>()
+        / 2.0
+}
+
+/// Sutherland–Hodgman: `subject` clipped by the convex counter-clockwise `clip`.
+fn clip(subject: &[DVec2], clip: &[DVec2]) -> Vec<DVec2> {
+    let mut out = subject.to_vec();
+    let n = clip.len();
+    for i in 0..n {
+        let (a, b) = (clip[i], clip[(i + 1) % n]);
+        let side = |p: DVec2| (b - a).perp_dot(p - a);
+        let input = std::mem::take(&mut out);
+        for j in 0..input.len() {
+            let (p, q) = (input[j], input[(j + 1) % input.len()]);
+            let (sp, sq) = (side(p), side(q));
+            if sp >= 0.0 {
+                out.push(p);
+            }
+            if (sp >= 0.0) != (sq >= 0.0) {
+                out.push(p + (q - p) * (sp / (sp - sq)));
+            }
+        }
+        if out.is_empty() {
+            break;
+        }
+    }
+    out
+}
+
+/// The polygon the library cuts for a disk, computed here on its own: the regular 16-gon
+/// circumscribed about the circle (the library adds a few ulps, below 1e-9 of any area).
+fn disk_ring(center: DVec2, radius: f64) -> Vec<DVec2> {
+    let half = std::f64::consts::PI / 16.0;
+    let r = radius / half.cos();
+    (0..16)
+        .map(|k| center + r * DVec2::from_angle(2.0 * half * k as f64))
+        .collect()
+}
+
+fn ring_of(o: &Obstacle) -> Vec<DVec2> {
+    match o {
+        Obstacle::Disk { center, radius } => disk_ring(*center, *radius),
+        Obstacle::Box { min, max } => box_ring(*min, *max),
+        Obstacle::Polygon(p) => {
+            if polygon_area(p) > 0.0 {
+                p.clone()
+            } else {
+                p.iter().rev().copied().collect()
+            }
+        }
+        Obstacle::Cells(_) => unreachable!(),
+    }
+}
+
+/// Area of the union of the convex `rings` inside the unit square at `cell`, by
+/// inclusion–exclusion over the subsets (each intersection is convex).
+fn union_area_in_cell(rings: &[&Vec<DVec2>], cell: DVec2) -> f64 {
+    let square = box_ring(cell, cell + DVec2::ONE);
+    let mut total = 0.0;
+    for mask in 1u32..(1 << rings.len()) {
+        let mut poly = square.clone();
+        for (i, r) in rings.iter().enumerate() {
+            if mask & (1 << i) != 0 && !poly.is_empty() {
+                poly = clip(&poly, r);
+            }
+        }
+        let a = if poly.len() >= 3 {
+            polygon_area(&poly)
+        } else {
+            0.0
+        };
+        total += if mask.count_ones() % 2 == 1 { a } else { -a };
+    }
+    total
+}
+
+fn same_mesh(a: &NavMesh, b: &NavMesh) -> bool {
+    a.vertices() == b.vertices()
+        && a.triangle_indices() == b.triangle_indices()
+        && (0..a.num_triangles()).all(|t| a.neighbors(t) == b.neighbors(t))
+        && (0..a.num_triangles()).all(|t| a.area_of(t) == b.area_of(t))
+        && a.num_polygons() == b.num_polygons()
+}
+
+#[test]
+fn a_box_across_a_corridor_blocks_it_and_paths_go_round_or_fail() {
+    let mesh = NavMesh::from_scene(&pillar_scene()).unwrap();
+    let mut world = NavMeshWorld::new(mesh.clone());
+    let (a, b) = (DVec2::new(1.0, 1.0), DVec2::new(11.0, 1.0));
+    assert!(world.segment_is_clear(a, b, 0.0));
+    let lower = Obstacle::Box {
+        min: DVec2::new(5.0, -1.0),
+        max: DVec2::new(6.0, 2.5),
+    };
+    let low = world.add_obstacle(lower.clone()).unwrap();
+    assert!(!world.segment_is_clear(a, b, 0.0));
+    assert!(world.mesh().locate(DVec2::new(5.5, 1.0)).is_none());
+    for radius in [0.0, 0.4] {
+        let path = world.find_path(a, b, radius).unwrap();
+        assert!(is_valid(&world, &path, radius), "{path:?}");
+        assert!(
+            path.iter().any(|p| p.y >= 4.0),
+            "goes round above: {path:?}"
+        );
+        assert!(!world.obstacle_blocks(low, &path, radius).unwrap());
+        // The pipeline's navmesh steps see the cut mesh too.
+        let mut pipeline = Pipeline::preset(&world, radius, Preset::Smooth).unwrap();
+        let smooth = pipeline.plan(a, b).unwrap().to_vec();
+        assert!(is_valid(&world, &smooth, radius));
+    }
+    let upper = world
+        .add_obstacle(Obstacle::Box {
+            min: DVec2::new(6.5, 3.5),
+            max: DVec2::new(7.0, 7.0),
+        })
+        .unwrap();
+    assert!(matches!(
+        world.find_path(a, b, 0.0),
+        Err(Error::Unreachable { .. })
+    ));
+    world.remove_obstacle(upper).unwrap();
+    world.remove_obstacle(low).unwrap();
+    assert!(same_mesh(world.mesh(), &mesh));
+    assert_eq!(world.obstacles().count(), 0);
+}
+
+#[test]
+fn clearance_next_to_obstacles_is_the_exact_distance() {
+    let scene = pillar_scene();
+    let mut world = NavMeshWorld::new(NavMesh::from_scene(&scene).unwrap());
+    let walls = scene_walls(&scene);
+    let boxed = box_ring(DVec2::new(2.3, 0.7), DVec2::new(3.1, 1.6));
+    let tri = vec![
+        DVec2::new(9.0, 4.5),
+        DVec2::new(10.5, 5.2),
+        DVec2::new(9.2, 5.6),
+    ];
+    let (center, radius) = (DVec2::new(9.5, 1.0), 0.6);
+    world
+        .add_obstacle(Obstacle::Box {
+            min: boxed[0],
+            max: boxed[2],
+        })
+        .unwrap();
+    world.add_obstacle(Obstacle::Polygon(tri.clone())).unwrap();
+    world
+        .add_obstacle(Obstacle::Disk { center, radius })
+        .unwrap();
+    let in_hole = |p: DVec2| p.x > 4.0 && p.x < 8.0 && p.y > 2.0 && p.y < 4.0;
+    let mut rng = Rng::new(7);
+    let mut checked = 0;
+    for _ in 0..3000 {
+        let p = DVec2::new(rng.range(0.0, 12.0), rng.range(0.0, 6.0));
+        let to_disk = p.distance(center) - radius;
+        if in_hole(p) || strictly_inside(&boxed, p) || strictly_inside(&tri, p) || to_disk <= 0.0 {
+            continue;
+        }
+        let to_walls = walls
+            .iter()
+            .map(|&[a, b]| point_segment(p, a, b))
+            .fold(f64::INFINITY, f64::min);
+        let exact = to_walls
+            .min(point_polygon(&boxed, p))
+            .min(point_polygon(&tri, p));
+        let got = world.clearance(p);
+        if got == 0.0 && point_polygon(&disk_ring(center, radius), p) == 0.0 {
+            continue; // between the disk and its circumscribed polygon
+        }
+        let bound = exact.min(to_disk);
+        assert!(got <= bound + 1e-12, "{p}: {got} > {bound}");
+        if to_disk > exact {
+            // Nearest is a wall, the box or the triangle: exact.
+            assert!((got - exact).abs() <= 1e-12, "{p}: {got} vs {exact}");
+        } else {
+            // Nearest is the disk, cut as its circumscribed 16-gon.
+            let lower = to_disk - radius * (1.0 / (std::f64::consts::PI / 16.0).cos() - 1.0);
+            assert!(got >= lower - 1e-12, "{p}: {got} < {lower}");
+        }
+        checked += 1;
+    }
+    assert!(checked > 2000);
+}
+
+fn random_map(rng: &mut Rng, w: usize, h: usize) -> GridMap {
+    let walls: Vec<bool> = (0..w * h).map(|_| rng.unit() < 0.2).collect();
+    GridMap::from_fn(w, h, |x, y| !walls[y * w + x])
+}
+
+fn random_obstacle(rng: &mut Rng, w: f64, h: f64) -> Obstacle {
+    let c = DVec2::new(rng.range(-1.0, w + 1.0), rng.range(-1.0, h + 1.0));
+    match rng.next_u64() % 3 {
+        0 => Obstacle::Disk {
+            center: c,
+            radius: rng.range(0.1, 2.0),
+        },
+        1 => Obstacle::Box {
+            min: c,
+            max: c + DVec2::new(rng.range(0.1, 3.0), rng.range(0.1, 3.0)),
+        },
+        _ => {
+            // A convex polygon: points on a circle at sorted random angles.
+            let r = rng.range(0.3, 2.5);
+            let n = 3 + (rng.next_u64() % 5) as usize;
+            let mut angles: Vec<f64> = (0..n)
+                .map(|_| rng.range(0.0, std::f64::consts::TAU))
+                .collect();
+            angles.sort_by(f64::total_cmp);
+            let mut p: Vec<DVec2> = angles
+                .iter()
+                .map(|&a| c + r * DVec2::from_angle(a))
+                .collect();
+            if rng.unit() < 0.5 {
+                p.reverse();
+            }
+            Obstacle::Polygon(p)
+        }
+    }
+}
+
+#[test]
+fn random_obstacles_cut_exactly_and_removing_them_restores_the_mesh() {
+    let mut rng = Rng::new(30);
+    for round in 0..40 {
+        let (w, h) = (
+            4 + (rng.next_u64() % 10) as usize,
+            4 + (rng.next_u64() % 10) as usize,
+        );
+        let map = random_map(&mut rng, w, h);
+        let Ok(mesh) = NavMesh::from_grid(&map) else {
+            continue;
+        };
+        let original = NavMeshWorld::new(mesh.clone());
+        let mut world = original.clone();
+        let free_cells: Vec<DVec2> = (0..h)
+            .flat_map(|y| (0..w).map(move |x| (x, y)))
+            .filter(|&(x, y)| map.is_passable(x as i64, y as i64))
+            .map(|(x, y)| DVec2::new(x as f64, y as f64))
+            .collect();
+        let full = mesh_area(&mesh);
+        assert!((full - free_cells.len() as f64).abs() < 1e-9);
+        let mut active: Vec<(ObstacleId, Vec<DVec2>)> = Vec::new();
+        for step in 0..12 {
+            let what = format!("round {round} step {step}");
+            if !active.is_empty() && (rng.unit() < 0.35 || active.len() >= 4) {
+                let k = (rng.next_u64() % active.len() as u64) as usize;
+                let (id, _) = active.remove(k);
+                world.remove_obstacle(id).unwrap();
+            } else {
+                let o = random_obstacle(&mut rng, w as f64, h as f64);
+                match world.add_obstacle(o.clone()) {
+                    Ok(id) => active.push((id, ring_of(&o))),
+                    Err(e) => {
+                        assert_eq!(e, Error::NoFreeSpace, "{what}");
+                        continue;
+                    }
+                }
+            }
+            let rings: Vec<&Vec<DVec2>> = active.iter().map(|(_, r)| r).collect();
+            let taken: f64 = free_cells
+                .iter()
+                .map(|&c| union_area_in_cell(&rings, c))
+                .sum();
+            let got = mesh_area(world.mesh());
+            let expected = full - taken;
+            assert!(
+                (got - expected).abs() <= 1e-9 * full,
+                "{what}: area {got} vs {expected}"
+            );
+            // Paths between random free points are valid.
+            for _ in 0..4 {
+                let p = DVec2::new(rng.range(0.0, w as f64), rng.range(0.0, h as f64));
+                let q = DVec2::new(rng.range(0.0, w as f64), rng.range(0.0, h as f64));
+                for radius in [0.0, 0.2] {
+                    if let Ok(path) = world.find_path(p, q, radius) {
+                        assert!(is_valid(&world, &path, radius), "{what}: {path:?}");
+                        for (id, _) in &active {
+                            assert!(!world.obstacle_blocks(*id, &path, 0.0).unwrap(), "{what}");
+                        }
+                    }
+                }
+            }
+        }
+        for (id, _) in active {
+            world.remove_obstacle(id).unwrap();
+        }
+        assert!(same_mesh(world.mesh(), original.mesh()), "round {round}");
+        assert_eq!(world.walls(), original.walls());
+        for _ in 0..20 {
+            let p = DVec2::new(rng.range(0.0, w as f64), rng.range(0.0, h as f64));
+            let q = DVec2::new(rng.range(0.0, w as f64), rng.range(0.0, h as f64));
+            assert_eq!(
+                world.clearance(p).to_bits(),
+                original.clearance(p).to_bits()
+            );
+            assert_eq!(
+                world.segment_is_clear(p, q, 0.1),
+                original.segment_is_clear(p, q, 0.1)
+            );
+            assert_eq!(world.find_path(p, q, 0.1), original.find_path(p, q, 0.1));
+        }
+    }
+}
+
+#[test]
+fn obstacle_blocks_agrees_with_a_sampled_distance() {
+    let mesh = NavMesh::from_grid(&GridMap::from_fn(10, 10, |_, _| true)).unwrap();
+    let mut world = NavMeshWorld::new(mesh);
+    let mut rng = Rng::new(11);
+    let (mut yes, mut no) = (0, 0);
+    for _ in 0..60 {
+        let o = random_obstacle(&mut rng, 10.0, 10.0);
+        let Ok(id) = world.add_obstacle(o.clone()) else {
+            continue;
+        };
+        let ring = ring_of(&o);
+        for _ in 0..20 {
+            let a = DVec2::new(rng.range(-1.0, 11.0), rng.range(-1.0, 11.0));
+            let b = a + DVec2::new(rng.range(-4.0, 4.0), rng.range(-4.0, 4.0));
+            let radius = if rng.unit() < 0.3 {
+                0.0
+            } else {
+                rng.range(0.05, 1.0)
+            };
+            let steps = 2000;
+            let (mut d, mut deep) = (f64::INFINITY, false);
+            for k in 0..=steps {
+                let p = a.lerp(b, k as f64 / steps as f64);
+                d = d.min(point_polygon(&ring, p));
+                let n = ring.len();
+                let depth = (0..n)
+                    .map(|i| {
+                        let e = ring[(i + 1) % n] - ring[i];
+                        e.perp_dot(p - ring[i]) / e.length()
+                    })
+                    .fold(f64::INFINITY, f64::min);
+                deep |= depth > 1e-6;
+            }
+            let half_step = a.distance(b) / steps as f64 / 2.0;
+            let got = world.obstacle_blocks(id, &[a, b], radius).unwrap();
+            if radius == 0.0 {
+                if deep {
+                    assert!(got);
+                    yes += 1;
+                } else if d > half_step + 1e-9 {
+                    assert!(!got);
+                    no += 1;
+                }
+            } else if d < radius - 1e-9 {
+                assert!(got, "{a} {b} {radius} {d}");
+                yes += 1;
+            } else if d - half_step > radius + 1e-9 {
+                assert!(!got, "{a} {b} {radius} {d}");
+                no += 1;
+            }
+        }
+        world.remove_obstacle(id).unwrap();
+    }
+    assert!(yes > 50 && no > 50, "{yes} {no}");
+}
+
+#[test]
+fn bad_obstacles_are_errors_and_change_nothing() {
+    let mesh = NavMesh::from_scene(&pillar_scene()).unwrap();
+    let mut world = NavMeshWorld::new(mesh.clone());
+    let kept = world
+        .add_obstacle(Obstacle::Disk {
+            center: DVec2::new(1.0, 1.0),
+            radius: 0.3,
+        })
+        .unwrap();
+    let before = world.mesh().clone();
+    let bad = [
+        Obstacle::Disk {
+            center: DVec2::NAN,
+            radius: 1.0,
+        },
+        Obstacle::Disk {
+            center: DVec2::ONE,
+            radius: 0.0,
+        },
+        Obstacle::Disk {
+            center: DVec2::ONE,
+            radius: f64::NAN,
+        },
+        Obstacle::Box {
+            min: DVec2::ONE,
+            max: DVec2::ONE,
+        },
+        Obstacle::Box {
+            min: DVec2::ONE,
+            max: DVec2::new(2.0, f64::INFINITY),
+        },
+        Obstacle::Polygon(vec![DVec2::ZERO, DVec2::ONE]),
+        Obstacle::Polygon(vec![DVec2::ZERO, DVec2::ONE, DVec2::splat(2.0)]),
+        Obstacle::Polygon(vec![
+            DVec2::ZERO,
+            DVec2::new(2.0, 0.0),
+            DVec2::ONE,
+            DVec2::new(2.0, 2.0),
+            DVec2::new(0.0, 2.0),
+        ]),
+        Obstacle::Cells(vec![glam::IVec2::new(1, 1)]),
+    ];
+    for o in bad {
+        let e = world.add_obstacle(o.clone()).unwrap_err();
+        assert!(matches!(e, Error::BadObstacle { .. }), "{o:?}: {e}");
+        assert!(!e.to_string().is_empty());
+    }
+    let everything = Obstacle::Box {
+        min: DVec2::splat(-1.0),
+        max: DVec2::splat(20.0),
+    };
+    assert_eq!(world.add_obstacle(everything), Err(Error::NoFreeSpace));
+    assert!(same_mesh(world.mesh(), &before));
+    assert_eq!(world.obstacles().count(), 1);
+    // Outside the mesh: kept, cuts nothing, removable.
+    let outside = world
+        .add_obstacle(Obstacle::Box {
+            min: DVec2::splat(30.0),
+            max: DVec2::splat(31.0),
+        })
+        .unwrap();
+    assert!(same_mesh(world.mesh(), &before));
+    world.remove_obstacle(outside).unwrap();
+    world.remove_obstacle(kept).unwrap();
+    assert!(matches!(
+        world.remove_obstacle(kept),
+        Err(Error::BadObstacle { .. })
+    ));
+    assert!(matches!(
+        world.obstacle_blocks(kept, &[DVec2::ONE], 0.0),
+        Err(Error::BadObstacle { .. })
+    ));
+    assert!(same_mesh(world.mesh(), &mesh));
+}
+
+#[test]
+fn obstacles_and_area_costs_combine() {
+    // Three unit squares in a row, the middle one area 2.
+    let v: Vec<DVec2> = [
+        (0.0, 0.0),
+        (1.0, 0.0),
+        (2.0, 0.0),
+        (3.0, 0.0),
+        (3.0, 1.0),
+        (2.0, 1.0),
+        (1.0, 1.0),
+        (0.0, 1.0),
+    ]
+    .map(|(x, y)| DVec2::new(x, y))
+    .to_vec();
+    let polys = [vec![0, 1, 6, 7], vec![1, 2, 5, 6], vec![2, 3, 4, 5]];
+    let mesh = NavMesh::from_polygons_with_areas(&v, &polys, &[1, 2, 1]).unwrap();
+    let mut world = NavMeshWorld::new(mesh.clone())
+        .with_area_costs("2=10".parse().unwrap())
+        .unwrap();
+    let id = world
+        .add_obstacle(Obstacle::Box {
+            min: DVec2::new(1.4, 0.4),
+            max: DVec2::new(1.6, 0.6),
+        })
+        .unwrap();
+    // The cut triangles keep their area's cost.
+    let t = world.mesh().locate(DVec2::new(1.2, 0.2)).unwrap();
+    assert_eq!(world.mesh().area_of(t), 2);
+    assert!((mesh_area(world.mesh()) - (3.0 - 0.04)).abs() < 1e-12);
+    // Excluding area 2 afterwards keeps the obstacle, and leaves the sides.
+    world.set_area_costs("2=exclude".parse().unwrap()).unwrap();
+    assert!((mesh_area(world.mesh()) - 2.0).abs() < 1e-12);
+    world.set_area_costs("2=10".parse().unwrap()).unwrap();
+    assert!((mesh_area(world.mesh()) - (3.0 - 0.04)).abs() < 1e-12);
+    world.remove_obstacle(id).unwrap();
+    assert!(same_mesh(world.mesh(), &mesh));
+}
+
+#[test]
+fn a_corridor_through_an_obstacle_is_repaired_and_valid_again_after_removal() {
+    let open = NavMeshWorld::new(NavMesh::from_scene(&pillar_scene()).unwrap());
+    let (a, b) = (DVec2::new(1.0, 1.0), DVec2::new(11.0, 1.0));
+    for radius in [0.0, 0.3] {
+        let mut closed = open.clone();
+        let door = closed
+            .add_obstacle(Obstacle::Box {
+                min: DVec2::new(5.5, -1.0),
+                max: DVec2::new(6.0, 2.5),
+            })
+            .unwrap();
+        let mut on_open = Pipeline::preset(&open, radius, Preset::Smooth).unwrap();
+        let mut corridor = PathCorridor::new(&mut on_open, a, b).unwrap();
+        let original = corridor.path().to_vec();
+        assert!(closed.obstacle_blocks(door, &original, radius).unwrap());
+        let mut on_closed = Pipeline::preset(&closed, radius, Preset::Smooth).unwrap();
+        assert!(!corridor.is_valid(&on_closed));
+        assert_ne!(corridor.repair(&mut on_closed).unwrap(), Repair::Valid);
+        assert!(corridor.is_valid(&on_closed));
+        assert!(is_valid(&closed, corridor.path(), radius));
+        assert!(!closed
+            .obstacle_blocks(door, corridor.path(), radius)
+            .unwrap());
+        // The door opens again: the repaired path is still valid, and a corridor made
+        // again is the original.
+        let mut reopened = closed.clone();
+        reopened.remove_obstacle(door).unwrap();
+        let mut on_reopened = Pipeline::preset(&reopened, radius, Preset::Smooth).unwrap();
+        assert_eq!(corridor.repair(&mut on_reopened), Ok(Repair::Valid));
+        let again = PathCorridor::new(&mut on_reopened, a, b).unwrap();
+        assert_eq!(again.path(), original.as_slice());
+    }
+}
+
+#[test]
+fn obstacles_on_the_arena_mesh_cut_exactly_and_restore() {
+    let Some((map, scen)) = common::try_load("dao/arena") else {
+        return;
+    };
+    let mesh = NavMesh::from_grid(&map).unwrap();
+    let original = NavMeshWorld::new(mesh.clone());
+    let mut world = original.clone();
+    let (w, h) = (map.width() as f64, map.height() as f64);
+    let full = mesh_area(&mesh);
+    let mut rng = Rng::new(49);
+    let mut active: Vec<(ObstacleId, Vec<DVec2>)> = Vec::new();
+    for step in 0..16 {
+        if active.len() >= 4 || (!active.is_empty() && rng.unit() < 0.3) {
+            let (id, _) = active.remove((rng.next_u64() % active.len() as u64) as usize);
+            world.remove_obstacle(id).unwrap();
+        } else {
+            let o = random_obstacle(&mut rng, w, h);
+            let id = world.add_obstacle(o.clone()).unwrap();
+            active.push((id, ring_of(&o)));
+        }
+        // Only the cells under some obstacle's bounding box can lose area.
+        let rings: Vec<&Vec<DVec2>> = active.iter().map(|(_, r)| r).collect();
+        let mut taken = 0.0;
+        for y in 0..map.height() {
+            for x in 0..map.width() {
+                let c = DVec2::new(x as f64, y as f64);
+                let near: Vec<&Vec<DVec2>> = rings
+                    .iter()
+                    .copied()
+                    .filter(|r| {
+                        r.iter().any(|p| p.x >= c.x - 3.0 && p.x <= c.x + 4.0)
+                            && r.iter().any(|p| p.y >= c.y - 3.0 && p.y <= c.y + 4.0)
+                    })
+                    .collect();
+                if map.is_passable(x as i64, y as i64) && !near.is_empty() {
+                    taken += union_area_in_cell(&near, c);
+                }
+            }
+        }
+        let got = mesh_area(world.mesh());
+        assert!(
+            (got - (full - taken)).abs() <= 1e-9 * full,
+            "step {step}: {got} vs {}",
+            full - taken
+        );
+        for s in scen.iter().step_by(97).take(12) {
+            for radius in [0.0, 0.3] {
+                if let Ok(path) = world.find_path(s.start_point(), s.goal_point(), radius) {
+                    assert!(is_valid(&world, &path, radius), "step {step}: {path:?}");
+                }
+            }
+        }
+    }
+    for (id, _) in active {
+        world.remove_obstacle(id).unwrap();
+    }
+    assert!(same_mesh(world.mesh(), original.mesh()));
+    for s in scen.iter().step_by(53).take(20) {
+        let (a, b) = (s.start_point(), s.goal_point());
+        assert_eq!(world.find_path(a, b, 0.2), original.find_path(a, b, 0.2));
+    }
+}
