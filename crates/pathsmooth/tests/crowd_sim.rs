@@ -9,8 +9,9 @@ mod common;
 
 use glam::{DVec2, IVec2};
 use pathsmooth::crowd::{Crowd, CrowdScenario, CrowdSimulation};
+use pathsmooth::navmesh::NavMesh;
 use pathsmooth::world::Obstacle;
-use pathsmooth::{Error, GridMap, GridWorld, Preset};
+use pathsmooth::{is_valid, Error, GridMap, GridWorld, NavMeshWorld, Preset};
 
 /// The part of the segment `a`–`b` (as parameters in [0, 1]) inside the unit square at
 /// `lo`, open (`strict`) or closed: Liang–Barsky clipping.
@@ -35,15 +36,23 @@ fn inside(a: DVec2, b: DVec2, lo: DVec2, strict: bool) -> Option<(f64, f64)> {
     ok.then_some((t0, t1))
 }
 
-/// Distance from the segment `a`–`b` to the closed unit square at `lo`: 0 when they meet,
-/// else the least of the endpoints' distances to the square and the square's corners'
-/// distances to the segment (the nearest points of two disjoint convex polygons include a
-/// vertex of one of them).
+/// Distance from the segment `a`–`b` to the closed unit square at `lo`.
 fn segment_square_gap(a: DVec2, b: DVec2, lo: DVec2) -> f64 {
-    if inside(a, b, lo, false).is_some() {
+    segment_box_gap(a, b, lo, lo + DVec2::ONE)
+}
+
+/// Distance from the segment `a`–`b` to the closed box `lo`–`hi`: 0 when they meet, else
+/// the least of the endpoints' distances to the box and the box's corners' distances to
+/// the segment (the nearest points of two disjoint convex polygons include a vertex of one
+/// of them).
+fn segment_box_gap(a: DVec2, b: DVec2, lo: DVec2, hi: DVec2) -> f64 {
+    let meets = (0..=64).any(|k| {
+        let p = a.lerp(b, k as f64 / 64.0);
+        p.cmpge(lo).all() && p.cmple(hi).all()
+    });
+    if meets || (hi - lo == DVec2::ONE && inside(a, b, lo, false).is_some()) {
         return 0.0;
     }
-    let hi = lo + DVec2::ONE;
     let point_gap = |p: DVec2| (lo - p).max(p - hi).max(DVec2::ZERO).length();
     let corners = [lo, DVec2::new(hi.x, lo.y), hi, DVec2::new(lo.x, hi.y)];
     let to_segment = |c: DVec2| {
@@ -398,4 +407,51 @@ fn bad_values_are_clear_errors() {
         Err(Error::BadParameter { .. })
     ));
     assert!(crowd.agents().is_empty());
+}
+
+#[test]
+fn a_crowd_on_a_navmesh_goes_round_a_closed_door_and_back() {
+    let rows = [
+        "...........",
+        "...........",
+        ".....@.....",
+        ".....@.....",
+        "...........",
+    ];
+    let mesh = NavMesh::from_grid(&GridMap::from_rows(&rows).unwrap()).unwrap();
+    let r = 0.2;
+    let mut crowd = Crowd::new(NavMeshWorld::new(mesh), r, Preset::Smooth.steps()).unwrap();
+    for (from, to) in [
+        ((0.5, 0.5), (10.5, 1.5)),
+        ((1.5, 1.5), (9.5, 0.5)),
+        ((2.5, 0.5), (8.5, 1.2)),
+    ] {
+        crowd
+            .add_agent(DVec2::from(from), DVec2::from(to), 1.5)
+            .unwrap();
+    }
+    // A door across the top gap, which every path takes.
+    let (lo, hi) = (DVec2::new(5.0, 0.0), DVec2::new(6.0, 2.0));
+    let (door, blocked) = crowd
+        .add_obstacle(Obstacle::Box { min: lo, max: hi })
+        .unwrap();
+    assert_eq!(blocked, 3);
+    for _ in 0..240 {
+        let f = crowd.update(1.0 / 30.0).unwrap();
+        assert_eq!((f.stuck, f.failed), (0, 0));
+        for a in crowd.agents() {
+            let path = a.corridor().path();
+            assert!(is_valid(crowd.world(), path, r), "{path:?}");
+            let gaps = path.windows(2).map(|s| segment_box_gap(s[0], s[1], lo, hi));
+            assert!(gaps.fold(f64::INFINITY, f64::min) >= r - 1e-9, "{path:?}");
+        }
+    }
+    // Round by the bottom gap: every agent has passed x = 6 below the wall.
+    assert!(crowd
+        .agents()
+        .iter()
+        .all(|a| a.corridor().position().x > 6.0));
+    crowd.remove_obstacle(door).unwrap();
+    assert!(crowd.update(0.1).unwrap().stuck == 0);
+    assert_eq!(crowd.world().obstacles().count(), 0);
 }

@@ -8,7 +8,7 @@ use glam::DVec2;
 use super::{Moved, PathCorridor, Repair, Retargeted};
 use crate::error::{Error, Result};
 use crate::pipeline::{Pipeline, Step};
-use crate::world::{Obstacle, ObstacleId};
+use crate::world::{Obstacle, ObstacleId, ObstacleWorld, World};
 use crate::GridWorld;
 
 /// An agent's index in its [`Crowd`] (agents are never removed, so it stays valid).
@@ -97,8 +97,9 @@ impl std::ops::AddAssign for CrowdFrame {
     }
 }
 
-/// Many agents, each with a [`PathCorridor`], walking on one [`GridWorld`] whose temporary
-/// obstacles come and go: Detour's `dtCrowd` without the local steering (agents do not
+/// Many agents, each with a [`PathCorridor`], walking on one world whose temporary
+/// obstacles come and go (a [`GridWorld`] by default, or a
+/// [`NavMeshWorld`](crate::NavMeshWorld): any [`ObstacleWorld`]): Detour's `dtCrowd` without the local steering (agents do not
 /// avoid one another), over smooth paths.
 ///
 /// Each [`update`](Self::update) moves every agent `speed × dt` along its path (to its
@@ -131,12 +132,12 @@ impl std::ops::AddAssign for CrowdFrame {
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
 #[derive(Debug)]
-pub struct Crowd {
-    world: Arc<GridWorld>,
+pub struct Crowd<W: ObstacleWorld = GridWorld> {
+    world: Arc<W>,
     radius: f64,
     steps: Vec<Step>,
     /// One per run of agents; none while the world is being changed.
-    pipelines: Vec<Pipeline<Arc<GridWorld>>>,
+    pipelines: Vec<Pipeline<Arc<W>>>,
     #[cfg(feature = "rayon")]
     pool: Option<rayon::ThreadPool>,
     agents: Vec<CrowdAgent>,
@@ -148,12 +149,12 @@ pub struct Crowd {
     changed: bool,
 }
 
-impl Crowd {
+impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     /// A crowd without agents on `world`, for agents of `radius` (world units), their paths
     /// smoothed by `steps` (as a [`Pipeline`]'s), updated on the calling thread.
     ///
     /// Errors: [`Pipeline::new`]'s (a bad radius, no room anywhere for it).
-    pub fn new(world: GridWorld, radius: f64, steps: Vec<Step>) -> Result<Self> {
+    pub fn new(world: W, radius: f64, steps: Vec<Step>) -> Result<Self> {
         let world = Arc::new(world);
         let pipeline = Pipeline::new(Arc::clone(&world), radius)?.with_steps(steps.clone());
         Ok(Crowd {
@@ -203,7 +204,7 @@ impl Crowd {
     }
 
     /// The world, obstacles included.
-    pub fn world(&self) -> &GridWorld {
+    pub fn world(&self) -> &W {
         &self.world
     }
 
@@ -280,16 +281,19 @@ impl Crowd {
         Ok(self)
     }
 
-    /// Adds a temporary obstacle to the world ([`GridWorld::add_obstacle`]) and marks the
-    /// corridors it blocks ([`GridWorld::obstacle_blocks`]) for repair by the next update.
+    /// Adds a temporary obstacle to the world ([`ObstacleWorld::add_obstacle`]) and marks
+    /// the corridors it blocks ([`ObstacleWorld::obstacle_blocks`]) for repair by the next
+    /// update.
     /// Returns the obstacle and how many corridors it blocks. An agent standing inside it
     /// gets stuck with [`Error::Blocked`] at the update (the crowd does not move agents out
     /// of the way).
     ///
-    /// Errors: [`GridWorld::add_obstacle`]'s, the crowd unchanged. Cost: the world's
-    /// change ([`GridWorld::add_obstacle`]: a copy of the map's cells and a patch of the
-    /// distance field near the obstacle), a pass over every corridor's points (a box test
-    /// each, the segment–cell tests only near the obstacle) and one pipeline per thread
+    /// Errors: the world's ([`GridWorld::add_obstacle`],
+    /// [`NavMeshWorld::add_obstacle`](crate::NavMeshWorld::add_obstacle)), the crowd
+    /// unchanged. Cost: the world's change (on a grid, a copy of the map's cells and a
+    /// patch of the distance field near the obstacle; on a navmesh, a local
+    /// re-triangulation and a rebuild of the mesh), a pass over every corridor's points (a
+    /// box test each, the exact tests only near the obstacle) and one pipeline per thread
     /// made again (their buffers grow again on first use).
     pub fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<(ObstacleId, usize)> {
         let id = self.change_world(|w| w.add_obstacle(obstacle))?;
@@ -308,10 +312,11 @@ impl Crowd {
         Ok((id, blocked))
     }
 
-    /// Removes a temporary obstacle ([`GridWorld::remove_obstacle`]). No corridor becomes
-    /// invalid (the world only gains space); stuck agents try again at the next update.
+    /// Removes a temporary obstacle ([`ObstacleWorld::remove_obstacle`]). No corridor
+    /// becomes invalid (the world only gains space); stuck agents try again at the next
+    /// update.
     ///
-    /// Errors: [`GridWorld::remove_obstacle`]'s, the crowd unchanged. Cost: the world's
+    /// Errors: the world's, the crowd unchanged. Cost: the world's
     /// change (as [`add_obstacle`](Self::add_obstacle)'s) and one pipeline per thread made
     /// again.
     pub fn remove_obstacle(&mut self, id: ObstacleId) -> Result<()> {
@@ -370,7 +375,7 @@ impl Crowd {
     }
 
     /// A pipeline on the crowd's world, radius and steps (checked in [`Crowd::new`]).
-    fn pipeline(&self) -> Pipeline<Arc<GridWorld>> {
+    fn pipeline(&self) -> Pipeline<Arc<W>> {
         Pipeline::new(Arc::clone(&self.world), self.radius)
             .expect("the world and radius were checked when the crowd was made")
             .with_steps(self.steps.iter().cloned())
@@ -378,7 +383,7 @@ impl Crowd {
 
     /// Runs `change` on the world, which no pipeline may hold meanwhile, and makes the
     /// pipelines again (their searches' scratch belongs to the old world).
-    fn change_world<T>(&mut self, change: impl FnOnce(&mut GridWorld) -> Result<T>) -> Result<T> {
+    fn change_world<T>(&mut self, change: impl FnOnce(&mut W) -> Result<T>) -> Result<T> {
         let runs = self.pipelines.len();
         self.pipelines.clear();
         let result = match Arc::get_mut(&mut self.world) {
@@ -397,9 +402,9 @@ impl Crowd {
 }
 
 /// One run of agents' update on one pipeline (see [`Crowd::update`]).
-fn update_run(
+fn update_run<W: World>(
     run: &mut [CrowdAgent],
-    pipeline: &mut Pipeline<Arc<GridWorld>>,
+    pipeline: &mut Pipeline<Arc<W>>,
     dt: f64,
     retry: bool,
 ) -> CrowdFrame {
@@ -411,9 +416,9 @@ fn update_run(
 }
 
 /// One agent's update: repair, new target, walk (see [`Crowd::update`]).
-fn update_agent(
+fn update_agent<W: World>(
     a: &mut CrowdAgent,
-    pipeline: &mut Pipeline<Arc<GridWorld>>,
+    pipeline: &mut Pipeline<Arc<W>>,
     dt: f64,
     retry: bool,
     frame: &mut CrowdFrame,

@@ -91,7 +91,7 @@ pub(crate) use input::{
 pub(crate) use mesh_plan::path_on_mesh;
 pub use navmesh::NavMeshWorld;
 pub(crate) use obstacles::convex_overlap;
-pub use obstacles::{Obstacle, ObstacleId};
+pub use obstacles::{Obstacle, ObstacleId, ObstacleWorld};
 pub(crate) use rounding::settle;
 
 use glam::DVec2;

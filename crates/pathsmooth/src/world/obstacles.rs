@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 
 use glam::{DVec2, IVec2};
 
-use super::GridWorld;
+use super::{GridWorld, World};
 use crate::error::{num, Error, Result};
 
 /// A temporary obstacle's shape, in world units (or cells, for [`Obstacle::Cells`]). On a
@@ -55,6 +55,43 @@ impl ObstacleId {
     /// The handle's number (unique for the world's lifetime).
     pub fn get(self) -> u64 {
         self.0
+    }
+}
+
+/// A world whose temporary obstacles come and go: [`GridWorld`] (an obstacle blocks the
+/// cells it overlaps) and [`NavMeshWorld`](crate::NavMeshWorld) (it is cut out of the
+/// triangles). What a [`Crowd`](crate::crowd::Crowd) needs of its world. The methods are
+/// the worlds' own, with their costs and errors.
+pub trait ObstacleWorld: World {
+    /// Adds a temporary obstacle, seen by every query until it is removed.
+    fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<ObstacleId>;
+    /// Removes an obstacle: the world is again what it was without it, exactly.
+    fn remove_obstacle(&mut self, id: ObstacleId) -> Result<()>;
+    /// True when obstacle `id` takes away what `path` needs for an agent of `radius`.
+    fn obstacle_blocks(&self, id: ObstacleId, path: &[DVec2], radius: f64) -> Result<bool>;
+}
+
+impl ObstacleWorld for GridWorld {
+    fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<ObstacleId> {
+        GridWorld::add_obstacle(self, obstacle)
+    }
+    fn remove_obstacle(&mut self, id: ObstacleId) -> Result<()> {
+        GridWorld::remove_obstacle(self, id)
+    }
+    fn obstacle_blocks(&self, id: ObstacleId, path: &[DVec2], radius: f64) -> Result<bool> {
+        GridWorld::obstacle_blocks(self, id, path, radius)
+    }
+}
+
+impl ObstacleWorld for crate::NavMeshWorld {
+    fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<ObstacleId> {
+        crate::NavMeshWorld::add_obstacle(self, obstacle)
+    }
+    fn remove_obstacle(&mut self, id: ObstacleId) -> Result<()> {
+        crate::NavMeshWorld::remove_obstacle(self, id)
+    }
+    fn obstacle_blocks(&self, id: ObstacleId, path: &[DVec2], radius: f64) -> Result<bool> {
+        crate::NavMeshWorld::obstacle_blocks(self, id, path, radius)
     }
 }
 
