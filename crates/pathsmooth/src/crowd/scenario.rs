@@ -20,7 +20,8 @@ pub struct CrowdScenario {
     /// Their walking speed, world units per second (default 1.5).
     pub speed: f64,
     /// Each agent gets a new random goal when it arrives, and otherwise after a time drawn
-    /// uniformly from [½, 1½] × this many seconds (default 5).
+    /// uniformly from [½, 1½] × this many seconds (default 5); the first from [0, 1½] ×,
+    /// so that the agents' new goals are spread over frames from the start.
     pub retarget_seconds: f64,
     /// New goals lie within this distance (world units, on each axis) of the agent
     /// (default 48); infinity: anywhere on the map.
