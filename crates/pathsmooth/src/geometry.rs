@@ -448,6 +448,30 @@ pub(crate) fn check_within<P: Point>(path: &[P], limit: f64) -> Result<()> {
     Ok(())
 }
 
+/// True when the open convex polygons `ring` and `other` (either winding) overlap: no
+/// separating axis among their edge normals (strict overlap on every axis).
+pub(crate) fn convex_overlap(ring: &[DVec2], other: &[DVec2]) -> bool {
+    fn normals(p: &[DVec2]) -> impl Iterator<Item = DVec2> + '_ {
+        let n = p.len();
+        (0..n).map(move |i| (p[(i + 1) % n] - p[i]).perp())
+    }
+    for axis in normals(ring).chain(normals(other)) {
+        let span = |pts: &[DVec2]| {
+            pts.iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
+                    let d = p.dot(axis);
+                    (a.min(d), b.max(d))
+                })
+        };
+        let (p0, p1) = span(ring);
+        let (s0, s1) = span(other);
+        if !(p1 > s0 && s1 > p0) {
+            return false;
+        }
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -90,7 +90,6 @@ pub(crate) use input::{
 };
 pub(crate) use mesh_plan::path_on_mesh;
 pub use navmesh::NavMeshWorld;
-pub(crate) use obstacles::convex_overlap;
 pub use obstacles::{Obstacle, ObstacleId, ObstacleWorld};
 pub(crate) use rounding::settle;
 

@@ -395,31 +395,7 @@ pub(super) fn convex_ccw(points: &[DVec2]) -> Option<Vec<DVec2>> {
 /// (strict overlap on every axis).
 fn polygon_meets_square(ring: &[DVec2], lo: DVec2) -> bool {
     let square = [lo, lo + DVec2::X, lo + DVec2::ONE, lo + DVec2::Y];
-    convex_overlap(ring, &square)
-}
-
-/// True when the open convex polygons `ring` and `other` (either winding) overlap: no
-/// separating axis among their edge normals (strict overlap on every axis).
-pub(crate) fn convex_overlap(ring: &[DVec2], other: &[DVec2]) -> bool {
-    fn normals(p: &[DVec2]) -> impl Iterator<Item = DVec2> + '_ {
-        let n = p.len();
-        (0..n).map(move |i| (p[(i + 1) % n] - p[i]).perp())
-    }
-    for axis in normals(ring).chain(normals(other)) {
-        let span = |pts: &[DVec2]| {
-            pts.iter()
-                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
-                    let d = p.dot(axis);
-                    (a.min(d), b.max(d))
-                })
-        };
-        let (p0, p1) = span(ring);
-        let (s0, s1) = span(other);
-        if !(p1 > s0 && s1 > p0) {
-            return false;
-        }
-    }
-    true
+    crate::geometry::convex_overlap(ring, &square)
 }
 
 /// True when the segment `a`–`b` comes closer than `r` to the closed unit square at `lo`

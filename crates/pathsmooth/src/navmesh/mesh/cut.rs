@@ -47,7 +47,7 @@ impl NavMesh {
                     && th.x > lo.x
                     && tl.y < hi.y
                     && th.y > lo.y
-                    && crate::world::convex_overlap(ring, &tri)
+                    && crate::geometry::convex_overlap(ring, &tri)
             })
             .collect();
         if !patch.iter().any(|&p| p) {
