@@ -295,6 +295,49 @@ fn a_door_that_closes_on_an_agent_leaves_it_stuck_until_it_opens() {
 }
 
 #[test]
+fn a_target_cut_off_while_walking_leaves_the_agent_stuck_until_a_door_opens() {
+    let mut crowd = Crowd::new(room_world(), 0.0, Preset::Smooth.steps()).unwrap();
+    let a = crowd
+        .add_agent(DVec2::new(0.5, 2.5), DVec2::new(10.5, 2.5), 1.0)
+        .unwrap();
+    crowd.update(0.5).unwrap();
+    // Both gaps in the wall at x = 5 close: the target is out of reach.
+    let top = Obstacle::Box {
+        min: DVec2::new(5.0, 0.0),
+        max: DVec2::new(6.0, 2.0),
+    };
+    let bottom = Obstacle::Box {
+        min: DVec2::new(5.0, 4.0),
+        max: DVec2::new(6.0, 5.0),
+    };
+    let (top, through_top) = crowd.add_obstacle(top).unwrap();
+    let (_, through_bottom) = crowd.add_obstacle(bottom).unwrap();
+    assert_eq!(through_top + through_bottom, 1);
+    let f = crowd.update(0.5).unwrap();
+    assert_eq!(f.stuck, 1);
+    let c = crowd.agents()[a].corridor();
+    assert!(
+        matches!(
+            c.stuck(),
+            Some(Error::Unreachable { .. } | Error::TooNarrow { .. })
+        ),
+        "{:?}",
+        c.stuck()
+    );
+    assert_eq!(c.path(), [c.position()]);
+    // One door opens: the agent walks on.
+    crowd.remove_obstacle(top).unwrap();
+    let f = crowd.update(0.5).unwrap();
+    assert_eq!(f.stuck, 0);
+    assert!(is_valid(
+        crowd.world(),
+        crowd.agents()[a].corridor().path(),
+        0.0
+    ));
+    assert_eq!(crowd.agents()[a].corridor().target(), DVec2::new(10.5, 2.5));
+}
+
+#[test]
 fn a_target_walled_off_is_refused_and_the_old_one_kept() {
     let mut crowd = Crowd::new(room_world(), 0.0, Preset::Shortest.steps()).unwrap();
     let a = crowd
@@ -398,6 +441,8 @@ fn bad_values_are_clear_errors() {
         crowd.add_agent(DVec2::new(f64::NAN, 0.5), DVec2::new(9.5, 0.5), 1.0),
         Err(Error::NonFinite { .. })
     ));
+    let off = crowd.add_agent(DVec2::new(-3.0, 0.5), DVec2::new(9.5, 0.5), 1.0);
+    assert!(matches!(off, Err(Error::OutsideMap { .. })), "{off:?}");
     assert!(matches!(
         crowd.update(f64::NAN),
         Err(Error::BadParameter { .. })
