@@ -6,13 +6,19 @@
 //! re-plans). The frame is all of it: doors, new goals, moves, re-plans and repairs. The
 //! check of every path after the frame is `pathsmooth crowd`'s, not timed here.
 //!
+//! Also what a door costs the world: a 3×3 box added and removed, beside a rebuild of the
+//! distance field.
+//!
 //! `cargo bench -p pathsmooth --features rayon --bench crowd` (set `PATHSMOOTH_SHARED`
 //! unless `shared/` sits beside the checkout).
 
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use glam::DVec2;
 use pathsmooth::crowd::{CrowdScenario, CrowdSimulation};
+use pathsmooth::grid::distance::DistanceField;
+use pathsmooth::world::Obstacle;
 use pathsmooth::GridWorld;
 
 mod support;
@@ -51,5 +57,34 @@ fn bench_crowd(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_crowd);
+/// What a door costs the world: adding and removing a 3×3 box obstacle on random512-10-0
+/// (the distance field patched near it), beside a rebuild of the whole distance field
+/// (what each change cost before the patch).
+fn bench_obstacle(c: &mut Criterion) {
+    let name = "random/random512-10-0";
+    let Ok((map, _)) = support::try_load(name) else {
+        return;
+    };
+    let mut world = GridWorld::new(map.clone()).expect("world");
+    let door = Obstacle::Box {
+        min: DVec2::new(250.0, 250.0),
+        max: DVec2::new(253.0, 253.0),
+    };
+    // The first change keeps the field without obstacles: not what a door costs after.
+    let id = world.add_obstacle(door.clone()).expect("door");
+    world.remove_obstacle(id).expect("door");
+    let mut group = c.benchmark_group("crowd/obstacle");
+    group.bench_function("add and remove a 3x3 door (patch)", |b| {
+        b.iter(|| {
+            let id = world.add_obstacle(black_box(door.clone())).expect("door");
+            world.remove_obstacle(id).expect("door");
+        })
+    });
+    group.bench_function("rebuild the distance field", |b| {
+        b.iter(|| black_box(DistanceField::new(black_box(&map))))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_crowd, bench_obstacle);
 criterion_main!(benches);
