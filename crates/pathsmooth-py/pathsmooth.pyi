@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
-    "Error", "GridWorld", "NavMeshWorld", "Pipeline", "SurfaceMesh", "SurfacePlanner",
+    "Error", "GridWorld", "NavMeshWorld", "Pipeline", "Crowd", "SurfaceMesh", "SurfacePlanner",
     "validate", "metrics", "smooth_many", "plan_many", "__version__",
 ]
 __version__: str
@@ -221,6 +221,65 @@ class Pipeline:
     def plan_many(
         self, starts: npt.ArrayLike, goals: npt.ArrayLike, threads: int | None = None
     ) -> list[_Path2]: ...
+
+class _CrowdFrame(TypedDict):
+    moved: int
+    replans: int
+    adjusted: int
+    refused: int
+    failed: int
+    repaired: int
+    stuck: int
+    waiting: int
+
+@final
+class Crowd:
+    """Agents walking their smooth paths on one world whose obstacles come and go: each
+    `update(dt)` repairs the paths a new obstacle blocks, plans the new targets (at most
+    `plan_budget` per update) and walks every agent `speed × dt`, on `threads` threads
+    (the same result for any number).
+
+    The crowd owns a copy of `world`: obstacles added through the crowd change the crowd's
+    world only, not the `GridWorld` / `NavMeshWorld` object given. Calls run one at a time.
+    """
+
+    def __new__(
+        cls,
+        world: _World,
+        radius: float,
+        preset: _PresetName | None = None,
+        steps: Sequence[Union[_StepName, _StepWithValue]] | None = None,
+        threads: int = 1,
+        plan_budget: int | None = None,
+    ) -> Crowd: ...
+    @property
+    def radius(self) -> float: ...
+    def __len__(self) -> int: ...
+    def add_agent(self, position: _PointLike, target: _PointLike, speed: float) -> int:
+        """Its index; its path is planned now."""
+    def set_target(self, agent: int, target: _PointLike) -> None:
+        """Planned by the next `update`; a target it refuses (NaN, in a wall, unreachable)
+        keeps the old one, and `error` says why."""
+    def update(self, dt: float) -> _CrowdFrame: ...
+    def positions(self) -> _Path2:
+        """N×2, one row per agent."""
+    def path(self, agent: int) -> _Path2:
+        """From the agent's position to its target (its position alone while stuck)."""
+    def stuck(self, agent: int) -> str | None:
+        """Why the agent is stuck (the library's message), or None."""
+    def error(self, agent: int) -> str | None:
+        """The last error an update met for the agent (a refused target), or None."""
+    def waiting(self, agent: int) -> bool:
+        """A new target waits to be planned (the plan budget was spent)."""
+    def arrived(self, agent: int) -> bool: ...
+    def add_box(self, min: _PointLike, max: _PointLike) -> Tuple[int, int]:
+        """(obstacle id, corridors it blocks)."""
+    def add_disk(self, center: _PointLike, radius: float) -> Tuple[int, int]: ...
+    def add_polygon(self, points: npt.ArrayLike) -> Tuple[int, int]:
+        """A convex polygon, N×2."""
+    def add_cells(self, cells: npt.ArrayLike) -> Tuple[int, int]:
+        """Grid cells, N×2 integers (column, row); `Error` on a navmesh."""
+    def remove_obstacle(self, obstacle_id: int) -> None: ...
 
 def smooth_many(
     pipeline: Pipeline, paths: Sequence[npt.ArrayLike], threads: int | None = None

@@ -1,22 +1,24 @@
-//! The Python module `pathsmooth`: a shell over the library's worlds, pipeline, validator
-//! and metrics, numpy arrays in and out. No algorithm lives here; every library error
-//! becomes `pathsmooth.Error` (a `ValueError`) carrying the library's message.
+//! The Python module `pathsmooth`: a shell over the library's worlds, pipeline, crowd,
+//! validator and metrics, numpy arrays in and out. No algorithm lives here; every library
+//! error becomes `pathsmooth.Error` (a `ValueError`) carrying the library's message.
 //!
 //! Arrays: paths are N×2 arrays of real numbers (any array-like; integer and float dtypes
 //! are converted to float64, a non-contiguous array is copied, bool/complex/object/string
 //! dtypes are a `TypeError`, a wrong shape is `pathsmooth.Error`); NaN and the other
 //! coordinate checks are the library's own. The work runs with the GIL released.
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use glam::{DVec2, DVec3};
+use glam::{DVec2, DVec3, IVec2};
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
+use pathsmooth::crowd::{Crowd as RsCrowd, CrowdAgent};
 use pathsmooth::curve::catmull_rom::CatmullRomParams;
 use pathsmooth::grid::GridMap;
 use pathsmooth::metrics::PathMetrics;
 use pathsmooth::navmesh::{NavMesh, Surface, SurfaceMesh as RsSurfaceMesh, UpAxis};
-use pathsmooth::world::Bounds;
+use pathsmooth::world::{Bounds, Obstacle, ObstacleId, ObstacleWorld};
 use pathsmooth::{
     AreaCosts, GridWorld as RsGrid, NavMeshWorld as RsNavMesh, Pipeline as RsPipeline,
     PipelineReport, Preset, Step, SurfacePlanner as RsSurfacePlanner, ValidationReport, World,
@@ -146,6 +148,18 @@ fn bounds_tuple(b: Bounds) -> ((f64, f64), (f64, f64)) {
 #[pyclass(frozen, module = "pathsmooth")]
 struct GridWorld {
     world: Arc<RsGrid>,
+    /// The map as given (areas unfiltered): with the world's frame and area costs, what
+    /// builds an owned copy of the world again (a `Crowd`'s, which adds obstacles to it).
+    terrain: GridMap,
+}
+
+impl GridWorld {
+    /// A new world equal to this one (map, areas, frame, area costs), owned by the caller.
+    fn copy_world(&self) -> pathsmooth::Result<RsGrid> {
+        let w = &self.world;
+        RsGrid::with_frame(self.terrain.clone(), w.cell_size(), w.origin())?
+            .with_area_costs(w.area_costs().clone())
+    }
 }
 
 #[pymethods]
@@ -167,23 +181,27 @@ impl GridWorld {
         let (cells, height, width) = occupancy(py, free)?;
         let areas = area_grid(py, areas, (height, width))?;
         let costs = self::area_costs(area_costs, AreaCosts::default())?;
-        let world = py
+        let (world, terrain) = py
             .allow_threads(|| {
                 let world = RsGrid::from_fn(width, height, cell_size, origin, |x, y| {
                     cells[y * width + x]
                 })?;
-                let world = match &areas {
+                let (world, terrain) = match &areas {
                     Some(a) => {
                         let map = world.map().clone().with_areas(|x, y| a[y * width + x]);
-                        RsGrid::with_frame(map, cell_size, origin)?
+                        (RsGrid::with_frame(map.clone(), cell_size, origin)?, map)
                     }
-                    None => world,
+                    None => {
+                        let map = world.map().clone();
+                        (world, map)
+                    }
                 };
-                world.with_area_costs(costs)
+                Ok::<_, pathsmooth::Error>((world.with_area_costs(costs)?, terrain))
             })
             .map_err(lib_err)?;
         Ok(GridWorld {
             world: Arc::new(world),
+            terrain,
         })
     }
 
@@ -210,18 +228,20 @@ impl GridWorld {
                 .extract()
                 .map_err(|_| PyTypeError::new_err("from_movingai: expected a str or a path"))?
         };
-        let world = py
+        let (world, terrain) = py
             .allow_threads(|| {
                 let map = if text_or_path.contains('\n') {
                     GridMap::parse(&text_or_path, "<text>")?
                 } else {
                     GridMap::load(&text_or_path)?
                 };
-                RsGrid::with_frame(map, cell_size, origin)?.with_area_costs(costs)
+                let world = RsGrid::with_frame(map.clone(), cell_size, origin)?;
+                Ok::<_, pathsmooth::Error>((world.with_area_costs(costs)?, map))
             })
             .map_err(lib_err)?;
         Ok(GridWorld {
             world: Arc::new(world),
+            terrain,
         })
     }
 
@@ -879,6 +899,323 @@ impl Pipeline {
 }
 
 // ---------------------------------------------------------------------------------------
+// Crowds
+
+/// A crowd on either kind of world.
+enum AnyCrowd {
+    Grid(RsCrowd<RsGrid>),
+    Mesh(RsCrowd<RsNavMesh>),
+}
+
+/// `$body` with `$c` bound to the crowd, whichever its world.
+macro_rules! on_crowd {
+    ($crowd:expr, $c:ident => $body:expr) => {
+        match $crowd {
+            AnyCrowd::Grid($c) => $body,
+            AnyCrowd::Mesh($c) => $body,
+        }
+    };
+}
+
+fn new_crowd<W: ObstacleWorld + Send + Sync>(
+    world: W,
+    radius: f64,
+    steps: Vec<Step>,
+    threads: usize,
+    plan_budget: Option<usize>,
+) -> pathsmooth::Result<RsCrowd<W>> {
+    RsCrowd::new(world, radius, steps)?
+        .with_threads(threads)?
+        .with_plan_budget(plan_budget)
+}
+
+struct CrowdState {
+    crowd: AnyCrowd,
+    /// Every obstacle id the crowd gave out (removed ones too, so that removing one twice
+    /// is the library's error).
+    obstacles: HashMap<u64, ObstacleId>,
+}
+
+impl CrowdState {
+    fn agents(&self) -> &[CrowdAgent] {
+        on_crowd!(&self.crowd, c => c.agents())
+    }
+
+    /// Agent `agent`, or the library's error for an index out of range.
+    fn agent(&self, agent: i64) -> pathsmooth::Result<&CrowdAgent> {
+        usize::try_from(agent)
+            .ok()
+            .and_then(|i| self.agents().get(i))
+            .ok_or(pathsmooth::Error::BadParameter {
+                name: "agent",
+                value: agent as f64,
+                expected: "the index of an agent of the crowd",
+            })
+    }
+}
+
+/// Many agents walking their corridors on one world whose obstacles come and go
+/// (`pathsmooth::crowd::Crowd`). The crowd owns a copy of the world it is given: obstacles
+/// change the crowd's world only. Calls run one at a time (a lock, taken with the GIL
+/// released).
+#[pyclass(frozen, module = "pathsmooth")]
+struct Crowd {
+    radius: f64,
+    inner: Mutex<CrowdState>,
+}
+
+impl Crowd {
+    /// `f` on the crowd, under its lock, with the GIL released.
+    fn with<T: Send>(&self, py: Python<'_>, f: impl FnOnce(&mut CrowdState) -> T + Send) -> T {
+        py.allow_threads(|| f(&mut self.inner.lock().unwrap_or_else(|e| e.into_inner())))
+    }
+
+    fn add(&self, py: Python<'_>, obstacle: Obstacle) -> PyResult<(u64, usize)> {
+        let (id, blocked) = self
+            .with(py, |s| {
+                let r = on_crowd!(&mut s.crowd, c => c.add_obstacle(obstacle));
+                if let Ok((id, _)) = r {
+                    s.obstacles.insert(id.get(), id);
+                }
+                r
+            })
+            .map_err(lib_err)?;
+        Ok((id.get(), blocked))
+    }
+}
+
+#[pymethods]
+impl Crowd {
+    #[new]
+    #[pyo3(signature = (world, radius, preset = None, steps = None, threads = 1, plan_budget = None))]
+    fn new(
+        py: Python<'_>,
+        world: &Bound<'_, PyAny>,
+        radius: f64,
+        preset: Option<&str>,
+        steps: Option<&Bound<'_, PyAny>>,
+        threads: usize,
+        plan_budget: Option<usize>,
+    ) -> PyResult<Self> {
+        let steps = steps_or_preset(preset, steps)?;
+        let crowd = if let Ok(g) = world.downcast::<GridWorld>() {
+            let g = g.get();
+            py.allow_threads(|| {
+                new_crowd(g.copy_world()?, radius, steps, threads, plan_budget).map(AnyCrowd::Grid)
+            })
+        } else if let Ok(m) = world.downcast::<NavMeshWorld>() {
+            let w = RsNavMesh::clone(&m.get().world);
+            py.allow_threads(|| {
+                new_crowd(w, radius, steps, threads, plan_budget).map(AnyCrowd::Mesh)
+            })
+        } else {
+            // The usual error for another type.
+            any_world(world)?;
+            unreachable!("any_world accepts only the two worlds")
+        }
+        .map_err(lib_err)?;
+        Ok(Crowd {
+            radius: on_crowd!(&crowd, c => c.radius()),
+            inner: Mutex::new(CrowdState {
+                crowd,
+                obstacles: HashMap::new(),
+            }),
+        })
+    }
+
+    /// The agents' radius in effect.
+    #[getter]
+    fn radius(&self) -> f64 {
+        self.radius
+    }
+
+    fn __len__(&self, py: Python<'_>) -> usize {
+        self.with(py, |s| s.agents().len())
+    }
+
+    /// Adds an agent at `position` walking to `target` at `speed` (world units per
+    /// second), its path planned now; returns its index.
+    fn add_agent(
+        &self,
+        py: Python<'_>,
+        position: &Bound<'_, PyAny>,
+        target: &Bound<'_, PyAny>,
+        speed: f64,
+    ) -> PyResult<usize> {
+        let (p, t) = (point(position, "position")?, point(target, "target")?);
+        self.with(
+            py,
+            |s| on_crowd!(&mut s.crowd, c => c.add_agent(p, t, speed)),
+        )
+        .map_err(lib_err)
+    }
+
+    /// Asks an agent to walk to `target`: the next `update` plans it.
+    fn set_target(&self, py: Python<'_>, agent: i64, target: &Bound<'_, PyAny>) -> PyResult<()> {
+        let t = point(target, "target")?;
+        self.with(py, |s| {
+            let i = s.agent(agent).map(|_| agent as usize)?;
+            on_crowd!(&mut s.crowd, c => c.set_target(i, t))
+        })
+        .map_err(lib_err)
+    }
+
+    /// Moves every agent `dt` seconds on; what it did, summed over the agents.
+    fn update<'py>(&self, py: Python<'py>, dt: f64) -> PyResult<Bound<'py, PyDict>> {
+        let f = self
+            .with(py, |s| on_crowd!(&mut s.crowd, c => c.update(dt)))
+            .map_err(lib_err)?;
+        let d = PyDict::new(py);
+        d.set_item("moved", f.moved)?;
+        d.set_item("replans", f.replans)?;
+        d.set_item("adjusted", f.adjusted)?;
+        d.set_item("refused", f.refused)?;
+        d.set_item("failed", f.failed)?;
+        d.set_item("repaired", f.repaired)?;
+        d.set_item("stuck", f.stuck)?;
+        d.set_item("waiting", f.waiting)?;
+        Ok(d)
+    }
+
+    /// The agents' positions, N×2.
+    fn positions<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f64>> {
+        let p: Vec<DVec2> = self.with(py, |s| {
+            s.agents().iter().map(|a| a.corridor().position()).collect()
+        });
+        to_array(py, &p)
+    }
+
+    /// An agent's path from its position to its target (only its position while stuck).
+    fn path<'py>(&self, py: Python<'py>, agent: i64) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let p = self
+            .with(py, |s| s.agent(agent).map(|a| a.corridor().path().to_vec()))
+            .map_err(lib_err)?;
+        Ok(to_array(py, &p))
+    }
+
+    /// Why an agent is stuck, or None.
+    fn stuck(&self, py: Python<'_>, agent: i64) -> PyResult<Option<String>> {
+        self.with(py, |s| {
+            s.agent(agent)
+                .map(|a| a.corridor().stuck().map(ToString::to_string))
+        })
+        .map_err(lib_err)
+    }
+
+    /// The last error an update met for an agent (a refused target, a failed move), or None.
+    fn error(&self, py: Python<'_>, agent: i64) -> PyResult<Option<String>> {
+        self.with(py, |s| {
+            s.agent(agent).map(|a| a.error().map(ToString::to_string))
+        })
+        .map_err(lib_err)
+    }
+
+    /// True when an agent's new target waits to be planned (the plan budget was spent).
+    fn waiting(&self, py: Python<'_>, agent: i64) -> PyResult<bool> {
+        self.with(py, |s| s.agent(agent).map(CrowdAgent::waiting))
+            .map_err(lib_err)
+    }
+
+    /// True when an agent stands at its target.
+    fn arrived(&self, py: Python<'_>, agent: i64) -> PyResult<bool> {
+        self.with(py, |s| s.agent(agent).map(CrowdAgent::arrived))
+            .map_err(lib_err)
+    }
+
+    /// Adds a box obstacle; (its id, how many corridors it blocks).
+    fn add_box(
+        &self,
+        py: Python<'_>,
+        min: &Bound<'_, PyAny>,
+        max: &Bound<'_, PyAny>,
+    ) -> PyResult<(u64, usize)> {
+        let (min, max) = (point(min, "min")?, point(max, "max")?);
+        self.add(py, Obstacle::Box { min, max })
+    }
+
+    /// Adds a disk obstacle.
+    fn add_disk(
+        &self,
+        py: Python<'_>,
+        center: &Bound<'_, PyAny>,
+        radius: f64,
+    ) -> PyResult<(u64, usize)> {
+        let center = point(center, "center")?;
+        self.add(py, Obstacle::Disk { center, radius })
+    }
+
+    /// Adds a convex polygon obstacle (N×2 vertices).
+    fn add_polygon(&self, py: Python<'_>, points: &Bound<'_, PyAny>) -> PyResult<(u64, usize)> {
+        let ring = self::points(points, "points")?;
+        self.add(py, Obstacle::Polygon(ring))
+    }
+
+    /// Blocks grid cells (N×2 integers: column, row); a navmesh crowd refuses it.
+    fn add_cells(&self, py: Python<'_>, cells: &Bound<'_, PyAny>) -> PyResult<(u64, usize)> {
+        let arr = py
+            .import("numpy")?
+            .call_method1("asarray", (cells,))
+            .map_err(|e| Error::new_err(format!("cells: not an array ({e})")))?;
+        let kind: String = arr.getattr("dtype")?.getattr("kind")?.extract()?;
+        let shape = shape_of(&arr)?;
+        // An empty list is a float array of shape (0,): no cells.
+        let empty = shape.iter().product::<usize>() == 0;
+        if !empty && !matches!(kind.as_str(), "i" | "u") {
+            return Err(PyTypeError::new_err(format!(
+                "cells: dtype {} is not an integer type",
+                arr.getattr("dtype")?.str()?
+            )));
+        }
+        if !empty && (shape.len() != 2 || shape[1] != 2) {
+            return Err(Error::new_err(format!(
+                "cells: expected an N×2 integer array (column, row per cell), got shape {shape:?}"
+            )));
+        }
+        let rows: Vec<Vec<i64>> = if empty {
+            Vec::new()
+        } else {
+            arr.call_method0("tolist")?.extract()?
+        };
+        let cells = rows
+            .iter()
+            .map(|r| match (i32::try_from(r[0]), i32::try_from(r[1])) {
+                (Ok(x), Ok(y)) => Ok(IVec2::new(x, y)),
+                _ => Err(Error::new_err(format!(
+                    "cells: cell ({}, {}) lies outside any map",
+                    r[0], r[1]
+                ))),
+            })
+            .collect::<PyResult<Vec<IVec2>>>()?;
+        self.add(py, Obstacle::Cells(cells))
+    }
+
+    /// Removes an obstacle (by the id an `add_*` returned).
+    fn remove_obstacle(&self, py: Python<'_>, obstacle_id: i64) -> PyResult<()> {
+        self.with(py, |s| {
+            let id = u64::try_from(obstacle_id)
+                .ok()
+                .and_then(|id| s.obstacles.get(&id).copied())
+                .ok_or_else(|| pathsmooth::Error::BadObstacle {
+                    reason: format!("no obstacle {obstacle_id} (never added, or removed already)"),
+                })?;
+            on_crowd!(&mut s.crowd, c => c.remove_obstacle(id))
+        })
+        .map_err(lib_err)
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> String {
+        let (kind, n) = self.with(py, |s| {
+            let kind = match s.crowd {
+                AnyCrowd::Grid(_) => "GridWorld",
+                AnyCrowd::Mesh(_) => "NavMeshWorld",
+            };
+            (kind, s.agents().len())
+        });
+        format!("Crowd({n} agents on a {kind}, radius={})", self.radius)
+    }
+}
+
+// ---------------------------------------------------------------------------------------
 // Layered navmeshes
 
 /// A 3D navmesh whose floors may overlap in plan view (`pathsmooth::navmesh::SurfaceMesh`):
@@ -1084,6 +1421,7 @@ fn pathsmooth_py(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<GridWorld>()?;
     m.add_class::<NavMeshWorld>()?;
     m.add_class::<Pipeline>()?;
+    m.add_class::<Crowd>()?;
     m.add_class::<SurfaceMesh>()?;
     m.add_class::<SurfacePlanner>()?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;

@@ -1,0 +1,210 @@
+"""pytest tests of `pathsmooth.Crowd`: agents walking their paths on a world whose obstacles
+come and go (the Rust `pathsmooth::crowd::Crowd`; its own tests hold the logic, these the
+binding)."""
+
+import math
+
+import numpy as np
+import pytest
+
+import pathsmooth
+from pathsmooth import Crowd, Error, GridWorld, NavMeshWorld
+
+# The README's quick-start map: 0.5 m cells, a block of wall in the middle.
+ROWS = ["............", "............", "............", "....####....",
+        "....####....", "............", "............", "............"]
+# A wall across the map with one gap, at column 8 of row 3.
+WALL = ["..........", "..........", "..........", "@@@@@@@@.@",
+        "..........", "..........", ".........."]
+
+
+def grid(rows, cell_size=1.0):
+    return GridWorld(np.array([[c == "." for c in r] for r in rows]), cell_size=cell_size)
+
+
+def bits(a) -> bytes:
+    return np.ascontiguousarray(a, dtype=np.float64).tobytes()
+
+
+def test_agents_walk_to_their_targets_on_valid_paths():
+    world = grid(ROWS, 0.5)
+    crowd = Crowd(world, 0.2)
+    ends = [((0.25, 0.25), (5.75, 3.75)), ((5.75, 0.25), (0.25, 3.75)),
+            ((0.25, 2.0), (5.75, 2.0)), ((3.0, 0.25), (3.0, 3.75))]
+    for i, (start, target) in enumerate(ends):
+        assert crowd.add_agent(start, target, 1.5) == i
+    assert len(crowd) == 4 and crowd.radius == 0.2
+    for _ in range(100):
+        frame = crowd.update(0.1)
+        assert frame["stuck"] == frame["failed"] == frame["refused"] == 0
+        for i in range(len(crowd)):
+            path = crowd.path(i)
+            assert path.shape[1] == 2 and path.dtype == np.float64
+            assert np.array_equal(path[0], crowd.positions()[i])
+            report = pathsmooth.validate(world, path, crowd.radius)
+            assert report["valid"], (i, report["problem"])
+            assert crowd.stuck(i) is None and crowd.error(i) is None
+    assert all(crowd.arrived(i) for i in range(len(crowd)))
+    positions = crowd.positions()
+    assert positions.shape == (4, 2) and positions.dtype == np.float64
+    assert np.array_equal(positions, np.array([t for _, t in ends]))
+
+
+def test_a_door_across_the_only_gap_makes_an_agent_stuck_until_it_opens():
+    world = grid(WALL)
+    crowd = Crowd(world, 0.2)
+    a = crowd.add_agent((1.5, 1.5), (1.5, 5.5), 1.0)
+    door, blocked = crowd.add_box((8.0, 3.0), (9.0, 4.0))
+    assert blocked == 1
+    frame = crowd.update(0.1)
+    assert frame["stuck"] == 1
+    reason = crowd.stuck(a)
+    assert reason is not None and ("reach" in reason or "block" in reason), reason
+    assert len(crowd.path(a)) == 1
+    # The door is the crowd's: the Python world object did not change.
+    assert len(world.find_path((1.5, 1.5), (1.5, 5.5))) > 1
+    crowd.remove_obstacle(door)
+    frame = crowd.update(0.1)
+    assert frame["stuck"] == 0 and crowd.stuck(a) is None
+    for _ in range(300):
+        crowd.update(0.1)
+        assert pathsmooth.validate(world, crowd.path(a), crowd.radius)["valid"]
+    assert crowd.arrived(a)
+    # Removing it again is the library's error.
+    with pytest.raises(Error, match="no obstacle"):
+        crowd.remove_obstacle(door)
+
+
+def run(threads):
+    world = grid(WALL)
+    crowd = Crowd(world, 0.3, threads=threads)
+    for k in range(9):
+        crowd.add_agent((0.5 + k, 0.5 + (k % 3)), (9.5 - k, 6.5 - (k % 2)), 0.5 + 0.1 * k)
+    frames = []
+    for step in range(40):
+        if step == 5:
+            cells, _ = crowd.add_cells([(8, 3)])
+        if step == 10:
+            crowd.set_target(0, (9.5, 0.5))
+            crowd.set_target(4, (0.5, 6.5))
+        if step == 15:
+            crowd.remove_obstacle(cells)
+            crowd.add_disk((3.0, 1.5), 0.4)
+        frames.append(crowd.update(0.2))
+    return crowd, frames
+
+
+def test_the_result_does_not_depend_on_the_threads():
+    one, f1 = run(1)
+    two, f2 = run(2)
+    assert f1 == f2
+    assert bits(one.positions()) == bits(two.positions())
+    for i in range(len(one)):
+        assert bits(one.path(i)) == bits(two.path(i))
+
+
+def test_a_navmesh_crowd():
+    vertices = [(0, 0), (3, 0), (6, 0), (6, 3), (3, 3), (0, 3)]
+    world = NavMeshWorld(vertices, [[0, 1, 4, 5], [1, 2, 3, 4]])
+    crowd = Crowd(world, 0.25, preset="shortest", threads=2)
+    a = crowd.add_agent((0.5, 1.5), (5.5, 1.5), 1.0)
+    door, blocked = crowd.add_box((2.0, -1.0), (3.0, 4.0))
+    assert blocked == 1
+    crowd.update(0.1)
+    assert crowd.stuck(a) is not None
+    assert world.clearance((1.5, 1.5)) == 1.5  # the world object keeps no door
+    crowd.remove_obstacle(door)
+    crowd.add_polygon([(2.0, 2.5), (4.0, 2.5), (3.0, 3.5)])
+    for _ in range(80):
+        crowd.update(0.1)
+        assert pathsmooth.validate(world, crowd.path(a), crowd.radius)["valid"]
+    assert crowd.arrived(a)
+    with pytest.raises(Error, match="no cells"):
+        crowd.add_cells([(1, 1)])
+    assert "NavMeshWorld" in repr(crowd)
+
+
+def test_bad_input_raises():
+    world = grid(WALL)
+    crowd = Crowd(world, 0.2)
+    a = crowd.add_agent((1.5, 1.5), (1.5, 5.5), 1.0)
+    bad = [
+        lambda: crowd.add_agent((math.nan, 1.5), (1.5, 5.5), 1.0),
+        lambda: crowd.add_agent((1.5, 1.5), (1.5, 5.5), -1.0),
+        lambda: crowd.add_agent((1.5, 1.5), (1.5, 5.5), math.nan),
+        lambda: crowd.add_agent((1.5, 1.5), (0.5, 3.5), 1.0),  # in the wall
+        lambda: crowd.set_target(1, (1.5, 1.5)),
+        lambda: crowd.set_target(-1, (1.5, 1.5)),
+        lambda: crowd.path(5),
+        lambda: crowd.stuck(-2),
+        lambda: crowd.error(1),
+        lambda: crowd.waiting(1),
+        lambda: crowd.update(math.nan),
+        lambda: crowd.update(-0.1),
+        lambda: crowd.remove_obstacle(0),
+        lambda: crowd.remove_obstacle(-1),
+        lambda: crowd.add_box((1.0, 1.0), (1.0, 2.0)),
+        lambda: crowd.add_disk((1.0, 1.0), 0.0),
+        lambda: crowd.add_polygon([(0.0, 0.0), (1.0, 1.0)]),
+        lambda: crowd.add_polygon([(0.0, 0.0), (1.0, 1.0), (2.0, 2.0)]),
+        lambda: crowd.add_box((1.0, 2.0, 3.0), (2.0, 3.0)),
+        lambda: crowd.add_cells([(1, 2, 3)]),
+        lambda: Crowd(world, 0.2, threads=0),
+        lambda: Crowd(world, 0.2, plan_budget=0),
+        lambda: Crowd(world, -1.0),
+        lambda: Crowd(world, 0.2, preset="fastest"),
+    ]
+    for i, call in enumerate(bad):
+        with pytest.raises(Error):
+            call()
+            pytest.fail(f"bad input {i} did not raise")
+    with pytest.raises(Error, match="agent"):
+        crowd.set_target(3, (1.5, 1.5))
+    with pytest.raises(Error, match="speed"):
+        crowd.add_agent((1.5, 1.5), (1.5, 5.5), 0.0)
+    with pytest.raises(TypeError):
+        Crowd(object(), 0.2)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        crowd.add_cells([(1.5, 2.0)])
+    # Nothing of that changed the crowd.
+    assert len(crowd) == 1 and crowd.error(a) is None and crowd.stuck(a) is None
+    # A target is checked when an update plans it (the library's way): a NaN target is
+    # refused there, the old one kept, and the agent's error says why.
+    crowd.set_target(a, (math.nan, 1.5))
+    assert crowd.update(0.1)["refused"] == 1
+    assert crowd.error(a) is not None and "NaN" in crowd.error(a)
+    assert np.array_equal(crowd.path(a)[-1], (1.5, 5.5))
+
+
+def test_a_plan_budget_makes_agents_wait():
+    crowd = Crowd(grid(WALL), 0.2, plan_budget=1)
+    for k in range(4):
+        crowd.add_agent((0.5 + 2 * k, 0.5), (0.5 + 2 * k, 2.5), 1.0)
+    for k in range(4):
+        crowd.set_target(k, (9.5 - 2 * k, 1.5))
+    frame = crowd.update(0.1)
+    assert frame["waiting"] == 3
+    assert not crowd.waiting(0)
+    assert all(crowd.waiting(k) for k in (1, 2, 3))
+    for _ in range(3):
+        crowd.update(0.1)
+    assert not any(crowd.waiting(k) for k in range(4))
+
+
+@pytest.mark.parametrize("costs", ["S=exclude", "S=8", None])
+def test_the_crowds_world_is_a_copy_of_the_same_world(costs):
+    # Frame, areas and area costs all carried over: the crowd plans the pipeline's path.
+    rows = ["..........", "..SSSSSS..", "..SSSSSS..", "..SSSSSS..", ".........."]
+    text = "type octile\nheight 5\nwidth 10\nmap\n" + "\n".join(rows) + "\n"
+    start, goal = (1.25, -1.75), (5.75, -0.75)
+    world = GridWorld.from_movingai(text, cell_size=0.5, origin=(1.0, -2.0), area_costs=costs)
+    crowd = Crowd(world, 0.1)
+    a = crowd.add_agent(start, goal, 1.0)
+    assert bits(crowd.path(a)) == bits(pathsmooth.Pipeline(world, 0.1).plan(start, goal))
+    free = np.ones((5, 10), dtype=bool)
+    areas = np.array([[ord(ch) for ch in r] for r in rows])
+    world = GridWorld(free, areas=areas, area_costs=costs)
+    crowd = Crowd(world, 0.1)
+    a = crowd.add_agent((0.5, 0.5), (8.5, 3.5), 1.0)
+    planned = pathsmooth.Pipeline(world, 0.1).plan((0.5, 0.5), (8.5, 3.5))
+    assert bits(crowd.path(a)) == bits(planned)
