@@ -5,6 +5,7 @@ use glam::DVec2;
 use crate::area::not_costlier;
 use crate::error::{Error, Result};
 use crate::geometry::closest_on_segment;
+use crate::metrics::length;
 use crate::pipeline::Pipeline;
 use crate::world::{bends, check_in_bounds, check_path_and_radius, path_is_clear, World};
 
@@ -36,6 +37,10 @@ const ON_PATH: f64 = 1e-12;
 /// twice the margin of clearance above the radius that lets a move along it skip the
 /// segment test: well above [`ON_PATH`] and rounding, well below the world's tolerance.
 const WALK_MARGIN: f64 = 1e-10;
+
+/// How much longer than the stretch it replaces a repair's plan must be to count as a
+/// detour that may double back ([`PathCorridor::repair`] then tries a wider plan).
+const DETOUR: f64 = 2.0;
 
 /// The most points of the path's end [`PathCorridor::move_target`] tries to join the new
 /// target to.
@@ -609,22 +614,39 @@ impl PathCorridor {
         if self.stuck.is_some() || last == 0 || !positive {
             return Ok(false);
         }
-        let mut k = 1;
-        let mut along = self.path[0].distance(self.path[1]);
+        self.shorten_from(pipeline, 0, horizon)
+    }
+
+    /// Plans from point `s` of the path to the point `horizon` further along it and splices
+    /// the plan in when it is cheaper and joins the path at both ends: true when it did.
+    /// The corridor is unchanged otherwise (and on error).
+    fn shorten_from<W: World>(
+        &mut self,
+        pipeline: &mut Pipeline<W>,
+        s: usize,
+        horizon: f64,
+    ) -> Result<bool> {
+        let last = self.path.len() - 1;
+        if s >= last {
+            return Ok(false);
+        }
+        let mut k = s + 1;
+        let mut along = self.path[s].distance(self.path[k]);
         while along < horizon && k < last {
             along += self.path[k].distance(self.path[k + 1]);
             k += 1;
         }
-        pipeline.plan_into(self.path[0], self.path[k], &mut self.work)?;
+        pipeline.plan_into(self.path[s], self.path[k], &mut self.work)?;
         let world = pipeline.world();
         let new = crate::world::path_cost(world, &self.work);
-        let old = crate::world::path_cost(world, &self.path[..=k]);
+        let old = crate::world::path_cost(world, &self.path[s..=k]);
         let shorter = new < old * (1.0 - 1e-9); // false for NaN
-        if !shorter || !joins(pipeline, &self.work, &self.path, k) {
+        let front = s == 0 || joins_front(pipeline, &self.path, s, &self.work);
+        if !shorter || !front || !joins(pipeline, &self.work, &self.path, k) {
             return Ok(false);
         }
-        self.path.splice(..=k, self.work.iter().copied());
-        let seam = self.work.len() - 1;
+        self.path.splice(s..=k, self.work.iter().copied());
+        let seam = s + self.work.len() - 1;
         pull_seam(pipeline, &mut self.path, seam, self.pull);
         Ok(true)
     }
@@ -661,8 +683,12 @@ impl PathCorridor {
     /// planned again with the pipeline ([`Pipeline::plan_into`], which smooths it with the
     /// pipeline's steps) and spliced in ([`Repair::Repaired`]). The whole path is planned
     /// again ([`Repair::Replanned`]) only when the stretch cannot be (its ends lack room
-    /// for the planner, or the bends where it joins the path are not clear). A stuck
-    /// corridor is repaired the same way, and is no longer stuck once that succeeds.
+    /// for the planner, or the bends where it joins the path are not clear). A stretch's
+    /// plan more than twice as long as the stretch is a detour that can come back to the
+    /// old path from its far side and double back along it: a plan from the stretch's
+    /// start to twice the detour's length further on is then tried too, and kept when it
+    /// is shorter (cheaper) and joins. A stuck corridor is repaired the same way, and is no
+    /// longer stuck once that succeeds.
     ///
     /// Errors: [`Error::Blocked`] or [`Error::TooClose`] for a position or target that is
     /// now inside a wall or without room for the agent, and the planning's errors
@@ -671,8 +697,8 @@ impl PathCorridor {
     /// still valid (it is then not stuck).
     ///
     /// Cost: one segment test per segment and one bend test per point, plus one plan of
-    /// the stretch (or two plans, when the stretch's plan fails and the whole path is
-    /// planned). A valid path costs only the tests and allocates nothing.
+    /// the stretch (two after a detour; two also when the stretch's plan fails and the
+    /// whole path is planned). A valid path costs only the tests and allocates nothing.
     ///
     /// ```
     /// use glam::DVec2;
@@ -747,9 +773,18 @@ impl PathCorridor {
                 let front = s == 0 || joins_front(pipeline, &self.path, s, &self.work);
                 let back = joins(pipeline, &self.work, &self.path, e);
                 if front && back {
+                    let before = length(&self.path[s..=e]);
+                    let detour = length(&self.work);
                     self.path.splice(s..=e, self.work.iter().copied());
                     let seam = s + self.work.len() - 1;
                     pull_seam(pipeline, &mut self.path, seam, self.pull);
+                    // A detour round the obstacle can come back to the old path from its
+                    // far side and then double back along it: re-plan from the stretch's
+                    // start to as far past the seam again, and keep that when shorter.
+                    // (The path is valid either way; a failed plan changes nothing.)
+                    if detour > DETOUR * before {
+                        let _ = self.shorten_from(pipeline, s, 2.0 * detour);
+                    }
                     return Ok(Repair::Repaired { replaced: e - s });
                 }
                 if !front {
@@ -1006,6 +1041,45 @@ mod tests {
             );
             assert!(c.is_valid(&pipeline) && c.target() == p(0.5, 0.5));
         }
+    }
+
+    #[test]
+    fn a_repair_round_a_crate_does_not_loop_back_to_the_old_path() {
+        // The Python quick start's room: a block of wall in the middle, 0.5 m cells; the
+        // agent's path passes above the block, and a crate closes the way above it.
+        let rows = [
+            "............",
+            "............",
+            "............",
+            "....####....",
+            "....####....",
+            "............",
+            "............",
+            "............",
+        ];
+        let map = GridMap::from_rows(&rows).unwrap();
+        let mut w = GridWorld::with_frame(map, 0.5, DVec2::ZERO).unwrap();
+        let (a, b) = (p(0.25, 0.25), p(5.75, 3.75));
+        let mut c = {
+            let mut pipeline = Pipeline::preset(&w, 0.2, Preset::Smooth).unwrap();
+            PathCorridor::new(&mut pipeline, a, b).unwrap()
+        };
+        w.add_obstacle(crate::world::Obstacle::Box {
+            min: p(2.0, 0.0),
+            max: p(2.5, 1.5),
+        })
+        .unwrap();
+        let mut pipeline = Pipeline::preset(&w, 0.2, Preset::Smooth).unwrap();
+        assert!(!c.is_valid(&pipeline));
+        assert!(c.repair(&mut pipeline).is_ok());
+        assert!(is_valid(&w, c.path(), 0.2));
+        let fresh = crate::metrics::length(&pipeline.plan(a, b).unwrap().to_vec());
+        assert!(
+            c.length() <= 1.1 * fresh,
+            "{} vs {fresh}: {:?}",
+            c.length(),
+            c.path()
+        );
     }
 
     #[test]
