@@ -7,7 +7,6 @@
 //! dtypes are a `TypeError`, a wrong shape is `pathsmooth.Error`); NaN and the other
 //! coordinate checks are the library's own. The work runs with the GIL released.
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use glam::{DVec2, DVec3, IVec2};
@@ -931,9 +930,6 @@ fn new_crowd<W: ObstacleWorld + Send + Sync>(
 
 struct CrowdState {
     crowd: AnyCrowd,
-    /// Every obstacle id the crowd gave out (removed ones too, so that removing one twice
-    /// is the library's error).
-    obstacles: HashMap<u64, ObstacleId>,
 }
 
 impl CrowdState {
@@ -972,13 +968,10 @@ impl Crowd {
 
     fn add(&self, py: Python<'_>, obstacle: Obstacle) -> PyResult<(u64, usize)> {
         let (id, blocked) = self
-            .with(py, |s| {
-                let r = on_crowd!(&mut s.crowd, c => c.add_obstacle(obstacle));
-                if let Ok((id, _)) = r {
-                    s.obstacles.insert(id.get(), id);
-                }
-                r
-            })
+            .with(
+                py,
+                |s| on_crowd!(&mut s.crowd, c => c.add_obstacle(obstacle)),
+            )
             .map_err(lib_err)?;
         Ok((id.get(), blocked))
     }
@@ -1016,10 +1009,7 @@ impl Crowd {
         .map_err(lib_err)?;
         Ok(Crowd {
             radius: on_crowd!(&crowd, c => c.radius()),
-            inner: Mutex::new(CrowdState {
-                crowd,
-                obstacles: HashMap::new(),
-            }),
+            inner: Mutex::new(CrowdState { crowd }),
         })
     }
 
@@ -1192,13 +1182,11 @@ impl Crowd {
     /// Removes an obstacle (by the id an `add_*` returned).
     fn remove_obstacle(&self, py: Python<'_>, obstacle_id: i64) -> PyResult<()> {
         self.with(py, |s| {
-            let id = u64::try_from(obstacle_id)
-                .ok()
-                .and_then(|id| s.obstacles.get(&id).copied())
-                .ok_or_else(|| pathsmooth::Error::BadObstacle {
-                    reason: format!("no obstacle {obstacle_id} (never added, or removed already)"),
-                })?;
-            on_crowd!(&mut s.crowd, c => c.remove_obstacle(id))
+            // A negative number is no id the world gave out: the world's own words for it.
+            let id = u64::try_from(obstacle_id).map_err(|_| pathsmooth::Error::BadObstacle {
+                reason: format!("no obstacle {obstacle_id} (never added, or removed already)"),
+            })?;
+            on_crowd!(&mut s.crowd, c => c.remove_obstacle(ObstacleId::from_raw(id)))
         })
         .map_err(lib_err)
     }

@@ -13,32 +13,30 @@ use pathsmooth::navmesh::NavMesh;
 use pathsmooth::world::Obstacle;
 use pathsmooth::{is_valid, Error, GridMap, GridWorld, NavMeshWorld, Preset};
 
-/// The part of the segment `a`–`b` (as parameters in [0, 1]) inside the unit square at
-/// `lo`, open (`strict`) or closed: Liang–Barsky clipping.
-fn inside(a: DVec2, b: DVec2, lo: DVec2, strict: bool) -> Option<(f64, f64)> {
+/// True when the segment `a`–`b` meets the box `lo`–`hi`, open (`strict`) or closed:
+/// Liang–Barsky clipping.
+fn meets_box(a: DVec2, b: DVec2, lo: DVec2, hi: DVec2, strict: bool) -> bool {
     let (mut t0, mut t1) = (0.0f64, 1.0f64);
-    for (p, d, l) in [(a.x, b.x - a.x, lo.x), (a.y, b.y - a.y, lo.y)] {
+    for (p, d, l, h) in [(a.x, b.x - a.x, lo.x, hi.x), (a.y, b.y - a.y, lo.y, hi.y)] {
         if d == 0.0 {
             let within = if strict {
-                p > l && p < l + 1.0
+                p > l && p < h
             } else {
-                p >= l && p <= l + 1.0
+                p >= l && p <= h
             };
             if !within {
-                return None;
+                return false;
             }
         } else {
-            let (u, v) = ((l - p) / d, (l + 1.0 - p) / d);
+            let (u, v) = ((l - p) / d, (h - p) / d);
             (t0, t1) = (t0.max(u.min(v)), t1.min(u.max(v)));
         }
     }
-    let ok = if strict { t0 < t1 } else { t0 <= t1 };
-    ok.then_some((t0, t1))
-}
-
-/// Distance from the segment `a`–`b` to the closed unit square at `lo`.
-fn segment_square_gap(a: DVec2, b: DVec2, lo: DVec2) -> f64 {
-    segment_box_gap(a, b, lo, lo + DVec2::ONE)
+    if strict {
+        t0 < t1
+    } else {
+        t0 <= t1
+    }
 }
 
 /// Distance from the segment `a`–`b` to the closed box `lo`–`hi`: 0 when they meet, else
@@ -46,11 +44,7 @@ fn segment_square_gap(a: DVec2, b: DVec2, lo: DVec2) -> f64 {
 /// the segment (the nearest points of two disjoint convex polygons include a vertex of one
 /// of them).
 fn segment_box_gap(a: DVec2, b: DVec2, lo: DVec2, hi: DVec2) -> f64 {
-    let meets = (0..=64).any(|k| {
-        let p = a.lerp(b, k as f64 / 64.0);
-        p.cmpge(lo).all() && p.cmple(hi).all()
-    });
-    if meets || (hi - lo == DVec2::ONE && inside(a, b, lo, false).is_some()) {
+    if meets_box(a, b, lo, hi, false) {
         return 0.0;
     }
     let point_gap = |p: DVec2| (lo - p).max(p - hi).max(DVec2::ZERO).length();
@@ -100,9 +94,9 @@ fn oracle_clear(map: &GridMap, doors: &[(DVec2, DVec2)], path: &[DVec2], r: f64)
                 !blocked(x, y)
                     || if r == 0.0 {
                         // A point agent may touch a wall, not enter it.
-                        inside(a, b, lo, true).is_none()
+                        !meets_box(a, b, lo, lo + DVec2::ONE, true)
                     } else {
-                        segment_square_gap(a, b, lo) >= r - 1e-9
+                        segment_box_gap(a, b, lo, lo + DVec2::ONE) >= r - 1e-9
                     }
             })
         })
@@ -239,6 +233,11 @@ fn one_and_two_threads_walk_the_same_paths() {
     assert!(frames.iter().all(|f| f.crowd.failed == 0));
 }
 
+/// True for the errors of a target the planner cannot reach.
+fn out_of_reach(e: Option<&Error>) -> bool {
+    matches!(e, Some(Error::Unreachable { .. } | Error::TooNarrow { .. }))
+}
+
 fn room_world() -> GridWorld {
     // Two rooms joined by one door-wide gap in the wall at x = 5.
     let rows = [
@@ -316,14 +315,7 @@ fn a_target_cut_off_while_walking_leaves_the_agent_stuck_until_a_door_opens() {
     let f = crowd.update(0.5).unwrap();
     assert_eq!(f.stuck, 1);
     let c = crowd.agents()[a].corridor();
-    assert!(
-        matches!(
-            c.stuck(),
-            Some(Error::Unreachable { .. } | Error::TooNarrow { .. })
-        ),
-        "{:?}",
-        c.stuck()
-    );
+    assert!(out_of_reach(c.stuck()), "{:?}", c.stuck());
     assert_eq!(c.path(), [c.position()]);
     // One door opens: the agent walks on.
     crowd.remove_obstacle(top).unwrap();
@@ -360,14 +352,7 @@ fn a_target_walled_off_is_refused_and_the_old_one_kept() {
     let f = crowd.update(0.5).unwrap();
     assert_eq!((f.refused, f.stuck), (1, 0));
     let agent = &crowd.agents()[a];
-    assert!(
-        matches!(
-            agent.error(),
-            Some(Error::Unreachable { .. } | Error::TooNarrow { .. })
-        ),
-        "{:?}",
-        agent.error()
-    );
+    assert!(out_of_reach(agent.error()), "{:?}", agent.error());
     assert_eq!(agent.corridor().target(), DVec2::new(3.5, 2.5));
     assert!(crowd.set_target(7, DVec2::ZERO).is_err());
 }

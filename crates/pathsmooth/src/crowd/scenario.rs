@@ -7,7 +7,7 @@ use super::watch::Watch;
 use super::{Crowd, CrowdFrame};
 use crate::error::{Error, Result};
 use crate::pipeline::{Preset, Step};
-use crate::world::{Obstacle, ObstacleId, World};
+use crate::world::{Bounds, Obstacle, ObstacleId, World};
 use crate::GridWorld;
 
 /// What a [`CrowdSimulation`] simulates. [`Default`] gives the benchmark's scenario.
@@ -275,8 +275,8 @@ impl CrowdSimulation {
                     frame.doors_opened += 1;
                 }
                 None => {
-                    let (lo, hi) = (d.min - reach, d.max + reach);
-                    let inside = |p: DVec2| p.cmpge(lo).all() && p.cmple(hi).all();
+                    let around = Bounds::new(d.min, d.max).grown(reach);
+                    let inside = |p: DVec2| around.contains(p);
                     let busy = self.crowd.agents().iter().any(|a| {
                         let c = a.corridor();
                         inside(c.position()) || inside(c.target())

@@ -4,6 +4,7 @@
 use glam::DVec2;
 
 use crate::validate::{validate_into, ValidationReport};
+use crate::world::Bounds;
 use crate::GridWorld;
 
 /// Remembers each agent's path as last found valid (nothing after a failed check). A path is checked with the library's
@@ -77,9 +78,9 @@ impl Watch {
         }
         // Tail segments near a new obstacle, with the bends at both ends.
         let near = |a: DVec2, b: DVec2| {
-            added.iter().any(|&(lo, hi)| {
-                a.max(b).cmpge(lo - radius).all() && a.min(b).cmple(hi + radius).all()
-            })
+            added
+                .iter()
+                .any(|&(lo, hi)| Bounds::new(lo, hi).grown(radius).meets_box_of(a, b))
         };
         if n == 1 {
             return !near(path[0], path[0]) || self.holds(world, radius, path);

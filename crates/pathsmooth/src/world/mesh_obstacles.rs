@@ -26,8 +26,8 @@
 
 use glam::DVec2;
 
-use super::obstacles::{check_shape, convex_ccw, unknown};
-use super::{NavMeshWorld, Obstacle, ObstacleId};
+use super::obstacles::{any_segment, check_shape, convex_ccw, unknown};
+use super::{Bounds, NavMeshWorld, Obstacle, ObstacleId};
 use crate::error::{Error, Result};
 use crate::geometry::{cross, segment_distance};
 use crate::navmesh::NavMesh;
@@ -116,26 +116,18 @@ impl NavMeshWorld {
     /// Errors: [`Error::BadObstacle`] for an unknown id.
     pub fn obstacle_blocks(&self, id: ObstacleId, path: &[DVec2], radius: f64) -> Result<bool> {
         let (_, ring) = self.obstacles.get(id)?;
-        let (lo, hi) = ring
-            .iter()
-            .fold((ring[0], ring[0]), |(lo, hi), &p| (lo.min(p), hi.max(p)));
         let r = if radius > 0.0 { radius } else { 0.0 };
-        let (lo, hi) = (lo - r, hi + r);
-        let blocks = |a: DVec2, b: DVec2| {
-            a.x.max(b.x) >= lo.x
-                && a.x.min(b.x) <= hi.x
-                && a.y.max(b.y) >= lo.y
-                && a.y.min(b.y) <= hi.y
+        let Some(reach) = Bounds::around(ring.iter().copied()).map(|b| b.grown(r)) else {
+            return Ok(false);
+        };
+        Ok(any_segment(path, |a, b| {
+            reach.meets_box_of(a, b)
                 && if r == 0.0 {
                     segment_enters_convex(ring, a, b)
                 } else {
                     segment_convex_distance(ring, a, b) < r
                 }
-        };
-        Ok(match path {
-            [p] => blocks(*p, *p),
-            _ => path.windows(2).any(|s| blocks(s[0], s[1])),
-        })
+        }))
     }
 
     /// Cuts every obstacle out of the mesh as given again, in order, and installs the

@@ -152,6 +152,23 @@ impl Bounds {
         p.x >= self.min.x && p.x <= self.max.x && p.y >= self.min.y && p.y <= self.max.y
     }
 
+    /// The rectangle grown by `margin` on every side.
+    pub(crate) fn grown(&self, margin: f64) -> Bounds {
+        Bounds {
+            min: self.min - margin,
+            max: self.max + margin,
+        }
+    }
+
+    /// True when the closed rectangle meets the bounding box of the segment `a`–`b`: the
+    /// cheap test before an exact one (a segment that fails it misses the rectangle).
+    pub(crate) fn meets_box_of(&self, a: DVec2, b: DVec2) -> bool {
+        a.x.max(b.x) >= self.min.x
+            && a.x.min(b.x) <= self.max.x
+            && a.y.max(b.y) >= self.min.y
+            && a.y.min(b.y) <= self.max.y
+    }
+
     /// Width and height.
     pub fn size(&self) -> DVec2 {
         self.max - self.min

@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 
 use glam::{DVec2, IVec2};
 
-use super::{GridWorld, World};
+use super::{Bounds, GridWorld, World};
 use crate::error::{num, Error, Result};
 
 /// A temporary obstacle's shape, in world units (or cells, for [`Obstacle::Cells`]). On a
@@ -55,6 +55,14 @@ impl ObstacleId {
     /// The handle's number (unique for the world's lifetime).
     pub fn get(self) -> u64 {
         self.0
+    }
+
+    /// The handle with number `n` ([`get`](Self::get)'s inverse), for callers that pass
+    /// handles as numbers (the bindings). A number the world never gave out, or gave out
+    /// for an obstacle removed since, is refused by the world's methods with
+    /// [`Error::BadObstacle`].
+    pub fn from_raw(n: u64) -> Self {
+        ObstacleId(n)
     }
 }
 
@@ -274,26 +282,19 @@ impl GridWorld {
         let r = radius / self.cell_size();
         // The cells' bounding box grown by the radius: a segment that misses it is far
         // from every cell, so most of a long path costs four comparisons a segment.
-        let (lo, hi) = cells
+        let squares = cells
             .iter()
-            .fold((DVec2::INFINITY, DVec2::NEG_INFINITY), |(lo, hi), c| {
-                (lo.min(c.as_dvec2()), hi.max(c.as_dvec2() + 1.0))
-            });
-        let (lo, hi) = (lo - r, hi + r);
-        let blocks = |a: DVec2, b: DVec2| {
+            .flat_map(|c| [c.as_dvec2(), c.as_dvec2() + 1.0]);
+        let Some(reach) = Bounds::around(squares).map(|b| b.grown(r)) else {
+            return Ok(false); // wholly outside the map: it blocks nothing
+        };
+        Ok(any_segment(path, |a, b| {
             let (a, b) = (self.to_grid(a), self.to_grid(b));
-            a.x.max(b.x) >= lo.x
-                && a.x.min(b.x) <= hi.x
-                && a.y.max(b.y) >= lo.y
-                && a.y.min(b.y) <= hi.y
+            reach.meets_box_of(a, b)
                 && cells
                     .iter()
                     .any(|c| segment_meets_square(a, b, c.as_dvec2(), r))
-        };
-        Ok(match path {
-            [p] => blocks(*p, *p),
-            _ => path.windows(2).any(|s| blocks(s[0], s[1])),
-        })
+        }))
     }
 
     /// The cells `obstacle` blocks, after checking it.
@@ -358,6 +359,15 @@ impl GridWorld {
                 Ok(cells.clone())
             }
         }
+    }
+}
+
+/// True when `f` holds for a segment of `path` (a path of one point: its zero-length
+/// segment).
+pub(super) fn any_segment(path: &[DVec2], mut f: impl FnMut(DVec2, DVec2) -> bool) -> bool {
+    match path {
+        [p] => f(*p, *p),
+        _ => path.windows(2).any(|s| f(s[0], s[1])),
     }
 }
 
