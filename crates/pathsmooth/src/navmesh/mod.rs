@@ -33,5 +33,6 @@ pub use portals::{portals, portals_into, Portal};
 pub use relax::{relax, relax_in_place, relax_into, RelaxParams};
 pub use search::NavMeshQuery;
 pub use surface::{
-    Detail, Link, OffMeshLink, Plane, Surface, SurfaceOptions, UpAxis, DEFAULT_PLANARITY,
+    BakeAgent, Detail, Link, OffMeshLink, Plane, Surface, SurfaceData, SurfaceOptions, UpAxis,
+    DEFAULT_PLANARITY,
 };

@@ -61,6 +61,7 @@
 //! ```
 
 mod axis;
+mod data;
 mod detail;
 mod issue;
 mod links;
@@ -79,6 +80,7 @@ use crate::navmesh::mesh::boxes::BoxIndex;
 use crate::navmesh::mesh::{NavMesh, PolyId};
 
 pub use axis::UpAxis;
+pub use data::{BakeAgent, SurfaceData};
 pub use detail::Detail;
 pub(crate) use issue::Issue;
 pub use links::{Link, OffMeshLink};

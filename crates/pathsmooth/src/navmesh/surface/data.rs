@@ -1,0 +1,118 @@
+//! A navmesh as a file or an engine gives it, before a [`Surface`] is built from it: what
+//! every reader produces (navmesh JSON, Recast's poly mesh, Detour's binary tiles, Godot's
+//! `NavigationMesh`, Unity's triangulation, OBJ), so that one builder repairs and checks
+//! them all the same way.
+
+use glam::DVec3;
+
+use super::{Detail, OffMeshLink, Surface, SurfaceOptions, UpAxis};
+use crate::error::Result;
+
+/// The agent a navmesh was baked for, as far as the file says (world units; `None` where
+/// the file is silent). Recast and Detour call these `walkableHeight`, `walkableRadius`
+/// and `walkableClimb`; Godot `agent_height`, `agent_radius` and `agent_max_climb`.
+///
+/// ```
+/// use pathsmooth::navmesh::BakeAgent;
+/// let agent = BakeAgent { climb: Some(0.9), ..BakeAgent::default() };
+/// assert_eq!((agent.climb, agent.radius), (Some(0.9), None));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct BakeAgent {
+    /// The agent's height.
+    pub height: Option<f64>,
+    /// The agent's radius (the bake keeps this far from walls).
+    pub radius: Option<f64>,
+    /// The largest step the agent climbs: how far above or below a floor a point may be
+    /// and still be on it.
+    pub climb: Option<f64>,
+}
+
+/// A navmesh as its source gives it: 3D vertices, convex polygons as vertex index lists
+/// (either winding), and what else the source carries. Readers fill it in and
+/// [`Surface::from_data`] builds the surface; nothing here is checked until then.
+///
+/// ```
+/// use glam::DVec3;
+/// use pathsmooth::navmesh::{Surface, SurfaceData, SurfaceOptions, UpAxis};
+/// let data = SurfaceData {
+///     vertices: vec![DVec3::ZERO, DVec3::X, DVec3::Z],
+///     polygons: vec![vec![0, 1, 2]],
+///     ..SurfaceData::new(UpAxis::Y)
+/// };
+/// let s = Surface::from_data(&data, &SurfaceOptions::default())?;
+/// assert_eq!(s.num_polygons(), 1);
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct SurfaceData {
+    /// Which world axis is up. Readers of formats that fix it (Recast, Detour, Godot,
+    /// Unity: y) set it; a caller's options cannot override it.
+    pub up: UpAxis,
+    /// The vertices, world axes.
+    pub vertices: Vec<DVec3>,
+    /// The polygons: indices into `vertices`, 3 or more each, convex in plan view, either
+    /// winding.
+    pub polygons: Vec<Vec<u32>>,
+    /// One area id per polygon, or empty (every polygon area 0).
+    pub areas: Vec<u8>,
+    /// One flags word per polygon, or empty (every polygon 0).
+    pub flags: Vec<u16>,
+    /// The file's own reference for each polygon (Detour's `dtPolyRef`, say), or empty
+    /// (the reference is then the polygon's index in `polygons`).
+    pub refs: Vec<u64>,
+    /// Recast's detail mesh: one sub-mesh per polygon of `polygons`, in order.
+    pub detail: Option<Detail>,
+    /// Off-mesh links.
+    pub links: Vec<OffMeshLink>,
+    /// The agent the navmesh was baked for, where the file says.
+    pub agent: BakeAgent,
+}
+
+impl SurfaceData {
+    /// Empty data with `up` as the up axis.
+    pub fn new(up: UpAxis) -> Self {
+        SurfaceData {
+            up,
+            vertices: Vec::new(),
+            polygons: Vec::new(),
+            areas: Vec::new(),
+            flags: Vec::new(),
+            refs: Vec::new(),
+            detail: None,
+            links: Vec::new(),
+            agent: BakeAgent::default(),
+        }
+    }
+}
+
+impl Surface {
+    /// Builds a surface from a reader's `data`, read as `options` say (its `up` is the
+    /// data's): the polygons ([`from_polygons_with`](Self::from_polygons_with)), then the
+    /// detail mesh ([`with_detail`](Self::with_detail)) and the links
+    /// ([`with_links`](Self::with_links)).
+    ///
+    /// Errors: those of the three calls above.
+    ///
+    /// Cost: as those calls.
+    pub fn from_data(data: &SurfaceData, options: &SurfaceOptions) -> Result<Surface> {
+        let options = SurfaceOptions {
+            up: data.up,
+            ..*options
+        };
+        let mut surface = Surface::from_polygons_with(
+            &data.vertices,
+            &data.polygons,
+            &data.areas,
+            &data.flags,
+            &options,
+        )?;
+        if let Some(detail) = &data.detail {
+            surface = surface.with_detail(detail.clone())?;
+        }
+        if !data.links.is_empty() {
+            surface = surface.with_links(&data.links)?;
+        }
+        Ok(surface)
+    }
+}
