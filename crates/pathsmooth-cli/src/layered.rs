@@ -97,8 +97,7 @@ pub fn read_surface(name: &str, up: Option<UpAxis>) -> Result<Surface> {
         MeshFormat::Obj => Ok(parse_obj_surface(
             &text,
             shown,
-            up.unwrap_or_default(),
-            0.0,
+            &options(up.unwrap_or_default()),
         )?),
         MeshFormat::Mesh => bail!(
             "{shown}: a polyanya .mesh file is 2D; give --from X,Y (3D points need the \

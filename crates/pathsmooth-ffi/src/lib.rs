@@ -703,8 +703,9 @@ pub unsafe extern "C" fn ps_world_surface_new(
             // SAFETY: the caller gives one area per polygon.
             unsafe { input(areas, polygon_count, 1, "areas")? }
         };
+        // Negative: the library's default, derived from the mesh's size; NaN is refused.
         let options = SurfaceOptions {
-            weld,
+            weld: if weld < 0.0 { None } else { Some(weld) },
             ..SurfaceOptions::new(up)
         };
         let surface = Surface::from_polygons_with(&vertices, &polygons, areas, &[], &options)?;

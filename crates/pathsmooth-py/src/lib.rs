@@ -16,7 +16,7 @@ use pathsmooth::crowd::{Crowd as RsCrowd, CrowdAgent};
 use pathsmooth::curve::catmull_rom::CatmullRomParams;
 use pathsmooth::grid::GridMap;
 use pathsmooth::metrics::PathMetrics;
-use pathsmooth::navmesh::{NavMesh, Surface, SurfaceMesh as RsSurfaceMesh, UpAxis};
+use pathsmooth::navmesh::{NavMesh, Surface, SurfaceMesh as RsSurfaceMesh, SurfaceOptions, UpAxis};
 use pathsmooth::world::{Bounds, Obstacle, ObstacleId, ObstacleWorld};
 use pathsmooth::{
     AreaCosts, GridWorld as RsGrid, NavMeshWorld as RsNavMesh, Pipeline as RsPipeline,
@@ -1217,13 +1217,13 @@ struct SurfaceMesh {
 #[pymethods]
 impl SurfaceMesh {
     #[new]
-    #[pyo3(signature = (vertices, polygons, up = "y", weld = 0.0))]
+    #[pyo3(signature = (vertices, polygons, up = "y", weld = None))]
     fn new(
         py: Python<'_>,
         vertices: &Bound<'_, PyAny>,
         polygons: &Bound<'_, PyAny>,
         up: &str,
-        weld: f64,
+        weld: Option<f64>,
     ) -> PyResult<Self> {
         let vertices = points3(vertices, "vertices")?;
         let polygons = polygon_lists(polygons)?;
@@ -1238,7 +1238,17 @@ impl SurfaceMesh {
         };
         let mesh = py
             .allow_threads(|| {
-                RsSurfaceMesh::new(Surface::from_polygons(&vertices, &polygons, up, weld)?)
+                let options = SurfaceOptions {
+                    weld,
+                    ..SurfaceOptions::new(up)
+                };
+                RsSurfaceMesh::new(Surface::from_polygons_with(
+                    &vertices,
+                    &polygons,
+                    &[],
+                    &[],
+                    &options,
+                )?)
             })
             .map_err(lib_err)?;
         Ok(SurfaceMesh {

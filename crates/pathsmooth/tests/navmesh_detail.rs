@@ -193,8 +193,20 @@ fn on_the_dungeons_stairs_the_detail_mesh_is_off_the_polygons_plane() {
     let p = worst as u32;
     assert_eq!(s.floor_height(p, plan(at)), at.y);
     assert!((s.floor_height(p, plan(at)) - flat.floor_height(p, plan(at))).abs() > 0.2);
-    // Without the detail mesh, floor_height is the plane.
-    assert_eq!(flat.floor_height(p, plan(at)), s.height_at(p, plan(at)));
+    // Without the detail mesh, a polygon this far from planar takes its heights from the
+    // fan of its own triangles: its corners' own heights, not the plane's.
+    let ring = s.polygon(p);
+    for &v in ring {
+        let corner = s.vertices()[v as usize];
+        assert_eq!(flat.floor_height(p, plan(corner)), corner.y);
+    }
+    assert!(ring
+        .iter()
+        .any(
+            |&v| (s.height_at(p, plan(s.vertices()[v as usize])) - s.vertices()[v as usize].y)
+                .abs()
+                > 1e-3
+        ));
 }
 
 #[test]
@@ -284,17 +296,29 @@ fn bad_detail_meshes_are_refused_naming_the_polygon_and_triangle() {
     assert!(m.starts_with("detail mesh of polygon 10: triangle "), "{m}");
     assert!(m.contains("outside the polygon"), "{m}");
 
-    // A triangle with no plan-view area.
+    // A triangle collapsed to no plan-view area carries no height: it is ignored and
+    // counted, and the rest then leave part of the polygon uncovered.
     let mut d = good.clone();
     let tb = d.meshes[20][2] as usize;
     let t = &mut d.triangles[tb];
     t[2] = t[1];
-    assert_eq!(
-        refuse(d),
-        format!(
-            "detail mesh of polygon 20: triangle 0 (detail triangle {tb}) has no area in plan view"
-        )
+    let m = refuse(d);
+    assert!(
+        m.starts_with("detail mesh of polygon 20: its triangles cover") && m.contains("missing"),
+        "{m}"
     );
+    // A sliver beside full coverage (a repeated edge as a triangle) is ignored and counted.
+    let mut d = good.clone();
+    let [_, _, tb, tn] = d.meshes[20];
+    let t = d.triangles[tb as usize];
+    d.triangles
+        .insert((tb + tn) as usize, [t[0], t[1], t[1], 0]);
+    d.meshes[20][3] += 1;
+    for m in &mut d.meshes[21..] {
+        m[2] += 1;
+    }
+    let s = plain("dungeon").with_detail(d).unwrap();
+    assert_eq!(s.load_report().detail_slivers, 1);
 
     // A triangle left out: the rest cover less than the polygon.
     let mut d = good.clone();

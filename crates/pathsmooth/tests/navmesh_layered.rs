@@ -13,7 +13,9 @@
 mod common;
 
 use common::rng::Rng;
-use common::surface_oracle::SurfaceOracle;
+use common::surface_oracle::{
+    check_on_surface, pairs, plan_areas, plan_length, random_point, SurfaceOracle,
+};
 use glam::{DVec2, DVec3};
 use pathsmooth::navmesh::import::parse_surface_json;
 use pathsmooth::navmesh::{
@@ -32,133 +34,6 @@ fn surface(name: &str) -> Surface {
         ..SurfaceOptions::new(UpAxis::Y)
     };
     parse_surface_json(&text, name, &options).unwrap()
-}
-
-/// A random point strictly inside a random polygon (chosen by plan-view area), in 3D on
-/// its floor.
-fn random_point(s: &Surface, rng: &mut Rng, areas: &[f64]) -> (PolyId, DVec3) {
-    let total: f64 = areas.iter().sum();
-    let mut x = rng.unit() * total;
-    let mut p = 0;
-    while p + 1 < areas.len() && x >= areas[p] {
-        x -= areas[p];
-        p += 1;
-    }
-    let p = p as PolyId;
-    let up = s.up();
-    let ring: Vec<DVec2> = s
-        .polygon(p)
-        .iter()
-        .map(|&v| up.plan(s.vertices()[v as usize]))
-        .collect();
-    let centre = ring.iter().copied().sum::<DVec2>() / ring.len() as f64;
-    // A random convex combination of the corners, pulled towards the centre.
-    let weights: Vec<f64> = ring.iter().map(|_| rng.unit() + 1e-3).collect();
-    let sum: f64 = weights.iter().sum();
-    let q = ring
-        .iter()
-        .zip(&weights)
-        .map(|(&c, &w)| c * (w / sum))
-        .sum::<DVec2>();
-    let q = centre + (q - centre) * 0.95;
-    (p, up.join(q, s.floor_height(p, q)))
-}
-
-fn plan_areas(s: &Surface) -> Vec<f64> {
-    let up = s.up();
-    (0..s.num_polygons() as PolyId)
-        .map(|p| {
-            let ring: Vec<DVec2> = s
-                .polygon(p)
-                .iter()
-                .map(|&v| up.plan(s.vertices()[v as usize]))
-                .collect();
-            (0..ring.len())
-                .map(|i| ring[i].perp_dot(ring[(i + 1) % ring.len()]))
-                .sum::<f64>()
-                / 2.0
-        })
-        .collect()
-}
-
-/// Random pairs of points in one piece of the surface.
-fn pairs(s: &Surface, seed: u64, n: usize) -> Vec<[(PolyId, DVec3); 2]> {
-    let pieces = s.pieces();
-    let areas = plan_areas(s);
-    let mut rng = Rng::new(seed);
-    let mut out = Vec::new();
-    while out.len() < n {
-        let a = random_point(s, &mut rng, &areas);
-        let b = random_point(s, &mut rng, &areas);
-        if pieces[a.0 as usize] == pieces[b.0 as usize] && a.0 != b.0 {
-            out.push([a, b]);
-        }
-    }
-    out
-}
-
-fn plan_length(s: &Surface, path: &[SurfacePoint]) -> f64 {
-    path.windows(2)
-        .map(|w| {
-            s.up()
-                .plan(w[0].position)
-                .distance(s.up().plan(w[1].position))
-        })
-        .sum()
-}
-
-/// Every point in the polygon it names, at that floor's height (the detail mesh's, which
-/// every bake has), start and end flagged; every segment walks the surface from its start's polygon
-/// to its end's floor and keeps `radius` from the walls it passes. Returns the smallest
-/// wall distance found (capped at `radius + 1`).
-fn check_on_surface(o: &SurfaceOracle, s: &Surface, path: &[SurfacePoint], radius: f64) -> f64 {
-    let up = s.up();
-    assert!(path[0].flags.contains(PointFlags::START));
-    assert!(path.last().unwrap().flags.contains(PointFlags::END));
-    for (i, p) in path.iter().enumerate() {
-        let (plan, h) = up.split(p.position);
-        let slack = 1e-9 * (1.0 + plan.abs().max_element());
-        let near = |q: PolyId| {
-            let ring = s.polygon(q);
-            (0..ring.len()).all(|k| {
-                let a = up.plan(s.vertices()[ring[k] as usize]);
-                let b = up.plan(s.vertices()[ring[(k + 1) % ring.len()] as usize]);
-                (b - a).perp_dot(plan - a) >= -slack * (b - a).length()
-            })
-        };
-        assert!(
-            near(p.polygon),
-            "point {i} {plan} is not in its polygon {}",
-            p.polygon
-        );
-        let corner = s
-            .polygon(p.polygon)
-            .iter()
-            .any(|&v| up.split(s.vertices()[v as usize]) == (plan, h));
-        let floor = s.floor_height(p.polygon, plan);
-        assert!(
-            (corner && s.detail().is_none()) || h == floor,
-            "point {i} at height {h}, its polygon's floor is at {floor}"
-        );
-    }
-    let mut least = radius + 1.0;
-    for (i, w) in path.windows(2).enumerate() {
-        let (a, b) = (up.plan(w[0].position), up.plan(w[1].position));
-        let c = o
-            .segment_clearance(w[0].polygon, a, b, w[1].polygon, radius + 1.0)
-            .unwrap_or_else(|| {
-                panic!(
-                    "segment {i} {a} → {b} does not walk the surface from polygon {} to {}",
-                    w[0].polygon, w[1].polygon
-                )
-            });
-        least = least.min(c);
-    }
-    assert!(
-        least >= radius - 1e-9,
-        "the path comes {least} from a wall, radius {radius}"
-    );
-    least
 }
 
 #[test]

@@ -55,6 +55,14 @@ fn two_storey() -> (Vec<DVec3>, Vec<Vec<u32>>) {
     (v, polys)
 }
 
+/// Options with weld tolerance `weld`, otherwise the defaults.
+fn welded(up: UpAxis, weld: f64) -> SurfaceOptions {
+    SurfaceOptions {
+        weld: Some(weld),
+        ..SurfaceOptions::new(up)
+    }
+}
+
 fn adjacency(s: &Surface) -> BTreeSet<(u32, u32)> {
     (0..s.num_polygons() as u32)
         .flat_map(|p| s.neighbors(p).flatten().map(move |q| (p.min(q), p.max(q))))
@@ -143,17 +151,19 @@ fn the_same_level_from_obj_with_z_up() {
         }
         text += "\n";
     }
-    let s = parse_obj_surface(&text, "level.obj", UpAxis::Z, 1e-6).unwrap();
+    let s = parse_obj_surface(&text, "level.obj", &welded(UpAxis::Z, 1e-6)).unwrap();
     let ys = Surface::from_polygons(&v, &polys, UpAxis::Y, 1e-6).unwrap();
     assert_eq!(adjacency(&s), adjacency(&ys));
     assert_eq!(s.locate(DVec3::new(5.0, 6.0, 2.9), 0.5), Ok(5));
     // A bad face names its line.
     let bad = format!("{text}f 1 2 15\n");
-    let e = parse_obj_surface(&bad, "level.obj", UpAxis::Z, 1e-6).unwrap_err();
+    let e = parse_obj_surface(&bad, "level.obj", &welded(UpAxis::Z, 1e-6)).unwrap_err();
     assert!(e.to_string().starts_with("level.obj:21:"), "{e}");
-    let nm = format!("{text}f 1 2 3\n"); // a second polygon on G0's edge 0–1 and 1–2
-    let e = parse_obj_surface(&nm, "level.obj", UpAxis::Z, 1e-6).unwrap_err();
-    assert!(e.to_string().starts_with("level.obj:21:"), "{e}");
+    // A second polygon on G0's edges 0–1 and 1–2, on the same side: both edges stay
+    // walls, counted.
+    let nm = format!("{text}f 1 2 3\n");
+    let s = parse_obj_surface(&nm, "level.obj", &welded(UpAxis::Z, 1e-6)).unwrap();
+    assert_eq!(s.load_report().unjoined_edges, 2);
 }
 
 /// `find_nearest` and `locate` agree with a scan of every polygon (the bucket grid misses
@@ -227,12 +237,12 @@ fn obj_faces_on_their_own_vertices_weld() {
         }
         text += "\n";
     }
-    let s = parse_obj_surface(&text, "soup.obj", UpAxis::Y, 1e-5).unwrap();
+    let s = parse_obj_surface(&text, "soup.obj", &welded(UpAxis::Y, 1e-5)).unwrap();
     let shared = Surface::from_polygons(&v, &polys, UpAxis::Y, 1e-6).unwrap();
     assert_eq!(s.vertices().len(), 14);
     assert_eq!(adjacency(&s), adjacency(&shared));
     // Without welding (exact copies only), nothing is joined.
-    let apart = parse_obj_surface(&text, "soup.obj", UpAxis::Y, 0.0).unwrap();
+    let apart = parse_obj_surface(&text, "soup.obj", &welded(UpAxis::Y, 0.0)).unwrap();
     assert!(adjacency(&apart).is_empty());
 }
 
@@ -308,12 +318,21 @@ fn a_flat_surface_agrees_with_the_2d_navmesh() {
     }
 }
 
-/// The error of building `polys` on `v` (z up, weld 1e-6).
+/// The error of building `polys` on `v` (z up, weld 1e-6, T-junctions refused).
 fn refused(v: &[DVec3], polys: &[Vec<u32>]) -> Error {
-    match Surface::from_polygons(v, polys, UpAxis::Z, 1e-6) {
+    let strict = SurfaceOptions {
+        split_t_junctions: false,
+        ..welded(UpAxis::Z, 1e-6)
+    };
+    match Surface::from_polygons_with(v, polys, &[], &[], &strict) {
         Ok(_) => panic!("{polys:?} on {v:?} should be refused"),
         Err(e) => e,
     }
+}
+
+/// The surface of `polys` on `v` (z up, weld 1e-6).
+fn built(v: &[DVec3], polys: &[Vec<u32>]) -> Surface {
+    Surface::from_polygons(v, polys, UpAxis::Z, 1e-6).unwrap()
 }
 
 fn z(x: f64, y: f64, h: f64) -> DVec3 {
@@ -325,11 +344,17 @@ fn bad_input_gets_its_error() {
     let sq = vec![z(0., 0., 0.), z(1., 0., 0.), z(1., 1., 0.), z(0., 1., 0.)];
     let msg = |e: Error| e.to_string();
 
-    // Fewer than 3 distinct vertices (after welding).
+    // Fewer than 3 distinct vertices (after welding): dropped and counted; with nothing
+    // left, an error.
     let e = msg(refused(&sq, &[vec![0, 1, 1, 0]]));
-    assert!(e.contains("polygon 0 has 2 distinct vertices"), "{e}");
+    assert!(e.contains("no polygon has area in plan view"), "{e}");
+    let s = built(&sq, &[vec![0, 1, 1, 0], vec![0, 1, 2, 3]]);
+    assert_eq!(s.num_polygons(), 1);
+    assert_eq!(s.input_polygon(0), 1);
+    assert_eq!(s.load_report().degenerate, [0]);
+    assert_eq!(s.load_report().repeated_corners, 2);
     let close = vec![z(0., 0., 0.), z(1., 0., 0.), z(1e-7, 0., 0.)];
-    assert!(msg(refused(&close, &[vec![0, 1, 2]])).contains("fewer than 3"));
+    assert!(msg(refused(&close, &[vec![0, 1, 2]])).contains("no polygon has area"));
     // Index out of range.
     assert!(msg(refused(&sq, &[vec![0, 1, 9]])).contains("polygon 0 uses vertex 9"));
     // Non-finite and out-of-range coordinates.
@@ -353,17 +378,16 @@ fn bad_input_gets_its_error() {
         z(0.5, -1., 0.),
         z(0.5, 2., 1.),
     ];
-    let e = msg(refused(
-        &fan,
-        &[vec![0, 1, 2], vec![1, 0, 3], vec![0, 1, 4]],
-    ));
-    assert!(
-        e.contains("non-manifold") && e.contains("polygons 0, 1 and 2"),
-        "{e}"
-    );
-    // A fold: two polygons on the same side of their shared edge.
-    let e = msg(refused(&fan, &[vec![0, 1, 2], vec![0, 1, 4]]));
-    assert!(e.contains("same side"), "{e}");
+    // It joins none of them: a wall for all three, counted.
+    let s = built(&fan, &[vec![0, 1, 2], vec![1, 0, 3], vec![0, 1, 4]]);
+    assert!((0..3).all(|p| s.neighbors(p).all(|n| n.is_none())));
+    assert_eq!(s.load_report().unjoined_edges, 1);
+    assert_eq!(s.load_report().unjoined_example, Some(([0, 1], 2)));
+    assert!(s.load_report().to_string().contains("left 1 edge unjoined"));
+    // A fold: two polygons on the same side of their shared edge; likewise.
+    let s = built(&fan, &[vec![0, 1, 2], vec![0, 1, 4]]);
+    assert!((0..2).all(|p| s.neighbors(p).all(|n| n.is_none())));
+    assert_eq!(s.load_report().unjoined_edges, 1);
     // Not convex (a dart) and self-intersecting (a bow tie, a pentagram).
     let dart = vec![
         z(0., 0., 0.),
@@ -376,7 +400,7 @@ fn bad_input_gets_its_error() {
     let e = msg(refused(&sq, &[vec![0, 1, 3, 2]]));
     // (this bow tie's two halves cancel: no area in plan view)
     assert!(
-        e.contains("not convex") || e.contains("intersects itself") || e.contains("no area"),
+        e.contains("not convex") || e.contains("intersects itself") || e.contains("has area"),
         "{e}"
     );
     let star: Vec<DVec3> = (0..5)
@@ -386,16 +410,23 @@ fn bad_input_gets_its_error() {
         })
         .collect();
     assert!(msg(refused(&star, &[vec![0, 1, 2, 3, 4]])).contains("intersects itself"));
-    // Far from planar.
+    // Far from planar: kept, counted, its heights from its own triangles.
     let bent = vec![z(0., 0., 0.), z(1., 0., 0.), z(1., 1., 0.), z(0., 1., 5.)];
-    let e = msg(refused(&bent, &[vec![0, 1, 2, 3]]));
-    assert!(e.contains("not planar"), "{e}");
+    let s = built(&bent, &[vec![0, 1, 2, 3]]);
+    assert_eq!(s.load_report().non_planar, 1);
+    assert_eq!(s.load_report().worst_non_planar.map(|w| w.0), Some(0));
+    assert!(s.load_report().to_string().contains("1 polygon not planar"));
+    assert_eq!(s.floor_height(0, DVec2::new(0.0, 1.0)), 5.0);
+    assert_eq!(s.floor_height(0, DVec2::new(1.0, 1.0)), 0.0);
     // Vertical: no area in plan view.
     let wall = vec![z(0., 0., 0.), z(1., 0., 0.), z(1., 0., 1.), z(0., 0., 1.)];
-    assert!(msg(refused(&wall, &[vec![0, 1, 2, 3]])).contains("no area in plan view"));
-    // A vertex used twice.
-    let e = msg(refused(&dart, &[vec![0, 1, 3, 1, 4]]));
+    assert!(msg(refused(&wall, &[vec![0, 1, 2, 3]])).contains("no polygon has area in plan view"));
+    // A vertex used twice; a spike out and back (as welding leaves) is only cleaned.
+    let e = msg(refused(&dart, &[vec![0, 1, 2, 0, 3, 4]]));
     assert!(e.contains("twice"), "{e}");
+    let s = built(&dart, &[vec![0, 1, 3, 1, 4]]);
+    assert_eq!(s.polygon(0).len(), 3);
+    assert_eq!(s.load_report().repeated_corners, 2);
     // A T-junction: vertex 4 splits the bottom edge of the upper triangle's neighbours.
     let t = vec![
         z(0., 0., 0.),
@@ -415,7 +446,7 @@ fn bad_input_gets_its_error() {
     // With `split_t_junctions`, vertex 4 becomes a corner of the upper triangle, which
     // then neighbours both lower ones — also when it is off the edge by less than the weld.
     let split = SurfaceOptions {
-        weld: 1e-6,
+        weld: Some(1e-6),
         split_t_junctions: true,
         ..SurfaceOptions::new(UpAxis::Z)
     };
@@ -456,7 +487,9 @@ fn bad_input_gets_its_error() {
         vec![3, 5, 1],
         vec![3, 5, 1],
     ];
-    assert!(Surface::from_polygons_with(&fan, &twice, &[], &[], &split).is_err());
+    let s = Surface::from_polygons_with(&fan, &twice, &[], &[], &split).unwrap();
+    assert_eq!(s.load_report().duplicates, [3]);
+    assert_eq!(s.num_polygons(), 3);
     // …but a vertex of another floor above the edge is not one.
     let mut t3 = t.clone();
     t3[4].z = 3.0;
@@ -467,11 +500,16 @@ fn bad_input_gets_its_error() {
     assert!(msg(refused(&sq, &[])).contains("no polygons"));
     let o = |weld, planarity| SurfaceOptions {
         up: UpAxis::Z,
-        weld,
+        weld: Some(weld),
         planarity,
         split_t_junctions: false,
     };
-    for opts in [o(-1.0, 0.1), o(f64::NAN, 0.1), o(0.0, f64::INFINITY)] {
+    for opts in [
+        o(-1.0, 0.1),
+        o(f64::NAN, 0.1),
+        o(f64::INFINITY, 0.1),
+        o(0.0, f64::NAN),
+    ] {
         assert!(matches!(
             Surface::from_polygons_with(&sq, &[[0u32, 1, 2, 3]], &[], &[], &opts),
             Err(Error::BadParameter { .. })

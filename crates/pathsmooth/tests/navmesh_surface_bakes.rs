@@ -146,11 +146,29 @@ fn point_location_keeps_to_the_floor_on_stacked_levels() {
 #[test]
 fn a_t_junction_in_a_real_bake_is_named() {
     // Recast left vertex 267 of polygon 108 on the edge 259–93 of polygon 104 (same x and
-    // y, z between): Detour would leave that edge unlinked. The surface refuses it with
-    // the vertex and the edge unless told to split such edges (see the next test).
-    let e = surface("nav_test.r0", &SurfaceOptions::default())
-        .unwrap_err()
-        .to_string();
+    // y, z between): Detour would leave that edge unlinked. By default the surface splits
+    // it (see the next test); told not to, it refuses it with the vertex and the edge.
+    // (Welding exact copies only: with the default weld tolerance, 10⁻⁶ of the level's
+    // size, vertex 119 is found first, 9.5 × 10⁻⁷ off the edge of polygon 70 — on it but
+    // for Recast's f32 rounding.)
+    let strict = SurfaceOptions {
+        split_t_junctions: false,
+        weld: Some(0.0),
+        ..SurfaceOptions::default()
+    };
+    let e = surface("nav_test.r0", &strict).unwrap_err().to_string();
+    assert!(e.contains("vertex 267"), "{e}");
+    let e = surface(
+        "nav_test.r0",
+        &SurfaceOptions {
+            weld: None,
+            ..strict
+        },
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("vertex 119") && e.contains("polygon 70"), "{e}");
+    let e = surface("nav_test.r0", &strict).unwrap_err().to_string();
     assert!(
         e.contains("vertex 267") && e.contains("polygon 104") && e.contains("T-junction"),
         "{e}"

@@ -33,6 +33,6 @@ pub use portals::{portals, portals_into, Portal};
 pub use relax::{relax, relax_in_place, relax_into, RelaxParams};
 pub use search::NavMeshQuery;
 pub use surface::{
-    BakeAgent, Detail, Link, OffMeshLink, Plane, Surface, SurfaceData, SurfaceOptions, UpAxis,
-    DEFAULT_PLANARITY,
+    BakeAgent, Detail, Link, LoadReport, OffMeshLink, Plane, Surface, SurfaceData, SurfaceOptions,
+    UpAxis, DEFAULT_CLIMB, DEFAULT_PLANARITY, DEFAULT_WELD,
 };

@@ -2,7 +2,8 @@
 //! public data only (vertices, polygons, topological neighbours): a walk over the polygons
 //! with exact orientation predicates (Shewchuk's, from the `robust` crate), the clearance of
 //! a segment to the walls of its own floor, and the exact shortest path at radius 0 by a
-//! visibility graph over the corners of the walls (Dijkstra).
+//! visibility graph over the reflex corners of the walls, searched lazily (A* with the
+//! straight-line distance, each edge's walk made when the search reaches it).
 //!
 //! Floors: two polygons are on one floor where they share an edge (the walk crosses shared
 //! edges only) or turn about a shared vertex through polygons joined by edges around it (a
@@ -13,8 +14,10 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-use glam::DVec2;
-use pathsmooth::navmesh::{PolyId, Surface};
+use glam::{DVec2, DVec3};
+use pathsmooth::navmesh::{PointFlags, PolyId, Surface, SurfacePoint};
+
+use super::rng::Rng;
 
 fn orient(a: DVec2, b: DVec2, c: DVec2) -> f64 {
     robust::orient2d(
@@ -74,13 +77,13 @@ pub struct SurfaceOracle<'a> {
     plan: Vec<DVec2>,
     /// Per vertex: (polygon, corner index, fan) of every polygon corner at it.
     corners: Vec<Vec<(PolyId, usize, u32)>>,
+    /// The corners where a shortest path may turn: on a wall, with more than a half turn
+    /// of free angle.
     nodes: Vec<Node>,
-    /// Visibility between nodes: (node, length).
-    graph: Vec<Vec<(usize, f64)>>,
 }
 
 impl<'a> SurfaceOracle<'a> {
-    /// The oracle of `s`, its corner-to-corner visibility graph built (O(corners² · walk)).
+    /// The oracle of `s`: its fans and reflex wall corners (O(corners)).
     pub fn new(s: &'a Surface) -> Self {
         let up = s.up();
         let plan: Vec<DVec2> = s.vertices().iter().map(|&v| up.plan(v)).collect();
@@ -90,9 +93,10 @@ impl<'a> SurfaceOracle<'a> {
                 corners[v as usize].push((p, i, u32::MAX));
             }
         }
-        // Fans: the corners at a vertex joined through the edges at it that two polygons share.
+        // Fans: the corners at a vertex joined through the edges at it that two polygons
+        // share; per fan, whether it meets a wall and its free angle.
         let mut fans = 0u32;
-        let mut on_wall = vec![false; plan.len()];
+        let mut nodes = Vec::new();
         for v in 0..plan.len() {
             let list = &mut corners[v];
             for k in 0..list.len() {
@@ -100,16 +104,23 @@ impl<'a> SurfaceOracle<'a> {
                     continue;
                 }
                 list[k].2 = fans;
+                let (mut on_wall, mut angle) = (false, 0.0);
                 let mut stack = vec![k];
                 while let Some(j) = stack.pop() {
                     let (p, i, _) = list[j];
                     let ring = s.polygon(p);
                     let n = ring.len();
+                    let (u, o, w) = (
+                        plan[ring[(i + n - 1) % n] as usize],
+                        plan[ring[i] as usize],
+                        plan[ring[(i + 1) % n] as usize],
+                    );
+                    angle += (w - o).angle_to(u - o).rem_euclid(std::f64::consts::TAU);
                     let neighbors: Vec<Option<PolyId>> = s.neighbors(p).collect();
                     // The two edges at corner i: i → i+1 and i−1 → i.
                     for e in [i, (i + n - 1) % n] {
                         match neighbors[e] {
-                            None => on_wall[v] = true,
+                            None => on_wall = true,
                             Some(q) => {
                                 if let Some(m) =
                                     list.iter().position(|c| c.0 == q && c.2 == u32::MAX)
@@ -121,42 +132,22 @@ impl<'a> SurfaceOracle<'a> {
                         }
                     }
                 }
+                // A taut path turns only where the free angle exceeds a half turn.
+                if on_wall && angle > std::f64::consts::PI + 1e-9 {
+                    nodes.push(Node {
+                        vertex: v as u32,
+                        fan: fans,
+                    });
+                }
                 fans += 1;
             }
         }
-        let mut nodes = Vec::new();
-        for v in 0..plan.len() {
-            if !on_wall[v] {
-                continue;
-            }
-            let mut seen: Vec<u32> = corners[v].iter().map(|c| c.2).collect();
-            seen.sort_unstable();
-            seen.dedup();
-            nodes.extend(seen.into_iter().map(|fan| Node {
-                vertex: v as u32,
-                fan,
-            }));
-        }
-        let mut oracle = SurfaceOracle {
+        SurfaceOracle {
             s,
             plan,
             corners,
             nodes,
-            graph: Vec::new(),
-        };
-        let n = oracle.nodes.len();
-        let mut graph = vec![Vec::new(); n];
-        for i in 0..n {
-            for j in i + 1..n {
-                if oracle.node_sees_node(i, j) {
-                    let d = oracle.at(i).distance(oracle.at(j));
-                    graph[i].push((j, d));
-                    graph[j].push((i, d));
-                }
-            }
         }
-        oracle.graph = graph;
-        oracle
     }
 
     fn at(&self, node: usize) -> DVec2 {
@@ -262,45 +253,76 @@ impl<'a> SurfaceOracle<'a> {
 
     /// The length of the shortest path in plan view from `a` in polygon `pa` to `b` in
     /// polygon `pb` (both strictly inside their polygons), `None` when none exists.
-    pub fn shortest(&self, (pa, a): (PolyId, DVec2), (pb, b): (PolyId, DVec2)) -> Option<f64> {
+    pub fn shortest(&self, a: (PolyId, DVec2), b: (PolyId, DVec2)) -> Option<f64> {
+        self.shortest_within(a, b, f64::INFINITY)
+    }
+
+    /// [`shortest`](Self::shortest), looking only at paths no longer than `bound` (`None`
+    /// when there is none): A* over the reflex wall corners with the straight-line
+    /// distance to `b`, each visibility walk made when the search needs it.
+    pub fn shortest_within(
+        &self,
+        (pa, a): (PolyId, DVec2),
+        (pb, b): (PolyId, DVec2),
+        bound: f64,
+    ) -> Option<f64> {
         let ends_in_goal = |c: Option<Vec<PolyId>>| c.is_some_and(|c| *c.last().unwrap() == pb);
-        let mut best = if ends_in_goal(self.walk(pa, a, b)) {
+        let mut best = if a.distance(b) <= bound && ends_in_goal(self.walk(pa, a, b)) {
             a.distance(b)
         } else {
             f64::INFINITY
         };
+        let limit = |best: f64| best.min(bound);
         let n = self.nodes.len();
         let mut dist = vec![f64::INFINITY; n];
-        let mut open = BinaryHeap::new();
+        let mut closed = vec![false; n];
+        // (f = g + h, g, node)
+        let mut open: BinaryHeap<Open> = BinaryHeap::new();
+        let h = |i: usize| self.at(i).distance(b);
         for (i, node) in self.nodes.iter().enumerate() {
-            let c = self.walk(pa, a, self.at(i));
-            if c.is_some_and(|c| self.fan_of(*c.last().unwrap(), node.vertex) == Some(node.fan)) {
-                dist[i] = a.distance(self.at(i));
-                open.push(Open(dist[i], i));
-            }
-        }
-        let to_goal: Vec<Option<f64>> = (0..n)
-            .map(|i| {
-                let node = self.nodes[i];
-                let p = self.leave(node.vertex, node.fan, b)?;
-                ends_in_goal(self.walk(p, self.at(i), b)).then(|| self.at(i).distance(b))
-            })
-            .collect();
-        while let Some(Open(d, i)) = open.pop() {
-            if d > dist[i] || d >= best {
+            let g = a.distance(self.at(i));
+            if g + h(i) > limit(best) {
                 continue;
             }
-            if let Some(g) = to_goal[i] {
-                best = best.min(d + g);
+            let c = self.walk(pa, a, self.at(i));
+            if c.is_some_and(|c| self.fan_of(*c.last().unwrap(), node.vertex) == Some(node.fan)) {
+                dist[i] = g;
+                open.push(Open(g + h(i), i));
             }
-            for &(j, w) in &self.graph[i] {
-                if d + w < dist[j] {
-                    dist[j] = d + w;
-                    open.push(Open(dist[j], j));
+        }
+        while let Some(Open(f, i)) = open.pop() {
+            if closed[i] || f > dist[i] + h(i) {
+                continue;
+            }
+            if f >= limit(best) {
+                break;
+            }
+            closed[i] = true;
+            let d = dist[i];
+            if d + h(i) < best {
+                let node = self.nodes[i];
+                let reaches = self
+                    .leave(node.vertex, node.fan, b)
+                    .is_some_and(|p| ends_in_goal(self.walk(p, self.at(i), b)));
+                if reaches {
+                    best = d + h(i);
+                }
+            }
+            for j in 0..n {
+                if closed[j] {
+                    continue;
+                }
+                let g = d + self.at(i).distance(self.at(j));
+                if g >= dist[j] || g + h(j) >= limit(best) {
+                    continue;
+                }
+                if self.node_sees_node(i, j) {
+                    dist[j] = g;
+                    open.push(Open(g + h(j), j));
                 }
             }
         }
-        best.is_finite().then_some(best)
+        (best <= bound && best.is_finite()).then_some(best)
     }
 
     /// The distance from segment `a`–`b`, walked from polygon `p`, to the nearest wall of its
@@ -343,4 +365,133 @@ impl<'a> SurfaceOracle<'a> {
         }
         Some(best)
     }
+}
+
+// ─── Random queries and the checks of a path on a surface ───
+
+/// A random point strictly inside a random polygon (chosen by plan-view area), in 3D on
+/// its floor.
+pub fn random_point(s: &Surface, rng: &mut Rng, areas: &[f64]) -> (PolyId, DVec3) {
+    let total: f64 = areas.iter().sum();
+    let mut x = rng.unit() * total;
+    let mut p = 0;
+    while p + 1 < areas.len() && x >= areas[p] {
+        x -= areas[p];
+        p += 1;
+    }
+    let p = p as PolyId;
+    let up = s.up();
+    let ring: Vec<DVec2> = s
+        .polygon(p)
+        .iter()
+        .map(|&v| up.plan(s.vertices()[v as usize]))
+        .collect();
+    let centre = ring.iter().copied().sum::<DVec2>() / ring.len() as f64;
+    // A random convex combination of the corners, pulled towards the centre.
+    let weights: Vec<f64> = ring.iter().map(|_| rng.unit() + 1e-3).collect();
+    let sum: f64 = weights.iter().sum();
+    let q = ring
+        .iter()
+        .zip(&weights)
+        .map(|(&c, &w)| c * (w / sum))
+        .sum::<DVec2>();
+    let q = centre + (q - centre) * 0.95;
+    (p, up.join(q, s.floor_height(p, q)))
+}
+
+pub fn plan_areas(s: &Surface) -> Vec<f64> {
+    let up = s.up();
+    (0..s.num_polygons() as PolyId)
+        .map(|p| {
+            let ring: Vec<DVec2> = s
+                .polygon(p)
+                .iter()
+                .map(|&v| up.plan(s.vertices()[v as usize]))
+                .collect();
+            (0..ring.len())
+                .map(|i| ring[i].perp_dot(ring[(i + 1) % ring.len()]))
+                .sum::<f64>()
+                / 2.0
+        })
+        .collect()
+}
+
+/// Random pairs of points in one piece of the surface.
+pub fn pairs(s: &Surface, seed: u64, n: usize) -> Vec<[(PolyId, DVec3); 2]> {
+    let pieces = s.pieces();
+    let areas = plan_areas(s);
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    while out.len() < n {
+        let a = random_point(s, &mut rng, &areas);
+        let b = random_point(s, &mut rng, &areas);
+        if pieces[a.0 as usize] == pieces[b.0 as usize] && a.0 != b.0 {
+            out.push([a, b]);
+        }
+    }
+    out
+}
+
+pub fn plan_length(s: &Surface, path: &[SurfacePoint]) -> f64 {
+    path.windows(2)
+        .map(|w| {
+            s.up()
+                .plan(w[0].position)
+                .distance(s.up().plan(w[1].position))
+        })
+        .sum()
+}
+
+/// Every point in the polygon it names, at that floor's height (the detail mesh's, which
+/// every bake has), start and end flagged; every segment walks the surface from its start's polygon
+/// to its end's floor and keeps `radius` from the walls it passes. Returns the smallest
+/// wall distance found (capped at `radius + 1`).
+pub fn check_on_surface(o: &SurfaceOracle, s: &Surface, path: &[SurfacePoint], radius: f64) -> f64 {
+    let up = s.up();
+    assert!(path[0].flags.contains(PointFlags::START));
+    assert!(path.last().unwrap().flags.contains(PointFlags::END));
+    for (i, p) in path.iter().enumerate() {
+        let (plan, h) = up.split(p.position);
+        let slack = 1e-9 * (1.0 + plan.abs().max_element());
+        let near = |q: PolyId| {
+            let ring = s.polygon(q);
+            (0..ring.len()).all(|k| {
+                let a = up.plan(s.vertices()[ring[k] as usize]);
+                let b = up.plan(s.vertices()[ring[(k + 1) % ring.len()] as usize]);
+                (b - a).perp_dot(plan - a) >= -slack * (b - a).length()
+            })
+        };
+        assert!(
+            near(p.polygon),
+            "point {i} {plan} is not in its polygon {}",
+            p.polygon
+        );
+        let corner = s
+            .polygon(p.polygon)
+            .iter()
+            .any(|&v| up.split(s.vertices()[v as usize]) == (plan, h));
+        let floor = s.floor_height(p.polygon, plan);
+        assert!(
+            (corner && s.detail().is_none()) || h == floor,
+            "point {i} at height {h}, its polygon's floor is at {floor}"
+        );
+    }
+    let mut least = radius + 1.0;
+    for (i, w) in path.windows(2).enumerate() {
+        let (a, b) = (up.plan(w[0].position), up.plan(w[1].position));
+        let c = o
+            .segment_clearance(w[0].polygon, a, b, w[1].polygon, radius + 1.0)
+            .unwrap_or_else(|| {
+                panic!(
+                    "segment {i} {a} → {b} does not walk the surface from polygon {} to {}",
+                    w[0].polygon, w[1].polygon
+                )
+            });
+        least = least.min(c);
+    }
+    assert!(
+        least >= radius - 1e-9,
+        "the path comes {least} from a wall, radius {radius}"
+    );
+    least
 }

@@ -20,6 +20,7 @@ pub(crate) mod polygons;
 #[cfg(feature = "serde")]
 mod rerecast_json;
 mod scene;
+mod surface_file;
 #[cfg(feature = "serde")]
 mod surface_json;
 mod text;
@@ -33,9 +34,10 @@ pub use obj::{parse_obj, parse_obj_surface, write_obj, GroundPlane};
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 pub use rerecast_json::parse_rerecast_json;
 pub use scene::Scene;
+pub use surface_file::{load_surface, read_surface, SurfaceFormat};
 #[cfg(feature = "serde")]
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
-pub use surface_json::{parse_surface_json, write_surface_json};
+pub use surface_json::{parse_surface_json, read_surface_json, write_surface_json};
 
 use crate::error::{Error, Result};
 use crate::navmesh::mesh::NavMesh;

@@ -139,35 +139,38 @@ pub fn parse_obj(text: &str, file: &str, plane: GroundPlane) -> Result<NavMesh> 
     Ok(NavMesh::from_triangulated(built, ids_by_index(faces.len())))
 }
 
-/// Parses an OBJ file's faces into a 3D [`Surface`]: every `v` is a 3D vertex (`up` says
-/// which axis is height), every `f` a polygon (face `i` of the file, counting from 0, is
-/// polygon `i`), vertices within `weld` are welded (so faces that repeat their corners'
-/// vertices, as per-triangle exports do, join up), and the polygons go through
-/// [`Surface::from_polygons`]'s checks. Floors may overlap in plan view: a multi-level
+/// Parses an OBJ file's faces into a 3D [`Surface`]: every `v` is a 3D vertex
+/// (`options.up` says which axis is height), every `f` a polygon (face `i` of the file,
+/// counting from 0, is input polygon `i`), built as `options` say
+/// ([`Surface::from_polygons_with`]: by default welded within a tolerance derived from the
+/// mesh's size, so per-triangle exports such as Unity's `NavMesh.CalculateTriangulation`
+/// join up; T-junctions at tile seams split; slivers and repeated faces dropped and
+/// counted in [`Surface::load_report`]). Floors may overlap in plan view: a multi-level
 /// mesh is read as it is. `file` names the text in errors.
 ///
 /// Errors: [`Error::Parse`](crate::Error::Parse) at the line (and column, for a bad
 /// token) of everything [`parse_obj`] refuses while reading, and at the face's or
-/// vertex's line of everything [`Surface::from_polygons`] refuses (its message, with
+/// vertex's line of everything [`Surface::from_polygons_with`] refuses (its message, with
 /// faces and vertices counted from 0); [`Error::BadParameter`](crate::Error::BadParameter)
-/// for a negative or NaN `weld`.
+/// for bad options; [`Error::InvalidPolygon`](crate::Error::InvalidPolygon) naming the
+/// file when no face has area in plan view.
 ///
-/// Cost: O(size of the file) plus [`Surface::from_polygons`].
+/// Cost: O(size of the file) plus [`Surface::from_polygons_with`].
 ///
 /// ```
 /// use glam::DVec3;
 /// use pathsmooth::navmesh::import::parse_obj_surface;
-/// use pathsmooth::navmesh::UpAxis;
+/// use pathsmooth::navmesh::{SurfaceOptions, UpAxis};
 /// // A floor at height 0 and a bridge at height 3 over it (y up).
 /// let text = "v 0 0 0\nv 4 0 0\nv 4 0 4\nv 0 0 4\nv 1 3 1\nv 3 3 1\nv 3 3 3\nv 1 3 3\n\
 ///             f 1 2 3 4\nf 5 6 7 8\n";
-/// let s = parse_obj_surface(text, "two.obj", UpAxis::Y, 1e-6)?;
+/// let s = parse_obj_surface(text, "two.obj", &SurfaceOptions::new(UpAxis::Y))?;
 /// assert_eq!(s.locate(DVec3::new(2.0, 3.1, 2.0), 0.5)?, 1);
-/// let err = parse_obj_surface("v 0 0 0\nv 1 0 0\nv 2 0 0\nf 1 2 3\n", "flat.obj", UpAxis::Y, 0.0).unwrap_err();
-/// assert!(err.to_string().starts_with("flat.obj:4:"), "{err}");
+/// let err = parse_obj_surface("v 0 0 0\nv 1 0 0\nv 1 0 1\nv 2 0 0\nf 1 2 3\nf 1 3 2 4\n", "bow.obj", &SurfaceOptions::new(UpAxis::Y)).unwrap_err();
+/// assert!(err.to_string().starts_with("bow.obj:6:"), "{err}");
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
-pub fn parse_obj_surface(text: &str, file: &str, up: UpAxis, weld: f64) -> Result<Surface> {
+pub fn parse_obj_surface(text: &str, file: &str, options: &SurfaceOptions) -> Result<Surface> {
     let Obj {
         vertices,
         vertex_lines,
@@ -175,16 +178,20 @@ pub fn parse_obj_surface(text: &str, file: &str, up: UpAxis, weld: f64) -> Resul
         face_lines,
     } = read(text, file)?;
     let vertices: Vec<DVec3> = vertices.into_iter().map(DVec3::from_array).collect();
-    let options = SurfaceOptions {
-        weld,
-        ..SurfaceOptions::new(up)
-    };
-    Surface::build(&vertices, &faces, &[], &[], &options).map_err(|issue| {
+    Surface::build(&vertices, &faces, &[], &[], options).map_err(|issue| {
         let line = match (issue.polygon, issue.vertex) {
             (Some(p), _) => face_lines[p],
             (None, Some(v)) => vertex_lines[v],
-            // Not about one face or vertex (a bad parameter): the error as it is.
-            (None, None) => return issue.error,
+            (None, None) => {
+                return match issue.error {
+                    // About the whole mesh: named by the file.
+                    crate::Error::InvalidPolygon { message } => crate::Error::InvalidPolygon {
+                        message: format!("{file}: {message}"),
+                    },
+                    // A bad parameter: the error as it is.
+                    error => error,
+                };
+            }
         };
         let message = match issue.error {
             crate::Error::InvalidPolygon { message } => message,

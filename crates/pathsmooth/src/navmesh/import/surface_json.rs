@@ -13,7 +13,9 @@ use serde::de::{self, DeserializeOwned, Deserializer, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::navmesh::surface::{Detail, OffMeshLink, Surface, SurfaceOptions, UpAxis};
+use crate::navmesh::surface::{
+    BakeAgent, Detail, OffMeshLink, Surface, SurfaceData, SurfaceOptions, UpAxis,
+};
 
 /// The fields the reader uses; serde skips the rest.
 #[derive(Deserialize)]
@@ -31,6 +33,28 @@ struct FileIn {
     detail: Option<DetailIo>,
     #[serde(default, deserialize_with = "links")]
     links: Vec<LinkIo>,
+    #[serde(default, deserialize_with = "refs")]
+    refs: Vec<u64>,
+    #[serde(default)]
+    bake: Option<BakeIo>,
+}
+
+/// The part of the `bake` field the reader uses: the agent it was baked for.
+#[derive(Deserialize, Serialize, Default)]
+struct BakeIo {
+    #[serde(default)]
+    settings: AgentIo,
+}
+
+/// The agent's settings in `bake.settings`, as RecastDemo names them (others ignored).
+#[derive(Deserialize, Serialize, Default)]
+struct AgentIo {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    agent_height: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    agent_radius: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    agent_max_climb: Option<f64>,
 }
 
 /// What the writer writes.
@@ -45,6 +69,10 @@ struct FileOut<'a> {
     detail: Option<DetailIo>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     links: Vec<LinkIo>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    refs: Vec<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bake: Option<BakeIo>,
 }
 
 /// The `detail` field: Recast's `rcPolyMeshDetail` in world units.
@@ -182,10 +210,17 @@ fn links<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<LinkIo>, D:
     indexed(d, "links")
 }
 
+fn refs<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<u64>, D::Error> {
+    indexed(d, "refs")
+}
+
 /// Reads a navmesh JSON file (`docs/navmesh-json.md`) as a [`Surface`]: its `up` axis
 /// (which replaces `options.up`), `vertices`, `polygons` and, when present, `areas` and
 /// `flags` (one per polygon), `detail` (attached with [`Surface::with_detail`]) and
-/// `links` (attached, after the detail, with [`Surface::with_links`]); `bake` and unknown
+/// `links` (attached, after the detail, with [`Surface::with_links`]), `refs` (the
+/// polygons' references in the file they came from, [`Surface::polygon_ref`]) and the
+/// agent of `bake.settings` (`agent_height`, `agent_radius`, `agent_max_climb`:
+/// [`Surface::bake_agent`], whose climb locates points); the rest of `bake` and unknown
 /// fields are ignored. The rest of `options` (weld, planarity,
 /// [`split_t_junctions`](SurfaceOptions::split_t_junctions)) applies as in
 /// [`Surface::from_polygons_with`]. `file` names the input in errors.
@@ -221,33 +256,39 @@ fn links<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<LinkIo>, D:
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
 pub fn parse_surface_json(text: &str, file: &str, options: &SurfaceOptions) -> Result<Surface> {
+    Surface::from_data(&read_surface_json(text, file)?, options)
+}
+
+/// Reads a navmesh JSON file's fields as [`SurfaceData`], unchecked (see
+/// [`parse_surface_json`], which builds the surface from it). Errors: [`Error::Parse`] as
+/// there.
+pub fn read_surface_json(text: &str, file: &str) -> Result<SurfaceData> {
     let parsed: FileIn =
         serde_json::from_str(text).map_err(|e| Error::parse(file, e.line(), e.column(), e))?;
     let up = match parsed.up {
         Up::Y => UpAxis::Y,
         Up::Z => UpAxis::Z,
     };
-    let vertices: Vec<DVec3> = parsed.vertices.iter().map(|&v| DVec3::from(v)).collect();
-    let options = SurfaceOptions { up, ..*options };
-    let mut surface = Surface::from_polygons_with(
-        &vertices,
-        &parsed.polygons,
-        &parsed.areas,
-        &parsed.flags,
-        &options,
-    )?;
-    if let Some(d) = parsed.detail {
-        surface = surface.with_detail(Detail {
+    let agent = parsed.bake.map(|b| b.settings).unwrap_or_default();
+    Ok(SurfaceData {
+        up,
+        vertices: parsed.vertices.iter().map(|&v| DVec3::from(v)).collect(),
+        polygons: parsed.polygons,
+        areas: parsed.areas,
+        flags: parsed.flags,
+        refs: parsed.refs,
+        detail: parsed.detail.map(|d| Detail {
             meshes: d.meshes,
             vertices: d.vertices.iter().map(|&v| DVec3::from(v)).collect(),
             triangles: d.triangles,
-        })?;
-    }
-    if !parsed.links.is_empty() {
-        let links: Vec<OffMeshLink> = parsed.links.iter().map(OffMeshLink::from).collect();
-        surface = surface.with_links(&links)?;
-    }
-    Ok(surface)
+        }),
+        links: parsed.links.iter().map(OffMeshLink::from).collect(),
+        agent: BakeAgent {
+            height: agent.agent_height,
+            radius: agent.agent_radius,
+            climb: agent.agent_max_climb,
+        },
+    })
 }
 
 /// Writes `surface` in the navmesh JSON format (`docs/navmesh-json.md`), compact: `up`,
@@ -255,9 +296,12 @@ pub fn parse_surface_json(text: &str, file: &str, options: &SurfaceOptions) -> R
 /// `polygons` ([`Surface::polygon`], after welding and any T-junction splits) wound as
 /// Recast winds them (clockwise in plan view, the reverse of the surface's order),
 /// `areas` and `flags`; the `detail` mesh ([`Surface::detail`]) and the `links` as given
-/// ([`Link::given`](crate::navmesh::Link::given)) when the surface has them; no `bake`.
+/// ([`Link::given`](crate::navmesh::Link::given)) when the surface has them; `refs` when
+/// a polygon's reference is not its index ([`Surface::polygon_ref`]); and `bake` with only
+/// the agent's settings when the surface knows any ([`Surface::bake_agent`]).
 /// [`parse_surface_json`] reads it back into the same surface (the same vertices,
-/// polygons as vertex cycles, areas, flags, neighbours, detail mesh and links).
+/// polygons as vertex cycles, areas, flags, neighbours, detail mesh, links, references
+/// and agent).
 ///
 /// Cost: O(vertices + total polygon size + detail mesh + links).
 ///
@@ -298,6 +342,21 @@ pub fn write_surface_json(surface: &Surface) -> String {
             .iter()
             .map(|l| LinkIo::from(&l.given))
             .collect(),
+        refs: if (0..n as u32).all(|p| surface.polygon_ref(p) == u64::from(p)) {
+            Vec::new()
+        } else {
+            (0..n as u32).map(|p| surface.polygon_ref(p)).collect()
+        },
+        bake: {
+            let a = surface.bake_agent();
+            (a != BakeAgent::default()).then_some(BakeIo {
+                settings: AgentIo {
+                    agent_height: a.height,
+                    agent_radius: a.radius,
+                    agent_max_climb: a.climb,
+                },
+            })
+        },
     };
     // Plain numbers and arrays: serialising cannot fail.
     serde_json::to_string(&out).unwrap_or_default()

@@ -138,7 +138,8 @@ const DEFAULT_HALF_EXTENTS: (f64, f64) = (2.0, 4.0);
 pub struct SurfaceQuery {
     query: NavMeshQuery,
     half_extents: Option<DVec3>,
-    climb: f64,
+    /// `None`: the surface's ([`Surface::climb`]).
+    climb: Option<f64>,
     path: Vec<SurfacePoint>,
     polygons: Vec<PolyId>,
     sheet: SheetScratch,
@@ -231,15 +232,21 @@ impl SurfaceQuery {
     }
 
     /// How far above or below a floor a point may be and still count as on it when ends
-    /// are located (Recast's `walkableClimb`, the agent's step height; 0 by default): see
-    /// [`Surface::find_nearest_climbing`]. Errors: [`Error::BadParameter`] unless finite
-    /// and ≥ 0.
+    /// are located (Recast's `walkableClimb`, the agent's step height): see
+    /// [`Surface::find_nearest_climbing`]. Until this is called, the surface's
+    /// ([`Surface::climb`]: the bake's, else [`DEFAULT_CLIMB`](crate::navmesh::DEFAULT_CLIMB)).
+    /// Errors: [`Error::BadParameter`] unless finite and ≥ 0.
     pub fn set_climb(&mut self, climb: f64) -> Result<()> {
         if !(climb.is_finite() && climb >= 0.0) {
             return Err(Error::param("climb", climb, "a finite number ≥ 0"));
         }
-        self.climb = climb;
+        self.climb = Some(climb);
         Ok(())
+    }
+
+    /// The climb ends are located with on `surface` ([`set_climb`](Self::set_climb)).
+    pub fn climb(&self, surface: &Surface) -> f64 {
+        self.climb.unwrap_or_else(|| surface.climb())
     }
 
     /// The search box of [`set_half_extents`](Self::set_half_extents) for `surface`.
@@ -249,11 +256,12 @@ impl SurfaceQuery {
             .unwrap_or_else(|| surface.up().join(DVec2::splat(plan), height))
     }
 
-    /// The polygon nearest to `p` within the half-extents (a polygon `p` is over counting
-    /// only its height beyond the query's [climb](Self::set_climb), as
-    /// [`Surface::find_nearest_climbing`]), and the point of it nearest to `p` in plan view
-    /// at its floor height ([`Surface::floor_height`]), as Detour's `findNearestPoly`
-    /// gives it. Errors: [`Error::NonFinite`] for a non-finite
+    /// The polygon `p` is on, or else the nearest to it within the half-extents, as
+    /// [`Surface::find_nearest_climbing`] finds it with the query's
+    /// [climb](Self::climb), and the point of it nearest to `p` in plan view at its floor
+    /// height ([`Surface::floor_height`]), as Detour's `findNearestPoly` gives it. A point
+    /// over a polygon in plan view within the climb of its floor is on it and keeps its
+    /// plan-view position exactly; only a point off the surface moves. Errors: [`Error::NonFinite`] for a non-finite
     /// `p`, [`Error::NoFloor`] when no polygon is within the box.
     pub fn locate(&self, mesh: &SurfaceMesh, p: DVec3) -> Result<(PolyId, DVec3)> {
         if !p.is_finite() {
@@ -261,15 +269,14 @@ impl SurfaceQuery {
         }
         let surface = mesh.surface();
         let he = self.half_extents(surface);
-        let (polygon, near, over) =
-            surface
-                .find_nearest_over(p, he, self.climb)
-                .ok_or(Error::NoFloor {
-                    x: p.x,
-                    y: p.y,
-                    z: p.z,
-                    tolerance: surface.up().height(he),
-                })?;
+        let (polygon, near, over) = surface
+            .find_nearest_over(p, he, self.climb(surface))
+            .ok_or(Error::NoFloor {
+                x: p.x,
+                y: p.y,
+                z: p.z,
+                tolerance: surface.up().height(he),
+            })?;
         if over {
             // Already on the floor, at its height there.
             return Ok((polygon, near));

@@ -6,7 +6,7 @@
 use glam::DVec3;
 
 use super::{Detail, OffMeshLink, Surface, SurfaceOptions, UpAxis};
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 /// The agent a navmesh was baked for, as far as the file says (world units; `None` where
 /// the file is silent). Recast and Detour call these `walkableHeight`, `walkableRadius`
@@ -88,11 +88,16 @@ impl SurfaceData {
 
 impl Surface {
     /// Builds a surface from a reader's `data`, read as `options` say (its `up` is the
-    /// data's): the polygons ([`from_polygons_with`](Self::from_polygons_with)), then the
-    /// detail mesh ([`with_detail`](Self::with_detail)) and the links
-    /// ([`with_links`](Self::with_links)).
+    /// data's): the polygons ([`from_polygons_with`](Self::from_polygons_with): welded,
+    /// cleaned, joined), then the detail mesh ([`with_detail`](Self::with_detail); the
+    /// sub-meshes of polygons dropped while building are dropped with them) and the links
+    /// ([`with_links`](Self::with_links)); the surface keeps the file's polygon
+    /// references ([`polygon_ref`](Self::polygon_ref)) and the bake's agent
+    /// ([`bake_agent`](Self::bake_agent)).
     ///
-    /// Errors: those of the three calls above.
+    /// Errors: those of the three calls above; [`Error::BadParameter`] for `refs` neither
+    /// empty nor one per polygon, or an agent value that is not a finite number ≥ 0; [`Error::InvalidPolygon`] for a detail mesh without one
+    /// sub-mesh per input polygon.
     ///
     /// Cost: as those calls.
     pub fn from_data(data: &SurfaceData, options: &SurfaceOptions) -> Result<Surface> {
@@ -100,6 +105,24 @@ impl Surface {
             up: data.up,
             ..*options
         };
+        for (name, value) in [
+            ("agent height", data.agent.height),
+            ("agent radius", data.agent.radius),
+            ("agent climb", data.agent.climb),
+        ] {
+            if let Some(v) = value
+                && !(v.is_finite() && v >= 0.0)
+            {
+                return Err(Error::param(name, v, "a finite number ≥ 0"));
+            }
+        }
+        if !data.refs.is_empty() && data.refs.len() != data.polygons.len() {
+            return Err(Error::BadParameter {
+                name: "refs",
+                value: data.refs.len() as f64,
+                expected: "as many entries as polygons, or none",
+            });
+        }
         let mut surface = Surface::from_polygons_with(
             &data.vertices,
             &data.polygons,
@@ -107,8 +130,25 @@ impl Surface {
             &data.flags,
             &options,
         )?;
+        surface.refs = data.refs.clone();
+        surface.agent = data.agent;
         if let Some(detail) = &data.detail {
-            surface = surface.with_detail(detail.clone())?;
+            if detail.meshes.len() != data.polygons.len() {
+                return Err(Error::InvalidPolygon {
+                    message: format!(
+                        "the detail mesh has {} sub-meshes for {} polygons: it needs one per polygon",
+                        detail.meshes.len(),
+                        data.polygons.len()
+                    ),
+                });
+            }
+            let kept = Detail {
+                meshes: (0..surface.num_polygons() as u32)
+                    .map(|p| detail.meshes[surface.input_polygon(p) as usize])
+                    .collect(),
+                ..detail.clone()
+            };
+            surface = surface.with_detail(kept)?;
         }
         if !data.links.is_empty() {
             surface = surface.with_links(&data.links)?;

@@ -85,11 +85,13 @@ impl Surface {
     /// sub-mesh per polygon; every range in bounds; at least 3 vertices and 1 triangle
     /// per sub-mesh; every vertex used finite and within
     /// [`max_map_coordinate`]; every triangle's
-    /// indices within its sub-mesh, its plan-view area not zero (no height is defined on
-    /// a sliver), its corners inside the polygon in plan view (within eight `f32`
-    /// epsilons of the polygon's largest coordinate: Recast stores them in `f32`); and
-    /// the triangles' plan-view areas adding up to the polygon's (to 10⁻⁴ of it: a
-    /// missing or doubled triangle). Heights are not checked against the polygon's plane:
+    /// indices within its sub-mesh, its corners inside the polygon in plan view (within
+    /// eight `f32` epsilons of the polygon's largest coordinate: Recast stores them in
+    /// `f32`); and the triangles' plan-view areas adding up to the polygon's (to 10⁻⁴ of
+    /// it, plus what that rounding can move along its outline: a missing or doubled
+    /// triangle). A triangle with no plan-view area at that rounding (a sliver: no height
+    /// is defined on it) is ignored and counted in the
+    /// [`LoadReport`](super::LoadReport)'s `detail_slivers`. Heights are not checked against the polygon's plane:
     /// the detail mesh is there because they differ. Never a panic. An error from link
     /// re-resolution is [`with_links`](Self::with_links)'s.
     ///
@@ -97,7 +99,7 @@ impl Surface {
     ///
     /// Source: M. Mononen, Recast (recastnavigation), `rcPolyMeshDetail`.
     pub fn with_detail(mut self, detail: Detail) -> Result<Surface> {
-        check(&self, &detail)?;
+        self.report.detail_slivers = check(&self, &detail)?;
         self.detail = Some(detail);
         if !self.links.is_empty() {
             let given: Vec<_> = self.links.iter().map(|l| l.given).collect();
@@ -129,50 +131,69 @@ impl Surface {
     /// vertex); for a point outside every triangle of `p` (on the polygon's edge but off
     /// by rounding, or outside the polygon), the height at the nearest plan-view point of
     /// the nearest triangle. Without a detail mesh, the polygon's plane
-    /// ([`height_at`](Self::height_at)). Finite for a finite `plan` within the coordinate
-    /// limits; panics if `p` is out of range.
+    /// ([`height_at`](Self::height_at)) when the polygon is planar (to rounding), else the
+    /// same interpolation over the fan of its own triangles from its first corner
+    /// ([`polygon`](Self::polygon)): exact at its corners and linear along its edges, so
+    /// two neighbours agree along the edge they share. Finite for a finite `plan` within
+    /// the coordinate limits; panics if `p` is out of range.
     ///
-    /// Cost: O(detail triangles of `p`) (Recast makes a few to a few dozen), O(1)
-    /// without a detail mesh.
+    /// Cost: O(detail triangles of `p`) (Recast makes a few to a few dozen), O(1) for a
+    /// planar polygon without a detail mesh, O(its corners) for a bent one.
     ///
     /// Source: Detour's `dtNavMeshQuery::getPolyHeight` (M. Mononen, recastnavigation),
-    /// which does the same over the detail triangles of a polygon.
+    /// which does the same over the detail triangles of a polygon (and over the polygon's
+    /// fan when a tile has no detail mesh).
     pub fn floor_height(&self, p: PolyId, plan: DVec2) -> f64 {
-        let Some(detail) = &self.detail else {
-            return self.height_at(p, plan);
-        };
-        let (verts, tris) = detail.sub_mesh(p);
-        let at = |i: u32| self.up.split(verts[i as usize]);
-        let mut nearest = (f64::INFINITY, 0.0);
-        for t in tris {
-            let [(a, ha), (b, hb), (c, hc)] = [at(t[0]), at(t[1]), at(t[2])];
-            let area2 = cross(b - a, c - a);
-            // Barycentric weights by the sub-triangles opposite `b` and `c`: at a corner
-            // its weight is exactly 1 and the others exactly 0 (`area2 / area2`, a zero
-            // cross product), so a detail vertex gets its own height.
-            let (wb, wc) = (
-                cross(plan - a, c - a) / area2,
-                cross(b - a, plan - a) / area2,
-            );
-            let wa = 1.0 - wb - wc;
-            if wa >= 0.0 && wb >= 0.0 && wc >= 0.0 {
-                return wa * ha + wb * hb + wc * hc;
+        let at = |v: DVec3| self.up.split(v);
+        match &self.detail {
+            Some(detail) => {
+                let (verts, tris) = detail.sub_mesh(p);
+                let at = |i: u32| at(verts[i as usize]);
+                height_over(plan, tris.iter().map(|t| [at(t[0]), at(t[1]), at(t[2])]))
             }
-            for ((u, hu), (v, hv)) in [((a, ha), (b, hb)), ((b, hb), (c, hc)), ((c, hc), (a, ha))] {
-                let (q, s) = closest_on_segment(plan, u, v);
-                let d = q.distance_squared(plan);
-                if d < nearest.0 {
-                    // This blend is exact at either end (an end's own height).
-                    nearest = (d, hu * (1.0 - s) + hv * s);
-                }
+            None if self.bent[p as usize] => {
+                let ring = self.polygon(p);
+                let at = |i: usize| at(self.vertices[ring[i] as usize]);
+                height_over(plan, (1..ring.len() - 1).map(|i| [at(0), at(i), at(i + 1)]))
             }
+            None => self.height_at(p, plan),
         }
-        nearest.1
     }
 }
 
-/// The checks of [`Surface::with_detail`].
-fn check(surface: &Surface, detail: &Detail) -> Result<()> {
+/// The height at plan-view point `plan` of a floor made of `triangles` (plan-view
+/// corner, height): interpolated in the triangle containing `plan`, else at the nearest
+/// plan-view point of the nearest triangle edge. Triangles with no plan-view area never
+/// contain a point (their weights are not finite) but their edges count.
+fn height_over(plan: DVec2, triangles: impl Iterator<Item = [(DVec2, f64); 3]>) -> f64 {
+    let mut nearest = (f64::INFINITY, 0.0);
+    for [(a, ha), (b, hb), (c, hc)] in triangles {
+        let area2 = cross(b - a, c - a);
+        // Barycentric weights by the sub-triangles opposite `b` and `c`: at a corner its
+        // weight is exactly 1 and the others exactly 0 (`area2 / area2`, a zero cross
+        // product), so a corner gets its own height.
+        let (wb, wc) = (
+            cross(plan - a, c - a) / area2,
+            cross(b - a, plan - a) / area2,
+        );
+        let wa = 1.0 - wb - wc;
+        if wa >= 0.0 && wb >= 0.0 && wc >= 0.0 {
+            return wa * ha + wb * hb + wc * hc;
+        }
+        for ((u, hu), (v, hv)) in [((a, ha), (b, hb)), ((b, hb), (c, hc)), ((c, hc), (a, ha))] {
+            let (q, s) = closest_on_segment(plan, u, v);
+            let d = q.distance_squared(plan);
+            if d < nearest.0 {
+                // This blend is exact at either end (an end's own height).
+                nearest = (d, hu * (1.0 - s) + hv * s);
+            }
+        }
+    }
+    nearest.1
+}
+
+/// The checks of [`Surface::with_detail`]; the number of triangles with no plan-view area.
+fn check(surface: &Surface, detail: &Detail) -> Result<usize> {
     let n = surface.num_polygons();
     if detail.meshes.len() != n {
         return Err(Error::InvalidPolygon {
@@ -184,6 +205,7 @@ fn check(surface: &Surface, detail: &Detail) -> Result<()> {
     }
     let limit = max_map_coordinate::<f64>();
     let up = surface.up;
+    let mut slivers = 0;
     for (p, &[vb, vn, tb, tn]) in detail.meshes.iter().enumerate() {
         let (nv, nt) = (detail.vertices.len(), detail.triangles.len());
         if vn < 3 || tn < 1 {
@@ -249,8 +271,13 @@ fn check(surface: &Surface, detail: &Detail) -> Result<()> {
             let [a, b, c] = [t[0], t[1], t[2]].map(|i| up.plan(verts[i as usize]));
             let area2 = cross(b - a, c - a);
             let longest = (b - a).length().max((c - b).length()).max((a - c).length());
-            if area2.abs() <= slack * longest || !area2.is_finite() {
-                return Err(bad(p, format!("{name} has no area in plan view")));
+            if !area2.is_finite() {
+                return Err(bad(p, format!("{name} has no finite area in plan view")));
+            }
+            // A sliver at rounding level carries no height: it is ignored (and counted).
+            if area2.abs() <= slack * longest {
+                slivers += 1;
+                continue;
             }
             covered += area2.abs() / 2.0;
             for (corner, q) in [a, b, c].into_iter().enumerate() {
@@ -276,7 +303,11 @@ fn check(surface: &Surface, detail: &Detail) -> Result<()> {
             }
         }
         let area = super::plane::plan_area2(&ring) / 2.0;
-        if (covered - area).abs() > 1e-4 * area {
+        // Relative, and what f32 rounding of the vertices can shift along the outline.
+        let perimeter: f64 = (0..ring.len())
+            .map(|i| ring[i].distance(ring[(i + 1) % ring.len()]))
+            .sum();
+        if (covered - area).abs() > 1e-4 * area + slack * perimeter {
             return Err(bad(
                 p,
                 format!(
@@ -287,5 +318,5 @@ fn check(surface: &Surface, detail: &Detail) -> Result<()> {
             ));
         }
     }
-    Ok(())
+    Ok(slivers)
 }

@@ -106,14 +106,20 @@ impl Surface {
             .map(|(p, c, _)| (p, c))
     }
 
-    /// [`find_nearest`](Self::find_nearest) with Detour's climb allowance: a polygon that
-    /// `q` is over (in plan view) counts as `max(|height difference| − climb, 0)` away
-    /// instead of the height difference, so a point up to `climb` above or below a floor
-    /// (an agent's feet on a step of the detail mesh, Recast's `walkableClimb`) finds that
-    /// floor rather than a neighbour's edge a little nearer in 3D. `climb` 0 is
-    /// `find_nearest`; a negative or NaN climb finds nothing.
+    /// [`find_nearest`](Self::find_nearest) with Detour's climb allowance: a point over a
+    /// polygon in plan view whose floor is within `climb` of it (above or below: an
+    /// agent's feet on a step of the detail mesh, Recast's `walkableClimb`) is **on** that
+    /// polygon — the nearest such floor in height, then the lower id — and its nearest
+    /// point keeps the point's plan-view position exactly, at the floor's height. Only
+    /// when no floor is that close does the nearest point in Detour's sense win: a polygon
+    /// that `q` is over counting `|height difference| − climb`, any other the 3D distance
+    /// to its boundary. `climb` 0 is `find_nearest`; a negative or NaN climb finds
+    /// nothing.
     ///
-    /// Source: Detour, `dtNavMeshQuery::findNearestPoly` (its `walkableClimb` rule).
+    /// Source: Detour, `dtNavMeshQuery::findNearestPoly` (its `walkableClimb` rule, which
+    /// counts every polygon within the climb as at distance 0 and keeps the first found;
+    /// here the nearest floor of those wins, so a point on a floor is never moved to the
+    /// neighbour whose floor happens to be listed first).
     ///
     /// ```
     /// use glam::DVec3;
@@ -157,7 +163,10 @@ impl Surface {
         let (plan, h) = self.up.split(q);
         let (he_plan, he_h) = self.up.split(half_extents);
         let (lo, hi) = (plan - he_plan, plan + he_plan);
-        let mut best: Option<(f64, PolyId, DVec3, bool)> = None;
+        // Ranked by (not on it, distance): a floor within the climb straight above or
+        // below (its height difference) before anything else (Detour's squared distance).
+        let mut best: Option<((bool, f64), PolyId, DVec3, bool)> = None;
+        let tolerance2 = self.tolerance * self.tolerance;
         self.index.for_each_bucket(lo, hi, |list| {
             for &p in list {
                 let b = &self.bounds[p as usize];
@@ -170,20 +179,36 @@ impl Surface {
                 }
                 // No point of the polygon is nearer than its plan-view box: skip the
                 // polygons that cannot beat the best (nor tie with it).
-                let gap = (b.lo - plan).max(plan - b.hi).max(DVec2::ZERO);
-                if best.is_some_and(|(bd, _, _, _)| gap.length_squared() > bd) {
+                let gap2 = (b.lo - plan)
+                    .max(plan - b.hi)
+                    .max(DVec2::ZERO)
+                    .length_squared();
+                let hopeless = best.is_some_and(
+                    |((off, bd), _, _, _)| {
+                        if off {
+                            gap2 > bd
+                        } else {
+                            gap2 > tolerance2
+                        }
+                    },
+                );
+                if hopeless {
                     continue;
                 }
                 let (c, over) = self.nearest_on(p, q);
-                let d = if over {
-                    // Straight above or below: only the height beyond the climb counts.
-                    let dh = ((c - q).length() - climb).max(0.0);
-                    dh * dh
+                let rank = if over {
+                    // Straight above or below: only the height counts.
+                    let dh = (c - q).length();
+                    if dh <= climb {
+                        (false, dh)
+                    } else {
+                        (true, (dh - climb) * (dh - climb))
+                    }
                 } else {
-                    c.distance_squared(q)
+                    (true, c.distance_squared(q))
                 };
-                if best.is_none_or(|(bd, bp, _, _)| d < bd || (d == bd && p < bp)) {
-                    best = Some((d, p, c, over));
+                if best.is_none_or(|(br, bp, _, _)| rank < br || (rank == br && p < bp)) {
+                    best = Some((rank, p, c, over));
                 }
             }
         });

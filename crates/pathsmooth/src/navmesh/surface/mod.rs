@@ -9,17 +9,26 @@
 //! explicit ([`UpAxis`]): height is y (Recast, Unity, Godot) or z (Unreal, robotics), and
 //! the other two axes make the plan view. Building:
 //!
-//! 1. **welds** vertices within a stated tolerance (Unity gives every triangle its own
-//!    three vertices), then drops repeated corners that welding leaves;
-//! 2. checks each polygon: at least 3 distinct vertices, positive area in plan view,
-//!    convex and simple in plan view, and planar (every vertex within
-//!    [`SurfaceOptions::planarity`] × its plan-view size of the polygon's Newell plane);
+//! 1. **welds** vertices within a tolerance (by default one derived from the mesh's size,
+//!    [`DEFAULT_WELD`]; Unity gives every triangle its own three vertices), then drops the
+//!    corners that welding makes repeat;
+//! 2. takes each polygon as engines write it: a polygon with fewer than 3 distinct corners
+//!    or no area in plan view (a sliver, a vertical face) is dropped, a copy of an earlier
+//!    polygon is dropped, one wound the other way is turned round, and one far from planar
+//!    (Recast's stairs and ramps) is kept and counted — its heights come from the detail
+//!    mesh, else from its own triangles. A polygon that is not convex and simple in plan
+//!    view is an error naming it;
 //! 3. joins polygons by **topology**: two polygons are neighbours when they share an edge
-//!    (a pair of welded vertex indices), never because they overlap or touch in plan view;
-//!    an edge of three polygons (non-manifold), two polygons on the same side of an edge
-//!    (a fold) and T-junctions are errors — or, with
-//!    [`SurfaceOptions::split_t_junctions`], T-junction vertices become corners of the
-//!    edges they lie on.
+//!    (a pair of welded vertex indices), never because they overlap or touch in plan view.
+//!    A vertex lying inside another polygon's edge (a T-junction: tile seams of Unity and
+//!    Detour, now and then inside a Recast bake) becomes a corner of that edge, so both
+//!    sides join ([`SurfaceOptions::split_t_junctions`]). An edge of three polygons
+//!    (non-manifold) or of two on the same side (overlapping polygons) joins none of them:
+//!    it stays a wall, and is counted.
+//!
+//! What was repaired, dropped or noticed is in the surface's [`LoadReport`]
+//! ([`Surface::load_report`]); polygon ids are positions in the built surface, and
+//! [`Surface::input_polygon`] gives back the input index of each.
 //!
 //! Each polygon knows its plane ([`Surface::plane`], [`Surface::height_at`]), its plan-view
 //! bounds, an area id and flags (stored for the areas work; not interpreted yet). A
@@ -61,6 +70,7 @@
 //! ```
 
 mod axis;
+mod build;
 mod data;
 mod detail;
 mod issue;
@@ -68,79 +78,93 @@ mod links;
 mod locate;
 mod pieces;
 mod plane;
+mod report;
 mod split;
 mod topology;
 mod weld;
 
 use glam::{DVec2, DVec3};
 
-use crate::error::{num, Error, Result};
-use crate::geometry::{check_within, max_map_coordinate, tolerance_at};
+use crate::error::Result;
 use crate::navmesh::mesh::boxes::BoxIndex;
 use crate::navmesh::mesh::{NavMesh, PolyId};
 
 pub use axis::UpAxis;
 pub use data::{BakeAgent, SurfaceData};
 pub use detail::Detail;
-pub(crate) use issue::Issue;
 pub use links::{Link, OffMeshLink};
 pub use plane::Plane;
+pub use report::LoadReport;
 use topology::NO_POLY;
 
-/// The planarity tolerance of [`SurfaceOptions::default`]: a vertex may be up to 10 % of
-/// its polygon's size (the diagonal of its plan-view bounding box) from the polygon's plane.
+/// The planarity threshold of [`SurfaceOptions::default`]: a polygon with a vertex more than
+/// 10 % of its size (the diagonal of its plan-view bounding box) from its plane is counted
+/// in the [`LoadReport`] as not planar.
 ///
-/// Loose on purpose: the polygons of a Recast poly mesh take their vertex heights from
-/// voxel spans, so they are planar only to about a cell height (Recast's detail mesh
-/// carries the true surface). The check is there to catch polygons that are not floors
-/// at all (a face bent across two storeys, a mis-indexed vertex).
+/// Only counted, never refused: the polygons of a Recast poly mesh take their vertex
+/// heights from voxel spans, and on stairs and ramps they are far from planar (Recast's
+/// detail mesh carries the true surface; Detour never asks).
 pub const DEFAULT_PLANARITY: f64 = 0.1;
 
-/// How to read a surface's input: the up axis, the weld tolerance and the planarity
-/// tolerance.
+/// The weld tolerance of [`SurfaceOptions::default`], as a fraction of the diagonal of the
+/// vertices' bounding box: 10⁻⁶ (a tenth of a millimetre on a 100 m level). Engines write
+/// a shared corner as exact copies or copies a rounding apart; distinct corners of a
+/// navmesh are at least a voxel (centimetres) apart.
+pub const DEFAULT_WELD: f64 = 1e-6;
+
+/// The climb of a surface whose file does not say what its agent climbs
+/// ([`Surface::climb`]): 0.25 world units, Godot's default `agent_max_climb` (metres), below
+/// Unity's default step height (0.4) and RecastDemo's `walkableClimb` (0.9). A point over a
+/// polygon within the climb of its floor is on that polygon.
+pub const DEFAULT_CLIMB: f64 = 0.25;
+
+/// How to read a surface's input: the up axis, the weld tolerance, the planarity threshold
+/// and what to do with T-junctions. The defaults take what engines write.
 ///
 /// ```
 /// use pathsmooth::navmesh::{SurfaceOptions, UpAxis};
-/// let o = SurfaceOptions { weld: 1e-3, ..SurfaceOptions::new(UpAxis::Z) };
-/// assert_eq!((o.up, o.weld, o.planarity), (UpAxis::Z, 1e-3, 0.1));
+/// let o = SurfaceOptions { weld: Some(1e-3), ..SurfaceOptions::new(UpAxis::Z) };
+/// assert_eq!((o.up, o.weld, o.planarity, o.split_t_junctions), (UpAxis::Z, Some(1e-3), 0.1, true));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SurfaceOptions {
     /// Which world axis is up.
     pub up: UpAxis,
-    /// Vertices within this Euclidean distance (world units, ≥ 0) become one vertex; 0
-    /// merges exact copies only. The T-junction check uses the same distance (or the
-    /// library's tolerance at the mesh's coordinates, 10⁻⁹ of the largest, if larger).
-    pub weld: f64,
-    /// The largest distance of a polygon's vertex from the polygon's plane, as a fraction
-    /// of the polygon's plan-view size (the diagonal of its plan-view bounding box; ≥ 0);
-    /// see [`DEFAULT_PLANARITY`].
+    /// Vertices within this Euclidean distance (world units, finite, ≥ 0) become one
+    /// vertex; 0 merges exact copies only; `None` (the default) uses [`DEFAULT_WELD`] × the
+    /// diagonal of the vertices' bounding box. The T-junction check uses the same distance
+    /// (or the library's tolerance at the mesh's coordinates, 10⁻⁹ of the largest, if
+    /// larger).
+    pub weld: Option<f64>,
+    /// A polygon with a vertex farther from its plane than this fraction of its plan-view
+    /// size (the diagonal of its plan-view bounding box; ≥ 0, infinity for never) is
+    /// counted in the [`LoadReport`] as not planar; see [`DEFAULT_PLANARITY`].
     pub planarity: f64,
     /// What to do with a T-junction (a vertex inside another polygon's edge, within the
-    /// T-junction check's distance above): `false` (the default) refuses it with an error
-    /// naming the vertex and the edge; `true` inserts the vertex into that edge as a new
-    /// corner, so the polygons on both sides share the sub-edges and become neighbours.
-    /// The vertex lies on the edge, so the polygon stays convex and planar;
-    /// [`Surface::polygon`] then lists the extra corner. Recast bakes contain such
-    /// vertices now and then (Detour leaves those edges unlinked).
+    /// T-junction check's distance above): `true` (the default) inserts the vertex into
+    /// that edge as a new corner, so the polygons on both sides share the sub-edges and
+    /// become neighbours (the vertex lies on the edge, so the polygon stays convex;
+    /// [`Surface::polygon`] then lists the extra corner); `false` refuses it with an error
+    /// naming the vertex and the edge. Unity's and Detour's tiles leave them at their
+    /// seams, and Recast bakes now and then (Detour leaves those edges unlinked).
     pub split_t_junctions: bool,
 }
 
 impl SurfaceOptions {
-    /// `up`, weld 0 (exact copies only), planarity [`DEFAULT_PLANARITY`], T-junctions
-    /// refused.
+    /// `up`, the weld tolerance derived from the mesh's size, planarity
+    /// [`DEFAULT_PLANARITY`], T-junctions split.
     pub fn new(up: UpAxis) -> Self {
         SurfaceOptions {
             up,
-            weld: 0.0,
+            weld: None,
             planarity: DEFAULT_PLANARITY,
-            split_t_junctions: false,
+            split_t_junctions: true,
         }
     }
 }
 
 impl Default for SurfaceOptions {
-    /// y up, weld 0, planarity [`DEFAULT_PLANARITY`], T-junctions refused.
+    /// y up, otherwise as [`SurfaceOptions::new`].
     fn default() -> Self {
         SurfaceOptions::new(UpAxis::Y)
     }
@@ -174,9 +198,15 @@ pub struct Surface {
     /// Per polygon, in the frame (plan x, plan y, height): unit normal with positive
     /// height component, and offset.
     planes: Vec<(DVec3, f64)>,
+    /// Per polygon: off its plane by more than rounding (heights then from its triangles).
+    bent: Vec<bool>,
     bounds: Vec<Bounds>,
     areas: Vec<u8>,
     flags: Vec<u16>,
+    /// Polygon → its input index; empty when every input polygon was kept, in order.
+    source: Vec<u32>,
+    /// Polygon → the file's reference for it ([`SurfaceData::refs`]); empty for none.
+    refs: Vec<u64>,
     /// Plan-view boxes of the polygons, for point location.
     index: BoxIndex,
     /// The library's "touching" tolerance at this surface's coordinates.
@@ -185,13 +215,17 @@ pub struct Surface {
     detail: Option<Detail>,
     /// The off-mesh links, resolved ([`Surface::with_links`]).
     links: Vec<Link>,
+    /// The agent the file says it was baked for.
+    agent: BakeAgent,
+    /// What building repaired, dropped or noticed.
+    report: LoadReport,
 }
 
 impl Surface {
     /// A surface from 3D `vertices` and convex `polygons` (vertex index lists, either
     /// winding), `up` the up axis, vertices within `weld` welded; area 0 and flags 0 for
-    /// every polygon, planarity [`DEFAULT_PLANARITY`]. See
-    /// [`from_polygons_with`](Self::from_polygons_with) for the checks and errors.
+    /// every polygon, otherwise [`SurfaceOptions::new`]'s defaults. See
+    /// [`from_polygons_with`](Self::from_polygons_with) for the repairs, checks and errors.
     ///
     /// Cost: O(vertices + total polygon size) expected.
     ///
@@ -215,7 +249,7 @@ impl Surface {
         weld: f64,
     ) -> Result<Self> {
         let options = SurfaceOptions {
-            weld,
+            weld: Some(weld),
             ..SurfaceOptions::new(up)
         };
         Self::from_polygons_with(vertices, polygons, &[], &[], &options)
@@ -223,7 +257,8 @@ impl Surface {
 
     /// A surface from 3D `vertices` and convex `polygons`, with an area id and flags per
     /// polygon (`areas` and `flags` each empty — every polygon 0 — or one per polygon),
-    /// read as `options` say.
+    /// read as `options` say: welded, cleaned and joined as the [module docs](self) say,
+    /// with what was repaired in [`load_report`](Self::load_report).
     ///
     /// Errors, each naming the polygon or vertex by its input index (0-based):
     /// [`Error::BadParameter`] for a negative or NaN `weld` or `planarity`, or `areas` /
@@ -231,13 +266,12 @@ impl Surface {
     /// [`Error::CoordinateOutOfRange`] for a vertex (its index as the point) with a NaN,
     /// infinite or too large coordinate (beyond
     /// [`max_map_coordinate`]); and
-    /// [`Error::InvalidPolygon`] for no polygons, an index out of range, fewer than 3
-    /// distinct vertices (after welding), a vertex used twice by one polygon, zero area in
-    /// plan view (a vertical polygon), a polygon not convex or self-intersecting in plan
-    /// view, a polygon far from planar, an edge of three or more polygons, two polygons on
-    /// the same side of an edge, and a T-junction (a vertex inside another polygon's edge,
-    /// within the weld tolerance in 3D; split instead with
-    /// [`SurfaceOptions::split_t_junctions`]). Never a panic.
+    /// [`Error::InvalidPolygon`] for no polygons, an index out of range, no polygon left
+    /// with area in plan view, a polygon that visits a vertex twice (other than a spike
+    /// that welding made) or is not convex or self-intersects in plan view (beyond the
+    /// weld tolerance), and a T-junction when [`SurfaceOptions::split_t_junctions`] is off
+    /// (a vertex inside another polygon's edge, within the weld tolerance in 3D). Never a
+    /// panic.
     ///
     /// Cost: O(vertices + total polygon size) expected.
     ///
@@ -259,265 +293,6 @@ impl Surface {
         options: &SurfaceOptions,
     ) -> Result<Self> {
         Self::build(vertices, polygons, areas, flags, options).map_err(|issue| issue.error)
-    }
-
-    /// The builder behind every constructor: like
-    /// [`from_polygons_with`](Self::from_polygons_with), with the polygon or vertex of
-    /// the problem beside the error (for file readers to name its line).
-    pub(crate) fn build<P: AsRef<[u32]>>(
-        vertices: &[DVec3],
-        polygons: &[P],
-        areas: &[u8],
-        flags: &[u16],
-        options: &SurfaceOptions,
-    ) -> std::result::Result<Self, Issue> {
-        let plain = |error| Issue {
-            polygon: None,
-            vertex: None,
-            error,
-        };
-        let SurfaceOptions {
-            up,
-            weld,
-            planarity,
-            split_t_junctions,
-        } = *options;
-        for (name, value) in [("weld", weld), ("planarity", planarity)] {
-            if !(value >= 0.0 && value.is_finite()) {
-                return Err(plain(Error::BadParameter {
-                    name,
-                    value,
-                    expected: "a finite number ≥ 0",
-                }));
-            }
-        }
-        for (name, len) in [("areas", areas.len()), ("flags", flags.len())] {
-            if len != 0 && len != polygons.len() {
-                return Err(plain(Error::BadParameter {
-                    name,
-                    value: len as f64,
-                    expected: "as many entries as polygons, or none",
-                }));
-            }
-        }
-        if polygons.is_empty() {
-            return Err(plain(Error::InvalidPolygon {
-                message: "the surface has no polygons".into(),
-            }));
-        }
-        if vertices.len() >= NO_POLY as usize || polygons.len() >= NO_POLY as usize {
-            return Err(plain(Error::InvalidPolygon {
-                message: format!(
-                    "{} vertices and {} polygons: at most {} of each",
-                    vertices.len(),
-                    polygons.len(),
-                    NO_POLY - 1
-                ),
-            }));
-        }
-        check_within(vertices, max_map_coordinate::<f64>()).map_err(|error| {
-            let vertex = match error {
-                Error::NonFinite { index } => Some(index),
-                Error::CoordinateOutOfRange { index, .. } => index,
-                _ => None,
-            };
-            Issue {
-                polygon: None,
-                vertex,
-                error,
-            }
-        })?;
-        for (p, poly) in polygons.iter().enumerate() {
-            if let Some(&v) = poly
-                .as_ref()
-                .iter()
-                .find(|&&v| v as usize >= vertices.len())
-            {
-                return Err(Issue::polygon(
-                    p,
-                    format!(
-                        "polygon {p} uses vertex {v}, but there are {} vertices",
-                        vertices.len()
-                    ),
-                ));
-            }
-        }
-
-        // 1. Weld, in the frame (a permutation of the axes: distances unchanged).
-        let frame_in: Vec<DVec3> = vertices.iter().map(|&v| up.world_to_frame(v)).collect();
-        let welded = weld::weld(&frame_in, weld);
-        let frame = welded.vertices;
-        // Welded vertex → the input vertex it came from (the first of its copies).
-        let mut names = vec![0u32; frame.len()];
-        for (i, &w) in welded.remap.iter().enumerate().rev() {
-            names[w as usize] = i as u32;
-        }
-        let magnitude = frame
-            .iter()
-            .fold(0.0f64, |m, p| m.max(p.abs().max_element()));
-        let tolerance = tolerance_at(magnitude);
-
-        // 2. Each polygon on its own.
-        let mut start = Vec::with_capacity(polygons.len() + 1);
-        let mut ring: Vec<u32> = Vec::new();
-        let mut planes = Vec::with_capacity(polygons.len());
-        let mut bounds = Vec::with_capacity(polygons.len());
-        start.push(0u32);
-        let mut corners: Vec<u32> = Vec::new();
-        let mut sorted: Vec<u32> = Vec::new();
-        let mut pts3: Vec<DVec3> = Vec::new();
-        let mut pts2: Vec<DVec2> = Vec::new();
-        for (p, poly) in polygons.iter().enumerate() {
-            corners.clear();
-            for &v in poly.as_ref() {
-                let w = welded.remap[v as usize];
-                if corners.last() != Some(&w) {
-                    corners.push(w);
-                }
-            }
-            while corners.len() > 1 && corners.first() == corners.last() {
-                corners.pop();
-            }
-            if corners.len() < 3 {
-                return Err(Issue::polygon(
-                    p,
-                    format!(
-                        "polygon {p} has {} distinct vertices after welding within {}, fewer than 3",
-                        corners.len(),
-                        num(weld)
-                    ),
-                ));
-            }
-            sorted.clear();
-            sorted.extend_from_slice(&corners);
-            sorted.sort_unstable();
-            if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
-                return Err(Issue::polygon(
-                    p,
-                    format!(
-                        "polygon {p} visits vertex {} twice (after welding within {}): it is not a simple polygon",
-                        names[w[0] as usize],
-                        num(weld)
-                    ),
-                ));
-            }
-            pts2.clear();
-            pts2.extend(corners.iter().map(|&w| frame[w as usize].truncate()));
-            let area2 = plane::plan_area2(&pts2);
-            let plan_size = {
-                let (lo, hi) = pts2.iter().fold(
-                    (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY)),
-                    |(lo, hi), &q| (lo.min(q), hi.max(q)),
-                );
-                (hi - lo).length()
-            };
-            // Zero (or rounding-level) area in plan view: a wall, a vertical or collapsed
-            // polygon; it has no height at any plan-view point.
-            if area2.abs() <= tolerance * plan_size.max(tolerance) || !area2.is_finite() {
-                return Err(Issue::polygon(
-                    p,
-                    format!(
-                        "polygon {p} has no area in plan view (up axis {up}): it is vertical or collapsed"
-                    ),
-                ));
-            }
-            if area2 < 0.0 {
-                corners.reverse();
-                pts2.reverse();
-            }
-            if let Err((i, why)) = plane::check_convex(&pts2) {
-                return Err(Issue::polygon(
-                    p,
-                    format!(
-                        "polygon {p}, at vertex {} (plan view, up axis {up}), {why}",
-                        names[corners[i] as usize]
-                    ),
-                ));
-            }
-            pts3.clear();
-            pts3.extend(corners.iter().map(|&w| frame[w as usize]));
-            let Some((n, d, dev, worst)) = plane::fit_plane(&pts3) else {
-                return Err(Issue::polygon(
-                    p,
-                    format!("polygon {p} has no plane (zero area)"),
-                ));
-            };
-            // Relative to the plan-view size: a floor is measured by its extent on the
-            // ground, and a twisted polygon must not pass by being tall.
-            if dev > planarity * plan_size {
-                return Err(Issue::polygon(
-                    p,
-                    format!(
-                        "polygon {p} is not planar: vertex {} is {} from its plane, more than {} × its plan-view size {}",
-                        names[corners[worst] as usize],
-                        num(dev),
-                        num(planarity),
-                        num(plan_size)
-                    ),
-                ));
-            }
-            planes.push((n, d));
-            let (lo, hi) = pts3.iter().fold(
-                (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
-                |(lo, hi), &q| (lo.min(q), hi.max(q)),
-            );
-            bounds.push(Bounds {
-                lo: lo.truncate(),
-                hi: hi.truncate(),
-                h_lo: lo.z,
-                h_hi: hi.z,
-            });
-            ring.extend_from_slice(&corners);
-            start.push(ring.len() as u32);
-        }
-
-        // 3. Topology, then the checks that need it.
-        let reach = weld.max(tolerance);
-        let mut neighbors = topology::adjacency(&start, &ring, &names)?;
-        if split_t_junctions
-            && split::split_t_junctions(&frame, &mut start, &mut ring, &neighbors, &names, reach)?
-        {
-            // The split edges are new vertex pairs: join them (and refuse a sub-edge of
-            // three polygons or a fold, as for any edge).
-            neighbors = topology::adjacency(&start, &ring, &names)?;
-        }
-        topology::t_junction(&frame, &start, &ring, &neighbors, &names, reach)?;
-
-        let (lo, hi) = bounds.iter().fold(
-            (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY)),
-            |(lo, hi), b| (lo.min(b.lo), hi.max(b.hi)),
-        );
-        let index = BoxIndex::new(
-            lo,
-            hi,
-            bounds.len() as f64,
-            bounds.iter().map(|b| (b.lo, b.hi)),
-        );
-        Ok(Surface {
-            up,
-            weld,
-            vertices: frame.iter().map(|&f| up.frame_to_world(f)).collect(),
-            remap: welded.remap,
-            start,
-            ring,
-            neighbors,
-            planes,
-            bounds,
-            areas: if areas.is_empty() {
-                vec![0; polygons.len()]
-            } else {
-                areas.to_vec()
-            },
-            flags: if flags.is_empty() {
-                vec![0; polygons.len()]
-            } else {
-                flags.to_vec()
-            },
-            index,
-            tolerance,
-            detail: None,
-            links: Vec::new(),
-        })
     }
 
     /// The flat surface (height 0) of a 2D navmesh's polygons
@@ -559,9 +334,54 @@ impl Surface {
         self.up
     }
 
-    /// The weld tolerance the surface was built with.
+    /// The weld tolerance the surface was built with (given, or derived from its size).
     pub fn weld_tolerance(&self) -> f64 {
         self.weld
+    }
+
+    /// What building the surface repaired, dropped or noticed in its input. O(1).
+    pub fn load_report(&self) -> &LoadReport {
+        &self.report
+    }
+
+    /// The input index of polygon `p` (the position in the polygon list the surface was
+    /// built from: polygons dropped while building leave gaps). Panics if `p` is out of
+    /// range. O(1).
+    pub fn input_polygon(&self, p: PolyId) -> u32 {
+        if self.source.is_empty() {
+            assert!(
+                (p as usize) < self.num_polygons(),
+                "polygon {p} out of range"
+            );
+            p
+        } else {
+            self.source[p as usize]
+        }
+    }
+
+    /// The file's own reference for polygon `p` ([`SurfaceData::refs`]: Detour's
+    /// `dtPolyRef` for a Detour navmesh), else its [input index](Self::input_polygon).
+    /// Panics if `p` is out of range. O(1).
+    pub fn polygon_ref(&self, p: PolyId) -> u64 {
+        let input = self.input_polygon(p);
+        self.refs
+            .get(input as usize)
+            .copied()
+            .unwrap_or(u64::from(input))
+    }
+
+    /// The agent the file says the navmesh was baked for ([`SurfaceData::agent`]; every
+    /// field `None` for a surface built from polygons). O(1).
+    pub fn bake_agent(&self) -> BakeAgent {
+        self.agent
+    }
+
+    /// How far above or below a floor a point may be and still be on it: the bake's climb
+    /// ([`bake_agent`](Self::bake_agent)) when the file says, else [`DEFAULT_CLIMB`]. The
+    /// queries locate points with it unless told otherwise
+    /// ([`SurfaceQuery::set_climb`](crate::navmesh::SurfaceQuery::set_climb)). O(1).
+    pub fn climb(&self) -> f64 {
+        self.agent.climb.unwrap_or(DEFAULT_CLIMB)
     }
 
     /// The welded vertices, in world axes. Each is the first input vertex of its copies,

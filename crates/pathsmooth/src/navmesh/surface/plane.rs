@@ -60,16 +60,21 @@ pub(crate) fn plan_area2(ring: &[DVec2]) -> f64 {
 }
 
 /// Checks a counter-clockwise ring (plan view) is convex and simple: no right turn (by
-/// the exact orientation predicate), no fold back (a straight turn whose edges point
-/// opposite ways), and one winding (the turns add up to one full turn: a pentagram turns
-/// left at every corner but twice around). Collinear corners are allowed (Recast and
-/// T-junction repairs make them). `Err` says which corner, by its position in the ring.
-pub(crate) fn check_convex(ring: &[DVec2]) -> Result<(), (usize, String)> {
+/// the exact orientation predicate) at a corner farther than `slack` from the line
+/// through its neighbours, no fold back (a straight turn whose edges point opposite
+/// ways), and one winding (the turns add up to one full turn: a pentagram turns left at
+/// every corner but twice around). Collinear corners are allowed (Recast and T-junction
+/// repairs make them), and so are corners a rounding off that line (`slack`: a T-junction
+/// vertex stored in `f32` lies on its edge only to that rounding). `Err` says which
+/// corner, by its position in the ring.
+pub(crate) fn check_convex(ring: &[DVec2], slack: f64) -> Result<(), (usize, String)> {
     let n = ring.len();
     let mut turning = 0.0;
     for i in 0..n {
         let (a, b, c) = (ring[(i + n - 1) % n], ring[i], ring[(i + 1) % n]);
+        let beside = || cross(c - a, b - a).abs() <= slack * (c - a).length();
         match orientation(a, b, c) {
+            -1 if (b - a).dot(c - b) > 0.0 && beside() => {}
             -1 => return Err((i, "turns right there: the polygon is not convex".into())),
             0 if (b - a).dot(c - b) < 0.0 => {
                 return Err((i, "folds back on itself there".into()));
@@ -133,15 +138,18 @@ mod tests {
     #[test]
     fn convexity_catches_right_turns_folds_and_double_windings() {
         let p = |v: &[(f64, f64)]| v.iter().map(|&(x, y)| DVec2::new(x, y)).collect::<Vec<_>>();
-        assert!(check_convex(&p(&[(0., 0.), (1., 0.), (1., 1.), (0., 1.)])).is_ok());
-        assert!(check_convex(&p(&[(0., 0.), (1., 0.), (2., 0.), (1., 1.)])).is_ok());
+        assert!(check_convex(&p(&[(0., 0.), (1., 0.), (1., 1.), (0., 1.)]), 0.0).is_ok());
+        assert!(check_convex(&p(&[(0., 0.), (1., 0.), (2., 0.), (1., 1.)]), 0.0).is_ok());
         assert_eq!(
-            check_convex(&p(&[(0., 0.), (2., 0.), (1., 0.5), (2., 2.), (0., 2.)]))
-                .unwrap_err()
-                .0,
+            check_convex(
+                &p(&[(0., 0.), (2., 0.), (1., 0.5), (2., 2.), (0., 2.)]),
+                0.0
+            )
+            .unwrap_err()
+            .0,
             2
         );
-        assert!(check_convex(&p(&[(0., 0.), (2., 0.), (1., 0.), (1., 1.)])).is_err());
+        assert!(check_convex(&p(&[(0., 0.), (2., 0.), (1., 0.), (1., 1.)]), 0.0).is_err());
         // A pentagram: left turns only, twice around.
         let star: Vec<DVec2> = (0..5)
             .map(|k| {
@@ -149,7 +157,7 @@ mod tests {
                 DVec2::new(a.cos(), a.sin())
             })
             .collect();
-        assert!(check_convex(&star)
+        assert!(check_convex(&star, 0.0)
             .unwrap_err()
             .1
             .contains("intersects itself"));

@@ -11,27 +11,28 @@ use super::topology::{junction_issue, t_junctions, Junction};
 /// Inserts every T-junction vertex (see [`t_junctions`]; within `reach` of the edge) into
 /// the edge it lies on, in order along the edge, rewriting `start` and `ring` in place.
 /// `neighbors` is the adjacency before splitting (an edge shared by two polygons is split
-/// in both). Returns whether anything was inserted; the caller recomputes the adjacency.
+/// in both). Returns how many corners were inserted; the caller recomputes the adjacency.
 ///
 /// The inserted vertex is within `reach` of the edge, so the polygon stays convex and on
 /// its plane to within the tolerance the check used. A vertex that is already a corner
 /// of the polygon elsewhere (only possible in a degenerate polygon) is refused as the
-/// T-junction it is, naming it; `names[v]` is the input index of welded vertex `v`.
+/// T-junction it is, naming it; `names` as for
+/// [`t_junction`](super::topology::t_junction).
 pub(crate) fn split_t_junctions(
     frame: &[DVec3],
     start: &mut Vec<u32>,
     ring: &mut Vec<u32>,
     neighbors: &[u32],
-    names: &[u32],
+    names: (&[u32], &[u32]),
     reach: f64,
-) -> Result<bool, Issue> {
+) -> Result<usize, Issue> {
     let mut found: Vec<Junction> = Vec::new();
     t_junctions(frame, start, ring, neighbors, reach, true, |j| {
         found.push(j);
         true
     });
     if found.is_empty() {
-        return Ok(false);
+        return Ok(0);
     }
     // By slot, then along the edge: each edge's new corners in order from its start.
     found.sort_by(|x, y| x.slot.cmp(&y.slot).then(x.along.total_cmp(&y.along)));
@@ -58,5 +59,5 @@ pub(crate) fn split_t_junctions(
     }
     *start = new_start;
     *ring = new_ring;
-    Ok(true)
+    Ok(found.len())
 }

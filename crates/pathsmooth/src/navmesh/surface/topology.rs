@@ -13,67 +13,93 @@ use crate::navmesh::mesh::boxes::BoxIndex;
 /// Marks an edge with no polygon across it (a wall).
 pub(crate) const NO_POLY: u32 = u32::MAX;
 
-/// The polygons on each side of an edge, keyed by its sorted vertex pair: the first user
-/// (polygon, slot in the flat ring array) and the second, if any.
-type EdgeMap = FxHashMap<(u32, u32), ((u32, u32), Option<(u32, u32)>)>;
+/// Who uses an edge, keyed by its sorted vertex pair: one polygon (polygon, slot in the
+/// flat ring array), two on opposite sides, or something no surface has.
+#[derive(Clone, Copy)]
+enum Users {
+    One(u32, u32),
+    Two,
+    /// Three or more polygons, or two on the same side: left unjoined.
+    Ambiguous,
+}
+
+/// The adjacency of a surface's polygons and what it could not join.
+pub(crate) struct Adjacency {
+    /// The neighbour across every edge slot, or [`NO_POLY`].
+    pub neighbors: Vec<u32>,
+    /// Edges left as walls: used by three or more polygons (non-manifold), or by two
+    /// polygons running the same way (both on the same side of it: overlapping).
+    pub unjoined: usize,
+    /// The first of them: its vertices and the polygon that found it ambiguous (input
+    /// indices).
+    pub example: Option<([u32; 2], u32)>,
+}
 
 /// The neighbour across every edge slot of the flat rings (`ring[start[p]..start[p + 1]]`
 /// is polygon `p`, counter-clockwise in plan view; slot `k` is the edge from `ring[k]` to
 /// the next vertex of its polygon), or [`NO_POLY`]. One hash-map entry per edge: O(total
 /// ring length).
 ///
-/// Errors: an edge used by three or more polygons (non-manifold), or by two polygons in
-/// the same direction (both on the same side of it: the surface folds over itself).
+/// An edge used by exactly two polygons running opposite ways joins them. One used by
+/// three or more (non-manifold), or by two running the same way (both on the same side
+/// of it: the surface folds over itself or two polygons overlap), joins nobody: it stays a
+/// wall for all of them, as Godot's navigation server leaves such edges, and is counted.
 ///
-/// `names[v]` is the input index of welded vertex `v`, which the messages name.
-pub(crate) fn adjacency(start: &[u32], ring: &[u32], names: &[u32]) -> Result<Vec<u32>, Issue> {
-    let mut edges: EdgeMap = FxHashMap::default();
+/// `names[v]` is the input index of welded vertex `v`, and `polys[p]` that of polygon `p`,
+/// which the example names.
+pub(crate) fn adjacency(start: &[u32], ring: &[u32], names: &[u32], polys: &[u32]) -> Adjacency {
+    let mut edges: FxHashMap<(u32, u32), Users> = FxHashMap::default();
     edges.reserve(ring.len());
     let mut neighbors = vec![NO_POLY; ring.len()];
+    let (mut unjoined, mut example) = (0, None);
+    let next = |k: usize, s: usize, e: usize| if k + 1 == e { s } else { k + 1 };
     for p in 0..start.len() - 1 {
         let (s, e) = (start[p] as usize, start[p + 1] as usize);
         for k in s..e {
-            let (a, b) = (ring[k], ring[if k + 1 == e { s } else { k + 1 }]);
+            let (a, b) = (ring[k], ring[next(k, s, e)]);
             let key = (a.min(b), a.max(b));
-            let (na, nb) = (names[a as usize], names[b as usize]);
-            let here = (p as u32, k as u32);
-            match edges.get_mut(&key) {
-                None => {
-                    edges.insert(key, (here, None));
-                }
-                Some((first, second @ None)) => {
-                    let q = first.0;
-                    if ring[first.1 as usize] == a {
-                        return Err(Issue::polygon(
-                            p,
-                            format!(
-                                "polygons {q} and {p} both run from vertex {na} to vertex {nb}: they lie \
-                                 on the same side of that edge, so the surface folds over itself \
-                                 (or a polygon is repeated)"
-                            ),
-                        ));
+            let users = edges.entry(key).or_insert(Users::One(p as u32, k as u32));
+            match *users {
+                Users::One(q, slot) if q == p as u32 && slot == k as u32 => {}
+                Users::One(q, slot) => {
+                    if ring[slot as usize] == a {
+                        // The same way round: on the same side.
+                        *users = Users::Ambiguous;
+                    } else {
+                        *users = Users::Two;
+                        neighbors[slot as usize] = p as u32;
+                        neighbors[k] = q;
+                        continue;
                     }
-                    *second = Some(here);
-                    neighbors[first.1 as usize] = p as u32;
-                    neighbors[k] = q;
+                    unjoined += 1;
+                    example.get_or_insert(([names[a as usize], names[b as usize]], polys[p]));
                 }
-                Some((first, Some(second))) => {
-                    return Err(Issue::polygon(
-                        p,
-                        format!(
-                            "the edge between vertices {} and {} is used by polygons {}, {} and {p}: \
-                             a surface edge joins at most two polygons (non-manifold edge)",
-                            na.min(nb),
-                            na.max(nb),
-                            first.0,
-                            second.0
-                        ),
-                    ));
+                Users::Two => {
+                    *users = Users::Ambiguous;
+                    unjoined += 1;
+                    example.get_or_insert(([names[a as usize], names[b as usize]], polys[p]));
+                }
+                Users::Ambiguous => {}
+            }
+        }
+    }
+    // Undo the joins of edges that turned out ambiguous.
+    if unjoined > 0 {
+        for p in 0..start.len() - 1 {
+            let (s, e) = (start[p] as usize, start[p + 1] as usize);
+            for k in s..e {
+                let (a, b) = (ring[k], ring[next(k, s, e)]);
+                if matches!(edges[&(a.min(b), a.max(b))], Users::Ambiguous) {
+                    neighbors[k] = NO_POLY;
                 }
             }
         }
     }
-    Ok(neighbors)
+    Adjacency {
+        neighbors,
+        unjoined,
+        example,
+    }
 }
 
 /// A vertex inside an edge of a polygon without being one of its corners.
@@ -162,13 +188,14 @@ pub(crate) fn t_junctions(
 
 /// Refuses the first T-junction (see [`t_junctions`]), naming the vertex and the edge.
 ///
-/// `names[v]` is the input index of welded vertex `v`, which the message names.
+/// `names.0[v]` is the input index of welded vertex `v` and `names.1[p]` that of polygon
+/// `p`, which the message names.
 pub(crate) fn t_junction(
     frame: &[DVec3],
     start: &[u32],
     ring: &[u32],
     neighbors: &[u32],
-    names: &[u32],
+    names: (&[u32], &[u32]),
     reach: f64,
 ) -> Result<(), Issue> {
     let mut first = None;
@@ -182,14 +209,19 @@ pub(crate) fn t_junction(
     }
 }
 
-/// The error for T-junction `j`.
-pub(crate) fn junction_issue(j: Junction, start: &[u32], ring: &[u32], names: &[u32]) -> Issue {
-    let p = j.polygon;
-    let next = if j.slot + 1 == start[p + 1] as usize {
-        start[p] as usize
+/// The error for T-junction `j`; `names` as for [`t_junction`].
+pub(crate) fn junction_issue(
+    j: Junction,
+    start: &[u32],
+    ring: &[u32],
+    (names, polys): (&[u32], &[u32]),
+) -> Issue {
+    let next = if j.slot + 1 == start[j.polygon + 1] as usize {
+        start[j.polygon] as usize
     } else {
         j.slot + 1
     };
+    let p = polys[j.polygon] as usize;
     Issue::polygon(
         p,
         format!(
