@@ -143,6 +143,7 @@ impl From<Error> for Fail {
             | Error::OutsideMesh { .. }
             | Error::NoFloor { .. } => PsStatus::PsOutsideWorld,
             Error::Unreachable { .. }
+            | Error::UnreachableOnSurface { .. }
             | Error::TooNarrow { .. }
             | Error::TooClose { .. }
             | Error::NoRoom { .. }

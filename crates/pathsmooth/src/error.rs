@@ -271,6 +271,28 @@ pub enum Error {
         /// Goal y.
         gy: f64,
     },
+    /// No walk over a navmesh surface, and no off-mesh link, joins start and goal (3D
+    /// points, world axes, as located on the surface): they lie on different connected
+    /// pieces of it (or, on one piece, the area costs or one-way links leave no route).
+    #[error(
+        "the goal ({}, {}, {}) on piece {goal_piece} (polygon {goal_polygon}) cannot be reached from the start ({}, {}, {}) on piece {start_piece} (polygon {start_polygon}): {}",
+        num(.goal[0]), num(.goal[1]), num(.goal[2]), num(.start[0]), num(.start[1]), num(.start[2]),
+        if start_piece == goal_piece { "the area costs or one-way links leave no route" } else { "no walk on the surface and no off-mesh link joins the two pieces" }
+    )]
+    UnreachableOnSurface {
+        /// The start, world axes.
+        start: [f64; 3],
+        /// The goal, world axes.
+        goal: [f64; 3],
+        /// The start's connected piece of the surface (`Surface::pieces`).
+        start_piece: u32,
+        /// The goal's connected piece.
+        goal_piece: u32,
+        /// The start's polygon.
+        start_polygon: u32,
+        /// The goal's polygon.
+        goal_polygon: u32,
+    },
     /// Start and goal are joined, but not with room for the agent: the route with the most
     /// room is narrowest at (x, y), where its clearance is below the radius (world units;
     /// on a grid, the routes through cell centres that the planner takes).

@@ -280,11 +280,17 @@ fn a_route_takes_a_link_and_flags_its_ends() {
     };
     assert!((walk(&path[..=k]) - 2.0 * 29f64.sqrt()).abs() < 1e-12);
     assert!((walk(&path[k + 1..]) - 2.0 * 29f64.sqrt()).abs() < 1e-12);
-    // The link is one way: back up is unreachable.
-    assert!(matches!(
-        query.find_path(&mesh, b, a, 0.0),
-        Err(Error::Unreachable { .. })
-    ));
+    // The link is one way: back up is unreachable, named in 3D with both pieces.
+    let e = query.find_path(&mesh, b, a, 0.0).unwrap_err();
+    assert!(
+        matches!(e, Error::UnreachableOnSurface { start_piece, goal_piece, .. } if start_piece != goal_piece),
+        "{e:?}"
+    );
+    assert!(
+        e.to_string()
+            .contains("no walk on the surface and no off-mesh link joins the two pieces"),
+        "{e}"
+    );
 }
 
 #[test]

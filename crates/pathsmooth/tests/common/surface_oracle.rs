@@ -5,6 +5,12 @@
 //! visibility graph over the reflex corners of the walls, searched lazily (A* with the
 //! straight-line distance, each edge's walk made when the search reaches it).
 //!
+//! Touching is decided as the library's contract says: a vertex within the library's
+//! tolerance (10⁻⁹ of the largest coordinate) of a line is on it. Real meshes need this:
+//! three vertices of a file on one straight line (a diagonal through a grid of tiles) are
+//! on it only to the rounding of their coordinates, and a path along them would otherwise
+//! "cross" the wall they bound by 10⁻¹⁵.
+//!
 //! Floors: two polygons are on one floor where they share an edge (the walk crosses shared
 //! edges only) or turn about a shared vertex through polygons joined by edges around it (a
 //! fan); vertices are welded in 3D, so stacked floors never share one. A path through a
@@ -75,6 +81,8 @@ impl Ord for Open {
 pub struct SurfaceOracle<'a> {
     s: &'a Surface,
     plan: Vec<DVec2>,
+    /// The distance within which a point is on a line (the library's tolerance).
+    tol: f64,
     /// Per vertex: (polygon, corner index, fan) of every polygon corner at it.
     corners: Vec<Vec<(PolyId, usize, u32)>>,
     /// The corners where a shortest path may turn: on a wall, with more than a half turn
@@ -142,11 +150,26 @@ impl<'a> SurfaceOracle<'a> {
                 fans += 1;
             }
         }
+        let magnitude = plan
+            .iter()
+            .fold(1.0f64, |m, p| m.max(p.abs().max_element()));
         SurfaceOracle {
             s,
             plan,
+            tol: 1e-9 * magnitude,
             corners,
             nodes,
+        }
+    }
+
+    /// Which side of the line `a`–`b` point `c` is on (positive: left), 0 within the
+    /// tolerance.
+    fn side(&self, a: DVec2, b: DVec2, c: DVec2) -> f64 {
+        let o = orient(a, b, c);
+        if o.abs() <= self.tol * a.distance(b) {
+            0.0
+        } else {
+            o
         }
     }
 
@@ -160,7 +183,7 @@ impl<'a> SurfaceOracle<'a> {
         (0..ring.len()).all(|i| {
             let a = self.plan[ring[i] as usize];
             let b = self.plan[ring[(i + 1) % ring.len()] as usize];
-            orient(a, b, q) >= 0.0
+            self.side(a, b, q) >= 0.0
         })
     }
 
@@ -177,7 +200,7 @@ impl<'a> SurfaceOracle<'a> {
             let n = ring.len();
             let w = self.plan[ring[(i + 1) % n] as usize];
             let u = self.plan[ring[(i + n - 1) % n] as usize];
-            let (left_of_out, left_of_in) = (orient(o, w, b), orient(u, o, b));
+            let (left_of_out, left_of_in) = (self.side(o, w, b), self.side(u, o, b));
             if left_of_out > 0.0 && left_of_in > 0.0 {
                 return Some(p);
             }
@@ -210,7 +233,7 @@ impl<'a> SurfaceOracle<'a> {
             let n = ring.len();
             let side: Vec<f64> = ring
                 .iter()
-                .map(|&v| orient(a, b, self.plan[v as usize]))
+                .map(|&v| self.side(a, b, self.plan[v as usize]))
                 .collect();
             if let Some(i) = (0..n).find(|&i| side[i] < 0.0 && side[(i + 1) % n] > 0.0) {
                 p = self.s.neighbors(p).nth(i).flatten()?;

@@ -27,7 +27,7 @@ use spade::handles::{FixedDirectedEdgeHandle, FixedFaceHandle, InnerTag};
 use spade::{Point2, Triangulation};
 
 use crate::error::{num, Error, Result};
-use crate::geometry::{cross, orientation};
+use crate::geometry::{cross, orientation, tolerance_at};
 use crate::navmesh::mesh::{
     check_vertex_range, coordinate_ok, segments_touch, Cdt, NavMesh, PolyId, PolygonTable,
     MAX_COORDINATE, NO_POLYGON, NO_TRI,
@@ -287,8 +287,26 @@ fn check_convex(
     let n = ring.len();
     let at = |ring: &[u32], k: usize| used[ring[k % n] as usize];
     let area2: f64 = (0..n).map(|k| cross(at(ring, k), at(ring, k + 1))).sum();
+    // A corner within the library's tolerance of the line through its neighbours is
+    // straight: vertices on one line are on it only to rounding when their coordinates
+    // are irrational (a mesh rotated by 45°) or were stored in `f32`.
+    let magnitude = ring
+        .iter()
+        .fold(0.0f64, |m, &v| m.max(used[v as usize].abs().max_element()));
+    let tolerance = tolerance_at(magnitude);
+    let turn = |a: DVec2, b: DVec2, c: DVec2| {
+        let t = orientation(a, b, c);
+        if t != 0
+            && cross(c - a, b - a).abs() <= tolerance * (c - a).length()
+            && (b - a).dot(c - b) > 0.0
+        {
+            0
+        } else {
+            t
+        }
+    };
     let turns: Vec<i8> = (0..n)
-        .map(|k| orientation(at(ring, k), at(ring, k + 1), at(ring, k + 2)))
+        .map(|k| turn(at(ring, k), at(ring, k + 1), at(ring, k + 2)))
         .collect();
     let (left, right) = (
         turns.iter().filter(|&&t| t > 0).count(),
@@ -322,7 +340,7 @@ fn check_convex(
     // A straight corner must go on, not fold back along the edge it came from.
     for k in 0..n {
         let (a, b, c) = (at(ring, k), at(ring, k + 1), at(ring, k + 2));
-        if orientation(a, b, c) == 0 && (b - a).dot(c - b) <= 0.0 {
+        if turn(a, b, c) == 0 && (b - a).dot(c - b) <= 0.0 {
             return Err(Issue::polygon(
                 p,
                 format!("polygon {p} folds back on itself along one of its edges"),

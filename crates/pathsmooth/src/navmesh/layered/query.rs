@@ -10,6 +10,7 @@ use super::walls::WallScratch;
 use super::SurfaceMesh;
 use crate::area::AreaCosts;
 use crate::error::{num, Error, Result};
+use crate::geometry::segment_distance;
 use crate::navmesh::mesh::{segments_touch, NavMesh, PolyId, TriId};
 use crate::navmesh::surface::Surface;
 use crate::navmesh::NavMeshQuery;
@@ -357,7 +358,32 @@ impl SurfaceQuery {
         self.find(mesh, start, goal, radius, false, false)
     }
 
+    /// The search behind every entry; a goal out of reach is named in 3D with the pieces of
+    /// the surface both ends are on.
     fn find(
+        &mut self,
+        mesh: &SurfaceMesh,
+        start: (PolyId, DVec3),
+        goal: (PolyId, DVec3),
+        radius: f64,
+        links: bool,
+        floored: bool,
+    ) -> Result<()> {
+        self.find_route(mesh, start, goal, radius, links, floored)
+            .map_err(|e| match e {
+                Error::Unreachable { .. } => Error::UnreachableOnSurface {
+                    start: start.1.to_array(),
+                    goal: goal.1.to_array(),
+                    start_piece: mesh.piece(start.0),
+                    goal_piece: mesh.piece(goal.0),
+                    start_polygon: start.0,
+                    goal_polygon: goal.0,
+                },
+                e => e,
+            })
+    }
+
+    fn find_route(
         &mut self,
         mesh: &SurfaceMesh,
         start: (PolyId, DVec3),
@@ -788,12 +814,18 @@ pub(crate) fn lift_polygons(
     out.clear();
     let surface = mesh.surface();
     let verts = mesh.plan_mesh().vertices();
+    // Touching to the mesh's tolerance: a path along a straight run of vertices (a
+    // diagonal through a grid of tiles) passes its middle vertices only to rounding.
+    let tolerance = mesh.plan_mesh().tolerance();
     let portal_touches = |k: usize, a: DVec2, b: DVec2| {
         let ring = mesh.corners(corridor[k + 1]);
         let e = ring.start + entries[k] as usize;
         let f = if e + 1 == ring.end { ring.start } else { e + 1 };
-        let (u, v) = (mesh.corner_vertex(e), mesh.corner_vertex(f));
-        segments_touch(a, b, verts[u as usize], verts[v as usize])
+        let (u, v) = (
+            verts[mesh.corner_vertex(e) as usize],
+            verts[mesh.corner_vertex(f) as usize],
+        );
+        segments_touch(a, b, u, v) || segment_distance(a, b, u, v) <= tolerance
     };
     let (mut c, mut p) = (0, corridor.first().copied().unwrap_or(0));
     for (i, &b) in path.iter().enumerate() {

@@ -1034,12 +1034,20 @@ impl NavMeshQuery {
 }
 
 /// Where the line from `root` in direction `dir` meets segment `a`–`b` (clamped to it),
-/// with the vertex id when that is exactly an end.
+/// with the vertex id when that is an end: exactly, or to the rounding of the cross
+/// product that decides it. (Vertices on one straight line — a diagonal through a grid of
+/// tiles, as Unity's and Recast's meshes have — are on it only to that rounding; taking
+/// the point a few ulps beside the vertex instead would lose the turn a taut path makes
+/// there.)
 pub(crate) fn hit(root: DVec2, dir: DVec2, a: DVec2, av: u32, b: DVec2, bv: u32) -> (DVec2, u32) {
-    if cross(dir, a - root) == 0.0 {
+    let on_line = |p: DVec2| {
+        let c = cross(dir, p - root);
+        c == 0.0 || c.abs() <= 8.0 * f64::EPSILON * dir.length() * (p - root).length()
+    };
+    if on_line(a) {
         return (a, av);
     }
-    if cross(dir, b - root) == 0.0 {
+    if on_line(b) {
         return (b, bv);
     }
     let den = cross(dir, b - a);

@@ -1,0 +1,280 @@
+//! Navmeshes that engines and other tools wrote, never made by this project
+//! (`tests/data/corpus/`: Godot scenes, Unity triangulation exports, Recast and `rerecast`
+//! dumps, Detour binaries, polyanya meshes; sources and licences in its SOURCES.md, one
+//! line per file in MANIFEST.tsv), each loaded with the default options of
+//! [`load_surface`], and random queries on it (fixed seeds) judged by the independent
+//! oracle of `common/surface_oracle.rs`:
+//!
+//! - every file loads, and its input polygon count is the one counted by hand;
+//! - at radius 0, the query's path starts and ends exactly (plan view) at the random
+//!   points, which lie inside polygons at their floor's height; every point lies in the
+//!   polygon it names at its floor's height; every segment walks the surface; and the
+//!   plan-view length equals the oracle's visibility-graph optimum;
+//! - with a radius, the planner's path keeps it from every wall of its floor, or the
+//!   query is refused with an error that says why;
+//! - points in different pieces of the surface get an error naming both pieces and both
+//!   points in 3D;
+//! - the navmesh JSON the library writes reads back to the same surface.
+#![cfg(feature = "serde")]
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::rng::Rng;
+use common::surface_oracle::SurfaceOracle;
+use common::surface_oracle::{check_on_surface, pairs, plan_areas, plan_length, random_point};
+use pathsmooth::navmesh::import::{load_surface, parse_surface_json, write_surface_json};
+use pathsmooth::navmesh::{PolyId, Surface, SurfaceMesh, SurfaceOptions, SurfaceQuery, UpAxis};
+use pathsmooth::{Error, SurfacePlanner};
+
+/// One line of MANIFEST.tsv.
+struct Entry {
+    file: String,
+    format: String,
+    up: UpAxis,
+    polygons: usize,
+}
+
+fn corpus() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus")
+}
+
+/// The navmesh files of the manifest (not the scenario files, nor the Lua table, nor the
+/// detail meshes that come beside a poly mesh); with `CORPUS_FILTER` set, only the files
+/// whose name contains it.
+fn manifest() -> Vec<Entry> {
+    let text = std::fs::read_to_string(corpus().join("MANIFEST.tsv")).unwrap();
+    let filter = std::env::var("CORPUS_FILTER").unwrap_or_default();
+    text.lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            Entry {
+                file: f[0].to_string(),
+                format: f[1].to_string(),
+                up: if f[2] == "z" { UpAxis::Z } else { UpAxis::Y },
+                polygons: f[3].parse().unwrap(),
+            }
+        })
+        .filter(|e| !matches!(e.format.as_str(), "polyanya-scen" | "other"))
+        .filter(|e| !e.file.contains("detail") && e.file.contains(&filter))
+        .collect()
+}
+
+/// The file loaded as a user would: the library's defaults, the manifest's up axis for the
+/// formats that do not name theirs.
+fn load(e: &Entry) -> Surface {
+    load_surface(corpus().join(&e.file), &SurfaceOptions::new(e.up))
+        .unwrap_or_else(|err| panic!("{}: {err}", e.file))
+}
+
+/// How many random queries per file: fewer on the largest meshes (the oracle's
+/// visibility graph grows with the square of their wall corners).
+fn queries(s: &Surface) -> usize {
+    let slow = std::env::var_os("PATHSMOOTH_SLOW").is_some();
+    match (s.num_polygons(), slow) {
+        (0..2000, false) => 20,
+        (0..2000, true) => 60,
+        (_, false) => 4,
+        (_, true) => 12,
+    }
+}
+
+#[test]
+fn every_file_loads_with_the_defaults() {
+    for e in manifest() {
+        let s = load(&e);
+        let r = s.load_report();
+        println!(
+            "{:<48} {:>6} polygons in, {:>6} kept, {} pieces: {r}",
+            e.file,
+            r.input_polygons,
+            s.num_polygons(),
+            s.pieces().iter().max().map_or(0, |m| m + 1)
+        );
+        assert_eq!(r.input_polygons, e.polygons, "{}", e.file);
+        assert_eq!(
+            s.num_polygons() + r.degenerate.len() + r.duplicates.len(),
+            r.input_polygons,
+            "{}: every input polygon is kept or counted as dropped",
+            e.file
+        );
+    }
+}
+
+#[test]
+fn radius_zero_queries_are_the_oracles_shortest_paths() {
+    for (k, e) in manifest().iter().enumerate() {
+        let s = load(e);
+        let oracle = SurfaceOracle::new(&s);
+        let mesh = SurfaceMesh::new(s.clone()).unwrap();
+        let mut query = SurfaceQuery::new();
+        let up = s.up();
+        let mut worst = 0.0f64;
+        let n = queries(&s);
+        for (q, [a, b]) in pairs(&s, 100 + k as u64, n).into_iter().enumerate() {
+            let path = query
+                .find_path(&mesh, a.1, b.1, 0.0)
+                .unwrap_or_else(|err| panic!("{} query {q}: {err}", e.file))
+                .to_vec();
+            let (first, last) = (path[0], *path.last().unwrap());
+            // On the mesh, so never moved: exactly where asked in plan view, on a floor
+            // within the climb.
+            assert_eq!(
+                up.plan(first.position),
+                up.plan(a.1),
+                "{} query {q}",
+                e.file
+            );
+            assert_eq!(up.plan(last.position), up.plan(b.1), "{} query {q}", e.file);
+            for (end, want) in [(first, a.1), (last, b.1)] {
+                let dh = (up.height(end.position) - up.height(want)).abs();
+                assert!(
+                    dh <= s.climb(),
+                    "{} query {q}: moved {dh} in height",
+                    e.file
+                );
+            }
+            check_on_surface(&oracle, &s, &path, 0.0);
+            let length = plan_length(&s, &path);
+            let bound = length * (1.0 + 1e-9) + 1e-9;
+            let best = oracle
+                .shortest_within(
+                    (first.polygon, up.plan(a.1)),
+                    (last.polygon, up.plan(b.1)),
+                    bound,
+                )
+                .unwrap_or_else(|| {
+                    panic!(
+                        "{} query {q}: the oracle finds no path as short as {length}",
+                        e.file
+                    )
+                });
+            let excess = (length - best) / best.max(1e-12);
+            assert!(
+                excess <= 1e-9,
+                "{} query {q}: length {length}, the shortest is {best}",
+                e.file
+            );
+            worst = worst.max(excess);
+        }
+        println!("{:<48} {n} queries, worst excess {worst:.1e}", e.file);
+    }
+}
+
+#[test]
+fn radius_paths_keep_the_radius_or_say_why() {
+    for (k, e) in manifest().iter().enumerate() {
+        let s = load(&e);
+        let oracle = SurfaceOracle::new(&s);
+        let mesh = SurfaceMesh::new(s.clone()).unwrap();
+        let radius = 0.2;
+        let mut planner = SurfacePlanner::new(radius).unwrap();
+        let (mut ok, mut refused) = (0, 0);
+        for (q, [a, b]) in pairs(&s, 200 + k as u64, queries(&s))
+            .into_iter()
+            .enumerate()
+        {
+            match planner.plan(&mesh, a.1, b.1) {
+                Ok(path) => {
+                    let path = path.to_vec();
+                    check_on_surface(&oracle, &s, &path, radius);
+                    ok += 1;
+                }
+                Err(
+                    err @ (Error::TooClose { .. }
+                    | Error::ChannelTooNarrow { .. }
+                    | Error::UnreachableOnSurface { .. }),
+                ) => {
+                    assert!(!err.to_string().is_empty());
+                    refused += 1;
+                }
+                Err(err) => panic!("{} query {q}: {err}", e.file),
+            }
+        }
+        println!(
+            "{:<48} radius {radius}: {ok} paths, {refused} refused",
+            e.file
+        );
+    }
+}
+
+#[test]
+fn points_on_different_pieces_are_named_in_3d() {
+    for (k, e) in manifest().iter().enumerate() {
+        let s = load(e);
+        let pieces = s.pieces();
+        if pieces.iter().all(|&p| p == 0) {
+            continue;
+        }
+        let mesh = SurfaceMesh::new(s.clone()).unwrap();
+        let mut query = SurfaceQuery::new();
+        let areas = plan_areas(&s);
+        let mut rng = Rng::new(300 + k as u64);
+        let mut tried = 0;
+        while tried < 5 {
+            let (pa, a) = random_point(&s, &mut rng, &areas);
+            let (pb, b) = random_point(&s, &mut rng, &areas);
+            if pieces[pa as usize] == pieces[pb as usize] || !s.links().is_empty() {
+                if !s.links().is_empty() {
+                    break;
+                }
+                continue;
+            }
+            tried += 1;
+            match query.find_path(&mesh, a, b, 0.0) {
+                Err(Error::UnreachableOnSurface {
+                    start,
+                    goal,
+                    start_piece,
+                    goal_piece,
+                    ..
+                }) => {
+                    let up = s.up();
+                    assert_eq!(up.plan(start.into()), up.plan(a), "{}", e.file);
+                    assert_eq!(up.plan(goal.into()), up.plan(b), "{}", e.file);
+                    assert_eq!(
+                        (start_piece, goal_piece),
+                        (pieces[pa as usize], pieces[pb as usize]),
+                        "{}",
+                        e.file
+                    );
+                }
+                other => panic!("{}: {other:?}", e.file),
+            }
+        }
+    }
+}
+
+#[test]
+fn the_navmesh_json_written_reads_back_the_same() {
+    for e in manifest() {
+        let a = load(&e);
+        let written = write_surface_json(&a);
+        let b = parse_surface_json(&written, "written", &SurfaceOptions::default())
+            .unwrap_or_else(|err| panic!("{}: {err}", e.file));
+        assert!(
+            b.load_report().is_clean(),
+            "{}: {}",
+            e.file,
+            b.load_report()
+        );
+        assert_eq!(a.vertices(), b.vertices(), "{}", e.file);
+        assert_eq!(a.num_polygons(), b.num_polygons(), "{}", e.file);
+        for p in 0..a.num_polygons() as PolyId {
+            assert_eq!(a.polygon(p), b.polygon(p), "{} polygon {p}", e.file);
+            assert!(a.neighbors(p).eq(b.neighbors(p)), "{} polygon {p}", e.file);
+            assert_eq!(
+                (a.area(p), a.flags(p), a.polygon_ref(p)),
+                (b.area(p), b.flags(p), b.polygon_ref(p)),
+                "{} polygon {p}",
+                e.file
+            );
+        }
+        assert_eq!(a.detail(), b.detail(), "{}", e.file);
+        assert_eq!(a.links(), b.links(), "{}", e.file);
+        assert_eq!(a.bake_agent(), b.bake_agent(), "{}", e.file);
+    }
+}
