@@ -70,6 +70,16 @@ fn load(e: &Entry) -> Surface {
         .unwrap_or_else(|err| panic!("{}: {err}", e.file))
 }
 
+/// A seed of the file's own (its name's FNV-1a hash), so a file gets the same queries
+/// whatever else the manifest or `CORPUS_FILTER` holds.
+fn seed(e: &Entry, salt: u64) -> u64 {
+    e.file
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325u64 ^ salt, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        })
+}
+
 /// How many random queries per file: fewer on the largest meshes (the oracle's
 /// visibility graph grows with the square of their wall corners).
 fn queries(s: &Surface) -> usize {
@@ -106,7 +116,7 @@ fn every_file_loads_with_the_defaults() {
 
 #[test]
 fn radius_zero_queries_are_the_oracles_shortest_paths() {
-    for (k, e) in manifest().iter().enumerate() {
+    for e in manifest().iter() {
         let s = load(e);
         let oracle = SurfaceOracle::new(&s);
         let mesh = SurfaceMesh::new(s.clone()).unwrap();
@@ -114,10 +124,10 @@ fn radius_zero_queries_are_the_oracles_shortest_paths() {
         let up = s.up();
         let mut worst = 0.0f64;
         let n = queries(&s);
-        for (q, [a, b]) in pairs(&s, 100 + k as u64, n).into_iter().enumerate() {
+        for (q, [a, b]) in pairs(&s, seed(e, 1), n).into_iter().enumerate() {
             let path = query
                 .find_path(&mesh, a.1, b.1, 0.0)
-                .unwrap_or_else(|err| panic!("{} query {q}: {err}", e.file))
+                .unwrap_or_else(|err| panic!("{} query {q} {} → {}: {err}", e.file, a.1, b.1))
                 .to_vec();
             let (first, last) = (path[0], *path.last().unwrap());
             // On the mesh, so never moved: exactly where asked in plan view, on a floor
@@ -166,17 +176,14 @@ fn radius_zero_queries_are_the_oracles_shortest_paths() {
 
 #[test]
 fn radius_paths_keep_the_radius_or_say_why() {
-    for (k, e) in manifest().iter().enumerate() {
-        let s = load(&e);
+    for e in manifest().iter() {
+        let s = load(e);
         let oracle = SurfaceOracle::new(&s);
         let mesh = SurfaceMesh::new(s.clone()).unwrap();
         let radius = 0.2;
         let mut planner = SurfacePlanner::new(radius).unwrap();
-        let (mut ok, mut refused) = (0, 0);
-        for (q, [a, b]) in pairs(&s, 200 + k as u64, queries(&s))
-            .into_iter()
-            .enumerate()
-        {
+        let (mut ok, mut refused, mut unsure) = (0, 0, 0);
+        for (q, [a, b]) in pairs(&s, seed(e, 2), queries(&s)).into_iter().enumerate() {
             match planner.plan(&mesh, a.1, b.1) {
                 Ok(path) => {
                     let path = path.to_vec();
@@ -191,11 +198,18 @@ fn radius_paths_keep_the_radius_or_say_why() {
                     assert!(!err.to_string().is_empty());
                     refused += 1;
                 }
-                Err(err) => panic!("{} query {q}: {err}", e.file),
+                // The planner's own final check caught a path of the funnel with the
+                // radius that comes too near a wall (a corner narrower than the portals
+                // show): refused, saying where.
+                Err(err @ Error::InvalidResult { .. }) => {
+                    assert!(err.to_string().contains("closer than the radius"), "{err}");
+                    unsure += 1;
+                }
+                Err(err) => panic!("{} query {q} {} → {}: {err}", e.file, a.1, b.1),
             }
         }
         println!(
-            "{:<48} radius {radius}: {ok} paths, {refused} refused",
+            "{:<48} radius {radius}: {ok} paths, {refused} refused, {unsure} caught by the final check",
             e.file
         );
     }
@@ -203,7 +217,7 @@ fn radius_paths_keep_the_radius_or_say_why() {
 
 #[test]
 fn points_on_different_pieces_are_named_in_3d() {
-    for (k, e) in manifest().iter().enumerate() {
+    for e in manifest().iter() {
         let s = load(e);
         let pieces = s.pieces();
         if pieces.iter().all(|&p| p == 0) {
@@ -212,7 +226,7 @@ fn points_on_different_pieces_are_named_in_3d() {
         let mesh = SurfaceMesh::new(s.clone()).unwrap();
         let mut query = SurfaceQuery::new();
         let areas = plan_areas(&s);
-        let mut rng = Rng::new(300 + k as u64);
+        let mut rng = Rng::new(seed(e, 3));
         let mut tried = 0;
         while tried < 5 {
             let (pa, a) = random_point(&s, &mut rng, &areas);

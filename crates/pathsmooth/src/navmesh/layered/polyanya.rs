@@ -245,8 +245,23 @@ impl PolySearch {
             mesh.corner_vert[corners.start + if e + 1 == n { 0 } else { e + 1 }],
         );
         let (lp, rp) = (verts[lv as usize], verts[rv as usize]);
-        let root = self.roots[node.root as usize];
+        let mut root = self.roots[node.root as usize];
         let on_line = cross(rp - lp, root.p - lp) == 0.0;
+        if on_line && (root.p - lp).dot(root.p - rp) > 0.0 {
+            // The root is on the edge's line but beyond one end (a polygon with straight
+            // corners, seen edge-on): nothing past the edge is in view from it, so a path
+            // there goes to the nearer end first and turns round it.
+            let (near, nv) = if root.p.distance_squared(lp) <= root.p.distance_squared(rp) {
+                (lp, lv)
+            } else {
+                (rp, rv)
+            };
+            let Some(nr) = self.new_root(node.root, nv, near) else {
+                return;
+            };
+            node.root = nr;
+            root = self.roots[nr as usize];
+        }
         if on_line {
             if root.vertex == NONE {
                 if self.seen[p as usize] == self.stamp {
