@@ -717,7 +717,7 @@ impl Scanner<'_> {
             &["PackedVector3Array", "PoolVector3Array", "Vector3Array"],
             "vertices",
         )?;
-        if args.len() % 3 != 0 {
+        if !args.len().is_multiple_of(3) {
             return Err(self.error(
                 v.pos().unwrap_or(self.pos()),
                 format!(
@@ -1588,7 +1588,7 @@ item/0/navmesh_transform = Transform( 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0 )
             err(&deep),
             "t.tscn:2:69: values are nested more than 64 deep"
         );
-        let e = err(&G4.replace("Transform3D", "Transform3D").replace(
+        let e = err(&G4.replace(
             "navigation_mesh = SubResource(\"NavigationMesh_q\")",
             "transform = Transform3D(1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0)\nnavigation_mesh = SubResource(\"NavigationMesh_q\")",
         ));

@@ -144,10 +144,8 @@ pub fn parse_recast_json(text: &str, file: &str) -> Result<SurfaceData> {
     };
     let r = Reader { file };
     let mut data = r.poly_mesh(poly, &poly_prefix)?;
-    if let Some((d, prefix)) = detail {
-        if !d.is_null() {
-            data.detail = Some(r.detail(d, &prefix)?);
-        }
+    if let Some((d, prefix)) = detail.filter(|(d, _)| !d.is_null()) {
+        data.detail = Some(r.detail(d, &prefix)?);
     }
     Ok(data)
 }
@@ -300,7 +298,7 @@ impl<'a> Reader<'a> {
                     format!("has {r} elements, expected {width}"),
                 ));
             }
-        } else if items.leaves.len() % width != 0 {
+        } else if !items.leaves.len().is_multiple_of(width) {
             return Err(self.err(
                 &items.name,
                 format!(
@@ -398,19 +396,21 @@ impl<'a> Reader<'a> {
             // Exactly a whole count's worth: nvp or 2·nvp per polygon; more (Recast's
             // `maxpolys` buffer): rcPolyMesh's 2·nvp.
             (None, Some(n)) if n > 0 && total == n * nvp => nvp,
-            (None, Some(n)) if total >= n * 2 * nvp && total % (2 * nvp) == 0 => 2 * nvp,
-            (None, None) if total % (2 * nvp) == 0 => 2 * nvp,
-            (None, None) if total % nvp == 0 => nvp,
-            (None, count) => return Err(self.err(
-                &polys.name,
-                format!(
+            (None, Some(n)) if total >= n * 2 * nvp && total.is_multiple_of(2 * nvp) => 2 * nvp,
+            (None, None) if total.is_multiple_of(2 * nvp) => 2 * nvp,
+            (None, None) if total.is_multiple_of(nvp) => nvp,
+            (None, count) => {
+                return Err(self.err(
+                    &polys.name,
+                    format!(
                     "{total} entries fit neither nvp = {nvp} nor 2·nvp = {} entries per polygon{}",
                     2 * nvp,
                     count
                         .map(|n| format!(" for {n} polygons"))
                         .unwrap_or_default()
                 ),
-            )),
+                ))
+            }
         };
         let n = self.take(&polys.name, total / stride, npolys)?;
         let mut polygons = Vec::with_capacity(n);
@@ -475,7 +475,8 @@ impl<'a> Reader<'a> {
         let meshes = self.items(self.required(dm, p, "meshes")?, format!("{p}meshes"))?;
         let meshes = self.groups(&meshes, 4, self.count(dm, p, "nmeshes")?, u32::MAX as u64)?;
         let verts = self.items(self.required(dm, p, "verts")?, format!("{p}verts"))?;
-        if verts.row.is_some_and(|r| r != 3) || (verts.row.is_none() && verts.leaves.len() % 3 != 0)
+        if verts.row.is_some_and(|r| r != 3)
+            || (verts.row.is_none() && !verts.leaves.len().is_multiple_of(3))
         {
             return Err(self.err(&verts.name, "expected (x, y, z) vertices"));
         }
