@@ -9,9 +9,10 @@ use pathsmooth::glam::{DVec2, DVec3};
 use pathsmooth::grid::GridMap;
 use pathsmooth::io::{parse_path, write_path, Format, PathData};
 use pathsmooth::navmesh::import::{
-    parse_mesh, parse_obj, write_mesh, write_mesh_v3, write_obj, GroundPlane,
+    is_godot, is_recast_json, parse_godot, parse_mesh, parse_obj, parse_recast_json, write_mesh,
+    write_mesh_v3, write_obj, GroundPlane,
 };
-use pathsmooth::navmesh::{NavMesh, Scene};
+use pathsmooth::navmesh::{NavMesh, Scene, Surface, SurfaceData, SurfaceOptions, UpAxis};
 use pathsmooth::{GridWorld, NavMeshWorld, World};
 
 /// Any text given to the Moving AI map parser is a map or an error, never a panic; a map
@@ -429,5 +430,54 @@ pub fn parse_obj_round_trip(data: &[u8]) {
             assert_eq!(again.num_polygons(), mesh.num_polygons());
             assert_eq!(again.vertices(), mesh.vertices());
         }
+    }
+}
+
+/// What every reader's [`SurfaceData`] promises: y up, finite vertices, polygon indices in
+/// range, areas and flags empty or one per polygon, a detail mesh (if any) that is data
+/// only; and building a surface from it (small ones only) is a surface or an error, never a
+/// panic.
+fn check_surface_data(data: &SurfaceData) {
+    assert_eq!(data.up, UpAxis::Y);
+    assert!(data.vertices.iter().all(|v| v.is_finite()));
+    let n = data.vertices.len();
+    for p in &data.polygons {
+        assert!(p.iter().all(|&i| (i as usize) < n), "index out of range");
+    }
+    for len in [data.areas.len(), data.flags.len()] {
+        assert!(len == 0 || len == data.polygons.len());
+    }
+    if n <= 4096 && data.polygons.len() <= 4096 {
+        let options = SurfaceOptions {
+            split_t_junctions: true,
+            weld: 1e-4,
+            ..SurfaceOptions::new(UpAxis::Y)
+        };
+        let _ = Surface::from_data(data, &options);
+    }
+}
+
+/// Any text given to the Godot reader (and its sniffer) is surface data or an error, never
+/// a panic; data it accepts keeps [`check_surface_data`]'s promises.
+pub fn parse_godot_text(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let _ = is_godot(text);
+    if let Ok(d) = parse_godot(text, "fuzz.tscn") {
+        check_surface_data(&d);
+        assert!(d.areas.is_empty() && d.flags.is_empty() && d.detail.is_none());
+    }
+}
+
+/// Any text given to the Recast poly mesh JSON reader (and its sniffer) is surface data or
+/// an error, never a panic; data it accepts keeps [`check_surface_data`]'s promises.
+pub fn parse_recast_json_text(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let _ = is_recast_json(text);
+    if let Ok(d) = parse_recast_json(text, "fuzz.json") {
+        check_surface_data(&d);
     }
 }

@@ -75,3 +75,13 @@ fn mesh_corpus() {
 fn obj_corpus() {
     replay("parse_obj", checks::parse_obj_round_trip);
 }
+
+#[test]
+fn godot_corpus() {
+    replay("parse_godot", checks::parse_godot_text);
+}
+
+#[test]
+fn recast_json_corpus() {
+    replay("parse_recast_json", checks::parse_recast_json_text);
+}

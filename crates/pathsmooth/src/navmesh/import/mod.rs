@@ -11,12 +11,15 @@
 //! ([`NavMesh::polygons_along`]), as Detour's `findStraightPath` reports, or to every
 //! polygon it passes through ([`NavMesh::polygons_crossed`]).
 
+mod godot;
 mod grid;
 mod grid_build;
 pub mod mesh_file;
 mod mesh_v3;
 pub mod obj;
 pub(crate) mod polygons;
+#[cfg(feature = "serde")]
+pub mod recast_json;
 #[cfg(feature = "serde")]
 mod rerecast_json;
 mod scene;
@@ -27,9 +30,13 @@ mod text;
 
 use std::path::Path;
 
+pub use godot::{is_godot, parse_godot};
 pub use mesh_file::{parse_mesh, write_mesh};
 pub use mesh_v3::write_mesh_v3;
 pub use obj::{parse_obj, parse_obj_surface, write_obj, GroundPlane};
+#[cfg(feature = "serde")]
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
+pub use recast_json::{is_recast_json, parse_recast_json};
 #[cfg(feature = "serde")]
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 pub use rerecast_json::parse_rerecast_json;

@@ -57,8 +57,9 @@ struct SubMeshIn {
 }
 
 /// An `f32` as the `f64` of its shortest decimal: what the navmesh JSON holds for it
-/// (`pathsmooth-bake` writes that decimal), so both readers give the same surface.
-fn widen(x: f32) -> f64 {
+/// (`pathsmooth-bake` writes that decimal), so both readers give the same surface (and
+/// [`parse_recast_json`](super::parse_recast_json) too).
+pub(super) fn widen(x: f32) -> f64 {
     x.to_string().parse().unwrap_or(f64::from(x))
 }
 

@@ -1,0 +1,9 @@
+//! cargo-fuzz target: see `checks::parse_recast_json_text` for the property checked.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+#[path = "../checks.rs"]
+mod checks;
+
+fuzz_target!(|data: &[u8]| checks::parse_recast_json_text(data));
