@@ -350,12 +350,41 @@ impl<'a> SurfaceOracle<'a> {
 
     /// The distance from segment `a`–`b`, walked from polygon `p`, to the nearest wall of its
     /// floor within `reach` (`reach` when none is nearer), or `None` when the walk fails
-    /// or ends outside `end` (a polygon sharing a corner with the one the path says).
+    /// or ends outside `end` (a polygon sharing a corner with the one the path says). The
+    /// floor: the polygons reached from those the walk crosses across shared edges within
+    /// `reach` of the segment (plan view).
     pub fn segment_clearance(
         &self,
         p: PolyId,
         a: DVec2,
         b: DVec2,
+        end: PolyId,
+        reach: f64,
+    ) -> Option<f64> {
+        self.clearance_within(p, (a, None), (b, None), end, reach)
+    }
+
+    /// [`segment_clearance`](Self::segment_clearance) of a segment in 3D (`a`, `b` plan
+    /// view and height): an edge counts (as a wall, or to cross) only where, at its point
+    /// nearest the segment in plan view, it is within [`STOREY`] in height of the
+    /// segment's point there. A ramp joins two storeys, so walking edges by plan distance
+    /// alone climbs it onto the floor above the path and finds that floor's walls.
+    pub fn segment_clearance_3d(
+        &self,
+        p: PolyId,
+        (a, ha): (DVec2, f64),
+        (b, hb): (DVec2, f64),
+        end: PolyId,
+        reach: f64,
+    ) -> Option<f64> {
+        self.clearance_within(p, (a, Some(ha)), (b, Some(hb)), end, reach)
+    }
+
+    fn clearance_within(
+        &self,
+        p: PolyId,
+        (a, ha): (DVec2, Option<f64>),
+        (b, hb): (DVec2, Option<f64>),
         end: PolyId,
         reach: f64,
     ) -> Option<f64> {
@@ -365,6 +394,17 @@ impl<'a> SurfaceOracle<'a> {
         if !self.s.polygon(last).iter().any(|v| ring.contains(v)) {
             return None;
         }
+        let up = self.s.up();
+        // Whether edge c–d (3D) is on the segment's storey where it is nearest to it.
+        let same_storey = |c: DVec3, d: DVec3| match (ha, hb) {
+            (Some(ha), Some(hb)) => {
+                let (s, t) = nearest_params(a, b, up.plan(c), up.plan(d));
+                let h_seg = ha + (hb - ha) * s;
+                let h_edge = up.height(c) + (up.height(d) - up.height(c)) * t;
+                (h_seg - h_edge).abs() <= STOREY
+            }
+            _ => true,
+        };
         // The polygons of the floor within `reach` of the segment: from the ones crossed,
         // across shared edges.
         let mut seen: Vec<PolyId> = crossed.clone();
@@ -373,12 +413,14 @@ impl<'a> SurfaceOracle<'a> {
         while let Some(q) = stack.pop() {
             let ring = self.s.polygon(q);
             for (i, n) in self.s.neighbors(q).enumerate() {
-                let c = self.plan[ring[i] as usize];
-                let d = self.plan[ring[(i + 1) % ring.len()] as usize];
-                let dist = segment_segment(a, b, c, d);
+                let (vc, vd) = (ring[i] as usize, ring[(i + 1) % ring.len()] as usize);
+                let dist = segment_segment(a, b, self.plan[vc], self.plan[vd]);
+                if dist >= reach || !same_storey(self.s.vertices()[vc], self.s.vertices()[vd]) {
+                    continue;
+                }
                 match n {
                     None => best = best.min(dist),
-                    Some(n) if dist < reach && !seen.contains(&n) => {
+                    Some(n) if !seen.contains(&n) => {
                         seen.push(n);
                         stack.push(n);
                     }
@@ -388,6 +430,47 @@ impl<'a> SurfaceOracle<'a> {
         }
         Some(best)
     }
+}
+
+/// How far apart in height two storeys are at least (world units): an edge farther than
+/// this above or below a path is on another floor. The corpus's levels are in metres,
+/// with storeys 2 m or more apart; slopes within an agent's reach change less.
+pub const STOREY: f64 = 1.0;
+
+/// The parameters `(s, t)` along `a`–`b` and `c`–`d` of their nearest points (plan view):
+/// where they cross, or where an end is nearest the other segment.
+fn nearest_params(a: DVec2, b: DVec2, c: DVec2, d: DVec2) -> (f64, f64) {
+    let along = |p: DVec2, u: DVec2, v: DVec2| {
+        let uv = v - u;
+        if uv.length_squared() > 0.0 {
+            ((p - u).dot(uv) / uv.length_squared()).clamp(0.0, 1.0)
+        } else {
+            0.0
+        }
+    };
+    let (ab, cd) = (b - a, d - c);
+    let den = ab.perp_dot(cd);
+    if den != 0.0 {
+        let s = (c - a).perp_dot(cd) / den;
+        let t = (c - a).perp_dot(ab) / den;
+        if (0.0..=1.0).contains(&s) && (0.0..=1.0).contains(&t) {
+            return (s, t);
+        }
+    }
+    // Not crossing: an end of one is nearest the other.
+    [
+        (0.0, along(a, c, d)),
+        (1.0, along(b, c, d)),
+        (along(c, a, b), 0.0),
+        (along(d, a, b), 1.0),
+    ]
+    .into_iter()
+    .min_by(|&(s1, t1), &(s2, t2)| {
+        let d1 = (a + ab * s1).distance(c + cd * t1);
+        let d2 = (a + ab * s2).distance(c + cd * t2);
+        d1.total_cmp(&d2)
+    })
+    .unwrap_or((0.0, 0.0))
 }
 
 // ─── Random queries and the checks of a path on a surface ───
@@ -500,21 +583,26 @@ pub fn check_on_surface(o: &SurfaceOracle, s: &Surface, path: &[SurfacePoint], r
         );
     }
     let mut least = radius + 1.0;
+    let mut at = 0;
     for (i, w) in path.windows(2).enumerate() {
-        let (a, b) = (up.plan(w[0].position), up.plan(w[1].position));
+        let (a, b) = (up.split(w[0].position), up.split(w[1].position));
         let c = o
-            .segment_clearance(w[0].polygon, a, b, w[1].polygon, radius + 1.0)
+            .segment_clearance_3d(w[0].polygon, a, b, w[1].polygon, radius + 1.0)
             .unwrap_or_else(|| {
                 panic!(
-                    "segment {i} {a} → {b} does not walk the surface from polygon {} to {}",
-                    w[0].polygon, w[1].polygon
+                    "segment {i} {} → {} does not walk the surface from polygon {} to {}",
+                    w[0].position, w[1].position, w[0].polygon, w[1].polygon
                 )
             });
-        least = least.min(c);
+        if c < least {
+            (least, at) = (c, i);
+        }
     }
     assert!(
         least >= radius - 1e-9,
-        "the path comes {least} from a wall, radius {radius}"
+        "the path comes {least} from a wall at segment {at} ({} → {}), radius {radius}",
+        path[at].position,
+        path[at + 1].position
     );
     least
 }

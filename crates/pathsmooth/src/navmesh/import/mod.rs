@@ -36,12 +36,16 @@ pub use mesh_v3::write_mesh_v3;
 pub use obj::{parse_obj, parse_obj_surface, write_obj, GroundPlane};
 #[cfg(feature = "serde")]
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
-pub use recast_json::{is_recast_json, parse_recast_json};
+pub use recast_json::{
+    is_recast_json, parse_recast_json, parse_recast_json_pair, DETAIL_KEYS, POLY_KEYS,
+};
 #[cfg(feature = "serde")]
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 pub use rerecast_json::parse_rerecast_json;
 pub use scene::Scene;
-pub use surface_file::{load_surface, read_surface, SurfaceFormat};
+pub use surface_file::{
+    load_surface, load_surface_with_detail, read_surface, read_surface_with_detail, SurfaceFormat,
+};
 #[cfg(feature = "serde")]
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 pub use surface_json::{parse_surface_json, read_surface_json, write_surface_json};

@@ -150,6 +150,42 @@ pub fn parse_recast_json(text: &str, file: &str) -> Result<SurfaceData> {
     Ok(data)
 }
 
+/// [`parse_recast_json`] for a dump written as two files, as C++ Recast's users and its
+/// ports' tests keep them: `poly` holds `rcPolyMesh` (either shape, its own detail mesh
+/// ignored) and `detail` holds `rcPolyMeshDetail`'s fields at its top level (or under one
+/// of [`DETAIL_KEYS`]). `file` names the poly mesh in errors, `file (detail mesh)` the
+/// other.
+///
+/// Errors: those of [`parse_recast_json`] for each text; [`Error::InvalidPolygon`] when
+/// `detail` has no detail mesh.
+pub fn parse_recast_json_pair(poly: &str, detail: &str, file: &str) -> Result<SurfaceData> {
+    let mut data = parse_recast_json(poly, file)?;
+    let detail_file = format!("{file} (detail mesh)");
+    let root: Value = serde_json::from_str(detail)
+        .map_err(|e| Error::parse(&detail_file, e.line(), e.column(), e))?;
+    let (value, prefix) = match &root {
+        Value::Object(top) if top.contains_key("meshes") => (&root, String::new()),
+        Value::Object(top) => DETAIL_KEYS
+            .iter()
+            .find_map(|&k| top.get(k).map(|v| (v, format!("{k}."))))
+            .ok_or_else(|| {
+                bad(
+                    &detail_file,
+                    "no detail mesh: expected rcPolyMeshDetail's fields (`meshes`, `verts`, `tris`)"
+                        .to_string(),
+                )
+            })?,
+        _ => {
+            return Err(bad(
+                &detail_file,
+                "expected a JSON object (Recast's rcPolyMeshDetail)".to_string(),
+            ));
+        }
+    };
+    data.detail = Some(Reader { file: &detail_file }.detail(value, &prefix)?);
+    Ok(data)
+}
+
 /// A problem with the data (not its syntax), naming the file.
 fn bad(file: &str, message: String) -> Error {
     Error::InvalidPolygon {

@@ -14,7 +14,7 @@ use glam::DVec3;
 use serde::Deserialize;
 
 use crate::error::{Error, Result};
-use crate::navmesh::surface::{Detail, Surface, SurfaceOptions, UpAxis};
+use crate::navmesh::surface::{Detail, Surface, SurfaceData, SurfaceOptions, UpAxis};
 
 /// Recast's `RC_MESH_NULL_IDX`: the padding after a polygon's last vertex.
 const NO_INDEX: u16 = 0xffff;
@@ -45,6 +45,7 @@ struct DetailIn {
     meshes: Vec<SubMeshIn>,
     vertices: Vec<[f32; 3]>,
     triangles: Vec<[u8; 3]>,
+    #[serde(default)]
     triangle_flags: Vec<u8>,
 }
 
@@ -84,7 +85,8 @@ fn bad(file: &str, message: String) -> Error {
 /// Errors: [`Error::Parse`] (line, column) for malformed JSON or a missing or mistyped
 /// field; [`Error::InvalidPolygon`] naming the file for `max_vertices_per_polygon` below 3,
 /// a `polygons` array not a whole number of polygons, a non-finite or non-positive cell
-/// size, a non-finite `aabb.min`, `triangle_flags` not one per triangle; then the errors
+/// size, a non-finite `aabb.min`, `triangle_flags` neither empty nor one per triangle;
+/// then the errors
 /// of [`Surface::from_polygons_with`] and [`Surface::with_detail`], naming the polygon.
 /// Never a panic.
 ///
@@ -115,6 +117,20 @@ pub fn parse_rerecast_json(
     file: &str,
     options: &SurfaceOptions,
 ) -> Result<Surface> {
+    Surface::from_data(
+        &read_rerecast_json(polygon_mesh, detail_mesh, file)?,
+        options,
+    )
+}
+
+/// The fields of [`parse_rerecast_json`]'s input as [`SurfaceData`], unchecked (the
+/// surface builder checks them). Errors: [`Error::Parse`] and [`Error::InvalidPolygon`] as
+/// there, for what is wrong with the data's form.
+fn read_rerecast_json(
+    polygon_mesh: &str,
+    detail_mesh: Option<&str>,
+    file: &str,
+) -> Result<SurfaceData> {
     let poly: PolyIn = serde_json::from_str(polygon_mesh)
         .map_err(|e| Error::parse(file, e.line(), e.column(), e))?;
     let nvp = poly.max_vertices_per_polygon as usize;
@@ -177,28 +193,31 @@ pub fn parse_rerecast_json(
             }
         })
         .collect();
-    let options = SurfaceOptions {
-        up: UpAxis::Y,
-        ..*options
+    let mut data = SurfaceData {
+        vertices,
+        polygons,
+        areas,
+        flags: poly.flags,
+        ..SurfaceData::new(UpAxis::Y)
     };
-    let surface = Surface::from_polygons_with(&vertices, &polygons, &areas, &poly.flags, &options)?;
     let Some(text) = detail_mesh else {
-        return Ok(surface);
+        return Ok(data);
     };
     let name = format!("{file} (detail mesh)");
     let d: DetailIn =
         serde_json::from_str(text).map_err(|e| Error::parse(&name, e.line(), e.column(), e))?;
-    if d.triangle_flags.len() != d.triangles.len() {
+    // Flags are optional: some writers leave them out (read as 0).
+    if !d.triangle_flags.is_empty() && d.triangle_flags.len() != d.triangles.len() {
         return Err(bad(
             &name,
             format!(
-                "{} triangle_flags for {} triangles: one per triangle",
+                "{} triangle_flags for {} triangles: one per triangle, or none",
                 d.triangle_flags.len(),
                 d.triangles.len()
             ),
         ));
     }
-    surface.with_detail(Detail {
+    data.detail = Some(Detail {
         meshes: d
             .meshes
             .iter()
@@ -219,8 +238,12 @@ pub fn parse_rerecast_json(
         triangles: d
             .triangles
             .iter()
-            .zip(&d.triangle_flags)
-            .map(|(t, &f)| [t[0], t[1], t[2], f].map(u32::from))
+            .enumerate()
+            .map(|(i, t)| {
+                let f = d.triangle_flags.get(i).copied().unwrap_or(0);
+                [t[0], t[1], t[2], f].map(u32::from)
+            })
             .collect(),
-    })
+    });
+    Ok(data)
 }
