@@ -147,10 +147,7 @@ fn real_files_read_as_their_bytes_say() {
         let (tiles, wide) = read_set(&bytes);
 
         // Polygons: every tile's ground polygons, in order.
-        let ground: usize = tiles
-            .iter()
-            .map(|t| t.polys.len() - t.off_mesh_cons)
-            .sum();
+        let ground: usize = tiles.iter().map(|t| t.polys.len() - t.off_mesh_cons).sum();
         assert_eq!(data.polygons.len(), ground, "{name}");
         assert_eq!(data.refs.len(), ground, "{name}");
         assert_eq!(data.areas.len(), ground, "{name}");
@@ -174,7 +171,11 @@ fn real_files_read_as_their_bytes_say() {
                     continue;
                 }
                 let got = &data.polygons[k];
-                assert_eq!(got.len(), poly.corners.len(), "{name}: tile {t} polygon {p}");
+                assert_eq!(
+                    got.len(),
+                    poly.corners.len(),
+                    "{name}: tile {t} polygon {p}"
+                );
                 for (&v, &c) in got.iter().zip(&poly.corners) {
                     let want = tile.verts[c as usize];
                     let have = data.vertices[v as usize];
@@ -282,7 +283,8 @@ fn real_files_build_surfaces_joined_where_detour_links_them() {
                     let at = |k: usize| surface.vertices()[ring[k % ring.len()] as usize];
                     let near = |u: DVec3, v: DVec3| u.distance(v) <= 1e-4;
                     let edge = (0..ring.len()).find(|&k| {
-                        (near(at(k), a) && near(at(k + 1), b)) || (near(at(k), b) && near(at(k + 1), a))
+                        (near(at(k), a) && near(at(k + 1), b))
+                            || (near(at(k), b) && near(at(k + 1), a))
                     });
                     let edge = edge.expect("the edge is in the surface's polygon");
                     if surface.neighbors(me).nth(edge).flatten().is_some() {

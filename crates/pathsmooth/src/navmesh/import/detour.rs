@@ -256,7 +256,9 @@ fn read_header(data: Bytes, ctx: Ctx) -> Result<Header> {
     let magic: [u8; 4] = data.array(0);
     if magic != TILE_MAGIC {
         return Err(ctx.err(format!(
-            "it starts with {magic:?}, not Detour's tile magic DNAV ({TILE_MAGIC:?})"
+            "it starts with \"{}\", not Detour's tile magic \"VAND\" (DNAV as a little-endian \
+             int)",
+            magic.escape_ascii()
         )));
     }
     let version = data.i32(4);
@@ -366,8 +368,7 @@ fn read_set<'a>(bytes: &'a [u8], file: &'a str, width: Width) -> Result<(Vec<Til
             format!("the set has {num_tiles} tiles, more than its maxTiles {max_tiles}"),
         ));
     }
-    let bits =
-        ref_bits(width, max_tiles as u32, max_polys as u32).map_err(|m| bad(file, m))?;
+    let bits = ref_bits(width, max_tiles as u32, max_polys as u32).map_err(|m| bad(file, m))?;
     let mut tiles: Vec<Tile> = Vec::new();
     let mut at = SET_HEADER_SIZE;
     for t in 0..num_tiles as usize {
@@ -376,7 +377,7 @@ fn read_set<'a>(bytes: &'a [u8], file: &'a str, width: Width) -> Result<(Vec<Til
             return Err(bad(
                 file,
                 format!(
-                    "tile {t} (at byte {at}): truncated: its record (tileRef, dataSize) needs \
+                    "tile {t}: truncated: its record (tileRef, dataSize) at byte {at} needs \
                      {record} bytes, {} are left",
                     bytes.len() - at
                 ),
@@ -733,8 +734,7 @@ pub fn parse_detour(bytes: &[u8], file: &str) -> Result<SurfaceData> {
             // 64-bit ones; the other width is tried when the first does not read.
             let data_at = |w: Width| SET_HEADER_SIZE + w.record_size();
             let magic_at = |at: usize| bytes.get(at..at + 4) == Some(&TILE_MAGIC[..]);
-            let order = if !magic_at(data_at(Width::Bits32)) && magic_at(data_at(Width::Bits64))
-            {
+            let order = if !magic_at(data_at(Width::Bits32)) && magic_at(data_at(Width::Bits64)) {
                 [Width::Bits64, Width::Bits32]
             } else {
                 [Width::Bits32, Width::Bits64]
@@ -776,8 +776,9 @@ pub fn parse_detour(bytes: &[u8], file: &str) -> Result<SurfaceData> {
             return Err(bad(
                 file,
                 format!(
-                    "not a Detour navmesh: it starts with {start:?}, not a navmesh set's magic \
-                     MSET ({SET_MAGIC:?}) or a tile's DNAV ({TILE_MAGIC:?})"
+                    "not a Detour navmesh: it starts with \"{}\", not a navmesh set's magic \
+                     \"TESM\" or a tile's \"VAND\" (MSET and DNAV as little-endian ints)",
+                    start.escape_ascii()
                 ),
             ));
         }
@@ -807,4 +808,709 @@ pub fn parse_detour(bytes: &[u8], file: &str) -> Result<SurfaceData> {
 /// ```
 pub fn is_detour(bytes: &[u8]) -> bool {
     matches!(bytes.get(..4), Some(m) if m == SET_MAGIC || m == TILE_MAGIC)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::navmesh::surface::{Surface, SurfaceOptions};
+
+    /// A polygon to write: corners, `neis`, flags, area, type.
+    struct PolyIn {
+        verts: Vec<u16>,
+        neis: Vec<u16>,
+        flags: u16,
+        area: u8,
+        kind: u8,
+    }
+
+    fn poly(verts: &[u16], neis: &[u16], flags: u16, area: u8, kind: u8) -> PolyIn {
+        PolyIn {
+            verts: verts.to_vec(),
+            neis: neis.to_vec(),
+            flags,
+            area,
+            kind,
+        }
+    }
+
+    /// An off-mesh connection to write.
+    struct ConIn {
+        pos: [f32; 6],
+        rad: f32,
+        poly: u16,
+        flags: u8,
+        user_id: u32,
+    }
+
+    /// A tile to write, field for field what `dtCreateNavMeshData` stores.
+    struct TileIn {
+        x: i32,
+        y: i32,
+        layer: i32,
+        verts: Vec<[f32; 3]>,
+        polys: Vec<PolyIn>,
+        max_links: u32,
+        /// `(vertBase, triBase, vertCount, triCount)` per polygon, detail vertices, triangles.
+        detail: Option<(Vec<(u32, u32, u8, u8)>, Vec<[f32; 3]>, Vec<[u8; 4]>)>,
+        bv_nodes: u32,
+        cons: Vec<ConIn>,
+        walkable: [f32; 3],
+        wide: bool,
+    }
+
+    /// Two quads side by side (the second raised at its far side), an off-mesh connection
+    /// from the first to the second (its polygon 2, area 5, flags 9), a detail mesh that
+    /// raises the first quad's centre.
+    fn tile_a() -> TileIn {
+        TileIn {
+            x: 0,
+            y: 0,
+            layer: 0,
+            verts: vec![
+                [0.0, 0.0, 0.0],
+                [1.0, 0.0, 0.0],
+                [1.0, 0.0, 1.0],
+                [0.0, 0.0, 1.0],
+                [2.0, 0.5, 0.0],
+                [2.0, 0.5, 1.0],
+                [0.5, 0.0, 0.5],
+                [1.5, 0.25, 0.5],
+            ],
+            polys: vec![
+                poly(&[0, 1, 2, 3], &[0, 2, 0, 0], 1, 63, 0),
+                poly(&[1, 4, 5, 2], &[0, 0x8000, 0, 1], 3, 7, 0),
+                poly(&[6, 7], &[0, 0], 9, 5, 1),
+            ],
+            max_links: 10,
+            detail: Some((
+                vec![(0, 0, 1, 4), (1, 4, 0, 2)],
+                vec![[0.5, 0.1, 0.5]],
+                vec![
+                    [0, 1, 4, 1],
+                    [1, 2, 4, 1],
+                    [2, 3, 4, 1],
+                    [3, 0, 4, 1],
+                    [0, 1, 2, 5],
+                    [0, 2, 3, 20],
+                ],
+            )),
+            bv_nodes: 4,
+            cons: vec![ConIn {
+                pos: [0.5, 0.0, 0.5, 1.5, 0.25, 0.5],
+                rad: 0.3,
+                poly: 2,
+                flags: 1,
+                user_id: 77,
+            }],
+            walkable: [2.0, 0.6, 0.9],
+            wide: false,
+        }
+    }
+
+    /// One quad beyond tile A's second quad, at grid x 1, without a detail mesh.
+    fn tile_b() -> TileIn {
+        TileIn {
+            x: 1,
+            verts: vec![
+                [2.0, 0.5, 0.0],
+                [3.0, 0.5, 0.0],
+                [3.0, 0.5, 1.0],
+                [2.0, 0.5, 1.0],
+            ],
+            polys: vec![poly(&[0, 1, 2, 3], &[0, 0, 0, 0x8004], 2, 1, 0)],
+            max_links: 4,
+            detail: None,
+            bv_nodes: 0,
+            cons: Vec::new(),
+            walkable: [2.5, 0.5, 0.5],
+            ..tile_a()
+        }
+    }
+
+    fn pad4(b: &mut Vec<u8>) {
+        while b.len() % 4 != 0 {
+            b.push(0);
+        }
+    }
+
+    /// The tile's data as `dtCreateNavMeshData` lays it out.
+    fn tile_bytes(t: &TileIn) -> Vec<u8> {
+        let mut b = Vec::new();
+        let i = |b: &mut Vec<u8>, v: i32| b.extend_from_slice(&v.to_le_bytes());
+        let f = |b: &mut Vec<u8>, v: f32| b.extend_from_slice(&v.to_le_bytes());
+        let (dm, dv, dt) = t.detail.clone().unwrap_or_default();
+        let (bmin, bmax) = t.verts.iter().fold(
+            ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]),
+            |(lo, hi), v| {
+                (
+                    [lo[0].min(v[0]), lo[1].min(v[1]), lo[2].min(v[2])],
+                    [hi[0].max(v[0]), hi[1].max(v[1]), hi[2].max(v[2])],
+                )
+            },
+        );
+        b.extend_from_slice(&TILE_MAGIC);
+        for v in [TILE_VERSION, t.x, t.y, t.layer, 0] {
+            i(&mut b, v);
+        }
+        let counts = [
+            t.polys.len(),
+            t.verts.len(),
+            t.max_links as usize,
+            dm.len(),
+            dv.len(),
+            dt.len(),
+            t.bv_nodes as usize,
+            t.cons.len(),
+            t.polys.len() - t.cons.len(),
+        ];
+        for c in counts {
+            i(&mut b, c as i32);
+        }
+        for v in t.walkable.iter().chain(&bmin).chain(&bmax).chain(&[4.0]) {
+            f(&mut b, *v);
+        }
+        assert_eq!(b.len(), 100);
+        for v in t.verts.iter().flatten() {
+            f(&mut b, *v);
+        }
+        for p in &t.polys {
+            b.extend_from_slice(&0u32.to_le_bytes());
+            for k in 0..6 {
+                b.extend_from_slice(&p.verts.get(k).copied().unwrap_or(0).to_le_bytes());
+            }
+            for k in 0..6 {
+                b.extend_from_slice(&p.neis.get(k).copied().unwrap_or(0).to_le_bytes());
+            }
+            b.extend_from_slice(&p.flags.to_le_bytes());
+            b.push(p.verts.len() as u8);
+            b.push(p.area | p.kind << 6);
+        }
+        let link = if t.wide { 16 } else { 12 };
+        b.resize(b.len() + link * t.max_links as usize, 0xee);
+        for &(vb, tb, vc, tc) in &dm {
+            b.extend_from_slice(&vb.to_le_bytes());
+            b.extend_from_slice(&tb.to_le_bytes());
+            b.extend_from_slice(&[vc, tc, 0, 0]);
+        }
+        for v in dv.iter().flatten() {
+            f(&mut b, *v);
+        }
+        for tri in &dt {
+            b.extend_from_slice(tri);
+        }
+        pad4(&mut b);
+        b.resize(b.len() + 16 * t.bv_nodes as usize, 0xbb);
+        for c in &t.cons {
+            for v in c.pos.iter().chain(&[c.rad]) {
+                f(&mut b, *v);
+            }
+            b.extend_from_slice(&c.poly.to_le_bytes());
+            b.extend_from_slice(&[c.flags, 0xff]);
+            b.extend_from_slice(&c.user_id.to_le_bytes());
+        }
+        b
+    }
+
+    /// A navmesh set of `tiles` (tile ref, data), records of 8 bytes or (`wide`) 16.
+    fn set_bytes(max_tiles: i32, max_polys: i32, tiles: &[(u64, Vec<u8>)], wide: bool) -> Vec<u8> {
+        let mut b = Vec::new();
+        b.extend_from_slice(&SET_MAGIC);
+        for v in [SET_VERSION, tiles.len() as i32] {
+            b.extend_from_slice(&v.to_le_bytes());
+        }
+        for v in [0.0f32, 0.0, 0.0, 1.0, 1.0] {
+            b.extend_from_slice(&v.to_le_bytes());
+        }
+        for v in [max_tiles, max_polys] {
+            b.extend_from_slice(&v.to_le_bytes());
+        }
+        for (r, data) in tiles {
+            if wide {
+                b.extend_from_slice(&r.to_le_bytes());
+                b.extend_from_slice(&(data.len() as i32).to_le_bytes());
+                b.extend_from_slice(&[0xff, 0x7f, 0, 0]);
+            } else {
+                b.extend_from_slice(&(*r as u32).to_le_bytes());
+                b.extend_from_slice(&(data.len() as i32).to_le_bytes());
+            }
+            b.extend_from_slice(data);
+        }
+        b
+    }
+
+    /// Tile A and tile B in a set: maxTiles 4, maxPolys 8 (2 tile bits, 3 polygon bits,
+    /// 27 salt bits); A at index 0 with salt 1, B at index 2 with salt 3.
+    fn two_tiles(wide: bool) -> Vec<u8> {
+        let (a, b) = (TileIn { wide, ..tile_a() }, TileIn { wide, ..tile_b() });
+        let refs = if wide {
+            [1u64 << 48, 3 << 48 | 2 << 20]
+        } else {
+            [1 << 5, 3 << 5 | 2 << 3]
+        };
+        set_bytes(
+            4,
+            8,
+            &[(refs[0], tile_bytes(&a)), (refs[1], tile_bytes(&b))],
+            wide,
+        )
+    }
+
+    fn v(x: f32, y: f32, z: f32) -> DVec3 {
+        DVec3::new(x.into(), y.into(), z.into())
+    }
+
+    #[track_caller]
+    fn err(bytes: &[u8]) -> String {
+        match parse_detour(bytes, "t.bin") {
+            Ok(_) => panic!("read without an error"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[track_caller]
+    fn fails(bytes: &[u8], says: &str) {
+        let e = err(bytes);
+        assert!(e.contains(says), "{e:?} does not say {says:?}");
+        assert!(e.starts_with("invalid polygon: t.bin: "), "{e}");
+    }
+
+    #[test]
+    fn one_tile_reads_exactly() {
+        let d = parse_detour(&tile_bytes(&tile_a()), "a.bin").unwrap();
+        assert_eq!(d.up, UpAxis::Y);
+        assert_eq!(
+            d.vertices,
+            [
+                v(0.0, 0.0, 0.0),
+                v(1.0, 0.0, 0.0),
+                v(1.0, 0.0, 1.0),
+                v(0.0, 0.0, 1.0),
+                v(2.0, 0.5, 0.0),
+                v(2.0, 0.5, 1.0),
+            ]
+        );
+        assert_eq!(d.polygons, [vec![0, 1, 2, 3], vec![1, 4, 5, 2]]);
+        assert_eq!((d.areas, d.flags), (vec![63, 7], vec![1, 3]));
+        // dtNavMesh::init(data): maxPolys 3 → 2 polygon bits, 0 tile bits, salt 1.
+        assert_eq!(d.refs, [4, 5]);
+        let detail = d.detail.unwrap();
+        assert_eq!(detail.meshes, [[0, 5, 0, 4], [5, 4, 4, 2]]);
+        assert_eq!(
+            detail.vertices,
+            [
+                v(0.0, 0.0, 0.0),
+                v(1.0, 0.0, 0.0),
+                v(1.0, 0.0, 1.0),
+                v(0.0, 0.0, 1.0),
+                v(0.5, 0.1, 0.5),
+                v(1.0, 0.0, 0.0),
+                v(2.0, 0.5, 0.0),
+                v(2.0, 0.5, 1.0),
+                v(1.0, 0.0, 1.0),
+            ]
+        );
+        assert_eq!(
+            detail.triangles,
+            [
+                [0, 1, 4, 1],
+                [1, 2, 4, 1],
+                [2, 3, 4, 1],
+                [3, 0, 4, 1],
+                [0, 1, 2, 5],
+                [0, 2, 3, 20]
+            ]
+        );
+        assert_eq!(
+            d.links,
+            [OffMeshLink {
+                bidirectional: true,
+                area: 5,
+                flags: 9,
+                user_id: 77,
+                ..OffMeshLink::new(v(0.5, 0.0, 0.5), v(1.5, 0.25, 0.5), 0.3f32.into())
+            }]
+        );
+        assert_eq!(
+            d.agent,
+            BakeAgent {
+                height: Some(2.0),
+                radius: Some(0.6f32.into()),
+                climb: Some(0.9f32.into()),
+            }
+        );
+    }
+
+    #[test]
+    fn one_tile_builds_a_surface_with_its_detail_and_link() {
+        let d = parse_detour(&tile_bytes(&tile_a()), "a.bin").unwrap();
+        let s = Surface::from_data(&d, &SurfaceOptions::default()).unwrap();
+        assert_eq!(s.num_polygons(), 2);
+        assert_eq!(s.neighbors(0).flatten().collect::<Vec<_>>(), [1]);
+        assert_eq!(s.floor_height(0, glam::DVec2::new(0.5, 0.5)), 0.1f32 as f64);
+        assert_eq!(s.links().len(), 1);
+        assert_eq!((s.links()[0].start_poly, s.links()[0].end_poly), (0, 1));
+    }
+
+    #[test]
+    fn one_tile_with_64_bit_refs() {
+        let d = parse_detour(
+            &tile_bytes(&TileIn {
+                wide: true,
+                ..tile_a()
+            }),
+            "a.bin",
+        )
+        .unwrap();
+        assert_eq!(d.refs, [1 << 48, 1 << 48 | 1]);
+        assert_eq!(d.polygons.len(), 2);
+    }
+
+    #[test]
+    fn a_tile_without_links_reads_as_32_bit() {
+        let t = TileIn {
+            max_links: 0,
+            ..tile_a()
+        };
+        assert_eq!(parse_detour(&tile_bytes(&t), "a.bin").unwrap().refs, [4, 5]);
+    }
+
+    /// Tile A's data with its six detail triangles and tile B's fan, its vertices after
+    /// A's, its ref from its stored tile ref.
+    fn check_two(d: &SurfaceData, refs: [u64; 3]) {
+        assert_eq!(d.vertices.len(), 10);
+        assert_eq!(
+            &d.vertices[6..],
+            [
+                v(2.0, 0.5, 0.0),
+                v(3.0, 0.5, 0.0),
+                v(3.0, 0.5, 1.0),
+                v(2.0, 0.5, 1.0)
+            ]
+        );
+        assert_eq!(
+            d.polygons,
+            [vec![0, 1, 2, 3], vec![1, 4, 5, 2], vec![6, 7, 8, 9]]
+        );
+        assert_eq!(
+            (&d.areas[..], &d.flags[..]),
+            (&[63, 7, 1][..], &[1, 3, 2][..])
+        );
+        assert_eq!(d.refs, refs);
+        let detail = d.detail.as_ref().unwrap();
+        assert_eq!(detail.meshes[2], [9, 4, 6, 2]);
+        assert_eq!(&detail.triangles[6..], [[0, 1, 2, 5], [0, 2, 3, 20]]);
+        assert_eq!(&detail.vertices[9..], &d.vertices[6..]);
+        assert_eq!(d.links.len(), 1);
+        // The first tile's agent, though tile B says otherwise.
+        assert_eq!(d.agent.height, Some(2.0));
+        let s = Surface::from_data(d, &SurfaceOptions::default()).unwrap();
+        assert_eq!(s.num_polygons(), 3);
+        assert_eq!(s.neighbors(1).flatten().collect::<Vec<_>>(), [2, 0]);
+    }
+
+    #[test]
+    fn a_set_of_two_tiles_reads_exactly() {
+        let d = parse_detour(&two_tiles(false), "set.bin").unwrap();
+        // Salt 1, tile 0: 1 << 5; salt 3, tile 2: 3 << 5 | 2 << 3.
+        check_two(&d, [32, 33, 112]);
+    }
+
+    #[test]
+    fn a_set_with_64_bit_refs_reads_exactly() {
+        let d = parse_detour(&two_tiles(true), "set.bin").unwrap();
+        check_two(&d, [1 << 48, 1 << 48 | 1, 3 << 48 | 2 << 20]);
+    }
+
+    #[test]
+    fn tiles_without_detail_give_none() {
+        let t = TileIn {
+            detail: None,
+            ..tile_a()
+        };
+        let d = parse_detour(&tile_bytes(&t), "a.bin").unwrap();
+        assert_eq!(d.detail, None);
+        let set = set_bytes(1, 4, &[(1 << 2, tile_bytes(&tile_b()))], false);
+        assert_eq!(parse_detour(&set, "b.bin").unwrap().detail, None);
+    }
+
+    #[test]
+    fn a_zero_record_ends_the_set() {
+        let a = tile_bytes(&tile_a());
+        let mut set = set_bytes(4, 8, &[(32, a.clone()), (0, a)], false);
+        let d = parse_detour(&set, "set.bin").unwrap();
+        assert_eq!(d.polygons.len(), 2);
+        set.truncate(40 + 8 + tile_bytes(&tile_a()).len() + 8);
+        assert_eq!(parse_detour(&set, "set.bin").unwrap().polygons.len(), 2);
+    }
+
+    #[test]
+    fn sniffs_both_magics() {
+        assert!(is_detour(&two_tiles(false)) && is_detour(&tile_bytes(&tile_a())));
+        assert!(!is_detour(b"MSET....") && !is_detour(b"") && !is_detour(b"TES"));
+    }
+
+    #[test]
+    fn every_prefix_is_an_error_never_a_panic() {
+        for bytes in [two_tiles(false), two_tiles(true), tile_bytes(&tile_a())] {
+            for n in 0..bytes.len() {
+                assert!(
+                    parse_detour(&bytes[..n], "t.bin").is_err(),
+                    "prefix of {n} bytes"
+                );
+            }
+            assert!(parse_detour(&bytes, "t.bin").is_ok());
+        }
+    }
+
+    #[test]
+    fn changed_bytes_never_panic() {
+        // Each byte set to a few telling values, one at a time.
+        for bytes in [two_tiles(false), two_tiles(true), tile_bytes(&tile_a())] {
+            for at in 0..bytes.len() {
+                for value in [0u8, 1, 2, 7, 0x3f, 0x40, 0x7f, 0x80, 0xc0, 0xff] {
+                    let mut b = bytes.clone();
+                    b[at] = value;
+                    let _ = parse_detour(&b, "t.bin");
+                }
+            }
+        }
+    }
+
+    /// `bytes` with the little-endian `value` written at `at`.
+    fn with<const N: usize>(bytes: &[u8], at: usize, value: [u8; N]) -> Vec<u8> {
+        let mut b = bytes.to_vec();
+        b[at..at + N].copy_from_slice(&value);
+        b
+    }
+
+    /// Byte offsets in tile A alone (`tile_bytes(&tile_a())`).
+    const POLYS_AT: usize = 100 + 12 * 8;
+    const DETAIL_AT: usize = POLYS_AT + 32 * 3 + 12 * 10;
+
+    #[test]
+    fn magic_and_version_errors() {
+        fails(
+            b"hello world",
+            "not a Detour navmesh: it starts with \"hell\", not",
+        );
+        fails(b"MS", "not a Detour navmesh");
+        fails(b"MSET\0\0\0\x01", "big-endian");
+        let set = two_tiles(false);
+        fails(
+            &with(&set, 4, 2i32.to_le_bytes()),
+            "navmesh set version 2: this reader reads version 1",
+        );
+        let a = tile_bytes(&tile_a());
+        fails(
+            &with(&a, 4, 6i32.to_le_bytes()),
+            "tile data version 6: this reader reads version 7",
+        );
+        // The second tile's magic, in a set.
+        fails(
+            &with(&set, 48 + a.len() + 8, *b"XXXX"),
+            "tile 1 (at byte 628): it starts with \"XXXX\", not Detour's tile magic",
+        );
+    }
+
+    #[test]
+    fn truncation_errors_name_tile_and_section() {
+        let set = two_tiles(false);
+        fails(
+            &set[..39],
+            "truncated: a navmesh set's header needs 40 bytes, the file has 39",
+        );
+        let a = tile_bytes(&tile_a()).len();
+        fails(&set[..48 + a + 4], "tile 1: truncated: its record (tileRef, dataSize) at byte 620 needs 8 bytes, 4 are left");
+        fails(&set[..48 + a + 8 + 50], "tile 1 (at byte 628): truncated: its dataSize 228 runs past the end of the file (50 bytes left)");
+        let single = tile_bytes(&tile_a());
+        fails(
+            &single[..99],
+            "tile 0 (at byte 0): truncated: its header needs 100 bytes, the tile has 99",
+        );
+        fails(&single[..single.len() - 4], "truncated: its off-mesh connections (bytes 536 to 572 of the tile) run past the end of its 568 bytes");
+        let mut longer = single.clone();
+        longer.extend_from_slice(&[0; 4]);
+        fails(
+            &longer,
+            "its sections end at byte 572 (612 with 64-bit polygon refs), but it has 576 bytes",
+        );
+    }
+
+    #[test]
+    fn count_errors() {
+        let a = tile_bytes(&tile_a());
+        fails(
+            &with(&a, 24, (-1i32).to_le_bytes()),
+            "polyCount is -1, below 0",
+        );
+        // A lying count: no huge allocation, the section named.
+        fails(
+            &with(&a, 24, i32::MAX.to_le_bytes()),
+            "truncated: its polygons (bytes 196 to 68719476900 of the tile)",
+        );
+        fails(
+            &with(&a, 44, 1_000_000i32.to_le_bytes()),
+            "its detail triangles",
+        );
+        let set = two_tiles(false);
+        fails(
+            &with(&set, 44, (-5i32).to_le_bytes()),
+            "tile 0 (at byte 48): its dataSize is -5, below 0",
+        );
+        fails(
+            &with(&set, 44, 100_000i32.to_le_bytes()),
+            "tile 0 (at byte 48): truncated: its dataSize 100000 runs past the end of the file",
+        );
+    }
+
+    #[test]
+    fn set_errors() {
+        let set = two_tiles(false);
+        fails(&with(&set, 8, 0i32.to_le_bytes()), "the set has 0 tiles");
+        fails(
+            &with(&set, 8, 5i32.to_le_bytes()),
+            "the set has 5 tiles, more than its maxTiles 4",
+        );
+        fails(
+            &with(&set, 32, 0i32.to_le_bytes()),
+            "maxTiles 0 and maxPolys 8 must be at least 1",
+        );
+        // 12 tile bits and 12 polygon bits leave 8 salt bits.
+        let big = with(
+            &with(&set, 32, 4096i32.to_le_bytes()),
+            36,
+            4096i32.to_le_bytes(),
+        );
+        fails(
+            &big,
+            "need 12 + 12 bits of a 32-bit polygon ref, leaving 8 for the salt",
+        );
+        // Tile index 3 with maxTiles 3 (still 2 tile bits).
+        let three = with(&set, 32, 3i32.to_le_bytes());
+        fails(
+            &with(&three, 40, (1u32 << 5 | 3 << 3).to_le_bytes()),
+            "tile 0 (at byte 48): its tileRef 56 names tile index 3, but maxTiles is 3",
+        );
+        let a = tile_bytes(&tile_a());
+        let dup = with(&set, 48 + a.len(), 32u32.to_le_bytes());
+        fails(
+            &dup,
+            "tile 1 (at byte 628): its tileRef 32 names tile index 0, as tile 0's does",
+        );
+        // Tile B moved onto tile A's grid position.
+        let at = 48 + a.len() + 8 + 8;
+        fails(
+            &with(&set, at, 0i32.to_le_bytes()),
+            "it is at tile (x 0, y 0, layer 0), as tile 0 is",
+        );
+        // maxPolys 2: 1 polygon bit for tile A's 3 polygons.
+        let few = with(&set, 36, 2i32.to_le_bytes());
+        fails(
+            &few,
+            "it has 3 polygons, more than the 2 its refs have room for (maxPolys 2)",
+        );
+        fails(
+            &with(&set, 40, 0u32.to_le_bytes()),
+            "tileRef 0 or dataSize 0: it has no tiles",
+        );
+        // A tile of 64-bit links in a set of 32-bit records.
+        let wide = TileIn {
+            wide: true,
+            ..tile_a()
+        };
+        let mixed = set_bytes(4, 8, &[(32, tile_bytes(&wide))], false);
+        fails(&mixed, "its sections fill its 612 bytes with 64-bit polygon refs, but the set's tile records are 32-bit");
+    }
+
+    #[test]
+    fn polygon_errors() {
+        let a = tile_bytes(&tile_a());
+        let p1 = POLYS_AT + 32;
+        fails(
+            &with(&a, p1 + 6, 40u16.to_le_bytes()),
+            "tile 0 (at byte 0): polygon 1 uses vertex 40, but the tile has 8 vertices",
+        );
+        fails(
+            &with(&a, p1 + 30, [2]),
+            "polygon 1 has 2 vertices: a ground polygon has 3 to 6",
+        );
+        fails(&with(&a, p1 + 30, [7]), "polygon 1 has 7 vertices");
+        fails(&with(&a, p1 + 31, [2 << 6]), "polygon 1 has type 2");
+        fails(
+            &with(&a, 100 + 12 * 3 + 4, f32::NAN.to_le_bytes()),
+            "vertex 3 is [0.0, NaN, 1.0]: not finite",
+        );
+        fails(
+            &with(&a, 100 + 12 * 7, f32::INFINITY.to_le_bytes()),
+            "vertex 7 is [inf, 0.25, 0.5]: not finite",
+        );
+        // In a set: the tile and where it starts.
+        let set = two_tiles(false);
+        let b_at = 48 + a.len() + 8;
+        fails(
+            &with(&set, b_at + 100 + 48 + 4, 9u16.to_le_bytes()),
+            "tile 1 (at byte 628): polygon 0 uses vertex 9, but the tile has 4 vertices",
+        );
+    }
+
+    #[test]
+    fn detail_errors() {
+        let a = tile_bytes(&tile_a());
+        // Polygon 1's sub-mesh: vertBase, triBase, vertCount, triCount.
+        let m1 = DETAIL_AT + 12;
+        fails(
+            &with(&a, m1 + 8, [1]),
+            "polygon 1's detail sub-mesh uses detail vertices 1 to 1, but the tile has 1",
+        );
+        fails(
+            &with(&a, m1 + 4, 5u32.to_le_bytes()),
+            "polygon 1's detail sub-mesh uses detail triangles 5 to 6, but the tile has 6",
+        );
+        fails(
+            &with(&a, 36, 1i32.to_le_bytes()),
+            "its sections end at byte 560 (600 with 64-bit polygon refs), but it has 572 bytes",
+        );
+        let tris = DETAIL_AT + 24 + 12;
+        fails(&with(&a, tris + 4 * 4 + 2, [4]), "polygon 1's detail triangle 0 (triangle 4 of the tile) uses vertex 4, but its sub-mesh has 4 (4 corners and 0 detail vertices)");
+        fails(
+            &with(&a, DETAIL_AT + 24 + 4, f32::NAN.to_le_bytes()),
+            "detail vertex 0 is [0.5, NaN, 0.5]: not finite",
+        );
+    }
+
+    #[test]
+    fn a_missing_sub_mesh_is_an_error() {
+        // One sub-mesh for two ground polygons (the sections still add up).
+        let mut t = tile_a();
+        if let Some((meshes, _, _)) = &mut t.detail {
+            meshes.pop();
+        }
+        fails(
+            &tile_bytes(&t),
+            "polygon 1 has no detail sub-mesh: the tile has 1",
+        );
+    }
+
+    #[test]
+    fn link_and_agent_errors() {
+        let a = tile_bytes(&tile_a());
+        let con = a.len() - 36;
+        fails(
+            &with(&a, con + 28, 3u16.to_le_bytes()),
+            "off-mesh connection 0 names polygon 3, but the tile has 3",
+        );
+        fails(
+            &with(&a, con + 4, f32::NAN.to_le_bytes()),
+            "off-mesh connection 0 is from [0.5, NaN, 0.5]",
+        );
+        fails(
+            &with(&a, con + 24, f32::INFINITY.to_le_bytes()),
+            "with radius inf: not finite",
+        );
+        fails(
+            &with(&a, 64, f32::NAN.to_le_bytes()),
+            "walkableHeight 2, walkableRadius NaN, walkableClimb 0.9: not finite",
+        );
+    }
 }
