@@ -75,3 +75,8 @@ fn mesh_corpus() {
 fn obj_corpus() {
     replay("parse_obj", checks::parse_obj_round_trip);
 }
+
+#[test]
+fn detour_corpus() {
+    replay("parse_detour", checks::parse_detour_binary);
+}
