@@ -699,11 +699,37 @@ fn agent(t: &Tile) -> Result<BakeAgent> {
 /// (`DetourNavMeshBuilder.cpp`), and RecastDemo's `Sample::saveAll` and `loadAll`.
 ///
 /// ```
-/// use pathsmooth::navmesh::import::{is_detour, parse_detour};
-/// // Not a Detour file:
-/// assert!(!is_detour(b"v 0 0 0\n"));
-/// let err = parse_detour(b"v 0 0 0\n", "level.obj").unwrap_err();
-/// assert!(err.to_string().contains("level.obj: not a Detour navmesh"));
+/// use glam::DVec3;
+/// use pathsmooth::navmesh::import::parse_detour;
+/// use pathsmooth::navmesh::{Surface, SurfaceOptions};
+/// // One tile (DNAV, version 7) of one triangle, as dtCreateNavMeshData lays it out.
+/// let mut b = b"VAND".to_vec();
+/// // version, x, y, layer, userId, polyCount, vertCount, maxLinkCount, detailMeshCount,
+/// // detailVertCount, detailTriCount, bvNodeCount, offMeshConCount, offMeshBase
+/// for v in [7, 0, 0, 0, 0, 1, 3, 0, 0, 0, 0, 0, 0, 1] {
+///     b.extend_from_slice(&i32::to_le_bytes(v));
+/// }
+/// // walkableHeight, walkableRadius, walkableClimb, bmin, bmax, bvQuantFactor; vertices
+/// for v in [2.0f32, 0.5, 0.25, 0., 0., 0., 1., 0., 1., 1., 0., 0., 0., 1., 0., 0., 0., 0., 1.] {
+///     b.extend_from_slice(&v.to_le_bytes());
+/// }
+/// // dtPoly: firstLink, verts[6], neis[6], flags, vertCount, area 63 | type ground << 6
+/// b.extend_from_slice(&[0; 4]);
+/// for v in [0u16, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1] {
+///     b.extend_from_slice(&v.to_le_bytes());
+/// }
+/// b.extend_from_slice(&[3, 63]);
+/// let data = parse_detour(&b, "triangle.bin")?;
+/// assert_eq!(data.vertices, [DVec3::ZERO, DVec3::X, DVec3::Z]);
+/// assert_eq!(data.polygons, [vec![0, 1, 2]]);
+/// // dtNavMesh::init(data): salt 1, tile 0, no bits for one polygon.
+/// assert_eq!((data.areas[0], data.flags[0], data.refs[0]), (63, 1, 1));
+/// assert_eq!(data.agent.climb, Some(0.25));
+/// assert_eq!(Surface::from_data(&data, &SurfaceOptions::default())?.num_polygons(), 1);
+/// // Cut short, it is an error naming the section:
+/// let err = parse_detour(&b[..150], "triangle.bin").unwrap_err().to_string();
+/// assert!(err.contains("triangle.bin: tile 0 (at byte 0): truncated: its polygons"), "{err}");
+/// # Ok::<(), pathsmooth::Error>(())
 /// ```
 pub fn parse_detour(bytes: &[u8], file: &str) -> Result<SurfaceData> {
     let magic = bytes.get(..4);
