@@ -1,9 +1,9 @@
 //! Detour itself (recastnavigation, through `recastnavigation-sys`) against pathsmooth's
 //! `navmesh::import::parse_detour`:
 //!
-//! - the real navmesh sets of `shared/data/detour/` (those with 32-bit refs: this crate's
-//!   Detour is built without `DT_POLYREF64`), loaded as RecastDemo's `Sample::loadAll`
-//!   loads them: every ground polygon Detour holds has a polygon in pathsmooth's data with
+//! - the real navmesh sets of `shared/data/detour/` (those with 32-bit refs; those with
+//!   64-bit refs with the `polyref64` feature, which builds Detour with `DT_POLYREF64`),
+//!   loaded as RecastDemo's `Sample::loadAll` loads them: every ground polygon Detour holds has a polygon in pathsmooth's data with
 //!   the same `dtPolyRef`, corners, area and flags, and no other polygon is there;
 //! - single tiles that Detour's own `dtCreateNavMeshData` writes from the bakes of
 //!   `crates/pathsmooth/tests/data/navmesh/`, read back the same way against
@@ -41,7 +41,11 @@ fn i32_at(b: &[u8], at: usize) -> i32 {
     i32::from_le_bytes(b[at..at + 4].try_into().unwrap())
 }
 
-/// A navmesh set with 8-byte tile records, loaded as `Sample::loadAll` does.
+/// Whether this Detour has 64-bit polygon refs (`DT_POLYREF64`).
+const WIDE: bool = cfg!(feature = "polyref64");
+
+/// A navmesh set with tile records of this Detour's width (8 bytes, or 16 with 64-bit
+/// refs), loaded as `Sample::loadAll` does.
 fn load_all(b: &[u8]) -> Loaded {
     let f = |at: usize| f32::from_le_bytes(b[at..at + 4].try_into().unwrap());
     let mut params: dtNavMeshParams = unsafe { std::mem::zeroed() };
@@ -58,8 +62,13 @@ fn load_all(b: &[u8]) -> Loaded {
     };
     let mut at = 40;
     for _ in 0..i32_at(b, 8) {
-        let (tile_ref, size) = (i32_at(b, at) as u32, i32_at(b, at + 4) as usize);
-        at += 8;
+        let (tile_ref, size) = if WIDE {
+            let r = u64::from_le_bytes(b[at..at + 8].try_into().unwrap());
+            (r, i32_at(b, at + 8) as usize)
+        } else {
+            (u64::from(i32_at(b, at) as u32), i32_at(b, at + 4) as usize)
+        };
+        at += if WIDE { 16 } else { 8 };
         if tile_ref == 0 || size == 0 {
             break;
         }
@@ -103,6 +112,7 @@ fn ground_polygons(nav: *const dtNavMesh) -> HashMap<u64, Poly> {
                         [*v, *v.add(1), *v.add(2)]
                     })
                     .collect();
+                #[allow(clippy::useless_conversion)] // u32 without DT_POLYREF64
                 let r = u64::from(base) | ip as u64;
                 out.insert(r, (corners, poly.areaAndtype & 0x3f, poly.flags));
             }
@@ -154,8 +164,8 @@ fn detour_loads_the_real_files_as_parse_detour_reads_them() {
     for path in files {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let bytes = std::fs::read(&path).unwrap();
-        if &bytes[48..52] != b"VAND" {
-            println!("{name}: 64-bit refs, not for this Detour build");
+        if (&bytes[48..52] != b"VAND") != WIDE {
+            println!("{name}: refs of the other width, not for this Detour build");
             continue;
         }
         let data = parse_detour(&bytes, &name).unwrap();
