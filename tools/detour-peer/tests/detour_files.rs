@@ -13,9 +13,9 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::ptr;
 
-use detour_peer::{Bake, tile_data};
-use pathsmooth::navmesh::SurfaceData;
+use detour_peer::{tile_data, Bake};
 use pathsmooth::navmesh::import::parse_detour;
+use pathsmooth::navmesh::SurfaceData;
 use recastnavigation_sys::*;
 
 /// A ground polygon as Detour holds it: corners, area, flags.
@@ -139,7 +139,11 @@ fn same_polygons(name: &str, data: &SurfaceData, detour: &HashMap<u64, Poly>) {
             })
             .collect();
         assert_eq!(&ours, corners, "{name}: polygon {k} (ref {r:#x})");
-        assert_eq!((data.areas[k], data.flags[k]), (*area, *flags), "{name}: {k}");
+        assert_eq!(
+            (data.areas[k], data.flags[k]),
+            (*area, *flags),
+            "{name}: {k}"
+        );
     }
 }
 
@@ -172,7 +176,10 @@ fn detour_loads_the_real_files_as_parse_detour_reads_them() {
         let loaded = load_all(&bytes);
         let detour = ground_polygons(loaded.nav);
         same_polygons(&name, &data, &detour);
-        println!("{name}: {} polygons, refs and corners as Detour's", detour.len());
+        println!(
+            "{name}: {} polygons, refs and corners as Detour's",
+            detour.len()
+        );
         compared += 1;
     }
     assert!(compared > 0 || !dir.exists());

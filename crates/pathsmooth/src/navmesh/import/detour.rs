@@ -869,6 +869,10 @@ mod tests {
         user_id: u32,
     }
 
+    /// A detail mesh to write: `(vertBase, triBase, vertCount, triCount)` per polygon,
+    /// detail vertices, triangles.
+    type DetailIn = (Vec<(u32, u32, u8, u8)>, Vec<[f32; 3]>, Vec<[u8; 4]>);
+
     /// A tile to write, field for field what `dtCreateNavMeshData` stores.
     struct TileIn {
         x: i32,
@@ -877,8 +881,7 @@ mod tests {
         verts: Vec<[f32; 3]>,
         polys: Vec<PolyIn>,
         max_links: u32,
-        /// `(vertBase, triBase, vertCount, triCount)` per polygon, detail vertices, triangles.
-        detail: Option<(Vec<(u32, u32, u8, u8)>, Vec<[f32; 3]>, Vec<[u8; 4]>)>,
+        detail: Option<DetailIn>,
         bv_nodes: u32,
         cons: Vec<ConIn>,
         walkable: [f32; 3],
@@ -955,7 +958,7 @@ mod tests {
     }
 
     fn pad4(b: &mut Vec<u8>) {
-        while b.len() % 4 != 0 {
+        while !b.len().is_multiple_of(4) {
             b.push(0);
         }
     }
