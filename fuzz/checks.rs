@@ -9,8 +9,8 @@ use pathsmooth::glam::{DVec2, DVec3};
 use pathsmooth::grid::GridMap;
 use pathsmooth::io::{parse_path, write_path, Format, PathData};
 use pathsmooth::navmesh::import::{
-    is_godot, is_recast_json, parse_godot, parse_mesh, parse_obj, parse_recast_json, write_mesh,
-    write_mesh_v3, write_obj, GroundPlane,
+    is_detour, is_godot, is_recast_json, parse_detour, parse_godot, parse_mesh, parse_obj,
+    parse_recast_json, write_mesh, write_mesh_v3, write_obj, GroundPlane,
 };
 use pathsmooth::navmesh::{NavMesh, Scene, Surface, SurfaceData, SurfaceOptions, UpAxis};
 use pathsmooth::{GridWorld, NavMeshWorld, World};
@@ -449,8 +449,7 @@ fn check_surface_data(data: &SurfaceData) {
     }
     if n <= 4096 && data.polygons.len() <= 4096 {
         let options = SurfaceOptions {
-            split_t_junctions: true,
-            weld: 1e-4,
+            weld: Some(1e-4),
             ..SurfaceOptions::new(UpAxis::Y)
         };
         let _ = Surface::from_data(data, &options);
@@ -479,5 +478,35 @@ pub fn parse_recast_json_text(data: &[u8]) {
     let _ = is_recast_json(text);
     if let Ok(d) = parse_recast_json(text, "fuzz.json") {
         check_surface_data(&d);
+    }
+}
+
+/// Any bytes given to Detour's binary reader are a navmesh's data or an error, never a
+/// panic; data it reads is consistent (one area, flags word, ref and detail sub-mesh per
+/// polygon, indices in range, only from bytes with Detour's magic) and, when small, builds
+/// a surface or fails with an error.
+pub fn parse_detour_binary(data: &[u8]) {
+    let Ok(d) = parse_detour(data, "fuzz.bin") else {
+        return;
+    };
+    assert!(is_detour(data));
+    let n = d.polygons.len();
+    assert_eq!((d.areas.len(), d.flags.len(), d.refs.len()), (n, n, n));
+    for p in &d.polygons {
+        assert!((3..=6).contains(&p.len()));
+        assert!(p.iter().all(|&v| (v as usize) < d.vertices.len()));
+    }
+    assert!(d.vertices.iter().all(|v| v.is_finite()));
+    if let Some(detail) = &d.detail {
+        assert_eq!(detail.meshes.len(), n);
+        for &[vb, vn, tb, tn] in &detail.meshes {
+            assert!((vb + vn) as usize <= detail.vertices.len());
+            assert!((tb + tn) as usize <= detail.triangles.len());
+            let tris = &detail.triangles[tb as usize..(tb + tn) as usize];
+            assert!(tris.iter().all(|t| t[..3].iter().all(|&i| i < vn)));
+        }
+    }
+    if n <= 1000 {
+        let _ = Surface::from_data(&d, &SurfaceOptions::default());
     }
 }

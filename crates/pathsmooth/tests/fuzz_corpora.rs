@@ -85,3 +85,8 @@ fn godot_corpus() {
 fn recast_json_corpus() {
     replay("parse_recast_json", checks::parse_recast_json_text);
 }
+
+#[test]
+fn detour_corpus() {
+    replay("parse_detour", checks::parse_detour_binary);
+}

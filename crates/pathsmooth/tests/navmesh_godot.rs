@@ -51,7 +51,7 @@ fn by_hand(text: &str, packed: &str) -> (Vec<DVec3>, Vec<Vec<u32>>) {
 fn surface(data: &SurfaceData) -> Surface {
     let options = SurfaceOptions {
         split_t_junctions: true,
-        weld: 1e-4,
+        weld: Some(1e-4),
         ..SurfaceOptions::new(UpAxis::Y)
     };
     Surface::from_data(data, &options).unwrap()

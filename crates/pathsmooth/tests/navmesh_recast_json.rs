@@ -18,7 +18,7 @@ fn data(path: &str) -> String {
 fn options() -> SurfaceOptions {
     SurfaceOptions {
         split_t_junctions: true,
-        weld: 1e-4,
+        weld: Some(1e-4),
         ..SurfaceOptions::new(UpAxis::Y)
     }
 }

@@ -273,115 +273,124 @@ fn ok(status: dtStatus) -> bool {
     status & DT_SUCCESS != 0
 }
 
+/// A single tile's data as `dtCreateNavMeshData` writes it for `bake` (allocated with
+/// `dtAlloc`: free it with `dtFree`, or hand it to a `dtNavMesh` with `DT_TILE_FREE_DATA`),
+/// its size, and the largest distance between a bake vertex and Detour's vertex from its
+/// cell coordinates.
+pub fn tile_data(bake: &Bake) -> Result<(*mut u8, i32, f32), String> {
+    let s = &bake.bake.settings;
+    let (cs, ch) = (s.cell_size, s.cell_height);
+    let nvp = s.verts_per_poly;
+    if nvp > DT_VERTS_PER_POLYGON as usize {
+        return Err(format!(
+            "verts_per_poly {nvp} > Detour's {DT_VERTS_PER_POLYGON}"
+        ));
+    }
+    // bmin: the vertices' minimum, which is on Recast's cell lattice (offset by whole
+    // cells from the bake's own bmin); y lowered by whole cells to cover the detail mesh.
+    let mut bmin = [f32::INFINITY; 3];
+    let mut bmax = [f32::NEG_INFINITY; 3];
+    for v in &bake.vertices {
+        for i in 0..3 {
+            bmin[i] = bmin[i].min(v[i]);
+            bmax[i] = bmax[i].max(v[i]);
+        }
+    }
+    if let Some(d) = &bake.detail {
+        let low = d
+            .vertices
+            .iter()
+            .map(|v| v[1])
+            .fold(f32::INFINITY, f32::min);
+        if low < bmin[1] {
+            bmin[1] -= ((bmin[1] - low) / ch).ceil() * ch;
+        }
+        for v in &d.vertices {
+            bmax[1] = bmax[1].max(v[1]);
+        }
+    }
+    let mut verts = Vec::with_capacity(bake.vertices.len() * 3);
+    let mut quantisation_error = 0.0f32;
+    for v in &bake.vertices {
+        let q = [
+            ((v[0] - bmin[0]) / cs).round(),
+            ((v[1] - bmin[1]) / ch).round(),
+            ((v[2] - bmin[2]) / cs).round(),
+        ];
+        for (i, &qi) in q.iter().enumerate() {
+            if !(0.0..65535.0).contains(&qi) {
+                return Err(format!("vertex {v:?} out of u16 cell range"));
+            }
+            let back = bmin[i] + qi * if i == 1 { ch } else { cs };
+            quantisation_error = quantisation_error.max((back - v[i]).abs());
+            verts.push(qi as u16);
+        }
+    }
+    // rcPolyMesh layout: nvp vertex indices, then nvp neighbour polygons (0xffff: none).
+    let mut edges: HashMap<(u32, u32), usize> = HashMap::new();
+    for (pi, p) in bake.polygons.iter().enumerate() {
+        for j in 0..p.len() {
+            edges.insert((p[j], p[(j + 1) % p.len()]), pi);
+        }
+    }
+    let mut polys = vec![0xffffu16; bake.polygons.len() * 2 * nvp];
+    for (pi, p) in bake.polygons.iter().enumerate() {
+        if p.len() > nvp {
+            return Err(format!("polygon {pi} has {} corners > {nvp}", p.len()));
+        }
+        let row = &mut polys[pi * 2 * nvp..(pi + 1) * 2 * nvp];
+        for j in 0..p.len() {
+            row[j] = p[j] as u16;
+            if let Some(&other) = edges.get(&(p[(j + 1) % p.len()], p[j])) {
+                row[nvp + j] = other as u16;
+            }
+        }
+    }
+    let (dmeshes, dverts, dtris): (Vec<u32>, Vec<f32>, Vec<u8>) = match &bake.detail {
+        Some(d) => (
+            d.meshes.iter().flatten().copied().collect(),
+            d.vertices.iter().flatten().copied().collect(),
+            d.triangles.iter().flatten().copied().collect(),
+        ),
+        None => (vec![], vec![], vec![]),
+    };
+    let has_detail = bake.detail.is_some();
+    let mut params: dtNavMeshCreateParams = unsafe { std::mem::zeroed() };
+    params.verts = verts.as_ptr();
+    params.vertCount = bake.vertices.len() as i32;
+    params.polys = polys.as_ptr();
+    params.polyFlags = bake.flags.as_ptr();
+    params.polyAreas = bake.areas.as_ptr();
+    params.polyCount = bake.polygons.len() as i32;
+    params.nvp = nvp as i32;
+    if has_detail {
+        params.detailMeshes = dmeshes.as_ptr();
+        params.detailVerts = dverts.as_ptr();
+        params.detailVertsCount = (dverts.len() / 3) as i32;
+        params.detailTris = dtris.as_ptr();
+        params.detailTriCount = (dtris.len() / 4) as i32;
+    }
+    params.bmin = bmin;
+    params.bmax = bmax;
+    params.walkableHeight = s.agent_height;
+    params.walkableRadius = s.agent_radius;
+    params.walkableClimb = s.agent_max_climb;
+    params.cs = cs;
+    params.ch = ch;
+    params.buildBvTree = true;
+
+    let mut data: *mut u8 = ptr::null_mut();
+    let mut size = 0i32;
+    if !unsafe { dtCreateNavMeshData(&mut params, &mut data, &mut size) } {
+        return Err("dtCreateNavMeshData failed".into());
+    }
+    Ok((data, size, quantisation_error))
+}
+
 impl DetourMesh {
     pub fn from_bake(bake: &Bake) -> Result<DetourMesh, String> {
-        let s = &bake.bake.settings;
-        let (cs, ch) = (s.cell_size, s.cell_height);
-        let nvp = s.verts_per_poly;
-        if nvp > DT_VERTS_PER_POLYGON as usize {
-            return Err(format!(
-                "verts_per_poly {nvp} > Detour's {DT_VERTS_PER_POLYGON}"
-            ));
-        }
-        // bmin: the vertices' minimum, which is on Recast's cell lattice (offset by whole
-        // cells from the bake's own bmin); y lowered by whole cells to cover the detail mesh.
-        let mut bmin = [f32::INFINITY; 3];
-        let mut bmax = [f32::NEG_INFINITY; 3];
-        for v in &bake.vertices {
-            for i in 0..3 {
-                bmin[i] = bmin[i].min(v[i]);
-                bmax[i] = bmax[i].max(v[i]);
-            }
-        }
-        if let Some(d) = &bake.detail {
-            let low = d
-                .vertices
-                .iter()
-                .map(|v| v[1])
-                .fold(f32::INFINITY, f32::min);
-            if low < bmin[1] {
-                bmin[1] -= ((bmin[1] - low) / ch).ceil() * ch;
-            }
-            for v in &d.vertices {
-                bmax[1] = bmax[1].max(v[1]);
-            }
-        }
-        let mut verts = Vec::with_capacity(bake.vertices.len() * 3);
-        let mut quantisation_error = 0.0f32;
-        for v in &bake.vertices {
-            let q = [
-                ((v[0] - bmin[0]) / cs).round(),
-                ((v[1] - bmin[1]) / ch).round(),
-                ((v[2] - bmin[2]) / cs).round(),
-            ];
-            for (i, &qi) in q.iter().enumerate() {
-                if !(0.0..65535.0).contains(&qi) {
-                    return Err(format!("vertex {v:?} out of u16 cell range"));
-                }
-                let back = bmin[i] + qi * if i == 1 { ch } else { cs };
-                quantisation_error = quantisation_error.max((back - v[i]).abs());
-                verts.push(qi as u16);
-            }
-        }
-        // rcPolyMesh layout: nvp vertex indices, then nvp neighbour polygons (0xffff: none).
-        let mut edges: HashMap<(u32, u32), usize> = HashMap::new();
-        for (pi, p) in bake.polygons.iter().enumerate() {
-            for j in 0..p.len() {
-                edges.insert((p[j], p[(j + 1) % p.len()]), pi);
-            }
-        }
-        let mut polys = vec![0xffffu16; bake.polygons.len() * 2 * nvp];
-        for (pi, p) in bake.polygons.iter().enumerate() {
-            if p.len() > nvp {
-                return Err(format!("polygon {pi} has {} corners > {nvp}", p.len()));
-            }
-            let row = &mut polys[pi * 2 * nvp..(pi + 1) * 2 * nvp];
-            for j in 0..p.len() {
-                row[j] = p[j] as u16;
-                if let Some(&other) = edges.get(&(p[(j + 1) % p.len()], p[j])) {
-                    row[nvp + j] = other as u16;
-                }
-            }
-        }
-        let (dmeshes, dverts, dtris): (Vec<u32>, Vec<f32>, Vec<u8>) = match &bake.detail {
-            Some(d) => (
-                d.meshes.iter().flatten().copied().collect(),
-                d.vertices.iter().flatten().copied().collect(),
-                d.triangles.iter().flatten().copied().collect(),
-            ),
-            None => (vec![], vec![], vec![]),
-        };
-        let has_detail = bake.detail.is_some();
-        let mut params: dtNavMeshCreateParams = unsafe { std::mem::zeroed() };
-        params.verts = verts.as_ptr();
-        params.vertCount = bake.vertices.len() as i32;
-        params.polys = polys.as_ptr();
-        params.polyFlags = bake.flags.as_ptr();
-        params.polyAreas = bake.areas.as_ptr();
-        params.polyCount = bake.polygons.len() as i32;
-        params.nvp = nvp as i32;
-        if has_detail {
-            params.detailMeshes = dmeshes.as_ptr();
-            params.detailVerts = dverts.as_ptr();
-            params.detailVertsCount = (dverts.len() / 3) as i32;
-            params.detailTris = dtris.as_ptr();
-            params.detailTriCount = (dtris.len() / 4) as i32;
-        }
-        params.bmin = bmin;
-        params.bmax = bmax;
-        params.walkableHeight = s.agent_height;
-        params.walkableRadius = s.agent_radius;
-        params.walkableClimb = s.agent_max_climb;
-        params.cs = cs;
-        params.ch = ch;
-        params.buildBvTree = true;
-
+        let (data, size, quantisation_error) = tile_data(bake)?;
         unsafe {
-            let mut data: *mut u8 = ptr::null_mut();
-            let mut size = 0i32;
-            if !dtCreateNavMeshData(&mut params, &mut data, &mut size) {
-                return Err("dtCreateNavMeshData failed".into());
-            }
             let nav = dtAllocNavMesh();
             if nav.is_null() {
                 dtFree(data.cast());

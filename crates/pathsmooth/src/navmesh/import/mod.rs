@@ -11,6 +11,7 @@
 //! ([`NavMesh::polygons_along`]), as Detour's `findStraightPath` reports, or to every
 //! polygon it passes through ([`NavMesh::polygons_crossed`]).
 
+mod detour;
 mod godot;
 mod grid;
 mod grid_build;
@@ -30,6 +31,7 @@ mod text;
 
 use std::path::Path;
 
+pub use detour::{is_detour, parse_detour};
 pub use godot::{is_godot, parse_godot};
 pub use mesh_file::{parse_mesh, write_mesh};
 pub use mesh_v3::write_mesh_v3;

@@ -1,0 +1,244 @@
+//! Detour itself (recastnavigation, through `recastnavigation-sys`) against pathsmooth's
+//! `navmesh::import::parse_detour`:
+//!
+//! - the real navmesh sets of `shared/data/detour/` (those with 32-bit refs; those with
+//!   64-bit refs with the `polyref64` feature, which builds Detour with `DT_POLYREF64`),
+//!   loaded as RecastDemo's `Sample::loadAll` loads them: every ground polygon Detour holds has a polygon in pathsmooth's data with
+//!   the same `dtPolyRef`, corners, area and flags, and no other polygon is there;
+//! - single tiles that Detour's own `dtCreateNavMeshData` writes from the bakes of
+//!   `crates/pathsmooth/tests/data/navmesh/`, read back the same way against
+//!   `dtNavMesh::init(data, …)`, and their detail meshes against the bake's.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::ptr;
+
+use detour_peer::{tile_data, Bake};
+use pathsmooth::navmesh::import::parse_detour;
+use pathsmooth::navmesh::SurfaceData;
+use recastnavigation_sys::*;
+
+/// A ground polygon as Detour holds it: corners, area, flags.
+type Poly = (Vec<[f32; 3]>, u8, u16);
+
+/// A `dtNavMesh` and the tile data it points into (added without `DT_TILE_FREE_DATA`).
+struct Loaded {
+    nav: *mut dtNavMesh,
+    _data: Vec<Vec<u8>>,
+}
+
+impl Drop for Loaded {
+    fn drop(&mut self) {
+        unsafe { dtFreeNavMesh(self.nav) }
+    }
+}
+
+fn ok(status: dtStatus) -> bool {
+    status & DT_SUCCESS != 0
+}
+
+fn i32_at(b: &[u8], at: usize) -> i32 {
+    i32::from_le_bytes(b[at..at + 4].try_into().unwrap())
+}
+
+/// Whether this Detour has 64-bit polygon refs (`DT_POLYREF64`).
+const WIDE: bool = cfg!(feature = "polyref64");
+
+/// A navmesh set with tile records of this Detour's width (8 bytes, or 16 with 64-bit
+/// refs), loaded as `Sample::loadAll` does.
+fn load_all(b: &[u8]) -> Loaded {
+    let f = |at: usize| f32::from_le_bytes(b[at..at + 4].try_into().unwrap());
+    let mut params: dtNavMeshParams = unsafe { std::mem::zeroed() };
+    params.orig = [f(12), f(16), f(20)];
+    params.tileWidth = f(24);
+    params.tileHeight = f(28);
+    params.maxTiles = i32_at(b, 32);
+    params.maxPolys = i32_at(b, 36);
+    let nav = unsafe { dtAllocNavMesh() };
+    assert!(ok(unsafe { dtNavMesh_init(nav, &params) }));
+    let mut loaded = Loaded {
+        nav,
+        _data: Vec::new(),
+    };
+    let mut at = 40;
+    for _ in 0..i32_at(b, 8) {
+        let (tile_ref, size) = if WIDE {
+            let r = u64::from_le_bytes(b[at..at + 8].try_into().unwrap());
+            (r, i32_at(b, at + 8) as usize)
+        } else {
+            (u64::from(i32_at(b, at) as u32), i32_at(b, at + 4) as usize)
+        };
+        at += if WIDE { 16 } else { 8 };
+        if tile_ref == 0 || size == 0 {
+            break;
+        }
+        let mut data = b[at..at + size].to_vec();
+        let status = unsafe {
+            dtNavMesh_addTile(
+                nav,
+                data.as_mut_ptr(),
+                size as i32,
+                0,
+                tile_ref as dtTileRef,
+                ptr::null_mut(),
+            )
+        };
+        assert!(ok(status), "addTile: {status:#x}");
+        loaded._data.push(data);
+        at += size;
+    }
+    loaded
+}
+
+/// Every ground polygon of every tile of `nav`, by its `dtPolyRef`.
+fn ground_polygons(nav: *const dtNavMesh) -> HashMap<u64, Poly> {
+    let mut out = HashMap::new();
+    unsafe {
+        for i in 0..dtNavMesh_getMaxTiles(nav) {
+            let tile = dtNavMesh_getTile(nav, i);
+            if tile.is_null() || (*tile).header.is_null() {
+                continue;
+            }
+            let base = dtNavMesh_getPolyRefBase(nav, tile);
+            let header = &*(*tile).header;
+            for ip in 0..header.polyCount as usize {
+                let poly = &*(*tile).polys.add(ip);
+                if poly.areaAndtype >> 6 == 1 {
+                    continue;
+                }
+                let corners = (0..poly.vertCount as usize)
+                    .map(|j| {
+                        let v = (*tile).verts.add(3 * poly.verts[j] as usize);
+                        [*v, *v.add(1), *v.add(2)]
+                    })
+                    .collect();
+                #[allow(clippy::useless_conversion)] // u32 without DT_POLYREF64
+                let r = u64::from(base) | ip as u64;
+                out.insert(r, (corners, poly.areaAndtype & 0x3f, poly.flags));
+            }
+        }
+    }
+    out
+}
+
+/// pathsmooth's data holds exactly Detour's ground polygons, by ref.
+fn same_polygons(name: &str, data: &SurfaceData, detour: &HashMap<u64, Poly>) {
+    assert_eq!(data.polygons.len(), detour.len(), "{name}");
+    for (k, p) in data.polygons.iter().enumerate() {
+        let r = data.refs[k];
+        let (corners, area, flags) = detour
+            .get(&r)
+            .unwrap_or_else(|| panic!("{name}: polygon {k}'s ref {r:#x} is not Detour's"));
+        let ours: Vec<[f32; 3]> = p
+            .iter()
+            .map(|&v| {
+                let v = data.vertices[v as usize];
+                // Exact: the reader widens f32 exactly.
+                assert_eq!(v.as_vec3().as_dvec3(), v, "{name}");
+                v.as_vec3().to_array()
+            })
+            .collect();
+        assert_eq!(&ours, corners, "{name}: polygon {k} (ref {r:#x})");
+        assert_eq!(
+            (data.areas[k], data.flags[k]),
+            (*area, *flags),
+            "{name}: {k}"
+        );
+    }
+}
+
+fn shared() -> PathBuf {
+    match std::env::var_os("PATHSMOOTH_SHARED") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
+    }
+}
+
+#[test]
+fn detour_loads_the_real_files_as_parse_detour_reads_them() {
+    let dir = shared().join("data/detour");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        println!("skipped: {} not found", dir.display());
+        return;
+    };
+    let mut files: Vec<PathBuf> = entries.map(|e| e.unwrap().path()).collect();
+    files.retain(|p| p.extension().is_some_and(|e| e == "bin"));
+    files.sort();
+    let mut compared = 0;
+    for path in files {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let bytes = std::fs::read(&path).unwrap();
+        if (&bytes[48..52] != b"VAND") != WIDE {
+            println!("{name}: refs of the other width, not for this Detour build");
+            continue;
+        }
+        let data = parse_detour(&bytes, &name).unwrap();
+        let loaded = load_all(&bytes);
+        let detour = ground_polygons(loaded.nav);
+        same_polygons(&name, &data, &detour);
+        println!(
+            "{name}: {} polygons, refs and corners as Detour's",
+            detour.len()
+        );
+        compared += 1;
+    }
+    assert!(compared > 0 || !dir.exists());
+}
+
+#[test]
+fn tiles_detour_writes_read_as_detour_loads_them() {
+    let bakes = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../crates/pathsmooth/tests/data/navmesh/"
+    );
+    for name in ["dungeon", "dungeon.areas", "nav_test", "nav_test.r0"] {
+        let bake = Bake::load(&format!("{bakes}{name}.navmesh.json")).unwrap();
+        let (ptr, size, _) = tile_data(&bake).unwrap();
+        let bytes = unsafe { std::slice::from_raw_parts(ptr, size as usize) }.to_vec();
+        unsafe { dtFree(ptr.cast()) };
+        let data = parse_detour(&bytes, name).unwrap();
+        // dtNavMesh::init(data, …): one tile, maxPolys its polygon count.
+        let mut copy = bytes.clone();
+        let loaded = Loaded {
+            nav: unsafe { dtAllocNavMesh() },
+            _data: Vec::new(),
+        };
+        assert!(ok(unsafe {
+            dtNavMesh_init1(loaded.nav, copy.as_mut_ptr(), size, 0)
+        }));
+        same_polygons(name, &data, &ground_polygons(loaded.nav));
+        drop(loaded);
+        // The detail mesh: per polygon Detour's corners, then the bake's own detail
+        // vertices after its first `nv` (which Detour drops for the corners), and the
+        // bake's triangles unchanged.
+        let (ours, theirs) = (data.detail.as_ref().unwrap(), bake.detail.as_ref().unwrap());
+        assert_eq!(ours.meshes.len(), theirs.meshes.len(), "{name}");
+        for (p, (m, t)) in ours.meshes.iter().zip(&theirs.meshes).enumerate() {
+            let nv = bake.polygons[p].len();
+            assert_eq!((m[1], m[3]), (t[1], t[3]), "{name}: polygon {p}");
+            let ours_v = &ours.vertices[m[0] as usize..(m[0] + m[1]) as usize];
+            let theirs_v = &theirs.vertices[t[0] as usize..(t[0] + t[1]) as usize];
+            for (a, b) in ours_v[nv..].iter().zip(&theirs_v[nv..]) {
+                assert_eq!(a.as_vec3().to_array(), *b, "{name}: polygon {p}");
+            }
+            let ours_t = &ours.triangles[m[2] as usize..(m[2] + m[3]) as usize];
+            let theirs_t = &theirs.triangles[t[2] as usize..(t[2] + t[3]) as usize];
+            for (a, b) in ours_t.iter().zip(theirs_t) {
+                assert_eq!(*a, b.map(u32::from), "{name}: polygon {p}");
+            }
+        }
+        assert_eq!(
+            (data.agent.height, data.agent.climb),
+            (
+                Some(bake.bake.settings.agent_height.into()),
+                Some(bake.bake.settings.agent_max_climb.into())
+            ),
+            "{name}"
+        );
+        println!(
+            "{name}: Detour's tile of {} bytes, {} polygons as Detour loads them",
+            bytes.len(),
+            data.polygons.len()
+        );
+    }
+}
