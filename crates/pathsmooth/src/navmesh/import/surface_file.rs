@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use super::detour::{is_detour, parse_detour};
 use super::godot::{is_godot, parse_godot};
 use super::obj::parse_obj_surface;
 use crate::error::{Error, Result};
@@ -29,6 +30,9 @@ pub enum SurfaceFormat {
     Obj,
     /// Polyanya's `.mesh` (2D: a flat surface at height 0).
     PolyanyaMesh,
+    /// Detour's binary navmesh: RecastDemo's navmesh set (`MSET`) or one tile's data as
+    /// `dtCreateNavMeshData` writes it ([`parse_detour`]).
+    Detour,
 }
 
 impl SurfaceFormat {
@@ -44,6 +48,9 @@ impl SurfaceFormat {
     /// assert_eq!(SurfaceFormat::sniff(b"\x00\x01"), None);
     /// ```
     pub fn sniff(bytes: &[u8]) -> Option<SurfaceFormat> {
+        if is_detour(bytes) {
+            return Some(SurfaceFormat::Detour);
+        }
         let text = std::str::from_utf8(bytes).ok()?;
         let t = text.trim_start_matches('\u{feff}').trim_start();
         if is_godot(t) {
@@ -77,6 +84,7 @@ impl SurfaceFormat {
             SurfaceFormat::Godot => "Godot scene",
             SurfaceFormat::Obj => "OBJ",
             SurfaceFormat::PolyanyaMesh => "polyanya .mesh",
+            SurfaceFormat::Detour => "Detour binary",
         }
     }
 }
@@ -102,7 +110,7 @@ const KNOWN: &str =
 /// Reads a navmesh file's bytes as a [`Surface`], in the format [`SurfaceFormat::sniff`]
 /// finds, built as `options` say ([`Surface::from_data`]: welded, cleaned and joined by
 /// default, with what was repaired in [`Surface::load_report`]). Formats that fix their up
-/// axis (Recast, Godot: y; the navmesh JSON names its own) use it; `options.up` is for OBJ
+/// axis (Recast, Detour, Godot: y; the navmesh JSON names its own) use it; `options.up` is for OBJ
 /// and polyanya meshes. `file` names the input in errors.
 ///
 /// Errors: [`Error::Parse`] for bytes in no format it reads (naming those it knows); then
@@ -124,13 +132,18 @@ const KNOWN: &str =
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
 pub fn read_surface(bytes: &[u8], file: &str, options: &SurfaceOptions) -> Result<Surface> {
+    let format = SurfaceFormat::sniff(bytes).ok_or_else(|| unknown(file))?;
+    if format == SurfaceFormat::Detour {
+        return Surface::from_data(&parse_detour(bytes, file)?, options);
+    }
     let text = text_of(bytes, file)?;
-    match SurfaceFormat::sniff(bytes).ok_or_else(|| unknown(file))? {
+    match format {
         SurfaceFormat::Obj => parse_obj_surface(text, file, options),
         SurfaceFormat::PolyanyaMesh => {
             Surface::from_navmesh(&super::parse_mesh(text, file)?, options.up)
         }
         SurfaceFormat::Godot => Surface::from_data(&parse_godot(text, file)?, options),
+        SurfaceFormat::Detour => Surface::from_data(&parse_detour(bytes, file)?, options),
         #[cfg(feature = "serde")]
         SurfaceFormat::NavmeshJson => super::parse_surface_json(text, file, options),
         #[cfg(feature = "serde")]
