@@ -26,6 +26,19 @@ pub fn read_text(name: &str) -> Result<String> {
     }
 }
 
+/// Reads a whole file's bytes, or stdin's for `-`.
+pub fn read_bytes(name: &str) -> Result<Vec<u8>> {
+    if name == "-" {
+        let mut b = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut b)
+            .context("reading stdin")?;
+        Ok(b)
+    } else {
+        std::fs::read(name).with_context(|| format!("{name}: cannot read"))
+    }
+}
+
 /// Writes bytes to a file, or stdout for `-`.
 pub fn write_bytes(name: &str, bytes: &[u8]) -> Result<()> {
     if name == "-" {

@@ -1,16 +1,21 @@
-//! Layered navmeshes in the CLI: reading one (the navmesh JSON of `docs/navmesh-json.md`,
-//! an OBJ read in 3D, or level geometry baked on the spot), 3D points on the command line,
-//! and writing a path on a surface with each point's polygon and flags.
+//! Layered navmeshes in the CLI: reading one (any format the library reads: the navmesh
+//! JSON of `docs/navmesh-json.md`, Recast and rerecast JSON, Godot scenes, Detour binaries,
+//! OBJ and polyanya meshes read in 3D; or level geometry baked on the spot), 3D points on
+//! the command line, and writing a path on a surface with each point's polygon and flags.
 
 use std::io::{BufWriter, Write};
 
 use anyhow::{bail, Context, Result};
 use glam::{DVec2, DVec3};
 use pathsmooth::io::Format;
-use pathsmooth::navmesh::import::{parse_obj_surface, parse_surface_json, MeshFormat};
-use pathsmooth::navmesh::{PointFlags, Surface, SurfaceOptions, SurfacePoint, UpAxis};
+use pathsmooth::navmesh::import::{
+    parse_surface_json, read_surface as read_surface_bytes, read_surface_with_detail, SurfaceFormat,
+};
+use pathsmooth::navmesh::{
+    PointFlags, Surface, SurfaceOptions, SurfacePoint, SurfaceQuery, UpAxis,
+};
 
-use crate::files::read_text;
+use crate::files::read_bytes;
 use crate::methods::parse_xy;
 
 /// A point given on the command line as `X,Y` (a 2D map or scene) or `X,Y,Z` (a layered
@@ -48,75 +53,97 @@ impl std::fmt::Display for Coords {
     }
 }
 
-/// Does `text` look like the navmesh JSON of `docs/navmesh-json.md` (an object with
-/// `vertices` and `polygons`), rather than a scene JSON?
-pub fn is_navmesh_json(text: &str) -> bool {
-    #[derive(serde::Deserialize)]
-    struct Probe {
-        vertices: Option<serde::de::IgnoredAny>,
-        polygons: Option<serde::de::IgnoredAny>,
-    }
-    serde_json::from_str::<Probe>(text).is_ok_and(|p| p.vertices.is_some() && p.polygons.is_some())
+/// How a navmesh file is read as a surface, and where its points are on it: the options
+/// every command that reads one takes.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct SurfaceArgs {
+    /// Weld a navmesh's vertices within this distance (world units) when reading it
+    /// (default: 10⁻⁶ of the mesh's size; 0 merges exact copies only).
+    #[arg(long, value_name = "DISTANCE")]
+    pub weld: Option<f64>,
+    /// How far above or below a floor a point may be and still be on it (world units;
+    /// default: the bake's agent climb when the file has one, else 0.25).
+    #[arg(long, value_name = "HEIGHT")]
+    pub climb: Option<f64>,
+    /// The detail mesh of a Recast or rerecast JSON poly mesh, from a file of its own.
+    #[arg(long, value_name = "FILE")]
+    pub detail_mesh: Option<String>,
 }
 
-/// Is the file `name` a navmesh JSON file? Reads it unless it is stdin (`-`, then no) or
-/// not JSON by its extension.
-pub fn is_navmesh_json_file(name: &str) -> bool {
-    name != "-"
-        && MeshFormat::from_extension(name) == Some(MeshFormat::SceneJson)
-        && read_text(name).is_ok_and(|t| is_navmesh_json(&t))
-}
-
-/// The options a navmesh file is read with: Recast bakes have T-junctions now and then
-/// (Detour leaves those edges unlinked); they are split so both sides join.
-fn options(up: UpAxis) -> SurfaceOptions {
-    SurfaceOptions {
-        split_t_junctions: true,
-        ..SurfaceOptions::new(up)
-    }
-}
-
-/// Reads a layered navmesh (`-` for stdin): the navmesh JSON (which names its own up axis;
-/// an explicit `up` that differs is an error naming both) or an OBJ file read in 3D with
-/// `up` (y when not given).
-pub fn read_surface(name: &str, up: Option<UpAxis>) -> Result<Surface> {
-    let text = read_text(name)?;
-    let shown = if name == "-" { "<stdin>" } else { name };
-    let format = MeshFormat::from_extension(name).unwrap_or_else(|| MeshFormat::sniff(&text));
-    match format {
-        MeshFormat::SceneJson => {
-            if !is_navmesh_json(&text) {
-                bail!(
-                    "{shown}: 3D points need a layered navmesh (the navmesh JSON with \
-                     `vertices` and `polygons`, or an OBJ file); this JSON is not one \
-                     (give a scene --from X,Y)"
-                );
-            }
-            surface_from_json(&text, shown, up)
+impl SurfaceArgs {
+    /// The library's options for reading with `up` (the default's y when `None`).
+    fn options(&self, up: Option<UpAxis>) -> Result<SurfaceOptions> {
+        if let Some(w) = self.weld.filter(|w| !(w.is_finite() && *w >= 0.0)) {
+            bail!("--weld {w}: expected a finite number ≥ 0");
         }
-        MeshFormat::Obj => Ok(parse_obj_surface(
-            &text,
-            shown,
-            &options(up.unwrap_or_default()),
-        )?),
-        MeshFormat::Mesh => bail!(
-            "{shown}: a polyanya .mesh file is 2D; give --from X,Y (3D points need the \
-             navmesh JSON or an OBJ file)"
-        ),
+        Ok(SurfaceOptions {
+            weld: self.weld,
+            ..SurfaceOptions::new(up.unwrap_or_default())
+        })
+    }
+
+    /// Sets the query's climb to `--climb`, when given.
+    pub fn apply(&self, query: &mut SurfaceQuery) -> Result<()> {
+        if let Some(c) = self.climb {
+            query.set_climb(c).context("--climb")?;
+        }
+        Ok(())
     }
 }
 
-/// A surface from navmesh JSON text, its up axis checked against an explicit `up`.
-pub fn surface_from_json(text: &str, shown: &str, up: Option<UpAxis>) -> Result<Surface> {
-    let surface = parse_surface_json(text, shown, &options(up.unwrap_or_default()))?;
+/// Is the file `name` a 3D navmesh by its content (navmesh JSON, Recast or rerecast JSON,
+/// a Godot scene, a Detour binary)? OBJ and polyanya meshes are 2D unless the points or
+/// `--up` say otherwise. Reads it unless it is stdin (`-`, then no).
+pub fn is_surface_file(name: &str) -> bool {
+    name != "-"
+        && std::fs::read(name).is_ok_and(|b| {
+            matches!(
+                SurfaceFormat::sniff(&b),
+                Some(
+                    SurfaceFormat::NavmeshJson
+                        | SurfaceFormat::RecastJson
+                        | SurfaceFormat::RerecastJson
+                        | SurfaceFormat::Godot
+                        | SurfaceFormat::Detour
+                )
+            )
+        })
+}
+
+/// Reads a navmesh file (`-` for stdin) as a surface, in any format the library reads
+/// (`pathsmooth::navmesh::import::read_surface`: the navmesh JSON, Recast's and
+/// rerecast's JSON, Godot scenes, Detour binaries, OBJ and polyanya meshes), with
+/// `--detail-mesh` beside it when given; `up` for the formats that do not fix theirs (an
+/// explicit `up` that differs from a file's own is an error naming both). What the reader
+/// repaired is printed on stderr.
+pub fn read_surface(name: &str, up: Option<UpAxis>, args: &SurfaceArgs) -> Result<Surface> {
+    let bytes = read_bytes(name)?;
+    let shown = if name == "-" { "<stdin>" } else { name };
+    let options = args.options(up)?;
+    let surface = match &args.detail_mesh {
+        Some(detail) => read_surface_with_detail(&bytes, &read_bytes(detail)?, shown, &options)?,
+        None => read_surface_bytes(&bytes, shown, &options)?,
+    };
     if let Some(up) = up.filter(|&u| u != surface.up()) {
         bail!(
-            "{shown}: the navmesh is {} up (its `up` field) but --up says {up}; drop --up or \
-             make them agree",
+            "{shown}: the navmesh is {} up (its format says so) but --up says {up}; drop --up \
+             or make them agree",
             surface.up()
         );
     }
+    let report = surface.load_report();
+    if !report.is_clean() {
+        eprintln!(
+            "{shown}: read {} polygons: {report}",
+            surface.num_polygons()
+        );
+    }
     Ok(surface)
+}
+
+/// A surface from navmesh JSON text (the bake command's output).
+pub fn surface_from_json(text: &str, shown: &str) -> Result<Surface> {
+    Ok(parse_surface_json(text, shown, &SurfaceOptions::default())?)
 }
 
 /// The names of a point's flags, `|` between them (empty for a plain corner).

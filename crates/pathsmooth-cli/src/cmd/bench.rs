@@ -12,7 +12,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use glam::DVec2;
 use indicatif::{ProgressBar, ProgressStyle};
-use pathsmooth::grid::{check_scenario, load_scenarios, GridMap};
+use pathsmooth::grid::{check_scenario, load_scenarios, parse_point_scenarios, GridMap};
 use pathsmooth::navmesh::import::GroundPlane;
 use pathsmooth::navmesh::UpAxis;
 use pathsmooth::world::path_cost;
@@ -20,8 +20,8 @@ use pathsmooth::{GridWorld, NavMeshWorld, Pipeline, Step, World};
 
 use crate::areas::{route_margin, with_grid_area_costs};
 use crate::compare::{Comparison, Run, Skipped};
-use crate::files::{read_navmesh, write_bytes};
-use crate::layered::is_navmesh_json_file;
+use crate::files::{read_navmesh, read_text, write_bytes};
+use crate::layered::is_surface_file;
 use crate::methods::{CurveParams, FrameArgs, MapMethod, OptimiserParams};
 use crate::report::{follow_time, ratio};
 use crate::table::Table;
@@ -42,7 +42,8 @@ pub struct BenchArgs {
     /// Moving AI `.map` file.
     #[arg(long, required_unless_present = "navmesh", conflicts_with = "navmesh")]
     pub map: Option<String>,
-    /// Its `.scen` file (with `--navmesh`: optional; its cells' centres are the queries).
+    /// Its `.scen` file (with `--navmesh`: optional; the queries are its cells' centres when
+    /// every end is a whole number, else its points, as polyanya's mesh scenarios give them).
     #[arg(long, required_unless_present = "navmesh")]
     pub scen: Option<String>,
     /// Benchmark on a navmesh instead of a map: a scene JSON, a polyanya `.mesh` or an OBJ
@@ -57,6 +58,8 @@ pub struct BenchArgs {
     /// The navmesh JSON names its own; an --up that differs is an error.
     #[arg(long)]
     pub up: Option<UpAxis>,
+    #[command(flatten)]
+    pub surface: crate::layered::SurfaceArgs,
     /// The ground plane of an OBJ navmesh: xz (y up, as Recast writes) or xy (z up).
     #[arg(long, default_value = "xz")]
     pub ground_plane: GroundPlane,
@@ -536,21 +539,29 @@ fn bench_navmesh(a: &BenchArgs, file: &str) -> Result<()> {
             m.name()
         );
     }
-    if a.up.is_some() || is_navmesh_json_file(file) {
+    if a.up.is_some() || is_surface_file(file) {
         return layered::run(a, file, &methods);
     }
     let world = NavMeshWorld::new(read_navmesh(file, a.ground_plane)?.mesh);
     let mesh = world.mesh();
     let queries: Vec<(DVec2, DVec2)> = match &a.scen {
-        // Moving AI cells in the mesh's units: cell (x, y)'s centre is (x + 0.5, y + 0.5).
-        Some(scen) => load_scenarios(scen)?
-            .iter()
-            .step_by(a.every)
-            .map(|s| {
-                let c = |p: glam::IVec2| p.as_dvec2() + 0.5;
-                (c(s.start), c(s.goal))
-            })
-            .collect(),
+        // Moving AI cells in the mesh's units (cell (x, y)'s centre is (x + 0.5, y + 0.5))
+        // when every end is a whole number; else polyanya's mesh scenarios, whose ends are
+        // points.
+        Some(scen) => {
+            let points = parse_point_scenarios(&read_text(scen)?, scen)?;
+            let cells = points.iter().all(|s| {
+                [s.start, s.goal]
+                    .iter()
+                    .all(|p| p.fract() == DVec2::ZERO && p.min_element() >= 0.0)
+            });
+            let shift = if cells { 0.5 } else { 0.0 };
+            points
+                .iter()
+                .step_by(a.every)
+                .map(|s| (s.start + shift, s.goal + shift))
+                .collect()
+        }
         // Centroids of triangles spread over the mesh (a fixed stride, so runs repeat).
         None => {
             let n = mesh.num_triangles();

@@ -17,7 +17,7 @@ use pathsmooth::{NavMeshWorld, World};
 use crate::areas::{route_margin, with_grid_area_costs};
 use crate::compare::{Comparison, Skipped};
 use crate::files::{read_navmesh, write_bytes, write_path_file};
-use crate::layered::{is_navmesh_json_file, parse_coords, Coords};
+use crate::layered::{is_surface_file, parse_coords, Coords};
 use crate::methods::{CurveParams, FrameArgs, MapMethod, OptimiserParams};
 use crate::picture::{png, svg, Layer, Scene, PALETTE};
 use crate::report::{
@@ -57,6 +57,8 @@ pub struct PlanArgs {
     /// error.
     #[arg(long)]
     pub up: Option<UpAxis>,
+    #[command(flatten)]
+    pub surface: crate::layered::SurfaceArgs,
     /// On a layered navmesh: plan with one of the library's presets instead of --method.
     #[arg(long, value_enum, conflicts_with = "method")]
     pub preset: Option<PresetArg>,
@@ -171,7 +173,7 @@ pub fn run(a: &PlanArgs) -> Result<()> {
         .or(a.navmesh.as_deref().filter(|f| f.ends_with(".map")));
     let layered = a.level.is_some()
         || ((three_d || a.up.is_some()) && a.map.is_none())
-        || a.navmesh.as_deref().is_some_and(is_navmesh_json_file);
+        || a.navmesh.as_deref().is_some_and(is_surface_file);
     if on_map.is_none() {
         if a.area_costs.is_some() && !layered {
             bail!(

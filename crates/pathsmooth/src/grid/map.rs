@@ -530,6 +530,84 @@ impl Scenario {
 /// assert_eq!(err.to_string(), "empty.scen:2:0: the file has no scenario lines");
 /// ```
 pub fn parse_scenarios(text: &str, file: &str) -> Result<Vec<Scenario>> {
+    scenario_file(text, file, parse_scenario_line)
+}
+
+/// A scenario between two points rather than two cells: polyanya's scenarios for navmeshes
+/// (`.scen` with the Moving AI layout and real-valued ends, in the mesh's units).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PointScenario {
+    /// The map or mesh name recorded in the file (not used to find it).
+    pub map: String,
+    /// The start point.
+    pub start: DVec2,
+    /// The goal point.
+    pub goal: DVec2,
+    /// The length the file gives (polyanya's: the shortest path's; −1 for none; for a
+    /// Moving AI grid scenario read this way, the octile length between cells).
+    pub optimal_length: f64,
+}
+
+/// Parses a `.scen` file whose ends are points (polyanya's mesh scenarios: `version 1`, then
+/// `bucket map width height sx sy gx gy length`, the coordinates any finite numbers, the
+/// length −1 when the file says there is no path). A Moving AI file reads as well, its
+/// cells' coordinates taken as points.
+///
+/// Errors: as [`parse_scenarios`] (file, line, column), for a field that is not a finite
+/// number.
+///
+/// ```
+/// use pathsmooth::grid::parse_point_scenarios;
+/// let s = parse_point_scenarios("version 1\n0\tmeshes/a.mesh\t3\t3\t0.99\t1.01\t1.0\t-73.0625\t-1\n", "a.scen")?;
+/// assert_eq!((s[0].start.x, s[0].goal.y, s[0].optimal_length), (0.99, -73.0625, -1.0));
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+pub fn parse_point_scenarios(text: &str, file: &str) -> Result<Vec<PointScenario>> {
+    scenario_file(text, file, |line, file, line_no| {
+        let fields: Vec<(usize, &str)> = line
+            .split_whitespace()
+            .map(|f| (f.as_ptr() as usize - line.as_ptr() as usize + 1, f))
+            .collect();
+        if fields.len() != 9 {
+            return Err(parse_err(
+                file,
+                line_no,
+                1,
+                format!(
+                    "expected 9 fields (bucket map width height sx sy gx gy length), found {}",
+                    fields.len()
+                ),
+            ));
+        }
+        let number = |k: usize, name: &str| -> Result<f64> {
+            let (col, f) = fields[k];
+            f.parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| {
+                    parse_err(
+                        file,
+                        line_no,
+                        col,
+                        format!("{name} `{}` is not a finite number", excerpt(f)),
+                    )
+                })
+        };
+        Ok(PointScenario {
+            map: fields[1].1.to_string(),
+            start: DVec2::new(number(4, "start_x")?, number(5, "start_y")?),
+            goal: DVec2::new(number(6, "goal_x")?, number(7, "goal_y")?),
+            optimal_length: number(8, "optimal_length")?,
+        })
+    })
+}
+
+/// Reads a `.scen` file's `version 1` line, then each non-blank line with `line`.
+fn scenario_file<T>(
+    text: &str,
+    file: &str,
+    line_parser: impl Fn(&str, &str, usize) -> Result<T>,
+) -> Result<Vec<T>> {
     let mut out = Vec::new();
     let mut lines = 0;
     for (i, raw) in text.split('\n').enumerate() {
@@ -553,7 +631,7 @@ pub fn parse_scenarios(text: &str, file: &str) -> Result<Vec<Scenario>> {
                 }
             }
         }
-        out.push(parse_scenario_line(line, file, line_no)?);
+        out.push(line_parser(line, file, line_no)?);
     }
     if out.is_empty() {
         // Name the last line (the final newline's empty tail is not a line).

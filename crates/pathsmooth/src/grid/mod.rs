@@ -7,4 +7,7 @@ pub mod los;
 pub mod map;
 mod open_list;
 
-pub use map::{check_scenario, load_scenarios, parse_scenarios, GridMap, Scenario};
+pub use map::{
+    check_scenario, load_scenarios, parse_point_scenarios, parse_scenarios, GridMap, PointScenario,
+    Scenario,
+};

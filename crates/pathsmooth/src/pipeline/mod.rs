@@ -61,6 +61,17 @@ pub struct PipelineReport {
     /// The cost of the returned path, computed as `input_cost`; never above it by more
     /// than [`PIPELINE_COST_TOLERANCE`](crate::area::PIPELINE_COST_TOLERANCE) (relative).
     pub cost: f64,
+    /// The returned path's length in plan view. The one length a report gives is
+    /// `validation.length`: the path's own length in its own space — in the plane for a
+    /// 2D world (where this is the same number), in 3D along the surface for a
+    /// [`SurfacePlanner`](crate::SurfacePlanner) (where this is its plan-view length
+    /// beside it).
+    pub plan_length: f64,
+    /// The ends a [`SurfacePlanner`](crate::SurfacePlanner) moved onto the surface
+    /// because they were off it (`"start"` or `"goal"`, and how far it moved in plan
+    /// view); a point over a polygon within the climb of its floor is on it and is never
+    /// moved. Empty for a 2D world, which refuses ends off it.
+    pub snapped: Vec<(&'static str, f64)>,
 }
 
 impl PipelineReport {
@@ -73,6 +84,8 @@ impl PipelineReport {
         self.corners.clear();
         self.input_cost = 0.0;
         self.cost = 0.0;
+        self.plan_length = 0.0;
+        self.snapped.clear();
     }
 }
 
@@ -775,6 +788,7 @@ impl<W: World> Pipeline<W> {
             out.clear();
             return Err(Error::InvalidResult { step, reason });
         }
+        self.report.plan_length = validation.length;
         self.report.validation = validation;
         Ok(())
     }

@@ -164,7 +164,12 @@ impl SurfacePlanner {
     }
 
     /// A smooth path from `start` to `goal` on `mesh` (see the type's docs), each point in
-    /// 3D with its polygon; the first flagged start, the last end.
+    /// 3D with its polygon; the first flagged start, the last end. An end over a polygon
+    /// within the climb of its floor keeps its plan-view position exactly; one off the
+    /// surface is moved onto it, and [`report`](Self::report)'s `snapped` says how far.
+    /// The report's `validation.length` is the path's length in 3D along the surface
+    /// (`plan_length` the plan view's), its turns and clearance are in plan view, all of
+    /// the path returned.
     ///
     /// Errors: those of [`SurfaceQuery::find_path`] (no floor near an end, unreachable, too
     /// close, too narrow), of [`Pipeline::plan`] on the sheet, and
@@ -177,11 +182,12 @@ impl SurfacePlanner {
     ) -> Result<&[SurfacePoint]> {
         self.path.clear();
         self.report = PipelineReport::default();
-        let result = self.run(mesh, start, goal);
-        if result.is_err() {
+        if let Err(e) = self.run(mesh, start, goal) {
             self.path.clear();
+            return Err(e);
         }
-        result.map(|()| self.path.as_slice())
+        self.measure(mesh);
+        Ok(self.path.as_slice())
     }
 
     fn run(&mut self, mesh: &SurfaceMesh, start: DVec3, goal: DVec3) -> Result<()> {
@@ -220,6 +226,31 @@ impl SurfacePlanner {
         }
         self.report = report;
         Ok(())
+    }
+
+    /// The report's figures of the path returned, whichever way it was made (one sheet,
+    /// legs over links, or the path as found): its length in 3D along the surface, its
+    /// plan-view length beside it, its turns in plan view, and the ends moved onto the
+    /// surface.
+    fn measure(&mut self, mesh: &SurfaceMesh) {
+        let up = mesh.surface().up();
+        let plan: Vec<DVec2> = self.path.iter().map(|p| up.plan(p.position)).collect();
+        let (max_turn, total_turn) = crate::metrics::max_and_total_turn(&plan);
+        let v = &mut self.report.validation;
+        v.length = self
+            .path
+            .windows(2)
+            .map(|w| w[0].position.distance(w[1].position))
+            .sum();
+        (v.max_turn, v.total_turn) = (max_turn, total_turn);
+        self.report.plan_length = crate::metrics::length(&plan);
+        let [s, g] = self.query.moved();
+        self.report.snapped.clear();
+        for (what, d) in [("start", s), ("goal", g)] {
+            if d > 0.0 {
+                self.report.snapped.push((what, d));
+            }
+        }
     }
 
     /// Smooths the query's last path (one leg, no link) on its sheet, appending it.

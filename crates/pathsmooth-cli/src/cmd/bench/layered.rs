@@ -31,7 +31,7 @@ pub(super) fn run(a: &BenchArgs, file: &str, methods: &[MapMethod]) -> Result<()
             "--scen: a layered navmesh's queries are random 3D points (drop --scen, set --queries)"
         );
     }
-    let mesh = SurfaceMesh::new(read_surface(file, a.up)?)?;
+    let mesh = SurfaceMesh::new(read_surface(file, a.up, &a.surface)?)?;
     let surface = mesh.surface();
     let piece = largest_piece(surface);
     if piece.is_empty() {
@@ -53,6 +53,10 @@ pub(super) fn run(a: &BenchArgs, file: &str, methods: &[MapMethod]) -> Result<()
         .map(|m| Ok(SurfacePlanner::new(a.radius)?.with_steps(m.steps(&a.curve, &a.optimiser))))
         .collect::<Result<Vec<_>>>()?;
     let mut query = SurfaceQuery::new();
+    a.surface.apply(&mut query)?;
+    for planner in &mut planners {
+        a.surface.apply(planner.query_mut())?;
+    }
     let mut csv = String::from("query,method,valid,points,length,min_clearance,micros,skipped\n");
     for (k, &(start, goal)) in queries.iter().enumerate() {
         let what = || {

@@ -36,7 +36,7 @@ fn surface(a: &PlanArgs) -> Result<(Surface, String)> {
     if file.ends_with(".map") {
         bail!("{file}: a grid map is 2D; give --from X,Y and --to X,Y as cells");
     }
-    Ok((read_surface(file, a.up)?, file.to_string()))
+    Ok((read_surface(file, a.up, &a.surface)?, file.to_string()))
 }
 
 #[cfg(feature = "bake")]
@@ -47,7 +47,7 @@ fn from_level(a: &PlanArgs, level: &str) -> Result<(Surface, String)> {
     }
     let baked = bake_level(level, &a.agent, (CELL_SIZE, CELL_HEIGHT), false)?;
     let text = baked.to_json_lines();
-    let surface = crate::layered::surface_from_json(&text, &format!("{level} (baked)"), None)?;
+    let surface = crate::layered::surface_from_json(&text, &format!("{level} (baked)"))?;
     Ok((surface, format!("{level} (baked)")))
 }
 
@@ -100,7 +100,8 @@ pub(super) fn run(a: &PlanArgs) -> Result<()> {
     let to = xyz(a.to, "to", &up.to_string())?;
     let mesh = SurfaceMesh::new(surface)?;
     // The ends first, so that a point with no floor near it is one clear error.
-    let query = SurfaceQuery::new();
+    let mut query = SurfaceQuery::new();
+    a.surface.apply(&mut query)?;
     for (p, what) in [(from, "from"), (to, "to")] {
         query
             .locate(&mesh, p)
@@ -116,6 +117,7 @@ pub(super) fn run(a: &PlanArgs) -> Result<()> {
     let mut outcomes = Outcomes::default();
     for (method, steps) in &runs {
         let mut planner = SurfacePlanner::new(a.radius)?.with_steps(steps.iter().cloned());
+        a.surface.apply(planner.query_mut())?;
         if let Some(costs) = &costs {
             planner.set_area_costs(costs.clone());
         }
@@ -137,12 +139,15 @@ pub(super) fn run(a: &PlanArgs) -> Result<()> {
             })
             .collect();
         outcomes.ran(method, &skipped);
-        let points: Vec<DVec3> = path.iter().map(|p| p.position).collect();
-        let plan: Vec<DVec2> = points.iter().map(|&p| up.plan(p)).collect();
-        // The table's length is the walk's, in 3D; turning and clearance are in plan view
-        // (the sheet the steps ran on).
-        let mut validation = planner.report().validation.clone();
-        validation.length = pathsmooth::metrics::length(&points);
+        let plan: Vec<DVec2> = path.iter().map(|p| up.plan(p.position)).collect();
+        // The report's figures are the returned path's: its length in 3D along the
+        // surface, its turns and clearance in plan view.
+        let validation = planner.report().validation.clone();
+        for (end, moved) in &planner.report().snapped {
+            outcomes.notes.push(format!(
+                "{method}: the {end} was off the navmesh: moved {moved:.3} (plan view) onto it"
+            ));
+        }
         table.row(crate::report::metrics_row(
             method,
             &plan,

@@ -141,6 +141,8 @@ pub struct SurfaceQuery {
     half_extents: Option<DVec3>,
     /// `None`: the surface's ([`Surface::climb`]).
     climb: Option<f64>,
+    /// How far (plan view) [`find_path`](Self::find_path) moved each end onto the surface.
+    moved: [f64; 2],
     path: Vec<SurfacePoint>,
     polygons: Vec<PolyId>,
     sheet: SheetScratch,
@@ -245,6 +247,15 @@ impl SurfaceQuery {
         Ok(())
     }
 
+    /// How far (plan view) the last [`find_path`](Self::find_path) moved its start and its
+    /// goal onto the surface: 0 for a point over a polygon within the climb of its floor
+    /// (on the surface already: only its height is the floor's), else the distance to the
+    /// nearest point of the polygon found ([`locate`](Self::locate)). Zeros after
+    /// [`find_path_between`](Self::find_path_between), whose caller located the ends.
+    pub fn moved(&self) -> [f64; 2] {
+        self.moved
+    }
+
     /// The climb ends are located with on `surface` ([`set_climb`](Self::set_climb)).
     pub fn climb(&self, surface: &Surface) -> f64 {
         self.climb.unwrap_or_else(|| surface.climb())
@@ -319,11 +330,14 @@ impl SurfaceQuery {
         goal: DVec3,
         radius: f64,
     ) -> Result<&[SurfacePoint]> {
+        self.moved = [0.0; 2];
         let s = self.locate(mesh, start)?;
         let g = self.locate(mesh, goal).map_err(|e| match e {
             Error::NonFinite { .. } => Error::NonFinite { index: 1 },
             e => e,
         })?;
+        let up = mesh.surface().up();
+        self.moved = [(start, s.1), (goal, g.1)].map(|(p, q)| up.plan(p).distance(up.plan(q)));
         // Located here, so both points are at their floor's height already.
         self.find(mesh, s, g, radius, true, true)?;
         Ok(&self.path)
@@ -342,6 +356,7 @@ impl SurfaceQuery {
         goal: (PolyId, DVec3),
         radius: f64,
     ) -> Result<&[SurfacePoint]> {
+        self.moved = [0.0; 2];
         self.find(mesh, start, goal, radius, true, false)?;
         Ok(&self.path)
     }
