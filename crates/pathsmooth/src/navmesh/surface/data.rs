@@ -86,6 +86,53 @@ impl SurfaceData {
     }
 }
 
+impl SurfaceData {
+    /// The data of a triangulation as Unity's `NavMesh.CalculateTriangulation()` gives it
+    /// (`NavMeshTriangulation`: `vertices`, `indices` three per triangle, `areas` one per
+    /// triangle — Unity's area indices, 0 "Walkable", 1 "Not Walkable", 2 "Jump", 3–31 the
+    /// project's own — or empty), y up. Each triangle is a polygon; Unity repeats the
+    /// vertices of every tile, which [`Surface::from_data`] welds.
+    ///
+    /// Errors: [`Error::BadParameter`] for `indices` not a whole number of triangles, or
+    /// `areas` neither empty nor one per triangle. Indices out of range are the builder's
+    /// error.
+    ///
+    /// ```
+    /// use glam::DVec3;
+    /// use pathsmooth::navmesh::{Surface, SurfaceData, SurfaceOptions};
+    /// // Two triangles of a tile, with their own copies of the shared corners.
+    /// let v = [DVec3::ZERO, DVec3::X, DVec3::new(1.0, 0.0, 1.0), DVec3::ZERO, DVec3::new(1.0, 0.0, 1.0), DVec3::Z];
+    /// let data = SurfaceData::from_triangles(&v, &[0, 1, 2, 3, 4, 5], &[0, 2])?;
+    /// let s = Surface::from_data(&data, &SurfaceOptions::default())?;
+    /// assert_eq!((s.num_polygons(), s.area(1)), (2, 2));
+    /// assert_eq!(s.neighbors(0).flatten().count(), 1);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn from_triangles(vertices: &[DVec3], indices: &[u32], areas: &[u8]) -> Result<Self> {
+        if !indices.len().is_multiple_of(3) {
+            return Err(Error::param(
+                "indices",
+                indices.len() as f64,
+                "three per triangle",
+            ));
+        }
+        let triangles = indices.len() / 3;
+        if !areas.is_empty() && areas.len() != triangles {
+            return Err(Error::param(
+                "areas",
+                areas.len() as f64,
+                "one per triangle, or none",
+            ));
+        }
+        Ok(SurfaceData {
+            vertices: vertices.to_vec(),
+            polygons: indices.chunks_exact(3).map(<[u32]>::to_vec).collect(),
+            areas: areas.to_vec(),
+            ..SurfaceData::new(UpAxis::Y)
+        })
+    }
+}
+
 impl Surface {
     /// Builds a surface from a reader's `data`, read as `options` say (its `up` is the
     /// data's): the polygons ([`from_polygons_with`](Self::from_polygons_with): welded,
