@@ -119,6 +119,13 @@ pub fn is_surface_file(name: &str) -> bool {
 pub fn read_surface(name: &str, up: Option<UpAxis>, args: &SurfaceArgs) -> Result<Surface> {
     let bytes = read_bytes(name)?;
     let shown = if name == "-" { "<stdin>" } else { name };
+    if SurfaceFormat::sniff(&bytes).is_none() && bytes.trim_ascii_start().starts_with(b"{") {
+        bail!(
+            "{shown}: 3D points need a layered navmesh (the navmesh JSON with `vertices` and \
+             `polygons`, Recast's JSON, a Godot scene, a Detour binary or an OBJ file); this \
+             JSON is not one (a scene takes --from X,Y)"
+        );
+    }
     let options = args.options(up)?;
     let surface = match &args.detail_mesh {
         Some(detail) => read_surface_with_detail(&bytes, &read_bytes(detail)?, shown, &options)?,

@@ -133,7 +133,7 @@ fn radius_paths_keep_the_radius_on_their_floor() {
                             let (p, at) = if what == "start" { a } else { b };
                             let at = s.up().plan(at);
                             let c = oracle.segment_clearance(p, at, at, p, radius).unwrap();
-                            assert!(c < radius, "{name} r {radius} query {k}: {what} refused as too close, the oracle says {c}");
+                            assert!(c < radius, "{name} r {radius} query {k}: {what} {a:?} {b:?} refused as too close, the oracle says {c}");
                             too_close += 1;
                         }
                         Err(e @ Error::ChannelTooNarrow { .. }) => {

@@ -45,10 +45,10 @@ use crate::navmesh::surface::Surface;
 /// A [`Surface`] cut into plan-view triangles joined by topology (see the
 /// [module docs](self)): the mesh every layered query walks.
 ///
-/// Each polygon of `k` corners becomes `k − 2` triangles of positive plan-view area (ears
-/// clipped from the polygon, so corners on a straight edge — a split T-junction — never make
-/// a flat triangle); a polygon's triangles are consecutive. Cost: O(total polygon size²) at
-/// worst per polygon (polygons have a handful of corners), O(corners) expected overall, and
+/// Each polygon of `k` corners becomes `k − 2` triangles of positive plan-view area (its real
+/// corners fanned, and each fan triangle whose side carries straight corners — split
+/// T-junctions — fanned again across them from its opposite corner, so no triangle is
+/// flat); a polygon's triangles are consecutive. Cost: O(total polygon size), and
 /// about 40 bytes a triangle and 21 a polygon corner (the polygon search's topology, turn
 /// bits and floor heights) beside the surface.
 ///
@@ -110,12 +110,14 @@ impl SurfaceMesh {
         let mut polygon = Vec::new();
         first.push(0);
         for p in 0..surface.num_polygons() as PolyId {
-            triangulate::ears_into(&plan, surface.polygon(p), &mut triangles).map_err(|()| {
-                Error::InvalidPolygon {
-                    message: format!(
-                        "polygon {p} has no triangulation of positive area in plan view"
-                    ),
-                }
+            triangulate::ears_into(
+                &plan,
+                surface.polygon(p),
+                surface.straight_tolerance(),
+                &mut triangles,
+            )
+            .map_err(|()| Error::InvalidPolygon {
+                message: format!("polygon {p} has no triangulation of positive area in plan view"),
             })?;
             polygon.resize(triangles.len(), p);
             first.push(triangles.len() as u32);

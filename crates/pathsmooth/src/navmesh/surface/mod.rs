@@ -339,6 +339,13 @@ impl Surface {
         self.weld
     }
 
+    /// The distance within which a point is on a line here: the weld tolerance, or the
+    /// library's tolerance at the surface's coordinates if larger (what the builder used
+    /// for T-junctions and straight corners).
+    pub(crate) fn straight_tolerance(&self) -> f64 {
+        self.weld.max(self.tolerance)
+    }
+
     /// What building the surface repaired, dropped or noticed in its input. O(1).
     pub fn load_report(&self) -> &LoadReport {
         &self.report
