@@ -10,7 +10,8 @@ use pathsmooth::grid::GridMap;
 use pathsmooth::io::{parse_path, write_path, Format, PathData};
 use pathsmooth::navmesh::import::{
     is_detour, is_godot, is_recast_json, parse_detour, parse_godot, parse_mesh, parse_obj,
-    parse_recast_json, write_mesh, write_mesh_v3, write_obj, GroundPlane,
+    parse_recast_json, read_surface, write_mesh, write_mesh_v3, write_obj, GroundPlane,
+    SurfaceFormat,
 };
 use pathsmooth::navmesh::{NavMesh, Scene, Surface, SurfaceData, SurfaceOptions, UpAxis};
 use pathsmooth::{GridWorld, NavMeshWorld, World};
@@ -509,4 +510,35 @@ pub fn parse_detour_binary(data: &[u8]) {
     if n <= 1000 {
         let _ = Surface::from_data(&d, &SurfaceOptions::default());
     }
+}
+
+/// Any bytes given to the library's loader (every navmesh format it sniffs, then the
+/// surface builder) are a surface or an error, never a panic; a surface it builds has
+/// finite vertices, every polygon of 3 or more corners in range, neighbours that name each
+/// other, and a report whose counts add up to its input.
+pub fn read_surface_bytes(data: &[u8]) {
+    // Small inputs only: the builder is linear, but a fuzzer's time is better spent on
+    // variety than on size.
+    if data.len() > 1 << 16 {
+        return;
+    }
+    let _ = SurfaceFormat::sniff(data);
+    let Ok(s) = read_surface(data, "fuzz.bin", &SurfaceOptions::default()) else {
+        return;
+    };
+    assert!(s.vertices().iter().all(|v| v.is_finite()));
+    let n = s.num_polygons() as u32;
+    for p in 0..n {
+        let ring = s.polygon(p);
+        assert!(ring.len() >= 3);
+        assert!(ring.iter().all(|&v| (v as usize) < s.vertices().len()));
+        for q in s.neighbors(p).flatten() {
+            assert!(q < n && s.neighbors(q).any(|r| r == Some(p)));
+        }
+    }
+    let r = s.load_report();
+    assert_eq!(
+        s.num_polygons() + r.degenerate.len() + r.duplicates.len(),
+        r.input_polygons
+    );
 }

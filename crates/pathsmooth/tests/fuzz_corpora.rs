@@ -90,3 +90,8 @@ fn recast_json_corpus() {
 fn detour_corpus() {
     replay("parse_detour", checks::parse_detour_binary);
 }
+
+#[test]
+fn read_surface_corpus() {
+    replay("read_surface", checks::read_surface_bytes);
+}

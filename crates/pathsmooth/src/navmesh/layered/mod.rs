@@ -37,6 +37,7 @@ pub use query::{PointFlags, SurfacePoint, SurfaceQuery};
 pub use sheet::Sheet;
 
 use glam::DVec2;
+use rustc_hash::FxHashMap;
 
 use crate::error::{Error, Result};
 use crate::navmesh::mesh::{NavMesh, PolyId, TriId, NO_TRI, TURN};
@@ -132,23 +133,36 @@ impl SurfaceMesh {
             (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let mut exits = Vec::with_capacity(np);
         let mut corner_floor = Vec::new();
-        let plan_of = |v: u32| mesh.vertices()[v as usize];
+        // Each directed edge's polygon and position there, and the vertices where a taut
+        // path may turn in each polygon (marked with the polygon's id): linear in the
+        // corners, however large a polygon is.
+        let mut edge_at: FxHashMap<(u32, u32), (u32, u32)> = FxHashMap::default();
+        edge_at.reserve(surface.polygon_corners());
+        for p in 0..np as PolyId {
+            let ring = surface.polygon(p);
+            for (i, &a) in ring.iter().enumerate() {
+                edge_at.insert((a, ring[(i + 1) % ring.len()]), (p, i as u32));
+            }
+        }
+        let mut turn_in = vec![u32::MAX; mesh.vertices().len()];
         corner_start.push(0u32);
         for p in 0..np as PolyId {
             let ring = surface.polygon(p);
             let n = ring.len();
+            for t in first[p as usize] as usize..first[p as usize + 1] as usize {
+                for c in 0..3 {
+                    if mesh.corner_flags(t, c) & TURN != 0 {
+                        turn_in[mesh.triangle_indices()[t][c] as usize] = p;
+                    }
+                }
+            }
             let mut out = 0u8;
             for (i, nb) in surface.neighbors(p).enumerate() {
                 let (a, b) = (ring[i], ring[(i + 1) % n]);
                 // The neighbour's edge from b to a.
-                let across = nb.and_then(|q| {
-                    let r = surface.polygon(q);
-                    (0..r.len())
-                        .find(|&j| r[j] == b && r[(j + 1) % r.len()] == a)
-                        .map(|j| (q, j as u32))
-                });
+                let across = nb.and_then(|q| edge_at.get(&(b, a)).filter(|&&(r, _)| r == q));
                 match across {
-                    Some((q, j)) => {
+                    Some(&(q, j)) => {
                         corner_nb.push(q);
                         corner_nb_edge.push(j);
                         out = out.saturating_add(1);
@@ -159,14 +173,8 @@ impl SurfaceMesh {
                     }
                 }
                 corner_vert.push(a);
-                corner_floor.push(surface.floor_height(p, plan_of(a)));
-                let tris = first[p as usize] as usize..first[p as usize + 1] as usize;
-                let turn = tris.into_iter().any(|t| {
-                    (0..3).any(|c| {
-                        mesh.triangle_indices()[t][c] == a && mesh.corner_flags(t, c) & TURN != 0
-                    })
-                });
-                corner_turn.push(turn);
+                corner_floor.push(surface.corner_floor_height(p, i));
+                corner_turn.push(turn_in[a as usize] == p);
             }
             exits.push(out);
             corner_start.push(corner_vert.len() as u32);

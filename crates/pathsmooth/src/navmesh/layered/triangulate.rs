@@ -10,7 +10,8 @@ use crate::navmesh::mesh::NO_TRI;
 /// flat, every edge of the ring an edge of one of them (so neighbours across it are
 /// found). Corners within `tolerance` of the line through their neighbours are straight
 /// (T-junction vertices on an edge, stored to a rounding); the others are the ring's real
-/// corners. The real corners are fanned from the last; a fan triangle whose side carries
+/// corners (or, when fewer than three turn by more than that, every corner that turns). The
+/// real corners are fanned from the last; a fan triangle whose side carries
 /// straight corners is fanned again from its opposite corner across them (at most three
 /// times deep), so every triangle's apex is off the line of the edge it stands on. `Err`
 /// when fewer than three corners are real, or a triangle comes out flat or clockwise
@@ -28,12 +29,16 @@ pub(super) fn ears_into(
         return Err(());
     }
     let at = |i: usize| plan[ring[i % n] as usize];
-    let real: Vec<usize> = (0..n)
-        .filter(|&i| {
-            let (a, b, c) = (at(i + n - 1), at(i), at(i + 1));
-            orientation(a, b, c) > 0 && cross(c - a, b - a).abs() > tolerance * (c - a).length()
-        })
-        .collect();
+    let turns = |i: usize, tolerance: f64| {
+        let (a, b, c) = (at(i + n - 1), at(i), at(i + 1));
+        orientation(a, b, c) > 0 && cross(c - a, b - a).abs() > tolerance * (c - a).length()
+    };
+    let mut real: Vec<usize> = (0..n).filter(|&i| turns(i, tolerance)).collect();
+    if real.len() < 3 {
+        // Every corner within the tolerance of straight (a circle of many corners): each
+        // one that turns at all is real.
+        real = (0..n).filter(|&i| turns(i, 0.0)).collect();
+    }
     let k = real.len();
     if k < 3 {
         return Err(());

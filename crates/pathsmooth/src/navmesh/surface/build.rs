@@ -262,7 +262,7 @@ fn check_input<P: AsRef<[u32]>>(
     {
         return Err(plain(Error::param("weld", weld, "a finite number ≥ 0")));
     }
-    if !(options.planarity >= 0.0) {
+    if options.planarity.is_nan() || options.planarity < 0.0 {
         return Err(plain(Error::param(
             "planarity",
             options.planarity,

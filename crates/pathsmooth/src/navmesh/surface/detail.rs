@@ -161,6 +161,21 @@ impl Surface {
     }
 }
 
+impl Surface {
+    /// [`floor_height`](Self::floor_height) at corner `i` of polygon `p`
+    /// ([`polygon`](Self::polygon)), in O(1) without a detail mesh: a bent polygon's own
+    /// fan passes through its corners, so there it is the corner's own height.
+    pub(crate) fn corner_floor_height(&self, p: PolyId, i: usize) -> f64 {
+        let corner = self.vertices[self.polygon(p)[i] as usize];
+        let (plan, h) = self.up.split(corner);
+        if self.detail.is_none() && self.bent[p as usize] {
+            h
+        } else {
+            self.floor_height(p, plan)
+        }
+    }
+}
+
 /// The height at plan-view point `plan` of a floor made of `triangles` (plan-view
 /// corner, height): interpolated in the triangle containing `plan`, else at the nearest
 /// plan-view point of the nearest triangle edge. Triangles with no plan-view area never

@@ -412,6 +412,11 @@ impl Surface {
         self.remap.get(i).copied()
     }
 
+    /// The number of polygon corners, all polygons together.
+    pub(crate) fn polygon_corners(&self) -> usize {
+        self.ring.len()
+    }
+
     /// Number of polygons.
     pub fn num_polygons(&self) -> usize {
         self.start.len() - 1
