@@ -110,7 +110,10 @@ fn surface_case() -> (PathBuf, [DVec3; 2]) {
     let up = surface.up();
     let centre = |p: u32| {
         let corners = surface.polygon(p);
-        let sum: DVec3 = corners.iter().map(|&v| surface.vertices()[v as usize]).sum();
+        let sum: DVec3 = corners
+            .iter()
+            .map(|&v| surface.vertices()[v as usize])
+            .sum();
         let plan = up.plan(sum / corners.len() as f64);
         up.join(plan, surface.height_at(p, plan))
     };
