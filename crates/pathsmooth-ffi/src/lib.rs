@@ -901,7 +901,7 @@ pub unsafe extern "C" fn ps_world_surface_from_triangulation(
         let indices = unsafe { input(indices, index_count, 1, "indices")? };
         // One area per whole triangle; with a partial one, `from_triangles` refuses the
         // indices first.
-        let areas: &[u8] = if areas.is_null() || index_count % 3 != 0 {
+        let areas: &[u8] = if areas.is_null() || !index_count.is_multiple_of(3) {
             &[]
         } else {
             // SAFETY: the caller gives one area per triangle.
