@@ -376,7 +376,7 @@ namespace Pathsmooth
         }
 
         /// <summary>What building this surface repaired, dropped or noticed in its input,
-        /// one line ("welded 77 vertices (within 2.1e-5)", or "nothing to repair").</summary>
+        /// one line ("welded 77 vertices (within 0.000026…)", or "nothing to repair").</summary>
         public unsafe string LoadReport
         {
             get

@@ -377,7 +377,7 @@ enum PsStatus ps_world_surface_from_triangulation(const double *vertices_xyz,
                                                   struct PsWorld **out_world);
 
 // Writes what building a surface world repaired, dropped or noticed in its input, as one
-// line of UTF-8 (the library's `LoadReport`: "welded 77 vertices (within 2.1e-5);
+// line of UTF-8 (the library's `LoadReport`: "welded 77 vertices (within 0.000026…);
 // dropped 1 duplicate polygon (12)", or "nothing to repair"), NUL-terminated and cut at
 // `capacity − 1` bytes, into `buf`, and its full length in bytes into `*out_len` (`buf`
 // may be NULL with capacity 0, to ask for the length; a cut line is not an error).

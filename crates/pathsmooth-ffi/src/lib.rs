@@ -934,7 +934,7 @@ fn surface_of<'a>(world: *const PsWorld, what: &str) -> Res<&'a Surface> {
 }
 
 /// Writes what building a surface world repaired, dropped or noticed in its input, as one
-/// line of UTF-8 (the library's `LoadReport`: "welded 77 vertices (within 2.1e-5);
+/// line of UTF-8 (the library's `LoadReport`: "welded 77 vertices (within 0.000026…);
 /// dropped 1 duplicate polygon (12)", or "nothing to repair"), NUL-terminated and cut at
 /// `capacity − 1` bytes, into `buf`, and its full length in bytes into `*out_len` (`buf`
 /// may be NULL with capacity 0, to ask for the length; a cut line is not an error).
