@@ -139,6 +139,7 @@ namespace Pathsmooth
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_world_surface_from_triangulation(double* verticesXYZ, UIntPtr vertexCount, uint* indices, UIntPtr indexCount, byte* areas, double weld, out WorldHandle world);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_world_surface_load_report(WorldHandle world, byte* buf, UIntPtr capacity, out UIntPtr outLen);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_world_surface_climb(WorldHandle world, out double climb);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_world_surface_polygon_ref(WorldHandle world, uint polygon, out ulong polygonRef);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_world_destroy(IntPtr world);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_pipeline_new_preset(WorldHandle world, uint preset, double radius, out PipelineHandle pipeline);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_pipeline_new_steps(WorldHandle world, Step* steps, UIntPtr stepCount, double radius, out PipelineHandle pipeline);
@@ -396,6 +397,16 @@ namespace Pathsmooth
         public double Climb
         {
             get { double c; Native.Check(Native.ps_world_surface_climb(Handle, out c), "World.Climb"); return c; }
+        }
+
+        /// <summary>The file's reference of a polygon of this surface (as Plan3 gives it):
+        /// Detour's dtPolyRef for a Detour navmesh, else its index in the input (the
+        /// polygons or triangles it was built from; dropped ones leave gaps).</summary>
+        public ulong PolygonRef(uint polygon)
+        {
+            ulong r;
+            Native.Check(Native.ps_world_surface_polygon_ref(Handle, polygon, out r), "World.PolygonRef");
+            return r;
         }
 
         static void CheckLengths(double[] vertices, int dim, uint[] indices, uint[] sizes)

@@ -75,6 +75,8 @@ static class Test
             var path = walker.Plan3(s, g, out polygons);
             Print3("surface", 0, path);
             Check(path.Length >= 6 && path[0] == s.X && path[2] == s.Z, "the start kept in plan view");
+            Check(level.PolygonRef(polygons[0]) == polygons[0], "a Godot scene's polygon refs are input indices (none dropped)");
+            Throws(Status.InvalidArgument, "World.PolygonRef: `polygon` = 4000000", () => level.PolygonRef(4000000), "polygon out of range");
             var r = walker.Report;
             Check(r.StartSnapped == 0 && r.GoalSnapped == 0 && r.PlanLength > 0 && r.Length >= r.PlanLength,
                   "surface report: " + r.Length + " " + r.PlanLength);

@@ -408,6 +408,23 @@ enum PsStatus ps_world_surface_load_report(const struct PsWorld *world,
 // `world` a live world handle; `out_climb` writable.
 enum PsStatus ps_world_surface_climb(const struct PsWorld *world, double *out_climb);
 
+// Writes the file's reference of the surface's polygon `polygon` (as
+// [`ps_pipeline_plan3_f64`] gives it) into `*out_ref`: Detour's `dtPolyRef` for a Detour
+// navmesh, else the polygon's index in the input (the file's polygons, or the polygons
+// and triangles given to `ps_world_surface_new` and
+// [`ps_world_surface_from_triangulation`]; polygons the builder dropped leave gaps).
+//
+// Errors (messages start with `ps_world_surface_polygon_ref:`): the pointer and handle
+// errors, `PS_INVALID_ARGUMENT` for a polygon out of range, `PS_UNSUPPORTED` for a grid
+// or navmesh world.
+//
+// # Safety
+//
+// `world` a live world handle; `out_ref` writable.
+enum PsStatus ps_world_surface_polygon_ref(const struct PsWorld *world,
+                                           uint32_t polygon,
+                                           uint64_t *out_ref);
+
 // Destroys a world. NULL is a no-op. Pipelines made from it keep it alive and stay
 // usable. Destroying a handle twice is undefined behaviour (often caught as
 // `PS_WRONG_HANDLE`, never guaranteed).
@@ -533,12 +550,15 @@ enum PsStatus ps_pipeline_smooth_f32(struct PsPipeline *pipeline,
                                      size_t out_capacity,
                                      size_t *out_len);
 
-// Plans on a surface world (made by [`ps_world_surface_new`]): from `start` to `goal`
-// (3D, each within a vertical tolerance of its floor) for the pipeline's radius, the
-// steps run on the path's floor; the library's `SurfacePlanner::plan`. Writes x, y, z
-// per point into `out_points` and, when `out_polygons` is not NULL, each point's polygon
-// (its index in the input) into `out_polygons` (room for `out_capacity` too). Buffer
-// rules as [`ps_pipeline_plan_f64`].
+// Plans on a surface world (made by `ps_world_surface_*`): from `start` to `goal` (3D)
+// for the pipeline's radius, the steps run on the path's floor; the library's
+// `SurfacePlanner::plan`. An end over a polygon within the climb of its floor
+// ([`ps_pipeline_set_climb`]) keeps its plan-view position exactly; one off the surface
+// is moved onto it (the report's `start_snapped`, `goal_snapped`). Writes x, y, z per
+// point into `out_points` and, when `out_polygons` is not NULL, each point's polygon of
+// the surface into `out_polygons` (room for `out_capacity` too; the input's index, or the
+// file's reference, is [`ps_world_surface_polygon_ref`]). Buffer rules as
+// [`ps_pipeline_plan_f64`].
 //
 // Errors: as [`ps_pipeline_plan_f64`]; `PS_OUTSIDE_WORLD` for no floor near an end,
 // `PS_UNSUPPORTED` on a grid or navmesh world.

@@ -1015,6 +1015,17 @@ fn navmesh_files_load_and_plan_as_the_library_does() {
     let want = planner.plan(&mesh, s, g).unwrap().to_vec();
     assert_eq!(got, want.iter().map(|sp| sp.position).collect::<Vec<_>>());
     assert_eq!(polys, want.iter().map(|sp| sp.polygon).collect::<Vec<_>>());
+    let mut r = u64::MAX;
+    unsafe {
+        expect(ps_world_surface_polygon_ref(w, polys[0], &mut r), PsOk, "");
+        assert_eq!(r, surface.polygon_ref(polys[0]));
+        let n = surface.num_polygons() as u32;
+        expect(
+            ps_world_surface_polygon_ref(w, n, &mut r),
+            PsInvalidArgument,
+            "ps_world_surface_polygon_ref: `polygon` = 101: the surface has 101 polygons",
+        );
+    }
     // The start is on the surface: its plan-view position kept exactly.
     assert_eq!((got[0].x, got[0].z), (s.x, s.z));
     let mut report = PsReport::default();
