@@ -7,7 +7,8 @@
 // `fixed`, not copied; outputs go into a buffer the pipeline reuses (grown on
 // PS_BUFFER_TOO_SMALL: the native side keeps the result, so the retry does not recompute),
 // or into the caller's array with the *Into methods. Every failure is a
-// PathsmoothException carrying the library's status and message.
+// PathsmoothException carrying the library's status and message (the surface loaders'
+// and the climb's messages start with the C# method's name).
 //
 // Threads: a World may be shared by threads; a Pipeline must be used by one thread at a
 // time (give each thread its own).
@@ -33,6 +34,9 @@ namespace Pathsmooth
         InvalidResult = 9,
         Error = 10,
         Panic = 11,
+        /// <summary>A file could not be read (missing, unreadable); a malformed one is
+        /// InvalidArgument.</summary>
+        IoError = 12,
     }
 
     /// <summary>Ready-made step lists (PS_PRESET_*).</summary>
@@ -89,6 +93,13 @@ namespace Pathsmooth
         /// <summary>The cost of the steps' input and of the result under the world's area
         /// costs (lengths without them); Cost never exceeds InputCost (relative 1e-9).</summary>
         public double InputCost, Cost;
+        /// <summary>The path's plan-view length (on a surface, where Length is its 3D length
+        /// along the floors; Length elsewhere).</summary>
+        public double PlanLength;
+        /// <summary>How far (plan view) the start and the goal were moved onto the surface
+        /// because they were off it; 0 for an end on it (over a polygon within the climb of
+        /// its floor: its plan-view position is kept exactly).</summary>
+        public double StartSnapped, GoalSnapped;
     }
 
     /// <summary>A failed call: the status and the library's message.</summary>
@@ -124,6 +135,11 @@ namespace Pathsmooth
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_world_navmesh_new_areas(double* verticesXY, UIntPtr vertexCount, uint* indices, uint* polygonSizes, UIntPtr polygonCount, uint* ids, byte* areas, byte* areaCosts, out WorldHandle world);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_world_navmesh_new(double* verticesXY, UIntPtr vertexCount, uint* indices, uint* polygonSizes, UIntPtr polygonCount, uint* ids, out WorldHandle world);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_world_surface_new(double* verticesXYZ, UIntPtr vertexCount, uint* indices, uint* polygonSizes, UIntPtr polygonCount, byte* areas, uint upAxis, double weld, out WorldHandle world);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_world_surface_load(byte* path, byte* detailPath, uint upAxis, double weld, out WorldHandle world);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_world_surface_from_triangulation(double* verticesXYZ, UIntPtr vertexCount, uint* indices, UIntPtr indexCount, byte* areas, double weld, out WorldHandle world);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_world_surface_load_report(WorldHandle world, byte* buf, UIntPtr capacity, out UIntPtr outLen);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_world_surface_climb(WorldHandle world, out double climb);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_world_surface_polygon_ref(WorldHandle world, uint polygon, out ulong polygonRef);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_world_destroy(IntPtr world);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_pipeline_new_preset(WorldHandle world, uint preset, double radius, out PipelineHandle pipeline);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_pipeline_new_steps(WorldHandle world, Step* steps, UIntPtr stepCount, double radius, out PipelineHandle pipeline);
@@ -133,6 +149,7 @@ namespace Pathsmooth
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_pipeline_smooth_f64(PipelineHandle pipeline, double* inPoints, UIntPtr n, double* outPoints, UIntPtr outCapacity, out UIntPtr outLen);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_pipeline_smooth_f32(PipelineHandle pipeline, float* inPoints, UIntPtr n, float* outPoints, UIntPtr outCapacity, out UIntPtr outLen);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_pipeline_plan3_f64(PipelineHandle pipeline, Point3d start, Point3d goal, double* outPoints, uint* outPolygons, UIntPtr outCapacity, out UIntPtr outLen);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_pipeline_set_climb(PipelineHandle pipeline, double climb);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_pipeline_report(PipelineHandle pipeline, out Report report);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_pipeline_skipped(PipelineHandle pipeline, UIntPtr index, byte* buf, UIntPtr capacity, out UIntPtr outLen);
 
@@ -152,6 +169,28 @@ namespace Pathsmooth
         internal static void Check(Status status, ulong needed = 0)
         {
             if (status != Status.Ok) throw new PathsmoothException(status, LastError(), (long)needed);
+        }
+
+        /// <summary>Check for a call whose errors name the C# method `what`: the C
+        /// function's name that starts the message ("ps_...: ") gives way to it.</summary>
+        internal static void Check(Status status, string what)
+        {
+            if (status == Status.Ok) return;
+            throw Fail(status, what, WithoutFunction(LastError()));
+        }
+
+        internal static string WithoutFunction(string message)
+        {
+            int colon = message.IndexOf(": ", StringComparison.Ordinal);
+            if (message.StartsWith("ps_", StringComparison.Ordinal) && colon > 0 && message.IndexOf(' ') == colon + 1)
+                return message.Substring(colon + 2);
+            return message;
+        }
+
+        /// <summary>The exception for a failure of the C# method `what`.</summary>
+        internal static PathsmoothException Fail(Status status, string what, string message)
+        {
+            return new PathsmoothException(status, what + ": " + message);
         }
     }
 
@@ -260,6 +299,114 @@ namespace Pathsmooth
                 for (int k = 0; k < areas.Length; k++) a[k] = checked((byte)areas[k]);
             }
             return Surface(verticesXYZ, indices, sizes, a, up, 0);
+        }
+
+        /// <summary>A surface from a navmesh file, its format found from its bytes: the
+        /// navmesh JSON, Recast's and rerecast's JSON, Godot scenes (.tscn, .tres), Detour
+        /// binaries, OBJ (Unity exports) and polyanya .mesh. detailPath: a second file with
+        /// the detail mesh of a Recast or rerecast JSON poly mesh (null: none). up: null for
+        /// the file's own axis (OBJ and .mesh files, which do not say, are read y up); a
+        /// format that fixes its axis must agree. weld: vertices closer than this are merged
+        /// (negative: the library's default, 1e-6 of the mesh's size). What the reader
+        /// repaired is LoadReport. Errors: PathsmoothException naming World.LoadSurface
+        /// (IoError for a file that cannot be read, InvalidArgument for a malformed one,
+        /// with its line).</summary>
+        public static unsafe World LoadSurface(string path, string detailPath = null, UpAxis? up = null, double weld = -1)
+        {
+            byte[] p = path == null ? null : Utf8(path), d = detailPath == null ? null : Utf8(detailPath);
+            uint axis = up.HasValue ? (uint)up.Value : 2u; // PS_UP_FILE
+            WorldHandle h;
+            fixed (byte* pp = p) fixed (byte* dd = d)
+                Native.Check(Native.ps_world_surface_load(pp, dd, axis, weld, out h), "World.LoadSurface");
+            return new World(h);
+        }
+
+        /// <summary>A surface from Unity's NavMesh.CalculateTriangulation(): vertices x, y, z
+        /// each (y up), three indices per triangle, areas (null, or Unity's area index of
+        /// each triangle). Unity repeats the vertices of every tile: they are welded within
+        /// weld (negative: the library's default, 1e-6 of the mesh's size) and T-junctions
+        /// at tile seams split, so the triangles join. Errors: PathsmoothException naming
+        /// World.SurfaceFromTriangulation.</summary>
+        public static unsafe World SurfaceFromTriangulation(double[] verticesXYZ, uint[] indices, byte[] areas = null, double weld = -1)
+        {
+            const string what = "World.SurfaceFromTriangulation";
+            if (verticesXYZ != null && verticesXYZ.Length % 3 != 0)
+                throw Native.Fail(Status.InvalidArgument, what, "verticesXYZ holds " + verticesXYZ.Length + " numbers, not x, y, z per vertex");
+            // The native side reads one area per whole triangle.
+            if (areas != null && Len(indices) % 3 == 0 && areas.Length != Len(indices) / 3)
+                throw Native.Fail(Status.InvalidArgument, what, "areas holds " + areas.Length + " entries, not one per triangle (" + Len(indices) / 3 + ")");
+            WorldHandle h;
+            fixed (double* v = verticesXYZ) fixed (uint* i = indices) fixed (byte* a = areas)
+                Native.Check(Native.ps_world_surface_from_triangulation(v, (UIntPtr)(Len(verticesXYZ) / 3), i, (UIntPtr)Len(indices), a, weld, out h), what);
+            return new World(h);
+        }
+
+        /// <summary>SurfaceFromTriangulation with the arrays as Unity gives them: the
+        /// vertices' Vector3s flattened to floats (x, y, z each; widened to double
+        /// exactly), int indices (each ≥ 0) and int area indices (each 0–255).</summary>
+        public static World SurfaceFromTriangulation(float[] verticesXYZ, int[] indices, int[] areas = null, double weld = -1)
+        {
+            const string what = "World.SurfaceFromTriangulation";
+            double[] v = null;
+            if (verticesXYZ != null)
+            {
+                v = new double[verticesXYZ.Length];
+                for (int k = 0; k < v.Length; k++) v[k] = verticesXYZ[k];
+            }
+            uint[] i = null;
+            if (indices != null)
+            {
+                i = new uint[indices.Length];
+                for (int k = 0; k < i.Length; k++)
+                {
+                    if (indices[k] < 0) throw Native.Fail(Status.InvalidArgument, what, "indices[" + k + "] = " + indices[k] + " is negative");
+                    i[k] = (uint)indices[k];
+                }
+            }
+            byte[] a = null;
+            if (areas != null)
+            {
+                a = new byte[areas.Length];
+                for (int k = 0; k < a.Length; k++)
+                {
+                    if (areas[k] < 0 || areas[k] > 255) throw Native.Fail(Status.InvalidArgument, what, "areas[" + k + "] = " + areas[k] + " is not an area index 0–255");
+                    a[k] = (byte)areas[k];
+                }
+            }
+            return SurfaceFromTriangulation(v, i, a, weld);
+        }
+
+        /// <summary>What building this surface repaired, dropped or noticed in its input,
+        /// one line ("welded 77 vertices (within 0.000026…)", or "nothing to repair").</summary>
+        public unsafe string LoadReport
+        {
+            get
+            {
+                UIntPtr len;
+                Native.Check(Native.ps_world_surface_load_report(Handle, null, UIntPtr.Zero, out len), "World.LoadReport");
+                var bytes = new byte[(int)(ulong)len + 1];
+                fixed (byte* b = bytes)
+                    Native.Check(Native.ps_world_surface_load_report(Handle, b, (UIntPtr)bytes.Length, out len), "World.LoadReport");
+                return Encoding.UTF8.GetString(bytes, 0, (int)(ulong)len);
+            }
+        }
+
+        /// <summary>How far above or below a floor of this surface a point may be and still
+        /// be on it: the bake's agent climb when the file says, else 0.25. Pipelines use it
+        /// unless Pipeline.SetClimb says otherwise.</summary>
+        public double Climb
+        {
+            get { double c; Native.Check(Native.ps_world_surface_climb(Handle, out c), "World.Climb"); return c; }
+        }
+
+        /// <summary>The file's reference of a polygon of this surface (as Plan3 gives it):
+        /// Detour's dtPolyRef for a Detour navmesh, else its index in the input (the
+        /// polygons or triangles it was built from; dropped ones leave gaps).</summary>
+        public ulong PolygonRef(uint polygon)
+        {
+            ulong r;
+            Native.Check(Native.ps_world_surface_polygon_ref(Handle, polygon, out r), "World.PolygonRef");
+            return r;
         }
 
         static void CheckLengths(double[] vertices, int dim, uint[] indices, uint[] sizes)
@@ -436,6 +583,15 @@ namespace Pathsmooth
             }
             polygons = Slice(polys, (int)n);
             return Slice(points, (int)(3 * n));
+        }
+
+        /// <summary>On a surface: how far above or below a floor the ends of a plan may be
+        /// and still be on it (finite, ≥ 0; until set, the world's Climb). An end over a
+        /// polygon within it keeps its plan-view position exactly; one farther off is moved
+        /// onto the surface (Report.StartSnapped, GoalSnapped).</summary>
+        public void SetClimb(double climb)
+        {
+            Native.Check(Native.ps_pipeline_set_climb(handle, climb), "Pipeline.SetClimb");
         }
 
         /// <summary>What the last run did.</summary>

@@ -4,8 +4,8 @@
 //
 // Loads the Moving AI map (parsed here: '.', 'G' and 'S' passable), and for each start/goal
 // prints the Shortest preset's plan, that path smoothed by the Smooth preset, and the
-// Smooth preset's plan, at radius 0.3, as the hex bits of each double: the Rust test
-// compares them with the library's own results. Then bad input: each must throw with the
+// Smooth preset's plan, at radius 0.3, as the hex bits of each double, then the plan on a
+// navmesh file (SurfaceFile): the Rust test compares them with the library's own results. Then bad input: each must throw with the
 // library's message. Exit status 0 when every check passed.
 using System;
 using System.Globalization;
@@ -44,6 +44,71 @@ static class Test
         Console.WriteLine(line);
     }
 
+    static void Print3(string label, int i, double[] xyz)
+    {
+        var line = new System.Text.StringBuilder();
+        line.Append(label).Append(' ').Append(i).Append(' ').Append(xyz.Length / 3);
+        foreach (var v in xyz) line.Append(' ').Append(BitConverter.DoubleToInt64Bits(v).ToString("x16"));
+        Console.WriteLine(line);
+    }
+
+    /// <summary>A navmesh file as a surface (PS_TEST_SURFACE_FILE, a corpus Godot scene,
+    /// and PS_TEST_SURFACE_ENDS, two points on its floors, set by programs.rs): prints the
+    /// Smooth preset's plan at radius 0.1 ("surface 0 n bits...") for the comparison,
+    /// checks the start keeps its plan-view position exactly, the load report, the climb;
+    /// then Unity's triangulation and bad input, each error naming the C# method.</summary>
+    static void SurfaceFile()
+    {
+        string file = Environment.GetEnvironmentVariable("PS_TEST_SURFACE_FILE");
+        string ends = Environment.GetEnvironmentVariable("PS_TEST_SURFACE_ENDS");
+        Check(file != null && ends != null, "PS_TEST_SURFACE_FILE and PS_TEST_SURFACE_ENDS are set");
+        if (file == null || ends == null) return;
+        var e = Array.ConvertAll(ends.Split(' '), x => double.Parse(x, CultureInfo.InvariantCulture));
+        var s = new Point3d(e[0], e[1], e[2]);
+        var g = new Point3d(e[3], e[4], e[5]);
+        using (var level = World.LoadSurface(file))
+        using (var walker = new Pipeline(level, 0.1, Preset.Smooth))
+        {
+            Check(level.LoadReport.Contains("welded"), "load report: " + level.LoadReport);
+            Check(level.Climb > 0, "climb " + level.Climb);
+            uint[] polygons;
+            var path = walker.Plan3(s, g, out polygons);
+            Print3("surface", 0, path);
+            Check(path.Length >= 6 && path[0] == s.X && path[2] == s.Z, "the start kept in plan view");
+            Check(level.PolygonRef(polygons[0]) == polygons[0], "a Godot scene's polygon refs are input indices (none dropped)");
+            Throws(Status.InvalidArgument, "World.PolygonRef: `polygon` = 4000000", () => level.PolygonRef(4000000), "polygon out of range");
+            var r = walker.Report;
+            Check(r.StartSnapped == 0 && r.GoalSnapped == 0 && r.PlanLength > 0 && r.Length >= r.PlanLength,
+                  "surface report: " + r.Length + " " + r.PlanLength);
+            Throws(Status.InvalidArgument, "Pipeline.SetClimb: parameter `climb`", () => walker.SetClimb(double.NaN), "NaN climb");
+            walker.SetClimb(level.Climb);
+        }
+        var missing = Throws(Status.IoError, "World.LoadSurface: no/such/navmesh.tscn: ", () => World.LoadSurface("no/such/navmesh.tscn"), "missing file");
+        Check(missing != null && !missing.Message.Contains("ps_world"), "the C function not named");
+        Throws(Status.InvalidArgument, "World.LoadSurface: ", () => World.LoadSurface(file, null, UpAxis.Z), "up axis against the file");
+        Throws(Status.NullPointer, "World.LoadSurface: `path` is NULL", () => World.LoadSurface(null), "null path");
+
+        // Unity's NavMesh.CalculateTriangulation(): Vector3s as floats, int indices and areas,
+        // each triangle with its own copies of the shared corners.
+        var xyz = new float[] { 0, 0, 0, 10, 0, 0, 10, 0, 10, 0, 0, 0, 10, 0, 10, 0, 0, 10 };
+        var tris = new[] { 0, 1, 2, 3, 4, 5 };
+        using (var unity = World.SurfaceFromTriangulation(xyz, tris, new[] { 0, 3 }))
+        using (var walker = new Pipeline(unity, 0.5))
+        {
+            Check(unity.LoadReport.StartsWith("welded 2 vertices"), "welded: " + unity.LoadReport);
+            uint[] polygons;
+            var p3 = walker.Plan3(new Point3d(9, 0, 1), new Point3d(1, 0, 9), out polygons);
+            Check(p3[0] == 9 && p3[2] == 1 && polygons[0] == 0 && polygons[polygons.Length - 1] == 1, "across the welded edge");
+        }
+        Throws(Status.InvalidArgument, "World.SurfaceFromTriangulation: areas[1] = 300", () => World.SurfaceFromTriangulation(xyz, tris, new[] { 0, 300 }), "area out of range");
+        Throws(Status.InvalidArgument, "indices[2] = -1 is negative", () => World.SurfaceFromTriangulation(xyz, new[] { 0, 1, -1 }), "negative index");
+        Throws(Status.InvalidArgument, "areas holds 1 entries", () => World.SurfaceFromTriangulation(xyz, tris, new[] { 0 }), "too few areas");
+        var nan = (float[])xyz.Clone();
+        nan[4] = float.NaN;
+        Throws(Status.InvalidArgument, "World.SurfaceFromTriangulation: point 1 has a NaN", () => World.SurfaceFromTriangulation(nan, tris), "NaN vertex");
+        Throws(Status.InvalidArgument, "World.SurfaceFromTriangulation: parameter `indices` = 5", () => World.SurfaceFromTriangulation(new double[18], new uint[5]), "partial triangle");
+    }
+
     static int Main(string[] args)
     {
         if (args.Length < 1 || (args.Length - 1) % 4 != 0)
@@ -76,6 +141,7 @@ static class Test
                 Check(smooth.Report.MinClearance >= 0.3, "clearance");
                 Print("plan", i, smooth.Plan(start, goal));
             }
+            SurfaceFile();
 
             // Bad input: each a PathsmoothException with the library's message.
             var s0 = new Point2d(1.5, 11.5);

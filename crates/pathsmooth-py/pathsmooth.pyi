@@ -67,6 +67,43 @@ class _Report(TypedDict):
     """The cost of the steps' input under the world's area costs (its length without)."""
     cost: float
     """The cost of the returned path; never above `input_cost` (relative 1e-9)."""
+    plan_length: float
+    """The path's plan-view length (on a surface, where `validation["length"]` is its 3D
+    length along the floors; the same as that length on a grid or navmesh)."""
+    snapped: list[Tuple[Literal["start", "goal"], float]]
+    """The ends moved onto the surface because they were off it, and how far (plan view);
+    empty when both were on it (an end over a polygon within the climb of its floor keeps
+    its plan-view position exactly) and always on a grid or navmesh."""
+
+class _LoadReport(TypedDict):
+    """What building a `SurfaceMesh` repaired, dropped or noticed in its input (polygon and
+    vertex ids are input indices)."""
+
+    input_vertices: int
+    input_polygons: int
+    weld: float
+    """The weld tolerance used (given, or derived from the mesh's size)."""
+    welded: int
+    """Input vertices merged into another."""
+    repeated_corners: int
+    degenerate: list[int]
+    """Polygons dropped: fewer than 3 distinct corners after welding, or no area in plan view."""
+    duplicates: list[int]
+    """Polygons dropped as copies of an earlier one."""
+    reversed: int
+    t_junctions: int
+    """Vertices inserted into edges they lay on."""
+    non_planar: int
+    worst_non_planar: Tuple[int, int, float] | None
+    """(polygon, vertex, distance from the polygon's plane)."""
+    unjoined_edges: int
+    unjoined_example: Tuple[Tuple[int, int], int] | None
+    """((vertex, vertex), polygon that made the edge ambiguous)."""
+    detail_slivers: int
+    clean: bool
+    """True when nothing but exact vertex copies was changed (and nothing noticed)."""
+    summary: str
+    """One line naming what happened, or "nothing to repair"."""
 
 class _Metrics(TypedDict):
     points: int
@@ -158,30 +195,79 @@ _World = Union[GridWorld, NavMeshWorld]
 class SurfaceMesh:
     """A 3D navmesh whose floors may overlap in plan view: `vertices` N×3, convex
     `polygons` of vertex indices, `up` "y" (plan view x, z) or "z" (plan view x, y),
-    vertices closer than `weld` merged (Unity-style meshes repeat them per triangle)."""
+    vertices closer than `weld` merged (None: the library's default, 1e-6 of the mesh's
+    size; Unity-style meshes repeat them per triangle)."""
 
     def __new__(
         cls,
         vertices: npt.ArrayLike,
         polygons: Sequence[Sequence[int]],
         up: Literal["y", "z"] = "y",
-        weld: float = 0.0,
+        weld: float | None = None,
     ) -> SurfaceMesh: ...
+    @staticmethod
+    def load(
+        path: Union[str, os.PathLike[str]],
+        up: Literal["y", "z"] | None = None,
+        weld: float | None = None,
+        detail: Union[str, os.PathLike[str], None] = None,
+    ) -> SurfaceMesh:
+        """A navmesh file, its format found from its bytes: the navmesh JSON, Recast's and
+        rerecast's JSON, Godot scenes (.tscn, .tres), Detour binaries, OBJ (Unity exports),
+        polyanya .mesh. `up` only for OBJ and .mesh files (None: the file's own; y for
+        those two); `detail` a second file with the detail mesh of a Recast or rerecast
+        JSON poly mesh. Raises `Error` naming `SurfaceMesh.load` (a missing or malformed
+        file, a bad weld...)."""
+    @staticmethod
+    def from_triangulation(
+        vertices: npt.ArrayLike,
+        indices: npt.ArrayLike,
+        areas: npt.ArrayLike | None = None,
+        weld: float | None = None,
+    ) -> SurfaceMesh:
+        """Unity's `NavMesh.CalculateTriangulation()` (y up): vertices N×3, indices three
+        per triangle (flat or M×3 integers), areas one Unity area index (0–255) per
+        triangle or None. Repeated vertices are welded, so the triangles join."""
     @property
     def num_polygons(self) -> int: ...
+    @property
+    def up(self) -> Literal["y", "z"]: ...
+    @property
+    def vertices(self) -> npt.NDArray[np.float64]:
+        """The welded vertices, N×3."""
+    @property
+    def polygons(self) -> list[list[int]]:
+        """Each polygon's indices into `vertices`, counter-clockwise in plan view."""
+    @property
+    def load_report(self) -> _LoadReport: ...
+    @property
+    def climb(self) -> float:
+        """How far above or below a floor a point may be and still be on it: the bake's
+        agent climb when the file says, else 0.25."""
+    @property
+    def pieces(self) -> npt.NDArray[np.uint32]:
+        """Each polygon's connected piece: a walk joins two polygons iff equal."""
+    @property
+    def polygon_refs(self) -> npt.NDArray[np.uint64]:
+        """Each polygon's reference in its file (Detour's dtPolyRef), else its input index."""
 
 @final
 class SurfacePlanner:
-    """The pipeline on a layered navmesh: an agent radius and a preset or steps."""
+    """The pipeline on a layered navmesh: an agent radius, a preset or steps, and the
+    climb: how far above or below a floor an end may be and still be on it (None: each
+    mesh's own, `SurfaceMesh.climb`)."""
 
     def __new__(
         cls,
         radius: float,
         preset: _PresetName | None = None,
         steps: Sequence[Union[_StepName, _StepWithValue]] | None = None,
+        climb: float | None = None,
     ) -> SurfacePlanner: ...
     @property
     def radius(self) -> float: ...
+    @property
+    def climb(self) -> float | None: ...
     @property
     def report(self) -> _Report: ...
     def plan(

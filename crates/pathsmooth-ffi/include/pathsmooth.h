@@ -33,6 +33,11 @@
 // Up axis of a surface: height is z (Unreal, robotics).
 #define PS_UP_Z 1
 
+// Up axis of a navmesh file: the file's own ([`ps_world_surface_load`]: Recast, Detour and
+// Godot files are y up, the navmesh JSON names its axis; OBJ and polyanya `.mesh` files,
+// which do not say, are read y up).
+#define PS_UP_FILE 2
+
 // Preset: line-of-sight shortcuts, straight segments ([`Preset::Shortest`]).
 #define PS_PRESET_SHORTEST 0
 
@@ -82,7 +87,8 @@ typedef enum PsStatus {
   // result is kept for a retry with the same input.
   PS_BUFFER_TOO_SMALL = 4,
   // Bad input: NaN or infinite coordinates, an empty or too short path, a bad
-  // parameter, size or id, invalid polygons.
+  // parameter, size or id, invalid polygons, a malformed file (the message gives its
+  // line).
   PS_INVALID_ARGUMENT = 5,
   // A point is outside the world, inside a wall, or off the navmesh.
   PS_OUTSIDE_WORLD = 6,
@@ -98,6 +104,9 @@ typedef enum PsStatus {
   PS_ERROR = 10,
   // A panic inside the library was caught (a library bug).
   PS_PANIC = 11,
+  // A file could not be read (missing, unreadable, a directory): the message names it.
+  // A file that is read but malformed is `PS_INVALID_ARGUMENT`.
+  PS_IO_ERROR = 12,
 } PsStatus;
 
 // A pipeline: a world, an agent radius and steps, with its scratch buffers and its last
@@ -164,6 +173,15 @@ typedef struct PsReport {
   double input_cost;
   // The cost of the returned path; never above `input_cost` (relative 10⁻⁹).
   double cost;
+  // The path's length in plan view (on a surface; `length` is then its 3D length along
+  // the surface). Equal to `length` on a grid or navmesh.
+  double plan_length;
+  // How far (plan view, world units) the start was moved onto the surface because it
+  // was off it; 0 when it was on it (a point over a polygon within the climb of its
+  // floor keeps its plan-view position exactly) and on grids and navmeshes.
+  double start_snapped;
+  // As `start_snapped`, for the goal.
+  double goal_snapped;
 } PsReport;
 
 #ifdef __cplusplus
@@ -301,6 +319,112 @@ enum PsStatus ps_world_surface_new(const double *vertices_xyz,
                                    double weld,
                                    struct PsWorld **out_world);
 
+// Makes a surface world from a navmesh file, its format found from its bytes (the
+// library's `navmesh::import::load_surface`): the navmesh JSON, Recast's and `rerecast`'s
+// JSON, Godot scenes and resources (`.tscn`, `.tres`), Detour binaries (RecastDemo's
+// `MSET` navmesh sets, `DNAV` tiles), OBJ (Unity's `NavMesh.CalculateTriangulation`
+// exports) and polyanya `.mesh` files. `path` is a NUL-terminated UTF-8 path;
+// `detail_path` (may be NULL) a second file holding the detail mesh of a Recast or
+// `rerecast` JSON poly mesh. `up_axis` is [`PS_UP_FILE`] (the file's own axis), or
+// [`PS_UP_Y`] / [`PS_UP_Z`] for OBJ and `.mesh` files (for a format that fixes its axis,
+// it must agree). Vertices within `weld` world units are merged (negative: the library's
+// default, 10⁻⁶ of the mesh's size; 0: exact copies only). Duplicated vertices are welded,
+// T-junctions split, slivers and duplicate polygons dropped:
+// [`ps_world_surface_load_report`] says what was repaired. Plan on it with
+// [`ps_pipeline_plan3_f64`].
+//
+// Errors (every message starts with `ps_world_surface_load:`): `PS_NULL_POINTER`
+// (`path`, `out_world`), `PS_IO_ERROR` (a file that cannot be read, named),
+// `PS_INVALID_ARGUMENT` (a path not UTF-8, a bad `up_axis` or one that contradicts the
+// file, NaN `weld`; a file in no format the library reads, or malformed: its line and
+// column; polygons the library refuses), `PS_UNSUPPORTED` (a detail file beside a format
+// that carries its own). On failure `*out_world` is NULL.
+//
+// # Safety
+//
+// `path` a NUL-terminated string, `detail_path` NULL or one; `out_world` writable for one
+// pointer.
+enum PsStatus ps_world_surface_load(const char *path,
+                                    const char *detail_path,
+                                    uint32_t up_axis,
+                                    double weld,
+                                    struct PsWorld **out_world);
+
+// Makes a surface world from a triangulation as Unity's
+// `NavMesh.CalculateTriangulation()` gives it (`NavMeshTriangulation`; the library's
+// `SurfaceData::from_triangles`): `vertex_count` vertices (`vertices_xyz`, x, y, z each,
+// y up), `index_count` indices (three per triangle), and `areas` (NULL, or one Unity area
+// index per triangle). Unity repeats the vertices of every tile: they are welded within
+// `weld` world units (negative: the library's default, 10⁻⁶ of the mesh's size), and
+// T-junctions at tile seams split, so the triangles join. Plan on it with
+// [`ps_pipeline_plan3_f64`].
+//
+// Errors (every message starts with `ps_world_surface_from_triangulation:`):
+// `PS_NULL_POINTER`, `PS_MISALIGNED`, `PS_INVALID_ARGUMENT` (`index_count` not a multiple
+// of 3, an index out of range, NaN or infinite coordinates naming the vertex, NaN
+// `weld`, no triangle with area). On failure `*out_world` is NULL.
+//
+// # Safety
+//
+// `vertices_xyz` readable for `3 · vertex_count` doubles, `indices` for `index_count`
+// integers, `areas` NULL or readable for `index_count / 3` bytes; `out_world` writable.
+enum PsStatus ps_world_surface_from_triangulation(const double *vertices_xyz,
+                                                  size_t vertex_count,
+                                                  const uint32_t *indices,
+                                                  size_t index_count,
+                                                  const uint8_t *areas,
+                                                  double weld,
+                                                  struct PsWorld **out_world);
+
+// Writes what building a surface world repaired, dropped or noticed in its input, as one
+// line of UTF-8 (the library's `LoadReport`: "welded 77 vertices (within 0.000026…);
+// dropped 1 duplicate polygon (12)", or "nothing to repair"), NUL-terminated and cut at
+// `capacity − 1` bytes, into `buf`, and its full length in bytes into `*out_len` (`buf`
+// may be NULL with capacity 0, to ask for the length; a cut line is not an error).
+//
+// Errors (messages start with `ps_world_surface_load_report:`): the pointer and handle
+// errors, `PS_UNSUPPORTED` for a grid or navmesh world.
+//
+// # Safety
+//
+// `world` a live world handle; `buf` NULL or writable for `capacity` bytes; `out_len`
+// writable.
+enum PsStatus ps_world_surface_load_report(const struct PsWorld *world,
+                                           char *buf,
+                                           size_t capacity,
+                                           size_t *out_len);
+
+// Writes the surface's climb into `*out_climb`: how far above or below a floor a point
+// may be and still be on it (world units) — the bake's agent climb when the file says
+// (Recast's `walkableClimb`, Godot's `agent_max_climb`), else the library's default,
+// 0.25. Pipelines locate their ends with it unless [`ps_pipeline_set_climb`] says
+// otherwise.
+//
+// Errors (messages start with `ps_world_surface_climb:`): the pointer and handle errors,
+// `PS_UNSUPPORTED` for a grid or navmesh world.
+//
+// # Safety
+//
+// `world` a live world handle; `out_climb` writable.
+enum PsStatus ps_world_surface_climb(const struct PsWorld *world, double *out_climb);
+
+// Writes the file's reference of the surface's polygon `polygon` (as
+// [`ps_pipeline_plan3_f64`] gives it) into `*out_ref`: Detour's `dtPolyRef` for a Detour
+// navmesh, else the polygon's index in the input (the file's polygons, or the polygons
+// and triangles given to `ps_world_surface_new` and
+// [`ps_world_surface_from_triangulation`]; polygons the builder dropped leave gaps).
+//
+// Errors (messages start with `ps_world_surface_polygon_ref:`): the pointer and handle
+// errors, `PS_INVALID_ARGUMENT` for a polygon out of range, `PS_UNSUPPORTED` for a grid
+// or navmesh world.
+//
+// # Safety
+//
+// `world` a live world handle; `out_ref` writable.
+enum PsStatus ps_world_surface_polygon_ref(const struct PsWorld *world,
+                                           uint32_t polygon,
+                                           uint64_t *out_ref);
+
 // Destroys a world. NULL is a no-op. Pipelines made from it keep it alive and stay
 // usable. Destroying a handle twice is undefined behaviour (often caught as
 // `PS_WRONG_HANDLE`, never guaranteed).
@@ -426,12 +550,15 @@ enum PsStatus ps_pipeline_smooth_f32(struct PsPipeline *pipeline,
                                      size_t out_capacity,
                                      size_t *out_len);
 
-// Plans on a surface world (made by [`ps_world_surface_new`]): from `start` to `goal`
-// (3D, each within a vertical tolerance of its floor) for the pipeline's radius, the
-// steps run on the path's floor; the library's `SurfacePlanner::plan`. Writes x, y, z
-// per point into `out_points` and, when `out_polygons` is not NULL, each point's polygon
-// (its index in the input) into `out_polygons` (room for `out_capacity` too). Buffer
-// rules as [`ps_pipeline_plan_f64`].
+// Plans on a surface world (made by `ps_world_surface_*`): from `start` to `goal` (3D)
+// for the pipeline's radius, the steps run on the path's floor; the library's
+// `SurfacePlanner::plan`. An end over a polygon within the climb of its floor
+// ([`ps_pipeline_set_climb`]) keeps its plan-view position exactly; one off the surface
+// is moved onto it (the report's `start_snapped`, `goal_snapped`). Writes x, y, z per
+// point into `out_points` and, when `out_polygons` is not NULL, each point's polygon of
+// the surface into `out_polygons` (room for `out_capacity` too; the input's index, or the
+// file's reference, is [`ps_world_surface_polygon_ref`]). Buffer rules as
+// [`ps_pipeline_plan_f64`].
 //
 // Errors: as [`ps_pipeline_plan_f64`]; `PS_OUTSIDE_WORLD` for no floor near an end,
 // `PS_UNSUPPORTED` on a grid or navmesh world.
@@ -447,6 +574,22 @@ enum PsStatus ps_pipeline_plan3_f64(struct PsPipeline *pipeline,
                                     uint32_t *out_polygons,
                                     size_t out_capacity,
                                     size_t *out_len);
+
+// Sets how far above or below a floor the ends of a surface pipeline's plans may be and
+// still be on it (world units, finite, ≥ 0; the library's `SurfaceQuery::set_climb`):
+// an end over a polygon within the climb of its floor keeps its plan-view position
+// exactly, one farther off is moved onto the surface (the report's `start_snapped`,
+// `goal_snapped`). Until set, the world's ([`ps_world_surface_climb`]). Drops a result
+// kept after `PS_BUFFER_TOO_SMALL`.
+//
+// Errors (messages start with `ps_pipeline_set_climb:`): the handle errors,
+// `PS_INVALID_ARGUMENT` for a negative, NaN or infinite climb, `PS_UNSUPPORTED` on a grid
+// or navmesh world.
+//
+// # Safety
+//
+// `pipeline` a live pipeline handle used by no other thread now.
+enum PsStatus ps_pipeline_set_climb(struct PsPipeline *pipeline, double climb);
 
 // Fills `*out_report` with what the last run (plan or smooth) of the pipeline did
 // (all zero before the first; the last run's if it failed). A retry served from a kept

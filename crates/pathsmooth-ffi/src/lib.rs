@@ -8,12 +8,17 @@
 //!
 //! - **Worlds** ([`PsWorld`]): a grid from a cell array ([`ps_world_grid_new`]), a navmesh
 //!   from 2D convex polygons ([`ps_world_navmesh_new`]), a layered surface from 3D
-//!   vertices and polygons with area ids ([`ps_world_surface_new`]). Immutable once built.
+//!   vertices and polygons with area ids ([`ps_world_surface_new`]), from a navmesh file
+//!   in any format the library reads ([`ps_world_surface_load`]) or from Unity's
+//!   triangulation ([`ps_world_surface_from_triangulation`]); what a surface's reader
+//!   repaired is [`ps_world_surface_load_report`], its climb [`ps_world_surface_climb`].
+//!   Immutable once built.
 //! - **Pipelines** ([`PsPipeline`]): a world, an agent radius and a preset
 //!   ([`ps_pipeline_new_preset`]) or a list of steps ([`ps_pipeline_new_steps`]).
 //!   [`ps_pipeline_plan_f64`] / [`ps_pipeline_plan_f32`] plan from a start to a goal,
 //!   [`ps_pipeline_smooth_f64`] / [`ps_pipeline_smooth_f32`] smooth a caller's path,
-//!   [`ps_pipeline_plan3_f64`] plans on a surface; [`ps_pipeline_report`] and
+//!   [`ps_pipeline_plan3_f64`] plans on a surface (its ends located within
+//!   [`ps_pipeline_set_climb`] of a floor); [`ps_pipeline_report`] and
 //!   [`ps_pipeline_skipped`] say what the last run did.
 //! - **Results** go into the caller's buffers. A buffer too small gives
 //!   [`PsStatus::PsBufferTooSmall`] with the needed number of points in `*out_len`, as
@@ -60,7 +65,8 @@ use std::sync::Arc;
 
 use pathsmooth::glam::{DVec2, DVec3, Vec2};
 use pathsmooth::grid::GridMap;
-use pathsmooth::navmesh::{NavMesh, Surface, SurfaceMesh, SurfaceOptions, UpAxis};
+use pathsmooth::navmesh::import::{load_surface, load_surface_with_detail};
+use pathsmooth::navmesh::{NavMesh, Surface, SurfaceData, SurfaceMesh, SurfaceOptions, UpAxis};
 use pathsmooth::{
     AreaCosts, CatmullRomParams, ChaikinParams, CorridorParams, Error, FilletParams, GridWorld,
     NavMeshWorld, Pipeline, PipelineReport, Point2, Preset, RelaxParams, Step, SurfacePlanner,
@@ -86,7 +92,8 @@ pub enum PsStatus {
     /// result is kept for a retry with the same input.
     PsBufferTooSmall = 4,
     /// Bad input: NaN or infinite coordinates, an empty or too short path, a bad
-    /// parameter, size or id, invalid polygons.
+    /// parameter, size or id, invalid polygons, a malformed file (the message gives its
+    /// line).
     PsInvalidArgument = 5,
     /// A point is outside the world, inside a wall, or off the navmesh.
     PsOutsideWorld = 6,
@@ -102,6 +109,9 @@ pub enum PsStatus {
     PsError = 10,
     /// A panic inside the library was caught (a library bug).
     PsPanic = 11,
+    /// A file could not be read (missing, unreadable, a directory): the message names it.
+    /// A file that is read but malformed is `PS_INVALID_ARGUMENT`.
+    PsIoError = 12,
 }
 
 /// A failure: its status and its message.
@@ -135,7 +145,9 @@ impl From<Error> for Fail {
             | Error::InvalidPolygon { .. }
             | Error::InvalidLink { .. }
             | Error::BadAreaCost { .. }
-            | Error::BadObstacle { .. } => PsStatus::PsInvalidArgument,
+            | Error::BadObstacle { .. }
+            | Error::Parse { .. } => PsStatus::PsInvalidArgument,
+            Error::Io { .. } => PsStatus::PsIoError,
             Error::OutsideMap { .. }
             | Error::Blocked { .. }
             | Error::ExcludedArea { .. }
@@ -199,6 +211,36 @@ fn guard(f: impl FnOnce() -> Res<()>) -> PsStatus {
     }
 }
 
+/// [`guard`] for an entry point whose failures name it: every message starts with
+/// `what` (the function's name) and a colon.
+fn guard_named(what: &str, f: impl FnOnce() -> Res<()>) -> PsStatus {
+    guard(|| {
+        f().map_err(|fail| Fail {
+            message: format!("{what}: {}", fail.message),
+            ..fail
+        })
+    })
+}
+
+/// Writes `text` into `buf` as [`ps_last_error`] does (at most `capacity − 1` bytes, cut at
+/// a character boundary, then a NUL; nothing when `capacity` is 0) and its full length in
+/// bytes into `*out_len` (checked by the caller, as `buf`).
+fn write_text(text: &str, buf: *mut c_char, capacity: usize, out_len: *mut usize) {
+    // SAFETY: checked non-NULL and aligned by the caller.
+    unsafe { *out_len = text.len() };
+    if capacity > 0 {
+        let mut n = text.len().min(capacity - 1);
+        while !text.is_char_boundary(n) {
+            n -= 1;
+        }
+        // SAFETY: `buf` checked non-NULL with `capacity` ≥ n + 1 bytes.
+        unsafe {
+            std::ptr::copy_nonoverlapping(text.as_ptr(), buf.cast::<u8>(), n);
+            *buf.add(n) = 0;
+        }
+    }
+}
+
 /// Copies the calling thread's last error message into `buf` (at most `capacity − 1`
 /// bytes of UTF-8, cut at a character boundary, then a NUL) and returns its full length
 /// in bytes, without the NUL: a return value ≥ `capacity` means it was cut. `buf` may be
@@ -248,6 +290,7 @@ pub extern "C" fn ps_status_name(status: i32) -> *const c_char {
         9 => b"PS_INVALID_RESULT\0",
         10 => b"PS_ERROR\0",
         11 => b"PS_PANIC\0",
+        12 => b"PS_IO_ERROR\0",
         _ => b"PS_UNKNOWN_STATUS\0",
     };
     name.as_ptr().cast()
@@ -428,6 +471,10 @@ fn world_ref<'a>(world: *const PsWorld) -> Res<&'a Arc<WorldKind>> {
 pub const PS_UP_Y: u32 = 0;
 /// Up axis of a surface: height is z (Unreal, robotics).
 pub const PS_UP_Z: u32 = 1;
+/// Up axis of a navmesh file: the file's own ([`ps_world_surface_load`]: Recast, Detour and
+/// Godot files are y up, the navmesh JSON names its axis; OBJ and polyanya `.mesh` files,
+/// which do not say, are read y up).
+pub const PS_UP_FILE: u32 = 2;
 
 /// Makes a grid world of `width` × `height` cells of `cell_size` world units, cell
 /// (0, 0)'s corner at (`origin_x`, `origin_y`). Cell (x, y) is `free[y * width + x]`
@@ -680,16 +727,7 @@ pub unsafe extern "C" fn ps_world_surface_new(
 ) -> PsStatus {
     guard(|| {
         start_out(out_world, "out_world")?;
-        let up = match up_axis {
-            PS_UP_Y => UpAxis::Y,
-            PS_UP_Z => UpAxis::Z,
-            other => {
-                return Err(Fail::new(
-                    PsStatus::PsInvalidArgument,
-                    format!("`up_axis` = {other} is not PS_UP_Y (0) or PS_UP_Z (1)"),
-                ))
-            }
-        };
+        let up = up_axis_of(up_axis, false)?.unwrap_or_default();
         // SAFETY: the caller's lengths.
         let xyz = unsafe { input(vertices_xyz, vertex_count, 3, "vertices_xyz")? };
         let sizes = unsafe { input(polygon_sizes, polygon_count, 1, "polygon_sizes")? };
@@ -706,12 +744,281 @@ pub unsafe extern "C" fn ps_world_surface_new(
         };
         // Negative: the library's default, derived from the mesh's size; NaN is refused.
         let options = SurfaceOptions {
-            weld: if weld < 0.0 { None } else { Some(weld) },
+            weld: weld_of(weld),
             ..SurfaceOptions::new(up)
         };
         let surface = Surface::from_polygons_with(&vertices, &polygons, areas, &[], &options)?;
         let mesh = SurfaceMesh::new(surface)?;
         emit(out_world, WORLD_TAG, Arc::new(WorldKind::Surface(mesh)));
+        Ok(())
+    })
+}
+
+/// The up axis `PS_UP_Y` / `PS_UP_Z` (and `PS_UP_FILE`, as `None`, when `file` allows it).
+fn up_axis_of(up_axis: u32, file: bool) -> Res<Option<UpAxis>> {
+    match up_axis {
+        PS_UP_Y => Ok(Some(UpAxis::Y)),
+        PS_UP_Z => Ok(Some(UpAxis::Z)),
+        PS_UP_FILE if file => Ok(None),
+        other => Err(Fail::new(
+            PsStatus::PsInvalidArgument,
+            if file {
+                format!("`up_axis` = {other} is not PS_UP_Y (0), PS_UP_Z (1) or PS_UP_FILE (2)")
+            } else {
+                format!("`up_axis` = {other} is not PS_UP_Y (0) or PS_UP_Z (1)")
+            },
+        )),
+    }
+}
+
+/// The weld tolerance of a C call: negative is the library's default (derived from the
+/// mesh's size); anything else, NaN included, goes to the library, which checks it.
+fn weld_of(weld: f64) -> Option<f64> {
+    if weld < 0.0 {
+        None
+    } else {
+        Some(weld)
+    }
+}
+
+/// A NUL-terminated UTF-8 string argument.
+///
+/// # Safety
+///
+/// `p` NULL or a NUL-terminated string.
+unsafe fn text_arg<'a>(p: *const c_char, name: &str) -> Res<&'a str> {
+    check_ptr(p, name)?;
+    // SAFETY: the caller gives a NUL-terminated string.
+    let text = unsafe { std::ffi::CStr::from_ptr(p) };
+    text.to_str().map_err(|e| {
+        Fail::new(
+            PsStatus::PsInvalidArgument,
+            format!("`{name}` is not UTF-8 (byte {})", e.valid_up_to()),
+        )
+    })
+}
+
+/// Makes a surface world from a navmesh file, its format found from its bytes (the
+/// library's `navmesh::import::load_surface`): the navmesh JSON, Recast's and `rerecast`'s
+/// JSON, Godot scenes and resources (`.tscn`, `.tres`), Detour binaries (RecastDemo's
+/// `MSET` navmesh sets, `DNAV` tiles), OBJ (Unity's `NavMesh.CalculateTriangulation`
+/// exports) and polyanya `.mesh` files. `path` is a NUL-terminated UTF-8 path;
+/// `detail_path` (may be NULL) a second file holding the detail mesh of a Recast or
+/// `rerecast` JSON poly mesh. `up_axis` is [`PS_UP_FILE`] (the file's own axis), or
+/// [`PS_UP_Y`] / [`PS_UP_Z`] for OBJ and `.mesh` files (for a format that fixes its axis,
+/// it must agree). Vertices within `weld` world units are merged (negative: the library's
+/// default, 10⁻⁶ of the mesh's size; 0: exact copies only). Duplicated vertices are welded,
+/// T-junctions split, slivers and duplicate polygons dropped:
+/// [`ps_world_surface_load_report`] says what was repaired. Plan on it with
+/// [`ps_pipeline_plan3_f64`].
+///
+/// Errors (every message starts with `ps_world_surface_load:`): `PS_NULL_POINTER`
+/// (`path`, `out_world`), `PS_IO_ERROR` (a file that cannot be read, named),
+/// `PS_INVALID_ARGUMENT` (a path not UTF-8, a bad `up_axis` or one that contradicts the
+/// file, NaN `weld`; a file in no format the library reads, or malformed: its line and
+/// column; polygons the library refuses), `PS_UNSUPPORTED` (a detail file beside a format
+/// that carries its own). On failure `*out_world` is NULL.
+///
+/// # Safety
+///
+/// `path` a NUL-terminated string, `detail_path` NULL or one; `out_world` writable for one
+/// pointer.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_world_surface_load(
+    path: *const c_char,
+    detail_path: *const c_char,
+    up_axis: u32,
+    weld: f64,
+    out_world: *mut *mut PsWorld,
+) -> PsStatus {
+    guard_named("ps_world_surface_load", || {
+        start_out(out_world, "out_world")?;
+        // SAFETY: the caller's strings.
+        let path = unsafe { text_arg(path, "path")? };
+        let detail = if detail_path.is_null() {
+            None
+        } else {
+            // SAFETY: as above.
+            Some(unsafe { text_arg(detail_path, "detail_path")? })
+        };
+        let up = up_axis_of(up_axis, true)?;
+        let options = SurfaceOptions {
+            weld: weld_of(weld),
+            ..SurfaceOptions::new(up.unwrap_or_default())
+        };
+        let surface = match detail {
+            None => load_surface(path, &options)?,
+            Some(detail) => load_surface_with_detail(path, detail, &options)?,
+        };
+        if let Some(up) = up.filter(|&u| u != surface.up()) {
+            return Err(Fail::new(
+                PsStatus::PsInvalidArgument,
+                format!(
+                    "{path}: the navmesh is {} up (its format says so) but `up_axis` says {up}; \
+                     pass PS_UP_FILE",
+                    surface.up()
+                ),
+            ));
+        }
+        let mesh = SurfaceMesh::new(surface)?;
+        emit(out_world, WORLD_TAG, Arc::new(WorldKind::Surface(mesh)));
+        Ok(())
+    })
+}
+
+/// Makes a surface world from a triangulation as Unity's
+/// `NavMesh.CalculateTriangulation()` gives it (`NavMeshTriangulation`; the library's
+/// `SurfaceData::from_triangles`): `vertex_count` vertices (`vertices_xyz`, x, y, z each,
+/// y up), `index_count` indices (three per triangle), and `areas` (NULL, or one Unity area
+/// index per triangle). Unity repeats the vertices of every tile: they are welded within
+/// `weld` world units (negative: the library's default, 10⁻⁶ of the mesh's size), and
+/// T-junctions at tile seams split, so the triangles join. Plan on it with
+/// [`ps_pipeline_plan3_f64`].
+///
+/// Errors (every message starts with `ps_world_surface_from_triangulation:`):
+/// `PS_NULL_POINTER`, `PS_MISALIGNED`, `PS_INVALID_ARGUMENT` (`index_count` not a multiple
+/// of 3, an index out of range, NaN or infinite coordinates naming the vertex, NaN
+/// `weld`, no triangle with area). On failure `*out_world` is NULL.
+///
+/// # Safety
+///
+/// `vertices_xyz` readable for `3 · vertex_count` doubles, `indices` for `index_count`
+/// integers, `areas` NULL or readable for `index_count / 3` bytes; `out_world` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_world_surface_from_triangulation(
+    vertices_xyz: *const f64,
+    vertex_count: usize,
+    indices: *const u32,
+    index_count: usize,
+    areas: *const u8,
+    weld: f64,
+    out_world: *mut *mut PsWorld,
+) -> PsStatus {
+    guard_named("ps_world_surface_from_triangulation", || {
+        start_out(out_world, "out_world")?;
+        // SAFETY: the caller's lengths.
+        let xyz = unsafe { input(vertices_xyz, vertex_count, 3, "vertices_xyz")? };
+        let indices = unsafe { input(indices, index_count, 1, "indices")? };
+        // One area per whole triangle; with a partial one, `from_triangles` refuses the
+        // indices first.
+        let areas: &[u8] = if areas.is_null() || !index_count.is_multiple_of(3) {
+            &[]
+        } else {
+            // SAFETY: the caller gives one area per triangle.
+            unsafe { input(areas, index_count / 3, 1, "areas")? }
+        };
+        let vertices: Vec<DVec3> = xyz
+            .chunks_exact(3)
+            .map(|c| DVec3::new(c[0], c[1], c[2]))
+            .collect();
+        let data = SurfaceData::from_triangles(&vertices, indices, areas)?;
+        let options = SurfaceOptions {
+            weld: weld_of(weld),
+            ..SurfaceOptions::default()
+        };
+        let mesh = SurfaceMesh::new(Surface::from_data(&data, &options)?)?;
+        emit(out_world, WORLD_TAG, Arc::new(WorldKind::Surface(mesh)));
+        Ok(())
+    })
+}
+
+/// The surface of a world, or `PS_UNSUPPORTED` naming `what`.
+fn surface_of<'a>(world: *const PsWorld, what: &str) -> Res<&'a Surface> {
+    match &**world_ref(world)? {
+        WorldKind::Surface(m) => Ok(m.surface()),
+        _ => Err(Fail::new(
+            PsStatus::PsUnsupported,
+            format!("{what} needs a surface world (ps_world_surface_*), not a grid or a navmesh"),
+        )),
+    }
+}
+
+/// Writes what building a surface world repaired, dropped or noticed in its input, as one
+/// line of UTF-8 (the library's `LoadReport`: "welded 77 vertices (within 0.000026…);
+/// dropped 1 duplicate polygon (12)", or "nothing to repair"), NUL-terminated and cut at
+/// `capacity − 1` bytes, into `buf`, and its full length in bytes into `*out_len` (`buf`
+/// may be NULL with capacity 0, to ask for the length; a cut line is not an error).
+///
+/// Errors (messages start with `ps_world_surface_load_report:`): the pointer and handle
+/// errors, `PS_UNSUPPORTED` for a grid or navmesh world.
+///
+/// # Safety
+///
+/// `world` a live world handle; `buf` NULL or writable for `capacity` bytes; `out_len`
+/// writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_world_surface_load_report(
+    world: *const PsWorld,
+    buf: *mut c_char,
+    capacity: usize,
+    out_len: *mut usize,
+) -> PsStatus {
+    guard_named("ps_world_surface_load_report", || {
+        start_len(out_len)?;
+        check_out(buf, capacity, "buf")?;
+        let surface = surface_of(world, "ps_world_surface_load_report")?;
+        write_text(&surface.load_report().to_string(), buf, capacity, out_len);
+        Ok(())
+    })
+}
+
+/// Writes the surface's climb into `*out_climb`: how far above or below a floor a point
+/// may be and still be on it (world units) — the bake's agent climb when the file says
+/// (Recast's `walkableClimb`, Godot's `agent_max_climb`), else the library's default,
+/// 0.25. Pipelines locate their ends with it unless [`ps_pipeline_set_climb`] says
+/// otherwise.
+///
+/// Errors (messages start with `ps_world_surface_climb:`): the pointer and handle errors,
+/// `PS_UNSUPPORTED` for a grid or navmesh world.
+///
+/// # Safety
+///
+/// `world` a live world handle; `out_climb` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_world_surface_climb(
+    world: *const PsWorld,
+    out_climb: *mut f64,
+) -> PsStatus {
+    guard_named("ps_world_surface_climb", || {
+        check_ptr(out_climb, "out_climb")?;
+        let climb = surface_of(world, "ps_world_surface_climb")?.climb();
+        // SAFETY: checked non-NULL and aligned.
+        unsafe { *out_climb = climb };
+        Ok(())
+    })
+}
+
+/// Writes the file's reference of the surface's polygon `polygon` (as
+/// [`ps_pipeline_plan3_f64`] gives it) into `*out_ref`: Detour's `dtPolyRef` for a Detour
+/// navmesh, else the polygon's index in the input (the file's polygons, or the polygons
+/// and triangles given to `ps_world_surface_new` and
+/// [`ps_world_surface_from_triangulation`]; polygons the builder dropped leave gaps).
+///
+/// Errors (messages start with `ps_world_surface_polygon_ref:`): the pointer and handle
+/// errors, `PS_INVALID_ARGUMENT` for a polygon out of range, `PS_UNSUPPORTED` for a grid
+/// or navmesh world.
+///
+/// # Safety
+///
+/// `world` a live world handle; `out_ref` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_world_surface_polygon_ref(
+    world: *const PsWorld,
+    polygon: u32,
+    out_ref: *mut u64,
+) -> PsStatus {
+    guard_named("ps_world_surface_polygon_ref", || {
+        check_ptr(out_ref, "out_ref")?;
+        let surface = surface_of(world, "ps_world_surface_polygon_ref")?;
+        let n = surface.num_polygons();
+        if polygon as usize >= n {
+            return Err(Fail::new(
+                PsStatus::PsInvalidArgument,
+                format!("`polygon` = {polygon}: the surface has {n} polygons"),
+            ));
+        }
+        // SAFETY: checked non-NULL and aligned.
+        unsafe { *out_ref = surface.polygon_ref(polygon) };
         Ok(())
     })
 }
@@ -1314,12 +1621,15 @@ pub unsafe extern "C" fn ps_pipeline_smooth_f32(
     })
 }
 
-/// Plans on a surface world (made by [`ps_world_surface_new`]): from `start` to `goal`
-/// (3D, each within a vertical tolerance of its floor) for the pipeline's radius, the
-/// steps run on the path's floor; the library's `SurfacePlanner::plan`. Writes x, y, z
-/// per point into `out_points` and, when `out_polygons` is not NULL, each point's polygon
-/// (its index in the input) into `out_polygons` (room for `out_capacity` too). Buffer
-/// rules as [`ps_pipeline_plan_f64`].
+/// Plans on a surface world (made by `ps_world_surface_*`): from `start` to `goal` (3D)
+/// for the pipeline's radius, the steps run on the path's floor; the library's
+/// `SurfacePlanner::plan`. An end over a polygon within the climb of its floor
+/// ([`ps_pipeline_set_climb`]) keeps its plan-view position exactly; one off the surface
+/// is moved onto it (the report's `start_snapped`, `goal_snapped`). Writes x, y, z per
+/// point into `out_points` and, when `out_polygons` is not NULL, each point's polygon of
+/// the surface into `out_polygons` (room for `out_capacity` too; the input's index, or the
+/// file's reference, is [`ps_world_surface_polygon_ref`]). Buffer rules as
+/// [`ps_pipeline_plan_f64`].
 ///
 /// Errors: as [`ps_pipeline_plan_f64`]; `PS_OUTSIDE_WORLD` for no floor near an end,
 /// `PS_UNSUPPORTED` on a grid or navmesh world.
@@ -1377,6 +1687,36 @@ pub unsafe extern "C" fn ps_pipeline_plan3_f64(
     })
 }
 
+/// Sets how far above or below a floor the ends of a surface pipeline's plans may be and
+/// still be on it (world units, finite, ≥ 0; the library's `SurfaceQuery::set_climb`):
+/// an end over a polygon within the climb of its floor keeps its plan-view position
+/// exactly, one farther off is moved onto the surface (the report's `start_snapped`,
+/// `goal_snapped`). Until set, the world's ([`ps_world_surface_climb`]). Drops a result
+/// kept after `PS_BUFFER_TOO_SMALL`.
+///
+/// Errors (messages start with `ps_pipeline_set_climb:`): the handle errors,
+/// `PS_INVALID_ARGUMENT` for a negative, NaN or infinite climb, `PS_UNSUPPORTED` on a grid
+/// or navmesh world.
+///
+/// # Safety
+///
+/// `pipeline` a live pipeline handle used by no other thread now.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_pipeline_set_climb(pipeline: *mut PsPipeline, climb: f64) -> PsStatus {
+    guard_named("ps_pipeline_set_climb", || {
+        let p = pipeline_mut(pipeline)?;
+        let Runner::Surface(planner, _) = &mut p.runner else {
+            return Err(Fail::new(
+                PsStatus::PsUnsupported,
+                "a climb needs a surface world (ps_world_surface_*), not a grid or a navmesh",
+            ));
+        };
+        planner.query_mut().set_climb(climb)?;
+        p.kept = None;
+        Ok(())
+    })
+}
+
 /// What the last run of a pipeline did ([`ps_pipeline_report`]).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -1399,6 +1739,23 @@ pub struct PsReport {
     pub input_cost: f64,
     /// The cost of the returned path; never above `input_cost` (relative 10⁻⁹).
     pub cost: f64,
+    /// The path's length in plan view (on a surface; `length` is then its 3D length along
+    /// the surface). Equal to `length` on a grid or navmesh.
+    pub plan_length: f64,
+    /// How far (plan view, world units) the start was moved onto the surface because it
+    /// was off it; 0 when it was on it (a point over a polygon within the climb of its
+    /// floor keeps its plan-view position exactly) and on grids and navmeshes.
+    pub start_snapped: f64,
+    /// As `start_snapped`, for the goal.
+    pub goal_snapped: f64,
+}
+
+/// How far the report says the end `which` ("start" or "goal") was moved, or 0.
+fn snapped(r: &PipelineReport, which: &str) -> f64 {
+    r.snapped
+        .iter()
+        .find(|(end, _)| *end == which)
+        .map_or(0.0, |&(_, d)| d)
 }
 
 fn report_of(p: &PipelineData) -> &PipelineReport {
@@ -1435,6 +1792,9 @@ pub unsafe extern "C" fn ps_pipeline_report(
             corners_below_turn_radius: r.corners.len(),
             input_cost: r.input_cost,
             cost: r.cost,
+            plan_length: r.plan_length,
+            start_snapped: snapped(r, "start"),
+            goal_snapped: snapped(r, "goal"),
         };
         // SAFETY: checked non-NULL and aligned.
         unsafe { *out_report = report };
@@ -1474,20 +1834,7 @@ pub unsafe extern "C" fn ps_pipeline_skipped(
                 ),
             ));
         };
-        let text = format!("{step}: {why}");
-        // SAFETY: checked.
-        unsafe { *out_len = text.len() };
-        if capacity > 0 {
-            let mut n = text.len().min(capacity - 1);
-            while !text.is_char_boundary(n) {
-                n -= 1;
-            }
-            // SAFETY: `buf` checked non-NULL with `capacity` ≥ n + 1 bytes.
-            unsafe {
-                std::ptr::copy_nonoverlapping(text.as_ptr(), buf.cast::<u8>(), n);
-                *buf.add(n) = 0;
-            }
-        }
+        write_text(&format!("{step}: {why}"), buf, capacity, out_len);
         Ok(())
     })
 }

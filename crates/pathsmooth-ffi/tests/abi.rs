@@ -910,3 +910,349 @@ fn surfaces_plan_in_3d_as_the_library_does() {
         assert!(w.is_null());
     }
 }
+
+// ───────────────────────────── navmesh files ─────────────────────────────
+
+/// A file of the library's navmesh corpus (`crates/pathsmooth/tests/data/corpus`).
+fn corpus(rel: &str) -> std::ffi::CString {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../pathsmooth/tests/data/corpus")
+        .join(rel);
+    std::ffi::CString::new(path.to_str().unwrap()).unwrap()
+}
+
+/// The surface world's load report line, through the ABI (asking for the length first).
+fn load_report(w: *const PsWorld) -> String {
+    let mut len = usize::MAX;
+    unsafe {
+        expect(
+            ps_world_surface_load_report(w, null_mut(), 0, &mut len),
+            PsOk,
+            "",
+        );
+        let mut buf = vec![0 as c_char; len + 1];
+        expect(
+            ps_world_surface_load_report(w, buf.as_mut_ptr(), buf.len(), &mut len),
+            PsOk,
+            "",
+        );
+        CStr::from_ptr(buf.as_ptr()).to_str().unwrap().to_string()
+    }
+}
+
+/// Plans on a surface pipeline; the points and polygons.
+fn plan3(p: *mut PsPipeline, s: DVec3, g: DVec3) -> (PsStatus, Vec<DVec3>, Vec<u32>) {
+    let (mut out, mut polys, mut len) = (vec![0.0; 3 * 1024], vec![0u32; 1024], 0);
+    let at = |v: DVec3| PsPoint3d {
+        x: v.x,
+        y: v.y,
+        z: v.z,
+    };
+    let st = unsafe {
+        ps_pipeline_plan3_f64(
+            p,
+            at(s),
+            at(g),
+            out.as_mut_ptr(),
+            polys.as_mut_ptr(),
+            1024,
+            &mut len,
+        )
+    };
+    let n = if st == PsOk { len } else { 0 };
+    let points = (0..n)
+        .map(|i| DVec3::new(out[3 * i], out[3 * i + 1], out[3 * i + 2]))
+        .collect();
+    polys.truncate(n);
+    (st, points, polys)
+}
+
+/// The centre of polygon `p`, on its floor.
+fn centre(surface: &Surface, p: u32) -> DVec3 {
+    let corners = surface.polygon(p);
+    let sum: DVec3 = corners
+        .iter()
+        .map(|&v| surface.vertices()[v as usize])
+        .sum();
+    let c = sum / corners.len() as f64;
+    let up = surface.up();
+    up.join(up.plan(c), surface.height_at(p, up.plan(c)))
+}
+
+#[test]
+fn navmesh_files_load_and_plan_as_the_library_does() {
+    use pathsmooth::navmesh::import::{load_surface, load_surface_with_detail};
+    use pathsmooth::navmesh::SurfaceOptions;
+    // A Godot 3 scene: overlapping floors, duplicated vertices.
+    let file = corpus("godot/godotengine__navmesh-demo-3x.tscn");
+    let mut w = null_mut();
+    unsafe {
+        expect(
+            ps_world_surface_load(file.as_ptr(), null(), PS_UP_FILE, -1.0, &mut w),
+            PsOk,
+            "",
+        );
+    }
+    let surface = load_surface(file.to_str().unwrap(), &SurfaceOptions::default()).unwrap();
+    assert_eq!(load_report(w), surface.load_report().to_string());
+    assert!(load_report(w).contains("welded"), "{}", load_report(w));
+    let mut climb = f64::NAN;
+    unsafe { expect(ps_world_surface_climb(w, &mut climb), PsOk, "") };
+    assert_eq!(climb, surface.climb());
+
+    // Two polygon centres of one piece, planned through the ABI and by the library.
+    let pieces = surface.pieces();
+    let last = (0..pieces.len() as u32)
+        .rev()
+        .find(|&p| pieces[p as usize] == pieces[0])
+        .unwrap();
+    let (s, g) = (centre(&surface, 0), centre(&surface, last));
+    let p = pipeline(w, PS_PRESET_SMOOTH, 0.1);
+    let (st, got, polys) = plan3(p, s, g);
+    expect(st, PsOk, "");
+    let mesh = SurfaceMesh::new(surface.clone()).unwrap();
+    let mut planner = SurfacePlanner::preset(0.1, Preset::Smooth).unwrap();
+    let want = planner.plan(&mesh, s, g).unwrap().to_vec();
+    assert_eq!(got, want.iter().map(|sp| sp.position).collect::<Vec<_>>());
+    assert_eq!(polys, want.iter().map(|sp| sp.polygon).collect::<Vec<_>>());
+    let mut r = u64::MAX;
+    unsafe {
+        expect(ps_world_surface_polygon_ref(w, polys[0], &mut r), PsOk, "");
+        assert_eq!(r, surface.polygon_ref(polys[0]));
+        let n = surface.num_polygons() as u32;
+        expect(
+            ps_world_surface_polygon_ref(w, n, &mut r),
+            PsInvalidArgument,
+            "ps_world_surface_polygon_ref: `polygon` = 101: the surface has 101 polygons",
+        );
+    }
+    // The start is on the surface: its plan-view position kept exactly.
+    assert_eq!((got[0].x, got[0].z), (s.x, s.z));
+    let mut report = PsReport::default();
+    unsafe { expect(ps_pipeline_report(p, &mut report), PsOk, "") };
+    let r = planner.report();
+    assert_eq!(
+        (report.length, report.plan_length),
+        (r.validation.length, r.plan_length)
+    );
+    assert_eq!((report.start_snapped, report.goal_snapped), (0.0, 0.0));
+
+    // A start off the surface is moved onto it, and the report says how far.
+    let off = s + DVec3::new(0.0, 0.0, 1000.0);
+    let (st, _, _) = plan3(p, off, g);
+    expect(st, PsOutsideWorld, "no floor");
+    unsafe {
+        expect(
+            ps_pipeline_set_climb(p, f64::NAN),
+            PsInvalidArgument,
+            "ps_pipeline_set_climb: parameter `climb`",
+        );
+        expect(ps_pipeline_set_climb(p, -1.0), PsInvalidArgument, "climb");
+        expect(ps_pipeline_set_climb(p, 0.5), PsOk, "");
+    }
+    planner.query_mut().set_climb(0.5).unwrap();
+    let high = s + surface.up().join(pathsmooth::glam::DVec2::ZERO, 0.4);
+    let (st, got, _) = plan3(p, high, g);
+    expect(st, PsOk, "");
+    let want = planner.plan(&mesh, high, g).unwrap().to_vec();
+    assert_eq!(got, want.iter().map(|sp| sp.position).collect::<Vec<_>>());
+    assert_eq!((got[0].x, got[0].z), (s.x, s.z));
+    unsafe {
+        ps_pipeline_destroy(p);
+        ps_world_destroy(w);
+    }
+
+    // Recast's poly mesh and its detail mesh, from two files.
+    let (poly, detail) = (
+        corpus("recast/janhohenheim__chainboom.poly_mesh.json"),
+        corpus("recast/janhohenheim__chainboom.poly_mesh_detail.json"),
+    );
+    let mut w = null_mut();
+    unsafe {
+        expect(
+            ps_world_surface_load(poly.as_ptr(), detail.as_ptr(), PS_UP_Y, -1.0, &mut w),
+            PsOk,
+            "",
+        );
+    }
+    let surface = load_surface_with_detail(
+        poly.to_str().unwrap(),
+        detail.to_str().unwrap(),
+        &SurfaceOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(load_report(w), surface.load_report().to_string());
+    let mut climb = 0.0;
+    unsafe { expect(ps_world_surface_climb(w, &mut climb), PsOk, "") };
+    assert_eq!(climb, surface.climb());
+    unsafe { ps_world_destroy(w) };
+}
+
+#[test]
+fn bad_navmesh_files_are_refused_naming_the_function() {
+    let mut w = null_mut();
+    let missing = corpus("godot/no-such-file.tscn");
+    let garbage_file = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("garbage.bin");
+    std::fs::write(&garbage_file, [0u8, 159, 146, 150, 7, 7, 0, 1]).unwrap();
+    let garbage = std::ffi::CString::new(garbage_file.to_str().unwrap()).unwrap();
+    let godot = corpus("godot/Flavelius__Test.tscn");
+    unsafe {
+        expect(
+            ps_world_surface_load(missing.as_ptr(), null(), PS_UP_FILE, -1.0, &mut w),
+            PsIoError,
+            "ps_world_surface_load: ",
+        );
+        assert!(
+            last_error().contains("no-such-file.tscn"),
+            "{}",
+            last_error()
+        );
+        expect(
+            ps_world_surface_load(garbage.as_ptr(), null(), PS_UP_FILE, -1.0, &mut w),
+            PsInvalidArgument,
+            "not a navmesh file this library reads",
+        );
+        expect(
+            ps_world_surface_load(null(), null(), PS_UP_FILE, -1.0, &mut w),
+            PsNullPointer,
+            "ps_world_surface_load: `path` is NULL",
+        );
+        expect(
+            ps_world_surface_load(godot.as_ptr(), null(), 7, -1.0, &mut w),
+            PsInvalidArgument,
+            "`up_axis` = 7",
+        );
+        expect(
+            ps_world_surface_load(godot.as_ptr(), null(), PS_UP_Z, -1.0, &mut w),
+            PsInvalidArgument,
+            "y up (its format says so)",
+        );
+        expect(
+            ps_world_surface_load(godot.as_ptr(), null(), PS_UP_FILE, f64::NAN, &mut w),
+            PsInvalidArgument,
+            "weld",
+        );
+        expect(
+            ps_world_surface_load(godot.as_ptr(), godot.as_ptr(), PS_UP_FILE, -1.0, &mut w),
+            PsUnsupported,
+            "a separate detail mesh for a Godot scene",
+        );
+        let bad_utf8 = [0xffu8 as c_char, 0];
+        expect(
+            ps_world_surface_load(bad_utf8.as_ptr(), null(), PS_UP_FILE, -1.0, &mut w),
+            PsInvalidArgument,
+            "`path` is not UTF-8",
+        );
+        assert!(w.is_null());
+        // A grid world has no load report or climb; a grid pipeline no climb.
+        let g = grid();
+        let (mut len, mut climb) = (0, 0.0);
+        expect(
+            ps_world_surface_load_report(g, null_mut(), 0, &mut len),
+            PsUnsupported,
+            "ps_world_surface_load_report: ",
+        );
+        expect(
+            ps_world_surface_climb(g, &mut climb),
+            PsUnsupported,
+            "needs a surface world",
+        );
+        let p = pipeline(g, PS_PRESET_SMOOTH, 0.0);
+        expect(
+            ps_pipeline_set_climb(p, 0.5),
+            PsUnsupported,
+            "ps_pipeline_set_climb: ",
+        );
+        ps_pipeline_destroy(p);
+        ps_world_destroy(g);
+    }
+}
+
+#[test]
+fn unity_triangulations_are_welded_and_joined() {
+    // Two tiles of Unity's triangulation: each triangle with its own vertex copies.
+    let xyz = [
+        0.0, 0.0, 0.0, 10.0, 0.0, 0.0, 10.0, 0.0, 10.0, //
+        0.0, 0.0, 0.0, 10.0, 0.0, 10.0, 0.0, 0.0, 10.0,
+    ];
+    let idx = [0u32, 1, 2, 3, 4, 5];
+    let mut w = null_mut();
+    unsafe {
+        expect(
+            ps_world_surface_from_triangulation(
+                xyz.as_ptr(),
+                6,
+                idx.as_ptr(),
+                6,
+                [0u8, 3].as_ptr(),
+                -1.0,
+                &mut w,
+            ),
+            PsOk,
+            "",
+        );
+    }
+    assert!(
+        load_report(w).starts_with("welded 2 vertices"),
+        "{}",
+        load_report(w)
+    );
+    let p = pipeline(w, PS_PRESET_SMOOTH, 0.5);
+    let (st, got, polys) = plan3(p, DVec3::new(9.0, 0.0, 1.0), DVec3::new(1.0, 0.0, 9.0));
+    expect(st, PsOk, "");
+    assert_eq!(got.first(), Some(&DVec3::new(9.0, 0.0, 1.0)));
+    assert_eq!(polys.first(), Some(&0));
+    assert_eq!(polys.last(), Some(&1));
+    unsafe {
+        ps_pipeline_destroy(p);
+        ps_world_destroy(w);
+        let mut w = null_mut();
+        expect(
+            ps_world_surface_from_triangulation(
+                xyz.as_ptr(),
+                6,
+                idx.as_ptr(),
+                5,
+                null(),
+                -1.0,
+                &mut w,
+            ),
+            PsInvalidArgument,
+            "ps_world_surface_from_triangulation: parameter `indices` = 5",
+        );
+        expect(
+            ps_world_surface_from_triangulation(
+                xyz.as_ptr(),
+                5,
+                idx.as_ptr(),
+                6,
+                null(),
+                -1.0,
+                &mut w,
+            ),
+            PsInvalidArgument,
+            "uses vertex 5",
+        );
+        let mut nan = xyz;
+        nan[7] = f64::NAN;
+        expect(
+            ps_world_surface_from_triangulation(
+                nan.as_ptr(),
+                6,
+                idx.as_ptr(),
+                6,
+                null(),
+                -1.0,
+                &mut w,
+            ),
+            PsInvalidArgument,
+            "point 2 has a NaN",
+        );
+        expect(
+            ps_world_surface_from_triangulation(xyz.as_ptr(), 6, null(), 6, null(), -1.0, &mut w),
+            PsNullPointer,
+            "`indices` is NULL",
+        );
+        assert!(w.is_null());
+    }
+}

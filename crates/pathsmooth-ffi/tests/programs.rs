@@ -1,9 +1,10 @@
 //! The C and C# programs over the C ABI, built and run here against the library this
 //! test build made (`target/<profile>/deps/libpathsmooth_ffi.so`):
 //!
-//! - `tests/c/test_ffi.c` (gcc): plans and smooths on a Moving AI map at radius 0.3 and
-//!   prints every point's f64 bits, which must equal the Rust pipeline's on the same
-//!   input; its bad-input checks must pass; and the same run under valgrind (no memory
+//! - `tests/c/test_ffi.c` (gcc): plans and smooths on a Moving AI map at radius 0.3, and
+//!   plans on a navmesh file of the library's corpus (a Godot scene) between two points
+//!   this test gives it, and prints every point's f64 bits, which must equal the Rust
+//!   pipeline's on the same input; its bad-input checks must pass; and the same run under valgrind (no memory
 //!   error, no leak) when valgrind is installed;
 //! - `bindings/csharp/Test.cs` (Mono's `mcs`, run by `mono`): the same points, bit for
 //!   bit, and its bad-input checks;
@@ -17,9 +18,11 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use pathsmooth::glam::DVec2;
+use pathsmooth::glam::{DVec2, DVec3};
 use pathsmooth::grid::{load_scenarios, GridMap};
-use pathsmooth::{GridWorld, Pipeline, Preset};
+use pathsmooth::navmesh::import::load_surface;
+use pathsmooth::navmesh::{SurfaceMesh, SurfaceOptions};
+use pathsmooth::{GridWorld, Pipeline, Preset, SurfacePlanner};
 
 const MAP: &str = "dao/arena";
 const RADIUS: f64 = 0.3;
@@ -86,6 +89,49 @@ fn scenarios() -> Option<(PathBuf, Vec<[DVec2; 2]>)> {
     Some((map, pairs))
 }
 
+/// The navmesh file the C and C# tests load (a Godot 3 scene of the library's corpus:
+/// overlapping floors, every triangle with its own vertex copies).
+const SURFACE_FILE: &str = "godot/godotengine__navmesh-demo-3x.tscn";
+/// The agent radius of their plan on it.
+const SURFACE_RADIUS: f64 = 0.1;
+
+/// The navmesh file's path, and two points on its floors: the centres of its first
+/// polygon and of the last polygon walkable from it.
+fn surface_case() -> (PathBuf, [DVec3; 2]) {
+    let file = crate_dir()
+        .join("../pathsmooth/tests/data/corpus")
+        .join(SURFACE_FILE);
+    let surface = load_surface(&file, &SurfaceOptions::default()).expect("the corpus scene");
+    let pieces = surface.pieces();
+    let last = (0..pieces.len() as u32)
+        .rev()
+        .find(|&p| pieces[p as usize] == pieces[0])
+        .expect("polygon 0's piece");
+    let up = surface.up();
+    let centre = |p: u32| {
+        let corners = surface.polygon(p);
+        let sum: DVec3 = corners
+            .iter()
+            .map(|&v| surface.vertices()[v as usize])
+            .sum();
+        let plan = up.plan(sum / corners.len() as f64);
+        up.join(plan, surface.height_at(p, plan))
+    };
+    (file, [centre(0), centre(last)])
+}
+
+/// Runs `cmd` with the navmesh file and its two points in the environment
+/// (`PS_TEST_SURFACE_FILE`, `PS_TEST_SURFACE_ENDS`: "sx sy sz gx gy gz").
+fn with_surface(cmd: &mut Command) -> &mut Command {
+    let (file, [s, g]) = surface_case();
+    let ends: Vec<String> = [s.x, s.y, s.z, g.x, g.y, g.z]
+        .iter()
+        .map(|c| format!("{c}"))
+        .collect();
+    cmd.env("PS_TEST_SURFACE_FILE", file)
+        .env("PS_TEST_SURFACE_ENDS", ends.join(" "))
+}
+
 /// The lines the C and C# tests print, computed by the library itself.
 fn reference(map: &Path, pairs: &[[DVec2; 2]]) -> String {
     let world = GridWorld::new(GridMap::load(map).expect("map")).expect("world");
@@ -105,6 +151,17 @@ fn reference(map: &Path, pairs: &[[DVec2; 2]]) -> String {
         line("smooth", i, &smooth.smooth(&a).expect("smooth"));
         line("plan", i, &smooth.plan(s, g).expect("plan"));
     }
+    let (file, [s, g]) = surface_case();
+    let mesh = SurfaceMesh::new(load_surface(&file, &SurfaceOptions::default()).unwrap()).unwrap();
+    let mut planner = SurfacePlanner::preset(SURFACE_RADIUS, Preset::Smooth).unwrap();
+    let path = planner.plan(&mesh, s, g).expect("surface plan");
+    out += &format!("surface 0 {}", path.len());
+    for p in path {
+        for c in p.position.to_array() {
+            out += &format!(" {:016x}", c.to_bits());
+        }
+    }
+    out += "\n";
     out
 }
 
@@ -160,6 +217,15 @@ fn build_cs(sources: &[&str], name: &str) -> PathBuf {
     exe
 }
 
+/// A command that loads this build's library: `LD_LIBRARY_PATH` is the test build's
+/// `deps` (cargo's own puts `target/<profile>` first, which may hold an older library
+/// that `cargo build` made, and it wins over the programs' run path).
+fn native(program: impl AsRef<std::ffi::OsStr>) -> Command {
+    let mut cmd = Command::new(program);
+    cmd.env("LD_LIBRARY_PATH", lib_dir());
+    cmd
+}
+
 fn mono(exe: &Path) -> Command {
     let mut cmd = Command::new("mono");
     cmd.arg(exe).env("LD_LIBRARY_PATH", lib_dir());
@@ -187,7 +253,7 @@ fn c_test_gets_the_rust_pipelines_points_bit_for_bit() {
         return;
     }
     let exe = build_c("tests/c/test_ffi.c", "test_ffi");
-    let got = run(Command::new(&exe).args(args(&map, &pairs)));
+    let got = run(with_surface(&mut native(&exe)).args(args(&map, &pairs)));
     assert_same(&got, &reference(&map, &pairs), "the C test");
 }
 
@@ -202,7 +268,7 @@ fn c_test_is_clean_under_valgrind() {
     let exe = build_c("tests/c/test_ffi.c", "test_ffi_valgrind");
     // Two scenarios: valgrind runs the pipeline some 50 times slower.
     let pairs = &pairs[..2];
-    let got = run(Command::new("valgrind")
+    let got = run(with_surface(&mut native("valgrind"))
         .args([
             "--quiet",
             "--error-exitcode=99",
@@ -220,7 +286,7 @@ fn c_quickstart_runs() {
         return;
     }
     let exe = build_c("examples/c/quickstart.c", "quickstart");
-    let out = run(&mut Command::new(&exe));
+    let out = run(&mut native(&exe));
     assert!(
         out.starts_with("34 points") || out.contains(" points, length "),
         "{out}"
@@ -242,7 +308,7 @@ fn c_quickstart_links_the_static_library() {
         .arg(&exe)
         .arg(lib_dir().join("libpathsmooth_ffi.a"))
         .args(["-lpthread", "-ldl", "-lm"]));
-    let out = run(&mut Command::new(&exe));
+    let out = run(&mut native(&exe));
     assert!(out.contains(" points, length "), "{out}");
 }
 
@@ -255,7 +321,7 @@ fn csharp_test_gets_the_rust_pipelines_points_bit_for_bit() {
         return;
     }
     let exe = build_cs(&["Test.cs"], "test_csharp.exe");
-    let got = run(mono(&exe).args(args(&map, &pairs)));
+    let got = run(with_surface(&mut mono(&exe)).args(args(&map, &pairs)));
     assert_same(&got, &reference(&map, &pairs), "the C# test");
 }
 

@@ -16,7 +16,10 @@ use pathsmooth::crowd::{Crowd as RsCrowd, CrowdAgent};
 use pathsmooth::curve::catmull_rom::CatmullRomParams;
 use pathsmooth::grid::GridMap;
 use pathsmooth::metrics::PathMetrics;
-use pathsmooth::navmesh::{NavMesh, Surface, SurfaceMesh as RsSurfaceMesh, SurfaceOptions, UpAxis};
+use pathsmooth::navmesh::import::{load_surface, load_surface_with_detail};
+use pathsmooth::navmesh::{
+    LoadReport, NavMesh, Surface, SurfaceData, SurfaceMesh as RsSurfaceMesh, SurfaceOptions, UpAxis,
+};
 use pathsmooth::world::{Bounds, Obstacle, ObstacleId, ObstacleWorld};
 use pathsmooth::{
     AreaCosts, GridWorld as RsGrid, NavMeshWorld as RsNavMesh, Pipeline as RsPipeline,
@@ -38,6 +41,29 @@ pyo3::create_exception!(
 /// A library error as `pathsmooth.Error`.
 fn lib_err(e: pathsmooth::Error) -> PyErr {
     Error::new_err(e.to_string())
+}
+
+/// A library error of the Python call `what` (`"SurfaceMesh.load"`) as `pathsmooth.Error`,
+/// its message starting with the call's name.
+fn err_in(what: &'static str) -> impl Fn(pathsmooth::Error) -> PyErr {
+    move |e| Error::new_err(format!("{what}: {e}"))
+}
+
+/// An argument error (`pathsmooth.Error` or `TypeError`) raised inside the Python call
+/// `what`, its message then starting with the call's name; other exceptions unchanged.
+fn arg_err_in(what: &str) -> impl Fn(PyErr) -> PyErr + '_ {
+    move |e| {
+        Python::with_gil(|py| {
+            let message = format!("{what}: {}", e.value(py));
+            if e.is_instance_of::<Error>(py) {
+                Error::new_err(message)
+            } else if e.is_instance_of::<PyTypeError>(py) {
+                PyTypeError::new_err(message)
+            } else {
+                e
+            }
+        })
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -683,6 +709,12 @@ fn report_dict<'py>(py: Python<'py>, r: &PipelineReport) -> PyResult<Bound<'py, 
     d.set_item("corners", corners)?;
     d.set_item("input_cost", r.input_cost)?;
     d.set_item("cost", r.cost)?;
+    d.set_item("plan_length", r.plan_length)?;
+    let snapped = PyList::empty(py);
+    for (end, distance) in &r.snapped {
+        snapped.append((*end, *distance))?;
+    }
+    d.set_item("snapped", snapped)?;
     Ok(d)
 }
 
@@ -1206,12 +1238,85 @@ impl Crowd {
 // ---------------------------------------------------------------------------------------
 // Layered navmeshes
 
+/// The up axis named `up` ("y" or "z").
+fn up_named(up: &str) -> PyResult<UpAxis> {
+    match up {
+        "y" => Ok(UpAxis::Y),
+        "z" => Ok(UpAxis::Z),
+        _ => Err(Error::new_err(format!(
+            "up: expected \"y\" or \"z\", got {up:?}"
+        ))),
+    }
+}
+
+fn up_name(up: UpAxis) -> &'static str {
+    match up {
+        UpAxis::Y => "y",
+        UpAxis::Z => "z",
+    }
+}
+
+/// Integers from Python (any array-like of an integer dtype, any shape; an empty one of
+/// any dtype), flattened, each checked to lie in `0..=max`: the errors say `what` should
+/// hold (`hint`).
+fn integers(obj: &Bound<'_, PyAny>, what: &str, max: u32, hint: &str) -> PyResult<Vec<u32>> {
+    let py = obj.py();
+    let np = py.import("numpy")?;
+    let arr = np
+        .call_method1("asarray", (obj,))
+        .map_err(|e| Error::new_err(format!("{what}: not an array of integers ({e})")))?;
+    if arr.getattr("size")?.extract::<usize>()? == 0 {
+        return Ok(Vec::new());
+    }
+    let dtype = arr.getattr("dtype")?;
+    let kind: String = dtype.getattr("kind")?.extract()?;
+    if !matches!(kind.as_str(), "i" | "u") {
+        return Err(Error::new_err(format!(
+            "{what}: expected integers ({hint}), got dtype {}",
+            dtype.str()?
+        )));
+    }
+    let flat = arr.call_method0("ravel")?;
+    // Python integers: no dtype's bounds get in the way of the comparison.
+    let lo: i128 = flat.call_method0("min")?.call_method0("item")?.extract()?;
+    let hi: i128 = flat.call_method0("max")?.call_method0("item")?.extract()?;
+    if lo < 0 || hi > i128::from(max) {
+        let (at, value) = if lo < 0 {
+            (flat.call_method0("argmin")?, lo)
+        } else {
+            (flat.call_method0("argmax")?, hi)
+        };
+        return Err(Error::new_err(format!(
+            "{what}[{}] = {value} is out of range: {hint}",
+            at.extract::<usize>()?
+        )));
+    }
+    let c = np.call_method1("ascontiguousarray", (flat, "uint32"))?;
+    let c = c.downcast::<PyArray1<u32>>()?.readonly();
+    Ok(c.as_slice()?.to_vec())
+}
+
 /// A 3D navmesh whose floors may overlap in plan view (`pathsmooth::navmesh::SurfaceMesh`):
 /// vertices N×3, convex polygons of vertex indices, `up` "y" (plan view x, z) or "z"
-/// (plan view x, y), vertices closer than `weld` merged.
+/// (plan view x, y), vertices closer than `weld` merged (None: the library's default,
+/// 10⁻⁶ of the mesh's size). Also from a navmesh file (`load`) or Unity's triangulation
+/// (`from_triangulation`).
 #[pyclass(frozen, module = "pathsmooth")]
 struct SurfaceMesh {
     mesh: Arc<RsSurfaceMesh>,
+}
+
+impl SurfaceMesh {
+    fn surface(&self) -> &Surface {
+        self.mesh.surface()
+    }
+
+    fn of(surface: Surface, what: &'static str) -> PyResult<Self> {
+        let mesh = RsSurfaceMesh::new(surface).map_err(err_in(what))?;
+        Ok(SurfaceMesh {
+            mesh: Arc::new(mesh),
+        })
+    }
 }
 
 #[pymethods]
@@ -1227,15 +1332,7 @@ impl SurfaceMesh {
     ) -> PyResult<Self> {
         let vertices = points3(vertices, "vertices")?;
         let polygons = polygon_lists(polygons)?;
-        let up = match up {
-            "y" => UpAxis::Y,
-            "z" => UpAxis::Z,
-            _ => {
-                return Err(Error::new_err(format!(
-                    "up: expected \"y\" or \"z\", got {up:?}"
-                )))
-            }
-        };
+        let up = up_named(up)?;
         let mesh = py
             .allow_threads(|| {
                 let options = SurfaceOptions {
@@ -1256,38 +1353,217 @@ impl SurfaceMesh {
         })
     }
 
+    /// A navmesh file, its format found from its bytes (`navmesh::import::load_surface`):
+    /// the navmesh JSON, Recast's and rerecast's JSON, Godot scenes (.tscn, .tres), Detour
+    /// binaries, OBJ (Unity exports), polyanya .mesh. `up` only for OBJ and .mesh files
+    /// (None: the file's own, y for those two; a format that fixes its axis must agree);
+    /// `detail` a second file holding the detail mesh of a Recast or rerecast JSON poly
+    /// mesh. Welded, T-junctions split, slivers and duplicates dropped: `load_report`.
+    #[staticmethod]
+    #[pyo3(signature = (path, up = None, weld = None, detail = None))]
+    fn load(
+        py: Python<'_>,
+        path: std::path::PathBuf,
+        up: Option<&str>,
+        weld: Option<f64>,
+        detail: Option<std::path::PathBuf>,
+    ) -> PyResult<Self> {
+        const WHAT: &str = "SurfaceMesh.load";
+        let up = up.map(up_named).transpose().map_err(arg_err_in(WHAT))?;
+        let options = SurfaceOptions {
+            weld,
+            ..SurfaceOptions::new(up.unwrap_or_default())
+        };
+        let surface = py
+            .allow_threads(|| match &detail {
+                None => load_surface(&path, &options),
+                Some(detail) => load_surface_with_detail(&path, detail, &options),
+            })
+            .map_err(err_in(WHAT))?;
+        if let Some(up) = up.filter(|&u| u != surface.up()) {
+            return Err(Error::new_err(format!(
+                "{WHAT}: {}: the navmesh is {} up (its format says so) but up is {:?}; \
+                 leave up out or make them agree",
+                path.display(),
+                up_name(surface.up()),
+                up_name(up)
+            )));
+        }
+        Self::of(surface, WHAT)
+    }
+
+    /// A surface from Unity's `NavMesh.CalculateTriangulation()` (y up): `vertices` N×3,
+    /// `indices` three per triangle (flat, or M×3), `areas` Unity's area index of each
+    /// triangle (integers 0–255) or None. Unity repeats every tile's vertices: they are
+    /// welded (`weld`, None: the library's default) and the triangles joined.
+    #[staticmethod]
+    #[pyo3(signature = (vertices, indices, areas = None, weld = None))]
+    fn from_triangulation(
+        py: Python<'_>,
+        vertices: &Bound<'_, PyAny>,
+        indices: &Bound<'_, PyAny>,
+        areas: Option<&Bound<'_, PyAny>>,
+        weld: Option<f64>,
+    ) -> PyResult<Self> {
+        const WHAT: &str = "SurfaceMesh.from_triangulation";
+        let vertices = points3(vertices, "vertices").map_err(arg_err_in(WHAT))?;
+        let shape = shape_of(&py.import("numpy")?.call_method1("asarray", (indices,))?)
+            .map_err(arg_err_in(WHAT))?;
+        if !(shape.len() == 1 || (shape.len() == 2 && shape[1] == 3)) {
+            return Err(Error::new_err(format!(
+                "{WHAT}: indices: expected a flat array or an M×3 array (three vertex indices \
+                 per triangle), got shape {shape:?}"
+            )));
+        }
+        let indices = integers(indices, "indices", u32::MAX, "vertex indices ≥ 0")
+            .map_err(arg_err_in(WHAT))?;
+        let areas: Vec<u8> = match areas {
+            None => Vec::new(),
+            Some(a) => integers(a, "areas", 255, "area indices 0–255")
+                .map_err(arg_err_in(WHAT))?
+                .into_iter()
+                .map(|a| a as u8)
+                .collect(),
+        };
+        let surface = py
+            .allow_threads(|| {
+                let data = SurfaceData::from_triangles(&vertices, &indices, &areas)?;
+                let options = SurfaceOptions {
+                    weld,
+                    ..SurfaceOptions::default()
+                };
+                Surface::from_data(&data, &options)
+            })
+            .map_err(err_in(WHAT))?;
+        Self::of(surface, WHAT)
+    }
+
     #[getter]
     fn num_polygons(&self) -> usize {
-        self.mesh.surface().num_polygons()
+        self.surface().num_polygons()
+    }
+
+    /// "y" or "z".
+    #[getter]
+    fn up(&self) -> &'static str {
+        up_name(self.surface().up())
+    }
+
+    /// The welded vertices, N×3 float64 (world axes).
+    #[getter]
+    fn vertices<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f64>> {
+        let v = self.surface().vertices();
+        let flat: Vec<f64> = v.iter().flat_map(|p| p.to_array()).collect();
+        Array2::from_shape_vec((v.len(), 3), flat)
+            .expect("n × 3 values")
+            .into_pyarray(py)
+    }
+
+    /// The polygons as lists of indices into `vertices` (counter-clockwise in plan view;
+    /// a split T-junction is an extra corner).
+    #[getter]
+    fn polygons(&self) -> Vec<Vec<u32>> {
+        let s = self.surface();
+        (0..s.num_polygons() as u32)
+            .map(|p| s.polygon(p).to_vec())
+            .collect()
+    }
+
+    /// What building the surface repaired, dropped or noticed in its input
+    /// (`navmesh::LoadReport`), as a dict; "summary" is its one-line description.
+    #[getter]
+    fn load_report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        load_report_dict(py, self.surface().load_report())
+    }
+
+    /// How far above or below a floor a point may be and still be on it: the bake's agent
+    /// climb when the file says, else 0.25 (world units).
+    #[getter]
+    fn climb(&self) -> f64 {
+        self.surface().climb()
+    }
+
+    /// The connected piece of each polygon (uint32): two polygons are joined by a walk on
+    /// the surface exactly when their pieces are equal.
+    #[getter]
+    fn pieces<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u32>> {
+        self.surface().pieces().into_pyarray(py)
+    }
+
+    /// Each polygon's reference in its file (uint64): Detour's `dtPolyRef` for a Detour
+    /// navmesh, else its index among the input's polygons (dropped ones leave gaps).
+    #[getter]
+    fn polygon_refs<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u64>> {
+        let s = self.surface();
+        (0..s.num_polygons() as u32)
+            .map(|p| s.polygon_ref(p))
+            .collect::<Vec<u64>>()
+            .into_pyarray(py)
     }
 
     fn __repr__(&self) -> String {
         format!(
-            "SurfaceMesh({} polygons)",
-            self.mesh.surface().num_polygons()
+            "SurfaceMesh({} polygons, {} up)",
+            self.surface().num_polygons(),
+            up_name(self.surface().up())
         )
     }
 }
 
+fn load_report_dict<'py>(py: Python<'py>, r: &LoadReport) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("input_vertices", r.input_vertices)?;
+    d.set_item("input_polygons", r.input_polygons)?;
+    d.set_item("weld", r.weld)?;
+    d.set_item("welded", r.welded)?;
+    d.set_item("repeated_corners", r.repeated_corners)?;
+    d.set_item("degenerate", r.degenerate.clone())?;
+    d.set_item("duplicates", r.duplicates.clone())?;
+    d.set_item("reversed", r.reversed)?;
+    d.set_item("t_junctions", r.t_junctions)?;
+    d.set_item("non_planar", r.non_planar)?;
+    d.set_item("worst_non_planar", r.worst_non_planar)?;
+    d.set_item("unjoined_edges", r.unjoined_edges)?;
+    d.set_item("unjoined_example", r.unjoined_example)?;
+    d.set_item("detail_slivers", r.detail_slivers)?;
+    d.set_item("clean", r.is_clean())?;
+    d.set_item("summary", r.to_string())?;
+    Ok(d)
+}
+
 /// The pipeline on a layered navmesh (`pathsmooth::SurfacePlanner`): an agent radius and
-/// a preset (default "smooth") or steps; `plan(mesh, start, goal)` in 3D.
+/// a preset (default "smooth") or steps, and the climb (None: each mesh's own); `plan(mesh,
+/// start, goal)` in 3D.
 #[pyclass(frozen, module = "pathsmooth")]
 struct SurfacePlanner {
     radius: f64,
+    climb: Option<f64>,
     inner: Mutex<(RsSurfacePlanner, PipelineReport)>,
 }
 
 #[pymethods]
 impl SurfacePlanner {
     #[new]
-    #[pyo3(signature = (radius, preset = None, steps = None))]
-    fn new(radius: f64, preset: Option<&str>, steps: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+    #[pyo3(signature = (radius, preset = None, steps = None, climb = None))]
+    fn new(
+        radius: f64,
+        preset: Option<&str>,
+        steps: Option<&Bound<'_, PyAny>>,
+        climb: Option<f64>,
+    ) -> PyResult<Self> {
         let steps = steps_or_preset(preset, steps)?;
-        let planner = RsSurfacePlanner::new(radius)
+        let mut planner = RsSurfacePlanner::new(radius)
             .map_err(lib_err)?
             .with_steps(steps);
+        if let Some(c) = climb {
+            planner
+                .query_mut()
+                .set_climb(c)
+                .map_err(err_in("SurfacePlanner"))?;
+        }
         Ok(SurfacePlanner {
             radius: planner.radius(),
+            climb,
             inner: Mutex::new((planner, PipelineReport::default())),
         })
     }
@@ -1295,6 +1571,13 @@ impl SurfacePlanner {
     #[getter]
     fn radius(&self) -> f64 {
         self.radius
+    }
+
+    /// The climb given (how far above or below a floor an end may be and still be on
+    /// it), or None: each mesh's own (`SurfaceMesh.climb`).
+    #[getter]
+    fn climb(&self) -> Option<f64> {
+        self.climb
     }
 
     /// What the last `plan` did (as `Pipeline.report`).

@@ -9,7 +9,8 @@
  *   shortest i n bits...   the Shortest preset's plan at radius 0.3
  *   smooth i n bits...     that path smoothed by the Smooth preset at radius 0.3
  *   plan i n bits...       the Smooth preset's plan at radius 0.3
- * which the Rust test compares with the library's own results. Then it tries bad input
+ * and then the plan on a navmesh file (see surface_file), which the Rust test compares with
+ * the library's own results. Then it tries bad input
  * (NULL, NaN, misaligned, too small buffers, wrong handles) and checks each status and
  * message. Exit status 0 when every check passed. */
 #include <inttypes.h>
@@ -71,14 +72,18 @@ static uint8_t *load_map(const char *path, size_t *width, size_t *height) {
     return cells;
 }
 
-static void print_path(const char *label, int i, const double *points, size_t n) {
+static void print_points(const char *label, int i, const double *points, size_t n, size_t dim) {
     printf("%s %d %zu", label, i, n);
-    for (size_t k = 0; k < 2 * n; k++) {
+    for (size_t k = 0; k < dim * n; k++) {
         uint64_t bits;
         memcpy(&bits, &points[k], sizeof bits);
         printf(" %016" PRIx64, bits);
     }
     printf("\n");
+}
+
+static void print_path(const char *label, int i, const double *points, size_t n) {
+    print_points(label, i, points, n, 2);
 }
 
 enum { CAP = 1 << 14 };
@@ -212,6 +217,66 @@ static void area_costs(void) {
     CHECK(ps_pipeline_destroy(p) == PS_OK && ps_world_destroy(mesh) == PS_OK, "destroy mesh");
 }
 
+/* A navmesh file loaded as a surface world: the file PS_TEST_SURFACE_FILE (a Godot scene
+ * of the library's corpus, y up) and two points on its floors, PS_TEST_SURFACE_ENDS
+ * ("sx sy sz gx gy gz"), both set by tests/programs.rs. Prints the Smooth preset's plan at
+ * radius 0.1 between them as "surface 0 n bits..." (x, y, z per point) for the Rust test
+ * to compare; checks that the start, which is on the surface, keeps its plan-view
+ * position (x, z) exactly, the load report and the climb; then a missing file. */
+static void surface_file(void) {
+    const char *file = getenv("PS_TEST_SURFACE_FILE"), *ends = getenv("PS_TEST_SURFACE_ENDS");
+    PsPoint3d s, g;
+    CHECK(file && ends && sscanf(ends, "%lf %lf %lf %lf %lf %lf", &s.x, &s.y, &s.z, &g.x, &g.y, &g.z) == 6,
+          "PS_TEST_SURFACE_FILE and PS_TEST_SURFACE_ENDS are set");
+    if (!file || !ends) return;
+    PsWorld *world = NULL;
+    PsStatus st = ps_world_surface_load(file, NULL, PS_UP_FILE, -1.0, &world);
+    CHECK(st == PS_OK && world != NULL, "load %s: %s", file, ps_status_name(st));
+    if (!world) return;
+    char report[512];
+    size_t len = 0;
+    CHECK(ps_world_surface_load_report(world, report, sizeof report, &len) == PS_OK && len > 0 &&
+              len < sizeof report && strlen(report) == len,
+          "load report");
+    CHECK(strstr(report, "welded") != NULL, "the scene's duplicated vertices welded: %s", report);
+    CHECK(ps_world_surface_load_report(world, NULL, 0, &len) == PS_OK && len == strlen(report),
+          "load report length");
+    double climb = 0.0;
+    CHECK(ps_world_surface_climb(world, &climb) == PS_OK && climb > 0.0, "climb %g", climb);
+
+    PsPipeline *p = NULL;
+    CHECK(ps_pipeline_new_preset(world, PS_PRESET_SMOOTH, 0.1, &p) == PS_OK, "surface pipeline");
+    static double out[3 * 1024];
+    static uint32_t polygons[1024];
+    size_t n = 0;
+    st = ps_pipeline_plan3_f64(p, s, g, out, polygons, 1024, &n);
+    CHECK(st == PS_OK && n >= 2, "surface plan: %s", ps_status_name(st));
+    print_points("surface", 0, out, n, 3);
+    CHECK(n >= 2 && out[0] == s.x && out[2] == s.z, "the start kept in plan view: (%.17g, %.17g)",
+          out[0], out[2]);
+    PsReport r;
+    CHECK(ps_pipeline_report(p, &r) == PS_OK && r.start_snapped == 0.0 && r.goal_snapped == 0.0 &&
+              r.plan_length > 0.0 && r.length >= r.plan_length,
+          "surface report: length %g, plan length %g, snapped %g %g", r.length, r.plan_length,
+          r.start_snapped, r.goal_snapped);
+    CHECK(ps_pipeline_set_climb(p, -1.0) == PS_INVALID_ARGUMENT &&
+              strstr(last_error(), "ps_pipeline_set_climb: ") == last_error(),
+          "negative climb");
+    CHECK(ps_pipeline_set_climb(p, climb) == PS_OK, "climb set");
+    CHECK(ps_pipeline_destroy(p) == PS_OK && ps_world_destroy(world) == PS_OK, "destroy surface");
+
+    /* A missing file: PS_IO_ERROR, the message naming the call and the file, NULL out. */
+    PsWorld *missing = (PsWorld *)&n;
+    CHECK(ps_world_surface_load("no/such/navmesh.tscn", NULL, PS_UP_FILE, -1.0, &missing) ==
+                  PS_IO_ERROR &&
+              missing == NULL,
+          "missing file");
+    CHECK(strstr(last_error(), "ps_world_surface_load: no/such/navmesh.tscn: ") == last_error(),
+          "missing file message");
+    CHECK(ps_world_surface_load(NULL, NULL, PS_UP_FILE, -1.0, &missing) == PS_NULL_POINTER,
+          "NULL path");
+}
+
 int main(int argc, char **argv) {
     if (argc < 2 || (argc - 2) % 4 != 0) {
         fprintf(stderr, "usage: %s MAP [sx sy gx gy]...\n", argv[0]);
@@ -252,6 +317,7 @@ int main(int argc, char **argv) {
 
     bad_input(world, smooth);
     area_costs();
+    surface_file();
 
     /* The pipelines keep the world alive: destroy it first. */
     CHECK(ps_world_destroy(world) == PS_OK, "destroy world");
