@@ -618,6 +618,8 @@ pub struct Case {
     /// The pairs in Detour's axes.
     pub detour_pairs: Vec<([f32; 3], [f32; 3])>,
     pub query: SurfaceQuery,
+    /// For a Detour file: Detour's polygon ref → the surface polygon.
+    pub by_ref: HashMap<u64, PolyId>,
     pub corridor: Vec<dtPolyRef>,
     pub straight: Vec<f32>,
 }
@@ -837,6 +839,9 @@ impl Case {
             .iter()
             .map(|p| (to_detour(up, p.start), to_detour(up, p.goal)))
             .collect();
+        let by_ref = (0..surface.num_polygons() as PolyId)
+            .map(|p| (surface.polygon_ref(p), p))
+            .collect();
         let mesh = SurfaceMesh::new(surface).map_err(|e| format!("{}: {e}", entry.file))?;
         Ok(Case {
             entry: entry.clone(),
@@ -846,6 +851,7 @@ impl Case {
             pairs,
             detour_pairs,
             query: SurfaceQuery::new(),
+            by_ref,
             corridor: vec![0; MAX_PATH.max(max_nodes as usize)],
             straight: vec![0.0; 3 * MAX_PATH.max(max_nodes as usize)],
         })
@@ -898,19 +904,42 @@ pub struct Outcome {
     pub both: usize,
     pub detour_mean_length: f64,
     pub pathsmooth_mean_length: f64,
-    /// Pairs (both complete) where pathsmooth's path is longer than Detour's by more than
-    /// `1e-6 × (1 + length)` plus twice the quantisation's worst displacement per path
-    /// corner, and the largest such excess.
+    /// Pairs (both complete, Detour's ends on the polygons drawn) where pathsmooth's path
+    /// is longer than Detour's by more than `1e-6 × (1 + length)` plus twice the
+    /// quantisation's worst displacement per path point, and the largest such excess.
     pub pathsmooth_longer: usize,
     pub worst_excess: f64,
     /// pathsmooth's first error, if any.
     pub first_error: Option<String>,
+    /// Pairs where Detour's `findNearestPoly` put an end on a polygon other than the one
+    /// the point was drawn in (another floor within the climb, a neighbour across an edge
+    /// the point lies on, a Detour polygon of another surface polygon); the same for
+    /// pathsmooth's located ends.
+    pub detour_elsewhere: usize,
+    pub pathsmooth_elsewhere: usize,
+    /// The first few pairs where pathsmooth's path is longer, described.
+    pub longer_examples: Vec<String>,
     /// Mean path points, each side.
     pub detour_points: f64,
     pub pathsmooth_points: f64,
 }
 
 impl Case {
+    /// The surface polygon a Detour polygon ref comes from (`None` for 0, an off-mesh
+    /// connection or an unknown ref).
+    pub fn surface_polygon(&self, r: dtPolyRef) -> Option<PolyId> {
+        if r == 0 {
+            return None;
+        }
+        match &self.source {
+            DetourSource::File { .. } => self.by_ref.get(&u64::from(r)).copied(),
+            DetourSource::Surface(t) => {
+                let i = r.checked_sub(self.detour.poly_base)? as usize;
+                t.owner.get(i).copied()
+            }
+        }
+    }
+
     /// One untimed pass over the pairs: completions, lengths.
     pub fn outcome(&mut self) -> Outcome {
         let up = self.mesh.surface().up();
@@ -939,6 +968,19 @@ impl Case {
                 Err(e) if o.first_error.is_none() => o.first_error = Some(format!("pair {i}: {e}")),
                 Err(_) => {}
             }
+            let drawn = (p.start_poly, p.goal_poly);
+            let detour_ends = (
+                self.surface_polygon(d.start_ref),
+                self.surface_polygon(d.end_ref),
+            );
+            if detour_ends != (Some(drawn.0), Some(drawn.1)) {
+                o.detour_elsewhere += 1;
+            }
+            let our_ends = self.query.path().first().zip(self.query.path().last());
+            if ours.is_ok() && our_ends.map(|(a, b)| (a.polygon, b.polygon)) != Some(drawn) {
+                o.pathsmooth_elsewhere += 1;
+            }
+            let same_ends = detour_ends == (Some(drawn.0), Some(drawn.1));
             if let (true, Ok(path)) = (d.complete, &ours) {
                 o.both += 1;
                 let (ld, lp) = (plan_length(up, &dpts), plan_length(up, path));
@@ -947,9 +989,20 @@ impl Case {
                 pts_d += dpts.len();
                 pts_p += path.len();
                 let allowed = 1e-6 * (1.0 + ld) + slack * (dpts.len() + path.len()) as f64;
-                if lp > ld + allowed {
+                if same_ends && lp > ld + allowed {
                     o.pathsmooth_longer += 1;
                     o.worst_excess = o.worst_excess.max(lp - ld);
+                    if o.longer_examples.len() < 3 {
+                        o.longer_examples.push(format!(
+                            "pair {i}: drawn polygons {drawn:?}, Detour's ends on {detour_ends:?}, \
+                             {} → {}: pathsmooth {lp:.4} ({} points), Detour {ld:.4} ({} points: {:?})",
+                            p.start,
+                            p.goal,
+                            path.len(),
+                            dpts.len(),
+                            dpts.iter().map(|q| q.to_array()).collect::<Vec<_>>()
+                        ));
+                    }
                 }
             }
         }

@@ -183,9 +183,10 @@ fn compare_corpus(args: &[String]) {
             ),
         };
         println!(
-            "{}: {} polygons (Detour {detour_polys}); {how}; completed Detour {} / pathsmooth {} of {n}; median µs Detour {md:.2}, pathsmooth {mp:.2}, ratio {:.2} (sum {:.2}); mean plan length over {} both completed: Detour {:.3}, pathsmooth {:.3}; mean points {:.1} / {:.1}; pathsmooth longer {} (worst {:.2e}){}",
+            "{}: {} polygons (Detour {detour_polys}), climb {}; {how}; completed Detour {} / pathsmooth {} of {n}; median µs Detour {md:.2}, pathsmooth {mp:.2}, ratio {:.2} (sum {:.2}); mean plan length over {} both completed: Detour {:.3}, pathsmooth {:.3}; mean points {:.1} / {:.1}; ends located on another polygon than drawn: Detour {}, pathsmooth {}; pathsmooth longer {} (worst {:.2e}){}{}",
             e.file,
             surface.num_polygons(),
+            surface.climb(),
             o.detour_complete,
             o.pathsmooth_complete,
             mp / md,
@@ -195,8 +196,14 @@ fn compare_corpus(args: &[String]) {
             o.pathsmooth_mean_length,
             o.detour_points,
             o.pathsmooth_points,
+            o.detour_elsewhere,
+            o.pathsmooth_elsewhere,
             o.pathsmooth_longer,
             o.worst_excess,
+            o.longer_examples
+                .iter()
+                .map(|x| format!("\n    {x}"))
+                .collect::<String>(),
             o.first_error.map_or(String::new(), |err| format!("; pathsmooth's first error: {err}"))
         );
         rows.push(format!(
