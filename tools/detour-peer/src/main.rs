@@ -159,6 +159,14 @@ fn compare_corpus(args: &[String]) {
         td.sort_by(f64::total_cmp);
         tp.sort_by(f64::total_cmp);
         let (md, mp) = (median(&td), median(&tp));
+        let p90 = |t: &[f64]| t[(t.len() * 9 / 10).min(t.len() - 1)];
+        let tails = format!(
+            "90th percentile µs Detour {:.2}, pathsmooth {:.2}; slowest Detour {:.1}, pathsmooth {:.1}",
+            p90(&td),
+            p90(&tp),
+            td[n - 1],
+            tp[n - 1]
+        );
         let surface = case.mesh.surface();
         let (detour_polys, how) = match &case.source {
             DetourSource::File { tiles, polygons, off_mesh } => (
@@ -183,7 +191,7 @@ fn compare_corpus(args: &[String]) {
             ),
         };
         println!(
-            "{}: {} polygons (Detour {detour_polys}), climb {}; {how}; completed Detour {} / pathsmooth {} of {n}; median µs Detour {md:.2}, pathsmooth {mp:.2}, ratio {:.2} (sum {:.2}); mean plan length over {} both completed: Detour {:.3}, pathsmooth {:.3}; mean points {:.1} / {:.1}; ends located on another polygon than drawn: Detour {}, pathsmooth {}; pathsmooth longer {} (worst {:.2e}){}{}",
+            "{}: {} polygons (Detour {detour_polys}), climb {}; {how}; completed Detour {} / pathsmooth {} of {n}; median µs Detour {md:.2}, pathsmooth {mp:.2}, ratio {:.2} (sum {:.2}); {tails}; mean plan length over {} both completed: Detour {:.3}, pathsmooth {:.3}; mean points {:.1} / {:.1}; ends located on another polygon than drawn: Detour {}, pathsmooth {}; pathsmooth longer {} (worst {:.2e}){}{}",
             e.file,
             surface.num_polygons(),
             surface.climb(),
