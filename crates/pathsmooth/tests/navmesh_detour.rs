@@ -343,7 +343,10 @@ fn real_files_build_surfaces_joined_where_detour_links_them() {
         );
         // A tiled set's tiles meet: Detour's portal edges that the welded surface joins.
         if tiles.len() > 1 {
-            assert!(portals > 0 && joined > 0, "{name}: {joined} of {portals} portal edges");
+            assert!(
+                portals > 0 && joined > 0,
+                "{name}: {joined} of {portals} portal edges"
+            );
         }
         built += 1;
     }
@@ -375,8 +378,16 @@ fn every_file_loads_with_the_defaults_as_one_surface() {
             // SAMPLE_POLYFLAGS_JUMP (8), radius the agent's, user ids from 1000; two
             // one-way jumps and one both ways.
             let links = surface.links();
-            assert!(links.iter().all(|l| (l.given.area, l.given.flags) == (5, 8)), "{name}");
-            assert!(links.iter().all(|l| l.given.radius == f64::from(0.6f32)), "{name}");
+            assert!(
+                links
+                    .iter()
+                    .all(|l| (l.given.area, l.given.flags) == (5, 8)),
+                "{name}"
+            );
+            assert!(
+                links.iter().all(|l| l.given.radius == f64::from(0.6f32)),
+                "{name}"
+            );
             let both: usize = links.iter().filter(|l| l.given.bidirectional).count();
             assert_eq!(both, 1, "{name}");
             let mut ids: Vec<u32> = links.iter().map(|l| l.given.user_id).collect();
