@@ -932,6 +932,7 @@ impl Case {
             return None;
         }
         match &self.source {
+            #[allow(clippy::useless_conversion)] // u32 without DT_POLYREF64
             DetourSource::File { .. } => self.by_ref.get(&u64::from(r)).copied(),
             DetourSource::Surface(t) => {
                 let i = r.checked_sub(self.detour.poly_base)? as usize;

@@ -601,8 +601,9 @@ pub fn build_tiled(
 }
 
 /// `Sample::saveAll`'s bytes: `NavMeshSetHeader` {magic, version, numTiles,
-/// dtNavMeshParams}, then per tile `NavMeshTileHeader` {tileRef, dataSize} and the data
-/// (as the navmesh holds it, links included), in the navmesh's tile order.
+/// dtNavMeshParams}, then per tile `NavMeshTileHeader` {tileRef, dataSize} (as `fwrite`
+/// writes the struct: 8 bytes with 32-bit refs, 16 with 64-bit ones) and the data (as the
+/// navmesh holds it, links included), in the navmesh's tile order.
 pub fn save_all(nav: &NavMesh) -> Vec<u8> {
     let mut out = Vec::new();
     unsafe {
@@ -622,8 +623,14 @@ pub fn save_all(nav: &NavMesh) -> Vec<u8> {
         out.extend_from_slice(&p.maxPolys.to_le_bytes());
         for t in tiles {
             let tile_ref = dtNavMesh_getTileRef(mesh, t);
+            let start = out.len();
             out.extend_from_slice(&tile_ref.to_le_bytes());
             out.extend_from_slice(&(*t).dataSize.to_le_bytes());
+            // `fwrite(&tileHeader, sizeof(tileHeader), …)`: the struct's padding too (4
+            // bytes after `dataSize` with 64-bit refs: 16 bytes a record, 8 with 32-bit).
+            let record = std::mem::size_of::<dtTileRef>() + 4;
+            let align = std::mem::align_of::<dtTileRef>();
+            out.resize(start + record.div_ceil(align) * align, 0);
             out.extend_from_slice(std::slice::from_raw_parts(
                 (*t).data,
                 (*t).dataSize as usize,
