@@ -1,36 +1,54 @@
-//! Detour's binary navmeshes as engines and ports wrote them (RecastDemo's navmesh sets
-//! from DotRecast's and go-detour's test data; see `SOURCES.md` beside the files in
-//! `shared/data/detour/`), read with `navmesh::import::parse_detour` and checked against
-//! facts this file reads from the bytes itself with a minimal parser of its own: the
-//! polygon count, each polygon's corners (exactly, and inside its tile's box), each
-//! polygon's `dtPolyRef`, and Detour's own links inside a tile, which must be neighbours
-//! in the surface built from the data. Skipped, saying so, when the data is not there.
-
-mod common;
+//! Detour's binary navmeshes as C++ Recast/Detour write them: the files of
+//! `tests/data/corpus/detour/` (RecastDemo's levels baked with RecastDemo's settings by the
+//! C++ Recast of `recastnavigation-sys`, written as RecastDemo's `Sample::saveAll` writes
+//! navmesh sets, and one tile as `dtCreateNavMeshData` returns it; made by
+//! `tools/detour-peer`'s `write-sets`, see the corpus's `SOURCES.md`), read with
+//! `navmesh::import::parse_detour` and checked against facts this file reads from the bytes
+//! itself with a minimal parser of its own: the polygon count, each polygon's corners
+//! (exactly, and inside its tile's box), each polygon's `dtPolyRef`, Detour's own links
+//! inside a tile, which must be neighbours in the surface built from the data, and the
+//! off-mesh connections. The files are committed: a missing file fails, nothing is skipped.
 
 use std::path::PathBuf;
 
 use glam::DVec3;
-use pathsmooth::navmesh::import::{is_detour, parse_detour};
+use pathsmooth::navmesh::import::{is_detour, load_surface, parse_detour};
 use pathsmooth::navmesh::{Surface, SurfaceData, SurfaceOptions, UpAxis};
 
-/// The folder of real Detour files, or `None` (after one line saying so) when it is missing.
-fn corpus() -> Option<Vec<PathBuf>> {
-    let dir = common::shared_dir().join("data/detour");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        println!(
-            "skipped: {} not found (set PATHSMOOTH_SHARED to the folder holding data/detour)",
-            dir.display()
-        );
-        return None;
-    };
+/// The committed Detour files, with what each must hold: (file, tiles, ground polygons,
+/// off-mesh connections).
+const FILES: [(&str, usize, usize, usize); 5] = [
+    ("dungeon.solo_navmesh.bin", 1, 118, 0),
+    ("dungeon.all_tiles_navmesh.bin", 41, 143, 3),
+    ("nav_test.solo_navmesh.bin", 1, 155, 0),
+    ("nav_test.all_tiles_navmesh.bin", 34, 220, 0),
+    ("nav_test.tile.bin", 1, 155, 0),
+];
+
+/// Every `.bin` file of the corpus's `detour/` folder, which must be exactly [`FILES`].
+fn corpus() -> Vec<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus/detour");
+    let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     let mut files: Vec<PathBuf> = entries
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "bin"))
         .collect();
     files.sort();
-    assert!(!files.is_empty(), "{}: no .bin files", dir.display());
-    Some(files)
+    let mut names: Vec<String> = files
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let mut want: Vec<&str> = FILES.iter().map(|f| f.0).collect();
+    want.sort();
+    assert_eq!(names, want, "{}: the committed files", dir.display());
+    files
+}
+
+/// What [`FILES`] says of `name`.
+fn expected(name: &str) -> (usize, usize, usize) {
+    let f = FILES.iter().find(|f| f.0 == name).unwrap();
+    (f.1, f.2, f.3)
 }
 
 fn i32_at(b: &[u8], at: usize) -> i32 {
@@ -62,24 +80,35 @@ struct Tile {
 
 /// A navmesh set read the simplest way: the tile records are 8 bytes (32-bit refs) when the
 /// first tile's magic is at byte 48, 16 when it is at byte 56; links are 12 or 16 bytes to
-/// match. Returns the tiles and whether the refs are 64-bit.
+/// match. A lone tile (`DNAV`) is read as the one tile of `dtNavMesh::init(data, …)`: salt
+/// 1, tile 0, as many polygon bits as its polygon count needs. Returns the tiles and whether
+/// the refs are 64-bit.
 fn read_set(b: &[u8]) -> (Vec<Tile>, bool) {
-    assert_eq!(&b[0..4], b"TESM");
-    assert_eq!(i32_at(b, 4), 1);
-    let num_tiles = i32_at(b, 8) as usize;
-    let wide = &b[48..52] != b"VAND";
-    assert!(!wide || &b[56..60] == b"VAND");
+    let lone = &b[0..4] == b"VAND";
+    let (num_tiles, wide, mut at) = if lone {
+        (1, false, 0)
+    } else {
+        assert_eq!(&b[0..4], b"TESM");
+        assert_eq!(i32_at(b, 4), 1);
+        let wide = &b[48..52] != b"VAND";
+        assert!(!wide || &b[56..60] == b"VAND");
+        (i32_at(b, 8) as usize, wide, 40)
+    };
     let link = if wide { 16 } else { 12 };
-    let mut at = 40;
     let mut tiles = Vec::new();
     for _ in 0..num_tiles {
-        let (tile_ref, size) = if wide {
+        let (tile_ref, size) = if lone {
+            let polys = i32_at(b, 24) as u32;
+            (1u64 << polys.next_power_of_two().trailing_zeros(), b.len())
+        } else if wide {
             let r = u64::from_le_bytes(b[at..at + 8].try_into().unwrap());
             (r, i32_at(b, at + 8) as usize)
         } else {
             (i32_at(b, at) as u32 as u64, i32_at(b, at + 4) as usize)
         };
-        at += if wide { 16 } else { 8 };
+        if !lone {
+            at += if wide { 16 } else { 8 };
+        }
         if tile_ref == 0 || size == 0 {
             break;
         }
@@ -138,16 +167,19 @@ fn build(data: &SurfaceData) -> pathsmooth::Result<Surface> {
 
 #[test]
 fn real_files_read_as_their_bytes_say() {
-    let Some(files) = corpus() else { return };
-    for path in files {
+    let mut read = 0;
+    for path in corpus() {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let bytes = std::fs::read(&path).unwrap();
         assert!(is_detour(&bytes), "{name}");
         let data = parse_detour(&bytes, &name).unwrap_or_else(|e| panic!("{e}"));
         let (tiles, wide) = read_set(&bytes);
+        let (want_tiles, want_ground, want_links) = expected(&name);
+        assert_eq!(tiles.len(), want_tiles, "{name}: tiles");
 
         // Polygons: every tile's ground polygons, in order.
         let ground: usize = tiles.iter().map(|t| t.polys.len() - t.off_mesh_cons).sum();
+        assert_eq!(ground, want_ground, "{name}: ground polygons");
         assert_eq!(data.polygons.len(), ground, "{name}");
         assert_eq!(data.refs.len(), ground, "{name}");
         assert_eq!(data.areas.len(), ground, "{name}");
@@ -157,6 +189,7 @@ fn real_files_read_as_their_bytes_say() {
             tiles.iter().map(|t| t.off_mesh_cons).sum::<usize>(),
             "{name}"
         );
+        assert_eq!(data.links.len(), want_links, "{name}: off-mesh connections");
         if let Some(detail) = &data.detail {
             assert_eq!(detail.meshes.len(), ground, "{name}");
         }
@@ -208,13 +241,15 @@ fn real_files_read_as_their_bytes_say() {
             if wide { 64 } else { 32 },
             data.detail.is_some()
         );
+        read += 1;
     }
+    assert_eq!(read, FILES.len());
 }
 
 #[test]
 fn real_files_build_surfaces_joined_where_detour_links_them() {
-    let Some(files) = corpus() else { return };
-    for path in files {
+    let mut built = 0;
+    for path in corpus() {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let bytes = std::fs::read(&path).unwrap();
         let data = parse_detour(&bytes, &name).unwrap();
@@ -305,6 +340,65 @@ fn real_files_build_surfaces_joined_where_detour_links_them() {
             surface.num_polygons(),
             surface.vertices().len(),
             data.vertices.len()
+        );
+        // A tiled set's tiles meet: Detour's portal edges that the welded surface joins.
+        if tiles.len() > 1 {
+            assert!(
+                portals > 0 && joined > 0,
+                "{name}: {joined} of {portals} portal edges"
+            );
+        }
+        built += 1;
+    }
+    assert_eq!(built, FILES.len());
+}
+
+#[test]
+fn every_file_loads_with_the_defaults_as_one_surface() {
+    for path in corpus() {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let (_, want_ground, want_links) = expected(&name);
+        let surface = load_surface(&path, &SurfaceOptions::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let report = surface.load_report();
+        assert_eq!(report.input_polygons, want_ground, "{name}");
+        assert_eq!(surface.num_polygons(), want_ground, "{name}: {report}");
+        assert_eq!(surface.links().len(), want_links, "{name}");
+        assert_eq!(surface.up(), UpAxis::Y, "{name}");
+        // RecastDemo's agent: climb 0.9, height 2, radius 0.6.
+        let agent = surface.bake_agent();
+        assert_eq!(
+            (agent.height, agent.radius, agent.climb),
+            (Some(2.0), Some(0.6f32.into()), Some(0.9f32.into())),
+            "{name}"
+        );
+        assert!(surface.detail().is_some(), "{name}: Recast's detail mesh");
+        if want_links > 0 {
+            // OffMeshConnectionTool's: area SAMPLE_POLYAREA_JUMP (5), flag
+            // SAMPLE_POLYFLAGS_JUMP (8), radius the agent's, user ids from 1000; two
+            // one-way jumps and one both ways.
+            let links = surface.links();
+            assert!(
+                links
+                    .iter()
+                    .all(|l| (l.given.area, l.given.flags) == (5, 8)),
+                "{name}"
+            );
+            assert!(
+                links.iter().all(|l| l.given.radius == f64::from(0.6f32)),
+                "{name}"
+            );
+            let both: usize = links.iter().filter(|l| l.given.bidirectional).count();
+            assert_eq!(both, 1, "{name}");
+            let mut ids: Vec<u32> = links.iter().map(|l| l.given.user_id).collect();
+            ids.sort_unstable();
+            assert_eq!(ids, [1000, 1001, 1002], "{name}");
+        }
+        println!(
+            "{name}: {} polygons, {} links, {} pieces: {report}",
+            surface.num_polygons(),
+            surface.links().len(),
+            surface.pieces().iter().max().map_or(0, |m| m + 1)
         );
     }
 }

@@ -10,6 +10,9 @@
 use glam::DVec3;
 use pathsmooth::navmesh::import::parse_surface_json;
 use pathsmooth::navmesh::{SurfaceMesh, SurfaceOptions, SurfaceQuery, UpAxis};
+pub mod corpus;
+pub mod recast;
+
 use recastnavigation_sys::*;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -402,8 +405,22 @@ impl DetourMesh {
                 dtFreeNavMesh(nav);
                 return Err(format!("dtNavMesh::init failed: {st:#x}"));
             }
+            DetourMesh::from_navmesh(recast::NavMesh(nav), MAX_NODES, quantisation_error)
+        }
+    }
+
+    /// A query (`dtNavMeshQuery::init(nav, max_nodes)`, the default filter: every area
+    /// costs 1, every flag included) on `nav`, which the result owns (freed on drop, also
+    /// on error). `poly_base` is the first tile's.
+    pub fn from_navmesh(
+        nav: recast::NavMesh,
+        max_nodes: i32,
+        quantisation_error: f32,
+    ) -> Result<DetourMesh, String> {
+        let nav = std::mem::ManuallyDrop::new(nav).0;
+        unsafe {
             let query = dtAllocNavMeshQuery();
-            let st = dtNavMeshQuery_init(query, nav, MAX_NODES);
+            let st = dtNavMeshQuery_init(query, nav, max_nodes);
             if query.is_null() || !ok(st) {
                 dtFreeNavMeshQuery(query);
                 dtFreeNavMesh(nav);

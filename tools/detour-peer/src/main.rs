@@ -1,6 +1,15 @@
-//! `detour-peer stats FILE [-o OUT.json]`: Detour on a navmesh JSON bake, 200 reproducible
-//! queries between polygon centroids; prints success count, µs per query and total
-//! straight-path length, and writes the queries with Detour's paths as JSON.
+//! The peer's commands:
+//!
+//! - `detour-peer stats FILE [-o OUT.json]`: Detour on a navmesh JSON bake, 200 reproducible
+//!   queries between polygon centroids; prints success count, µs per query and total
+//!   straight-path length, and writes the queries with Detour's paths as JSON.
+//! - `detour-peer write-sets OUT_DIR`: C++ Recast bakes RecastDemo's levels
+//!   (`crates/pathsmooth-bake/levels/`) as RecastDemo does and writes its navmesh sets and one
+//!   tile (`detour_peer::recast::write_sets`): the files of
+//!   `crates/pathsmooth/tests/data/corpus/detour/`.
+//! - `detour-peer compare-corpus [--filter TEXT] [--pairs N] [--rounds R] [--nodes N]`:
+//!   pathsmooth against Detour on every navmesh file of the corpus, random points
+//!   (`detour_peer::corpus`); prints a table.
 
 use detour_peer::{Bake, DetourMesh, PathResult, MAX_PATH};
 use recastnavigation_sys::dtPolyRef;
@@ -26,12 +35,215 @@ struct Report<'a> {
     queries: Vec<PathResult>,
 }
 
+const USAGE: &str = "usage: detour-peer stats FILE.navmesh.json [-o OUT.json]
+       detour-peer write-sets OUT_DIR
+       detour-peer compare-corpus [--filter TEXT] [--pairs N] [--rounds R] [--nodes N]";
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) != Some("stats") || args.len() < 2 {
-        eprintln!("usage: detour-peer stats FILE.navmesh.json [-o OUT.json]");
-        std::process::exit(2);
+    match args.first().map(String::as_str) {
+        Some("stats") if args.len() >= 2 => stats(&args),
+        Some("write-sets") if args.len() == 2 => write_sets(&args[1]),
+        Some("compare-corpus") => compare_corpus(&args[1..]),
+        _ => {
+            eprintln!("{USAGE}");
+            std::process::exit(2);
+        }
     }
+}
+
+fn write_sets(out: &str) {
+    let levels = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../crates/pathsmooth-bake/levels"
+    );
+    let written =
+        detour_peer::recast::write_sets(std::path::Path::new(levels), std::path::Path::new(out))
+            .unwrap_or_else(|e| {
+                eprintln!("{e}");
+                std::process::exit(1)
+            });
+    let level = detour_peer::recast::Level::load(&std::path::Path::new(levels).join("dungeon.obj"))
+        .expect("dungeon.obj");
+    for (i, c) in detour_peer::recast::dungeon_connections(&level)
+        .expect("the connections")
+        .iter()
+        .enumerate()
+    {
+        println!(
+            "dungeon's off-mesh connection {i} (user id {}): {:?} -> {:?}, {}",
+            1000 + i,
+            c.start,
+            c.end,
+            if c.bidirectional {
+                "bidirectional"
+            } else {
+                "one-way"
+            }
+        );
+    }
+    for w in written {
+        println!(
+            "{out}/{}: {} bytes, {} tiles, {} ground polygons, {} off-mesh connections ({} attached at both ends); {}",
+            w.file, w.bytes, w.tiles, w.ground_polygons, w.off_mesh, w.off_mesh_connected, w.what
+        );
+    }
+}
+
+/// `compare-corpus`: per file, the untimed pass (completions, lengths), then `rounds`
+/// rounds over the pairs, each side's query timed alone (`Instant`), the two sides
+/// alternating which goes first; each query's best round; the median over the pairs.
+fn compare_corpus(args: &[String]) {
+    use detour_peer::corpus::{manifest, Case, DetourSource};
+    let mut filter = String::new();
+    let (mut pairs, mut rounds, mut nodes) =
+        (detour_peer::corpus::PAIRS, 30usize, detour_peer::MAX_NODES);
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = || {
+            it.next().cloned().unwrap_or_else(|| {
+                eprintln!("{a} needs a value\n{USAGE}");
+                std::process::exit(2)
+            })
+        };
+        match a.as_str() {
+            "--filter" => filter = value(),
+            "--pairs" => pairs = value().parse().expect("--pairs N"),
+            "--rounds" => rounds = value().parse().expect("--rounds R"),
+            "--nodes" => nodes = value().parse().expect("--nodes N"),
+            _ => {
+                eprintln!("{USAGE}");
+                std::process::exit(2)
+            }
+        }
+    }
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    println!(
+        "compare-corpus: {pairs} random pairs a file, best of {rounds} rounds per query, Detour's node pool {nodes}; load average before: {}",
+        load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+    );
+    let mut rows = Vec::new();
+    for e in manifest(&filter) {
+        let mut case = match Case::new(&e, pairs, nodes) {
+            Ok(c) => c,
+            Err(err) => {
+                println!("{}: not compared: {err}", e.file);
+                rows.push(format!(
+                    "| {} | {} | not compared: {err} |",
+                    e.file, e.format
+                ));
+                continue;
+            }
+        };
+        let o = case.outcome();
+        let n = case.pairs.len();
+        let (mut td, mut tp) = (vec![f64::INFINITY; n], vec![f64::INFINITY; n]);
+        for round in 0..rounds {
+            for side in 0..2 {
+                if (round + side) % 2 == 0 {
+                    for (i, t) in td.iter_mut().enumerate() {
+                        let t0 = Instant::now();
+                        std::hint::black_box(case.detour_query(i));
+                        *t = t.min(t0.elapsed().as_secs_f64() * 1e6);
+                    }
+                } else {
+                    for (i, t) in tp.iter_mut().enumerate() {
+                        let t0 = Instant::now();
+                        std::hint::black_box(case.pathsmooth_query(i));
+                        *t = t.min(t0.elapsed().as_secs_f64() * 1e6);
+                    }
+                }
+            }
+        }
+        let (sum_d, sum_p): (f64, f64) = (td.iter().sum(), tp.iter().sum());
+        td.sort_by(f64::total_cmp);
+        tp.sort_by(f64::total_cmp);
+        let (md, mp) = (median(&td), median(&tp));
+        let p90 = |t: &[f64]| t[(t.len() * 9 / 10).min(t.len() - 1)];
+        let tails = format!(
+            "90th percentile µs Detour {:.2}, pathsmooth {:.2}; slowest Detour {:.1}, pathsmooth {:.1}",
+            p90(&td),
+            p90(&tp),
+            td[n - 1],
+            tp[n - 1]
+        );
+        let surface = case.mesh.surface();
+        let (detour_polys, how) = match &case.source {
+            DetourSource::File { tiles, polygons, off_mesh } => (
+                *polygons,
+                format!("Detour's own load: {tiles} tiles, {off_mesh} off-mesh connections"),
+            ),
+            DetourSource::Surface(r) => (
+                r.polygons,
+                format!(
+                    "from the surface: cs = ch = {} ({:.1e} of the extent {:.1}), worst vertex displacement {:.2e} ({:.1e} of the extent), {} vertices ({} sharing a cell), {} polygons cut into fans, links {} / off-mesh stored {}",
+                    r.cs,
+                    f64::from(r.cs) / r.extent,
+                    r.extent,
+                    r.worst_displacement,
+                    r.worst_displacement / r.extent,
+                    r.vertices,
+                    r.merged_vertices,
+                    r.split,
+                    r.links,
+                    r.off_mesh_stored
+                ),
+            ),
+        };
+        println!(
+            "{}: {} polygons (Detour {detour_polys}), climb {}; {how}; completed Detour {} / pathsmooth {} of {n}; median µs Detour {md:.2}, pathsmooth {mp:.2}, ratio {:.2} (sum {:.2}); {tails}; mean plan length over {} both completed: Detour {:.3}, pathsmooth {:.3}; mean points {:.1} / {:.1}; ends located on another polygon than drawn: Detour {}, pathsmooth {}; pathsmooth longer {} (worst {:.2e}){}{}",
+            e.file,
+            surface.num_polygons(),
+            surface.climb(),
+            o.detour_complete,
+            o.pathsmooth_complete,
+            mp / md,
+            sum_p / sum_d,
+            o.both,
+            o.detour_mean_length,
+            o.pathsmooth_mean_length,
+            o.detour_points,
+            o.pathsmooth_points,
+            o.detour_elsewhere,
+            o.pathsmooth_elsewhere,
+            o.pathsmooth_longer,
+            o.worst_excess,
+            o.longer_examples
+                .iter()
+                .map(|x| format!("\n    {x}"))
+                .collect::<String>(),
+            o.first_error.map_or(String::new(), |err| format!("; pathsmooth's first error: {err}"))
+        );
+        rows.push(format!(
+            "| {} | {} | {} / {} | {} / {} | {md:.2} | {mp:.2} | {:.2} | {:.2} | {:.2} / {:.2} |",
+            e.file,
+            e.format,
+            surface.num_polygons(),
+            detour_polys,
+            o.detour_complete,
+            o.pathsmooth_complete,
+            mp / md,
+            sum_p / sum_d,
+            o.detour_mean_length,
+            o.pathsmooth_mean_length,
+        ));
+    }
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    println!(
+        "\nload average after: {}\n",
+        load.split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    println!("| file | format | polygons: pathsmooth / Detour | completed: Detour / pathsmooth (of {pairs}) | Detour median µs | pathsmooth median µs | pathsmooth / Detour (median) | (sum) | mean plan length: Detour / pathsmooth |");
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    for r in rows {
+        println!("{r}");
+    }
+}
+
+fn stats(args: &[String]) {
     let file = &args[1];
     let out = match args.get(2).map(String::as_str) {
         Some("-o") => args.get(3).cloned(),

@@ -1,16 +1,21 @@
 //! Detour itself (recastnavigation, through `recastnavigation-sys`) against pathsmooth's
 //! `navmesh::import::parse_detour`:
 //!
-//! - the real navmesh sets of `shared/data/detour/` (those with 32-bit refs; those with
-//!   64-bit refs with the `polyref64` feature, which builds Detour with `DT_POLYREF64`),
-//!   loaded as RecastDemo's `Sample::loadAll` loads them: every ground polygon Detour holds has a polygon in pathsmooth's data with
-//!   the same `dtPolyRef`, corners, area and flags, and no other polygon is there;
+//! - the Detour files of the corpus (`crates/pathsmooth/tests/data/corpus/detour/`, which
+//!   C++ Recast and Detour wrote: `detour-peer write-sets`), loaded as RecastDemo's
+//!   `Sample::loadAll` loads a navmesh set (or with `dtNavMesh::init(data, …)` for the lone
+//!   tile): every ground polygon Detour holds has a polygon in pathsmooth's data with the
+//!   same `dtPolyRef`, corners, area and flags, and no other polygon is there. With the
+//!   `polyref64` feature (Detour built with `DT_POLYREF64`, whose sets have 16-byte tile
+//!   records and 64-bit refs) the same sets are baked afresh by this Detour into a
+//!   temporary folder and checked the same way. Nothing is skipped: a missing file fails;
+//! - the committed files are what `write-sets` writes, byte for byte (32-bit build);
 //! - single tiles that Detour's own `dtCreateNavMeshData` writes from the bakes of
 //!   `crates/pathsmooth/tests/data/navmesh/`, read back the same way against
 //!   `dtNavMesh::init(data, …)`, and their detail meshes against the bake's.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::ptr;
 
 use detour_peer::{tile_data, Bake};
@@ -147,42 +152,105 @@ fn same_polygons(name: &str, data: &SurfaceData, detour: &HashMap<u64, Poly>) {
     }
 }
 
-fn shared() -> PathBuf {
-    match std::env::var_os("PATHSMOOTH_SHARED") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
+/// The committed Detour files.
+fn corpus() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../crates/pathsmooth/tests/data/corpus/detour")
+}
+
+/// The `.bin` files of `dir`, sorted; at least the five `write-sets` writes.
+fn bin_files(dir: &Path) -> Vec<PathBuf> {
+    let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    let mut files: Vec<PathBuf> = entries.map(|e| e.unwrap().path()).collect();
+    files.retain(|p| p.extension().is_some_and(|e| e == "bin"));
+    files.sort();
+    assert!(
+        files.len() >= 5,
+        "{}: {} .bin files",
+        dir.display(),
+        files.len()
+    );
+    files
+}
+
+/// One tile's data (`DNAV`) loaded as `dtNavMesh::init(data, size, 0)` loads it.
+fn load_tile(b: &[u8]) -> Loaded {
+    let mut data = b.to_vec();
+    let nav = unsafe { dtAllocNavMesh() };
+    assert!(ok(unsafe {
+        dtNavMesh_init1(nav, data.as_mut_ptr(), data.len() as i32, 0)
+    }));
+    Loaded {
+        nav,
+        _data: vec![data],
     }
 }
 
 #[test]
-fn detour_loads_the_real_files_as_parse_detour_reads_them() {
-    let dir = shared().join("data/detour");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        println!("skipped: {} not found", dir.display());
-        return;
+fn detour_loads_the_corpus_files_as_parse_detour_reads_them() {
+    // This Detour's width: the committed 32-bit files, or 64-bit sets baked here.
+    let dir = if WIDE {
+        let dir = std::env::temp_dir().join(format!("detour-peer-sets-64-{}", std::process::id()));
+        let levels =
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../crates/pathsmooth-bake/levels");
+        detour_peer::recast::write_sets(&levels, &dir).unwrap();
+        dir
+    } else {
+        corpus()
     };
-    let mut files: Vec<PathBuf> = entries.map(|e| e.unwrap().path()).collect();
-    files.retain(|p| p.extension().is_some_and(|e| e == "bin"));
-    files.sort();
+    let files = bin_files(&dir);
     let mut compared = 0;
-    for path in files {
+    for path in &files {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let bytes = std::fs::read(&path).unwrap();
-        if (&bytes[48..52] != b"VAND") != WIDE {
-            println!("{name}: refs of the other width, not for this Detour build");
-            continue;
-        }
+        let bytes = std::fs::read(path).unwrap();
+        let loaded = if &bytes[0..4] == b"VAND" {
+            load_tile(&bytes)
+        } else {
+            assert_eq!(
+                &bytes[48..52] != b"VAND",
+                WIDE,
+                "{name}: refs of this Detour's width"
+            );
+            load_all(&bytes)
+        };
         let data = parse_detour(&bytes, &name).unwrap();
-        let loaded = load_all(&bytes);
         let detour = ground_polygons(loaded.nav);
         same_polygons(&name, &data, &detour);
         println!(
-            "{name}: {} polygons, refs and corners as Detour's",
-            detour.len()
+            "{name}: {} polygons, refs and corners as Detour's ({}-bit refs)",
+            detour.len(),
+            if WIDE { 64 } else { 32 }
         );
         compared += 1;
     }
-    assert!(compared > 0 || !dir.exists());
+    assert_eq!(compared, files.len());
+    if WIDE {
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+/// The committed files are what `write-sets` writes now (the same C++ Recast and Detour,
+/// the same compiler: Recast's floats can round differently elsewhere).
+#[cfg(not(feature = "polyref64"))]
+#[test]
+fn the_corpus_files_are_what_write_sets_writes() {
+    let dir = std::env::temp_dir().join(format!("detour-peer-sets-{}", std::process::id()));
+    let levels =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../crates/pathsmooth-bake/levels");
+    let written = detour_peer::recast::write_sets(&levels, &dir).unwrap();
+    assert_eq!(written.len(), bin_files(&corpus()).len());
+    for w in &written {
+        let ours = std::fs::read(dir.join(&w.file)).unwrap();
+        let committed = std::fs::read(corpus().join(&w.file)).unwrap();
+        assert!(
+            ours == committed,
+            "{}: write-sets writes other bytes than the committed file",
+            w.file
+        );
+        // RecastDemo's connections all attached at both ends.
+        assert_eq!(w.off_mesh_connected, w.off_mesh, "{}", w.file);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
