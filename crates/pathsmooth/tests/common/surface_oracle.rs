@@ -105,8 +105,7 @@ impl<'a> SurfaceOracle<'a> {
         // share; per fan, whether it meets a wall and its free angle.
         let mut fans = 0u32;
         let mut nodes = Vec::new();
-        for v in 0..plan.len() {
-            let list = &mut corners[v];
+        for (v, list) in corners.iter_mut().enumerate() {
             for k in 0..list.len() {
                 if list[k].2 != u32::MAX {
                     continue;
