@@ -40,8 +40,13 @@ struct Entry {
     polygons: usize,
 }
 
+/// The corpus folder: the repository's, or `CORPUS_DIR` (a folder laid out the same way,
+/// with its own MANIFEST.tsv: files to try that the repository may not hold).
 fn corpus() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus")
+    match std::env::var_os("CORPUS_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus"),
+    }
 }
 
 /// The navmesh files of the manifest (not the scenario files, nor the Lua table, nor the
@@ -99,10 +104,10 @@ fn seed(e: &Entry, salt: u64) -> u64 {
 fn queries(s: &Surface) -> usize {
     let slow = std::env::var_os("PATHSMOOTH_SLOW").is_some();
     match (s.num_polygons(), slow) {
-        (0..2000, false) => 20,
-        (0..2000, true) => 60,
-        (_, false) => 4,
-        (_, true) => 12,
+        (0..2000, false) => 200,
+        (0..2000, true) => 1000,
+        (_, false) => 20,
+        (_, true) => 100,
     }
 }
 
@@ -179,8 +184,10 @@ fn radius_zero_queries_are_the_oracles_shortest_paths() {
             let excess = (length - best) / best.max(1e-12);
             assert!(
                 excess <= 1e-9,
-                "{} query {q}: length {length}, the shortest is {best}",
-                e.file
+                "{} query {q} {} → {}: length {length}, the shortest is {best}",
+                e.file,
+                a.1,
+                b.1
             );
             worst = worst.max(excess);
         }
@@ -212,11 +219,12 @@ fn radius_paths_keep_the_radius_or_say_why() {
                     assert!(!err.to_string().is_empty());
                     refused += 1;
                 }
-                // The planner's own final check caught a path of the funnel with the
-                // radius that comes too near a wall (a corner narrower than the portals
-                // show): refused, saying where.
+                // The planner's own final check caught a path it could not make valid (the
+                // funnel with the radius too near a wall where a corner is narrower than
+                // the portals show; a path over or under itself, which no flat sheet
+                // holds, too near a wall): refused, saying where and why.
                 Err(err @ Error::InvalidResult { .. }) => {
-                    assert!(err.to_string().contains("closer than the radius"), "{err}");
+                    assert!(err.to_string().contains("wall"), "{err}");
                     unsure += 1;
                 }
                 Err(err) => panic!("{} query {q} {} → {}: {err}", e.file, a.1, b.1),

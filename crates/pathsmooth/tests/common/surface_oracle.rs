@@ -2,7 +2,8 @@
 //! public data only (vertices, polygons, topological neighbours): a walk over the polygons
 //! with exact orientation predicates (Shewchuk's, from the `robust` crate), the clearance of
 //! a segment to the walls of its own floor, and the exact shortest path at radius 0 by a
-//! visibility graph over the reflex corners of the walls, searched lazily (A* with the
+//! visibility graph over the reflex corners of the walls (and the vertices whose fan
+//! goes round more than once, where a ramp starts over its floor), searched lazily (A* with the
 //! straight-line distance, each edge's walk made when the search reaches it).
 //!
 //! Touching is decided as the library's contract says: a vertex within the library's
@@ -139,8 +140,15 @@ impl<'a> SurfaceOracle<'a> {
                         }
                     }
                 }
-                // A taut path turns only where the free angle exceeds a half turn.
-                if on_wall && angle > std::f64::consts::PI + 1e-9 {
+                // A taut path turns only where the free angle exceeds a half turn — at a
+                // wall's corner — or where a fan with no wall goes round more than once (a
+                // ramp starting over its floor: there the surface has room on both sides).
+                let turns = if on_wall {
+                    angle > std::f64::consts::PI + 1e-9
+                } else {
+                    angle > std::f64::consts::TAU + 1e-9
+                };
+                if turns {
                     nodes.push(Node {
                         vertex: v as u32,
                         fan: fans,
@@ -186,11 +194,12 @@ impl<'a> SurfaceOracle<'a> {
         })
     }
 
-    /// The polygon of `fan` at vertex `v` whose closed corner angle holds the direction to
-    /// `b` (a polygon where it is strictly inside first).
-    fn leave(&self, v: u32, fan: u32, b: DVec2) -> Option<PolyId> {
+    /// The polygons of `fan` at vertex `v` whose closed corner angle holds the direction to
+    /// `b`, those where it is strictly inside first (more than one where the fan overlaps
+    /// itself: a ramp starting over its floor).
+    fn leaves(&self, v: u32, fan: u32, b: DVec2) -> Vec<PolyId> {
         let o = self.plan[v as usize];
-        let mut closed = None;
+        let (mut strict, mut closed) = (Vec::new(), Vec::new());
         for &(p, i, f) in &self.corners[v as usize] {
             if f != fan {
                 continue;
@@ -201,13 +210,13 @@ impl<'a> SurfaceOracle<'a> {
             let u = self.plan[ring[(i + n - 1) % n] as usize];
             let (left_of_out, left_of_in) = (self.side(o, w, b), self.side(u, o, b));
             if left_of_out > 0.0 && left_of_in > 0.0 {
-                return Some(p);
-            }
-            if left_of_out >= 0.0 && left_of_in >= 0.0 {
-                closed.get_or_insert(p);
+                strict.push(p);
+            } else if left_of_out >= 0.0 && left_of_in >= 0.0 {
+                closed.push(p);
             }
         }
-        closed
+        strict.extend(closed);
+        strict
     }
 
     fn fan_of(&self, p: PolyId, v: u32) -> Option<u32> {
@@ -220,13 +229,37 @@ impl<'a> SurfaceOracle<'a> {
     /// Walks the segment `a`–`b` from polygon `p` (holding `a`): the polygons entered, in
     /// order (the first `p`), the last holding `b`; `None` when the segment meets a wall or
     /// a pinch.
-    pub fn walk(&self, mut p: PolyId, a: DVec2, b: DVec2) -> Option<Vec<PolyId>> {
-        let d = b - a;
+    pub fn walk(&self, p: PolyId, a: DVec2, b: DVec2) -> Option<Vec<PolyId>> {
+        self.walk_to(p, a, b, &|_| true)
+    }
+
+    /// [`walk`](Self::walk) to a last polygon that `accept` takes: where the segment passes
+    /// a vertex whose fan overlaps itself, each way on is tried.
+    fn walk_to(
+        &self,
+        p: PolyId,
+        a: DVec2,
+        b: DVec2,
+        accept: &dyn Fn(PolyId) -> bool,
+    ) -> Option<Vec<PolyId>> {
         let mut crossed = vec![p];
-        let mut progress = f64::NEG_INFINITY;
+        self.walk_from(p, (a, b), f64::NEG_INFINITY, &mut crossed, accept, 0)
+            .then_some(crossed)
+    }
+
+    fn walk_from(
+        &self,
+        mut p: PolyId,
+        (a, b): (DVec2, DVec2),
+        mut progress: f64,
+        crossed: &mut Vec<PolyId>,
+        accept: &dyn Fn(PolyId) -> bool,
+        depth: usize,
+    ) -> bool {
+        let d = b - a;
         for _ in 0..4 * self.s.num_polygons() + 16 {
             if self.inside(p, b) {
-                return Some(crossed);
+                return accept(p);
             }
             let ring = self.s.polygon(p);
             let n = ring.len();
@@ -235,26 +268,53 @@ impl<'a> SurfaceOracle<'a> {
                 .map(|&v| self.side(a, b, self.plan[v as usize]))
                 .collect();
             if let Some(i) = (0..n).find(|&i| side[i] < 0.0 && side[(i + 1) % n] > 0.0) {
-                p = self.s.neighbors(p).nth(i).flatten()?;
+                match self.s.neighbors(p).nth(i).flatten() {
+                    Some(q) => p = q,
+                    None => return false,
+                }
                 crossed.push(p);
                 continue;
             }
             // Out through a corner on the line, the farthest ahead.
-            let (k, along) = (0..n)
+            let Some((k, along)) = (0..n)
                 .filter(|&i| side[i] == 0.0)
                 .map(|i| (i, d.dot(self.plan[ring[i] as usize] - a)))
                 .filter(|&(_, t)| t > progress)
-                .max_by(|x, y| x.1.total_cmp(&y.1))?;
+                .max_by(|x, y| x.1.total_cmp(&y.1))
+            else {
+                return false;
+            };
             progress = along;
             let v = ring[k];
-            let fan = self.fan_of(p, v)?;
-            let q = self.leave(v, fan, b)?;
-            if q != p {
-                p = q;
-                crossed.push(p);
+            let Some(fan) = self.fan_of(p, v) else {
+                return false;
+            };
+            let ways = self.leaves(v, fan, b);
+            match ways[..] {
+                [] => return false,
+                [q] => {
+                    if q != p {
+                        p = q;
+                        crossed.push(p);
+                    }
+                }
+                _ if depth < 8 => {
+                    let len = crossed.len();
+                    for q in ways {
+                        if q != p {
+                            crossed.push(q);
+                        }
+                        if self.walk_from(q, (a, b), progress, crossed, accept, depth + 1) {
+                            return true;
+                        }
+                        crossed.truncate(len);
+                    }
+                    return false;
+                }
+                _ => return false,
             }
         }
-        None
+        false
     }
 
     /// The walk from node `i` to node `j` ends at `j`'s corner (on its fan).
@@ -264,13 +324,10 @@ impl<'a> SurfaceOracle<'a> {
         if a == b {
             return false;
         }
-        let Some(p) = self.leave(ni.vertex, ni.fan, b) else {
-            return false;
-        };
-        match self.walk(p, a, b) {
-            Some(c) => self.fan_of(*c.last().unwrap(), nj.vertex) == Some(nj.fan),
-            None => false,
-        }
+        let at_j = |last: PolyId| self.fan_of(last, nj.vertex) == Some(nj.fan);
+        self.leaves(ni.vertex, ni.fan, b)
+            .into_iter()
+            .any(|p| self.walk_to(p, a, b, &at_j).is_some())
     }
 
     /// The length of the shortest path in plan view from `a` in polygon `pa` to `b` in
@@ -288,8 +345,8 @@ impl<'a> SurfaceOracle<'a> {
         (pb, b): (PolyId, DVec2),
         bound: f64,
     ) -> Option<f64> {
-        let ends_in_goal = |c: Option<Vec<PolyId>>| c.is_some_and(|c| *c.last().unwrap() == pb);
-        let mut best = if a.distance(b) <= bound && ends_in_goal(self.walk(pa, a, b)) {
+        let in_goal = |last: PolyId| last == pb;
+        let mut best = if a.distance(b) <= bound && self.walk_to(pa, a, b, &in_goal).is_some() {
             a.distance(b)
         } else {
             f64::INFINITY
@@ -306,8 +363,8 @@ impl<'a> SurfaceOracle<'a> {
             if g + h(i) > limit(best) {
                 continue;
             }
-            let c = self.walk(pa, a, self.at(i));
-            if c.is_some_and(|c| self.fan_of(*c.last().unwrap(), node.vertex) == Some(node.fan)) {
+            let at_node = |last: PolyId| self.fan_of(last, node.vertex) == Some(node.fan);
+            if self.walk_to(pa, a, self.at(i), &at_node).is_some() {
                 dist[i] = g;
                 open.push(Open(g + h(i), i));
             }
@@ -324,8 +381,9 @@ impl<'a> SurfaceOracle<'a> {
             if d + h(i) < best {
                 let node = self.nodes[i];
                 let reaches = self
-                    .leave(node.vertex, node.fan, b)
-                    .is_some_and(|p| ends_in_goal(self.walk(p, self.at(i), b)));
+                    .leaves(node.vertex, node.fan, b)
+                    .into_iter()
+                    .any(|p| self.walk_to(p, self.at(i), b, &in_goal).is_some());
                 if reaches {
                     best = d + h(i);
                 }
@@ -387,12 +445,9 @@ impl<'a> SurfaceOracle<'a> {
         end: PolyId,
         reach: f64,
     ) -> Option<f64> {
-        let crossed = self.walk(p, a, b)?;
-        let last = *crossed.last().unwrap();
-        let ring = self.s.polygon(end);
-        if !self.s.polygon(last).iter().any(|v| ring.contains(v)) {
-            return None;
-        }
+        let end_ring = self.s.polygon(end);
+        let near_end = |last: PolyId| self.s.polygon(last).iter().any(|v| end_ring.contains(v));
+        let crossed = self.walk_to(p, a, b, &near_end)?;
         let up = self.s.up();
         // Whether edge c–d (3D) is on the segment's storey where it is nearest to it.
         let same_storey = |c: DVec3, d: DVec3| match (ha, hb) {

@@ -9,8 +9,14 @@ use crate::geometry::cross;
 /// The corner's vertex touches a wall.
 pub(crate) const ON_WALL: u8 = 1;
 /// A taut path may turn at the corner's vertex: the free angle of the fan of triangles
-/// around it that holds this corner, between its two walls, exceeds π.
+/// around it that holds this corner, between its two walls, exceeds π; or the fan goes all
+/// the way round with more than 2π (a ramp that starts over the floor it leaves, on a
+/// layered mesh: there a shortest path may bend at the vertex, as at a wall's corner).
 pub(crate) const TURN: u8 = 2;
+
+/// How far above 2π a fan's angles must add up, by the rounding of their sum, before it
+/// counts as going round more than once.
+const FULL_TURN_SLACK: f64 = 1e-9;
 
 /// The flags of every triangle, corner `c` in bits `2c` and `2c + 1`. Each fan of triangles around a vertex (a vertex
 /// has one fan, or one per free quadrant at a pinch) is walked once and its flags shared
@@ -57,15 +63,31 @@ pub(super) fn corner_flags(
                     break;
                 }
             }
+            // The fan's angle at v, summed over its triangles: above 2π only where a
+            // layered mesh's fan overlaps itself in plan view.
+            let angle: f64 = fan
+                .iter()
+                .map(|&corner| {
+                    let (tri, k) = (triangles[corner / 3], corner % 3);
+                    let o = vertices[v as usize];
+                    let (u, w) = (
+                        vertices[tri[(k + 1) % 3] as usize] - o,
+                        vertices[tri[(k + 2) % 3] as usize] - o,
+                    );
+                    cross(u, w).atan2(u.dot(w)).abs()
+                })
+                .sum();
+            let wraps = angle > std::f64::consts::TAU + FULL_TURN_SLACK;
             let here = match (full_circle, walls) {
                 (false, [Some(b), Some(a)]) => {
                     let o = vertices[v as usize];
                     // The fan runs counter-clockwise from the clockwise wall `a` to `b`.
                     let (u, w) = (vertices[a as usize] - o, vertices[b as usize] - o);
                     let x = cross(u, w);
-                    let reflex = x < 0.0 || (x == 0.0 && u.dot(w) > 0.0);
+                    let reflex = x < 0.0 || (x == 0.0 && u.dot(w) > 0.0) || wraps;
                     ON_WALL | if reflex { TURN } else { 0 }
                 }
+                (true, _) if wraps => TURN,
                 _ => 0,
             };
             for &corner in &fan {

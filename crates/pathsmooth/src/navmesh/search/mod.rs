@@ -1034,15 +1034,19 @@ impl NavMeshQuery {
 }
 
 /// Where the line from `root` in direction `dir` meets segment `a`–`b` (clamped to it),
-/// with the vertex id when that is an end: exactly, or to the rounding of the cross
-/// product that decides it. (Vertices on one straight line — a diagonal through a grid of
-/// tiles, as Unity's and Recast's meshes have — are on it only to that rounding; taking
-/// the point a few ulps beside the vertex instead would lose the turn a taut path makes
-/// there.)
+/// with the vertex id when that is an end: exactly, or within 10⁻¹² of the coordinates'
+/// magnitude of the line. (Vertices on one straight line — a diagonal through a grid of
+/// tiles, as Unity's, Godot's and Recast's meshes have — are on it only to the rounding of
+/// their coordinates; taking the point a few ulps beside the vertex instead would lose the
+/// turn a taut path makes there.)
 pub(crate) fn hit(root: DVec2, dir: DVec2, a: DVec2, av: u32, b: DVec2, bv: u32) -> (DVec2, u32) {
+    // Within 10⁻¹² of the coordinates' magnitude of the line: the rounding of decimal
+    // coordinates (a vertex on a straight run is on it only to that), far below any
+    // feature of a mesh.
     let on_line = |p: DVec2| {
         let c = cross(dir, p - root);
-        c == 0.0 || c.abs() <= 8.0 * f64::EPSILON * dir.length() * (p - root).length()
+        let magnitude = p.abs().max_element().max(root.abs().max_element()).max(1.0);
+        c == 0.0 || c.abs() <= 1e-12 * magnitude * dir.length()
     };
     if on_line(a) {
         return (a, av);
