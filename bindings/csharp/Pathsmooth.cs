@@ -282,25 +282,6 @@ namespace Pathsmooth
             return new World(h);
         }
 
-        /// <summary>A surface from triangles, as Unity's NavMesh.CalculateTriangulation()
-        /// gives them (vertices x, y, z; three indices per triangle; y up), with the
-        /// triangulation's areas (one per triangle, or null).</summary>
-        public static World SurfaceFromTriangles(double[] verticesXYZ, int[] triangles, int[] areas = null, UpAxis up = UpAxis.Y)
-        {
-            if (triangles == null) throw new ArgumentNullException("triangles");
-            var indices = new uint[triangles.Length];
-            for (int k = 0; k < triangles.Length; k++) indices[k] = checked((uint)triangles[k]);
-            var sizes = new uint[triangles.Length / 3];
-            for (int k = 0; k < sizes.Length; k++) sizes[k] = 3;
-            byte[] a = null;
-            if (areas != null)
-            {
-                a = new byte[areas.Length];
-                for (int k = 0; k < areas.Length; k++) a[k] = checked((byte)areas[k]);
-            }
-            return Surface(verticesXYZ, indices, sizes, a, up, 0);
-        }
-
         /// <summary>A surface from a navmesh file, its format found from its bytes: the
         /// navmesh JSON, Recast's and rerecast's JSON, Godot scenes (.tscn, .tres), Detour
         /// binaries, OBJ (Unity exports) and polyanya .mesh. detailPath: a second file with
@@ -346,13 +327,21 @@ namespace Pathsmooth
         /// exactly), int indices (each ≥ 0) and int area indices (each 0–255).</summary>
         public static World SurfaceFromTriangulation(float[] verticesXYZ, int[] indices, int[] areas = null, double weld = -1)
         {
-            const string what = "World.SurfaceFromTriangulation";
             double[] v = null;
             if (verticesXYZ != null)
             {
                 v = new double[verticesXYZ.Length];
                 for (int k = 0; k < v.Length; k++) v[k] = verticesXYZ[k];
             }
+            return SurfaceFromTriangulation(v, indices, areas, weld);
+        }
+
+        /// <summary>SurfaceFromTriangulation with int indices (each ≥ 0) and int area
+        /// indices (each 0–255), as Unity's NavMeshTriangulation holds them, and the
+        /// vertices as doubles (x, y, z each).</summary>
+        public static World SurfaceFromTriangulation(double[] verticesXYZ, int[] indices, int[] areas = null, double weld = -1)
+        {
+            const string what = "World.SurfaceFromTriangulation";
             uint[] i = null;
             if (indices != null)
             {
@@ -373,7 +362,7 @@ namespace Pathsmooth
                     a[k] = (byte)areas[k];
                 }
             }
-            return SurfaceFromTriangulation(v, i, a, weld);
+            return SurfaceFromTriangulation(verticesXYZ, i, a, weld);
         }
 
         /// <summary>What building this surface repaired, dropped or noticed in its input,

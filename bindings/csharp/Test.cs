@@ -207,7 +207,7 @@ static class Test
 
             // Unity's way in: triangles (each with its own vertex copies), y up.
             var xyz = new double[] { 0, 0, 0, 10, 0, 0, 10, 0, 10, 0, 0, 0, 10, 0, 10, 0, 0, 10 };
-            using (var floor = World.SurfaceFromTriangles(xyz, new[] { 0, 1, 2, 3, 4, 5 }, new[] { 0, 3 }))
+            using (var floor = World.SurfaceFromTriangulation(xyz, new[] { 0, 1, 2, 3, 4, 5 }, new[] { 0, 3 }))
             using (var walker = new Pipeline(floor, 0.5))
             {
                 uint[] polygons;

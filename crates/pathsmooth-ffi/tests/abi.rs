@@ -1062,10 +1062,11 @@ fn navmesh_files_load_and_plan_as_the_library_does() {
         ps_world_destroy(w);
     }
 
-    // Recast's poly mesh and its detail mesh, from two files.
+    // Recast's poly mesh and its detail mesh, from two files (C++ Recast's dump of the
+    // dungeon, beside the corpus).
     let (poly, detail) = (
-        corpus("recast/janhohenheim__chainboom.poly_mesh.json"),
-        corpus("recast/janhohenheim__chainboom.poly_mesh_detail.json"),
+        corpus("../recast/dungeon.poly_mesh.json"),
+        corpus("../recast/dungeon.poly_mesh_detail.json"),
     );
     let mut w = null_mut();
     unsafe {

@@ -182,7 +182,10 @@ impl SurfacePlanner {
     ) -> Result<&[SurfacePoint]> {
         self.path.clear();
         self.report = PipelineReport::default();
-        if let Err(e) = self.run(mesh, start, goal) {
+        if let Err(e) = self
+            .run(mesh, start, goal)
+            .and_then(|()| self.hold_on_surface(mesh))
+        {
             self.path.clear();
             return Err(e);
         }
@@ -225,6 +228,36 @@ impl SurfacePlanner {
             }
         }
         self.report = report;
+        Ok(())
+    }
+
+    /// The last check of a path with a radius, on the surface itself: a walk from each
+    /// point's polygon finds the walls of its floor near every segment
+    /// ([`SurfaceQuery::clearance`]), which a sheet may have left out where its floor
+    /// overlaps another in plan view (the foot of a ramp over its floor: the sheet keeps
+    /// one of the two). Within the mesh's tolerance of the radius, as every check.
+    ///
+    /// Errors: [`Error::InvalidResult`] saying how near a wall the path comes.
+    fn hold_on_surface(&mut self, mesh: &SurfaceMesh) -> Result<()> {
+        if self.radius == 0.0 {
+            return Ok(());
+        }
+        let accept = self.radius - mesh.plan_mesh().tolerance();
+        let path = std::mem::take(&mut self.path);
+        let clearance = self.query.clearance_of(mesh, &path, self.radius + 1.0);
+        self.path = path;
+        let clearance = clearance?;
+        if clearance < accept {
+            return Err(Error::InvalidResult {
+                step: "surface plan",
+                reason: format!(
+                    "the path comes {} from a wall of its floor, within the radius {}",
+                    crate::error::num(clearance),
+                    crate::error::num(self.radius)
+                ),
+            });
+        }
+        self.report.validation.min_clearance = self.report.validation.min_clearance.min(clearance);
         Ok(())
     }
 

@@ -646,6 +646,21 @@ impl SurfaceQuery {
         Ok(least)
     }
 
+    /// [`clearance`](Self::clearance) of `path` (a path on `mesh`, each point in the polygon
+    /// it names) rather than of the last path found; the query's last path is kept.
+    pub(crate) fn clearance_of(
+        &mut self,
+        mesh: &SurfaceMesh,
+        path: &[SurfacePoint],
+        reach: f64,
+    ) -> Result<f64> {
+        let mut found = std::mem::take(&mut self.path);
+        self.path.extend_from_slice(path);
+        let c = self.clearance(mesh, reach);
+        std::mem::swap(&mut self.path, &mut found);
+        c
+    }
+
     /// For a path no sheet holds (it passes over or under itself): the last path (one leg,
     /// found by the triangle search) or, as a navmesh world's path finder falls back, the
     /// funnel rebuilt with circles of the radius itself, then the path through the portals'
