@@ -52,6 +52,38 @@ static class Test
         Console.WriteLine(line);
     }
 
+    /// <summary>Every navmesh of the library's corpus (PS_TEST_CORPUS, its MANIFEST.tsv:
+    /// Godot scenes, Unity exports, Recast JSON, polyanya meshes, Detour binaries) loads
+    /// with LoadSurface's defaults, the up axis given for the formats that do not name
+    /// theirs.</summary>
+    static void EveryCorpusFile()
+    {
+        string corpus = Environment.GetEnvironmentVariable("PS_TEST_CORPUS");
+        Check(corpus != null, "PS_TEST_CORPUS is set");
+        if (corpus == null) return;
+        int loaded = 0;
+        var lines = File.ReadAllLines(Path.Combine(corpus, "MANIFEST.tsv"));
+        for (int k = 1; k < lines.Length; k++)
+        {
+            var f = lines[k].Split('\t');
+            if (f.Length < 4 || f[1] == "polyanya-scen" || f[1] == "other") continue;
+            UpAxis? up = f[2] == "z" ? UpAxis.Z : (UpAxis?)null;
+            try
+            {
+                using (var w = World.LoadSurface(Path.Combine(corpus, f[0]), null, up))
+                {
+                    Check(w.LoadReport.Length > 0 && w.Climb > 0, f[0] + ": " + w.LoadReport);
+                    loaded++;
+                }
+            }
+            catch (PathsmoothException ex)
+            {
+                Check(false, f[0] + ": " + ex.Message);
+            }
+        }
+        Check(loaded >= 25, loaded + " corpus files loaded");
+    }
+
     /// <summary>A navmesh file as a surface (PS_TEST_SURFACE_FILE, a corpus Godot scene,
     /// and PS_TEST_SURFACE_ENDS, two points on its floors, set by programs.rs): prints the
     /// Smooth preset's plan at radius 0.1 ("surface 0 n bits...") for the comparison,
@@ -142,6 +174,7 @@ static class Test
                 Print("plan", i, smooth.Plan(start, goal));
             }
             SurfaceFile();
+            EveryCorpusFile();
 
             // Bad input: each a PathsmoothException with the library's message.
             var s0 = new Point2d(1.5, 11.5);

@@ -121,15 +121,18 @@ fn surface_case() -> (PathBuf, [DVec3; 2]) {
 }
 
 /// Runs `cmd` with the navmesh file and its two points in the environment
-/// (`PS_TEST_SURFACE_FILE`, `PS_TEST_SURFACE_ENDS`: "sx sy sz gx gy gz").
+/// (`PS_TEST_SURFACE_FILE`, `PS_TEST_SURFACE_ENDS`: "sx sy sz gx gy gz"), and the corpus
+/// folder (`PS_TEST_CORPUS`, whose every file the C# test loads).
 fn with_surface(cmd: &mut Command) -> &mut Command {
     let (file, [s, g]) = surface_case();
     let ends: Vec<String> = [s.x, s.y, s.z, g.x, g.y, g.z]
         .iter()
         .map(|c| format!("{c}"))
         .collect();
+    let corpus = crate_dir().join("../pathsmooth/tests/data/corpus");
     cmd.env("PS_TEST_SURFACE_FILE", file)
         .env("PS_TEST_SURFACE_ENDS", ends.join(" "))
+        .env("PS_TEST_CORPUS", corpus)
 }
 
 /// The lines the C and C# tests print, computed by the library itself.

@@ -1,5 +1,5 @@
 """Navmesh files and Unity's triangulation as `SurfaceMesh`es (`SurfaceMesh.load`,
-`SurfaceMesh.from_triangulation`): a file of every format from the library's corpus
+`SurfaceMesh.from_triangulation`): every file of the library's corpus
 (`crates/pathsmooth/tests/data/corpus`, listed in its MANIFEST.tsv) loads with the polygon
 count the manifest gives less the polygons the reader dropped, and plans between two
 random points inside its polygons, the start kept in plan view exactly; bad input raises
@@ -77,21 +77,23 @@ def check_loaded(mesh: SurfaceMesh, rel: str, seed: int) -> None:
     assert r["validation"]["length"] >= r["plan_length"] * (1 - 1e-12)
 
 
-FILES = [
-    # (file, up, detail)
-    ("godot/godotengine__navmesh-demo-3x.tscn", None, None),  # Godot 3, overlapping floors
-    ("godot/DarkKilauea__nav_level.tscn", None, None),  # Godot 4, links
-    ("godot/godotengine__navmesh_sponza.tres", None, None),  # a .tres resource
-    ("unity/needle-tools__Navmesh_Navmesh.obj", None, None),  # Unity export
-    ("unity/lear315__LayaNavMesh.obj", "y", None),
-    ("recast/janhohenheim__chainboom.poly_mesh.json", None, None),  # Recast's own dump
-    ("polyanya/vleue__arena-merged.mesh", "z", None),
-    ("polyanya/xiangzebo__hard.mesh", "z", None),  # polyanya's authors' test mesh
-]
+def corpus_files() -> list[tuple[str, str | None, str | None]]:
+    """Every navmesh of the manifest (not scenarios nor the Lua table): (file, up for the
+    formats that do not name theirs, None: no separate detail mesh)."""
+    with open(CORPUS / "MANIFEST.tsv", newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    return [
+        (row["file"], "z" if row["up"] == "z" else None, None)
+        for row in rows
+        if row["format"] not in ("polyanya-scen", "other", "detour")
+    ]
+
+
+FILES = corpus_files()
 
 
 @pytest.mark.parametrize("rel, up, detail", FILES, ids=[f[0] for f in FILES])
-def test_a_corpus_file_of_each_format_loads_and_plans(rel, up, detail):
+def test_every_corpus_file_loads_and_plans(rel, up, detail):
     mesh = SurfaceMesh.load(
         CORPUS / rel, up=up, detail=None if detail is None else str(CORPUS / detail)
     )

@@ -1,0 +1,86 @@
+//! Every navmesh of the library's corpus of other people's files
+//! (`crates/pathsmooth/tests/data/corpus/MANIFEST.tsv`) through `pathsmooth plan --navmesh`
+//! with its defaults: the file loads, and a path between two points strictly inside
+//! polygons of one piece starts and ends exactly (plan view) at them.
+
+mod support;
+
+use std::path::PathBuf;
+
+use glam::{DVec2, DVec3};
+use pathsmooth::navmesh::import::load_surface;
+use pathsmooth::navmesh::{PolyId, Surface, SurfaceOptions, UpAxis};
+use support::{run, stdout};
+
+fn corpus() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../pathsmooth/tests/data/corpus")
+}
+
+/// A point strictly inside polygon `p`: its corners' mean pulled a third of the way
+/// towards its first corner, at its floor's height.
+fn inside(s: &Surface, p: PolyId) -> DVec3 {
+    let up = s.up();
+    let ring: Vec<DVec2> = s
+        .polygon(p)
+        .iter()
+        .map(|&v| up.plan(s.vertices()[v as usize]))
+        .collect();
+    let mean = ring.iter().sum::<DVec2>() / ring.len() as f64;
+    let q = mean + (ring[0] - mean) / 3.0;
+    up.join(q, s.floor_height(p, q))
+}
+
+#[test]
+fn plan_reads_every_corpus_navmesh_and_keeps_its_ends() {
+    let text = std::fs::read_to_string(corpus().join("MANIFEST.tsv")).unwrap();
+    let mut files = 0;
+    for line in text.lines().skip(1) {
+        let f: Vec<&str> = line.split('\t').collect();
+        if matches!(f[1], "polyanya-scen" | "other") {
+            continue;
+        }
+        let path = corpus().join(f[0]);
+        let up = if f[2] == "z" { UpAxis::Z } else { UpAxis::Y };
+        // The polygons and pieces as the library reads them, to pick the points.
+        let s = load_surface(&path, &SurfaceOptions::new(up)).unwrap();
+        let pieces = s.pieces();
+        let piece = pieces[0];
+        let last = (0..s.num_polygons() as PolyId)
+            .rev()
+            .find(|&p| pieces[p as usize] == piece)
+            .unwrap();
+        let (a, b) = (inside(&s, 0), inside(&s, last));
+        let xyz = |p: DVec3| format!("{:?},{:?},{:?}", p.x, p.y, p.z);
+        let mut args = vec![
+            "plan".to_string(),
+            "--navmesh".into(),
+            path.to_str().unwrap().into(),
+            "--from".into(),
+            xyz(a),
+            "--to".into(),
+            xyz(b),
+            "--preset".into(),
+            "shortest".into(),
+            "--output".into(),
+            "-".into(),
+        ];
+        if f[2] == "z" {
+            args.extend(["--up".into(), "z".into()]);
+        }
+        let out = stdout(&run(&args));
+        let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let points = json["points"].as_array().unwrap();
+        let at = |k: usize| {
+            let p = &points[k]["position"];
+            DVec3::new(
+                p[0].as_f64().unwrap(),
+                p[1].as_f64().unwrap(),
+                p[2].as_f64().unwrap(),
+            )
+        };
+        assert_eq!(up.plan(at(0)), up.plan(a), "{}", f[0]);
+        assert_eq!(up.plan(at(points.len() - 1)), up.plan(b), "{}", f[0]);
+        files += 1;
+    }
+    assert!(files >= 25, "{files} files");
+}
