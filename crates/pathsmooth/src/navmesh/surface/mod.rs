@@ -73,6 +73,7 @@ mod axis;
 mod build;
 mod data;
 mod detail;
+mod grid3;
 mod issue;
 mod links;
 mod locate;
@@ -261,12 +262,13 @@ impl Surface {
     /// with what was repaired in [`load_report`](Self::load_report).
     ///
     /// Errors, each naming the polygon or vertex by its input index (0-based):
-    /// [`Error::BadParameter`] for a negative or NaN `weld` or `planarity`, or `areas` /
-    /// `flags` of the wrong length; [`Error::NonFinite`] and
-    /// [`Error::CoordinateOutOfRange`] for a vertex (its index as the point) with a NaN,
-    /// infinite or too large coordinate (beyond
-    /// [`max_map_coordinate`]); and
-    /// [`Error::InvalidPolygon`] for no polygons, an index out of range, no polygon left
+    /// [`Error::BadParameter`](crate::Error::BadParameter) for a negative or NaN `weld` or
+    /// `planarity`, or `areas` / `flags` of the wrong length;
+    /// [`Error::NonFinite`](crate::Error::NonFinite) and
+    /// [`Error::CoordinateOutOfRange`](crate::Error::CoordinateOutOfRange) for a vertex (its
+    /// index as the point) with a NaN, infinite or too large coordinate (beyond
+    /// [`max_map_coordinate`](crate::geometry::max_map_coordinate)); and
+    /// [`Error::InvalidPolygon`](crate::Error::InvalidPolygon) for no polygons, an index out of range, no polygon left
     /// with area in plan view, a polygon that visits a vertex twice (other than a spike
     /// that welding made) or is not convex or self-intersects in plan view (beyond the
     /// weld tolerance), and a T-junction when [`SurfaceOptions::split_t_junctions`] is off

@@ -2,13 +2,13 @@
 //! may overlap in plan view — and the checks that need every polygon at once: non-manifold
 //! edges, folds, T-junctions.
 
-use glam::{DVec2, DVec3};
+use glam::DVec3;
 use rustc_hash::FxHashMap;
 
+use super::grid3::PointGrid;
 use super::issue::Issue;
 use crate::error::num;
 use crate::geometry::closest_on_segment;
-use crate::navmesh::mesh::boxes::BoxIndex;
 
 /// Marks an edge with no polygon across it (a wall).
 pub(crate) const NO_POLY: u32 = u32::MAX;
@@ -126,12 +126,10 @@ pub(crate) struct Junction {
 /// With `both_sides` false, an edge shared by two polygons is checked once, from its lower
 /// polygon (enough to refuse); with it true, from both (splitting must split both).
 ///
-/// The vertices go into a [`BoxIndex`] over the plan view (buckets fitted to the vertex
-/// count, not to the weld tolerance, so an edge of ordinary length overlaps a few
-/// buckets whatever the tolerance); each edge checks the vertices in the buckets its
-/// plan-view box (grown by `reach`) overlaps, then their 3D distance. O(edges × vertices
-/// per bucket) on meshes of polygons of similar size; stacked floors add their own
-/// vertices to a bucket but the 3D test keeps them apart.
+/// The vertices go into a 3D bucket grid ([`cell_size`]: about an edge across, thin in
+/// height, so stacked floors fall in different cells); each edge checks the vertices in
+/// the cells its box (grown by `reach`) meets, then their 3D distance. O(edges × vertices
+/// per cell) on meshes of polygons of similar size, however many floors are stacked.
 pub(crate) fn t_junctions(
     frame: &[DVec3],
     start: &[u32],
@@ -141,12 +139,7 @@ pub(crate) fn t_junctions(
     both_sides: bool,
     mut found: impl FnMut(Junction) -> bool,
 ) {
-    let plan: Vec<DVec2> = frame.iter().map(|p| p.truncate()).collect();
-    let (lo, hi) = plan.iter().fold(
-        (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY)),
-        |(lo, hi), &v| (lo.min(v), hi.max(v)),
-    );
-    let index = BoxIndex::new(lo, hi, plan.len() as f64, plan.iter().map(|&p| (p, p)));
+    let grid = PointGrid::new(frame, cell_size(frame, start, ring, reach));
     let mut go_on = true;
     for p in 0..start.len() - 1 {
         let (s, e) = (start[p] as usize, start[p + 1] as usize);
@@ -156,27 +149,21 @@ pub(crate) fn t_junctions(
                 continue;
             }
             let (fa, fb) = (frame[a as usize], frame[b as usize]);
-            let (min, max) = (
-                plan[a as usize].min(plan[b as usize]),
-                plan[a as usize].max(plan[b as usize]),
-            );
-            index.for_each_bucket(min - reach, max + reach, |list| {
-                for &v in list {
-                    if !go_on || v == a || v == b {
-                        continue;
-                    }
-                    let q = frame[v as usize];
-                    let (c, along) = closest_on_segment(q, fa, fb);
-                    let distance = c.distance(q);
-                    if distance <= reach && q.distance(fa) > reach && q.distance(fb) > reach {
-                        go_on = found(Junction {
-                            polygon: p,
-                            slot: k,
-                            vertex: v,
-                            along,
-                            distance,
-                        });
-                    }
+            grid.for_each_near(fa.min(fb) - reach, fa.max(fb) + reach, |v| {
+                if !go_on || v == a || v == b {
+                    return;
+                }
+                let q = frame[v as usize];
+                let (c, along) = closest_on_segment(q, fa, fb);
+                let distance = c.distance(q);
+                if distance <= reach && q.distance(fa) > reach && q.distance(fb) > reach {
+                    go_on = found(Junction {
+                        polygon: p,
+                        slot: k,
+                        vertex: v,
+                        along,
+                        distance,
+                    });
                 }
             });
             if !go_on {
@@ -184,6 +171,30 @@ pub(crate) fn t_junctions(
             }
         }
     }
+}
+
+/// The cells of the T-junction check's grid: across, the mean plan-view length of the
+/// edges (a few cells an edge); up, the mean height an edge spans, but at least twice the
+/// reach and a thousandth of the cell across (floors stacked closer than that are welded
+/// or rounding).
+fn cell_size(frame: &[DVec3], start: &[u32], ring: &[u32], reach: f64) -> DVec3 {
+    let (mut across, mut up, mut n) = (0.0, 0.0, 0usize);
+    for p in 0..start.len() - 1 {
+        let (s, e) = (start[p] as usize, start[p + 1] as usize);
+        for k in s..e {
+            let (a, b) = (
+                frame[ring[k] as usize],
+                frame[ring[if k + 1 == e { s } else { k + 1 }] as usize],
+            );
+            across += a.truncate().distance(b.truncate());
+            up += (a.z - b.z).abs();
+            n += 1;
+        }
+    }
+    let n = n.max(1) as f64;
+    let across = (across / n).max(4.0 * reach).max(f64::MIN_POSITIVE);
+    let up = (up / n).max(2.0 * reach).max(1e-3 * across);
+    DVec3::new(across, across, up)
 }
 
 /// Refuses the first T-junction (see [`t_junctions`]), naming the vertex and the edge.
