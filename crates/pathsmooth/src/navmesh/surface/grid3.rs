@@ -58,7 +58,9 @@ impl PointGrid {
         let a = ((lo - self.origin) / self.cell).floor();
         let b = ((hi - self.origin) / self.cell).floor();
         let span = (b - a + 1.0).max(DVec3::ONE);
-        if !(span.x * span.y * span.z <= self.runs.len() as f64) {
+        let cells = span.x * span.y * span.z;
+        // More cells than points (or a box beyond the numbers): scan the points.
+        if cells.is_nan() || cells > self.runs.len() as f64 {
             self.order.iter().for_each(|&i| f(i));
             return;
         }
