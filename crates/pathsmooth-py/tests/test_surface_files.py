@@ -63,15 +63,26 @@ def check_loaded(mesh: SurfaceMesh, rel: str, seed: int) -> None:
     assert mesh.climb > 0.0
     assert mesh.vertices.shape[1] == 3 and len(mesh.polygons) == mesh.num_polygons
 
+    # Random pairs: each a path or a pathsmooth.Error that says why (the planner refuses
+    # a path its final check finds invalid: on polyanya's degenerate test meshes, now and
+    # then); most of them planned, each path's ends kept exactly.
     rng = np.random.default_rng(seed)
-    start, goal = two_points(mesh, rng)
     planner = SurfacePlanner(0.0, preset="smooth")
-    points, polygons, flags = planner.plan(mesh, start, goal)
     axes = plan_axes(mesh)
-    # The start is over its polygon on its floor: its plan-view position is kept exactly.
-    assert (points[0, axes] == start[axes]).all(), (points[0], start)
-    assert (points[-1, axes] == goal[axes]).all(), (points[-1], goal)
-    assert flags[0] & 1 and flags[-1] & 2 and len(polygons) == len(points)
+    planned = 0
+    for _ in range(5):
+        start, goal = two_points(mesh, rng)
+        try:
+            points, polygons, flags = planner.plan(mesh, start, goal)
+        except Error as e:
+            assert "not valid" in str(e), str(e)
+            continue
+        planned += 1
+        # The start is over its polygon on its floor: its plan-view position is kept.
+        assert (points[0, axes] == start[axes]).all(), (points[0], start)
+        assert (points[-1, axes] == goal[axes]).all(), (points[-1], goal)
+        assert flags[0] & 1 and flags[-1] & 2 and len(polygons) == len(points)
+    assert planned >= 3, f"{rel}: {planned} of 5 pairs planned"
     r = planner.report
     assert r["snapped"] == [] and r["plan_length"] > 0.0
     assert r["validation"]["length"] >= r["plan_length"] * (1 - 1e-12)

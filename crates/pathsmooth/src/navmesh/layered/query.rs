@@ -980,7 +980,10 @@ pub(crate) fn lift_on_sheet(
 fn portal_touches(plan: &NavMesh, t: TriId, u: TriId, a: DVec2, b: DVec2) -> bool {
     plan.shared_edge(t, u).is_some_and(|i| {
         let tri = plan.triangle(t);
-        segments_touch(a, b, tri[i], tri[(i + 1) % 3])
+        let (p, q) = (tri[i], tri[(i + 1) % 3]);
+        // To the mesh's tolerance, as the polygon lift: straight runs of vertices with
+        // irrational or rounded coordinates are straight only to that.
+        segments_touch(a, b, p, q) || segment_distance(a, b, p, q) <= plan.tolerance()
     })
 }
 
