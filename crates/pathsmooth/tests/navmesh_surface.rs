@@ -206,6 +206,44 @@ fn point_location_matches_a_scan_of_every_polygon() {
             best.map(|b| (b.1, b.2)),
             "{q} ± {he}"
         );
+        // With a climb: a floor straight above or below within it first (nearest in
+        // height, then lower id), else the rest ranked by distance beyond the climb.
+        // (Up to past the storey height, so both floors are within it at times.)
+        let climb = rng.range(0.0, 3.5);
+        let he = DVec3::new(he.x, rng.range(0.0, 4.0), he.z);
+        let plan = DVec2::new(q.x, q.z);
+        let mut climbing: Option<((bool, f64), u32, DVec3)> = None;
+        for p in 0..s.num_polygons() as u32 {
+            let ring: Vec<DVec3> = s
+                .polygon(p)
+                .iter()
+                .map(|&i| s.vertices()[i as usize])
+                .collect();
+            let lo = ring.iter().fold(DVec3::INFINITY, |m, &c| m.min(c));
+            let hi = ring.iter().fold(DVec3::NEG_INFINITY, |m, &c| m.max(c));
+            if !(lo.cmple(q + he) & hi.cmpge(q - he)).all() {
+                continue;
+            }
+            let c = s.nearest_on_polygon(p, q);
+            let rank = if s.contains_plan(p, plan) {
+                let dh = (c.y - q.y).abs();
+                if dh <= climb {
+                    (false, dh)
+                } else {
+                    (true, (dh - climb) * (dh - climb))
+                }
+            } else {
+                (true, c.distance_squared(q))
+            };
+            if climbing.is_none_or(|b| rank < b.0) {
+                climbing = Some((rank, p, c));
+            }
+        }
+        assert_eq!(
+            s.find_nearest_climbing(q, he, climb),
+            climbing.map(|b| (b.1, b.2)),
+            "{q} ± {he}, climb {climb}"
+        );
         let tol = rng.range(0.0, 2.0);
         let scan = (0..s.num_polygons() as u32)
             .filter(|&p| s.contains_plan(p, DVec2::new(q.x, q.z)))

@@ -163,6 +163,14 @@ impl Surface {
         let (plan, h) = self.up.split(q);
         let (he_plan, he_h) = self.up.split(half_extents);
         let (lo, hi) = (plan - he_plan, plan + he_plan);
+        // A floor within the climb straight above or below beats everything else, and
+        // every polygon `q` is over is listed in the buckets at `q`: look there first, so
+        // the common case (a point on the surface) never visits the whole box.
+        if climb <= he_h {
+            if let Some(found) = self.floor_within(q, climb, (lo, hi), he_h) {
+                return Some(found);
+            }
+        }
         // Ranked by (not on it, distance): a floor within the climb straight above or
         // below (its height difference) before anything else (Detour's squared distance).
         let mut best: Option<((bool, f64), PolyId, DVec3, bool)> = None;
@@ -213,6 +221,40 @@ impl Surface {
             }
         });
         best.map(|(_, p, c, over)| (p, c, over))
+    }
+
+    /// The nearest floor (then the lower id) straight above or below `q` within `climb`
+    /// among the polygons whose box meets the query box `plan_box` × `h ± he_h`, with the
+    /// point of it under or over `q`: the first rank of
+    /// [`find_nearest_over`](Self::find_nearest_over), from the buckets at `q` alone.
+    fn floor_within(
+        &self,
+        q: DVec3,
+        climb: f64,
+        (lo, hi): (DVec2, DVec2),
+        he_h: f64,
+    ) -> Option<(PolyId, DVec3, bool)> {
+        let (plan, h) = self.up.split(q);
+        let mut best: Option<(f64, PolyId, f64)> = None;
+        self.index.for_each_bucket(plan, plan, |list| {
+            for &p in list {
+                let b = &self.bounds[p as usize];
+                let meets = b.lo.cmple(hi).all()
+                    && b.hi.cmpge(lo).all()
+                    && b.h_lo <= h + he_h
+                    && b.h_hi >= h - he_h;
+                if !meets || !self.contains_plan(p, plan) {
+                    continue;
+                }
+                let floor = self.floor_height(p, plan);
+                let dh = (floor - h).abs();
+                if dh <= climb && best.is_none_or(|(bd, bp, _)| dh < bd || (dh == bd && p < bp))
+                {
+                    best = Some((dh, p, floor));
+                }
+            }
+        });
+        best.map(|(_, p, floor)| (p, self.up.join(plan, floor), true))
     }
 
     /// The polygon whose floor ([`floor_height`](Self::floor_height)) passes within
