@@ -59,11 +59,18 @@ impl Router {
     /// search ([`NavMeshQuery`]) between places of one connected piece. A link whose ends
     /// have no room for the radius (or no walking route to them) is not taken.
     ///
+    /// `direct`: the walk from start to goal with no link when the caller has made it
+    /// (its length, or why it failed); `None` to have the router walk it.
+    ///
     /// Errors: when no route reaches the goal, the error of walking straight from start
     /// to goal ([`Error::Unreachable`], [`Error::TooClose`], [`Error::ChannelTooNarrow`]).
     ///
-    /// Cost: one search per (place settled, link entry or goal in its piece), pruned by
-    /// the straight-line distance: O((links + 1)²) searches at worst.
+    /// Returns how many searches the router made. Cost: one search per (place settled,
+    /// link entry or goal in its piece) that could still beat the best route found, by
+    /// the straight-line distances to the entry and from the landing to the goal (less
+    /// what links cheaper than their length can save): O((links + 1)²) searches at worst,
+    /// none when no link can beat the direct walk.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn route(
         &mut self,
         (query, poly): (&mut NavMeshQuery, Option<&mut PolySearch>),
@@ -71,8 +78,9 @@ impl Router {
         (start, s): ((PolyId, DVec3), (DVec2, TriId)),
         (goal, g): ((PolyId, DVec3), (DVec2, TriId)),
         radius: f64,
+        direct: Option<Result<f64>>,
         legs: &mut Vec<Leg>,
-    ) -> Result<()> {
+    ) -> Result<usize> {
         let mut poly = poly;
         self.places.clear();
         self.hops.clear();
@@ -115,17 +123,35 @@ impl Router {
         self.open.clear();
         self.best[0] = 0.0;
         self.open.push(Nearest { d: 0.0, item: 0 });
+        // A lower bound on the rest of any route from a place: the straight line to the
+        // goal, less all that links cheaper than their plan-view length could save (each
+        // is taken at most once on a cheapest route).
+        let saved: f64 = surface
+            .links()
+            .iter()
+            .map(|l| (up.plan(l.start).distance(up.plan(l.end)) - l.cost).max(0.0))
+            .sum();
+        let rest = |p: DVec2| (p.distance(g.0) - saved).max(0.0);
         // The goal as a place of its own, reached from the place that settles it best.
         let (mut to_goal, mut goal_from) = (f64::INFINITY, None);
         let mut direct_error = None;
+        let walked = direct.is_some();
+        match direct {
+            Some(Ok(w)) => (to_goal, goal_from) = (w, Some(0)),
+            Some(Err(e)) => direct_error = Some(e),
+            None => {}
+        }
+        let mut searches = 0;
         while let Some(Nearest { d, item }) = self.open.pop() {
             let u = item as usize;
-            if d > self.best[u] || d >= to_goal {
+            let from = self.places[u];
+            if d > self.best[u] || d + rest(from.plan.0) >= to_goal {
                 continue;
             }
-            let from = self.places[u];
             let piece = mesh.piece(from.at.0);
-            if mesh.piece(goal.0) == piece && d + from.plan.0.distance(g.0) < to_goal {
+            let walk_to_goal = !(u == 0 && walked) && mesh.piece(goal.0) == piece;
+            if walk_to_goal && d + from.plan.0.distance(g.0) < to_goal {
+                searches += 1;
                 match walk_length(query, poly.as_deref_mut(), mesh, from.plan, g, radius) {
                     Ok(w) if d + w < to_goal => (to_goal, goal_from) = (d + w, Some(u)),
                     Ok(_) => {}
@@ -139,9 +165,11 @@ impl Router {
                     continue;
                 }
                 let lower = d + from.plan.0.distance(hop.entry.plan.0) + hop.cost;
-                if lower >= self.best[hop.lands] || lower >= to_goal {
+                let landing = self.places[hop.lands].plan.0;
+                if lower >= self.best[hop.lands] || lower + rest(landing) >= to_goal {
                     continue;
                 }
+                searches += 1;
                 let Ok(w) = walk_length(
                     query,
                     poly.as_deref_mut(),
@@ -187,7 +215,7 @@ impl Router {
             at = before;
         }
         legs.reverse();
-        Ok(())
+        Ok(searches)
     }
 }
 
@@ -201,7 +229,6 @@ fn walk_length(
     b: (DVec2, TriId),
     radius: f64,
 ) -> Result<f64> {
-    let length = |path: &[DVec2]| path.windows(2).map(|w| w[0].distance(w[1])).sum();
     if let Some(poly) = poly
         && query.check_ends(mesh.plan_mesh(), a.0, b.0, radius)? == 0.0
     {
@@ -214,8 +241,13 @@ fn walk_length(
                 gy: b.0.y,
             });
         }
-        return Ok(length(poly.path()));
+        return Ok(plan_length(poly.path()));
     }
     let path = query.find_path_between(mesh.plan_mesh(), a, b, radius)?;
-    Ok(length(path))
+    Ok(plan_length(path))
+}
+
+/// The length of a plan-view path.
+pub(crate) fn plan_length(path: &[DVec2]) -> f64 {
+    path.windows(2).map(|w| w[0].distance(w[1])).sum()
 }

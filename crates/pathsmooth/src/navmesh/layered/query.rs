@@ -3,7 +3,7 @@
 
 use glam::{DVec2, DVec3};
 
-use super::links::{Leg, Router};
+use super::links::{plan_length, Leg, Router};
 use super::polyanya::PolySearch;
 use super::sheet::{Sheet, SheetScratch};
 use super::walls::WallScratch;
@@ -425,16 +425,36 @@ impl SurfaceQuery {
                 floored.then(|| [(start.0, up.height(start.1)), (goal.0, up.height(goal.1))]);
             self.direct(mesh, s, g, radius, heights)?;
         } else {
+            // The walk with no link first (unless a filter makes its length no bound on
+            // the router's unit-cost walks): it bounds every route over links, and when
+            // no link can beat it the router searches nothing and the path stands.
+            let direct =
+                (self.filter.is_none() && mesh.piece(start.0) == mesh.piece(goal.0)).then(|| {
+                    self.legs.push(Leg {
+                        start,
+                        goal,
+                        link: None,
+                    });
+                    let up = mesh.surface().up();
+                    let heights = floored
+                        .then(|| [(start.0, up.height(start.1)), (goal.0, up.height(goal.1))]);
+                    let walked = self.direct(mesh, s, g, radius, heights);
+                    walked.map(|()| plan_length(self.plan_path()))
+                });
             let poly = (!self.triangles).then_some(&mut self.poly);
-            self.router.route(
+            let searches = self.router.route(
                 (&mut self.query, poly),
                 mesh,
                 (start, s),
                 (goal, g),
                 radius,
+                direct,
                 &mut self.legs,
             )?;
-            self.along_legs(mesh, radius)?;
+            let kept = searches == 0 && self.legs.len() == 1 && !self.path.is_empty();
+            if !kept {
+                self.along_legs(mesh, radius)?;
+            }
         }
         self.ends = Some([s, g]);
         Ok(())

@@ -166,10 +166,10 @@ impl Surface {
         // A floor within the climb straight above or below beats everything else, and
         // every polygon `q` is over is listed in the buckets at `q`: look there first, so
         // the common case (a point on the surface) never visits the whole box.
-        if climb <= he_h {
-            if let Some(found) = self.floor_within(q, climb, (lo, hi), he_h) {
-                return Some(found);
-            }
+        if climb <= he_h
+            && let Some(found) = self.floor_within(q, climb, (lo, hi), he_h)
+        {
+            return Some(found);
         }
         // Ranked by (not on it, distance): a floor within the climb straight above or
         // below (its height difference) before anything else (Detour's squared distance).
@@ -248,8 +248,7 @@ impl Surface {
                 }
                 let floor = self.floor_height(p, plan);
                 let dh = (floor - h).abs();
-                if dh <= climb && best.is_none_or(|(bd, bp, _)| dh < bd || (dh == bd && p < bp))
-                {
+                if dh <= climb && best.is_none_or(|(bd, bp, _)| dh < bd || (dh == bd && p < bp)) {
                     best = Some((dh, p, floor));
                 }
             }
