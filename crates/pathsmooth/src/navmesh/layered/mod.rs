@@ -25,6 +25,7 @@
 //! ([`SurfacePlanner`](crate::SurfacePlanner)) uses it.
 
 mod links;
+mod merge;
 mod polyanya;
 mod query;
 mod sheet;
@@ -39,6 +40,7 @@ pub use sheet::Sheet;
 use glam::DVec2;
 use rustc_hash::FxHashMap;
 
+use self::merge::{Corners, SearchPolygons};
 use crate::error::{Error, Result};
 use crate::navmesh::mesh::{NavMesh, PolyId, TriId, NO_TRI, TURN};
 use crate::navmesh::surface::Surface;
@@ -50,8 +52,8 @@ use crate::navmesh::surface::Surface;
 /// corners fanned, and each fan triangle whose side carries straight corners — split
 /// T-junctions — fanned again across them from its opposite corner, so no triangle is
 /// flat); a polygon's triangles are consecutive. Cost: O(total polygon size), and
-/// about 40 bytes a triangle and 21 a polygon corner (the polygon search's topology, turn
-/// bits and floor heights) beside the surface.
+/// about 40 bytes a triangle, 16 a polygon corner (topology and floor heights) and the
+/// polygon search's merged polygons (about 30 bytes a corner) beside the surface.
 ///
 /// ```
 /// use glam::DVec3;
@@ -79,22 +81,17 @@ pub struct SurfaceMesh {
     /// Polygon → its connected piece ([`Surface::pieces`]).
     pieces: Vec<u32>,
     /// Polygon `p`'s corners are `corner_start[p]..corner_start[p + 1]` of the arrays
-    /// below (the polygon search's view of the topology, 21 bytes a corner with the turn bit
-    /// and the floor height).
+    /// below (the surface's topology, 16 bytes a corner with the floor height).
     corner_start: Vec<u32>,
     /// The corner's vertex.
     corner_vert: Vec<u32>,
     /// The polygon across the edge from this corner to the next (`u32::MAX`: a wall).
     corner_nb: Vec<u32>,
-    /// That edge's index in the neighbour.
-    corner_nb_edge: Vec<u32>,
-    /// A taut path may turn at this corner (free angle above π: the triangles' `TURN`).
-    corner_turn: Vec<bool>,
-    /// Polygon → how many of its edges have a neighbour.
-    exits: Vec<u8>,
     /// The floor's height at the corner ([`Surface::floor_height`] there, 8 bytes a
     /// corner): a path's corners are lifted without searching the detail mesh.
     corner_floor: Vec<f64>,
+    /// The polygons merged for the polygon search (`merge`).
+    search: SearchPolygons,
 }
 
 impl SurfaceMesh {
@@ -131,7 +128,6 @@ impl SurfaceMesh {
         let mut corner_start = Vec::with_capacity(np + 1);
         let (mut corner_vert, mut corner_nb, mut corner_nb_edge, mut corner_turn) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-        let mut exits = Vec::with_capacity(np);
         let mut corner_floor = Vec::new();
         // Each directed edge's polygon and position there, and the vertices where a taut
         // path may turn in each polygon (marked with the polygon's id): linear in the
@@ -156,7 +152,6 @@ impl SurfaceMesh {
                     }
                 }
             }
-            let mut out = 0u8;
             for (i, nb) in surface.neighbors(p).enumerate() {
                 let (a, b) = (ring[i], ring[(i + 1) % n]);
                 // The neighbour's edge from b to a.
@@ -165,7 +160,6 @@ impl SurfaceMesh {
                     Some(&(q, j)) => {
                         corner_nb.push(q);
                         corner_nb_edge.push(j);
-                        out = out.saturating_add(1);
                     }
                     None => {
                         corner_nb.push(u32::MAX);
@@ -176,9 +170,18 @@ impl SurfaceMesh {
                 corner_floor.push(surface.corner_floor_height(p, i));
                 corner_turn.push(turn_in[a as usize] == p);
             }
-            exits.push(out);
             corner_start.push(corner_vert.len() as u32);
         }
+        let search = SearchPolygons::merge(
+            &Corners {
+                start: &corner_start,
+                vert: &corner_vert,
+                nb: &corner_nb,
+                nb_edge: &corner_nb_edge,
+                turn: &corner_turn,
+            },
+            mesh.vertices(),
+        );
         Ok(SurfaceMesh {
             mesh,
             pieces: surface.pieces(),
@@ -188,10 +191,8 @@ impl SurfaceMesh {
             corner_start,
             corner_vert,
             corner_nb,
-            corner_nb_edge,
-            corner_turn,
-            exits,
             corner_floor,
+            search,
         })
     }
 
@@ -203,6 +204,16 @@ impl SurfaceMesh {
     /// The vertex at corner `c` (an index of [`corners`](Self::corners)).
     pub(crate) fn corner_vertex(&self, c: usize) -> u32 {
         self.corner_vert[c]
+    }
+
+    /// The polygon across edge `e` of polygon `p` (`u32::MAX`: a wall).
+    pub(crate) fn corner_neighbor(&self, p: PolyId, e: u32) -> PolyId {
+        self.corner_nb[self.corner_start[p as usize] as usize + e as usize]
+    }
+
+    /// The polygons the polygon search expands.
+    pub(crate) fn search_polygons(&self) -> &SearchPolygons {
+        &self.search
     }
 
     /// Polygon `p`'s range in the per-corner arrays.

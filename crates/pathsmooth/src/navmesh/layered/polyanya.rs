@@ -25,6 +25,7 @@ use std::collections::BinaryHeap;
 
 use glam::DVec2;
 
+use super::merge::SearchPolygons;
 use super::SurfaceMesh;
 use crate::geometry::cross;
 use crate::navmesh::mesh::PolyId;
@@ -70,6 +71,10 @@ pub(crate) struct PolySearch {
     corridor: Vec<PolyId>,
     /// `entry[k]`: the edge of `corridor[k + 1]` shared with `corridor[k]`.
     entry: Vec<u32>,
+    /// The search polygons' corridor and entries while they are mapped to the surface's.
+    members_scratch: (Vec<PolyId>, Vec<u32>),
+    /// [`SearchPolygons::members_between`]'s scratch.
+    down: Vec<u32>,
 }
 
 impl PolySearch {
@@ -99,27 +104,57 @@ impl PolySearch {
         self.path.clear();
         self.corridor.clear();
         self.entry.clear();
-        if s == g {
-            self.corridor.push(s);
+        let sp = mesh.search_polygons();
+        let (ms, mg) = (sp.of[s as usize], sp.of[g as usize]);
+        if ms == mg {
+            // One convex search polygon: the straight segment, through the members between.
             self.path.push(start);
             if goal != start {
                 self.path.push(goal);
             }
+            self.corridor.push(s);
+            sp.members_between((s, g), &mut self.corridor, &mut self.entry, &mut self.down);
             return true;
         }
         self.begin(mesh);
-        match self.search(mesh, start, goal, s, g) {
+        match self.search(sp, start, goal, ms, mg) {
             Some(nd) => {
-                self.reconstruct(mesh, start, goal, s, g, nd);
+                self.reconstruct(sp, start, goal, ms, mg, nd);
+                self.members(mesh, s, g);
                 true
             }
             None => false,
         }
     }
 
+    /// Maps the corridor of search polygons (and their entry edges) that `reconstruct` left
+    /// to the surface polygons from `s` to `g` (see [`SearchPolygons::members_between`]).
+    fn members(&mut self, mesh: &SurfaceMesh, s: PolyId, g: PolyId) {
+        let sp = mesh.search_polygons();
+        let mut corridor = std::mem::take(&mut self.members_scratch.0);
+        let mut entry = std::mem::take(&mut self.members_scratch.1);
+        corridor.clear();
+        entry.clear();
+        corridor.push(s);
+        let mut at = s;
+        for (k, &m) in self.corridor.iter().enumerate().skip(1) {
+            // The edge entered by, as the surface's: its polygon, and the one left behind.
+            let (p, e) = sp.corner_member[sp.corners(m).start + self.entry[k - 1] as usize];
+            let left = mesh.corner_neighbor(p, e);
+            sp.members_between((at, left), &mut corridor, &mut entry, &mut self.down);
+            corridor.push(p);
+            entry.push(e);
+            at = p;
+        }
+        sp.members_between((at, g), &mut corridor, &mut entry, &mut self.down);
+        std::mem::swap(&mut self.corridor, &mut corridor);
+        std::mem::swap(&mut self.entry, &mut entry);
+        self.members_scratch = (corridor, entry);
+    }
+
     fn begin(&mut self, mesh: &SurfaceMesh) {
         let nv = mesh.plan_mesh().vertices().len();
-        let np = mesh.surface().num_polygons();
+        let np = mesh.search_polygons().num_polygons();
         if self.best.len() < nv {
             self.best.resize(nv, f64::INFINITY);
             self.best_stamp.resize(nv, 0);
@@ -144,7 +179,7 @@ impl PolySearch {
 
     fn search(
         &mut self,
-        mesh: &SurfaceMesh,
+        mesh: &SearchPolygons,
         start: DVec2,
         goal: DVec2,
         s: PolyId,
@@ -157,7 +192,7 @@ impl PolySearch {
             parent: NONE,
         });
         self.seen[s as usize] = self.stamp;
-        let verts = mesh.plan_mesh().vertices();
+        let verts = mesh.vertices();
         let corners = mesh.corners(s);
         let n = corners.len();
         for k in 0..n {
@@ -205,7 +240,7 @@ impl PolySearch {
                 }
             }
             let mut at = nd;
-            for _ in 0..=mesh.surface().num_polygons() {
+            for _ in 0..=mesh.num_polygons() {
                 self.pending.clear();
                 self.expand(mesh, goal, at, g);
                 match self.pending[..] {
@@ -230,7 +265,7 @@ impl PolySearch {
     }
 
     /// Pushes `node` (polygon and entry edge filled in) to `pending`.
-    fn push(&mut self, mesh: &SurfaceMesh, goal: DVec2, mut node: Node, g: PolyId) {
+    fn push(&mut self, mesh: &SearchPolygons, goal: DVec2, mut node: Node, g: PolyId) {
         let p = node.poly;
         // A dead end (no exit but the entry) can only matter when it holds the goal.
         if p != g && mesh.exits[p as usize] <= 1 {
@@ -239,7 +274,7 @@ impl PolySearch {
         let corners = mesh.corners(p);
         let n = corners.len();
         let e = node.edge as usize;
-        let verts = mesh.plan_mesh().vertices();
+        let verts = mesh.vertices();
         let (lv, rv) = (
             mesh.corner_vert[corners.start + e],
             mesh.corner_vert[corners.start + if e + 1 == n { 0 } else { e + 1 }],
@@ -331,7 +366,7 @@ impl PolySearch {
     #[allow(clippy::too_many_arguments)]
     fn succ(
         &mut self,
-        mesh: &SurfaceMesh,
+        mesh: &SearchPolygons,
         goal: DVec2,
         g: PolyId,
         parent: u32,
@@ -360,7 +395,7 @@ impl PolySearch {
         self.push(mesh, goal, node, g);
     }
 
-    fn expand(&mut self, mesh: &SurfaceMesh, goal: DVec2, nd: Node, g: PolyId) {
+    fn expand(&mut self, mesh: &SearchPolygons, goal: DVec2, nd: Node, g: PolyId) {
         let idx = self.link_parent.len() as u32;
         self.link_parent.push(nd.parent);
         self.link_edge.push(nd.edge);
@@ -391,7 +426,7 @@ impl PolySearch {
         let base = corners.start;
         let n = corners.len();
         let e = nd.edge as usize;
-        let verts = mesh.plan_mesh().vertices();
+        let verts = mesh.vertices();
         // The chain c_0 = R (corner e + 1), c_1, ..., c_m = L (corner e); chain edge i is
         // the polygon's edge at corner e + 1 + i.
         let m = n - 1;
@@ -523,7 +558,7 @@ impl PolySearch {
 
     fn reconstruct(
         &mut self,
-        mesh: &SurfaceMesh,
+        mesh: &SearchPolygons,
         start: DVec2,
         goal: DVec2,
         s: PolyId,

@@ -1,0 +1,358 @@
+//! The polygon search's own polygons: the surface's convex polygons merged, across shared
+//! edges, into larger polygons that are still convex in plan view.
+//!
+//! Polyanya expands one node per polygon its cones cross, so its cost follows the number
+//! of polygons between the ends, and a triangulated export (Unity's
+//! `NavMesh.CalculateTriangulation`, two or three triangles where Recast would keep one
+//! polygon) costs it two or three times what the same floor in convex polygons does. Cui,
+//! Harabor & Grastien (*Compromise-free Pathfinding on a Navigation Mesh*, IJCAI 2017)
+//! merge their meshes for this reason. The merge is greedy, as Hertel and Mehlhorn's: a
+//! shared edge is removed when both its ends stay convex; what it makes is the same floor,
+//! so the shortest path over it is the shortest path over the surface.
+//!
+//! The surface's polygons stay what every caller sees: the members of a search polygon,
+//! joined by the edges the merge removed, form a tree, and a path's corridor of search
+//! polygons is mapped back to the surface's polygons by walking those trees
+//! ([`SearchPolygons::members_between`]). Within a convex search polygon a taut path is one
+//! straight segment from the edge it enters by to the edge it leaves by, and a straight
+//! segment crosses each removed edge at most once, so the tree's path between the members
+//! it enters and leaves is the run of surface polygons it crosses.
+
+use glam::DVec2;
+
+use crate::geometry::cross;
+use crate::navmesh::mesh::PolyId;
+
+const NONE: u32 = u32::MAX;
+
+/// The most corners a merged polygon may have. Polyanya's expansion scans a polygon's
+/// corners, so a very large polygon costs every node that enters it; 12 keeps most of the
+/// merge's gain (measured in `docs/engine-navmeshes.md`).
+const MAX_CORNERS: usize = 12;
+
+/// The surface's polygons as the polygon search sees them (see the [module docs](self)),
+/// in the per-corner layout of [`SurfaceMesh`](super::SurfaceMesh): about 30 bytes a
+/// corner and 20 a surface polygon.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct SearchPolygons {
+    /// Search polygon `m`'s corners are `corner_start[m]..corner_start[m + 1]`.
+    pub(crate) corner_start: Vec<u32>,
+    /// The corner's vertex.
+    pub(crate) corner_vert: Vec<u32>,
+    /// The search polygon across the edge from this corner to the next (`NONE`: a wall).
+    pub(crate) corner_nb: Vec<u32>,
+    /// That edge's index in the neighbour.
+    pub(crate) corner_nb_edge: Vec<u32>,
+    /// A taut path may turn at this corner (a member's corner there may).
+    pub(crate) corner_turn: Vec<bool>,
+    /// Search polygon → how many of its edges have a neighbour.
+    pub(crate) exits: Vec<u8>,
+    /// The surface polygon and its edge that this corner's edge is.
+    pub(crate) corner_member: Vec<(PolyId, u32)>,
+    /// Surface polygon → its search polygon.
+    pub(crate) of: Vec<u32>,
+    /// Surface polygon → its parent in its search polygon's tree of members (`NONE`: the
+    /// root), the parent's edge to it, its own edge to the parent, and its depth.
+    up: Vec<u32>,
+    up_edge_parent: Vec<u32>,
+    up_edge_self: Vec<u32>,
+    depth: Vec<u32>,
+    /// The plan-view vertices (a copy, so the search reads one structure).
+    vertices: Vec<DVec2>,
+}
+
+/// The surface's per-corner topology ([`SurfaceMesh`](super::SurfaceMesh)'s arrays) that
+/// the merge reads.
+pub(crate) struct Corners<'a> {
+    pub(crate) start: &'a [u32],
+    pub(crate) vert: &'a [u32],
+    pub(crate) nb: &'a [u32],
+    pub(crate) nb_edge: &'a [u32],
+    pub(crate) turn: &'a [bool],
+}
+
+impl Corners<'_> {
+    fn of(&self, p: u32) -> std::ops::Range<usize> {
+        self.start[p as usize] as usize..self.start[p as usize + 1] as usize
+    }
+}
+
+impl SearchPolygons {
+    /// Merges the polygons of `corners` over plan-view `vertices` (see the
+    /// [module docs](self)). Cost: O(corners × `MAX_CORNERS`).
+    pub(crate) fn merge(corners: &Corners, vertices: &[DVec2]) -> Self {
+        let np = corners.start.len() - 1;
+        let corner_poly: Vec<u32> = (0..np as u32)
+            .flat_map(|p| corners.of(p).map(move |_| p))
+            .collect();
+        // Each group's ring of surface corners (global indices), the group of a surface
+        // polygon by union-find.
+        let mut rings: Vec<Vec<u32>> = (0..np as u32)
+            .map(|p| corners.of(p).map(|c| c as u32).collect())
+            .collect();
+        let mut group: Vec<u32> = (0..np as u32).collect();
+        let find = |group: &mut Vec<u32>, mut p: u32| {
+            while group[p as usize] != p {
+                let up = group[group[p as usize] as usize];
+                group[p as usize] = up;
+                p = up;
+            }
+            p
+        };
+        let ccw = |ring: &[u32]| {
+            let area: f64 = (0..ring.len())
+                .map(|i| {
+                    let a = vertices[corners.vert[ring[i] as usize] as usize];
+                    let b = vertices[corners.vert[ring[(i + 1) % ring.len()] as usize] as usize];
+                    cross(a, b)
+                })
+                .sum();
+            area > 0.0
+        };
+        for a in 0..np as u32 {
+            if find(&mut group, a) != a {
+                continue;
+            }
+            let mut i = 0;
+            while i < rings[a as usize].len() {
+                let c = rings[a as usize][i] as usize;
+                let q = corners.nb[c];
+                let merged = q != NONE && {
+                    let b = find(&mut group, q);
+                    b != a && {
+                        let union = union_of(&rings[a as usize], i, &rings[b as usize], corners, c);
+                        let fits = union.as_ref().is_some_and(|u| {
+                            u.len() <= MAX_CORNERS
+                                && convex_at_joints(
+                                    u,
+                                    &rings[a as usize],
+                                    corners,
+                                    vertices,
+                                    ccw(u),
+                                )
+                                && !touches_twice(u, a, b, corners, &mut group, find)
+                        });
+                        if fits {
+                            rings[a as usize] = union.unwrap_or_default();
+                            rings[b as usize].clear();
+                            group[b as usize] = a;
+                        }
+                        fits
+                    }
+                };
+                // After a merge the ring changed: look at it from the start again.
+                i = if merged { 0 } else { i + 1 };
+            }
+        }
+        Self::lay_out(corners, vertices, &corner_poly, &rings, &mut group, find)
+    }
+
+    /// The arrays of the merged `rings` (`rings[g]` empty for a group merged away).
+    fn lay_out(
+        corners: &Corners,
+        vertices: &[DVec2],
+        corner_poly: &[u32],
+        rings: &[Vec<u32>],
+        group: &mut Vec<u32>,
+        find: impl Fn(&mut Vec<u32>, u32) -> u32,
+    ) -> Self {
+        let np = rings.len();
+        let mut id = vec![NONE; np];
+        let mut next = 0u32;
+        for (g, ring) in rings.iter().enumerate() {
+            if !ring.is_empty() {
+                id[g] = next;
+                next += 1;
+            }
+        }
+        let of: Vec<u32> = (0..np as u32)
+            .map(|p| id[find(group, p) as usize])
+            .collect();
+        // Surface corner → search corner, for the neighbours' edge indices.
+        let mut search_corner = vec![NONE; corners.vert.len()];
+        let mut sp = SearchPolygons {
+            of,
+            vertices: vertices.to_vec(),
+            ..Self::default()
+        };
+        sp.corner_start.push(0);
+        for ring in rings.iter().filter(|r| !r.is_empty()) {
+            for &c in ring {
+                search_corner[c as usize] = sp.corner_vert.len() as u32;
+                sp.corner_vert.push(corners.vert[c as usize]);
+                let p = corner_poly[c as usize];
+                sp.corner_member.push((p, c - corners.start[p as usize]));
+            }
+            sp.corner_start.push(sp.corner_vert.len() as u32);
+        }
+        // Members of each search polygon, to gather their turn bits and build their trees.
+        let mut members: Vec<Vec<u32>> = vec![Vec::new(); next as usize];
+        for p in 0..np as u32 {
+            members[sp.of[p as usize] as usize].push(p);
+        }
+        let mut turn_at = vec![NONE; vertices.len()];
+        sp.up = vec![NONE; np];
+        sp.up_edge_parent = vec![0; np];
+        sp.up_edge_self = vec![0; np];
+        sp.depth = vec![0; np];
+        for (m, ring) in rings.iter().filter(|r| !r.is_empty()).enumerate() {
+            let m = m as u32;
+            for &p in &members[m as usize] {
+                for c in corners.of(p).filter(|&c| corners.turn[c]) {
+                    turn_at[corners.vert[c] as usize] = m;
+                }
+            }
+            let mut exits = 0u8;
+            for &c in ring {
+                let nb = corners.nb[c as usize];
+                let (n, e) = if nb == NONE {
+                    (NONE, 0)
+                } else {
+                    let far = corners.start[nb as usize] + corners.nb_edge[c as usize];
+                    exits = exits.saturating_add(1);
+                    (
+                        sp.of[nb as usize],
+                        search_corner[far as usize] - sp.corner_start[sp.of[nb as usize] as usize],
+                    )
+                };
+                sp.corner_nb.push(n);
+                sp.corner_nb_edge.push(e);
+                sp.corner_turn
+                    .push(turn_at[corners.vert[c as usize] as usize] == m);
+            }
+            sp.exits.push(exits);
+            sp.tree(m, &members[m as usize], corners);
+        }
+        sp
+    }
+
+    /// The tree of `members` (search polygon `m`), from the first, over the removed edges.
+    fn tree(&mut self, m: u32, members: &[u32], corners: &Corners) {
+        let mut queue = vec![members[0]];
+        let mut k = 0;
+        while k < queue.len() {
+            let p = queue[k];
+            k += 1;
+            for c in corners.of(p) {
+                let q = corners.nb[c];
+                if q == NONE
+                    || self.of[q as usize] != m
+                    || q == members[0]
+                    || self.up[q as usize] != NONE
+                {
+                    continue;
+                }
+                self.up[q as usize] = p;
+                self.up_edge_parent[q as usize] = (c - corners.start[p as usize] as usize) as u32;
+                self.up_edge_self[q as usize] = corners.nb_edge[c];
+                self.depth[q as usize] = self.depth[p as usize] + 1;
+                queue.push(q);
+            }
+        }
+    }
+
+    /// The number of search polygons.
+    pub(crate) fn num_polygons(&self) -> usize {
+        self.exits.len()
+    }
+
+    /// Search polygon `m`'s range in the per-corner arrays.
+    pub(crate) fn corners(&self, m: u32) -> std::ops::Range<usize> {
+        self.corner_start[m as usize] as usize..self.corner_start[m as usize + 1] as usize
+    }
+
+    /// The plan-view vertices.
+    pub(crate) fn vertices(&self) -> &[DVec2] {
+        &self.vertices
+    }
+
+    /// Appends to `corridor` the surface polygons after `a` on the way to `b` through
+    /// their search polygon's tree (both its members), and to `entry` the edge of each by
+    /// which it is entered; `scratch` holds the way down from the meeting point.
+    pub(crate) fn members_between(
+        &self,
+        (a, b): (PolyId, PolyId),
+        corridor: &mut Vec<PolyId>,
+        entry: &mut Vec<u32>,
+        scratch: &mut Vec<u32>,
+    ) {
+        scratch.clear();
+        let (mut x, mut y) = (a as usize, b as usize);
+        let mut climb = |x: &mut usize| {
+            corridor.push(self.up[*x]);
+            entry.push(self.up_edge_parent[*x]);
+            *x = self.up[*x] as usize;
+        };
+        while self.depth[x] > self.depth[y] {
+            climb(&mut x);
+        }
+        while self.depth[y] > self.depth[x] {
+            scratch.push(y as u32);
+            y = self.up[y] as usize;
+        }
+        while x != y {
+            climb(&mut x);
+            scratch.push(y as u32);
+            y = self.up[y] as usize;
+        }
+        for &t in scratch.iter().rev() {
+            corridor.push(t);
+            entry.push(self.up_edge_self[t as usize]);
+        }
+    }
+}
+
+/// The ring of `ra` and `rb` joined across `ra[i]` (surface corner `c`, whose edge is shared
+/// with one of `rb`'s): `ra` from the edge's far end round to its near end, then `rb` from
+/// there round to the far end. `None` when `rb` holds no edge twin of `c`.
+fn union_of(ra: &[u32], i: usize, rb: &[u32], corners: &Corners, c: usize) -> Option<Vec<u32>> {
+    let twin = corners.start[corners.nb[c] as usize] + corners.nb_edge[c];
+    let j = rb.iter().position(|&d| d == twin)?;
+    let (na, nb) = (ra.len(), rb.len());
+    let mut u = Vec::with_capacity(na + nb - 2);
+    u.extend((1..na).map(|k| ra[(i + k) % na]));
+    u.extend((1..nb).map(|k| rb[(j + k) % nb]));
+    Some(u)
+}
+
+/// True when the two corners where `union` joins its halves (the first corner, and the one
+/// after `ra`'s part) turn the ring's way, strictly: the union is then convex, as both
+/// halves are and lie on either side of the removed edge.
+fn convex_at_joints(
+    union: &[u32],
+    ra: &[u32],
+    corners: &Corners,
+    vertices: &[DVec2],
+    ccw: bool,
+) -> bool {
+    let n = union.len();
+    let at = |k: usize| vertices[corners.vert[union[k % n] as usize] as usize];
+    let turns = |k: usize| {
+        let t = cross(at(k) - at(k + n - 1), at(k + 1) - at(k));
+        if ccw {
+            t > 0.0
+        } else {
+            t < 0.0
+        }
+    };
+    turns(0) && turns(ra.len() - 1)
+}
+
+/// True when an edge of `union` other than the removed one still joins groups `a` and `b`
+/// (they shared two edges): the union would border itself.
+fn touches_twice(
+    union: &[u32],
+    a: u32,
+    b: u32,
+    corners: &Corners,
+    group: &mut Vec<u32>,
+    find: impl Fn(&mut Vec<u32>, u32) -> u32,
+) -> bool {
+    union.iter().any(|&c| {
+        let q = corners.nb[c as usize];
+        q != NONE && {
+            let g = find(group, q);
+            g == a || g == b
+        }
+    })
+}
