@@ -109,39 +109,47 @@ impl SearchPolygons {
                 .sum();
             area > 0.0
         };
-        for a in 0..np as u32 {
-            if find(&mut group, a) != a {
+        // The longest shared edges first (Hertel and Mehlhorn's order does not matter for
+        // their bound; removing long edges first leaves fewer, rounder polygons).
+        let length = |c: usize| {
+            let p = corner_poly[c];
+            let next = if c + 1 == corners.start[p as usize + 1] as usize {
+                corners.start[p as usize] as usize
+            } else {
+                c + 1
+            };
+            let (u, v) = (corners.vert[c] as usize, corners.vert[next] as usize);
+            vertices[u].distance_squared(vertices[v])
+        };
+        let mut shared: Vec<usize> = (0..corners.vert.len())
+            .filter(|&c| corners.nb[c] != NONE && corners.nb[c] > corner_poly[c])
+            .collect();
+        shared.sort_by(|&x, &y| length(y).total_cmp(&length(x)).then(x.cmp(&y)));
+        for c in shared {
+            let (a, b) = (
+                find(&mut group, corner_poly[c]),
+                find(&mut group, corners.nb[c]),
+            );
+            if a == b {
                 continue;
             }
-            let mut i = 0;
-            while i < rings[a as usize].len() {
-                let c = rings[a as usize][i] as usize;
-                let q = corners.nb[c];
-                let merged = q != NONE && {
-                    let b = find(&mut group, q);
-                    b != a && {
-                        let union = union_of(&rings[a as usize], i, &rings[b as usize], corners, c);
-                        let fits = union.as_ref().is_some_and(|u| {
-                            u.len() <= MAX_CORNERS
-                                && convex_at_joints(
-                                    u,
-                                    &rings[a as usize],
-                                    corners,
-                                    vertices,
-                                    ccw(u),
-                                )
-                                && !touches_twice(u, a, b, corners, &mut group, find)
-                        });
-                        if fits {
-                            rings[a as usize] = union.unwrap_or_default();
-                            rings[b as usize].clear();
-                            group[b as usize] = a;
-                        }
-                        fits
-                    }
-                };
-                // After a merge the ring changed: look at it from the start again.
-                i = if merged { 0 } else { i + 1 };
+            let ra = &rings[a as usize];
+            let Some(i) = ra.iter().position(|&d| d as usize == c) else {
+                continue;
+            };
+            let Some(union) = union_of(ra, i, &rings[b as usize], corners, c) else {
+                continue;
+            };
+            // Halves wound the same way in plan view (a surface folded over an edge would
+            // wind them opposite, and their union would overlap itself).
+            let fits = union.len() <= MAX_CORNERS
+                && ccw(ra) == ccw(&rings[b as usize])
+                && convex_at_joints(&union, ra, corners, vertices, ccw(ra))
+                && !touches_twice(&union, a, b, corners, &mut group, find);
+            if fits {
+                rings[a as usize] = union;
+                rings[b as usize].clear();
+                group[b as usize] = a;
             }
         }
         Self::lay_out(corners, vertices, &corner_poly, &rings, &mut group, find)
@@ -316,8 +324,9 @@ fn union_of(ra: &[u32], i: usize, rb: &[u32], corners: &Corners, c: usize) -> Op
 }
 
 /// True when the two corners where `union` joins its halves (the first corner, and the one
-/// after `ra`'s part) turn the ring's way, strictly: the union is then convex, as both
-/// halves are and lie on either side of the removed edge.
+/// after `ra`'s part) turn the ring's way or go straight on: the union is then convex, as
+/// both halves are and lie on either side of the removed edge. (A straight corner is one
+/// the search already meets where T-junctions were split.)
 fn convex_at_joints(
     union: &[u32],
     ra: &[u32],
@@ -328,12 +337,9 @@ fn convex_at_joints(
     let n = union.len();
     let at = |k: usize| vertices[corners.vert[union[k % n] as usize] as usize];
     let turns = |k: usize| {
-        let t = cross(at(k) - at(k + n - 1), at(k + 1) - at(k));
-        if ccw {
-            t > 0.0
-        } else {
-            t < 0.0
-        }
+        let (d0, d1) = (at(k) - at(k + n - 1), at(k + 1) - at(k));
+        let t = cross(d0, d1);
+        (if ccw { t > 0.0 } else { t < 0.0 }) || (t == 0.0 && d0.dot(d1) > 0.0)
     };
     turns(0) && turns(ra.len() - 1)
 }
@@ -355,4 +361,155 @@ fn touches_twice(
             g == a || g == b
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::navmesh::import::load_surface;
+    use crate::navmesh::layered::SurfaceMesh;
+    use crate::navmesh::surface::UpAxis;
+    use crate::navmesh::SurfaceOptions;
+
+    /// Twice the signed plan-view area of a ring of vertex ids.
+    fn area2(verts: &[DVec2], ring: impl Iterator<Item = u32> + Clone) -> f64 {
+        let v: Vec<DVec2> = ring.map(|i| verts[i as usize]).collect();
+        (0..v.len())
+            .map(|i| cross(v[i], v[(i + 1) % v.len()]))
+            .sum()
+    }
+
+    /// What the search relies on, checked on its own terms for every search polygon of
+    /// `mesh`: convex (no corner turning against the ring), the members' areas summing to
+    /// its own, each edge's neighbour pointing back across the same two vertices, the exit
+    /// count right, and the tree path between any two members a chain of neighbours, each
+    /// entered by the edge it shares with the one before.
+    fn check(name: &str, mesh: &SurfaceMesh) -> (usize, usize) {
+        let sp = mesh.search_polygons();
+        let verts = mesh.plan_mesh().vertices();
+        let surface = mesh.surface();
+        let np = surface.num_polygons();
+        let mut members: Vec<Vec<PolyId>> = vec![Vec::new(); sp.num_polygons()];
+        for p in 0..np as PolyId {
+            members[sp.of[p as usize] as usize].push(p);
+        }
+        let (mut corridor, mut entry, mut scratch) = (Vec::new(), Vec::new(), Vec::new());
+        for m in 0..sp.num_polygons() as u32 {
+            let cs = sp.corners(m);
+            let ring = || cs.clone().map(|c| sp.corner_vert[c]);
+            let whole = area2(verts, ring());
+            let sum: f64 = members[m as usize]
+                .iter()
+                .map(|&p| area2(verts, surface.polygon(p).iter().copied()))
+                .sum();
+            assert!(
+                (whole - sum).abs() <= 1e-9 * whole.abs().max(1e-12),
+                "{name}: search polygon {m}: area {whole} against its members' {sum}"
+            );
+            let n = cs.len();
+            let at = |k: usize| verts[sp.corner_vert[cs.start + k % n] as usize];
+            for k in 0..n {
+                let turn = cross(at(k + 1) - at(k), at(k + 2) - at(k + 1));
+                assert!(
+                    turn * whole >= 0.0,
+                    "{name}: search polygon {m} is not convex at corner {k}"
+                );
+            }
+            let mut exits = 0;
+            for k in 0..n {
+                let c = cs.start + k;
+                let q = sp.corner_nb[c];
+                if q == NONE {
+                    continue;
+                }
+                exits += 1;
+                let back = sp.corners(q).start + sp.corner_nb_edge[c] as usize;
+                let qn = sp.corners(q).len();
+                let back_next = sp.corners(q).start + (sp.corner_nb_edge[c] as usize + 1) % qn;
+                assert_eq!(
+                    sp.corner_nb[back], m,
+                    "{name}: {m} → {q} does not point back"
+                );
+                assert_eq!(
+                    (sp.corner_vert[back], sp.corner_vert[back_next]),
+                    (sp.corner_vert[cs.start + (k + 1) % n], sp.corner_vert[c]),
+                    "{name}: {m} → {q}: the twin edge has other vertices"
+                );
+            }
+            assert_eq!(sp.exits[m as usize] as usize, exits, "{name}: exits of {m}");
+            let ms = &members[m as usize];
+            for &a in ms {
+                for &b in ms {
+                    corridor.clear();
+                    entry.clear();
+                    corridor.push(a);
+                    sp.members_between((a, b), &mut corridor, &mut entry, &mut scratch);
+                    assert_eq!(corridor.last(), Some(&b), "{name}: {a} to {b}");
+                    for (w, &e) in corridor.windows(2).zip(&entry) {
+                        assert_eq!(
+                            mesh.corner_neighbor(w[1], e),
+                            w[0],
+                            "{name}: {a} to {b}: {} is not entered from {} by its edge {e}",
+                            w[1],
+                            w[0]
+                        );
+                        assert_eq!(sp.of[w[1] as usize], m, "{name}: {a} to {b} leaves {m}");
+                    }
+                }
+            }
+        }
+        (np, sp.num_polygons())
+    }
+
+    #[test]
+    fn merged_polygons_are_convex_partitions_with_trees_on_engine_files() {
+        let corpus = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/corpus/");
+        for (file, up) in [
+            ("unity/lear315__LayaNavMesh.obj", UpAxis::Y),
+            ("detour/dungeon.all_tiles_navmesh.bin", UpAxis::Y),
+            ("godot/godotengine__navmesh-demo-3x.tscn", UpAxis::Y),
+            ("polyanya/vleue__arena.mesh", UpAxis::Z),
+            ("polyanya/xiangzebo__bad-collinear.mesh", UpAxis::Z),
+        ] {
+            let surface =
+                load_surface(format!("{corpus}{file}"), &SurfaceOptions::new(up)).unwrap();
+            let (np, merged) = check(file, &SurfaceMesh::new(surface).unwrap());
+            // A triangulated export merges to about half as many polygons (measured:
+            // 2,030 → 1,065 for the Unity export).
+            if file.starts_with("unity") {
+                assert!(
+                    merged * 10 < np * 6,
+                    "{file}: {np} polygons merged only to {merged}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_square_fan_merges_into_two_halves() {
+        // A square cut into four triangles round its centre: two triangles join into a
+        // half (the centre a straight corner); a third would turn inwards at the centre.
+        let v = [
+            (0.0, 0.0),
+            (1.0, -1.0),
+            (1.0, 1.0),
+            (-1.0, 1.0),
+            (-1.0, -1.0),
+        ]
+        .map(|(x, z)| glam::DVec3::new(x, 0.0, z));
+        let tris: Vec<[u32; 3]> = (0..4).map(|k| [0, 1 + k, 1 + (k + 1) % 4]).collect();
+        let surface =
+            crate::navmesh::surface::Surface::from_polygons(&v, &tris, UpAxis::Y, 0.0).unwrap();
+        let mesh = SurfaceMesh::new(surface).unwrap();
+        assert_eq!(check("fan", &mesh), (4, 2));
+        let sp = mesh.search_polygons();
+        for m in 0..2 {
+            let ring: Vec<u32> = sp.corners(m).map(|c| sp.corner_vert[c]).collect();
+            assert_eq!(ring.len(), 4, "{ring:?}");
+            assert!(
+                ring.contains(&0),
+                "{ring:?}: the centre is a corner of each half"
+            );
+        }
+    }
 }

@@ -1039,6 +1039,7 @@ impl NavMeshQuery {
 /// tiles, as Unity's, Godot's and Recast's meshes have — are on it only to the rounding of
 /// their coordinates; taking the point a few ulps beside the vertex instead would lose the
 /// turn a taut path makes there.)
+#[inline]
 pub(crate) fn hit(root: DVec2, dir: DVec2, a: DVec2, av: u32, b: DVec2, bv: u32) -> (DVec2, u32) {
     // Within 10⁻¹² of the coordinates' magnitude of the line: the rounding of decimal
     // coordinates (a vertex on a straight run is on it only to that), far below any
@@ -1070,6 +1071,7 @@ pub(crate) fn hit(root: DVec2, dir: DVec2, a: DVec2, av: u32, b: DVec2, bv: u32)
 
 /// `goal` mirrored across the line `l`–`r` when it lies strictly on the same side as
 /// `root` (a path from the root through the edge must come back).
+#[inline]
 pub(crate) fn reflect_behind(goal: DVec2, l: DVec2, r: DVec2, root: DVec2) -> DVec2 {
     let d = r - l;
     let (sg, sr) = (cross(d, goal - l), cross(d, root - l));
@@ -1084,6 +1086,7 @@ pub(crate) fn reflect_behind(goal: DVec2, l: DVec2, r: DVec2, root: DVec2) -> DV
 }
 
 /// Length of the shortest path from `root` through the segment `ir`–`il` to `q`.
+#[inline]
 pub(crate) fn through_interval(root: DVec2, ir: DVec2, il: DVec2, q: DVec2) -> f64 {
     let right = cross(ir - root, q - root);
     let left = cross(il - root, q - root);
