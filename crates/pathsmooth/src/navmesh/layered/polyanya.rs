@@ -1,6 +1,7 @@
 //! Polyanya over the surface's convex polygons (Cui, Harabor & Grastien, IJCAI 2017, as
 //! their own implementation runs it): the exact shortest path at radius 0, expanding
-//! polygons rather than the triangles they are cut into.
+//! polygons rather than the triangles they are cut into, and the surface's polygons merged
+//! into larger convex ones ([`SearchPolygons`]), the corridor mapped back to the surface's.
 //!
 //! A search node is a root (the start, or a vertex where the path last turned), an interval
 //! on the edge by which a polygon is entered, and the cone from the root through it.
