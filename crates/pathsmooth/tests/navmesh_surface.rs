@@ -168,6 +168,15 @@ fn the_same_level_from_obj_with_z_up() {
 
 /// `find_nearest` and `locate` agree with a scan of every polygon (the bucket grid misses
 /// nothing), on random points around the two-storey level.
+/// Polygon `p`'s 3D bounding box, from its corners.
+fn box_of(s: &Surface, p: u32) -> (DVec3, DVec3) {
+    let ring = s.polygon(p).iter().map(|&i| s.vertices()[i as usize]);
+    (
+        ring.clone().fold(DVec3::INFINITY, DVec3::min),
+        ring.fold(DVec3::NEG_INFINITY, DVec3::max),
+    )
+}
+
 #[test]
 fn point_location_matches_a_scan_of_every_polygon() {
     let (v, polys) = two_storey();
@@ -186,13 +195,7 @@ fn point_location_matches_a_scan_of_every_polygon() {
         );
         let mut best: Option<(f64, u32, DVec3)> = None;
         for p in 0..s.num_polygons() as u32 {
-            let ring: Vec<DVec3> = s
-                .polygon(p)
-                .iter()
-                .map(|&i| s.vertices()[i as usize])
-                .collect();
-            let lo = ring.iter().fold(DVec3::INFINITY, |m, &c| m.min(c));
-            let hi = ring.iter().fold(DVec3::NEG_INFINITY, |m, &c| m.max(c));
+            let (lo, hi) = box_of(&s, p);
             if (lo.cmple(q + he) & hi.cmpge(q - he)).all() {
                 let c = s.nearest_on_polygon(p, q);
                 let d = c.distance_squared(q);
@@ -214,13 +217,7 @@ fn point_location_matches_a_scan_of_every_polygon() {
         let plan = DVec2::new(q.x, q.z);
         let mut climbing: Option<((bool, f64), u32, DVec3)> = None;
         for p in 0..s.num_polygons() as u32 {
-            let ring: Vec<DVec3> = s
-                .polygon(p)
-                .iter()
-                .map(|&i| s.vertices()[i as usize])
-                .collect();
-            let lo = ring.iter().fold(DVec3::INFINITY, |m, &c| m.min(c));
-            let hi = ring.iter().fold(DVec3::NEG_INFINITY, |m, &c| m.max(c));
+            let (lo, hi) = box_of(&s, p);
             if !(lo.cmple(q + he) & hi.cmpge(q - he)).all() {
                 continue;
             }

@@ -177,14 +177,10 @@ impl Surface {
         let tolerance2 = self.tolerance * self.tolerance;
         self.index.for_each_bucket(lo, hi, |list| {
             for &p in list {
-                let b = &self.bounds[p as usize];
-                let meets = b.lo.cmple(hi).all()
-                    && b.hi.cmpge(lo).all()
-                    && b.h_lo <= h + he_h
-                    && b.h_hi >= h - he_h;
-                if !meets {
+                if !self.box_meets(p, (lo, hi), h, he_h) {
                     continue;
                 }
+                let b = &self.bounds[p as usize];
                 // No point of the polygon is nearer than its plan-view box: skip the
                 // polygons that cannot beat the best (nor tie with it).
                 let gap2 = (b.lo - plan)
@@ -223,6 +219,12 @@ impl Surface {
         best.map(|(_, p, c, over)| (p, c, over))
     }
 
+    /// True when polygon `p`'s box meets the query box `lo..hi` × `h ± he_h`.
+    fn box_meets(&self, p: PolyId, (lo, hi): (DVec2, DVec2), h: f64, he_h: f64) -> bool {
+        let b = &self.bounds[p as usize];
+        b.lo.cmple(hi).all() && b.hi.cmpge(lo).all() && b.h_lo <= h + he_h && b.h_hi >= h - he_h
+    }
+
     /// The nearest floor (then the lower id) straight above or below `q` within `climb`
     /// among the polygons whose box meets the query box `plan_box` × `h ± he_h`, with the
     /// point of it under or over `q`: the first rank of
@@ -238,12 +240,7 @@ impl Surface {
         let mut best: Option<(f64, PolyId, f64)> = None;
         self.index.for_each_bucket(plan, plan, |list| {
             for &p in list {
-                let b = &self.bounds[p as usize];
-                let meets = b.lo.cmple(hi).all()
-                    && b.hi.cmpge(lo).all()
-                    && b.h_lo <= h + he_h
-                    && b.h_hi >= h - he_h;
-                if !meets || !self.contains_plan(p, plan) {
+                if !self.box_meets(p, (lo, hi), h, he_h) || !self.contains_plan(p, plan) {
                     continue;
                 }
                 let floor = self.floor_height(p, plan);
