@@ -33,7 +33,7 @@ const NONE: u32 = u32::MAX;
 const MAX_CORNERS: usize = 12;
 
 /// The surface's polygons as the polygon search sees them (see the [module docs](self)),
-/// in the per-corner layout of [`SurfaceMesh`](super::SurfaceMesh): about 30 bytes a
+/// in the per-corner layout of [`SurfaceMesh`](super::SurfaceMesh): about 46 bytes a
 /// corner and 20 a surface polygon.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct SearchPolygons {
@@ -59,8 +59,9 @@ pub(crate) struct SearchPolygons {
     up_edge_parent: Vec<u32>,
     up_edge_self: Vec<u32>,
     depth: Vec<u32>,
-    /// The plan-view vertices (a copy, so the search reads one structure).
-    vertices: Vec<DVec2>,
+    /// The corner's plan-view position (its vertex's, kept per corner so that the search
+    /// reads a polygon's corners from one run of memory).
+    pub(crate) corner_pos: Vec<DVec2>,
 }
 
 /// The surface's per-corner topology ([`SurfaceMesh`](super::SurfaceMesh)'s arrays) that
@@ -187,7 +188,6 @@ impl SearchPolygons {
         let mut search_corner = vec![NONE; corners.vert.len()];
         let mut sp = SearchPolygons {
             of,
-            vertices: vertices.to_vec(),
             ..Self::default()
         };
         sp.corner_start.push(0);
@@ -195,6 +195,8 @@ impl SearchPolygons {
             for &c in ring {
                 search_corner[c as usize] = sp.corner_vert.len() as u32;
                 sp.corner_vert.push(corners.vert[c as usize]);
+                sp.corner_pos
+                    .push(vertices[corners.vert[c as usize] as usize]);
                 let p = corner_poly[c as usize];
                 sp.corner_member.push((p, c - corners.start[p as usize]));
             }
@@ -274,11 +276,6 @@ impl SearchPolygons {
     /// Search polygon `m`'s range in the per-corner arrays.
     pub(crate) fn corners(&self, m: u32) -> std::ops::Range<usize> {
         self.corner_start[m as usize] as usize..self.corner_start[m as usize + 1] as usize
-    }
-
-    /// The plan-view vertices.
-    pub(crate) fn vertices(&self) -> &[DVec2] {
-        &self.vertices
     }
 
     /// Appends to `corridor` the surface polygons after `a` on the way to `b` through

@@ -53,7 +53,7 @@ use crate::navmesh::surface::Surface;
 /// T-junctions — fanned again across them from its opposite corner, so no triangle is
 /// flat); a polygon's triangles are consecutive. Cost: O(total polygon size), and
 /// about 40 bytes a triangle, 16 a polygon corner (topology and floor heights) and the
-/// polygon search's merged polygons (about 30 bytes a corner) beside the surface.
+/// polygon search's merged polygons (about 46 bytes a corner) beside the surface.
 ///
 /// ```
 /// use glam::DVec3;

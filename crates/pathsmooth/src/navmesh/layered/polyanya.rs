@@ -193,7 +193,6 @@ impl PolySearch {
             parent: NONE,
         });
         self.seen[s as usize] = self.stamp;
-        let verts = mesh.vertices();
         let corners = mesh.corners(s);
         let n = corners.len();
         for k in 0..n {
@@ -206,7 +205,10 @@ impl PolySearch {
                 mesh.corner_vert[c],
                 mesh.corner_vert[corners.start + (k + 1) % n],
             );
-            let (rp, lp) = (verts[rv as usize], verts[lv as usize]);
+            let (rp, lp) = (
+                mesh.corner_pos[c],
+                mesh.corner_pos[corners.start + (k + 1) % n],
+            );
             self.push(
                 mesh,
                 goal,
@@ -275,12 +277,12 @@ impl PolySearch {
         let corners = mesh.corners(p);
         let n = corners.len();
         let e = node.edge as usize;
-        let verts = mesh.vertices();
-        let (lv, rv) = (
-            mesh.corner_vert[corners.start + e],
-            mesh.corner_vert[corners.start + if e + 1 == n { 0 } else { e + 1 }],
+        let (l, r) = (
+            corners.start + e,
+            corners.start + if e + 1 == n { 0 } else { e + 1 },
         );
-        let (lp, rp) = (verts[lv as usize], verts[rv as usize]);
+        let (lv, rv) = (mesh.corner_vert[l], mesh.corner_vert[r]);
+        let (lp, rp) = (mesh.corner_pos[l], mesh.corner_pos[r]);
         let mut root = self.roots[node.root as usize];
         let on_line = cross(rp - lp, root.p - lp) == 0.0;
         if on_line && (root.p - lp).dot(root.p - rp) > 0.0 {
@@ -427,7 +429,6 @@ impl PolySearch {
         let base = corners.start;
         let n = corners.len();
         let e = nd.edge as usize;
-        let verts = mesh.vertices();
         // The chain c_0 = R (corner e + 1), c_1, ..., c_m = L (corner e); chain edge i is
         // the polygon's edge at corner e + 1 + i.
         let m = n - 1;
@@ -437,7 +438,7 @@ impl PolySearch {
             base + if k >= n { k - n } else { k }
         };
         let cv = |i: usize| mesh.corner_vert[ci(i)];
-        let cp = |i: usize| verts[cv(i) as usize];
+        let cp = |i: usize| mesh.corner_pos[ci(i)];
         // The right side leaves through chain edge ri: the first whose far end is strictly
         // left of it.
         let mut ri = m - 1;
