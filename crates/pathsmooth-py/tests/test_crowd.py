@@ -150,6 +150,7 @@ def test_bad_input_raises():
         lambda: crowd.add_box((1.0, 2.0, 3.0), (2.0, 3.0)),
         lambda: crowd.add_cells([(1, 2, 3)]),
         lambda: Crowd(world, 0.2, threads=0),
+        lambda: Crowd(world, 0.2, threads=8000),
         lambda: Crowd(world, 0.2, plan_budget=0),
         lambda: Crowd(world, -1.0),
         lambda: Crowd(world, 0.2, preset="fastest"),

@@ -485,3 +485,42 @@ fn a_crowd_on_a_navmesh_goes_round_a_closed_door_and_back() {
     assert!(crowd.update(0.1).unwrap().stuck == 0);
     assert_eq!(crowd.world().obstacles().count(), 0);
 }
+
+#[test]
+fn crowds_beyond_their_limits_are_refused_before_anything_is_allocated() {
+    use pathsmooth::crowd::{MAX_SCENARIO_AGENTS, MAX_THREADS};
+    let refused = |r: Result<CrowdSimulation, Error>, name: &str| match r {
+        Err(Error::BadParameter { name: n, .. }) => assert_eq!(n, name),
+        other => panic!("{name}: {:?}", other.map(|_| ())),
+    };
+    for agents in [0, MAX_SCENARIO_AGENTS + 1, usize::MAX] {
+        let s = CrowdScenario {
+            agents,
+            ..Default::default()
+        };
+        refused(CrowdSimulation::new(room_world(), s), "agents");
+    }
+    let s = CrowdScenario {
+        agents: 5,
+        doors: 6,
+        ..Default::default()
+    };
+    refused(CrowdSimulation::new(room_world(), s), "doors");
+    for threads in [0, MAX_THREADS + 1, usize::MAX] {
+        let s = CrowdScenario {
+            agents: 5,
+            doors: 1,
+            threads,
+            ..Default::default()
+        };
+        refused(CrowdSimulation::new(room_world(), s), "threads");
+        let crowd = Crowd::new(room_world(), 0.3, Preset::Smooth.steps()).unwrap();
+        assert!(matches!(
+            crowd.with_threads(threads),
+            Err(Error::BadParameter {
+                name: "threads",
+                ..
+            })
+        ));
+    }
+}

@@ -52,7 +52,8 @@ pub struct CrowdArgs {
     /// Doors: squares across the agents' first paths that close and open in turn.
     #[arg(long, default_value_t = CrowdScenario::default().doors, allow_negative_numbers = true)]
     pub doors: usize,
-    /// Threads for the agents' updates (the results are the same for any number).
+    /// Threads for the agents' updates (the results are the same for any number); more
+    /// than the machine's cores are clamped to them.
     #[arg(long, default_value_t = CrowdScenario::default().threads, allow_negative_numbers = true)]
     pub threads: usize,
     /// New goals lie within this many cells (on each axis) of the agent; `inf` or
@@ -161,6 +162,17 @@ pub fn run(a: &CrowdArgs) -> Result<()> {
     if a.frames_every == 0 {
         bail!("--frames-every 0: expected at least 1");
     }
+    // More threads than cores only cost: clamped, and said so.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = if a.threads > cores {
+        eprintln!(
+            "note: --threads {} is more than the {cores} core(s) here; using {cores}",
+            a.threads
+        );
+        cores
+    } else {
+        a.threads
+    };
     let (method, preset) = a.method.preset();
     let scenario = CrowdScenario {
         agents: a.agents,
@@ -169,7 +181,7 @@ pub fn run(a: &CrowdArgs) -> Result<()> {
         retarget_seconds: a.retarget,
         goal_range: a.goal_range,
         doors: a.doors,
-        threads: a.threads,
+        threads,
         seed: a.seed,
         steps: preset.steps(),
         plan_budget: a.plan_budget,
@@ -219,7 +231,7 @@ pub fn run(a: &CrowdArgs) -> Result<()> {
         }
     }
     let seconds = frames as f64 / hz;
-    let report = summary(a, method, &size, setup, seconds, &totals);
+    let report = summary(a, (method, threads), &size, setup, seconds, &totals);
 
     if let (Some(file), Some(r), Some(map)) = (&a.animate, recorder, picture_map) {
         let world = GridWorld::new(map).with_context(|| a.map.clone())?;
@@ -252,7 +264,7 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 /// The table and the final line.
 fn summary(
     a: &CrowdArgs,
-    method: &str,
+    (method, threads): (&str, usize),
     size: &str,
     setup: f64,
     seconds: f64,
@@ -273,7 +285,7 @@ fn summary(
     let mut out = format!(
         "crowd on {} ({size}): {} agent(s) of radius {}, {} door(s), {method}, {range}, \
          {} thread(s), seed {}\n",
-        a.map, a.agents, a.radius, a.doors, a.threads, a.seed
+        a.map, a.agents, a.radius, a.doors, threads, a.seed
     );
     let mut table = Table::new(["", "value"]);
     let rows: [(&str, String); 19] = [

@@ -11,6 +11,10 @@ use crate::pipeline::{Pipeline, Step};
 use crate::world::{Obstacle, ObstacleId, ObstacleWorld, World};
 use crate::GridWorld;
 
+/// The most threads a crowd updates on ([`Crowd::with_threads`]): each thread holds a
+/// pipeline of its own, and threads beyond the cores only cost.
+pub const MAX_THREADS: usize = 256;
+
 /// An agent's index in its [`Crowd`] (agents are never removed, so it stays valid).
 pub type AgentIndex = usize;
 
@@ -174,14 +178,22 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     /// Updates on `threads` threads (a rayon pool of that many, owned by the crowd); 1
     /// runs on the calling thread. Results do not depend on it.
     ///
-    /// Errors: [`Error::BadParameter`] for 0 threads, or more than 1 without the `rayon`
-    /// feature; the pool's failure to start, as [`Error::BadParameter`].
+    /// Errors: [`Error::BadParameter`] for 0 threads, more than [`MAX_THREADS`], or more
+    /// than 1 without the `rayon` feature; the pool's failure to start, as
+    /// [`Error::BadParameter`]. Checked before any thread starts.
     pub fn with_threads(mut self, threads: usize) -> Result<Self> {
-        if threads == 0 || (threads > 1 && !cfg!(feature = "rayon")) {
+        if threads == 0 || threads > MAX_THREADS {
             return Err(Error::param(
                 "threads",
                 threads as f64,
-                "at least 1 (more than 1 needs the `rayon` feature)",
+                "1 to 256 (MAX_THREADS)",
+            ));
+        }
+        if threads > 1 && !cfg!(feature = "rayon") {
+            return Err(Error::param(
+                "threads",
+                threads as f64,
+                "1 (more than 1 needs the `rayon` feature)",
             ));
         }
         #[cfg(feature = "rayon")]

@@ -37,9 +37,9 @@ mod corridor;
 mod scenario;
 mod watch;
 
-pub use agents::{AgentIndex, Crowd, CrowdAgent, CrowdFrame};
+pub use agents::{AgentIndex, Crowd, CrowdAgent, CrowdFrame, MAX_THREADS};
 #[cfg(feature = "rayon")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
 pub use batch::{update_batch, AgentMove, Updated};
 pub use corridor::{Moved, PathCorridor, Repair, Retargeted, MAX_PULL};
-pub use scenario::{CrowdScenario, CrowdSimulation, SimFrame};
+pub use scenario::{CrowdScenario, CrowdSimulation, SimFrame, MAX_SCENARIO_AGENTS};

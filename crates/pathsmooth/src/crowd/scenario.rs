@@ -10,6 +10,10 @@ use crate::pipeline::{Preset, Step};
 use crate::world::{Bounds, Obstacle, ObstacleId, World};
 use crate::GridWorld;
 
+/// The most agents a [`CrowdScenario`] places (a hundred times the largest benchmark);
+/// more is refused before anything is allocated.
+pub const MAX_SCENARIO_AGENTS: usize = 1_000_000;
+
 /// What a [`CrowdSimulation`] simulates. [`Default`] gives the benchmark's scenario.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CrowdScenario {
@@ -151,9 +155,9 @@ impl CrowdSimulation {
     /// Places the scenario's agents and doors on `world` and plans every agent's first
     /// path (on the scenario's threads; not a frame).
     ///
-    /// Errors: [`Error::BadParameter`] for a scenario value out of range (no agents, a
-    /// speed, time, range, size or rate that is not a number > 0, 0 threads or more than
-    /// one without the `rayon` feature); [`Crowd::new`]'s; [`Error::NoRoom`] when no cell
+    /// Errors: [`Error::BadParameter`] for a scenario value out of range (no agents or more
+    /// than [`MAX_SCENARIO_AGENTS`], more doors than agents, a speed, time, range, size or
+    /// rate that is not a number > 0, threads as [`Crowd::with_threads`] takes them); [`Crowd::new`]'s; [`Error::NoRoom`] when no cell
     /// centre of the map has room for the radius.
     pub fn new(world: GridWorld, scenario: CrowdScenario) -> Result<Self> {
         check_scenario(&scenario)?;
@@ -317,8 +321,20 @@ fn check_scenario(s: &CrowdScenario) -> Result<()> {
             Err(Error::param(name, v, "a finite number > 0"))
         }
     };
-    if s.agents == 0 {
-        return Err(Error::param("agents", 0.0, "at least 1"));
+    if s.agents == 0 || s.agents > MAX_SCENARIO_AGENTS {
+        return Err(Error::param(
+            "agents",
+            s.agents as f64,
+            "1 to 1000000 (MAX_SCENARIO_AGENTS)",
+        ));
+    }
+    // Each door sits on one agent's first path.
+    if s.doors > s.agents {
+        return Err(Error::param(
+            "doors",
+            s.doors as f64,
+            "at most one per agent",
+        ));
     }
     finite("speed", s.speed)?;
     finite("retarget_seconds", s.retarget_seconds)?;
