@@ -300,7 +300,9 @@ impl GridWorld {
 
     /// Distance from a point to the blocked region (0 on or inside it).
     fn clearance(&self, point: &Bound<'_, PyAny>) -> PyResult<f64> {
-        Ok(self.world.clearance(self::point(point, "point")?))
+        Ok(self
+            .world
+            .clearance(finite(self::point(point, "point")?, "point")?))
     }
 
     /// The world's own search (`World::find_path`): a path from start to goal that keeps
@@ -320,14 +322,16 @@ impl GridWorld {
     /// The cost of the segment `a`–`b` under the world's area costs (its length when they
     /// are all 1): the length inside each cell times the cell's cost.
     fn segment_cost(&self, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<f64> {
-        Ok(self.world.segment_cost(point(a, "a")?, point(b, "b")?))
+        Ok(self
+            .world
+            .segment_cost(finite(point(a, "a")?, "a")?, finite(point(b, "b")?, "b")?))
     }
 
     /// The cost of an N×2 path under the world's area costs.
     fn path_cost(&self, path: &Bound<'_, PyAny>) -> PyResult<f64> {
         Ok(pathsmooth::world::path_cost(
             &*self.world,
-            &points(path, "path")?,
+            &finite_points(points(path, "path")?, "path")?,
         ))
     }
 
@@ -399,7 +403,9 @@ impl NavMeshWorld {
     }
 
     fn clearance(&self, point: &Bound<'_, PyAny>) -> PyResult<f64> {
-        Ok(self.world.clearance(self::point(point, "point")?))
+        Ok(self
+            .world
+            .clearance(finite(self::point(point, "point")?, "point")?))
     }
 
     /// The world's own search (`World::find_path`): a path from start to goal that keeps
@@ -419,14 +425,16 @@ impl NavMeshWorld {
     /// The cost of the segment `a`–`b` under the world's area costs (its length when they
     /// are all 1): the length inside each triangle times its polygon's area cost.
     fn segment_cost(&self, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<f64> {
-        Ok(self.world.segment_cost(point(a, "a")?, point(b, "b")?))
+        Ok(self
+            .world
+            .segment_cost(finite(point(a, "a")?, "a")?, finite(point(b, "b")?, "b")?))
     }
 
     /// The cost of an N×2 path under the world's area costs.
     fn path_cost(&self, path: &Bound<'_, PyAny>) -> PyResult<f64> {
         Ok(pathsmooth::world::path_cost(
             &*self.world,
-            &points(path, "path")?,
+            &finite_points(points(path, "path")?, "path")?,
         ))
     }
 
@@ -549,6 +557,29 @@ fn point(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<DVec2> {
     }
     let v: Vec<f64> = arr.call_method0("tolist")?.extract()?;
     Ok(DVec2::new(v[0], v[1]))
+}
+
+/// `p`, or an error naming `what` when a coordinate is NaN or infinite (a world query
+/// has no answer for it: the clearance of NaN is not 0).
+fn finite(p: DVec2, what: &str) -> PyResult<DVec2> {
+    if p.is_finite() {
+        Ok(p)
+    } else {
+        Err(Error::new_err(format!(
+            "{what}: ({}, {}) has a NaN or infinite coordinate",
+            p.x, p.y
+        )))
+    }
+}
+
+/// `path`, or an error naming the first point with a NaN or infinite coordinate.
+fn finite_points(path: Vec<DVec2>, what: &str) -> PyResult<Vec<DVec2>> {
+    match path.iter().position(|p| !p.is_finite()) {
+        None => Ok(path),
+        Some(i) => Err(Error::new_err(format!(
+            "{what}: point {i} has a NaN or infinite coordinate"
+        ))),
+    }
 }
 
 /// A 2D occupancy array (bool, or integers: nonzero is free) as row-major cells, its

@@ -492,3 +492,20 @@ def test_navmesh_area_costs():
         NavMeshWorld(verts, squares, areas=[300] * 15)
     with pytest.raises(Error):
         NavMeshWorld(verts, squares, areas=[1, 2])  # not one per polygon
+
+
+def test_world_queries_refuse_nan_and_infinite_points():
+    nan, inf = float("nan"), float("inf")
+    grid = GridWorld(np.ones((4, 4), dtype=bool))
+    mesh = NavMeshWorld([(0, 0), (4, 0), (4, 4), (0, 4)], [[0, 1, 2, 3]])
+    for world in (grid, mesh):
+        assert world.clearance((1.0, 1.0)) == 1.0
+        for call in (
+            lambda: world.clearance((nan, 1.0)),
+            lambda: world.clearance((1.0, inf)),
+            lambda: world.segment_cost((1.0, 1.0), (nan, 2.0)),
+            lambda: world.segment_cost((-inf, 1.0), (2.0, 2.0)),
+            lambda: world.path_cost([(1.0, 1.0), (2.0, nan), (3.0, 3.0)]),
+        ):
+            with pytest.raises(Error, match="NaN or infinite"):
+                call()
