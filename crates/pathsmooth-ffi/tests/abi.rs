@@ -398,6 +398,13 @@ fn bad_worlds_and_pipelines_are_refused_and_leave_null() {
             PsInvalidArgument,
             "cell_size",
         );
+        // A cell size every later call would refuse: refused when the world is made.
+        expect(
+            ps_world_grid_new(c.as_ptr(), 10, 6, 1e-300, 0.0, 0.0, &mut w),
+            PsInvalidArgument,
+            "cell_size",
+        );
+        assert!(w.is_null());
         expect(
             ps_world_grid_new(c.as_ptr(), 10, 6, 1.0, f64::INFINITY, 0.0, &mut w),
             PsInvalidArgument,

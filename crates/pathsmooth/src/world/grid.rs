@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 use glam::{DVec2, IVec2};
 
 use super::obstacles::Obstacles;
-use super::{check_ends, Bounds, World};
+use super::{check_ends, large_enough, tolerance_for, Bounds, World};
 use crate::area::{area_name, AreaCosts, AreaId};
 use crate::cancel::Cancel;
 use crate::error::{Error, Result};
@@ -84,8 +84,10 @@ impl GridWorld {
 
     /// The map with cells of `cell_size` world units, cell (0, 0)'s corner at `origin`.
     ///
-    /// Errors: [`Error::BadParameter`] for a cell size that is not positive and finite or
-    /// an origin that is not finite, [`Error::CoordinateOutOfRange`] when the origin or
+    /// Errors: [`Error::BadParameter`] for a cell size that is not positive and finite, or
+    /// so small that the map spans less than 1000 times the world's
+    /// [tolerance](World::tolerance) (every later call would refuse the world), or an
+    /// origin that is not finite, [`Error::CoordinateOutOfRange`] when the origin or
     /// the map's far corner lies beyond
     /// [`max_map_coordinate`](crate::geometry::max_map_coordinate) (≈ 3.2·10⁶⁰: the
     /// world's lengths and squared distances would overflow, and its navmesh could not be
@@ -97,6 +99,8 @@ impl GridWorld {
     /// let map = || GridMap::from_rows(&["..."]).unwrap();
     /// assert!(matches!(GridWorld::with_frame(map(), 0.0, DVec2::ZERO), Err(Error::BadParameter { .. })));
     /// assert!(matches!(GridWorld::with_frame(map(), 1.0, DVec2::NAN), Err(Error::BadParameter { .. })));
+    /// let tiny = GridWorld::with_frame(map(), 1e-300, DVec2::ZERO).unwrap_err();
+    /// assert!(matches!(tiny, Error::BadParameter { name: "cell_size", .. }));
     /// let huge = GridWorld::with_frame(map(), 1e155, DVec2::ZERO).unwrap_err();
     /// assert!(matches!(huge, Error::CoordinateOutOfRange { index: None, .. }));
     /// let walls = GridMap::from_rows(&["@@"]).unwrap();
@@ -122,6 +126,20 @@ impl GridWorld {
                 value,
                 limit,
             });
+        }
+        // A world every later call would refuse as too small for its tolerance (a cell size
+        // of 10⁻³⁰⁰, say) is refused here, once.
+        let bounds = Bounds {
+            min: origin,
+            max: far,
+        };
+        if !large_enough(&bounds, tolerance_for(&bounds)) {
+            return Err(Error::param(
+                "cell_size",
+                cell_size,
+                "large enough that the map's narrower side spans 1000 times the world's \
+                 tolerance (10⁻⁹ × its largest coordinate, at least 10⁻⁹)",
+            ));
         }
         if map.passable_count() == 0 {
             return Err(Error::NoFreeSpace);

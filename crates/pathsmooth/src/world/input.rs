@@ -124,18 +124,22 @@ const MIN_SIZE_IN_TOLERANCES: f64 = 1e3;
 /// of 10⁷ and "touching a wall" covers all of it (found by fuzzing: map-aware Chaikin then
 /// returned a path through a wall). [`Error::BadParameter`] `world size`.
 fn check_scale<W: World + ?Sized>(world: &W, b: &Bounds) -> Result<()> {
-    let size = (b.max - b.min).min_element();
-    let tolerance = world.tolerance();
-    if size >= MIN_SIZE_IN_TOLERANCES * tolerance {
+    if large_enough(b, world.tolerance()) {
         Ok(())
     } else {
         Err(Error::param(
             "world size",
-            size,
+            (b.max - b.min).min_element(),
             "at least 1000 times the world's tolerance (10⁻⁹ × its largest coordinate): \
              the world is too far from the origin for its size",
         ))
     }
+}
+
+/// True when `b`'s narrower side is at least `MIN_SIZE_IN_TOLERANCES` times `tolerance`:
+/// a world the library can work on (a world's constructor can ask before it is built).
+pub(crate) fn large_enough(b: &Bounds, tolerance: f64) -> bool {
+    (b.max - b.min).min_element() >= MIN_SIZE_IN_TOLERANCES * tolerance
 }
 
 /// Step 4: refuses a path with a point outside the world's bounds (a path in other units,

@@ -87,6 +87,7 @@ mod route;
 pub use grid::GridWorld;
 pub(crate) use input::{
     agent_radius, check_ends, check_in_bounds, check_input, check_path_and_radius, check_world,
+    large_enough,
 };
 pub(crate) use mesh_plan::path_on_mesh;
 pub use navmesh::NavMeshWorld;
