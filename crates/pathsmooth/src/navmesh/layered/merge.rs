@@ -151,8 +151,9 @@ impl SearchPolygons {
             };
             // Halves wound the same way in plan view (a surface folded over an edge would
             // wind them opposite, and their union would overlap itself).
-            let fits = ccw(ra) == ccw(&rings[b as usize])
-                && convex_at_joints(&union, ra, corners, vertices, ccw(ra))
+            let wound = ccw(ra);
+            let fits = wound == ccw(&rings[b as usize])
+                && convex_at_joints(&union, ra.len() - 1, corners, vertices, wound)
                 && !touches_twice(&union, a, b, corners, &mut group, find);
             if fits {
                 rings[a as usize] = union;
@@ -327,15 +328,15 @@ fn union_of(ra: &[u32], i: usize, rb: &[u32], corners: &Corners, c: usize) -> Op
     Some(u)
 }
 
-/// True when the two corners where `union` joins its halves (the first corner, and the one
-/// after `ra`'s part) turn the ring's way, strictly: the union is then convex, as both
+/// True when the two corners where `union` joins its halves (the first corner, and
+/// `joint`, the first of the second half) turn the ring's way, strictly: the union is then convex, as both
 /// halves are and lie on either side of the removed edge. A joint that goes straight on is
 /// refused: the search met such corners wrongly (on 18 of 36,000 random pairs over the
 /// engine files a goal was "unreachable", 2 paths were up to 9 % long), where strict merges
 /// gave every path the unmerged search gives.
 fn convex_at_joints(
     union: &[u32],
-    ra: &[u32],
+    joint: usize,
     corners: &Corners,
     vertices: &[DVec2],
     ccw: bool,
@@ -351,7 +352,7 @@ fn convex_at_joints(
             t < 0.0
         }
     };
-    turns(0) && turns(ra.len() - 1)
+    turns(0) && turns(joint)
 }
 
 /// True when an edge of `union` other than the removed one still joins groups `a` and `b`

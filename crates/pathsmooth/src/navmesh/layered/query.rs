@@ -414,15 +414,15 @@ impl SurfaceQuery {
         // Points this query located lie on their polygons: no need to check them again.
         let s = end_on(mesh, start, "start", !floored)?;
         let g = end_on(mesh, goal, "goal", !floored)?;
+        let up = mesh.surface().up();
+        let heights = floored.then(|| [(start.0, up.height(start.1)), (goal.0, up.height(goal.1))]);
+        let walk = Leg {
+            start,
+            goal,
+            link: None,
+        };
         if !links || mesh.surface().links().is_empty() {
-            self.legs.push(Leg {
-                start,
-                goal,
-                link: None,
-            });
-            let up = mesh.surface().up();
-            let heights =
-                floored.then(|| [(start.0, up.height(start.1)), (goal.0, up.height(goal.1))]);
+            self.legs.push(walk);
             self.direct(mesh, s, g, radius, heights)?;
         } else {
             // The walk with no link first (unless a filter makes its length no bound on
@@ -430,14 +430,7 @@ impl SurfaceQuery {
             // no link can beat it the router searches nothing and the path stands.
             let direct =
                 (self.filter.is_none() && mesh.piece(start.0) == mesh.piece(goal.0)).then(|| {
-                    self.legs.push(Leg {
-                        start,
-                        goal,
-                        link: None,
-                    });
-                    let up = mesh.surface().up();
-                    let heights = floored
-                        .then(|| [(start.0, up.height(start.1)), (goal.0, up.height(goal.1))]);
+                    self.legs.push(walk);
                     let walked = self.direct(mesh, s, g, radius, heights);
                     walked.map(|()| plan_length(self.plan_path()))
                 });
