@@ -1110,7 +1110,7 @@ pub struct PsPoint3d {
 enum Runner {
     Grid(Pipeline<&'static GridWorld>),
     NavMesh(Pipeline<&'static NavMeshWorld>),
-    Surface(SurfacePlanner, &'static SurfaceMesh),
+    Surface(Box<SurfacePlanner>, &'static SurfaceMesh),
 }
 
 /// The input of the result a pipeline keeps after `PS_BUFFER_TOO_SMALL`.
@@ -1200,7 +1200,9 @@ fn new_pipeline(
     let runner = match kind {
         WorldKind::Grid(w) => Runner::Grid(Pipeline::new(w, radius)?.with_steps(steps)),
         WorldKind::NavMesh(w) => Runner::NavMesh(Pipeline::new(w, radius)?.with_steps(steps)),
-        WorldKind::Surface(m) => Runner::Surface(SurfacePlanner::new(radius)?.with_steps(steps), m),
+        WorldKind::Surface(m) => {
+            Runner::Surface(Box::new(SurfacePlanner::new(radius)?.with_steps(steps)), m)
+        }
     };
     emit(
         out,

@@ -70,9 +70,108 @@ fn arg_err_in(what: &str) -> impl Fn(PyErr) -> PyErr + '_ {
 // Worlds
 
 /// A world the Python objects share: the pipelines hold a clone (an `Arc`), so a world
-/// built once (its distance field, its navmesh) serves every pipeline and thread. The
-/// library forwards every `World` method through the `Arc`.
-type AnyWorld = Arc<dyn World + Send + Sync>;
+/// built once (its distance field, its navmesh) serves every pipeline and thread. An enum,
+/// not an `Arc<dyn World>`: a trait object has no path finder (its query type is each
+/// world's own), and the pipelines plan.
+#[derive(Clone)]
+enum AnyWorld {
+    Grid(Arc<RsGrid>),
+    NavMesh(Arc<RsNavMesh>),
+}
+
+/// Either world's path-finding scratch.
+#[derive(Debug, Default)]
+struct AnyQuery {
+    grid: <RsGrid as World>::Query,
+    navmesh: <RsNavMesh as World>::Query,
+}
+
+/// `$call` on the world inside, whichever it is (`w` names it).
+macro_rules! on_world {
+    ($world:expr, |$w:ident| $call:expr) => {
+        match $world {
+            AnyWorld::Grid($w) => $call,
+            AnyWorld::NavMesh($w) => $call,
+        }
+    };
+}
+
+/// Every method forwarded: one left out would fall back to the trait's default (a length
+/// for a cost, say) without a word.
+impl World for AnyWorld {
+    type Query = AnyQuery;
+
+    fn bounds(&self) -> Bounds {
+        on_world!(self, |w| w.bounds())
+    }
+    fn clearance(&self, p: DVec2) -> f64 {
+        on_world!(self, |w| w.clearance(p))
+    }
+    fn segment_is_clear(&self, a: DVec2, b: DVec2, radius: f64) -> bool {
+        on_world!(self, |w| w.segment_is_clear(a, b, radius))
+    }
+    fn segment_clearance(&self, a: DVec2, b: DVec2, cap: f64) -> f64 {
+        on_world!(self, |w| w.segment_clearance(a, b, cap))
+    }
+    fn bend_is_clear(&self, prev: DVec2, v: DVec2, next: DVec2, radius: f64) -> bool {
+        on_world!(self, |w| w.bend_is_clear(prev, v, next, radius))
+    }
+    fn first_contact(&self, a: DVec2, b: DVec2, radius: f64) -> Option<DVec2> {
+        on_world!(self, |w| w.first_contact(a, b, radius))
+    }
+    fn clear_or_blocker(&self, a: DVec2, b: DVec2, radius: f64) -> Result<(), Option<Bounds>> {
+        on_world!(self, |w| w.clear_or_blocker(a, b, radius))
+    }
+    fn max_clearance(&self) -> Option<f64> {
+        on_world!(self, |w| w.max_clearance())
+    }
+    fn segment_cost(&self, a: DVec2, b: DVec2) -> f64 {
+        on_world!(self, |w| w.segment_cost(a, b))
+    }
+    fn has_area_costs(&self) -> bool {
+        on_world!(self, |w| w.has_area_costs())
+    }
+    fn cost_filter(&self) -> Option<&AreaCosts> {
+        on_world!(self, |w| w.cost_filter())
+    }
+    fn tolerance(&self) -> f64 {
+        on_world!(self, |w| w.tolerance())
+    }
+    fn find_path_into(
+        &self,
+        start: DVec2,
+        goal: DVec2,
+        radius: f64,
+        query: &mut AnyQuery,
+        out: &mut Vec<DVec2>,
+    ) -> pathsmooth::Result<()> {
+        match self {
+            AnyWorld::Grid(w) => w.find_path_into(start, goal, radius, &mut query.grid, out),
+            AnyWorld::NavMesh(w) => w.find_path_into(start, goal, radius, &mut query.navmesh, out),
+        }
+    }
+    fn find_path_cancellable_into(
+        &self,
+        start: DVec2,
+        goal: DVec2,
+        radius: f64,
+        cancel: &pathsmooth::Cancel,
+        query: &mut AnyQuery,
+        out: &mut Vec<DVec2>,
+    ) -> pathsmooth::Result<()> {
+        match self {
+            AnyWorld::Grid(w) => {
+                w.find_path_cancellable_into(start, goal, radius, cancel, &mut query.grid, out)
+            }
+            AnyWorld::NavMesh(w) => {
+                w.find_path_cancellable_into(start, goal, radius, cancel, &mut query.navmesh, out)
+            }
+        }
+    }
+    fn navmesh(&self) -> pathsmooth::Result<&pathsmooth::navmesh::NavMesh> {
+        on_world!(self, |w| w.navmesh())
+    }
+}
 
 /// Area costs from Python: `None` (the default filter), a string `"S=4,W=exclude"`, or a
 /// dict whose keys are terrain letters or area ids and whose values are positive numbers
@@ -153,7 +252,7 @@ fn area_grid(
 /// both worlds' `find_path` run.
 fn world_find_path<'py>(
     py: Python<'py>,
-    world: &(dyn World + Sync),
+    world: &(impl World + Sync),
     start: &Bound<'py, PyAny>,
     goal: &Bound<'py, PyAny>,
     radius: f64,
@@ -448,9 +547,9 @@ impl NavMeshWorld {
 
 fn any_world(world: &Bound<'_, PyAny>) -> PyResult<AnyWorld> {
     if let Ok(g) = world.downcast::<GridWorld>() {
-        Ok(g.get().world.clone())
+        Ok(AnyWorld::Grid(g.get().world.clone()))
     } else if let Ok(m) = world.downcast::<NavMeshWorld>() {
-        Ok(m.get().world.clone())
+        Ok(AnyWorld::NavMesh(m.get().world.clone()))
     } else {
         Err(PyTypeError::new_err(format!(
             "world: expected a GridWorld or a NavMeshWorld, got {}",

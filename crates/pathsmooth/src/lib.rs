@@ -152,7 +152,7 @@ pub use navmesh::{
 pub use pipeline::{Pipeline, PipelineReport, Preset, Step, SurfacePlanner};
 pub use shortcut::{shortcut, shortcut_by, Shortcutter};
 pub use validate::{is_valid, validate, validate_into, ValidationReport};
-pub use world::{Bounds, GridWorld, NavMeshWorld, World};
+pub use world::{Bounds, GridQuery, GridWorld, NavMeshWorld, World};
 
 /// The crate README's examples, compiled and run as doctests.
 #[cfg(doctest)]

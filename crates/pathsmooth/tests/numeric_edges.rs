@@ -463,6 +463,8 @@ fn f32_points_beyond_the_f32_limit_get_the_same_error() {
 struct Vast;
 
 impl World for Vast {
+    type Query = ();
+
     fn bounds(&self) -> Bounds {
         Bounds::new(DVec2::ZERO, DVec2::splat(1e100))
     }

@@ -130,6 +130,8 @@ struct Pillars {
 }
 
 impl World for Pillars {
+    type Query = ();
+
     fn bounds(&self) -> Bounds {
         Bounds::new(DVec2::ZERO, DVec2::splat(self.size))
     }

@@ -10,7 +10,7 @@ static GLOBAL: counting_alloc::Counting = counting_alloc::Counting;
 
 use glam::DVec2;
 use pathsmooth::navmesh::{NavMesh, Scene};
-use pathsmooth::{NavMeshWorld, Pipeline, Step};
+use pathsmooth::{GridWorld, NavMeshWorld, Pipeline, Step, World};
 
 /// A 20 × 10 room with two pillars that the paths must bend round.
 fn world() -> NavMeshWorld {
@@ -67,4 +67,103 @@ fn navmesh_steps_allocate_nothing_in_steady_state() {
         );
         assert!(pipeline.report().validation.is_valid());
     }
+}
+
+/// Every step, alone and after a shortcut, on a grid world and on a navmesh world, at radius
+/// 0 and at a radius: once warmed up, a run allocates nothing.
+#[test]
+fn every_step_allocates_nothing_in_steady_state() {
+    let steps = [
+        Step::Shortcut,
+        Step::chaikin(),
+        Step::catmull_rom(),
+        Step::Resample { spacing: 0.5 },
+        Step::Funnel,
+        Step::relax(),
+        Step::corridor(),
+        Step::fillet(1.0),
+    ];
+    // Every step the library has (its names are `Step::NAMES`, which a unit test checks
+    // against the enum's variants).
+    let names: Vec<&str> = steps.iter().map(Step::name).collect();
+    assert_eq!(names, Step::NAMES);
+    let navmesh = world();
+    let grid = grid_world();
+    let mut failures = Vec::new();
+    for step in steps {
+        for radius in [0.0, 0.3] {
+            for steps in [vec![step.clone()], vec![Step::Shortcut, step.clone()]] {
+                let names: Vec<&str> = steps.iter().map(Step::name).collect();
+                let what = format!("{names:?} at radius {radius}");
+                failures.extend(allocations(&navmesh, radius, &steps, "navmesh", &what));
+                failures.extend(allocations(&grid, radius, &steps, "grid", &what));
+            }
+        }
+    }
+    // The corridor step still allocates its solver's problem and its result on every run
+    // (issue 39 is open on it). It is named here so that this test fails once it stops,
+    // and the exception goes.
+    let (known, others): (Vec<_>, Vec<_>) = failures.iter().partition(|f| {
+        STILL_ALLOCATING
+            .iter()
+            .any(|name| f.contains(&format!("\"{name}\"]")))
+    });
+    assert!(
+        others.is_empty(),
+        "{}",
+        others
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    for name in STILL_ALLOCATING {
+        assert!(
+            known.iter().any(|f| f.contains(&format!("\"{name}\"]"))),
+            "the {name} step no longer allocates: take it out of STILL_ALLOCATING"
+        );
+    }
+}
+
+/// The steps that still allocate in steady state (see the test above).
+const STILL_ALLOCATING: [&str; 1] = ["corridor"];
+
+/// The 20 × 10 room of [`world`] as a grid of 0.25 m cells.
+fn grid_world() -> GridWorld {
+    let inside = |x: f64, y: f64, (x0, y0, w, h): (f64, f64, f64, f64)| {
+        (x0..x0 + w).contains(&x) && (y0..y0 + h).contains(&y)
+    };
+    GridWorld::from_fn(80, 40, 0.25, DVec2::ZERO, |x, y| {
+        let (cx, cy) = (x as f64 * 0.25 + 0.125, y as f64 * 0.25 + 0.125);
+        !inside(cx, cy, (5.0, 1.0, 2.0, 8.0)) && !inside(cx, cy, (12.0, 0.5, 2.0, 4.0))
+    })
+    .unwrap()
+}
+
+/// Plans and smooths with `steps` a few times, then counts the allocations of five more
+/// runs of each: `None` when there are none, else what allocated and how often.
+fn allocations<W: World>(
+    world: &W,
+    radius: f64,
+    steps: &[Step],
+    kind: &str,
+    what: &str,
+) -> Option<String> {
+    let (start, goal) = (DVec2::new(1.0, 5.0), DVec2::new(19.0, 5.0));
+    let mut pipeline = Pipeline::new(world, radius)
+        .unwrap()
+        .with_steps(steps.to_vec());
+    let planned = world.find_path(start, goal, radius).unwrap();
+    let mut out = Vec::new();
+    for _ in 0..3 {
+        pipeline.smooth_into(&planned, &mut out).unwrap();
+        pipeline.plan_into(start, goal, &mut out).unwrap();
+    }
+    let (n, ()) = counting_alloc::allocations_during(|| {
+        for _ in 0..5 {
+            pipeline.smooth_into(&planned, &mut out).unwrap();
+            pipeline.plan_into(start, goal, &mut out).unwrap();
+        }
+    });
+    (n > 0).then(|| format!("{kind}: {what}: {n} allocations in 10 warmed-up runs"))
 }

@@ -205,43 +205,42 @@ fn a_door_too_narrow_is_named_in_world_units_with_the_radius() {
 /// with care), on the same queries as the pipeline tests.
 #[test]
 fn map_aware_functions_return_valid_vec2_paths() {
+    check_map_aware("navmesh", &rooms_navmesh(), 10.2);
+    check_map_aware("grid", &rooms_grid(), 10.25);
+}
+
+/// The check of [`map_aware_functions_return_valid_vec2_paths`] on one world.
+fn check_map_aware<W: World>(name: &str, world: &W, pitch: f64) {
     use pathsmooth::{map_chaikin, map_safe, ChaikinParams};
-    let worlds: [(&str, Box<dyn World>, f64); 2] = [
-        ("navmesh", Box::new(rooms_navmesh()), 10.2),
-        ("grid", Box::new(rooms_grid()), 10.25),
-    ];
-    for (name, world, pitch) in &worlds {
-        let world: &dyn World = world.as_ref();
-        let mut planner = Pipeline::new(world, RADIUS).unwrap();
-        let mut rng = Rng::new(11);
-        let mut checked = 0;
-        for q in 0..QUERIES {
-            let (a, b) = (
-                point_in(&mut rng, 10.0, *pitch),
-                point_in(&mut rng, 10.0, *pitch),
+    let mut planner = Pipeline::new(world, RADIUS).unwrap();
+    let mut rng = Rng::new(11);
+    let mut checked = 0;
+    for q in 0..QUERIES {
+        let (a, b) = (
+            point_in(&mut rng, 10.0, pitch),
+            point_in(&mut rng, 10.0, pitch),
+        );
+        // The route in f32, as the pipeline with no steps returns it (valid as rounded).
+        let Ok(route) = planner.plan(a.as_vec2(), b.as_vec2()) else {
+            continue;
+        };
+        let chaikin = map_chaikin(world, &route, RADIUS, &ChaikinParams::default()).unwrap();
+        let spline = map_safe(world, &route, RADIUS, |p: &[DVec2]| {
+            pathsmooth::catmull_rom(p, &pathsmooth::CatmullRomParams::default())
+        })
+        .unwrap();
+        for (what, path) in [("map_chaikin", &chaikin), ("map_safe", &spline)] {
+            let in_f64: Vec<DVec2> = path.iter().map(|p| p.to_dvec2()).collect();
+            let report = validate(world, &in_f64, RADIUS).unwrap();
+            assert!(
+                report.is_valid(),
+                "{name} {what} query {q}: {:?}",
+                report.problem()
             );
-            // The route in f32, as the pipeline with no steps returns it (valid as rounded).
-            let Ok(route) = planner.plan(a.as_vec2(), b.as_vec2()) else {
-                continue;
-            };
-            let chaikin = map_chaikin(world, &route, RADIUS, &ChaikinParams::default()).unwrap();
-            let spline = map_safe(world, &route, RADIUS, |p: &[DVec2]| {
-                pathsmooth::catmull_rom(p, &pathsmooth::CatmullRomParams::default())
-            })
-            .unwrap();
-            for (what, path) in [("map_chaikin", &chaikin), ("map_safe", &spline)] {
-                let in_f64: Vec<DVec2> = path.iter().map(|p| p.to_dvec2()).collect();
-                let report = validate(world, &in_f64, RADIUS).unwrap();
-                assert!(
-                    report.is_valid(),
-                    "{name} {what} query {q}: {:?}",
-                    report.problem()
-                );
-            }
-            checked += 1;
         }
-        assert!(checked > QUERIES / 2, "{name}: {checked} routes");
+        checked += 1;
     }
+    assert!(checked > QUERIES / 2, "{name}: {checked} routes");
 }
 
 #[test]

@@ -36,7 +36,7 @@ use pathsmooth::area::{AreaCosts, SWAMP, WATER};
 use pathsmooth::follow::{speed_profile, Agent};
 use pathsmooth::grid::parse_scenarios;
 use pathsmooth::world::path_cost;
-use pathsmooth::{AreaId, Cancel, Error, GridMap, GridWorld, NavMeshQuery, World};
+use pathsmooth::{AreaId, Cancel, Error, GridMap, GridWorld, World};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use tokio::sync::Semaphore;
@@ -939,7 +939,7 @@ impl PlanJob {
                 goal,
                 self.req.radius,
                 cancel,
-                &mut NavMeshQuery::new(),
+                &mut Default::default(),
                 &mut raw,
             )
             .map_err(ApiError::planning)?;

@@ -277,6 +277,11 @@ struct Scratch {
     /// Sampled points of one corner, and its pieces.
     samples: Vec<DVec2>,
     pieces: Vec<Piece>,
+    /// The whole curve's pieces, the legs whose straight piece failed, and the corners
+    /// below the turning radius: the result, before it is copied out.
+    curve: Vec<Piece>,
+    failed: Vec<usize>,
+    corners: Vec<Corner>,
 }
 
 impl Filleter {
@@ -301,6 +306,56 @@ impl Filleter {
         radius: f64,
         params: &FilletParams,
     ) -> Result<Filleted> {
+        let turns = self.fillet_in_scratch(world, path, radius, params)?;
+        let s = &self.scratch;
+        Ok(Filleted {
+            curve: ExactCurve::new(s.curve.clone())?,
+            corners: s.corners.clone(),
+            turns,
+        })
+    }
+
+    /// [`fillet`](Self::fillet) into `out`, reusing its memory: once this filleter and
+    /// `out` have grown, a call allocates nothing. Errors as [`fillet`](Self::fillet); `out`
+    /// is then as it was.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::{fillet_geometry, FilletParams, Filleter, GridMap, GridWorld};
+    /// let world = GridWorld::new(GridMap::from_rows(&["......"; 6])?)?;
+    /// let path = [DVec2::new(0.5, 0.5), DVec2::new(5.5, 0.5), DVec2::new(5.5, 5.5)];
+    /// let params = FilletParams::new(1.0);
+    /// let mut filleter = Filleter::new();
+    /// let mut out = fillet_geometry(&path, &params)?;
+    /// filleter.fillet_into(&world, &path, 0.0, &params, &mut out)?;
+    /// assert_eq!((out.turns, out.corners.len()), (1, 0));
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn fillet_into<W: World + ?Sized, P: Point2>(
+        &mut self,
+        world: &W,
+        path: &[P],
+        radius: f64,
+        params: &FilletParams,
+        out: &mut Filleted,
+    ) -> Result<()> {
+        let turns = self.fillet_in_scratch(world, path, radius, params)?;
+        let s = &self.scratch;
+        out.curve.assign(&s.curve)?;
+        out.corners.clone_from(&s.corners);
+        out.turns = turns;
+        Ok(())
+    }
+
+    /// Checks the input and fillets it, leaving the curve's pieces and the corners in the
+    /// scratch; the number of turns.
+    fn fillet_in_scratch<W: World + ?Sized, P: Point2>(
+        &mut self,
+        world: &W,
+        path: &[P],
+        radius: f64,
+        params: &FilletParams,
+    ) -> Result<usize> {
         let mut points = std::mem::take(&mut self.scratch.input);
         let result = check_input(world, path, 1, "fillet", radius, &mut points)
             .and_then(|radius| self.check_and_solve(world, &points, radius, params));
@@ -314,7 +369,7 @@ impl Filleter {
         points: &[DVec2],
         radius: f64,
         params: &FilletParams,
-    ) -> Result<Filleted> {
+    ) -> Result<usize> {
         params.validate()?;
         if !path_is_clear(world, points, radius)
             && let Some(reason) = validate(world, points, radius)?.problem()
@@ -345,7 +400,13 @@ pub fn fillet_geometry<P: Point2>(path: &[P], params: &FilletParams) -> Result<F
     params.validate()?;
     check_path(path, 1, "fillet")?;
     let points: Vec<DVec2> = path.iter().map(|p| p.to_dvec2()).collect();
-    solve(&OpenSpace, &points, params, &mut Scratch::default())
+    let mut s = Scratch::default();
+    let turns = solve(&OpenSpace, &points, params, &mut s)?;
+    Ok(Filleted {
+        curve: ExactCurve::new(s.curve)?,
+        corners: s.corners,
+        turns,
+    })
 }
 
 /// What the walls allow: whether a corner's sampled curve (with the chord error as
@@ -438,7 +499,7 @@ fn solve<R: Room>(
     input: &[DVec2],
     params: &FilletParams,
     s: &mut Scratch,
-) -> Result<Filleted> {
+) -> Result<usize> {
     let rho = params.turn_radius;
     let target = params.max_radius.max(rho);
     let e = params.chord_error;
@@ -499,8 +560,7 @@ fn solve<R: Room>(
             s.radii[k] = 0.0;
         }
     }
-    let mut pieces = Vec::new();
-    let mut failed = Vec::new();
+    let (mut pieces, mut failed) = (std::mem::take(&mut s.curve), std::mem::take(&mut s.failed));
     // The straight pieces: a failing one keeps both its corners sharp (then it is an
     // input segment, clear). Each round sharpens every corner of a failing piece, so this
     // ends; it rarely takes more than one.
@@ -520,7 +580,9 @@ fn solve<R: Room>(
             }
         }
     }
-    let mut corners = Vec::new();
+    s.failed = failed;
+    let mut corners = std::mem::take(&mut s.corners);
+    corners.clear();
     for k in 0..s.shapes.len() {
         let radius = s.radii[k];
         if radius < rho {
@@ -532,6 +594,7 @@ fn solve<R: Room>(
                 limit: s.limits[k].unwrap_or(CornerLimit::Legs),
             };
             if params.strict {
+                (s.curve, s.corners) = (pieces, corners);
                 return Err(Error::CornerBelowTurnRadius {
                     index: corner.index,
                     x: corner.at.x,
@@ -550,11 +613,8 @@ fn solve<R: Room>(
             end: s.points[s.points.len() - 1],
         });
     }
-    Ok(Filleted {
-        curve: ExactCurve::new(pieces)?,
-        corners,
-        turns: s.shapes.len(),
-    })
+    (s.curve, s.corners) = (pieces, corners);
+    Ok(s.shapes.len())
 }
 
 /// Keeps the input's points that start a leg of positive length and bend the path.

@@ -6,9 +6,10 @@
 //! (x, y+dy) free, so a path never clips a wall's corner nor squeezes through a diagonal
 //! pinch. The search is A* (Hart, Nilsson, Raphael 1968) with the octile distance as an
 //! admissible, consistent heuristic: the `pathfinding` crate's
-//! [`astar`](pathfinding::prelude::astar) loop, step for step, over per-thread arrays
-//! indexed by cell instead of its hash map (the same paths without a hash per node; 28 bytes
-//! per cell of the largest map a thread searched, kept for the thread's life).
+//! [`astar`](pathfinding::prelude::astar) loop, step for step, over arrays indexed by cell
+//! instead of its hash map (the same paths without a hash per node). The arrays are a
+//! [`GridSearch`]'s, 28 bytes per cell of the largest map it searched: keep one for repeated
+//! searches; the free functions make a fresh one per call.
 //!
 //! **Exact costs.** The search adds integer costs: 1 is 2³² units and √2 is rounded to the
 //! nearest unit, so sums are exact, ties are decided consistently and the rounding error
@@ -45,7 +46,7 @@ const ORTHOGONAL: u64 = 1 << 32;
 const DIAGONAL: u64 = 6_074_001_000;
 
 /// A grid path found by [`astar`].
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct GridPath {
     /// The cells from start to goal, each a king's move from the previous one.
     pub cells: Vec<IVec2>,
@@ -57,6 +58,60 @@ pub struct GridPath {
     /// two cells' multipliers (half of it lies in each); the length when every area costs
     /// 1 (see [`GridWorld::find_cell_path`](crate::GridWorld::find_cell_path)).
     pub cost: f64,
+}
+
+/// A grid search's scratch: the open list and, per cell, the search's cost, parent and
+/// stamp. Searches through one `GridSearch` reuse its memory (28 bytes per cell of the
+/// largest map searched), so after the first they allocate nothing but their result's
+/// growth; [`astar`] and the other free functions make a fresh one per call.
+///
+/// ```
+/// use glam::IVec2;
+/// use pathsmooth::grid::{astar::{GridPath, GridSearch}, GridMap};
+/// let map = GridMap::from_rows(&["....", ".@@.", "...."])?;
+/// let (mut search, mut path) = (GridSearch::new(), GridPath::default());
+/// for _ in 0..3 {
+///     search.astar(&map, IVec2::new(0, 1), IVec2::new(3, 1), &mut path)?;
+///     assert_eq!(path.length, 5.0);
+/// }
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+#[derive(Debug, Default)]
+pub struct GridSearch {
+    list: open_list::OpenList,
+    /// The cell indices of the last path found.
+    nodes: Vec<usize>,
+}
+
+impl GridSearch {
+    /// A search with no memory yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// [`astar`] into `out`, reusing this search's memory.
+    pub fn astar(
+        &mut self,
+        map: &GridMap,
+        start: IVec2,
+        goal: IVec2,
+        out: &mut GridPath,
+    ) -> Result<()> {
+        astar_until(self, map, start, goal, None, None, out)
+    }
+
+    /// [`astar_clear`] into `out`, reusing this search's memory.
+    pub fn astar_clear(
+        &mut self,
+        map: &GridMap,
+        field: &DistanceField,
+        start: IVec2,
+        goal: IVec2,
+        radius: f64,
+        out: &mut GridPath,
+    ) -> Result<()> {
+        astar_clear_until(self, map, field, start, goal, radius, None, None, out)
+    }
 }
 
 /// The area costs as the search adds them: per area, the multiplier × 2³² rounded to an
@@ -131,25 +186,29 @@ pub fn octile_distance(a: IVec2, b: IVec2) -> f64 {
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
 pub fn astar(map: &GridMap, start: IVec2, goal: IVec2) -> Result<GridPath> {
-    astar_until(map, start, goal, None, None)
+    let mut path = GridPath::default();
+    GridSearch::new().astar(map, start, goal, &mut path)?;
+    Ok(path)
 }
 
-/// [`astar`] that stops with [`Error::Cancelled`] once `cancel` is cancelled (checked
-/// every 1024 expanded cells).
+/// [`astar`] into `out` with `search`'s memory, that stops with [`Error::Cancelled`] once
+/// `cancel` is cancelled (checked every 1024 expanded cells).
 fn astar_until(
+    search: &mut GridSearch,
     map: &GridMap,
     start: IVec2,
     goal: IVec2,
     weights: Option<&Weights>,
     cancel: Option<&Cancel>,
-) -> Result<GridPath> {
+    out: &mut GridPath,
+) -> Result<()> {
     check_cell(map, start, "start")?;
     check_cell(map, goal, "goal")?;
     let free = |x: i64, y: i64| map.is_passable(x, y);
     let diagonal_ok = |c: IVec2, dx: i32, dy: i32| {
         free((c.x + dx) as i64, c.y as i64) && free(c.x as i64, (c.y + dy) as i64)
     };
-    search(map, start, goal, free, diagonal_ok, weights, cancel)
+    search.run(map, start, goal, free, diagonal_ok, weights, cancel, out)
 }
 
 /// [`astar`] for an agent of radius `radius` (in cells, ≥ 0): it enters only cells whose
@@ -186,13 +245,18 @@ pub fn astar_clear(
     goal: IVec2,
     radius: f64,
 ) -> Result<GridPath> {
-    astar_clear_until(map, field, start, goal, radius, None, None)
+    let mut path = GridPath::default();
+    GridSearch::new().astar_clear(map, field, start, goal, radius, &mut path)?;
+    Ok(path)
 }
 
-/// [`astar_clear`] minimising cost under `weights` (length when `None`), that stops with
-/// [`Error::Cancelled`] once `cancel` is cancelled (checked every 1024 expanded cells: a
-/// search over a whole 1024 × 1024 map takes a few hundred milliseconds).
+/// [`astar_clear`] into `out` with `search`'s memory, minimising cost under `weights`
+/// (length when `None`), that stops with [`Error::Cancelled`] once `cancel` is cancelled
+/// (checked every 1024 expanded cells: a search over a whole 1024 × 1024 map takes a few
+/// hundred milliseconds).
+#[allow(clippy::too_many_arguments)] // the search's inputs, its scratch and its output
 pub(crate) fn astar_clear_until(
+    search: &mut GridSearch,
     map: &GridMap,
     field: &DistanceField,
     start: IVec2,
@@ -200,12 +264,13 @@ pub(crate) fn astar_clear_until(
     radius: f64,
     weights: Option<&Weights>,
     cancel: Option<&Cancel>,
-) -> Result<GridPath> {
+    out: &mut GridPath,
+) -> Result<()> {
     if !(radius >= 0.0 && radius.is_finite()) {
         return Err(Error::param("radius", radius, "a finite number ≥ 0"));
     }
     if radius == 0.0 {
-        return astar_until(map, start, goal, weights, cancel);
+        return astar_until(search, map, start, goal, weights, cancel, out);
     }
     check_cell(map, start, "start")?;
     check_cell(map, goal, "goal")?;
@@ -219,93 +284,111 @@ pub(crate) fn astar_clear_until(
         // The corner shared by the cell and its diagonal neighbour.
         field.vertex_clearance((c.x + dx.max(0)) as i64, (c.y + dy.max(0)) as i64) >= radius
     };
-    search(map, start, goal, free, corner, weights, cancel)
+    search.run(map, start, goal, free, corner, weights, cancel, out)
 }
 
-/// The A* search both forms share: `free(x, y)` says whether a cell may be entered,
-/// `diagonal_ok(cell, dx, dy)` whether the diagonal step from `cell` by (dx, dy) may be
-/// taken (its target being free). A step costs its length, or with `weights` its length
-/// times the mean of its two cells' costs (half the step lies in each); the octile
-/// heuristic is scaled by the cheapest area, so it stays consistent. Once `cancel` is
-/// cancelled the search ends at the next check with [`Error::Cancelled`].
-fn search(
-    map: &GridMap,
-    start: IVec2,
-    goal: IVec2,
-    free: impl Fn(i64, i64) -> bool,
-    diagonal_ok: impl Fn(IVec2, i32, i32) -> bool,
-    weights: Option<&Weights>,
-    cancel: Option<&Cancel>,
-) -> Result<GridPath> {
-    let w = map.width();
-    let index = |c: IVec2| c.y as usize * w + c.x as usize;
-    let cell = |i: usize| IVec2::new((i % w) as i32, (i / w) as i32);
-    let area = |i: usize| map.area(i % w, i / w) as usize;
-    let goal_i = index(goal);
-    // Unit costs: each step counts its base cost once (the integers of the search without
-    // areas, so its ties and its paths are the same). With weights, base × (w₁ + w₂).
-    let scale = weights.map_or(1, |wt| 2 * wt.min as u128);
-    let heuristic = |i: usize| {
-        let d = (cell(i) - goal).abs();
-        let (lo, hi) = (d.x.min(d.y) as u64, d.x.max(d.y) as u64);
-        ((hi - lo) * ORTHOGONAL + lo * DIAGONAL) as u128 * scale
-    };
-    let step_cost = |from: usize, to: usize, base: u64| match weights {
-        None => base as u128,
-        Some(wt) => base as u128 * (wt.weight[area(from)] as u128 + wt.weight[area(to)] as u128),
-    };
-    let successors = |i: usize, push: &mut dyn FnMut(usize, u128)| {
-        let c = cell(i);
-        for &(dx, dy, diagonal) in &MOVES {
-            if free((c.x + dx) as i64, (c.y + dy) as i64) && (!diagonal || diagonal_ok(c, dx, dy)) {
-                let next = (c.y + dy) as usize * w + (c.x + dx) as usize;
-                let base = if diagonal { DIAGONAL } else { ORTHOGONAL };
-                push(next, step_cost(i, next, base));
+impl GridSearch {
+    /// The A* search both forms share: `free(x, y)` says whether a cell may be entered,
+    /// `diagonal_ok(cell, dx, dy)` whether the diagonal step from `cell` by (dx, dy) may be
+    /// taken (its target being free). A step costs its length, or with `weights` its length
+    /// times the mean of its two cells' costs (half the step lies in each); the octile
+    /// heuristic is scaled by the cheapest area, so it stays consistent. Once `cancel` is
+    /// cancelled the search ends at the next check with [`Error::Cancelled`]. The path goes
+    /// into `out` (its lists cleared first).
+    #[allow(clippy::too_many_arguments)] // the search's inputs and its output
+    fn run(
+        &mut self,
+        map: &GridMap,
+        start: IVec2,
+        goal: IVec2,
+        free: impl Fn(i64, i64) -> bool,
+        diagonal_ok: impl Fn(IVec2, i32, i32) -> bool,
+        weights: Option<&Weights>,
+        cancel: Option<&Cancel>,
+        out: &mut GridPath,
+    ) -> Result<()> {
+        out.cells.clear();
+        out.points.clear();
+        let w = map.width();
+        let index = |c: IVec2| c.y as usize * w + c.x as usize;
+        let cell = |i: usize| IVec2::new((i % w) as i32, (i / w) as i32);
+        let area = |i: usize| map.area(i % w, i / w) as usize;
+        let goal_i = index(goal);
+        // Unit costs: each step counts its base cost once (the integers of the search without
+        // areas, so its ties and its paths are the same). With weights, base × (w₁ + w₂).
+        let scale = weights.map_or(1, |wt| 2 * wt.min as u128);
+        let heuristic = |i: usize| {
+            let d = (cell(i) - goal).abs();
+            let (lo, hi) = (d.x.min(d.y) as u64, d.x.max(d.y) as u64);
+            ((hi - lo) * ORTHOGONAL + lo * DIAGONAL) as u128 * scale
+        };
+        let step_cost = |from: usize, to: usize, base: u64| match weights {
+            None => base as u128,
+            Some(wt) => {
+                base as u128 * (wt.weight[area(from)] as u128 + wt.weight[area(to)] as u128)
             }
+        };
+        let successors = |i: usize, push: &mut dyn FnMut(usize, u128)| {
+            let c = cell(i);
+            for &(dx, dy, diagonal) in &MOVES {
+                if free((c.x + dx) as i64, (c.y + dy) as i64)
+                    && (!diagonal || diagonal_ok(c, dx, dy))
+                {
+                    let next = (c.y + dy) as usize * w + (c.x + dx) as usize;
+                    let base = if diagonal { DIAGONAL } else { ORTHOGONAL };
+                    push(next, step_cost(i, next, base));
+                }
+            }
+        };
+        // The success test runs once per cell taken from the open list: where a cancelled
+        // search ends at once (its "path" is then thrown away).
+        let mut point = Checkpoint::new(cancel);
+        let nodes = &mut self.nodes;
+        let found = self.list.astar(
+            w * map.height(),
+            index(start),
+            successors,
+            heuristic,
+            |i| i == goal_i || point.stop(),
+            nodes,
+        );
+        if point.stopped() {
+            return Err(Error::Cancelled);
         }
-    };
-    // The success test runs once per cell taken from the open list: where a cancelled
-    // search ends at once (its "path" is then thrown away).
-    let mut point = Checkpoint::new(cancel);
-    let found = open_list::astar(w * map.height(), index(start), successors, heuristic, |i| {
-        i == goal_i || point.stop()
-    });
-    if point.stopped() {
-        return Err(Error::Cancelled);
+        if !found {
+            return Err(Error::Unreachable {
+                sx: start.x as f64,
+                sy: start.y as f64,
+                gx: goal.x as f64,
+                gy: goal.y as f64,
+            });
+        }
+        let step_length = |s: &[usize]| {
+            let (a, b) = (cell(s[0]), cell(s[1]));
+            if a.x != b.x && a.y != b.y {
+                std::f64::consts::SQRT_2
+            } else {
+                1.0
+            }
+        };
+        let length = nodes.windows(2).map(step_length).sum();
+        let cost = match weights {
+            None => length,
+            Some(wt) => nodes
+                .windows(2)
+                .map(|s| {
+                    let mean = 0.5 * (wt.multiplier[area(s[0])] + wt.multiplier[area(s[1])]);
+                    step_length(s) * mean
+                })
+                .sum(),
+        };
+        out.cells.extend(nodes.iter().map(|&i| cell(i)));
+        out.points
+            .extend(out.cells.iter().map(|&c| GridMap::cell_center(c)));
+        out.length = length;
+        out.cost = cost;
+        Ok(())
     }
-    let nodes = found.ok_or(Error::Unreachable {
-        sx: start.x as f64,
-        sy: start.y as f64,
-        gx: goal.x as f64,
-        gy: goal.y as f64,
-    })?;
-    let step_length = |s: &[usize]| {
-        let (a, b) = (cell(s[0]), cell(s[1]));
-        if a.x != b.x && a.y != b.y {
-            std::f64::consts::SQRT_2
-        } else {
-            1.0
-        }
-    };
-    let length = nodes.windows(2).map(step_length).sum();
-    let cost = match weights {
-        None => length,
-        Some(wt) => nodes
-            .windows(2)
-            .map(|s| {
-                let mean = 0.5 * (wt.multiplier[area(s[0])] + wt.multiplier[area(s[1])]);
-                step_length(s) * mean
-            })
-            .sum(),
-    };
-    let cells: Vec<IVec2> = nodes.into_iter().map(cell).collect();
-    let points = cells.iter().map(|&c| GridMap::cell_center(c)).collect();
-    Ok(GridPath {
-        cells,
-        points,
-        length,
-        cost,
-    })
 }
 
 /// [`astar`] between the cells containing two points (see [`GridMap::cell_at`]). The
@@ -455,13 +538,14 @@ mod tests {
         let field = DistanceField::new(&map);
         let (s, g) = (IVec2::ZERO, IVec2::new(63, 63));
         let cancel = Cancel::new();
+        let (search, p) = (&mut GridSearch::new(), &mut GridPath::default());
         for r in [0.0, 0.4] {
-            let p = astar_clear_until(&map, &field, s, g, r, None, Some(&cancel)).unwrap();
+            astar_clear_until(search, &map, &field, s, g, r, None, Some(&cancel), p).unwrap();
             assert_eq!(p.cells.len(), 64);
         }
         cancel.cancel();
         for r in [0.0, 0.4] {
-            let e = astar_clear_until(&map, &field, s, g, r, None, Some(&cancel));
+            let e = astar_clear_until(search, &map, &field, s, g, r, None, Some(&cancel), p);
             assert_eq!(e, Err(Error::Cancelled));
         }
     }

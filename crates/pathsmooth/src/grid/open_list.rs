@@ -1,4 +1,4 @@
-//! The grid search's A* loop over dense, per-thread arrays.
+//! The grid search's A* loop over dense arrays that the caller's search owns.
 //!
 //! The `pathfinding` crate's `astar` keeps each reached node's parent and cost in a hash
 //! map, which costs a hash and often a resize per node; on a grid the node is a cell index,
@@ -9,11 +9,10 @@
 //! `pathfinding::directed::astar::astar` (Hart, Nilsson, Raphael, *A Formal Basis for the
 //! Heuristic Determination of Minimum Cost Paths*, 1968) — the grid tests compare the two.
 //!
-//! Memory: per thread that searches, 28 bytes per cell of the largest map it searched
-//! (kept for the thread's life, reused by every search: stamps tell this search's cells
-//! from an earlier one's, so nothing is cleared between searches).
+//! Memory: 28 bytes per cell of the largest map an [`OpenList`] searched, kept and reused by
+//! every later search (stamps tell this search's cells from an earlier one's, so nothing
+//! is cleared between searches).
 
-use std::cell::RefCell;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
@@ -50,9 +49,9 @@ impl Ord for Open {
 }
 
 /// A search's arrays: per cell, the stamp of the search that reached it, its cost and its
-/// parent.
+/// parent; and the open list.
 #[derive(Debug, Default)]
-struct Scratch {
+pub(crate) struct OpenList {
     stamp: u32,
     reached: Vec<u32>,
     cost: Vec<u128>,
@@ -60,28 +59,29 @@ struct Scratch {
     open: BinaryHeap<Open>,
 }
 
-thread_local! {
-    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
-}
-
-/// The cells of a cheapest path from `start` to the first popped cell that `success`
-/// accepts, over `cells` cells, with `successors(cell, push)` calling `push(next, step)`
-/// for each neighbour and `heuristic(cell)` a consistent estimate; `None` when none is
-/// accepted. See the module docs.
-pub(crate) fn astar(
-    cells: usize,
-    start: usize,
-    mut successors: impl FnMut(usize, &mut dyn FnMut(usize, u128)),
-    heuristic: impl Fn(usize) -> u128,
-    mut success: impl FnMut(usize) -> bool,
-) -> Option<Vec<usize>> {
-    SCRATCH.with(|s| {
-        let mut s = s.borrow_mut();
-        let s = &mut *s;
+impl OpenList {
+    /// Writes into `path` (cleared first) the cells of a cheapest path from `start` to the
+    /// first popped cell that `success` accepts, over `cells` cells, with
+    /// `successors(cell, push)` calling `push(next, step)` for each neighbour and
+    /// `heuristic(cell)` a consistent estimate; false (and `path` empty) when none is
+    /// accepted. See the module docs.
+    pub(crate) fn astar(
+        &mut self,
+        cells: usize,
+        start: usize,
+        mut successors: impl FnMut(usize, &mut dyn FnMut(usize, u128)),
+        heuristic: impl Fn(usize) -> u128,
+        mut success: impl FnMut(usize) -> bool,
+        path: &mut Vec<usize>,
+    ) -> bool {
+        path.clear();
+        let s = self;
         if s.reached.len() < cells {
-            s.reached.resize(cells, 0);
-            s.cost.resize(cells, 0);
-            s.parent.resize(cells, 0);
+            // Fresh zeroed arrays (the allocator's zeroed pages: a first search on a large
+            // map touches only the cells it reaches). Zero is no search's stamp.
+            s.reached = vec![0; cells];
+            s.cost = vec![0; cells];
+            s.parent = vec![0; cells];
         }
         s.stamp = s.stamp.wrapping_add(1);
         if s.stamp == 0 {
@@ -100,14 +100,14 @@ pub(crate) fn astar(
         });
         while let Some(Open { cost, cell, .. }) = s.open.pop() {
             if success(cell) {
-                let mut path = vec![cell];
+                path.push(cell);
                 let mut at = cell;
                 while s.parent[at] != usize::MAX {
                     at = s.parent[at];
                     path.push(at);
                 }
                 path.reverse();
-                return Some(path);
+                return true;
             }
             // A cell pushed again with a lower cost leaves stale entries behind.
             if cost > s.cost[cell] {
@@ -130,8 +130,8 @@ pub(crate) fn astar(
                 });
             });
         }
-        None
-    })
+        false
+    }
 }
 
 #[cfg(test)]
@@ -142,6 +142,7 @@ mod tests {
     /// 8-connected moves with costs 2 and 3 (so ties abound) on a `w`-wide grid of `free`
     /// cells, and the octile estimate: the same search through both loops.
     fn both(
+        list: &mut OpenList,
         w: usize,
         free: &[bool],
         start: usize,
@@ -178,13 +179,16 @@ mod tests {
             );
             2 * dx.max(dy) + dx.min(dy)
         };
-        let ours = astar(
+        let mut path = Vec::new();
+        let found = list.astar(
             free.len(),
             start,
             |i, push| neighbours(i).into_iter().for_each(|(n, c)| push(n, c)),
             heuristic,
             |i| i == goal,
+            &mut path,
         );
+        let ours = found.then_some(path);
         let theirs = pathfinding::prelude::astar(
             &start,
             |&i| neighbours(i),
@@ -196,8 +200,8 @@ mod tests {
     }
 
     proptest! {
-        /// The same paths as `pathfinding`'s A*, ties and all, search after search on one
-        /// thread (the stamps keep earlier searches out).
+        /// The same paths as `pathfinding`'s A*, ties and all, search after search with one
+        /// open list (the stamps keep earlier searches out).
         #[test]
         fn pops_the_same_cells_as_pathfinding(
             (w, free) in (1usize..24, 1usize..24).prop_flat_map(|(w, h)| {
@@ -205,9 +209,10 @@ mod tests {
             }),
             ends in proptest::collection::vec((0.0f64..1.0, 0.0f64..1.0), 1..6),
         ) {
+            let mut list = OpenList::default();
             for (a, b) in ends {
                 let (start, goal) = ((a * free.len() as f64) as usize, (b * free.len() as f64) as usize);
-                let (ours, theirs) = both(w, &free, start, goal);
+                let (ours, theirs) = both(&mut list, w, &free, start, goal);
                 prop_assert_eq!(ours, theirs);
             }
         }
@@ -216,12 +221,16 @@ mod tests {
     #[test]
     fn a_bigger_map_after_a_smaller_one_and_no_way_through() {
         let (w, mut free) = (5, vec![true; 25]);
-        assert_eq!(both(w, &free, 0, 24).0.map(|p| p.len()), Some(5));
+        let list = &mut OpenList::default();
+        assert_eq!(both(list, w, &free, 0, 24).0.map(|p| p.len()), Some(5));
         free[2..25].iter_mut().step_by(5).for_each(|f| *f = false); // column 2 closed
-        let (ours, theirs) = both(w, &free, 0, 24);
+        let (ours, theirs) = both(list, w, &free, 0, 24);
         assert_eq!((ours.clone(), theirs), (None, None));
         let big = vec![true; 40 * 40];
-        assert_eq!(both(40, &big, 0, 40 * 40 - 1).0.map(|p| p.len()), Some(40));
+        assert_eq!(
+            both(list, 40, &big, 0, 40 * 40 - 1).0.map(|p| p.len()),
+            Some(40)
+        );
         assert_eq!(ours, None);
     }
 }

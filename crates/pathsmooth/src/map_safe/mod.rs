@@ -164,6 +164,8 @@ struct Buffers {
     ratios: Vec<f64>,
     forced: Vec<bool>,
     tails: Vec<Tail>,
+    /// The split's scratch (see `split`).
+    split: split::Split,
 }
 
 /// One call's world and the smoother's buffers: the algorithms are written on it.

@@ -10,72 +10,110 @@ use crate::error::Result;
 use crate::geometry::Point2;
 use crate::world::{first_problem, path_cost, World};
 
-/// A piece of the input, `path[start..=end]`, smoothed or kept as it is.
+/// A piece of the input, `path[start..=end]`, smoothed (its points are
+/// `pool[from..to]`) or kept as it is.
+#[derive(Debug, Clone, Copy)]
 struct Piece {
     start: usize,
     end: usize,
-    smoothed: Option<Vec<DVec2>>,
+    smoothed: Option<(usize, usize)>,
+}
+
+/// A piece still to place: `path[start..=end]`, and the pool range of its smoothed points
+/// when they were made already (the whole path's).
+type Work = (usize, usize, Option<(usize, usize)>);
+
+/// The split's scratch, kept by the [`MapSafe`] between calls: the smoothed pieces' points
+/// one after another, the pieces, the work stack, the smoother's output and the assembled
+/// path.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Split {
+    pool: Vec<DVec2>,
+    pieces: Vec<Piece>,
+    work: Vec<Work>,
+    smoothed: Vec<DVec2>,
+    assembled: Vec<DVec2>,
+}
+
+impl Split {
+    /// The points of `piece`: its smoothed ones, or the input's.
+    fn points<'a>(&'a self, path: &'a [DVec2], piece: &Piece) -> &'a [DVec2] {
+        match piece.smoothed {
+            Some((from, to)) => &self.pool[from..to],
+            None => &path[piece.start..=piece.end],
+        }
+    }
+
+    /// Appends the smoother's last output to the pool; its range there.
+    fn keep_smoothed(&mut self) -> (usize, usize) {
+        let from = self.pool.len();
+        self.pool.extend_from_slice(&self.smoothed);
+        (from, self.pool.len())
+    }
 }
 
 impl<W: World + ?Sized> Run<'_, W> {
-    /// See [`MapSafe::smooth`].
-    fn smooth<P: Point2>(
+    /// See [`MapSafe::smooth_into`].
+    fn smooth_into<P: Point2>(
         &mut self,
         path: &[P],
         radius: f64,
-        mut smoother: impl FnMut(&[DVec2]) -> Result<Vec<DVec2>>,
-    ) -> Result<Vec<P>> {
+        mut smoother: impl FnMut(&[DVec2], &mut Vec<DVec2>) -> Result<()>,
+        out: &mut Vec<P>,
+    ) -> Result<()> {
+        out.clear();
         let (radius, strict) = self.load_input(path, radius)?;
         if path.len() < 3 {
-            return Ok(path.to_vec());
+            out.extend_from_slice(path);
+            return Ok(());
         }
         let input = std::mem::take(&mut self.b.input);
+        let mut split = std::mem::take(&mut self.b.split);
+        split.smoothed.clear();
         // The whole path first, so that the smoother's own errors reach the caller.
-        let whole = smoother(&input);
-        let out = whole.map(|whole| {
-            let mut pieces = Vec::new();
-            self.place(&input, radius, whole, &mut smoother, &mut pieces);
-            self.fix_joints(&input, radius, &mut pieces);
-            assemble(&input, &pieces)
-        });
-        let out = match out {
-            Ok(out) if self.is_clear(&out, radius) => {
-                let mut rounded = Vec::with_capacity(out.len());
-                if !self.append_rounded(&out, radius, &mut rounded) {
-                    rounded.extend_from_slice(path);
+        let whole = smoother(&input, &mut split.smoothed);
+        if whole.is_ok() {
+            split.pool.clear();
+            split.pieces.clear();
+            let whole = split.keep_smoothed();
+            self.place(&input, radius, whole, &mut smoother, &mut split);
+            self.fix_joints(&input, radius, &mut split);
+            assemble(&input, &mut split);
+            let assembled = &split.assembled;
+            if self.is_clear(assembled, radius) {
+                // `append_rounded` leaves `out` empty when no rounding is clear.
+                if !self.append_rounded(assembled, radius, out) {
+                    out.extend_from_slice(path);
                 }
-                rounded
-            }
-            Ok(_) => {
+            } else {
                 // Only an input valid within the tolerance alone can end here.
                 debug_assert!(!strict, "map_safe assembled an invalid path");
-                path.to_vec()
+                out.extend_from_slice(path);
             }
-            Err(e) => {
-                self.b.input = input;
-                return Err(e);
-            }
-        };
+        }
         self.b.input = input;
-        Ok(out)
+        self.b.split = split;
+        whole
     }
 
     /// Splits `path` into pieces that are either smoothed and valid or kept as they are,
-    /// in order. `whole` is the smoother's result on the whole path. A work stack instead
-    /// of recursion keeps deep splits (one per corner of a long path) off the call stack.
+    /// in order, into `split.pieces`. `whole` is the pool range of the smoother's result
+    /// on the whole path. A work stack instead of recursion keeps deep splits (one per
+    /// corner of a long path) off the call stack.
     fn place(
         &self,
         path: &[DVec2],
         radius: f64,
-        whole: Vec<DVec2>,
-        smoother: &mut impl FnMut(&[DVec2]) -> Result<Vec<DVec2>>,
-        pieces: &mut Vec<Piece>,
+        whole: (usize, usize),
+        smoother: &mut impl FnMut(&[DVec2], &mut Vec<DVec2>) -> Result<()>,
+        split: &mut Split,
     ) {
-        let mut work = vec![(0, path.len() - 1, Some(whole))];
-        while let Some((start, end, smoothed)) = work.pop() {
+        split.work.clear();
+        split.work.push((0, path.len() - 1, Some(whole)));
+        while let Some((start, end, smoothed)) = split.work.pop() {
             if end - start < 2 {
                 // A single input segment: valid because the input is.
-                pieces.push(Piece {
+                split.pieces.push(Piece {
                     start,
                     end,
                     smoothed: None,
@@ -83,18 +121,26 @@ impl<W: World + ?Sized> Run<'_, W> {
                 continue;
             }
             let input = &path[start..=end];
-            let out = smoothed.or_else(|| smoother(input).ok());
-            let split_near = match out {
-                Some(out) => match self.problem_at(input, &out, radius) {
+            let range = smoothed.or_else(|| {
+                split.smoothed.clear();
+                smoother(input, &mut split.smoothed).ok()?;
+                Some(split.keep_smoothed())
+            });
+            let split_near = match range {
+                Some((from, to)) => match self.problem_at(input, &split.pool[from..to], radius) {
                     None => {
-                        pieces.push(Piece {
+                        split.pieces.push(Piece {
                             start,
                             end,
-                            smoothed: Some(out),
+                            smoothed: range,
                         });
                         continue;
                     }
-                    Some(at) => at,
+                    Some(at) => {
+                        // Refused: its points are the last in the pool.
+                        split.pool.truncate(from);
+                        at
+                    }
                 },
                 None => None,
             };
@@ -110,8 +156,8 @@ impl<W: World + ?Sized> Run<'_, W> {
                     .unwrap_or(start + 1),
                 None => start + (end - start) / 2,
             };
-            work.push((mid, end, None));
-            work.push((start, mid, None));
+            split.work.push((mid, end, None));
+            split.work.push((start, mid, None));
         }
     }
 
@@ -135,24 +181,24 @@ impl<W: World + ?Sized> Run<'_, W> {
 
     /// Reverts to the input both pieces around any joint whose bend the world refuses (a
     /// grid's pinch).
-    fn fix_joints(&self, path: &[DVec2], radius: f64, pieces: &mut [Piece]) {
+    fn fix_joints(&self, path: &[DVec2], radius: f64, split: &mut Split) {
         loop {
             let mut changed = false;
-            for k in 1..pieces.len() {
-                let (left, right) = (&pieces[k - 1], &pieces[k]);
+            for k in 1..split.pieces.len() {
+                let (left, right) = (&split.pieces[k - 1], &split.pieces[k]);
                 if left.smoothed.is_none() && right.smoothed.is_none() {
                     continue;
                 }
                 let v = path[left.end];
-                let before = points(path, left).iter().rev().find(|&&q| q != v).copied();
-                let after = points(path, right).iter().find(|&&q| q != v).copied();
+                let before = split.points(path, left).iter().rev().find(|&&q| q != v);
+                let after = split.points(path, right).iter().find(|&&q| q != v);
                 let bad = match (before, after) {
-                    (Some(b), Some(a)) => !self.world.bend_is_clear(b, v, a, radius),
+                    (Some(&b), Some(&a)) => !self.world.bend_is_clear(b, v, a, radius),
                     _ => false,
                 };
                 if bad {
-                    pieces[k - 1].smoothed = None;
-                    pieces[k].smoothed = None;
+                    split.pieces[k - 1].smoothed = None;
+                    split.pieces[k].smoothed = None;
                     changed = true;
                 }
             }
@@ -178,9 +224,45 @@ impl MapSafe {
         world: &W,
         path: &[P],
         radius: f64,
-        smoother: impl FnMut(&[DVec2]) -> Result<Vec<DVec2>>,
+        mut smoother: impl FnMut(&[DVec2]) -> Result<Vec<DVec2>>,
     ) -> Result<Vec<P>> {
-        self.on(world).smooth(path, radius, smoother)
+        let mut out = Vec::new();
+        let into = |p: &[DVec2], o: &mut Vec<DVec2>| smoother(p).map(|s| *o = s);
+        self.smooth_into(world, path, radius, into, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`smooth`](Self::smooth) with a smoother that writes into a buffer (as
+    /// [`catmull_rom_into`](crate::curve::catmull_rom::catmull_rom_into) and
+    /// [`resample_into`](crate::curve::resample::resample_into) do), into `out` (cleared
+    /// first): once this `MapSafe`'s buffers and `out` have grown, a call allocates nothing
+    /// but what the smoother does. Errors as [`smooth`](Self::smooth); `out` is then empty.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::curve::catmull_rom::{catmull_rom_into, CatmullRomParams};
+    /// use pathsmooth::{is_valid, GridMap, GridWorld, MapSafe};
+    /// let world = GridWorld::new(GridMap::from_rows(&["....", "@@@.", "@@@.", "@@@."])?)?;
+    /// let path = [DVec2::new(0.5, 0.5), DVec2::new(3.5, 0.5), DVec2::new(3.5, 3.5)];
+    /// let params = CatmullRomParams::centripetal(5);
+    /// let (mut safe, mut out) = (MapSafe::new(), Vec::new());
+    /// safe.smooth_into(&world, &path, 0.0, |p, o| catmull_rom_into(p, &params, o), &mut out)?;
+    /// assert!(is_valid(&world, &out, 0.0));
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn smooth_into<W: World + ?Sized, P: Point2>(
+        &mut self,
+        world: &W,
+        path: &[P],
+        radius: f64,
+        smoother: impl FnMut(&[DVec2], &mut Vec<DVec2>) -> Result<()>,
+        out: &mut Vec<P>,
+    ) -> Result<()> {
+        let result = self.on(world).smooth_into(path, radius, smoother, out);
+        if result.is_err() {
+            out.clear();
+        }
+        result
     }
 }
 
@@ -208,21 +290,15 @@ pub fn map_safe<W: World + ?Sized, P: Point2>(
     MapSafe::new().smooth(world, path, radius, smoother)
 }
 
-fn points<'a>(path: &'a [DVec2], piece: &'a Piece) -> &'a [DVec2] {
-    piece
-        .smoothed
-        .as_deref()
-        .unwrap_or(&path[piece.start..=piece.end])
-}
-
-/// Concatenates the pieces, writing each joint vertex once.
-fn assemble(path: &[DVec2], pieces: &[Piece]) -> Vec<DVec2> {
-    let mut out: Vec<DVec2> = Vec::with_capacity(path.len());
-    for (k, piece) in pieces.iter().enumerate() {
-        let pts = points(path, piece);
+/// Concatenates the pieces into `split.assembled`, writing each joint vertex once.
+fn assemble(path: &[DVec2], split: &mut Split) {
+    let mut out = std::mem::take(&mut split.assembled);
+    out.clear();
+    for (k, piece) in split.pieces.iter().enumerate() {
+        let pts = split.points(path, piece);
         out.extend_from_slice(if k == 0 { pts } else { &pts[1..] });
     }
-    out
+    split.assembled = out;
 }
 
 #[cfg(test)]

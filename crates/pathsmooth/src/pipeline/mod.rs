@@ -3,13 +3,14 @@
 
 mod relaxed;
 mod repair;
+mod stage;
 mod step;
 mod surface;
 
 pub use step::{Preset, Step};
 pub use surface::SurfacePlanner;
 
-use relaxed::RelaxFix;
+use stage::{Context, Stage};
 
 use std::borrow::Cow;
 
@@ -17,22 +18,15 @@ use glam::DVec2;
 
 use crate::area::PIPELINE_COST_TOLERANCE;
 use crate::cancel::Cancel;
-use crate::corridor::{CorridorPath, CorridorSmoother};
-use crate::curve::catmull_rom::catmull_rom;
+use crate::corridor::CorridorPath;
 use crate::curve::exact::ExactCurve;
-use crate::curve::resample::resample;
 use crate::error::{num, Error, Result};
-use crate::fillet::{Corner, Filleter};
+use crate::fillet::Corner;
 use crate::geometry::Point2;
-use crate::map_safe::MapSafe;
-use crate::navmesh::portals::{portals_into, Portal};
-use crate::navmesh::relax::{relax_into, RelaxParams};
-use crate::navmesh::NavMeshQuery;
-use crate::shortcut::Shortcutter;
 use crate::validate::{validate, ValidationReport};
 use crate::world::{
     agent_radius, check_input, check_path_and_radius, check_world, clearance_error, path_cost,
-    path_is_clear, path_on_mesh, settle, World,
+    path_is_clear, settle, World,
 };
 
 /// How much one step may raise the path's cost, relative (the steps' local tests allow
@@ -127,11 +121,14 @@ type RoundsClear<W> = fn(&W, &[DVec2], f64) -> bool;
 /// rounding margin, then keeps only the steps whose paths hold once rounded (the others in
 /// `skipped`). Checked exactly on every Moving AI map in `tests/precision_maps.rs`.
 ///
-/// **Memory.** The pipeline owns every scratch buffer (the steps', the validator's, the
-/// navmesh portals, the corridor solver's), so once warmed up, `smooth_into` and
-/// `plan_into` on `DVec2` allocate only where a step's own algorithm does. Expensive
-/// per-world data (a grid's distance field, navmesh, corridor map) lives in the world and
-/// is built once.
+/// **Memory.** The pipeline owns every scratch buffer: each step's own (its stage: the
+/// shortcutter's, the map-safe smoother's, the navmesh steps' query and portals, the
+/// corridor solver's, the fillet's curve) and the world's path-finding scratch
+/// ([`World::Query`]), so once warmed up, `smooth_into` and `plan_into` on `DVec2` allocate
+/// nothing for the shortcut, Chaikin, Catmull-Rom, resampling, funnel and relax steps
+/// (`tests/pipeline_alloc.rs` counts); the corridor and fillet steps still allocate their
+/// results. Expensive per-world data (a grid's distance field, navmesh, corridor map)
+/// lives in the world and is built once.
 ///
 /// Cost: per run, an input check (one clearance test per segment), the steps' costs, and
 /// one validation of the result (plus one per re-routing step).
@@ -154,30 +151,22 @@ type RoundsClear<W> = fn(&W, &[DVec2], f64) -> bool;
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
 #[derive(Debug)]
-pub struct Pipeline<W> {
+pub struct Pipeline<W: World> {
     world: W,
     radius: f64,
     steps: Vec<Step>,
+    /// One per step, in the same order: the step's scratch (see `stage`).
+    stages: Vec<Stage>,
     report: PipelineReport,
-    // Scratch of the steps, the navmesh query and the portals: the pipeline owns every
-    // buffer, so steady-state runs allocate nothing.
-    shortcutter: Shortcutter,
-    map_safe: MapSafe,
-    query: NavMeshQuery,
-    portals: Vec<Portal>,
-    corridor: CorridorSmoother,
-    last_corridor: Option<CorridorPath>,
-    filleter: Filleter,
-    last_curve: Option<ExactCurve>,
-    /// The radius the steps aim at in this attempt: the agent radius, or a rounding
-    /// margin more when the caller's point type is coarser than `f64` (see `attempts`).
-    aim: f64,
+    /// The world's path-finding scratch: plans, the input's repair, and the steps that
+    /// ask the world for a path. Boxed: a navmesh's is a kilobyte.
+    query: Box<W::Query>,
+    /// The path between steps, the step's output, and a re-planned piece of the input.
     a: Vec<DVec2>,
     b: Vec<DVec2>,
+    piece: Vec<DVec2>,
     /// The steps' input, kept for a second attempt.
     input: Vec<DVec2>,
-    /// The relax step's local fixes at a radius (see `relaxed`).
-    relax_fix: RelaxFix,
     /// Whether this is a second or third attempt (the steps start again from `input`).
     retrying: bool,
     /// In a third attempt, the test that a step's path still holds once rounded to the
@@ -224,20 +213,13 @@ impl<W: World> Pipeline<W> {
             world,
             radius,
             steps: Vec::new(),
+            stages: Vec::new(),
             report: PipelineReport::default(),
-            shortcutter: Shortcutter::new(),
-            map_safe: MapSafe::new(),
-            query: NavMeshQuery::new(),
-            portals: Vec::new(),
-            corridor: CorridorSmoother::new(),
-            last_corridor: None,
-            filleter: Filleter::new(),
-            last_curve: None,
-            aim: radius,
+            query: Box::default(),
             a: Vec::new(),
             b: Vec::new(),
+            piece: Vec::new(),
             input: Vec::new(),
-            relax_fix: RelaxFix::new(),
             retrying: false,
             rounds_clear: None,
             cancel: None,
@@ -260,14 +242,20 @@ impl<W: World> Pipeline<W> {
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn then(mut self, step: Step) -> Self {
+        let mut stage = Stage::for_step(&step);
+        if let Stage::Shortcut(s) = &mut stage {
+            s.set_cancel(self.cancel.clone());
+        }
+        self.stages.push(stage);
         self.steps.push(step);
         self
     }
 
     /// Replaces the steps.
     pub fn with_steps(mut self, steps: impl IntoIterator<Item = Step>) -> Self {
-        self.steps = steps.into_iter().collect();
-        self
+        self.steps.clear();
+        self.stages.clear();
+        steps.into_iter().fold(self, Self::then)
     }
 
     /// Lets runs stop early: once `cancel` is cancelled (or its deadline passes), a run
@@ -294,7 +282,11 @@ impl<W: World> Pipeline<W> {
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn set_cancel(&mut self, cancel: Option<Cancel>) {
-        self.shortcutter.set_cancel(cancel.clone());
+        for stage in &mut self.stages {
+            if let Stage::Shortcut(s) = stage {
+                s.set_cancel(cancel.clone());
+            }
+        }
         self.cancel = cancel;
     }
 
@@ -360,7 +352,7 @@ impl<W: World> Pipeline<W> {
     /// The corridor step's result (disks, safe radii, solver report) of the last run, in
     /// world units, if it had a corridor step.
     pub fn last_corridor(&self) -> Option<&CorridorPath> {
-        self.last_corridor.as_ref()
+        self.stages.iter().rev().find_map(Stage::last_corridor)
     }
 
     /// The exact curve (lines, arcs, clothoids) made by the last run's fillet step, if it
@@ -383,7 +375,7 @@ impl<W: World> Pipeline<W> {
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn last_curve(&self) -> Option<&ExactCurve> {
-        self.last_curve.as_ref()
+        self.stages.iter().rev().find_map(Stage::last_curve)
     }
 
     /// Validates any path on the pipeline's world for its radius.
@@ -540,7 +532,8 @@ impl<W: World> Pipeline<W> {
             return Ok(());
         }
         let mut b = std::mem::take(&mut self.b);
-        let repaired = repair::replan_invalid(&self.world, path, self.radius, &mut b);
+        let (query, piece) = (&mut self.query, &mut self.piece);
+        let repaired = repair::replan_invalid(&self.world, path, self.radius, query, piece, &mut b);
         if let Ok(n) = repaired {
             std::mem::swap(path, &mut b);
             self.report.repaired_segments = n;
@@ -551,9 +544,7 @@ impl<W: World> Pipeline<W> {
 
     /// Runs every step on `path` (valid on entry), in place, aiming at radius `aim`.
     fn run_steps(&mut self, path: &mut Vec<DVec2>, aim: f64) -> Result<()> {
-        self.aim = aim;
-        self.last_corridor = None;
-        self.last_curve = None;
+        self.stages.iter_mut().for_each(Stage::forget);
         let mut b = std::mem::take(&mut self.b);
         self.report.input_cost = path_cost(&self.world, path);
         // With area costs the path's cost is followed step by step; without, it is its
@@ -562,11 +553,16 @@ impl<W: World> Pipeline<W> {
         let mut cost = self.report.input_cost;
         let mut result = Ok(());
         for k in 0..self.steps.len() {
-            let step = self.steps[k].clone();
-            if let Err(e) = self
-                .before_step(&step, path)
-                .and_then(|()| self.run_step(&step, path, &mut b))
-                .and_then(|()| self.after_step(&b))
+            let step = &self.steps[k];
+            let mut cx = Context {
+                world: &self.world,
+                radius: aim,
+                query: &mut self.query,
+                corners: &mut self.report.corners,
+            };
+            if let Err(e) = before_step(self.cancel.as_ref(), self.max_points, step, path)
+                .and_then(|()| self.stages[k].run(step, &mut cx, path, &mut b))
+                .and_then(|()| after_step(self.max_points, &b))
             {
                 result = Err(e);
                 break;
@@ -654,121 +650,6 @@ impl<W: World> Pipeline<W> {
         })
     }
 
-    /// Whether `step` may run on `input`: not when the run is cancelled, nor when its output
-    /// could exceed the cap on points.
-    fn before_step(&self, step: &Step, input: &[DVec2]) -> Result<()> {
-        if let Some(cancel) = &self.cancel {
-            cancel.check()?;
-        }
-        if let (Some(cap), Some(requested)) = (self.max_points, step.max_output_len(input))
-            && requested > cap as u128
-        {
-            return Err(Error::OutputTooLarge { requested, cap });
-        }
-        Ok(())
-    }
-
-    /// Whether a step's output `out` is within the cap on points.
-    fn after_step(&self, out: &[DVec2]) -> Result<()> {
-        match self.max_points {
-            Some(cap) if out.len() > cap => Err(Error::OutputTooLarge {
-                requested: out.len() as u128,
-                cap,
-            }),
-            _ => Ok(()),
-        }
-    }
-
-    /// One step from `input` into `out`.
-    fn run_step(&mut self, step: &Step, input: &[DVec2], out: &mut Vec<DVec2>) -> Result<()> {
-        let world = &self.world;
-        let radius = self.aim;
-        let (start, goal) = (input[0], input[input.len() - 1]);
-        match step {
-            Step::Shortcut => self.shortcutter.shortcut_into(world, input, radius, out),
-            Step::Chaikin(params) => self
-                .map_safe
-                .chaikin_into(world, input, radius, params, out),
-            Step::CatmullRom(params) => {
-                self.smooth_by(input, out, |p: &[DVec2]| catmull_rom(p, params))
-            }
-            Step::Resample { spacing } => {
-                let spacing = *spacing;
-                self.smooth_by(input, out, |p: &[DVec2]| resample(p, spacing))
-            }
-            // A one-point path (a plan from a point to itself) has no channel to re-route
-            // through and nothing to optimise: it stays one point.
-            Step::Funnel | Step::Relax(_) | Step::Corridor(_) if input.len() < 2 => {
-                out.clear();
-                out.extend_from_slice(input);
-                Ok(())
-            }
-            // The navmesh query's path (exact at radius 0; with a radius, the funnel through
-            // a channel wide enough, checked against the world).
-            // With area costs on a navmesh whose triangles have areas, the world's own plan:
-            // the cheaper of the cheapest channel's funnel and the shortest path.
-            Step::Funnel => {
-                let mesh = world.navmesh()?;
-                match world.cost_filter().filter(|_| mesh.has_areas()) {
-                    Some(_) => world.find_path_into(start, goal, radius, &mut self.query, out),
-                    None => path_on_mesh(world, mesh, &mut self.query, start, goal, radius, out),
-                }
-            }
-            Step::Relax(params) => {
-                let mesh = world.navmesh()?;
-                // With area costs (and areas on the mesh), relax in the cheapest channel.
-                let channel = match world.cost_filter().filter(|_| mesh.has_areas()) {
-                    Some(costs) => {
-                        self.query
-                            .find_path_with_costs(mesh, costs, start, goal, radius)?;
-                        self.query.channel()
-                    }
-                    None => self.query.find_channel(mesh, start, goal, radius)?,
-                };
-                portals_into(mesh, channel, &mut self.portals)?;
-                // Keep the waypoints the agent radius plus the article's margin from the
-                // portal ends (at radius 0, the margin alone: today's behaviour).
-                let params = RelaxParams {
-                    margin: params.margin + radius,
-                    ..*params
-                };
-                relax_into(&self.portals, start, goal, &params, out)?;
-                if radius > 0.0 {
-                    let fix = &mut self.relax_fix;
-                    fix.fix(world, &self.portals, &mut self.query, radius, out);
-                }
-                Ok(())
-            }
-            Step::Fillet(params) => {
-                let done = self.filleter.fillet(world, input, radius, params)?;
-                done.curve.to_polyline_into(params.chord_error, out)?;
-                self.report.corners.extend_from_slice(&done.corners);
-                self.last_curve = Some(done.curve);
-                Ok(())
-            }
-            Step::Corridor(params) => {
-                let plan = self.corridor.smooth_along(world, input, radius, params)?;
-                out.clear();
-                out.extend_from_slice(&plan.path);
-                self.last_corridor = Some(plan);
-                Ok(())
-            }
-        }
-    }
-
-    /// A wall-blind smoother made map-safe (split at the corners it cannot cut).
-    fn smooth_by(
-        &mut self,
-        input: &[DVec2],
-        out: &mut Vec<DVec2>,
-        smoother: impl FnMut(&[DVec2]) -> Result<Vec<DVec2>>,
-    ) -> Result<()> {
-        *out = self
-            .map_safe
-            .smooth(&self.world, input, self.aim, smoother)?;
-        Ok(())
-    }
-
     /// Converts the result to the caller's point type and validates it as returned.
     fn finish<P: Point2>(&mut self, path: &[DVec2], out: &mut Vec<P>) -> Result<()> {
         out.extend(path.iter().map(|&p| P::from_dvec2(p)));
@@ -791,6 +672,36 @@ impl<W: World> Pipeline<W> {
         self.report.plan_length = validation.length;
         self.report.validation = validation;
         Ok(())
+    }
+}
+
+/// Whether `step` may run on `input`: not when the run is cancelled, nor when its output
+/// could exceed the cap on points.
+fn before_step(
+    cancel: Option<&Cancel>,
+    max_points: Option<usize>,
+    step: &Step,
+    input: &[DVec2],
+) -> Result<()> {
+    if let Some(cancel) = cancel {
+        cancel.check()?;
+    }
+    if let (Some(cap), Some(requested)) = (max_points, step.max_output_len(input))
+        && requested > cap as u128
+    {
+        return Err(Error::OutputTooLarge { requested, cap });
+    }
+    Ok(())
+}
+
+/// Whether a step's output `out` is within the cap on points.
+fn after_step(max_points: Option<usize>, out: &[DVec2]) -> Result<()> {
+    match max_points {
+        Some(cap) if out.len() > cap => Err(Error::OutputTooLarge {
+            requested: out.len() as u128,
+            cap,
+        }),
+        _ => Ok(()),
     }
 }
 

@@ -1,4 +1,5 @@
-//! The relax step's local fix at an agent radius > 0.
+//! The relax step: the channel, its portals, portal relaxation, and the local fix at an
+//! agent radius > 0.
 //!
 //! Portal relaxation ([`relax_into`](crate::navmesh::relax::relax_into)) knows only the
 //! portals, not the walls, so at a radius its path can still come within the radius of a
@@ -9,15 +10,66 @@
 
 use glam::DVec2;
 
+use crate::error::Result;
 use crate::navmesh::funnel::Funnel;
-use crate::navmesh::portals::Portal;
+use crate::navmesh::portals::{portals_into, Portal};
+use crate::navmesh::relax::{relax_into, RelaxParams};
 use crate::navmesh::NavMeshQuery;
 use crate::world::{path_is_clear, World};
 
-/// The relax step's fix at a radius, with its scratch (two buffers and a funnel) kept
-/// between calls so that a pipeline run allocates nothing once warm.
+/// The relax step's scratch: the navmesh query that finds the channel, its portals and the
+/// fix at a radius, kept between runs so that a pipeline run allocates nothing once warm.
 #[derive(Debug, Default)]
-pub(super) struct RelaxFix {
+pub(super) struct RelaxStage {
+    query: NavMeshQuery,
+    portals: Vec<Portal>,
+    fix: RelaxFix,
+}
+
+impl RelaxStage {
+    /// The relax step from `start` to `goal` into `out`: the channel (the cheapest one with
+    /// area costs on a navmesh with areas; at a radius, the channel with room for the agent),
+    /// the waypoints slid along its portals the agent radius plus the parameters' margin
+    /// from their ends, then, at a radius, the local fix (`world_query` is the world's
+    /// path-finding scratch, for it).
+    #[allow(clippy::too_many_arguments)] // the step's inputs, the world's scratch and `out`
+    pub(super) fn run<W: World>(
+        &mut self,
+        world: &W,
+        params: &RelaxParams,
+        radius: f64,
+        world_query: &mut W::Query,
+        start: DVec2,
+        goal: DVec2,
+        out: &mut Vec<DVec2>,
+    ) -> Result<()> {
+        let mesh = world.navmesh()?;
+        let channel = match world.cost_filter().filter(|_| mesh.has_areas()) {
+            Some(costs) => {
+                self.query
+                    .find_path_with_costs(mesh, costs, start, goal, radius)?;
+                self.query.channel()
+            }
+            None => self.query.find_channel(mesh, start, goal, radius)?,
+        };
+        portals_into(mesh, channel, &mut self.portals)?;
+        // Keep the waypoints the agent radius plus the article's margin from the portal
+        // ends (at radius 0, the margin alone).
+        let params = RelaxParams {
+            margin: params.margin + radius,
+            ..*params
+        };
+        relax_into(&self.portals, start, goal, &params, out)?;
+        if radius > 0.0 {
+            self.fix.fix(world, &self.portals, world_query, radius, out);
+        }
+        Ok(())
+    }
+}
+
+/// The relax step's fix at a radius, with its scratch (two buffers and a funnel).
+#[derive(Debug, Default)]
+struct RelaxFix {
     /// The fixed path being built, then swapped with the caller's.
     fixed: Vec<DVec2>,
     /// One replacement stretch (the funnel's or the world's path).
@@ -26,10 +78,6 @@ pub(super) struct RelaxFix {
 }
 
 impl RelaxFix {
-    pub(super) fn new() -> Self {
-        Self::default()
-    }
-
     /// The relax step's local fix at a radius > 0: a relaxed node can still come within the
     /// radius of a wall (near a wall edge that meets its portal's end at an acute angle), and
     /// a segment between two nodes can cut the circle of the radius round the corner both of
@@ -41,11 +89,11 @@ impl RelaxFix {
     /// between them (grid A*, the navmesh search). A stretch neither can replace is left as it
     /// was (the pipeline's validation then skips the step). `path` is the relaxed path
     /// through `portals` (node `k` on portal `k − 1`); its ends are kept.
-    pub(super) fn fix<W: World + ?Sized>(
+    fn fix<W: World>(
         &mut self,
         world: &W,
         portals: &[Portal],
-        query: &mut NavMeshQuery,
+        query: &mut W::Query,
         radius: f64,
         path: &mut Vec<DVec2>,
     ) {

@@ -9,17 +9,20 @@ use crate::world::World;
 /// Writes into `out` a path valid for `radius` that follows `path` wherever `path` is
 /// valid: from each point with room for the agent, the next segment is kept when it is
 /// clear; otherwise the stretch up to the next point with room is re-planned on the world
-/// ([`World::find_path`]). Returns the number of input segments replaced.
+/// ([`World::find_path_into`], with `query` and into `piece`). Returns the number of input
+/// segments replaced.
 ///
 /// The start and the goal must have room for the agent themselves ([`Error::TooClose`]).
 /// A world that cannot find paths turns an invalid input into [`Error::InvalidInputPath`] with
 /// the validator's reason.
 ///
 /// Cost: one point and one segment test per input point, plus the re-planning.
-pub(super) fn replan_invalid<W: World + ?Sized>(
+pub(super) fn replan_invalid<W: World>(
     world: &W,
     path: &[DVec2],
     radius: f64,
+    query: &mut W::Query,
+    piece: &mut Vec<DVec2>,
     out: &mut Vec<DVec2>,
 ) -> Result<usize> {
     let room = |p: DVec2| world.segment_is_clear(p, p, radius);
@@ -55,8 +58,8 @@ pub(super) fn replan_invalid<W: World + ?Sized>(
         let next = (i..path.len())
             .find(|&m| room(path[m]))
             .unwrap_or(path.len() - 1);
-        let piece = world
-            .find_path(path[last], path[next], radius)
+        world
+            .find_path_into(path[last], path[next], radius, query, piece)
             .map_err(|e| match e {
                 Error::Unsupported { .. } => Error::InvalidInputPath {
                     reason: validate(world, path, radius)
@@ -89,7 +92,8 @@ mod tests {
         let goal = DVec2::new(5.5, 1.5);
         let path = [vec![start], hug, vec![goal]].concat();
         let mut out = Vec::new();
-        let n = replan_invalid(&world, &path, 0.6, &mut out).unwrap();
+        let (mut query, mut piece) = Default::default();
+        let n = replan_invalid(&world, &path, 0.6, &mut query, &mut piece, &mut out).unwrap();
         assert!(n > 0);
         assert!(is_valid(&world, &out, 0.6), "{out:?}");
         assert_eq!((out[0], *out.last().unwrap()), (start, goal));
@@ -100,7 +104,8 @@ mod tests {
         let world = GridWorld::new(GridMap::from_rows(&["....", "@@@@"]).unwrap()).unwrap();
         let path = [DVec2::new(0.5, 0.5), DVec2::new(3.5, 0.5)];
         let mut out = Vec::new();
-        let e = replan_invalid(&world, &path, 0.6, &mut out).unwrap_err();
+        let (mut query, mut piece) = Default::default();
+        let e = replan_invalid(&world, &path, 0.6, &mut query, &mut piece, &mut out).unwrap_err();
         assert!(matches!(e, Error::TooClose { what: "start", .. }), "{e}");
     }
 }

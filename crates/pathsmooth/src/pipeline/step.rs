@@ -68,6 +68,18 @@ pub enum Step {
 }
 
 impl Step {
+    /// Every step's [name](Self::name), in the order of the variants.
+    pub const NAMES: [&'static str; 8] = [
+        "shortcut",
+        "chaikin",
+        "catmull-rom",
+        "resample",
+        "funnel",
+        "relax",
+        "corridor",
+        "fillet",
+    ];
+
     /// The step's name, as the command line spells it.
     ///
     /// ```
@@ -217,5 +229,36 @@ impl Preset {
             Preset::Smooth => vec![Step::Shortcut, Step::chaikin()],
             Preset::Corridor => vec![Step::corridor()],
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_lists_every_variant_once() {
+        // Exhaustive: a new variant fails to compile here until it is named.
+        let name = |s: &Step| match s {
+            Step::Shortcut
+            | Step::Chaikin(_)
+            | Step::CatmullRom(_)
+            | Step::Resample { .. }
+            | Step::Funnel
+            | Step::Relax(_)
+            | Step::Corridor(_)
+            | Step::Fillet(_) => s.name(),
+        };
+        let all = [
+            Step::Shortcut,
+            Step::chaikin(),
+            Step::catmull_rom(),
+            Step::Resample { spacing: 1.0 },
+            Step::Funnel,
+            Step::relax(),
+            Step::corridor(),
+            Step::fillet(1.0),
+        ];
+        assert_eq!(all.iter().map(name).collect::<Vec<_>>(), Step::NAMES);
     }
 }

@@ -10,12 +10,11 @@ use crate::area::{area_name, AreaCosts, AreaId};
 use crate::cancel::Cancel;
 use crate::error::{Error, Result};
 use crate::geometry::max_map_coordinate;
-use crate::grid::astar::{astar_clear_until, narrowest_passage, GridPath, Weights};
+use crate::grid::astar::{astar_clear_until, narrowest_passage, GridPath, GridSearch, Weights};
 use crate::grid::distance::DistanceField;
 use crate::grid::los::{bend_pinch, segment_collision, segment_is_clear, Collision};
 use crate::grid::map::GridMap;
 use crate::navmesh::mesh::NavMesh;
-use crate::navmesh::NavMeshQuery;
 
 /// A grid map in world units: cell (x = column, y = row) covers
 /// `origin + cell_size · [x, x+1] × [y, y+1]`. Moving AI files load with cell size 1 and
@@ -361,7 +360,9 @@ impl GridWorld {
     /// map, [`Error::Blocked`] inside a wall, [`Error::TooClose`] when the start, the goal
     /// or their cells' centres are closer than `radius` to a wall, [`Error::Unreachable`].
     pub fn find_cell_path(&self, start: DVec2, goal: DVec2, radius: f64) -> Result<GridPath> {
-        self.find_cell_path_until(start, goal, radius, None)
+        let mut path = GridPath::default();
+        self.find_cell_path_until(start, goal, radius, None, &mut GridSearch::new(), &mut path)?;
+        Ok(path)
     }
 
     /// [`find_cell_path`](Self::find_cell_path), stopped by `cancel` (see
@@ -372,7 +373,9 @@ impl GridWorld {
         goal: DVec2,
         radius: f64,
         cancel: Option<&Cancel>,
-    ) -> Result<GridPath> {
+        search: &mut GridSearch,
+        path: &mut GridPath,
+    ) -> Result<()> {
         let radius = check_ends(self, start, goal, radius)?;
         let r = radius / self.cell_size;
         let mut cells = [IVec2::ZERO; 2];
@@ -386,7 +389,8 @@ impl GridWorld {
             cells[k] = c;
         }
         let weights = self.weights.as_ref();
-        let mut path = astar_clear_until(
+        astar_clear_until(
+            search,
             &self.map,
             &self.field,
             cells[0],
@@ -394,6 +398,7 @@ impl GridWorld {
             r,
             weights,
             cancel,
+            path,
         )
         .map_err(|e| self.unreachable(e, [start, goal], cells, radius))?;
         for p in &mut path.points {
@@ -401,7 +406,7 @@ impl GridWorld {
         }
         path.length *= self.cell_size;
         path.cost *= self.cell_size;
-        Ok(path)
+        Ok(())
     }
 
     /// The search's error in world units: for [`Error::Unreachable`], the start and goal
@@ -517,6 +522,8 @@ pub(crate) struct Cells<'a> {
 }
 
 impl World for Cells<'_> {
+    type Query = ();
+
     fn bounds(&self) -> Bounds {
         let size = DVec2::new(self.map.width() as f64, self.map.height() as f64);
         Bounds::new(DVec2::ZERO, size)
@@ -579,8 +586,19 @@ impl World for Cells<'_> {
     }
 }
 
+/// A grid world's path-finding scratch ([`World::Query`] of [`GridWorld`]): the A* search's
+/// arrays and the cells of its last path, reused by every search made with it (28 bytes
+/// per cell of the largest grid searched, plus the path).
+#[derive(Debug, Default)]
+pub struct GridQuery {
+    search: GridSearch,
+    cells: GridPath,
+}
+
 /// World units in, cells inside, world units out.
 impl World for GridWorld {
+    type Query = GridQuery;
+
     fn bounds(&self) -> Bounds {
         let b = self.cells().bounds();
         Bounds::new(self.to_world(b.min), self.to_world(b.max))
@@ -652,7 +670,7 @@ impl World for GridWorld {
     }
 
     /// Grid A* ([`find_cell_path`](GridWorld::find_cell_path)) from `start` to `goal`
-    /// through the cell centres; `query` is not used (the grid search keeps no scratch).
+    /// through the cell centres, in `query`'s memory.
     /// A start equal to the goal is the one-point path `[start]`, when the point itself is
     /// in the world with room for the agent (A* would visit its cell's centre and come
     /// back).
@@ -661,10 +679,10 @@ impl World for GridWorld {
         start: DVec2,
         goal: DVec2,
         radius: f64,
-        _query: &mut NavMeshQuery,
+        query: &mut GridQuery,
         path: &mut Vec<DVec2>,
     ) -> Result<()> {
-        self.find_path_until(start, goal, radius, None, path)
+        self.find_path_until(start, goal, radius, None, query, path)
     }
 
     /// [`find_path_into`](World::find_path_into), checking `cancel` every 1024 cells the
@@ -675,10 +693,10 @@ impl World for GridWorld {
         goal: DVec2,
         radius: f64,
         cancel: &Cancel,
-        _query: &mut NavMeshQuery,
+        query: &mut GridQuery,
         path: &mut Vec<DVec2>,
     ) -> Result<()> {
-        self.find_path_until(start, goal, radius, Some(cancel), path)
+        self.find_path_until(start, goal, radius, Some(cancel), query, path)
     }
 
     fn navmesh(&self) -> Result<&NavMesh> {
@@ -694,6 +712,7 @@ impl GridWorld {
         goal: DVec2,
         radius: f64,
         cancel: Option<&Cancel>,
+        query: &mut GridQuery,
         path: &mut Vec<DVec2>,
     ) -> Result<()> {
         path.clear();
@@ -703,9 +722,10 @@ impl GridWorld {
             path.push(start);
             return Ok(());
         }
-        let cells = self.find_cell_path_until(start, goal, radius, cancel)?;
+        let cells = &mut query.cells;
+        self.find_cell_path_until(start, goal, radius, cancel, &mut query.search, cells)?;
         for p in std::iter::once(start)
-            .chain(cells.points)
+            .chain(cells.points.iter().copied())
             .chain(std::iter::once(goal))
         {
             if path.last() != Some(&p) {

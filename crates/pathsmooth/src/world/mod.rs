@@ -84,7 +84,7 @@ mod obstacles;
 mod rounding;
 mod route;
 
-pub use grid::GridWorld;
+pub use grid::{GridQuery, GridWorld};
 pub(crate) use input::{
     agent_radius, check_ends, check_in_bounds, check_input, check_path_and_radius, check_world,
     large_enough,
@@ -100,7 +100,6 @@ use crate::cancel::Cancel;
 use crate::error::{Error, Result};
 use crate::geometry::Point2;
 use crate::navmesh::mesh::NavMesh;
-use crate::navmesh::NavMeshQuery;
 
 /// An axis-aligned rectangle in world units, `min` ≤ `max` componentwise.
 ///
@@ -211,6 +210,7 @@ pub fn tolerance_for(bounds: &Bounds) -> f64 {
 /// struct Pillars(Vec<(DVec2, f64)>);
 ///
 /// impl World for Pillars {
+///     type Query = (); // no path finder of its own
 ///     fn bounds(&self) -> Bounds {
 ///         Bounds::new(DVec2::ZERO, DVec2::splat(20.0))
 ///     }
@@ -236,6 +236,15 @@ pub fn tolerance_for(bounds: &Bounds) -> f64 {
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
 pub trait World {
+    /// The scratch of the world's path finder ([`find_path_into`](Self::find_path_into)):
+    /// a [`GridQuery`] for a grid, a [`NavMeshQuery`](crate::NavMeshQuery) for a navmesh; `()` for a world
+    /// without one. A pipeline keeps one, so repeated plans reuse its memory. (`where Self:
+    /// Sized` keeps `dyn World` usable: a trait object answers every question but path
+    /// finding.)
+    type Query: Default + std::fmt::Debug + Send
+    where
+        Self: Sized;
+
     /// The world's extent: every free point lies inside it. Paths with a point outside are
     /// refused as not being in the world's units ([`Error::OutsideWorld`]).
     fn bounds(&self) -> Bounds;
@@ -346,9 +355,9 @@ pub trait World {
 
     /// Writes into `out` (cleared first) a path from `start` to `goal` that is valid for
     /// `radius`, found on the world's own structure (grid A* through cells with room for
-    /// the agent, or the navmesh's search, which keeps its scratch in `query`; other
-    /// worlds ignore `query`). The [`Pipeline`](crate::Pipeline) then smooths it. Worlds
-    /// without a path finder return [`Error::Unsupported`].
+    /// the agent, or the navmesh's search), with its scratch in `query`. The
+    /// [`Pipeline`](crate::Pipeline) then smooths it. Worlds without a path finder return
+    /// [`Error::Unsupported`].
     ///
     /// A start equal to the goal has the one-point path `[start]` (the grid and navmesh
     /// worlds return it when the point has room for the agent), and the input is checked
@@ -358,9 +367,12 @@ pub trait World {
         start: DVec2,
         goal: DVec2,
         radius: f64,
-        query: &mut NavMeshQuery,
+        query: &mut Self::Query,
         out: &mut Vec<DVec2>,
-    ) -> Result<()> {
+    ) -> Result<()>
+    where
+        Self: Sized,
+    {
         let _ = (start, goal, radius, query, out);
         Err(Error::Unsupported {
             what: "finding a path from start to goal",
@@ -369,10 +381,13 @@ pub trait World {
     }
 
     /// [`find_path_into`](Self::find_path_into) with a fresh query and output (allocates
-    /// both; keep a [`NavMeshQuery`] for repeated calls).
-    fn find_path(&self, start: DVec2, goal: DVec2, radius: f64) -> Result<Vec<DVec2>> {
+    /// both; keep a [`Query`](Self::Query) for repeated calls).
+    fn find_path(&self, start: DVec2, goal: DVec2, radius: f64) -> Result<Vec<DVec2>>
+    where
+        Self: Sized,
+    {
         let mut out = Vec::new();
-        self.find_path_into(start, goal, radius, &mut NavMeshQuery::new(), &mut out)?;
+        self.find_path_into(start, goal, radius, &mut Self::Query::default(), &mut out)?;
         Ok(out)
     }
 
@@ -385,14 +400,14 @@ pub trait World {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::{Cancel, Error, GridMap, GridWorld, NavMeshQuery, World};
+    /// use pathsmooth::{Cancel, Error, GridMap, GridQuery, GridWorld, World};
     /// let world = GridWorld::new(GridMap::from_rows(&["....", "...."])?)?;
     /// let (a, b) = (DVec2::new(0.5, 0.5), DVec2::new(3.5, 1.5));
-    /// let (cancel, mut out) = (Cancel::new(), Vec::new());
-    /// world.find_path_cancellable_into(a, b, 0.0, &cancel, &mut NavMeshQuery::new(), &mut out)?;
+    /// let (cancel, mut query, mut out) = (Cancel::new(), GridQuery::default(), Vec::new());
+    /// world.find_path_cancellable_into(a, b, 0.0, &cancel, &mut query, &mut out)?;
     /// assert_eq!(out.len(), 4);
     /// cancel.cancel();
-    /// let e = world.find_path_cancellable_into(a, b, 0.0, &cancel, &mut NavMeshQuery::new(), &mut out);
+    /// let e = world.find_path_cancellable_into(a, b, 0.0, &cancel, &mut query, &mut out);
     /// assert_eq!(e, Err(Error::Cancelled));
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
@@ -402,9 +417,12 @@ pub trait World {
         goal: DVec2,
         radius: f64,
         cancel: &Cancel,
-        query: &mut NavMeshQuery,
+        query: &mut Self::Query,
         out: &mut Vec<DVec2>,
-    ) -> Result<()> {
+    ) -> Result<()>
+    where
+        Self: Sized,
+    {
         cancel.check()?;
         self.find_path_into(start, goal, radius, query, out)
     }
@@ -420,13 +438,15 @@ pub trait World {
 }
 
 /// A world behind a pointer is a world: a reference (pipelines and smoothers borrow one),
-/// an `Arc` (a world shared by threads and bindings, `Arc<dyn World + Send + Sync>`
-/// included) or a `Box`. One list of forwarded methods for all three, so a method added
+/// an `Arc` (a world shared by threads and bindings) or a `Box`, with the pointee's query.
+/// (A `dyn World` is used through `&dyn World` directly: the functions that take a world
+/// take `W: World + ?Sized`; it has no path finder, whose query type it cannot name.) One list of forwarded methods for all three, so a method added
 /// to [`World`] cannot be forgotten by one of them (a forgotten one would silently fall
 /// back to its default, e.g. a length for a cost).
 macro_rules! forward_world {
     ($($pointer:ty),*) => {$(
-        impl<W: World + ?Sized> World for $pointer {
+        impl<W: World> World for $pointer {
+            type Query = W::Query;
             fn bounds(&self) -> Bounds {
                 (**self).bounds()
             }
@@ -468,7 +488,7 @@ macro_rules! forward_world {
                 start: DVec2,
                 goal: DVec2,
                 radius: f64,
-                query: &mut NavMeshQuery,
+                query: &mut W::Query,
                 out: &mut Vec<DVec2>,
             ) -> Result<()> {
                 (**self).find_path_into(start, goal, radius, query, out)
@@ -482,7 +502,7 @@ macro_rules! forward_world {
                 goal: DVec2,
                 radius: f64,
                 cancel: &Cancel,
-                query: &mut NavMeshQuery,
+                query: &mut W::Query,
                 out: &mut Vec<DVec2>,
             ) -> Result<()> {
                 (**self).find_path_cancellable_into(start, goal, radius, cancel, query, out)

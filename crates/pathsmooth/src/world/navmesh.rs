@@ -198,6 +198,8 @@ impl NavMeshWorld {
 }
 
 impl World for NavMeshWorld {
+    type Query = NavMeshQuery;
+
     fn bounds(&self) -> Bounds {
         self.index.bounds
     }

@@ -83,44 +83,36 @@ impl ExactCurve {
     /// `i + 1` does not start where piece `i` ends (within 10⁻⁹ of the larger of 1 and the
     /// coordinates' magnitude). O(pieces).
     pub fn new(pieces: Vec<Piece>) -> Result<Self> {
-        if pieces.is_empty() {
-            return Err(Error::EmptyPath);
-        }
-        for (index, p) in pieces.iter().enumerate() {
-            let finite = p.start().is_finite() && p.end().is_finite() && p.length().is_finite();
-            let ok = finite
-                && match *p {
-                    Piece::Line { .. } => true,
-                    Piece::Arc { radius, sweep, .. } => {
-                        radius > 0.0 && sweep.abs() <= std::f64::consts::TAU
-                    }
-                    Piece::Clothoid {
-                        sharpness, t0, t1, ..
-                    } => sharpness != 0.0 && t1 >= t0,
-                };
-            if !ok {
-                return Err(Error::NonFinite { index });
-            }
-        }
-        for w in pieces.windows(2) {
-            let (a, b) = (w[0].end(), w[1].start());
-            let scale = a.abs().max_element().max(1.0);
-            if a.distance(b) > 1e-9 * scale {
-                return Err(Error::param(
-                    "pieces",
-                    a.distance(b),
-                    "pieces that join: each starts where the previous one ends",
-                ));
-            }
-        }
-        let mut starts = Vec::with_capacity(pieces.len() + 1);
+        check_pieces(&pieces)?;
+        let mut curve = ExactCurve {
+            pieces,
+            starts: Vec::new(),
+        };
+        curve.measure();
+        Ok(curve)
+    }
+
+    /// Makes this curve the curve of `pieces` (checked as [`new`](Self::new) checks them),
+    /// reusing its memory: once it has grown, no allocation. On error the curve is as it
+    /// was. O(pieces).
+    pub fn assign(&mut self, pieces: &[Piece]) -> Result<()> {
+        check_pieces(pieces)?;
+        self.pieces.clear();
+        self.pieces.extend_from_slice(pieces);
+        self.measure();
+        Ok(())
+    }
+
+    /// Fills `starts` from `pieces`: the arc length at each piece's start, and the total.
+    fn measure(&mut self) {
+        self.starts.clear();
+        self.starts.reserve(self.pieces.len() + 1);
         let mut total = 0.0;
-        starts.push(0.0);
-        for p in &pieces {
+        self.starts.push(0.0);
+        for p in &self.pieces {
             total += p.length();
-            starts.push(total);
+            self.starts.push(total);
         }
-        Ok(ExactCurve { pieces, starts })
     }
 
     /// The polyline as a curve of line pieces (a one-point path gives one zero-length
@@ -293,6 +285,41 @@ impl ExactCurve {
         }
         Ok(out)
     }
+}
+
+/// The checks of [`ExactCurve::new`] on `pieces`.
+fn check_pieces(pieces: &[Piece]) -> Result<()> {
+    if pieces.is_empty() {
+        return Err(Error::EmptyPath);
+    }
+    for (index, p) in pieces.iter().enumerate() {
+        let finite = p.start().is_finite() && p.end().is_finite() && p.length().is_finite();
+        let ok = finite
+            && match *p {
+                Piece::Line { .. } => true,
+                Piece::Arc { radius, sweep, .. } => {
+                    radius > 0.0 && sweep.abs() <= std::f64::consts::TAU
+                }
+                Piece::Clothoid {
+                    sharpness, t0, t1, ..
+                } => sharpness != 0.0 && t1 >= t0,
+            };
+        if !ok {
+            return Err(Error::NonFinite { index });
+        }
+    }
+    for w in pieces.windows(2) {
+        let (a, b) = (w[0].end(), w[1].start());
+        let scale = a.abs().max_element().max(1.0);
+        if a.distance(b) > 1e-9 * scale {
+            return Err(Error::param(
+                "pieces",
+                a.distance(b),
+                "pieces that join: each starts where the previous one ends",
+            ));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
