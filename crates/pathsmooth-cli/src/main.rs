@@ -6,6 +6,7 @@
 mod areas;
 mod cmd;
 mod compare;
+mod demo_map;
 mod files;
 mod layered;
 mod methods;

@@ -60,9 +60,12 @@ fn the_api_example_names_a_world_the_playground_has() {
     let text = readme();
     let at = text.find("`{\"world\": \"").expect("the API example");
     let name: String = text[at + 12..].chars().take_while(|&c| c != '"').collect();
-    let api =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/serve/api.rs")).unwrap();
-    let example = api
+    let playground = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/src/serve/playground.rs"
+    ))
+    .unwrap();
+    let example = playground
         .lines()
         .find(|l| l.starts_with("pub const EXAMPLE_WORLD"))
         .expect("the example world's constant");

@@ -1,13 +1,25 @@
-//! The library's layers, checked from its source: every `crate::…` and `super::…` path in
-//! the code (not in comments or docs, not in unit tests) is an import edge between
-//! modules, and
+//! The import structure of the workspace's crates, checked from their source. Every path
+//! in the code (not in comments or docs, not in unit tests) that names something of its
+//! own crate — `crate::…`, `super::…`, `self::…`, and a `use` path that starts at a
+//! submodule or a name the module imported — is an import edge from the file's module to
+//! the module that defines the name. Names are followed through `use`s, so `super::Thing`,
+//! where the folder's `mod.rs` says `pub use inner::Thing`, imports `inner`. Then
 //!
-//! - no top-level module imports one of a higher layer (the table below, which
-//!   `ARCHITECTURE.md` draws), and the edges within one layer have no circle;
-//! - inside each folder module (`navmesh/`, `corridor/`, `curve/`, …) the submodules
-//!   import each other without a circle.
+//! - in the library, no top-level module imports one of a higher layer (the table below,
+//!   which `ARCHITECTURE.md` draws);
+//! - in every crate (the library, the CLI, the C ABI, the Python binding, the baker) and in
+//!   every folder at any depth — the crate root, `navmesh/`, `navmesh/import/`, the CLI's
+//!   `serve/`, … — the folder's direct children import each other without a circle. An
+//!   import between deeper modules counts for the children of the deepest folder both are
+//!   in: `navmesh/import/obj.rs` importing `navmesh/mesh/los.rs` is the edge
+//!   `import → mesh` of `navmesh/`. (A module importing its own folder or a module inside
+//!   itself is no edge between children, so it is not checked.)
 //!
-//! A violation names the file and line of the offending path.
+//! A violation names the file and line of each offending import.
+//!
+//! Not followed: a glob `use a::*` (it counts as an import of `a` only), and an inline
+//! `mod m { … }` other than the unit tests (the sources have none). A crate's `lib.rs` and
+//! `main.rs` are both its root.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -25,113 +37,227 @@ const LAYERS: &[&[&str]] = &[
     &["pipeline", "follow", "crowd"],
 ];
 
-/// One import: from module `from` (a path like `navmesh::mesh::los`) to `to`, seen at
-/// `file:line`.
-struct Edge {
-    from: Vec<String>,
-    to: Vec<String>,
-    at: String,
-}
+/// The crates whose folders must have no import circle (the library is the first).
+const CRATES: &[&str] = &[
+    "pathsmooth",
+    "pathsmooth-cli",
+    "pathsmooth-ffi",
+    "pathsmooth-py",
+    "pathsmooth-bake",
+];
 
 #[test]
-fn top_level_modules_respect_the_layers_and_have_no_circles() {
-    let edges = edges();
+fn top_level_modules_respect_the_layers() {
+    let graphs = folder_graphs(&read_crate("pathsmooth").edges);
+    let top = &graphs[&Vec::new()];
     let rank = |m: &str| {
         LAYERS
             .iter()
             .position(|layer| layer.contains(&m))
             .unwrap_or_else(|| panic!("module `{m}` is in no layer of tests/architecture.rs"))
     };
-    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let mut problems = Vec::new();
-    for e in &edges {
-        let (a, b) = (&e.from[0], &e.to[0]);
-        // `crate::GridWorld` names a root re-export: no module to attribute it to.
-        let root_item = |m: &str| m == "lib" || m.starts_with(char::is_uppercase);
-        if a == b || root_item(a) || root_item(b) {
-            continue;
+    for (a, imports) in top {
+        for (b, at) in imports {
+            if rank(b) > rank(a) {
+                problems.push(format!("{at}: `{a}` imports `{b}`, a higher layer"));
+            }
         }
-        if rank(b) > rank(a) {
-            problems.push(format!("{}: `{a}` imports `{b}`, a higher layer", e.at));
-        }
-        graph.entry(a.clone()).or_default().insert(b.clone());
-    }
-    if let Some(circle) = find_circle(&graph) {
-        problems.push(format!("import circle: {}", circle.join(" → ")));
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     // The check sees the imports it should: a sample of edges that exist.
-    assert!(graph["pipeline"].contains("world"));
-    assert!(graph["world"].contains("navmesh"));
-    assert!(graph["navmesh"].contains("geometry"));
+    assert!(top["pipeline"].contains_key("world"));
+    assert!(top["world"].contains_key("navmesh"));
+    assert!(top["navmesh"].contains_key("geometry"));
 }
 
 #[test]
-fn submodules_of_each_folder_have_no_circles() {
-    let mut graphs: BTreeMap<String, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
-    for e in edges() {
-        if e.from.len() < 2 || e.to.len() < 2 || e.from[0] != e.to[0] || e.from[1] == e.to[1] {
-            continue;
+fn no_folder_of_any_crate_has_an_import_circle() {
+    let mut circles = Vec::new();
+    let mut graphs = BTreeMap::new();
+    for name in CRATES {
+        let krate = read_crate(name);
+        let folders = folder_graphs(&krate.edges);
+        for (folder, graph) in &folders {
+            if let Some(circle) = find_circle(graph) {
+                circles.push(describe(name, folder, graph, &circle));
+            }
         }
-        graphs
-            .entry(e.from[0].clone())
-            .or_default()
-            .entry(e.from[1].clone())
-            .or_default()
-            .insert(e.to[1].clone());
+        graphs.insert(*name, folders);
     }
-    let circles: Vec<String> = graphs
-        .iter()
-        .filter_map(|(folder, g)| find_circle(g).map(|c| format!("{folder}: {}", c.join(" → "))))
-        .collect();
-    assert!(
-        circles.is_empty(),
-        "import circles:\n{}",
-        circles.join("\n")
-    );
-    assert!(graphs["navmesh"]["search"].contains("mesh"));
+    assert!(circles.is_empty(), "{}", circles.join("\n"));
+    // The check sees every depth and the CLI: a sample of edges that exist.
+    let folder = |s: &str| -> Vec<String> { s.split('/').map(String::from).collect() };
+    let library = &graphs["pathsmooth"];
+    assert!(library[&folder("navmesh")]["search"].contains_key("mesh"));
+    assert!(library[&folder("navmesh/layered")]["query"].contains_key("sheet"));
+    let cli = &graphs["pathsmooth-cli"];
+    assert!(cli[&Vec::new()]["serve"].contains_key("compare"));
+    assert!(cli[&folder("serve")]["conn"].contains_key("limits"));
 }
 
 #[test]
-fn the_path_reader_sees_grouped_and_relative_imports() {
-    let file = "use crate::{error::Result, geometry::cross};\nuse super::portals::Portal;\n\
-                fn f() { crate::grid::los::bends(); }\n#[cfg(test)]\nmod tests {\n use crate::world::World;\n}\n";
-    let module = vec!["navmesh".to_string(), "funnel".to_string()];
-    let found: Vec<String> = paths_in(file, &module)
-        .into_iter()
-        .map(|(p, _)| p.join("::"))
+fn paths_are_read_from_code_and_from_use_trees() {
+    let file = "\
+use crate::{error::Result, geometry::{cross, Point as P}};
+use super::portals::{self, Portal};
+use std::fmt::Write as _;
+// crate::commented::Out
+fn f() { crate::grid::los::bends::<f64>(); let _ = self::super::x::Y; }
+#[cfg(test)]
+fn helper() {
+    crate::world::World::new();
+}
+#[cfg(test)]
+pub(crate) mod fixtures;
+#[cfg(test)]
+mod tests {
+    use crate::world::World;
+}
+";
+    let parsed = parse(file);
+    let found: Vec<String> = parsed
+        .found
+        .iter()
+        .map(|f| match &f.binds {
+            Some(name) => format!("{} as {name} @{}", f.path.join("::"), f.line),
+            None => format!("{} @{}", f.path.join("::"), f.line),
+        })
         .collect();
     assert_eq!(
         found,
         [
-            "error::Result",
-            "geometry::cross",
-            "navmesh::portals::Portal",
-            "grid::los::bends"
+            "crate::error::Result as Result @1",
+            "crate::geometry::cross as cross @1",
+            "crate::geometry::Point as P @1",
+            "super::portals as portals @2",
+            "super::portals::Portal as Portal @2",
+            "std::fmt::Write @3",
+            "crate::grid::los::bends @5",
+            "self::super::x::Y @5",
         ]
     );
+    assert_eq!(parsed.test_modules, ["fixtures"]);
 }
 
-/// Every import edge of the library's source.
-fn edges() -> Vec<Edge> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    collect(&src, &mut files);
-    assert!(files.len() > 40, "found only {} source files", files.len());
-    let mut edges = Vec::new();
-    for file in files {
-        let module = module_of(&src, &file);
-        let text = std::fs::read_to_string(&file).unwrap();
-        for (to, line) in paths_in(&text, &module) {
-            let at = format!("{}:{line}", file.strip_prefix(&src).unwrap().display());
-            edges.push(Edge {
-                from: module.clone(),
-                to,
-                at,
-            });
+#[test]
+fn imports_resolve_at_depth_and_count_for_the_folder_both_are_in() {
+    // `a::x` imports `b::y` with `super::super`; `b::y` imports `a`'s re-export of
+    // `a::x::Thing` with a `use` relative to a name `b` imported: a circle `a → b → a` in
+    // the crate root, invisible at the depth of either file.
+    let krate = crate_of(
+        "made",
+        vec![
+            ("lib.rs".into(), "mod a;\nmod b;\n".into()),
+            ("a.rs".into(), "mod x;\npub use x::Thing;\n".into()),
+            (
+                "a/x.rs".into(),
+                "pub struct Thing;\nfn f() { super::super::b::y::g(); }\n".into(),
+            ),
+            ("b/mod.rs".into(), "mod y;\nmod z;\nuse crate::a;\n".into()),
+            (
+                "b/y.rs".into(),
+                "use super::a::Thing;\npub fn g() {}\n".into(),
+            ),
+            ("b/z.rs".into(), "use super::y::g;\n".into()),
+        ],
+    );
+    let edges: Vec<String> = krate
+        .edges
+        .iter()
+        .map(|e| format!("{} → {} at {}", e.from.join("::"), e.to.join("::"), e.at))
+        .collect();
+    assert_eq!(
+        edges,
+        [
+            "a → a::x at made/src/a.rs:2",
+            "a::x → b::y at made/src/a/x.rs:2",
+            "b → a at made/src/b/mod.rs:3",
+            "b::y → a::x at made/src/b/y.rs:1",
+            "b::z → b::y at made/src/b/z.rs:1",
+        ]
+    );
+    let graphs = folder_graphs(&krate.edges);
+    let top = &graphs[&Vec::new()];
+    let circle = find_circle(top).unwrap();
+    assert_eq!(circle, ["a", "b", "a"]);
+    assert_eq!(
+        describe("made", &[], top, &circle),
+        "made src/: import circle a → b → a\n  \
+         a → b at made/src/a/x.rs:2\n  \
+         b → a at made/src/b/mod.rs:3"
+    );
+    assert_eq!(find_circle(&graphs[&vec!["b".to_string()]]), None);
+}
+
+#[test]
+fn the_circle_finder_finds_circles_and_only_circles() {
+    let graph = |edges: &[(&str, &str)]| -> Graph {
+        let mut g = Graph::new();
+        for (a, b) in edges {
+            g.entry(a.to_string())
+                .or_default()
+                .insert(b.to_string(), String::new());
         }
-    }
-    edges
+        g
+    };
+    // A diamond and a chain: no circle.
+    let dag = graph(&[("a", "b"), ("a", "c"), ("b", "d"), ("c", "d"), ("d", "e")]);
+    assert_eq!(find_circle(&dag), None);
+    // Three steps round, off a node that is not on the circle.
+    let round = graph(&[("a", "b"), ("b", "c"), ("c", "d"), ("d", "b")]);
+    assert_eq!(find_circle(&round).unwrap(), ["b", "c", "d", "b"]);
+    assert_eq!(find_circle(&graph(&[("a", "a")])).unwrap(), ["a", "a"]);
+}
+
+/// A module, as its path from the crate root (`[navmesh, mesh, los]`; the root is `[]`).
+type Module = Vec<String>;
+
+/// One import: from module `from` to the module `to` that defines what it names, seen at
+/// `at` (`crate/src/file.rs:line`).
+struct Edge {
+    from: Module,
+    to: Module,
+    at: String,
+}
+
+/// One folder's children and the imports between them: `from → to → at`, the first such
+/// import in file order.
+type Graph = BTreeMap<String, BTreeMap<String, String>>;
+
+/// One crate's import edges.
+struct Crate {
+    edges: Vec<Edge>,
+}
+
+/// The crate `crates/<name>`, read from its `src/`.
+fn read_crate(name: &str) -> Crate {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(name)
+        .join("src");
+    let mut paths = Vec::new();
+    collect(&src, &mut paths);
+    paths.sort();
+    let files: Vec<(PathBuf, String)> = paths
+        .into_iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).unwrap();
+            (p.strip_prefix(&src).unwrap().to_path_buf(), text)
+        })
+        .collect();
+    // A miscounted folder would pass every check: the crates that have folders are read.
+    let least = match name {
+        "pathsmooth" => 100,
+        "pathsmooth-cli" => 25,
+        _ => 1,
+    };
+    assert!(
+        files.len() >= least,
+        "{name}: found only {} source files",
+        files.len()
+    );
+    crate_of(name, files)
 }
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -145,153 +271,171 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// `src/navmesh/mesh/los.rs` → `[navmesh, mesh, los]`; `mod.rs` names its folder;
-/// `lib.rs` is `[lib]`.
-fn module_of(src: &Path, file: &Path) -> Vec<String> {
-    let rel = file.strip_prefix(src).unwrap().with_extension("");
+/// The crate made of `files` (paths relative to `src/`, and their text).
+fn crate_of(name: &str, files: Vec<(PathBuf, String)>) -> Crate {
+    let parsed: Vec<(Module, String, Parsed)> = files
+        .iter()
+        .map(|(rel, text)| {
+            let at = format!("{name}/src/{}", rel.display());
+            (module_of(rel), at, parse(text))
+        })
+        .collect();
+    // Modules declared `#[cfg(test)] mod m;` are unit tests: left out with their files.
+    let tests: Vec<Module> = parsed
+        .iter()
+        .flat_map(|(m, _, p)| {
+            p.test_modules
+                .iter()
+                .map(|t| [m.clone(), vec![t.clone()]].concat())
+        })
+        .collect();
+    let parsed: Vec<_> = parsed
+        .into_iter()
+        .filter(|(m, _, _)| !tests.iter().any(|t| m.starts_with(t)))
+        .collect();
+    let mut modules: BTreeSet<Module> = BTreeSet::new();
+    for (m, _, _) in &parsed {
+        for k in 0..=m.len() {
+            modules.insert(m[..k].to_vec());
+        }
+    }
+    // What each module's `use`s bring into it from the crate, and where each name points.
+    // A relative `use` path may start at a name another `use` brought in, so the names
+    // grow until they settle; `use glam;` brings in another crate, never a name of this one.
+    let mut names = Names {
+        modules,
+        uses: BTreeMap::new(),
+    };
+    loop {
+        let mut uses = BTreeMap::new();
+        for (m, _, p) in &parsed {
+            for f in &p.found {
+                if let (Some(name), Some(path)) = (&f.binds, names.absolute(&f.path, m)) {
+                    uses.insert((m.clone(), name.clone()), path);
+                }
+            }
+        }
+        if uses.len() == names.uses.len() {
+            break;
+        }
+        names.uses = uses;
+    }
+    let mut edges = Vec::new();
+    for (m, at, p) in &parsed {
+        for f in &p.found {
+            if let Some(path) = names.absolute(&f.path, m) {
+                edges.push(Edge {
+                    from: m.clone(),
+                    to: names.resolve(path),
+                    at: format!("{at}:{}", f.line),
+                });
+            }
+        }
+    }
+    Crate { edges }
+}
+
+/// `navmesh/mesh/los.rs` → `[navmesh, mesh, los]`; `navmesh/mesh.rs` and
+/// `navmesh/mesh/mod.rs` are both `[navmesh, mesh]`; `lib.rs` and `main.rs` are the root.
+fn module_of(rel: &Path) -> Module {
     let mut parts: Vec<String> = rel
+        .with_extension("")
         .components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect();
-    if parts.last().is_some_and(|p| p == "mod") {
+    if parts.last().is_some_and(|p| p == "mod") || parts == ["lib"] || parts == ["main"] {
         parts.pop();
     }
     parts
 }
 
-/// The crate paths named in `text` (the module `module`), as segments after `crate::`,
-/// with their line numbers. Comment lines and everything after `#[cfg(test)] mod tests`
-/// are skipped; `super::` is resolved against `module`.
-fn paths_in(text: &str, module: &[String]) -> Vec<(Vec<String>, usize)> {
-    let mut out = Vec::new();
-    let mut lines = text.lines().enumerate().peekable();
-    let mut statement = String::new();
-    let mut statement_line = 0;
-    while let Some((i, line)) = lines.next() {
-        let code = line.trim_start();
-        if code.starts_with("//") {
-            continue;
+/// The names of one crate: its modules, and what its `use`s bind.
+struct Names {
+    modules: BTreeSet<Module>,
+    /// The names each module's `use`s bring in from the crate, and where each points
+    /// (from the crate root).
+    uses: BTreeMap<(Module, String), Vec<String>>,
+}
+
+impl Names {
+    /// `path`, written in `module`, from the crate root; `None` for a path outside the
+    /// crate (`std::…`, `pathsmooth::…` in the CLI).
+    fn absolute(&self, path: &[String], module: &Module) -> Option<Vec<String>> {
+        let first = path.first()?;
+        if first == "crate" {
+            return Some(path[1..].to_vec());
         }
-        if code.starts_with("#[cfg(test)]")
-            && lines
-                .peek()
-                .is_some_and(|(_, l)| l.trim_start().starts_with("mod tests"))
-        {
-            break;
-        }
-        // A `use` statement may span lines: gather it up to its `;`.
-        if statement.is_empty() && is_use(code) && !code.contains(';') {
-            statement_line = i + 1;
-            statement.push_str(code);
-            continue;
-        }
-        if !statement.is_empty() {
-            statement.push(' ');
-            statement.push_str(code);
-            if !code.contains(';') {
-                continue;
+        if first == "self" || first == "super" {
+            let mut at = module.clone();
+            let mut rest = path;
+            while let Some(step) = rest.first().filter(|s| *s == "self" || *s == "super") {
+                if step == "super" {
+                    at.pop()?;
+                }
+                rest = &rest[1..];
             }
-            let s = std::mem::take(&mut statement);
-            scan(&s, module, statement_line, &mut out);
-            continue;
+            return Some([at, rest.to_vec()].concat());
         }
-        scan(code, module, i + 1, &mut out);
+        // A relative `use` path starts at a submodule or at a name the module imported;
+        // anything else is another crate.
+        let here = [module.clone(), vec![first.clone()]].concat();
+        let local = self.modules.contains(&here)
+            || self.uses.contains_key(&(module.clone(), first.clone()));
+        local.then(|| [module.clone(), path.to_vec()].concat())
+    }
+
+    /// The module that defines what `path` (from the crate root) names: its longest
+    /// prefix that is a module, after following the names that prefix's `use`s bind.
+    fn resolve(&self, mut path: Vec<String>) -> Module {
+        for _ in 0..64 {
+            let k = (0..=path.len())
+                .rev()
+                .find(|&k| self.modules.contains(&path[..k]))
+                .unwrap();
+            match path
+                .get(k)
+                .and_then(|name| self.uses.get(&(path[..k].to_vec(), name.clone())))
+            {
+                Some(target) => path = [target.clone(), path[k + 1..].to_vec()].concat(),
+                None => return path[..k].to_vec(),
+            }
+        }
+        panic!("the `use`s of `{}` go round", path.join("::"))
+    }
+}
+
+/// For each folder (a module with submodules, the root `[]` too), the imports between its
+/// children: an edge `a/b/c/… → a/b/d/…` is the edge `c → d` of folder `a/b`.
+fn folder_graphs(edges: &[Edge]) -> BTreeMap<Module, Graph> {
+    let mut graphs: BTreeMap<Module, Graph> = BTreeMap::new();
+    for e in edges {
+        let shared = e.from.iter().zip(&e.to).take_while(|(a, b)| a == b).count();
+        if shared < e.from.len() && shared < e.to.len() {
+            graphs
+                .entry(e.from[..shared].to_vec())
+                .or_default()
+                .entry(e.from[shared].clone())
+                .or_default()
+                .entry(e.to[shared].clone())
+                .or_insert_with(|| e.at.clone());
+        }
+    }
+    graphs
+}
+
+/// A circle of `folder` in crate `krate`, with the import that makes each step.
+fn describe(krate: &str, folder: &[String], graph: &Graph, circle: &[String]) -> String {
+    let folder: String = folder.iter().map(|f| format!("{f}/")).collect();
+    let mut out = format!("{krate} src/{folder}: import circle {}", circle.join(" → "));
+    for step in circle.windows(2) {
+        let at = &graph[&step[0]][&step[1]];
+        out.push_str(&format!("\n  {} → {} at {at}", step[0], step[1]));
     }
     out
 }
 
-/// True for the first line of a `use` statement (`use …`, `pub use …`, `pub(crate) use …`).
-fn is_use(code: &str) -> bool {
-    let rest = match code.strip_prefix("pub") {
-        Some(r) if r.starts_with('(') => r.find(')').map_or("", |k| &r[k + 1..]),
-        Some(r) => r,
-        None => code,
-    };
-    rest.trim_start().starts_with("use ")
-}
-
-/// The paths in one line or statement: `crate::a::b`, `super::a`, and groups
-/// `crate::{a::x, b::y}`.
-fn scan(code: &str, module: &[String], line: usize, out: &mut Vec<(Vec<String>, usize)>) {
-    for (root, resolved) in [("crate::", Vec::new()), ("super::", parent(module))] {
-        let mut rest = code;
-        while let Some(k) = rest.find(root) {
-            // `self::super::…` or an identifier ending in `crate` is not a root.
-            let before = rest[..k].chars().last();
-            rest = &rest[k + root.len()..];
-            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
-                continue;
-            }
-            for tail in expand(rest) {
-                let mut path = resolved.clone();
-                path.extend(tail);
-                if !path.is_empty() {
-                    out.push((path, line));
-                }
-            }
-        }
-    }
-}
-
-/// The module a `super::` in `module` names (a folder's `mod.rs` is the folder itself,
-/// so its parent is the folder's parent, as for any other file).
-fn parent(module: &[String]) -> Vec<String> {
-    module[..module.len().saturating_sub(1)].to_vec()
-}
-
-/// The paths after a root: `a::b::c` → `[[a, b, c]]`, `{a::x, b::{y, z}}` → one per
-/// leaf (only their first segments matter to the checks).
-fn expand(rest: &str) -> Vec<Vec<String>> {
-    let ident = |s: &str| -> String {
-        s.chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect()
-    };
-    if let Some(inner) = rest.strip_prefix('{') {
-        let mut depth = 0;
-        let mut items = Vec::new();
-        let mut start = 0;
-        for (k, c) in inner.char_indices() {
-            match c {
-                '{' => depth += 1,
-                '}' if depth == 0 => {
-                    items.push(&inner[start..k]);
-                    break;
-                }
-                '}' => depth -= 1,
-                ',' if depth == 0 => {
-                    items.push(&inner[start..k]);
-                    start = k + 1;
-                }
-                _ => {}
-            }
-        }
-        return items
-            .into_iter()
-            .map(str::trim)
-            .filter(|s| !s.is_empty() && *s != "self")
-            .flat_map(|s| expand(s).into_iter().take(1))
-            .collect();
-    }
-    let mut path = Vec::new();
-    let mut s = rest;
-    loop {
-        let id = ident(s);
-        if id.is_empty() {
-            break;
-        }
-        s = &s[id.len()..];
-        path.push(id);
-        match s.strip_prefix("::") {
-            Some(t) if !t.starts_with('{') => s = t,
-            _ => break,
-        }
-    }
-    vec![path]
-}
-
-/// A circle in a directed graph, as the modules along it (the first repeated last).
-fn find_circle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
+/// A circle in a directed graph, as the nodes along it (the first repeated last).
+fn find_circle(graph: &Graph) -> Option<Vec<String>> {
     #[derive(Clone, Copy, PartialEq)]
     enum Mark {
         New,
@@ -300,13 +444,13 @@ fn find_circle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>
     }
     fn visit(
         n: &str,
-        graph: &BTreeMap<String, BTreeSet<String>>,
+        graph: &Graph,
         marks: &mut BTreeMap<String, Mark>,
         stack: &mut Vec<String>,
     ) -> Option<Vec<String>> {
         marks.insert(n.to_string(), Mark::Open);
         stack.push(n.to_string());
-        for m in graph.get(n).into_iter().flatten() {
+        for m in graph.get(n).into_iter().flat_map(BTreeMap::keys) {
             match marks.get(m).copied().unwrap_or(Mark::New) {
                 Mark::Open => {
                     let from = stack.iter().position(|s| s == m).unwrap();
@@ -335,4 +479,198 @@ fn find_circle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>
         }
     }
     None
+}
+
+/// What one file names.
+struct Parsed {
+    found: Vec<Found>,
+    /// The submodules it declares `#[cfg(test)] mod m;`.
+    test_modules: Vec<String>,
+}
+
+/// A path as written (`[super, mesh, Mesh]`), with the name a `use` binds it to (`Mesh`,
+/// or the name after `as`; none for a path in code, `as _` or a glob) and its line.
+struct Found {
+    path: Vec<String>,
+    binds: Option<String>,
+    line: usize,
+}
+
+/// The paths in `text`: every `use` tree's leaves, and the `crate::`, `super::` and
+/// `self::` paths in other code. Comment lines are skipped, and so is test code: an item
+/// after `#[cfg(test)]`, and everything from an inline `#[cfg(test)] mod tests {` on (the
+/// unit tests come last).
+fn parse(text: &str) -> Parsed {
+    let mut parsed = Parsed {
+        found: Vec::new(),
+        test_modules: Vec::new(),
+    };
+    let mut lines = text.lines().enumerate().peekable();
+    let mut statement = String::new();
+    let mut statement_line = 0;
+    while let Some((i, line)) = lines.next() {
+        let code = line.trim_start();
+        if code.starts_with("//") {
+            continue;
+        }
+        if code.starts_with("#[cfg(test)]") {
+            let next = lines
+                .peek()
+                .map_or("", |(_, l)| without_visibility(l.trim_start()));
+            if let Some(m) = next.strip_prefix("mod ") {
+                if !m.contains('{') {
+                    parsed.test_modules.push(ident(m).to_string());
+                    lines.next();
+                    continue;
+                }
+                break;
+            }
+            skip_item(&mut lines);
+            continue;
+        }
+        // A `use` statement may span lines: gather it up to its `;`.
+        if statement.is_empty() && is_use(code) {
+            statement_line = i + 1;
+        }
+        if !statement.is_empty() || is_use(code) {
+            statement.push(' ');
+            statement.push_str(code);
+            if !code.contains(';') {
+                continue;
+            }
+            let tree = without_visibility(statement.trim_start()).trim_start_matches("use ");
+            let mut leaves = Vec::new();
+            read_tree(tree, &[], &mut leaves);
+            for (path, binds) in leaves {
+                parsed.found.push(Found {
+                    path,
+                    binds,
+                    line: statement_line,
+                });
+            }
+            statement.clear();
+            continue;
+        }
+        for root in ["crate::", "super::", "self::"] {
+            let mut from = 0;
+            while let Some(k) = code[from..].find(root).map(|k| k + from) {
+                from = k + root.len();
+                // Inside a longer path (`self::super::…`) or an identifier (`in_crate::`).
+                let before = code[..k].chars().last();
+                if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+                    continue;
+                }
+                let mut leaves = Vec::new();
+                read_tree(&code[k..], &[], &mut leaves);
+                parsed
+                    .found
+                    .extend(leaves.into_iter().map(|(path, _)| Found {
+                        path,
+                        binds: None,
+                        line: i + 1,
+                    }));
+            }
+        }
+    }
+    parsed
+}
+
+/// Skips the lines of one item (to the `;` or the `}` that ends it).
+fn skip_item<'a>(lines: &mut impl Iterator<Item = (usize, &'a str)>) {
+    let mut depth = 0i32;
+    for (_, line) in lines {
+        let code = line.trim_start();
+        if code.starts_with("//") || code.starts_with("#[") {
+            continue;
+        }
+        let mut in_string = false;
+        let mut escaped = false;
+        for c in code.chars() {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' if in_string => escaped = true,
+                '"' => in_string = !in_string,
+                '{' if !in_string => depth += 1,
+                '}' if !in_string => depth -= 1,
+                ';' if !in_string && depth == 0 => return,
+                _ => {}
+            }
+        }
+        if depth == 0 && code.contains('}') {
+            return;
+        }
+    }
+}
+
+/// `code` without a leading `pub`, `pub(crate)`, `pub(in …)`.
+fn without_visibility(code: &str) -> &str {
+    match code.strip_prefix("pub") {
+        Some(r) if r.starts_with('(') => r.find(')').map_or("", |k| r[k + 1..].trim_start()),
+        Some(r) if r.starts_with(' ') => r.trim_start(),
+        _ => code,
+    }
+}
+
+/// True for the first line of a `use` statement (`use …`, `pub use …`, `pub(crate) use …`).
+fn is_use(code: &str) -> bool {
+    without_visibility(code).starts_with("use ")
+}
+
+/// The identifier `s` starts with.
+fn ident(s: &str) -> &str {
+    let end = s
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(s.len());
+    &s[..end]
+}
+
+/// The leaves of the use tree (or path in code) `s`, after `prefix`, each with the name it
+/// binds: `a::{b::{c, d as e}, self, f::*}` → `a::b::c` (`c`), `a::b::d` (`e`), `a` (`a`),
+/// `a::f` (none). A path in code ends where its segments do (`a::f::<T>()` is `a::f`).
+fn read_tree(s: &str, prefix: &[String], out: &mut Vec<(Vec<String>, Option<String>)>) {
+    let mut path = prefix.to_vec();
+    let mut s = s.trim_start();
+    loop {
+        if let Some(inner) = s.strip_prefix('{') {
+            let mut depth = 0;
+            let mut start = 0;
+            for (k, c) in inner.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' | ',' if depth == 0 => {
+                        read_tree(&inner[start..k], &path, out);
+                        if c == '}' {
+                            return;
+                        }
+                        start = k + 1;
+                    }
+                    '}' => depth -= 1,
+                    _ => {}
+                }
+            }
+            return;
+        }
+        let id = ident(s);
+        if id.is_empty() {
+            // A glob or a turbofish ends the path; an empty group item (`{a, b,}`) is none.
+            if !path.is_empty() && (s.starts_with('*') || path.len() > prefix.len()) {
+                out.push((path, None));
+            }
+            return;
+        }
+        s = s[id.len()..].trim_start();
+        if let Some(rest) = s.strip_prefix("::") {
+            path.push(id.to_string());
+            s = rest.trim_start();
+            continue;
+        }
+        let alias = s.strip_prefix("as ").map(|r| ident(r.trim_start()));
+        if id != "self" {
+            path.push(id.to_string());
+        }
+        let name = alias.unwrap_or(path.last().map_or("", String::as_str));
+        let binds = (!name.is_empty() && name != "_").then(|| name.to_string());
+        out.push((path, binds));
+        return;
+    }
 }

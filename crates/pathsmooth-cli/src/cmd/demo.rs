@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use glam::{DVec2, IVec2};
+use glam::DVec2;
 use pathsmooth::follow::{speed_profile, Agent};
 use pathsmooth::grid::GridMap;
 use pathsmooth::metrics::PathMetrics;
@@ -14,6 +14,7 @@ use pathsmooth::{GridWorld, World};
 
 use crate::compare::Comparison;
 use crate::compare::Skipped;
+use crate::demo_map::{DEMO_FROM, DEMO_MAP, DEMO_TO};
 use crate::files::write_bytes;
 use crate::methods::{smooth_curve, CurveMethod, CurveParams, MapMethod, OptimiserParams};
 use crate::picture::{
@@ -63,15 +64,6 @@ pub fn run(a: &DemoArgs) -> Result<()> {
     map_demo(a)
 }
 
-/// The embedded default map, made by the project: `assets/demo.map`, written by the
-/// generator in `src/cmd/demo/map.rs` (rooms, a corridor, diagonal walls, an open park;
-/// 80×80).
-pub const DEMO_MAP: &str = include_str!("../../assets/demo.map");
-
-/// The demo's start cell: the top-left room of the building in the north-west.
-pub const DEMO_FROM: IVec2 = IVec2::new(5, 5);
-/// The demo's goal cell: the south-west corner of the park.
-pub const DEMO_TO: IVec2 = IVec2::new(5, 74);
 /// The demo agent's radius, in cells of the embedded map (its world units): every method
 /// keeps this far from the walls, and the pictures draw the band it sweeps.
 pub const DEMO_RADIUS: f64 = 0.4;

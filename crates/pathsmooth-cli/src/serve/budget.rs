@@ -27,7 +27,7 @@ use hyper::body::{Frame, SizeHint};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 
-use super::api::ApiError;
+use super::error::ApiError;
 
 /// Bytes a request body takes per byte sent: the bytes read, then the strings decoded from
 /// the JSON (a map's text) and what is parsed from them.

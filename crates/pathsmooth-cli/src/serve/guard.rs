@@ -23,7 +23,7 @@ use axum::http::{HeaderMap, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use super::api::ApiError;
+use super::error::ApiError;
 use super::limits::MAX_QUOTE_CHARS;
 use crate::compare::bounded;
 

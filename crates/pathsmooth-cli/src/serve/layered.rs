@@ -36,9 +36,11 @@ use pathsmooth::navmesh::{SurfaceMesh, SurfaceOptions, UpAxis};
 use pathsmooth::{Cancel, Preset, SurfacePlanner};
 use serde::{Deserialize, Serialize};
 
-use super::api::{encode, json, quote, read_json, ApiError, Playground};
+use super::api::{encode, read_json};
 use super::budget::held_json;
+use super::error::{json, quote, ApiError};
 use super::limits;
+use super::playground::Playground;
 use super::work::Work;
 use crate::compare::{bounded, Skipped, REASON_MAX_CHARS};
 

@@ -1,7 +1,10 @@
 //! The playground behind `pathsmooth serve`: one embedded page and a JSON API, a thin
 //! shell over the library's pipeline (no algorithm logic here).
 //!
-//! - [`api`]: request and response types, handlers, the worlds on offer;
+//! - [`api`]: request and response types, the handlers;
+//! - [`playground`]: the server's state: the worlds on offer, the maps uploaded lately,
+//!   the workers and the memory budget;
+//! - [`error`]: the one error every part returns, and the JSON response it is sent as;
 //! - [`limits`]: what one request may ask for (body size, map size, points, time);
 //! - [`budget`]: the memory the requests being served may hold together;
 //! - [`layered`]: layered navmeshes (floors over floors) and paths on them;
@@ -13,10 +16,12 @@
 pub mod api;
 pub mod budget;
 pub mod conn;
+pub mod error;
 pub mod guard;
 pub mod layered;
 pub mod limits;
 pub mod page;
+pub mod playground;
 pub mod work;
 
 use std::sync::Arc;
@@ -26,8 +31,8 @@ use axum::routing::{get, post};
 use axum::Router;
 use tokio::net::TcpListener;
 
-pub use api::Playground;
 pub use guard::Hosts;
+pub use playground::Playground;
 
 /// The routes: the page and its assets, then the API under `/api/`, every one behind the
 /// same-origin guard for `hosts`.

@@ -16,8 +16,9 @@ use axum::http::StatusCode;
 use pathsmooth::Cancel;
 use tokio::time::Instant;
 
-use super::api::{ApiError, Playground};
+use super::error::ApiError;
 use super::limits;
+use super::playground::Playground;
 
 /// A request's deadline and cancellation token; dropping it cancels the token.
 #[derive(Debug)]
@@ -41,17 +42,6 @@ impl Work {
         self.deadline
     }
 
-    /// The 503 of work past its deadline.
-    pub fn out_of_time() -> ApiError {
-        ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!(
-                "the request did not finish within {} s",
-                limits::work_timeout().as_secs_f64()
-            ),
-        )
-    }
-
     /// Runs `work` on a blocking worker (never on the async executor) once one of the
     /// playground's workers (one per core) is free, within the deadline, handing it the
     /// request's token. Past the deadline this returns the 503 at once; the work, which
@@ -63,7 +53,7 @@ impl Work {
     ) -> Result<T, ApiError> {
         let permit = tokio::time::timeout_at(self.deadline, p.workers().acquire_owned())
             .await
-            .map_err(|_| Self::out_of_time())?
+            .map_err(|_| ApiError::out_of_time())?
             .map_err(|_| {
                 ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping")
             })?;
@@ -73,7 +63,7 @@ impl Work {
             work(&p, &cancel)
         });
         match tokio::time::timeout_at(self.deadline, task).await {
-            Err(_) => Err(Self::out_of_time()),
+            Err(_) => Err(ApiError::out_of_time()),
             Ok(Err(join)) => Err(ApiError::new(
                 StatusCode::INTERNAL_SERVER_ERROR,
                 format!("internal error (please report it): {join}"),

@@ -27,7 +27,7 @@
 use glam::DVec2;
 
 use super::obstacles::{any_segment, check_shape, convex_ccw, unknown};
-use super::{Bounds, NavMeshWorld, Obstacle, ObstacleId};
+use super::{Bounds, NavMeshWorld, Obstacle, ObstacleId, ObstacleWorld};
 use crate::error::{Error, Result};
 use crate::geometry::{cross, segment_distance};
 use crate::navmesh::NavMesh;
@@ -141,6 +141,18 @@ impl NavMeshWorld {
             }
         }
         self.install_cut(cut)
+    }
+}
+
+impl ObstacleWorld for NavMeshWorld {
+    fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<ObstacleId> {
+        NavMeshWorld::add_obstacle(self, obstacle)
+    }
+    fn remove_obstacle(&mut self, id: ObstacleId) -> Result<()> {
+        NavMeshWorld::remove_obstacle(self, id)
+    }
+    fn obstacle_blocks(&self, id: ObstacleId, path: &[DVec2], radius: f64) -> Result<bool> {
+        NavMeshWorld::obstacle_blocks(self, id, path, radius)
     }
 }
 

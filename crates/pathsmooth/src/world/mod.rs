@@ -76,6 +76,7 @@
 //! ([`Error::OutsideWorld`]; the validator reports such points as blocked instead).
 
 pub(crate) mod grid;
+mod grid_obstacles;
 mod input;
 mod mesh_obstacles;
 mod mesh_plan;

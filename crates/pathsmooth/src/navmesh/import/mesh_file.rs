@@ -34,7 +34,7 @@ use std::fmt::Write as _;
 
 use glam::DVec2;
 
-use super::polygons::{ids_by_index, triangulate, Issue};
+use super::polygons::mesh_from_rings;
 use super::text::{error, tokens, Reader};
 use crate::error::{excerpt, Result};
 use crate::navmesh::mesh::NavMesh;
@@ -138,30 +138,6 @@ pub fn parse_mesh(text: &str, file: &str) -> Result<NavMesh> {
     check_vertex_lists(&polys, &vertex_lists, &vertex_lines, file)?;
     let rings: Vec<Vec<u32>> = polys.iter().map(|p| p.vertices.clone()).collect();
     mesh_from_rings(&vertices, &rings, |p| polys[p].line, &vertex_lines, file)
-}
-
-/// The navmesh of a `.mesh` file's polygons (`rings`, ids by index), a triangulation
-/// problem reported at the line of the polygon (`polygon_line`) or vertex it names.
-pub(super) fn mesh_from_rings(
-    vertices: &[DVec2],
-    rings: &[Vec<u32>],
-    polygon_line: impl Fn(usize) -> usize,
-    vertex_lines: &[usize],
-    file: &str,
-) -> Result<NavMesh> {
-    let built = triangulate(vertices, rings).map_err(|issue| {
-        let line = match issue {
-            Issue {
-                polygon: Some(p), ..
-            } => polygon_line(p),
-            Issue {
-                vertex: Some(v), ..
-            } => vertex_lines[v],
-            _ => 1,
-        };
-        error(file, line, 0, issue.message)
-    })?;
-    Ok(NavMesh::from_triangulated(built, ids_by_index(rings.len())))
 }
 
 /// The edge (as vertex indices) that neighbour slot `i` of a polygon refers to.

@@ -36,7 +36,7 @@ use std::fmt::Write as _;
 
 use glam::DVec2;
 
-use super::mesh_file::mesh_from_rings;
+use super::polygons::mesh_from_rings;
 use super::text::{error, Reader, Token};
 use crate::error::{excerpt, Result};
 use crate::navmesh::mesh::NavMesh;

@@ -26,6 +26,7 @@ use glam::DVec2;
 use spade::handles::{FixedDirectedEdgeHandle, FixedFaceHandle, InnerTag};
 use spade::{Point2, Triangulation};
 
+use super::text::error;
 use crate::error::{num, Error, Result};
 use crate::geometry::{cross, orientation, tolerance_at};
 use crate::navmesh::mesh::{
@@ -78,6 +79,32 @@ pub(crate) struct Triangulated {
 pub(crate) fn ids_by_index(n: usize) -> Vec<PolyId> {
     debug_assert!(n < NO_POLYGON as usize);
     (0..n as PolyId).collect()
+}
+
+/// The navmesh of a `.mesh` file's polygons (`rings`, ids by index), a triangulation
+/// problem reported at the line of the polygon (`polygon_line`) or vertex it names. The
+/// readers of every `.mesh` version share it (`mesh_file`, `mesh_v3`), so it lives here,
+/// below both, and neither reader imports the other for it.
+pub(super) fn mesh_from_rings(
+    vertices: &[DVec2],
+    rings: &[Vec<u32>],
+    polygon_line: impl Fn(usize) -> usize,
+    vertex_lines: &[usize],
+    file: &str,
+) -> Result<NavMesh> {
+    let built = triangulate(vertices, rings).map_err(|issue| {
+        let line = match issue {
+            Issue {
+                polygon: Some(p), ..
+            } => polygon_line(p),
+            Issue {
+                vertex: Some(v), ..
+            } => vertex_lines[v],
+            _ => 1,
+        };
+        error(file, line, 0, issue.message)
+    })?;
+    Ok(NavMesh::from_triangulated(built, ids_by_index(rings.len())))
 }
 
 /// True when `p` lies on the open segment `a`–`b` (exact).

@@ -6,7 +6,7 @@ use glam::{DVec2, DVec3};
 use rustc_hash::FxHashMap;
 
 use super::issue::Issue;
-use super::report::LoadReport;
+use super::report::{Dropped, LoadReport};
 use super::topology::{self, NO_POLY};
 use super::{plane, split, weld, Bounds, Surface, SurfaceOptions, DEFAULT_WELD};
 use crate::error::{num, Error};
@@ -20,12 +20,6 @@ struct Kept {
     plane: (DVec3, f64),
     bounds: Bounds,
     bent: bool,
-}
-
-/// Why a polygon was dropped.
-pub(super) enum Dropped {
-    Degenerate,
-    Duplicate,
 }
 
 impl Surface {

@@ -71,12 +71,19 @@ pub struct LoadReport {
     pub detail_slivers: usize,
 }
 
+/// Why the builder dropped a polygon: the reasons the report keeps apart (here, not in
+/// the builder, so that the report never imports the builder that fills it).
+pub(super) enum Dropped {
+    Degenerate,
+    Duplicate,
+}
+
 impl LoadReport {
     /// Records input polygon `p` as dropped for `why`.
-    pub(super) fn drop(&mut self, p: usize, why: super::build::Dropped) {
+    pub(super) fn drop(&mut self, p: usize, why: Dropped) {
         match why {
-            super::build::Dropped::Degenerate => self.degenerate.push(p as u32),
-            super::build::Dropped::Duplicate => self.duplicates.push(p as u32),
+            Dropped::Degenerate => self.degenerate.push(p as u32),
+            Dropped::Duplicate => self.duplicates.push(p as u32),
         }
     }
 

@@ -1,0 +1,100 @@
+//! The API's one error, [`ApiError`]: a status and one message, sent as
+//! `{"error": message}` by [`json`], the JSON response every handler answers with. The
+//! budget, the workers, the guard and the handlers all return it, so it lives here, below
+//! them all, and none of them imports another for it.
+
+use axum::http::header::CONTENT_TYPE;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use pathsmooth::Error;
+use serde::Serialize;
+
+use super::limits;
+use crate::compare::bounded;
+
+/// `name` from a request, in backquotes, cut to [`limits::MAX_QUOTE_CHARS`].
+pub(super) fn quote(name: &str) -> String {
+    format!("`{}`", bounded(name, limits::MAX_QUOTE_CHARS))
+}
+
+/// An API error: a status and one message, sent as `{"error": message}`.
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    pub(super) message: String,
+}
+
+impl ApiError {
+    /// An error with `status` and `message`, cut to [`limits::MAX_MESSAGE_CHARS`]
+    /// characters (a message that quotes the input cannot grow with it).
+    pub(crate) fn new(status: StatusCode, message: impl Into<String>) -> Self {
+        ApiError {
+            status,
+            message: bounded(&message.into(), limits::MAX_MESSAGE_CHARS),
+        }
+    }
+
+    pub(super) fn bad_request(message: impl ToString) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, message.to_string())
+    }
+
+    /// The 503 of work past its deadline.
+    pub(super) fn out_of_time() -> Self {
+        Self::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "the request did not finish within {} s",
+                limits::work_timeout().as_secs_f64()
+            ),
+        )
+    }
+
+    /// The status sent.
+    #[cfg(test)]
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+
+    /// The message sent.
+    #[cfg(test)]
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// A planning error: the request was well formed but cannot be planned (start in a
+    /// wall, goal unreachable, no room for the radius…) is 422; a bad parameter is 400; an
+    /// output past a cap is 413; work cancelled (its deadline passed) is 503.
+    pub(super) fn planning(e: Error) -> Self {
+        let status = match e {
+            Error::Cancelled => return Self::out_of_time(),
+            Error::BadParameter { .. }
+            | Error::BadAreaCost { .. }
+            | Error::BadAngle { .. }
+            | Error::NonFinite { .. }
+            | Error::CoordinateOutOfRange { .. }
+            | Error::Parse { .. } => StatusCode::BAD_REQUEST,
+            Error::OutputTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            _ => StatusCode::UNPROCESSABLE_ENTITY,
+        };
+        Self::new(status, e.to_string())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        json(self.status, &serde_json::json!({ "error": self.message }))
+    }
+}
+
+/// `value` as a JSON response with `status`: every answer and every error.
+pub(super) fn json<T: Serialize>(status: StatusCode, value: &T) -> Response {
+    match serde_json::to_vec(value) {
+        Ok(body) => (status, [(CONTENT_TYPE, "application/json")], body).into_response(),
+        Err(e) => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            [(CONTENT_TYPE, "application/json")],
+            serde_json::json!({ "error": format!("cannot encode the response: {e}") }).to_string(),
+        )
+            .into_response(),
+    }
+}
