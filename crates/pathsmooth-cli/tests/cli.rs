@@ -24,25 +24,18 @@ fn run_with_stdin(args: &[&str], stdin: &str) -> Output {
     child.wait_with_output().unwrap()
 }
 
-fn shared() -> PathBuf {
-    match std::env::var_os("PATHSMOOTH_SHARED") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
-    }
-}
-
-/// A Moving AI file such as `dao/den312d.map`, or `None` after one line saying the data is
-/// missing (the test then skips itself): `let Some(map) = movingai(…) else { return };`
-fn movingai(rel: &str) -> Option<PathBuf> {
-    let dir = shared().join("data/movingai");
-    if !dir.is_dir() {
-        println!(
-            "skipped: {} not found (set PATHSMOOTH_SHARED to the folder holding data/movingai)",
-            dir.display()
-        );
-        return None;
-    }
-    Some(dir.join(rel))
+/// A Moving AI file such as `dao/den312d.map`, from the repository's `data/movingai/`. The
+/// data is part of the repository, so a missing file fails the test, naming the path.
+fn movingai(rel: &str) -> PathBuf {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../data/movingai")
+        .join(rel);
+    assert!(
+        path.is_file(),
+        "Moving AI file {} not found",
+        path.display()
+    );
+    path
 }
 
 /// One run of `pathsmooth demo` (it takes seconds in the test profile) for the tests that
@@ -401,9 +394,7 @@ fn relax_at_a_radius_is_not_skipped_on_the_demo() {
 
 #[test]
 fn plan_on_a_real_map_writes_path_and_pictures() {
-    let Some(map) = movingai("dao/den312d.map") else {
-        return;
-    };
+    let map = movingai("dao/den312d.map");
     let dir = tmp_dir("plan");
     let path_file = dir.join("p.json");
     let out = bin()
@@ -433,9 +424,7 @@ fn plan_on_a_real_map_writes_path_and_pictures() {
 
 #[test]
 fn plan_writes_world_unit_paths_with_a_cell_size_and_origin() {
-    let Some(map) = movingai("dao/den312d.map") else {
-        return;
-    };
+    let map = movingai("dao/den312d.map");
     let dir = tmp_dir("plan-frame");
     let m = map.to_str().unwrap();
     let plan = |extra: &[&str], file: &str| {
@@ -492,9 +481,7 @@ fn plan_writes_world_unit_paths_with_a_cell_size_and_origin() {
 
 #[test]
 fn plan_keeps_the_other_methods_when_one_fails() {
-    let Some(map) = movingai("dao/arena.map") else {
-        return;
-    };
+    let map = movingai("dao/arena.map");
     let m = map.to_str().unwrap();
     // The funnel with this radius reports a passage too narrow on this map (a known
     // limitation of its width check); the other methods still print their rows.
@@ -524,9 +511,7 @@ fn plan_keeps_the_other_methods_when_one_fails() {
 
 #[test]
 fn plan_errors_are_clean() {
-    let Some(map) = movingai("dao/arena.map") else {
-        return;
-    };
+    let map = movingai("dao/arena.map");
     let m = map.to_str().unwrap();
     // (0, 0) is a tree on arena.map.
     assert!(
@@ -566,12 +551,8 @@ fn plan_errors_are_clean() {
 
 #[test]
 fn bench_prints_a_table_per_method() {
-    let Some(base) = movingai("dao/arena.map") else {
-        return;
-    };
-    let Some(scen) = movingai("dao/arena.map.scen") else {
-        return;
-    };
+    let base = movingai("dao/arena.map");
+    let scen = movingai("dao/arena.map.scen");
     let out = bin()
         .arg("bench")
         .arg("--map")
@@ -600,9 +581,7 @@ fn bench_prints_a_table_per_method() {
 
 #[test]
 fn the_corridor_options_reach_the_step_and_bad_ones_are_named() {
-    let Some(map) = movingai("dao/arena.map") else {
-        return;
-    };
+    let map = movingai("dao/arena.map");
     let plan = |extra: &[&str]| {
         let mut args = vec!["plan", "--map", map.to_str().unwrap()];
         args.extend(["--from", "1,4", "--to", "44,45", "--method", "corridor"]);
@@ -871,9 +850,7 @@ fn smoothing_output_is_capped_in_bytes_not_an_allocation_abort() {
 fn plan_with_many_passes_fails_fast_at_the_output_cap() {
     // `plan --passes 20` ran for ever: map-aware Chaikin on the A* path asked for 87
     // million points.
-    let Some(map) = movingai("dao/den312d.map") else {
-        return;
-    };
+    let map = movingai("dao/den312d.map");
     let e = assert_clean_failure(&run([
         "plan",
         "--map",
@@ -1088,9 +1065,7 @@ fn smooth_fillet_rounds_corners_with_the_turning_radius() {
 
 #[test]
 fn plan_and_bench_fillet_on_a_real_map() {
-    let Some(map) = movingai("dao/den312d.map") else {
-        return;
-    };
+    let map = movingai("dao/den312d.map");
     let dir = tmp_dir("fillet_plan");
     let svg = dir.join("plan.svg");
     for g2 in [false, true] {
@@ -1124,7 +1099,7 @@ fn plan_and_bench_fillet_on_a_real_map() {
             .unwrap()
             .contains("<path d=\"M"));
     }
-    let scen = movingai("dao/den312d.map.scen").unwrap();
+    let scen = movingai("dao/den312d.map.scen");
     let out = bin()
         .arg("bench")
         .arg("--map")

@@ -4,8 +4,7 @@
 //! criterion group runs, one line per scenario prints the ABI's overhead in percent, from
 //! the medians of 301 calls of each, alternated.
 //!
-//! `cargo bench -p pathsmooth-ffi --bench overhead` (set `PATHSMOOTH_SHARED` unless
-//! `shared/` sits beside the checkout).
+//! `cargo bench -p pathsmooth-ffi --bench overhead`.
 
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -20,25 +19,19 @@ use pathsmooth_ffi::*;
 const MAP: &str = "rooms/8room_000";
 const RADIUS: f64 = 0.3;
 
-fn data() -> Option<(GridMap, Vec<[DVec2; 2]>)> {
-    let shared = std::env::var_os("PATHSMOOTH_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"));
-    let dir = shared.join("data/movingai");
-    if !dir.is_dir() {
-        println!(
-            "skipped: {} not found (set PATHSMOOTH_SHARED)",
-            dir.display()
-        );
-        return None;
-    }
-    let map = GridMap::load(dir.join(format!("{MAP}.map"))).expect("map");
-    let scen = load_scenarios(dir.join(format!("{MAP}.map.scen"))).expect("scenarios");
+/// The map (the repository's `data/movingai/`) and its three longest scenarios' ends.
+fn data() -> (GridMap, Vec<[DVec2; 2]>) {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/movingai");
+    let map_path = dir.join(format!("{MAP}.map"));
+    let map = GridMap::load(&map_path).unwrap_or_else(|e| panic!("{}: {e}", map_path.display()));
+    let scen_path = dir.join(format!("{MAP}.map.scen"));
+    let scen =
+        load_scenarios(&scen_path).unwrap_or_else(|e| panic!("{}: {e}", scen_path.display()));
     let longest = scen[scen.len() - 3..].iter();
-    Some((
+    (
         map,
         longest.map(|s| [s.start_point(), s.goal_point()]).collect(),
-    ))
+    )
 }
 
 /// Median times of `a` and `b`, called alternately `rounds` times each, so that a change
@@ -59,9 +52,7 @@ fn medians(rounds: usize, mut a: impl FnMut(), mut b: impl FnMut()) -> (Duration
 }
 
 fn overhead(c: &mut Criterion) {
-    let Some((map, ends)) = data() else {
-        return;
-    };
+    let (map, ends) = data();
     // The same cells for both: the library's world and the ABI's.
     let (w, h) = (map.width(), map.height());
     let cells: Vec<u8> = (0..h)

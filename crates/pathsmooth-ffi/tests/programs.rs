@@ -11,9 +11,9 @@
 //! - the README's C and C# quick starts run (the C one linked with the shared and with
 //!   the static library).
 //!
-//! A missing tool (gcc, valgrind, mcs, mono) or missing Moving AI data skips its test
-//! with a line saying so, except under CI (`CI` set), where `.ci/run` installs them and a
-//! missing one fails.
+//! A missing tool (gcc, valgrind, mcs, mono) skips its test with a line saying so, except
+//! under CI (`CI` set), where `.ci/run` installs them and a missing one fails. The Moving
+//! AI map is the repository's `data/movingai/`; without it the tests fail.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -39,13 +39,6 @@ fn crate_dir() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn shared_dir() -> PathBuf {
-    match std::env::var_os("PATHSMOOTH_SHARED") {
-        Some(dir) => PathBuf::from(dir),
-        None => crate_dir().join("../../../shared"),
-    }
-}
-
 /// Whether `tool` runs; when it does not, says so and (under CI) fails.
 fn have(tool: &str) -> bool {
     let there = Command::new(tool)
@@ -62,31 +55,22 @@ fn have(tool: &str) -> bool {
     there
 }
 
-/// The map's path and the start/goal pairs of a few of its scenarios (cell centres),
-/// or `None` without the Moving AI data.
-fn scenarios() -> Option<(PathBuf, Vec<[DVec2; 2]>)> {
-    let dir = shared_dir().join("data/movingai");
-    if !dir.is_dir() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "{} is missing",
-            dir.display()
-        );
-        println!(
-            "skipped: {} not found (set PATHSMOOTH_SHARED)",
-            dir.display()
-        );
-        return None;
-    }
+/// The map's path and the start/goal pairs of a few of its scenarios (cell centres). The
+/// map is the repository's `data/movingai/`; a missing file fails the test, naming it.
+fn scenarios() -> (PathBuf, Vec<[DVec2; 2]>) {
+    let dir = crate_dir().join("../../data/movingai");
     let map = dir.join(format!("{MAP}.map"));
-    let scen = load_scenarios(dir.join(format!("{MAP}.map.scen"))).expect("scenarios");
+    assert!(map.is_file(), "Moving AI file {} not found", map.display());
+    let scen_path = dir.join(format!("{MAP}.map.scen"));
+    let scen =
+        load_scenarios(&scen_path).unwrap_or_else(|e| panic!("{}: {e}", scen_path.display()));
     // Short and long ones: every 10th scenario (16 of 161).
     let pairs = scen
         .iter()
         .step_by(10)
         .map(|s| [s.start_point(), s.goal_point()])
         .collect();
-    Some((map, pairs))
+    (map, pairs)
 }
 
 /// The navmesh file the C and C# tests load (a Godot 3 scene of the library's corpus:
@@ -249,9 +233,7 @@ fn assert_same(got: &str, want: &str, who: &str) {
 
 #[test]
 fn c_test_gets_the_rust_pipelines_points_bit_for_bit() {
-    let Some((map, pairs)) = scenarios() else {
-        return;
-    };
+    let (map, pairs) = scenarios();
     if !have("gcc") {
         return;
     }
@@ -262,9 +244,7 @@ fn c_test_gets_the_rust_pipelines_points_bit_for_bit() {
 
 #[test]
 fn c_test_is_clean_under_valgrind() {
-    let Some((map, pairs)) = scenarios() else {
-        return;
-    };
+    let (map, pairs) = scenarios();
     if !have("gcc") || !have("valgrind") {
         return;
     }
@@ -317,9 +297,7 @@ fn c_quickstart_links_the_static_library() {
 
 #[test]
 fn csharp_test_gets_the_rust_pipelines_points_bit_for_bit() {
-    let Some((map, pairs)) = scenarios() else {
-        return;
-    };
+    let (map, pairs) = scenarios();
     if !have("mcs") || !have("mono") {
         return;
     }

@@ -1,15 +1,13 @@
 """What the Python benches share: the Moving AI data and a scenario reader."""
 
-import os
 from pathlib import Path
 
 CRATE = Path(__file__).resolve().parents[1]
 
 
 def movingai(rel: str) -> Path:
-    """`$PATHSMOOTH_SHARED/data/movingai/rel`, else the `shared/` beside the checkout."""
-    shared = Path(os.environ.get("PATHSMOOTH_SHARED", CRATE.parents[2] / "shared"))
-    return shared / "data" / "movingai" / rel
+    """A Moving AI file in the repository's `data/movingai/`."""
+    return CRATE.parents[1] / "data" / "movingai" / rel
 
 
 def scenarios(rel: str):

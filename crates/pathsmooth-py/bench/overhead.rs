@@ -16,9 +16,7 @@ use std::time::Instant;
 use pathsmooth::{GridWorld, Pipeline, Preset, World};
 
 fn main() {
-    let Some((map, scen)) = maps::try_load("random/random512-10-0") else {
-        return;
-    };
+    let (map, scen) = maps::load("random/random512-10-0");
     let world = GridWorld::new(map).expect("free cells");
     let inputs: Vec<_> = scen[scen.len() - 4..]
         .iter()

@@ -6,7 +6,6 @@ Rust pipeline's to the last bit.
 """
 
 import json
-import os
 import runpy
 import threading
 import time
@@ -23,16 +22,11 @@ CRATE = HERE.parent
 REFERENCE = json.loads((HERE / "data" / "reference.json").read_text())
 
 
-def shared_dir() -> Path:
-    """`$PATHSMOOTH_SHARED`, else the `shared/` beside the checkout (where CI puts it)."""
-    env = os.environ.get("PATHSMOOTH_SHARED")
-    return Path(env) if env else CRATE.parents[2] / "shared"
-
-
 def movingai(rel: str) -> Path:
-    path = shared_dir() / "data" / "movingai" / rel
-    if not path.exists():
-        pytest.skip(f"{path} not found (set PATHSMOOTH_SHARED to the folder holding data/movingai)")
+    """A Moving AI file in the repository's `data/movingai/`. The data is part of the
+    repository, so a missing file fails the test (naming the path) rather than skipping it."""
+    path = CRATE.parents[1] / "data" / "movingai" / rel
+    assert path.is_file(), f"Moving AI file {path} not found (the repository keeps data/movingai/)"
     return path
 
 

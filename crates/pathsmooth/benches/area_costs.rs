@@ -2,8 +2,7 @@
 //! painted swamp (cost 4) and water (excluded), with the costs and with every area at 1
 //! (the same world, the default filter: the steps then test nothing).
 //!
-//! `cargo bench -p pathsmooth --bench area_costs` (set `PATHSMOOTH_SHARED` unless
-//! `shared/` sits beside the checkout). Measured figures: `docs/area-costs.md`.
+//! `cargo bench -p pathsmooth --bench area_costs`. Measured figures: `docs/area-costs.md`.
 
 use std::hint::black_box;
 
@@ -21,10 +20,7 @@ const MAPS: [&str; 2] = ["rooms/8room_000", "random/random512-10-0"];
 
 fn bench_area_costs(c: &mut Criterion) {
     for (seed, name) in MAPS.iter().enumerate() {
-        let Ok((map, scen)) = support::try_load(name) else {
-            eprintln!("area_costs: {name} not found, skipped (set PATHSMOOTH_SHARED)");
-            continue;
-        };
+        let (map, scen) = support::load(name);
         let rows = painted(&map, 28 + seed as u64);
         let painted_map = GridMap::from_rows(&rows).expect("painted map");
         let costs: AreaCosts = "S=4".parse().expect("costs");

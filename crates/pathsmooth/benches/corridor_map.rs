@@ -2,8 +2,7 @@
 //! the corridor graph, then the corridor, then the optimiser) beside grid A* on the same
 //! scenarios.
 //!
-//! `cargo bench -p pathsmooth --bench corridor_map` (set `PATHSMOOTH_SHARED` unless
-//! `shared/` sits beside the checkout). Before the criterion groups run, one line per
+//! `cargo bench -p pathsmooth --bench corridor_map`. Before the criterion groups run, one line per
 //! scenario prints the graph size, the corridor's disks, the solver's iterations and the
 //! path lengths (corridor path vs grid A*).
 

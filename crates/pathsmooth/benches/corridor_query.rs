@@ -3,8 +3,7 @@
 //! queries and in one group, so the ratio the issue asks for (corridor ÷ A*) is read off
 //! one run.
 //!
-//! `cargo bench -p pathsmooth --bench corridor_query` (set `PATHSMOOTH_SHARED` unless
-//! `shared/` sits beside the checkout). Per map, three scenarios: the median, the 90th
+//! `cargo bench -p pathsmooth --bench corridor_query`. Per map, three scenarios: the median, the 90th
 //! percentile and the longest by optimal length. Before the group runs, one line per
 //! scenario prints, for each variant, the disks, the solver's iterations (summed over the
 //! windows), and the path length. Functions, per scenario:

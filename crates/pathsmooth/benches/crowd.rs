@@ -9,8 +9,7 @@
 //! Also what a door costs the world: a 3×3 box added and removed, beside a rebuild of the
 //! distance field.
 //!
-//! `cargo bench -p pathsmooth --features rayon --bench crowd` (set `PATHSMOOTH_SHARED`
-//! unless `shared/` sits beside the checkout).
+//! `cargo bench -p pathsmooth --features rayon --bench crowd`.
 
 use std::hint::black_box;
 
@@ -25,10 +24,7 @@ mod support;
 
 fn bench_crowd(c: &mut Criterion) {
     let name = "random/random512-10-0";
-    let Ok((map, _)) = support::try_load(name) else {
-        eprintln!("crowd: {name} not found, skipped (set PATHSMOOTH_SHARED)");
-        return;
-    };
+    let (map, _) = support::load(name);
     let mut group = c.benchmark_group("crowd/frame");
     group.sample_size(20);
     let runs = [
@@ -62,9 +58,7 @@ fn bench_crowd(c: &mut Criterion) {
 /// (what each change cost before the patch).
 fn bench_obstacle(c: &mut Criterion) {
     let name = "random/random512-10-0";
-    let Ok((map, _)) = support::try_load(name) else {
-        return;
-    };
+    let (map, _) = support::load(name);
     let mut world = GridWorld::new(map.clone()).expect("world");
     let door = Obstacle::Box {
         min: DVec2::new(250.0, 250.0),

@@ -1,8 +1,7 @@
 //! Fillet smoothing against the A* search it follows, and the speed profile of an arc
 //! path.
 //!
-//! `cargo bench -p pathsmooth --bench fillet` (set `PATHSMOOTH_SHARED` unless `shared/`
-//! sits beside the checkout). Group `fillet_vs_astar`, on the longest scenarios of two
+//! `cargo bench -p pathsmooth --bench fillet`. Group `fillet_vs_astar`, on the longest scenarios of two
 //! 512×512 Moving AI maps, agent radius 0.3, ρ = 3 cells: the world's A* with room for the
 //! agent; the fillet step alone on the shortcut path (wall tests included); and the whole
 //! pipeline Shortcut → Fillet on the A* path (input check, shortcut, fillet, sampling and
@@ -27,10 +26,7 @@ fn bench_fillet_vs_astar(c: &mut Criterion) {
     let mut group = c.benchmark_group("fillet_vs_astar");
     group.sample_size(20);
     for name in MAPS {
-        let Ok((map, scen)) = support::try_load(name) else {
-            println!("skipped {name}: Moving AI data not found (set PATHSMOOTH_SHARED)");
-            continue;
-        };
+        let (map, scen) = support::load(name);
         let world = GridWorld::new(map).unwrap();
         let s = &scen[scen.len() - 1];
         let (start, goal) = (s.start_point(), s.goal_point());

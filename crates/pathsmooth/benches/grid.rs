@@ -1,8 +1,7 @@
 //! A* on real 512×512 Moving AI maps, and the library's pipelines on its paths, so the cost
 //! of smoothing can be read as a fraction of the search.
 //!
-//! `cargo bench -p pathsmooth --bench grid` (set `PATHSMOOTH_SHARED` unless `shared/`
-//! sits beside the checkout). Before the criterion groups run, a summary line per map
+//! `cargo bench -p pathsmooth --bench grid`. Before the criterion groups run, a summary line per map
 //! prints each pipeline's time (input check, steps, validation after each step and of the
 //! result) as a percentage of A* on the same scenarios; each radius gets the world's own
 //! plan for it (A* with room for the agent), as in the CLI, so no re-planning is timed.

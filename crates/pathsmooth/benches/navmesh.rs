@@ -6,8 +6,7 @@
 //! the same triangles, 50 scenarios spread over each of two 512×512 maps and two smaller
 //! ones (throughput: queries).
 //!
-//! The map comes from `$PATHSMOOTH_SHARED/data/movingai/` or else
-//! `<checkout>/../shared/data/movingai/`; the map benches are skipped when it is missing.
+//! The maps come from the repository's `data/movingai/`.
 
 mod support;
 use support::polyanya_mesh::polyanya_mesh;
@@ -84,10 +83,7 @@ fn funnel_benches(c: &mut Criterion) {
 
 fn map_benches(c: &mut Criterion) {
     let name = "rooms/8room_000";
-    let Ok((map, scen)) = support::try_load(name) else {
-        eprintln!("navmesh bench: {name} not found, skipping the map benches");
-        return;
-    };
+    let (map, scen) = support::load(name);
     let mut group = c.benchmark_group("navmesh_map");
     group.sample_size(10);
     group.bench_function("build_8room_000_512x512", |b| {
@@ -127,10 +123,7 @@ fn query_benches(c: &mut Criterion) {
         "dao/den312d",
         "cities/Berlin_0_256",
     ] {
-        let Ok((map, scen)) = support::try_load(name) else {
-            eprintln!("navmesh bench: {name} not found, skipping it");
-            continue;
-        };
+        let (map, scen) = support::load(name);
         let mesh = NavMesh::from_grid(&map).unwrap();
         let theirs = polyanya_mesh(&mesh);
         let queries: Vec<(DVec2, DVec2)> = scen

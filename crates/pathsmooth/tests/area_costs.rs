@@ -32,9 +32,7 @@ fn methods() -> Vec<(&'static str, Vec<Step>)> {
 /// Every DEV map, swamp at cost 4, water excluded: the properties of the module docs.
 #[test]
 fn no_method_raises_the_planners_cost_on_real_maps() {
-    let Some(maps) = common::real_maps(&common::MAPS) else {
-        return;
-    };
+    let maps = common::real_maps(&common::MAPS);
     let mut table = Vec::new();
     for (seed, (name, map, scen)) in maps.enumerate() {
         let rows = painted(&map, 28 + seed as u64);
@@ -130,9 +128,7 @@ fn no_method_raises_the_planners_cost_on_real_maps() {
 /// whose cost is the optimum's (the cell path's legs from the exact start and goal aside).
 #[test]
 fn cost_blind_smoothing_costs_more_than_cost_aware() {
-    let Some(maps) = common::real_maps(&common::MAPS) else {
-        return;
-    };
+    let maps = common::real_maps(&common::MAPS);
     let methods = methods();
     let mut ratios = vec![(Vec::new(), Vec::new()); methods.len()];
     for (seed, (name, map, scen)) in maps.enumerate() {
@@ -218,9 +214,7 @@ fn shortcuts_go_round_the_swamp_the_planner_avoided() {
 /// same map without areas.
 #[test]
 fn unit_costs_change_nothing() {
-    let Some((map, scen)) = common::try_load("dao/arena") else {
-        return;
-    };
+    let (map, scen) = common::load("dao/arena");
     let rows = painted(&map, 7);
     let plain: Vec<String> = rows.iter().map(|r| r.replace('S', ".")).collect();
     let with_areas = GridWorld::new(GridMap::from_rows(&rows).unwrap()).unwrap();
@@ -295,10 +289,7 @@ fn bad_filters_are_errors() {
 /// is valid on the full world too.
 #[test]
 fn keep_the_route_stays_in_the_planners_cells() {
-    let Some(maps) = common::real_maps(&common::MAPS) else {
-        return;
-    };
-    for (name, map, scen) in maps {
+    for (name, map, scen) in common::real_maps(&common::MAPS) {
         let world = common::world(&map);
         for s in common::sweep(&scen, 3, 10) {
             for radius in [0.0, 0.3] {

@@ -57,10 +57,7 @@ fn check_corridor(field: &DistanceField, c: &DiskCorridor, radius: f64, what: &s
 
 #[test]
 fn corridor_paths_are_valid_and_short_on_every_dev_map() {
-    let Some(maps) = common::real_maps(&common::MAPS) else {
-        return;
-    };
-    for (name, map, scen) in maps {
+    for (name, map, scen) in common::real_maps(&common::MAPS) {
         let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
         let cmap = CorridorMap::build(&map);
         let mut smoother = CorridorSmoother::new();
@@ -110,10 +107,7 @@ fn corridor_paths_are_valid_and_short_on_every_dev_map() {
 #[test]
 fn the_compact_maps_route_pulled_taut_is_valid_and_nearly_as_short_as_a_stars() {
     let options = CorridorParams::default();
-    let Some(maps) = common::real_maps(&common::MAPS) else {
-        return;
-    };
-    for (name, map, scen) in maps {
+    for (name, map, scen) in common::real_maps(&common::MAPS) {
         let world = pathsmooth::GridWorld::new(map).unwrap();
         let cmap = CorridorMap::build(world.map());
         let mut smoother = CorridorSmoother::new();
@@ -298,9 +292,7 @@ fn the_graph_is_a_compact_medial_graph_of_exact_clearance_disks() {
         ("cities/Berlin_0_256", 20),
     ];
     let names = ratios.map(|(name, _)| name);
-    let Some(maps) = common::real_maps(&names) else {
-        return;
-    };
+    let maps = common::real_maps(&names);
     for ((name, map, _), (_, ratio)) in maps.zip(ratios) {
         let cmap = CorridorMap::build(&map);
         check_compact_graph(&map, &cmap, name);
@@ -330,9 +322,7 @@ fn the_graph_is_a_compact_medial_graph_of_exact_clearance_disks() {
 
 #[test]
 fn a_fresh_smoother_matches_a_reused_one() {
-    let Some((map, scen)) = common::try_load("dao/den312d") else {
-        return;
-    };
+    let (map, scen) = common::load("dao/den312d");
     let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
     let cmap = CorridorMap::build(&map);
     let s = &common::sample(&scen, 3)[2];
@@ -354,9 +344,7 @@ fn a_fresh_smoother_matches_a_reused_one() {
 #[test]
 fn few_iterations_still_give_a_valid_path() {
     // Validity comes from the safe disks, not from convergence: stop after 3 iterations.
-    let Some((map, scen)) = common::try_load("bg512/AR0011SR") else {
-        return;
-    };
+    let (map, scen) = common::load("bg512/AR0011SR");
     let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
     let cmap = CorridorMap::build(&map);
     let options = SolverParams::chapter(3, 1.0, 1.0);
@@ -370,9 +358,7 @@ fn few_iterations_still_give_a_valid_path() {
 
 #[test]
 fn facing_directions_are_kept_and_the_path_stays_valid() {
-    let Some((map, scen)) = common::try_load("dao/arena") else {
-        return;
-    };
+    let (map, scen) = common::load("dao/arena");
     let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
     let cmap = CorridorMap::build(&map);
     let s = &common::sample(&scen, 5)[3];
@@ -423,9 +409,7 @@ fn every_reachable_goal_is_reachable_in_the_corridor_map() {
 
 #[test]
 fn bad_input_gets_a_clear_error() {
-    let Some((map, _)) = common::try_load("dao/arena") else {
-        return;
-    };
+    let (map, _) = common::load("dao/arena");
     let world = common::world(&map);
     let cmap = CorridorMap::build(&map);
     let ok = SolverParams::default();

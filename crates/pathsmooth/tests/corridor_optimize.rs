@@ -107,10 +107,7 @@ fn real_map_corridors_reach_clarabels_optimum() {
     let mut smoother = CorridorSmoother::new();
     let mut checked = 0;
     let names = ["dao/den312d", "bg512/AR0011SR", "rooms/8room_000"];
-    let Some(maps) = common::real_maps(&names) else {
-        return;
-    };
-    for (name, map, scen) in maps {
+    for (name, map, scen) in common::real_maps(&names) {
         let world = GridWorld::new(map).unwrap();
         let queries = scen
             .iter()

@@ -38,10 +38,7 @@ fn corridor_paths_are_short_round_and_valid_on_every_map() {
     };
     let (mut all_turns, mut all_chaikin_turns) = (0.0, 0.0);
     let mut failures = Vec::new();
-    let Some(maps) = common::real_maps(&common::MAPS) else {
-        return;
-    };
-    for (name, map, scen) in maps {
+    for (name, map, scen) in common::real_maps(&common::MAPS) {
         let world = GridWorld::new(map).unwrap();
         for radius in [0.0, 0.3] {
             let mut corridor = Pipeline::preset(&world, radius, Preset::Corridor).unwrap();

@@ -52,9 +52,7 @@ fn frames(world: &GridWorld, ends: &[(DVec2, DVec2)], threads: usize) -> Vec<Vec
 
 #[test]
 fn batch_updates_are_valid_and_the_same_on_any_thread_count() {
-    let Some((map, scen)) = common::try_load("dao/arena") else {
-        return;
-    };
+    let (map, scen) = common::load("dao/arena");
     let world = GridWorld::new(map).unwrap();
     let ends: Vec<(DVec2, DVec2)> = common::sample(&scen, 60)
         .iter()

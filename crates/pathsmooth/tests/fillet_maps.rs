@@ -1,4 +1,4 @@
-//! Fillet smoothing on every Moving AI map in `../shared/data/movingai/`: Shortcut →
+//! Fillet smoothing on every Moving AI map in `data/movingai/`: Shortcut →
 //! Fillet on the grid planner's path, agent radius 0.3, turning radius ρ = 1 and 3 cells
 //! (and ρ = 1 with arcs grown up to 4 cells where there is room). Every output is valid by
 //! the library's validator, keeps the scenario's ends, is never longer than the shortcut
@@ -38,10 +38,7 @@ fn fillet_paths_are_valid_on_every_map() {
     let radius = 0.3;
     let agent = Agent::default();
     let mut total = 0;
-    let Some(maps) = common::real_maps(&common::MAPS) else {
-        return;
-    };
-    for (name, map, scen) in maps {
+    for (name, map, scen) in common::real_maps(&common::MAPS) {
         let world = GridWorld::new(map).unwrap();
         let scenarios: Vec<_> = if common::full() {
             scen.iter().step_by(10).cloned().collect()

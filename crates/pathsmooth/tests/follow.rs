@@ -800,10 +800,7 @@ fn follower_reaches_the_goal_of_real_map_paths() {
     let mut f = Follower::new(ag).unwrap();
     let dt = 1.0 / 30.0;
     let mut followed = 0;
-    let Some(maps) = common::real_maps(&common::MAPS) else {
-        return;
-    };
-    for (name, map, scen) in maps {
+    for (name, map, scen) in common::real_maps(&common::MAPS) {
         let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
         for s in common::sample(&scen, 4) {
             let raw = astar(&map, s.start, s.goal).unwrap().points;

@@ -1,6 +1,5 @@
-//! A*, shortcuts, validation and map-safe smoothing on the real Moving AI maps.
-//!
-//! Run with `PATHSMOOTH_SHARED=/path/to/shared` unless `shared/` sits beside the checkout.
+//! A*, shortcuts, validation and map-safe smoothing on the real Moving AI maps
+//! (`data/movingai/` at the repository root).
 
 mod common;
 
@@ -43,10 +42,7 @@ fn scenarios(name: &str, scen: &[Scenario], per_large_map: usize) -> Vec<Scenari
 #[test]
 fn astar_lengths_equal_the_optimal_lengths() {
     let mut checked = 0;
-    let Some(maps) = common::real_maps(&common::MAPS) else {
-        return;
-    };
-    for (name, map, scen) in maps {
+    for (name, map, scen) in common::real_maps(&common::MAPS) {
         // Berlin is small enough (256²) to run a larger share.
         let per_map = if name.starts_with("cities") { 120 } else { 25 };
         for s in scenarios(name, &scen, per_map) {
@@ -123,10 +119,7 @@ fn check_post_processing(
 
 #[test]
 fn astar_and_shortcut_paths_are_valid_on_every_map() {
-    let Some(maps) = common::real_maps(&common::MAPS) else {
-        return;
-    };
-    for (name, map, scen) in maps {
+    for (name, map, scen) in common::real_maps(&common::MAPS) {
         let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
         let mut shortcutter = Shortcutter::new();
         for s in common::sample(&scen, 12) {
@@ -156,10 +149,7 @@ fn midpoint_cutter(p: &[DVec2]) -> pathsmooth::Result<Vec<DVec2>> {
 fn map_safe_smoothing_is_always_valid() {
     let mut blind_invalid = 0;
     let mut total = 0;
-    let Some(maps) = common::real_maps(&common::MAPS) else {
-        return;
-    };
-    for (name, map, scen) in maps {
+    for (name, map, scen) in common::real_maps(&common::MAPS) {
         let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
         let mut safe = MapSafe::new();
         let mut shortcutter = Shortcutter::new();
@@ -195,9 +185,7 @@ fn map_safe_smoothing_is_always_valid() {
 
 #[test]
 fn map_safe_rejects_invalid_input() {
-    let Some((map, _)) = common::try_load("dao/arena") else {
-        return;
-    };
+    let (map, _) = common::load("dao/arena");
     let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
     let mut safe = MapSafe::new();
     // Straight across the whole map: through walls.
@@ -214,9 +202,7 @@ fn map_safe_rejects_invalid_input() {
 /// The newer scenario release for arena prints 8 decimals: A* must match to 1e-6.
 #[test]
 fn astar_matches_the_eight_decimal_arena_scenarios() {
-    let Some((map, _)) = common::try_load("dao/arena") else {
-        return;
-    };
+    let (map, _) = common::load("dao/arena");
     let scen =
         pathsmooth::grid::load_scenarios(common::movingai("dao/scen-v2/arena.map.scen")).unwrap();
     assert_eq!(scen.len(), 130);
@@ -238,9 +224,7 @@ fn astar_matches_the_eight_decimal_arena_scenarios() {
 #[test]
 fn clearance_matches_brute_force_on_arena() {
     use pathsmooth::grid::distance::DistanceField;
-    let Some((map, _)) = common::try_load("dao/arena") else {
-        return;
-    };
+    let (map, _) = common::load("dao/arena");
     let field = DistanceField::new(&map);
     let (w, h) = (map.width() as f64, map.height() as f64);
     let golden = 0.618_033_988_749_895;
@@ -264,10 +248,7 @@ fn clearance_matches_brute_force_on_arena() {
 fn shortcut_equals_the_plain_farthest_visible_loop() {
     use pathsmooth::grid::distance::DistanceField;
     use pathsmooth::grid::los::segment_is_clear;
-    let Some(maps) = common::real_maps(&["dao/den312d", "rooms/8room_000"]) else {
-        return;
-    };
-    for (name, map, scen) in maps {
+    for (name, map, scen) in common::real_maps(&["dao/den312d", "rooms/8room_000"]) {
         let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
         let field = DistanceField::new(&map);
         let mut shortcutter = Shortcutter::new();

@@ -1,9 +1,7 @@
 //! Map-aware Chaikin ([`MapSafe::chaikin`], [`MapSafe::chaikin_adaptive`]): valid input
 //! gives valid output on random and real maps, it is classic (adaptive) Chaikin where walls
 //! are far, and it really smooths the shortcut paths that the split-at-the-corner wrapper
-//! could not.
-//!
-//! Run with `PATHSMOOTH_SHARED=/path/to/shared` unless `shared/` sits beside the checkout.
+//! could not. The real maps are the repository's `data/movingai/`.
 
 mod common;
 
@@ -358,9 +356,7 @@ fn bad_input_is_an_error() {
 fn map_aware_chaikin_respects_the_output_cap() {
     // `plan --passes 20` did not finish: an 83-point A* path asked for 87 million points,
     // under the old 2^28-point cap.
-    let Some((map, _)) = common::try_load("dao/den312d") else {
-        return;
-    };
+    let (map, _) = common::load("dao/den312d");
     let path = astar(&map, IVec2::new(10, 10), IVec2::new(50, 70))
         .unwrap()
         .points;
@@ -468,9 +464,7 @@ fn corner_touching_a_wall_is_cut_only_up_to_the_wall() {
 /// split-at-the-corner wrapper kept it (74.5°, also 71.6° with radius 0.3).
 #[test]
 fn den312d_shortcut_path_gets_smooth() {
-    let Some((map, _)) = common::try_load("dao/den312d") else {
-        return;
-    };
+    let (map, _) = common::load("dao/den312d");
     let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
     let mut shortcutter = Shortcutter::new();
     let mut safe = MapSafe::new();
@@ -492,10 +486,7 @@ fn den312d_shortcut_path_gets_smooth() {
 #[test]
 fn real_maps_valid_and_smoother_than_shortcuts() {
     let (mut before, mut after) = (0.0, 0.0);
-    let Some(maps) = common::real_maps(&common::MAPS) else {
-        return;
-    };
-    for (name, map, scen) in maps {
+    for (name, map, scen) in common::real_maps(&common::MAPS) {
         let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
         let mut shortcutter = Shortcutter::new();
         let mut safe = MapSafe::new();

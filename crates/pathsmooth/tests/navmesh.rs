@@ -824,10 +824,7 @@ fn real_maps_navmesh_corridors_and_funnel() {
         "mazes/maze512-4-0",
         "cities/Berlin_0_256",
     ];
-    let Some(maps) = common::real_maps(&names) else {
-        return;
-    };
-    for (name, map, scen) in maps {
+    for (name, map, scen) in common::real_maps(&names) {
         let mesh = NavMesh::from_grid(&map).unwrap();
         for t in 0..mesh.num_triangles() {
             let c = GridMap::cell_at(mesh.centroid(t)).unwrap();
@@ -890,10 +887,7 @@ fn real_maps_navmesh_corridors_and_funnel() {
 #[test]
 #[ignore]
 fn funnel_statistics() {
-    let Some(maps) = common::real_maps(&["dao/arena", "rooms/8room_000"]) else {
-        return;
-    };
-    for (name, map, scen) in maps {
+    for (name, map, scen) in common::real_maps(&["dao/arena", "rooms/8room_000"]) {
         let mesh = NavMesh::from_grid(&map).unwrap();
         let (mut sum, mut worst, mut best, mut longer, mut count) =
             (0.0, 0.0f64, f64::INFINITY, 0, 0);

@@ -405,9 +405,7 @@ fn grid_mesh_round_trips_through_mesh_and_obj() {
 
 #[test]
 fn real_map_mesh_round_trips() {
-    let Some((map, scenarios)) = common::try_load("dao/arena") else {
-        return;
-    };
+    let (map, scenarios) = common::load("dao/arena");
     let mesh = NavMesh::from_grid(&map).unwrap();
     let queries: Vec<(DVec2, DVec2)> = scenarios
         .iter()

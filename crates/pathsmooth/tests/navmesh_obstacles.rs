@@ -590,9 +590,7 @@ fn a_corridor_through_an_obstacle_is_repaired_and_valid_again_after_removal() {
 
 #[test]
 fn obstacles_on_the_arena_mesh_cut_exactly_and_restore() {
-    let Some((map, scen)) = common::try_load("dao/arena") else {
-        return;
-    };
+    let (map, scen) = common::load("dao/arena");
     let mesh = NavMesh::from_grid(&map).unwrap();
     let original = NavMeshWorld::new(mesh.clone());
     let mut world = original.clone();

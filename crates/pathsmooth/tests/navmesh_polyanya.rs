@@ -252,9 +252,7 @@ proptest! {
 
 #[test]
 fn radius_zero_lengths_equal_polyanyas_on_every_map() {
-    let Some(maps) = common::real_maps(&common::MAPS) else {
-        return;
-    };
+    let maps = common::real_maps(&common::MAPS);
     let mut compared = 0;
     for (name, map, scen) in maps {
         let scen = common::sweep(&scen, 40, 160);
@@ -279,9 +277,7 @@ fn radius_zero_lengths_equal_polyanyas_on_every_map() {
 
 #[test]
 fn navmesh_paths_are_valid_at_radius_0_03_05_on_every_map() {
-    let Some(maps) = common::real_maps(&common::MAPS) else {
-        return;
-    };
+    let maps = common::real_maps(&common::MAPS);
     let (mut planned, mut checked) = (0, 0);
     let mut failures = Vec::new();
     for (name, map, scen) in maps {
@@ -327,9 +323,7 @@ fn navmesh_paths_are_valid_at_radius_0_03_05_on_every_map() {
 /// failed. The funnel now goes through the crossing of the two tangents instead.
 #[test]
 fn a_grazed_corner_on_random512_keeps_the_radius() {
-    let Some((map, _)) = common::try_load("random/random512-10-0") else {
-        return;
-    };
+    let (map, _) = common::load("random/random512-10-0");
     let grid = GridWorld::new(map.clone()).unwrap();
     let world = pathsmooth::NavMeshWorld::new(NavMesh::from_grid(&map).unwrap());
     let (a, b) = (DVec2::new(12.5, 65.5), DVec2::new(170.5, 311.5));

@@ -1,5 +1,5 @@
 //! The pipeline's presets on sampled scenarios of every Moving AI map in
-//! `../shared/data/movingai/`, at radius 0 and 0.3: only valid paths; and the same map
+//! `data/movingai/`, at radius 0 and 0.3: only valid paths; and the same map
 //! placed at cell size 0.5 with an origin offset gives the same paths, scaled and shifted.
 //!
 //! These are the slowest sweeps: in full with `PATHSMOOTH_SLOW=1` (CI), on a sample
@@ -18,10 +18,7 @@ fn presets_return_only_valid_paths_on_every_map() {
     let per_map = if common::slow() { 8 } else { 2 };
     let mut checked = 0;
     let mut no_room = 0;
-    let Some(maps) = common::real_maps(&common::MAPS) else {
-        return;
-    };
-    for (name, map, scen) in maps {
+    for (name, map, scen) in common::real_maps(&common::MAPS) {
         let world = GridWorld::new(map).unwrap();
         for radius in [0.0, 0.3] {
             let mut pipelines: Vec<_> = PRESETS
@@ -87,10 +84,7 @@ fn a_map_in_metres_gives_the_same_paths_scaled_and_shifted() {
         2
     };
     for origin in [DVec2::ZERO, DVec2::new(10.0, 20.0)] {
-        let Some(maps) = common::real_maps(&common::MAPS[..count]) else {
-            return;
-        };
-        for (name, map, scen) in maps {
+        for (name, map, scen) in common::real_maps(&common::MAPS[..count]) {
             let cells = GridWorld::new(map.clone()).unwrap();
             let metres = GridWorld::with_frame(map, 0.5, origin).unwrap();
             for radius in [0.0, 0.3] {

@@ -1,23 +1,25 @@
-//! The Moving AI data: where it lives, the DEV maps, loading them, the loop over them, and
-//! how many scenarios a sweep runs.
+//! The Moving AI data (the repository's `data/movingai/`): where it lives, the DEV maps,
+//! loading them, the loop over them, and how many scenarios a sweep runs.
 
 use std::path::PathBuf;
 
 use pathsmooth::grid::{load_scenarios, GridMap, Scenario};
 use pathsmooth::GridWorld;
 
-/// The `shared/` folder: `$PATHSMOOTH_SHARED` if set, else the one beside the checkout
-/// (`<checkout>/../shared`), which is where CI puts it.
-pub fn shared_dir() -> PathBuf {
-    match std::env::var_os("PATHSMOOTH_SHARED") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
-    }
-}
-
-/// Path of a Moving AI file, e.g. `movingai("dao/arena.map")`.
+/// Path of a Moving AI file, e.g. `movingai("dao/arena.map")`, in the repository's
+/// `data/movingai/` (every crate sits at `crates/NAME`, so the path is the same from each
+/// crate that includes this file). A missing file panics here, naming the path: the data
+/// is part of the repository, so a test that cannot read it fails rather than skipping.
 pub fn movingai(rel: &str) -> PathBuf {
-    shared_dir().join("data/movingai").join(rel)
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../data/movingai")
+        .join(rel);
+    assert!(
+        path.is_file(),
+        "Moving AI file {} not found (the repository keeps the maps in data/movingai/)",
+        path.display()
+    );
+    path
 }
 
 /// Every DEV map with its scenario file, as (name, map path, scen path).
@@ -41,57 +43,25 @@ pub const NAVMESH_MAPS: [&str; 4] = [
     "cities/Berlin_0_256",
 ];
 
-/// True when the Moving AI data is there. When it is not, prints one line saying so
-/// (the test that asked then skips itself).
-pub fn have_movingai() -> bool {
-    let dir = shared_dir().join("data/movingai");
-    let there = dir.is_dir();
-    if !there {
-        println!(
-            "skipped: {} not found (set PATHSMOOTH_SHARED to the folder holding data/movingai)",
-            dir.display()
-        );
-    }
-    there
-}
-
-/// Loads `name.map` and `name.map.scen` (name as in [`MAPS`]), or `None` when the Moving
-/// AI data is missing (see [`have_movingai`]): `let Some(…) = try_load(…) else { return };`
-pub fn try_load(name: &str) -> Option<(GridMap, Vec<Scenario>)> {
-    have_movingai().then(|| load(name))
-}
-
 /// The loop over real maps: each of `names` (as in [`MAPS`]) with its scenarios, loaded
-/// when the loop reaches it; `None`, after one line saying so, when the Moving AI data is
-/// missing (the test then skips itself):
-///
-/// ```ignore
-/// let Some(maps) = common::real_maps(&common::MAPS) else {
-///     return;
-/// };
-/// for (name, map, scen) in maps { … }
-/// ```
+/// when the loop reaches it.
 pub fn real_maps<'a>(
     names: &'a [&'static str],
-) -> Option<impl Iterator<Item = (&'static str, GridMap, Vec<Scenario>)> + 'a> {
-    have_movingai().then(|| {
-        names.iter().map(|&name| {
-            let (map, scen) = load(name);
-            (name, map, scen)
-        })
+) -> impl Iterator<Item = (&'static str, GridMap, Vec<Scenario>)> + 'a {
+    names.iter().map(|&name| {
+        let (map, scen) = load(name);
+        (name, map, scen)
     })
 }
 
-/// Loads `name.map` and `name.map.scen` (name as in [`MAPS`]); panics with one clear line
-/// when the Moving AI data is missing. Prefer [`try_load`], which skips instead.
+/// Loads `name.map` and `name.map.scen` (name as in [`MAPS`]); panics naming the file
+/// that is missing or does not parse.
 pub fn load(name: &str) -> (GridMap, Vec<Scenario>) {
-    assert!(
-        shared_dir().join("data/movingai").is_dir(),
-        "{}/data/movingai not found (set PATHSMOOTH_SHARED)",
-        shared_dir().display()
-    );
-    let map = GridMap::load(movingai(&format!("{name}.map"))).expect("map loads");
-    let scen = load_scenarios(movingai(&format!("{name}.map.scen"))).expect("scen loads");
+    let map_path = movingai(&format!("{name}.map"));
+    let map = GridMap::load(&map_path).unwrap_or_else(|e| panic!("{}: {e}", map_path.display()));
+    let scen_path = movingai(&format!("{name}.map.scen"));
+    let scen =
+        load_scenarios(&scen_path).unwrap_or_else(|e| panic!("{}: {e}", scen_path.display()));
     (map, scen)
 }
 
