@@ -96,6 +96,31 @@ fn no_folder_of_any_crate_has_an_import_circle() {
     assert!(cli[&folder("serve")]["conn"].contains_key("limits"));
 }
 
+/// Scratch belongs to the object that runs the work (a step, a query, a world's
+/// `World::Query`), never to the thread: a `thread_local!` in the library hides memory that
+/// no caller can free or size, and breaks when work moves between threads.
+#[test]
+fn the_library_keeps_no_thread_local_state() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut paths = Vec::new();
+    collect(&src, &mut paths);
+    let found: Vec<String> = paths
+        .iter()
+        .flat_map(|p| {
+            let text = std::fs::read_to_string(p).unwrap();
+            let lines: Vec<String> = text
+                .lines()
+                .enumerate()
+                .filter(|(_, l)| !l.trim_start().starts_with("//") && l.contains("thread_local!"))
+                .map(|(i, _)| format!("{}:{}", p.display(), i + 1))
+                .collect();
+            lines
+        })
+        .collect();
+    assert!(found.is_empty(), "thread_local! in the library: {found:?}");
+    assert!(paths.len() >= 100, "the library's sources were not found");
+}
+
 #[test]
 fn paths_are_read_from_code_and_from_use_trees() {
     let file = "\

@@ -118,7 +118,7 @@ impl NavMesh {
             push(&mut out, self.polygon_of(t));
             walked.clear();
             t = self
-                .walk(t, a, b, Some(&mut walked), false)
+                .walk(t, a, b, &mut |u| walked.push(u), false)
                 .ok_or_else(leaves)?;
             for &u in &walked {
                 push(&mut out, self.polygon_of(u));
@@ -168,7 +168,7 @@ impl NavMesh {
         let mut walked = vec![t];
         for (k, w) in path.windows(2).enumerate() {
             t = self
-                .walk(t, w[0], w[1], Some(&mut walked), true)
+                .walk(t, w[0], w[1], &mut |u| walked.push(u), true)
                 .ok_or_else(|| Error::InvalidInputPath {
                     reason: format!("segment {k} leaves the navmesh"),
                 })?;

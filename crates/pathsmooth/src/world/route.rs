@@ -179,7 +179,7 @@ impl NavMeshWorld {
             if let Some(&q) = points.get(i + 1) {
                 crossed.clear();
                 crossed.push(t);
-                mesh.walk(t, p, q, Some(&mut crossed), true);
+                mesh.walk(t, p, q, &mut |u| crossed.push(u), true);
                 for &c in &crossed {
                     touched[c] = true;
                 }

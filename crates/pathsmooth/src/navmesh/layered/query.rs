@@ -822,7 +822,7 @@ pub(crate) fn lift_along(
                 (c, t) = (k, channel[k]);
             } else {
                 t = plan
-                    .walk(t, a, b, None, false)
+                    .walk(t, a, b, &mut |_| {}, false)
                     .ok_or_else(|| Error::InvalidResult {
                         step: "surface path",
                         reason: format!("segment {} leaves the surface's floor", i - 1),
@@ -895,7 +895,7 @@ pub(crate) fn lift_polygons(
             } else {
                 let t = mesh
                     .plan_mesh()
-                    .walk(mesh.triangle_at(p, a), a, b, None, false)
+                    .walk(mesh.triangle_at(p, a), a, b, &mut |_| {}, false)
                     .ok_or_else(|| Error::InvalidResult {
                         step: "surface path",
                         reason: format!("segment {} leaves the surface's floor", i - 1),
@@ -972,7 +972,7 @@ pub(crate) fn lift_on_sheet(
         if i > 0 {
             t = sheet
                 .mesh()
-                .walk(t, path[i - 1], b, None, false)
+                .walk(t, path[i - 1], b, &mut |_| {}, false)
                 .ok_or_else(|| Error::InvalidResult {
                     step: "surface path",
                     reason: format!("segment {} leaves the sheet", i - 1),

@@ -41,7 +41,7 @@ impl WallScratch {
             self.crossed.clear();
             self.crossed.push(t);
             t = plan
-                .walk(t, a, b, Some(&mut self.crossed), true)
+                .walk(t, a, b, &mut |u| self.crossed.push(u), true)
                 .ok_or_else(|| Error::InvalidResult {
                     step: "surface path",
                     reason: format!("segment {i} meets a wall of its floor"),

@@ -12,18 +12,11 @@
 //! infimum of the costs of paths beside it, as on grids. A segment that leaves the mesh
 //! costs infinity.
 
-use std::cell::RefCell;
-
 use glam::DVec2;
 
 use super::{NavMesh, TriId};
 use crate::area::AreaCosts;
 use crate::geometry::{cross, orientation};
-
-thread_local! {
-    /// [`NavMesh::segment_cost`]'s walk buffer.
-    static CROSSED: RefCell<Vec<TriId>> = const { RefCell::new(Vec::new()) };
-}
 
 impl NavMesh {
     /// The cost of the segment `a`–`b` under `costs`: Σ length inside each triangle × the
@@ -59,35 +52,31 @@ impl NavMesh {
         if !self.in_bounds(b) {
             return f64::INFINITY;
         }
-        // The triangles crossed, in a buffer kept per thread: the steps ask for many
-        // segment costs, and a `&self` query owns no scratch.
-        CROSSED.with_borrow_mut(|crossed| {
-            crossed.clear();
-            crossed.push(first);
-            if self.walk(first, a, b, Some(crossed), false).is_none() {
-                return f64::INFINITY;
+        // Summed as the walk goes (no buffer: a `&self` query owns no scratch): each
+        // triangle's piece is known once the walk has entered the next one, and the last
+        // triangle's runs to the end.
+        let (d, length) = (b - a, (b - a).length());
+        let (mut t, mut from, mut total) = (first, 0.0f64, 0.0f64);
+        let mut piece = |t: TriId, to: f64, from: &mut f64| {
+            if to > *from {
+                total += (to - *from) * length * self.piece_multiplier(costs, t, a, b);
             }
-            self.sum_over(costs, crossed, a, b)
-        })
-    }
-
-    /// Σ length in each of the `crossed` triangles (in walk order) × its multiplier.
-    fn sum_over(&self, costs: &AreaCosts, crossed: &[TriId], a: DVec2, b: DVec2) -> f64 {
-        let d = b - a;
-        let length = d.length();
-        let last = crossed.len() - 1;
-        let (mut from, mut total) = (0.0f64, 0.0f64);
-        for (k, &t) in crossed.iter().enumerate() {
-            let to = if k == last {
-                1.0
-            } else {
-                self.leaves_at(t, a, d).clamp(from, 1.0)
-            };
-            if to > from {
-                total += (to - from) * length * self.piece_multiplier(costs, t, a, b);
-            }
-            from = to;
+            *from = to;
+        };
+        let walked = self.walk(
+            first,
+            a,
+            b,
+            &mut |next| {
+                piece(t, self.leaves_at(t, a, d).clamp(from, 1.0), &mut from);
+                t = next;
+            },
+            false,
+        );
+        if walked.is_none() {
+            return f64::INFINITY;
         }
+        piece(t, 1.0, &mut from);
         total
     }
 

@@ -31,14 +31,14 @@ impl NavMesh {
             return false;
         }
         match self.locate(a) {
-            Some(t) => self.walk(t, a, b, None, false).is_some(),
+            Some(t) => self.walk(t, a, b, &mut |_| {}, false).is_some(),
             None => false,
         }
     }
 
     /// The straight walk of [`line_of_sight`](Self::line_of_sight) from triangle `t`: the
-    /// triangle holding `b`, or `None` when the segment meets a wall. With `out`, every
-    /// triangle entered is appended to it; where the segment passes through a vertex, with
+    /// triangle holding `b`, or `None` when the segment meets a wall. Every triangle entered
+    /// is handed to `visit`, in order; where the segment passes through a vertex, with
     /// `fans` the whole fan of triangles rotated through round it (so consecutive ones
     /// share an edge, [`channel_along`](Self::channel_along)), without it only the
     /// triangle the segment leaves the vertex into (the ones it only touches at the vertex
@@ -48,7 +48,7 @@ impl NavMesh {
         mut t: TriId,
         a: DVec2,
         b: DVec2,
-        mut out: Option<&mut Vec<TriId>>,
+        visit: &mut impl FnMut(TriId),
         fans: bool,
     ) -> Option<TriId> {
         let d = b - a;
@@ -65,9 +65,7 @@ impl NavMesh {
             // Leave through the edge whose start is right of the line and end left of it.
             if let Some(i) = (0..3).find(|&i| side[i] < 0.0 && side[(i + 1) % 3] > 0.0) {
                 t = self.across(t, i)?;
-                if let Some(out) = out.as_deref_mut() {
-                    out.push(t);
-                }
+                visit(t);
                 continue;
             }
             // Otherwise the line leaves through a corner: the farthest one on the line not
@@ -82,13 +80,9 @@ impl NavMesh {
             }
             progress = next;
             let before = t;
-            let fan = if fans { out.as_deref_mut() } else { None };
-            t = self.turn_about(t, tri[k], d, fan)?;
-            if !fans
-                && t != before
-                && let Some(out) = out.as_deref_mut()
-            {
-                out.push(t);
+            t = self.turn_about(t, tri[k], d, fans.then_some(&mut *visit))?;
+            if !fans && t != before {
+                visit(t);
             }
         }
         None
@@ -111,45 +105,57 @@ impl NavMesh {
     /// Rotates about vertex `v` from triangle `t`, through shared edges only, to the triangle
     /// whose angle at `v` holds direction `d`; tries counter-clockwise first, then clockwise.
     /// `None` when walls stop both rotations (the direction leads into a wall or a pinch).
-    /// With `out`, the triangles of the successful rotation (the last one included) are
-    /// appended to it.
+    /// With `visit`, each triangle of the successful rotation (the last one included) is
+    /// handed to it.
     fn turn_about(
         &self,
         t: TriId,
         v: u32,
         d: DVec2,
-        mut out: Option<&mut Vec<TriId>>,
+        visit: Option<&mut impl FnMut(TriId)>,
     ) -> Option<TriId> {
         if self.angle_holds(t, v, d) {
             return Some(t);
         }
-        let mark = out.as_deref().map_or(0, Vec::len);
-        for ccw in [true, false] {
-            if let Some(out) = out.as_deref_mut() {
-                out.truncate(mark);
-            }
-            let mut cur = t;
-            for _ in 0..self.triangles.len() {
-                let k = self.triangles[cur].iter().position(|&x| x == v)?;
-                // Edge k leaves v (clockwise neighbour side), edge k+2 arrives at v.
-                let edge = if ccw { (k + 2) % 3 } else { k };
-                match self.across(cur, edge) {
-                    Some(n) if n == t => break,
-                    Some(n) => {
-                        cur = n;
-                        if let Some(out) = out.as_deref_mut() {
-                            out.push(n);
-                        }
-                        if self.angle_holds(cur, v, d) {
-                            return Some(cur);
-                        }
-                    }
-                    None => break,
-                }
-            }
+        // The way round that reaches the angle is found first, then walked again for
+        // `visit`, so that it sees only the fan of the way taken.
+        let mut reached = None;
+        let ccw = [true, false].into_iter().find(|&ccw| {
+            reached = self.rotate(t, v, d, ccw, &mut |_| {});
+            reached.is_some()
+        })?;
+        match visit {
+            Some(visit) => self.rotate(t, v, d, ccw, visit),
+            None => reached,
         }
-        if let Some(out) = out {
-            out.truncate(mark);
+    }
+
+    /// Rotates from triangle `t` about its vertex `v` (counter-clockwise or not) to the first
+    /// triangle whose angle at `v` holds `d`, handing each triangle entered to `visit`;
+    /// `None` at a wall or after a full turn.
+    fn rotate(
+        &self,
+        t: TriId,
+        v: u32,
+        d: DVec2,
+        ccw: bool,
+        visit: &mut impl FnMut(TriId),
+    ) -> Option<TriId> {
+        let mut cur = t;
+        for _ in 0..self.triangles.len() {
+            let k = self.triangles[cur].iter().position(|&x| x == v)?;
+            // Edge k leaves v (clockwise neighbour side), edge k+2 arrives at v.
+            let edge = if ccw { (k + 2) % 3 } else { k };
+            match self.across(cur, edge) {
+                Some(n) if n != t => {
+                    cur = n;
+                    visit(n);
+                    if self.angle_holds(cur, v, d) {
+                        return Some(cur);
+                    }
+                }
+                _ => return None,
+            }
         }
         None
     }
