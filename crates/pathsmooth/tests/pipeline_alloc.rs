@@ -100,33 +100,8 @@ fn every_step_allocates_nothing_in_steady_state() {
             }
         }
     }
-    // The corridor step still allocates its solver's problem and its result on every run
-    // (issue 39 is open on it). It is named here so that this test fails once it stops,
-    // and the exception goes.
-    let (known, others): (Vec<_>, Vec<_>) = failures.iter().partition(|f| {
-        STILL_ALLOCATING
-            .iter()
-            .any(|name| f.contains(&format!("\"{name}\"]")))
-    });
-    assert!(
-        others.is_empty(),
-        "{}",
-        others
-            .iter()
-            .map(|s| s.as_str())
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
-    for name in STILL_ALLOCATING {
-        assert!(
-            known.iter().any(|f| f.contains(&format!("\"{name}\"]"))),
-            "the {name} step no longer allocates: take it out of STILL_ALLOCATING"
-        );
-    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
-
-/// The steps that still allocate in steady state (see the test above).
-const STILL_ALLOCATING: [&str; 1] = ["corridor"];
 
 /// The 20 × 10 room of [`world`] as a grid of 0.25 m cells.
 fn grid_world() -> GridWorld {

@@ -273,7 +273,34 @@ impl Problem {
         goal_dir: Option<DVec2>,
         params: &ProblemParams,
     ) -> Result<Self> {
-        let h = normalisation(&disk_c, &disk_r);
+        let mut p = Problem::empty();
+        p.assign_disks(&disk_c, &disk_r, start_dir, goal_dir, params)?;
+        Ok(p)
+    }
+
+    /// A problem with no waypoints, whose memory [`assign_disks`](Self::assign_disks) and
+    /// [`assign_window`](Self::assign_window) reuse (not a valid problem until then).
+    pub(crate) fn empty() -> Self {
+        Problem {
+            centers: Vec::new(),
+            radii: Vec::new(),
+            weights: Vec::new(),
+            h: 0.0,
+            lead: 0,
+            trail: 0,
+        }
+    }
+
+    /// Makes this problem [`from_disks`](Self::from_disks)'s, reusing its memory.
+    pub(crate) fn assign_disks(
+        &mut self,
+        disk_c: &[DVec2],
+        disk_r: &[f64],
+        start_dir: Option<DVec2>,
+        goal_dir: Option<DVec2>,
+        params: &ProblemParams,
+    ) -> Result<()> {
+        let h = normalisation(disk_c, disk_r);
         let m = disk_c.len();
         let dummy = |d: DVec2| match params.direction_length {
             DirectionLength::Spacing => d.normalize() * h,
@@ -281,57 +308,57 @@ impl Problem {
         };
         let lead = start_dir.is_some() as usize;
         let trail = goal_dir.is_some() as usize;
-        let mut centers = Vec::with_capacity(m + lead + trail);
-        let mut radii = Vec::with_capacity(m + lead + trail);
+        let (centers, radii) = (&mut self.centers, &mut self.radii);
+        centers.clear();
+        radii.clear();
         if let Some(d) = start_dir {
             centers.push(disk_c[0] - dummy(d));
             radii.push(0.0);
         }
-        centers.extend_from_slice(&disk_c);
-        radii.extend_from_slice(&disk_r);
+        centers.extend_from_slice(disk_c);
+        radii.extend_from_slice(disk_r);
         radii[lead] = 0.0;
         radii[lead + m - 1] = 0.0;
         if let Some(d) = goal_dir {
             centers.push(disk_c[m - 1] + dummy(d));
             radii.push(0.0);
         }
-        let weights = match &params.weights {
+        match &params.weights {
             Weights::Bathtub { start, end, middle } => {
                 for (name, w) in [("w_s", *start), ("w_e", *end), ("w_m", *middle)] {
                     check_weight(name, w)?;
                 }
-                bathtub(centers.len(), *start, *end, *middle)
+                self.weights.resize(centers.len(), 0.0);
+                bathtub_into(*start, *end, *middle, &mut self.weights);
             }
-            Weights::Given(w) => w.clone(),
-        };
-        let p = Problem {
-            centers,
-            radii,
-            weights,
-            h,
-            lead,
-            trail,
-        };
-        p.validate()?;
-        Ok(p)
+            Weights::Given(w) => self.weights.clone_from(w),
+        }
+        (self.h, self.lead, self.trail) = (h, lead, trail);
+        self.validate()
     }
 
-    /// The sub-problem of waypoints `from..=to` (indices into this problem, dummies
+    /// Makes `window` the sub-problem of waypoints `from..=to` (indices into this problem, dummies
     /// included), with the same `h` and weights and its two ends pinned at their centres.
     /// Where the window cuts this problem (`from > 0`, `to < len − 1`), the waypoint beyond
     /// the cut comes too, as a dummy pinned at its centre with weight 0: the smoothness
     /// term at the cut then sees the neighbour it has in the whole problem. Used to solve
     /// a long corridor in windows cut on straight runs of its route, where the centres
-    /// on either side of a cut lie on one line.
-    pub(crate) fn window(&self, from: usize, to: usize) -> Problem {
+    /// on either side of a cut lie on one line. `window`'s memory is reused.
+    pub(crate) fn assign_window(&self, from: usize, to: usize, window: &mut Problem) {
         debug_assert!(from < to && to < self.len());
         let (before, after) = (from > 0, to + 1 < self.len());
         let lead = if before { 1 } else { self.lead };
         let trail = if after { 1 } else { self.trail };
         let range = from - before as usize..=to + after as usize;
-        let centers = self.centers[range.clone()].to_vec();
-        let mut radii = self.radii[range.clone()].to_vec();
-        let mut weights = self.weights[range].to_vec();
+        window.centers.clear();
+        window
+            .centers
+            .extend_from_slice(&self.centers[range.clone()]);
+        window.radii.clear();
+        window.radii.extend_from_slice(&self.radii[range.clone()]);
+        window.weights.clear();
+        window.weights.extend_from_slice(&self.weights[range]);
+        let (radii, weights) = (&mut window.radii, &mut window.weights);
         let m = radii.len();
         for k in [lead, m - 1 - trail] {
             radii[k] = 0.0;
@@ -342,14 +369,7 @@ impl Problem {
                 weights[k] = 0.0;
             }
         }
-        Problem {
-            centers,
-            radii,
-            weights,
-            h: self.h,
-            lead,
-            trail,
-        }
+        (window.h, window.lead, window.trail) = (self.h, lead, trail);
     }
 
     /// Parses and validates the dump format. All waypoints are treated as the path (the
@@ -598,7 +618,8 @@ mod tests {
         // The start's dummy, then the six centres.
         assert_eq!(p.len(), 7);
         // From the start (its dummy kept) to centre 3, cut there: centre 4 comes along.
-        let w = p.window(0, 4);
+        let mut w = Problem::empty();
+        p.assign_window(0, 4, &mut w);
         assert_eq!((w.len(), w.lead, w.trail, w.h), (6, 1, 1, p.h));
         assert_eq!(w.centers, p.centers[..6]);
         assert_eq!(w.radii, vec![0.0, 0.0, 0.5, 0.5, 0.0, 0.0]);
@@ -606,7 +627,7 @@ mod tests {
         assert_eq!(w.weights[5], 0.0);
         assert_eq!(w.waypoints(&w.centers), &c[..4]);
         // From the cut to the goal: centre 2 comes along before it.
-        let w = p.window(4, 6);
+        p.assign_window(4, 6, &mut w);
         assert_eq!((w.lead, w.trail), (1, 0));
         assert_eq!(w.centers, p.centers[3..]);
         assert_eq!(w.radii, vec![0.0, 0.0, 0.5, 0.0]);

@@ -11,6 +11,10 @@ use super::problem::{Problem, ProblemParams};
 use crate::curve::chaikin::AdaptiveParams;
 use crate::error::{num, Error, Result};
 use crate::map_safe::{check_adaptive, MapSafe};
+use crate::navmesh::funnel::Funnel;
+use crate::navmesh::portals::{portals_into, Portal};
+use crate::navmesh::{ChannelScratch, TriId};
+use crate::shortcut::Shortcutter;
 use crate::world::{check_in_bounds, check_path_and_radius, first_problem, path_is_clear, World};
 
 /// What the corridor smoother produced: the path, and the corridor, safe radii and solver
@@ -41,6 +45,29 @@ pub struct CorridorPath {
     pub report: Report,
     /// Waypoints the check-and-repair step moved back to their centres (normally 0).
     pub repaired: usize,
+}
+
+impl CorridorPath {
+    /// An empty result, for [`CorridorSmoother::smooth_along_into`] to fill.
+    pub(crate) fn empty() -> Self {
+        CorridorPath {
+            corridor: DiskCorridor {
+                centers: Vec::new(),
+                radii: Vec::new(),
+                start_dir: None,
+                goal_dir: None,
+            },
+            safe_radii: Vec::new(),
+            path: Vec::new(),
+            report: Report {
+                iterations: 0,
+                energy: 0.0,
+                gap: None,
+                converged: true,
+            },
+            repaired: 0,
+        }
+    }
 }
 
 /// The corridor smoother's parameters.
@@ -218,6 +245,8 @@ pub struct CorridorSmoother {
     solver: Solver,
     /// The refinement's scratch (map-aware adaptive Chaikin), lent to each call's world.
     refiner: MapSafe,
+    /// The other buffers of [`smooth_along_into`](Self::smooth_along_into).
+    along: Along,
 }
 
 impl Default for CorridorSmoother {
@@ -225,6 +254,50 @@ impl Default for CorridorSmoother {
         CorridorSmoother {
             solver: Solver::default(),
             refiner: MapSafe::new(),
+            along: Along::default(),
+        }
+    }
+}
+
+/// The buffers of a [`CorridorSmoother::smooth_along_into`] run, kept between runs: the
+/// taut route's channel, portals and funnel (or the shortcutter), the route kept off the
+/// walls, the samples, the problem and a window of it, the joined windows, and the
+/// scratch of the repair, the reversal sweep and the refinement.
+#[derive(Debug, Clone)]
+struct Along {
+    channel: ChannelScratch,
+    triangles: Vec<TriId>,
+    portals: Vec<Portal>,
+    funnel: Funnel,
+    shortcutter: Shortcutter,
+    route: Vec<DVec2>,
+    samples: Samples,
+    problem: Problem,
+    window: Problem,
+    cuts: Vec<usize>,
+    joined: Vec<DVec2>,
+    bad: Vec<usize>,
+    kept: Vec<DVec2>,
+    refined: Vec<DVec2>,
+}
+
+impl Default for Along {
+    fn default() -> Self {
+        Along {
+            channel: ChannelScratch::default(),
+            triangles: Vec::new(),
+            portals: Vec::new(),
+            funnel: Funnel::new(),
+            shortcutter: Shortcutter::new(),
+            route: Vec::new(),
+            samples: Samples::default(),
+            problem: Problem::empty(),
+            window: Problem::empty(),
+            cuts: Vec::new(),
+            joined: Vec::new(),
+            bad: Vec::new(),
+            kept: Vec::new(),
+            refined: Vec::new(),
         }
     }
 }
@@ -258,7 +331,8 @@ impl CorridorSmoother {
         problem.radii[lead..lead + safe.len()].copy_from_slice(&safe);
         let report = self.solver.solve(&problem, &params.solver)?;
         let mut path = problem.waypoints(self.solver.path()).to_vec();
-        let repaired = repair(world, &corridor.centers, &safe, radius, &mut path)?;
+        let bad = &mut self.along.bad;
+        let repaired = repair(world, &corridor.centers, &safe, radius, &mut path, bad)?;
         Ok(CorridorPath {
             corridor,
             safe_radii: safe,
@@ -309,6 +383,23 @@ impl CorridorSmoother {
         radius: f64,
         params: &CorridorParams,
     ) -> Result<CorridorPath> {
+        let mut out = CorridorPath::empty();
+        self.smooth_along_into(world, route, radius, params, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`smooth_along`](Self::smooth_along) into `out`, reusing its memory and this
+    /// smoother's: once both have grown, a call allocates nothing (with
+    /// [`CorridorParams::windows`] off and a world whose queries do not). Errors as
+    /// `smooth_along`; `out` is then unspecified.
+    pub fn smooth_along_into<W: World + ?Sized>(
+        &mut self,
+        world: &W,
+        route: &[DVec2],
+        radius: f64,
+        params: &CorridorParams,
+        out: &mut CorridorPath,
+    ) -> Result<()> {
         let radius = check_path_and_radius(world, route, 2, "corridor along a route", radius)?;
         check_in_bounds(world, route)?;
         params.solver.validate()?;
@@ -327,6 +418,7 @@ impl CorridorSmoother {
                 reason: "the route of a corridor must be valid for the radius".into(),
             });
         }
+        let a = &mut self.along;
         // Keep the route off the walls where the input allows: shortcuts with half the
         // smallest room the input's own vertices have, so no corner of the route grazes a
         // wall and every corner has room to be rounded.
@@ -343,119 +435,153 @@ impl CorridorSmoother {
         // shortest path, kept a quarter of that room off the corners: measured on the
         // Moving AI maps, a quarter keeps the length within 1.5 % of the funnel's with
         // the turns as round as before; a half loses 3 %), else shortcut with half the room.
-        let kept_off;
-        let (route, keep_off) =
-            if let Some(taut) = taut_route(world, route, radius, radius + 0.5 * margin) {
-                kept_off = taut;
-                (&kept_off[..], 0.5 * margin)
-            } else if margin > 0.0 {
-                kept_off = crate::shortcut::shortcut(world, route, radius + margin)?;
-                (&kept_off[..], margin)
-            } else {
-                (route, 0.0)
-            };
+        let (route, keep_off) = if a.taut_route(world, route, radius, radius + 0.5 * margin) {
+            (&a.route[..], 0.5 * margin)
+        } else if margin > 0.0 {
+            a.shortcutter
+                .shortcut_into(world, route, radius + margin, &mut a.route)?;
+            (&a.route[..], margin)
+        } else {
+            (route, 0.0)
+        };
         // The room about each centre, queried once while sampling and shared by the corridor
         // and its safe radii.
-        let Samples {
-            centers,
-            room,
-            vertex_at,
-        } = sample_route(
+        let samples = &mut a.samples;
+        sample_route(
             world,
             route,
             radius,
             params.spacing,
             SPACING_FLOOR * keep_off,
             params.problem.max_spacing,
+            samples,
         )?;
-        let clearance: Vec<f64> = room.iter().map(|&c| c.max(0.0)).collect();
-        let mut safe = Vec::with_capacity(centers.len());
-        safe_radii_from_room(world, &centers, &room, radius, &mut safe);
-        // `from_disks` takes the safe radii as they are (0 at the pinned ends already).
-        let problem = Problem::from_disks(
-            centers.clone(),
-            safe.clone(),
+        let corridor = &mut out.corridor;
+        corridor.centers.clone_from(&samples.centers);
+        corridor.radii.clear();
+        corridor
+            .radii
+            .extend(samples.room.iter().map(|&c| c.max(0.0)));
+        (corridor.start_dir, corridor.goal_dir) = (params.start_dir, params.goal_dir);
+        let (centers, safe) = (&samples.centers, &mut out.safe_radii);
+        safe_radii_from_room(world, centers, &samples.room, radius, safe);
+        // `assign_disks` takes the safe radii as they are (0 at the pinned ends already).
+        let problem = &mut a.problem;
+        problem.assign_disks(
+            centers,
+            safe,
             params.start_dir,
             params.goal_dir,
             &params.problem,
         )?;
         let lead = params.start_dir.is_some() as usize;
-        let cuts = if params.windows {
-            window_cuts(&vertex_at, lead)
-        } else {
-            Vec::new()
-        };
-        let (report, mut path) = self.solve_in_windows(&problem, &cuts, &params.solver)?;
-        let repaired = repair(world, &centers, &safe, radius, &mut path)?;
-        drop_reversals(world, radius, &mut path);
+        a.cuts.clear();
+        if params.windows {
+            window_cuts(&samples.vertex_at, lead, &mut a.cuts);
+        }
+        let windows = (&mut a.window, &mut a.joined);
+        let path = &mut out.path;
+        out.report = solve_in_windows(
+            &mut self.solver,
+            problem,
+            &a.cuts,
+            &params.solver,
+            windows,
+            path,
+        )?;
+        out.repaired = repair(world, centers, safe, radius, path, &mut a.bad)?;
+        drop_reversals(world, radius, path, &mut a.kept);
         if let Some(refine) = params.refine {
-            let mut refined = Vec::with_capacity(path.len());
             // `repair` and `drop_reversals` leave the path clear (the strict test).
             self.refiner.chaikin_adaptive_of_clear_into(
                 world,
-                &path,
+                path,
                 radius,
                 &refine,
-                &mut refined,
+                &mut a.refined,
             )?;
-            path = refined;
+            std::mem::swap(path, &mut a.refined);
         }
-        Ok(CorridorPath {
-            corridor: DiskCorridor {
-                centers,
-                radii: clearance,
-                start_dir: params.start_dir,
-                goal_dir: params.goal_dir,
-            },
-            safe_radii: safe,
-            path,
-            report,
-            repaired,
-        })
+        Ok(())
     }
+}
 
-    /// Solves `problem` in the windows between consecutive `cuts` (problem indices; see
-    /// [`Problem::window`]) and returns the report (iterations summed over the windows,
-    /// the largest gap, converged when every window did, the whole problem's energy at
-    /// the joined path) and the joined path without dummies. Without cuts, the whole
-    /// problem in one solve.
-    fn solve_in_windows(
+impl Along {
+    /// The route pulled taut for an agent of radius `clearance` in the channel it runs
+    /// through on the world's navmesh
+    /// ([`NavMesh::channel_along`](crate::navmesh::mesh::NavMesh::channel_along) and the
+    /// funnel), into `self.route`: the shortest path that passes every obstacle on the
+    /// route's side, at `clearance` from the corners. False when the world has no navmesh,
+    /// the funnel finds no room, or the result is not valid for `radius`.
+    fn taut_route<W: World + ?Sized>(
         &mut self,
-        problem: &Problem,
-        cuts: &[usize],
-        params: &SolverParams,
-    ) -> Result<(Report, Vec<DVec2>)> {
-        if cuts.is_empty() {
-            let report = self.solver.solve(problem, params)?;
-            return Ok((report, problem.waypoints(self.solver.path()).to_vec()));
-        }
-        let mut joined = problem.centers.clone();
-        let mut report = Report {
-            iterations: 0,
-            energy: 0.0,
-            gap: None,
-            converged: true,
+        world: &W,
+        route: &[DVec2],
+        radius: f64,
+        clearance: f64,
+    ) -> bool {
+        let Ok(mesh) = world.navmesh() else {
+            return false;
         };
-        let last = problem.len() - 1;
-        let mut from = 0;
-        for &to in cuts.iter().chain([&last]) {
-            let window = problem.window(from, to);
-            let r = self.solver.solve(&window, params)?;
-            report.iterations += r.iterations;
-            report.converged &= r.converged;
-            report.gap = match (report.gap, r.gap) {
-                (Some(a), Some(b)) => Some(a.max(b)),
-                (a, b) => a.or(b),
-            };
-            // The waypoints beyond the cuts came along as dummies.
-            let v = self.solver.path();
-            let inner = &v[(from > 0) as usize..v.len() - (to < last) as usize];
-            joined[from..=to].copy_from_slice(inner);
-            from = to;
-        }
-        report.energy = energy(problem, &joined, params.length);
-        Ok((report, problem.waypoints(&joined).to_vec()))
+        let (start, goal) = (route[0], route[route.len() - 1]);
+        mesh.channel_along_into(route, &mut self.channel, &mut self.triangles)
+            .and_then(|()| portals_into(mesh, &self.triangles, &mut self.portals))
+            .and_then(|()| {
+                let portals = &self.portals;
+                self.funnel
+                    .funnel_into(portals, start, goal, clearance, &mut self.route)
+            })
+            .is_ok()
+            && path_is_clear(world, &self.route, radius)
     }
+}
+
+/// Solves `problem` in the windows between consecutive `cuts` (problem indices; see
+/// [`Problem::assign_window`]) and writes the joined path without dummies into `out`; returns the
+/// report (iterations summed over the windows, the largest gap, converged when every
+/// window did, the whole problem's energy at the joined path). Without cuts, the whole
+/// problem in one solve. `(window, joined)` is scratch.
+fn solve_in_windows(
+    solver: &mut Solver,
+    problem: &Problem,
+    cuts: &[usize],
+    params: &SolverParams,
+    (window, joined): (&mut Problem, &mut Vec<DVec2>),
+    out: &mut Vec<DVec2>,
+) -> Result<Report> {
+    out.clear();
+    if cuts.is_empty() {
+        let report = solver.solve(problem, params)?;
+        out.extend_from_slice(problem.waypoints(solver.path()));
+        return Ok(report);
+    }
+    joined.clone_from(&problem.centers);
+    let mut report = Report {
+        iterations: 0,
+        energy: 0.0,
+        gap: None,
+        converged: true,
+    };
+    let last = problem.len() - 1;
+    let mut from = 0;
+    for &to in cuts.iter().chain([&last]) {
+        problem.assign_window(from, to, window);
+        let r = solver.solve(window, params)?;
+        report.iterations += r.iterations;
+        report.converged &= r.converged;
+        report.gap = match (report.gap, r.gap) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            (a, b) => a.or(b),
+        };
+        // The waypoints beyond the cuts came along as dummies.
+        let v = solver.path();
+        let inner = &v[(from > 0) as usize..v.len() - (to < last) as usize];
+        joined[from..=to].copy_from_slice(inner);
+        from = to;
+    }
+    report.energy = energy(problem, joined, params.length);
+    out.extend_from_slice(problem.waypoints(joined));
+    Ok(report)
 }
 
 /// Consecutive disks of [`CorridorSmoother::smooth_along`] are at least this many times the
@@ -473,12 +599,13 @@ pub(crate) const WINDOW_RUN: usize = 3;
 /// more than [`WINDOW_RUN`] samples inside (`vertex_at`: the sample index of each route
 /// vertex), as a problem index (`lead` dummies first). Its neighbours lie on the same
 /// segment, so the windows join along the route's direction.
-fn window_cuts(vertex_at: &[usize], lead: usize) -> Vec<usize> {
-    vertex_at
-        .windows(2)
-        .filter(|w| w[1] > w[0] + WINDOW_RUN)
-        .map(|w| (w[0] + w[1]) / 2 + lead)
-        .collect()
+fn window_cuts(vertex_at: &[usize], lead: usize, out: &mut Vec<usize>) {
+    out.extend(
+        vertex_at
+            .windows(2)
+            .filter(|w| w[1] > w[0] + WINDOW_RUN)
+            .map(|w| (w[0] + w[1]) / 2 + lead),
+    );
 }
 
 /// The safe radii of a chain of corridor centres for an agent of radius `radius`, written
@@ -536,32 +663,17 @@ fn safe_radii_from_room<W: World + ?Sized>(
     }
 }
 
-/// The route pulled taut for an agent of radius `clearance` in the channel it runs through
-/// on the world's navmesh ([`NavMesh::channel_along`](crate::navmesh::mesh::NavMesh::channel_along)
-/// and the funnel): the shortest path that passes every obstacle on the route's side, at
-/// `clearance` from the corners. `None` when the world has no navmesh, the funnel finds
-/// no room, or the result is not valid for `radius`.
-fn taut_route<W: World + ?Sized>(
-    world: &W,
-    route: &[DVec2],
-    radius: f64,
-    clearance: f64,
-) -> Option<Vec<DVec2>> {
-    let mesh = world.navmesh().ok()?;
-    let channel = mesh.channel_along(route).ok()?;
-    let portals = crate::navmesh::portals::portals(mesh, &channel).ok()?;
-    let (start, goal) = (route[0], route[route.len() - 1]);
-    let taut = crate::navmesh::funnel::funnel(&portals, start, goal, clearance).ok()?;
-    path_is_clear(world, &taut, radius).then_some(taut)
-}
-
 /// Removes waypoints where the path turns back by more than 90° (tiny back-and-forth
 /// steps an unconverged solve or a repaired waypoint can leave between small disks),
 /// when the segment joining their neighbours is clear: the path stays valid, gets
 /// shorter, and loses the reversal. Each sweep walks the path once, keeping what it does
 /// not drop: O(n) segment tests per sweep, a few sweeps.
-fn drop_reversals<W: World + ?Sized>(world: &W, radius: f64, path: &mut Vec<DVec2>) {
-    let mut kept = Vec::with_capacity(path.len());
+fn drop_reversals<W: World + ?Sized>(
+    world: &W,
+    radius: f64,
+    path: &mut Vec<DVec2>,
+    kept: &mut Vec<DVec2>,
+) {
     loop {
         let n = path.len();
         if n < 3 {
@@ -586,7 +698,7 @@ fn drop_reversals<W: World + ?Sized>(world: &W, radius: f64, path: &mut Vec<DVec
         if kept.len() == n {
             return;
         }
-        std::mem::swap(path, &mut kept);
+        std::mem::swap(path, kept);
     }
 }
 
@@ -595,6 +707,7 @@ const MAX_ROUTE_SAMPLES: usize = 1 << 16;
 
 /// The samples of a route: disk centres, the room the agent has at each (clearance −
 /// radius), and the sample index of each route vertex.
+#[derive(Debug, Clone, Default)]
 struct Samples {
     centers: Vec<DVec2>,
     room: Vec<f64>,
@@ -608,7 +721,7 @@ struct Samples {
 /// is kept only when the piece from the last kept point is clear, and samples before a
 /// segment's end give way until the last piece is (rounding can put a point of a segment
 /// that grazes a wall a hair inside it), so the chain of samples is valid. One clearance
-/// query per sample.
+/// query per sample. Into `s` (its lists cleared first).
 fn sample_route<W: World + ?Sized>(
     world: &W,
     route: &[DVec2],
@@ -616,7 +729,8 @@ fn sample_route<W: World + ?Sized>(
     spacing: f64,
     floor: f64,
     max_spacing: Option<f64>,
-) -> Result<Samples> {
+    s: &mut Samples,
+) -> Result<()> {
     let total = crate::metrics::length(route);
     if !total.is_finite() {
         return Err(Error::param("route length", total, "a finite length"));
@@ -629,11 +743,12 @@ fn sample_route<W: World + ?Sized>(
     let lo = (total / 4096.0).max(floor).min(hi).max(f64::MIN_POSITIVE);
     let margin = margin_of(world);
     let room_at = |p: DVec2| world.clearance(p) - radius;
-    let mut s = Samples {
-        centers: vec![route[0]],
-        room: vec![room_at(route[0])],
-        vertex_at: vec![0],
-    };
+    s.centers.clear();
+    s.room.clear();
+    s.vertex_at.clear();
+    s.centers.push(route[0]);
+    s.room.push(room_at(route[0]));
+    s.vertex_at.push(0);
     for w in route.windows(2) {
         let (a, b) = (w[0], w[1]);
         let d = a.distance(b);
@@ -686,7 +801,7 @@ fn sample_route<W: World + ?Sized>(
         s.room.push(room_at(goal));
         s.vertex_at.push(1);
     }
-    Ok(s)
+    Ok(())
 }
 
 /// The margin the corridor keeps above the agent radius on `world`: [`MARGIN`] in a world
@@ -715,10 +830,10 @@ fn repair<W: World + ?Sized>(
     safe: &[f64],
     radius: f64,
     path: &mut [DVec2],
+    bad: &mut Vec<usize>,
 ) -> Result<usize> {
     let margin = margin_of(world);
     let mut moved = 0;
-    let mut bad: Vec<usize> = Vec::new();
     loop {
         bad.clear();
         for k in 0..path.len() - 1 {
@@ -741,7 +856,7 @@ fn repair<W: World + ?Sized>(
         if bad.is_empty() {
             break;
         }
-        for &k in &bad {
+        for &k in bad.iter() {
             if path[k] != centers[k] {
                 path[k] = centers[k];
                 moved += 1;
@@ -903,7 +1018,15 @@ mod tests {
         let world = crate::GridWorld::new(map).unwrap();
         assert!(!is_valid(&world, &path, 0.0));
         // No safe disks: every segment is tested exactly.
-        let moved = repair(&world.cells(), &centers, &[0.0; 4], 0.0, &mut path).unwrap();
+        let moved = repair(
+            &world.cells(),
+            &centers,
+            &[0.0; 4],
+            0.0,
+            &mut path,
+            &mut Vec::new(),
+        )
+        .unwrap();
         assert_eq!(moved, 2);
         assert_eq!(path, centers);
         assert!(is_valid(&world, &path, 0.0));
@@ -925,7 +1048,7 @@ mod tests {
             .all(|s| cells.segment_is_clear(s[0], s[1], 0.0)));
         assert!(!cells.bend_is_clear(centers[0], centers[1], centers[2], 0.0));
         let mut path = centers;
-        let err = repair(&cells, &centers, &[0.0; 3], 0.0, &mut path).unwrap_err();
+        let err = repair(&cells, &centers, &[0.0; 3], 0.0, &mut path, &mut Vec::new()).unwrap_err();
         assert!(matches!(err, Error::InvalidInputPath { .. }), "{err}");
     }
 
@@ -986,7 +1109,7 @@ mod tests {
                 let mut expected = walk.clone();
                 one_at_a_time(&world, radius, &mut expected);
                 let mut swept = walk.clone();
-                drop_reversals(&world, radius, &mut swept);
+                drop_reversals(&world, radius, &mut swept, &mut Vec::new());
                 assert_eq!(swept, expected);
                 assert!(swept.len() < walk.len());
                 assert!(is_valid(&world, &swept, radius));

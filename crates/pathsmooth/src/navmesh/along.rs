@@ -163,9 +163,25 @@ impl NavMesh {
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn channel_along(&self, path: &[DVec2]) -> Result<Vec<TriId>> {
+        let mut out = Vec::new();
+        self.channel_along_into(path, &mut ChannelScratch::default(), &mut out)?;
+        Ok(out)
+    }
+
+    /// [`channel_along`](Self::channel_along) into `out` (cleared first) with `scratch`'s
+    /// memory: once both have grown, no allocation.
+    pub(crate) fn channel_along_into(
+        &self,
+        path: &[DVec2],
+        scratch: &mut ChannelScratch,
+        out: &mut Vec<TriId>,
+    ) -> Result<()> {
+        out.clear();
         check_path(path, 2, "a channel along a path")?;
         let mut t = self.locate_or_err(path[0], "start")?;
-        let mut walked = vec![t];
+        let walked = &mut scratch.walked;
+        walked.clear();
+        walked.push(t);
         for (k, w) in path.windows(2).enumerate() {
             t = self
                 .walk(t, w[0], w[1], &mut |u| walked.push(u), true)
@@ -173,16 +189,17 @@ impl NavMesh {
                     reason: format!("segment {k} leaves the navmesh"),
                 })?;
         }
-        Ok(without_loops(&walked))
+        without_loops(walked, &mut scratch.at, out);
+        Ok(())
     }
 }
 
 /// The walk with every loop cut out: when a triangle comes round again, everything after
 /// its first visit is dropped. O(len) expected, with a table of positions in the output
 /// (a hash map: a channel is short next to the mesh).
-fn without_loops(walked: &[TriId]) -> Vec<TriId> {
-    let mut at: HashMap<TriId, usize> = HashMap::with_capacity(walked.len());
-    let mut out: Vec<TriId> = Vec::with_capacity(walked.len());
+fn without_loops(walked: &[TriId], at: &mut HashMap<TriId, usize>, out: &mut Vec<TriId>) {
+    at.clear();
+    out.clear();
     for &t in walked {
         if let Some(&first) = at.get(&t) {
             for dropped in out.drain(first + 1..) {
@@ -193,7 +210,14 @@ fn without_loops(walked: &[TriId]) -> Vec<TriId> {
         at.insert(t, out.len());
         out.push(t);
     }
-    out
+}
+
+/// The memory of [`NavMesh::channel_along_into`]: the triangles walked, and where each
+/// first appears in the channel.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ChannelScratch {
+    walked: Vec<TriId>,
+    at: HashMap<TriId, usize>,
 }
 
 /// The triangle holding point `i` of a path, `p`, or an error naming the point.
@@ -250,9 +274,14 @@ mod tests {
 
     #[test]
     fn loops_are_cut_and_neighbours_share_edges() {
-        assert_eq!(without_loops(&[0, 1, 2, 1, 3]), vec![0, 1, 3]);
-        assert_eq!(without_loops(&[0, 1, 2, 3, 0, 2]), vec![0, 2]);
-        assert_eq!(without_loops(&[5]), vec![5]);
+        let cut = |walked: &[TriId]| {
+            let (mut at, mut out) = (HashMap::new(), vec![9]);
+            without_loops(walked, &mut at, &mut out);
+            out
+        };
+        assert_eq!(cut(&[0, 1, 2, 1, 3]), vec![0, 1, 3]);
+        assert_eq!(cut(&[0, 1, 2, 3, 0, 2]), vec![0, 2]);
+        assert_eq!(cut(&[5]), vec![5]);
     }
 
     #[test]

@@ -25,6 +25,7 @@ pub mod relax;
 pub mod search;
 pub mod surface;
 
+pub(crate) use along::ChannelScratch;
 pub use funnel::{funnel, funnel_into, Funnel};
 pub use import::{GroundPlane, MeshFormat, Scene};
 pub use layered::{Leg, PointFlags, Sheet, SurfaceMesh, SurfacePoint, SurfaceQuery};

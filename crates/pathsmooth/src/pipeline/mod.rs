@@ -125,9 +125,9 @@ type RoundsClear<W> = fn(&W, &[DVec2], f64) -> bool;
 /// shortcutter's, the map-safe smoother's, the navmesh steps' query and portals, the
 /// corridor solver's, the fillet's curve) and the world's path-finding scratch
 /// ([`World::Query`]), so once warmed up, `smooth_into` and `plan_into` on `DVec2` allocate
-/// nothing for the shortcut, Chaikin, Catmull-Rom, resampling, funnel and relax steps
-/// (`tests/pipeline_alloc.rs` counts); the corridor and fillet steps still allocate their
-/// results. Expensive per-world data (a grid's distance field, navmesh, corridor map)
+/// nothing, whatever the steps (`tests/pipeline_alloc.rs` counts each step on a grid and a
+/// navmesh; the corridor step with [`CorridorParams::windows`](crate::corridor::CorridorParams::windows)
+/// off, its default). Expensive per-world data (a grid's distance field, navmesh, corridor map)
 /// lives in the world and is built once.
 ///
 /// Cost: per run, an input check (one clearance test per segment), the steps' costs, and

@@ -44,8 +44,10 @@ pub(super) enum Stage {
     Relax(Box<RelaxStage>),
     Corridor {
         smoother: Box<CorridorSmoother>,
-        /// The last run's corridor, when this stage ran in it.
+        /// The corridor of the stage's last run (kept for its memory), and whether that run
+        /// is the pipeline's last.
         last: Option<CorridorPath>,
+        ran: bool,
     },
     Fillet {
         filleter: Filleter,
@@ -69,6 +71,7 @@ impl Stage {
             Step::Corridor(_) => Stage::Corridor {
                 smoother: Box::default(),
                 last: None,
+                ran: false,
             },
             Step::Fillet(_) => Stage::Fillet {
                 filleter: Filleter::new(),
@@ -82,8 +85,7 @@ impl Stage {
     /// not show the one before).
     pub(super) fn forget(&mut self) {
         match self {
-            Stage::Corridor { last, .. } => *last = None,
-            Stage::Fillet { ran, .. } => *ran = false,
+            Stage::Corridor { ran, .. } | Stage::Fillet { ran, .. } => *ran = false,
             _ => {}
         }
     }
@@ -91,7 +93,11 @@ impl Stage {
     /// The corridor this stage made in the last run, if it is a corridor stage that ran.
     pub(super) fn last_corridor(&self) -> Option<&CorridorPath> {
         match self {
-            Stage::Corridor { last, .. } => last.as_ref(),
+            Stage::Corridor {
+                last: Some(plan),
+                ran: true,
+                ..
+            } => Some(plan),
             _ => None,
         }
     }
@@ -179,11 +185,24 @@ impl Stage {
                 cx.corners.extend_from_slice(&done.corners);
                 Ok(())
             }
-            (Step::Corridor(params), Stage::Corridor { smoother, last }) => {
-                let plan = smoother.smooth_along(world, input, radius, params)?;
+            (
+                Step::Corridor(params),
+                Stage::Corridor {
+                    smoother,
+                    last,
+                    ran,
+                },
+            ) => {
+                let plan = match last {
+                    Some(plan) => {
+                        smoother.smooth_along_into(world, input, radius, params, plan)?;
+                        plan
+                    }
+                    None => last.insert(smoother.smooth_along(world, input, radius, params)?),
+                };
+                *ran = true;
                 out.clear();
                 out.extend_from_slice(&plan.path);
-                *last = Some(plan);
                 Ok(())
             }
             (step, stage) => unreachable!("stage {stage:?} was not made for step {step:?}"),
