@@ -42,18 +42,7 @@ fn navmesh_steps_allocate_nothing_in_steady_state() {
         let mut pipeline = Pipeline::new(&world, radius).unwrap().with_steps(steps);
         let planned = pipeline.plan(start, goal).unwrap();
         assert!(planned.len() > 2, "the path bends round the pillars");
-        let mut out = Vec::new();
-        // Warm up: the buffers grow to their steady size.
-        for _ in 0..2 {
-            pipeline.smooth_into(&planned, &mut out).unwrap();
-            pipeline.plan_into(start, goal, &mut out).unwrap();
-        }
-        let (n, ()) = counting_alloc::allocations_during(|| {
-            for _ in 0..5 {
-                pipeline.smooth_into(&planned, &mut out).unwrap();
-                pipeline.plan_into(start, goal, &mut out).unwrap();
-            }
-        });
+        let n = steady_allocations(&mut pipeline, &planned, start, goal);
         assert_eq!(n, 0, "allocations in steady state at radius {radius}");
         // No step failed. Some change nothing (the funnel on the path the pipeline found
         // with the same search; Chaikin at corners that already touch the radius), and the
@@ -129,16 +118,23 @@ fn allocations<W: World>(
         .unwrap()
         .with_steps(steps.to_vec());
     let planned = world.find_path(start, goal, radius).unwrap();
-    let mut out = Vec::new();
-    for _ in 0..3 {
-        pipeline.smooth_into(&planned, &mut out).unwrap();
-        pipeline.plan_into(start, goal, &mut out).unwrap();
-    }
-    let (n, ()) = counting_alloc::allocations_during(|| {
-        for _ in 0..5 {
-            pipeline.smooth_into(&planned, &mut out).unwrap();
-            pipeline.plan_into(start, goal, &mut out).unwrap();
-        }
-    });
+    let n = steady_allocations(&mut pipeline, &planned, start, goal);
     (n > 0).then(|| format!("{kind}: {what}: {n} allocations in 10 warmed-up runs"))
+}
+
+/// The allocations of five runs each of `smooth_into(planned)` and `plan_into(start,
+/// goal)`, after three of each have grown the buffers to their steady size.
+fn steady_allocations<W: World>(
+    pipeline: &mut Pipeline<W>,
+    planned: &[DVec2],
+    start: DVec2,
+    goal: DVec2,
+) -> usize {
+    let mut out = Vec::new();
+    let mut run = |pipeline: &mut Pipeline<W>| {
+        pipeline.smooth_into(planned, &mut out).unwrap();
+        pipeline.plan_into(start, goal, &mut out).unwrap();
+    };
+    (0..3).for_each(|_| run(pipeline));
+    counting_alloc::allocations_during(|| (0..5).for_each(|_| run(pipeline))).0
 }
