@@ -20,7 +20,17 @@ use thiserror::Error;
 /// value that is exactly an `f32` (what an `f32` caller's numbers become) prints the
 /// shortest digits that read back to that `f32`, so `-2.4f32` is `-2.4`, not
 /// `-2.4000000953674316`.
-pub(crate) fn num(x: f64) -> impl Display {
+///
+/// Public for shells that write messages of their own about the caller's numbers (the
+/// playground's server), so that they read as the library's.
+///
+/// ```
+/// use pathsmooth::num;
+/// assert_eq!(num(1e300).to_string(), "1e300");
+/// assert_eq!(num(-0.0).to_string(), "0");
+/// assert_eq!(num(2.5).to_string(), "2.5");
+/// ```
+pub fn num(x: f64) -> impl Display {
     struct Num(f64);
     impl Display for Num {
         fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

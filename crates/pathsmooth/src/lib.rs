@@ -134,7 +134,7 @@ pub use curve::{
     resample, resample_into, AdaptiveChaikin, AdaptiveParams, CatmullRom, CatmullRomParams,
     ChaikinParams, Ends,
 };
-pub use error::{Error, Result};
+pub use error::{num, Error, Result};
 pub use fillet::{
     fillet, fillet_geometry, Corner, CornerLimit, FilletParams, Filleted, Filleter, Transition,
 };

@@ -11,9 +11,15 @@
 //! | `POST /api/plan` | A* once, then one pipeline per method; paths, metrics (each path's length and its `cost` under the request's `area_costs`), animation samples, the steps that did not take effect |
 //!
 //! Every error is `{"error": "…"}` with a 4xx status (503 when a request runs out of time,
-//! or of workers or memory that other requests hold), one message of at most
+//! or of workers or memory that other requests hold; with `Retry-After` when the server
+//! or the client has too many requests in progress), one message of at most
 //! [`MAX_MESSAGE_CHARS`](limits::MAX_MESSAGE_CHARS) characters saying what was wrong (names
-//! from the request quoted to [`MAX_QUOTE_CHARS`](limits::MAX_QUOTE_CHARS)).
+//! from the request quoted to [`MAX_QUOTE_CHARS`](limits::MAX_QUOTE_CHARS), numbers in the
+//! library's short form, [`num`]).
+//!
+//! Every handler that reads a body admits its request for its client first
+//! ([`clients`](super::clients)), reads and checks it, estimates its work and takes a worker
+//! in that work's lane ([`lanes`](super::lanes)), held to the end of the work.
 //!
 //! A plan is served in phases, each within the request's deadline ([`Work`]): reserve the
 //! memory of the world and the search (from the map's size), find the A* path, reserve the
@@ -29,19 +35,22 @@ use axum::extract::{Path, State};
 use axum::http::header::CONTENT_LENGTH;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
+use axum::Extension;
 use clap::ValueEnum;
 use glam::{DVec2, IVec2};
 use pathsmooth::area::{AreaCosts, SWAMP, WATER};
 use pathsmooth::follow::{speed_profile, Agent};
 use pathsmooth::grid::parse_scenarios;
 use pathsmooth::world::path_cost;
-use pathsmooth::{AreaId, Cancel, Error, GridWorld, World};
+use pathsmooth::{num, AreaId, Cancel, Error, GridWorld, World};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use tokio::time::Instant;
 
 use super::budget::{self, held_json, Reservation};
+use super::conn::Peer;
 use super::error::{json, quote, ApiError};
+use super::lanes::Lane;
 use super::limits;
 use super::playground::{Playground, WorldSource};
 use super::work::Work;
@@ -232,11 +241,15 @@ struct MapRequest {
 /// `POST /api/map`: a `.map` file's cells, checked by the library's parser.
 pub async fn upload_map(
     State(p): State<Arc<Playground>>,
+    Extension(Peer(ip)): Extension<Peer>,
     headers: HeaderMap,
     body: Body,
 ) -> ApiResult {
+    let client = p.clients().admit(ip)?;
     let (req, body_hold) = read_json::<MapRequest>(&p, &headers, body).await?;
-    let work = Work::start();
+    // Parsing, the distance field and the rows answered: a few passes over the cells.
+    let cells = p.size_for(None, Some(&req.map))?.map_or(0, |(w, h)| w * h);
+    let work = Work::start(&p, &client, Lane::for_work(2 * cells as u64)).await?;
     let source = p.reserve_world(&req.map, work.deadline()).await?;
     let grid = work
         .blocking(&p, move |p, _| {
@@ -270,18 +283,21 @@ struct ScenOut {
 /// [`limits::MAX_SCENARIOS`]).
 pub async fn scenarios(
     State(p): State<Arc<Playground>>,
+    Extension(Peer(ip)): Extension<Peer>,
     headers: HeaderMap,
     body: Body,
 ) -> ApiResult {
+    let client = p.clients().admit(ip)?;
     // The scenarios parsed are within the body's reservation (BODY_COPIES times its text).
     let (req, body_hold) = read_json::<ScenRequest>(&p, &headers, body).await?;
-    let work = Work::start();
+    // A line of about 50 bytes a scenario, parsed once: far less than a cell's search.
+    let work = Work::start(&p, &client, Lane::for_work(req.scen.len() as u64 / 8)).await?;
     let list = work
         .blocking(&p, move |_, _| {
-            let all = parse_scenarios(&req.scen, "scenario file").map_err(ApiError::bad_request)?;
+            let text = first_scenarios(&req.scen, limits::MAX_SCENARIOS);
+            let all = parse_scenarios(text, "scenario file").map_err(ApiError::bad_request)?;
             let list: Vec<ScenOut> = all
                 .iter()
-                .take(limits::MAX_SCENARIOS)
                 .map(|s| ScenOut {
                     bucket: s.bucket,
                     start: s.start.to_array(),
@@ -295,6 +311,25 @@ pub async fn scenarios(
         })
         .await?;
     Ok(held_json(StatusCode::OK, list, vec![body_hold]))
+}
+
+/// `text` up to the end of the line of its `n`-th scenario (the first line, `version`, and
+/// blank lines aside): what is answered, and all that is parsed, so that the parse of an
+/// 8 MiB file (0.35 s in a test build, not interrupted) is not spent on scenarios that
+/// are never sent.
+fn first_scenarios(text: &str, n: usize) -> &str {
+    let mut end = 0;
+    let mut lines = 0;
+    for line in text.split_inclusive('\n') {
+        end += line.len();
+        if !line.trim().is_empty() {
+            lines += 1;
+            if lines > n {
+                break;
+            }
+        }
+    }
+    &text[..end]
 }
 
 // ---- planning -------------------------------------------------------------------------
@@ -388,17 +423,33 @@ pub struct PlanResponse {
     errors: BTreeMap<String, String>,
 }
 
+/// Cell `p` (`[column, row]`), or a 400 when it is not two whole numbers. Whether it is on
+/// the map is [`on_map`]'s question.
 fn cell(p: [f64; 2], what: &str) -> Result<IVec2, ApiError> {
-    let ok = p
-        .iter()
-        .all(|v| v.fract() == 0.0 && v.abs() <= i32::MAX as f64);
-    if !ok {
+    if !p.iter().all(|v| v.fract() == 0.0) {
         return Err(ApiError::bad_request(format!(
-            "{what} [{}, {}]: give a cell as whole numbers [column, row]",
-            p[0], p[1]
+            "{what} [{}, {}] is not a cell: give whole numbers [column, row]",
+            num(p[0]),
+            num(p[1])
         )));
     }
+    // Saturating: a cell beyond the i32 range is off every map, which `on_map` says.
     Ok(IVec2::new(p[0] as i32, p[1] as i32))
+}
+
+/// A 400 unless cell `p` (whole numbers) is on a map of `width` × `height` cells.
+fn on_map(p: [f64; 2], what: &str, (width, height): (usize, usize)) -> Result<(), ApiError> {
+    let inside = p[0] >= 0.0 && p[1] >= 0.0 && p[0] < width as f64 && p[1] < height as f64;
+    if inside {
+        return Ok(());
+    }
+    Err(ApiError::bad_request(format!(
+        "{what} [{}, {}] is outside the {width}×{height} map: columns run from 0 to {}, rows from 0 to {}",
+        num(p[0]),
+        num(p[1]),
+        width.saturating_sub(1),
+        height.saturating_sub(1)
+    )))
 }
 
 fn parse_methods(names: Option<&[String]>) -> Result<Vec<MapMethod>, ApiError> {
@@ -541,6 +592,25 @@ impl PlanJob {
             from,
             to,
         })
+    }
+
+    /// A 400 unless both ends are cells of the map, `size` (`None` when a map's text does
+    /// not say: its parser then refuses it).
+    fn check_on_map(&self, size: Option<(usize, usize)>) -> Result<(), ApiError> {
+        if let Some(size) = size {
+            on_map(self.req.start, "start", size)?;
+            on_map(self.req.goal, "goal", size)?;
+        }
+        Ok(())
+    }
+
+    /// The estimated work (see [`Lane::for_work`]) on a map of `cells`: the A* search and
+    /// each method, about a pass over the cells each (the path a search finds crosses at
+    /// most every cell), and the world's build when the map comes as text or the request
+    /// has area costs of its own.
+    fn work(&self, cells: usize) -> u64 {
+        let builds = usize::from(self.req.map.is_some()) + usize::from(self.costs.is_some());
+        (cells as u64).saturating_mul((1 + self.methods.len() + builds) as u64)
     }
 
     /// Finds the A* path (on a blocking worker); `source` is where the world of the
@@ -761,12 +831,20 @@ fn path_out(
 }
 
 /// `POST /api/plan`: the phases of the module docs, each within the request's deadline.
-pub async fn plan(State(p): State<Arc<Playground>>, headers: HeaderMap, body: Body) -> ApiResult {
+pub async fn plan(
+    State(p): State<Arc<Playground>>,
+    Extension(Peer(ip)): Extension<Peer>,
+    headers: HeaderMap,
+    body: Body,
+) -> ApiResult {
+    let client = p.clients().admit(ip)?;
     let (req, body_hold) = read_json::<PlanRequest>(&p, &headers, body).await?;
-    // Cancelled when this handler ends or is dropped (the client left): see `Work`.
-    let work = Work::start();
     let job = PlanJob::new(req, p.area_costs.as_deref())?;
-    let cells = p.cells_for(job.req.world.as_deref(), job.req.map.as_deref())?;
+    let size = p.size_for(job.req.world.as_deref(), job.req.map.as_deref())?;
+    job.check_on_map(size)?;
+    let cells = size.map_or(0, |(w, h)| w * h);
+    // Cancelled when this handler ends or is dropped (the client left): see `Work`.
+    let work = Work::start(&p, &client, Lane::for_work(job.work(cells))).await?;
     let source = match job.req.map.as_deref() {
         Some(text) => p.reserve_world(text, work.deadline()).await?,
         None => WorldSource::default(),
@@ -823,4 +901,34 @@ pub async fn method_not_allowed() -> ApiError {
         StatusCode::METHOD_NOT_ALLOWED,
         "wrong HTTP method for this route (GET for pages and /api/worlds, /api/methods; POST for the others; both for /api/layered)",
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_scenarios_answered_are_parsed() {
+        let text = "version 1\n\na\nb\n\nc\nd";
+        assert_eq!(first_scenarios(text, 2), "version 1\n\na\nb\n");
+        assert_eq!(first_scenarios(text, 9), text);
+        assert_eq!(first_scenarios("", 3), "");
+    }
+
+    #[test]
+    fn an_end_off_the_map_is_refused_with_a_short_number_and_why() {
+        let e = on_map([1e300, 5.0], "start", (80, 80)).unwrap_err();
+        assert_eq!(e.status(), StatusCode::BAD_REQUEST);
+        assert_eq!(
+            e.message(),
+            "start [1e300, 5] is outside the 80×80 map: columns run from 0 to 79, rows from 0 to 79"
+        );
+        assert!(on_map([79.0, 0.0], "goal", (80, 80)).is_ok());
+        assert!(on_map([-1.0, 0.0], "goal", (80, 80)).is_err());
+        let e = cell([2.5, -1e-300], "goal").unwrap_err();
+        assert_eq!(
+            e.message(),
+            "goal [2.5, -1e-300] is not a cell: give whole numbers [column, row]"
+        );
+    }
 }

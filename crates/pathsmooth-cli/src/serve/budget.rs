@@ -145,13 +145,10 @@ impl Budget {
                 StatusCode::SERVICE_UNAVAILABLE,
                 "the server is stopping",
             )),
-            Err(_) => Err(ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                format!(
-                    "the server is busy: {what} needs about {} of memory that other requests hold; try again shortly",
-                    mib(bytes)
-                ),
-            )),
+            Err(_) => Err(ApiError::busy(format_args!(
+                "{what} needs about {} of memory that other requests hold",
+                mib(bytes)
+            ))),
         }
     }
 }

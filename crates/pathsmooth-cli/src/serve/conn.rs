@@ -12,11 +12,13 @@
 //! work's own limit, and when all are at work, newcomers wait for one to end.
 //!
 //! Besides: hyper's [`HEADER_TIMEOUT`] for a request's headers, and
-//! [`WRITE_STALL_TIMEOUT`] for a client that stops taking its answer.
+//! [`WRITE_STALL_TIMEOUT`] for a client that stops taking its answer. Every request
+//! carries its connection's [`Peer`] address, by which the handlers count clients.
 
 use std::collections::HashMap;
 use std::future::Future;
 use std::io;
+use std::net::IpAddr;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -37,6 +39,11 @@ use tokio::sync::Notify;
 use tokio::time::Sleep;
 
 use super::limits::{HEADER_TIMEOUT, MAX_CONNECTIONS, SHED_GRACE, WRITE_STALL_TIMEOUT};
+
+/// The address of the client a request came from (a request extension: see the module
+/// docs).
+#[derive(Debug, Clone, Copy)]
+pub struct Peer(pub IpAddr);
 
 /// One connection's state, shared by its task, its I/O and the table.
 #[derive(Debug)]
@@ -111,8 +118,8 @@ pub async fn serve(listener: TcpListener, app: Router) {
     let table = Arc::new(Table::default());
     let mut next_id = 0u64;
     loop {
-        let stream = match listener.accept().await {
-            Ok((stream, _)) => stream,
+        let (stream, peer) = match listener.accept().await {
+            Ok((stream, addr)) => (stream, Peer(addr.ip())),
             // Out of file descriptors and the like: pause rather than spin.
             Err(_) => {
                 tokio::time::sleep(Duration::from_millis(50)).await;
@@ -132,7 +139,7 @@ pub async fn serve(listener: TcpListener, app: Router) {
         table.lock().insert(id, conn.clone());
         let (table, app) = (table.clone(), app.clone());
         tokio::spawn(async move {
-            serve_one(stream, conn, app).await;
+            serve_one(stream, peer, conn, app).await;
             table.lock().remove(&id);
             table.freed.notify_one();
         });
@@ -140,7 +147,7 @@ pub async fn serve(listener: TcpListener, app: Router) {
 }
 
 /// Serves one connection until it ends or is shed.
-async fn serve_one(stream: TcpStream, conn: Arc<Conn>, app: Router) {
+async fn serve_one(stream: TcpStream, peer: Peer, conn: Arc<Conn>, app: Router) {
     let io = TokioIo::new(Tracked {
         stream,
         conn: conn.clone(),
@@ -149,6 +156,7 @@ async fn serve_one(stream: TcpStream, conn: Arc<Conn>, app: Router) {
     let service = Tracking {
         app: TowerToHyperService::new(app),
         conn: conn.clone(),
+        peer,
     };
     let connection = http1::Builder::new()
         .timer(TokioTimer::new())
@@ -169,11 +177,12 @@ async fn serve_one(stream: TcpStream, conn: Arc<Conn>, app: Router) {
 }
 
 /// The router as a hyper service that marks its connection at work while a request that
-/// has arrived in full is being answered.
+/// has arrived in full is being answered, and gives each request its [`Peer`].
 #[derive(Clone)]
 struct Tracking {
     app: TowerToHyperService<Router>,
     conn: Arc<Conn>,
+    peer: Peer,
 }
 
 impl Service<hyper::Request<Incoming>> for Tracking {
@@ -186,7 +195,8 @@ impl Service<hyper::Request<Incoming>> for Tracking {
             conn: self.conn.clone(),
             started: AtomicBool::new(false),
         });
-        let (parts, body) = request.into_parts();
+        let (mut parts, body) = request.into_parts();
+        parts.extensions.insert(self.peer);
         if hyper::body::Body::is_end_stream(&body) {
             mark.start();
         }

@@ -3,7 +3,7 @@
 //! budget, the workers, the guard and the handlers all return it, so it lives here, below
 //! them all, and none of them imports another for it.
 
-use axum::http::header::CONTENT_TYPE;
+use axum::http::header::{CONTENT_TYPE, RETRY_AFTER};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use pathsmooth::Error;
@@ -22,6 +22,9 @@ pub(super) fn quote(name: &str) -> String {
 pub struct ApiError {
     status: StatusCode,
     pub(super) message: String,
+    /// Seconds to wait before trying again, sent as `Retry-After` (a 503 for a busy
+    /// server, not for work that ran out of time: that would run out again).
+    retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -31,6 +34,20 @@ impl ApiError {
         ApiError {
             status,
             message: bounded(&message.into(), limits::MAX_MESSAGE_CHARS),
+            retry_after: None,
+        }
+    }
+
+    /// A 503 for a server too busy to take the request now: `message` and "try again in
+    /// N s", sent with `Retry-After: N` ([`limits::RETRY_AFTER`]).
+    pub(super) fn busy(message: impl std::fmt::Display) -> Self {
+        let secs = limits::RETRY_AFTER.as_secs();
+        ApiError {
+            retry_after: Some(secs),
+            ..Self::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!("the server is busy: {message}; try again in {secs} s"),
+            )
         }
     }
 
@@ -61,6 +78,12 @@ impl ApiError {
         &self.message
     }
 
+    /// The `Retry-After` sent, seconds.
+    #[cfg(test)]
+    pub fn retry_after(&self) -> Option<u64> {
+        self.retry_after
+    }
+
     /// A planning error: the request was well formed but cannot be planned (start in a
     /// wall, goal unreachable, no room for the radius…) is 422; a bad parameter is 400; an
     /// output past a cap is 413; work cancelled (its deadline passed) is 503.
@@ -82,7 +105,11 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        json(self.status, &serde_json::json!({ "error": self.message }))
+        let mut response = json(self.status, &serde_json::json!({ "error": self.message }));
+        if let Some(secs) = self.retry_after {
+            response.headers_mut().insert(RETRY_AFTER, secs.into());
+        }
+        response
     }
 }
 

@@ -23,6 +23,13 @@
 //! "polygon": p, "flags": bits}], "length" (3D), "plan_length", "min_clearance", "valid",
 //! "skipped": [{"step", "reason"}]}`. Errors as the other routes: a bad request is 400, a
 //! plan that cannot be made (no floor under an end, unreachable, too narrow) is 422.
+//!
+//! A navmesh sent is built and planned on with the request's cancellation token: the
+//! build (welding, cleaning, T-junctions, links, triangulation) and the sheet under the
+//! path stop at the deadline or when the client leaves, as the pipeline does; only the
+//! JSON's parse runs to its end (linear: 0.07 s for 5.7 MB). Its work is estimated from
+//! its text (four units a byte: see [`Lane::for_work`]), so a large navmesh waits in the
+//! heavy lane and never holds the worker kept for cheap requests.
 
 use std::sync::{Arc, OnceLock};
 
@@ -30,15 +37,18 @@ use axum::body::Body;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
+use axum::Extension;
 use glam::{DVec2, DVec3};
-use pathsmooth::navmesh::import::parse_surface_json;
-use pathsmooth::navmesh::{SurfaceMesh, SurfaceOptions, UpAxis};
-use pathsmooth::{Cancel, Preset, SurfacePlanner};
+use pathsmooth::navmesh::import::read_surface_json;
+use pathsmooth::navmesh::{Surface, SurfaceMesh, SurfaceOptions, UpAxis};
+use pathsmooth::{num, Cancel, Error, Preset, SurfacePlanner};
 use serde::{Deserialize, Serialize};
 
 use super::api::{encode, read_json};
 use super::budget::held_json;
+use super::conn::Peer;
 use super::error::{json, quote, ApiError};
+use super::lanes::Lane;
 use super::limits;
 use super::playground::Playground;
 use super::work::Work;
@@ -69,29 +79,41 @@ fn example_meshes() -> &'static [Result<Arc<SurfaceMesh>, String>] {
     MESHES.get_or_init(|| {
         EXAMPLES
             .iter()
-            .map(|(name, text)| build(text, name).map(Arc::new).map_err(|e| e.message))
+            // Shared by every request: built to the end whoever asked first.
+            .map(|(name, text)| {
+                build(text, name, &Cancel::new())
+                    .map(Arc::new)
+                    .map_err(|e| e.message)
+            })
             .collect()
     })
 }
 
-/// A surface mesh from a navmesh JSON's text (T-junctions split, as the bakes need).
-fn build(text: &str, name: &str) -> Result<SurfaceMesh, ApiError> {
+/// A surface mesh from a navmesh JSON's text (T-junctions split, as the bakes need),
+/// stopped by `cancel` (a 503). The polygons are counted before anything is built.
+fn build(text: &str, name: &str, cancel: &Cancel) -> Result<SurfaceMesh, ApiError> {
     let options = SurfaceOptions {
         split_t_junctions: true,
         ..SurfaceOptions::new(UpAxis::Y)
     };
-    let surface = parse_surface_json(text, name, &options).map_err(ApiError::bad_request)?;
-    if surface.num_polygons() > limits::MAX_LAYERED_POLYGONS {
+    let data = read_surface_json(text, name).map_err(ApiError::bad_request)?;
+    if data.polygons.len() > limits::MAX_LAYERED_POLYGONS {
         return Err(ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             format!(
                 "the navmesh has {} polygons; the playground takes at most {}",
-                surface.num_polygons(),
+                data.polygons.len(),
                 limits::MAX_LAYERED_POLYGONS
             ),
         ));
     }
-    SurfaceMesh::new(surface).map_err(ApiError::bad_request)
+    let built = |e: Error| match e {
+        Error::Cancelled => ApiError::out_of_time(),
+        e => ApiError::bad_request(e),
+    };
+    let surface = Surface::from_data_cancellable(&data, &options, cancel).map_err(built)?;
+    drop(data);
+    SurfaceMesh::new_cancellable(surface, cancel).map_err(built)
 }
 
 /// An end of the path: a 3D point, or a plan-view point on a polygon's floor.
@@ -192,7 +214,8 @@ fn point(mesh: &SurfaceMesh, end: End, what: &str) -> Result<DVec3, ApiError> {
             if !plan.is_finite() || !s.contains_plan(polygon, plan) {
                 return Err(ApiError::bad_request(format!(
                     "{what}: ({}, {}) is not on polygon {polygon} in plan view",
-                    plan.x, plan.y
+                    num(plan.x),
+                    num(plan.y)
                 )));
             }
             Ok(s.up().join(plan, s.height_at(polygon, plan)))
@@ -309,13 +332,25 @@ fn answer(
 /// `POST /api/layered`: see the module docs.
 pub async fn layered(
     State(p): State<Arc<Playground>>,
+    Extension(Peer(ip)): Extension<Peer>,
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
+    let client = p.clients().admit(ip)?;
     let (req, body_hold) = read_json::<LayeredRequest>(&p, &headers, body).await?;
-    let work = Work::start();
     // Checked before any work: the preset's name.
     preset(req.preset.as_deref())?;
+    // A bundled example is built once: a request plans on its few hundred polygons. A
+    // navmesh sent is built, then planned on: a few passes over its text's worth.
+    let estimate = match (&req.example, &req.navmesh) {
+        (_, Some(text)) => 4 * text.len(),
+        (Some(name), None) => EXAMPLES
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or(0, |(_, text)| text.len()),
+        (None, None) => 0,
+    };
+    let work = Work::start(&p, &client, Lane::for_work(estimate as u64)).await?;
     let text_hold = match (&req.example, &req.navmesh) {
         (Some(name), None) => {
             if !EXAMPLES.iter().any(|(n, _)| n == name) {
@@ -361,7 +396,7 @@ pub async fn layered(
                 answer(&req, name, mesh, cancel)
             }
             (None, Some(text)) => {
-                let mesh = build(text, "navmesh")?;
+                let mesh = build(text, "navmesh", cancel)?;
                 answer(&req, "navmesh", &mesh, cancel)
             }
             (None, None) => Err(ApiError::bad_request("no navmesh")),

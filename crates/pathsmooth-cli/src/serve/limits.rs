@@ -46,6 +46,33 @@ pub fn work_timeout() -> Duration {
     })
 }
 
+/// Requests one client (one IP address) may have in the server at once, from their
+/// headers to their answer: being read, waiting for a worker or at work. One more is
+/// refused at once, before its body is read, with a 503 and `Retry-After`. (Behind a
+/// proxy every visitor is the proxy's address: one client.)
+pub const MAX_CLIENT_REQUESTS: usize = 8;
+
+/// Workers one client may hold at once: its other requests wait for its own to end, so
+/// one client cannot take every core however many requests it sends.
+pub const MAX_CLIENT_WORKERS: usize = 1;
+
+/// Estimated work (see `lanes::Lane::for_work`: a cell of a map searched or parsed, for
+/// each method; four for a byte of navmesh text) up to which a request is cheap: a plan
+/// on the demo map with every method is 64 000, a 1024 × 1024 map's plan with one method
+/// 2 million.
+pub const CHEAP_WORK: u64 = 1 << 18;
+
+/// Cheap requests that may wait for a worker (each client's first only: its others wait
+/// behind it); one more is refused with a 503 and `Retry-After`.
+pub const MAX_WAITING_CHEAP: usize = 32;
+
+/// Heavy requests that may wait for a worker, as [`MAX_WAITING_CHEAP`]: heavy work takes up
+/// to [`WORK_TIMEOUT`] a request, so a longer queue only holds connections for 503s.
+pub const MAX_WAITING_HEAVY: usize = 4;
+
+/// What a request refused because the server is busy is told to wait (`Retry-After`).
+pub const RETRY_AFTER: Duration = Duration::from_secs(2);
+
 /// Largest Chaikin pass count accepted (each pass roughly doubles the points).
 pub const MAX_PASSES: u32 = 10;
 

@@ -5,19 +5,24 @@
 //! - [`playground`]: the server's state: the worlds on offer, the maps uploaded lately,
 //!   the workers and the memory budget;
 //! - [`error`]: the one error every part returns, and the JSON response it is sent as;
-//! - [`limits`]: what one request may ask for (body size, map size, points, time);
+//! - [`limits`]: what one request may ask for (body size, map size, points, time), and
+//!   one client;
 //! - [`budget`]: the memory the requests being served may hold together;
 //! - [`layered`]: layered navmeshes (floors over floors) and paths on them;
-//! - [`work`]: a request's deadline, workers and cancellation;
+//! - [`clients`]: per-client (per-address) limits on requests in progress;
+//! - [`lanes`]: the workers, a lane for cheap and one for heavy work, bounded queues;
+//! - [`work`]: a request's deadline, worker and cancellation;
 //! - [`guard`]: same origin only (Host, Origin, Content-Type);
 //! - [`conn`]: who gets a connection (slow clients make room for fast ones);
 //! - [`page`]: the page, its script and style, embedded in the binary.
 
 pub mod api;
 pub mod budget;
+pub mod clients;
 pub mod conn;
 pub mod error;
 pub mod guard;
+pub mod lanes;
 pub mod layered;
 pub mod limits;
 pub mod page;

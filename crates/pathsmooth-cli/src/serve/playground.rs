@@ -1,5 +1,6 @@
 //! The playground's state: the worlds on offer (the embedded examples and the maps given
-//! with `--map`), the maps uploaded lately, the blocking workers and the memory budget.
+//! with `--map`), the maps uploaded lately, the clients with requests in progress, the
+//! workers and their lanes, and the memory budget.
 //! The handlers ([`api`](super::api), [`layered`](super::layered)) and a request's
 //! [`Work`](super::work::Work) share it, so it lives apart from the handlers, below them.
 
@@ -10,11 +11,12 @@ use anyhow::Context;
 use axum::http::StatusCode;
 use glam::IVec2;
 use pathsmooth::{GridMap, GridWorld};
-use tokio::sync::Semaphore;
 use tokio::time::Instant;
 
 use super::budget::{self, Budget, Reservation};
+use super::clients::Clients;
 use super::error::{quote, ApiError};
+use super::lanes::Lanes;
 use super::limits::{self, declared_size};
 use crate::areas::grid_area_costs;
 use crate::demo_map::{DEMO_FROM, DEMO_MAP, DEMO_TO};
@@ -87,16 +89,18 @@ pub(super) struct Named {
 /// while it is kept.
 type Cached = (Arc<str>, Arc<GridWorld>, Reservation);
 
-/// The server's state: the worlds on offer, the last uploaded maps, the workers and the
-/// memory budget.
+/// The server's state: the worlds on offer, the last uploaded maps, the clients, the
+/// workers and the memory budget.
 pub struct Playground {
     pub(super) worlds: Vec<Named>,
     /// The area costs of requests that give none (`serve --area-costs`), checked.
     pub(super) area_costs: Option<String>,
     /// Recently uploaded maps by their text, newest last.
     cache: Mutex<VecDeque<Cached>>,
-    /// One permit per blocking worker allowed to plan at once.
-    workers: Arc<Semaphore>,
+    /// The requests in progress per client (see [`clients`](super::clients)).
+    clients: Clients,
+    /// The workers (one per core) and who may take them.
+    lanes: Lanes,
     budget: Budget,
 }
 
@@ -143,7 +147,8 @@ impl Playground {
             worlds,
             area_costs: None,
             cache: Mutex::new(VecDeque::new()),
-            workers: Arc::new(Semaphore::new(cores)),
+            clients: Clients::default(),
+            lanes: Lanes::new(cores),
             budget: Budget::new(limits::MEMORY_BUDGET),
         })
     }
@@ -186,9 +191,14 @@ impl Playground {
         self.budget.reserve(bytes, what, deadline).await
     }
 
-    /// The blocking workers: one permit per core.
-    pub(super) fn workers(&self) -> Arc<Semaphore> {
-        self.workers.clone()
+    /// The clients with requests in progress.
+    pub(super) fn clients(&self) -> &Clients {
+        &self.clients
+    }
+
+    /// The workers and their lanes.
+    pub(super) fn lanes(&self) -> &Lanes {
+        &self.lanes
     }
 
     pub(super) fn named(&self, name: &str) -> Result<&Named, ApiError> {
@@ -265,23 +275,28 @@ impl Playground {
         self.cache.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The cells of the world a plan request names (`world`, on offer, or `map`, a file's
-    /// text), for the memory estimates; errors as [`world_for`](Self::world_for).
-    pub(super) fn cells_for(
+    /// The size (width, height) of the world a request names (`world`, on offer, or `map`,
+    /// a file's text: its header's, `None` when the header does not say), for the checks
+    /// and estimates made before any work; errors as [`world_for`](Self::world_for), and a
+    /// 413 for a map's text declaring more than [`limits::MAX_MAP_SIDE`].
+    pub(super) fn size_for(
         &self,
         world: Option<&str>,
         map: Option<&str>,
-    ) -> Result<usize, ApiError> {
+    ) -> Result<Option<(usize, usize)>, ApiError> {
         match (world, map) {
             (Some(name), None) => {
                 let m = self.named(name)?.world.map();
-                Ok(m.width() * m.height())
+                Ok(Some((m.width(), m.height())))
             }
-            (None, Some(text)) => map_cells(text),
+            (None, Some(text)) => {
+                map_cells(text)?;
+                Ok(declared_size(text))
+            }
             // Neither or both: the same error as `world_for`.
             (None, None) | (Some(_), Some(_)) => self
                 .world_for(world, map, WorldSource::default())
-                .map(|_| 0),
+                .map(|_| None),
         }
     }
 

@@ -1,14 +1,16 @@
-//! A request's work: its deadline, the blocking workers it runs on, and the cancellation
-//! token that stops it when nobody waits for it any more.
+//! A request's work: its deadline, the worker it holds, and the cancellation token that
+//! stops it when nobody waits for it any more.
 //!
-//! The handler holds a [`Work`] while the request is served. Its token is cancelled when
-//! the deadline passes (the token carries it, so the library sees it without the async
-//! side) and when the `Work` is dropped: when the handler returns (the 503 of a request
-//! out of time included), and when hyper drops the handler because the client closed the
-//! connection. The blocking code checks the token between methods and hands it to the
-//! library (the pipeline checks it between steps and inside its long loops), so a
-//! cancelled request gives its worker back within milliseconds instead of running to its
-//! end in the background.
+//! A handler starts its [`Work`] once its request is read and checked, with its client's
+//! ticket and the lane its estimated cost puts it in ([`lanes`](super::lanes)): that waits
+//! for a worker (or is refused, 503), and the worker is held until the work ends. The
+//! token is cancelled when the deadline passes (the token carries it, so the library sees
+//! it without the async side) and when the `Work` is dropped: when the handler returns (the
+//! 503 of a request out of time included), and when hyper drops the handler because the
+//! client closed the connection. The blocking code hands the token to the library
+//! (the pipeline, the searches, the navmesh builds and the sheet check it in their long
+//! loops), so a cancelled request gives its worker back within milliseconds instead of
+//! running to its end in the background; the worker counts as taken until it has.
 
 use std::sync::Arc;
 
@@ -16,50 +18,53 @@ use axum::http::StatusCode;
 use pathsmooth::Cancel;
 use tokio::time::Instant;
 
+use super::clients::Client;
 use super::error::ApiError;
+use super::lanes::{Lane, Slot};
 use super::limits;
 use super::playground::Playground;
 
-/// A request's deadline and cancellation token; dropping it cancels the token.
+/// A request's deadline, cancellation token and worker; dropping it cancels the token.
 #[derive(Debug)]
 pub struct Work {
     cancel: Cancel,
     deadline: Instant,
+    /// Shared with the blocking code running for the request: the worker is free when
+    /// both are done.
+    slot: Arc<Slot>,
 }
 
 impl Work {
-    /// Work that must end within [`limits::work_timeout`] from now.
-    pub fn start() -> Self {
+    /// Work for `client`'s request in `lane`, which must end within
+    /// [`limits::work_timeout`] from now, the wait for a worker included. Errors: those of
+    /// [`Lanes::enter`](super::lanes::Lanes::enter) (the lane's queue is full; no worker in
+    /// time).
+    pub async fn start(p: &Playground, client: &Client, lane: Lane) -> Result<Self, ApiError> {
         let deadline = Instant::now() + limits::work_timeout();
-        Work {
+        let slot = p.lanes().enter(client, lane, deadline).await?;
+        Ok(Work {
             cancel: Cancel::new().with_deadline(deadline.into_std()),
             deadline,
-        }
+            slot: Arc::new(slot),
+        })
     }
 
-    /// When the work must be done (waits for workers and memory included).
+    /// When the work must be done (waits for memory included).
     pub fn deadline(&self) -> Instant {
         self.deadline
     }
 
-    /// Runs `work` on a blocking worker (never on the async executor) once one of the
-    /// playground's workers (one per core) is free, within the deadline, handing it the
-    /// request's token. Past the deadline this returns the 503 at once; the work, which
-    /// sees its token cancelled, stops at its next check and frees its worker.
+    /// Runs `work` on a blocking thread (never on the async executor) with the request's
+    /// worker and token. Past the deadline this returns the 503 at once; the work, which
+    /// sees its token cancelled, stops at its next check and then frees the worker.
     pub async fn blocking<T: Send + 'static>(
         &self,
         p: &Arc<Playground>,
         work: impl FnOnce(&Playground, &Cancel) -> Result<T, ApiError> + Send + 'static,
     ) -> Result<T, ApiError> {
-        let permit = tokio::time::timeout_at(self.deadline, p.workers().acquire_owned())
-            .await
-            .map_err(|_| ApiError::out_of_time())?
-            .map_err(|_| {
-                ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping")
-            })?;
-        let (p, cancel) = (p.clone(), self.cancel.clone());
+        let (p, cancel, slot) = (p.clone(), self.cancel.clone(), self.slot.clone());
         let task = tokio::task::spawn_blocking(move || {
-            let _permit = permit;
+            let _slot = slot;
             work(&p, &cancel)
         });
         match tokio::time::timeout_at(self.deadline, task).await {

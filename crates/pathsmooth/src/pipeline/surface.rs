@@ -129,8 +129,10 @@ impl SurfacePlanner {
         Ok(())
     }
 
-    /// Lets runs stop early (see [`Pipeline::set_cancel`]).
+    /// Lets runs stop early (see [`Pipeline::set_cancel`]): the sheet's build
+    /// ([`SurfaceQuery::set_cancel`]) and the pipeline on it.
     pub fn set_cancel(&mut self, cancel: Option<Cancel>) {
+        self.query.set_cancel(cancel.clone());
         self.cancel = cancel;
     }
 

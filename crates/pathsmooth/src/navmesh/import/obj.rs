@@ -178,7 +178,7 @@ pub fn parse_obj_surface(text: &str, file: &str, options: &SurfaceOptions) -> Re
         face_lines,
     } = read(text, file)?;
     let vertices: Vec<DVec3> = vertices.into_iter().map(DVec3::from_array).collect();
-    Surface::build(&vertices, &faces, &[], &[], options).map_err(|issue| {
+    Surface::build(&vertices, &faces, (&[], &[]), options, None).map_err(|issue| {
         let line = match (issue.polygon, issue.vertex) {
             (Some(p), _) => face_lines[p],
             (None, Some(v)) => vertex_lines[v],

@@ -9,6 +9,7 @@ use super::sheet::{Sheet, SheetScratch};
 use super::walls::WallScratch;
 use super::SurfaceMesh;
 use crate::area::AreaCosts;
+use crate::cancel::Cancel;
 use crate::error::{num, Error, Result};
 use crate::geometry::segment_distance;
 use crate::navmesh::mesh::{segments_touch, NavMesh, PolyId, TriId};
@@ -164,6 +165,8 @@ pub struct SurfaceQuery {
     /// The area-cost filter (Detour's `dtQueryFilter`), `None` for every area at 1 (boxed:
     /// a filter is 2.3 KB, and most queries have none).
     filter: Option<Box<AreaCosts>>,
+    /// Stops the sheet's build early ([`set_cancel`](Self::set_cancel)).
+    cancel: Option<Cancel>,
 }
 
 impl SurfaceQuery {
@@ -227,6 +230,13 @@ impl SurfaceQuery {
     pub fn set_area_costs(&mut self, costs: AreaCosts) {
         let trivial = costs.is_uniform() && (0..=255u8).all(|a| !costs.is_excluded(a));
         self.filter = (!trivial).then(|| Box::new(costs));
+    }
+
+    /// Lets [`sheet`](Self::sheet) stop early with [`Error::Cancelled`] when `cancel` is
+    /// cancelled or its deadline passes (see [`Cancel`]): on some surfaces (a fan of
+    /// thousands of triangles round one vertex) a sheet takes seconds. `None`: never.
+    pub fn set_cancel(&mut self, cancel: Option<Cancel>) {
+        self.cancel = cancel;
     }
 
     /// The filter set by [`set_area_costs`](Self::set_area_costs), `None` without one.
@@ -732,7 +742,8 @@ impl SurfaceQuery {
     /// around its channel, reaching `margin` (plan-view world units, ≥ 0) beyond the
     /// channel's bounding box. Errors: [`Error::BadParameter`] before any path or for a bad
     /// margin; [`Error::InvalidResult`] when the channel overlaps itself in plan view (the
-    /// path passes over or under itself), which no flat sheet can hold.
+    /// path passes over or under itself), which no flat sheet can hold;
+    /// [`Error::Cancelled`] (see [`set_cancel`](Self::set_cancel)).
     ///
     /// Cost: O(t log t) for the t triangles within the region; after a path at radius 0
     /// (found over the polygons) also the triangle search for its channel, as
@@ -749,7 +760,8 @@ impl SurfaceQuery {
             ));
         }
         self.derive_channel(mesh);
-        self.sheet.build(mesh, self.query.channel(), margin)
+        self.sheet
+            .build(mesh, self.query.channel(), margin, self.cancel.as_ref())
     }
 }
 

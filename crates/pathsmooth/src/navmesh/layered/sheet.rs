@@ -7,6 +7,7 @@ use glam::DVec2;
 use rustc_hash::FxHashMap;
 
 use super::{Nearest, SurfaceMesh};
+use crate::cancel::{Cancel, Checkpoint};
 use crate::error::{Error, Result};
 use crate::geometry::orientation;
 use crate::navmesh::mesh::{NavMesh, TriId, NO_TRI};
@@ -76,13 +77,17 @@ pub(crate) struct SheetScratch {
 impl SheetScratch {
     /// The sheet of `channel` (triangles of `mesh`'s plan mesh) reaching `margin` beyond
     /// its bounding box. Errors: [`Error::InvalidResult`] when two channel triangles
-    /// overlap in plan view.
+    /// overlap in plan view; [`Error::Cancelled`] when `cancel` is (read every
+    /// [`CHECK_EVERY`](crate::cancel::CHECK_EVERY) triangles walked and overlap tests:
+    /// one triangle can meet thousands of kept ones, as in a fan round one vertex).
     pub(crate) fn build(
         &mut self,
         mesh: &SurfaceMesh,
         channel: &[TriId],
         margin: f64,
+        cancel: Option<&Cancel>,
     ) -> Result<Sheet> {
+        let mut checkpoint = Checkpoint::new(cancel);
         let plan = mesh.plan_mesh();
         let (mut lo, mut hi) = (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY));
         let mut size = 0.0f64;
@@ -110,7 +115,12 @@ impl SheetScratch {
                 continue;
             }
             let is_channel = d == 0.0;
-            if self.overlaps_kept(plan, t as TriId, cell) {
+            // Read in the overlap tests too: one triangle may meet thousands of kept ones.
+            let overlaps = self.overlaps_kept(plan, t as TriId, cell, &mut checkpoint);
+            if checkpoint.stop() {
+                return Err(Error::Cancelled);
+            }
+            if overlaps {
                 if is_channel {
                     return Err(Error::InvalidResult {
                         step: "surface sheet",
@@ -140,8 +150,15 @@ impl SheetScratch {
         Ok(self.flat(plan))
     }
 
-    /// True when triangle `t`'s interior overlaps a kept triangle's.
-    fn overlaps_kept(&self, plan: &NavMesh, t: TriId, cell: f64) -> bool {
+    /// True when triangle `t`'s interior overlaps a kept triangle's (or `checkpoint` says
+    /// stop: the answer is then meaningless).
+    fn overlaps_kept(
+        &self,
+        plan: &NavMesh,
+        t: TriId,
+        cell: f64,
+        checkpoint: &mut Checkpoint<'_>,
+    ) -> bool {
         let (a, b) = tri_box(plan, t);
         let tri = plan.triangle(t);
         let (c0, c1) = (cell_of(a, cell), cell_of(b, cell));
@@ -150,10 +167,9 @@ impl SheetScratch {
                 let Some(list) = self.cells.get(&(x, y)) else {
                     continue;
                 };
-                if list
-                    .iter()
-                    .any(|&u| interiors_overlap(tri, plan.triangle(u as TriId)))
-                {
+                if list.iter().any(|&u| {
+                    checkpoint.stop() || interiors_overlap(tri, plan.triangle(u as TriId))
+                }) {
                     return true;
                 }
             }
@@ -237,6 +253,33 @@ fn interiors_overlap(p: [DVec2; 3], q: [DVec2; 3]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::navmesh::layered::SurfaceQuery;
+    use crate::navmesh::surface::{Surface, UpAxis};
+    use glam::DVec3;
+
+    #[test]
+    fn a_cancelled_token_stops_the_build() {
+        // A fan of 64 triangles round the origin: the path across it goes round the
+        // centre through half of them, each overlapping-tested against the others kept.
+        let n = 64u32;
+        let mut v = vec![DVec3::ZERO];
+        v.extend((0..n).map(|k| {
+            let t = std::f64::consts::TAU * f64::from(k) / f64::from(n);
+            DVec3::new(10.0 * t.cos(), 0.0, 10.0 * t.sin())
+        }));
+        let tris: Vec<[u32; 3]> = (0..n).map(|k| [0, 1 + (k + 1) % n, 1 + k]).collect();
+        let surface = Surface::from_polygons(&v, &tris, UpAxis::Y, 0.0).unwrap();
+        let mesh = SurfaceMesh::new(surface).unwrap();
+        let mut query = SurfaceQuery::new();
+        query.search_triangles();
+        let (a, b) = (DVec3::new(9.0, 0.0, 0.1), DVec3::new(-9.0, 0.0, 0.1));
+        query.find_path(&mesh, a, b, 0.0).unwrap();
+        let cancel = Cancel::new();
+        query.set_cancel(Some(cancel.clone()));
+        assert!(query.sheet(&mesh, 1.0).unwrap().mesh().num_triangles() > n as usize / 2);
+        cancel.cancel();
+        assert_eq!(query.sheet(&mesh, 1.0).unwrap_err(), Error::Cancelled);
+    }
 
     #[test]
     fn touching_triangles_do_not_overlap() {

@@ -9,6 +9,7 @@ use super::issue::Issue;
 use super::report::{Dropped, LoadReport};
 use super::topology::{self, NO_POLY};
 use super::{plane, split, weld, Bounds, Surface, SurfaceOptions, DEFAULT_WELD};
+use crate::cancel::{Cancel, Checkpoint, CHECK_EVERY};
 use crate::error::{num, Error};
 use crate::geometry::{check_within, max_map_coordinate, tolerance_at};
 use crate::navmesh::mesh::boxes::BoxIndex;
@@ -25,13 +26,15 @@ struct Kept {
 impl Surface {
     /// The builder behind every constructor: like
     /// [`from_polygons_with`](Self::from_polygons_with), with the polygon or vertex of
-    /// the problem beside the error (for file readers to name its line).
+    /// the problem beside the error (for file readers to name its line), and stopped by
+    /// `cancel` ([`Issue::cancelled`]) in its long loops: welding, the polygons, cleaning
+    /// a long ring, the T-junction search.
     pub(crate) fn build<P: AsRef<[u32]>>(
         vertices: &[DVec3],
         polygons: &[P],
-        areas: &[u8],
-        flags: &[u16],
+        (areas, flags): (&[u8], &[u16]),
         options: &SurfaceOptions,
+        cancel: Option<&Cancel>,
     ) -> std::result::Result<Self, Issue> {
         let SurfaceOptions {
             up,
@@ -50,7 +53,7 @@ impl Surface {
         let frame_in: Vec<DVec3> = vertices.iter().map(|&v| up.world_to_frame(v)).collect();
         let weld = weld.unwrap_or_else(|| DEFAULT_WELD * extent(&frame_in));
         report.weld = weld;
-        let welded = weld::weld(&frame_in, weld);
+        let welded = weld::weld(&frame_in, weld, cancel)?;
         report.welded = vertices.len() - welded.vertices.len();
         let frame = welded.vertices;
         // Welded vertex → the input vertex it came from (the first of its copies).
@@ -75,10 +78,14 @@ impl Surface {
         let mut sorted: Vec<u32> = Vec::new();
         let mut pts2: Vec<DVec2> = Vec::new();
         let mut pts3: Vec<DVec3> = Vec::new();
+        let mut checkpoint = Checkpoint::new(cancel);
         for (p, poly) in polygons.iter().enumerate() {
+            if checkpoint.stop() {
+                return Err(Issue::cancelled());
+            }
             corners.clear();
             corners.extend(poly.as_ref().iter().map(|&v| welded.remap[v as usize]));
-            report.repeated_corners += clean_ring(&mut corners);
+            report.repeated_corners += clean_ring(&mut corners, cancel)?;
             if corners.len() < 3 {
                 report.drop(p, Dropped::Degenerate);
                 continue;
@@ -187,7 +194,7 @@ impl Surface {
                 &mut ring,
                 &adjacency.neighbors,
                 (&names, &inputs),
-                reach,
+                (reach, cancel),
             )?;
             if inserted > 0 {
                 report.t_junctions = inserted;
@@ -199,7 +206,15 @@ impl Surface {
         let neighbors = adjacency.neighbors;
         report.unjoined_edges = adjacency.unjoined;
         report.unjoined_example = adjacency.example;
-        topology::t_junction(&frame, &start, &ring, &neighbors, (&names, &inputs), reach)?;
+        topology::t_junction(
+            &frame,
+            &start,
+            &ring,
+            &neighbors,
+            (&names, &inputs),
+            reach,
+            cancel,
+        )?;
 
         let bounds: Vec<Bounds> = kept.iter().map(|k| k.bounds).collect();
         let (lo, hi) = bounds.iter().fold(
@@ -320,10 +335,18 @@ fn check_input<P: AsRef<[u32]>>(
 /// Removes from a ring of welded vertex indices the corners welding made redundant: a
 /// corner equal to the one before it (also across the wrap), and a spike `a b a` (an
 /// edge there and straight back) as `a`. Returns how many corners it removed.
-fn clean_ring(corners: &mut Vec<u32>) -> usize {
+///
+/// A spike at a time: O(corners²) for a ring of nested spikes (`a b a b …`, a few hundred
+/// thousand corners in one polygon of a file take minutes), so a long ring reads `cancel`
+/// every round ([`Issue::cancelled`]).
+fn clean_ring(corners: &mut Vec<u32>, cancel: Option<&Cancel>) -> Result<usize, Issue> {
     let before = corners.len();
     loop {
         let n = corners.len();
+        // A round costs O(n): the clock read is nothing beside it.
+        if n > CHECK_EVERY as usize && cancel.is_some_and(Cancel::is_cancelled) {
+            return Err(Issue::cancelled());
+        }
         corners.dedup();
         while corners.len() > 1 && corners.first() == corners.last() {
             corners.pop();
@@ -341,7 +364,7 @@ fn clean_ring(corners: &mut Vec<u32>) -> usize {
             break;
         }
     }
-    before - corners.len()
+    Ok(before - corners.len())
 }
 
 /// The entries of `all` (one per input polygon, or none: every polygon the default) for the
@@ -378,12 +401,69 @@ fn extent(points: &[DVec3]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::navmesh::surface::{OffMeshLink, UpAxis};
+
+    /// A fan of `n` triangles round the origin, radius 10, y up: every spoke's box holds
+    /// most of the rim (the T-junction search's worst case).
+    fn fan(n: u32) -> (Vec<DVec3>, Vec<[u32; 3]>) {
+        let mut v = vec![DVec3::ZERO];
+        v.extend((0..n).map(|k| {
+            let t = std::f64::consts::TAU * f64::from(k) / f64::from(n);
+            DVec3::new(10.0 * t.cos(), 0.0, 10.0 * t.sin())
+        }));
+        let tris = (0..n).map(|k| [0, 1 + (k + 1) % n, 1 + k]).collect();
+        (v, tris)
+    }
+
+    #[test]
+    fn a_cancelled_token_stops_every_long_loop_of_the_build() {
+        let (v, tris) = fan(64);
+        let options = SurfaceOptions::new(UpAxis::Y);
+        let go = Cancel::new();
+        let stop = Cancel::new();
+        stop.cancel();
+        let cancelled = |issue: Issue| assert_eq!(issue.error, Error::Cancelled);
+        // The whole build: at its first vertex welded.
+        assert!(Surface::build(&v, &tris, (&[], &[]), &options, Some(&go)).is_ok());
+        cancelled(Surface::build(&v, &tris, (&[], &[]), &options, Some(&stop)).unwrap_err());
+        cancelled(weld::weld(&v, 0.0, Some(&stop)).map(drop).unwrap_err());
+        cancelled(weld::weld(&v, 1e-6, Some(&stop)).map(drop).unwrap_err());
+        // The T-junction search: at its first vertex tested.
+        let start: Vec<u32> = (0..=64).map(|k| 3 * k).collect();
+        let ring: Vec<u32> = tris.iter().flatten().copied().collect();
+        let neighbors = vec![NO_POLY; ring.len()];
+        let search = |cancel| {
+            topology::t_junctions(&v, &start, &ring, &neighbors, (1e-9, true), cancel, |_| {
+                true
+            })
+        };
+        assert!(search(Some(&go)).is_ok());
+        cancelled(search(Some(&stop)).unwrap_err());
+        // Cleaning a long ring of spikes (quadratic): at its first round.
+        let mut spikes: Vec<u32> = (0..4 * CHECK_EVERY).map(|i| i % 2).collect();
+        spikes.push(2);
+        cancelled(clean_ring(&mut spikes.clone(), Some(&stop)).unwrap_err());
+        assert!(clean_ring(&mut spikes, Some(&go)).is_ok());
+        assert_eq!(spikes, [0, 1, 2]);
+        // The links: at their first polygon tested.
+        let s = Surface::from_polygons(&v, &tris, UpAxis::Y, 0.0).unwrap();
+        let link = OffMeshLink::new(DVec3::new(5.0, 0.0, 0.1), DVec3::new(-5.0, 0.0, 0.1), 20.0);
+        let e = s.clone().with_links_cancellable(&[link], Some(&stop));
+        assert_eq!(e.unwrap_err(), Error::Cancelled);
+        assert_eq!(
+            s.with_links_cancellable(&[link], Some(&go))
+                .unwrap()
+                .links()
+                .len(),
+            1
+        );
+    }
 
     #[test]
     fn cleaning_a_ring_removes_repeats_and_spikes() {
         let clean = |v: &[u32]| {
             let mut c = v.to_vec();
-            let removed = clean_ring(&mut c);
+            let removed = clean_ring(&mut c, None).unwrap();
             (c, removed)
         };
         assert_eq!(clean(&[0, 1, 2]), (vec![0, 1, 2], 0));

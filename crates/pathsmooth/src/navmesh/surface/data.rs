@@ -6,6 +6,7 @@
 use glam::DVec3;
 
 use super::{Detail, OffMeshLink, Surface, SurfaceOptions, UpAxis};
+use crate::cancel::Cancel;
 use crate::error::{Error, Result};
 
 /// The agent a navmesh was baked for, as far as the file says (world units; `None` where
@@ -148,6 +149,45 @@ impl Surface {
     ///
     /// Cost: as those calls.
     pub fn from_data(data: &SurfaceData, options: &SurfaceOptions) -> Result<Surface> {
+        Self::from_data_with(data, options, None)
+    }
+
+    /// [`from_data`](Self::from_data), stopped with [`Error::Cancelled`] when `cancel` is
+    /// cancelled or its deadline passes (see [`Cancel`]): read every
+    /// [`CHECK_EVERY`](crate::cancel::CHECK_EVERY) polygons built, vertices tested for
+    /// T-junctions and polygons tested for links, and every round of cleaning a long
+    /// polygon ring. For a server that builds what its clients send: some inputs take
+    /// quadratic time (a fan of edges over most of the mesh for the T-junction search,
+    /// many links with large radii).
+    ///
+    /// ```
+    /// use glam::DVec3;
+    /// use pathsmooth::navmesh::{Surface, SurfaceData, SurfaceOptions, UpAxis};
+    /// use pathsmooth::{Cancel, Error};
+    /// let data = SurfaceData {
+    ///     vertices: vec![DVec3::ZERO, DVec3::X, DVec3::Z],
+    ///     polygons: vec![vec![0, 1, 2]],
+    ///     ..SurfaceData::new(UpAxis::Y)
+    /// };
+    /// let cancel = Cancel::new();
+    /// assert!(Surface::from_data_cancellable(&data, &SurfaceOptions::default(), &cancel).is_ok());
+    /// cancel.cancel();
+    /// let e = Surface::from_data_cancellable(&data, &SurfaceOptions::default(), &cancel);
+    /// assert_eq!(e.unwrap_err(), Error::Cancelled);
+    /// ```
+    pub fn from_data_cancellable(
+        data: &SurfaceData,
+        options: &SurfaceOptions,
+        cancel: &Cancel,
+    ) -> Result<Surface> {
+        Self::from_data_with(data, options, Some(cancel))
+    }
+
+    fn from_data_with(
+        data: &SurfaceData,
+        options: &SurfaceOptions,
+        cancel: Option<&Cancel>,
+    ) -> Result<Surface> {
         let options = SurfaceOptions {
             up: data.up,
             ..*options
@@ -170,13 +210,14 @@ impl Surface {
                 expected: "as many entries as polygons, or none",
             });
         }
-        let mut surface = Surface::from_polygons_with(
+        let mut surface = Surface::build(
             &data.vertices,
             &data.polygons,
-            &data.areas,
-            &data.flags,
+            (&data.areas, &data.flags),
             &options,
-        )?;
+            cancel,
+        )
+        .map_err(|issue| issue.error)?;
         surface.refs = data.refs.clone();
         surface.agent = data.agent;
         if let Some(detail) = &data.detail {
@@ -198,7 +239,7 @@ impl Surface {
             surface = surface.with_detail(kept)?;
         }
         if !data.links.is_empty() {
-            surface = surface.with_links(&data.links)?;
+            surface = surface.with_links_cancellable(&data.links, cancel)?;
         }
         Ok(surface)
     }

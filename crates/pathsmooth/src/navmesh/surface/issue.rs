@@ -23,4 +23,13 @@ impl Issue {
             error: Error::InvalidPolygon { message },
         }
     }
+
+    /// The build was cancelled ([`Error::Cancelled`]): no polygon to blame.
+    pub fn cancelled() -> Self {
+        Issue {
+            polygon: None,
+            vertex: None,
+            error: Error::Cancelled,
+        }
+    }
 }

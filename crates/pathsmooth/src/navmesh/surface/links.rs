@@ -4,6 +4,7 @@
 use glam::{DVec2, DVec3};
 
 use super::Surface;
+use crate::cancel::{Cancel, Checkpoint};
 use crate::error::{num, Error, Result};
 use crate::geometry::max_map_coordinate;
 use crate::navmesh::mesh::PolyId;
@@ -132,10 +133,22 @@ impl Surface {
     /// assert_eq!(e.to_string(), "link 1: its start (1, 1, 1) has no floor within 0.5");
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
-    pub fn with_links(mut self, links: &[OffMeshLink]) -> Result<Surface> {
+    pub fn with_links(self, links: &[OffMeshLink]) -> Result<Surface> {
+        self.with_links_cancellable(links, None)
+    }
+
+    /// [`with_links`](Self::with_links), stopped by `cancel` ([`Error::Cancelled`]),
+    /// read every [`CHECK_EVERY`](crate::cancel::CHECK_EVERY) polygons tested: a link
+    /// with a large radius tests every polygon, so many links take O(links × polygons).
+    pub(crate) fn with_links_cancellable(
+        mut self,
+        links: &[OffMeshLink],
+        cancel: Option<&Cancel>,
+    ) -> Result<Surface> {
+        let mut checkpoint = Checkpoint::new(cancel);
         let mut resolved = Vec::with_capacity(links.len());
         for (i, link) in links.iter().enumerate() {
-            resolved.push(self.resolve(i, link)?);
+            resolved.push(self.resolve(i, link, &mut checkpoint)?);
         }
         self.links = resolved;
         Ok(self)
@@ -153,12 +166,23 @@ impl Surface {
     /// the detail mesh); ties to the lower id. Candidates are the polygons whose plan-view
     /// boxes meet `q ± r`: unlike [`find_nearest`](Self::find_nearest), no height bounds,
     /// which the polygons' corners give but a detail mesh may exceed.
-    fn nearest_floor(&self, q: DVec3, r: f64) -> Option<(PolyId, DVec3)> {
+    ///
+    /// `checkpoint` is called for every polygon tested; once it says stop, the answer is
+    /// meaningless (the caller checks [`Checkpoint::stopped`]).
+    fn nearest_floor(
+        &self,
+        q: DVec3,
+        r: f64,
+        checkpoint: &mut Checkpoint<'_>,
+    ) -> Option<(PolyId, DVec3)> {
         let plan = self.up.plan(q);
         let (lo, hi) = (plan - DVec2::splat(r), plan + DVec2::splat(r));
         let mut best: Option<(f64, PolyId, DVec3)> = None;
         self.index.for_each_bucket(lo, hi, |list| {
             for &p in list {
+                if checkpoint.stop() {
+                    return;
+                }
                 let b = &self.bounds[p as usize];
                 if b.lo.cmpgt(hi).any() || b.hi.cmplt(lo).any() {
                     continue;
@@ -175,7 +199,12 @@ impl Surface {
     }
 
     /// Link `index` checked and attached.
-    fn resolve(&self, index: usize, link: &OffMeshLink) -> Result<Link> {
+    fn resolve(
+        &self,
+        index: usize,
+        link: &OffMeshLink,
+        checkpoint: &mut Checkpoint<'_>,
+    ) -> Result<Link> {
         let r = link.radius;
         if !(r >= 0.0 && r.is_finite()) {
             return Err(bad(
@@ -202,7 +231,11 @@ impl Surface {
                     format!("{at} is not finite or beyond ±{}", num(limit)),
                 ));
             }
-            let Some(end) = self.nearest_floor(q, r) else {
+            let found = self.nearest_floor(q, r, checkpoint);
+            if checkpoint.stopped() {
+                return Err(Error::Cancelled);
+            }
+            let Some(end) = found else {
                 return Err(bad(index, format!("{at} has no floor within {}", num(r))));
             };
             ends[k] = end;

@@ -294,7 +294,7 @@ impl Surface {
         flags: &[u16],
         options: &SurfaceOptions,
     ) -> Result<Self> {
-        Self::build(vertices, polygons, areas, flags, options).map_err(|issue| issue.error)
+        Self::build(vertices, polygons, (areas, flags), options, None).map_err(|issue| issue.error)
     }
 
     /// The flat surface (height 0) of a 2D navmesh's polygons

@@ -7,6 +7,7 @@ use glam::DVec3;
 
 use super::issue::Issue;
 use super::topology::{junction_issue, t_junctions, Junction};
+use crate::cancel::Cancel;
 
 /// Inserts every T-junction vertex (see [`t_junctions`]; within `reach` of the edge) into
 /// the edge it lies on, in order along the edge, rewriting `start` and `ring` in place.
@@ -17,20 +18,21 @@ use super::topology::{junction_issue, t_junctions, Junction};
 /// its plane to within the tolerance the check used. A vertex that is already a corner
 /// of the polygon elsewhere (only possible in a degenerate polygon) is refused as the
 /// T-junction it is, naming it; `names` as for
-/// [`t_junction`](super::topology::t_junction).
+/// [`t_junction`](super::topology::t_junction). Errors: that T-junction;
+/// [`Issue::cancelled`] when `cancel` is.
 pub(crate) fn split_t_junctions(
     frame: &[DVec3],
     start: &mut Vec<u32>,
     ring: &mut Vec<u32>,
     neighbors: &[u32],
     names: (&[u32], &[u32]),
-    reach: f64,
+    (reach, cancel): (f64, Option<&Cancel>),
 ) -> Result<usize, Issue> {
     let mut found: Vec<Junction> = Vec::new();
-    t_junctions(frame, start, ring, neighbors, reach, true, |j| {
+    t_junctions(frame, start, ring, neighbors, (reach, true), cancel, |j| {
         found.push(j);
         true
-    });
+    })?;
     if found.is_empty() {
         return Ok(0);
     }

@@ -7,6 +7,7 @@ use rustc_hash::FxHashMap;
 
 use super::grid3::PointGrid;
 use super::issue::Issue;
+use crate::cancel::{Cancel, Checkpoint};
 use crate::error::num;
 use crate::geometry::closest_on_segment;
 
@@ -130,16 +131,21 @@ pub(crate) struct Junction {
 /// height, so stacked floors fall in different cells); each edge checks the vertices in
 /// the cells its box (grown by `reach`) meets, then their 3D distance. O(edges × vertices
 /// per cell) on meshes of polygons of similar size, however many floors are stacked.
+///
+/// Errors: [`Issue::cancelled`] when `cancel` is, read every
+/// [`CHECK_EVERY`](crate::cancel::CHECK_EVERY) vertices tested (an edge's box can hold
+/// most of the mesh: the spokes of a fan).
 pub(crate) fn t_junctions(
     frame: &[DVec3],
     start: &[u32],
     ring: &[u32],
     neighbors: &[u32],
-    reach: f64,
-    both_sides: bool,
+    (reach, both_sides): (f64, bool),
+    cancel: Option<&Cancel>,
     mut found: impl FnMut(Junction) -> bool,
-) {
+) -> Result<(), Issue> {
     let grid = PointGrid::new(frame, cell_size(frame, start, ring, reach));
+    let mut checkpoint = Checkpoint::new(cancel);
     let mut go_on = true;
     for p in 0..start.len() - 1 {
         let (s, e) = (start[p] as usize, start[p + 1] as usize);
@@ -150,7 +156,7 @@ pub(crate) fn t_junctions(
             }
             let (fa, fb) = (frame[a as usize], frame[b as usize]);
             grid.for_each_near(fa.min(fb) - reach, fa.max(fb) + reach, |v| {
-                if !go_on || v == a || v == b {
+                if !go_on || checkpoint.stop() || v == a || v == b {
                     return;
                 }
                 let q = frame[v as usize];
@@ -166,11 +172,15 @@ pub(crate) fn t_junctions(
                     });
                 }
             });
+            if checkpoint.stopped() {
+                return Err(Issue::cancelled());
+            }
             if !go_on {
-                return;
+                return Ok(());
             }
         }
     }
+    Ok(())
 }
 
 /// The cells of the T-junction check's grid: across, the mean plan-view length of the
@@ -200,7 +210,7 @@ fn cell_size(frame: &[DVec3], start: &[u32], ring: &[u32], reach: f64) -> DVec3 
 /// Refuses the first T-junction (see [`t_junctions`]), naming the vertex and the edge.
 ///
 /// `names.0[v]` is the input index of welded vertex `v` and `names.1[p]` that of polygon
-/// `p`, which the message names.
+/// `p`, which the message names. Errors: that T-junction; [`Issue::cancelled`].
 pub(crate) fn t_junction(
     frame: &[DVec3],
     start: &[u32],
@@ -208,12 +218,13 @@ pub(crate) fn t_junction(
     neighbors: &[u32],
     names: (&[u32], &[u32]),
     reach: f64,
+    cancel: Option<&Cancel>,
 ) -> Result<(), Issue> {
     let mut first = None;
-    t_junctions(frame, start, ring, neighbors, reach, false, |j| {
+    t_junctions(frame, start, ring, neighbors, (reach, false), cancel, |j| {
         first = Some(j);
         false
-    });
+    })?;
     match first {
         None => Ok(()),
         Some(j) => Err(junction_issue(j, start, ring, names)),

@@ -8,6 +8,9 @@
 use glam::DVec3;
 use rustc_hash::FxHashMap;
 
+use super::issue::Issue;
+use crate::cancel::{Cancel, Checkpoint};
+
 /// The welded vertices and, for each input vertex, its welded index.
 pub(crate) struct Welded {
     pub vertices: Vec<DVec3>,
@@ -29,7 +32,11 @@ pub(crate) struct Welded {
 /// Greedy in input order: in a chain of points each within `weld` of the next but not of
 /// the first, the later ones may stay apart. That needs points closer than `weld` that are
 /// not copies of one corner, which the T-junction check then reports.
-pub(crate) fn weld(points: &[DVec3], weld: f64) -> Welded {
+///
+/// Errors: [`Issue::cancelled`] when `cancel` is (read every
+/// [`CHECK_EVERY`](crate::cancel::CHECK_EVERY) points).
+pub(crate) fn weld(points: &[DVec3], weld: f64, cancel: Option<&Cancel>) -> Result<Welded, Issue> {
+    let mut checkpoint = Checkpoint::new(cancel);
     let mut vertices: Vec<DVec3> = Vec::new();
     let mut remap = Vec::with_capacity(points.len());
     if weld > 0.0 {
@@ -40,6 +47,9 @@ pub(crate) fn weld(points: &[DVec3], weld: f64) -> Welded {
         let mut next: Vec<u32> = Vec::new();
         let weld2 = weld * weld;
         for &p in points {
+            if checkpoint.stop() {
+                return Err(Issue::cancelled());
+            }
             let c = p / side;
             let f = c.floor();
             // `as` saturates: far points share the border cells (still compared exactly).
@@ -79,6 +89,9 @@ pub(crate) fn weld(points: &[DVec3], weld: f64) -> Welded {
         let mut seen: FxHashMap<[u64; 3], u32> = FxHashMap::default();
         seen.reserve(points.len());
         for &p in points {
+            if checkpoint.stop() {
+                return Err(Issue::cancelled());
+            }
             let v = *seen
                 .entry([bits(p.x), bits(p.y), bits(p.z)])
                 .or_insert_with(|| {
@@ -88,7 +101,7 @@ pub(crate) fn weld(points: &[DVec3], weld: f64) -> Welded {
             remap.push(v);
         }
     }
-    Welded { vertices, remap }
+    Ok(Welded { vertices, remap })
 }
 
 #[cfg(test)]
@@ -104,7 +117,7 @@ mod tests {
             DVec3::new(0.999_95, 0.0, 1e-5),
             DVec3::new(0.5, 0.0, 0.0),
         ];
-        let w = weld(&p, 1e-3);
+        let w = weld(&p, 1e-3, None).unwrap();
         assert_eq!(w.remap, [0, 1, 0, 1, 2]);
         assert_eq!(w.vertices, [p[0], p[1], p[4]]);
     }
@@ -124,7 +137,7 @@ mod tests {
             .map(|_| DVec3::new(next(), next(), next()) * 2.0 - 1.0)
             .collect();
         for reach in [0.01, 0.05, 0.2] {
-            let w = weld(&points, reach);
+            let w = weld(&points, reach, None).unwrap();
             let mut kept: Vec<DVec3> = Vec::new();
             for (i, &p) in points.iter().enumerate() {
                 let v = match kept.iter().position(|k| k.distance(p) <= reach) {
@@ -147,12 +160,12 @@ mod tests {
             DVec3::new(-0.0, 0.0, 0.0),
             DVec3::new(1e-300, 0.0, 0.0),
         ];
-        assert_eq!(weld(&p, 0.0).remap, [0, 0, 1]);
+        assert_eq!(weld(&p, 0.0, None).unwrap().remap, [0, 0, 1]);
     }
 
     #[test]
     fn huge_coordinates_saturate_without_merging_far_points() {
         let p = [DVec3::splat(1e60), DVec3::splat(-1e60), DVec3::splat(1e60)];
-        assert_eq!(weld(&p, 1e-9).remap, [0, 1, 0]);
+        assert_eq!(weld(&p, 1e-9, None).unwrap().remap, [0, 1, 0]);
     }
 }
