@@ -9,8 +9,10 @@
 //! What is not ours is not counted: spade's triangulation of a scene (its bulk loader is
 //! super-linear on a one-hole-wide column of holes, see `docs/hardening.md`).
 
+use glam::DVec3;
+
 use super::mesh::work;
-use super::{NavMesh, Scene, Surface, SurfaceOptions, UpAxis};
+use super::{NavMesh, Scene, Surface, SurfaceMesh, SurfaceOptions, SurfaceQuery, UpAxis};
 
 #[path = "../../tests/common/abuse.rs"]
 mod abuse;
@@ -73,6 +75,67 @@ fn surfaces_load_as_laid_out_with_linear_work() {
                 _ => unreachable!(),
             };
             assert_eq!(joins(s), expected, "{name} at {n}");
+        }
+        let ratio = large as f64 / small as f64;
+        assert!(
+            small > 0 && ratio < MOST,
+            "{name}: work {small} at {N}, {large} at {}: ×{ratio:.2}",
+            2 * N
+        );
+    }
+}
+
+/// A path's ends across layout `name` at `n` (on the first floor of the stacked ones).
+fn ends(name: &str, n: usize) -> (DVec3, DVec3) {
+    match name {
+        "strips" => (
+            DVec3::new(0.005, 0.5, 0.0),
+            DVec3::new(n as f64 * 0.01 - 0.005, 0.5, 0.0),
+        ),
+        "fan" => (DVec3::new(50.0, 0.5, 0.0), DVec3::new(0.5, -50.0, 0.0)),
+        // Corner to corner of the full rows.
+        "grid" => {
+            let side = (n as f64).sqrt().ceil() as usize;
+            let rows = (n / side) as f64;
+            (
+                DVec3::new(0.5, 0.5, 0.0),
+                DVec3::new(side as f64 - 0.5, rows - 0.5, 0.0),
+            )
+        }
+        _ => (DVec3::new(0.1, 0.1, 0.0), DVec3::new(0.9, 0.9, 0.0)),
+    }
+}
+
+/// The number of triangles of the sheet of a path across layout `name` at `n` reaching
+/// far beyond it (so every triangle it can walk to is in reach), and the work the sheet
+/// did.
+fn sheet(name: &str, make: fn(usize) -> abuse::Polygons, n: usize) -> (usize, u64) {
+    let mesh = SurfaceMesh::new(surface(make, n).0).unwrap();
+    let mut query = SurfaceQuery::new();
+    let (a, b) = ends(name, n);
+    query.find_path(&mesh, a, b, 0.0).unwrap();
+    query.channel(&mesh);
+    mesh.side_tree(); // built once per mesh, not counted
+    work::take();
+    let sheet = query.sheet(&mesh, 1e6).unwrap();
+    (sheet.mesh().num_triangles(), work::take())
+}
+
+/// The sheet's walk (the part of a plan that was quadratic on fans: every triangle tested
+/// against every kept one sharing its cells) takes every triangle of a one-floor layout,
+/// one floor of the stacked ones, and does linear work.
+#[test]
+fn sheets_take_their_floor_with_linear_work() {
+    for (name, make) in abuse::SURFACES {
+        let (small_sheet, small) = sheet(name, make, N);
+        let (large_sheet, large) = sheet(name, make, 2 * N);
+        for (triangles, n) in [(small_sheet, N), (large_sheet, 2 * N)] {
+            let expected = match name {
+                "stacked" => 2,
+                "fan" => n,
+                _ => 2 * n,
+            };
+            assert_eq!(triangles, expected, "{name} at {n}");
         }
         let ratio = large as f64 / small as f64;
         assert!(
