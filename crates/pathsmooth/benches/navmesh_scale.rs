@@ -3,20 +3,32 @@
 //! fan), and a channel of 50k thin strips: the relaxation alone ([`relax_into`], 100k
 //! portals, the default 64 sweeps) and the pipeline's relaxation step on a
 //! [`NavMeshWorld`] of the strips (search, portals, relaxation and the two validations).
+//!
+//! And the import's adversarial layouts (issue 41, `tests/common/abuse.rs`) at 16,000 and
+//! 65,000 polygons: `import_abuse/load/<layout>` builds the surface
+//! ([`Surface::from_polygons_with`], T-junctions split, as the playground reads a posted
+//! navmesh) or the scene's navmesh ([`NavMesh::from_scene`]); `import_abuse/plan/<layout>`
+//! is the rest of such a request: the [`SurfaceMesh`] and one plan across it
+//! ([`SurfacePlanner`] with no steps: search, sheet, final check).
+//!
 //! Throughput is per polygon, so linear scaling shows as a constant time per element.
 //!
 //! `cargo bench -p pathsmooth --bench navmesh_scale`; the before/after numbers are in
 //! `docs/hardening.md`.
 
+mod support;
+
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use glam::DVec2;
+use glam::{DVec2, DVec3};
 use pathsmooth::navmesh::mesh::NavMesh;
 use pathsmooth::navmesh::portals::portals_into;
 use pathsmooth::navmesh::relax::{relax_into, RelaxParams};
 use pathsmooth::navmesh::NavMeshQuery;
-use pathsmooth::{NavMeshWorld, Pipeline, Step};
+use pathsmooth::navmesh::{Surface, SurfaceMesh, SurfaceOptions, UpAxis};
+use pathsmooth::{NavMeshWorld, Pipeline, Step, SurfacePlanner};
+use support::abuse;
 
 /// `n` triangles around the origin, their outer vertices on an arc of 270° of radius 100.
 fn fan(n: usize) -> (Vec<DVec2>, Vec<Vec<u32>>) {
@@ -88,5 +100,65 @@ fn strip_benches(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, fan_benches, strip_benches);
+/// A path's ends across surface layout `name` at `n` (within the first floor of the
+/// stacked ones).
+fn ends(name: &str, n: usize) -> (DVec3, DVec3) {
+    match name {
+        "strips" => (
+            DVec3::new(0.005, 0.5, 0.0),
+            DVec3::new(n as f64 * 0.01 - 0.005, 0.5, 0.0),
+        ),
+        "fan" => (DVec3::new(50.0, 0.5, 0.0), DVec3::new(0.5, -50.0, 0.0)),
+        "grid" => {
+            let side = (n as f64).sqrt().ceil() as usize;
+            let rows = (n / side) as f64;
+            (
+                DVec3::new(0.5, 0.5, 0.0),
+                DVec3::new(side as f64 - 0.5, rows - 0.5, 0.0),
+            )
+        }
+        _ => (DVec3::new(0.1, 0.1, 0.0), DVec3::new(0.9, 0.9, 0.0)),
+    }
+}
+
+fn import_benches(c: &mut Criterion) {
+    let mut group = c.benchmark_group("import_abuse");
+    group.sample_size(10);
+    let options = SurfaceOptions {
+        split_t_junctions: true,
+        ..SurfaceOptions::new(UpAxis::Z)
+    };
+    for n in [16_000usize, 65_000] {
+        group.throughput(Throughput::Elements(n as u64));
+        for (name, make) in abuse::SURFACES {
+            let (vertices, polygons) = make(n);
+            let load = || Surface::from_polygons_with(&vertices, &polygons, &[], &[], &options);
+            group.bench_with_input(BenchmarkId::new(format!("load/{name}"), n), &n, |b, _| {
+                b.iter(|| load().unwrap().num_polygons())
+            });
+            let surface = load().unwrap();
+            let (a, g) = ends(name, n);
+            group.bench_with_input(BenchmarkId::new(format!("plan/{name}"), n), &n, |b, _| {
+                b.iter(|| {
+                    let mesh = SurfaceMesh::new(surface.clone()).unwrap();
+                    let mut planner = SurfacePlanner::new(0.0).unwrap();
+                    planner.plan(&mesh, a, g).unwrap().len()
+                })
+            });
+        }
+        // The column of holes is left out: spade's bulk loader is super-linear on it
+        // (`docs/hardening.md`).
+        let scene = abuse::holes(n);
+        group.bench_with_input(BenchmarkId::new("load/holes", n), &n, |b, _| {
+            b.iter(|| {
+                NavMesh::from_scene(black_box(&scene))
+                    .unwrap()
+                    .num_triangles()
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, fan_benches, strip_benches, import_benches);
 criterion_main!(benches);

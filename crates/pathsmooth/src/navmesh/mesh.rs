@@ -91,6 +91,7 @@ pub(crate) mod flip;
 mod locate;
 mod los;
 mod polygon_table;
+pub(crate) mod work;
 
 pub use areas::DEFAULT_AREA;
 pub(crate) use corners::{ON_WALL, TURN};

@@ -15,6 +15,8 @@
 //!
 //! The items a user needs are re-exported here.
 
+#[cfg(test)]
+mod abuse_tests;
 mod along;
 pub mod funnel;
 pub mod import;

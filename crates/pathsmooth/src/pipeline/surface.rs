@@ -35,8 +35,8 @@ use crate::world::NavMeshWorld;
 /// ([`SurfaceQuery::clearance`]) has found it keeps the radius from the walls of its floor
 /// (within the mesh's tolerance); else it is [`Error::InvalidResult`].
 ///
-/// Cost: the query, O(t log t) for the sheet's t triangles (a flat navmesh and its wall
-/// index are built per run), and the pipeline's steps on it.
+/// Cost: the query, O(t log n) for the sheet's t triangles of the mesh's n (a flat
+/// navmesh and its wall index are built per run), and the pipeline's steps on it.
 ///
 /// ```
 /// use glam::DVec3;

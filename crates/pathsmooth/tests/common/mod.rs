@@ -12,8 +12,11 @@
 //! - [`polyanya_mesh`]: the `polyanya` crate's mesh from a pathsmooth navmesh.
 //! - [`surface_oracle`]: walks, wall distances and exact shortest paths on layered surfaces.
 //! - [`counting_alloc`]: the counting global allocator of the "allocates nothing" tests.
+//! - [`abuse`]: adversarial import layouts of n polygons (stacked floors, strips, fans,
+//!   grids, grids of holes) for the import's growth test and the scale bench.
 #![allow(dead_code)]
 
+pub mod abuse;
 pub mod areas;
 pub mod corridor_ref;
 pub mod counting_alloc;
@@ -24,6 +27,9 @@ pub mod oracle;
 pub mod polyanya_mesh;
 pub mod rng;
 pub mod surface_oracle;
+
+// For `abuse`, which the library's unit tests include as well (they have their own).
+use pathsmooth::navmesh::Scene;
 
 // Unused in the test binaries that need no map.
 #[allow(unused_imports)]

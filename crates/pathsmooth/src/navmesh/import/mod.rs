@@ -23,6 +23,7 @@ pub(crate) mod polygons;
 pub mod recast_json;
 #[cfg(feature = "serde")]
 mod rerecast_json;
+mod rings;
 mod scene;
 mod surface_file;
 #[cfg(feature = "serde")]

@@ -10,10 +10,10 @@ use glam::DVec2;
 use serde::{Deserialize, Serialize};
 use spade::Point2;
 
+use super::rings;
 use crate::error::{num, Error, Result};
-use crate::geometry::cross;
 use crate::navmesh::mesh::{
-    check_vertex_range, coordinate_ok, segments_touch, NavMesh, MAX_COORDINATE, MIN_COORDINATE,
+    check_vertex_range, coordinate_ok, NavMesh, MAX_COORDINATE, MIN_COORDINATE,
 };
 
 /// A polygonal scene: a boundary ring and hole rings, built in code or (with the `serde`
@@ -50,6 +50,10 @@ impl NavMesh {
     /// [`MAX_COORDINATE`] (the library's one error for coordinates too large; the index
     /// counts the boundary's vertices, then each hole's in order), and
     /// [`Error::InvalidPolygon`] for a bad ring (named, with the vertex).
+    ///
+    /// Cost: O(n log n) for n ring corners to check the rings (one sweep finds touching
+    /// edges and which ring lies in which), then spade's constrained Delaunay bulk loader
+    /// (about n log n, slower on long thin scenes: a one-hole-wide column of holes).
     ///
     /// ```
     /// use pathsmooth::navmesh::{NavMesh, Scene};
@@ -163,7 +167,7 @@ fn validate_scene(scene: &Scene) -> Result<Vec<Vec<DVec2>>> {
                 ring.len()
             )));
         }
-        if ring_area2(&ring) == 0.0 {
+        if rings::area2(&ring) == 0.0 {
             return Err(bad(format!("{} has zero area", name(r))));
         }
         rings.push(ring);
@@ -185,97 +189,40 @@ fn validate_scene(scene: &Scene) -> Result<Vec<Vec<DVec2>>> {
             seen.insert(key, (r, i));
         }
     }
-    check_crossings(&rings, &name)?;
-    // With no crossings, a ring is inside another iff one of its vertices is.
-    for (r, ring) in rings.iter().enumerate().skip(1) {
-        if !point_in_ring(ring[0], &rings[0]) {
+    // One sweep: no two edges touch, and the ring each ring lies in (see `rings`).
+    let nesting = rings::sweep(&rings).map_err(|((r, i), (q, j))| {
+        let what = if r == q {
+            "self-intersecting"
+        } else {
+            "crossing"
+        };
+        bad(format!(
+            "{what} edges: {} edge {i} and {} edge {j}",
+            name(r),
+            name(q)
+        ))
+    })?;
+    // Each hole inside the boundary and in no other hole: the boundary among the rings
+    // enclosing it, and no hole (the lowest-numbered one named). Those are its parent and
+    // the rings enclosing that, met by the sweep before it: one pass in the sweep's order.
+    let n = rings.len();
+    let (mut in_boundary, mut first_hole) = (vec![false; n], vec![None::<usize>; n]);
+    for &r in &nesting.order {
+        if let Some(p) = nesting.parent[r] {
+            in_boundary[r] = p == 0 || in_boundary[p];
+            first_hole[r] = match (p, first_hole[p]) {
+                (0, h) => h,
+                (p, h) => Some(h.map_or(p, |h| h.min(p))),
+            };
+        }
+    }
+    for r in 1..n {
+        if !in_boundary[r] {
             return Err(bad(format!("{} lies outside the boundary", name(r))));
         }
-        if let Some(o) = (1..rings.len()).find(|&o| o != r && point_in_ring(ring[0], &rings[o])) {
+        if let Some(o) = first_hole[r] {
             return Err(bad(format!("{} lies inside {}", name(r), name(o))));
         }
     }
     Ok(rings)
-}
-
-/// Twice the signed area of a ring (shoelace).
-fn ring_area2(ring: &[DVec2]) -> f64 {
-    (0..ring.len())
-        .map(|i| cross(ring[i], ring[(i + 1) % ring.len()]))
-        .sum()
-}
-
-/// Even-odd point-in-polygon test (crossing number).
-fn point_in_ring(p: DVec2, ring: &[DVec2]) -> bool {
-    let mut inside = false;
-    for i in 0..ring.len() {
-        let (a, b) = (ring[i], ring[(i + 1) % ring.len()]);
-        if (a.y > p.y) != (b.y > p.y) && p.x < a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y) {
-            inside = !inside;
-        }
-    }
-    inside
-}
-
-/// Rejects any two ring edges that touch other than at a shared endpoint of consecutive
-/// edges of one ring. Edges are sorted by their left end so only x-overlapping pairs are
-/// tested (sweep), which keeps typical scenes near O(n log n).
-fn check_crossings(rings: &[Vec<DVec2>], name: &dyn Fn(usize) -> String) -> Result<()> {
-    struct Edge {
-        ring: usize,
-        i: usize,
-        a: DVec2,
-        b: DVec2,
-    }
-    let mut edges: Vec<Edge> = rings
-        .iter()
-        .enumerate()
-        .flat_map(|(r, ring)| {
-            (0..ring.len()).map(move |i| Edge {
-                ring: r,
-                i,
-                a: ring[i],
-                b: ring[(i + 1) % ring.len()],
-            })
-        })
-        .collect();
-    edges.sort_by(|e, f| e.a.x.min(e.b.x).total_cmp(&f.a.x.min(f.b.x)));
-    for (k, e) in edges.iter().enumerate() {
-        let e_max = e.a.x.max(e.b.x);
-        for f in &edges[k + 1..] {
-            if f.a.x.min(f.b.x) > e_max {
-                break;
-            }
-            let n = rings[e.ring].len();
-            let adjacent = e.ring == f.ring && ((e.i + 1) % n == f.i || (f.i + 1) % n == e.i);
-            let hit = if adjacent {
-                // Neighbours share one endpoint; they may only overlap by folding back.
-                let (shared, p, q) = if e.b == f.a {
-                    (e.b, e.a, f.b)
-                } else {
-                    (e.a, e.b, f.a)
-                };
-                cross(p - shared, q - shared) == 0.0 && (p - shared).dot(q - shared) > 0.0
-            } else {
-                segments_touch(e.a, e.b, f.a, f.b)
-            };
-            if hit {
-                let what = if e.ring == f.ring {
-                    "self-intersecting"
-                } else {
-                    "crossing"
-                };
-                return Err(Error::InvalidPolygon {
-                    message: format!(
-                        "{what} edges: {} edge {} and {} edge {}",
-                        name(e.ring),
-                        e.i,
-                        name(f.ring),
-                        f.i
-                    ),
-                });
-            }
-        }
-    }
-    Ok(())
 }

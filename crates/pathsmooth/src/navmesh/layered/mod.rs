@@ -24,6 +24,7 @@
 //! (it is a piece of the surface, its cut edges walls). The pipeline's surface planner
 //! ([`SurfacePlanner`](crate::SurfacePlanner)) uses it.
 
+mod edge_tree;
 mod links;
 mod merge;
 mod polyanya;
@@ -37,9 +38,12 @@ pub(crate) use query::lift_on_sheet;
 pub use query::{PointFlags, SurfacePoint, SurfaceQuery};
 pub use sheet::Sheet;
 
+use std::sync::OnceLock;
+
 use glam::DVec2;
 use rustc_hash::FxHashMap;
 
+use self::edge_tree::EdgeTree;
 use self::merge::{Corners, SearchPolygons};
 use crate::cancel::{Cancel, Checkpoint};
 use crate::error::{Error, Result};
@@ -54,7 +58,9 @@ use crate::navmesh::surface::Surface;
 /// T-junctions — fanned again across them from its opposite corner, so no triangle is
 /// flat); a polygon's triangles are consecutive. Cost: O(total polygon size), and
 /// about 40 bytes a triangle, 16 a polygon corner (topology and floor heights) and the
-/// polygon search's merged polygons (about 46 bytes a corner) beside the surface.
+/// polygon search's merged polygons (about 46 bytes a corner) beside the surface; the
+/// first [sheet](SurfaceQuery::sheet) adds the tree of the triangles' sides (O(n log n)
+/// once, about 40 bytes a triangle).
 ///
 /// ```
 /// use glam::DVec3;
@@ -93,6 +99,9 @@ pub struct SurfaceMesh {
     corner_floor: Vec<f64>,
     /// The polygons merged for the polygon search (`merge`).
     search: SearchPolygons,
+    /// The k-d tree of the plan mesh's triangle sides for the sheet's overlap test, built
+    /// by the first sheet.
+    sides: OnceLock<EdgeTree>,
 }
 
 impl SurfaceMesh {
@@ -227,6 +236,7 @@ impl SurfaceMesh {
             corner_nb,
             corner_floor,
             search,
+            sides: OnceLock::new(),
         })
     }
 
@@ -267,6 +277,12 @@ impl SurfaceMesh {
     /// is in its polygon's area ([`NavMesh::area_of`], [`Surface::area`]).
     pub fn plan_mesh(&self) -> &NavMesh {
         &self.mesh
+    }
+
+    /// The tree of the plan mesh's triangle sides ([`EdgeTree`]), built on first use:
+    /// O(n log n) once per mesh.
+    pub(crate) fn side_tree(&self) -> &EdgeTree {
+        self.sides.get_or_init(|| EdgeTree::new(&self.mesh))
     }
 
     /// The polygon triangle `t` belongs to. Panics if `t` is out of range.

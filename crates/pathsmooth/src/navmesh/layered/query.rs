@@ -745,9 +745,10 @@ impl SurfaceQuery {
     /// path passes over or under itself), which no flat sheet can hold;
     /// [`Error::Cancelled`] (see [`set_cancel`](Self::set_cancel)).
     ///
-    /// Cost: O(t log t) for the t triangles within the region; after a path at radius 0
-    /// (found over the polygons) also the triangle search for its channel, as
-    /// [`channel`](Self::channel).
+    /// Cost: O(t log n) for the t triangles within the region out of the mesh's n (and, for
+    /// the mesh's first sheet, O(n log n) for the tree of its triangles' sides); after a
+    /// path at radius 0 (found over the polygons) also the triangle search for its
+    /// channel, as [`channel`](Self::channel).
     pub fn sheet(&mut self, mesh: &SurfaceMesh, margin: f64) -> Result<Sheet> {
         if !(margin.is_finite() && margin >= 0.0) {
             return Err(Error::param("margin", margin, "a finite number ≥ 0"));

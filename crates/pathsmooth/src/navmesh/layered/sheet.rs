@@ -4,12 +4,14 @@
 use std::collections::BinaryHeap;
 
 use glam::DVec2;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::edge_tree::EdgeTree;
 use super::{Nearest, SurfaceMesh};
 use crate::cancel::{Cancel, Checkpoint};
 use crate::error::{Error, Result};
 use crate::geometry::orientation;
+use crate::navmesh::mesh::work::tally;
 use crate::navmesh::mesh::{NavMesh, TriId, NO_TRI};
 
 /// A flat piece of a layered surface around a path's channel (see the
@@ -29,7 +31,10 @@ use crate::navmesh::mesh::{NavMesh, TriId, NO_TRI};
 /// stricter than the surface where another floor took the place first (a path can then be
 /// smoothed less, never wrongly).
 ///
-/// Cost: O(t log t) for the t triangles walked, and a flat navmesh of the ones kept.
+/// Cost: O(t log n) for the t triangles walked out of n (a heap, and a k-d tree of the
+/// mesh's triangle sides asked which sides on the border of the kept triangles meet each
+/// one; see `SheetScratch::build`), and a flat navmesh of the ones kept. The first sheet
+/// of a [`SurfaceMesh`] builds that tree: O(n log n) once.
 #[derive(Debug, Clone)]
 pub struct Sheet {
     mesh: NavMesh,
@@ -70,16 +75,30 @@ pub(crate) struct SheetScratch {
     best: FxHashMap<u32, f64>,
     open: BinaryHeap<Nearest>,
     kept: Vec<u32>,
-    /// Buckets of the kept triangles' plan-view boxes: cell → triangles.
-    cells: FxHashMap<(i64, i64), Vec<u32>>,
+    /// The kept triangles, to look up.
+    is_kept: FxHashSet<u32>,
+    /// Per node of the mesh's side tree ([`SurfaceMesh::side_tree`]): how many sides on
+    /// the border of the kept triangles it holds (all 0 between builds).
+    border: Vec<u32>,
 }
 
 impl SheetScratch {
     /// The sheet of `channel` (triangles of `mesh`'s plan mesh) reaching `margin` beyond
     /// its bounding box. Errors: [`Error::InvalidResult`] when two channel triangles
     /// overlap in plan view; [`Error::Cancelled`] when `cancel` is (read every
-    /// [`CHECK_EVERY`](crate::cancel::CHECK_EVERY) triangles walked and overlap tests:
-    /// one triangle can meet thousands of kept ones, as in a fan round one vertex).
+    /// [`CHECK_EVERY`](crate::cancel::CHECK_EVERY) triangles taken from the walk).
+    ///
+    /// Whether a triangle overlaps the kept ones is asked of the sides on their border
+    /// (a side of a kept triangle whose neighbour across is not kept) that meet it, never
+    /// of every kept triangle near it. That is enough for a triangle with a kept
+    /// neighbour, which every triangle the walk reaches has: if it overlaps the kept
+    /// region without lying inside it, the region's border — made of such sides — passes
+    /// through its interior, and the kept triangle of that side overlaps it; if it lies
+    /// inside the region, the kept triangles covering it next to the neighbour's shared
+    /// side have a bordering side along that side (their neighbours across would overlap
+    /// the kept neighbour), and they overlap it. The channel is taken first, in its order
+    /// (each triangle but the first next to the one before; one that is not is tested
+    /// against every kept triangle). So the sheet is the same as testing every pair.
     pub(crate) fn build(
         &mut self,
         mesh: &SurfaceMesh,
@@ -87,103 +106,148 @@ impl SheetScratch {
         margin: f64,
         cancel: Option<&Cancel>,
     ) -> Result<Sheet> {
-        let mut checkpoint = Checkpoint::new(cancel);
         let plan = mesh.plan_mesh();
+        let tree = mesh.side_tree();
         let (mut lo, mut hi) = (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY));
-        let mut size = 0.0f64;
         for &t in channel {
             let (a, b) = tri_box(plan, t);
             (lo, hi) = (lo.min(a), hi.max(b));
-            size = size.max((b - a).max_element());
         }
         let (lo, hi) = (lo - margin, hi + margin);
-        // Cells about as large as the channel's largest triangle.
-        let cell = if size > 0.0 { size } else { 1.0 };
         self.best.clear();
         self.open.clear();
         self.kept.clear();
-        self.cells.values_mut().for_each(Vec::clear);
-        for &t in channel {
-            let t = t as u32;
-            if self.best.insert(t, 0.0).is_none() {
-                self.open.push(Nearest { d: 0.0, item: t });
+        self.is_kept.clear();
+        self.border.resize(tree.nodes(), 0);
+        let mut checkpoint = Checkpoint::new(cancel);
+        let result = self.walk(plan, tree, channel, (lo, hi), &mut checkpoint);
+        // Every count back to 0: only the nodes over the kept triangles' sides were set.
+        for &t in &self.kept {
+            for s in 0..3 {
+                tree.clear(&mut self.border, 3 * t + s);
             }
         }
-        let in_channel = self.best.len();
-        while let Some(Nearest { d, item: t }) = self.open.pop() {
-            if self.best.get(&t).is_some_and(|&b| b < d) {
-                continue;
-            }
-            let is_channel = d == 0.0;
-            // Read in the overlap tests too: one triangle may meet thousands of kept ones.
-            let overlaps = self.overlaps_kept(plan, t as TriId, cell, &mut checkpoint);
-            if checkpoint.stop() {
-                return Err(Error::Cancelled);
-            }
-            if overlaps {
-                if is_channel {
-                    return Err(Error::InvalidResult {
-                        step: "surface sheet",
-                        reason: "the path passes over or under itself (its channel overlaps \
-                                 in plan view), which no flat sheet can hold"
-                            .into(),
-                    });
-                }
-                continue;
-            }
-            self.keep(plan, t, cell);
-            let c = plan.centroid(t as TriId);
-            for n in plan.neighbors(t as TriId).into_iter().flatten() {
-                let (a, b) = tri_box(plan, n);
-                if a.cmpgt(hi).any() || b.cmplt(lo).any() {
-                    continue;
-                }
-                let dn = d + c.distance(plan.centroid(n)).max(f64::MIN_POSITIVE);
-                let n = n as u32;
-                if self.best.get(&n).is_none_or(|&b| dn < b) {
-                    self.best.insert(n, dn);
-                    self.open.push(Nearest { d: dn, item: n });
-                }
-            }
-        }
-        debug_assert!(self.kept.len() >= in_channel);
+        result?;
         Ok(self.flat(plan))
     }
 
-    /// True when triangle `t`'s interior overlaps a kept triangle's (or `checkpoint` says
-    /// stop: the answer is then meaningless).
-    fn overlaps_kept(
-        &self,
+    /// The channel, then the walk outward from it (see [`build`](Self::build)).
+    fn walk(
+        &mut self,
         plan: &NavMesh,
-        t: TriId,
-        cell: f64,
+        tree: &EdgeTree,
+        channel: &[TriId],
+        (lo, hi): (DVec2, DVec2),
         checkpoint: &mut Checkpoint<'_>,
-    ) -> bool {
-        let (a, b) = tri_box(plan, t);
-        let tri = plan.triangle(t);
-        let (c0, c1) = (cell_of(a, cell), cell_of(b, cell));
-        for x in c0.0..=c1.0 {
-            for y in c0.1..=c1.1 {
-                let Some(list) = self.cells.get(&(x, y)) else {
-                    continue;
-                };
-                if list.iter().any(|&u| {
-                    checkpoint.stop() || interiors_overlap(tri, plan.triangle(u as TriId))
-                }) {
-                    return true;
-                }
+    ) -> Result<()> {
+        for &t in channel {
+            if checkpoint.stop() {
+                return Err(Error::Cancelled);
             }
+            let t = t as u32;
+            if self.best.insert(t, 0.0).is_some() {
+                continue;
+            }
+            let next_to_kept = plan
+                .neighbors(t as TriId)
+                .into_iter()
+                .flatten()
+                .any(|n| self.is_kept.contains(&(n as u32)));
+            let overlaps = if next_to_kept || self.kept.is_empty() {
+                self.overlaps_kept(plan, tree, t)
+            } else {
+                let tri = plan.triangle(t as TriId);
+                self.kept.iter().any(|&u| {
+                    tally(1);
+                    interiors_overlap(tri, plan.triangle(u as TriId))
+                })
+            };
+            if overlaps {
+                return Err(Error::InvalidResult {
+                    step: "surface sheet",
+                    reason: "the path passes over or under itself (its channel overlaps \
+                             in plan view), which no flat sheet can hold"
+                        .into(),
+                });
+            }
+            self.keep(plan, tree, t);
         }
-        false
+        for i in 0..self.kept.len() {
+            self.reach_out(plan, self.kept[i], 0.0, (lo, hi));
+        }
+        while let Some(Nearest { d, item: t }) = self.open.pop() {
+            if checkpoint.stop() {
+                return Err(Error::Cancelled);
+            }
+            if self.best.get(&t).is_some_and(|&b| b < d) {
+                continue;
+            }
+            if self.overlaps_kept(plan, tree, t) {
+                continue;
+            }
+            self.keep(plan, tree, t);
+            self.reach_out(plan, t, d, (lo, hi));
+        }
+        Ok(())
     }
 
-    fn keep(&mut self, plan: &NavMesh, t: u32, cell: f64) {
+    /// Offers the neighbours of kept triangle `t` (at distance `d`) in the region to the
+    /// walk.
+    fn reach_out(&mut self, plan: &NavMesh, t: u32, d: f64, (lo, hi): (DVec2, DVec2)) {
+        let c = plan.centroid(t as TriId);
+        for n in plan.neighbors(t as TriId).into_iter().flatten() {
+            let (a, b) = tri_box(plan, n);
+            if a.cmpgt(hi).any() || b.cmplt(lo).any() {
+                continue;
+            }
+            let dn = d + c.distance(plan.centroid(n)).max(f64::MIN_POSITIVE);
+            let n = n as u32;
+            if self.best.get(&n).is_none_or(|&b| dn < b) {
+                self.best.insert(n, dn);
+                self.open.push(Nearest { d: dn, item: n });
+            }
+        }
+    }
+
+    /// True when triangle `t`'s interior overlaps a kept triangle's, for `t` next to a
+    /// kept triangle: the kept triangles of the bordering sides that meet it.
+    fn overlaps_kept(&self, plan: &NavMesh, tree: &EdgeTree, t: u32) -> bool {
+        let tri = plan.triangle(t as TriId);
+        let mut overlaps = false;
+        tree.for_each_near(&self.border, tri, |h| {
+            let u = h / 3;
+            if self.on_border(plan, h) {
+                tally(1);
+                overlaps = interiors_overlap(tri, plan.triangle(u as TriId));
+            }
+            !overlaps
+        });
+        overlaps
+    }
+
+    /// Is side `h` (side `h % 3` of triangle `h / 3`) on the border of the kept ones?
+    fn on_border(&self, plan: &NavMesh, h: u32) -> bool {
+        self.is_kept.contains(&(h / 3))
+            && plan
+                .across(h as TriId / 3, h as usize % 3)
+                .is_none_or(|n| !self.is_kept.contains(&(n as u32)))
+    }
+
+    /// Keeps `t`: its sides whose neighbour is not kept join the border, and the kept
+    /// neighbours' sides towards it leave.
+    fn keep(&mut self, plan: &NavMesh, tree: &EdgeTree, t: u32) {
         self.kept.push(t);
-        let (a, b) = tri_box(plan, t as TriId);
-        let (c0, c1) = (cell_of(a, cell), cell_of(b, cell));
-        for x in c0.0..=c1.0 {
-            for y in c0.1..=c1.1 {
-                self.cells.entry((x, y)).or_default().push(t);
+        self.is_kept.insert(t);
+        for s in 0..3 {
+            match plan.across(t as TriId, s) {
+                Some(n) if self.is_kept.contains(&(n as u32)) => {
+                    for back in 0..3 {
+                        if plan.across(n, back) == Some(t as TriId) {
+                            tree.switch(&mut self.border, 3 * n as u32 + back as u32, -1);
+                        }
+                    }
+                }
+                _ => tree.switch(&mut self.border, 3 * t + s as u32, 1),
             }
         }
     }
@@ -229,10 +293,6 @@ impl SheetScratch {
 fn tri_box(plan: &NavMesh, t: TriId) -> (DVec2, DVec2) {
     let [a, b, c] = plan.triangle(t);
     (a.min(b).min(c), a.max(b).max(c))
-}
-
-fn cell_of(p: DVec2, cell: f64) -> (i64, i64) {
-    ((p.x / cell).floor() as i64, (p.y / cell).floor() as i64)
 }
 
 /// True when the interiors of counter-clockwise triangles `p` and `q` meet. Two convex
@@ -306,5 +366,132 @@ mod tests {
             DVec2::new(0.1, 0.2),
         ];
         assert!(interiors_overlap(a, small));
+    }
+
+    /// The walk as first written, testing each triangle against every kept one: the
+    /// sheet's definition, which the border test must match triangle for triangle.
+    fn by_every_pair(mesh: &SurfaceMesh, channel: &[TriId], margin: f64) -> Option<Vec<u32>> {
+        let plan = mesh.plan_mesh();
+        let (mut lo, mut hi) = (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY));
+        for &t in channel {
+            let (a, b) = tri_box(plan, t);
+            (lo, hi) = (lo.min(a), hi.max(b));
+        }
+        let (lo, hi) = (lo - margin, hi + margin);
+        let mut best: FxHashMap<u32, f64> = FxHashMap::default();
+        let mut open = BinaryHeap::new();
+        let mut kept: Vec<u32> = Vec::new();
+        for &t in channel {
+            if best.insert(t as u32, 0.0).is_none() {
+                open.push(Nearest {
+                    d: 0.0,
+                    item: t as u32,
+                });
+            }
+        }
+        while let Some(Nearest { d, item: t }) = open.pop() {
+            if best.get(&t).is_some_and(|&b| b < d) {
+                continue;
+            }
+            let tri = plan.triangle(t as TriId);
+            if kept
+                .iter()
+                .any(|&u| interiors_overlap(tri, plan.triangle(u as TriId)))
+            {
+                if d == 0.0 {
+                    return None;
+                }
+                continue;
+            }
+            kept.push(t);
+            let c = plan.centroid(t as TriId);
+            for n in plan.neighbors(t as TriId).into_iter().flatten() {
+                let (a, b) = tri_box(plan, n);
+                if a.cmpgt(hi).any() || b.cmplt(lo).any() {
+                    continue;
+                }
+                let dn = d + c.distance(plan.centroid(n)).max(f64::MIN_POSITIVE);
+                if best.get(&(n as u32)).is_none_or(|&b| dn < b) {
+                    best.insert(n as u32, dn);
+                    open.push(Nearest {
+                        d: dn,
+                        item: n as u32,
+                    });
+                }
+            }
+        }
+        kept.sort_unstable();
+        Some(kept)
+    }
+
+    /// A spiral ramp of `turns` turns (16 sectors a turn, rising 0.25 a sector) round a
+    /// pillar, over a square floor it starts from: floors over floors, all joined.
+    fn spiral(turns: usize) -> SurfaceMesh {
+        use crate::navmesh::{Surface, UpAxis};
+        use glam::DVec3;
+        let sectors = 16 * turns;
+        let mut v = Vec::new();
+        for k in 0..=sectors {
+            let a = k as f64 / 16.0 * std::f64::consts::TAU;
+            let (c, s) = (a.cos(), a.sin());
+            let h = 0.25 * k as f64;
+            v.push(DVec3::new(c, s, h));
+            v.push(DVec3::new(3.0 * c, 3.0 * s, h));
+        }
+        let mut polygons: Vec<Vec<u32>> = (0..sectors as u32)
+            .map(|k| vec![2 * k, 2 * k + 1, 2 * k + 3, 2 * k + 2])
+            .collect();
+        // The floor: a square beyond the ramp's start, sharing its first edge.
+        let base = v.len() as u32;
+        v.extend([DVec3::new(1.0, -2.0, 0.0), DVec3::new(3.0, -2.0, 0.0)]);
+        polygons.push(vec![base, base + 1, 1, 0]);
+        let surface = Surface::from_polygons(&v, &polygons, UpAxis::Z, 1e-9).unwrap();
+        SurfaceMesh::new(surface).unwrap()
+    }
+
+    #[test]
+    fn the_border_test_keeps_what_testing_every_pair_keeps() {
+        use crate::navmesh::SurfaceQuery;
+        use glam::DVec3;
+        let mesh = spiral(3);
+        let mut query = SurfaceQuery::new();
+        let mut scratch = SheetScratch::default();
+        let at = |k: f64| {
+            let a = k / 16.0 * std::f64::consts::TAU;
+            DVec3::new(2.0 * a.cos(), 2.0 * a.sin(), 0.25 * k)
+        };
+        let (mut refused, mut cut) = (0, 0);
+        // Paths up the ramp of less than a turn (a sheet) and of more (its channel over
+        // itself: refused), from the floor and from the middle, with reaches of every size.
+        for (from, to) in [
+            (0.5, 5.5),
+            (0.5, 14.5),
+            (0.5, 20.5),
+            (17.5, 30.5),
+            (8.5, 40.5),
+        ] {
+            let (a, b) = if from == 0.5 {
+                (DVec3::new(2.0, -1.0, 0.0), at(to))
+            } else {
+                (at(from), at(to))
+            };
+            query.find_path(&mesh, a, b, 0.0).unwrap();
+            let channel = query.channel(&mesh).to_vec();
+            for margin in [0.0, 0.5, 2.0, 100.0] {
+                let reference = by_every_pair(&mesh, &channel, margin);
+                let built = scratch.build(&mesh, &channel, margin, None);
+                match (reference, built) {
+                    (Some(r), Ok(sheet)) => {
+                        assert_eq!(sheet.surface_triangle, r);
+                        // A turn above or below left out.
+                        cut += usize::from(r.len() + 16 < mesh.plan_mesh().num_triangles());
+                    }
+                    (None, Err(_)) => refused += 1,
+                    (r, b) => panic!("{from} → {to}, margin {margin}: {r:?} and {b:?}"),
+                }
+                assert!(scratch.border.iter().all(|&c| c == 0));
+            }
+        }
+        assert!(refused > 0 && cut > 0, "{refused} refused, {cut} cut");
     }
 }

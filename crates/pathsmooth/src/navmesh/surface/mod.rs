@@ -43,8 +43,9 @@
 //! plan-view point `(x, z)` or `(x, y)`, as [`UpAxis::split`] gives it), reversed from the
 //! input where needed; polygon ids ([`PolyId`]) are their input indices.
 //!
-//! Cost: building is O(vertices + total polygon size) expected (hash maps and bucket
-//! grids); memory about 100 bytes a polygon (plane, bounds, ids, index entries), 8 a polygon
+//! Cost: building is O(n log n) for n vertices and polygon corners (hash maps, and a k-d
+//! tree of the vertices for the T-junction check), whatever the layout: floors stacked
+//! over each other, long edges beside short ones, a vertex in every polygon; memory about 100 bytes a polygon (plane, bounds, ids, index entries), 8 a polygon
 //! corner, 24 a welded vertex and 4 an input vertex.
 //!
 //! Sources: Detour's `dtNavMesh` (polygons with neighbour links, area ids and flags) and
@@ -73,12 +74,12 @@ mod axis;
 mod build;
 mod data;
 mod detail;
-mod grid3;
 mod issue;
 mod links;
 mod locate;
 mod pieces;
 mod plane;
+mod point_tree;
 mod report;
 mod split;
 mod topology;
@@ -228,7 +229,7 @@ impl Surface {
     /// every polygon, otherwise [`SurfaceOptions::new`]'s defaults. See
     /// [`from_polygons_with`](Self::from_polygons_with) for the repairs, checks and errors.
     ///
-    /// Cost: O(vertices + total polygon size) expected.
+    /// Cost: O(n log n) for n vertices and polygon corners.
     ///
     /// ```
     /// use glam::DVec3;
@@ -275,7 +276,7 @@ impl Surface {
     /// (a vertex inside another polygon's edge, within the weld tolerance in 3D). Never a
     /// panic.
     ///
-    /// Cost: O(vertices + total polygon size) expected.
+    /// Cost: O(n log n) for n vertices and polygon corners.
     ///
     /// ```
     /// use glam::DVec3;
@@ -305,7 +306,7 @@ impl Surface {
     /// construction and [`NavMesh::from_polygons`] refuses T-junctions, so this fails only
     /// on slivers whose plan-view area is below the tolerance of the mesh's coordinates.
     ///
-    /// Cost: O(vertices + total polygon size).
+    /// Cost: O(n log n) for n vertices and polygon corners.
     ///
     /// ```
     /// use glam::{DVec2, DVec3};

@@ -5,8 +5,8 @@
 use glam::DVec3;
 use rustc_hash::FxHashMap;
 
-use super::grid3::PointGrid;
 use super::issue::Issue;
+use super::point_tree::PointTree;
 use crate::cancel::{Cancel, Checkpoint};
 use crate::error::num;
 use crate::geometry::closest_on_segment;
@@ -127,14 +127,16 @@ pub(crate) struct Junction {
 /// With `both_sides` false, an edge shared by two polygons is checked once, from its lower
 /// polygon (enough to refuse); with it true, from both (splitting must split both).
 ///
-/// The vertices go into a 3D bucket grid ([`cell_size`]: about an edge across, thin in
-/// height, so stacked floors fall in different cells); each edge checks the vertices in
-/// the cells its box (grown by `reach`) meets, then their 3D distance. O(edges × vertices
-/// per cell) on meshes of polygons of similar size, however many floors are stacked.
+/// The vertices go into a k-d tree ([`PointTree`]); each edge visits the tree's boxes
+/// that its segment meets (grown by twice `reach`, far above the rounding of the
+/// coordinates, as `reach` is at least the tolerance at their magnitude), then measures
+/// the 3D distance of the vertices there. An edge's junctions are reported in increasing
+/// vertex order. O(n log n) to build, and per edge O(log n) plus the vertices near it,
+/// whatever the layout: floors stacked over each other, long edges by short ones, one
+/// vertex in every polygon.
 ///
 /// Errors: [`Issue::cancelled`] when `cancel` is, read every
-/// [`CHECK_EVERY`](crate::cancel::CHECK_EVERY) vertices tested (an edge's box can hold
-/// most of the mesh: the spokes of a fan).
+/// [`CHECK_EVERY`](crate::cancel::CHECK_EVERY) vertices tested.
 pub(crate) fn t_junctions(
     frame: &[DVec3],
     start: &[u32],
@@ -144,9 +146,9 @@ pub(crate) fn t_junctions(
     cancel: Option<&Cancel>,
     mut found: impl FnMut(Junction) -> bool,
 ) -> Result<(), Issue> {
-    let grid = PointGrid::new(frame, cell_size(frame, start, ring, reach));
+    let tree = PointTree::new(frame);
     let mut checkpoint = Checkpoint::new(cancel);
-    let mut go_on = true;
+    let mut here: Vec<Junction> = Vec::new();
     for p in 0..start.len() - 1 {
         let (s, e) = (start[p] as usize, start[p + 1] as usize);
         for k in s..e {
@@ -155,15 +157,16 @@ pub(crate) fn t_junctions(
                 continue;
             }
             let (fa, fb) = (frame[a as usize], frame[b as usize]);
-            grid.for_each_near(fa.min(fb) - reach, fa.max(fb) + reach, |v| {
-                if !go_on || checkpoint.stop() || v == a || v == b {
+            here.clear();
+            tree.for_each_near_segment(fa, fb, 2.0 * reach, |v| {
+                if checkpoint.stop() || v == a || v == b {
                     return;
                 }
                 let q = frame[v as usize];
                 let (c, along) = closest_on_segment(q, fa, fb);
                 let distance = c.distance(q);
                 if distance <= reach && q.distance(fa) > reach && q.distance(fb) > reach {
-                    go_on = found(Junction {
+                    here.push(Junction {
                         polygon: p,
                         slot: k,
                         vertex: v,
@@ -175,36 +178,15 @@ pub(crate) fn t_junctions(
             if checkpoint.stopped() {
                 return Err(Issue::cancelled());
             }
-            if !go_on {
-                return Ok(());
+            here.sort_unstable_by_key(|j| j.vertex);
+            for &j in &here {
+                if !found(j) {
+                    return Ok(());
+                }
             }
         }
     }
     Ok(())
-}
-
-/// The cells of the T-junction check's grid: across, the mean plan-view length of the
-/// edges (a few cells an edge); up, the mean height an edge spans, but at least twice the
-/// reach and a thousandth of the cell across (floors stacked closer than that are welded
-/// or rounding).
-fn cell_size(frame: &[DVec3], start: &[u32], ring: &[u32], reach: f64) -> DVec3 {
-    let (mut across, mut up, mut n) = (0.0, 0.0, 0usize);
-    for p in 0..start.len() - 1 {
-        let (s, e) = (start[p] as usize, start[p + 1] as usize);
-        for k in s..e {
-            let (a, b) = (
-                frame[ring[k] as usize],
-                frame[ring[if k + 1 == e { s } else { k + 1 }] as usize],
-            );
-            across += a.truncate().distance(b.truncate());
-            up += (a.z - b.z).abs();
-            n += 1;
-        }
-    }
-    let n = n.max(1) as f64;
-    let across = (across / n).max(4.0 * reach).max(f64::MIN_POSITIVE);
-    let up = (up / n).max(2.0 * reach).max(1e-3 * across);
-    DVec3::new(across, across, up)
 }
 
 /// Refuses the first T-junction (see [`t_junctions`]), naming the vertex and the edge.
