@@ -758,16 +758,21 @@ fn parse_steps(steps: &Bound<'_, PyAny>) -> PyResult<Vec<Step>> {
     let mut out = Vec::new();
     for item in steps.try_iter()? {
         let item = item?;
-        if let Ok(name) = item.extract::<String>() {
-            out.push(step_named(&name, None)?);
+        let step = if let Ok(name) = item.extract::<String>() {
+            step_named(&name, None)?
         } else if let Ok((name, value)) = item.extract::<(String, f64)>() {
-            out.push(step_named(&name, Some(value))?);
+            step_named(&name, Some(value))?
         } else {
             return Err(PyTypeError::new_err(format!(
                 "steps: each step is a name or a (name, number) pair, got {}",
                 item.repr()?
             )));
-        }
+        };
+        // Checked now, as the C ABI checks its steps when a pipeline is made: a bad
+        // parameter is refused here, not at the first plan.
+        step.validate()
+            .map_err(|e| Error::new_err(format!("step {}: {e}", out.len())))?;
+        out.push(step);
     }
     Ok(out)
 }

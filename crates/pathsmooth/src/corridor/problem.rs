@@ -82,6 +82,25 @@ pub struct ProblemParams {
     pub max_spacing: Option<f64>,
 }
 
+impl ProblemParams {
+    /// Checks what can be checked without a corridor: bathtub weights finite and ≥ 0, a
+    /// `max_spacing` finite and > 0 ([`Error::BadParameter`] naming the one that is not).
+    /// Given weights are checked against the corridor, whose length they must match.
+    pub fn validate(&self) -> Result<()> {
+        if let Weights::Bathtub { start, end, middle } = self.weights {
+            for (name, w) in [("w_s", start), ("w_e", end), ("w_m", middle)] {
+                check_weight(name, w)?;
+            }
+        }
+        match self.max_spacing {
+            Some(s) if !(s > 0.0 && s.is_finite()) => {
+                Err(Error::param("max_spacing", s, "a finite spacing > 0"))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
 /// The most waypoints densification ([`ProblemParams::max_spacing`]) may produce
 /// ([`Error::OutputTooLarge`](crate::Error::OutputTooLarge) beyond).
 pub const MAX_WAYPOINTS: usize = 1_000_000;

@@ -70,6 +70,34 @@ impl CorridorPath {
     }
 }
 
+impl CorridorParams {
+    /// Checks the parameters: the solver's ([`SolverParams::validate`]), the problem's
+    /// ([`ProblemParams::validate`]), the refinement's, and `spacing` in (0, 1]
+    /// ([`Error::BadParameter`] naming the first that is not). Facing directions are
+    /// checked against the corridor.
+    ///
+    /// ```
+    /// use pathsmooth::corridor::CorridorParams;
+    /// assert!(CorridorParams { spacing: 0.0, ..Default::default() }.validate().is_err());
+    /// assert!(CorridorParams::default().validate().is_ok());
+    /// ```
+    pub fn validate(&self) -> Result<()> {
+        self.solver.validate()?;
+        self.problem.validate()?;
+        if let Some(refine) = &self.refine {
+            check_adaptive(refine)?;
+        }
+        if !(self.spacing > 0.0 && self.spacing <= 1.0) {
+            return Err(Error::param(
+                "spacing",
+                self.spacing,
+                "a fraction of the room in (0, 1]",
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// The corridor smoother's parameters.
 ///
 /// ```
@@ -402,17 +430,7 @@ impl CorridorSmoother {
     ) -> Result<()> {
         let radius = check_path_and_radius(world, route, 2, "corridor along a route", radius)?;
         check_in_bounds(world, route)?;
-        params.solver.validate()?;
-        if let Some(refine) = &params.refine {
-            check_adaptive(refine)?;
-        }
-        if !(params.spacing > 0.0 && params.spacing <= 1.0) {
-            return Err(Error::param(
-                "spacing",
-                params.spacing,
-                "a fraction of the room in (0, 1]",
-            ));
-        }
+        params.validate()?;
         if !path_is_clear(world, route, radius) {
             return Err(Error::InvalidInputPath {
                 reason: "the route of a corridor must be valid for the radius".into(),

@@ -160,6 +160,29 @@ impl Default for CatmullRomParams {
 }
 
 impl CatmullRomParams {
+    /// Checks the parameters: `subdivisions` in 1..=[`MAX_SUBDIVISIONS`], `alpha` in
+    /// [0, 1] ([`Error::BadParameter`] naming the one that is not).
+    ///
+    /// ```
+    /// use pathsmooth::curve::catmull_rom::CatmullRomParams;
+    /// assert!(CatmullRomParams::uniform(0).validate().is_err());
+    /// assert!(CatmullRomParams { alpha: 2.0, ..Default::default() }.validate().is_err());
+    /// assert!(CatmullRomParams::default().validate().is_ok());
+    /// ```
+    pub fn validate(&self) -> Result<()> {
+        if self.subdivisions == 0 || self.subdivisions > MAX_SUBDIVISIONS {
+            return Err(Error::param(
+                "subdivisions",
+                self.subdivisions as f64,
+                "1 <= subdivisions <= 65536",
+            ));
+        }
+        if !(0.0..=1.0).contains(&self.alpha) {
+            return Err(Error::param("alpha", self.alpha, "0 <= alpha <= 1"));
+        }
+        Ok(())
+    }
+
     /// Uniform spline (α = 0) with doubled ends, as in the Java article.
     ///
     /// ```

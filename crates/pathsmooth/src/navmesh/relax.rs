@@ -79,6 +79,25 @@ pub struct RelaxParams {
     pub max_passes: usize,
 }
 
+impl RelaxParams {
+    /// Checks the parameters: `margin` and `tolerance` finite and ≥ 0
+    /// ([`Error::BadParameter`] naming the one that is not).
+    ///
+    /// ```
+    /// use pathsmooth::navmesh::relax::RelaxParams;
+    /// assert!(RelaxParams { margin: f64::NAN, ..Default::default() }.validate().is_err());
+    /// assert!(RelaxParams::default().validate().is_ok());
+    /// ```
+    pub fn validate(&self) -> Result<()> {
+        for (name, v) in [("margin", self.margin), ("tolerance", self.tolerance)] {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(Error::param(name, v, "a finite number ≥ 0"));
+            }
+        }
+        Ok(())
+    }
+}
+
 impl Default for RelaxParams {
     fn default() -> Self {
         RelaxParams {
@@ -206,12 +225,7 @@ fn check(portals: &[Portal], path: &[DVec2], params: &RelaxParams) -> Result<()>
     // The portals first: `relax_into` starts its nodes at their midpoints.
     check_portal_range(portals)?;
     check_within(path, max_map_coordinate::<f64>())?;
-    for (name, v) in [("margin", params.margin), ("tolerance", params.tolerance)] {
-        if !(v.is_finite() && v >= 0.0) {
-            return Err(Error::param(name, v, "a finite number ≥ 0"));
-        }
-    }
-    Ok(())
+    params.validate()
 }
 
 /// The point of `portal`, at least `margin` from its ends (or its midpoint if it is

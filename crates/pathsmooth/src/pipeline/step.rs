@@ -98,6 +98,32 @@ impl Step {
         }
     }
 
+    /// Checks the step's parameters, as the step itself would when it runs: a binding
+    /// checks its steps with this when a pipeline is made, so a bad one is refused there
+    /// and not at the first plan. Errors: [`Error::BadParameter`](crate::Error::BadParameter)
+    /// naming the parameter. O(1).
+    ///
+    /// ```
+    /// use pathsmooth::{FilletParams, Step};
+    /// assert!(Step::Resample { spacing: f64::NAN }.validate().is_err());
+    /// assert!(Step::Fillet(FilletParams::new(-1.0)).validate().is_err());
+    /// assert!(Step::chaikin().validate().is_ok());
+    /// ```
+    pub fn validate(&self) -> crate::error::Result<()> {
+        match self {
+            Step::Shortcut | Step::Funnel => Ok(()),
+            Step::Chaikin(p) => p.validate(),
+            Step::CatmullRom(p) => p.validate(),
+            Step::Resample { spacing } => {
+                crate::error::Error::check_positive("spacing", *spacing, "a finite number > 0")
+                    .map(|_| ())
+            }
+            Step::Relax(p) => p.validate(),
+            Step::Corridor(p) => p.validate(),
+            Step::Fillet(p) => p.validate(),
+        }
+    }
+
     /// Why this step can return its input unchanged, for the report.
     pub(crate) fn unchanged_reason(&self) -> &'static str {
         match self {

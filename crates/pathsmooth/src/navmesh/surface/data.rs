@@ -154,7 +154,7 @@ impl Surface {
 
     /// [`from_data`](Self::from_data), stopped with [`Error::Cancelled`] when `cancel` is
     /// cancelled or its deadline passes (see [`Cancel`]): read every
-    /// [`CHECK_EVERY`](crate::cancel::CHECK_EVERY) polygons built, vertices tested for
+    /// 1,024 polygons built, vertices tested for
     /// T-junctions and polygons tested for links, and every round of cleaning a long
     /// polygon ring. For a server that builds what its clients send: some inputs take
     /// quadratic time (a fan of edges over most of the mesh for the T-junction search,
