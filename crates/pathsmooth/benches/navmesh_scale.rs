@@ -21,7 +21,7 @@ mod support;
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use glam::{DVec2, DVec3};
+use glam::DVec2;
 use pathsmooth::navmesh::mesh::NavMesh;
 use pathsmooth::navmesh::portals::portals_into;
 use pathsmooth::navmesh::relax::{relax_into, RelaxParams};
@@ -100,27 +100,6 @@ fn strip_benches(c: &mut Criterion) {
     group.finish();
 }
 
-/// A path's ends across surface layout `name` at `n` (within the first floor of the
-/// stacked ones).
-fn ends(name: &str, n: usize) -> (DVec3, DVec3) {
-    match name {
-        "strips" => (
-            DVec3::new(0.005, 0.5, 0.0),
-            DVec3::new(n as f64 * 0.01 - 0.005, 0.5, 0.0),
-        ),
-        "fan" => (DVec3::new(50.0, 0.5, 0.0), DVec3::new(0.5, -50.0, 0.0)),
-        "grid" => {
-            let side = (n as f64).sqrt().ceil() as usize;
-            let rows = (n / side) as f64;
-            (
-                DVec3::new(0.5, 0.5, 0.0),
-                DVec3::new(side as f64 - 0.5, rows - 0.5, 0.0),
-            )
-        }
-        _ => (DVec3::new(0.1, 0.1, 0.0), DVec3::new(0.9, 0.9, 0.0)),
-    }
-}
-
 fn import_benches(c: &mut Criterion) {
     let mut group = c.benchmark_group("import_abuse");
     group.sample_size(10);
@@ -137,7 +116,7 @@ fn import_benches(c: &mut Criterion) {
                 b.iter(|| load().unwrap().num_polygons())
             });
             let surface = load().unwrap();
-            let (a, g) = ends(name, n);
+            let (a, g) = abuse::ends(name, n);
             group.bench_with_input(BenchmarkId::new(format!("plan/{name}"), n), &n, |b, _| {
                 b.iter(|| {
                     let mesh = SurfaceMesh::new(surface.clone()).unwrap();

@@ -85,34 +85,13 @@ fn surfaces_load_as_laid_out_with_linear_work() {
     }
 }
 
-/// A path's ends across layout `name` at `n` (on the first floor of the stacked ones).
-fn ends(name: &str, n: usize) -> (DVec3, DVec3) {
-    match name {
-        "strips" => (
-            DVec3::new(0.005, 0.5, 0.0),
-            DVec3::new(n as f64 * 0.01 - 0.005, 0.5, 0.0),
-        ),
-        "fan" => (DVec3::new(50.0, 0.5, 0.0), DVec3::new(0.5, -50.0, 0.0)),
-        // Corner to corner of the full rows.
-        "grid" => {
-            let side = (n as f64).sqrt().ceil() as usize;
-            let rows = (n / side) as f64;
-            (
-                DVec3::new(0.5, 0.5, 0.0),
-                DVec3::new(side as f64 - 0.5, rows - 0.5, 0.0),
-            )
-        }
-        _ => (DVec3::new(0.1, 0.1, 0.0), DVec3::new(0.9, 0.9, 0.0)),
-    }
-}
-
 /// The number of triangles of the sheet of a path across layout `name` at `n` reaching
 /// far beyond it (so every triangle it can walk to is in reach), and the work the sheet
 /// did.
 fn sheet(name: &str, make: fn(usize) -> abuse::Polygons, n: usize) -> (usize, u64) {
     let mesh = SurfaceMesh::new(surface(make, n).0).unwrap();
     let mut query = SurfaceQuery::new();
-    let (a, b) = ends(name, n);
+    let (a, b) = abuse::ends(name, n);
     query.find_path(&mesh, a, b, 0.0).unwrap();
     query.channel(&mesh);
     mesh.side_tree(); // built once per mesh, not counted

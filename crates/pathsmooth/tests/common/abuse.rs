@@ -119,3 +119,24 @@ fn hole_rows(n: usize, side: usize) -> Scene {
         .collect();
     Scene { boundary, holes }
 }
+
+/// A path's ends across layout `name` at `n` (on the first floor of the stacked ones).
+pub fn ends(name: &str, n: usize) -> (DVec3, DVec3) {
+    match name {
+        "strips" => (
+            DVec3::new(0.005, 0.5, 0.0),
+            DVec3::new(n as f64 * 0.01 - 0.005, 0.5, 0.0),
+        ),
+        "fan" => (DVec3::new(50.0, 0.5, 0.0), DVec3::new(0.5, -50.0, 0.0)),
+        // Corner to corner of the full rows.
+        "grid" => {
+            let side = (n as f64).sqrt().ceil() as usize;
+            let rows = (n / side) as f64;
+            (
+                DVec3::new(0.5, 0.5, 0.0),
+                DVec3::new(side as f64 - 0.5, rows - 0.5, 0.0),
+            )
+        }
+        _ => (DVec3::new(0.1, 0.1, 0.0), DVec3::new(0.9, 0.9, 0.0)),
+    }
+}
