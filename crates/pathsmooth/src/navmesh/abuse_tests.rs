@@ -9,8 +9,6 @@
 //! What is not ours is not counted: spade's triangulation of a scene (its bulk loader is
 //! super-linear on a one-hole-wide column of holes, see `docs/hardening.md`).
 
-use glam::DVec3;
-
 use super::mesh::work;
 use super::{NavMesh, Scene, Surface, SurfaceMesh, SurfaceOptions, SurfaceQuery, UpAxis};
 
