@@ -3,7 +3,9 @@
 //! portal relaxation and the funnel.
 //!
 //! The layers, each importing only those before it: [`mesh`] (the triangle mesh, point
-//! location, line of sight, the polygon table) → [`portals`](mod@portals) → [`funnel`](mod@funnel) → [`relax`](mod@relax) →
+//! location, line of sight, the polygon table) → Polyanya over convex polygons (private:
+//! the one exact search, which the flat and the layered queries share) →
+//! [`portals`](mod@portals) → [`funnel`](mod@funnel) → [`relax`](mod@relax) →
 //! [`search`] (the query object, [`NavMeshQuery`]) → paths to mesh elements
 //! ([`NavMesh::channel_along`], [`NavMesh::polygons_along`],
 //! [`NavMesh::polygons_crossed`]) → [`import`] (every
@@ -22,6 +24,7 @@ pub mod funnel;
 pub mod import;
 pub mod layered;
 pub mod mesh;
+mod polyanya;
 pub mod portals;
 pub mod relax;
 pub mod search;

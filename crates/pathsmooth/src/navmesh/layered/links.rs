@@ -5,7 +5,7 @@ use std::collections::BinaryHeap;
 
 use glam::{DVec2, DVec3};
 
-use super::polyanya::PolySearch;
+use super::poly_search::PolySearch;
 use super::{Nearest, SurfaceMesh};
 use crate::error::{Error, Result};
 use crate::navmesh::mesh::{PolyId, TriId};

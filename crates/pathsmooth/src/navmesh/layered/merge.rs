@@ -22,6 +22,7 @@ use glam::DVec2;
 
 use crate::geometry::cross;
 use crate::navmesh::mesh::PolyId;
+use crate::navmesh::polyanya::ConvexPolygons;
 
 const NONE: u32 = u32::MAX;
 
@@ -62,6 +63,8 @@ pub(crate) struct SearchPolygons {
     /// The corner's plan-view position (its vertex's, kept per corner so that the search
     /// reads a polygon's corners from one run of memory).
     pub(crate) corner_pos: Vec<DVec2>,
+    /// The number of plan-view vertices the corners index.
+    vertices: usize,
 }
 
 /// The surface's per-corner topology ([`SurfaceMesh`](super::SurfaceMesh)'s arrays) that
@@ -189,6 +192,7 @@ impl SearchPolygons {
         let mut search_corner = vec![NONE; corners.vert.len()];
         let mut sp = SearchPolygons {
             of,
+            vertices: vertices.len(),
             ..Self::default()
         };
         sp.corner_start.push(0);
@@ -269,16 +273,6 @@ impl SearchPolygons {
         }
     }
 
-    /// The number of search polygons.
-    pub(crate) fn num_polygons(&self) -> usize {
-        self.exits.len()
-    }
-
-    /// Search polygon `m`'s range in the per-corner arrays.
-    pub(crate) fn corners(&self, m: u32) -> std::ops::Range<usize> {
-        self.corner_start[m as usize] as usize..self.corner_start[m as usize + 1] as usize
-    }
-
     /// Appends to `corridor` the surface polygons after `a` on the way to `b` through
     /// their search polygon's tree (both its members), and to `entry` the edge of each by
     /// which it is entered; `scratch` holds the way down from the meeting point.
@@ -312,6 +306,46 @@ impl SearchPolygons {
             corridor.push(t);
             entry.push(self.up_edge_self[t as usize]);
         }
+    }
+}
+
+/// The merged polygons as the search walks them.
+impl ConvexPolygons for SearchPolygons {
+    #[inline]
+    fn faces(&self) -> usize {
+        self.exits.len()
+    }
+    #[inline]
+    fn vertex_count(&self) -> usize {
+        self.vertices
+    }
+    #[inline]
+    fn corners_of(&self, m: PolyId) -> std::ops::Range<usize> {
+        self.corner_start[m as usize] as usize..self.corner_start[m as usize + 1] as usize
+    }
+    #[inline]
+    fn corner_vertex(&self, c: usize) -> u32 {
+        self.corner_vert[c]
+    }
+    #[inline]
+    fn corner_point(&self, c: usize) -> DVec2 {
+        self.corner_pos[c]
+    }
+    #[inline]
+    fn neighbour(&self, c: usize) -> u32 {
+        self.corner_nb[c]
+    }
+    #[inline]
+    fn neighbour_edge(&self, c: usize) -> u32 {
+        self.corner_nb_edge[c]
+    }
+    #[inline]
+    fn turns(&self, c: usize) -> bool {
+        self.corner_turn[c]
+    }
+    #[inline]
+    fn dead_end(&self, m: PolyId) -> bool {
+        self.exits[m as usize] <= 1
     }
 }
 
@@ -400,13 +434,13 @@ mod tests {
         let verts = mesh.plan_mesh().vertices();
         let surface = mesh.surface();
         let np = surface.num_polygons();
-        let mut members: Vec<Vec<PolyId>> = vec![Vec::new(); sp.num_polygons()];
+        let mut members: Vec<Vec<PolyId>> = vec![Vec::new(); sp.faces()];
         for p in 0..np as PolyId {
             members[sp.of[p as usize] as usize].push(p);
         }
         let (mut corridor, mut entry, mut scratch) = (Vec::new(), Vec::new(), Vec::new());
-        for m in 0..sp.num_polygons() as u32 {
-            let cs = sp.corners(m);
+        for m in 0..sp.faces() as u32 {
+            let cs = sp.corners_of(m);
             let ring = || cs.clone().map(|c| sp.corner_vert[c]);
             let whole = area2(verts, ring());
             let sum: f64 = members[m as usize]
@@ -434,9 +468,9 @@ mod tests {
                     continue;
                 }
                 exits += 1;
-                let back = sp.corners(q).start + sp.corner_nb_edge[c] as usize;
-                let qn = sp.corners(q).len();
-                let back_next = sp.corners(q).start + (sp.corner_nb_edge[c] as usize + 1) % qn;
+                let back = sp.corners_of(q).start + sp.corner_nb_edge[c] as usize;
+                let qn = sp.corners_of(q).len();
+                let back_next = sp.corners_of(q).start + (sp.corner_nb_edge[c] as usize + 1) % qn;
                 assert_eq!(
                     sp.corner_nb[back], m,
                     "{name}: {m} → {q} does not point back"
@@ -469,7 +503,7 @@ mod tests {
                 }
             }
         }
-        (np, sp.num_polygons())
+        (np, sp.faces())
     }
 
     #[test]
@@ -513,7 +547,7 @@ mod tests {
         assert_eq!(check("fan", &mesh), (5, 3));
         let sp = mesh.search_polygons();
         for m in 0..3 {
-            let ring: Vec<u32> = sp.corners(m).map(|c| sp.corner_vert[c]).collect();
+            let ring: Vec<u32> = sp.corners_of(m).map(|c| sp.corner_vert[c]).collect();
             assert!(ring.len() <= 4, "{ring:?}");
             assert!(
                 ring.contains(&0),

@@ -27,7 +27,7 @@
 mod edge_tree;
 mod links;
 mod merge;
-mod polyanya;
+mod poly_search;
 mod query;
 mod sheet;
 mod triangulate;

@@ -4,7 +4,7 @@
 use glam::{DVec2, DVec3};
 
 use super::links::{plan_length, Leg, Router};
-use super::polyanya::PolySearch;
+use super::poly_search::PolySearch;
 use super::sheet::{Sheet, SheetScratch};
 use super::walls::WallScratch;
 use super::SurfaceMesh;

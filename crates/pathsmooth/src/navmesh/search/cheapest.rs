@@ -29,7 +29,8 @@
 //! Cost: O(s log s) for the s states reached (at most nine a triangle), each with up to
 //! six successors, plus the funnel.
 
-use super::Open;
+use super::widths::edge_fits;
+use crate::navmesh::polyanya::Open;
 use std::collections::hash_map::Entry;
 
 use glam::DVec2;
@@ -212,7 +213,7 @@ impl NavMeshQuery {
                 }
             };
         for x in 0..3 {
-            if self.edge_fits(mesh, s, x, r) {
+            if edge_fits(mesh, s, x, r) {
                 relax_across(self, s, x, start, 0.0, NO_STATE);
             }
         }
@@ -241,7 +242,7 @@ impl NavMeshQuery {
                 }
             }
             for x in [(e + 1) % 3, (e + 2) % 3] {
-                if mesh.across(t, x).is_some() && self.passes(mesh, t, e, x, r) {
+                if mesh.across(t, x).is_some() && self.widths.passes(mesh, t, e, x, r) {
                     relax_across(self, t, x, at, cost, st);
                 }
             }

@@ -1,0 +1,782 @@
+//! Polyanya over convex polygons: the one exact search under both navmesh queries.
+//!
+//! Cui, Harabor & Grastien, *Compromise-free Pathfinding on a Navigation Mesh* (IJCAI 2017).
+//! A search node is a *root* (the start, or a vertex where the path last turned), an
+//! *interval* on the edge by which a polygon is entered, and the cone of directions from the
+//! root through the interval. Expanding a node walks the polygon's other edges, from the
+//! entry edge's right corner round to its left one: the edges the cone reaches are
+//! *observable* successors (same root, one per edge in view, the first and last clipped by
+//! the cone's sides); the edges behind an interval end that is exactly a corner where a
+//! taut path may turn (free angle above π: corners of the free region; grid pinches, whose
+//! two free quadrants are 90° each, never qualify) are *non-observable* successors rooted
+//! there. A corner keeps only the best distance it was reached with (root-level pruning); a
+//! node with exactly one successor of the same root is expanded at once instead of going
+//! through the open list (intermediate pruning); a polygon with no exit but its entry is a
+//! dead end unless it holds the goal. The heuristic is the length of the shortest line from
+//! the root through the interval to the goal (reflected across the edge when it lies on the
+//! root's side), which never overestimates, so the first goal popped is the Euclidean
+//! shortest path over the polygons. Cone sides are kept as exact differences of mesh
+//! points, so orientation tests never use rounded intersection points.
+//!
+//! The mesh is any [`ConvexPolygons`]: the flat navmesh's triangles
+//! ([`NavMesh`](crate::navmesh::NavMesh), three corners each) or a layered surface's
+//! polygons merged into larger convex ones (`layered::merge`). Which edges the search may
+//! cross is an [`EdgeFilter`]'s to say: [`Unfiltered`] for a point agent, the width rule for
+//! an agent with a radius (Demyen & Buro, in [`NavMeshQuery`](crate::navmesh::NavMeshQuery)).
+//! A filter only ever removes successors, so the search stays exact over what it allows.
+//!
+//! Memory: the per-vertex best distances and the per-polygon start marks are dense arrays
+//! (12 bytes a vertex, 4 a polygon, grown to the largest mesh searched) tagged with a
+//! generation stamp, so a search clears nothing of them; an expanded node leaves 8 bytes
+//! (its parent and the edge it came in by, enough to rebuild the corridor) and its slot is
+//! reused, so full nodes are only held for the open list; roots cost 32 bytes.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+use std::ops::Range;
+
+use glam::DVec2;
+
+use crate::geometry::cross;
+use crate::navmesh::mesh::{NavMesh, PolyId, TURN};
+
+/// No polygon, vertex, root or node.
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// Convex polygons in plan view joined by shared edges: what the search walks.
+///
+/// Corners are numbered globally; polygon `p`'s are [`corners_of(p)`](Self::corners_of), counter-
+/// clockwise, and the edge *at* corner `c` runs from `c` to the next corner of its polygon.
+pub(crate) trait ConvexPolygons {
+    /// The number of polygons.
+    fn faces(&self) -> usize;
+    /// One more than the largest vertex id of any corner.
+    fn vertex_count(&self) -> usize;
+    /// Polygon `p`'s corners.
+    fn corners_of(&self, p: PolyId) -> Range<usize>;
+    /// Corner `c`'s vertex id (equal ids: the same point).
+    fn corner_vertex(&self, c: usize) -> u32;
+    /// Corner `c`'s position.
+    fn corner_point(&self, c: usize) -> DVec2;
+    /// The polygon across the edge at corner `c`, or [`NONE`] for a wall.
+    fn neighbour(&self, c: usize) -> u32;
+    /// That edge's index among the neighbour's corners (meaningless for a wall).
+    fn neighbour_edge(&self, c: usize) -> u32;
+    /// True when a taut path may turn at corner `c` (its free angle is above π).
+    fn turns(&self, c: usize) -> bool;
+    /// True when polygon `p` has at most one edge with a neighbour.
+    fn dead_end(&self, p: PolyId) -> bool;
+}
+
+/// Which edges the search may cross (see the [module docs](self)).
+pub(crate) trait EdgeFilter<M: ?Sized> {
+    /// May the search leave the start's polygon by the edge at corner `c`?
+    fn leaves(&mut self, mesh: &M, c: usize) -> bool;
+    /// May it pass through polygon `p`, entered by its edge `entry` (a corner index within
+    /// the polygon), and leave by the edge at corner `c`?
+    fn passes(&mut self, mesh: &M, p: PolyId, entry: u32, c: usize) -> bool;
+}
+
+/// Every edge with a neighbour may be crossed: a point agent.
+pub(crate) struct Unfiltered;
+
+impl<M: ?Sized> EdgeFilter<M> for Unfiltered {
+    #[inline(always)]
+    fn leaves(&mut self, _: &M, _: usize) -> bool {
+        true
+    }
+    #[inline(always)]
+    fn passes(&mut self, _: &M, _: PolyId, _: u32, _: usize) -> bool {
+        true
+    }
+}
+
+/// Where a path last turned: the start (`vertex == NONE`) or a mesh vertex.
+#[derive(Clone, Copy, Debug)]
+struct Root {
+    p: DVec2,
+    vertex: u32,
+    /// Length of the path from the start to `p`.
+    g: f64,
+    parent: u32,
+}
+
+/// The cone from `root` through `[ir, il]` on edge `edge` of polygon `poly` (right end
+/// first, as seen from the root). A goal node has `poly == NONE` and says whether the path
+/// bends at an interval end (`via`).
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    parent: u32,
+    root: u32,
+    poly: u32,
+    edge: u32,
+    /// 0: straight to the goal; 1: via `ir`; 2: via `il` (goal nodes only).
+    via: u8,
+    ir: DVec2,
+    il: DVec2,
+    /// The vertex ids of the interval ends when they are exactly corners.
+    rv: u32,
+    lv: u32,
+    /// Directions of the cone's sides from the root (exact differences of mesh points).
+    rdir: DVec2,
+    ldir: DVec2,
+}
+
+/// An open-list entry, ordered for a min-heap on `f` (ties: larger `g` first): a search
+/// node (`u32`, Polyanya's) or state (`u64`, the cheapest-channel search's).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Open<N = u32> {
+    pub(crate) f: f64,
+    pub(crate) g: f64,
+    pub(crate) node: N,
+}
+
+impl<N> PartialEq for Open<N> {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl<N> Eq for Open<N> {}
+impl<N> PartialOrd for Open<N> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl<N> Ord for Open<N> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        other.f.total_cmp(&self.f).then(self.g.total_cmp(&other.g))
+    }
+}
+
+/// The search's scratch and its last answer (see the [module docs](self)); a query object
+/// keeps one, so that searches after the first allocate nothing once it has grown.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Polyanya {
+    /// Nodes not yet expanded (slots of expanded ones are reused, see `free`).
+    nodes: Vec<Node>,
+    free: Vec<u32>,
+    /// What an expanded node leaves behind: the link of its parent (or `NONE`), and the
+    /// edge by which it entered its polygon, which leads back to the parent's polygon.
+    link_parent: Vec<u32>,
+    link_edge: Vec<u32>,
+    roots: Vec<Root>,
+    open: BinaryHeap<Open>,
+    /// The successors of the node being expanded, before they go to `open`.
+    pending: Vec<Open>,
+    /// Vertex → best g of a root there, valid where `best_stamp` is the search's stamp.
+    best: Vec<f64>,
+    best_stamp: Vec<u32>,
+    /// Polygon → the stamp of the last search whose start rotation entered it.
+    seen: Vec<u32>,
+    stamp: u32,
+    path: Vec<DVec2>,
+    corridor: Vec<PolyId>,
+    entry: Vec<u32>,
+}
+
+impl Polyanya {
+    /// The last path found: from the start to the goal, no consecutive duplicates, bending
+    /// only on mesh vertices.
+    pub(crate) fn path(&self) -> &[DVec2] {
+        &self.path
+    }
+
+    /// The polygons the last path crosses, the start's first and the goal's last.
+    pub(crate) fn corridor(&self) -> &[PolyId] {
+        &self.corridor
+    }
+
+    /// `entries()[k]`: the edge (corner index within the polygon) of `corridor()[k + 1]` by
+    /// which it is entered from `corridor()[k]`.
+    pub(crate) fn entries(&self) -> &[u32] {
+        &self.entry
+    }
+
+    /// The shortest path from `start` in polygon `s` to `goal` in polygon `g` over the
+    /// edges `filter` allows; false (and an empty answer) when none joins them. Both points
+    /// must lie in their polygons. Cost: O(nodes expanded · log open), each expansion
+    /// O(corners of its polygon).
+    pub(crate) fn find<M: ConvexPolygons + ?Sized, F: EdgeFilter<M>>(
+        &mut self,
+        mesh: &M,
+        filter: &mut F,
+        (start, s): (DVec2, PolyId),
+        (goal, g): (DVec2, PolyId),
+    ) -> bool {
+        self.path.clear();
+        self.corridor.clear();
+        self.entry.clear();
+        if s == g {
+            // One convex polygon: the straight segment.
+            self.path.push(start);
+            if goal != start {
+                self.path.push(goal);
+            }
+            self.corridor.push(s);
+            return true;
+        }
+        self.begin(mesh);
+        match self.search(mesh, filter, start, goal, s, g) {
+            Some(nd) => {
+                self.reconstruct(mesh, start, goal, s, g, nd);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn begin<M: ConvexPolygons + ?Sized>(&mut self, mesh: &M) {
+        let (nv, np) = (mesh.vertex_count(), mesh.faces());
+        if self.best.len() < nv {
+            self.best.resize(nv, f64::INFINITY);
+            self.best_stamp.resize(nv, 0);
+        }
+        if self.seen.len() < np {
+            self.seen.resize(np, 0);
+        }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            // The stamp wrapped: no entry may look current.
+            self.best_stamp.iter_mut().for_each(|s| *s = 0);
+            self.seen.iter_mut().for_each(|s| *s = 0);
+            self.stamp = 1;
+        }
+        self.nodes.clear();
+        self.free.clear();
+        self.link_parent.clear();
+        self.link_edge.clear();
+        self.roots.clear();
+        self.open.clear();
+        self.pending.clear();
+    }
+
+    /// The search proper: the goal node, or `None` when the open list runs dry.
+    fn search<M: ConvexPolygons + ?Sized, F: EdgeFilter<M>>(
+        &mut self,
+        mesh: &M,
+        filter: &mut F,
+        start: DVec2,
+        goal: DVec2,
+        s: PolyId,
+        g: PolyId,
+    ) -> Option<Node> {
+        self.roots.push(Root {
+            p: start,
+            vertex: NONE,
+            g: 0.0,
+            parent: NONE,
+        });
+        self.seen[s as usize] = self.stamp;
+        let corners = mesh.corners_of(s);
+        let n = corners.len();
+        for k in 0..n {
+            let c = corners.start + k;
+            let nb = mesh.neighbour(c);
+            if nb == NONE || !filter.leaves(mesh, c) {
+                continue;
+            }
+            // Crossing the edge from corner k to k + 1: seen from inside the neighbour,
+            // corner k is its right end.
+            let next = corners.start + if k + 1 == n { 0 } else { k + 1 };
+            let (rp, lp) = (mesh.corner_point(c), mesh.corner_point(next));
+            let node = Node {
+                parent: NONE,
+                root: 0,
+                poly: nb,
+                edge: mesh.neighbour_edge(c),
+                via: 0,
+                ir: rp,
+                il: lp,
+                rv: mesh.corner_vertex(c),
+                lv: mesh.corner_vertex(next),
+                rdir: rp - start,
+                ldir: lp - start,
+            };
+            self.push(mesh, goal, node, g);
+        }
+        self.flush_pending();
+        while let Some(Open { node, .. }) = self.open.pop() {
+            let nd = self.nodes[node as usize];
+            self.free.push(node);
+            if nd.poly == NONE {
+                return Some(nd);
+            }
+            let root = self.roots[nd.root as usize];
+            if root.vertex != NONE {
+                let best = self.best[root.vertex as usize];
+                if root.g > best + 1e-12 * (1.0 + best) {
+                    continue;
+                }
+            }
+            // Intermediate pruning: a single successor with the same root is expanded at
+            // once (its f is at least this node's; the goal still goes through the heap). A
+            // cone never re-enters a polygon, so the chain is bounded by the mesh; the
+            // bound only guards against rounding surprises.
+            let mut at = nd;
+            for _ in 0..=mesh.faces() {
+                self.pending.clear();
+                self.expand(mesh, filter, goal, at, g);
+                match self.pending[..] {
+                    [only] if self.nodes[only.node as usize].root == at.root => {
+                        at = self.nodes[only.node as usize];
+                        self.free.push(only.node);
+                        self.pending.clear();
+                    }
+                    _ => break,
+                }
+            }
+            self.flush_pending();
+        }
+        None
+    }
+
+    /// Moves the successors of the last expansion to the open list.
+    fn flush_pending(&mut self) {
+        for k in 0..self.pending.len() {
+            self.open.push(self.pending[k]);
+        }
+        self.pending.clear();
+    }
+
+    /// Pushes `node` (polygon and entry edge filled in) to `pending`.
+    fn push<M: ConvexPolygons + ?Sized>(
+        &mut self,
+        mesh: &M,
+        goal: DVec2,
+        mut node: Node,
+        g: PolyId,
+    ) {
+        let p = node.poly;
+        // A dead end (no exit but the entry) can only matter when it holds the goal.
+        if p != g && mesh.dead_end(p) {
+            return;
+        }
+        let corners = mesh.corners_of(p);
+        let e = node.edge as usize;
+        let (l, r) = (
+            corners.start + e,
+            corners.start + if e + 1 == corners.len() { 0 } else { e + 1 },
+        );
+        let (lp, rp) = (mesh.corner_point(l), mesh.corner_point(r));
+        let mut root = self.roots[node.root as usize];
+        let on_line = cross(rp - lp, root.p - lp) == 0.0;
+        if on_line && (root.p - lp).dot(root.p - rp) > 0.0 {
+            // The root is on the edge's line but beyond one end (a polygon with straight
+            // corners, seen edge-on): nothing past the edge is in view from it, so a path
+            // there goes to the nearer end first and turns round it.
+            let (near, nv) = if root.p.distance_squared(lp) <= root.p.distance_squared(rp) {
+                (lp, mesh.corner_vertex(l))
+            } else {
+                (rp, mesh.corner_vertex(r))
+            };
+            let Some(nr) = self.new_root(node.root, nv, near) else {
+                return;
+            };
+            node.root = nr;
+            root = self.roots[nr as usize];
+        }
+        if on_line {
+            // The root lies on the entry edge's line (one of its corners, or the start on
+            // the edge): the whole polygon is in view.
+            if root.vertex == NONE {
+                // Rotating about a start that sits on a vertex: visit each polygon once.
+                if self.seen[p as usize] == self.stamp {
+                    return;
+                }
+                self.seen[p as usize] = self.stamp;
+            }
+            node.ir = rp;
+            node.il = lp;
+            node.rv = mesh.corner_vertex(r);
+            node.lv = mesh.corner_vertex(l);
+            node.rdir = rp - lp;
+            node.ldir = lp - rp;
+        } else if node.ir == node.il {
+            return;
+        }
+        let q = reflect_behind(goal, lp, rp, root.p);
+        let h = if on_line {
+            root.p.distance(q)
+        } else {
+            through_interval(root.p, node.ir, node.il, q)
+        };
+        let idx = self.alloc(node);
+        self.pending.push(Open {
+            f: root.g + h,
+            g: root.g,
+            node: idx,
+        });
+    }
+
+    /// A new root at vertex `v` (point `p`) reached from root `from`, or `None` when `v` was
+    /// already reached at least as cheaply (root-level pruning).
+    fn new_root(&mut self, from: u32, v: u32, p: DVec2) -> Option<u32> {
+        let parent = self.roots[from as usize];
+        let g = parent.g + parent.p.distance(p);
+        let vi = v as usize;
+        if self.best_stamp[vi] != self.stamp {
+            self.best_stamp[vi] = self.stamp;
+            self.best[vi] = f64::INFINITY;
+        }
+        let slot = self.best[vi];
+        if g >= slot - 1e-12 * (1.0 + slot) {
+            return None;
+        }
+        self.best[vi] = g;
+        self.roots.push(Root {
+            p,
+            vertex: v,
+            g,
+            parent: from,
+        });
+        Some(self.roots.len() as u32 - 1)
+    }
+
+    /// A slot for `node`: a free one, else a new one.
+    fn alloc(&mut self, node: Node) -> u32 {
+        match self.free.pop() {
+            Some(slot) => {
+                self.nodes[slot as usize] = node;
+                slot
+            }
+            None => {
+                self.nodes.push(node);
+                self.nodes.len() as u32 - 1
+            }
+        }
+    }
+
+    /// A successor across the edge at corner `c` of `from` (entered by `entry`), when it
+    /// has a neighbour and the filter lets the search through.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn succ<M: ConvexPolygons + ?Sized, F: EdgeFilter<M>>(
+        &mut self,
+        mesh: &M,
+        filter: &mut F,
+        goal: DVec2,
+        g: PolyId,
+        (parent, root): (u32, u32),
+        (from, entry, c): (PolyId, u32, usize),
+        (ir, rv, rdir): (DVec2, u32, DVec2),
+        (il, lv, ldir): (DVec2, u32, DVec2),
+    ) {
+        let nb = mesh.neighbour(c);
+        if nb == NONE || !filter.passes(mesh, from, entry, c) {
+            return;
+        }
+        let node = Node {
+            parent,
+            root,
+            poly: nb,
+            edge: mesh.neighbour_edge(c),
+            via: 0,
+            ir,
+            il,
+            rv,
+            lv,
+            rdir,
+            ldir,
+        };
+        self.push(mesh, goal, node, g);
+    }
+
+    /// Expands `nd` (no longer in `nodes`): its successors go to `pending`, a goal node
+    /// straight to `open`, and its link to the links.
+    fn expand<M: ConvexPolygons + ?Sized, F: EdgeFilter<M>>(
+        &mut self,
+        mesh: &M,
+        filter: &mut F,
+        goal: DVec2,
+        nd: Node,
+        g: PolyId,
+    ) {
+        let idx = self.link_parent.len() as u32;
+        self.link_parent.push(nd.parent);
+        self.link_edge.push(nd.edge);
+        let root = self.roots[nd.root as usize];
+        let rp = root.p;
+        if nd.poly == g {
+            // The goal's polygon: straight to it when the cone holds it, else via the
+            // interval end on its side — the shortest path through the interval.
+            let (cost, via) = if cross(nd.rdir, goal - rp) < 0.0 {
+                (rp.distance(nd.ir) + nd.ir.distance(goal), 1)
+            } else if cross(nd.ldir, goal - rp) > 0.0 {
+                (rp.distance(nd.il) + nd.il.distance(goal), 2)
+            } else {
+                (rp.distance(goal), 0)
+            };
+            let node = self.alloc(Node {
+                parent: idx,
+                poly: NONE,
+                via,
+                ..nd
+            });
+            self.open.push(Open {
+                f: root.g + cost,
+                g: f64::INFINITY,
+                node,
+            });
+            return;
+        }
+        let corners = mesh.corners_of(nd.poly);
+        let base = corners.start;
+        let n = corners.len();
+        let e = nd.edge as usize;
+        let here = (idx, nd.root);
+        // The chain c_0 = R (corner e + 1), c_1, ..., c_m = L (corner e); chain edge i is
+        // the polygon's edge at corner e + 1 + i.
+        let m = n - 1;
+        // (No `%`: e + 1 + i < 2n.)
+        let ci = |i: usize| {
+            let k = e + 1 + i;
+            base + if k >= n { k - n } else { k }
+        };
+        let cv = |i: usize| mesh.corner_vertex(ci(i));
+        let cp = |i: usize| mesh.corner_point(ci(i));
+        let via = |i: usize| (nd.poly, nd.edge, ci(i));
+        // The right side leaves through chain edge ri: the first whose far end is strictly
+        // left of it.
+        let mut ri = m - 1;
+        for i in 0..m - 1 {
+            if cross(nd.rdir, cp(i + 1) - rp) > 0.0 {
+                ri = i;
+                break;
+            }
+        }
+        let s_ri = cross(nd.rdir, cp(ri) - rp);
+        let (hr, hrv) = if s_ri >= 0.0 {
+            (cp(ri), cv(ri))
+        } else {
+            hit(rp, nd.rdir, cp(ri), cv(ri), cp(ri + 1), cv(ri + 1))
+        };
+        // The left side leaves through chain edge lj: the last whose near end is strictly
+        // right of it.
+        let mut lj = 0;
+        for j in (1..m).rev() {
+            if cross(nd.ldir, cp(j) - rp) < 0.0 {
+                lj = j;
+                break;
+            }
+        }
+        let t_lj1 = cross(nd.ldir, cp(lj + 1) - rp);
+        let (hl, hlv) = if t_lj1 <= 0.0 {
+            (cp(lj + 1), cv(lj + 1))
+        } else {
+            hit(rp, nd.ldir, cp(lj), cv(lj), cp(lj + 1), cv(lj + 1))
+        };
+        // Observable successors.
+        if ri <= lj {
+            for k in ri..=lj {
+                let a = if k == ri {
+                    (hr, hrv, nd.rdir)
+                } else {
+                    (cp(k), cv(k), cp(k) - rp)
+                };
+                let b = if k == lj {
+                    (hl, hlv, nd.ldir)
+                } else {
+                    (cp(k + 1), cv(k + 1), cp(k + 1) - rp)
+                };
+                self.succ(mesh, filter, goal, g, here, via(k), a, b);
+            }
+        }
+        // Behind the right end R: turn there.
+        let (rvid, lvid) = (cv(0), cv(m));
+        if ri > 0
+            && nd.rv == rvid
+            && rvid != root.vertex
+            && mesh.turns(ci(0))
+            && let Some(nr) = self.new_root(nd.root, rvid, cp(0))
+        {
+            let r = cp(0);
+            let turned = (idx, nr);
+            for k in 0..ri {
+                let (a, b) = (cp(k), cp(k + 1));
+                let (a, b) = ((a, cv(k), a - r), (b, cv(k + 1), b - r));
+                self.succ(mesh, filter, goal, g, turned, via(k), a, b);
+            }
+            if s_ri < 0.0 {
+                let a = cp(ri);
+                let (a, b) = ((a, cv(ri), a - r), (hr, hrv, nd.rdir));
+                self.succ(mesh, filter, goal, g, turned, via(ri), a, b);
+            }
+        }
+        // Behind the left end L.
+        if lj + 1 < m
+            && nd.lv == lvid
+            && lvid != root.vertex
+            && mesh.turns(ci(m))
+            && let Some(nr) = self.new_root(nd.root, lvid, cp(m))
+        {
+            let l = cp(m);
+            let turned = (idx, nr);
+            if t_lj1 > 0.0 {
+                let b = cp(lj + 1);
+                let (a, b) = ((hl, hlv, nd.ldir), (b, cv(lj + 1), b - l));
+                self.succ(mesh, filter, goal, g, turned, via(lj), a, b);
+            }
+            for k in lj + 1..m {
+                let (a, b) = (cp(k), cp(k + 1));
+                let (a, b) = ((a, cv(k), a - l), (b, cv(k + 1), b - l));
+                self.succ(mesh, filter, goal, g, turned, via(k), a, b);
+            }
+        }
+    }
+
+    /// Fills `path`, `corridor` and `entry` from the goal node.
+    fn reconstruct<M: ConvexPolygons + ?Sized>(
+        &mut self,
+        mesh: &M,
+        start: DVec2,
+        goal: DVec2,
+        s: PolyId,
+        g: PolyId,
+        nd: Node,
+    ) {
+        self.path.clear();
+        self.path.push(goal);
+        match nd.via {
+            1 => self.path.push(nd.ir),
+            2 => self.path.push(nd.il),
+            _ => {}
+        }
+        let mut r = nd.root;
+        while r != NONE {
+            let root = self.roots[r as usize];
+            self.path
+                .push(if root.vertex == NONE { start } else { root.p });
+            r = root.parent;
+        }
+        self.path.reverse();
+        self.path.dedup();
+        // Back from the goal's polygon (where the goal node's parent was expanded) through
+        // each expanded node's entry edge; the first nodes entered from the start's polygon.
+        self.corridor.clear();
+        self.entry.clear();
+        let mut p = g;
+        let mut n = nd.parent;
+        while n != NONE {
+            self.corridor.push(p);
+            let e = self.link_edge[n as usize];
+            self.entry.push(e);
+            p = match mesh.neighbour(mesh.corners_of(p).start + e as usize) {
+                NONE => s,
+                q => q,
+            };
+            n = self.link_parent[n as usize];
+        }
+        self.corridor.push(s);
+        self.corridor.reverse();
+        self.entry.reverse();
+    }
+}
+
+/// The flat navmesh's triangles as the search sees them: corner `3t + k` is corner `k` of
+/// triangle `t`.
+impl ConvexPolygons for NavMesh {
+    #[inline]
+    fn faces(&self) -> usize {
+        self.num_triangles()
+    }
+    #[inline]
+    fn vertex_count(&self) -> usize {
+        self.vertices().len()
+    }
+    #[inline]
+    fn corners_of(&self, p: PolyId) -> Range<usize> {
+        3 * p as usize..3 * p as usize + 3
+    }
+    #[inline]
+    fn corner_vertex(&self, c: usize) -> u32 {
+        self.triangle_indices()[c / 3][c % 3]
+    }
+    #[inline]
+    fn corner_point(&self, c: usize) -> DVec2 {
+        self.vertices()[self.corner_vertex(c) as usize]
+    }
+    #[inline]
+    fn neighbour(&self, c: usize) -> u32 {
+        self.across(c / 3, c % 3).map_or(NONE, |n| n as u32)
+    }
+    #[inline]
+    fn neighbour_edge(&self, c: usize) -> u32 {
+        self.across(c / 3, c % 3)
+            .and_then(|n| self.shared_edge(n, c / 3))
+            .map_or(0, |e| e as u32)
+    }
+    #[inline]
+    fn turns(&self, c: usize) -> bool {
+        self.corner_flags(c / 3, c % 3) & TURN != 0
+    }
+    #[inline]
+    fn dead_end(&self, p: PolyId) -> bool {
+        (0..3)
+            .filter(|&k| self.across(p as usize, k).is_some())
+            .count()
+            <= 1
+    }
+}
+
+/// Where the line from `root` in direction `dir` meets segment `a`–`b` (clamped to it),
+/// with the vertex id when that is an end: exactly, or within 10⁻¹² of the coordinates'
+/// magnitude of the line. (Vertices on one straight line — a diagonal through a grid of
+/// tiles, as Unity's, Godot's and Recast's meshes have — are on it only to the rounding of
+/// their coordinates; taking the point a few ulps beside the vertex instead would lose the
+/// turn a taut path makes there.)
+#[inline]
+fn hit(root: DVec2, dir: DVec2, a: DVec2, av: u32, b: DVec2, bv: u32) -> (DVec2, u32) {
+    let on_line = |p: DVec2| {
+        let c = cross(dir, p - root);
+        let magnitude = p.abs().max_element().max(root.abs().max_element()).max(1.0);
+        c == 0.0 || c.abs() <= 1e-12 * magnitude * dir.length()
+    };
+    if on_line(a) {
+        return (a, av);
+    }
+    if on_line(b) {
+        return (b, bv);
+    }
+    let den = cross(dir, b - a);
+    if den == 0.0 {
+        return (a, av);
+    }
+    let t = cross(dir, root - a) / den;
+    if t <= 0.0 {
+        (a, av)
+    } else if t >= 1.0 {
+        (b, bv)
+    } else {
+        (a.lerp(b, t), NONE)
+    }
+}
+
+/// `goal` mirrored across the line `l`–`r` when it lies strictly on the same side as
+/// `root` (a path from the root through the edge must come back).
+#[inline]
+fn reflect_behind(goal: DVec2, l: DVec2, r: DVec2, root: DVec2) -> DVec2 {
+    let d = r - l;
+    let (sg, sr) = (cross(d, goal - l), cross(d, root - l));
+    if (sg > 0.0 && sr > 0.0) || (sg < 0.0 && sr < 0.0) {
+        let len2 = d.length_squared();
+        if len2 > 0.0 {
+            let foot = l + d * ((goal - l).dot(d) / len2);
+            return 2.0 * foot - goal;
+        }
+    }
+    goal
+}
+
+/// Length of the shortest path from `root` through the segment `ir`–`il` to `q`.
+#[inline]
+fn through_interval(root: DVec2, ir: DVec2, il: DVec2, q: DVec2) -> f64 {
+    let right = cross(ir - root, q - root);
+    let left = cross(il - root, q - root);
+    if right >= 0.0 && left <= 0.0 {
+        root.distance(q)
+    } else if right < 0.0 {
+        root.distance(ir) + ir.distance(q)
+    } else {
+        root.distance(il) + il.distance(q)
+    }
+}
