@@ -87,13 +87,9 @@ impl NavMeshQuery {
         goal: DVec2,
         radius: f64,
     ) -> Result<&[DVec2]> {
-        let found = self
-            .locate_ends(mesh, start, goal, radius)
-            .and_then(|(s, g, radius)| {
-                self.cheapest_path(mesh, costs, (start, s), (goal, g), radius)
-            });
-        self.forget_on_error(found)?;
-        Ok(&self.path)
+        self.located(mesh, (start, goal), radius, |query, s, g, radius| {
+            query.cheapest_path(mesh, costs, s, g, radius)
+        })
     }
 
     /// [`find_path_with_costs`](Self::find_path_with_costs) between ends the caller has

@@ -159,9 +159,23 @@ impl NavMeshQuery {
         goal: DVec2,
         radius: f64,
     ) -> Result<&[DVec2]> {
+        self.located(mesh, (start, goal), radius, |query, s, g, radius| {
+            query.found_path(mesh, s, g, radius)
+        })
+    }
+
+    /// Locates `start` and `goal` (after the checks of every query), runs `search` between
+    /// them with the radius in effect, and answers its path (emptied on an error).
+    pub(super) fn located(
+        &mut self,
+        mesh: &NavMesh,
+        (start, goal): (DVec2, DVec2),
+        radius: f64,
+        search: impl FnOnce(&mut Self, (DVec2, TriId), (DVec2, TriId), f64) -> Result<()>,
+    ) -> Result<&[DVec2]> {
         let found = self
             .locate_ends(mesh, start, goal, radius)
-            .and_then(|(s, g, radius)| self.found_path(mesh, (start, s), (goal, g), radius));
+            .and_then(|(s, g, radius)| search(self, (start, s), (goal, g), radius));
         self.forget_on_error(found)?;
         Ok(&self.path)
     }
@@ -414,19 +428,8 @@ impl NavMeshQuery {
         self.queue.clear();
         let mut head = 0;
         for k in 0..3 {
-            let Some(n) = mesh.neighbors(s)[k] else {
-                continue;
-            };
-            if !edge_fits(mesh, s, k, r) {
-                continue;
-            }
-            let Some(e) = mesh.shared_edge(n, s) else {
-                continue;
-            };
-            let st = (3 * n + e) as u32;
-            if let Entry::Vacant(slot) = self.states.entry(st) {
-                slot.insert(NONE);
-                self.queue.push(st);
+            if mesh.across(s, k).is_some() && edge_fits(mesh, s, k, r) {
+                self.enter(mesh, s, k, NONE);
             }
         }
         let mut found = NONE;
@@ -439,19 +442,8 @@ impl NavMeshQuery {
                 break;
             }
             for x in [(e + 1) % 3, (e + 2) % 3] {
-                let Some(n) = mesh.neighbors(t)[x] else {
-                    continue;
-                };
-                if !self.widths.passes(mesh, t, e, x, r) {
-                    continue;
-                }
-                let Some(ne) = mesh.shared_edge(n, t) else {
-                    continue;
-                };
-                let nst = (3 * n + ne) as u32;
-                if let Entry::Vacant(slot) = self.states.entry(nst) {
-                    slot.insert(st);
-                    self.queue.push(nst);
+                if mesh.across(t, x).is_some() && self.widths.passes(mesh, t, e, x, r) {
+                    self.enter(mesh, t, x, st);
                 }
             }
         }
@@ -467,6 +459,22 @@ impl NavMeshQuery {
         self.channel.push(s);
         self.channel.reverse();
         true
+    }
+
+    /// Queues the breadth-first state of entering the triangle across edge `x` of `t`,
+    /// reached from state `from`, unless it was reached before.
+    fn enter(&mut self, mesh: &NavMesh, t: usize, x: usize, from: u32) {
+        let Some(n) = mesh.across(t, x) else {
+            return;
+        };
+        let Some(e) = mesh.shared_edge(n, t) else {
+            return;
+        };
+        let st = (3 * n + e) as u32;
+        if let Entry::Vacant(slot) = self.states.entry(st) {
+            slot.insert(from);
+            self.queue.push(st);
+        }
     }
 
     /// The narrowest passage of the current channel for `r`, as a [`ChannelTooNarrow`]
