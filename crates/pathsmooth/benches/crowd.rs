@@ -1,5 +1,5 @@
 //! The crowd benchmark (issue 30): one 60 Hz frame of `crowd::CrowdSimulation` on the
-//! 512×512 Moving AI map random512-10-0 — agents walking their corridors to random goals
+//! 512×512 Moving AI map random512-10-0 — agents walking their paths to random goals
 //! within 48 cells, a new goal every 2.5–7.5 s (and on arrival), four doors closing and
 //! opening every 3 s, the Smooth preset at radius 0.3 — for 1,000 and 10,000 agents on
 //! one thread and 10,000 on two; and 1,000 agents with goals anywhere on the map (long

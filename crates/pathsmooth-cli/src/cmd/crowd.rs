@@ -146,7 +146,7 @@ impl Recorder {
     fn sample(&mut self, sim: &CrowdSimulation, t: f64) {
         self.times.push(t);
         for (track, a) in self.agents.iter_mut().zip(sim.crowd().agents()) {
-            track.push(a.corridor().position());
+            track.push(a.agent_path().position());
         }
         for (track, (_, _, closed)) in self.doors.iter_mut().zip(sim.doors()) {
             track.push(closed);
@@ -304,7 +304,7 @@ fn summary(
             "refused / failed",
             format!("{} / {}", t.frames.crowd.refused, t.frames.crowd.failed),
         ),
-        ("repaired corridors", t.frames.crowd.repaired.to_string()),
+        ("repaired paths", t.frames.crowd.repaired.to_string()),
         ("blocked by doors", t.frames.blocked.to_string()),
         (
             "doors closed / opened",

@@ -83,7 +83,7 @@ pub struct SimFrame {
     pub doors_closed: usize,
     /// Doors opened this frame.
     pub doors_opened: usize,
-    /// Corridors the doors closed this frame blocked (repaired in the same frame).
+    /// Agent paths the doors closed this frame blocked (repaired in the same frame).
     pub blocked: usize,
     /// Doors due to close that wait, as an agent stands in them or has its target there.
     pub doors_waiting: usize,
@@ -112,7 +112,7 @@ struct Door {
 /// The crowd benchmark (issue 30): a [`Crowd`] on a grid world driven by a
 /// [`CrowdScenario`]. Agents walk to random goals in reach of where they stand; every few
 /// seconds (and on arrival) each gets a new one; doors across the agents' first paths close
-/// and open, and the corridors a closing door blocks are repaired in the same frame. A door
+/// and open, and the agent paths a closing door blocks are repaired in the same frame. A door
 /// waits to close while an agent stands in it or has its target in it (a door does not
 /// close on anyone; the crowd would leave that agent stuck, see [`Crowd::add_obstacle`]).
 ///
@@ -235,7 +235,7 @@ impl CrowdSimulation {
             if self.time < self.retarget_at[i] && !a.arrived() {
                 continue;
             }
-            let here = a.corridor().position();
+            let here = a.agent_path().position();
             let goal = self.reachable.goal_near(
                 &self.crowd,
                 here,
@@ -252,13 +252,13 @@ impl CrowdSimulation {
     }
 
     /// How many agents' paths are not valid now: each path is checked with the library's
-    /// validator (exact clearance of every segment and bend, not the corridor's own
+    /// validator (exact clearance of every segment and bend, not the agent path's own
     /// tests) where it differs from the path last checked, and where a door closed since
     /// comes within the radius. The benchmark calls it after every frame and does not
     /// time it. Cost: O(points of all paths) plus the validator on what changed.
     pub fn check(&mut self) -> usize {
         let crowd = &self.crowd;
-        let paths = crowd.agents().iter().map(|a| a.corridor().path());
+        let paths = crowd.agents().iter().map(|a| a.agent_path().path());
         let invalid = self
             .watch
             .check(crowd.world(), crowd.radius(), paths, &self.closed);
@@ -282,7 +282,7 @@ impl CrowdSimulation {
                     let around = Bounds::new(d.min, d.max).grown(reach);
                     let inside = |p: DVec2| around.contains(p);
                     let busy = self.crowd.agents().iter().any(|a| {
-                        let c = a.corridor();
+                        let c = a.agent_path();
                         inside(c.position()) || inside(c.target())
                     });
                     if busy {
@@ -351,7 +351,9 @@ fn place_doors(crowd: &Crowd, scenario: &CrowdScenario, rng: &mut Rng) -> Vec<Do
     let cells = (scenario.door_size / world.cell_size()).ceil().max(1.0);
     (0..scenario.doors)
         .map(|k| {
-            let path = agents[k * agents.len() / scenario.doors].corridor().path();
+            let path = agents[k * agents.len() / scenario.doors]
+                .agent_path()
+                .path();
             let centre = world.to_grid(path[path.len() / 2]);
             let corner = (centre - cells / 2.0).round();
             Door {

@@ -9,7 +9,7 @@ use crate::GridWorld;
 
 /// Remembers each agent's path as last found valid (nothing after a failed check). A path is checked with the library's
 /// validator ([`validate_into`]: exact clearance of every segment and bend, a code path
-/// apart from the corridor's own segment tests) on the part that differs from the path
+/// apart from the agent path's own segment tests) on the part that differs from the path
 /// last checked: the new front up to the first point of the unchanged tail, and the bend
 /// there. The unchanged tail was valid on the world as it was; the world only changes by
 /// obstacles, so a tail segment is checked again only when it comes within the radius of
