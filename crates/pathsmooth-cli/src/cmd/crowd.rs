@@ -1,15 +1,15 @@
 //! `pathsmooth crowd`: the crowd benchmark (issue 30) on a Moving AI map: agents walking
 //! to random goals while doors close and open, frame by frame, every path checked after
-//! every frame. A thin shell over [`pathsmooth::crowd::CrowdSimulation`].
+//! every frame. A thin shell over [`pathsmooth_scenarios::CrowdSimulation`].
 
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use glam::DVec2;
-use pathsmooth::crowd::{CrowdScenario, CrowdSimulation, SimFrame};
 use pathsmooth::grid::GridMap;
 use pathsmooth::{Error, GridWorld};
+use pathsmooth_scenarios::{CrowdScenario, CrowdSimulation, SimFrame};
 
 use crate::cmd::plan::PresetArg;
 use crate::files::write_bytes;

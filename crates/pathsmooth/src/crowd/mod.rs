@@ -34,12 +34,9 @@ mod agent_path;
 mod agents;
 #[cfg(feature = "rayon")]
 mod batch;
-mod scenario;
-mod watch;
 
 pub use agent_path::{AgentPath, Moved, Repair, Retargeted, MAX_PULL};
 pub use agents::{AgentIndex, Crowd, CrowdAgent, CrowdFrame, MAX_THREADS};
 #[cfg(feature = "rayon")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
 pub use batch::{update_batch, AgentMove, Updated};
-pub use scenario::{CrowdScenario, CrowdSimulation, SimFrame, MAX_SCENARIO_AGENTS};

@@ -5,13 +5,17 @@
 //! that close on an agent, unreachable targets and bad values give a documented state or a
 //! clear error.
 
+// The Moving AI maps, as the library's tests find and load them.
+#[allow(dead_code)]
+#[path = "../../pathsmooth/tests/common/maps.rs"]
 mod common;
 
 use glam::{DVec2, IVec2};
-use pathsmooth::crowd::{Crowd, CrowdScenario, CrowdSimulation};
+use pathsmooth::crowd::Crowd;
 use pathsmooth::navmesh::NavMesh;
 use pathsmooth::world::Obstacle;
 use pathsmooth::{is_valid, Error, GridMap, GridWorld, NavMeshWorld, Preset};
+use pathsmooth_scenarios::{CrowdScenario, CrowdSimulation};
 
 /// True when the segment `a`–`b` meets the box `lo`–`hi`, open (`strict`) or closed:
 /// Liang–Barsky clipping.
@@ -487,7 +491,8 @@ fn a_crowd_on_a_navmesh_goes_round_a_closed_door_and_back() {
 
 #[test]
 fn crowds_beyond_their_limits_are_refused_before_anything_is_allocated() {
-    use pathsmooth::crowd::{MAX_SCENARIO_AGENTS, MAX_THREADS};
+    use pathsmooth::crowd::MAX_THREADS;
+    use pathsmooth_scenarios::MAX_SCENARIO_AGENTS;
     let refused = |r: Result<CrowdSimulation, Error>, name: &str| match r {
         Err(Error::BadParameter { name: n, .. }) => assert_eq!(n, name),
         other => panic!("{name}: {:?}", other.map(|_| ())),

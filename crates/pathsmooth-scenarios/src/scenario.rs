@@ -2,13 +2,11 @@
 //! few seconds, and doors that close and open, simulated frame by frame.
 
 use glam::{DVec2, IVec2};
+use pathsmooth::crowd::{Crowd, CrowdFrame};
+use pathsmooth::world::{Bounds, Obstacle, ObstacleId, World};
+use pathsmooth::{Error, GridWorld, Preset, Result, Step};
 
-use super::watch::Watch;
-use super::{Crowd, CrowdFrame};
-use crate::error::{Error, Result};
-use crate::pipeline::{Preset, Step};
-use crate::world::{Bounds, Obstacle, ObstacleId, World};
-use crate::GridWorld;
+use crate::watch::{grown, Watch};
 
 /// The most agents a [`CrowdScenario`] places (a hundred times the largest benchmark);
 /// more is refused before anything is allocated.
@@ -123,7 +121,7 @@ struct Door {
 /// for any number of threads.
 ///
 /// ```
-/// use pathsmooth::crowd::{CrowdScenario, CrowdSimulation};
+/// use pathsmooth_scenarios::{CrowdScenario, CrowdSimulation};
 /// use pathsmooth::{GridMap, GridWorld};
 /// let rows = vec!["................"; 12];
 /// let world = GridWorld::new(GridMap::from_rows(&rows)?)?;
@@ -279,7 +277,7 @@ impl CrowdSimulation {
                     frame.doors_opened += 1;
                 }
                 None => {
-                    let around = Bounds::new(d.min, d.max).grown(reach);
+                    let around = grown(Bounds::new(d.min, d.max), reach);
                     let inside = |p: DVec2| around.contains(p);
                     let busy = self.crowd.agents().iter().any(|a| {
                         let c = a.agent_path();
@@ -305,24 +303,33 @@ impl CrowdSimulation {
     }
 }
 
+/// [`Error::BadParameter`] for `name` = `value`, with the range it should be in.
+fn param(name: &'static str, value: f64, expected: &'static str) -> Error {
+    Error::BadParameter {
+        name,
+        value,
+        expected,
+    }
+}
+
 /// Refuses scenario values out of range.
 fn check_scenario(s: &CrowdScenario) -> Result<()> {
     let positive = |name: &'static str, v: f64| {
         if v > 0.0 && !v.is_nan() {
             Ok(())
         } else {
-            Err(Error::param(name, v, "a number > 0"))
+            Err(param(name, v, "a number > 0"))
         }
     };
     let finite = |name: &'static str, v: f64| {
         if v.is_finite() {
             positive(name, v)
         } else {
-            Err(Error::param(name, v, "a finite number > 0"))
+            Err(param(name, v, "a finite number > 0"))
         }
     };
     if s.agents == 0 || s.agents > MAX_SCENARIO_AGENTS {
-        return Err(Error::param(
+        return Err(param(
             "agents",
             s.agents as f64,
             "1 to 1000000 (MAX_SCENARIO_AGENTS)",
@@ -330,11 +337,7 @@ fn check_scenario(s: &CrowdScenario) -> Result<()> {
     }
     // Each door sits on one agent's first path.
     if s.doors > s.agents {
-        return Err(Error::param(
-            "doors",
-            s.doors as f64,
-            "at most one per agent",
-        ));
+        return Err(param("doors", s.doors as f64, "at most one per agent"));
     }
     finite("speed", s.speed)?;
     finite("retarget_seconds", s.retarget_seconds)?;
