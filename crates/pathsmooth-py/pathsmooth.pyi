@@ -359,7 +359,7 @@ class Crowd:
         """A new target waits to be planned (the plan budget was spent)."""
     def arrived(self, agent: int) -> bool: ...
     def add_box(self, min: _PointLike, max: _PointLike) -> Tuple[int, int]:
-        """(obstacle id, corridors it blocks)."""
+        """(obstacle id, agents' paths it blocks)."""
     def add_disk(self, center: _PointLike, radius: float) -> Tuple[int, int]: ...
     def add_polygon(self, points: npt.ArrayLike) -> Tuple[int, int]:
         """A convex polygon, N×2."""

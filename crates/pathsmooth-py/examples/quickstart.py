@@ -26,7 +26,7 @@ print(len(smooth), "points,", round(pathsmooth.metrics(smooth)["length"], 3), "m
 # copy of the world; a door added through it changes the crowd's world only.
 crowd = pathsmooth.Crowd(world, radius=0.2, threads=2)
 a = crowd.add_agent((0.25, 0.25), (5.75, 3.75), speed=1.5)
-door, blocked = crowd.add_box((2.0, 0.0), (2.5, 1.5))   # (its id, corridors it blocks)
+door, blocked = crowd.add_box((2.0, 0.0), (2.5, 1.5))   # (its id, paths it blocks)
 for _ in range(100):
     frame = crowd.update(0.1)                # counts: moved, replans, repaired, stuck, ...
 crowd.remove_obstacle(door)

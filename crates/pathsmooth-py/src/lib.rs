@@ -1117,7 +1117,7 @@ impl CrowdState {
     }
 }
 
-/// Many agents walking their corridors on one world whose obstacles come and go
+/// Many agents walking their paths on one world whose obstacles come and go
 /// (`pathsmooth::crowd::Crowd`). The crowd owns a copy of the world it is given: obstacles
 /// change the crowd's world only. Calls run one at a time (a lock, taken with the GIL
 /// released).
@@ -1237,7 +1237,10 @@ impl Crowd {
     /// The agents' positions, N×2.
     fn positions<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f64>> {
         let p: Vec<DVec2> = self.with(py, |s| {
-            s.agents().iter().map(|a| a.corridor().position()).collect()
+            s.agents()
+                .iter()
+                .map(|a| a.agent_path().position())
+                .collect()
         });
         to_array(py, &p)
     }
@@ -1245,7 +1248,9 @@ impl Crowd {
     /// An agent's path from its position to its target (only its position while stuck).
     fn path<'py>(&self, py: Python<'py>, agent: i64) -> PyResult<Bound<'py, PyArray2<f64>>> {
         let p = self
-            .with(py, |s| s.agent(agent).map(|a| a.corridor().path().to_vec()))
+            .with(py, |s| {
+                s.agent(agent).map(|a| a.agent_path().path().to_vec())
+            })
             .map_err(lib_err)?;
         Ok(to_array(py, &p))
     }
@@ -1254,7 +1259,7 @@ impl Crowd {
     fn stuck(&self, py: Python<'_>, agent: i64) -> PyResult<Option<String>> {
         self.with(py, |s| {
             s.agent(agent)
-                .map(|a| a.corridor().stuck().map(ToString::to_string))
+                .map(|a| a.agent_path().stuck().map(ToString::to_string))
         })
         .map_err(lib_err)
     }
@@ -1279,7 +1284,7 @@ impl Crowd {
             .map_err(lib_err)
     }
 
-    /// Adds a box obstacle; (its id, how many corridors it blocks).
+    /// Adds a box obstacle; (its id, how many agents' paths it blocks).
     fn add_box(
         &self,
         py: Python<'_>,

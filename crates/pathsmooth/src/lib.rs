@@ -53,7 +53,7 @@
 //!   transitions for continuous curvature) into an exact curve ([`curve::exact`]), with
 //!   the corners that could not take the radius reported ([`Step::Fillet`] in a pipeline).
 //! - [`follow`]: curvature-aware speed profiles and agent playback.
-//! - [`crowd`]: a path corridor per agent ([`PathCorridor`]): the path kept up to date as
+//! - [`crowd`]: a path per agent ([`AgentPath`]): the path kept up to date as
 //!   the agent walks and its target moves, repaired locally after the world changes.
 //! - [`metrics`]: path metrics; `io` (with the `serde` feature): path files (JSON, CSV).
 //!
@@ -127,7 +127,7 @@ pub use corridor::{
     CorridorMap, CorridorParams, CorridorPath, CorridorSmoother, DiskCorridor, Problem,
     ProblemParams, Solver, SolverParams,
 };
-pub use crowd::PathCorridor;
+pub use crowd::AgentPath;
 pub use curve::exact::{ExactCurve, Piece};
 pub use curve::{
     catmull_rom, catmull_rom_into, chaikin, chaikin_adaptive, chaikin_in_place, chaikin_into,

@@ -7,7 +7,8 @@
 //!
 //! - in the library, no top-level module imports one of a higher layer (the table below,
 //!   which `ARCHITECTURE.md` draws);
-//! - in every crate (the library, the CLI, the C ABI, the Python binding, the baker) and in
+//! - in every crate (the library, the CLI, the C ABI, the Python binding, the baker, the
+//!   crowd benchmark's scenarios; every folder of `crates/` is one of them) and in
 //!   every folder at any depth — the crate root, `navmesh/`, `navmesh/import/`, the CLI's
 //!   `serve/`, … — the folder's direct children import each other without a circle. An
 //!   import between deeper modules counts for the children of the deepest folder both are
@@ -44,6 +45,7 @@ const CRATES: &[&str] = &[
     "pathsmooth-ffi",
     "pathsmooth-py",
     "pathsmooth-bake",
+    "pathsmooth-scenarios",
 ];
 
 #[test]
@@ -94,6 +96,25 @@ fn no_folder_of_any_crate_has_an_import_circle() {
     let cli = &graphs["pathsmooth-cli"];
     assert!(cli[&Vec::new()]["serve"].contains_key("compare"));
     assert!(cli[&folder("serve")]["conn"].contains_key("limits"));
+    assert!(graphs["pathsmooth-scenarios"][&Vec::new()]["scenario"].contains_key("watch"));
+}
+
+/// A new crate is checked as soon as it exists: every folder of `crates/` is in [`CRATES`].
+#[test]
+fn every_crate_of_the_workspace_is_checked() {
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(&crates).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if path.join("Cargo.toml").is_file() && !CRATES.contains(&name.as_str()) {
+            missing.push(name);
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "crates not in tests/architecture.rs's CRATES: {missing:?}"
+    );
 }
 
 /// Scratch belongs to the object that runs the work (a step, a query, a world's

@@ -1,5 +1,5 @@
-//! Corridors and temporary obstacles on one world (issue 30): a door (a box obstacle)
-//! closed across a map's corridors invalidates exactly the corridors whose paths it
+//! Agent paths and temporary obstacles on one world (issue 30): a door (a box obstacle)
+//! closed across a map's passages invalidates exactly the agent paths it
 //! blocks (`GridWorld::obstacle_blocks`, checked against an independent segment–square
 //! test here); repair makes them valid on the world with the door; removing the door gives
 //! back the world exactly, so fresh plans equal the ones made before it closed, bit for
@@ -8,7 +8,7 @@
 mod common;
 
 use glam::DVec2;
-use pathsmooth::crowd::{PathCorridor, Repair};
+use pathsmooth::crowd::{AgentPath, Repair};
 use pathsmooth::world::Obstacle;
 use pathsmooth::{GridWorld, Pipeline, Preset};
 
@@ -25,7 +25,7 @@ fn near_box(a: DVec2, b: DVec2, lo: DVec2, hi: DVec2, r: f64, margin: f64) -> bo
 }
 
 #[test]
-fn a_door_obstacle_invalidates_exactly_the_blocked_corridors_and_removing_it_restores_them() {
+fn a_door_obstacle_invalidates_exactly_the_blocked_agent_paths_and_removing_it_restores_them() {
     let (map, scen) = common::load("dao/arena");
     let radius = 0.3;
     let mut world = GridWorld::new(map).unwrap();
@@ -34,19 +34,19 @@ fn a_door_obstacle_invalidates_exactly_the_blocked_corridors_and_removing_it_res
         .iter()
         .map(|s| (s.start_point(), s.goal_point()))
         .collect();
-    // Corridors before the door.
-    let (corridors, before): (Vec<PathCorridor>, Vec<Vec<DVec2>>) = {
+    // Agent paths before the door.
+    let (paths, before): (Vec<AgentPath>, Vec<Vec<DVec2>>) = {
         let mut pipeline = Pipeline::preset(&world, radius, Preset::Smooth).unwrap();
         ends.iter()
-            .filter_map(|&(a, b)| PathCorridor::new(&mut pipeline, a, b).ok())
+            .filter_map(|&(a, b)| AgentPath::new(&mut pipeline, a, b).ok())
             .map(|c| {
                 let p = c.path().to_vec();
                 (c, p)
             })
             .unzip()
     };
-    assert!(corridors.len() >= 12, "{} corridors", corridors.len());
-    // A door across the middle of a corridor's path, as far as can be from every start
+    assert!(paths.len() >= 12, "{} agent paths", paths.len());
+    // A door across the middle of an agent's path, as far as can be from every start
     // and goal (so it blocks ways, not agents).
     let away = |p: DVec2| {
         ends.iter()
@@ -66,10 +66,10 @@ fn a_door_obstacle_invalidates_exactly_the_blocked_corridors_and_removing_it_res
     let door = world
         .add_obstacle(Obstacle::Box { min: lo, max: hi })
         .unwrap();
-    let mut corridors = corridors;
+    let mut paths = paths;
     let mut pipeline = Pipeline::preset(&world, radius, Preset::Smooth).unwrap();
     let (mut blocked, mut repaired) = (0, 0);
-    for (c, old) in corridors.iter_mut().zip(&before) {
+    for (c, old) in paths.iter_mut().zip(&before) {
         let blocks = world.obstacle_blocks(door, old, radius).unwrap();
         // The independent check, where it is clear-cut.
         let near = old
@@ -84,12 +84,12 @@ fn a_door_obstacle_invalidates_exactly_the_blocked_corridors_and_removing_it_res
         if !far {
             assert!(blocks);
         }
-        // Exactly the blocked corridors are invalid (the door is the only change).
+        // Exactly the blocked agent paths are invalid (the door is the only change).
         assert_eq!(c.is_valid(&pipeline), !blocks);
         if blocks {
             blocked += 1;
             match c.repair(&mut pipeline) {
-                Ok(Repair::Valid) => panic!("a blocked corridor reported valid"),
+                Ok(Repair::Valid) => panic!("a blocked agent path reported valid"),
                 Ok(_) => {
                     repaired += 1;
                     assert!(c.is_valid(&pipeline));
@@ -111,12 +111,12 @@ fn a_door_obstacle_invalidates_exactly_the_blocked_corridors_and_removing_it_res
     world.remove_obstacle(door).unwrap();
     // The world is what it was: fresh plans are the original ones, bit for bit.
     let mut pipeline = Pipeline::preset(&world, radius, Preset::Smooth).unwrap();
-    for (c, old) in corridors.iter_mut().zip(&before) {
+    for (c, old) in paths.iter_mut().zip(&before) {
         c.replan(&mut pipeline).unwrap();
         assert_eq!(c.path(), old.as_slice());
     }
     println!(
-        "{} corridors, {blocked} blocked by the door, {repaired} repaired",
+        "{} agent paths, {blocked} blocked by the door, {repaired} repaired",
         before.len()
     );
 }

@@ -7,7 +7,7 @@ mod common;
 
 use common::rng::Rng;
 use glam::DVec2;
-use pathsmooth::crowd::{PathCorridor, Repair};
+use pathsmooth::crowd::{AgentPath, Repair};
 use pathsmooth::grid::GridMap;
 use pathsmooth::navmesh::{NavMesh, Scene};
 use pathsmooth::world::{Obstacle, ObstacleId};
@@ -554,7 +554,7 @@ fn obstacles_and_area_costs_combine() {
 }
 
 #[test]
-fn a_corridor_through_an_obstacle_is_repaired_and_valid_again_after_removal() {
+fn an_agent_path_through_an_obstacle_is_repaired_and_valid_again_after_removal() {
     let open = NavMeshWorld::new(NavMesh::from_scene(&pillar_scene()).unwrap());
     let (a, b) = (DVec2::new(1.0, 1.0), DVec2::new(11.0, 1.0));
     for radius in [0.0, 0.3] {
@@ -566,24 +566,24 @@ fn a_corridor_through_an_obstacle_is_repaired_and_valid_again_after_removal() {
             })
             .unwrap();
         let mut on_open = Pipeline::preset(&open, radius, Preset::Smooth).unwrap();
-        let mut corridor = PathCorridor::new(&mut on_open, a, b).unwrap();
-        let original = corridor.path().to_vec();
+        let mut agent_path = AgentPath::new(&mut on_open, a, b).unwrap();
+        let original = agent_path.path().to_vec();
         assert!(closed.obstacle_blocks(door, &original, radius).unwrap());
         let mut on_closed = Pipeline::preset(&closed, radius, Preset::Smooth).unwrap();
-        assert!(!corridor.is_valid(&on_closed));
-        assert_ne!(corridor.repair(&mut on_closed).unwrap(), Repair::Valid);
-        assert!(corridor.is_valid(&on_closed));
-        assert!(is_valid(&closed, corridor.path(), radius));
+        assert!(!agent_path.is_valid(&on_closed));
+        assert_ne!(agent_path.repair(&mut on_closed).unwrap(), Repair::Valid);
+        assert!(agent_path.is_valid(&on_closed));
+        assert!(is_valid(&closed, agent_path.path(), radius));
         assert!(!closed
-            .obstacle_blocks(door, corridor.path(), radius)
+            .obstacle_blocks(door, agent_path.path(), radius)
             .unwrap());
-        // The door opens again: the repaired path is still valid, and a corridor made
+        // The door opens again: the repaired path is still valid, and an agent path made
         // again is the original.
         let mut reopened = closed.clone();
         reopened.remove_obstacle(door).unwrap();
         let mut on_reopened = Pipeline::preset(&reopened, radius, Preset::Smooth).unwrap();
-        assert_eq!(corridor.repair(&mut on_reopened), Ok(Repair::Valid));
-        let again = PathCorridor::new(&mut on_reopened, a, b).unwrap();
+        assert_eq!(agent_path.repair(&mut on_reopened), Ok(Repair::Valid));
+        let again = AgentPath::new(&mut on_reopened, a, b).unwrap();
         assert_eq!(again.path(), original.as_slice());
     }
 }

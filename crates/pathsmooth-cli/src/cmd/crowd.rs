@@ -1,15 +1,15 @@
 //! `pathsmooth crowd`: the crowd benchmark (issue 30) on a Moving AI map: agents walking
 //! to random goals while doors close and open, frame by frame, every path checked after
-//! every frame. A thin shell over [`pathsmooth::crowd::CrowdSimulation`].
+//! every frame. A thin shell over [`pathsmooth_scenarios::CrowdSimulation`].
 
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use glam::DVec2;
-use pathsmooth::crowd::{CrowdScenario, CrowdSimulation, SimFrame};
 use pathsmooth::grid::GridMap;
 use pathsmooth::{Error, GridWorld};
+use pathsmooth_scenarios::{CrowdScenario, CrowdSimulation, SimFrame};
 
 use crate::cmd::plan::PresetArg;
 use crate::files::write_bytes;
@@ -146,7 +146,7 @@ impl Recorder {
     fn sample(&mut self, sim: &CrowdSimulation, t: f64) {
         self.times.push(t);
         for (track, a) in self.agents.iter_mut().zip(sim.crowd().agents()) {
-            track.push(a.corridor().position());
+            track.push(a.agent_path().position());
         }
         for (track, (_, _, closed)) in self.doors.iter_mut().zip(sim.doors()) {
             track.push(closed);
@@ -304,7 +304,7 @@ fn summary(
             "refused / failed",
             format!("{} / {}", t.frames.crowd.refused, t.frames.crowd.failed),
         ),
-        ("repaired corridors", t.frames.crowd.repaired.to_string()),
+        ("repaired paths", t.frames.crowd.repaired.to_string()),
         ("blocked by doors", t.frames.blocked.to_string()),
         (
             "doors closed / opened",

@@ -1,11 +1,11 @@
-//! A crowd: many agents walking their corridors on one grid world that changes (issue 30).
+//! A crowd: many agents walking their paths on one grid world that changes (issue 30).
 
 use std::collections::VecDeque;
 use std::sync::Arc;
 
 use glam::DVec2;
 
-use super::{Moved, PathCorridor, Repair, Retargeted};
+use super::{AgentPath, Moved, Repair, Retargeted};
 use crate::error::{Error, Result};
 use crate::pipeline::{Pipeline, Step};
 use crate::world::{Obstacle, ObstacleId, ObstacleWorld, World};
@@ -18,10 +18,10 @@ pub const MAX_THREADS: usize = 256;
 /// An agent's index in its [`Crowd`] (agents are never removed, so it stays valid).
 pub type AgentIndex = usize;
 
-/// One agent of a [`Crowd`]: its corridor, its speed and what it is waiting for.
+/// One agent of a [`Crowd`]: its path, its speed and what it is waiting for.
 #[derive(Debug, Clone)]
 pub struct CrowdAgent {
-    corridor: PathCorridor,
+    agent_path: AgentPath,
     speed: f64,
     /// A target asked for and not yet planned (an update plans it, in turn under a plan
     /// budget).
@@ -30,16 +30,16 @@ pub struct CrowdAgent {
     queued: bool,
     /// Its target is planned in this update.
     plan_now: bool,
-    /// Set when the world changed under the corridor: the next update repairs it.
+    /// Set when the world changed under the agent path: the next update repairs it.
     repair: bool,
     /// The last error an update met for this agent: a refused target, a failed move.
     error: Option<Error>,
 }
 
 impl CrowdAgent {
-    /// The agent's corridor: its position, target and path.
-    pub fn corridor(&self) -> &PathCorridor {
-        &self.corridor
+    /// The agent's [`AgentPath`]: its position, target and path.
+    pub fn agent_path(&self) -> &AgentPath {
+        &self.agent_path
     }
 
     /// Its walking speed, world units per second.
@@ -55,11 +55,11 @@ impl CrowdAgent {
 
     /// True when the agent stands at its target (and no new one is pending).
     pub fn arrived(&self) -> bool {
-        self.wanted.is_none() && self.corridor.position() == self.corridor.target()
+        self.wanted.is_none() && self.agent_path.position() == self.agent_path.target()
     }
 
     /// The last error an update met for this agent, or `None`: why the target asked for
-    /// with [`Crowd::set_target`] was refused (the corridor kept its old one), or why a
+    /// with [`Crowd::set_target`] was refused (the agent path kept its old one), or why a
     /// move failed (the agent stood still). Cleared when a new target is planned.
     pub fn error(&self) -> Option<&Error> {
         self.error.as_ref()
@@ -69,7 +69,7 @@ impl CrowdAgent {
 /// What one [`Crowd::update`] did, summed over the agents.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct CrowdFrame {
-    /// Moves that kept or string-pulled the corridor.
+    /// Moves that kept or string-pulled the agent path.
     pub moved: usize,
     /// Plans made: moves that re-planned (pushed off the path), new targets out of sight
     /// of the path, repairs after a world change (local or whole).
@@ -80,9 +80,9 @@ pub struct CrowdFrame {
     pub refused: usize,
     /// Moves that failed, the agent left standing: see [`CrowdAgent::error`].
     pub failed: usize,
-    /// Corridors the world changed under that were repaired.
+    /// Agent paths the world changed under that were repaired.
     pub repaired: usize,
-    /// Agents stuck after the update (see [`PathCorridor::stuck`]).
+    /// Agents stuck after the update (see [`AgentPath::stuck`]).
     pub stuck: usize,
     /// Agents whose new target waits for the next updates (the plan budget was spent).
     pub waiting: usize,
@@ -101,17 +101,17 @@ impl std::ops::AddAssign for CrowdFrame {
     }
 }
 
-/// Many agents, each with a [`PathCorridor`], walking on one world whose temporary
+/// Many agents, each with an [`AgentPath`], walking on one world whose temporary
 /// obstacles come and go (a [`GridWorld`] by default, or a
 /// [`NavMeshWorld`](crate::NavMeshWorld): any [`ObstacleWorld`]): Detour's `dtCrowd` without the local steering (agents do not
 /// avoid one another), over smooth paths.
 ///
 /// Each [`update`](Self::update) moves every agent `speed × dt` along its path (to its
-/// corridor's [`steering_point`](PathCorridor::steering_point), then
-/// [`move_position`](PathCorridor::move_position)), after planning the targets asked for
-/// with [`set_target`](Self::set_target) and repairing the corridors a new obstacle
-/// blocks. [`add_obstacle`](Self::add_obstacle) finds those corridors itself; a removed
-/// obstacle only frees space, so no corridor becomes invalid, and the stuck ones try
+/// agent path's [`steering_point`](AgentPath::steering_point), then
+/// [`move_position`](AgentPath::move_position)), after planning the targets asked for
+/// with [`set_target`](Self::set_target) and repairing the agent paths a new obstacle
+/// blocks. [`add_obstacle`](Self::add_obstacle) finds those agent paths itself; a removed
+/// obstacle only frees space, so no agent path becomes invalid, and the stuck ones try
 /// again. After every update, every agent's path is valid for the crowd's radius on the
 /// world, or the agent is stuck (its path only its position) with the reason.
 ///
@@ -128,11 +128,11 @@ impl std::ops::AddAssign for CrowdFrame {
 /// let world = GridWorld::new(GridMap::from_rows(&["........", "..@@@@..", "........"])?)?;
 /// let mut crowd = Crowd::new(world, 0.0, Preset::Smooth.steps())?;
 /// let a = crowd.add_agent(DVec2::new(0.5, 0.5), DVec2::new(7.5, 0.5), 2.0)?;
-/// // A crate falls on the top row: the agent's corridor goes round it, by the bottom row.
+/// // A crate falls on the top row: the agent's path goes round it, by the bottom row.
 /// crowd.add_obstacle(Obstacle::Box { min: DVec2::new(3.0, 0.0), max: DVec2::new(4.0, 1.0) })?;
 /// let frame = crowd.update(0.1)?;
 /// assert_eq!(frame.repaired, 1);
-/// assert!(crowd.agents()[a].corridor().path().iter().any(|p| p.y > 2.0));
+/// assert!(crowd.agents()[a].agent_path().path().iter().any(|p| p.y > 2.0));
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
 #[derive(Debug)]
@@ -231,18 +231,18 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     }
 
     /// Adds an agent at `position` walking to `target` at `speed` (world units per second),
-    /// its corridor planned now.
+    /// its agent path planned now.
     ///
     /// Errors: [`Error::BadParameter`] for a speed that is not finite and > 0;
-    /// [`PathCorridor::new`]'s (a bad or blocked end, an unreachable target). Cost: one
+    /// [`AgentPath::new`]'s (a bad or blocked end, an unreachable target). Cost: one
     /// plan.
     pub fn add_agent(&mut self, position: DVec2, target: DVec2, speed: f64) -> Result<AgentIndex> {
         if !(speed.is_finite() && speed > 0.0) {
             return Err(Error::param("speed", speed, "a finite speed > 0"));
         }
-        let corridor = PathCorridor::new(&mut self.pipelines[0], position, target)?;
+        let agent_path = AgentPath::new(&mut self.pipelines[0], position, target)?;
         self.agents.push(CrowdAgent {
-            corridor,
+            agent_path,
             speed,
             wanted: None,
             queued: false,
@@ -294,9 +294,9 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     }
 
     /// Adds a temporary obstacle to the world ([`ObstacleWorld::add_obstacle`]) and marks
-    /// the corridors it blocks ([`ObstacleWorld::obstacle_blocks`]) for repair by the next
+    /// the agent paths it blocks ([`ObstacleWorld::obstacle_blocks`]) for repair by the next
     /// update.
-    /// Returns the obstacle and how many corridors it blocks. An agent standing inside it
+    /// Returns the obstacle and how many agent paths it blocks. An agent standing inside it
     /// gets stuck with [`Error::Blocked`] at the update (the crowd does not move agents out
     /// of the way).
     ///
@@ -304,7 +304,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     /// [`NavMeshWorld::add_obstacle`](crate::NavMeshWorld::add_obstacle)), the crowd
     /// unchanged. Cost: the world's change (on a grid, a copy of the map's cells and a
     /// patch of the distance field near the obstacle; on a navmesh, a local
-    /// re-triangulation and a rebuild of the mesh), a pass over every corridor's points (a
+    /// re-triangulation and a rebuild of the mesh), a pass over every agent path's points (a
     /// box test each, the exact tests only near the obstacle) and one pipeline per thread
     /// made again (their buffers grow again on first use).
     pub fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<(ObstacleId, usize)> {
@@ -314,7 +314,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             // The id is the world's own, so the lookup cannot fail.
             if self
                 .world
-                .obstacle_blocks(id, a.corridor.path(), self.radius)
+                .obstacle_blocks(id, a.agent_path.path(), self.radius)
                 .unwrap_or(true)
             {
                 a.repair = true;
@@ -324,7 +324,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         Ok((id, blocked))
     }
 
-    /// Removes a temporary obstacle ([`ObstacleWorld::remove_obstacle`]). No corridor
+    /// Removes a temporary obstacle ([`ObstacleWorld::remove_obstacle`]). No agent path
     /// becomes invalid (the world only gains space); stuck agents try again at the next
     /// update.
     ///
@@ -335,7 +335,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         self.change_world(|w| w.remove_obstacle(id))
     }
 
-    /// Moves every agent `dt` seconds on (see the type's docs): first each corridor the
+    /// Moves every agent `dt` seconds on (see the type's docs): first each agent path the
     /// world changed under is repaired (and, after any change, each stuck one tried
     /// again), then each pending target is planned, then the agent walks `speed × dt` along
     /// its path. A stuck agent stands still.
@@ -344,7 +344,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     /// failures are not errors of the update (they are counted in the frame and kept on
     /// the agent). Cost: per agent on the usual frame (a walk along its path), a few
     /// projections and a bend test, with a segment test and a clearance measure when it
-    /// enters a new segment ([`PathCorridor::move_position`]); plus the plans counted in
+    /// enters a new segment ([`AgentPath::move_position`]); plus the plans counted in
     /// [`CrowdFrame::replans`].
     pub fn update(&mut self, dt: f64) -> Result<CrowdFrame> {
         if !(dt.is_finite() && dt >= 0.0) {
@@ -406,7 +406,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         if result.is_ok() {
             self.changed = true;
             for a in &mut self.agents {
-                a.corridor.forget_world();
+                a.agent_path.forget_world();
             }
         }
         result
@@ -435,9 +435,9 @@ fn update_agent<W: World>(
     retry: bool,
     frame: &mut CrowdFrame,
 ) {
-    let c = &mut a.corridor;
+    let c = &mut a.agent_path;
     if std::mem::take(&mut a.repair) || (retry && c.is_stuck()) {
-        // A failed repair leaves the corridor stuck with the reason: counted below.
+        // A failed repair leaves the agent path stuck with the reason: counted below.
         if c.repair(pipeline).is_ok_and(|r| r != Repair::Valid) {
             frame.repaired += 1;
             frame.replans += 1;
@@ -449,7 +449,7 @@ fn update_agent<W: World>(
             Ok(Retargeted::Adjusted { .. }) => frame.adjusted += 1,
             Ok(Retargeted::Replanned) => frame.replans += 1,
             Ok(Retargeted::Stuck) => {
-                // Recorded on a stuck corridor: plan it from where the agent stands.
+                // Recorded on a stuck agent path: plan it from where the agent stands.
                 if c.repair(pipeline).is_ok() {
                     frame.replans += 1;
                 }
@@ -466,7 +466,7 @@ fn update_agent<W: World>(
             Ok(Moved::Replanned) => frame.replans += 1,
             Ok(_) => frame.moved += 1,
             // The steering point lies on a valid path, so this is not expected; the
-            // corridor is unchanged (the agent stands still) and the error is kept.
+            // agent path is unchanged (the agent stands still) and the error is kept.
             Err(e) => {
                 a.error = Some(e);
                 frame.failed += 1;

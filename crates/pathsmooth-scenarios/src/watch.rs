@@ -2,14 +2,12 @@
 //! cost of what changed.
 
 use glam::DVec2;
-
-use crate::validate::{validate_into, ValidationReport};
-use crate::world::Bounds;
-use crate::GridWorld;
+use pathsmooth::world::Bounds;
+use pathsmooth::{validate_into, GridWorld, ValidationReport};
 
 /// Remembers each agent's path as last found valid (nothing after a failed check). A path is checked with the library's
 /// validator ([`validate_into`]: exact clearance of every segment and bend, a code path
-/// apart from the corridor's own segment tests) on the part that differs from the path
+/// apart from the agent path's own segment tests) on the part that differs from the path
 /// last checked: the new front up to the first point of the unchanged tail, and the bend
 /// there. The unchanged tail was valid on the world as it was; the world only changes by
 /// obstacles, so a tail segment is checked again only when it comes within the radius of
@@ -80,7 +78,7 @@ impl Watch {
         let near = |a: DVec2, b: DVec2| {
             added
                 .iter()
-                .any(|&(lo, hi)| Bounds::new(lo, hi).grown(radius).meets_box_of(a, b))
+                .any(|&(lo, hi)| meets_box_of(grown(Bounds::new(lo, hi), radius), a, b))
         };
         if n == 1 {
             return !near(path[0], path[0]) || self.holds(world, radius, path);
@@ -96,11 +94,28 @@ impl Watch {
     }
 }
 
+/// `b` grown by `margin` on every side.
+pub(crate) fn grown(b: Bounds, margin: f64) -> Bounds {
+    Bounds {
+        min: b.min - margin,
+        max: b.max + margin,
+    }
+}
+
+/// True when the closed rectangle `b` meets the bounding box of the segment `a`–`c`: the
+/// cheap test before the validator (a segment that fails it misses the rectangle).
+fn meets_box_of(b: Bounds, a: DVec2, c: DVec2) -> bool {
+    a.x.max(c.x) >= b.min.x
+        && a.x.min(c.x) <= b.max.x
+        && a.y.max(c.y) >= b.min.y
+        && a.y.min(c.y) <= b.max.y
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::world::Obstacle;
-    use crate::GridMap;
+    use pathsmooth::world::Obstacle;
+    use pathsmooth::GridMap;
 
     fn p(x: f64, y: f64) -> DVec2 {
         DVec2::new(x, y)

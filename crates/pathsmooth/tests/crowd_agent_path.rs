@@ -1,31 +1,31 @@
-//! Path corridors (`pathsmooth::crowd::PathCorridor`, issue 30 item 1) on real and hand
-//! maps, grids and navmeshes: an agent walks its corridor with small sideways pushes and an
+//! Agent paths (`pathsmooth::crowd::AgentPath`, issue 30 item 1) on real and hand
+//! maps, grids and navmeshes: an agent walks its agent path with small sideways pushes and an
 //! occasional shove, its target moves now and then, and after every call the path must be
 //! valid for the radius, run from the position to the target and be about as short as a
-//! fresh plan; a door closed across corridors invalidates exactly those that pass it, and
-//! repair makes them valid; bad positions and targets leave the corridor as it was.
+//! fresh plan; a door closed across agent paths invalidates exactly those that pass it, and
+//! repair makes them valid; bad positions and targets leave the agent path as it was.
 //!
 //! Quick by default (a sample of maps and scenarios); `PATHSMOOTH_SLOW` runs every DEV map
-//! and more scenarios. `cargo test -p pathsmooth --test crowd_corridor -- --nocapture`
+//! and more scenarios. `cargo test -p pathsmooth --test crowd_agent_path -- --nocapture`
 //! prints the measured distributions (docs/crowd.md); `CROWD_DEBUG=1.2` also prints the
-//! corridor and the fresh plan of every sample whose length ratio is above 1.2.
+//! agent path and the fresh plan of every sample whose length ratio is above 1.2.
 
 mod common;
 
 use common::rng::Rng;
 use glam::DVec2;
-use pathsmooth::crowd::{Moved, PathCorridor, Repair, Retargeted};
+use pathsmooth::crowd::{AgentPath, Moved, Repair, Retargeted};
 use pathsmooth::grid::GridMap;
 use pathsmooth::metrics::length;
 use pathsmooth::navmesh::NavMesh;
 use pathsmooth::{validate, Error, GridWorld, NavMeshWorld, Pipeline, Preset, World};
 
-/// How much longer than a fresh plan from the same position to the same target a
-/// corridor's path may be: relative, plus one cell (`ABS_TOLERANCE`). The reference is
+/// How much longer than a fresh plan from the same position to the same target an
+/// agent's path may be: relative, plus one cell (`ABS_TOLERANCE`). The reference is
 /// itself noisy: a fresh plan from a point a few steps further on can take another route
 /// round the obstacles (grid A* breaks ties one way or the other, and the shortcut keeps
 /// the route), so the pipeline's own plans from nearby points differ by as much. The
-/// walks measure that spread on the samples where the corridor is still the tail of its
+/// walks measure that spread on the samples where the agent path is still the tail of its
 /// first plan (`untouched`), and print both; see `docs/crowd.md`.
 const LENGTH_TOLERANCE: f64 = 0.25;
 
@@ -40,12 +40,12 @@ const MAX_REPLAN_FRACTION: f64 = 0.05;
 /// What the walks saw.
 #[derive(Default)]
 struct Stats {
-    /// corridor length / fresh plan length, sampled along the walks.
+    /// agent path length / fresh plan length, sampled along the walks.
     ratios: Vec<f64>,
-    /// The same on the samples where the corridor was still the tail of its first plan
+    /// The same on the samples where the agent path was still the tail of its first plan
     /// (every move so far `Kept`): the spread of the pipeline's own plans.
     untouched: Vec<f64>,
-    /// The largest (corridor − ABS_TOLERANCE) / fresh.
+    /// The largest (agent path − ABS_TOLERANCE) / fresh.
     worst_excess: f64,
     /// `optimize_topology` calls, and those that changed the path.
     optimized: (usize, usize),
@@ -94,7 +94,7 @@ impl Stats {
         let q = |f: f64| r[((r.len() - 1) as f64 * f).round() as usize];
         println!(
             "{what}: {} walks, {} moves (kept {}, pulled {}, replanned {}), retargets adjusted {} replanned {}; \
-             corridor/fresh length over {} samples: median {:.4} p99 {:.4} max {:.4} (min {:.4})",
+             agent path/fresh length over {} samples: median {:.4} p99 {:.4} max {:.4} (min {:.4})",
             self.walks,
             self.moves(),
             self.kept,
@@ -119,8 +119,8 @@ impl Stats {
         if !u.is_empty() {
             let q = |f: f64| u[((u.len() - 1) as f64 * f).round() as usize];
             println!(
-                "  untouched corridors (the pipeline's own spread) over {} samples: median {:.4} p99 {:.4} max {:.4}; \
-                 largest (corridor - {ABS_TOLERANCE}) / fresh {:.4}; optimize_topology {} calls, {} shorter",
+                "  untouched agent paths (the pipeline's own spread) over {} samples: median {:.4} p99 {:.4} max {:.4}; \
+                 largest (agent path - {ABS_TOLERANCE}) / fresh {:.4}; optimize_topology {} calls, {} shorter",
                 u.len(),
                 q(0.5),
                 q(0.99),
@@ -139,7 +139,7 @@ impl Stats {
         );
         assert!(
             self.worst_excess <= 1.0 + LENGTH_TOLERANCE,
-            "{what}: a corridor was {} times as long as a fresh plan (less {ABS_TOLERANCE}): {}",
+            "{what}: an agent path was {} times as long as a fresh plan (less {ABS_TOLERANCE}): {}",
             self.worst_excess,
             self.worst.1
         );
@@ -147,7 +147,7 @@ impl Stats {
         let mut r = self.ratios.clone();
         r.sort_by(f64::total_cmp);
         let median = r[r.len() / 2];
-        assert!(median <= 1.001, "{what}: median corridor/fresh {median}");
+        assert!(median <= 1.001, "{what}: median agent path/fresh {median}");
         let replans = self.replanned as f64 / self.moves() as f64;
         assert!(
             replans <= MAX_REPLAN_FRACTION,
@@ -163,11 +163,11 @@ impl Stats {
     }
 }
 
-/// The corridor's contract after every call: not stuck, valid for the radius (clearance
+/// The agent path's contract after every call: not stuck, valid for the radius (clearance
 /// ≥ the radius itself), from `position` to `target`.
-fn check_corridor<W: World>(
+fn check_agent_path<W: World>(
     pipeline: &Pipeline<W>,
-    c: &PathCorridor,
+    c: &AgentPath,
     position: DVec2,
     target: DVec2,
     what: &str,
@@ -204,11 +204,11 @@ fn has_room<W: World>(pipeline: &Pipeline<W>, p: DVec2) -> bool {
         && pipeline.world().segment_is_clear(p, p, pipeline.radius())
 }
 
-/// Walks an agent from `start` to `goal` along its corridor: each step it steers `step`
-/// ahead ([`PathCorridor::steering_point`]) with a small sideways push, every 60th step it
+/// Walks an agent from `start` to `goal` along its agent path: each step it steers `step`
+/// ahead ([`AgentPath::steering_point`]) with a small sideways push, every 60th step it
 /// is shoved up to 1.5 units off the path, and every 90th its target moves to a free point
 /// up to 4 units away; every 25th it looks for a shorter route over the next 30 units
-/// ([`PathCorridor::optimize_topology`]). Checks the contract after every call and samples the corridor's
+/// ([`AgentPath::optimize_topology`]). Checks the contract after every call and samples the agent path's
 /// length against a fresh plan every `sample_every` steps. Returns false when the pipeline
 /// cannot plan from start to goal (the scenario is skipped).
 fn walk<W: World>(
@@ -220,7 +220,7 @@ fn walk<W: World>(
     rng: &mut Rng,
     stats: &mut Stats,
 ) -> bool {
-    let Ok(mut c) = PathCorridor::new(pipeline, start, goal) else {
+    let Ok(mut c) = AgentPath::new(pipeline, start, goal) else {
         return false;
     };
     stats.walks += 1;
@@ -228,7 +228,7 @@ fn walk<W: World>(
     let step = 0.4;
     let mut events = String::new();
     let mut untouched = true;
-    check_corridor(pipeline, &c, start, target, "new");
+    check_agent_path(pipeline, &c, start, target, "new");
     for n in 1..=max_steps {
         if c.path().len() == 1 {
             break;
@@ -263,7 +263,7 @@ fn walk<W: World>(
             }
             other => panic!("step {n}: {other:?}"),
         }
-        check_corridor(pipeline, &c, p, target, &format!("step {n} ({moved:?})"));
+        check_agent_path(pipeline, &c, p, target, &format!("step {n} ({moved:?})"));
         if n % 90 == 0 {
             let t = target + rng.vec() * 4.0;
             if has_room(pipeline, t) {
@@ -281,12 +281,12 @@ fn walk<W: World>(
                     Ok(other) => panic!("retarget at step {n}: {other:?}"),
                     // Free but not reachable with room (another pocket): refused, unchanged.
                     Err(_) => {
-                        check_corridor(pipeline, &c, p, target, "refused retarget");
+                        check_agent_path(pipeline, &c, p, target, "refused retarget");
                         continue;
                     }
                 }
                 target = t;
-                check_corridor(pipeline, &c, p, target, &format!("retarget at step {n}"));
+                check_agent_path(pipeline, &c, p, target, &format!("retarget at step {n}"));
             }
         }
         if n % 25 == 0 {
@@ -298,7 +298,7 @@ fn walk<W: World>(
                 stats.optimized.1 += 1;
                 events.push('O');
             }
-            check_corridor(pipeline, &c, p, target, &format!("optimized at step {n}"));
+            check_agent_path(pipeline, &c, p, target, &format!("optimized at step {n}"));
         }
         let clock = std::time::Instant::now();
         if (n % sample_every == 0 || n % 90 == 0)
@@ -345,7 +345,7 @@ fn walk_maps() -> Vec<&'static str> {
 }
 
 #[test]
-fn walks_on_real_maps_keep_the_corridor_valid_short_and_rarely_replanned() {
+fn walks_on_real_maps_keep_the_agent_path_valid_short_and_rarely_replanned() {
     let names = walk_maps();
     let maps = common::real_maps(&names);
     let (scenarios, max_steps) = if common::slow() { (6, 600) } else { (3, 400) };
@@ -373,7 +373,7 @@ fn walks_on_real_maps_keep_the_corridor_valid_short_and_rarely_replanned() {
 }
 
 #[test]
-fn walks_on_navmeshes_keep_the_corridor_valid_and_short() {
+fn walks_on_navmeshes_keep_the_agent_path_valid_and_short() {
     let (map, scen) = common::load("dao/arena");
     let world = NavMeshWorld::new(NavMesh::from_grid(&map).unwrap());
     let mut all = Stats::default();
@@ -401,7 +401,7 @@ fn walks_on_navmeshes_keep_the_corridor_valid_and_short() {
     all.check("all navmesh walks");
 }
 
-/// A hand map: two rooms joined by a corridor two cells wide (rows 4–5) and, further
+/// A hand map: two rooms joined by a passage two cells wide (rows 4–5) and, further
 /// down, a second one (rows 10–11), so a door in the first leaves a way round.
 const ROOMS: [&str; 14] = [
     "@@@@@@@@@@@@@@@@@@@@",
@@ -429,7 +429,7 @@ fn rooms(blocked: &[(usize, usize)]) -> GridWorld {
 }
 
 #[test]
-fn walks_on_a_hand_map_keep_the_corridor_valid() {
+fn walks_on_a_hand_map_keep_the_agent_path_valid() {
     let world = rooms(&[]);
     let mesh_world = NavMeshWorld::new(NavMesh::from_grid(world.map()).unwrap());
     let (a, b) = (DVec2::new(2.5, 2.5), DVec2::new(17.5, 8.5));
@@ -574,7 +574,7 @@ fn with_door(map: &GridMap, door: &Door) -> GridWorld {
 }
 
 #[test]
-fn a_door_invalidates_exactly_the_corridors_through_it_and_repair_mends_them() {
+fn a_door_invalidates_exactly_the_agent_paths_through_it_and_repair_mends_them() {
     let names = if common::slow() {
         common::MAPS.to_vec()
     } else {
@@ -592,11 +592,10 @@ fn a_door_invalidates_exactly_the_corridors_through_it_and_repair_mends_them() {
                 let what = format!("{name} {preset:?} r={radius}");
                 let mut pipeline = Pipeline::preset(&world, radius, preset).unwrap();
                 let mut rng = Rng::new(11);
-                // Corridors, each walked a few steps in.
-                let mut corridors = Vec::new();
+                // Agent paths, each walked a few steps in.
+                let mut paths = Vec::new();
                 for s in common::sample(&scen, per_map) {
-                    let Ok(mut c) =
-                        PathCorridor::new(&mut pipeline, s.start_point(), s.goal_point())
+                    let Ok(mut c) = AgentPath::new(&mut pipeline, s.start_point(), s.goal_point())
                     else {
                         continue;
                     };
@@ -604,10 +603,10 @@ fn a_door_invalidates_exactly_the_corridors_through_it_and_repair_mends_them() {
                         let p = c.steering_point(0.4);
                         c.move_position(&mut pipeline, p).unwrap();
                     }
-                    corridors.push(c);
+                    paths.push(c);
                 }
-                // A door half-way along the longest corridor.
-                let longest = corridors
+                // A door half-way along the longest agent path.
+                let longest = paths
                     .iter()
                     .max_by(|a, b| a.length().total_cmp(&b.length()))
                     .unwrap();
@@ -616,12 +615,12 @@ fn a_door_invalidates_exactly_the_corridors_through_it_and_repair_mends_them() {
                 };
                 let closed = with_door(&map, &door);
                 let mut on_door = Pipeline::preset(&closed, radius, preset).unwrap();
-                for c in &mut corridors {
+                for c in &mut paths {
                     let before = c.path().to_vec();
                     // Nothing changed on the original world: repair is a no-op.
                     assert_eq!(c.repair(&mut pipeline), Ok(Repair::Valid), "{what}");
                     assert_eq!(c.path(), before.as_slice(), "{what}");
-                    // The door invalidates the corridor exactly when it passes the door.
+                    // The door invalidates the agent path exactly when it passes the door.
                     let verdicts: Vec<Option<bool>> = before
                         .windows(2)
                         .map(|s| door.blocks(s[0], s[1], radius))
@@ -652,7 +651,7 @@ fn a_door_invalidates_exactly_the_corridors_through_it_and_repair_mends_them() {
                                 Repair::Replanned => replanned += 1,
                                 other => panic!("{other:?}"),
                             }
-                            check_corridor(
+                            check_agent_path(
                                 &on_door,
                                 c,
                                 position,
@@ -667,7 +666,7 @@ fn a_door_invalidates_exactly_the_corridors_through_it_and_repair_mends_them() {
                         }
                         Err(e) => {
                             // Only a target behind the door (or a position in it) is refused,
-                            // and then the corridor hands out only its position.
+                            // and then the agent path hands out only its position.
                             assert!(c.is_stuck() && c.path() == [position], "{what}: {e}");
                             assert!(on_door.plan(position, target).is_err(), "{what}: {e}");
                             stuck += 1;
@@ -684,7 +683,7 @@ fn a_door_invalidates_exactly_the_corridors_through_it_and_repair_mends_them() {
             .copied()
     };
     println!(
-        "door: {crossing} corridors through it, {clear} clear, {unsure} too close to call; \
+        "door: {crossing} paths through it, {clear} clear, {unsure} too close to call; \
          repaired locally {repaired}, re-planned {replanned}, stuck {stuck}; repaired/fresh length \
          median {:?} p90 {:?} max {:?}",
         q(0.5),
@@ -693,15 +692,15 @@ fn a_door_invalidates_exactly_the_corridors_through_it_and_repair_mends_them() {
     );
     assert!(
         crossing > 0 && clear > 0,
-        "the door test saw both kinds of corridor"
+        "the door test saw both kinds of agent path"
     );
     assert!(repaired > 0, "some repair was local");
 }
 
 #[test]
 fn a_closed_door_with_a_way_round_is_repaired_and_reopening_it_changes_nothing() {
-    // The door closes the upper corridor (rows 4–5) at columns 9–10: the way round is the
-    // lower corridor.
+    // The door closes the upper passage (rows 4–5) at columns 9–10: the way round is the
+    // lower passage.
     let door = [(9, 4), (10, 4), (9, 5), (10, 5)];
     let (open, closed) = (rooms(&[]), rooms(&door));
     for preset in [Preset::Smooth, Preset::Shortest] {
@@ -709,14 +708,14 @@ fn a_closed_door_with_a_way_round_is_repaired_and_reopening_it_changes_nothing()
             let mut on_open = Pipeline::preset(&open, radius, preset).unwrap();
             let mut on_closed = Pipeline::preset(&closed, radius, preset).unwrap();
             let (a, b) = (DVec2::new(2.5, 4.5), DVec2::new(17.5, 4.5));
-            let mut c = PathCorridor::new(&mut on_open, a, b).unwrap();
+            let mut c = AgentPath::new(&mut on_open, a, b).unwrap();
             assert!(!c.is_valid(&on_closed));
             let r = c.repair(&mut on_closed).unwrap();
             assert_ne!(r, Repair::Valid);
-            check_corridor(&on_closed, &c, a, b, "repaired");
+            check_agent_path(&on_closed, &c, a, b, "repaired");
             assert!(
                 c.path().iter().any(|p| p.y > 9.0),
-                "goes round by the lower corridor"
+                "goes round by the lower passage"
             );
             // The repaired path is valid on the open world too: repair there is a no-op.
             let before = c.path().to_vec();
@@ -727,15 +726,15 @@ fn a_closed_door_with_a_way_round_is_repaired_and_reopening_it_changes_nothing()
 }
 
 #[test]
-fn a_walled_off_target_makes_the_corridor_stuck_until_the_door_opens() {
-    // Both corridors closed: the right room is walled off.
+fn a_walled_off_target_makes_the_agent_path_stuck_until_the_door_opens() {
+    // Both passages closed: the right room is walled off.
     let doors = [(9, 4), (9, 5), (9, 10), (9, 11)];
     let (open, closed) = (rooms(&[]), rooms(&doors));
     for radius in [0.0, 0.3] {
         let mut on_open = Pipeline::preset(&open, radius, Preset::Smooth).unwrap();
         let mut on_closed = Pipeline::preset(&closed, radius, Preset::Smooth).unwrap();
         let (a, b) = (DVec2::new(2.5, 2.5), DVec2::new(17.5, 2.5));
-        let mut c = PathCorridor::new(&mut on_open, a, b).unwrap();
+        let mut c = AgentPath::new(&mut on_open, a, b).unwrap();
         let e = c.repair(&mut on_closed).unwrap_err();
         assert!(
             matches!(e, Error::Unreachable { .. } | Error::TooNarrow { .. }),
@@ -760,7 +759,7 @@ fn a_walled_off_target_makes_the_corridor_stuck_until_the_door_opens() {
         // The door opens: repair mends the path and clears the state.
         assert!(c.repair(&mut on_open).is_ok());
         assert!(!c.is_stuck());
-        check_corridor(&on_open, &c, p, DVec2::new(17.5, 3.0), "reopened");
+        check_agent_path(&on_open, &c, p, DVec2::new(17.5, 3.0), "reopened");
     }
 }
 
@@ -768,12 +767,12 @@ fn a_walled_off_target_makes_the_corridor_stuck_until_the_door_opens() {
 type Expected = fn(&Error) -> bool;
 
 #[test]
-fn bad_positions_and_targets_are_refused_and_leave_the_corridor_as_it_was() {
+fn bad_positions_and_targets_are_refused_and_leave_the_agent_path_as_it_was() {
     let closed = rooms(&[(9, 4), (9, 5), (9, 10), (9, 11)]);
     for radius in [0.0, 0.3] {
         let mut pipeline = Pipeline::preset(&closed, radius, Preset::Smooth).unwrap();
         let (a, b) = (DVec2::new(2.5, 2.5), DVec2::new(5.5, 9.5));
-        let mut c = PathCorridor::new(&mut pipeline, a, b).unwrap();
+        let mut c = AgentPath::new(&mut pipeline, a, b).unwrap();
         let before = c.clone();
         let wall = DVec2::new(9.5, 2.5);
         let near_wall = DVec2::new(1.1, 2.5); // clearance 0.1
@@ -825,7 +824,7 @@ fn bad_positions_and_targets_are_refused_and_leave_the_corridor_as_it_was() {
         );
         assert_eq!(c, before);
         assert!(c.is_valid(&pipeline));
-        check_corridor(&pipeline, &c, a, b, "after refusals");
+        check_agent_path(&pipeline, &c, a, b, "after refusals");
         // A position that cannot join the path and is in another pocket: refused too.
         let e = c
             .move_position(&mut pipeline, DVec2::new(17.5, 2.5))
@@ -835,18 +834,18 @@ fn bad_positions_and_targets_are_refused_and_leave_the_corridor_as_it_was() {
             "{e}"
         );
         assert_eq!(c, before);
-        // And a new corridor to an unreachable target is the pipeline's error.
-        assert!(PathCorridor::new(&mut pipeline, a, DVec2::new(17.5, 2.5)).is_err());
+        // And a new agent path to an unreachable target is the pipeline's error.
+        assert!(AgentPath::new(&mut pipeline, a, DVec2::new(17.5, 2.5)).is_err());
     }
 }
 
 #[test]
-fn a_door_closing_on_the_agent_or_its_target_makes_the_corridor_stuck_with_the_reason() {
+fn a_door_closing_on_the_agent_or_its_target_makes_the_agent_path_stuck_with_the_reason() {
     let open = rooms(&[]);
     for radius in [0.0, 0.3] {
         let mut on_open = Pipeline::preset(&open, radius, Preset::Shortest).unwrap();
         let (a, b) = (DVec2::new(2.5, 2.5), DVec2::new(6.5, 8.5));
-        let mut c = PathCorridor::new(&mut on_open, a, b).unwrap();
+        let mut c = AgentPath::new(&mut on_open, a, b).unwrap();
         // A crate falls on the agent.
         let on_agent = rooms(&[(2, 2)]);
         let mut there = Pipeline::preset(&on_agent, radius, Preset::Shortest).unwrap();
@@ -864,7 +863,7 @@ fn a_door_closing_on_the_agent_or_its_target_makes_the_corridor_stuck_with_the_r
         assert!(c.is_stuck() && c.path() == [a] && !c.is_valid(&there));
         assert_eq!(c.repair(&mut on_open), Ok(Repair::Valid));
         assert!(!c.is_stuck());
-        check_corridor(&on_open, &c, a, b, "crate gone");
+        check_agent_path(&on_open, &c, a, b, "crate gone");
         // A crate falls on the target.
         let on_target = rooms(&[(6, 8)]);
         let mut there = Pipeline::preset(&on_target, radius, Preset::Shortest).unwrap();

@@ -1,5 +1,5 @@
-//! The crowd benchmark (issue 30): one 60 Hz frame of `crowd::CrowdSimulation` on the
-//! 512×512 Moving AI map random512-10-0 — agents walking their corridors to random goals
+//! The crowd benchmark (issue 30): one 60 Hz frame of `CrowdSimulation` on the
+//! 512×512 Moving AI map random512-10-0 — agents walking their paths to random goals
 //! within 48 cells, a new goal every 2.5–7.5 s (and on arrival), four doors closing and
 //! opening every 3 s, the Smooth preset at radius 0.3 — for 1,000 and 10,000 agents on
 //! one thread and 10,000 on two; and 1,000 agents with goals anywhere on the map (long
@@ -9,17 +9,20 @@
 //! Also what a door costs the world: a 3×3 box added and removed, beside a rebuild of the
 //! distance field.
 //!
-//! `cargo bench -p pathsmooth --features rayon --bench crowd`.
+//! `cargo bench -p pathsmooth-scenarios --bench crowd`.
 
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use glam::DVec2;
-use pathsmooth::crowd::{CrowdScenario, CrowdSimulation};
 use pathsmooth::grid::distance::DistanceField;
 use pathsmooth::world::Obstacle;
 use pathsmooth::GridWorld;
+use pathsmooth_scenarios::{CrowdScenario, CrowdSimulation};
 
+// The Moving AI maps, as the library's tests and benches find and load them.
+#[allow(dead_code)]
+#[path = "../../pathsmooth/tests/common/maps.rs"]
 mod support;
 
 fn bench_crowd(c: &mut Criterion) {

@@ -1,17 +1,21 @@
 //! The crowd and its benchmark scenario (issue 30): on real maps, with agents re-targeted
-//! and doors closing on their corridors, every agent's path is valid after every frame —
+//! and doors closing on their agent paths, every agent's path is valid after every frame —
 //! by the simulation's own check and by an oracle written here from the map's cells and
 //! the doors' squares; the same crowd on one and two threads walks the same paths; doors
 //! that close on an agent, unreachable targets and bad values give a documented state or a
 //! clear error.
 
+// The Moving AI maps, as the library's tests find and load them.
+#[allow(dead_code)]
+#[path = "../../pathsmooth/tests/common/maps.rs"]
 mod common;
 
 use glam::{DVec2, IVec2};
-use pathsmooth::crowd::{Crowd, CrowdScenario, CrowdSimulation};
+use pathsmooth::crowd::Crowd;
 use pathsmooth::navmesh::NavMesh;
 use pathsmooth::world::Obstacle;
 use pathsmooth::{is_valid, Error, GridMap, GridWorld, NavMeshWorld, Preset};
+use pathsmooth_scenarios::{CrowdScenario, CrowdSimulation};
 
 /// True when the segment `a`–`b` meets the box `lo`–`hi`, open (`strict`) or closed:
 /// Liang–Barsky clipping.
@@ -170,7 +174,7 @@ fn every_path_is_valid_after_every_frame_on_real_maps() {
                     .map(|(lo, hi, _)| (lo, hi))
                     .collect();
                 for (i, a) in sim.crowd().agents().iter().enumerate() {
-                    let c = a.corridor();
+                    let c = a.agent_path();
                     assert!(
                         oracle_clear(&map, &doors, c.path(), radius),
                         "{name} r={radius} frame {} agent {i}: {:?}",
@@ -183,7 +187,7 @@ fn every_path_is_valid_after_every_frame_on_real_maps() {
             }
         }
     }
-    // The doors did close across corridors, and the corridors re-planned.
+    // The doors did close across agent paths, and the agent paths re-planned.
     assert!(
         closed > 0 && blocked > 0 && replans > 0,
         "{closed} {blocked} {replans}"
@@ -216,7 +220,7 @@ fn one_and_two_threads_walk_the_same_paths() {
             .crowd()
             .agents()
             .iter()
-            .map(|a| a.corridor().path().to_vec())
+            .map(|a| a.agent_path().path().to_vec())
             .collect();
         (frames, paths)
     };
@@ -262,22 +266,22 @@ fn a_door_that_closes_on_an_agent_leaves_it_stuck_until_it_opens() {
     assert_eq!(blocks, 1);
     let f = crowd.update(0.1).unwrap();
     assert_eq!(f.stuck, 1);
-    let c = crowd.agents()[a].corridor();
+    let c = crowd.agents()[a].agent_path();
     assert!(
         matches!(c.stuck(), Some(Error::Blocked { .. })),
         "{:?}",
         c.stuck()
     );
     assert_eq!(c.path(), [DVec2::new(0.5, 0.5)]); // stands still, no invalid path
-    assert!(!crowd.agents()[b].corridor().is_stuck());
-    let before = crowd.agents()[a].corridor().position();
+    assert!(!crowd.agents()[b].agent_path().is_stuck());
+    let before = crowd.agents()[a].agent_path().position();
     crowd.update(0.1).unwrap();
-    assert_eq!(crowd.agents()[a].corridor().position(), before);
+    assert_eq!(crowd.agents()[a].agent_path().position(), before);
     // Lifted: the agent walks again.
     crowd.remove_obstacle(door).unwrap();
     let f = crowd.update(0.1).unwrap();
     assert_eq!(f.stuck, 0);
-    assert!(crowd.agents()[a].corridor().position().x > 0.5);
+    assert!(crowd.agents()[a].agent_path().position().x > 0.5);
     assert_eq!(
         crowd.remove_obstacle(door),
         Err(Error::BadObstacle {
@@ -310,7 +314,7 @@ fn a_target_cut_off_while_walking_leaves_the_agent_stuck_until_a_door_opens() {
     assert_eq!(through_top + through_bottom, 1);
     let f = crowd.update(0.5).unwrap();
     assert_eq!(f.stuck, 1);
-    let c = crowd.agents()[a].corridor();
+    let c = crowd.agents()[a].agent_path();
     assert!(out_of_reach(c.stuck()), "{:?}", c.stuck());
     assert_eq!(c.path(), [c.position()]);
     // One door opens: the agent walks on.
@@ -319,10 +323,13 @@ fn a_target_cut_off_while_walking_leaves_the_agent_stuck_until_a_door_opens() {
     assert_eq!(f.stuck, 0);
     assert!(is_valid(
         crowd.world(),
-        crowd.agents()[a].corridor().path(),
+        crowd.agents()[a].agent_path().path(),
         0.0
     ));
-    assert_eq!(crowd.agents()[a].corridor().target(), DVec2::new(10.5, 2.5));
+    assert_eq!(
+        crowd.agents()[a].agent_path().target(),
+        DVec2::new(10.5, 2.5)
+    );
 }
 
 #[test]
@@ -349,7 +356,7 @@ fn a_target_walled_off_is_refused_and_the_old_one_kept() {
     assert_eq!((f.refused, f.stuck), (1, 0));
     let agent = &crowd.agents()[a];
     assert!(out_of_reach(agent.error()), "{:?}", agent.error());
-    assert_eq!(agent.corridor().target(), DVec2::new(3.5, 2.5));
+    assert_eq!(agent.agent_path().target(), DVec2::new(3.5, 2.5));
     assert!(crowd.set_target(7, DVec2::ZERO).is_err());
 }
 
@@ -466,7 +473,7 @@ fn a_crowd_on_a_navmesh_goes_round_a_closed_door_and_back() {
         let f = crowd.update(1.0 / 30.0).unwrap();
         assert_eq!((f.stuck, f.failed), (0, 0));
         for a in crowd.agents() {
-            let path = a.corridor().path();
+            let path = a.agent_path().path();
             assert!(is_valid(crowd.world(), path, r), "{path:?}");
             let gaps = path.windows(2).map(|s| segment_box_gap(s[0], s[1], lo, hi));
             assert!(gaps.fold(f64::INFINITY, f64::min) >= r - 1e-9, "{path:?}");
@@ -476,7 +483,7 @@ fn a_crowd_on_a_navmesh_goes_round_a_closed_door_and_back() {
     assert!(crowd
         .agents()
         .iter()
-        .all(|a| a.corridor().position().x > 6.0));
+        .all(|a| a.agent_path().position().x > 6.0));
     crowd.remove_obstacle(door).unwrap();
     assert!(crowd.update(0.1).unwrap().stuck == 0);
     assert_eq!(crowd.world().obstacles().count(), 0);
@@ -484,7 +491,8 @@ fn a_crowd_on_a_navmesh_goes_round_a_closed_door_and_back() {
 
 #[test]
 fn crowds_beyond_their_limits_are_refused_before_anything_is_allocated() {
-    use pathsmooth::crowd::{MAX_SCENARIO_AGENTS, MAX_THREADS};
+    use pathsmooth::crowd::MAX_THREADS;
+    use pathsmooth_scenarios::MAX_SCENARIO_AGENTS;
     let refused = |r: Result<CrowdSimulation, Error>, name: &str| match r {
         Err(Error::BadParameter { name: n, .. }) => assert_eq!(n, name),
         other => panic!("{name}: {:?}", other.map(|_| ())),

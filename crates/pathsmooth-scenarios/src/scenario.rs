@@ -2,13 +2,11 @@
 //! few seconds, and doors that close and open, simulated frame by frame.
 
 use glam::{DVec2, IVec2};
+use pathsmooth::crowd::{Crowd, CrowdFrame};
+use pathsmooth::world::{Bounds, Obstacle, ObstacleId, World};
+use pathsmooth::{Error, GridWorld, Preset, Result, Step};
 
-use super::watch::Watch;
-use super::{Crowd, CrowdFrame};
-use crate::error::{Error, Result};
-use crate::pipeline::{Preset, Step};
-use crate::world::{Bounds, Obstacle, ObstacleId, World};
-use crate::GridWorld;
+use crate::watch::{grown, Watch};
 
 /// The most agents a [`CrowdScenario`] places (a hundred times the largest benchmark);
 /// more is refused before anything is allocated.
@@ -83,7 +81,7 @@ pub struct SimFrame {
     pub doors_closed: usize,
     /// Doors opened this frame.
     pub doors_opened: usize,
-    /// Corridors the doors closed this frame blocked (repaired in the same frame).
+    /// Agent paths the doors closed this frame blocked (repaired in the same frame).
     pub blocked: usize,
     /// Doors due to close that wait, as an agent stands in them or has its target there.
     pub doors_waiting: usize,
@@ -112,7 +110,7 @@ struct Door {
 /// The crowd benchmark (issue 30): a [`Crowd`] on a grid world driven by a
 /// [`CrowdScenario`]. Agents walk to random goals in reach of where they stand; every few
 /// seconds (and on arrival) each gets a new one; doors across the agents' first paths close
-/// and open, and the corridors a closing door blocks are repaired in the same frame. A door
+/// and open, and the agent paths a closing door blocks are repaired in the same frame. A door
 /// waits to close while an agent stands in it or has its target in it (a door does not
 /// close on anyone; the crowd would leave that agent stuck, see [`Crowd::add_obstacle`]).
 ///
@@ -123,7 +121,7 @@ struct Door {
 /// for any number of threads.
 ///
 /// ```
-/// use pathsmooth::crowd::{CrowdScenario, CrowdSimulation};
+/// use pathsmooth_scenarios::{CrowdScenario, CrowdSimulation};
 /// use pathsmooth::{GridMap, GridWorld};
 /// let rows = vec!["................"; 12];
 /// let world = GridWorld::new(GridMap::from_rows(&rows)?)?;
@@ -235,7 +233,7 @@ impl CrowdSimulation {
             if self.time < self.retarget_at[i] && !a.arrived() {
                 continue;
             }
-            let here = a.corridor().position();
+            let here = a.agent_path().position();
             let goal = self.reachable.goal_near(
                 &self.crowd,
                 here,
@@ -252,13 +250,13 @@ impl CrowdSimulation {
     }
 
     /// How many agents' paths are not valid now: each path is checked with the library's
-    /// validator (exact clearance of every segment and bend, not the corridor's own
+    /// validator (exact clearance of every segment and bend, not the agent path's own
     /// tests) where it differs from the path last checked, and where a door closed since
     /// comes within the radius. The benchmark calls it after every frame and does not
     /// time it. Cost: O(points of all paths) plus the validator on what changed.
     pub fn check(&mut self) -> usize {
         let crowd = &self.crowd;
-        let paths = crowd.agents().iter().map(|a| a.corridor().path());
+        let paths = crowd.agents().iter().map(|a| a.agent_path().path());
         let invalid = self
             .watch
             .check(crowd.world(), crowd.radius(), paths, &self.closed);
@@ -279,10 +277,10 @@ impl CrowdSimulation {
                     frame.doors_opened += 1;
                 }
                 None => {
-                    let around = Bounds::new(d.min, d.max).grown(reach);
+                    let around = grown(Bounds::new(d.min, d.max), reach);
                     let inside = |p: DVec2| around.contains(p);
                     let busy = self.crowd.agents().iter().any(|a| {
-                        let c = a.corridor();
+                        let c = a.agent_path();
                         inside(c.position()) || inside(c.target())
                     });
                     if busy {
@@ -305,24 +303,33 @@ impl CrowdSimulation {
     }
 }
 
+/// [`Error::BadParameter`] for `name` = `value`, with the range it should be in.
+fn param(name: &'static str, value: f64, expected: &'static str) -> Error {
+    Error::BadParameter {
+        name,
+        value,
+        expected,
+    }
+}
+
 /// Refuses scenario values out of range.
 fn check_scenario(s: &CrowdScenario) -> Result<()> {
     let positive = |name: &'static str, v: f64| {
         if v > 0.0 && !v.is_nan() {
             Ok(())
         } else {
-            Err(Error::param(name, v, "a number > 0"))
+            Err(param(name, v, "a number > 0"))
         }
     };
     let finite = |name: &'static str, v: f64| {
         if v.is_finite() {
             positive(name, v)
         } else {
-            Err(Error::param(name, v, "a finite number > 0"))
+            Err(param(name, v, "a finite number > 0"))
         }
     };
     if s.agents == 0 || s.agents > MAX_SCENARIO_AGENTS {
-        return Err(Error::param(
+        return Err(param(
             "agents",
             s.agents as f64,
             "1 to 1000000 (MAX_SCENARIO_AGENTS)",
@@ -330,11 +337,7 @@ fn check_scenario(s: &CrowdScenario) -> Result<()> {
     }
     // Each door sits on one agent's first path.
     if s.doors > s.agents {
-        return Err(Error::param(
-            "doors",
-            s.doors as f64,
-            "at most one per agent",
-        ));
+        return Err(param("doors", s.doors as f64, "at most one per agent"));
     }
     finite("speed", s.speed)?;
     finite("retarget_seconds", s.retarget_seconds)?;
@@ -351,7 +354,9 @@ fn place_doors(crowd: &Crowd, scenario: &CrowdScenario, rng: &mut Rng) -> Vec<Do
     let cells = (scenario.door_size / world.cell_size()).ceil().max(1.0);
     (0..scenario.doors)
         .map(|k| {
-            let path = agents[k * agents.len() / scenario.doors].corridor().path();
+            let path = agents[k * agents.len() / scenario.doors]
+                .agent_path()
+                .path();
             let centre = world.to_grid(path[path.len() / 2]);
             let corner = (centre - cells / 2.0).round();
             Door {

@@ -1,4 +1,4 @@
-//! The path corridor of one agent (see the [module docs](super)).
+//! One agent's path, kept up to date as it walks (see the [module docs](super)).
 
 use glam::DVec2;
 
@@ -9,13 +9,13 @@ use crate::metrics::length;
 use crate::pipeline::Pipeline;
 use crate::world::{bends, check_in_bounds, check_path_and_radius, path_is_clear, World};
 
-/// How many segments at the front of the path [`PathCorridor::move_position`] looks at to
+/// How many segments at the front of the path [`AgentPath::move_position`] looks at to
 /// find where the agent now is.
 const PROJECT_SEGMENTS: usize = 32;
 
-/// The most points [`PathCorridor::move_position`] and [`PathCorridor::move_target`] may
+/// The most points [`AgentPath::move_position`] and [`AgentPath::move_target`] may
 /// string-pull past in one call (the larger values given to
-/// [`PathCorridor::set_pull`] are taken as this).
+/// [`AgentPath::set_pull`] are taken as this).
 pub const MAX_PULL: usize = 32;
 
 /// The points string-pulled past by default: Detour's `optimizePathVisibility` is called
@@ -24,11 +24,11 @@ pub const MAX_PULL: usize = 32;
 const DEFAULT_PULL: usize = 8;
 
 /// How far ahead along the path, in multiples of how far the agent was pushed off it,
-/// [`PathCorridor::move_position`] plans the way back to it.
+/// [`AgentPath::move_position`] plans the way back to it.
 const REJOIN_AHEAD: f64 = 4.0;
 
 /// How close (relative to the larger of 1 and the point's magnitude) a new position must
-/// be to the path to count as on it, so that [`PathCorridor::move_position`] tries no
+/// be to the path to count as on it, so that [`AgentPath::move_position`] tries no
 /// pull: far above the rounding of a point interpolated on a segment (10⁻¹⁶), far below
 /// any push that a pull could use.
 const ON_PATH: f64 = 1e-12;
@@ -39,10 +39,10 @@ const ON_PATH: f64 = 1e-12;
 const WALK_MARGIN: f64 = 1e-10;
 
 /// How much longer than the stretch it replaces a repair's plan must be to count as a
-/// detour that may double back ([`PathCorridor::repair`] then tries a wider plan).
+/// detour that may double back ([`AgentPath::repair`] then tries a wider plan).
 const DETOUR: f64 = 2.0;
 
-/// The most points of the path's end [`PathCorridor::move_target`] tries to join the new
+/// The most points of the path's end [`AgentPath::move_target`] tries to join the new
 /// target to.
 const RETARGET_POINTS: usize = 64;
 
@@ -50,7 +50,7 @@ const RETARGET_POINTS: usize = 64;
 /// the old path is not clear (a grid's pinch at radius 0), before a full re-plan.
 const SPLICE_TRIES: usize = 4;
 
-/// What [`PathCorridor::move_position`] did.
+/// What [`AgentPath::move_position`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Moved {
@@ -67,12 +67,12 @@ pub enum Moved {
     /// way from it to the next point of the path was planned and spliced in (or, when that
     /// failed, the whole path from it to the target).
     Replanned,
-    /// The corridor is [stuck](PathCorridor::stuck): the position was recorded, nothing
-    /// else was done (call [`repair`](PathCorridor::repair)).
+    /// The agent path is [stuck](AgentPath::stuck): the position was recorded, nothing
+    /// else was done (call [`repair`](AgentPath::repair)).
     Stuck,
 }
 
-/// What [`PathCorridor::move_target`] did.
+/// What [`AgentPath::move_target`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Retargeted {
@@ -86,12 +86,12 @@ pub enum Retargeted {
     /// The new target is seen from no such point: the whole path was planned again from
     /// the position.
     Replanned,
-    /// The corridor is [stuck](PathCorridor::stuck): the target was recorded, nothing else
-    /// was done (call [`repair`](PathCorridor::repair)).
+    /// The agent path is [stuck](AgentPath::stuck): the target was recorded, nothing else
+    /// was done (call [`repair`](AgentPath::repair)).
     Stuck,
 }
 
-/// What [`PathCorridor::repair`] did.
+/// What [`AgentPath::repair`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Repair {
@@ -108,7 +108,7 @@ pub enum Repair {
     Replanned,
 }
 
-/// One agent's path corridor: its position, its target and a smooth path between them,
+/// One agent's path: its position, its target and a smooth path between them,
 /// valid for the radius of the [`Pipeline`] it is updated with, kept up to date with the
 /// least work as the agent walks, the target moves and the world changes.
 ///
@@ -118,46 +118,46 @@ pub enum Repair {
 /// its `moveTargetPosition`, [`next_corners`](Self::next_corners) its `findCorners`,
 /// [`is_valid`](Self::is_valid) its `isValid` and [`repair`](Self::repair) its
 /// `trimInvalidPath` followed by the crowd's re-plan of the invalid part. Where Detour holds
-/// polygons and string-pulls them on demand, this corridor holds the smooth path itself
+/// polygons and string-pulls them on demand, this agent path holds the smooth path itself
 /// (made by the pipeline's steps), so what it hands the follower is ready to follow.
 ///
 /// **Contract.** Every operation takes the pipeline (world, radius, steps, scratch) the
-/// corridor is meant for; give the same world and radius each time. While the corridor is
+/// agent path is meant for; give the same world and radius each time. While the agent path is
 /// not [stuck](Self::stuck), [`path`](Self::path) starts at [`position`](Self::position),
 /// ends at [`target`](Self::target) and is valid for the pipeline's radius on its world
 /// (each segment and bend clear for the radius, as [`validate`](crate::validate()) checks)
 /// — provided the world has not changed since the last operation; after a change, call
 /// [`repair`](Self::repair) before the next move (it mends what the change broke, and
-/// forgets the clearance the corridor measured on the old world). An operation that fails
-/// returns the error and leaves the corridor as it was (except `repair`, see there).
+/// forgets the clearance the agent path measured on the old world). An operation that fails
+/// returns the error and leaves the agent path as it was (except `repair`, see there).
 ///
 /// **Stuck.** When [`repair`](Self::repair) (or [`replan`](Self::replan)) finds that the
 /// path is invalid and cannot make a valid one (the target was walled off, the agent stands
-/// in a wall), the corridor is stuck: [`stuck`](Self::stuck) gives the reason, and
+/// in a wall), the agent path is stuck: [`stuck`](Self::stuck) gives the reason, and
 /// [`path`](Self::path), [`next_corners`](Self::next_corners) and
 /// [`steering_point`](Self::steering_point) give only the position (stand still), so no
 /// invalid path is handed out. The old path is kept inside, the moves only record the new
 /// position and target, and the next successful `repair` (say, once the door opens) clears
 /// the state.
 ///
-/// **Cost and memory.** The corridor owns its path and one spare buffer of about its
+/// **Cost and memory.** The agent path owns its path and one spare buffer of about its
 /// length; everything else is the pipeline's, so one pipeline per thread serves any number
-/// of corridors, and a corridor's update depends on nothing but the corridor and the
+/// of agent paths, and an agent path's update depends on nothing but the agent path and the
 /// pipeline (deterministic, whatever thread runs it). Steady-state moves allocate nothing
 /// (dropping the points passed moves the rest of the path down: O(points)); the costs of
 /// each operation are on it. Only `f64` points (`DVec2`), world units.
 #[derive(Debug, Clone)]
-pub struct PathCorridor {
+pub struct AgentPath {
     /// From the position to the target; at least one point.
     path: Vec<DVec2>,
     /// The re-planned piece of the path, kept for its memory.
     work: Vec<DVec2>,
-    /// Why the corridor is stuck (see the type's docs).
+    /// Why the agent path is stuck (see the type's docs).
     stuck: Option<Error>,
     /// Points string-pulled past at most per move.
     pull: usize,
     /// The clearance of the segment the agent walks on, once measured: what lets a move
-    /// along it skip the segment test (see [`PathCorridor::move_position`]).
+    /// along it skip the segment test (see [`AgentPath::move_position`]).
     walking: Option<Walking>,
 }
 
@@ -169,16 +169,16 @@ struct Walking {
     clearance: f64,
 }
 
-/// Two corridors are equal when their paths, states and pull are (the spare buffer is
+/// Two agent paths are equal when their paths, states and pull are (the spare buffer is
 /// scratch, not compared).
-impl PartialEq for PathCorridor {
+impl PartialEq for AgentPath {
     fn eq(&self, other: &Self) -> bool {
         (&self.path, &self.stuck, self.pull) == (&other.path, &other.stuck, other.pull)
     }
 }
 
-impl PathCorridor {
-    /// A corridor from `position` to `target`: the pipeline plans the path
+impl AgentPath {
+    /// An agent path from `position` to `target`: the pipeline plans the path
     /// ([`Pipeline::plan_into`]: the world's search, then the pipeline's steps).
     ///
     /// Errors: those of [`Pipeline::plan`] (a position or target that is not a finite point
@@ -190,15 +190,15 @@ impl PathCorridor {
         position: DVec2,
         target: DVec2,
     ) -> Result<Self> {
-        let mut corridor = PathCorridor {
+        let mut agent_path = AgentPath {
             path: Vec::new(),
             work: Vec::new(),
             stuck: None,
             pull: DEFAULT_PULL,
             walking: None,
         };
-        pipeline.plan_into(position, target, &mut corridor.path)?;
-        Ok(corridor)
+        pipeline.plan_into(position, target, &mut agent_path.path)?;
+        Ok(agent_path)
     }
 
     /// How many points a move may string-pull past (at most [`MAX_PULL`]; larger values
@@ -234,13 +234,13 @@ impl PathCorridor {
         self.path[self.path.len() - 1]
     }
 
-    /// Why the corridor is stuck (the error of the failed [`repair`](Self::repair) or
+    /// Why the agent path is stuck (the error of the failed [`repair`](Self::repair) or
     /// [`replan`](Self::replan)), or `None`. See the type's docs.
     pub fn stuck(&self) -> Option<&Error> {
         self.stuck.as_ref()
     }
 
-    /// True when the corridor is [stuck](Self::stuck).
+    /// True when the agent path is [stuck](Self::stuck).
     pub fn is_stuck(&self) -> bool {
         self.stuck.is_some()
     }
@@ -279,7 +279,7 @@ impl PathCorridor {
         path[path.len() - 1]
     }
 
-    /// True when the corridor is not stuck and its path is valid for the pipeline's radius
+    /// True when the agent path is not stuck and its path is valid for the pipeline's radius
     /// on the pipeline's world (every segment and bend clear): what to ask after the world
     /// changed. Cost: one segment test per segment, one bend test per point (on a grid,
     /// O(path length × (r + 1)) cells).
@@ -287,7 +287,7 @@ impl PathCorridor {
         self.stuck.is_none() && path_is_clear(pipeline.world(), &self.path, pipeline.radius())
     }
 
-    /// The agent walked to `p` (normally near its path): the corridor's position becomes
+    /// The agent walked to `p` (normally near its path): the agent path's position becomes
     /// `p`, and its path is mended with the least work (Detour's `movePosition` and
     /// `optimizePathVisibility`):
     ///
@@ -314,7 +314,7 @@ impl PathCorridor {
     ///
     /// While [stuck](Self::stuck), only the position is recorded ([`Moved::Stuck`]).
     ///
-    /// Errors (the corridor unchanged): [`Error::NonFinite`], [`Error::CoordinateOutOfRange`]
+    /// Errors (the agent path unchanged): [`Error::NonFinite`], [`Error::CoordinateOutOfRange`]
     /// and [`Error::OutsideWorld`] for a bad `p`; [`Error::Blocked`] (`"position"`) for a
     /// `p` inside a wall, [`Error::TooClose`] for one without room for the agent (not
     /// asked of a `p` on the path: a point of a clear segment has room); in case 3, the
@@ -429,7 +429,7 @@ impl PathCorridor {
         })
     }
 
-    /// Forgets what the corridor measured on the world (the clearance of the segment the
+    /// Forgets what the agent path measured on the world (the clearance of the segment the
     /// agent walks on): for a world that changed.
     pub(crate) fn forget_world(&mut self) {
         self.walking = None;
@@ -437,7 +437,7 @@ impl PathCorridor {
 
     /// Plans from `p` to point `k` of the path and splices the plan in place of the points
     /// before `k + 1`; when the bend where it joins is not clear, one point further, a few
-    /// times; then (and when a plan fails) from `p` to the target. The corridor is left as
+    /// times; then (and when a plan fails) from `p` to the target. The agent path is left as
     /// it was on error.
     fn splice_plan<W: World>(
         &mut self,
@@ -482,7 +482,7 @@ impl PathCorridor {
     ///
     /// While [stuck](Self::stuck), only the target is recorded ([`Retargeted::Stuck`]).
     ///
-    /// Errors (the corridor unchanged): [`Error::NonFinite`], [`Error::CoordinateOutOfRange`]
+    /// Errors (the agent path unchanged): [`Error::NonFinite`], [`Error::CoordinateOutOfRange`]
     /// and [`Error::OutsideWorld`] for a bad `t`; [`Error::Blocked`] (`"target"`) for a `t`
     /// inside a wall, [`Error::TooClose`] for one without room for the agent; the re-plan's
     /// errors ([`Error::Unreachable`], …).
@@ -493,11 +493,11 @@ impl PathCorridor {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::crowd::{PathCorridor, Retargeted};
+    /// use pathsmooth::crowd::{AgentPath, Retargeted};
     /// use pathsmooth::{GridMap, GridWorld, Pipeline, Preset};
     /// let world = GridWorld::new(GridMap::from_rows(&["........", "@@@@@@..", "........"])?)?;
     /// let mut pipeline = Pipeline::preset(&world, 0.0, Preset::Shortest)?;
-    /// let mut c = PathCorridor::new(&mut pipeline, DVec2::new(0.5, 0.5), DVec2::new(0.5, 2.5))?;
+    /// let mut c = AgentPath::new(&mut pipeline, DVec2::new(0.5, 0.5), DVec2::new(0.5, 2.5))?;
     /// // The target walks along the bottom row: the last corner still sees it.
     /// let r = c.move_target(&mut pipeline, DVec2::new(2.5, 2.5))?;
     /// assert!(matches!(r, Retargeted::Adjusted { .. }));
@@ -599,7 +599,7 @@ impl PathCorridor {
     /// replaces and joins the path there. Returns whether it did. Call it now and then
     /// (Detour's crowd does every half second per agent, and staggers the agents).
     ///
-    /// Errors: the planning's (the corridor unchanged). A stuck corridor, or a `horizon`
+    /// Errors: the planning's (the agent path unchanged). A stuck agent path, or a `horizon`
     /// that is not positive, does nothing.
     ///
     /// Cost: one [`Pipeline::plan`] over about `horizon`, plus O(points) for the
@@ -619,7 +619,7 @@ impl PathCorridor {
 
     /// Plans from point `s` of the path to the point `horizon` further along it and splices
     /// the plan in when it is cheaper and joins the path at both ends: true when it did.
-    /// The corridor is unchanged otherwise (and on error).
+    /// The agent path is unchanged otherwise (and on error).
     fn shorten_from<W: World>(
         &mut self,
         pipeline: &mut Pipeline<W>,
@@ -655,7 +655,7 @@ impl PathCorridor {
     /// fresh [`Pipeline::plan`], for a caller that wants one now and then, or after a
     /// large change of the world), and clears the [stuck](Self::stuck) state.
     ///
-    /// Errors: the planning's; the corridor is then unchanged if its path is still valid,
+    /// Errors: the planning's; the agent path is then unchanged if its path is still valid,
     /// else stuck with that error.
     ///
     /// Cost: one [`Pipeline::plan`] (and a validity check of the path when it fails).
@@ -687,12 +687,12 @@ impl PathCorridor {
     /// plan more than twice as long as the stretch is a detour that can come back to the
     /// old path from its far side and double back along it: a plan from the stretch's
     /// start to twice the detour's length further on is then tried too, and kept when it
-    /// is shorter (cheaper) and joins. A stuck corridor is repaired the same way, and is no
+    /// is shorter (cheaper) and joins. A stuck agent path is repaired the same way, and is no
     /// longer stuck once that succeeds.
     ///
     /// Errors: [`Error::Blocked`] or [`Error::TooClose`] for a position or target that is
     /// now inside a wall or without room for the agent, and the planning's errors
-    /// ([`Error::Unreachable`] when the target was walled off). On error the corridor is
+    /// ([`Error::Unreachable`] when the target was walled off). On error the agent path is
     /// [stuck](Self::stuck) with that error if its path is invalid, and unchanged if it is
     /// still valid (it is then not stuck).
     ///
@@ -702,7 +702,7 @@ impl PathCorridor {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::crowd::{PathCorridor, Repair};
+    /// use pathsmooth::crowd::{AgentPath, Repair};
     /// use pathsmooth::{GridMap, GridWorld, Pipeline, Preset};
     /// let open = GridWorld::new(GridMap::from_rows(&["........", "........", "........"])?)?;
     /// // A crate falls in the middle of the room.
@@ -711,12 +711,12 @@ impl PathCorridor {
     ///     Pipeline::preset(&open, 0.0, Preset::Shortest)?,
     ///     Pipeline::preset(&closed, 0.0, Preset::Shortest)?,
     /// );
-    /// let mut corridor = PathCorridor::new(&mut before, DVec2::new(0.5, 1.5), DVec2::new(7.5, 1.5))?;
-    /// assert_eq!(corridor.repair(&mut before)?, Repair::Valid);
-    /// assert!(!corridor.is_valid(&after));
-    /// assert_ne!(corridor.repair(&mut after)?, Repair::Valid);
-    /// assert!(corridor.is_valid(&after));
-    /// assert_eq!(corridor.target(), DVec2::new(7.5, 1.5));
+    /// let mut agent_path = AgentPath::new(&mut before, DVec2::new(0.5, 1.5), DVec2::new(7.5, 1.5))?;
+    /// assert_eq!(agent_path.repair(&mut before)?, Repair::Valid);
+    /// assert!(!agent_path.is_valid(&after));
+    /// assert_ne!(agent_path.repair(&mut after)?, Repair::Valid);
+    /// assert!(agent_path.is_valid(&after));
+    /// assert_eq!(agent_path.target(), DVec2::new(7.5, 1.5));
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn repair<W: World>(&mut self, pipeline: &mut Pipeline<W>) -> Result<Repair> {
@@ -812,7 +812,7 @@ fn check_point<W: World>(pipeline: &Pipeline<W>, p: DVec2, what: &'static str) -
 /// The coordinate checks of [`check_point`]: a finite point of the world's bounds.
 fn check_coordinates<W: World>(pipeline: &Pipeline<W>, p: DVec2) -> Result<()> {
     let world = pipeline.world();
-    check_path_and_radius(world, &[p], 1, "a path corridor", pipeline.radius())?;
+    check_path_and_radius(world, &[p], 1, "an agent path", pipeline.radius())?;
     check_in_bounds(world, &[p])
 }
 
@@ -855,7 +855,7 @@ fn bends_clear<W: World + ?Sized>(
 
 /// After a splice whose plan ends at point `m` of `path`, drops the points from `m` on
 /// that the plan's point before `m` sees past (at most `pull` of them, the farthest first;
-/// the segment and both bends clear, no costlier), as [`PathCorridor::move_position`]
+/// the segment and both bends clear, no costlier), as [`AgentPath::move_position`]
 /// string-pulls from the position: a plan that rejoins the path a little too far on does
 /// not make the path turn back. Cost: at most `pull` segment and bend tests.
 fn pull_seam<W: World>(pipeline: &Pipeline<W>, path: &mut Vec<DVec2>, m: usize, pull: usize) {
@@ -978,7 +978,7 @@ mod tests {
     fn steering_point_and_corners_follow_the_path_and_never_give_nan() {
         let w = world(&L);
         let mut pipeline = Pipeline::preset(&w, 0.0, Preset::Shortest).unwrap();
-        let c = PathCorridor::new(&mut pipeline, p(0.5, 0.5), p(6.5, 5.5)).unwrap();
+        let c = AgentPath::new(&mut pipeline, p(0.5, 0.5), p(6.5, 5.5)).unwrap();
         let path = c.path().to_vec();
         assert_eq!(c.next_corners(1), &path[1..2]);
         assert_eq!(c.next_corners(100), &path[1..]);
@@ -1004,7 +1004,7 @@ mod tests {
         for radius in [0.0, 0.3] {
             let mut pipeline = Pipeline::preset(&w, radius, Preset::Smooth).unwrap();
             let (a, b) = (p(0.5, 0.5), p(6.5, 5.5));
-            let mut c = PathCorridor::new(&mut pipeline, a, b).unwrap();
+            let mut c = AgentPath::new(&mut pipeline, a, b).unwrap();
             // Arrive: the path is the one point.
             assert_eq!(c.move_position(&mut pipeline, b), Ok(Moved::Kept));
             assert_eq!(c.path(), [b]);
@@ -1028,13 +1028,13 @@ mod tests {
             assert_eq!((c.position(), c.target()), (a, b));
             assert!(is_valid(&w, c.path(), radius) && c.is_valid(&pipeline));
             // A target that moved down the last leg: joined from the corner before it.
-            let mut c = PathCorridor::new(&mut pipeline, a, b).unwrap();
+            let mut c = AgentPath::new(&mut pipeline, a, b).unwrap();
             let r = c.move_target(&mut pipeline, p(6.5, 4.5)).unwrap();
             assert!(matches!(r, Retargeted::Adjusted { .. }), "{r:?}");
             assert!(c.is_valid(&pipeline) && c.target() == p(6.5, 4.5));
             // A target that nothing of the path's end sees (a two-point path: only the
             // position): a full re-plan from the position.
-            let mut c = PathCorridor::new(&mut pipeline, p(6.5, 5.5), p(7.5, 5.5)).unwrap();
+            let mut c = AgentPath::new(&mut pipeline, p(6.5, 5.5), p(7.5, 5.5)).unwrap();
             assert_eq!(
                 c.move_target(&mut pipeline, p(0.5, 0.5)),
                 Ok(Retargeted::Replanned)
@@ -1062,7 +1062,7 @@ mod tests {
         let (a, b) = (p(0.25, 0.25), p(5.75, 3.75));
         let mut c = {
             let mut pipeline = Pipeline::preset(&w, 0.2, Preset::Smooth).unwrap();
-            PathCorridor::new(&mut pipeline, a, b).unwrap()
+            AgentPath::new(&mut pipeline, a, b).unwrap()
         };
         w.add_obstacle(crate::world::Obstacle::Box {
             min: p(2.0, 0.0),
@@ -1086,7 +1086,7 @@ mod tests {
     fn a_pull_cuts_past_a_corner_the_agent_sees_past() {
         let w = world(&L);
         let mut pipeline = Pipeline::preset(&w, 0.0, Preset::Shortest).unwrap();
-        let mut c = PathCorridor::new(&mut pipeline, p(0.5, 0.5), p(6.5, 5.5)).unwrap();
+        let mut c = AgentPath::new(&mut pipeline, p(0.5, 0.5), p(6.5, 5.5)).unwrap();
         let corners = c.path().len();
         assert!(corners >= 3, "{:?}", c.path());
         // Into the open corner region, from where the target is in sight.
@@ -1098,7 +1098,7 @@ mod tests {
         );
         assert_eq!(c.path(), [q, p(6.5, 5.5)]);
         // With pulling off, the corner would be kept.
-        let mut c = PathCorridor::new(&mut pipeline, p(0.5, 0.5), p(6.5, 5.5))
+        let mut c = AgentPath::new(&mut pipeline, p(0.5, 0.5), p(6.5, 5.5))
             .unwrap()
             .with_pull(0);
         let path = c.path().to_vec();
@@ -1125,7 +1125,7 @@ mod tests {
             .unwrap();
         let mut pipeline = Pipeline::preset(&w, 0.0, Preset::Shortest).unwrap();
         let (a, b) = (p(0.5, 4.5), p(7.5, 0.5));
-        let mut c = PathCorridor::new(&mut pipeline, a, b).unwrap();
+        let mut c = AgentPath::new(&mut pipeline, a, b).unwrap();
         let cost = crate::world::path_cost(&w, c.path());
         let q = c.steering_point(0.5);
         c.move_position(&mut pipeline, q).unwrap();
@@ -1149,7 +1149,7 @@ mod tests {
 
     #[test]
     fn optimize_topology_finds_the_shorter_way_round_a_pillar() {
-        // A wall with a way round over it and under it. The corridor goes over; the agent
+        // A wall with a way round over it and under it. The agent path goes over; the agent
         // is carried down beside the wall, from where it still sees the path's next
         // corner (so the move keeps the route), but under the wall is now shorter.
         let rows = [
@@ -1166,7 +1166,7 @@ mod tests {
         let w = world(&rows);
         let mut pipeline = Pipeline::preset(&w, 0.0, Preset::Shortest).unwrap();
         let target = p(8.5, 5.5);
-        let mut c = PathCorridor::new(&mut pipeline, p(2.5, 2.5), target).unwrap();
+        let mut c = AgentPath::new(&mut pipeline, p(2.5, 2.5), target).unwrap();
         assert!(c.path().iter().all(|q| q.y <= 5.5), "over: {:?}", c.path());
         let low = p(0.5, 5.0);
         let before_move = c.path().to_vec();
