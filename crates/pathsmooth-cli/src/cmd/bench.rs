@@ -103,23 +103,24 @@ pub struct BenchArgs {
 /// The first columns of both tables: the method and its counts.
 const COUNT_COLUMNS: [&str; 5] = ["method", "paths", "valid %", "errors", "skipped"];
 
-/// Prints the table, each method's first error and most common reason for a skipped
-/// step, and writes the per-path CSV if asked.
+/// Prints the table, each row's first error and most common reason for a skipped step
+/// (`names`: the rows' names, a tally each), and writes the per-path CSV if asked. Every
+/// bench (grid, navmesh, layered navmesh) ends here.
 fn report(
     table: &Table,
-    methods: &[MapMethod],
+    names: &[&str],
     tallies: &[Tally],
     csv_file: Option<&str>,
     csv: &str,
 ) -> Result<()> {
     print!("{}", table.render());
-    for (m, t) in methods.iter().zip(tallies) {
+    for (name, t) in names.iter().zip(tallies) {
         if let Some(e) = &t.first_error {
-            println!("{}: first error: {e}", m.name());
+            println!("{name}: first error: {e}");
         }
     }
-    for (m, t) in methods.iter().zip(tallies) {
-        if let Some(note) = t.skip_note(m.name()) {
+    for (name, t) in names.iter().zip(tallies) {
+        if let Some(note) = t.skip_note(name) {
             println!("{note}");
         }
     }
@@ -502,7 +503,8 @@ pub fn run(a: &BenchArgs) -> Result<()> {
                 ]),
         );
     }
-    report(&table, &methods, &tallies, a.csv.as_deref(), &csv)
+    let names: Vec<&str> = methods.iter().map(|m| m.name()).collect();
+    report(&table, &names, &tallies, a.csv.as_deref(), &csv)
 }
 
 /// The median and the largest of `values` (sorted in place), to four decimals; `-` for
@@ -622,7 +624,8 @@ fn bench_navmesh(a: &BenchArgs, file: &str) -> Result<()> {
             format!("{:.1}", micros(t.time, t.paths + t.errors)),
         ]));
     }
-    report(&table, &methods, &tallies, a.csv.as_deref(), &csv)
+    let names: Vec<&str> = methods.iter().map(|m| m.name()).collect();
+    report(&table, &names, &tallies, a.csv.as_deref(), &csv)
 }
 
 /// The CSV's `skipped` cell: the names of the steps that did not take effect, `;` between
