@@ -52,7 +52,7 @@ use super::lanes::Lane;
 use super::limits;
 use super::playground::Playground;
 use super::work::Work;
-use crate::compare::{bounded, Skipped, REASON_MAX_CHARS};
+use crate::compare::{bounded, Skipped};
 
 /// The bundled examples: Recast's demo levels baked by `pathsmooth-bake` (y up, two and
 /// more storeys overlapping in plan view), from the library's test data.
@@ -272,14 +272,7 @@ fn answer(
                 plan_length,
                 min_clearance: report.validation.min_clearance,
                 valid: report.validation.is_valid(),
-                skipped: report
-                    .skipped
-                    .iter()
-                    .map(|(step, reason)| Skipped {
-                        step,
-                        reason: bounded(reason, REASON_MAX_CHARS),
-                    })
-                    .collect(),
+                skipped: Skipped::of(report),
             })
         }
         _ => {

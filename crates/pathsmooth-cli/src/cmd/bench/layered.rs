@@ -12,7 +12,7 @@ use pathsmooth::navmesh::{SurfaceMesh, SurfaceQuery};
 use pathsmooth::{Pipeline, SurfaceWorld};
 
 use super::{micros, report, skipped_steps, BenchArgs, Tally, COUNT_COLUMNS};
-use crate::compare::{bounded, Skipped, REASON_MAX_CHARS};
+use crate::compare::Skipped;
 use crate::layered::{largest_piece, random_point, read_surface, Rng};
 use crate::methods::MapMethod;
 use crate::table::Table;
@@ -110,14 +110,7 @@ pub(super) fn run(a: &BenchArgs, file: &str, methods: &[MapMethod]) -> Result<()
                 }
             };
             let report = planner.report();
-            let skipped: Vec<Skipped> = report
-                .skipped
-                .iter()
-                .map(|(step, reason)| Skipped {
-                    step,
-                    reason: bounded(reason, REASON_MAX_CHARS),
-                })
-                .collect();
+            let skipped: Vec<Skipped> = Skipped::of(report);
             let valid = report.validation.is_valid();
             let length = pathsmooth::metrics::length(&points);
             t.paths += 1;

@@ -8,7 +8,7 @@ use pathsmooth::navmesh::{Surface, SurfaceMesh, SurfaceQuery};
 use pathsmooth::{Pipeline, Step, SurfaceWorld};
 
 use super::{Outcomes, PlanArgs, Planned};
-use crate::compare::{bounded, Skipped, REASON_MAX_CHARS};
+use crate::compare::Skipped;
 use crate::layered::{flag_names, read_surface, write_surface_path_file, Coords};
 use crate::methods::MapMethod;
 use crate::report::metrics_header;
@@ -131,15 +131,7 @@ pub(super) fn plan(a: &PlanArgs) -> Result<(Planned, usize)> {
                 continue;
             }
         };
-        let skipped: Vec<Skipped> = planner
-            .report()
-            .skipped
-            .iter()
-            .map(|(step, reason)| Skipped {
-                step,
-                reason: bounded(reason, REASON_MAX_CHARS),
-            })
-            .collect();
+        let skipped: Vec<Skipped> = Skipped::of(planner.report());
         outcomes.ran(method, &skipped);
         let plan: Vec<DVec2> = path.iter().map(|p| up.plan(p.position)).collect();
         // The report's figures are the returned path's: its length in 3D along the
