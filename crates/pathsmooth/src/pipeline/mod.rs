@@ -431,10 +431,15 @@ impl<W: World> Pipeline<W> {
 
     /// Plans from `start` to `goal` on the world for the radius, then runs the steps. A
     /// start equal to the goal gives the one-point path `[start]` (every step keeps it).
+    /// The path is found by [`World::find_path_for_run_into`] (the world's own search; a
+    /// [`SurfaceWorld`](crate::SurfaceWorld) first locates each end on the one floor under
+    /// it and cuts the sheet its steps run on: 3D ends go to
+    /// [`plan_surface`](Self::plan_surface)).
     ///
     /// Errors: [`Error::NonFinite`] and [`Error::CoordinateOutOfRange`] for the start
-    /// (point 0) or the goal (point 1), those of [`World::find_path_into`] (outside, blocked, [`Error::TooClose`],
-    /// [`Error::Unreachable`], [`Error::Unsupported`] for a world without a path finder) and of
+    /// (point 0) or the goal (point 1), those of the world's search (outside, blocked,
+    /// [`Error::TooClose`], [`Error::Unreachable`], [`Error::Unsupported`] for a world
+    /// without a path finder, [`Error::OverSeveralFloors`] on a layered navmesh) and of
     /// [`smooth`](Self::smooth).
     ///
     /// ```
