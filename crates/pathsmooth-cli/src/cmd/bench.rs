@@ -16,7 +16,7 @@ use pathsmooth::grid::{check_scenario, load_scenarios, parse_point_scenarios, Gr
 use pathsmooth::navmesh::import::GroundPlane;
 use pathsmooth::navmesh::UpAxis;
 use pathsmooth::world::path_cost;
-use pathsmooth::{GridWorld, NavMeshWorld, Pipeline, Step, World};
+use pathsmooth::{GridWorld, NavMeshWorld, Pipeline, PipelineReport, Step, World};
 
 use crate::areas::{route_margin, with_grid_area_costs};
 use crate::compare::{Comparison, Run, Skipped};
@@ -191,12 +191,25 @@ impl Tally {
         run: Run<'_, '_, W>,
         what: impl FnOnce() -> String,
     ) -> Option<(Vec<DVec2>, Vec<Skipped>)> {
-        self.time += run.time;
-        let skipped = run.skipped();
-        match run.path {
+        self.record_path(run.time, run.path, run.pipeline.report(), what)
+    }
+
+    /// [`record`](Self::record) of any pipeline's run, whatever its path's points (a
+    /// layered navmesh's are in 3D): `time`, the path or its error, and the pipeline's
+    /// `report` after the run.
+    fn record_path<T>(
+        &mut self,
+        time: Duration,
+        path: pathsmooth::Result<T>,
+        report: &PipelineReport,
+        what: impl FnOnce() -> String,
+    ) -> Option<(T, Vec<Skipped>)> {
+        self.time += time;
+        let skipped = Skipped::of(report);
+        match path {
             Ok(path) => {
                 self.paths += 1;
-                self.valid += run.pipeline.report().validation.is_valid() as usize;
+                self.valid += report.validation.is_valid() as usize;
                 self.skipped += !skipped.is_empty() as usize;
                 if !skipped.is_empty() {
                     let query = what();

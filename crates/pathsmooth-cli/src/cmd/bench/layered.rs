@@ -12,7 +12,6 @@ use pathsmooth::navmesh::{SurfaceMesh, SurfaceQuery};
 use pathsmooth::{Pipeline, SurfaceWorld};
 
 use super::{micros, report, skipped_steps, BenchArgs, Tally, COUNT_COLUMNS};
-use crate::compare::Skipped;
 use crate::layered::{largest_piece, random_point, read_surface, Rng};
 use crate::methods::MapMethod;
 use crate::table::Table;
@@ -99,29 +98,12 @@ pub(super) fn run(a: &BenchArgs, file: &str, methods: &[MapMethod]) -> Result<()
                 .plan_surface(start, goal)
                 .map(|p| p.iter().map(|q| q.position).collect::<Vec<_>>());
             let elapsed = t0.elapsed();
-            t.time += elapsed;
-            let points = match planned {
-                Ok(points) => points,
-                Err(e) => {
-                    t.errors += 1;
-                    t.first_error
-                        .get_or_insert_with(|| format!("{}: {e}", what()));
-                    continue;
-                }
-            };
             let report = planner.report();
-            let skipped: Vec<Skipped> = Skipped::of(report);
+            let Some((points, skipped)) = t.record_path(elapsed, planned, report, what) else {
+                continue;
+            };
             let valid = report.validation.is_valid();
             let length = pathsmooth::metrics::length(&points);
-            t.paths += 1;
-            t.valid += valid as usize;
-            t.skipped += !skipped.is_empty() as usize;
-            if !skipped.is_empty() {
-                let q = what();
-                for s in &skipped {
-                    t.count_reason(s, &q);
-                }
-            }
             t.rel_length_sum += length;
             let _ = writeln!(
                 csv,
