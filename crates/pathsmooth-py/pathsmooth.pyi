@@ -253,7 +253,8 @@ class SurfaceMesh:
 
 @final
 class SurfacePlanner:
-    """The pipeline on a layered navmesh: an agent radius, a preset or steps, and the
+    """The pipeline on a layered navmesh (the library's one `Pipeline`, on a
+    `SurfaceWorld` of the mesh planned on): an agent radius, a preset or steps, and the
     climb: how far above or below a floor an end may be and still be on it (None: each
     mesh's own, `SurfaceMesh.climb`)."""
 

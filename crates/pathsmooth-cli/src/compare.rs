@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use glam::DVec2;
-use pathsmooth::{Pipeline, Result, World};
+use pathsmooth::{Pipeline, PipelineReport, Result, World};
 use serde::Serialize;
 
 use crate::methods::{CurveParams, MapMethod, OptimiserParams};
@@ -61,12 +61,12 @@ pub fn bounded(text: &str, max: usize) -> String {
     out
 }
 
-impl<W: World> Run<'_, '_, W> {
-    /// The steps of this run that did not take effect, in pipeline order, with their
-    /// reasons cut to [`REASON_MAX_CHARS`].
-    pub fn skipped(&self) -> Vec<Skipped> {
-        self.pipeline
-            .report()
+impl Skipped {
+    /// The steps of a pipeline's run (its `report`) that did not take effect, in pipeline
+    /// order, with their reasons cut to [`REASON_MAX_CHARS`]: on any world, a layered
+    /// navmesh's included.
+    pub fn of(report: &PipelineReport) -> Vec<Skipped> {
+        report
             .skipped
             .iter()
             .map(|(step, reason)| Skipped {
@@ -74,6 +74,13 @@ impl<W: World> Run<'_, '_, W> {
                 reason: bounded(reason, REASON_MAX_CHARS),
             })
             .collect()
+    }
+}
+
+impl<W: World> Run<'_, '_, W> {
+    /// The steps of this run that did not take effect ([`Skipped::of`]).
+    pub fn skipped(&self) -> Vec<Skipped> {
+        Skipped::of(self.pipeline.report())
     }
 }
 

@@ -552,7 +552,7 @@ enum PsStatus ps_pipeline_smooth_f32(struct PsPipeline *pipeline,
 
 // Plans on a surface world (made by `ps_world_surface_*`): from `start` to `goal` (3D)
 // for the pipeline's radius, the steps run on the path's floor; the library's
-// `SurfacePlanner::plan`. An end over a polygon within the climb of its floor
+// `Pipeline::plan_surface`. An end over a polygon within the climb of its floor
 // ([`ps_pipeline_set_climb`]) keeps its plan-view position exactly; one off the surface
 // is moved onto it (the report's `start_snapped`, `goal_snapped`). Writes x, y, z per
 // point into `out_points` and, when `out_polygons` is not NULL, each point's polygon of

@@ -69,7 +69,7 @@ use pathsmooth::navmesh::import::{load_surface, load_surface_with_detail};
 use pathsmooth::navmesh::{NavMesh, Surface, SurfaceData, SurfaceMesh, SurfaceOptions, UpAxis};
 use pathsmooth::{
     AreaCosts, CatmullRomParams, ChaikinParams, CorridorParams, Error, FilletParams, GridWorld,
-    NavMeshWorld, Pipeline, PipelineReport, Point2, Preset, RelaxParams, Step, SurfacePlanner,
+    NavMeshWorld, Pipeline, PipelineReport, Point2, Preset, RelaxParams, Step, SurfaceWorld,
 };
 
 // ───────────────────────────── status codes and errors ─────────────────────────────
@@ -146,6 +146,7 @@ impl From<Error> for Fail {
             | Error::InvalidLink { .. }
             | Error::BadAreaCost { .. }
             | Error::BadObstacle { .. }
+            | Error::OverSeveralFloors { .. }
             | Error::Parse { .. } => PsStatus::PsInvalidArgument,
             Error::Io { .. } => PsStatus::PsIoError,
             Error::OutsideMap { .. }
@@ -449,7 +450,8 @@ pub struct PsPipeline {
 enum WorldKind {
     Grid(GridWorld),
     NavMesh(NavMeshWorld),
-    Surface(SurfaceMesh),
+    /// Shared with its pipelines' worlds ([`SurfaceWorld`]), which cut sheets of it.
+    Surface(Arc<SurfaceMesh>),
 }
 
 type WorldBox = Tagged<Arc<WorldKind>>;
@@ -749,7 +751,11 @@ pub unsafe extern "C" fn ps_world_surface_new(
         };
         let surface = Surface::from_polygons_with(&vertices, &polygons, areas, &[], &options)?;
         let mesh = SurfaceMesh::new(surface)?;
-        emit(out_world, WORLD_TAG, Arc::new(WorldKind::Surface(mesh)));
+        emit(
+            out_world,
+            WORLD_TAG,
+            Arc::new(WorldKind::Surface(Arc::new(mesh))),
+        );
         Ok(())
     })
 }
@@ -861,7 +867,11 @@ pub unsafe extern "C" fn ps_world_surface_load(
             ));
         }
         let mesh = SurfaceMesh::new(surface)?;
-        emit(out_world, WORLD_TAG, Arc::new(WorldKind::Surface(mesh)));
+        emit(
+            out_world,
+            WORLD_TAG,
+            Arc::new(WorldKind::Surface(Arc::new(mesh))),
+        );
         Ok(())
     })
 }
@@ -917,7 +927,11 @@ pub unsafe extern "C" fn ps_world_surface_from_triangulation(
             ..SurfaceOptions::default()
         };
         let mesh = SurfaceMesh::new(Surface::from_data(&data, &options)?)?;
-        emit(out_world, WORLD_TAG, Arc::new(WorldKind::Surface(mesh)));
+        emit(
+            out_world,
+            WORLD_TAG,
+            Arc::new(WorldKind::Surface(Arc::new(mesh))),
+        );
         Ok(())
     })
 }
@@ -1110,7 +1124,8 @@ pub struct PsPoint3d {
 enum Runner {
     Grid(Pipeline<&'static GridWorld>),
     NavMesh(Pipeline<&'static NavMeshWorld>),
-    Surface(Box<SurfacePlanner>, &'static SurfaceMesh),
+    /// Owns its world: each plan cuts the sheet of the mesh round its path.
+    Surface(Box<Pipeline<SurfaceWorld>>),
 }
 
 /// The input of the result a pipeline keeps after `PS_BUFFER_TOO_SMALL`.
@@ -1200,9 +1215,9 @@ fn new_pipeline(
     let runner = match kind {
         WorldKind::Grid(w) => Runner::Grid(Pipeline::new(w, radius)?.with_steps(steps)),
         WorldKind::NavMesh(w) => Runner::NavMesh(Pipeline::new(w, radius)?.with_steps(steps)),
-        WorldKind::Surface(m) => {
-            Runner::Surface(Box::new(SurfacePlanner::new(radius)?.with_steps(steps)), m)
-        }
+        WorldKind::Surface(m) => Runner::Surface(Box::new(
+            Pipeline::new(SurfaceWorld::new(Arc::clone(m)), radius)?.with_steps(steps),
+        )),
     };
     emit(
         out,
@@ -1625,7 +1640,7 @@ pub unsafe extern "C" fn ps_pipeline_smooth_f32(
 
 /// Plans on a surface world (made by `ps_world_surface_*`): from `start` to `goal` (3D)
 /// for the pipeline's radius, the steps run on the path's floor; the library's
-/// `SurfacePlanner::plan`. An end over a polygon within the climb of its floor
+/// `Pipeline::plan_surface`. An end over a polygon within the climb of its floor
 /// ([`ps_pipeline_set_climb`]) keeps its plan-view position exactly; one off the surface
 /// is moved onto it (the report's `start_snapped`, `goal_snapped`). Writes x, y, z per
 /// point into `out_points` and, when `out_polygons` is not NULL, each point's polygon of
@@ -1659,7 +1674,7 @@ pub unsafe extern "C" fn ps_pipeline_plan3_f64(
         let p = pipeline_mut(pipeline)?;
         let key = Key::Plan3([start.x, start.y, start.z, goal.x, goal.y, goal.z].map(f64::to_bits));
         if p.kept.take().as_ref() != Some(&key) {
-            let Runner::Surface(planner, mesh) = &mut p.runner else {
+            let Runner::Surface(planner) = &mut p.runner else {
                 return Err(Fail::new(
                     PsStatus::PsUnsupported,
                     "ps_pipeline_plan3_f64 needs a surface world (ps_world_surface_new); use ps_pipeline_plan_f64",
@@ -1671,7 +1686,7 @@ pub unsafe extern "C" fn ps_pipeline_plan3_f64(
             );
             p.out3.clear();
             p.polygons3.clear();
-            for sp in planner.plan(mesh, s, g)? {
+            for sp in planner.plan_surface(s, g)? {
                 p.out3.push(sp.position);
                 p.polygons3.push(sp.polygon);
             }
@@ -1707,13 +1722,13 @@ pub unsafe extern "C" fn ps_pipeline_plan3_f64(
 pub unsafe extern "C" fn ps_pipeline_set_climb(pipeline: *mut PsPipeline, climb: f64) -> PsStatus {
     guard_named("ps_pipeline_set_climb", || {
         let p = pipeline_mut(pipeline)?;
-        let Runner::Surface(planner, _) = &mut p.runner else {
+        let Runner::Surface(planner) = &mut p.runner else {
             return Err(Fail::new(
                 PsStatus::PsUnsupported,
                 "a climb needs a surface world (ps_world_surface_*), not a grid or a navmesh",
             ));
         };
-        planner.query_mut().set_climb(climb)?;
+        planner.surface_query_mut().set_climb(climb)?;
         p.kept = None;
         Ok(())
     })
@@ -1764,7 +1779,7 @@ fn report_of(p: &PipelineData) -> &PipelineReport {
     match &p.runner {
         Runner::Grid(r) => r.report(),
         Runner::NavMesh(r) => r.report(),
-        Runner::Surface(r, _) => r.report(),
+        Runner::Surface(r) => r.report(),
     }
 }
 

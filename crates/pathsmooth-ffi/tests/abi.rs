@@ -7,7 +7,7 @@ use std::ptr::{null, null_mut};
 
 use pathsmooth::glam::{DVec2, DVec3, Vec2};
 use pathsmooth::navmesh::{NavMesh, Surface, SurfaceMesh, UpAxis};
-use pathsmooth::{GridMap, GridWorld, NavMeshWorld, Pipeline, Preset, SurfacePlanner};
+use pathsmooth::{GridMap, GridWorld, NavMeshWorld, Pipeline, Preset, SurfaceWorld};
 use pathsmooth_ffi::*;
 
 use PsStatus::*;
@@ -832,9 +832,10 @@ fn surfaces_plan_in_3d_as_the_library_does() {
     let mesh =
         SurfaceMesh::new(Surface::from_polygons(&vertices, &polygons, UpAxis::Y, 0.0).unwrap())
             .unwrap();
-    let mut planner = SurfacePlanner::preset(0.5, Preset::Smooth).unwrap();
+    let mut planner =
+        Pipeline::preset(SurfaceWorld::new(mesh.clone()), 0.5, Preset::Smooth).unwrap();
     let want = planner
-        .plan(&mesh, DVec3::new(1.0, 0.0, 5.0), DVec3::new(9.0, 0.0, 5.0))
+        .plan_surface(DVec3::new(1.0, 0.0, 5.0), DVec3::new(9.0, 0.0, 5.0))
         .unwrap();
     assert_eq!(len, want.len());
     for (i, sp) in want.iter().enumerate() {
@@ -1018,8 +1019,9 @@ fn navmesh_files_load_and_plan_as_the_library_does() {
     let (st, got, polys) = plan3(p, s, g);
     expect(st, PsOk, "");
     let mesh = SurfaceMesh::new(surface.clone()).unwrap();
-    let mut planner = SurfacePlanner::preset(0.1, Preset::Smooth).unwrap();
-    let want = planner.plan(&mesh, s, g).unwrap().to_vec();
+    let mut planner =
+        Pipeline::preset(SurfaceWorld::new(mesh.clone()), 0.1, Preset::Smooth).unwrap();
+    let want = planner.plan_surface(s, g).unwrap().to_vec();
     assert_eq!(got, want.iter().map(|sp| sp.position).collect::<Vec<_>>());
     assert_eq!(polys, want.iter().map(|sp| sp.polygon).collect::<Vec<_>>());
     let mut r = u64::MAX;
@@ -1057,11 +1059,11 @@ fn navmesh_files_load_and_plan_as_the_library_does() {
         expect(ps_pipeline_set_climb(p, -1.0), PsInvalidArgument, "climb");
         expect(ps_pipeline_set_climb(p, 0.5), PsOk, "");
     }
-    planner.query_mut().set_climb(0.5).unwrap();
+    planner.surface_query_mut().set_climb(0.5).unwrap();
     let high = s + surface.up().join(pathsmooth::glam::DVec2::ZERO, 0.4);
     let (st, got, _) = plan3(p, high, g);
     expect(st, PsOk, "");
-    let want = planner.plan(&mesh, high, g).unwrap().to_vec();
+    let want = planner.plan_surface(high, g).unwrap().to_vec();
     assert_eq!(got, want.iter().map(|sp| sp.position).collect::<Vec<_>>());
     assert_eq!((got[0].x, got[0].z), (s.x, s.z));
     unsafe {

@@ -22,7 +22,7 @@ use pathsmooth::glam::{DVec2, DVec3};
 use pathsmooth::grid::{load_scenarios, GridMap};
 use pathsmooth::navmesh::import::load_surface;
 use pathsmooth::navmesh::{SurfaceMesh, SurfaceOptions};
-use pathsmooth::{GridWorld, Pipeline, Preset, SurfacePlanner};
+use pathsmooth::{GridWorld, Pipeline, Preset, SurfaceWorld};
 
 const MAP: &str = "dao/arena";
 const RADIUS: f64 = 0.3;
@@ -140,8 +140,13 @@ fn reference(map: &Path, pairs: &[[DVec2; 2]]) -> String {
     }
     let (file, [s, g]) = surface_case();
     let mesh = SurfaceMesh::new(load_surface(&file, &SurfaceOptions::default()).unwrap()).unwrap();
-    let mut planner = SurfacePlanner::preset(SURFACE_RADIUS, Preset::Smooth).unwrap();
-    let path = planner.plan(&mesh, s, g).expect("surface plan");
+    let mut planner = Pipeline::preset(
+        SurfaceWorld::new(mesh.clone()),
+        SURFACE_RADIUS,
+        Preset::Smooth,
+    )
+    .unwrap();
+    let path = planner.plan_surface(s, g).expect("surface plan");
     out += &format!("surface 0 {}", path.len());
     for p in path {
         for c in p.position.to_array() {

@@ -23,7 +23,7 @@ use pathsmooth::navmesh::{
 use pathsmooth::world::{Bounds, Obstacle, ObstacleId, ObstacleWorld};
 use pathsmooth::{
     AreaCosts, GridWorld as RsGrid, NavMeshWorld as RsNavMesh, Pipeline as RsPipeline,
-    PipelineReport, Preset, Step, SurfacePlanner as RsSurfacePlanner, ValidationReport, World,
+    PipelineReport, Preset, Step, SurfaceWorld, ValidationReport, World,
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -1671,14 +1671,48 @@ fn load_report_dict<'py>(py: Python<'py>, r: &LoadReport) -> PyResult<Bound<'py,
     Ok(d)
 }
 
-/// The pipeline on a layered navmesh (`pathsmooth::SurfacePlanner`): an agent radius and
-/// a preset (default "smooth") or steps, and the climb (None: each mesh's own); `plan(mesh,
-/// start, goal)` in 3D.
+/// The pipeline on a layered navmesh: an agent radius and a preset (default "smooth") or
+/// steps, and the climb (None: each mesh's own); `plan(mesh, start, goal)` in 3D. Behind it
+/// is the library's one `Pipeline`, on a `SurfaceWorld` of the mesh planned on
+/// (`Pipeline::plan_surface`); the Python shape stays a planner given the mesh per plan.
 #[pyclass(frozen, module = "pathsmooth")]
 struct SurfacePlanner {
     radius: f64,
     climb: Option<f64>,
-    inner: Mutex<(RsSurfacePlanner, PipelineReport)>,
+    steps: Vec<Step>,
+    inner: Mutex<SurfaceRun>,
+}
+
+/// The pipeline of the mesh last planned on (kept while plans stay on that mesh, so its
+/// scratch is reused), and the report of the last plan.
+#[derive(Default)]
+struct SurfaceRun {
+    pipeline: Option<RsPipeline<SurfaceWorld>>,
+    report: PipelineReport,
+}
+
+impl SurfacePlanner {
+    /// The pipeline on `mesh`: the one kept if it is on this mesh, else a new one with the
+    /// planner's radius, steps and climb.
+    fn pipeline_on<'a>(
+        &self,
+        run: &'a mut SurfaceRun,
+        mesh: &Arc<RsSurfaceMesh>,
+    ) -> pathsmooth::Result<&'a mut RsPipeline<SurfaceWorld>> {
+        let pipeline = match run.pipeline.take() {
+            Some(pipeline) if Arc::ptr_eq(pipeline.world().shared_mesh(), mesh) => pipeline,
+            _ => {
+                let world = SurfaceWorld::new(Arc::clone(mesh));
+                let mut pipeline =
+                    RsPipeline::new(world, self.radius)?.with_steps(self.steps.iter().cloned());
+                if let Some(c) = self.climb {
+                    pipeline.surface_query_mut().set_climb(c)?;
+                }
+                pipeline
+            }
+        };
+        Ok(run.pipeline.insert(pipeline))
+    }
 }
 
 #[pymethods]
@@ -1692,19 +1726,24 @@ impl SurfacePlanner {
         climb: Option<f64>,
     ) -> PyResult<Self> {
         let steps = steps_or_preset(preset, steps)?;
-        let mut planner = RsSurfacePlanner::new(radius)
-            .map_err(lib_err)?
-            .with_steps(steps);
+        // Checked now, as a pipeline checks them when made (its mesh comes with each plan).
+        if !(radius.is_finite() && radius >= 0.0) {
+            return Err(lib_err(pathsmooth::Error::BadParameter {
+                name: "radius",
+                value: radius,
+                expected: "a finite number ≥ 0",
+            }));
+        }
         if let Some(c) = climb {
-            planner
-                .query_mut()
+            pathsmooth::navmesh::SurfaceQuery::new()
                 .set_climb(c)
                 .map_err(err_in("SurfacePlanner"))?;
         }
         Ok(SurfacePlanner {
-            radius: planner.radius(),
+            radius,
             climb,
-            inner: Mutex::new((planner, PipelineReport::default())),
+            steps,
+            inner: Mutex::new(SurfaceRun::default()),
         })
     }
 
@@ -1724,7 +1763,7 @@ impl SurfacePlanner {
     #[getter]
     fn report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        report_dict(py, &inner.1)
+        report_dict(py, &inner.report)
     }
 
     /// A smooth path from `start` to `goal` (3D points) on `mesh`: a tuple of the points
@@ -1747,9 +1786,10 @@ impl SurfacePlanner {
         let path = py
             .allow_threads(|| {
                 let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-                let (planner, report) = &mut *inner;
-                let r = planner.plan(&mesh, start, goal).map(<[_]>::to_vec);
-                *report = planner.report().clone();
+                let pipeline = self.pipeline_on(&mut inner, &mesh)?;
+                let r = pipeline.plan_surface(start, goal).map(<[_]>::to_vec);
+                let report = pipeline.report().clone();
+                inner.report = report;
                 r
             })
             .map_err(lib_err)?;

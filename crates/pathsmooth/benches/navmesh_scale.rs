@@ -9,7 +9,7 @@
 //! ([`Surface::from_polygons_with`], T-junctions split, as the playground reads a posted
 //! navmesh) or the scene's navmesh ([`NavMesh::from_scene`]); `import_abuse/plan/<layout>`
 //! is the rest of such a request: the [`SurfaceMesh`] and one plan across it
-//! ([`SurfacePlanner`] with no steps: search, sheet, final check).
+//! ([`Pipeline::plan_surface`] with no steps: search, sheet, final check).
 //!
 //! Throughput is per polygon, so linear scaling shows as a constant time per element.
 //!
@@ -27,7 +27,7 @@ use pathsmooth::navmesh::portals::portals_into;
 use pathsmooth::navmesh::relax::{relax_into, RelaxParams};
 use pathsmooth::navmesh::NavMeshQuery;
 use pathsmooth::navmesh::{Surface, SurfaceMesh, SurfaceOptions, UpAxis};
-use pathsmooth::{NavMeshWorld, Pipeline, Step, SurfacePlanner};
+use pathsmooth::{NavMeshWorld, Pipeline, Step, SurfaceWorld};
 use support::abuse;
 
 /// `n` triangles around the origin, their outer vertices on an arc of 270° of radius 100.
@@ -120,8 +120,8 @@ fn import_benches(c: &mut Criterion) {
             group.bench_with_input(BenchmarkId::new(format!("plan/{name}"), n), &n, |b, _| {
                 b.iter(|| {
                     let mesh = SurfaceMesh::new(surface.clone()).unwrap();
-                    let mut planner = SurfacePlanner::new(0.0).unwrap();
-                    planner.plan(&mesh, a, g).unwrap().len()
+                    let mut planner = Pipeline::new(SurfaceWorld::new(mesh), 0.0).unwrap();
+                    planner.plan_surface(a, g).unwrap().len()
                 })
             });
         }

@@ -438,6 +438,30 @@ pub enum Error {
         /// The vertical tolerance asked for.
         tolerance: f64,
     },
+    /// A 2D point given to a layered navmesh ([`SurfaceWorld`](crate::SurfaceWorld)) lies
+    /// over several floors in plan view (under a bridge, on a storey of a building), so
+    /// its floor cannot be told: give the point in 3D
+    /// ([`Pipeline::plan_surface`](crate::Pipeline::plan_surface)). Never a silent pick.
+    ///
+    /// ```
+    /// use pathsmooth::Error;
+    /// let e = Error::OverSeveralFloors { what: "start", x: 1.0, y: 2.0, floors: 2 };
+    /// assert_eq!(
+    ///     e.to_string(),
+    ///     "start (1, 2) lies over 2 floors: give it in 3D (plan_surface) to say which"
+    /// );
+    /// ```
+    #[error("{what} ({}, {}) lies over {floors} floors: give it in 3D (plan_surface) to say which", num(*.x), num(*.y))]
+    OverSeveralFloors {
+        /// `"start"` or `"goal"`.
+        what: &'static str,
+        /// Plan-view x coordinate.
+        x: f64,
+        /// Plan-view y coordinate.
+        y: f64,
+        /// How many floors lie under it (more than the climb apart).
+        floors: usize,
+    },
     /// An off-mesh link of a navmesh [`Surface`](crate::navmesh::Surface) is unusable: a
     /// coordinate, radius or cost out of range, or an end with no floor within the link's
     /// radius ([`Surface::with_links`](crate::navmesh::Surface::with_links)).

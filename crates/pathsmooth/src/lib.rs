@@ -149,10 +149,12 @@ pub use navmesh::{
     funnel, funnel_into, relax, relax_into, Funnel, NavMesh, NavMeshQuery, Portal, RelaxParams,
     Scene,
 };
-pub use pipeline::{Pipeline, PipelineReport, Preset, Step, SurfacePlanner};
+pub use pipeline::{Pipeline, PipelineReport, Preset, Step};
 pub use shortcut::{shortcut, shortcut_by, Shortcutter};
 pub use validate::{is_valid, validate, validate_into, ValidationReport};
-pub use world::{Bounds, GridQuery, GridWorld, NavMeshWorld, World};
+pub use world::{
+    Bounds, GridQuery, GridWorld, NavMeshWorld, SurfaceWorld, SurfaceWorldQuery, World,
+};
 
 /// The crate README's examples, compiled and run as doctests.
 #[cfg(doctest)]

@@ -30,7 +30,7 @@ use pathsmooth::navmesh::import::{
 use pathsmooth::navmesh::{
     LoadReport, PolyId, Surface, SurfaceMesh, SurfaceOptions, SurfaceQuery, UpAxis,
 };
-use pathsmooth::{Error, SurfacePlanner};
+use pathsmooth::{Error, Pipeline, SurfaceWorld};
 
 /// One line of MANIFEST.tsv.
 struct Entry {
@@ -202,10 +202,10 @@ fn radius_paths_keep_the_radius_or_say_why() {
         let oracle = SurfaceOracle::new(&s);
         let mesh = SurfaceMesh::new(s.clone()).unwrap();
         let radius = 0.2;
-        let mut planner = SurfacePlanner::new(radius).unwrap();
+        let mut planner = Pipeline::new(SurfaceWorld::new(mesh.clone()), radius).unwrap();
         let (mut ok, mut refused, mut unsure) = (0, 0, 0);
         for (q, [a, b]) in pairs(&s, seed(e, 2), queries(&s)).into_iter().enumerate() {
-            match planner.plan(&mesh, a.1, b.1) {
+            match planner.plan_surface(a.1, b.1) {
                 Ok(path) => {
                     let path = path.to_vec();
                     let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

@@ -21,7 +21,7 @@ use pathsmooth::navmesh::import::parse_surface_json;
 use pathsmooth::navmesh::{
     PointFlags, PolyId, Surface, SurfaceMesh, SurfaceOptions, SurfacePoint, SurfaceQuery, UpAxis,
 };
-use pathsmooth::{Error, Preset, SurfacePlanner};
+use pathsmooth::{Error, Pipeline, Preset, SurfaceWorld, World};
 
 fn surface(name: &str) -> Surface {
     let path = format!(
@@ -110,13 +110,13 @@ fn radius_paths_keep_the_radius_on_their_floor() {
             ];
             for (preset, label) in presets {
                 let mut planner = match preset {
-                    None => SurfacePlanner::new(radius),
-                    Some(p) => SurfacePlanner::preset(radius, p),
+                    None => Pipeline::new(SurfaceWorld::new(mesh.clone()), radius),
+                    Some(p) => Pipeline::preset(SurfaceWorld::new(mesh.clone()), radius, p),
                 }
                 .unwrap();
                 let (mut ok, mut too_close, mut narrow, mut points, mut skipped) = (0, 0, 0, 0, 0);
                 for (k, [a, b]) in pairs(&s, seed, queries).into_iter().enumerate() {
-                    match planner.plan(&mesh, a.1, b.1) {
+                    match planner.plan_surface(a.1, b.1) {
                         Ok(path) => {
                             let path = path.to_vec();
                             check_on_surface(&oracle, &s, &path, radius);
@@ -309,9 +309,11 @@ fn every_smoothing_step_keeps_the_link_ends() {
     ];
     for step in steps {
         let name = step.name();
-        let mut planner = SurfacePlanner::new(0.4).unwrap().then(step);
+        let mut planner = Pipeline::new(SurfaceWorld::new(mesh.clone()), 0.4)
+            .unwrap()
+            .then(step);
         let path = planner
-            .plan(&mesh, a, b)
+            .plan_surface(a, b)
             .unwrap_or_else(|e| panic!("{name}: {e}"))
             .to_vec();
         let k = path
@@ -350,9 +352,11 @@ fn the_area_filter_keeps_paths_out_of_excluded_areas_on_a_real_bake() {
     for radius in [0.0, 0.3] {
         let mut query = SurfaceQuery::new();
         query.set_area_costs("1=exclude,2=exclude,3=exclude,4=exclude".parse().unwrap());
-        let mut planner = SurfacePlanner::preset(radius, Preset::Smooth).unwrap();
+        let mut planner =
+            Pipeline::preset(SurfaceWorld::new(mesh.clone()), radius, Preset::Smooth).unwrap();
         planner.set_area_costs("1=exclude,2=exclude,3=exclude,4=exclude".parse().unwrap());
-        let mut costly = SurfacePlanner::preset(radius, Preset::Smooth).unwrap();
+        let mut costly =
+            Pipeline::preset(SurfaceWorld::new(mesh.clone()), radius, Preset::Smooth).unwrap();
         costly.set_area_costs("1=8,2=8,3=8,4=8".parse().unwrap());
         for _ in 0..60 {
             let (pa, a) = random_point(&s, &mut rng, &areas);
@@ -369,7 +373,7 @@ fn the_area_filter_keeps_paths_out_of_excluded_areas_on_a_real_bake() {
                 }
                 Err(_) => continue,
             }
-            if let Ok(path) = planner.plan(&mesh, a, b) {
+            if let Ok(path) = planner.plan_surface(a, b) {
                 // At radius 0 a point may touch an excluded polygon's edge (a wall now),
                 // and be named by it; never lie inside one.
                 let inside_special = |p: &SurfacePoint| {
@@ -383,7 +387,7 @@ fn the_area_filter_keeps_paths_out_of_excluded_areas_on_a_real_bake() {
                     );
                 }
             }
-            if costly.plan(&mesh, a, b).is_ok() {
+            if costly.plan_surface(a, b).is_ok() {
                 let r = costly.report();
                 assert!(r.cost <= r.input_cost * (1.0 + 1e-9), "{a} → {b}: {r:?}");
             }
@@ -409,4 +413,78 @@ fn edge_distance(s: &Surface, poly: PolyId, p: DVec3) -> f64 {
             q.distance(a + (b - a) * t)
         })
         .fold(f64::INFINITY, f64::min)
+}
+
+/// The floors under plan-view point `p`, counted by brute force over every polygon: the
+/// heights of the polygons holding it, clustered where they lie within `climb`.
+fn floors_under(s: &Surface, p: DVec2, climb: f64) -> usize {
+    let mut heights: Vec<f64> = (0..s.num_polygons() as PolyId)
+        .filter(|&q| s.contains_plan(q, p))
+        .map(|q| s.floor_height(q, p))
+        .collect();
+    heights.sort_by(f64::total_cmp);
+    if heights.is_empty() {
+        return 0;
+    }
+    1 + heights.windows(2).filter(|w| w[1] - w[0] > climb).count()
+}
+
+/// One planner for 3D and 2D ends: on a surface world, a 2D plan whose ends lie over one
+/// floor each is the plan view of the 3D plan between the same points (the same search,
+/// sheet and steps), and an end over several floors is refused naming how many (the
+/// brute-force count agrees): never a silent pick. Before any plan the world has no sheet
+/// and answers nothing clear; after one, its answers are the sheet's.
+#[test]
+fn two_d_ends_plan_on_the_one_floor_under_them_or_are_refused() {
+    let s = surface("nav_test.r0");
+    let mesh = SurfaceMesh::new(s.clone()).unwrap();
+    let up = s.up();
+    let world = SurfaceWorld::new(mesh);
+    let [a, b] = pairs(&s, 9, 1)[0];
+    let (a2, b2) = (up.plan(a.1), up.plan(b.1));
+    assert!(world.sheet().is_none());
+    assert_eq!(world.clearance(a2), 0.0);
+    assert!(!world.segment_is_clear(a2, b2, 0.0));
+    let mut pipeline = Pipeline::preset(world, 0.3, Preset::Smooth).unwrap();
+    let climb = pipeline.surface_query().climb(&s);
+    // Only a plan cuts a sheet: the world's own search before one says so (after
+    // checking the ends' floors).
+    let e = pipeline.world().find_path(a2, b2, 0.0).unwrap_err();
+    let counts = [floors_under(&s, a2, climb), floors_under(&s, b2, climb)];
+    if counts == [1, 1] {
+        assert!(matches!(e, Error::Unsupported { .. }), "{e}");
+    } else {
+        assert!(matches!(e, Error::OverSeveralFloors { .. }), "{e}");
+    }
+    let (mut same, mut several) = (0, 0);
+    for (k, [a, b]) in pairs(&s, 9, 60).into_iter().enumerate() {
+        let (a2, b2) = (up.plan(a.1), up.plan(b.1));
+        let flat = pipeline.plan(a2, b2);
+        let counts = [floors_under(&s, a2, climb), floors_under(&s, b2, climb)];
+        match flat {
+            Ok(flat) => {
+                assert_eq!(counts, [1, 1], "query {k}");
+                let sheet = pipeline.world().sheet_world().expect("a plan cuts a sheet");
+                assert!(sheet.clearance(a2) >= 0.3, "query {k}");
+                assert!(pipeline.world().clearance(a2) >= 0.3, "query {k}");
+                let three = pipeline.plan_surface(a.1, b.1).unwrap();
+                let plan: Vec<DVec2> = three.iter().map(|p| up.plan(p.position)).collect();
+                assert_eq!(flat, plan, "query {k}");
+                same += 1;
+            }
+            Err(Error::OverSeveralFloors { what, floors, .. }) => {
+                let i = usize::from(what == "goal");
+                assert_eq!(counts[i], floors, "query {k} {what}");
+                assert!(floors > 1, "query {k}");
+                several += 1;
+            }
+            // Refused as the 3D plan is (too close to a wall, too narrow).
+            Err(e) => assert!(
+                counts.contains(&0) || pipeline.plan_surface(a.1, b.1).is_err(),
+                "query {k}: {e}"
+            ),
+        }
+    }
+    assert!(same > 10, "{same} 2D plans matched the 3D ones");
+    eprintln!("{same} 2D plans matched the 3D ones, {several} ends over several floors");
 }

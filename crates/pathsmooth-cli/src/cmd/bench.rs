@@ -16,7 +16,7 @@ use pathsmooth::grid::{check_scenario, load_scenarios, parse_point_scenarios, Gr
 use pathsmooth::navmesh::import::GroundPlane;
 use pathsmooth::navmesh::UpAxis;
 use pathsmooth::world::path_cost;
-use pathsmooth::{GridWorld, NavMeshWorld, Pipeline, Step, World};
+use pathsmooth::{GridWorld, NavMeshWorld, Pipeline, PipelineReport, Step, World};
 
 use crate::areas::{route_margin, with_grid_area_costs};
 use crate::compare::{Comparison, Run, Skipped};
@@ -103,23 +103,24 @@ pub struct BenchArgs {
 /// The first columns of both tables: the method and its counts.
 const COUNT_COLUMNS: [&str; 5] = ["method", "paths", "valid %", "errors", "skipped"];
 
-/// Prints the table, each method's first error and most common reason for a skipped
-/// step, and writes the per-path CSV if asked.
+/// Prints the table, each row's first error and most common reason for a skipped step
+/// (`names`: the rows' names, a tally each), and writes the per-path CSV if asked. Every
+/// bench (grid, navmesh, layered navmesh) ends here.
 fn report(
     table: &Table,
-    methods: &[MapMethod],
+    names: &[&str],
     tallies: &[Tally],
     csv_file: Option<&str>,
     csv: &str,
 ) -> Result<()> {
     print!("{}", table.render());
-    for (m, t) in methods.iter().zip(tallies) {
+    for (name, t) in names.iter().zip(tallies) {
         if let Some(e) = &t.first_error {
-            println!("{}: first error: {e}", m.name());
+            println!("{name}: first error: {e}");
         }
     }
-    for (m, t) in methods.iter().zip(tallies) {
-        if let Some(note) = t.skip_note(m.name()) {
+    for (name, t) in names.iter().zip(tallies) {
+        if let Some(note) = t.skip_note(name) {
             println!("{note}");
         }
     }
@@ -190,12 +191,25 @@ impl Tally {
         run: Run<'_, '_, W>,
         what: impl FnOnce() -> String,
     ) -> Option<(Vec<DVec2>, Vec<Skipped>)> {
-        self.time += run.time;
-        let skipped = run.skipped();
-        match run.path {
+        self.record_path(run.time, run.path, run.pipeline.report(), what)
+    }
+
+    /// [`record`](Self::record) of any pipeline's run, whatever its path's points (a
+    /// layered navmesh's are in 3D): `time`, the path or its error, and the pipeline's
+    /// `report` after the run.
+    fn record_path<T>(
+        &mut self,
+        time: Duration,
+        path: pathsmooth::Result<T>,
+        report: &PipelineReport,
+        what: impl FnOnce() -> String,
+    ) -> Option<(T, Vec<Skipped>)> {
+        self.time += time;
+        let skipped = Skipped::of(report);
+        match path {
             Ok(path) => {
                 self.paths += 1;
-                self.valid += run.pipeline.report().validation.is_valid() as usize;
+                self.valid += report.validation.is_valid() as usize;
                 self.skipped += !skipped.is_empty() as usize;
                 if !skipped.is_empty() {
                     let query = what();
@@ -502,7 +516,8 @@ pub fn run(a: &BenchArgs) -> Result<()> {
                 ]),
         );
     }
-    report(&table, &methods, &tallies, a.csv.as_deref(), &csv)
+    let names: Vec<&str> = methods.iter().map(|m| m.name()).collect();
+    report(&table, &names, &tallies, a.csv.as_deref(), &csv)
 }
 
 /// The median and the largest of `values` (sorted in place), to four decimals; `-` for
@@ -622,7 +637,8 @@ fn bench_navmesh(a: &BenchArgs, file: &str) -> Result<()> {
             format!("{:.1}", micros(t.time, t.paths + t.errors)),
         ]));
     }
-    report(&table, &methods, &tallies, a.csv.as_deref(), &csv)
+    let names: Vec<&str> = methods.iter().map(|m| m.name()).collect();
+    report(&table, &names, &tallies, a.csv.as_deref(), &csv)
 }
 
 /// The CSV's `skipped` cell: the names of the steps that did not take effect, `;` between

@@ -1,7 +1,8 @@
 //! `pathsmooth plan`: plan on a Moving AI map (A*, then smoothers) or on a navmesh scene
 //! (corridor, then funnel or portal relaxation), with metrics, pictures and the chosen path
-//! as a file. On a layered navmesh (3D points; `layered`): the library's surface planner,
-//! the path in 3D with each point's polygon and flags.
+//! as a file. On a layered navmesh (3D points; `layered`): the library's one pipeline on
+//! a `SurfaceWorld`, the path in 3D with each point's polygon and flags; printed as the
+//! others.
 
 mod layered;
 
@@ -186,9 +187,40 @@ pub fn run(a: &PlanArgs) -> Result<()> {
             bail!("--keep-route needs a grid map (--map, or --navmesh with a .map file)");
         }
     }
-    if layered {
-        return layered::run(a);
+    // One way of printing for every kind of navmesh: a layered one's runs come back as
+    // the others' do.
+    let (planned, runs) = if layered {
+        layered::plan(a)?
+    } else {
+        plan_flat(a, on_map)?
+    };
+    // The table goes to stderr when the path itself goes to stdout.
+    if a.output.as_deref() == Some("-") {
+        eprint!("{}", planned.table);
+    } else {
+        print!("{}", planned.table);
     }
+    for n in &planned.outcomes.notes {
+        eprintln!("{n}");
+    }
+    if let (Some(f), Some(png)) = (&a.png, &planned.png) {
+        write_bytes(f, png)?;
+    }
+    if let (Some(f), Some(svg)) = (&a.svg, &planned.svg) {
+        write_bytes(f, svg.as_bytes())?;
+    }
+    if let Some(first) = &planned.outcomes.first_error {
+        bail!(
+            "{} of {runs} methods failed (see the table); {first}",
+            planned.outcomes.errors,
+        );
+    }
+    Ok(())
+}
+
+/// Plans on a grid map or a navmesh scene (2D points), with each method; returns what was
+/// planned and how many methods ran.
+fn plan_flat(a: &PlanArgs, on_map: Option<&str>) -> Result<(Planned, usize)> {
     if a.preset.is_some() {
         bail!("--preset plans on a layered navmesh; on a map or scene use --method");
     }
@@ -212,29 +244,7 @@ pub fn run(a: &PlanArgs) -> Result<()> {
         Some(file) => plan_on_map(a, file, &methods)?,
         None => plan_on_scene(a, a.navmesh.as_deref().unwrap_or_default(), &methods)?,
     };
-    // The table goes to stderr when the path itself goes to stdout.
-    if a.output.as_deref() == Some("-") {
-        eprint!("{}", planned.table);
-    } else {
-        print!("{}", planned.table);
-    }
-    for n in &planned.outcomes.notes {
-        eprintln!("{n}");
-    }
-    if let (Some(f), Some(png)) = (&a.png, &planned.png) {
-        write_bytes(f, png)?;
-    }
-    if let (Some(f), Some(svg)) = (&a.svg, &planned.svg) {
-        write_bytes(f, svg.as_bytes())?;
-    }
-    if let Some(first) = &planned.outcomes.first_error {
-        bail!(
-            "{} of {} methods failed (see the table); {first}",
-            planned.outcomes.errors,
-            methods.len()
-        );
-    }
-    Ok(())
+    Ok((planned, methods.len()))
 }
 
 /// What a plan produced: the metrics table (failed methods included), the pictures asked
@@ -250,17 +260,22 @@ impl Planned {
     /// The table rendered with the skipped steps' notes under it, and the pictures of
     /// `scene` that `a` asks for.
     fn new(a: &PlanArgs, table: &Table, scene: &Scene, outcomes: Outcomes) -> Result<Self> {
+        Ok(Planned {
+            table: Self::render(table, &outcomes),
+            png: a.png.as_ref().map(|_| png::render(scene)).transpose()?,
+            svg: a.svg.as_ref().map(|_| svg::render(scene)),
+            outcomes,
+        })
+    }
+
+    /// The table rendered with the skipped steps' notes under it.
+    fn render(table: &Table, outcomes: &Outcomes) -> String {
         let mut text = table.render();
         for line in &outcomes.skips {
             text.push_str(line);
             text.push('\n');
         }
-        Ok(Planned {
-            table: text,
-            png: a.png.as_ref().map(|_| png::render(scene)).transpose()?,
-            svg: a.svg.as_ref().map(|_| svg::render(scene)),
-            outcomes,
-        })
+        text
     }
 }
 

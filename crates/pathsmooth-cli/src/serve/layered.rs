@@ -1,6 +1,6 @@
 //! Layered navmeshes in the playground: a surface whose floors overlap in plan view (a
 //! navmesh JSON, `docs/navmesh-json.md`), drawn in plan view, and a path on it planned by the
-//! library's [`SurfacePlanner`]. A thin shell: parse, plan, encode.
+//! library's one [`Pipeline`] on a [`SurfaceWorld`] (`plan_surface`). A thin shell: parse, plan, encode.
 //!
 //! | route | what |
 //! | --- | --- |
@@ -41,7 +41,7 @@ use axum::Extension;
 use glam::{DVec2, DVec3};
 use pathsmooth::navmesh::import::read_surface_json;
 use pathsmooth::navmesh::{Surface, SurfaceMesh, SurfaceOptions, UpAxis};
-use pathsmooth::{num, Cancel, Error, Preset, SurfacePlanner};
+use pathsmooth::{num, Cancel, Error, Pipeline, Preset, SurfaceWorld};
 use serde::{Deserialize, Serialize};
 
 use super::api::{encode, read_json};
@@ -52,7 +52,7 @@ use super::lanes::Lane;
 use super::limits;
 use super::playground::Playground;
 use super::work::Work;
-use crate::compare::{bounded, Skipped, REASON_MAX_CHARS};
+use crate::compare::{bounded, Skipped};
 
 /// The bundled examples: Recast's demo levels baked by `pathsmooth-bake` (y up, two and
 /// more storeys overlapping in plan view), from the library's test data.
@@ -227,7 +227,7 @@ fn point(mesh: &SurfaceMesh, end: End, what: &str) -> Result<DVec3, ApiError> {
 fn answer(
     req: &LayeredRequest,
     name: &str,
-    mesh: &SurfaceMesh,
+    mesh: &Arc<SurfaceMesh>,
     cancel: &Cancel,
 ) -> Result<Vec<u8>, ApiError> {
     let preset = preset(req.preset.as_deref())?;
@@ -237,14 +237,15 @@ fn answer(
         (None, None) => None,
         (Some(a), Some(b)) => {
             let (start, goal) = (point(mesh, a, "start")?, point(mesh, b, "goal")?);
+            let world = SurfaceWorld::new(Arc::clone(mesh));
             let mut planner = match preset {
-                Some(p) => SurfacePlanner::preset(req.radius, p),
-                None => SurfacePlanner::new(req.radius),
+                Some(p) => Pipeline::preset(world, req.radius, p),
+                None => Pipeline::new(world, req.radius),
             }
             .map_err(ApiError::planning)?;
             planner.set_cancel(Some(cancel.clone()));
             let path = planner
-                .plan(mesh, start, goal)
+                .plan_surface(start, goal)
                 .map_err(ApiError::planning)?
                 .to_vec();
             let report = planner.report();
@@ -271,14 +272,7 @@ fn answer(
                 plan_length,
                 min_clearance: report.validation.min_clearance,
                 valid: report.validation.is_valid(),
-                skipped: report
-                    .skipped
-                    .iter()
-                    .map(|(step, reason)| Skipped {
-                        step,
-                        reason: bounded(reason, REASON_MAX_CHARS),
-                    })
-                    .collect(),
+                skipped: Skipped::of(report),
             })
         }
         _ => {
@@ -396,7 +390,7 @@ pub async fn layered(
                 answer(&req, name, mesh, cancel)
             }
             (None, Some(text)) => {
-                let mesh = build(text, "navmesh", cancel)?;
+                let mesh = Arc::new(build(text, "navmesh", cancel)?);
                 answer(&req, "navmesh", &mesh, cancel)
             }
             (None, None) => Err(ApiError::bad_request("no navmesh")),

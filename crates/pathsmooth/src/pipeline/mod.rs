@@ -8,7 +8,6 @@ mod step;
 mod surface;
 
 pub use step::{Preset, Step};
-pub use surface::SurfacePlanner;
 
 use stage::{Context, Stage};
 
@@ -57,11 +56,11 @@ pub struct PipelineReport {
     pub cost: f64,
     /// The returned path's length in plan view. The one length a report gives is
     /// `validation.length`: the path's own length in its own space — in the plane for a
-    /// 2D world (where this is the same number), in 3D along the surface for a
-    /// [`SurfacePlanner`](crate::SurfacePlanner) (where this is its plan-view length
-    /// beside it).
+    /// 2D plan (where this is the same number), in 3D along the surface for
+    /// [`plan_surface`](Pipeline::plan_surface) (where this is its plan-view length beside
+    /// it).
     pub plan_length: f64,
-    /// The ends a [`SurfacePlanner`](crate::SurfacePlanner) moved onto the surface
+    /// The ends [`plan_surface`](Pipeline::plan_surface) moved onto the surface
     /// because they were off it (`"start"` or `"goal"`, and how far it moved in plan
     /// view); a point over a polygon within the climb of its floor is on it and is never
     /// moved. Empty for a 2D world, which refuses ends off it.
@@ -432,10 +431,15 @@ impl<W: World> Pipeline<W> {
 
     /// Plans from `start` to `goal` on the world for the radius, then runs the steps. A
     /// start equal to the goal gives the one-point path `[start]` (every step keeps it).
+    /// The path is found by [`World::find_path_for_run_into`] (the world's own search; a
+    /// [`SurfaceWorld`](crate::SurfaceWorld) first locates each end on the one floor under
+    /// it and cuts the sheet its steps run on: 3D ends go to
+    /// [`plan_surface`](Self::plan_surface)).
     ///
     /// Errors: [`Error::NonFinite`] and [`Error::CoordinateOutOfRange`] for the start
-    /// (point 0) or the goal (point 1), those of [`World::find_path_into`] (outside, blocked, [`Error::TooClose`],
-    /// [`Error::Unreachable`], [`Error::Unsupported`] for a world without a path finder) and of
+    /// (point 0) or the goal (point 1), those of the world's search (outside, blocked,
+    /// [`Error::TooClose`], [`Error::Unreachable`], [`Error::Unsupported`] for a world
+    /// without a path finder, [`Error::OverSeveralFloors`] on a layered navmesh) and of
     /// [`smooth`](Self::smooth).
     ///
     /// ```
@@ -456,6 +460,21 @@ impl<W: World> Pipeline<W> {
 
     /// [`plan`](Self::plan) into `out` (cleared first; left empty on error).
     pub fn plan_into<P: Point2>(&mut self, start: P, goal: P, out: &mut Vec<P>) -> Result<()> {
+        self.plan_run(start, goal, out, true)
+    }
+
+    /// The run behind [`plan_into`](Self::plan_into): the path found by the world's path
+    /// finder for a run ([`World::find_path_for_run_into`], which may change the world's
+    /// answers to follow the path: a layered navmesh cuts its sheet) when `fresh`, else by
+    /// [`World::find_path_into`] on the world as it is (a leg of a 3D plan, on the sheet
+    /// the plan cut), then the steps.
+    fn plan_run<P: Point2>(
+        &mut self,
+        start: P,
+        goal: P,
+        out: &mut Vec<P>,
+        fresh: bool,
+    ) -> Result<()> {
         out.clear();
         self.report.reset();
         check_path_and_radius(&self.world, &[start, goal], 2, "pipeline", self.radius)?;
@@ -464,12 +483,17 @@ impl<W: World> Pipeline<W> {
         let result = self.attempts(
             out,
             |p, a, aim| {
-                match &p.cancel {
-                    Some(c) => {
+                let cancel = p.cancel.as_ref();
+                match (fresh, cancel) {
+                    (true, _) => {
+                        p.world
+                            .find_path_for_run_into(start, goal, aim, cancel, &mut p.query, a)
+                    }
+                    (false, Some(c)) => {
                         p.world
                             .find_path_cancellable_into(start, goal, aim, c, &mut p.query, a)
                     }
-                    None => p.world.find_path_into(start, goal, aim, &mut p.query, a),
+                    (false, None) => p.world.find_path_into(start, goal, aim, &mut p.query, a),
                 }
                 .and_then(|()| p.run_steps(a, aim))
             },

@@ -10,7 +10,9 @@
 //! - a grid ([`GridWorld`]: an occupancy grid with a cell size and an origin, its exact
 //!   distance field built once),
 //! - a navmesh ([`NavMeshWorld`]: the free region is the union of the mesh's triangles; its
-//!   boundary edges are kept in a spatial index), and
+//!   boundary edges are kept in a spatial index),
+//! - a layered navmesh ([`SurfaceWorld`]: floors that overlap in plan view; its answers
+//!   are those of the one-floor sheet round the last path planned on it), and
 //! - a caller's own world: implement [`World`] over an engine's queries (a sphere cast, a
 //!   signed distance field, a physics scene), honouring the contract below.
 //!
@@ -84,6 +86,7 @@ mod navmesh;
 mod obstacles;
 mod rounding;
 mod route;
+mod surface;
 
 pub use grid::{GridQuery, GridWorld};
 pub(crate) use input::{
@@ -94,6 +97,7 @@ pub(crate) use mesh_plan::path_on_mesh;
 pub use navmesh::NavMeshWorld;
 pub use obstacles::{Obstacle, ObstacleId, ObstacleWorld};
 pub(crate) use rounding::settle;
+pub use surface::{SurfaceWorld, SurfaceWorldQuery};
 
 use glam::DVec2;
 
@@ -428,6 +432,33 @@ pub trait World {
         self.find_path_into(start, goal, radius, query, out)
     }
 
+    /// The path finder of a [`Pipeline`](crate::Pipeline)'s plan, which owns the world:
+    /// [`find_path_cancellable_into`](Self::find_path_cancellable_into) with a token,
+    /// [`find_path_into`](Self::find_path_into) without, after which a world whose
+    /// plan-view answers hold around one path at a time may change them to answer around
+    /// this one, for the steps that follow. A [`SurfaceWorld`] locates the 2D ends on its
+    /// floors and cuts the one-floor sheet round the path here. The default changes
+    /// nothing; a world behind a reference or an `Arc` cannot be changed, and uses it.
+    ///
+    /// Errors and cost: those of the search, and what the world does to follow the path.
+    fn find_path_for_run_into(
+        &mut self,
+        start: DVec2,
+        goal: DVec2,
+        radius: f64,
+        cancel: Option<&Cancel>,
+        query: &mut Self::Query,
+        out: &mut Vec<DVec2>,
+    ) -> Result<()>
+    where
+        Self: Sized,
+    {
+        match cancel {
+            Some(c) => self.find_path_cancellable_into(start, goal, radius, c, query, out),
+            None => self.find_path_into(start, goal, radius, query, out),
+        }
+    }
+
     /// The world's navmesh, for the navmesh steps (funnel, portal relaxation). A grid
     /// builds its own on first use; other worlds return [`Error::Unsupported`].
     fn navmesh(&self) -> Result<&NavMesh> {
@@ -445,9 +476,10 @@ pub trait World {
 /// to [`World`] cannot be forgotten by one of them (a forgotten one would silently fall
 /// back to its default, e.g. a length for a cost).
 macro_rules! forward_world {
-    ($($pointer:ty),*) => {$(
+    ($($pointer:ty $({ $($mutable:item)* })?),*) => {$(
         impl<W: World> World for $pointer {
             type Query = W::Query;
+            $($($mutable)*)?
             fn bounds(&self) -> Bounds {
                 (**self).bounds()
             }
@@ -515,7 +547,21 @@ macro_rules! forward_world {
     )*};
 }
 
-forward_world!(&W, std::sync::Arc<W>, Box<W>);
+// A box owns its world, so a pipeline's plan reaches it (a reference and an `Arc` keep the
+// default: they cannot change the world they share).
+forward_world!(&W, std::sync::Arc<W>, Box<W> {
+    fn find_path_for_run_into(
+        &mut self,
+        start: DVec2,
+        goal: DVec2,
+        radius: f64,
+        cancel: Option<&Cancel>,
+        query: &mut W::Query,
+        out: &mut Vec<DVec2>,
+    ) -> Result<()> {
+        (**self).find_path_for_run_into(start, goal, radius, cancel, query, out)
+    }
+});
 
 /// True when every segment and bend of `path` is clear for `radius` (stops at the first
 /// problem; no report). A one-point path asks about the point.

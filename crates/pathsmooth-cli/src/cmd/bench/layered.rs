@@ -1,7 +1,7 @@
 //! `bench --navmesh` on a layered navmesh: random queries between points on the polygons
 //! of its largest connected piece (a fixed seed, so runs repeat), each timed through
-//! `SurfaceQuery::find_path` at the radius and through the surface planner with each
-//! method's steps.
+//! `SurfaceQuery::find_path` at the radius and through the one `Pipeline` on a `SurfaceWorld`
+//! (`plan_surface`) with each method's steps.
 
 use std::fmt::Write as _;
 use std::time::Instant;
@@ -9,11 +9,9 @@ use std::time::Instant;
 use anyhow::{bail, Result};
 use glam::DVec3;
 use pathsmooth::navmesh::{SurfaceMesh, SurfaceQuery};
-use pathsmooth::SurfacePlanner;
+use pathsmooth::{Pipeline, SurfaceWorld};
 
-use super::{micros, skipped_steps, BenchArgs, Tally, COUNT_COLUMNS};
-use crate::compare::{bounded, Skipped, REASON_MAX_CHARS};
-use crate::files::write_bytes;
+use super::{micros, report, skipped_steps, BenchArgs, Tally, COUNT_COLUMNS};
 use crate::layered::{largest_piece, random_point, read_surface, Rng};
 use crate::methods::MapMethod;
 use crate::table::Table;
@@ -31,7 +29,7 @@ pub(super) fn run(a: &BenchArgs, file: &str, methods: &[MapMethod]) -> Result<()
             "--scen: a layered navmesh's queries are random 3D points (drop --scen, set --queries)"
         );
     }
-    let mesh = SurfaceMesh::new(read_surface(file, a.up, &a.surface)?)?;
+    let mesh = std::sync::Arc::new(SurfaceMesh::new(read_surface(file, a.up, &a.surface)?)?);
     let surface = mesh.surface();
     let piece = largest_piece(surface);
     if piece.is_empty() {
@@ -50,12 +48,15 @@ pub(super) fn run(a: &BenchArgs, file: &str, methods: &[MapMethod]) -> Result<()
     let mut tallies: Vec<Tally> = names.iter().map(|_| Tally::default()).collect();
     let mut planners = methods
         .iter()
-        .map(|m| Ok(SurfacePlanner::new(a.radius)?.with_steps(m.steps(&a.curve, &a.optimiser))))
+        .map(|m| {
+            let world = SurfaceWorld::new(std::sync::Arc::clone(&mesh));
+            Ok(Pipeline::new(world, a.radius)?.with_steps(m.steps(&a.curve, &a.optimiser)))
+        })
         .collect::<Result<Vec<_>>>()?;
     let mut query = SurfaceQuery::new();
     a.surface.apply(&mut query)?;
     for planner in &mut planners {
-        a.surface.apply(planner.query_mut())?;
+        a.surface.apply(planner.surface_query_mut())?;
     }
     let mut csv = String::from("query,method,valid,points,length,min_clearance,micros,skipped\n");
     for (k, &(start, goal)) in queries.iter().enumerate() {
@@ -94,39 +95,15 @@ pub(super) fn run(a: &BenchArgs, file: &str, methods: &[MapMethod]) -> Result<()
         for ((m, planner), t) in methods.iter().zip(&mut planners).zip(&mut tallies[1..]) {
             let t0 = Instant::now();
             let planned = planner
-                .plan(&mesh, start, goal)
+                .plan_surface(start, goal)
                 .map(|p| p.iter().map(|q| q.position).collect::<Vec<_>>());
             let elapsed = t0.elapsed();
-            t.time += elapsed;
-            let points = match planned {
-                Ok(points) => points,
-                Err(e) => {
-                    t.errors += 1;
-                    t.first_error
-                        .get_or_insert_with(|| format!("{}: {e}", what()));
-                    continue;
-                }
-            };
             let report = planner.report();
-            let skipped: Vec<Skipped> = report
-                .skipped
-                .iter()
-                .map(|(step, reason)| Skipped {
-                    step,
-                    reason: bounded(reason, REASON_MAX_CHARS),
-                })
-                .collect();
+            let Some((points, skipped)) = t.record_path(elapsed, planned, report, what) else {
+                continue;
+            };
             let valid = report.validation.is_valid();
             let length = pathsmooth::metrics::length(&points);
-            t.paths += 1;
-            t.valid += valid as usize;
-            t.skipped += !skipped.is_empty() as usize;
-            if !skipped.is_empty() {
-                let q = what();
-                for s in &skipped {
-                    t.count_reason(s, &q);
-                }
-            }
             t.rel_length_sum += length;
             let _ = writeln!(
                 csv,
@@ -161,19 +138,5 @@ pub(super) fn run(a: &BenchArgs, file: &str, methods: &[MapMethod]) -> Result<()
             format!("{:.1}", micros(t.time, t.paths + t.errors)),
         ]));
     }
-    print!("{}", table.render());
-    for (name, t) in names.iter().zip(&tallies) {
-        if let Some(e) = &t.first_error {
-            println!("{name}: first error: {e}");
-        }
-    }
-    for (name, t) in names.iter().zip(&tallies) {
-        if let Some(note) = t.skip_note(name) {
-            println!("{note}");
-        }
-    }
-    if let Some(f) = &a.csv {
-        write_bytes(f, csv.as_bytes())?;
-    }
-    Ok(())
+    report(&table, &names, &tallies, a.csv.as_deref(), &csv)
 }

@@ -1,14 +1,14 @@
 //! `pathsmooth plan` on a layered navmesh: 3D ends located on their floors, each method's
-//! steps run by the library's `SurfacePlanner`, the path written in 3D with each point's
+//! steps run by the library's one `Pipeline` on a `SurfaceWorld` (`plan_surface`), the path written in 3D with each point's
 //! polygon and flags.
 
 use anyhow::{bail, Context, Result};
 use glam::{DVec2, DVec3};
 use pathsmooth::navmesh::{Surface, SurfaceMesh, SurfaceQuery};
-use pathsmooth::{Step, SurfacePlanner};
+use pathsmooth::{Pipeline, Step, SurfaceWorld};
 
-use super::{Outcomes, PlanArgs};
-use crate::compare::{bounded, Skipped, REASON_MAX_CHARS};
+use super::{Outcomes, PlanArgs, Planned};
+use crate::compare::Skipped;
 use crate::layered::{flag_names, read_surface, write_surface_path_file, Coords};
 use crate::methods::MapMethod;
 use crate::report::metrics_header;
@@ -82,8 +82,9 @@ fn runs(a: &PlanArgs) -> Result<Vec<(&'static str, Vec<Step>)>> {
         .collect())
 }
 
-/// Runs `pathsmooth plan` on a layered navmesh.
-pub(super) fn run(a: &PlanArgs) -> Result<()> {
+/// Plans on a layered navmesh: the table (under a line naming the navmesh) and what went
+/// wrong, for `plan`'s one way of printing them, and how many runs there were.
+pub(super) fn plan(a: &PlanArgs) -> Result<(Planned, usize)> {
     if a.png.is_some() || a.svg.is_some() {
         bail!("--png and --svg draw 2D maps and scenes; a layered navmesh has no picture yet");
     }
@@ -98,7 +99,7 @@ pub(super) fn run(a: &PlanArgs) -> Result<()> {
     let up = surface.up();
     let from = xyz(a.from, "from", &up.to_string())?;
     let to = xyz(a.to, "to", &up.to_string())?;
-    let mesh = SurfaceMesh::new(surface)?;
+    let mesh = std::sync::Arc::new(SurfaceMesh::new(surface)?);
     // The ends first, so that a point with no floor near it is one clear error.
     let mut query = SurfaceQuery::new();
     a.surface.apply(&mut query)?;
@@ -116,12 +117,13 @@ pub(super) fn run(a: &PlanArgs) -> Result<()> {
     let mut table = Table::new(metrics_header());
     let mut outcomes = Outcomes::default();
     for (method, steps) in &runs {
-        let mut planner = SurfacePlanner::new(a.radius)?.with_steps(steps.iter().cloned());
-        a.surface.apply(planner.query_mut())?;
+        let world = SurfaceWorld::new(std::sync::Arc::clone(&mesh));
+        let mut planner = Pipeline::new(world, a.radius)?.with_steps(steps.iter().cloned());
+        a.surface.apply(planner.surface_query_mut())?;
         if let Some(costs) = &costs {
             planner.set_area_costs(costs.clone());
         }
-        let planned = planner.plan(&mesh, from, to).map(|p| p.to_vec());
+        let planned = planner.plan_surface(from, to).map(|p| p.to_vec());
         let path = match planned {
             Ok(path) => path,
             Err(e) => {
@@ -129,15 +131,7 @@ pub(super) fn run(a: &PlanArgs) -> Result<()> {
                 continue;
             }
         };
-        let skipped: Vec<Skipped> = planner
-            .report()
-            .skipped
-            .iter()
-            .map(|(step, reason)| Skipped {
-                step,
-                reason: bounded(reason, REASON_MAX_CHARS),
-            })
-            .collect();
+        let skipped: Vec<Skipped> = Skipped::of(planner.report());
         outcomes.ran(method, &skipped);
         let plan: Vec<DVec2> = path.iter().map(|p| up.plan(p.position)).collect();
         // The report's figures are the returned path's: its length in 3D along the
@@ -185,25 +179,13 @@ pub(super) fn run(a: &PlanArgs) -> Result<()> {
         a.from,
         a.to
     );
-    text.push_str(&table.render());
-    for line in &outcomes.skips {
-        text.push_str(line);
-        text.push('\n');
-    }
-    if a.output.as_deref() == Some("-") {
-        eprint!("{text}");
-    } else {
-        print!("{text}");
-    }
-    for n in &outcomes.notes {
-        eprintln!("{n}");
-    }
-    if let Some(first) = &outcomes.first_error {
-        bail!(
-            "{} of {} methods failed (see the table); {first}",
-            outcomes.errors,
-            runs.len()
-        );
-    }
-    Ok(())
+    text.push_str(&Planned::render(&table, &outcomes));
+    // No pictures: --png and --svg were refused above.
+    let planned = Planned {
+        table: text,
+        png: None,
+        svg: None,
+        outcomes,
+    };
+    Ok((planned, runs.len()))
 }

@@ -21,8 +21,9 @@
 //! channel that is one floor deep — the triangles reached from the channel by walking, a
 //! triangle left out when it overlaps one already taken. It is a flat [`NavMesh`], so every
 //! step of the library runs on it unchanged, and what is valid on it is valid on the surface
-//! (it is a piece of the surface, its cut edges walls). The pipeline's surface planner
-//! ([`SurfacePlanner`](crate::SurfacePlanner)) uses it.
+//! (it is a piece of the surface, its cut edges walls). The pipeline on a layered navmesh
+//! ([`SurfaceWorld`](crate::SurfaceWorld), [`Pipeline::plan_surface`](crate::Pipeline::plan_surface))
+//! runs on it.
 
 mod edge_tree;
 mod links;

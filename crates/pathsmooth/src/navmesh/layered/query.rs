@@ -154,7 +154,7 @@ pub struct SurfaceQuery {
     plan: Vec<DVec2>,
     /// The polygon search (radius 0).
     poly: PolySearch,
-    /// Search triangles even at radius 0 (the planner, which needs the channel).
+    /// Search triangles even at radius 0 (a `SurfaceWorld`'s query, which needs the channel).
     triangles: bool,
     /// The last leg was found by the polygon search (its plan path is `poly`'s).
     by_polygons: bool,
@@ -175,8 +175,8 @@ impl SurfaceQuery {
         Self::default()
     }
 
-    /// Searches the triangles at every radius (the pipeline's planner, which builds a sheet
-    /// around every path's channel), not the polygons at radius 0.
+    /// Searches the triangles at every radius (a `SurfaceWorld`'s query, whose plans build
+    /// a sheet around every path's channel), not the polygons at radius 0.
     pub(crate) fn search_triangles(&mut self) {
         self.triangles = true;
     }
@@ -314,8 +314,9 @@ impl SurfaceQuery {
     /// exact at radius 0 (Polyanya over the surface's convex polygons, joined by its
     /// topology, the path lifted along their corridor); with a radius, the funnel
     /// with that radius through the channel of the width-restricted search, as
-    /// [`NavMeshQuery::find_path`] (not checked against the walls: the pipeline's surface
-    /// planner checks it, on the query's [`sheet`](Self::sheet)). Every point carries its
+    /// [`NavMeshQuery::find_path`] (not checked against the walls:
+    /// [`Pipeline::plan_surface`](crate::Pipeline::plan_surface) checks it, on the query's
+    /// [`sheet`](Self::sheet)). Every point carries its
     /// height on the floor, its polygon and flags; also sets [`polygons`](Self::polygons)
     /// and [`legs`](Self::legs) (and [`channel`](Self::channel), derived on asking at
     /// radius 0).
@@ -372,7 +373,7 @@ impl SurfaceQuery {
     }
 
     /// [`find_path_between`](Self::find_path_between) taking no link: one leg walked on
-    /// the surface (the planner smooths a route leg by leg).
+    /// the surface (`Pipeline::plan_surface` smooths a route leg by leg).
     pub(crate) fn find_leg(
         &mut self,
         mesh: &SurfaceMesh,

@@ -314,4 +314,24 @@ impl Surface {
             tolerance: vertical_tolerance,
         })
     }
+
+    /// Every polygon that plan-view point `plan` lies in ([`contains_plan`](Self::contains_plan)),
+    /// with its floor height there ([`floor_height`](Self::floor_height)), into `out`
+    /// (cleared first), sorted by height: the floors a 2D point may stand on. A point on
+    /// a shared edge is in both polygons. Cost: O(buckets at the point + polygon sizes of
+    /// the polygons listed there).
+    pub(crate) fn polygons_over(&self, plan: DVec2, out: &mut Vec<(PolyId, f64)>) {
+        out.clear();
+        if !plan.is_finite() {
+            return;
+        }
+        self.index.for_each_bucket(plan, plan, |list| {
+            for &p in list {
+                if !out.iter().any(|&(q, _)| q == p) && self.contains_plan(p, plan) {
+                    out.push((p, self.floor_height(p, plan)));
+                }
+            }
+        });
+        out.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+    }
 }

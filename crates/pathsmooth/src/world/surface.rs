@@ -1,0 +1,384 @@
+//! A layered navmesh as a world: its plan-view answers are those of the one-floor sheet
+//! round the last path planned on it.
+
+use std::sync::Arc;
+
+use glam::{DVec2, DVec3};
+
+use super::{tolerance_for, Bounds, NavMeshWorld, World};
+use crate::area::AreaCosts;
+use crate::cancel::Cancel;
+use crate::error::{Error, Result};
+use crate::navmesh::mesh::{NavMesh, PolyId};
+use crate::navmesh::{NavMeshQuery, Sheet, SurfaceMesh, SurfacePoint, SurfaceQuery};
+
+/// A layered navmesh ([`SurfaceMesh`]: floors that overlap in plan view, a bridge over a
+/// corridor, two storeys) as a [`World`], for the one [`Pipeline`](crate::Pipeline).
+///
+/// A point in plan view may lie over several floors, so the surface itself has no single
+/// clearance or line of sight. A plan cuts the **sheet** round its path
+/// ([`SurfaceQuery::sheet`]: the part of the surface one floor deep around the path's
+/// channel, a flat [`NavMesh`]) and the world keeps it as a [`NavMeshWorld`]; every
+/// plan-view answer ([`clearance`](World::clearance),
+/// [`segment_is_clear`](World::segment_is_clear), [`bounds`](World::bounds), costs, the
+/// navmesh of the navmesh steps) is then that sheet's, until the next plan cuts another.
+/// What is clear on a sheet is clear on the surface (it is a piece of it, its cut edges
+/// walls), so a stale sheet's answers are conservative, never wrong.
+///
+/// **Before any plan** there is no sheet: [`bounds`](World::bounds) are those of the
+/// surface's plan view, [`clearance`](World::clearance) is 0 and nothing is clear (a
+/// path given to [`Pipeline::smooth`](crate::Pipeline::smooth) then fails its input
+/// check); [`find_path_into`](World::find_path_into) says a plan is needed first.
+///
+/// **Plans.** [`Pipeline::plan_surface`](crate::Pipeline::plan_surface) takes 3D ends and
+/// returns the path in 3D, each point with its floor's height and polygon, over off-mesh
+/// links too. [`Pipeline::plan`](crate::Pipeline::plan) takes 2D ends: each is located on
+/// the one floor under it (within the query's [climb](SurfaceQuery::climb)), or the plan
+/// is [`Error::OverSeveralFloors`] — never a silent pick — and the path is returned in
+/// plan view, valid on the sheet. Only a pipeline that owns the world (by value or in a
+/// `Box`) cuts sheets: behind a reference or an `Arc`, plans answer on the sheet the world
+/// last had.
+///
+/// The mesh is held in an [`Arc`]: a server or a binding shares one mesh between the
+/// worlds of its threads and requests, and making a world costs no copy of it (a
+/// `SurfaceMesh` is about 100 bytes a triangle).
+///
+/// Cost: making one, O(vertices) for the plan view's bounds. Each plan cuts a sheet (see
+/// [`SurfaceQuery::sheet`]) and builds its world's wall index, O(t log n) for its t
+/// triangles of the mesh's n.
+#[derive(Debug, Clone)]
+pub struct SurfaceWorld {
+    mesh: Arc<SurfaceMesh>,
+    /// The plan view's bounds: the world's before any sheet.
+    plan_bounds: Bounds,
+    /// `None`: the default reach of a sheet beyond its channel (see `set_margin`).
+    margin: Option<f64>,
+    /// The last plan's sheet and its world (boxed: a world is large, and most of a
+    /// surface world's life has one).
+    sheet: Option<Box<(Sheet, NavMeshWorld)>>,
+}
+
+/// The path-finding scratch of a [`SurfaceWorld`] ([`World::Query`]): the layered search
+/// ([`SurfaceQuery`], which locates ends, finds the channel and cuts the sheet) and the
+/// navmesh search on the sheet, with the buffers of a 3D plan. A
+/// [`Pipeline`](crate::Pipeline) keeps one, so repeated plans reuse its memory.
+#[derive(Debug, Clone)]
+pub struct SurfaceWorldQuery {
+    pub(crate) surface: SurfaceQuery,
+    pub(crate) nav: NavMeshQuery,
+    /// The floors under a 2D end (polygon, height), sorted by height.
+    floors: Vec<(PolyId, f64)>,
+    /// A leg's plan-view path, its lift to 3D, and the whole 3D path.
+    pub(crate) plan: Vec<DVec2>,
+    pub(crate) leg: Vec<SurfacePoint>,
+    pub(crate) path: Vec<SurfacePoint>,
+}
+
+impl Default for SurfaceWorldQuery {
+    fn default() -> Self {
+        // A plan cuts a sheet round every path's triangle channel, so the search walks the
+        // triangles at every radius.
+        let mut surface = SurfaceQuery::new();
+        surface.search_triangles();
+        SurfaceWorldQuery {
+            surface,
+            nav: NavMeshQuery::default(),
+            floors: Vec::new(),
+            plan: Vec::new(),
+            leg: Vec::new(),
+            path: Vec::new(),
+        }
+    }
+}
+
+impl SurfaceWorldQuery {
+    /// The layered search: its last path, legs, channel and the ends' moves.
+    pub fn surface(&self) -> &SurfaceQuery {
+        &self.surface
+    }
+
+    /// The layered search, to set its half-extents, climb or area costs.
+    pub fn surface_mut(&mut self) -> &mut SurfaceQuery {
+        &mut self.surface
+    }
+}
+
+impl SurfaceWorld {
+    /// The world of `mesh` (a `SurfaceMesh` or an `Arc` of one), with no sheet yet.
+    ///
+    /// ```
+    /// use glam::{DVec2, DVec3};
+    /// use pathsmooth::navmesh::{Surface, SurfaceMesh, UpAxis};
+    /// use pathsmooth::{SurfaceWorld, World};
+    /// let v = [DVec3::ZERO, DVec3::new(4.0, 0.0, 0.0), DVec3::new(4.0, 0.0, 4.0), DVec3::new(0.0, 0.0, 4.0)];
+    /// let mesh = SurfaceMesh::new(Surface::from_polygons(&v, &[[0u32, 1, 2, 3]], UpAxis::Y, 0.0)?)?;
+    /// let world = SurfaceWorld::new(mesh);
+    /// assert_eq!(world.bounds().max, DVec2::new(4.0, 4.0));
+    /// assert_eq!(world.clearance(DVec2::new(2.0, 2.0)), 0.0); // no plan yet, no sheet
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn new(mesh: impl Into<Arc<SurfaceMesh>>) -> Self {
+        let mesh = mesh.into();
+        let plan_bounds = Bounds::around(mesh.plan_mesh().vertices().iter().copied())
+            .unwrap_or(Bounds::new(DVec2::ZERO, DVec2::ZERO));
+        SurfaceWorld {
+            mesh,
+            plan_bounds,
+            margin: None,
+            sheet: None,
+        }
+    }
+
+    /// The layered navmesh.
+    pub fn mesh(&self) -> &SurfaceMesh {
+        &self.mesh
+    }
+
+    /// The layered navmesh, shared.
+    pub fn shared_mesh(&self) -> &Arc<SurfaceMesh> {
+        &self.mesh
+    }
+
+    /// How far beyond its channel's bounding box a plan's sheet reaches (plan-view world
+    /// units). By default half the found path's larger extent plus twice the radius: room
+    /// for shortcuts and curves, which stay near the path.
+    /// Errors: [`Error::BadParameter`] unless finite and ≥ 0.
+    pub fn set_margin(&mut self, margin: f64) -> Result<()> {
+        if !(margin.is_finite() && margin >= 0.0) {
+            return Err(Error::param("margin", margin, "a finite number ≥ 0"));
+        }
+        self.margin = Some(margin);
+        Ok(())
+    }
+
+    /// The margin set by [`set_margin`](Self::set_margin), `None` for the default.
+    pub fn margin(&self) -> Option<f64> {
+        self.margin
+    }
+
+    /// The sheet of the last plan that cut one (`None` before, and after a plan whose
+    /// path no flat sheet holds).
+    pub fn sheet(&self) -> Option<&Sheet> {
+        self.sheet.as_deref().map(|(sheet, _)| sheet)
+    }
+
+    /// The world of [`sheet`](Self::sheet): the one every plan-view answer is from.
+    pub fn sheet_world(&self) -> Option<&NavMeshWorld> {
+        self.sheet.as_deref().map(|(_, world)| world)
+    }
+
+    /// Cuts the sheet round `query`'s last path (one leg) for an agent of `radius` and
+    /// makes it the world's, with the query's area costs (the sheet keeps the surface's
+    /// areas). The old sheet is dropped first, so a failure leaves none.
+    ///
+    /// Errors: those of [`SurfaceQuery::sheet`] ([`Error::InvalidResult`] for a path over
+    /// or under itself), [`Error::NoFreeSpace`] from the costs.
+    pub(crate) fn cut_sheet(&mut self, query: &mut SurfaceQuery, radius: f64) -> Result<()> {
+        self.sheet = None;
+        let Some([(s, _), _]) = query.ends() else {
+            return Err(Error::param("path", f64::NAN, "a path found"));
+        };
+        let margin = self.margin.unwrap_or_else(|| {
+            let (lo, hi) = query
+                .plan_path()
+                .iter()
+                .fold((s, s), |(lo, hi), &p| (lo.min(p), hi.max(p)));
+            0.5 * (hi - lo).max_element() + 2.0 * radius
+        });
+        let sheet = query.sheet(&self.mesh, margin)?;
+        let world = NavMeshWorld::new(sheet.mesh().clone());
+        let world = match query.area_costs() {
+            Some(costs) => world.with_area_costs(costs.clone())?,
+            None => world,
+        };
+        self.sheet = Some(Box::new((sheet, world)));
+        Ok(())
+    }
+
+    /// The 3D point of plan-view `p` on the one floor under it: the polygons it lies in
+    /// whose floors are all within the query's climb of the lowest of them (one floor,
+    /// its polygons meeting at `p`).
+    ///
+    /// Errors: [`Error::NonFinite`] (point `index`), [`Error::OutsideMesh`] over no
+    /// polygon, [`Error::OverSeveralFloors`] over floors farther apart than the climb.
+    fn floor_under(
+        &self,
+        p: DVec2,
+        what: &'static str,
+        index: usize,
+        query: &mut SurfaceWorldQuery,
+    ) -> Result<DVec3> {
+        if !p.is_finite() {
+            return Err(Error::NonFinite { index });
+        }
+        let surface = self.mesh.surface();
+        let climb = query.surface.climb(surface);
+        surface.polygons_over(p, &mut query.floors);
+        let Some(&(_, lowest)) = query.floors.first() else {
+            return Err(Error::OutsideMesh {
+                what,
+                x: p.x,
+                y: p.y,
+            });
+        };
+        let floors = 1 + query
+            .floors
+            .windows(2)
+            .filter(|w| w[1].1 - w[0].1 > climb)
+            .count();
+        if floors > 1 {
+            return Err(Error::OverSeveralFloors {
+                what,
+                x: p.x,
+                y: p.y,
+                floors,
+            });
+        }
+        Ok(surface.up().join(p, lowest))
+    }
+}
+
+impl World for SurfaceWorld {
+    type Query = SurfaceWorldQuery;
+
+    fn bounds(&self) -> Bounds {
+        self.sheet_world().map_or(self.plan_bounds, World::bounds)
+    }
+
+    fn clearance(&self, p: DVec2) -> f64 {
+        self.sheet_world().map_or(0.0, |w| w.clearance(p))
+    }
+
+    fn segment_is_clear(&self, a: DVec2, b: DVec2, radius: f64) -> bool {
+        self.sheet_world()
+            .is_some_and(|w| w.segment_is_clear(a, b, radius))
+    }
+
+    fn segment_clearance(&self, a: DVec2, b: DVec2, cap: f64) -> f64 {
+        self.sheet_world()
+            .map_or(0.0, |w| w.segment_clearance(a, b, cap))
+    }
+
+    fn bend_is_clear(&self, prev: DVec2, v: DVec2, next: DVec2, radius: f64) -> bool {
+        self.sheet_world()
+            .is_some_and(|w| w.bend_is_clear(prev, v, next, radius))
+    }
+
+    fn first_contact(&self, a: DVec2, b: DVec2, radius: f64) -> Option<DVec2> {
+        match self.sheet_world() {
+            Some(w) => w.first_contact(a, b, radius),
+            None => Some(a.lerp(b, 0.5)),
+        }
+    }
+
+    fn clear_or_blocker(&self, a: DVec2, b: DVec2, radius: f64) -> Result<(), Option<Bounds>> {
+        match self.sheet_world() {
+            Some(w) => w.clear_or_blocker(a, b, radius),
+            None => Err(None),
+        }
+    }
+
+    /// The sheet's cost ([`NavMeshWorld`]'s); before any sheet, infinite (nothing is
+    /// free).
+    fn segment_cost(&self, a: DVec2, b: DVec2) -> f64 {
+        self.sheet_world()
+            .map_or(f64::INFINITY, |w| w.segment_cost(a, b))
+    }
+
+    fn has_area_costs(&self) -> bool {
+        self.sheet_world().is_some_and(World::has_area_costs)
+    }
+
+    fn cost_filter(&self) -> Option<&AreaCosts> {
+        self.sheet_world().and_then(World::cost_filter)
+    }
+
+    fn tolerance(&self) -> f64 {
+        self.sheet_world()
+            .map_or_else(|| tolerance_for(&self.plan_bounds), World::tolerance)
+    }
+
+    /// A path on the current sheet, by its navmesh search (as
+    /// [`NavMeshWorld`]'s): the steps' re-planning within a plan. Before any sheet, the
+    /// ends are checked (each over one floor) and the answer is [`Error::Unsupported`]:
+    /// only a plan ([`find_path_for_run_into`](World::find_path_for_run_into), which
+    /// the pipeline calls) can cut a sheet.
+    fn find_path_into(
+        &self,
+        start: DVec2,
+        goal: DVec2,
+        radius: f64,
+        query: &mut SurfaceWorldQuery,
+        out: &mut Vec<DVec2>,
+    ) -> Result<()> {
+        out.clear();
+        if let Some(world) = self.sheet_world() {
+            return world.find_path_into(start, goal, radius, &mut query.nav, out);
+        }
+        self.floor_under(start, "start", 0, query)?;
+        self.floor_under(goal, "goal", 1, query)?;
+        Err(Error::Unsupported {
+            what: "finding a path on a layered navmesh before any plan",
+            needs: "a plan by the pipeline, which cuts the one-floor sheet round its path",
+        })
+    }
+
+    /// Locates each 2D end on the one floor under it (see [`SurfaceWorld`]), finds the
+    /// path on the surface ([`SurfaceQuery::find_path`]), cuts its sheet and makes it the
+    /// world's, then returns the sheet's own search between the ends (as
+    /// [`NavMeshWorld`]'s, with its fallbacks with a radius), in plan view.
+    ///
+    /// Errors: [`Error::NonFinite`], [`Error::OutsideMesh`], [`Error::OverSeveralFloors`]
+    /// for an end; those of the layered search and of the sheet ([`Error::InvalidResult`]
+    /// for a path over or under itself, which no plan view holds); [`Error::Unsupported`]
+    /// for a route over off-mesh links (3D ends, through
+    /// [`Pipeline::plan_surface`](crate::Pipeline::plan_surface), keep its links);
+    /// [`Error::Cancelled`].
+    fn find_path_for_run_into(
+        &mut self,
+        start: DVec2,
+        goal: DVec2,
+        radius: f64,
+        cancel: Option<&Cancel>,
+        query: &mut SurfaceWorldQuery,
+        out: &mut Vec<DVec2>,
+    ) -> Result<()> {
+        out.clear();
+        self.sheet = None;
+        if let Some(c) = cancel {
+            c.check()?;
+        }
+        let s = self.floor_under(start, "start", 0, query)?;
+        let g = self.floor_under(goal, "goal", 1, query)?;
+        query.surface.set_cancel(cancel.cloned());
+        query.surface.find_path(&self.mesh, s, g, radius)?;
+        if query.surface.legs().len() > 1 {
+            return Err(Error::Unsupported {
+                what: "a plan-view path over off-mesh links",
+                needs: "3D ends (Pipeline::plan_surface), whose path keeps each link",
+            });
+        }
+        self.cut_sheet(&mut query.surface, radius)?;
+        let Some([(s, _), (g, _)]) = query.surface.ends() else {
+            return Err(Error::param("path", f64::NAN, "a path found"));
+        };
+        let Some(world) = self.sheet_world() else {
+            return Err(Error::param("sheet", f64::NAN, "a sheet cut"));
+        };
+        match cancel {
+            Some(c) => world.find_path_cancellable_into(s, g, radius, c, &mut query.nav, out),
+            None => world.find_path_into(s, g, radius, &mut query.nav, out),
+        }
+    }
+
+    /// The sheet's mesh; before any sheet, [`Error::Unsupported`].
+    fn navmesh(&self) -> Result<&NavMesh> {
+        match self.sheet_world() {
+            Some(w) => w.navmesh(),
+            None => Err(Error::Unsupported {
+                what: "the navmesh steps on a layered navmesh",
+                needs: "a plan, whose sheet they run on",
+            }),
+        }
+    }
+}
