@@ -251,15 +251,12 @@ fn read(text: &str, file: &str) -> Result<Obj> {
         let at = |t: Token, m: String| error(file, t.line, t.column, m);
         match first.text {
             "v" => {
-                if rest.len() < 3 {
-                    return Err(at(
-                        first,
-                        format!(
-                            "a vertex needs x, y and z, this one has {} coordinates (too few fields)",
-                            rest.len()
-                        ),
-                    ));
-                }
+                at_least_three_fields(&rest, |n| {
+                    format!(
+                        "a vertex needs x, y and z, this one has {n} coordinates (too few fields)"
+                    )
+                })
+                .map_err(|m| at(first, m))?;
                 let mut c = [0.0; 3];
                 for (k, t) in rest.iter().take(3).enumerate() {
                     c[k] = number(t.text).map_err(|m| at(*t, m))?;
@@ -268,15 +265,10 @@ fn read(text: &str, file: &str) -> Result<Obj> {
                 vertex_lines.push(first.line);
             }
             "f" => {
-                if rest.len() < 3 {
-                    return Err(at(
-                        first,
-                        format!(
-                            "a face needs at least 3 vertices, this one has {}",
-                            rest.len()
-                        ),
-                    ));
-                }
+                at_least_three_fields(&rest, |n| {
+                    format!("a face needs at least 3 vertices, this one has {n}")
+                })
+                .map_err(|m| at(first, m))?;
                 let mut face = Vec::with_capacity(rest.len());
                 for t in &rest {
                     face.push(reference(t.text, vertices.len()).map_err(|m| at(*t, m))?);
@@ -308,6 +300,18 @@ fn read(text: &str, file: &str) -> Result<Obj> {
         faces,
         face_lines,
     })
+}
+
+/// Checks that a `v` or `f` statement has the 3 fields after its keyword that both need;
+/// otherwise the message `too_few` makes from the number it has.
+fn at_least_three_fields(
+    fields: &[Token],
+    too_few: impl FnOnce(usize) -> String,
+) -> std::result::Result<(), String> {
+    if fields.len() < 3 {
+        return Err(too_few(fields.len()));
+    }
+    Ok(())
 }
 
 /// An OBJ vertex reference (`a`, `a/t`, `a//n`, `a/t/n`; 1-based, or negative relative to
