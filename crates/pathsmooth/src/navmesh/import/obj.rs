@@ -22,7 +22,7 @@ use std::str::FromStr;
 
 use glam::{DVec2, DVec3};
 
-use super::polygons::{ids_by_index, triangulate, Issue};
+use super::polygons::{ids_by_index, triangulate};
 use super::text::{error, number, tokens, Token};
 use crate::error::{excerpt, Result};
 use crate::navmesh::mesh::NavMesh;
@@ -108,23 +108,10 @@ impl GroundPlane {
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
 pub fn parse_obj(text: &str, file: &str, plane: GroundPlane) -> Result<NavMesh> {
-    let Obj {
-        vertices,
-        vertex_lines,
-        faces,
-        face_lines,
-    } = read(text, file)?;
-    let vertices: Vec<DVec2> = vertices.into_iter().map(|c| plane.project(c)).collect();
-    let built = triangulate(&vertices, &faces).map_err(|issue| {
-        let line = match issue {
-            Issue {
-                polygon: Some(p), ..
-            } => face_lines[p],
-            Issue {
-                vertex: Some(v), ..
-            } => vertex_lines[v],
-            _ => 1,
-        };
+    let obj = read(text, file)?;
+    let vertices: Vec<DVec2> = obj.vertices.iter().map(|&c| plane.project(c)).collect();
+    let built = triangulate(&vertices, &obj.faces).map_err(|issue| {
+        let line = obj.line_of(issue.polygon, issue.vertex).unwrap_or(1);
         // The messages count from 0, as the face ids do; say so next to OBJ's 1-based file.
         error(
             file,
@@ -136,7 +123,10 @@ pub fn parse_obj(text: &str, file: &str, plane: GroundPlane) -> Result<NavMesh> 
             ),
         )
     })?;
-    Ok(NavMesh::from_triangulated(built, ids_by_index(faces.len())))
+    Ok(NavMesh::from_triangulated(
+        built,
+        ids_by_index(obj.faces.len()),
+    ))
 }
 
 /// Parses an OBJ file's faces into a 3D [`Surface`]: every `v` is a 3D vertex
@@ -171,27 +161,18 @@ pub fn parse_obj(text: &str, file: &str, plane: GroundPlane) -> Result<NavMesh> 
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
 pub fn parse_obj_surface(text: &str, file: &str, options: &SurfaceOptions) -> Result<Surface> {
-    let Obj {
-        vertices,
-        vertex_lines,
-        faces,
-        face_lines,
-    } = read(text, file)?;
-    let vertices: Vec<DVec3> = vertices.into_iter().map(DVec3::from_array).collect();
-    Surface::build(&vertices, &faces, (&[], &[]), options, None).map_err(|issue| {
-        let line = match (issue.polygon, issue.vertex) {
-            (Some(p), _) => face_lines[p],
-            (None, Some(v)) => vertex_lines[v],
-            (None, None) => {
-                return match issue.error {
-                    // About the whole mesh: named by the file.
-                    crate::Error::InvalidPolygon { message } => crate::Error::InvalidPolygon {
-                        message: format!("{file}: {message}"),
-                    },
-                    // A bad parameter: the error as it is.
-                    error => error,
-                };
-            }
+    let obj = read(text, file)?;
+    let vertices: Vec<DVec3> = obj.vertices.iter().map(|&c| DVec3::from_array(c)).collect();
+    Surface::build(&vertices, &obj.faces, (&[], &[]), options, None).map_err(|issue| {
+        let Some(line) = obj.line_of(issue.polygon, issue.vertex) else {
+            return match issue.error {
+                // About the whole mesh: named by the file.
+                crate::Error::InvalidPolygon { message } => crate::Error::InvalidPolygon {
+                    message: format!("{file}: {message}"),
+                },
+                // A bad parameter: the error as it is.
+                error => error,
+            };
         };
         let message = match issue.error {
             crate::Error::InvalidPolygon { message } => message,
@@ -233,6 +214,18 @@ struct Obj {
     vertex_lines: Vec<usize>,
     faces: Vec<Vec<u32>>,
     face_lines: Vec<usize>,
+}
+
+impl Obj {
+    /// The line of the face `polygon`, else of the vertex `vertex`, that a build issue names
+    /// (both readers report an issue at the line it is about); `None` when it names neither.
+    fn line_of(&self, polygon: Option<usize>, vertex: Option<usize>) -> Option<usize> {
+        match (polygon, vertex) {
+            (Some(p), _) => Some(self.face_lines[p]),
+            (None, Some(v)) => Some(self.vertex_lines[v]),
+            (None, None) => None,
+        }
+    }
 }
 
 /// Reads the `v` and `f` statements of an OBJ file (see the [module docs](self)).
