@@ -118,6 +118,8 @@ pub mod metrics;
 pub mod navmesh;
 mod pipeline;
 mod shortcut;
+#[cfg(test)]
+mod test_fixtures;
 mod validate;
 pub mod world;
 

@@ -311,15 +311,7 @@ mod tests {
         // Pinch at vertex (2, 2). The path reaches the vertex from above and leaves it to
         // the lower left; a shortcut from (2, 0.5) straight to the vertex then on to the
         // lower left would bend through the pinch.
-        let w = world(&["....", ".@..", "..@.", "...."]);
-        let v = DVec2::new(2.0, 2.0);
-        let path = [
-            DVec2::new(2.0, 0.5),
-            DVec2::new(2.0, 1.5),
-            v,
-            DVec2::new(3.0, 2.0),
-            DVec2::new(3.5, 3.5),
-        ];
+        let (w, path) = crate::test_fixtures::pinch_world_and_path();
         let out = shortcut(&w, &path, 0.0).unwrap();
         assert!(crate::is_valid(&w, &out, 0.0), "{out:?}");
     }

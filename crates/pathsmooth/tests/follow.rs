@@ -6,7 +6,9 @@ mod common;
 use std::f64::consts::{FRAC_PI_2, PI, TAU};
 
 use glam::{DQuat, DVec2, DVec3, Vec2, Vec3};
-use pathsmooth::follow::{speed_profile, Agent, Follower, Sample, SpeedProfile, Steering};
+use pathsmooth::follow::{
+    speed_profile, Agent, FollowState, Follower, Sample, SpeedProfile, Steering,
+};
 use pathsmooth::geometry::angle_between;
 use pathsmooth::grid::astar::astar;
 use pathsmooth::shortcut;
@@ -540,6 +542,31 @@ fn turned(p_dir: DVec3, p_yaw: f64, q_dir: DVec3, q_yaw: f64, steering: Steering
     }
 }
 
+/// Steps the follower `f` (its path set) at 30 Hz until it finishes, calling
+/// `check(previous, state, dt)` on every step, and fails when it is not there after three
+/// times the planned time plus 20 s. Returns the final state.
+fn run_to_the_end(
+    f: &mut Follower,
+    mut check: impl FnMut(&FollowState, &FollowState, f64) -> Result<(), TestCaseError>,
+) -> Result<FollowState, TestCaseError> {
+    let planned = f.profile().total_time();
+    let dt = 1.0 / 30.0;
+    let max_steps = ((3.0 * planned + 20.0) / dt) as usize;
+    let mut prev = f.state();
+    let mut steps = 0;
+    while !prev.finished {
+        prop_assert!(
+            steps < max_steps,
+            "not there after {steps} steps ({planned} s planned): {prev:?}"
+        );
+        let st = f.step(dt).unwrap();
+        check(&prev, &st, dt)?;
+        prev = st;
+        steps += 1;
+    }
+    Ok(prev)
+}
+
 /// Checks the agent's limits between consecutive samples `dt` apart.
 fn check_limits(samples: &[Sample], ag: &Agent) -> Result<(), TestCaseError> {
     let tol = 1e-6;
@@ -661,25 +688,17 @@ proptest! {
     fn follower_reaches_the_goal_of_random_3d_paths(path in arb_path_3d(), ag in arb_agent()) {
         let mut f = Follower::new(ag).unwrap();
         f.set_path(&path).unwrap();
-        let planned = f.profile().total_time();
-        let dt = 1.0 / 30.0;
-        let max_steps = ((3.0 * planned + 20.0) / dt) as usize;
-        let mut prev = f.state();
-        let mut steps = 0;
-        while !prev.finished {
-            prop_assert!(steps < max_steps, "not there after {steps} steps ({planned} s planned): {prev:?}");
-            let st = f.step(dt).unwrap();
+        let end = run_to_the_end(&mut f, |prev, st, dt| {
             prop_assert!(st.position.is_finite() && st.speed <= ag.max_speed * (1.0 + 1e-12));
             prop_assert!((st.direction.length() - 1.0).abs() < 1e-9);
             let turned = turned(prev.direction, prev.heading, st.direction, st.heading, ag.steering);
             prop_assert!(turned <= ag.max_turn_rate * dt * (1.0 + 1e-9) + 1e-12, "{turned}");
             let lateral = st.speed * turned / dt;
             prop_assert!(lateral <= ag.max_lateral_accel * (1.0 + 1e-9) + 1e-9, "{lateral}");
-            prev = st;
-            steps += 1;
-        }
-        prop_assert_eq!(prev.position, *path.last().unwrap());
-        prop_assert_eq!(prev.speed, 0.0);
+            Ok(())
+        })?;
+        prop_assert_eq!(end.position, *path.last().unwrap());
+        prop_assert_eq!(end.speed, 0.0);
     }
 
     #[test]
@@ -694,24 +713,16 @@ proptest! {
     fn follower_reaches_the_goal_of_random_paths(path in arb_path(), ag in arb_agent()) {
         let mut f = Follower::new(ag).unwrap();
         f.set_path(&path).unwrap();
-        let planned = f.profile().total_time();
-        let dt = 1.0 / 30.0;
-        let max_steps = ((3.0 * planned + 20.0) / dt) as usize;
-        let mut prev = f.state();
-        let mut steps = 0;
-        while !prev.finished {
-            prop_assert!(steps < max_steps, "not there after {steps} steps ({planned} s planned): {prev:?}");
-            let st = f.step(dt).unwrap();
+        let end = run_to_the_end(&mut f, |prev, st, dt| {
             prop_assert!(st.position.is_finite() && st.speed <= ag.max_speed * (1.0 + 1e-12));
             let turned = ((st.heading - prev.heading + PI).rem_euclid(TAU) - PI).abs();
             prop_assert!(turned <= ag.max_turn_rate * dt * (1.0 + 1e-9), "{turned}");
             let lateral = st.speed * turned / dt;
             prop_assert!(lateral <= ag.max_lateral_accel * (1.0 + 1e-9), "{lateral}");
-            prev = st;
-            steps += 1;
-        }
-        prop_assert_eq!(prev.position_2d(), *path.last().unwrap());
-        prop_assert_eq!(prev.speed, 0.0);
+            Ok(())
+        })?;
+        prop_assert_eq!(end.position_2d(), *path.last().unwrap());
+        prop_assert_eq!(end.speed, 0.0);
     }
 }
 

@@ -7,6 +7,7 @@ mod common;
 use common::counting_alloc::allocations_during;
 use glam::{DVec2, DVec3};
 use pathsmooth::follow::{Agent, Follower, SpeedProfile, Steering};
+use pathsmooth::Point;
 
 #[global_allocator]
 static GLOBAL: common::counting_alloc::Counting = common::counting_alloc::Counting;
@@ -19,32 +20,36 @@ fn zigzag(n: usize) -> Vec<DVec2> {
 
 #[test]
 fn steady_state_following_does_not_allocate() {
-    let path = zigzag(200);
-    let agent = Agent::default();
+    assert_steady_state_allocates_nothing(&zigzag(200), Agent::default(), "");
+}
 
+/// Follows `path` with `agent` for 2000 steps at 60 Hz, then sets a shorter path, recomputes
+/// a warm profile and resamples into a warm buffer, asserting that none of these allocates.
+/// `case` is added to the failure messages.
+fn assert_steady_state_allocates_nothing<P: Point>(path: &[P], agent: Agent, case: &str) {
     let mut follower = Follower::new(agent).unwrap();
-    follower.set_path(&path).unwrap();
+    follower.set_path(path).unwrap();
     let (steps, _) = allocations_during(|| {
         for _ in 0..2000 {
             follower.step(1.0 / 60.0).unwrap();
         }
     });
     assert!(follower.state().time > 30.0);
-    assert_eq!(steps, 0, "Follower::step allocated");
+    assert_eq!(steps, 0, "Follower::step allocated{case}");
 
     // Setting a path no longer than the last one reuses the follower's buffers.
     let (again, _) = allocations_during(|| follower.set_path(&path[..150]).unwrap());
-    assert_eq!(again, 0, "Follower::set_path allocated");
+    assert_eq!(again, 0, "Follower::set_path allocated{case}");
 
     let mut profile = SpeedProfile::new();
-    profile.compute(&path, &agent).unwrap();
-    let (recompute, _) = allocations_during(|| profile.compute(&path, &agent).unwrap());
-    assert_eq!(recompute, 0, "SpeedProfile::compute allocated");
+    profile.compute(path, &agent).unwrap();
+    let (recompute, _) = allocations_during(|| profile.compute(path, &agent).unwrap());
+    assert_eq!(recompute, 0, "SpeedProfile::compute allocated{case}");
 
     let mut out = Vec::new();
     profile.samples_into(30.0, &mut out).unwrap();
     let (resample, _) = allocations_during(|| profile.samples_into(30.0, &mut out).unwrap());
-    assert_eq!(resample, 0, "samples_into allocated");
+    assert_eq!(resample, 0, "samples_into allocated{case}");
 }
 
 /// A climbing spiral with a vertical shaft in the middle.
@@ -71,28 +76,6 @@ fn steady_state_3d_following_does_not_allocate() {
             steering,
             ..Agent::default()
         };
-        let mut follower = Follower::new(agent).unwrap();
-        follower.set_path(&path).unwrap();
-        let (steps, _) = allocations_during(|| {
-            for _ in 0..2000 {
-                follower.step(1.0 / 60.0).unwrap();
-            }
-        });
-        assert!(follower.state().time > 30.0);
-        assert_eq!(steps, 0, "Follower::step allocated ({steering:?})");
-        let (again, _) = allocations_during(|| follower.set_path(&path[..150]).unwrap());
-        assert_eq!(again, 0, "Follower::set_path allocated ({steering:?})");
-
-        let mut profile = SpeedProfile::new();
-        profile.compute(&path, &agent).unwrap();
-        let (recompute, _) = allocations_during(|| profile.compute(&path, &agent).unwrap());
-        assert_eq!(
-            recompute, 0,
-            "SpeedProfile::compute allocated ({steering:?})"
-        );
-        let mut out = Vec::new();
-        profile.samples_into(30.0, &mut out).unwrap();
-        let (resample, _) = allocations_during(|| profile.samples_into(30.0, &mut out).unwrap());
-        assert_eq!(resample, 0, "samples_into allocated ({steering:?})");
+        assert_steady_state_allocates_nothing(&path, agent, &format!(" ({steering:?})"));
     }
 }

@@ -611,13 +611,7 @@ fn polygon_numbers_beyond_u32_are_refused_at_their_line() {
             "number of polygons is 4294967296",
         ),
     ];
-    for (from, to, line, words) in cases {
-        let text = SPEC.replacen(from, to, 1);
-        assert_ne!(text, SPEC);
-        let (l, m) = error_line(parse_mesh(&text, "big.mesh"));
-        assert_eq!(l, line, "{to}: {m}");
-        assert!(m.contains(words), "{to}: {m}");
-    }
+    assert_edits_fail_at_line(SPEC, &cases, |text| parse_mesh(text, "big.mesh"));
 }
 
 /// The line of a parse error, or a panic naming what came instead.
@@ -625,6 +619,24 @@ fn error_line(r: pathsmooth::Result<NavMesh>) -> (usize, String) {
     match r {
         Err(Error::Parse { line, message, .. }) => (line, message),
         other => panic!("expected a parse error, got {other:?}"),
+    }
+}
+
+/// Each case edits the file `good` (its first `from` becomes `to`) and expects `parse` to
+/// refuse the result at line `line` with a message containing `words`. An edit that changes
+/// nothing (a `from` not in the file) fails the test rather than testing the good file.
+#[track_caller]
+fn assert_edits_fail_at_line(
+    good: &str,
+    cases: &[(&str, &str, usize, &str)],
+    parse: impl Fn(&str) -> pathsmooth::Result<NavMesh>,
+) {
+    for &(from, to, line, words) in cases {
+        let text = good.replacen(from, to, 1);
+        assert_ne!(text, good, "`{from}` is not in the file");
+        let (l, m) = error_line(parse(&text));
+        assert_eq!(l, line, "{to}: {m}");
+        assert!(m.contains(words), "{to}: {m}");
     }
 }
 
@@ -652,12 +664,7 @@ fn bad_mesh_files_name_the_line() {
         ),
         ("1.5 1.5 2 1 -1", "1.5 1.5 1 1", 6, "stretches of wall"),
     ];
-    for (from, to, line, words) in cases {
-        let text = SPEC.replacen(from, to, 1);
-        let (l, m) = error_line(parse_mesh(&text, "bad.mesh"));
-        assert_eq!(l, line, "{to}: {m}");
-        assert!(m.contains(words), "{to}: {m}");
-    }
+    assert_edits_fail_at_line(SPEC, &cases, |text| parse_mesh(text, "bad.mesh"));
     // Polygon 0 names polygon 0 across the diagonal.
     let (l, m) = error_line(parse_mesh(
         &SPEC.replacen("3 0 1 3 -1 -1 1", "3 0 1 3 -1 -1 0", 1),
@@ -690,12 +697,9 @@ fn bad_obj_files_name_the_line() {
         ("f 1 2 3 4", "f 1 2 9", 5, "has 4 vertices"),
         ("f 1 2 3 4", "f 1 2 x", 5, "vertex reference"),
     ];
-    for (from, to, line, words) in cases {
-        let text = good.replacen(from, to, 1);
-        let (l, m) = error_line(parse_obj(&text, "bad.obj", GroundPlane::Xz));
-        assert_eq!(l, line, "{to}: {m}");
-        assert!(m.contains(words), "{to}: {m}");
-    }
+    assert_edits_fail_at_line(good, &cases, |text| {
+        parse_obj(text, "bad.obj", GroundPlane::Xz)
+    });
     // A T-junction: the second quad's corner (1, 0.5) lies inside the first quad's edge.
     let t = "v 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 1\nv 2 0 0.5\nv 2 0 1\nv 1 0 0.5\n\
              f 1 2 3 4\nf 7 5 6 3\n";

@@ -409,8 +409,9 @@ pub fn astar_points(map: &GridMap, start: DVec2, goal: DVec2) -> Result<GridPath
     astar(map, s, g)
 }
 
-/// The eight king's moves as (dx, dy, diagonal).
-const MOVES: [(i32, i32, bool); 8] = [
+/// The eight king's moves as (dx, dy, diagonal), in the order the searches try them (the
+/// open list's tests walk the same moves).
+pub(crate) const MOVES: [(i32, i32, bool); 8] = [
     (1, 0, false),
     (-1, 0, false),
     (0, 1, false),

@@ -123,24 +123,10 @@ pub fn segment_collision(map: &GridMap, a: DVec2, b: DVec2) -> Option<Collision>
         return point_collision(map, a);
     }
     if a.y == b.y {
-        return axis_run(
-            a.x,
-            b.x,
-            a.y,
-            |along, across| map.is_blocked(along, across),
-            |u, v| is_pinch(map, u, v),
-        )
-        .map(|c| c.swap_if(false));
+        return axis_segment_collision(map, a.x, b.x, a.y, false);
     }
     if a.x == b.x {
-        return axis_run(
-            a.y,
-            b.y,
-            a.x,
-            |along, across| map.is_blocked(across, along),
-            |u, v| is_pinch(map, v, u),
-        )
-        .map(|c| c.swap_if(true));
+        return axis_segment_collision(map, a.y, b.y, a.x, true);
     }
     traverse(map, a, b)
 }
@@ -428,6 +414,39 @@ impl Collision {
             Collision::NonFinite => Collision::NonFinite,
         }
     }
+}
+
+/// [`axis_run`] on the map for a horizontal segment (`vertical` false: along is x, across
+/// is y) or a vertical one (`vertical` true: along is y, across is x), the collision
+/// reported back in map (x, y) coordinates.
+fn axis_segment_collision(
+    map: &GridMap,
+    from: f64,
+    to: f64,
+    across: f64,
+    vertical: bool,
+) -> Option<Collision> {
+    let to_xy = |along: i64, across: i64| {
+        if vertical {
+            (across, along)
+        } else {
+            (along, across)
+        }
+    };
+    axis_run(
+        from,
+        to,
+        across,
+        |along, across| {
+            let (x, y) = to_xy(along, across);
+            map.is_blocked(x, y)
+        },
+        |along, across| {
+            let (x, y) = to_xy(along, across);
+            is_pinch(map, x, y)
+        },
+    )
+    .map(|c| c.swap_if(vertical))
 }
 
 /// An axis-parallel segment from `from` to `to` (along-axis coordinates) on the line

@@ -564,21 +564,7 @@ pub struct PointScenario {
 /// ```
 pub fn parse_point_scenarios(text: &str, file: &str) -> Result<Vec<PointScenario>> {
     scenario_file(text, file, |line, file, line_no| {
-        let fields: Vec<(usize, &str)> = line
-            .split_whitespace()
-            .map(|f| (f.as_ptr() as usize - line.as_ptr() as usize + 1, f))
-            .collect();
-        if fields.len() != 9 {
-            return Err(parse_err(
-                file,
-                line_no,
-                1,
-                format!(
-                    "expected 9 fields (bucket map width height sx sy gx gy length), found {}",
-                    fields.len()
-                ),
-            ));
-        }
+        let fields = scenario_fields(line, file, line_no)?;
         let number = |k: usize, name: &str| -> Result<f64> {
             let (col, f) = fields[k];
             f.parse::<f64>()
@@ -650,6 +636,27 @@ fn scenario_file<T>(
     Ok(out)
 }
 
+/// Splits a scenario line into its 9 whitespace-separated fields, each with its 1-based
+/// column, so both scenario parsers report a bad field at the same place and a wrong field
+/// count with the same message.
+fn scenario_fields<'a>(line: &'a str, file: &str, line_no: usize) -> Result<[(usize, &'a str); 9]> {
+    let fields: Vec<(usize, &str)> = line
+        .split_whitespace()
+        .map(|f| (f.as_ptr() as usize - line.as_ptr() as usize + 1, f))
+        .collect();
+    let found = fields.len();
+    fields.try_into().map_err(|_| {
+        parse_err(
+            file,
+            line_no,
+            1,
+            format!(
+                "expected 9 fields (bucket map width height sx sy gx gy length), found {found}"
+            ),
+        )
+    })
+}
+
 fn parse_scenario_line(line: &str, file: &str, line_no: usize) -> Result<Scenario> {
     const NAMES: [&str; 9] = [
         "bucket",
@@ -662,21 +669,7 @@ fn parse_scenario_line(line: &str, file: &str, line_no: usize) -> Result<Scenari
         "goal_y",
         "optimal_length",
     ];
-    let fields: Vec<(usize, &str)> = line
-        .split_whitespace()
-        .map(|f| (f.as_ptr() as usize - line.as_ptr() as usize + 1, f))
-        .collect();
-    if fields.len() != 9 {
-        return Err(parse_err(
-            file,
-            line_no,
-            1,
-            format!(
-                "expected 9 fields (bucket map width height sx sy gx gy length), found {}",
-                fields.len()
-            ),
-        ));
-    }
+    let fields = scenario_fields(line, file, line_no)?;
     let int = |k: usize| -> Result<i64> {
         let (col, f) = fields[k];
         f.parse::<i64>()

@@ -137,6 +137,7 @@ impl OpenList {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::astar::MOVES;
     use proptest::prelude::*;
 
     /// 8-connected moves with costs 2 and 3 (so ties abound) on a `w`-wide grid of `free`
@@ -152,21 +153,12 @@ mod tests {
         let neighbours = |i: usize| {
             let (x, y) = ((i % w) as i64, (i / w) as i64);
             let mut out = Vec::new();
-            for (dx, dy) in [
-                (1, 0),
-                (-1, 0),
-                (0, 1),
-                (0, -1),
-                (1, 1),
-                (1, -1),
-                (-1, 1),
-                (-1, -1),
-            ] {
-                let (nx, ny) = (x + dx, y + dy);
+            for &(dx, dy, diagonal) in &MOVES {
+                let (nx, ny) = (x + i64::from(dx), y + i64::from(dy));
                 if nx >= 0 && ny >= 0 && (nx as usize) < w && (ny as usize) < h {
                     let n = ny as usize * w + nx as usize;
                     if free[n] {
-                        out.push((n, if dx != 0 && dy != 0 { 3u128 } else { 2 }));
+                        out.push((n, if diagonal { 3u128 } else { 2 }));
                     }
                 }
             }

@@ -303,7 +303,6 @@ fn assemble(path: &[DVec2], split: &mut Split) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::world;
     use super::*;
     use crate::curve::chaikin::ChaikinParams;
     use crate::{GridMap, GridWorld};
@@ -336,17 +335,10 @@ mod tests {
 
     #[test]
     fn joint_on_pinch_reverts_neighbours() {
-        // Pinch at vertex (2, 2): cells (1, 1) and (2, 2) blocked.
-        let map = world(&["....", ".@..", "..@.", "...."]);
-        let v = DVec2::new(2.0, 2.0);
-        // Valid: arrives from the top-right quadrant and leaves into it again.
-        let path = [
-            DVec2::new(2.0, 0.5),
-            DVec2::new(2.0, 1.5),
-            v,
-            DVec2::new(3.0, 2.0),
-            DVec2::new(3.5, 3.5),
-        ];
+        // Pinch at vertex (2, 2); the path arrives from the top-right quadrant and leaves
+        // into it again.
+        let (map, path) = crate::test_fixtures::pinch_world_and_path();
+        let v = path[2];
         assert!(crate::validate::is_valid(&map, &path, 0.0));
         // A "smoother" that is invalid on the whole path (forcing a split at the pinch
         // vertex) and, on the piece after the vertex, detours through the bottom-left

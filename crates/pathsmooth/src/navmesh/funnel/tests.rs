@@ -26,21 +26,28 @@ fn winding(n: usize) -> Vec<Portal> {
         .collect()
 }
 
-#[test]
-fn chain_funnel_matches_mononens_funnel() {
-    for n in [0, 1, 2, 7, 40, 333] {
+/// The cases both funnel comparisons run: winding strips of `n` portals from a start just
+/// before the strip to a goal just past its end, on the centre line and off it.
+fn winding_cases() -> impl Iterator<Item = (usize, Vec<Portal>, DVec2, DVec2)> {
+    [0, 1, 2, 7, 40, 333].into_iter().flat_map(|n| {
         let ps = winding(n);
         let start = DVec2::new(-0.3, 0.0);
-        for goal in [
+        [
             DVec2::new(n as f64 * 0.35 + 0.3, 0.0),
             DVec2::new(n as f64 * 0.35, 3.0),
-        ] {
-            let mut ssf = vec![start];
-            string_pull(&ps, start, goal, &mut |p| push_distinct(&mut ssf, p));
-            push_distinct(&mut ssf, goal);
-            let chains = funnel(&ps, start, goal, 0.0).unwrap();
-            assert_eq!(chains, ssf, "n = {n}, goal = {goal}");
-        }
+        ]
+        .map(move |goal| (n, ps.clone(), start, goal))
+    })
+}
+
+#[test]
+fn chain_funnel_matches_mononens_funnel() {
+    for (n, ps, start, goal) in winding_cases() {
+        let mut ssf = vec![start];
+        string_pull(&ps, start, goal, &mut |p| push_distinct(&mut ssf, p));
+        push_distinct(&mut ssf, goal);
+        let chains = funnel(&ps, start, goal, 0.0).unwrap();
+        assert_eq!(chains, ssf, "n = {n}, goal = {goal}");
     }
 }
 
@@ -64,43 +71,35 @@ proptest::proptest! {
 
 #[test]
 fn circle_chain_funnel_matches_the_circle_funnel() {
-    for n in [0, 1, 2, 7, 40, 333] {
-        let ps = winding(n);
-        let start = DVec2::new(-0.3, 0.0);
-        for goal in [
-            DVec2::new(n as f64 * 0.35 + 0.3, 0.0),
-            DVec2::new(n as f64 * 0.35, 3.0),
-        ] {
-            for r in [0.05, 0.3, 0.9] {
-                let run = |two_chains: bool| -> Result<Vec<DVec2>> {
-                    let (mut out, mut chains) = (Vec::new(), CircleChains::default());
-                    check_width(&ps, r)?;
-                    let mut round = Rounder::new(start, r, &mut out);
-                    if two_chains {
-                        chain_funnel_round(&mut chains, &ps, start, goal, r, &mut |c| {
-                            round.corner(c, &ps)
-                        })?;
-                    } else {
-                        string_pull_round(&ps, start, goal, r, &mut |c| round.corner(c, &ps))?;
-                    }
-                    round.finish(goal, &ps)?;
-                    Ok(out)
-                };
-                let (a, b) = (run(true), run(false));
-                match (&a, &b) {
-                    (Ok(a), Ok(b)) => {
-                        let len =
-                            |v: &[DVec2]| v.windows(2).map(|w| w[0].distance(w[1])).sum::<f64>();
-                        assert!(
-                            (len(a) - len(b)).abs() < 1e-9,
-                            "n {n} r {r} goal {goal}: {} vs {}",
-                            len(a),
-                            len(b)
-                        );
-                    }
-                    (Err(_), Err(_)) => {}
-                    _ => panic!("n {n} r {r} goal {goal}: {a:?} vs {b:?}"),
+    for (n, ps, start, goal) in winding_cases() {
+        for r in [0.05, 0.3, 0.9] {
+            let run = |two_chains: bool| -> Result<Vec<DVec2>> {
+                let (mut out, mut chains) = (Vec::new(), CircleChains::default());
+                check_width(&ps, r)?;
+                let mut round = Rounder::new(start, r, &mut out);
+                if two_chains {
+                    chain_funnel_round(&mut chains, &ps, start, goal, r, &mut |c| {
+                        round.corner(c, &ps)
+                    })?;
+                } else {
+                    string_pull_round(&ps, start, goal, r, &mut |c| round.corner(c, &ps))?;
                 }
+                round.finish(goal, &ps)?;
+                Ok(out)
+            };
+            let (a, b) = (run(true), run(false));
+            match (&a, &b) {
+                (Ok(a), Ok(b)) => {
+                    let len = |v: &[DVec2]| v.windows(2).map(|w| w[0].distance(w[1])).sum::<f64>();
+                    assert!(
+                        (len(a) - len(b)).abs() < 1e-9,
+                        "n {n} r {r} goal {goal}: {} vs {}",
+                        len(a),
+                        len(b)
+                    );
+                }
+                (Err(_), Err(_)) => {}
+                _ => panic!("n {n} r {r} goal {goal}: {a:?} vs {b:?}"),
             }
         }
     }

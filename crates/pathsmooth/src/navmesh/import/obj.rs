@@ -22,7 +22,7 @@ use std::str::FromStr;
 
 use glam::{DVec2, DVec3};
 
-use super::polygons::{ids_by_index, triangulate, Issue};
+use super::polygons::{ids_by_index, triangulate};
 use super::text::{error, number, tokens, Token};
 use crate::error::{excerpt, Result};
 use crate::navmesh::mesh::NavMesh;
@@ -108,23 +108,10 @@ impl GroundPlane {
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
 pub fn parse_obj(text: &str, file: &str, plane: GroundPlane) -> Result<NavMesh> {
-    let Obj {
-        vertices,
-        vertex_lines,
-        faces,
-        face_lines,
-    } = read(text, file)?;
-    let vertices: Vec<DVec2> = vertices.into_iter().map(|c| plane.project(c)).collect();
-    let built = triangulate(&vertices, &faces).map_err(|issue| {
-        let line = match issue {
-            Issue {
-                polygon: Some(p), ..
-            } => face_lines[p],
-            Issue {
-                vertex: Some(v), ..
-            } => vertex_lines[v],
-            _ => 1,
-        };
+    let obj = read(text, file)?;
+    let vertices: Vec<DVec2> = obj.vertices.iter().map(|&c| plane.project(c)).collect();
+    let built = triangulate(&vertices, &obj.faces).map_err(|issue| {
+        let line = obj.line_of(issue.polygon, issue.vertex).unwrap_or(1);
         // The messages count from 0, as the face ids do; say so next to OBJ's 1-based file.
         error(
             file,
@@ -136,7 +123,10 @@ pub fn parse_obj(text: &str, file: &str, plane: GroundPlane) -> Result<NavMesh> 
             ),
         )
     })?;
-    Ok(NavMesh::from_triangulated(built, ids_by_index(faces.len())))
+    Ok(NavMesh::from_triangulated(
+        built,
+        ids_by_index(obj.faces.len()),
+    ))
 }
 
 /// Parses an OBJ file's faces into a 3D [`Surface`]: every `v` is a 3D vertex
@@ -171,27 +161,18 @@ pub fn parse_obj(text: &str, file: &str, plane: GroundPlane) -> Result<NavMesh> 
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
 pub fn parse_obj_surface(text: &str, file: &str, options: &SurfaceOptions) -> Result<Surface> {
-    let Obj {
-        vertices,
-        vertex_lines,
-        faces,
-        face_lines,
-    } = read(text, file)?;
-    let vertices: Vec<DVec3> = vertices.into_iter().map(DVec3::from_array).collect();
-    Surface::build(&vertices, &faces, (&[], &[]), options, None).map_err(|issue| {
-        let line = match (issue.polygon, issue.vertex) {
-            (Some(p), _) => face_lines[p],
-            (None, Some(v)) => vertex_lines[v],
-            (None, None) => {
-                return match issue.error {
-                    // About the whole mesh: named by the file.
-                    crate::Error::InvalidPolygon { message } => crate::Error::InvalidPolygon {
-                        message: format!("{file}: {message}"),
-                    },
-                    // A bad parameter: the error as it is.
-                    error => error,
-                };
-            }
+    let obj = read(text, file)?;
+    let vertices: Vec<DVec3> = obj.vertices.iter().map(|&c| DVec3::from_array(c)).collect();
+    Surface::build(&vertices, &obj.faces, (&[], &[]), options, None).map_err(|issue| {
+        let Some(line) = obj.line_of(issue.polygon, issue.vertex) else {
+            return match issue.error {
+                // About the whole mesh: named by the file.
+                crate::Error::InvalidPolygon { message } => crate::Error::InvalidPolygon {
+                    message: format!("{file}: {message}"),
+                },
+                // A bad parameter: the error as it is.
+                error => error,
+            };
         };
         let message = match issue.error {
             crate::Error::InvalidPolygon { message } => message,
@@ -235,6 +216,18 @@ struct Obj {
     face_lines: Vec<usize>,
 }
 
+impl Obj {
+    /// The line of the face `polygon`, else of the vertex `vertex`, that a build issue names
+    /// (both readers report an issue at the line it is about); `None` when it names neither.
+    fn line_of(&self, polygon: Option<usize>, vertex: Option<usize>) -> Option<usize> {
+        match (polygon, vertex) {
+            (Some(p), _) => Some(self.face_lines[p]),
+            (None, Some(v)) => Some(self.vertex_lines[v]),
+            (None, None) => None,
+        }
+    }
+}
+
 /// Reads the `v` and `f` statements of an OBJ file (see the [module docs](self)).
 fn read(text: &str, file: &str) -> Result<Obj> {
     let mut vertices = Vec::new();
@@ -251,15 +244,12 @@ fn read(text: &str, file: &str) -> Result<Obj> {
         let at = |t: Token, m: String| error(file, t.line, t.column, m);
         match first.text {
             "v" => {
-                if rest.len() < 3 {
-                    return Err(at(
-                        first,
-                        format!(
-                            "a vertex needs x, y and z, this one has {} coordinates (too few fields)",
-                            rest.len()
-                        ),
-                    ));
-                }
+                at_least_three_fields(&rest, |n| {
+                    format!(
+                        "a vertex needs x, y and z, this one has {n} coordinates (too few fields)"
+                    )
+                })
+                .map_err(|m| at(first, m))?;
                 let mut c = [0.0; 3];
                 for (k, t) in rest.iter().take(3).enumerate() {
                     c[k] = number(t.text).map_err(|m| at(*t, m))?;
@@ -268,15 +258,10 @@ fn read(text: &str, file: &str) -> Result<Obj> {
                 vertex_lines.push(first.line);
             }
             "f" => {
-                if rest.len() < 3 {
-                    return Err(at(
-                        first,
-                        format!(
-                            "a face needs at least 3 vertices, this one has {}",
-                            rest.len()
-                        ),
-                    ));
-                }
+                at_least_three_fields(&rest, |n| {
+                    format!("a face needs at least 3 vertices, this one has {n}")
+                })
+                .map_err(|m| at(first, m))?;
                 let mut face = Vec::with_capacity(rest.len());
                 for t in &rest {
                     face.push(reference(t.text, vertices.len()).map_err(|m| at(*t, m))?);
@@ -308,6 +293,18 @@ fn read(text: &str, file: &str) -> Result<Obj> {
         faces,
         face_lines,
     })
+}
+
+/// Checks that a `v` or `f` statement has the 3 fields after its keyword that both need;
+/// otherwise the message `too_few` makes from the number it has.
+fn at_least_three_fields(
+    fields: &[Token],
+    too_few: impl FnOnce(usize) -> String,
+) -> std::result::Result<(), String> {
+    if fields.len() < 3 {
+        return Err(too_few(fields.len()));
+    }
+    Ok(())
 }
 
 /// An OBJ vertex reference (`a`, `a/t`, `a//n`, `a/t/n`; 1-based, or negative relative to

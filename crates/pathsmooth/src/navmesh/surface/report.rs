@@ -113,6 +113,11 @@ fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// [`count`] when `n` is not zero, else `None`: the report names only what the builder did.
+fn count_if_any(n: usize, one: &str, many: &str) -> Option<String> {
+    (n > 0).then(|| count(n, one, many))
+}
+
 /// Up to five ids, then "…".
 fn ids(list: &[u32]) -> String {
     let shown: Vec<String> = list.iter().take(5).map(u32::to_string).collect();
@@ -123,18 +128,12 @@ fn ids(list: &[u32]) -> String {
 impl fmt::Display for LoadReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut parts = Vec::new();
-        if self.welded > 0 {
-            parts.push(format!(
-                "welded {} (within {})",
-                count(self.welded, "vertex", "vertices"),
-                num(self.weld)
-            ));
+        if let Some(c) = count_if_any(self.welded, "vertex", "vertices") {
+            parts.push(format!("welded {c} (within {})", num(self.weld)));
         }
-        if self.repeated_corners > 0 {
-            parts.push(format!(
-                "removed {}",
-                count(self.repeated_corners, "repeated corner", "repeated corners")
-            ));
+        if let Some(c) = count_if_any(self.repeated_corners, "repeated corner", "repeated corners")
+        {
+            parts.push(format!("removed {c}"));
         }
         if !self.degenerate.is_empty() {
             parts.push(format!(
@@ -154,17 +153,11 @@ impl fmt::Display for LoadReport {
                 ids(&self.duplicates)
             ));
         }
-        if self.reversed > 0 {
-            parts.push(format!(
-                "turned {} wound against the rest",
-                count(self.reversed, "polygon", "polygons")
-            ));
+        if let Some(c) = count_if_any(self.reversed, "polygon", "polygons") {
+            parts.push(format!("turned {c} wound against the rest"));
         }
-        if self.t_junctions > 0 {
-            parts.push(format!(
-                "split {}",
-                count(self.t_junctions, "T-junction", "T-junctions")
-            ));
+        if let Some(c) = count_if_any(self.t_junctions, "T-junction", "T-junctions") {
+            parts.push(format!("split {c}"));
         }
         if let Some((p, v, d)) = self.worst_non_planar {
             parts.push(format!(
@@ -179,11 +172,8 @@ impl fmt::Display for LoadReport {
                 count(self.unjoined_edges, "edge", "edges")
             ));
         }
-        if self.detail_slivers > 0 {
-            parts.push(format!(
-                "ignored {} with no area in plan view",
-                count(self.detail_slivers, "detail triangle", "detail triangles")
-            ));
+        if let Some(c) = count_if_any(self.detail_slivers, "detail triangle", "detail triangles") {
+            parts.push(format!("ignored {c} with no area in plan view"));
         }
         if parts.is_empty() {
             write!(f, "nothing to repair")

@@ -1,0 +1,22 @@
+//! Test fixtures shared by the unit tests of more than one module.
+
+use glam::DVec2;
+
+use crate::grid::GridMap;
+use crate::GridWorld;
+
+/// A 4×4 grid with a pinch vertex at (2, 2) (cells (1, 1) and (2, 2) blocked), and a valid
+/// path through it: it reaches the vertex from above and leaves it into the same (top-right)
+/// quadrant. The vertex is `path[2]`. Both `shortcut` and `map_safe` must never produce a
+/// path that bends through this pinch, so their tests start from the same case.
+pub(crate) fn pinch_world_and_path() -> (GridWorld, [DVec2; 5]) {
+    let world = GridWorld::new(GridMap::from_rows(&["....", ".@..", "..@.", "...."]).unwrap());
+    let path = [
+        DVec2::new(2.0, 0.5),
+        DVec2::new(2.0, 1.5),
+        DVec2::new(2.0, 2.0),
+        DVec2::new(3.0, 2.0),
+        DVec2::new(3.5, 3.5),
+    ];
+    (world.unwrap(), path)
+}
