@@ -8,7 +8,7 @@ use pathsmooth::corridor::{optimize, Method, Problem, ProblemParams, SolverParam
 use pathsmooth::glam::{DVec2, DVec3};
 use pathsmooth::grid::GridMap;
 use pathsmooth::io::{parse_path, write_path, Format, PathData};
-use pathsmooth::navmesh::import::{
+use pathsmooth::navmesh::{
     is_detour, is_godot, is_recast_json, parse_detour, parse_godot, parse_mesh, parse_obj,
     parse_recast_json, read_surface, write_mesh, write_mesh_v3, write_obj, GroundPlane,
     SurfaceFormat,

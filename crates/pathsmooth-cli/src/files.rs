@@ -9,7 +9,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use glam::DVec2;
 use pathsmooth::io::{parse_path, write_path_to, Format, PathData};
-use pathsmooth::navmesh::import::{parse, GroundPlane, MeshFormat};
+use pathsmooth::navmesh::{parse, GroundPlane, MeshFormat};
 use pathsmooth::navmesh::{NavMesh, Scene};
 use pathsmooth::Point;
 

@@ -8,7 +8,7 @@ use std::io::{BufWriter, Write};
 use anyhow::{bail, Context, Result};
 use glam::{DVec2, DVec3};
 use pathsmooth::io::Format;
-use pathsmooth::navmesh::import::{
+use pathsmooth::navmesh::{
     parse_surface_json, read_surface as read_surface_bytes, read_surface_with_detail, SurfaceFormat,
 };
 use pathsmooth::navmesh::{
@@ -111,7 +111,7 @@ pub fn is_surface_file(name: &str) -> bool {
 }
 
 /// Reads a navmesh file (`-` for stdin) as a surface, in any format the library reads
-/// (`pathsmooth::navmesh::import::read_surface`: the navmesh JSON, Recast's and
+/// (`pathsmooth::navmesh::read_surface`: the navmesh JSON, Recast's and
 /// rerecast's JSON, Godot scenes, Detour binaries, OBJ and polyanya meshes), with
 /// `--detail-mesh` beside it when given; `up` for the formats that do not fix theirs (an
 /// explicit `up` that differs from a file's own is an error naming both). What the reader

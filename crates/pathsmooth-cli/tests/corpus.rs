@@ -8,7 +8,7 @@ mod support;
 use std::path::PathBuf;
 
 use glam::{DVec2, DVec3};
-use pathsmooth::navmesh::import::load_surface;
+use pathsmooth::navmesh::load_surface;
 use pathsmooth::navmesh::{PolyId, Surface, SurfaceOptions, UpAxis};
 use support::{run, stdout};
 

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use glam::DVec3;
-use pathsmooth::navmesh::import::parse_surface_json;
+use pathsmooth::navmesh::parse_surface_json;
 use pathsmooth::navmesh::{SurfaceMesh, SurfaceOptions, SurfaceQuery, UpAxis};
 
 mod support;

@@ -65,7 +65,7 @@ use std::sync::Arc;
 
 use pathsmooth::glam::{DVec2, DVec3, Vec2};
 use pathsmooth::grid::GridMap;
-use pathsmooth::navmesh::import::{load_surface, load_surface_with_detail};
+use pathsmooth::navmesh::{load_surface, load_surface_with_detail};
 use pathsmooth::navmesh::{NavMesh, Surface, SurfaceData, SurfaceMesh, SurfaceOptions, UpAxis};
 use pathsmooth::{
     AreaCosts, CatmullRomParams, ChaikinParams, CorridorParams, Error, FilletParams, GridWorld,

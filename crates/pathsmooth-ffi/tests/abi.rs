@@ -989,8 +989,8 @@ fn centre(surface: &Surface, p: u32) -> DVec3 {
 
 #[test]
 fn navmesh_files_load_and_plan_as_the_library_does() {
-    use pathsmooth::navmesh::import::{load_surface, load_surface_with_detail};
     use pathsmooth::navmesh::SurfaceOptions;
+    use pathsmooth::navmesh::{load_surface, load_surface_with_detail};
     // A Godot 3 scene: overlapping floors, duplicated vertices.
     let file = corpus("godot/godotengine__navmesh-demo-3x.tscn");
     let mut w = null_mut();

@@ -20,7 +20,7 @@ use std::process::Command;
 
 use pathsmooth::glam::{DVec2, DVec3};
 use pathsmooth::grid::{load_scenarios, GridMap};
-use pathsmooth::navmesh::import::load_surface;
+use pathsmooth::navmesh::load_surface;
 use pathsmooth::navmesh::{SurfaceMesh, SurfaceOptions};
 use pathsmooth::{GridWorld, Pipeline, Preset, SurfaceWorld};
 

@@ -16,7 +16,7 @@ use pathsmooth::crowd::{Crowd as RsCrowd, CrowdAgent};
 use pathsmooth::curve::catmull_rom::CatmullRomParams;
 use pathsmooth::grid::GridMap;
 use pathsmooth::metrics::PathMetrics;
-use pathsmooth::navmesh::import::{load_surface, load_surface_with_detail};
+use pathsmooth::navmesh::{load_surface, load_surface_with_detail};
 use pathsmooth::navmesh::{
     LoadReport, NavMesh, Surface, SurfaceData, SurfaceMesh as RsSurfaceMesh, SurfaceOptions, UpAxis,
 };

@@ -15,11 +15,11 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use glam::DVec2;
-use pathsmooth::navmesh::funnel::{funnel_into, Funnel};
-use pathsmooth::navmesh::mesh::NavMesh;
-use pathsmooth::navmesh::portals::{portals_into, Portal};
-use pathsmooth::navmesh::relax::{relax_into, RelaxParams};
+use pathsmooth::navmesh::NavMesh;
 use pathsmooth::navmesh::NavMeshQuery;
+use pathsmooth::navmesh::{funnel_into, Funnel};
+use pathsmooth::navmesh::{portals_into, Portal};
+use pathsmooth::navmesh::{relax_into, RelaxParams};
 
 /// A triangle strip of `n` portals along a winding channel 2 units wide: the left and right
 /// banks follow a sine, and portals alternate between (L_k, R_k) and (L_{k+1}, R_k).

@@ -22,10 +22,10 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use glam::DVec2;
-use pathsmooth::navmesh::mesh::NavMesh;
-use pathsmooth::navmesh::portals::portals_into;
-use pathsmooth::navmesh::relax::{relax_into, RelaxParams};
+use pathsmooth::navmesh::portals_into;
+use pathsmooth::navmesh::NavMesh;
 use pathsmooth::navmesh::NavMeshQuery;
+use pathsmooth::navmesh::{relax_into, RelaxParams};
 use pathsmooth::navmesh::{Surface, SurfaceMesh, SurfaceOptions, UpAxis};
 use pathsmooth::{NavMeshWorld, Pipeline, Step, SurfaceWorld};
 use support::abuse;

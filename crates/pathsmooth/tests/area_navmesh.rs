@@ -597,7 +597,7 @@ fn the_pipeline_never_raises_the_planner_path_cost() {
 
 #[test]
 fn areas_are_per_polygon_and_reach_the_surface() {
-    use pathsmooth::navmesh::{mesh::DEFAULT_AREA, Surface, UpAxis};
+    use pathsmooth::navmesh::{Surface, UpAxis, DEFAULT_AREA};
     let case = row_case();
     let mesh = case.mesh();
     for t in 0..mesh.num_triangles() {

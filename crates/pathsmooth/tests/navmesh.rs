@@ -8,9 +8,9 @@ use std::collections::{BinaryHeap, HashSet};
 use glam::DVec2;
 use pathsmooth::geometry::{closest_on_segment, cross};
 use pathsmooth::grid::GridMap;
-use pathsmooth::navmesh::funnel::funnel;
-use pathsmooth::navmesh::portals::portals;
-use pathsmooth::navmesh::relax::{relax, relax_into, RelaxParams};
+use pathsmooth::navmesh::funnel;
+use pathsmooth::navmesh::portals;
+use pathsmooth::navmesh::{relax, relax_into, RelaxParams};
 use pathsmooth::navmesh::{NavMesh, Scene, TriId};
 use pathsmooth::Error;
 use proptest::prelude::*;
@@ -599,7 +599,7 @@ fn far_away_queries_are_outside_the_mesh_not_a_spade_panic() {
 
 #[test]
 fn scene_coordinates_out_of_spade_range_are_errors() {
-    use pathsmooth::navmesh::mesh::{MAX_COORDINATE, MIN_COORDINATE};
+    use pathsmooth::navmesh::{MAX_COORDINATE, MIN_COORDINATE};
     for c in [1e61, 1e155, f64::MAX] {
         let json = format!(r#"{{"boundary": [[0,0],[{c:e},0],[0,1]]}}"#);
         assert_eq!(

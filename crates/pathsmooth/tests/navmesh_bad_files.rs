@@ -3,7 +3,7 @@
 //! panic; and a huge polygon loads in linear time.
 
 use glam::DVec3;
-use pathsmooth::navmesh::import::read_surface;
+use pathsmooth::navmesh::read_surface;
 use pathsmooth::navmesh::{SurfaceMesh, SurfaceOptions, SurfaceQuery, UpAxis};
 
 /// The loader's error for `bytes`, as text; a surface is a test failure.

@@ -24,7 +24,7 @@ use std::path::PathBuf;
 use common::rng::Rng;
 use common::surface_oracle::SurfaceOracle;
 use common::surface_oracle::{check_on_surface, pairs, plan_areas, plan_length, random_point};
-use pathsmooth::navmesh::import::{
+use pathsmooth::navmesh::{
     load_surface, load_surface_with_detail, parse_surface_json, write_surface_json,
 };
 use pathsmooth::navmesh::{

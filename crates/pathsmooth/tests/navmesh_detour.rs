@@ -12,7 +12,7 @@
 use std::path::PathBuf;
 
 use glam::DVec3;
-use pathsmooth::navmesh::import::{is_detour, load_surface, parse_detour};
+use pathsmooth::navmesh::{is_detour, load_surface, parse_detour};
 use pathsmooth::navmesh::{Surface, SurfaceData, SurfaceOptions, UpAxis};
 
 /// The committed Detour files, with what each must hold: (file, tiles, ground polygons,

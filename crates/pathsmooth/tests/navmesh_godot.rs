@@ -4,7 +4,7 @@
 //! from the result.
 
 use glam::DVec3;
-use pathsmooth::navmesh::import::{is_godot, parse_godot};
+use pathsmooth::navmesh::{is_godot, parse_godot};
 use pathsmooth::navmesh::{Surface, SurfaceData, SurfaceOptions, UpAxis};
 
 fn data(name: &str) -> String {

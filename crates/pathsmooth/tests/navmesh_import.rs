@@ -6,8 +6,8 @@ mod common;
 
 use glam::{DVec2, Vec2};
 use pathsmooth::grid::GridMap;
-use pathsmooth::navmesh::import::{parse_mesh, parse_obj, write_mesh, write_obj, GroundPlane};
-use pathsmooth::navmesh::mesh::{NavMesh, PolyId};
+use pathsmooth::navmesh::{parse_mesh, parse_obj, write_mesh, write_obj, GroundPlane};
+use pathsmooth::navmesh::{NavMesh, PolyId};
 use pathsmooth::{Error, NavMeshWorld, World};
 use proptest::prelude::*;
 
@@ -566,7 +566,7 @@ fn bad_vertices_are_refused_and_unused_ones_ignored() {
         Error::CoordinateOutOfRange {
             index: Some(3),
             value: 1e200,
-            limit: pathsmooth::navmesh::mesh::MAX_COORDINATE
+            limit: pathsmooth::navmesh::MAX_COORDINATE
         }
     );
 }

@@ -17,7 +17,7 @@ use common::surface_oracle::{
     check_on_surface, pairs, plan_areas, plan_length, random_point, SurfaceOracle,
 };
 use glam::{DVec2, DVec3};
-use pathsmooth::navmesh::import::parse_surface_json;
+use pathsmooth::navmesh::parse_surface_json;
 use pathsmooth::navmesh::{
     PointFlags, PolyId, Surface, SurfaceMesh, SurfaceOptions, SurfacePoint, SurfaceQuery, UpAxis,
 };

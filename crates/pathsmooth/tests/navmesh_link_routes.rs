@@ -12,7 +12,7 @@ mod common;
 use common::rng::Rng;
 use common::surface_oracle::{check_on_surface, plan_areas, random_point, SurfaceOracle};
 use glam::DVec2;
-use pathsmooth::navmesh::import::load_surface;
+use pathsmooth::navmesh::load_surface;
 use pathsmooth::navmesh::{
     OffMeshLink, PointFlags, PolyId, Surface, SurfaceMesh, SurfaceOptions, SurfacePoint,
     SurfaceQuery, UpAxis,

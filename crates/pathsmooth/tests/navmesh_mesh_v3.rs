@@ -3,8 +3,8 @@
 //! back and read again unchanged; bad files refused at the line of the face.
 
 use glam::DVec2;
-use pathsmooth::navmesh::import::{load, parse_mesh, write_mesh, write_mesh_v3, GroundPlane};
 use pathsmooth::navmesh::NavMesh;
+use pathsmooth::navmesh::{load, parse_mesh, write_mesh, write_mesh_v3, GroundPlane};
 use pathsmooth::Error;
 
 /// `tests/data/mesh/rooms.v3.mesh`: a 4 × 2 room (face 1), a triangle east of it (face 2),

@@ -6,10 +6,10 @@ mod common;
 use glam::DVec2;
 use pathsmooth::geometry::cross;
 use pathsmooth::metrics::length;
-use pathsmooth::navmesh::funnel::funnel;
-use pathsmooth::navmesh::mesh::NavMesh;
-use pathsmooth::navmesh::portals::{portals, Portal};
-use pathsmooth::navmesh::relax::{relax, RelaxParams};
+use pathsmooth::navmesh::funnel;
+use pathsmooth::navmesh::NavMesh;
+use pathsmooth::navmesh::{portals, Portal};
+use pathsmooth::navmesh::{relax, RelaxParams};
 use pathsmooth::shortcut_by;
 use pathsmooth::validate;
 

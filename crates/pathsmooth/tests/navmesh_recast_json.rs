@@ -5,7 +5,7 @@
 //! Recast's fields, against `parse_rerecast_json` of the original.
 #![cfg(feature = "serde")]
 
-use pathsmooth::navmesh::import::{
+use pathsmooth::navmesh::{
     is_recast_json, parse_recast_json, parse_rerecast_json, parse_surface_json,
 };
 use pathsmooth::navmesh::{Surface, SurfaceOptions, UpAxis};

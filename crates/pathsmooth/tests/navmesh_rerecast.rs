@@ -4,8 +4,8 @@
 #![cfg(feature = "serde")]
 
 use glam::{DVec2, DVec3};
-use pathsmooth::navmesh::import::{parse_rerecast_json, parse_surface_json};
 use pathsmooth::navmesh::SurfaceOptions;
+use pathsmooth::navmesh::{parse_rerecast_json, parse_surface_json};
 use pathsmooth::Error;
 
 fn data(path: &str) -> String {

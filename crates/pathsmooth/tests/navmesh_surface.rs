@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 
 use common::rng::Rng;
 use glam::{DVec2, DVec3};
-use pathsmooth::navmesh::import::parse_obj_surface;
+use pathsmooth::navmesh::parse_obj_surface;
 use pathsmooth::navmesh::{NavMesh, Surface, SurfaceOptions, UpAxis};
 use pathsmooth::Error;
 use proptest::prelude::*;

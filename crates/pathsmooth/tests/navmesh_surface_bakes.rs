@@ -7,7 +7,7 @@
 #![cfg(feature = "serde")]
 
 use glam::{DVec2, DVec3};
-use pathsmooth::navmesh::import::{parse_surface_json, write_surface_json};
+use pathsmooth::navmesh::{parse_surface_json, write_surface_json};
 use pathsmooth::navmesh::{Surface, SurfaceOptions, UpAxis};
 use serde_json::Value;
 

@@ -7,8 +7,8 @@
 use glam::{DVec2, Vec2};
 use pathsmooth::corridor::{CorridorMap, CorridorParams, CorridorSmoother};
 use pathsmooth::geometry::max_map_coordinate;
-use pathsmooth::navmesh::portals::{portals, Portal};
 use pathsmooth::navmesh::{funnel, funnel_into, relax, relax_into, Funnel, NavMeshQuery};
+use pathsmooth::navmesh::{portals, Portal};
 use pathsmooth::{
     catmull_rom, is_valid, map_chaikin, map_safe, shortcut, validate, validate_into, Bounds,
     CatmullRomParams, ChaikinParams, Error, FilletParams, Filleter, GridMap, GridWorld, MapSafe,

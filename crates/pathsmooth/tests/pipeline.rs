@@ -7,7 +7,7 @@ mod common;
 use glam::{DVec2, IVec2, Vec2};
 use pathsmooth::geometry::closest_on_segment;
 use pathsmooth::grid::astar::astar;
-use pathsmooth::navmesh::mesh::NavMesh;
+use pathsmooth::navmesh::NavMesh;
 use pathsmooth::{
     validate, Bounds, Error, GridMap, GridWorld, NavMeshWorld, Pipeline, Preset, Step, World,
 };
@@ -264,7 +264,7 @@ fn bad_input_is_a_clear_error() {
         Err(Error::BadParameter { .. })
     ));
     // Portals whose ends are swapped (left on the right of the travel direction).
-    use pathsmooth::navmesh::{funnel::funnel, portals::Portal};
+    use pathsmooth::navmesh::{funnel, Portal};
     let swapped = [Portal::new(DVec2::new(1.0, -1.0), DVec2::new(1.0, 1.0))];
     assert_eq!(
         funnel(&swapped, DVec2::ZERO, DVec2::new(2.0, 0.0), 0.0),

@@ -14,7 +14,7 @@
 
 use crate::{DetourMesh, MAX_PATH};
 use glam::{DVec2, DVec3};
-use pathsmooth::navmesh::import::{load_surface, load_surface_with_detail};
+use pathsmooth::navmesh::{load_surface, load_surface_with_detail};
 use pathsmooth::navmesh::{PolyId, Surface, SurfaceMesh, SurfaceOptions, SurfaceQuery, UpAxis};
 use recastnavigation_sys::*;
 use std::collections::HashMap;

@@ -8,7 +8,7 @@
 //! ends, `findPath`, `findStraightPath`.
 
 use glam::DVec3;
-use pathsmooth::navmesh::import::parse_surface_json;
+use pathsmooth::navmesh::parse_surface_json;
 use pathsmooth::navmesh::{SurfaceMesh, SurfaceOptions, SurfaceQuery, UpAxis};
 pub mod corpus;
 pub mod recast;

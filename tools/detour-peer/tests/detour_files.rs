@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::ptr;
 
 use detour_peer::{tile_data, Bake};
-use pathsmooth::navmesh::import::parse_detour;
+use pathsmooth::navmesh::parse_detour;
 use pathsmooth::navmesh::SurfaceData;
 use recastnavigation_sys::*;
 

@@ -13,7 +13,7 @@ use clap::Args;
 use glam::DVec2;
 use indicatif::{ProgressBar, ProgressStyle};
 use pathsmooth::grid::{check_scenario, load_scenarios, parse_point_scenarios, GridMap};
-use pathsmooth::navmesh::import::GroundPlane;
+use pathsmooth::navmesh::GroundPlane;
 use pathsmooth::navmesh::UpAxis;
 use pathsmooth::world::path_cost;
 use pathsmooth::{GridWorld, NavMeshWorld, Pipeline, PipelineReport, Step, World};

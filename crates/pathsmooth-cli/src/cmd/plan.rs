@@ -10,7 +10,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use glam::{DVec2, IVec2};
 use pathsmooth::grid::GridMap;
-use pathsmooth::navmesh::import::GroundPlane;
+use pathsmooth::navmesh::GroundPlane;
 use pathsmooth::navmesh::UpAxis;
 use pathsmooth::world::path_cost;
 use pathsmooth::{NavMeshWorld, World};

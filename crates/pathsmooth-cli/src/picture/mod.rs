@@ -11,7 +11,7 @@ pub mod svg;
 
 use glam::DVec2;
 use pathsmooth::area::{SWAMP, WATER};
-use pathsmooth::navmesh::mesh::{NavMesh, TriId};
+use pathsmooth::navmesh::{NavMesh, TriId};
 use pathsmooth::{GridMap, GridWorld, World};
 
 /// An sRGB colour.

@@ -39,7 +39,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use axum::Extension;
 use glam::{DVec2, DVec3};
-use pathsmooth::navmesh::import::read_surface_json;
+use pathsmooth::navmesh::read_surface_json;
 use pathsmooth::navmesh::{Surface, SurfaceMesh, SurfaceOptions, UpAxis};
 use pathsmooth::{num, Cancel, Error, Pipeline, Preset, SurfaceWorld};
 use serde::{Deserialize, Serialize};

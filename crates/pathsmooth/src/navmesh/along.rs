@@ -27,7 +27,7 @@ impl NavMesh {
     ///
     /// ```
     /// use glam::{DVec2, Vec2};
-    /// use pathsmooth::navmesh::mesh::NavMesh;
+    /// use pathsmooth::navmesh::NavMesh;
     /// let v = [(0.0, 0.0), (1.0, 0.0), (2.0, 0.0), (2.0, 1.0), (1.0, 1.0), (0.0, 1.0)]
     ///     .map(|(x, y)| DVec2::new(x, y));
     /// let mesh = NavMesh::from_polygons_with_ids(&v, &[vec![0, 1, 4, 5], vec![1, 2, 3, 4]], &[10, 20])?;
@@ -70,7 +70,7 @@ impl NavMesh {
     ///
     /// ```
     /// use glam::{DVec2, Vec2};
-    /// use pathsmooth::navmesh::mesh::NavMesh;
+    /// use pathsmooth::navmesh::NavMesh;
     /// // Three unit squares in a row, ids 10, 20, 30.
     /// let v = [(0.0, 0.0), (1.0, 0.0), (2.0, 0.0), (3.0, 0.0), (3.0, 1.0), (2.0, 1.0), (1.0, 1.0), (0.0, 1.0)]
     ///     .map(|(x, y)| DVec2::new(x, y));

@@ -1,79 +1,7 @@
 //! Triangle navmeshes built by constrained Delaunay triangulation.
 //!
-//! A [`NavMesh`] is the free region of a 2D world cut into triangles. It is built with the
-//! [spade](https://docs.rs/spade) crate's constrained Delaunay triangulation (CDT): every wall
-//! edge becomes a constraint edge, the CDT fills the convex hull with triangles, and a flood
-//! fill that flips parity whenever it crosses a constraint keeps only the triangles inside the
-//! free region (inside the boundary, outside every hole).
-//!
-//! Three sources:
-//!
-//! - a caller's convex polygons ([`NavMesh::from_polygons_with_ids`]; also read from
-//!   polyanya `.mesh` and OBJ files by [`navmesh::import`](crate::navmesh::import)): every
-//!   polygon edge is a constraint, each triangle keeps its polygon's id
-//!   ([`NavMesh::polygon_of`]), and edges shared by two polygons are open;
-//! - a [`Scene`](super::Scene): a boundary polygon with polygonal holes, usually a JSON file
-//!   `{"boundary": [[x, y], …], "holes": [[[x, y], …], …]}` (`NavMesh::from_scene_json`,
-//!   `NavMesh::load_scene`, with the `serde` feature), or built in code. Rings are implicitly closed (a repeated first point at the end is
-//!   accepted and dropped). Bad rings — fewer than three vertices, duplicate vertices, zero
-//!   area, self-intersections, rings that cross each other, holes outside the boundary or
-//!   inside other holes — are [`Error::InvalidPolygon`] with a message naming the ring and
-//!   vertex.
-//! - a Moving AI [`GridMap`](crate::GridMap) ([`NavMesh::from_grid`]): the outline of the free region is
-//!   traced along cell edges (an edge is a wall when exactly one of its two cells is passable;
-//!   outside the map is blocked) and collinear wall edges with the free side on the same side
-//!   are merged into one constraint. **Pinches** — grid vertices where exactly two diagonally
-//!   opposite cells are blocked — are kept as a vertex shared by four wall edges and never
-//!   merged through (the free side flips there, so the merge stops by construction). The two
-//!   free quadrants of a pinch therefore touch only at that vertex: triangle adjacency is by
-//!   shared edge, so no channel passes through a pinch, and [`NavMesh::line_of_sight`]
-//!   refuses a segment going straight through one (rotating about the vertex meets a wall on
-//!   both sides). Large maps are triangulated in tiles of about 128² cells, stitched along
-//!   their borders, so the build is linear in the number of cells (see `grid_build.rs`).
-//!
-//! **Coordinates.** Every vertex coordinate must be 0 or have a magnitude in
-//! [[`MIN_COORDINATE`], [`MAX_COORDINATE`]] = [2⁻¹⁴², 2²⁰¹] (about 1.8·10⁻⁴³ to 3.2·10⁶⁰),
-//! the range in which spade's exact orientation predicates neither overflow nor underflow;
-//! anything else is [`Error::InvalidPolygon`] naming the ring and vertex. Query points need
-//! no such care: a point outside the mesh's bounding box is outside the mesh without asking
-//! the triangulation, and a coordinate smaller than [`MIN_COORDINATE`] is located as 0.
-//!
-//! Queries: triangle adjacency ([`NavMesh::neighbors`]), point location
-//! ([`NavMesh::locate`], a bucket grid over the triangles with an exact containment test),
-//! the channel of the shortest path ([`NavMesh::find_channel`], by the Polyanya search of
-//! [`NavMeshQuery`](crate::navmesh::NavMeshQuery)) and a line-of-sight walk
-//! ([`NavMesh::line_of_sight`]) so the line-of-sight shortcut works on navmeshes as on grids.
-//!
-//! Orientation: triangles are stored counter-clockwise in the mathematical (y-up) sense,
-//! i.e. with positive signed area `cross(b − a, c − a) > 0`. On a grid map, whose y axis
-//! points down, they look clockwise on screen.
-//!
-//! Cost: building from scenes and polygons is O(n log n) in the number of wall vertices
-//! (spade's bulk loader) plus O(t) for classification; from a grid map, O(cells) (tiles of
-//! bounded size). The mesh keeps about 33 bytes a triangle (corners, neighbours, corner
-//! flags, location buckets; one more for its area id when areas are set,
-//! [`NavMesh::with_areas`]) and 16 a vertex; spade's triangulation is not kept. Location
-//! tests the few dozen triangles of one bucket, O(1) on meshes of triangles of similar size.
-//!
-//! Sources: spade's CDT (Stefan Altmayer, <https://github.com/Stoeoef/spade>); the channel
-//! and portal vocabulary follows Mononen, "Simple Stupid Funnel Algorithm" (2010), and the
-//! blog post "Grandpa, tell us another story about pathfinding".
-//!
-//! ```
-//! use glam::DVec2;
-//! use pathsmooth::navmesh::{NavMesh, Scene};
-//! // A 10×10 room with a 2×6 pillar in the middle.
-//! let mesh = NavMesh::from_scene(&Scene {
-//!     boundary: vec![[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]],
-//!     holes: vec![vec![[4.0, 2.0], [6.0, 2.0], [6.0, 8.0], [4.0, 8.0]]],
-//! })?;
-//! let channel = mesh.find_channel(DVec2::new(1.0, 5.0), DVec2::new(9.0, 5.0))?;
-//! assert!(channel.len() >= 2);
-//! assert!(mesh.locate(DVec2::new(5.0, 5.0)).is_none()); // inside the pillar
-//! assert!(!mesh.line_of_sight(DVec2::new(1.0, 5.0), DVec2::new(9.0, 5.0)));
-//! assert!(mesh.line_of_sight(DVec2::new(1.0, 1.0), DVec2::new(9.0, 1.0)));
-//! # Ok::<(), pathsmooth::Error>(())
-//! ```
+//! (A private module: its public items are re-exported by `navmesh`; the description
+//! of what it does is on [`NavMesh`].)
 
 use glam::DVec2;
 use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation};
@@ -122,7 +50,7 @@ pub(crate) const NO_TRI: u32 = u32::MAX;
 /// `MAX_ALLOWED_VALUE`; beyond it its exact predicates can overflow).
 ///
 /// ```
-/// use pathsmooth::navmesh::{mesh::MAX_COORDINATE, NavMesh, Scene};
+/// use pathsmooth::navmesh::{MAX_COORDINATE, NavMesh, Scene};
 /// let big = Scene { boundary: vec![[0.0, 0.0], [MAX_COORDINATE * 2.0, 0.0], [0.0, 1.0]], holes: vec![] };
 /// assert!(NavMesh::from_scene(&big).is_err());
 /// ```
@@ -132,7 +60,7 @@ pub const MAX_COORDINATE: f64 = spade::MAX_ALLOWED_VALUE;
 /// 1.8·10⁻⁴³ (spade's `MIN_ALLOWED_VALUE`; below it its exact predicates can underflow).
 ///
 /// ```
-/// use pathsmooth::navmesh::{mesh::MIN_COORDINATE, NavMesh, Scene};
+/// use pathsmooth::navmesh::{MIN_COORDINATE, NavMesh, Scene};
 /// let tiny = Scene { boundary: vec![[0.0, 0.0], [1.0, 1e-50], [0.0, 1.0]], holes: vec![] };
 /// assert!(NavMesh::from_scene(&tiny).is_err());
 /// let small = Scene { boundary: vec![[0.0, 0.0], [1.0, MIN_COORDINATE], [0.0, 1.0]], holes: vec![] };
@@ -165,8 +93,85 @@ pub(crate) fn coordinate_ok(c: f64) -> bool {
     c == 0.0 || (MIN_COORDINATE..=MAX_COORDINATE).contains(&c.abs())
 }
 
+/// Triangle navmeshes built by constrained Delaunay triangulation.
+///
+/// A [`NavMesh`] is the free region of a 2D world cut into triangles. It is built with the
+/// [spade](https://docs.rs/spade) crate's constrained Delaunay triangulation (CDT): every wall
+/// edge becomes a constraint edge, the CDT fills the convex hull with triangles, and a flood
+/// fill that flips parity whenever it crosses a constraint keeps only the triangles inside the
+/// free region (inside the boundary, outside every hole).
+///
+/// Three sources:
+///
+/// - a caller's convex polygons ([`NavMesh::from_polygons_with_ids`]; also read from
+///   polyanya `.mesh` and OBJ files by [`parse_mesh`](crate::navmesh::parse_mesh) and [`parse_obj`](crate::navmesh::parse_obj)): every
+///   polygon edge is a constraint, each triangle keeps its polygon's id
+///   ([`NavMesh::polygon_of`]), and edges shared by two polygons are open;
+/// - a [`Scene`](super::Scene): a boundary polygon with polygonal holes, usually a JSON file
+///   `{"boundary": [[x, y], …], "holes": [[[x, y], …], …]}` (`NavMesh::from_scene_json`,
+///   `NavMesh::load_scene`, with the `serde` feature), or built in code. Rings are implicitly closed (a repeated first point at the end is
+///   accepted and dropped). Bad rings — fewer than three vertices, duplicate vertices, zero
+///   area, self-intersections, rings that cross each other, holes outside the boundary or
+///   inside other holes — are [`Error::InvalidPolygon`] with a message naming the ring and
+///   vertex.
+/// - a Moving AI [`GridMap`](crate::GridMap) ([`NavMesh::from_grid`]): the outline of the free region is
+///   traced along cell edges (an edge is a wall when exactly one of its two cells is passable;
+///   outside the map is blocked) and collinear wall edges with the free side on the same side
+///   are merged into one constraint. **Pinches** — grid vertices where exactly two diagonally
+///   opposite cells are blocked — are kept as a vertex shared by four wall edges and never
+///   merged through (the free side flips there, so the merge stops by construction). The two
+///   free quadrants of a pinch therefore touch only at that vertex: triangle adjacency is by
+///   shared edge, so no channel passes through a pinch, and [`NavMesh::line_of_sight`]
+///   refuses a segment going straight through one (rotating about the vertex meets a wall on
+///   both sides). Large maps are triangulated in tiles of about 128² cells, stitched along
+///   their borders, so the build is linear in the number of cells (see `grid_build.rs`).
+///
+/// **Coordinates.** Every vertex coordinate must be 0 or have a magnitude in
+/// [[`MIN_COORDINATE`], [`MAX_COORDINATE`]] = [2⁻¹⁴², 2²⁰¹] (about 1.8·10⁻⁴³ to 3.2·10⁶⁰),
+/// the range in which spade's exact orientation predicates neither overflow nor underflow;
+/// anything else is [`Error::InvalidPolygon`] naming the ring and vertex. Query points need
+/// no such care: a point outside the mesh's bounding box is outside the mesh without asking
+/// the triangulation, and a coordinate smaller than [`MIN_COORDINATE`] is located as 0.
+///
+/// Queries: triangle adjacency ([`NavMesh::neighbors`]), point location
+/// ([`NavMesh::locate`], a bucket grid over the triangles with an exact containment test),
+/// the channel of the shortest path ([`NavMesh::find_channel`], by the Polyanya search of
+/// [`NavMeshQuery`](crate::navmesh::NavMeshQuery)) and a line-of-sight walk
+/// ([`NavMesh::line_of_sight`]) so the line-of-sight shortcut works on navmeshes as on grids.
+///
+/// Orientation: triangles are stored counter-clockwise in the mathematical (y-up) sense,
+/// i.e. with positive signed area `cross(b − a, c − a) > 0`. On a grid map, whose y axis
+/// points down, they look clockwise on screen.
+///
+/// Cost: building from scenes and polygons is O(n log n) in the number of wall vertices
+/// (spade's bulk loader) plus O(t) for classification; from a grid map, O(cells) (tiles of
+/// bounded size). The mesh keeps about 33 bytes a triangle (corners, neighbours, corner
+/// flags, location buckets; one more for its area id when areas are set,
+/// [`NavMesh::with_areas`]) and 16 a vertex; spade's triangulation is not kept. Location
+/// tests the few dozen triangles of one bucket, O(1) on meshes of triangles of similar size.
+///
+/// Sources: spade's CDT (Stefan Altmayer, <https://github.com/Stoeoef/spade>); the channel
+/// and portal vocabulary follows Mononen, "Simple Stupid Funnel Algorithm" (2010), and the
+/// blog post "Grandpa, tell us another story about pathfinding".
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::navmesh::{NavMesh, Scene};
+/// // A 10×10 room with a 2×6 pillar in the middle.
+/// let mesh = NavMesh::from_scene(&Scene {
+///     boundary: vec![[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]],
+///     holes: vec![vec![[4.0, 2.0], [6.0, 2.0], [6.0, 8.0], [4.0, 8.0]]],
+/// })?;
+/// let channel = mesh.find_channel(DVec2::new(1.0, 5.0), DVec2::new(9.0, 5.0))?;
+/// assert!(channel.len() >= 2);
+/// assert!(mesh.locate(DVec2::new(5.0, 5.0)).is_none()); // inside the pillar
+/// assert!(!mesh.line_of_sight(DVec2::new(1.0, 5.0), DVec2::new(9.0, 5.0)));
+/// assert!(mesh.line_of_sight(DVec2::new(1.0, 1.0), DVec2::new(9.0, 1.0)));
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+///
 /// A triangulated navmesh: the free region of a world as counter-clockwise triangles with
-/// adjacency. See the [module docs](self).
+/// adjacency. (See above.)
 #[derive(Debug, Clone)]
 pub struct NavMesh {
     vertices: Vec<DVec2>,
@@ -250,7 +255,7 @@ impl NavMesh {
     /// Number of triangles.
     ///
     /// ```
-    /// # use pathsmooth::navmesh::mesh::NavMesh;
+    /// # use pathsmooth::navmesh::NavMesh;
     /// # use pathsmooth::navmesh::Scene;
     /// let scene = Scene { boundary: vec![[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]], holes: vec![] };
     /// let mesh = NavMesh::from_scene(&scene)?;
@@ -264,7 +269,7 @@ impl NavMesh {
     /// All mesh vertices (wall corners).
     ///
     /// ```
-    /// # use pathsmooth::navmesh::mesh::NavMesh;
+    /// # use pathsmooth::navmesh::NavMesh;
     /// # use pathsmooth::navmesh::Scene;
     /// let scene = Scene { boundary: vec![[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]], holes: vec![] };
     /// let mesh = NavMesh::from_scene(&scene)?;
@@ -278,7 +283,7 @@ impl NavMesh {
     /// Vertex indices of every triangle, counter-clockwise (y-up sense).
     ///
     /// ```
-    /// # use pathsmooth::navmesh::mesh::NavMesh;
+    /// # use pathsmooth::navmesh::NavMesh;
     /// # use pathsmooth::navmesh::Scene;
     /// let scene = Scene { boundary: vec![[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]], holes: vec![] };
     /// let mesh = NavMesh::from_scene(&scene)?;
@@ -300,7 +305,7 @@ impl NavMesh {
     /// The three corners of triangle `t`, counter-clockwise. Panics if `t` is out of range.
     ///
     /// ```
-    /// # use pathsmooth::navmesh::mesh::NavMesh;
+    /// # use pathsmooth::navmesh::NavMesh;
     /// # use pathsmooth::navmesh::Scene;
     /// let scene = Scene { boundary: vec![[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]], holes: vec![] };
     /// let mesh = NavMesh::from_scene(&scene)?;
@@ -316,7 +321,7 @@ impl NavMesh {
     ///
     /// ```
     /// use glam::DVec2;
-    /// # use pathsmooth::navmesh::mesh::NavMesh;
+    /// # use pathsmooth::navmesh::NavMesh;
     /// # use pathsmooth::navmesh::Scene;
     /// let scene = Scene { boundary: vec![[0.0, 0.0], [3.0, 0.0], [0.0, 3.0]], holes: vec![] };
     /// let mesh = NavMesh::from_scene(&scene)?;
@@ -332,7 +337,7 @@ impl NavMesh {
     /// `i + 1`), or `None` where that edge is a wall.
     ///
     /// ```
-    /// # use pathsmooth::navmesh::mesh::NavMesh;
+    /// # use pathsmooth::navmesh::NavMesh;
     /// # use pathsmooth::navmesh::Scene;
     /// let scene = Scene { boundary: vec![[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]], holes: vec![] };
     /// let mesh = NavMesh::from_scene(&scene)?;
@@ -359,7 +364,7 @@ impl NavMesh {
     /// `None` when they are not adjacent (or `a` is out of range).
     ///
     /// ```
-    /// # use pathsmooth::navmesh::mesh::NavMesh;
+    /// # use pathsmooth::navmesh::NavMesh;
     /// # use pathsmooth::navmesh::Scene;
     /// let scene = Scene { boundary: vec![[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]], holes: vec![] };
     /// let mesh = NavMesh::from_scene(&scene)?;
@@ -379,7 +384,7 @@ impl NavMesh {
     ///
     /// ```
     /// use glam::DVec2;
-    /// # use pathsmooth::navmesh::mesh::NavMesh;
+    /// # use pathsmooth::navmesh::NavMesh;
     /// # use pathsmooth::navmesh::Scene;
     /// let scene = Scene { boundary: vec![[0.0, 0.0], [3.0, 0.0], [0.0, 3.0]], holes: vec![] };
     /// let mesh = NavMesh::from_scene(&scene)?;
@@ -399,7 +404,7 @@ impl NavMesh {
     ///
     /// ```
     /// use glam::DVec2;
-    /// # use pathsmooth::navmesh::mesh::NavMesh;
+    /// # use pathsmooth::navmesh::NavMesh;
     /// # use pathsmooth::navmesh::Scene;
     /// let scene = Scene { boundary: vec![[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]], holes: vec![] };
     /// let mesh = NavMesh::from_scene(&scene)?;
@@ -425,7 +430,7 @@ impl NavMesh {
     ///
     /// ```
     /// use glam::DVec2;
-    /// # use pathsmooth::navmesh::mesh::NavMesh;
+    /// # use pathsmooth::navmesh::NavMesh;
     /// # use pathsmooth::navmesh::Scene;
     /// let scene = Scene { boundary: vec![[0.0, 0.0], [3.0, 0.0], [0.0, 3.0]], holes: vec![] };
     /// let mesh = NavMesh::from_scene(&scene)?;

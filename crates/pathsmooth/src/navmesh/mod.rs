@@ -2,43 +2,48 @@
 //! files (`.mesh`, OBJ), shortest-path search (Polyanya, with an agent radius), portals,
 //! portal relaxation and the funnel.
 //!
-//! The layers, each importing only those before it: [`mesh`] (the triangle mesh, point
-//! location, line of sight, the polygon table) → Polyanya over convex polygons (private:
-//! the one exact search, which the flat and the layered queries share) →
-//! [`portals`](mod@portals) → [`funnel`](mod@funnel) → [`relax`](mod@relax) →
-//! [`search`] (the query object, [`NavMeshQuery`]) → paths to mesh elements
-//! ([`NavMesh::channel_along`], [`NavMesh::polygons_along`],
-//! [`NavMesh::polygons_crossed`]) → [`import`] (every
-//! constructor of a [`NavMesh`] from data: polygons, scenes, grid maps, files).
+//! Every item is here, one path per name (the modules below are private, as kurbo lays
+//! out its crate; the most used names are also at the crate root):
 //!
-//! Beside them, [`surface`] is the navmesh as a 3D surface ([`Surface`]): polygons in 3D
-//! joined by shared edges, floors that overlap in plan view, point location on the right
-//! floor. It needs only the box index of [`mesh`]; its OBJ reader lives in [`import`].
+//! - the triangle mesh ([`NavMesh`]: point location, line of sight, the polygon table);
+//! - shortest paths ([`NavMeshQuery`]: Polyanya, with an agent radius), its
+//!   [`portals`](fn@portals), the [`funnel`](fn@funnel) ([`Funnel`]) and portal relaxation
+//!   ([`relax`](fn@relax), [`RelaxParams`]); paths to mesh elements
+//!   ([`NavMesh::channel_along`], [`NavMesh::polygons_along`],
+//!   [`NavMesh::polygons_crossed`]);
+//! - every constructor from data: polygons, scenes ([`Scene`]), grid maps, files
+//!   ([`parse_mesh`], [`parse_obj`], [`load_surface`], …);
+//! - the navmesh as a 3D surface ([`Surface`]: polygons in 3D joined by shared edges,
+//!   floors that overlap in plan view, point location on the right floor) and paths on it
+//!   ([`SurfaceMesh`], [`SurfaceQuery`]).
 //!
-//! The items a user needs are re-exported here.
+//! For maintainers, the layers, each importing only those before it: `mesh` → `polyanya`
+//! (the one exact search over convex polygons, which the flat and the layered queries
+//! share) → `portals` → `funnel` → `relax` → `search` (the flat query object) → `along`
+//! (paths to mesh elements) → `import`; beside them `surface` (needing only `mesh`'s box
+//! index) and `layered` (paths on a surface).
 
 #[cfg(test)]
 mod abuse_tests;
 mod along;
-pub mod funnel;
-pub mod import;
-pub mod layered;
-pub mod mesh;
+pub(crate) mod funnel;
+pub(crate) mod import;
+pub(crate) mod layered;
+pub(crate) mod mesh;
 mod polyanya;
-pub mod portals;
-pub mod relax;
-pub mod search;
-pub mod surface;
+pub(crate) mod portals;
+pub(crate) mod relax;
+pub(crate) mod search;
+pub(crate) mod surface;
 
+// One path per name: the modules are private and every public item is here (and the ones
+// most used at the crate root), as kurbo lays out its crate.
 pub(crate) use along::ChannelScratch;
-pub use funnel::{funnel, funnel_into, Funnel};
-pub use import::{GroundPlane, MeshFormat, Scene};
-pub use layered::{Leg, PointFlags, Sheet, SurfaceMesh, SurfacePoint, SurfaceQuery};
-pub use mesh::{NavMesh, PolyId, TriId};
-pub use portals::{portals, portals_into, Portal};
-pub use relax::{relax, relax_in_place, relax_into, RelaxParams};
-pub use search::NavMeshQuery;
-pub use surface::{
-    BakeAgent, Detail, Link, LoadReport, OffMeshLink, Plane, Surface, SurfaceData, SurfaceOptions,
-    UpAxis, DEFAULT_CLIMB, DEFAULT_PLANARITY, DEFAULT_WELD,
-};
+pub use funnel::*;
+pub use import::*;
+pub use layered::*;
+pub use mesh::*;
+pub use portals::*;
+pub use relax::*;
+pub use search::*;
+pub use surface::*;

@@ -1,37 +1,7 @@
 //! Portals: the edges a path crosses between consecutive triangles of a channel.
 //!
-//! A channel is a sequence of triangle ids of a [`NavMesh`], as
-//! [`NavMesh::find_channel`] returns or as a caller chooses. Between each consecutive pair
-//! the shared edge is a [`Portal`] with a `left` and a `right` end, oriented relative to the
-//! direction of travel: standing in the first triangle and facing the second, `left` is on
-//! the left in the mathematical (y-up) sense, i.e. `cross(forward, left − right) > 0` for
-//! any forward direction that crosses the portal. (On a y-down grid map "left" is on the
-//! right of the screen; the funnel and relaxation only need the convention to be
-//! consistent.) This is the input of the funnel (Mononen, "Simple Stupid Funnel Algorithm",
-//! 2010) and of portal relaxation (the blog post "Grandpa, tell us another story about
-//! pathfinding").
-//!
-//! Consecutive repeated triangle ids are skipped (like duplicate path points); consecutive
-//! triangles that share no edge are [`Error::BrokenChannel`]; an id out of range is
-//! [`Error::BadParameter`]. Cost: O(channel length).
-//!
-//! ```
-//! use glam::DVec2;
-//! use pathsmooth::geometry::cross;
-//! use pathsmooth::navmesh::mesh::NavMesh;
-//! use pathsmooth::navmesh::portals::portals;
-//! # use pathsmooth::navmesh::Scene;
-//! let scene = Scene { boundary: vec![[0.0, 0.0], [4.0, 0.0], [4.0, 1.0], [0.0, 1.0]], holes: vec![] };
-//! let mesh = NavMesh::from_scene(&scene)?;
-//! let channel = mesh.find_channel(DVec2::new(0.2, 0.5), DVec2::new(3.8, 0.5))?;
-//! let ps = portals(&mesh, &channel)?;
-//! assert_eq!(ps.len(), channel.len() - 1);
-//! for p in &ps {
-//!     // Travelling in +x, left is +y in the y-up convention.
-//!     assert!(cross(DVec2::X, p.left - p.right) > 0.0);
-//! }
-//! # Ok::<(), pathsmooth::Error>(())
-//! ```
+//! (A private module: its public items are re-exported by `navmesh`; the description
+//! of what it does is on [`Portal`].)
 
 use glam::DVec2;
 
@@ -39,12 +9,47 @@ use crate::error::{Error, Result};
 use crate::geometry::max_map_coordinate;
 use crate::navmesh::mesh::{NavMesh, TriId};
 
-/// A portal edge between two consecutive channel polygons, with ends named relative to the
-/// direction of travel (see the [module docs](self)).
+/// Portals: the edges a path crosses between consecutive triangles of a channel.
+///
+/// A channel is a sequence of triangle ids of a [`NavMesh`], as
+/// [`NavMesh::find_channel`] returns or as a caller chooses. Between each consecutive pair
+/// the shared edge is a [`Portal`] with a `left` and a `right` end, oriented relative to the
+/// direction of travel: standing in the first triangle and facing the second, `left` is on
+/// the left in the mathematical (y-up) sense, i.e. `cross(forward, left − right) > 0` for
+/// any forward direction that crosses the portal. (On a y-down grid map "left" is on the
+/// right of the screen; the funnel and relaxation only need the convention to be
+/// consistent.) This is the input of the funnel (Mononen, "Simple Stupid Funnel Algorithm",
+/// 2010) and of portal relaxation (the blog post "Grandpa, tell us another story about
+/// pathfinding").
+///
+/// Consecutive repeated triangle ids are skipped (like duplicate path points); consecutive
+/// triangles that share no edge are [`Error::BrokenChannel`]; an id out of range is
+/// [`Error::BadParameter`]. Cost: O(channel length).
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::navmesh::portals::Portal;
+/// use pathsmooth::geometry::cross;
+/// use pathsmooth::navmesh::NavMesh;
+/// use pathsmooth::navmesh::portals;
+/// # use pathsmooth::navmesh::Scene;
+/// let scene = Scene { boundary: vec![[0.0, 0.0], [4.0, 0.0], [4.0, 1.0], [0.0, 1.0]], holes: vec![] };
+/// let mesh = NavMesh::from_scene(&scene)?;
+/// let channel = mesh.find_channel(DVec2::new(0.2, 0.5), DVec2::new(3.8, 0.5))?;
+/// let ps = portals(&mesh, &channel)?;
+/// assert_eq!(ps.len(), channel.len() - 1);
+/// for p in &ps {
+///     // Travelling in +x, left is +y in the y-up convention.
+///     assert!(cross(DVec2::X, p.left - p.right) > 0.0);
+/// }
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+///
+/// A portal edge between two consecutive channel polygons, with ends named relative to the
+/// direction of travel (see above).
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::navmesh::Portal;
 /// let p = Portal::new(DVec2::new(0.0, 1.0), DVec2::new(0.0, -1.0));
 /// assert_eq!(p.width(), 2.0);
 /// assert_eq!(p.midpoint(), DVec2::ZERO);
@@ -79,7 +84,7 @@ impl Portal {
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::navmesh::{mesh::NavMesh, portals::portals_into};
+/// use pathsmooth::navmesh::{NavMesh, portals_into};
 /// # use pathsmooth::navmesh::Scene;
 /// let scene = Scene { boundary: vec![[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]], holes: vec![] };
 /// let mesh = NavMesh::from_scene(&scene)?;
@@ -126,7 +131,7 @@ pub fn portals_into(mesh: &NavMesh, channel: &[TriId], out: &mut Vec<Portal>) ->
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::navmesh::{mesh::NavMesh, portals::portals};
+/// use pathsmooth::navmesh::{NavMesh, portals};
 /// # use pathsmooth::navmesh::Scene;
 /// let scene = Scene { boundary: vec![[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]], holes: vec![] };
 /// let mesh = NavMesh::from_scene(&scene)?;
@@ -151,7 +156,7 @@ pub fn portals(mesh: &NavMesh, channel: &[TriId]) -> Result<Vec<Portal>> {
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::navmesh::portals::{check_orientation, Portal};
+/// use pathsmooth::navmesh::{check_orientation, Portal};
 /// use pathsmooth::Error;
 /// let ok = [Portal::new(DVec2::new(1.0, 1.0), DVec2::new(1.0, -1.0))];
 /// assert!(check_orientation(&ok, DVec2::ZERO).is_ok());

@@ -1,61 +1,7 @@
 //! Portal relaxation: slide each path node along the portal it crosses.
 //!
-//! The method of the navmesh blog post "Grandpa, tell us another story about pathfinding":
-//! the path has one node on each portal of its channel, between
-//! the start and the goal. Sweeping from the start, each node is moved along its portal to
-//! the point that makes the path through it shortest given its two neighbours — where the
-//! segment from the previous node to the next one crosses the portal ("the line to the node
-//! after next"; when both neighbours are on the same side of the portal, the crossing of the
-//! segment to the mirror image of the next node, which is the same minimiser) — clamped to
-//! stay `margin` away from the portal's ends ("shift it a bit back from the very corner").
-//! Sweeps repeat until no node moves more than `tolerance` or `max_passes` sweeps are done.
-//!
-//! Guarantees:
-//! - **Never leaves the channel.** Each node stays on its portal, and consecutive nodes lie on
-//!   two portals of one convex polygon (a navmesh triangle), so each segment stays inside that
-//!   polygon; the start must be in the first polygon and the goal in the last.
-//! - **Never makes the path longer.** A move changes only the two segments at the node, and
-//!   it is kept only if their summed length does not grow (the clamped minimiser of the convex
-//!   function `|a − x| + |x − b|` on the allowed interval never increases it while the node
-//!   is inside that interval; the check also guards round-off and the first move of a node
-//!   that starts outside the margins).
-//!
-//! **With an agent radius** `r` (the pipeline's `Step::Relax`): the free functions here know
-//! only the portals, not the walls, so they give no clearance guarantee beyond `margin`
-//! from the portal ends. The pipeline's relax step makes the result keep `r`: it relaxes
-//! through the channel with room for the agent (every portal at least `2r` wide, as the
-//! funnel at `r` uses), with margin `r + margin` from the portal ends (the article's corner
-//! margin on top of the radius; at `r = 0` exactly today's `margin`); then each stretch
-//! that still comes within `r` of a wall on the world — a segment between two nodes that
-//! cuts the circle of radius `r` round the corner both of their portals end at, or a node
-//! near a wall edge that meets its portal's end at an acute angle — is replaced, between
-//! the nearest nodes that keep `r`, by the funnel at `r` through those portals (or, where
-//! that is not clear on the world either, by the world's own path at `r` between the two
-//! nodes). The step's result is then valid at `r` and the pipeline does not skip it. On
-//! every Moving AI map at `r = 0.3` (every 10th scenario, `tests/relax_radius.rs`) no relax
-//! step is skipped and the median length is 0.04 % above the funnel's at `r` (A*'s: 7.6 %).
-//!
-//! Parameters ([`RelaxParams`]): `margin` (distance kept from portal ends, clamped to half
-//! the portal width; larger values stay farther from walls but leave the path longer),
-//! `tolerance` (stop when the largest move of a sweep is below it) and `max_passes`.
-//! Cost: O(n) per sweep for n portals, no allocation with [`relax_in_place`] and
-//! [`relax_into`]. Unlike the funnel the result is not the shortest path, but it bends over
-//! several nodes near corners rather than on a corner, and it keeps the margin.
-//!
-//! ```
-//! use glam::DVec2;
-//! use pathsmooth::navmesh::portals::Portal;
-//! use pathsmooth::navmesh::relax::{relax, RelaxParams};
-//! let portals = [
-//!     Portal::new(DVec2::new(1.0, 1.0), DVec2::new(1.0, -1.0)),
-//!     Portal::new(DVec2::new(2.0, 1.0), DVec2::new(2.0, -1.0)),
-//! ];
-//! let path = relax(&portals, DVec2::new(0.0, 0.9), DVec2::new(3.0, -0.9), &RelaxParams::default())?;
-//! assert_eq!(path.len(), 4);
-//! // The nodes end on the straight line from start to goal.
-//! assert!((path[1].y - 0.3).abs() < 1e-6 && (path[2].y + 0.3).abs() < 1e-6);
-//! # Ok::<(), pathsmooth::Error>(())
-//! ```
+//! (A private module: its public items are re-exported by `navmesh`; the description
+//! of what it does is on [`RelaxParams`].)
 
 use glam::DVec2;
 
@@ -63,10 +9,69 @@ use crate::error::{Error, Result};
 use crate::geometry::{check_within, cross, max_map_coordinate};
 use crate::navmesh::portals::{check_portal_range, Portal};
 
-/// Parameters of [`relax`]; see the [module docs](self).
+/// Portal relaxation: slide each path node along the portal it crosses.
+///
+/// The method of the navmesh blog post "Grandpa, tell us another story about pathfinding":
+/// the path has one node on each portal of its channel, between
+/// the start and the goal. Sweeping from the start, each node is moved along its portal to
+/// the point that makes the path through it shortest given its two neighbours — where the
+/// segment from the previous node to the next one crosses the portal ("the line to the node
+/// after next"; when both neighbours are on the same side of the portal, the crossing of the
+/// segment to the mirror image of the next node, which is the same minimiser) — clamped to
+/// stay `margin` away from the portal's ends ("shift it a bit back from the very corner").
+/// Sweeps repeat until no node moves more than `tolerance` or `max_passes` sweeps are done.
+///
+/// Guarantees:
+/// - **Never leaves the channel.** Each node stays on its portal, and consecutive nodes lie on
+///   two portals of one convex polygon (a navmesh triangle), so each segment stays inside that
+///   polygon; the start must be in the first polygon and the goal in the last.
+/// - **Never makes the path longer.** A move changes only the two segments at the node, and
+///   it is kept only if their summed length does not grow (the clamped minimiser of the convex
+///   function `|a − x| + |x − b|` on the allowed interval never increases it while the node
+///   is inside that interval; the check also guards round-off and the first move of a node
+///   that starts outside the margins).
+///
+/// **With an agent radius** `r` (the pipeline's `Step::Relax`): the free functions here know
+/// only the portals, not the walls, so they give no clearance guarantee beyond `margin`
+/// from the portal ends. The pipeline's relax step makes the result keep `r`: it relaxes
+/// through the channel with room for the agent (every portal at least `2r` wide, as the
+/// funnel at `r` uses), with margin `r + margin` from the portal ends (the article's corner
+/// margin on top of the radius; at `r = 0` exactly today's `margin`); then each stretch
+/// that still comes within `r` of a wall on the world — a segment between two nodes that
+/// cuts the circle of radius `r` round the corner both of their portals end at, or a node
+/// near a wall edge that meets its portal's end at an acute angle — is replaced, between
+/// the nearest nodes that keep `r`, by the funnel at `r` through those portals (or, where
+/// that is not clear on the world either, by the world's own path at `r` between the two
+/// nodes). The step's result is then valid at `r` and the pipeline does not skip it. On
+/// every Moving AI map at `r = 0.3` (every 10th scenario, `tests/relax_radius.rs`) no relax
+/// step is skipped and the median length is 0.04 % above the funnel's at `r` (A*'s: 7.6 %).
+///
+/// Parameters ([`RelaxParams`]): `margin` (distance kept from portal ends, clamped to half
+/// the portal width; larger values stay farther from walls but leave the path longer),
+/// `tolerance` (stop when the largest move of a sweep is below it) and `max_passes`.
+/// Cost: O(n) per sweep for n portals, no allocation with [`relax_in_place`] and
+/// [`relax_into`]. Unlike the funnel the result is not the shortest path, but it bends over
+/// several nodes near corners rather than on a corner, and it keeps the margin.
 ///
 /// ```
-/// let o = pathsmooth::navmesh::relax::RelaxParams::default();
+/// use glam::DVec2;
+/// use pathsmooth::navmesh::Portal;
+/// use pathsmooth::navmesh::{relax, RelaxParams};
+/// let portals = [
+///     Portal::new(DVec2::new(1.0, 1.0), DVec2::new(1.0, -1.0)),
+///     Portal::new(DVec2::new(2.0, 1.0), DVec2::new(2.0, -1.0)),
+/// ];
+/// let path = relax(&portals, DVec2::new(0.0, 0.9), DVec2::new(3.0, -0.9), &RelaxParams::default())?;
+/// assert_eq!(path.len(), 4);
+/// // The nodes end on the straight line from start to goal.
+/// assert!((path[1].y - 0.3).abs() < 1e-6 && (path[2].y + 0.3).abs() < 1e-6);
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+///
+/// Parameters of [`relax`] (see above).
+///
+/// ```
+/// let o = pathsmooth::navmesh::RelaxParams::default();
 /// assert_eq!((o.margin, o.tolerance, o.max_passes), (0.01, 1e-6, 64));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -84,7 +89,7 @@ impl RelaxParams {
     /// ([`Error::BadParameter`] naming the one that is not).
     ///
     /// ```
-    /// use pathsmooth::navmesh::relax::RelaxParams;
+    /// use pathsmooth::navmesh::RelaxParams;
     /// assert!(RelaxParams { margin: f64::NAN, ..Default::default() }.validate().is_err());
     /// assert!(RelaxParams::default().validate().is_ok());
     /// ```
@@ -113,7 +118,7 @@ impl Default for RelaxParams {
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::navmesh::{portals::Portal, relax::{relax, RelaxParams}};
+/// use pathsmooth::navmesh::{Portal, relax, RelaxParams};
 /// // A gap whose upper end is at y = 1: the margin keeps the node 0.1 below it.
 /// let gap = [Portal::new(DVec2::new(1.0, 1.0), DVec2::new(1.0, -1.0))];
 /// let params = RelaxParams { margin: 0.1, ..RelaxParams::default() };
@@ -137,7 +142,7 @@ pub fn relax(
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::navmesh::{portals::Portal, relax::{relax_into, RelaxParams}};
+/// use pathsmooth::navmesh::{Portal, relax_into, RelaxParams};
 /// let wide = [Portal::new(DVec2::new(1.0, 5.0), DVec2::new(1.0, -5.0))];
 /// let mut out = Vec::new();
 /// let sweeps = relax_into(&wide, DVec2::new(0.0, 2.0), DVec2::new(2.0, 2.0), &RelaxParams::default(), &mut out)?;
@@ -170,7 +175,7 @@ pub fn relax_into(
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::navmesh::{portals::Portal, relax::{relax_in_place, RelaxParams}};
+/// use pathsmooth::navmesh::{Portal, relax_in_place, RelaxParams};
 /// let p = [Portal::new(DVec2::new(1.0, 1.0), DVec2::new(1.0, -1.0))];
 /// let mut path = vec![DVec2::ZERO, DVec2::new(1.0, 0.9), DVec2::new(2.0, 0.0)];
 /// relax_in_place(&p, &mut path, &RelaxParams::default())?;

@@ -41,7 +41,7 @@ pub enum Step {
     /// ([`relax`](crate::navmesh::relax::relax)); at a radius > 0, each stretch that still
     /// comes within the radius of a wall (a segment cutting a corner's circle) is replaced
     /// by the funnel at the radius between its good nodes, so the step's result keeps the
-    /// radius and is not skipped (see the [relax module docs](mod@crate::navmesh::relax)).
+    /// radius and is not skipped (see [`RelaxParams`](crate::navmesh::RelaxParams)).
     /// Needs a world with a navmesh.
     Relax(RelaxParams),
     /// Langerak's corridor optimisation in a corridor of disks along the path: the path is

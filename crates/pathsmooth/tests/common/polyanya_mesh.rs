@@ -1,7 +1,7 @@
 //! polyanya's mesh from the SAME triangles as a pathsmooth navmesh, for the side-by-side
 //! tests (`tests/navmesh_polyanya.rs`) and benches (`benches/navmesh.rs`).
 
-use pathsmooth::navmesh::mesh::NavMesh;
+use pathsmooth::navmesh::NavMesh;
 
 /// polyanya's mesh from the SAME triangles: vertices with their triangles listed
 /// counter-clockwise (`u32::MAX` where a wall interrupts the fan), triangles as polygons.

@@ -1,76 +1,7 @@
 //! The funnel algorithm: the shortest path through a channel of portals.
 //!
-//! Given the [`Portal`]s a path must cross in order (see [`portals`](mod@super::portals)), a
-//! start before the first and a goal after the last, the "simple stupid funnel algorithm"
-//! (Mikko Mononen, *Simple Stupid Funnel Algorithm*, Digesting Duck blog, 2010) keeps a
-//! funnel — an apex and the left and right rays through the tightest portal ends seen so far
-//! — and walks the portals: a portal end that narrows the funnel replaces that side; one that
-//! crosses the other side makes the other side's end a corner of the path, which becomes the
-//! new apex, and the scan restarts just after it. The corners are portal ends, so the result
-//! is the taut string through the channel: for a channel of convex polygons (triangles of a
-//! [`NavMesh`](super::mesh::NavMesh)) holding `start` in the first and `goal` in the last,
-//! it is the Euclidean shortest path inside the channel.
-//!
-//! For a point agent (`r = 0`) pathsmooth runs the same funnel with its two sides kept as
-//! whole concave chains (as in Lee & Preparata's shortest paths in simple polygons, 1984)
-//! instead of single rays: a crossing pops the other chain from the apex rather than
-//! re-scanning portals, so the cost is O(n) in the worst case as well, and the chains live in
-//! the output buffer. Mononen's tie rules are kept; the unit tests check it against his
-//! restart-and-rescan version.
-//!
-//! **Agent radius** `r > 0`. Every portal end becomes a circle of radius `r` that the path
-//! must keep on its side (left ends on its left, right ends on its right) — equivalently,
-//! each portal is shortened by `r` at both ends and the corners are offset by `r`. The same
-//! two-chain funnel then runs over circles instead of points (the modified funnel of Demyen
-//! & Buro, *Efficient Triangulation-Based Pathfinding*, AAAI 2006): the funnel's sides are the
-//! tangents from the apex circle to the side circles, compared by direction; the goal, a
-//! circle of radius 0, is instead tested by whether the tangent segment to it keeps the side
-//! circle clear (the side only matters when the segment passes the circle; a goal reached
-//! before it needs only the distance). Seen from a nearby apex the two circles of one
-//! portal can cross; the corner is then the one whose tangent segment does not cut into
-//! the other. Each wrapped corner is then rounded: consecutive circles (and the start and
-//! goal) are joined by their common tangent, and the arc between a circle's two tangent
-//! points is written as a polyline *circumscribed* about the circle (vertices at
-//! `r / cos(δ/2)`, at most [`MAX_ARC_STEP`] apart in angle), so every output segment lies on
-//! a tangent line and never cuts into a circle.
-//!
-//! **Tolerance.** Following the library's tolerance contract (see
-//! [`World::tolerance`](crate::World::tolerance)), the circles are built a hair outside `r`
-//! (64 units in the last place of the largest coordinate), so clearances measured on the
-//! rounded output are still at least `r`; circles that touch within rounding (a passage
-//! exactly `2r` wide) still have their common tangent through the contact point.
-//!
-//! Guarantees with a radius: every output segment keeps distance ≥ `r` from every corner it
-//! wraps; [`Error::ChannelTooNarrow`] names the first portal narrower than `2r` and any
-//! portal whose circle overlaps the apex circle across the path or holds the start or goal.
-//! Portals do not say which other edges of a triangle are walls, so the room *inside* each
-//! triangle is not checked here: [`NavMeshQuery`](super::NavMeshQuery) only picks channels
-//! whose triangles have room (Demyen & Buro's widths against real walls), and map-aware
-//! callers ([`NavMeshWorld`](crate::NavMeshWorld)'s path finder, the pipeline's funnel step) check
-//! the result against the world. The start and goal must themselves keep clearance `r`.
-//! With `r = 0` the point funnel runs and the path is exact.
-//!
-//! Cost: O(n) for n portals, for any radius: each portal end enters and leaves a chain at
-//! most once (with a radius, each test computes two tangents, and the output adds the arc
-//! points). No allocation once `out` has grown (`4(n + 2)` points for `r = 0`) and, with a
-//! radius, once the [`Funnel`]'s chains have (the free functions use a fresh one).
-//!
-//! ```
-//! use glam::DVec2;
-//! use pathsmooth::navmesh::funnel::funnel;
-//! use pathsmooth::navmesh::portals::Portal;
-//! // A channel bending around the corner (1, 1): travel +x, then +y.
-//! let portals = [
-//!     Portal::new(DVec2::new(1.0, 1.0), DVec2::new(1.0, 0.0)),
-//!     Portal::new(DVec2::new(1.0, 1.0), DVec2::new(2.0, 1.0)),
-//! ];
-//! let path = funnel(&portals, DVec2::new(0.0, 0.5), DVec2::new(1.5, 3.0), 0.0)?;
-//! assert_eq!(path, vec![DVec2::new(0.0, 0.5), DVec2::new(1.0, 1.0), DVec2::new(1.5, 3.0)]);
-//! // With a radius the corner is rounded and kept at distance 0.25.
-//! let round = funnel(&portals, DVec2::new(0.0, 0.5), DVec2::new(1.5, 3.0), 0.25)?;
-//! assert!(round.iter().all(|p| p.distance(DVec2::new(1.0, 1.0)) >= 0.25 - 1e-12));
-//! # Ok::<(), pathsmooth::Error>(())
-//! ```
+//! (A private module: its public items are re-exported by `navmesh`; the description
+//! of what it does is on [`Funnel`].)
 
 mod circle;
 mod point;
@@ -97,7 +28,7 @@ pub const MAX_ARC_STEP: f64 = PI / 8.0;
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::navmesh::{funnel::funnel, portals::Portal};
+/// use pathsmooth::navmesh::{funnel, Portal};
 /// let straight = [Portal::new(DVec2::new(1.0, 1.0), DVec2::new(1.0, -1.0))];
 /// let p = funnel(&straight, DVec2::ZERO, DVec2::new(2.0, 0.0), 0.0)?;
 /// assert_eq!(p, vec![DVec2::ZERO, DVec2::new(2.0, 0.0)]);
@@ -110,7 +41,7 @@ pub fn funnel(portals: &[Portal], start: DVec2, goal: DVec2, radius: f64) -> Res
 }
 
 /// Writes the funnel path from `start` through `portals` to `goal` into `out` (cleared
-/// first), for an agent of `radius` (0 for a point). See the [module docs](self). A radius
+/// first), for an agent of `radius` (0 for a point). See [`Funnel`]. A radius
 /// below the library's tolerance at these coordinates (10⁻⁹ of the largest, and at least
 /// 10⁻⁹) is a point agent, as on every [world](crate::world#tolerance).
 ///
@@ -124,7 +55,7 @@ pub fn funnel(portals: &[Portal], start: DVec2, goal: DVec2, radius: f64) -> Res
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::navmesh::{funnel::funnel_into, portals::Portal};
+/// use pathsmooth::navmesh::{funnel_into, Portal};
 /// use pathsmooth::Error;
 /// let gap = [Portal::new(DVec2::new(1.0, 0.5), DVec2::new(1.0, -0.5))];
 /// let mut out = Vec::new();
@@ -144,6 +75,80 @@ pub fn funnel_into(
     Funnel::new().funnel_into(portals, start, goal, radius, out)
 }
 
+/// The funnel algorithm: the shortest path through a channel of portals.
+///
+/// Given the [`Portal`]s a path must cross in order (see [`portals`](fn@crate::navmesh::portals)), a
+/// start before the first and a goal after the last, the "simple stupid funnel algorithm"
+/// (Mikko Mononen, *Simple Stupid Funnel Algorithm*, Digesting Duck blog, 2010) keeps a
+/// funnel — an apex and the left and right rays through the tightest portal ends seen so far
+/// — and walks the portals: a portal end that narrows the funnel replaces that side; one that
+/// crosses the other side makes the other side's end a corner of the path, which becomes the
+/// new apex, and the scan restarts just after it. The corners are portal ends, so the result
+/// is the taut string through the channel: for a channel of convex polygons (triangles of a
+/// [`NavMesh`](super::mesh::NavMesh)) holding `start` in the first and `goal` in the last,
+/// it is the Euclidean shortest path inside the channel.
+///
+/// For a point agent (`r = 0`) pathsmooth runs the same funnel with its two sides kept as
+/// whole concave chains (as in Lee & Preparata's shortest paths in simple polygons, 1984)
+/// instead of single rays: a crossing pops the other chain from the apex rather than
+/// re-scanning portals, so the cost is O(n) in the worst case as well, and the chains live in
+/// the output buffer. Mononen's tie rules are kept; the unit tests check it against his
+/// restart-and-rescan version.
+///
+/// **Agent radius** `r > 0`. Every portal end becomes a circle of radius `r` that the path
+/// must keep on its side (left ends on its left, right ends on its right) — equivalently,
+/// each portal is shortened by `r` at both ends and the corners are offset by `r`. The same
+/// two-chain funnel then runs over circles instead of points (the modified funnel of Demyen
+/// & Buro, *Efficient Triangulation-Based Pathfinding*, AAAI 2006): the funnel's sides are the
+/// tangents from the apex circle to the side circles, compared by direction; the goal, a
+/// circle of radius 0, is instead tested by whether the tangent segment to it keeps the side
+/// circle clear (the side only matters when the segment passes the circle; a goal reached
+/// before it needs only the distance). Seen from a nearby apex the two circles of one
+/// portal can cross; the corner is then the one whose tangent segment does not cut into
+/// the other. Each wrapped corner is then rounded: consecutive circles (and the start and
+/// goal) are joined by their common tangent, and the arc between a circle's two tangent
+/// points is written as a polyline *circumscribed* about the circle (vertices at
+/// `r / cos(δ/2)`, at most [`MAX_ARC_STEP`] apart in angle), so every output segment lies on
+/// a tangent line and never cuts into a circle.
+///
+/// **Tolerance.** Following the library's tolerance contract (see
+/// [`World::tolerance`](crate::World::tolerance)), the circles are built a hair outside `r`
+/// (64 units in the last place of the largest coordinate), so clearances measured on the
+/// rounded output are still at least `r`; circles that touch within rounding (a passage
+/// exactly `2r` wide) still have their common tangent through the contact point.
+///
+/// Guarantees with a radius: every output segment keeps distance ≥ `r` from every corner it
+/// wraps; [`Error::ChannelTooNarrow`] names the first portal narrower than `2r` and any
+/// portal whose circle overlaps the apex circle across the path or holds the start or goal.
+/// Portals do not say which other edges of a triangle are walls, so the room *inside* each
+/// triangle is not checked here: [`NavMeshQuery`](super::NavMeshQuery) only picks channels
+/// whose triangles have room (Demyen & Buro's widths against real walls), and map-aware
+/// callers ([`NavMeshWorld`](crate::NavMeshWorld)'s path finder, the pipeline's funnel step) check
+/// the result against the world. The start and goal must themselves keep clearance `r`.
+/// With `r = 0` the point funnel runs and the path is exact.
+///
+/// Cost: O(n) for n portals, for any radius: each portal end enters and leaves a chain at
+/// most once (with a radius, each test computes two tangents, and the output adds the arc
+/// points). No allocation once `out` has grown (`4(n + 2)` points for `r = 0`) and, with a
+/// radius, once the [`Funnel`]'s chains have (the free functions use a fresh one).
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::navmesh::funnel;
+/// use pathsmooth::navmesh::Portal;
+/// // A channel bending around the corner (1, 1): travel +x, then +y.
+/// let portals = [
+///     Portal::new(DVec2::new(1.0, 1.0), DVec2::new(1.0, 0.0)),
+///     Portal::new(DVec2::new(1.0, 1.0), DVec2::new(2.0, 1.0)),
+/// ];
+/// let path = funnel(&portals, DVec2::new(0.0, 0.5), DVec2::new(1.5, 3.0), 0.0)?;
+/// assert_eq!(path, vec![DVec2::new(0.0, 0.5), DVec2::new(1.0, 1.0), DVec2::new(1.5, 3.0)]);
+/// // With a radius the corner is rounded and kept at distance 0.25.
+/// let round = funnel(&portals, DVec2::new(0.0, 0.5), DVec2::new(1.5, 3.0), 0.25)?;
+/// assert!(round.iter().all(|p| p.distance(DVec2::new(1.0, 1.0)) >= 0.25 - 1e-12));
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+///
 /// The funnel with its scratch: the circle chains of the rounded funnel live here, so a
 /// funnel reused across calls allocates nothing once they have grown (the point funnel
 /// works inside `out`). [`NavMeshQuery`](super::NavMeshQuery) owns one.

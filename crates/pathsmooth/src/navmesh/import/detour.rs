@@ -700,7 +700,7 @@ fn agent(t: &Tile) -> Result<BakeAgent> {
 ///
 /// ```
 /// use glam::DVec3;
-/// use pathsmooth::navmesh::import::parse_detour;
+/// use pathsmooth::navmesh::parse_detour;
 /// use pathsmooth::navmesh::{Surface, SurfaceOptions};
 /// // One tile (DNAV, version 7) of one triangle, as dtCreateNavMeshData lays it out.
 /// let mut b = b"VAND".to_vec();
@@ -827,7 +827,7 @@ pub fn parse_detour(bytes: &[u8], file: &str) -> Result<SurfaceData> {
 /// the format from the content. O(1).
 ///
 /// ```
-/// use pathsmooth::navmesh::import::is_detour;
+/// use pathsmooth::navmesh::is_detour;
 /// assert!(is_detour(b"TESM\x01\x00\x00\x00"));
 /// assert!(is_detour(b"VAND\x07\x00\x00\x00"));
 /// assert!(!is_detour(b"MSET") && !is_detour(b"VA"));

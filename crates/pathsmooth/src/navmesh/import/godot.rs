@@ -43,7 +43,7 @@ const MAX_DEPTH: usize = 64;
 /// Cost: O(leading blank and comment lines).
 ///
 /// ```
-/// use pathsmooth::navmesh::import::is_godot;
+/// use pathsmooth::navmesh::is_godot;
 /// assert!(is_godot("[gd_scene load_steps=2 format=3]\n"));
 /// assert!(is_godot("\u{feff}; saved by hand\n[gd_resource type=\"NavigationMesh\" format=3]"));
 /// assert!(!is_godot("{\"verts\": []}"));
@@ -114,7 +114,7 @@ pub fn is_godot(text: &str) -> bool {
 ///
 /// ```
 /// use glam::DVec3;
-/// use pathsmooth::navmesh::import::parse_godot;
+/// use pathsmooth::navmesh::parse_godot;
 /// let scene = r#"[gd_scene load_steps=2 format=3]
 ///
 /// [sub_resource type="NavigationMesh" id="NavigationMesh_a1"]

@@ -15,7 +15,7 @@ impl NavMesh {
     /// ```
     /// use glam::DVec2;
     /// use pathsmooth::grid::GridMap;
-    /// use pathsmooth::navmesh::mesh::NavMesh;
+    /// use pathsmooth::navmesh::NavMesh;
     /// let map = GridMap::from_rows(&["....", ".@@.", "...."])?;
     /// let mesh = NavMesh::from_grid(&map)?;
     /// assert!(mesh.locate(DVec2::new(0.5, 0.5)).is_some());

@@ -1,33 +1,7 @@
 //! Polyanya's `.mesh` navmesh format (versions 2 and 1): reader and writer; the reader
-//! also takes version 3 (the `polyanya` crate's, with non-traversable faces), whose body
-//! and writer are in `mesh_v3`.
 //!
-//! The format (Cui, Harabor & Grastien's Polyanya, "Compromise-free Pathfinding on a
-//! Navigation Mesh", IJCAI 2017, `utils/spec/mesh/2.txt` in its repository):
-//!
-//! ```text
-//! mesh
-//! 2
-//! V P
-//! x y n p0 … p(n-1)          V vertex lines: position, then the n polygons around the
-//!                            vertex, counter-clockwise, -1 for each stretch of obstacle
-//! n v0 … v(n-1) p0 … p(n-1)  P polygon lines: n vertices counter-clockwise, then the
-//!                            polygon across each edge: p[i] shares v[i-1]–v[i] (version
-//!                            2; version 1: v[i]–v[i+1]), -1 for a wall
-//! ```
-//!
-//! The format is whitespace-insensitive (tokens may span lines); errors still name the
-//! line and column of the token they are about. Polygon `i` of the file gets id `i`.
-//!
-//! The reader checks the neighbour data against the polygons: every polygon named across
-//! an edge must have that edge and name the polygon back; a `-1` edge must belong to no
-//! other polygon; a vertex must list exactly the polygons that use it, with one `-1` per
-//! stretch of wall around it (the order of a vertex's list is not checked: Polyanya does
-//! not use it either). Then the polygons go through [`NavMesh::from_polygons`]'s checks
-//! (convexity, T-junctions, overlap, …), whose errors are reported at the polygon's or
-//! vertex's line. Vertices no polygon uses are accepted and ignored.
-//!
-//! Cost: O(size of the file) plus [`NavMesh::from_polygons`].
+//! (A private module: its public items are re-exported by `navmesh`; the description
+//! of what it does is on [`parse_mesh`].)
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -50,10 +24,41 @@ struct PolyLine {
     line: usize,
 }
 
+/// Polyanya's `.mesh` navmesh format (versions 2 and 1): reader and writer; the reader
+/// also takes version 3 (the `polyanya` crate's, with non-traversable faces), whose body
+/// and writer are in `mesh_v3`.
+///
+/// The format (Cui, Harabor & Grastien's Polyanya, "Compromise-free Pathfinding on a
+/// Navigation Mesh", IJCAI 2017, `utils/spec/mesh/2.txt` in its repository):
+///
+/// ```text
+/// mesh
+/// 2
+/// V P
+/// x y n p0 … p(n-1)          V vertex lines: position, then the n polygons around the
+///                            vertex, counter-clockwise, -1 for each stretch of obstacle
+/// n v0 … v(n-1) p0 … p(n-1)  P polygon lines: n vertices counter-clockwise, then the
+///                            polygon across each edge: p[i] shares v[i-1]–v[i] (version
+///                            2; version 1: v[i]–v[i+1]), -1 for a wall
+/// ```
+///
+/// The format is whitespace-insensitive (tokens may span lines); errors still name the
+/// line and column of the token they are about. Polygon `i` of the file gets id `i`.
+///
+/// The reader checks the neighbour data against the polygons: every polygon named across
+/// an edge must have that edge and name the polygon back; a `-1` edge must belong to no
+/// other polygon; a vertex must list exactly the polygons that use it, with one `-1` per
+/// stretch of wall around it (the order of a vertex's list is not checked: Polyanya does
+/// not use it either). Then the polygons go through [`NavMesh::from_polygons`]'s checks
+/// (convexity, T-junctions, overlap, …), whose errors are reported at the polygon's or
+/// vertex's line. Vertices no polygon uses are accepted and ignored.
+///
+/// Cost: O(size of the file) plus [`NavMesh::from_polygons`].
+///
 /// Parses a polyanya `.mesh` file (version 2 or 1, or version 3 as
 /// [`write_mesh_v3`](super::write_mesh_v3)'s docs describe: its traversable faces are the
-/// polygons) and builds its navmesh; `file` names the text in errors. See the
-/// [module docs](self) for the format and the checks.
+/// polygons) and builds its navmesh; `file` names the text in errors. The format
+/// and the checks are above.
 ///
 /// Errors: [`Error::Parse`](crate::Error::Parse) with the line (and column, for a bad token) for a wrong
 /// header or version, too few fields, non-numbers, NaN or infinite coordinates, indices out
@@ -62,7 +67,7 @@ struct PolyLine {
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::navmesh::import::parse_mesh;
+/// use pathsmooth::navmesh::parse_mesh;
 /// // The example of the format's specification: a square cut into two triangles.
 /// let text = "mesh\n2\n4 2\n0 0 2 0 -1\n1.5 0 3 0 1 -1\n1.5 1.5 2 1 -1\n0 1.5 3 -1 1 0\n\
 ///             3 0 1 3 -1 -1 1\n3 1 2 3 0 -1 -1\n";
@@ -284,7 +289,7 @@ fn check_vertex_lists(
 /// Cost: O(vertices + polygon vertices), plus a sort of the stretches round each vertex.
 ///
 /// ```
-/// use pathsmooth::navmesh::import::{parse_mesh, write_mesh};
+/// use pathsmooth::navmesh::{parse_mesh, write_mesh};
 /// use pathsmooth::navmesh::{NavMesh, Scene};
 /// let scene = Scene { boundary: vec![[0.0, 0.0], [4.0, 0.0], [4.0, 3.0], [0.0, 3.0]], holes: vec![] };
 /// let mesh = NavMesh::from_scene(&scene)?;

@@ -204,7 +204,7 @@ fn check_edges(faces: &[Face], file: &str) -> Result<()> {
 /// Cost: O(vertices + polygon vertices).
 ///
 /// ```
-/// use pathsmooth::navmesh::import::{parse_mesh, write_mesh_v3};
+/// use pathsmooth::navmesh::{parse_mesh, write_mesh_v3};
 /// use pathsmooth::navmesh::{NavMesh, Scene};
 /// let scene = Scene { boundary: vec![[0.0, 0.0], [4.0, 0.0], [4.0, 3.0], [0.0, 3.0]], holes: vec![] };
 /// let mesh = NavMesh::from_scene(&scene)?;

@@ -15,12 +15,12 @@ mod detour;
 mod godot;
 mod grid;
 mod grid_build;
-pub mod mesh_file;
+pub(crate) mod mesh_file;
 mod mesh_v3;
-pub mod obj;
+pub(crate) mod obj;
 pub(crate) mod polygons;
 #[cfg(feature = "serde")]
-pub mod recast_json;
+pub(crate) mod recast_json;
 #[cfg(feature = "serde")]
 mod rerecast_json;
 mod rings;
@@ -72,7 +72,7 @@ impl MeshFormat {
     /// any.
     ///
     /// ```
-    /// use pathsmooth::navmesh::import::MeshFormat;
+    /// use pathsmooth::navmesh::MeshFormat;
     /// assert_eq!(MeshFormat::from_extension("a/b.OBJ"), Some(MeshFormat::Obj));
     /// assert_eq!(MeshFormat::from_extension("a/b.txt"), None);
     /// ```
@@ -89,7 +89,7 @@ impl MeshFormat {
     /// A guess from the text: `{` first is JSON, `mesh` first is a `.mesh` file, else OBJ.
     ///
     /// ```
-    /// use pathsmooth::navmesh::import::MeshFormat;
+    /// use pathsmooth::navmesh::MeshFormat;
     /// assert_eq!(MeshFormat::sniff("mesh\n2\n"), MeshFormat::Mesh);
     /// assert_eq!(MeshFormat::sniff(" {\"boundary\": []}"), MeshFormat::SceneJson);
     /// assert_eq!(MeshFormat::sniff("v 0 0 0\n"), MeshFormat::Obj);
@@ -110,7 +110,7 @@ impl MeshFormat {
 /// errors.
 ///
 /// ```
-/// use pathsmooth::navmesh::import::{parse, GroundPlane, MeshFormat};
+/// use pathsmooth::navmesh::{parse, GroundPlane, MeshFormat};
 /// let obj = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
 /// assert_eq!(parse(obj, MeshFormat::Obj, GroundPlane::Xy, "t.obj")?.num_triangles(), 1);
 /// # Ok::<(), pathsmooth::Error>(())
@@ -135,7 +135,7 @@ pub fn parse(text: &str, format: MeshFormat, plane: GroundPlane, file: &str) -> 
 /// Errors: [`Error::Io`] when the file cannot be read, else as the format's reader.
 ///
 /// ```
-/// use pathsmooth::navmesh::import::{load, GroundPlane};
+/// use pathsmooth::navmesh::{load, GroundPlane};
 /// let path = std::env::temp_dir().join("pathsmooth_doc_load.obj");
 /// std::fs::write(&path, "v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3\n").unwrap();
 /// assert_eq!(load(&path, GroundPlane::Xz)?.num_triangles(), 1);

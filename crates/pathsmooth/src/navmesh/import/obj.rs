@@ -1,21 +1,7 @@
 //! Wavefront OBJ polygon meshes (the polygon-mesh dumps Recast writes): reader and writer.
 //!
-//! Read: `v x y z [w]` vertices and `f a b c …` faces, whose references may be `a`,
-//! `a/t`, `a//n` or `a/t/n`, 1-based or negative (relative to the vertices defined so
-//! far). Every other statement (`vt`, `vn`, `o`, `g`, `s`, `usemtl`, `l`, …) and `#`
-//! comments are ignored. The 2D navmesh is the faces projected on the ground plane:
-//! [`GroundPlane::Xz`] (y up, as in Recast, Unity and glTF; the default) or
-//! [`GroundPlane::Xy`] (z up). Face `i` of the file (counting from 0) gets id `i`. The
-//! faces then go through [`NavMesh::from_polygons`]'s checks, whose errors are reported at
-//! the face's or vertex's line; two vertices that project to the same point (a multi-level
-//! mesh, or faces that do not share their vertices) are an error, since this is a 2D
-//! navmesh.
-//!
-//! [`parse_obj_surface`] reads the same statements as a 3D, possibly multi-level
-//! [`Surface`] instead: no projection, vertices welded, floors free to overlap in plan view.
-//!
-//! Cost: O(size of the file) plus [`NavMesh::from_polygons`] (or
-//! [`Surface::from_polygons`]).
+//! (A private module: its public items are re-exported by `navmesh`; the description
+//! of what it does is on [`parse_obj`].)
 
 use std::fmt::Write as _;
 use std::str::FromStr;
@@ -32,7 +18,7 @@ use crate::navmesh::surface::{Surface, SurfaceOptions, UpAxis};
 /// glTF) or `Xy` (z is up). Parses from and prints as `"xz"` / `"xy"`.
 ///
 /// ```
-/// use pathsmooth::navmesh::import::GroundPlane;
+/// use pathsmooth::navmesh::GroundPlane;
 /// assert_eq!("xy".parse::<GroundPlane>(), Ok(GroundPlane::Xy));
 /// assert_eq!(GroundPlane::default().to_string(), "xz");
 /// assert!("yz".parse::<GroundPlane>().is_err());
@@ -87,8 +73,27 @@ impl GroundPlane {
     }
 }
 
+/// Wavefront OBJ polygon meshes (the polygon-mesh dumps Recast writes): reader and writer.
+///
+/// Read: `v x y z [w]` vertices and `f a b c …` faces, whose references may be `a`,
+/// `a/t`, `a//n` or `a/t/n`, 1-based or negative (relative to the vertices defined so
+/// far). Every other statement (`vt`, `vn`, `o`, `g`, `s`, `usemtl`, `l`, …) and `#`
+/// comments are ignored. The 2D navmesh is the faces projected on the ground plane:
+/// [`GroundPlane::Xz`] (y up, as in Recast, Unity and glTF; the default) or
+/// [`GroundPlane::Xy`] (z up). Face `i` of the file (counting from 0) gets id `i`. The
+/// faces then go through [`NavMesh::from_polygons`]'s checks, whose errors are reported at
+/// the face's or vertex's line; two vertices that project to the same point (a multi-level
+/// mesh, or faces that do not share their vertices) are an error, since this is a 2D
+/// navmesh.
+///
+/// [`parse_obj_surface`] reads the same statements as a 3D, possibly multi-level
+/// [`Surface`] instead: no projection, vertices welded, floors free to overlap in plan view.
+///
+/// Cost: O(size of the file) plus [`NavMesh::from_polygons`] (or
+/// [`Surface::from_polygons`]).
+///
 /// Parses an OBJ file's faces into a navmesh, projected on `plane`; `file` names the text
-/// in errors. See the [module docs](self).
+/// in errors. (See above.)
 ///
 /// Errors: [`Error::Parse`](crate::Error::Parse) with the line (and column, for a bad
 /// token) for a vertex with too few coordinates, non-numbers, NaN or infinite coordinates,
@@ -97,7 +102,7 @@ impl GroundPlane {
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::navmesh::import::{parse_obj, GroundPlane};
+/// use pathsmooth::navmesh::{parse_obj, GroundPlane};
 /// let text = "# two quads, y up\nv 0 0 0\nv 1 0 0\nv 2 0 0\nv 2 0 1\nv 1 0 1\nv 0 0 1\n\
 ///             f 1 2 5 6\nf 2/1 3/2 4/3 -2/4\n";
 /// let mesh = parse_obj(text, "quads.obj", GroundPlane::Xz)?;
@@ -149,7 +154,7 @@ pub fn parse_obj(text: &str, file: &str, plane: GroundPlane) -> Result<NavMesh> 
 ///
 /// ```
 /// use glam::DVec3;
-/// use pathsmooth::navmesh::import::parse_obj_surface;
+/// use pathsmooth::navmesh::parse_obj_surface;
 /// use pathsmooth::navmesh::{SurfaceOptions, UpAxis};
 /// // A floor at height 0 and a bridge at height 3 over it (y up).
 /// let text = "v 0 0 0\nv 4 0 0\nv 4 0 4\nv 0 0 4\nv 1 3 1\nv 3 3 1\nv 3 3 3\nv 1 3 3\n\
@@ -228,7 +233,7 @@ impl Obj {
     }
 }
 
-/// Reads the `v` and `f` statements of an OBJ file (see the [module docs](self)).
+/// Reads the `v` and `f` statements of an OBJ file (see [`parse_obj`]).
 fn read(text: &str, file: &str) -> Result<Obj> {
     let mut vertices = Vec::new();
     let mut vertex_lines = Vec::new();
@@ -342,7 +347,7 @@ fn reference(token: &str, defined: usize) -> std::result::Result<u32, String> {
 /// Cost: O(vertices + polygon vertices).
 ///
 /// ```
-/// use pathsmooth::navmesh::import::{parse_obj, write_obj, GroundPlane};
+/// use pathsmooth::navmesh::{parse_obj, write_obj, GroundPlane};
 /// use pathsmooth::navmesh::{NavMesh, Scene};
 /// let scene = Scene { boundary: vec![[0.0, 0.0], [4.0, 0.0], [4.0, 3.0], [0.0, 3.0]], holes: vec![] };
 /// let mesh = NavMesh::from_scene(&scene)?;

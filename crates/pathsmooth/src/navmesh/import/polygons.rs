@@ -541,7 +541,7 @@ impl NavMesh {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::navmesh::mesh::NavMesh;
+    /// use pathsmooth::navmesh::NavMesh;
     /// // Two unit squares side by side.
     /// let v = [(0.0, 0.0), (1.0, 0.0), (2.0, 0.0), (2.0, 1.0), (1.0, 1.0), (0.0, 1.0)]
     ///     .map(|(x, y)| DVec2::new(x, y));
@@ -588,7 +588,7 @@ impl NavMesh {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::navmesh::mesh::NavMesh;
+    /// use pathsmooth::navmesh::NavMesh;
     /// let v = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)].map(|(x, y)| DVec2::new(x, y));
     /// let mesh = NavMesh::from_polygons_with_ids(&v, &[vec![3, 2, 1, 0]], &[77])?;
     /// assert_eq!(mesh.polygon_of(0), 77);

@@ -1,24 +1,7 @@
 //! Recast's own structures as JSON — `rcPolyMesh` and, optionally, its `rcPolyMeshDetail`,
-//! with Recast's field names, as dumps of C++ Recast and of its ports write them — in to
-//! [`SurfaceData`]. Needs the `serde` feature.
 //!
-//! Accepted shapes (a JSON object either way):
-//!
-//! - **(a)** the poly mesh's fields at the top level, and the detail mesh, if any, as an
-//!   object under one of [`DETAIL_KEYS`] (`{"verts": …, "polys": …, …, "dmesh": {…}}`);
-//! - **(b)** a wrapper holding the poly mesh under one of [`POLY_KEYS`] and the detail mesh,
-//!   if any, under one of [`DETAIL_KEYS`] (`{"pmesh": {…}, "dmesh": {…}}`).
-//!
-//! Poly mesh fields: `verts` (cells, `[x, y, z]` triples or a flat list; whole numbers 0 to
-//! 65535), `polys` (per polygon `nvp` vertex indices, or `2·nvp` entries as `rcPolyMesh`
-//! stores them — the indices, then the neighbour data, which is not read — as a flat list or
-//! one array per polygon; `0xffff`, `RC_MESH_NULL_IDX`, pads a polygon with fewer than `nvp`
-//! vertices), `nvp`, `bmin`, `cs`, `ch`, and optionally `npolys`, `nverts`, `maxpolys`,
-//! `areas`, `flags`; `regs`, `bmax`, `borderSize`, `maxEdgeError` and unknown fields are
-//! ignored. Detail mesh fields: `meshes` (`[vertBase, vertCount, triBase, triCount]` per
-//! polygon), `verts` (world units), `tris` (`[a, b, c, edge flags]`, the indices local to the
-//! polygon's sub-mesh; `[a, b, c]` is read with flags 0), each nested or flat, and optionally
-//! `nmeshes`, `nverts`, `ntris`.
+//! (A private module: its public items are re-exported by `navmesh`; the description
+//! of what it does is on [`parse_recast_json`].)
 
 use serde_json::Value;
 
@@ -53,7 +36,7 @@ pub const DETAIL_KEYS: [&str; 8] = [
 /// Cost: O(text length).
 ///
 /// ```
-/// use pathsmooth::navmesh::import::is_recast_json;
+/// use pathsmooth::navmesh::is_recast_json;
 /// assert!(is_recast_json(r#"{"verts": [], "polys": [], "nvp": 6}"#));
 /// assert!(!is_recast_json(r#"{"up": "y", "vertices": [], "polygons": []}"#));
 /// ```
@@ -61,8 +44,30 @@ pub fn is_recast_json(text: &str) -> bool {
     text.trim_start().starts_with('{') && text.contains("\"polys\"") && text.contains("\"nvp\"")
 }
 
+/// Recast's own structures as JSON — `rcPolyMesh` and, optionally, its `rcPolyMeshDetail`,
+/// with Recast's field names, as dumps of C++ Recast and of its ports write them — in to
+/// [`SurfaceData`]. Needs the `serde` feature.
+///
+/// Accepted shapes (a JSON object either way):
+///
+/// - **(a)** the poly mesh's fields at the top level, and the detail mesh, if any, as an
+///   object under one of [`DETAIL_KEYS`] (`{"verts": …, "polys": …, …, "dmesh": {…}}`);
+/// - **(b)** a wrapper holding the poly mesh under one of [`POLY_KEYS`] and the detail mesh,
+///   if any, under one of [`DETAIL_KEYS`] (`{"pmesh": {…}, "dmesh": {…}}`).
+///
+/// Poly mesh fields: `verts` (cells, `[x, y, z]` triples or a flat list; whole numbers 0 to
+/// 65535), `polys` (per polygon `nvp` vertex indices, or `2·nvp` entries as `rcPolyMesh`
+/// stores them — the indices, then the neighbour data, which is not read — as a flat list or
+/// one array per polygon; `0xffff`, `RC_MESH_NULL_IDX`, pads a polygon with fewer than `nvp`
+/// vertices), `nvp`, `bmin`, `cs`, `ch`, and optionally `npolys`, `nverts`, `maxpolys`,
+/// `areas`, `flags`; `regs`, `bmax`, `borderSize`, `maxEdgeError` and unknown fields are
+/// ignored. Detail mesh fields: `meshes` (`[vertBase, vertCount, triBase, triCount]` per
+/// polygon), `verts` (world units), `tris` (`[a, b, c, edge flags]`, the indices local to the
+/// polygon's sub-mesh; `[a, b, c]` is read with flags 0), each nested or flat, and optionally
+/// `nmeshes`, `nverts`, `ntris`.
+///
 /// Reads a JSON dump of Recast's `rcPolyMesh` (and its `rcPolyMeshDetail`, when present) as
-/// [`SurfaceData`], y up; the shapes and fields are in the [module documentation](self).
+/// [`SurfaceData`], y up; the shapes and fields are above.
 /// `file` names the input in errors.
 ///
 /// Vertex `i` is `bmin + (x·cs, y·ch, z·cs)` of its cells, computed in `f32` as Recast and
@@ -95,7 +100,7 @@ pub fn is_recast_json(text: &str) -> bool {
 ///
 /// ```
 /// use glam::DVec3;
-/// use pathsmooth::navmesh::import::parse_recast_json;
+/// use pathsmooth::navmesh::parse_recast_json;
 /// // A ramp quad as rcPolyMesh stores it: nvp = 6, 2·nvp entries (indices, then neighbours).
 /// let text = r#"{"pmesh": {"verts": [[0,0,0],[0,2,4],[4,2,4],[4,0,0]],
 ///   "polys": [0,1,2,3,65535,65535, 65535,65535,65535,65535,65535,65535],

@@ -99,7 +99,7 @@ fn bad(file: &str, message: String) -> Error {
 ///
 /// ```
 /// use glam::{DVec2, DVec3};
-/// use pathsmooth::navmesh::import::parse_rerecast_json;
+/// use pathsmooth::navmesh::parse_rerecast_json;
 /// use pathsmooth::navmesh::SurfaceOptions;
 /// let poly = r#"{"vertices": [[0,0,0],[4,0,0],[4,2,4],[0,2,4]], "polygons": [0,1,2,3,65535,65535],
 ///   "polygon_neighbors": [65535,65535,65535,65535,65535,65535], "flags": [1], "regions": [1],

@@ -84,7 +84,7 @@ impl NavMesh {
     /// [`Error::Parse`]; bad rings as [`NavMesh::from_scene`]. Needs the `serde` feature.
     ///
     /// ```
-    /// use pathsmooth::navmesh::mesh::NavMesh;
+    /// use pathsmooth::navmesh::NavMesh;
     /// let err = NavMesh::from_scene_json(r#"{"boundary": [[0,0],[1,1]]}"#, "bad.json").unwrap_err();
     /// assert!(err.to_string().contains("at least 3"));
     /// let typo = r#"{"boundary": [[0,0],[1,0],[0,1]], "hole": []}"#;
@@ -101,7 +101,7 @@ impl NavMesh {
     /// Reads a JSON scene file and builds its navmesh. Needs the `serde` feature.
     ///
     /// ```
-    /// use pathsmooth::navmesh::mesh::NavMesh;
+    /// use pathsmooth::navmesh::NavMesh;
     /// let path = std::env::temp_dir().join("pathsmooth_doc_scene.json");
     /// std::fs::write(&path, r#"{"boundary": [[0,0],[3,0],[3,3],[0,3]]}"#).unwrap();
     /// assert_eq!(NavMesh::load_scene(&path)?.num_triangles(), 2);

@@ -41,7 +41,7 @@ impl SurfaceFormat {
     /// `polys` and `nvp` for Recast's, `vertices` and `polygons` for the navmesh JSON.
     ///
     /// ```
-    /// use pathsmooth::navmesh::import::SurfaceFormat;
+    /// use pathsmooth::navmesh::SurfaceFormat;
     /// assert_eq!(SurfaceFormat::sniff(b"mesh\n2\n"), Some(SurfaceFormat::PolyanyaMesh));
     /// assert_eq!(SurfaceFormat::sniff(b"# Unity\nv 0 0 0\n"), Some(SurfaceFormat::Obj));
     /// assert_eq!(SurfaceFormat::sniff(b"[gd_scene load_steps=2 format=3]\n"), Some(SurfaceFormat::Godot));
@@ -121,7 +121,7 @@ const KNOWN: &str =
 /// Cost: the reader's (linear in the file) and [`Surface::from_data`]'s.
 ///
 /// ```
-/// use pathsmooth::navmesh::import::read_surface;
+/// use pathsmooth::navmesh::read_surface;
 /// use pathsmooth::navmesh::SurfaceOptions;
 /// // Two triangles of a Unity export: each with its own copies of the shared corners.
 /// let obj = "g navmesh\nv 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 0\nv 1 0 1\nv 0 0 1\nf 1 2 3\nf 4 5 6\n";

@@ -239,7 +239,7 @@ fn refs<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<u64>, D::Err
 ///
 /// ```
 /// use glam::{DVec2, DVec3};
-/// use pathsmooth::navmesh::import::parse_surface_json;
+/// use pathsmooth::navmesh::parse_surface_json;
 /// use pathsmooth::navmesh::{SurfaceOptions, UpAxis};
 /// let text = r#"{"up": "z", "vertices": [[0,0,1], [2,0,1], [0,2,1]], "polygons": [[0, 1, 2]],
 ///               "areas": [63], "flags": [1],
@@ -307,7 +307,7 @@ pub fn read_surface_json(text: &str, file: &str) -> Result<SurfaceData> {
 ///
 /// ```
 /// use glam::DVec3;
-/// use pathsmooth::navmesh::import::{parse_surface_json, write_surface_json};
+/// use pathsmooth::navmesh::{parse_surface_json, write_surface_json};
 /// use pathsmooth::navmesh::{Surface, SurfaceOptions, UpAxis};
 /// let v = [DVec3::ZERO, DVec3::X, DVec3::Z];
 /// let s = Surface::from_polygons(&v, &[[0u32, 1, 2]], UpAxis::Y, 0.0)?;

@@ -1,29 +1,7 @@
 //! Paths on layered navmeshes: the search, the funnel and smoothing on a [`Surface`] whose
-//! floors overlap in plan view.
 //!
-//! A [`SurfaceMesh`] cuts every convex polygon of a surface into triangles and joins them by
-//! the surface's **topology** (shared edges), never by plan-view geometry. Its plan-view
-//! triangles may overlap — a bridge over a corridor, two storeys — and that is harmless to
-//! everything that walks from triangle to neighbouring triangle: the Polyanya search, the
-//! Demyen–Buro widths of the radius search, the portals and the funnel only ever look at
-//! the triangles of one floor, because they get there by crossing shared edges. What an
-//! overlap breaks is plan-view *location* (which triangle holds the point (x, z)?), so
-//! every entry here takes 3D points and locates them on the surface
-//! ([`Surface::find_nearest`], Detour's `findNearestPoly`), or takes the polygon.
-//!
-//! [`SurfaceQuery`] is the query object (as Detour's `dtNavMeshQuery`): the shortest path at
-//! radius 0 (exact: Polyanya over the surface's convex polygons, joined by topology, as
-//! polyanya's own layered meshes do), the funnel with a radius (over the triangles), returned in 3D with each point's polygon and flags, as Detour's
-//! `findStraightPath` returns them ([`SurfacePoint`]).
-//!
-//! Smoothing a path needs plan-view geometry around it (clearance, line of sight): the
-//! query's [`sheet`](SurfaceQuery::sheet) is the part of the surface around the path's
-//! channel that is one floor deep — the triangles reached from the channel by walking, a
-//! triangle left out when it overlaps one already taken. It is a flat [`NavMesh`], so every
-//! step of the library runs on it unchanged, and what is valid on it is valid on the surface
-//! (it is a piece of the surface, its cut edges walls). The pipeline on a layered navmesh
-//! ([`SurfaceWorld`](crate::SurfaceWorld), [`Pipeline::plan_surface`](crate::Pipeline::plan_surface))
-//! runs on it.
+//! (A private module: its public items are re-exported by `navmesh`; the description
+//! of what it does is on [`SurfaceMesh`].)
 
 mod edge_tree;
 mod links;
@@ -51,8 +29,35 @@ use crate::error::{Error, Result};
 use crate::navmesh::mesh::{NavMesh, PolyId, TriId, NO_TRI, TURN};
 use crate::navmesh::surface::Surface;
 
-/// A [`Surface`] cut into plan-view triangles joined by topology (see the
-/// [module docs](self)): the mesh every layered query walks.
+/// Paths on layered navmeshes: the search, the funnel and smoothing on a [`Surface`] whose
+/// floors overlap in plan view.
+///
+/// A [`SurfaceMesh`] cuts every convex polygon of a surface into triangles and joins them by
+/// the surface's **topology** (shared edges), never by plan-view geometry. Its plan-view
+/// triangles may overlap — a bridge over a corridor, two storeys — and that is harmless to
+/// everything that walks from triangle to neighbouring triangle: the Polyanya search, the
+/// Demyen–Buro widths of the radius search, the portals and the funnel only ever look at
+/// the triangles of one floor, because they get there by crossing shared edges. What an
+/// overlap breaks is plan-view *location* (which triangle holds the point (x, z)?), so
+/// every entry here takes 3D points and locates them on the surface
+/// ([`Surface::find_nearest`], Detour's `findNearestPoly`), or takes the polygon.
+///
+/// [`SurfaceQuery`] is the query object (as Detour's `dtNavMeshQuery`): the shortest path at
+/// radius 0 (exact: Polyanya over the surface's convex polygons, joined by topology, as
+/// polyanya's own layered meshes do), the funnel with a radius (over the triangles), returned in 3D with each point's polygon and flags, as Detour's
+/// `findStraightPath` returns them ([`SurfacePoint`]).
+///
+/// Smoothing a path needs plan-view geometry around it (clearance, line of sight): the
+/// query's [`sheet`](SurfaceQuery::sheet) is the part of the surface around the path's
+/// channel that is one floor deep — the triangles reached from the channel by walking, a
+/// triangle left out when it overlaps one already taken. It is a flat [`NavMesh`], so every
+/// step of the library runs on it unchanged, and what is valid on it is valid on the surface
+/// (it is a piece of the surface, its cut edges walls). The pipeline on a layered navmesh
+/// ([`SurfaceWorld`](crate::SurfaceWorld), [`Pipeline::plan_surface`](crate::Pipeline::plan_surface))
+/// runs on it.
+///
+/// A [`Surface`] cut into plan-view triangles joined by topology (see
+/// above): the mesh every layered query walks.
 ///
 /// Each polygon of `k` corners becomes `k − 2` triangles of positive plan-view area (its real
 /// corners fanned, and each fan triangle whose side carries straight corners — split

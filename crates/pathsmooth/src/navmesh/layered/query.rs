@@ -90,7 +90,7 @@ pub struct SurfacePoint {
 /// RecastDemo's search box for its queries, as (plan, height) half-sizes: 2 across, 4 up.
 const DEFAULT_HALF_EXTENTS: (f64, f64) = (2.0, 4.0);
 
-/// A reusable path query on a [`SurfaceMesh`] (see the [module docs](super)), Detour's
+/// A reusable path query on a [`SurfaceMesh`] (see [`SurfaceMesh`]), Detour's
 /// `dtNavMeshQuery` for layered meshes: it owns its scratch, so queries after the first
 /// allocate nothing beyond growing their buffers.
 ///

@@ -14,8 +14,8 @@ use crate::geometry::orientation;
 use crate::navmesh::mesh::work::tally;
 use crate::navmesh::mesh::{NavMesh, TriId, NO_TRI};
 
-/// A flat piece of a layered surface around a path's channel (see the
-/// [module docs](super)): a [`NavMesh`] whose triangles are triangles of the surface mesh
+/// A flat piece of a layered surface around a path's channel (see
+/// [`SurfaceMesh`]): a [`NavMesh`] whose triangles are triangles of the surface mesh
 /// that do not overlap in plan view, joined where the surface joins them.
 ///
 /// **Built** by a walk outward from the channel, nearest triangles first (Dijkstra over the

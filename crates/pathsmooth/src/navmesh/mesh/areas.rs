@@ -71,7 +71,7 @@ impl NavMesh {
     /// were not set. Panics if `t` is out of range. O(1).
     ///
     /// ```
-    /// use pathsmooth::navmesh::{mesh::DEFAULT_AREA, NavMesh, Scene};
+    /// use pathsmooth::navmesh::{DEFAULT_AREA, NavMesh, Scene};
     /// let s = Scene { boundary: vec![[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]], holes: vec![] };
     /// assert_eq!(NavMesh::from_scene(&s)?.area_of(0), DEFAULT_AREA);
     /// # Ok::<(), pathsmooth::Error>(())

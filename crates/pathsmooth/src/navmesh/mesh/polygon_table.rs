@@ -61,7 +61,7 @@ impl NavMesh {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::navmesh::mesh::NavMesh;
+    /// use pathsmooth::navmesh::NavMesh;
     /// let v = [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0)].map(|(x, y)| DVec2::new(x, y));
     /// assert_eq!(NavMesh::from_polygons_with_ids(&v, &[vec![0, 1, 2]], &[9])?.polygon_id(0), 9);
     /// # Ok::<(), pathsmooth::Error>(())
@@ -80,7 +80,7 @@ impl NavMesh {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::navmesh::mesh::NavMesh;
+    /// use pathsmooth::navmesh::NavMesh;
     /// let v = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)].map(|(x, y)| DVec2::new(x, y));
     /// let mesh = NavMesh::from_polygons_with_ids(&v, &[vec![0, 1, 2, 3]], &[5])?;
     /// assert_eq!(mesh.polygon_index_of(1), 0);
@@ -101,7 +101,7 @@ impl NavMesh {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::navmesh::mesh::NavMesh;
+    /// use pathsmooth::navmesh::NavMesh;
     /// let v = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)].map(|(x, y)| DVec2::new(x, y));
     /// let mesh = NavMesh::from_polygons_with_ids(&v, &[vec![0, 1, 2, 3]], &[5])?;
     /// assert!((0..mesh.num_triangles()).all(|t| mesh.polygon_of(t) == 5));

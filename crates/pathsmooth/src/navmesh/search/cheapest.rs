@@ -1,33 +1,7 @@
 //! The cheapest channel under area costs, and the funnel through it.
 //!
-//! Polyanya's exactness rests on uniform cost: a search node's cone of straight lines from
-//! one root is only the set of shortest continuations when every point costs the same, and
-//! its heuristic (the straight line through an interval) only bounds the cost then. With
-//! area costs the cheapest path bends at area borders (it refracts, as light does between
-//! media) where no mesh vertex is, so this search works on a graph instead, as Detour's
-//! `dtNavMeshQuery::findPath` does: A* over (triangle, entry edge, point) states, each
-//! at one of three points of its entry edge (its midpoint and the points a sixth of the
-//! way from each end: midpoints alone price a straight route across many triangles by
-//! a zig-zag), moving from one to the next across the triangle at the distance between
-//! the two points × the triangle's area multiplier (the start and goal are nodes in
-//! their triangles). The heuristic is the straight distance to the goal × the smallest
-//! multiplier of the filter, which never overestimates. Excluded triangles
-//! are never entered; with a radius, the width rule of the unit-cost search applies
-//! (Demyen & Buro's width between the entry and exit edges, crossed edges between two
-//! walls at least `2r` long).
-//!
-//! The channel found is the cheapest *in that graph*; the funnel (with the radius) then
-//! gives the shortest path inside it. So the result is the shortest path in the cheapest
-//! channel, not the exact cheapest path: the graph's polylines are longer than the
-//! straight lines they stand for, so a route through many small triangles is priced
-//! above its length and a cheaper route can lose to a dearer one when the two are
-//! close; a path that crosses a swamp's corner may cost less than one round it that
-//! this search prefers; and inside the channel the funnel minimises length, not cost.
-//! [`NavMeshWorld`](crate::NavMeshWorld) therefore also plans the unit-cost shortest
-//! path and keeps whichever of the two costs less.
-//!
-//! Cost: O(s log s) for the s states reached (at most nine a triangle), each with up to
-//! six successors, plus the funnel.
+//! (A private module: its public items are re-exported by `navmesh`; the description
+//! of what it does is on [`NavMeshQuery::find_path_with_costs`].)
 
 use super::widths::edge_fits;
 use crate::navmesh::polyanya::Open;
@@ -47,9 +21,40 @@ const GOAL: u64 = u64::MAX - 1;
 const NO_STATE: u64 = u64::MAX;
 
 impl NavMeshQuery {
+    /// The cheapest channel under area costs, and the funnel through it.
+    ///
+    /// Polyanya's exactness rests on uniform cost: a search node's cone of straight lines from
+    /// one root is only the set of shortest continuations when every point costs the same, and
+    /// its heuristic (the straight line through an interval) only bounds the cost then. With
+    /// area costs the cheapest path bends at area borders (it refracts, as light does between
+    /// media) where no mesh vertex is, so this search works on a graph instead, as Detour's
+    /// `dtNavMeshQuery::findPath` does: A* over (triangle, entry edge, point) states, each
+    /// at one of three points of its entry edge (its midpoint and the points a sixth of the
+    /// way from each end: midpoints alone price a straight route across many triangles by
+    /// a zig-zag), moving from one to the next across the triangle at the distance between
+    /// the two points × the triangle's area multiplier (the start and goal are nodes in
+    /// their triangles). The heuristic is the straight distance to the goal × the smallest
+    /// multiplier of the filter, which never overestimates. Excluded triangles
+    /// are never entered; with a radius, the width rule of the unit-cost search applies
+    /// (Demyen & Buro's width between the entry and exit edges, crossed edges between two
+    /// walls at least `2r` long).
+    ///
+    /// The channel found is the cheapest *in that graph*; the funnel (with the radius) then
+    /// gives the shortest path inside it. So the result is the shortest path in the cheapest
+    /// channel, not the exact cheapest path: the graph's polylines are longer than the
+    /// straight lines they stand for, so a route through many small triangles is priced
+    /// above its length and a cheaper route can lose to a dearer one when the two are
+    /// close; a path that crosses a swamp's corner may cost less than one round it that
+    /// this search prefers; and inside the channel the funnel minimises length, not cost.
+    /// [`NavMeshWorld`](crate::NavMeshWorld) therefore also plans the unit-cost shortest
+    /// path and keeps whichever of the two costs less.
+    ///
+    /// Cost: O(s log s) for the s states reached (at most nine a triangle), each with up to
+    /// six successors, plus the funnel.
+    ///
     /// The shortest path from `start` to `goal` for an agent of `radius` in the cheapest
-    /// channel under `costs` (see [`cheapest`](crate::navmesh::search::cheapest) for the search and why it is not
-    /// the exact cheapest path): the triangles of each area cost their area's
+    /// channel under `costs` (see above for the search and why it is not the exact
+    /// cheapest path): the triangles of each area cost their area's
     /// multiplier, excluded ones are never entered. Also sets
     /// [`channel`](Self::channel). The search runs even when `costs` is uniform; for the
     /// exact shortest path at unit costs use [`find_path`](Self::find_path)
@@ -62,7 +67,7 @@ impl NavMeshQuery {
     /// Errors: those of [`find_path`](Self::find_path), and [`Error::ExcludedArea`] when
     /// the triangle holding the start or the goal is in an excluded area;
     /// [`Error::Unreachable`] also when every route passes through excluded triangles.
-    /// Cost: see [`cheapest`](crate::navmesh::search::cheapest); no allocation once the query's buffers have grown.
+    /// Cost: see above; no allocation once the query's buffers have grown.
     ///
     /// ```
     /// use glam::DVec2;

@@ -1,58 +1,9 @@
 //! Shortest paths on a triangle navmesh: Polyanya, and a radius-aware variant.
 //!
-//! [`NavMeshQuery`] answers "the shortest path from `start` to `goal` for an agent of radius
-//! `r`" on a [`NavMesh`], and returns the path and its channel (the triangles it crosses).
-//! Like Detour's `dtNavMeshQuery` it owns all its scratch memory, so a query object reused
-//! for many queries allocates nothing once its buffers have grown.
-//!
-//! **Radius 0: exact.** The search is Polyanya (Cui, Harabor & Grastien, *Compromise-free
-//! Pathfinding on a Navigation Mesh*, IJCAI 2017) over the mesh's triangles: the library's
-//! one Polyanya (`navmesh::polyanya`, which the layered query runs over a surface's
-//! polygons too), so the first goal it pops is the Euclidean shortest path in the free
-//! region. Paths only turn at vertices whose free angle is larger than π (corners of the
-//! free region; grid pinches never qualify).
-//!
-//! **Radius r > 0.** The same search, with the radius rule as its edge filter: it only
-//! passes through a triangle from one edge to another
-//! when the triangle's *width* for that pair of edges is at least `2r` (Demyen & Buro,
-//! *Efficient Triangulation-Based Pathfinding*, AAAI 2006: the distance from the vertex the
-//! two edges share to the nearest wall across the third edge, found by a bounded walk), and
-//! never crosses an edge shorter than `2r` between two wall vertices; the start and goal
-//! need clearance `r`. The channel of the point path found this way then goes through the
-//! [funnel](mod@super::funnel) with the radius, which gives segments and arcs. This is the
-//! shortest path with clearance `r` *in the channel the width-restricted search picked*; it
-//! is not always the global optimum for the radius (a wider detour can be shorter once the
-//! corners are rounded). When the pruned search finds nothing, a breadth-first search over
-//! (triangle, entry edge) states decides whether any channel fits the radius, so
-//! [`Error::ChannelTooNarrow`] means that none does; it names the narrowest passage of the
-//! point path. [`Error::Unreachable`] means start and goal are not connected at all.
-//!
-//! Cost: Polyanya expands O(nodes) search nodes, each O(1) (a triangle has two far edges);
-//! on grid maps it touches a small part of the mesh. The radius adds the width of each
-//! triangle crossed (a walk bounded by `2r`, kept in a fixed 1 MiB cache).
-//!
-//! Memory: the search keeps 12 bytes a vertex and 4 a triangle (dense, stamped, grown to
-//! the largest mesh queried, so a query clears nothing), the nodes it holds in its open
-//! list and 8 bytes per node expanded; the width cache is 1 MiB; the floods' marks live in
-//! hash maps.
-//!
-//! ```
-//! use glam::DVec2;
-//! use pathsmooth::navmesh::{NavMesh, Scene};
-//! use pathsmooth::navmesh::NavMeshQuery;
-//! // A 10×10 room with a 2×6 pillar: the shortest path bends round its lower corners.
-//! let mesh = NavMesh::from_scene(&Scene {
-//!     boundary: vec![[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]],
-//!     holes: vec![vec![[4.0, 3.0], [6.0, 3.0], [6.0, 9.0], [4.0, 9.0]]],
-//! })?;
-//! let mut query = NavMeshQuery::new();
-//! let path = query.find_path(&mesh, DVec2::new(1.0, 5.0), DVec2::new(9.0, 5.0), 0.0)?;
-//! assert_eq!(path, [DVec2::new(1.0, 5.0), DVec2::new(4.0, 3.0), DVec2::new(6.0, 3.0), DVec2::new(9.0, 5.0)]);
-//! assert!(query.channel().len() >= 2);
-//! # Ok::<(), pathsmooth::Error>(())
-//! ```
+//! (A private module: its public items are re-exported by `navmesh`; the description
+//! of what it does is on [`NavMeshQuery`].)
 
-pub mod cheapest;
+pub(crate) mod cheapest;
 mod widths;
 
 use std::collections::hash_map::Entry;
@@ -71,7 +22,61 @@ use widths::{edge_fits, RadiusRule, Widths};
 
 const NONE: u32 = u32::MAX;
 
-/// A reusable navmesh path query (see the [module docs](self)). All scratch memory lives
+/// Shortest paths on a triangle navmesh: Polyanya, and a radius-aware variant.
+///
+/// [`NavMeshQuery`] answers "the shortest path from `start` to `goal` for an agent of radius
+/// `r`" on a [`NavMesh`], and returns the path and its channel (the triangles it crosses).
+/// Like Detour's `dtNavMeshQuery` it owns all its scratch memory, so a query object reused
+/// for many queries allocates nothing once its buffers have grown.
+///
+/// **Radius 0: exact.** The search is Polyanya (Cui, Harabor & Grastien, *Compromise-free
+/// Pathfinding on a Navigation Mesh*, IJCAI 2017) over the mesh's triangles: the library's
+/// one Polyanya (`navmesh::polyanya`, which the layered query runs over a surface's
+/// polygons too), so the first goal it pops is the Euclidean shortest path in the free
+/// region. Paths only turn at vertices whose free angle is larger than π (corners of the
+/// free region; grid pinches never qualify).
+///
+/// **Radius r > 0.** The same search, with the radius rule as its edge filter: it only
+/// passes through a triangle from one edge to another
+/// when the triangle's *width* for that pair of edges is at least `2r` (Demyen & Buro,
+/// *Efficient Triangulation-Based Pathfinding*, AAAI 2006: the distance from the vertex the
+/// two edges share to the nearest wall across the third edge, found by a bounded walk), and
+/// never crosses an edge shorter than `2r` between two wall vertices; the start and goal
+/// need clearance `r`. The channel of the point path found this way then goes through the
+/// [funnel](Funnel) with the radius, which gives segments and arcs. This is the
+/// shortest path with clearance `r` *in the channel the width-restricted search picked*; it
+/// is not always the global optimum for the radius (a wider detour can be shorter once the
+/// corners are rounded). When the pruned search finds nothing, a breadth-first search over
+/// (triangle, entry edge) states decides whether any channel fits the radius, so
+/// [`Error::ChannelTooNarrow`] means that none does; it names the narrowest passage of the
+/// point path. [`Error::Unreachable`] means start and goal are not connected at all.
+///
+/// Cost: Polyanya expands O(nodes) search nodes, each O(1) (a triangle has two far edges);
+/// on grid maps it touches a small part of the mesh. The radius adds the width of each
+/// triangle crossed (a walk bounded by `2r`, kept in a fixed 1 MiB cache).
+///
+/// Memory: the search keeps 12 bytes a vertex and 4 a triangle (dense, stamped, grown to
+/// the largest mesh queried, so a query clears nothing), the nodes it holds in its open
+/// list and 8 bytes per node expanded; the width cache is 1 MiB; the floods' marks live in
+/// hash maps.
+///
+/// ```
+/// use glam::DVec2;
+/// use pathsmooth::navmesh::{NavMesh, Scene};
+/// use pathsmooth::navmesh::NavMeshQuery;
+/// // A 10×10 room with a 2×6 pillar: the shortest path bends round its lower corners.
+/// let mesh = NavMesh::from_scene(&Scene {
+///     boundary: vec![[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]],
+///     holes: vec![vec![[4.0, 3.0], [6.0, 3.0], [6.0, 9.0], [4.0, 9.0]]],
+/// })?;
+/// let mut query = NavMeshQuery::new();
+/// let path = query.find_path(&mesh, DVec2::new(1.0, 5.0), DVec2::new(9.0, 5.0), 0.0)?;
+/// assert_eq!(path, [DVec2::new(1.0, 5.0), DVec2::new(4.0, 3.0), DVec2::new(6.0, 3.0), DVec2::new(9.0, 5.0)]);
+/// assert!(query.channel().len() >= 2);
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+///
+/// A reusable navmesh path query (see above). All scratch memory lives
 /// here; after the first queries on a mesh, further queries allocate nothing.
 ///
 /// ```
@@ -133,7 +138,7 @@ impl NavMeshQuery {
     }
 
     /// The shortest path from `start` to `goal` for an agent of `radius` (see the
-    /// [module docs](self)); also sets [`channel`](Self::channel). A radius below the
+    /// [`NavMeshQuery`]'s docs); also sets [`channel`](Self::channel). A radius below the
     /// mesh's tolerance (10⁻⁹ of its largest coordinate, and at least 10⁻⁹) is a point
     /// agent, as on every [world](crate::world#tolerance). The path starts at
     /// `start`, ends at `goal`, has no consecutive duplicates, and at radius 0 bends only
@@ -535,7 +540,7 @@ impl NavMesh {
     ///
     /// ```
     /// use glam::DVec2;
-    /// # use pathsmooth::navmesh::mesh::NavMesh;
+    /// # use pathsmooth::navmesh::NavMesh;
     /// # use pathsmooth::navmesh::Scene;
     /// let scene = Scene { boundary: vec![[0.0, 0.0], [4.0, 0.0], [4.0, 1.0], [0.0, 1.0]], holes: vec![] };
     /// let mesh = NavMesh::from_scene(&scene)?;

@@ -1,74 +1,7 @@
 //! Navmesh surfaces: convex polygons in 3D joined by shared edges, whose floors may overlap
-//! in plan view (bridges, balconies, storeys, ramps over corridors) — the navmeshes that
-//! Recast/Detour, Unity (`NavMesh.CalculateTriangulation`) and Godot (`NavigationMesh`)
-//! produce.
 //!
-//! A [`Surface`] is built from 3D vertices and polygon index lists
-//! ([`Surface::from_polygons`], [`Surface::from_polygons_with`]; or from an OBJ file by
-//! [`parse_obj_surface`](crate::navmesh::import::parse_obj_surface)). The up axis is
-//! explicit ([`UpAxis`]): height is y (Recast, Unity, Godot) or z (Unreal, robotics), and
-//! the other two axes make the plan view. Building:
-//!
-//! 1. **welds** vertices within a tolerance (by default one derived from the mesh's size,
-//!    [`DEFAULT_WELD`]; Unity gives every triangle its own three vertices), then drops the
-//!    corners that welding makes repeat;
-//! 2. takes each polygon as engines write it: a polygon with fewer than 3 distinct corners
-//!    or no area in plan view (a sliver, a vertical face) is dropped, a copy of an earlier
-//!    polygon is dropped, one wound the other way is turned round, and one far from planar
-//!    (Recast's stairs and ramps) is kept and counted — its heights come from the detail
-//!    mesh, else from its own triangles. A polygon that is not convex and simple in plan
-//!    view is an error naming it;
-//! 3. joins polygons by **topology**: two polygons are neighbours when they share an edge
-//!    (a pair of welded vertex indices), never because they overlap or touch in plan view.
-//!    A vertex lying inside another polygon's edge (a T-junction: tile seams of Unity and
-//!    Detour, now and then inside a Recast bake) becomes a corner of that edge, so both
-//!    sides join ([`SurfaceOptions::split_t_junctions`]). An edge of three polygons
-//!    (non-manifold) or of two on the same side (overlapping polygons) joins none of them:
-//!    it stays a wall, and is counted.
-//!
-//! What was repaired, dropped or noticed is in the surface's [`LoadReport`]
-//! ([`Surface::load_report`]); polygon ids are positions in the built surface, and
-//! [`Surface::input_polygon`] gives back the input index of each.
-//!
-//! Each polygon knows its plane ([`Surface::plane`], [`Surface::height_at`]), its plan-view
-//! bounds, an area id and flags (stored for the areas work; not interpreted yet). A
-//! surface may carry Recast's detail mesh ([`Detail`], [`Surface::with_detail`]), the true
-//! floor heights inside the polygons ([`Surface::floor_height`]), and off-mesh links
-//! ([`OffMeshLink`], [`Surface::with_links`]): jumps, ladders, doors, teleports. Point
-//! location takes a 3D point: [`Surface::find_nearest`] (Detour's `findNearestPoly`,
-//! within half-extents) and [`Surface::locate`] (the polygon under or over the point within
-//! a vertical tolerance, or an error — never a polygon of another floor).
-//!
-//! Polygons are stored counter-clockwise in plan view (in the mathematical sense of the
-//! plan-view point `(x, z)` or `(x, y)`, as [`UpAxis::split`] gives it), reversed from the
-//! input where needed; polygon ids ([`PolyId`]) are their input indices.
-//!
-//! Cost: building is O(n log n) for n vertices and polygon corners (hash maps, and a k-d
-//! tree of the vertices for the T-junction check), whatever the layout: floors stacked
-//! over each other, long edges beside short ones, a vertex in every polygon; memory about 100 bytes a polygon (plane, bounds, ids, index entries), 8 a polygon
-//! corner, 24 a welded vertex and 4 an input vertex.
-//!
-//! Sources: Detour's `dtNavMesh` (polygons with neighbour links, area ids and flags) and
-//! `dtNavMeshQuery::findNearestPoly` (M. Mononen, recastnavigation); Newell's method for
-//! the plane of a polygon (F. Tampieri, "Newell's Method for Computing the Plane Equation
-//! of a Polygon", Graphics Gems III, 1992).
-//!
-//! ```
-//! use glam::DVec3;
-//! use pathsmooth::navmesh::{Surface, UpAxis};
-//! // A floor at height 0 and a bridge at height 3 above it (y up): they overlap in plan
-//! // view but share no edge, so they are not neighbours.
-//! let v = [
-//!     DVec3::new(0.0, 0.0, 0.0), DVec3::new(4.0, 0.0, 0.0), DVec3::new(4.0, 0.0, 4.0), DVec3::new(0.0, 0.0, 4.0),
-//!     DVec3::new(1.0, 3.0, 1.0), DVec3::new(3.0, 3.0, 1.0), DVec3::new(3.0, 3.0, 3.0), DVec3::new(1.0, 3.0, 3.0),
-//! ];
-//! let s = Surface::from_polygons(&v, &[[0u32, 1, 2, 3], [4, 5, 6, 7]], UpAxis::Y, 1e-6)?;
-//! assert!(s.neighbors(0).all(|n| n.is_none()));
-//! assert_eq!(s.locate(DVec3::new(2.0, 0.1, 2.0), 0.5)?, 0);
-//! assert_eq!(s.locate(DVec3::new(2.0, 3.2, 2.0), 0.5)?, 1);
-//! assert!(s.locate(DVec3::new(2.0, 1.5, 2.0), 0.5).is_err()); // between the floors
-//! # Ok::<(), pathsmooth::Error>(())
-//! ```
+//! (A private module: its public items are re-exported by `navmesh`; the description
+//! of what it does is on [`Surface`].)
 
 mod axis;
 mod build;
@@ -181,8 +114,80 @@ struct Bounds {
     h_hi: f64,
 }
 
+/// Navmesh surfaces: convex polygons in 3D joined by shared edges, whose floors may overlap
+/// in plan view (bridges, balconies, storeys, ramps over corridors) — the navmeshes that
+/// Recast/Detour, Unity (`NavMesh.CalculateTriangulation`) and Godot (`NavigationMesh`)
+/// produce.
+///
+/// A [`Surface`] is built from 3D vertices and polygon index lists
+/// ([`Surface::from_polygons`], [`Surface::from_polygons_with`]; or from an OBJ file by
+/// [`parse_obj_surface`](crate::navmesh::import::parse_obj_surface)). The up axis is
+/// explicit ([`UpAxis`]): height is y (Recast, Unity, Godot) or z (Unreal, robotics), and
+/// the other two axes make the plan view. Building:
+///
+/// 1. **welds** vertices within a tolerance (by default one derived from the mesh's size,
+///    [`DEFAULT_WELD`]; Unity gives every triangle its own three vertices), then drops the
+///    corners that welding makes repeat;
+/// 2. takes each polygon as engines write it: a polygon with fewer than 3 distinct corners
+///    or no area in plan view (a sliver, a vertical face) is dropped, a copy of an earlier
+///    polygon is dropped, one wound the other way is turned round, and one far from planar
+///    (Recast's stairs and ramps) is kept and counted — its heights come from the detail
+///    mesh, else from its own triangles. A polygon that is not convex and simple in plan
+///    view is an error naming it;
+/// 3. joins polygons by **topology**: two polygons are neighbours when they share an edge
+///    (a pair of welded vertex indices), never because they overlap or touch in plan view.
+///    A vertex lying inside another polygon's edge (a T-junction: tile seams of Unity and
+///    Detour, now and then inside a Recast bake) becomes a corner of that edge, so both
+///    sides join ([`SurfaceOptions::split_t_junctions`]). An edge of three polygons
+///    (non-manifold) or of two on the same side (overlapping polygons) joins none of them:
+///    it stays a wall, and is counted.
+///
+/// What was repaired, dropped or noticed is in the surface's [`LoadReport`]
+/// ([`Surface::load_report`]); polygon ids are positions in the built surface, and
+/// [`Surface::input_polygon`] gives back the input index of each.
+///
+/// Each polygon knows its plane ([`Surface::plane`], [`Surface::height_at`]), its plan-view
+/// bounds, an area id and flags (stored for the areas work; not interpreted yet). A
+/// surface may carry Recast's detail mesh ([`Detail`], [`Surface::with_detail`]), the true
+/// floor heights inside the polygons ([`Surface::floor_height`]), and off-mesh links
+/// ([`OffMeshLink`], [`Surface::with_links`]): jumps, ladders, doors, teleports. Point
+/// location takes a 3D point: [`Surface::find_nearest`] (Detour's `findNearestPoly`,
+/// within half-extents) and [`Surface::locate`] (the polygon under or over the point within
+/// a vertical tolerance, or an error — never a polygon of another floor).
+///
+/// Polygons are stored counter-clockwise in plan view (in the mathematical sense of the
+/// plan-view point `(x, z)` or `(x, y)`, as [`UpAxis::split`] gives it), reversed from the
+/// input where needed; polygon ids ([`PolyId`]) are their input indices.
+///
+/// Cost: building is O(n log n) for n vertices and polygon corners (hash maps, and a k-d
+/// tree of the vertices for the T-junction check), whatever the layout: floors stacked
+/// over each other, long edges beside short ones, a vertex in every polygon; memory about 100 bytes a polygon (plane, bounds, ids, index entries), 8 a polygon
+/// corner, 24 a welded vertex and 4 an input vertex.
+///
+/// Sources: Detour's `dtNavMesh` (polygons with neighbour links, area ids and flags) and
+/// `dtNavMeshQuery::findNearestPoly` (M. Mononen, recastnavigation); Newell's method for
+/// the plane of a polygon (F. Tampieri, "Newell's Method for Computing the Plane Equation
+/// of a Polygon", Graphics Gems III, 1992).
+///
+/// ```
+/// use glam::DVec3;
+/// use pathsmooth::navmesh::{Surface, UpAxis};
+/// // A floor at height 0 and a bridge at height 3 above it (y up): they overlap in plan
+/// // view but share no edge, so they are not neighbours.
+/// let v = [
+///     DVec3::new(0.0, 0.0, 0.0), DVec3::new(4.0, 0.0, 0.0), DVec3::new(4.0, 0.0, 4.0), DVec3::new(0.0, 0.0, 4.0),
+///     DVec3::new(1.0, 3.0, 1.0), DVec3::new(3.0, 3.0, 1.0), DVec3::new(3.0, 3.0, 3.0), DVec3::new(1.0, 3.0, 3.0),
+/// ];
+/// let s = Surface::from_polygons(&v, &[[0u32, 1, 2, 3], [4, 5, 6, 7]], UpAxis::Y, 1e-6)?;
+/// assert!(s.neighbors(0).all(|n| n.is_none()));
+/// assert_eq!(s.locate(DVec3::new(2.0, 0.1, 2.0), 0.5)?, 0);
+/// assert_eq!(s.locate(DVec3::new(2.0, 3.2, 2.0), 0.5)?, 1);
+/// assert!(s.locate(DVec3::new(2.0, 1.5, 2.0), 0.5).is_err()); // between the floors
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+///
 /// A navmesh surface: convex 3D polygons joined by shared edges, floors overlapping in plan
-/// view allowed. See the [module docs](self).
+/// view allowed. (See above.)
 #[derive(Debug, Clone)]
 pub struct Surface {
     up: UpAxis,
@@ -259,7 +264,7 @@ impl Surface {
 
     /// A surface from 3D `vertices` and convex `polygons`, with an area id and flags per
     /// polygon (`areas` and `flags` each empty — every polygon 0 — or one per polygon),
-    /// read as `options` say: welded, cleaned and joined as the [module docs](self) say,
+    /// read as `options` say: welded, cleaned and joined as [`Surface`]'s docs say,
     /// with what was repaired in [`load_report`](Self::load_report).
     ///
     /// Errors, each naming the polygon or vertex by its input index (0-based):
