@@ -142,8 +142,8 @@ fn all_finite<P: pathsmooth::Point>(path: &[P]) -> bool {
 /// points and parameters: an error or an output, never a panic, and finite input gives
 /// finite output.
 pub fn curves(data: &[u8]) {
-    use pathsmooth::curve::catmull_rom::{catmull_rom, CatmullRomParams, Ends};
-    use pathsmooth::curve::chaikin::{chaikin_in_place, chaikin_output_len};
+    use pathsmooth::curve::{catmull_rom, CatmullRomParams, Ends};
+    use pathsmooth::curve::{chaikin_in_place, chaikin_output_len};
     use pathsmooth::follow::{speed_profile, Agent, Steering};
     use pathsmooth::{chaikin, chaikin_adaptive, resample, AdaptiveParams, ChaikinParams};
 

@@ -4,8 +4,8 @@
 use clap::{Args, ValueEnum};
 use glam::DVec2;
 use pathsmooth::corridor::{CorridorParams, Method, SolverParams};
-use pathsmooth::curve::catmull_rom::{catmull_rom, CatmullRomParams, Ends};
-use pathsmooth::curve::chaikin::{chaikin, chaikin_adaptive, AdaptiveParams, ChaikinParams};
+use pathsmooth::curve::{catmull_rom, CatmullRomParams, Ends};
+use pathsmooth::curve::{chaikin, chaikin_adaptive, AdaptiveParams, ChaikinParams};
 use pathsmooth::{fillet_geometry, FilletParams, GridMap, GridWorld, Point, Result, Step};
 
 /// Methods that need no map: corner cutters and splines.

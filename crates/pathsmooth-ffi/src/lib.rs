@@ -550,7 +550,7 @@ pub unsafe extern "C" fn ps_world_grid_new_areas(
         // SAFETY: the caller gives NULL or a NUL-terminated string.
         let costs = unsafe { costs_from(area_costs, AreaCosts::default())? };
         let origin = DVec2::new(origin_x, origin_y);
-        let side = 1..=pathsmooth::grid::map::MAX_MAP_SIDE;
+        let side = 1..=pathsmooth::grid::MAX_MAP_SIDE;
         if !(side.contains(&width) && side.contains(&height)) {
             // The library's own error for the size; the cells are not read.
             GridWorld::from_fn(width, height, cell_size, origin, |_, _| false)?;

@@ -13,7 +13,7 @@ use glam::{DVec2, DVec3, IVec2};
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pathsmooth::crowd::{Crowd as RsCrowd, CrowdAgent};
-use pathsmooth::curve::catmull_rom::CatmullRomParams;
+use pathsmooth::curve::CatmullRomParams;
 use pathsmooth::grid::GridMap;
 use pathsmooth::metrics::PathMetrics;
 use pathsmooth::navmesh::{load_surface, load_surface_with_detail};

@@ -15,7 +15,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use glam::DVec2;
-use pathsmooth::grid::distance::DistanceField;
+use pathsmooth::grid::DistanceField;
 use pathsmooth::world::Obstacle;
 use pathsmooth::GridWorld;
 use pathsmooth_scenarios::{CrowdScenario, CrowdSimulation};

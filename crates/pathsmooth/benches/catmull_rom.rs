@@ -17,7 +17,7 @@ use std::ops::{Add, Div, Mul, Sub};
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use glam::DVec2;
-use pathsmooth::curve::catmull_rom::{catmull_rom, catmull_rom_into, CatmullRomParams};
+use pathsmooth::curve::{catmull_rom, catmull_rom_into, CatmullRomParams};
 use splines::{Interpolate, Interpolation, Key, Spline};
 
 const SUBDIVISIONS: usize = 5;

@@ -28,7 +28,7 @@ use std::hint::black_box;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use geo::{ChaikinSmoothing, Coord, LineString};
 use glam::{DVec2, Vec2};
-use pathsmooth::curve::chaikin::{
+use pathsmooth::curve::{
     chaikin, chaikin_in_place, chaikin_into, chaikin_output_len, ChaikinParams,
 };
 use support::rng::Rng;

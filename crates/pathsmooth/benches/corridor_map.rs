@@ -12,7 +12,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use pathsmooth::corridor::{CorridorMap, CorridorParams, CorridorSmoother};
-use pathsmooth::grid::astar::astar_points;
+use pathsmooth::grid::astar_points;
 use pathsmooth::grid::{GridMap, Scenario};
 use pathsmooth::GridWorld;
 

@@ -15,7 +15,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use pathsmooth::grid::distance::DistanceField;
+use pathsmooth::grid::DistanceField;
 use pathsmooth::grid::GridMap;
 
 mod support;

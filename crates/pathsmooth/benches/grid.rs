@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use glam::DVec2;
-use pathsmooth::grid::astar::{astar, GridPath, GridSearch};
+use pathsmooth::grid::{astar, GridPath, GridSearch};
 use pathsmooth::grid::{GridMap, Scenario};
 use pathsmooth::{
     validate_into, GridWorld, Pipeline, Preset, Shortcutter, Step, ValidationReport, World,

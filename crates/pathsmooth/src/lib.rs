@@ -50,7 +50,7 @@
 //!   cannot cut ([`MapSafe`]); [`shortcut`](fn@shortcut) ([`Shortcutter`]); validation
 //!   ([`validate`](fn@validate)).
 //! - [`fillet`](mod@fillet): fillet smoothing with a minimum turning radius (arcs, or clothoid
-//!   transitions for continuous curvature) into an exact curve ([`curve::exact`]), with
+//!   transitions for continuous curvature) into an exact curve ([`ExactCurve`]), with
 //!   the corners that could not take the radius reported ([`Step::Fillet`] in a pipeline).
 //! - [`follow`]: curvature-aware speed profiles and agent playback.
 //! - [`crowd`]: a path per agent ([`AgentPath`]): the path kept up to date as

@@ -6,8 +6,8 @@ mod common;
 
 use common::counting_alloc::allocations;
 use glam::{DVec2, Vec3};
-use pathsmooth::curve::catmull_rom::{catmull_rom_into, CatmullRomParams, Ends};
-use pathsmooth::curve::resample::resample_into;
+use pathsmooth::curve::resample_into;
+use pathsmooth::curve::{catmull_rom_into, CatmullRomParams, Ends};
 
 #[global_allocator]
 static GLOBAL: common::counting_alloc::Counting = common::counting_alloc::Counting;

@@ -8,7 +8,7 @@ mod common;
 
 use common::counting_alloc::allocations_during;
 use glam::{DVec2, DVec3, Vec2, Vec3};
-use pathsmooth::curve::chaikin::{
+use pathsmooth::curve::{
     chaikin_in_place, chaikin_into, chaikin_output_len, AdaptiveChaikin, AdaptiveParams,
     ChaikinParams,
 };

@@ -4,7 +4,7 @@
 //! near-duplicates included) into a non-finite output.
 
 use glam::{DVec2, DVec3, Vec2, Vec3};
-use pathsmooth::curve::catmull_rom::{catmull_rom, CatmullRom, CatmullRomParams, Ends};
+use pathsmooth::curve::{catmull_rom, CatmullRom, CatmullRomParams, Ends};
 use pathsmooth::geometry::{max_coordinate, Point};
 use proptest::prelude::*;
 
@@ -178,7 +178,7 @@ fn self_intersects(pts: &[DVec2]) -> bool {
 }
 
 fn sampled_segment(p: [DVec2; 4], alpha: f64) -> Vec<DVec2> {
-    let seg = pathsmooth::curve::catmull_rom::Segment::from_controls(p, alpha);
+    let seg = pathsmooth::curve::Segment::from_controls(p, alpha);
     (0..=200).map(|k| seg.point(k as f64 / 200.0)).collect()
 }
 

@@ -4,7 +4,7 @@
 
 use geo::{ChaikinSmoothing, Coord, LineString};
 use glam::{DVec2, DVec3, Vec2};
-use pathsmooth::curve::chaikin::{
+use pathsmooth::curve::{
     chaikin, chaikin_adaptive, chaikin_in_place, chaikin_output_len, AdaptiveChaikin,
     AdaptiveParams, ChaikinParams,
 };

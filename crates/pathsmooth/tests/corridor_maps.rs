@@ -8,8 +8,8 @@ use glam::{DVec2, IVec2};
 use pathsmooth::corridor::{
     CorridorMap, CorridorParams, CorridorPath, CorridorSmoother, DiskCorridor, Place, SolverParams,
 };
-use pathsmooth::grid::astar::astar_points;
-use pathsmooth::grid::distance::DistanceField;
+use pathsmooth::grid::astar_points;
+use pathsmooth::grid::DistanceField;
 use pathsmooth::grid::GridMap;
 use pathsmooth::Error;
 use pathsmooth::{validate, GridWorld, World};

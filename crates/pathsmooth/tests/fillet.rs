@@ -5,7 +5,7 @@
 use std::f64::consts::{FRAC_PI_2, PI};
 
 use glam::DVec2;
-use pathsmooth::curve::exact::{ExactCurve, Piece};
+use pathsmooth::curve::{ExactCurve, Piece};
 use pathsmooth::{
     fillet, fillet_geometry, is_valid, metrics, CornerLimit, Error, FilletParams, GridMap,
     GridWorld, Transition,

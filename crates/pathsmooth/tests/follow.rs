@@ -10,7 +10,7 @@ use pathsmooth::follow::{
     speed_profile, Agent, FollowState, Follower, Sample, SpeedProfile, Steering,
 };
 use pathsmooth::geometry::angle_between;
-use pathsmooth::grid::astar::astar;
+use pathsmooth::grid::astar;
 use pathsmooth::shortcut;
 use pathsmooth::Error;
 use proptest::prelude::*;

@@ -4,7 +4,7 @@
 mod common;
 
 use glam::DVec2;
-use pathsmooth::grid::astar::astar;
+use pathsmooth::grid::astar;
 use pathsmooth::grid::{GridMap, Scenario};
 use pathsmooth::is_valid;
 use pathsmooth::validate;
@@ -223,7 +223,7 @@ fn astar_matches_the_eight_decimal_arena_scenarios() {
 /// and to the border, at points spread over the map (a fixed low-discrepancy sequence).
 #[test]
 fn clearance_matches_brute_force_on_arena() {
-    use pathsmooth::grid::distance::DistanceField;
+    use pathsmooth::grid::DistanceField;
     let (map, _) = common::load("dao/arena");
     let field = DistanceField::new(&map);
     let (w, h) = (map.width() as f64, map.height() as f64);
@@ -246,8 +246,8 @@ fn clearance_matches_brute_force_on_arena() {
 /// plain loop returns: from each kept node, the farthest later node in sight.
 #[test]
 fn shortcut_equals_the_plain_farthest_visible_loop() {
-    use pathsmooth::grid::distance::DistanceField;
-    use pathsmooth::grid::los::segment_is_clear;
+    use pathsmooth::grid::segment_is_clear;
+    use pathsmooth::grid::DistanceField;
     for (name, map, scen) in common::real_maps(&["dao/den312d", "rooms/8room_000"]) {
         let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
         let field = DistanceField::new(&map);

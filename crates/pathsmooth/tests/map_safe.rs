@@ -6,10 +6,8 @@
 mod common;
 
 use glam::{DVec2, IVec2};
-use pathsmooth::curve::chaikin::{
-    chaikin, AdaptiveChaikin, AdaptiveParams, ChaikinParams, RefineReport,
-};
-use pathsmooth::grid::astar::astar;
+use pathsmooth::curve::{chaikin, AdaptiveChaikin, AdaptiveParams, ChaikinParams, RefineReport};
+use pathsmooth::grid::astar;
 use pathsmooth::grid::GridMap;
 use pathsmooth::metrics::PathMetrics;
 use pathsmooth::Error;

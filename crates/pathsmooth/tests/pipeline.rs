@@ -6,7 +6,7 @@ mod common;
 
 use glam::{DVec2, IVec2, Vec2};
 use pathsmooth::geometry::closest_on_segment;
-use pathsmooth::grid::astar::astar;
+use pathsmooth::grid::astar;
 use pathsmooth::navmesh::NavMesh;
 use pathsmooth::{
     validate, Bounds, Error, GridMap, GridWorld, NavMeshWorld, Pipeline, Preset, Step, World,
@@ -489,7 +489,7 @@ fn a_cap_on_points_refuses_a_step_before_it_runs() {
         .unwrap();
     let n = raw.len();
     let steps = [Step::CatmullRom(
-        pathsmooth::curve::catmull_rom::CatmullRomParams::uniform(8),
+        pathsmooth::curve::CatmullRomParams::uniform(8),
     )];
     let mut pipeline = Pipeline::new(&world, 0.0).unwrap().with_steps(steps);
     pipeline.set_max_points(Some(8 * n - 1));

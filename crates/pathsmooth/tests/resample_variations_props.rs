@@ -1,8 +1,8 @@
 //! Property tests for arc-length resampling, path variations and path metrics.
 
 use glam::{DVec2, DVec3, Vec2};
-use pathsmooth::curve::resample::resample;
-use pathsmooth::curve::variations::{mirror, mirror_across_axis, start_at_distance, translate};
+use pathsmooth::curve::resample;
+use pathsmooth::curve::{mirror, mirror_across_axis, start_at_distance, translate};
 use pathsmooth::metrics::{length, turn_angles, PathMetrics};
 use proptest::prelude::*;
 

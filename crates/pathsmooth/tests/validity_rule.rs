@@ -5,12 +5,12 @@ mod common;
 
 use common::oracle::clearance as brute_clearance;
 use glam::{DVec2, IVec2};
-use pathsmooth::grid::distance::DistanceField;
-use pathsmooth::grid::los::{
+use pathsmooth::grid::DistanceField;
+use pathsmooth::grid::GridMap;
+use pathsmooth::grid::{
     is_pinch, path_is_free, point_is_free, segment_collision, segment_is_clear, segment_is_free,
     Collision,
 };
-use pathsmooth::grid::GridMap;
 use pathsmooth::{is_valid, validate};
 use proptest::prelude::*;
 
@@ -300,7 +300,7 @@ proptest! {
     fn astar_shortcut_and_map_safe_paths_are_valid(
         (map, start, goal) in common::grids::arb_scene(2..=12, 2..=12, Just(0.3)),
     ) {
-        let Ok(raw) = pathsmooth::grid::astar::astar(&map, start, goal) else {
+        let Ok(raw) = pathsmooth::grid::astar(&map, start, goal) else {
             return Ok(());
         };
         let world = pathsmooth::GridWorld::new(map.clone()).unwrap();

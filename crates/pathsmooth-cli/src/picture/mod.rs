@@ -78,7 +78,7 @@ pub struct Layer {
     pub dots: bool,
     /// The exact curve the polyline samples (a fillet path): SVG draws its arcs as arcs;
     /// PNG draws the polyline.
-    pub curve: Option<pathsmooth::curve::exact::ExactCurve>,
+    pub curve: Option<pathsmooth::curve::ExactCurve>,
     /// The agent's radius, world units: the band the agent sweeps (the polyline stroked
     /// 2·radius wide, translucent) is drawn under every path.
     pub band: Option<f64>,
@@ -111,7 +111,7 @@ impl Layer {
     /// sampled polyline.
     pub fn curve(
         label: impl Into<String>,
-        curve: pathsmooth::curve::exact::ExactCurve,
+        curve: pathsmooth::curve::ExactCurve,
         points: Vec<DVec2>,
         color: Rgb,
     ) -> Self {

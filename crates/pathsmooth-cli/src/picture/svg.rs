@@ -5,7 +5,7 @@
 use std::fmt::Write;
 
 use glam::DVec2;
-use pathsmooth::curve::exact::{ExactCurve, Piece};
+use pathsmooth::curve::{ExactCurve, Piece};
 
 use super::{
     Key, Rgb, Scene, Sheet, ALERT, BAND_ALPHA, INK, LEGEND_ROW, MARGIN, PALETTE, SCALE_BAR_BAND,

@@ -1,62 +1,7 @@
 //! Catmull-Rom splines through a path's points: uniform (the Java article), centripetal and
-//! chordal, open or closed.
 //!
-//! **What it does.** Segment i of the curve runs from p(i) to p(i+1) and is the cubic
-//! defined by the four points p(i−1), p(i), p(i+1), p(i+2). The curve passes through every
-//! input point; subdividing each segment into `s` steps gives `(n−1)·s + 1` output points
-//! for an open path of n points (`n·s` for a closed loop, whose closing segment from the
-//! last point back to the first is implied, as everywhere in pathsmooth).
-//!
-//! **Parameters** ([`CatmullRomParams`]):
-//! - `subdivisions` (s ≥ 1, at most [`MAX_SUBDIVISIONS`]): output points per segment; more
-//!   is smoother and costs linearly more.
-//! - `alpha` ∈ [0, 1]: the knot parameterisation, knot intervals |p(i+1) − p(i)|^α.
-//!   0 is the article's *uniform* spline; ½ is *centripetal*, which never forms a cusp or
-//!   a self-intersection inside a segment and stays closest to the control polygon;
-//!   1 is *chordal*.
-//! - `ends` ([`Ends`]): how the missing neighbours of the first and last point are made
-//!   up: doubled (the article: "specify p0 = p1"), reflected phantom points 2·p0 − p1, or a
-//!   closed loop.
-//!
-//! **Coincident points.** Duplicate consecutive points are legal. A zero knot interval
-//! (possible only for α > 0) is replaced by the segment's own interval, which makes that
-//! end behave like the article's doubled end point; a segment between two equal points is
-//! that point. No input within [`max_coordinate`](crate::geometry::max_coordinate) gives a
-//! NaN or infinity.
-//!
-//! **The article's numbers.** Its 2D example and its q(0.5) = 2.125 for the 1D knots
-//! 1, 2, 2, 1 are reproduced exactly (unit tests). Its printed q(0.25) = q(0.75) =
-//! 2.171875 is not what its own `q(t)` returns (2.09375): with symmetric knots any cubic
-//! through q(0) = q(1) = 2 and q(½) = 2.125 is 2 + ½·t(1 − t), so the printed value
-//! cannot come from a Catmull-Rom (or any symmetric cubic) curve; we follow the formula.
-//!
-//! **Cost.** O(n·s) time; each segment is turned once into the coefficients of its cubic
-//! (for α > 0 each knot interval is computed once along the path: two square roots for
-//! α = ½, one for α = 1, a `powf` otherwise), then every output point is one Horner
-//! evaluation. [`catmull_rom_into`] allocates nothing once the output `Vec` has capacity.
-//!
-//! **Sources.** "A Catmull Rom Spline (curve) Implementation in Java" (2010, blog post):
-//! the uniform basis `q(t) = ½·(2p1 + (p2 − p0)t + (2p0 − 5p1 + 4p2 − p3)t² +
-//! (3p1 − p0 − 3p2 + p3)t³)`, doubled end points, subdivision. C. Yuksel, S. Schaefer,
-//! J. Keyser, "Parameterization and applications of Catmull–Rom curves", Computer-Aided
-//! Design 43(7), 2011: the α-parameterisation and the centripetal properties. P. J. Barry,
-//! R. N. Goldman, "A recursive evaluation algorithm for a class of Catmull-Rom splines",
-//! SIGGRAPH 1988: the pyramidal formulation, whose end derivatives
-//! `(p1−p0)/Δ0 − (p2−p0)/(Δ0+Δ1) + (p2−p1)/Δ1` give the Hermite tangents used here
-//! (the unit tests check them against the pyramid).
-//!
-//! ```
-//! use glam::DVec2;
-//! use pathsmooth::curve::catmull_rom::{catmull_rom, CatmullRomParams};
-//! // The Java article's 2D example, 4 subdivisions.
-//! let path = [DVec2::new(1.0, 1.0), DVec2::new(2.0, 2.0), DVec2::new(3.0, 2.0), DVec2::new(4.0, 1.0)];
-//! let out = catmull_rom(&path, &CatmullRomParams::uniform(4)).unwrap();
-//! assert_eq!(out.len(), 13);
-//! assert_eq!(out[4], path[1]); // passes through every input point
-//! assert_eq!(out[6], DVec2::new(2.5, 2.125)); // mid-segment: x midway, y bulges like the 1D q(0.5)
-//! let centripetal = catmull_rom(&path, &CatmullRomParams::centripetal(4)).unwrap();
-//! assert_eq!(centripetal[8], path[2]);
-//! ```
+//! (A private module: its public items are re-exported by its parent, whose docs
+//! describe it under "Catmull-Rom splines".)
 
 use crate::error::{Error, Result};
 use num_traits::{Float, One, Zero};
@@ -68,33 +13,16 @@ use crate::geometry::{check_magnitude, Point, Scalar};
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::curve::catmull_rom::{catmull_rom, CatmullRomParams, MAX_SUBDIVISIONS};
+/// use pathsmooth::curve::{catmull_rom, CatmullRomParams, MAX_SUBDIVISIONS};
 /// let p = [DVec2::ZERO, DVec2::X];
 /// assert!(catmull_rom(&p, &CatmullRomParams::uniform(MAX_SUBDIVISIONS + 1)).is_err());
 /// ```
 pub const MAX_SUBDIVISIONS: usize = 1 << 16;
 
-/// Largest number of `DVec2` points the subdivided output may have
-/// ([`Error::OutputTooLarge`] beyond it): 2²⁴ ≈ 16.8 million, the
-/// [`MAX_OUTPUT_BYTES`](crate::curve::chaikin::MAX_OUTPUT_BYTES) budget (256 MiB) shared
-/// by the curve functions. Other point types get
-/// [`max_output_points`]`::<P>()`: the same
-/// bytes, so twice the points for `Vec2` and fewer for `DVec3`.
-///
-/// ```
-/// use glam::DVec2;
-/// use pathsmooth::curve::catmull_rom::{catmull_rom, CatmullRomParams, MAX_OUTPUT_POINTS};
-/// use pathsmooth::Error;
-/// let p = vec![DVec2::ZERO; 300]; // 299 segments × 65536 > 2²⁴
-/// let err = catmull_rom(&p, &CatmullRomParams::uniform(65536)).unwrap_err();
-/// assert_eq!(err, Error::OutputTooLarge { requested: 299 * 65536 + 1, cap: MAX_OUTPUT_POINTS });
-/// ```
-pub const MAX_OUTPUT_POINTS: usize = max_output_points::<glam::DVec2>();
-
 /// α of the uniform spline (the Java article's).
 ///
 /// ```
-/// use pathsmooth::curve::catmull_rom::{CatmullRomParams, UNIFORM};
+/// use pathsmooth::curve::{CatmullRomParams, UNIFORM};
 /// assert_eq!(CatmullRomParams::uniform(5).alpha, UNIFORM);
 /// ```
 pub const UNIFORM: f64 = 0.0;
@@ -102,14 +30,14 @@ pub const UNIFORM: f64 = 0.0;
 /// within a segment.
 ///
 /// ```
-/// use pathsmooth::curve::catmull_rom::{CatmullRomParams, CENTRIPETAL};
+/// use pathsmooth::curve::{CatmullRomParams, CENTRIPETAL};
 /// assert_eq!(CatmullRomParams::uniform(5).with_alpha(CENTRIPETAL), CatmullRomParams::centripetal(5));
 /// ```
 pub const CENTRIPETAL: f64 = 0.5;
 /// α of the chordal spline (knot intervals proportional to chord lengths).
 ///
 /// ```
-/// use pathsmooth::curve::catmull_rom::{CatmullRomParams, CHORDAL};
+/// use pathsmooth::curve::{CatmullRomParams, CHORDAL};
 /// assert_eq!(CatmullRomParams::chordal(5).alpha, CHORDAL);
 /// ```
 pub const CHORDAL: f64 = 1.0;
@@ -117,7 +45,7 @@ pub const CHORDAL: f64 = 1.0;
 /// How the neighbours the first and last segments lack are supplied.
 ///
 /// ```
-/// use pathsmooth::curve::catmull_rom::Ends;
+/// use pathsmooth::curve::Ends;
 /// assert_eq!(Ends::default(), Ends::Doubled);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -137,7 +65,7 @@ pub enum Ends {
 /// Parameters of the subdivided Catmull-Rom curve.
 ///
 /// ```
-/// use pathsmooth::curve::catmull_rom::{CatmullRomParams, Ends};
+/// use pathsmooth::curve::{CatmullRomParams, Ends};
 /// let p = CatmullRomParams::centripetal(8).with_ends(Ends::Closed);
 /// assert_eq!((p.subdivisions, p.alpha, p.ends), (8, 0.5, Ends::Closed));
 /// assert_eq!(CatmullRomParams::default(), CatmullRomParams::uniform(5));
@@ -164,7 +92,7 @@ impl CatmullRomParams {
     /// [0, 1] ([`Error::BadParameter`] naming the one that is not).
     ///
     /// ```
-    /// use pathsmooth::curve::catmull_rom::CatmullRomParams;
+    /// use pathsmooth::curve::CatmullRomParams;
     /// assert!(CatmullRomParams::uniform(0).validate().is_err());
     /// assert!(CatmullRomParams { alpha: 2.0, ..Default::default() }.validate().is_err());
     /// assert!(CatmullRomParams::default().validate().is_ok());
@@ -186,7 +114,7 @@ impl CatmullRomParams {
     /// Uniform spline (α = 0) with doubled ends, as in the Java article.
     ///
     /// ```
-    /// # use pathsmooth::curve::catmull_rom::CatmullRomParams;
+    /// # use pathsmooth::curve::CatmullRomParams;
     /// assert_eq!(CatmullRomParams::uniform(4).alpha, 0.0);
     /// ```
     pub fn uniform(subdivisions: usize) -> Self {
@@ -200,7 +128,7 @@ impl CatmullRomParams {
     /// Centripetal spline (α = ½) with doubled ends.
     ///
     /// ```
-    /// # use pathsmooth::curve::catmull_rom::CatmullRomParams;
+    /// # use pathsmooth::curve::CatmullRomParams;
     /// assert_eq!(CatmullRomParams::centripetal(4).alpha, 0.5);
     /// ```
     pub fn centripetal(subdivisions: usize) -> Self {
@@ -213,7 +141,7 @@ impl CatmullRomParams {
     /// Chordal spline (α = 1) with doubled ends.
     ///
     /// ```
-    /// # use pathsmooth::curve::catmull_rom::CatmullRomParams;
+    /// # use pathsmooth::curve::CatmullRomParams;
     /// assert_eq!(CatmullRomParams::chordal(4).alpha, 1.0);
     /// ```
     pub fn chordal(subdivisions: usize) -> Self {
@@ -226,7 +154,7 @@ impl CatmullRomParams {
     /// The same parameters with another α.
     ///
     /// ```
-    /// # use pathsmooth::curve::catmull_rom::CatmullRomParams;
+    /// # use pathsmooth::curve::CatmullRomParams;
     /// assert_eq!(CatmullRomParams::uniform(4).with_alpha(0.25).alpha, 0.25);
     /// ```
     pub fn with_alpha(self, alpha: f64) -> Self {
@@ -236,7 +164,7 @@ impl CatmullRomParams {
     /// The same parameters with another end policy.
     ///
     /// ```
-    /// # use pathsmooth::curve::catmull_rom::{CatmullRomParams, Ends};
+    /// # use pathsmooth::curve::{CatmullRomParams, Ends};
     /// assert_eq!(CatmullRomParams::uniform(4).with_ends(Ends::Reflected).ends, Ends::Reflected);
     /// ```
     pub fn with_ends(self, ends: Ends) -> Self {
@@ -248,7 +176,7 @@ impl CatmullRomParams {
 /// `q(t) = w0·p0 + w1·p1 + w2·p2 + w3·p3`, for one coordinate or whole points.
 ///
 /// ```
-/// use pathsmooth::curve::catmull_rom::uniform_weights;
+/// use pathsmooth::curve::uniform_weights;
 /// // The article's 1D knots 1, 2, 2, 1: its q(0.5) = 2.125. (Its printed q(0.25) =
 /// // q(0.75) = 2.171875 is not what its own formula gives; see the module docs.)
 /// let q = |t: f64| uniform_weights(t).iter().zip([1.0, 2.0, 2.0, 1.0]).map(|(w, p)| w * p).sum::<f64>();
@@ -269,7 +197,7 @@ pub fn uniform_weights(t: f64) -> [f64; 4] {
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::curve::catmull_rom::Segment;
+/// use pathsmooth::curve::Segment;
 /// let p = [DVec2::ZERO, DVec2::X, DVec2::new(2.0, 0.0), DVec2::new(3.0, 0.0)];
 /// let seg = Segment::from_controls(p, 0.5);
 /// assert_eq!(seg.point(0.0), DVec2::X);
@@ -289,7 +217,7 @@ impl<P: Point> Segment<P> {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::curve::catmull_rom::Segment;
+    /// use pathsmooth::curve::Segment;
     /// let p = [1.0, 2.0, 2.0, 1.0].map(|y| DVec2::new(0.0, y));
     /// assert_eq!(Segment::from_controls(p, 0.0).point(0.5).y, 2.125); // the article's q(0.5)
     /// ```
@@ -331,7 +259,7 @@ impl<P: Point> Segment<P> {
     ///
     /// ```
     /// # use glam::Vec2;
-    /// # use pathsmooth::curve::catmull_rom::Segment;
+    /// # use pathsmooth::curve::Segment;
     /// let seg = Segment::from_controls([Vec2::ZERO, Vec2::ZERO, Vec2::X, Vec2::X], 0.0);
     /// assert_eq!(seg.point(0.5), Vec2::new(0.5, 0.0));
     /// ```
@@ -346,7 +274,7 @@ impl<P: Point> Segment<P> {
     ///
     /// ```
     /// # use glam::Vec2;
-    /// # use pathsmooth::curve::catmull_rom::Segment;
+    /// # use pathsmooth::curve::Segment;
     /// let seg = Segment::from_controls([Vec2::ZERO, Vec2::ZERO, Vec2::X, Vec2::X], 0.0);
     /// assert_eq!(seg.tangent(0.0), Vec2::new(0.5, 0.0)); // doubled end: (p2 − p0)/2
     /// ```
@@ -410,7 +338,7 @@ fn knot_interval<P: Point>(a: P, b: P, alpha: P::Scalar) -> P::Scalar {
 ///
 /// ```
 /// use glam::Vec3;
-/// use pathsmooth::curve::catmull_rom::{CatmullRom, Ends};
+/// use pathsmooth::curve::{CatmullRom, Ends};
 /// let path = [Vec3::ZERO, Vec3::X, Vec3::new(1.0, 1.0, 1.0)];
 /// let c = CatmullRom::new(&path, 0.5, Ends::Reflected).unwrap();
 /// assert_eq!(c.segment_count(), 2);
@@ -432,7 +360,7 @@ impl<'a, P: Point> CatmullRom<'a, P> {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::curve::catmull_rom::{CatmullRom, Ends};
+    /// use pathsmooth::curve::{CatmullRom, Ends};
     /// assert!(CatmullRom::new(&[DVec2::ZERO], 0.0, Ends::Doubled).is_err());
     /// assert!(CatmullRom::new(&[DVec2::ZERO, DVec2::X], f64::NAN, Ends::Doubled).is_err());
     /// ```
@@ -463,7 +391,7 @@ impl<'a, P: Point> CatmullRom<'a, P> {
     ///
     /// ```
     /// # use glam::Vec2;
-    /// # use pathsmooth::curve::catmull_rom::{CatmullRom, Ends};
+    /// # use pathsmooth::curve::{CatmullRom, Ends};
     /// let p = [Vec2::ZERO, Vec2::X, Vec2::Y];
     /// assert_eq!(CatmullRom::new(&p, 0.0, Ends::Closed).unwrap().segment_count(), 3);
     /// ```
@@ -500,7 +428,7 @@ impl<'a, P: Point> CatmullRom<'a, P> {
     ///
     /// ```
     /// # use glam::DVec2;
-    /// # use pathsmooth::curve::catmull_rom::{CatmullRom, Ends};
+    /// # use pathsmooth::curve::{CatmullRom, Ends};
     /// let p = [DVec2::ZERO, DVec2::X];
     /// let c = CatmullRom::new(&p, 0.0, Ends::Doubled).unwrap();
     /// assert_eq!(c.segment(0).unwrap().point(1.0), DVec2::X);
@@ -526,7 +454,7 @@ impl<'a, P: Point> CatmullRom<'a, P> {
     ///
     /// ```
     /// # use glam::DVec2;
-    /// # use pathsmooth::curve::catmull_rom::{CatmullRom, Ends};
+    /// # use pathsmooth::curve::{CatmullRom, Ends};
     /// let p = [1.0, 2.0, 2.0, 1.0].map(|y| DVec2::new(0.0, y));
     /// let c = CatmullRom::new(&p, 0.0, Ends::Doubled).unwrap();
     /// assert_eq!(c.point(1, 0.5).unwrap().y, 2.125); // the article's q(0.5)
@@ -540,7 +468,7 @@ impl<'a, P: Point> CatmullRom<'a, P> {
     ///
     /// ```
     /// # use glam::DVec2;
-    /// # use pathsmooth::curve::catmull_rom::{CatmullRom, Ends};
+    /// # use pathsmooth::curve::{CatmullRom, Ends};
     /// let p = [1.0, 2.0, 2.0, 1.0].map(|y| DVec2::new(0.0, y));
     /// let c = CatmullRom::new(&p, 0.0, Ends::Doubled).unwrap();
     /// assert_eq!(c.tangent(1, 0.5).unwrap().y, 0.0); // top of the symmetric bump
@@ -554,7 +482,7 @@ impl<'a, P: Point> CatmullRom<'a, P> {
     ///
     /// ```
     /// # use glam::DVec2;
-    /// # use pathsmooth::curve::catmull_rom::{CatmullRom, Ends};
+    /// # use pathsmooth::curve::{CatmullRom, Ends};
     /// let p = [DVec2::ZERO, DVec2::X, DVec2::new(2.0, 0.0)];
     /// let c = CatmullRom::new(&p, 0.0, Ends::Reflected).unwrap();
     /// assert_eq!(c.point_at(1.5).unwrap(), DVec2::new(1.5, 0.0));
@@ -568,7 +496,7 @@ impl<'a, P: Point> CatmullRom<'a, P> {
     ///
     /// ```
     /// # use glam::DVec2;
-    /// # use pathsmooth::curve::catmull_rom::{CatmullRom, Ends};
+    /// # use pathsmooth::curve::{CatmullRom, Ends};
     /// let p = [DVec2::ZERO, DVec2::X, DVec2::new(2.0, 0.0)];
     /// let c = CatmullRom::new(&p, 0.0, Ends::Reflected).unwrap();
     /// assert_eq!(c.tangent_at(2.0).unwrap(), DVec2::X);
@@ -598,7 +526,7 @@ impl<'a, P: Point> CatmullRom<'a, P> {
     ///
     /// ```
     /// # use glam::DVec2;
-    /// # use pathsmooth::curve::catmull_rom::{CatmullRom, Ends};
+    /// # use pathsmooth::curve::{CatmullRom, Ends};
     /// let p = [DVec2::ZERO; 13];
     /// assert_eq!(CatmullRom::new(&p, 0.0, Ends::Doubled).unwrap().output_len(5).unwrap(), 61);
     /// ```
@@ -678,7 +606,7 @@ fn check_local(t: f64) -> Result<f64> {
 ///
 /// ```
 /// use glam::Vec2;
-/// use pathsmooth::curve::catmull_rom::{catmull_rom_into, CatmullRomParams, Ends};
+/// use pathsmooth::curve::{catmull_rom_into, CatmullRomParams, Ends};
 /// let path = [Vec2::ZERO, Vec2::new(1.0, 0.0), Vec2::new(1.0, 1.0)];
 /// let mut out = Vec::with_capacity(64);
 /// catmull_rom_into(&path, &CatmullRomParams::centripetal(8), &mut out).unwrap();
@@ -699,7 +627,7 @@ pub fn catmull_rom_into<P: Point>(
 ///
 /// ```
 /// use glam::DVec3;
-/// use pathsmooth::curve::catmull_rom::{catmull_rom, CatmullRomParams};
+/// use pathsmooth::curve::{catmull_rom, CatmullRomParams};
 /// let path = [DVec3::ZERO, DVec3::X, DVec3::ONE];
 /// let out = catmull_rom(&path, &CatmullRomParams::chordal(3)).unwrap();
 /// assert_eq!(out.len(), 7);

@@ -1,54 +1,12 @@
 //! Resampling a polyline at a fixed arc-length spacing: what a path follower wants.
 //!
-//! **What it does.** Walks the polyline and emits the points at arc length 0, s, 2s, …
-//! measured along it, then the last input point exactly. Every gap along the path is
-//! exactly `s` except the last, which is in (0, s]: a sample that would land within a
-//! rounding error (10⁻⁹·s) of the end is dropped rather than doubled with it. The first
-//! point is kept exactly; corners between samples are cut (samples lie on the path, the
-//! straight chords between them do not follow its corners).
-//!
-//! **Parameters.** `spacing` > 0 (finite): the arc length between samples. Output size is
-//! ⌈L/s⌉ + 1 for a path of length L, at most
-//! [`max_output_points`]`::<P>()`: the
-//! [`MAX_OUTPUT_BYTES`](crate::curve::chaikin::MAX_OUTPUT_BYTES) budget (256 MiB) of the
-//! curve functions ([`MAX_OUTPUT_POINTS`] for `DVec2`).
-//!
-//! **Edge cases.** Duplicate points (zero-length segments) are skipped; a path of one point,
-//! or of length 0, yields its first and last points (one point for a one-point path).
-//!
-//! **Cost.** O(n + L/s), one pass; [`resample_into`] allocates nothing once the output has
-//! capacity. Arc length is accumulated in `f64` and each sample's distance is k·s (not a
-//! running sum), so long paths do not drift.
-//!
-//! **Source.** Standard arc-length parameterisation of a polyline; the issue's "resample at
-//! a fixed arc-length spacing (what a path follower wants)".
-//!
-//! ```
-//! use glam::DVec2;
-//! use pathsmooth::curve::resample::resample;
-//! let path = [DVec2::ZERO, DVec2::new(2.0, 0.0), DVec2::new(2.0, 1.5)];
-//! let out = resample(&path, 1.0).unwrap();
-//! assert_eq!(out, vec![DVec2::ZERO, DVec2::X, DVec2::new(2.0, 0.0), DVec2::new(2.0, 1.0), DVec2::new(2.0, 1.5)]);
-//! ```
+//! (A private module: its public items are re-exported by its parent, whose docs
+//! describe it under "Resampling by arc length".)
 
 use crate::curve::chaikin::max_output_points;
 use crate::error::{Error, Result};
 use crate::geometry::{check_magnitude, Point, Scalar};
 use crate::metrics::{length, segment_length};
-
-/// Largest number of `DVec2` output points ([`Error::OutputTooLarge`] beyond it): 2²⁴,
-/// 256 MiB. Other point types get
-/// [`max_output_points`]`::<P>()` (the same
-/// bytes).
-///
-/// ```
-/// use glam::DVec2;
-/// use pathsmooth::curve::resample::{resample, MAX_OUTPUT_POINTS};
-/// let p = [DVec2::ZERO, DVec2::new(MAX_OUTPUT_POINTS as f64, 0.0)];
-/// assert!(resample(&p, 0.5).is_err());
-/// assert_eq!(MAX_OUTPUT_POINTS, 1 << 24);
-/// ```
-pub const MAX_OUTPUT_POINTS: usize = max_output_points::<glam::DVec2>();
 
 /// Fraction of the spacing within which a sample counts as landing on the end point.
 const END_TOLERANCE: f64 = 1e-9;
@@ -63,7 +21,7 @@ const END_TOLERANCE: f64 = 1e-9;
 ///
 /// ```
 /// use glam::Vec3;
-/// use pathsmooth::curve::resample::resample_into;
+/// use pathsmooth::curve::resample_into;
 /// let path = [Vec3::ZERO, Vec3::ZERO, Vec3::new(0.0, 0.0, 2.5)];
 /// let mut out = Vec::with_capacity(8);
 /// resample_into(&path, 1.0, &mut out).unwrap();
@@ -98,7 +56,7 @@ pub fn resample_into<P: Point>(path: &[P], spacing: f64, out: &mut Vec<P>) -> Re
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::curve::resample::resample;
+/// use pathsmooth::curve::resample;
 /// let out = resample(&[DVec2::ZERO, DVec2::new(3.0, 4.0)], 2.0).unwrap();
 /// assert_eq!(out.len(), 4); // 0, 2, 4 along the 5-long segment, then the end
 /// assert!((out[1] - DVec2::new(1.2, 1.6)).length() < 1e-12);

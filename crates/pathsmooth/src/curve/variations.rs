@@ -1,39 +1,7 @@
 //! Path variations: translate, mirror, and start part-way along a path.
 //!
-//! **What it does.** The "Terrator" article keeps a few hand-authored patrol paths and
-//! varies them at spawn time: "the path should be offset by a random number of pixels, and
-//! his start position relative to the path should also change. We also allowed it to be
-//! 'flipped' randomly". These are the three operations:
-//!
-//! - [`translate`]: add an offset to every point.
-//! - [`mirror`]: reflect across the line (2D) or plane (3D) through a pivot with a given
-//!   normal, `p' = p − 2·((p − pivot)·n̂)·n̂`; [`mirror_across_axis`] takes the axis
-//!   direction instead (2D, or a vertical mirror plane for 3D paths whose z is height).
-//!   Mirroring twice is the identity (up to rounding).
-//! - [`start_at_distance`]: the path from the point at arc length `d` onward; for a closed
-//!   patrol loop (`closed = true`) `d` wraps around and the result is the same loop
-//!   starting at that point.
-//!
-//! Each has an in-place or `_into` form that allocates nothing.
-//!
-//! **Cost.** O(n) each.
-//!
-//! **Source.** "Dev Blog #02 – Smoothing a path for Terrator" (path variations: offset,
-//! flip, start offset).
-//!
-//! ```
-//! use glam::DVec2;
-//! use pathsmooth::curve::variations::{mirror_across_axis, start_at_distance, translate};
-//! let path = [DVec2::new(0.0, 0.0), DVec2::new(4.0, 0.0), DVec2::new(4.0, 3.0)];
-//! let moved = translate(&path, DVec2::new(10.0, 0.0)).unwrap();
-//! assert_eq!(moved[0], DVec2::new(10.0, 0.0));
-//! // Flip left-right across the vertical line x = 2.
-//! let flipped = mirror_across_axis(&path, DVec2::new(2.0, 0.0), DVec2::Y).unwrap();
-//! assert_eq!(flipped[2], DVec2::new(0.0, 3.0));
-//! // Start 5 units along: 4 along the first leg, 1 up the second.
-//! let late = start_at_distance(&path, 5.0, false).unwrap();
-//! assert_eq!(late, vec![DVec2::new(4.0, 1.0), DVec2::new(4.0, 3.0)]);
-//! ```
+//! (A private module: its public items are re-exported by its parent, whose docs
+//! describe it under "Path variations".)
 
 use crate::error::{Error, Result};
 use crate::geometry::{check_magnitude, Point, Scalar};
@@ -56,7 +24,7 @@ fn check_with<P: Point>(path: &[P], extra: P, name: &'static str) -> Result<()> 
 ///
 /// ```
 /// use glam::Vec3;
-/// use pathsmooth::curve::variations::translate_in_place;
+/// use pathsmooth::curve::translate_in_place;
 /// let mut p = [Vec3::ZERO, Vec3::X];
 /// translate_in_place(&mut p, Vec3::Z).unwrap();
 /// assert_eq!(p, [Vec3::Z, Vec3::new(1.0, 0.0, 1.0)]);
@@ -73,7 +41,7 @@ pub fn translate_in_place<P: Point>(path: &mut [P], offset: P) -> Result<()> {
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::curve::variations::translate;
+/// use pathsmooth::curve::translate;
 /// assert_eq!(translate(&[DVec2::ONE], DVec2::X).unwrap(), vec![DVec2::new(2.0, 1.0)]);
 /// assert!(translate(&[DVec2::ONE], DVec2::NAN).is_err());
 /// ```
@@ -91,7 +59,7 @@ pub fn translate<P: Point>(path: &[P], offset: P) -> Result<Vec<P>> {
 ///
 /// ```
 /// use glam::DVec3;
-/// use pathsmooth::curve::variations::mirror_in_place;
+/// use pathsmooth::curve::mirror_in_place;
 /// let mut p = [DVec3::new(1.0, 2.0, 3.0)];
 /// mirror_in_place(&mut p, DVec3::ZERO, DVec3::new(0.0, 0.0, 2.0)).unwrap(); // across z = 0
 /// assert_eq!(p[0], DVec3::new(1.0, 2.0, -3.0));
@@ -117,7 +85,7 @@ pub fn mirror_in_place<P: Point>(path: &mut [P], pivot: P, normal: P) -> Result<
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::curve::variations::mirror;
+/// use pathsmooth::curve::mirror;
 /// // Across the line y = 1 (normal along y).
 /// let m = mirror(&[DVec2::new(3.0, 4.0)], DVec2::new(0.0, 1.0), DVec2::Y).unwrap();
 /// assert_eq!(m, vec![DVec2::new(3.0, -2.0)]);
@@ -137,7 +105,7 @@ pub fn mirror<P: Point>(path: &[P], pivot: P, normal: P) -> Result<Vec<P>> {
 ///
 /// ```
 /// use glam::{DVec2, Vec3};
-/// use pathsmooth::curve::variations::mirror_across_axis;
+/// use pathsmooth::curve::mirror_across_axis;
 /// // Across the diagonal y = x: swaps coordinates.
 /// let m = mirror_across_axis(&[DVec2::new(1.0, 5.0)], DVec2::ZERO, DVec2::ONE).unwrap();
 /// assert!((m[0] - DVec2::new(5.0, 1.0)).length() < 1e-12);
@@ -174,7 +142,7 @@ pub fn mirror_across_axis<P: Point>(path: &[P], pivot: P, direction: P) -> Resul
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::curve::variations::start_at_distance_into;
+/// use pathsmooth::curve::start_at_distance_into;
 /// let square = [DVec2::ZERO, DVec2::X, DVec2::ONE, DVec2::Y];
 /// let mut out = Vec::with_capacity(8);
 /// start_at_distance_into(&square, 5.5, true, &mut out).unwrap(); // 4 around + 1.5
@@ -256,7 +224,7 @@ pub fn start_at_distance_into<P: Point>(
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::curve::variations::start_at_distance;
+/// use pathsmooth::curve::start_at_distance;
 /// let p = [DVec2::ZERO, DVec2::new(10.0, 0.0)];
 /// assert_eq!(start_at_distance(&p, 2.5, false).unwrap()[0], DVec2::new(2.5, 0.0));
 /// assert!(start_at_distance(&p, 11.0, false).is_err());

@@ -1,35 +1,7 @@
 //! A* on a grid map: 8-connected moves without corner cutting, octile heuristic.
 //!
-//! Moves follow the Moving AI benchmark rules (Sturtevant, *Benchmarks for
-//! Grid-Based Pathfinding*, IEEE TCIAIG 2012): orthogonal steps cost 1, diagonal steps
-//! cost √2, and a diagonal step from (x, y) to (x+dx, y+dy) needs both (x+dx, y) and
-//! (x, y+dy) free, so a path never clips a wall's corner nor squeezes through a diagonal
-//! pinch. The search is A* (Hart, Nilsson, Raphael 1968) with the octile distance as an
-//! admissible, consistent heuristic: the `pathfinding` crate's
-//! [`astar`](pathfinding::prelude::astar) loop, step for step, over arrays indexed by cell
-//! instead of its hash map (the same paths without a hash per node). The arrays are a
-//! [`GridSearch`]'s, 28 bytes per cell of the largest map it searched: keep one for repeated
-//! searches; the free functions make a fresh one per call.
-//!
-//! **Exact costs.** The search adds integer costs: 1 is 2³² units and √2 is rounded to the
-//! nearest unit, so sums are exact, ties are decided consistently and the rounding error
-//! of a 10⁶-step path stays below 10⁻³ of a unit. The reported [`GridPath::length`] is
-//! recomputed in `f64` as `orthogonal + √2 · diagonal` steps.
-//!
-//! Cost: O(n log n) for n expanded cells; the result is the cells and the polyline through
-//! their centres (which has clearance ≥ 0.5 and is valid by the rule of
-//! [`los`](crate::grid::los)).
-//!
-//! ```
-//! use glam::IVec2;
-//! use pathsmooth::grid::{astar::astar, GridMap};
-//! let map = GridMap::from_rows(&["....", ".@@.", "...."])?;
-//! let path = astar(&map, IVec2::new(0, 1), IVec2::new(3, 1))?;
-//! // Around the wall without clipping its corners: up, three across, down.
-//! assert_eq!(path.length, 5.0);
-//! assert_eq!(path.points.len(), path.cells.len());
-//! # Ok::<(), pathsmooth::Error>(())
-//! ```
+//! (A private module: its public items are re-exported by its parent, whose docs
+//! describe it under "A*".)
 
 use glam::{DVec2, IVec2};
 
@@ -67,7 +39,7 @@ pub struct GridPath {
 ///
 /// ```
 /// use glam::IVec2;
-/// use pathsmooth::grid::{astar::{GridPath, GridSearch}, GridMap};
+/// use pathsmooth::grid::{GridPath, GridSearch, GridMap};
 /// let map = GridMap::from_rows(&["....", ".@@.", "...."])?;
 /// let (mut search, mut path) = (GridSearch::new(), GridPath::default());
 /// for _ in 0..3 {
@@ -161,7 +133,7 @@ impl Weights {
 ///
 /// ```
 /// use glam::IVec2;
-/// let d = pathsmooth::grid::astar::octile_distance(IVec2::ZERO, IVec2::new(3, 1));
+/// let d = pathsmooth::grid::octile_distance(IVec2::ZERO, IVec2::new(3, 1));
 /// assert!((d - (2.0 + 2f64.sqrt())).abs() < 1e-12);
 /// ```
 pub fn octile_distance(a: IVec2, b: IVec2) -> f64 {
@@ -228,7 +200,7 @@ fn astar_until(
 ///
 /// ```
 /// use glam::IVec2;
-/// use pathsmooth::grid::{astar::astar_clear, distance::DistanceField, GridMap};
+/// use pathsmooth::grid::{astar_clear, DistanceField, GridMap};
 /// let map = GridMap::from_rows(&["......."; 3].iter().chain(&["...@..."]).chain(&["......."; 3]).collect::<Vec<_>>())?;
 /// let field = DistanceField::new(&map);
 /// // Radius 0.6: the centres beside the pillar (3, 3) have only 0.5, so the path goes wide.
@@ -397,7 +369,7 @@ impl GridSearch {
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::grid::{astar::astar_points, GridMap};
+/// use pathsmooth::grid::{astar_points, GridMap};
 /// let map = GridMap::from_rows(&["...", "..."])?;
 /// let p = astar_points(&map, DVec2::new(0.2, 0.9), DVec2::new(2.7, 0.1))?;
 /// assert_eq!(p.points, vec![DVec2::new(0.5, 0.5), DVec2::new(1.5, 0.5), DVec2::new(2.5, 0.5)]);

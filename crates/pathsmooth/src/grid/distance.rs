@@ -1,83 +1,7 @@
 //! Exact Euclidean clearance: the distance from any point (or segment) to the blocked
-//! region of a grid map.
 //!
-//! The blocked region `B` is the union of the blocked cells (closed unit squares) and
-//! everything outside the map, so the map border is a wall. The field promises:
-//!
-//! - [`DistanceField::cell_clearance`] and [`DistanceField::vertex_clearance`]: the exact
-//!   Euclidean distance from a cell centre (x + ½, y + ½) or a lattice vertex (x, y) to `B`,
-//!   in O(1). These distances are square roots of integers over 2 (every per-axis gap is a
-//!   multiple of ½), so they are stored exactly and returned as the correctly rounded
-//!   `√q / 2`: e.g. a centre whose nearest wall point is a corner ½ away on both axes
-//!   gets exactly `0.5f64.sqrt()`.
-//! - [`DistanceField::clearance`]: the exact distance from any point (0 inside a wall, on
-//!   its surface, or outside the map), equal to the stored value at centres and vertices.
-//! - [`DistanceField::segment_clearance`] and its capped and boolean forms: the exact
-//!   minimum clearance along a segment (up to floating-point rounding).
-//!
-//! It is the distance to the blocked squares, not the distance between cell centres.
-//!
-//! **The table (centres and vertices).** In half units the squares of `B` have integer
-//! corners, and the nearest point of a square to a point with integer coordinates is the
-//! point clamped onto the square, again on the half-unit lattice. So the clearance of a
-//! centre or vertex is its distance to the nearest blocked point of the half-unit lattice:
-//! a classic exact Euclidean distance transform of sampled points, computed in linear time
-//! by separating the axes (P. Felzenszwalb, D. Huttenlocher, *Distance Transforms of
-//! Sampled Functions*, Theory of Computing 8, 2012; A. Meijster, J. Roerdink,
-//! W. Hesselink, *A General Algorithm for Computing Distance Transforms in Linear Time*,
-//! Mathematical Morphology and its Applications to Image and Signal Processing, 2000).
-//! The column pass records, for every cell, the nearest blocked cell at or above and at or
-//! below it in its column (two sweeps; the rows just outside the map count as blocked),
-//! which gives the vertical distance `g` from each centre or vertex row to the blocked
-//! squares of each column. The row pass takes, for each row of query points, the lower
-//! envelope of the parabolas `(P − X)² + g_X` over the vertical grid lines `X` (a line's
-//! `g` is the smaller of its two neighbouring columns'; the border lines have `g = 0`) and
-//! evaluates it at every query with Meijster's integer separators, so the arithmetic is
-//! exact. The half-unit lines through cell centres need no parabolas of their own: one is
-//! only ever nearest to the centres on it, where its value is the column's own `g`.
-//!
-//! **Other points and segments.** For the square of cell (i, j),
-//! `dist(p, S_ij)² = gx_i(p.x)² + gy_j(p.y)²` where `gx_i` is the 1D distance from `p.x`
-//! to [i, i+1] and likewise `gy_j`. Within one column, a blocked square above every point
-//! of the query dominates all blocked squares farther above it, so each column contributes
-//! at most the blocked cells in the query's own rows and the nearest blocked one above and
-//! below (read from the column pass). Columns are visited outwards from the query until
-//! the horizontal gap alone reaches the best distance found; every square that could be
-//! nearer is examined with an exact point- or segment-to-square distance. A segment is cut
-//! into pieces of length ≤ 1. Clearance is 1-Lipschitz, so the stored value at the centre
-//! or vertex nearest a piece bounds the piece's clearance within 1 on either side: the
-//! upper bound caps the search, and pieces whose lower bound cannot beat the best so far
-//! (or the radius being tested) are skipped without a search.
-//!
-//! **Cost.** Building is O(width × height) time (a few passes over the map, no
-//! dependence on the clearances) with O(width) scratch. Memory is 12 bytes per cell: the
-//! squared clearance of each centre and of each vertex as `u32` in quarter units (4 + 4,
-//! plus one extra row and column of vertices) and the two column distances as `u16`
-//! (`u32` for maps taller than 65 535 rows: 16 bytes per cell). `cell_clearance` and
-//! `vertex_clearance` are O(1), as is `clearance` at a centre or vertex; at other points it
-//! is O(c + 1) for clearance c (the columns within reach). A segment of length L costs
-//! O(L) for the bounds plus O(c + 1) for each piece whose bound does not rule it out: for
-//! [`segment_clear_of`](DistanceField::segment_clear_of) with radius r, pieces whose
-//! nearest stored value exceeds r + 1 cost O(1).
-//!
-//! Squared clearances saturate at `u32::MAX` quarter units (a clearance over 32 767 cells,
-//! possible only on maps more than 65 535 cells wide and tall).
-//!
-//! ```
-//! use glam::DVec2;
-//! use pathsmooth::grid::{distance::DistanceField, GridMap};
-//! let map = GridMap::from_rows(&[".....", ".....", "..@..", ".....", "....."])?;
-//! let field = DistanceField::new(&map);
-//! // Near the top-left corner the map border is nearest; from (1.5, 1.5) it is the
-//! // wall's corner (2, 2), √0.5 away (cell-centre distance would say √2).
-//! assert_eq!(field.clearance(DVec2::new(0.5, 0.5)), 0.5);
-//! assert_eq!(field.cell_clearance(1, 1), 0.5f64.sqrt());
-//! assert_eq!(field.clearance(DVec2::new(1.5, 1.5)), field.cell_clearance(1, 1));
-//! assert_eq!(field.clearance(DVec2::new(2.5, 2.5)), 0.0);
-//! // The vertex (1, 1) is √2 from that corner but 1 from the border.
-//! assert_eq!(field.vertex_clearance(1, 1), 1.0);
-//! # Ok::<(), pathsmooth::Error>(())
-//! ```
+//! (A private module: its public items are re-exported by its parent, whose docs
+//! describe it under "The distance field".)
 
 use glam::{DVec2, IVec2};
 
@@ -324,7 +248,7 @@ impl DistanceField {
     /// docs).
     ///
     /// ```
-    /// use pathsmooth::grid::{distance::DistanceField, GridMap};
+    /// use pathsmooth::grid::{DistanceField, GridMap};
     /// let field = DistanceField::new(&GridMap::from_rows(&["..", ".@"])?);
     /// assert_eq!(field.cell_clearance(0, 0), 0.5);
     /// # Ok::<(), pathsmooth::Error>(())
@@ -447,7 +371,7 @@ impl DistanceField {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::grid::{distance::DistanceField, GridMap};
+    /// use pathsmooth::grid::{DistanceField, GridMap};
     /// let field = DistanceField::new(&GridMap::from_rows(&["...", "...", "..."])?);
     /// assert_eq!(field.clearance(DVec2::new(1.5, 1.5)), 1.5); // to the map border
     /// assert_eq!(field.clearance(DVec2::new(5.0, 1.0)), 0.0); // outside
@@ -475,7 +399,7 @@ impl DistanceField {
     /// centre.
     ///
     /// ```
-    /// use pathsmooth::grid::{distance::DistanceField, GridMap};
+    /// use pathsmooth::grid::{DistanceField, GridMap};
     /// let field = DistanceField::new(&GridMap::from_rows(&["...", ".@.", "..."])?);
     /// assert_eq!(field.cell_clearance(1, 0), 0.5);
     /// assert_eq!(field.cell_clearance(1, 1), 0.0);
@@ -500,7 +424,7 @@ impl DistanceField {
     /// centres and that vertex do.
     ///
     /// ```
-    /// use pathsmooth::grid::{distance::DistanceField, GridMap};
+    /// use pathsmooth::grid::{DistanceField, GridMap};
     /// let field = DistanceField::new(&GridMap::from_rows(&["....", "....", "....", "...@"])?);
     /// assert_eq!(field.vertex_clearance(0, 2), 0.0); // on the border
     /// assert_eq!(field.vertex_clearance(3, 3), 0.0); // a corner of the blocked cell
@@ -527,7 +451,7 @@ impl DistanceField {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::grid::{distance::DistanceField, GridMap};
+    /// use pathsmooth::grid::{DistanceField, GridMap};
     /// let field = DistanceField::new(&GridMap::from_rows(&["....", "....", "....", ".@.."])?);
     /// // Passing the wall's top-right corner (2, 3) at distance √0.5.
     /// let c = field.segment_clearance(DVec2::new(1.5, 1.5), DVec2::new(3.0, 3.0));
@@ -543,7 +467,7 @@ impl DistanceField {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::grid::{distance::DistanceField, GridMap};
+    /// use pathsmooth::grid::{DistanceField, GridMap};
     /// let field = DistanceField::new(&GridMap::from_fn(9, 9, |_, _| true));
     /// let (a, b) = (DVec2::new(4.5, 3.0), DVec2::new(4.5, 6.0));
     /// assert_eq!(field.segment_clearance_capped(a, b, 1.0), 1.0); // true value 3
@@ -620,7 +544,7 @@ impl DistanceField {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::grid::{distance::DistanceField, GridMap};
+    /// use pathsmooth::grid::{DistanceField, GridMap};
     /// let field = DistanceField::new(&GridMap::from_rows(&["...", "...", "..."])?);
     /// assert!(field.segment_clear_of(DVec2::new(0.5, 1.5), DVec2::new(2.5, 1.5), 0.5));
     /// assert!(!field.segment_clear_of(DVec2::new(0.5, 1.5), DVec2::new(2.5, 1.5), 0.51));

@@ -1,49 +1,7 @@
 //! Exact line of sight on a grid map, following the validity rule of [`crate::world`] to
-//! the letter.
 //!
-//! **The rule.** The blocked region is the union of the blocked cells (closed unit squares)
-//! and everything outside the map. A segment *collides* when it enters the **interior** of
-//! the blocked region — the open inside of a blocked cell, the seam between two blocked
-//! cells (inside a thick wall), a vertex surrounded by four blocked cells, anything outside
-//! the map — or when it passes through a **pinch**: a grid vertex where exactly two
-//! diagonally opposite cells of its four are blocked. A path also collides when it *bends*
-//! on a pinch vertex, arriving from one free quadrant and leaving into the other. Touching a
-//! wall's surface, running along it, or touching a corner is allowed; so is running along
-//! the map border from inside.
-//!
-//! **The test.** [`segment_collision`] walks the cells the open segment passes through, in
-//! order, as Amanatides and Woo's voxel traversal does (J. Amanatides, A. Woo, *A Fast Voxel
-//! Traversal Algorithm for Ray Tracing*, Eurographics 1987), but decides every step
-//! **exactly**: whether the segment leaves a cell through its vertical side, its
-//! horizontal side or exactly through its corner is the sign of an orientation determinant
-//! of the two (floating-point) endpoints and the (integer) corner, computed with Shewchuk's
-//! adaptive exact predicate (the `robust` crate). There is no sampling and no epsilon:
-//! the answer is the exact answer for the segment whose endpoints are the given `f64`
-//! values. Axis-parallel segments, which may run along grid lines, are handled separately:
-//! on a grid line, a unit stretch collides when the cells on *both* sides of it are blocked
-//! (the seam inside a wall, or outside the map beyond a blocked border cell).
-//!
-//! Cost: O(number of cells the segment crosses); no allocation.
-//!
-//! With an agent radius `r > 0`, [`segment_is_clear`] asks instead that every point of the
-//! segment keep clearance ≥ `r` ([`DistanceField`]); touching is then impossible, so the
-//! pinch rule is implied.
-//!
-//! ```
-//! use glam::DVec2;
-//! use pathsmooth::grid::{los, GridMap};
-//! // . . .
-//! // . @ .
-//! // . . .
-//! let map = GridMap::from_rows(&["...", ".@.", "..."])?;
-//! // Grazing the top side of the wall is fine, clipping its corner is not.
-//! assert!(los::segment_is_free(&map, DVec2::new(0.0, 1.0), DVec2::new(3.0, 1.0)));
-//! assert!(!los::segment_is_free(&map, DVec2::new(0.5, 0.5), DVec2::new(2.5, 1.5)));
-//! // Touching the corner exactly is fine; the main diagonal crosses the wall.
-//! assert!(!los::segment_is_free(&map, DVec2::new(0.0, 0.0), DVec2::new(3.0, 3.0)));
-//! assert!(los::segment_is_free(&map, DVec2::new(0.5, 1.5), DVec2::new(1.5, 0.5)));
-//! # Ok::<(), pathsmooth::Error>(())
-//! ```
+//! (A private module: its public items are re-exported by its parent, whose docs
+//! describe it under "Line of sight".)
 
 use glam::{DVec2, IVec2};
 use robust::{orient2d, Coord};
@@ -78,7 +36,7 @@ pub enum Collision {
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::grid::{los::segment_is_free, GridMap};
+/// use pathsmooth::grid::{segment_is_free, GridMap};
 /// // A diagonal pinch: `@` at top-left and bottom-right of vertex (1, 1).
 /// let map = GridMap::from_rows(&["@.", ".@"])?;
 /// assert!(!segment_is_free(&map, DVec2::new(1.5, 0.5), DVec2::new(0.5, 1.5)));
@@ -95,7 +53,7 @@ pub fn segment_is_free(map: &GridMap, a: DVec2, b: DVec2) -> bool {
 ///
 /// ```
 /// use glam::{DVec2, IVec2};
-/// use pathsmooth::grid::{los::{segment_collision, Collision}, GridMap};
+/// use pathsmooth::grid::{segment_collision, Collision, GridMap};
 /// // A two-cell-thick wall: the seam y = 1 between its rows is inside the wall.
 /// let map = GridMap::from_rows(&["...", "@@@", "@@@", "..."])?;
 /// assert!(matches!(
@@ -136,7 +94,7 @@ pub fn segment_collision(map: &GridMap, a: DVec2, b: DVec2) -> Option<Collision>
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::grid::{los::point_is_free, GridMap};
+/// use pathsmooth::grid::{point_is_free, GridMap};
 /// let map = GridMap::from_rows(&[".@"])?;
 /// assert!(point_is_free(&map, DVec2::new(1.0, 0.5))); // on the wall's surface
 /// assert!(!point_is_free(&map, DVec2::new(1.5, 0.5))); // inside it
@@ -157,7 +115,7 @@ pub fn point_is_free(map: &GridMap, p: DVec2) -> bool {
 /// they are diagonally opposite (cells outside the map count as blocked).
 ///
 /// ```
-/// use pathsmooth::grid::{los::is_pinch, GridMap};
+/// use pathsmooth::grid::{is_pinch, GridMap};
 /// let map = GridMap::from_rows(&["@.", ".@"])?;
 /// assert!(is_pinch(&map, 1, 1));
 /// assert!(!is_pinch(&map, 0, 0)); // three outside cells and one blocked
@@ -178,7 +136,7 @@ pub fn is_pinch(map: &GridMap, x: i64, y: i64) -> bool {
 ///
 /// ```
 /// use glam::{DVec2, IVec2};
-/// use pathsmooth::grid::{los::bend_pinch, GridMap};
+/// use pathsmooth::grid::{bend_pinch, GridMap};
 /// let map = GridMap::from_rows(&["@.", ".@"])?;
 /// let v = DVec2::new(1.0, 1.0);
 /// let (ne, sw) = (DVec2::new(1.5, 0.5), DVec2::new(0.5, 1.5));
@@ -217,7 +175,7 @@ pub fn bend_pinch(map: &GridMap, prev: DVec2, v: DVec2, next: DVec2) -> Option<I
 ///
 /// ```
 /// use glam::{DVec2, IVec2};
-/// use pathsmooth::grid::{los::{path_collision, Collision}, GridMap};
+/// use pathsmooth::grid::{path_collision, Collision, GridMap};
 /// let map = GridMap::from_rows(&["...", ".@.", "..."])?;
 /// let path = [DVec2::new(0.5, 0.5), DVec2::new(2.5, 0.5), DVec2::new(0.5, 2.5)];
 /// assert_eq!(path_collision(&map, &path), Some((1, Collision::Interior { cell: IVec2::new(1, 1) })));
@@ -243,7 +201,7 @@ pub fn path_collision(map: &GridMap, path: &[DVec2]) -> Option<(usize, Collision
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::grid::{los::path_is_free, GridMap};
+/// use pathsmooth::grid::{path_is_free, GridMap};
 /// let map = GridMap::from_rows(&["@.", ".@"])?;
 /// let v = DVec2::new(1.0, 1.0);
 /// // Both segments only touch the pinch vertex, but together they squeeze through it.
@@ -262,7 +220,7 @@ pub fn path_is_free(map: &GridMap, path: &[DVec2]) -> bool {
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::grid::{distance::DistanceField, los::segment_is_clear, GridMap};
+/// use pathsmooth::grid::{DistanceField, segment_is_clear, GridMap};
 /// let map = GridMap::from_rows(&["....", "....", "@@@@"])?;
 /// let field = DistanceField::new(&map);
 /// let (a, b) = (DVec2::new(0.5, 1.5), DVec2::new(3.5, 1.5));
@@ -293,7 +251,7 @@ pub fn segment_is_clear(
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::grid::{distance::DistanceField, los::path_is_clear, GridMap};
+/// use pathsmooth::grid::{DistanceField, path_is_clear, GridMap};
 /// let map = GridMap::from_rows(&["...", "...", "..."])?;
 /// let field = DistanceField::new(&map);
 /// let path = [DVec2::new(1.5, 1.5), DVec2::new(1.5, 0.5)];

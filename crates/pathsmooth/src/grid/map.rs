@@ -1,26 +1,7 @@
 //! Moving AI grid maps (`.map`) and scenario lists (`.scen`).
 //!
-//! Format: Sturtevant, *Benchmarks for Grid-Based Pathfinding*, IEEE TCIAIG 4(2), 2012
-//! (<https://movingai.com/benchmarks/formats.html>). A map is four header lines
-//! (`type octile`, `height H`, `width W`, `map`; height before width) followed by `H` rows
-//! of `W` characters. `.`, `G` and `S` are passable; every other character (`@`, `O`, `T`,
-//! `W`, anything unknown) is blocked terrain. CRLF and LF line endings and a missing final
-//! newline are accepted.
-//!
-//! Coordinates: cell (x = column, y = row, row 0 at the top) covers the
-//! square [x, x+1] × [y, y+1] and has its centre at (x + 0.5, y + 0.5). Everything outside
-//! the map is blocked.
-//!
-//! ```
-//! use pathsmooth::grid::GridMap;
-//! let map = GridMap::parse("type octile\nheight 2\nwidth 3\nmap\n..@\n.T.\n", "tiny.map")?;
-//! assert_eq!((map.width(), map.height()), (3, 2));
-//! assert!(map.is_passable(0, 0));
-//! assert!(!map.is_passable(2, 0));
-//! assert!(!map.is_passable(1, 1));
-//! assert!(!map.is_passable(-1, 0)); // outside is blocked
-//! # Ok::<(), pathsmooth::Error>(())
-//! ```
+//! (A private module: its public items are re-exported by its parent, whose docs
+//! describe it under "Maps and scenarios".)
 
 use std::path::Path;
 

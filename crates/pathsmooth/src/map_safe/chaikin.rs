@@ -426,7 +426,7 @@ impl MapSafe {
     /// ```
     /// use glam::DVec2;
     /// use pathsmooth::{is_valid, GridMap, GridWorld, MapSafe};
-    /// use pathsmooth::curve::chaikin::ChaikinParams;
+    /// use pathsmooth::curve::ChaikinParams;
     /// // The wall cell (2, 1) sits inside the corner: cuts there are shallower.
     /// let map = GridWorld::new(GridMap::from_rows(&["....", "..@.", "....", "...."])?)?;
     /// let path = [DVec2::new(0.5, 0.5), DVec2::new(3.5, 0.5), DVec2::new(3.5, 3.5)];
@@ -479,7 +479,7 @@ impl MapSafe {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::curve::chaikin::AdaptiveParams;
+    /// use pathsmooth::curve::AdaptiveParams;
     /// use pathsmooth::{is_valid, GridMap, GridWorld, MapSafe};
     /// let map = GridWorld::new(GridMap::from_rows(&["....", "..@.", "....", "...."])?)?;
     /// // A straight run, then a right angle next to the wall cell (2, 1).

@@ -12,7 +12,7 @@
 //! Map-aware Chaikin: Chaikin's corner cutting with every corner cut as deeply as the
 //! walls allow ([`MapSafe::chaikin`], [`MapSafe::chaikin_adaptive`], [`map_chaikin`]).
 //!
-//! Chaikin's passes (see [`mod@crate::curve::chaikin`]) with a cut ratio chosen **per corner**:
+//! Chaikin's passes (see [`curve`](crate::curve#chaikin-corner-cutting)) with a cut ratio chosen **per corner**:
 //! in each pass, walking the path from its start, interior vertex `P_i` is replaced by
 //! [`corner_cut`](crate::curve::chaikin::corner_cut)`(P_{i−1}, P_i, P_{i+1}, t)` for the largest `t` in `r, r/2, …, r/32`
 //! (`r` = [`ChaikinParams::ratio`](crate::ChaikinParams::ratio)) such that the cut segment between the two new points

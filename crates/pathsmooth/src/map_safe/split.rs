@@ -240,7 +240,7 @@ impl MapSafe {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::curve::catmull_rom::{catmull_rom_into, CatmullRomParams};
+    /// use pathsmooth::curve::{catmull_rom_into, CatmullRomParams};
     /// use pathsmooth::{is_valid, GridMap, GridWorld, MapSafe};
     /// let world = GridWorld::new(GridMap::from_rows(&["....", "@@@.", "@@@.", "@@@."])?)?;
     /// let path = [DVec2::new(0.5, 0.5), DVec2::new(3.5, 0.5), DVec2::new(3.5, 3.5)];

@@ -157,7 +157,7 @@ impl Step {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::curve::catmull_rom::CatmullRomParams;
+    /// use pathsmooth::curve::CatmullRomParams;
     /// use pathsmooth::Step;
     /// let path = vec![DVec2::ZERO; 1000];
     /// let step = Step::CatmullRom(CatmullRomParams::uniform(31));

@@ -23,7 +23,7 @@ use crate::navmesh::mesh::NavMesh;
 /// Built once per map: the exact distance field ([`DistanceField`]) at construction, the
 /// navmesh (for the funnel and portal relaxation) on first use, each then shared by every
 /// query. Queries convert world points to cells (`(p − origin) / cell_size`) and answer
-/// with the exact grid tests of [`los`](crate::grid::los) and [`DistanceField`], so the
+/// with the exact grid tests of [line of sight](crate::grid#line-of-sight) and [`DistanceField`], so the
 /// validity rule of [`crate::world`] holds to the letter: blocked cells are closed squares,
 /// outside the map is blocked, touching is allowed, seams and pinches are not.
 ///

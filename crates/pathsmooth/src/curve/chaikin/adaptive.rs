@@ -11,7 +11,7 @@ use crate::geometry::{check_path, turn_angle, Point};
 /// Angles are turn angles in radians: 0 is straight on, π a full reversal.
 ///
 /// ```
-/// use pathsmooth::curve::chaikin::AdaptiveParams;
+/// use pathsmooth::curve::AdaptiveParams;
 /// let p = AdaptiveParams::default();
 /// assert!((p.angle_limit.to_degrees() - 30.0).abs() < 1e-9);
 /// assert_eq!(p.outlier_limit, None);
@@ -53,7 +53,7 @@ impl AdaptiveParams {
     /// [`Error::BadAngle`] an angle above π (no turn is sharper: degrees by mistake).
     ///
     /// ```
-    /// use pathsmooth::curve::chaikin::AdaptiveParams;
+    /// use pathsmooth::curve::AdaptiveParams;
     /// let bad = AdaptiveParams { angle_limit: 0.0, ..Default::default() };
     /// assert!(bad.validate().is_err());
     /// let degrees = AdaptiveParams { angle_limit: 30.0, ..Default::default() };
@@ -78,7 +78,7 @@ impl AdaptiveParams {
 ///
 /// ```
 /// use glam::Vec2;
-/// use pathsmooth::curve::chaikin::{AdaptiveChaikin, AdaptiveParams};
+/// use pathsmooth::curve::{AdaptiveChaikin, AdaptiveParams};
 /// let mut r = AdaptiveChaikin::new(&AdaptiveParams::default())?;
 /// let mut out = Vec::new();
 /// let report = r.refine_into(&[Vec2::ZERO, Vec2::X, Vec2::new(2.0, 0.0)], &mut out)?;
@@ -105,7 +105,7 @@ pub struct RefineReport {
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::curve::chaikin::{AdaptiveChaikin, AdaptiveParams};
+/// use pathsmooth::curve::{AdaptiveChaikin, AdaptiveParams};
 ///
 /// // Recorded data with one glitch: (3, 5) is a spike on an otherwise straight track.
 /// let track: Vec<DVec2> = [(0.0, 0.0), (1.0, 0.0), (2.0, 0.0), (3.0, 5.0), (4.0, 0.0), (5.0, 0.0)]
@@ -129,7 +129,7 @@ impl<P: Point> AdaptiveChaikin<P> {
     ///
     /// ```
     /// use glam::Vec3;
-    /// use pathsmooth::curve::chaikin::{AdaptiveChaikin, AdaptiveParams};
+    /// use pathsmooth::curve::{AdaptiveChaikin, AdaptiveParams};
     /// assert!(AdaptiveChaikin::<Vec3>::new(&AdaptiveParams::default()).is_ok());
     /// assert!(AdaptiveChaikin::<Vec3>::new(&AdaptiveParams { ratio: 1.0, ..Default::default() }).is_err());
     /// ```
@@ -145,7 +145,7 @@ impl<P: Point> AdaptiveChaikin<P> {
     ///
     /// ```
     /// use glam::Vec2;
-    /// use pathsmooth::curve::chaikin::{AdaptiveChaikin, AdaptiveParams};
+    /// use pathsmooth::curve::{AdaptiveChaikin, AdaptiveParams};
     /// let r = AdaptiveChaikin::<Vec2>::new(&AdaptiveParams::default())?;
     /// assert_eq!(r.params().max_passes, 4);
     /// # Ok::<(), pathsmooth::Error>(())
@@ -166,7 +166,7 @@ impl<P: Point> AdaptiveChaikin<P> {
     ///
     /// ```
     /// use glam::Vec2;
-    /// use pathsmooth::curve::chaikin::{AdaptiveChaikin, AdaptiveParams};
+    /// use pathsmooth::curve::{AdaptiveChaikin, AdaptiveParams};
     /// let mut r = AdaptiveChaikin::new(&AdaptiveParams::default())?;
     /// let mut out = Vec::new();
     /// let zigzag = [Vec2::ZERO, Vec2::new(1.0, 1.0), Vec2::new(2.0, 0.0), Vec2::new(3.0, 1.0)];
@@ -211,7 +211,7 @@ impl<P: Point> AdaptiveChaikin<P> {
 ///
 /// ```
 /// use glam::Vec2;
-/// use pathsmooth::curve::chaikin::{chaikin_adaptive, AdaptiveParams};
+/// use pathsmooth::curve::{chaikin_adaptive, AdaptiveParams};
 /// let straight: Vec<Vec2> = (0..5).map(|i| Vec2::new(i as f32, 2.0 * i as f32)).collect();
 /// assert_eq!(chaikin_adaptive(&straight, &AdaptiveParams::default())?, straight);
 /// # Ok::<(), pathsmooth::Error>(())

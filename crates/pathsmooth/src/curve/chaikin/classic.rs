@@ -17,7 +17,7 @@ use crate::geometry::{check_path, Point};
 ///
 /// ```
 /// use glam::DVec3;
-/// use pathsmooth::curve::chaikin::{chaikin_into, ChaikinParams};
+/// use pathsmooth::curve::{chaikin_into, ChaikinParams};
 ///
 /// let square = [DVec3::ZERO, DVec3::X, DVec3::new(1.0, 1.0, 0.0), DVec3::Y];
 /// let params = ChaikinParams { passes: 2, closed: true, ..Default::default() };
@@ -65,7 +65,7 @@ pub fn chaikin_into<P: Point>(path: &[P], params: &ChaikinParams, out: &mut Vec<
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::curve::chaikin::{chaikin, ChaikinParams};
+/// use pathsmooth::curve::{chaikin, ChaikinParams};
 ///
 /// let p = [DVec2::ZERO, DVec2::new(4.0, 0.0), DVec2::new(4.0, 4.0)];
 /// let out = chaikin(&p, &ChaikinParams { passes: 1, ..Default::default() })?;
@@ -92,7 +92,7 @@ pub fn chaikin<P: Point>(path: &[P], params: &ChaikinParams) -> Result<Vec<P>> {
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::curve::chaikin::corner_cut;
+/// use pathsmooth::curve::corner_cut;
 /// let (a, b) = corner_cut(DVec2::ZERO, DVec2::new(4.0, 0.0), DVec2::new(4.0, 4.0), 0.25);
 /// assert_eq!((a, b), (DVec2::new(3.0, 0.0), DVec2::new(4.0, 1.0)));
 /// ```
@@ -120,7 +120,7 @@ pub fn corner_cut<P: Point>(prev: P, v: P, next: P, t: f64) -> (P, P) {
 ///
 /// ```
 /// use glam::DVec2;
-/// use pathsmooth::curve::chaikin::chaikin_pass_ratios_into;
+/// use pathsmooth::curve::chaikin_pass_ratios_into;
 /// let p = [DVec2::ZERO, DVec2::new(4.0, 0.0), DVec2::new(4.0, 4.0), DVec2::new(8.0, 4.0)];
 /// let mut out = Vec::new();
 /// // Cut the first corner by a quarter, keep the second one.

@@ -20,7 +20,7 @@ use crate::geometry::{check_path, Point};
 ///
 /// ```
 /// use glam::Vec2;
-/// use pathsmooth::curve::chaikin::{chaikin_in_place, chaikin_output_len, ChaikinParams};
+/// use pathsmooth::curve::{chaikin_in_place, chaikin_output_len, ChaikinParams};
 ///
 /// let params = ChaikinParams::default(); // 4 passes, ratio ¼, open
 /// let path = [Vec2::new(0.0, 0.0), Vec2::new(8.0, 0.0), Vec2::new(8.0, 8.0)];

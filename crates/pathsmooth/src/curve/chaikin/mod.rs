@@ -1,126 +1,7 @@
 //! Chaikin corner cutting: classic multi-pass (allocating, buffer-reusing and fully in
-//! place) and adaptive refinement that only cuts sharp corners.
 //!
-//! # Classic Chaikin
-//!
-//! Each pass replaces every segment `P_j → P_{j+1}` by the two points
-//!
-//! ```text
-//! Q_j = (1 − r)·P_j + r·P_{j+1}        R_j = r·P_j + (1 − r)·P_{j+1}
-//! ```
-//!
-//! where `r` is the cut [`ratio`](ChaikinParams::ratio) in (0, ½] (default ¼, Chaikin's
-//! original ¾ : ¼ rule as the "Math Magician" article writes it). Seen from a vertex, each
-//! interior vertex `P_i` is replaced by two points a fraction `r` of the way towards its
-//! neighbours (`R_{i−1}` and `Q_i`); the corner itself disappears. With `r = ½` the two
-//! points of a segment coincide (a legal duplicate).
-//!
-//! - **Open paths** keep their first and last points exactly: a pass maps
-//!   `P_0, …, P_{m−1}` to `P_0, R_0, Q_1, R_1, …, Q_{m−2}, P_{m−1}` (the `Q_0` and `R_{m−2}`
-//!   of the end segments are not emitted, because they would lie on the same lines as the
-//!   kept endpoints). So `m` points become `2m − 2` and after `k` passes `n` points become
-//!   `(n − 2)·2^k + 2`, the count of the "Terrator" article, which lets a caller size a
-//!   buffer up front ([`chaikin_output_len`]). A 2-point path is returned unchanged.
-//! - **Closed loops** are given *without* repeating the first point; the edge from the
-//!   last point back to the first is implied. A pass maps `m` points to
-//!   `Q_0, R_0, Q_1, R_1, …, Q_{m−1}, R_{m−1}` (segment `m − 1` is the closing edge), so
-//!   `n` points become `n·2^k`.
-//!
-//! Every output point is a convex combination of input points, so the output lies in the
-//! convex hull of the input and collinear input stays collinear. Points are computed in
-//! the convex form `a·(1 − r) + b·r` (not `a + (b − a)·r`, whose difference can overflow
-//! for huge finite coordinates).
-//!
-//! **Forms.** [`chaikin_in_place`] smooths inside one caller-provided slice, pass after
-//! pass, with no heap allocation at all (the Terrator article's point: zero garbage in a
-//! game loop). [`chaikin_into`] writes into a reused `Vec`, and [`chaikin`] allocates.
-//!
-//! **In place, back to front.** A pass writes the two points of segment `j` to slots `2j`
-//! and `2j + 1` (on open paths slot 0 keeps `P_0` instead of `Q_0`, and the last slot
-//! gets `P_{m−1}` instead of `R_{m−2}`) and reads only `P_j` and `P_{j+1}`. Walking the
-//! segments from last to first, every slot written so far is at index ≥ `2(j + 1) > j`,
-//! so the point `P_j` about to be read is still intact, and `P_{j+1}` was read one step
-//! earlier and is carried in a register (the end point, whose slot may be overwritten
-//! first, is saved before the sweep). Front to back would overwrite `P_1` with `R_0`
-//! before it is read. The Terrator article's `ChaikinFast` walks the same way.
-//!
-//! **Fused passes.** Once the output outgrows 2048 points, up to six passes are fused:
-//! the path is cut into overlapping chunks, each chunk's passes run in a stack scratch
-//! (two halves of 2048 points, 64 KiB for `DVec2`, so in cache), and the chunk's output
-//! is written to its final place once, chunks still going back to front in place.
-//! Memory is then swept once per group of passes instead of once per pass, which is
-//! what makes large paths fast. Passes also run two at a time with the first one's points
-//! kept in registers (smoothing is limited by stores, not arithmetic). Either way the
-//! result is bit for bit that of plain passes (the comments on the fused and double
-//! passes in the source say why; the tests compare them).
-//!
-//! **Cost.** O(n·2^k) time for `k` passes, linear in the output; memory: the output
-//! only (plus 4096 points of stack).
-//!
-//! **Output budget.** The output may take at most [`MAX_OUTPUT_BYTES`] (256 MiB): at most
-//! [`max_output_points`]`::<P>()` points of the point type at hand (2²⁴ ≈ 16.8 million
-//! `DVec2`, 11.2 million `DVec3`, 2²⁵ `Vec2`). A larger request is
-//! [`Error::OutputTooLarge`] before anything is allocated, never an out-of-memory abort:
-//! a 10⁶-point `DVec2` path at the default 4 passes (16 million points, 244 MiB) fits, 5
-//! passes do not. [`chaikin_output_len`], which does not know the point type, applies the
-//! `DVec2` cap [`MAX_OUTPUT_POINTS`]. The same budget bounds Catmull-Rom subdivision and
-//! resampling ([`mod@crate::curve::catmull_rom`], [`mod@crate::curve::resample`]).
-//!
-//! # Adaptive refinement
-//!
-//! [`chaikin_adaptive`] and [`AdaptiveChaikin`] follow the "Math Magician" article's
-//! `RefinePath`: a vertex whose turn angle is at most
-//! [`angle_limit`](AdaptiveParams::angle_limit) (radians, default π/6 = 30°) passes through
-//! unchanged, a sharper one is cut, and an optional
-//! [`outlier_limit`](AdaptiveParams::outlier_limit) (e.g. π/2 = 90°; off by default, since planner paths have real 90° corners) throws spike
-//! vertices of noisy recorded data away. Passes repeat until no corner exceeds the limit
-//! or [`max_passes`](AdaptiveParams::max_passes) is spent. Where the article's code is
-//! wrong this one differs, on purpose:
-//!
-//! - consecutive duplicate points are merged first, so no heading is ever measured on a
-//!   zero-length segment (the article normalises it into NaN);
-//! - a sharp vertex `B` between `A` and `C` is replaced by `B + r·(A − B)` and
-//!   `B + r·(C − B)`, a true cut of the corner (the article emits Q and R of the outgoing
-//!   segment only, so the path jumps from its previous point straight onto segment `B C`);
-//! - duplicates are avoided by comparing with the last point written, O(1), instead of
-//!   the article's O(n) `Contains` on the whole output (O(n²) per pass);
-//! - an outlier is the *spike vertex itself*, and after dropping it the next heading is
-//!   measured from the last kept point (the article drops the following point and keeps
-//!   the spike as the reference for the next heading). When two neighbours both exceed
-//!   the outlier limit, the sharper one is the spike.
-//!
-//! Adaptive refinement works on open paths, keeps the first and last points, and never
-//! emits consecutive duplicates. Cost: O(n) turn-angle evaluations per pass.
-//!
-//! # Sources
-//!
-//! - Keith Maggio, "Math Magician – Path Smoothing with Chaikin" (2018): the ¾/¼ rule,
-//!   angle limits and outlier rejection (`RefinePath`).
-//! - "Dev Blog #02 – Smoothing a path for Terrator" (Something Ate My Alien): the in-place,
-//!   zero-garbage `ChaikinFast` on an array of `(n − 2)·2^k + 2` points.
-//! - G. Chaikin, "An algorithm for high-speed curve generation", CGIP 3 (1974).
-//!
-//! # Example
-//!
-//! ```
-//! use glam::Vec2;
-//! use pathsmooth::curve::chaikin::{chaikin, chaikin_adaptive, AdaptiveParams, ChaikinParams};
-//!
-//! let path = [Vec2::new(0.0, 0.0), Vec2::new(0.0, 4.0), Vec2::new(4.0, 4.0)];
-//! let one = ChaikinParams { passes: 1, ..ChaikinParams::default() };
-//! let smooth = chaikin(&path, &one)?;
-//! assert_eq!(smooth, [Vec2::new(0.0, 0.0), Vec2::new(0.0, 3.0), Vec2::new(1.0, 4.0), Vec2::new(4.0, 4.0)]);
-//!
-//! // Four passes: (3 − 2)·2⁴ + 2 points, endpoints kept.
-//! let smooth = chaikin(&path, &ChaikinParams::default())?;
-//! assert_eq!(smooth.len(), 18);
-//! assert_eq!((smooth[0], smooth[17]), (path[0], path[2]));
-//!
-//! // Adaptive: the 90° corner is cut until no turn exceeds 30°; straight parts stay.
-//! let refined = chaikin_adaptive(&path, &AdaptiveParams::default())?;
-//! assert!(refined.len() > 3 && refined.len() < 18);
-//! # Ok::<(), pathsmooth::Error>(())
-//! ```
+//! (A private module: its public items are re-exported by its parent, whose docs
+//! describe it under "Chaikin corner cutting".)
 
 mod adaptive;
 mod classic;
@@ -138,7 +19,7 @@ use crate::geometry::{Point, Scalar};
 /// of an out-of-memory abort. In points of type `P` that is [`max_output_points`]`::<P>()`.
 ///
 /// ```
-/// assert_eq!(pathsmooth::curve::chaikin::MAX_OUTPUT_BYTES, 256 << 20);
+/// assert_eq!(pathsmooth::curve::MAX_OUTPUT_BYTES, 256 << 20);
 /// ```
 pub const MAX_OUTPUT_BYTES: usize = 256 << 20;
 
@@ -147,7 +28,7 @@ pub const MAX_OUTPUT_BYTES: usize = 256 << 20;
 ///
 /// ```
 /// use glam::{DVec2, DVec3, Vec2};
-/// use pathsmooth::curve::chaikin::max_output_points;
+/// use pathsmooth::curve::max_output_points;
 /// assert_eq!(max_output_points::<DVec2>(), 1 << 24);
 /// assert_eq!(max_output_points::<Vec2>(), 1 << 25);
 /// assert_eq!(max_output_points::<DVec3>(), (256 << 20) / 24);
@@ -157,12 +38,24 @@ pub const fn max_output_points<P>() -> usize {
     MAX_OUTPUT_BYTES / if size == 0 { 1 } else { size }
 }
 
-/// The cap [`chaikin_output_len`] applies: [`MAX_OUTPUT_BYTES`] of `DVec2` points, 2²⁴
-/// (about 16.8 million). The smoothers themselves apply the cap of their own point type,
-/// [`max_output_points`]`::<P>()`.
+/// The largest number of `DVec2` points a curve function returns
+/// ([`Error::OutputTooLarge`](crate::Error::OutputTooLarge) beyond it, with this `cap`):
+/// [`MAX_OUTPUT_BYTES`] of them, 2²⁴ (about 16.8 million), the cap
+/// [`chaikin_output_len`] applies and the one Catmull-Rom subdivision and resampling apply
+/// to `DVec2`. For other point types every function applies
+/// [`max_output_points`]`::<P>()` (the same bytes: twice the points for `Vec2`, fewer for
+/// `DVec3`).
 ///
 /// ```
-/// assert_eq!(pathsmooth::curve::chaikin::MAX_OUTPUT_POINTS, 1 << 24);
+/// use glam::DVec2;
+/// use pathsmooth::curve::{catmull_rom, resample, CatmullRomParams, MAX_OUTPUT_POINTS};
+/// use pathsmooth::Error;
+/// assert_eq!(MAX_OUTPUT_POINTS, 1 << 24);
+/// let p = vec![DVec2::ZERO; 300]; // 299 segments × 65536 > 2²⁴
+/// let err = catmull_rom(&p, &CatmullRomParams::uniform(65536)).unwrap_err();
+/// assert_eq!(err, Error::OutputTooLarge { requested: 299 * 65536 + 1, cap: MAX_OUTPUT_POINTS });
+/// let line = [DVec2::ZERO, DVec2::new(MAX_OUTPUT_POINTS as f64, 0.0)];
+/// assert!(resample(&line, 0.5).is_err());
 /// ```
 pub const MAX_OUTPUT_POINTS: usize = max_output_points::<glam::DVec2>();
 
@@ -171,7 +64,7 @@ const METHOD: &str = "Chaikin";
 /// Parameters of classic Chaikin smoothing.
 ///
 /// ```
-/// use pathsmooth::curve::chaikin::ChaikinParams;
+/// use pathsmooth::curve::ChaikinParams;
 /// let p = ChaikinParams::default();
 /// assert_eq!((p.ratio, p.passes, p.closed), (0.25, 4, false));
 /// assert!(ChaikinParams { ratio: 0.6, ..p }.validate().is_err());
@@ -203,7 +96,7 @@ impl ChaikinParams {
     /// Checks the ratio: [`Error::BadParameter`] unless it is in (0, ½].
     ///
     /// ```
-    /// use pathsmooth::curve::chaikin::ChaikinParams;
+    /// use pathsmooth::curve::ChaikinParams;
     /// assert!(ChaikinParams { ratio: 0.5, ..Default::default() }.validate().is_ok());
     /// assert!(ChaikinParams { ratio: 0.0, ..Default::default() }.validate().is_err());
     /// ```
@@ -230,7 +123,7 @@ fn check_ratio(ratio: f64) -> Result<()> {
 /// refused by them even where this count succeeds).
 ///
 /// ```
-/// use pathsmooth::curve::chaikin::chaikin_output_len;
+/// use pathsmooth::curve::chaikin_output_len;
 /// assert_eq!(chaikin_output_len(15, 4, false)?, 210); // the Terrator buffer
 /// assert_eq!(chaikin_output_len(4, 3, true)?, 32);
 /// assert_eq!(chaikin_output_len(2, 60, false)?, 2);

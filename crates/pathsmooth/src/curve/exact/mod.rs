@@ -1,29 +1,7 @@
 //! Exact curves: paths made of line segments, circular arcs and clothoids, with their
-//! length, points, tangents and curvature in closed form, sampled to a polyline at a
-//! spacing or within a chord error.
 //!
-//! [`ExactCurve`] is what [fillet smoothing](mod@crate::fillet) returns: the fillet's arcs are
-//! arcs here, not many short segments, so the curvature a follower sees is the arc's
-//! `1/R` exactly. Clothoid points use the Fresnel integrals, computed as in Press et al.,
-//! *Numerical Recipes* §6.8 (series and continued fraction), accurate to 2·10⁻¹⁵.
-//!
-//! ```
-//! use glam::DVec2;
-//! use pathsmooth::curve::exact::{ExactCurve, Piece};
-//! use std::f64::consts::FRAC_PI_2;
-//! // Along x, a quarter circle of radius 1 to the left, then up along y.
-//! let curve = ExactCurve::new(vec![
-//!     Piece::line(DVec2::ZERO, DVec2::new(2.0, 0.0))?,
-//!     Piece::arc(DVec2::new(2.0, 1.0), 1.0, -FRAC_PI_2, FRAC_PI_2)?,
-//!     Piece::line(DVec2::new(3.0, 1.0), DVec2::new(3.0, 3.0))?,
-//! ])?;
-//! assert!((curve.length() - (4.0 + FRAC_PI_2)).abs() < 1e-12);
-//! assert_eq!(curve.curvature_at(2.5), 1.0);
-//! assert!(curve.max_tangent_jump() < 1e-12);
-//! let polyline = curve.to_polyline(1e-3)?; // every chord within 0.001 of the arc
-//! assert_eq!((polyline[0], polyline[polyline.len() - 1]), (DVec2::ZERO, DVec2::new(3.0, 3.0)));
-//! # Ok::<(), pathsmooth::Error>(())
-//! ```
+//! (A private module: its public items are re-exported by its parent, whose docs
+//! describe it under "Exact curves".)
 
 pub(crate) mod fresnel;
 mod piece;

@@ -99,7 +99,7 @@ impl Piece {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::curve::exact::Piece;
+    /// use pathsmooth::curve::Piece;
     /// let quarter = Piece::arc(DVec2::ZERO, 2.0, 0.0, std::f64::consts::FRAC_PI_2)?;
     /// assert!((quarter.length() - std::f64::consts::PI).abs() < 1e-15);
     /// assert!((quarter.end() - DVec2::new(0.0, 2.0)).length() < 1e-15);
@@ -144,7 +144,7 @@ impl Piece {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::curve::exact::Piece;
+    /// use pathsmooth::curve::Piece;
     /// // From a straight line into a left turn: curvature 0 → 0.5 over 2 units.
     /// let spiral = Piece::clothoid(DVec2::ZERO, 0.0, 0.25, 0.0, 2.0)?;
     /// assert_eq!(spiral.curvature_at(0.0), 0.0);
