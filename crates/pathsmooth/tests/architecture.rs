@@ -117,6 +117,31 @@ fn every_crate_of_the_workspace_is_checked() {
     );
 }
 
+/// One module layout: a module with sub-modules is a folder with a `mod.rs`, never a file
+/// `x.rs` beside a folder `x/` (both forms compile; a reader should not have to look for
+/// two).
+#[test]
+fn every_module_with_children_is_a_folder_with_a_mod_rs() {
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut both = Vec::new();
+    for name in CRATES {
+        let mut files = Vec::new();
+        collect(&crates.join(name).join("src"), &mut files);
+        for file in &files {
+            let stem = file.file_stem().unwrap().to_string_lossy();
+            if !["mod", "lib", "main"].contains(&stem.as_ref()) && file.with_extension("").is_dir()
+            {
+                both.push(file.strip_prefix(&crates).unwrap().display().to_string());
+            }
+        }
+        assert!(!files.is_empty(), "{name}: no source files under src/");
+    }
+    assert!(
+        both.is_empty(),
+        "files beside a folder of the same name (make them the folder's mod.rs): {both:?}"
+    );
+}
+
 /// Scratch belongs to the object that runs the work (a step, a query, a world's
 /// `World::Query`), never to the thread: a `thread_local!` in the library hides memory that
 /// no caller can free or size, and breaks when work moves between threads. (A counter
