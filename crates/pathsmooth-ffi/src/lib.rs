@@ -1389,43 +1389,34 @@ trait Flat: Point2 + Copy {
     fn at(x: Self::Scalar, y: Self::Scalar) -> Self;
 }
 
-impl Flat for DVec2 {
-    fn parts(p: &mut PipelineData) -> (&mut Runner, &mut Vec<Self>) {
-        (&mut p.runner, &mut p.out64)
-    }
-    fn plan_key(s: Self, g: Self) -> Key {
-        Key::Plan64([s.x, s.y, g.x, g.y].map(f64::to_bits))
-    }
-    fn smooth_key(flat: &[f64]) -> Key {
-        Key::Smooth64(flat.iter().map(|x| x.to_bits()).collect())
-    }
-    fn same_smooth(key: &Key, flat: &[f64]) -> bool {
-        matches!(key, Key::Smooth64(bits) if bits.len() == flat.len()
-            && bits.iter().zip(flat).all(|(b, x)| *b == x.to_bits()))
-    }
-    fn at(x: f64, y: f64) -> Self {
-        DVec2::new(x, y)
-    }
+/// The two impls differ only in names (the buffer, the key variants, the scalar), which a
+/// generic cannot pick: one macro writes both, so the keys of `double` and `float` calls
+/// cannot drift apart.
+macro_rules! impl_flat {
+    ($point:ident, $scalar:ty, $out:ident, $plan:ident, $smooth:ident) => {
+        impl Flat for $point {
+            fn parts(p: &mut PipelineData) -> (&mut Runner, &mut Vec<Self>) {
+                (&mut p.runner, &mut p.$out)
+            }
+            fn plan_key(s: Self, g: Self) -> Key {
+                Key::$plan([s.x, s.y, g.x, g.y].map(<$scalar>::to_bits))
+            }
+            fn smooth_key(flat: &[$scalar]) -> Key {
+                Key::$smooth(flat.iter().map(|x| x.to_bits()).collect())
+            }
+            fn same_smooth(key: &Key, flat: &[$scalar]) -> bool {
+                matches!(key, Key::$smooth(bits) if bits.len() == flat.len()
+                    && bits.iter().zip(flat).all(|(b, x)| *b == x.to_bits()))
+            }
+            fn at(x: $scalar, y: $scalar) -> Self {
+                $point::new(x, y)
+            }
+        }
+    };
 }
 
-impl Flat for Vec2 {
-    fn parts(p: &mut PipelineData) -> (&mut Runner, &mut Vec<Self>) {
-        (&mut p.runner, &mut p.out32)
-    }
-    fn plan_key(s: Self, g: Self) -> Key {
-        Key::Plan32([s.x, s.y, g.x, g.y].map(f32::to_bits))
-    }
-    fn smooth_key(flat: &[f32]) -> Key {
-        Key::Smooth32(flat.iter().map(|x| x.to_bits()).collect())
-    }
-    fn same_smooth(key: &Key, flat: &[f32]) -> bool {
-        matches!(key, Key::Smooth32(bits) if bits.len() == flat.len()
-            && bits.iter().zip(flat).all(|(b, x)| *b == x.to_bits()))
-    }
-    fn at(x: f32, y: f32) -> Self {
-        Vec2::new(x, y)
-    }
-}
+impl_flat!(DVec2, f64, out64, Plan64, Smooth64);
+impl_flat!(Vec2, f32, out32, Plan32, Smooth32);
 
 /// Runs a 2D job on the pipeline's world into the point type's buffer.
 fn run2<P: Flat>(
@@ -1442,28 +1433,59 @@ fn run2<P: Flat>(
     Ok(())
 }
 
+/// A caller's buffer for 2D points (`points`, room for `capacity` points) and its
+/// length (`len`): one value, so that `plan2` and `smooth2` check and fill it alike.
+struct Out2<S> {
+    points: *mut S,
+    capacity: usize,
+    len: *mut usize,
+}
+
+impl<S> Out2<S> {
+    fn new(points: *mut S, capacity: usize, len: *mut usize) -> Self {
+        Out2 {
+            points,
+            capacity,
+            len,
+        }
+    }
+
+    /// The checks before any work: `*len` is set to 0 first, so every failure leaves 0.
+    fn start(&self) -> Res<()> {
+        start_len(self.len)?;
+        check_out(self.points, self.capacity, "out_points")
+    }
+}
+
+/// Copies the pipeline's 2D result out; when it does not fit, keeps `key()` so that the
+/// retry with a larger buffer copies it out without recomputing.
+fn deliver2<P: Flat>(
+    p: &mut PipelineData,
+    key: impl FnOnce() -> Key,
+    out: Out2<P::Scalar>,
+) -> Res<()> {
+    let r = deliver(flat2(P::parts(p).1), 2, out.points, out.capacity, out.len);
+    if matches!(&r, Err(f) if f.status == PsStatus::PsBufferTooSmall) {
+        p.kept = Some(key());
+    }
+    r
+}
+
 /// The body of `ps_pipeline_plan_f64` / `_f32`.
 fn plan2<P: Flat>(
     pipeline: *mut PsPipeline,
     start: P,
     goal: P,
-    out_points: *mut P::Scalar,
-    out_capacity: usize,
-    out_len: *mut usize,
+    out: Out2<P::Scalar>,
     what: &str,
 ) -> Res<()> {
-    start_len(out_len)?;
-    check_out(out_points, out_capacity, "out_points")?;
+    out.start()?;
     let p = pipeline_mut(pipeline)?;
     let key = P::plan_key(start, goal);
     if p.kept.take().as_ref() != Some(&key) {
         run2(p, what, |r, out| r.plan_into(start, goal, out))?;
     }
-    let r = deliver(flat2(P::parts(p).1), 2, out_points, out_capacity, out_len);
-    if matches!(&r, Err(f) if f.status == PsStatus::PsBufferTooSmall) {
-        p.kept = Some(key);
-    }
-    r
+    deliver2::<P>(p, || key, out)
 }
 
 /// The body of `ps_pipeline_smooth_f64` / `_f32`.
@@ -1471,13 +1493,10 @@ fn smooth2<P: Flat>(
     pipeline: *mut PsPipeline,
     in_points: *const P::Scalar,
     n: usize,
-    out_points: *mut P::Scalar,
-    out_capacity: usize,
-    out_len: *mut usize,
+    out: Out2<P::Scalar>,
     what: &str,
 ) -> Res<()> {
-    start_len(out_len)?;
-    check_out(out_points, out_capacity, "out_points")?;
+    out.start()?;
     let p = pipeline_mut(pipeline)?;
     let kept = p.kept.take();
     if n == 0 {
@@ -1493,11 +1512,7 @@ fn smooth2<P: Flat>(
         let points: &[P] = unsafe { std::slice::from_raw_parts(flat.as_ptr().cast::<P>(), n) };
         run2(p, what, |r, out| r.smooth_into(points, out))?;
     }
-    let r = deliver(flat2(P::parts(p).1), 2, out_points, out_capacity, out_len);
-    if matches!(&r, Err(f) if f.status == PsStatus::PsBufferTooSmall) {
-        p.kept = Some(P::smooth_key(flat));
-    }
-    r
+    deliver2::<P>(p, || P::smooth_key(flat), out)
 }
 
 /// Plans a path from `start` to `goal` (world units) on the pipeline's grid or navmesh
@@ -1528,18 +1543,9 @@ pub unsafe extern "C" fn ps_pipeline_plan_f64(
     out_capacity: usize,
     out_len: *mut usize,
 ) -> PsStatus {
-    guard(|| {
-        let (s, g) = (DVec2::at(start.x, start.y), DVec2::at(goal.x, goal.y));
-        plan2(
-            pipeline,
-            s,
-            g,
-            out_points,
-            out_capacity,
-            out_len,
-            "ps_pipeline_plan_f64",
-        )
-    })
+    let out = Out2::new(out_points, out_capacity, out_len);
+    let (s, g) = (DVec2::at(start.x, start.y), DVec2::at(goal.x, goal.y));
+    guard(|| plan2(pipeline, s, g, out, "ps_pipeline_plan_f64"))
 }
 
 /// [`ps_pipeline_plan_f64`] with `float` points: computed in `double`, valid for the
@@ -1557,18 +1563,9 @@ pub unsafe extern "C" fn ps_pipeline_plan_f32(
     out_capacity: usize,
     out_len: *mut usize,
 ) -> PsStatus {
-    guard(|| {
-        let (s, g) = (Vec2::at(start.x, start.y), Vec2::at(goal.x, goal.y));
-        plan2(
-            pipeline,
-            s,
-            g,
-            out_points,
-            out_capacity,
-            out_len,
-            "ps_pipeline_plan_f32",
-        )
-    })
+    let out = Out2::new(out_points, out_capacity, out_len);
+    let (s, g) = (Vec2::at(start.x, start.y), Vec2::at(goal.x, goal.y));
+    guard(|| plan2(pipeline, s, g, out, "ps_pipeline_plan_f32"))
 }
 
 /// Smooths a caller's path (`double` points, world units) into a path valid on the
@@ -1597,17 +1594,8 @@ pub unsafe extern "C" fn ps_pipeline_smooth_f64(
     out_capacity: usize,
     out_len: *mut usize,
 ) -> PsStatus {
-    guard(|| {
-        smooth2::<DVec2>(
-            pipeline,
-            in_points,
-            n,
-            out_points,
-            out_capacity,
-            out_len,
-            "ps_pipeline_smooth_f64",
-        )
-    })
+    let out = Out2::new(out_points, out_capacity, out_len);
+    guard(|| smooth2::<DVec2>(pipeline, in_points, n, out, "ps_pipeline_smooth_f64"))
 }
 
 /// [`ps_pipeline_smooth_f64`] with `float` points: computed in `double`, valid for the
@@ -1625,17 +1613,8 @@ pub unsafe extern "C" fn ps_pipeline_smooth_f32(
     out_capacity: usize,
     out_len: *mut usize,
 ) -> PsStatus {
-    guard(|| {
-        smooth2::<Vec2>(
-            pipeline,
-            in_points,
-            n,
-            out_points,
-            out_capacity,
-            out_len,
-            "ps_pipeline_smooth_f32",
-        )
-    })
+    let out = Out2::new(out_points, out_capacity, out_len);
+    guard(|| smooth2::<Vec2>(pipeline, in_points, n, out, "ps_pipeline_smooth_f32"))
 }
 
 /// Plans on a surface world (made by `ps_world_surface_*`): from `start` to `goal` (3D)
