@@ -268,6 +268,63 @@ fn bounds_tuple(b: Bounds) -> ((f64, f64), (f64, f64)) {
     ((b.min.x, b.min.y), (b.max.x, b.max.y))
 }
 
+/// The `#[pymethods]` block of a world class: its own methods (`$own`), then the queries
+/// every world answers alike, written once here. A macro because PyO3 wants all of a
+/// class's Python methods in its one `#[pymethods]` block (the crate does not turn on
+/// `multiple-pymethods`) and reads that block before a macro call inside it would be
+/// expanded: so the macro writes the whole block. The doc comment before `$own` is
+/// `segment_cost`'s, which says how that world weighs a segment.
+macro_rules! world_pymethods {
+    ($class:ident, $(#[doc = $segment_cost:literal])* { $($own:tt)* }) => {
+        #[pymethods]
+        impl $class {
+            $($own)*
+
+            /// ((min_x, min_y), (max_x, max_y)) in world units.
+            #[getter]
+            fn bounds(&self) -> ((f64, f64), (f64, f64)) {
+                bounds_tuple(self.world.bounds())
+            }
+
+            /// Distance from a point to the blocked region (0 on or inside it).
+            fn clearance(&self, point: &Bound<'_, PyAny>) -> PyResult<f64> {
+                Ok(self
+                    .world
+                    .clearance(finite(self::point(point, "point")?, "point")?))
+            }
+
+            /// The world's own search (`World::find_path`): a path from start to goal that
+            /// keeps `radius` from the walls (grid A* through cells with room, or the
+            /// navmesh's search), unsmoothed, N×2.
+            #[pyo3(signature = (start, goal, radius = 0.0))]
+            fn find_path<'py>(
+                &self,
+                py: Python<'py>,
+                start: &Bound<'py, PyAny>,
+                goal: &Bound<'py, PyAny>,
+                radius: f64,
+            ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+                world_find_path(py, &*self.world, start, goal, radius)
+            }
+
+            $(#[doc = $segment_cost])*
+            fn segment_cost(&self, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<f64> {
+                Ok(self
+                    .world
+                    .segment_cost(finite(point(a, "a")?, "a")?, finite(point(b, "b")?, "b")?))
+            }
+
+            /// The cost of an N×2 path under the world's area costs.
+            fn path_cost(&self, path: &Bound<'_, PyAny>) -> PyResult<f64> {
+                Ok(pathsmooth::world::path_cost(
+                    &*self.world,
+                    &finite_points(points(path, "path")?, "path")?,
+                ))
+            }
+        }
+    };
+}
+
 /// An occupancy grid in world units (`pathsmooth::GridWorld`).
 #[pyclass(frozen, module = "pathsmooth")]
 struct GridWorld {
@@ -286,164 +343,125 @@ impl GridWorld {
     }
 }
 
-#[pymethods]
-impl GridWorld {
-    #[new]
-    #[pyo3(signature = (free, cell_size = 1.0, origin = None, areas = None, area_costs = None))]
-    fn new(
-        py: Python<'_>,
-        free: &Bound<'_, PyAny>,
-        cell_size: f64,
-        origin: Option<&Bound<'_, PyAny>>,
-        areas: Option<&Bound<'_, PyAny>>,
-        area_costs: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Self> {
-        let origin = match origin {
-            Some(o) => point(o, "origin")?,
-            None => DVec2::ZERO,
-        };
-        let (cells, height, width) = occupancy(py, free)?;
-        let areas = area_grid(py, areas, (height, width))?;
-        let costs = self::area_costs(area_costs, AreaCosts::default())?;
-        let (world, terrain) = py
-            .allow_threads(|| {
-                let world = RsGrid::from_fn(width, height, cell_size, origin, |x, y| {
-                    cells[y * width + x]
-                })?;
-                let (world, terrain) = match &areas {
-                    Some(a) => {
-                        let map = world.map().clone().with_areas(|x, y| a[y * width + x]);
-                        (RsGrid::with_frame(map.clone(), cell_size, origin)?, map)
-                    }
-                    None => {
-                        let map = world.map().clone();
-                        (world, map)
-                    }
-                };
-                Ok::<_, pathsmooth::Error>((world.with_area_costs(costs)?, terrain))
-            })
-            .map_err(lib_err)?;
-        Ok(GridWorld {
-            world: Arc::new(world),
-            terrain,
-        })
-    }
-
-    /// A Moving AI `.map`: a file path, or the file's text (anything holding a newline).
-    #[staticmethod]
-    #[pyo3(signature = (path_or_text, cell_size = 1.0, origin = None, area_costs = None))]
-    fn from_movingai(
-        py: Python<'_>,
-        path_or_text: &Bound<'_, PyAny>,
-        cell_size: f64,
-        origin: Option<&Bound<'_, PyAny>>,
-        area_costs: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Self> {
-        let costs = self::area_costs(area_costs, AreaCosts::default())?;
-        let origin = match origin {
-            Some(o) => point(o, "origin")?,
-            None => DVec2::ZERO,
-        };
-        let text_or_path: String = if path_or_text.is_instance_of::<PyString>() {
-            path_or_text.extract()?
-        } else {
-            py.import("os")?
-                .call_method1("fspath", (path_or_text,))?
-                .extract()
-                .map_err(|_| PyTypeError::new_err("from_movingai: expected a str or a path"))?
-        };
-        let (world, terrain) = py
-            .allow_threads(|| {
-                let map = if text_or_path.contains('\n') {
-                    GridMap::parse(&text_or_path, "<text>")?
-                } else {
-                    GridMap::load(&text_or_path)?
-                };
-                let world = RsGrid::with_frame(map.clone(), cell_size, origin)?;
-                Ok::<_, pathsmooth::Error>((world.with_area_costs(costs)?, map))
-            })
-            .map_err(lib_err)?;
-        Ok(GridWorld {
-            world: Arc::new(world),
-            terrain,
-        })
-    }
-
-    /// Cells across (columns).
-    #[getter]
-    fn width(&self) -> usize {
-        self.world.map().width()
-    }
-
-    /// Cells down (rows).
-    #[getter]
-    fn height(&self) -> usize {
-        self.world.map().height()
-    }
-
-    #[getter]
-    fn cell_size(&self) -> f64 {
-        self.world.cell_size()
-    }
-
-    #[getter]
-    fn origin(&self) -> (f64, f64) {
-        (self.world.origin().x, self.world.origin().y)
-    }
-
-    /// ((min_x, min_y), (max_x, max_y)) in world units.
-    #[getter]
-    fn bounds(&self) -> ((f64, f64), (f64, f64)) {
-        bounds_tuple(self.world.bounds())
-    }
-
-    /// Distance from a point to the blocked region (0 on or inside it).
-    fn clearance(&self, point: &Bound<'_, PyAny>) -> PyResult<f64> {
-        Ok(self
-            .world
-            .clearance(finite(self::point(point, "point")?, "point")?))
-    }
-
-    /// The world's own search (`World::find_path`): a path from start to goal that keeps
-    /// `radius` from the walls (grid A* through cells with room, or the navmesh's
-    /// search), unsmoothed, N×2.
-    #[pyo3(signature = (start, goal, radius = 0.0))]
-    fn find_path<'py>(
-        &self,
-        py: Python<'py>,
-        start: &Bound<'py, PyAny>,
-        goal: &Bound<'py, PyAny>,
-        radius: f64,
-    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
-        world_find_path(py, &*self.world, start, goal, radius)
-    }
-
+world_pymethods! {
+    GridWorld,
     /// The cost of the segment `a`–`b` under the world's area costs (its length when they
     /// are all 1): the length inside each cell times the cell's cost.
-    fn segment_cost(&self, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<f64> {
-        Ok(self
-            .world
-            .segment_cost(finite(point(a, "a")?, "a")?, finite(point(b, "b")?, "b")?))
-    }
+    {
+        #[new]
+        #[pyo3(signature = (free, cell_size = 1.0, origin = None, areas = None, area_costs = None))]
+        fn new(
+            py: Python<'_>,
+            free: &Bound<'_, PyAny>,
+            cell_size: f64,
+            origin: Option<&Bound<'_, PyAny>>,
+            areas: Option<&Bound<'_, PyAny>>,
+            area_costs: Option<&Bound<'_, PyAny>>,
+        ) -> PyResult<Self> {
+            let origin = match origin {
+                Some(o) => point(o, "origin")?,
+                None => DVec2::ZERO,
+            };
+            let (cells, height, width) = occupancy(py, free)?;
+            let areas = area_grid(py, areas, (height, width))?;
+            let costs = self::area_costs(area_costs, AreaCosts::default())?;
+            let (world, terrain) = py
+                .allow_threads(|| {
+                    let world = RsGrid::from_fn(width, height, cell_size, origin, |x, y| {
+                        cells[y * width + x]
+                    })?;
+                    let (world, terrain) = match &areas {
+                        Some(a) => {
+                            let map = world.map().clone().with_areas(|x, y| a[y * width + x]);
+                            (RsGrid::with_frame(map.clone(), cell_size, origin)?, map)
+                        }
+                        None => {
+                            let map = world.map().clone();
+                            (world, map)
+                        }
+                    };
+                    Ok::<_, pathsmooth::Error>((world.with_area_costs(costs)?, terrain))
+                })
+                .map_err(lib_err)?;
+            Ok(GridWorld {
+                world: Arc::new(world),
+                terrain,
+            })
+        }
 
-    /// The cost of an N×2 path under the world's area costs.
-    fn path_cost(&self, path: &Bound<'_, PyAny>) -> PyResult<f64> {
-        Ok(pathsmooth::world::path_cost(
-            &*self.world,
-            &finite_points(points(path, "path")?, "path")?,
-        ))
-    }
+        /// A Moving AI `.map`: a file path, or the file's text (anything holding a newline).
+        #[staticmethod]
+        #[pyo3(signature = (path_or_text, cell_size = 1.0, origin = None, area_costs = None))]
+        fn from_movingai(
+            py: Python<'_>,
+            path_or_text: &Bound<'_, PyAny>,
+            cell_size: f64,
+            origin: Option<&Bound<'_, PyAny>>,
+            area_costs: Option<&Bound<'_, PyAny>>,
+        ) -> PyResult<Self> {
+            let costs = self::area_costs(area_costs, AreaCosts::default())?;
+            let origin = match origin {
+                Some(o) => point(o, "origin")?,
+                None => DVec2::ZERO,
+            };
+            let text_or_path: String = if path_or_text.is_instance_of::<PyString>() {
+                path_or_text.extract()?
+            } else {
+                py.import("os")?
+                    .call_method1("fspath", (path_or_text,))?
+                    .extract()
+                    .map_err(|_| PyTypeError::new_err("from_movingai: expected a str or a path"))?
+            };
+            let (world, terrain) = py
+                .allow_threads(|| {
+                    let map = if text_or_path.contains('\n') {
+                        GridMap::parse(&text_or_path, "<text>")?
+                    } else {
+                        GridMap::load(&text_or_path)?
+                    };
+                    let world = RsGrid::with_frame(map.clone(), cell_size, origin)?;
+                    Ok::<_, pathsmooth::Error>((world.with_area_costs(costs)?, map))
+                })
+                .map_err(lib_err)?;
+            Ok(GridWorld {
+                world: Arc::new(world),
+                terrain,
+            })
+        }
 
-    fn __repr__(&self) -> String {
-        let o = self.world.origin();
-        format!(
-            "GridWorld({}×{} cells, cell_size={}, origin=({}, {}))",
-            self.world.map().width(),
-            self.world.map().height(),
-            self.world.cell_size(),
-            o.x,
-            o.y
-        )
+        /// Cells across (columns).
+        #[getter]
+        fn width(&self) -> usize {
+            self.world.map().width()
+        }
+
+        /// Cells down (rows).
+        #[getter]
+        fn height(&self) -> usize {
+            self.world.map().height()
+        }
+
+        #[getter]
+        fn cell_size(&self) -> f64 {
+            self.world.cell_size()
+        }
+
+        #[getter]
+        fn origin(&self) -> (f64, f64) {
+            (self.world.origin().x, self.world.origin().y)
+        }
+
+        fn __repr__(&self) -> String {
+            let o = self.world.origin();
+            format!(
+                "GridWorld({}×{} cells, cell_size={}, origin=({}, {}))",
+                self.world.map().width(),
+                self.world.map().height(),
+                self.world.cell_size(),
+                o.x,
+                o.y
+            )
+        }
     }
 }
 
@@ -453,95 +471,58 @@ struct NavMeshWorld {
     world: Arc<RsNavMesh>,
 }
 
-#[pymethods]
-impl NavMeshWorld {
-    #[new]
-    #[pyo3(signature = (vertices, polygons, areas = None, area_costs = None))]
-    fn new(
-        py: Python<'_>,
-        vertices: &Bound<'_, PyAny>,
-        polygons: &Bound<'_, PyAny>,
-        areas: Option<Vec<i64>>,
-        area_costs: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Self> {
-        let vertices = points(vertices, "vertices")?;
-        let polygons = polygon_lists(polygons)?;
-        let areas = match areas {
-            None => None,
-            Some(a) => Some(
-                a.into_iter()
-                    .map(u8::try_from)
-                    .collect::<Result<Vec<u8>, _>>()
-                    .map_err(|_| Error::new_err("areas: area ids must lie in 0–255"))?,
-            ),
-        };
-        // A navmesh's filter starts from every area at 1 (87 is no water there).
-        let costs = self::area_costs(area_costs, AreaCosts::unit())?;
-        let world = py
-            .allow_threads(|| {
-                let mesh = match &areas {
-                    Some(a) => NavMesh::from_polygons_with_areas(&vertices, &polygons, a)?,
-                    None => NavMesh::from_polygons(&vertices, &polygons)?,
-                };
-                RsNavMesh::new(mesh).with_area_costs(costs)
-            })
-            .map_err(lib_err)?;
-        Ok(NavMeshWorld {
-            world: Arc::new(world),
-        })
-    }
-
-    #[getter]
-    fn num_polygons(&self) -> usize {
-        self.world.mesh().num_polygons()
-    }
-
-    #[getter]
-    fn bounds(&self) -> ((f64, f64), (f64, f64)) {
-        bounds_tuple(self.world.bounds())
-    }
-
-    fn clearance(&self, point: &Bound<'_, PyAny>) -> PyResult<f64> {
-        Ok(self
-            .world
-            .clearance(finite(self::point(point, "point")?, "point")?))
-    }
-
-    /// The world's own search (`World::find_path`): a path from start to goal that keeps
-    /// `radius` from the walls (grid A* through cells with room, or the navmesh's
-    /// search), unsmoothed, N×2.
-    #[pyo3(signature = (start, goal, radius = 0.0))]
-    fn find_path<'py>(
-        &self,
-        py: Python<'py>,
-        start: &Bound<'py, PyAny>,
-        goal: &Bound<'py, PyAny>,
-        radius: f64,
-    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
-        world_find_path(py, &*self.world, start, goal, radius)
-    }
-
+world_pymethods! {
+    NavMeshWorld,
     /// The cost of the segment `a`–`b` under the world's area costs (its length when they
     /// are all 1): the length inside each triangle times its polygon's area cost.
-    fn segment_cost(&self, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<f64> {
-        Ok(self
-            .world
-            .segment_cost(finite(point(a, "a")?, "a")?, finite(point(b, "b")?, "b")?))
-    }
+    {
+        #[new]
+        #[pyo3(signature = (vertices, polygons, areas = None, area_costs = None))]
+        fn new(
+            py: Python<'_>,
+            vertices: &Bound<'_, PyAny>,
+            polygons: &Bound<'_, PyAny>,
+            areas: Option<Vec<i64>>,
+            area_costs: Option<&Bound<'_, PyAny>>,
+        ) -> PyResult<Self> {
+            let vertices = points(vertices, "vertices")?;
+            let polygons = polygon_lists(polygons)?;
+            let areas = match areas {
+                None => None,
+                Some(a) => Some(
+                    a.into_iter()
+                        .map(u8::try_from)
+                        .collect::<Result<Vec<u8>, _>>()
+                        .map_err(|_| Error::new_err("areas: area ids must lie in 0–255"))?,
+                ),
+            };
+            // A navmesh's filter starts from every area at 1 (87 is no water there).
+            let costs = self::area_costs(area_costs, AreaCosts::unit())?;
+            let world = py
+                .allow_threads(|| {
+                    let mesh = match &areas {
+                        Some(a) => NavMesh::from_polygons_with_areas(&vertices, &polygons, a)?,
+                        None => NavMesh::from_polygons(&vertices, &polygons)?,
+                    };
+                    RsNavMesh::new(mesh).with_area_costs(costs)
+                })
+                .map_err(lib_err)?;
+            Ok(NavMeshWorld {
+                world: Arc::new(world),
+            })
+        }
 
-    /// The cost of an N×2 path under the world's area costs.
-    fn path_cost(&self, path: &Bound<'_, PyAny>) -> PyResult<f64> {
-        Ok(pathsmooth::world::path_cost(
-            &*self.world,
-            &finite_points(points(path, "path")?, "path")?,
-        ))
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "NavMeshWorld({} polygons)",
+        #[getter]
+        fn num_polygons(&self) -> usize {
             self.world.mesh().num_polygons()
-        )
+        }
+
+        fn __repr__(&self) -> String {
+            format!(
+                "NavMeshWorld({} polygons)",
+                self.world.mesh().num_polygons()
+            )
+        }
     }
 }
 
