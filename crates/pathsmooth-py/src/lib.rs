@@ -542,24 +542,41 @@ fn any_world(world: &Bound<'_, PyAny>) -> PyResult<AnyWorld> {
 // ---------------------------------------------------------------------------------------
 // Arrays
 
-/// `numpy.asarray(obj)`, its dtype checked to hold real numbers.
-fn real_array<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Bound<'py, PyAny>> {
-    let py = obj.py();
-    let np = py.import("numpy")?;
-    // numpy refuses a ragged list (a shape problem): `Error`, like a wrong shape.
+/// `numpy.asarray(obj)`, its dtype's kind one of `kinds`: else `pathsmooth.Error`
+/// "`what`: not `not_array`" (numpy's refusal appended), or a `TypeError` "`what`: dtype …
+/// is not `wanted`". What `real_array` and `occupancy` share; only their words differ.
+fn array_of_kind<'py>(
+    obj: &Bound<'py, PyAny>,
+    what: &str,
+    not_array: &str,
+    kinds: &[&str],
+    wanted: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    let np = obj.py().import("numpy")?;
     let arr = np
         .call_method1("asarray", (obj,))
-        .map_err(|e| Error::new_err(format!("{what}: not an array of numbers ({e})")))?;
+        .map_err(|e| Error::new_err(format!("{what}: not {not_array} ({e})")))?;
     let dtype = arr.getattr("dtype")?;
     let kind: String = dtype.getattr("kind")?.extract()?;
-    if !matches!(kind.as_str(), "f" | "i" | "u") {
+    if !kinds.contains(&kind.as_str()) {
         return Err(PyTypeError::new_err(format!(
-            "{what}: dtype {} is not a real number type (give float64, or any float or \
-             integer dtype, which is converted)",
+            "{what}: dtype {} is not {wanted}",
             dtype.str()?
         )));
     }
     Ok(arr)
+}
+
+/// `numpy.asarray(obj)`, its dtype checked to hold real numbers.
+fn real_array<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Bound<'py, PyAny>> {
+    // numpy refuses a ragged list (a shape problem): `Error`, like a wrong shape.
+    array_of_kind(
+        obj,
+        what,
+        "an array of numbers",
+        &["f", "i", "u"],
+        "a real number type (give float64, or any float or integer dtype, which is converted)",
+    )
 }
 
 fn shape_of(arr: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
@@ -613,30 +630,28 @@ fn points3(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<DVec3>> {
         .collect())
 }
 
-/// A 3D point: a length-3 array-like.
-fn point3(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<DVec3> {
+/// The `N` coordinates of a length-`N` array-like (`xyz` names them in the message):
+/// what `point` and `point3` share.
+fn coords<const N: usize>(obj: &Bound<'_, PyAny>, what: &str, xyz: &str) -> PyResult<[f64; N]> {
     let arr = real_array(obj, what)?;
     let shape = shape_of(&arr)?;
-    if shape != [3] {
+    if shape != [N] {
         return Err(Error::new_err(format!(
-            "{what}: expected a point (x, y, z), got shape {shape:?}"
+            "{what}: expected a point ({xyz}), got shape {shape:?}"
         )));
     }
     let v: Vec<f64> = arr.call_method0("tolist")?.extract()?;
-    Ok(DVec3::new(v[0], v[1], v[2]))
+    Ok(std::array::from_fn(|i| v[i]))
+}
+
+/// A 3D point: a length-3 array-like.
+fn point3(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<DVec3> {
+    coords(obj, what, "x, y, z").map(DVec3::from_array)
 }
 
 /// A point: a length-2 array-like.
 fn point(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<DVec2> {
-    let arr = real_array(obj, what)?;
-    let shape = shape_of(&arr)?;
-    if shape != [2] {
-        return Err(Error::new_err(format!(
-            "{what}: expected a point (x, y), got shape {shape:?}"
-        )));
-    }
-    let v: Vec<f64> = arr.call_method0("tolist")?.extract()?;
-    Ok(DVec2::new(v[0], v[1]))
+    coords(obj, what, "x, y").map(DVec2::from_array)
 }
 
 /// `p`, or an error naming `what` when a coordinate is NaN or infinite (a world query
@@ -666,18 +681,13 @@ fn finite_points(path: Vec<DVec2>, what: &str) -> PyResult<Vec<DVec2>> {
 /// height (rows) and width (columns).
 fn occupancy(py: Python<'_>, free: &Bound<'_, PyAny>) -> PyResult<(Vec<bool>, usize, usize)> {
     let np = py.import("numpy")?;
-    let arr = np
-        .call_method1("asarray", (free,))
-        .map_err(|e| Error::new_err(format!("free: not an array ({e})")))?;
-    let dtype = arr.getattr("dtype")?;
-    let kind: String = dtype.getattr("kind")?.extract()?;
-    if !matches!(kind.as_str(), "b" | "i" | "u") {
-        return Err(PyTypeError::new_err(format!(
-            "free: dtype {} is not an occupancy type (give bool or uint8: true or nonzero \
-             is a free cell)",
-            dtype.str()?
-        )));
-    }
+    let arr = array_of_kind(
+        free,
+        "free",
+        "an array",
+        &["b", "i", "u"],
+        "an occupancy type (give bool or uint8: true or nonzero is a free cell)",
+    )?;
     let shape = shape_of(&arr)?;
     if shape.len() != 2 {
         return Err(Error::new_err(format!(
