@@ -64,6 +64,20 @@ fn pipeline(world: *const PsWorld, preset: u32, radius: f64) -> *mut PsPipeline 
     p
 }
 
+/// The grid world and a pipeline on it: how most tests start.
+fn grid_pipeline(preset: u32, radius: f64) -> (*mut PsWorld, *mut PsPipeline) {
+    let world = grid();
+    (world, pipeline(world, preset, radius))
+}
+
+/// Destroys a pipeline, then its world: how most tests end.
+fn destroy(p: *mut PsPipeline, world: *mut PsWorld) {
+    unsafe {
+        ps_pipeline_destroy(p);
+        ps_world_destroy(world);
+    }
+}
+
 fn pt(x: f64, y: f64) -> PsPoint2d {
     PsPoint2d { x, y }
 }
@@ -95,8 +109,7 @@ const GOAL: PsPoint2d = PsPoint2d { x: 5.75, y: 3.75 };
 
 #[test]
 fn grid_plans_and_smooths_as_the_library_does() {
-    let world = grid();
-    let p = pipeline(world, PS_PRESET_SMOOTH, 0.2);
+    let (world, p) = grid_pipeline(PS_PRESET_SMOOTH, 0.2);
     let (st, got) = plan(p, START, GOAL, 256);
     expect(st, PsOk, "");
     let rust = rust_grid();
@@ -161,16 +174,12 @@ fn grid_plans_and_smooths_as_the_library_does() {
         (rr.validation.min_clearance, rr.validation.length)
     );
     assert_eq!(r.skipped_count, rr.skipped.len());
-    unsafe {
-        ps_pipeline_destroy(p);
-        ps_world_destroy(world);
-    }
+    destroy(p, world);
 }
 
 #[test]
 fn a_buffer_too_small_reports_the_length_and_the_retry_gets_the_same_path() {
-    let world = grid();
-    let p = pipeline(world, PS_PRESET_SMOOTH, 0.2);
+    let (world, p) = grid_pipeline(PS_PRESET_SMOOTH, 0.2);
     let (_, want) = plan(p, START, GOAL, 1024);
     let mut len = 0;
     let st = unsafe { ps_pipeline_plan_f64(p, START, GOAL, null_mut(), 0, &mut len) };
@@ -202,16 +211,12 @@ fn a_buffer_too_small_reports_the_length_and_the_retry_gets_the_same_path() {
         )
     };
     expect(st, PsOk, "");
-    unsafe {
-        ps_pipeline_destroy(p);
-        ps_world_destroy(world);
-    }
+    destroy(p, world);
 }
 
 #[test]
 fn null_misaligned_and_non_finite_inputs_are_refused() {
-    let world = grid();
-    let p = pipeline(world, PS_PRESET_SMOOTH, 0.2);
+    let (world, p) = grid_pipeline(PS_PRESET_SMOOTH, 0.2);
     let mut len = 7;
     let mut out = [0.0f64; 512];
     let o = out.as_mut_ptr();
@@ -254,60 +259,49 @@ fn null_misaligned_and_non_finite_inputs_are_refused() {
             PsMisaligned,
             "`out_len`",
         );
-        expect(
-            ps_pipeline_plan_f64(p, pt(f64::NAN, 3.25), GOAL, o, 32, &mut len),
-            PsInvalidArgument,
-            "point 0 has a NaN",
-        );
-        expect(
-            ps_pipeline_plan_f64(p, START, pt(5.75, f64::INFINITY), o, 32, &mut len),
-            PsInvalidArgument,
-            "point 1 has a NaN or infinite",
-        );
-        // Smoothing: NULL input, empty input, NaN in the middle, misaligned input.
-        expect(
-            ps_pipeline_smooth_f64(p, null(), 3, o, 32, &mut len),
-            PsNullPointer,
-            "`in_points` is NULL",
-        );
-        expect(
-            ps_pipeline_smooth_f64(p, null(), 0, o, 32, &mut len),
-            PsInvalidArgument,
-            "the path is empty",
-        );
+        // Ends that are not finite, outside the world or in a wall; an unreachable goal
+        // (below the wall row). A table: only the ends and the answer differ.
+        for (start, goal, status, words) in [
+            (
+                pt(f64::NAN, 3.25),
+                GOAL,
+                PsInvalidArgument,
+                "point 0 has a NaN",
+            ),
+            (
+                START,
+                pt(5.75, f64::INFINITY),
+                PsInvalidArgument,
+                "point 1 has a NaN or infinite",
+            ),
+            (pt(-3.0, 3.25), GOAL, PsOutsideWorld, "outside"),
+            (pt(2.75, 3.25), GOAL, PsOutsideWorld, "inside a wall"),
+            (START, pt(6.0, 4.5), PsOutsideWorld, ""),
+        ] {
+            expect(
+                ps_pipeline_plan_f64(p, start, goal, o, 32, &mut len),
+                status,
+                words,
+            );
+        }
+        // Smoothing: NULL input, empty input, NaN in the middle, misaligned input, a point
+        // outside the world.
         let input = [1.25, 3.25, 3.0, f64::NAN, 5.75, 3.75];
-        expect(
-            ps_pipeline_smooth_f64(p, input.as_ptr(), 3, o, 32, &mut len),
-            PsInvalidArgument,
-            "point 1 has a NaN",
-        );
         let odd_in = input.as_ptr().cast::<u8>().add(1).cast::<f64>();
-        expect(
-            ps_pipeline_smooth_f64(p, odd_in, 2, o, 32, &mut len),
-            PsMisaligned,
-            "`in_points`",
-        );
-        // Points outside the world or in a wall; an unreachable goal (below the wall row).
-        expect(
-            ps_pipeline_plan_f64(p, pt(-3.0, 3.25), GOAL, o, 32, &mut len),
-            PsOutsideWorld,
-            "outside",
-        );
-        expect(
-            ps_pipeline_plan_f64(p, pt(2.75, 3.25), GOAL, o, 32, &mut len),
-            PsOutsideWorld,
-            "inside a wall",
-        );
-        expect(
-            ps_pipeline_smooth_f64(p, [1.25, 3.25, 1e9, 3.0].as_ptr(), 2, o, 32, &mut len),
-            PsOutsideWorld,
-            "outside",
-        );
-        expect(
-            ps_pipeline_plan_f64(p, START, pt(6.0, 4.5), o, 32, &mut len),
-            PsOutsideWorld,
-            "",
-        );
+        let far = [1.25, 3.25, 1e9, 3.0];
+        for (points, n, status, words) in [
+            (null(), 3, PsNullPointer, "`in_points` is NULL"),
+            (null(), 0, PsInvalidArgument, "the path is empty"),
+            (input.as_ptr(), 3, PsInvalidArgument, "point 1 has a NaN"),
+            (odd_in, 2, PsMisaligned, "`in_points`"),
+            (far.as_ptr(), 2, PsOutsideWorld, "outside"),
+        ] {
+            expect(
+                ps_pipeline_smooth_f64(p, points, n, o, 32, &mut len),
+                status,
+                words,
+            );
+        }
         // A good call clears the message.
         expect(
             ps_pipeline_plan_f64(p, START, GOAL, o, 256, &mut len),
@@ -315,15 +309,13 @@ fn null_misaligned_and_non_finite_inputs_are_refused() {
             "",
         );
         assert_eq!(last_error(), "");
-        ps_pipeline_destroy(p);
-        ps_world_destroy(world);
+        destroy(p, world);
     }
 }
 
 #[test]
 fn handles_of_the_wrong_type_are_refused() {
-    let world = grid();
-    let p = pipeline(world, PS_PRESET_SHORTEST, 0.0);
+    let (world, p) = grid_pipeline(PS_PRESET_SHORTEST, 0.0);
     let mut len = 0;
     let mut out = [0.0f64; 8];
     let mut q = null_mut();
@@ -361,8 +353,7 @@ fn handles_of_the_wrong_type_are_refused() {
             PsOk,
             "",
         );
-        ps_pipeline_destroy(p);
-        ps_world_destroy(world);
+        destroy(p, world);
     }
 }
 
@@ -505,15 +496,13 @@ fn bad_worlds_and_pipelines_are_refused_and_leave_null() {
         let (st, path) = plan(p, START, GOAL, 1024);
         expect(st, PsOk, "");
         assert!(path.len() > 10);
-        ps_pipeline_destroy(p);
-        ps_world_destroy(world);
+        destroy(p, world);
     }
 }
 
 #[test]
 fn skipped_steps_are_reported_with_their_reason() {
-    let world = grid();
-    let p = pipeline(world, PS_PRESET_SMOOTH, 0.0);
+    let (world, p) = grid_pipeline(PS_PRESET_SMOOTH, 0.0);
     // A straight path: nothing to shortcut, no corner to cut.
     let input = [1.25, 2.25, 5.75, 2.25];
     let mut out = [0.0; 16];
@@ -555,15 +544,13 @@ fn skipped_steps_are_reported_with_their_reason() {
             PsInvalidArgument,
             "skipped 2 steps",
         );
-        ps_pipeline_destroy(p);
-        ps_world_destroy(world);
+        destroy(p, world);
     }
 }
 
 #[test]
 fn the_last_error_is_cut_at_a_character_boundary_and_per_thread() {
-    let world = grid();
-    let p = pipeline(world, PS_PRESET_SMOOTH, 0.0);
+    let (world, p) = grid_pipeline(PS_PRESET_SMOOTH, 0.0);
     let mut len = 0;
     unsafe {
         // A message with multi-byte characters: "… is outside the 10×6 map".
@@ -584,10 +571,7 @@ fn the_last_error_is_cut_at_a_character_boundary_and_per_thread() {
     let other = std::thread::spawn(last_error).join().unwrap();
     assert_eq!(other, "");
     assert!(!last_error().is_empty());
-    unsafe {
-        ps_pipeline_destroy(p);
-        ps_world_destroy(world);
-    }
+    destroy(p, world);
 }
 
 #[test]
@@ -679,8 +663,7 @@ fn navmesh_worlds_plan_as_the_library_does() {
             PsUnsupported,
             "needs a surface world",
         );
-        ps_pipeline_destroy(p);
-        ps_world_destroy(w);
+        destroy(p, w);
         // Bad polygons: each named.
         let mut w = null_mut();
         expect(
@@ -865,8 +848,7 @@ fn surfaces_plan_in_3d_as_the_library_does() {
             PsOutsideWorld,
             "no floor",
         );
-        ps_pipeline_destroy(p);
-        ps_world_destroy(w);
+        destroy(p, w);
         let mut w = null_mut();
         expect(
             ps_world_surface_new(
@@ -1066,10 +1048,7 @@ fn navmesh_files_load_and_plan_as_the_library_does() {
     let want = planner.plan_surface(high, g).unwrap().to_vec();
     assert_eq!(got, want.iter().map(|sp| sp.position).collect::<Vec<_>>());
     assert_eq!((got[0].x, got[0].z), (s.x, s.z));
-    unsafe {
-        ps_pipeline_destroy(p);
-        ps_world_destroy(w);
-    }
+    destroy(p, w);
 
     // Recast's poly mesh and its detail mesh, from two files (C++ Recast's dump of the
     // dungeon, beside the corpus).
@@ -1173,8 +1152,7 @@ fn bad_navmesh_files_are_refused_naming_the_function() {
             PsUnsupported,
             "ps_pipeline_set_climb: ",
         );
-        ps_pipeline_destroy(p);
-        ps_world_destroy(g);
+        destroy(p, g);
     }
 }
 
@@ -1214,55 +1192,33 @@ fn unity_triangulations_are_welded_and_joined() {
     assert_eq!(polys.first(), Some(&0));
     assert_eq!(polys.last(), Some(&1));
     unsafe {
-        ps_pipeline_destroy(p);
-        ps_world_destroy(w);
-        let mut w = null_mut();
-        expect(
-            ps_world_surface_from_triangulation(
-                xyz.as_ptr(),
-                6,
-                idx.as_ptr(),
-                5,
-                null(),
-                -1.0,
-                &mut w,
-            ),
-            PsInvalidArgument,
-            "ps_world_surface_from_triangulation: parameter `indices` = 5",
-        );
-        expect(
-            ps_world_surface_from_triangulation(
-                xyz.as_ptr(),
-                5,
-                idx.as_ptr(),
-                6,
-                null(),
-                -1.0,
-                &mut w,
-            ),
-            PsInvalidArgument,
-            "uses vertex 5",
-        );
+        destroy(p, w);
+        // Refusals, a table: the vertices, their count, the indices and their count.
         let mut nan = xyz;
         nan[7] = f64::NAN;
-        expect(
-            ps_world_surface_from_triangulation(
-                nan.as_ptr(),
-                6,
-                idx.as_ptr(),
-                6,
-                null(),
-                -1.0,
-                &mut w,
-            ),
-            PsInvalidArgument,
-            "point 2 has a NaN",
-        );
-        expect(
-            ps_world_surface_from_triangulation(xyz.as_ptr(), 6, null(), 6, null(), -1.0, &mut w),
-            PsNullPointer,
-            "`indices` is NULL",
-        );
-        assert!(w.is_null());
+        let (v, i, vn) = (xyz.as_ptr(), idx.as_ptr(), nan.as_ptr());
+        let in_indices = "ps_world_surface_from_triangulation: parameter `indices` = 5";
+        for (vertices, nv, indices, ni, status, words) in [
+            (v, 6, i, 5, PsInvalidArgument, in_indices),
+            (v, 5, i, 6, PsInvalidArgument, "uses vertex 5"),
+            (vn, 6, i, 6, PsInvalidArgument, "point 2 has a NaN"),
+            (v, 6, null(), 6, PsNullPointer, "`indices` is NULL"),
+        ] {
+            let mut w = null_mut();
+            expect(
+                ps_world_surface_from_triangulation(
+                    vertices,
+                    nv,
+                    indices,
+                    ni,
+                    null(),
+                    -1.0,
+                    &mut w,
+                ),
+                status,
+                words,
+            );
+            assert!(w.is_null());
+        }
     }
 }
