@@ -463,6 +463,19 @@ const _: () = {
     sendable::<PipelineData>();
 };
 
+/// The last step of every world constructor: the new world handed to the caller.
+fn emit_world(out_world: *mut *mut PsWorld, world: WorldKind) -> Res<()> {
+    emit(out_world, WORLD_TAG, Arc::new(world));
+    Ok(())
+}
+
+/// The last step of the three surface constructors: the surface's mesh (its checks may
+/// still refuse it) handed to the caller as a world.
+fn emit_surface(out_world: *mut *mut PsWorld, surface: Surface) -> Res<()> {
+    let mesh = SurfaceMesh::new(surface)?;
+    emit_world(out_world, WorldKind::Surface(Arc::new(mesh)))
+}
+
 fn world_ref<'a>(world: *const PsWorld) -> Res<&'a Arc<WorldKind>> {
     // SAFETY: the caller's contract (a handle or NULL).
     // A shared reference: a world may be used by several threads at once.
@@ -564,8 +577,7 @@ pub unsafe extern "C" fn ps_world_grid_new_areas(
             map = map.with_areas(|x, y| ids[y * width + x]);
         }
         let world = GridWorld::with_frame(map, cell_size, origin)?.with_area_costs(costs)?;
-        emit(out_world, WORLD_TAG, Arc::new(WorldKind::Grid(world)));
-        Ok(())
+        emit_world(out_world, WorldKind::Grid(world))
     })
 }
 
@@ -679,8 +691,7 @@ pub unsafe extern "C" fn ps_world_navmesh_new_areas(
             mesh = mesh.with_areas(areas)?;
         }
         let world = NavMeshWorld::new(mesh).with_area_costs(costs)?;
-        emit(out_world, WORLD_TAG, Arc::new(WorldKind::NavMesh(world)));
-        Ok(())
+        emit_world(out_world, WorldKind::NavMesh(world))
     })
 }
 
@@ -750,13 +761,7 @@ pub unsafe extern "C" fn ps_world_surface_new(
             ..SurfaceOptions::new(up)
         };
         let surface = Surface::from_polygons_with(&vertices, &polygons, areas, &[], &options)?;
-        let mesh = SurfaceMesh::new(surface)?;
-        emit(
-            out_world,
-            WORLD_TAG,
-            Arc::new(WorldKind::Surface(Arc::new(mesh))),
-        );
-        Ok(())
+        emit_surface(out_world, surface)
     })
 }
 
@@ -866,13 +871,7 @@ pub unsafe extern "C" fn ps_world_surface_load(
                 ),
             ));
         }
-        let mesh = SurfaceMesh::new(surface)?;
-        emit(
-            out_world,
-            WORLD_TAG,
-            Arc::new(WorldKind::Surface(Arc::new(mesh))),
-        );
-        Ok(())
+        emit_surface(out_world, surface)
     })
 }
 
@@ -926,13 +925,7 @@ pub unsafe extern "C" fn ps_world_surface_from_triangulation(
             weld: weld_of(weld),
             ..SurfaceOptions::default()
         };
-        let mesh = SurfaceMesh::new(Surface::from_data(&data, &options)?)?;
-        emit(
-            out_world,
-            WORLD_TAG,
-            Arc::new(WorldKind::Surface(Arc::new(mesh))),
-        );
-        Ok(())
+        emit_surface(out_world, Surface::from_data(&data, &options)?)
     })
 }
 
