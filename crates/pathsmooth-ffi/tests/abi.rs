@@ -664,79 +664,33 @@ fn navmesh_worlds_plan_as_the_library_does() {
             "needs a surface world",
         );
         destroy(p, w);
-        // Bad polygons: each named.
-        let mut w = null_mut();
-        expect(
-            ps_world_navmesh_new(
-                xy.as_ptr(),
-                8,
-                [0, 1, 9, 5].as_ptr(),
-                [4].as_ptr(),
-                1,
-                null(),
-                &mut w,
-            ),
-            PsInvalidArgument,
-            "9",
-        );
-        expect(
-            ps_world_navmesh_new(
-                xy.as_ptr(),
-                8,
-                idx.as_ptr(),
-                sizes.as_ptr(),
-                3,
-                [1u32, 1, 2].as_ptr(),
-                &mut w,
-            ),
-            PsInvalidArgument,
-            "both have the id 1",
-        );
+        // Bad polygons (each named), bad numbers, NULL and misaligned pointers: a table of
+        // the vertices, their count, the indices, the sizes, their count and the ids.
+        let (v, i, z) = (xy.as_ptr(), idx.as_ptr(), sizes.as_ptr());
+        let (nf, nu) = (null::<f64>(), null::<u32>());
         let mut nan = xy.clone();
         nan[0] = f64::NAN;
-        expect(
-            ps_world_navmesh_new(
-                nan.as_ptr(),
-                8,
-                idx.as_ptr(),
-                sizes.as_ptr(),
-                3,
-                null(),
-                &mut w,
-            ),
-            PsInvalidArgument,
-            "",
-        );
-        expect(
-            ps_world_navmesh_new(
-                xy.as_ptr(),
-                8,
-                idx.as_ptr(),
-                sizes.as_ptr(),
-                0,
-                null(),
-                &mut w,
-            ),
-            PsInvalidArgument,
-            "no polygons",
-        );
-        expect(
-            ps_world_navmesh_new(null(), 8, idx.as_ptr(), sizes.as_ptr(), 3, null(), &mut w),
-            PsNullPointer,
-            "`vertices_xy` is NULL",
-        );
-        expect(
-            ps_world_navmesh_new(xy.as_ptr(), 8, null(), sizes.as_ptr(), 3, null(), &mut w),
-            PsNullPointer,
-            "`indices` is NULL",
-        );
+        let vn = nan.as_ptr();
+        let (bad, four, ids) = ([0u32, 1, 9, 5], [4u32], [1u32, 1, 2]);
+        let (b, f, d) = (bad.as_ptr(), four.as_ptr(), ids.as_ptr());
         let odd = idx.as_ptr().cast::<u8>().add(1).cast::<u32>();
-        expect(
-            ps_world_navmesh_new(xy.as_ptr(), 8, odd, sizes.as_ptr(), 3, null(), &mut w),
-            PsMisaligned,
-            "`indices`",
-        );
-        assert!(w.is_null());
+        for (vertices, nv, indices, polygon_sizes, np, ids, status, words) in [
+            (v, 8, b, f, 1, nu, PsInvalidArgument, "9"),
+            (v, 8, i, z, 3, d, PsInvalidArgument, "both have the id 1"),
+            (vn, 8, i, z, 3, nu, PsInvalidArgument, ""),
+            (v, 8, i, z, 0, nu, PsInvalidArgument, "no polygons"),
+            (nf, 8, i, z, 3, nu, PsNullPointer, "`vertices_xy` is NULL"),
+            (v, 8, nu, z, 3, nu, PsNullPointer, "`indices` is NULL"),
+            (v, 8, odd, z, 3, nu, PsMisaligned, "`indices`"),
+        ] {
+            let mut w = null_mut();
+            expect(
+                ps_world_navmesh_new(vertices, nv, indices, polygon_sizes, np, ids, &mut w),
+                status,
+                words,
+            );
+            assert!(w.is_null());
+        }
     }
 }
 
@@ -849,55 +803,24 @@ fn surfaces_plan_in_3d_as_the_library_does() {
             "no floor",
         );
         destroy(p, w);
-        let mut w = null_mut();
-        expect(
-            ps_world_surface_new(
-                xyz.as_ptr(),
-                12,
-                idx.as_ptr(),
-                sizes.as_ptr(),
-                5,
-                null(),
-                5,
-                0.0,
-                &mut w,
-            ),
-            PsInvalidArgument,
-            "`up_axis` = 5",
-        );
-        expect(
-            ps_world_surface_new(
-                xyz.as_ptr(),
-                12,
-                idx.as_ptr(),
-                sizes.as_ptr(),
-                5,
-                null(),
-                PS_UP_Y,
-                f64::NAN,
-                &mut w,
-            ),
-            PsInvalidArgument,
-            "weld",
-        );
+        // Refusals, a table: the vertices, the up axis and the weld.
         let mut nan = xyz.clone();
         nan[4] = f64::NAN;
-        expect(
-            ps_world_surface_new(
-                nan.as_ptr(),
-                12,
-                idx.as_ptr(),
-                sizes.as_ptr(),
-                5,
-                null(),
-                PS_UP_Y,
-                0.0,
-                &mut w,
-            ),
-            PsInvalidArgument,
-            "NaN",
-        );
-        assert!(w.is_null());
+        let (v, vn) = (xyz.as_ptr(), nan.as_ptr());
+        for (vertices, up, weld, words) in [
+            (v, 5, 0.0, "`up_axis` = 5"),
+            (v, PS_UP_Y, f64::NAN, "weld"),
+            (vn, PS_UP_Y, 0.0, "NaN"),
+        ] {
+            let (i, z) = (idx.as_ptr(), sizes.as_ptr());
+            let mut w = null_mut();
+            expect(
+                ps_world_surface_new(vertices, 12, i, z, 5, null(), up, weld, &mut w),
+                PsInvalidArgument,
+                words,
+            );
+            assert!(w.is_null());
+        }
     }
 }
 
