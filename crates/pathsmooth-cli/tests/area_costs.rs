@@ -9,7 +9,7 @@ use pathsmooth::world::path_cost;
 use pathsmooth::{GridMap, GridWorld, World};
 
 mod support;
-use support::{assert_clean_failure, run, stdout};
+use support::{assert_clean_failure, run, stdout, GRID_PLAN_METHODS};
 
 fn tmp_dir(name: &str) -> PathBuf {
     support::tmp_dir("areas", name)
@@ -97,18 +97,7 @@ fn plan_with_area_costs_shows_the_cost_and_never_raises_it() {
         table.lines().next().unwrap().contains("  cost  cost/A*  "),
         "{table}"
     );
-    let methods = [
-        "astar",
-        "shortcut",
-        "chaikin",
-        "catmull-rom",
-        "shortcut-chaikin",
-        "shortcut-catmull-rom",
-        "funnel",
-        "relax",
-        "corridor",
-    ];
-    for m in methods {
+    for m in GRID_PLAN_METHODS {
         assert_eq!(column(&table, m, "valid"), "yes", "{table}");
         let rel: f64 = column(&table, m, "cost/A*").parse().unwrap();
         assert!(rel <= 1.0, "{m}: cost/A* {rel}\n{table}");
@@ -227,38 +216,28 @@ fn bad_area_costs_are_one_clear_error() {
 
     // Navmeshes have no area costs yet: said so, before anything is read.
     let scene = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/scene.json");
-    let err = assert_clean_failure(&run([
-        "plan",
-        "--navmesh",
-        scene,
-        "--from",
-        "1,1",
-        "--to",
-        "2,2",
-        "--area-costs",
-        "S=4",
-    ]));
-    assert!(err.contains("this mesh's polygons have none"), "{err}");
-    let err = assert_clean_failure(&run([
-        "bench",
-        "--navmesh",
-        scene,
-        "--area-costs",
-        "S=4",
-        "--quiet",
-    ]));
-    assert!(err.contains("not supported for navmeshes yet"), "{err}");
-    let err = assert_clean_failure(&run([
-        "plan",
-        "--navmesh",
-        scene,
-        "--from",
-        "1,1",
-        "--to",
-        "2,2",
-        "--keep-route",
-    ]));
-    assert!(err.contains("--keep-route needs a grid map"), "{err}");
+    let plan_scene = ["plan", "--navmesh", scene, "--from", "1,1", "--to", "2,2"];
+    let bench_scene = ["bench", "--navmesh", scene, "--quiet"];
+    for (command, option, needle) in [
+        (
+            &plan_scene[..],
+            &["--area-costs", "S=4"][..],
+            "this mesh's polygons have none",
+        ),
+        (
+            &bench_scene,
+            &["--area-costs", "S=4"],
+            "not supported for navmeshes yet",
+        ),
+        (
+            &plan_scene,
+            &["--keep-route"],
+            "--keep-route needs a grid map",
+        ),
+    ] {
+        let err = assert_clean_failure(&run(command.iter().chain(option)));
+        assert!(err.contains(needle), "{option:?}: {err}");
+    }
 }
 
 #[test]
@@ -271,25 +250,21 @@ fn bench_reports_cost_over_the_planners_path() {
         "swamp.map.scen",
         "version 1\n0\tswamp.map\t20\t12\t2\t5\t17\t6\t16\n0\tswamp.map\t20\t12\t1\t1\t18\t10\t20\n0\tswamp.map\t20\t12\t7\t4\t12\t8\t7\n",
     );
+    // `bench` over those queries with `extra`: what it printed, and its table (from the
+    // header row on).
+    let bench = |extra: &[&str]| {
+        let mut args = vec!["bench", "--map", &map, "--scen", &scen, "--quiet"];
+        args.extend_from_slice(extra);
+        let text = stdout(&run(args));
+        let table: String = text
+            .lines()
+            .skip_while(|l| !l.starts_with("method"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        (text, table)
+    };
     let csv = dir.join("bench.csv");
-    let out = run([
-        "bench",
-        "--map",
-        &map,
-        "--scen",
-        &scen,
-        "--area-costs",
-        "S=4",
-        "--quiet",
-        "--csv",
-        csv.to_str().unwrap(),
-    ]);
-    let text = stdout(&out);
-    let table: String = text
-        .lines()
-        .skip_while(|l| !l.starts_with("method"))
-        .collect::<Vec<_>>()
-        .join("\n");
+    let (text, table) = bench(&["--area-costs", "S=4", "--csv", csv.to_str().unwrap()]);
     for m in [
         "astar",
         "shortcut",
@@ -333,26 +308,14 @@ fn bench_reports_cost_over_the_planners_path() {
     assert_eq!(rows, 3 * 9, "{csv}");
 
     // Keeping the route: the same counts, the cost still never above the planner's.
-    let out = run([
-        "bench",
-        "--map",
-        &map,
-        "--scen",
-        &scen,
+    let (text, table) = bench(&[
         "--area-costs",
         "S=4",
-        "--quiet",
         "--keep-route",
         "1",
         "--methods",
         "astar,shortcut-chaikin,corridor",
     ]);
-    let text = stdout(&out);
-    let table: String = text
-        .lines()
-        .skip_while(|l| !l.starts_with("method"))
-        .collect::<Vec<_>>()
-        .join("\n");
     for m in ["astar", "shortcut-chaikin", "corridor"] {
         assert_eq!(column(&table, m, "valid %"), "100.0", "{text}");
         let max: f64 = column(&table, m, "max cost/A*").parse().unwrap();
@@ -360,19 +323,7 @@ fn bench_reports_cost_over_the_planners_path() {
     }
 
     // With swamp excluded, the query starting in it is skipped with its reason.
-    let out = run([
-        "bench",
-        "--map",
-        &map,
-        "--scen",
-        &scen,
-        "--area-costs",
-        "S=exclude",
-        "--quiet",
-        "--methods",
-        "astar",
-    ]);
-    let text = stdout(&out);
+    let (text, _) = bench(&["--area-costs", "S=exclude", "--methods", "astar"]);
     assert!(
         text.contains("1 scenarios skipped: no path under the area costs (first: scenario 2: start (7.5, 4.5) is in area S"),
         "{text}"

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::{Output, Stdio};
 
 mod support;
-use support::{assert_clean_failure, assert_success, bin, run};
+use support::{assert_clean_failure, assert_success, bin, run, GRID_PLAN_METHODS};
 
 fn tmp_dir(name: &str) -> PathBuf {
     support::tmp_dir("cli", name)
@@ -36,6 +36,14 @@ fn movingai(rel: &str) -> PathBuf {
         path.display()
     );
     path
+}
+
+/// The arguments of `plan` on `map` (the tests pass `dao/den312d.map`) from (10, 10) to
+/// (50, 70), the route the real-map tests share, then `extra`.
+fn plan_10_10_to_50_70<'a>(map: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["plan", "--map", map, "--from", "10,10", "--to", "50,70"];
+    args.extend_from_slice(extra);
+    args
 }
 
 /// One run of `pathsmooth demo` (it takes seconds in the test profile) for the tests that
@@ -358,31 +366,44 @@ fn plan_and_bench_say_when_a_step_was_skipped() {
     assert!(astar.ends_with(','), "{csv}");
 }
 
-#[test]
-fn relax_at_a_radius_is_not_skipped_on_the_demo() {
-    // Portal relaxation at radius 0.3 on the demo's scenario: its path keeps the radius
-    // (issue 28, item 5), so the step takes effect and no note is printed. Before, its
-    // result came within the radius of a wall and the pipeline skipped it.
+/// `plan` on the demo map from `from` to `to` at `radius` with `methods`, which must
+/// include `relax`: what it printed and its `relax` row.
+fn relax_row_on_the_demo_map(
+    from: &str,
+    to: &str,
+    radius: &str,
+    methods: &str,
+) -> (String, String) {
     let map = demo_map();
     let out = run([
         "plan",
         "--map",
         map.to_str().unwrap(),
         "--from",
-        "5,5",
+        from,
         "--to",
-        "5,74",
+        to,
         "--radius",
-        "0.3",
+        radius,
         "--method",
-        "shortcut,relax",
+        methods,
     ]);
     assert_success(&out);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
     let relax = text
         .lines()
         .find(|l| l.starts_with("relax "))
-        .unwrap_or_else(|| panic!("{text}"));
+        .unwrap_or_else(|| panic!("{text}"))
+        .to_owned();
+    (text, relax)
+}
+
+#[test]
+fn relax_at_a_radius_is_not_skipped_on_the_demo() {
+    // Portal relaxation at radius 0.3 on the demo's scenario: its path keeps the radius
+    // (issue 28, item 5), so the step takes effect and no note is printed. Before, its
+    // result came within the radius of a wall and the pipeline skipped it.
+    let (text, relax) = relax_row_on_the_demo_map("5,5", "5,74", "0.3", "shortcut,relax");
     assert!(relax.ends_with(" ok"), "{text}");
     // valid, and the clearance column (the 9th) at least the radius.
     let cells: Vec<&str> = relax.split_whitespace().collect();
@@ -397,29 +418,22 @@ fn plan_on_a_real_map_writes_path_and_pictures() {
     let map = movingai("dao/den312d.map");
     let dir = tmp_dir("plan");
     let path_file = dir.join("p.json");
-    let out = bin()
-        .args(["plan", "--map"])
-        .arg(&map)
-        .args([
-            "--from",
-            "10,10",
-            "--to",
-            "50,70",
+    let png = dir.join("p.png");
+    let out = run(plan_10_10_to_50_70(
+        map.to_str().unwrap(),
+        &[
             "--method",
             "shortcut-chaikin",
             "--output",
-        ])
-        .arg(&path_file)
-        .arg("--png")
-        .arg(dir.join("p.png"))
-        .output()
-        .unwrap();
+            path_file.to_str().unwrap(),
+            "--png",
+            png.to_str().unwrap(),
+        ],
+    ));
     assert_success(&out);
     let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&path_file).unwrap()).unwrap();
     assert!(v["points"].as_array().unwrap().len() >= 2);
-    assert!(std::fs::read(dir.join("p.png"))
-        .unwrap()
-        .starts_with(b"\x89PNG"));
+    assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
 }
 
 #[test]
@@ -429,17 +443,7 @@ fn plan_writes_world_unit_paths_with_a_cell_size_and_origin() {
     let m = map.to_str().unwrap();
     let plan = |extra: &[&str], file: &str| {
         let f = dir.join(file);
-        let mut args = vec![
-            "plan",
-            "--map",
-            m,
-            "--from",
-            "10,10",
-            "--to",
-            "50,70",
-            "--method",
-            "shortcut-chaikin",
-        ];
+        let mut args = plan_10_10_to_50_70(m, &["--method", "shortcut-chaikin"]);
         args.extend_from_slice(extra);
         args.extend(["--output", f.to_str().unwrap()]);
         let out = run(&args);
@@ -465,17 +469,7 @@ fn plan_writes_world_unit_paths_with_a_cell_size_and_origin() {
         assert!((10.0 + c.0 * 0.5 - w.0).abs() < 1e-12 && (20.0 + c.1 * 0.5 - w.1).abs() < 1e-12);
     }
     // A bad frame is one clear line.
-    let e = assert_clean_failure(&run([
-        "plan",
-        "--map",
-        m,
-        "--from",
-        "10,10",
-        "--to",
-        "50,70",
-        "--cell-size",
-        "-1",
-    ]));
+    let e = assert_clean_failure(&run(plan_10_10_to_50_70(m, &["--cell-size", "-1"])));
     assert!(e.contains("cell_size"), "{e}");
 }
 
@@ -851,19 +845,10 @@ fn plan_with_many_passes_fails_fast_at_the_output_cap() {
     // `plan --passes 20` ran for ever: map-aware Chaikin on the A* path asked for 87
     // million points.
     let map = movingai("dao/den312d.map");
-    let e = assert_clean_failure(&run([
-        "plan",
-        "--map",
+    let e = assert_clean_failure(&run(plan_10_10_to_50_70(
         map.to_str().unwrap(),
-        "--from",
-        "10,10",
-        "--to",
-        "50,70",
-        "--method",
-        "chaikin",
-        "--passes",
-        "20",
-    ]));
+        &["--method", "chaikin", "--passes", "20"],
+    )));
     assert!(e.contains("more than the cap of 16777216"), "{e}");
 }
 
@@ -1069,23 +1054,19 @@ fn plan_and_bench_fillet_on_a_real_map() {
     let dir = tmp_dir("fillet_plan");
     let svg = dir.join("plan.svg");
     for g2 in [false, true] {
-        let mut args = vec![
-            "plan",
-            "--map",
+        let mut args = plan_10_10_to_50_70(
             map.to_str().unwrap(),
-            "--from",
-            "10,10",
-            "--to",
-            "50,70",
-            "--method",
-            "fillet",
-            "--radius",
-            "0.3",
-            "--turn-radius",
-            "3",
-            "--svg",
-            svg.to_str().unwrap(),
-        ];
+            &[
+                "--method",
+                "fillet",
+                "--radius",
+                "0.3",
+                "--turn-radius",
+                "3",
+                "--svg",
+                svg.to_str().unwrap(),
+            ],
+        );
         if g2 {
             args.push("--g2");
         }
@@ -1158,17 +1139,7 @@ fn svg_points(attr: &str) -> Vec<(f64, f64)> {
 fn demo_pictures_show_the_agent_every_method_and_the_scale() {
     let (dir, stdout) = demo_run();
     let svg = std::fs::read_to_string(dir.join("demo.svg")).unwrap();
-    let methods = [
-        "astar",
-        "shortcut",
-        "chaikin",
-        "catmull-rom",
-        "shortcut-chaikin",
-        "shortcut-catmull-rom",
-        "funnel",
-        "relax",
-        "corridor",
-    ];
+    let methods = GRID_PLAN_METHODS;
     // One panel per method, in order, each titled with its name.
     let panels = svg_panels(&svg);
     let titles: Vec<&str> = panels.iter().map(|(t, _)| t.as_str()).collect();
@@ -1259,26 +1230,7 @@ fn relax_at_a_radius_does_not_double_back() {
     // At radius 0.5 on the demo map, one-cell passages fit the agent exactly; the relax
     // step's fix once spliced in the world's path there with a 180° spike (through a cell
     // centre past a node on the cell's edge and back).
-    let map = demo_map();
-    let out = run([
-        "plan",
-        "--map",
-        map.to_str().unwrap(),
-        "--from",
-        "30,31",
-        "--to",
-        "20,64",
-        "--radius",
-        "0.5",
-        "--method",
-        "relax",
-    ]);
-    assert_success(&out);
-    let text = String::from_utf8_lossy(&out.stdout);
-    let relax = text
-        .lines()
-        .find(|l| l.starts_with("relax "))
-        .unwrap_or_else(|| panic!("{text}"));
+    let (text, relax) = relax_row_on_the_demo_map("30,31", "20,64", "0.5", "relax");
     let cells: Vec<&str> = relax.split_whitespace().collect();
     assert_eq!((cells[1], cells[9]), ("yes", "ok"), "{text}");
     let max_turn: f64 = cells[5].parse().unwrap();

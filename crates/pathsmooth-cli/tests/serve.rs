@@ -169,6 +169,8 @@ fn connect_from(from: &str, to: &SocketAddr, timeout: Duration) -> std::io::Resu
 /// Reads a whole `Connection: close` response: status, headers (lowercase) and JSON body.
 fn read_full_response(s: &mut TcpStream) -> (u16, String, Value) {
     let mut raw = Vec::new();
+    // A server that answers before reading the whole body may reset the connection
+    // after its answer; what arrived before counts.
     let _ = s.read_to_end(&mut raw);
     let text = String::from_utf8_lossy(&raw);
     let (head, body) = text
@@ -183,24 +185,13 @@ fn read_full_response(s: &mut TcpStream) -> (u16, String, Value) {
     (status, head.to_ascii_lowercase(), value)
 }
 
-/// Reads a whole `Connection: close` response: status and JSON body.
+/// Reads a whole `Connection: close` response, which must say it is JSON: status and body.
 fn read_response(s: &mut TcpStream) -> (u16, Value) {
-    let mut raw = Vec::new();
-    // A server that answers before reading the whole body may reset the connection
-    // after its answer; what arrived before counts.
-    let _ = s.read_to_end(&mut raw);
-    let text = String::from_utf8_lossy(&raw);
-    let (head, body) = text
-        .split_once("\r\n\r\n")
-        .unwrap_or_else(|| panic!("no complete response: {text:?}"));
-    let status = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or_else(|| panic!("no status in {head:?}"));
-    let headers = head.to_ascii_lowercase();
-    assert!(headers.contains("content-type: application/json"), "{head}");
-    let value = serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: body {body:?}"));
+    let (status, headers, value) = read_full_response(s);
+    assert!(
+        headers.contains("content-type: application/json"),
+        "{headers}"
+    );
     (status, value)
 }
 
@@ -966,6 +957,21 @@ fn assert_idle_after(server: &Server, since: Instant, what: &str) {
     );
 }
 
+/// Waits until the server has used `ticks` of CPU since it had used `start`, checking every
+/// `poll`: CPU time, not wall time, so the test's moment does not move with the machine's
+/// load. Fails after 30 s of wall time.
+#[cfg(target_os = "linux")]
+fn wait_for_cpu_ticks(server: &Server, start: u64, ticks: u64, poll: Duration) {
+    let clock = Instant::now();
+    while cpu_ticks(server.child.id()) - start < ticks {
+        assert!(
+            clock.elapsed() < Duration::from_secs(30),
+            "the server never got to work"
+        );
+        std::thread::sleep(poll);
+    }
+}
+
 /// Every method on the serpentine: seconds of line-of-sight tests (three shortcuts over
 /// 524 799 points) whoever waits for them.
 fn serpentine_every_method() -> Value {
@@ -1004,14 +1010,7 @@ fn work_stops_when_its_client_leaves() {
     s.write_all(body.as_bytes()).unwrap();
     // Leave once the server has spent 2 CPU seconds on the request: past parsing the map
     // and the search, into the shortcuts (whatever the machine's load).
-    let clock = Instant::now();
-    while cpu_ticks(server.child.id()) - start < 200 {
-        assert!(
-            clock.elapsed() < Duration::from_secs(30),
-            "the server never got to work"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_for_cpu_ticks(&server, start, 200, Duration::from_millis(50));
     drop(s);
     // Before, the work went on about 25 s after the client left.
     assert_idle_after(&server, Instant::now(), "the client left");
@@ -1111,15 +1110,8 @@ fn layered_work_stops_at_its_deadline_and_when_its_client_leaves() {
     s.write_all(server.head("POST", "/api/layered", body.len()).as_bytes())
         .unwrap();
     s.write_all(body.as_bytes()).unwrap();
-    let clock = Instant::now();
     let ticks = (fan_ticks / 2).max(1);
-    while cpu_ticks(server.child.id()) - start < ticks {
-        assert!(
-            clock.elapsed() < Duration::from_secs(30),
-            "never got to work"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    wait_for_cpu_ticks(&server, start, ticks, Duration::from_millis(10));
     drop(s);
     assert_idle_after(&server, Instant::now(), "the fan's client left");
     server.assert_alive();

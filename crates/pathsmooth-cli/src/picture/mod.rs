@@ -682,6 +682,14 @@ mod tests {
     use super::*;
     use pathsmooth::grid::GridMap;
 
+    /// What the PNG and SVG renderers' tests draw: a 2 × 2 map whose cell (0, 0) is a wall,
+    /// and a path across it from (0.5, 1.5) to (1.5, 0.5).
+    pub(super) fn one_wall_world_and_path() -> (GridWorld, Vec<DVec2>) {
+        let map = GridMap::from_rows(&["@.", ".."]).unwrap();
+        let world = GridWorld::new(map).unwrap();
+        (world, vec![DVec2::new(0.5, 1.5), DVec2::new(1.5, 0.5)])
+    }
+
     #[test]
     fn swamp_and_water_are_runs_of_their_own() {
         let map = GridMap::from_rows(&["SS.W", "@.SS"]).unwrap();

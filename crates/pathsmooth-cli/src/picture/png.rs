@@ -186,8 +186,18 @@ impl Draw<'_, '_> {
 
     /// The blocked cells: every horizontal run a rectangle, all filled as one path.
     fn walls(&self, pm: &mut Pixmap) {
+        self.fill_runs(pm, &self.scene.wall_runs(), WALL);
+        // Swamp and water over them (water is blocked unless given a cost).
+        for (fill, runs) in self.scene.area_runs() {
+            self.fill_runs(pm, &runs, fill);
+        }
+    }
+
+    /// Fills cell runs (each a rectangle from its low to its high corner, in world units)
+    /// with `fill`, as one path.
+    fn fill_runs(&self, pm: &mut Pixmap, runs: &[(DVec2, DVec2)], fill: Rgb) {
         let mut pb = PathBuilder::new();
-        for (lo, hi) in self.scene.wall_runs() {
+        for &(lo, hi) in runs {
             let (a, b) = (self.scene.to_px(lo), self.scene.to_px(hi));
             if let Some(r) = Rect::from_ltrb(a.x as f32, a.y as f32, b.x as f32, b.y as f32) {
                 pb.push_rect(r);
@@ -196,30 +206,11 @@ impl Draw<'_, '_> {
         if let Some(path) = pb.finish() {
             pm.fill_path(
                 &path,
-                &paint(WALL, 255),
+                &paint(fill, 255),
                 FillRule::Winding,
                 Transform::identity(),
                 self.mask,
             );
-        }
-        // Swamp and water over them (water is blocked unless given a cost).
-        for (fill, runs) in self.scene.area_runs() {
-            let mut pb = PathBuilder::new();
-            for (lo, hi) in runs {
-                let (a, b) = (self.scene.to_px(lo), self.scene.to_px(hi));
-                if let Some(r) = Rect::from_ltrb(a.x as f32, a.y as f32, b.x as f32, b.y as f32) {
-                    pb.push_rect(r);
-                }
-            }
-            if let Some(path) = pb.finish() {
-                pm.fill_path(
-                    &path,
-                    &paint(fill, 255),
-                    FillRule::Winding,
-                    Transform::identity(),
-                    self.mask,
-                );
-            }
         }
     }
 
@@ -560,19 +551,16 @@ fn stroke_px(pm: &mut Pixmap, pts: &[DVec2], c: Rgb, width: f32) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::one_wall_world_and_path;
     use super::super::{Layer, Scene, SWAMP_FILL, WATER_FILL};
     use super::*;
     use pathsmooth::grid::GridMap;
 
     #[test]
     fn png_decodes_with_expected_size_and_wall_pixels() {
-        let map = GridMap::from_rows(&["@.", ".."]).unwrap();
-        let world = pathsmooth::GridWorld::new(map).unwrap();
+        let (world, path) = one_wall_world_and_path();
         let mut scene = Scene::for_map("t", &world);
-        scene.layers.push(Layer::raw(
-            "raw",
-            vec![DVec2::new(0.5, 1.5), DVec2::new(1.5, 0.5)],
-        ));
+        scene.layers.push(Layer::raw("raw", path));
         let bytes = render(&scene).unwrap();
         let pm = Pixmap::decode_png(&bytes).unwrap();
         assert_eq!((pm.width(), pm.height()), scene.image_size());

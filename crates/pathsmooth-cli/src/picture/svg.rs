@@ -426,7 +426,20 @@ fn walls(s: &mut String, scene: &Scene, id: Option<&str>) {
     }
     let id = id.map(|id| format!(r#" id="{id}""#)).unwrap_or_default();
     let _ = writeln!(s, r#"<g{id} class="walls" fill="{}">"#, WALL.hex());
-    for (lo, hi) in runs {
+    run_rects(s, scene, &runs);
+    // Swamp and water over the walls (water is blocked unless given a cost).
+    for (fill, runs) in areas {
+        let _ = writeln!(s, r#"<g class="areas" fill="{}">"#, fill.hex());
+        run_rects(s, scene, &runs);
+        s.push_str("</g>\n");
+    }
+    s.push_str("</g>\n");
+}
+
+/// One `<rect>` a cell run (from its low to its high corner, in world units), filled by
+/// the group around them.
+fn run_rects(s: &mut String, scene: &Scene, runs: &[(DVec2, DVec2)]) {
+    for &(lo, hi) in runs {
         let (a, b) = (scene.to_px(lo), scene.to_px(hi));
         let _ = writeln!(
             s,
@@ -437,23 +450,6 @@ fn walls(s: &mut String, scene: &Scene, id: Option<&str>) {
             b.y - a.y
         );
     }
-    // Swamp and water over the walls (water is blocked unless given a cost).
-    for (fill, runs) in areas {
-        let _ = writeln!(s, r#"<g class="areas" fill="{}">"#, fill.hex());
-        for (lo, hi) in runs {
-            let (a, b) = (scene.to_px(lo), scene.to_px(hi));
-            let _ = writeln!(
-                s,
-                r#"<rect x="{:.2}" y="{:.2}" width="{:.2}" height="{:.2}"/>"#,
-                a.x,
-                a.y,
-                b.x - a.x,
-                b.y - a.y
-            );
-        }
-        s.push_str("</g>\n");
-    }
-    s.push_str("</g>\n");
 }
 
 fn triangles(s: &mut String, scene: &Scene) {
@@ -609,17 +605,14 @@ fn escape(t: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::one_wall_world_and_path;
     use super::super::{Layer, Scene};
     use super::*;
-    use glam::DVec2;
-    use pathsmooth::grid::GridMap;
 
     #[test]
     fn svg_has_walls_paths_and_legend() {
-        let map = GridMap::from_rows(&["@.", ".."]).unwrap();
-        let world = pathsmooth::GridWorld::new(map).unwrap();
+        let (world, path) = one_wall_world_and_path();
         let mut scene = Scene::for_map("a <b>", &world);
-        let path = vec![DVec2::new(0.5, 1.5), DVec2::new(1.5, 0.5)];
         scene.mark_ends(&path);
         scene.layers.push(Layer::raw("raw", path));
         let svg = render(&scene);

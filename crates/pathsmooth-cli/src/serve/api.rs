@@ -31,10 +31,10 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
-use axum::extract::{Path, State};
+use axum::extract::{FromRequest, FromRequestParts, Path, Request, State};
 use axum::http::header::CONTENT_LENGTH;
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use axum::Extension;
 use clap::ValueEnum;
 use glam::{DVec2, IVec2};
@@ -48,6 +48,7 @@ use serde::{Deserialize, Serialize};
 use tokio::time::Instant;
 
 use super::budget::{self, held_json, Reservation};
+use super::clients::Client;
 use super::conn::Peer;
 use super::error::{json, quote, ApiError};
 use super::lanes::Lane;
@@ -117,6 +118,38 @@ pub(super) async fn read_json<T: DeserializeOwned>(
     let value = serde_json::from_slice(&bytes)
         .map_err(|e| ApiError::bad_request(format!("bad JSON: {e}")))?;
     Ok((value, hold))
+}
+
+/// How every JSON endpoint starts, as an extractor: the client admitted (or refused, see
+/// [`Clients::admit`](super::clients::Clients::admit)), then the body read as `T` by
+/// [`read_json`]. Keep `client` and `body_hold` while the request is served: they hold its
+/// place among the client's requests and the body's memory.
+pub(super) struct JsonRequest<T> {
+    pub client: Client,
+    pub req: T,
+    pub body_hold: Reservation,
+}
+
+impl<T: DeserializeOwned + Send> FromRequest<Arc<Playground>> for JsonRequest<T> {
+    // A `Response`, so that a missing `Peer` is answered as axum's `Extension` extractor
+    // answers it.
+    type Rejection = Response;
+
+    async fn from_request(request: Request, p: &Arc<Playground>) -> Result<Self, Response> {
+        let (mut parts, body) = request.into_parts();
+        let Extension(Peer(ip)) = Extension::<Peer>::from_request_parts(&mut parts, p)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        let client = p.clients().admit(ip).map_err(IntoResponse::into_response)?;
+        let (req, body_hold) = read_json(p, &parts.headers, body)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        Ok(JsonRequest {
+            client,
+            req,
+            body_hold,
+        })
+    }
 }
 
 /// `value` as a JSON body (encoded on a blocking worker: an answer can be megabytes).
@@ -232,21 +265,21 @@ pub async fn methods() -> Response {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct MapRequest {
+pub(super) struct MapRequest {
     map: String,
     #[serde(default)]
     name: Option<String>,
 }
 
 /// `POST /api/map`: a `.map` file's cells, checked by the library's parser.
-pub async fn upload_map(
+pub(super) async fn upload_map(
     State(p): State<Arc<Playground>>,
-    Extension(Peer(ip)): Extension<Peer>,
-    headers: HeaderMap,
-    body: Body,
+    JsonRequest {
+        client,
+        req,
+        body_hold,
+    }: JsonRequest<MapRequest>,
 ) -> ApiResult {
-    let client = p.clients().admit(ip)?;
-    let (req, body_hold) = read_json::<MapRequest>(&p, &headers, body).await?;
     // Parsing, the distance field and the rows answered: a few passes over the cells.
     let cells = p.size_for(None, Some(&req.map))?.map_or(0, |(w, h)| w * h);
     let work = Work::start(&p, &client, Lane::for_work(2 * cells as u64)).await?;
@@ -265,7 +298,7 @@ pub async fn upload_map(
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct ScenRequest {
+pub(super) struct ScenRequest {
     scen: String,
 }
 
@@ -281,15 +314,15 @@ struct ScenOut {
 
 /// `POST /api/scenarios`: a `.map.scen` file's scenarios (the first
 /// [`limits::MAX_SCENARIOS`]).
-pub async fn scenarios(
+pub(super) async fn scenarios(
     State(p): State<Arc<Playground>>,
-    Extension(Peer(ip)): Extension<Peer>,
-    headers: HeaderMap,
-    body: Body,
-) -> ApiResult {
-    let client = p.clients().admit(ip)?;
     // The scenarios parsed are within the body's reservation (BODY_COPIES times its text).
-    let (req, body_hold) = read_json::<ScenRequest>(&p, &headers, body).await?;
+    JsonRequest {
+        client,
+        req,
+        body_hold,
+    }: JsonRequest<ScenRequest>,
+) -> ApiResult {
     // A line of about 50 bytes a scenario, parsed once: far less than a cell's search.
     let work = Work::start(&p, &client, Lane::for_work(req.scen.len() as u64 / 8)).await?;
     let list = work
@@ -831,14 +864,14 @@ fn path_out(
 }
 
 /// `POST /api/plan`: the phases of the module docs, each within the request's deadline.
-pub async fn plan(
+pub(super) async fn plan(
     State(p): State<Arc<Playground>>,
-    Extension(Peer(ip)): Extension<Peer>,
-    headers: HeaderMap,
-    body: Body,
+    JsonRequest {
+        client,
+        req,
+        body_hold,
+    }: JsonRequest<PlanRequest>,
 ) -> ApiResult {
-    let client = p.clients().admit(ip)?;
-    let (req, body_hold) = read_json::<PlanRequest>(&p, &headers, body).await?;
     let job = PlanJob::new(req, p.area_costs.as_deref())?;
     let size = p.size_for(job.req.world.as_deref(), job.req.map.as_deref())?;
     job.check_on_map(size)?;

@@ -206,14 +206,8 @@ impl hyper::body::Body for Held {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::serve::block_on;
     use std::time::Duration;
-
-    fn block_on<F: std::future::Future>(f: F) -> F::Output {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_time()
-            .build();
-        rt.unwrap().block_on(f)
-    }
 
     #[test]
     fn reservations_wait_for_each_other_and_give_back() {

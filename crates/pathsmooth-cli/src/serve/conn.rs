@@ -381,12 +381,8 @@ mod tests {
                 conns.insert(i, conn(old, 10_000, 0));
             }
         }
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_time()
-            .build();
-        let rt = rt.unwrap();
         // make_room marks its choice and waits for it to end: end it from the table.
-        rt.block_on(async {
+        crate::serve::block_on(async {
             let wait = table.make_room();
             let mut wait = std::pin::pin!(wait);
             let polled = futures_poll_once(wait.as_mut()).await;

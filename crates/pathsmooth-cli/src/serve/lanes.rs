@@ -166,15 +166,9 @@ const _: () = assert!(MAX_CLIENT_WORKERS == 1);
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::serve::block_on;
     use crate::serve::clients::Clients;
     use std::time::Duration;
-
-    fn block_on<F: std::future::Future>(f: F) -> F::Output {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_time()
-            .build();
-        rt.unwrap().block_on(f)
-    }
 
     #[test]
     fn one_worker_is_kept_for_cheap_requests() {

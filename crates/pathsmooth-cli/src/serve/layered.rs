@@ -33,20 +33,17 @@
 
 use std::sync::{Arc, OnceLock};
 
-use axum::body::Body;
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use axum::response::Response;
-use axum::Extension;
 use glam::{DVec2, DVec3};
 use pathsmooth::navmesh::read_surface_json;
 use pathsmooth::navmesh::{Surface, SurfaceMesh, SurfaceOptions, UpAxis};
 use pathsmooth::{num, Cancel, Error, Pipeline, Preset, SurfaceWorld};
 use serde::{Deserialize, Serialize};
 
-use super::api::{encode, read_json};
+use super::api::{encode, JsonRequest};
 use super::budget::held_json;
-use super::conn::Peer;
 use super::error::{json, quote, ApiError};
 use super::lanes::Lane;
 use super::limits;
@@ -127,7 +124,7 @@ enum End {
 /// The body of `POST /api/layered`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct LayeredRequest {
+pub(super) struct LayeredRequest {
     example: Option<String>,
     navmesh: Option<String>,
     start: Option<End>,
@@ -324,14 +321,14 @@ fn answer(
 }
 
 /// `POST /api/layered`: see the module docs.
-pub async fn layered(
+pub(super) async fn layered(
     State(p): State<Arc<Playground>>,
-    Extension(Peer(ip)): Extension<Peer>,
-    headers: HeaderMap,
-    body: Body,
+    JsonRequest {
+        client,
+        req,
+        body_hold,
+    }: JsonRequest<LayeredRequest>,
 ) -> Result<Response, ApiError> {
-    let client = p.clients().admit(ip)?;
-    let (req, body_hold) = read_json::<LayeredRequest>(&p, &headers, body).await?;
     // Checked before any work: the preset's name.
     preset(req.preset.as_deref())?;
     // A bundled example is built once: a request plans on its few hundred polygons. A

@@ -66,6 +66,16 @@ pub fn router(playground: Arc<Playground>, hosts: Hosts) -> Router {
         .with_state(playground)
 }
 
+/// Runs `f` to its end on a runtime of one thread with timers, as the serve modules' unit
+/// tests need (their futures sleep and wait on deadlines).
+#[cfg(test)]
+fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build();
+    rt.unwrap().block_on(f)
+}
+
 /// Serves the playground on `listener` until the process is stopped: HTTP/1.1 by hyper,
 /// with the connection policy of [`conn`] and the guard of [`guard`] for `hosts`.
 pub async fn serve(listener: TcpListener, playground: Playground, hosts: Hosts) -> Result<()> {

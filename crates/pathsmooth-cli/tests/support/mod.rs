@@ -5,6 +5,20 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+/// The map methods `plan` runs when `--method` is not given (every one but `fillet`), in
+/// the order its table prints them and the demo's sheet draws them.
+pub const GRID_PLAN_METHODS: [&str; 9] = [
+    "astar",
+    "shortcut",
+    "chaikin",
+    "catmull-rom",
+    "shortcut-chaikin",
+    "shortcut-catmull-rom",
+    "funnel",
+    "relax",
+    "corridor",
+];
+
 /// The `pathsmooth` binary, ready for arguments.
 pub fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_pathsmooth"))
