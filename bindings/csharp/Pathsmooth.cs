@@ -438,19 +438,11 @@ namespace Pathsmooth
         /// <summary>Plans from start to goal, then runs the steps: x, y per point.</summary>
         public unsafe double[] Plan(Point2d start, Point2d goal)
         {
-            ulong n;
-            for (;;)
+            var n = UntilItFits((out UIntPtr len) =>
             {
                 fixed (double* o = buf64)
-                {
-                    UIntPtr len;
-                    var s = Native.ps_pipeline_plan_f64(handle, start, goal, o, (UIntPtr)(buf64.Length / 2), out len);
-                    n = (ulong)len;
-                    if (s == Status.BufferTooSmall) { buf64 = new double[2 * n]; continue; }
-                    Native.Check(s, n);
-                }
-                break;
-            }
+                    return Native.ps_pipeline_plan_f64(handle, start, goal, o, (UIntPtr)(buf64.Length / 2), out len);
+            }, needed => buf64 = new double[2 * needed]);
             return Slice(buf64, (int)(2 * n));
         }
 
@@ -468,38 +460,22 @@ namespace Pathsmooth
         /// <summary>Plan with float points (valid once rounded to float).</summary>
         public unsafe float[] Plan(Point2f start, Point2f goal)
         {
-            ulong n;
-            for (;;)
+            var n = UntilItFits((out UIntPtr len) =>
             {
                 fixed (float* o = buf32)
-                {
-                    UIntPtr len;
-                    var s = Native.ps_pipeline_plan_f32(handle, start, goal, o, (UIntPtr)(buf32.Length / 2), out len);
-                    n = (ulong)len;
-                    if (s == Status.BufferTooSmall) { buf32 = new float[2 * n]; continue; }
-                    Native.Check(s, n);
-                }
-                break;
-            }
+                    return Native.ps_pipeline_plan_f32(handle, start, goal, o, (UIntPtr)(buf32.Length / 2), out len);
+            }, needed => buf32 = new float[2 * needed]);
             return Slice(buf32, (int)(2 * n));
         }
 
         /// <summary>Smooths a path given as x, y per point (pinned, not copied).</summary>
         public unsafe double[] Smooth(double[] path)
         {
-            ulong n;
-            for (;;)
+            var n = UntilItFits((out UIntPtr len) =>
             {
                 fixed (double* i = path) fixed (double* o = buf64)
-                {
-                    UIntPtr len;
-                    var s = Native.ps_pipeline_smooth_f64(handle, i, (UIntPtr)(World.Len(path) / 2), o, (UIntPtr)(buf64.Length / 2), out len);
-                    n = (ulong)len;
-                    if (s == Status.BufferTooSmall) { buf64 = new double[2 * n]; continue; }
-                    Native.Check(s, n);
-                }
-                break;
-            }
+                    return Native.ps_pipeline_smooth_f64(handle, i, (UIntPtr)(World.Len(path) / 2), o, (UIntPtr)(buf64.Length / 2), out len);
+            }, needed => buf64 = new double[2 * needed]);
             return Slice(buf64, (int)(2 * n));
         }
 
@@ -515,19 +491,11 @@ namespace Pathsmooth
         /// <summary>Smooths a path of points (pinned, not copied).</summary>
         public unsafe Point2d[] Smooth(Point2d[] path)
         {
-            ulong n;
-            for (;;)
+            var n = UntilItFits((out UIntPtr len) =>
             {
                 fixed (Point2d* i = path) fixed (double* o = buf64)
-                {
-                    UIntPtr len;
-                    var s = Native.ps_pipeline_smooth_f64(handle, (double*)i, (UIntPtr)World.Len(path), o, (UIntPtr)(buf64.Length / 2), out len);
-                    n = (ulong)len;
-                    if (s == Status.BufferTooSmall) { buf64 = new double[2 * n]; continue; }
-                    Native.Check(s, n);
-                }
-                break;
-            }
+                    return Native.ps_pipeline_smooth_f64(handle, (double*)i, (UIntPtr)World.Len(path), o, (UIntPtr)(buf64.Length / 2), out len);
+            }, needed => buf64 = new double[2 * needed]);
             var result = new Point2d[n];
             for (int k = 0; k < (int)n; k++) result[k] = new Point2d(buf64[2 * k], buf64[2 * k + 1]);
             return result;
@@ -536,19 +504,11 @@ namespace Pathsmooth
         /// <summary>Smooths float points (x, y each).</summary>
         public unsafe float[] Smooth(float[] path)
         {
-            ulong n;
-            for (;;)
+            var n = UntilItFits((out UIntPtr len) =>
             {
                 fixed (float* i = path) fixed (float* o = buf32)
-                {
-                    UIntPtr len;
-                    var s = Native.ps_pipeline_smooth_f32(handle, i, (UIntPtr)(World.Len(path) / 2), o, (UIntPtr)(buf32.Length / 2), out len);
-                    n = (ulong)len;
-                    if (s == Status.BufferTooSmall) { buf32 = new float[2 * n]; continue; }
-                    Native.Check(s, n);
-                }
-                break;
-            }
+                    return Native.ps_pipeline_smooth_f32(handle, i, (UIntPtr)(World.Len(path) / 2), o, (UIntPtr)(buf32.Length / 2), out len);
+            }, needed => buf32 = new float[2 * needed]);
             return Slice(buf32, (int)(2 * n));
         }
 
@@ -557,19 +517,11 @@ namespace Pathsmooth
         {
             var points = new double[3 * 256];
             var polys = new uint[256];
-            ulong n;
-            for (;;)
+            var n = UntilItFits((out UIntPtr len) =>
             {
                 fixed (double* o = points) fixed (uint* p = polys)
-                {
-                    UIntPtr len;
-                    var s = Native.ps_pipeline_plan3_f64(handle, start, goal, o, p, (UIntPtr)polys.Length, out len);
-                    n = (ulong)len;
-                    if (s == Status.BufferTooSmall) { points = new double[3 * n]; polys = new uint[n]; continue; }
-                    Native.Check(s, n);
-                }
-                break;
-            }
+                    return Native.ps_pipeline_plan3_f64(handle, start, goal, o, p, (UIntPtr)polys.Length, out len);
+            }, needed => { points = new double[3 * needed]; polys = new uint[needed]; });
             polygons = Slice(polys, (int)n);
             return Slice(points, (int)(3 * n));
         }
@@ -605,6 +557,26 @@ namespace Pathsmooth
                     result[k] = Encoding.UTF8.GetString(bytes, 0, (int)(ulong)len);
                 }
                 return result;
+            }
+        }
+
+        /// <summary>A call into the native side that writes into the current buffers and
+        /// sets len to the points written, or needed when it returns BufferTooSmall.</summary>
+        delegate Status Fill(out UIntPtr len);
+
+        /// <summary>Calls fill until the result fits and returns its number of points: on
+        /// BufferTooSmall, grow makes the buffers hold the points needed and fill runs
+        /// again, copying out the result the native side kept (not recomputed).</summary>
+        static ulong UntilItFits(Fill fill, Action<ulong> grow)
+        {
+            for (;;)
+            {
+                UIntPtr len;
+                var s = fill(out len);
+                var n = (ulong)len;
+                if (s == Status.BufferTooSmall) { grow(n); continue; }
+                Native.Check(s, n);
+                return n;
             }
         }
 
