@@ -229,12 +229,23 @@ fn guard_named(what: &str, f: impl FnOnce() -> Res<()>) -> PsStatus {
 fn write_text(text: &str, buf: *mut c_char, capacity: usize, out_len: *mut usize) {
     // SAFETY: checked non-NULL and aligned by the caller.
     unsafe { *out_len = text.len() };
+    // SAFETY: `buf` checked by the caller, non-NULL with `capacity` bytes.
+    unsafe { copy_text(text, buf, capacity) };
+}
+
+/// Copies at most `capacity − 1` bytes of `text` into `buf`, cut at a character boundary,
+/// then a NUL; nothing when `capacity` is 0.
+///
+/// # Safety
+///
+/// `buf` must be valid for writing `capacity` bytes when `capacity` > 0.
+unsafe fn copy_text(text: &str, buf: *mut c_char, capacity: usize) {
     if capacity > 0 {
         let mut n = text.len().min(capacity - 1);
         while !text.is_char_boundary(n) {
             n -= 1;
         }
-        // SAFETY: `buf` checked non-NULL with `capacity` ≥ n + 1 bytes.
+        // SAFETY: the caller gives `capacity` writable bytes; n + 1 ≤ capacity.
         unsafe {
             std::ptr::copy_nonoverlapping(text.as_ptr(), buf.cast::<u8>(), n);
             *buf.add(n) = 0;
@@ -257,16 +268,9 @@ pub unsafe extern "C" fn ps_last_error(buf: *mut c_char, capacity: usize) -> usi
     catch_unwind(|| {
         LAST_ERROR.with(|e| {
             let e = e.borrow();
-            if !buf.is_null() && capacity > 0 {
-                let mut n = e.len().min(capacity - 1);
-                while !e.is_char_boundary(n) {
-                    n -= 1;
-                }
-                // SAFETY: the caller gives `capacity` writable bytes; n + 1 ≤ capacity.
-                unsafe {
-                    std::ptr::copy_nonoverlapping(e.as_ptr(), buf.cast::<u8>(), n);
-                    *buf.add(n) = 0;
-                }
+            if !buf.is_null() {
+                // SAFETY: the caller gives `capacity` writable bytes.
+                unsafe { copy_text(&e, buf, capacity) };
             }
             e.len()
         })
