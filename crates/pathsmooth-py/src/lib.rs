@@ -796,18 +796,32 @@ fn polygon_lists(polygons: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<u32>>> {
     })
 }
 
+/// Sets `$dict[name] = $value.name` for each field named, in order (a `?` on each): the
+/// result dicts' keys are the names of the library's fields they show.
+macro_rules! set_fields {
+    ($dict:expr, $value:expr, [$($field:ident),* $(,)?]) => {
+        $($dict.set_item(stringify!($field), &$value.$field)?;)*
+    };
+}
+
 fn validation_dict<'py>(py: Python<'py>, v: &ValidationReport) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("valid", v.is_valid())?;
     d.set_item("problem", v.problem())?;
-    d.set_item("min_clearance", v.min_clearance)?;
-    d.set_item("radius", v.radius)?;
-    d.set_item("length", v.length)?;
-    d.set_item("max_turn", v.max_turn)?;
-    d.set_item("total_turn", v.total_turn)?;
-    d.set_item("blocked_segments", v.blocked_segments.clone())?;
-    d.set_item("blocked_bends", v.blocked_bends.clone())?;
-    d.set_item("clearance_violations", v.clearance_violations.clone())?;
+    set_fields!(
+        d,
+        v,
+        [
+            min_clearance,
+            radius,
+            length,
+            max_turn,
+            total_turn,
+            blocked_segments,
+            blocked_bends,
+            clearance_violations
+        ]
+    );
     d.set_item("first_problem_at", v.first_problem_at.map(|p| (p.x, p.y)))?;
     Ok(d)
 }
@@ -833,9 +847,7 @@ fn report_dict<'py>(py: Python<'py>, r: &PipelineReport) -> PyResult<Bound<'py, 
         corners.append(cd)?;
     }
     d.set_item("corners", corners)?;
-    d.set_item("input_cost", r.input_cost)?;
-    d.set_item("cost", r.cost)?;
-    d.set_item("plan_length", r.plan_length)?;
+    set_fields!(d, r, [input_cost, cost, plan_length]);
     let snapped = PyList::empty(py);
     for (end, distance) in &r.snapped {
         snapped.append((*end, *distance))?;
@@ -1214,14 +1226,11 @@ impl Crowd {
             .with(py, |s| on_crowd!(&mut s.crowd, c => c.update(dt)))
             .map_err(lib_err)?;
         let d = PyDict::new(py);
-        d.set_item("moved", f.moved)?;
-        d.set_item("replans", f.replans)?;
-        d.set_item("adjusted", f.adjusted)?;
-        d.set_item("refused", f.refused)?;
-        d.set_item("failed", f.failed)?;
-        d.set_item("repaired", f.repaired)?;
-        d.set_item("stuck", f.stuck)?;
-        d.set_item("waiting", f.waiting)?;
+        set_fields!(
+            d,
+            f,
+            [moved, replans, adjusted, refused, failed, repaired, stuck, waiting]
+        );
         Ok(d)
     }
 
@@ -1643,20 +1652,26 @@ impl SurfaceMesh {
 
 fn load_report_dict<'py>(py: Python<'py>, r: &LoadReport) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    d.set_item("input_vertices", r.input_vertices)?;
-    d.set_item("input_polygons", r.input_polygons)?;
-    d.set_item("weld", r.weld)?;
-    d.set_item("welded", r.welded)?;
-    d.set_item("repeated_corners", r.repeated_corners)?;
-    d.set_item("degenerate", r.degenerate.clone())?;
-    d.set_item("duplicates", r.duplicates.clone())?;
-    d.set_item("reversed", r.reversed)?;
-    d.set_item("t_junctions", r.t_junctions)?;
-    d.set_item("non_planar", r.non_planar)?;
-    d.set_item("worst_non_planar", r.worst_non_planar)?;
-    d.set_item("unjoined_edges", r.unjoined_edges)?;
-    d.set_item("unjoined_example", r.unjoined_example)?;
-    d.set_item("detail_slivers", r.detail_slivers)?;
+    set_fields!(
+        d,
+        r,
+        [
+            input_vertices,
+            input_polygons,
+            weld,
+            welded,
+            repeated_corners,
+            degenerate,
+            duplicates,
+            reversed,
+            t_junctions,
+            non_planar,
+            worst_non_planar,
+            unjoined_edges,
+            unjoined_example,
+            detail_slivers,
+        ]
+    );
     d.set_item("clean", r.is_clean())?;
     d.set_item("summary", r.to_string())?;
     Ok(d)
@@ -1856,12 +1871,18 @@ fn metrics<'py>(py: Python<'py>, path: &Bound<'py, PyAny>) -> PyResult<Bound<'py
     }
     .map_err(lib_err)?;
     let d = PyDict::new(py);
-    d.set_item("points", m.points)?;
-    d.set_item("length", m.length)?;
-    d.set_item("max_turn", m.max_turn)?;
-    d.set_item("total_turn", m.total_turn)?;
-    d.set_item("max_curvature", m.max_curvature)?;
-    d.set_item("mean_curvature", m.mean_curvature)?;
+    set_fields!(
+        d,
+        m,
+        [
+            points,
+            length,
+            max_turn,
+            total_turn,
+            max_curvature,
+            mean_curvature
+        ]
+    );
     Ok(d)
 }
 
