@@ -884,6 +884,22 @@ impl Pipeline {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// `job` on the pipeline, under its lock with the GIL released: its report becomes
+    /// `.report` (whether it failed or not), its path an N×2 array.
+    fn run<'py>(
+        &self,
+        py: Python<'py>,
+        job: impl FnOnce(&mut RsPipeline<AnyWorld>) -> pathsmooth::Result<Vec<DVec2>> + Send,
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let out = py.allow_threads(|| {
+            let mut inner = self.lock();
+            let r = job(&mut inner.pipeline);
+            inner.report = inner.pipeline.report().clone();
+            r
+        });
+        Ok(to_array(py, &out.map_err(lib_err)?))
+    }
+
     fn fresh(&self) -> pathsmooth::Result<RsPipeline<AnyWorld>> {
         Ok(RsPipeline::new(self.world.clone(), self.radius)?.with_steps(self.steps.clone()))
     }
@@ -996,13 +1012,7 @@ impl Pipeline {
         path: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyArray2<f64>>> {
         let path = points(path, "path")?;
-        let out = py.allow_threads(|| {
-            let mut inner = self.lock();
-            let r = inner.pipeline.smooth(&path);
-            inner.report = inner.pipeline.report().clone();
-            r
-        });
-        Ok(to_array(py, &out.map_err(lib_err)?))
+        self.run(py, |p| p.smooth(&path))
     }
 
     /// A path from start to goal: the world's search, then the steps.
@@ -1013,13 +1023,7 @@ impl Pipeline {
         goal: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyArray2<f64>>> {
         let (start, goal) = (point(start, "start")?, point(goal, "goal")?);
-        let out = py.allow_threads(|| {
-            let mut inner = self.lock();
-            let r = inner.pipeline.plan(start, goal);
-            inner.report = inner.pipeline.report().clone();
-            r
-        });
-        Ok(to_array(py, &out.map_err(lib_err)?))
+        self.run(py, |p| p.plan(start, goal))
     }
 
     /// `smooth` on every path of a batch, in parallel on `threads` threads (None: one per
