@@ -325,6 +325,11 @@ macro_rules! world_pymethods {
     };
 }
 
+/// A grid's `origin` argument: a point, or None for (0, 0).
+fn origin_or_zero(origin: Option<&Bound<'_, PyAny>>) -> PyResult<DVec2> {
+    origin.map_or(Ok(DVec2::ZERO), |o| point(o, "origin"))
+}
+
 /// An occupancy grid in world units (`pathsmooth::GridWorld`).
 #[pyclass(frozen, module = "pathsmooth")]
 struct GridWorld {
@@ -335,6 +340,14 @@ struct GridWorld {
 }
 
 impl GridWorld {
+    /// The Python world over `world`, whose map as given is `terrain`.
+    fn of(world: RsGrid, terrain: GridMap) -> Self {
+        GridWorld {
+            world: Arc::new(world),
+            terrain,
+        }
+    }
+
     /// A new world equal to this one (map, areas, frame, area costs), owned by the caller.
     fn copy_world(&self) -> pathsmooth::Result<RsGrid> {
         let w = &self.world;
@@ -358,10 +371,7 @@ world_pymethods! {
             areas: Option<&Bound<'_, PyAny>>,
             area_costs: Option<&Bound<'_, PyAny>>,
         ) -> PyResult<Self> {
-            let origin = match origin {
-                Some(o) => point(o, "origin")?,
-                None => DVec2::ZERO,
-            };
+            let origin = origin_or_zero(origin)?;
             let (cells, height, width) = occupancy(py, free)?;
             let areas = area_grid(py, areas, (height, width))?;
             let costs = self::area_costs(area_costs, AreaCosts::default())?;
@@ -383,10 +393,7 @@ world_pymethods! {
                     Ok::<_, pathsmooth::Error>((world.with_area_costs(costs)?, terrain))
                 })
                 .map_err(lib_err)?;
-            Ok(GridWorld {
-                world: Arc::new(world),
-                terrain,
-            })
+            Ok(GridWorld::of(world, terrain))
         }
 
         /// A Moving AI `.map`: a file path, or the file's text (anything holding a newline).
@@ -400,10 +407,7 @@ world_pymethods! {
             area_costs: Option<&Bound<'_, PyAny>>,
         ) -> PyResult<Self> {
             let costs = self::area_costs(area_costs, AreaCosts::default())?;
-            let origin = match origin {
-                Some(o) => point(o, "origin")?,
-                None => DVec2::ZERO,
-            };
+            let origin = origin_or_zero(origin)?;
             let text_or_path: String = if path_or_text.is_instance_of::<PyString>() {
                 path_or_text.extract()?
             } else {
@@ -423,10 +427,7 @@ world_pymethods! {
                     Ok::<_, pathsmooth::Error>((world.with_area_costs(costs)?, map))
                 })
                 .map_err(lib_err)?;
-            Ok(GridWorld {
-                world: Arc::new(world),
-                terrain,
-            })
+            Ok(GridWorld::of(world, terrain))
         }
 
         /// Cells across (columns).
