@@ -702,9 +702,18 @@ fn occupancy(py: Python<'_>, free: &Bound<'_, PyAny>) -> PyResult<(Vec<bool>, us
 }
 
 fn to_array<'py>(py: Python<'py>, path: &[DVec2]) -> Bound<'py, PyArray2<f64>> {
-    let flat: Vec<f64> = path.iter().flat_map(|p| [p.x, p.y]).collect();
-    Array2::from_shape_vec((path.len(), 2), flat)
-        .expect("n × 2 values")
+    rows_array(py, path.iter().map(|p| [p.x, p.y]))
+}
+
+/// Rows of `N` numbers as an n×N float64 array (N×2 paths, N×3 points on a surface).
+fn rows_array<'py, const N: usize>(
+    py: Python<'py>,
+    rows: impl ExactSizeIterator<Item = [f64; N]>,
+) -> Bound<'py, PyArray2<f64>> {
+    let n = rows.len();
+    let flat: Vec<f64> = rows.flatten().collect();
+    Array2::from_shape_vec((n, N), flat)
+        .expect("n × N values")
         .into_pyarray(py)
 }
 
@@ -1597,11 +1606,7 @@ impl SurfaceMesh {
     /// The welded vertices, N×3 float64 (world axes).
     #[getter]
     fn vertices<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f64>> {
-        let v = self.surface().vertices();
-        let flat: Vec<f64> = v.iter().flat_map(|p| p.to_array()).collect();
-        Array2::from_shape_vec((v.len(), 3), flat)
-            .expect("n × 3 values")
-            .into_pyarray(py)
+        rows_array(py, self.surface().vertices().iter().map(|p| p.to_array()))
     }
 
     /// The polygons as lists of indices into `vertices` (counter-clockwise in plan view;
@@ -1804,13 +1809,7 @@ impl SurfacePlanner {
                 r
             })
             .map_err(lib_err)?;
-        let flat: Vec<f64> = path
-            .iter()
-            .flat_map(|p| [p.position.x, p.position.y, p.position.z])
-            .collect();
-        let points = Array2::from_shape_vec((path.len(), 3), flat)
-            .expect("n × 3 values")
-            .into_pyarray(py);
+        let points = rows_array(py, path.iter().map(|p| p.position.to_array()));
         let polygons = path.iter().map(|p| p.polygon).collect::<Vec<u32>>();
         let flags = path.iter().map(|p| p.flags.bits()).collect::<Vec<u8>>();
         Ok((points, polygons.into_pyarray(py), flags.into_pyarray(py)))
