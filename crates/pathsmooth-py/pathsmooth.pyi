@@ -31,6 +31,7 @@ _PresetName = Literal["shortest", "smooth", "corridor"]
 _StepName = Literal["shortcut", "chaikin", "catmull-rom", "funnel", "relax", "corridor"]
 # ("resample", spacing) and ("fillet", minimum turning radius), world units.
 _StepWithValue = Tuple[Literal["resample", "fillet"], float]
+_Steps = Sequence[Union[_StepName, _StepWithValue]]
 
 class Error(ValueError):
     """An error of the pathsmooth library (its message), or an array of the wrong shape."""
@@ -114,8 +115,23 @@ class _Metrics(TypedDict):
     max_curvature: float
     mean_curvature: float
 
+class _WorldQueries:
+    """The queries both world classes answer: the module writes them once for both
+    (`world_pymethods!` in src/lib.rs). A name of the stubs only: at runtime each world
+    class has these methods itself, and no base class."""
+
+    @property
+    def bounds(self) -> _Bounds: ...
+    def clearance(self, point: _PointLike) -> float: ...
+    def find_path(self, start: _PointLike, goal: _PointLike, radius: float = 0.0) -> _Path2:
+        """The world's own search, unsmoothed (keeps `radius` from the walls)."""
+    def segment_cost(self, a: _PointLike, b: _PointLike) -> float:
+        """The length inside each grid cell, or navmesh triangle, times its area's cost."""
+    def path_cost(self, path: npt.ArrayLike) -> float:
+        """The sum of the path's segment costs."""
+
 @final
-class GridWorld:
+class GridWorld(_WorldQueries):
     """An occupancy grid in world units.
 
     `free` is a 2D bool or integer array indexed ``[row, column]`` (True / nonzero: a free
@@ -153,18 +169,9 @@ class GridWorld:
     def cell_size(self) -> float: ...
     @property
     def origin(self) -> Tuple[float, float]: ...
-    @property
-    def bounds(self) -> _Bounds: ...
-    def clearance(self, point: _PointLike) -> float: ...
-    def find_path(self, start: _PointLike, goal: _PointLike, radius: float = 0.0) -> _Path2:
-        """The world's own search, unsmoothed (keeps `radius` from the walls)."""
-    def segment_cost(self, a: _PointLike, b: _PointLike) -> float:
-        """The length inside each cell times its area's cost."""
-    def path_cost(self, path: npt.ArrayLike) -> float:
-        """The sum of the path's segment costs."""
 
 @final
-class NavMeshWorld:
+class NavMeshWorld(_WorldQueries):
     """A navmesh from 2D convex polygons: `vertices` N×2, `polygons` lists of vertex
     indices (counter-clockwise or clockwise, convex); the free region is their union."""
 
@@ -179,15 +186,6 @@ class NavMeshWorld:
         each area id's cost multiplier or `"exclude"` (default: all 1)."""
     @property
     def num_polygons(self) -> int: ...
-    @property
-    def bounds(self) -> _Bounds: ...
-    def clearance(self, point: _PointLike) -> float: ...
-    def find_path(self, start: _PointLike, goal: _PointLike, radius: float = 0.0) -> _Path2:
-        """The world's own search, unsmoothed (keeps `radius` from the walls)."""
-    def segment_cost(self, a: _PointLike, b: _PointLike) -> float:
-        """The length inside each triangle times its polygon's area cost."""
-    def path_cost(self, path: npt.ArrayLike) -> float:
-        """The sum of the path's segment costs."""
 
 _World = Union[GridWorld, NavMeshWorld]
 
@@ -262,7 +260,7 @@ class SurfacePlanner:
         cls,
         radius: float,
         preset: _PresetName | None = None,
-        steps: Sequence[Union[_StepName, _StepWithValue]] | None = None,
+        steps: _Steps | None = None,
         climb: float | None = None,
     ) -> SurfacePlanner: ...
     @property
@@ -289,7 +287,7 @@ class Pipeline:
         world: _World,
         radius: float,
         preset: _PresetName | None = None,
-        steps: Sequence[Union[_StepName, _StepWithValue]] | None = None,
+        steps: _Steps | None = None,
     ) -> Pipeline: ...
     @property
     def world(self) -> _World: ...
@@ -335,7 +333,7 @@ class Crowd:
         world: _World,
         radius: float,
         preset: _PresetName | None = None,
-        steps: Sequence[Union[_StepName, _StepWithValue]] | None = None,
+        steps: _Steps | None = None,
         threads: int = 1,
         plan_budget: int | None = None,
     ) -> Crowd: ...
