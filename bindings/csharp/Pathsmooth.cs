@@ -166,6 +166,22 @@ namespace Pathsmooth
             }
         }
 
+        /// <summary>A call that writes a text into buf (UTF-8, cut to capacity − 1 bytes,
+        /// then a NUL) and its full length into len.</summary>
+        internal delegate Status TextCall(byte* buf, UIntPtr capacity, out UIntPtr len);
+
+        /// <summary>The text a call writes: asked for its length first, then read into a
+        /// buffer that holds it; check sees the status of each call.</summary>
+        internal static string Text(TextCall call, Action<Status> check)
+        {
+            UIntPtr len;
+            check(call(null, UIntPtr.Zero, out len));
+            var bytes = new byte[(int)(ulong)len + 1];
+            fixed (byte* b = bytes)
+                check(call(b, (UIntPtr)bytes.Length, out len));
+            return Encoding.UTF8.GetString(bytes, 0, (int)(ulong)len);
+        }
+
         internal static void Check(Status status, ulong needed = 0)
         {
             if (status != Status.Ok) throw new PathsmoothException(status, LastError(), (long)needed);
@@ -371,12 +387,9 @@ namespace Pathsmooth
         {
             get
             {
-                UIntPtr len;
-                Native.Check(Native.ps_world_surface_load_report(Handle, null, UIntPtr.Zero, out len), "World.LoadReport");
-                var bytes = new byte[(int)(ulong)len + 1];
-                fixed (byte* b = bytes)
-                    Native.Check(Native.ps_world_surface_load_report(Handle, b, (UIntPtr)bytes.Length, out len), "World.LoadReport");
-                return Encoding.UTF8.GetString(bytes, 0, (int)(ulong)len);
+                return Native.Text(
+                    (byte* b, UIntPtr capacity, out UIntPtr len) => Native.ps_world_surface_load_report(Handle, b, capacity, out len),
+                    s => Native.Check(s, "World.LoadReport"));
             }
         }
 
@@ -548,14 +561,9 @@ namespace Pathsmooth
             {
                 var result = new string[(int)(ulong)Report.SkippedCount];
                 for (int k = 0; k < result.Length; k++)
-                {
-                    UIntPtr len;
-                    Native.Check(Native.ps_pipeline_skipped(handle, (UIntPtr)k, null, UIntPtr.Zero, out len));
-                    var bytes = new byte[(int)(ulong)len + 1];
-                    fixed (byte* b = bytes)
-                        Native.Check(Native.ps_pipeline_skipped(handle, (UIntPtr)k, b, (UIntPtr)bytes.Length, out len));
-                    result[k] = Encoding.UTF8.GetString(bytes, 0, (int)(ulong)len);
-                }
+                    result[k] = Native.Text(
+                        (byte* b, UIntPtr capacity, out UIntPtr len) => Native.ps_pipeline_skipped(handle, (UIntPtr)k, b, capacity, out len),
+                        s => Native.Check(s));
                 return result;
             }
         }
