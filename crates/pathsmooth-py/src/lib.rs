@@ -869,6 +869,13 @@ fn report_dict<'py>(py: Python<'py>, r: &PipelineReport) -> PyResult<Bound<'py, 
 // ---------------------------------------------------------------------------------------
 // The pipeline
 
+/// The lock of a pipeline's, a surface planner's or a crowd's state, taken also after a
+/// panic while it was held (poisoned): a panic cannot leave a pipeline half-updated in a
+/// way that matters, as the next run starts from a reset report.
+fn unpoisoned<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 struct Inner {
     pipeline: RsPipeline<AnyWorld>,
     /// The report of the last run (`plan` or `smooth`), kept for `.report`.
@@ -889,9 +896,7 @@ struct Pipeline {
 
 impl Pipeline {
     fn lock(&self) -> MutexGuard<'_, Inner> {
-        // A panic cannot leave a pipeline half-updated in a way that matters: the next
-        // run starts from a reset report.
-        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+        unpoisoned(&self.inner)
     }
 
     /// `job` on the pipeline, under its lock with the GIL released: its report becomes
@@ -1147,7 +1152,7 @@ struct Crowd {
 impl Crowd {
     /// `f` on the crowd, under its lock, with the GIL released.
     fn with<T: Send>(&self, py: Python<'_>, f: impl FnOnce(&mut CrowdState) -> T + Send) -> T {
-        py.allow_threads(|| f(&mut self.inner.lock().unwrap_or_else(|e| e.into_inner())))
+        py.allow_threads(|| f(&mut unpoisoned(&self.inner)))
     }
 
     fn add(&self, py: Python<'_>, obstacle: Obstacle) -> PyResult<(u64, usize)> {
@@ -1778,7 +1783,7 @@ impl SurfacePlanner {
     /// What the last `plan` did (as `Pipeline.report`).
     #[getter]
     fn report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let inner = unpoisoned(&self.inner);
         report_dict(py, &inner.report)
     }
 
@@ -1801,7 +1806,7 @@ impl SurfacePlanner {
         let mesh = mesh.get().mesh.clone();
         let path = py
             .allow_threads(|| {
-                let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+                let mut inner = unpoisoned(&self.inner);
                 let pipeline = self.pipeline_on(&mut inner, &mesh)?;
                 let r = pipeline.plan_surface(start, goal).map(<[_]>::to_vec);
                 let report = pipeline.report().clone();
