@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use glam::DVec3;
+use glam::{DVec2, DVec3};
 use pathsmooth::navmesh::parse_surface_json;
 use pathsmooth::navmesh::{SurfaceMesh, SurfaceOptions, SurfaceQuery, UpAxis};
 
@@ -105,6 +105,121 @@ fn plan_between_floors_writes_3d_points_with_polygons_and_flags() {
     assert_eq!(DVec3::from_slice(&p0), a);
 }
 
+/// The dungeon's mesh, read as the CLI reads it.
+fn dungeon_mesh() -> SurfaceMesh {
+    let text = std::fs::read_to_string(dungeon()).unwrap();
+    let options = SurfaceOptions {
+        split_t_junctions: true,
+        ..SurfaceOptions::new(UpAxis::Y)
+    };
+    SurfaceMesh::new(parse_surface_json(&text, "dungeon", &options).unwrap()).unwrap()
+}
+
+/// `plan --preset smooth --radius 0.3 --output -`'s JSON points, as (position, polygon).
+fn planned_points(from: &str, to: &str) -> Vec<(DVec3, u64)> {
+    let out = bin()
+        .args(["plan", "--navmesh", &dungeon(), "--from", from, "--to", to])
+        .args(["--preset", "smooth", "--radius", "0.3", "--output", "-"])
+        .output()
+        .unwrap();
+    assert_success(&out);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let points = json["points"].as_array().unwrap();
+    points
+        .iter()
+        .map(|p| {
+            let xyz: Vec<f64> = serde_json::from_value(p["position"].clone()).unwrap();
+            (DVec3::from_slice(&xyz), p["polygon"].as_u64().unwrap())
+        })
+        .collect()
+}
+
+/// The dungeon's polygons in plan view (x, z: y is up) with their lowest and highest
+/// corner heights.
+fn plan_polygons(mesh: &SurfaceMesh) -> Vec<(Vec<DVec2>, f64, f64)> {
+    let s = mesh.surface();
+    (0..s.num_polygons() as u32)
+        .map(|p| {
+            let corners: Vec<DVec3> = s
+                .polygon(p)
+                .iter()
+                .map(|&v| s.vertices()[v as usize])
+                .collect();
+            let ring = corners.iter().map(|c| DVec2::new(c.x, c.z)).collect();
+            let lo = corners.iter().map(|c| c.y).fold(f64::INFINITY, f64::min);
+            let hi = corners
+                .iter()
+                .map(|c| c.y)
+                .fold(f64::NEG_INFINITY, f64::max);
+            (ring, lo, hi)
+        })
+        .collect()
+}
+
+/// Whether `p` lies strictly inside the convex ring (either winding).
+fn inside(ring: &[DVec2], p: DVec2) -> bool {
+    let sides: Vec<f64> = (0..ring.len())
+        .map(|i| (ring[(i + 1) % ring.len()] - ring[i]).perp_dot(p - ring[i]))
+        .collect();
+    sides.iter().all(|&d| d > 1e-9) || sides.iter().all(|&d| d < -1e-9)
+}
+
+#[test]
+fn plan_view_ends_on_a_layered_navmesh_are_located_on_their_floor() {
+    let polygons = plan_polygons(&dungeon_mesh());
+    // The ends given in plan view: each is placed on a polygon over it (the oracle: a
+    // point-in-polygon test of its own, and the polygon's corner heights), and the path
+    // is the one planned from those 3D points.
+    let (low, high) = (xyz(LOW), xyz(HIGH));
+    let from_2d = planned_points(
+        &format!("{},{}", low.x, low.z),
+        &format!("{},{}", high.x, high.z),
+    );
+    let (first, last) = (from_2d[0].0, from_2d.last().unwrap().0);
+    for (given, got) in [(low, first), (high, last)] {
+        assert_eq!((got.x, got.z), (given.x, given.z));
+        let under = DVec2::new(given.x, given.z);
+        assert!(
+            polygons
+                .iter()
+                .any(|(ring, lo, hi)| inside(ring, under) && (*lo..=*hi).contains(&got.y)),
+            "{got}: on no polygon over {under}"
+        );
+    }
+    let from_3d = planned_points(
+        &format!("{},{},{}", first.x, first.y, first.z),
+        &format!("{},{},{}", last.x, last.y, last.z),
+    );
+    assert_eq!(from_2d, from_3d);
+
+    // A plan-view point over two floors (inside two polygons more than 2 m apart in
+    // height; the first on a 0.5 m lattice over the plan view) is refused, never resolved
+    // to a floor silently.
+    let apart =
+        |a: &(Vec<DVec2>, f64, f64), b: &(Vec<DVec2>, f64, f64)| b.1 > a.2 + 2.0 || b.2 < a.1 - 2.0;
+    let mut lattice =
+        (-400..400).flat_map(|i| (-400..400).map(move |j| DVec2::new(i as f64, j as f64) * 0.5));
+    let twice = lattice
+        .find(|&p| {
+            let over: Vec<_> = polygons.iter().filter(|q| inside(&q.0, p)).collect();
+            over.iter().any(|a| over.iter().any(|b| apart(a, b)))
+        })
+        .expect("the dungeon has floors over floors");
+    let e = assert_clean_failure(&run([
+        "plan",
+        "--navmesh",
+        &dungeon(),
+        "--from",
+        &format!("{},{}", twice.x, twice.y),
+        "--to",
+        HIGH,
+    ]));
+    assert!(
+        e.contains("lies over 2 floors") && e.contains("X,Y,Z"),
+        "{e}"
+    );
+}
+
 #[test]
 fn plan_on_a_2d_scene_is_unchanged() {
     let scene = repo("docs/scene.json");
@@ -147,17 +262,17 @@ fn layered_errors_are_one_clear_line() {
         "z",
     ]));
     assert!(e.contains("y up") && e.contains("--up says z"), "{e}");
-    // 2D points on a layered navmesh, 3D points on a 2D scene.
+    // A 2D point off a layered navmesh, 3D points on a 2D scene.
     let e = assert_clean_failure(&run([
         "plan",
         "--navmesh",
         &dungeon(),
         "--from",
-        "1,2",
+        "1000,2",
         "--to",
         HIGH,
     ]));
-    assert!(e.contains("3D points X,Y,Z"), "{e}");
+    assert!(e.contains("--from 1000,2") && e.contains("outside"), "{e}");
     let scene = repo("docs/scene.json");
     let e = assert_clean_failure(&run([
         "plan",

@@ -31,33 +31,10 @@ use glam::{DVec2, Vec2};
 use pathsmooth::curve::{
     chaikin, chaikin_in_place, chaikin_into, chaikin_output_len, ChaikinParams,
 };
+use support::paths::terrator;
 use support::rng::Rng;
 
 const PASSES: u32 = 4;
-
-/// The 15-point path of the Terrator article.
-fn terrator() -> Vec<DVec2> {
-    [
-        (25.0, 50.0),
-        (33.0, 50.0),
-        (35.0, 50.0),
-        (44.0, 50.5),
-        (48.0, 48.5),
-        (51.5, 50.5),
-        (55.0, 47.5),
-        (52.5, 44.5),
-        (47.0, 47.0),
-        (45.5, 49.5),
-        (47.5, 52.0),
-        (51.5, 52.5),
-        (55.0, 52.0),
-        (59.0, 52.5),
-        (200.0, 49.5),
-    ]
-    .iter()
-    .map(|&(x, y)| DVec2::new(x, y))
-    .collect()
-}
 
 /// A deterministic random walk of `n` unit steps (the tests' seeded generator, fixed seed).
 fn random_walk(n: usize) -> Vec<DVec2> {

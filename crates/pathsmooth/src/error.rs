@@ -453,7 +453,7 @@ pub enum Error {
     /// ```
     #[error("{what} ({}, {}) lies over {floors} floors: give it in 3D (plan_surface) to say which", num(*.x), num(*.y))]
     OverSeveralFloors {
-        /// `"start"` or `"goal"`.
+        /// `"start"` or `"goal"`, or `"point"` ([`SurfaceWorld::floor_point`](crate::SurfaceWorld::floor_point)).
         what: &'static str,
         /// Plan-view x coordinate.
         x: f64,

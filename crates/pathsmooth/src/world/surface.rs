@@ -195,6 +195,38 @@ impl SurfaceWorld {
         Ok(())
     }
 
+    /// The 3D point of plan-view `p` on the one floor under it, as
+    /// [`Pipeline::plan`](crate::Pipeline::plan) locates its 2D ends: the polygons `p`
+    /// lies in whose floors are all within the query's [climb](SurfaceQuery::climb) of the
+    /// lowest of them. With it a caller holding 2D points (a click on a plan-view map, a
+    /// grid cell) makes the 3D ends of [`Pipeline::plan_surface`](crate::Pipeline::plan_surface),
+    /// whose path keeps its heights, polygons and links.
+    ///
+    /// ```
+    /// use glam::{DVec2, DVec3};
+    /// use pathsmooth::navmesh::{Surface, SurfaceMesh, UpAxis};
+    /// use pathsmooth::{Error, SurfaceWorld, SurfaceWorldQuery};
+    /// // A floor at height 0 and a bridge at height 3 over part of it (y up).
+    /// let v = [
+    ///     DVec3::new(0.0, 0.0, 0.0), DVec3::new(10.0, 0.0, 0.0), DVec3::new(10.0, 0.0, 10.0), DVec3::new(0.0, 0.0, 10.0),
+    ///     DVec3::new(2.0, 3.0, 4.0), DVec3::new(8.0, 3.0, 4.0), DVec3::new(8.0, 3.0, 6.0), DVec3::new(2.0, 3.0, 6.0),
+    /// ];
+    /// let mesh = SurfaceMesh::new(Surface::from_polygons(&v, &[[0u32, 1, 2, 3], [4, 5, 6, 7]], UpAxis::Y, 0.0)?)?;
+    /// let (world, mut query) = (SurfaceWorld::new(mesh), SurfaceWorldQuery::default());
+    /// assert_eq!(world.floor_point(DVec2::new(1.0, 5.0), &mut query)?, DVec3::new(1.0, 0.0, 5.0));
+    /// let e = world.floor_point(DVec2::new(3.0, 5.0), &mut query).unwrap_err();
+    /// assert_eq!(e, Error::OverSeveralFloors { what: "point", x: 3.0, y: 5.0, floors: 2 });
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    ///
+    /// Errors: [`Error::NonFinite`] for a non-finite point, [`Error::OutsideMesh`] over no
+    /// polygon, [`Error::OverSeveralFloors`] over floors farther apart than the climb (which
+    /// one is for a 3D point to say). Cost: one lookup in the plan view's triangle index and
+    /// a sort of the polygons over `p`.
+    pub fn floor_point(&self, p: DVec2, query: &mut SurfaceWorldQuery) -> Result<DVec3> {
+        self.floor_under(p, "point", 0, query)
+    }
+
     /// The 3D point of plan-view `p` on the one floor under it: the polygons it lies in
     /// whose floors are all within the query's climb of the lowest of them (one floor,
     /// its polygons meeting at `p`).

@@ -12,6 +12,7 @@
 //! - [`polyanya_mesh`]: the `polyanya` crate's mesh from a pathsmooth navmesh.
 //! - [`surface_oracle`]: walks, wall distances and exact shortest paths on layered surfaces.
 //! - [`counting_alloc`]: the counting global allocator of the "allocates nothing" tests.
+//! - [`paths`]: paths from the source articles (the Terrator article's 15 points).
 //! - [`abuse`]: adversarial import layouts of n polygons (stacked floors, strips, fans,
 //!   grids, grids of holes) for the import's growth test and the scale bench.
 #![allow(dead_code)]
@@ -24,6 +25,7 @@ pub mod exact;
 pub mod grids;
 pub mod maps;
 pub mod oracle;
+pub mod paths;
 pub mod polyanya_mesh;
 pub mod rng;
 pub mod surface_oracle;

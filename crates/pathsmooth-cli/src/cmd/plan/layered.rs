@@ -1,11 +1,12 @@
-//! `pathsmooth plan` on a layered navmesh: 3D ends located on their floors, each method's
-//! steps run by the library's one `Pipeline` on a `SurfaceWorld` (`plan_surface`), the path written in 3D with each point's
-//! polygon and flags.
+//! `pathsmooth plan` on a layered navmesh: 3D ends located on their floors (2D ones, in
+//! plan view, on the one floor under them), each method's steps run by the library's one
+//! `Pipeline` on a `SurfaceWorld` (`plan_surface`), the path written in 3D with each
+//! point's polygon and flags.
 
 use anyhow::{bail, Context, Result};
 use glam::{DVec2, DVec3};
 use pathsmooth::navmesh::{Surface, SurfaceMesh, SurfaceQuery};
-use pathsmooth::{Pipeline, Step, SurfaceWorld};
+use pathsmooth::{Pipeline, Step, SurfaceWorld, SurfaceWorldQuery};
 
 use super::{Outcomes, PlanArgs, Planned};
 use crate::compare::Skipped;
@@ -14,16 +15,24 @@ use crate::methods::MapMethod;
 use crate::report::metrics_header;
 use crate::table::Table;
 
-/// The 3D point of `--from` or `--to` (`what`), or an error saying a layered navmesh takes
-/// three coordinates.
-fn xyz(c: Coords, what: &str, up: &str) -> Result<DVec3> {
+/// The 3D point of `--from` or `--to` (`what`): a 3D point as given, a 2D point (plan view:
+/// the two axes across `up`) on the one floor under it, as the library's 2D plans locate
+/// their ends.
+fn on_floor(
+    c: Coords,
+    what: &str,
+    world: &SurfaceWorld,
+    query: &mut SurfaceWorldQuery,
+) -> Result<DVec3> {
     match c {
         Coords::D3(p) => Ok(p),
-        Coords::D2(p) => bail!(
-            "--{what} {},{}: a layered navmesh takes 3D points X,Y,Z in world axes ({up} up)",
-            p.x,
-            p.y
-        ),
+        Coords::D2(p) => world.floor_point(p, query).with_context(|| {
+            let up = world.mesh().surface().up();
+            format!(
+                "--{what} {},{} (plan view, {up} up; X,Y,Z is a 3D point)",
+                p.x, p.y
+            )
+        }),
     }
 }
 
@@ -97,9 +106,16 @@ pub(super) fn plan(a: &PlanArgs) -> Result<(Planned, usize)> {
     }
     let (surface, name) = surface(a)?;
     let up = surface.up();
-    let from = xyz(a.from, "from", &up.to_string())?;
-    let to = xyz(a.to, "to", &up.to_string())?;
     let mesh = std::sync::Arc::new(SurfaceMesh::new(surface)?);
+    let (from, to) = {
+        let world = SurfaceWorld::new(std::sync::Arc::clone(&mesh));
+        let mut query = SurfaceWorldQuery::default();
+        a.surface.apply(query.surface_mut())?;
+        (
+            on_floor(a.from, "from", &world, &mut query)?,
+            on_floor(a.to, "to", &world, &mut query)?,
+        )
+    };
     // The ends first, so that a point with no floor near it is one clear error.
     let mut query = SurfaceQuery::new();
     a.surface.apply(&mut query)?;

@@ -1,6 +1,6 @@
 //! `pathsmooth plan`: plan on a Moving AI map (A*, then smoothers) or on a navmesh scene
 //! (corridor, then funnel or portal relaxation), with metrics, pictures and the chosen path
-//! as a file. On a layered navmesh (3D points; `layered`): the library's one pipeline on
+//! as a file. On a layered navmesh (3D or plan-view points; `layered`): the library's one pipeline on
 //! a `SurfaceWorld`, the path in 3D with each point's polygon and flags; printed as the
 //! others.
 
@@ -73,7 +73,9 @@ pub struct PlanArgs {
     #[arg(long)]
     pub polygons: bool,
     /// Start as `X,Y`: a cell (column,row; whole numbers) on a map, a point in a scene;
-    /// `X,Y,Z` (world axes) on a layered navmesh, located on the floor nearest to it.
+    /// `X,Y,Z` (world axes) on a layered navmesh, located on the floor nearest to it, or
+    /// `X,Y` there in plan view (the two axes across --up), on the one floor under it (an
+    /// error over several floors: say which with X,Y,Z).
     #[arg(long, value_parser = parse_coords, allow_hyphen_values = true)]
     pub from: Coords,
     /// Goal as `X,Y` (or `X,Y,Z`).

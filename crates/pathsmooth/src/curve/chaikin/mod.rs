@@ -190,6 +190,12 @@ fn cut<P: Point>(a: P, b: P, w: Weights<P::Scalar>) -> (P, P) {
     (a * w.near + b * w.far, a * w.far + b * w.near)
 }
 
+// The paths the benches and integration tests share (a folder `tests/` under an inline
+// module's path does not exist, so the file is declared out here).
+#[cfg(test)]
+#[path = "../../../tests/common/paths.rs"]
+mod article_paths;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -199,27 +205,13 @@ mod tests {
         DVec2::new(x, y)
     }
 
+    /// The Terrator article's path (`tests/common/paths.rs`, which the benches and
+    /// integration tests share), in f32.
     pub(super) fn terrator() -> Vec<Vec2> {
-        [
-            (25.0, 50.0),
-            (33.0, 50.0),
-            (35.0, 50.0),
-            (44.0, 50.5),
-            (48.0, 48.5),
-            (51.5, 50.5),
-            (55.0, 47.5),
-            (52.5, 44.5),
-            (47.0, 47.0),
-            (45.5, 49.5),
-            (47.5, 52.0),
-            (51.5, 52.5),
-            (55.0, 52.0),
-            (59.0, 52.5),
-            (200.0, 49.5),
-        ]
-        .iter()
-        .map(|&(x, y)| Vec2::new(x, y))
-        .collect()
+        super::article_paths::terrator()
+            .iter()
+            .map(|p| p.as_vec2())
+            .collect()
     }
 
     #[test]

@@ -32,7 +32,7 @@ struct FileIn {
     #[serde(default)]
     detail: Option<DetailIo>,
     #[serde(default, deserialize_with = "links")]
-    links: Vec<LinkIo>,
+    links: Vec<OffMeshLink>,
     #[serde(default, deserialize_with = "refs")]
     refs: Vec<u64>,
     #[serde(default)]
@@ -68,7 +68,7 @@ struct FileOut<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     detail: Option<DetailIo>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    links: Vec<LinkIo>,
+    links: Vec<OffMeshLink>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     refs: Vec<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -84,54 +84,6 @@ struct DetailIo {
     vertices: Vec<[f64; 3]>,
     #[serde(deserialize_with = "triangles")]
     triangles: Vec<[u32; 4]>,
-}
-
-/// One element of the `links` field: an [`OffMeshLink`].
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct LinkIo {
-    start: [f64; 3],
-    end: [f64; 3],
-    radius: f64,
-    bidirectional: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    cost: Option<f64>,
-    #[serde(default)]
-    area: u8,
-    #[serde(default)]
-    flags: u16,
-    #[serde(default)]
-    user_id: u32,
-}
-
-impl From<&OffMeshLink> for LinkIo {
-    fn from(l: &OffMeshLink) -> Self {
-        LinkIo {
-            start: l.start.to_array(),
-            end: l.end.to_array(),
-            radius: l.radius,
-            bidirectional: l.bidirectional,
-            cost: l.cost,
-            area: l.area,
-            flags: l.flags,
-            user_id: l.user_id,
-        }
-    }
-}
-
-impl From<&LinkIo> for OffMeshLink {
-    fn from(l: &LinkIo) -> Self {
-        OffMeshLink {
-            start: DVec3::from(l.start),
-            end: DVec3::from(l.end),
-            radius: l.radius,
-            bidirectional: l.bidirectional,
-            cost: l.cost,
-            area: l.area,
-            flags: l.flags,
-            user_id: l.user_id,
-        }
-    }
 }
 
 /// The `up` field.
@@ -206,7 +158,7 @@ fn triangles<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<[u32; 4
     indexed(d, "detail.triangles")
 }
 
-fn links<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<LinkIo>, D::Error> {
+fn links<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<OffMeshLink>, D::Error> {
     indexed(d, "links")
 }
 
@@ -282,7 +234,7 @@ pub fn read_surface_json(text: &str, file: &str) -> Result<SurfaceData> {
             vertices: d.vertices.iter().map(|&v| DVec3::from(v)).collect(),
             triangles: d.triangles,
         }),
-        links: parsed.links.iter().map(OffMeshLink::from).collect(),
+        links: parsed.links,
         agent: BakeAgent {
             height: agent.agent_height,
             radius: agent.agent_radius,
@@ -337,11 +289,7 @@ pub fn write_surface_json(surface: &Surface) -> String {
             vertices: d.vertices.iter().map(|v| v.to_array()).collect(),
             triangles: d.triangles.clone(),
         }),
-        links: surface
-            .links()
-            .iter()
-            .map(|l| LinkIo::from(&l.given))
-            .collect(),
+        links: surface.links().iter().map(|l| l.given).collect(),
         refs: if (0..n as u32).all(|p| surface.polygon_ref(p) == u64::from(p)) {
             Vec::new()
         } else {

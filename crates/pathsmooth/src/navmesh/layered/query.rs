@@ -350,7 +350,8 @@ impl SurfaceQuery {
         let up = mesh.surface().up();
         self.moved = [(start, s.1), (goal, g.1)].map(|(p, q)| up.plan(p).distance(up.plan(q)));
         // Located here, so both points are at their floor's height already.
-        self.find(mesh, s, g, radius, true, true)?;
+        self.find(mesh, s, g, radius, true, true)
+            .map_err(out_of_reach(mesh, s, g))?;
         Ok(&self.path)
     }
 
@@ -368,7 +369,8 @@ impl SurfaceQuery {
         radius: f64,
     ) -> Result<&[SurfacePoint]> {
         self.moved = [0.0; 2];
-        self.find(mesh, start, goal, radius, true, false)?;
+        self.find(mesh, start, goal, radius, true, false)
+            .map_err(out_of_reach(mesh, start, goal))?;
         Ok(&self.path)
     }
 
@@ -382,34 +384,12 @@ impl SurfaceQuery {
         radius: f64,
     ) -> Result<()> {
         self.find(mesh, start, goal, radius, false, false)
+            .map_err(out_of_reach(mesh, start, goal))
     }
 
-    /// The search behind every entry; a goal out of reach is named in 3D with the pieces of
-    /// the surface both ends are on.
+    /// The search behind every entry (whose callers name a goal out of reach with
+    /// [`out_of_reach`]).
     fn find(
-        &mut self,
-        mesh: &SurfaceMesh,
-        start: (PolyId, DVec3),
-        goal: (PolyId, DVec3),
-        radius: f64,
-        links: bool,
-        floored: bool,
-    ) -> Result<()> {
-        self.find_route(mesh, start, goal, radius, links, floored)
-            .map_err(|e| match e {
-                Error::Unreachable { .. } => Error::UnreachableOnSurface {
-                    start: start.1.to_array(),
-                    goal: goal.1.to_array(),
-                    start_piece: mesh.piece(start.0),
-                    goal_piece: mesh.piece(goal.0),
-                    start_polygon: start.0,
-                    goal_polygon: goal.0,
-                },
-                e => e,
-            })
-    }
-
-    fn find_route(
         &mut self,
         mesh: &SurfaceMesh,
         start: (PolyId, DVec3),
@@ -764,6 +744,26 @@ impl SurfaceQuery {
         self.derive_channel(mesh);
         self.sheet
             .build(mesh, self.query.channel(), margin, self.cancel.as_ref())
+    }
+}
+
+/// A search's [`Error::Unreachable`] between `start` and `goal` named in 3D, with the
+/// pieces of the surface both ends are on; any other error as it is.
+fn out_of_reach(
+    mesh: &SurfaceMesh,
+    start: (PolyId, DVec3),
+    goal: (PolyId, DVec3),
+) -> impl Fn(Error) -> Error + '_ {
+    move |e| match e {
+        Error::Unreachable { .. } => Error::UnreachableOnSurface {
+            start: start.1.to_array(),
+            goal: goal.1.to_array(),
+            start_piece: mesh.piece(start.0),
+            goal_piece: mesh.piece(goal.0),
+            start_polygon: start.0,
+            goal_polygon: goal.0,
+        },
+        e => e,
     }
 }
 

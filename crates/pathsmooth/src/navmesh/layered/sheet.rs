@@ -108,12 +108,7 @@ impl SheetScratch {
     ) -> Result<Sheet> {
         let plan = mesh.plan_mesh();
         let tree = mesh.side_tree();
-        let (mut lo, mut hi) = (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY));
-        for &t in channel {
-            let (a, b) = tri_box(plan, t);
-            (lo, hi) = (lo.min(a), hi.max(b));
-        }
-        let (lo, hi) = (lo - margin, hi + margin);
+        let (lo, hi) = channel_box(plan, channel, margin);
         self.best.clear();
         self.open.clear();
         self.kept.clear();
@@ -290,6 +285,17 @@ impl SheetScratch {
     }
 }
 
+/// The plan-view box of the `channel`'s triangles grown by `margin` on every side: the
+/// sheet keeps no triangle outside it.
+fn channel_box(plan: &NavMesh, channel: &[TriId], margin: f64) -> (DVec2, DVec2) {
+    let (mut lo, mut hi) = (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY));
+    for &t in channel {
+        let (a, b) = tri_box(plan, t);
+        (lo, hi) = (lo.min(a), hi.max(b));
+    }
+    (lo - margin, hi + margin)
+}
+
 fn tri_box(plan: &NavMesh, t: TriId) -> (DVec2, DVec2) {
     let [a, b, c] = plan.triangle(t);
     (a.min(b).min(c), a.max(b).max(c))
@@ -372,12 +378,7 @@ mod tests {
     /// sheet's definition, which the border test must match triangle for triangle.
     fn by_every_pair(mesh: &SurfaceMesh, channel: &[TriId], margin: f64) -> Option<Vec<u32>> {
         let plan = mesh.plan_mesh();
-        let (mut lo, mut hi) = (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY));
-        for &t in channel {
-            let (a, b) = tri_box(plan, t);
-            (lo, hi) = (lo.min(a), hi.max(b));
-        }
-        let (lo, hi) = (lo - margin, hi + margin);
+        let (lo, hi) = channel_box(plan, channel, margin);
         let mut best: FxHashMap<u32, f64> = FxHashMap::default();
         let mut open = BinaryHeap::new();
         let mut kept: Vec<u32> = Vec::new();

@@ -26,6 +26,13 @@ use crate::navmesh::mesh::PolyId;
 /// assert!(!jump.bidirectional && jump.radius == 0.5);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+// As the navmesh JSON file's `links` field writes it (`docs/navmesh-json.md`): the optional
+// fields may be left out.
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(deny_unknown_fields)
+)]
 pub struct OffMeshLink {
     /// The start point, world axes (Recast's first `offMeshConVerts` point).
     pub start: DVec3,
@@ -40,12 +47,19 @@ pub struct OffMeshLink {
     /// The cost of travelling the link, in the units of length times area cost; `None`
     /// for the 3D Euclidean length between its snapped ends (what Detour's default
     /// filter charges before the area cost). Finite ≥ 0 when given.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub cost: Option<f64>,
     /// Its area id (`offMeshConAreas`), for a query filter to price or exclude.
+    #[cfg_attr(feature = "serde", serde(default))]
     pub area: u8,
     /// Its flags (`offMeshConFlags`), as a query filter reads them.
+    #[cfg_attr(feature = "serde", serde(default))]
     pub flags: u16,
     /// An id of the caller's choosing (`offMeshConUserID`): which door, which ladder.
+    #[cfg_attr(feature = "serde", serde(default))]
     pub user_id: u32,
 }
 
