@@ -21,7 +21,7 @@ use pathsmooth::navmesh::parse_surface_json;
 use pathsmooth::navmesh::{
     PointFlags, PolyId, Surface, SurfaceMesh, SurfaceOptions, SurfacePoint, SurfaceQuery, UpAxis,
 };
-use pathsmooth::{Error, Pipeline, Preset, SurfaceWorld, World};
+use pathsmooth::{Error, Pipeline, Preset, SurfaceWorld, SurfaceWorldQuery, World};
 
 fn surface(name: &str) -> Surface {
     let path = format!(
@@ -461,6 +461,21 @@ fn two_d_ends_plan_on_the_one_floor_under_them_or_are_refused() {
         let (a2, b2) = (up.plan(a.1), up.plan(b.1));
         let flat = pipeline.plan(a2, b2);
         let counts = [floors_under(&s, a2, climb), floors_under(&s, b2, climb)];
+        // The floor point of a 2D end: on the one floor under it (the oracle's count),
+        // refused over several, never a silent pick.
+        let mut query = SurfaceWorldQuery::default();
+        match pipeline.world().floor_point(a2, &mut query) {
+            Ok(p) => {
+                assert_eq!((counts[0], up.plan(p)), (1, a2), "query {k}");
+                let lowest = (0..s.num_polygons() as PolyId)
+                    .filter(|&q| s.contains_plan(q, a2))
+                    .map(|q| s.floor_height(q, a2))
+                    .fold(f64::INFINITY, f64::min);
+                assert_eq!(up.height(p), lowest, "query {k}");
+            }
+            Err(Error::OverSeveralFloors { floors, .. }) => assert_eq!(counts[0], floors),
+            Err(e) => assert_eq!(counts[0], 0, "query {k}: {e}"),
+        }
         match flat {
             Ok(flat) => {
                 assert_eq!(counts, [1, 1], "query {k}");
@@ -471,6 +486,11 @@ fn two_d_ends_plan_on_the_one_floor_under_them_or_are_refused() {
                 let plan: Vec<DVec2> = three.iter().map(|p| up.plan(p.position)).collect();
                 assert_eq!(flat, plan, "query {k}");
                 same += 1;
+                // From an end to itself: one point, of length +0 (a float sum of nothing
+                // is −0, which printed as `-0.000`).
+                let one = pipeline.plan_surface(a.1, a.1).unwrap().len();
+                let length = pipeline.report().validation.length;
+                assert_eq!((one, length.to_bits()), (1, 0.0f64.to_bits()), "query {k}");
             }
             Err(Error::OverSeveralFloors { what, floors, .. }) => {
                 let i = usize::from(what == "goal");

@@ -215,10 +215,12 @@ impl Pipeline<SurfaceWorld> {
         plan.extend(path.iter().map(|p| up.plan(p.position)));
         let (max_turn, total_turn) = crate::metrics::max_and_total_turn(&plan);
         let v = &mut self.report.validation;
+        // `+ 0.0`: a float sum starts at −0.0, so a one-point path's would print as `-0`.
         v.length = path
             .windows(2)
             .map(|w| w[0].position.distance(w[1].position))
-            .sum();
+            .sum::<f64>()
+            + 0.0;
         (v.max_turn, v.total_turn) = (max_turn, total_turn);
         self.report.plan_length = crate::metrics::length(&plan);
         self.query.plan = plan;
