@@ -300,6 +300,23 @@ fn ring_centre(polygon: &Value) -> [f64; 2] {
     [sum[0] / n, sum[1] / n]
 }
 
+/// Whether plan-view point `c` lies strictly inside the convex ring of an answered polygon
+/// (either winding).
+fn ring_holds(polygon: &Value, c: [f64; 2]) -> bool {
+    let ring: Vec<[f64; 2]> = polygon["ring"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|q| [q[0].as_f64().unwrap(), q[1].as_f64().unwrap()])
+        .collect();
+    let side = |i: usize| {
+        let (p, q) = (ring[i], ring[(i + 1) % ring.len()]);
+        (q[0] - p[0]) * (c[1] - p[1]) - (q[1] - p[1]) * (c[0] - p[0])
+    };
+    let sides: Vec<f64> = (0..ring.len()).map(side).collect();
+    sides.iter().all(|&d| d > 1e-9) || sides.iter().all(|&d| d < -1e-9)
+}
+
 #[test]
 fn a_layered_path_climbs_between_floors_of_the_dungeon_bake() {
     let server = Server::start();
@@ -398,6 +415,53 @@ fn a_layered_path_climbs_between_floors_of_the_dungeon_bake() {
     assert_eq!(status, 200, "{again}");
     assert_eq!(again["plan"]["path"], plan["path"]);
 
+    // The same ends as bare plan-view points: each on the one floor under it, the same
+    // path; over several floors (the oracle: the answer's rings holding the point, their
+    // mean heights more than 2 apart), refused with 422, never a silent pick.
+    let holding = |c: [f64; 2]| -> Vec<f64> {
+        polygons
+            .iter()
+            .filter(|p| ring_holds(p, c))
+            .map(height)
+            .collect()
+    };
+    let (a, b) = (ring_centre(low.1), ring_centre(high.1));
+    let floors = |c| {
+        let h = holding(c);
+        let lo = h.iter().copied().fold(f64::INFINITY, f64::min);
+        1 + usize::from(h.iter().any(|&x| x > lo + 2.0))
+    };
+    let req2 = json!({
+        "example": "dungeon", "start": a, "goal": b, "radius": 0.3, "preset": "smooth", "mesh": false,
+    });
+    let (status, flat) = server.post("/api/layered", &req2);
+    if floors(a) == 1 && floors(b) == 1 {
+        assert_eq!(status, 200, "{flat}");
+        assert_eq!(flat["plan"]["path"], plan["path"]);
+    } else {
+        assert_eq!(status, 422, "{flat}");
+        assert!(
+            flat["error"].as_str().unwrap().contains("lies over"),
+            "{flat}"
+        );
+    }
+    // The first point over two floors on a 0.5 lattice over the plan view's bounds.
+    let bounds: Vec<f64> = serde_json::from_value(mesh["bounds"].clone()).unwrap();
+    let steps =
+        |lo: f64, hi: f64| (0..=((hi - lo) / 0.5) as usize).map(move |k| lo + 0.5 * k as f64);
+    let under = steps(bounds[0], bounds[2])
+        .flat_map(|x| steps(bounds[1], bounds[3]).map(move |y| [x, y]))
+        .find(|&c| floors(c) > 1)
+        .expect("the dungeon has floors over floors");
+    let req2 = json!({ "example": "dungeon", "start": under, "goal": b, "mesh": false });
+    let (status, refused) = server.post("/api/layered", &req2);
+    assert_eq!(status, 422, "{refused}");
+    let said = refused["error"].as_str().unwrap();
+    assert!(
+        said.starts_with("start (") && said.contains("lies over"),
+        "{refused}"
+    );
+
     // The navmesh's own text instead of the example's name.
     let text = include_str!("../../pathsmooth/tests/data/navmesh/dungeon.navmesh.json");
     let mut own = req.clone();
@@ -461,7 +525,12 @@ fn layered_requests_that_cannot_be_served_get_one_clear_error() {
         "radius",
     );
     assert_error(
-        post(json!({ "example": "dungeon", "start": [1.0, 2.0], "goal": on(1) })),
+        post(json!({ "example": "dungeon", "start": [1e6, 2.0], "goal": on(1) })),
+        422,
+        "start (1000000, 2) is outside the navmesh",
+    );
+    assert_error(
+        post(json!({ "example": "dungeon", "start": [1.0, 2.0, 3.0, 4.0], "goal": on(1) })),
         400,
         "bad JSON",
     );

@@ -11,7 +11,8 @@
 //!
 //! - `example` (a bundled example's name) or `navmesh` (a navmesh JSON's text), not both;
 //! - `start`, `goal` (optional, both or neither): a 3D point `[x, y, z]` in world axes,
-//!   located on the floor within the library's search box, or `{"plan": [a, b],
+//!   located on the floor within the library's search box; `[a, b]`, a plan-view point
+//!   on the one floor under it (422 over none or over several); or `{"plan": [a, b],
 //!   "polygon": p}`, a plan-view point inside polygon `p` (400 if not), on its floor;
 //! - `radius` (default 0), `preset` (`none`, `shortest`, `smooth` (default), `corridor`);
 //! - `mesh` (default true): false leaves the polygons out of the answer.
@@ -39,7 +40,7 @@ use axum::response::Response;
 use glam::{DVec2, DVec3};
 use pathsmooth::navmesh::read_surface_json;
 use pathsmooth::navmesh::{Surface, SurfaceMesh, SurfaceOptions, UpAxis};
-use pathsmooth::{num, Cancel, Error, Pipeline, Preset, SurfaceWorld};
+use pathsmooth::{num, Cancel, Error, Pipeline, Preset, SurfaceWorld, SurfaceWorldQuery};
 use serde::{Deserialize, Serialize};
 
 use super::api::{encode, JsonRequest};
@@ -113,11 +114,13 @@ fn build(text: &str, name: &str, cancel: &Cancel) -> Result<SurfaceMesh, ApiErro
     SurfaceMesh::new_cancellable(surface, cancel).map_err(built)
 }
 
-/// An end of the path: a 3D point, or a plan-view point on a polygon's floor.
+/// An end of the path: a 3D point, a plan-view point on the one floor under it, or a
+/// plan-view point on a polygon's floor.
 #[derive(Debug, Clone, Copy, Deserialize)]
 #[serde(untagged)]
 enum End {
     Point([f64; 3]),
+    Plan([f64; 2]),
     OnPolygon { plan: [f64; 2], polygon: u32 },
 }
 
@@ -195,10 +198,29 @@ fn preset(name: Option<&str>) -> Result<Option<Preset>, ApiError> {
     })
 }
 
-/// `end` as a 3D point on `mesh` (a polygon's floor at a plan-view point).
-fn point(mesh: &SurfaceMesh, end: End, what: &str) -> Result<DVec3, ApiError> {
+/// `end` as a 3D point on `world`'s mesh: as given, on the one floor under a plan-view
+/// point (422 over none or several), or on a polygon's floor at a plan-view point.
+fn point(world: &SurfaceWorld, end: End, what: &'static str) -> Result<DVec3, ApiError> {
+    let mesh = world.mesh();
     match end {
         End::Point(p) => Ok(DVec3::from(p)),
+        End::Plan(p) => {
+            let mut query = SurfaceWorldQuery::default();
+            world
+                .floor_point(DVec2::from(p), &mut query)
+                .map_err(|e| match e {
+                    // Named as the request names the end.
+                    Error::OverSeveralFloors { x, y, floors, .. } => {
+                        Error::OverSeveralFloors { what, x, y, floors }
+                    }
+                    Error::OutsideMesh { x, y, .. } => Error::OutsideMesh { what, x, y },
+                    Error::NonFinite { .. } => Error::NonFinite {
+                        index: usize::from(what == "goal"),
+                    },
+                    e => e,
+                })
+                .map_err(ApiError::planning)
+        }
         End::OnPolygon { plan, polygon } => {
             let s = mesh.surface();
             if polygon as usize >= s.num_polygons() {
@@ -233,8 +255,8 @@ fn answer(
     let plan = match (req.start, req.goal) {
         (None, None) => None,
         (Some(a), Some(b)) => {
-            let (start, goal) = (point(mesh, a, "start")?, point(mesh, b, "goal")?);
             let world = SurfaceWorld::new(Arc::clone(mesh));
+            let (start, goal) = (point(&world, a, "start")?, point(&world, b, "goal")?);
             let mut planner = match preset {
                 Some(p) => Pipeline::preset(world, req.radius, p),
                 None => Pipeline::new(world, req.radius),
@@ -246,14 +268,7 @@ fn answer(
                 .map_err(ApiError::planning)?
                 .to_vec();
             let report = planner.report();
-            let length = path
-                .windows(2)
-                .map(|w| w[0].position.distance(w[1].position))
-                .sum();
-            let plan_length = path
-                .windows(2)
-                .map(|w| up.plan(w[0].position).distance(up.plan(w[1].position)))
-                .sum();
+            let (length, plan_length) = (report.validation.length, report.plan_length);
             Some(PlanOut {
                 start: start.to_array(),
                 goal: goal.to_array(),
