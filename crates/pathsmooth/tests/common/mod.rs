@@ -14,6 +14,8 @@
 //! - [`counting_alloc`]: the counting global allocator of the "allocates nothing" tests.
 //! - [`abuse`]: adversarial import layouts of n polygons (stacked floors, strips, fans,
 //!   grids, grids of holes) for the import's growth test and the scale bench.
+//! - [`fixtures`]: small fixtures the library's unit tests share (three squares in a row,
+//!   the obstacles no world takes).
 #![allow(dead_code)]
 
 pub mod abuse;
@@ -21,6 +23,7 @@ pub mod areas;
 pub mod corridor_ref;
 pub mod counting_alloc;
 pub mod exact;
+pub mod fixtures;
 pub mod grids;
 pub mod maps;
 pub mod oracle;
@@ -28,8 +31,10 @@ pub mod polyanya_mesh;
 pub mod rng;
 pub mod surface_oracle;
 
-// For `abuse`, which the library's unit tests include as well (they have their own).
+// For `abuse` and `fixtures`, which the library's unit tests include as well (they have
+// their own).
 use pathsmooth::navmesh::Scene;
+use pathsmooth::world::Obstacle;
 
 // Unused in the test binaries that need no map.
 #[allow(unused_imports)]
