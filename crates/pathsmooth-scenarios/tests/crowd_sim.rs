@@ -238,8 +238,9 @@ fn out_of_reach(e: Option<&Error>) -> bool {
     matches!(e, Some(Error::Unreachable { .. } | Error::TooNarrow { .. }))
 }
 
-fn room_world() -> GridWorld {
-    // Two rooms joined by one door-wide gap in the wall at x = 5.
+/// Two rooms side by side, the wall between them (x = 5, rows 2 and 3) leaving a gap above
+/// it (rows 0 and 1) and one below (row 4).
+fn room_map() -> GridMap {
     let rows = [
         "...........",
         "...........",
@@ -247,7 +248,25 @@ fn room_world() -> GridWorld {
         ".....@.....",
         "...........",
     ];
-    GridWorld::new(GridMap::from_rows(&rows).unwrap()).unwrap()
+    GridMap::from_rows(&rows).unwrap()
+}
+
+fn room_world() -> GridWorld {
+    GridWorld::new(room_map()).unwrap()
+}
+
+/// Boxes that close `room_map`'s gaps in the wall at x = 5: the top one, then the bottom one.
+fn wall_gaps() -> [Obstacle; 2] {
+    [
+        Obstacle::Box {
+            min: DVec2::new(5.0, 0.0),
+            max: DVec2::new(6.0, 2.0),
+        },
+        Obstacle::Box {
+            min: DVec2::new(5.0, 4.0),
+            max: DVec2::new(6.0, 5.0),
+        },
+    ]
 }
 
 #[test]
@@ -301,14 +320,7 @@ fn a_target_cut_off_while_walking_leaves_the_agent_stuck_until_a_door_opens() {
         .unwrap();
     crowd.update(0.5).unwrap();
     // Both gaps in the wall at x = 5 close: the target is out of reach.
-    let top = Obstacle::Box {
-        min: DVec2::new(5.0, 0.0),
-        max: DVec2::new(6.0, 2.0),
-    };
-    let bottom = Obstacle::Box {
-        min: DVec2::new(5.0, 4.0),
-        max: DVec2::new(6.0, 5.0),
-    };
+    let [top, bottom] = wall_gaps();
     let (top, through_top) = crowd.add_obstacle(top).unwrap();
     let (_, through_bottom) = crowd.add_obstacle(bottom).unwrap();
     assert_eq!(through_top + through_bottom, 1);
@@ -339,18 +351,9 @@ fn a_target_walled_off_is_refused_and_the_old_one_kept() {
         .add_agent(DVec2::new(0.5, 2.5), DVec2::new(3.5, 2.5), 1.0)
         .unwrap();
     // Close the gaps round (5, 2..3): the right room is out of reach.
-    crowd
-        .add_obstacle(Obstacle::Box {
-            min: DVec2::new(5.0, 0.0),
-            max: DVec2::new(6.0, 2.0),
-        })
-        .unwrap();
-    crowd
-        .add_obstacle(Obstacle::Box {
-            min: DVec2::new(5.0, 4.0),
-            max: DVec2::new(6.0, 5.0),
-        })
-        .unwrap();
+    for gap in wall_gaps() {
+        crowd.add_obstacle(gap).unwrap();
+    }
     crowd.set_target(a, DVec2::new(9.5, 2.5)).unwrap();
     let f = crowd.update(0.5).unwrap();
     assert_eq!((f.refused, f.stuck), (1, 0));
@@ -444,14 +447,7 @@ fn bad_values_are_clear_errors() {
 
 #[test]
 fn a_crowd_on_a_navmesh_goes_round_a_closed_door_and_back() {
-    let rows = [
-        "...........",
-        "...........",
-        ".....@.....",
-        ".....@.....",
-        "...........",
-    ];
-    let mesh = NavMesh::from_grid(&GridMap::from_rows(&rows).unwrap()).unwrap();
+    let mesh = NavMesh::from_grid(&room_map()).unwrap();
     let r = 0.2;
     let mut crowd = Crowd::new(NavMeshWorld::new(mesh), r, Preset::Smooth.steps()).unwrap();
     for (from, to) in [

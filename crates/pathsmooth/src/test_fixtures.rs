@@ -1,9 +1,17 @@
-//! Test fixtures shared by the unit tests of more than one module.
+//! Test fixtures shared by the unit tests of more than one module, and (from
+//! `tests/common/fixtures.rs`, included here) with the integration tests.
 
 use glam::DVec2;
 
 use crate::grid::GridMap;
+// For `shared`, which names the crate's types through this module.
+use crate::world::Obstacle;
 use crate::GridWorld;
+
+#[path = "../tests/common/fixtures.rs"]
+mod shared;
+
+pub(crate) use shared::{bad_shapes, three_squares_in_a_row};
 
 /// A 4×4 grid with a pinch vertex at (2, 2) (cells (1, 1) and (2, 2) blocked), and a valid
 /// path through it: it reaches the vertex from above and leaves it into the same (top-right)

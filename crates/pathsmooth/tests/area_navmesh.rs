@@ -11,6 +11,7 @@ use pathsmooth::area::{AreaCosts, AreaId, SWAMP, WATER};
 use pathsmooth::navmesh::NavMesh;
 use pathsmooth::{Error, GridMap, NavMeshWorld, Pipeline, Preset, World};
 
+use common::fixtures::three_squares_in_a_row;
 use common::rng::Rng;
 
 const GROUND: AreaId = b'.';
@@ -251,22 +252,11 @@ fn the_oracle_prices_known_segments() {
 
 /// Three unit squares in a row: ground, swamp, ground.
 fn row_case() -> Case {
-    let vertices = [
-        (0.0, 0.0),
-        (1.0, 0.0),
-        (2.0, 0.0),
-        (3.0, 0.0),
-        (3.0, 1.0),
-        (2.0, 1.0),
-        (1.0, 1.0),
-        (0.0, 1.0),
-    ]
-    .map(|(x, y)| DVec2::new(x, y))
-    .to_vec();
+    let (vertices, polygons) = three_squares_in_a_row();
     Case {
         name: "row".into(),
         vertices,
-        polygons: vec![vec![0, 1, 6, 7], vec![1, 2, 5, 6], vec![2, 3, 4, 5]],
+        polygons,
         areas: vec![GROUND, SWAMP, GROUND],
     }
 }

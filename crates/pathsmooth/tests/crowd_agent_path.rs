@@ -428,6 +428,16 @@ fn rooms(blocked: &[(usize, usize)]) -> GridWorld {
     GridWorld::new(map).unwrap()
 }
 
+/// Asserts that `e` is the error of a point out of the planner's reach: walled off, or
+/// behind a way too narrow for the radius.
+#[track_caller]
+fn assert_out_of_reach(e: &Error) {
+    assert!(
+        matches!(e, Error::Unreachable { .. } | Error::TooNarrow { .. }),
+        "{e}"
+    );
+}
+
 #[test]
 fn walks_on_a_hand_map_keep_the_agent_path_valid() {
     let world = rooms(&[]);
@@ -736,10 +746,7 @@ fn a_walled_off_target_makes_the_agent_path_stuck_until_the_door_opens() {
         let (a, b) = (DVec2::new(2.5, 2.5), DVec2::new(17.5, 2.5));
         let mut c = AgentPath::new(&mut on_open, a, b).unwrap();
         let e = c.repair(&mut on_closed).unwrap_err();
-        assert!(
-            matches!(e, Error::Unreachable { .. } | Error::TooNarrow { .. }),
-            "{e}"
-        );
+        assert_out_of_reach(&e);
         assert_eq!(c.stuck(), Some(&e));
         assert!(!c.is_valid(&on_closed));
         // Only the position is handed out: no path through the wall.
@@ -815,27 +822,18 @@ fn bad_positions_and_targets_are_refused_and_leave_the_agent_path_as_it_was() {
         let e = c.move_target(&mut pipeline, wall).unwrap_err();
         assert!(matches!(e, Error::Blocked { what: "target", .. }), "{e}");
         assert_eq!(c, before);
-        let e = c
-            .move_target(&mut pipeline, DVec2::new(17.5, 2.5))
-            .unwrap_err();
-        assert!(
-            matches!(e, Error::Unreachable { .. } | Error::TooNarrow { .. }),
-            "{e}"
-        );
+        let pocket = DVec2::new(17.5, 2.5);
+        let e = c.move_target(&mut pipeline, pocket).unwrap_err();
+        assert_out_of_reach(&e);
         assert_eq!(c, before);
         assert!(c.is_valid(&pipeline));
         check_agent_path(&pipeline, &c, a, b, "after refusals");
         // A position that cannot join the path and is in another pocket: refused too.
-        let e = c
-            .move_position(&mut pipeline, DVec2::new(17.5, 2.5))
-            .unwrap_err();
-        assert!(
-            matches!(e, Error::Unreachable { .. } | Error::TooNarrow { .. }),
-            "{e}"
-        );
+        let e = c.move_position(&mut pipeline, pocket).unwrap_err();
+        assert_out_of_reach(&e);
         assert_eq!(c, before);
         // And a new agent path to an unreachable target is the pipeline's error.
-        assert!(AgentPath::new(&mut pipeline, a, DVec2::new(17.5, 2.5)).is_err());
+        assert!(AgentPath::new(&mut pipeline, a, pocket).is_err());
     }
 }
 

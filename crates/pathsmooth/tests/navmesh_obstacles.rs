@@ -5,6 +5,7 @@
 
 mod common;
 
+use common::fixtures::{bad_shapes, three_squares_in_a_row};
 use common::rng::Rng;
 use glam::DVec2;
 use pathsmooth::crowd::{AgentPath, Repair};
@@ -449,38 +450,9 @@ fn bad_obstacles_are_errors_and_change_nothing() {
         })
         .unwrap();
     let before = world.mesh().clone();
-    let bad = [
-        Obstacle::Disk {
-            center: DVec2::NAN,
-            radius: 1.0,
-        },
-        Obstacle::Disk {
-            center: DVec2::ONE,
-            radius: 0.0,
-        },
-        Obstacle::Disk {
-            center: DVec2::ONE,
-            radius: f64::NAN,
-        },
-        Obstacle::Box {
-            min: DVec2::ONE,
-            max: DVec2::ONE,
-        },
-        Obstacle::Box {
-            min: DVec2::ONE,
-            max: DVec2::new(2.0, f64::INFINITY),
-        },
-        Obstacle::Polygon(vec![DVec2::ZERO, DVec2::ONE]),
-        Obstacle::Polygon(vec![DVec2::ZERO, DVec2::ONE, DVec2::splat(2.0)]),
-        Obstacle::Polygon(vec![
-            DVec2::ZERO,
-            DVec2::new(2.0, 0.0),
-            DVec2::ONE,
-            DVec2::new(2.0, 2.0),
-            DVec2::new(0.0, 2.0),
-        ]),
-        Obstacle::Cells(vec![glam::IVec2::new(1, 1)]),
-    ];
+    // The shapes no world takes, and cells (a grid's, not a navmesh's).
+    let mut bad = bad_shapes();
+    bad.push(Obstacle::Cells(vec![glam::IVec2::new(1, 1)]));
     for o in bad {
         let e = world.add_obstacle(o.clone()).unwrap_err();
         assert!(matches!(e, Error::BadObstacle { .. }), "{o:?}: {e}");
@@ -517,19 +489,7 @@ fn bad_obstacles_are_errors_and_change_nothing() {
 #[test]
 fn obstacles_and_area_costs_combine() {
     // Three unit squares in a row, the middle one area 2.
-    let v: Vec<DVec2> = [
-        (0.0, 0.0),
-        (1.0, 0.0),
-        (2.0, 0.0),
-        (3.0, 0.0),
-        (3.0, 1.0),
-        (2.0, 1.0),
-        (1.0, 1.0),
-        (0.0, 1.0),
-    ]
-    .map(|(x, y)| DVec2::new(x, y))
-    .to_vec();
-    let polys = [vec![0, 1, 6, 7], vec![1, 2, 5, 6], vec![2, 3, 4, 5]];
+    let (v, polys) = three_squares_in_a_row();
     let mesh = NavMesh::from_polygons_with_areas(&v, &polys, &[1, 2, 1]).unwrap();
     let mut world = NavMeshWorld::new(mesh.clone())
         .with_area_costs("2=10".parse().unwrap())

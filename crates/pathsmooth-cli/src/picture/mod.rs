@@ -682,12 +682,20 @@ mod tests {
     use super::*;
     use pathsmooth::grid::GridMap;
 
-    /// What the PNG and SVG renderers' tests draw: a 2 × 2 map whose cell (0, 0) is a wall,
-    /// and a path across it from (0.5, 1.5) to (1.5, 0.5).
-    pub(super) fn one_wall_world_and_path() -> (GridWorld, Vec<DVec2>) {
-        let map = GridMap::from_rows(&["@.", ".."]).unwrap();
-        let world = GridWorld::new(map).unwrap();
-        (world, vec![DVec2::new(0.5, 1.5), DVec2::new(1.5, 0.5)])
+    /// The world the PNG and SVG renderers' tests draw: a 2 × 2 map whose cell (0, 0) is a
+    /// wall.
+    pub(super) fn one_wall_world() -> GridWorld {
+        GridWorld::new(GridMap::from_rows(&["@.", ".."]).unwrap()).unwrap()
+    }
+
+    /// What the PNG and SVG renderers' tests draw: `world` (`one_wall_world`) titled `title`,
+    /// with a raw path across the wall from (0.5, 1.5) to (1.5, 0.5), its ends marked.
+    pub(super) fn one_wall_scene<'a>(title: &str, world: &'a GridWorld) -> Scene<'a> {
+        let path = vec![DVec2::new(0.5, 1.5), DVec2::new(1.5, 0.5)];
+        let mut scene = Scene::for_map(title, world);
+        scene.mark_ends(&path);
+        scene.layers.push(Layer::raw("raw", path));
+        scene
     }
 
     #[test]

@@ -551,16 +551,15 @@ fn stroke_px(pm: &mut Pixmap, pts: &[DVec2], c: Rgb, width: f32) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::one_wall_world_and_path;
-    use super::super::{Layer, Scene, SWAMP_FILL, WATER_FILL};
+    use super::super::tests::{one_wall_scene, one_wall_world};
+    use super::super::{Scene, SWAMP_FILL, WATER_FILL};
     use super::*;
     use pathsmooth::grid::GridMap;
 
     #[test]
     fn png_decodes_with_expected_size_and_wall_pixels() {
-        let (world, path) = one_wall_world_and_path();
-        let mut scene = Scene::for_map("t", &world);
-        scene.layers.push(Layer::raw("raw", path));
+        let world = one_wall_world();
+        let scene = one_wall_scene("t", &world);
         let bytes = render(&scene).unwrap();
         let pm = Pixmap::decode_png(&bytes).unwrap();
         assert_eq!((pm.width(), pm.height()), scene.image_size());

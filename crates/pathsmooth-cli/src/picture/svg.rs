@@ -605,16 +605,13 @@ fn escape(t: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::one_wall_world_and_path;
-    use super::super::{Layer, Scene};
+    use super::super::tests::{one_wall_scene, one_wall_world};
     use super::*;
 
     #[test]
     fn svg_has_walls_paths_and_legend() {
-        let (world, path) = one_wall_world_and_path();
-        let mut scene = Scene::for_map("a <b>", &world);
-        scene.mark_ends(&path);
-        scene.layers.push(Layer::raw("raw", path));
+        let world = one_wall_world();
+        let scene = one_wall_scene("a <b>", &world);
         let svg = render(&scene);
         assert!(svg.starts_with("<svg"));
         assert!(svg.contains("<polyline"));

@@ -37,6 +37,24 @@ function startServer() {
   });
 }
 
+/**
+ * Starts the server and a headless Chromium (both closed after test `t`), opens the page and
+ * waits for its first plan (on the example world with its demo start and goal); resolves to
+ * {url, page, problems}, `problems` collecting the page's script and console errors.
+ */
+async function openPlayground(t) {
+  const { child, url } = await startServer();
+  const browser = await chromium.launch({ executablePath: browserPath, headless: true, args: ["--no-sandbox"] });
+  t.after(async () => { await browser.close(); child.kill(); });
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  const problems = [];
+  page.on("pageerror", (e) => problems.push(e.message));
+  page.on("console", (m) => { if (m.type() === "error") problems.push(m.text()); });
+  await page.goto(url);
+  await page.waitForSelector("#paths polyline[data-method='shortcut-chaikin']");
+  return { url, page, problems };
+}
+
 /** A free cell with free neighbours, nearest to (x, y). */
 function freeCellNear(rows, x, y) {
   let best = null;
@@ -52,14 +70,17 @@ function freeCellNear(rows, x, y) {
   return best.cell;
 }
 
-/** Screen position of the centre of a cell. */
-const cellOnScreen = (page, [x, y]) => page.evaluate(([x, y]) => {
+/** Screen position of a point of the map's SVG (a plan-view point of the layered view). */
+const planOnScreen = (page, [x, y]) => page.evaluate(([x, y]) => {
   const svg = document.getElementById("map");
   const p = svg.createSVGPoint();
-  p.x = x + 0.5; p.y = y + 0.5;
+  p.x = x; p.y = y;
   const q = p.matrixTransform(svg.getScreenCTM());
   return [q.x, q.y];
 }, [x, y]);
+
+/** Screen position of the centre of a cell. */
+const cellOnScreen = (page, [x, y]) => planOnScreen(page, [x + 0.5, y + 0.5]);
 
 /** Sets a range input to `value` as one user move would (one `input` event). */
 const setSlider = (page, id, value) => page.$eval(`#${id}`, (e, v) => {
@@ -86,17 +107,8 @@ const tableRows = (page) => page.$$eval("#metrics tbody tr", (rs) => rs.map((r) 
 const statusText = (page) => page.textContent("#status");
 
 test("the playground plans, redraws and plays in headless Chromium", { timeout: 60_000 }, async (t) => {
-  const { child, url } = await startServer();
-  const browser = await chromium.launch({ executablePath: browserPath, headless: true, args: ["--no-sandbox"] });
-  t.after(async () => { await browser.close(); child.kill(); });
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  const problems = [];
-  page.on("pageerror", (e) => problems.push(e.message));
-  page.on("console", (m) => { if (m.type() === "error") problems.push(m.text()); });
-
   // The page opens on the example world with its demo start and goal, planned.
-  await page.goto(url);
-  await page.waitForSelector("#paths polyline[data-method='shortcut-chaikin']");
+  const { url, page, problems } = await openPlayground(t);
   const before = { paths: await pathPoints(page), rows: await tableRows(page) };
   assert.ok(before.rows.length >= 4, `the metrics table has a row per method: ${before.rows}`);
   assert.ok(await page.isVisible("#legend li"), "the legend is shown");
@@ -241,25 +253,8 @@ test("the playground plans, redraws and plays in headless Chromium", { timeout: 
   assert.deepEqual(problems, [], "no script errors");
 });
 
-/** Screen position of a plan-view point of the layered view. */
-const planOnScreen = (page, [x, y]) => page.evaluate(([x, y]) => {
-  const svg = document.getElementById("map");
-  const p = svg.createSVGPoint();
-  p.x = x; p.y = y;
-  const q = p.matrixTransform(svg.getScreenCTM());
-  return [q.x, q.y];
-}, [x, y]);
-
 test("the layered mode draws a bake's floors and plans a path between two of them", { timeout: 60_000 }, async (t) => {
-  const { child, url } = await startServer();
-  const browser = await chromium.launch({ executablePath: browserPath, headless: true, args: ["--no-sandbox"] });
-  t.after(async () => { await browser.close(); child.kill(); });
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  const problems = [];
-  page.on("pageerror", (e) => problems.push(e.message));
-  page.on("console", (m) => { if (m.type() === "error") problems.push(m.text()); });
-  await page.goto(url);
-  await page.waitForSelector("#paths polyline[data-method='shortcut-chaikin']");
+  const { url, page, problems } = await openPlayground(t);
 
   // The dungeon bake: its polygons from above, the grid's controls hidden.
   await page.selectOption("#world", "layered:dungeon");

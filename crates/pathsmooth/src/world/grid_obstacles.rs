@@ -260,29 +260,9 @@ mod tests {
     #[test]
     fn bad_obstacles_are_errors_and_change_nothing() {
         let mut world = open(4, 4);
-        let bad = [
-            Obstacle::Disk {
-                center: DVec2::NAN,
-                radius: 1.0,
-            },
-            Obstacle::Disk {
-                center: DVec2::ONE,
-                radius: 0.0,
-            },
-            Obstacle::Box {
-                min: DVec2::ONE,
-                max: DVec2::ONE,
-            },
-            Obstacle::Polygon(vec![DVec2::ZERO, DVec2::ONE]),
-            Obstacle::Polygon(vec![
-                DVec2::ZERO,
-                DVec2::new(2.0, 0.0),
-                DVec2::ONE,
-                DVec2::new(2.0, 2.0),
-                DVec2::new(0.0, 2.0),
-            ]),
-            Obstacle::Cells(vec![IVec2::new(4, 0)]),
-        ];
+        // The shapes no world takes, and a cell off the map.
+        let mut bad = crate::test_fixtures::bad_shapes();
+        bad.push(Obstacle::Cells(vec![IVec2::new(4, 0)]));
         for o in bad {
             assert!(
                 matches!(

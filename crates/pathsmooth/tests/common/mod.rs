@@ -15,6 +15,8 @@
 //! - [`paths`]: paths from the source articles (the Terrator article's 15 points).
 //! - [`abuse`]: adversarial import layouts of n polygons (stacked floors, strips, fans,
 //!   grids, grids of holes) for the import's growth test and the scale bench.
+//! - [`fixtures`]: small fixtures the library's unit tests share (three squares in a row,
+//!   the obstacles no world takes).
 #![allow(dead_code)]
 
 pub mod abuse;
@@ -22,6 +24,7 @@ pub mod areas;
 pub mod corridor_ref;
 pub mod counting_alloc;
 pub mod exact;
+pub mod fixtures;
 pub mod grids;
 pub mod maps;
 pub mod oracle;
@@ -30,8 +33,10 @@ pub mod polyanya_mesh;
 pub mod rng;
 pub mod surface_oracle;
 
-// For `abuse`, which the library's unit tests include as well (they have their own).
+// For `abuse` and `fixtures`, which the library's unit tests include as well (they have
+// their own).
 use pathsmooth::navmesh::Scene;
+use pathsmooth::world::Obstacle;
 
 // Unused in the test binaries that need no map.
 #[allow(unused_imports)]

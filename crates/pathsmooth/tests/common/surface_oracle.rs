@@ -540,12 +540,7 @@ pub fn random_point(s: &Surface, rng: &mut Rng, areas: &[f64]) -> (PolyId, DVec3
         p += 1;
     }
     let p = p as PolyId;
-    let up = s.up();
-    let ring: Vec<DVec2> = s
-        .polygon(p)
-        .iter()
-        .map(|&v| up.plan(s.vertices()[v as usize]))
-        .collect();
+    let ring = plan_ring(s, p);
     let centre = ring.iter().copied().sum::<DVec2>() / ring.len() as f64;
     // A random convex combination of the corners, pulled towards the centre.
     let weights: Vec<f64> = ring.iter().map(|_| rng.unit() + 1e-3).collect();
@@ -556,18 +551,22 @@ pub fn random_point(s: &Surface, rng: &mut Rng, areas: &[f64]) -> (PolyId, DVec3
         .map(|(&c, &w)| c * (w / sum))
         .sum::<DVec2>();
     let q = centre + (q - centre) * 0.95;
-    (p, up.join(q, s.floor_height(p, q)))
+    (p, s.up().join(q, s.floor_height(p, q)))
+}
+
+/// Polygon `p`'s corners in plan view.
+pub fn plan_ring(s: &Surface, p: PolyId) -> Vec<DVec2> {
+    let up = s.up();
+    s.polygon(p)
+        .iter()
+        .map(|&v| up.plan(s.vertices()[v as usize]))
+        .collect()
 }
 
 pub fn plan_areas(s: &Surface) -> Vec<f64> {
-    let up = s.up();
     (0..s.num_polygons() as PolyId)
         .map(|p| {
-            let ring: Vec<DVec2> = s
-                .polygon(p)
-                .iter()
-                .map(|&v| up.plan(s.vertices()[v as usize]))
-                .collect();
+            let ring = plan_ring(s, p);
             (0..ring.len())
                 .map(|i| ring[i].perp_dot(ring[(i + 1) % ring.len()]))
                 .sum::<f64>()

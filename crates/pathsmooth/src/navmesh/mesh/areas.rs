@@ -219,18 +219,7 @@ mod tests {
 
     /// Three unit squares in a row, areas 1, 2, 1.
     fn row() -> NavMesh {
-        let v = [
-            (0.0, 0.0),
-            (1.0, 0.0),
-            (2.0, 0.0),
-            (3.0, 0.0),
-            (3.0, 1.0),
-            (2.0, 1.0),
-            (1.0, 1.0),
-            (0.0, 1.0),
-        ]
-        .map(|(x, y)| DVec2::new(x, y));
-        let polys = [vec![0, 1, 6, 7], vec![1, 2, 5, 6], vec![2, 3, 4, 5]];
+        let (v, polys) = crate::test_fixtures::three_squares_in_a_row();
         NavMesh::from_polygons_with_ids(&v, &polys, &[10, 20, 30])
             .unwrap()
             .with_areas(&[1, 2, 1])
