@@ -13,6 +13,7 @@ from typing import Literal, Sequence, Tuple, TypedDict, Union, final
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import deprecated
 
 __all__ = [
     "Error", "GridWorld", "NavMeshWorld", "Pipeline", "Crowd", "SurfaceMesh", "SurfacePlanner",
@@ -314,6 +315,7 @@ class Pipeline:
         """N×2 starts and goals (plan view, on a SurfaceMesh too)."""
 
 @final
+@deprecated("use Pipeline(mesh, radius, preset, steps, climb=...) and its plan3(start, goal)")
 class SurfacePlanner:
     """Deprecated (constructing one warns `DeprecationWarning`): use
     `Pipeline(mesh, radius, preset, steps, climb=...)` and its `plan3(start, goal)`, which
