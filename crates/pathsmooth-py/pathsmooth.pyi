@@ -13,6 +13,7 @@ from typing import Literal, Sequence, Tuple, TypedDict, Union, final
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import deprecated
 
 __all__ = [
     "Error", "GridWorld", "NavMeshWorld", "Pipeline", "Crowd", "SurfaceMesh", "SurfacePlanner",
@@ -249,12 +250,76 @@ class SurfaceMesh:
     def polygon_refs(self) -> npt.NDArray[np.uint64]:
         """Each polygon's reference in its file (Detour's dtPolyRef), else its input index."""
 
+_PipelineWorld = Union[GridWorld, NavMeshWorld, SurfaceMesh]
+# A path on a surface: points N×3, the polygon of each (uint32), the flags of each (uint8).
+_SurfacePath = Tuple[_Path2, npt.NDArray[np.uint32], npt.NDArray[np.uint8]]
+
 @final
+class Pipeline:
+    """A world, an agent radius and steps: `preset` (default "smooth") or `steps`. The
+    world is a `GridWorld`, a `NavMeshWorld` or a `SurfaceMesh` (a layered navmesh, whose
+    floors may overlap in plan view; `climb` only there).
+
+    On every world `plan(start, goal)` takes 2D ends and returns an N×2 path in plan view
+    (on a SurfaceMesh each end is located on the one floor under it, else an `Error`). On a
+    SurfaceMesh `plan3(start, goal)` takes 3D ends and returns (points N×3, polygons,
+    flags). Two names, not one `plan` whose result depends on its ends' length: a method's
+    return type then follows from its name (an array's length is no type a checker sees),
+    and a wrong-length point is an error rather than a result of another shape; the
+    library's `plan` / `plan_surface` and the C ABI's `ps_pipeline_plan_f64` /
+    `ps_pipeline_plan3_f64` split the same way. `smooth` on a SurfaceMesh smooths on the
+    sheet of the last plan (the one-floor piece of the surface round its path): an `Error`
+    before any plan.
+
+    Calls on one pipeline run one at a time; `smooth_many` and `plan_many` run a batch in
+    parallel, one pipeline copy per worker thread."""
+
+    def __new__(
+        cls,
+        world: _PipelineWorld,
+        radius: float,
+        preset: _PresetName | None = None,
+        steps: _Steps | None = None,
+        climb: float | None = None,
+    ) -> Pipeline:
+        """`climb` (a SurfaceMesh's only; `Error` on another world): how far above or below
+        a floor an end may be and still be on it; None: the mesh's own (`SurfaceMesh.climb`)."""
+    @property
+    def world(self) -> _PipelineWorld: ...
+    @property
+    def radius(self) -> float: ...
+    @property
+    def steps(self) -> list[str]: ...
+    @property
+    def climb(self) -> float | None:
+        """The climb given, or None."""
+    @property
+    def report(self) -> _Report:
+        """What the last `plan`, `plan3` or `smooth` did."""
+    def smooth(self, path: npt.ArrayLike) -> _Path2:
+        """On a SurfaceMesh: on the sheet of the last plan (an `Error` before any)."""
+    def plan(self, start: _PointLike, goal: _PointLike) -> _Path2:
+        """2D ends; on a SurfaceMesh each on the one floor under it, the path in plan view."""
+    def plan3(self, start: _PointLike, goal: _PointLike) -> _SurfacePath:
+        """A SurfaceMesh's only: 3D ends; (points N×3 at their floor's height, polygon of
+        each point, flags of each point: 1 start, 2 end, 4 a link's start, 8 a link's end)."""
+    def floor_point(self, point: _PointLike) -> npt.NDArray[np.float64]:
+        """A SurfaceMesh's only: the 3D point (length 3) of a plan-view point on the one
+        floor under it, as `plan` locates its ends (within the pipeline's climb)."""
+    def smooth_many(
+        self, paths: Sequence[npt.ArrayLike], threads: int | None = None
+    ) -> list[_Path2]: ...
+    def plan_many(
+        self, starts: npt.ArrayLike, goals: npt.ArrayLike, threads: int | None = None
+    ) -> list[_Path2]:
+        """N×2 starts and goals (plan view, on a SurfaceMesh too)."""
+
+@final
+@deprecated("use Pipeline(mesh, radius, preset, steps, climb=...) and its plan3(start, goal)")
 class SurfacePlanner:
-    """The pipeline on a layered navmesh (the library's one `Pipeline`, on a
-    `SurfaceWorld` of the mesh planned on): an agent radius, a preset or steps, and the
-    climb: how far above or below a floor an end may be and still be on it (None: each
-    mesh's own, `SurfaceMesh.climb`)."""
+    """Deprecated (constructing one warns `DeprecationWarning`): use
+    `Pipeline(mesh, radius, preset, steps, climb=...)` and its `plan3(start, goal)`, which
+    return the same. A shell over that code: the `Pipeline` of the mesh last planned on."""
 
     def __new__(
         cls,
@@ -269,43 +334,8 @@ class SurfacePlanner:
     def climb(self) -> float | None: ...
     @property
     def report(self) -> _Report: ...
-    def plan(
-        self, mesh: SurfaceMesh, start: npt.ArrayLike, goal: npt.ArrayLike
-    ) -> Tuple[_Path2, npt.NDArray[np.uint32], npt.NDArray[np.uint8]]:
-        """(points N×3 at their floor's height, polygon of each point, flags of each point:
-        1 start, 2 end, 4 a link's start, 8 a link's end)."""
-
-@final
-class Pipeline:
-    """A world, an agent radius and steps: `preset` (default "smooth") or `steps`.
-
-    Calls on one pipeline run one at a time; `smooth_many` and `plan_many` run a batch in
-    parallel, one pipeline copy per worker thread."""
-
-    def __new__(
-        cls,
-        world: _World,
-        radius: float,
-        preset: _PresetName | None = None,
-        steps: _Steps | None = None,
-    ) -> Pipeline: ...
-    @property
-    def world(self) -> _World: ...
-    @property
-    def radius(self) -> float: ...
-    @property
-    def steps(self) -> list[str]: ...
-    @property
-    def report(self) -> _Report:
-        """What the last `plan` or `smooth` did."""
-    def smooth(self, path: npt.ArrayLike) -> _Path2: ...
-    def plan(self, start: _PointLike, goal: _PointLike) -> _Path2: ...
-    def smooth_many(
-        self, paths: Sequence[npt.ArrayLike], threads: int | None = None
-    ) -> list[_Path2]: ...
-    def plan_many(
-        self, starts: npt.ArrayLike, goals: npt.ArrayLike, threads: int | None = None
-    ) -> list[_Path2]: ...
+    def plan(self, mesh: SurfaceMesh, start: _PointLike, goal: _PointLike) -> _SurfacePath:
+        """`Pipeline(mesh, ...).plan3(start, goal)`."""
 
 class _CrowdFrame(TypedDict):
     moved: int

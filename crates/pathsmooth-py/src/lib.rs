@@ -876,68 +876,267 @@ fn unpoisoned<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// The world a `Pipeline` runs on: a flat world (grid, navmesh), or a layered navmesh
+/// whose pipelines each own a `SurfaceWorld` of it (a world that cuts its sheet per plan).
+#[derive(Clone)]
+enum PipelineWorld {
+    Flat(AnyWorld),
+    Surface(Arc<RsSurfaceMesh>),
+}
+
+/// The library's one pipeline, on the world it was made on: the two instances of the one
+/// generic `pathsmooth::Pipeline`, as the C ABI keeps them.
+enum Runner {
+    Flat(RsPipeline<AnyWorld>),
+    Surface(RsPipeline<SurfaceWorld>),
+}
+
+/// `$call` on the library's pipeline inside, whichever its world (`p` names it).
+macro_rules! on_runner {
+    ($runner:expr, |$p:ident| $call:expr) => {
+        match $runner {
+            Runner::Flat($p) => $call,
+            Runner::Surface($p) => $call,
+        }
+    };
+}
+
+/// What makes a pipeline: the world, the radius in effect, the steps and the climb (a
+/// surface's only). The one constructor of the library's pipelines here: `Pipeline`'s own
+/// and its batches' copies, and `SurfacePlanner`'s.
+#[derive(Clone)]
+struct Settings {
+    world: PipelineWorld,
+    radius: f64,
+    steps: Vec<Step>,
+    climb: Option<f64>,
+}
+
+impl Settings {
+    /// A new library pipeline of these settings (a surface's with no sheet yet).
+    fn runner(&self) -> pathsmooth::Result<Runner> {
+        Ok(match &self.world {
+            PipelineWorld::Flat(w) => Runner::Flat(
+                RsPipeline::new(w.clone(), self.radius)?.with_steps(self.steps.iter().cloned()),
+            ),
+            PipelineWorld::Surface(mesh) => {
+                let world = SurfaceWorld::new(Arc::clone(mesh));
+                Runner::Surface(self.on_surface(world)?)
+            }
+        })
+    }
+
+    /// A library pipeline of these settings on `world` (a surface world, maybe with the
+    /// sheet of a plan: a batch's copy of it smooths on that sheet).
+    fn on_surface(&self, world: SurfaceWorld) -> pathsmooth::Result<RsPipeline<SurfaceWorld>> {
+        let mut pipeline =
+            RsPipeline::new(world, self.radius)?.with_steps(self.steps.iter().cloned());
+        if let Some(c) = self.climb {
+            pipeline.surface_query_mut().set_climb(c)?;
+        }
+        Ok(pipeline)
+    }
+}
+
+/// The climb `climb` checked as the library's `SurfaceQuery::set_climb` checks it (the
+/// error's message starting with `what`).
+fn check_climb(climb: Option<f64>, what: &'static str) -> PyResult<()> {
+    if let Some(c) = climb {
+        pathsmooth::navmesh::SurfaceQuery::new()
+            .set_climb(c)
+            .map_err(err_in(what))?;
+    }
+    Ok(())
+}
+
+/// The Python type name of a flat world, for messages.
+fn flat_world_name(world: &AnyWorld) -> &'static str {
+    match world {
+        AnyWorld::Grid(_) => "GridWorld",
+        AnyWorld::NavMesh(_) => "NavMeshWorld",
+    }
+}
+
+/// A 2D end of `Pipeline.plan` (`what`: "start", "goal"). On a layered navmesh a 3D point
+/// gets its own message: those go to `plan3`.
+fn plan_end(obj: &Bound<'_, PyAny>, what: &str, surface: bool) -> PyResult<DVec2> {
+    if surface && shape_of(&real_array(obj, what)?)? == [3] {
+        return Err(Error::new_err(format!(
+            "Pipeline.plan: {what} is a 3D point (x, y, z), and plan takes plan-view ends \
+             (x, y) and returns the path in plan view: give 3D ends to plan3, which returns \
+             the points in 3D with their polygons and flags"
+        )));
+    }
+    point(obj, what)
+}
+
+/// A 3D end of `Pipeline.plan3`; a 2D point gets its own message: those go to `plan`.
+fn plan3_end(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<DVec3> {
+    if shape_of(&real_array(obj, what)?)? == [2] {
+        return Err(Error::new_err(format!(
+            "Pipeline.plan3: {what} is a plan-view point (x, y), and plan3 takes 3D ends \
+             (x, y, z): give both ends in plan view to plan, or locate this one on its floor \
+             with floor_point"
+        )));
+    }
+    point3(obj, what)
+}
+
+/// A path on a surface as Python arrays: the points (N×3 float64), their polygons (N
+/// uint32) and their flags (N uint8).
+type SurfaceArrays<'py> = (
+    Bound<'py, PyArray2<f64>>,
+    Bound<'py, PyArray1<u32>>,
+    Bound<'py, PyArray1<u8>>,
+);
+
+fn surface_arrays<'py>(
+    py: Python<'py>,
+    path: &[pathsmooth::navmesh::SurfacePoint],
+) -> SurfaceArrays<'py> {
+    let points = rows_array(py, path.iter().map(|p| p.position.to_array()));
+    let polygons = path.iter().map(|p| p.polygon).collect::<Vec<u32>>();
+    let flags = path.iter().map(|p| p.flags.bits()).collect::<Vec<u8>>();
+    (points, polygons.into_pyarray(py), flags.into_pyarray(py))
+}
+
+/// A surface's call on a flat world's pipeline (checked before: never raised).
+const NOT_A_SURFACE: pathsmooth::Error = pathsmooth::Error::Unsupported {
+    what: "a layered navmesh's call on a grid or navmesh world",
+    needs: "a Pipeline on a SurfaceMesh",
+};
+
+/// What a smooth on a layered navmesh needs said when it fails with no sheet.
+const NO_SHEET: &str = "on a SurfaceMesh a path is smoothed on the sheet of the pipeline's \
+                        last plan (the one-floor piece of the surface round its path), and no \
+                        plan has cut one yet: plan first (plan or plan3)";
+
 struct Inner {
-    pipeline: RsPipeline<AnyWorld>,
-    /// The report of the last run (`plan` or `smooth`), kept for `.report`.
+    runner: Runner,
+    /// The report of the last run (`plan`, `plan3` or `smooth`), kept for `.report`.
     report: PipelineReport,
 }
 
-/// A world, an agent radius and steps (`pathsmooth::Pipeline`). Safe to share between
-/// threads: calls on one pipeline run one at a time (a lock, taken with the GIL
-/// released); `smooth_many` / `plan_many` run their batch in parallel on copies.
+/// A world, an agent radius and steps (`pathsmooth::Pipeline`): the world a `GridWorld`,
+/// a `NavMeshWorld` or a `SurfaceMesh` (a layered navmesh; `climb` only there).
+///
+/// On every world `plan(start, goal)` takes 2D ends and returns an N×2 path in plan view
+/// (on a SurfaceMesh each end is located on the one floor under it, else an error). On a
+/// SurfaceMesh `plan3(start, goal)` takes 3D ends and returns (points N×3, polygons,
+/// flags). Two names, not one `plan` whose result depends on its ends' length: a method's
+/// return type then follows from its name (the stubs type it exactly, where an array's
+/// length is no type), and a wrong-length point is an error rather than a result of
+/// another shape; the library's `plan` / `plan_surface` and the C ABI's
+/// `ps_pipeline_plan_f64` / `ps_pipeline_plan3_f64` split the same way. `smooth` on a
+/// SurfaceMesh smooths on the sheet of the last plan (the one-floor piece of the surface
+/// round its path): an error before any plan.
+///
+/// Safe to share between threads: calls on one pipeline run one at a time (a lock, taken
+/// with the GIL released); `smooth_many` / `plan_many` run their batch in parallel on
+/// copies.
 #[pyclass(frozen, module = "pathsmooth")]
 struct Pipeline {
-    world: AnyWorld,
+    settings: Settings,
     world_obj: Py<PyAny>,
-    radius: f64,
-    steps: Vec<Step>,
     inner: Mutex<Inner>,
 }
 
 impl Pipeline {
+    /// The pipeline of `settings` (whose radius is the one given: the one in effect
+    /// replaces it) on the Python world `world_obj`.
+    fn build(py: Python<'_>, mut settings: Settings, world_obj: Py<PyAny>) -> PyResult<Self> {
+        let runner = py.allow_threads(|| settings.runner()).map_err(lib_err)?;
+        settings.radius = on_runner!(&runner, |p| p.radius());
+        Ok(Pipeline {
+            settings,
+            world_obj,
+            inner: Mutex::new(Inner {
+                runner,
+                report: PipelineReport::default(),
+            }),
+        })
+    }
+
     fn lock(&self) -> MutexGuard<'_, Inner> {
         unpoisoned(&self.inner)
     }
 
+    fn is_surface(&self) -> bool {
+        matches!(self.settings.world, PipelineWorld::Surface(_))
+    }
+
     /// `job` on the pipeline, under its lock with the GIL released: its report becomes
-    /// `.report` (whether it failed or not), its path an N×2 array.
+    /// `.report` (whether it failed or not).
+    fn run_on<T: Send, E: Send>(
+        &self,
+        py: Python<'_>,
+        job: impl FnOnce(&mut Runner) -> Result<T, E> + Send,
+    ) -> Result<T, E> {
+        py.allow_threads(|| {
+            let mut inner = self.lock();
+            let r = job(&mut inner.runner);
+            inner.report = on_runner!(&inner.runner, |p| p.report().clone());
+            r
+        })
+    }
+
+    /// `run_on` for a 2D path: an N×2 array.
     fn run<'py>(
         &self,
         py: Python<'py>,
-        job: impl FnOnce(&mut RsPipeline<AnyWorld>) -> pathsmooth::Result<Vec<DVec2>> + Send,
+        job: impl FnOnce(&mut Runner) -> pathsmooth::Result<Vec<DVec2>> + Send,
     ) -> PyResult<Bound<'py, PyArray2<f64>>> {
-        let out = py.allow_threads(|| {
-            let mut inner = self.lock();
-            let r = job(&mut inner.pipeline);
-            inner.report = inner.pipeline.report().clone();
-            r
-        });
-        Ok(to_array(py, &out.map_err(lib_err)?))
+        let path = self.run_on(py, job).map_err(lib_err)?;
+        Ok(to_array(py, &path))
     }
 
-    fn fresh(&self) -> pathsmooth::Result<RsPipeline<AnyWorld>> {
-        Ok(RsPipeline::new(self.world.clone(), self.radius)?.with_steps(self.steps.clone()))
+    /// `Pipeline.plan3`'s work: the path on the layered navmesh from 3D ends, in 3D.
+    fn plan_surface(
+        &self,
+        py: Python<'_>,
+        start: DVec3,
+        goal: DVec3,
+    ) -> PyResult<Vec<pathsmooth::navmesh::SurfacePoint>> {
+        let PipelineWorld::Surface(_) = &self.settings.world else {
+            return Err(self.needs_surface("plan3"));
+        };
+        self.run_on(py, |runner| match runner {
+            Runner::Surface(p) => p.plan_surface(start, goal).map(<[_]>::to_vec),
+            Runner::Flat(_) => Err(NOT_A_SURFACE),
+        })
+        .map_err(lib_err)
+    }
+
+    /// The error of `what` (a surface's call) on a flat world.
+    fn needs_surface(&self, what: &str) -> PyErr {
+        let name = match &self.settings.world {
+            PipelineWorld::Flat(w) => flat_world_name(w),
+            PipelineWorld::Surface(_) => "SurfaceMesh",
+        };
+        Error::new_err(format!(
+            "Pipeline.{what} needs a SurfaceMesh world (a layered navmesh), and this \
+             pipeline's is a {name}: plan on it with plan (2D ends)"
+        ))
     }
 
     /// Runs `job` over `items` on `threads` threads (None: rayon's global pool), one
-    /// pipeline per worker, results in order; the first error (by index) is raised.
+    /// pipeline per worker (made by `make`), results in order; the first error (by index)
+    /// is raised.
     fn batch<T: Sync>(
         &self,
         py: Python<'_>,
         items: &[T],
         threads: Option<usize>,
-        job: impl Fn(&mut RsPipeline<AnyWorld>, &T) -> pathsmooth::Result<Vec<DVec2>> + Sync + Send,
+        make: impl Fn() -> pathsmooth::Result<Runner> + Sync + Send,
+        job: impl Fn(&mut Runner, &T) -> pathsmooth::Result<Vec<DVec2>> + Sync + Send,
     ) -> PyResult<Vec<Vec<DVec2>>> {
         let run = || -> Result<Vec<Vec<DVec2>>, (usize, pathsmooth::Error)> {
             let results: Vec<pathsmooth::Result<Vec<DVec2>>> = items
                 .par_iter()
-                .map_init(
-                    || self.fresh(),
-                    |p, item| match p {
-                        Ok(p) => job(p, item),
-                        Err(e) => Err(e.clone()),
-                    },
-                )
+                .map_init(&make, |p, item| match p {
+                    Ok(p) => job(p, item),
+                    Err(e) => Err(e.clone()),
+                })
                 .collect();
             results
                 .into_iter()
@@ -964,34 +1163,64 @@ impl Pipeline {
     }
 }
 
+/// The error of a smooth that failed, with what it means on a layered navmesh whose
+/// pipeline has no sheet yet (`NO_SHEET`).
+fn smooth_err(e: impl std::fmt::Display, no_sheet: bool) -> PyErr {
+    if no_sheet {
+        Error::new_err(format!("{e}; {NO_SHEET}"))
+    } else {
+        Error::new_err(e.to_string())
+    }
+}
+
+impl Runner {
+    /// True on a layered navmesh before any plan has cut a sheet (or after a plan whose
+    /// path no flat sheet holds).
+    fn no_sheet(&self) -> bool {
+        matches!(self, Runner::Surface(p) if p.world().sheet().is_none())
+    }
+}
+
 #[pymethods]
 impl Pipeline {
     #[new]
-    #[pyo3(signature = (world, radius, preset = None, steps = None))]
+    #[pyo3(signature = (world, radius, preset = None, steps = None, climb = None))]
     fn new(
         py: Python<'_>,
         world: &Bound<'_, PyAny>,
         radius: f64,
         preset: Option<&str>,
         steps: Option<&Bound<'_, PyAny>>,
+        climb: Option<f64>,
     ) -> PyResult<Self> {
-        let any = any_world(world)?;
+        let pipeline_world = match world.downcast::<SurfaceMesh>() {
+            Ok(mesh) => PipelineWorld::Surface(Arc::clone(&mesh.get().mesh)),
+            Err(_) => match any_world(world) {
+                Ok(w) => PipelineWorld::Flat(w),
+                Err(_) => {
+                    return Err(PyTypeError::new_err(format!(
+                        "world: expected a GridWorld, a NavMeshWorld or a SurfaceMesh, got {}",
+                        world.get_type().name()?
+                    )));
+                }
+            },
+        };
         let steps = steps_or_preset(preset, steps)?;
-        let w = any.clone();
-        let st = steps.clone();
-        let pipeline = py
-            .allow_threads(move || RsPipeline::new(w, radius).map(|p| p.with_steps(st)))
-            .map_err(lib_err)?;
-        Ok(Pipeline {
-            world: any,
-            world_obj: world.clone().unbind(),
-            radius: pipeline.radius(),
+        if let (PipelineWorld::Flat(w), Some(_)) = (&pipeline_world, climb) {
+            return Err(Error::new_err(format!(
+                "Pipeline: climb is how far above or below a floor of a SurfaceMesh an end \
+                 may be, and a {} has no floors: leave climb out",
+                flat_world_name(w)
+            )));
+        }
+        check_climb(climb, "Pipeline")?;
+        let settings = Settings {
+            world: pipeline_world,
+            radius,
             steps,
-            inner: Mutex::new(Inner {
-                pipeline,
-                report: PipelineReport::default(),
-            }),
-        })
+            climb,
+        };
+        Self::build(py, settings, world.clone().unbind())
     }
 
     /// The world it runs on.
@@ -1003,46 +1232,108 @@ impl Pipeline {
     /// The agent radius in effect (a radius below the world's tolerance is 0).
     #[getter]
     fn radius(&self) -> f64 {
-        self.radius
+        self.settings.radius
     }
 
     /// The steps' names, in order.
     #[getter]
     fn steps(&self) -> Vec<&'static str> {
-        self.steps.iter().map(Step::name).collect()
+        self.settings.steps.iter().map(Step::name).collect()
     }
 
-    /// What the last `plan` or `smooth` did: skipped steps with reasons, repaired input
-    /// segments, the validation of the result (min clearance, ...), fillet corners.
+    /// The climb given (on a SurfaceMesh: how far above or below a floor an end may be
+    /// and still be on it), or None: the mesh's own (`SurfaceMesh.climb`).
+    #[getter]
+    fn climb(&self) -> Option<f64> {
+        self.settings.climb
+    }
+
+    /// What the last `plan`, `plan3` or `smooth` did: skipped steps with reasons, repaired
+    /// input segments, the validation of the result (min clearance, ...), fillet corners.
     #[getter]
     fn report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let inner = self.lock();
         report_dict(py, &inner.report)
     }
 
-    /// A path (N×2) smoothed into a path valid on the world for the radius.
+    /// A path (N×2) smoothed into a path valid on the world for the radius. On a
+    /// SurfaceMesh: on the sheet of the last plan (an error before any plan).
     fn smooth<'py>(
         &self,
         py: Python<'py>,
         path: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyArray2<f64>>> {
         let path = points(path, "path")?;
-        self.run(py, |p| p.smooth(&path))
+        let path = self.run_on(py, |p| {
+            let no_sheet = p.no_sheet();
+            on_runner!(p, |p| p.smooth(&path)).map_err(|e| smooth_err(e, no_sheet))
+        })?;
+        Ok(to_array(py, &path))
     }
 
-    /// A path from start to goal: the world's search, then the steps.
+    /// A path from start to goal (2D points): the world's search, then the steps; N×2.
+    /// On a SurfaceMesh each end is located on the one floor under it (else an error) and
+    /// the path is returned in plan view.
     fn plan<'py>(
         &self,
         py: Python<'py>,
         start: &Bound<'py, PyAny>,
         goal: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyArray2<f64>>> {
-        let (start, goal) = (point(start, "start")?, point(goal, "goal")?);
-        self.run(py, |p| p.plan(start, goal))
+        let surface = self.is_surface();
+        let (start, goal) = (
+            plan_end(start, "start", surface)?,
+            plan_end(goal, "goal", surface)?,
+        );
+        self.run(py, |p| on_runner!(p, |p| p.plan(start, goal)))
+    }
+
+    /// On a SurfaceMesh, a path from start to goal (3D points): the points (N×3 float64,
+    /// each at its floor's height), their polygons (N uint32) and their flags (N uint8:
+    /// 1 start, 2 end, 4 a link's start, 8 a link's end).
+    fn plan3<'py>(
+        &self,
+        py: Python<'py>,
+        start: &Bound<'py, PyAny>,
+        goal: &Bound<'py, PyAny>,
+    ) -> PyResult<SurfaceArrays<'py>> {
+        if !self.is_surface() {
+            return Err(self.needs_surface("plan3"));
+        }
+        let (start, goal) = (plan3_end(start, "start")?, plan3_end(goal, "goal")?);
+        let path = self.plan_surface(py, start, goal)?;
+        Ok(surface_arrays(py, &path))
+    }
+
+    /// On a SurfaceMesh, the 3D point of a plan-view point on the one floor under it, as
+    /// `plan` locates its ends (within the pipeline's climb): a length-3 float64 array.
+    fn floor_point<'py>(
+        &self,
+        py: Python<'py>,
+        point: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        if !self.is_surface() {
+            return Err(self.needs_surface("floor_point"));
+        }
+        let p = self::point(point, "point")?;
+        let at = py
+            .allow_threads(|| {
+                let mut query = pathsmooth::SurfaceWorldQuery::default();
+                if let Some(c) = self.settings.climb {
+                    query.surface_mut().set_climb(c)?;
+                }
+                match &self.lock().runner {
+                    Runner::Surface(pipeline) => pipeline.world().floor_point(p, &mut query),
+                    Runner::Flat(_) => Err(NOT_A_SURFACE),
+                }
+            })
+            .map_err(lib_err)?;
+        Ok(at.to_array().to_vec().into_pyarray(py))
     }
 
     /// `smooth` on every path of a batch, in parallel on `threads` threads (None: one per
-    /// core); the results in order. `.report` is not touched.
+    /// core); the results in order. `.report` is not touched. On a SurfaceMesh, each on
+    /// the sheet of the last plan, as `smooth`.
     #[pyo3(signature = (paths, threads = None))]
     fn smooth_many<'py>(
         &self,
@@ -1054,11 +1345,29 @@ impl Pipeline {
         for (i, p) in paths.try_iter()?.enumerate() {
             input.push(points(&p?, &format!("paths[{i}]"))?);
         }
-        let out = self.batch(py, &input, threads, |p, path| p.smooth(path))?;
+        // On a surface the copies start from the world as it now is: its last sheet.
+        let world = py.allow_threads(|| match &self.lock().runner {
+            Runner::Surface(p) => Some(p.world().clone()),
+            Runner::Flat(_) => None,
+        });
+        let make = || match &world {
+            Some(w) => Ok(Runner::Surface(self.settings.on_surface(w.clone())?)),
+            None => self.settings.runner(),
+        };
+        let no_sheet = world.as_ref().is_some_and(|w| w.sheet().is_none());
+        let out = self
+            .batch(py, &input, threads, make, |p, path| {
+                on_runner!(p, |p| p.smooth(path))
+            })
+            .map_err(|e| match no_sheet {
+                true => Error::new_err(format!("{}; {NO_SHEET}", e.value(py))),
+                false => e,
+            })?;
         Ok(out.iter().map(|p| to_array(py, p)).collect())
     }
 
-    /// `plan` for every (start, goal) pair, in parallel; starts and goals are N×2.
+    /// `plan` for every (start, goal) pair, in parallel; starts and goals are N×2 (on a
+    /// SurfaceMesh too: plan-view ends, each on the one floor under it).
     #[pyo3(signature = (starts, goals, threads = None))]
     fn plan_many<'py>(
         &self,
@@ -1077,12 +1386,19 @@ impl Pipeline {
             )));
         }
         let pairs: Vec<(DVec2, DVec2)> = starts.into_iter().zip(goals).collect();
-        let out = self.batch(py, &pairs, threads, |p, &(s, g)| p.plan(s, g))?;
+        let make = || self.settings.runner();
+        let out = self.batch(py, &pairs, threads, make, |p, &(s, g)| {
+            on_runner!(p, |p| p.plan(s, g))
+        })?;
         Ok(out.iter().map(|p| to_array(py, p)).collect())
     }
 
     fn __repr__(&self) -> String {
-        format!("Pipeline(radius={}, steps={:?})", self.radius, self.steps())
+        format!(
+            "Pipeline(radius={}, steps={:?})",
+            self.settings.radius,
+            self.steps()
+        )
     }
 }
 
@@ -1692,47 +2008,42 @@ fn load_report_dict<'py>(py: Python<'py>, r: &LoadReport) -> PyResult<Bound<'py,
     Ok(d)
 }
 
-/// The pipeline on a layered navmesh: an agent radius and a preset (default "smooth") or
-/// steps, and the climb (None: each mesh's own); `plan(mesh, start, goal)` in 3D. Behind it
-/// is the library's one `Pipeline`, on a `SurfaceWorld` of the mesh planned on
-/// (`Pipeline::plan_surface`); the Python shape stays a planner given the mesh per plan.
+/// Deprecated: `Pipeline(mesh, radius, preset, steps, climb=…)` and its `plan3(start,
+/// goal)`. A shell kept for compatibility over the same code: the `Pipeline` of the mesh
+/// last planned on (kept while plans stay on that mesh, so its scratch is reused).
+/// Constructing one warns (`DeprecationWarning`).
 #[pyclass(frozen, module = "pathsmooth")]
 struct SurfacePlanner {
+    /// The radius as given (a `Pipeline`'s is the one in effect on its mesh).
     radius: f64,
     climb: Option<f64>,
     steps: Vec<Step>,
-    inner: Mutex<SurfaceRun>,
-}
-
-/// The pipeline of the mesh last planned on (kept while plans stay on that mesh, so its
-/// scratch is reused), and the report of the last plan.
-#[derive(Default)]
-struct SurfaceRun {
-    pipeline: Option<RsPipeline<SurfaceWorld>>,
-    report: PipelineReport,
+    kept: Mutex<Option<Py<Pipeline>>>,
 }
 
 impl SurfacePlanner {
-    /// The pipeline on `mesh`: the one kept if it is on this mesh, else a new one with the
-    /// planner's radius, steps and climb.
-    fn pipeline_on<'a>(
-        &self,
-        run: &'a mut SurfaceRun,
-        mesh: &Arc<RsSurfaceMesh>,
-    ) -> pathsmooth::Result<&'a mut RsPipeline<SurfaceWorld>> {
-        let pipeline = match run.pipeline.take() {
-            Some(pipeline) if Arc::ptr_eq(pipeline.world().shared_mesh(), mesh) => pipeline,
-            _ => {
-                let world = SurfaceWorld::new(Arc::clone(mesh));
-                let mut pipeline =
-                    RsPipeline::new(world, self.radius)?.with_steps(self.steps.iter().cloned());
-                if let Some(c) = self.climb {
-                    pipeline.surface_query_mut().set_climb(c)?;
-                }
-                pipeline
-            }
+    /// The pipeline on `mesh`: the one kept if it is on this mesh, else a new one (kept).
+    fn pipeline_on(&self, mesh: &Bound<'_, SurfaceMesh>) -> PyResult<Py<Pipeline>> {
+        let py = mesh.py();
+        let shared = &mesh.get().mesh;
+        // The lock is never held while the GIL is released (a pipeline's build releases
+        // it): the one kept is looked at, then a new one made, then kept.
+        let on_mesh = |p: &Py<Pipeline>| matches!(&p.get().settings.world, PipelineWorld::Surface(m) if Arc::ptr_eq(m, shared));
+        if let Some(p) = unpoisoned(&self.kept).as_ref().filter(|p| on_mesh(p)) {
+            return Ok(p.clone_ref(py));
+        }
+        let settings = Settings {
+            world: PipelineWorld::Surface(Arc::clone(shared)),
+            radius: self.radius,
+            steps: self.steps.clone(),
+            climb: self.climb,
         };
-        Ok(run.pipeline.insert(pipeline))
+        let pipeline = Py::new(
+            py,
+            Pipeline::build(py, settings, mesh.clone().into_any().unbind())?,
+        )?;
+        *unpoisoned(&self.kept) = Some(pipeline.clone_ref(py));
+        Ok(pipeline)
     }
 }
 
@@ -1741,11 +2052,19 @@ impl SurfacePlanner {
     #[new]
     #[pyo3(signature = (radius, preset = None, steps = None, climb = None))]
     fn new(
+        py: Python<'_>,
         radius: f64,
         preset: Option<&str>,
         steps: Option<&Bound<'_, PyAny>>,
         climb: Option<f64>,
     ) -> PyResult<Self> {
+        PyErr::warn(
+            py,
+            &py.get_type::<pyo3::exceptions::PyDeprecationWarning>(),
+            c"SurfacePlanner is deprecated: use Pipeline(mesh, radius, preset, steps, climb=...) \
+              and its plan3(start, goal), which return the same",
+            1,
+        )?;
         let steps = steps_or_preset(preset, steps)?;
         // Checked now, as a pipeline checks them when made (its mesh comes with each plan).
         if !(radius.is_finite() && radius >= 0.0) {
@@ -1755,16 +2074,12 @@ impl SurfacePlanner {
                 expected: "a finite number ≥ 0",
             }));
         }
-        if let Some(c) = climb {
-            pathsmooth::navmesh::SurfaceQuery::new()
-                .set_climb(c)
-                .map_err(err_in("SurfacePlanner"))?;
-        }
+        check_climb(climb, "SurfacePlanner")?;
         Ok(SurfacePlanner {
             radius,
             climb,
             steps,
-            inner: Mutex::new(SurfaceRun::default()),
+            kept: Mutex::new(None),
         })
     }
 
@@ -1783,41 +2098,26 @@ impl SurfacePlanner {
     /// What the last `plan` did (as `Pipeline.report`).
     #[getter]
     fn report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let inner = unpoisoned(&self.inner);
-        report_dict(py, &inner.report)
+        let kept = unpoisoned(&self.kept).as_ref().map(|p| p.clone_ref(py));
+        match kept {
+            Some(p) => p.get().report(py),
+            None => report_dict(py, &PipelineReport::default()),
+        }
     }
 
-    /// A smooth path from `start` to `goal` (3D points) on `mesh`: a tuple of the points
-    /// (N×3 float64, each at its floor's height), their polygons (N uint32) and their
-    /// flags (N uint8: 1 start, 2 end, 4 a link's start, 8 a link's end).
-    #[allow(clippy::type_complexity)]
+    /// `Pipeline(mesh, radius, preset, steps, climb=…).plan3(start, goal)`, the pipeline
+    /// kept while plans stay on `mesh`.
     fn plan<'py>(
         &self,
         py: Python<'py>,
         mesh: &Bound<'py, SurfaceMesh>,
         start: &Bound<'py, PyAny>,
         goal: &Bound<'py, PyAny>,
-    ) -> PyResult<(
-        Bound<'py, PyArray2<f64>>,
-        Bound<'py, PyArray1<u32>>,
-        Bound<'py, PyArray1<u8>>,
-    )> {
+    ) -> PyResult<SurfaceArrays<'py>> {
         let (start, goal) = (point3(start, "start")?, point3(goal, "goal")?);
-        let mesh = mesh.get().mesh.clone();
-        let path = py
-            .allow_threads(|| {
-                let mut inner = unpoisoned(&self.inner);
-                let pipeline = self.pipeline_on(&mut inner, &mesh)?;
-                let r = pipeline.plan_surface(start, goal).map(<[_]>::to_vec);
-                let report = pipeline.report().clone();
-                inner.report = report;
-                r
-            })
-            .map_err(lib_err)?;
-        let points = rows_array(py, path.iter().map(|p| p.position.to_array()));
-        let polygons = path.iter().map(|p| p.polygon).collect::<Vec<u32>>();
-        let flags = path.iter().map(|p| p.flags.bits()).collect::<Vec<u8>>();
-        Ok((points, polygons.into_pyarray(py), flags.into_pyarray(py)))
+        let pipeline = self.pipeline_on(mesh)?;
+        let path = pipeline.get().plan_surface(py, start, goal)?;
+        Ok(surface_arrays(py, &path))
     }
 }
 

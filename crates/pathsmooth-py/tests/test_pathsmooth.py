@@ -281,7 +281,7 @@ def test_bad_worlds():
         GridWorld.from_movingai("type octile\nheight 1\nwidth 2\nmap\n.")
     with pytest.raises(Error, match="no-such.map"):
         GridWorld.from_movingai("no-such.map")
-    with pytest.raises(TypeError, match="expected a GridWorld or a NavMeshWorld"):
+    with pytest.raises(TypeError, match="expected a GridWorld, a NavMeshWorld or a SurfaceMesh"):
         Pipeline("a world", 0.4)
     with pytest.raises(Error):
         NavMeshWorld([(0, 0), (1, 0), (1, 1)], [[0, 1, 7]])  # a vertex that is not there
@@ -378,6 +378,7 @@ BRIDGE_V = [(0, 0, 0), (10, 0, 0), (10, 0, 10), (0, 0, 10), (4, 0, 2), (6, 0, 2)
 BRIDGE_P = [[0, 1, 5, 4], [1, 2, 6, 5], [2, 3, 7, 6], [3, 0, 4, 7], [8, 9, 10, 11]]
 
 
+@pytest.mark.filterwarnings("ignore:SurfacePlanner is deprecated:DeprecationWarning")
 def test_surface_planner_on_a_layered_navmesh():
     mesh = pathsmooth.SurfaceMesh(np.array(BRIDGE_V, dtype=float), BRIDGE_P, up="y")
     assert mesh.num_polygons == 5
