@@ -14,6 +14,8 @@
 //!   query is refused with an error that says why;
 //! - points in different pieces of the surface get an error naming both pieces and both
 //!   points in 3D;
+//! - a plan-view point lands on the one floor the oracle finds under it, or is refused
+//!   naming as many floors; a 2D plan is the plan view of the 3D one between those points;
 //! - the navmesh JSON the library writes reads back to the same surface.
 #![cfg(feature = "serde")]
 
@@ -24,13 +26,14 @@ use std::path::PathBuf;
 use common::rng::Rng;
 use common::surface_oracle::SurfaceOracle;
 use common::surface_oracle::{check_on_surface, pairs, plan_areas, plan_length, random_point};
+use glam::DVec2;
 use pathsmooth::navmesh::{
     load_surface, load_surface_with_detail, parse_surface_json, write_surface_json,
 };
 use pathsmooth::navmesh::{
-    LoadReport, PolyId, Surface, SurfaceMesh, SurfaceOptions, SurfaceQuery, UpAxis,
+    LoadReport, PointFlags, PolyId, Surface, SurfaceMesh, SurfaceOptions, SurfaceQuery, UpAxis,
 };
-use pathsmooth::{Error, Pipeline, SurfaceWorld};
+use pathsmooth::{Error, Pipeline, SurfaceWorld, SurfaceWorldQuery};
 
 /// One line of MANIFEST.tsv.
 struct Entry {
@@ -286,6 +289,93 @@ fn points_on_different_pieces_are_named_in_3d() {
                 other => panic!("{}: {other:?}", e.file),
             }
         }
+    }
+}
+
+/// The heights of the floors under plan-view `p`, by the oracle: the polygons holding it
+/// (its own closed point-in-polygon test), each at its floor's height there, the lowest of
+/// each cluster whose heights lie within `climb` of the one below.
+fn floors_over(oracle: &SurfaceOracle, s: &Surface, p: DVec2, climb: f64) -> Vec<f64> {
+    let mut heights: Vec<f64> = (0..s.num_polygons() as PolyId)
+        .filter(|&q| oracle.inside(q, p))
+        .map(|q| s.floor_height(q, p))
+        .collect();
+    heights.sort_by(f64::total_cmp);
+    let mut floors: Vec<f64> = Vec::new();
+    for (i, &h) in heights.iter().enumerate() {
+        if i == 0 || h - heights[i - 1] > climb {
+            floors.push(h);
+        }
+    }
+    floors
+}
+
+#[test]
+fn plan_view_points_land_on_the_one_floor_under_them_or_are_refused() {
+    // A random point on the surface seen in plan view: `floor_point` puts it on the one
+    // floor the oracle finds under it, at that floor's lowest height, or refuses it naming
+    // as many floors as the oracle counts; a 2D plan between two such points is the plan
+    // view of the 3D plan between their floor points.
+    for e in manifest().iter() {
+        let s = load(e);
+        let oracle = SurfaceOracle::new(&s);
+        let mesh = std::sync::Arc::new(SurfaceMesh::new(s.clone()).unwrap());
+        let world = SurfaceWorld::new(std::sync::Arc::clone(&mesh));
+        let mut query = SurfaceWorldQuery::default();
+        let climb = query.surface().climb(&s);
+        let up = s.up();
+        let mut pipeline = Pipeline::new(SurfaceWorld::new(mesh), 0.0).unwrap();
+        let (mut placed, mut refused, mut planned) = (0, 0, 0);
+        for (q, [a, b]) in pairs(&s, seed(e, 4), queries(&s) / 4)
+            .into_iter()
+            .enumerate()
+        {
+            let (a2, b2) = (up.plan(a.1), up.plan(b.1));
+            let mut on_floor = |p: DVec2| {
+                let floors = floors_over(&oracle, &s, p, climb);
+                match world.floor_point(p, &mut query) {
+                    Ok(got) => {
+                        assert_eq!(floors.len(), 1, "{} query {q}: {p} placed", e.file);
+                        assert_eq!((up.plan(got), up.height(got)), (p, floors[0]), "{}", e.file);
+                        placed += 1;
+                        Some(got)
+                    }
+                    Err(Error::OverSeveralFloors { floors: n, .. }) => {
+                        assert_eq!(n, floors.len(), "{} query {q}: {p}", e.file);
+                        refused += 1;
+                        None
+                    }
+                    Err(err) => panic!("{} query {q}: {p} on the surface: {err}", e.file),
+                }
+            };
+            let (Some(a3), Some(b3)) = (on_floor(a2), on_floor(b2)) else {
+                continue;
+            };
+            // Only walks with no link have a plan view (a link's route is 3D's alone).
+            let Ok(three) = pipeline.plan_surface(a3, b3).map(|p| p.to_vec()) else {
+                continue;
+            };
+            if three
+                .iter()
+                .any(|p| p.flags.contains(PointFlags::LINK_START))
+            {
+                continue;
+            }
+            match pipeline.plan(a2, b2) {
+                Ok(flat) => {
+                    let plan: Vec<DVec2> = three.iter().map(|p| up.plan(p.position)).collect();
+                    assert_eq!(flat, plan, "{} query {q}", e.file);
+                    planned += 1;
+                }
+                // A path over or under itself has no one-floor sheet: only 3D holds it.
+                Err(Error::InvalidResult { .. }) => {}
+                Err(err) => panic!("{} query {q}: 2D plan: {err}", e.file),
+            }
+        }
+        println!(
+            "{:<48} {placed} points placed, {refused} over several floors, {planned} 2D plans",
+            e.file
+        );
     }
 }
 
