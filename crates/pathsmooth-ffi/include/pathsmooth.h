@@ -320,7 +320,7 @@ enum PsStatus ps_world_surface_new(const double *vertices_xyz,
                                    struct PsWorld **out_world);
 
 // Makes a surface world from a navmesh file, its format found from its bytes (the
-// library's `navmesh::import::load_surface`): the navmesh JSON, Recast's and `rerecast`'s
+// library's `navmesh::load_surface`): the navmesh JSON, Recast's and `rerecast`'s
 // JSON, Godot scenes and resources (`.tscn`, `.tres`), Detour binaries (RecastDemo's
 // `MSET` navmesh sets, `DNAV` tiles), OBJ (Unity's `NavMesh.CalculateTriangulation`
 // exports) and polyanya `.mesh` files. `path` is a NUL-terminated UTF-8 path;

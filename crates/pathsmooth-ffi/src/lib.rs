@@ -814,7 +814,7 @@ unsafe fn text_arg<'a>(p: *const c_char, name: &str) -> Res<&'a str> {
 }
 
 /// Makes a surface world from a navmesh file, its format found from its bytes (the
-/// library's `navmesh::import::load_surface`): the navmesh JSON, Recast's and `rerecast`'s
+/// library's `navmesh::load_surface`): the navmesh JSON, Recast's and `rerecast`'s
 /// JSON, Godot scenes and resources (`.tscn`, `.tres`), Detour binaries (RecastDemo's
 /// `MSET` navmesh sets, `DNAV` tiles), OBJ (Unity's `NavMesh.CalculateTriangulation`
 /// exports) and polyanya `.mesh` files. `path` is a NUL-terminated UTF-8 path;

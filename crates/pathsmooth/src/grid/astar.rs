@@ -150,7 +150,7 @@ pub fn octile_distance(a: IVec2, b: IVec2) -> f64 {
 ///
 /// ```
 /// use glam::IVec2;
-/// use pathsmooth::{grid::{astar::astar, GridMap}, Error};
+/// use pathsmooth::{grid::{astar, GridMap}, Error};
 /// let map = GridMap::from_rows(&[".@.", ".@.", "..."])?;
 /// let p = astar(&map, IVec2::new(0, 0), IVec2::new(2, 0))?;
 /// assert_eq!(p.length, 6.0); // down, across and up: no diagonal may clip the wall

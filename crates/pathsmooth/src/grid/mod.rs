@@ -99,17 +99,17 @@
 //!
 //! ```
 //! use glam::DVec2;
-//! use pathsmooth::grid::{los, GridMap};
+//! use pathsmooth::grid::{segment_is_free, GridMap};
 //! // . . .
 //! // . @ .
 //! // . . .
 //! let map = GridMap::from_rows(&["...", ".@.", "..."])?;
 //! // Grazing the top side of the wall is fine, clipping its corner is not.
-//! assert!(los::segment_is_free(&map, DVec2::new(0.0, 1.0), DVec2::new(3.0, 1.0)));
-//! assert!(!los::segment_is_free(&map, DVec2::new(0.5, 0.5), DVec2::new(2.5, 1.5)));
+//! assert!(segment_is_free(&map, DVec2::new(0.0, 1.0), DVec2::new(3.0, 1.0)));
+//! assert!(!segment_is_free(&map, DVec2::new(0.5, 0.5), DVec2::new(2.5, 1.5)));
 //! // Touching the corner exactly is fine; the main diagonal crosses the wall.
-//! assert!(!los::segment_is_free(&map, DVec2::new(0.0, 0.0), DVec2::new(3.0, 3.0)));
-//! assert!(los::segment_is_free(&map, DVec2::new(0.5, 1.5), DVec2::new(1.5, 0.5)));
+//! assert!(!segment_is_free(&map, DVec2::new(0.0, 0.0), DVec2::new(3.0, 3.0)));
+//! assert!(segment_is_free(&map, DVec2::new(0.5, 1.5), DVec2::new(1.5, 0.5)));
 //! # Ok::<(), pathsmooth::Error>(())
 //! ```
 //!

@@ -302,7 +302,7 @@ impl<W: World> Pipeline<W> {
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::{curve::chaikin::ChaikinParams, Error, GridMap, GridWorld, Pipeline, Step};
+    /// use pathsmooth::{curve::ChaikinParams, Error, GridMap, GridWorld, Pipeline, Step};
     /// let world = GridWorld::new(GridMap::from_rows(&["........"; 8])?)?;
     /// let steps = [Step::Chaikin(ChaikinParams { passes: 8, ..Default::default() })];
     /// let mut pipeline = Pipeline::new(&world, 0.0)?.with_steps(steps);
