@@ -40,13 +40,27 @@ pyo3::create_exception!(
 
 /// A library error as `pathsmooth.Error`.
 fn lib_err(e: pathsmooth::Error) -> PyErr {
-    Error::new_err(e.to_string())
+    Error::new_err(message(&e))
+}
+
+/// A library error's message as Python says it: the library's, but for the calls it names
+/// by their Rust name.
+fn message(e: &pathsmooth::Error) -> String {
+    match e {
+        // The library's words name its Rust call (`plan_surface`); here it is `plan3`.
+        pathsmooth::Error::OverSeveralFloors { what, x, y, floors } => format!(
+            "{what} ({}, {}) lies over {floors} floors: give it in 3D (plan3) to say which",
+            pathsmooth::num(*x),
+            pathsmooth::num(*y)
+        ),
+        e => e.to_string(),
+    }
 }
 
 /// A library error of the Python call `what` (`"SurfaceMesh.load"`) as `pathsmooth.Error`,
 /// its message starting with the call's name.
 fn err_in(what: &'static str) -> impl Fn(pathsmooth::Error) -> PyErr {
-    move |e| Error::new_err(format!("{what}: {e}"))
+    move |e| Error::new_err(format!("{what}: {}", message(&e)))
 }
 
 /// An argument error (`pathsmooth.Error` or `TypeError`) raised inside the Python call
@@ -1157,7 +1171,7 @@ impl Pipeline {
         });
         match out {
             Ok(Ok(paths)) => Ok(paths),
-            Ok(Err((i, e))) => Err(Error::new_err(format!("item {i}: {e}"))),
+            Ok(Err((i, e))) => Err(Error::new_err(format!("item {i}: {}", message(&e)))),
             Err(e) => Err(PyValueError::new_err(format!("threads: {e}"))),
         }
     }
@@ -1828,7 +1842,7 @@ impl SurfaceMesh {
         })
     }
 
-    /// A navmesh file, its format found from its bytes (`navmesh::import::load_surface`):
+    /// A navmesh file, its format found from its bytes (`navmesh::load_surface`):
     /// the navmesh JSON, Recast's and rerecast's JSON, Godot scenes (.tscn, .tres), Detour
     /// binaries, OBJ (Unity exports), polyanya .mesh. `up` only for OBJ and .mesh files
     /// (None: the file's own, y for those two; a format that fixes its axis must agree);
