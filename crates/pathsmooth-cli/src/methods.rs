@@ -245,6 +245,22 @@ impl MapMethod {
     }
 }
 
+/// Checks that every method runs on a navmesh (funnel and relax: the others smooth a grid
+/// path); the error names the first that does not and what to use `on` (e.g. "a navmesh
+/// scene") instead, plus `or` (e.g. " (or --preset)").
+pub fn check_navmesh_methods(methods: &[MapMethod], on: &str, or: &str) -> anyhow::Result<()> {
+    match methods
+        .iter()
+        .find(|m| !matches!(m, MapMethod::Funnel | MapMethod::Relax))
+    {
+        Some(m) => anyhow::bail!(
+            "method {} needs a grid map; on {on} use funnel or relax{or}",
+            m.name()
+        ),
+        None => Ok(()),
+    }
+}
+
 impl MapMethod {
     /// The pipeline steps of this method (none for the raw A* path).
     pub fn steps(self, curve: &CurveParams, optimiser: &OptimiserParams) -> Vec<Step> {

@@ -453,10 +453,7 @@ pub trait World {
     where
         Self: Sized,
     {
-        match cancel {
-            Some(c) => self.find_path_cancellable_into(start, goal, radius, c, query, out),
-            None => self.find_path_into(start, goal, radius, query, out),
-        }
+        search_into(self, start, goal, radius, cancel, query, out)
     }
 
     /// The world's navmesh, for the navmesh steps (funnel, portal relaxation). A grid
@@ -545,6 +542,24 @@ macro_rules! forward_world {
             }
         }
     )*};
+}
+
+/// `world`'s search with `cancel` when given
+/// ([`find_path_cancellable_into`](World::find_path_cancellable_into)), without it
+/// ([`find_path_into`](World::find_path_into)) when not.
+pub(crate) fn search_into<W: World>(
+    world: &W,
+    start: DVec2,
+    goal: DVec2,
+    radius: f64,
+    cancel: Option<&Cancel>,
+    query: &mut W::Query,
+    out: &mut Vec<DVec2>,
+) -> Result<()> {
+    match cancel {
+        Some(c) => world.find_path_cancellable_into(start, goal, radius, c, query, out),
+        None => world.find_path_into(start, goal, radius, query, out),
+    }
 }
 
 // A box owns its world, so a pipeline's plan reaches it (a reference and an `Arc` keep the

@@ -397,10 +397,7 @@ impl World for SurfaceWorld {
         let Some(world) = self.sheet_world() else {
             return Err(Error::param("sheet", f64::NAN, "a sheet cut"));
         };
-        match cancel {
-            Some(c) => world.find_path_cancellable_into(s, g, radius, c, &mut query.nav, out),
-            None => world.find_path_into(s, g, radius, &mut query.nav, out),
-        }
+        super::search_into(world, s, g, radius, cancel, &mut query.nav, out)
     }
 
     /// The sheet's mesh; before any sheet, [`Error::Unsupported`].

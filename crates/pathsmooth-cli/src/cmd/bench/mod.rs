@@ -22,7 +22,7 @@ use crate::areas::{route_margin, with_grid_area_costs};
 use crate::compare::{Comparison, Run, Skipped};
 use crate::files::{read_navmesh, read_text, write_bytes};
 use crate::layered::is_surface_file;
-use crate::methods::{CurveParams, FrameArgs, MapMethod, OptimiserParams};
+use crate::methods::{check_navmesh_methods, CurveParams, FrameArgs, MapMethod, OptimiserParams};
 use crate::report::{follow_time, ratio};
 use crate::table::Table;
 
@@ -545,15 +545,7 @@ fn bench_navmesh(a: &BenchArgs, file: &str) -> Result<()> {
     } else {
         a.methods.clone()
     };
-    if let Some(m) = methods
-        .iter()
-        .find(|m| !matches!(m, MapMethod::Funnel | MapMethod::Relax))
-    {
-        bail!(
-            "method {} needs a grid map; on a navmesh use funnel or relax",
-            m.name()
-        );
-    }
+    check_navmesh_methods(&methods, "a navmesh", "")?;
     if a.up.is_some() || is_surface_file(file) {
         return layered::run(a, file, &methods);
     }

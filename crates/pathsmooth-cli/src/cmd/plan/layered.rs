@@ -11,7 +11,7 @@ use pathsmooth::{Pipeline, Step, SurfaceWorld, SurfaceWorldQuery};
 use super::{Outcomes, PlanArgs, Planned};
 use crate::compare::Skipped;
 use crate::layered::{flag_names, read_surface, write_surface_path_file, Coords};
-use crate::methods::MapMethod;
+use crate::methods::{check_navmesh_methods, MapMethod};
 use crate::report::metrics_header;
 use crate::table::Table;
 
@@ -76,15 +76,7 @@ fn runs(a: &PlanArgs) -> Result<Vec<(&'static str, Vec<Step>)>> {
     } else {
         a.method.clone()
     };
-    if let Some(m) = methods
-        .iter()
-        .find(|m| !matches!(m, MapMethod::Funnel | MapMethod::Relax))
-    {
-        bail!(
-            "method {} needs a grid map; on a layered navmesh use funnel or relax (or --preset)",
-            m.name()
-        );
-    }
+    check_navmesh_methods(&methods, "a layered navmesh", " (or --preset)")?;
     Ok(methods
         .iter()
         .map(|m| (m.name(), m.steps(&a.curve, &a.optimiser)))

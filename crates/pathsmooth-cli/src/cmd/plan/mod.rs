@@ -19,7 +19,7 @@ use crate::areas::{route_margin, with_grid_area_costs};
 use crate::compare::{Comparison, Skipped};
 use crate::files::{read_navmesh, write_bytes, write_path_file};
 use crate::layered::{is_surface_file, parse_coords, Coords};
-use crate::methods::{CurveParams, FrameArgs, MapMethod, OptimiserParams};
+use crate::methods::{check_navmesh_methods, CurveParams, FrameArgs, MapMethod, OptimiserParams};
 use crate::picture::{png, svg, Layer, Scene, PALETTE};
 use crate::report::{
     error_row, follow_time_shown, insert_cost, metrics_header, metrics_header_with_cost,
@@ -416,15 +416,7 @@ fn plan_on_map(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planne
 /// Planning on a navmesh scene: the channel of the shortest path (`NavMeshQuery`), then
 /// funnel or relaxation.
 fn plan_on_scene(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planned> {
-    if let Some(m) = methods
-        .iter()
-        .find(|m| !matches!(m, MapMethod::Funnel | MapMethod::Relax))
-    {
-        bail!(
-            "method {} needs a grid map; on a navmesh scene use funnel or relax",
-            m.name()
-        );
-    }
+    check_navmesh_methods(methods, "a navmesh scene", "")?;
     let (from, to) = (xy(a.from, "from")?, xy(a.to, "to")?);
     let loaded = read_navmesh(file, a.ground_plane)?;
     let world = NavMeshWorld::new(loaded.mesh);
