@@ -268,8 +268,8 @@ class Pipeline:
     and a wrong-length point is an error rather than a result of another shape; the
     library's `plan` / `plan_surface` and the C ABI's `ps_pipeline_plan_f64` /
     `ps_pipeline_plan3_f64` split the same way. `smooth` on a SurfaceMesh smooths on the
-    sheet of the last plan (the one-floor piece of the surface round its path): an `Error`
-    before any plan.
+    sheet of the last plan (the one-floor piece of the surface round its path): on a mesh
+    with several floors an `Error` before any plan (a mesh with one floor is its own sheet).
 
     Calls on one pipeline run one at a time; `smooth_many` and `plan_many` run a batch in
     parallel, one pipeline copy per worker thread."""

@@ -96,13 +96,32 @@ pub struct NavMeshFile {
     pub holes: Vec<Vec<DVec2>>,
 }
 
+/// A flat reading's refusal of an OBJ file's polygons (a duplicated vertex, a T-junction
+/// at a tile seam, an overlap: what engines' exports hold), with how to read the file
+/// instead: as a surface (`--up`), whose loader repairs those; on the same line, as every
+/// error of the CLI. Syntax errors (a column named) are left as they are.
+fn with_surface_hint(e: pathsmooth::Error, format: MeshFormat) -> anyhow::Error {
+    let polygons_refused = matches!(
+        e,
+        pathsmooth::Error::Parse { column: 0, .. } | pathsmooth::Error::InvalidPolygon { .. }
+    );
+    if polygons_refused && format == MeshFormat::Obj {
+        anyhow::anyhow!(
+            "{e}; --up y (or z) reads the file as a surface instead, which welds duplicated \
+             vertices, splits T-junctions and plans on 2D points too"
+        )
+    } else {
+        e.into()
+    }
+}
+
 /// Reads a navmesh (`-` for stdin): a scene JSON, a polyanya `.mesh` or an OBJ file, the
 /// format from the extension, else from the text; OBJ vertices are projected on `plane`.
 pub fn read_navmesh(name: &str, plane: GroundPlane) -> Result<NavMeshFile> {
     let text = read_text(name)?;
     let format = MeshFormat::from_extension(name).unwrap_or_else(|| MeshFormat::sniff(&text));
     let shown = if name == "-" { "<stdin>" } else { name };
-    let mesh = parse(&text, format, plane, shown)?;
+    let mesh = parse(&text, format, plane, shown).map_err(|e| with_surface_hint(e, format))?;
     // The scene parsed, so its holes are there to draw.
     let holes = match format {
         MeshFormat::SceneJson => serde_json::from_str::<Scene>(&text)

@@ -84,3 +84,35 @@ fn plan_reads_every_corpus_navmesh_and_keeps_its_ends() {
     }
     assert!(files >= 25, "{files} files");
 }
+
+/// Unity's per-triangle export repeats its vertices: read flat (`--ground-plane xz`) the
+/// strict polygon reader refuses it, and says how to read it instead; read as a surface
+/// (`--up y`) the loader welds it, and 2D points plan on it, ending exactly at them.
+#[test]
+fn a_flat_reading_the_strict_reader_refuses_says_to_read_it_as_a_surface() {
+    let path = corpus().join("unity/needle-tools__Navmesh_Navmesh.obj");
+    let s = load_surface(&path, &SurfaceOptions::new(UpAxis::Y)).unwrap();
+    let (a, b) = (s.up().plan(inside(&s, 0)), s.up().plan(inside(&s, 40)));
+    let xy = |p: DVec2| format!("{:?},{:?}", p.x, p.y);
+    let (from, to) = (xy(a), xy(b));
+    let args = |extra: &[&str]| {
+        let mut v = vec!["plan", "--navmesh", path.to_str().unwrap()];
+        v.extend(["--from", &from, "--to", &to, "--output", "-"]);
+        v.extend(extra);
+        v.into_iter().map(String::from).collect::<Vec<_>>()
+    };
+    let err = support::assert_clean_failure(&run(args(&["--method", "funnel"])));
+    assert!(err.contains("merge them into one"), "{err}");
+    assert!(
+        err.contains("; --up y (or z) reads the file as a surface"),
+        "{err}"
+    );
+    let out = stdout(&run(args(&["--up", "y", "--preset", "smooth"])));
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let points = json["points"].as_array().unwrap();
+    let plan = |k: usize| {
+        let p = &points[k]["position"];
+        DVec2::new(p[0].as_f64().unwrap(), p[2].as_f64().unwrap())
+    };
+    assert_eq!((plan(0), plan(points.len() - 1)), (a, b));
+}

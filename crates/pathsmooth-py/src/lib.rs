@@ -1043,7 +1043,8 @@ struct Inner {
 /// another shape; the library's `plan` / `plan_surface` and the C ABI's
 /// `ps_pipeline_plan_f64` / `ps_pipeline_plan3_f64` split the same way. `smooth` on a
 /// SurfaceMesh smooths on the sheet of the last plan (the one-floor piece of the surface
-/// round its path): an error before any plan.
+/// round its path): on a mesh with several floors, an error before any plan (a mesh with
+/// one floor is its own sheet from the start).
 ///
 /// Safe to share between threads: calls on one pipeline run one at a time (a lock, taken
 /// with the GIL released); `smooth_many` / `plan_many` run their batch in parallel on
@@ -1271,7 +1272,8 @@ impl Pipeline {
     }
 
     /// A path (N×2) smoothed into a path valid on the world for the radius. On a
-    /// SurfaceMesh: on the sheet of the last plan (an error before any plan).
+    /// SurfaceMesh: on the sheet of the last plan (with several floors, an error before any
+    /// plan; a mesh with one floor is its own sheet).
     fn smooth<'py>(
         &self,
         py: Python<'py>,

@@ -25,10 +25,16 @@ use crate::navmesh::{NavMeshQuery, Sheet, SurfaceMesh, SurfacePoint, SurfaceQuer
 /// What is clear on a sheet is clear on the surface (it is a piece of it, its cut edges
 /// walls), so a stale sheet's answers are conservative, never wrong.
 ///
-/// **Before any plan** there is no sheet: [`bounds`](World::bounds) are those of the
-/// surface's plan view, [`clearance`](World::clearance) is 0 and nothing is clear (a
-/// path given to [`Pipeline::smooth`](crate::Pipeline::smooth) then fails its input
-/// check); [`find_path_into`](World::find_path_into) says a plan is needed first.
+/// **A mesh with one floor** ([`SurfaceMesh::is_one_floor`]: no two plan-view triangles
+/// overlap — a flat navmesh, or a 3D one without a floor over another) is its own sheet:
+/// the world holds the whole plan mesh as a [`NavMeshWorld`] from the start, answers as it
+/// before any plan, and no plan cuts another.
+///
+/// **Before any plan** on a mesh with several floors there is no sheet:
+/// [`bounds`](World::bounds) are those of the surface's plan view,
+/// [`clearance`](World::clearance) is 0 and nothing is clear (a path given to
+/// [`Pipeline::smooth`](crate::Pipeline::smooth) then fails its input check);
+/// [`find_path_into`](World::find_path_into) says a plan is needed first.
 ///
 /// **Plans.** [`Pipeline::plan_surface`](crate::Pipeline::plan_surface) takes 3D ends and
 /// returns the path in 3D, each point with its floor's height and polygon, over off-mesh
@@ -43,9 +49,9 @@ use crate::navmesh::{NavMeshQuery, Sheet, SurfaceMesh, SurfacePoint, SurfaceQuer
 /// worlds of its threads and requests, and making a world costs no copy of it (a
 /// `SurfaceMesh` is about 100 bytes a triangle).
 ///
-/// Cost: making one, O(vertices) for the plan view's bounds. Each plan cuts a sheet (see
-/// [`SurfaceQuery::sheet`]) and builds its world's wall index, O(t log n) for its t
-/// triangles of the mesh's n.
+/// Cost: making one, see [`new`](Self::new). On a mesh with several floors each plan cuts
+/// a sheet (see [`SurfaceQuery::sheet`]) and builds its world's wall index, O(t log n) for
+/// its t triangles of the mesh's n; on a mesh with one floor, nothing beyond the searches.
 #[derive(Debug, Clone)]
 pub struct SurfaceWorld {
     mesh: Arc<SurfaceMesh>,
@@ -53,10 +59,15 @@ pub struct SurfaceWorld {
     plan_bounds: Bounds,
     /// `None`: the default reach of a sheet beyond its channel (see `set_margin`).
     margin: Option<f64>,
-    /// The last plan's sheet and its world (boxed: a world is large, and most of a
-    /// surface world's life has one).
-    sheet: Option<Box<(Sheet, NavMeshWorld)>>,
+    /// The last plan's sheet and its world (shared: on a mesh with one floor it is the
+    /// whole plan mesh, made once and kept by every clone).
+    sheet: Option<Arc<SheetWorld>>,
+    /// On a mesh with one floor, the whole plan mesh as a sheet, with no area costs.
+    whole: Option<Arc<SheetWorld>>,
 }
+
+/// A sheet and the flat world over it.
+type SheetWorld = (Sheet, NavMeshWorld);
 
 /// The path-finding scratch of a [`SurfaceWorld`] ([`World::Query`]): the layered search
 /// ([`SurfaceQuery`], which locates ends, finds the channel and cuts the sheet) and the
@@ -104,7 +115,9 @@ impl SurfaceWorldQuery {
 }
 
 impl SurfaceWorld {
-    /// The world of `mesh` (a `SurfaceMesh` or an `Arc` of one), with no sheet yet.
+    /// The world of `mesh` (a `SurfaceMesh` or an `Arc` of one): with no sheet yet, or,
+    /// on a mesh with one floor ([`SurfaceMesh::is_one_floor`]), with the whole plan mesh
+    /// as its sheet from the start.
     ///
     /// ```
     /// use glam::{DVec2, DVec3};
@@ -114,18 +127,33 @@ impl SurfaceWorld {
     /// let mesh = SurfaceMesh::new(Surface::from_polygons(&v, &[[0u32, 1, 2, 3]], UpAxis::Y, 0.0)?)?;
     /// let world = SurfaceWorld::new(mesh);
     /// assert_eq!(world.bounds().max, DVec2::new(4.0, 4.0));
-    /// assert_eq!(world.clearance(DVec2::new(2.0, 2.0)), 0.0); // no plan yet, no sheet
+    /// assert_eq!(world.clearance(DVec2::new(2.0, 2.0)), 2.0); // one floor: the whole sheet
+    ///
+    /// // A bridge over the floor: two floors, no sheet before a plan.
+    /// let v = [v[0], v[1], v[2], v[3], DVec3::new(1.0, 3.0, 1.0), DVec3::new(3.0, 3.0, 1.0), DVec3::new(3.0, 3.0, 3.0), DVec3::new(1.0, 3.0, 3.0)];
+    /// let mesh = SurfaceMesh::new(Surface::from_polygons(&v, &[[0u32, 1, 2, 3], [4, 5, 6, 7]], UpAxis::Y, 0.0)?)?;
+    /// assert_eq!(SurfaceWorld::new(mesh).clearance(DVec2::new(0.5, 0.5)), 0.0);
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
+    ///
+    /// Cost: O(vertices) for the plan view's bounds; on a mesh with one floor, the test
+    /// for it (once per mesh) and a copy of the plan mesh with its wall index,
+    /// O(n log n) for n triangles.
     pub fn new(mesh: impl Into<Arc<SurfaceMesh>>) -> Self {
         let mesh = mesh.into();
         let plan_bounds = Bounds::around(mesh.plan_mesh().vertices().iter().copied())
             .unwrap_or(Bounds::new(DVec2::ZERO, DVec2::ZERO));
+        let whole = mesh.is_one_floor().then(|| {
+            let sheet = Sheet::whole(mesh.plan_mesh());
+            let world = NavMeshWorld::new(sheet.mesh().clone());
+            Arc::new((sheet, world))
+        });
         SurfaceWorld {
             mesh,
             plan_bounds,
             margin: None,
-            sheet: None,
+            sheet: whole.clone(),
+            whole,
         }
     }
 
@@ -157,7 +185,7 @@ impl SurfaceWorld {
     }
 
     /// The sheet of the last plan that cut one (`None` before, and after a plan whose
-    /// path no flat sheet holds).
+    /// path no flat sheet holds); on a mesh with one floor, always the whole plan mesh.
     pub fn sheet(&self) -> Option<&Sheet> {
         self.sheet.as_deref().map(|(sheet, _)| sheet)
     }
@@ -174,6 +202,9 @@ impl SurfaceWorld {
     /// Errors: those of [`SurfaceQuery::sheet`] ([`Error::InvalidResult`] for a path over
     /// or under itself), [`Error::NoFreeSpace`] from the costs.
     pub(crate) fn cut_sheet(&mut self, query: &mut SurfaceQuery, radius: f64) -> Result<()> {
+        if let Some(whole) = &self.whole {
+            return self.keep_whole(Arc::clone(whole), query.area_costs());
+        }
         self.sheet = None;
         let Some([(s, _), _]) = query.ends() else {
             return Err(Error::param("path", f64::NAN, "a path found"));
@@ -191,7 +222,27 @@ impl SurfaceWorld {
             Some(costs) => world.with_area_costs(costs.clone())?,
             None => world,
         };
-        self.sheet = Some(Box::new((sheet, world)));
+        self.sheet = Some(Arc::new((sheet, world)));
+        Ok(())
+    }
+
+    /// Makes the whole plan mesh the sheet, with `costs`: the same sheet again when its
+    /// costs are those (O(1) but for comparing them), else the whole mesh's world with
+    /// them (O(triangles), and the mesh and wall index rebuilt when what is excluded
+    /// changes).
+    fn keep_whole(&mut self, whole: Arc<SheetWorld>, costs: Option<&AreaCosts>) -> Result<()> {
+        let unit = AreaCosts::unit();
+        let costs = costs.unwrap_or(&unit);
+        if self.sheet_world().is_some_and(|w| w.area_costs() == costs) {
+            return Ok(());
+        }
+        self.sheet = None;
+        self.sheet = Some(if costs == whole.1.area_costs() {
+            whole
+        } else {
+            let (sheet, world) = &*whole;
+            Arc::new((sheet.clone(), world.clone().with_area_costs(costs.clone())?))
+        });
         Ok(())
     }
 
@@ -376,7 +427,9 @@ impl World for SurfaceWorld {
         out: &mut Vec<DVec2>,
     ) -> Result<()> {
         out.clear();
-        self.sheet = None;
+        if self.whole.is_none() {
+            self.sheet = None;
+        }
         if let Some(c) = cancel {
             c.check()?;
         }

@@ -108,6 +108,8 @@ pub struct SurfaceMesh {
     /// The k-d tree of the plan mesh's triangle sides for the sheet's overlap test, built
     /// by the first sheet.
     sides: OnceLock<EdgeTree>,
+    /// Whether no two plan-view triangles overlap (`is_one_floor`), found on first ask.
+    one_floor: OnceLock<bool>,
 }
 
 impl SurfaceMesh {
@@ -243,6 +245,7 @@ impl SurfaceMesh {
             corner_floor,
             search,
             sides: OnceLock::new(),
+            one_floor: OnceLock::new(),
         })
     }
 
@@ -283,6 +286,39 @@ impl SurfaceMesh {
     /// is in its polygon's area ([`NavMesh::area_of`], [`Surface::area`]).
     pub fn plan_mesh(&self) -> &NavMesh {
         &self.mesh
+    }
+
+    /// True when the surface is one floor deep everywhere: no two of its plan-view
+    /// triangles overlap (exactly: triangles meeting along an edge or at a corner do not),
+    /// so the [plan mesh](Self::plan_mesh) is a flat navmesh as it is, and the whole of it
+    /// is a [`Sheet`]. A [`SurfaceWorld`](crate::SurfaceWorld) over such a mesh keeps that
+    /// one sheet instead of cutting one per plan.
+    ///
+    /// A mesh on which telling would cost more than a few hundred tests a triangle (many
+    /// long triangles over one spot: a fan round one vertex, where every pair's boxes
+    /// meet) is taken as having several floors: it is then planned as one, correctly, with
+    /// a sheet cut per plan.
+    ///
+    /// Cost: found on the first call, O(n) for n triangles (each tested against the few
+    /// whose boxes share a bucket with its own; at most a few hundred); then O(1).
+    ///
+    /// ```
+    /// use glam::DVec3;
+    /// use pathsmooth::navmesh::{Surface, SurfaceMesh, UpAxis};
+    /// let v = [
+    ///     DVec3::new(0.0, 0.0, 0.0), DVec3::new(4.0, 0.0, 0.0), DVec3::new(4.0, 0.0, 4.0), DVec3::new(0.0, 0.0, 4.0),
+    ///     DVec3::new(1.0, 3.0, 1.0), DVec3::new(3.0, 3.0, 1.0), DVec3::new(3.0, 3.0, 3.0), DVec3::new(1.0, 3.0, 3.0),
+    /// ];
+    /// let floor = Surface::from_polygons(&v, &[[0u32, 1, 2, 3]], UpAxis::Y, 0.0)?;
+    /// assert!(SurfaceMesh::new(floor)?.is_one_floor());
+    /// let bridge = Surface::from_polygons(&v, &[[0u32, 1, 2, 3], [4, 5, 6, 7]], UpAxis::Y, 0.0)?;
+    /// assert!(!SurfaceMesh::new(bridge)?.is_one_floor());
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn is_one_floor(&self) -> bool {
+        *self
+            .one_floor
+            .get_or_init(|| sheet::is_one_floor(&self.mesh))
     }
 
     /// The tree of the plan mesh's triangle sides ([`EdgeTree`]), built on first use:

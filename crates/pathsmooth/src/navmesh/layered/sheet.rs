@@ -11,6 +11,7 @@ use super::{Nearest, SurfaceMesh};
 use crate::cancel::{Cancel, Checkpoint};
 use crate::error::{Error, Result};
 use crate::geometry::orientation;
+use crate::navmesh::mesh::boxes::BoxIndex;
 use crate::navmesh::mesh::work::tally;
 use crate::navmesh::mesh::{NavMesh, TriId, NO_TRI};
 
@@ -40,8 +41,9 @@ pub struct Sheet {
     mesh: NavMesh,
     /// Sheet triangle → plan-mesh triangle.
     surface_triangle: Vec<u32>,
-    /// Plan-mesh triangle → sheet triangle, for the triangles kept.
-    sheet_triangle: FxHashMap<u32, u32>,
+    /// Plan-mesh triangle → sheet triangle, for the triangles kept (`None`: the whole
+    /// plan mesh, each triangle itself).
+    sheet_triangle: Option<FxHashMap<u32, u32>>,
 }
 
 impl Sheet {
@@ -64,7 +66,21 @@ impl Sheet {
 
     /// The sheet triangle that plan-mesh triangle `t` is, if the sheet kept it.
     pub fn sheet_triangle(&self, t: TriId) -> Option<TriId> {
-        self.sheet_triangle.get(&(t as u32)).map(|&s| s as TriId)
+        match &self.sheet_triangle {
+            Some(map) => map.get(&(t as u32)).map(|&s| s as TriId),
+            None => (t < self.surface_triangle.len()).then_some(t),
+        }
+    }
+
+    /// The whole plan mesh of a surface with one floor ([`SurfaceMesh::is_one_floor`])
+    /// as a sheet: every triangle kept, numbered as in the plan mesh. Cost: a copy of the
+    /// plan mesh.
+    pub(crate) fn whole(plan: &NavMesh) -> Sheet {
+        Sheet {
+            mesh: plan.clone(),
+            surface_triangle: (0..plan.num_triangles() as u32).collect(),
+            sheet_triangle: None,
+        }
     }
 }
 
@@ -280,7 +296,7 @@ impl SheetScratch {
         Sheet {
             mesh,
             surface_triangle: kept,
-            sheet_triangle,
+            sheet_triangle: Some(sheet_triangle),
         }
     }
 }
@@ -299,6 +315,54 @@ fn channel_box(plan: &NavMesh, channel: &[TriId], margin: f64) -> (DVec2, DVec2)
 fn tri_box(plan: &NavMesh, t: TriId) -> (DVec2, DVec2) {
     let [a, b, c] = plan.triangle(t);
     (a.min(b).min(c), a.max(b).max(c))
+}
+
+/// How many candidate triangles [`is_one_floor`] looks at, at most, per triangle of the
+/// mesh (a real mesh's triangles look at a few dozen each).
+const ONE_FLOOR_BUDGET: usize = 256;
+
+/// True when no two triangles of `plan` overlap in plan view (their interiors meet,
+/// exactly): the mesh is one floor deep everywhere. False too when telling would cost more
+/// than [`ONE_FLOOR_BUDGET`] candidates a triangle — many long triangles over one spot, a
+/// fan round one vertex, where every pair's boxes meet — so the test is O(n) at worst.
+///
+/// Cost: O(n) to index the triangles' boxes, then each triangle tested against the
+/// triangles whose boxes share a bucket with its own.
+pub(super) fn is_one_floor(plan: &NavMesh) -> bool {
+    let n = plan.num_triangles();
+    if n < 2 {
+        return true;
+    }
+    let boxes = (0..n).map(|t| tri_box(plan, t));
+    let (lo, hi) = boxes.clone().fold(
+        (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY)),
+        |(lo, hi), (a, b)| (lo.min(a), hi.max(b)),
+    );
+    let index = BoxIndex::new(lo, hi, n as f64 / 4.0, boxes);
+    let mut budget = ONE_FLOOR_BUDGET.saturating_mul(n);
+    for t in 0..n {
+        let (a, b) = tri_box(plan, t);
+        let tri = plan.triangle(t);
+        let mut overlaps = false;
+        index.for_each_bucket(a, b, |items| {
+            if overlaps || budget == 0 {
+                return;
+            }
+            budget = budget.saturating_sub(items.len());
+            overlaps = items.iter().any(|&u| {
+                let u = u as TriId;
+                let (c, d) = tri_box(plan, u);
+                u > t
+                    && a.cmplt(d).all()
+                    && c.cmplt(b).all()
+                    && interiors_overlap(tri, plan.triangle(u))
+            });
+        });
+        if overlaps || budget == 0 {
+            return false;
+        }
+    }
+    true
 }
 
 /// True when the interiors of counter-clockwise triangles `p` and `q` meet. Two convex
@@ -322,6 +386,42 @@ mod tests {
     use crate::navmesh::layered::SurfaceQuery;
     use crate::navmesh::surface::{Surface, UpAxis};
     use glam::DVec3;
+
+    /// A row of squares is one floor, the same with a square folded over another is not,
+    /// and a fan of long triangles round one vertex (every pair's boxes meet) is given
+    /// up on within the budget rather than tested pair by pair.
+    #[test]
+    fn one_floor_is_told_and_a_fan_is_given_up_within_the_budget() {
+        let row = |fold: bool| {
+            let mut v = Vec::new();
+            for i in 0..=40 {
+                let x = if fold && i == 40 { 38.5 } else { f64::from(i) };
+                v.extend([DVec3::new(x, 0.0, 0.0), DVec3::new(x, 0.0, 1.0)]);
+            }
+            let quads: Vec<[u32; 4]> = (0..40u32)
+                .map(|i| [2 * i, 2 * i + 1, 2 * i + 3, 2 * i + 2])
+                .collect();
+            (v, quads)
+        };
+        let (v, quads) = row(false);
+        let flat = Surface::from_polygons(&v, &quads[..], UpAxis::Y, 0.0).unwrap();
+        assert!(is_one_floor(SurfaceMesh::new(flat).unwrap().plan_mesh()));
+        // The last square turned back over the one before it (a spiral ramp's plan view).
+        let (mut v, quads) = row(true);
+        v[80].y = 3.0;
+        v[81].y = 3.0;
+        let folded = Surface::from_polygons(&v, &quads[..], UpAxis::Y, 0.0).unwrap();
+        assert!(!is_one_floor(SurfaceMesh::new(folded).unwrap().plan_mesh()));
+        let n = 20_000u32;
+        let mut v = vec![DVec3::ZERO];
+        v.extend((0..n).map(|k| {
+            let t = std::f64::consts::TAU * f64::from(k) / f64::from(n);
+            DVec3::new(100.0 * t.cos(), 0.0, 100.0 * t.sin())
+        }));
+        let fan: Vec<[u32; 3]> = (0..n).map(|k| [0, 1 + (k + 1) % n, 1 + k]).collect();
+        let fan = Surface::from_polygons(&v, &fan, UpAxis::Y, 0.0).unwrap();
+        assert!(!is_one_floor(SurfaceMesh::new(fan).unwrap().plan_mesh()));
+    }
 
     #[test]
     fn a_cancelled_token_stops_the_build() {
