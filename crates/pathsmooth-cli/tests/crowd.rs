@@ -229,3 +229,42 @@ fn self_closed(text: &str, tag: &str) -> usize {
         })
         .count()
 }
+
+/// The contact line `overlaps K wall_hits W arrived A/N` before the last line, and the
+/// same on two threads; with --avoid the agents touch less often than without, and never
+/// stand within their radius of a wall.
+#[test]
+fn crowd_counts_contacts_and_avoid_lowers_them() {
+    let contacts = |text: &str| -> (u64, u64, u64) {
+        let line = text.trim_end().lines().rev().nth(1).expect("two lines");
+        let w: Vec<&str> = line.split(' ').collect();
+        assert_eq!(
+            (w.len(), w[0], w[2], w[4]),
+            (6, "overlaps", "wall_hits", "arrived"),
+            "{line}"
+        );
+        let (arrived, of) = w[5].split_once('/').unwrap();
+        assert_eq!(of, "200", "{line}");
+        (
+            w[1].parse().unwrap(),
+            w[3].parse().unwrap(),
+            arrived.parse().unwrap(),
+        )
+    };
+    let map = demo_map();
+    let dense = |extra: &[&str]| {
+        let mut args = vec!["crowd", "--map", &map, "--agents", "200", "--seconds", "3"];
+        args.extend(["--doors", "1", "--goal-range", "6"]);
+        args.extend(extra);
+        contacts(&stdout(&run(args)))
+    };
+    let through = dense(&[]);
+    let avoiding = dense(&["--avoid"]);
+    let on_two = dense(&["--avoid", "--threads", "2"]);
+    assert_eq!(avoiding, on_two);
+    assert!(through.0 > 0, "{through:?}");
+    assert!(avoiding.0 < through.0, "{avoiding:?} against {through:?}");
+    assert_eq!(avoiding.1, 0, "{avoiding:?}");
+    assert!(avoiding.2 > 0, "{avoiding:?}");
+    println!("without {through:?}, with --avoid {avoiding:?}");
+}

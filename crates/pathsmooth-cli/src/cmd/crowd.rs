@@ -7,6 +7,7 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use glam::DVec2;
+use pathsmooth::crowd::Avoidance;
 use pathsmooth::grid::GridMap;
 use pathsmooth::{Error, GridWorld};
 use pathsmooth_scenarios::{CrowdScenario, CrowdSimulation, SimFrame};
@@ -29,6 +30,13 @@ The last line of a run's output is always
   agents N frames F mean_ms X p99_ms Y replans_per_s Z invalid K
 (p99: the 99th percentile of the frame times, nearest rank; K: agent-frames whose path \
 failed the check). The exit status is 1 when K > 0, so scripts notice, and for bad input.
+
+Before it, the line
+  overlaps K wall_hits W arrived A/N
+counts the contacts, summed over the frames (K: agent pairs closer than the sum of their \
+radii by more than 1 %; W: agents closer than their radius to a wall or closed door by more \
+than 1 %) and A the agents that reached at least one goal. Agents walk through one another \
+unless --avoid is given.
 
 --animate writes an animated SVG (SMIL): the map, the doors (opaque while closed) and the \
 first 500 agents, sampled every --frames-every frames, looping over the simulated seconds.";
@@ -73,6 +81,10 @@ pub struct CrowdArgs {
     /// walking their old paths); all by default.
     #[arg(long)]
     pub plan_budget: Option<usize>,
+    /// The agents avoid one another (ORCA, the library's `Avoidance::default()`); without
+    /// it they walk through one another.
+    #[arg(long)]
+    pub avoid: bool,
     /// How every path is smoothed (the library's presets).
     #[arg(long, value_enum, default_value_t = PresetArg::Smooth)]
     pub method: PresetArg,
@@ -113,6 +125,10 @@ struct Totals {
     /// The frames' counts, summed.
     frames: SimFrame,
     invalid: usize,
+    /// Agent-pair-frames and agent-frames in contact ([`CrowdSimulation::contacts`]).
+    overlaps: usize,
+    wall_hits: usize,
+    arrived: usize,
 }
 
 /// The sampled positions and door states for `--animate`.
@@ -185,6 +201,7 @@ pub fn run(a: &CrowdArgs) -> Result<()> {
         seed: a.seed,
         steps: preset.steps(),
         plan_budget: a.plan_budget,
+        avoidance: a.avoid.then(Avoidance::default),
         ..CrowdScenario::default()
     };
     let hz = scenario.hz;
@@ -225,11 +242,15 @@ pub fn run(a: &CrowdArgs) -> Result<()> {
         let f = sim.frame()?;
         totals.times.push(t0.elapsed().as_secs_f64());
         totals.invalid += sim.check();
+        let (overlaps, wall_hits) = sim.contacts();
+        totals.overlaps += overlaps;
+        totals.wall_hits += wall_hits;
         totals.frames += f;
         if let Some(r) = &mut recorder {
             r.after(&sim, k, frames, hz);
         }
     }
+    totals.arrived = sim.arrived();
     let seconds = frames as f64 / hz;
     let report = summary(a, (method, threads), &size, setup, seconds, &totals);
 
@@ -325,6 +346,10 @@ fn summary(
         table.row([name.to_string(), value]);
     }
     out.push_str(&table.render());
+    out.push_str(&format!(
+        "overlaps {} wall_hits {} arrived {}/{}\n",
+        t.overlaps, t.wall_hits, t.arrived, a.agents
+    ));
     out.push_str(&format!(
         "agents {} frames {} mean_ms {mean:.3} p99_ms {p99:.3} replans_per_s {replans_per_s:.1} invalid {}\n",
         a.agents,

@@ -5,7 +5,8 @@ use std::sync::Arc;
 
 use glam::DVec2;
 
-use super::{AgentPath, Moved, Repair, Retargeted};
+use super::avoid::{AvoidScratch, Mover};
+use super::{AgentPath, Avoidance, Moved, Repair, Retargeted};
 use crate::error::{Error, Result};
 use crate::pipeline::{Pipeline, Step};
 use crate::world::{Obstacle, ObstacleId, ObstacleWorld, World};
@@ -34,6 +35,10 @@ pub struct CrowdAgent {
     repair: bool,
     /// The last error an update met for this agent: a refused target, a failed move.
     error: Option<Error>,
+    /// Its velocity over the last update (world units per second).
+    velocity: DVec2,
+    /// With avoidance: the velocity this update's avoidance chose (`None`: walk the path).
+    avoiding: Option<DVec2>,
 }
 
 impl CrowdAgent {
@@ -45,6 +50,12 @@ impl CrowdAgent {
     /// Its walking speed, world units per second.
     pub fn speed(&self) -> f64 {
         self.speed
+    }
+
+    /// Its velocity over the last update: the distance it moved over the time step
+    /// (world units per second; zero before any update, and while it stands).
+    pub fn velocity(&self) -> DVec2 {
+        self.velocity
     }
 
     /// True when a target asked for waits to be planned (see
@@ -103,8 +114,9 @@ impl std::ops::AddAssign for CrowdFrame {
 
 /// Many agents, each with an [`AgentPath`], walking on one world whose temporary
 /// obstacles come and go (a [`GridWorld`] by default, or a
-/// [`NavMeshWorld`](crate::NavMeshWorld): any [`ObstacleWorld`]): Detour's `dtCrowd` without the local steering (agents do not
-/// avoid one another), over smooth paths.
+/// [`NavMeshWorld`](crate::NavMeshWorld): any [`ObstacleWorld`]): Detour's `dtCrowd` over
+/// smooth paths. Agents walk through one another unless the crowd has
+/// [avoidance](Self::with_avoidance) (ORCA between the agents).
 ///
 /// Each [`update`](Self::update) moves every agent `speed × dt` along its path (to its
 /// agent path's [`steering_point`](AgentPath::steering_point), then
@@ -151,6 +163,11 @@ pub struct Crowd<W: ObstacleWorld = GridWorld> {
     plan_budget: Option<usize>,
     /// The world changed since the last update: stuck agents try again.
     changed: bool,
+    /// Local avoidance between the agents (`None`: they walk through one another).
+    avoidance: Option<Avoidance>,
+    avoid: AvoidScratch,
+    /// The avoidance's velocity for each agent, this update.
+    avoiding: Vec<Option<DVec2>>,
 }
 
 impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
@@ -172,6 +189,9 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             queue: VecDeque::new(),
             plan_budget: None,
             changed: false,
+            avoidance: None,
+            avoid: AvoidScratch::default(),
+            avoiding: Vec::new(),
         })
     }
 
@@ -249,6 +269,8 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             plan_now: false,
             repair: false,
             error: None,
+            velocity: DVec2::ZERO,
+            avoiding: None,
         });
         Ok(self.agents.len() - 1)
     }
@@ -291,6 +313,51 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         }
         self.plan_budget = plans;
         Ok(self)
+    }
+
+    /// Makes the agents avoid one another ([`Avoidance`]: ORCA, as Detour's crowd and
+    /// RVO2 do), or walk through one another (`None`, the default). With avoidance each
+    /// update first repairs and plans as without, then gives every agent the velocity
+    /// nearest the one its path asks for that keeps it off its nearest neighbours (see
+    /// [`Avoidance`]), then moves it by that velocity: an agent that avoids leaves its
+    /// path, and [`AgentPath::move_position`] takes it back to the path (re-planning
+    /// locally only when it must). A velocity whose step would take the agent closer than
+    /// its radius to a wall is not taken: the agent walks along its path instead, at the
+    /// avoiding speed, so agents never leave valid space (walls are not yet avoidance
+    /// constraints themselves, as RVO2's obstacles are).
+    ///
+    /// Errors: [`Error::BadParameter`] for bad settings ([`Avoidance`]'s fields).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::crowd::{Avoidance, Crowd};
+    /// use pathsmooth::{GridMap, GridWorld, Preset};
+    /// let world = GridWorld::new(GridMap::from_rows(&["..........", "..........", ".........."])?)?;
+    /// let mut crowd = Crowd::new(world, 0.3, Preset::Smooth.steps())?.with_avoidance(Some(Avoidance::default()))?;
+    /// // Two agents head-on along the middle row.
+    /// crowd.add_agent(DVec2::new(0.5, 1.5), DVec2::new(9.5, 1.5), 1.5)?;
+    /// crowd.add_agent(DVec2::new(9.5, 1.5), DVec2::new(0.5, 1.5), 1.5)?;
+    /// let mut closest = f64::INFINITY;
+    /// for _ in 0..600 {
+    ///     crowd.update(1.0 / 60.0)?;
+    ///     let [a, b] = [0, 1].map(|i| crowd.agents()[i].agent_path().position());
+    ///     closest = closest.min(a.distance(b));
+    /// }
+    /// assert!(closest >= 0.6 * 0.99, "{closest}");
+    /// assert!(crowd.agents().iter().all(|a| a.arrived()));
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn with_avoidance(mut self, avoidance: Option<Avoidance>) -> Result<Self> {
+        if let Some(a) = &avoidance {
+            a.check()?;
+        }
+        self.avoidance = avoidance;
+        Ok(self)
+    }
+
+    /// The avoidance settings (`None`: none).
+    pub fn avoidance(&self) -> Option<&Avoidance> {
+        self.avoidance.as_ref()
     }
 
     /// Adds a temporary obstacle to the world ([`ObstacleWorld::add_obstacle`]) and marks
@@ -352,28 +419,87 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         }
         let retry = std::mem::take(&mut self.changed);
         self.serve_queue();
+        let Some(settings) = self.avoidance else {
+            return Ok(self.each_run(|a, pipeline, frame| {
+                prepare_agent(a, pipeline, retry, frame);
+                walk_agent(a, pipeline, dt, frame);
+                count_agent(a, frame);
+            }));
+        };
+        let mut frame =
+            self.each_run(|a, pipeline, frame| prepare_agent(a, pipeline, retry, frame));
+        self.choose_velocities(&settings, dt);
+        frame += self.each_run(|a, pipeline, frame| {
+            walk_agent(a, pipeline, dt, frame);
+            count_agent(a, frame);
+        });
+        Ok(frame)
+    }
+
+    /// Runs `update` on every agent, over the crowd's runs of agents (one pipeline each, in
+    /// parallel when the crowd has threads), and sums their frames.
+    fn each_run(
+        &mut self,
+        update: impl Fn(&mut CrowdAgent, &mut Pipeline<Arc<W>>, &mut CrowdFrame) + Sync,
+    ) -> CrowdFrame {
         let runs = self.pipelines.len();
         let per_run = self.agents.len().div_ceil(runs).max(1);
+        let run = |(agents, pipeline): (&mut [CrowdAgent], &mut Pipeline<Arc<W>>)| {
+            let mut frame = CrowdFrame::default();
+            for a in agents {
+                update(a, pipeline, &mut frame);
+            }
+            frame
+        };
         #[cfg(feature = "rayon")]
         if let Some(pool) = &self.pool {
             use rayon::prelude::*;
             let (agents, pipelines) = (&mut self.agents, &mut self.pipelines);
-            return Ok(pool.install(|| {
+            return pool.install(|| {
                 agents
                     .par_chunks_mut(per_run)
                     .zip(pipelines.par_iter_mut())
-                    .map(|(run, pipeline)| update_run(run, pipeline, dt, retry))
+                    .map(run)
                     .reduce(CrowdFrame::default, |mut a, b| {
                         a += b;
                         a
                     })
-            }));
+            });
         }
         let mut frame = CrowdFrame::default();
-        for (run, pipeline) in self.agents.chunks_mut(per_run).zip(&mut self.pipelines) {
-            frame += update_run(run, pipeline, dt, retry);
+        for pair in self.agents.chunks_mut(per_run).zip(&mut self.pipelines) {
+            frame += run(pair);
         }
-        Ok(frame)
+        frame
+    }
+
+    /// Gives each agent the velocity avoidance chooses for it this update
+    /// ([`CrowdAgent::avoiding`]), from every agent's position, last velocity and the
+    /// velocity its path asks for.
+    fn choose_velocities(&mut self, settings: &Avoidance, dt: f64) {
+        let radius = self.radius;
+        self.avoid.movers.clear();
+        self.avoid.movers.extend(self.agents.iter().map(|a| {
+            let c = &a.agent_path;
+            let standing = c.is_stuck() || a.arrived();
+            let preferred = if standing || dt <= 0.0 {
+                DVec2::ZERO
+            } else {
+                (c.steering_point(a.speed * dt) - c.position()) / dt
+            };
+            Mover {
+                position: c.position(),
+                velocity: a.velocity,
+                preferred,
+                speed: a.speed,
+                radius,
+                standing,
+            }
+        }));
+        self.avoid.velocities(settings, dt, &mut self.avoiding);
+        for (a, &v) in self.agents.iter_mut().zip(&self.avoiding) {
+            a.avoiding = v;
+        }
     }
 
     /// Marks the agents whose targets this update plans: the queue's first `plan_budget`.
@@ -413,25 +539,10 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     }
 }
 
-/// One run of agents' update on one pipeline (see [`Crowd::update`]).
-fn update_run<W: World>(
-    run: &mut [CrowdAgent],
-    pipeline: &mut Pipeline<Arc<W>>,
-    dt: f64,
-    retry: bool,
-) -> CrowdFrame {
-    let mut frame = CrowdFrame::default();
-    for a in run {
-        update_agent(a, pipeline, dt, retry, &mut frame);
-    }
-    frame
-}
-
-/// One agent's update: repair, new target, walk (see [`Crowd::update`]).
-fn update_agent<W: World>(
+/// An agent's repair and new target (see [`Crowd::update`]).
+fn prepare_agent<W: World>(
     a: &mut CrowdAgent,
     pipeline: &mut Pipeline<Arc<W>>,
-    dt: f64,
     retry: bool,
     frame: &mut CrowdFrame,
 ) {
@@ -460,9 +571,37 @@ fn update_agent<W: World>(
             }
         }
     }
+}
+
+/// An agent's walk over `dt`: along its path, or by the velocity avoidance chose for it
+/// when that keeps it off the walls (else along its path at that velocity's speed).
+fn walk_agent<W: World>(
+    a: &mut CrowdAgent,
+    pipeline: &mut Pipeline<Arc<W>>,
+    dt: f64,
+    frame: &mut CrowdFrame,
+) {
+    let c = &mut a.agent_path;
+    let from = c.position();
+    let avoiding = a.avoiding.take();
     if !c.is_stuck() && dt > 0.0 {
-        let p = c.steering_point(a.speed * dt);
-        match c.move_position(pipeline, p) {
+        let moved = match avoiding {
+            None => c.move_position(pipeline, c.steering_point(a.speed * dt)),
+            Some(v) => {
+                let p = from + v * dt;
+                let off_walls = pipeline
+                    .world()
+                    .segment_is_clear(from, p, pipeline.radius());
+                match off_walls.then(|| c.move_position(pipeline, p)) {
+                    Some(Ok(m)) => Ok(m),
+                    // Into a wall's reach, or no room there: along the path instead, at
+                    // the avoiding speed (walls are no constraint of the avoidance yet,
+                    // so its velocity may lead into one).
+                    _ => c.move_position(pipeline, c.steering_point(v.length() * dt)),
+                }
+            }
+        };
+        match moved {
             Ok(Moved::Replanned) => frame.replans += 1,
             Ok(_) => frame.moved += 1,
             // The steering point lies on a valid path, so this is not expected; the
@@ -473,6 +612,15 @@ fn update_agent<W: World>(
             }
         }
     }
-    frame.stuck += usize::from(c.is_stuck());
+    a.velocity = if dt > 0.0 {
+        (c.position() - from) / dt
+    } else {
+        DVec2::ZERO
+    };
+}
+
+/// An agent's state after its update, counted in `frame`.
+fn count_agent(a: &CrowdAgent, frame: &mut CrowdFrame) {
+    frame.stuck += usize::from(a.agent_path.is_stuck());
     frame.waiting += usize::from(a.wanted.is_some());
 }

@@ -32,11 +32,13 @@
 
 mod agent_path;
 mod agents;
+mod avoid;
 #[cfg(feature = "rayon")]
 mod batch;
 
 pub use agent_path::{AgentPath, Moved, Repair, Retargeted, MAX_PULL};
 pub use agents::{AgentIndex, Crowd, CrowdAgent, CrowdFrame, MAX_THREADS};
+pub use avoid::Avoidance;
 #[cfg(feature = "rayon")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
 pub use batch::{update_batch, AgentMove, Updated};

@@ -1,0 +1,280 @@
+//! Local avoidance between a crowd's agents: optimal reciprocal collision avoidance (ORCA;
+//! van den Berg, Guy, Lin and Manocha, "Reciprocal n-Body Collision Avoidance", 2011, as
+//! in their RVO2 library), solved by the `dodgy_2d` crate, with the neighbours found in a
+//! grid of buckets rebuilt every frame.
+
+use std::borrow::Cow;
+
+use dodgy_2d::{Agent, AvoidanceOptions, Vec2};
+use glam::DVec2;
+
+use crate::error::{Error, Result};
+
+/// How a [`Crowd`](super::Crowd)'s agents avoid one another
+/// ([`Crowd::with_avoidance`](super::Crowd::with_avoidance)).
+///
+/// Each frame every agent takes the velocity nearest the one its path asks for (towards
+/// its [`steering_point`](super::AgentPath::steering_point), at its speed) that keeps it
+/// from touching any of its nearest neighbours for `time_horizon` seconds, assuming they
+/// take their half of the avoidance (ORCA: van den Berg et al., "Reciprocal n-Body
+/// Collision Avoidance", 2011; solved by the `dodgy_2d` crate, a port of RVO2).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Avoidance {
+    /// How far ahead (seconds) collisions with neighbours are avoided (default 2): longer
+    /// turns earlier and more smoothly, but makes agents shy of crowds.
+    pub time_horizon: f64,
+    /// The most neighbours each agent avoids, the nearest first (default 10).
+    pub max_neighbours: usize,
+    /// How far (world units, between centres) a neighbour is looked for; `None` (the
+    /// default): far enough to meet anyone within the time horizon at both agents' top
+    /// speed, `2 × (speed × time_horizon + radius)`, for the fastest agent.
+    pub neighbour_distance: Option<f64>,
+}
+
+impl Default for Avoidance {
+    fn default() -> Self {
+        Avoidance {
+            time_horizon: 2.0,
+            max_neighbours: 10,
+            neighbour_distance: None,
+        }
+    }
+}
+
+impl Avoidance {
+    /// Checks the settings. Errors: [`Error::BadParameter`] for a time horizon or
+    /// neighbour distance that is not finite and > 0, or no neighbour.
+    pub(crate) fn check(&self) -> Result<()> {
+        if !(self.time_horizon.is_finite() && self.time_horizon > 0.0) {
+            return Err(Error::param(
+                "time_horizon",
+                self.time_horizon,
+                "a finite time > 0",
+            ));
+        }
+        if self.max_neighbours == 0 {
+            return Err(Error::param("max_neighbours", 0.0, "at least 1"));
+        }
+        if let Some(d) = self
+            .neighbour_distance
+            .filter(|d| !(d.is_finite() && *d > 0.0))
+        {
+            return Err(Error::param(
+                "neighbour_distance",
+                d,
+                "a finite distance > 0",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Below this fraction of its speed an agent counts as slowed by its neighbours.
+const SLOWED: f64 = 0.5;
+
+/// How far (radians) a slowed agent turns its preferred velocity to the right.
+const KEEP_RIGHT: f64 = 0.25;
+
+/// One agent as avoidance sees it.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Mover {
+    pub(crate) position: DVec2,
+    pub(crate) velocity: DVec2,
+    pub(crate) preferred: DVec2,
+    pub(crate) speed: f64,
+    pub(crate) radius: f64,
+    /// A stuck or arrived agent stands: the others avoid it, it takes no share.
+    pub(crate) standing: bool,
+}
+
+/// The avoidance's scratch, kept by the crowd from frame to frame: the movers, the
+/// buckets and each agent's neighbours.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct AvoidScratch {
+    pub(crate) movers: Vec<Mover>,
+    /// (bucket key, mover), sorted.
+    buckets: Vec<(u64, u32)>,
+    near: Vec<(f64, u32)>,
+    neighbours: Vec<Cow<'static, Agent>>,
+}
+
+/// The bucket of coordinate `x` for buckets of side `cell` (monotone in `x`).
+fn bucket(x: f64, cell: f64) -> i64 {
+    (x / cell).floor().clamp(-1e9, 1e9) as i64
+}
+
+/// The key of bucket `(bx, by)`: ordered by `bx`, then `by`.
+fn key(bx: i64, by: i64) -> u64 {
+    (((bx + (1 << 31)) as u64) << 32) | (by + (1 << 31)) as u64
+}
+
+impl AvoidScratch {
+    /// The velocity every mover takes (written to `out`, one per mover): ORCA's, or `None`
+    /// for a mover that keeps its preferred velocity (nobody near, or nobody in its way).
+    pub(crate) fn velocities(
+        &mut self,
+        settings: &Avoidance,
+        dt: f64,
+        out: &mut Vec<Option<DVec2>>,
+    ) {
+        let reach = settings.neighbour_distance.unwrap_or_else(|| {
+            let fastest = self.movers.iter().fold(0.0f64, |m, a| m.max(a.speed));
+            let widest = self.movers.iter().fold(0.0f64, |m, a| m.max(a.radius));
+            2.0 * (fastest * settings.time_horizon + widest)
+        });
+        let cell = reach.max(f64::MIN_POSITIVE);
+        self.buckets.clear();
+        self.buckets
+            .extend(self.movers.iter().enumerate().map(|(i, m)| {
+                let p = m.position;
+                (key(bucket(p.x, cell), bucket(p.y, cell)), i as u32)
+            }));
+        self.buckets.sort_unstable();
+        out.clear();
+        let options = AvoidanceOptions {
+            obstacle_margin: 0.0,
+            time_horizon: settings.time_horizon as f32,
+            obstacle_time_horizon: settings.time_horizon as f32,
+        };
+        for i in 0..self.movers.len() {
+            let me = self.movers[i];
+            if me.standing || dt <= 0.0 {
+                out.push(None);
+                continue;
+            }
+            self.nearest(i, reach, cell, settings.max_neighbours);
+            if self.near.is_empty() {
+                out.push(None);
+                continue;
+            }
+            // Positions relative to the agent, so f32 keeps their precision far from the
+            // origin.
+            self.neighbours.clear();
+            self.neighbours.extend(self.near.iter().map(|&(_, j)| {
+                let other = &self.movers[j as usize];
+                Cow::Owned(Agent {
+                    position: to_f32(other.position - me.position),
+                    velocity: to_f32(other.velocity),
+                    radius: other.radius as f32,
+                    // A standing agent does not move aside: the mover takes it all.
+                    avoidance_responsibility: if other.standing { 0.0 } else { 1.0 },
+                })
+            }));
+            let agent = Agent {
+                position: Vec2::ZERO,
+                velocity: to_f32(me.velocity),
+                radius: me.radius as f32,
+                avoidance_responsibility: 1.0,
+            };
+            // A slowed agent asks to pass on the right: in a symmetric jam (a circle of
+            // agents meeting at its centre) every velocity ORCA allows cancels out and the
+            // agents stop; the same turn for everyone sets them circling round each other.
+            let asked = if me.velocity.length() < SLOWED * me.speed {
+                DVec2::from_angle(-KEEP_RIGHT).rotate(me.preferred)
+            } else {
+                me.preferred
+            };
+            let v = agent.compute_avoiding_velocity(
+                &self.neighbours,
+                &[],
+                to_f32(asked),
+                me.speed as f32,
+                dt as f32,
+                &options,
+            );
+            let v = DVec2::new(f64::from(v.x), f64::from(v.y));
+            // What f32 rounding alone moved is no avoidance: the path's own step is exact.
+            let kept = v.distance(me.preferred) <= 1e-5 * me.speed;
+            out.push(match (v.is_finite(), kept) {
+                (true, true) => None,
+                (true, false) => Some(v),
+                (false, _) => Some(DVec2::ZERO),
+            });
+        }
+    }
+
+    /// The (at most `max`) movers nearest mover `i` within `reach`, nearest first, in
+    /// `self.near`; movers at exactly its position are left out (no direction to avoid
+    /// them in: ORCA would pick one at random).
+    fn nearest(&mut self, i: usize, reach: f64, cell: f64, max: usize) {
+        self.near.clear();
+        let p = self.movers[i].position;
+        let (bx, by) = (bucket(p.x, cell), bucket(p.y, cell));
+        for x in bx - 1..=bx + 1 {
+            let lo = self.buckets.partition_point(|&(k, _)| k < key(x, by - 1));
+            let hi = self.buckets.partition_point(|&(k, _)| k <= key(x, by + 1));
+            for &(_, j) in &self.buckets[lo..hi] {
+                let d = self.movers[j as usize].position.distance(p);
+                if j as usize != i && d > 0.0 && d <= reach {
+                    self.near.push((d, j));
+                }
+            }
+        }
+        self.near
+            .sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        self.near.truncate(max);
+    }
+}
+
+fn to_f32(v: DVec2) -> Vec2 {
+    Vec2::new(v.x as f32, v.y as f32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mover(x: f64, vx: f64) -> Mover {
+        Mover {
+            position: DVec2::new(x, 0.0),
+            velocity: DVec2::new(vx, 0.0),
+            preferred: DVec2::new(vx, 0.0),
+            speed: 1.0,
+            radius: 0.5,
+            standing: false,
+        }
+    }
+
+    /// Two agents walking head-on at each other turn aside; one alone keeps its velocity.
+    #[test]
+    fn head_on_agents_turn_aside_and_a_lone_one_does_not() {
+        let mut s = AvoidScratch {
+            movers: vec![mover(0.0, 1.0), mover(2.0, -1.0), mover(100.0, 1.0)],
+            ..AvoidScratch::default()
+        };
+        let mut out = Vec::new();
+        s.velocities(&Avoidance::default(), 0.1, &mut out);
+        assert_eq!(out[2], None);
+        let (a, b) = (out[0].unwrap(), out[1].unwrap());
+        assert!(a.y.abs() > 0.05 && b.y.abs() > 0.05, "{out:?}");
+        assert!(a.length() <= 1.0 + 1e-6 && b.length() <= 1.0 + 1e-6);
+    }
+
+    #[test]
+    fn bad_settings_are_refused() {
+        for bad in [
+            Avoidance {
+                time_horizon: 0.0,
+                ..Avoidance::default()
+            },
+            Avoidance {
+                time_horizon: f64::NAN,
+                ..Avoidance::default()
+            },
+            Avoidance {
+                max_neighbours: 0,
+                ..Avoidance::default()
+            },
+            Avoidance {
+                neighbour_distance: Some(-1.0),
+                ..Avoidance::default()
+            },
+        ] {
+            assert!(
+                matches!(bad.check(), Err(Error::BadParameter { .. })),
+                "{bad:?}"
+            );
+        }
+        assert!(Avoidance::default().check().is_ok());
+    }
+}
