@@ -171,8 +171,19 @@ impl CrowdSimulation {
         let reachable = Reachable::new(crowd.world(), crowd.radius())?;
         let mut rng = Rng::new(scenario.seed);
         let mut retarget_at = Vec::with_capacity(scenario.agents);
+        // Agents that avoid one another start in cells of their own (while the map has
+        // twice as many as agents): two at one point would begin overlapped. Without
+        // avoidance the draws are the benchmark's, repeats and all.
+        let distinct = scenario.avoidance.is_some() && 2 * scenario.agents <= reachable.cells.len();
+        let mut taken = std::collections::HashSet::new();
         for i in 0..scenario.agents {
-            let start = crowd.world().cell_center(reachable.any(&mut rng));
+            let cell = loop {
+                let c = reachable.any(&mut rng);
+                if !distinct || taken.insert(c) {
+                    break c;
+                }
+            };
+            let start = crowd.world().cell_center(cell);
             crowd.add_agent(start, start, scenario.speed)?;
             let goal = reachable.goal_near(&crowd, start, scenario.goal_range, &mut rng);
             crowd.set_target(i, goal)?;

@@ -1,21 +1,18 @@
 //! Crowds whose agents avoid one another ([`Crowd::with_avoidance`]), in the standard
-//! scenarios of local avoidance: a circle of agents swapping to the antipodes, two groups
-//! crossing through a door, a corridor walked both ways. Every frame is judged by checks
-//! written here, not the library's: agent pairs closer than the sum of their radii by more
-//! than 1 % (an overlap), agents closer than their radius to a blocked cell or the map's
-//! edge by more than 1 % (a wall hit, the distance to each blocked cell's square measured
-//! directly), and agents that reached their goal. Without avoidance the same scenarios
-//! overlap, so the checks can fail.
-//!
-//! What holds today (`docs/crowd.md`, "Avoidance"): two agents head-on and the circle never
-//! touch; in the door and the corridor, where the walls are not yet constraints of the
-//! avoidance, overlaps fall to a small fraction of those without it, not to none; the
-//! circle of 16 jams in a ring at its centre (no agent arrives within 30 s). The tests
-//! assert those figures, so that a change that loses them fails, and print the counts.
+//! scenarios of local avoidance: two agents head-on, circles of agents swapping to the
+//! antipodes, two groups crossing through a door (on a grid and on its navmesh), a
+//! corridor walked both ways. Every frame is judged by checks written here, not the
+//! library's: agent pairs closer than the sum of their radii by more than 1 % (an
+//! overlap), agents closer than their radius to a blocked cell or the map's edge by more
+//! than 1 % (a wall hit, the distance to each blocked cell's square measured directly), and
+//! agents that reached their goal, by when. Without avoidance the same scenarios overlap,
+//! so the checks can fail.
 
 use glam::DVec2;
 use pathsmooth::crowd::{Avoidance, Crowd};
-use pathsmooth::{GridMap, GridWorld, Preset};
+use pathsmooth::navmesh::NavMesh;
+use pathsmooth::world::ObstacleWorld;
+use pathsmooth::{GridMap, GridWorld, NavMeshWorld, Preset};
 
 const RADIUS: f64 = 0.3;
 const SPEED: f64 = 1.5;
@@ -29,6 +26,8 @@ struct Outcome {
     wall_hits: usize,
     arrived: usize,
     last_arrival: f64,
+    /// The closest two agents came, over the sum of their radii.
+    closest: f64,
 }
 
 /// The distance from `p` to the nearest blocked cell (each the unit square it covers) or
@@ -48,9 +47,22 @@ fn wall_distance(rows: &[&str], p: DVec2) -> f64 {
     best
 }
 
-/// Runs agents from `starts` to `goals` on the map `rows` for at most `seconds`.
+/// Runs agents from `starts` to `goals` on the map `rows` (its grid world) for at most
+/// `seconds`.
 fn run(rows: &[&str], starts: &[DVec2], goals: &[DVec2], avoid: bool, seconds: f64) -> Outcome {
     let world = GridWorld::new(GridMap::from_rows(rows).unwrap()).unwrap();
+    run_on(world, rows, starts, goals, avoid, seconds)
+}
+
+/// [`run`] on `world`, a world of the map `rows`.
+fn run_on<W: ObstacleWorld + Send + Sync>(
+    world: W,
+    rows: &[&str],
+    starts: &[DVec2],
+    goals: &[DVec2],
+    avoid: bool,
+    seconds: f64,
+) -> Outcome {
     let mut crowd = Crowd::new(world, RADIUS, Preset::Smooth.steps())
         .unwrap()
         .with_avoidance(avoid.then(Avoidance::default))
@@ -63,6 +75,7 @@ fn run(rows: &[&str], starts: &[DVec2], goals: &[DVec2], avoid: bool, seconds: f
         wall_hits: 0,
         arrived: 0,
         last_arrival: 0.0,
+        closest: f64::INFINITY,
     };
     let mut reached = vec![false; starts.len()];
     let frames = (seconds * HZ).round() as usize;
@@ -76,7 +89,9 @@ fn run(rows: &[&str], starts: &[DVec2], goals: &[DVec2], avoid: bool, seconds: f
         for i in 0..at.len() {
             assert!(at[i].is_finite(), "agent {i} at {}", at[i]);
             for j in i + 1..at.len() {
-                if at[i].distance(at[j]) < 0.99 * 2.0 * RADIUS {
+                let d = at[i].distance(at[j]);
+                out.closest = out.closest.min(d / (2.0 * RADIUS));
+                if d < 0.99 * 2.0 * RADIUS {
                     out.overlaps += 1;
                 }
             }
@@ -100,6 +115,14 @@ fn open_map(w: usize, h: usize) -> Vec<String> {
     vec![".".repeat(w); h]
 }
 
+/// Asserts the bar: no overlap, no wall hit, every agent at its goal by `by` seconds.
+fn assert_clean(what: &str, o: &Outcome, agents: usize, by: f64) {
+    println!("{what}: {o:?}");
+    assert_eq!((o.overlaps, o.wall_hits), (0, 0), "{what}: {o:?}");
+    assert_eq!(o.arrived, agents, "{what}: {o:?}");
+    assert!(o.last_arrival <= by, "{what}: {o:?}");
+}
+
 #[test]
 fn two_agents_head_on_pass_without_touching() {
     let rows = open_map(12, 5);
@@ -107,45 +130,34 @@ fn two_agents_head_on_pass_without_touching() {
     let starts = [DVec2::new(0.5, 2.5), DVec2::new(11.5, 2.5)];
     let goals = [starts[1], starts[0]];
     assert!(run(&rows, &starts, &goals, false, 20.0).overlaps > 0);
-    let avoiding = run(&rows, &starts, &goals, true, 20.0);
-    assert_eq!(
-        (avoiding.overlaps, avoiding.wall_hits, avoiding.arrived),
-        (0, 0, 2),
-        "{avoiding:?}"
-    );
+    assert_clean("head-on", &run(&rows, &starts, &goals, true, 20.0), 2, 12.0);
 }
 
 #[test]
-fn a_circle_of_agents_swapping_to_the_antipodes_never_touches() {
+fn circles_of_agents_swap_to_the_antipodes_without_touching() {
     let rows = open_map(24, 24);
     let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
     let centre = DVec2::splat(12.0);
-    let n = 16;
-    let starts: Vec<DVec2> = (0..n)
-        .map(|k| {
-            let t = std::f64::consts::TAU * k as f64 / n as f64;
-            centre + 9.0 * DVec2::new(t.cos(), t.sin())
-        })
-        .collect();
-    let goals: Vec<DVec2> = starts.iter().map(|&s| 2.0 * centre - s).collect();
-    let through = run(&rows, &starts, &goals, false, 30.0);
-    assert!(through.overlaps > 0, "{through:?}");
-    let avoiding = run(&rows, &starts, &goals, true, 30.0);
-    println!("circle: without {through:?}, with {avoiding:?}");
-    // No touch; but the agents jam in a ring at the centre (see the module's docs).
-    assert_eq!(
-        (avoiding.overlaps, avoiding.wall_hits),
-        (0, 0),
-        "{avoiding:?}"
-    );
+    for n in [8, 12, 16, 24, 32] {
+        let starts: Vec<DVec2> = (0..n)
+            .map(|k| {
+                let t = std::f64::consts::TAU * k as f64 / n as f64;
+                centre + 9.0 * DVec2::new(t.cos(), t.sin())
+            })
+            .collect();
+        let goals: Vec<DVec2> = starts.iter().map(|&s| 2.0 * centre - s).collect();
+        let through = run(&rows, &starts, &goals, false, 45.0);
+        assert!(through.overlaps > 0, "{through:?}");
+        let avoiding = run(&rows, &starts, &goals, true, 45.0);
+        assert_clean(&format!("circle of {n}"), &avoiding, n, 40.0);
+    }
 }
 
-#[test]
-fn two_groups_crossing_through_a_door_touch_far_less_and_all_arrive() {
-    // A wall across the middle of a 20 × 16 room, with a door 3 cells wide.
+/// A wall across the middle of a 20 × 16 room with a door 3 cells wide, and six agents
+/// on each side bound for the other.
+fn door() -> (Vec<String>, Vec<DVec2>, Vec<DVec2>) {
     let mut rows = open_map(20, 16);
     rows[8] = format!("{}...{}", "@".repeat(9), "@".repeat(8));
-    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
     let mut starts = Vec::new();
     let mut goals = Vec::new();
     for k in 0..6 {
@@ -155,19 +167,37 @@ fn two_groups_crossing_through_a_door_touch_far_less_and_all_arrive() {
         starts.push(DVec2::new(x, 12.5));
         goals.push(DVec2::new(x, 2.5));
     }
-    let through = run(&rows, &starts, &goals, false, 40.0);
-    let avoiding = run(&rows, &starts, &goals, true, 40.0);
-    println!("door: without {through:?}, with {avoiding:?}");
-    assert_eq!(avoiding.wall_hits, 0, "{avoiding:?}");
-    assert_eq!(avoiding.arrived, starts.len(), "{avoiding:?}");
-    assert!(
-        avoiding.overlaps * 50 < through.overlaps,
-        "{avoiding:?} against {through:?}"
+    (rows, starts, goals)
+}
+
+#[test]
+fn two_groups_cross_through_a_door_without_touching() {
+    let (rows, starts, goals) = door();
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    assert!(run(&rows, &starts, &goals, false, 40.0).overlaps > 0);
+    assert_clean(
+        "door",
+        &run(&rows, &starts, &goals, true, 40.0),
+        starts.len(),
+        30.0,
     );
 }
 
 #[test]
-fn a_corridor_walked_both_ways_touches_less_and_all_arrive() {
+fn two_groups_cross_through_a_door_on_a_navmesh_without_touching() {
+    // The same room as a navmesh (its passable cells triangulated): the walls avoided are
+    // the mesh's boundary edges.
+    let (rows, starts, goals) = door();
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let world =
+        || NavMeshWorld::new(NavMesh::from_grid(&GridMap::from_rows(&rows).unwrap()).unwrap());
+    assert!(run_on(world(), &rows, &starts, &goals, false, 40.0).overlaps > 0);
+    let avoiding = run_on(world(), &rows, &starts, &goals, true, 40.0);
+    assert_clean("door on a navmesh", &avoiding, starts.len(), 30.0);
+}
+
+#[test]
+fn a_corridor_walked_both_ways_without_touching() {
     // A corridor 3 cells wide and 30 long; five agents enter from each end.
     let rows = [
         "@".repeat(30),
@@ -186,13 +216,85 @@ fn a_corridor_walked_both_ways_touches_less_and_all_arrive() {
         starts.push(DVec2::new(29.5 - k as f64, 5.0 - y));
         goals.push(DVec2::new(0.5 + k as f64, 5.0 - y));
     }
-    let through = run(&rows, &starts, &goals, false, 40.0);
-    let avoiding = run(&rows, &starts, &goals, true, 40.0);
-    println!("corridor: without {through:?}, with {avoiding:?}");
-    assert_eq!(avoiding.wall_hits, 0, "{avoiding:?}");
-    assert_eq!(avoiding.arrived, starts.len(), "{avoiding:?}");
-    assert!(
-        avoiding.overlaps * 2 < through.overlaps,
-        "{avoiding:?} against {through:?}"
+    assert!(run(&rows, &starts, &goals, false, 40.0).overlaps > 0);
+    assert_clean(
+        "corridor",
+        &run(&rows, &starts, &goals, true, 40.0),
+        starts.len(),
+        30.0,
     );
+}
+
+/// `World::walls_near`, what avoidance keeps agents off, on a grid and on its navmesh at
+/// random points: every wall segment has the wall on its left and free space on its right
+/// (just beside its middle, by the map's cells), and every blocked cell's side facing a
+/// free cell within the reach is covered by the segments listed.
+#[test]
+fn walls_near_lists_the_walls_in_reach_with_the_wall_on_their_left() {
+    let (rows, _, _) = door();
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let map = GridMap::from_rows(&rows).unwrap();
+    let blocked = |p: DVec2| {
+        let (x, y) = (p.x.floor() as i64, p.y.floor() as i64);
+        map.is_blocked(x, y)
+    };
+    let grid = GridWorld::new(map.clone()).unwrap();
+    let mesh = NavMeshWorld::new(NavMesh::from_grid(&map).unwrap());
+    let worlds: [(&str, &dyn pathsmooth::World); 2] = [("grid", &grid), ("navmesh", &mesh)];
+    let mut seed = 7u64;
+    let mut next = || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let mut listed = 0;
+    for _ in 0..300 {
+        let p = DVec2::new(next() * 20.0, next() * 16.0);
+        let reach = 0.5 + next() * 2.0;
+        for (name, world) in worlds {
+            let mut walls = Vec::new();
+            world.walls_near(p, reach, &mut walls);
+            listed += walls.len();
+            for &[a, b] in &walls {
+                let (mid, left) = ((a + b) / 2.0, (b - a).perp().normalize() * 1e-3);
+                assert!(
+                    blocked(mid + left) && !blocked(mid - left),
+                    "{name}: {a} → {b}"
+                );
+            }
+            // Each free-blocked side within reach: its middle lies on a listed segment.
+            for y in 0..16i64 {
+                for x in 0..20i64 {
+                    if map.is_blocked(x, y) {
+                        continue;
+                    }
+                    let c = DVec2::new(x as f64 + 0.5, y as f64 + 0.5);
+                    for d in [DVec2::X, DVec2::Y, -DVec2::X, -DVec2::Y] {
+                        let (mid, across) = (c + d * 0.5, c + d);
+                        let in_map = across.cmpge(DVec2::ZERO).all()
+                            && across.cmplt(DVec2::new(20.0, 16.0)).all();
+                        if !in_map || !blocked(across) {
+                            continue;
+                        }
+                        let side = [mid - d.perp() * 0.5, mid + d.perp() * 0.5];
+                        let near = side_distance(p, side) <= reach;
+                        let covered = walls
+                            .iter()
+                            .any(|&[a, b]| side_distance(mid, [a, b]) < 1e-9);
+                        assert!(
+                            !near || covered,
+                            "{name}: side at {mid} within {reach} of {p}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(listed > 300, "{listed} walls listed");
+}
+
+fn side_distance(p: DVec2, [a, b]: [DVec2; 2]) -> f64 {
+    let t = ((p - a).dot(b - a) / (b - a).length_squared()).clamp(0.0, 1.0);
+    p.distance(a + (b - a) * t)
 }

@@ -39,6 +39,8 @@ pub struct CrowdAgent {
     velocity: DVec2,
     /// With avoidance: the velocity this update's avoidance chose (`None`: walk the path).
     avoiding: Option<DVec2>,
+    /// How long (seconds) it has walked at less than half its speed while walking.
+    slowed: f64,
 }
 
 impl CrowdAgent {
@@ -271,6 +273,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             error: None,
             velocity: DVec2::ZERO,
             avoiding: None,
+            slowed: 0.0,
         });
         Ok(self.agents.len() - 1)
     }
@@ -315,16 +318,15 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         Ok(self)
     }
 
-    /// Makes the agents avoid one another ([`Avoidance`]: ORCA, as Detour's crowd and
-    /// RVO2 do), or walk through one another (`None`, the default). With avoidance each
-    /// update first repairs and plans as without, then gives every agent the velocity
-    /// nearest the one its path asks for that keeps it off its nearest neighbours (see
-    /// [`Avoidance`]), then moves it by that velocity: an agent that avoids leaves its
-    /// path, and [`AgentPath::move_position`] takes it back to the path (re-planning
-    /// locally only when it must). A velocity whose step would take the agent closer than
-    /// its radius to a wall is not taken: the agent walks along its path instead, at the
-    /// avoiding speed, so agents never leave valid space (walls are not yet avoidance
-    /// constraints themselves, as RVO2's obstacles are).
+    /// Makes the agents avoid one another ([`Avoidance`]: ORCA, as RVO2 and Detour's crowd
+    /// do), or walk through one another (`None`, the default). With avoidance each update
+    /// first repairs and plans as without, then gives every agent the velocity nearest the
+    /// one its path asks for that keeps it off its nearest neighbours and off the walls
+    /// near it ([`World::walls_near`]), then moves it by that velocity: an agent that
+    /// avoids leaves its path, and [`AgentPath::move_position`] takes it back to the path
+    /// (re-planning locally only when it must). A step the world's exact check refuses
+    /// (into a wall's reach: ORCA works in f32) is not taken: the agent walks along its path
+    /// instead at the avoiding speed, so agents never leave valid space.
     ///
     /// Errors: [`Error::BadParameter`] for bad settings ([`Avoidance`]'s fields).
     ///
@@ -494,9 +496,16 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
                 speed: a.speed,
                 radius,
                 standing,
+                slowed: a.slowed,
             }
         }));
-        self.avoid.velocities(settings, dt, &mut self.avoiding);
+        let world = &self.world;
+        self.avoid.velocities(
+            settings,
+            dt,
+            |p, reach, out| world.walls_near(p, reach, out),
+            &mut self.avoiding,
+        );
         for (a, &v) in self.agents.iter_mut().zip(&self.avoiding) {
             a.avoiding = v;
         }
@@ -594,9 +603,9 @@ fn walk_agent<W: World>(
                     .segment_is_clear(from, p, pipeline.radius());
                 match off_walls.then(|| c.move_position(pipeline, p)) {
                     Some(Ok(m)) => Ok(m),
-                    // Into a wall's reach, or no room there: along the path instead, at
-                    // the avoiding speed (walls are no constraint of the avoidance yet,
-                    // so its velocity may lead into one).
+                    // Into a wall's reach (ORCA's f32 answer, or a world that lists no
+                    // walls), or no room there: along the path instead, at the avoiding
+                    // speed.
                     _ => c.move_position(pipeline, c.steering_point(v.length() * dt)),
                 }
             }
@@ -616,6 +625,12 @@ fn walk_agent<W: World>(
         (c.position() - from) / dt
     } else {
         DVec2::ZERO
+    };
+    let walking = !c.is_stuck() && c.position() != c.target();
+    a.slowed = if walking && a.velocity.length() < 0.5 * a.speed {
+        a.slowed + dt
+    } else {
+        0.0
     };
 }
 

@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 
-use dodgy_2d::{Agent, AvoidanceOptions, Vec2};
+use dodgy_2d::{Agent, AvoidanceOptions, Obstacle, Vec2};
 use glam::DVec2;
 
 use crate::error::{Error, Result};
@@ -25,6 +25,10 @@ pub struct Avoidance {
     pub time_horizon: f64,
     /// The most neighbours each agent avoids, the nearest first (default 10).
     pub max_neighbours: usize,
+    /// How far ahead (seconds) an agent that is avoiding keeps off the walls near it
+    /// ([`World::walls_near`](crate::World::walls_near), RVO2's obstacles; default 1):
+    /// so that it steps aside into free space, not into a wall's reach.
+    pub wall_time_horizon: f64,
     /// How far (world units, between centres) a neighbour is looked for; `None` (the
     /// default): far enough to meet anyone within the time horizon at both agents' top
     /// speed, `2 × (speed × time_horizon + radius)`, for the fastest agent.
@@ -36,6 +40,7 @@ impl Default for Avoidance {
         Avoidance {
             time_horizon: 2.0,
             max_neighbours: 10,
+            wall_time_horizon: 1.0,
             neighbour_distance: None,
         }
     }
@@ -49,6 +54,13 @@ impl Avoidance {
             return Err(Error::param(
                 "time_horizon",
                 self.time_horizon,
+                "a finite time > 0",
+            ));
+        }
+        if !(self.wall_time_horizon.is_finite() && self.wall_time_horizon > 0.0) {
+            return Err(Error::param(
+                "wall_time_horizon",
+                self.wall_time_horizon,
                 "a finite time > 0",
             ));
         }
@@ -72,8 +84,15 @@ impl Avoidance {
 /// Below this fraction of its speed an agent counts as slowed by its neighbours.
 const SLOWED: f64 = 0.5;
 
-/// How far (radians) a slowed agent turns its preferred velocity to the right.
-const KEEP_RIGHT: f64 = 0.25;
+/// How fast (radians per second slowed) a slowed agent turns its preferred velocity to
+/// the right, and how far at most.
+const KEEP_RIGHT_RATE: f64 = 0.5;
+const KEEP_RIGHT_MAX: f64 = std::f64::consts::FRAC_PI_2;
+
+/// How large ORCA sees every agent, in its radii: a little larger than it is, so that
+/// ORCA's f32 answers, which may end a hair inside a neighbour's or a wall's reach, keep
+/// the real agents apart and pass the world's exact check of a step.
+const MARGIN: f64 = 1.05;
 
 /// One agent as avoidance sees it.
 #[derive(Debug, Clone, Copy, Default)]
@@ -85,6 +104,8 @@ pub(crate) struct Mover {
     pub(crate) radius: f64,
     /// A stuck or arrived agent stands: the others avoid it, it takes no share.
     pub(crate) standing: bool,
+    /// How long (seconds) it has walked slower than [`SLOWED`] of its speed.
+    pub(crate) slowed: f64,
 }
 
 /// The avoidance's scratch, kept by the crowd from frame to frame: the movers, the
@@ -96,6 +117,8 @@ pub(crate) struct AvoidScratch {
     buckets: Vec<(u64, u32)>,
     near: Vec<(f64, u32)>,
     neighbours: Vec<Cow<'static, Agent>>,
+    walls: Vec<[DVec2; 2]>,
+    obstacles: Vec<Cow<'static, Obstacle>>,
 }
 
 /// The bucket of coordinate `x` for buckets of side `cell` (monotone in `x`).
@@ -109,12 +132,15 @@ fn key(bx: i64, by: i64) -> u64 {
 }
 
 impl AvoidScratch {
-    /// The velocity every mover takes (written to `out`, one per mover): ORCA's, or `None`
-    /// for a mover that keeps its preferred velocity (nobody near, or nobody in its way).
+    /// The velocity every mover takes (written to `out`, one per mover): ORCA's, against
+    /// its nearest neighbours and the walls `walls_near(p, reach, out)` lists near it, or
+    /// `None` for a mover that keeps its preferred velocity (nobody near, or nobody in its
+    /// way).
     pub(crate) fn velocities(
         &mut self,
         settings: &Avoidance,
         dt: f64,
+        walls_near: impl Fn(DVec2, f64, &mut Vec<[DVec2; 2]>),
         out: &mut Vec<Option<DVec2>>,
     ) {
         let reach = settings.neighbour_distance.unwrap_or_else(|| {
@@ -131,10 +157,10 @@ impl AvoidScratch {
             }));
         self.buckets.sort_unstable();
         out.clear();
-        let options = AvoidanceOptions {
+        let mut options = AvoidanceOptions {
             obstacle_margin: 0.0,
             time_horizon: settings.time_horizon as f32,
-            obstacle_time_horizon: settings.time_horizon as f32,
+            obstacle_time_horizon: settings.wall_time_horizon as f32,
         };
         for i in 0..self.movers.len() {
             let me = self.movers[i];
@@ -152,37 +178,68 @@ impl AvoidScratch {
             self.neighbours.clear();
             self.neighbours.extend(self.near.iter().map(|&(_, j)| {
                 let other = &self.movers[j as usize];
+                // Two agents at one point have no direction to part in: the one later
+                // in the crowd is taken a hair to the right of the other (+x), so
+                // that they part, the same way on every run.
+                let apart = match other.position - me.position {
+                    d if d != DVec2::ZERO => d,
+                    _ if j as usize > i => DVec2::new(1e-6 * me.radius, 0.0),
+                    _ => DVec2::new(-1e-6 * me.radius, 0.0),
+                };
                 Cow::Owned(Agent {
-                    position: to_f32(other.position - me.position),
+                    position: to_f32(apart),
                     velocity: to_f32(other.velocity),
-                    radius: other.radius as f32,
+                    radius: (other.radius * MARGIN) as f32,
                     // A standing agent does not move aside: the mover takes it all.
                     avoidance_responsibility: if other.standing { 0.0 } else { 1.0 },
                 })
             }));
+            // The walls it could reach within the wall horizon, as RVO2's obstacle edges.
+            self.walls.clear();
+            walls_near(
+                me.position,
+                me.speed * settings.wall_time_horizon + 2.0 * me.radius,
+                &mut self.walls,
+            );
+            self.obstacles.clear();
+            self.obstacles.extend(self.walls.iter().map(|&[a, b]| {
+                Cow::Owned(Obstacle::Open {
+                    vertices: vec![to_f32(a - me.position), to_f32(b - me.position)],
+                })
+            }));
+            options.obstacle_margin = (me.radius * MARGIN) as f32;
             let agent = Agent {
                 position: Vec2::ZERO,
                 velocity: to_f32(me.velocity),
-                radius: me.radius as f32,
+                radius: (me.radius * MARGIN) as f32,
                 avoidance_responsibility: 1.0,
             };
-            // A slowed agent asks to pass on the right: in a symmetric jam (a circle of
-            // agents meeting at its centre) every velocity ORCA allows cancels out and the
-            // agents stop; the same turn for everyone sets them circling round each other.
-            let asked = if me.velocity.length() < SLOWED * me.speed {
-                DVec2::from_angle(-KEEP_RIGHT).rotate(me.preferred)
-            } else {
-                me.preferred
+            let solve = |asked: DVec2| {
+                let v = agent.compute_avoiding_velocity(
+                    &self.neighbours,
+                    &self.obstacles,
+                    to_f32(asked),
+                    me.speed as f32,
+                    dt as f32,
+                    &options,
+                );
+                DVec2::new(f64::from(v.x), f64::from(v.y))
             };
-            let v = agent.compute_avoiding_velocity(
-                &self.neighbours,
-                &[],
-                to_f32(asked),
-                me.speed as f32,
-                dt as f32,
-                &options,
-            );
-            let v = DVec2::new(f64::from(v.x), f64::from(v.y));
+            let mut v = solve(me.preferred);
+            // An agent that has been slowed, and that ORCA would still hold back, asks to
+            // pass on the right, turning further the longer it has been slowed: in a
+            // symmetric jam (a circle of agents meeting at its centre, a file head-on in a
+            // corridor) the velocities ORCA allows cancel out and the agents stop; the
+            // same turn for everyone sets them round each other. The turned answer is
+            // taken only when it does not lead backwards (not into a wall's slide away
+            // from the way).
+            if me.slowed > 0.0 && v.length() < SLOWED * me.speed {
+                let turn = (KEEP_RIGHT_RATE * me.slowed).min(KEEP_RIGHT_MAX);
+                let turned = solve(DVec2::from_angle(-turn).rotate(me.preferred));
+                if turned.dot(me.preferred) > v.dot(me.preferred).min(0.0) {
+                    v = turned;
+                }
+            }
             // What f32 rounding alone moved is no avoidance: the path's own step is exact.
             let kept = v.distance(me.preferred) <= 1e-5 * me.speed;
             out.push(match (v.is_finite(), kept) {
@@ -193,9 +250,8 @@ impl AvoidScratch {
         }
     }
 
-    /// The (at most `max`) movers nearest mover `i` within `reach`, nearest first, in
-    /// `self.near`; movers at exactly its position are left out (no direction to avoid
-    /// them in: ORCA would pick one at random).
+    /// The (at most `max`) movers nearest mover `i` within `reach`, nearest first (ties:
+    /// the lower index), in `self.near`.
     fn nearest(&mut self, i: usize, reach: f64, cell: f64, max: usize) {
         self.near.clear();
         let p = self.movers[i].position;
@@ -205,7 +261,7 @@ impl AvoidScratch {
             let hi = self.buckets.partition_point(|&(k, _)| k <= key(x, by + 1));
             for &(_, j) in &self.buckets[lo..hi] {
                 let d = self.movers[j as usize].position.distance(p);
-                if j as usize != i && d > 0.0 && d <= reach {
+                if j as usize != i && d <= reach {
                     self.near.push((d, j));
                 }
             }
@@ -232,6 +288,7 @@ mod tests {
             speed: 1.0,
             radius: 0.5,
             standing: false,
+            slowed: 0.0,
         }
     }
 
@@ -243,7 +300,7 @@ mod tests {
             ..AvoidScratch::default()
         };
         let mut out = Vec::new();
-        s.velocities(&Avoidance::default(), 0.1, &mut out);
+        s.velocities(&Avoidance::default(), 0.1, |_, _, _| {}, &mut out);
         assert_eq!(out[2], None);
         let (a, b) = (out[0].unwrap(), out[1].unwrap());
         assert!(a.y.abs() > 0.05 && b.y.abs() > 0.05, "{out:?}");
@@ -263,6 +320,10 @@ mod tests {
             },
             Avoidance {
                 max_neighbours: 0,
+                ..Avoidance::default()
+            },
+            Avoidance {
+                wall_time_horizon: -1.0,
                 ..Avoidance::default()
             },
             Avoidance {

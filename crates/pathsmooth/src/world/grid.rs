@@ -604,6 +604,75 @@ impl World for GridWorld {
         Bounds::new(self.to_world(b.min), self.to_world(b.max))
     }
 
+    /// The sides between the passable cells near `p` and their blocked (or outside)
+    /// neighbours, joined into runs along each grid line, that come within `reach` of `p`:
+    /// obstacles and excluded areas included (they are blocked cells of the world's map).
+    /// Cost: O((reach / cell size)²).
+    fn walls_near(&self, p: DVec2, reach: f64, out: &mut Vec<[DVec2; 2]>) {
+        if !(p.is_finite() && reach.is_finite() && reach >= 0.0) {
+            return;
+        }
+        let (q, r) = (self.to_grid(p), reach / self.cell_size);
+        // Cells beyond the map's are blocked: runs there are sides of the map's edge.
+        let (w, h) = (self.map.width() as f64, self.map.height() as f64);
+        let x_of = |v: f64| v.floor().clamp(-1.0, w) as i64;
+        let y_of = |v: f64| v.floor().clamp(-1.0, h) as i64;
+        let (x0, y0, x1, y1) = (x_of(q.x - r), y_of(q.y - r), x_of(q.x + r), y_of(q.y + r));
+        let free = |x: i64, y: i64| self.map.is_passable(x, y);
+        let mut emit = |a: DVec2, b: DVec2| {
+            if segment_distance(q, a, b) <= r {
+                out.push([self.to_world(a), self.to_world(b)]);
+            }
+        };
+        // Each grid line is walked once; a run is a stretch of sides with free space on the
+        // same side. Free below (y up) and the wall above: heading +x keeps the wall on the
+        // left; free above: heading −x. Likewise free left: −y; free right: +y.
+        for y in y0..=y1 + 1 {
+            let mut run: Option<(i64, bool)> = None;
+            for x in x0..=x1 + 1 {
+                let side = (x <= x1)
+                    .then(|| (free(x, y - 1), free(x, y)))
+                    .and_then(|(below, above)| (below != above).then_some(below));
+                if run.map(|(_, kind)| kind) != side {
+                    if let Some((start, free_below)) = run {
+                        let (a, b) = (
+                            DVec2::new(start as f64, y as f64),
+                            DVec2::new(x as f64, y as f64),
+                        );
+                        if free_below {
+                            emit(a, b)
+                        } else {
+                            emit(b, a)
+                        }
+                    }
+                    run = side.map(|kind| (x, kind));
+                }
+            }
+        }
+        for x in x0..=x1 + 1 {
+            let mut run: Option<(i64, bool)> = None;
+            for y in y0..=y1 + 1 {
+                let side = (y <= y1)
+                    .then(|| (free(x - 1, y), free(x, y)))
+                    .and_then(|(left, right)| (left != right).then_some(left));
+                if run.map(|(_, kind)| kind) != side {
+                    if let Some((start, free_left)) = run {
+                        let (a, b) = (
+                            DVec2::new(x as f64, start as f64),
+                            DVec2::new(x as f64, y as f64),
+                        );
+                        if free_left {
+                            emit(b, a)
+                        } else {
+                            emit(a, b)
+                        }
+                    }
+                    run = side.map(|kind| (y, kind));
+                }
+            }
+        }
+    }
+
     /// The length inside each cell times its area's cost
     /// ([`crate::grid::cost`](crate::grid) walks the cells); the length itself when every
     /// area costs 1.
@@ -748,4 +817,11 @@ impl GridWorld {
         }
         Ok(())
     }
+}
+
+/// The distance from `p` to segment `a`–`b`.
+fn segment_distance(p: DVec2, a: DVec2, b: DVec2) -> f64 {
+    let ab = b - a;
+    let t = ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0);
+    p.distance(a + ab * t)
 }

@@ -347,6 +347,19 @@ pub trait World {
         None
     }
 
+    /// Appends to `out` the walls within `reach` of `p` (world units): segments with the
+    /// wall on their left and free space on their right, the orientation of RVO2's obstacle
+    /// edges, so that local avoidance ([`Crowd::with_avoidance`](crate::crowd::Crowd::with_avoidance))
+    /// keeps agents off them. Every wall piece within `reach` is listed (a piece may come
+    /// as more than one segment); some farther may be too.
+    ///
+    /// Default: none, for a world that cannot list its walls; avoidance then keeps agents
+    /// off walls by [`segment_is_clear`](Self::segment_is_clear) alone (a step into a
+    /// wall's reach is not taken).
+    fn walls_near(&self, p: DVec2, reach: f64, out: &mut Vec<[DVec2; 2]>) {
+        let _ = (p, reach, out);
+    }
+
     /// The largest clearance of any free point, when the world knows it (grids do); used
     /// to refuse an agent too large for any free space ([`Error::NoRoom`]).
     fn max_clearance(&self) -> Option<f64> {
@@ -497,6 +510,9 @@ macro_rules! forward_world {
             }
             fn clear_or_blocker(&self, a: DVec2, b: DVec2, radius: f64) -> Result<(), Option<Bounds>> {
                 (**self).clear_or_blocker(a, b, radius)
+            }
+            fn walls_near(&self, p: DVec2, reach: f64, out: &mut Vec<[DVec2; 2]>) {
+                (**self).walls_near(p, reach, out)
             }
             fn max_clearance(&self) -> Option<f64> {
                 (**self).max_clearance()

@@ -204,6 +204,45 @@ impl World for NavMeshWorld {
         self.index.bounds
     }
 
+    /// The mesh's boundary edges (obstacles cut out and excluded areas left out included)
+    /// whose boxes meet the box of `reach` round `p`, each once, turned so that the mesh
+    /// lies on their right. Cost: the wall index's buckets over that box.
+    fn walls_near(&self, p: DVec2, reach: f64, out: &mut Vec<[DVec2; 2]>) {
+        if !(p.is_finite() && reach.is_finite() && reach >= 0.0) {
+            return;
+        }
+        let from = out.len();
+        let (lo, hi) = (p - reach, p + reach);
+        self.index.index.for_each_bucket(lo, hi, |list| {
+            for &e in list {
+                let [a, b] = self.index.edges[e as usize];
+                if a.min(b).cmple(hi).all() && lo.cmple(a.max(b)).all() {
+                    // A triangle's side runs counter-clockwise, the triangle on its left.
+                    out.push([b, a]);
+                }
+            }
+        });
+        // An edge listed in several buckets comes once.
+        let found = &mut out[from..];
+        found.sort_unstable_by(|x, y| {
+            let key = |e: &[DVec2; 2]| [e[0].x, e[0].y, e[1].x, e[1].y];
+            key(x)
+                .iter()
+                .zip(key(y))
+                .map(|(a, b)| a.total_cmp(&b))
+                .find(|o| o.is_ne())
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        let mut kept = from;
+        for i in from..out.len() {
+            if i == from || out[i] != out[kept - 1] {
+                out[kept] = out[i];
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
+    }
+
     fn clearance(&self, p: DVec2) -> f64 {
         if self.mesh().locate(p).is_none() {
             return 0.0;
