@@ -31,16 +31,18 @@ struct Outcome {
 }
 
 /// The distance from `p` to the nearest blocked cell (each the unit square it covers) or
-/// the map's edge.
+/// the map's edge, when under 1 (else 1): the cells round `p`'s own are all that can be
+/// nearer.
 fn wall_distance(rows: &[&str], p: DVec2) -> f64 {
-    let (w, h) = (rows[0].len() as f64, rows.len() as f64);
-    let mut best = p.x.min(p.y).min(w - p.x).min(h - p.y);
-    for (y, row) in rows.iter().enumerate() {
-        for (x, c) in row.bytes().enumerate() {
-            if c != b'.' {
+    let (w, h) = (rows[0].len() as i64, rows.len() as i64);
+    let mut best = 1.0f64;
+    let (cx, cy) = (p.x.floor() as i64, p.y.floor() as i64);
+    for y in cy - 1..=cy + 1 {
+        for x in cx - 1..=cx + 1 {
+            let outside = x < 0 || y < 0 || x >= w || y >= h;
+            if outside || rows[y as usize].as_bytes()[x as usize] != b'.' {
                 let lo = DVec2::new(x as f64, y as f64);
-                let nearest = p.clamp(lo, lo + 1.0);
-                best = best.min(nearest.distance(p));
+                best = best.min(p.clamp(lo, lo + 1.0).distance(p));
             }
         }
     }
@@ -86,15 +88,23 @@ fn run_on<W: ObstacleWorld + Send + Sync>(
             .iter()
             .map(|a| a.agent_path().position())
             .collect();
-        for i in 0..at.len() {
-            assert!(at[i].is_finite(), "agent {i} at {}", at[i]);
-            for j in i + 1..at.len() {
-                let d = at[i].distance(at[j]);
+        // The pairs closer than two diameters, by a sweep along x.
+        let mut by_x: Vec<DVec2> = at.clone();
+        by_x.sort_by(|a, b| a.x.total_cmp(&b.x));
+        for (k, &a) in by_x.iter().enumerate() {
+            for &b in by_x[k + 1..]
+                .iter()
+                .take_while(|b| b.x - a.x < 4.0 * RADIUS)
+            {
+                let d = a.distance(b);
                 out.closest = out.closest.min(d / (2.0 * RADIUS));
                 if d < 0.99 * 2.0 * RADIUS {
                     out.overlaps += 1;
                 }
             }
+        }
+        for i in 0..at.len() {
+            assert!(at[i].is_finite(), "agent {i} at {}", at[i]);
             if wall_distance(rows, at[i]) < 0.99 * RADIUS {
                 out.wall_hits += 1;
             }
@@ -297,4 +307,28 @@ fn walls_near_lists_the_walls_in_reach_with_the_wall_on_their_left() {
 fn side_distance(p: DVec2, [a, b]: [DVec2; 2]) -> f64 {
     let t = ((p - a).dot(b - a) / (b - a).length_squared()).clamp(0.0, 1.0);
     p.distance(a + (b - a) * t)
+}
+
+/// Not yet met (`docs/crowd.md`): the crowd clogs at the gap. Run it with `--ignored`.
+#[test]
+#[ignore = "clogs: 216 of 500 through in 300 s, none after 230 s (docs/crowd.md); 3 min"]
+fn five_hundred_agents_through_a_bottleneck_without_touching() {
+    // A 60 × 40 hall split by a wall with a gap 2 cells wide; 500 agents on a grid of
+    // points one cell apart in the left half, each bound for its mirror image in the right.
+    let mut rows = open_map(60, 40);
+    for (y, row) in rows.iter_mut().enumerate() {
+        if !(19..21).contains(&y) {
+            row.replace_range(29..31, "@@");
+        }
+    }
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let mut starts = Vec::new();
+    for y in 0..25 {
+        for x in 0..20 {
+            starts.push(DVec2::new(4.5 + x as f64, 7.5 + y as f64));
+        }
+    }
+    let goals: Vec<DVec2> = starts.iter().map(|s| DVec2::new(60.0 - s.x, s.y)).collect();
+    let avoiding = run(&rows, &starts, &goals, true, 300.0);
+    assert_clean("bottleneck of 500", &avoiding, 500, 300.0);
 }
