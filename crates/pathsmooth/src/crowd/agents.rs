@@ -598,9 +598,12 @@ fn walk_agent<W: World>(
             None => c.move_position(pipeline, c.steering_point(a.speed * dt)),
             Some(v) => {
                 let p = from + v * dt;
-                let off_walls = pipeline
-                    .world()
-                    .segment_is_clear(from, p, pipeline.radius());
+                let (world, radius) = (pipeline.world(), pipeline.radius());
+                // Every point of the step lies within its length of `from`, so a clearance
+                // at `from` that much above the radius clears it (one lookup); else the
+                // exact segment test.
+                let off_walls = world.clearance(from) >= radius + from.distance(p)
+                    || world.segment_is_clear(from, p, radius);
                 match off_walls.then(|| c.move_position(pipeline, p)) {
                     Some(Ok(m)) => Ok(m),
                     // Into a wall's reach (ORCA's f32 answer, or a world that lists no
