@@ -628,48 +628,40 @@ impl World for GridWorld {
         // same side. Free below (y up) and the wall above: heading +x keeps the wall on the
         // left; free above: heading −x. Likewise free left: −y; free right: +y.
         for y in y0..=y1 + 1 {
-            let mut run: Option<(i64, bool)> = None;
-            for x in x0..=x1 + 1 {
-                let side = (x <= x1)
-                    .then(|| (free(x, y - 1), free(x, y)))
-                    .and_then(|(below, above)| (below != above).then_some(below));
-                if run.map(|(_, kind)| kind) != side {
-                    if let Some((start, free_below)) = run {
-                        let (a, b) = (
-                            DVec2::new(start as f64, y as f64),
-                            DVec2::new(x as f64, y as f64),
-                        );
-                        if free_below {
-                            emit(a, b)
-                        } else {
-                            emit(b, a)
-                        }
+            side_runs(
+                x0,
+                x1,
+                |x| (free(x, y - 1), free(x, y)),
+                |start, end, free_below| {
+                    let (a, b) = (
+                        DVec2::new(start as f64, y as f64),
+                        DVec2::new(end as f64, y as f64),
+                    );
+                    if free_below {
+                        emit(a, b)
+                    } else {
+                        emit(b, a)
                     }
-                    run = side.map(|kind| (x, kind));
-                }
-            }
+                },
+            );
         }
         for x in x0..=x1 + 1 {
-            let mut run: Option<(i64, bool)> = None;
-            for y in y0..=y1 + 1 {
-                let side = (y <= y1)
-                    .then(|| (free(x - 1, y), free(x, y)))
-                    .and_then(|(left, right)| (left != right).then_some(left));
-                if run.map(|(_, kind)| kind) != side {
-                    if let Some((start, free_left)) = run {
-                        let (a, b) = (
-                            DVec2::new(x as f64, start as f64),
-                            DVec2::new(x as f64, y as f64),
-                        );
-                        if free_left {
-                            emit(b, a)
-                        } else {
-                            emit(a, b)
-                        }
+            side_runs(
+                y0,
+                y1,
+                |y| (free(x - 1, y), free(x, y)),
+                |start, end, free_left| {
+                    let (a, b) = (
+                        DVec2::new(x as f64, start as f64),
+                        DVec2::new(x as f64, end as f64),
+                    );
+                    if free_left {
+                        emit(b, a)
+                    } else {
+                        emit(a, b)
                     }
-                    run = side.map(|kind| (y, kind));
-                }
-            }
+                },
+            );
         }
     }
 
@@ -824,4 +816,28 @@ fn segment_distance(p: DVec2, a: DVec2, b: DVec2) -> f64 {
     let ab = b - a;
     let t = ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0);
     p.distance(a + ab * t)
+}
+
+/// The runs of wall sides along one grid line, cells `lo..=hi` of it: `cells(i)` says
+/// whether the cells before and after the line at `i` are free, and `run(start, end,
+/// free_before)` gets each stretch `start..end` of sides between a free and a blocked cell
+/// with the free one on the same side.
+fn side_runs(
+    lo: i64,
+    hi: i64,
+    cells: impl Fn(i64) -> (bool, bool),
+    mut run: impl FnMut(i64, i64, bool),
+) {
+    let mut open: Option<(i64, bool)> = None;
+    for i in lo..=hi + 1 {
+        let side = (i <= hi)
+            .then(|| cells(i))
+            .and_then(|(before, after)| (before != after).then_some(before));
+        if open.map(|(_, kind)| kind) != side {
+            if let Some((start, free_before)) = open {
+                run(start, i, free_before);
+            }
+            open = side.map(|kind| (i, kind));
+        }
+    }
 }
