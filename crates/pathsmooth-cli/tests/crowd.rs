@@ -267,3 +267,61 @@ fn crowd_counts_contacts_and_avoid_lowers_them() {
     assert!(avoiding.2 > 0, "{avoiding:?}");
     println!("without {through:?}, with --avoid {avoiding:?}");
 }
+
+/// `--trace FILE`: every agent at the start and after every frame, `frame,agent,x,y` in
+/// cells; the overlaps counted from it here (pairs closer than 0.99 × 2 × radius, frames
+/// 1 on) are the contact line's.
+#[test]
+fn crowd_trace_holds_every_agent_every_frame_and_the_overlaps_follow_from_it() {
+    let dir = support::tmp_dir("crowd", "trace");
+    let file = dir.join("trace.csv");
+    let file_arg = file.to_str().unwrap().to_string();
+    let map = demo_map();
+    let args = [
+        "crowd",
+        "--map",
+        &map,
+        "--agents",
+        "200",
+        "--seconds",
+        "1",
+        "--doors",
+        "1",
+    ];
+    let out = stdout(&run([
+        &args[..],
+        &["--goal-range", "6", "--trace", &file_arg],
+    ]
+    .concat()));
+    let line = out.trim_end().lines().rev().nth(1).unwrap().to_string();
+    let overlaps: usize = line.split(' ').nth(1).unwrap().parse().unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("frame,agent,x,y"));
+    let mut frames: Vec<Vec<(f64, f64)>> = vec![Vec::new(); 61];
+    for l in lines {
+        let f: Vec<&str> = l.split(',').collect();
+        let (frame, agent): (usize, usize) = (f[0].parse().unwrap(), f[1].parse().unwrap());
+        assert_eq!(agent, frames[frame].len(), "{l}");
+        frames[frame].push((f[2].parse().unwrap(), f[3].parse().unwrap()));
+    }
+    assert!(frames.iter().all(|f| f.len() == 200));
+    let near = 0.99 * 2.0 * 0.3; // the default radius
+    let counted: usize = frames[1..]
+        .iter()
+        .map(|at| {
+            let mut n = 0;
+            for i in 0..at.len() {
+                for j in i + 1..at.len() {
+                    let (dx, dy) = (at[i].0 - at[j].0, at[i].1 - at[j].1);
+                    n += usize::from((dx * dx + dy * dy).sqrt() < near);
+                }
+            }
+            n
+        })
+        .sum();
+    assert_eq!(counted, overlaps, "{line}");
+    assert!(overlaps > 0, "{line}");
+    let refused = support::assert_clean_failure(&run([&args[..], &["--trace", "-"]].concat()));
+    assert!(refused.contains("--trace -"), "{refused}");
+}

@@ -2,6 +2,7 @@
 //! to random goals while doors close and open, frame by frame, every path checked after
 //! every frame. A thin shell over [`pathsmooth_scenarios::CrowdSimulation`].
 
+use std::io::Write;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
@@ -37,6 +38,9 @@ counts the contacts, summed over the frames (K: agent pairs closer than the sum 
 radii by more than 1 %; W: agents closer than their radius to a wall or closed door by more \
 than 1 %) and A the agents that reached at least one goal. Agents walk through one another \
 unless --avoid is given.
+
+--trace FILE writes `frame,agent,x,y` for every agent at the start (frame 0) and after \
+every frame, in the map's cell coordinates.
 
 --animate writes an animated SVG (SMIL): the map, the doors (opaque while closed) and the \
 first 500 agents, sampled every --frames-every frames, looping over the simulated seconds.";
@@ -92,6 +96,11 @@ pub struct CrowdArgs {
     /// goes to stderr); at most the first 500 agents are drawn.
     #[arg(long)]
     pub animate: Option<String>,
+    /// Write every agent's position at the start (frame 0) and after every frame to this
+    /// CSV file, `frame,agent,x,y`, in the map's cell coordinates (cell (x, y) covers
+    /// [x, x+1) × [y, y+1)): the data to check the contact line with.
+    #[arg(long)]
+    pub trace: Option<String>,
     /// --animate: one picture every this many frames (default 6: 10 per second).
     #[arg(long, default_value_t = 6, allow_negative_numbers = true)]
     pub frames_every: u64,
@@ -129,6 +138,48 @@ struct Totals {
     overlaps: usize,
     wall_hits: usize,
     arrived: usize,
+}
+
+/// `--trace`: every agent's position after every frame, streamed to a CSV file.
+struct Trace {
+    name: String,
+    out: std::io::BufWriter<std::fs::File>,
+}
+
+impl Trace {
+    fn create(name: &str) -> Result<Self> {
+        if name == "-" {
+            bail!("--trace -: expected a file name (stdout carries the summary)");
+        }
+        let file = std::fs::File::create(name).with_context(|| format!("{name}: cannot write"))?;
+        let mut trace = Trace {
+            name: name.to_string(),
+            out: std::io::BufWriter::new(file),
+        };
+        trace.write(|o| writeln!(o, "frame,agent,x,y"))?;
+        Ok(trace)
+    }
+
+    /// The rows of frame `frame`: each agent's position in cells.
+    fn frame(&mut self, sim: &CrowdSimulation, frame: u64) -> Result<()> {
+        let world = sim.crowd().world();
+        for (i, a) in sim.crowd().agents().iter().enumerate() {
+            let p = world.to_grid(a.agent_path().position());
+            self.write(|o| writeln!(o, "{frame},{i},{},{}", p.x, p.y))?;
+        }
+        Ok(())
+    }
+
+    fn finish(mut self) -> Result<()> {
+        self.write(|o| o.flush())
+    }
+
+    fn write(
+        &mut self,
+        f: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
+    ) -> Result<()> {
+        f(&mut self.out).with_context(|| format!("{}: cannot write", self.name))
+    }
 }
 
 /// The sampled positions and door states for `--animate`.
@@ -237,6 +288,10 @@ pub fn run(a: &CrowdArgs) -> Result<()> {
         times: Vec::with_capacity(frames as usize),
         ..Totals::default()
     };
+    let mut trace = a.trace.as_deref().map(Trace::create).transpose()?;
+    if let Some(t) = &mut trace {
+        t.frame(&sim, 0)?;
+    }
     for k in 1..=frames {
         let t0 = Instant::now();
         let f = sim.frame()?;
@@ -249,6 +304,12 @@ pub fn run(a: &CrowdArgs) -> Result<()> {
         if let Some(r) = &mut recorder {
             r.after(&sim, k, frames, hz);
         }
+        if let Some(t) = &mut trace {
+            t.frame(&sim, k)?;
+        }
+    }
+    if let Some(t) = trace {
+        t.finish()?;
     }
     totals.arrived = sim.arrived();
     let seconds = frames as f64 / hz;
