@@ -168,8 +168,6 @@ pub struct Crowd<W: ObstacleWorld = GridWorld> {
     /// Local avoidance between the agents (`None`: they walk through one another).
     avoidance: Option<Avoidance>,
     avoid: AvoidScratch,
-    /// The avoidance's velocity for each agent, this update.
-    avoiding: Vec<Option<DVec2>>,
 }
 
 impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
@@ -193,7 +191,6 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             changed: false,
             avoidance: None,
             avoid: AvoidScratch::default(),
-            avoiding: Vec::new(),
         })
     }
 
@@ -476,7 +473,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     }
 
     /// Gives each agent the velocity avoidance chooses for it this update
-    /// ([`CrowdAgent::avoiding`]), from every agent's position, last velocity and the
+    /// (its `avoiding`), from every agent's position, last velocity and the
     /// velocity its path asks for.
     fn choose_velocities(&mut self, settings: &Avoidance, dt: f64) {
         let radius = self.radius;
@@ -499,16 +496,13 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
                 slowed: a.slowed,
             }
         }));
-        let world = &self.world;
+        let (world, agents) = (&self.world, &mut self.agents);
         self.avoid.velocities(
             settings,
             dt,
             |p, reach, out| world.walls_near(p, reach, out),
-            &mut self.avoiding,
+            |i, v| agents[i].avoiding = v,
         );
-        for (a, &v) in self.agents.iter_mut().zip(&self.avoiding) {
-            a.avoiding = v;
-        }
     }
 
     /// Marks the agents whose targets this update plans: the queue's first `plan_budget`.

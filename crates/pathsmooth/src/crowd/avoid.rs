@@ -132,7 +132,7 @@ fn key(bx: i64, by: i64) -> u64 {
 }
 
 impl AvoidScratch {
-    /// The velocity every mover takes (written to `out`, one per mover): ORCA's, against
+    /// The velocity every mover takes, given to `out(mover, velocity)`: ORCA's, against
     /// its nearest neighbours and the walls `walls_near(p, reach, out)` lists near it, or
     /// `None` for a mover that keeps its preferred velocity (nobody near, or nobody in its
     /// way).
@@ -141,7 +141,7 @@ impl AvoidScratch {
         settings: &Avoidance,
         dt: f64,
         walls_near: impl Fn(DVec2, f64, &mut Vec<[DVec2; 2]>),
-        out: &mut Vec<Option<DVec2>>,
+        mut out: impl FnMut(usize, Option<DVec2>),
     ) {
         let reach = settings.neighbour_distance.unwrap_or_else(|| {
             let fastest = self.movers.iter().fold(0.0f64, |m, a| m.max(a.speed));
@@ -156,7 +156,6 @@ impl AvoidScratch {
                 (key(bucket(p.x, cell), bucket(p.y, cell)), i as u32)
             }));
         self.buckets.sort_unstable();
-        out.clear();
         let mut options = AvoidanceOptions {
             obstacle_margin: 0.0,
             time_horizon: settings.time_horizon as f32,
@@ -165,12 +164,12 @@ impl AvoidScratch {
         for i in 0..self.movers.len() {
             let me = self.movers[i];
             if me.standing || dt <= 0.0 {
-                out.push(None);
+                out(i, None);
                 continue;
             }
             self.nearest(i, reach, cell, settings.max_neighbours);
             if self.near.is_empty() {
-                out.push(None);
+                out(i, None);
                 continue;
             }
             // Positions relative to the agent, so f32 keeps their precision far from the
@@ -242,11 +241,12 @@ impl AvoidScratch {
             }
             // What f32 rounding alone moved is no avoidance: the path's own step is exact.
             let kept = v.distance(me.preferred) <= 1e-5 * me.speed;
-            out.push(match (v.is_finite(), kept) {
+            let chosen = match (v.is_finite(), kept) {
                 (true, true) => None,
                 (true, false) => Some(v),
                 (false, _) => Some(DVec2::ZERO),
-            });
+            };
+            out(i, chosen);
         }
     }
 
@@ -299,8 +299,8 @@ mod tests {
             movers: vec![mover(0.0, 1.0), mover(2.0, -1.0), mover(100.0, 1.0)],
             ..AvoidScratch::default()
         };
-        let mut out = Vec::new();
-        s.velocities(&Avoidance::default(), 0.1, |_, _, _| {}, &mut out);
+        let mut out = vec![None; 3];
+        s.velocities(&Avoidance::default(), 0.1, |_, _, _| {}, |i, v| out[i] = v);
         assert_eq!(out[2], None);
         let (a, b) = (out[0].unwrap(), out[1].unwrap());
         assert!(a.y.abs() > 0.05 && b.y.abs() > 0.05, "{out:?}");

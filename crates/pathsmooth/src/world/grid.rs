@@ -9,7 +9,7 @@ use super::{check_ends, large_enough, tolerance_for, Bounds, World};
 use crate::area::{area_name, AreaCosts, AreaId};
 use crate::cancel::Cancel;
 use crate::error::{Error, Result};
-use crate::geometry::max_map_coordinate;
+use crate::geometry::{closest_on_segment, max_map_coordinate};
 use crate::grid::astar::{astar_clear_until, narrowest_passage, GridPath, GridSearch, Weights};
 use crate::grid::distance::DistanceField;
 use crate::grid::los::{bend_pinch, segment_collision, segment_is_clear, Collision};
@@ -620,7 +620,7 @@ impl World for GridWorld {
         let (x0, y0, x1, y1) = (x_of(q.x - r), y_of(q.y - r), x_of(q.x + r), y_of(q.y + r));
         let free = |x: i64, y: i64| self.map.is_passable(x, y);
         let mut emit = |a: DVec2, b: DVec2| {
-            if segment_distance(q, a, b) <= r {
+            if q.distance(closest_on_segment(q, a, b).0) <= r {
                 out.push([self.to_world(a), self.to_world(b)]);
             }
         };
@@ -809,13 +809,6 @@ impl GridWorld {
         }
         Ok(())
     }
-}
-
-/// The distance from `p` to segment `a`–`b`.
-fn segment_distance(p: DVec2, a: DVec2, b: DVec2) -> f64 {
-    let ab = b - a;
-    let t = ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0);
-    p.distance(a + ab * t)
 }
 
 /// The runs of wall sides along one grid line, cells `lo..=hi` of it: `cells(i)` says

@@ -1,5 +1,7 @@
 //! A navmesh world: the free region is the union of a navmesh's triangles.
 
+use std::cmp::Ordering;
+
 use glam::DVec2;
 
 use super::obstacles::Obstacles;
@@ -224,15 +226,9 @@ impl World for NavMeshWorld {
         });
         // An edge listed in several buckets comes once.
         let found = &mut out[from..];
-        found.sort_unstable_by(|x, y| {
-            let key = |e: &[DVec2; 2]| [e[0].x, e[0].y, e[1].x, e[1].y];
-            key(x)
-                .iter()
-                .zip(key(y))
-                .map(|(a, b)| a.total_cmp(&b))
-                .find(|o| o.is_ne())
-                .unwrap_or(std::cmp::Ordering::Equal)
-        });
+        // (The mesh's coordinates are finite, so the order is total.)
+        let key = |e: &[DVec2; 2]| (e[0].x, e[0].y, e[1].x, e[1].y);
+        found.sort_unstable_by(|x, y| key(x).partial_cmp(&key(y)).unwrap_or(Ordering::Equal));
         let mut kept = from;
         for i in from..out.len() {
             if i == from || out[i] != out[kept - 1] {

@@ -236,6 +236,8 @@ impl SurfaceWorld {
         if self.sheet_world().is_some_and(|w| w.area_costs() == costs) {
             return Ok(());
         }
+        // Dropped first: costs the whole mesh cannot take leave the world with no sheet,
+        // as a failed cut does.
         self.sheet = None;
         self.sheet = Some(if costs == whole.1.area_costs() {
             whole
