@@ -89,10 +89,21 @@ const SLOWED: f64 = 0.5;
 const KEEP_RIGHT_RATE: f64 = 0.5;
 const KEEP_RIGHT_MAX: f64 = std::f64::consts::FRAC_PI_2;
 
-/// How large ORCA sees every agent, in its radii: a little larger than it is, so that
-/// ORCA's f32 answers, which may end a hair inside a neighbour's or a wall's reach, keep
-/// the real agents apart and pass the world's exact check of a step.
+/// How large ORCA sees every agent among agents, in its radii: a little larger than it
+/// is, so that ORCA's f32 answers, which may end a hair inside a neighbour's reach, keep
+/// the real agents apart.
 const MARGIN: f64 = 1.05;
+
+/// How large ORCA sees an agent against walls, in its radii: larger than it is by a hair,
+/// not by [`MARGIN`]. Paths are planned at the radius and hug corners at exactly that
+/// distance; an agent seen 5 % larger there is inside the wall's reach on its own path,
+/// and ORCA pushes it out at 5 % of its radius per step while the path draws it back: it
+/// stalls (two agents entering a corridor three cells wide did, on a Moving AI map's
+/// navmesh). A hair smaller is no better: ORCA's answers then end inside the radius, the
+/// world's exact check of the step refuses them, and the agent walks its path instead,
+/// blind to its neighbours (overlaps in the random512 benchmark). 0.1 % is far above f32's
+/// rounding and far below a push that stalls.
+const WALL_MARGIN: f64 = 1.001;
 
 /// One agent as avoidance sees it.
 #[derive(Debug, Clone, Copy, Default)]
@@ -206,7 +217,7 @@ impl AvoidScratch {
                     vertices: vec![to_f32(a - me.position), to_f32(b - me.position)],
                 })
             }));
-            options.obstacle_margin = (me.radius * MARGIN) as f32;
+            options.obstacle_margin = (me.radius * WALL_MARGIN) as f32;
             let agent = Agent {
                 position: Vec2::ZERO,
                 velocity: to_f32(me.velocity),
