@@ -305,7 +305,10 @@ impl AgentPath {
     ///    grazes a corner can enter the wall at radius 0), but made once per segment: the
     ///    segment's clearance is measured then, and while it exceeds the radius by a
     ///    margin (10⁻¹⁰, relative) that a piece of it from a point that close cannot lose,
-    ///    the next moves along it skip the test;
+    ///    the next moves along it skip the test. Off the path but nearer to its segment
+    ///    than that clearance exceeds the radius by (an agent that stepped aside for
+    ///    another), the next point is taken the same way, with no test and no pull: the
+    ///    segment from `p` keeps within that distance of the path's own;
     /// 3. when `p` sees none of them (it was pushed off the path), the way from `p` to the
     ///    first point of the path at least 4 times the push (`p`'s distance from the path)
     ///    further along is planned with the pipeline ([`Pipeline::plan_into`], smoothed by
@@ -399,7 +402,12 @@ impl AgentPath {
         if !on_path {
             room(world, p, radius, "position")?;
         }
-        let found = if on_path && walks_clear(world, radius, path, &mut self.walking, p, i, first) {
+        let next_is_clear = if on_path {
+            walks_clear(world, radius, path, &mut self.walking, p, i, first)
+        } else {
+            !costs && near_enough(world, radius, path, &mut self.walking, p, i)
+        };
+        let found = if next_is_clear {
             Some(first)
         } else {
             (first..=far).rev().find(|&j| sees(j))
@@ -925,6 +933,43 @@ fn walks_clear<W: World + ?Sized>(
         clearance,
     });
     true
+}
+
+/// True when `p`, off segment `i` of the path (not on it: an agent that stepped aside),
+/// is closer to it than the segment's clearance exceeds the radius by, and the bend at
+/// point `i` + 1 is clear: then `p` sees that point, with no segment test. Every point of
+/// the segment from `p` to `b = path[i + 1]` lies within `|p − q|` of the matching point of
+/// the piece `q`–`b` of segment `i` (`q` being `p`'s projection): (1 − t)·p + t·b and
+/// (1 − t)·q + t·b are (1 − t)·|p − q| apart. The segment's clearance is measured once,
+/// as [`walks_clear`] does, and shared with it. No pull is tried from there: the tail from
+/// `p` is the smoothed path bent by less than the clearance to spare, and an agent that
+/// steps aside for others takes this way many frames in a row (the string-pulling tests
+/// of every point in reach cost most of a crowd's frame when it avoided). Within the
+/// radius of `b` the pull is tried as before: near a corner the way past it may open (an
+/// agent standing on the corner of a random arena's path held another there for good
+/// when it was not).
+fn near_enough<W: World + ?Sized>(
+    world: &W,
+    radius: f64,
+    path: &[DVec2],
+    walking: &mut Option<Walking>,
+    p: DVec2,
+    i: usize,
+) -> bool {
+    let (a, b) = (path[i], path[i + 1]);
+    let margin = WALK_MARGIN * (1.0 + p.abs().max_element());
+    let clearance = match *walking {
+        Some(w) if w.a == a && w.b == b => w.clearance,
+        _ => {
+            let clearance = world.segment_clearance(a, b, radius + 1.0);
+            *walking = Some(Walking { a, b, clearance });
+            clearance
+        }
+    };
+    let off = closest_on_segment(p, a, b).0.distance(p);
+    p.distance(b) > radius
+        && clearance >= radius + off + margin
+        && (i + 1 == path.len() - 1 || world.bend_is_clear(p, b, path[i + 2], radius))
 }
 
 /// True when `piece` (a plan ending at `path[k]`) joins the path at point `k`: the bend

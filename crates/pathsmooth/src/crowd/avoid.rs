@@ -89,6 +89,15 @@ const SLOWED: f64 = 0.5;
 const KEEP_RIGHT_RATE: f64 = 0.5;
 const KEEP_RIGHT_MAX: f64 = std::f64::consts::FRAC_PI_2;
 
+/// How far (a fraction of its speed) an agent's preferred velocity may differ from the
+/// one it walks at for it to count as walking steadily
+/// ([`AvoidScratch::on_a_clear_course`]).
+const STEADY: f64 = 0.1;
+
+/// How near (in the sum of the radii) an agent on a clear course may come to another
+/// over the horizon: well outside what ORCA sees ([`MARGIN`]).
+const CLEAR_COURSE: f64 = 1.25;
+
 /// How large ORCA sees every agent among agents, in its radii: a little larger than it
 /// is, so that ORCA's f32 answers, which may end a hair inside a neighbour's reach, keep
 /// the real agents apart.
@@ -179,7 +188,7 @@ impl AvoidScratch {
                 continue;
             }
             self.nearest(i, reach, cell, settings.max_neighbours);
-            if self.near.is_empty() {
+            if self.near.is_empty() || self.on_a_clear_course(i, settings.time_horizon) {
                 out(i, None);
                 continue;
             }
@@ -261,6 +270,32 @@ impl AvoidScratch {
         }
     }
 
+    /// True when mover `i` walks steadily (its preferred velocity within [`STEADY`] of the
+    /// one it has, not slowed) and, at its preferred velocity, comes no nearer than
+    /// [`CLEAR_COURSE`] times the sum of the radii to any of its neighbours in `self.near`
+    /// within the horizon, each at its own velocity. Such a mover keeps its way with no
+    /// solve: its neighbours' ORCA lines were drawn for its velocity, which it keeps, and
+    /// leave the pair apart over the horizon (Berg, Guy, Lin, Manocha, "Reciprocal n-Body
+    /// Collision Avoidance", 2011: a velocity outside the truncated cone keeps a pair
+    /// apart for that long). Most agents of a crowd are such most of the time; the solve,
+    /// the walls near them and the neighbour list cost most of the avoidance.
+    fn on_a_clear_course(&self, i: usize, horizon: f64) -> bool {
+        let me = &self.movers[i];
+        if me.slowed > 0.0 || me.preferred.distance(me.velocity) > STEADY * me.speed {
+            return false;
+        }
+        self.near.iter().all(|&(_, j)| {
+            let other = &self.movers[j as usize];
+            let d = other.position - me.position;
+            let w = me.preferred - other.velocity;
+            let t = match w.length_squared() {
+                ww if ww > 0.0 => (d.dot(w) / ww).clamp(0.0, horizon),
+                _ => 0.0,
+            };
+            (d - w * t).length() >= CLEAR_COURSE * (me.radius + other.radius)
+        })
+    }
+
     /// The (at most `max`) movers nearest mover `i` within `reach`, nearest first (ties:
     /// the lower index), in `self.near`.
     fn nearest(&mut self, i: usize, reach: f64, cell: f64, max: usize) {
@@ -316,6 +351,34 @@ mod tests {
         let (a, b) = (out[0].unwrap(), out[1].unwrap());
         assert!(a.y.abs() > 0.05 && b.y.abs() > 0.05, "{out:?}");
         assert!(a.length() <= 1.0 + 1e-6 && b.length() <= 1.0 + 1e-6);
+    }
+
+    /// Side by side on parallel courses nobody solves; head-on, or unsteady, or slowed,
+    /// the solve is not skipped.
+    #[test]
+    fn only_steady_agents_on_clear_courses_skip_the_solve() {
+        let ahead = |y: f64| Mover {
+            position: DVec2::new(0.0, y),
+            ..mover(0.0, 1.0)
+        };
+        let mut s = AvoidScratch {
+            movers: vec![ahead(0.0), ahead(1.3), mover(3.0, -1.0)],
+            ..AvoidScratch::default()
+        };
+        s.near = vec![(1.3, 1)];
+        assert!(s.on_a_clear_course(0, 2.0));
+        s.near = vec![(1.3, 1), (3.0, 2)];
+        assert!(!s.on_a_clear_course(0, 2.0), "head-on within the horizon");
+        assert!(
+            s.on_a_clear_course(0, 0.5),
+            "head-on beyond a shorter horizon"
+        );
+        s.near = vec![(1.3, 1)];
+        s.movers[0].velocity = DVec2::new(0.8, 0.0);
+        assert!(!s.on_a_clear_course(0, 2.0), "unsteady");
+        s.movers[0].velocity = DVec2::new(1.0, 0.0);
+        s.movers[0].slowed = 0.1;
+        assert!(!s.on_a_clear_course(0, 2.0), "slowed");
     }
 
     #[test]
