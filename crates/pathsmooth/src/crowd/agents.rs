@@ -6,7 +6,9 @@ use std::sync::Arc;
 use glam::DVec2;
 
 use super::avoid::{AvoidScratch, Mover};
+use super::moving::{check_velocity, MovingObstacles};
 use super::{AgentPath, Avoidance, Moved, Repair, Retargeted};
+use super::{MovingId, MovingObstacle};
 use crate::error::{Error, Result};
 use crate::pipeline::{Pipeline, Step};
 use crate::world::{Obstacle, ObstacleId, ObstacleWorld, World};
@@ -168,6 +170,7 @@ pub struct Crowd<W: ObstacleWorld = GridWorld> {
     /// Local avoidance between the agents (`None`: they walk through one another).
     avoidance: Option<Avoidance>,
     avoid: AvoidScratch,
+    moving: MovingObstacles,
 }
 
 impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
@@ -191,6 +194,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             changed: false,
             avoidance: None,
             avoid: AvoidScratch::default(),
+            moving: MovingObstacles::default(),
         })
     }
 
@@ -401,6 +405,82 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         self.change_world(|w| w.remove_obstacle(id))
     }
 
+    /// Adds a moving obstacle: a disc that the crowd moves by its velocity every update
+    /// (after the agents). Agents that avoid ([`with_avoidance`](Self::with_avoidance))
+    /// keep clear of it by their velocity, as of a neighbour that takes no share of the
+    /// avoiding (ORCA against its disc and velocity; always among an agent's neighbours
+    /// when within reach, whatever the neighbour limit); their paths are not planned
+    /// round it while it moves. While its velocity is zero it stands in the world as a
+    /// disc obstacle ([`add_obstacle`](Self::add_obstacle)): the paths through it are
+    /// repaired and agents plan round it, as for a door that closed. Agents that do not
+    /// avoid see it only then.
+    ///
+    /// Errors: [`Error::BadObstacle`] for a centre or velocity not finite or beyond
+    /// [`MAX_MOVING`](super::MAX_MOVING), a radius not finite and > 0; a standing one's
+    /// [`add_obstacle`](Self::add_obstacle) errors; the crowd unchanged. Cost: with
+    /// avoidance, its neighbours' solves; the avoidance's reach grows with the fastest and
+    /// widest of agents and obstacles. Standing: a world change.
+    pub fn add_moving_obstacle(&mut self, obstacle: MovingObstacle) -> Result<MovingId> {
+        let id = self.moving.add(obstacle)?;
+        if obstacle.velocity == DVec2::ZERO
+            && let Err(e) = self.stand(id)
+        {
+            self.moving.list.pop();
+            return Err(e);
+        }
+        Ok(id)
+    }
+
+    /// Sets a moving obstacle's velocity: zero stops it (it then stands in the world as
+    /// an obstacle, see [`add_moving_obstacle`](Self::add_moving_obstacle)), anything else
+    /// sets it going again (the world's obstacle removed).
+    ///
+    /// Errors: [`Error::BadObstacle`] for an unknown handle, a velocity not finite or
+    /// beyond [`MAX_MOVING`](super::MAX_MOVING); the world change's; the crowd unchanged.
+    pub fn set_moving_obstacle_velocity(&mut self, id: MovingId, velocity: DVec2) -> Result<()> {
+        check_velocity(velocity)?;
+        let k = self.moving.index(id)?;
+        match (self.moving.list[k].2, velocity == DVec2::ZERO) {
+            (None, true) => self.stand(id)?,
+            (Some(standing), false) => {
+                self.remove_obstacle(standing)?;
+                self.moving.list[k].2 = None;
+            }
+            _ => {}
+        }
+        self.moving.list[k].1.velocity = velocity;
+        Ok(())
+    }
+
+    /// Removes a moving obstacle (and the world's obstacle for it while it stood).
+    ///
+    /// Errors: [`Error::BadObstacle`] for an unknown handle; the world change's.
+    pub fn remove_moving_obstacle(&mut self, id: MovingId) -> Result<()> {
+        let k = self.moving.index(id)?;
+        if let Some(standing) = self.moving.list[k].2 {
+            self.remove_obstacle(standing)?;
+        }
+        self.moving.list.remove(k);
+        Ok(())
+    }
+
+    /// The moving obstacles, in the order they were added, with their handles.
+    pub fn moving_obstacles(&self) -> impl Iterator<Item = (MovingId, MovingObstacle)> + '_ {
+        self.moving.list.iter().map(|&(id, o, _)| (id, o))
+    }
+
+    /// Puts the world's disc obstacle where moving obstacle `id` stands.
+    fn stand(&mut self, id: MovingId) -> Result<()> {
+        let k = self.moving.index(id)?;
+        let o = self.moving.list[k].1;
+        let (standing, _) = self.add_obstacle(Obstacle::Disk {
+            center: o.center,
+            radius: o.radius,
+        })?;
+        self.moving.list[k].2 = Some(standing);
+        Ok(())
+    }
+
     /// Moves every agent `dt` seconds on (see the type's docs): first each agent path the
     /// world changed under is repaired (and, after any change, each stuck one tried
     /// again), then each pending target is planned, then the agent walks `speed × dt` along
@@ -419,11 +499,13 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         let retry = std::mem::take(&mut self.changed);
         self.serve_queue();
         let Some(settings) = self.avoidance else {
-            return Ok(self.each_run(|a, pipeline, frame| {
+            let frame = self.each_run(|a, pipeline, frame| {
                 prepare_agent(a, pipeline, retry, frame);
                 walk_agent(a, pipeline, dt, frame);
                 count_agent(a, frame);
-            }));
+            });
+            self.moving.advance(dt);
+            return Ok(frame);
         };
         let mut frame =
             self.each_run(|a, pipeline, frame| prepare_agent(a, pipeline, retry, frame));
@@ -432,6 +514,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             walk_agent(a, pipeline, dt, frame);
             count_agent(a, frame);
         });
+        self.moving.advance(dt);
         Ok(frame)
     }
 
@@ -494,14 +577,36 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
                 radius,
                 standing,
                 slowed: a.slowed,
+                obstacle: false,
             }
+        }));
+        // Moving obstacles as neighbours that stand aside for nobody (a standing one is
+        // in the world, among the walls).
+        let moving = self
+            .moving
+            .list
+            .iter()
+            .filter(|(_, _, standing)| standing.is_none());
+        self.avoid.movers.extend(moving.map(|&(_, o, _)| Mover {
+            position: o.center,
+            velocity: o.velocity,
+            preferred: o.velocity,
+            speed: o.velocity.length(),
+            radius: o.radius,
+            standing: true,
+            slowed: 0.0,
+            obstacle: true,
         }));
         let (world, agents) = (&self.world, &mut self.agents);
         self.avoid.velocities(
             settings,
             dt,
             |p, reach, out| world.walls_near(p, reach, out),
-            |i, v| agents[i].avoiding = v,
+            |i, v| {
+                if let Some(a) = agents.get_mut(i) {
+                    a.avoiding = v;
+                }
+            },
         );
     }
 

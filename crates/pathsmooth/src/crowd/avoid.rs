@@ -122,10 +122,14 @@ pub(crate) struct Mover {
     pub(crate) preferred: DVec2,
     pub(crate) speed: f64,
     pub(crate) radius: f64,
-    /// A stuck or arrived agent stands: the others avoid it, it takes no share.
+    /// A stuck or arrived agent stands: the others avoid it, it takes no share, and it
+    /// moves aside for moving obstacles only.
     pub(crate) standing: bool,
     /// How long (seconds) it has walked slower than [`SLOWED`] of its speed.
     pub(crate) slowed: f64,
+    /// A moving obstacle (standing too): among the neighbours of every mover in reach,
+    /// whatever the neighbour limit.
+    pub(crate) obstacle: bool,
 }
 
 /// The avoidance's scratch, kept by the crowd from frame to frame: the movers, the
@@ -183,12 +187,21 @@ impl AvoidScratch {
         };
         for i in 0..self.movers.len() {
             let me = self.movers[i];
-            if me.standing || dt <= 0.0 {
+            if me.obstacle || dt <= 0.0 {
                 out(i, None);
                 continue;
             }
             self.nearest(i, reach, cell, settings.max_neighbours);
-            if self.near.is_empty() || self.on_a_clear_course(i, settings.time_horizon) {
+            // A standing agent stands aside for moving obstacles only.
+            let truck_near = || {
+                self.near
+                    .iter()
+                    .any(|&(_, j)| self.movers[j as usize].obstacle)
+            };
+            if self.near.is_empty()
+                || (me.standing && !truck_near())
+                || self.on_a_clear_course(i, settings.time_horizon)
+            {
                 out(i, None);
                 continue;
             }
@@ -312,8 +325,13 @@ impl AvoidScratch {
                 }
             }
         }
-        self.near
-            .sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        // Moving obstacles first: the limit must not leave a truck out for a crowd.
+        let movers = &self.movers;
+        let key = |&(d, j): &(f64, u32)| (!movers[j as usize].obstacle, d, j);
+        self.near.sort_unstable_by(|a, b| {
+            let (a, b) = (key(a), key(b));
+            a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2))
+        });
         self.near.truncate(max);
     }
 }
@@ -335,6 +353,7 @@ mod tests {
             radius: 0.5,
             standing: false,
             slowed: 0.0,
+            obstacle: false,
         }
     }
 

@@ -35,6 +35,7 @@ mod agents;
 mod avoid;
 #[cfg(feature = "rayon")]
 mod batch;
+mod moving;
 
 pub use agent_path::{AgentPath, Moved, Repair, Retargeted, MAX_PULL};
 pub use agents::{AgentIndex, Crowd, CrowdAgent, CrowdFrame, MAX_THREADS};
@@ -42,3 +43,4 @@ pub use avoid::Avoidance;
 #[cfg(feature = "rayon")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]
 pub use batch::{update_batch, AgentMove, Updated};
+pub use moving::{MovingId, MovingObstacle, MAX_MOVING};

@@ -1,0 +1,104 @@
+//! Moving obstacles: discs with a velocity that a crowd's avoiding agents keep clear of
+//! ("garbage trucks", as the source articles put it), and that stand in the world as an
+//! obstacle while they stop.
+
+use glam::DVec2;
+
+use crate::error::{Error, Result};
+use crate::world::ObstacleId;
+
+/// How far from the origin (each coordinate, world units) a moving obstacle's centre and
+/// velocity may be: far beyond any world, and far from where `centre + velocity × dt`
+/// could overflow.
+pub const MAX_MOVING: f64 = 1e12;
+
+/// A moving obstacle's handle, from [`Crowd::add_moving_obstacle`](super::Crowd::add_moving_obstacle).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MovingId(u64);
+
+/// A disc moving at a constant velocity until told otherwise: a vehicle, a rolling
+/// boulder, a door swinging through a hall. A longer shape is several discs moving
+/// together. The game drives it (it is not planned and goes through walls if told to);
+/// the crowd moves it by `velocity × dt` every update.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MovingObstacle {
+    /// Where its centre is, world units.
+    pub center: DVec2,
+    /// Its radius, world units (> 0).
+    pub radius: f64,
+    /// Its velocity, world units per second; zero while it stands.
+    pub velocity: DVec2,
+}
+
+/// A crowd's moving obstacles: each with its handle and, while it stands, the world's
+/// obstacle that stands for it.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct MovingObstacles {
+    next: u64,
+    pub(crate) list: Vec<(MovingId, MovingObstacle, Option<ObstacleId>)>,
+}
+
+impl MovingObstacles {
+    /// Checks `o` (finite centre and velocity, a finite radius > 0) and lists it under a
+    /// new handle.
+    pub(crate) fn add(&mut self, o: MovingObstacle) -> Result<MovingId> {
+        check(&o)?;
+        let id = MovingId(self.next);
+        self.next += 1;
+        self.list.push((id, o, None));
+        Ok(id)
+    }
+
+    /// The index of `id` in the list.
+    pub(crate) fn index(&self, id: MovingId) -> Result<usize> {
+        self.list
+            .iter()
+            .position(|&(i, _, _)| i == id)
+            .ok_or_else(|| Error::BadObstacle {
+                reason: format!(
+                    "no moving obstacle {} (never added, or removed already)",
+                    id.0
+                ),
+            })
+    }
+
+    /// Moves every obstacle that moves by its velocity over `dt` (its centre kept within
+    /// [`MAX_MOVING`]).
+    pub(crate) fn advance(&mut self, dt: f64) {
+        for (_, o, _) in &mut self.list {
+            o.center = (o.center + o.velocity * dt)
+                .clamp(DVec2::splat(-MAX_MOVING), DVec2::splat(MAX_MOVING));
+        }
+    }
+}
+
+/// A velocity within [`MAX_MOVING`], as [`MovingObstacle::velocity`] must be.
+pub(crate) fn check_velocity(v: DVec2) -> Result<()> {
+    if v.is_finite() && v.abs().max_element() <= MAX_MOVING {
+        Ok(())
+    } else {
+        Err(Error::BadObstacle {
+            reason: format!("a moving obstacle's velocity must be finite and within 1e12, not {v}"),
+        })
+    }
+}
+
+fn check(o: &MovingObstacle) -> Result<()> {
+    if !(o.center.is_finite() && o.center.abs().max_element() <= MAX_MOVING) {
+        return Err(Error::BadObstacle {
+            reason: format!(
+                "a moving obstacle's centre must be finite and within 1e12, not {}",
+                o.center
+            ),
+        });
+    }
+    if !(o.radius.is_finite() && o.radius > 0.0) {
+        return Err(Error::BadObstacle {
+            reason: format!(
+                "a moving obstacle's radius must be finite and > 0, not {}",
+                o.radius
+            ),
+        });
+    }
+    check_velocity(o.velocity)
+}
