@@ -55,6 +55,7 @@ struct Stats {
     plan_seconds: (f64, usize),
     kept: usize,
     pulled: usize,
+    rejoined: usize,
     replanned: usize,
     adjusted: usize,
     retarget_replanned: usize,
@@ -65,7 +66,7 @@ struct Stats {
 
 impl Stats {
     fn moves(&self) -> usize {
-        self.kept + self.pulled + self.replanned
+        self.kept + self.pulled + self.rejoined + self.replanned
     }
 
     fn merge(&mut self, other: Stats) {
@@ -79,6 +80,7 @@ impl Stats {
         self.plan_seconds.1 += other.plan_seconds.1;
         self.kept += other.kept;
         self.pulled += other.pulled;
+        self.rejoined += other.rejoined;
         self.replanned += other.replanned;
         self.adjusted += other.adjusted;
         self.retarget_replanned += other.retarget_replanned;
@@ -93,12 +95,13 @@ impl Stats {
         r.sort_by(f64::total_cmp);
         let q = |f: f64| r[((r.len() - 1) as f64 * f).round() as usize];
         println!(
-            "{what}: {} walks, {} moves (kept {}, pulled {}, replanned {}), retargets adjusted {} replanned {}; \
+            "{what}: {} walks, {} moves (kept {}, pulled {}, rejoined {}, replanned {}), retargets adjusted {} replanned {}; \
              agent path/fresh length over {} samples: median {:.4} p99 {:.4} max {:.4} (min {:.4})",
             self.walks,
             self.moves(),
             self.kept,
             self.pulled,
+            self.rejoined,
             self.replanned,
             self.adjusted,
             self.retarget_replanned,
@@ -255,6 +258,11 @@ fn walk<W: World>(
                 untouched = false;
                 stats.pulled += 1;
                 events.push('P');
+            }
+            Moved::Rejoined => {
+                untouched = false;
+                stats.rejoined += 1;
+                events.push('J');
             }
             Moved::Replanned => {
                 untouched = false;

@@ -11,6 +11,7 @@ use glam::DVec3;
 use pathsmooth::navmesh::parse_surface_json;
 use pathsmooth::navmesh::{SurfaceMesh, SurfaceOptions, SurfaceQuery, UpAxis};
 pub mod corpus;
+pub mod crowd;
 pub mod recast;
 
 use recastnavigation_sys::*;

@@ -63,6 +63,10 @@ pub enum Moved {
         /// Points string-pulled past.
         skipped: usize,
     },
+    /// The new position sees none of the next points (a corner lies between), but a
+    /// straight segment back to the path ahead is clear: the point where it joins was put
+    /// in, and the points before it dropped; nothing was planned.
+    Rejoined,
     /// The new position could not join the path ahead (the agent was pushed off it): the
     /// way from it to the next point of the path was planned and spliced in (or, when that
     /// failed, the whole path from it to the target).
@@ -309,7 +313,10 @@ impl AgentPath {
     ///    than that clearance exceeds the radius by (an agent that stepped aside for
     ///    another), the next point is taken the same way, with no test and no pull: the
     ///    segment from `p` keeps within that distance of the path's own;
-    /// 3. when `p` sees none of them (it was pushed off the path), the way from `p` to the
+    /// 3. when `p` sees none of them (it was pushed off the path), and a straight segment
+    ///    back to the path is clear (to the point 4 times `p`'s distance from the path
+    ///    further along, else to `p`'s projection), that point is put in
+    ///    ([`Moved::Rejoined`]; not on a world with area costs); else the way from `p` to the
     ///    first point of the path at least 4 times the push (`p`'s distance from the path)
     ///    further along is planned with the pipeline ([`Pipeline::plan_into`], smoothed by
     ///    its steps) and spliced in, or when that fails, the whole path from `p` to the
@@ -413,15 +420,19 @@ impl AgentPath {
             (first..=far).rev().find(|&j| sees(j))
         };
         let Some(j) = found else {
-            // 3. Pushed off the path: plan from `p` to the first point at least
-            // `REJOIN_AHEAD` times the push along the path, so that the plan can rejoin it
-            // ahead rather than go back to the point passed (round an obstacle, say).
+            // 3. Pushed off the path: back to it in a straight line where one is clear;
+            // else plan from `p` to the first point at least `REJOIN_AHEAD` times the push
+            // along the path, so that the plan can rejoin it ahead rather than go back to
+            // the point passed (round an obstacle, say).
             let ahead = REJOIN_AHEAD * best.sqrt();
             let mut k = first;
             let mut along = q.distance(path[first]);
             while along < ahead && k < last {
                 along += path[k].distance(path[k + 1]);
                 k += 1;
+            }
+            if !costs && let Some(moved) = self.rejoin(world, radius, p, q, i) {
+                return Ok(moved);
             }
             return self.splice_plan(pipeline, p, k);
         };
@@ -435,6 +446,72 @@ impl AgentPath {
             0 => Moved::Kept,
             skipped => Moved::Pulled { skipped },
         })
+    }
+
+    /// Joins `p`, off the path by `|p − q|` (`q` its projection on segment `i`) and seeing
+    /// none of the next points, back to the path by a straight segment: to the point
+    /// [`REJOIN_AHEAD`] times that distance (or the radius, if more) further along, or to
+    /// `q` itself, whichever is
+    /// first found clear with the bend where it joins. The path's pieces from there are
+    /// its own, so the path stays valid; `None` when neither is clear (then the caller
+    /// plans). Cost: at most four segment tests and two bend tests: an agent that ORCA
+    /// pushed aside near a corner would otherwise plan and smooth a new way every frame
+    /// (most of a dense crowd's frame on a navmesh, where Detour's corridor just moves).
+    fn rejoin<W: World + ?Sized>(
+        &mut self,
+        world: &W,
+        radius: f64,
+        p: DVec2,
+        q: DVec2,
+        i: usize,
+    ) -> Option<Moved> {
+        let path = &self.path;
+        let last = path.len() - 1;
+        // The point `ahead` further along from `q`, on segment k.
+        let (mut k, mut c) = (i, q);
+        // At least a few radii ahead: a point a hair ahead, after a hair's push, makes a
+        // waypoint beside the agent, which a neighbour standing there can keep it from for
+        // good (it did on den312d's navmesh).
+        let mut left = (REJOIN_AHEAD * p.distance(q)).max(REJOIN_AHEAD * radius);
+        loop {
+            let d = c.distance(path[k + 1]);
+            if d > left {
+                c += (path[k + 1] - c) * (left / d);
+                break;
+            }
+            left -= d;
+            c = path[k + 1];
+            if k + 1 == last {
+                break;
+            }
+            k += 1;
+        }
+        let joins = |k: usize, c: DVec2| {
+            // Where c is the segment's end, the bend is the path's next one. Else the
+            // piece from c is tested too: c, interpolated, may lie an ulp off the segment,
+            // on a wall's side of a corner it grazes at radius 0.
+            let (end, next) = match c == path[k + 1] {
+                true => (k + 1, path.get(k + 2)),
+                false => (k, Some(&path[k + 1])),
+            };
+            (c != p
+                && world.segment_is_clear(p, c, radius)
+                && next.is_none_or(|&n| world.bend_is_clear(p, c, n, radius))
+                && (end != k || world.segment_is_clear(c, path[k + 1], radius)))
+            .then_some(end)
+        };
+        let (end, c) = [(k, c), (i, q)]
+            .into_iter()
+            .find_map(|(k, c)| joins(k, c).map(|end| (end, c)))?;
+        // The new path: p, then c (a point of the path, or put in), then the old one after c.
+        if end >= 1 && c == self.path[end] {
+            self.path.drain(1..end);
+        } else {
+            self.path.drain(1..=end);
+            self.path.insert(1, c);
+        }
+        self.path[0] = p;
+        Some(Moved::Rejoined)
     }
 
     /// Forgets what the agent path measured on the world (the clearance of the segment the
