@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use glam::DVec2;
 
-use super::avoid::{AvoidScratch, Mover};
+use super::avoid::{AvoidScratch, Mover, Solver};
 use super::moving::{check_velocity, MovingObstacles};
 use super::{AgentPath, Avoidance, Moved, Repair, Retargeted};
 use super::{MovingId, MovingObstacle};
@@ -597,17 +597,46 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             slowed: 0.0,
             obstacle: true,
         }));
-        let (world, agents) = (&self.world, &mut self.agents);
-        self.avoid.velocities(
-            settings,
-            dt,
-            |p, reach, out| world.walls_near(p, reach, out),
-            |i, v| {
-                if let Some(a) = agents.get_mut(i) {
-                    a.avoiding = v;
-                }
-            },
-        );
+        let world = &self.world;
+        let walls_near =
+            |p: DVec2, reach: f64, out: &mut Vec<[DVec2; 2]>| world.walls_near(p, reach, out);
+        let runs = self.pipelines.len();
+        let (frame, solvers, chosen) = self.avoid.frame(settings, dt, runs);
+        // Each mover's velocity depends on the frame only: runs in parallel give the
+        // same velocities as one.
+        let per_run = chosen.len().div_ceil(runs).max(1);
+        let solve = |(run, (slots, solver)): (usize, (&mut [Option<DVec2>], &mut Solver))| {
+            for (k, slot) in slots.iter_mut().enumerate() {
+                *slot = frame.velocity(run * per_run + k, solver, &walls_near);
+            }
+        };
+        #[cfg(feature = "rayon")]
+        if let Some(pool) = &self.pool {
+            use rayon::prelude::*;
+            pool.install(|| {
+                chosen
+                    .par_chunks_mut(per_run)
+                    .zip(solvers.par_iter_mut())
+                    .enumerate()
+                    .for_each(solve);
+            });
+        } else {
+            chosen
+                .chunks_mut(per_run)
+                .zip(solvers.iter_mut())
+                .enumerate()
+                .for_each(solve);
+        }
+        #[cfg(not(feature = "rayon"))]
+        chosen
+            .chunks_mut(per_run)
+            .zip(solvers.iter_mut())
+            .enumerate()
+            .for_each(solve);
+        // Moving obstacles come after the agents, and choose nothing.
+        for (a, &v) in self.agents.iter_mut().zip(chosen.iter()) {
+            a.avoiding = v;
+        }
     }
 
     /// Marks the agents whose targets this update plans: the queue's first `plan_budget`.

@@ -133,16 +133,35 @@ pub(crate) struct Mover {
 }
 
 /// The avoidance's scratch, kept by the crowd from frame to frame: the movers, the
-/// buckets and each agent's neighbours.
+/// buckets, one solver's scratch per run of movers, and the velocities chosen.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct AvoidScratch {
     pub(crate) movers: Vec<Mover>,
     /// (bucket key, mover), sorted.
     buckets: Vec<(u64, u32)>,
+    solvers: Vec<Solver>,
+    chosen: Vec<Option<DVec2>>,
+}
+
+/// What one run's solves reuse: a mover's neighbours, as found and as ORCA takes them, and
+/// the walls near it.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Solver {
     near: Vec<(f64, u32)>,
     neighbours: Vec<Cow<'static, Agent>>,
     walls: Vec<[DVec2; 2]>,
     obstacles: Vec<Cow<'static, Obstacle>>,
+}
+
+/// One update's movers and buckets, read by every run's solves (in parallel when the
+/// crowd has threads: nothing here is written).
+pub(crate) struct Frame<'a> {
+    movers: &'a [Mover],
+    buckets: &'a [(u64, u32)],
+    settings: &'a Avoidance,
+    dt: f64,
+    reach: f64,
+    cell: f64,
 }
 
 /// The bucket of coordinate `x` for buckets of side `cell` (monotone in `x`).
@@ -156,17 +175,15 @@ fn key(bx: i64, by: i64) -> u64 {
 }
 
 impl AvoidScratch {
-    /// The velocity every mover takes, given to `out(mover, velocity)`: ORCA's, against
-    /// its nearest neighbours and the walls `walls_near(p, reach, out)` lists near it, or
-    /// `None` for a mover that keeps its preferred velocity (nobody near, or nobody in its
-    /// way).
-    pub(crate) fn velocities(
-        &mut self,
-        settings: &Avoidance,
+    /// Buckets the movers for an update with `settings` and time step `dt`, and hands out
+    /// the frame to solve them in, a solver for each of `runs` runs, and the slots their
+    /// chosen velocities go to (one per mover, by index).
+    pub(crate) fn frame<'a>(
+        &'a mut self,
+        settings: &'a Avoidance,
         dt: f64,
-        walls_near: impl Fn(DVec2, f64, &mut Vec<[DVec2; 2]>),
-        mut out: impl FnMut(usize, Option<DVec2>),
-    ) {
+        runs: usize,
+    ) -> (Frame<'a>, &'a mut [Solver], &'a mut [Option<DVec2>]) {
         let reach = settings.neighbour_distance.unwrap_or_else(|| {
             let fastest = self.movers.iter().fold(0.0f64, |m, a| m.max(a.speed));
             let widest = self.movers.iter().fold(0.0f64, |m, a| m.max(a.radius));
@@ -180,124 +197,168 @@ impl AvoidScratch {
                 (key(bucket(p.x, cell), bucket(p.y, cell)), i as u32)
             }));
         self.buckets.sort_unstable();
-        let mut options = AvoidanceOptions {
-            obstacle_margin: 0.0,
+        self.solvers.resize_with(runs.max(1), Solver::default);
+        self.chosen.clear();
+        self.chosen.resize(self.movers.len(), None);
+        let frame = Frame {
+            movers: &self.movers,
+            buckets: &self.buckets,
+            settings,
+            dt,
+            reach,
+            cell,
+        };
+        (frame, &mut self.solvers, &mut self.chosen)
+    }
+
+    /// The velocity every mover takes, on the calling thread, given to
+    /// `out(mover, velocity)`: see [`Frame::velocity`].
+    #[cfg(test)]
+    pub(crate) fn velocities(
+        &mut self,
+        settings: &Avoidance,
+        dt: f64,
+        walls_near: impl Fn(DVec2, f64, &mut Vec<[DVec2; 2]>),
+        mut out: impl FnMut(usize, Option<DVec2>),
+    ) {
+        let (frame, solvers, chosen) = self.frame(settings, dt, 1);
+        for (i, slot) in chosen.iter_mut().enumerate() {
+            *slot = frame.velocity(i, &mut solvers[0], &walls_near);
+        }
+        for (i, &v) in chosen.iter().enumerate() {
+            out(i, v);
+        }
+    }
+}
+
+impl Frame<'_> {
+    /// The velocity mover `i` takes: ORCA's, against its nearest neighbours and the walls
+    /// `walls_near(p, reach, out)` lists near it, or `None` for a mover that keeps its
+    /// preferred velocity (nobody near, or nobody in its way). Depends on nothing but the
+    /// frame (not on the solver's earlier use), so runs in any order give the same answer.
+    pub(crate) fn velocity(
+        &self,
+        i: usize,
+        solver: &mut Solver,
+        walls_near: &impl Fn(DVec2, f64, &mut Vec<[DVec2; 2]>),
+    ) -> Option<DVec2> {
+        let settings = self.settings;
+        let dt = self.dt;
+        let options = |margin: f64| AvoidanceOptions {
+            obstacle_margin: margin as f32,
             time_horizon: settings.time_horizon as f32,
             obstacle_time_horizon: settings.wall_time_horizon as f32,
         };
-        for i in 0..self.movers.len() {
-            let me = self.movers[i];
-            if me.obstacle || dt <= 0.0 {
-                out(i, None);
-                continue;
-            }
-            self.nearest(i, reach, cell, settings.max_neighbours);
-            // A standing agent stands aside for moving obstacles only.
-            let truck_near = || {
-                self.near
-                    .iter()
-                    .any(|&(_, j)| self.movers[j as usize].obstacle)
+        let me = self.movers[i];
+        if me.obstacle || dt <= 0.0 {
+            return None;
+        }
+        self.nearest(i, &mut solver.near);
+        // A standing agent stands aside for moving obstacles only.
+        let truck_near = || {
+            solver
+                .near
+                .iter()
+                .any(|&(_, j)| self.movers[j as usize].obstacle)
+        };
+        if solver.near.is_empty()
+            || (me.standing && !truck_near())
+            || self.on_a_clear_course(i, &solver.near)
+        {
+            return None;
+        }
+        // Positions relative to the agent, so f32 keeps their precision far from the
+        // origin.
+        solver.neighbours.clear();
+        solver.neighbours.extend(solver.near.iter().map(|&(_, j)| {
+            let other = &self.movers[j as usize];
+            // Two agents at one point have no direction to part in: the one later
+            // in the crowd is taken a hair to the right of the other (+x), so
+            // that they part, the same way on every run.
+            let apart = match other.position - me.position {
+                d if d != DVec2::ZERO => d,
+                _ if j as usize > i => DVec2::new(1e-6 * me.radius, 0.0),
+                _ => DVec2::new(-1e-6 * me.radius, 0.0),
             };
-            if self.near.is_empty()
-                || (me.standing && !truck_near())
-                || self.on_a_clear_course(i, settings.time_horizon)
-            {
-                out(i, None);
-                continue;
-            }
-            // Positions relative to the agent, so f32 keeps their precision far from the
-            // origin.
-            self.neighbours.clear();
-            self.neighbours.extend(self.near.iter().map(|&(_, j)| {
-                let other = &self.movers[j as usize];
-                // Two agents at one point have no direction to part in: the one later
-                // in the crowd is taken a hair to the right of the other (+x), so
-                // that they part, the same way on every run.
-                let apart = match other.position - me.position {
-                    d if d != DVec2::ZERO => d,
-                    _ if j as usize > i => DVec2::new(1e-6 * me.radius, 0.0),
-                    _ => DVec2::new(-1e-6 * me.radius, 0.0),
-                };
-                Cow::Owned(Agent {
-                    position: to_f32(apart),
-                    velocity: to_f32(other.velocity),
-                    radius: (other.radius * MARGIN) as f32,
-                    // A standing agent does not move aside: the mover takes it all.
-                    avoidance_responsibility: if other.standing { 0.0 } else { 1.0 },
-                })
-            }));
-            // The walls it could reach within the wall horizon, as RVO2's obstacle edges.
-            self.walls.clear();
-            walls_near(
-                me.position,
-                me.speed * settings.wall_time_horizon + 2.0 * me.radius,
-                &mut self.walls,
+            Cow::Owned(Agent {
+                position: to_f32(apart),
+                velocity: to_f32(other.velocity),
+                radius: (other.radius * MARGIN) as f32,
+                // A standing agent does not move aside: the mover takes it all.
+                avoidance_responsibility: if other.standing { 0.0 } else { 1.0 },
+            })
+        }));
+        // The walls it could reach within the wall horizon, as RVO2's obstacle edges.
+        solver.walls.clear();
+        walls_near(
+            me.position,
+            me.speed * settings.wall_time_horizon + 2.0 * me.radius,
+            &mut solver.walls,
+        );
+        solver.obstacles.clear();
+        solver.obstacles.extend(solver.walls.iter().map(|&[a, b]| {
+            Cow::Owned(Obstacle::Open {
+                vertices: vec![to_f32(a - me.position), to_f32(b - me.position)],
+            })
+        }));
+        let options = options(me.radius * WALL_MARGIN);
+        let agent = Agent {
+            position: Vec2::ZERO,
+            velocity: to_f32(me.velocity),
+            radius: (me.radius * MARGIN) as f32,
+            avoidance_responsibility: 1.0,
+        };
+        let solve = |asked: DVec2| {
+            let v = agent.compute_avoiding_velocity(
+                &solver.neighbours,
+                &solver.obstacles,
+                to_f32(asked),
+                me.speed as f32,
+                dt as f32,
+                &options,
             );
-            self.obstacles.clear();
-            self.obstacles.extend(self.walls.iter().map(|&[a, b]| {
-                Cow::Owned(Obstacle::Open {
-                    vertices: vec![to_f32(a - me.position), to_f32(b - me.position)],
-                })
-            }));
-            options.obstacle_margin = (me.radius * WALL_MARGIN) as f32;
-            let agent = Agent {
-                position: Vec2::ZERO,
-                velocity: to_f32(me.velocity),
-                radius: (me.radius * MARGIN) as f32,
-                avoidance_responsibility: 1.0,
-            };
-            let solve = |asked: DVec2| {
-                let v = agent.compute_avoiding_velocity(
-                    &self.neighbours,
-                    &self.obstacles,
-                    to_f32(asked),
-                    me.speed as f32,
-                    dt as f32,
-                    &options,
-                );
-                DVec2::new(f64::from(v.x), f64::from(v.y))
-            };
-            let mut v = solve(me.preferred);
-            // An agent that has been slowed, and that ORCA would still hold back, asks to
-            // pass on the right, turning further the longer it has been slowed: in a
-            // symmetric jam (a circle of agents meeting at its centre, a file head-on in a
-            // corridor) the velocities ORCA allows cancel out and the agents stop; the
-            // same turn for everyone sets them round each other. The turned answer is
-            // taken only when it does not lead backwards (not into a wall's slide away
-            // from the way).
-            if me.slowed > 0.0 && v.length() < SLOWED * me.speed {
-                let turn = (KEEP_RIGHT_RATE * me.slowed).min(KEEP_RIGHT_MAX);
-                let turned = solve(DVec2::from_angle(-turn).rotate(me.preferred));
-                if turned.dot(me.preferred) > v.dot(me.preferred).min(0.0) {
-                    v = turned;
-                }
+            DVec2::new(f64::from(v.x), f64::from(v.y))
+        };
+        let mut v = solve(me.preferred);
+        // An agent that has been slowed, and that ORCA would still hold back, asks to
+        // pass on the right, turning further the longer it has been slowed: in a
+        // symmetric jam (a circle of agents meeting at its centre, a file head-on in a
+        // corridor) the velocities ORCA allows cancel out and the agents stop; the
+        // same turn for everyone sets them round each other. The turned answer is
+        // taken only when it does not lead backwards (not into a wall's slide away
+        // from the way).
+        if me.slowed > 0.0 && v.length() < SLOWED * me.speed {
+            let turn = (KEEP_RIGHT_RATE * me.slowed).min(KEEP_RIGHT_MAX);
+            let turned = solve(DVec2::from_angle(-turn).rotate(me.preferred));
+            if turned.dot(me.preferred) > v.dot(me.preferred).min(0.0) {
+                v = turned;
             }
-            // What f32 rounding alone moved is no avoidance: the path's own step is exact.
-            let kept = v.distance(me.preferred) <= 1e-5 * me.speed;
-            let chosen = match (v.is_finite(), kept) {
-                (true, true) => None,
-                (true, false) => Some(v),
-                (false, _) => Some(DVec2::ZERO),
-            };
-            out(i, chosen);
+        }
+        // What f32 rounding alone moved is no avoidance: the path's own step is exact.
+        let kept = v.distance(me.preferred) <= 1e-5 * me.speed;
+        match (v.is_finite(), kept) {
+            (true, true) => None,
+            (true, false) => Some(v),
+            (false, _) => Some(DVec2::ZERO),
         }
     }
 
     /// True when mover `i` walks steadily (its preferred velocity within [`STEADY`] of the
     /// one it has, not slowed) and, at its preferred velocity, comes no nearer than
-    /// [`CLEAR_COURSE`] times the sum of the radii to any of its neighbours in `self.near`
+    /// [`CLEAR_COURSE`] times the sum of the radii to any of its neighbours in `near`
     /// within the horizon, each at its own velocity. Such a mover keeps its way with no
     /// solve: its neighbours' ORCA lines were drawn for its velocity, which it keeps, and
     /// leave the pair apart over the horizon (Berg, Guy, Lin, Manocha, "Reciprocal n-Body
     /// Collision Avoidance", 2011: a velocity outside the truncated cone keeps a pair
     /// apart for that long). Most agents of a crowd are such most of the time; the solve,
     /// the walls near them and the neighbour list cost most of the avoidance.
-    fn on_a_clear_course(&self, i: usize, horizon: f64) -> bool {
+    fn on_a_clear_course(&self, i: usize, near: &[(f64, u32)]) -> bool {
+        let horizon = self.settings.time_horizon;
         let me = &self.movers[i];
         if me.slowed > 0.0 || me.preferred.distance(me.velocity) > STEADY * me.speed {
             return false;
         }
-        self.near.iter().all(|&(_, j)| {
+        near.iter().all(|&(_, j)| {
             let other = &self.movers[j as usize];
             let d = other.position - me.position;
             let w = me.preferred - other.velocity;
@@ -309,10 +370,11 @@ impl AvoidScratch {
         })
     }
 
-    /// The (at most `max`) movers nearest mover `i` within `reach`, nearest first (ties:
-    /// the lower index), in `self.near`.
-    fn nearest(&mut self, i: usize, reach: f64, cell: f64, max: usize) {
-        self.near.clear();
+    /// The (at most the settings' limit) movers nearest mover `i` within the reach,
+    /// moving obstacles first, then nearest first (ties: the lower index), in `near`.
+    fn nearest(&self, i: usize, near: &mut Vec<(f64, u32)>) {
+        let (reach, cell, max) = (self.reach, self.cell, self.settings.max_neighbours);
+        near.clear();
         let p = self.movers[i].position;
         let (bx, by) = (bucket(p.x, cell), bucket(p.y, cell));
         for x in bx - 1..=bx + 1 {
@@ -321,18 +383,18 @@ impl AvoidScratch {
             for &(_, j) in &self.buckets[lo..hi] {
                 let d = self.movers[j as usize].position.distance(p);
                 if j as usize != i && d <= reach {
-                    self.near.push((d, j));
+                    near.push((d, j));
                 }
             }
         }
         // Moving obstacles first: the limit must not leave a truck out for a crowd.
         let movers = &self.movers;
         let key = |&(d, j): &(f64, u32)| (!movers[j as usize].obstacle, d, j);
-        self.near.sort_unstable_by(|a, b| {
+        near.sort_unstable_by(|a, b| {
             let (a, b) = (key(a), key(b));
             a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2))
         });
-        self.near.truncate(max);
+        near.truncate(max);
     }
 }
 
@@ -380,24 +442,35 @@ mod tests {
             position: DVec2::new(0.0, y),
             ..mover(0.0, 1.0)
         };
-        let mut s = AvoidScratch {
-            movers: vec![ahead(0.0), ahead(1.3), mover(3.0, -1.0)],
-            ..AvoidScratch::default()
+        let mut movers = vec![ahead(0.0), ahead(1.3), mover(3.0, -1.0)];
+        let clear = |movers: &[Mover], near: &[(f64, u32)], horizon: f64| {
+            let settings = Avoidance {
+                time_horizon: horizon,
+                ..Avoidance::default()
+            };
+            let frame = Frame {
+                movers,
+                buckets: &[],
+                settings: &settings,
+                dt: 0.1,
+                reach: 10.0,
+                cell: 10.0,
+            };
+            frame.on_a_clear_course(0, near)
         };
-        s.near = vec![(1.3, 1)];
-        assert!(s.on_a_clear_course(0, 2.0));
-        s.near = vec![(1.3, 1), (3.0, 2)];
-        assert!(!s.on_a_clear_course(0, 2.0), "head-on within the horizon");
+        let side = [(1.3, 1)];
+        let both = [(1.3, 1), (3.0, 2)];
+        assert!(clear(&movers, &side, 2.0));
+        assert!(!clear(&movers, &both, 2.0), "head-on within the horizon");
         assert!(
-            s.on_a_clear_course(0, 0.5),
+            clear(&movers, &both, 0.5),
             "head-on beyond a shorter horizon"
         );
-        s.near = vec![(1.3, 1)];
-        s.movers[0].velocity = DVec2::new(0.8, 0.0);
-        assert!(!s.on_a_clear_course(0, 2.0), "unsteady");
-        s.movers[0].velocity = DVec2::new(1.0, 0.0);
-        s.movers[0].slowed = 0.1;
-        assert!(!s.on_a_clear_course(0, 2.0), "slowed");
+        movers[0].velocity = DVec2::new(0.8, 0.0);
+        assert!(!clear(&movers, &side, 2.0), "unsteady");
+        movers[0].velocity = DVec2::new(1.0, 0.0);
+        movers[0].slowed = 0.1;
+        assert!(!clear(&movers, &side, 2.0), "slowed");
     }
 
     #[test]
