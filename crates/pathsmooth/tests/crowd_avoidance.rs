@@ -708,3 +708,69 @@ fn bad_moving_obstacles_are_refused_and_leave_the_crowd_as_it_was() {
     assert_eq!(seen, fast);
     assert!(o.center.is_finite(), "{}", o.center);
 }
+
+#[test]
+fn bad_agents_and_steps_are_refused_and_agents_spawned_on_one_point_part() {
+    let rows = open_map(16, 16);
+    let mut rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    rows[8] = "@@@@@@@@........";
+    let world = || GridWorld::new(GridMap::from_rows(&rows).unwrap()).unwrap();
+    for radius in [f64::NAN, -0.3, f64::INFINITY] {
+        assert!(Crowd::new(world(), radius, Preset::Smooth.steps()).is_err());
+    }
+    let mut crowd = Crowd::new(world(), RADIUS, Preset::Smooth.steps())
+        .unwrap()
+        .with_avoidance(Some(Avoidance::default()))
+        .unwrap();
+    let (here, there) = (DVec2::new(2.5, 2.5), DVec2::new(2.5, 13.5));
+    let bad: [(DVec2, DVec2, f64); 9] = [
+        (DVec2::new(f64::NAN, 2.5), there, SPEED),
+        (here, DVec2::new(2.5, f64::INFINITY), SPEED),
+        (here, there, f64::NAN),
+        (here, there, 0.0),
+        (here, there, -1.0),
+        (here, there, f64::INFINITY),
+        // Inside the wall, and outside the map.
+        (DVec2::new(2.5, 8.5), there, SPEED),
+        (here, DVec2::new(2.5, 8.5), SPEED),
+        (DVec2::new(-5.0, 2.5), there, SPEED),
+    ];
+    for (p, t, speed) in bad {
+        let e = crowd.add_agent(p, t, speed).unwrap_err();
+        assert!(!e.to_string().is_empty());
+        assert!(crowd.agents().is_empty(), "{p} {t} {speed}: added");
+    }
+    for dt in [f64::NAN, -1.0, f64::INFINITY] {
+        assert!(crowd.update(dt).is_err(), "dt {dt}");
+    }
+    // Five agents spawned on one point, bound round the wall to one goal each: they part
+    // (deterministically, along x), never produce a NaN, and all arrive.
+    let goals: Vec<DVec2> = (0..5).map(|k| DVec2::new(10.5 + k as f64, 13.5)).collect();
+    for &g in &goals {
+        crowd.add_agent(here, g, SPEED).unwrap();
+    }
+    let mut arrived = vec![false; 5];
+    let mut apart_by = None;
+    for f in 1..=(40.0 * HZ) as usize {
+        crowd.update(1.0 / HZ).unwrap();
+        let at: Vec<DVec2> = crowd
+            .agents()
+            .iter()
+            .map(|a| a.agent_path().position())
+            .collect();
+        for (i, a) in crowd.agents().iter().enumerate() {
+            assert!(at[i].is_finite() && a.velocity().is_finite(), "frame {f}");
+            arrived[i] |= at[i] == goals[i];
+        }
+        let closest = (0..5)
+            .flat_map(|i| (i + 1..5).map(move |j| (i, j)))
+            .map(|(i, j)| at[i].distance(at[j]))
+            .fold(f64::INFINITY, f64::min);
+        if apart_by.is_none() && closest >= 0.99 * 2.0 * RADIUS {
+            apart_by = Some(f as f64 / HZ);
+        }
+    }
+    let apart_by = apart_by.expect("the agents never parted");
+    assert!(apart_by <= 2.0, "parted after {apart_by} s");
+    assert_eq!(arrived, [true; 5]);
+}
