@@ -366,7 +366,10 @@ class Crowd:
         steps: _Steps | None = None,
         threads: int = 1,
         plan_budget: int | None = None,
-    ) -> Crowd: ...
+        avoid: bool = False,
+    ) -> Crowd:
+        """`avoid=True`: the agents avoid one another, the walls and the moving obstacles
+        (ORCA, the library's `Avoidance::default()`)."""
     @property
     def radius(self) -> float: ...
     def __len__(self) -> int: ...
@@ -395,6 +398,19 @@ class Crowd:
     def add_cells(self, cells: npt.ArrayLike) -> Tuple[int, int]:
         """Grid cells, N×2 integers (column, row); `Error` on a navmesh."""
     def remove_obstacle(self, obstacle_id: int) -> None: ...
+    def velocities(self) -> _Path2:
+        """N×2, each agent's velocity over the last update."""
+    def add_moving_obstacle(
+        self, center: _PointLike, radius: float, velocity: _PointLike
+    ) -> int:
+        """A disc moved by `velocity × dt` every update; avoiding agents keep clear of it;
+        while its velocity is zero it blocks like an obstacle. Its id."""
+    def set_moving_obstacle_velocity(self, obstacle_id: int, velocity: _PointLike) -> None: ...
+    def remove_moving_obstacle(self, obstacle_id: int) -> None: ...
+    def moving_obstacles(
+        self,
+    ) -> list[Tuple[int, Tuple[float, float], float, Tuple[float, float]]]:
+        """(id, (x, y), radius, (vx, vy)) each, in the order added."""
 
 def smooth_many(
     pipeline: Pipeline, paths: Sequence[npt.ArrayLike], threads: int | None = None

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use glam::{DVec2, DVec3, IVec2};
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
-use pathsmooth::crowd::{Crowd as RsCrowd, CrowdAgent};
+use pathsmooth::crowd::{Avoidance, Crowd as RsCrowd, CrowdAgent, MovingId, MovingObstacle};
 use pathsmooth::curve::CatmullRomParams;
 use pathsmooth::grid::GridMap;
 use pathsmooth::metrics::PathMetrics;
@@ -1441,16 +1441,28 @@ fn new_crowd<W: ObstacleWorld + Send + Sync>(
     world: W,
     radius: f64,
     steps: Vec<Step>,
-    threads: usize,
-    plan_budget: Option<usize>,
+    (threads, plan_budget, avoid): (usize, Option<usize>, bool),
 ) -> pathsmooth::Result<RsCrowd<W>> {
     RsCrowd::new(world, radius, steps)?
         .with_threads(threads)?
-        .with_plan_budget(plan_budget)
+        .with_plan_budget(plan_budget)?
+        .with_avoidance(avoid.then(Avoidance::default))
 }
 
 struct CrowdState {
     crowd: AnyCrowd,
+}
+
+/// A moving obstacle as Python sees it: (id, (x, y), radius, (vx, vy)).
+type MovingRow = (u64, (f64, f64), f64, (f64, f64));
+
+/// A moving obstacle's handle from its number; a negative number is none the crowd gave.
+fn moving_id(n: i64) -> pathsmooth::Result<MovingId> {
+    u64::try_from(n)
+        .map(MovingId::from_raw)
+        .map_err(|_| pathsmooth::Error::BadObstacle {
+            reason: format!("no moving obstacle {n} (never added, or removed already)"),
+        })
 }
 
 impl CrowdState {
@@ -1501,7 +1513,8 @@ impl Crowd {
 #[pymethods]
 impl Crowd {
     #[new]
-    #[pyo3(signature = (world, radius, preset = None, steps = None, threads = 1, plan_budget = None))]
+    #[pyo3(signature = (world, radius, preset = None, steps = None, threads = 1, plan_budget = None, avoid = false))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         world: &Bound<'_, PyAny>,
@@ -1510,18 +1523,18 @@ impl Crowd {
         steps: Option<&Bound<'_, PyAny>>,
         threads: usize,
         plan_budget: Option<usize>,
+        avoid: bool,
     ) -> PyResult<Self> {
         let steps = steps_or_preset(preset, steps)?;
+        let settings = (threads, plan_budget, avoid);
         let crowd = if let Ok(g) = world.downcast::<GridWorld>() {
             let g = g.get();
             py.allow_threads(|| {
-                new_crowd(g.copy_world()?, radius, steps, threads, plan_budget).map(AnyCrowd::Grid)
+                new_crowd(g.copy_world()?, radius, steps, settings).map(AnyCrowd::Grid)
             })
         } else if let Ok(m) = world.downcast::<NavMeshWorld>() {
             let w = RsNavMesh::clone(&m.get().world);
-            py.allow_threads(|| {
-                new_crowd(w, radius, steps, threads, plan_budget).map(AnyCrowd::Mesh)
-            })
+            py.allow_threads(|| new_crowd(w, radius, steps, settings).map(AnyCrowd::Mesh))
         } else {
             // The usual error for another type.
             any_world(world)?;
@@ -1594,6 +1607,69 @@ impl Crowd {
                 .collect()
         });
         to_array(py, &p)
+    }
+
+    /// The agents' velocities over the last update, N×2 (world units per second).
+    fn velocities<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f64>> {
+        let v: Vec<DVec2> = self.with(py, |s| s.agents().iter().map(|a| a.velocity()).collect());
+        to_array(py, &v)
+    }
+
+    /// Adds a moving obstacle, a disc of `radius` at `center` moving at `velocity` (world
+    /// units per second); its id.
+    fn add_moving_obstacle(
+        &self,
+        py: Python<'_>,
+        center: &Bound<'_, PyAny>,
+        radius: f64,
+        velocity: &Bound<'_, PyAny>,
+    ) -> PyResult<u64> {
+        let (center, velocity) = (point(center, "center")?, point(velocity, "velocity")?);
+        let o = MovingObstacle {
+            center,
+            radius,
+            velocity,
+        };
+        self.with(
+            py,
+            |s| on_crowd!(&mut s.crowd, c => c.add_moving_obstacle(o)),
+        )
+        .map(MovingId::get)
+        .map_err(lib_err)
+    }
+
+    /// Sets a moving obstacle's velocity (zero stops it: it then blocks like an obstacle).
+    fn set_moving_obstacle_velocity(
+        &self,
+        py: Python<'_>,
+        obstacle_id: i64,
+        velocity: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let v = point(velocity, "velocity")?;
+        self.with(py, |s| {
+            let id = moving_id(obstacle_id)?;
+            on_crowd!(&mut s.crowd, c => c.set_moving_obstacle_velocity(id, v))
+        })
+        .map_err(lib_err)
+    }
+
+    /// Removes a moving obstacle.
+    fn remove_moving_obstacle(&self, py: Python<'_>, obstacle_id: i64) -> PyResult<()> {
+        self.with(py, |s| {
+            let id = moving_id(obstacle_id)?;
+            on_crowd!(&mut s.crowd, c => c.remove_moving_obstacle(id))
+        })
+        .map_err(lib_err)
+    }
+
+    /// The moving obstacles: (id, (x, y), radius, (vx, vy)) each, in the order added.
+    fn moving_obstacles(&self, py: Python<'_>) -> Vec<MovingRow> {
+        self.with(py, |s| {
+            on_crowd!(&s.crowd, c => c
+                .moving_obstacles()
+                .map(|(id, o)| (id.get(), o.center.into(), o.radius, o.velocity.into()))
+                .collect())
+        })
     }
 
     /// An agent's path from its position to its target (only its position while stuck).

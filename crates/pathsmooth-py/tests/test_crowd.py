@@ -209,3 +209,69 @@ def test_the_crowds_world_is_a_copy_of_the_same_world(costs):
     a = crowd.add_agent((0.5, 0.5), (8.5, 3.5), 1.0)
     planned = pathsmooth.Pipeline(world, 0.1).plan((0.5, 0.5), (8.5, 3.5))
     assert bits(crowd.path(a)) == bits(planned)
+
+
+def closest_pair(p):
+    d = np.linalg.norm(p[:, None, :] - p[None, :, :], axis=-1)
+    d[np.arange(len(p)), np.arange(len(p))] = np.inf
+    return d.min()
+
+
+def test_avoiding_agents_and_a_truck_never_touch():
+    # Six agents in head-on pairs across an open room, and a disc driving across their
+    # way: with avoid=True no two agents and no agent and the disc come within 0.99 of
+    # their radii (the test follows the disc itself), and all arrive.
+    world = grid(["." * 24] * 12)
+    r, big_r, v = 0.3, 1.0, np.array([0.0, 1.2])
+    starts = [(1.5, 3.5), (22.5, 3.5), (1.5, 6.5), (22.5, 6.5), (1.5, 9.5), (22.5, 9.5)]
+    goals = [(22.5, 3.5), (1.5, 3.5), (22.5, 6.5), (1.5, 6.5), (22.5, 9.5), (1.5, 9.5)]
+
+    def walk(avoid):
+        crowd = Crowd(world, r, avoid=avoid)
+        for s, g in zip(starts, goals):
+            crowd.add_agent(s, g, 1.5)
+        truck = crowd.add_moving_obstacle((12.0, -1.5), big_r, v)
+        centre = np.array([12.0, -1.5])
+        nearest_pair, nearest_truck = np.inf, np.inf
+        for _ in range(30 * 60):
+            crowd.update(1 / 60)
+            centre = centre + v / 60
+            p = crowd.positions()
+            assert np.isfinite(p).all() and np.isfinite(crowd.velocities()).all()
+            nearest_pair = min(nearest_pair, closest_pair(p))
+            nearest_truck = min(nearest_truck, np.linalg.norm(p - centre, axis=1).min())
+        (seen, at, radius, velocity), = crowd.moving_obstacles()
+        assert (seen, radius, velocity) == (truck, big_r, tuple(v))
+        assert np.allclose(at, centre)
+        arrived = sum(crowd.arrived(i) for i in range(len(crowd)))
+        return nearest_pair, nearest_truck, arrived
+
+    pair, truck, _ = walk(False)
+    assert pair < 0.99 * 2 * r and truck < 0.99 * (big_r + r)
+    pair, truck, arrived = walk(True)
+    assert pair >= 0.99 * 2 * r, pair
+    assert truck >= 0.99 * (big_r + r), truck
+    assert arrived == len(starts)
+
+
+def test_moving_obstacles_bad_input_raises():
+    crowd = Crowd(grid(WALL), 0.2, avoid=True)
+    for bad in [
+        lambda: crowd.add_moving_obstacle((1, 1), 0.0, (0, 0)),
+        lambda: crowd.add_moving_obstacle((1, 1), -1.0, (0, 0)),
+        lambda: crowd.add_moving_obstacle((math.nan, 1), 1.0, (0, 0)),
+        lambda: crowd.add_moving_obstacle((1, 1), 1.0, (math.inf, 0)),
+        lambda: crowd.set_moving_obstacle_velocity(7, (1, 0)),
+        lambda: crowd.set_moving_obstacle_velocity(-1, (1, 0)),
+        lambda: crowd.remove_moving_obstacle(7),
+    ]:
+        with pytest.raises(Error, match="moving obstacle"):
+            bad()
+    i = crowd.add_moving_obstacle((4.5, 5.5), 0.5, (1.0, 0.0))
+    with pytest.raises(Error, match="velocity"):
+        crowd.set_moving_obstacle_velocity(i, (math.nan, 0))
+    # Stopped, it stands in the world; set going, it leaves it; removed, it is gone.
+    crowd.set_moving_obstacle_velocity(i, (0, 0))
+    crowd.set_moving_obstacle_velocity(i, (0, 1))
+    crowd.remove_moving_obstacle(i)
+    assert crowd.moving_obstacles() == []

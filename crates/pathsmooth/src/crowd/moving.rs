@@ -16,6 +16,20 @@ pub const MAX_MOVING: f64 = 1e12;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct MovingId(u64);
 
+impl MovingId {
+    /// The handle's number (unique for the crowd's lifetime).
+    pub fn get(self) -> u64 {
+        self.0
+    }
+
+    /// The handle with number `n` ([`get`](Self::get)'s inverse), for callers that pass
+    /// handles as numbers (the bindings). A number the crowd never gave out, or gave out
+    /// for an obstacle removed since, is refused by the crowd's methods.
+    pub fn from_raw(n: u64) -> Self {
+        MovingId(n)
+    }
+}
+
 /// A disc moving at a constant velocity until told otherwise: a vehicle, a rolling
 /// boulder, a door swinging through a hall. A longer shape is several discs moving
 /// together. The game drives it (it is not planned and goes through walls if told to);
