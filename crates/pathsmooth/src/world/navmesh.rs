@@ -422,20 +422,8 @@ impl EdgeIndex {
         }
         let reach = DVec2::splat(cap);
         if cap.is_finite() {
-            // The edges near the segment, by pieces of about a bucket's side (or the cap):
-            // the box of a long diagonal segment holds buckets ∝ its length squared, the
-            // pieces' boxes ∝ its length (a crowd's agents query segments across a map).
-            // Each edge is measured to the whole segment; every point of it lies in a piece.
-            let step = self.side.max(cap);
-            let pieces = ((b - a).abs().max_element() / step)
-                .ceil()
-                .clamp(1.0, 4096.0) as usize;
-            let at = |k: usize| a.lerp(b, k as f64 / pieces as f64);
-            (0..pieces).fold(cap, |best, k| {
-                let (p, q) = (at(k), at(k + 1));
-                self.min_over_box(p.min(q) - reach, p.max(q) + reach, best, |[c, d]| {
-                    segment_distance(a, b, c, d)
-                })
+            self.min_over_box(a.min(b) - reach, a.max(b) + reach, cap, |[c, d]| {
+                segment_distance(a, b, c, d)
             })
         } else {
             let whole = self.bounds;
