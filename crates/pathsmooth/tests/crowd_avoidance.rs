@@ -46,6 +46,69 @@ impl Outcome {
             closest: f64::INFINITY,
         }
     }
+
+    /// Counts frame `f`'s agents at `at`, bound for `goals` (`reached` so far): the pairs
+    /// closer than two diameters by a sweep along x, the walls by `wall_distance`.
+    fn judge(
+        &mut self,
+        f: usize,
+        at: &[DVec2],
+        goals: &[DVec2],
+        reached: &mut [bool],
+        wall_distance: &dyn Fn(DVec2) -> f64,
+    ) {
+        let mut by_x = at.to_vec();
+        by_x.sort_by(|a, b| a.x.total_cmp(&b.x));
+        for (k, &a) in by_x.iter().enumerate() {
+            for &b in by_x[k + 1..]
+                .iter()
+                .take_while(|b| b.x - a.x < 4.0 * RADIUS)
+            {
+                let d = a.distance(b);
+                self.closest = self.closest.min(d / (2.0 * RADIUS));
+                if d < 0.99 * 2.0 * RADIUS {
+                    self.overlaps += 1;
+                }
+            }
+        }
+        for (i, &p) in at.iter().enumerate() {
+            assert!(p.is_finite(), "agent {i} at {p}");
+            if wall_distance(p) < 0.99 * RADIUS {
+                self.wall_hits += 1;
+            }
+            if !reached[i] && p.distance(goals[i]) < 1e-9 {
+                reached[i] = true;
+                self.arrived += 1;
+                self.last_arrival = f as f64 / HZ;
+            }
+        }
+    }
+}
+
+/// A crowd on `world` (avoiding or not) with an agent from each start to its goal.
+fn crowd_of<W: ObstacleWorld + Send + Sync>(
+    world: W,
+    starts: &[DVec2],
+    goals: &[DVec2],
+    avoid: bool,
+) -> Crowd<W> {
+    let mut crowd = Crowd::new(world, RADIUS, Preset::Smooth.steps())
+        .unwrap()
+        .with_avoidance(avoid.then(Avoidance::default))
+        .unwrap();
+    for (&s, &g) in starts.iter().zip(goals) {
+        crowd.add_agent(s, g, SPEED).unwrap();
+    }
+    crowd
+}
+
+/// Where the agents are.
+fn positions<W: ObstacleWorld + Send + Sync>(crowd: &Crowd<W>) -> Vec<DVec2> {
+    crowd
+        .agents()
+        .iter()
+        .map(|a| a.agent_path().position())
+        .collect()
 }
 
 /// The distance from `p` to the nearest blocked cell (each the unit square it covers) or
@@ -103,49 +166,13 @@ fn run_judged<W: ObstacleWorld + Send + Sync>(
     avoid: bool,
     seconds: f64,
 ) -> Outcome {
-    let mut crowd = Crowd::new(world, RADIUS, Preset::Smooth.steps())
-        .unwrap()
-        .with_avoidance(avoid.then(Avoidance::default))
-        .unwrap();
-    for (&s, &g) in starts.iter().zip(goals) {
-        crowd.add_agent(s, g, SPEED).unwrap();
-    }
+    let mut crowd = crowd_of(world, starts, goals, avoid);
     let mut out = Outcome::none();
     let mut reached = vec![false; starts.len()];
     let frames = (seconds * HZ).round() as usize;
     for f in 1..=frames {
         crowd.update(1.0 / HZ).unwrap();
-        let at: Vec<DVec2> = crowd
-            .agents()
-            .iter()
-            .map(|a| a.agent_path().position())
-            .collect();
-        // The pairs closer than two diameters, by a sweep along x.
-        let mut by_x: Vec<DVec2> = at.clone();
-        by_x.sort_by(|a, b| a.x.total_cmp(&b.x));
-        for (k, &a) in by_x.iter().enumerate() {
-            for &b in by_x[k + 1..]
-                .iter()
-                .take_while(|b| b.x - a.x < 4.0 * RADIUS)
-            {
-                let d = a.distance(b);
-                out.closest = out.closest.min(d / (2.0 * RADIUS));
-                if d < 0.99 * 2.0 * RADIUS {
-                    out.overlaps += 1;
-                }
-            }
-        }
-        for i in 0..at.len() {
-            assert!(at[i].is_finite(), "agent {i} at {}", at[i]);
-            if wall_distance(at[i]) < 0.99 * RADIUS {
-                out.wall_hits += 1;
-            }
-            if !reached[i] && at[i].distance(goals[i]) < 1e-9 {
-                reached[i] = true;
-                out.arrived += 1;
-                out.last_arrival = f as f64 / HZ;
-            }
-        }
+        out.judge(f, &positions(&crowd), goals, &mut reached, wall_distance);
         if out.arrived == starts.len() {
             break;
         }
@@ -506,13 +533,7 @@ fn run_with_truck(
     seconds: f64,
 ) -> (Outcome, usize) {
     let world = GridWorld::new(GridMap::from_rows(rows).unwrap()).unwrap();
-    let mut crowd = Crowd::new(world, RADIUS, Preset::Smooth.steps())
-        .unwrap()
-        .with_avoidance(avoid.then(Avoidance::default))
-        .unwrap();
-    for (&s, &g) in starts.iter().zip(goals) {
-        crowd.add_agent(s, g, SPEED).unwrap();
-    }
+    let mut crowd = crowd_of(world, starts, goals, avoid);
     let truck = crowd
         .add_moving_obstacle(MovingObstacle {
             center,
@@ -535,30 +556,12 @@ fn run_with_truck(
         at_truck += v / HZ;
         let seen = crowd.moving_obstacles().next().unwrap().1.center;
         assert!(seen.distance(at_truck) < 1e-9, "{seen} {at_truck}");
-        let at: Vec<DVec2> = crowd
-            .agents()
+        let at = positions(&crowd);
+        hits += at
             .iter()
-            .map(|a| a.agent_path().position())
-            .collect();
-        for (i, &p) in at.iter().enumerate() {
-            if p.distance(at_truck) < 0.99 * (big_r + RADIUS) {
-                hits += 1;
-            }
-            for &q in &at[i + 1..] {
-                out.closest = out.closest.min(p.distance(q) / (2.0 * RADIUS));
-                if p.distance(q) < 0.99 * 2.0 * RADIUS {
-                    out.overlaps += 1;
-                }
-            }
-            if wall_distance(rows, p) < 0.99 * RADIUS {
-                out.wall_hits += 1;
-            }
-            if !reached[i] && p.distance(goals[i]) < 1e-9 {
-                reached[i] = true;
-                out.arrived += 1;
-                out.last_arrival = f as f64 / HZ;
-            }
-        }
+            .filter(|p| p.distance(at_truck) < 0.99 * (big_r + RADIUS))
+            .count();
+        out.judge(f, &at, goals, &mut reached, &|p| wall_distance(rows, p));
     }
     (out, hits)
 }

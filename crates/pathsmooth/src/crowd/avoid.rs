@@ -295,12 +295,22 @@ impl Frame<'_> {
             me.speed * settings.wall_time_horizon + 2.0 * me.radius,
             &mut solver.walls,
         );
-        solver.obstacles.clear();
-        solver.obstacles.extend(solver.walls.iter().map(|&[a, b]| {
-            Cow::Owned(Obstacle::Open {
-                vertices: vec![to_f32(a - me.position), to_f32(b - me.position)],
-            })
-        }));
+        // The edges into obstacles kept from earlier solves: their vertex lists are
+        // rewritten in place, not allocated anew for every wall of every solve.
+        let walls = solver.walls.len();
+        if solver.obstacles.len() < walls {
+            solver.obstacles.resize_with(walls, || {
+                Cow::Owned(Obstacle::Open {
+                    vertices: Vec::with_capacity(2),
+                })
+            });
+        }
+        for (o, &[a, b]) in solver.obstacles.iter_mut().zip(&solver.walls) {
+            if let Obstacle::Open { vertices } = o.to_mut() {
+                vertices.clear();
+                vertices.extend([to_f32(a - me.position), to_f32(b - me.position)]);
+            }
+        }
         let options = options(me.radius * WALL_MARGIN);
         let agent = Agent {
             position: Vec2::ZERO,
@@ -311,7 +321,7 @@ impl Frame<'_> {
         let solve = |asked: DVec2| {
             let v = agent.compute_avoiding_velocity(
                 &solver.neighbours,
-                &solver.obstacles,
+                &solver.obstacles[..walls],
                 to_f32(asked),
                 me.speed as f32,
                 dt as f32,
