@@ -18,7 +18,9 @@ use crate::GridWorld;
 /// pipeline of its own, and threads beyond the cores only cost.
 pub const MAX_THREADS: usize = 256;
 
-/// An agent's index in its [`Crowd`] (agents are never removed, so it stays valid).
+/// An agent's index in its [`Crowd`]: valid until an agent is removed
+/// ([`Crowd::remove_agent`] moves the last agent into the removed one's index, as
+/// `Vec::swap_remove` does, so that the agents stay one dense array for the update's runs).
 pub type AgentIndex = usize;
 
 /// One agent of a [`Crowd`]: its path, its speed and what it is waiting for.
@@ -277,6 +279,33 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             slowed: 0.0,
         });
         Ok(self.agents.len() - 1)
+    }
+
+    /// Removes agent `agent`. The last agent takes its index (as `Vec::swap_remove`): the
+    /// returned index is where that agent was, `None` when the removed agent was the last.
+    ///
+    /// Errors: [`Error::BadParameter`] for an index out of range. Cost: the agent's slot,
+    /// and a pass over the queue of targets waiting to be planned.
+    pub fn remove_agent(&mut self, agent: AgentIndex) -> Result<Option<AgentIndex>> {
+        if agent >= self.agents.len() {
+            return Err(Error::param(
+                "agent",
+                agent as f64,
+                "the index of an agent of the crowd",
+            ));
+        }
+        let last = self.agents.len() - 1;
+        self.agents.swap_remove(agent);
+        self.queue.retain(|&i| i != agent);
+        if agent == last {
+            return Ok(None);
+        }
+        for i in &mut self.queue {
+            if *i == last {
+                *i = agent;
+            }
+        }
+        Ok(Some(last))
     }
 
     /// Asks agent `agent` to walk to `target` instead: the next [`update`](Self::update)
