@@ -373,8 +373,20 @@ class Crowd:
     @property
     def radius(self) -> float: ...
     def __len__(self) -> int: ...
-    def add_agent(self, position: _PointLike, target: _PointLike, speed: float) -> int:
-        """Its index; its path is planned now."""
+    def add_agent(
+        self,
+        position: _PointLike,
+        target: _PointLike,
+        speed: float,
+        radius: float | None = None,
+    ) -> int:
+        """Its index; its path is planned now, for the crowd's radius or its own `radius`
+        (its path keeps that far off walls, avoidance the sum of two radii off others)."""
+    def remove_agent(self, agent: int) -> int | None:
+        """The last agent takes the removed one's index: returns the index it had (None
+        when the removed one was the last)."""
+    def radii(self) -> npt.NDArray[np.float64]:
+        """Every agent's radius, in agent order."""
     def set_target(self, agent: int, target: _PointLike) -> None:
         """Planned by the next `update`; a target it refuses (NaN, in a wall, unreachable)
         keeps the old one, and `error` says why."""

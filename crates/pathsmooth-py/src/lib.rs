@@ -1558,20 +1558,39 @@ impl Crowd {
     }
 
     /// Adds an agent at `position` walking to `target` at `speed` (world units per
-    /// second), its path planned now; returns its index.
+    /// second), of the crowd's radius or its own `radius`, its path planned now; returns
+    /// its index.
+    #[pyo3(signature = (position, target, speed, radius = None))]
     fn add_agent(
         &self,
         py: Python<'_>,
         position: &Bound<'_, PyAny>,
         target: &Bound<'_, PyAny>,
         speed: f64,
+        radius: Option<f64>,
     ) -> PyResult<usize> {
         let (p, t) = (point(position, "position")?, point(target, "target")?);
-        self.with(
-            py,
-            |s| on_crowd!(&mut s.crowd, c => c.add_agent(p, t, speed)),
-        )
+        self.with(py, |s| match radius {
+            None => on_crowd!(&mut s.crowd, c => c.add_agent(p, t, speed)),
+            Some(r) => on_crowd!(&mut s.crowd, c => c.add_agent_with_radius(p, t, speed, r)),
+        })
         .map_err(lib_err)
+    }
+
+    /// Removes an agent: the last agent takes its index; returns the index that agent had
+    /// (`None` when the removed one was the last).
+    fn remove_agent(&self, py: Python<'_>, agent: i64) -> PyResult<Option<usize>> {
+        self.with(py, |s| {
+            let i = s.agent(agent).map(|_| agent as usize)?;
+            on_crowd!(&mut s.crowd, c => c.remove_agent(i))
+        })
+        .map_err(lib_err)
+    }
+
+    /// Every agent's radius, in agent order.
+    fn radii<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        let radii: Vec<f64> = self.with(py, |s| s.agents().iter().map(|a| a.radius()).collect());
+        radii.into_pyarray(py)
     }
 
     /// Asks an agent to walk to `target`: the next `update` plans it.

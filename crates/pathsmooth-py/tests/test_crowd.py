@@ -275,3 +275,33 @@ def test_moving_obstacles_bad_input_raises():
     crowd.set_moving_obstacle_velocity(i, (0, 1))
     crowd.remove_moving_obstacle(i)
     assert crowd.moving_obstacles() == []
+
+
+def test_agents_of_their_own_radii_keep_the_sum_apart_and_can_be_removed():
+    # Head-on pairs of a small and a large agent: each pair, judged here, keeps the sum of
+    # its own radii apart; removing an agent moves the last one into its index.
+    world = grid(["." * 24] * 12)
+    crowd = Crowd(world, 0.3, avoid=True)
+    radii = [0.2, 0.6, 0.3, 0.45]
+    starts = [(1.5, 4.5), (22.5, 4.5), (1.5, 7.5), (22.5, 7.5)]
+    goals = [(22.5, 4.5), (1.5, 4.5), (22.5, 7.5), (1.5, 7.5)]
+    for s, g, r in zip(starts, goals, radii):
+        crowd.add_agent(s, g, 1.5, radius=r)
+    assert crowd.radii().tolist() == radii
+    worst = np.inf
+    for _ in range(30 * 60):
+        crowd.update(1 / 60)
+        p = crowd.positions()
+        for i in range(len(p)):
+            for j in range(i + 1, len(p)):
+                d = np.linalg.norm(p[i] - p[j])
+                worst = min(worst, d / (radii[i] + radii[j]))
+    assert worst >= 0.99, worst
+    assert all(crowd.arrived(i) for i in range(len(crowd)))
+    with pytest.raises(Error):
+        crowd.add_agent((1.5, 1.5), (3.5, 1.5), 1.0, radius=float("nan"))
+    assert crowd.remove_agent(0) == 3
+    assert crowd.radii().tolist() == [0.45, 0.6, 0.3]
+    assert crowd.remove_agent(2) is None
+    with pytest.raises(Error):
+        crowd.remove_agent(2)

@@ -47,8 +47,8 @@ impl Outcome {
         }
     }
 
-    /// Counts frame `f`'s agents at `at`, bound for `goals` (`reached` so far): the pairs
-    /// closer than two diameters by a sweep along x, the walls by `wall_distance`.
+    /// Counts frame `f`'s agents at `at`, bound for `goals` (`reached` so far), all of
+    /// radius [`RADIUS`].
     fn judge(
         &mut self,
         f: usize,
@@ -57,23 +57,45 @@ impl Outcome {
         reached: &mut [bool],
         wall_distance: &dyn Fn(DVec2) -> f64,
     ) {
-        let mut by_x = at.to_vec();
-        by_x.sort_by(|a, b| a.x.total_cmp(&b.x));
-        for (k, &a) in by_x.iter().enumerate() {
-            for &b in by_x[k + 1..]
+        self.judge_sized(
+            f,
+            at,
+            &vec![RADIUS; at.len()],
+            goals,
+            reached,
+            wall_distance,
+        );
+    }
+
+    /// [`judge`](Self::judge) for agents of radii `radii`: the pairs closer than the sum of
+    /// their radii by a sweep along x, the walls by `wall_distance`.
+    fn judge_sized(
+        &mut self,
+        f: usize,
+        at: &[DVec2],
+        radii: &[f64],
+        goals: &[DVec2],
+        reached: &mut [bool],
+        wall_distance: &dyn Fn(DVec2) -> f64,
+    ) {
+        let widest = radii.iter().fold(0.0f64, |m, &r| m.max(r));
+        let mut by_x: Vec<(DVec2, f64)> = at.iter().copied().zip(radii.iter().copied()).collect();
+        by_x.sort_by(|a, b| a.0.x.total_cmp(&b.0.x));
+        for (k, &(a, ra)) in by_x.iter().enumerate() {
+            for &(b, rb) in by_x[k + 1..]
                 .iter()
-                .take_while(|b| b.x - a.x < 4.0 * RADIUS)
+                .take_while(|b| b.0.x - a.x < 2.0 * widest)
             {
                 let d = a.distance(b);
-                self.closest = self.closest.min(d / (2.0 * RADIUS));
-                if d < 0.99 * 2.0 * RADIUS {
+                self.closest = self.closest.min(d / (ra + rb));
+                if d < 0.99 * (ra + rb) {
                     self.overlaps += 1;
                 }
             }
         }
         for (i, &p) in at.iter().enumerate() {
             assert!(p.is_finite(), "agent {i} at {p}");
-            if wall_distance(p) < 0.99 * RADIUS {
+            if wall_distance(p) < 0.99 * radii[i] {
                 self.wall_hits += 1;
             }
             if !reached[i] && p.distance(goals[i]) < 1e-9 {
@@ -401,26 +423,90 @@ fn random_agents_on_moving_ai_maps_and_their_navmeshes_without_touching() {
         let rows = map_rows(rel);
         let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
         let map = GridMap::from_rows(&rows).unwrap();
-        let grid = GridWorld::new(map.clone()).unwrap();
-        let mut probe = Pipeline::preset(&grid, RADIUS, Preset::Smooth).unwrap();
-        let mut rng = Rng::new(seed);
-        let (mut starts, mut goals) = (Vec::new(), Vec::new());
-        let (mut taken_s, mut taken_g) = (Vec::new(), Vec::new());
-        while starts.len() < 40 {
-            let s = open_cell(&rows, &mut taken_s, &mut rng);
-            let g = open_cell(&rows, &mut taken_g, &mut rng);
-            if probe.plan(s, g).is_ok() {
-                starts.push(s);
-                goals.push(g);
-            } else {
-                taken_s.pop();
-                taken_g.pop();
-            }
-        }
+        let (starts, goals) = random_pairs(&rows, seed, RADIUS);
         assert!(run(&rows, &starts, &goals, false, by).overlaps > 0, "{rel}");
         assert_clean(rel, &run(&rows, &starts, &goals, true, by), 40, by);
         let navmesh = NavMeshWorld::new(NavMesh::from_grid(&map).unwrap());
         let on_mesh = run_on(navmesh, &rows, &starts, &goals, true, by);
+        assert_clean(&format!("{rel} as a navmesh"), &on_mesh, 40, by);
+    }
+}
+
+/// Forty random pairs of open cells on the map `rows` (fixed `seed`; starts distinct,
+/// goals distinct), each goal reachable from its start at radius `radius`.
+fn random_pairs(rows: &[&str], seed: u64, radius: f64) -> (Vec<DVec2>, Vec<DVec2>) {
+    let grid = GridWorld::new(GridMap::from_rows(rows).unwrap()).unwrap();
+    let mut probe = Pipeline::preset(&grid, radius, Preset::Smooth).unwrap();
+    let mut rng = Rng::new(seed);
+    let (mut starts, mut goals) = (Vec::new(), Vec::new());
+    let (mut taken_s, mut taken_g) = (Vec::new(), Vec::new());
+    while starts.len() < 40 {
+        let s = open_cell(rows, &mut taken_s, &mut rng);
+        let g = open_cell(rows, &mut taken_g, &mut rng);
+        if probe.plan(s, g).is_ok() {
+            starts.push(s);
+            goals.push(g);
+        } else {
+            taken_s.pop();
+            taken_g.pop();
+        }
+    }
+    (starts, goals)
+}
+
+/// Runs agents of radii `radii` from `starts` to `goals` on `world` (a world of the map
+/// `rows`) for at most `seconds`, each judged against its own radius.
+fn run_sized<W: ObstacleWorld + Send + Sync>(
+    world: W,
+    rows: &[&str],
+    (starts, goals, radii): (&[DVec2], &[DVec2], &[f64]),
+    avoid: bool,
+    seconds: f64,
+) -> Outcome {
+    let mut crowd = Crowd::new(world, RADIUS, Preset::Smooth.steps())
+        .unwrap()
+        .with_avoidance(avoid.then(Avoidance::default))
+        .unwrap();
+    for ((&s, &g), &r) in starts.iter().zip(goals).zip(radii) {
+        let a = crowd.add_agent_with_radius(s, g, SPEED, r).unwrap();
+        assert_eq!(crowd.agents()[a].radius(), r);
+    }
+    assert_eq!(crowd.radii().len(), 3);
+    let mut out = Outcome::none();
+    let mut reached = vec![false; starts.len()];
+    for f in 1..=(seconds * HZ).round() as usize {
+        crowd.update(1.0 / HZ).unwrap();
+        let wall = |p| wall_distance(rows, p);
+        out.judge_sized(f, &positions(&crowd), radii, goals, &mut reached, &wall);
+        if out.arrived == starts.len() {
+            break;
+        }
+    }
+    out
+}
+
+#[test]
+fn agents_of_different_radii_keep_their_own_clearance_on_moving_ai_maps() {
+    // Forty agents of three sizes (0.2, 0.3, 0.45 cells) at random on Moving AI's arena
+    // and cave, on the grid and on its navmesh: each pair is judged against the sum of its
+    // own radii, each agent against its own radius off the walls (the map's cells, read
+    // here). Without avoidance they overlap; a crowd that planned everyone at one radius
+    // would bring the largest into the walls' reach at corners.
+    for (rel, seed, by) in [("dao/arena.map", 50, 60.0), ("dao/den312d.map", 51, 90.0)] {
+        let rows = map_rows(rel);
+        let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+        let (starts, goals) = random_pairs(&rows, seed, 0.45);
+        let radii: Vec<f64> = (0..40).map(|k| [0.2, 0.3, 0.45][k % 3]).collect();
+        let agents = (&starts[..], &goals[..], &radii[..]);
+        let map = GridMap::from_rows(&rows).unwrap();
+        let grid = || GridWorld::new(map.clone()).unwrap();
+        assert!(
+            run_sized(grid(), &rows, agents, false, by).overlaps > 0,
+            "{rel}"
+        );
+        assert_clean(rel, &run_sized(grid(), &rows, agents, true, by), 40, by);
+        let navmesh = NavMeshWorld::new(NavMesh::from_grid(&map).unwrap());
+        let on_mesh = run_sized(navmesh, &rows, agents, true, by);
         assert_clean(&format!("{rel} as a navmesh"), &on_mesh, 40, by);
     }
 }

@@ -18,6 +18,11 @@ use crate::GridWorld;
 /// pipeline of its own, and threads beyond the cores only cost.
 pub const MAX_THREADS: usize = 256;
 
+/// The most agent radii one crowd holds ([`Crowd::add_agent_with_radius`]): each radius
+/// has a pipeline per thread (its own search scratch), so a game rounds its agents to a
+/// few sizes, as it rounds them to a few navmesh bakes in Recast.
+pub const MAX_RADII: usize = 16;
+
 /// An agent's index in its [`Crowd`]: valid until an agent is removed
 /// ([`Crowd::remove_agent`] moves the last agent into the removed one's index, as
 /// `Vec::swap_remove` does, so that the agents stay one dense array for the update's runs).
@@ -28,6 +33,9 @@ pub type AgentIndex = usize;
 pub struct CrowdAgent {
     agent_path: AgentPath,
     speed: f64,
+    /// Its radius: an index into the crowd's radii (and each run's pipelines).
+    size: usize,
+    radius: f64,
     /// A target asked for and not yet planned (an update plans it, in turn under a plan
     /// budget).
     wanted: Option<DVec2>,
@@ -56,6 +64,12 @@ impl CrowdAgent {
     /// Its walking speed, world units per second.
     pub fn speed(&self) -> f64 {
         self.speed
+    }
+
+    /// Its radius in effect (world units; as [`Pipeline::radius`] of the radius asked
+    /// for): its path keeps this far off the walls, and avoidance this far off others.
+    pub fn radius(&self) -> f64 {
+        self.radius
     }
 
     /// Its velocity over the last update: the distance it moved over the time step
@@ -130,7 +144,7 @@ impl std::ops::AddAssign for CrowdFrame {
 /// with [`set_target`](Self::set_target) and repairing the agent paths a new obstacle
 /// blocks. [`add_obstacle`](Self::add_obstacle) finds those agent paths itself; a removed
 /// obstacle only frees space, so no agent path becomes invalid, and the stuck ones try
-/// again. After every update, every agent's path is valid for the crowd's radius on the
+/// again. After every update, every agent's path is valid for its own radius on the
 /// world, or the agent is stuck (its path only its position) with the reason.
 ///
 /// The work of an update is split over `threads` contiguous runs of agents, each with its
@@ -156,10 +170,12 @@ impl std::ops::AddAssign for CrowdFrame {
 #[derive(Debug)]
 pub struct Crowd<W: ObstacleWorld = GridWorld> {
     world: Arc<W>,
-    radius: f64,
+    /// The agents' radii, the crowd's own first; an agent's `size` indexes them.
+    radii: Vec<f64>,
     steps: Vec<Step>,
-    /// One per run of agents; none while the world is being changed.
-    pipelines: Vec<Pipeline<Arc<W>>>,
+    /// One set per run of agents, a pipeline per radius in each; none while the world is
+    /// being changed.
+    pipelines: Vec<Vec<Pipeline<Arc<W>>>>,
     #[cfg(feature = "rayon")]
     pool: Option<rayon::ThreadPool>,
     agents: Vec<CrowdAgent>,
@@ -184,10 +200,10 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         let world = Arc::new(world);
         let pipeline = Pipeline::new(Arc::clone(&world), radius)?.with_steps(steps.clone());
         Ok(Crowd {
-            radius: pipeline.radius(),
+            radii: vec![pipeline.radius()],
             world,
             steps,
-            pipelines: vec![pipeline],
+            pipelines: vec![vec![pipeline]],
             #[cfg(feature = "rayon")]
             pool: None,
             agents: Vec::new(),
@@ -235,7 +251,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         }
         self.pipelines.truncate(1);
         while self.pipelines.len() < threads {
-            self.pipelines.push(self.pipeline());
+            self.pipelines.push(self.pipeline_set());
         }
         Ok(self)
     }
@@ -245,9 +261,15 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         &self.world
     }
 
-    /// The agents' radius in effect (as [`Pipeline::radius`]).
+    /// The agents' radius in effect (as [`Pipeline::radius`]) for agents added with
+    /// [`add_agent`](Self::add_agent).
     pub fn radius(&self) -> f64 {
-        self.radius
+        self.radii[0]
+    }
+
+    /// Every radius in use (the crowd's own first), each once.
+    pub fn radii(&self) -> &[f64] {
+        &self.radii
     }
 
     /// The agents, by [`AgentIndex`].
@@ -262,13 +284,85 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     /// [`AgentPath::new`]'s (a bad or blocked end, an unreachable target). Cost: one
     /// plan.
     pub fn add_agent(&mut self, position: DVec2, target: DVec2, speed: f64) -> Result<AgentIndex> {
+        self.add_sized(position, target, speed, 0)
+    }
+
+    /// Adds an agent of its own `radius` (world units) at `position` walking to `target` at
+    /// `speed`: its path keeps `radius` off the walls (planned by a pipeline of that radius;
+    /// one per radius and thread, made when a radius is first used), and with avoidance it
+    /// keeps the sum of the two radii off each other agent. Radii are the same when their
+    /// values are equal: round them to a few sizes.
+    ///
+    /// Errors: [`add_agent`](Self::add_agent)'s; [`Pipeline::new`]'s for the radius (not
+    /// finite and ≥ 0, or no room anywhere for it); [`Error::BadParameter`] for a radius
+    /// beyond the first [`MAX_RADII`]. The crowd unchanged on error. Cost: one plan; a new
+    /// radius, a pipeline per thread.
+    pub fn add_agent_with_radius(
+        &mut self,
+        position: DVec2,
+        target: DVec2,
+        speed: f64,
+        radius: f64,
+    ) -> Result<AgentIndex> {
+        let size = self.size_of(radius)?;
+        let added = self.add_sized(position, target, speed, size);
+        if added.is_err() && size == self.radii.len() - 1 && size > 0 {
+            // A radius made for this agent alone goes with it.
+            let used = self.agents.iter().any(|a| a.size == size);
+            if !used {
+                self.radii.pop();
+                for set in &mut self.pipelines {
+                    set.pop();
+                }
+            }
+        }
+        added
+    }
+
+    /// The index of `radius` among the crowd's radii, made when new.
+    fn size_of(&mut self, radius: f64) -> Result<usize> {
+        let probe = Pipeline::new(Arc::clone(&self.world), radius)?;
+        let radius = probe.radius();
+        if let Some(size) = self.radii.iter().position(|&r| r == radius) {
+            return Ok(size);
+        }
+        if self.radii.len() == MAX_RADII {
+            return Err(Error::param(
+                "radius",
+                radius,
+                "one of the crowd's radii (it holds MAX_RADII = 16 already)",
+            ));
+        }
+        let steps = || self.steps.iter().cloned();
+        let mut made = vec![probe.with_steps(steps())];
+        for _ in 1..self.pipelines.len() {
+            let pipeline = Pipeline::without_room_check(Arc::clone(&self.world), radius)?;
+            made.push(pipeline.with_steps(steps()));
+        }
+        self.radii.push(radius);
+        for (set, pipeline) in self.pipelines.iter_mut().zip(made) {
+            set.push(pipeline);
+        }
+        Ok(self.radii.len() - 1)
+    }
+
+    /// Adds an agent of radius `size` (an index into the radii).
+    fn add_sized(
+        &mut self,
+        position: DVec2,
+        target: DVec2,
+        speed: f64,
+        size: usize,
+    ) -> Result<AgentIndex> {
         if !(speed.is_finite() && speed > 0.0) {
             return Err(Error::param("speed", speed, "a finite speed > 0"));
         }
-        let agent_path = AgentPath::new(&mut self.pipelines[0], position, target)?;
+        let agent_path = AgentPath::new(&mut self.pipelines[0][size], position, target)?;
         self.agents.push(CrowdAgent {
             agent_path,
             speed,
+            size,
+            radius: self.radii[size],
             wanted: None,
             queued: false,
             plan_now: false,
@@ -413,7 +507,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             // The id is the world's own, so the lookup cannot fail.
             if self
                 .world
-                .obstacle_blocks(id, a.agent_path.path(), self.radius)
+                .obstacle_blocks(id, a.agent_path.path(), a.radius)
                 .unwrap_or(true)
             {
                 a.repair = true;
@@ -555,10 +649,10 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     ) -> CrowdFrame {
         let runs = self.pipelines.len();
         let per_run = self.agents.len().div_ceil(runs).max(1);
-        let run = |(agents, pipeline): (&mut [CrowdAgent], &mut Pipeline<Arc<W>>)| {
+        let run = |(agents, pipelines): (&mut [CrowdAgent], &mut Vec<Pipeline<Arc<W>>>)| {
             let mut frame = CrowdFrame::default();
             for a in agents {
-                update(a, pipeline, &mut frame);
+                update(a, &mut pipelines[a.size], &mut frame);
             }
             frame
         };
@@ -588,7 +682,6 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     /// (its `avoiding`), from every agent's position, last velocity and the
     /// velocity its path asks for.
     fn choose_velocities(&mut self, settings: &Avoidance, dt: f64) {
-        let radius = self.radius;
         self.avoid.movers.clear();
         self.avoid.movers.extend(self.agents.iter().map(|a| {
             let c = &a.agent_path;
@@ -603,7 +696,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
                 velocity: a.velocity,
                 preferred,
                 speed: a.speed,
-                radius,
+                radius: a.radius,
                 standing,
                 slowed: a.slowed,
                 obstacle: false,
@@ -678,11 +771,16 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         }
     }
 
-    /// A pipeline on the crowd's world, radius and steps (checked in [`Crowd::new`]).
-    fn pipeline(&self) -> Pipeline<Arc<W>> {
-        Pipeline::new(Arc::clone(&self.world), self.radius)
-            .expect("the world and radius were checked when the crowd was made")
-            .with_steps(self.steps.iter().cloned())
+    /// A run's pipelines: one on the crowd's world and steps for each of its radii. Each
+    /// radius was checked when first used; since then obstacles may have left no room for
+    /// it anywhere, which makes its agents stuck (with the reason), not the crowd wrong.
+    fn pipeline_set(&self) -> Vec<Pipeline<Arc<W>>> {
+        let pipeline = |&radius: &f64| {
+            Pipeline::without_room_check(Arc::clone(&self.world), radius)
+                .expect("the world and radius were checked when the radius was first used")
+                .with_steps(self.steps.iter().cloned())
+        };
+        self.radii.iter().map(pipeline).collect()
     }
 
     /// Runs `change` on the world, which no pipeline may hold meanwhile, and makes the
@@ -694,7 +792,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             Some(world) => change(world),
             None => unreachable!("only the crowd's pipelines share its world"),
         };
-        self.pipelines = (0..runs).map(|_| self.pipeline()).collect();
+        self.pipelines = (0..runs).map(|_| self.pipeline_set()).collect();
         if result.is_ok() {
             self.changed = true;
             for a in &mut self.agents {

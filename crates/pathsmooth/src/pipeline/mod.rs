@@ -197,10 +197,10 @@ impl<W: World> Pipeline<W> {
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn new(world: W, radius: f64) -> Result<Self> {
-        check_world::<W, f64>(&world)?;
-        let radius = agent_radius(&world, radius)?;
+        let pipeline = Self::without_room_check(world, radius)?;
+        let radius = pipeline.radius;
         if radius > 0.0
-            && let Some(max_clearance) = world.max_clearance()
+            && let Some(max_clearance) = pipeline.world.max_clearance()
             && max_clearance < radius
         {
             return Err(Error::NoRoom {
@@ -208,6 +208,15 @@ impl<W: World> Pipeline<W> {
                 max_clearance,
             });
         }
+        Ok(pipeline)
+    }
+
+    /// As [`new`](Self::new) without its [`Error::NoRoom`] check: for a crowd whose
+    /// world's temporary obstacles may leave no room for a radius for a while (its agents
+    /// are then stuck with the reason until the obstacles go, as behind a closed door).
+    pub(crate) fn without_room_check(world: W, radius: f64) -> Result<Self> {
+        check_world::<W, f64>(&world)?;
+        let radius = agent_radius(&world, radius)?;
         Ok(Pipeline {
             world,
             radius,

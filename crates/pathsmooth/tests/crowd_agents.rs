@@ -93,3 +93,70 @@ fn queued_targets_are_planned_for_the_agent_that_asked_after_removals() {
         );
     }
 }
+
+#[test]
+fn an_obstacle_that_leaves_no_room_for_the_radius_makes_agents_stuck_not_a_panic() {
+    // Three rows: the middle row has clearance 1.5, room for radius 1.0 until a wall of
+    // crates fills it; then nowhere has room, and the agent is stuck with the reason.
+    let rows = ["..........", "..........", ".........."];
+    let world = GridWorld::new(GridMap::from_rows(&rows).unwrap()).unwrap();
+    let mut crowd = Crowd::new(world, 1.0, Preset::Smooth.steps()).unwrap();
+    crowd
+        .add_agent(DVec2::new(1.5, 1.5), DVec2::new(8.5, 1.5), 1.0)
+        .unwrap();
+    crowd
+        .add_obstacle(pathsmooth::world::Obstacle::Box {
+            min: DVec2::new(0.0, 1.0),
+            max: DVec2::new(10.0, 2.0),
+        })
+        .unwrap();
+    let frame = crowd.update(0.1).unwrap();
+    assert_eq!(frame.stuck, 1);
+}
+
+#[test]
+fn agent_radii_are_checked_shared_and_capped_and_a_refused_agent_leaves_no_radius_behind() {
+    let rows = ["........", "........", "........", "........"];
+    let world = GridWorld::new(GridMap::from_rows(&rows).unwrap()).unwrap();
+    // On two threads where it can (each thread holds a pipeline per radius).
+    let threads = if cfg!(feature = "rayon") { 2 } else { 1 };
+    let mut crowd = Crowd::new(world, 0.25, Preset::Smooth.steps())
+        .unwrap()
+        .with_threads(threads)
+        .unwrap();
+    let (s, g) = (DVec2::new(1.5, 1.5), DVec2::new(6.5, 2.5));
+    for bad in [f64::NAN, f64::INFINITY, -0.1, 2.5] {
+        assert!(
+            crowd.add_agent_with_radius(s, g, 1.0, bad).is_err(),
+            "{bad}"
+        );
+    }
+    assert_eq!(crowd.radii(), &[0.25]);
+    // A start inside a wall's reach for the new radius: refused, and the radius goes too.
+    assert!(crowd
+        .add_agent_with_radius(DVec2::new(0.2, 0.2), g, 1.0, 1.0)
+        .is_err());
+    assert_eq!(crowd.radii(), &[0.25]);
+    // Equal radii share one; the crowd's own is the first.
+    for r in [0.25, 0.5, 0.5, 0.75] {
+        crowd.add_agent_with_radius(s, g, 1.0, r).unwrap();
+    }
+    assert_eq!(crowd.radii(), &[0.25, 0.5, 0.75]);
+    let sizes: Vec<f64> = crowd.agents().iter().map(|a| a.radius()).collect();
+    assert_eq!(sizes, [0.25, 0.5, 0.5, 0.75]);
+    // At most MAX_RADII.
+    let mut k = 0;
+    while crowd.radii().len() < pathsmooth::crowd::MAX_RADII {
+        crowd
+            .add_agent_with_radius(s, g, 1.0, 0.01 * (k + 1) as f64)
+            .unwrap();
+        k += 1;
+    }
+    assert!(crowd.add_agent_with_radius(s, g, 1.0, 0.9).is_err());
+    assert!(crowd.add_agent_with_radius(s, g, 1.0, 0.5).is_ok());
+    // Every agent walks, its path kept for its own radius.
+    for _ in 0..400 {
+        crowd.update(1.0 / 20.0).unwrap();
+    }
+    assert!(crowd.agents().iter().all(|a| a.arrived()));
+}
