@@ -685,8 +685,11 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         self.avoid.movers.clear();
         self.avoid.movers.extend(self.agents.iter().map(|a| {
             let c = &a.agent_path;
-            let standing = c.is_stuck() || a.arrived();
-            let preferred = if standing || dt <= 0.0 {
+            // An agent at its goal wants to stand, but takes its share of the avoiding:
+            // agents at their goals that stood for nobody walled off the goals beyond
+            // them (the bottleneck's lattice of arrived agents, 0.4 apart).
+            let standing = c.is_stuck();
+            let preferred = if standing || a.arrived() || dt <= 0.0 {
                 DVec2::ZERO
             } else {
                 (c.steering_point(a.speed * dt) - c.position()) / dt

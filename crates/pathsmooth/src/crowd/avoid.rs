@@ -122,8 +122,9 @@ pub(crate) struct Mover {
     pub(crate) preferred: DVec2,
     pub(crate) speed: f64,
     pub(crate) radius: f64,
-    /// A stuck or arrived agent stands: the others avoid it, it takes no share, and it
-    /// moves aside for moving obstacles only.
+    /// A stuck agent stands: the others avoid it, it takes no share, and it moves aside
+    /// for moving obstacles only. (An agent at its goal does not stand: it asks for no
+    /// velocity but takes its share, so it steps aside for passers and walks back.)
     pub(crate) standing: bool,
     /// How long (seconds) it has walked slower than [`SLOWED`] of its speed.
     pub(crate) slowed: f64,
