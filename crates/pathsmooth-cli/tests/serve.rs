@@ -1798,9 +1798,21 @@ fn a_crowd_runs_on_the_server_and_every_frame_keeps_its_agents_apart_and_off_the
         body["line"],
         format!("overlaps 0 wall_hits 0 arrived {arrived}/{agents}")
     );
-    // Every agent's path at the first frame (and once a second), from where it stands.
+    // Every agent's path at the first frame, once a second and where a door changed, from
+    // where it stands.
     let paths = body["paths"].as_array().unwrap();
-    assert_eq!(paths.len(), 7, "frames 0, 20, …, 120");
+    let at: Vec<u64> = paths.iter().map(|p| p["frame"].as_u64().unwrap()).collect();
+    for k in (0..=120).step_by(20) {
+        assert!(at.contains(&k), "paths at frame {k}: {at:?}");
+    }
+    for k in 1..frames.len() {
+        if frames[k]["doors"] != frames[k - 1]["doors"] {
+            assert!(
+                at.contains(&(k as u64)),
+                "paths where a door changed, {k}: {at:?}"
+            );
+        }
+    }
     assert_eq!(paths[0]["frame"], 0);
     let first: Vec<f64> = serde_json::from_value(frames[0]["at"].clone()).unwrap();
     for (i, path) in paths[0]["paths"].as_array().unwrap().iter().enumerate() {

@@ -167,8 +167,9 @@ struct CrowdResponse {
     /// Why there is no truck, when one was asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     truck_note: Option<String>,
-    /// Every agent's path every [`limits::CROWD_PATHS_EVERY`] frames, until
-    /// [`limits::MAX_CROWD_PATH_POINTS`] points are sent.
+    /// Every agent's path every [`limits::CROWD_PATHS_EVERY`] frames and at every frame
+    /// where a door opened or closed, until [`limits::MAX_CROWD_PATH_POINTS`] points are
+    /// sent.
     paths: Vec<PathsOut>,
     /// True when paths were left out for that cap.
     paths_cut: bool,
@@ -418,8 +419,14 @@ fn run(req: &CrowdRequest, named: &GridWorld, cancel: &Cancel) -> Result<Vec<u8>
     let mut paths = Vec::new();
     let mut path_points = 0;
     let mut paths_cut = false;
+    // Every CROWD_PATHS_EVERY frames, and at a frame where a door opened or closed (the
+    // paths it blocked are repaired in the frame it closes).
+    let mut last_doors: Vec<bool> = Vec::new();
     let mut keep_paths = |sim: &CrowdSimulation, frame: usize| {
-        if paths_cut || !frame.is_multiple_of(limits::CROWD_PATHS_EVERY) {
+        let doors: Vec<bool> = sim.doors().map(|(_, _, closed)| closed).collect();
+        let changed = doors != last_doors;
+        last_doors = doors;
+        if paths_cut || !(changed || frame.is_multiple_of(limits::CROWD_PATHS_EVERY)) {
             return;
         }
         let agents = sim.crowd().agents();

@@ -124,7 +124,8 @@ pub const MAX_CROWD_SECONDS: f64 = 30.0;
 /// about 1.3 MB of JSON.
 pub const CROWD_FPS: f64 = 20.0;
 
-/// `POST /api/crowd` sends every agent's path every this many frames sent (one a second).
+/// `POST /api/crowd` sends every agent's path every this many frames sent (one a second),
+/// and at every frame where a door opened or closed.
 pub const CROWD_PATHS_EVERY: usize = 20;
 
 /// Most path points `POST /api/crowd` sends, all frames together (about 1.6 MB of JSON);
