@@ -49,6 +49,7 @@ pub fn router(playground: Arc<Playground>, hosts: Hosts) -> Router {
         .route("/app.js", get(page::script))
         .route("/style.css", get(page::style))
         .route("/layered.js", get(page::layered_script))
+        .route("/crowd.js", get(page::crowd_script))
         .route("/api/worlds", get(api::worlds))
         .route("/api/worlds/{name}", get(api::world_grid))
         .route("/api/methods", get(api::methods))
