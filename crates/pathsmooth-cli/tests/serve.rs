@@ -1822,7 +1822,7 @@ fn a_crowd_runs_on_the_server_and_every_frame_keeps_its_agents_apart_and_off_the
             "agent {i}"
         );
     }
-    assert_eq!(body["paths_cut"], false);
+    assert_eq!(body["paths_cut_at"], Value::Null);
     server.assert_alive();
 }
 

@@ -94,7 +94,7 @@ async function runCrowd() {
   line.classList.toggle("bad", r.contacts.overlaps + r.contacts.wall_hits + r.contacts.invalid > 0);
   status(`${r.world}: ${r.contacts.agents} agents, ${r.seconds} s, ${r.frames.length} frames` +
     (r.doors.length ? `, ${r.doors.length} doors` : "") + (r.truck ? ", a truck" : "") +
-    (r.avoid ? ", avoiding" : ", not avoiding") + (r.paths_cut ? " (later paths left out: too many points)" : ""));
+    (r.avoid ? ", avoiding" : ", not avoiding") + (r.paths_cut_at !== null ? ` (paths shown up to ${(r.paths_cut_at / r.fps).toFixed(2)} s: too many points)` : ""));
   playCrowd(r);
 }
 
@@ -139,12 +139,16 @@ function playCrowd(r) {
       truck.setAttribute("cx", a.truck[0] + (b.truck[0] - a.truck[0]) * k);
       truck.setAttribute("cy", a.truck[1] + (b.truck[1] - a.truck[1]) * k);
     }
-    // The paths of the latest frame that has them.
+    // The paths of the latest frame that has them; none once the server left them out.
     let p = -1;
     for (let j = 0; j < r.paths.length && r.paths[j].frame <= i; j++) p = j;
-    if (p !== shownPaths && p >= 0) {
+    if (r.paths_cut_at !== null && i >= r.paths_cut_at) p = -2;
+    if (p !== shownPaths) {
       shownPaths = p;
-      r.paths[p].paths.forEach((pts, n) => paths[n].setAttribute("points", pointsAttr(pts)));
+      paths.forEach((line, n) => {
+        if (p >= 0) line.setAttribute("points", pointsAttr(r.paths[p].paths[n]));
+        else line.removeAttribute("points");
+      });
     }
     layer.dataset.frame = String(i);
     layer.dataset.drawn = String(++drawn);

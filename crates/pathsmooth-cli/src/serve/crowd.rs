@@ -12,7 +12,7 @@
 //! do not avoid do not see it, and `truck_hits` counts the agent-frames it runs over.
 //!
 //! The request, its limits ([`limits::MAX_CROWD_AGENTS`], [`limits::MAX_CROWD_SECONDS`])
-//! and the answer's bounds are in `docs/playground.md`; the request goes through the same
+//! and the answer's bounds are in the README's "Playground" section; the request goes through the same
 //! guards as `POST /api/plan` (the client's admission, a lane by its estimated work, the
 //! deadline, the memory budget), and the simulation stops at its next frame when the
 //! request is cancelled.
@@ -171,8 +171,9 @@ struct CrowdResponse {
     /// where a door opened or closed, until [`limits::MAX_CROWD_PATH_POINTS`] points are
     /// sent.
     paths: Vec<PathsOut>,
-    /// True when paths were left out for that cap.
-    paths_cut: bool,
+    /// The first frame whose paths were left out for that cap (none from there on), if
+    /// any.
+    paths_cut_at: Option<usize>,
     contacts: Contacts,
     /// `pathsmooth crowd`'s contacts line: `overlaps K wall_hits W arrived A/N`.
     line: String,
@@ -418,7 +419,7 @@ fn run(req: &CrowdRequest, named: &GridWorld, cancel: &Cancel) -> Result<Vec<u8>
     };
     let mut paths = Vec::new();
     let mut path_points = 0;
-    let mut paths_cut = false;
+    let mut paths_cut_at = None;
     // Every CROWD_PATHS_EVERY frames, and at a frame where a door opened or closed (the
     // paths it blocked are repaired in the frame it closes).
     let mut last_doors: Vec<bool> = Vec::new();
@@ -426,13 +427,13 @@ fn run(req: &CrowdRequest, named: &GridWorld, cancel: &Cancel) -> Result<Vec<u8>
         let doors: Vec<bool> = sim.doors().map(|(_, _, closed)| closed).collect();
         let changed = doors != last_doors;
         last_doors = doors;
-        if paths_cut || !(changed || frame.is_multiple_of(limits::CROWD_PATHS_EVERY)) {
+        if paths_cut_at.is_some() || !(changed || frame.is_multiple_of(limits::CROWD_PATHS_EVERY)) {
             return;
         }
         let agents = sim.crowd().agents();
         let points: usize = agents.iter().map(|a| a.agent_path().path().len()).sum();
         if path_points + points > limits::MAX_CROWD_PATH_POINTS {
-            paths_cut = true;
+            paths_cut_at = Some(frame);
             return;
         }
         path_points += points;
@@ -510,7 +511,7 @@ fn run(req: &CrowdRequest, named: &GridWorld, cancel: &Cancel) -> Result<Vec<u8>
         }),
         truck_note,
         paths,
-        paths_cut,
+        paths_cut_at,
         contacts,
         line,
     })
