@@ -27,9 +27,9 @@ const state = {
 
 // ---- API ------------------------------------------------------------------------------
 
-async function api(path, body) {
-  const init = body === undefined ? {} : {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
+async function api(path, body, signal = undefined) {
+  const init = body === undefined ? { signal } : {
+    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), signal,
   };
   const res = await fetch(path, init);
   const data = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));

@@ -8,6 +8,7 @@
 const crowd = {
   seq: 0,        // run counter: a new Run (or leaving the mode) drops older answers
   anim: null,    // {frame: requestAnimationFrame id}
+  abort: null,   // the AbortController of the request on its way
   result: null,  // the last answer of /api/crowd
 };
 
@@ -41,6 +42,10 @@ function leaveCrowd() {
 /** Stops the animation, drops any answer still on its way, clears the crowd's layer. */
 function stopCrowd() {
   crowd.seq++;
+  // A request still on its way is aborted: the server stops its work when the connection
+  // closes, and this client's next request does not wait for it.
+  if (crowd.abort) crowd.abort.abort();
+  crowd.abort = null;
   if (crowd.anim) cancelAnimationFrame(crowd.anim.frame);
   crowd.anim = null;
   crowd.result = null;
@@ -81,12 +86,14 @@ async function runCrowd() {
   };
   status(`${req.world}: simulating ${req.agents} agents for ${req.seconds} s…`);
   let r;
+  crowd.abort = new AbortController();
   try {
-    r = await api("/api/crowd", req);
+    r = await api("/api/crowd", req, crowd.abort.signal);
   } catch (e) {
     if (seq === crowd.seq) status(e.message, true);
     return;
   }
+  crowd.abort = null;
   if (seq !== crowd.seq || !inCrowdMode()) return;
   crowd.result = r;
   line.textContent = contactsText(r);
@@ -122,7 +129,8 @@ function playCrowd(r) {
   const t0 = performance.now();
   $("clock").hidden = false;
   const tick = (now) => {
-    const f = Math.min(((now - t0) / 1000) * r.fps, last);
+    // (A frame's time can be a little before t0: the frame began before playCrowd ran.)
+    const f = Math.min(Math.max(((now - t0) / 1000) * r.fps, 0), last);
     const i = Math.floor(f), k = f - i;
     const a = r.frames[i], b = r.frames[Math.min(i + 1, last)];
     for (let n = 0; n < dots.length; n++) {

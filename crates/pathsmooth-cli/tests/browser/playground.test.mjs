@@ -338,15 +338,24 @@ test("the crowd mode runs a crowd on the server and plays it", { timeout: 90_000
   await page.click("#mode-crowd");
   assert.ok(await page.isVisible("#crowd-panel") && !(await page.isVisible("#metrics-box")), "the crowd's panel, not the paths'");
   assert.equal(await page.$$eval("#paths polyline", (ls) => ls.length), 0, "the paths are cleared");
-  await setSlider(page, "crowd-agents", 20);
-  await setSlider(page, "crowd-seconds", 4);
   for (const id of ["crowd-avoid", "crowd-doors", "crowd-truck"]) await page.check(`#${id}`);
 
-  // A first run, replaced at once by a second: the first's answer is dropped, one crowd drawn.
+  // A first run of the largest crowd (seconds of work), replaced at once by a small one: the
+  // first request is aborted (the server stops its work when the connection closes), one
+  // crowd is drawn, the second's.
+  const failed = [];
+  page.on("requestfailed", (q) => { if (q.url().endsWith("/api/crowd")) failed.push(q.postDataJSON()); });
+  await setSlider(page, "crowd-agents", 100);
+  await setSlider(page, "crowd-seconds", 30);
+  const sent = page.waitForRequest((q) => q.url().endsWith("/api/crowd"));
   await page.click("#crowd-run");
+  await sent;
+  await setSlider(page, "crowd-agents", 20);
+  await setSlider(page, "crowd-seconds", 4);
   const answered = page.waitForResponse((r) => r.url().endsWith("/api/crowd") && r.request().method() === "POST");
   await page.click("#crowd-run");
   const r = await (await answered).json();
+  assert.deepEqual(failed.map((q) => q.agents), [100], "the first run's request was aborted");
   assert.equal(r.frames.length, 4 * 20 + 1, "20 frames a second and the start");
   assert.ok(r.truck, `a truck on the demo map: ${r.truck_note}`);
 
