@@ -1659,3 +1659,254 @@ fn serve_area_costs_are_the_default_of_requests() {
     );
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+/// The distance from `p` to the square `lo`–`hi` (0 inside).
+fn box_distance(p: [f64; 2], lo: [f64; 2], hi: [f64; 2]) -> f64 {
+    let dx = (lo[0] - p[0]).max(p[0] - hi[0]).max(0.0);
+    let dy = (lo[1] - p[1]).max(p[1] - hi[1]).max(0.0);
+    dx.hypot(dy)
+}
+
+/// The distance from `p` to the nearest blocked cell of `rows` (`@`; outside the map counts
+/// as blocked), looking `reach` cells round `p`'s; `reach + 1` when none is that near.
+fn wall_distance(rows: &[String], p: [f64; 2], reach: i64) -> f64 {
+    let (w, h) = (rows[0].len() as i64, rows.len() as i64);
+    let (cx, cy) = (p[0].floor() as i64, p[1].floor() as i64);
+    let mut best = (reach + 1) as f64;
+    for y in cy - reach..=cy + reach {
+        for x in cx - reach..=cx + reach {
+            let blocked = x < 0
+                || y < 0
+                || x >= w
+                || y >= h
+                || rows[y as usize].as_bytes()[x as usize] != b'.';
+            if blocked {
+                let (lo, hi) = ([x as f64, y as f64], [x as f64 + 1.0, y as f64 + 1.0]);
+                best = best.min(box_distance(p, lo, hi));
+            }
+        }
+    }
+    best
+}
+
+#[test]
+fn a_crowd_runs_on_the_server_and_every_frame_keeps_its_agents_apart_and_off_the_walls() {
+    let server = Server::start();
+    let (status, grid) = server.get("/api/worlds/demo");
+    assert_eq!(status, 200);
+    let rows: Vec<String> = serde_json::from_value(grid["rows"].clone()).unwrap();
+    let (agents, seconds) = (30, 6.0);
+    let req = json!({"world": "demo", "agents": agents, "seconds": seconds, "seed": 3,
+        "avoid": true, "doors": true, "truck": true});
+    let (status, body) = server.post("/api/crowd", &req);
+    assert_eq!(status, 200, "{body}");
+    let num = |v: &Value| v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"));
+    let pair = |v: &Value| [num(&v[0]), num(&v[1])];
+    let r = num(&body["radius"]);
+    assert_eq!(r, 0.3);
+    assert_eq!(num(&body["fps"]), 20.0);
+    let frames = body["frames"].as_array().unwrap();
+    assert_eq!(
+        frames.len(),
+        6 * 20 + 1,
+        "a frame every 1/20 s and the start"
+    );
+    let doors: Vec<([f64; 2], [f64; 2])> = body["doors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (pair(&d["min"]), pair(&d["max"])))
+        .collect();
+    assert_eq!(doors.len(), 4, "{}", body["doors"]);
+    // The demo map has long free rows: a truck, on a straight line of the map.
+    let truck = &body["truck"];
+    let (from, to, big) = (
+        pair(&truck["from"]),
+        pair(&truck["to"]),
+        num(&truck["radius"]),
+    );
+    assert!(body.get("truck_note").is_none(), "{body:.300}");
+    assert!(
+        from[0] == to[0] || from[1] == to[1],
+        "a row or a column: {truck}"
+    );
+    assert!(wall_distance(&rows, from, 3) >= big && wall_distance(&rows, to, 3) >= big);
+    let mut closed_frames = 0;
+    let mut truck_moves = 0.0;
+    let mut last_truck = None;
+    for (k, f) in frames.iter().enumerate() {
+        assert!((num(&f["t"]) - k as f64 / 20.0).abs() < 1e-9, "{}", f["t"]);
+        let at: Vec<f64> = serde_json::from_value(f["at"].clone()).unwrap();
+        assert_eq!(at.len(), 2 * agents);
+        let ps: Vec<[f64; 2]> = at.chunks(2).map(|c| [c[0], c[1]]).collect();
+        let closed: Vec<bool> = serde_json::from_value(f["doors"].clone()).unwrap();
+        closed_frames += closed.iter().filter(|&&c| c).count();
+        for (i, p) in ps.iter().enumerate() {
+            // Apart, checked here from the positions sent.
+            for q in &ps[i + 1..] {
+                let d = (p[0] - q[0]).hypot(p[1] - q[1]);
+                assert!(d >= 0.99 * 2.0 * r, "frame {k}: agents {d} apart");
+            }
+            // In a free cell, off the blocked ones and the closed doors.
+            let cell = &rows[p[1].floor() as usize].as_bytes()[p[0].floor() as usize];
+            assert_eq!(*cell, b'.', "frame {k}: agent {i} at {p:?}");
+            let wall = wall_distance(&rows, *p, 2);
+            assert!(
+                wall >= 0.99 * r,
+                "frame {k}: agent {i} at {p:?}, {wall} from a wall"
+            );
+            for (d, &(lo, hi)) in doors.iter().enumerate() {
+                if closed[d] {
+                    let gap = box_distance(*p, lo, hi);
+                    assert!(
+                        gap >= 0.99 * r,
+                        "frame {k}: agent {i} {gap} from closed door {d}"
+                    );
+                }
+            }
+        }
+        // The truck: on its line, off every agent (they avoid it).
+        let c = pair(&f["truck"]);
+        let on_line = (from[0] == to[0] && (c[0] - from[0]).abs() < 1e-6)
+            || (from[1] == to[1] && (c[1] - from[1]).abs() < 1e-6);
+        assert!(on_line, "frame {k}: truck at {c:?}, line {from:?}–{to:?}");
+        for p in &ps {
+            let d = (p[0] - c[0]).hypot(p[1] - c[1]);
+            assert!(
+                d >= 0.99 * (r + big),
+                "frame {k}: an agent {d} from the truck"
+            );
+        }
+        if let Some(l) = last_truck {
+            let l: [f64; 2] = l;
+            truck_moves += (c[0] - l[0]).hypot(c[1] - l[1]);
+        }
+        last_truck = Some(c);
+    }
+    assert!(closed_frames > 0, "the doors close");
+    assert!(
+        (truck_moves - 1.2 * 6.0).abs() < 0.1,
+        "the truck drives at 1.2 cells/s: {truck_moves}"
+    );
+    // The server's own count agrees: no overlap, no wall hit, every path valid.
+    let contacts = &body["contacts"];
+    for k in ["overlaps", "wall_hits", "invalid", "truck_hits"] {
+        assert_eq!(contacts[k], 0, "{k}: {contacts}");
+    }
+    let arrived = contacts["arrived"].as_u64().unwrap();
+    assert_eq!(
+        body["line"],
+        format!("overlaps 0 wall_hits 0 arrived {arrived}/{agents}")
+    );
+    // Every agent's path at the first frame, once a second and where a door changed, from
+    // where it stands.
+    let paths = body["paths"].as_array().unwrap();
+    let at: Vec<u64> = paths.iter().map(|p| p["frame"].as_u64().unwrap()).collect();
+    for k in (0..=120).step_by(20) {
+        assert!(at.contains(&k), "paths at frame {k}: {at:?}");
+    }
+    for k in 1..frames.len() {
+        if frames[k]["doors"] != frames[k - 1]["doors"] {
+            assert!(
+                at.contains(&(k as u64)),
+                "paths where a door changed, {k}: {at:?}"
+            );
+        }
+    }
+    assert_eq!(paths[0]["frame"], 0);
+    let first: Vec<f64> = serde_json::from_value(frames[0]["at"].clone()).unwrap();
+    for (i, path) in paths[0]["paths"].as_array().unwrap().iter().enumerate() {
+        assert_eq!(
+            pair(&path[0]),
+            [first[2 * i], first[2 * i + 1]],
+            "agent {i}"
+        );
+    }
+    assert_eq!(body["paths_cut_at"], Value::Null);
+    server.assert_alive();
+}
+
+#[test]
+fn crowd_requests_past_the_limits_or_malformed_are_refused() {
+    let server = Server::start();
+    let crowd = |extra: Value| {
+        let mut req = json!({"world": "demo", "agents": 5, "seconds": 1});
+        for (k, v) in extra.as_object().unwrap() {
+            req[k] = v.clone();
+        }
+        server.post("/api/crowd", &req)
+    };
+    assert_error(crowd(json!({"agents": 101})), 400, "runs 1 to 100 agents");
+    assert_error(crowd(json!({"agents": 0})), 400, "runs 1 to 100 agents");
+    assert_error(
+        crowd(json!({"seconds": 30.5})),
+        400,
+        "seconds 30.5 is more than the playground's limit of 30",
+    );
+    assert_error(crowd(json!({"seconds": 0})), 400, "expected a number > 0");
+    assert_error(crowd(json!({"seconds": 1e300})), 400, "limit of 30");
+    assert_error(crowd(json!({"agents": -1})), 400, "bad JSON");
+    assert_error(crowd(json!({"seconds": "NaN"})), 400, "bad JSON");
+    assert_error(crowd(json!({"cars": 3})), 400, "unknown field `cars`");
+    assert_error(
+        crowd(json!({"world": "nowhere"})),
+        404,
+        "unknown world `nowhere`",
+    );
+    for body in [
+        &b"{\"world\": \"demo\", \"seconds\": NaN}"[..],
+        b"{\"world\": \"demo\", \"seconds\": Infinity}",
+        b"{\"world\": ",
+    ] {
+        assert_error(
+            server.request("POST", "/api/crowd", Some(body)),
+            400,
+            "bad JSON",
+        );
+    }
+    assert_error(server.get("/api/crowd"), 405, "wrong HTTP method");
+    // The smallest run is answered afterwards.
+    let (status, body) = crowd(json!({}));
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["frames"].as_array().unwrap().len(), 21);
+    server.assert_alive();
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn crowd_work_past_its_deadline_stops_with_the_503() {
+    // The largest crowd taken runs about a second in a test build: not within 0.2 s.
+    let server = Server::start_env(&[], &[("PATHSMOOTH_SERVE_TIMEOUT_MS", "200")]);
+    let req = json!({"world": "demo", "agents": 100, "seconds": 30, "avoid": true,
+        "doors": true, "truck": true});
+    let (status, body) = server.post("/api/crowd", &req);
+    let answered = Instant::now();
+    assert_eq!(status, 503, "{body:.300}");
+    assert!(body["error"]
+        .as_str()
+        .unwrap()
+        .contains("did not finish within 0.2 s"));
+    // The simulation stops at its next frame.
+    assert_idle_after(&server, answered, "the largest crowd");
+    server.assert_alive();
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn crowd_work_stops_when_its_client_leaves() {
+    let server = Server::start();
+    let body = json!({"world": "demo", "agents": 100, "seconds": 30, "avoid": true,
+        "doors": true, "truck": true})
+    .to_string();
+    let mut s = server.connect();
+    let head = server.head("POST", "/api/crowd", body.len());
+    let start = cpu_ticks(server.child.id());
+    s.write_all(head.as_bytes()).unwrap();
+    s.write_all(body.as_bytes()).unwrap();
+    // Leave once the server has spent a tenth of a CPU second on the crowd (about a second
+    // in all in a test build), as the page does when a new Run replaces a running one.
+    wait_for_cpu_ticks(&server, start, 10, Duration::from_millis(10));
+    drop(s);
+    assert_idle_after(&server, Instant::now(), "the crowd's client left");
+    server.assert_alive();
+}

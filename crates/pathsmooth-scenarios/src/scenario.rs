@@ -2,7 +2,7 @@
 //! few seconds, and doors that close and open, simulated frame by frame.
 
 use glam::{DVec2, IVec2};
-use pathsmooth::crowd::{Avoidance, Crowd, CrowdFrame};
+use pathsmooth::crowd::{Avoidance, Crowd, CrowdFrame, MovingId, MovingObstacle};
 use pathsmooth::world::{Bounds, Obstacle, ObstacleId, World};
 use pathsmooth::{Error, GridWorld, Preset, Result, Step};
 
@@ -235,6 +235,35 @@ impl CrowdSimulation {
             .map(|d| (d.min, d.max, d.closed.is_some()))
     }
 
+    /// Adds a moving obstacle to the crowd ([`Crowd::add_moving_obstacle`]): a vehicle
+    /// the caller drives ([`set_moving_obstacle_velocity`](Self::set_moving_obstacle_velocity));
+    /// the scenario neither moves it otherwise nor counts its contacts. While it stands
+    /// (velocity zero) it is an obstacle of the world, and [`check`](Self::check) looks at
+    /// the paths near it as near a door that closed.
+    ///
+    /// Errors: [`Crowd::add_moving_obstacle`]'s, the simulation unchanged.
+    pub fn add_moving_obstacle(&mut self, obstacle: MovingObstacle) -> Result<MovingId> {
+        let id = self.crowd.add_moving_obstacle(obstacle)?;
+        if obstacle.velocity == DVec2::ZERO {
+            self.closed.push(disc_box(obstacle));
+        }
+        Ok(id)
+    }
+
+    /// Sets a moving obstacle's velocity ([`Crowd::set_moving_obstacle_velocity`]; zero
+    /// stops it, and it stands in the world as an obstacle).
+    ///
+    /// Errors: [`Crowd::set_moving_obstacle_velocity`]'s.
+    pub fn set_moving_obstacle_velocity(&mut self, id: MovingId, velocity: DVec2) -> Result<()> {
+        self.crowd.set_moving_obstacle_velocity(id, velocity)?;
+        if velocity == DVec2::ZERO
+            && let Some((_, o)) = self.crowd.moving_obstacles().find(|&(i, _)| i == id)
+        {
+            self.closed.push(disc_box(o));
+        }
+        Ok(())
+    }
+
     /// One frame, 1 / `hz` seconds: the doors due to change do, new goals are given, and
     /// the crowd is updated ([`Crowd::update`]).
     ///
@@ -356,6 +385,11 @@ impl CrowdSimulation {
         }
         Ok(())
     }
+}
+
+/// The box (min, max) of a moving obstacle's disc.
+fn disc_box(o: MovingObstacle) -> (DVec2, DVec2) {
+    (o.center - o.radius, o.center + o.radius)
 }
 
 /// [`Error::BadParameter`] for `name` = `value`, with the range it should be in.

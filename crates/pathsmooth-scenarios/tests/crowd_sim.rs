@@ -524,3 +524,49 @@ fn crowds_beyond_their_limits_are_refused_before_anything_is_allocated() {
         ));
     }
 }
+
+#[test]
+fn a_vehicle_the_caller_drives_stands_in_the_world_while_stopped_and_every_path_stays_valid() {
+    use pathsmooth::crowd::{Avoidance, MovingObstacle};
+    use pathsmooth::World;
+    let world =
+        GridWorld::new(GridMap::from_rows(&[".............................."; 12]).unwrap())
+            .unwrap();
+    let scenario = CrowdScenario {
+        agents: 12,
+        doors: 0,
+        goal_range: 10.0,
+        avoidance: Some(Avoidance::default()),
+        ..Default::default()
+    };
+    let mut sim = CrowdSimulation::new(world, scenario).unwrap();
+    let truck = MovingObstacle {
+        center: DVec2::new(2.0, 6.0),
+        radius: 1.0,
+        velocity: DVec2::new(1.2, 0.0),
+    };
+    let id = sim.add_moving_obstacle(truck).unwrap();
+    for _ in 0..120 {
+        sim.frame().unwrap();
+        assert_eq!(sim.check(), 0);
+    }
+    let moved = sim.crowd().moving_obstacles().next().unwrap().1.center;
+    assert!((moved.x - 4.4).abs() < 1e-6, "{moved}");
+    assert!(
+        sim.crowd().world().clearance(moved) > 0.5,
+        "moving: not in the world"
+    );
+    // Stopped: an obstacle of the world, the paths near it checked again, all valid.
+    sim.set_moving_obstacle_velocity(id, DVec2::ZERO).unwrap();
+    assert_eq!(sim.crowd().world().clearance(moved), 0.0);
+    for _ in 0..120 {
+        sim.frame().unwrap();
+        assert_eq!(sim.check(), 0);
+    }
+    sim.set_moving_obstacle_velocity(id, DVec2::new(-1.2, 0.0))
+        .unwrap();
+    assert!(sim.crowd().world().clearance(moved) > 0.5, "going again");
+    assert!(sim
+        .set_moving_obstacle_velocity(id, DVec2::splat(f64::NAN))
+        .is_err());
+}

@@ -27,9 +27,9 @@ const state = {
 
 // ---- API ------------------------------------------------------------------------------
 
-async function api(path, body) {
-  const init = body === undefined ? {} : {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
+async function api(path, body, signal = undefined) {
+  const init = body === undefined ? { signal } : {
+    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), signal,
   };
   const res = await fetch(path, init);
   const data = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
@@ -258,6 +258,7 @@ function schedulePlan(delay = 120) {
 
 async function plan() {
   stopPlay();
+  if (inCrowdMode()) { status(`${state.world?.name ?? "no world"}: pick the crowd's settings and press Run`); return; }
   if (state.layered) { await planLayered(); return; }
   if (!state.world || !state.start || !state.goal) { redraw(); return; }
   const methods = state.methods.filter((m) => state.on.has(m));
@@ -295,6 +296,7 @@ async function plan() {
 
 async function showWorld(world, start = null, goal = null) {
   leaveLayered();
+  stopCrowd();
   state.world = world;
   state.start = start; state.goal = goal; state.result = null;
   drawWorld(); fitView();
@@ -376,7 +378,7 @@ function setupMouse() {
     if (d.moved) return;
     // A click: the first sets the start, later ones the goal, shift-click the start
     // (a click on an end keeps it).
-    if (d.kind !== "pan") return;
+    if (d.kind !== "pan" || inCrowdMode()) return;
     if (state.layered) { clickLayered(toWorld(evt), evt.shiftKey); return; }
     const c = toCell(toWorld(evt));
     if (!cellFree(c)) { status(`cell (${c}) is blocked or outside the map`, true); return; }
@@ -548,6 +550,7 @@ function setupMethods(all, on) {
 async function main() {
   state.uploads = new Map();
   setupControls();
+  setupCrowd();
   setupMouse();
   try {
     const [{ methods, default: on }, { worlds, area_costs }] = await Promise.all([api("/api/methods"), api("/api/worlds")]);

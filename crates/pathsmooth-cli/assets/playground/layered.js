@@ -55,6 +55,7 @@ function floorsAt(q) {
 /** Shows a bundled example, or (given its text) a navmesh JSON file. */
 async function showLayered(name, text = undefined) {
   stopPlay();
+  leaveCrowd();
   const source = text === undefined ? { example: name } : { navmesh: text };
   const mesh = await api("/api/layered", source);
   Object.assign(layered, { name, source, mesh, start: null, goal: null, result: null, here: [], pick: 0 });

@@ -8,6 +8,7 @@
 //! | `POST /api/map` | `{"map": text}`: the same cells for a `.map` file's text (checked by the library) |
 //! | `POST /api/scenarios` | `{"scen": text}`: the scenarios of a `.map.scen` file |
 //! | `GET`, `POST /api/layered` | layered navmeshes and paths on them (see [`layered`](super::layered)) |
+//! | `POST /api/crowd` | a crowd on a world on offer (agents, doors, a truck) simulated on the server, as frames (see [`crowd`](super::crowd)) |
 //! | `POST /api/plan` | A* once, then one pipeline per method; paths, metrics (each path's length and its `cost` under the request's `area_costs`), animation samples, the steps that did not take effect |
 //!
 //! Every error is `{"error": "…"}` with a 4xx status (503 when a request runs out of time,
@@ -924,7 +925,7 @@ pub(super) async fn plan(
 pub async fn not_found() -> ApiError {
     ApiError::new(
         StatusCode::NOT_FOUND,
-        "no such page or API route (the API: GET /api/worlds, GET /api/worlds/{name}, GET /api/methods, POST /api/map, POST /api/scenarios, POST /api/plan, GET and POST /api/layered)",
+        "no such page or API route (the API: GET /api/worlds, GET /api/worlds/{name}, GET /api/methods, POST /api/map, POST /api/scenarios, POST /api/plan, POST /api/crowd, GET and POST /api/layered)",
     )
 }
 

@@ -57,6 +57,10 @@ pub const WORK_BYTES_PER_POINT: usize = 384;
 /// (about 21 measured, up to 40 for full-precision coordinates).
 pub const ANSWER_BYTES_PER_POINT: usize = 64;
 
+/// Bytes per agent per frame of a crowd's answer (`POST /api/crowd`): its position (16)
+/// and its JSON text (two numbers of up to 10 characters), doubled.
+pub const CROWD_BYTES_PER_AGENT_FRAME: usize = 64;
+
 /// The playground's memory budget (see the module docs). Reserving costs one semaphore
 /// acquisition; the budget is counted in KiB.
 pub struct Budget {

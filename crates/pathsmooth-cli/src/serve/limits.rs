@@ -113,6 +113,25 @@ pub const SAMPLE_RATE: f64 = 30.0;
 /// Most scenarios returned from one `.scen` file.
 pub const MAX_SCENARIOS: usize = 20_000;
 
+/// Most agents of one `POST /api/crowd`.
+pub const MAX_CROWD_AGENTS: usize = 100;
+
+/// Most simulated seconds of one `POST /api/crowd` (at 60 frames a second).
+pub const MAX_CROWD_SECONDS: f64 = 30.0;
+
+/// Frames a second sent by `POST /api/crowd` (of the 60 simulated): with
+/// [`MAX_CROWD_AGENTS`] and [`MAX_CROWD_SECONDS`], at most 601 frames of 100 positions,
+/// 0.9 MB of JSON measured.
+pub const CROWD_FPS: f64 = 20.0;
+
+/// `POST /api/crowd` sends every agent's path every this many frames sent (one a second),
+/// and at every frame where a door opened or closed.
+pub const CROWD_PATHS_EVERY: usize = 20;
+
+/// Most path points `POST /api/crowd` sends, all frames together (1.5 MB of JSON measured
+/// at 94 000); the paths of later frames are left out (and the answer says so).
+pub const MAX_CROWD_PATH_POINTS: usize = 100_000;
+
 /// Uploaded maps kept ready (distance field built) for the next request on the same text.
 pub const CACHED_MAPS: usize = 4;
 

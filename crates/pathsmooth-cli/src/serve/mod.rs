@@ -8,6 +8,7 @@
 //! - [`limits`]: what one request may ask for (body size, map size, points, time), and
 //!   one client;
 //! - [`budget`]: the memory the requests being served may hold together;
+//! - [`crowd`]: a crowd simulated on a world on offer, answered as frames;
 //! - [`layered`]: layered navmeshes (floors over floors) and paths on them;
 //! - [`clients`]: per-client (per-address) limits on requests in progress;
 //! - [`lanes`]: the workers, a lane for cheap and one for heavy work, bounded queues;
@@ -20,6 +21,7 @@ pub mod api;
 pub mod budget;
 pub mod clients;
 pub mod conn;
+pub mod crowd;
 pub mod error;
 pub mod guard;
 pub mod lanes;
@@ -47,12 +49,14 @@ pub fn router(playground: Arc<Playground>, hosts: Hosts) -> Router {
         .route("/app.js", get(page::script))
         .route("/style.css", get(page::style))
         .route("/layered.js", get(page::layered_script))
+        .route("/crowd.js", get(page::crowd_script))
         .route("/api/worlds", get(api::worlds))
         .route("/api/worlds/{name}", get(api::world_grid))
         .route("/api/methods", get(api::methods))
         .route("/api/map", post(api::upload_map))
         .route("/api/scenarios", post(api::scenarios))
         .route("/api/plan", post(api::plan))
+        .route("/api/crowd", post(crowd::crowd))
         .route(
             "/api/layered",
             get(layered::examples).post(layered::layered),

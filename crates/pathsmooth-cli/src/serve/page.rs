@@ -7,6 +7,7 @@ use axum::response::IntoResponse;
 const INDEX_HTML: &str = include_str!("../../assets/playground/index.html");
 const APP_JS: &str = include_str!("../../assets/playground/app.js");
 const LAYERED_JS: &str = include_str!("../../assets/playground/layered.js");
+const CROWD_JS: &str = include_str!("../../assets/playground/crowd.js");
 const STYLE_CSS: &str = include_str!("../../assets/playground/style.css");
 
 fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {
@@ -34,4 +35,9 @@ pub async fn style() -> impl IntoResponse {
 /// `GET /layered.js`: the page's layered-navmesh mode.
 pub async fn layered_script() -> impl IntoResponse {
     asset("text/javascript; charset=utf-8", LAYERED_JS)
+}
+
+/// `GET /crowd.js`: the page's crowd mode.
+pub async fn crowd_script() -> impl IntoResponse {
+    asset("text/javascript; charset=utf-8", CROWD_JS)
 }

@@ -332,3 +332,64 @@ test("the layered mode draws a bake's floors and plans a path between two of the
   assert.ok(await page.isVisible("#metrics-box"));
   assert.deepEqual(problems, [], "no script errors");
 });
+
+test("the crowd mode runs a crowd on the server and plays it", { timeout: 90_000 }, async (t) => {
+  const { page, problems } = await openPlayground(t);
+  await page.click("#mode-crowd");
+  assert.ok(await page.isVisible("#crowd-panel") && !(await page.isVisible("#metrics-box")), "the crowd's panel, not the paths'");
+  assert.equal(await page.$$eval("#paths polyline", (ls) => ls.length), 0, "the paths are cleared");
+  for (const id of ["crowd-avoid", "crowd-doors", "crowd-truck"]) await page.check(`#${id}`);
+
+  // A first run of the largest crowd (seconds of work), replaced at once by a small one: the
+  // first request is aborted (the server stops its work when the connection closes), one
+  // crowd is drawn, the second's.
+  const failed = [];
+  page.on("requestfailed", (q) => { if (q.url().endsWith("/api/crowd")) failed.push(q.postDataJSON()); });
+  await setSlider(page, "crowd-agents", 100);
+  await setSlider(page, "crowd-seconds", 30);
+  const sent = page.waitForRequest((q) => q.url().endsWith("/api/crowd"));
+  await page.click("#crowd-run");
+  await sent;
+  await setSlider(page, "crowd-agents", 20);
+  await setSlider(page, "crowd-seconds", 4);
+  const answered = page.waitForResponse((r) => r.url().endsWith("/api/crowd") && r.request().method() === "POST");
+  await page.click("#crowd-run");
+  const r = await (await answered).json();
+  assert.deepEqual(failed.map((q) => q.agents), [100], "the first run's request was aborted");
+  assert.equal(r.frames.length, 4 * 20 + 1, "20 frames a second and the start");
+  assert.ok(r.truck, `a truck on the demo map: ${r.truck_note}`);
+
+  // The animation draws frame after frame: the agents as discs of their radius, the doors, the truck.
+  await page.waitForFunction(() => Number(document.getElementById("crowd").dataset.frame) >= 10);
+  assert.equal(await page.$$eval("#crowd circle[data-agent]", (cs) => cs.length), 20, "one disc per agent, one crowd");
+  assert.equal(await page.getAttribute("#crowd circle[data-agent='0']", "r"), "0.3");
+  assert.equal(await page.$$eval("#crowd rect[data-door]", (rs) => rs.length), r.doors.length);
+  assert.ok(await page.$("#crowd circle[data-truck]"), "the truck is drawn");
+  assert.ok(await page.$$eval("#crowd polyline", (ls) => ls.filter((l) => l.getAttribute("points")).length) === 20,
+    "every agent's path, faint");
+  const drawnAt = () => page.$$eval("#crowd circle[data-agent]", (cs) => cs.map((c) => `${c.getAttribute("cx")},${c.getAttribute("cy")}`));
+  const d0 = await drawnAt();
+  const f0 = Number(await page.getAttribute("#crowd", "data-frame"));
+  await page.waitForFunction((f) => Number(document.getElementById("crowd").dataset.frame) > f + 5, f0);
+  assert.notDeepEqual(await drawnAt(), d0, "the agents move");
+
+  // The contacts line as the server reported it: no overlap, no wall hit.
+  const line = await page.textContent("#crowd-line");
+  assert.match(line, /^overlaps 0 wall_hits 0 arrived \d+\/20 · invalid paths 0 · truck hits 0/);
+  assert.equal(line.split(" · ")[0], r.line);
+
+  // At the end, every disc where the last frame has it.
+  await page.waitForSelector("#crowd[data-done='true']", { timeout: 20_000 });
+  const end = r.frames[r.frames.length - 1].at;
+  const drawn = await page.$$eval("#crowd circle[data-agent]", (cs) => cs.map((c) => [Number(c.getAttribute("cx")), Number(c.getAttribute("cy"))]));
+  drawn.forEach(([x, y], i) => {
+    assert.ok(Math.abs(x - end[2 * i]) < 1e-9 && Math.abs(y - end[2 * i + 1]) < 1e-9, `agent ${i} at ${x},${y}`);
+  });
+
+  // Back to the paths: the crowd goes, the plan comes back.
+  await page.click("#mode-paths");
+  await page.waitForSelector("#paths polyline[data-method='shortcut-chaikin']");
+  assert.equal(await page.$$eval("#crowd *", (es) => es.length), 0, "the crowd is cleared");
+  assert.ok(await page.isVisible("#metrics-box"));
+  assert.deepEqual(problems, [], "no script errors");
+});
