@@ -72,6 +72,9 @@ use pathsmooth::{
     NavMeshWorld, Pipeline, PipelineReport, Point2, Preset, RelaxParams, Step, SurfaceWorld,
 };
 
+mod crowd;
+pub use crowd::*;
+
 // ───────────────────────────── status codes and errors ─────────────────────────────
 
 /// What a call did. `PS_OK` is 0; every other value is a failure whose message
@@ -372,6 +375,7 @@ fn tag_name(tag: u64) -> &'static str {
     match tag {
         WORLD_TAG => "a PsWorld",
         PIPELINE_TAG => "a PsPipeline",
+        crowd::CROWD_TAG => "a PsCrowd",
         DEAD_TAG => "a destroyed handle",
         _ => "not a pathsmooth handle",
     }
@@ -1088,7 +1092,7 @@ pub struct PsStep {
 
 /// A point in the plane, `double`.
 #[repr(C)]
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct PsPoint2d {
     /// x, world units.
     pub x: f64,
@@ -1232,6 +1236,22 @@ fn new_pipeline(
     Ok(())
 }
 
+/// The steps of preset `preset` (a `PS_PRESET_*` constant).
+fn preset_steps(preset: u32) -> Res<Vec<Step>> {
+    let preset = match preset {
+        PS_PRESET_SHORTEST => Preset::Shortest,
+        PS_PRESET_SMOOTH => Preset::Smooth,
+        PS_PRESET_CORRIDOR => Preset::Corridor,
+        other => {
+            return Err(Fail::new(
+                PsStatus::PsInvalidArgument,
+                format!("`preset` = {other} is not a PS_PRESET_* constant (0 to 2)"),
+            ))
+        }
+    };
+    Ok(preset.steps())
+}
+
 /// Makes a pipeline on `world` for an agent of `radius` (world units, ≥ 0) with a preset's
 /// steps (`PS_PRESET_*`). The pipeline keeps the world alive.
 ///
@@ -1251,18 +1271,7 @@ pub unsafe extern "C" fn ps_pipeline_new_preset(
 ) -> PsStatus {
     guard(|| {
         start_out(out_pipeline, "out_pipeline")?;
-        let preset = match preset {
-            PS_PRESET_SHORTEST => Preset::Shortest,
-            PS_PRESET_SMOOTH => Preset::Smooth,
-            PS_PRESET_CORRIDOR => Preset::Corridor,
-            other => {
-                return Err(Fail::new(
-                    PsStatus::PsInvalidArgument,
-                    format!("`preset` = {other} is not a PS_PRESET_* constant (0 to 2)"),
-                ))
-            }
-        };
-        new_pipeline(world, preset.steps(), radius, out_pipeline)
+        new_pipeline(world, preset_steps(preset)?, radius, out_pipeline)
     })
 }
 
