@@ -20,6 +20,19 @@
 //!   [`ps_pipeline_plan3_f64`] plans on a surface (its ends located within
 //!   [`ps_pipeline_set_climb`] of a floor); [`ps_pipeline_report`] and
 //!   [`ps_pipeline_skipped`] say what the last run did.
+//! - **Crowds** ([`PsCrowd`]): the library's `Crowd` on its own copy of a grid or
+//!   navmesh world ([`ps_crowd_new_preset`], [`ps_crowd_new_steps`]; [`PsCrowdSettings`]:
+//!   threads, plan budget, avoidance and its settings). Agents are added
+//!   ([`ps_crowd_add_agent`]), removed ([`ps_crowd_remove_agent`]: the last agent takes
+//!   the index, as `Vec::swap_remove`) and sent elsewhere ([`ps_crowd_set_target`]);
+//!   [`ps_crowd_update`] walks them and gives a [`PsCrowdFrame`];
+//!   [`ps_crowd_positions`] / [`ps_crowd_velocities`] fill the caller's buffer, x and y
+//!   per agent; [`ps_crowd_agent_state`], [`ps_crowd_agent_path`],
+//!   [`ps_crowd_agent_error`] and [`ps_crowd_agent_stuck`] read one agent; obstacles
+//!   ([`ps_crowd_add_box`], `_disk`, `_polygon`, `_cells`, [`ps_crowd_remove_obstacle`])
+//!   and moving obstacles ([`ps_crowd_add_moving_obstacle`],
+//!   [`ps_crowd_set_moving_obstacle_velocity`], [`ps_crowd_remove_moving_obstacle`],
+//!   [`ps_crowd_moving_obstacles`]) change the crowd's world.
 //! - **Results** go into the caller's buffers. A buffer too small gives
 //!   [`PsStatus::PsBufferTooSmall`] with the needed number of points in `*out_len`, as
 //!   Detour does; the pipeline keeps that result, and the next call on the same pipeline
@@ -48,7 +61,10 @@
 //! (to make pipelines). A [`PsPipeline`] owns mutable scratch buffers: use one pipeline
 //! from one thread at a time (distinct pipelines on distinct threads, even over one
 //! world, need no locking). A pipeline keeps its world alive: a world may be destroyed
-//! while pipelines made from it are still in use. The last-error message is per thread.
+//! while pipelines made from it are still in use. A [`PsCrowd`] too is used from one
+//! thread at a time; with [`PsCrowdSettings::threads`] > 1 its updates run on a pool of
+//! threads of its own (the same results for any number). The last-error message is per
+//! thread.
 //!
 //! ## Coordinates
 //!
