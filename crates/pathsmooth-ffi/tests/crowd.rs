@@ -855,3 +855,97 @@ fn bad_input_is_refused_with_a_message_and_nothing_written_past_buffers() {
         expect(ps_world_destroy(world), PsOk, "");
     }
 }
+
+#[test]
+fn a_grid_crowd_copies_its_world_with_areas_and_costs_and_changes_only_its_copy() {
+    // A swamp block (area 'S', cost 4) in an open field: the crowd's path and a pipeline's
+    // plan on the same world go round it alike, bit for bit.
+    let rows = [
+        "..........",
+        "..SSSSSS..",
+        "..SSSSSS..",
+        "..SSSSSS..",
+        "..........",
+    ];
+    let free = [1u8; 50];
+    let areas: Vec<u8> = rows.iter().flat_map(|r| r.bytes()).collect();
+    let costs = c"S=4";
+    let mut world = null_mut();
+    let s = unsafe {
+        ps_world_grid_new_areas(
+            free.as_ptr(),
+            areas.as_ptr(),
+            10,
+            5,
+            1.0,
+            0.0,
+            0.0,
+            costs.as_ptr(),
+            &mut world,
+        )
+    };
+    expect(s, PsOk, "");
+    let (from, to) = (pt(0.5, 2.5), pt(9.5, 2.5));
+    let mut pipeline = null_mut();
+    let s = unsafe { ps_pipeline_new_preset(world, PS_PRESET_SMOOTH, 0.1, &mut pipeline) };
+    expect(s, PsOk, "");
+    let plan = |p: *mut PsPipeline| {
+        let mut out = vec![0.0; 2 * 256];
+        let mut len = 0;
+        let s = unsafe { ps_pipeline_plan_f64(p, from, to, out.as_mut_ptr(), 256, &mut len) };
+        expect(s, PsOk, "");
+        out.truncate(2 * len);
+        out.iter().map(|x| x.to_bits()).collect::<Vec<u64>>()
+    };
+    let planned = plan(pipeline);
+    assert!(planned.len() > 4, "round the swamp");
+    let crowd = new_crowd(world, 0.1, None);
+    let a = add_agent(
+        crowd,
+        DVec2::new(from.x, from.y),
+        DVec2::new(to.x, to.y),
+        1.0,
+    );
+    let path = |crowd: *const PsCrowd| {
+        let mut out = vec![0.0; 2 * 256];
+        let mut len = 0;
+        let s = unsafe { ps_crowd_agent_path(crowd, a, out.as_mut_ptr(), 256, &mut len) };
+        expect(s, PsOk, "");
+        out.truncate(2 * len);
+        out.iter().map(|x| x.to_bits()).collect::<Vec<u64>>()
+    };
+    assert_eq!(path(crowd), planned);
+    // Where a path crosses the line x = 5.5 (the middle of the swamp block).
+    let y_at = |bits: &[u64]| {
+        let p: Vec<DVec2> = bits
+            .chunks(2)
+            .map(|c| DVec2::new(f64::from_bits(c[0]), f64::from_bits(c[1])))
+            .collect();
+        let w = p
+            .windows(2)
+            .find(|w| (w[0].x - 5.5) * (w[1].x - 5.5) <= 0.0)
+            .unwrap();
+        w[0].y + (w[1].y - w[0].y) * (5.5 - w[0].x) / (w[1].x - w[0].x)
+    };
+    let y = y_at(&planned);
+    assert!(!(1.0..=4.0).contains(&y), "round the swamp: {y}");
+    // Boxes across the top and bottom rows in the crowd's copy: its agent's path is
+    // repaired through the swamp, while the world's pipeline plans as before.
+    let (mut top, mut bottom, mut blocked) = (0, 0, 0);
+    unsafe {
+        let s = ps_crowd_add_box(crowd, pt(5.0, 0.0), pt(6.0, 1.0), &mut top, &mut blocked);
+        expect(s, PsOk, "");
+        let s = ps_crowd_add_box(crowd, pt(5.0, 4.0), pt(6.0, 5.0), &mut bottom, &mut blocked);
+        expect(s, PsOk, "");
+    }
+    assert_eq!(update(crowd, 0.1).repaired, 1);
+    let y = y_at(&path(crowd));
+    assert!((1.0..=4.0).contains(&y), "through the swamp: {y}");
+    assert_eq!(state(crowd, a).stuck, 0);
+    assert_eq!(plan(pipeline), planned);
+    unsafe {
+        ps_crowd_destroy(crowd);
+        ps_pipeline_destroy(pipeline);
+        ps_world_destroy(world);
+    }
+}
