@@ -6,7 +6,8 @@
  * - It returns a PsStatus; on anything but PS_OK, ps_last_error() gives the library's message
  *   (per thread, until the thread's next call other than ps_last_error and ps_status_name;
  *   empty after PS_OK). No panic crosses the boundary
- *   (PS_PANIC). Handle outputs are set to NULL on failure, *out_len to 0 (or the needed length).
+ *   (PS_PANIC). Handle outputs are set to NULL on failure, *out_len to 0 (or the needed length),
+ *   agent and obstacle ids to PS_NO_AGENT and PS_NO_OBSTACLE.
  * - Pointers must be valid for their documented lengths. NULL is refused (PS_NULL_POINTER)
  *   except where a parameter says it may be NULL and for arrays of length 0. double* buffers
  *   must be 8-byte aligned, float* and uint32_t* 4-byte aligned (PS_MISALIGNED).
@@ -15,8 +16,8 @@
  * - Results go into caller buffers, capacity in points (x, y or x, y, z each). Too small:
  *   PS_BUFFER_TOO_SMALL, the needed number of points in *out_len, and the result kept, so the
  *   next call with the same input and a large enough buffer copies it without recomputing.
- * - Threads: a PsWorld may be used by several threads at once; a PsPipeline by one thread at a
- *   time (distinct pipelines on distinct threads need no locking). A pipeline keeps its world
+ * - Threads: a PsWorld may be used by several threads at once; a PsPipeline or a PsCrowd by one
+ *   thread at a time (distinct ones on distinct threads need no locking). A pipeline keeps its world
  *   alive, so the world may be destroyed first.
  * - Units are world units. A grid's cell (x, y) is free[y * width + x] (row-major, row 0 first)
  *   and covers origin + cell_size * [x, x+1] x [y, y+1]: rows go towards +y. */
