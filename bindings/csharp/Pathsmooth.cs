@@ -102,6 +102,56 @@ namespace Pathsmooth
         public double StartSnapped, GoalSnapped;
     }
 
+    /// <summary>How a Crowd runs (PsCrowdSettings); Crowd.DefaultSettings() gives the
+    /// defaults: 1 thread, no plan budget, no avoidance, and the library's avoidance
+    /// settings for a caller that turns it on.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct CrowdSettings
+    {
+        /// <summary>Threads an update runs on (1 to 256; results do not depend on it).</summary>
+        public UIntPtr Threads;
+        /// <summary>The most new targets planned per update; 0: no limit.</summary>
+        public UIntPtr PlanBudget;
+        /// <summary>1: the agents avoid one another, the walls and the moving obstacles
+        /// (ORCA); 0: they walk through one another.</summary>
+        public uint Avoidance;
+        /// <summary>Seconds ahead that collisions with neighbours are avoided (default 2).</summary>
+        public double TimeHorizon;
+        /// <summary>The most neighbours each agent avoids (default 10).</summary>
+        public UIntPtr MaxNeighbours;
+        /// <summary>Seconds ahead that an avoiding agent keeps off the walls (default 1).</summary>
+        public double WallTimeHorizon;
+        /// <summary>How far neighbours are looked for; 0: automatic.</summary>
+        public double NeighbourDistance;
+    }
+
+    /// <summary>What one Crowd.Update did, summed over the agents (PsCrowdFrame).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct CrowdFrame
+    {
+        public UIntPtr Moved, Replans, Adjusted, Refused, Failed, Repaired, Stuck, Waiting;
+    }
+
+    /// <summary>One agent's state (PsAgentState); the flags are 0 or 1.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct AgentState
+    {
+        public Point2d Position, Target, Velocity;
+        public double Speed;
+        public UIntPtr PathLen;
+        public uint Arrived, Waiting, Stuck, HasError;
+    }
+
+    /// <summary>A moving obstacle as Crowd.MovingObstacles gives it.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct MovingObstacle
+    {
+        public ulong Id;
+        public Point2d Center;
+        public double Radius;
+        public Point2d Velocity;
+    }
+
     /// <summary>A failed call: the status and the library's message.</summary>
     public class PathsmoothException : Exception
     {
@@ -122,6 +172,12 @@ namespace Pathsmooth
     {
         public PipelineHandle() : base(true) { }
         protected override bool ReleaseHandle() { return Native.ps_pipeline_destroy(handle) == Status.Ok; }
+    }
+
+    public sealed class CrowdHandle : SafeHandleZeroOrMinusOneIsInvalid
+    {
+        public CrowdHandle() : base(true) { }
+        protected override bool ReleaseHandle() { return Native.ps_crowd_destroy(handle) == Status.Ok; }
     }
 
     internal static unsafe class Native
@@ -152,6 +208,31 @@ namespace Pathsmooth
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_pipeline_set_climb(PipelineHandle pipeline, double climb);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_pipeline_report(PipelineHandle pipeline, out Report report);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_pipeline_skipped(PipelineHandle pipeline, UIntPtr index, byte* buf, UIntPtr capacity, out UIntPtr outLen);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_settings_default(out CrowdSettings settings);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_new_preset(WorldHandle world, uint preset, double radius, CrowdSettings* settings, out CrowdHandle crowd);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_new_steps(WorldHandle world, Step* steps, UIntPtr stepCount, double radius, CrowdSettings* settings, out CrowdHandle crowd);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_destroy(IntPtr crowd);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_radius(CrowdHandle crowd, out double radius);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_agent_count(CrowdHandle crowd, out UIntPtr count);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_add_agent(CrowdHandle crowd, Point2d position, Point2d target, double speed, out UIntPtr agent);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_remove_agent(CrowdHandle crowd, UIntPtr agent, out UIntPtr moved);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_set_target(CrowdHandle crowd, UIntPtr agent, Point2d target);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_update(CrowdHandle crowd, double dt, out CrowdFrame frame);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_positions(CrowdHandle crowd, double* outXY, UIntPtr capacity, out UIntPtr outLen);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_velocities(CrowdHandle crowd, double* outXY, UIntPtr capacity, out UIntPtr outLen);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_agent_state(CrowdHandle crowd, UIntPtr agent, out AgentState state);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_agent_path(CrowdHandle crowd, UIntPtr agent, double* outPoints, UIntPtr capacity, out UIntPtr outLen);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_agent_error(CrowdHandle crowd, UIntPtr agent, byte* buf, UIntPtr capacity, out UIntPtr outLen);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_agent_stuck(CrowdHandle crowd, UIntPtr agent, byte* buf, UIntPtr capacity, out UIntPtr outLen);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_add_box(CrowdHandle crowd, Point2d min, Point2d max, out ulong id, out UIntPtr blocked);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_add_disk(CrowdHandle crowd, Point2d center, double radius, out ulong id, out UIntPtr blocked);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_add_polygon(CrowdHandle crowd, double* verticesXY, UIntPtr n, out ulong id, out UIntPtr blocked);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_add_cells(CrowdHandle crowd, int* cellsXY, UIntPtr n, out ulong id, out UIntPtr blocked);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_remove_obstacle(CrowdHandle crowd, ulong id);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_add_moving_obstacle(CrowdHandle crowd, Point2d center, double radius, Point2d velocity, out ulong id);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_set_moving_obstacle_velocity(CrowdHandle crowd, ulong id, Point2d velocity);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_remove_moving_obstacle(CrowdHandle crowd, ulong id);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_moving_obstacles(CrowdHandle crowd, MovingObstacle* output, UIntPtr capacity, out UIntPtr outLen);
 
         /// <summary>The calling thread's last error message.</summary>
         internal static string LastError()
@@ -593,6 +674,288 @@ namespace Pathsmooth
             var r = new T[n];
             Array.Copy(a, r, n);
             return r;
+        }
+    }
+
+    /// <summary>Agents walking their smooth paths on one grid or navmesh world whose
+    /// obstacles come and go (the library's Crowd): each Update repairs the paths a new
+    /// obstacle blocks, plans the new targets and walks every agent speed × dt, avoiding
+    /// one another when the settings say so. The crowd owns a copy of the world: obstacles
+    /// change the crowd's world only. Use from one thread at a time. Agents are numbered
+    /// 0 to Count − 1; RemoveAgent moves the last agent into the removed one's index.
+    /// Failures throw PathsmoothException naming the method.</summary>
+    public sealed class Crowd : IDisposable
+    {
+        readonly CrowdHandle handle;
+        double[] buf = new double[2 * 64];
+
+        /// <summary>A crowd for agents of radius whose paths a preset smooths; settings
+        /// null: DefaultSettings().</summary>
+        public unsafe Crowd(World world, double radius, Preset preset = Preset.Smooth, CrowdSettings? settings = null)
+        {
+            if (world == null) throw new ArgumentNullException("world");
+            CrowdSettings s = settings ?? DefaultSettings();
+            Native.Check(Native.ps_crowd_new_preset(world.Handle, (uint)preset, radius, &s, out handle), "Crowd");
+        }
+
+        /// <summary>A crowd whose paths the given steps smooth.</summary>
+        public unsafe Crowd(World world, double radius, Step[] steps, CrowdSettings? settings = null)
+        {
+            if (world == null) throw new ArgumentNullException("world");
+            CrowdSettings s = settings ?? DefaultSettings();
+            fixed (Step* st = steps)
+                Native.Check(Native.ps_crowd_new_steps(world.Handle, st, (UIntPtr)World.Len(steps), radius, &s, out handle), "Crowd");
+        }
+
+        public void Dispose() { handle.Dispose(); }
+
+        /// <summary>The defaults: 1 thread, no plan budget, no avoidance (time horizon 2 s,
+        /// 10 neighbours, wall time horizon 1 s, automatic neighbour distance when
+        /// Avoidance is set to 1).</summary>
+        public static CrowdSettings DefaultSettings()
+        {
+            CrowdSettings s;
+            Native.Check(Native.ps_crowd_settings_default(out s), "Crowd.DefaultSettings");
+            return s;
+        }
+
+        /// <summary>The defaults with avoidance on.</summary>
+        public static CrowdSettings Avoiding()
+        {
+            var s = DefaultSettings();
+            s.Avoidance = 1;
+            return s;
+        }
+
+        /// <summary>The agents' radius in effect.</summary>
+        public double Radius
+        {
+            get { double r; Native.Check(Native.ps_crowd_radius(handle, out r), "Crowd.Radius"); return r; }
+        }
+
+        /// <summary>The number of agents.</summary>
+        public int Count
+        {
+            get { UIntPtr n; Native.Check(Native.ps_crowd_agent_count(handle, out n), "Crowd.Count"); return (int)(ulong)n; }
+        }
+
+        /// <summary>Adds an agent at position walking to target at speed (world units per
+        /// second), its path planned now; returns its index.</summary>
+        public int AddAgent(Point2d position, Point2d target, double speed)
+        {
+            UIntPtr i;
+            Native.Check(Native.ps_crowd_add_agent(handle, position, target, speed, out i), "Crowd.AddAgent");
+            return (int)(ulong)i;
+        }
+
+        /// <summary>Removes an agent; the last agent takes its index. Returns the index that
+        /// agent had (its records now belong to `agent`), or -1 when the removed agent was
+        /// the last.</summary>
+        public int RemoveAgent(int agent)
+        {
+            UIntPtr moved;
+            Native.Check(Native.ps_crowd_remove_agent(handle, Index(agent, "Crowd.RemoveAgent"), out moved), "Crowd.RemoveAgent");
+            ulong m = (ulong)moved;
+            return m > int.MaxValue ? -1 : (int)m; // PS_NO_AGENT: none moved
+        }
+
+        /// <summary>Asks an agent to walk to target: the next Update plans it. A target the
+        /// update refuses (in a wall, unreachable) keeps the old one, and Error says why.</summary>
+        public void SetTarget(int agent, Point2d target)
+        {
+            Native.Check(Native.ps_crowd_set_target(handle, Index(agent, "Crowd.SetTarget"), target), "Crowd.SetTarget");
+        }
+
+        /// <summary>Moves every agent dt seconds on; what it did.</summary>
+        public CrowdFrame Update(double dt)
+        {
+            CrowdFrame f;
+            Native.Check(Native.ps_crowd_update(handle, dt, out f), "Crowd.Update");
+            return f;
+        }
+
+        /// <summary>The agents' positions, x, y per agent, by index.</summary>
+        public unsafe double[] Positions()
+        {
+            return PerAgent((double* o, UIntPtr capacity, out UIntPtr len) => Native.ps_crowd_positions(handle, o, capacity, out len), "Crowd.Positions");
+        }
+
+        /// <summary>The agents' velocities over the last update, x, y per agent.</summary>
+        public unsafe double[] Velocities()
+        {
+            return PerAgent((double* o, UIntPtr capacity, out UIntPtr len) => Native.ps_crowd_velocities(handle, o, capacity, out len), "Crowd.Velocities");
+        }
+
+        /// <summary>The positions into the caller's array (x, y per agent); returns the
+        /// number of agents. Throws Status.BufferTooSmall with Needed when it has room for
+        /// fewer points than agents (nothing written).</summary>
+        public unsafe int PositionsInto(double[] output)
+        {
+            UIntPtr len;
+            Status s;
+            fixed (double* o = output) s = Native.ps_crowd_positions(handle, o, (UIntPtr)(World.Len(output) / 2), out len);
+            if (s != Status.Ok) throw new PathsmoothException(s, "Crowd.PositionsInto: " + Native.WithoutFunction(Native.LastError()), (long)(ulong)len);
+            return (int)(ulong)len;
+        }
+
+        /// <summary>An agent's state: position, target, velocity, speed, path length, flags.</summary>
+        public AgentState State(int agent)
+        {
+            AgentState st;
+            Native.Check(Native.ps_crowd_agent_state(handle, Index(agent, "Crowd.State"), out st), "Crowd.State");
+            return st;
+        }
+
+        /// <summary>True when the agent stands at its target.</summary>
+        public bool Arrived(int agent) { return State(agent).Arrived != 0; }
+
+        /// <summary>True when the agent's new target waits to be planned.</summary>
+        public bool Waiting(int agent) { return State(agent).Waiting != 0; }
+
+        /// <summary>An agent's path from its position to its target, x, y per point (its
+        /// position alone while stuck).</summary>
+        public unsafe double[] Path(int agent)
+        {
+            var i = Index(agent, "Crowd.Path");
+            return PerAgent((double* o, UIntPtr capacity, out UIntPtr len) => Native.ps_crowd_agent_path(handle, i, o, capacity, out len), "Crowd.Path");
+        }
+
+        /// <summary>The last error an update met for the agent (a refused target, a failed
+        /// move), or null.</summary>
+        public unsafe string Error(int agent)
+        {
+            var i = Index(agent, "Crowd.Error");
+            var text = Native.Text(
+                (byte* b, UIntPtr capacity, out UIntPtr len) => Native.ps_crowd_agent_error(handle, i, b, capacity, out len),
+                s => Native.Check(s, "Crowd.Error"));
+            return text.Length == 0 ? null : text;
+        }
+
+        /// <summary>Why the agent is stuck, or null.</summary>
+        public unsafe string Stuck(int agent)
+        {
+            var i = Index(agent, "Crowd.Stuck");
+            var text = Native.Text(
+                (byte* b, UIntPtr capacity, out UIntPtr len) => Native.ps_crowd_agent_stuck(handle, i, b, capacity, out len),
+                s => Native.Check(s, "Crowd.Stuck"));
+            return text.Length == 0 ? null : text;
+        }
+
+        /// <summary>Adds a box obstacle (min &lt; max); its id, and in blocked how many
+        /// agents' paths it blocks (the next Update repairs them).</summary>
+        public ulong AddBox(Point2d min, Point2d max, out int blocked)
+        {
+            ulong id; UIntPtr b;
+            Native.Check(Native.ps_crowd_add_box(handle, min, max, out id, out b), "Crowd.AddBox");
+            blocked = (int)(ulong)b;
+            return id;
+        }
+
+        /// <summary>Adds a disc obstacle; see AddBox.</summary>
+        public ulong AddDisk(Point2d center, double radius, out int blocked)
+        {
+            ulong id; UIntPtr b;
+            Native.Check(Native.ps_crowd_add_disk(handle, center, radius, out id, out b), "Crowd.AddDisk");
+            blocked = (int)(ulong)b;
+            return id;
+        }
+
+        /// <summary>Adds a convex polygon obstacle (x, y per vertex); see AddBox.</summary>
+        public unsafe ulong AddPolygon(double[] verticesXY, out int blocked)
+        {
+            if (verticesXY != null && verticesXY.Length % 2 != 0)
+                throw Native.Fail(Status.InvalidArgument, "Crowd.AddPolygon", "verticesXY holds " + verticesXY.Length + " numbers, not x, y per vertex");
+            ulong id; UIntPtr b;
+            fixed (double* v = verticesXY)
+                Native.Check(Native.ps_crowd_add_polygon(handle, v, (UIntPtr)(World.Len(verticesXY) / 2), out id, out b), "Crowd.AddPolygon");
+            blocked = (int)(ulong)b;
+            return id;
+        }
+
+        /// <summary>Blocks grid cells (column, row per cell); a navmesh crowd refuses it.</summary>
+        public unsafe ulong AddCells(int[] cellsXY, out int blocked)
+        {
+            if (cellsXY != null && cellsXY.Length % 2 != 0)
+                throw Native.Fail(Status.InvalidArgument, "Crowd.AddCells", "cellsXY holds " + cellsXY.Length + " numbers, not column, row per cell");
+            ulong id; UIntPtr b;
+            fixed (int* c = cellsXY)
+                Native.Check(Native.ps_crowd_add_cells(handle, c, (UIntPtr)(World.Len(cellsXY) / 2), out id, out b), "Crowd.AddCells");
+            blocked = (int)(ulong)b;
+            return id;
+        }
+
+        /// <summary>Removes an obstacle (by the id an Add* returned).</summary>
+        public void RemoveObstacle(ulong id)
+        {
+            Native.Check(Native.ps_crowd_remove_obstacle(handle, id), "Crowd.RemoveObstacle");
+        }
+
+        /// <summary>Adds a moving obstacle: a disc moved by velocity × dt every update;
+        /// avoiding agents keep clear of it; while its velocity is zero it blocks like an
+        /// obstacle. Its id.</summary>
+        public ulong AddMovingObstacle(Point2d center, double radius, Point2d velocity)
+        {
+            ulong id;
+            Native.Check(Native.ps_crowd_add_moving_obstacle(handle, center, radius, velocity, out id), "Crowd.AddMovingObstacle");
+            return id;
+        }
+
+        /// <summary>Sets a moving obstacle's velocity (zero stops it: it then blocks like an
+        /// obstacle).</summary>
+        public void SetMovingObstacleVelocity(ulong id, Point2d velocity)
+        {
+            Native.Check(Native.ps_crowd_set_moving_obstacle_velocity(handle, id, velocity), "Crowd.SetMovingObstacleVelocity");
+        }
+
+        /// <summary>Removes a moving obstacle.</summary>
+        public void RemoveMovingObstacle(ulong id)
+        {
+            Native.Check(Native.ps_crowd_remove_moving_obstacle(handle, id), "Crowd.RemoveMovingObstacle");
+        }
+
+        /// <summary>The moving obstacles, in the order added.</summary>
+        public unsafe MovingObstacle[] MovingObstacles()
+        {
+            var rows = new MovingObstacle[4];
+            for (;;)
+            {
+                UIntPtr len;
+                Status s;
+                fixed (MovingObstacle* o = rows) s = Native.ps_crowd_moving_obstacles(handle, o, (UIntPtr)rows.Length, out len);
+                int n = (int)(ulong)len;
+                if (s == Status.BufferTooSmall) { rows = new MovingObstacle[n]; continue; }
+                Native.Check(s, "Crowd.MovingObstacles");
+                var result = new MovingObstacle[n];
+                Array.Copy(rows, result, n);
+                return result;
+            }
+        }
+
+        /// <summary>An agent index for the native side; a negative one is refused here.</summary>
+        static UIntPtr Index(int agent, string what)
+        {
+            if (agent < 0) throw Native.Fail(Status.InvalidArgument, what, "`agent` = " + agent + " is out of range (negative)");
+            return (UIntPtr)(uint)agent;
+        }
+
+        unsafe delegate Status Points(double* output, UIntPtr capacity, out UIntPtr len);
+
+        /// <summary>Points a call writes into the crowd's buffer (grown on BufferTooSmall),
+        /// copied out: x, y per point.</summary>
+        unsafe double[] PerAgent(Points call, string what)
+        {
+            for (;;)
+            {
+                UIntPtr len;
+                Status s;
+                fixed (double* o = buf) s = call(o, (UIntPtr)(buf.Length / 2), out len);
+                int n = (int)(ulong)len;
+                if (s == Status.BufferTooSmall) { buf = new double[2 * n]; continue; }
+                Native.Check(s, what);
+                var result = new double[2 * n];
+                Array.Copy(buf, result, 2 * n);
+                return result;
+            }
         }
     }
 }

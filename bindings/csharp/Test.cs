@@ -141,6 +141,146 @@ static class Test
         Throws(Status.InvalidArgument, "World.SurfaceFromTriangulation: parameter `indices` = 5", () => World.SurfaceFromTriangulation(new double[18], new uint[5]), "partial triangle");
     }
 
+    /// <summary>The crowd: six avoiding agents in head-on pairs across an open room and a
+    /// disc driving across their way; this test follows the disc and checks the distances
+    /// itself every frame (no two agents within 0.99 × 2r, none within 0.99 × (r + R) of
+    /// the disc), then that all arrive; removals, obstacles, a navmesh crowd, bad input.</summary>
+    static void CrowdChecks()
+    {
+        const double r = 0.3, bigR = 1.0, dt = 1.0 / 30;
+        var open = new byte[24 * 12];
+        for (int k = 0; k < open.Length; k++) open[k] = 1;
+        double[] starts = { 1.5, 3.5, 22.5, 3.5, 1.5, 6.5, 22.5, 6.5, 1.5, 9.5, 22.5, 9.5 };
+        using (var room = World.Grid(open, 24, 12, 1.0))
+        using (var crowd = new Crowd(room, r, Preset.Smooth, Crowd.Avoiding()))
+        {
+            Check(crowd.Radius == r && crowd.Count == 0, "new crowd");
+            for (int i = 0; i < 6; i++)
+            {
+                int g = i ^ 1; // pairs head-on: each walks to its partner's start
+                int index = crowd.AddAgent(new Point2d(starts[2 * i], starts[2 * i + 1]), new Point2d(starts[2 * g], starts[2 * g + 1]), 1.5);
+                Check(index == i, "agent index " + index);
+            }
+            double tx = 12.0, ty = -1.5;
+            ulong truck = crowd.AddMovingObstacle(new Point2d(tx, ty), bigR, new Point2d(0, 1.2));
+            double nearestPair = double.PositiveInfinity, nearestTruck = double.PositiveInfinity;
+            var xy = new double[12];
+            for (int frame = 0; frame < 900; frame++)
+            {
+                var f = crowd.Update(dt);
+                Check((ulong)f.Failed == 0 && (ulong)f.Stuck == 0, "frame " + frame + ": failed or stuck");
+                ty += 1.2 * dt;
+                Check(crowd.PositionsInto(xy) == 6, "positions into");
+                for (int i = 0; i < 6; i++)
+                {
+                    double dx = xy[2 * i] - tx, dy = xy[2 * i + 1] - ty;
+                    nearestTruck = Math.Min(nearestTruck, Math.Sqrt(dx * dx + dy * dy));
+                    for (int j = i + 1; j < 6; j++)
+                    {
+                        double ex = xy[2 * i] - xy[2 * j], ey = xy[2 * i + 1] - xy[2 * j + 1];
+                        nearestPair = Math.Min(nearestPair, Math.Sqrt(ex * ex + ey * ey));
+                    }
+                }
+            }
+            Check(nearestPair >= 0.99 * 2 * r, "two agents " + nearestPair + " apart");
+            Check(nearestTruck >= 0.99 * (r + bigR), "an agent " + nearestTruck + " from the disc");
+            var p = crowd.Positions();
+            var v = crowd.Velocities();
+            Check(p.Length == 12 && v.Length == 12, "positions and velocities");
+            for (int i = 0; i < 6; i++)
+            {
+                int g = i ^ 1;
+                var st = crowd.State(i);
+                Check(crowd.Arrived(i) && st.Position.X == starts[2 * g] && st.Position.Y == starts[2 * g + 1] && p[2 * i] == starts[2 * g], "agent " + i + " arrived");
+                Check(st.Speed == 1.5 && (ulong)st.PathLen == 1 && st.Stuck == 0 && crowd.Error(i) == null && crowd.Stuck(i) == null, "agent " + i + " state");
+            }
+            var moving = crowd.MovingObstacles();
+            Check(moving.Length == 1 && moving[0].Id == truck && Math.Abs(moving[0].Center.Y - ty) < 1e-9 && moving[0].Radius == bigR, "the disc read back");
+            crowd.SetMovingObstacleVelocity(truck, new Point2d(0, 0));
+            crowd.RemoveMovingObstacle(truck);
+            Check(crowd.MovingObstacles().Length == 0, "no moving obstacle left");
+
+            // Removal: the last agent takes the removed one's index.
+            Check(crowd.RemoveAgent(1) == 5 && crowd.Count == 5, "remove agent 1");
+            var after = crowd.Positions();
+            Check(after[2] == p[10] && after[3] == p[11], "agent 5 is now agent 1");
+            Check(crowd.RemoveAgent(4) == -1 && crowd.Count == 4, "remove the last");
+
+            // A box on agent 0's way back, repaired round; the path goes above or below it.
+            crowd.SetTarget(0, new Point2d(1.5, 3.5));
+            Check(crowd.Waiting(0), "waiting for the update");
+            crowd.Update(dt);
+            int blocked;
+            ulong box = crowd.AddBox(new Point2d(11, 2.5), new Point2d(12, 4.5), out blocked);
+            Check(blocked == 1, "the box blocks " + blocked);
+            Check((ulong)crowd.Update(dt).Repaired == 1, "repaired");
+            var path = crowd.Path(0);
+            bool round = false;
+            for (int k = 1; k < path.Length; k += 2) round |= path[k] < 2.5 || path[k] > 4.5;
+            Check(round, "the path goes round the box");
+            crowd.RemoveObstacle(box);
+            ulong disk = crowd.AddDisk(new Point2d(5, 9), 0.5, out blocked);
+            ulong poly = crowd.AddPolygon(new double[] { 8, 9, 9, 9, 8.5, 10 }, out blocked);
+            ulong cells = crowd.AddCells(new[] { 20, 1, 21, 1 }, out blocked);
+            Check(disk != poly && poly != cells, "obstacle ids");
+
+            // A target in nowhere: refused by the update, the old one kept, and why.
+            crowd.SetTarget(1, new Point2d(50, 50));
+            Check((ulong)crowd.Update(dt).Refused == 1 && crowd.Error(1) != null, "refused target: " + crowd.Error(1));
+
+            // Bad input.
+            Throws(Status.InvalidArgument, "Crowd.SetTarget: `target` (NaN, 1) is not finite", () => crowd.SetTarget(0, new Point2d(double.NaN, 1)), "NaN target");
+            Throws(Status.InvalidArgument, "`agent` = 9 is out of range", () => crowd.SetTarget(9, new Point2d(1, 1)), "agent out of range");
+            Throws(Status.InvalidArgument, "Crowd.State: `agent` = -1", () => crowd.State(-1), "negative agent");
+            Throws(Status.InvalidArgument, "`dt`", () => crowd.Update(double.NaN), "NaN dt");
+            Throws(Status.InvalidArgument, "speed", () => crowd.AddAgent(new Point2d(1.5, 1.5), new Point2d(2.5, 2.5), 0), "zero speed");
+            Throws(Status.InvalidArgument, "Crowd.RemoveMovingObstacle", () => crowd.RemoveMovingObstacle(truck), "removed disc");
+            Throws(Status.InvalidArgument, "Crowd.RemoveObstacle", () => crowd.RemoveObstacle(box), "removed box");
+            Throws(Status.InvalidArgument, "Crowd.AddMovingObstacle", () => crowd.AddMovingObstacle(new Point2d(1, 1), -1, new Point2d(0, 0)), "negative disc radius");
+            var small = new double[2];
+            var e = Throws(Status.BufferTooSmall, "Crowd.PositionsInto: the buffer holds 1 points but 4 are needed", () => crowd.PositionsInto(small), "too small");
+            Check(e != null && e.Needed == 4, "needed");
+            var settings = Crowd.Avoiding();
+            settings.Threads = UIntPtr.Zero;
+            Throws(Status.InvalidArgument, "threads", () => new Crowd(room, r, Preset.Smooth, settings), "0 threads");
+        }
+        // Threads: the same walk on two threads, the same positions.
+        var two = Crowd.Avoiding();
+        two.Threads = (UIntPtr)2;
+        using (var room = World.Grid(open, 24, 12, 1.0))
+        using (var a = new Crowd(room, r, Preset.Smooth, Crowd.Avoiding()))
+        using (var b = new Crowd(room, r, Preset.Smooth, two))
+        {
+            foreach (var c in new[] { a, b })
+                for (int i = 0; i < 6; i++)
+                    c.AddAgent(new Point2d(starts[2 * i], starts[2 * i + 1]), new Point2d(starts[2 * (i ^ 1)], starts[2 * (i ^ 1) + 1]), 1.5);
+            bool same = true;
+            for (int frame = 0; frame < 60; frame++)
+            {
+                a.Update(dt); b.Update(dt);
+                var pa = a.Positions(); var pb = b.Positions();
+                for (int k = 0; k < pa.Length; k++) same &= pa[k] == pb[k];
+            }
+            Check(same, "one and two threads walk alike");
+        }
+        // A navmesh crowd: two squares side by side, one agent across.
+        using (var mesh = World.NavMesh(new double[] { 0, 0, 4, 0, 8, 0, 8, 4, 4, 4, 0, 4 },
+                                        new uint[] { 0, 1, 4, 5, 1, 2, 3, 4 }, new uint[] { 4, 4 }))
+        using (var walkers = new Crowd(mesh, 0.25, new[] { new Step(StepKind.Funnel) }))
+        {
+            int w = walkers.AddAgent(new Point2d(1, 1), new Point2d(7, 3), 2.0);
+            for (int frame = 0; frame < 300 && !walkers.Arrived(w); frame++) walkers.Update(dt);
+            Check(walkers.Arrived(w), "the navmesh agent arrived");
+            int blocked;
+            Throws(Status.InvalidArgument, "Crowd.AddCells", () => walkers.AddCells(new[] { 1, 1 }, out blocked), "cells on a navmesh");
+        }
+        // A disposed crowd is refused by the SafeHandle.
+        var gone = new Crowd(World.Grid(open, 24, 12, 1.0), r);
+        gone.Dispose();
+        try { gone.Update(dt); Check(false, "disposed crowd"); }
+        catch (ObjectDisposedException) { Check(true, "disposed crowd"); }
+    }
+
     static int Main(string[] args)
     {
         if (args.Length < 1 || (args.Length - 1) % 4 != 0)
@@ -175,6 +315,7 @@ static class Test
             }
             SurfaceFile();
             EveryCorpusFile();
+            CrowdChecks();
 
             // Bad input: each a PathsmoothException with the library's message.
             var s0 = new Point2d(1.5, 11.5);

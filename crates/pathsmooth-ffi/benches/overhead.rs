@@ -4,6 +4,11 @@
 //! criterion group runs, one line per scenario prints the ABI's overhead in percent, from
 //! the medians of 301 calls of each, alternated.
 //!
+//! The same for a crowd's frame: 500 avoiding agents walking the map's scenarios,
+//! `ps_crowd_update` and `ps_crowd_positions` against `Crowd::update` and a copy of the
+//! positions from Rust, two crowds in lock-step (each frame of one alternated with the
+//! same frame of the other).
+//!
 //! `cargo bench -p pathsmooth-ffi --bench overhead`.
 
 use std::hint::black_box;
@@ -11,6 +16,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use pathsmooth::crowd::{Avoidance, Crowd};
 use pathsmooth::glam::DVec2;
 use pathsmooth::grid::{load_scenarios, GridMap};
 use pathsmooth::{GridWorld, Pipeline, Preset};
@@ -102,5 +108,79 @@ fn overhead(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, overhead);
+/// Agents of the crowd bench.
+const AGENTS: usize = 500;
+
+fn crowd_overhead(c: &mut Criterion) {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/movingai");
+    let map = GridMap::load(dir.join(format!("{MAP}.map"))).unwrap();
+    let scen = load_scenarios(dir.join(format!("{MAP}.map.scen"))).unwrap();
+    let (w, h) = (map.width(), map.height());
+    let cells: Vec<u8> = (0..h)
+        .flat_map(|y| (0..w).map(move |x| (x, y)))
+        .map(|(x, y)| map.is_passable(x as i64, y as i64) as u8)
+        .collect();
+    let mut rust = Crowd::new(GridWorld::new(map).unwrap(), RADIUS, Preset::Smooth.steps())
+        .unwrap()
+        .with_avoidance(Some(Avoidance::default()))
+        .unwrap();
+    let (mut abi_world, mut abi) = (std::ptr::null_mut(), std::ptr::null_mut());
+    let settings = PsCrowdSettings {
+        avoidance: 1,
+        ..Default::default()
+    };
+    // SAFETY: the buffers live through the calls; the handles are destroyed at the end.
+    unsafe {
+        let s = ps_world_grid_new(cells.as_ptr(), w, h, 1.0, 0.0, 0.0, &mut abi_world);
+        assert_eq!(s, PsStatus::PsOk);
+        let s = ps_crowd_new_preset(abi_world, PS_PRESET_SMOOTH, RADIUS, &settings, &mut abi);
+        assert_eq!(s, PsStatus::PsOk);
+    }
+    for s in scen.iter().take(AGENTS) {
+        let (p, g) = (s.start_point(), s.goal_point());
+        rust.add_agent(p, g, 1.5).unwrap();
+        let mut i = 0;
+        // SAFETY: as above.
+        let st = unsafe {
+            let (p, g) = (PsPoint2d { x: p.x, y: p.y }, PsPoint2d { x: g.x, y: g.y });
+            ps_crowd_add_agent(abi, p, g, 1.5, &mut i)
+        };
+        assert_eq!(st, PsStatus::PsOk);
+    }
+    let dt = 1.0 / 30.0;
+    let mut out = vec![0.0; 2 * AGENTS];
+    let mut buf = vec![0.0; 2 * AGENTS];
+    let mut rust_call = || {
+        black_box(rust.update(black_box(dt)).unwrap());
+        for (k, a) in rust.agents().iter().enumerate() {
+            let p = a.agent_path().position();
+            out[2 * k] = p.x;
+            out[2 * k + 1] = p.y;
+        }
+    };
+    // SAFETY: as above.
+    let mut abi_call = || unsafe {
+        let mut len = 0;
+        let s = ps_crowd_update(abi, black_box(dt), std::ptr::null_mut());
+        assert_eq!(s, PsStatus::PsOk);
+        let s = ps_crowd_positions(abi, buf.as_mut_ptr(), AGENTS, &mut len);
+        assert_eq!((s, len), (PsStatus::PsOk, AGENTS));
+    };
+    let (r, a) = medians(301, &mut rust_call, &mut abi_call);
+    println!(
+        "{MAP} crowd of {AGENTS} avoiding agents, one frame and its positions: Rust {r:?}, C ABI {a:?}: overhead {:+.1} %",
+        (a.as_secs_f64() / r.as_secs_f64() - 1.0) * 100.0
+    );
+    let mut group = c.benchmark_group("crowd_frame_through_the_abi");
+    group.bench_function("rust", |b| b.iter(&mut rust_call));
+    group.bench_function("c_abi", |b| b.iter(&mut abi_call));
+    group.finish();
+    // SAFETY: made above, destroyed once.
+    unsafe {
+        ps_crowd_destroy(abi);
+        ps_world_destroy(abi_world);
+    }
+}
+
+criterion_group!(benches, overhead, crowd_overhead);
 criterion_main!(benches);

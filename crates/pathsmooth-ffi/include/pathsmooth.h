@@ -6,7 +6,8 @@
  * - It returns a PsStatus; on anything but PS_OK, ps_last_error() gives the library's message
  *   (per thread, until the thread's next call other than ps_last_error and ps_status_name;
  *   empty after PS_OK). No panic crosses the boundary
- *   (PS_PANIC). Handle outputs are set to NULL on failure, *out_len to 0 (or the needed length).
+ *   (PS_PANIC). Handle outputs are set to NULL on failure, *out_len to 0 (or the needed length),
+ *   agent and obstacle ids to PS_NO_AGENT and PS_NO_OBSTACLE.
  * - Pointers must be valid for their documented lengths. NULL is refused (PS_NULL_POINTER)
  *   except where a parameter says it may be NULL and for arrays of length 0. double* buffers
  *   must be 8-byte aligned, float* and uint32_t* 4-byte aligned (PS_MISALIGNED).
@@ -15,8 +16,8 @@
  * - Results go into caller buffers, capacity in points (x, y or x, y, z each). Too small:
  *   PS_BUFFER_TOO_SMALL, the needed number of points in *out_len, and the result kept, so the
  *   next call with the same input and a large enough buffer copies it without recomputing.
- * - Threads: a PsWorld may be used by several threads at once; a PsPipeline by one thread at a
- *   time (distinct pipelines on distinct threads need no locking). A pipeline keeps its world
+ * - Threads: a PsWorld may be used by several threads at once; a PsPipeline or a PsCrowd by one
+ *   thread at a time (distinct ones on distinct threads need no locking). A pipeline keeps its world
  *   alive, so the world may be destroyed first.
  * - Units are world units. A grid's cell (x, y) is free[y * width + x] (row-major, row 0 first)
  *   and covers origin + cell_size * [x, x+1] x [y, y+1]: rows go towards +y. */
@@ -71,6 +72,13 @@
 // Step: circular fillets of minimum turning radius `value` (world units, > 0).
 #define PS_STEP_FILLET 7
 
+// No agent: what [`ps_crowd_remove_agent`] writes when no agent moved, and
+// [`ps_crowd_add_agent`] on failure.
+#define PS_NO_AGENT (size_t)UINT64_MAX
+
+// No obstacle: what the obstacle calls write into their id output on failure.
+#define PS_NO_OBSTACLE UINT64_MAX
+
 // What a call did. `PS_OK` is 0; every other value is a failure whose message
 // [`ps_last_error`] gives.
 typedef enum PsStatus {
@@ -108,6 +116,11 @@ typedef enum PsStatus {
   // A file that is read but malformed is `PS_INVALID_ARGUMENT`.
   PS_IO_ERROR = 12,
 } PsStatus;
+
+// A crowd: agents walking their paths on its own copy of a grid or navmesh world. Opaque;
+// made by `ps_crowd_new_*`, freed by [`ps_crowd_destroy`]. Use it from one thread at a
+// time.
+typedef struct PsCrowd PsCrowd;
 
 // A pipeline: a world, an agent radius and steps, with its scratch buffers and its last
 // result. Opaque; made by `ps_pipeline_new_*`, freed by [`ps_pipeline_destroy`]. Use it
@@ -183,6 +196,86 @@ typedef struct PsReport {
   // As `start_snapped`, for the goal.
   double goal_snapped;
 } PsReport;
+
+// How a crowd runs ([`ps_crowd_new_preset`]); [`ps_crowd_settings_default`] fills in the
+// defaults, which NULL settings stand for.
+typedef struct PsCrowdSettings {
+  // Threads an update runs on (default 1, the calling thread; 1 to 256). Results do not
+  // depend on it.
+  size_t threads;
+  // The most new targets planned per update, first asked first served (the others wait
+  // and walk their old paths); 0 (the default): no limit.
+  size_t plan_budget;
+  // 1: the agents avoid one another, the walls and the moving obstacles (ORCA, with the
+  // four settings below); 0 (the default): they walk through one another.
+  uint32_t avoidance;
+  // How far ahead (seconds, > 0) collisions with neighbours are avoided (default 2).
+  double time_horizon;
+  // The most neighbours each agent avoids, nearest first (≥ 1, default 10).
+  size_t max_neighbours;
+  // How far ahead (seconds, > 0) an avoiding agent keeps off the walls (default 1).
+  double wall_time_horizon;
+  // How far (world units, between centres) neighbours are looked for; 0 (the default):
+  // far enough to meet anyone within the time horizon at the top speed.
+  double neighbour_distance;
+} PsCrowdSettings;
+
+// What one [`ps_crowd_update`] did, summed over the agents (the library's `CrowdFrame`).
+typedef struct PsCrowdFrame {
+  // Moves that kept or string-pulled the agent's path.
+  size_t moved;
+  // Plans made: re-plans after a push off the path, new targets out of sight of the
+  // path, repairs after a world change.
+  size_t replans;
+  // New targets taken with a local adjustment of the path's end.
+  size_t adjusted;
+  // New targets refused (unreachable, in a wall): see [`ps_crowd_agent_error`].
+  size_t refused;
+  // Moves that failed, the agent left standing: see [`ps_crowd_agent_error`].
+  size_t failed;
+  // Agents' paths the world changed under that were repaired.
+  size_t repaired;
+  // Agents stuck after the update (see [`ps_crowd_agent_stuck`]).
+  size_t stuck;
+  // Agents whose new target waits for a later update (the plan budget was spent).
+  size_t waiting;
+} PsCrowdFrame;
+
+// One agent's state ([`ps_crowd_agent_state`]). Flags are 0 or 1.
+typedef struct PsAgentState {
+  // Where it stands.
+  struct PsPoint2d position;
+  // Where its path goes (the last target planned; a target asked for and still waiting
+  // is not it yet).
+  struct PsPoint2d target;
+  // Its velocity over the last update (world units per second).
+  struct PsPoint2d velocity;
+  // Its walking speed (world units per second).
+  double speed;
+  // The points of its path, position to target ([`ps_crowd_agent_path`]).
+  size_t path_len;
+  // It stands at its target, with no new target pending.
+  uint32_t arrived;
+  // A new target waits to be planned (the plan budget was spent).
+  uint32_t waiting;
+  // It is stuck (its path only its position): [`ps_crowd_agent_stuck`] says why.
+  uint32_t stuck;
+  // An update met an error for it (a refused target, a failed move):
+  // [`ps_crowd_agent_error`] says which.
+  uint32_t has_error;
+} PsAgentState;
+
+// A moving obstacle as [`ps_crowd_moving_obstacles`] gives it.
+typedef struct PsMovingObstacle {
+  // Its id, from [`ps_crowd_add_moving_obstacle`].
+  uint64_t id;
+  // Its centre, world units.
+  struct PsPoint2d center;
+  // Its radius, world units.
+  double radius;
+  // Its velocity, world units per second (zero while it stands).
+  struct PsPoint2d velocity;
+} PsMovingObstacle;
 
 #ifdef __cplusplus
 extern "C" {
@@ -616,6 +709,340 @@ enum PsStatus ps_pipeline_skipped(struct PsPipeline *pipeline,
                                   char *buf,
                                   size_t capacity,
                                   size_t *out_len);
+
+// Fills `*out_settings` with the defaults: 1 thread, no plan budget, no avoidance, and
+// the library's avoidance settings (time horizon 2 s, 10 neighbours, wall time horizon
+// 1 s, neighbour distance 0: automatic) for a caller that turns it on.
+//
+// # Safety
+//
+// `out_settings` writable.
+enum PsStatus ps_crowd_settings_default(struct PsCrowdSettings *out_settings);
+
+// Makes a crowd without agents on its own copy of `world` (a grid or a navmesh), for
+// agents of `radius` (world units, ≥ 0) whose paths a preset's steps smooth
+// (`PS_PRESET_*`), run as `settings` say (NULL: the defaults,
+// [`ps_crowd_settings_default`]).
+//
+// Errors (messages start with `ps_crowd_new_preset:`): `PS_NULL_POINTER`,
+// `PS_WRONG_HANDLE` (`world`), `PS_INVALID_ARGUMENT` (an unknown preset, a bad radius,
+// bad settings: 0 or more than 256 threads, an avoidance flag not 0 or 1, a time horizon
+// or neighbour distance not finite and > 0, no neighbours), `PS_NO_PATH` (no room
+// anywhere for the radius), `PS_UNSUPPORTED` (a surface world). On failure
+// `*out_crowd` is NULL.
+//
+// # Safety
+//
+// `world` NULL or a live world handle; `settings` NULL or readable; `out_crowd`
+// writable.
+enum PsStatus ps_crowd_new_preset(const struct PsWorld *world,
+                                  uint32_t preset,
+                                  double radius,
+                                  const struct PsCrowdSettings *settings,
+                                  struct PsCrowd **out_crowd);
+
+// [`ps_crowd_new_preset`] with `step_count` steps, in order (`steps` may be NULL when
+// `step_count` is 0). Errors as [`ps_crowd_new_preset`] (named `ps_crowd_new_steps`),
+// and `PS_INVALID_ARGUMENT` for an unknown step kind or a bad step value.
+//
+// # Safety
+//
+// `steps` valid for `step_count` items; otherwise as [`ps_crowd_new_preset`].
+enum PsStatus ps_crowd_new_steps(const struct PsWorld *world,
+                                 const struct PsStep *steps,
+                                 size_t step_count,
+                                 double radius,
+                                 const struct PsCrowdSettings *settings,
+                                 struct PsCrowd **out_crowd);
+
+// Destroys a crowd (its agents, its world, its threads). NULL is a no-op; a double
+// destroy is undefined behaviour (see [`crate::ps_world_destroy`]).
+//
+// # Safety
+//
+// `crowd` NULL or a crowd handle not yet destroyed.
+enum PsStatus ps_crowd_destroy(struct PsCrowd *crowd);
+
+// Writes the agents' radius in effect into `*out_radius`.
+//
+// # Safety
+//
+// `crowd` a live crowd handle; `out_radius` writable.
+enum PsStatus ps_crowd_radius(const struct PsCrowd *crowd, double *out_radius);
+
+// Writes the number of agents into `*out_count`.
+//
+// # Safety
+//
+// `crowd` a live crowd handle; `out_count` writable.
+enum PsStatus ps_crowd_agent_count(const struct PsCrowd *crowd, size_t *out_count);
+
+// Adds an agent at `position` walking to `target` at `speed` (world units per second,
+// finite and > 0), its path planned now; its index (the agent count before the call)
+// goes into `*out_agent`.
+//
+// Errors (messages start with `ps_crowd_add_agent:`): the pointer and handle errors,
+// `PS_INVALID_ARGUMENT` (NaN or infinite points, a bad speed), `PS_OUTSIDE_WORLD` (an end
+// outside the world or in a wall), `PS_NO_PATH` (an unreachable target, an end too close
+// to a wall). On failure `*out_agent` is [`PS_NO_AGENT`] and the crowd unchanged.
+//
+// # Safety
+//
+// `crowd` a live crowd handle used by no other thread now; `out_agent` writable.
+enum PsStatus ps_crowd_add_agent(struct PsCrowd *crowd,
+                                 struct PsPoint2d position,
+                                 struct PsPoint2d target,
+                                 double speed,
+                                 size_t *out_agent);
+
+// Removes agent `agent`. The last agent takes its index (as `Vec::swap_remove`):
+// `*out_moved` (when `out_moved` is not NULL) gets the index that agent had — the caller's
+// records of index `*out_moved` now belong to index `agent` — or [`PS_NO_AGENT`] when the
+// removed agent was the last.
+//
+// Errors (messages start with `ps_crowd_remove_agent:`): the handle errors,
+// `PS_INVALID_ARGUMENT` for an index out of range (the crowd unchanged).
+//
+// # Safety
+//
+// `crowd` a live crowd handle used by no other thread now; `out_moved` NULL or writable.
+enum PsStatus ps_crowd_remove_agent(struct PsCrowd *crowd, size_t agent, size_t *out_moved);
+
+// Asks agent `agent` to walk to `target` instead: the next [`ps_crowd_update`] plans it
+// (or a later one, under a plan budget). A target the update refuses (in a wall,
+// unreachable) leaves the old one, and [`ps_crowd_agent_error`] says why.
+//
+// Errors (messages start with `ps_crowd_set_target:`): the handle errors,
+// `PS_INVALID_ARGUMENT` for an index out of range or a NaN or infinite target.
+//
+// # Safety
+//
+// `crowd` a live crowd handle used by no other thread now.
+enum PsStatus ps_crowd_set_target(struct PsCrowd *crowd, size_t agent, struct PsPoint2d target);
+
+// Moves every agent `dt` seconds on (finite, ≥ 0): the paths a new obstacle blocks are
+// repaired, the targets asked for planned, and every agent walks `speed × dt` along its
+// path (avoiding, with avoidance); the moving obstacles then move. What it did goes into
+// `*out_frame` (NULL: not wanted). Agents' own failures are not errors of the update:
+// they are counted in the frame and kept on the agent.
+//
+// Errors (messages start with `ps_crowd_update:`): the handle errors,
+// `PS_INVALID_ARGUMENT` for a bad `dt`. On failure `*out_frame` is all zero.
+//
+// # Safety
+//
+// `crowd` a live crowd handle used by no other thread now; `out_frame` NULL or writable.
+enum PsStatus ps_crowd_update(struct PsCrowd *crowd, double dt, struct PsCrowdFrame *out_frame);
+
+// Writes every agent's position, by index (x then y each, `capacity` points of room in
+// `out_xy`; NULL only with capacity 0), and the number of agents into `*out_len`. A
+// buffer for fewer points than agents: `PS_BUFFER_TOO_SMALL`, the agent count in
+// `*out_len`, nothing written.
+//
+// Errors (messages start with `ps_crowd_positions:`): `PS_NULL_POINTER`,
+// `PS_MISALIGNED`, `PS_WRONG_HANDLE`, `PS_BUFFER_TOO_SMALL`.
+//
+// # Safety
+//
+// `crowd` a live crowd handle; `out_xy` writable for `capacity · 2` doubles; `out_len`
+// writable.
+enum PsStatus ps_crowd_positions(const struct PsCrowd *crowd,
+                                 double *out_xy,
+                                 size_t capacity,
+                                 size_t *out_len);
+
+// Writes every agent's velocity over the last update (world units per second; zero
+// before the first update and while it stands), by index, as [`ps_crowd_positions`]
+// writes the positions.
+//
+// # Safety
+//
+// As [`ps_crowd_positions`].
+enum PsStatus ps_crowd_velocities(const struct PsCrowd *crowd,
+                                  double *out_xy,
+                                  size_t capacity,
+                                  size_t *out_len);
+
+// Fills `*out_state` with agent `agent`'s state: position, target, velocity, speed, path
+// length, and whether it arrived, waits for a target to be planned, is stuck, or has an
+// error.
+//
+// Errors (messages start with `ps_crowd_agent_state:`): the pointer and handle errors,
+// `PS_INVALID_ARGUMENT` for an index out of range.
+//
+// # Safety
+//
+// `crowd` a live crowd handle; `out_state` writable.
+enum PsStatus ps_crowd_agent_state(const struct PsCrowd *crowd,
+                                   size_t agent,
+                                   struct PsAgentState *out_state);
+
+// Writes agent `agent`'s path, from its position to its target (only its position while
+// stuck), into `out_points` (x then y each), as [`ps_crowd_positions`] writes (the
+// needed number of points in `*out_len` on `PS_BUFFER_TOO_SMALL`).
+//
+// Errors (messages start with `ps_crowd_agent_path:`): as [`ps_crowd_positions`], and
+// `PS_INVALID_ARGUMENT` for an index out of range.
+//
+// # Safety
+//
+// As [`ps_crowd_positions`].
+enum PsStatus ps_crowd_agent_path(const struct PsCrowd *crowd,
+                                  size_t agent,
+                                  double *out_points,
+                                  size_t capacity,
+                                  size_t *out_len);
+
+// Writes the last error an update met for agent `agent` (why a target was refused, or a
+// move failed; the library's message), UTF-8, NUL-terminated and cut at `capacity − 1`
+// bytes, into `buf`, and its full length in bytes into `*out_len`: 0 (an empty string)
+// when there is none. `buf` may be NULL with capacity 0, to ask for the length.
+//
+// Errors (messages start with `ps_crowd_agent_error:`): the pointer and handle errors,
+// `PS_INVALID_ARGUMENT` for an index out of range.
+//
+// # Safety
+//
+// `crowd` a live crowd handle; `buf` NULL or writable for `capacity` bytes; `out_len`
+// writable.
+enum PsStatus ps_crowd_agent_error(const struct PsCrowd *crowd,
+                                   size_t agent,
+                                   char *buf,
+                                   size_t capacity,
+                                   size_t *out_len);
+
+// Writes why agent `agent` is stuck (the library's message; empty when it is not), as
+// [`ps_crowd_agent_error`] writes.
+//
+// # Safety
+//
+// As [`ps_crowd_agent_error`].
+enum PsStatus ps_crowd_agent_stuck(const struct PsCrowd *crowd,
+                                   size_t agent,
+                                   char *buf,
+                                   size_t capacity,
+                                   size_t *out_len);
+
+// Adds an axis-aligned box obstacle (`min` < `max` componentwise) to the crowd's world:
+// its id into `*out_id`, and (when `out_blocked` is not NULL) how many agents' paths it
+// blocks into `*out_blocked` (the next update repairs them). An agent standing inside it
+// is stuck at the next update.
+//
+// Errors (messages start with `ps_crowd_add_box:`): the pointer and handle errors,
+// `PS_INVALID_ARGUMENT` (NaN or infinite corners, an empty box, an obstacle the world
+// refuses), the crowd unchanged. On failure `*out_id` is [`PS_NO_OBSTACLE`].
+//
+// # Safety
+//
+// `crowd` a live crowd handle used by no other thread now; `out_id` writable;
+// `out_blocked` NULL or writable.
+enum PsStatus ps_crowd_add_box(struct PsCrowd *crowd,
+                               struct PsPoint2d min,
+                               struct PsPoint2d max,
+                               uint64_t *out_id,
+                               size_t *out_blocked);
+
+// Adds a disc obstacle (`radius` finite and > 0), as [`ps_crowd_add_box`] adds a box.
+//
+// # Safety
+//
+// As [`ps_crowd_add_box`].
+enum PsStatus ps_crowd_add_disk(struct PsCrowd *crowd,
+                                struct PsPoint2d center,
+                                double radius,
+                                uint64_t *out_id,
+                                size_t *out_blocked);
+
+// Adds a convex polygon obstacle of `n` vertices (`vertices_xy`, x then y each; at least
+// 3, positive area, either winding), as [`ps_crowd_add_box`] adds a box.
+//
+// # Safety
+//
+// `vertices_xy` readable for `n · 2` doubles; otherwise as [`ps_crowd_add_box`].
+enum PsStatus ps_crowd_add_polygon(struct PsCrowd *crowd,
+                                   const double *vertices_xy,
+                                   size_t n,
+                                   uint64_t *out_id,
+                                   size_t *out_blocked);
+
+// Blocks `n` cells of a grid crowd's map (`cells_xy`: column then row each), as
+// [`ps_crowd_add_box`] adds a box; a navmesh crowd refuses it (`PS_INVALID_ARGUMENT`).
+//
+// # Safety
+//
+// `cells_xy` readable for `n · 2` integers; otherwise as [`ps_crowd_add_box`].
+enum PsStatus ps_crowd_add_cells(struct PsCrowd *crowd,
+                                 const int32_t *cells_xy,
+                                 size_t n,
+                                 uint64_t *out_id,
+                                 size_t *out_blocked);
+
+// Removes obstacle `id` (from a `ps_crowd_add_*` call). No agent's path becomes invalid;
+// stuck agents try again at the next update.
+//
+// Errors (messages start with `ps_crowd_remove_obstacle:`): the handle errors,
+// `PS_INVALID_ARGUMENT` for an id the crowd never gave out or removed already.
+//
+// # Safety
+//
+// `crowd` a live crowd handle used by no other thread now.
+enum PsStatus ps_crowd_remove_obstacle(struct PsCrowd *crowd, uint64_t id);
+
+// Adds a moving obstacle: a disc of `radius` (> 0) at `center` that each update moves by
+// `velocity × dt` (world units per second). Avoiding agents keep clear of it; while its
+// velocity is zero it stands in the world as a disc obstacle (paths are repaired round
+// it). Its id goes into `*out_id`.
+//
+// Errors (messages start with `ps_crowd_add_moving_obstacle:`): the pointer and handle
+// errors, `PS_INVALID_ARGUMENT` (NaN or infinite centre or velocity, beyond 10¹², a
+// radius not finite and > 0), the crowd unchanged. On failure `*out_id` is
+// [`PS_NO_OBSTACLE`].
+//
+// # Safety
+//
+// `crowd` a live crowd handle used by no other thread now; `out_id` writable.
+enum PsStatus ps_crowd_add_moving_obstacle(struct PsCrowd *crowd,
+                                           struct PsPoint2d center,
+                                           double radius,
+                                           struct PsPoint2d velocity,
+                                           uint64_t *out_id);
+
+// Sets moving obstacle `id`'s velocity: zero stops it (it then stands in the world as an
+// obstacle), anything else sets it going again.
+//
+// Errors (messages start with `ps_crowd_set_moving_obstacle_velocity:`): the handle
+// errors, `PS_INVALID_ARGUMENT` (an unknown id, a NaN, infinite or too large velocity),
+// the crowd unchanged.
+//
+// # Safety
+//
+// `crowd` a live crowd handle used by no other thread now.
+enum PsStatus ps_crowd_set_moving_obstacle_velocity(struct PsCrowd *crowd,
+                                                    uint64_t id,
+                                                    struct PsPoint2d velocity);
+
+// Removes moving obstacle `id` (and its standing obstacle while it stood).
+//
+// Errors (messages start with `ps_crowd_remove_moving_obstacle:`): the handle errors,
+// `PS_INVALID_ARGUMENT` for an unknown id.
+//
+// # Safety
+//
+// `crowd` a live crowd handle used by no other thread now.
+enum PsStatus ps_crowd_remove_moving_obstacle(struct PsCrowd *crowd, uint64_t id);
+
+// Writes the moving obstacles, in the order they were added (id, centre, radius,
+// velocity each), into `out` (room for `capacity`; NULL only with capacity 0), and their
+// number into `*out_len`; too many: `PS_BUFFER_TOO_SMALL`, the number in `*out_len`,
+// nothing written.
+//
+// # Safety
+//
+// `crowd` a live crowd handle; `out` writable for `capacity` items; `out_len` writable.
+enum PsStatus ps_crowd_moving_obstacles(const struct PsCrowd *crowd,
+                                        struct PsMovingObstacle *out,
+                                        size_t capacity,
+                                        size_t *out_len);
 
 #ifdef __cplusplus
 }  // extern "C"

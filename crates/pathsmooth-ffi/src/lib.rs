@@ -20,6 +20,19 @@
 //!   [`ps_pipeline_plan3_f64`] plans on a surface (its ends located within
 //!   [`ps_pipeline_set_climb`] of a floor); [`ps_pipeline_report`] and
 //!   [`ps_pipeline_skipped`] say what the last run did.
+//! - **Crowds** ([`PsCrowd`]): the library's `Crowd` on its own copy of a grid or
+//!   navmesh world ([`ps_crowd_new_preset`], [`ps_crowd_new_steps`]; [`PsCrowdSettings`]:
+//!   threads, plan budget, avoidance and its settings). Agents are added
+//!   ([`ps_crowd_add_agent`]), removed ([`ps_crowd_remove_agent`]: the last agent takes
+//!   the index, as `Vec::swap_remove`) and sent elsewhere ([`ps_crowd_set_target`]);
+//!   [`ps_crowd_update`] walks them and gives a [`PsCrowdFrame`];
+//!   [`ps_crowd_positions`] / [`ps_crowd_velocities`] fill the caller's buffer, x and y
+//!   per agent; [`ps_crowd_agent_state`], [`ps_crowd_agent_path`],
+//!   [`ps_crowd_agent_error`] and [`ps_crowd_agent_stuck`] read one agent; obstacles
+//!   ([`ps_crowd_add_box`], `_disk`, `_polygon`, `_cells`, [`ps_crowd_remove_obstacle`])
+//!   and moving obstacles ([`ps_crowd_add_moving_obstacle`],
+//!   [`ps_crowd_set_moving_obstacle_velocity`], [`ps_crowd_remove_moving_obstacle`],
+//!   [`ps_crowd_moving_obstacles`]) change the crowd's world.
 //! - **Results** go into the caller's buffers. A buffer too small gives
 //!   [`PsStatus::PsBufferTooSmall`] with the needed number of points in `*out_len`, as
 //!   Detour does; the pipeline keeps that result, and the next call on the same pipeline
@@ -48,7 +61,10 @@
 //! (to make pipelines). A [`PsPipeline`] owns mutable scratch buffers: use one pipeline
 //! from one thread at a time (distinct pipelines on distinct threads, even over one
 //! world, need no locking). A pipeline keeps its world alive: a world may be destroyed
-//! while pipelines made from it are still in use. The last-error message is per thread.
+//! while pipelines made from it are still in use. A [`PsCrowd`] too is used from one
+//! thread at a time; with [`PsCrowdSettings::threads`] > 1 its updates run on a pool of
+//! threads of its own (the same results for any number). The last-error message is per
+//! thread.
 //!
 //! ## Coordinates
 //!
@@ -71,6 +87,9 @@ use pathsmooth::{
     AreaCosts, CatmullRomParams, ChaikinParams, CorridorParams, Error, FilletParams, GridWorld,
     NavMeshWorld, Pipeline, PipelineReport, Point2, Preset, RelaxParams, Step, SurfaceWorld,
 };
+
+mod crowd;
+pub use crowd::*;
 
 // ───────────────────────────── status codes and errors ─────────────────────────────
 
@@ -372,6 +391,7 @@ fn tag_name(tag: u64) -> &'static str {
     match tag {
         WORLD_TAG => "a PsWorld",
         PIPELINE_TAG => "a PsPipeline",
+        crowd::CROWD_TAG => "a PsCrowd",
         DEAD_TAG => "a destroyed handle",
         _ => "not a pathsmooth handle",
     }
@@ -1088,7 +1108,7 @@ pub struct PsStep {
 
 /// A point in the plane, `double`.
 #[repr(C)]
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct PsPoint2d {
     /// x, world units.
     pub x: f64,
@@ -1232,6 +1252,22 @@ fn new_pipeline(
     Ok(())
 }
 
+/// The steps of preset `preset` (a `PS_PRESET_*` constant).
+fn preset_steps(preset: u32) -> Res<Vec<Step>> {
+    let preset = match preset {
+        PS_PRESET_SHORTEST => Preset::Shortest,
+        PS_PRESET_SMOOTH => Preset::Smooth,
+        PS_PRESET_CORRIDOR => Preset::Corridor,
+        other => {
+            return Err(Fail::new(
+                PsStatus::PsInvalidArgument,
+                format!("`preset` = {other} is not a PS_PRESET_* constant (0 to 2)"),
+            ))
+        }
+    };
+    Ok(preset.steps())
+}
+
 /// Makes a pipeline on `world` for an agent of `radius` (world units, ≥ 0) with a preset's
 /// steps (`PS_PRESET_*`). The pipeline keeps the world alive.
 ///
@@ -1251,18 +1287,7 @@ pub unsafe extern "C" fn ps_pipeline_new_preset(
 ) -> PsStatus {
     guard(|| {
         start_out(out_pipeline, "out_pipeline")?;
-        let preset = match preset {
-            PS_PRESET_SHORTEST => Preset::Shortest,
-            PS_PRESET_SMOOTH => Preset::Smooth,
-            PS_PRESET_CORRIDOR => Preset::Corridor,
-            other => {
-                return Err(Fail::new(
-                    PsStatus::PsInvalidArgument,
-                    format!("`preset` = {other} is not a PS_PRESET_* constant (0 to 2)"),
-                ))
-            }
-        };
-        new_pipeline(world, preset.steps(), radius, out_pipeline)
+        new_pipeline(world, preset_steps(preset)?, radius, out_pipeline)
     })
 }
 

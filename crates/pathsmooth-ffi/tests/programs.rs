@@ -8,6 +8,9 @@
 //!   error, no leak) when valgrind is installed;
 //! - `bindings/csharp/Test.cs` (Mono's `mcs`, run by `mono`): the same points, bit for
 //!   bit, and its bad-input checks;
+//! - `tests/c/test_crowd.c` (gcc): a crowd of avoiding agents and a moving obstacle, its
+//!   distances checked by the program itself, then removals, obstacles and bad input; and
+//!   the same run under valgrind;
 //! - the README's C and C# quick starts run (the C one linked with the shared and with
 //!   the static library).
 //!
@@ -257,15 +260,44 @@ fn c_test_is_clean_under_valgrind() {
     // Two scenarios: valgrind runs the pipeline some 50 times slower.
     let pairs = &pairs[..2];
     let got = run(with_surface(&mut native("valgrind"))
-        .args([
-            "--quiet",
-            "--error-exitcode=99",
-            "--leak-check=full",
-            "--errors-for-leak-kinds=definite",
-        ])
+        .args(VALGRIND)
         .arg(&exe)
         .args(args(&map, pairs)));
     assert_same(&got, &reference(&map, pairs), "the C test under valgrind");
+}
+
+/// Valgrind's arguments: any memory error or definite leak fails the run.
+const VALGRIND: [&str; 4] = [
+    "--quiet",
+    "--error-exitcode=99",
+    "--leak-check=full",
+    "--errors-for-leak-kinds=definite",
+];
+
+#[test]
+fn c_crowd_test_passes_its_checks() {
+    if !have("gcc") {
+        return;
+    }
+    let exe = build_c("tests/c/test_crowd.c", "test_crowd");
+    let out = run(&mut native(&exe));
+    assert!(
+        out.starts_with("crowd: 6 agents arrived by frame "),
+        "{out}"
+    );
+}
+
+#[test]
+fn c_crowd_test_is_clean_under_valgrind() {
+    if !have("gcc") || !have("valgrind") {
+        return;
+    }
+    let exe = build_c("tests/c/test_crowd.c", "test_crowd_valgrind");
+    let out = run(native("valgrind").args(VALGRIND).arg(&exe));
+    assert!(
+        out.starts_with("crowd: 6 agents arrived by frame "),
+        "{out}"
+    );
 }
 
 #[test]

@@ -1,0 +1,1038 @@
+//! The crowd in the C ABI: [`PsCrowd`], the library's
+//! [`Crowd`](pathsmooth::crowd::Crowd) on a grid or navmesh world — agents walking their
+//! smooth paths, optionally avoiding one another (ORCA), temporary obstacles and moving
+//! obstacles. The names follow the Python binding's `Crowd`.
+//!
+//! A crowd owns a copy of the world it is made on: obstacles added through the crowd change
+//! the crowd's world only (the [`PsWorld`] handle stays immutable, and may be destroyed
+//! while the crowd lives). Use a crowd from one thread at a time; with
+//! [`PsCrowdSettings::threads`] > 1 its updates run on a pool of its own.
+//!
+//! Agents are numbered 0 to count − 1 ([`ps_crowd_agent_count`]). Removing agent `i`
+//! moves the last agent into index `i` (as `Vec::swap_remove`): [`ps_crowd_remove_agent`]
+//! says which index moved.
+
+use std::ffi::c_char;
+
+use pathsmooth::crowd::{Avoidance, Crowd, CrowdAgent, CrowdFrame, MovingId, MovingObstacle};
+use pathsmooth::glam::{DVec2, IVec2};
+use pathsmooth::world::{Obstacle, ObstacleId};
+use pathsmooth::{GridWorld, Step};
+
+use crate::{
+    check_out, check_ptr, destroy, emit, handle, input, preset_steps, start_len, start_out,
+    steps_of, world_ref, write_text, Fail, PsPoint2d, PsStatus, PsStep, PsWorld, Res, Tagged,
+    WorldKind,
+};
+
+/// A crowd: agents walking their paths on its own copy of a grid or navmesh world. Opaque;
+/// made by `ps_crowd_new_*`, freed by [`ps_crowd_destroy`]. Use it from one thread at a
+/// time.
+pub struct PsCrowd {
+    _opaque: [u8; 0],
+}
+
+pub(crate) const CROWD_TAG: u64 = u64::from_le_bytes(*b"PSCROWD\0");
+
+/// No agent: what [`ps_crowd_remove_agent`] writes when no agent moved, and
+/// [`ps_crowd_add_agent`] on failure.
+pub const PS_NO_AGENT: usize = u64::MAX as usize;
+
+/// No obstacle: what the obstacle calls write into their id output on failure.
+pub const PS_NO_OBSTACLE: u64 = u64::MAX;
+
+/// How a crowd runs ([`ps_crowd_new_preset`]); [`ps_crowd_settings_default`] fills in the
+/// defaults, which NULL settings stand for.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PsCrowdSettings {
+    /// Threads an update runs on (default 1, the calling thread; 1 to 256). Results do not
+    /// depend on it.
+    pub threads: usize,
+    /// The most new targets planned per update, first asked first served (the others wait
+    /// and walk their old paths); 0 (the default): no limit.
+    pub plan_budget: usize,
+    /// 1: the agents avoid one another, the walls and the moving obstacles (ORCA, with the
+    /// four settings below); 0 (the default): they walk through one another.
+    pub avoidance: u32,
+    /// How far ahead (seconds, > 0) collisions with neighbours are avoided (default 2).
+    pub time_horizon: f64,
+    /// The most neighbours each agent avoids, nearest first (≥ 1, default 10).
+    pub max_neighbours: usize,
+    /// How far ahead (seconds, > 0) an avoiding agent keeps off the walls (default 1).
+    pub wall_time_horizon: f64,
+    /// How far (world units, between centres) neighbours are looked for; 0 (the default):
+    /// far enough to meet anyone within the time horizon at the top speed.
+    pub neighbour_distance: f64,
+}
+
+impl Default for PsCrowdSettings {
+    fn default() -> Self {
+        let a = Avoidance::default();
+        PsCrowdSettings {
+            threads: 1,
+            plan_budget: 0,
+            avoidance: 0,
+            time_horizon: a.time_horizon,
+            max_neighbours: a.max_neighbours,
+            wall_time_horizon: a.wall_time_horizon,
+            neighbour_distance: a.neighbour_distance.unwrap_or(0.0),
+        }
+    }
+}
+
+/// What one [`ps_crowd_update`] did, summed over the agents (the library's `CrowdFrame`).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PsCrowdFrame {
+    /// Moves that kept or string-pulled the agent's path.
+    pub moved: usize,
+    /// Plans made: re-plans after a push off the path, new targets out of sight of the
+    /// path, repairs after a world change.
+    pub replans: usize,
+    /// New targets taken with a local adjustment of the path's end.
+    pub adjusted: usize,
+    /// New targets refused (unreachable, in a wall): see [`ps_crowd_agent_error`].
+    pub refused: usize,
+    /// Moves that failed, the agent left standing: see [`ps_crowd_agent_error`].
+    pub failed: usize,
+    /// Agents' paths the world changed under that were repaired.
+    pub repaired: usize,
+    /// Agents stuck after the update (see [`ps_crowd_agent_stuck`]).
+    pub stuck: usize,
+    /// Agents whose new target waits for a later update (the plan budget was spent).
+    pub waiting: usize,
+}
+
+impl From<CrowdFrame> for PsCrowdFrame {
+    fn from(f: CrowdFrame) -> Self {
+        PsCrowdFrame {
+            moved: f.moved,
+            replans: f.replans,
+            adjusted: f.adjusted,
+            refused: f.refused,
+            failed: f.failed,
+            repaired: f.repaired,
+            stuck: f.stuck,
+            waiting: f.waiting,
+        }
+    }
+}
+
+/// One agent's state ([`ps_crowd_agent_state`]). Flags are 0 or 1.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct PsAgentState {
+    /// Where it stands.
+    pub position: PsPoint2d,
+    /// Where its path goes (the last target planned; a target asked for and still waiting
+    /// is not it yet).
+    pub target: PsPoint2d,
+    /// Its velocity over the last update (world units per second).
+    pub velocity: PsPoint2d,
+    /// Its walking speed (world units per second).
+    pub speed: f64,
+    /// The points of its path, position to target ([`ps_crowd_agent_path`]).
+    pub path_len: usize,
+    /// It stands at its target, with no new target pending.
+    pub arrived: u32,
+    /// A new target waits to be planned (the plan budget was spent).
+    pub waiting: u32,
+    /// It is stuck (its path only its position): [`ps_crowd_agent_stuck`] says why.
+    pub stuck: u32,
+    /// An update met an error for it (a refused target, a failed move):
+    /// [`ps_crowd_agent_error`] says which.
+    pub has_error: u32,
+}
+
+/// A moving obstacle as [`ps_crowd_moving_obstacles`] gives it.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct PsMovingObstacle {
+    /// Its id, from [`ps_crowd_add_moving_obstacle`].
+    pub id: u64,
+    /// Its centre, world units.
+    pub center: PsPoint2d,
+    /// Its radius, world units.
+    pub radius: f64,
+    /// Its velocity, world units per second (zero while it stands).
+    pub velocity: PsPoint2d,
+}
+
+/// A crowd on either kind of world.
+enum AnyCrowd {
+    Grid(Crowd<GridWorld>),
+    NavMesh(Crowd<pathsmooth::NavMeshWorld>),
+}
+
+const _: () = {
+    const fn sendable<T: Send>() {}
+    sendable::<AnyCrowd>();
+};
+
+/// `$body` with `$c` bound to the crowd, whichever its world.
+macro_rules! on_crowd {
+    ($crowd:expr, $c:ident => $body:expr) => {
+        match $crowd {
+            AnyCrowd::Grid($c) => $body,
+            AnyCrowd::NavMesh($c) => $body,
+        }
+    };
+}
+
+type CrowdBox = Tagged<AnyCrowd>;
+
+impl AnyCrowd {
+    fn agents(&self) -> &[CrowdAgent] {
+        on_crowd!(self, c => c.agents())
+    }
+
+    /// Agent `agent`, or `PS_INVALID_ARGUMENT` naming the count.
+    fn agent(&self, agent: usize) -> Res<&CrowdAgent> {
+        let agents = self.agents();
+        agents.get(agent).ok_or_else(|| {
+            Fail::new(
+                PsStatus::PsInvalidArgument,
+                format!(
+                    "`agent` = {agent} is out of range: the crowd has {} agents",
+                    agents.len()
+                ),
+            )
+        })
+    }
+}
+
+fn crowd_mut<'a>(crowd: *mut PsCrowd) -> Res<&'a mut AnyCrowd> {
+    // SAFETY: the caller's contract (a handle or NULL); a crowd is used by one thread at a
+    // time, so the reference is unique.
+    unsafe { handle(crowd.cast::<CrowdBox>(), CROWD_TAG, "crowd").map(|h| &mut (*h).value) }
+}
+
+fn crowd_ref<'a>(crowd: *const PsCrowd) -> Res<&'a AnyCrowd> {
+    // SAFETY: the caller's contract (a handle or NULL), as `crowd_mut`.
+    unsafe { handle(crowd.cast::<CrowdBox>(), CROWD_TAG, "crowd").map(|h| &(*h).value) }
+}
+
+/// The point `p`, or `PS_INVALID_ARGUMENT` naming `name` when it is not finite.
+fn finite(p: PsPoint2d, name: &str) -> Res<DVec2> {
+    if p.x.is_finite() && p.y.is_finite() {
+        Ok(DVec2::new(p.x, p.y))
+    } else {
+        Err(Fail::new(
+            PsStatus::PsInvalidArgument,
+            format!("`{name}` ({}, {}) is not finite", p.x, p.y),
+        ))
+    }
+}
+
+fn point(v: DVec2) -> PsPoint2d {
+    PsPoint2d { x: v.x, y: v.y }
+}
+
+/// The settings at `settings` (NULL: the defaults).
+///
+/// # Safety
+///
+/// `settings` NULL or readable.
+unsafe fn settings_at(settings: *const PsCrowdSettings) -> Res<PsCrowdSettings> {
+    if settings.is_null() {
+        return Ok(PsCrowdSettings::default());
+    }
+    check_ptr(settings, "settings")?;
+    // SAFETY: checked non-NULL and aligned; the caller gives a readable struct.
+    Ok(unsafe { settings.read() })
+}
+
+/// The library's crowd on `world` with `settings` (which it checks).
+fn build<W>(world: W, radius: f64, steps: Vec<Step>, s: &PsCrowdSettings) -> Res<Crowd<W>>
+where
+    W: pathsmooth::world::ObstacleWorld + Send + Sync,
+{
+    let avoidance = match s.avoidance {
+        0 => None,
+        1 => Some(Avoidance {
+            time_horizon: s.time_horizon,
+            max_neighbours: s.max_neighbours,
+            wall_time_horizon: s.wall_time_horizon,
+            // NaN is not 0: the library refuses it.
+            neighbour_distance: (s.neighbour_distance != 0.0).then_some(s.neighbour_distance),
+        }),
+        other => {
+            return Err(Fail::new(
+                PsStatus::PsInvalidArgument,
+                format!("`settings.avoidance` = {other} is not 0 (off) or 1 (on)"),
+            ))
+        }
+    };
+    let budget = (s.plan_budget != 0).then_some(s.plan_budget);
+    Ok(Crowd::new(world, radius, steps)?
+        .with_threads(s.threads)?
+        .with_plan_budget(budget)?
+        .with_avoidance(avoidance)?)
+}
+
+/// The body of the two constructors.
+///
+/// # Safety
+///
+/// `settings` NULL or readable.
+unsafe fn new_crowd(
+    world: *const PsWorld,
+    steps: Vec<Step>,
+    radius: f64,
+    settings: *const PsCrowdSettings,
+    out: *mut *mut PsCrowd,
+) -> Res<()> {
+    // SAFETY: the caller's contract.
+    let s = unsafe { settings_at(settings)? };
+    let crowd = match &**world_ref(world)? {
+        // The crowd adds obstacles to its world: it gets a world of its own, equal to this
+        // one (the map as the area costs see it is the same map under the same costs).
+        WorldKind::Grid(w) => {
+            let copy = GridWorld::with_frame(w.map().clone(), w.cell_size(), w.origin())?
+                .with_area_costs(w.area_costs().clone())?;
+            AnyCrowd::Grid(build(copy, radius, steps, &s)?)
+        }
+        WorldKind::NavMesh(w) => AnyCrowd::NavMesh(build(w.clone(), radius, steps, &s)?),
+        WorldKind::Surface(_) => {
+            return Err(Fail::new(
+                PsStatus::PsUnsupported,
+                "a crowd needs a grid or navmesh world, not a layered surface",
+            ))
+        }
+    };
+    emit(out, CROWD_TAG, crowd);
+    Ok(())
+}
+
+/// Fills `*out_settings` with the defaults: 1 thread, no plan budget, no avoidance, and
+/// the library's avoidance settings (time horizon 2 s, 10 neighbours, wall time horizon
+/// 1 s, neighbour distance 0: automatic) for a caller that turns it on.
+///
+/// # Safety
+///
+/// `out_settings` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_crowd_settings_default(out_settings: *mut PsCrowdSettings) -> PsStatus {
+    crate::guard_named("ps_crowd_settings_default", || {
+        check_ptr(out_settings, "out_settings")?;
+        // SAFETY: checked non-NULL and aligned.
+        unsafe { *out_settings = PsCrowdSettings::default() };
+        Ok(())
+    })
+}
+
+/// Makes a crowd without agents on its own copy of `world` (a grid or a navmesh), for
+/// agents of `radius` (world units, ≥ 0) whose paths a preset's steps smooth
+/// (`PS_PRESET_*`), run as `settings` say (NULL: the defaults,
+/// [`ps_crowd_settings_default`]).
+///
+/// Errors (messages start with `ps_crowd_new_preset:`): `PS_NULL_POINTER`,
+/// `PS_WRONG_HANDLE` (`world`), `PS_INVALID_ARGUMENT` (an unknown preset, a bad radius,
+/// bad settings: 0 or more than 256 threads, an avoidance flag not 0 or 1, a time horizon
+/// or neighbour distance not finite and > 0, no neighbours), `PS_NO_PATH` (no room
+/// anywhere for the radius), `PS_UNSUPPORTED` (a surface world). On failure
+/// `*out_crowd` is NULL.
+///
+/// # Safety
+///
+/// `world` NULL or a live world handle; `settings` NULL or readable; `out_crowd`
+/// writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_crowd_new_preset(
+    world: *const PsWorld,
+    preset: u32,
+    radius: f64,
+    settings: *const PsCrowdSettings,
+    out_crowd: *mut *mut PsCrowd,
+) -> PsStatus {
+    crate::guard_named("ps_crowd_new_preset", || {
+        start_out(out_crowd, "out_crowd")?;
+        // SAFETY: the caller's contract.
+        unsafe { new_crowd(world, preset_steps(preset)?, radius, settings, out_crowd) }
+    })
+}
+
+/// [`ps_crowd_new_preset`] with `step_count` steps, in order (`steps` may be NULL when
+/// `step_count` is 0). Errors as [`ps_crowd_new_preset`] (named `ps_crowd_new_steps`),
+/// and `PS_INVALID_ARGUMENT` for an unknown step kind or a bad step value.
+///
+/// # Safety
+///
+/// `steps` valid for `step_count` items; otherwise as [`ps_crowd_new_preset`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_crowd_new_steps(
+    world: *const PsWorld,
+    steps: *const PsStep,
+    step_count: usize,
+    radius: f64,
+    settings: *const PsCrowdSettings,
+    out_crowd: *mut *mut PsCrowd,
+) -> PsStatus {
+    crate::guard_named("ps_crowd_new_steps", || {
+        start_out(out_crowd, "out_crowd")?;
+        // SAFETY: the caller's length (NULL with 0 steps).
+        let steps = steps_of(unsafe { input(steps, step_count, 1, "steps")? })?;
+        // SAFETY: the caller's contract.
+        unsafe { new_crowd(world, steps, radius, settings, out_crowd) }
+    })
+}
+
+/// Destroys a crowd (its agents, its world, its threads). NULL is a no-op; a double
+/// destroy is undefined behaviour (see [`crate::ps_world_destroy`]).
+///
+/// # Safety
+///
+/// `crowd` NULL or a crowd handle not yet destroyed.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_crowd_destroy(crowd: *mut PsCrowd) -> PsStatus {
+    // SAFETY: the caller's contract.
+    crate::guard_named("ps_crowd_destroy", || unsafe {
+        destroy(crowd.cast::<CrowdBox>(), CROWD_TAG, "crowd")
+    })
+}
+
+/// Writes the agents' radius in effect into `*out_radius`.
+///
+/// # Safety
+///
+/// `crowd` a live crowd handle; `out_radius` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_crowd_radius(crowd: *const PsCrowd, out_radius: *mut f64) -> PsStatus {
+    crate::guard_named("ps_crowd_radius", || {
+        check_ptr(out_radius, "out_radius")?;
+        let r = on_crowd!(crowd_ref(crowd)?, c => c.radius());
+        // SAFETY: checked non-NULL and aligned.
+        unsafe { *out_radius = r };
+        Ok(())
+    })
+}
+
+/// Writes the number of agents into `*out_count`.
+///
+/// # Safety
+///
+/// `crowd` a live crowd handle; `out_count` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_crowd_agent_count(
+    crowd: *const PsCrowd,
+    out_count: *mut usize,
+) -> PsStatus {
+    crate::guard_named("ps_crowd_agent_count", || {
+        check_ptr(out_count, "out_count")?;
+        let n = crowd_ref(crowd)?.agents().len();
+        // SAFETY: checked non-NULL and aligned.
+        unsafe { *out_count = n };
+        Ok(())
+    })
+}
+
+/// Adds an agent at `position` walking to `target` at `speed` (world units per second,
+/// finite and > 0), its path planned now; its index (the agent count before the call)
+/// goes into `*out_agent`.
+///
+/// Errors (messages start with `ps_crowd_add_agent:`): the pointer and handle errors,
+/// `PS_INVALID_ARGUMENT` (NaN or infinite points, a bad speed), `PS_OUTSIDE_WORLD` (an end
+/// outside the world or in a wall), `PS_NO_PATH` (an unreachable target, an end too close
+/// to a wall). On failure `*out_agent` is [`PS_NO_AGENT`] and the crowd unchanged.
+///
+/// # Safety
+///
+/// `crowd` a live crowd handle used by no other thread now; `out_agent` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_crowd_add_agent(
+    crowd: *mut PsCrowd,
+    position: PsPoint2d,
+    target: PsPoint2d,
+    speed: f64,
+    out_agent: *mut usize,
+) -> PsStatus {
+    crate::guard_named("ps_crowd_add_agent", || {
+        check_ptr(out_agent, "out_agent")?;
+        // SAFETY: checked non-NULL and aligned.
+        unsafe { *out_agent = PS_NO_AGENT };
+        let c = crowd_mut(crowd)?;
+        let (p, t) = (finite(position, "position")?, finite(target, "target")?);
+        let i = on_crowd!(c, c => c.add_agent(p, t, speed))?;
+        // SAFETY: as above.
+        unsafe { *out_agent = i };
+        Ok(())
+    })
+}
+
+/// Removes agent `agent`. The last agent takes its index (as `Vec::swap_remove`):
+/// `*out_moved` (when `out_moved` is not NULL) gets the index that agent had — the caller's
+/// records of index `*out_moved` now belong to index `agent` — or [`PS_NO_AGENT`] when the
+/// removed agent was the last.
+///
+/// Errors (messages start with `ps_crowd_remove_agent:`): the handle errors,
+/// `PS_INVALID_ARGUMENT` for an index out of range (the crowd unchanged).
+///
+/// # Safety
+///
+/// `crowd` a live crowd handle used by no other thread now; `out_moved` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_crowd_remove_agent(
+    crowd: *mut PsCrowd,
+    agent: usize,
+    out_moved: *mut usize,
+) -> PsStatus {
+    crate::guard_named("ps_crowd_remove_agent", || {
+        if !out_moved.is_null() {
+            check_ptr(out_moved, "out_moved")?;
+            // SAFETY: checked non-NULL and aligned.
+            unsafe { *out_moved = PS_NO_AGENT };
+        }
+        let c = crowd_mut(crowd)?;
+        c.agent(agent)?;
+        let moved = on_crowd!(c, c => c.remove_agent(agent))?;
+        if !out_moved.is_null() {
+            // SAFETY: as above.
+            unsafe { *out_moved = moved.unwrap_or(PS_NO_AGENT) };
+        }
+        Ok(())
+    })
+}
+
+/// Asks agent `agent` to walk to `target` instead: the next [`ps_crowd_update`] plans it
+/// (or a later one, under a plan budget). A target the update refuses (in a wall,
+/// unreachable) leaves the old one, and [`ps_crowd_agent_error`] says why.
+///
+/// Errors (messages start with `ps_crowd_set_target:`): the handle errors,
+/// `PS_INVALID_ARGUMENT` for an index out of range or a NaN or infinite target.
+///
+/// # Safety
+///
+/// `crowd` a live crowd handle used by no other thread now.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_crowd_set_target(
+    crowd: *mut PsCrowd,
+    agent: usize,
+    target: PsPoint2d,
+) -> PsStatus {
+    crate::guard_named("ps_crowd_set_target", || {
+        let c = crowd_mut(crowd)?;
+        c.agent(agent)?;
+        let t = finite(target, "target")?;
+        Ok(on_crowd!(c, c => c.set_target(agent, t))?)
+    })
+}
+
+/// Moves every agent `dt` seconds on (finite, ≥ 0): the paths a new obstacle blocks are
+/// repaired, the targets asked for planned, and every agent walks `speed × dt` along its
+/// path (avoiding, with avoidance); the moving obstacles then move. What it did goes into
+/// `*out_frame` (NULL: not wanted). Agents' own failures are not errors of the update:
+/// they are counted in the frame and kept on the agent.
+///
+/// Errors (messages start with `ps_crowd_update:`): the handle errors,
+/// `PS_INVALID_ARGUMENT` for a bad `dt`. On failure `*out_frame` is all zero.
+///
+/// # Safety
+///
+/// `crowd` a live crowd handle used by no other thread now; `out_frame` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_crowd_update(
+    crowd: *mut PsCrowd,
+    dt: f64,
+    out_frame: *mut PsCrowdFrame,
+) -> PsStatus {
+    crate::guard_named("ps_crowd_update", || {
+        if !out_frame.is_null() {
+            check_ptr(out_frame, "out_frame")?;
+            // SAFETY: checked non-NULL and aligned.
+            unsafe { *out_frame = PsCrowdFrame::default() };
+        }
+        let c = crowd_mut(crowd)?;
+        let frame = on_crowd!(c, c => c.update(dt))?;
+        if !out_frame.is_null() {
+            // SAFETY: as above.
+            unsafe { *out_frame = frame.into() };
+        }
+        Ok(())
+    })
+}
+
+/// Writes `points` (x then y each) into `out_xy`, which holds `capacity` points, and their
+/// number into `*out_len`; too many: `PS_BUFFER_TOO_SMALL`, the number in `*out_len`,
+/// nothing written. `out_len` and `out_xy` must have been checked.
+fn write_points<I>(points: I, out_xy: *mut f64, capacity: usize, out_len: *mut usize) -> Res<()>
+where
+    I: ExactSizeIterator<Item = DVec2>,
+{
+    let n = points.len();
+    // SAFETY: checked by the caller.
+    unsafe { *out_len = n };
+    if n > capacity {
+        return Err(Fail::new(
+            PsStatus::PsBufferTooSmall,
+            format!("the buffer holds {capacity} points but {n} are needed"),
+        ));
+    }
+    for (i, p) in points.enumerate() {
+        // SAFETY: `out_xy` checked non-NULL and aligned (n > 0 here), with room for
+        // `capacity` ≥ n points of two doubles.
+        unsafe {
+            out_xy.add(2 * i).write(p.x);
+            out_xy.add(2 * i + 1).write(p.y);
+        }
+    }
+    Ok(())
+}
+
+/// The body of `ps_crowd_positions` and `ps_crowd_velocities`.
+fn per_agent(
+    crowd: *const PsCrowd,
+    of: fn(&CrowdAgent) -> DVec2,
+    out_xy: *mut f64,
+    capacity: usize,
+    out_len: *mut usize,
+) -> Res<()> {
+    start_len(out_len)?;
+    check_out(out_xy, capacity, "out_xy")?;
+    let agents = crowd_ref(crowd)?.agents();
+    write_points(agents.iter().map(of), out_xy, capacity, out_len)
+}
+
+/// Writes every agent's position, by index (x then y each, `capacity` points of room in
+/// `out_xy`; NULL only with capacity 0), and the number of agents into `*out_len`. A
+/// buffer for fewer points than agents: `PS_BUFFER_TOO_SMALL`, the agent count in
+/// `*out_len`, nothing written.
+///
+/// Errors (messages start with `ps_crowd_positions:`): `PS_NULL_POINTER`,
+/// `PS_MISALIGNED`, `PS_WRONG_HANDLE`, `PS_BUFFER_TOO_SMALL`.
+///
+/// # Safety
+///
+/// `crowd` a live crowd handle; `out_xy` writable for `capacity · 2` doubles; `out_len`
+/// writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_crowd_positions(
+    crowd: *const PsCrowd,
+    out_xy: *mut f64,
+    capacity: usize,
+    out_len: *mut usize,
+) -> PsStatus {
+    crate::guard_named("ps_crowd_positions", || {
+        per_agent(
+            crowd,
+            |a| a.agent_path().position(),
+            out_xy,
+            capacity,
+            out_len,
+        )
+    })
+}
+
+/// Writes every agent's velocity over the last update (world units per second; zero
+/// before the first update and while it stands), by index, as [`ps_crowd_positions`]
+/// writes the positions.
+///
+/// # Safety
+///
+/// As [`ps_crowd_positions`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_crowd_velocities(
+    crowd: *const PsCrowd,
+    out_xy: *mut f64,
+    capacity: usize,
+    out_len: *mut usize,
+) -> PsStatus {
+    crate::guard_named("ps_crowd_velocities", || {
+        per_agent(crowd, CrowdAgent::velocity, out_xy, capacity, out_len)
+    })
+}
+
+/// Fills `*out_state` with agent `agent`'s state: position, target, velocity, speed, path
+/// length, and whether it arrived, waits for a target to be planned, is stuck, or has an
+/// error.
+///
+/// Errors (messages start with `ps_crowd_agent_state:`): the pointer and handle errors,
+/// `PS_INVALID_ARGUMENT` for an index out of range.
+///
+/// # Safety
+///
+/// `crowd` a live crowd handle; `out_state` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_crowd_agent_state(
+    crowd: *const PsCrowd,
+    agent: usize,
+    out_state: *mut PsAgentState,
+) -> PsStatus {
+    crate::guard_named("ps_crowd_agent_state", || {
+        check_ptr(out_state, "out_state")?;
+        let a = crowd_ref(crowd)?.agent(agent)?;
+        let path = a.agent_path();
+        let state = PsAgentState {
+            position: point(path.position()),
+            target: point(path.target()),
+            velocity: point(a.velocity()),
+            speed: a.speed(),
+            path_len: path.path().len(),
+            arrived: a.arrived().into(),
+            waiting: a.waiting().into(),
+            stuck: path.stuck().is_some().into(),
+            has_error: a.error().is_some().into(),
+        };
+        // SAFETY: checked non-NULL and aligned.
+        unsafe { *out_state = state };
+        Ok(())
+    })
+}
+
+/// Writes agent `agent`'s path, from its position to its target (only its position while
+/// stuck), into `out_points` (x then y each), as [`ps_crowd_positions`] writes (the
+/// needed number of points in `*out_len` on `PS_BUFFER_TOO_SMALL`).
+///
+/// Errors (messages start with `ps_crowd_agent_path:`): as [`ps_crowd_positions`], and
+/// `PS_INVALID_ARGUMENT` for an index out of range.
+///
+/// # Safety
+///
+/// As [`ps_crowd_positions`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_crowd_agent_path(
+    crowd: *const PsCrowd,
+    agent: usize,
+    out_points: *mut f64,
+    capacity: usize,
+    out_len: *mut usize,
+) -> PsStatus {
+    crate::guard_named("ps_crowd_agent_path", || {
+        start_len(out_len)?;
+        check_out(out_points, capacity, "out_points")?;
+        let path = crowd_ref(crowd)?.agent(agent)?.agent_path().path();
+        write_points(path.iter().copied(), out_points, capacity, out_len)
+    })
+}
+
+/// The body of the two text getters: `text` of agent `agent` (empty for `None`).
+fn agent_text(
+    crowd: *const PsCrowd,
+    agent: usize,
+    text: fn(&CrowdAgent) -> Option<String>,
+    buf: *mut c_char,
+    capacity: usize,
+    out_len: *mut usize,
+) -> Res<()> {
+    start_len(out_len)?;
+    check_out(buf, capacity, "buf")?;
+    let a = crowd_ref(crowd)?.agent(agent)?;
+    write_text(&text(a).unwrap_or_default(), buf, capacity, out_len);
+    Ok(())
+}
+
+/// Writes the last error an update met for agent `agent` (why a target was refused, or a
+/// move failed; the library's message), UTF-8, NUL-terminated and cut at `capacity − 1`
+/// bytes, into `buf`, and its full length in bytes into `*out_len`: 0 (an empty string)
+/// when there is none. `buf` may be NULL with capacity 0, to ask for the length.
+///
+/// Errors (messages start with `ps_crowd_agent_error:`): the pointer and handle errors,
+/// `PS_INVALID_ARGUMENT` for an index out of range.
+///
+/// # Safety
+///
+/// `crowd` a live crowd handle; `buf` NULL or writable for `capacity` bytes; `out_len`
+/// writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_crowd_agent_error(
+    crowd: *const PsCrowd,
+    agent: usize,
+    buf: *mut c_char,
+    capacity: usize,
+    out_len: *mut usize,
+) -> PsStatus {
+    crate::guard_named("ps_crowd_agent_error", || {
+        let text = |a: &CrowdAgent| a.error().map(ToString::to_string);
+        agent_text(crowd, agent, text, buf, capacity, out_len)
+    })
+}
+
+/// Writes why agent `agent` is stuck (the library's message; empty when it is not), as
+/// [`ps_crowd_agent_error`] writes.
+///
+/// # Safety
+///
+/// As [`ps_crowd_agent_error`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_crowd_agent_stuck(
+    crowd: *const PsCrowd,
+    agent: usize,
+    buf: *mut c_char,
+    capacity: usize,
+    out_len: *mut usize,
+) -> PsStatus {
+    crate::guard_named("ps_crowd_agent_stuck", || {
+        let text = |a: &CrowdAgent| a.agent_path().stuck().map(ToString::to_string);
+        agent_text(crowd, agent, text, buf, capacity, out_len)
+    })
+}
+
+/// The body of the obstacle adders: checks the outputs (the id set to
+/// [`PS_NO_OBSTACLE`], the count to 0, until it succeeds), then adds what `obstacle` makes.
+fn add_obstacle(
+    crowd: *mut PsCrowd,
+    out_id: *mut u64,
+    out_blocked: *mut usize,
+    obstacle: impl FnOnce() -> Res<Obstacle>,
+) -> Res<()> {
+    check_ptr(out_id, "out_id")?;
+    // SAFETY: checked non-NULL and aligned.
+    unsafe { *out_id = PS_NO_OBSTACLE };
+    if !out_blocked.is_null() {
+        check_ptr(out_blocked, "out_blocked")?;
+        // SAFETY: checked non-NULL and aligned.
+        unsafe { *out_blocked = 0 };
+    }
+    let c = crowd_mut(crowd)?;
+    let obstacle = obstacle()?;
+    let (id, blocked) = on_crowd!(c, c => c.add_obstacle(obstacle))?;
+    // SAFETY: as above.
+    unsafe {
+        *out_id = id.get();
+        if !out_blocked.is_null() {
+            *out_blocked = blocked;
+        }
+    }
+    Ok(())
+}
+
+/// Adds an axis-aligned box obstacle (`min` < `max` componentwise) to the crowd's world:
+/// its id into `*out_id`, and (when `out_blocked` is not NULL) how many agents' paths it
+/// blocks into `*out_blocked` (the next update repairs them). An agent standing inside it
+/// is stuck at the next update.
+///
+/// Errors (messages start with `ps_crowd_add_box:`): the pointer and handle errors,
+/// `PS_INVALID_ARGUMENT` (NaN or infinite corners, an empty box, an obstacle the world
+/// refuses), the crowd unchanged. On failure `*out_id` is [`PS_NO_OBSTACLE`].
+///
+/// # Safety
+///
+/// `crowd` a live crowd handle used by no other thread now; `out_id` writable;
+/// `out_blocked` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_crowd_add_box(
+    crowd: *mut PsCrowd,
+    min: PsPoint2d,
+    max: PsPoint2d,
+    out_id: *mut u64,
+    out_blocked: *mut usize,
+) -> PsStatus {
+    crate::guard_named("ps_crowd_add_box", || {
+        add_obstacle(crowd, out_id, out_blocked, || {
+            Ok(Obstacle::Box {
+                min: finite(min, "min")?,
+                max: finite(max, "max")?,
+            })
+        })
+    })
+}
+
+/// Adds a disc obstacle (`radius` finite and > 0), as [`ps_crowd_add_box`] adds a box.
+///
+/// # Safety
+///
+/// As [`ps_crowd_add_box`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_crowd_add_disk(
+    crowd: *mut PsCrowd,
+    center: PsPoint2d,
+    radius: f64,
+    out_id: *mut u64,
+    out_blocked: *mut usize,
+) -> PsStatus {
+    crate::guard_named("ps_crowd_add_disk", || {
+        add_obstacle(crowd, out_id, out_blocked, || {
+            Ok(Obstacle::Disk {
+                center: finite(center, "center")?,
+                radius,
+            })
+        })
+    })
+}
+
+/// Adds a convex polygon obstacle of `n` vertices (`vertices_xy`, x then y each; at least
+/// 3, positive area, either winding), as [`ps_crowd_add_box`] adds a box.
+///
+/// # Safety
+///
+/// `vertices_xy` readable for `n · 2` doubles; otherwise as [`ps_crowd_add_box`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_crowd_add_polygon(
+    crowd: *mut PsCrowd,
+    vertices_xy: *const f64,
+    n: usize,
+    out_id: *mut u64,
+    out_blocked: *mut usize,
+) -> PsStatus {
+    crate::guard_named("ps_crowd_add_polygon", || {
+        add_obstacle(crowd, out_id, out_blocked, || {
+            // SAFETY: the caller's length.
+            let xy = unsafe { input(vertices_xy, n, 2, "vertices_xy")? };
+            let ring = xy.chunks_exact(2).map(|c| DVec2::new(c[0], c[1])).collect();
+            Ok(Obstacle::Polygon(ring))
+        })
+    })
+}
+
+/// Blocks `n` cells of a grid crowd's map (`cells_xy`: column then row each), as
+/// [`ps_crowd_add_box`] adds a box; a navmesh crowd refuses it (`PS_INVALID_ARGUMENT`).
+///
+/// # Safety
+///
+/// `cells_xy` readable for `n · 2` integers; otherwise as [`ps_crowd_add_box`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_crowd_add_cells(
+    crowd: *mut PsCrowd,
+    cells_xy: *const i32,
+    n: usize,
+    out_id: *mut u64,
+    out_blocked: *mut usize,
+) -> PsStatus {
+    crate::guard_named("ps_crowd_add_cells", || {
+        add_obstacle(crowd, out_id, out_blocked, || {
+            // SAFETY: the caller's length.
+            let xy = unsafe { input(cells_xy, n, 2, "cells_xy")? };
+            let cells = xy.chunks_exact(2).map(|c| IVec2::new(c[0], c[1])).collect();
+            Ok(Obstacle::Cells(cells))
+        })
+    })
+}
+
+/// Removes obstacle `id` (from a `ps_crowd_add_*` call). No agent's path becomes invalid;
+/// stuck agents try again at the next update.
+///
+/// Errors (messages start with `ps_crowd_remove_obstacle:`): the handle errors,
+/// `PS_INVALID_ARGUMENT` for an id the crowd never gave out or removed already.
+///
+/// # Safety
+///
+/// `crowd` a live crowd handle used by no other thread now.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_crowd_remove_obstacle(crowd: *mut PsCrowd, id: u64) -> PsStatus {
+    crate::guard_named("ps_crowd_remove_obstacle", || {
+        let c = crowd_mut(crowd)?;
+        Ok(on_crowd!(c, c => c.remove_obstacle(ObstacleId::from_raw(id)))?)
+    })
+}
+
+/// Adds a moving obstacle: a disc of `radius` (> 0) at `center` that each update moves by
+/// `velocity × dt` (world units per second). Avoiding agents keep clear of it; while its
+/// velocity is zero it stands in the world as a disc obstacle (paths are repaired round
+/// it). Its id goes into `*out_id`.
+///
+/// Errors (messages start with `ps_crowd_add_moving_obstacle:`): the pointer and handle
+/// errors, `PS_INVALID_ARGUMENT` (NaN or infinite centre or velocity, beyond 10¹², a
+/// radius not finite and > 0), the crowd unchanged. On failure `*out_id` is
+/// [`PS_NO_OBSTACLE`].
+///
+/// # Safety
+///
+/// `crowd` a live crowd handle used by no other thread now; `out_id` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_crowd_add_moving_obstacle(
+    crowd: *mut PsCrowd,
+    center: PsPoint2d,
+    radius: f64,
+    velocity: PsPoint2d,
+    out_id: *mut u64,
+) -> PsStatus {
+    crate::guard_named("ps_crowd_add_moving_obstacle", || {
+        check_ptr(out_id, "out_id")?;
+        // SAFETY: checked non-NULL and aligned.
+        unsafe { *out_id = PS_NO_OBSTACLE };
+        let c = crowd_mut(crowd)?;
+        let o = MovingObstacle {
+            center: finite(center, "center")?,
+            radius,
+            velocity: finite(velocity, "velocity")?,
+        };
+        let id = on_crowd!(c, c => c.add_moving_obstacle(o))?;
+        // SAFETY: as above.
+        unsafe { *out_id = id.get() };
+        Ok(())
+    })
+}
+
+/// Sets moving obstacle `id`'s velocity: zero stops it (it then stands in the world as an
+/// obstacle), anything else sets it going again.
+///
+/// Errors (messages start with `ps_crowd_set_moving_obstacle_velocity:`): the handle
+/// errors, `PS_INVALID_ARGUMENT` (an unknown id, a NaN, infinite or too large velocity),
+/// the crowd unchanged.
+///
+/// # Safety
+///
+/// `crowd` a live crowd handle used by no other thread now.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_crowd_set_moving_obstacle_velocity(
+    crowd: *mut PsCrowd,
+    id: u64,
+    velocity: PsPoint2d,
+) -> PsStatus {
+    crate::guard_named("ps_crowd_set_moving_obstacle_velocity", || {
+        let c = crowd_mut(crowd)?;
+        let v = finite(velocity, "velocity")?;
+        Ok(on_crowd!(c, c => c.set_moving_obstacle_velocity(MovingId::from_raw(id), v))?)
+    })
+}
+
+/// Removes moving obstacle `id` (and its standing obstacle while it stood).
+///
+/// Errors (messages start with `ps_crowd_remove_moving_obstacle:`): the handle errors,
+/// `PS_INVALID_ARGUMENT` for an unknown id.
+///
+/// # Safety
+///
+/// `crowd` a live crowd handle used by no other thread now.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_crowd_remove_moving_obstacle(crowd: *mut PsCrowd, id: u64) -> PsStatus {
+    crate::guard_named("ps_crowd_remove_moving_obstacle", || {
+        let c = crowd_mut(crowd)?;
+        Ok(on_crowd!(c, c => c.remove_moving_obstacle(MovingId::from_raw(id)))?)
+    })
+}
+
+/// Writes the moving obstacles, in the order they were added (id, centre, radius,
+/// velocity each), into `out` (room for `capacity`; NULL only with capacity 0), and their
+/// number into `*out_len`; too many: `PS_BUFFER_TOO_SMALL`, the number in `*out_len`,
+/// nothing written.
+///
+/// # Safety
+///
+/// `crowd` a live crowd handle; `out` writable for `capacity` items; `out_len` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_crowd_moving_obstacles(
+    crowd: *const PsCrowd,
+    out: *mut PsMovingObstacle,
+    capacity: usize,
+    out_len: *mut usize,
+) -> PsStatus {
+    crate::guard_named("ps_crowd_moving_obstacles", || {
+        start_len(out_len)?;
+        check_out(out, capacity, "out")?;
+        let c = crowd_ref(crowd)?;
+        let n = on_crowd!(c, c => c.moving_obstacles().count());
+        // SAFETY: checked non-NULL and aligned.
+        unsafe { *out_len = n };
+        if n > capacity {
+            return Err(Fail::new(
+                PsStatus::PsBufferTooSmall,
+                format!("the buffer holds {capacity} moving obstacles but {n} are needed"),
+            ));
+        }
+        on_crowd!(c, c => {
+            for (k, (id, o)) in c.moving_obstacles().enumerate() {
+                let row = PsMovingObstacle {
+                    id: id.get(),
+                    center: point(o.center),
+                    radius: o.radius,
+                    velocity: point(o.velocity),
+                };
+                // SAFETY: `out` checked non-NULL and aligned (n > 0 here), room for
+                // `capacity` ≥ n items.
+                unsafe { out.add(k).write(row) };
+            }
+        });
+        Ok(())
+    })
+}

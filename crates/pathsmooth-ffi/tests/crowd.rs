@@ -1,0 +1,951 @@
+//! The crowd through the C ABI (`ps_crowd_*`), called as C would call it: the agents' own
+//! positions judged here (no two closer than 0.99 × 2r in any frame, every agent at its
+//! goal in time), the frames equal to the library's crowd driven alike, bit for bit, and
+//! every bad input refused with its status and a message that names it.
+
+use std::ffi::{c_char, CStr};
+use std::ptr::{null, null_mut};
+
+use pathsmooth::crowd::{Avoidance, Crowd};
+use pathsmooth::glam::DVec2;
+use pathsmooth::navmesh::NavMesh;
+use pathsmooth::{GridMap, GridWorld, NavMeshWorld, Preset};
+use pathsmooth_ffi::*;
+
+use PsStatus::*;
+
+fn last_error() -> String {
+    let mut buf = [0 as c_char; 1024];
+    // SAFETY: a 1024-byte buffer.
+    unsafe { ps_last_error(buf.as_mut_ptr(), buf.len()) };
+    unsafe { CStr::from_ptr(buf.as_ptr()) }
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Asserts the status and that the message holds `words`.
+#[track_caller]
+fn expect(status: PsStatus, want: PsStatus, words: &str) {
+    let message = last_error();
+    assert_eq!(status, want, "message: {message}");
+    assert!(message.contains(words), "{message:?} lacks {words:?}");
+}
+
+fn pt(x: f64, y: f64) -> PsPoint2d {
+    PsPoint2d { x, y }
+}
+
+/// An open room of `w` × `h` cells (cell size 1, origin 0) walled round.
+fn room_rows(w: usize, h: usize) -> Vec<String> {
+    (0..h)
+        .map(|y| {
+            (0..w)
+                .map(|x| {
+                    if x == 0 || y == 0 || x == w - 1 || y == h - 1 {
+                        '@'
+                    } else {
+                        '.'
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn grid_world(rows: &[String]) -> *mut PsWorld {
+    let cells: Vec<u8> = rows
+        .iter()
+        .flat_map(|r| r.bytes().map(|c| (c == b'.') as u8))
+        .collect();
+    let mut world = null_mut();
+    let s = unsafe {
+        ps_world_grid_new(
+            cells.as_ptr(),
+            rows[0].len(),
+            rows.len(),
+            1.0,
+            0.0,
+            0.0,
+            &mut world,
+        )
+    };
+    expect(s, PsOk, "");
+    world
+}
+
+fn avoiding() -> PsCrowdSettings {
+    let mut s = PsCrowdSettings {
+        threads: 0,
+        plan_budget: 0,
+        avoidance: 0,
+        time_horizon: 0.0,
+        max_neighbours: 0,
+        wall_time_horizon: 0.0,
+        neighbour_distance: 0.0,
+    };
+    expect(unsafe { ps_crowd_settings_default(&mut s) }, PsOk, "");
+    assert_eq!((s.threads, s.plan_budget, s.avoidance), (1, 0, 0));
+    s.avoidance = 1;
+    s
+}
+
+fn new_crowd(
+    world: *const PsWorld,
+    radius: f64,
+    settings: Option<&PsCrowdSettings>,
+) -> *mut PsCrowd {
+    let mut crowd = null_mut();
+    let settings = settings.map_or(null(), |s| s as *const _);
+    let s = unsafe { ps_crowd_new_preset(world, PS_PRESET_SMOOTH, radius, settings, &mut crowd) };
+    expect(s, PsOk, "");
+    assert!(!crowd.is_null());
+    crowd
+}
+
+fn add_agent(crowd: *mut PsCrowd, p: DVec2, t: DVec2, speed: f64) -> usize {
+    let mut i = PS_NO_AGENT;
+    let s = unsafe { ps_crowd_add_agent(crowd, pt(p.x, p.y), pt(t.x, t.y), speed, &mut i) };
+    expect(s, PsOk, "");
+    i
+}
+
+fn count(crowd: *const PsCrowd) -> usize {
+    let mut n = usize::MAX;
+    expect(unsafe { ps_crowd_agent_count(crowd, &mut n) }, PsOk, "");
+    n
+}
+
+/// The agents' positions (or velocities) through the caller's-buffer call.
+fn read(
+    crowd: *const PsCrowd,
+    call: unsafe extern "C" fn(*const PsCrowd, *mut f64, usize, *mut usize) -> PsStatus,
+) -> Vec<DVec2> {
+    let n = count(crowd);
+    let mut xy = vec![f64::NAN; 2 * n];
+    let mut len = usize::MAX;
+    expect(
+        unsafe { call(crowd, xy.as_mut_ptr(), n, &mut len) },
+        PsOk,
+        "",
+    );
+    assert_eq!(len, n);
+    xy.chunks(2).map(|c| DVec2::new(c[0], c[1])).collect()
+}
+
+fn state(crowd: *const PsCrowd, agent: usize) -> PsAgentState {
+    let mut s = PsAgentState::default();
+    expect(
+        unsafe { ps_crowd_agent_state(crowd, agent, &mut s) },
+        PsOk,
+        "",
+    );
+    s
+}
+
+fn update(crowd: *mut PsCrowd, dt: f64) -> PsCrowdFrame {
+    let mut f = PsCrowdFrame::default();
+    expect(unsafe { ps_crowd_update(crowd, dt, &mut f) }, PsOk, "");
+    f
+}
+
+/// The closest two agents' centres.
+fn closest(p: &[DVec2]) -> f64 {
+    let mut d = f64::INFINITY;
+    for i in 0..p.len() {
+        for j in i + 1..p.len() {
+            d = d.min(p[i].distance(p[j]));
+        }
+    }
+    d
+}
+
+/// Two groups of 5 cross head-on in a 16 × 12 room: group A walks from the left column to
+/// the right, group B from the right to the left, on the same rows.
+fn crossing() -> (Vec<String>, Vec<[DVec2; 2]>) {
+    let mut pairs = Vec::new();
+    for k in 0..5 {
+        let y = 2.0 + 2.0 * k as f64;
+        let (l, r) = (DVec2::new(1.5, y), DVec2::new(14.5, y));
+        pairs.push([l, r]);
+        pairs.push([r + DVec2::new(0.0, 0.5), l + DVec2::new(0.0, 0.5)]);
+    }
+    (room_rows(16, 12), pairs)
+}
+
+const RADIUS: f64 = 0.3;
+const SPEED: f64 = 1.5;
+const DT: f64 = 1.0 / 30.0;
+/// Each walk is 13 units at 1.5 units/s (8.7 s); all arrive within three times that.
+const FRAMES: usize = 30 * 26;
+
+#[test]
+fn two_groups_cross_with_avoidance_never_overlap_and_all_arrive() {
+    let (rows, pairs) = crossing();
+    let world = grid_world(&rows);
+    let crowd = new_crowd(world, RADIUS, Some(&avoiding()));
+    // The crowd has its own world: the handle may go first.
+    expect(unsafe { ps_world_destroy(world) }, PsOk, "");
+    for (k, [s, g]) in pairs.iter().enumerate() {
+        assert_eq!(add_agent(crowd, *s, *g, SPEED), k);
+    }
+    let mut r = f64::NAN;
+    expect(unsafe { ps_crowd_radius(crowd, &mut r) }, PsOk, "");
+    assert_eq!(r, RADIUS);
+    let mut nearest = f64::INFINITY;
+    let mut arrived_at = None;
+    for frame in 0..FRAMES {
+        let f = update(crowd, DT);
+        assert_eq!(
+            (f.failed, f.stuck, f.refused),
+            (0, 0, 0),
+            "frame {frame}: {f:?}"
+        );
+        let p = read(crowd, ps_crowd_positions);
+        let d = closest(&p);
+        assert!(
+            d >= 0.99 * 2.0 * RADIUS,
+            "frame {frame}: two agents {d} apart (radius {RADIUS})"
+        );
+        nearest = nearest.min(d);
+        // Every agent inside the room, off the walls by its radius.
+        for q in &p {
+            assert!(
+                q.x >= 1.0 + RADIUS * 0.99 && q.x <= 15.0 - RADIUS * 0.99,
+                "frame {frame}: {q} in a wall"
+            );
+            assert!(
+                q.y >= 1.0 + RADIUS * 0.99 && q.y <= 11.0 - RADIUS * 0.99,
+                "frame {frame}: {q} in a wall"
+            );
+        }
+        if (0..pairs.len()).all(|i| state(crowd, i).arrived == 1) {
+            arrived_at = Some(frame);
+            break;
+        }
+    }
+    let frame = arrived_at.unwrap_or_else(|| panic!("not all arrived in {FRAMES} frames"));
+    // They met: the groups did avoid one another (not walk apart all along).
+    assert!(nearest < 1.5, "nearest {nearest}");
+    for (k, [_, g]) in pairs.iter().enumerate() {
+        let s = state(crowd, k);
+        assert_eq!((s.position.x, s.position.y), (g.x, g.y), "agent {k}");
+        assert_eq!((s.waiting, s.stuck, s.has_error), (0, 0, 0));
+        assert_eq!(s.path_len, 1);
+    }
+    eprintln!(
+        "all arrived at frame {frame} ({:.1} s), nearest {nearest:.3}",
+        frame as f64 * DT
+    );
+    expect(unsafe { ps_crowd_destroy(crowd) }, PsOk, "");
+}
+
+/// The library's crowd on the same room, the same agents and settings.
+fn library_crowd(rows: &[String], pairs: &[[DVec2; 2]], avoid: bool) -> Crowd<GridWorld> {
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let world = GridWorld::new(GridMap::from_rows(&rows).unwrap()).unwrap();
+    let mut crowd = Crowd::new(world, RADIUS, Preset::Smooth.steps())
+        .unwrap()
+        .with_avoidance(avoid.then(Avoidance::default))
+        .unwrap();
+    for [s, g] in pairs {
+        crowd.add_agent(*s, *g, SPEED).unwrap();
+    }
+    crowd
+}
+
+#[test]
+fn frames_positions_and_velocities_are_the_librarys_bit_for_bit_on_any_threads() {
+    let (rows, pairs) = crossing();
+    let world = grid_world(&rows);
+    let mut two = avoiding();
+    two.threads = 2;
+    let crowds = [
+        new_crowd(world, RADIUS, Some(&avoiding())),
+        new_crowd(world, RADIUS, Some(&two)),
+    ];
+    for c in crowds {
+        for [s, g] in &pairs {
+            add_agent(c, *s, *g, SPEED);
+        }
+    }
+    let mut lib = library_crowd(&rows, &pairs, true);
+    for frame in 0..150 {
+        let want = lib.update(DT).unwrap();
+        for c in crowds {
+            let got = update(c, DT);
+            assert_eq!(
+                [
+                    got.moved,
+                    got.replans,
+                    got.adjusted,
+                    got.refused,
+                    got.failed,
+                    got.repaired,
+                    got.stuck,
+                    got.waiting
+                ],
+                [
+                    want.moved,
+                    want.replans,
+                    want.adjusted,
+                    want.refused,
+                    want.failed,
+                    want.repaired,
+                    want.stuck,
+                    want.waiting
+                ],
+                "frame {frame}"
+            );
+            let (p, v) = (read(c, ps_crowd_positions), read(c, ps_crowd_velocities));
+            for (k, a) in lib.agents().iter().enumerate() {
+                assert_eq!(
+                    p[k].to_array().map(f64::to_bits),
+                    a.agent_path().position().to_array().map(f64::to_bits)
+                );
+                assert_eq!(
+                    v[k].to_array().map(f64::to_bits),
+                    a.velocity().to_array().map(f64::to_bits)
+                );
+            }
+        }
+    }
+    unsafe {
+        ps_crowd_destroy(crowds[0]);
+        ps_crowd_destroy(crowds[1]);
+        ps_world_destroy(world);
+    }
+}
+
+#[test]
+fn removing_an_agent_moves_the_last_into_its_index() {
+    let world = grid_world(&room_rows(10, 6));
+    let crowd = new_crowd(world, RADIUS, None);
+    let starts = [1.5, 3.5, 5.5].map(|x| DVec2::new(x, 2.5));
+    for s in starts {
+        add_agent(crowd, s, s + DVec2::new(0.0, 2.0), 1.0);
+    }
+    let mut moved = 0;
+    expect(
+        unsafe { ps_crowd_remove_agent(crowd, 0, &mut moved) },
+        PsOk,
+        "",
+    );
+    assert_eq!(moved, 2);
+    assert_eq!(read(crowd, ps_crowd_positions), [starts[2], starts[1]]);
+    expect(
+        unsafe { ps_crowd_remove_agent(crowd, 1, &mut moved) },
+        PsOk,
+        "",
+    );
+    assert_eq!(moved, PS_NO_AGENT);
+    expect(
+        unsafe { ps_crowd_remove_agent(crowd, 0, null_mut()) },
+        PsOk,
+        "",
+    );
+    assert_eq!(count(crowd), 0);
+    let s = unsafe { ps_crowd_remove_agent(crowd, 0, &mut moved) };
+    expect(
+        s,
+        PsInvalidArgument,
+        "ps_crowd_remove_agent: `agent` = 0 is out of range: the crowd has 0 agents",
+    );
+    assert_eq!(moved, PS_NO_AGENT);
+    // An update of no agents, and positions into no buffer.
+    update(crowd, DT);
+    let mut len = 9;
+    expect(
+        unsafe { ps_crowd_positions(crowd, null_mut(), 0, &mut len) },
+        PsOk,
+        "",
+    );
+    assert_eq!(len, 0);
+    unsafe {
+        ps_crowd_destroy(crowd);
+        ps_world_destroy(world);
+    }
+}
+
+#[test]
+fn obstacles_block_paths_and_a_moving_one_moves_and_stands() {
+    let world = grid_world(&room_rows(12, 7));
+    let crowd = new_crowd(world, RADIUS, Some(&avoiding()));
+    let a = add_agent(crowd, DVec2::new(1.5, 3.5), DVec2::new(10.5, 3.5), SPEED);
+    let (mut id, mut blocked) = (0, 0);
+    let s = unsafe { ps_crowd_add_box(crowd, pt(5.0, 2.0), pt(6.0, 5.0), &mut id, &mut blocked) };
+    expect(s, PsOk, "");
+    assert_eq!(blocked, 1);
+    let f = update(crowd, DT);
+    assert_eq!(f.repaired, 1);
+    // The repaired path goes round the box: above it or below it.
+    let mut path = vec![0.0; 2 * 64];
+    let mut len = 0;
+    let s = unsafe { ps_crowd_agent_path(crowd, a, path.as_mut_ptr(), 64, &mut len) };
+    expect(s, PsOk, "");
+    assert!(len >= 3 && len == state(crowd, a).path_len);
+    assert!(
+        path[..2 * len].chunks(2).any(|c| c[1] < 2.0 || c[1] > 5.0),
+        "{path:?}"
+    );
+    let mut small = [7.0; 2];
+    let s = unsafe { ps_crowd_agent_path(crowd, a, small.as_mut_ptr(), 1, &mut len) };
+    expect(
+        s,
+        PsBufferTooSmall,
+        "ps_crowd_agent_path: the buffer holds 1 points",
+    );
+    assert_eq!((len, small), (state(crowd, a).path_len, [7.0; 2]));
+    expect(unsafe { ps_crowd_remove_obstacle(crowd, id) }, PsOk, "");
+    let s = unsafe { ps_crowd_remove_obstacle(crowd, id) };
+    expect(s, PsInvalidArgument, "ps_crowd_remove_obstacle:");
+    let (mut d, mut p, mut c) = (0, 0, 0);
+    unsafe {
+        expect(
+            ps_crowd_add_disk(crowd, pt(8.0, 1.8), 0.5, &mut d, null_mut()),
+            PsOk,
+            "",
+        );
+        let tri = [3.0, 5.5, 4.0, 5.5, 3.5, 5.9];
+        expect(
+            ps_crowd_add_polygon(crowd, tri.as_ptr(), 3, &mut p, null_mut()),
+            PsOk,
+            "",
+        );
+        let cells = [9i32, 5, 10, 5];
+        expect(
+            ps_crowd_add_cells(crowd, cells.as_ptr(), 2, &mut c, null_mut()),
+            PsOk,
+            "",
+        );
+    }
+    assert!(d != p && p != c && d != c);
+
+    // A disc rolls down the room's middle column; then it stops and stands.
+    let mut m = PS_NO_OBSTACLE;
+    let s =
+        unsafe { ps_crowd_add_moving_obstacle(crowd, pt(6.0, 5.5), 0.4, pt(0.0, -1.0), &mut m) };
+    expect(s, PsOk, "");
+    update(crowd, 0.5);
+    let mut rows = [PsMovingObstacle::default(); 2];
+    let mut n = 0;
+    expect(
+        unsafe { ps_crowd_moving_obstacles(crowd, rows.as_mut_ptr(), 2, &mut n) },
+        PsOk,
+        "",
+    );
+    assert_eq!(n, 1);
+    assert_eq!(
+        (
+            rows[0].id,
+            rows[0].center.x,
+            rows[0].center.y,
+            rows[0].radius
+        ),
+        (m, 6.0, 5.0, 0.4)
+    );
+    assert_eq!((rows[0].velocity.x, rows[0].velocity.y), (0.0, -1.0));
+    let s = unsafe { ps_crowd_moving_obstacles(crowd, null_mut(), 0, &mut n) };
+    expect(
+        s,
+        PsBufferTooSmall,
+        "holds 0 moving obstacles but 1 are needed",
+    );
+    assert_eq!(n, 1);
+    expect(
+        unsafe { ps_crowd_set_moving_obstacle_velocity(crowd, m, pt(0.0, 0.0)) },
+        PsOk,
+        "",
+    );
+    expect(
+        unsafe { ps_crowd_remove_moving_obstacle(crowd, m) },
+        PsOk,
+        "",
+    );
+    let s = unsafe { ps_crowd_remove_moving_obstacle(crowd, m) };
+    expect(s, PsInvalidArgument, "ps_crowd_remove_moving_obstacle:");
+    expect(
+        unsafe { ps_crowd_moving_obstacles(crowd, null_mut(), 0, &mut n) },
+        PsOk,
+        "",
+    );
+    assert_eq!(n, 0);
+    for _ in 0..FRAMES {
+        update(crowd, DT);
+        if state(crowd, a).arrived == 1 {
+            break;
+        }
+    }
+    assert_eq!(state(crowd, a).arrived, 1, "{:?}", state(crowd, a));
+    unsafe {
+        ps_crowd_destroy(crowd);
+        ps_world_destroy(world);
+    }
+}
+
+#[test]
+fn a_navmesh_crowd_walks_as_the_library_does() {
+    // Three unit squares in an L: (0,0)-(2,1) and (1,1)-(2,2), scaled by 4.
+    let xy: Vec<f64> = [
+        (0.0, 0.0),
+        (1.0, 0.0),
+        (2.0, 0.0),
+        (2.0, 1.0),
+        (1.0, 1.0),
+        (0.0, 1.0),
+        (2.0, 2.0),
+        (1.0, 2.0),
+    ]
+    .iter()
+    .flat_map(|&(x, y)| [4.0 * x, 4.0 * y])
+    .collect();
+    let idx = [0u32, 1, 4, 5, 1, 2, 3, 4, 4, 3, 6, 7];
+    let sizes = [4u32, 4, 4];
+    let mut world = null_mut();
+    let s = unsafe {
+        ps_world_navmesh_new(
+            xy.as_ptr(),
+            8,
+            idx.as_ptr(),
+            sizes.as_ptr(),
+            3,
+            null(),
+            &mut world,
+        )
+    };
+    expect(s, PsOk, "");
+    let crowd = new_crowd(world, 0.25, Some(&avoiding()));
+    let ends = [
+        [DVec2::new(1.0, 2.0), DVec2::new(6.0, 7.0)],
+        [DVec2::new(6.0, 7.0), DVec2::new(1.0, 2.0)],
+    ];
+    for [s, g] in ends {
+        add_agent(crowd, s, g, 2.0);
+    }
+    let vertices: Vec<DVec2> = xy.chunks(2).map(|c| DVec2::new(c[0], c[1])).collect();
+    let polys = vec![vec![0, 1, 4, 5], vec![1, 2, 3, 4], vec![4, 3, 6, 7]];
+    let mesh = NavMeshWorld::new(NavMesh::from_polygons(&vertices, &polys).unwrap());
+    let mut lib = Crowd::new(mesh, 0.25, Preset::Smooth.steps())
+        .unwrap()
+        .with_avoidance(Some(Avoidance::default()))
+        .unwrap();
+    for [s, g] in ends {
+        lib.add_agent(s, g, 2.0).unwrap();
+    }
+    for _ in 0..300 {
+        update(crowd, DT);
+        lib.update(DT).unwrap();
+        let p = read(crowd, ps_crowd_positions);
+        assert!(closest(&p) >= 0.99 * 0.5);
+        for (k, a) in lib.agents().iter().enumerate() {
+            assert_eq!(p[k], a.agent_path().position());
+        }
+    }
+    assert!((0..2).all(|k| state(crowd, k).arrived == 1));
+    unsafe {
+        ps_crowd_destroy(crowd);
+        ps_world_destroy(world);
+    }
+}
+
+#[test]
+fn a_refused_target_keeps_the_old_one_and_says_why() {
+    let rows = room_rows(10, 6);
+    let world = grid_world(&rows);
+    let one = PsCrowdSettings {
+        plan_budget: 1,
+        ..Default::default()
+    };
+    let crowd = new_crowd(world, RADIUS, Some(&one));
+    let a = add_agent(crowd, DVec2::new(1.5, 1.5), DVec2::new(1.5, 4.5), 1.0);
+    let b = add_agent(crowd, DVec2::new(3.5, 1.5), DVec2::new(3.5, 4.5), 1.0);
+    let text = |call: unsafe extern "C" fn(
+        *const PsCrowd,
+        usize,
+        *mut c_char,
+        usize,
+        *mut usize,
+    ) -> PsStatus,
+                k: usize| {
+        let mut len = usize::MAX;
+        expect(unsafe { call(crowd, k, null_mut(), 0, &mut len) }, PsOk, "");
+        let mut buf = vec![0 as c_char; len + 1];
+        expect(
+            unsafe { call(crowd, k, buf.as_mut_ptr(), buf.len(), &mut len) },
+            PsOk,
+            "",
+        );
+        unsafe { CStr::from_ptr(buf.as_ptr()) }
+            .to_str()
+            .unwrap()
+            .to_owned()
+    };
+    assert_eq!(text(ps_crowd_agent_error, a), "");
+    // A target in the wall, and one for b that waits a frame (one plan per update).
+    unsafe {
+        expect(ps_crowd_set_target(crowd, a, pt(0.5, 0.5)), PsOk, "");
+        expect(ps_crowd_set_target(crowd, b, pt(8.5, 1.5)), PsOk, "");
+    }
+    assert_eq!(state(crowd, a).waiting, 1);
+    let f = update(crowd, DT);
+    assert_eq!((f.refused, f.waiting), (1, 1));
+    let s = state(crowd, a);
+    assert_eq!((s.has_error, s.target.x, s.target.y), (1, 1.5, 4.5));
+    assert!(
+        text(ps_crowd_agent_error, a).contains("wall"),
+        "{}",
+        text(ps_crowd_agent_error, a)
+    );
+    assert_eq!(state(crowd, b).waiting, 1);
+    update(crowd, DT);
+    assert_eq!(
+        (state(crowd, b).waiting, state(crowd, b).target.x),
+        (0, 8.5)
+    );
+    assert_eq!(text(ps_crowd_agent_stuck, b), "");
+    // A box dropped on agent b: stuck, and the reason.
+    let mut id = 0;
+    let s = unsafe { ps_crowd_add_box(crowd, pt(2.0, 1.0), pt(6.0, 3.0), &mut id, null_mut()) };
+    expect(s, PsOk, "");
+    let f = update(crowd, DT);
+    assert_eq!(f.stuck, 1);
+    assert_eq!(state(crowd, b).stuck, 1);
+    assert!(!text(ps_crowd_agent_stuck, b).is_empty());
+    // A cut message is the first bytes and a NUL, and its full length.
+    let full = text(ps_crowd_agent_stuck, b);
+    let mut buf = [1 as c_char; 5];
+    let mut len = 0;
+    expect(
+        unsafe { ps_crowd_agent_stuck(crowd, b, buf.as_mut_ptr(), 5, &mut len) },
+        PsOk,
+        "",
+    );
+    assert_eq!(len, full.len());
+    assert_eq!(
+        unsafe { CStr::from_ptr(buf.as_ptr()) }.to_str().unwrap(),
+        &full[..4]
+    );
+    unsafe {
+        ps_crowd_destroy(crowd);
+        ps_world_destroy(world);
+    }
+}
+
+#[test]
+fn bad_input_is_refused_with_a_message_and_nothing_written_past_buffers() {
+    let world = grid_world(&room_rows(10, 6));
+    let crowd = new_crowd(world, RADIUS, None);
+    let a = add_agent(crowd, DVec2::new(1.5, 1.5), DVec2::new(8.5, 4.5), 1.0);
+    add_agent(crowd, DVec2::new(1.5, 4.5), DVec2::new(8.5, 1.5), 1.0);
+    let nan = pt(f64::NAN, 1.0);
+    let mut out = null_mut();
+    let mut i = 0;
+    let mut id = 0;
+    let mut len = 0;
+    unsafe {
+        // Constructors: NULL outputs and worlds, a wrong handle, bad settings, a surface.
+        let s = ps_crowd_new_preset(world, PS_PRESET_SMOOTH, RADIUS, null(), null_mut());
+        expect(s, PsNullPointer, "ps_crowd_new_preset: `out_crowd` is NULL");
+        let s = ps_crowd_new_preset(null(), PS_PRESET_SMOOTH, RADIUS, null(), &mut out);
+        expect(s, PsNullPointer, "`world` is NULL");
+        assert!(out.is_null());
+        let s = ps_crowd_new_preset(crowd.cast(), PS_PRESET_SMOOTH, RADIUS, null(), &mut out);
+        expect(s, PsWrongHandle, "`world` is a PsCrowd, expected PsWorld");
+        let s = ps_crowd_new_preset(world, 9, RADIUS, null(), &mut out);
+        expect(s, PsInvalidArgument, "`preset` = 9");
+        let s = ps_crowd_new_preset(world, PS_PRESET_SMOOTH, f64::NAN, null(), &mut out);
+        expect(s, PsInvalidArgument, "radius");
+        for (change, words) in [
+            (
+                (|s: &mut PsCrowdSettings| s.threads = 0) as fn(&mut PsCrowdSettings),
+                "threads",
+            ),
+            (|s| s.threads = 257, "threads"),
+            (
+                |s| s.avoidance = 2,
+                "`settings.avoidance` = 2 is not 0 (off) or 1 (on)",
+            ),
+            (|s| s.time_horizon = f64::NAN, "time_horizon"),
+            (|s| s.wall_time_horizon = 0.0, "wall_time_horizon"),
+            (|s| s.max_neighbours = 0, "max_neighbours"),
+            (|s| s.neighbour_distance = -1.0, "neighbour_distance"),
+        ] {
+            let mut s = avoiding();
+            change(&mut s);
+            let st = ps_crowd_new_preset(world, PS_PRESET_SMOOTH, RADIUS, &s, &mut out);
+            expect(st, PsInvalidArgument, words);
+            assert!(out.is_null());
+        }
+        let bad_step = [PsStep {
+            kind: 42,
+            value: 0.0,
+        }];
+        let s = ps_crowd_new_steps(world, bad_step.as_ptr(), 1, RADIUS, null(), &mut out);
+        expect(s, PsInvalidArgument, "ps_crowd_new_steps: step 0: kind 42");
+        let s = ps_crowd_new_steps(world, null(), 0, RADIUS, null(), &mut out);
+        expect(s, PsOk, "");
+        ps_crowd_destroy(out);
+        let xyz = [0.0, 0.0, 0.0, 4.0, 0.0, 0.0, 4.0, 0.0, 4.0];
+        let mut surface = null_mut();
+        let s = ps_world_surface_from_triangulation(
+            xyz.as_ptr(),
+            3,
+            [0u32, 1, 2].as_ptr(),
+            3,
+            null(),
+            -1.0,
+            &mut surface,
+        );
+        expect(s, PsOk, "");
+        let s = ps_crowd_new_preset(surface, PS_PRESET_SMOOTH, 0.1, null(), &mut out);
+        expect(s, PsUnsupported, "not a layered surface");
+        ps_world_destroy(surface);
+
+        // Handles: NULL, a world, a pipeline.
+        let s = ps_crowd_update(null_mut(), DT, null_mut());
+        expect(s, PsNullPointer, "ps_crowd_update: `crowd` is NULL");
+        let s = ps_crowd_update(world.cast(), DT, null_mut());
+        expect(s, PsWrongHandle, "`crowd` is a PsWorld, expected PsCrowd");
+        let mut pipeline = null_mut();
+        expect(
+            ps_pipeline_new_preset(world, PS_PRESET_SMOOTH, RADIUS, &mut pipeline),
+            PsOk,
+            "",
+        );
+        let s = ps_crowd_agent_count(pipeline.cast(), &mut len);
+        expect(s, PsWrongHandle, "`crowd` is a PsPipeline");
+        let s = ps_pipeline_plan_f64(
+            crowd.cast(),
+            pt(1.5, 1.5),
+            pt(2.5, 1.5),
+            null_mut(),
+            0,
+            &mut len,
+        );
+        expect(s, PsWrongHandle, "`pipeline` is a PsCrowd");
+        ps_pipeline_destroy(pipeline);
+
+        // Agents: NaN, bad speeds, walls, out of range.
+        let s = ps_crowd_add_agent(crowd, nan, pt(2.5, 2.5), 1.0, &mut i);
+        expect(
+            s,
+            PsInvalidArgument,
+            "ps_crowd_add_agent: `position` (NaN, 1) is not finite",
+        );
+        assert_eq!(i, PS_NO_AGENT);
+        let s = ps_crowd_add_agent(crowd, pt(1.5, 1.5), pt(2.5, f64::INFINITY), 1.0, &mut i);
+        expect(s, PsInvalidArgument, "`target` (2.5, inf) is not finite");
+        let s = ps_crowd_add_agent(crowd, pt(1.5, 1.5), pt(2.5, 2.5), f64::NAN, &mut i);
+        expect(s, PsInvalidArgument, "speed");
+        let s = ps_crowd_add_agent(crowd, pt(1.5, 1.5), pt(2.5, 2.5), 0.0, &mut i);
+        expect(s, PsInvalidArgument, "speed");
+        let s = ps_crowd_add_agent(crowd, pt(0.5, 0.5), pt(2.5, 2.5), 1.0, &mut i);
+        expect(s, PsOutsideWorld, "ps_crowd_add_agent:");
+        let s = ps_crowd_add_agent(crowd, pt(1.5, 1.5), pt(2.5, 2.5), 1.0, null_mut());
+        expect(s, PsNullPointer, "`out_agent` is NULL");
+        assert_eq!(count(crowd), 2);
+        let s = ps_crowd_set_target(crowd, a, nan);
+        expect(
+            s,
+            PsInvalidArgument,
+            "ps_crowd_set_target: `target` (NaN, 1) is not finite",
+        );
+        assert_eq!(state(crowd, a).waiting, 0);
+        let s = ps_crowd_set_target(crowd, 2, pt(2.5, 2.5));
+        expect(
+            s,
+            PsInvalidArgument,
+            "`agent` = 2 is out of range: the crowd has 2 agents",
+        );
+        let s = ps_crowd_set_target(crowd, PS_NO_AGENT, pt(2.5, 2.5));
+        expect(s, PsInvalidArgument, "is out of range");
+        let mut st = PsAgentState::default();
+        let s = ps_crowd_agent_state(crowd, 7, &mut st);
+        expect(s, PsInvalidArgument, "ps_crowd_agent_state: `agent` = 7");
+        let s = ps_crowd_agent_state(crowd, 0, null_mut());
+        expect(s, PsNullPointer, "`out_state` is NULL");
+        let s = ps_crowd_agent_path(crowd, 2, null_mut(), 0, &mut len);
+        expect(s, PsInvalidArgument, "ps_crowd_agent_path: `agent` = 2");
+        let s = ps_crowd_agent_error(crowd, 2, null_mut(), 0, &mut len);
+        expect(s, PsInvalidArgument, "ps_crowd_agent_error: `agent` = 2");
+        let s = ps_crowd_agent_stuck(crowd, 0, null_mut(), 4, &mut len);
+        expect(s, PsNullPointer, "`buf` is NULL");
+        let s = ps_crowd_remove_agent(crowd, 5, null_mut());
+        expect(s, PsInvalidArgument, "`agent` = 5");
+        assert_eq!(count(crowd), 2);
+
+        // Updates: NaN, negative and infinite time steps; the frame left zero.
+        for dt in [f64::NAN, -0.1, f64::INFINITY] {
+            let mut f = PsCrowdFrame {
+                moved: 9,
+                ..Default::default()
+            };
+            let s = ps_crowd_update(crowd, dt, &mut f);
+            expect(s, PsInvalidArgument, "ps_crowd_update: parameter `dt`");
+            assert_eq!(f, PsCrowdFrame::default());
+        }
+
+        // Buffers: too small (nothing written, the count given), NULL, misaligned.
+        let mut buf = [-1.0; 4];
+        let s = ps_crowd_positions(crowd, buf.as_mut_ptr(), 1, &mut len);
+        expect(
+            s,
+            PsBufferTooSmall,
+            "ps_crowd_positions: the buffer holds 1 points but 2 are needed",
+        );
+        assert_eq!((len, buf), (2, [-1.0; 4]));
+        let s = ps_crowd_velocities(crowd, null_mut(), 2, &mut len);
+        expect(s, PsNullPointer, "ps_crowd_velocities: `out_xy` is NULL");
+        assert_eq!(len, 0);
+        let s = ps_crowd_positions(crowd, buf.as_mut_ptr(), 2, null_mut());
+        expect(s, PsNullPointer, "`out_len` is NULL");
+        let mut bytes = [0u64; 5];
+        let odd = (bytes.as_mut_ptr() as *mut u8).add(1) as *mut f64;
+        let s = ps_crowd_positions(crowd, odd, 2, &mut len);
+        expect(s, PsMisaligned, "`out_xy`");
+
+        // Obstacles: NaN, empty boxes, bad radii, unknown ids, cells on a grid only.
+        let s = ps_crowd_add_box(crowd, nan, pt(3.0, 3.0), &mut id, null_mut());
+        expect(
+            s,
+            PsInvalidArgument,
+            "ps_crowd_add_box: `min` (NaN, 1) is not finite",
+        );
+        assert_eq!(id, PS_NO_OBSTACLE);
+        let s = ps_crowd_add_box(crowd, pt(3.0, 3.0), pt(2.0, 4.0), &mut id, null_mut());
+        expect(s, PsInvalidArgument, "ps_crowd_add_box:");
+        let s = ps_crowd_add_disk(crowd, pt(3.0, 3.0), -1.0, &mut id, null_mut());
+        expect(s, PsInvalidArgument, "ps_crowd_add_disk:");
+        let s = ps_crowd_add_disk(crowd, pt(3.0, 3.0), 1.0, null_mut(), null_mut());
+        expect(s, PsNullPointer, "`out_id` is NULL");
+        let s = ps_crowd_add_polygon(crowd, null(), 3, &mut id, null_mut());
+        expect(s, PsNullPointer, "`vertices_xy` is NULL");
+        let s = ps_crowd_add_polygon(crowd, [0.0, 0.0, 1.0, 1.0].as_ptr(), 2, &mut id, null_mut());
+        expect(s, PsInvalidArgument, "ps_crowd_add_polygon:");
+        let s = ps_crowd_remove_obstacle(crowd, 12345);
+        expect(s, PsInvalidArgument, "12345");
+        let s = ps_crowd_add_moving_obstacle(crowd, pt(3.0, 3.0), 0.0, pt(1.0, 0.0), &mut id);
+        expect(s, PsInvalidArgument, "ps_crowd_add_moving_obstacle:");
+        assert_eq!(id, PS_NO_OBSTACLE);
+        let s = ps_crowd_add_moving_obstacle(crowd, pt(3.0, 3.0), 0.5, nan, &mut id);
+        expect(s, PsInvalidArgument, "`velocity` (NaN, 1) is not finite");
+        let s = ps_crowd_add_moving_obstacle(crowd, pt(3.0, 3.0), 0.5, pt(1e13, 0.0), &mut id);
+        expect(s, PsInvalidArgument, "ps_crowd_add_moving_obstacle:");
+        let s = ps_crowd_set_moving_obstacle_velocity(crowd, 77, pt(1.0, 0.0));
+        expect(
+            s,
+            PsInvalidArgument,
+            "ps_crowd_set_moving_obstacle_velocity:",
+        );
+        let s = ps_crowd_remove_moving_obstacle(crowd, u64::MAX);
+        expect(s, PsInvalidArgument, "ps_crowd_remove_moving_obstacle:");
+        let mut rows = [PsMovingObstacle::default(); 1];
+        let s = ps_crowd_moving_obstacles(crowd, rows.as_mut_ptr(), 1, null_mut());
+        expect(s, PsNullPointer, "`out_len` is NULL");
+
+        // Everything refused left the crowd as it was: it still walks both agents home.
+        assert_eq!(count(crowd), 2);
+        for _ in 0..FRAMES {
+            update(crowd, DT);
+        }
+        assert!((0..2).all(|k| state(crowd, k).arrived == 1));
+        expect(ps_crowd_destroy(null_mut()), PsOk, "");
+        let s = ps_crowd_destroy(world.cast());
+        expect(s, PsWrongHandle, "ps_crowd_destroy: `crowd` is a PsWorld");
+        expect(ps_crowd_destroy(crowd), PsOk, "");
+        expect(ps_world_destroy(world), PsOk, "");
+    }
+}
+
+#[test]
+fn a_grid_crowd_copies_its_world_with_areas_and_costs_and_changes_only_its_copy() {
+    // A swamp block (area 'S', cost 4) in an open field: the crowd's path and a pipeline's
+    // plan on the same world go round it alike, bit for bit.
+    let rows = [
+        "..........",
+        "..SSSSSS..",
+        "..SSSSSS..",
+        "..SSSSSS..",
+        "..........",
+    ];
+    let free = [1u8; 50];
+    let areas: Vec<u8> = rows.iter().flat_map(|r| r.bytes()).collect();
+    let costs = c"S=4";
+    let mut world = null_mut();
+    let s = unsafe {
+        ps_world_grid_new_areas(
+            free.as_ptr(),
+            areas.as_ptr(),
+            10,
+            5,
+            1.0,
+            0.0,
+            0.0,
+            costs.as_ptr(),
+            &mut world,
+        )
+    };
+    expect(s, PsOk, "");
+    let (from, to) = (pt(0.5, 2.5), pt(9.5, 2.5));
+    let mut pipeline = null_mut();
+    let s = unsafe { ps_pipeline_new_preset(world, PS_PRESET_SMOOTH, 0.1, &mut pipeline) };
+    expect(s, PsOk, "");
+    let plan = |p: *mut PsPipeline| {
+        let mut out = vec![0.0; 2 * 256];
+        let mut len = 0;
+        let s = unsafe { ps_pipeline_plan_f64(p, from, to, out.as_mut_ptr(), 256, &mut len) };
+        expect(s, PsOk, "");
+        out.truncate(2 * len);
+        out.iter().map(|x| x.to_bits()).collect::<Vec<u64>>()
+    };
+    let planned = plan(pipeline);
+    assert!(planned.len() > 4, "round the swamp");
+    let crowd = new_crowd(world, 0.1, None);
+    let a = add_agent(
+        crowd,
+        DVec2::new(from.x, from.y),
+        DVec2::new(to.x, to.y),
+        1.0,
+    );
+    let path = |crowd: *const PsCrowd| {
+        let mut out = vec![0.0; 2 * 256];
+        let mut len = 0;
+        let s = unsafe { ps_crowd_agent_path(crowd, a, out.as_mut_ptr(), 256, &mut len) };
+        expect(s, PsOk, "");
+        out.truncate(2 * len);
+        out.iter().map(|x| x.to_bits()).collect::<Vec<u64>>()
+    };
+    assert_eq!(path(crowd), planned);
+    // Where a path crosses the line x = 5.5 (the middle of the swamp block).
+    let y_at = |bits: &[u64]| {
+        let p: Vec<DVec2> = bits
+            .chunks(2)
+            .map(|c| DVec2::new(f64::from_bits(c[0]), f64::from_bits(c[1])))
+            .collect();
+        let w = p
+            .windows(2)
+            .find(|w| (w[0].x - 5.5) * (w[1].x - 5.5) <= 0.0)
+            .unwrap();
+        w[0].y + (w[1].y - w[0].y) * (5.5 - w[0].x) / (w[1].x - w[0].x)
+    };
+    let y = y_at(&planned);
+    assert!(!(1.0..=4.0).contains(&y), "round the swamp: {y}");
+    // Boxes across the top and bottom rows in the crowd's copy: its agent's path is
+    // repaired through the swamp, while the world's pipeline plans as before.
+    let (mut top, mut bottom, mut blocked) = (0, 0, 0);
+    unsafe {
+        let s = ps_crowd_add_box(crowd, pt(5.0, 0.0), pt(6.0, 1.0), &mut top, &mut blocked);
+        expect(s, PsOk, "");
+        let s = ps_crowd_add_box(crowd, pt(5.0, 4.0), pt(6.0, 5.0), &mut bottom, &mut blocked);
+        expect(s, PsOk, "");
+    }
+    assert_eq!(update(crowd, 0.1).repaired, 1);
+    let y = y_at(&path(crowd));
+    assert!((1.0..=4.0).contains(&y), "through the swamp: {y}");
+    assert_eq!(state(crowd, a).stuck, 0);
+    assert_eq!(plan(pipeline), planned);
+    unsafe {
+        ps_crowd_destroy(crowd);
+        ps_pipeline_destroy(pipeline);
+        ps_world_destroy(world);
+    }
+}
