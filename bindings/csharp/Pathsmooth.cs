@@ -137,7 +137,7 @@ namespace Pathsmooth
     public struct AgentState
     {
         public Point2d Position, Target, Velocity;
-        public double Speed;
+        public double Speed, Radius;
         public UIntPtr PathLen;
         public uint Arrived, Waiting, Stuck, HasError;
     }
@@ -215,6 +215,7 @@ namespace Pathsmooth
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_radius(CrowdHandle crowd, out double radius);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_agent_count(CrowdHandle crowd, out UIntPtr count);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_add_agent(CrowdHandle crowd, Point2d position, Point2d target, double speed, out UIntPtr agent);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_add_agent_with_radius(CrowdHandle crowd, Point2d position, Point2d target, double speed, double radius, out UIntPtr agent);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_remove_agent(CrowdHandle crowd, UIntPtr agent, out UIntPtr moved);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_set_target(CrowdHandle crowd, UIntPtr agent, Point2d target);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_update(CrowdHandle crowd, double dt, out CrowdFrame frame);
@@ -745,6 +746,16 @@ namespace Pathsmooth
         {
             UIntPtr i;
             Native.Check(Native.ps_crowd_add_agent(handle, position, target, speed, out i), "Crowd.AddAgent");
+            return (int)(ulong)i;
+        }
+
+        /// <summary>Adds an agent of its own radius (world units): its path keeps that far
+        /// off the walls, and avoidance the sum of two radii between agents. At most 16
+        /// radii per crowd. Returns its index.</summary>
+        public int AddAgent(Point2d position, Point2d target, double speed, double radius)
+        {
+            UIntPtr i;
+            Native.Check(Native.ps_crowd_add_agent_with_radius(handle, position, target, speed, radius, out i), "Crowd.AddAgent");
             return (int)(ulong)i;
         }
 

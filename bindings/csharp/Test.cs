@@ -224,6 +224,12 @@ static class Test
             ulong cells = crowd.AddCells(new[] { 20, 1, 21, 1 }, out blocked);
             Check(disk != poly && poly != cells, "obstacle ids");
 
+            // An agent of its own radius: its state says so; a NaN radius is refused.
+            int big = crowd.AddAgent(new Point2d(3.5, 9.5), new Point2d(6.5, 9.5), 1.0, 0.45);
+            Check(crowd.State(big).Radius == 0.45 && crowd.State(0).Radius == r, "agent radii");
+            Throws(Status.InvalidArgument, "radius", () => crowd.AddAgent(new Point2d(1.5, 1.5), new Point2d(2.5, 2.5), 1.0, double.NaN), "NaN radius");
+            Check(crowd.RemoveAgent(big) == -1, "remove the large agent");
+
             // A target in nowhere: refused by the update, the old one kept, and why.
             crowd.SetTarget(1, new Point2d(50, 50));
             Check((ulong)crowd.Update(dt).Refused == 1 && crowd.Error(1) != null, "refused target: " + crowd.Error(1));

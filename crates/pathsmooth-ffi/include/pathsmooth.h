@@ -252,6 +252,9 @@ typedef struct PsAgentState {
   struct PsPoint2d velocity;
   // Its walking speed (world units per second).
   double speed;
+  // Its radius in effect (world units): the crowd's, or its own
+  // ([`ps_crowd_add_agent_with_radius`]).
+  double radius;
   // The points of its path, position to target ([`ps_crowd_agent_path`]).
   size_t path_len;
   // It stands at its target, with no new target pending.
@@ -794,6 +797,26 @@ enum PsStatus ps_crowd_add_agent(struct PsCrowd *crowd,
                                  struct PsPoint2d target,
                                  double speed,
                                  size_t *out_agent);
+
+// [`ps_crowd_add_agent`] for an agent of its own `radius` (world units): its path keeps
+// that far off the walls (planned by a pipeline of that radius, one per radius and thread,
+// made when the radius is first used; equal values share one), and with avoidance a pair
+// keeps the sum of its radii apart. At most 16 radii per crowd: round them to a few sizes.
+//
+// Errors (messages start with `ps_crowd_add_agent_with_radius:`): as
+// [`ps_crowd_add_agent`]'s; `PS_INVALID_ARGUMENT` also for a radius that is not finite and
+// ≥ 0, or a 17th radius; `PS_NO_PATH` for a radius with no room anywhere on the world. On
+// failure `*out_agent` is [`PS_NO_AGENT`] and the crowd unchanged.
+//
+// # Safety
+//
+// As [`ps_crowd_add_agent`].
+enum PsStatus ps_crowd_add_agent_with_radius(struct PsCrowd *crowd,
+                                             struct PsPoint2d position,
+                                             struct PsPoint2d target,
+                                             double speed,
+                                             double radius,
+                                             size_t *out_agent);
 
 // Removes agent `agent`. The last agent takes its index (as `Vec::swap_remove`):
 // `*out_moved` (when `out_moved` is not NULL) gets the index that agent had — the caller's

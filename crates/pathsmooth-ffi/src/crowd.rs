@@ -132,6 +132,9 @@ pub struct PsAgentState {
     pub velocity: PsPoint2d,
     /// Its walking speed (world units per second).
     pub speed: f64,
+    /// Its radius in effect (world units): the crowd's, or its own
+    /// ([`ps_crowd_add_agent_with_radius`]).
+    pub radius: f64,
     /// The points of its path, position to target ([`ps_crowd_agent_path`]).
     pub path_len: usize,
     /// It stands at its target, with no new target pending.
@@ -460,6 +463,41 @@ pub unsafe extern "C" fn ps_crowd_add_agent(
     })
 }
 
+/// [`ps_crowd_add_agent`] for an agent of its own `radius` (world units): its path keeps
+/// that far off the walls (planned by a pipeline of that radius, one per radius and thread,
+/// made when the radius is first used; equal values share one), and with avoidance a pair
+/// keeps the sum of its radii apart. At most 16 radii per crowd: round them to a few sizes.
+///
+/// Errors (messages start with `ps_crowd_add_agent_with_radius:`): as
+/// [`ps_crowd_add_agent`]'s; `PS_INVALID_ARGUMENT` also for a radius that is not finite and
+/// ≥ 0, or a 17th radius; `PS_NO_PATH` for a radius with no room anywhere on the world. On
+/// failure `*out_agent` is [`PS_NO_AGENT`] and the crowd unchanged.
+///
+/// # Safety
+///
+/// As [`ps_crowd_add_agent`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_crowd_add_agent_with_radius(
+    crowd: *mut PsCrowd,
+    position: PsPoint2d,
+    target: PsPoint2d,
+    speed: f64,
+    radius: f64,
+    out_agent: *mut usize,
+) -> PsStatus {
+    crate::guard_named("ps_crowd_add_agent_with_radius", || {
+        check_ptr(out_agent, "out_agent")?;
+        // SAFETY: checked non-NULL and aligned.
+        unsafe { *out_agent = PS_NO_AGENT };
+        let c = crowd_mut(crowd)?;
+        let (p, t) = (finite(position, "position")?, finite(target, "target")?);
+        let i = on_crowd!(c, c => c.add_agent_with_radius(p, t, speed, radius))?;
+        // SAFETY: as above.
+        unsafe { *out_agent = i };
+        Ok(())
+    })
+}
+
 /// Removes agent `agent`. The last agent takes its index (as `Vec::swap_remove`):
 /// `*out_moved` (when `out_moved` is not NULL) gets the index that agent had — the caller's
 /// records of index `*out_moved` now belong to index `agent` — or [`PS_NO_AGENT`] when the
@@ -667,6 +705,7 @@ pub unsafe extern "C" fn ps_crowd_agent_state(
             target: point(path.target()),
             velocity: point(a.velocity()),
             speed: a.speed(),
+            radius: a.radius(),
             path_len: path.path().len(),
             arrived: a.arrived().into(),
             waiting: a.waiting().into(),

@@ -949,3 +949,52 @@ fn a_grid_crowd_copies_its_world_with_areas_and_costs_and_changes_only_its_copy(
         ps_world_destroy(world);
     }
 }
+
+#[test]
+fn agents_of_their_own_radii_keep_the_sum_of_their_radii_apart() {
+    // The crossing with every other agent twice as wide: each pair judged here against
+    // the sum of its own radii (read back from each agent's state).
+    let (rows, pairs) = crossing();
+    let world = grid_world(&rows);
+    let crowd = new_crowd(world, RADIUS, Some(&avoiding()));
+    expect(unsafe { ps_world_destroy(world) }, PsOk, "");
+    for (k, [s, t]) in pairs.iter().enumerate() {
+        let radius = if k % 2 == 0 { RADIUS } else { 0.45 };
+        let mut i = PS_NO_AGENT;
+        let status = unsafe {
+            ps_crowd_add_agent_with_radius(crowd, pt(s.x, s.y), pt(t.x, t.y), SPEED, radius, &mut i)
+        };
+        expect(status, PsOk, "");
+        assert_eq!(i, k);
+    }
+    let radii: Vec<f64> = (0..pairs.len()).map(|k| state(crowd, k).radius).collect();
+    assert_eq!(radii[..2], [RADIUS, 0.45]);
+    let mut worst = f64::INFINITY;
+    for _ in 0..FRAMES {
+        update(crowd, DT);
+        let p = read(crowd, ps_crowd_positions);
+        for i in 0..p.len() {
+            for j in i + 1..p.len() {
+                worst = worst.min(p[i].distance(p[j]) / (radii[i] + radii[j]));
+            }
+        }
+    }
+    assert!(worst >= 0.99, "{worst}");
+    assert!((0..pairs.len()).all(|k| state(crowd, k).arrived == 1));
+    // Bad radii: refused, nothing added, the message names the call.
+    for bad in [f64::NAN, -1.0, f64::INFINITY, 50.0] {
+        let mut i = 0;
+        let status = unsafe {
+            ps_crowd_add_agent_with_radius(crowd, pt(1.5, 1.5), pt(2.5, 2.5), SPEED, bad, &mut i)
+        };
+        assert_ne!(status, PsOk, "{bad}");
+        assert_eq!(i, PS_NO_AGENT);
+        assert!(
+            last_error().starts_with("ps_crowd_add_agent_with_radius"),
+            "{}",
+            last_error()
+        );
+    }
+    assert_eq!(count(crowd), pairs.len());
+    expect(unsafe { ps_crowd_destroy(crowd) }, PsOk, "");
+}
