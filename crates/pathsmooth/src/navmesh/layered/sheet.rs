@@ -384,7 +384,7 @@ fn interiors_overlap(p: [DVec2; 3], q: [DVec2; 3]) -> bool {
 mod tests {
     use super::*;
     use crate::navmesh::layered::SurfaceQuery;
-    use crate::navmesh::surface::{Surface, UpAxis};
+    use crate::navmesh::surface::{fan, Surface, UpAxis};
     use glam::DVec3;
 
     /// A row of squares is one floor, the same with a square folded over another is not,
@@ -412,14 +412,8 @@ mod tests {
         v[81].y = 3.0;
         let folded = Surface::from_polygons(&v, &quads[..], UpAxis::Y, 0.0).unwrap();
         assert!(!is_one_floor(SurfaceMesh::new(folded).unwrap().plan_mesh()));
-        let n = 20_000u32;
-        let mut v = vec![DVec3::ZERO];
-        v.extend((0..n).map(|k| {
-            let t = std::f64::consts::TAU * f64::from(k) / f64::from(n);
-            DVec3::new(100.0 * t.cos(), 0.0, 100.0 * t.sin())
-        }));
-        let fan: Vec<[u32; 3]> = (0..n).map(|k| [0, 1 + (k + 1) % n, 1 + k]).collect();
-        let fan = Surface::from_polygons(&v, &fan, UpAxis::Y, 0.0).unwrap();
+        let (v, tris) = fan(20_000, 100.0);
+        let fan = Surface::from_polygons(&v, &tris, UpAxis::Y, 0.0).unwrap();
         assert!(!is_one_floor(SurfaceMesh::new(fan).unwrap().plan_mesh()));
     }
 
@@ -427,13 +421,7 @@ mod tests {
     fn a_cancelled_token_stops_the_build() {
         // A fan of 64 triangles round the origin: the path across it goes round the
         // centre through half of them, each overlapping-tested against the others kept.
-        let n = 64u32;
-        let mut v = vec![DVec3::ZERO];
-        v.extend((0..n).map(|k| {
-            let t = std::f64::consts::TAU * f64::from(k) / f64::from(n);
-            DVec3::new(10.0 * t.cos(), 0.0, 10.0 * t.sin())
-        }));
-        let tris: Vec<[u32; 3]> = (0..n).map(|k| [0, 1 + (k + 1) % n, 1 + k]).collect();
+        let (v, tris) = fan(64, 10.0);
         let surface = Surface::from_polygons(&v, &tris, UpAxis::Y, 0.0).unwrap();
         let mesh = SurfaceMesh::new(surface).unwrap();
         let mut query = SurfaceQuery::new();
@@ -442,7 +430,7 @@ mod tests {
         query.find_path(&mesh, a, b, 0.0).unwrap();
         let cancel = Cancel::new();
         query.set_cancel(Some(cancel.clone()));
-        assert!(query.sheet(&mesh, 1.0).unwrap().mesh().num_triangles() > n as usize / 2);
+        assert!(query.sheet(&mesh, 1.0).unwrap().mesh().num_triangles() > tris.len() / 2);
         cancel.cancel();
         assert_eq!(query.sheet(&mesh, 1.0).unwrap_err(), Error::Cancelled);
     }
