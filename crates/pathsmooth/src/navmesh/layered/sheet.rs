@@ -183,8 +183,8 @@ impl SheetScratch {
             }
             self.keep(plan, tree, t);
         }
-        for i in 0..self.kept.len() {
-            self.reach_out(plan, self.kept[i], 0.0, (lo, hi));
+        for &t in &self.kept {
+            reach_out(plan, t, 0.0, (lo, hi), &mut self.best, &mut self.open);
         }
         while let Some(Nearest { d, item: t }) = self.open.pop() {
             if checkpoint.stop() {
@@ -197,27 +197,9 @@ impl SheetScratch {
                 continue;
             }
             self.keep(plan, tree, t);
-            self.reach_out(plan, t, d, (lo, hi));
+            reach_out(plan, t, d, (lo, hi), &mut self.best, &mut self.open);
         }
         Ok(())
-    }
-
-    /// Offers the neighbours of kept triangle `t` (at distance `d`) in the region to the
-    /// walk.
-    fn reach_out(&mut self, plan: &NavMesh, t: u32, d: f64, (lo, hi): (DVec2, DVec2)) {
-        let c = plan.centroid(t as TriId);
-        for n in plan.neighbors(t as TriId).into_iter().flatten() {
-            let (a, b) = tri_box(plan, n);
-            if a.cmpgt(hi).any() || b.cmplt(lo).any() {
-                continue;
-            }
-            let dn = d + c.distance(plan.centroid(n)).max(f64::MIN_POSITIVE);
-            let n = n as u32;
-            if self.best.get(&n).is_none_or(|&b| dn < b) {
-                self.best.insert(n, dn);
-                self.open.push(Nearest { d: dn, item: n });
-            }
-        }
     }
 
     /// True when triangle `t`'s interior overlaps a kept triangle's, for `t` next to a
@@ -297,6 +279,34 @@ impl SheetScratch {
             mesh,
             surface_triangle: kept,
             sheet_triangle: Some(sheet_triangle),
+        }
+    }
+}
+
+/// One step of the sheet's walk: offers the neighbours of kept triangle `t` (reached at
+/// walk distance `d`) whose plan-view boxes meet the region `(lo, hi)`. A neighbour's
+/// distance is `d` plus the distance between the two centroids (at least the smallest
+/// positive number, so that distances grow along the walk); when that is below its `best`
+/// so far it becomes its best and the neighbour goes on `open`.
+fn reach_out(
+    plan: &NavMesh,
+    t: u32,
+    d: f64,
+    (lo, hi): (DVec2, DVec2),
+    best: &mut FxHashMap<u32, f64>,
+    open: &mut BinaryHeap<Nearest>,
+) {
+    let c = plan.centroid(t as TriId);
+    for n in plan.neighbors(t as TriId).into_iter().flatten() {
+        let (a, b) = tri_box(plan, n);
+        if a.cmpgt(hi).any() || b.cmplt(lo).any() {
+            continue;
+        }
+        let dn = d + c.distance(plan.centroid(n)).max(f64::MIN_POSITIVE);
+        let n = n as u32;
+        if best.get(&n).is_none_or(|&b| dn < b) {
+            best.insert(n, dn);
+            open.push(Nearest { d: dn, item: n });
         }
     }
 }
@@ -493,21 +503,7 @@ mod tests {
                 continue;
             }
             kept.push(t);
-            let c = plan.centroid(t as TriId);
-            for n in plan.neighbors(t as TriId).into_iter().flatten() {
-                let (a, b) = tri_box(plan, n);
-                if a.cmpgt(hi).any() || b.cmplt(lo).any() {
-                    continue;
-                }
-                let dn = d + c.distance(plan.centroid(n)).max(f64::MIN_POSITIVE);
-                if best.get(&(n as u32)).is_none_or(|&b| dn < b) {
-                    best.insert(n as u32, dn);
-                    open.push(Nearest {
-                        d: dn,
-                        item: n as u32,
-                    });
-                }
-            }
+            reach_out(plan, t, d, (lo, hi), &mut best, &mut open);
         }
         kept.sort_unstable();
         Some(kept)
