@@ -159,7 +159,7 @@ impl Stage {
                 let mesh = world.navmesh()?;
                 match world.cost_filter().filter(|_| mesh.has_areas()) {
                     Some(_) => world.find_path_into(start, goal, radius, cx.query, out),
-                    None => path_on_mesh(world, mesh, query, start, goal, radius, out),
+                    None => path_on_mesh(world, mesh, None, query, start, goal, radius, out),
                 }
             }
             (Step::Relax(params), Stage::Relax(relax)) => {

@@ -1,7 +1,7 @@
 //! Planning on a navmesh: the query's path checked against the world and repaired
 //! ([`path_on_mesh`], what [`NavMeshWorld`](crate::NavMeshWorld) and the pipeline's funnel
 //! step return), and with area costs the cheapest channel's path or the shortest path,
-//! whichever costs less ([`plan_with_costs`]).
+//! whichever costs less.
 
 use glam::DVec2;
 
@@ -12,20 +12,64 @@ use crate::navmesh::mesh::NavMesh;
 use crate::navmesh::NavMeshQuery;
 
 /// The navmesh path of [`NavMeshWorld`](crate::NavMeshWorld)'s [`find_path_into`](World::find_path_into) on
-/// `mesh`, searched with `query` and checked against `world` (a navmesh world, or a grid
-/// world and its own navmesh for the pipeline's funnel step), into `out`.
+/// `mesh` (the world's free region), searched with `query` and checked against `world` (a
+/// navmesh world, or a grid world and its own navmesh for the pipeline's funnel step), into
+/// `out`.
+///
+/// Without `costs`, the query's shortest path (Polyanya at radius 0, the radius search
+/// otherwise), checked and repaired as [`plan_on_mesh`] says. With `costs`, two
+/// candidates, each checked and repaired so, and the cheaper under [`World::segment_cost`]
+/// kept (the shortest on a tie):
+///
+/// 1. the shortest path in the cheapest channel
+///    ([`NavMeshQuery::find_path_with_costs`]);
+/// 2. the shortest path (this function without `costs`), which the channel search,
+///    working on points of the edges, can miss when it is cheaper (a path that clips a
+///    swamp's corner).
+///
+/// So the result never costs more than the shortest path. When both fail, the shortest
+/// path's error is returned (the unit-cost planner's errors). Afterwards `query` holds
+/// the cheapest channel's search. Cost: both searches, and one cost walk of each path;
+/// no allocation once `query` and `out` have grown.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn path_on_mesh<W: World + ?Sized>(
     world: &W,
     mesh: &NavMesh,
+    costs: Option<&AreaCosts>,
     query: &mut NavMeshQuery,
     start: DVec2,
     goal: DVec2,
     radius: f64,
     out: &mut Vec<DVec2>,
 ) -> Result<()> {
-    plan_on_mesh(world, query, start, goal, radius, out, |query, radius| {
-        query.find_path(mesh, start, goal, radius).map(|_| ())
-    })
+    let Some(costs) = costs else {
+        return plan_on_mesh(world, query, start, goal, radius, out, |query, radius| {
+            query.find_path(mesh, start, goal, radius).map(|_| ())
+        });
+    };
+    let mut shortest = std::mem::take(&mut query.spare);
+    let unit = path_on_mesh(world, mesh, None, query, start, goal, radius, &mut shortest);
+    let cheapest = plan_on_mesh(world, query, start, goal, radius, out, |query, radius| {
+        query
+            .find_path_with_costs(mesh, costs, start, goal, radius)
+            .map(|_| ())
+    });
+    let result = match (cheapest, unit) {
+        (Ok(()), Ok(())) => {
+            if path_cost(world, &shortest) <= path_cost(world, out) {
+                out.clone_from(&shortest);
+            }
+            Ok(())
+        }
+        (Ok(()), Err(_)) => Ok(()),
+        (Err(_), Ok(())) => {
+            out.clone_from(&shortest);
+            Ok(())
+        }
+        (Err(_), Err(e)) => Err(e),
+    };
+    query.spare = shortest;
+    result
 }
 
 /// [`path_on_mesh`] with the search given: `search` runs `query` at the radius in effect
@@ -103,56 +147,4 @@ pub(crate) fn plan_on_mesh<W: World + ?Sized>(
         step: "navmesh plan",
         reason,
     })
-}
-
-/// The path of [`NavMeshWorld`](crate::NavMeshWorld)'s planner under `costs` from `start`
-/// to `goal` on `mesh` (the world's free region), into `out`: two candidates, each
-/// checked against `world` and repaired as the unit-cost planner's path is
-/// ([`path_on_mesh`]), and the cheaper under [`World::segment_cost`] kept (the shortest
-/// on a tie):
-///
-/// 1. the shortest path in the cheapest channel
-///    ([`NavMeshQuery::find_path_with_costs`]);
-/// 2. the shortest path (Polyanya at radius 0, the radius search otherwise), which the
-///    channel search, working on points of the edges, can miss when it is cheaper (a path
-///    that clips a swamp's corner).
-///
-/// So the result never costs more than the shortest path. When both fail, the shortest
-/// path's error is returned (the unit-cost planner's errors). Afterwards `query` holds
-/// the cheapest channel's search. Cost: both searches, and one cost walk of each path;
-/// no allocation once `query` and `out` have grown.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn plan_with_costs<W: World + ?Sized>(
-    world: &W,
-    mesh: &NavMesh,
-    costs: &AreaCosts,
-    query: &mut NavMeshQuery,
-    start: DVec2,
-    goal: DVec2,
-    radius: f64,
-    out: &mut Vec<DVec2>,
-) -> Result<()> {
-    let mut shortest = std::mem::take(&mut query.spare);
-    let unit = path_on_mesh(world, mesh, query, start, goal, radius, &mut shortest);
-    let cheapest = plan_on_mesh(world, query, start, goal, radius, out, |query, radius| {
-        query
-            .find_path_with_costs(mesh, costs, start, goal, radius)
-            .map(|_| ())
-    });
-    let result = match (cheapest, unit) {
-        (Ok(()), Ok(())) => {
-            if path_cost(world, &shortest) <= path_cost(world, out) {
-                out.clone_from(&shortest);
-            }
-            Ok(())
-        }
-        (Ok(()), Err(_)) => Ok(()),
-        (Err(_), Ok(())) => {
-            out.clone_from(&shortest);
-            Ok(())
-        }
-        (Err(_), Err(e)) => Err(e),
-    };
-    query.spare = shortest;
-    result
 }

@@ -295,21 +295,9 @@ impl World for NavMeshWorld {
         query: &mut NavMeshQuery,
         out: &mut Vec<DVec2>,
     ) -> Result<()> {
-        let found = if self.has_area_costs() {
-            super::mesh_plan::plan_with_costs(
-                self,
-                self.mesh(),
-                &self.costs,
-                query,
-                start,
-                goal,
-                radius,
-                out,
-            )
-        } else {
-            path_on_mesh(self, self.mesh(), query, start, goal, radius, out)
-        };
-        found.map_err(|e| self.excluded_end(e))
+        let costs = self.has_area_costs().then_some(&self.costs);
+        path_on_mesh(self, self.mesh(), costs, query, start, goal, radius, out)
+            .map_err(|e| self.excluded_end(e))
     }
 
     fn navmesh(&self) -> Result<&NavMesh> {

@@ -561,6 +561,26 @@ fn emit(out: &mut Out, t: &Tile, bits: RefBits) -> Result<()> {
     Ok(())
 }
 
+/// Checks that polygon `p`'s detail sub-mesh takes its `count` detail `what` (vertices or
+/// triangles) from `base` on within the tile's `total`; else the error names the range
+/// used and the tile's count. No overflow: the sums are taken in `u64`.
+fn check_detail_range(
+    ctx: Ctx<'_>,
+    p: u32,
+    what: &str,
+    (base, count): (u32, u32),
+    total: u32,
+) -> Result<()> {
+    if u64::from(base) + u64::from(count) > u64::from(total) {
+        return Err(ctx.err(format!(
+            "polygon {p}'s detail sub-mesh uses detail {what} {base} to {}, but the tile has \
+             {total}",
+            u64::from(base) + u64::from(count) - 1,
+        )));
+    }
+    Ok(())
+}
+
 /// Appends ground polygon `p`'s detail sub-mesh: its corners `poly`, then its own detail
 /// vertices; Detour's indices (below the corner count: a corner; else its detail vertices
 /// in order) are the sub-mesh's. A tile without a detail mesh gets a fan of the polygon,
@@ -584,22 +604,20 @@ fn sub_mesh(detail: &mut Detail, t: &Tile, p: u32, poly: &[DVec3]) -> Result<()>
     let at = s[3] + DETAIL_MESH_SIZE * u64::from(p);
     let (vert_base, tri_base) = (d.u32(at), d.u32(at + 4));
     let (vert_count, tri_count) = (u32::from(d.u8(at + 8)), u32::from(d.u8(at + 9)));
-    if u64::from(vert_base) + u64::from(vert_count) > u64::from(h.detail_vert_count) {
-        return Err(ctx.err(format!(
-            "polygon {p}'s detail sub-mesh uses detail vertices {vert_base} to {}, but the tile \
-             has {}",
-            u64::from(vert_base) + u64::from(vert_count) - 1,
-            h.detail_vert_count
-        )));
-    }
-    if u64::from(tri_base) + u64::from(tri_count) > u64::from(h.detail_tri_count) {
-        return Err(ctx.err(format!(
-            "polygon {p}'s detail sub-mesh uses detail triangles {tri_base} to {}, but the tile \
-             has {}",
-            u64::from(tri_base) + u64::from(tri_count) - 1,
-            h.detail_tri_count
-        )));
-    }
+    check_detail_range(
+        ctx,
+        p,
+        "vertices",
+        (vert_base, vert_count),
+        h.detail_vert_count,
+    )?;
+    check_detail_range(
+        ctx,
+        p,
+        "triangles",
+        (tri_base, tri_count),
+        h.detail_tri_count,
+    )?;
     for i in 0..u64::from(vert_count) {
         let n = u64::from(vert_base) + i;
         let v = d.vec3(s[4] + 12 * n);
@@ -1125,20 +1143,11 @@ mod tests {
         assert_eq!(d.refs, [4, 5]);
         let detail = d.detail.unwrap();
         assert_eq!(detail.meshes, [[0, 5, 0, 4], [5, 4, 4, 2]]);
-        assert_eq!(
-            detail.vertices,
-            [
-                v(0.0, 0.0, 0.0),
-                v(1.0, 0.0, 0.0),
-                v(1.0, 0.0, 1.0),
-                v(0.0, 0.0, 1.0),
-                v(0.5, 0.1, 0.5),
-                v(1.0, 0.0, 0.0),
-                v(2.0, 0.5, 0.0),
-                v(2.0, 0.5, 1.0),
-                v(1.0, 0.0, 1.0),
-            ]
-        );
+        // Each sub-mesh holds its polygon's corners (checked above), then its own detail
+        // vertices: polygon 0 has one, at its centre; polygon 1 none.
+        let corners = |p: usize| d.polygons[p].iter().map(|&i| d.vertices[i as usize]);
+        let expected = corners(0).chain([v(0.5, 0.1, 0.5)]).chain(corners(1));
+        assert_eq!(detail.vertices, expected.collect::<Vec<_>>());
         assert_eq!(
             detail.triangles,
             [

@@ -183,8 +183,8 @@ impl SheetScratch {
             }
             self.keep(plan, tree, t);
         }
-        for i in 0..self.kept.len() {
-            self.reach_out(plan, self.kept[i], 0.0, (lo, hi));
+        for &t in &self.kept {
+            reach_out(plan, t, 0.0, (lo, hi), &mut self.best, &mut self.open);
         }
         while let Some(Nearest { d, item: t }) = self.open.pop() {
             if checkpoint.stop() {
@@ -197,27 +197,9 @@ impl SheetScratch {
                 continue;
             }
             self.keep(plan, tree, t);
-            self.reach_out(plan, t, d, (lo, hi));
+            reach_out(plan, t, d, (lo, hi), &mut self.best, &mut self.open);
         }
         Ok(())
-    }
-
-    /// Offers the neighbours of kept triangle `t` (at distance `d`) in the region to the
-    /// walk.
-    fn reach_out(&mut self, plan: &NavMesh, t: u32, d: f64, (lo, hi): (DVec2, DVec2)) {
-        let c = plan.centroid(t as TriId);
-        for n in plan.neighbors(t as TriId).into_iter().flatten() {
-            let (a, b) = tri_box(plan, n);
-            if a.cmpgt(hi).any() || b.cmplt(lo).any() {
-                continue;
-            }
-            let dn = d + c.distance(plan.centroid(n)).max(f64::MIN_POSITIVE);
-            let n = n as u32;
-            if self.best.get(&n).is_none_or(|&b| dn < b) {
-                self.best.insert(n, dn);
-                self.open.push(Nearest { d: dn, item: n });
-            }
-        }
     }
 
     /// True when triangle `t`'s interior overlaps a kept triangle's, for `t` next to a
@@ -297,6 +279,34 @@ impl SheetScratch {
             mesh,
             surface_triangle: kept,
             sheet_triangle: Some(sheet_triangle),
+        }
+    }
+}
+
+/// One step of the sheet's walk: offers the neighbours of kept triangle `t` (reached at
+/// walk distance `d`) whose plan-view boxes meet the region `(lo, hi)`. A neighbour's
+/// distance is `d` plus the distance between the two centroids (at least the smallest
+/// positive number, so that distances grow along the walk); when that is below its `best`
+/// so far it becomes its best and the neighbour goes on `open`.
+fn reach_out(
+    plan: &NavMesh,
+    t: u32,
+    d: f64,
+    (lo, hi): (DVec2, DVec2),
+    best: &mut FxHashMap<u32, f64>,
+    open: &mut BinaryHeap<Nearest>,
+) {
+    let c = plan.centroid(t as TriId);
+    for n in plan.neighbors(t as TriId).into_iter().flatten() {
+        let (a, b) = tri_box(plan, n);
+        if a.cmpgt(hi).any() || b.cmplt(lo).any() {
+            continue;
+        }
+        let dn = d + c.distance(plan.centroid(n)).max(f64::MIN_POSITIVE);
+        let n = n as u32;
+        if best.get(&n).is_none_or(|&b| dn < b) {
+            best.insert(n, dn);
+            open.push(Nearest { d: dn, item: n });
         }
     }
 }
@@ -384,7 +394,7 @@ fn interiors_overlap(p: [DVec2; 3], q: [DVec2; 3]) -> bool {
 mod tests {
     use super::*;
     use crate::navmesh::layered::SurfaceQuery;
-    use crate::navmesh::surface::{Surface, UpAxis};
+    use crate::navmesh::surface::{fan, Surface, UpAxis};
     use glam::DVec3;
 
     /// A row of squares is one floor, the same with a square folded over another is not,
@@ -412,14 +422,8 @@ mod tests {
         v[81].y = 3.0;
         let folded = Surface::from_polygons(&v, &quads[..], UpAxis::Y, 0.0).unwrap();
         assert!(!is_one_floor(SurfaceMesh::new(folded).unwrap().plan_mesh()));
-        let n = 20_000u32;
-        let mut v = vec![DVec3::ZERO];
-        v.extend((0..n).map(|k| {
-            let t = std::f64::consts::TAU * f64::from(k) / f64::from(n);
-            DVec3::new(100.0 * t.cos(), 0.0, 100.0 * t.sin())
-        }));
-        let fan: Vec<[u32; 3]> = (0..n).map(|k| [0, 1 + (k + 1) % n, 1 + k]).collect();
-        let fan = Surface::from_polygons(&v, &fan, UpAxis::Y, 0.0).unwrap();
+        let (v, tris) = fan(20_000, 100.0);
+        let fan = Surface::from_polygons(&v, &tris, UpAxis::Y, 0.0).unwrap();
         assert!(!is_one_floor(SurfaceMesh::new(fan).unwrap().plan_mesh()));
     }
 
@@ -427,13 +431,7 @@ mod tests {
     fn a_cancelled_token_stops_the_build() {
         // A fan of 64 triangles round the origin: the path across it goes round the
         // centre through half of them, each overlapping-tested against the others kept.
-        let n = 64u32;
-        let mut v = vec![DVec3::ZERO];
-        v.extend((0..n).map(|k| {
-            let t = std::f64::consts::TAU * f64::from(k) / f64::from(n);
-            DVec3::new(10.0 * t.cos(), 0.0, 10.0 * t.sin())
-        }));
-        let tris: Vec<[u32; 3]> = (0..n).map(|k| [0, 1 + (k + 1) % n, 1 + k]).collect();
+        let (v, tris) = fan(64, 10.0);
         let surface = Surface::from_polygons(&v, &tris, UpAxis::Y, 0.0).unwrap();
         let mesh = SurfaceMesh::new(surface).unwrap();
         let mut query = SurfaceQuery::new();
@@ -442,7 +440,7 @@ mod tests {
         query.find_path(&mesh, a, b, 0.0).unwrap();
         let cancel = Cancel::new();
         query.set_cancel(Some(cancel.clone()));
-        assert!(query.sheet(&mesh, 1.0).unwrap().mesh().num_triangles() > n as usize / 2);
+        assert!(query.sheet(&mesh, 1.0).unwrap().mesh().num_triangles() > tris.len() / 2);
         cancel.cancel();
         assert_eq!(query.sheet(&mesh, 1.0).unwrap_err(), Error::Cancelled);
     }
@@ -505,21 +503,7 @@ mod tests {
                 continue;
             }
             kept.push(t);
-            let c = plan.centroid(t as TriId);
-            for n in plan.neighbors(t as TriId).into_iter().flatten() {
-                let (a, b) = tri_box(plan, n);
-                if a.cmpgt(hi).any() || b.cmplt(lo).any() {
-                    continue;
-                }
-                let dn = d + c.distance(plan.centroid(n)).max(f64::MIN_POSITIVE);
-                if best.get(&(n as u32)).is_none_or(|&b| dn < b) {
-                    best.insert(n as u32, dn);
-                    open.push(Nearest {
-                        d: dn,
-                        item: n as u32,
-                    });
-                }
-            }
+            reach_out(plan, t, d, (lo, hi), &mut best, &mut open);
         }
         kept.sort_unstable();
         Some(kept)

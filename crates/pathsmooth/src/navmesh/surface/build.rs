@@ -401,23 +401,11 @@ fn extent(points: &[DVec3]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::navmesh::surface::{OffMeshLink, UpAxis};
-
-    /// A fan of `n` triangles round the origin, radius 10, y up: every spoke's box holds
-    /// most of the rim (the T-junction search's worst case).
-    fn fan(n: u32) -> (Vec<DVec3>, Vec<[u32; 3]>) {
-        let mut v = vec![DVec3::ZERO];
-        v.extend((0..n).map(|k| {
-            let t = std::f64::consts::TAU * f64::from(k) / f64::from(n);
-            DVec3::new(10.0 * t.cos(), 0.0, 10.0 * t.sin())
-        }));
-        let tris = (0..n).map(|k| [0, 1 + (k + 1) % n, 1 + k]).collect();
-        (v, tris)
-    }
+    use crate::navmesh::surface::{fan, OffMeshLink, UpAxis};
 
     #[test]
     fn a_cancelled_token_stops_every_long_loop_of_the_build() {
-        let (v, tris) = fan(64);
+        let (v, tris) = fan(64, 10.0);
         let options = SurfaceOptions::new(UpAxis::Y);
         let go = Cancel::new();
         let stop = Cancel::new();

@@ -494,6 +494,21 @@ impl Surface {
     }
 }
 
+/// A fan of `n` triangles round the origin, of radius `radius`, y up: vertex 0 the centre,
+/// vertex `1 + k` the rim at angle `2πk/n`, triangle `k` from the centre to rim vertices
+/// `k + 1` and `k` (counter-clockwise seen from above). Its long spokes' boxes each hold
+/// most of the rim, the worst case of the searches that pair boxes. For tests.
+#[cfg(test)]
+pub(crate) fn fan(n: u32, radius: f64) -> (Vec<DVec3>, Vec<[u32; 3]>) {
+    let mut v = vec![DVec3::ZERO];
+    v.extend((0..n).map(|k| {
+        let t = std::f64::consts::TAU * f64::from(k) / f64::from(n);
+        DVec3::new(radius * t.cos(), 0.0, radius * t.sin())
+    }));
+    let tris = (0..n).map(|k| [0, 1 + (k + 1) % n, 1 + k]).collect();
+    (v, tris)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
