@@ -451,16 +451,37 @@ pub unsafe extern "C" fn ps_crowd_add_agent(
     out_agent: *mut usize,
 ) -> PsStatus {
     crate::guard_named("ps_crowd_add_agent", || {
-        check_ptr(out_agent, "out_agent")?;
-        // SAFETY: checked non-NULL and aligned.
-        unsafe { *out_agent = PS_NO_AGENT };
-        let c = crowd_mut(crowd)?;
-        let (p, t) = (finite(position, "position")?, finite(target, "target")?);
-        let i = on_crowd!(c, c => c.add_agent(p, t, speed))?;
-        // SAFETY: as above.
-        unsafe { *out_agent = i };
-        Ok(())
+        // SAFETY: the caller's promises, passed on.
+        unsafe { add_agent(crowd, [position, target], speed, None, out_agent) }
     })
+}
+
+/// The body of [`ps_crowd_add_agent`] and [`ps_crowd_add_agent_with_radius`]: an agent of
+/// the crowd's radius (`None`) or its own, its index into `*out_agent` ([`PS_NO_AGENT`] on
+/// failure).
+///
+/// # Safety
+///
+/// As [`ps_crowd_add_agent`].
+unsafe fn add_agent(
+    crowd: *mut PsCrowd,
+    [position, target]: [PsPoint2d; 2],
+    speed: f64,
+    radius: Option<f64>,
+    out_agent: *mut usize,
+) -> Res<()> {
+    check_ptr(out_agent, "out_agent")?;
+    // SAFETY: checked non-NULL and aligned.
+    unsafe { *out_agent = PS_NO_AGENT };
+    let c = crowd_mut(crowd)?;
+    let (p, t) = (finite(position, "position")?, finite(target, "target")?);
+    let i = match radius {
+        None => on_crowd!(c, c => c.add_agent(p, t, speed))?,
+        Some(r) => on_crowd!(c, c => c.add_agent_with_radius(p, t, speed, r))?,
+    };
+    // SAFETY: as above.
+    unsafe { *out_agent = i };
+    Ok(())
 }
 
 /// [`ps_crowd_add_agent`] for an agent of its own `radius` (world units): its path keeps
@@ -486,15 +507,8 @@ pub unsafe extern "C" fn ps_crowd_add_agent_with_radius(
     out_agent: *mut usize,
 ) -> PsStatus {
     crate::guard_named("ps_crowd_add_agent_with_radius", || {
-        check_ptr(out_agent, "out_agent")?;
-        // SAFETY: checked non-NULL and aligned.
-        unsafe { *out_agent = PS_NO_AGENT };
-        let c = crowd_mut(crowd)?;
-        let (p, t) = (finite(position, "position")?, finite(target, "target")?);
-        let i = on_crowd!(c, c => c.add_agent_with_radius(p, t, speed, radius))?;
-        // SAFETY: as above.
-        unsafe { *out_agent = i };
-        Ok(())
+        // SAFETY: the caller's promises, passed on.
+        unsafe { add_agent(crowd, [position, target], speed, Some(radius), out_agent) }
     })
 }
 
