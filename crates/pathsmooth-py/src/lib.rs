@@ -13,7 +13,6 @@ use glam::{DVec2, DVec3, IVec2};
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pathsmooth::crowd::{Avoidance, Crowd as RsCrowd, CrowdAgent, MovingId, MovingObstacle};
-use pathsmooth::curve::CatmullRomParams;
 use pathsmooth::grid::GridMap;
 use pathsmooth::metrics::PathMetrics;
 use pathsmooth::navmesh::{load_surface, load_surface_with_detail};
@@ -735,32 +734,12 @@ fn rows_array<'py, const N: usize>(
 // Steps, reports
 
 fn step_named(name: &str, value: Option<f64>) -> PyResult<Step> {
-    let needs = |what: &str| {
-        Error::new_err(format!(
-            "step `{name}` needs {what}: give it as a pair, e.g. (\"{name}\", 1.0)"
-        ))
-    };
-    let takes_none = || Error::new_err(format!("step `{name}` takes no parameter"));
-    Ok(match (name, value) {
-        ("shortcut", None) => Step::Shortcut,
-        ("chaikin", None) => Step::chaikin(),
-        ("catmull-rom", None) => Step::CatmullRom(CatmullRomParams::centripetal(5)),
-        ("funnel", None) => Step::Funnel,
-        ("relax", None) => Step::relax(),
-        ("corridor", None) => Step::corridor(),
-        ("resample", Some(spacing)) => Step::Resample { spacing },
-        ("resample", None) => return Err(needs("a spacing (world units)")),
-        ("fillet", Some(rho)) => Step::fillet(rho),
-        ("fillet", None) => return Err(needs("a minimum turning radius (world units)")),
-        ("shortcut" | "chaikin" | "catmull-rom" | "funnel" | "relax" | "corridor", Some(_)) => {
-            return Err(takes_none());
+    Step::named(name, value).map_err(|e| match e {
+        // Python gives a step's value as a pair: say how.
+        pathsmooth::StepNameError::NeedsValue { step, .. } => {
+            Error::new_err(format!("{e}: give it as a pair, e.g. (\"{step}\", 1.0)"))
         }
-        _ => {
-            return Err(Error::new_err(format!(
-                "unknown step `{name}`: expected one of shortcut, chaikin, catmull-rom, \
-                 resample, funnel, relax, corridor, fillet"
-            )));
-        }
+        e => Error::new_err(e.to_string()),
     })
 }
 
@@ -793,14 +772,7 @@ fn parse_steps(steps: &Bound<'_, PyAny>) -> PyResult<Vec<Step>> {
 }
 
 fn preset_named(name: &str) -> PyResult<Preset> {
-    match name {
-        "shortest" => Ok(Preset::Shortest),
-        "smooth" => Ok(Preset::Smooth),
-        "corridor" => Ok(Preset::Corridor),
-        _ => Err(Error::new_err(format!(
-            "unknown preset `{name}`: expected one of shortest, smooth, corridor"
-        ))),
-    }
+    Preset::named(name).map_err(|e| Error::new_err(e.to_string()))
 }
 
 fn steps_or_preset(preset: Option<&str>, steps: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Step>> {

@@ -7,7 +7,7 @@ mod stage;
 mod step;
 mod surface;
 
-pub use step::{Preset, Step};
+pub use step::{Preset, Step, StepNameError};
 
 use stage::{Context, Stage};
 

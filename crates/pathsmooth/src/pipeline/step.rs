@@ -98,6 +98,52 @@ impl Step {
         }
     }
 
+    /// The step called `name` ([`NAMES`](Self::NAMES)) with its default parameters, or with
+    /// `value` for the two steps that need one: `resample`'s spacing and `fillet`'s minimum
+    /// turning radius (world units). The one reading of step names that the bindings
+    /// (Python, WebAssembly) share; the value is not checked here ([`validate`](Self::validate)).
+    ///
+    /// ```
+    /// use pathsmooth::{Step, StepNameError};
+    /// assert_eq!(Step::named("chaikin", None), Ok(Step::chaikin()));
+    /// assert_eq!(Step::named("resample", Some(0.5)), Ok(Step::Resample { spacing: 0.5 }));
+    /// assert_eq!(Step::named("fillet", None), Err(StepNameError::NeedsValue {
+    ///     step: "fillet",
+    ///     what: "a minimum turning radius (world units)",
+    /// }));
+    /// assert!(Step::named("bogus", None).unwrap_err().to_string().starts_with("unknown step `bogus`"));
+    /// ```
+    pub fn named(name: &str, value: Option<f64>) -> Result<Step, StepNameError> {
+        let step = match name {
+            "shortcut" => Step::Shortcut,
+            "chaikin" => Step::chaikin(),
+            "catmull-rom" => Step::catmull_rom(),
+            "funnel" => Step::Funnel,
+            "relax" => Step::relax(),
+            "corridor" => Step::corridor(),
+            "resample" | "fillet" => {
+                let (step, what) = if name == "resample" {
+                    ("resample", "a spacing (world units)")
+                } else {
+                    ("fillet", "a minimum turning radius (world units)")
+                };
+                let Some(v) = value else {
+                    return Err(StepNameError::NeedsValue { step, what });
+                };
+                return Ok(if step == "resample" {
+                    Step::Resample { spacing: v }
+                } else {
+                    Step::fillet(v)
+                });
+            }
+            _ => return Err(StepNameError::Unknown(name.to_owned())),
+        };
+        match value {
+            None => Ok(step),
+            Some(_) => Err(StepNameError::TakesNoValue(step.name())),
+        }
+    }
+
     /// Checks the step's parameters, as the step itself would when it runs: a binding
     /// checks its steps with this when a pipeline is made, so a bad one is refused there
     /// and not at the first plan. Errors: [`Error::BadParameter`](crate::Error::BadParameter)
@@ -230,6 +276,33 @@ impl Step {
     }
 }
 
+/// Why a step or preset name was refused ([`Step::named`], [`Preset::named`]); the message
+/// lists what the name could have been.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum StepNameError {
+    /// No step has this name.
+    #[error(
+        "unknown step `{0}`: expected one of shortcut, chaikin, catmull-rom, resample, \
+         funnel, relax, corridor, fillet"
+    )]
+    Unknown(String),
+    /// No preset has this name.
+    #[error("unknown preset `{0}`: expected one of shortest, smooth, corridor")]
+    UnknownPreset(String),
+    /// The step needs a value and was given none.
+    #[error("step `{step}` needs {what}")]
+    NeedsValue {
+        /// The step's name.
+        step: &'static str,
+        /// What the value is, in words.
+        what: &'static str,
+    },
+    /// The step takes no value and was given one.
+    #[error("step `{0}` takes no parameter")]
+    TakesNoValue(&'static str),
+}
+
 /// Ready-made step lists, named for what users want.
 ///
 /// ```
@@ -248,6 +321,26 @@ pub enum Preset {
 }
 
 impl Preset {
+    /// Every preset's name, as [`named`](Self::named) reads them.
+    pub const NAMES: [&'static str; 3] = ["shortest", "smooth", "corridor"];
+
+    /// The preset called `name` (`shortest`, `smooth`, `corridor`), as the command line and
+    /// the bindings spell them.
+    ///
+    /// ```
+    /// use pathsmooth::{Preset, StepNameError};
+    /// assert_eq!(Preset::named("smooth"), Ok(Preset::Smooth));
+    /// assert!(matches!(Preset::named("nope"), Err(StepNameError::UnknownPreset(_))));
+    /// ```
+    pub fn named(name: &str) -> Result<Preset, StepNameError> {
+        match name {
+            "shortest" => Ok(Preset::Shortest),
+            "smooth" => Ok(Preset::Smooth),
+            "corridor" => Ok(Preset::Corridor),
+            _ => Err(StepNameError::UnknownPreset(name.to_owned())),
+        }
+    }
+
     /// The preset's steps.
     pub fn steps(self) -> Vec<Step> {
         match self {

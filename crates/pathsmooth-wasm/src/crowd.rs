@@ -1,0 +1,306 @@
+//! `Crowd`: many agents walking their paths on a grid or a 2D navmesh, avoiding each other
+//! and moving obstacles; positions and velocities out as `Float64Array`s.
+
+use glam::DVec2;
+use pathsmooth::crowd::{Avoidance, Crowd as RsCrowd, CrowdAgent, MovingId, MovingObstacle};
+use pathsmooth::world::{Obstacle, ObstacleId, ObstacleWorld};
+use pathsmooth::{GridWorld as RsGrid, NavMeshWorld as RsNavMesh, Step};
+use wasm_bindgen::prelude::*;
+
+use crate::args::{flat2, steps, whole};
+use crate::worlds::{world_of, AnyWorld};
+use crate::{arg_error, err_in, report};
+
+/// A crowd on either kind of world it runs on.
+enum AnyCrowd {
+    Grid(RsCrowd<RsGrid>),
+    Mesh(RsCrowd<RsNavMesh>),
+}
+
+/// `$body` with `$c` bound to the crowd, whichever its world.
+macro_rules! on_crowd {
+    ($crowd:expr, $c:ident => $body:expr) => {
+        match $crowd {
+            AnyCrowd::Grid($c) => $body,
+            AnyCrowd::Mesh($c) => $body,
+        }
+    };
+}
+
+/// The crowd's settings read from the options object: `avoid` (bool), `planBudget`
+/// (plans per update, to spread re-plans over frames).
+fn new_crowd<W: ObstacleWorld + Send + Sync>(
+    world: W,
+    radius: f64,
+    steps: Vec<Step>,
+    avoid: bool,
+    plan_budget: Option<usize>,
+) -> pathsmooth::Result<RsCrowd<W>> {
+    RsCrowd::new(world, radius, steps)?
+        .with_plan_budget(plan_budget)?
+        .with_avoidance(avoid.then(Avoidance::default))
+}
+
+/// Many agents walking their paths on one world whose obstacles come and go
+/// (`pathsmooth::crowd::Crowd`), on one thread. The crowd owns a copy of the world it is
+/// given: its obstacles change the crowd's world only.
+#[wasm_bindgen]
+pub struct Crowd {
+    crowd: AnyCrowd,
+}
+
+/// The option `key` of `options` (`undefined` when there are no options).
+fn option(options: &Option<js_sys::Object>, key: &str) -> JsValue {
+    options
+        .as_ref()
+        .and_then(|o| js_sys::Reflect::get(o, &JsValue::from_str(key)).ok())
+        .unwrap_or(JsValue::UNDEFINED)
+}
+
+#[wasm_bindgen]
+impl Crowd {
+    /// A crowd on `world` (a `GridWorld` or a `NavMeshWorld`) whose agents are `radius`
+    /// across by default, their paths made with `steps` (as `Pipeline`'s). `options`:
+    /// `avoid` (true: agents avoid each other and moving obstacles, ORCA), `planBudget`
+    /// (at most this many plans per update: the rest wait their turn).
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "GridWorld | NavMeshWorld")] world: &JsValue,
+        radius: f64,
+        #[wasm_bindgen(unchecked_param_type = "string | (string | [string, number])[]")]
+        steps_spec: Option<JsValue>,
+        #[wasm_bindgen(unchecked_param_type = "{ avoid?: boolean, planBudget?: number }")]
+        options: Option<js_sys::Object>,
+    ) -> Result<Crowd, JsError> {
+        const WHAT: &str = "new Crowd";
+        let steps = steps(WHAT, &steps_spec.unwrap_or(JsValue::UNDEFINED))?;
+        let avoid = option(&options, "avoid").is_truthy();
+        let budget = option(&options, "planBudget");
+        let plan_budget = match budget.as_f64() {
+            _ if budget.is_undefined() || budget.is_null() => None,
+            Some(b) => Some(whole(WHAT, "planBudget", b, u32::MAX as usize)?),
+            None => return Err(arg_error(WHAT, "planBudget: expected a number")),
+        };
+        let crowd = match world_of(WHAT, world)? {
+            AnyWorld::Grid(w, map) => {
+                let own = RsGrid::with_frame((*map).clone(), w.cell_size(), w.origin())
+                    .map_err(err_in(WHAT))?;
+                AnyCrowd::Grid(
+                    new_crowd(own, radius, steps, avoid, plan_budget).map_err(err_in(WHAT))?,
+                )
+            }
+            AnyWorld::NavMesh(w) => AnyCrowd::Mesh(
+                new_crowd((*w).clone(), radius, steps, avoid, plan_budget).map_err(err_in(WHAT))?,
+            ),
+            AnyWorld::Surface(_) => {
+                return Err(arg_error(
+                    WHAT,
+                    "the crowd runs on a GridWorld or a NavMeshWorld; on a SurfaceMesh \
+                     (a layered navmesh) it does not yet",
+                ));
+            }
+        };
+        Ok(Crowd { crowd })
+    }
+
+    /// The number of agents.
+    #[wasm_bindgen(getter)]
+    pub fn length(&self) -> usize {
+        self.agents().len()
+    }
+
+    /// Adds an agent at (`x`, `y`) walking to (`tx`, `ty`) at `speed` (world units per
+    /// second), of the crowd's radius or its own `radius`, its path planned now; its index.
+    #[wasm_bindgen(js_name = addAgent)]
+    pub fn add_agent(
+        &mut self,
+        x: f64,
+        y: f64,
+        tx: f64,
+        ty: f64,
+        speed: f64,
+        radius: Option<f64>,
+    ) -> Result<usize, JsError> {
+        let (p, t) = (DVec2::new(x, y), DVec2::new(tx, ty));
+        match radius {
+            None => on_crowd!(&mut self.crowd, c => c.add_agent(p, t, speed)),
+            Some(r) => on_crowd!(&mut self.crowd, c => c.add_agent_with_radius(p, t, speed, r)),
+        }
+        .map_err(err_in("Crowd.addAgent"))
+    }
+
+    /// Removes agent `agent`: the last agent takes its index; returns the index that agent
+    /// had (`undefined` when the removed one was the last).
+    #[wasm_bindgen(js_name = removeAgent)]
+    pub fn remove_agent(&mut self, agent: f64) -> Result<Option<usize>, JsError> {
+        const WHAT: &str = "Crowd.removeAgent";
+        let i = self.agent_index(WHAT, agent)?;
+        on_crowd!(&mut self.crowd, c => c.remove_agent(i)).map_err(err_in(WHAT))
+    }
+
+    /// Asks agent `agent` to walk to (`x`, `y`): the next `update` plans it.
+    #[wasm_bindgen(js_name = setTarget)]
+    pub fn set_target(&mut self, agent: f64, x: f64, y: f64) -> Result<(), JsError> {
+        const WHAT: &str = "Crowd.setTarget";
+        let i = self.agent_index(WHAT, agent)?;
+        on_crowd!(&mut self.crowd, c => c.set_target(i, DVec2::new(x, y))).map_err(err_in(WHAT))
+    }
+
+    /// Moves every agent `dt` seconds on; what it did, summed over the agents (`moved`,
+    /// `replans`, `stuck`, `waiting`, …).
+    pub fn update(&mut self, dt: f64) -> Result<js_sys::Object, JsError> {
+        let frame =
+            on_crowd!(&mut self.crowd, c => c.update(dt)).map_err(err_in("Crowd.update"))?;
+        Ok(report::frame(&frame))
+    }
+
+    /// The agents' positions, `[x0, y0, x1, y1, …]`.
+    pub fn positions(&self) -> Vec<f64> {
+        let p: Vec<DVec2> = self
+            .agents()
+            .iter()
+            .map(|a| a.agent_path().position())
+            .collect();
+        flat2(&p)
+    }
+
+    /// The agents' velocities over the last update, `[vx0, vy0, …]` (world units per
+    /// second).
+    pub fn velocities(&self) -> Vec<f64> {
+        let v: Vec<DVec2> = self.agents().iter().map(CrowdAgent::velocity).collect();
+        flat2(&v)
+    }
+
+    /// Every agent's radius, in agent order.
+    pub fn radii(&self) -> Vec<f64> {
+        self.agents().iter().map(CrowdAgent::radius).collect()
+    }
+
+    /// Agent `agent`'s path, `[x0, y0, …]`.
+    pub fn path(&self, agent: f64) -> Result<Vec<f64>, JsError> {
+        let i = self.agent_index("Crowd.path", agent)?;
+        Ok(flat2(self.agents()[i].agent_path().path()))
+    }
+
+    /// True once agent `agent` has reached its target.
+    pub fn arrived(&self, agent: f64) -> Result<bool, JsError> {
+        let i = self.agent_index("Crowd.arrived", agent)?;
+        Ok(self.agents()[i].arrived())
+    }
+
+    /// Why agent `agent` stands stuck, or `undefined`.
+    pub fn stuck(&self, agent: f64) -> Result<Option<String>, JsError> {
+        let i = self.agent_index("Crowd.stuck", agent)?;
+        Ok(self.agents()[i]
+            .agent_path()
+            .stuck()
+            .map(ToString::to_string))
+    }
+
+    /// Adds a moving obstacle ("a truck"): a disc of `radius` at (`x`, `y`) moving at
+    /// (`vx`, `vy`) world units per second, which avoiding agents steer round and which
+    /// blocks paths like a door while it stands still; its id.
+    #[wasm_bindgen(js_name = addMovingObstacle)]
+    pub fn add_moving_obstacle(
+        &mut self,
+        x: f64,
+        y: f64,
+        radius: f64,
+        vx: f64,
+        vy: f64,
+    ) -> Result<f64, JsError> {
+        let o = MovingObstacle {
+            center: DVec2::new(x, y),
+            radius,
+            velocity: DVec2::new(vx, vy),
+        };
+        on_crowd!(&mut self.crowd, c => c.add_moving_obstacle(o))
+            .map(|id| id.get() as f64)
+            .map_err(err_in("Crowd.addMovingObstacle"))
+    }
+
+    /// Sets a moving obstacle's velocity (zero stops it).
+    #[wasm_bindgen(js_name = setMovingObstacleVelocity)]
+    pub fn set_moving_obstacle_velocity(
+        &mut self,
+        id: f64,
+        vx: f64,
+        vy: f64,
+    ) -> Result<(), JsError> {
+        const WHAT: &str = "Crowd.setMovingObstacleVelocity";
+        let id = MovingId::from_raw(whole(WHAT, "id", id, u32::MAX as usize)? as u64);
+        on_crowd!(&mut self.crowd, c => c.set_moving_obstacle_velocity(id, DVec2::new(vx, vy)))
+            .map_err(err_in(WHAT))
+    }
+
+    #[wasm_bindgen(js_name = removeMovingObstacle)]
+    pub fn remove_moving_obstacle(&mut self, id: f64) -> Result<(), JsError> {
+        const WHAT: &str = "Crowd.removeMovingObstacle";
+        let id = MovingId::from_raw(whole(WHAT, "id", id, u32::MAX as usize)? as u64);
+        on_crowd!(&mut self.crowd, c => c.remove_moving_obstacle(id)).map_err(err_in(WHAT))
+    }
+
+    /// The moving obstacles, `[x, y, radius, vx, vy]` each, one after another.
+    #[wasm_bindgen(js_name = movingObstacles)]
+    pub fn moving_obstacles(&self) -> Vec<f64> {
+        on_crowd!(&self.crowd, c => c
+            .moving_obstacles()
+            .flat_map(|(_, o)| [o.center.x, o.center.y, o.radius, o.velocity.x, o.velocity.y])
+            .collect())
+    }
+
+    /// Closes the box [`minX`, `maxX`] × [`minY`, `maxY`] (a door shutting): the paths it
+    /// blocks are re-planned; its id.
+    #[wasm_bindgen(js_name = addBox)]
+    pub fn add_box(
+        &mut self,
+        min_x: f64,
+        min_y: f64,
+        max_x: f64,
+        max_y: f64,
+    ) -> Result<f64, JsError> {
+        let obstacle = Obstacle::Box {
+            min: DVec2::new(min_x, min_y),
+            max: DVec2::new(max_x, max_y),
+        };
+        self.add_obstacle("Crowd.addBox", obstacle)
+    }
+
+    /// Closes the disc of `radius` at (`x`, `y`); its id.
+    #[wasm_bindgen(js_name = addDisk)]
+    pub fn add_disk(&mut self, x: f64, y: f64, radius: f64) -> Result<f64, JsError> {
+        let obstacle = Obstacle::Disk {
+            center: DVec2::new(x, y),
+            radius,
+        };
+        self.add_obstacle("Crowd.addDisk", obstacle)
+    }
+
+    /// Opens an obstacle added with `addBox` or `addDisk` again.
+    #[wasm_bindgen(js_name = removeObstacle)]
+    pub fn remove_obstacle(&mut self, id: f64) -> Result<(), JsError> {
+        const WHAT: &str = "Crowd.removeObstacle";
+        let id = ObstacleId::from_raw(whole(WHAT, "id", id, u32::MAX as usize)? as u64);
+        on_crowd!(&mut self.crowd, c => c.remove_obstacle(id)).map_err(err_in(WHAT))
+    }
+}
+
+impl Crowd {
+    fn agents(&self) -> &[CrowdAgent] {
+        on_crowd!(&self.crowd, c => c.agents())
+    }
+
+    /// `agent` as the index of one of the crowd's agents.
+    fn agent_index(&self, what: &'static str, agent: f64) -> Result<usize, JsError> {
+        match self.agents().len() {
+            0 => Err(arg_error(what, "the crowd has no agents")),
+            n => whole(what, "agent", agent, n - 1),
+        }
+    }
+
+    fn add_obstacle(&mut self, what: &'static str, obstacle: Obstacle) -> Result<f64, JsError> {
+        on_crowd!(&mut self.crowd, c => c.add_obstacle(obstacle))
+            .map(|(id, _)| id.get() as f64)
+            .map_err(err_in(what))
+    }
+}

@@ -1,0 +1,239 @@
+//! `Pipeline`: the library's one pipeline on any of the worlds, plans and smooths into
+//! `Float64Array`s.
+
+use std::sync::Arc;
+
+use glam::{DVec2, DVec3};
+use pathsmooth::navmesh::SurfacePoint;
+use pathsmooth::{
+    GridWorld as RsGrid, NavMeshWorld as RsNavMesh, Pipeline as RsPipeline, PipelineReport,
+    SurfaceWorld, SurfaceWorldQuery,
+};
+use wasm_bindgen::prelude::*;
+
+use crate::args::{flat2, points2, steps};
+use crate::worlds::{world_of, AnyWorld};
+use crate::{arg_error, err_in, report};
+
+/// The library's pipeline on the world it was made on.
+enum Runner {
+    Grid(RsPipeline<Arc<RsGrid>>),
+    NavMesh(RsPipeline<Arc<RsNavMesh>>),
+    Surface(RsPipeline<SurfaceWorld>),
+}
+
+/// `$call` on the library's pipeline inside, whichever its world (`p` names it).
+macro_rules! on_runner {
+    ($runner:expr, |$p:ident| $call:expr) => {
+        match $runner {
+            Runner::Grid($p) => $call,
+            Runner::NavMesh($p) => $call,
+            Runner::Surface($p) => $call,
+        }
+    };
+}
+
+/// A world, an agent radius and steps (`pathsmooth::Pipeline`): `plan` finds a path and
+/// smooths it, `smooth` smooths a path given; every result is valid on the world for the
+/// radius or the call throws. Owns its scratch: once warmed up, a plan allocates nothing
+/// but its result.
+#[wasm_bindgen]
+pub struct Pipeline {
+    runner: Runner,
+    /// The climb given (a `SurfaceMesh`'s only; `None`: the surface's own).
+    climb: Option<f64>,
+}
+
+#[wasm_bindgen]
+impl Pipeline {
+    /// A pipeline on `world` (a `GridWorld`, `NavMeshWorld` or `SurfaceMesh`) for an agent
+    /// of `radius` world units, with `steps`: a preset's name (`"shortest"`, `"smooth"`,
+    /// `"corridor"`; `"smooth"` when left out) or an array of steps, each a name or a
+    /// `[name, value]` pair (`["shortcut", ["fillet", 1.5]]`). `climb` (a `SurfaceMesh`'s
+    /// only): how far above or below a floor a 3D end may lie and still be on it.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "GridWorld | NavMeshWorld | SurfaceMesh")]
+        world: &JsValue,
+        radius: f64,
+        #[wasm_bindgen(unchecked_param_type = "string | (string | [string, number])[]")]
+        steps_spec: Option<JsValue>,
+        climb: Option<f64>,
+    ) -> Result<Pipeline, JsError> {
+        const WHAT: &str = "new Pipeline";
+        let world = world_of(WHAT, world)?;
+        let steps = steps(WHAT, &steps_spec.unwrap_or(JsValue::UNDEFINED))?;
+        let runner = match world {
+            AnyWorld::Grid(w, _) => Runner::Grid(
+                RsPipeline::new(w, radius)
+                    .map_err(err_in(WHAT))?
+                    .with_steps(steps),
+            ),
+            AnyWorld::NavMesh(w) => Runner::NavMesh(
+                RsPipeline::new(w, radius)
+                    .map_err(err_in(WHAT))?
+                    .with_steps(steps),
+            ),
+            AnyWorld::Surface(mesh) => {
+                let mut p = RsPipeline::new(SurfaceWorld::new(mesh), radius)
+                    .map_err(err_in(WHAT))?
+                    .with_steps(steps);
+                if let Some(c) = climb {
+                    p.surface_query_mut().set_climb(c).map_err(err_in(WHAT))?;
+                }
+                Runner::Surface(p)
+            }
+        };
+        if climb.is_some() && !matches!(runner, Runner::Surface(_)) {
+            return Err(arg_error(
+                WHAT,
+                "climb is a SurfaceMesh's only (a layered navmesh)",
+            ));
+        }
+        Ok(Pipeline { runner, climb })
+    }
+
+    /// The radius in effect (world units).
+    #[wasm_bindgen(getter)]
+    pub fn radius(&self) -> f64 {
+        on_runner!(&self.runner, |p| p.radius())
+    }
+
+    /// The steps' names, in order.
+    #[wasm_bindgen(getter)]
+    pub fn steps(&self) -> Vec<String> {
+        on_runner!(&self.runner, |p| p
+            .steps()
+            .iter()
+            .map(|s| s.name().to_owned())
+            .collect())
+    }
+
+    /// A path from (`sx`, `sy`) to (`gx`, `gy`): the world's search, then the steps, as a
+    /// `Float64Array` `[x0, y0, x1, y1, …]` in world units. On a `SurfaceMesh` each end is
+    /// located on the one floor under it (else an error) and the path is in plan view.
+    pub fn plan(&mut self, sx: f64, sy: f64, gx: f64, gy: f64) -> Result<Vec<f64>, JsError> {
+        let (start, goal) = (DVec2::new(sx, sy), DVec2::new(gx, gy));
+        on_runner!(&mut self.runner, |p| p.plan(start, goal))
+            .map(|path| flat2(&path))
+            .map_err(err_in("Pipeline.plan"))
+    }
+
+    /// A path (`[x0, y0, x1, y1, …]`) smoothed into a path valid on the world for the
+    /// radius. On a `SurfaceMesh`: on the sheet of the last plan (the one-floor piece of
+    /// the surface round its path; with several floors an error before any plan).
+    pub fn smooth(&mut self, points: &[f64]) -> Result<Vec<f64>, JsError> {
+        const WHAT: &str = "Pipeline.smooth";
+        let path = points2(WHAT, "points", points)?;
+        on_runner!(&mut self.runner, |p| p.smooth(&path))
+            .map(|out| flat2(&out))
+            .map_err(err_in(WHAT))
+    }
+
+    /// On a `SurfaceMesh`, a path between 3D ends: `{ points, polygons, flags }`, the points
+    /// a `Float64Array` `[x0, y0, z0, …]` at their floors' heights, each point's polygon
+    /// (`Uint32Array`) and flags (`Uint8Array`: 1 start, 2 end, 4 a link's start, 8 a
+    /// link's end).
+    pub fn plan3(
+        &mut self,
+        sx: f64,
+        sy: f64,
+        sz: f64,
+        gx: f64,
+        gy: f64,
+        gz: f64,
+    ) -> Result<SurfacePath, JsError> {
+        const WHAT: &str = "Pipeline.plan3";
+        let Runner::Surface(p) = &mut self.runner else {
+            return Err(self.needs_surface(WHAT));
+        };
+        let path = p
+            .plan_surface(DVec3::new(sx, sy, sz), DVec3::new(gx, gy, gz))
+            .map_err(err_in(WHAT))?;
+        Ok(SurfacePath::of(path))
+    }
+
+    /// On a `SurfaceMesh`, the 3D point (`Float64Array` of 3) on the one floor under the
+    /// plan-view point (`x`, `y`), as `plan` locates its ends.
+    #[wasm_bindgen(js_name = floorPoint)]
+    pub fn floor_point(&self, x: f64, y: f64) -> Result<Vec<f64>, JsError> {
+        const WHAT: &str = "Pipeline.floorPoint";
+        let Runner::Surface(p) = &self.runner else {
+            return Err(self.needs_surface(WHAT));
+        };
+        let mut query = SurfaceWorldQuery::default();
+        if let Some(c) = self.climb {
+            query.surface_mut().set_climb(c).map_err(err_in(WHAT))?;
+        }
+        let at = p
+            .world()
+            .floor_point(DVec2::new(x, y), &mut query)
+            .map_err(err_in(WHAT))?;
+        Ok(at.to_array().to_vec())
+    }
+
+    /// What the last `plan`, `plan3` or `smooth` did (also when it threw): steps skipped
+    /// and why, repaired input segments, the validation of the result (`minClearance`,
+    /// `valid`, …), fillet corners, costs, the ends snapped onto the world.
+    pub fn report(&self) -> js_sys::Object {
+        report::pipeline(self.library_report())
+    }
+}
+
+impl Pipeline {
+    fn library_report(&self) -> &PipelineReport {
+        on_runner!(&self.runner, |p| p.report())
+    }
+
+    /// The error of `what` (a `SurfaceMesh`'s call) on a flat world.
+    fn needs_surface(&self, what: &str) -> JsError {
+        let name = match &self.runner {
+            Runner::Grid(_) => "GridWorld",
+            Runner::NavMesh(_) => "NavMeshWorld",
+            Runner::Surface(_) => "SurfaceMesh",
+        };
+        JsError::new(&format!(
+            "{what} needs a SurfaceMesh world (a layered navmesh), and this pipeline's is a \
+             {name}: plan on it with plan (2D ends)"
+        ))
+    }
+}
+
+/// A path on a layered navmesh: its 3D points, each point's polygon and flags.
+#[wasm_bindgen]
+pub struct SurfacePath {
+    points: Vec<f64>,
+    polygons: Vec<u32>,
+    flags: Vec<u8>,
+}
+
+impl SurfacePath {
+    fn of(path: &[SurfacePoint]) -> SurfacePath {
+        SurfacePath {
+            points: path.iter().flat_map(|p| p.position.to_array()).collect(),
+            polygons: path.iter().map(|p| p.polygon).collect(),
+            flags: path.iter().map(|p| p.flags.bits()).collect(),
+        }
+    }
+}
+
+#[wasm_bindgen]
+impl SurfacePath {
+    /// `[x0, y0, z0, x1, …]` in the mesh's 3D coordinates.
+    #[wasm_bindgen(getter)]
+    pub fn points(&self) -> Vec<f64> {
+        self.points.clone()
+    }
+
+    /// Each point's polygon (the mesh's polygon index).
+    #[wasm_bindgen(getter)]
+    pub fn polygons(&self) -> Vec<u32> {
+        self.polygons.clone()
+    }
+
+    /// Each point's flags: 1 start, 2 end, 4 a link's start, 8 a link's end.
+    #[wasm_bindgen(getter)]
+    pub fn flags(&self) -> Vec<u8> {
+        self.flags.clone()
+    }
+}
