@@ -45,6 +45,13 @@ const targetDir = JSON.parse(output("cargo", ["metadata", "--format-version", "1
 const wasm = join(targetDir, TARGET, PROFILE, "pathsmooth_wasm.wasm");
 run("wasm-bindgen", ["--target", "web", "--out-dir", "pkg", "--out-name", "pathsmooth_wasm", wasm]);
 
+// binaryen's wasm-opt (a devDependency: `npm ci` first) shrinks and speeds up the module;
+// the features are the ones Rust's wasm32 target enables by default.
+const wasmOpt = join(here, "node_modules", ".bin", "wasm-opt");
+const out = join(here, "pkg", "pathsmooth_wasm_bg.wasm");
+const features = ["bulk-memory", "nontrapping-float-to-int", "sign-ext", "mutable-globals", "reference-types", "multivalue"];
+run(wasmOpt, ["-O3", ...features.map((f) => `--enable-${f}`), out, "-o", out]);
+
 const bytes = readFileSync(join(here, "pkg", "pathsmooth_wasm_bg.wasm"));
 console.error(
   `pkg/pathsmooth_wasm_bg.wasm: ${bytes.length} bytes, ${gzipSync(bytes, { level: 9 }).length} gzipped ` +

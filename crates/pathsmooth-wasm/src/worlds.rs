@@ -8,8 +8,8 @@ use std::sync::Arc;
 use glam::DVec2;
 use pathsmooth::grid::GridMap;
 use pathsmooth::navmesh::{
-    parse, read_surface, GroundPlane, MeshFormat, SurfaceMesh as RsSurfaceMesh, SurfaceOptions,
-    UpAxis,
+    parse, read_surface, GroundPlane, MeshFormat, PolyId, SurfaceMesh as RsSurfaceMesh,
+    SurfaceOptions, UpAxis,
 };
 use pathsmooth::{GridWorld as RsGrid, NavMesh, NavMeshWorld as RsNavMesh};
 use wasm_bindgen::convert::TryFromJsValue;
@@ -237,6 +237,36 @@ impl SurfaceMesh {
     #[wasm_bindgen(getter, js_name = numPolygons)]
     pub fn num_polygons(&self) -> usize {
         self.mesh.surface().num_polygons()
+    }
+
+    /// The mesh's vertices after loading (welded), `[x0, y0, z0, x1, …]` in its 3D
+    /// coordinates: with `polygonIndices` and `polygonCounts`, what a renderer draws.
+    pub fn vertices(&self) -> Vec<f64> {
+        let surface = self.mesh.surface();
+        surface
+            .vertices()
+            .iter()
+            .flat_map(|v| v.to_array())
+            .collect()
+    }
+
+    /// Every polygon's vertex indices (into `vertices`), one polygon after another, each
+    /// counter-clockwise in plan view.
+    #[wasm_bindgen(js_name = polygonIndices)]
+    pub fn polygon_indices(&self) -> Vec<u32> {
+        let surface = self.mesh.surface();
+        (0..surface.num_polygons() as PolyId)
+            .flat_map(|p| surface.polygon(p).iter().copied())
+            .collect()
+    }
+
+    /// Each polygon's number of vertices, in polygon order.
+    #[wasm_bindgen(js_name = polygonCounts)]
+    pub fn polygon_counts(&self) -> Vec<u32> {
+        let surface = self.mesh.surface();
+        (0..surface.num_polygons() as PolyId)
+            .map(|p| surface.polygon(p).len() as u32)
+            .collect()
     }
 
     /// `"y"` or `"z"`: the axis that points up in the mesh's 3D coordinates.
