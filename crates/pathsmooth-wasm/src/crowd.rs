@@ -148,6 +148,7 @@ impl Crowd {
 
     /// Moves every agent `dt` seconds on; what it did, summed over the agents (`moved`,
     /// `replans`, `stuck`, `waiting`, …).
+    #[wasm_bindgen(unchecked_return_type = "CrowdFrame")]
     pub fn update(&mut self, dt: f64) -> Result<js_sys::Object, JsError> {
         let frame =
             on_crowd!(&mut self.crowd, c => c.update(dt)).map_err(err_in("Crowd.update"))?;

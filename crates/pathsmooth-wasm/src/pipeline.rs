@@ -175,6 +175,7 @@ impl Pipeline {
     /// What the last `plan`, `plan3` or `smooth` did (also when it threw): steps skipped
     /// and why, repaired input segments, the validation of the result (`minClearance`,
     /// `valid`, …), fillet corners, costs, the ends snapped onto the world.
+    #[wasm_bindgen(unchecked_return_type = "PipelineReport")]
     pub fn report(&self) -> js_sys::Object {
         report::pipeline(self.library_report())
     }

@@ -4,7 +4,52 @@
 use js_sys::{Array, Object, Reflect};
 use pathsmooth::crowd::CrowdFrame;
 use pathsmooth::{PipelineReport, ValidationReport};
-use wasm_bindgen::JsValue;
+use wasm_bindgen::prelude::*;
+
+/// The TypeScript shapes of the objects built here.
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &str = r#"
+/** How a path measured against the world, for the pipeline's radius. */
+export interface Validation {
+  valid: boolean;
+  radius: number;
+  length: number;
+  minClearance: number;
+  maxTurn: number;
+  totalTurn: number;
+  blockedSegments: number[];
+  blockedBends: number[];
+  clearanceViolations: number[];
+  firstProblemAt: [number, number] | null;
+}
+
+/** What a pipeline's last plan or smooth did. */
+export interface PipelineReport {
+  /** Steps skipped, with the reason: [step, reason]. */
+  skipped: [string, string][];
+  repairedSegments: number;
+  minClearance: number;
+  validation: Validation;
+  corners: { index: number; at: [number, number]; turn: number; radius: number; limit: string }[];
+  inputCost: number;
+  cost: number;
+  planLength: number;
+  /** Ends moved onto the world: [end, distance]. */
+  snapped: [string, number][];
+}
+
+/** What a crowd's update did, summed over its agents. */
+export interface CrowdFrame {
+  moved: number;
+  replans: number;
+  adjusted: number;
+  refused: number;
+  failed: number;
+  repaired: number;
+  stuck: number;
+  waiting: number;
+}
+"#;
 
 /// `obj[key] = value` on a plain object just made (which cannot refuse it).
 fn set(obj: &Object, key: &str, value: impl Into<JsValue>) {
