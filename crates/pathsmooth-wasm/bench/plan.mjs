@@ -1,0 +1,96 @@
+// The WebAssembly build against the native library, the same plans in one run: random ends
+// (fixed seed) on a Detour bake (the layered query, presets shortest and smooth) and on a
+// Moving AI map (the grid, smooth). The native half is the crate's example
+// `native_timing` (built in release). Run after `npm run build`:
+//   cargo build --release -p pathsmooth-wasm --example native_timing && node bench/plan.mjs
+import init, * as ps from "../index.js";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+const BAKE = join(repo, "crates/pathsmooth/tests/data/corpus/detour/dungeon.all_tiles_navmesh.bin");
+const MAP = join(repo, "data/movingai/dao/arena.map");
+const NATIVE = process.env.NATIVE_TIMING ?? join(repo, "target/release/examples/native_timing");
+const ROUNDS = 20;
+await init();
+
+function random(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Mean microseconds of one `plan(i)` over ROUNDS rounds of every pair, after a warm-up. */
+function time(pairs, plan) {
+  for (let i = 0; i < pairs.length; i++) plan(i);
+  const t = performance.now();
+  for (let r = 0; r < ROUNDS; r++) for (let i = 0; i < pairs.length; i++) plan(i);
+  return ((performance.now() - t) * 1000) / (ROUNDS * pairs.length);
+}
+
+const attempt = (f) => {
+  try {
+    f();
+  } catch {
+    // Two islands: timed as the native half times its failed plans.
+  }
+};
+
+// Ends on the bake: random points inside random polygons.
+const mesh = ps.SurfaceMesh.load(readFileSync(BAKE), "dungeon.all_tiles_navmesh.bin");
+const [v, idx, counts] = [mesh.vertices(), mesh.polygonIndices(), mesh.polygonCounts()];
+const rings = [];
+for (let p = 0, at = 0; p < counts.length; at += counts[p], p++) {
+  rings.push([...idx.subarray(at, at + counts[p])].map((i) => [v[3 * i], v[3 * i + 1], v[3 * i + 2]]));
+}
+const rand = random(2026);
+const inside = () => {
+  const ring = rings[Math.floor(rand() * rings.length)];
+  const w = ring.map(() => rand() + 0.05);
+  const sum = w.reduce((a, b) => a + b, 0);
+  return [0, 1, 2].map((axis) => ring.reduce((acc, c, k) => acc + (c[axis] * w[k]) / sum, 0));
+};
+const surfacePairs = Array.from({ length: 200 }, () => [...inside(), ...inside()]);
+
+// Ends on the map: centres of open cells.
+const text = readFileSync(MAP, "utf8");
+const rows = text.split("\n").slice(4).filter((r) => r.length > 0);
+const cell = () => {
+  for (;;) {
+    const [x, y] = [Math.floor(rand() * rows[0].length), Math.floor(rand() * rows.length)];
+    if (rows[y][x] === ".") return [x + 0.5, y + 0.5];
+  }
+};
+const gridPairs = Array.from({ length: 200 }, () => [...cell(), ...cell()]);
+const grid = ps.GridWorld.fromMovingAi(text);
+
+const workloads = [
+  ["surface", BAKE, "shortest", surfacePairs, () => new ps.Pipeline(mesh, 0, "shortest"), (p, q) => p.plan3(...q)],
+  ["surface", BAKE, "smooth", surfacePairs, () => new ps.Pipeline(mesh, 0, "smooth"), (p, q) => p.plan3(...q)],
+  ["grid", MAP, "smooth", gridPairs, () => new ps.Pipeline(grid, 0.4, "smooth"), (p, q) => p.plan(...q)],
+];
+let stdin = "";
+const wasm = [];
+for (const [kind, file, preset, pairs, make, plan] of workloads) {
+  const pipeline = make();
+  wasm.push(time(pairs, (i) => attempt(() => plan(pipeline, pairs[i]))));
+  stdin += `${kind} ${file} ${preset} ${ROUNDS} ${pairs.length}\n${pairs.map((q) => q.join(" ")).join("\n")}\n`;
+}
+const native = execFileSync(NATIVE, { input: stdin, encoding: "utf8" })
+  .trim()
+  .split("\n")
+  .map((line) => Number(line.split(" ")[2]));
+console.log("workload                     native µs/plan   wasm µs/plan   wasm/native");
+workloads.forEach(([kind, , preset, pairs], k) => {
+  const name = `${kind === "surface" ? "Detour bake" : "arena.map"} ${preset} (${pairs.length})`;
+  console.log(
+    `${name.padEnd(28)} ${native[k].toFixed(1).padStart(14)} ${wasm[k].toFixed(1).padStart(14)} ${(wasm[k] / native[k]).toFixed(2).padStart(13)}`,
+  );
+});
