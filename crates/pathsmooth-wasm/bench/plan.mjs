@@ -1,9 +1,12 @@
 // The WebAssembly build against the native library, the same plans in one run: random ends
 // (fixed seed) on a Detour bake (the layered query, presets shortest and smooth) and on a
 // Moving AI map (the grid, smooth). The native half is the crate's example
-// `native_timing` (built in release). Run after `npm run build`:
+// `native_timing` (built in release). The anchor: recast-navigation-js (Detour compiled to
+// WebAssembly, from npm) on the same bake and ends, `NavMeshQuery.computePath` (nearest
+// polygons, Detour's A* over polygons, string pulling). Run after `npm run build`:
 //   cargo build --release -p pathsmooth-wasm --example native_timing && node bench/plan.mjs
 import init, * as ps from "../index.js";
+import * as recast from "@recast-navigation/core";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -13,7 +16,7 @@ const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const BAKE = join(repo, "crates/pathsmooth/tests/data/corpus/detour/dungeon.all_tiles_navmesh.bin");
 const MAP = join(repo, "data/movingai/dao/arena.map");
 const NATIVE = process.env.NATIVE_TIMING ?? join(repo, "target/release/examples/native_timing");
-const ROUNDS = 20;
+const ROUNDS = 50;
 await init();
 
 function random(seed) {
@@ -83,10 +86,28 @@ for (const [kind, file, preset, pairs, make, plan] of workloads) {
   wasm.push(time(pairs, (i) => attempt(() => plan(pipeline, pairs[i]))));
   stdin += `${kind} ${file} ${preset} ${ROUNDS} ${pairs.length}\n${pairs.map((q) => q.join(" ")).join("\n")}\n`;
 }
+// recast-navigation-js on the same bake and ends: its answer counted when it found a path
+// (Detour returns a partial path towards an unreachable goal).
+await recast.init();
+const { navMesh } = recast.importNavMesh(new Uint8Array(readFileSync(BAKE)));
+const detour = new recast.NavMeshQuery(navMesh);
+const xyz = (q, at) => ({ x: q[at], y: q[at + 1], z: q[at + 2] });
+const query = new ps.SurfaceQuery(mesh);
+const queryTime = time(surfacePairs, (i) => attempt(() => query.findPath(...surfacePairs[i])));
+const detourTime = time(surfacePairs, (i) => detour.computePath(xyz(surfacePairs[i], 0), xyz(surfacePairs[i], 3)));
+
+// The layered query alone, natively: how much of a plan is the search.
+stdin += `query ${BAKE} shortest ${ROUNDS} ${surfacePairs.length}\n${surfacePairs.map((q) => q.join(" ")).join("\n")}\n`;
 const native = execFileSync(NATIVE, { input: stdin, encoding: "utf8" })
   .trim()
   .split("\n")
   .map((line) => Number(line.split(" ")[2]));
+console.log(`recast-navigation-js computePath on the bake (${surfacePairs.length}): ${detourTime.toFixed(1)} µs/path`);
+console.log(
+  `the layered query alone (SurfaceQuery, radius 0): native ${native[workloads.length].toFixed(1)} µs/path, ` +
+    `wasm ${queryTime.toFixed(1)} (${(queryTime / native[workloads.length]).toFixed(2)}×), ` +
+    `wasm/recast-navigation-js ${(queryTime / detourTime).toFixed(2)}`,
+);
 console.log("workload                     native µs/plan   wasm µs/plan   wasm/native");
 workloads.forEach(([kind, , preset, pairs], k) => {
   const name = `${kind === "surface" ? "Detour bake" : "arena.map"} ${preset} (${pairs.length})`;

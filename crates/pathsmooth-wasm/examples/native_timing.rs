@@ -1,8 +1,8 @@
 //! The native half of `bench/plan.mjs`: the same plans as the WebAssembly half, timed the
 //! same way, so that the two can be put side by side in one run.
 //!
-//! Reads from stdin, per workload, a line `KIND FILE PRESET ROUNDS PAIRS` (KIND `surface`
-//! or `grid`) then PAIRS lines of ends (`sx sy sz gx gy gz` on a surface, `sx sy gx gy` on
+//! Reads from stdin, per workload, a line `KIND FILE PRESET ROUNDS PAIRS` (KIND `surface`,
+//! `query`: the layered query alone, or `grid`) then PAIRS lines of ends (`sx sy sz gx gy gz` on a surface, `sx sy gx gy` on
 //! a grid); prints one line per workload: `KIND PAIRS MEAN_MICROSECONDS`. A failed plan
 //! (two islands) is timed like the others, as in the WebAssembly half.
 
@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use glam::{DVec2, DVec3};
 use pathsmooth::grid::GridMap;
-use pathsmooth::navmesh::{read_surface, SurfaceMesh, SurfaceOptions};
+use pathsmooth::navmesh::{read_surface, SurfaceMesh, SurfaceOptions, SurfaceQuery};
 use pathsmooth::{GridWorld, Pipeline, Preset, SurfaceWorld};
 
 /// Plans every pair `rounds` times; the mean time of one plan in microseconds.
@@ -61,6 +61,22 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     let q = &pairs[i];
                     let _ =
                         p.plan_surface(DVec3::new(q[0], q[1], q[2]), DVec3::new(q[3], q[4], q[5]));
+                })
+            }
+            // The layered query alone (no sheet, no steps): what the pipeline's plan starts with.
+            "query" => {
+                let bytes = std::fs::read(file)?;
+                let surface = read_surface(&bytes, file, &SurfaceOptions::default())?;
+                let mesh = SurfaceMesh::new(surface)?;
+                let mut query = SurfaceQuery::new();
+                time(rounds, pairs.len(), |i| {
+                    let q = &pairs[i];
+                    let _ = query.find_path(
+                        &mesh,
+                        DVec3::new(q[0], q[1], q[2]),
+                        DVec3::new(q[3], q[4], q[5]),
+                        0.0,
+                    );
                 })
             }
             "grid" => {

@@ -17,11 +17,13 @@
 mod args;
 mod crowd;
 mod pipeline;
+mod query;
 mod report;
 mod worlds;
 
 pub use crowd::Crowd;
-pub use pipeline::Pipeline;
+pub use pipeline::{Pipeline, SurfacePath};
+pub use query::SurfaceQuery;
 pub use worlds::{GridWorld, NavMeshWorld, SurfaceMesh, WorldHandle};
 
 use wasm_bindgen::prelude::*;

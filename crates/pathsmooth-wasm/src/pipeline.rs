@@ -209,7 +209,7 @@ pub struct SurfacePath {
 }
 
 impl SurfacePath {
-    fn of(path: &[SurfacePoint]) -> SurfacePath {
+    pub(crate) fn of(path: &[SurfacePoint]) -> SurfacePath {
         SurfacePath {
             points: path.iter().flat_map(|p| p.position.to_array()).collect(),
             polygons: path.iter().map(|p| p.polygon).collect(),

@@ -283,3 +283,10 @@ impl SurfaceMesh {
         WorldHandle(AnyWorld::Surface(Arc::clone(&self.mesh)))
     }
 }
+
+impl SurfaceMesh {
+    /// The mesh, shared (a query's own handle on it).
+    pub(crate) fn shared(&self) -> Arc<RsSurfaceMesh> {
+        Arc::clone(&self.mesh)
+    }
+}
