@@ -46,6 +46,7 @@ const CRATES: &[&str] = &[
     "pathsmooth-py",
     "pathsmooth-bake",
     "pathsmooth-scenarios",
+    "pathsmooth-wasm",
 ];
 
 #[test]
