@@ -8,8 +8,8 @@ use std::sync::Arc;
 use glam::DVec2;
 use pathsmooth::grid::GridMap;
 use pathsmooth::navmesh::{
-    parse, read_surface, GroundPlane, MeshFormat, PolyId, SurfaceMesh as RsSurfaceMesh,
-    SurfaceOptions, UpAxis,
+    parse, read_surface, read_surface_with_detail, GroundPlane, MeshFormat, PolyId,
+    SurfaceMesh as RsSurfaceMesh, SurfaceOptions, UpAxis,
 };
 use pathsmooth::{GridWorld as RsGrid, NavMesh, NavMeshWorld as RsNavMesh};
 use wasm_bindgen::convert::TryFromJsValue;
@@ -214,12 +214,15 @@ impl SurfaceMesh {
     /// navmesh set or one tile), Recast's and rerecast's JSON, the library's navmesh JSON,
     /// Godot scenes (`.tscn`, `.tres`), OBJ (Unity's exports), Polyanya's `.mesh`. `up`
     /// (`"y"` or `"z"`) only for OBJ and `.mesh`, whose files do not say (y when left out);
-    /// `fileName` names the file in errors. Welded, T-junctions split, slivers and
-    /// duplicates dropped, as the library loads every file.
+    /// `fileName` names the file in errors; `detail`: the bytes of a second file holding the
+    /// detail mesh of a Recast or rerecast JSON poly mesh (`rcPolyMeshDetail`), whose heights
+    /// the paths then follow. Welded, T-junctions split, slivers and duplicates dropped, as
+    /// the library loads every file.
     pub fn load(
         bytes: &[u8],
         #[wasm_bindgen(js_name = fileName)] file_name: Option<String>,
         up: Option<String>,
+        detail: Option<Vec<u8>>,
     ) -> Result<SurfaceMesh, JsError> {
         const WHAT: &str = "SurfaceMesh.load";
         let up: UpAxis = match up {
@@ -227,7 +230,12 @@ impl SurfaceMesh {
             Some(u) => u.parse().map_err(|e: String| arg_error(WHAT, e))?,
         };
         let file = file_name.unwrap_or_else(|| "<bytes>".to_owned());
-        let surface = read_surface(bytes, &file, &SurfaceOptions::new(up)).map_err(err_in(WHAT))?;
+        let options = SurfaceOptions::new(up);
+        let surface = match &detail {
+            None => read_surface(bytes, &file, &options),
+            Some(detail) => read_surface_with_detail(bytes, detail, &file, &options),
+        }
+        .map_err(err_in(WHAT))?;
         let mesh = RsSurfaceMesh::new(surface).map_err(err_in(WHAT))?;
         Ok(SurfaceMesh {
             mesh: Arc::new(mesh),

@@ -245,6 +245,61 @@ test("the layered query alone: on the mesh, and never longer than the pipeline's
   assert.ok(compared >= 15, `only ${compared} of 40 compared`);
 });
 
+test("every navmesh of the engine corpus loads from its bytes, and a path on it stays on it", () => {
+  const corpus = join(repo, "crates/pathsmooth/tests/data/corpus");
+  const rows = readFileSync(join(corpus, "MANIFEST.tsv"), "utf8").trim().split("\n").slice(1).map((l) => l.split("\t"));
+  const rand = random(5);
+  let loaded = 0;
+  let planned = 0;
+  for (const [file, format, up, polygonsIn] of rows) {
+    if (format === "polyanya-scen") continue;
+    const plain = format === "polyanya-mesh" || format === "unity-obj";
+    const mesh = ps.SurfaceMesh.load(readFileSync(join(corpus, file)), file, plain ? up : undefined);
+    loaded += 1;
+    // Duplicates and slivers are dropped, never polygons added.
+    assert.ok(mesh.numPolygons > 0 && mesh.numPolygons <= Number(polygonsIn), `${file}: ${mesh.numPolygons} of ${polygonsIn}`);
+    assert.equal(mesh.up, up, file);
+    const { polygons, plan } = surfacePolygons(mesh);
+    const inside = () => {
+      const ring = polygons[Math.floor(rand() * polygons.length)];
+      const w = ring.map(() => rand() + 0.05);
+      const sum = w.reduce((a, b) => a + b, 0);
+      return [0, 1, 2].map((axis) => ring.reduce((acc, c, k) => acc + (c.xyz[axis] * w[k]) / sum, 0));
+    };
+    const query = new ps.SurfaceQuery(mesh);
+    for (let trial = 0; trial < 5; trial++) {
+      let found;
+      try {
+        found = query.findPath(...inside(), ...inside());
+      } catch (e) {
+        assert.match(e.message, /^SurfaceQuery\.findPath: /, file);
+        continue;
+      }
+      planned += 1;
+      for (const piece of walked(found.points, found.flags, plan)) {
+        for (const q of samples(piece, 0.05)) {
+          assert.ok(polygons.some((ring) => inConvex(ring, q, 1e-6)), `${file}: (${q}) is on no polygon`);
+        }
+      }
+    }
+    mesh.free();
+  }
+  assert.equal(loaded, rows.filter((r) => r[1] !== "polyanya-scen").length);
+  assert.ok(planned >= loaded, `only ${planned} paths over ${loaded} meshes`);
+});
+
+test("a Recast poly mesh with its detail mesh in a second file", () => {
+  const dir = join(repo, "crates/pathsmooth/tests/data/recast");
+  const poly = readFileSync(join(dir, "dungeon.poly_mesh.json"));
+  const flat = ps.SurfaceMesh.load(poly, "dungeon.poly_mesh.json");
+  const detailed = ps.SurfaceMesh.load(poly, "dungeon.poly_mesh.json", undefined, readFileSync(join(dir, "dungeon.poly_mesh_detail.json")));
+  assert.equal(detailed.numPolygons, flat.numPolygons);
+  assert.throws(
+    () => ps.SurfaceMesh.load(readFileSync(DETOUR_BAKE), "d.bin", undefined, new Uint8Array([1])),
+    /^Error: SurfaceMesh\.load: /,
+  );
+});
+
 test("paths on a Moving AI map keep the agent's radius off every blocked cell", () => {
   const text = readFileSync(ARENA, "utf8");
   const rows = text.split("\n").slice(4).filter((r) => r.length > 0);

@@ -166,8 +166,9 @@ pub(crate) struct Polyanya {
     /// Vertex → best g of a root there, valid where `best_stamp` is the search's stamp.
     best: Vec<f64>,
     best_stamp: Vec<u32>,
-    /// Polygon → the stamp of the last search whose start rotation entered it.
-    seen: Vec<u32>,
+    /// Polygon → the stamp of the last search that entered it rotating about a root, and
+    /// that root.
+    seen: Vec<(u32, u32)>,
     stamp: u32,
     path: Vec<DVec2>,
     corridor: Vec<PolyId>,
@@ -232,13 +233,13 @@ impl Polyanya {
             self.best_stamp.resize(nv, 0);
         }
         if self.seen.len() < np {
-            self.seen.resize(np, 0);
+            self.seen.resize(np, (0, 0));
         }
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             // The stamp wrapped: no entry may look current.
             self.best_stamp.iter_mut().for_each(|s| *s = 0);
-            self.seen.iter_mut().for_each(|s| *s = 0);
+            self.seen.iter_mut().for_each(|s| *s = (0, 0));
             self.stamp = 1;
         }
         self.nodes.clear();
@@ -266,7 +267,7 @@ impl Polyanya {
             g: 0.0,
             parent: NONE,
         });
-        self.seen[s as usize] = self.stamp;
+        self.seen[s as usize] = (self.stamp, 0);
         let corners = mesh.corners_of(s);
         let n = corners.len();
         for k in 0..n {
@@ -378,13 +379,16 @@ impl Polyanya {
         if on_line {
             // The root lies on the entry edge's line (one of its corners, or the start on
             // the edge): the whole polygon is in view.
-            if root.vertex == NONE {
-                // Rotating about a start that sits on a vertex: visit each polygon once.
-                if self.seen[p as usize] == self.stamp {
-                    return;
-                }
-                self.seen[p as usize] = self.stamp;
+            // Rotating about the root: each polygon round it is entered once per root. On a
+            // flat mesh the polygons round a point are each there once, so this only spares
+            // a start on a vertex its second visits; a layered mesh seen in plan view can
+            // wind round a vertex more than once (floors over floors joined round it, as in
+            // Godot's Sponza bake), where nothing else would end the rotation: the search
+            // went round the same five polygons until memory ran out.
+            if self.seen[p as usize] == (self.stamp, node.root) {
+                return;
             }
+            self.seen[p as usize] = (self.stamp, node.root);
             node.ir = rp;
             node.il = lp;
             node.rv = mesh.corner_vertex(r);
