@@ -300,6 +300,12 @@ test("a Recast poly mesh with its detail mesh in a second file", () => {
   );
 });
 
+test("the .wasm stays within its 1.5 MB budget", () => {
+  // docs/wasm.md: each build's size and speed, and what to do when this fails.
+  const bytes = readFileSync(join(project, "node_modules", "pathsmooth", "pkg", "pathsmooth_wasm_bg.wasm")).length;
+  assert.ok(bytes <= 1_500_000, `${bytes} bytes`);
+});
+
 test("paths on a Moving AI map keep the agent's radius off every blocked cell", () => {
   const text = readFileSync(ARENA, "utf8");
   const rows = text.split("\n").slice(4).filter((r) => r.length > 0);
