@@ -12,23 +12,14 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
+import { inside as insidePolygon, random } from "../test/draw.mjs";
+
 const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const BAKE = join(repo, "crates/pathsmooth/tests/data/corpus/detour/dungeon.all_tiles_navmesh.bin");
 const MAP = join(repo, "data/movingai/dao/arena.map");
 const NATIVE = process.env.NATIVE_TIMING ?? join(repo, "target/release/examples/native_timing");
 const ROUNDS = 50;
 await init();
-
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Mean microseconds of one `plan(i)` over ROUNDS rounds of every pair, after a warm-up. */
 function time(pairs, plan) {
@@ -54,12 +45,7 @@ for (let p = 0, at = 0; p < counts.length; at += counts[p], p++) {
   rings.push([...idx.subarray(at, at + counts[p])].map((i) => [v[3 * i], v[3 * i + 1], v[3 * i + 2]]));
 }
 const rand = random(2026);
-const inside = () => {
-  const ring = rings[Math.floor(rand() * rings.length)];
-  const w = ring.map(() => rand() + 0.05);
-  const sum = w.reduce((a, b) => a + b, 0);
-  return [0, 1, 2].map((axis) => ring.reduce((acc, c, k) => acc + (c[axis] * w[k]) / sum, 0));
-};
+const inside = () => insidePolygon(rings, rand);
 const surfacePairs = Array.from({ length: 200 }, () => [...inside(), ...inside()]);
 
 // Ends on the map: centres of open cells.

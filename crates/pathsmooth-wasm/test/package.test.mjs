@@ -13,6 +13,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
+import { inside as insidePolygon, random } from "./draw.mjs";
+
 const crate = join(dirname(fileURLToPath(import.meta.url)), "..");
 const repo = join(crate, "..", "..");
 const DETOUR_BAKE = join(repo, "crates/pathsmooth/tests/data/corpus/detour/dungeon.all_tiles_navmesh.bin");
@@ -32,18 +34,6 @@ before(async () => {
   ps = await import(pathToFileURL(join(project, "node_modules", "pathsmooth", "index.js")).href);
   await ps.default();
 });
-
-/** A small seeded generator (mulberry32): the same draws on every run. */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Points every `step` along the polyline `flat` ([x0, y0, x1, y1, …]). */
 function* samples(flat, step = 0.02) {
@@ -122,12 +112,8 @@ console.log(JSON.stringify({ points: Array.from(path.points), flags: Array.from(
   assert.ok(native || !process.env.CI, `the native binary ${bin} is missing (build pathsmooth-cli)`);
   // Ends: random points inside random polygons (a convex combination of its corners).
   const rand = random(42);
-  const inside = () => {
-    const ring = polygons[Math.floor(rand() * polygons.length)];
-    const w = ring.map(() => rand() + 0.05);
-    const sum = w.reduce((a, b) => a + b, 0);
-    return [0, 1, 2].map((axis) => ring.reduce((acc, c, k) => acc + (c.xyz[axis] * w[k]) / sum, 0));
-  };
+  const corners = polygons.map((ring) => ring.map((c) => c.xyz));
+  const inside = () => insidePolygon(corners, rand);
   // The native answer for the same ends: its path's coordinates, or its error.
   const nativePlan = (s, g, trial) => {
     const file = join(project, `native-${trial}.json`);
@@ -203,12 +189,8 @@ test("the layered query alone: on the mesh, and never longer than the pipeline's
   const query = new ps.SurfaceQuery(mesh);
   const shortest = new ps.Pipeline(mesh, 0, "shortest");
   const rand = random(9);
-  const inside = () => {
-    const ring = polygons[Math.floor(rand() * polygons.length)];
-    const w = ring.map(() => rand() + 0.05);
-    const sum = w.reduce((a, b) => a + b, 0);
-    return [0, 1, 2].map((axis) => ring.reduce((acc, c, k) => acc + (c.xyz[axis] * w[k]) / sum, 0));
-  };
+  const corners = polygons.map((ring) => ring.map((c) => c.xyz));
+  const inside = () => insidePolygon(corners, rand);
   const planLength = (points) => {
     let length = 0;
     for (let i = 3; i < points.length; i += 3) {
@@ -260,12 +242,8 @@ test("every navmesh of the engine corpus loads from its bytes, and a path on it 
     assert.ok(mesh.numPolygons > 0 && mesh.numPolygons <= Number(polygonsIn), `${file}: ${mesh.numPolygons} of ${polygonsIn}`);
     assert.equal(mesh.up, up, file);
     const { polygons, plan } = surfacePolygons(mesh);
-    const inside = () => {
-      const ring = polygons[Math.floor(rand() * polygons.length)];
-      const w = ring.map(() => rand() + 0.05);
-      const sum = w.reduce((a, b) => a + b, 0);
-      return [0, 1, 2].map((axis) => ring.reduce((acc, c, k) => acc + (c.xyz[axis] * w[k]) / sum, 0));
-    };
+    const corners = polygons.map((ring) => ring.map((c) => c.xyz));
+    const inside = () => insidePolygon(corners, rand);
     const query = new ps.SurfaceQuery(mesh);
     for (let trial = 0; trial < 5; trial++) {
       let found;
