@@ -1,0 +1,115 @@
+// The package in headless Chromium, served as static files: the library in a Web Worker
+// (web/), a grid plan and a layered plan checked against the native library (`pathsmooth
+// plan`, when the binary is there: under CI it must be), a crowd checked by an oracle here,
+// and a long job cancelled with the page still answering. Needs `npm run build` first.
+//   CHROMIUM        the browser (default: /usr/bin/chromium)
+//   PATHSMOOTH_BIN  the native CLI (default: target/debug/pathsmooth)
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { createServer } from "node:http";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, extname, join, normalize } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const crate = join(dirname(fileURLToPath(import.meta.url)), "..");
+const repo = join(crate, "..", "..");
+const BAKE = "crates/pathsmooth/tests/data/corpus/detour/dungeon.all_tiles_navmesh.bin";
+const MAP = "data/movingai/dao/arena.map";
+const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm" };
+
+/** A static file server over the repository (what any static host would do). */
+function serve() {
+  const server = createServer((req, res) => {
+    const path = normalize(join(repo, decodeURIComponent(new URL(req.url, "http://x").pathname)));
+    if (!path.startsWith(repo) || !existsSync(path)) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { "content-type": TYPES[extname(path)] ?? "application/octet-stream" });
+    res.end(readFileSync(path));
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+test("the library runs in a Web Worker of a static page and answers as the native library does", async (t) => {
+  assert.ok(existsSync(join(crate, "pkg", "pathsmooth_wasm_bg.wasm")), "run `npm run build` first");
+  const server = await serve();
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+  });
+  t.after(async () => {
+    await browser.close();
+    server.close();
+  });
+  const page = await browser.newPage();
+  const problems = [];
+  page.on("pageerror", (e) => problems.push(e.message));
+  await page.goto(`http://127.0.0.1:${server.address().port}/crates/pathsmooth-wasm/web/index.html`);
+  await page.waitForFunction(() => document.getElementById("status").textContent === "ready");
+  const run = (job, args) => page.evaluate(([job, args]) => window.pathsmooth.run(job, args), [job, args]);
+
+  const bin = process.env.PATHSMOOTH_BIN ?? join(repo, "target/debug/pathsmooth");
+  const native = existsSync(bin);
+  assert.ok(native || !process.env.CI, `the native binary ${bin} is missing (build pathsmooth-cli)`);
+  const out = mkdtempSync(join(tmpdir(), "pathsmooth-browser-"));
+
+  // A grid plan: the same path as the native CLI's shortcut-chaikin (the Smooth preset;
+  // cells (3, 3) → (44, 40) of arena.map).
+  const grid = await run("grid", { map: readFileSync(join(repo, MAP), "utf8"), radius: 0, preset: "smooth", from: [3.5, 3.5], to: [44.5, 40.5] });
+  const path = Object.values(grid.path);
+  assert.deepEqual(path.slice(0, 2), [3.5, 3.5]);
+  assert.equal(grid.report.validation.valid, true);
+  if (native) {
+    const file = join(out, "grid.json");
+    execFileSync(bin, ["plan", "--map", join(repo, MAP), "--method", "shortcut-chaikin", "--from", "3,3", "--to", "44,40", "--output", file], { stdio: "ignore" });
+    const theirs = JSON.parse(readFileSync(file, "utf8"));
+    const flat = (theirs.points ?? theirs.path ?? theirs).flatMap((p) => (Array.isArray(p) ? p : [p.x, p.y]));
+    assert.equal(flat.length, path.length, "as many points as the native library's");
+    flat.forEach((x, i) => assert.ok(Math.abs(x - path[i]) < 1e-9, `coordinate ${i}: ${path[i]} vs ${x}`));
+  }
+
+  // A layered plan on a Detour bake, fetched by the page as a static file.
+  const bytes = [...readFileSync(join(repo, BAKE))];
+  const from = [-12.25, 10.19, -15.93];
+  const to = [-7.35, 10.2, -23.62];
+  const layered = await run("layered", { name: "dungeon.bin", bytes, preset: "smooth", from, to });
+  const points = Object.values(layered.points);
+  if (native) {
+    const file = join(out, "layered.json");
+    execFileSync(bin, ["plan", "--navmesh", join(repo, BAKE), "--preset", "smooth", "--from", from.join(","), "--to", to.join(","), "--output", file], { stdio: "ignore" });
+    const theirs = JSON.parse(readFileSync(file, "utf8")).points.flatMap((p) => p.position);
+    assert.equal(theirs.length, points.length);
+    theirs.forEach((x, i) => assert.ok(Math.abs(x - points[i]) < 1e-9, `coordinate ${i}: ${points[i]} vs ${x}`));
+  }
+
+  // A crowd: no two agents closer than 0.99 of their radii's sum at the end, all arrived.
+  const crowd = await run("crowd", { size: 30, agents: 12, frames: 900 });
+  const p = Object.values(crowd.positions);
+  const r = Object.values(crowd.radii);
+  for (let i = 0; i < r.length; i++) {
+    for (let j = i + 1; j < r.length; j++) {
+      const gap = Math.hypot(p[2 * i] - p[2 * j], p[2 * i + 1] - p[2 * j + 1]);
+      assert.ok(gap >= 0.99 * (r[i] + r[j]), `agents ${i} and ${j} ${gap} apart`);
+    }
+  }
+  assert.equal(crowd.arrived, 12);
+
+  // A long job cancelled: its promise rejects, the page never froze, the next job answers.
+  const long = page.evaluate(() => window.pathsmooth.run("crowd", { size: 200, agents: 2000, frames: 100000 }).then(() => "done", (e) => e.message));
+  await page.waitForTimeout(300);
+  assert.equal(await page.evaluate(() => 1 + 1), 2, "the page answers while the worker works");
+  await page.evaluate(() => window.pathsmooth.cancel());
+  assert.equal(await long, "cancelled");
+  const again = await run("grid", { map: readFileSync(join(repo, MAP), "utf8"), radius: 0, preset: "smooth", from: [3.5, 3.5], to: [44.5, 40.5] });
+  assert.deepEqual(Object.values(again.path), path);
+
+  // An error crosses as an Error with the library's message.
+  const refused = await page.evaluate(() => window.pathsmooth.run("grid", { map: "nonsense", radius: 0, preset: "smooth", from: [0, 0], to: [1, 1] }).then(() => "planned", (e) => e.message));
+  assert.match(refused, /^GridWorld\.fromMovingAi: /);
+  assert.deepEqual(problems, []);
+});
