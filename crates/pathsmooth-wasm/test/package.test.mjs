@@ -142,9 +142,9 @@ console.log(JSON.stringify({ points: Array.from(path.points), flags: Array.from(
       const message = e.stderr.match(/Error: Pipeline\.plan3: (.*)/)?.[1];
       assert.ok(message, e.stderr);
       if (/cannot be reached/.test(message)) continue; // two islands of the bake
-      // Any other refusal must be the native library's too: the one seen is a library bug
-      // on routes over this bake's off-mesh connections, reproduced by
-      // crates/pathsmooth/tests/navmesh_detour_links.rs.
+      // Any other refusal must be the native library's too (and is a bug: routes over this
+      // bake's off-mesh connections failed so until their snapped ends moved inside their
+      // polygons, crates/pathsmooth/tests/navmesh_detour_links.rs).
       failed += 1;
       if (native) assert.ok(nativePlan(s, g, trial).error?.includes(message), `native planned where wasm failed: ${message}`);
       continue;
@@ -180,7 +180,7 @@ console.log(JSON.stringify({ points: Array.from(path.points), flags: Array.from(
     }
   }
   assert.ok(planned >= 6, `only ${planned} of 16 random pairs planned (${failed} failed)`);
-  assert.ok(failed <= 3, `${failed} of 16 random pairs failed other than unreachable`);
+  assert.equal(failed, 0, `${failed} of 16 random pairs failed other than unreachable`);
 });
 
 test("the layered query alone: on the mesh, and never longer than the pipeline's shortest path", () => {
@@ -215,12 +215,7 @@ test("the layered query alone: on the mesh, and never longer than the pipeline's
         assert.ok(polygons.some((ring) => inConvex(ring, q, 1e-6)), `(${q}) is on no polygon`);
       }
     }
-    let piped;
-    try {
-      piped = shortest.plan3(...ends).points;
-    } catch {
-      continue; // the library bug of navmesh_detour_links.rs, on routes over connections
-    }
+    const piped = shortest.plan3(...ends).points;
     compared += 1;
     assert.ok(planLength(points) <= planLength(piped) + 1e-6, `${planLength(points)} > ${planLength(piped)}`);
   }

@@ -88,8 +88,10 @@ pub struct Link {
     pub start_poly: PolyId,
     /// The polygon the end is on.
     pub end_poly: PolyId,
-    /// The start snapped onto the surface: the nearest point of `start_poly` in plan view,
-    /// at its floor height ([`Surface::floor_height`]).
+    /// The start snapped onto the surface: the nearest point of `start_poly` in plan view
+    /// (a point beside the polygon lands on its edge, then moves in by four of the surface's
+    /// tolerances, so that it is inside the polygon for every test), at its floor height
+    /// ([`Surface::floor_height`]).
     pub start: DVec3,
     /// The end snapped onto the surface, likewise.
     pub end: DVec3,
@@ -113,7 +115,8 @@ impl Surface {
     /// ([`floor_height`](Self::floor_height): the detail mesh's, if attached; attaching
     /// or removing one later resolves the links again), ties to the lower polygon id — as
     /// Detour connects an off-mesh connection's ends (`findNearestPoly`,
-    /// `closestPointOnPoly`).
+    /// `closestPointOnPoly`). An end beside its polygon lands on the polygon's edge and
+    /// moves in by four of the surface's tolerances ([`Link::start`]).
     ///
     /// Errors: [`Error::InvalidLink`] naming the link (its index in `links`) and, where it
     /// is about one end, which: a NaN, infinite or too large coordinate (beyond
@@ -201,7 +204,21 @@ impl Surface {
                 if b.lo.cmpgt(hi).any() || b.hi.cmplt(lo).any() {
                     continue;
                 }
-                let at = self.up.plan(self.nearest_on_polygon(p, q));
+                let (near, over) = self.nearest_on(p, q);
+                let mut at = self.up.plan(near);
+                if !over {
+                    // On the polygon's edge (the link's end beside the polygon): moved in by
+                    // a few tolerances, so that the end lies inside its polygon for every
+                    // later test, never outside its wall by the rounding of the projection
+                    // (which failed the routes over RecastDemo's dungeon connections).
+                    let ring = self.polygon(p);
+                    let centre = ring
+                        .iter()
+                        .map(|&v| self.up.plan(self.vertices[v as usize]))
+                        .sum::<DVec2>()
+                        / ring.len() as f64;
+                    at += (centre - at).normalize_or_zero() * (4.0 * self.tolerance);
+                }
                 let c = self.up.join(at, self.floor_height(p, at));
                 let d = c.distance(q);
                 if best.is_none_or(|(bd, bp, _)| d < bd || (d == bd && p < bp)) {

@@ -56,7 +56,7 @@ impl Surface {
 
     /// [`nearest_on_polygon`](Self::nearest_on_polygon), and whether `q` is over the
     /// polygon (the point is then on its floor).
-    fn nearest_on(&self, p: PolyId, q: DVec3) -> (DVec3, bool) {
+    pub(super) fn nearest_on(&self, p: PolyId, q: DVec3) -> (DVec3, bool) {
         let plan = self.up.plan(q);
         if self.contains_plan(p, plan) {
             return (self.up.join(plan, self.floor_height(p, plan)), true);
