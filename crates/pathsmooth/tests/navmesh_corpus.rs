@@ -25,7 +25,9 @@ use std::path::PathBuf;
 
 use common::rng::Rng;
 use common::surface_oracle::SurfaceOracle;
-use common::surface_oracle::{check_on_surface, pairs, plan_areas, plan_length, random_point};
+use common::surface_oracle::{
+    check_on_surface, pairs, pairs_by_polygon, plan_areas, plan_length, random_point,
+};
 use glam::{DVec2, DVec3};
 use pathsmooth::navmesh::{
     load_surface, load_surface_with_detail, parse_surface_json, write_surface_json,
@@ -142,6 +144,19 @@ fn radius_zero_queries_are_the_oracles_shortest_paths() {
         let s = load(e);
         let n = queries(&s);
         shortest_paths(e, &s, &pairs(&s, seed(e, 1), n));
+    }
+}
+
+/// The same with ends in polygons drawn uniformly, small ones as often as large: the npm
+/// package's test, which draws its ends so, found two bugs on engine bakes that the
+/// area-weighted ends above had never stood near (the test below and
+/// `navmesh_detour_links.rs`).
+#[test]
+fn queries_between_small_polygons_are_the_oracles_shortest_paths() {
+    for e in manifest().iter() {
+        let s = load(e);
+        let n = queries(&s);
+        shortest_paths(e, &s, &pairs_by_polygon(&s, seed(e, 7), n));
     }
 }
 

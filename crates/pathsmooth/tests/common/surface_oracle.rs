@@ -577,13 +577,23 @@ pub fn plan_areas(s: &Surface) -> Vec<f64> {
 
 /// Random pairs of points in one piece of the surface.
 pub fn pairs(s: &Surface, seed: u64, n: usize) -> Vec<[(PolyId, DVec3); 2]> {
+    pairs_weighted(s, seed, n, &plan_areas(s))
+}
+
+/// Like [`pairs`], but each end in a polygon drawn uniformly, whatever its area: the small
+/// polygons (fans round a vertex, stair steps, slivers at tile seams) get their share.
+pub fn pairs_by_polygon(s: &Surface, seed: u64, n: usize) -> Vec<[(PolyId, DVec3); 2]> {
+    pairs_weighted(s, seed, n, &vec![1.0; s.num_polygons()])
+}
+
+/// Pairs of random points on one piece, polygon `p` drawn with weight `weights[p]`.
+fn pairs_weighted(s: &Surface, seed: u64, n: usize, areas: &[f64]) -> Vec<[(PolyId, DVec3); 2]> {
     let pieces = s.pieces();
-    let areas = plan_areas(s);
     let mut rng = Rng::new(seed);
     let mut out = Vec::new();
     while out.len() < n {
-        let a = random_point(s, &mut rng, &areas);
-        let b = random_point(s, &mut rng, &areas);
+        let a = random_point(s, &mut rng, areas);
+        let b = random_point(s, &mut rng, areas);
         if pieces[a.0 as usize] == pieces[b.0 as usize] && a.0 != b.0 {
             out.push([a, b]);
         }
