@@ -5,6 +5,7 @@
 use glam::DVec2;
 use pathsmooth::{Preset, Step};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 use crate::arg_error;
 
@@ -94,8 +95,10 @@ pub(crate) fn steps(what: &'static str, spec: &JsValue) -> Result<Vec<Step>, JsE
     for (i, item) in js_sys::Array::from(spec).iter().enumerate() {
         let (name, value) = if let Some(name) = item.as_string() {
             (name, None)
-        } else if js_sys::Array::is_array(&item) && js_sys::Array::from(&item).length() == 2 {
-            let pair = js_sys::Array::from(&item);
+        } else if let Some(pair) = item
+            .dyn_ref::<js_sys::Array>()
+            .filter(|pair| pair.length() == 2)
+        {
             match (pair.get(0).as_string(), pair.get(1).as_f64()) {
                 (Some(name), Some(v)) => (name, Some(v)),
                 _ => {

@@ -27,8 +27,8 @@ macro_rules! on_crowd {
     };
 }
 
-/// The crowd's settings read from the options object: `avoid` (bool), `planBudget`
-/// (plans per update, to spread re-plans over frames).
+/// The library's crowd on `world` with the options given: avoidance (ORCA with the default
+/// parameters) or none, and the plans-per-update budget.
 fn new_crowd<W: ObstacleWorld + Send + Sync>(
     world: W,
     radius: f64,

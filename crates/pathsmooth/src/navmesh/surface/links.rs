@@ -194,7 +194,7 @@ impl Surface {
     ) -> Option<(PolyId, DVec3)> {
         let plan = self.up.plan(q);
         let (lo, hi) = (plan - DVec2::splat(r), plan + DVec2::splat(r));
-        let mut best: Option<(f64, PolyId, DVec3)> = None;
+        let mut best: Option<(f64, PolyId, DVec3, bool)> = None;
         self.index.for_each_bucket(lo, hi, |list| {
             for &p in list {
                 if checkpoint.stop() {
@@ -205,28 +205,34 @@ impl Surface {
                     continue;
                 }
                 let (near, over) = self.nearest_on(p, q);
-                let mut at = self.up.plan(near);
-                if !over {
-                    // On the polygon's edge (the link's end beside the polygon): moved in by
-                    // a few tolerances, so that the end lies inside its polygon for every
-                    // later test, never outside its wall by the rounding of the projection
-                    // (which failed the routes over RecastDemo's dungeon connections).
-                    let ring = self.polygon(p);
-                    let centre = ring
-                        .iter()
-                        .map(|&v| self.up.plan(self.vertices[v as usize]))
-                        .sum::<DVec2>()
-                        / ring.len() as f64;
-                    at += (centre - at).normalize_or_zero() * (4.0 * self.tolerance);
-                }
+                let at = self.up.plan(near);
                 let c = self.up.join(at, self.floor_height(p, at));
                 let d = c.distance(q);
-                if best.is_none_or(|(bd, bp, _)| d < bd || (d == bd && p < bp)) {
-                    best = Some((d, p, c));
+                if best.is_none_or(|(bd, bp, ..)| d < bd || (d == bd && p < bp)) {
+                    best = Some((d, p, c, over));
                 }
             }
         });
-        best.filter(|&(d, ..)| d <= r).map(|(_, p, c)| (p, c))
+        let (d, p, c, over) = best?;
+        if d > r {
+            return None;
+        }
+        if over {
+            return Some((p, c));
+        }
+        // On the polygon's edge (the end beside the polygon): moved in by a few tolerances,
+        // so that the end lies inside its polygon for every later test, never outside its
+        // wall by the rounding of the projection (which failed the routes over RecastDemo's
+        // dungeon connections).
+        let ring = self.polygon(p);
+        let centre = ring
+            .iter()
+            .map(|&v| self.up.plan(self.vertices[v as usize]))
+            .sum::<DVec2>()
+            / ring.len() as f64;
+        let at = self.up.plan(c);
+        let at = at + (centre - at).normalize_or_zero() * (4.0 * self.tolerance);
+        Some((p, self.up.join(at, self.floor_height(p, at))))
     }
 
     /// Link `index` checked and attached.
