@@ -1183,15 +1183,16 @@ fn layered_work_stops_at_its_deadline_and_when_its_client_leaves() {
     wait_for_cpu_ticks(&server, start, ticks, Duration::from_millis(10));
     let left = cpu_ticks(server.child.id());
     drop(s);
-    // Judged in CPU time, not by a wall-clock grace as above: the fan's work goes on for
-    // about 47 ticks after its client leaves (unloaded, test build: a stretch with no
-    // cancellation check), so under CI's load (31 server tests on 2 cores) the half
-    // second's grace failed twice in two sessions (12 ticks in the second after it). The
-    // work left was about half the fan's (138 ticks); a quarter is the bound.
+    // Judged in CPU time, not by a wall-clock grace as above: CI's load (31 server tests
+    // on 2 cores) stretches wall time. The fan's work once went on for 40–54 ticks after
+    // its client left (the mesh's one-floor test, up to 256 candidates a triangle, ran on
+    // the first plan with no token: CI failed on it); it is tested in the cancellable
+    // build now, and the server stops within a tick or two. A tenth of the fan's work
+    // is the bound.
     assert_stops_within(
         &server,
         left,
-        (fan_ticks / 4).max(5),
+        (fan_ticks / 10).max(5),
         "the fan's client left",
     );
     server.assert_alive();

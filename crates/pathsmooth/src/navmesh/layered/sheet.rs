@@ -336,12 +336,15 @@ const ONE_FLOOR_BUDGET: usize = 256;
 /// than [`ONE_FLOOR_BUDGET`] candidates a triangle — many long triangles over one spot, a
 /// fan round one vertex, where every pair's boxes meet — so the test is O(n) at worst.
 ///
+/// `None` when `checkpoint` stops the test (it is asked once per candidate: on a fan the
+/// budget is tens of millions of candidates, seconds in a test build).
+///
 /// Cost: O(n) to index the triangles' boxes, then each triangle tested against the
 /// triangles whose boxes share a bucket with its own.
-pub(super) fn is_one_floor(plan: &NavMesh) -> bool {
+pub(super) fn is_one_floor(plan: &NavMesh, checkpoint: &mut Checkpoint) -> Option<bool> {
     let n = plan.num_triangles();
     if n < 2 {
-        return true;
+        return Some(true);
     }
     let boxes = (0..n).map(|t| tri_box(plan, t));
     let (lo, hi) = boxes.clone().fold(
@@ -355,24 +358,28 @@ pub(super) fn is_one_floor(plan: &NavMesh) -> bool {
         let tri = plan.triangle(t);
         let mut overlaps = false;
         index.for_each_bucket(a, b, |items| {
-            if overlaps || budget == 0 {
+            if overlaps || budget == 0 || checkpoint.stopped() {
                 return;
             }
             budget = budget.saturating_sub(items.len());
             overlaps = items.iter().any(|&u| {
                 let u = u as TriId;
                 let (c, d) = tri_box(plan, u);
-                u > t
+                !checkpoint.stop()
+                    && u > t
                     && a.cmplt(d).all()
                     && c.cmplt(b).all()
                     && interiors_overlap(tri, plan.triangle(u))
             });
         });
+        if checkpoint.stopped() {
+            return None;
+        }
         if overlaps || budget == 0 {
-            return false;
+            return Some(false);
         }
     }
-    true
+    Some(true)
 }
 
 /// True when the interiors of counter-clockwise triangles `p` and `q` meet. Two convex
@@ -413,18 +420,39 @@ mod tests {
                 .collect();
             (v, quads)
         };
+        let one_floor =
+            |mesh: SurfaceMesh| is_one_floor(mesh.plan_mesh(), &mut Checkpoint::new(None));
         let (v, quads) = row(false);
         let flat = Surface::from_polygons(&v, &quads[..], UpAxis::Y, 0.0).unwrap();
-        assert!(is_one_floor(SurfaceMesh::new(flat).unwrap().plan_mesh()));
+        assert_eq!(one_floor(SurfaceMesh::new(flat).unwrap()), Some(true));
         // The last square turned back over the one before it (a spiral ramp's plan view).
         let (mut v, quads) = row(true);
         v[80].y = 3.0;
         v[81].y = 3.0;
         let folded = Surface::from_polygons(&v, &quads[..], UpAxis::Y, 0.0).unwrap();
-        assert!(!is_one_floor(SurfaceMesh::new(folded).unwrap().plan_mesh()));
+        assert_eq!(one_floor(SurfaceMesh::new(folded).unwrap()), Some(false));
         let (v, tris) = fan(20_000, 100.0);
         let fan = Surface::from_polygons(&v, &tris, UpAxis::Y, 0.0).unwrap();
-        assert!(!is_one_floor(SurfaceMesh::new(fan).unwrap().plan_mesh()));
+        let fan = SurfaceMesh::new(fan).unwrap();
+        // The fan spends its whole budget (5 million candidates): a token stops it.
+        let cancel = Cancel::new();
+        cancel.cancel();
+        let stopped = is_one_floor(fan.plan_mesh(), &mut Checkpoint::new(Some(&cancel)));
+        assert_eq!(stopped, None);
+        assert_eq!(one_floor(fan), Some(false));
+    }
+
+    #[test]
+    fn a_mesh_built_with_a_token_is_tested_for_one_floor_under_it() {
+        let (v, tris) = fan(20_000, 100.0);
+        let fan = Surface::from_polygons(&v, &tris, UpAxis::Y, 0.0).unwrap();
+        let built = SurfaceMesh::new_cancellable(fan.clone(), &Cancel::new()).unwrap();
+        assert_eq!(built.one_floor.get(), Some(&false), "tested in the build");
+        assert_eq!(
+            SurfaceMesh::new(fan).unwrap().one_floor.get(),
+            None,
+            "on first ask"
+        );
     }
 
     #[test]
