@@ -108,8 +108,26 @@ pub struct SurfaceMesh {
     /// The k-d tree of the plan mesh's triangle sides for the sheet's overlap test, built
     /// by the first sheet.
     sides: OnceLock<EdgeTree>,
-    /// Whether no two plan-view triangles overlap (`is_one_floor`), found on first ask.
-    one_floor: OnceLock<bool>,
+    /// Which plan-view triangles overlap another (`sheet::overlapping`), found on first
+    /// ask, or in a cancellable build.
+    overlapping: OnceLock<Overlapping>,
+}
+
+/// Which triangles of a plan mesh overlap another in plan view (`sheet::overlapping`).
+#[derive(Debug, Clone)]
+pub(crate) struct Overlapping {
+    /// Per plan-mesh triangle: its interior meets another triangle's (or telling cost too
+    /// much).
+    pub(crate) flags: Vec<bool>,
+    /// No triangle overlaps another: the mesh is one floor deep everywhere.
+    pub(crate) one_floor: bool,
+}
+
+impl Overlapping {
+    fn new(flags: Vec<bool>) -> Self {
+        let one_floor = !flags.contains(&true);
+        Overlapping { flags, one_floor }
+    }
 }
 
 impl SurfaceMesh {
@@ -235,13 +253,13 @@ impl SurfaceMesh {
             },
             mesh.vertices(),
         );
-        // A caller with a token gets the one-floor test now, where the token stops it
-        // (up to 256 candidates a triangle: seconds on a 65 000-triangle fan in a test
-        // build), not on the first plan, where nothing could.
-        let one_floor = OnceLock::new();
+        // A caller with a token gets the overlap test now, where the token stops it (up
+        // to 256 candidates a triangle: seconds on a 65 000-triangle fan in a test build),
+        // not on the first plan, where nothing could.
+        let overlapping = OnceLock::new();
         if cancel.is_some() {
-            match sheet::is_one_floor(&mesh, &mut checkpoint) {
-                Some(answer) => one_floor.get_or_init(|| answer),
+            match sheet::overlapping(&mesh, &mut checkpoint) {
+                Some(flags) => overlapping.get_or_init(|| Overlapping::new(flags)),
                 None => return Err(Error::Cancelled),
             };
         }
@@ -257,7 +275,7 @@ impl SurfaceMesh {
             corner_floor,
             search,
             sides: OnceLock::new(),
-            one_floor,
+            overlapping,
         })
     }
 
@@ -328,8 +346,17 @@ impl SurfaceMesh {
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn is_one_floor(&self) -> bool {
-        *self.one_floor.get_or_init(|| {
-            sheet::is_one_floor(&self.mesh, &mut Checkpoint::new(None)) == Some(true)
+        self.overlapping().one_floor
+    }
+
+    /// Which plan-view triangles overlap another's interior (all, on a mesh too costly to
+    /// tell), found on first ask: a sheet's walk tests only those.
+    pub(crate) fn overlapping(&self) -> &Overlapping {
+        self.overlapping.get_or_init(|| {
+            // With no token nothing stops the test; were it stopped, "every triangle
+            // overlaps" would still be a sound answer.
+            let flags = sheet::overlapping(&self.mesh, &mut Checkpoint::new(None));
+            Overlapping::new(flags.unwrap_or_else(|| vec![true; self.mesh.num_triangles()]))
         })
     }
 

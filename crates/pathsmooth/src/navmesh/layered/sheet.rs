@@ -131,7 +131,8 @@ impl SheetScratch {
         self.is_kept.clear();
         self.border.resize(tree.nodes(), 0);
         let mut checkpoint = Checkpoint::new(cancel);
-        let result = self.walk(plan, tree, channel, (lo, hi), &mut checkpoint);
+        let overlapping = &mesh.overlapping().flags;
+        let result = self.walk(plan, tree, overlapping, channel, (lo, hi), &mut checkpoint);
         // Every count back to 0: only the nodes over the kept triangles' sides were set.
         for &t in &self.kept {
             for s in 0..3 {
@@ -142,11 +143,14 @@ impl SheetScratch {
         Ok(self.flat(plan))
     }
 
-    /// The channel, then the walk outward from it (see [`build`](Self::build)).
+    /// The channel, then the walk outward from it (see [`build`](Self::build)). Only the
+    /// triangles `overlapping` flags are tested against the kept ones: a triangle that
+    /// overlaps no triangle of the mesh overlaps none kept.
     fn walk(
         &mut self,
         plan: &NavMesh,
         tree: &EdgeTree,
+        overlapping: &[bool],
         channel: &[TriId],
         (lo, hi): (DVec2, DVec2),
         checkpoint: &mut Checkpoint<'_>,
@@ -164,7 +168,9 @@ impl SheetScratch {
                 .into_iter()
                 .flatten()
                 .any(|n| self.is_kept.contains(&(n as u32)));
-            let overlaps = if next_to_kept || self.kept.is_empty() {
+            let overlaps = if !overlapping[t as usize] {
+                false
+            } else if next_to_kept || self.kept.is_empty() {
                 self.overlaps_kept(plan, tree, t)
             } else {
                 let tri = plan.triangle(t as TriId);
@@ -193,7 +199,7 @@ impl SheetScratch {
             if self.best.get(&t).is_some_and(|&b| b < d) {
                 continue;
             }
-            if self.overlaps_kept(plan, tree, t) {
+            if overlapping[t as usize] && self.overlaps_kept(plan, tree, t) {
                 continue;
             }
             self.keep(plan, tree, t);
@@ -327,24 +333,27 @@ fn tri_box(plan: &NavMesh, t: TriId) -> (DVec2, DVec2) {
     (a.min(b).min(c), a.max(b).max(c))
 }
 
-/// How many candidate triangles [`is_one_floor`] looks at, at most, per triangle of the
+/// How many candidate triangles [`overlapping`] looks at, at most, per triangle of the
 /// mesh (a real mesh's triangles look at a few dozen each).
-const ONE_FLOOR_BUDGET: usize = 256;
+const OVERLAP_BUDGET: usize = 256;
 
-/// True when no two triangles of `plan` overlap in plan view (their interiors meet,
-/// exactly): the mesh is one floor deep everywhere. False too when telling would cost more
-/// than [`ONE_FLOOR_BUDGET`] candidates a triangle — many long triangles over one spot, a
-/// fan round one vertex, where every pair's boxes meet — so the test is O(n) at worst.
+/// Which triangles of `plan` overlap another one in plan view (their interiors meet,
+/// exactly): `flags[t]` is true for each, and a mesh with none is one floor deep
+/// everywhere. All true when telling would cost more than [`OVERLAP_BUDGET`] candidates a
+/// triangle — many long triangles over one spot, a fan round one vertex, where every pair's
+/// boxes meet — so the test is O(n) at worst and errs only towards "overlaps", which costs
+/// a sheet's walk a test and never a wrong answer. `None` when `checkpoint` stops it (it is
+/// asked once per candidate: on a fan the budget is tens of millions of candidates, seconds
+/// in a test build).
 ///
-/// `None` when `checkpoint` stops the test (it is asked once per candidate: on a fan the
-/// budget is tens of millions of candidates, seconds in a test build).
-///
-/// Cost: O(n) to index the triangles' boxes, then each triangle tested against the
-/// triangles whose boxes share a bucket with its own.
-pub(super) fn is_one_floor(plan: &NavMesh, checkpoint: &mut Checkpoint) -> Option<bool> {
+/// Cost: O(n) to index the triangles' boxes, then each triangle not already found
+/// overlapping tested against the triangles whose boxes share a bucket with its own, until
+/// one overlaps.
+pub(super) fn overlapping(plan: &NavMesh, checkpoint: &mut Checkpoint) -> Option<Vec<bool>> {
     let n = plan.num_triangles();
+    let mut flags = vec![false; n];
     if n < 2 {
-        return Some(true);
+        return Some(flags);
     }
     let boxes = (0..n).map(|t| tri_box(plan, t));
     let (lo, hi) = boxes.clone().fold(
@@ -352,21 +361,23 @@ pub(super) fn is_one_floor(plan: &NavMesh, checkpoint: &mut Checkpoint) -> Optio
         |(lo, hi), (a, b)| (lo.min(a), hi.max(b)),
     );
     let index = BoxIndex::new(lo, hi, n as f64 / 4.0, boxes);
-    let mut budget = ONE_FLOOR_BUDGET.saturating_mul(n);
+    let mut budget = OVERLAP_BUDGET.saturating_mul(n);
     for t in 0..n {
+        if flags[t] {
+            continue;
+        }
         let (a, b) = tri_box(plan, t);
         let tri = plan.triangle(t);
-        let mut overlaps = false;
+        let mut partner = None;
         index.for_each_bucket(a, b, |items| {
-            if overlaps || budget == 0 || checkpoint.stopped() {
+            if partner.is_some() || budget == 0 || checkpoint.stopped() {
                 return;
             }
             budget = budget.saturating_sub(items.len());
-            overlaps = items.iter().any(|&u| {
-                let u = u as TriId;
+            partner = items.iter().map(|&u| u as TriId).find(|&u| {
                 let (c, d) = tri_box(plan, u);
                 !checkpoint.stop()
-                    && u > t
+                    && u != t
                     && a.cmplt(d).all()
                     && c.cmplt(b).all()
                     && interiors_overlap(tri, plan.triangle(u))
@@ -375,11 +386,14 @@ pub(super) fn is_one_floor(plan: &NavMesh, checkpoint: &mut Checkpoint) -> Optio
         if checkpoint.stopped() {
             return None;
         }
-        if overlaps || budget == 0 {
-            return Some(false);
+        if budget == 0 {
+            return Some(vec![true; n]);
+        }
+        if let Some(u) = partner {
+            (flags[t], flags[u]) = (true, true);
         }
     }
-    Some(true)
+    Some(flags)
 }
 
 /// True when the interiors of counter-clockwise triangles `p` and `q` meet. Two convex
@@ -420,8 +434,9 @@ mod tests {
                 .collect();
             (v, quads)
         };
-        let one_floor =
-            |mesh: SurfaceMesh| is_one_floor(mesh.plan_mesh(), &mut Checkpoint::new(None));
+        let one_floor = |mesh: SurfaceMesh| {
+            overlapping(mesh.plan_mesh(), &mut Checkpoint::new(None)).map(|f| !f.contains(&true))
+        };
         let (v, quads) = row(false);
         let flat = Surface::from_polygons(&v, &quads[..], UpAxis::Y, 0.0).unwrap();
         assert_eq!(one_floor(SurfaceMesh::new(flat).unwrap()), Some(true));
@@ -437,7 +452,7 @@ mod tests {
         // The fan spends its whole budget (5 million candidates): a token stops it.
         let cancel = Cancel::new();
         cancel.cancel();
-        let stopped = is_one_floor(fan.plan_mesh(), &mut Checkpoint::new(Some(&cancel)));
+        let stopped = overlapping(fan.plan_mesh(), &mut Checkpoint::new(Some(&cancel)));
         assert_eq!(stopped, None);
         assert_eq!(one_floor(fan), Some(false));
     }
@@ -447,12 +462,33 @@ mod tests {
         let (v, tris) = fan(20_000, 100.0);
         let fan = Surface::from_polygons(&v, &tris, UpAxis::Y, 0.0).unwrap();
         let built = SurfaceMesh::new_cancellable(fan.clone(), &Cancel::new()).unwrap();
-        assert_eq!(built.one_floor.get(), Some(&false), "tested in the build");
-        assert_eq!(
-            SurfaceMesh::new(fan).unwrap().one_floor.get(),
-            None,
-            "on first ask"
-        );
+        let tested = built.overlapping.get().map(|o| o.one_floor);
+        assert_eq!(tested, Some(false), "tested in the build");
+        let mesh = SurfaceMesh::new(fan).unwrap();
+        assert!(mesh.overlapping.get().is_none(), "on first ask");
+    }
+
+    #[test]
+    fn the_triangles_flagged_overlapping_are_those_that_overlap_another() {
+        // Every pair tested: the flags' definition.
+        let by_every_pair = |plan: &NavMesh| -> Vec<bool> {
+            let n = plan.num_triangles();
+            (0..n)
+                .map(|t| {
+                    (0..n).any(|u| u != t && interiors_overlap(plan.triangle(t), plan.triangle(u)))
+                })
+                .collect()
+        };
+        let mut some = 0;
+        for turns in [1, 2, 3] {
+            let mesh = spiral(turns);
+            let plan = mesh.plan_mesh();
+            let flags = overlapping(plan, &mut Checkpoint::new(None)).unwrap();
+            assert_eq!(flags, by_every_pair(plan), "{turns} turns");
+            some += flags.iter().filter(|&&f| f).count();
+            assert_eq!(mesh.is_one_floor(), turns == 1 && !flags.contains(&true));
+        }
+        assert!(some > 0);
     }
 
     #[test]
