@@ -20,9 +20,9 @@ use pathsmooth::world::{Obstacle, ObstacleId};
 use pathsmooth::{GridWorld, Step};
 
 use crate::{
-    check_out, check_ptr, destroy, emit, handle, input, preset_steps, start_len, start_out,
-    steps_of, world_ref, write_text, Fail, PsPoint2d, PsStatus, PsStep, PsWorld, Res, Tagged,
-    WorldKind,
+    check_out, check_ptr, destroy, emit, handle, input, input_pairs, preset_steps, start_len,
+    start_out, steps_of, world_ref, write_text, Fail, PsPoint2d, PsStatus, PsStep, PsWorld, Res,
+    Tagged, WorldKind,
 };
 
 /// A crowd: agents walking their paths on its own copy of a grid or navmesh world. Opaque;
@@ -230,6 +230,32 @@ fn finite(p: PsPoint2d, name: &str) -> Res<DVec2> {
 
 fn point(v: DVec2) -> PsPoint2d {
     PsPoint2d { x: v.x, y: v.y }
+}
+
+/// An output the caller may leave NULL (not wanted). [`OptionalOut::start`] checks it and
+/// writes the value that stands for failure, so that every failure after it leaves that;
+/// [`OptionalOut::set`] writes the result.
+struct OptionalOut<T>(*mut T);
+
+impl<T: Copy> OptionalOut<T> {
+    /// Checks `out` (NULL, or non-NULL and aligned; `name` for the message) and writes
+    /// `failed` into it.
+    fn start(out: *mut T, name: &str, failed: T) -> Res<Self> {
+        if !out.is_null() {
+            check_ptr(out, name)?;
+            // SAFETY: checked non-NULL and aligned; the caller's contract makes it writable.
+            unsafe { out.write(failed) };
+        }
+        Ok(OptionalOut(out))
+    }
+
+    /// Writes `value` into the output (nothing when it is NULL).
+    fn set(&self, value: T) {
+        if !self.0.is_null() {
+            // SAFETY: checked by `start`, the only way to make one.
+            unsafe { self.0.write(value) };
+        }
+    }
 }
 
 /// The settings at `settings` (NULL: the defaults).
@@ -530,18 +556,11 @@ pub unsafe extern "C" fn ps_crowd_remove_agent(
     out_moved: *mut usize,
 ) -> PsStatus {
     crate::guard_named("ps_crowd_remove_agent", || {
-        if !out_moved.is_null() {
-            check_ptr(out_moved, "out_moved")?;
-            // SAFETY: checked non-NULL and aligned.
-            unsafe { *out_moved = PS_NO_AGENT };
-        }
+        let out_moved = OptionalOut::start(out_moved, "out_moved", PS_NO_AGENT)?;
         let c = crowd_mut(crowd)?;
         c.agent(agent)?;
         let moved = on_crowd!(c, c => c.remove_agent(agent))?;
-        if !out_moved.is_null() {
-            // SAFETY: as above.
-            unsafe { *out_moved = moved.unwrap_or(PS_NO_AGENT) };
-        }
+        out_moved.set(moved.unwrap_or(PS_NO_AGENT));
         Ok(())
     })
 }
@@ -589,17 +608,10 @@ pub unsafe extern "C" fn ps_crowd_update(
     out_frame: *mut PsCrowdFrame,
 ) -> PsStatus {
     crate::guard_named("ps_crowd_update", || {
-        if !out_frame.is_null() {
-            check_ptr(out_frame, "out_frame")?;
-            // SAFETY: checked non-NULL and aligned.
-            unsafe { *out_frame = PsCrowdFrame::default() };
-        }
+        let out_frame = OptionalOut::start(out_frame, "out_frame", PsCrowdFrame::default())?;
         let c = crowd_mut(crowd)?;
         let frame = on_crowd!(c, c => c.update(dt))?;
-        if !out_frame.is_null() {
-            // SAFETY: as above.
-            unsafe { *out_frame = frame.into() };
-        }
+        out_frame.set(frame.into());
         Ok(())
     })
 }
@@ -831,21 +843,13 @@ fn add_obstacle(
     check_ptr(out_id, "out_id")?;
     // SAFETY: checked non-NULL and aligned.
     unsafe { *out_id = PS_NO_OBSTACLE };
-    if !out_blocked.is_null() {
-        check_ptr(out_blocked, "out_blocked")?;
-        // SAFETY: checked non-NULL and aligned.
-        unsafe { *out_blocked = 0 };
-    }
+    let out_blocked = OptionalOut::start(out_blocked, "out_blocked", 0)?;
     let c = crowd_mut(crowd)?;
     let obstacle = obstacle()?;
     let (id, blocked) = on_crowd!(c, c => c.add_obstacle(obstacle))?;
     // SAFETY: as above.
-    unsafe {
-        *out_id = id.get();
-        if !out_blocked.is_null() {
-            *out_blocked = blocked;
-        }
-    }
+    unsafe { *out_id = id.get() };
+    out_blocked.set(blocked);
     Ok(())
 }
 
@@ -920,8 +924,7 @@ pub unsafe extern "C" fn ps_crowd_add_polygon(
     crate::guard_named("ps_crowd_add_polygon", || {
         add_obstacle(crowd, out_id, out_blocked, || {
             // SAFETY: the caller's length.
-            let xy = unsafe { input(vertices_xy, n, 2, "vertices_xy")? };
-            let ring = xy.chunks_exact(2).map(|c| DVec2::new(c[0], c[1])).collect();
+            let ring = unsafe { input_pairs(vertices_xy, n, "vertices_xy", DVec2::new)? };
             Ok(Obstacle::Polygon(ring))
         })
     })
@@ -944,8 +947,7 @@ pub unsafe extern "C" fn ps_crowd_add_cells(
     crate::guard_named("ps_crowd_add_cells", || {
         add_obstacle(crowd, out_id, out_blocked, || {
             // SAFETY: the caller's length.
-            let xy = unsafe { input(cells_xy, n, 2, "cells_xy")? };
-            let cells = xy.chunks_exact(2).map(|c| IVec2::new(c[0], c[1])).collect();
+            let cells = unsafe { input_pairs(cells_xy, n, "cells_xy", IVec2::new)? };
             Ok(Obstacle::Cells(cells))
         })
     })

@@ -376,6 +376,23 @@ unsafe fn input<'a, T>(p: *const T, n: usize, dim: usize, name: &str) -> Res<&'a
     Ok(unsafe { std::slice::from_raw_parts(p, len) })
 }
 
+/// The `n` pairs at `xy` (x then y each, checked as [`input`] checks), each made into a
+/// point by `point`.
+///
+/// # Safety
+///
+/// As [`input`]: `xy` must be valid for reading `n · 2` elements.
+unsafe fn input_pairs<T: Copy, P>(
+    xy: *const T,
+    n: usize,
+    name: &str,
+    point: fn(T, T) -> P,
+) -> Res<Vec<P>> {
+    // SAFETY: the caller's length.
+    let flat = unsafe { input(xy, n, 2, name)? };
+    Ok(flat.chunks_exact(2).map(|c| point(c[0], c[1])).collect())
+}
+
 const WORLD_TAG: u64 = u64::from_le_bytes(*b"PSWORLD\0");
 const PIPELINE_TAG: u64 = u64::from_le_bytes(*b"PSPIPE\0\0");
 const DEAD_TAG: u64 = u64::from_le_bytes(*b"PSDEAD\0\0");
@@ -698,10 +715,10 @@ pub unsafe extern "C" fn ps_world_navmesh_new_areas(
         // SAFETY: the caller gives NULL or a NUL-terminated string.
         let costs = unsafe { costs_from(area_costs, AreaCosts::unit())? };
         // SAFETY: the caller's lengths.
-        let xy = unsafe { input(vertices_xy, vertex_count, 2, "vertices_xy")? };
+        let vertices =
+            unsafe { input_pairs(vertices_xy, vertex_count, "vertices_xy", DVec2::new)? };
         let sizes = unsafe { input(polygon_sizes, polygon_count, 1, "polygon_sizes")? };
         let polygons = polygon_lists(indices, sizes)?;
-        let vertices: Vec<DVec2> = xy.chunks_exact(2).map(|c| DVec2::new(c[0], c[1])).collect();
         let mut mesh = if ids.is_null() {
             NavMesh::from_polygons(&vertices, &polygons)?
         } else {

@@ -12,22 +12,8 @@ use pathsmooth_ffi::*;
 
 use PsStatus::*;
 
-fn last_error() -> String {
-    let mut buf = [0 as c_char; 1024];
-    // SAFETY: a 1024-byte buffer.
-    unsafe { ps_last_error(buf.as_mut_ptr(), buf.len()) };
-    unsafe { CStr::from_ptr(buf.as_ptr()) }
-        .to_string_lossy()
-        .into_owned()
-}
-
-/// Asserts the status and that the message holds `words`.
-#[track_caller]
-fn expect(status: PsStatus, want: PsStatus, words: &str) {
-    let message = last_error();
-    assert_eq!(status, want, "message: {message}");
-    assert!(message.contains(words), "{message:?} lacks {words:?}");
-}
+mod common;
+use common::{expect, l_navmesh, last_error, pt};
 
 const ROWS: [&str; 6] = [
     "..........",
@@ -76,10 +62,6 @@ fn destroy(p: *mut PsPipeline, world: *mut PsWorld) {
         ps_pipeline_destroy(p);
         ps_world_destroy(world);
     }
-}
-
-fn pt(x: f64, y: f64) -> PsPoint2d {
-    PsPoint2d { x, y }
 }
 
 /// Plans with a buffer of `cap` points.
@@ -593,25 +575,9 @@ fn pipelines_on_one_world_run_on_two_threads_and_outlive_it() {
     }
 }
 
-/// Two unit squares side by side, then a third above the right one (an L).
-fn navmesh_input() -> (Vec<f64>, Vec<u32>, Vec<u32>) {
-    let v = [
-        (0.0, 0.0),
-        (1.0, 0.0),
-        (2.0, 0.0),
-        (2.0, 1.0),
-        (1.0, 1.0),
-        (0.0, 1.0),
-        (2.0, 2.0),
-        (1.0, 2.0),
-    ];
-    let xy = v.iter().flat_map(|&(x, y)| [x, y]).collect();
-    (xy, vec![0, 1, 4, 5, 1, 2, 3, 4, 4, 3, 6, 7], vec![4, 4, 4])
-}
-
 #[test]
 fn navmesh_worlds_plan_as_the_library_does() {
-    let (xy, idx, sizes) = navmesh_input();
+    let (xy, idx, sizes) = l_navmesh(1.0);
     let mut w = null_mut();
     unsafe {
         expect(

@@ -14,26 +14,8 @@ use pathsmooth_ffi::*;
 
 use PsStatus::*;
 
-fn last_error() -> String {
-    let mut buf = [0 as c_char; 1024];
-    // SAFETY: a 1024-byte buffer.
-    unsafe { ps_last_error(buf.as_mut_ptr(), buf.len()) };
-    unsafe { CStr::from_ptr(buf.as_ptr()) }
-        .to_string_lossy()
-        .into_owned()
-}
-
-/// Asserts the status and that the message holds `words`.
-#[track_caller]
-fn expect(status: PsStatus, want: PsStatus, words: &str) {
-    let message = last_error();
-    assert_eq!(status, want, "message: {message}");
-    assert!(message.contains(words), "{message:?} lacks {words:?}");
-}
-
-fn pt(x: f64, y: f64) -> PsPoint2d {
-    PsPoint2d { x, y }
-}
+mod common;
+use common::{expect, l_navmesh, last_error, pt};
 
 /// An open room of `w` × `h` cells (cell size 1, origin 0) walled round.
 fn room_rows(w: usize, h: usize) -> Vec<String> {
@@ -484,22 +466,8 @@ fn obstacles_block_paths_and_a_moving_one_moves_and_stands() {
 
 #[test]
 fn a_navmesh_crowd_walks_as_the_library_does() {
-    // Three unit squares in an L: (0,0)-(2,1) and (1,1)-(2,2), scaled by 4.
-    let xy: Vec<f64> = [
-        (0.0, 0.0),
-        (1.0, 0.0),
-        (2.0, 0.0),
-        (2.0, 1.0),
-        (1.0, 1.0),
-        (0.0, 1.0),
-        (2.0, 2.0),
-        (1.0, 2.0),
-    ]
-    .iter()
-    .flat_map(|&(x, y)| [4.0 * x, 4.0 * y])
-    .collect();
-    let idx = [0u32, 1, 4, 5, 1, 2, 3, 4, 4, 3, 6, 7];
-    let sizes = [4u32, 4, 4];
+    // Three squares of side 4 in an L: (0,0)-(8,4) and (4,4)-(8,8).
+    let (xy, idx, sizes) = l_navmesh(4.0);
     let mut world = null_mut();
     let s = unsafe {
         ps_world_navmesh_new(

@@ -10,7 +10,7 @@
 //!   bit, and its bad-input checks;
 //! - `tests/c/test_crowd.c` (gcc): a crowd of avoiding agents and a moving obstacle, its
 //!   distances checked by the program itself, then removals, obstacles and bad input; and
-//!   the same run under valgrind;
+//!   the same run under valgrind (the two C tests share their checking, `tests/c/check.h`);
 //! - the README's C and C# quick starts run (the C one linked with the shared and with
 //!   the static library).
 //!

@@ -15,35 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "pathsmooth.h"
-
-static int checks = 0, failures = 0;
-
-#define CHECK(cond, ...)                                                   \
-    do {                                                                   \
-        checks++;                                                          \
-        if (!(cond)) {                                                     \
-            failures++;                                                    \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);           \
-            fprintf(stderr, __VA_ARGS__);                                  \
-            fprintf(stderr, " (last error: %s)\n", last_error());          \
-        }                                                                  \
-    } while (0)
-
-static const char *last_error(void) {
-    static char buf[1024];
-    ps_last_error(buf, sizeof buf);
-    return buf;
-}
-
-/* The status is `want` and the last error contains `words`. */
-#define EXPECT(status, want, words)                                                     \
-    do {                                                                                \
-        PsStatus s_ = (status);                                                         \
-        CHECK(s_ == (want) && strstr(last_error(), (words)) != NULL,                    \
-              "%s: got %s, want %s with \"%s\"", #status, ps_status_name(s_),           \
-              ps_status_name(want), (words));                                           \
-    } while (0)
 
 #define N 6
 #define RADIUS 0.3
@@ -254,6 +227,5 @@ static void navmesh_walk(void) {
 int main(void) {
     avoiding_walk();
     navmesh_walk();
-    fprintf(stderr, "crowd test: %d checks, %d failed\n", checks, failures);
-    return failures == 0 ? 0 : 1;
+    return finish_checks("crowd test");
 }

@@ -19,26 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "pathsmooth.h"
-
-static int checks = 0, failures = 0;
-
-#define CHECK(cond, ...)                                                   \
-    do {                                                                   \
-        checks++;                                                          \
-        if (!(cond)) {                                                     \
-            failures++;                                                    \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);           \
-            fprintf(stderr, __VA_ARGS__);                                  \
-            fprintf(stderr, " (last error: %s)\n", last_error());          \
-        }                                                                  \
-    } while (0)
-
-static const char *last_error(void) {
-    static char buf[1024];
-    ps_last_error(buf, sizeof buf);
-    return buf;
-}
 
 /* The Moving AI map at `path` as one byte per cell (1 passable), row 0 first. */
 static uint8_t *load_map(const char *path, size_t *width, size_t *height) {
@@ -327,6 +309,5 @@ int main(int argc, char **argv) {
     CHECK(ps_pipeline_plan_f64(smooth, s0, g0, out, 64, &len) == PS_OK, "plan after the world's destroy");
     CHECK(ps_pipeline_destroy(shortest) == PS_OK && ps_pipeline_destroy(smooth) == PS_OK, "destroy");
 
-    fprintf(stderr, "c test: %d checks, %d failed\n", checks, failures);
-    return failures == 0 ? 0 : 1;
+    return finish_checks("c test");
 }

@@ -520,6 +520,19 @@ impl AgentPath {
         self.walking = None;
     }
 
+    /// Plans from `from` to `to` with the pipeline and makes the plan the whole path (the
+    /// old path becomes the spare buffer). The agent path is unchanged on error.
+    fn take_plan<W: World>(
+        &mut self,
+        pipeline: &mut Pipeline<W>,
+        from: DVec2,
+        to: DVec2,
+    ) -> Result<()> {
+        pipeline.plan_into(from, to, &mut self.work)?;
+        std::mem::swap(&mut self.path, &mut self.work);
+        Ok(())
+    }
+
     /// Plans from `p` to point `k` of the path and splices the plan in place of the points
     /// before `k + 1`; when the bend where it joins is not clear, one point further, a few
     /// times; then (and when a plan fails) from `p` to the target. The agent path is left as
@@ -542,8 +555,7 @@ impl AgentPath {
                 return Ok(Moved::Replanned);
             }
         }
-        pipeline.plan_into(p, self.path[last], &mut self.work)?;
-        std::mem::swap(&mut self.path, &mut self.work);
+        self.take_plan(pipeline, p, self.path[last])?;
         Ok(Moved::Replanned)
     }
 
@@ -670,8 +682,7 @@ impl AgentPath {
             }
             return Ok(Retargeted::Adjusted { dropped });
         }
-        pipeline.plan_into(self.path[0], t, &mut self.work)?;
-        std::mem::swap(&mut self.path, &mut self.work);
+        self.take_plan(pipeline, self.path[0], t)?;
         Ok(Retargeted::Replanned)
     }
 
@@ -880,9 +891,7 @@ impl AgentPath {
                 }
             }
         }
-        let (position, target) = (self.path[0], self.path[last]);
-        pipeline.plan_into(position, target, &mut self.work)?;
-        std::mem::swap(&mut self.path, &mut self.work);
+        self.take_plan(pipeline, self.path[0], self.path[last])?;
         Ok(Repair::Replanned)
     }
 }
