@@ -32,10 +32,12 @@ use crate::navmesh::mesh::{NavMesh, TriId, NO_TRI};
 /// stricter than the surface where another floor took the place first (a path can then be
 /// smoothed less, never wrongly).
 ///
-/// Cost: O(t log n) for the t triangles walked out of n (a heap, and a k-d tree of the
-/// mesh's triangle sides asked which sides on the border of the kept triangles meet each
-/// one; see `SheetScratch::build`), and a flat navmesh of the ones kept. The first sheet
-/// of a [`SurfaceMesh`] builds that tree: O(n log n) once.
+/// Cost: O(t log n) for the t triangles walked out of n (a heap, and for each triangle
+/// that overlaps another somewhere in the mesh, a k-d tree of the mesh's triangle sides
+/// asked which sides on the border of the kept triangles meet it; see
+/// `SheetScratch::build`), and a flat navmesh of the ones kept. The first sheet of a
+/// [`SurfaceMesh`] builds that tree, O(n log n), and finds which triangles overlap, O(n),
+/// once.
 #[derive(Debug, Clone)]
 pub struct Sheet {
     mesh: NavMesh,
