@@ -7,32 +7,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { createServer } from "node:http";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, extname, join, normalize } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { chromium } from "playwright-core";
+import { crate, repo, serve } from "./serve.mjs";
 
-const crate = join(dirname(fileURLToPath(import.meta.url)), "..");
-const repo = join(crate, "..", "..");
 const BAKE = "crates/pathsmooth/tests/data/corpus/detour/dungeon.all_tiles_navmesh.bin";
 const MAP = "data/movingai/dao/arena.map";
-const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm" };
-
-/** A static file server over the repository (what any static host would do). */
-function serve() {
-  const server = createServer((req, res) => {
-    const path = normalize(join(repo, decodeURIComponent(new URL(req.url, "http://x").pathname)));
-    if (!path.startsWith(repo) || !existsSync(path)) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { "content-type": TYPES[extname(path)] ?? "application/octet-stream" });
-    res.end(readFileSync(path));
-  });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
-}
 
 test("the library runs in a Web Worker of a static page and answers as the native library does", async (t) => {
   assert.ok(existsSync(join(crate, "pkg", "pathsmooth_wasm_bg.wasm")), "run `npm run build` first");

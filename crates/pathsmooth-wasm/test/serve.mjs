@@ -1,0 +1,25 @@
+// A static file server over the repository for the browser tests: what any static host
+// would do (the pages under web/ and examples/ fetch the package, three.js and the corpus's
+// navmesh files by URL from the repository root).
+import { createServer } from "node:http";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, extname, join, normalize, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const crate = join(dirname(fileURLToPath(import.meta.url)), "..");
+export const repo = join(crate, "..", "..");
+const TYPES = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
+
+/** Serves the repository on 127.0.0.1 at a free port; resolves to the listening server. */
+export function serve() {
+  const server = createServer((req, res) => {
+    const path = normalize(join(repo, decodeURIComponent(new URL(req.url, "http://x").pathname)));
+    if (!path.startsWith(repo + sep) || !existsSync(path) || !statSync(path).isFile()) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { "content-type": TYPES[extname(path)] ?? "application/octet-stream" });
+    res.end(readFileSync(path));
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
