@@ -329,6 +329,54 @@ impl Scene {
         agents: usize,
         seed: u64,
     ) -> Result<Scene, String> {
+        let mut scene = Scene::empty(grid, window)?;
+        scene.draw(agents, seed)?;
+        Ok(scene)
+    }
+
+    /// Both navmeshes of `grid` and the agents `starts[i] → targets[i]` as given, each
+    /// checked as a drawn one is (start and target usable on both sides, a complete
+    /// Detour corridor and a pathsmooth plan between them); the first that is not is the
+    /// error.
+    pub fn with_agents(
+        grid: GridMap,
+        starts: &[DVec2],
+        targets: &[DVec2],
+    ) -> Result<Scene, String> {
+        let window = Window {
+            x0: 0,
+            y0: 0,
+            w: grid.width(),
+            h: grid.height(),
+        };
+        let mut scene = Scene::empty(grid, window)?;
+        let mut path = vec![0 as dtPolyRef; MAX_PATH];
+        for (i, (&s, &t)) in starts.iter().zip(targets).enumerate() {
+            let sd = scene
+                .usable(s)
+                .ok_or(format!("agent {i}: start {s} is not usable"))?;
+            let (tref, tpos) = scene
+                .usable(t)
+                .ok_or(format!("agent {i}: target {t} is not usable"))?;
+            if scene.detour_corridor(sd, (tref, tpos), &mut path).is_none() {
+                return Err(format!("agent {i}: no complete Detour corridor to {t}"));
+            }
+            scene
+                .world
+                .find_path(s, t, scene.radius)
+                .map_err(|e| format!("agent {i}: {e}"))?;
+            scene.agents.push(SceneAgent {
+                start: s,
+                target: t,
+                target_ref: tref,
+                target_on_mesh: tpos,
+            });
+        }
+        Ok(scene)
+    }
+
+    /// Both navmeshes of `grid`, no agents.
+    fn empty(grid: GridMap, window: Window) -> Result<Scene, String> {
         let radius = RADIUS;
         let mesh = NavMesh::from_grid(&grid).map_err(|e| e.to_string())?;
         let world = NavMeshWorld::new(mesh.clone());
@@ -338,7 +386,7 @@ impl Scene {
         let (nav, tiles) = recast::build_tiled(&grid_level(&grid), &settings, TILE_SIZE, &[])?;
         let (_, detour_polygons, _) = recast::counts(&nav);
         let detour = DetourMesh::from_navmesh(nav, 4096, 0.0)?;
-        let mut scene = Scene {
+        Ok(Scene {
             window,
             grid,
             mesh,
@@ -349,11 +397,9 @@ impl Scene {
             detour_tiles: tiles,
             walkable_radius_cells,
             radius,
-            agents: Vec::with_capacity(agents),
+            agents: Vec::new(),
             rejected: (0, 0),
-        };
-        scene.draw(agents, seed)?;
-        Ok(scene)
+        })
     }
 
     /// Detour's polygon under plan point `p` and the nearest point on it, when that point
@@ -494,12 +540,17 @@ pub struct PathsmoothCrowd {
 
 impl PathsmoothCrowd {
     pub fn new(scene: &Scene) -> Result<PathsmoothCrowd, String> {
+        PathsmoothCrowd::with_avoidance(scene, Avoidance::default())
+    }
+
+    /// The crowd with avoidance settings `avoidance` (a dense crowd's, say).
+    pub fn with_avoidance(scene: &Scene, avoidance: Avoidance) -> Result<PathsmoothCrowd, String> {
         let e = |e: pathsmooth::Error| e.to_string();
         let mut crowd = Crowd::new(scene.world.clone(), scene.radius, Preset::Smooth.steps())
             .map_err(e)?
             .with_threads(1)
             .map_err(e)?
-            .with_avoidance(Some(Avoidance::default()))
+            .with_avoidance(Some(avoidance))
             .map_err(e)?;
         for a in &scene.agents {
             crowd.add_agent(a.start, a.target, SPEED).map_err(e)?;
