@@ -16,6 +16,8 @@ import { Line2 } from "three/addons/lines/Line2.js";
 import { LineGeometry } from "three/addons/lines/LineGeometry.js";
 import { LineMaterial } from "three/addons/lines/LineMaterial.js";
 import init, { Crowd, NavMeshWorld, Pipeline, SurfaceMesh } from "../../index.js";
+// The package's seeded generator (mulberry32), as its tests draw: the same crowd on every load.
+import { random } from "../../test/draw.mjs";
 
 const CORPUS = new URL("../../../pathsmooth/tests/data/corpus/", import.meta.url);
 const AGENTS = 32;
@@ -28,17 +30,6 @@ const fileInput = document.getElementById("file");
 const gatherButton = document.getElementById("gather");
 const wanderButton = document.getElementById("wander");
 
-/** A small seeded random generator (mulberry32): the same crowd on every load. */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // --- three.js: renderer (when WebGL is there), scene, camera, controls -------------------
 
