@@ -33,9 +33,10 @@ pub struct GridPath {
 }
 
 /// A grid search's scratch: the open list and, per cell, the search's cost, parent and
-/// stamp. Searches through one `GridSearch` reuse its memory (28 bytes per cell of the
-/// largest map searched), so after the first they allocate nothing but their result's
-/// growth; [`astar`] and the other free functions make a fresh one per call.
+/// stamp. Searches through one `GridSearch` reuse its memory (16 bytes per cell of the
+/// largest map searched, 24 more once a search with area costs ran), so after the first
+/// they allocate nothing but their result's growth; [`astar`] and the other free
+/// functions make a fresh one per call.
 ///
 /// ```
 /// use glam::IVec2;
@@ -50,7 +51,11 @@ pub struct GridPath {
 /// ```
 #[derive(Debug, Default)]
 pub struct GridSearch {
-    list: open_list::OpenList,
+    /// The open list of searches without area costs, whose costs fit `u64`.
+    list: open_list::OpenList<u64>,
+    /// The open list of searches with area costs (`u128`: see [`Weights`]); empty until
+    /// one runs.
+    weighted: open_list::OpenList<u128>,
     /// The cell indices of the last path found.
     nodes: Vec<usize>,
 }
@@ -286,44 +291,59 @@ impl GridSearch {
         let cell = |i: usize| IVec2::new((i % w) as i32, (i / w) as i32);
         let area = |i: usize| map.area(i % w, i / w) as usize;
         let goal_i = index(goal);
-        // Unit costs: each step counts its base cost once (the integers of the search without
-        // areas, so its ties and its paths are the same). With weights, base × (w₁ + w₂).
-        let scale = weights.map_or(1, |wt| 2 * wt.min as u128);
-        let heuristic = |i: usize| {
+        let octile = |i: usize| {
             let d = (cell(i) - goal).abs();
             let (lo, hi) = (d.x.min(d.y) as u64, d.x.max(d.y) as u64);
-            ((hi - lo) * ORTHOGONAL + lo * DIAGONAL) as u128 * scale
+            (hi - lo) * ORTHOGONAL + lo * DIAGONAL
         };
-        let step_cost = |from: usize, to: usize, base: u64| match weights {
-            None => base as u128,
-            Some(wt) => {
-                base as u128 * (wt.weight[area(from)] as u128 + wt.weight[area(to)] as u128)
-            }
-        };
-        let successors = |i: usize, push: &mut dyn FnMut(usize, u128)| {
+        // Each cell's king's moves that may be taken, with their base costs.
+        let moves = |i: usize, push: &mut dyn FnMut(usize, u64)| {
             let c = cell(i);
             for &(dx, dy, diagonal) in &MOVES {
                 if free((c.x + dx) as i64, (c.y + dy) as i64)
                     && (!diagonal || diagonal_ok(c, dx, dy))
                 {
                     let next = (c.y + dy) as usize * w + (c.x + dx) as usize;
-                    let base = if diagonal { DIAGONAL } else { ORTHOGONAL };
-                    push(next, step_cost(i, next, base));
+                    push(next, if diagonal { DIAGONAL } else { ORTHOGONAL });
                 }
             }
         };
         // The success test runs once per cell taken from the open list: where a cancelled
         // search ends at once (its "path" is then thrown away).
         let mut point = Checkpoint::new(cancel);
-        let nodes = &mut self.nodes;
-        let found = self.list.astar(
-            w * map.height(),
-            index(start),
-            successors,
-            heuristic,
-            |i| i == goal_i || point.stop(),
-            nodes,
-        );
+        let success = |i: usize| i == goal_i || point.stop();
+        let (cells, nodes) = (w * map.height(), &mut self.nodes);
+        let found = match weights {
+            // Unit costs: each step counts its base cost once, in u64: a path holds at
+            // most MAX_MAP_SIDE² = 2²⁸ steps of at most 2³³, so no sum reaches 2⁶².
+            None => self.list.astar(
+                cells,
+                index(start),
+                |i, push| moves(i, &mut |next, base| push(next, base)),
+                octile,
+                success,
+                nodes,
+            ),
+            // With weights, base × (w₁ + w₂), and the heuristic scaled by the cheapest
+            // area twice (the same integers as without areas when every area costs 1, so
+            // the same ties and paths).
+            Some(wt) => {
+                let scale = 2 * wt.min as u128;
+                let weight = |i: usize| wt.weight[area(i)] as u128;
+                self.weighted.astar(
+                    cells,
+                    index(start),
+                    |i, push| {
+                        moves(i, &mut |next, base| {
+                            push(next, base as u128 * (weight(i) + weight(next)))
+                        })
+                    },
+                    |i| octile(i) as u128 * scale,
+                    success,
+                    nodes,
+                )
+            }
+        };
         if point.stopped() {
             return Err(Error::Cancelled);
         }
