@@ -348,9 +348,8 @@ const OVERLAP_BUDGET: usize = 256;
 /// asked once per candidate: on a fan the budget is tens of millions of candidates, seconds
 /// in a test build).
 ///
-/// Cost: O(n) to index the triangles' boxes, then each triangle not already found
-/// overlapping tested against the triangles whose boxes share a bucket with its own, until
-/// one overlaps.
+/// Cost: O(n) to index the triangles' boxes, then each pair of triangles whose boxes share
+/// a bucket tested once (a pair already both flagged is passed over).
 pub(super) fn overlapping(plan: &NavMesh, checkpoint: &mut Checkpoint) -> Option<Vec<bool>> {
     let n = plan.num_triangles();
     let mut flags = vec![false; n];
@@ -365,34 +364,35 @@ pub(super) fn overlapping(plan: &NavMesh, checkpoint: &mut Checkpoint) -> Option
     let index = BoxIndex::new(lo, hi, n as f64 / 4.0, boxes);
     let mut budget = OVERLAP_BUDGET.saturating_mul(n);
     for t in 0..n {
-        if flags[t] {
-            continue;
-        }
         let (a, b) = tri_box(plan, t);
         let tri = plan.triangle(t);
-        let mut partner = None;
         index.for_each_bucket(a, b, |items| {
-            if partner.is_some() || budget == 0 || checkpoint.stopped() {
+            if budget == 0 || checkpoint.stopped() {
                 return;
             }
             budget = budget.saturating_sub(items.len());
-            partner = items.iter().map(|&u| u as TriId).find(|&u| {
+            // Each pair once (u > t), flagging both: the work of a one-floor test.
+            for &u in items {
+                let u = u as TriId;
+                if checkpoint.stop() {
+                    return;
+                }
                 let (c, d) = tri_box(plan, u);
-                !checkpoint.stop()
-                    && u != t
+                if u > t
+                    && !(flags[t] && flags[u])
                     && a.cmplt(d).all()
                     && c.cmplt(b).all()
                     && interiors_overlap(tri, plan.triangle(u))
-            });
+                {
+                    (flags[t], flags[u]) = (true, true);
+                }
+            }
         });
         if checkpoint.stopped() {
             return None;
         }
         if budget == 0 {
             return Some(vec![true; n]);
-        }
-        if let Some(u) = partner {
-            (flags[t], flags[u]) = (true, true);
         }
     }
     Some(flags)
