@@ -13,11 +13,10 @@
 //!
 //! `nice -n 10 cargo run --release --example bottleneck -- [--seconds S] [--only pathsmooth|detour]`
 
-use detour_peer::crowd::{Check, DetourCrowd, Engine, PathsmoothCrowd, Scene, HZ};
+use detour_peer::crowd::{run_until, DetourCrowd, Engine, PathsmoothCrowd, RunResult, Scene, HZ};
 use glam::DVec2;
 use pathsmooth::crowd::Avoidance;
 use pathsmooth::grid::GridMap;
-use std::time::Instant;
 
 const USAGE: &str = "usage: bottleneck [--seconds S] [--only pathsmooth|detour]";
 
@@ -34,34 +33,23 @@ fn hall() -> Vec<String> {
         .collect()
 }
 
-/// What one engine did.
+/// What one engine did: the common figures, and the gap's.
 struct Outcome {
-    frames: usize,
+    result: RunResult,
     all_arrived_at: Option<f64>,
     through: usize,
     longest_wait: f64,
-    mean_ms: f64,
-    p99_ms: f64,
 }
 
-fn run<'s>(engine: &mut dyn Engine, scene: &'s Scene, seconds: f64) -> (Outcome, Check<'s>) {
+/// Runs `engine` until every agent has arrived or `seconds` have passed, counting the
+/// agents that come through the gap (x > 31) and the longest stretch with none.
+fn run(engine: &mut dyn Engine, scene: &Scene, seconds: f64) -> Outcome {
     let n = scene.agents.len();
-    let dt = 1.0 / HZ;
-    let mut check = Check::new(&scene.mesh, &scene.walls, scene.radius, scene.targets());
-    let (mut at, mut times) = (Vec::with_capacity(n), Vec::new());
     let mut through = vec![false; n];
     let (mut passed, mut last_pass, mut longest_wait) = (0, 0.0f64, 0.0f64);
     let mut all_arrived_at = None;
     let frames = (seconds * HZ) as usize;
-    let mut f = 0;
-    while f < frames {
-        f += 1;
-        let t0 = Instant::now();
-        engine.update(dt);
-        times.push(t0.elapsed().as_secs_f64() * 1e3);
-        engine.positions(&mut at);
-        check.frame(&at);
-        let now = f as f64 * dt;
+    let result = run_until(engine, scene, frames, |now, at, check| {
         for (p, t) in at.iter().zip(&mut through) {
             if !*t && p.x > 31.0 {
                 *t = true;
@@ -70,23 +58,18 @@ fn run<'s>(engine: &mut dyn Engine, scene: &'s Scene, seconds: f64) -> (Outcome,
                 last_pass = now;
             }
         }
-        if check.arrived() == n {
+        let all = check.arrived() == n;
+        if all {
             all_arrived_at = Some(now);
-            break;
         }
-    }
-    let mean_ms = times.iter().sum::<f64>() / times.len().max(1) as f64;
-    times.sort_by(f64::total_cmp);
-    let p99_ms = times[(times.len() * 99).div_ceil(100).saturating_sub(1)];
-    let outcome = Outcome {
-        frames: f,
+        all
+    });
+    Outcome {
+        result,
         all_arrived_at,
         through: passed,
         longest_wait,
-        mean_ms,
-        p99_ms,
-    };
-    (outcome, check)
+    }
 }
 
 fn main() -> Result<(), String> {
@@ -137,12 +120,11 @@ fn main() -> Result<(), String> {
         engines.push(Box::new(DetourCrowd::new(&scene)?));
     }
     for engine in &mut engines {
-        let (o, check) = run(engine.as_mut(), &scene, seconds);
+        let o = run(engine.as_mut(), &scene, seconds);
+        let r = &o.result;
         let all = o
             .all_arrived_at
-            .map_or(format!("not by {:.0}", o.frames as f64 / HZ), |t| {
-                format!("{t:.1}")
-            });
+            .map_or(format!("not by {:.0}", r.seconds), |t| format!("{t:.1}"));
         // The check's closest pair is over the pairs closer than 2r: none is "> 1".
         let closest = |d: f64| {
             if d.is_finite() {
@@ -153,17 +135,17 @@ fn main() -> Result<(), String> {
         };
         println!(
             "| {} | {all} | {}/{} | {} | {:.1} | {} | {} | {} | {} | {:.3} | {:.3} |",
-            engine.name(),
-            check.arrived(),
-            scene.agents.len(),
+            r.engine,
+            r.arrived,
+            r.agents,
             o.through,
             o.longest_wait,
-            check.overlaps,
-            check.wall_hits,
-            closest(check.closest_pair),
-            closest(check.closest_wall),
-            o.mean_ms,
-            o.p99_ms,
+            r.overlaps,
+            r.wall_hits,
+            closest(r.closest_pair),
+            closest(r.closest_wall),
+            r.mean_ms,
+            r.p99_ms,
         );
     }
     Ok(())

@@ -739,28 +739,43 @@ pub struct RunResult {
 /// Runs `engine` for `frames` frames of 1 / [`HZ`] s, timing each `update` alone and
 /// checking the positions after it.
 pub fn run(engine: &mut dyn Engine, scene: &Scene, frames: usize) -> RunResult {
+    run_until(engine, scene, frames, |_, _, _| false)
+}
+
+/// [`run`], calling `after(time, positions, check)` after each frame's check and stopping
+/// early once it returns true (the result counts the frames run).
+pub fn run_until(
+    engine: &mut dyn Engine,
+    scene: &Scene,
+    frames: usize,
+    mut after: impl FnMut(f64, &[DVec2], &Check) -> bool,
+) -> RunResult {
     let dt = 1.0 / HZ;
     let mut check = Check::new(&scene.mesh, &scene.walls, scene.radius, scene.targets());
     let mut at = Vec::with_capacity(scene.agents.len());
     let mut times = Vec::with_capacity(frames);
-    for _ in 0..frames {
+    for f in 1..=frames {
         let t0 = Instant::now();
         engine.update(dt);
         times.push(t0.elapsed().as_secs_f64() * 1e3);
         engine.positions(&mut at);
         check.frame(&at);
+        if after(f as f64 * dt, &at, &check) {
+            break;
+        }
     }
-    let mean = times.iter().sum::<f64>() / times.len().max(1) as f64;
+    let run = times.len();
+    let mean = times.iter().sum::<f64>() / run.max(1) as f64;
     times.sort_by(f64::total_cmp);
     let p99 = times
-        .get((times.len() * 99).div_ceil(100).saturating_sub(1))
+        .get((run * 99).div_ceil(100).saturating_sub(1))
         .copied()
         .unwrap_or(f64::NAN);
     RunResult {
         engine: engine.name(),
         agents: scene.agents.len(),
-        frames,
-        seconds: frames as f64 * dt,
+        frames: run,
+        seconds: run as f64 * dt,
         mean_ms: mean,
         p99_ms: p99,
         max_ms: times.last().copied().unwrap_or(f64::NAN),
