@@ -383,29 +383,43 @@ impl Frame<'_> {
 
     /// The (at most the settings' limit) movers nearest mover `i` within the reach,
     /// moving obstacles first, then nearest first (ties: the lower index), in `near`.
+    ///
+    /// In a dense crowd far more movers are in reach than are kept (the limit is a
+    /// handful): each candidate is compared with the worst kept one and only a better one
+    /// is inserted, in order, so a frame sorts nothing. The order is total, so `near` is
+    /// the first `max` of the full sort.
     fn nearest(&self, i: usize, near: &mut Vec<(f64, u32)>) {
         let (reach, cell, max) = (self.reach, self.cell, self.settings.max_neighbours);
         near.clear();
-        let p = self.movers[i].position;
+        let movers = &self.movers;
+        let p = movers[i].position;
+        // Moving obstacles first: the limit must not leave a truck out for a crowd.
+        let before = |&(da, a): &(f64, u32), &(db, b): &(f64, u32)| {
+            let (oa, ob) = (movers[a as usize].obstacle, movers[b as usize].obstacle);
+            (!oa, da, a) < (!ob, db, b)
+        };
         let (bx, by) = (bucket(p.x, cell), bucket(p.y, cell));
         for x in bx - 1..=bx + 1 {
             let lo = self.buckets.partition_point(|&(k, _)| k < key(x, by - 1));
             let hi = self.buckets.partition_point(|&(k, _)| k <= key(x, by + 1));
             for &(_, j) in &self.buckets[lo..hi] {
-                let d = self.movers[j as usize].position.distance(p);
-                if j as usize != i && d <= reach {
-                    near.push((d, j));
+                let d = movers[j as usize].position.distance(p);
+                if j as usize == i || d > reach {
+                    continue;
                 }
+                let candidate = (d, j);
+                if near.len() == max {
+                    match near.last() {
+                        Some(worst) if before(&candidate, worst) => {
+                            near.pop();
+                        }
+                        _ => continue,
+                    }
+                }
+                let at = near.partition_point(|kept| before(kept, &candidate));
+                near.insert(at, candidate);
             }
         }
-        // Moving obstacles first: the limit must not leave a truck out for a crowd.
-        let movers = &self.movers;
-        let key = |&(d, j): &(f64, u32)| (!movers[j as usize].obstacle, d, j);
-        near.sort_unstable_by(|a, b| {
-            let (a, b) = (key(a), key(b));
-            a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2))
-        });
-        near.truncate(max);
     }
 }
 
