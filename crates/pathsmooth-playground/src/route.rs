@@ -104,7 +104,10 @@ mod tests {
         let p: Playground = Playground::new(Vec::new()).unwrap();
         let none = Cancel::new();
         let worlds = text(request(&p, "GET", "/api/worlds", b"", &none));
-        assert!(worlds.starts_with(r#"{"area_costs":null,"worlds":[{"name":"demo","width":80,"height":80,"start":[5,5],"goal":[5,74]}"#), "{worlds}");
+        assert!(
+            worlds.starts_with(r#"{"area_costs":null,"worlds":[{"goal":[5,74],"height":80,"name":"demo","start":[5,5],"width":80},{"#),
+            "{worlds}"
+        );
         let grid = text(request(
             &p,
             "GET",
