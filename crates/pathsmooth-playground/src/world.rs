@@ -88,7 +88,8 @@ pub struct Named {
 type Cached<H> = (Arc<str>, Arc<GridWorld>, H);
 
 /// The playground's state: the worlds on offer, the default area costs, the last uploaded
-/// maps (at most [`limits::CACHED_MAPS`]) with a `H` each (see [`Cached`]).
+/// maps (at most [`limits::CACHED_MAPS`]), each with an `H`: what the shell keeps with it
+/// (the server: the memory reserved for its world; the worker: nothing).
 pub struct Playground<H = ()> {
     worlds: Vec<Named>,
     /// The area costs of requests that give none (`serve --area-costs`), checked.

@@ -61,7 +61,7 @@ const engine = {
       if (!p) return;
       this.pending.delete(data.id);
       if (data.error === undefined) p.resolve(JSON.parse(data.body));
-      else p.reject(new Error(data.error));
+      else p.reject(Object.assign(new Error(data.error), { status: data.status }));
       if (data.fatal) this.restart();
     };
     // The module failed to load (or the worker died): every request waiting fails, and the

@@ -176,8 +176,12 @@ test("the static playground answers in a Web Worker as the native library does",
   await page.setInputFiles("#map-file", { name: "bad.map", mimeType: "text/plain", buffer: Buffer.from("type octile\nheight 2\nwidth x\nmap\n..\n") });
   await page.waitForFunction(() => document.getElementById("status").classList.contains("error"));
   const said = await page.textContent("#status");
-  const thrown = await page.evaluate(() => api("/api/plan", { world: "demo", start: [1.5, 2], goal: [5, 5] }).then(() => null, (e) => e.message));
-  assert.equal(thrown, "start [1.5, 2] is not a cell: give whole numbers [column, row]");
+  const thrown = await page.evaluate(() => api("/api/plan", { world: "demo", start: [1.5, 2], goal: [5, 5] })
+    .then(() => null, (e) => [e.status, e.message]));
+  assert.deepEqual(thrown, [400, "start [1.5, 2] is not a cell: give whole numbers [column, row]"]);
+  const wall = await page.evaluate(() => api("/api/plan", { world: "demo", start: [0, 0], goal: [5, 74] })
+    .then(() => null, (e) => e.status));
+  assert.equal(wall, 422, "a start in a wall cannot be planned");
   const nowhere = await page.evaluate(() => api("/api/nowhere").then(() => null, (e) => e.message));
   assert.match(nowhere, /^no such page or API route/);
   assertSame(await ours("/api/plan", { world: "demo", start: [5, 5], goal: [5, 74] }), plan, "plan after bad input");
