@@ -221,7 +221,7 @@ impl CrowdRequest {
             .max(1.0) as u64
     }
 
-    /// The estimated work (see [`Lane::for_work`]): a few passes over the map's cells (its
+    /// The estimated work (the units of the server's lanes, `Lane::for_work`): a few passes over the map's cells (its
     /// world, the reachable cells, the truck's line) and each agent's frames.
     pub fn work(&self, cells: usize) -> u64 {
         (cells as u64)

@@ -308,7 +308,7 @@ impl PlanJob {
         Ok(())
     }
 
-    /// The estimated work (see [`Lane::for_work`]) on a map of `cells`: the A* search and
+    /// The estimated work (the units of the server's lanes, `Lane::for_work`) on a map of `cells`: the A* search and
     /// each method, about a pass over the cells each (the path a search finds crosses at
     /// most every cell), and the world's build when the map comes as text or the request
     /// has area costs of its own.
