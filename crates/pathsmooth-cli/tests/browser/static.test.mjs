@@ -13,32 +13,20 @@
 //   CHROMIUM            the browser (default: /usr/bin/chromium)
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { chromium } from "playwright-core";
 import { repo, serve } from "../../../pathsmooth-wasm/test/serve.mjs";
+import { startServer } from "./server.mjs";
 
-const bin = process.env.PATHSMOOTH_BIN
-  ?? [join(repo, "target/release/pathsmooth"), join(repo, "target/debug/pathsmooth")].find(existsSync);
 const folder = resolve(process.env.PLAYGROUND_STATIC ?? join(repo, "target/playground-static"));
 const MAP = "data/movingai/dao/arena.map";
 
-/** The native reference: `pathsmooth serve` on a free loopback port; resolves to its URL. */
-function startReference(t) {
-  assert.ok(bin && existsSync(bin), `no pathsmooth binary (build it or set PATHSMOOTH_BIN): ${bin}`);
-  const child = spawn(bin, ["serve", "--bind", "127.0.0.1", "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+/** The native reference: `pathsmooth serve` (ended after `t`); resolves to its URL. */
+async function startReference(t) {
+  const { child, url } = await startServer();
   t.after(() => child.kill());
-  return new Promise((done, fail) => {
-    let out = "";
-    const timer = setTimeout(() => fail(new Error("the reference server did not start within 10 s")), 10_000);
-    child.stdout.on("data", (d) => {
-      out += d;
-      const m = out.match(/http:\/\/127\.0\.0\.1:\d+/);
-      if (m) { clearTimeout(timer); done(m[0]); }
-    });
-    child.on("exit", (code) => fail(new Error(`the reference server exited with ${code}`)));
-  });
+  return url.slice(0, -1);
 }
 
 /** Asserts `ours` equals `theirs` (JSON values), numbers to 1e-9, timings (`micros`) aside. */
