@@ -21,6 +21,7 @@ pub struct Comparison<'w, W: World> {
 
 /// One method's run on one query.
 pub struct Run<'a, 'w, W: World> {
+    /// The method run.
     pub method: MapMethod,
     /// The method's path, or why it failed.
     pub path: Result<Vec<DVec2>>,
