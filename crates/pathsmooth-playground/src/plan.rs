@@ -317,8 +317,8 @@ impl PlanJob {
         (cells as u64).saturating_mul((1 + self.methods.len() + builds) as u64)
     }
 
-    /// Finds the A* path (on a blocking worker); `source` is where the world of the
-    /// request's map comes from.
+    /// Finds the A* path (the server runs it on a blocking worker); `source` is where the
+    /// world of the request's map comes from.
     pub fn find<H>(
         self,
         p: &Playground<H>,
@@ -411,10 +411,11 @@ impl Found {
         }
     }
 
-    /// Runs one pipeline per method on the A* path, as `pathsmooth plan` does, and
-    /// encodes the answer (on a blocking worker). A method that fails or is refused for a
-    /// limit is reported in `errors` while the others are kept; when every method is
-    /// refused for a limit, the request is a 413 saying so. A cancelled run is a 503.
+    /// Runs one pipeline per method on the A* path, as `pathsmooth plan` does, and encodes
+    /// the answer (the server: on a blocking worker). A method that fails or is refused for
+    /// a limit is reported in `errors` while the others are kept; when every method is
+    /// refused for a limit, the request is a 413 saying so. A cancelled run is
+    /// [`ApiError::cancelled`].
     pub fn answer(self, cancel: &Cancel) -> Result<Vec<u8>, ApiError> {
         let Found {
             job,
