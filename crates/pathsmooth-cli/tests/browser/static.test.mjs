@@ -3,7 +3,8 @@
 // pathsmooth binary serves it): the same page, its API answered by the playground in
 // WebAssembly in a Web Worker. Every answer is checked against the native library's: the
 // same request to `pathsmooth serve` (started here only as the reference), to 1e-9, on a
-// grid (a world on offer and an uploaded map), on a layered navmesh and for a crowd; the
+// grid (a world on offer and an uploaded map, its scenarios), on a layered navmesh (a
+// bundled bake, and the same bake sent as JSON) and for a crowd; the
 // crowd is also checked by an oracle here (no overlaps beyond 1 % of the radii's sum, every
 // agent on a free cell). A long crowd is cancelled while the page stays responsive and the
 // next request answers; bad input shows its error and the worker answers the next request.
@@ -97,6 +98,8 @@ test("the static playground answers in a Web Worker as the native library does",
   await page.waitForFunction(() => document.getElementById("world").selectedOptions[0]?.textContent.includes("arena"));
   await same("/api/map", { map: arena, name: "arena.map" });
   await same("/api/plan", { map: arena, start: [3, 3], goal: [44, 40], radius: 0.4, methods: ["corridor", "funnel", "shortcut-catmull-rom"], area_costs: "" });
+  const scen = await same("/api/scenarios", { scen: readFileSync(join(repo, `${MAP}.scen`), "utf8") });
+  assert.ok(scen.scenarios.length > 100, `the scenarios: ${scen.scenarios.length}`);
 
   // A layered plan on a bundled bake, from its lowest floor to its highest (drawn first).
   await page.selectOption("#world", "layered:dungeon");
@@ -118,6 +121,14 @@ test("the static playground answers in a Web Worker as the native library does",
   });
   assert.ok(layered.plan.path.length > 2 && layered.plan.valid, `a valid path between floors: ${JSON.stringify(layered.plan).slice(0, 300)}`);
   assert.ok(layered.plan.goal[1] - layered.plan.start[1] > 5, "the path climbs");
+  // The same bake sent as a navmesh JSON's text: built in the worker, the same path.
+  const text = readFileSync(join(repo, "crates/pathsmooth/tests/data/navmesh/dungeon.navmesh.json"), "utf8");
+  const sent = await same("/api/layered", {
+    navmesh: text, mesh: false, radius: 0.2, preset: "smooth",
+    start: { plan: centre(mesh.polygons[low].ring), polygon: low },
+    goal: { plan: centre(mesh.polygons[high].ring), polygon: high },
+  });
+  assertSame(sent.plan, layered.plan, "the navmesh sent");
 
   // A crowd: the same frames as the native run, and an oracle of its own.
   await page.selectOption("#world", "demo");
