@@ -3,10 +3,7 @@
 //! Every subcommand reads user data, so every failure is reported as one line on stderr
 //! with a non-zero exit status; nothing here panics on bad input.
 
-mod areas;
 mod cmd;
-mod compare;
-mod demo_map;
 mod files;
 mod layered;
 mod methods;
@@ -16,6 +13,10 @@ mod serve;
 mod table;
 
 use std::process::ExitCode;
+
+// The grid methods' comparison, the area costs and the demo map are the playground's,
+// shared with `serve` and the static playground.
+use pathsmooth_playground::{areas, compare, demo_map};
 
 use clap::{Parser, Subcommand};
 

@@ -5,6 +5,7 @@ use pathsmooth::follow::{speed_profile, Agent};
 use pathsmooth::Result;
 use pathsmooth::ValidationReport;
 
+pub use crate::compare::ratio;
 use crate::compare::Skipped;
 
 /// What the status column and the notes under the table mean (the help text of `plan` and
@@ -136,15 +137,6 @@ pub fn error_row(name: &str, e: &pathsmooth::Error) -> Vec<String> {
 /// Seconds an agent with [`Agent::default`] limits needs to follow `path`.
 pub fn follow_time(path: &[DVec2]) -> Result<f64> {
     Ok(speed_profile(path, &Agent::default())?.total_time())
-}
-
-/// `a / b`, or 1 when `b` is 0 (start == goal).
-pub fn ratio(a: f64, b: f64) -> f64 {
-    if b > 0.0 {
-        a / b
-    } else {
-        1.0
-    }
 }
 
 /// A method's result with its [`metrics_row`] (`r`: the path's validation; `skipped`: the

@@ -62,7 +62,7 @@ fn the_api_example_names_a_world_the_playground_has() {
     let name: String = text[at + 12..].chars().take_while(|&c| c != '"').collect();
     let playground = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/src/serve/playground.rs"
+        "/../pathsmooth-playground/src/world.rs"
     ))
     .unwrap();
     let example = playground

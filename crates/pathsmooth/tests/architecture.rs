@@ -47,6 +47,8 @@ const CRATES: &[&str] = &[
     "pathsmooth-bake",
     "pathsmooth-scenarios",
     "pathsmooth-wasm",
+    "pathsmooth-playground",
+    "pathsmooth-playground-wasm",
 ];
 
 #[test]
@@ -95,7 +97,10 @@ fn no_folder_of_any_crate_has_an_import_circle() {
     assert!(library[&folder("navmesh")]["search"].contains_key("mesh"));
     assert!(library[&folder("navmesh/layered")]["query"].contains_key("sheet"));
     let cli = &graphs["pathsmooth-cli"];
-    assert!(cli[&Vec::new()]["serve"].contains_key("compare"));
+    assert!(cli[&Vec::new()]["cmd"].contains_key("serve"));
+    let playground = &graphs["pathsmooth-playground"][&Vec::new()];
+    assert!(playground["plan"].contains_key("world"));
+    assert!(playground["route"].contains_key("crowd"));
     assert!(cli[&folder("serve")]["conn"].contains_key("limits"));
     assert!(graphs["pathsmooth-scenarios"][&Vec::new()]["scenario"].contains_key("watch"));
 }

@@ -27,7 +27,14 @@ const state = {
 
 // ---- API ------------------------------------------------------------------------------
 
+// The API is answered by `pathsmooth serve` (fetch), or, in the static build (whose
+// index.html carries <meta name="playground" content="static">), by the same handlers in
+// WebAssembly in a module Web Worker (worker.js): the page never freezes on long work.
+const STATIC = document.querySelector('meta[name="playground"]')?.content === "static";
+
+/** GET `path` (no body) or POST `body` as JSON; resolves to the answer, throws its error. */
 async function api(path, body, signal = undefined) {
+  if (STATIC) return engine.request(path, body, signal);
   const init = body === undefined ? { signal } : {
     method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), signal,
   };
@@ -36,6 +43,62 @@ async function api(path, body, signal = undefined) {
   if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
   return data;
 }
+
+/** The static build's worker: requests posted as {id, method, path, body}, answered as
+ *  {id, body} or {id, error, status}. WebAssembly cannot be interrupted, so aborting a
+ *  request ends the worker and starts a new one; the requests still waiting in it are sent
+ *  again to the new one. Nothing has to be uploaded again: the requests carry an uploaded
+ *  map's text, and the new worker builds its world on first use. */
+const engine = {
+  worker: null,
+  seq: 0,
+  pending: new Map(), // id → {message, resolve, reject}
+
+  start() {
+    this.worker = new Worker("worker.js", { type: "module" });
+    this.worker.onmessage = ({ data }) => {
+      const p = this.pending.get(data.id);
+      if (!p) return;
+      this.pending.delete(data.id);
+      if (data.error === undefined) p.resolve(JSON.parse(data.body));
+      else p.reject(Object.assign(new Error(data.error), { status: data.status }));
+      if (data.fatal) this.restart();
+    };
+    // The module failed to load (or the worker died): every request waiting fails, and the
+    // next one starts a new worker.
+    this.worker.onerror = (e) => {
+      e.preventDefault();
+      this.worker.terminate();
+      this.worker = null;
+      const why = new Error(`the playground's WebAssembly worker failed: ${e.message || "it could not start"}`);
+      for (const p of this.pending.values()) p.reject(why);
+      this.pending.clear();
+    };
+    for (const p of this.pending.values()) this.worker.postMessage(p.message);
+  },
+
+  restart() {
+    this.worker?.terminate();
+    this.start();
+  },
+
+  request(path, body, signal) {
+    return new Promise((resolve, reject) => {
+      const aborted = () => new DOMException("the request was cancelled", "AbortError");
+      if (signal?.aborted) return reject(aborted());
+      const id = ++this.seq;
+      const message = { id, method: body === undefined ? "GET" : "POST", path, body: body === undefined ? "" : JSON.stringify(body) };
+      this.pending.set(id, { message, resolve, reject });
+      signal?.addEventListener("abort", () => {
+        if (!this.pending.delete(id)) return;
+        reject(aborted());
+        this.restart();
+      }, { once: true });
+      if (this.worker) this.worker.postMessage(message);
+      else this.start();
+    });
+  },
+};
 
 function status(text, isError = false) {
   $("status").textContent = text;

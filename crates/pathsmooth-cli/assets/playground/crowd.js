@@ -1,5 +1,5 @@
-// pathsmooth playground, crowd mode: POST /api/crowd runs a crowd on the server (agents,
-// doors, a truck) on the world shown, and the page plays its frames: agents as discs of
+// pathsmooth playground, crowd mode: POST /api/crowd runs a crowd (on the server, or in the
+// static build's worker: agents, doors, a truck) on the world shown, and the page plays its frames: agents as discs of
 // their radius, their paths faint, doors filled while closed, the truck as a disc. Loaded
 // before app.js; its functions use app.js's helpers ($, el, api, status, state, stopPlay,
 // plan) when they are called.
@@ -43,7 +43,8 @@ function leaveCrowd() {
 function stopCrowd() {
   crowd.seq++;
   // A request still on its way is aborted: the server stops its work when the connection
-  // closes, and this client's next request does not wait for it.
+  // closes (the static build ends its worker), and this client's next request does not
+  // wait for it.
   if (crowd.abort) crowd.abort.abort();
   crowd.abort = null;
   if (crowd.anim) cancelAnimationFrame(crowd.anim.frame);

@@ -6,16 +6,10 @@
 use axum::http::header::{CONTENT_TYPE, RETRY_AFTER};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use pathsmooth::Error;
 use serde::Serialize;
 
 use super::limits;
 use crate::compare::bounded;
-
-/// `name` from a request, in backquotes, cut to [`limits::MAX_QUOTE_CHARS`].
-pub(super) fn quote(name: &str) -> String {
-    format!("`{}`", bounded(name, limits::MAX_QUOTE_CHARS))
-}
 
 /// An API error: a status and one message, sent as `{"error": message}`.
 #[derive(Debug)]
@@ -51,10 +45,6 @@ impl ApiError {
         }
     }
 
-    pub(super) fn bad_request(message: impl ToString) -> Self {
-        Self::new(StatusCode::BAD_REQUEST, message.to_string())
-    }
-
     /// The 503 of work past its deadline.
     pub(super) fn out_of_time() -> Self {
         Self::new(
@@ -83,23 +73,17 @@ impl ApiError {
     pub fn retry_after(&self) -> Option<u64> {
         self.retry_after
     }
+}
 
-    /// A planning error: the request was well formed but cannot be planned (start in a
-    /// wall, goal unreachable, no room for the radius…) is 422; a bad parameter is 400; an
-    /// output past a cap is 413; work cancelled (its deadline passed) is 503.
-    pub(super) fn planning(e: Error) -> Self {
-        let status = match e {
-            Error::Cancelled => return Self::out_of_time(),
-            Error::BadParameter { .. }
-            | Error::BadAreaCost { .. }
-            | Error::BadAngle { .. }
-            | Error::NonFinite { .. }
-            | Error::CoordinateOutOfRange { .. }
-            | Error::Parse { .. } => StatusCode::BAD_REQUEST,
-            Error::OutputTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
-            _ => StatusCode::UNPROCESSABLE_ENTITY,
-        };
-        Self::new(status, e.to_string())
+impl From<pathsmooth_playground::ApiError> for ApiError {
+    /// The playground's error with its status; work cancelled (its deadline passed: the
+    /// only canceller whose answer is still read) is the 503 of [`ApiError::out_of_time`].
+    fn from(e: pathsmooth_playground::ApiError) -> Self {
+        if e.is_cancelled() {
+            return Self::out_of_time();
+        }
+        let status = StatusCode::from_u16(e.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        Self::new(status, e.message())
     }
 }
 
@@ -111,6 +95,11 @@ impl IntoResponse for ApiError {
         }
         response
     }
+}
+
+/// An answer's JSON bytes as a `200 OK` JSON response.
+pub(super) fn json_bytes(body: Vec<u8>) -> Response {
+    (StatusCode::OK, [(CONTENT_TYPE, "application/json")], body).into_response()
 }
 
 /// `value` as a JSON response with `status`: every answer and every error.

@@ -1,15 +1,17 @@
-//! The playground behind `pathsmooth serve`: one embedded page and a JSON API, a thin
-//! shell over the library's pipeline (no algorithm logic here).
+//! The playground behind `pathsmooth serve`: one embedded page and a JSON API, the HTTP
+//! shell over the playground's API ([`pathsmooth_playground`]: the request and response
+//! types and the handlers, which the static playground runs in a Web Worker too). Here:
+//! what HTTP needs (limits, budget, workers, deadlines, clients); no algorithm logic.
 //!
-//! - [`api`]: request and response types, the handlers;
-//! - [`playground`]: the server's state: the worlds on offer, the maps uploaded lately,
-//!   the workers and the memory budget;
+//! - [`api`]: reading a request within the limits, the routes of the grids and plans;
+//! - [`playground`]: the server's state: the playground's worlds (the maps uploaded lately
+//!   with their memory reserved), the workers and the memory budget;
 //! - [`error`]: the one error every part returns, and the JSON response it is sent as;
 //! - [`limits`]: what one request may ask for (body size, map size, points, time), and
 //!   one client;
 //! - [`budget`]: the memory the requests being served may hold together;
-//! - [`crowd`]: a crowd simulated on a world on offer, answered as frames;
-//! - [`layered`]: layered navmeshes (floors over floors) and paths on them;
+//! - [`crowd`]: `POST /api/crowd`'s guards and memory;
+//! - [`layered`]: `/api/layered`'s guards and memory;
 //! - [`clients`]: per-client (per-address) limits on requests in progress;
 //! - [`lanes`]: the workers, a lane for cheap and one for heavy work, bounded queues;
 //! - [`work`]: a request's deadline, worker and cancellation;

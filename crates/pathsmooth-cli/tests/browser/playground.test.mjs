@@ -10,32 +10,12 @@
 //   SCREENSHOT       where the screenshot goes (default: docs/playground.png)
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
 import { chromium } from "playwright-core";
+import { root, startServer } from "./server.mjs";
 
-const root = fileURLToPath(new URL("../../../../", import.meta.url));
-const bin = process.env.PATHSMOOTH_BIN
-  ?? [`${root}target/release/pathsmooth`, `${root}target/debug/pathsmooth`].find(existsSync);
 const browserPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const screenshot = process.env.SCREENSHOT ?? `${root}docs/playground.png`;
-
-/** Starts the server on a free loopback port; resolves to {child, url}. */
-function startServer() {
-  assert.ok(bin && existsSync(bin), `no pathsmooth binary (build it or set PATHSMOOTH_BIN): ${bin}`);
-  const child = spawn(bin, ["serve", "--bind", "127.0.0.1", "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
-  return new Promise((resolve, reject) => {
-    let out = "";
-    const timer = setTimeout(() => reject(new Error("the server did not print its address within 10 s")), 10_000);
-    child.stdout.on("data", (d) => {
-      out += d;
-      const m = out.match(/http:\/\/127\.0\.0\.1:\d+\//);
-      if (m) { clearTimeout(timer); resolve({ child, url: m[0] }); }
-    });
-    child.on("exit", (code) => reject(new Error(`the server exited with ${code}`)));
-  });
-}
 
 /**
  * Starts the server and a headless Chromium (both closed after test `t`), opens the page and

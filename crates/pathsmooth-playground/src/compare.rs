@@ -2,11 +2,14 @@
 //! method on the same world and agent radius, every one run on the same query and timed.
 //! The shells format what it returns; the work is the library's pipeline.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use glam::DVec2;
 use pathsmooth::{Pipeline, PipelineReport, Result, World};
 use serde::Serialize;
+// std's `Instant` panics on wasm32-unknown-unknown; this one reads `performance.now()`
+// there and is std's elsewhere.
+use web_time::Instant;
 
 use crate::methods::{CurveParams, MapMethod, OptimiserParams};
 
@@ -18,6 +21,7 @@ pub struct Comparison<'w, W: World> {
 
 /// One method's run on one query.
 pub struct Run<'a, 'w, W: World> {
+    /// The method run.
     pub method: MapMethod,
     /// The method's path, or why it failed.
     pub path: Result<Vec<DVec2>>,
@@ -59,6 +63,15 @@ pub fn bounded(text: &str, max: usize) -> String {
     let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
     out.push('…');
     out
+}
+
+/// `a / b`, or 1 when `b` is 0 (start == goal): a length or cost against the shortest.
+pub fn ratio(a: f64, b: f64) -> f64 {
+    if b > 0.0 {
+        a / b
+    } else {
+        1.0
+    }
 }
 
 impl Skipped {
