@@ -72,23 +72,13 @@ fn is_route(path: &str) -> bool {
 }
 
 /// A path segment with its `%XX` escapes decoded (as `encodeURIComponent` writes them), or
-/// a 400 for a bad escape or bytes that are not UTF-8.
+/// a 400 for bytes that are not UTF-8 (a `%` not followed by two hex digits stays itself,
+/// as browsers and axum leave it).
 fn percent_decoded(segment: &str) -> Result<String, ApiError> {
-    let bad = || ApiError::new(BAD_REQUEST, "bad percent-encoding in the path");
-    let bytes = segment.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = segment.get(i + 1..i + 3).ok_or_else(bad)?;
-            out.push(u8::from_str_radix(hex, 16).map_err(|_| bad())?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).map_err(|_| bad())
+    percent_encoding::percent_decode_str(segment)
+        .decode_utf8()
+        .map(|s| s.into_owned())
+        .map_err(|_| ApiError::new(BAD_REQUEST, "bad percent-encoding in the path"))
 }
 
 #[cfg(test)]
@@ -125,8 +115,10 @@ mod tests {
         assert_eq!(e.status(), 405);
         let e = request(&p, "GET", "/nope", b"", &none).unwrap_err();
         assert_eq!((e.status(), e.message()), (404, NO_SUCH_ROUTE));
-        let e = request(&p, "GET", "/api/worlds/%zz", b"", &none).unwrap_err();
+        let e = request(&p, "GET", "/api/worlds/%ff", b"", &none).unwrap_err();
         assert_eq!(e.status(), 400);
+        let e = request(&p, "GET", "/api/worlds/%zz", b"", &none).unwrap_err();
+        assert_eq!(e.status(), 404, "{e}");
         let e = request(&p, "POST", "/api/plan", b"{", &none).unwrap_err();
         assert_eq!(e.status(), 400);
         assert!(e.message().starts_with("bad JSON: "), "{e}");
