@@ -8,7 +8,7 @@ use pathsmooth::io::{parse_path, Format, PathData};
 use pathsmooth::world::path_cost;
 use pathsmooth::{GridMap, GridWorld, World};
 
-mod support;
+use crate::support;
 use support::{assert_clean_failure, run, stdout, GRID_PLAN_METHODS};
 
 fn tmp_dir(name: &str) -> PathBuf {

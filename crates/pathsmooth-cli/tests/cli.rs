@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Output, Stdio};
 
-mod support;
+use crate::support;
 use support::{assert_clean_failure, assert_success, bin, run, GRID_PLAN_METHODS};
 
 fn tmp_dir(name: &str) -> PathBuf {

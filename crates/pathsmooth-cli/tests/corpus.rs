@@ -3,7 +3,7 @@
 //! with its defaults: the file loads, and a path between two points strictly inside
 //! polygons of one piece starts and ends exactly (plan view) at them.
 
-mod support;
+use crate::support;
 
 use std::path::PathBuf;
 

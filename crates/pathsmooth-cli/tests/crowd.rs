@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::Output;
 
-mod support;
+use crate::support;
 use support::{assert_clean_failure, run, stdout};
 
 /// The CLI's own example map (80 × 80, the one `demo` embeds).

@@ -7,7 +7,7 @@ use glam::{DVec2, DVec3};
 use pathsmooth::navmesh::parse_surface_json;
 use pathsmooth::navmesh::{SurfaceMesh, SurfaceOptions, SurfaceQuery, UpAxis};
 
-mod support;
+use crate::support;
 use support::{assert_clean_failure, assert_success, bin, run};
 
 fn tmp_dir(name: &str) -> PathBuf {

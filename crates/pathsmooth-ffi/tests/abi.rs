@@ -12,7 +12,7 @@ use pathsmooth_ffi::*;
 
 use PsStatus::*;
 
-mod common;
+use crate::common;
 use common::{expect, l_navmesh, last_error, pt};
 
 const ROWS: [&str; 6] = [

@@ -14,7 +14,7 @@ use pathsmooth_ffi::*;
 
 use PsStatus::*;
 
-mod common;
+use crate::common;
 use common::{expect, l_navmesh, last_error, pt};
 
 /// An open room of `w` × `h` cells (cell size 1, origin 0) walled round.

@@ -1,5 +1,5 @@
 //! The committed header is what cbindgen makes from the source now: CI fails when it is
-//! stale. `PATHSMOOTH_BLESS=1 cargo test -p pathsmooth-ffi --test header` rewrites it.
+//! stale. `PATHSMOOTH_BLESS=1 cargo test -p pathsmooth-ffi --test suite header::` rewrites it.
 
 use std::path::Path;
 
@@ -23,7 +23,7 @@ fn committed_header_is_current() {
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         committed == fresh,
-        "{} is stale: regenerate it with `PATHSMOOTH_BLESS=1 cargo test -p pathsmooth-ffi --test header` and commit it",
+        "{} is stale: regenerate it with `PATHSMOOTH_BLESS=1 cargo test -p pathsmooth-ffi --test suite header::` and commit it",
         path.display()
     );
 }

@@ -2,15 +2,12 @@
 //! output `Vec` has capacity, with a counting global allocator. Allocations are counted
 //! per thread, so the test harness's own threads cannot disturb the count.
 
-mod common;
+use crate::common;
 
 use common::counting_alloc::allocations;
 use glam::{DVec2, Vec3};
 use pathsmooth::curve::resample_into;
 use pathsmooth::curve::{catmull_rom_into, CatmullRomParams, Ends};
-
-#[global_allocator]
-static GLOBAL: common::counting_alloc::Counting = common::counting_alloc::Counting;
 
 #[test]
 fn catmull_rom_into_allocates_nothing_with_capacity() {

@@ -4,7 +4,7 @@
 //! Allocations are counted per thread, so the test harness's own threads cannot disturb
 //! the count.
 
-mod common;
+use crate::common;
 
 use common::counting_alloc::allocations_during;
 use glam::{DVec2, DVec3, Vec2, Vec3};
@@ -13,9 +13,6 @@ use pathsmooth::curve::{
     ChaikinParams,
 };
 use pathsmooth::Point;
-
-#[global_allocator]
-static GLOBAL: common::counting_alloc::Counting = common::counting_alloc::Counting;
 
 fn zigzag<P: Point>(n: usize) -> Vec<P> {
     (0..n)

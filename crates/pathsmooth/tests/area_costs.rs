@@ -6,7 +6,7 @@
 //! independent 8-connected Dijkstra's optimum; with every cost 1 the results are those
 //! of the map without areas, bit for bit.
 
-mod common;
+use crate::common;
 
 use glam::DVec2;
 use pathsmooth::area::AreaCosts;

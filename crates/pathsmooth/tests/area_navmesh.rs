@@ -4,7 +4,7 @@
 //! every polygon (convex-polygon clipping, nothing of the library's), and the length of
 //! each piece times the cheapest polygon holding it is summed.
 
-mod common;
+use crate::common;
 
 use glam::DVec2;
 use pathsmooth::area::{AreaCosts, AreaId, SWAMP, WATER};

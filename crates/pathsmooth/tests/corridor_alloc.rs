@@ -1,12 +1,9 @@
 //! The reusable corridor `Solver` allocates nothing once its buffers have grown: checked
 //! with a counting global allocator (counting per thread, so no other test interferes).
 
-mod common;
+use crate::common;
 use common::counting_alloc::allocations;
 use pathsmooth::corridor::{Init, Solver, SolverParams, Stop};
-
-#[global_allocator]
-static GLOBAL: common::counting_alloc::Counting = common::counting_alloc::Counting;
 
 #[test]
 fn repeated_solves_do_not_allocate() {

@@ -2,7 +2,7 @@
 //! overlapping disks inside free space, planned paths are valid by the grid validator
 //! (DESIGN.md's rule) for r = 0 and r = 0.3, and their length is close to grid A*'s.
 
-mod common;
+use crate::common;
 
 use glam::{DVec2, IVec2};
 use pathsmooth::corridor::{

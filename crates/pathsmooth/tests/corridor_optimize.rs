@@ -3,7 +3,7 @@
 
 #![allow(clippy::needless_range_loop)]
 
-mod common;
+use crate::common;
 
 use common::corridor_ref::{random_corridor, random_problem, reference};
 use common::rng::Rng;

@@ -6,7 +6,7 @@
 //! Sampled scenarios of every Moving AI map (more with `PATHSMOOTH_SLOW=1`, every 10th with
 //! `PATHSMOOTH_FULL=1`); the every-10th table is in `docs/corridor.md`.
 
-mod common;
+use crate::common;
 
 use pathsmooth::validate;
 use pathsmooth::{metrics, GridWorld, Pipeline, Preset, Step};

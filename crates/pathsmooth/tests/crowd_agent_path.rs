@@ -6,11 +6,11 @@
 //! repair makes them valid; bad positions and targets leave the agent path as it was.
 //!
 //! Quick by default (a sample of maps and scenarios); `PATHSMOOTH_SLOW` runs every DEV map
-//! and more scenarios. `cargo test -p pathsmooth --test crowd_agent_path -- --nocapture`
+//! and more scenarios. `cargo test -p pathsmooth --test suite crowd_agent_path:: -- --nocapture`
 //! prints the measured distributions (docs/crowd.md); `CROWD_DEBUG=1.2` also prints the
 //! agent path and the fresh plan of every sample whose length ratio is above 1.2.
 
-mod common;
+use crate::common;
 
 use common::rng::Rng;
 use glam::DVec2;

@@ -3,7 +3,7 @@
 //! their agents. Checked against a model kept here (a list of each agent's identity, by
 //! its start, updated as `Vec::swap_remove` would), over removals drawn with a fixed seed.
 
-mod common;
+use crate::common;
 
 use common::rng::Rng;
 use glam::DVec2;

@@ -9,7 +9,7 @@
 //! agents that reached their goal, by when. Without avoidance the same scenarios overlap,
 //! so the checks can fail.
 
-mod common;
+use crate::common;
 
 use common::maps::movingai;
 use common::rng::Rng;

@@ -3,7 +3,7 @@
 //! after every frame every agent path is valid, and the agent paths are the same, bit for bit,
 //! on 1 and 2 threads.
 
-mod common;
+use crate::common;
 
 use glam::DVec2;
 use pathsmooth::crowd::{update_batch, AgentMove, AgentPath};

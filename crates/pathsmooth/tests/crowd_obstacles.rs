@@ -5,7 +5,7 @@
 //! back the world exactly, so fresh plans equal the ones made before it closed, bit for
 //! bit.
 
-mod common;
+use crate::common;
 
 use glam::DVec2;
 use pathsmooth::crowd::{AgentPath, Repair};

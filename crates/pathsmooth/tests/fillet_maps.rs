@@ -14,7 +14,7 @@
 //! Full sweep (every 10th scenario) with `PATHSMOOTH_SLOW=1`; three scenarios a map
 //! otherwise.
 
-mod common;
+use crate::common;
 
 use pathsmooth::follow::{speed_profile, Agent, CurveProfile};
 use pathsmooth::validate;

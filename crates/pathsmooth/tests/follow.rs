@@ -1,7 +1,7 @@
 //! Speed profiles and playback: closed-form times, curvature limits, the agent's limits at
 //! every sample, and followers reaching the goal (random paths and A* paths on real maps).
 
-mod common;
+use crate::common;
 
 use std::f64::consts::{FRAC_PI_2, PI, TAU};
 

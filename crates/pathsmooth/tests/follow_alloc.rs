@@ -2,15 +2,12 @@
 //! `Follower::step`, a recompute into a warm `SpeedProfile` and `samples_into` a warm buffer.
 //! (Allocations are counted per thread, so no other test's allocations are counted.)
 
-mod common;
+use crate::common;
 
 use common::counting_alloc::allocations_during;
 use glam::{DVec2, DVec3};
 use pathsmooth::follow::{Agent, Follower, SpeedProfile, Steering};
 use pathsmooth::Point;
-
-#[global_allocator]
-static GLOBAL: common::counting_alloc::Counting = common::counting_alloc::Counting;
 
 fn zigzag(n: usize) -> Vec<DVec2> {
     (0..n)

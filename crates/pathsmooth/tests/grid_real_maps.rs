@@ -1,7 +1,7 @@
 //! A*, shortcuts, validation and map-safe smoothing on the real Moving AI maps
 //! (`data/movingai/` at the repository root).
 
-mod common;
+use crate::common;
 
 use glam::DVec2;
 use pathsmooth::grid::astar;

@@ -3,7 +3,7 @@
 //! are far, and it really smooths the shortcut paths that the split-at-the-corner wrapper
 //! could not. The real maps are the repository's `data/movingai/`.
 
-mod common;
+use crate::common;
 
 use glam::{DVec2, IVec2};
 use pathsmooth::curve::{chaikin, AdaptiveChaikin, AdaptiveParams, ChaikinParams, RefineReport};

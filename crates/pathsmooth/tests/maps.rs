@@ -1,6 +1,6 @@
 //! Every DEV map and scenario file parses, and every scenario fits its map.
 
-mod common;
+use crate::common;
 
 #[test]
 fn every_dev_map_and_scenario_parses() {

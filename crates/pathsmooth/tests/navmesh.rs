@@ -1,7 +1,7 @@
 //! Navmesh, portals, relaxation and funnel: exactness against brute force, clearance,
 //! corridor containment, bad input, and real Moving AI maps.
 
-mod common;
+use crate::common;
 
 use std::collections::{BinaryHeap, HashSet};
 
@@ -883,7 +883,7 @@ fn real_maps_navmesh_corridors_and_funnel() {
 
 /// Funnel length relative to the scenario's octile optimum over every scenario of two maps
 /// (for the closing note; slow in debug builds, so ignored by default):
-/// `cargo test --release --test navmesh -- --ignored --nocapture funnel_statistics`.
+/// `cargo test --release -p pathsmooth --all-features --test suite navmesh::funnel_statistics -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn funnel_statistics() {

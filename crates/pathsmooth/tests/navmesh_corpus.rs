@@ -19,7 +19,7 @@
 //! - the navmesh JSON the library writes reads back to the same surface.
 #![cfg(feature = "serde")]
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

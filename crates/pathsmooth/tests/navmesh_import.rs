@@ -2,7 +2,7 @@
 //! output, round trips through the writers, every kind of bad input, and readers that never
 //! panic on arbitrary text.
 
-mod common;
+use crate::common;
 
 use glam::{DVec2, Vec2};
 use pathsmooth::grid::GridMap;

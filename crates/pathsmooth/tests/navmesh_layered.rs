@@ -10,7 +10,7 @@
 //!   refusal of a start or goal as too close to a wall is confirmed by the oracle.
 #![cfg(feature = "serde")]
 
-mod common;
+use crate::common;
 
 use common::rng::Rng;
 use common::surface_oracle::{

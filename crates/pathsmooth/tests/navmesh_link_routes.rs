@@ -7,7 +7,7 @@
 //! and the links' ends, each walk between them the visibility-graph optimum of
 //! `common/surface_oracle.rs`; and each leg of the path must walk the surface.
 
-mod common;
+use crate::common;
 
 use common::rng::Rng;
 use common::surface_oracle::{check_on_surface, plan_areas, random_point, SurfaceOracle};

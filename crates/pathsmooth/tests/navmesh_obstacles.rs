@@ -3,7 +3,7 @@
 //! The expected geometry (distances, areas, segment-to-shape distances) is computed here
 //! independently of the library.
 
-mod common;
+use crate::common;
 
 use common::fixtures::{bad_shapes, three_squares_in_a_row};
 use common::rng::Rng;

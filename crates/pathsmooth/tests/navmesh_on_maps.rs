@@ -1,7 +1,7 @@
 //! Navmesh methods on the real maps, judged by the grid validator (DESIGN.md's rule) and
 //! against the line-of-sight shortcut through the same corridor.
 
-mod common;
+use crate::common;
 
 use glam::DVec2;
 use pathsmooth::geometry::cross;

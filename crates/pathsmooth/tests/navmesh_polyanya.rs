@@ -5,7 +5,7 @@
 //! The map sweeps take every 10th scenario of every map with `PATHSMOOTH_SLOW=1` and a
 //! sample of 40 per map otherwise.
 
-mod common;
+use crate::common;
 
 use std::collections::BinaryHeap;
 
@@ -17,9 +17,6 @@ use pathsmooth::navmesh::{NavMesh, Scene};
 use pathsmooth::validate;
 use pathsmooth::{Error, GridWorld, World};
 use proptest::prelude::*;
-
-#[global_allocator]
-static GLOBAL: common::counting_alloc::Counting = common::counting_alloc::Counting;
 
 fn length(path: &[DVec2]) -> f64 {
     path.windows(2).map(|w| w[0].distance(w[1])).sum()

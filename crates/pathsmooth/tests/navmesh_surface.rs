@@ -3,7 +3,7 @@
 //! refused with its error, both up axes agreeing, and a flat surface agreeing with the 2D
 //! navmesh of the same polygons on point location.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

@@ -2,7 +2,7 @@
 //! agent radius, checked with the library's validator and, where one is cheap, an
 //! independent brute-force clearance; and its refusals of bad input.
 
-mod common;
+use crate::common;
 
 use glam::{DVec2, IVec2, Vec2};
 use pathsmooth::geometry::closest_on_segment;

@@ -2,11 +2,7 @@
 //! chains, the portals): once warmed up, `smooth_into` and `plan_into` on a navmesh world
 //! allocate nothing.
 
-#[path = "common/counting_alloc.rs"]
-mod counting_alloc;
-
-#[global_allocator]
-static GLOBAL: counting_alloc::Counting = counting_alloc::Counting;
+use crate::common::counting_alloc;
 
 use glam::DVec2;
 use pathsmooth::navmesh::{NavMesh, Scene};

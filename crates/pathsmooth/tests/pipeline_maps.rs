@@ -5,7 +5,7 @@
 //! These are the slowest sweeps: in full with `PATHSMOOTH_SLOW=1` (CI), on a sample
 //! otherwise.
 
-mod common;
+use crate::common;
 
 use glam::DVec2;
 use pathsmooth::validate;

@@ -5,7 +5,7 @@
 //! The worlds are a game's: three 10 m rooms joined by 1 m doors, as a navmesh of convex
 //! polygons and as a grid of 0.25 m cells, at an agent radius of 0.3 m.
 
-mod common;
+use crate::common;
 
 use common::rng::Rng;
 use glam::{DVec2, Vec2};

@@ -10,7 +10,7 @@
 //!
 //! In full with `PATHSMOOTH_SLOW=1` (CI), on a sample otherwise.
 
-mod common;
+use crate::common;
 
 use common::exact::{coordinate_slack, exactly, first_violation};
 use glam::DVec2;

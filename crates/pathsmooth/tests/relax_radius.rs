@@ -8,7 +8,7 @@
 //! test profile, most of it the long paths of the 512² maze); otherwise at most 120 of
 //! those per map, spread over the file.
 
-mod common;
+use crate::common;
 
 use std::time::Instant;
 

@@ -1,7 +1,7 @@
 //! DESIGN.md's validity rule, case by case, and the exact line-of-sight and clearance
 //! tests against brute force on random small maps.
 
-mod common;
+use crate::common;
 
 use common::oracle::clearance as brute_clearance;
 use glam::{DVec2, IVec2};

@@ -1,5 +1,5 @@
-//! The CLI tests' one shared module: running the binary and judging its output. Each test
-//! file declares `mod support;` and takes what it needs.
+//! The CLI tests' one shared module: running the binary and judging its output. Declared by
+//! `tests/suite.rs`; each test file takes what it needs with `use crate::support;`.
 #![allow(dead_code)]
 
 use std::path::PathBuf;

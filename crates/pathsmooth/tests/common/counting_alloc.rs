@@ -1,8 +1,7 @@
-//! A counting global allocator for the "allocates nothing" tests. Each such test binary
-//! installs it in one line:
+//! A counting global allocator for the "allocates nothing" tests. Their test binary
+//! (`tests/alloc.rs`) installs it in one line:
 //!
 //! ```ignore
-//! mod common;
 //! #[global_allocator]
 //! static GLOBAL: common::counting_alloc::Counting = common::counting_alloc::Counting;
 //! ```

@@ -1,5 +1,6 @@
-//! The integration tests' one shared module: each test file declares `mod common;` and
-//! takes what it needs (the benches reach it through `benches/support`).
+//! The integration tests' one shared module, declared by the two test binaries' roots
+//! (`tests/suite.rs`, `tests/alloc.rs`): each test file takes what it needs with
+//! `use crate::common;` (the benches reach it through `benches/support`).
 //!
 //! - [`maps`] (re-exported here): where the Moving AI data lives, the DEV maps, loading
 //!   them, the loop over them ([`real_maps`]) and how many scenarios a sweep runs.
