@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
-import { crate, repo, serve } from "./serve.mjs";
+import { crate, nativeBin, repo, serve } from "./serve.mjs";
 
 const BAKE = "crates/pathsmooth/tests/data/corpus/detour/dungeon.all_tiles_navmesh.bin";
 const MAP = "data/movingai/dao/arena.map";
@@ -35,9 +35,8 @@ test("the library runs in a Web Worker of a static page and answers as the nativ
   await page.waitForFunction(() => document.getElementById("status").textContent === "ready");
   const run = (job, args) => page.evaluate(([job, args]) => window.pathsmooth.run(job, args), [job, args]);
 
-  const bin = process.env.PATHSMOOTH_BIN ?? join(repo, "target/debug/pathsmooth");
-  const native = existsSync(bin);
-  assert.ok(native || !process.env.CI, `the native binary ${bin} is missing (build pathsmooth-cli)`);
+  const bin = nativeBin();
+  const native = bin !== null;
   const out = mkdtempSync(join(tmpdir(), "pathsmooth-browser-"));
 
   // A grid plan: the same path as the native CLI's shortcut-chaikin (the Smooth preset;

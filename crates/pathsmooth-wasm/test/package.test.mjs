@@ -10,13 +10,12 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 
 import { inside as insidePolygon, random } from "./draw.mjs";
+import { crate, nativeBin, repo } from "./serve.mjs";
 
-const crate = join(dirname(fileURLToPath(import.meta.url)), "..");
-const repo = join(crate, "..", "..");
 const DETOUR_BAKE = join(repo, "crates/pathsmooth/tests/data/corpus/detour/dungeon.all_tiles_navmesh.bin");
 const ARENA = join(repo, "data/movingai/dao/arena.map");
 
@@ -107,9 +106,8 @@ console.log(JSON.stringify({ points: Array.from(path.points), flags: Array.from(
   );
   const mesh = ps.SurfaceMesh.load(readFileSync(DETOUR_BAKE), "dungeon.all_tiles_navmesh.bin");
   const { polygons, plan, up } = surfacePolygons(mesh);
-  const bin = process.env.PATHSMOOTH_BIN ?? join(repo, "target/debug/pathsmooth");
-  const native = existsSync(bin);
-  assert.ok(native || !process.env.CI, `the native binary ${bin} is missing (build pathsmooth-cli)`);
+  const bin = nativeBin();
+  const native = bin !== null;
   // Ends: random points inside random polygons (a convex combination of its corners).
   const rand = random(42);
   const corners = polygons.map((ring) => ring.map((c) => c.xyz));

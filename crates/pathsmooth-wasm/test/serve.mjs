@@ -1,6 +1,7 @@
 // A static file server over the repository for the browser tests: what any static host
 // would do (the pages under web/ and examples/ fetch the package, three.js and the corpus's
 // navmesh files by URL from the repository root).
+import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, extname, join, normalize, sep } from "node:path";
@@ -8,6 +9,17 @@ import { fileURLToPath } from "node:url";
 
 export const crate = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const repo = join(crate, "..", "..");
+
+/** The native CLI the tests compare with (`PATHSMOOTH_BIN`, default target/debug/pathsmooth),
+ *  or null where it is not built: the comparison is then skipped, but under CI a missing
+ *  binary fails the test. */
+export function nativeBin() {
+  const bin = process.env.PATHSMOOTH_BIN ?? join(repo, "target/debug/pathsmooth");
+  if (existsSync(bin)) return bin;
+  assert.ok(!process.env.CI, `the native binary ${bin} is missing (build pathsmooth-cli)`);
+  return null;
+}
+
 const TYPES = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
 
 /** Serves the repository on 127.0.0.1 at a free port; resolves to the listening server. */

@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
-import { crate, repo, serve } from "./serve.mjs";
+import { crate, nativeBin, repo, serve } from "./serve.mjs";
 
 const LEVEL = "crates/pathsmooth/tests/data/corpus/unity/lear315__LayaNavMesh.obj";
 // WebGL with no GPU: ANGLE on SwiftShader, the CPU renderer Chromium ships. Since Chromium
@@ -162,9 +162,8 @@ test("the three.js example draws a navmesh, plans between two clicks as the nati
     const heights = floorsAt(tris, x, z);
     assert.ok(heights.some((h) => Math.abs(h - y) < 1e-4), `point ${i} (${x}, ${y}, ${z}) is on no triangle (floors ${heights})`);
   }
-  const bin = process.env.PATHSMOOTH_BIN ?? join(repo, "target/debug/pathsmooth");
-  const native = existsSync(bin);
-  assert.ok(native || !process.env.CI, `the native binary ${bin} is missing (build pathsmooth-cli)`);
+  const bin = nativeBin();
+  const native = bin !== null;
   if (native) {
     const file = join(mkdtempSync(join(tmpdir(), "pathsmooth-three-")), "path.json");
     execFileSync(bin, ["plan", "--navmesh", join(repo, LEVEL), "--preset", "smooth", "--from", picks[0].join(","), "--to", picks[1].join(","), "--output", file], { stdio: "ignore" });
