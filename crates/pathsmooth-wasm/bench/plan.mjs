@@ -23,7 +23,9 @@ await init();
 
 /** Mean microseconds of one `plan(i)` over ROUNDS rounds of every pair, after a warm-up. */
 function time(pairs, plan) {
-  for (let i = 0; i < pairs.length; i++) plan(i);
+  const warm = performance.now();
+  do for (let i = 0; i < pairs.length; i++) plan(i);
+  while (performance.now() - warm < 1000);
   const t = performance.now();
   for (let r = 0; r < ROUNDS; r++) for (let i = 0; i < pairs.length; i++) plan(i);
   return ((performance.now() - t) * 1000) / (ROUNDS * pairs.length);
@@ -79,21 +81,43 @@ const { navMesh } = recast.importNavMesh(new Uint8Array(readFileSync(BAKE)));
 const detour = new recast.NavMeshQuery(navMesh);
 const xyz = (q, at) => ({ x: q[at], y: q[at + 1], z: q[at + 2] });
 const query = new ps.SurfaceQuery(mesh);
-const queryTime = time(surfacePairs, (i) => attempt(() => query.findPath(...surfacePairs[i])));
+const findPath = (q) => attempt(() => query.findPath(...q).free());
+// The query alone on all pairs, then on the pairs it joins and on those it cannot (a failed
+// query throws an Error, whose making in the JavaScript engine is a fixed cost natively absent).
+const found = surfacePairs.filter((q) => {
+  try {
+    query.findPath(...q).free();
+    return true;
+  } catch {
+    return false;
+  }
+});
+const unreachable = surfacePairs.filter((q) => !found.includes(q));
+const querySets = [
+  ["all", surfacePairs],
+  ["found", found],
+  ["unreachable", unreachable],
+];
+const queryTimes = querySets.map(([, pairs]) => time(pairs, (i) => findPath(pairs[i])));
 const detourTime = time(surfacePairs, (i) => detour.computePath(xyz(surfacePairs[i], 0), xyz(surfacePairs[i], 3)));
 
 // The layered query alone, natively: how much of a plan is the search.
-stdin += `query ${BAKE} shortest ${ROUNDS} ${surfacePairs.length}\n${surfacePairs.map((q) => q.join(" ")).join("\n")}\n`;
+for (const [, pairs] of querySets) {
+  stdin += `query ${BAKE} shortest ${ROUNDS} ${pairs.length}\n${pairs.map((q) => q.join(" ")).join("\n")}\n`;
+}
 const native = execFileSync(NATIVE, { input: stdin, encoding: "utf8" })
   .trim()
   .split("\n")
   .map((line) => Number(line.split(" ")[2]));
 console.log(`recast-navigation-js computePath on the bake (${surfacePairs.length}): ${detourTime.toFixed(1)} µs/path`);
-console.log(
-  `the layered query alone (SurfaceQuery, radius 0): native ${native[workloads.length].toFixed(1)} µs/path, ` +
-    `wasm ${queryTime.toFixed(1)} (${(queryTime / native[workloads.length]).toFixed(2)}×), ` +
-    `wasm/recast-navigation-js ${(queryTime / detourTime).toFixed(2)}`,
-);
+querySets.forEach(([name, pairs], k) => {
+  const [n, w] = [native[workloads.length + k], queryTimes[k]];
+  console.log(
+    `the layered query alone (SurfaceQuery, radius 0), ${name} (${pairs.length}): native ${n.toFixed(1)} µs/path, ` +
+      `wasm ${w.toFixed(1)} (${(w / n).toFixed(2)}×)` +
+      (name === "all" ? `, wasm/recast-navigation-js ${(w / detourTime).toFixed(2)}` : ""),
+  );
+});
 console.log("workload                     native µs/plan   wasm µs/plan   wasm/native");
 workloads.forEach(([kind, , preset, pairs], k) => {
   const name = `${kind === "surface" ? "Detour bake" : "arena.map"} ${preset} (${pairs.length})`;

@@ -50,6 +50,8 @@ pub(crate) struct Router {
     /// How each place was reached: (place before, hop index), or the start.
     came: Vec<Option<(usize, usize)>>,
     open: BinaryHeap<Nearest>,
+    /// Per piece: whether the start's piece reaches it by links ([`Router::pieces_joined`]).
+    reached: Vec<bool>,
 }
 
 impl Router {
@@ -142,6 +144,9 @@ impl Router {
             None => {}
         }
         let mut searches = 0;
+        if !self.pieces_joined(mesh, start.0, goal.0) {
+            self.open.clear(); // no search can find a route: fail as when all were made
+        }
         while let Some(Nearest { d, item }) = self.open.pop() {
             let u = item as usize;
             let from = self.places[u];
@@ -216,6 +221,41 @@ impl Router {
         }
         legs.reverse();
         Ok(searches)
+    }
+
+    /// Whether the piece of polygon `goal` can be reached from the piece of `start` at all,
+    /// walking within pieces and taking the hops between them, whatever the lengths and the
+    /// radius: when not, every search the router could make is wasted (a goal on an island
+    /// of a bake with links used to cost a search to every link entry in reach). O(pieces
+    /// the hops touch × hops) at worst.
+    fn pieces_joined(&mut self, mesh: &SurfaceMesh, start: PolyId, goal: PolyId) -> bool {
+        let (from, to) = (mesh.piece(start) as usize, mesh.piece(goal) as usize);
+        if from == to {
+            return true;
+        }
+        let (hops, places, reached) = (&self.hops, &self.places, &mut self.reached);
+        let ends = |h: &Hop| {
+            let piece = |p: &Place| mesh.piece(p.at.0) as usize;
+            (piece(&h.entry), piece(&places[h.lands]))
+        };
+        let size = hops
+            .iter()
+            .map(|h| ends(h).0.max(ends(h).1))
+            .fold(from.max(to), usize::max);
+        reached.clear();
+        reached.resize(size + 1, false);
+        reached[from] = true;
+        let mut grew = true;
+        while grew {
+            grew = false;
+            for (a, b) in hops.iter().map(ends) {
+                if reached[a] && !reached[b] {
+                    reached[b] = true;
+                    grew = true;
+                }
+            }
+        }
+        reached[to]
     }
 }
 
