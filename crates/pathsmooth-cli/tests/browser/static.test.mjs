@@ -4,7 +4,8 @@
 // WebAssembly in a Web Worker. Every answer is checked against the native library's: the
 // same request to `pathsmooth serve` (started here only as the reference), to 1e-9, on a
 // grid (a world on offer and an uploaded map, its scenarios), on a layered navmesh (a
-// bundled bake, and the same bake sent as JSON) and for a crowd; the
+// bundled bake, and the same bake sent as JSON) and for a crowd, then on random requests
+// (fixed seed: grid plans, layered plans and crowds, refusals compared too); the
 // crowd is also checked by an oracle here (no overlaps beyond 1 % of the radii's sum, every
 // agent on a free cell). A long crowd is cancelled while the page stays responsive and the
 // next request answers; bad input shows its error and the worker answers the next request.
@@ -17,6 +18,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { chromium } from "playwright-core";
+import { random } from "../../../pathsmooth-wasm/test/draw.mjs";
 import { repo, serve } from "../../../pathsmooth-wasm/test/serve.mjs";
 import { startServer } from "./server.mjs";
 
@@ -80,6 +82,16 @@ test("the static playground answers in a Web Worker as the native library does",
     assertSame(a, await theirs(path, body), path);
     return a;
   };
+  /** Both sides' outcome of a request that may fail: `{ ok: answer }` or `{ status, error }`. */
+  const sameOutcome = async (path, body) => {
+    const a = await page.evaluate(([p, b]) => api(p, b).then((ok) => ({ ok }), (e) => ({ status: e.status, error: e.message })), [path, body]);
+    const res = await fetch(reference + path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const data = await res.json();
+    assertSame(a, res.ok ? { ok: data } : { status: res.status, error: data.error }, `${path} ${JSON.stringify(body).slice(0, 200)}`);
+    return a;
+  };
+  const rand = random(42); // the random requests below: the same on every run
+  const pick = (list) => list[Math.floor(rand() * list.length)];
 
   // The lists and a grid plan on a world on offer, every method.
   await same("/api/worlds");
@@ -98,6 +110,24 @@ test("the static playground answers in a Web Worker as the native library does",
   await page.waitForFunction(() => document.getElementById("world").selectedOptions[0]?.textContent.includes("arena"));
   await same("/api/map", { map: arena, name: "arena.map" });
   await same("/api/plan", { map: arena, start: [3, 3], goal: [44, 40], radius: 0.4, methods: ["corridor", "funnel", "shortcut-catmull-rom"], area_costs: "" });
+  // Random plans on the uploaded map: random open cells, and every fourth start a cell that
+  // is not (a wall, or off the map by up to 3); radius and methods drawn. Answers and refusals alike
+  // must be the native library's.
+  const arenaRows = arena.split("\n").slice(4).filter((r) => r.length > 0);
+  const draw = (n, margin) => Math.floor(rand() * (n + 2 * margin)) - margin;
+  const cell = (margin = 0) => [draw(arenaRows[0].length, margin), draw(arenaRows.length, margin)];
+  const isOpen = ([x, y]) => arenaRows[y]?.[x] === ".";
+  const open = () => { for (;;) { const c = cell(); if (isOpen(c)) return c; } };
+  const blocked = () => { for (;;) { const c = cell(3); if (!isOpen(c)) return c; } };
+  const methods = Object.keys(plan.paths);
+  const gridKinds = { ok: 0, refused: 0 };
+  for (let i = 0; i < 12; i++) {
+    const body = {
+      map: arena, start: i % 4 === 3 ? blocked() : open(), goal: open(), radius: pick([0, 0.3, 0.45]),
+      methods: methods.filter(() => rand() < 0.4), area_costs: "",
+    };
+    gridKinds[(await sameOutcome("/api/plan", body)).ok ? "ok" : "refused"] += 1;
+  }
   const scen = await same("/api/scenarios", { scen: readFileSync(join(repo, `${MAP}.scen`), "utf8") });
   assert.ok(scen.scenarios.length > 100, `the scenarios: ${scen.scenarios.length}`);
 
@@ -129,6 +159,26 @@ test("the static playground answers in a Web Worker as the native library does",
     goal: { plan: centre(mesh.polygons[high].ring), polygon: high },
   });
   assertSame(sent.plan, layered.plan, "the navmesh sent");
+  // Random layered plans: ends at random points of random polygons (of the largest piece in
+  // every other request, else of any piece, so that some cannot be joined), random radius
+  // and preset.
+  const inRing = (ring) => {
+    const w = ring.map(() => rand() + 0.05);
+    const sum = w.reduce((a, b) => a + b, 0);
+    return [0, 1].map((k) => ring.reduce((acc, c, i) => acc + (c[k] * w[i]) / sum, 0));
+  };
+  const end = (within) => { const polygon = pick(within); return { plan: inRing(mesh.polygons[polygon].ring), polygon }; };
+  const all = mesh.polygons.map((_, i) => i);
+  const layeredKinds = { ok: 0, refused: 0 };
+  for (let i = 0; i < 12; i++) {
+    const body = { example: "dungeon", mesh: false, radius: pick([0, 0.2, 0.4]), preset: pick(["shortest", "smooth"]), start: end(i % 2 ? ids : all), goal: end(i % 2 ? ids : all) };
+    layeredKinds[(await sameOutcome("/api/layered", body)).ok ? "ok" : "refused"] += 1;
+  }
+  // The seed gives both kinds on both worlds (a comparison of answers only would miss errors).
+  console.error(`random requests answered alike: grid ${JSON.stringify(gridKinds)}, layered ${JSON.stringify(layeredKinds)}`);
+  for (const [world, kinds] of [["grid", gridKinds], ["layered", layeredKinds]]) {
+    assert.ok(kinds.ok >= 3 && kinds.refused >= 1, `random ${world} requests: ${JSON.stringify(kinds)}`);
+  }
 
   // A crowd: the same frames as the native run, and an oracle of its own.
   await page.selectOption("#world", "demo");
@@ -136,6 +186,11 @@ test("the static playground answers in a Web Worker as the native library does",
   const crowdReq = { world: "demo", agents: 25, seconds: 6, seed: 7, avoid: true, doors: false, truck: false };
   const crowd = await same("/api/crowd", crowdReq);
   const grid = await ours("/api/worlds/demo");
+  // Random crowds: size, length, seed, avoidance, doors and the truck drawn.
+  for (let i = 0; i < 2; i++) {
+    const seed = Math.floor(rand() * 1e6);
+    await same("/api/crowd", { world: "demo", agents: 5 + Math.floor(rand() * 25), seconds: 2 + Math.floor(rand() * 3), seed, avoid: rand() < 0.7, doors: rand() < 0.5, truck: rand() < 0.5 });
+  }
   const sum = 2 * crowd.radius;
   crowd.frames.forEach(({ at }, f) => {
     for (let i = 0; i < at.length / 2; i++) {
