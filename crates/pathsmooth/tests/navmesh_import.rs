@@ -17,6 +17,13 @@ fn pts(xy: &[(f64, f64)]) -> Vec<DVec2> {
     xy.iter().map(|&(x, y)| DVec2::new(x, y)).collect()
 }
 
+/// Asserts that a polygon query (`polygons_along`, `polygons_crossed`) failed with a
+/// message naming `words` (the point or segment at fault).
+fn assert_fails_naming(result: pathsmooth::Result<Vec<PolyId>>, words: &str) {
+    let err = result.unwrap_err();
+    assert!(err.to_string().contains(words), "{err}");
+}
+
 fn length(path: &[DVec2]) -> f64 {
     path.windows(2).map(|w| w[0].distance(w[1])).sum()
 }
@@ -170,14 +177,11 @@ fn polygons_along_picks_the_polygon_a_corner_heads_into() {
         .unwrap();
     assert_eq!(along, vec![600, 600, 600]);
     // Off the mesh: an error naming the point.
-    let err = mesh
-        .polygons_along(&[p9, DVec2::new(7.0, 1.0)])
-        .unwrap_err();
-    assert!(err.to_string().contains("point 1 (7, 1)"), "{err}");
-    let err = mesh
-        .polygons_along(&[DVec2::new(f64::NAN, 1.0)])
-        .unwrap_err();
-    assert!(err.to_string().contains("point 0"), "{err}");
+    assert_fails_naming(
+        mesh.polygons_along(&[p9, DVec2::new(7.0, 1.0)]),
+        "point 1 (7, 1)",
+    );
+    assert_fails_naming(mesh.polygons_along(&[DVec2::new(f64::NAN, 1.0)]), "point 0");
 }
 
 /// Five unit squares in a row along x, ids 50, 40, 30, 20, 10 from left to right.
@@ -241,28 +245,28 @@ fn polygons_crossed_skips_polygons_touched_only_at_a_corner() {
 #[test]
 fn polygons_crossed_names_a_point_outside_the_mesh() {
     let mesh = row_of_squares();
-    let err = mesh
-        .polygons_crossed(&[DVec2::new(0.5, 0.5), DVec2::new(6.0, 0.5)])
-        .unwrap_err();
-    assert!(err.to_string().contains("point 1 (6, 0.5)"), "{err}");
-    let err = mesh
-        .polygons_crossed(&[
+    assert_fails_naming(
+        mesh.polygons_crossed(&[DVec2::new(0.5, 0.5), DVec2::new(6.0, 0.5)]),
+        "point 1 (6, 0.5)",
+    );
+    assert_fails_naming(
+        mesh.polygons_crossed(&[
             Vec2::new(0.5, 0.5),
             Vec2::new(1.5, 0.5),
             Vec2::new(2.5, -1.0),
-        ])
-        .unwrap_err();
-    assert!(err.to_string().contains("point 2 (2.5, -1)"), "{err}");
-    let err = mesh
-        .polygons_crossed(&[DVec2::new(f64::NAN, 0.5)])
-        .unwrap_err();
-    assert!(err.to_string().contains("point 0"), "{err}");
+        ]),
+        "point 2 (2.5, -1)",
+    );
+    assert_fails_naming(
+        mesh.polygons_crossed(&[DVec2::new(f64::NAN, 0.5)]),
+        "point 0",
+    );
     // Both ends on the mesh, the segment between leaving it: named by its segment.
     let walled = NavMesh::from_grid(&GridMap::from_rows(&["..@..", "..@.."]).unwrap()).unwrap();
-    let err = walled
-        .polygons_crossed(&[DVec2::new(0.5, 0.5), DVec2::new(4.5, 0.5)])
-        .unwrap_err();
-    assert!(err.to_string().contains("segment 0"), "{err}");
+    assert_fails_naming(
+        walled.polygons_crossed(&[DVec2::new(0.5, 0.5), DVec2::new(4.5, 0.5)]),
+        "segment 0",
+    );
 }
 
 #[test]
