@@ -726,40 +726,23 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         let walls_near =
             |p: DVec2, reach: f64, out: &mut Vec<[DVec2; 2]>| world.walls_near(p, reach, out);
         let runs = self.pipelines.len();
-        let (frame, solvers, chosen) = self.avoid.frame(settings, dt, runs);
+        let (frame, solvers) = self.avoid.frame(settings, dt, runs);
         // Each mover's velocity depends on the frame only: runs in parallel give the
         // same velocities as one.
-        let per_run = chosen.len().div_ceil(runs).max(1);
-        let solve = |(run, (slots, solver)): (usize, (&mut [Option<DVec2>], &mut Solver))| {
-            for (k, slot) in slots.iter_mut().enumerate() {
-                *slot = frame.velocity(run * per_run + k, solver, &walls_near);
-            }
+        let solve = |(run, solver): (usize, &mut Solver)| {
+            frame.solve_run(run, runs, solver, &walls_near);
         };
         #[cfg(feature = "rayon")]
         if let Some(pool) = &self.pool {
             use rayon::prelude::*;
-            pool.install(|| {
-                chosen
-                    .par_chunks_mut(per_run)
-                    .zip(solvers.par_iter_mut())
-                    .enumerate()
-                    .for_each(solve);
-            });
+            pool.install(|| solvers.par_iter_mut().enumerate().for_each(solve));
         } else {
-            chosen
-                .chunks_mut(per_run)
-                .zip(solvers.iter_mut())
-                .enumerate()
-                .for_each(solve);
+            solvers.iter_mut().enumerate().for_each(solve);
         }
         #[cfg(not(feature = "rayon"))]
-        chosen
-            .chunks_mut(per_run)
-            .zip(solvers.iter_mut())
-            .enumerate()
-            .for_each(solve);
+        solvers.iter_mut().enumerate().for_each(solve);
         // Moving obstacles come after the agents, and choose nothing.
-        for (a, &v) in self.agents.iter_mut().zip(chosen.iter()) {
+        for (a, &v) in self.agents.iter_mut().zip(self.avoid.chosen()) {
             a.avoiding = v;
         }
     }
