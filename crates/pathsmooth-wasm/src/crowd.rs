@@ -1,10 +1,13 @@
-//! `Crowd`: many agents walking their paths on a grid or a 2D navmesh, avoiding each other
-//! and moving obstacles; positions and velocities out as `Float64Array`s.
+//! `Crowd`: many agents walking their paths on a grid, a 2D navmesh or a one-floor layered
+//! navmesh, avoiding each other and moving obstacles; positions and velocities out as
+//! `Float64Array`s.
 
 use glam::DVec2;
 use pathsmooth::crowd::{Avoidance, Crowd as RsCrowd, CrowdAgent, MovingId, MovingObstacle};
 use pathsmooth::world::{Obstacle, ObstacleId, ObstacleWorld};
-use pathsmooth::{GridWorld as RsGrid, NavMeshWorld as RsNavMesh, Step};
+use pathsmooth::{
+    GridWorld as RsGrid, NavMeshWorld as RsNavMesh, Step, SurfaceWorld, SurfaceWorldQuery,
+};
 use wasm_bindgen::prelude::*;
 
 use crate::args::{flat2, steps, whole};
@@ -47,6 +50,8 @@ fn new_crowd<W: ObstacleWorld + Send + Sync>(
 #[wasm_bindgen]
 pub struct Crowd {
     crowd: AnyCrowd,
+    /// Made on a `SurfaceMesh`: its world and a query, to put the agents on its floor.
+    floor: Option<(SurfaceWorld, SurfaceWorldQuery)>,
 }
 
 /// The option `key` of `options` (`undefined` when there are no options).
@@ -59,13 +64,17 @@ fn option(options: &Option<js_sys::Object>, key: &str) -> JsValue {
 
 #[wasm_bindgen]
 impl Crowd {
-    /// A crowd on `world` (a `GridWorld` or a `NavMeshWorld`) whose agents are `radius`
-    /// across by default, their paths made with `steps` (as `Pipeline`'s). `options`:
+    /// A crowd on `world` (a `GridWorld`, a `NavMeshWorld`, or a `SurfaceMesh` with one
+    /// floor: no floor over another, as most levels without bridges or storeys; the agents
+    /// then walk its plan view, the two axes across its up axis, and `positions3` puts them
+    /// on its floor) whose agents are `radius` across by default, their paths made with
+    /// `steps` (as `Pipeline`'s). `options`:
     /// `avoid` (true: agents avoid each other and moving obstacles, ORCA), `planBudget`
     /// (at most this many plans per update: the rest wait their turn).
     #[wasm_bindgen(constructor)]
     pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "GridWorld | NavMeshWorld")] world: &JsValue,
+        #[wasm_bindgen(unchecked_param_type = "GridWorld | NavMeshWorld | SurfaceMesh")]
+        world: &JsValue,
         radius: f64,
         #[wasm_bindgen(unchecked_param_type = "string | (string | [string, number])[]")]
         steps_spec: Option<JsValue>,
@@ -81,6 +90,7 @@ impl Crowd {
             Some(b) => Some(whole(WHAT, "planBudget", b, u32::MAX as usize)?),
             None => return Err(arg_error(WHAT, "planBudget: expected a number")),
         };
+        let mut floor = None;
         let crowd = match world_of(WHAT, world)? {
             AnyWorld::Grid(w, map) => {
                 let own = RsGrid::with_frame((*map).clone(), w.cell_size(), w.origin())
@@ -92,15 +102,28 @@ impl Crowd {
             AnyWorld::NavMesh(w) => AnyCrowd::Mesh(
                 new_crowd((*w).clone(), radius, steps, avoid, plan_budget).map_err(err_in(WHAT))?,
             ),
-            AnyWorld::Surface(_) => {
-                return Err(arg_error(
-                    WHAT,
-                    "the crowd runs on a GridWorld or a NavMeshWorld; on a SurfaceMesh \
-                     (a layered navmesh) it does not yet",
-                ));
+            AnyWorld::Surface(mesh) => {
+                // A mesh with one floor is its own sheet: its whole plan view is a flat
+                // navmesh world, which the crowd runs on as on any other.
+                let surface = SurfaceWorld::new(mesh);
+                let plan = match surface.sheet_world() {
+                    Some(plan) if surface.mesh().is_one_floor() => plan.clone(),
+                    _ => {
+                        return Err(arg_error(
+                            WHAT,
+                            "this SurfaceMesh has floors over one another (a bridge, a \
+                             storey): the crowd runs on a SurfaceMesh with one floor, a \
+                             GridWorld or a NavMeshWorld, not yet across several floors",
+                        ))
+                    }
+                };
+                floor = Some((surface, SurfaceWorldQuery::default()));
+                AnyCrowd::Mesh(
+                    new_crowd(plan, radius, steps, avoid, plan_budget).map_err(err_in(WHAT))?,
+                )
             }
         };
-        Ok(Crowd { crowd })
+        Ok(Crowd { crowd, floor })
     }
 
     /// The number of agents.
@@ -163,6 +186,28 @@ impl Crowd {
             .map(|a| a.agent_path().position())
             .collect();
         flat2(&p)
+    }
+
+    /// On a crowd made on a `SurfaceMesh`: the agents' positions in 3D, `[x0, y0, z0, x1,
+    /// …]` in the mesh's axes, each on the floor under it (its height from the mesh's
+    /// detail when it has one). Cost: a point location per agent.
+    pub fn positions3(&mut self) -> Result<Vec<f64>, JsError> {
+        const WHAT: &str = "Crowd.positions3";
+        let Some((surface, query)) = &mut self.floor else {
+            return Err(arg_error(
+                WHAT,
+                "only a crowd made on a SurfaceMesh has a floor",
+            ));
+        };
+        let agents = on_crowd!(&self.crowd, c => c.agents());
+        let mut out = Vec::with_capacity(3 * agents.len());
+        for a in agents {
+            let at = surface
+                .floor_point(a.agent_path().position(), query)
+                .map_err(err_in(WHAT))?;
+            out.extend(at.to_array());
+        }
+        Ok(out)
     }
 
     /// The agents' velocities over the last update, `[vx0, vy0, …]` (world units per

@@ -259,6 +259,70 @@ test("every navmesh of the engine corpus loads from its bytes, and a path on it 
   assert.ok(planned >= loaded, `only ${planned} paths over ${loaded} meshes`);
 });
 
+test("a crowd walks every one-floor navmesh of the engine corpus, on its floor and apart; a layered one is refused", () => {
+  const corpus = join(repo, "crates/pathsmooth/tests/data/corpus");
+  const rows = readFileSync(join(corpus, "MANIFEST.tsv"), "utf8").trim().split("\n").slice(1).map((l) => l.split("\t"));
+  const rand = random(11);
+  const [walkedOn, refused] = [[], []];
+  for (const [file, format, up] of rows) {
+    if (format === "polyanya-scen") continue;
+    const plain = format === "polyanya-mesh" || format === "unity-obj";
+    const mesh = ps.SurfaceMesh.load(readFileSync(join(corpus, file)), file, plain ? up : undefined);
+    let crowd;
+    try {
+      crowd = new ps.Crowd(mesh, 0.1, "smooth", { avoid: true });
+    } catch (e) {
+      assert.match(e.message, /^new Crowd: this SurfaceMesh has floors over one another/, file);
+      refused.push(file);
+      mesh.free();
+      continue;
+    }
+    const { polygons, plan } = surfacePolygons(mesh);
+    const corners = polygons.map((ring) => ring.map((c) => c.xyz));
+    const inPlan = (xyz) => [xyz[plan[0]], xyz[plan[1]]];
+    // Agents from random points of random polygons to others; a point without room for
+    // the radius is refused, and another drawn.
+    for (let k = 0; k < 60 && crowd.length < 8; k++) {
+      try {
+        crowd.addAgent(...inPlan(insidePolygon(corners, rand)), ...inPlan(insidePolygon(corners, rand)), 1.5);
+      } catch (e) {
+        assert.match(e.message, /^Crowd\.addAgent: /, file);
+      }
+    }
+    assert.ok(crowd.length > 0, `${file}: no agent could be placed`);
+    const radii = crowd.radii();
+    const heightAxis = up === "y" ? 1 : 2;
+    for (let frame = 1; frame <= 100; frame++) {
+      crowd.update(0.05);
+      if (frame % 10 !== 0) continue;
+      const [p, p3] = [crowd.positions(), crowd.positions3()];
+      for (let i = 0; i < crowd.length; i++) {
+        const at = [p[2 * i], p[2 * i + 1]];
+        const xyz = [p3[3 * i], p3[3 * i + 1], p3[3 * i + 2]];
+        assert.deepEqual(inPlan(xyz), at, `${file}: agent ${i}'s 3D point is over its plan position`);
+        // On the mesh: over one of its polygons, within the heights of its corners (a detail
+        // mesh may rise or fall between them; half a unit allowed).
+        const under = polygons.filter((ring) => inConvex(ring, at, 1e-6));
+        assert.ok(under.length > 0, `${file} frame ${frame}: agent ${i} at (${at}) is over no polygon`);
+        const h = xyz[heightAxis];
+        const onFloor = (ring) => h >= Math.min(...ring.map((c) => c.h)) - 0.5 && h <= Math.max(...ring.map((c) => c.h)) + 0.5;
+        assert.ok(under.some(onFloor), `${file} frame ${frame}: agent ${i} at height ${h}, off the polygons under it`);
+        for (let j = i + 1; j < crowd.length; j++) {
+          const gap = Math.hypot(at[0] - p[2 * j], at[1] - p[2 * j + 1]);
+          assert.ok(gap >= 0.99 * (radii[i] + radii[j]) - 1e-9, `${file} frame ${frame}: agents ${i} and ${j} ${gap} apart`);
+        }
+      }
+    }
+    walkedOn.push(file);
+    crowd.free();
+    mesh.free();
+  }
+  console.error(`crowds walked on ${walkedOn.length} one-floor navmeshes; ${refused.length} layered ones refused`);
+  // The corpus has both kinds (a test that only refused, or never refused, proves less).
+  assert.ok(walkedOn.length >= 5 && refused.length >= 2, `walked on ${walkedOn}; refused ${refused}`);
+  assert.throws(() => new ps.Crowd(ps.GridWorld.fromMovingAi(readFileSync(ARENA, "utf8")), 0.3).positions3(), /^Error: Crowd\.positions3: only a crowd made on a SurfaceMesh/);
+});
+
 test("a Recast poly mesh with its detail mesh in a second file", () => {
   const dir = join(repo, "crates/pathsmooth/tests/data/recast");
   const poly = readFileSync(join(dir, "dungeon.poly_mesh.json"));

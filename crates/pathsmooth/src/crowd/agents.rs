@@ -135,7 +135,11 @@ impl std::ops::AddAssign for CrowdFrame {
 /// Many agents, each with an [`AgentPath`], walking on one world whose temporary
 /// obstacles come and go (a [`GridWorld`] by default, or a
 /// [`NavMeshWorld`](crate::NavMeshWorld): any [`ObstacleWorld`]): Detour's `dtCrowd` over
-/// smooth paths. Agents walk through one another unless the crowd has
+/// smooth paths. On an engine's navmesh with one floor
+/// ([`SurfaceMesh::is_one_floor`](crate::navmesh::SurfaceMesh::is_one_floor)) the crowd
+/// walks its plan view: `SurfaceWorld::new(mesh).sheet_world().cloned()` is that
+/// `NavMeshWorld`, and [`SurfaceWorld::floor_point`](crate::SurfaceWorld::floor_point) puts
+/// an agent back on the floor; not yet across floors over one another. Agents walk through one another unless the crowd has
 /// [avoidance](Self::with_avoidance) (ORCA between the agents).
 ///
 /// Each [`update`](Self::update) moves every agent `speed × dt` along its path (to its
