@@ -356,11 +356,15 @@ class Crowd:
 
     The crowd owns a copy of `world`: obstacles added through the crowd change the crowd's
     world only, not the `GridWorld` / `NavMeshWorld` object given. Calls run one at a time.
+
+    On a `SurfaceMesh` with one floor (no floor over another) the agents walk its plan view
+    (the two axes across its up axis) and `positions3` puts them on its floor; a mesh with
+    floors over one another raises `ValueError`.
     """
 
     def __new__(
         cls,
-        world: _World,
+        world: _World | SurfaceMesh,
         radius: float,
         preset: _PresetName | None = None,
         steps: _Steps | None = None,
@@ -393,6 +397,9 @@ class Crowd:
     def update(self, dt: float) -> _CrowdFrame: ...
     def positions(self) -> _Path2:
         """N×2, one row per agent."""
+    def positions3(self) -> npt.NDArray[np.float64]:
+        """On a crowd made on a `SurfaceMesh`: N×3 in the mesh's axes, each agent on the
+        floor under it (`ValueError` on other crowds)."""
     def path(self, agent: int) -> _Path2:
         """From the agent's position to its target (its position alone while stuck)."""
     def stuck(self, agent: int) -> str | None:

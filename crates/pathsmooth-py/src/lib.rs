@@ -1423,6 +1423,9 @@ fn new_crowd<W: ObstacleWorld + Send + Sync>(
 
 struct CrowdState {
     crowd: AnyCrowd,
+    /// Made on a `SurfaceMesh` with one floor: its world and a query, to put the agents on
+    /// its floor (`positions3`).
+    floor: Option<(SurfaceWorld, pathsmooth::SurfaceWorldQuery)>,
 }
 
 /// A moving obstacle as Python sees it: (id, (x, y), radius, (vx, vy)).
@@ -1499,6 +1502,7 @@ impl Crowd {
     ) -> PyResult<Self> {
         let steps = steps_or_preset(preset, steps)?;
         let settings = (threads, plan_budget, avoid);
+        let mut floor = None;
         let crowd = if let Ok(g) = world.downcast::<GridWorld>() {
             let g = g.get();
             py.allow_threads(|| {
@@ -1507,6 +1511,21 @@ impl Crowd {
         } else if let Ok(m) = world.downcast::<NavMeshWorld>() {
             let w = RsNavMesh::clone(&m.get().world);
             py.allow_threads(|| new_crowd(w, radius, steps, settings).map(AnyCrowd::Mesh))
+        } else if let Ok(m) = world.downcast::<SurfaceMesh>() {
+            // A mesh with one floor is its own sheet: the crowd walks its plan view.
+            let surface = SurfaceWorld::new(Arc::clone(&m.get().mesh));
+            let plan = match surface.sheet_world() {
+                Some(plan) if surface.mesh().is_one_floor() => plan.clone(),
+                _ => {
+                    return Err(PyValueError::new_err(
+                        "Crowd: this SurfaceMesh has floors over one another (a bridge, a \
+                         storey): the crowd runs on a SurfaceMesh with one floor, a GridWorld \
+                         or a NavMeshWorld, not yet across several floors",
+                    ))
+                }
+            };
+            floor = Some((surface, pathsmooth::SurfaceWorldQuery::default()));
+            py.allow_threads(|| new_crowd(plan, radius, steps, settings).map(AnyCrowd::Mesh))
         } else {
             // The usual error for another type.
             any_world(world)?;
@@ -1515,7 +1534,7 @@ impl Crowd {
         .map_err(lib_err)?;
         Ok(Crowd {
             radius: on_crowd!(&crowd, c => c.radius()),
-            inner: Mutex::new(CrowdState { crowd }),
+            inner: Mutex::new(CrowdState { crowd, floor }),
         })
     }
 
@@ -1598,6 +1617,29 @@ impl Crowd {
                 .collect()
         });
         to_array(py, &p)
+    }
+
+    /// On a crowd made on a `SurfaceMesh`: the agents' positions in 3D, N×3 in the mesh's
+    /// axes, each on the floor under it.
+    fn positions3<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let rows = self.with(py, |s| {
+            let CrowdState { crowd, floor } = s;
+            let (surface, query) = floor.as_mut()?;
+            Some(
+                on_crowd!(&*crowd, c => c.agents())
+                    .iter()
+                    .map(|a| {
+                        Ok(surface
+                            .floor_point(a.agent_path().position(), query)?
+                            .to_array())
+                    })
+                    .collect::<pathsmooth::Result<Vec<[f64; 3]>>>(),
+            )
+        });
+        let rows = rows.ok_or_else(|| {
+            PyValueError::new_err("positions3: only a crowd made on a SurfaceMesh has a floor")
+        })?;
+        Ok(rows_array(py, rows.map_err(lib_err)?.into_iter()))
     }
 
     /// The agents' velocities over the last update, N×2 (world units per second).
@@ -1785,6 +1827,7 @@ impl Crowd {
         let (kind, n) = self.with(py, |s| {
             let kind = match s.crowd {
                 AnyCrowd::Grid(_) => "GridWorld",
+                AnyCrowd::Mesh(_) if s.floor.is_some() => "SurfaceMesh",
                 AnyCrowd::Mesh(_) => "NavMeshWorld",
             };
             (kind, s.agents().len())

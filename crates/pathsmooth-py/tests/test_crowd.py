@@ -305,3 +305,84 @@ def test_agents_of_their_own_radii_keep_the_sum_apart_and_can_be_removed():
     assert crowd.remove_agent(2) is None
     with pytest.raises(Error):
         crowd.remove_agent(2)
+
+
+def _in_convex(ring: np.ndarray, p: np.ndarray, eps: float = 1e-6) -> bool:
+    """Whether plan-view point `p` lies in the convex ring (either winding), within eps."""
+    sign = 0.0
+    for a, b in zip(ring, np.roll(ring, -1, axis=0)):
+        e = b - a
+        cross = (e[0] * (p[1] - a[1]) - e[1] * (p[0] - a[0])) / (np.hypot(*e) or 1.0)
+        if abs(cross) <= eps:
+            continue
+        if sign and np.sign(cross) != sign:
+            return False
+        sign = np.sign(cross)
+    return True
+
+
+# Closest approach (gap / sum of the radii) measured where it is below 0.99: on this Godot
+# level two agents meet where ORCA finds no velocity that keeps them apart (its linear
+# program infeasible: docs/crowd.md, "Overlaps on engine navmeshes"), and come 2.5 % too
+# close for a frame. Kept here so that it cannot get worse unseen, and fails once mended.
+KNOWN_OVERLAPS = {"godot/smix8__NavigationLinkDemo_Blocks.tscn": 0.9745}
+
+
+def test_a_crowd_walks_the_one_floor_navmeshes_of_the_corpus_on_their_floors():
+    """Every corpus navmesh: one with one floor takes a crowd that avoids, whose agents stay
+    over its polygons at their height and apart (checked here against the file's own
+    polygons); one with floors over one another is refused, saying so."""
+    from test_surface_files import CORPUS, FILES, plan_axes
+
+    rng = np.random.default_rng(40)
+    walked, refused = [], []
+    for rel, up, _ in FILES:
+        mesh = pathsmooth.SurfaceMesh.load(CORPUS / rel, up=up)
+        try:
+            crowd = Crowd(mesh, 0.1, preset="smooth", avoid=True)
+        except ValueError as e:
+            assert "floors over one another" in str(e), (rel, str(e))
+            refused.append(rel)
+            continue
+        axes = plan_axes(mesh)
+        height = 1 if mesh.up == "y" else 2
+        rings = [mesh.vertices[p] for p in mesh.polygons]
+        for _ in range(60):
+            if len(crowd) == 8:
+                break
+            a, b = (rings[i] for i in rng.integers(len(rings), size=2))
+            wa, wb = rng.random(len(a)) + 0.05, rng.random(len(b)) + 0.05
+            start, target = (w @ r / w.sum() for w, r in ((wa, a), (wb, b)))
+            if len(crowd) and np.hypot(*(crowd.positions() - start[axes]).T).min() < 0.25:
+                continue  # not inside another agent: spawned overlapping, they would start so
+            try:
+                crowd.add_agent(start[axes], target[axes], 1.5)
+            except Error:
+                pass  # no room for the radius there: another is drawn
+        assert len(crowd) > 0, rel
+        radii = crowd.radii()
+        closest = np.inf  # the smallest gap over the sum of the radii
+        for frame in range(1, 101):
+            crowd.update(0.05)
+            if frame % 10:
+                continue
+            plan, at3 = crowd.positions(), crowd.positions3()
+            assert at3.shape == (len(crowd), 3)
+            assert (at3[:, axes] == plan).all(), rel
+            for i, (p, q) in enumerate(zip(plan, at3)):
+                under = [r for r in rings if _in_convex(r[:, axes], p)]
+                assert under, f"{rel} frame {frame}: agent {i} at {p} is over no polygon"
+                assert any(r[:, height].min() - 0.5 <= q[height] <= r[:, height].max() + 0.5
+                           for r in under), f"{rel} frame {frame}: agent {i} off the floor"
+                gaps = np.hypot(*(plan[i + 1:] - p).T) / (radii[i] + radii[i + 1:])
+                closest = min(closest, gaps.min(initial=np.inf))
+        allowed = KNOWN_OVERLAPS.get(rel)
+        if allowed is None:
+            assert closest >= 0.99, f"{rel}: agents {closest:.4f} of the sum of radii apart"
+        else:
+            assert allowed - 1e-4 <= closest < 0.99, f"{rel}: {closest:.4f}, known {allowed}"
+        assert "SurfaceMesh" in repr(crowd)
+        walked.append(rel)
+    assert len(walked) >= 5 and len(refused) >= 2, (walked, refused)
+    with pytest.raises(ValueError, match="only a crowd made on a SurfaceMesh"):
+        Crowd(grid(ROWS), 0.2).positions3()

@@ -283,8 +283,11 @@ test("a crowd walks every one-floor navmesh of the engine corpus, on its floor a
     // Agents from random points of random polygons to others; a point without room for
     // the radius is refused, and another drawn.
     for (let k = 0; k < 60 && crowd.length < 8; k++) {
+      const [start, goal] = [inPlan(insidePolygon(corners, rand)), inPlan(insidePolygon(corners, rand))];
+      const p = crowd.positions(); // not inside another agent: spawned overlapping, they would start so
+      if ([...Array(crowd.length).keys()].some((i) => Math.hypot(p[2 * i] - start[0], p[2 * i + 1] - start[1]) < 0.25)) continue;
       try {
-        crowd.addAgent(...inPlan(insidePolygon(corners, rand)), ...inPlan(insidePolygon(corners, rand)), 1.5);
+        crowd.addAgent(...start, ...goal, 1.5);
       } catch (e) {
         assert.match(e.message, /^Crowd\.addAgent: /, file);
       }
