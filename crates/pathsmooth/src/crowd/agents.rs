@@ -139,8 +139,9 @@ impl std::ops::AddAssign for CrowdFrame {
 /// ([`SurfaceMesh::is_one_floor`](crate::navmesh::SurfaceMesh::is_one_floor)) the crowd
 /// walks its plan view: `SurfaceWorld::new(mesh).sheet_world().cloned()` is that
 /// `NavMeshWorld`, and [`SurfaceWorld::floor_point`](crate::SurfaceWorld::floor_point) puts
-/// an agent back on the floor; not yet across floors over one another. Agents walk through one another unless the crowd has
-/// [avoidance](Self::with_avoidance) (ORCA between the agents).
+/// an agent back on the floor; not yet across floors over one another. Agents walk
+/// through one another unless the crowd has [avoidance](Self::with_avoidance) (ORCA
+/// between the agents).
 ///
 /// Each [`update`](Self::update) moves every agent `speed × dt` along its path (to its
 /// agent path's [`steering_point`](AgentPath::steering_point), then
