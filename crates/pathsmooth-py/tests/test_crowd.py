@@ -321,13 +321,6 @@ def _in_convex(ring: np.ndarray, p: np.ndarray, eps: float = 1e-6) -> bool:
     return True
 
 
-# Closest approach (gap / sum of the radii) measured where it is below 0.99: on this Godot
-# level two agents meet where ORCA finds no velocity that keeps them apart (its linear
-# program infeasible: docs/crowd.md, "Overlaps on engine navmeshes"), and come 2.5 % too
-# close for a frame. Kept here so that it cannot get worse unseen, and fails once mended.
-KNOWN_OVERLAPS = {"godot/smix8__NavigationLinkDemo_Blocks.tscn": 0.9745}
-
-
 def test_a_crowd_walks_the_one_floor_navmeshes_of_the_corpus_on_their_floors():
     """Every corpus navmesh: one with one floor takes a crowd that avoids, whose agents stay
     over its polygons at their height and apart (checked here against the file's own
@@ -376,11 +369,9 @@ def test_a_crowd_walks_the_one_floor_navmeshes_of_the_corpus_on_their_floors():
                            for r in under), f"{rel} frame {frame}: agent {i} off the floor"
                 gaps = np.hypot(*(plan[i + 1:] - p).T) / (radii[i] + radii[i + 1:])
                 closest = min(closest, gaps.min(initial=np.inf))
-        allowed = KNOWN_OVERLAPS.get(rel)
-        if allowed is None:
-            assert closest >= 0.99, f"{rel}: agents {closest:.4f} of the sum of radii apart"
-        else:
-            assert allowed - 1e-4 <= closest < 0.99, f"{rel}: {closest:.4f}, known {allowed}"
+        # (On smix8__NavigationLinkDemo_Blocks.tscn two agents came to 0.9745 here before
+        # the crowd pushed apart the agents ORCA could not part: docs/crowd.md.)
+        assert closest >= 0.99, f"{rel}: agents {closest:.4f} of the sum of radii apart"
         assert "SurfaceMesh" in repr(crowd)
         walked.append(rel)
     assert len(walked) >= 5 and len(refused) >= 2, (walked, refused)

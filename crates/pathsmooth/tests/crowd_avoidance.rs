@@ -911,3 +911,99 @@ fn bad_agents_and_steps_are_refused_and_agents_spawned_on_one_point_part() {
     assert!(apart_by <= 2.0, "parted after {apart_by} s");
     assert_eq!(arrived, [true; 5]);
 }
+
+/// Where ORCA has no answer: on a Godot level of the engine corpus (boxes on a floor, one
+/// floor), eight agents of radius 0.1 with the starts and goals Python's corpus test drew
+/// (numpy seed 40). At 0.5 s agent 0 passes agent 5, which walks back to a goal it was
+/// pushed off, by a box's corner: the velocities ORCA returns for both lead into each
+/// other (its linear program infeasible), and before the crowd pushed overlapping agents
+/// apart they came to 0.9745 of the sum of their radii. Every pair is now at least the sum
+/// apart after every frame (to rounding), by this test's own distances.
+#[test]
+fn agents_that_orca_cannot_part_are_pushed_apart_on_a_godot_level() {
+    use pathsmooth::navmesh::{load_surface, SurfaceMesh, SurfaceOptions};
+    use pathsmooth::SurfaceWorld;
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/corpus/godot/smix8__NavigationLinkDemo_Blocks.tscn"
+    );
+    let surface = load_surface(file, &SurfaceOptions::default()).unwrap();
+    let world = SurfaceWorld::new(SurfaceMesh::new(surface).unwrap());
+    let plan = world
+        .sheet_world()
+        .cloned()
+        .expect("a level with one floor");
+    let mut crowd = Crowd::new(plan, 0.1, Preset::Smooth.steps())
+        .unwrap()
+        .with_avoidance(Some(Avoidance::default()))
+        .unwrap();
+    let agents = [
+        (
+            11.033427087163309,
+            9.535911479294436,
+            9.968663722359539,
+            10.152266600656539,
+        ),
+        (
+            12.475354400234556,
+            4.573908238819941,
+            9.397731114404609,
+            6.274159482033658,
+        ),
+        (
+            12.591976193641393,
+            10.38127995746197,
+            7.634720122523918,
+            7.523846644353913,
+        ),
+        (
+            11.193415686787327,
+            9.204136847598226,
+            12.814435125805883,
+            10.206268530003413,
+        ),
+        (
+            11.648642161407928,
+            6.379674659643614,
+            11.836290093422653,
+            9.165559747901037,
+        ),
+        (
+            10.537286382922092,
+            9.626093687287987,
+            10.634126534986173,
+            9.657626536980372,
+        ),
+        (
+            7.174981328327401,
+            8.135411011957991,
+            7.702618828887863,
+            7.7640403642914535,
+        ),
+        (
+            12.559014814779506,
+            2.2792296876685274,
+            12.052744754251702,
+            2.029374873503833,
+        ),
+    ];
+    for (x, y, tx, ty) in agents {
+        crowd
+            .add_agent(DVec2::new(x, y), DVec2::new(tx, ty), SPEED)
+            .unwrap();
+    }
+    let mut closest = f64::INFINITY;
+    for _ in 0..100 {
+        crowd.update(0.05).unwrap();
+        let p = positions(&crowd);
+        for i in 0..p.len() {
+            for q in &p[i + 1..] {
+                closest = closest.min(p[i].distance(*q) / 0.2);
+            }
+        }
+    }
+    assert!(
+        closest >= 1.0 - 1e-9,
+        "two agents came to {closest} of the sum of their radii"
+    );
+}

@@ -142,6 +142,8 @@ pub(crate) struct AvoidScratch {
     buckets: Vec<(u64, u32)>,
     solvers: Vec<Solver>,
     chosen: Vec<Option<DVec2>>,
+    /// The side of the last frame's buckets.
+    cell: f64,
 }
 
 /// What one run's solves reuse: a mover's neighbours, as found and as ORCA takes them, and
@@ -193,6 +195,7 @@ impl AvoidScratch {
             2.0 * (fastest * settings.time_horizon + widest)
         });
         let cell = reach.max(f64::MIN_POSITIVE);
+        self.cell = cell;
         self.buckets.clear();
         self.buckets
             .extend(self.movers.iter().enumerate().map(|(i, m)| {
@@ -222,6 +225,49 @@ impl AvoidScratch {
             }
         }
         &self.chosen
+    }
+
+    /// The pairs of the first `agents` movers that now stand closer than the sum of their
+    /// radii, one of them having taken a velocity of avoidance's choosing this frame
+    /// ([`chosen`](Self::chosen)), into `out` (each pair once, the lower index first).
+    /// `at(i)` and `radius(i)`: mover `i`'s position after the walk, and its radius.
+    ///
+    /// Candidates come from the frame's buckets, filled with the positions before the walk:
+    /// a pair that overlaps now stood less than the sum of the radii and two steps apart,
+    /// within the avoidance's reach, the buckets' side. Cost: per mover that avoided, a
+    /// search of 3 × 3 buckets; nothing for the movers that kept their way.
+    pub(crate) fn overlapping(
+        &self,
+        agents: usize,
+        at: impl Fn(usize) -> DVec2,
+        radius: impl Fn(usize) -> f64,
+        out: &mut Vec<(u32, u32)>,
+    ) {
+        out.clear();
+        let cell = self.cell;
+        for (i, _) in self
+            .chosen
+            .iter()
+            .enumerate()
+            .take(agents)
+            .filter(|(_, v)| v.is_some())
+        {
+            let old = self.movers[i].position;
+            let (bx, by) = (bucket(old.x, cell), bucket(old.y, cell));
+            let (p, r) = (at(i), radius(i));
+            for x in bx - 1..=bx + 1 {
+                let lo = self.buckets.partition_point(|&(k, _)| k < key(x, by - 1));
+                let hi = self.buckets.partition_point(|&(k, _)| k <= key(x, by + 1));
+                for &(_, j) in &self.buckets[lo..hi] {
+                    let j = j as usize;
+                    if j != i && j < agents && at(j).distance(p) < r + radius(j) {
+                        out.push((i.min(j) as u32, i.max(j) as u32));
+                    }
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
     }
 
     /// The velocity every mover takes, on the calling thread, given to
