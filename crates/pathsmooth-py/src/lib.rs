@@ -1514,9 +1514,9 @@ impl Crowd {
         } else if let Ok(m) = world.downcast::<SurfaceMesh>() {
             // A mesh with one floor is its own sheet: the crowd walks its plan view.
             let surface = SurfaceWorld::new(Arc::clone(&m.get().mesh));
-            let plan = match surface.sheet_world() {
-                Some(plan) if surface.mesh().is_one_floor() => plan.clone(),
-                _ => {
+            let plan = match surface.one_floor_world() {
+                Some(plan) => plan.clone(),
+                None => {
                     return Err(PyValueError::new_err(
                         "Crowd: this SurfaceMesh has floors over one another (a bridge, a \
                          storey): the crowd runs on a SurfaceMesh with one floor, a GridWorld \

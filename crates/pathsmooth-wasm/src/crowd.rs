@@ -106,9 +106,9 @@ impl Crowd {
                 // A mesh with one floor is its own sheet: its whole plan view is a flat
                 // navmesh world, which the crowd runs on as on any other.
                 let surface = SurfaceWorld::new(mesh);
-                let plan = match surface.sheet_world() {
-                    Some(plan) if surface.mesh().is_one_floor() => plan.clone(),
-                    _ => {
+                let plan = match surface.one_floor_world() {
+                    Some(plan) => plan.clone(),
+                    None => {
                         return Err(arg_error(
                             WHAT,
                             "this SurfaceMesh has floors over one another (a bridge, a \

@@ -930,7 +930,7 @@ fn agents_that_orca_cannot_part_are_pushed_apart_on_a_godot_level() {
     let surface = load_surface(file, &SurfaceOptions::default()).unwrap();
     let world = SurfaceWorld::new(SurfaceMesh::new(surface).unwrap());
     let plan = world
-        .sheet_world()
+        .one_floor_world()
         .cloned()
         .expect("a level with one floor");
     let mut crowd = Crowd::new(plan, 0.1, Preset::Smooth.steps())

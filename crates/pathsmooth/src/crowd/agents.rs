@@ -144,8 +144,8 @@ impl std::ops::AddAssign for CrowdFrame {
 /// [`NavMeshWorld`](crate::NavMeshWorld): any [`ObstacleWorld`]): Detour's `dtCrowd` over
 /// smooth paths. On an engine's navmesh with one floor
 /// ([`SurfaceMesh::is_one_floor`](crate::navmesh::SurfaceMesh::is_one_floor)) the crowd
-/// walks its plan view: `SurfaceWorld::new(mesh).sheet_world().cloned()` is that
-/// `NavMeshWorld`, and [`SurfaceWorld::floor_point`](crate::SurfaceWorld::floor_point) puts
+/// walks its plan view: [`SurfaceWorld::one_floor_world`](crate::SurfaceWorld::one_floor_world)
+/// is that `NavMeshWorld`, and [`SurfaceWorld::floor_point`](crate::SurfaceWorld::floor_point) puts
 /// an agent back on the floor; not yet across floors over one another. Agents walk
 /// through one another unless the crowd has [avoidance](Self::with_avoidance) (ORCA
 /// between the agents).
@@ -806,38 +806,17 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         }
         // Two agents at one point part along x, the later one to +x, the same on every run.
         let away = if d > 0.0 { (pi - pj) / d } else { -DVec2::X };
-        let need = (sum - d) * (1.0 + SEPARATION_SLACK);
+        let half = away * 0.5 * (sum - d) * (1.0 + SEPARATION_SLACK);
         let pipelines = &mut self.pipelines[0];
-        let (si, sj) = (self.agents[i].size, self.agents[j].size);
-        let moved_i = step_aside(
-            &mut self.agents[i],
-            &mut pipelines[si],
-            away * 0.5 * need,
-            frame,
-        );
-        let moved_j = step_aside(
-            &mut self.agents[j],
-            &mut pipelines[sj],
-            -away * 0.5 * need,
-            frame,
-        );
-        match (moved_i, moved_j) {
-            (true, false) => {
-                step_aside(
-                    &mut self.agents[i],
-                    &mut pipelines[si],
-                    away * 0.5 * need,
-                    frame,
-                );
-            }
-            (false, true) => {
-                step_aside(
-                    &mut self.agents[j],
-                    &mut pipelines[sj],
-                    -away * 0.5 * need,
-                    frame,
-                );
-            }
+        let agents = &mut self.agents;
+        let mut step = |k: usize, by: DVec2| {
+            let size = agents[k].size;
+            step_aside(&mut agents[k], &mut pipelines[size], by, frame)
+        };
+        // One that cannot move (stuck, or walled) leaves the other to go all the way.
+        match (step(i, half), step(j, -half)) {
+            (true, false) => _ = step(i, half),
+            (false, true) => _ = step(j, -half),
             _ => {}
         }
     }

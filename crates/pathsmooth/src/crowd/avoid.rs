@@ -179,6 +179,17 @@ fn key(bx: i64, by: i64) -> u64 {
     (((bx + (1 << 31)) as u64) << 32) | (by + (1 << 31)) as u64
 }
 
+/// The movers in the 3 × 3 buckets of side `cell` round point `p`, from `buckets` sorted
+/// by key: one column of three buckets is one run of the sorted list.
+fn around(buckets: &[(u64, u32)], cell: f64, p: DVec2) -> impl Iterator<Item = usize> + '_ {
+    let (bx, by) = (bucket(p.x, cell), bucket(p.y, cell));
+    (bx - 1..=bx + 1).flat_map(move |x| {
+        let lo = buckets.partition_point(|&(k, _)| k < key(x, by - 1));
+        let hi = buckets.partition_point(|&(k, _)| k <= key(x, by + 1));
+        buckets[lo..hi].iter().map(|&(_, j)| j as usize)
+    })
+}
+
 impl AvoidScratch {
     /// Buckets the movers for an update with `settings` and time step `dt`, and hands out
     /// the frame to solve them in and a solver for each of `runs` runs
@@ -244,25 +255,12 @@ impl AvoidScratch {
         out: &mut Vec<(u32, u32)>,
     ) {
         out.clear();
-        let cell = self.cell;
-        for (i, _) in self
-            .chosen
-            .iter()
-            .enumerate()
-            .take(agents)
-            .filter(|(_, v)| v.is_some())
-        {
-            let old = self.movers[i].position;
-            let (bx, by) = (bucket(old.x, cell), bucket(old.y, cell));
+        let avoided = self.chosen.iter().take(agents).enumerate();
+        for (i, _) in avoided.filter(|(_, v)| v.is_some()) {
             let (p, r) = (at(i), radius(i));
-            for x in bx - 1..=bx + 1 {
-                let lo = self.buckets.partition_point(|&(k, _)| k < key(x, by - 1));
-                let hi = self.buckets.partition_point(|&(k, _)| k <= key(x, by + 1));
-                for &(_, j) in &self.buckets[lo..hi] {
-                    let j = j as usize;
-                    if j != i && j < agents && at(j).distance(p) < r + radius(j) {
-                        out.push((i.min(j) as u32, i.max(j) as u32));
-                    }
+            for j in around(&self.buckets, self.cell, self.movers[i].position) {
+                if j != i && j < agents && at(j).distance(p) < r + radius(j) {
+                    out.push((i.min(j) as u32, i.max(j) as u32));
                 }
             }
         }
@@ -476,27 +474,22 @@ impl Frame<'_> {
             let (oa, ob) = (movers[a as usize].obstacle, movers[b as usize].obstacle);
             (!oa, da, a) < (!ob, db, b)
         };
-        let (bx, by) = (bucket(p.x, cell), bucket(p.y, cell));
-        for x in bx - 1..=bx + 1 {
-            let lo = self.buckets.partition_point(|&(k, _)| k < key(x, by - 1));
-            let hi = self.buckets.partition_point(|&(k, _)| k <= key(x, by + 1));
-            for &(_, j) in &self.buckets[lo..hi] {
-                let d = movers[j as usize].position.distance(p);
-                if j as usize == i || d > reach {
-                    continue;
-                }
-                let candidate = (d, j);
-                if near.len() == max {
-                    match near.last() {
-                        Some(worst) if before(&candidate, worst) => {
-                            near.pop();
-                        }
-                        _ => continue,
-                    }
-                }
-                let at = near.partition_point(|kept| before(kept, &candidate));
-                near.insert(at, candidate);
+        for j in around(self.buckets, cell, p) {
+            let d = movers[j].position.distance(p);
+            if j == i || d > reach {
+                continue;
             }
+            let candidate = (d, j as u32);
+            if near.len() == max {
+                match near.last() {
+                    Some(worst) if before(&candidate, worst) => {
+                        near.pop();
+                    }
+                    _ => continue,
+                }
+            }
+            let at = near.partition_point(|kept| before(kept, &candidate));
+            near.insert(at, candidate);
         }
     }
 }

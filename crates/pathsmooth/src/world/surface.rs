@@ -190,6 +190,13 @@ impl SurfaceWorld {
         self.sheet.as_deref().map(|(sheet, _)| sheet)
     }
 
+    /// On a mesh with one floor ([`SurfaceMesh::is_one_floor`]), the flat world of its whole
+    /// plan view (what a [`Crowd`](crate::crowd::Crowd) walks on such a mesh); `None` on a
+    /// mesh with floors over one another. Made once by [`new`](Self::new).
+    pub fn one_floor_world(&self) -> Option<&NavMeshWorld> {
+        self.whole.as_deref().map(|(_, world)| world)
+    }
+
     /// The world of [`sheet`](Self::sheet): the one every plan-view answer is from.
     pub fn sheet_world(&self) -> Option<&NavMeshWorld> {
         self.sheet.as_deref().map(|(_, world)| world)
