@@ -91,6 +91,9 @@ const workloads = [
   ["query alone, all", "query", BAKE, "shortest", surfacePairs, (q) => query.findPath(...q).free()],
   ["query alone, found", "query", BAKE, "shortest", found, (q) => query.findPath(...q).free()],
   ["query alone, unreachable", "query", BAKE, "shortest", unreachable, (q) => query.findPath(...q).free()],
+  // The call that answers `undefined` where findPath throws: no Error made.
+  ["tryFindPath, all", "query", BAKE, "shortest", surfacePairs, (q) => query.tryFindPath(...q)?.free()],
+  ["tryFindPath, unreachable", "query", BAKE, "shortest", unreachable, (q) => query.tryFindPath(...q)?.free()],
 ];
 /** The native half's mean microseconds for one workload (a process of its own). */
 function native([, kind, file, preset, pairs]) {

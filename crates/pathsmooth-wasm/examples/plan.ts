@@ -1,7 +1,7 @@
 // A TypeScript user's first page of pathsmooth: a grid, a navmesh file, a crowd.
 // Type-checked by `npm run typecheck` (tsc --noEmit), so that the types the package ships
 // describe what it does.
-import init, { Crowd, GridWorld, Pipeline, SurfaceMesh, SurfacePath } from "pathsmooth";
+import init, { Crowd, GridWorld, Pipeline, SurfaceMesh, SurfacePath, SurfaceQuery } from "pathsmooth";
 
 export async function demo(navmeshBytes: Uint8Array): Promise<void> {
   await init();
@@ -22,6 +22,12 @@ export async function demo(navmeshBytes: Uint8Array): Promise<void> {
   const xyz: Float64Array = route.points;
   const polygons: Uint32Array = route.polygons;
   console.log(`${xyz.length / 3} points over ${new Set(polygons).size} polygons`);
+
+  // The query alone, many times: tryFindPath answers undefined where findPath throws.
+  const query = new SurfaceQuery(mesh);
+  const found: SurfacePath | undefined = query.tryFindPath(1, 0, 1, 8, 0, 8, 0.3);
+  const why: string | undefined = query.lastError;
+  console.log(found ? `${found.points.length / 3} corners` : `no path: ${why}`);
 
   // A crowd that avoids itself and a truck.
   const crowd = new Crowd(grid, 0.2, "smooth", { avoid: true, planBudget: 8 });

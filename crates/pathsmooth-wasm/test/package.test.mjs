@@ -204,8 +204,17 @@ test("the layered query alone: on the mesh, and never longer than the pipeline's
       found = query.findPath(...ends);
     } catch (e) {
       assert.match(e.message, /^SurfaceQuery\.findPath: .*cannot be reached/);
+      // The call that does not throw: no path, and the same words.
+      assert.equal(query.tryFindPath(...ends), undefined);
+      assert.equal(query.lastError, e.message);
       continue;
     }
+    // ... and where there is one, the same path.
+    const tried = query.tryFindPath(...ends);
+    assert.deepEqual([...tried.points], [...found.points]);
+    assert.deepEqual([...tried.polygons], [...found.polygons]);
+    assert.equal(query.lastError, undefined);
+    tried.free();
     const points = found.points;
     assert.equal(points.length, 3 * found.polygons.length);
     for (const piece of walked(points, found.flags, plan)) {

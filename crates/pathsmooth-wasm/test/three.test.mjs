@@ -175,12 +175,22 @@ test("the three.js example draws a navmesh, plans between two clicks as the nati
   }
 
   // (3) The crowd: after 60 more frames the agents have moved, no two overlap by more than
-  // 1% of their radii's sum, and every agent is inside the navmesh in plan view.
+  // 1% of their radii's sum, every agent is inside the navmesh in plan view and is drawn
+  // standing on its floor (on a triangle of the OBJ, at its height there).
   const before = await example("agentPositions()");
   const radii = await example("agentRadii()");
   const start = await example("frames");
   await page.waitForFunction((f) => window.example.frames >= f + 60, start, { timeout: 60_000 });
-  const after = await example("agentPositions()");
+  // One frame's positions and drawing together (no update between the two reads).
+  const [after, drawn] = await page.evaluate(() => [window.example.agentPositions(), window.example.drawnAgents()]);
+  assert.equal(drawn.length, 3 * radii.length);
+  for (let i = 0; i < radii.length; i++) {
+    const [x, y, z] = drawn.slice(3 * i, 3 * i + 3);
+    // A matrix holds float32s: agreement to 1e-4 at coordinates of tens.
+    assert.ok(Math.abs(x - after[2 * i]) < 1e-4 && Math.abs(z - after[2 * i + 1]) < 1e-4, `agent ${i} drawn at (${x}, ${z}), walking at (${after.slice(2 * i, 2 * i + 2)})`);
+    const heights = floorsAt(tris, x, z);
+    assert.ok(heights.some((h) => Math.abs(h - y) < 1e-4), `agent ${i} drawn at height ${y}, the floors there at ${heights}`);
+  }
   assert.equal(after.length, 2 * radii.length);
   assert.ok(radii.length >= 24, `${radii.length} agents`);
   const moved = radii.filter((r, i) => Math.hypot(after[2 * i] - before[2 * i], after[2 * i + 1] - before[2 * i + 1]) > r).length;

@@ -7,15 +7,15 @@
 //
 // The library's coordinates are the navmesh file's own: y up (Detour, Unity, Godot) or z up
 // (Polyanya's 2D meshes). Everything is drawn in one group (`level`) in those coordinates,
-// turned so that the file's up is three.js's y. The crowd runs on a 2D navmesh
-// (`NavMeshWorld`) made of the polygons' plan view, so it needs a navmesh that is one floor
-// (no polygon over another); its agents are lifted onto the floor with `floorPoint`.
+// turned so that the file's up is three.js's y. The crowd (`new Crowd(mesh, …)`) walks the
+// mesh's plan view, so it needs a navmesh that is one floor (no polygon over another; the
+// library refuses any other and says why); `positions3` puts its agents on the floor.
 import * as THREE from "three";
 import { OrbitControls } from "three/addons/controls/OrbitControls.js";
 import { Line2 } from "three/addons/lines/Line2.js";
 import { LineGeometry } from "three/addons/lines/LineGeometry.js";
 import { LineMaterial } from "three/addons/lines/LineMaterial.js";
-import init, { Crowd, NavMeshWorld, Pipeline, SurfaceMesh } from "../../index.js";
+import init, { Crowd, Pipeline, SurfaceMesh } from "../../index.js";
 // The package's seeded generator (mulberry32), as its tests draw: the same crowd on every load.
 import { random } from "../../test/draw.mjs";
 
@@ -97,7 +97,6 @@ function dispose(level) {
     o.material?.dispose();
   });
   level.crowd?.free();
-  level.world?.free();
   level.pipeline.free();
   level.mesh.free();
 }
@@ -180,34 +179,20 @@ function pointSampler(mesh, rand) {
   };
 }
 
-/** The crowd on the plan view of a one-floor mesh, or why there is none. */
-function makeCrowd(mesh, pipeline, radius, rand) {
-  const v = mesh.vertices();
-  const plan = new Float64Array((v.length / 3) * 2);
-  for (let i = 0; i < v.length / 3; i++) plan.set(planOf(mesh.up, v[3 * i], v[3 * i + 1], v[3 * i + 2]), 2 * i);
-  let world;
+/** The crowd on a one-floor mesh, or why there is none. */
+function makeCrowd(mesh, radius, rand) {
+  let crowd;
   try {
-    world = new NavMeshWorld(plan, mesh.polygonIndices(), mesh.polygonCounts());
+    crowd = new Crowd(mesh, radius, "smooth", { avoid: true, planBudget: 8 });
   } catch (e) {
-    return { note: `no crowd: it needs a one-floor navmesh, and this one is not one floor in plan view (${e.message})` };
+    return { note: `no crowd (${e.message})` };
   }
   const sample = pointSampler(mesh, rand);
-  const crowd = new Crowd(world, radius, "smooth", { avoid: true, planBudget: 8 });
   const speed = radius * 6;
   const placed = [];
   for (let tries = 0; placed.length < AGENTS && tries < 40 * AGENTS; tries++) {
     const [x, y] = sample();
     if (placed.some(([px, py]) => Math.hypot(px - x, py - y) < 2.5 * radius)) continue;
-    try {
-      pipeline.floorPoint(x, y); // one floor under it, else this is not a one-floor mesh
-    } catch (e) {
-      if (/several|floors/i.test(e.message)) {
-        crowd.free();
-        world.free();
-        return { note: `no crowd: it needs a one-floor navmesh (${e.message})` };
-      }
-      continue;
-    }
     const [tx, ty] = sample();
     try {
       crowd.addAgent(x, y, tx, ty, speed);
@@ -218,10 +203,9 @@ function makeCrowd(mesh, pipeline, radius, rand) {
   }
   if (placed.length === 0) {
     crowd.free();
-    world.free();
     return { note: "no crowd: no agent found room on this navmesh" };
   }
-  return { crowd, world, sample, note: `${placed.length} agents (radius ${radius.toPrecision(2)})` };
+  return { crowd, sample, note: `${placed.length} agents (radius ${radius.toPrecision(2)})` };
 }
 
 /** Shows the navmesh file `bytes` named `name`. */
@@ -259,7 +243,7 @@ function show(bytes, name) {
   controls.update();
 
   const rand = random(SEED);
-  const made = makeCrowd(mesh, pipeline, radius, rand);
+  const made = makeCrowd(mesh, radius, rand);
   let agents = null;
   if (made.crowd) {
     const h = 4 * radius;
@@ -282,10 +266,8 @@ function show(bytes, name) {
     radius,
     rand,
     crowd: made.crowd ?? null,
-    world: made.world ?? null,
     sample: made.sample ?? null,
     crowdNote: made.note,
-    heights: made.crowd ? new Float64Array(made.crowd.length).fill(NaN) : null,
     retarget: made.crowd ? new Float64Array(made.crowd.length).fill(0) : null,
     pathLine: null,
     markers: [],
@@ -482,18 +464,8 @@ function stepCrowd(dt) {
       }
     }
   }
-  const p = crowd.positions();
-  for (let i = 0; i < crowd.length; i++) {
-    try {
-      const at = L.pipeline.floorPoint(p[2 * i], p[2 * i + 1]);
-      L.heights[i] = L.mesh.up === "y" ? at[1] : at[2];
-    } catch {
-      // Off the floor by rounding at an edge: keep the last height.
-    }
-    const h = Number.isNaN(L.heights[i]) ? 0 : L.heights[i];
-    const [x, y, z] = L.mesh.up === "y" ? [p[2 * i], h, p[2 * i + 1]] : [p[2 * i], p[2 * i + 1], h];
-    L.agents.setMatrixAt(i, matrix.makeTranslation(x, y, z));
-  }
+  const p = crowd.positions3(); // in the file's axes, as the group draws
+  for (let i = 0; i < crowd.length; i++) L.agents.setMatrixAt(i, matrix.makeTranslation(p[3 * i], p[3 * i + 1], p[3 * i + 2]));
   L.agents.instanceMatrix.needsUpdate = true;
 }
 
@@ -585,4 +557,15 @@ window.example = {
   /** The agents' plan-view positions, [x0, y0, x1, y1, …], and their radii. */
   agentPositions: () => (L?.crowd ? Array.from(L.crowd.positions()) : []),
   agentRadii: () => (L?.crowd ? Array.from(L.crowd.radii()) : []),
+  /** Where the agents are drawn, [x0, y0, z0, …] in the mesh's coordinates (each one's
+   *  instance matrix, the foot of its cylinder). */
+  drawnAgents() {
+    const at = new THREE.Matrix4();
+    const out = [];
+    for (let i = 0; i < (L?.agents?.count ?? 0); i++) {
+      L.agents.getMatrixAt(i, at);
+      out.push(at.elements[12], at.elements[13], at.elements[14]);
+    }
+    return out;
+  },
 };
