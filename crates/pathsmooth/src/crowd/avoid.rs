@@ -180,12 +180,22 @@ fn key(bx: i64, by: i64) -> u64 {
 }
 
 /// The movers in the 3 × 3 buckets of side `cell` round point `p`, from `buckets` sorted
-/// by key: one column of three buckets is one run of the sorted list.
+/// by key.
 fn around(buckets: &[(u64, u32)], cell: f64, p: DVec2) -> impl Iterator<Item = usize> + '_ {
     let (bx, by) = (bucket(p.x, cell), bucket(p.y, cell));
-    (bx - 1..=bx + 1).flat_map(move |x| {
-        let lo = buckets.partition_point(|&(k, _)| k < key(x, by - 1));
-        let hi = buckets.partition_point(|&(k, _)| k <= key(x, by + 1));
+    in_buckets(buckets, (bx - 1, bx + 1), (by - 1, by + 1))
+}
+
+/// The movers in the buckets `xs.0..=xs.1` × `ys.0..=ys.1`, from `buckets` sorted by key:
+/// one column of buckets is one run of the sorted list.
+fn in_buckets(
+    buckets: &[(u64, u32)],
+    xs: (i64, i64),
+    ys: (i64, i64),
+) -> impl Iterator<Item = usize> + '_ {
+    (xs.0..=xs.1).flat_map(move |x| {
+        let lo = buckets.partition_point(|&(k, _)| k < key(x, ys.0));
+        let hi = buckets.partition_point(|&(k, _)| k <= key(x, ys.1));
         buckets[lo..hi].iter().map(|&(_, j)| j as usize)
     })
 }
@@ -244,9 +254,13 @@ impl AvoidScratch {
     /// `at(i)` and `radius(i)`: mover `i`'s position after the walk, and its radius.
     ///
     /// Candidates come from the frame's buckets, filled with the positions before the walk:
-    /// a pair that overlaps now stood less than the sum of the radii and two steps apart,
-    /// within the avoidance's reach, the buckets' side. Cost: per mover that avoided, a
-    /// search of 3 × 3 buckets; nothing for the movers that kept their way.
+    /// a pair that overlaps now stood less than the sum of their radii and of their moves
+    /// apart, so mover `i`'s candidates stood within its radius, the widest radius and
+    /// twice the longest move this frame of its position before (a bound measured here,
+    /// so it holds whatever moved an agent: its walk, a door, a re-plan). Cost: O(agents)
+    /// for that bound, then per mover that avoided the buckets that square meets, mostly
+    /// one (the buckets' side is the avoidance's reach, several steps); nothing for the
+    /// movers that kept their way.
     pub(crate) fn overlapping(
         &self,
         agents: usize,
@@ -255,11 +269,25 @@ impl AvoidScratch {
         out: &mut Vec<(u32, u32)>,
     ) {
         out.clear();
+        let (mut moved, mut widest) = (0.0f64, 0.0f64);
+        for (i, m) in self.movers.iter().take(agents).enumerate() {
+            moved = moved.max(at(i).distance(m.position));
+            widest = widest.max(radius(i));
+        }
         let avoided = self.chosen.iter().take(agents).enumerate();
         for (i, _) in avoided.filter(|(_, v)| v.is_some()) {
             let (p, r) = (at(i), radius(i));
-            for j in around(&self.buckets, self.cell, self.movers[i].position) {
-                if j != i && j < agents && at(j).distance(p) < r + radius(j) {
+            // The square round the position before, a thousandth wider than the bound, so
+            // that rounding in its corners cannot leave a bucket out.
+            let (q, half) = (self.movers[i].position, 1.001 * (r + widest + 2.0 * moved));
+            let xs = (bucket(q.x - half, self.cell), bucket(q.x + half, self.cell));
+            let ys = (bucket(q.y - half, self.cell), bucket(q.y + half, self.cell));
+            for j in in_buckets(&self.buckets, xs, ys) {
+                // The positions before first: the movers' list is small and at hand, the
+                // agents' positions now are one cache miss each, and most candidates of a
+                // bucket stood farther than the bound.
+                let near_before = self.movers[j].position.distance(q) < half;
+                if j != i && j < agents && near_before && at(j).distance(p) < r + radius(j) {
                     out.push((i.min(j) as u32, i.max(j) as u32));
                 }
             }
@@ -512,6 +540,61 @@ mod tests {
             standing: false,
             slowed: 0.0,
             obstacle: false,
+        }
+    }
+
+    /// The overlap search finds exactly the pairs a comparison of every pair finds (closer
+    /// than their radii now, one of them having avoided), over random crowds in which a
+    /// few agents were moved much farther than a step (as a door or a push moves one),
+    /// farther than the buckets' side.
+    #[test]
+    fn the_overlap_search_finds_every_overlapping_pair_a_full_comparison_finds() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for trial in 0..200 {
+            let n = 2 + (next() * 60.0) as usize;
+            let side = 2.0 + next() * 10.0;
+            let mut s = AvoidScratch::default();
+            for _ in 0..n {
+                s.movers.push(Mover {
+                    position: DVec2::new(next() * side, next() * side),
+                    speed: 0.1,
+                    radius: 0.2 + 0.4 * next(),
+                    ..mover(0.0, 0.0)
+                });
+            }
+            // Buckets as an update makes them; then who avoided, and where all stand now.
+            drop(s.frame(&Avoidance::default(), 0.1, 1));
+            s.chosen = (0..n)
+                .map(|_| (next() < 0.7).then_some(DVec2::ZERO))
+                .collect();
+            let after: Vec<DVec2> = s
+                .movers
+                .iter()
+                .map(|m| {
+                    let reach = if next() < 0.05 { 5.0 } else { 0.05 };
+                    m.position + DVec2::new(next() - 0.5, next() - 0.5) * 2.0 * reach
+                })
+                .collect();
+            let agents = n - (trial % 3 == 0) as usize; // the last one a moving obstacle
+            let radius = |i: usize| s.movers[i].radius;
+            let mut found = Vec::new();
+            s.overlapping(agents, |i| after[i], radius, &mut found);
+            let mut every = Vec::new();
+            for i in 0..agents {
+                for j in i + 1..agents {
+                    let avoided = s.chosen[i].is_some() || s.chosen[j].is_some();
+                    if avoided && after[i].distance(after[j]) < radius(i) + radius(j) {
+                        every.push((i as u32, j as u32));
+                    }
+                }
+            }
+            assert_eq!(found, every, "trial {trial}");
         }
     }
 
