@@ -141,7 +141,9 @@ impl Shortcutter {
             let (a, b) = (input[i], input[j]);
             let known =
                 |w: &Option<Bounds>| w.is_some_and(|w| segment_enters_open_box(a, b, w.min, w.max));
-            if blockers.iter().any(known) {
+            // The latest blocker first: the candidates after it mostly meet the same wall.
+            let (older, newer) = blockers.split_at(next_blocker);
+            if newer.iter().chain(older).rev().any(known) {
                 return false;
             }
             if let Err(blocker) = world.clear_or_blocker(a, b, radius) {
