@@ -281,7 +281,10 @@ pub(crate) fn segment_enters_cell(a: DVec2, b: DVec2, cell: IVec2) -> bool {
 /// True when the closed segment `a`–`b` meets the open box `(lo, hi)`. Exact: by the
 /// separating axis theorem the segment misses the open box only if the x or y extents do
 /// not overlap, or all four corners lie weakly on one side of the segment's line (exact
-/// orientation signs, Shewchuk's predicate).
+/// orientation signs, Shewchuk's predicate). Only two corners need asking: the orientation
+/// of corner `c` is `n · (c − a)` for the line's normal `n = (a.y − b.y, b.x − a.x)`, whose
+/// highest and lowest corners follow from the signs of `n`'s components, and those signs
+/// are exact (a rounded difference of two floats has the sign of the true one).
 pub(crate) fn segment_enters_open_box(a: DVec2, b: DVec2, lo: DVec2, hi: DVec2) -> bool {
     if a.x.max(b.x) <= lo.x || a.x.min(b.x) >= hi.x || a.y.max(b.y) <= lo.y || a.y.min(b.y) >= hi.y
     {
@@ -290,15 +293,17 @@ pub(crate) fn segment_enters_open_box(a: DVec2, b: DVec2, lo: DVec2, hi: DVec2) 
     if a == b {
         return true;
     }
-    let pa = Coord { x: a.x, y: a.y };
-    let pb = Coord { x: b.x, y: b.y };
-    let (mut pos, mut neg) = (false, false);
-    for (x, y) in [(lo.x, lo.y), (hi.x, lo.y), (lo.x, hi.y), (hi.x, hi.y)] {
-        let o = orient2d(pa, pb, Coord { x, y });
-        pos |= o > 0.0;
-        neg |= o < 0.0;
-    }
-    pos && neg
+    let (nx_positive, ny_positive) = (a.y > b.y, b.x > a.x);
+    let highest = Coord {
+        x: if nx_positive { hi.x } else { lo.x },
+        y: if ny_positive { hi.y } else { lo.y },
+    };
+    let lowest = Coord {
+        x: if nx_positive { lo.x } else { hi.x },
+        y: if ny_positive { lo.y } else { hi.y },
+    };
+    let (pa, pb) = (Coord { x: a.x, y: a.y }, Coord { x: b.x, y: b.y });
+    orient2d(pa, pb, highest) > 0.0 && orient2d(pa, pb, lowest) < 0.0
 }
 
 /// The interior bends of a path as (previous distinct point, vertex, next distinct point)
@@ -525,6 +530,51 @@ mod tests {
 
     fn p(x: f64, y: f64) -> DVec2 {
         DVec2::new(x, y)
+    }
+
+    /// Asking two corners answers as asking all four does: over random segments and boxes
+    /// on a half-cell lattice (segments along box sides, through corners, of zero length)
+    /// and off it.
+    #[test]
+    fn two_corners_answer_as_four_do() {
+        let four = |a: DVec2, b: DVec2, lo: DVec2, hi: DVec2| {
+            let overlap = a.x.max(b.x) > lo.x
+                && a.x.min(b.x) < hi.x
+                && a.y.max(b.y) > lo.y
+                && a.y.min(b.y) < hi.y;
+            let c = |q: DVec2| Coord { x: q.x, y: q.y };
+            let o: Vec<f64> = [lo, p(hi.x, lo.y), p(lo.x, hi.y), hi]
+                .iter()
+                .map(|&q| orient2d(c(a), c(b), c(q)))
+                .collect();
+            overlap && (a == b || (o.iter().any(|&v| v > 0.0) && o.iter().any(|&v| v < 0.0)))
+        };
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for trial in 0..20_000 {
+            let lattice = trial % 2 == 0;
+            let mut q = || {
+                let v = next() * 6.0;
+                if lattice {
+                    (v * 2.0).floor() / 2.0
+                } else {
+                    v
+                }
+            };
+            let (a, b) = (p(q(), q()), p(q(), q()));
+            let (c, d) = (p(q(), q()), p(q(), q()));
+            let (lo, hi) = (c.min(d), c.max(d) + DVec2::splat(0.5));
+            assert_eq!(
+                segment_enters_open_box(a, b, lo, hi),
+                four(a, b, lo, hi),
+                "{a} {b} {lo} {hi}"
+            );
+        }
     }
 
     #[test]
