@@ -28,3 +28,15 @@ pub(crate) fn pinch_world_and_path() -> (GridWorld, [DVec2; 5]) {
     ];
     (world.unwrap(), path)
 }
+
+/// A seeded generator of numbers in [0, 1) (xorshift64, Marsaglia), so that a unit test
+/// draws the same random cases on every run and needs no extra crate.
+pub(crate) fn uniform(seed: u64) -> impl FnMut() -> f64 {
+    let mut s = seed.max(1);
+    move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        (s >> 11) as f64 / (1u64 << 53) as f64
+    }
+}

@@ -549,13 +549,7 @@ mod tests {
     /// farther than the buckets' side.
     #[test]
     fn the_overlap_search_finds_every_overlapping_pair_a_full_comparison_finds() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut next = crate::test_fixtures::uniform(0x2545_f491_4f6c_dd1du64);
         for trial in 0..200 {
             let n = 2 + (next() * 60.0) as usize;
             let side = 2.0 + next() * 10.0;

@@ -549,13 +549,7 @@ mod tests {
                 .collect();
             overlap && (a == b || (o.iter().any(|&v| v > 0.0) && o.iter().any(|&v| v < 0.0)))
         };
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut next = crate::test_fixtures::uniform(0x9e37_79b9_7f4a_7c15u64);
         for trial in 0..20_000 {
             let lattice = trial % 2 == 0;
             let mut q = || {
