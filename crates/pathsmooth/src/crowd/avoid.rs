@@ -563,7 +563,7 @@ mod tests {
                 });
             }
             // Buckets as an update makes them; then who avoided, and where all stand now.
-            drop(s.frame(&Avoidance::default(), 0.1, 1));
+            let _ = s.frame(&Avoidance::default(), 0.1, 1);
             s.chosen = (0..n)
                 .map(|_| (next() < 0.7).then_some(DVec2::ZERO))
                 .collect();
