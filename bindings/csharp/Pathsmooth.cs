@@ -220,6 +220,7 @@ namespace Pathsmooth
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_set_target(CrowdHandle crowd, UIntPtr agent, Point2d target);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_update(CrowdHandle crowd, double dt, out CrowdFrame frame);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_positions(CrowdHandle crowd, double* outXY, UIntPtr capacity, out UIntPtr outLen);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_positions3(CrowdHandle crowd, double* outXYZ, UIntPtr capacity, out UIntPtr outLen);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_velocities(CrowdHandle crowd, double* outXY, UIntPtr capacity, out UIntPtr outLen);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_agent_state(CrowdHandle crowd, UIntPtr agent, out AgentState state);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_agent_path(CrowdHandle crowd, UIntPtr agent, double* outPoints, UIntPtr capacity, out UIntPtr outLen);
@@ -791,6 +792,14 @@ namespace Pathsmooth
             return PerAgent((double* o, UIntPtr capacity, out UIntPtr len) => Native.ps_crowd_positions(handle, o, capacity, out len), "Crowd.Positions");
         }
 
+        /// <summary>On a crowd made on a surface world with one floor (whose plan view its
+        /// agents walk: x, z for y up): the agents' positions in 3D, x, y, z per agent in
+        /// the surface's axes, each on the floor under it.</summary>
+        public unsafe double[] Positions3()
+        {
+            return PerAgent((double* o, UIntPtr capacity, out UIntPtr len) => Native.ps_crowd_positions3(handle, o, capacity, out len), "Crowd.Positions3", 3);
+        }
+
         /// <summary>The agents' velocities over the last update, x, y per agent.</summary>
         public unsafe double[] Velocities()
         {
@@ -953,18 +962,18 @@ namespace Pathsmooth
 
         /// <summary>Points a call writes into the crowd's buffer (grown on BufferTooSmall),
         /// copied out: x, y per point.</summary>
-        unsafe double[] PerAgent(Points call, string what)
+        unsafe double[] PerAgent(Points call, string what, int dim = 2)
         {
             for (;;)
             {
                 UIntPtr len;
                 Status s;
-                fixed (double* o = buf) s = call(o, (UIntPtr)(buf.Length / 2), out len);
+                fixed (double* o = buf) s = call(o, (UIntPtr)(buf.Length / dim), out len);
                 int n = (int)(ulong)len;
-                if (s == Status.BufferTooSmall) { buf = new double[2 * n]; continue; }
+                if (s == Status.BufferTooSmall) { buf = new double[dim * n]; continue; }
                 Native.Check(s, what);
-                var result = new double[2 * n];
-                Array.Copy(buf, result, 2 * n);
+                var result = new double[dim * n];
+                Array.Copy(buf, result, dim * n);
                 return result;
             }
         }

@@ -131,7 +131,27 @@ static class Test
             uint[] polygons;
             var p3 = walker.Plan3(new Point3d(9, 0, 1), new Point3d(1, 0, 9), out polygons);
             Check(p3[0] == 9 && p3[2] == 1 && polygons[0] == 0 && polygons[polygons.Length - 1] == 1, "across the welded edge");
+            // A crowd on it (one floor): two agents crossing in plan view (x, z), standing on
+            // the floor (y = 0) and apart.
+            using (var crowd = new Crowd(unity, 0.5, Preset.Smooth, Crowd.Avoiding()))
+            {
+                crowd.AddAgent(new Point2d(1, 5), new Point2d(9, 5), 1.5);
+                crowd.AddAgent(new Point2d(9, 5.2), new Point2d(1, 5.2), 1.5);
+                for (int frame = 0; frame < 60; frame++) crowd.Update(0.1);
+                var plan = crowd.Positions();
+                var at = crowd.Positions3();
+                Check(at.Length == 6, "Positions3: 3 numbers an agent");
+                for (int i = 0; i < 2; i++)
+                    Check(at[3 * i] == plan[2 * i] && at[3 * i + 1] == 0 && at[3 * i + 2] == plan[2 * i + 1], "agent " + i + " on the floor: " + at[3 * i + 1]);
+                Check(Math.Abs(at[0] - at[3]) + Math.Abs(at[2] - at[5]) > 0.99, "the two agents apart");
+                Check(crowd.Arrived(0) && crowd.Arrived(1), "both crossed");
+            }
         }
+        using (var level = World.LoadSurface(file))
+            Throws(Status.Unsupported, "Crowd: this surface has floors over one another", () => new Crowd(level, 0.1), "a crowd across floors");
+        using (var room = World.Grid(new byte[] { 1, 1, 1, 1 }, 2, 2, 1))
+        using (var crowd = new Crowd(room, 0.1))
+            Throws(Status.Unsupported, "Crowd.Positions3: only a crowd made on a surface", () => crowd.Positions3(), "no floor on a grid");
         Throws(Status.InvalidArgument, "World.SurfaceFromTriangulation: areas[1] = 300", () => World.SurfaceFromTriangulation(xyz, tris, new[] { 0, 300 }), "area out of range");
         Throws(Status.InvalidArgument, "indices[2] = -1 is negative", () => World.SurfaceFromTriangulation(xyz, new[] { 0, 1, -1 }), "negative index");
         Throws(Status.InvalidArgument, "areas holds 1 entries", () => World.SurfaceFromTriangulation(xyz, tris, new[] { 0 }), "too few areas");

@@ -117,9 +117,9 @@ typedef enum PsStatus {
   PS_IO_ERROR = 12,
 } PsStatus;
 
-// A crowd: agents walking their paths on its own copy of a grid or navmesh world. Opaque;
-// made by `ps_crowd_new_*`, freed by [`ps_crowd_destroy`]. Use it from one thread at a
-// time.
+// A crowd: agents walking their paths on its own copy of a grid, navmesh or one-floor
+// surface world. Opaque; made by `ps_crowd_new_*`, freed by [`ps_crowd_destroy`]. Use it
+// from one thread at a time.
 typedef struct PsCrowd PsCrowd;
 
 // A pipeline: a world, an agent radius and steps, with its scratch buffers and its last
@@ -722,17 +722,18 @@ enum PsStatus ps_pipeline_skipped(struct PsPipeline *pipeline,
 // `out_settings` writable.
 enum PsStatus ps_crowd_settings_default(struct PsCrowdSettings *out_settings);
 
-// Makes a crowd without agents on its own copy of `world` (a grid or a navmesh), for
-// agents of `radius` (world units, ≥ 0) whose paths a preset's steps smooth
-// (`PS_PRESET_*`), run as `settings` say (NULL: the defaults,
+// Makes a crowd without agents on its own copy of `world` (a grid, a navmesh, or a
+// surface with one floor, whose plan view the agents then walk: see
+// [`ps_crowd_positions3`]), for agents of `radius` (world units, ≥ 0) whose paths a
+// preset's steps smooth (`PS_PRESET_*`), run as `settings` say (NULL: the defaults,
 // [`ps_crowd_settings_default`]).
 //
 // Errors (messages start with `ps_crowd_new_preset:`): `PS_NULL_POINTER`,
 // `PS_WRONG_HANDLE` (`world`), `PS_INVALID_ARGUMENT` (an unknown preset, a bad radius,
 // bad settings: 0 or more than 256 threads, an avoidance flag not 0 or 1, a time horizon
 // or neighbour distance not finite and > 0, no neighbours), `PS_NO_PATH` (no room
-// anywhere for the radius), `PS_UNSUPPORTED` (a surface world). On failure
-// `*out_crowd` is NULL.
+// anywhere for the radius), `PS_UNSUPPORTED` (a surface with floors over one another).
+// On failure `*out_crowd` is NULL.
 //
 // # Safety
 //
@@ -873,6 +874,26 @@ enum PsStatus ps_crowd_positions(const struct PsCrowd *crowd,
                                  double *out_xy,
                                  size_t capacity,
                                  size_t *out_len);
+
+// On a crowd made on a surface world: writes every agent's position in 3D, by index (x,
+// y, z each, in the surface's axes, `capacity` points of room in `out_xyz`; NULL only with
+// capacity 0), each on the floor under it (its height from the surface's detail mesh
+// when it has one), and the number of agents into `*out_len`. A buffer for fewer points
+// than agents: `PS_BUFFER_TOO_SMALL`, the agent count in `*out_len`, nothing written.
+// Cost: a point location per agent; allocates nothing once warmed up.
+//
+// Errors (messages start with `ps_crowd_positions3:`): `PS_NULL_POINTER`,
+// `PS_MISALIGNED`, `PS_WRONG_HANDLE`, `PS_BUFFER_TOO_SMALL`, `PS_UNSUPPORTED` (a crowd
+// made on a grid or navmesh world, which has no floor).
+//
+// # Safety
+//
+// `crowd` a live crowd handle used by no other thread now; `out_xyz` writable for
+// `capacity · 3` doubles; `out_len` writable.
+enum PsStatus ps_crowd_positions3(struct PsCrowd *crowd,
+                                  double *out_xyz,
+                                  size_t capacity,
+                                  size_t *out_len);
 
 // Writes every agent's velocity over the last update (world units per second; zero
 // before the first update and while it stands), by index, as [`ps_crowd_positions`]

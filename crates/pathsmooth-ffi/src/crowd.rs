@@ -1,7 +1,12 @@
 //! The crowd in the C ABI: [`PsCrowd`], the library's
-//! [`Crowd`](pathsmooth::crowd::Crowd) on a grid or navmesh world — agents walking their
-//! smooth paths, optionally avoiding one another (ORCA), temporary obstacles and moving
-//! obstacles. The names follow the Python binding's `Crowd`.
+//! [`Crowd`](pathsmooth::crowd::Crowd) on a grid, a navmesh or a surface world with one
+//! floor — agents walking their smooth paths, optionally avoiding one another (ORCA),
+//! temporary obstacles and moving obstacles. The names follow the Python binding's `Crowd`.
+//!
+//! On a surface world (any engine's navmesh file) with one floor, no floor over another,
+//! the agents walk its plan view (the two axes across its up axis: x and z for y up) and
+//! [`ps_crowd_positions3`] puts them back on its floor in 3D; a surface with floors over
+//! one another is refused (`PS_UNSUPPORTED`).
 //!
 //! A crowd owns a copy of the world it is made on: obstacles added through the crowd change
 //! the crowd's world only (the [`PsWorld`] handle stays immutable, and may be destroyed
@@ -13,11 +18,12 @@
 //! says which index moved.
 
 use std::ffi::c_char;
+use std::sync::Arc;
 
 use pathsmooth::crowd::{Avoidance, Crowd, CrowdAgent, CrowdFrame, MovingId, MovingObstacle};
-use pathsmooth::glam::{DVec2, IVec2};
+use pathsmooth::glam::{DVec2, DVec3, IVec2};
 use pathsmooth::world::{Obstacle, ObstacleId};
-use pathsmooth::{GridWorld, Step};
+use pathsmooth::{GridWorld, Step, SurfaceWorld, SurfaceWorldQuery};
 
 use crate::{
     check_out, check_ptr, destroy, emit, handle, input, input_pairs, preset_steps, start_len,
@@ -25,9 +31,9 @@ use crate::{
     Tagged, WorldKind,
 };
 
-/// A crowd: agents walking their paths on its own copy of a grid or navmesh world. Opaque;
-/// made by `ps_crowd_new_*`, freed by [`ps_crowd_destroy`]. Use it from one thread at a
-/// time.
+/// A crowd: agents walking their paths on its own copy of a grid, navmesh or one-floor
+/// surface world. Opaque; made by `ps_crowd_new_*`, freed by [`ps_crowd_destroy`]. Use it
+/// from one thread at a time.
 pub struct PsCrowd {
     _opaque: [u8; 0],
 }
@@ -168,9 +174,25 @@ enum AnyCrowd {
     NavMesh(Crowd<pathsmooth::NavMeshWorld>),
 }
 
+/// A crowd's handle: the crowd, and for one made on a surface world the floor its agents
+/// stand on.
+struct CrowdData {
+    crowd: AnyCrowd,
+    floor: Option<Floor>,
+}
+
+/// A one-floor surface, whose plan view a crowd walks, with the scratch that lifts the
+/// agents onto it ([`ps_crowd_positions3`]): kept, so that a warmed-up call allocates
+/// nothing.
+struct Floor {
+    world: SurfaceWorld,
+    query: SurfaceWorldQuery,
+    lifted: Vec<DVec3>,
+}
+
 const _: () = {
     const fn sendable<T: Send>() {}
-    sendable::<AnyCrowd>();
+    sendable::<CrowdData>();
 };
 
 /// `$body` with `$c` bound to the crowd, whichever its world.
@@ -183,7 +205,7 @@ macro_rules! on_crowd {
     };
 }
 
-type CrowdBox = Tagged<AnyCrowd>;
+type CrowdBox = Tagged<CrowdData>;
 
 impl AnyCrowd {
     fn agents(&self) -> &[CrowdAgent] {
@@ -208,12 +230,21 @@ impl AnyCrowd {
 fn crowd_mut<'a>(crowd: *mut PsCrowd) -> Res<&'a mut AnyCrowd> {
     // SAFETY: the caller's contract (a handle or NULL); a crowd is used by one thread at a
     // time, so the reference is unique.
-    unsafe { handle(crowd.cast::<CrowdBox>(), CROWD_TAG, "crowd").map(|h| &mut (*h).value) }
+    unsafe { handle(crowd.cast::<CrowdBox>(), CROWD_TAG, "crowd").map(|h| &mut (*h).value.crowd) }
+}
+
+/// The crowd and its floor (`None` unless it was made on a surface world), as `crowd_mut`.
+fn crowd_and_floor<'a>(crowd: *mut PsCrowd) -> Res<(&'a AnyCrowd, &'a mut Option<Floor>)> {
+    // SAFETY: as `crowd_mut`.
+    let data = unsafe { handle(crowd.cast::<CrowdBox>(), CROWD_TAG, "crowd")? };
+    // SAFETY: a live handle, used by this thread alone (the caller's contract).
+    let data = unsafe { &mut (*data).value };
+    Ok((&data.crowd, &mut data.floor))
 }
 
 fn crowd_ref<'a>(crowd: *const PsCrowd) -> Res<&'a AnyCrowd> {
     // SAFETY: the caller's contract (a handle or NULL), as `crowd_mut`.
-    unsafe { handle(crowd.cast::<CrowdBox>(), CROWD_TAG, "crowd").map(|h| &(*h).value) }
+    unsafe { handle(crowd.cast::<CrowdBox>(), CROWD_TAG, "crowd").map(|h| &(*h).value.crowd) }
 }
 
 /// The point `p`, or `PS_INVALID_ARGUMENT` naming `name` when it is not finite.
@@ -314,6 +345,7 @@ unsafe fn new_crowd(
 ) -> Res<()> {
     // SAFETY: the caller's contract.
     let s = unsafe { settings_at(settings)? };
+    let mut floor = None;
     let crowd = match &**world_ref(world)? {
         // The crowd adds obstacles to its world: it gets a world of its own, equal to this
         // one (the map as the area costs see it is the same map under the same costs).
@@ -323,14 +355,28 @@ unsafe fn new_crowd(
             AnyCrowd::Grid(build(copy, radius, steps, &s)?)
         }
         WorldKind::NavMesh(w) => AnyCrowd::NavMesh(build(w.clone(), radius, steps, &s)?),
-        WorldKind::Surface(_) => {
-            return Err(Fail::new(
-                PsStatus::PsUnsupported,
-                "a crowd needs a grid or navmesh world, not a layered surface",
-            ))
+        WorldKind::Surface(mesh) => {
+            // A surface with one floor is its own sheet: its whole plan view is a flat
+            // navmesh world, which the crowd runs on as on any other.
+            let world = SurfaceWorld::new(Arc::clone(mesh));
+            let Some(plan) = world.one_floor_world() else {
+                return Err(Fail::new(
+                    PsStatus::PsUnsupported,
+                    "this surface has floors over one another (a bridge, a storey): a crowd \
+                     runs on a surface with one floor, a grid or a navmesh, not yet across \
+                     several floors",
+                ));
+            };
+            let crowd = AnyCrowd::NavMesh(build(plan.clone(), radius, steps, &s)?);
+            floor = Some(Floor {
+                world,
+                query: SurfaceWorldQuery::default(),
+                lifted: Vec::new(),
+            });
+            crowd
         }
     };
-    emit(out, CROWD_TAG, crowd);
+    emit(out, CROWD_TAG, CrowdData { crowd, floor });
     Ok(())
 }
 
@@ -351,17 +397,18 @@ pub unsafe extern "C" fn ps_crowd_settings_default(out_settings: *mut PsCrowdSet
     })
 }
 
-/// Makes a crowd without agents on its own copy of `world` (a grid or a navmesh), for
-/// agents of `radius` (world units, ≥ 0) whose paths a preset's steps smooth
-/// (`PS_PRESET_*`), run as `settings` say (NULL: the defaults,
+/// Makes a crowd without agents on its own copy of `world` (a grid, a navmesh, or a
+/// surface with one floor, whose plan view the agents then walk: see
+/// [`ps_crowd_positions3`]), for agents of `radius` (world units, ≥ 0) whose paths a
+/// preset's steps smooth (`PS_PRESET_*`), run as `settings` say (NULL: the defaults,
 /// [`ps_crowd_settings_default`]).
 ///
 /// Errors (messages start with `ps_crowd_new_preset:`): `PS_NULL_POINTER`,
 /// `PS_WRONG_HANDLE` (`world`), `PS_INVALID_ARGUMENT` (an unknown preset, a bad radius,
 /// bad settings: 0 or more than 256 threads, an avoidance flag not 0 or 1, a time horizon
 /// or neighbour distance not finite and > 0, no neighbours), `PS_NO_PATH` (no room
-/// anywhere for the radius), `PS_UNSUPPORTED` (a surface world). On failure
-/// `*out_crowd` is NULL.
+/// anywhere for the radius), `PS_UNSUPPORTED` (a surface with floors over one another).
+/// On failure `*out_crowd` is NULL.
 ///
 /// # Safety
 ///
@@ -619,9 +666,14 @@ pub unsafe extern "C" fn ps_crowd_update(
 /// Writes `points` (x then y each) into `out_xy`, which holds `capacity` points, and their
 /// number into `*out_len`; too many: `PS_BUFFER_TOO_SMALL`, the number in `*out_len`,
 /// nothing written. `out_len` and `out_xy` must have been checked.
-fn write_points<I>(points: I, out_xy: *mut f64, capacity: usize, out_len: *mut usize) -> Res<()>
+fn write_points<I, const N: usize>(
+    points: I,
+    out: *mut f64,
+    capacity: usize,
+    out_len: *mut usize,
+) -> Res<()>
 where
-    I: ExactSizeIterator<Item = DVec2>,
+    I: ExactSizeIterator<Item = [f64; N]>,
 {
     let n = points.len();
     // SAFETY: checked by the caller.
@@ -633,12 +685,9 @@ where
         ));
     }
     for (i, p) in points.enumerate() {
-        // SAFETY: `out_xy` checked non-NULL and aligned (n > 0 here), with room for
-        // `capacity` ≥ n points of two doubles.
-        unsafe {
-            out_xy.add(2 * i).write(p.x);
-            out_xy.add(2 * i + 1).write(p.y);
-        }
+        // SAFETY: `out` checked non-NULL and aligned (n > 0 here), with room for
+        // `capacity` ≥ n points of N doubles.
+        unsafe { out.add(N * i).cast::<[f64; N]>().write_unaligned(p) };
     }
     Ok(())
 }
@@ -654,7 +703,12 @@ fn per_agent(
     start_len(out_len)?;
     check_out(out_xy, capacity, "out_xy")?;
     let agents = crowd_ref(crowd)?.agents();
-    write_points(agents.iter().map(of), out_xy, capacity, out_len)
+    write_points(
+        agents.iter().map(|a| of(a).to_array()),
+        out_xy,
+        capacity,
+        out_len,
+    )
 }
 
 /// Writes every agent's position, by index (x then y each, `capacity` points of room in
@@ -684,6 +738,50 @@ pub unsafe extern "C" fn ps_crowd_positions(
             capacity,
             out_len,
         )
+    })
+}
+
+/// On a crowd made on a surface world: writes every agent's position in 3D, by index (x,
+/// y, z each, in the surface's axes, `capacity` points of room in `out_xyz`; NULL only with
+/// capacity 0), each on the floor under it (its height from the surface's detail mesh
+/// when it has one), and the number of agents into `*out_len`. A buffer for fewer points
+/// than agents: `PS_BUFFER_TOO_SMALL`, the agent count in `*out_len`, nothing written.
+/// Cost: a point location per agent; allocates nothing once warmed up.
+///
+/// Errors (messages start with `ps_crowd_positions3:`): `PS_NULL_POINTER`,
+/// `PS_MISALIGNED`, `PS_WRONG_HANDLE`, `PS_BUFFER_TOO_SMALL`, `PS_UNSUPPORTED` (a crowd
+/// made on a grid or navmesh world, which has no floor).
+///
+/// # Safety
+///
+/// `crowd` a live crowd handle used by no other thread now; `out_xyz` writable for
+/// `capacity · 3` doubles; `out_len` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_crowd_positions3(
+    crowd: *mut PsCrowd,
+    out_xyz: *mut f64,
+    capacity: usize,
+    out_len: *mut usize,
+) -> PsStatus {
+    crate::guard_named("ps_crowd_positions3", || {
+        start_len(out_len)?;
+        check_out(out_xyz, capacity, "out_xyz")?;
+        let (crowd, floor) = crowd_and_floor(crowd)?;
+        let Some(floor) = floor else {
+            return Err(Fail::new(
+                PsStatus::PsUnsupported,
+                "only a crowd made on a surface world has a floor",
+            ));
+        };
+        floor.lifted.clear();
+        for a in crowd.agents() {
+            let at = floor
+                .world
+                .floor_point(a.agent_path().position(), &mut floor.query)?;
+            floor.lifted.push(at);
+        }
+        let lifted = floor.lifted.iter().map(|p| p.to_array());
+        write_points(lifted, out_xyz, capacity, out_len)
     })
 }
 
@@ -766,7 +864,12 @@ pub unsafe extern "C" fn ps_crowd_agent_path(
         start_len(out_len)?;
         check_out(out_points, capacity, "out_points")?;
         let path = crowd_ref(crowd)?.agent(agent)?.agent_path().path();
-        write_points(path.iter().copied(), out_points, capacity, out_len)
+        write_points(
+            path.iter().map(|p| p.to_array()),
+            out_points,
+            capacity,
+            out_len,
+        )
     })
 }
 

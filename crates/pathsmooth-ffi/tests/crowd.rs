@@ -7,7 +7,7 @@ use std::ffi::{c_char, CStr};
 use std::ptr::{null, null_mut};
 
 use pathsmooth::crowd::{Avoidance, Crowd};
-use pathsmooth::glam::DVec2;
+use pathsmooth::glam::{DVec2, DVec3};
 use pathsmooth::navmesh::NavMesh;
 use pathsmooth::{GridMap, GridWorld, NavMeshWorld, Preset};
 use pathsmooth_ffi::*;
@@ -652,21 +652,55 @@ fn bad_input_is_refused_with_a_message_and_nothing_written_past_buffers() {
         let s = ps_crowd_new_steps(world, null(), 0, RADIUS, null(), &mut out);
         expect(s, PsOk, "");
         ps_crowd_destroy(out);
-        let xyz = [0.0, 0.0, 0.0, 4.0, 0.0, 0.0, 4.0, 0.0, 4.0];
-        let mut surface = null_mut();
-        let s = ps_world_surface_from_triangulation(
-            xyz.as_ptr(),
-            3,
-            [0u32, 1, 2].as_ptr(),
-            3,
-            null(),
-            -1.0,
-            &mut surface,
+        // A surface: one floor takes a crowd, whose agents stand on it; a floor over
+        // another (the same triangle 3 up) does not.
+        let xyz = [
+            0.0, 0.0, 0.0, 4.0, 0.0, 0.0, 4.0, 0.0, 4.0, // the floor
+            0.0, 3.0, 0.0, 4.0, 3.0, 0.0, 4.0, 3.0, 4.0, // a floor over it
+        ];
+        let surface_of = |triangles: usize| {
+            let mut surface = null_mut();
+            let corners: Vec<u32> = (0..3 * triangles as u32).collect();
+            let s = ps_world_surface_from_triangulation(
+                xyz.as_ptr(),
+                3 * triangles,
+                corners.as_ptr(),
+                corners.len(),
+                null(),
+                -1.0,
+                &mut surface,
+            );
+            expect(s, PsOk, "");
+            surface
+        };
+        let (one, two) = (surface_of(1), surface_of(2));
+        let s = ps_crowd_new_preset(two, PS_PRESET_SMOOTH, 0.1, null(), &mut out);
+        expect(
+            s,
+            PsUnsupported,
+            "ps_crowd_new_preset: this surface has floors over one another",
         );
+        assert!(out.is_null());
+        let s = ps_crowd_new_preset(one, PS_PRESET_SMOOTH, 0.1, null(), &mut out);
         expect(s, PsOk, "");
-        let s = ps_crowd_new_preset(surface, PS_PRESET_SMOOTH, 0.1, null(), &mut out);
-        expect(s, PsUnsupported, "not a layered surface");
-        ps_world_destroy(surface);
+        let mut index = 0;
+        let s = ps_crowd_add_agent(out, pt(3.0, 1.0), pt(3.5, 3.0), 1.0, &mut index);
+        expect(s, PsOk, "");
+        let (mut xyz_out, mut n3) = ([f64::NAN; 4], usize::MAX);
+        let s = ps_crowd_positions3(out, xyz_out.as_mut_ptr(), 1, &mut n3);
+        expect(s, PsOk, "");
+        assert_eq!((n3, &xyz_out[..3]), (1, &[3.0, 0.0, 1.0][..]));
+        assert!(xyz_out[3].is_nan(), "nothing written past the buffer");
+        let s = ps_crowd_positions3(out, xyz_out.as_mut_ptr(), 0, &mut n3);
+        expect(
+            s,
+            PsBufferTooSmall,
+            "ps_crowd_positions3: the buffer holds 0 points but 1",
+        );
+        assert_eq!(n3, 1);
+        ps_crowd_destroy(out);
+        ps_world_destroy(one);
+        ps_world_destroy(two);
 
         // Handles: NULL, a world, a pipeline.
         let s = ps_crowd_update(null_mut(), DT, null_mut());
@@ -770,6 +804,15 @@ fn bad_input_is_refused_with_a_message_and_nothing_written_past_buffers() {
         let odd = (bytes.as_mut_ptr() as *mut u8).add(1) as *mut f64;
         let s = ps_crowd_positions(crowd, odd, 2, &mut len);
         expect(s, PsMisaligned, "`out_xy`");
+        // A grid has no floor to stand on.
+        let s = ps_crowd_positions3(crowd, buf.as_mut_ptr(), 1, &mut len);
+        expect(
+            s,
+            PsUnsupported,
+            "ps_crowd_positions3: only a crowd made on a surface",
+        );
+        let s = ps_crowd_positions3(crowd, odd, 2, &mut len);
+        expect(s, PsMisaligned, "`out_xyz`");
 
         // Obstacles: NaN, empty boxes, bad radii, unknown ids, cells on a grid only.
         let s = ps_crowd_add_box(crowd, nan, pt(3.0, 3.0), &mut id, null_mut());
@@ -965,4 +1008,161 @@ fn agents_of_their_own_radii_keep_the_sum_of_their_radii_apart() {
     }
     assert_eq!(count(crowd), pairs.len());
     expect(unsafe { ps_crowd_destroy(crowd) }, PsOk, "");
+}
+
+/// True when plan point `p` lies in the convex polygon `ring` (plan view, either winding),
+/// within `eps`.
+fn in_convex(ring: &[DVec2], p: DVec2, eps: f64) -> bool {
+    let sides = ring.iter().zip(ring.iter().cycle().skip(1));
+    let crosses: Vec<f64> = sides.map(|(&a, &b)| (b - a).perp_dot(p - a)).collect();
+    crosses.iter().all(|&c| c >= -eps) || crosses.iter().all(|&c| c <= eps)
+}
+
+/// Every navmesh of the engine corpus through the ABI: a surface with one floor takes a
+/// crowd that avoids, whose agents `ps_crowd_positions3` puts over the file's polygons at
+/// their height, as far apart as their radii (judged here from the polygons the library
+/// reads from the file, not from the crowd's plan view); a surface with floors over one
+/// another is refused, saying so.
+#[test]
+fn a_crowd_walks_every_one_floor_navmesh_of_the_corpus_on_its_floor() {
+    use pathsmooth::navmesh::{load_surface, SurfaceOptions, UpAxis};
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../pathsmooth/tests/data/corpus");
+    let manifest = std::fs::read_to_string(dir.join("MANIFEST.tsv")).unwrap();
+    let mut rng = fastrand::Rng::with_seed(40);
+    let (mut walked, mut refused) = (0, 0);
+    for row in manifest.lines().skip(1) {
+        let f: Vec<&str> = row.split('\t').collect();
+        let (rel, format, up) = (f[0], f[1], f[2]);
+        if format == "polyanya-scen" {
+            continue;
+        }
+        let plain = format == "polyanya-mesh" || format == "unity-obj";
+        let (axis, up_axis) = if up == "y" {
+            (UpAxis::Y, PS_UP_Y)
+        } else {
+            (UpAxis::Z, PS_UP_Z)
+        };
+        let path = dir.join(rel);
+        let c_path = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+        let (mut world, mut crowd) = (null_mut(), null_mut());
+        let file_axis = if plain { up_axis } else { PS_UP_FILE };
+        unsafe {
+            let s = ps_world_surface_load(c_path.as_ptr(), null(), file_axis, -1.0, &mut world);
+            expect(s, PsOk, "");
+            let settings = avoiding();
+            let s = ps_crowd_new_preset(world, PS_PRESET_SMOOTH, 0.1, &settings, &mut crowd);
+            if s == PsUnsupported {
+                let e = last_error();
+                assert!(e.contains("floors over one another"), "{rel}: {e}");
+                refused += 1;
+                ps_world_destroy(world);
+                continue;
+            }
+            expect(s, PsOk, "");
+        }
+        // The oracle's polygons: the file as the library reads it, in plan view with the
+        // heights of their corners.
+        let surface = load_surface(&path, &SurfaceOptions::new(axis)).unwrap();
+        let rings: Vec<Vec<DVec3>> = (0..surface.num_polygons() as u32)
+            .map(|p| {
+                let corners = surface.polygon(p).iter();
+                corners.map(|&v| surface.vertices()[v as usize]).collect()
+            })
+            .collect();
+        let plan = |q: DVec3| axis.plan(q);
+        let inside = |rng: &mut fastrand::Rng| {
+            let ring = &rings[rng.usize(..rings.len())];
+            let w: Vec<f64> = ring.iter().map(|_| rng.f64() + 0.05).collect();
+            let sum: f64 = w.iter().sum();
+            plan(ring.iter().zip(&w).map(|(&c, &w)| c * w).sum::<DVec3>() / sum)
+        };
+        let mut starts: Vec<DVec2> = Vec::new();
+        for _ in 0..60 {
+            if starts.len() == 8 {
+                break;
+            }
+            let (start, goal) = (inside(&mut rng), inside(&mut rng));
+            if starts.iter().any(|s| s.distance(start) < 0.25) {
+                continue; // not inside another agent: spawned overlapping, they would start so
+            }
+            let mut index = 0;
+            let s = unsafe {
+                ps_crowd_add_agent(
+                    crowd,
+                    pt(start.x, start.y),
+                    pt(goal.x, goal.y),
+                    1.5,
+                    &mut index,
+                )
+            };
+            if s == PsOk {
+                starts.push(start);
+            } else {
+                assert!(last_error().starts_with("ps_crowd_add_agent: "), "{rel}");
+            }
+        }
+        assert!(!starts.is_empty(), "{rel}: no agent could be placed");
+        let n = starts.len();
+        let (mut xy, mut xyz, mut len) = (vec![0.0; 2 * n], vec![0.0; 3 * n], 0);
+        for frame in 1..=100 {
+            unsafe { expect(ps_crowd_update(crowd, 0.05, null_mut()), PsOk, "") };
+            if frame % 10 != 0 {
+                continue;
+            }
+            unsafe {
+                expect(
+                    ps_crowd_positions(crowd, xy.as_mut_ptr(), n, &mut len),
+                    PsOk,
+                    "",
+                );
+                let s = ps_crowd_positions3(crowd, xyz.as_mut_ptr(), n, &mut len);
+                expect(s, PsOk, "");
+            }
+            assert_eq!(len, n);
+            let at: Vec<DVec3> = xyz
+                .chunks(3)
+                .map(|c| DVec3::new(c[0], c[1], c[2]))
+                .collect();
+            for (i, &q) in at.iter().enumerate() {
+                let p = plan(q);
+                assert_eq!((p.x, p.y), (xy[2 * i], xy[2 * i + 1]), "{rel}: agent {i}");
+                let under: Vec<&Vec<DVec3>> = rings
+                    .iter()
+                    .filter(|r| in_convex(&r.iter().map(|&c| plan(c)).collect::<Vec<_>>(), p, 1e-6))
+                    .collect();
+                assert!(
+                    !under.is_empty(),
+                    "{rel} frame {frame}: agent {i} at {p} is over no polygon"
+                );
+                // Within the heights of its corners (a detail mesh may rise or fall between
+                // them; half a unit allowed).
+                let h = axis.height(q);
+                let on = |r: &&Vec<DVec3>| {
+                    let hs = r.iter().map(|&c| axis.height(c));
+                    let (lo, hi) = hs.fold((f64::MAX, f64::MIN), |(l, u), h| (l.min(h), u.max(h)));
+                    h >= lo - 0.5 && h <= hi + 0.5
+                };
+                assert!(
+                    under.iter().any(on),
+                    "{rel} frame {frame}: agent {i} at height {h}"
+                );
+                for (j, &o) in at.iter().enumerate().skip(i + 1) {
+                    let gap = p.distance(plan(o));
+                    assert!(
+                        gap >= 0.99 * 0.2 - 1e-9,
+                        "{rel} frame {frame}: agents {i}, {j} {gap} apart"
+                    );
+                }
+            }
+        }
+        unsafe {
+            ps_crowd_destroy(crowd);
+            ps_world_destroy(world);
+        }
+        walked += 1;
+    }
+    // The corpus's 26 navmeshes: 15 one floor, 11 with floors over one another (as the
+    // WebAssembly package's test finds).
+    assert_eq!((walked, refused), (15, 11));
 }
