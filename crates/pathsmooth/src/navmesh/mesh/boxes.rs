@@ -17,6 +17,8 @@
 
 use glam::DVec2;
 
+use crate::geometry::closest_on_segment;
+
 /// One level of the hierarchy: `nx × ny` buckets, numbered from `first`.
 #[derive(Debug, Clone)]
 struct Level {
@@ -176,6 +178,44 @@ impl BoxIndex {
             }
         }
     }
+
+    /// As [`for_each_bucket`](Self::for_each_bucket) over the box of the segment `a`–`b`
+    /// grown by `reach`, but only the buckets that can hold a point within `reach` of the
+    /// segment: every item with a point within `reach` of it is in one of them (its box's
+    /// buckets cover its box). A bucket is skipped when its centre lies farther from the
+    /// segment than `reach` and its half-diagonal (a conservative test, a hair wider for
+    /// rounding); the border buckets, which also hold what lies beyond the bounds, are
+    /// always visited. For a long diagonal segment that skips most of its box: the cost
+    /// is a distance per bucket of the box, and the item lists of the buckets along it.
+    pub(crate) fn for_each_bucket_near_segment(
+        &self,
+        a: DVec2,
+        b: DVec2,
+        reach: f64,
+        mut visit: impl FnMut(&[u32]),
+    ) {
+        let grow = DVec2::splat(reach);
+        let ((x0, y0), (x1, y1)) = (self.cell(a.min(b) - grow), self.cell(a.max(b) + grow));
+        let rounding = 1e-9 * (1.0 + a.abs().max_element() + b.abs().max_element());
+        for (k, l) in self.levels.iter().enumerate() {
+            if l.items == 0 {
+                continue;
+            }
+            let size = self.bucket_size() * (1u64 << k) as f64;
+            let slack = reach + 0.5 * size.length() * (1.0 + 1e-9) + rounding;
+            for y in y0 >> k..=y1 >> k {
+                for x in x0 >> k..=x1 >> k {
+                    let border = x == 0 || y == 0 || x + 1 == l.nx || y + 1 == l.ny;
+                    let centre = self.lo + (DVec2::new(x as f64, y as f64) + 0.5) * size;
+                    let off = centre.distance(closest_on_segment(centre, a, b).0);
+                    if border || off <= slack {
+                        let b = l.first + y * l.nx + x;
+                        visit(&self.items[self.start[b] as usize..self.start[b + 1] as usize]);
+                    }
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -221,6 +261,48 @@ mod tests {
                 assert!(!meets || found[i], "box {i} missed");
             }
         }
+    }
+
+    /// Every item with a point within the reach of a query segment is listed, on random
+    /// segments (of every length, some beyond the bounds) as items and as queries: checked
+    /// against the exact segment distance.
+    #[test]
+    fn segment_queries_find_every_item_within_reach() {
+        let mut next = crate::test_fixtures::uniform(11);
+        let mut point = |spread: f64| DVec2::new(next() * spread - 5.0, next() * spread - 5.0);
+        let mut items = Vec::new();
+        for i in 0..400 {
+            let a = point(100.0);
+            let d = (point(10.0) + 5.0) * [0.02, 0.3, 3.0][i % 3];
+            items.push((a, a + d - [0.1, 1.5, 15.0][i % 3]));
+        }
+        let boxes = items.iter().map(|&(a, b)| (a.min(b), a.max(b)));
+        let index = BoxIndex::new(DVec2::ZERO, DVec2::splat(90.0), 200.0, boxes);
+        let mut visited_less = 0;
+        for q in 0..300 {
+            let (a, b) = (point(110.0), point(110.0));
+            let reach = [0.0, 0.3, 2.0, 10.0][q % 4];
+            let mut found = vec![false; items.len()];
+            let mut visits = 0;
+            index.for_each_bucket_near_segment(a, b, reach, |list| {
+                visits += 1;
+                for &i in list {
+                    found[i as usize] = true;
+                }
+            });
+            for (i, &(c, d)) in items.iter().enumerate() {
+                let near = crate::geometry::segment_distance(a, b, c, d) <= reach;
+                assert!(!near || found[i], "query {q}: item {i} missed");
+            }
+            let mut all = 0;
+            let grow = DVec2::splat(reach);
+            index.for_each_bucket(a.min(b) - grow, a.max(b) + grow, |_| all += 1);
+            visited_less += (visits < all) as usize;
+        }
+        assert!(
+            visited_less > 100,
+            "the segment skipped buckets in {visited_less} queries"
+        );
     }
 
     /// Thin bounds get many buckets along their length, not one per side.
