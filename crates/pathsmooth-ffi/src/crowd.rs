@@ -228,18 +228,18 @@ impl AnyCrowd {
 }
 
 fn crowd_mut<'a>(crowd: *mut PsCrowd) -> Res<&'a mut AnyCrowd> {
-    // SAFETY: the caller's contract (a handle or NULL); a crowd is used by one thread at a
-    // time, so the reference is unique.
-    unsafe { handle(crowd.cast::<CrowdBox>(), CROWD_TAG, "crowd").map(|h| &mut (*h).value.crowd) }
+    data_mut(crowd).map(|d| &mut d.crowd)
 }
 
 /// The crowd and its floor (`None` unless it was made on a surface world), as `crowd_mut`.
 fn crowd_and_floor<'a>(crowd: *mut PsCrowd) -> Res<(&'a AnyCrowd, &'a mut Option<Floor>)> {
-    // SAFETY: as `crowd_mut`.
-    let data = unsafe { handle(crowd.cast::<CrowdBox>(), CROWD_TAG, "crowd")? };
-    // SAFETY: a live handle, used by this thread alone (the caller's contract).
-    let data = unsafe { &mut (*data).value };
-    Ok((&data.crowd, &mut data.floor))
+    data_mut(crowd).map(|d| (&d.crowd, &mut d.floor))
+}
+
+fn data_mut<'a>(crowd: *mut PsCrowd) -> Res<&'a mut CrowdData> {
+    // SAFETY: the caller's contract (a handle or NULL); a crowd is used by one thread at a
+    // time, so the reference is unique.
+    unsafe { handle(crowd.cast::<CrowdBox>(), CROWD_TAG, "crowd").map(|h| &mut (*h).value) }
 }
 
 fn crowd_ref<'a>(crowd: *const PsCrowd) -> Res<&'a AnyCrowd> {
@@ -773,13 +773,8 @@ pub unsafe extern "C" fn ps_crowd_positions3(
                 "only a crowd made on a surface world has a floor",
             ));
         };
-        floor.lifted.clear();
-        for a in crowd.agents() {
-            let at = floor
-                .world
-                .floor_point(a.agent_path().position(), &mut floor.query)?;
-            floor.lifted.push(at);
-        }
+        let agents = crowd.agents().iter().map(|a| a.agent_path().position());
+        (floor.world).floor_points_into(agents, &mut floor.query, &mut floor.lifted)?;
         let lifted = floor.lifted.iter().map(|p| p.to_array());
         write_points(lifted, out_xyz, capacity, out_len)
     })

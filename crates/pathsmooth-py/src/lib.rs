@@ -1625,15 +1625,14 @@ impl Crowd {
         let rows = self.with(py, |s| {
             let CrowdState { crowd, floor } = s;
             let (surface, query) = floor.as_mut()?;
+            let plan = on_crowd!(&*crowd, c => c.agents())
+                .iter()
+                .map(|a| a.agent_path().position());
+            let mut at = Vec::new();
             Some(
-                on_crowd!(&*crowd, c => c.agents())
-                    .iter()
-                    .map(|a| {
-                        Ok(surface
-                            .floor_point(a.agent_path().position(), query)?
-                            .to_array())
-                    })
-                    .collect::<pathsmooth::Result<Vec<[f64; 3]>>>(),
+                surface
+                    .floor_points_into(plan, query, &mut at)
+                    .map(|()| at.iter().map(|p| p.to_array()).collect::<Vec<[f64; 3]>>()),
             )
         });
         let rows = rows.ok_or_else(|| {

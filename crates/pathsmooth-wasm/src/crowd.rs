@@ -200,14 +200,10 @@ impl Crowd {
             ));
         };
         let agents = on_crowd!(&self.crowd, c => c.agents());
-        let mut out = Vec::with_capacity(3 * agents.len());
-        for a in agents {
-            let at = surface
-                .floor_point(a.agent_path().position(), query)
-                .map_err(err_in(WHAT))?;
-            out.extend(at.to_array());
-        }
-        Ok(out)
+        let mut at = Vec::with_capacity(agents.len());
+        let plan = agents.iter().map(|a| a.agent_path().position());
+        (surface.floor_points_into(plan, query, &mut at)).map_err(err_in(WHAT))?;
+        Ok(at.iter().flat_map(|p| p.to_array()).collect())
     }
 
     /// The agents' velocities over the last update, `[vx0, vy0, …]` (world units per

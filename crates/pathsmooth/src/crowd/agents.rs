@@ -913,13 +913,7 @@ fn walk_agent<W: World>(
             None => c.move_position(pipeline, c.steering_point(a.speed * dt)),
             Some(v) => {
                 let p = from + v * dt;
-                let (world, radius) = (pipeline.world(), pipeline.radius());
-                // Every point of the step lies within its length of `from`, so a clearance
-                // at `from` that much above the radius clears it (one lookup); else the
-                // exact segment test.
-                let off_walls = world.clearance(from) >= radius + from.distance(p)
-                    || world.segment_is_clear(from, p, radius);
-                match off_walls.then(|| c.move_position(pipeline, p)) {
+                match step_is_clear(pipeline, from, p).then(|| c.move_position(pipeline, p)) {
                     Some(Ok(m)) => Ok(m),
                     // Into a wall's reach (ORCA's f32 answer, or a world that lists no
                     // walls), or no room there: along the path instead, at the avoiding
@@ -952,6 +946,14 @@ fn walk_agent<W: World>(
     };
 }
 
+/// True when the step `from`–`to` keeps the pipeline's radius off the walls. Every point of
+/// the step lies within its length of `from`, so a clearance at `from` that much above the
+/// radius clears it (one lookup); else the exact segment test.
+fn step_is_clear<W: World>(pipeline: &Pipeline<Arc<W>>, from: DVec2, to: DVec2) -> bool {
+    let (world, radius) = (pipeline.world(), pipeline.radius());
+    world.clearance(from) >= radius + from.distance(to) || world.segment_is_clear(from, to, radius)
+}
+
 /// Moves agent `a` by `by` when it may: not stuck, and the step clear of the walls for its
 /// radius (as [`walk_agent`] tests a step of avoidance). True when it moved.
 fn step_aside<W: World>(
@@ -964,11 +966,8 @@ fn step_aside<W: World>(
     if c.is_stuck() {
         return false;
     }
-    let (from, to) = (c.position(), c.position() + by);
-    let (world, radius) = (pipeline.world(), pipeline.radius());
-    let clear =
-        world.clearance(from) >= radius + by.length() || world.segment_is_clear(from, to, radius);
-    match clear.then(|| c.move_position(pipeline, to)) {
+    let to = c.position() + by;
+    match step_is_clear(pipeline, c.position(), to).then(|| c.move_position(pipeline, to)) {
         Some(Ok(Moved::Replanned)) => {
             frame.replans += 1;
             true

@@ -423,20 +423,22 @@ impl EdgeIndex {
                 let ap = p - a;
                 (ab.dot(ap) / len, ab.perp_dot(ap) / len)
             };
+            let apart = |c: DVec2, d: DVec2, bound: f64| {
+                if len == 0.0 {
+                    return false; // a point has no line to be beside
+                }
+                let ((uc, vc), (ud, vd), off) = (frame(c), frame(d), bound + slack);
+                (vc >= off && vd >= off)
+                    || (vc <= -off && vd <= -off)
+                    || (uc >= len + off && ud >= len + off)
+                    || (uc <= -off && ud <= -off)
+            };
             self.index.for_each_bucket_near_segment(a, b, cap, |list| {
                 for &e in list {
                     let [c, d] = self.edges[e as usize];
-                    if len > 0.0 {
-                        let ((uc, vc), (ud, vd), off) = (frame(c), frame(d), best + slack);
-                        let apart = (vc >= off && vd >= off)
-                            || (vc <= -off && vd <= -off)
-                            || (uc >= len + off && ud >= len + off)
-                            || (uc <= -off && ud <= -off);
-                        if apart {
-                            continue;
-                        }
+                    if !apart(c, d, best) {
+                        best = best.min(segment_distance(a, b, c, d));
                     }
-                    best = best.min(segment_distance(a, b, c, d));
                 }
             });
             best

@@ -287,6 +287,24 @@ impl SurfaceWorld {
         self.floor_under(p, "point", 0, query)
     }
 
+    /// [`floor_point`](Self::floor_point) of each of `points`, into `out` (cleared first):
+    /// how a crowd on a one-floor mesh ([`one_floor_world`](Self::one_floor_world)) puts
+    /// its agents on the floor. Errors: `floor_point`'s for the first point without one
+    /// floor under it ([`Error::NonFinite`] names its index); `out` then holds the points
+    /// before it. Cost: a `floor_point` each; allocates only to grow `out`.
+    pub fn floor_points_into(
+        &self,
+        points: impl IntoIterator<Item = DVec2>,
+        query: &mut SurfaceWorldQuery,
+        out: &mut Vec<DVec3>,
+    ) -> Result<()> {
+        out.clear();
+        for (i, p) in points.into_iter().enumerate() {
+            out.push(self.floor_under(p, "point", i, query)?);
+        }
+        Ok(())
+    }
+
     /// The 3D point of plan-view `p` on the one floor under it: the polygons it lies in
     /// whose floors are all within the query's climb of the lowest of them (one floor,
     /// its polygons meeting at `p`).

@@ -164,7 +164,19 @@ impl BoxIndex {
     /// Calls `visit` with the item list of every bucket (on every level) that the box
     /// `min..=max` overlaps; every item whose box meets the query box is in one of them
     /// (items may come more than once). Each list is in increasing item order.
-    pub(crate) fn for_each_bucket(&self, min: DVec2, max: DVec2, mut visit: impl FnMut(&[u32])) {
+    pub(crate) fn for_each_bucket(&self, min: DVec2, max: DVec2, visit: impl FnMut(&[u32])) {
+        self.visit_buckets(min, max, |_, _, _| true, visit);
+    }
+
+    /// The walk both queries share: on every level with items, the buckets the box
+    /// `min..=max` overlaps that `keep(level, x, y)` accepts, their item lists to `visit`.
+    fn visit_buckets(
+        &self,
+        min: DVec2,
+        max: DVec2,
+        keep: impl Fn(usize, usize, usize) -> bool,
+        mut visit: impl FnMut(&[u32]),
+    ) {
         let ((x0, y0), (x1, y1)) = (self.cell(min), self.cell(max));
         for (k, l) in self.levels.iter().enumerate() {
             if l.items == 0 {
@@ -172,8 +184,10 @@ impl BoxIndex {
             }
             for y in y0 >> k..=y1 >> k {
                 for x in x0 >> k..=x1 >> k {
-                    let b = l.first + y * l.nx + x;
-                    visit(&self.items[self.start[b] as usize..self.start[b + 1] as usize]);
+                    if keep(k, x, y) {
+                        let b = l.first + y * l.nx + x;
+                        visit(&self.items[self.start[b] as usize..self.start[b + 1] as usize]);
+                    }
                 }
             }
         }
@@ -192,29 +206,19 @@ impl BoxIndex {
         a: DVec2,
         b: DVec2,
         reach: f64,
-        mut visit: impl FnMut(&[u32]),
+        visit: impl FnMut(&[u32]),
     ) {
         let grow = DVec2::splat(reach);
-        let ((x0, y0), (x1, y1)) = (self.cell(a.min(b) - grow), self.cell(a.max(b) + grow));
         let rounding = 1e-9 * (1.0 + a.abs().max_element() + b.abs().max_element());
-        for (k, l) in self.levels.iter().enumerate() {
-            if l.items == 0 {
-                continue;
-            }
+        let near = |k: usize, x: usize, y: usize| {
+            let l = &self.levels[k];
             let size = self.bucket_size() * (1u64 << k) as f64;
             let slack = reach + 0.5 * size.length() * (1.0 + 1e-9) + rounding;
-            for y in y0 >> k..=y1 >> k {
-                for x in x0 >> k..=x1 >> k {
-                    let border = x == 0 || y == 0 || x + 1 == l.nx || y + 1 == l.ny;
-                    let centre = self.lo + (DVec2::new(x as f64, y as f64) + 0.5) * size;
-                    let off = centre.distance(closest_on_segment(centre, a, b).0);
-                    if border || off <= slack {
-                        let b = l.first + y * l.nx + x;
-                        visit(&self.items[self.start[b] as usize..self.start[b + 1] as usize]);
-                    }
-                }
-            }
-        }
+            let centre = self.lo + (DVec2::new(x as f64, y as f64) + 0.5) * size;
+            let border = x == 0 || y == 0 || x + 1 == l.nx || y + 1 == l.ny;
+            border || centre.distance(closest_on_segment(centre, a, b).0) <= slack
+        };
+        self.visit_buckets(a.min(b) - grow, a.max(b) + grow, near, visit);
     }
 }
 
