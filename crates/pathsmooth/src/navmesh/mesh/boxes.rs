@@ -15,9 +15,9 @@
 //! items listed in them); items of similar size all sit on one or two levels, where a
 //! query's bucket lists hold about `items / target` items.
 
-use glam::DVec2;
+use std::ops::ControlFlow;
 
-use crate::geometry::closest_on_segment;
+use glam::DVec2;
 
 /// One level of the hierarchy: `nx × ny` buckets, numbered from `first`.
 #[derive(Debug, Clone)]
@@ -133,20 +133,18 @@ impl BoxIndex {
     /// so a point of a box falls between the buckets of the box's corners (on every level:
     /// a level's bucket is the finest one's shifted right by the level).
     fn cell(&self, p: DVec2) -> (usize, usize) {
-        let finest = &self.levels[0];
-        let at = |v: f64, lo: f64, scale: f64, n: usize| {
-            let k = ((v - lo) * scale).floor();
-            // NaN goes to 0; the clamp keeps far points on the border buckets.
-            if k >= 0.0 {
-                k.min((n - 1) as f64) as usize
-            } else {
-                0
-            }
-        };
-        (
-            at(p.x, self.lo.x, self.scale.x, finest.nx),
-            at(p.y, self.lo.y, self.scale.y, finest.ny),
-        )
+        (self.column(p.x), self.row(p.y))
+    }
+
+    /// The finest-level column of `x`, clamped to the grid (NaN goes to 0, far values to
+    /// the border columns): monotone in `x`.
+    fn column(&self, x: f64) -> usize {
+        bucket_of(x, self.lo.x, self.scale.x, self.levels[0].nx)
+    }
+
+    /// The finest-level row of `y`, as [`column`](Self::column).
+    fn row(&self, y: f64) -> usize {
+        bucket_of(y, self.lo.y, self.scale.y, self.levels[0].ny)
     }
 
     /// The level of a box, and its bucket ranges there (inclusive).
@@ -164,61 +162,114 @@ impl BoxIndex {
     /// Calls `visit` with the item list of every bucket (on every level) that the box
     /// `min..=max` overlaps; every item whose box meets the query box is in one of them
     /// (items may come more than once). Each list is in increasing item order.
-    pub(crate) fn for_each_bucket(&self, min: DVec2, max: DVec2, visit: impl FnMut(&[u32])) {
-        self.visit_buckets(min, max, |_, _, _| true, visit);
+    pub(crate) fn for_each_bucket(&self, min: DVec2, max: DVec2, mut visit: impl FnMut(&[u32])) {
+        let columns = (self.column(min.x), self.column(max.x));
+        let _ = self.visit_rows(
+            min.y,
+            max.y,
+            |_, _| Some(columns),
+            |list| {
+                visit(list);
+                ControlFlow::Continue(())
+            },
+        );
     }
 
-    /// The walk both queries share: on every level with items, the buckets the box
-    /// `min..=max` overlaps that `keep(level, x, y)` accepts, their item lists to `visit`.
-    fn visit_buckets(
+    /// The walk both queries share: on every level with items, the rows of buckets from
+    /// `y_min` to `y_max`, and in row `y` of level `k` the buckets over the finest-level
+    /// columns `columns(k, y)` (inclusive; `None` skips the row), their item lists to
+    /// `visit`, until it breaks.
+    fn visit_rows(
         &self,
-        min: DVec2,
-        max: DVec2,
-        keep: impl Fn(usize, usize, usize) -> bool,
-        mut visit: impl FnMut(&[u32]),
-    ) {
-        let ((x0, y0), (x1, y1)) = (self.cell(min), self.cell(max));
+        y_min: f64,
+        y_max: f64,
+        columns: impl Fn(usize, usize) -> Option<(usize, usize)>,
+        mut visit: impl FnMut(&[u32]) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let (y0, y1) = (self.row(y_min), self.row(y_max));
         for (k, l) in self.levels.iter().enumerate() {
             if l.items == 0 {
                 continue;
             }
             for y in y0 >> k..=y1 >> k {
-                for x in x0 >> k..=x1 >> k {
-                    if keep(k, x, y) {
-                        let b = l.first + y * l.nx + x;
-                        visit(&self.items[self.start[b] as usize..self.start[b + 1] as usize]);
-                    }
+                let Some((x0, x1)) = columns(k, y) else {
+                    continue;
+                };
+                let row = l.first + y * l.nx;
+                for b in row + (x0 >> k)..=row + (x1 >> k) {
+                    visit(&self.items[self.start[b] as usize..self.start[b + 1] as usize])?;
                 }
             }
         }
+        ControlFlow::Continue(())
     }
 
     /// As [`for_each_bucket`](Self::for_each_bucket) over the box of the segment `a`–`b`
     /// grown by `reach`, but only the buckets that can hold a point within `reach` of the
     /// segment: every item with a point within `reach` of it is in one of them (its box's
-    /// buckets cover its box). A bucket is skipped when its centre lies farther from the
-    /// segment than `reach` and its half-diagonal (a conservative test, a hair wider for
-    /// rounding); the border buckets, which also hold what lies beyond the bounds, are
-    /// always visited. For a long diagonal segment that skips most of its box: the cost
-    /// is a distance per bucket of the box, and the item lists of the buckets along it.
+    /// buckets cover its box). The segment is walked a row of buckets at a time, as a
+    /// thick line is drawn: in each row, the columns from the leftmost to the rightmost
+    /// point of the part of the segment within `reach` of the row, widened by `reach` (and
+    /// a hair for rounding); the border rows and columns reach on past the bounds, as
+    /// their buckets hold what lies beyond. Cost: O(rows of the box + buckets visited +
+    /// items listed) on each level; for a long diagonal segment, a strip along it instead
+    /// of its whole box. A segment or reach that is not finite gets the whole box. The
+    /// walk ends early when `visit` breaks.
     pub(crate) fn for_each_bucket_near_segment(
         &self,
         a: DVec2,
         b: DVec2,
         reach: f64,
-        visit: impl FnMut(&[u32]),
+        visit: impl FnMut(&[u32]) -> ControlFlow<()>,
     ) {
-        let grow = DVec2::splat(reach);
+        let (min, max) = (a.min(b) - reach, a.max(b) + reach);
+        if !(a.is_finite() && b.is_finite() && reach.is_finite()) {
+            let columns = (self.column(min.x), self.column(max.x));
+            let _ = self.visit_rows(min.y, max.y, |_, _| Some(columns), visit);
+            return;
+        }
         let rounding = 1e-9 * (1.0 + a.abs().max_element() + b.abs().max_element());
-        let near = |k: usize, x: usize, y: usize| {
+        let columns = |k: usize, y: usize| {
             let l = &self.levels[k];
-            let size = self.bucket_size() * (1u64 << k) as f64;
-            let slack = reach + 0.5 * size.length() * (1.0 + 1e-9) + rounding;
-            let centre = self.lo + (DVec2::new(x as f64, y as f64) + 0.5) * size;
-            let border = x == 0 || y == 0 || x + 1 == l.nx || y + 1 == l.ny;
-            border || centre.distance(closest_on_segment(centre, a, b).0) <= slack
+            let side = self.bucket_size() * (1u64 << k) as f64;
+            let pad = reach.max(0.0) + rounding + 1e-9 * side.max_element();
+            // The row's band, grown by the reach; unbounded past the border.
+            let below = match y {
+                0 => f64::NEG_INFINITY,
+                _ => self.lo.y + y as f64 * side.y - pad,
+            };
+            let above = match y + 1 == l.ny {
+                true => f64::INFINITY,
+                false => self.lo.y + (y + 1) as f64 * side.y + pad,
+            };
+            // The segment's parameters within the band.
+            let (t0, t1) = if a.y == b.y {
+                if a.y < below || a.y > above {
+                    return None;
+                }
+                (0.0, 1.0)
+            } else {
+                let (u, v) = ((below - a.y) / (b.y - a.y), (above - a.y) / (b.y - a.y));
+                (u.min(v).max(0.0), u.max(v).min(1.0))
+            };
+            if t0 > t1 {
+                return None;
+            }
+            let (x0, x1) = (a.x + t0 * (b.x - a.x), a.x + t1 * (b.x - a.x));
+            Some((self.column(x0.min(x1) - pad), self.column(x0.max(x1) + pad)))
         };
-        self.visit_buckets(a.min(b) - grow, a.max(b) + grow, near, visit);
+        let _ = self.visit_rows(min.y, max.y, columns, visit);
+    }
+}
+
+/// The bucket of coordinate `v` along an axis of `n` buckets from `lo`, `scale` buckets a
+/// unit: clamped to `0..n` (NaN to 0), so monotone in `v`.
+fn bucket_of(v: f64, lo: f64, scale: f64, n: usize) -> usize {
+    let k = ((v - lo) * scale).floor();
+    if k >= 0.0 {
+        k.min((n - 1) as f64) as usize
+    } else {
+        0
     }
 }
 
@@ -293,6 +344,7 @@ mod tests {
                 for &i in list {
                     found[i as usize] = true;
                 }
+                ControlFlow::Continue(())
             });
             for (i, &(c, d)) in items.iter().enumerate() {
                 let near = crate::geometry::segment_distance(a, b, c, d) <= reach;
@@ -307,6 +359,24 @@ mod tests {
             visited_less > 100,
             "the segment skipped buckets in {visited_less} queries"
         );
+    }
+
+    /// A long diagonal segment visits a strip of buckets along it, not its whole box: on a
+    /// 100 × 100 grid of one item a bucket, at most four buckets a row.
+    #[test]
+    fn a_diagonal_segment_visits_a_strip() {
+        let cells = (0..100).flat_map(|y| (0..100).map(move |x| DVec2::new(x as f64, y as f64)));
+        let boxes = cells.map(|c| (c + 0.25, c + 0.75));
+        let index = BoxIndex::new(DVec2::ZERO, DVec2::splat(100.0), 10_000.0, boxes);
+        assert_eq!((index.levels[0].nx, index.levels[0].ny), (100, 100));
+        let mut visits = 0;
+        let (a, b) = (DVec2::splat(0.5), DVec2::new(99.5, 98.5));
+        index.for_each_bucket_near_segment(a, b, 0.3, |list| {
+            assert_eq!(list.len(), 1);
+            visits += 1;
+            ControlFlow::Continue(())
+        });
+        assert!((100..=400).contains(&visits), "{visits} buckets visited");
     }
 
     /// Thin bounds get many buckets along their length, not one per side.
