@@ -165,13 +165,19 @@ pub struct AgentPath {
     walking: Option<Walking>,
 }
 
-/// A segment `a`–`b` with clearance at least `clearance` on the world as it was measured.
+/// A segment `a`–`b` with clearance at least `clearance` on the world as it was measured,
+/// with that cap: below `cap`, `clearance` is the segment's own.
 #[derive(Debug, Clone, Copy)]
 struct Walking {
     a: DVec2,
     b: DVec2,
     clearance: f64,
+    cap: f64,
 }
+
+/// The most a leg's clearance is measured to: a test asks no more than a radius above the
+/// agent's (an agent further off its path than that plans or pulls instead).
+const LEG_CAP: f64 = 1.0;
 
 /// Two agent paths are equal when their paths, states and pull are (the spare buffer is
 /// scratch, not compared).
@@ -1012,11 +1018,12 @@ fn walks_clear<W: World + ?Sized>(
         return false;
     }
     // `p` is within ON_PATH of segment i, so the segment's clearance bounds the piece's.
-    let clearance = world.segment_clearance(path[i], b, radius + 1.0);
+    let clearance = world.segment_clearance(path[i], b, radius + LEG_CAP);
     *walking = Some(Walking {
         a: path[i],
         b,
         clearance,
+        cap: radius + LEG_CAP,
     });
     true
 }
@@ -1044,18 +1051,30 @@ fn near_enough<W: World + ?Sized>(
 ) -> bool {
     let (a, b) = (path[i], path[i + 1]);
     let margin = WALK_MARGIN * (1.0 + p.abs().max_element());
+    let off = closest_on_segment(p, a, b).0.distance(p);
+    // The clearance the segment needs, measured no further: a smaller cap walks fewer of
+    // the world's walls (a navmesh lists those within it), and an agent that stepped
+    // aside is off its path's first segment, which starts where it stood, each frame anew.
+    let need = radius + off + margin;
+    if !(p.distance(b) > radius && need <= radius + LEG_CAP) {
+        return false;
+    }
     let clearance = match *walking {
-        Some(w) if w.a == a && w.b == b => w.clearance,
+        Some(w) if w.a == a && w.b == b && (w.clearance >= need || w.clearance < w.cap) => {
+            w.clearance
+        }
         _ => {
-            let clearance = world.segment_clearance(a, b, radius + 1.0);
-            *walking = Some(Walking { a, b, clearance });
+            let clearance = world.segment_clearance(a, b, need);
+            *walking = Some(Walking {
+                a,
+                b,
+                clearance,
+                cap: need,
+            });
             clearance
         }
     };
-    let off = closest_on_segment(p, a, b).0.distance(p);
-    p.distance(b) > radius
-        && clearance >= radius + off + margin
-        && (i + 1 == path.len() - 1 || world.bend_is_clear(p, b, path[i + 2], radius))
+    clearance >= need && (i + 1 == path.len() - 1 || world.bend_is_clear(p, b, path[i + 2], radius))
 }
 
 /// True when `piece` (a plan ending at `path[k]`) joins the path at point `k`: the bend
