@@ -175,8 +175,9 @@ struct Walking {
     cap: f64,
 }
 
-/// The most a leg's clearance is measured to: a test asks no more than a radius above the
-/// agent's (an agent further off its path than that plans or pulls instead).
+/// How far above the agent's radius a leg's clearance is measured at most: an agent more
+/// than that off its path is not taken back to it by the clearance bound (it pulls,
+/// rejoins or plans instead).
 const LEG_CAP: f64 = 1.0;
 
 /// Two agent paths are equal when their paths, states and pull are (the spare buffer is
