@@ -12,18 +12,15 @@
 //!
 //! `cargo bench -p pathsmooth-scenarios --bench crowd`.
 
-use std::collections::HashSet;
 use std::hint::black_box;
-use std::sync::Arc;
+use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use glam::DVec2;
-use pathsmooth::crowd::{Avoidance, Crowd};
 use pathsmooth::grid::DistanceField;
-use pathsmooth::navmesh::{load_surface, SurfaceMesh, SurfaceOptions, UpAxis};
-use pathsmooth::world::{Obstacle, World};
-use pathsmooth::{GridWorld, NavMeshWorld, Preset, SurfaceWorld};
-use pathsmooth_scenarios::{CrowdScenario, CrowdSimulation};
+use pathsmooth::world::Obstacle;
+use pathsmooth::GridWorld;
+use pathsmooth_scenarios::{CrowdScenario, CrowdSimulation, EngineCrowd};
 
 // The Moving AI maps, as the library's tests and benches find and load them.
 #[allow(dead_code)]
@@ -88,31 +85,6 @@ fn bench_obstacle(c: &mut Criterion) {
     group.finish();
 }
 
-/// A uniformly random point of `world`'s navmesh: a triangle drawn by area, a point in it.
-fn sampler(world: &NavMeshWorld) -> impl FnMut(&mut fastrand::Rng) -> DVec2 + '_ {
-    let mesh = world.navmesh().expect("a navmesh world");
-    let mut total = 0.0;
-    let cumulative: Vec<f64> = (0..mesh.num_triangles())
-        .map(|t| {
-            let [a, b, c] = mesh.triangle(t);
-            total += (b - a).perp_dot(c - a).abs() / 2.0;
-            total
-        })
-        .collect();
-    move |rng| {
-        let x = rng.f64() * total;
-        let t = cumulative
-            .partition_point(|&c| c < x)
-            .min(cumulative.len() - 1);
-        let [a, b, c] = mesh.triangle(t);
-        let (mut s, mut u) = (rng.f64(), rng.f64());
-        if s + u > 1.0 {
-            (s, u) = (1.0 - s, 1.0 - u);
-        }
-        a + (b - a) * s + (c - a) * u
-    }
-}
-
 /// The crowd on an engine's navmesh: `unity/lear315__LayaNavMesh.obj` of the test corpus
 /// (Unity's `NavMesh.CalculateTriangulation` export of a LayaAir level: 2,030 triangles over
 /// 80 × 80 m, 5,055 m² to walk, one floor), as the bindings run a crowd on it (the surface's
@@ -122,43 +94,14 @@ fn sampler(world: &NavMeshWorld) -> impl FnMut(&mut fastrand::Rng) -> DVec2 + '_
 /// frame. 1,000 agents of radius 0.15 m and 10,000 of 0.05 m: about the crowding of the
 /// map benchmark's (agents' discs 0.45 % and 0.5 % of the floor, against 0.39 %).
 fn bench_engine_navmesh(c: &mut Criterion) {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../pathsmooth/tests/data/corpus/unity/lear315__LayaNavMesh.obj"
-    );
-    let surface = load_surface(path, &SurfaceOptions::new(UpAxis::Y)).expect("the corpus file");
-    let mesh = Arc::new(SurfaceMesh::new(surface).expect("a surface"));
-    let world = SurfaceWorld::new(mesh);
-    let world = world.one_floor_world().expect("one floor").clone();
+    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../pathsmooth/tests/data/corpus/unity/lear315__LayaNavMesh.obj");
     let mut group = c.benchmark_group("crowd/engine navmesh");
     group.sample_size(20);
     for (agents, radius) in [(1_000, 0.15), (10_000, 0.05)] {
-        let mut rng = fastrand::Rng::with_seed(1);
-        let mut point = sampler(&world);
-        let mut crowd = Crowd::new(world.clone(), radius, Preset::Smooth.steps())
-            .and_then(|c| c.with_avoidance(Some(Avoidance::default())))
-            .expect("crowd");
-        // Starts apart: a hash of cells 2.5 radii across, neighbours checked.
-        let cell = 2.5 * radius;
-        let key = |p: DVec2| ((p.x / cell).floor() as i64, (p.y / cell).floor() as i64);
-        let mut taken: HashSet<(i64, i64)> = HashSet::new();
-        while crowd.agents().len() < agents {
-            let p = point(&mut rng);
-            let (kx, ky) = key(p);
-            let near = (-1..=1).any(|dx| (-1..=1).any(|dy| taken.contains(&(kx + dx, ky + dy))));
-            if !near && crowd.add_agent(p, point(&mut rng), 1.5).is_ok() {
-                taken.insert((kx, ky));
-            }
-        }
+        let mut scene = EngineCrowd::load(&file, agents, radius, 1).expect("the corpus file");
         group.bench_function(format!("{agents} agents, radius {radius}"), |b| {
-            b.iter(|| {
-                black_box(crowd.update(1.0 / 60.0).expect("frame"));
-                for i in 0..crowd.agents().len() {
-                    if crowd.agents()[i].arrived() {
-                        let _ = crowd.set_target(i, point(&mut rng));
-                    }
-                }
-            })
+            b.iter(|| black_box(scene.frame().expect("frame")))
         });
     }
     group.finish();

@@ -5,6 +5,8 @@
 //! check that every agent's path is valid after every frame
 //! ([`CrowdSimulation::check`], with the library's validator where a path changed).
 //!
+//! Also a crowd on an engine's navmesh as the bindings run one ([`EngineCrowd`]).
+//!
 //! A dev crate of the pathsmooth workspace (not published): `pathsmooth crowd` runs it,
 //! `benches/crowd.rs` times its frames and `tests/crowd_sim.rs` checks every path against
 //! an oracle of its own. It uses only the library's public API.
@@ -20,7 +22,9 @@
 //! # Ok::<(), pathsmooth::Error>(())
 //! ```
 
+mod engine;
 mod scenario;
 mod watch;
 
+pub use engine::EngineCrowd;
 pub use scenario::{CrowdScenario, CrowdSimulation, SimFrame, MAX_SCENARIO_AGENTS};

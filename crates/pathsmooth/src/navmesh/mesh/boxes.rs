@@ -163,16 +163,21 @@ impl BoxIndex {
     /// `min..=max` overlaps; every item whose box meets the query box is in one of them
     /// (items may come more than once). Each list is in increasing item order.
     pub(crate) fn for_each_bucket(&self, min: DVec2, max: DVec2, mut visit: impl FnMut(&[u32])) {
+        let _ = self.visit_box(min, max, |list| {
+            visit(list);
+            ControlFlow::Continue(())
+        });
+    }
+
+    /// As [`for_each_bucket`](Self::for_each_bucket), until `visit` breaks.
+    fn visit_box(
+        &self,
+        min: DVec2,
+        max: DVec2,
+        visit: impl FnMut(&[u32]) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         let columns = (self.column(min.x), self.column(max.x));
-        let _ = self.visit_rows(
-            min.y,
-            max.y,
-            |_, _| Some(columns),
-            |list| {
-                visit(list);
-                ControlFlow::Continue(())
-            },
-        );
+        self.visit_rows(min.y, max.y, |_, _| Some(columns), visit)
     }
 
     /// The walk both queries share: on every level with items, the rows of buckets from
@@ -224,14 +229,14 @@ impl BoxIndex {
     ) {
         let (min, max) = (a.min(b) - reach, a.max(b) + reach);
         if !(a.is_finite() && b.is_finite() && reach.is_finite()) {
-            let columns = (self.column(min.x), self.column(max.x));
-            let _ = self.visit_rows(min.y, max.y, |_, _| Some(columns), visit);
+            let _ = self.visit_box(min, max, visit);
             return;
         }
         let rounding = 1e-9 * (1.0 + a.abs().max_element() + b.abs().max_element());
+        let finest = self.bucket_size();
         let columns = |k: usize, y: usize| {
             let l = &self.levels[k];
-            let side = self.bucket_size() * (1u64 << k) as f64;
+            let side = finest * (1u64 << k) as f64;
             let pad = reach.max(0.0) + rounding + 1e-9 * side.max_element();
             // The row's band, grown by the reach; unbounded past the border.
             let below = match y {
