@@ -101,6 +101,36 @@ pub fn check_navmesh_methods(methods: &[MapMethod], on: &str, or: &str) -> anyho
     }
 }
 
+/// How every method smooths, the arguments `plan` and `bench` share: the agent's radius,
+/// area costs, keeping the route, the map's frame and the curve and optimiser parameters.
+#[derive(Debug, Clone, Args)]
+pub struct SmoothArgs {
+    /// Agent radius in world units (A* on a map then avoids cells closer than this to a
+    /// wall).
+    #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
+    pub radius: f64,
+    /// On a map: area costs, e.g. `S=4,W=exclude`. AREA is a terrain letter of the map
+    /// (`.` ground, also `G`; `S` swamp; `W` water), COST a positive number (a metre there
+    /// costs COST) or `exclude` (kept out, as a wall); unnamed areas cost 1, water is
+    /// excluded unless given a cost. A* minimises the cost, smoothing never raises it: the
+    /// table adds each path's cost over the A* path's (`bench`: median and max; scenarios
+    /// whose start or goal is excluded, or with no route left, are counted and skipped).
+    /// On a layered navmesh (`plan`): Recast area ids (`1=8,2=exclude`), each method's cost
+    /// noted.
+    #[arg(long, value_name = "AREA=COST,...")]
+    pub area_costs: Option<String>,
+    /// On a map: keep the route: each method smooths within the cells the A* path touches,
+    /// plus MARGIN cells around them (default 0), so no method leaves the planner's cells.
+    #[arg(long, value_name = "MARGIN", num_args = 0..=1, default_missing_value = "0")]
+    pub keep_route: Option<usize>,
+    #[command(flatten)]
+    pub frame: FrameArgs,
+    #[command(flatten)]
+    pub curve: CurveParams,
+    #[command(flatten)]
+    pub optimiser: OptimiserParams,
+}
+
 /// Where a grid map sits in world units: `--cell-size` and `--origin` (Moving AI files
 /// are in cells: size 1, origin 0).
 #[derive(Debug, Clone, Args)]

@@ -50,7 +50,8 @@ pub(super) fn run(a: &BenchArgs, file: &str, methods: &[MapMethod]) -> Result<()
         .iter()
         .map(|m| {
             let world = SurfaceWorld::new(std::sync::Arc::clone(&mesh));
-            Ok(Pipeline::new(world, a.radius)?.with_steps(m.steps(&a.curve, &a.optimiser)))
+            Ok(Pipeline::new(world, a.smooth.radius)?
+                .with_steps(m.steps(&a.smooth.curve, &a.smooth.optimiser)))
         })
         .collect::<Result<Vec<_>>>()?;
     let mut query = SurfaceQuery::new();
@@ -69,7 +70,7 @@ pub(super) fn run(a: &BenchArgs, file: &str, methods: &[MapMethod]) -> Result<()
         // The bare query: the shortest path (the funnel with the radius), unchecked.
         let t0 = Instant::now();
         let found = query
-            .find_path(&mesh, start, goal, a.radius)
+            .find_path(&mesh, start, goal, a.smooth.radius)
             .map(|p| p.iter().map(|q| q.position).collect::<Vec<_>>());
         let elapsed = t0.elapsed();
         let t = &mut tallies[0];
@@ -123,7 +124,7 @@ pub(super) fn run(a: &BenchArgs, file: &str, methods: &[MapMethod]) -> Result<()
         piece.len(),
         surface.up(),
         queries.len(),
-        a.radius
+        a.smooth.radius
     );
     let mut table = Table::new(COUNT_COLUMNS.into_iter().chain(["mean length", "µs/query"]));
     for (name, t) in names.iter().zip(&tallies) {

@@ -22,7 +22,7 @@ use crate::areas::{route_margin, with_grid_area_costs};
 use crate::compare::{Comparison, Run, Skipped};
 use crate::files::{read_navmesh, read_text, write_bytes};
 use crate::layered::is_surface_file;
-use crate::methods::{check_navmesh_methods, CurveParams, FrameArgs, MapMethod, OptimiserParams};
+use crate::methods::{check_navmesh_methods, MapMethod, SmoothArgs};
 use crate::report::{follow_time, ratio};
 use crate::table::Table;
 
@@ -72,26 +72,8 @@ pub struct BenchArgs {
     /// Methods to run, comma-separated (default: all).
     #[arg(long, value_enum, value_delimiter = ',')]
     pub methods: Vec<MapMethod>,
-    /// Agent radius in world units.
-    #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
-    pub radius: f64,
-    /// On a map: area costs, e.g. `S=4,W=exclude`: AREA a terrain letter (`.` ground, also
-    /// `G`; `S` swamp; `W` water), COST a positive number or `exclude` (as `plan`). A*
-    /// minimises the cost; the table adds each method's cost over the A* path's (median and
-    /// max: smoothing never raises it). Scenarios whose start or goal is excluded, or with
-    /// no route left, are counted and skipped.
-    #[arg(long, value_name = "AREA=COST,...")]
-    pub area_costs: Option<String>,
-    /// On a map: keep the route: each method smooths within the cells the A* path touches,
-    /// plus MARGIN cells around them (default 0).
-    #[arg(long, value_name = "MARGIN", num_args = 0..=1, default_missing_value = "0")]
-    pub keep_route: Option<usize>,
     #[command(flatten)]
-    pub frame: FrameArgs,
-    #[command(flatten)]
-    pub curve: CurveParams,
-    #[command(flatten)]
-    pub optimiser: OptimiserParams,
+    pub smooth: SmoothArgs,
     /// Write one row per scenario and method to this CSV file.
     #[arg(long)]
     pub csv: Option<String>,
@@ -275,10 +257,10 @@ pub fn run(a: &BenchArgs) -> Result<()> {
         bail!("--every must be at least 1");
     }
     if let Some(file) = &a.navmesh {
-        if a.area_costs.is_some() {
+        if a.smooth.area_costs.is_some() {
             bail!("--area-costs is not supported for navmeshes yet (only with --map, whose terrain letters name its areas)");
         }
-        if a.keep_route.is_some() {
+        if a.smooth.keep_route.is_some() {
             bail!("--keep-route needs a grid map (--map)");
         }
         return bench_navmesh(a, file);
@@ -299,20 +281,27 @@ pub fn run(a: &BenchArgs) -> Result<()> {
     for s in &scenarios {
         check_scenario(&map, s)?;
     }
-    let (world, absent) = with_grid_area_costs(a.frame.world(map)?, a.area_costs.as_deref())
-        .context("--area-costs")?;
-    let costs = a.area_costs.is_some();
+    let (world, absent) =
+        with_grid_area_costs(a.smooth.frame.world(map)?, a.smooth.area_costs.as_deref())
+            .context("--area-costs")?;
+    let costs = a.smooth.area_costs.is_some();
     if !absent.is_empty() {
         eprintln!(
             "note: --area-costs: the map has no cells of area {}",
             absent.join(", ")
         );
     }
-    let mut comparison = Comparison::new(&world, a.radius, &methods, &a.curve, &a.optimiser)?;
+    let mut comparison = Comparison::new(
+        &world,
+        a.smooth.radius,
+        &methods,
+        &a.smooth.curve,
+        &a.smooth.optimiser,
+    )?;
     let mut tallies: Vec<Tally> = methods.iter().map(|_| Tally::default()).collect();
     // The reference for "how much longer than the shortest": the exact shortest path on
     // the world's navmesh for the radius (Polyanya and the funnel).
-    let mut shortest_pipeline = Pipeline::new(&world, a.radius)?.then(Step::Funnel);
+    let mut shortest_pipeline = Pipeline::new(&world, a.smooth.radius)?.then(Step::Funnel);
     let mut astar_time = Duration::ZERO;
     let mut skipped = 0;
     let mut first_skip: Option<String> = None;
@@ -331,11 +320,11 @@ pub fn run(a: &BenchArgs) -> Result<()> {
         bar.inc(1);
         let t0 = Instant::now();
         let (start, goal) = (world.cell_center(s.start), world.cell_center(s.goal));
-        let raw = match world.find_path(start, goal, a.radius) {
+        let raw = match world.find_path(start, goal, a.smooth.radius) {
             Ok(q) => q,
             // With a radius, some scenarios have no path wide enough; with area costs, some
             // start or end in an excluded area or have no route left: count, don't fail.
-            Err(e) if a.radius > 0.0 || costs => {
+            Err(e) if a.smooth.radius > 0.0 || costs => {
                 skipped += 1;
                 first_skip.get_or_insert_with(|| format!("scenario {k}: {e}"));
                 continue;
@@ -353,13 +342,22 @@ pub fn run(a: &BenchArgs) -> Result<()> {
         // Keep the route: this scenario's methods smooth on the world cut down to its A*
         // path's cells (pipelines built for it; their time is still the smoothing alone).
         let route = a
+            .smooth
             .keep_route
             .map(|margin| world.route_world(&raw, route_margin(&world, margin)))
             .transpose()
             .with_context(|| format!("--keep-route, scenario {k}"))?;
         let mut on_route = route
             .as_ref()
-            .map(|r| Comparison::new(r, a.radius, &methods, &a.curve, &a.optimiser))
+            .map(|r| {
+                Comparison::new(
+                    r,
+                    a.smooth.radius,
+                    &methods,
+                    &a.smooth.curve,
+                    &a.smooth.optimiser,
+                )
+            })
             .transpose()?;
         let mut one = |run: Run<'_, '_, GridWorld>, tally: &mut Tally| -> Result<()> {
             let (m, pipeline, elapsed) = (run.method, run.pipeline, run.time);
@@ -442,13 +440,16 @@ pub fn run(a: &BenchArgs) -> Result<()> {
         map_file,
         runs,
         a.every,
-        a.radius,
+        a.smooth.radius,
         micros(astar_time, runs)
     );
     if skipped > 0 {
-        let why = match (a.radius > 0.0, costs) {
-            (true, true) => format!("no path for radius {} under the area costs", a.radius),
-            (true, false) => format!("no path for radius {}", a.radius),
+        let why = match (a.smooth.radius > 0.0, costs) {
+            (true, true) => format!(
+                "no path for radius {} under the area costs",
+                a.smooth.radius
+            ),
+            (true, false) => format!("no path for radius {}", a.smooth.radius),
             _ => "no path under the area costs".to_string(),
         };
         println!(
@@ -584,7 +585,13 @@ fn bench_navmesh(a: &BenchArgs, file: &str) -> Result<()> {
                 .collect()
         }
     };
-    let mut comparison = Comparison::new(&world, a.radius, &methods, &a.curve, &a.optimiser)?;
+    let mut comparison = Comparison::new(
+        &world,
+        a.smooth.radius,
+        &methods,
+        &a.smooth.curve,
+        &a.smooth.optimiser,
+    )?;
     let mut tallies: Vec<Tally> = methods.iter().map(|_| Tally::default()).collect();
     let mut csv = String::from("query,method,valid,points,length,min_clearance,micros,skipped\n");
     for (k, &(start, goal)) in queries.iter().enumerate() {
@@ -619,7 +626,7 @@ fn bench_navmesh(a: &BenchArgs, file: &str) -> Result<()> {
         mesh.num_polygons(),
         mesh.num_triangles(),
         queries.len(),
-        a.radius
+        a.smooth.radius
     );
     let mut table = Table::new(COUNT_COLUMNS.into_iter().chain(["mean length", "µs/query"]));
     for (m, t) in methods.iter().zip(&tallies) {

@@ -79,7 +79,7 @@ fn runs(a: &PlanArgs) -> Result<Vec<(&'static str, Vec<Step>)>> {
     check_navmesh_methods(&methods, "a layered navmesh", " (or --preset)")?;
     Ok(methods
         .iter()
-        .map(|m| (m.name(), m.steps(&a.curve, &a.optimiser)))
+        .map(|m| (m.name(), m.steps(&a.smooth.curve, &a.smooth.optimiser)))
         .collect())
 }
 
@@ -116,7 +116,7 @@ pub(super) fn plan(a: &PlanArgs) -> Result<(Planned, usize)> {
             .locate(&mesh, p)
             .with_context(|| format!("--{what} {},{},{} on {name} ({up} up)", p.x, p.y, p.z))?;
     }
-    let costs = match a.area_costs.as_deref() {
+    let costs = match a.smooth.area_costs.as_deref() {
         Some(spec) => {
             Some(crate::areas::navmesh_area_costs(spec, mesh.surface()).context("--area-costs")?)
         }
@@ -126,7 +126,7 @@ pub(super) fn plan(a: &PlanArgs) -> Result<(Planned, usize)> {
     let mut outcomes = Outcomes::default();
     for (method, steps) in &runs {
         let world = SurfaceWorld::new(std::sync::Arc::clone(&mesh));
-        let mut planner = Pipeline::new(world, a.radius)?.with_steps(steps.iter().cloned());
+        let mut planner = Pipeline::new(world, a.smooth.radius)?.with_steps(steps.iter().cloned());
         a.surface.apply(planner.surface_query_mut())?;
         if let Some(costs) = &costs {
             planner.set_area_costs(costs.clone());

@@ -19,7 +19,7 @@ use crate::areas::{route_margin, with_grid_area_costs};
 use crate::compare::{Comparison, Skipped};
 use crate::files::{read_navmesh, write_bytes, write_path_file};
 use crate::layered::{is_surface_file, parse_coords, Coords};
-use crate::methods::{check_navmesh_methods, CurveParams, FrameArgs, MapMethod, OptimiserParams};
+use crate::methods::{check_navmesh_methods, MapMethod, SmoothArgs};
 use crate::picture::{png, svg, Layer, Scene, PALETTE};
 use crate::report::{
     error_row, follow_time_shown, insert_cost, metrics_header, metrics_header_with_cost,
@@ -84,28 +84,8 @@ pub struct PlanArgs {
     /// Methods to run, comma-separated (default: all; on a scene, funnel and relax).
     #[arg(long, value_enum, value_delimiter = ',')]
     pub method: Vec<MapMethod>,
-    /// Agent radius in world units (A* on a map then avoids cells closer than this to a
-    /// wall).
-    #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
-    pub radius: f64,
-    /// On a map: area costs, e.g. `S=4,W=exclude`. AREA is a terrain letter of the map
-    /// (`.` ground, also `G`; `S` swamp; `W` water), COST a positive number (a metre there
-    /// costs COST) or `exclude` (kept out, as a wall); unnamed areas cost 1, water is
-    /// excluded unless given a cost. A* minimises the cost, smoothing never raises it; the
-    /// table shows each path's cost and its cost over the A* path's. On a layered navmesh:
-    /// Recast area ids (`1=8,2=exclude`), each method's cost noted.
-    #[arg(long, value_name = "AREA=COST,...")]
-    pub area_costs: Option<String>,
-    /// On a map: keep the route: smooth within the cells the A* path touches, plus MARGIN
-    /// cells around them (default 0), so no method leaves the planner's cells.
-    #[arg(long, value_name = "MARGIN", num_args = 0..=1, default_missing_value = "0")]
-    pub keep_route: Option<usize>,
     #[command(flatten)]
-    pub frame: FrameArgs,
-    #[command(flatten)]
-    pub curve: CurveParams,
-    #[command(flatten)]
-    pub optimiser: OptimiserParams,
+    pub smooth: SmoothArgs,
     /// Write the path of the (single) chosen method to this file (JSON or CSV by extension).
     /// On a layered navmesh each point has its polygon and flags: CSV `x,y,z,polygon,flags`,
     /// JSON `{"up", "points": [{"position": [x, y, z], "polygon", "flags": […]}, …]}`.
@@ -178,14 +158,14 @@ pub fn run(a: &PlanArgs) -> Result<()> {
         || ((three_d || a.up.is_some()) && a.map.is_none())
         || a.navmesh.as_deref().is_some_and(is_surface_file);
     if on_map.is_none() {
-        if a.area_costs.is_some() && !layered {
+        if a.smooth.area_costs.is_some() && !layered {
             bail!(
                 "--area-costs needs areas: a grid map (--map or a .map file, whose terrain \
                  letters name its areas) or a navmesh JSON or level (Recast's area ids); \
                  this mesh's polygons have none"
             );
         }
-        if a.keep_route.is_some() {
+        if a.smooth.keep_route.is_some() {
             bail!("--keep-route needs a grid map (--map, or --navmesh with a .map file)");
         }
     }
@@ -316,11 +296,11 @@ impl Outcomes {
 
 /// Planning on a grid map; returns the table and the rendered pictures.
 fn plan_on_map(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planned> {
-    let world = a.frame.world(GridMap::load(file)?)?;
+    let world = a.smooth.frame.world(GridMap::load(file)?)?;
     let (world, absent) =
-        with_grid_area_costs(world, a.area_costs.as_deref()).context("--area-costs")?;
+        with_grid_area_costs(world, a.smooth.area_costs.as_deref()).context("--area-costs")?;
     let mut outcomes = Outcomes::default();
-    let costs = a.area_costs.is_some();
+    let costs = a.smooth.area_costs.is_some();
     if !absent.is_empty() {
         outcomes.notes.push(format!(
             "note: --area-costs: the map has no cells of area {}",
@@ -333,11 +313,12 @@ fn plan_on_map(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planne
     );
     let (start, goal) = (world.cell_center(from), world.cell_center(to));
     // The raw A* path (with room for the radius) every method starts from.
-    let raw = world.find_path(start, goal, a.radius)?;
+    let raw = world.find_path(start, goal, a.smooth.radius)?;
     let astar_length = pathsmooth::metrics::length(&raw);
     let astar_cost = path_cost(&world, &raw);
     // Keep the route: the methods smooth on the world cut down to the A* path's cells.
     let route = a
+        .smooth
         .keep_route
         .map(|margin| world.route_world(&raw, route_margin(&world, margin)))
         .transpose()
@@ -357,8 +338,13 @@ fn plan_on_map(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planne
     scene.layers.push(Layer::raw("A* (raw)", raw.clone()));
     scene.mark_ends(&raw);
     let mut table = Table::new(metrics_header_with_cost(costs));
-    let mut comparison =
-        Comparison::new(smoothing_world, a.radius, methods, &a.curve, &a.optimiser)?;
+    let mut comparison = Comparison::new(
+        smoothing_world,
+        a.smooth.radius,
+        methods,
+        &a.smooth.curve,
+        &a.smooth.optimiser,
+    )?;
     for (i, run) in comparison.smooth(&raw).into_iter().enumerate() {
         let (m, pipeline, skipped) = (run.method, run.pipeline, run.skipped());
         let validation = &pipeline.report().validation;
@@ -431,7 +417,13 @@ fn plan_on_scene(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Plan
     let straight = [from, to];
     let mut table = Table::new(metrics_header());
     let mut outcomes = Outcomes::default();
-    let mut comparison = Comparison::new(&world, a.radius, methods, &a.curve, &a.optimiser)?;
+    let mut comparison = Comparison::new(
+        &world,
+        a.smooth.radius,
+        methods,
+        &a.smooth.curve,
+        &a.smooth.optimiser,
+    )?;
     // The navmesh steps re-route between the ends; the straight line is only their input.
     for (i, run) in comparison.plan(from, to).into_iter().enumerate() {
         let (m, pipeline, skipped) = (run.method, run.pipeline, run.skipped());
