@@ -1,4 +1,5 @@
 //! Exact Euclidean clearance: the distance from any point (or segment) to the blocked
+//! region of a grid map.
 //!
 //! (A private module: its public items are re-exported by its parent, whose docs
 //! describe it under "The distance field".)
