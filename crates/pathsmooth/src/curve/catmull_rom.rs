@@ -1,4 +1,5 @@
 //! Catmull-Rom splines through a path's points: uniform (the Java article), centripetal and
+//! chordal, open or closed.
 //!
 //! (A private module: its public items are re-exported by its parent, whose docs
 //! describe it under "Catmull-Rom splines".)

@@ -1,4 +1,5 @@
 //! Exact line of sight on a grid map, following the validity rule of [`crate::world`] to
+//! the letter.
 //!
 //! (A private module: its public items are re-exported by its parent, whose docs
 //! describe it under "Line of sight".)

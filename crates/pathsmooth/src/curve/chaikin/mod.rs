@@ -1,4 +1,5 @@
 //! Chaikin corner cutting: classic multi-pass (allocating, buffer-reusing and fully in
+//! place) and adaptive refinement that only cuts sharp corners.
 //!
 //! (A private module: its public items are re-exported by its parent, whose docs
 //! describe it under "Chaikin corner cutting".)

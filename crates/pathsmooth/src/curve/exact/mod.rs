@@ -1,4 +1,6 @@
 //! Exact curves: paths made of line segments, circular arcs and clothoids, with their
+//! length, points, tangents and curvature in closed form, sampled to a polyline at a
+//! spacing or within a chord error.
 //!
 //! (A private module: its public items are re-exported by its parent, whose docs
 //! describe it under "Exact curves".)

@@ -1,4 +1,6 @@
 //! Polyanya's `.mesh` navmesh format (versions 2 and 1): reader and writer; the reader
+//! also takes version 3 (the `polyanya` crate's, with non-traversable faces), whose body
+//! and writer are in `mesh_v3`.
 //!
 //! (A private module: its public items are re-exported by `navmesh`; the description
 //! of what it does is on [`parse_mesh`].)

@@ -1,4 +1,6 @@
 //! Recast's own structures as JSON — `rcPolyMesh` and, optionally, its `rcPolyMeshDetail`,
+//! with Recast's field names, as dumps of C++ Recast and of its ports write them — in to
+//! [`SurfaceData`]. Needs the `serde` feature.
 //!
 //! (A private module: its public items are re-exported by `navmesh`; the description
 //! of what it does is on [`parse_recast_json`].)

@@ -1,4 +1,5 @@
 //! Paths on layered navmeshes: the search, the funnel and smoothing on a [`Surface`] whose
+//! floors overlap in plan view.
 //!
 //! (A private module: its public items are re-exported by `navmesh`; the description
 //! of what it does is on [`SurfaceMesh`].)

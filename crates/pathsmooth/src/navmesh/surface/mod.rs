@@ -1,4 +1,7 @@
 //! Navmesh surfaces: convex polygons in 3D joined by shared edges, whose floors may overlap
+//! in plan view (bridges, balconies, storeys, ramps over corridors) — the navmeshes that
+//! Recast/Detour, Unity (`NavMesh.CalculateTriangulation`) and Godot (`NavigationMesh`)
+//! produce.
 //!
 //! (A private module: its public items are re-exported by `navmesh`; the description
 //! of what it does is on [`Surface`].)
