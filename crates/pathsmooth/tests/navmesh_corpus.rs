@@ -598,3 +598,102 @@ fn the_navmesh_json_written_reads_back_the_same() {
         assert_eq!(a.bake_agent(), b.bake_agent(), "{}", e.file);
     }
 }
+
+/// Moves along the surface (`SurfaceQuery::move_along_surface`, Detour's
+/// `moveAlongSurface`) from random points of every file by random steps (up to twice a
+/// random polygon's size, in a random direction), judged by the oracle:
+///
+/// - where the oracle's straight walk from the start reaches the target across shared
+///   edges, the move ends exactly at the target (plan view), on a polygon that holds it, at
+///   the height of the floor the walk ends on (within the climb: floors over one another
+///   are an agent's height apart, so a move that jumped floors fails);
+/// - where a wall cuts the walk, the move ends at least as near the target as the farthest
+///   of 32 points along the segment that the straight walk reaches;
+/// - every move ends on a polygon it visited, holding the point, at its floor's height,
+///   never farther from the target than the start; the visited polygons start with the
+///   start's and hold no repeat.
+///
+/// Some targets lie where floors stand over one another (counted, and asked to be).
+#[test]
+fn moves_along_the_surface_keep_their_floor_and_go_as_far_as_a_straight_walk() {
+    let (mut walked, mut slid, mut under_another_floor) = (0, 0, 0);
+    for e in manifest() {
+        let s = load(&e);
+        let oracle = SurfaceOracle::new(&s);
+        let mesh = SurfaceMesh::new(s.clone()).unwrap();
+        let areas = plan_areas(&s);
+        let climb = s.climb();
+        let up = s.up();
+        let mut rng = Rng::new(seed(&e, 0x6d6f_7665));
+        let mut query = SurfaceQuery::new();
+        for k in 0..queries(&s) {
+            let (p, start) = random_point(&s, &mut rng, &areas);
+            let (lo, hi) = s.plan_bounds(random_point(&s, &mut rng, &areas).0);
+            let angle = rng.range(0.0, std::f64::consts::TAU);
+            let step = DVec2::from_angle(angle) * (hi - lo).length() * rng.range(0.0, 2.0);
+            let from = up.plan(start);
+            let to = from + step;
+            let target = up.join(to, up.height(start) + 100.0 * rng.range(-1.0, 1.0));
+            let what = format!("{} move {k}: from {start} in {p} to {to}", e.file);
+            let (q, at) = query
+                .move_along_surface(&mesh, (p, start), target)
+                .unwrap_or_else(|err| panic!("{what}: {err}"));
+            let plan = up.plan(at);
+            let visited = query.visited();
+            assert_eq!(visited[0], p, "{what}");
+            assert!(visited.contains(&q), "{what}: ends on {q}, not visited");
+            let mut unique = visited.to_vec();
+            unique.sort_unstable();
+            unique.dedup();
+            assert_eq!(
+                unique.len(),
+                visited.len(),
+                "{what}: a polygon visited twice"
+            );
+            assert!(
+                oracle.inside(q, plan) || s.contains_plan(q, plan),
+                "{what}: {plan} not in {q}"
+            );
+            assert_eq!(up.height(at), s.floor_height(q, plan), "{what}");
+            let slack = 1e-9 * (1.0 + from.abs().max_element() + to.abs().max_element());
+            assert!(
+                plan.distance(to) <= from.distance(to) + slack,
+                "{what}: moved away"
+            );
+            match oracle.walk(p, from, to) {
+                Some(crossed) => {
+                    walked += 1;
+                    assert_eq!(plan, to, "{what}: a straight walk reaches the target");
+                    let last = *crossed.last().unwrap();
+                    let floor = s.floor_height(last, to);
+                    assert!(
+                        (up.height(at) - floor).abs() <= climb,
+                        "{what}: at height {} on {q}, the walk's floor {floor} on {last}",
+                        up.height(at)
+                    );
+                    if floors_over(&oracle, &s, to, climb).len() > 1 {
+                        under_another_floor += 1;
+                    }
+                }
+                None => {
+                    slid += 1;
+                    let reached = (1..=32)
+                        .map(|i| from.lerp(to, f64::from(i) / 32.0))
+                        .filter(|&m| oracle.walk(p, from, m).is_some())
+                        .map(|m| m.distance(to))
+                        .fold(from.distance(to), f64::min);
+                    assert!(
+                        plan.distance(to) <= reached + slack,
+                        "{what}: ends {} from the target, a straight walk {reached}",
+                        plan.distance(to)
+                    );
+                }
+            }
+        }
+    }
+    eprintln!("moves: {walked} walked, {slid} slid, {under_another_floor} under another floor");
+    assert!(
+        walked > 1000 && slid > 100 && under_another_floor > 20,
+        "{walked} {slid} {under_another_floor}"
+    );
+}

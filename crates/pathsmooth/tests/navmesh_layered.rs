@@ -508,3 +508,74 @@ fn two_d_ends_plan_on_the_one_floor_under_them_or_are_refused() {
     assert!(same > 10, "{same} 2D plans matched the 3D ones");
     eprintln!("{same} 2D plans matched the 3D ones, {several} ends over several floors");
 }
+
+/// `move_along_surface` with the area filter on a real bake: a move from a polygon of an
+/// allowed area never ends inside an excluded one, nor visits one; with the filter off
+/// the same moves do enter them (so the filter is what keeps them out). Bad input is
+/// refused with the error that names it.
+#[test]
+fn moves_along_the_surface_keep_out_of_excluded_areas_and_refuse_bad_input() {
+    let s = surface("dungeon.areas");
+    let special = |p: PolyId| (1..=4).contains(&s.area(p));
+    let mesh = SurfaceMesh::new(s.clone()).unwrap();
+    let areas = plan_areas(&s);
+    let mut rng = Rng::new(29);
+    let mut filtered = SurfaceQuery::new();
+    filtered.set_area_costs("1=exclude,2=exclude,3=exclude,4=exclude".parse().unwrap());
+    let mut plain = SurfaceQuery::new();
+    let (mut moves, mut entered) = (0, 0);
+    while moves < 2000 {
+        let (p, start) = random_point(&s, &mut rng, &areas);
+        if special(p) {
+            continue;
+        }
+        moves += 1;
+        let step = DVec3::new(rng.range(-8.0, 8.0), 0.0, rng.range(-8.0, 8.0));
+        let (q, at) = filtered
+            .move_along_surface(&mesh, (p, start), start + step)
+            .unwrap();
+        assert!(
+            !filtered.visited().iter().any(|&v| special(v)),
+            "{start} + {step}"
+        );
+        assert!(
+            !special(q),
+            "{start} + {step}: ends at {at} in {q}, of area {}",
+            s.area(q)
+        );
+        let (q, _) = plain
+            .move_along_surface(&mesh, (p, start), start + step)
+            .unwrap();
+        entered += usize::from(special(q));
+    }
+    assert!(
+        entered > 20,
+        "only {entered} unfiltered moves ended in areas 1–4"
+    );
+
+    let (p, start) = random_point(&s, &mut rng, &areas);
+    let n = s.num_polygons() as PolyId;
+    let mut q = SurfaceQuery::new();
+    let bad = |r: pathsmooth::Result<(PolyId, DVec3)>| r.unwrap_err();
+    assert!(matches!(
+        bad(q.move_along_surface(&mesh, (n, start), start)),
+        Error::BadParameter { .. }
+    ));
+    assert_eq!(
+        bad(q.move_along_surface(&mesh, (p, start), DVec3::new(f64::NAN, 0.0, 0.0))),
+        Error::NonFinite { index: 1 }
+    );
+    assert_eq!(
+        bad(q.move_along_surface(&mesh, (p, start * f64::INFINITY), start)),
+        Error::NonFinite { index: 0 }
+    );
+    assert!(matches!(
+        bad(q.move_along_surface(&mesh, (p, start), DVec3::new(1e300, 0.0, 0.0))),
+        Error::CoordinateOutOfRange { index: Some(1), .. }
+    ));
+    let far = start + DVec3::new(1000.0, 0.0, 0.0);
+    assert!(matches!(
+        bad(q.move_along_surface(&mesh, (p, far), start)),
+        Error::OutsideMesh { what: "start", .. }
+    ));
+}

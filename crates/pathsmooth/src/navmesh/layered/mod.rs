@@ -7,6 +7,7 @@
 mod edge_tree;
 mod links;
 mod merge;
+mod moves;
 mod poly_search;
 mod query;
 mod sheet;

@@ -4,6 +4,7 @@
 use glam::{DVec2, DVec3};
 
 use super::links::{plan_length, Leg, Router};
+use super::moves::MoveScratch;
 use super::poly_search::PolySearch;
 use super::sheet::{Sheet, SheetScratch};
 use super::walls::WallScratch;
@@ -11,7 +12,7 @@ use super::SurfaceMesh;
 use crate::area::AreaCosts;
 use crate::cancel::Cancel;
 use crate::error::{num, Error, Result};
-use crate::geometry::segment_distance;
+use crate::geometry::{check_within, max_map_coordinate, segment_distance};
 use crate::navmesh::mesh::{segments_touch, NavMesh, PolyId, TriId};
 use crate::navmesh::surface::Surface;
 use crate::navmesh::NavMeshQuery;
@@ -167,6 +168,8 @@ pub struct SurfaceQuery {
     filter: Option<Box<AreaCosts>>,
     /// Stops the sheet's build early ([`set_cancel`](Self::set_cancel)).
     cancel: Option<Cancel>,
+    /// [`move_along_surface`](Self::move_along_surface)'s visited polygons and marks.
+    moves: MoveScratch,
 }
 
 impl SurfaceQuery {
@@ -307,6 +310,94 @@ impl SurfaceQuery {
         let up = surface.up();
         let plan = up.plan(near);
         Ok((polygon, up.join(plan, surface.floor_height(polygon, plan))))
+    }
+
+    /// Moves from `start` (a point of polygon `start.0`, as [`locate`](Self::locate) gives
+    /// it) towards `target` on the surface, held to the start's floor: the point nearest to
+    /// `target` in plan view among the polygons reached from the start's across shared
+    /// edges that meet the search disc (the disc with the plan-view segment from the start
+    /// to `target` as its diameter), with its polygon and its height on the floor there
+    /// ([`Surface::floor_height`]). `target`'s height is not used: the floor is the one
+    /// the start is on, so a move under a bridge stays under it.
+    ///
+    /// This is Detour's `dtNavMeshQuery::moveAlongSurface` (M. Mononen, recastnavigation),
+    /// the move a crowd agent or a character controller makes each frame: when the
+    /// straight plan-view segment to `target` stays on the surface, the result is `target`
+    /// itself (on the first polygon reached that holds it, breadth first from the start's);
+    /// when a wall cuts it, the agent slides along the wall to the point of it nearest to
+    /// `target`. Unlike Detour's, the edges between polygons count too (the nearest point
+    /// of the polygons visited, not of their walls alone), and no move ends farther from
+    /// `target` than the start. Edges into polygons of an area the query's
+    /// [filter](Self::set_area_costs) excludes are walls; off-mesh links are not taken.
+    /// [`visited`](Self::visited) lists the polygons the move visited, the start's first
+    /// (Detour's `visited`, for fixing up a path corridor).
+    ///
+    /// Errors: [`Error::BadParameter`] for a polygon out of range, [`Error::NonFinite`] and
+    /// [`Error::CoordinateOutOfRange`] for a bad start (point 0) or target (point 1),
+    /// [`Error::OutsideMesh`] for a start outside its polygon in plan view.
+    ///
+    /// Cost: O(corners of the polygons visited), the polygons meeting the disc and
+    /// connected to the start's (a frame's move visits a handful); no allocation once the
+    /// scratch has grown to the surface.
+    ///
+    /// ```
+    /// use glam::DVec3;
+    /// use pathsmooth::navmesh::{Surface, SurfaceMesh, SurfaceQuery, UpAxis};
+    /// // A floor at height 0 (x 0..4), a ramp up east to height 3 at x = 8, and a floor at
+    /// // height 6 over the first one (y up), joined to it by nothing.
+    /// let v = [
+    ///     DVec3::new(0.0, 0.0, 0.0), DVec3::new(4.0, 0.0, 0.0), DVec3::new(4.0, 0.0, 2.0), DVec3::new(0.0, 0.0, 2.0),
+    ///     DVec3::new(8.0, 3.0, 0.0), DVec3::new(8.0, 3.0, 2.0),
+    ///     DVec3::new(0.0, 6.0, 0.0), DVec3::new(4.0, 6.0, 0.0), DVec3::new(4.0, 6.0, 2.0), DVec3::new(0.0, 6.0, 2.0),
+    /// ];
+    /// let polygons = [vec![0u32, 1, 2, 3], vec![1, 4, 5, 2], vec![6, 7, 8, 9]];
+    /// let mesh = SurfaceMesh::new(Surface::from_polygons(&v, &polygons, UpAxis::Y, 0.0)?)?;
+    /// let mut query = SurfaceQuery::new();
+    /// let start = query.locate(&mesh, DVec3::new(1.0, 0.0, 1.0))?;
+    /// // Under the upper floor: the move stays on the lower one.
+    /// assert_eq!(query.move_along_surface(&mesh, start, DVec3::new(2.0, 6.0, 1.5))?, (0, DVec3::new(2.0, 0.0, 1.5)));
+    /// // Up the ramp: a quarter of the way along it, at a quarter of its rise.
+    /// let (p, at) = query.move_along_surface(&mesh, start, DVec3::new(5.0, 0.0, 1.0))?;
+    /// assert_eq!((p, at.x, at.z), (1, 5.0, 1.0));
+    /// assert!((at.y - 0.75).abs() < 1e-12);
+    /// assert_eq!(query.visited(), [0, 1]);
+    /// // Into the wall at z = 0: it slides along the wall.
+    /// assert_eq!(query.move_along_surface(&mesh, start, DVec3::new(2.0, 0.0, -1.0))?, (0, DVec3::new(2.0, 0.0, 0.0)));
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn move_along_surface(
+        &mut self,
+        mesh: &SurfaceMesh,
+        start: (PolyId, DVec3),
+        target: DVec3,
+    ) -> Result<(PolyId, DVec3)> {
+        let surface = mesh.surface();
+        let up = surface.up();
+        if start.0 as usize >= surface.num_polygons() {
+            return Err(Error::param(
+                "polygon",
+                start.0 as f64,
+                "an index below the surface's polygon count",
+            ));
+        }
+        check_within(&[start.1, target], max_map_coordinate::<f64>())?;
+        let (from, to) = (up.plan(start.1), up.plan(target));
+        if !surface.contains_plan(start.0, from) {
+            return Err(Error::OutsideMesh {
+                what: "start",
+                x: from.x,
+                y: from.y,
+            });
+        }
+        let filter = self.filter.as_deref();
+        let (p, at) = self.moves.run(surface, filter, start.0, from, to);
+        Ok((p, up.join(at, surface.floor_height(p, at))))
+    }
+
+    /// The polygons the last [`move_along_surface`](Self::move_along_surface) visited, in
+    /// the order it reached them (the start's first); empty before any move.
+    pub fn visited(&self) -> &[PolyId] {
+        self.moves.visited()
     }
 
     /// The shortest path from `start` to `goal` (3D points, each located on the surface
