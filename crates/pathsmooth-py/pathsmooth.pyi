@@ -249,6 +249,16 @@ class SurfaceMesh:
     @property
     def polygon_refs(self) -> npt.NDArray[np.uint64]:
         """Each polygon's reference in its file (Detour's dtPolyRef), else its input index."""
+    def locate(
+        self, points: npt.ArrayLike
+    ) -> Tuple[npt.NDArray[np.uint32], npt.NDArray[np.float64]]:
+        """Each row of `points` (N×3) located on the surface (Detour's findNearestPoly):
+        `(polygons, points)`, the points on their polygons at their floor's height."""
+    def move_along_surface(
+        self, polygons: npt.ArrayLike, starts: npt.ArrayLike, targets: npt.ArrayLike
+    ) -> Tuple[npt.NDArray[np.uint32], npt.NDArray[np.float64]]:
+        """Each start (on its polygon) moved towards its target held to its floor, sliding
+        along walls (Detour's moveAlongSurface): `(polygons, points)` as `locate`."""
 
 _PipelineWorld = Union[GridWorld, NavMeshWorld, SurfaceMesh]
 # A path on a surface: points N×3, the polygon of each (uint32), the flags of each (uint8).

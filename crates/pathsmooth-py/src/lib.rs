@@ -17,7 +17,8 @@ use pathsmooth::grid::GridMap;
 use pathsmooth::metrics::PathMetrics;
 use pathsmooth::navmesh::{load_surface, load_surface_with_detail};
 use pathsmooth::navmesh::{
-    LoadReport, NavMesh, Surface, SurfaceData, SurfaceMesh as RsSurfaceMesh, SurfaceOptions, UpAxis,
+    LoadReport, NavMesh, PolyId, Surface, SurfaceData, SurfaceMesh as RsSurfaceMesh,
+    SurfaceOptions, SurfaceQuery as RsSurfaceQuery, UpAxis,
 };
 use pathsmooth::world::{Bounds, Obstacle, ObstacleId, ObstacleWorld};
 use pathsmooth::{
@@ -54,6 +55,32 @@ fn message(e: &pathsmooth::Error) -> String {
         ),
         e => e.to_string(),
     }
+}
+
+/// Points on a surface, as Python gets them: their polygons (uint32 N) and positions
+/// (float64 N×3).
+type Located<'py> = (Bound<'py, PyArray1<u32>>, Bound<'py, PyArray2<f64>>);
+
+/// A library error about row `i` of a batch call `what`, the points of the row named by
+/// `names` (the library numbers them 0 and 1).
+fn row_err(what: &str, i: usize, e: &pathsmooth::Error, names: [&str; 2]) -> PyErr {
+    use pathsmooth::Error as E;
+    let name = |index: usize| names[index.min(1)];
+    let said = match e {
+        E::NonFinite { index } => format!("{} has a NaN or infinite coordinate", name(*index)),
+        E::CoordinateOutOfRange {
+            index: Some(index),
+            value,
+            limit,
+        } => format!(
+            "{} has coordinate {}, beyond ±{}, the largest accepted",
+            name(*index),
+            pathsmooth::num(*value),
+            pathsmooth::num(*limit)
+        ),
+        e => message(e),
+    };
+    Error::new_err(format!("{what}: row {i}: {said}"))
 }
 
 /// A library error of the Python call `what` (`"SurfaceMesh.load"`) as `pathsmooth.Error`,
@@ -2077,6 +2104,87 @@ impl SurfaceMesh {
     #[getter]
     fn climb(&self) -> f64 {
         self.surface().climb()
+    }
+
+    /// Each row of `points` (N×3, world axes) located on the surface, as the library's
+    /// `SurfaceQuery.locate` (Detour's `findNearestPoly`): the polygon it stands over
+    /// within the mesh's climb of its floor, else the nearest within RecastDemo's box (2
+    /// across, 4 up), and the point on that polygon at its floor's height. Returns
+    /// `(polygons, points)`: uint32 N and float64 N×3. Raises `pathsmooth.Error` naming the
+    /// first row off every floor (or not finite).
+    fn locate<'py>(&self, py: Python<'py>, points: &Bound<'py, PyAny>) -> PyResult<Located<'py>> {
+        const WHAT: &str = "SurfaceMesh.locate";
+        let points = points3(points, "points").map_err(arg_err_in(WHAT))?;
+        let mesh = &self.mesh;
+        let (polygons, at) = py.allow_threads(|| {
+            let query = RsSurfaceQuery::new();
+            let mut polygons = Vec::with_capacity(points.len());
+            let mut at = Vec::with_capacity(points.len());
+            for (i, &p) in points.iter().enumerate() {
+                let (poly, q) = query
+                    .locate(mesh, p)
+                    .map_err(|e| row_err(WHAT, i, &e, ["the point", "the point"]))?;
+                polygons.push(poly);
+                at.push(q.to_array());
+            }
+            Ok::<_, PyErr>((polygons, at))
+        })?;
+        Ok((polygons.into_pyarray(py), rows_array(py, at.into_iter())))
+    }
+
+    /// Moves each agent from `starts[i]` (N×3, on polygon `polygons[i]`, as `locate` gives
+    /// them) towards `targets[i]` (N×3; its height is not used) on the surface, held to
+    /// the start's floor (a move under a bridge stays under it), sliding along walls: the
+    /// library's `SurfaceQuery.move_along_surface`, Detour's `moveAlongSurface`, the move a
+    /// crowd agent or a character makes each frame. Returns `(polygons, points)` as
+    /// `locate`. Raises `pathsmooth.Error` naming the first bad row: a polygon out of
+    /// range, a start outside its polygon, a coordinate not finite or out of range.
+    fn move_along_surface<'py>(
+        &self,
+        py: Python<'py>,
+        polygons: &Bound<'py, PyAny>,
+        starts: &Bound<'py, PyAny>,
+        targets: &Bound<'py, PyAny>,
+    ) -> PyResult<Located<'py>> {
+        const WHAT: &str = "SurfaceMesh.move_along_surface";
+        let from: Vec<i64> = polygons
+            .call_method0("tolist")
+            .and_then(|l| l.extract())
+            .or_else(|_| polygons.extract())
+            .map_err(|_| {
+                PyTypeError::new_err(format!("{WHAT}: polygons: expected a sequence of integers"))
+            })?;
+        let starts = points3(starts, "starts").map_err(arg_err_in(WHAT))?;
+        let targets = points3(targets, "targets").map_err(arg_err_in(WHAT))?;
+        if from.len() != starts.len() || starts.len() != targets.len() {
+            return Err(Error::new_err(format!(
+                "{WHAT}: polygons, starts and targets have {}, {} and {} rows: expected as many",
+                from.len(),
+                starts.len(),
+                targets.len()
+            )));
+        }
+        let mesh = &self.mesh;
+        let n = mesh.surface().num_polygons();
+        let (polygons, at) = py.allow_threads(|| {
+            let mut query = RsSurfaceQuery::new();
+            let mut polygons = Vec::with_capacity(from.len());
+            let mut at = Vec::with_capacity(from.len());
+            for (i, (&p, (&s, &t))) in from.iter().zip(starts.iter().zip(&targets)).enumerate() {
+                let Some(p) = PolyId::try_from(p).ok().filter(|&p| (p as usize) < n) else {
+                    return Err(Error::new_err(format!(
+                        "{WHAT}: row {i}: polygon {p} is out of range: the mesh has {n} polygons"
+                    )));
+                };
+                let (poly, q) = query
+                    .move_along_surface(mesh, (p, s), t)
+                    .map_err(|e| row_err(WHAT, i, &e, ["the start", "the target"]))?;
+                polygons.push(poly);
+                at.push(q.to_array());
+            }
+            Ok((polygons, at))
+        })?;
+        Ok((polygons.into_pyarray(py), rows_array(py, at.into_iter())))
     }
 
     /// The connected piece of each polygon (uint32): two polygons are joined by a walk on
