@@ -23,7 +23,7 @@ mod worlds;
 
 pub use crowd::Crowd;
 pub use pipeline::{Pipeline, SurfacePath};
-pub use query::SurfaceQuery;
+pub use query::{SurfaceLocation, SurfaceQuery};
 pub use worlds::{GridWorld, NavMeshWorld, SurfaceMesh, WorldHandle};
 
 use wasm_bindgen::prelude::*;

@@ -88,6 +88,46 @@ impl SurfaceQuery {
         }
     }
 
+    /// The polygon (`x`, `y`, `z`) stands on within the mesh's climb, or else the one
+    /// nearest to it within RecastDemo's box (2 across, 4 up), and the point of it at the
+    /// floor's height there (Detour's `findNearestPoly`): where `moveAlongSurface` starts.
+    pub fn locate(&self, x: f64, y: f64, z: f64) -> Result<SurfaceLocation, JsError> {
+        let found = self.query.locate(&self.mesh, DVec3::new(x, y, z));
+        found
+            .map(SurfaceLocation::of)
+            .map_err(err_in("SurfaceQuery.locate"))
+    }
+
+    /// Moves from (`sx`, `sy`, `sz`), a point of `polygon` (as `locate` gives it), towards
+    /// (`tx`, `ty`, `tz`) on the surface, held to the start's floor (the target's height is
+    /// not used: a move under a bridge stays under it), sliding along walls: Detour's
+    /// `moveAlongSurface`, the move a crowd agent or a character makes each frame. The
+    /// polygons it visited are in `visited`, the start's first.
+    #[wasm_bindgen(js_name = moveAlongSurface)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn move_along_surface(
+        &mut self,
+        polygon: u32,
+        sx: f64,
+        sy: f64,
+        sz: f64,
+        tx: f64,
+        ty: f64,
+        tz: f64,
+    ) -> Result<SurfaceLocation, JsError> {
+        let start = (polygon, DVec3::new(sx, sy, sz));
+        self.query
+            .move_along_surface(&self.mesh, start, DVec3::new(tx, ty, tz))
+            .map(SurfaceLocation::of)
+            .map_err(err_in("SurfaceQuery.moveAlongSurface"))
+    }
+
+    /// The polygons the last `moveAlongSurface` visited, in the order it reached them.
+    #[wasm_bindgen(getter)]
+    pub fn visited(&self) -> Vec<u32> {
+        self.query.visited().to_vec()
+    }
+
     /// Why the last `tryFindPath` returned `undefined`, in the words `findPath` would have
     /// thrown; `undefined` when it found a path (or was not called yet).
     #[wasm_bindgen(getter, js_name = lastError)]
@@ -109,5 +149,30 @@ impl SurfaceQuery {
         self.query
             .find_path(&self.mesh, start, goal, radius.unwrap_or(0.0))
             .map(SurfacePath::of)
+    }
+}
+
+/// A point on a surface: its polygon and its position on the floor (world axes).
+#[wasm_bindgen]
+#[derive(Debug, Clone, Copy)]
+pub struct SurfaceLocation {
+    /// The polygon (an index of the mesh's polygons).
+    pub polygon: u32,
+    /// The position, world axes.
+    pub x: f64,
+    /// See `x`.
+    pub y: f64,
+    /// See `x`.
+    pub z: f64,
+}
+
+impl SurfaceLocation {
+    fn of((polygon, at): (u32, DVec3)) -> SurfaceLocation {
+        SurfaceLocation {
+            polygon,
+            x: at.x,
+            y: at.y,
+            z: at.z,
+        }
     }
 }

@@ -229,6 +229,44 @@ test("the layered query alone: on the mesh, and never longer than the pipeline's
   assert.ok(compared >= 15, `only ${compared} of 40 compared`);
 });
 
+test("moves along the surface: located, held to their polygons and floors, never farther from the target", () => {
+  const mesh = ps.SurfaceMesh.load(readFileSync(DETOUR_BAKE), "dungeon.all_tiles_navmesh.bin");
+  const { polygons, plan, up } = surfacePolygons(mesh);
+  const corners = polygons.map((ring) => ring.map((c) => c.xyz));
+  const query = new ps.SurfaceQuery(mesh);
+  const rand = random(11);
+  const flat = (q) => [q[plan[0]], q[plan[1]]];
+  let own = 0;
+  for (let trial = 0; trial < 400; trial++) {
+    const s = insidePolygon(corners, rand);
+    const at = query.locate(...s);
+    const start = [at.x, at.y, at.z];
+    // Kept in plan view, exactly, on a polygon holding it.
+    assert.deepEqual(flat(start), flat(s));
+    assert.ok(inConvex(polygons[at.polygon], flat(start)), `${s} not in ${at.polygon}`);
+    const step = [0, 1, 2].map((axis) => (axis === up ? 40 : (rand() - 0.5) * 2));
+    const target = start.map((c, axis) => c + step[axis]);
+    const moved = query.moveAlongSurface(at.polygon, ...start, ...target);
+    const q = [moved.x, moved.y, moved.z];
+    assert.ok(inConvex(polygons[moved.polygon], flat(q)), `${q} not in ${moved.polygon}`);
+    assert.equal(query.visited[0], at.polygon);
+    assert.ok(query.visited.includes(moved.polygon));
+    const [t, f] = [flat(target), flat(start)];
+    const d = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1]);
+    assert.ok(d(flat(q), t) <= d(f, t) + 1e-9, `moved away from ${t}`);
+    // The floor kept: no storey's jump (the step is at most 1.5 across, the bake's climb 0.9).
+    assert.ok(Math.abs(q[up] - start[up]) <= 0.9 + 2 * d(f, t), `from height ${start[up]} to ${q[up]}`);
+    if (polygons[at.polygon].length && inConvex(polygons[at.polygon], t, -1e-6)) {
+      assert.deepEqual([moved.polygon, ...flat(q)], [at.polygon, ...t]);
+      own += 1;
+    }
+  }
+  assert.ok(own > 40, `only ${own} targets in their start's polygon`);
+  assert.throws(() => query.moveAlongSurface(polygons.length, 0, 0, 0, 1, 0, 1), /^Error: SurfaceQuery\.moveAlongSurface: /);
+  assert.throws(() => query.locate(1e4, 0, 1e4), /^Error: SurfaceQuery\.locate: /);
+  mesh.free();
+});
+
 test("every navmesh of the engine corpus loads from its bytes, and a path on it stays on it", () => {
   const corpus = join(repo, "crates/pathsmooth/tests/data/corpus");
   const rows = readFileSync(join(corpus, "MANIFEST.tsv"), "utf8").trim().split("\n").slice(1).map((l) => l.split("\t"));
