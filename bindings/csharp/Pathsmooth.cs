@@ -196,6 +196,8 @@ namespace Pathsmooth
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_world_surface_load_report(WorldHandle world, byte* buf, UIntPtr capacity, out UIntPtr outLen);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_world_surface_climb(WorldHandle world, out double climb);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_world_surface_polygon_ref(WorldHandle world, uint polygon, out ulong polygonRef);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_world_surface_locate(WorldHandle world, UIntPtr n, Point3d* points, uint* outPolygons, Point3d* outPoints);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_world_surface_move_along(WorldHandle world, UIntPtr n, uint* polygons, Point3d* starts, Point3d* targets, uint* outPolygons, Point3d* outPoints);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_world_destroy(IntPtr world);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_pipeline_new_preset(WorldHandle world, uint preset, double radius, out PipelineHandle pipeline);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_pipeline_new_steps(WorldHandle world, Step* steps, UIntPtr stepCount, double radius, out PipelineHandle pipeline);
@@ -492,6 +494,34 @@ namespace Pathsmooth
             ulong r;
             Native.Check(Native.ps_world_surface_polygon_ref(Handle, polygon, out r), "World.PolygonRef");
             return r;
+        }
+
+        /// <summary>Locates each point on this surface (Detour's findNearestPoly): the
+        /// polygon it stands over within the Climb of its floor, else the nearest within
+        /// RecastDemo's box, into polygons[i], and the point of it at the floor's height
+        /// into points[i] (in place: the arrays are overwritten, all or nothing).</summary>
+        public unsafe void Locate(Point3d[] points, uint[] polygons)
+        {
+            if (points == null || polygons == null || polygons.Length != points.Length)
+                throw new ArgumentException("points and polygons must be arrays of one length");
+            Status s;
+            fixed (Point3d* p = points) fixed (uint* o = polygons)
+                s = Native.ps_world_surface_locate(Handle, (UIntPtr)points.Length, p, o, p);
+            Native.Check(s, "World.Locate");
+        }
+
+        /// <summary>Moves each agent on this surface from points[i] (on polygons[i], as
+        /// Locate gives them) towards targets[i], held to its floor and sliding along walls
+        /// (Detour's moveAlongSurface; the target's height is not used): points and
+        /// polygons are updated in place, all or nothing.</summary>
+        public unsafe void MoveAlong(uint[] polygons, Point3d[] points, Point3d[] targets)
+        {
+            if (points == null || polygons == null || targets == null || polygons.Length != points.Length || targets.Length != points.Length)
+                throw new ArgumentException("polygons, points and targets must be arrays of one length");
+            Status s;
+            fixed (Point3d* p = points) fixed (uint* o = polygons) fixed (Point3d* t = targets)
+                s = Native.ps_world_surface_move_along(Handle, (UIntPtr)points.Length, o, p, t, o, p);
+            Native.Check(s, "World.MoveAlong");
         }
 
         static void CheckLengths(double[] vertices, int dim, uint[] indices, uint[] sizes)

@@ -114,6 +114,18 @@ static class Test
                   "surface report: " + r.Length + " " + r.PlanLength);
             Throws(Status.InvalidArgument, "Pipeline.SetClimb: parameter `climb`", () => walker.SetClimb(double.NaN), "NaN climb");
             walker.SetClimb(level.Climb);
+            // The plan's start located and walked a step towards the path's second point:
+            // on its polygon, at its floor's height, nearer the point than it was.
+            var at = new[] { s };
+            var on = new uint[1];
+            level.Locate(at, on);
+            Check(at[0].X == s.X && at[0].Z == s.Z && on[0] == polygons[0], "located: polygon " + on[0]);
+            var toward = new Point3d(path[3], path[4] + 50, path[5]);
+            double before = Math.Sqrt(Math.Pow(toward.X - at[0].X, 2) + Math.Pow(toward.Z - at[0].Z, 2));
+            level.MoveAlong(on, at, new[] { toward });
+            double after = Math.Sqrt(Math.Pow(toward.X - at[0].X, 2) + Math.Pow(toward.Z - at[0].Z, 2));
+            Check(after < before && Math.Abs(at[0].Y - s.Y) <= level.Climb + 2 * before, "moved: " + before + " -> " + after);
+            Throws(Status.InvalidArgument, "World.MoveAlong: row 0: ", () => level.MoveAlong(new uint[] { 4000000 }, at, new[] { toward }), "polygon out of range");
         }
         var missing = Throws(Status.IoError, "World.LoadSurface: no/such/navmesh.tscn: ", () => World.LoadSurface("no/such/navmesh.tscn"), "missing file");
         Check(missing != null && !missing.Message.Contains("ps_world"), "the C function not named");

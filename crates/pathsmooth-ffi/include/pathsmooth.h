@@ -1088,6 +1088,57 @@ enum PsStatus ps_crowd_moving_obstacles(const struct PsCrowd *crowd,
                                         size_t capacity,
                                         size_t *out_len);
 
+// Locates each of the `n` points of `points` on the surface world `world`, as its
+// pipelines locate their ends (the library's `SurfaceQuery::locate`, Detour's
+// `findNearestPoly`): the polygon the point stands over within the surface's climb of
+// its floor (`ps_world_surface_climb`), else the
+// nearest within RecastDemo's box (2 across, 4 up), and the point of it at the floor's
+// height there. Writes the polygons into `out_polygons` and the points into
+// `out_points` (room for `n` each; they may be the input buffers). All or nothing: on an
+// error nothing is written.
+//
+// Errors (messages start with `ps_world_surface_locate:` and name the row): the pointer
+// and handle errors, `PS_INVALID_ARGUMENT` (a NaN, infinite or out-of-range
+// coordinate), `PS_OUTSIDE_WORLD` (a point with no polygon within the box),
+// `PS_UNSUPPORTED` for a grid or navmesh world.
+//
+// # Safety
+//
+// `world` a live world handle; `points` readable and the outputs writable for `n`
+// items (any may be NULL when `n` is 0).
+enum PsStatus ps_world_surface_locate(const struct PsWorld *world,
+                                      size_t n,
+                                      const struct PsPoint3d *points,
+                                      uint32_t *out_polygons,
+                                      struct PsPoint3d *out_points);
+
+// Moves each of `n` points on the surface world `world`: row `i` from `starts[i]`, a
+// point of polygon `polygons[i]` (as [`ps_world_surface_locate`] gives them), towards
+// `targets[i]`, held to the start's floor (the target's height is not used: a move under
+// a bridge stays under it), sliding along walls: the library's
+// `SurfaceQuery::move_along_surface`, Detour's `moveAlongSurface`, the move a crowd agent
+// or a character makes each frame. Writes each row's polygon into `out_polygons` and its
+// point into `out_points` (room for `n` each; they may be `polygons` and `starts`, to
+// move in place). All or nothing: on an error nothing is written.
+//
+// Errors (messages start with `ps_world_surface_move_along:` and name the row, and the
+// row's start as point 0, its target as point 1): the pointer and handle errors,
+// `PS_INVALID_ARGUMENT` (a polygon out of range; a NaN, infinite or out-of-range
+// coordinate), `PS_OUTSIDE_WORLD` (a start outside its polygon
+// in plan view), `PS_UNSUPPORTED` for a grid or navmesh world.
+//
+// # Safety
+//
+// `world` a live world handle; `polygons`, `starts` and `targets` readable and the
+// outputs writable for `n` items (any may be NULL when `n` is 0).
+enum PsStatus ps_world_surface_move_along(const struct PsWorld *world,
+                                          size_t n,
+                                          const uint32_t *polygons,
+                                          const struct PsPoint3d *starts,
+                                          const struct PsPoint3d *targets,
+                                          uint32_t *out_polygons,
+                                          struct PsPoint3d *out_points);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus

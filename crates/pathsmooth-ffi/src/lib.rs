@@ -89,7 +89,9 @@ use pathsmooth::{
 };
 
 mod crowd;
+mod moves;
 pub use crowd::*;
+pub use moves::*;
 
 // ───────────────────────────── status codes and errors ─────────────────────────────
 
@@ -972,8 +974,13 @@ pub unsafe extern "C" fn ps_world_surface_from_triangulation(
 
 /// The surface of a world, or `PS_UNSUPPORTED` naming `what`.
 fn surface_of<'a>(world: *const PsWorld, what: &str) -> Res<&'a Surface> {
+    mesh_of(world, what).map(|m| m.surface())
+}
+
+/// The layered mesh of a surface world, or `PS_UNSUPPORTED` naming `what`.
+fn mesh_of<'a>(world: *const PsWorld, what: &str) -> Res<&'a SurfaceMesh> {
     match &**world_ref(world)? {
-        WorldKind::Surface(m) => Ok(m.surface()),
+        WorldKind::Surface(m) => Ok(m),
         _ => Err(Fail::new(
             PsStatus::PsUnsupported,
             format!("{what} needs a surface world (ps_world_surface_*), not a grid or a navmesh"),

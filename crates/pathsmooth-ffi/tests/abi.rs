@@ -1111,3 +1111,171 @@ fn unity_triangulations_are_welded_and_joined() {
         }
     }
 }
+
+/// `ps_world_surface_locate` and `ps_world_surface_move_along` on RecastDemo's dungeon
+/// (Detour's bake, several floors): the library's `SurfaceQuery` answers bit for bit, in
+/// separate buffers and in place; a bad row is named and nothing is written; an empty
+/// batch takes NULLs; a grid world is refused.
+#[test]
+fn points_are_located_and_moved_along_a_surface_as_the_library_does() {
+    let file = corpus("detour/dungeon.all_tiles_navmesh.bin");
+    let mut w = null_mut();
+    unsafe {
+        expect(
+            ps_world_surface_load(file.as_ptr(), null(), PS_UP_FILE, -1.0, &mut w),
+            PsOk,
+            "",
+        );
+    }
+    let surface = pathsmooth::navmesh::load_surface(
+        file.to_str().unwrap(),
+        &pathsmooth::navmesh::SurfaceOptions::default(),
+    )
+    .unwrap();
+    let mesh = SurfaceMesh::new(surface.clone()).unwrap();
+    let mut query = pathsmooth::navmesh::SurfaceQuery::new();
+    let at = |v: DVec3| PsPoint3d {
+        x: v.x,
+        y: v.y,
+        z: v.z,
+    };
+    // Each polygon's first corner, pulled a little towards its second and third: points
+    // on the surface, some of them under or over another floor.
+    let n = surface.num_polygons();
+    let points: Vec<DVec3> = (0..n as u32)
+        .map(|p| {
+            let ring: Vec<DVec3> = surface
+                .polygon(p)
+                .iter()
+                .map(|&v| surface.vertices()[v as usize])
+                .collect();
+            ring[0] * 0.8 + ring[1] * 0.1 + ring[2] * 0.1
+        })
+        .collect();
+    let c_points: Vec<PsPoint3d> = points.iter().map(|&p| at(p)).collect();
+    let (mut polys, mut located) = (vec![u32::MAX; n], vec![at(DVec3::ZERO); n]);
+    let st = unsafe {
+        ps_world_surface_locate(
+            w,
+            n,
+            c_points.as_ptr(),
+            polys.as_mut_ptr(),
+            located.as_mut_ptr(),
+        )
+    };
+    expect(st, PsOk, "");
+    for i in 0..n {
+        let (p, q) = query.locate(&mesh, points[i]).unwrap();
+        assert_eq!((polys[i], located[i]), (p, at(q)), "row {i}");
+    }
+    // Moves of about a metre in turning directions, compared with the library's.
+    let targets: Vec<PsPoint3d> = (0..n)
+        .map(|i| {
+            let a = i as f64 * 2.399;
+            at(DVec3::new(
+                located[i].x + a.cos(),
+                located[i].y + 9.0,
+                located[i].z + a.sin(),
+            ))
+        })
+        .collect();
+    let (mut moved_polys, mut moved) = (vec![u32::MAX; n], vec![at(DVec3::ZERO); n]);
+    let st = unsafe {
+        ps_world_surface_move_along(
+            w,
+            n,
+            polys.as_ptr(),
+            located.as_ptr(),
+            targets.as_ptr(),
+            moved_polys.as_mut_ptr(),
+            moved.as_mut_ptr(),
+        )
+    };
+    expect(st, PsOk, "");
+    let start = |i: usize| DVec3::new(located[i].x, located[i].y, located[i].z);
+    let target = |i: usize| DVec3::new(targets[i].x, targets[i].y, targets[i].z);
+    for i in 0..n {
+        let (p, q) = query
+            .move_along_surface(&mesh, (polys[i], start(i)), target(i))
+            .unwrap();
+        assert_eq!((moved_polys[i], moved[i]), (p, at(q)), "row {i}");
+    }
+    // In place: the outputs are the inputs.
+    let (mut in_polys, mut in_points) = (polys.clone(), located.clone());
+    let st = unsafe {
+        ps_world_surface_move_along(
+            w,
+            n,
+            in_polys.as_ptr(),
+            in_points.as_ptr(),
+            targets.as_ptr(),
+            in_polys.as_mut_ptr(),
+            in_points.as_mut_ptr(),
+        )
+    };
+    expect(st, PsOk, "");
+    assert_eq!((in_polys, in_points), (moved_polys.clone(), moved.clone()));
+
+    // A bad row: named, nothing written.
+    let mut bad = polys.clone();
+    bad[2] = n as u32;
+    let (mut out_polys, mut out) = (vec![7u32; n], vec![at(DVec3::ONE); n]);
+    let st = unsafe {
+        ps_world_surface_move_along(
+            w,
+            n,
+            bad.as_ptr(),
+            located.as_ptr(),
+            targets.as_ptr(),
+            out_polys.as_mut_ptr(),
+            out.as_mut_ptr(),
+        )
+    };
+    expect(
+        st,
+        PsInvalidArgument,
+        "ps_world_surface_move_along: row 2: ",
+    );
+    assert!(out_polys.iter().all(|&p| p == 7) && out.iter().all(|&p| p == at(DVec3::ONE)));
+    let mut nan = targets.clone();
+    nan[3].x = f64::NAN;
+    let st = unsafe {
+        ps_world_surface_move_along(
+            w,
+            n,
+            polys.as_ptr(),
+            located.as_ptr(),
+            nan.as_ptr(),
+            out_polys.as_mut_ptr(),
+            out.as_mut_ptr(),
+        )
+    };
+    expect(
+        st,
+        PsInvalidArgument,
+        "ps_world_surface_move_along: row 3: ",
+    );
+    let far = [at(DVec3::new(1e4, 0.0, 1e4))];
+    let st = unsafe {
+        ps_world_surface_locate(w, 1, far.as_ptr(), out_polys.as_mut_ptr(), out.as_mut_ptr())
+    };
+    expect(st, PsOutsideWorld, "ps_world_surface_locate: row 0: ");
+    let st = unsafe { ps_world_surface_locate(w, 1, far.as_ptr(), null_mut(), out.as_mut_ptr()) };
+    expect(st, PsNullPointer, "out_polygons");
+    // An empty batch takes NULLs.
+    let st = unsafe {
+        ps_world_surface_move_along(w, 0, null(), null(), null(), null_mut(), null_mut())
+    };
+    expect(st, PsOk, "");
+    unsafe { ps_world_destroy(w) };
+    let g = grid();
+    let st = unsafe {
+        ps_world_surface_locate(g, 1, far.as_ptr(), out_polys.as_mut_ptr(), out.as_mut_ptr())
+    };
+    expect(
+        st,
+        PsUnsupported,
+        "ps_world_surface_locate needs a surface world",
+    );
+    unsafe { ps_world_destroy(g) };
+}
