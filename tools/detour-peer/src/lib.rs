@@ -462,6 +462,44 @@ impl DetourMesh {
         (r, pt)
     }
 
+    /// `moveAlongSurface` from `start` on polygon `start_ref` towards `end`, then
+    /// `getPolyHeight` of the polygon reached at the point, as `dtPathCorridor::movePosition`
+    /// does (Detour's move leaves the height to its caller; pathsmooth's gives the floor's):
+    /// the polygon reached (the last of the visited chain Detour returns, 0 when it failed)
+    /// and the point; `visited` is the caller's buffer (16 refs, as `movePosition`'s).
+    pub fn move_along_raw(
+        &self,
+        start_ref: dtPolyRef,
+        start: &[f32; 3],
+        end: &[f32; 3],
+        visited: &mut [dtPolyRef; 16],
+    ) -> (dtPolyRef, [f32; 3]) {
+        let mut at = [0.0f32; 3];
+        let mut n = 0i32;
+        let st = unsafe {
+            dtNavMeshQuery_moveAlongSurface(
+                self.query,
+                start_ref,
+                start.as_ptr(),
+                end.as_ptr(),
+                &self.filter,
+                at.as_mut_ptr(),
+                visited.as_mut_ptr(),
+                &mut n,
+                visited.len() as i32,
+            )
+        };
+        if st & DT_SUCCESS == 0 || n == 0 {
+            return (0, at);
+        }
+        let reached = visited[n as usize - 1];
+        let mut h = at[1];
+        // A failure leaves the move's own height, as movePosition does.
+        unsafe { dtNavMeshQuery_getPolyHeight(self.query, reached, at.as_ptr(), &mut h) };
+        at[1] = h;
+        (reached, at)
+    }
+
     /// `findNearestPoly` ×2, `findPath`, `findStraightPath`, from `start` to `end`.
     /// `corridor` and `straight` are caller buffers (capacity [`MAX_PATH`]) so that a
     /// timed loop allocates nothing; returns the straight path's point count (0: no path).
