@@ -180,9 +180,13 @@ impl Surface {
 /// corner, height): interpolated in the triangle containing `plan`, else at the nearest
 /// plan-view point of the nearest triangle edge. Triangles with no plan-view area never
 /// contain a point (their weights are not finite) but their edges count.
-fn height_over(plan: DVec2, triangles: impl Iterator<Item = [(DVec2, f64); 3]>) -> f64 {
-    let mut nearest = (f64::INFINITY, 0.0);
-    for [(a, ha), (b, hb), (c, hc)] in triangles {
+fn height_over(
+    plan: DVec2,
+    triangles: impl Iterator<Item = [(DVec2, f64); 3]> + Clone,
+) -> f64 {
+    // The triangle holding the point first, as Detour's getPolyHeight looks: the edges'
+    // distances are only for a point that no triangle holds (rounding at an edge).
+    for [(a, ha), (b, hb), (c, hc)] in triangles.clone() {
         let area2 = cross(b - a, c - a);
         // Barycentric weights by the sub-triangles opposite `b` and `c`: at a corner its
         // weight is exactly 1 and the others exactly 0 (`area2 / area2`, a zero cross
@@ -195,6 +199,9 @@ fn height_over(plan: DVec2, triangles: impl Iterator<Item = [(DVec2, f64); 3]>) 
         if wa >= 0.0 && wb >= 0.0 && wc >= 0.0 {
             return wa * ha + wb * hb + wc * hc;
         }
+    }
+    let mut nearest = (f64::INFINITY, 0.0);
+    for [(a, ha), (b, hb), (c, hc)] in triangles {
         for ((u, hu), (v, hv)) in [((a, ha), (b, hb)), ((b, hb), (c, hc)), ((c, hc), (a, ha))] {
             let (q, s) = closest_on_segment(plan, u, v);
             let d = q.distance_squared(plan);
