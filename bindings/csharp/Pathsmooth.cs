@@ -512,7 +512,8 @@ namespace Pathsmooth
 
         /// <summary>Moves each agent on this surface from points[i] (on polygons[i], as
         /// Locate gives them) towards targets[i], held to its floor and sliding along walls
-        /// (Detour's moveAlongSurface; the target's height is not used): points and
+        /// (Detour's moveAlongSurface; give targets the agents' heights, which pick the floor
+        /// where a wall cuts the straight way and several floors hold the target): points and
         /// polygons are updated in place, all or nothing.</summary>
         public unsafe void MoveAlong(uint[] polygons, Point3d[] points, Point3d[] targets)
         {

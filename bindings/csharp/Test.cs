@@ -120,7 +120,7 @@ static class Test
             var on = new uint[1];
             level.Locate(at, on);
             Check(at[0].X == s.X && at[0].Z == s.Z && on[0] == polygons[0], "located: polygon " + on[0]);
-            var toward = new Point3d(path[3], path[4] + 50, path[5]);
+            var toward = new Point3d(path[3], path[4], path[5]);
             double before = Math.Sqrt(Math.Pow(toward.X - at[0].X, 2) + Math.Pow(toward.Z - at[0].Z, 2));
             level.MoveAlong(on, at, new[] { toward });
             double after = Math.Sqrt(Math.Pow(toward.X - at[0].X, 2) + Math.Pow(toward.Z - at[0].Z, 2));

@@ -52,7 +52,8 @@ pub unsafe extern "C" fn ps_world_surface_locate(
 
 /// Moves each of `n` points on the surface world `world`: row `i` from `starts[i]`, a
 /// point of polygon `polygons[i]` (as [`ps_world_surface_locate`] gives them), towards
-/// `targets[i]`, held to the start's floor (the target's height is not used: a move under
+/// `targets[i]` (at the agent's height: a height picks the floor only where a wall cuts the
+/// straight way and several floors hold the target), held to the start's floor (a move under
 /// a bridge stays under it), sliding along walls: the library's
 /// `SurfaceQuery::move_along_surface`, Detour's `moveAlongSurface`, the move a crowd agent
 /// or a character makes each frame. Writes each row's polygon into `out_polygons` and its

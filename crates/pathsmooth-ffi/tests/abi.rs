@@ -1174,7 +1174,7 @@ fn points_are_located_and_moved_along_a_surface_as_the_library_does() {
             let a = i as f64 * 2.399;
             at(DVec3::new(
                 located[i].x + a.cos(),
-                located[i].y + 9.0,
+                located[i].y,
                 located[i].z + a.sin(),
             ))
         })

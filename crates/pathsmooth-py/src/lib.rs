@@ -2133,7 +2133,8 @@ impl SurfaceMesh {
     }
 
     /// Moves each agent from `starts[i]` (N×3, on polygon `polygons[i]`, as `locate` gives
-    /// them) towards `targets[i]` (N×3; its height is not used) on the surface, held to
+    /// them) towards `targets[i]` (N×3; give them the agents' heights: a height picks the floor
+    /// only where a wall cuts the straight way and several floors hold the target) on the surface, held to
     /// the start's floor (a move under a bridge stays under it), sliding along walls: the
     /// library's `SurfaceQuery.move_along_surface`, Detour's `moveAlongSurface`, the move a
     /// crowd agent or a character makes each frame. Returns `(polygons, points)` as

@@ -68,7 +68,6 @@ def test_moves_stay_on_their_floor_and_reach_targets_in_their_polygon(dungeon):
     polygons, starts = dungeon.locate(starts)
     step = rng.normal(size=(n, 3)) * 0.3
     targets = starts + step
-    targets[:, 1] += 50.0  # the target's height is not used
     moved, at = dungeon.move_along_surface(polygons, starts, targets)
     assert moved.dtype == np.uint32 and at.shape == (n, 3)
     to = plan(dungeon, targets)

@@ -99,8 +99,10 @@ impl SurfaceQuery {
     }
 
     /// Moves from (`sx`, `sy`, `sz`), a point of `polygon` (as `locate` gives it), towards
-    /// (`tx`, `ty`, `tz`) on the surface, held to the start's floor (the target's height is
-    /// not used: a move under a bridge stays under it), sliding along walls: Detour's
+    /// (`tx`, `ty`, `tz`) on the surface, held to the start's floor (a move under a bridge
+    /// stays under it; give the target the agent's height, which picks the floor only
+    /// where a wall cuts the straight way and several floors hold the target), sliding
+    /// along walls: Detour's
     /// `moveAlongSurface`, the move a crowd agent or a character makes each frame. The
     /// polygons it visited are in `visited`, the start's first.
     #[wasm_bindgen(js_name = moveAlongSurface)]

@@ -244,7 +244,7 @@ test("moves along the surface: located, held to their polygons and floors, never
     // Kept in plan view, exactly, on a polygon holding it.
     assert.deepEqual(flat(start), flat(s));
     assert.ok(inConvex(polygons[at.polygon], flat(start)), `${s} not in ${at.polygon}`);
-    const step = [0, 1, 2].map((axis) => (axis === up ? 40 : (rand() - 0.5) * 2));
+    const step = [0, 1, 2].map((axis) => (axis === up ? 0 : (rand() - 0.5) * 2));
     const target = start.map((c, axis) => c + step[axis]);
     const moved = query.moveAlongSurface(at.polygon, ...start, ...target);
     const q = [moved.x, moved.y, moved.z];

@@ -633,7 +633,7 @@ fn moves_along_the_surface_keep_their_floor_and_go_as_far_as_a_straight_walk() {
             let step = DVec2::from_angle(angle) * (hi - lo).length() * rng.range(0.0, 2.0);
             let from = up.plan(start);
             let to = from + step;
-            let target = up.join(to, up.height(start) + 100.0 * rng.range(-1.0, 1.0));
+            let target = up.join(to, up.height(start));
             let what = format!("{} move {k}: from {start} in {p} to {to}", e.file);
             let (q, at) = query
                 .move_along_surface(&mesh, (p, start), target)

@@ -313,32 +313,34 @@ impl SurfaceQuery {
     }
 
     /// Moves from `start` (a point of polygon `start.0`, as [`locate`](Self::locate) gives
-    /// it) towards `target` on the surface, held to the start's floor: the point nearest to
-    /// `target` in plan view among the polygons reached from the start's across shared
-    /// edges that meet the search disc (the disc with the plan-view segment from the start
-    /// to `target` as its diameter), with its polygon and its height on the floor there
-    /// ([`Surface::floor_height`]). `target`'s height is not used: the floor is the one
-    /// the start is on, so a move under a bridge stays under it.
+    /// it) towards `target` on the surface, held to the start's floor, sliding along
+    /// walls: Detour's `dtNavMeshQuery::moveAlongSurface` (M. Mononen, recastnavigation),
+    /// the move a crowd agent or a character controller makes each frame. Returns the
+    /// polygon reached and the point, at the floor's height there
+    /// ([`Surface::floor_height`]).
     ///
-    /// This is Detour's `dtNavMeshQuery::moveAlongSurface` (M. Mononen, recastnavigation),
-    /// the move a crowd agent or a character controller makes each frame: when the
-    /// straight plan-view segment to `target` stays on the surface, the result is `target`
-    /// itself (on the first polygon reached that holds it, breadth first from the start's);
-    /// when a wall cuts it, the agent slides along the wall to the point of it nearest to
-    /// `target`. Unlike Detour's, the edges between polygons count too (the nearest point
-    /// of the polygons visited, not of their walls alone), and no move ends farther from
-    /// `target` than the start. Edges into polygons of an area the query's
-    /// [filter](Self::set_area_costs) excludes are walls; off-mesh links are not taken.
-    /// [`visited`](Self::visited) lists the polygons the move visited, the start's first
-    /// (Detour's `visited`, for fixing up a path corridor).
+    /// - Where the straight plan-view segment to `target` walks across shared edges to a
+    ///   polygon holding it, the result is `target` on that polygon: the floor the walk
+    ///   stays on, so a move under a bridge stays under it.
+    /// - Where a wall cuts it, the search goes breadth first from the start's polygon over
+    ///   the shared edges that meet the disc with the segment as its diameter (Detour's
+    ///   search region): the result is `target` when a polygon reached holds it (of
+    ///   several, on different floors, the one whose floor there is nearest `target`'s
+    ///   height: give the agent's own), else the nearest point of the polygons reached.
+    ///   Unlike Detour's, the edges between polygons count as well as the walls, and no
+    ///   move ends farther from `target` than its start.
+    ///
+    /// Edges into polygons of an area the query's [filter](Self::set_area_costs) excludes
+    /// are walls; off-mesh links are not taken. [`visited`](Self::visited) lists the
+    /// polygons the move visited (Detour's `visited`, for fixing up a path corridor).
     ///
     /// Errors: [`Error::BadParameter`] for a polygon out of range, [`Error::NonFinite`] and
     /// [`Error::CoordinateOutOfRange`] for a bad start (point 0) or target (point 1),
     /// [`Error::OutsideMesh`] for a start outside its polygon in plan view.
     ///
-    /// Cost: O(corners of the polygons visited), the polygons meeting the disc and
-    /// connected to the start's (a frame's move visits a handful); no allocation once the
-    /// scratch has grown to the surface.
+    /// Cost: O(corners of the polygons walked) where the walk reaches `target`, else also
+    /// of the polygons meeting the disc and connected to the start's (a frame's move
+    /// visits a handful); no allocation once the scratch has grown to the surface.
     ///
     /// ```
     /// use glam::DVec3;
@@ -390,12 +392,15 @@ impl SurfaceQuery {
             });
         }
         let filter = self.filter.as_deref();
-        let (p, at) = self.moves.run(surface, filter, start.0, from, to);
+        let (p, at) = self
+            .moves
+            .run(surface, filter, start.0, (from, to), up.height(target));
         Ok((p, up.join(at, surface.floor_height(p, at))))
     }
 
     /// The polygons the last [`move_along_surface`](Self::move_along_surface) visited, in
-    /// the order it reached them (the start's first); empty before any move.
+    /// the order it reached them, the start's first: the polygons walked when the walk
+    /// reached the target, else those the search reached. Empty before any move.
     pub fn visited(&self) -> &[PolyId] {
         self.moves.visited()
     }

@@ -180,10 +180,7 @@ impl Surface {
 /// corner, height): interpolated in the triangle containing `plan`, else at the nearest
 /// plan-view point of the nearest triangle edge. Triangles with no plan-view area never
 /// contain a point (their weights are not finite) but their edges count.
-fn height_over(
-    plan: DVec2,
-    triangles: impl Iterator<Item = [(DVec2, f64); 3]> + Clone,
-) -> f64 {
+fn height_over(plan: DVec2, triangles: impl Iterator<Item = [(DVec2, f64); 3]> + Clone) -> f64 {
     // The triangle holding the point first, as Detour's getPolyHeight looks: the edges'
     // distances are only for a point that no triangle holds (rounding at an edge).
     for [(a, ha), (b, hb), (c, hc)] in triangles.clone() {
