@@ -6,7 +6,9 @@
 use clap::{Args, ValueEnum};
 use glam::DVec2;
 use pathsmooth::curve::{catmull_rom, chaikin, chaikin_adaptive, AdaptiveParams, ChaikinParams};
-use pathsmooth::{fillet_geometry, GridMap, GridWorld, Point, Result};
+use pathsmooth::{fillet_geometry, GridMap, GridWorld, Point, Result, World};
+
+use crate::compare::Comparison;
 pub use pathsmooth_playground::methods::{CurveParams, MapMethod, OptimiserParams};
 
 /// Methods that need no map: corner cutters and splines.
@@ -129,6 +131,18 @@ pub struct SmoothArgs {
     pub curve: CurveParams,
     #[command(flatten)]
     pub optimiser: OptimiserParams,
+}
+
+impl SmoothArgs {
+    /// A pipeline for each of `methods` on `world`, with these arguments' radius, curve and
+    /// optimiser parameters.
+    pub fn comparison<'w, W: World>(
+        &self,
+        world: &'w W,
+        methods: &[MapMethod],
+    ) -> Result<Comparison<'w, W>> {
+        Comparison::new(world, self.radius, methods, &self.curve, &self.optimiser)
+    }
 }
 
 /// Where a grid map sits in world units: `--cell-size` and `--origin` (Moving AI files

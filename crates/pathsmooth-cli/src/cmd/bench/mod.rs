@@ -19,7 +19,7 @@ use pathsmooth::world::path_cost;
 use pathsmooth::{GridWorld, NavMeshWorld, Pipeline, PipelineReport, Step, World};
 
 use crate::areas::{route_margin, with_grid_area_costs};
-use crate::compare::{Comparison, Run, Skipped};
+use crate::compare::{Run, Skipped};
 use crate::files::{read_navmesh, read_text, write_bytes};
 use crate::layered::is_surface_file;
 use crate::methods::{check_navmesh_methods, MapMethod, SmoothArgs};
@@ -291,13 +291,7 @@ pub fn run(a: &BenchArgs) -> Result<()> {
             absent.join(", ")
         );
     }
-    let mut comparison = Comparison::new(
-        &world,
-        a.smooth.radius,
-        &methods,
-        &a.smooth.curve,
-        &a.smooth.optimiser,
-    )?;
+    let mut comparison = a.smooth.comparison(&world, &methods)?;
     let mut tallies: Vec<Tally> = methods.iter().map(|_| Tally::default()).collect();
     // The reference for "how much longer than the shortest": the exact shortest path on
     // the world's navmesh for the radius (Polyanya and the funnel).
@@ -349,15 +343,7 @@ pub fn run(a: &BenchArgs) -> Result<()> {
             .with_context(|| format!("--keep-route, scenario {k}"))?;
         let mut on_route = route
             .as_ref()
-            .map(|r| {
-                Comparison::new(
-                    r,
-                    a.smooth.radius,
-                    &methods,
-                    &a.smooth.curve,
-                    &a.smooth.optimiser,
-                )
-            })
+            .map(|r| a.smooth.comparison(r, &methods))
             .transpose()?;
         let mut one = |run: Run<'_, '_, GridWorld>, tally: &mut Tally| -> Result<()> {
             let (m, pipeline, elapsed) = (run.method, run.pipeline, run.time);
@@ -585,13 +571,7 @@ fn bench_navmesh(a: &BenchArgs, file: &str) -> Result<()> {
                 .collect()
         }
     };
-    let mut comparison = Comparison::new(
-        &world,
-        a.smooth.radius,
-        &methods,
-        &a.smooth.curve,
-        &a.smooth.optimiser,
-    )?;
+    let mut comparison = a.smooth.comparison(&world, &methods)?;
     let mut tallies: Vec<Tally> = methods.iter().map(|_| Tally::default()).collect();
     let mut csv = String::from("query,method,valid,points,length,min_clearance,micros,skipped\n");
     for (k, &(start, goal)) in queries.iter().enumerate() {

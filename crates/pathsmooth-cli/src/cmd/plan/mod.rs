@@ -16,7 +16,7 @@ use pathsmooth::world::path_cost;
 use pathsmooth::{NavMeshWorld, World};
 
 use crate::areas::{route_margin, with_grid_area_costs};
-use crate::compare::{Comparison, Skipped};
+use crate::compare::Skipped;
 use crate::files::{read_navmesh, write_bytes, write_path_file};
 use crate::layered::{is_surface_file, parse_coords, Coords};
 use crate::methods::{check_navmesh_methods, MapMethod, SmoothArgs};
@@ -338,13 +338,7 @@ fn plan_on_map(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planne
     scene.layers.push(Layer::raw("A* (raw)", raw.clone()));
     scene.mark_ends(&raw);
     let mut table = Table::new(metrics_header_with_cost(costs));
-    let mut comparison = Comparison::new(
-        smoothing_world,
-        a.smooth.radius,
-        methods,
-        &a.smooth.curve,
-        &a.smooth.optimiser,
-    )?;
+    let mut comparison = a.smooth.comparison(smoothing_world, methods)?;
     for (i, run) in comparison.smooth(&raw).into_iter().enumerate() {
         let (m, pipeline, skipped) = (run.method, run.pipeline, run.skipped());
         let validation = &pipeline.report().validation;
@@ -417,13 +411,7 @@ fn plan_on_scene(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Plan
     let straight = [from, to];
     let mut table = Table::new(metrics_header());
     let mut outcomes = Outcomes::default();
-    let mut comparison = Comparison::new(
-        &world,
-        a.smooth.radius,
-        methods,
-        &a.smooth.curve,
-        &a.smooth.optimiser,
-    )?;
+    let mut comparison = a.smooth.comparison(&world, methods)?;
     // The navmesh steps re-route between the ends; the straight line is only their input.
     for (i, run) in comparison.plan(from, to).into_iter().enumerate() {
         let (m, pipeline, skipped) = (run.method, run.pipeline, run.skipped());
