@@ -800,6 +800,23 @@ fn corpus(rel: &str) -> std::ffi::CString {
     std::ffi::CString::new(path.to_str().unwrap()).unwrap()
 }
 
+/// A corpus file loaded as a surface world through the ABI (the file's own up axis), and by
+/// the library with the default options.
+fn corpus_world(rel: &str) -> (*mut PsWorld, Surface) {
+    let file = corpus(rel);
+    let mut w = null_mut();
+    unsafe {
+        expect(
+            ps_world_surface_load(file.as_ptr(), null(), PS_UP_FILE, -1.0, &mut w),
+            PsOk,
+            "",
+        );
+    }
+    let options = pathsmooth::navmesh::SurfaceOptions::default();
+    let surface = pathsmooth::navmesh::load_surface(file.to_str().unwrap(), &options).unwrap();
+    (w, surface)
+}
+
 /// The surface world's load report line, through the ABI (asking for the length first).
 fn load_report(w: *const PsWorld) -> String {
     let mut len = usize::MAX;
@@ -860,19 +877,10 @@ fn centre(surface: &Surface, p: u32) -> DVec3 {
 
 #[test]
 fn navmesh_files_load_and_plan_as_the_library_does() {
+    use pathsmooth::navmesh::load_surface_with_detail;
     use pathsmooth::navmesh::SurfaceOptions;
-    use pathsmooth::navmesh::{load_surface, load_surface_with_detail};
     // A Godot 3 scene: overlapping floors, duplicated vertices.
-    let file = corpus("godot/godotengine__navmesh-demo-3x.tscn");
-    let mut w = null_mut();
-    unsafe {
-        expect(
-            ps_world_surface_load(file.as_ptr(), null(), PS_UP_FILE, -1.0, &mut w),
-            PsOk,
-            "",
-        );
-    }
-    let surface = load_surface(file.to_str().unwrap(), &SurfaceOptions::default()).unwrap();
+    let (w, surface) = corpus_world("godot/godotengine__navmesh-demo-3x.tscn");
     assert_eq!(load_report(w), surface.load_report().to_string());
     assert!(load_report(w).contains("welded"), "{}", load_report(w));
     let mut climb = f64::NAN;
@@ -1118,20 +1126,7 @@ fn unity_triangulations_are_welded_and_joined() {
 /// batch takes NULLs; a grid world is refused.
 #[test]
 fn points_are_located_and_moved_along_a_surface_as_the_library_does() {
-    let file = corpus("detour/dungeon.all_tiles_navmesh.bin");
-    let mut w = null_mut();
-    unsafe {
-        expect(
-            ps_world_surface_load(file.as_ptr(), null(), PS_UP_FILE, -1.0, &mut w),
-            PsOk,
-            "",
-        );
-    }
-    let surface = pathsmooth::navmesh::load_surface(
-        file.to_str().unwrap(),
-        &pathsmooth::navmesh::SurfaceOptions::default(),
-    )
-    .unwrap();
+    let (w, surface) = corpus_world("detour/dungeon.all_tiles_navmesh.bin");
     let mesh = SurfaceMesh::new(surface.clone()).unwrap();
     let mut query = pathsmooth::navmesh::SurfaceQuery::new();
     let at = |v: DVec3| PsPoint3d {
