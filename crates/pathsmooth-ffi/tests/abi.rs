@@ -817,6 +817,27 @@ fn corpus_world(rel: &str) -> (*mut PsWorld, Surface) {
     (w, surface)
 }
 
+/// `ps_world_surface_move_along` over the rows of `polygons`, `starts` and `targets` into
+/// separate output buffers of as many rows.
+fn move_rows(
+    w: *const PsWorld,
+    (polygons, starts, targets): (&[u32], &[PsPoint3d], &[PsPoint3d]),
+    out_polygons: &mut [u32],
+    out_points: &mut [PsPoint3d],
+) -> PsStatus {
+    unsafe {
+        ps_world_surface_move_along(
+            w,
+            polygons.len(),
+            polygons.as_ptr(),
+            starts.as_ptr(),
+            targets.as_ptr(),
+            out_polygons.as_mut_ptr(),
+            out_points.as_mut_ptr(),
+        )
+    }
+}
+
 /// The surface world's load report line, through the ABI (asking for the length first).
 fn load_report(w: *const PsWorld) -> String {
     let mut len = usize::MAX;
@@ -1175,17 +1196,12 @@ fn points_are_located_and_moved_along_a_surface_as_the_library_does() {
         })
         .collect();
     let (mut moved_polys, mut moved) = (vec![u32::MAX; n], vec![at(DVec3::ZERO); n]);
-    let st = unsafe {
-        ps_world_surface_move_along(
-            w,
-            n,
-            polys.as_ptr(),
-            located.as_ptr(),
-            targets.as_ptr(),
-            moved_polys.as_mut_ptr(),
-            moved.as_mut_ptr(),
-        )
-    };
+    let st = move_rows(
+        w,
+        (&polys, &located, &targets),
+        &mut moved_polys,
+        &mut moved,
+    );
     expect(st, PsOk, "");
     let start = |i: usize| DVec3::new(located[i].x, located[i].y, located[i].z);
     let target = |i: usize| DVec3::new(targets[i].x, targets[i].y, targets[i].z);
@@ -1215,17 +1231,7 @@ fn points_are_located_and_moved_along_a_surface_as_the_library_does() {
     let mut bad = polys.clone();
     bad[2] = n as u32;
     let (mut out_polys, mut out) = (vec![7u32; n], vec![at(DVec3::ONE); n]);
-    let st = unsafe {
-        ps_world_surface_move_along(
-            w,
-            n,
-            bad.as_ptr(),
-            located.as_ptr(),
-            targets.as_ptr(),
-            out_polys.as_mut_ptr(),
-            out.as_mut_ptr(),
-        )
-    };
+    let st = move_rows(w, (&bad, &located, &targets), &mut out_polys, &mut out);
     expect(
         st,
         PsInvalidArgument,
@@ -1234,17 +1240,7 @@ fn points_are_located_and_moved_along_a_surface_as_the_library_does() {
     assert!(out_polys.iter().all(|&p| p == 7) && out.iter().all(|&p| p == at(DVec3::ONE)));
     let mut nan = targets.clone();
     nan[3].x = f64::NAN;
-    let st = unsafe {
-        ps_world_surface_move_along(
-            w,
-            n,
-            polys.as_ptr(),
-            located.as_ptr(),
-            nan.as_ptr(),
-            out_polys.as_mut_ptr(),
-            out.as_mut_ptr(),
-        )
-    };
+    let st = move_rows(w, (&polys, &located, &nan), &mut out_polys, &mut out);
     expect(
         st,
         PsInvalidArgument,

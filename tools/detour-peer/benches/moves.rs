@@ -2,7 +2,7 @@
 //! `dtNavMeshQuery::moveAlongSurface` on every navmesh file of the corpus, on the same
 //! moves: from the start of each of the file's 200 random pairs (`detour_peer::corpus`),
 //! located once on each side (`locate`, `findNearestPoly`), towards its goal by at most
-//! `STEP` world units in plan view (a stride, through a few polygons and into walls), the
+//! `STRIDE` world units in plan view (a stride, through a few polygons and into walls), the
 //! height of the floor reached taken on both sides (Detour: `getPolyHeight` after the move,
 //! as `dtPathCorridor::movePosition` does). One
 //! criterion group per file, `moves/<file>`, holding `detour` and `pathsmooth`, each
@@ -22,9 +22,6 @@ use pathsmooth::navmesh::PolyId;
 use recastnavigation_sys::dtPolyRef;
 use std::hint::black_box;
 use std::time::Duration;
-
-/// The longest move, world units (plan view).
-const STEP: f64 = 2.0;
 
 /// One move, located on both sides.
 struct Move {
@@ -49,9 +46,7 @@ fn moves(c: &mut Criterion) {
             .pairs
             .iter()
             .filter_map(|p| {
-                let (from, to) = (up.plan(p.start), up.plan(p.goal));
-                let step = (to - from).clamp_length_max(STEP);
-                let target = up.join(from + step, up.height(p.start));
+                let target = p.stride_target(up);
                 let ours = case.query.locate(&case.mesh, p.start).ok()?;
                 let theirs = case.detour.nearest_raw(&to_detour(up, p.start));
                 (theirs.0 != 0).then(|| Move {

@@ -16,9 +16,8 @@ fn main() {
         let up = case.mesh.surface().up();
         let mut visited = [0; 16];
         for p in case.pairs.clone() {
-            // The bench's move: towards the goal by at most 2 units, at the start's height.
-            let (from, to) = (up.plan(p.start), up.plan(p.goal));
-            let target = up.join(from + (to - from).clamp_length_max(2.0), up.height(p.start));
+            // The bench's move.
+            let target = p.stride_target(up);
             let Ok(ours) = case.query.locate(&case.mesh, p.start) else {
                 continue;
             };

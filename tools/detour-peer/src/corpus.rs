@@ -482,6 +482,21 @@ pub struct Pair {
     pub goal_poly: PolyId,
 }
 
+/// The longest move of the `moves` bench, world units (plan view).
+pub const STRIDE: f64 = 2.0;
+
+impl Pair {
+    /// The `moves` bench's target: from the start towards the goal by at most [`STRIDE`]
+    /// in plan view, at the start's height (as a walking agent's next position).
+    pub fn stride_target(&self, up: UpAxis) -> DVec3 {
+        let (from, to) = (up.plan(self.start), up.plan(self.goal));
+        up.join(
+            from + (to - from).clamp_length_max(STRIDE),
+            up.height(self.start),
+        )
+    }
+}
+
 /// SplitMix64.
 pub struct Rng(u64);
 

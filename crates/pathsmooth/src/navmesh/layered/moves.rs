@@ -48,8 +48,6 @@ impl MoveScratch {
         let centre = start.lerp(target, 0.5);
         let magnitude = start.abs().max_element().max(target.abs().max_element());
         let reach = 0.5 * start.distance(target) + tolerance_at(magnitude);
-        let up = surface.up();
-        let corner = |v: u32| up.plan(surface.vertices()[v as usize]);
         // The start itself is the fallback: a move never ends farther from the target.
         let mut best = (from, start, start.distance_squared(target));
         // The polygon holding the target whose floor there is nearest `height`.
@@ -66,7 +64,7 @@ impl MoveScratch {
             }
             let ring = surface.polygon(p);
             for (i, across) in surface.neighbors(p).enumerate() {
-                let (a, b) = (corner(ring[i]), corner(ring[(i + 1) % ring.len()]));
+                let (a, b) = edge(surface, ring, i);
                 // Every edge bounds the polygon, so its nearest point to the target is a
                 // candidate; the nearest over all visited polygons is the answer.
                 let (q, _) = closest_on_segment(target, a, b);
@@ -100,8 +98,6 @@ impl MoveScratch {
         start: DVec2,
         target: DVec2,
     ) -> Option<PolyId> {
-        let up = surface.up();
-        let corner = |v: u32| up.plan(surface.vertices()[v as usize]);
         let d = target - start;
         let (mut p, mut gone) = (from, f64::NEG_INFINITY);
         self.visit(p);
@@ -114,7 +110,7 @@ impl MoveScratch {
             let ring = surface.polygon(p);
             let mut exit: Option<(f64, usize)> = None;
             for i in 0..ring.len() {
-                let (a, b) = (corner(ring[i]), corner(ring[(i + 1) % ring.len()]));
+                let (a, b) = edge(surface, ring, i);
                 let outward = cross(b - a, d);
                 if outward >= 0.0 {
                     continue;
@@ -164,4 +160,14 @@ impl MoveScratch {
 /// filter.
 fn open(surface: &Surface, filter: Option<&AreaCosts>, across: Option<PolyId>) -> Option<PolyId> {
     across.filter(|&n| filter.is_none_or(|f| !f.is_excluded(surface.area(n))))
+}
+
+/// Edge `i` of a polygon with corners `ring`, from corner `i` to the next, in plan view.
+fn edge(surface: &Surface, ring: &[u32], i: usize) -> (DVec2, DVec2) {
+    let corner = |k: usize| {
+        surface
+            .up()
+            .plan(surface.vertices()[ring[k % ring.len()] as usize])
+    };
+    (corner(i), corner(i + 1))
 }

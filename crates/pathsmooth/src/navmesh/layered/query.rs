@@ -375,22 +375,10 @@ impl SurfaceQuery {
     ) -> Result<(PolyId, DVec3)> {
         let surface = mesh.surface();
         let up = surface.up();
-        if start.0 as usize >= surface.num_polygons() {
-            return Err(Error::param(
-                "polygon",
-                start.0 as f64,
-                "an index below the surface's polygon count",
-            ));
-        }
+        polygon_in_range(surface, start.0)?;
         check_within(&[start.1, target], max_map_coordinate::<f64>())?;
         let (from, to) = (up.plan(start.1), up.plan(target));
-        if !surface.contains_plan(start.0, from) {
-            return Err(Error::OutsideMesh {
-                what: "start",
-                x: from.x,
-                y: from.y,
-            });
-        }
+        point_in_polygon(surface, start.0, from, "start")?;
         let filter = self.filter.as_deref();
         let (p, at) = self
             .moves
@@ -872,6 +860,21 @@ fn end_on(
     check: bool,
 ) -> Result<(DVec2, TriId)> {
     let surface = mesh.surface();
+    polygon_in_range(surface, p)?;
+    if !at.is_finite() {
+        return Err(Error::NonFinite {
+            index: usize::from(what == "goal"),
+        });
+    }
+    let plan = surface.up().plan(at);
+    if check {
+        point_in_polygon(surface, p, plan, what)?;
+    }
+    Ok((plan, mesh.triangle_at(p, plan)))
+}
+
+/// [`Error::BadParameter`] for a polygon the surface does not have.
+fn polygon_in_range(surface: &Surface, p: PolyId) -> Result<()> {
     if p as usize >= surface.num_polygons() {
         return Err(Error::param(
             "polygon",
@@ -879,20 +882,19 @@ fn end_on(
             "an index below the surface's polygon count",
         ));
     }
-    if !at.is_finite() {
-        return Err(Error::NonFinite {
-            index: usize::from(what == "goal"),
-        });
-    }
-    let plan = surface.up().plan(at);
-    if check && !surface.contains_plan(p, plan) {
+    Ok(())
+}
+
+/// [`Error::OutsideMesh`] (`what`) for a plan-view point outside polygon `p`.
+fn point_in_polygon(surface: &Surface, p: PolyId, plan: DVec2, what: &'static str) -> Result<()> {
+    if !surface.contains_plan(p, plan) {
         return Err(Error::OutsideMesh {
             what,
             x: plan.x,
             y: plan.y,
         });
     }
-    Ok((plan, mesh.triangle_at(p, plan)))
+    Ok(())
 }
 
 /// Lifts the plan-view `path` found through `channel` (triangles of the plan mesh) to 3D.
