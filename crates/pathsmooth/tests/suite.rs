@@ -22,6 +22,7 @@ mod crowd_agents;
 mod crowd_avoidance;
 #[cfg(feature = "rayon")]
 mod crowd_batch;
+mod crowd_floors;
 mod crowd_obstacles;
 mod fillet;
 mod fillet_maps;

@@ -131,6 +131,15 @@ pub(crate) struct Mover {
     /// A moving obstacle (standing too): among the neighbours of every mover in reach,
     /// whatever the neighbour limit.
     pub(crate) obstacle: bool,
+    /// The height of its floor: movers whose floors differ by the frame's agent height or
+    /// more never meet (NaN: met on every floor, as a moving obstacle in plan view).
+    pub(crate) floor: f64,
+}
+
+/// True when movers on floors at heights `a` and `b` meet: their floors are less than
+/// `height` apart (either NaN: they meet).
+fn same_floor(a: f64, b: f64, height: f64) -> bool {
+    (a - b).is_nan() || (a - b).abs() < height
 }
 
 /// The avoidance's scratch, kept by the crowd from frame to frame: the movers, the
@@ -144,6 +153,8 @@ pub(crate) struct AvoidScratch {
     chosen: Vec<Option<DVec2>>,
     /// The side of the last frame's buckets.
     cell: f64,
+    /// The last frame's agent height (movers whose floors differ by it never meet).
+    height: f64,
 }
 
 /// What one run's solves reuse: a mover's neighbours, as found and as ORCA takes them, and
@@ -164,6 +175,8 @@ pub(crate) struct Frame<'a> {
     movers: &'a [Mover],
     buckets: &'a [(u64, u32)],
     settings: &'a Avoidance,
+    /// Movers whose floors differ by this much never meet.
+    height: f64,
     dt: f64,
     reach: f64,
     cell: f64,
@@ -207,6 +220,7 @@ impl AvoidScratch {
     pub(crate) fn frame<'a>(
         &'a mut self,
         settings: &'a Avoidance,
+        height: f64,
         dt: f64,
         runs: usize,
     ) -> (Frame<'a>, &'a mut [Solver]) {
@@ -217,6 +231,7 @@ impl AvoidScratch {
         });
         let cell = reach.max(f64::MIN_POSITIVE);
         self.cell = cell;
+        self.height = height;
         self.buckets.clear();
         self.buckets
             .extend(self.movers.iter().enumerate().map(|(i, m)| {
@@ -229,6 +244,7 @@ impl AvoidScratch {
             movers: &self.movers,
             buckets: &self.buckets,
             settings,
+            height,
             dt,
             reach,
             cell,
@@ -249,9 +265,11 @@ impl AvoidScratch {
     }
 
     /// The pairs of the first `agents` movers that now stand closer than the sum of their
-    /// radii, one of them having taken a velocity of avoidance's choosing this frame
+    /// radii on one floor (their heights less than the last frame's agent height apart),
+    /// one of them having taken a velocity of avoidance's choosing this frame
     /// ([`chosen`](Self::chosen)), into `out` (each pair once, the lower index first).
-    /// `at(i)` and `radius(i)`: mover `i`'s position after the walk, and its radius.
+    /// `at(i)` and `radius(i)`: mover `i`'s position and floor height after the walk, and
+    /// its radius.
     ///
     /// Candidates come from the frame's buckets, filled with the positions before the walk:
     /// a pair that overlaps now stood less than the sum of their radii and of their moves
@@ -264,19 +282,19 @@ impl AvoidScratch {
     pub(crate) fn overlapping(
         &self,
         agents: usize,
-        at: impl Fn(usize) -> DVec2,
+        at: impl Fn(usize) -> (DVec2, f64),
         radius: impl Fn(usize) -> f64,
         out: &mut Vec<(u32, u32)>,
     ) {
         out.clear();
         let (mut moved, mut widest) = (0.0f64, 0.0f64);
         for (i, m) in self.movers.iter().take(agents).enumerate() {
-            moved = moved.max(at(i).distance(m.position));
+            moved = moved.max(at(i).0.distance(m.position));
             widest = widest.max(radius(i));
         }
         let avoided = self.chosen.iter().take(agents).enumerate();
         for (i, _) in avoided.filter(|(_, v)| v.is_some()) {
-            let (p, r) = (at(i), radius(i));
+            let ((p, floor), r) = (at(i), radius(i));
             // The square round the position before, a thousandth wider than the bound, so
             // that rounding in its corners cannot leave a bucket out.
             let (q, half) = (self.movers[i].position, 1.001 * (r + widest + 2.0 * moved));
@@ -287,7 +305,11 @@ impl AvoidScratch {
                 // agents' positions now are one cache miss each, and most candidates of a
                 // bucket stood farther than the bound.
                 let near_before = self.movers[j].position.distance(q) < half;
-                if j != i && j < agents && near_before && at(j).distance(p) < r + radius(j) {
+                if j == i || j >= agents || !near_before {
+                    continue;
+                }
+                let (pj, floor_j) = at(j);
+                if pj.distance(p) < r + radius(j) && same_floor(floor, floor_j, self.height) {
                     out.push((i.min(j) as u32, i.max(j) as u32));
                 }
             }
@@ -303,10 +325,10 @@ impl AvoidScratch {
         &mut self,
         settings: &Avoidance,
         dt: f64,
-        walls_near: impl Fn(DVec2, f64, &mut Vec<[DVec2; 2]>),
+        walls_near: impl Fn(usize, DVec2, f64, &mut Vec<[DVec2; 2]>),
         mut out: impl FnMut(usize, Option<DVec2>),
     ) {
-        let (frame, solvers) = self.frame(settings, dt, 1);
+        let (frame, solvers) = self.frame(settings, f64::INFINITY, dt, 1);
         frame.solve_run(0, 1, &mut solvers[0], &walls_near);
         for (i, &v) in self.chosen().iter().enumerate() {
             out(i, v);
@@ -325,7 +347,7 @@ impl Frame<'_> {
         run: usize,
         runs: usize,
         solver: &mut Solver,
-        walls_near: &impl Fn(DVec2, f64, &mut Vec<[DVec2; 2]>),
+        walls_near: &impl Fn(usize, DVec2, f64, &mut Vec<[DVec2; 2]>),
     ) {
         let n = self.buckets.len();
         let per_run = n.div_ceil(runs.max(1)).max(1);
@@ -338,14 +360,14 @@ impl Frame<'_> {
     }
 
     /// The velocity mover `i` takes: ORCA's, against its nearest neighbours and the walls
-    /// `walls_near(p, reach, out)` lists near it, or `None` for a mover that keeps its
+    /// `walls_near(i, p, reach, out)` lists near it, or `None` for a mover that keeps its
     /// preferred velocity (nobody near, or nobody in its way). Depends on nothing but the
     /// frame (not on the solver's earlier use), so runs in any order give the same answer.
     pub(crate) fn velocity(
         &self,
         i: usize,
         solver: &mut Solver,
-        walls_near: &impl Fn(DVec2, f64, &mut Vec<[DVec2; 2]>),
+        walls_near: &impl Fn(usize, DVec2, f64, &mut Vec<[DVec2; 2]>),
     ) -> Option<DVec2> {
         let settings = self.settings;
         let dt = self.dt;
@@ -396,6 +418,7 @@ impl Frame<'_> {
         // The walls it could reach within the wall horizon, as RVO2's obstacle edges.
         solver.walls.clear();
         walls_near(
+            i,
             me.position,
             me.speed * settings.wall_time_horizon + 2.0 * me.radius,
             &mut solver.walls,
@@ -485,8 +508,8 @@ impl Frame<'_> {
         })
     }
 
-    /// The (at most the settings' limit) movers nearest mover `i` within the reach,
-    /// moving obstacles first, then nearest first (ties: the lower index), in `near`.
+    /// The (at most the settings' limit) movers nearest mover `i` within the reach and on
+    /// its floor, moving obstacles first, then nearest first (ties: the lower index), in `near`.
     ///
     /// In a dense crowd far more movers are in reach than are kept (the limit is a
     /// handful): each candidate is compared with the worst kept one and only a better one
@@ -496,7 +519,7 @@ impl Frame<'_> {
         let (reach, cell, max) = (self.reach, self.cell, self.settings.max_neighbours);
         near.clear();
         let movers = &self.movers;
-        let p = movers[i].position;
+        let (p, floor) = (movers[i].position, movers[i].floor);
         // Moving obstacles first: the limit must not leave a truck out for a crowd.
         let before = |&(da, a): &(f64, u32), &(db, b): &(f64, u32)| {
             let (oa, ob) = (movers[a as usize].obstacle, movers[b as usize].obstacle);
@@ -504,7 +527,7 @@ impl Frame<'_> {
         };
         for j in around(self.buckets, cell, p) {
             let d = movers[j].position.distance(p);
-            if j == i || d > reach {
+            if j == i || d > reach || !same_floor(floor, movers[j].floor, self.height) {
                 continue;
             }
             let candidate = (d, j as u32);
@@ -540,13 +563,15 @@ mod tests {
             standing: false,
             slowed: 0.0,
             obstacle: false,
+            floor: 0.0,
         }
     }
 
     /// The overlap search finds exactly the pairs a comparison of every pair finds (closer
-    /// than their radii now, one of them having avoided), over random crowds in which a
-    /// few agents were moved much farther than a step (as a door or a push moves one),
-    /// farther than the buckets' side.
+    /// than their radii now on one floor, one of them having avoided), over random crowds
+    /// in which a few agents were moved much farther than a step (as a door or a push moves
+    /// one), farther than the buckets' side, on floors 0, 1.5 and 3 (agents 2 tall: the
+    /// middle floor meets both others, those two never meet).
     #[test]
     fn the_overlap_search_finds_every_overlapping_pair_a_full_comparison_finds() {
         let mut next = crate::test_fixtures::uniform(0x2545_f491_4f6c_dd1du64);
@@ -563,16 +588,18 @@ mod tests {
                 });
             }
             // Buckets as an update makes them; then who avoided, and where all stand now.
-            let _ = s.frame(&Avoidance::default(), 0.1, 1);
+            let _ = s.frame(&Avoidance::default(), 2.0, 0.1, 1);
             s.chosen = (0..n)
                 .map(|_| (next() < 0.7).then_some(DVec2::ZERO))
                 .collect();
-            let after: Vec<DVec2> = s
+            let after: Vec<(DVec2, f64)> = s
                 .movers
                 .iter()
                 .map(|m| {
                     let reach = if next() < 0.05 { 5.0 } else { 0.05 };
-                    m.position + DVec2::new(next() - 0.5, next() - 0.5) * 2.0 * reach
+                    let floor = [0.0, 1.5, 3.0][(next() * 3.0) as usize % 3];
+                    let p = m.position + DVec2::new(next() - 0.5, next() - 0.5) * 2.0 * reach;
+                    (p, floor)
                 })
                 .collect();
             let agents = n - (trial % 3 == 0) as usize; // the last one a moving obstacle
@@ -583,7 +610,9 @@ mod tests {
             for i in 0..agents {
                 for j in i + 1..agents {
                     let avoided = s.chosen[i].is_some() || s.chosen[j].is_some();
-                    if avoided && after[i].distance(after[j]) < radius(i) + radius(j) {
+                    let ((p, f), (q, g)) = (after[i], after[j]);
+                    let meet = (f - g).abs() < 2.0;
+                    if avoided && meet && p.distance(q) < radius(i) + radius(j) {
                         every.push((i as u32, j as u32));
                     }
                 }
@@ -600,7 +629,12 @@ mod tests {
             ..AvoidScratch::default()
         };
         let mut out = vec![None; 3];
-        s.velocities(&Avoidance::default(), 0.1, |_, _, _| {}, |i, v| out[i] = v);
+        s.velocities(
+            &Avoidance::default(),
+            0.1,
+            |_, _, _, _| {},
+            |i, v| out[i] = v,
+        );
         assert_eq!(out[2], None);
         let (a, b) = (out[0].unwrap(), out[1].unwrap());
         assert!(a.y.abs() > 0.05 && b.y.abs() > 0.05, "{out:?}");
@@ -625,6 +659,7 @@ mod tests {
                 movers,
                 buckets: &[],
                 settings: &settings,
+                height: f64::INFINITY,
                 dt: 0.1,
                 reach: 10.0,
                 cell: 10.0,

@@ -38,7 +38,9 @@ mod batch;
 mod moving;
 
 pub use agent_path::{AgentPath, Moved, Repair, Retargeted, MAX_PULL};
-pub use agents::{AgentIndex, Crowd, CrowdAgent, CrowdFrame, MAX_RADII, MAX_THREADS};
+pub use agents::{
+    AgentIndex, Crowd, CrowdAgent, CrowdFrame, DEFAULT_AGENT_HEIGHT, MAX_RADII, MAX_THREADS,
+};
 pub use avoid::Avoidance;
 #[cfg(feature = "rayon")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rayon")))]

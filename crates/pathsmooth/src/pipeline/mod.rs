@@ -708,6 +708,27 @@ impl<W: World> Pipeline<W> {
     }
 }
 
+impl<X: World> Pipeline<std::sync::Arc<X>> {
+    /// Makes `world` the pipeline's, keeping its radius, steps and scratch: a crowd whose
+    /// agents each walk a world of their own (the sheets of a layered navmesh) runs one
+    /// pipeline a thread over all of them. The searches' scratch is not tied to a mesh
+    /// (each query starts afresh), so nothing is made again. O(1): nothing at all when it
+    /// is the pipeline's world already.
+    pub(crate) fn use_world(&mut self, world: &std::sync::Arc<X>) {
+        if !std::sync::Arc::ptr_eq(&self.world, world) {
+            self.world = std::sync::Arc::clone(world);
+        }
+    }
+}
+
+impl<W: World> Pipeline<W> {
+    /// The world's path-finding scratch, for a caller planning on the world's own
+    /// search before the pipeline does (a crowd on a layered navmesh plans in 3D first).
+    pub(crate) fn query_mut(&mut self) -> &mut W::Query {
+        &mut self.query
+    }
+}
+
 /// Whether `step` may run on `input`: not when the run is cancelled, nor when its output
 /// could exceed the cap on points.
 fn before_step(

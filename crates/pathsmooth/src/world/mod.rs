@@ -366,6 +366,16 @@ pub trait World {
         None
     }
 
+    /// The height of the floor at plan-view point `p`, for a world whose plan view lies on
+    /// floors in 3D (a [`SurfaceWorld`]: the floor of its sheet under `p`); `None` for a
+    /// flat world (the default), or where no floor of it lies under `p`. A crowd keeps each
+    /// agent's height by it, so that agents on floors over one another never meet
+    /// ([`Crowd::with_agent_height`](crate::crowd::Crowd::with_agent_height)).
+    fn floor_height(&self, p: DVec2) -> Option<f64> {
+        let _ = p;
+        None
+    }
+
     /// The tolerance for "touching" (see the [module docs](self)).
     fn tolerance(&self) -> f64 {
         tolerance_for(&self.bounds())
@@ -516,6 +526,9 @@ macro_rules! forward_world {
             }
             fn max_clearance(&self) -> Option<f64> {
                 (**self).max_clearance()
+            }
+            fn floor_height(&self, p: DVec2) -> Option<f64> {
+                (**self).floor_height(p)
             }
             fn segment_cost(&self, a: DVec2, b: DVec2) -> f64 {
                 (**self).segment_cost(a, b)

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use glam::{DVec2, DVec3};
 
-use super::{tolerance_for, Bounds, NavMeshWorld, World};
+use super::{tolerance_for, Bounds, NavMeshWorld, Obstacle, ObstacleId, ObstacleWorld, World};
 use crate::area::AreaCosts;
 use crate::cancel::Cancel;
 use crate::error::{Error, Result};
@@ -197,6 +197,16 @@ impl SurfaceWorld {
         self.whole.as_deref().map(|(_, world)| world)
     }
 
+    /// The surface polygon under plan-view `p` on the [sheet](Self::sheet) (so on its
+    /// floor: a sheet is one floor deep), `None` off the sheet or before any. This is how a
+    /// crowd agent walking in plan view on its sheet knows which floor it stands on.
+    /// Cost: one lookup in the sheet's triangle index.
+    pub fn polygon_at(&self, p: DVec2) -> Option<PolyId> {
+        let (sheet, _) = self.sheet.as_deref()?;
+        let t = sheet.mesh().locate(p)?;
+        Some(self.mesh.polygon_of(sheet.surface_triangle(t)))
+    }
+
     /// The world of [`sheet`](Self::sheet): the one every plan-view answer is from.
     pub fn sheet_world(&self) -> Option<&NavMeshWorld> {
         self.sheet.as_deref().map(|(_, world)| world)
@@ -369,6 +379,21 @@ impl World for SurfaceWorld {
             .map_or(0.0, |w| w.segment_clearance(a, b, cap))
     }
 
+    fn walls_near(&self, p: DVec2, reach: f64, out: &mut Vec<[DVec2; 2]>) {
+        if let Some(w) = self.sheet_world() {
+            w.walls_near(p, reach, out);
+        }
+    }
+
+    /// The floor's height under `p` on the sheet ([`Surface::floor_height`] of
+    /// [`polygon_at`](SurfaceWorld::polygon_at)'s polygon).
+    ///
+    /// [`Surface::floor_height`]: crate::navmesh::Surface::floor_height
+    fn floor_height(&self, p: DVec2) -> Option<f64> {
+        let polygon = self.polygon_at(p)?;
+        Some(self.mesh.surface().floor_height(polygon, p))
+    }
+
     fn bend_is_clear(&self, prev: DVec2, v: DVec2, next: DVec2, radius: f64) -> bool {
         self.sheet_world()
             .is_some_and(|w| w.bend_is_clear(prev, v, next, radius))
@@ -489,5 +514,34 @@ impl World for SurfaceWorld {
                 needs: "a plan, whose sheet they run on",
             }),
         }
+    }
+}
+
+/// A layered navmesh takes no temporary obstacles yet: a plan-view shape names a place on
+/// every floor under it, and the sheets its agents walk on are cut from the surface, which
+/// an obstacle would have to cut first. Every call is refused with [`Error::Unsupported`],
+/// so a [`Crowd`](crate::crowd::Crowd) walks such a mesh without doors (moving obstacles
+/// that keep moving are avoided by velocity alone, see
+/// [`Crowd::add_moving_obstacle`](crate::crowd::Crowd::add_moving_obstacle)).
+impl ObstacleWorld for SurfaceWorld {
+    fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<ObstacleId> {
+        let _ = obstacle;
+        Err(no_obstacles())
+    }
+    /// None was ever added: every id is unknown ([`Error::BadObstacle`]).
+    fn remove_obstacle(&mut self, id: ObstacleId) -> Result<()> {
+        Err(super::obstacles::unknown(id))
+    }
+    fn obstacle_blocks(&self, id: ObstacleId, path: &[DVec2], radius: f64) -> Result<bool> {
+        let _ = (path, radius);
+        Err(super::obstacles::unknown(id))
+    }
+}
+
+/// Why a layered navmesh refuses temporary obstacles.
+fn no_obstacles() -> Error {
+    Error::Unsupported {
+        what: "temporary obstacles on a layered navmesh",
+        needs: "a flat navmesh world (on a mesh with one floor, SurfaceWorld::one_floor_world)",
     }
 }

@@ -14,6 +14,8 @@ use crate::pipeline::{Pipeline, Step};
 use crate::world::{Obstacle, ObstacleId, ObstacleWorld, World};
 use crate::GridWorld;
 
+mod floors;
+
 /// The most threads a crowd updates on ([`Crowd::with_threads`]): each thread holds a
 /// pipeline of its own, and threads beyond the cores only cost.
 pub const MAX_THREADS: usize = 256;
@@ -29,6 +31,10 @@ const SEPARATION_ROUNDS: usize = 4;
 /// How far beyond the sum of their radii two overlapping agents are pushed, as a fraction of
 /// the overlap: enough for the rounding of the step not to leave them touching.
 const SEPARATION_SLACK: f64 = 1e-3;
+
+/// The crowd's [agent height](Crowd::with_agent_height) unless set: 2 world units,
+/// RecastDemo's default agent height in metres, the unit of most engines' navmeshes.
+pub const DEFAULT_AGENT_HEIGHT: f64 = 2.0;
 
 /// An agent's index in its [`Crowd`]: valid until an agent is removed
 /// ([`Crowd::remove_agent`] moves the last agent into the removed one's index, as
@@ -60,6 +66,8 @@ pub struct CrowdAgent {
     avoiding: Option<DVec2>,
     /// How long (seconds) it has walked at less than half its speed while walking.
     slowed: f64,
+    /// The floor's height where it stands ([`World::floor_height`]; 0 on a flat world).
+    height: f64,
 }
 
 impl CrowdAgent {
@@ -94,6 +102,14 @@ impl CrowdAgent {
     /// True when the agent stands at its target (and no new one is pending).
     pub fn arrived(&self) -> bool {
         self.wanted.is_none() && self.agent_path.position() == self.agent_path.target()
+    }
+
+    /// The height of the floor where the agent stands, on a world whose plan view lies on
+    /// floors in 3D ([`World::floor_height`]: a [`SurfaceWorld`](crate::SurfaceWorld)); 0
+    /// on a flat world. Kept after every move; agents whose heights differ by the crowd's
+    /// [agent height](Crowd::with_agent_height) or more never meet.
+    pub fn height(&self) -> f64 {
+        self.height
     }
 
     /// The last error an update met for this agent, or `None`: why the target asked for
@@ -191,6 +207,12 @@ pub struct Crowd<W: ObstacleWorld = GridWorld> {
     #[cfg(feature = "rayon")]
     pool: Option<rayon::ThreadPool>,
     agents: Vec<CrowdAgent>,
+    /// Per agent, the world it walks on when not the crowd's (`None`): on a layered navmesh
+    /// the sheet round its path (see [`Crowd::add_agent_on_surface`]). Beside the agents, so
+    /// that [`CrowdAgent`] does not name the world's type.
+    worlds: Vec<Option<Arc<W>>>,
+    /// Agents whose floors' heights differ by this much or more never meet.
+    agent_height: f64,
     /// The agents with a target to plan, first asked first served.
     queue: VecDeque<AgentIndex>,
     /// The most targets planned per update (`None`: all).
@@ -221,6 +243,8 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             #[cfg(feature = "rayon")]
             pool: None,
             agents: Vec::new(),
+            worlds: Vec::new(),
+            agent_height: DEFAULT_AGENT_HEIGHT,
             queue: VecDeque::new(),
             plan_budget: None,
             changed: false,
@@ -319,8 +343,20 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         speed: f64,
         radius: f64,
     ) -> Result<AgentIndex> {
+        self.add_with_radius(radius, |crowd, size| {
+            crowd.add_sized(position, target, speed, size)
+        })
+    }
+
+    /// Runs `add` with the index of `radius` among the crowd's radii (made when new), and
+    /// takes a radius made for the agent away again when `add` fails.
+    fn add_with_radius(
+        &mut self,
+        radius: f64,
+        add: impl FnOnce(&mut Self, usize) -> Result<AgentIndex>,
+    ) -> Result<AgentIndex> {
         let size = self.size_of(radius)?;
-        let added = self.add_sized(position, target, speed, size);
+        let added = add(self, size);
         if added.is_err() && size == self.radii.len() - 1 && size > 0 {
             // A radius made for this agent alone goes with it.
             let used = self.agents.iter().any(|a| a.size == size);
@@ -369,10 +405,25 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         speed: f64,
         size: usize,
     ) -> Result<AgentIndex> {
-        if !(speed.is_finite() && speed > 0.0) {
-            return Err(Error::param("speed", speed, "a finite speed > 0"));
-        }
-        let agent_path = AgentPath::new(&mut self.pipelines[0][size], position, target)?;
+        check_speed(speed)?;
+        let pipeline = &mut self.pipelines[0][size];
+        pipeline.use_world(&self.world);
+        let agent_path = AgentPath::new(pipeline, position, target)?;
+        let height = self.world.floor_height(agent_path.position());
+        self.push_agent(agent_path, None, speed, size, height);
+        Ok(self.agents.len() - 1)
+    }
+
+    /// Appends an agent with its path planned on `world` (`None`: the crowd's), standing
+    /// at `height` (`None`: 0).
+    fn push_agent(
+        &mut self,
+        agent_path: AgentPath,
+        world: Option<Arc<W>>,
+        speed: f64,
+        size: usize,
+        height: Option<f64>,
+    ) {
         self.agents.push(CrowdAgent {
             agent_path,
             speed,
@@ -386,8 +437,9 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             velocity: DVec2::ZERO,
             avoiding: None,
             slowed: 0.0,
+            height: height.unwrap_or(0.0),
         });
-        Ok(self.agents.len() - 1)
+        self.worlds.push(world);
     }
 
     /// Removes agent `agent`. The last agent takes its index (as `Vec::swap_remove`): the
@@ -397,14 +449,11 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     /// and a pass over the queue of targets waiting to be planned.
     pub fn remove_agent(&mut self, agent: AgentIndex) -> Result<Option<AgentIndex>> {
         if agent >= self.agents.len() {
-            return Err(Error::param(
-                "agent",
-                agent as f64,
-                "the index of an agent of the crowd",
-            ));
+            return Err(no_agent(agent));
         }
         let last = self.agents.len() - 1;
         self.agents.swap_remove(agent);
+        self.worlds.swap_remove(agent);
         self.queue.retain(|&i| i != agent);
         if agent == last {
             return Ok(None);
@@ -423,11 +472,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     ///
     /// Errors: [`Error::BadParameter`] for an index out of range.
     pub fn set_target(&mut self, agent: AgentIndex, target: DVec2) -> Result<()> {
-        let a = self.agents.get_mut(agent).ok_or(Error::param(
-            "agent",
-            agent as f64,
-            "the index of an agent of the crowd",
-        ))?;
+        let a = self.agents.get_mut(agent).ok_or(no_agent(agent))?;
         a.wanted = Some(target);
         if !a.queued {
             a.queued = true;
@@ -499,6 +544,28 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     /// The avoidance settings (`None`: none).
     pub fn avoidance(&self) -> Option<&Avoidance> {
         self.avoidance.as_ref()
+    }
+
+    /// Sets how tall the agents are (world units): two agents whose floors' heights
+    /// ([`CrowdAgent::height`]) differ by `height` or more are on different floors, one
+    /// under the other, and never meet (avoidance and separation skip them), as Detour's
+    /// crowd skips a neighbour whose height differs by the agents' mean height. Only a
+    /// world over floors in 3D ([`World::floor_height`]: a layered navmesh) has heights;
+    /// on a flat one every agent stands at 0 and meets every other. Default
+    /// [`DEFAULT_AGENT_HEIGHT`].
+    ///
+    /// Errors: [`Error::BadParameter`] unless finite and > 0.
+    pub fn with_agent_height(mut self, height: f64) -> Result<Self> {
+        if !(height.is_finite() && height > 0.0) {
+            return Err(Error::param("agent_height", height, "a finite height > 0"));
+        }
+        self.agent_height = height;
+        Ok(self)
+    }
+
+    /// The agents' height (see [`with_agent_height`](Self::with_agent_height)).
+    pub fn agent_height(&self) -> f64 {
+        self.agent_height
     }
 
     /// Adds a temporary obstacle to the world ([`ObstacleWorld::add_obstacle`]) and marks
@@ -665,10 +732,17 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     ) -> CrowdFrame {
         let runs = self.pipelines.len();
         let per_run = self.agents.len().div_ceil(runs).max(1);
-        let run = |(agents, pipelines): (&mut [CrowdAgent], &mut Vec<Pipeline<Arc<W>>>)| {
+        let crowd_world = &self.world;
+        type Run<'a, W> = (
+            (&'a mut [CrowdAgent], &'a [Option<Arc<W>>]),
+            &'a mut Vec<Pipeline<Arc<W>>>,
+        );
+        let run = |((agents, worlds), pipelines): Run<'_, W>| {
             let mut frame = CrowdFrame::default();
-            for a in agents {
-                update(a, &mut pipelines[a.size], &mut frame);
+            for (a, world) in agents.iter_mut().zip(worlds) {
+                let pipeline = &mut pipelines[a.size];
+                pipeline.use_world(world.as_ref().unwrap_or(crowd_world));
+                update(a, pipeline, &mut frame);
             }
             frame
         };
@@ -676,9 +750,11 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         if let Some(pool) = &self.pool {
             use rayon::prelude::*;
             let (agents, pipelines) = (&mut self.agents, &mut self.pipelines);
+            let worlds = &self.worlds;
             return pool.install(|| {
                 agents
                     .par_chunks_mut(per_run)
+                    .zip(worlds.par_chunks(per_run))
                     .zip(pipelines.par_iter_mut())
                     .map(run)
                     .reduce(CrowdFrame::default, |mut a, b| {
@@ -688,7 +764,11 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             });
         }
         let mut frame = CrowdFrame::default();
-        for pair in self.agents.chunks_mut(per_run).zip(&mut self.pipelines) {
+        let agents = self
+            .agents
+            .chunks_mut(per_run)
+            .zip(self.worlds.chunks(per_run));
+        for pair in agents.zip(&mut self.pipelines) {
             frame += run(pair);
         }
         frame
@@ -719,6 +799,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
                 standing,
                 slowed: a.slowed,
                 obstacle: false,
+                floor: a.height,
             }
         }));
         // Moving obstacles as neighbours that stand aside for nobody (a standing one is
@@ -737,12 +818,18 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             standing: true,
             slowed: 0.0,
             obstacle: true,
+            // In plan view: met on every floor.
+            floor: f64::NAN,
         }));
-        let world = &self.world;
-        let walls_near =
-            |p: DVec2, reach: f64, out: &mut Vec<[DVec2; 2]>| world.walls_near(p, reach, out);
+        let (world, worlds) = (&self.world, &self.worlds);
+        // Each agent's walls are those of the world it walks on (moving obstacles, after
+        // the agents, list none).
+        let walls_near = |i: usize, p: DVec2, reach: f64, out: &mut Vec<[DVec2; 2]>| {
+            let world = worlds.get(i).and_then(Option::as_ref).unwrap_or(world);
+            world.walls_near(p, reach, out);
+        };
         let runs = self.pipelines.len();
-        let (frame, solvers) = self.avoid.frame(settings, dt, runs);
+        let (frame, solvers) = self.avoid.frame(settings, self.agent_height, dt, runs);
         // Each mover's velocity depends on the frame only: runs in parallel give the
         // same velocities as one.
         let solve = |(run, solver): (usize, &mut Solver)| {
@@ -778,7 +865,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             let agents = &self.agents;
             self.avoid.overlapping(
                 agents.len(),
-                |i| agents[i].agent_path.position(),
+                |i| (agents[i].agent_path.position(), agents[i].height),
                 |i| agents[i].radius,
                 &mut pairs,
             );
@@ -808,10 +895,11 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         let away = if d > 0.0 { (pi - pj) / d } else { -DVec2::X };
         let half = away * 0.5 * (sum - d) * (1.0 + SEPARATION_SLACK);
         let pipelines = &mut self.pipelines[0];
-        let agents = &mut self.agents;
+        let (agents, worlds, world) = (&mut self.agents, &self.worlds, &self.world);
         let mut step = |k: usize, by: DVec2| {
-            let size = agents[k].size;
-            step_aside(&mut agents[k], &mut pipelines[size], by, frame)
+            let pipeline = &mut pipelines[agents[k].size];
+            pipeline.use_world(worlds[k].as_ref().unwrap_or(world));
+            step_aside(&mut agents[k], pipeline, by, frame)
         };
         // One that cannot move (stuck, or walled) leaves the other to go all the way.
         match (step(i, half), step(j, -half)) {
@@ -860,6 +948,20 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             }
         }
         result
+    }
+}
+
+/// The error for an agent index out of range.
+fn no_agent(agent: AgentIndex) -> Error {
+    Error::param("agent", agent as f64, "the index of an agent of the crowd")
+}
+
+/// Refuses a speed that is not finite and > 0.
+fn check_speed(speed: f64) -> Result<()> {
+    if speed.is_finite() && speed > 0.0 {
+        Ok(())
+    } else {
+        Err(Error::param("speed", speed, "a finite speed > 0"))
     }
 }
 
@@ -944,6 +1046,14 @@ fn walk_agent<W: World>(
     } else {
         0.0
     };
+    keep_height(a, pipeline);
+}
+
+/// Keeps agent `a`'s [height](CrowdAgent::height) that of the floor where it stands now.
+fn keep_height<W: World>(a: &mut CrowdAgent, pipeline: &Pipeline<Arc<W>>) {
+    if let Some(h) = pipeline.world().floor_height(a.agent_path.position()) {
+        a.height = h;
+    }
 }
 
 /// True when the step `from`–`to` keeps the pipeline's radius off the walls. Every point of
@@ -967,14 +1077,17 @@ fn step_aside<W: World>(
         return false;
     }
     let to = c.position() + by;
-    match step_is_clear(pipeline, c.position(), to).then(|| c.move_position(pipeline, to)) {
-        Some(Ok(Moved::Replanned)) => {
-            frame.replans += 1;
-            true
-        }
-        Some(Ok(_)) => true,
-        _ => false,
-    }
+    let moved =
+        match step_is_clear(pipeline, c.position(), to).then(|| c.move_position(pipeline, to)) {
+            Some(Ok(Moved::Replanned)) => {
+                frame.replans += 1;
+                true
+            }
+            Some(Ok(_)) => true,
+            _ => false,
+        };
+    keep_height(a, pipeline);
+    moved
 }
 
 /// An agent's state after its update, counted in `frame`.

@@ -1,0 +1,197 @@
+//! A crowd on a layered navmesh: each agent walks the one-floor sheet round its own path.
+
+use std::sync::Arc;
+
+use glam::DVec3;
+
+use super::{check_speed, no_agent, AgentIndex, Crowd};
+use crate::crowd::AgentPath;
+use crate::error::{Error, Result};
+use crate::navmesh::PolyId;
+use crate::world::World;
+use crate::SurfaceWorld;
+
+/// Agents on a layered navmesh ([`SurfaceWorld`]: floors over one another, a bridge over a
+/// corridor, two storeys).
+///
+/// A point in plan view may lie over several floors, so an agent here is placed and sent in
+/// 3D, and walks in plan view on a world of its own: the **sheet** round its path
+/// ([`SurfaceWorld::sheet`]: the part of the surface one floor deep about its path, a flat
+/// navmesh whose cut edges are walls), on which its moves, its repairs and the walls its
+/// avoidance keeps off are all answered. What is valid on a sheet is valid on the surface,
+/// so an agent never leaves its floor but by the surface itself (stairs, ramps), and its
+/// [height](super::CrowdAgent::height) is that of the floor of its sheet where it stands.
+/// Agents whose heights differ by the crowd's [agent height](Crowd::with_agent_height) or
+/// more, one under the other, never meet; the others avoid each other as on a flat world.
+/// This is Detour's crowd on a layered mesh: each agent carries its polygon (here, its
+/// sheet), and neighbours are skipped by height.
+///
+/// On a mesh with one floor ([`SurfaceMesh::is_one_floor`](crate::navmesh::SurfaceMesh::is_one_floor))
+/// every agent walks the crowd's own world, the whole plan view, and the 2D calls
+/// ([`add_agent`](Crowd::add_agent), [`set_target`](Crowd::set_target)) work as on a flat
+/// navmesh. On a mesh with several floors the crowd's world has no sheet: agents come in
+/// through [`add_agent_on_surface`](Self::add_agent_on_surface), and a 2D target
+/// ([`set_target`](Crowd::set_target)) is planned on the agent's own sheet (the floor of its
+/// path there), where [`set_target_on_surface`](Self::set_target_on_surface) plans across
+/// the whole surface.
+///
+/// Not yet: temporary obstacles and standing moving obstacles (a layered world refuses them,
+/// see its [`ObstacleWorld`](crate::world::ObstacleWorld) implementation; moving obstacles
+/// in motion are avoided in plan view by agents on every floor), and off-mesh links: an
+/// agent's path keeps to the surface's polygons (a target reached only over a link is
+/// refused as unreachable).
+///
+/// ```
+/// use glam::DVec3;
+/// use pathsmooth::crowd::{Avoidance, Crowd};
+/// use pathsmooth::navmesh::{Surface, SurfaceMesh, UpAxis};
+/// use pathsmooth::{Preset, SurfaceWorld};
+/// // A floor at height 0 and a bridge at height 3 right over it (y up), each 10 × 2.
+/// let v = [
+///     DVec3::new(0.0, 0.0, 0.0), DVec3::new(10.0, 0.0, 0.0), DVec3::new(10.0, 0.0, 2.0), DVec3::new(0.0, 0.0, 2.0),
+///     DVec3::new(0.0, 3.0, 0.0), DVec3::new(10.0, 3.0, 0.0), DVec3::new(10.0, 3.0, 2.0), DVec3::new(0.0, 3.0, 2.0),
+/// ];
+/// let mesh = SurfaceMesh::new(Surface::from_polygons(&v, &[[0u32, 1, 2, 3], [4, 5, 6, 7]], UpAxis::Y, 0.0)?)?;
+/// let mut crowd = Crowd::new(SurfaceWorld::new(mesh), 0.4, Preset::Smooth.steps())?
+///     .with_avoidance(Some(Avoidance::default()))?;
+/// // Head-on along the same line, one on the floor and one on the bridge: they never meet.
+/// let a = crowd.add_agent_on_surface(DVec3::new(0.5, 0.0, 1.0), DVec3::new(9.5, 0.0, 1.0), 2.0)?;
+/// let b = crowd.add_agent_on_surface(DVec3::new(9.5, 3.0, 1.0), DVec3::new(0.5, 3.0, 1.0), 2.0)?;
+/// for _ in 0..300 {
+///     crowd.update(1.0 / 60.0)?;
+///     // Straight through each other's plan-view position: neither steps aside.
+///     assert!(crowd.agents().iter().all(|a| a.agent_path().position().y == 1.0));
+/// }
+/// assert_eq!(crowd.agent_point(a)?, DVec3::new(9.5, 0.0, 1.0));
+/// assert_eq!(crowd.agent_point(b)?, DVec3::new(0.5, 3.0, 1.0));
+/// # Ok::<(), pathsmooth::Error>(())
+/// ```
+impl Crowd<SurfaceWorld> {
+    /// Adds an agent at `position` on the surface (3D, in the surface's axes) walking to
+    /// `target` at `speed`: both are located on the surface as
+    /// [`SurfaceQuery::find_path`](crate::navmesh::SurfaceQuery::find_path) locates its
+    /// ends (the nearest polygon within the query's half-extents, a point off it moved
+    /// onto it), the path found on the surface, the sheet round it cut, and the agent's
+    /// path planned and smoothed on that sheet.
+    ///
+    /// Errors: [`Error::BadParameter`] for a speed not finite and > 0; the layered search's
+    /// ([`Error::NonFinite`], [`Error::OutsideMesh`], a target unreachable without
+    /// off-mesh links); the sheet's; [`AgentPath::new`]'s on it.
+    /// Cost: a search on the surface, a sheet cut with its wall index (O(t log t) for its
+    /// t triangles), and a plan on the sheet.
+    pub fn add_agent_on_surface(
+        &mut self,
+        position: DVec3,
+        target: DVec3,
+        speed: f64,
+    ) -> Result<AgentIndex> {
+        self.add_on_surface(position, target, speed, 0)
+    }
+
+    /// [`add_agent_on_surface`](Self::add_agent_on_surface) for an agent of its own
+    /// `radius`, as [`add_agent_with_radius`](Crowd::add_agent_with_radius).
+    ///
+    /// Errors: those two's.
+    pub fn add_agent_on_surface_with_radius(
+        &mut self,
+        position: DVec3,
+        target: DVec3,
+        speed: f64,
+        radius: f64,
+    ) -> Result<AgentIndex> {
+        self.add_with_radius(radius, |crowd, size| {
+            crowd.add_on_surface(position, target, speed, size)
+        })
+    }
+
+    /// Sends agent `agent` to `target` (3D) across the whole surface, planned now (not
+    /// queued under the [plan budget](Crowd::with_plan_budget)): from the polygon it stands
+    /// on, the path on the surface, a new sheet round it, and the agent's path on that
+    /// sheet, which becomes the world it walks on. A target waiting to be planned is
+    /// dropped.
+    ///
+    /// Errors: [`no agent`](Error::BadParameter) for an index out of range; those of
+    /// [`add_agent_on_surface`](Self::add_agent_on_surface)'s plan; the agent unchanged.
+    /// Cost: that plan's.
+    pub fn set_target_on_surface(&mut self, agent: AgentIndex, target: DVec3) -> Result<()> {
+        let a = self.agents.get(agent).ok_or(no_agent(agent))?;
+        let here = a.agent_path.position();
+        let world = self.worlds[agent].as_ref().unwrap_or(&self.world);
+        let polygon = world.polygon_at(here).ok_or(Error::OutsideMesh {
+            what: "agent",
+            x: here.x,
+            y: here.y,
+        })?;
+        let start = self.world.mesh().surface().up().join(here, a.height);
+        let (world, agent_path) = self.plan_on_surface(Some(polygon), start, target, a.size)?;
+        let a = &mut self.agents[agent];
+        a.agent_path = agent_path;
+        (a.wanted, a.queued, a.plan_now, a.repair, a.error) = (None, false, false, false, None);
+        self.worlds[agent] = world;
+        self.queue.retain(|&i| i != agent);
+        Ok(())
+    }
+
+    /// Agent `agent`'s position on the surface: its plan-view position at its floor's
+    /// [height](super::CrowdAgent::height), in the surface's axes.
+    ///
+    /// Errors: [`Error::BadParameter`] for an index out of range.
+    pub fn agent_point(&self, agent: AgentIndex) -> Result<DVec3> {
+        let a = self.agents.get(agent).ok_or(no_agent(agent))?;
+        let up = self.world.mesh().surface().up();
+        Ok(up.join(a.agent_path.position(), a.height))
+    }
+
+    /// Adds an agent of radius `size` (an index into the radii) on the surface.
+    fn add_on_surface(
+        &mut self,
+        position: DVec3,
+        target: DVec3,
+        speed: f64,
+        size: usize,
+    ) -> Result<AgentIndex> {
+        check_speed(speed)?;
+        let (world, agent_path) = self.plan_on_surface(None, position, target, size)?;
+        let world_of = world.as_ref().unwrap_or(&self.world);
+        let height = world_of.floor_height(agent_path.position());
+        self.push_agent(agent_path, world, speed, size, height);
+        Ok(self.agents.len() - 1)
+    }
+
+    /// The agent path from `start` (on polygon `from` when known, else located) to
+    /// `target` for an agent of radius `size`, with the world it walks on: its own sheet's,
+    /// or `None` for the crowd's own on a mesh with one floor.
+    fn plan_on_surface(
+        &mut self,
+        from: Option<PolyId>,
+        start: DVec3,
+        target: DVec3,
+        size: usize,
+    ) -> Result<(Option<Arc<SurfaceWorld>>, AgentPath)> {
+        let mesh = Arc::clone(self.world.shared_mesh());
+        let pipeline = &mut self.pipelines[0][size];
+        let radius = pipeline.radius();
+        let query = &mut pipeline.query_mut().surface;
+        let start = match from {
+            Some(polygon) => (polygon, start),
+            None => query.locate(&mesh, start)?,
+        };
+        let goal = query.locate(&mesh, target).map_err(|e| match e {
+            Error::NonFinite { .. } => Error::NonFinite { index: 1 },
+            e => e,
+        })?;
+        // On the polygons alone: an agent's path takes no off-mesh link yet.
+        query.find_leg(&mesh, start, goal, radius)?;
+        let mut world = SurfaceWorld::clone(&self.world);
+        world.cut_sheet(query, radius)?;
+        let [(s, _), (g, _)] =
+            query
+                .ends()
+                .ok_or(Error::param("path", f64::NAN, "a path found"))?;
+        let world = Arc::new(world);
+        pipeline.use_world(&world);
+        let agent_path = AgentPath::new(pipeline, s, g)?;
+        let own = world.one_floor_world().is_none().then_some(world);
+        Ok((own, agent_path))
+    }
+}
