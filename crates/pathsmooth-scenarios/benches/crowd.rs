@@ -8,7 +8,8 @@
 //!
 //! Also what a door costs the world: a 3×3 box added and removed, beside a rebuild of the
 //! distance field; and the crowd on an engine's navmesh (Unity's export of a LayaAir level
-//! from the test corpus, one floor), as the bindings run it there.
+//! from the test corpus, one floor), as the bindings run it there; and on a layered one
+//! (RecastDemo's `nav_test` level as Detour baked it, floors over one another).
 //!
 //! `cargo bench -p pathsmooth-scenarios --bench crowd`.
 
@@ -20,7 +21,7 @@ use glam::DVec2;
 use pathsmooth::grid::DistanceField;
 use pathsmooth::world::Obstacle;
 use pathsmooth::GridWorld;
-use pathsmooth_scenarios::{CrowdScenario, CrowdSimulation, EngineCrowd};
+use pathsmooth_scenarios::{CrowdScenario, CrowdSimulation, EngineCrowd, LayeredCrowd};
 
 // The Moving AI maps, as the library's tests and benches find and load them.
 #[allow(dead_code)]
@@ -107,5 +108,30 @@ fn bench_engine_navmesh(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_crowd, bench_obstacle, bench_engine_navmesh);
+/// The crowd on a layered navmesh: `detour/nav_test.all_tiles_navmesh.bin` of the test
+/// corpus (RecastDemo's `nav_test` level as C++ Recast and Detour baked it, tiled: 220
+/// polygons, floors over one another, stairs and a bridge), agents placed and sent in 3D
+/// (`Crowd::add_agent_on_surface`, each walking the sheet round its own path), avoiding
+/// each other on their floors, the Smooth preset, 1.5 m/s, each given a new random target
+/// on arrival (planned at once: a search on the surface, a sheet and its plan); one 60 Hz
+/// frame. 1,000 agents of radius 0.15 m.
+fn bench_layered_navmesh(c: &mut Criterion) {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../pathsmooth/tests/data/corpus/detour/nav_test.all_tiles_navmesh.bin");
+    let mut group = c.benchmark_group("crowd/layered navmesh");
+    group.sample_size(20);
+    let mut scene = LayeredCrowd::load(&file, 1_000, 0.15, 1).expect("the corpus file");
+    group.bench_function("1000 agents, radius 0.15", |b| {
+        b.iter(|| black_box(scene.frame().expect("frame")))
+    });
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    bench_crowd,
+    bench_obstacle,
+    bench_engine_navmesh,
+    bench_layered_navmesh
+);
 criterion_main!(benches);

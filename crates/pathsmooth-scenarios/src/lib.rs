@@ -5,7 +5,8 @@
 //! check that every agent's path is valid after every frame
 //! ([`CrowdSimulation::check`], with the library's validator where a path changed).
 //!
-//! Also a crowd on an engine's navmesh as the bindings run one ([`EngineCrowd`]).
+//! Also a crowd on an engine's navmesh as the bindings run one ([`EngineCrowd`]), and one
+//! on a layered navmesh, floors over one another ([`LayeredCrowd`]).
 //!
 //! A dev crate of the pathsmooth workspace (not published): `pathsmooth crowd` runs it,
 //! `benches/crowd.rs` times its frames and `tests/crowd_sim.rs` checks every path against
@@ -23,8 +24,10 @@
 //! ```
 
 mod engine;
+mod layered;
 mod scenario;
 mod watch;
 
 pub use engine::EngineCrowd;
+pub use layered::LayeredCrowd;
 pub use scenario::{CrowdScenario, CrowdSimulation, SimFrame, MAX_SCENARIO_AGENTS};

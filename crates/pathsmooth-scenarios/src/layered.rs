@@ -1,0 +1,154 @@
+//! A crowd on an engine's layered navmesh (floors over one another): agents at random
+//! points of the surface in 3D walking to random points, given another on arrival. The
+//! criterion bench times its frames; `examples/engine_crowd_frames.rs --layered` times a
+//! fixed run and prints a checksum of the positions.
+
+use std::collections::HashSet;
+use std::path::Path;
+use std::sync::Arc;
+
+use glam::{DVec2, DVec3};
+use pathsmooth::crowd::{Avoidance, Crowd, CrowdFrame};
+use pathsmooth::navmesh::{load_surface, PolyId, Surface, SurfaceMesh, SurfaceOptions, UpAxis};
+use pathsmooth::{Error, Preset, Result, SurfaceWorld};
+
+/// A crowd walking a layered navmesh file (Y up): avoidance on (ORCA, the defaults), the
+/// Smooth preset, 1.5 m/s, every agent placed and sent in 3D
+/// ([`Crowd::add_agent_on_surface`], [`Crowd::set_target_on_surface`]), targets drawn
+/// uniformly over the surface's plan-view area from a seeded generator.
+pub struct LayeredCrowd {
+    /// The crowd (its agents, their sheets, positions and heights).
+    pub crowd: Crowd<SurfaceWorld>,
+    rng: fastrand::Rng,
+    surface: Surface,
+    /// The polygons' plan-view areas summed in order.
+    cumulative: Vec<f64>,
+    /// Targets refused (out of reach, too near a wall) and drawn again.
+    pub refused: usize,
+}
+
+impl LayeredCrowd {
+    /// Loads `file` and places `agents` agents of `radius` at random points, none within
+    /// 2.5 radii of another on its floor (plan view and height in buckets), each bound for
+    /// a random point.
+    ///
+    /// Errors: the file's and the surface's; the crowd's for bad settings;
+    /// [`Error::BadParameter`] (`agents`) when 100 draws an agent do not place them all.
+    pub fn load(file: &Path, agents: usize, radius: f64, seed: u64) -> Result<Self> {
+        let surface = load_surface(file, &SurfaceOptions::new(UpAxis::Y))?;
+        let mesh = Arc::new(SurfaceMesh::new(surface.clone())?);
+        let up = surface.up();
+        let mut total = 0.0;
+        let cumulative = (0..surface.num_polygons() as PolyId)
+            .map(|p| {
+                let ring: Vec<DVec2> = surface
+                    .polygon(p)
+                    .iter()
+                    .map(|&v| up.plan(surface.vertices()[v as usize]))
+                    .collect();
+                total += (1..ring.len() - 1)
+                    .map(|i| (ring[i] - ring[0]).perp_dot(ring[i + 1] - ring[0]).abs() / 2.0)
+                    .sum::<f64>();
+                total
+            })
+            .collect();
+        let crowd = Crowd::new(SurfaceWorld::new(mesh), radius, Preset::Smooth.steps())?
+            .with_avoidance(Some(Avoidance::default()))?;
+        let mut scene = LayeredCrowd {
+            crowd,
+            rng: fastrand::Rng::with_seed(seed),
+            surface,
+            cumulative,
+            refused: 0,
+        };
+        scene.place(agents, radius)?;
+        Ok(scene)
+    }
+
+    /// Adds agents apart from one another: a hash of cells 2.5 radii across and 2 m high.
+    fn place(&mut self, agents: usize, radius: f64) -> Result<()> {
+        let cell = 2.5 * radius;
+        let up = self.surface.up();
+        let key = |p: DVec3| {
+            let (q, h) = up.split(p);
+            let k = |x: f64, side: f64| (x / side).floor() as i64;
+            (k(q.x, cell), k(q.y, cell), k(h, 2.0))
+        };
+        let mut taken: HashSet<(i64, i64, i64)> = HashSet::new();
+        let mut tries = 0usize;
+        while self.crowd.agents().len() < agents {
+            tries += 1;
+            if tries > 100 * agents.max(1) {
+                return Err(Error::BadParameter {
+                    name: "agents",
+                    value: agents as f64,
+                    expected: "as many as fit apart (100 draws an agent)",
+                });
+            }
+            let p = self.point();
+            let (kx, ky, kh) = key(p);
+            let near = (-1..=1).any(|dx| {
+                (-1..=1).any(|dy| (-1..=1).any(|dh| taken.contains(&(kx + dx, ky + dy, kh + dh))))
+            });
+            if near {
+                continue;
+            }
+            let t = self.point();
+            if self.crowd.add_agent_on_surface(p, t, 1.5).is_ok() {
+                taken.insert((kx, ky, kh));
+            }
+        }
+        Ok(())
+    }
+
+    /// A uniformly random point of the surface (plan-view area) on its floor.
+    fn point(&mut self) -> DVec3 {
+        let s = &self.surface;
+        let up = s.up();
+        let total = self.cumulative.last().copied().unwrap_or(0.0);
+        let x = self.rng.f64() * total;
+        let p = self
+            .cumulative
+            .partition_point(|&c| c < x)
+            .min(self.cumulative.len() - 1) as PolyId;
+        let ring: Vec<DVec2> = s
+            .polygon(p)
+            .iter()
+            .map(|&v| up.plan(s.vertices()[v as usize]))
+            .collect();
+        // A fan triangle drawn by area, a point in it.
+        let fan: Vec<f64> = (1..ring.len() - 1)
+            .map(|i| (ring[i] - ring[0]).perp_dot(ring[i + 1] - ring[0]).abs())
+            .collect();
+        let mut y = self.rng.f64() * fan.iter().sum::<f64>();
+        let mut i = 0;
+        while i + 1 < fan.len() && y >= fan[i] {
+            y -= fan[i];
+            i += 1;
+        }
+        let (a, b, c) = (ring[0], ring[i + 1], ring[i + 2]);
+        let (mut u, mut v) = (self.rng.f64(), self.rng.f64());
+        if u + v > 1.0 {
+            (u, v) = (1.0 - u, 1.0 - v);
+        }
+        let q = a + (b - a) * u + (c - a) * v;
+        up.join(q, s.floor_height(p, q))
+    }
+
+    /// One 60 Hz frame, then a new target (3D, planned now) for each agent that arrived; a
+    /// refused one is drawn again next frame.
+    ///
+    /// Errors: the update's.
+    pub fn frame(&mut self) -> Result<CrowdFrame> {
+        let frame = self.crowd.update(1.0 / 60.0)?;
+        for i in 0..self.crowd.agents().len() {
+            if self.crowd.agents()[i].arrived() {
+                let t = self.point();
+                if self.crowd.set_target_on_surface(i, t).is_err() {
+                    self.refused += 1;
+                }
+            }
+        }
+        Ok(frame)
+    }
+}
