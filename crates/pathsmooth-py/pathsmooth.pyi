@@ -368,8 +368,11 @@ class Crowd:
     world only, not the `GridWorld` / `NavMeshWorld` object given. Calls run one at a time.
 
     On a `SurfaceMesh` with one floor (no floor over another) the agents walk its plan view
-    (the two axes across its up axis) and `positions3` puts them on its floor; a mesh with
-    floors over one another raises `ValueError`.
+    (the two axes across its up axis) and `positions3` puts them on its floor. On one with
+    floors over one another (a bridge, storeys) agents are placed and sent in 3D
+    (`add_agent`, `set_target` with 3D points): each walks the one-floor sheet round its own
+    path, and agents whose floors are 2 or more apart never meet. Obstacles are refused
+    there (`Error`), and a path keeps to the polygons (no off-mesh link).
     """
 
     def __new__(
@@ -395,7 +398,8 @@ class Crowd:
         radius: float | None = None,
     ) -> int:
         """Its index; its path is planned now, for the crowd's radius or its own `radius`
-        (its path keeps that far off walls, avoidance the sum of two radii off others)."""
+        (its path keeps that far off walls, avoidance the sum of two radii off others). On
+        a `SurfaceMesh` with floors over one another, 3D points in the mesh's axes."""
     def remove_agent(self, agent: int) -> int | None:
         """The last agent takes the removed one's index: returns the index it had (None
         when the removed one was the last)."""
@@ -403,13 +407,15 @@ class Crowd:
         """Every agent's radius, in agent order."""
     def set_target(self, agent: int, target: _PointLike) -> None:
         """Planned by the next `update`; a target it refuses (NaN, in a wall, unreachable)
-        keeps the old one, and `error` says why."""
+        keeps the old one, and `error` says why. On a `SurfaceMesh` with floors over one
+        another a 3D target is planned now across the surface (`Error` when refused), a 2D
+        one on the floor of the agent's own path."""
     def update(self, dt: float) -> _CrowdFrame: ...
     def positions(self) -> _Path2:
         """N×2, one row per agent."""
     def positions3(self) -> npt.NDArray[np.float64]:
-        """On a crowd made on a `SurfaceMesh`: N×3 in the mesh's axes, each agent on the
-        floor under it (`ValueError` on other crowds)."""
+        """On a crowd made on a `SurfaceMesh`: N×3 in the mesh's axes, each agent on its
+        floor (`ValueError` on other crowds)."""
     def path(self, agent: int) -> _Path2:
         """From the agent's position to its target (its position alone while stuck)."""
     def stuck(self, agent: int) -> str | None:

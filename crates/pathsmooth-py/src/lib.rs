@@ -1420,10 +1420,12 @@ impl Pipeline {
 // ---------------------------------------------------------------------------------------
 // Crowds
 
-/// A crowd on either kind of world.
+/// A crowd on any kind of world: a grid, a flat navmesh (a `NavMeshWorld`, or a
+/// `SurfaceMesh` with one floor), a layered navmesh with floors over one another.
 enum AnyCrowd {
     Grid(RsCrowd<RsGrid>),
     Mesh(RsCrowd<RsNavMesh>),
+    Surface(RsCrowd<SurfaceWorld>),
 }
 
 /// `$body` with `$c` bound to the crowd, whichever its world.
@@ -1432,6 +1434,7 @@ macro_rules! on_crowd {
         match $crowd {
             AnyCrowd::Grid($c) => $body,
             AnyCrowd::Mesh($c) => $body,
+            AnyCrowd::Surface($c) => $body,
         }
     };
 }
@@ -1492,6 +1495,8 @@ impl CrowdState {
 #[pyclass(frozen, module = "pathsmooth")]
 struct Crowd {
     radius: f64,
+    /// On a `SurfaceMesh` with floors over one another: agents are placed in 3D.
+    layered: bool,
     inner: Mutex<CrowdState>,
 }
 
@@ -1539,20 +1544,21 @@ impl Crowd {
             let w = RsNavMesh::clone(&m.get().world);
             py.allow_threads(|| new_crowd(w, radius, steps, settings).map(AnyCrowd::Mesh))
         } else if let Ok(m) = world.downcast::<SurfaceMesh>() {
-            // A mesh with one floor is its own sheet: the crowd walks its plan view.
+            // A mesh with one floor is its own sheet: the crowd walks its plan view. On one
+            // with floors over one another each agent walks the sheet round its own path.
             let surface = SurfaceWorld::new(Arc::clone(&m.get().mesh));
-            let plan = match surface.one_floor_world() {
-                Some(plan) => plan.clone(),
-                None => {
-                    return Err(PyValueError::new_err(
-                        "Crowd: this SurfaceMesh has floors over one another (a bridge, a \
-                         storey): the crowd runs on a SurfaceMesh with one floor, a GridWorld \
-                         or a NavMeshWorld, not yet across several floors",
-                    ))
+            match surface.one_floor_world() {
+                Some(plan) => {
+                    let plan = plan.clone();
+                    floor = Some((surface, pathsmooth::SurfaceWorldQuery::default()));
+                    py.allow_threads(|| {
+                        new_crowd(plan, radius, steps, settings).map(AnyCrowd::Mesh)
+                    })
                 }
-            };
-            floor = Some((surface, pathsmooth::SurfaceWorldQuery::default()));
-            py.allow_threads(|| new_crowd(plan, radius, steps, settings).map(AnyCrowd::Mesh))
+                None => py.allow_threads(|| {
+                    new_crowd(surface, radius, steps, settings).map(AnyCrowd::Surface)
+                }),
+            }
         } else {
             // The usual error for another type.
             any_world(world)?;
@@ -1561,6 +1567,7 @@ impl Crowd {
         .map_err(lib_err)?;
         Ok(Crowd {
             radius: on_crowd!(&crowd, c => c.radius()),
+            layered: matches!(crowd, AnyCrowd::Surface(_)),
             inner: Mutex::new(CrowdState { crowd, floor }),
         })
     }
@@ -1577,7 +1584,8 @@ impl Crowd {
 
     /// Adds an agent at `position` walking to `target` at `speed` (world units per
     /// second), of the crowd's radius or its own `radius`, its path planned now; returns
-    /// its index.
+    /// its index. On a `SurfaceMesh` with floors over one another both are 3D points in
+    /// the mesh's axes (located on the surface; the agent walks the sheet round its path).
     #[pyo3(signature = (position, target, speed, radius = None))]
     fn add_agent(
         &self,
@@ -1587,6 +1595,18 @@ impl Crowd {
         speed: f64,
         radius: Option<f64>,
     ) -> PyResult<usize> {
+        if self.layered {
+            let (p, t) = (point3(position, "position")?, point3(target, "target")?);
+            return self
+                .with(py, |s| match &mut s.crowd {
+                    AnyCrowd::Surface(c) => match radius {
+                        None => c.add_agent_on_surface(p, t, speed),
+                        Some(r) => c.add_agent_on_surface_with_radius(p, t, speed, r),
+                    },
+                    _ => unreachable!("a layered crowd is on a surface"),
+                })
+                .map_err(lib_err);
+        }
         let (p, t) = (point(position, "position")?, point(target, "target")?);
         self.with(py, |s| match radius {
             None => on_crowd!(&mut s.crowd, c => c.add_agent(p, t, speed)),
@@ -1611,8 +1631,22 @@ impl Crowd {
         radii.into_pyarray(py)
     }
 
-    /// Asks an agent to walk to `target`: the next `update` plans it.
+    /// Asks an agent to walk to `target`: the next `update` plans it. On a `SurfaceMesh`
+    /// with floors over one another a 3D target is planned now across the whole surface,
+    /// a 2D one on the agent's own sheet at the next `update`.
     fn set_target(&self, py: Python<'_>, agent: i64, target: &Bound<'_, PyAny>) -> PyResult<()> {
+        if self.layered && shape_of(&real_array(target, "target")?)? == [3] {
+            let t = point3(target, "target")?;
+            return self
+                .with(py, |s| {
+                    let i = s.agent(agent).map(|_| agent as usize)?;
+                    match &mut s.crowd {
+                        AnyCrowd::Surface(c) => c.set_target_on_surface(i, t),
+                        _ => unreachable!("a layered crowd is on a surface"),
+                    }
+                })
+                .map_err(lib_err);
+        }
         let t = point(target, "target")?;
         self.with(py, |s| {
             let i = s.agent(agent).map(|_| agent as usize)?;
@@ -1647,10 +1681,14 @@ impl Crowd {
     }
 
     /// On a crowd made on a `SurfaceMesh`: the agents' positions in 3D, N×3 in the mesh's
-    /// axes, each on the floor under it.
+    /// axes, each on its floor.
     fn positions3<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
         let rows = self.with(py, |s| {
             let CrowdState { crowd, floor } = s;
+            if let AnyCrowd::Surface(c) = crowd {
+                let at = (0..c.agents().len()).map(|i| c.agent_point(i).map(|p| p.to_array()));
+                return Some(at.collect::<pathsmooth::Result<Vec<[f64; 3]>>>());
+            }
             let (surface, query) = floor.as_mut()?;
             let plan = on_crowd!(&*crowd, c => c.agents())
                 .iter()
@@ -1855,6 +1893,7 @@ impl Crowd {
                 AnyCrowd::Grid(_) => "GridWorld",
                 AnyCrowd::Mesh(_) if s.floor.is_some() => "SurfaceMesh",
                 AnyCrowd::Mesh(_) => "NavMeshWorld",
+                AnyCrowd::Surface(_) => "SurfaceMesh with floors over one another",
             };
             (kind, s.agents().len())
         });
