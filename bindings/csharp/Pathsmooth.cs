@@ -220,6 +220,9 @@ namespace Pathsmooth
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_add_agent_with_radius(CrowdHandle crowd, Point2d position, Point2d target, double speed, double radius, out UIntPtr agent);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_remove_agent(CrowdHandle crowd, UIntPtr agent, out UIntPtr moved);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_set_target(CrowdHandle crowd, UIntPtr agent, Point2d target);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_add_agent_on_surface(CrowdHandle crowd, Point3d position, Point3d target, double speed, out UIntPtr agent);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_add_agent_on_surface_with_radius(CrowdHandle crowd, Point3d position, Point3d target, double speed, double radius, out UIntPtr agent);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_set_target_on_surface(CrowdHandle crowd, UIntPtr agent, Point3d target);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_update(CrowdHandle crowd, double dt, out CrowdFrame frame);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_positions(CrowdHandle crowd, double* outXY, UIntPtr capacity, out UIntPtr outLen);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_positions3(CrowdHandle crowd, double* outXYZ, UIntPtr capacity, out UIntPtr outLen);
@@ -791,6 +794,25 @@ namespace Pathsmooth
             return (int)(ulong)i;
         }
 
+        /// <summary>On a crowd made on a surface with floors over one another: adds an agent
+        /// at position walking to target (3D, the surface's axes), located on the surface;
+        /// it walks the one-floor sheet round its own path, and agents whose floors are 2 or
+        /// more apart never meet. Returns its index.</summary>
+        public int AddAgent(Point3d position, Point3d target, double speed)
+        {
+            UIntPtr i;
+            Native.Check(Native.ps_crowd_add_agent_on_surface(handle, position, target, speed, out i), "Crowd.AddAgent");
+            return (int)(ulong)i;
+        }
+
+        /// <summary>AddAgent in 3D for an agent of its own radius.</summary>
+        public int AddAgent(Point3d position, Point3d target, double speed, double radius)
+        {
+            UIntPtr i;
+            Native.Check(Native.ps_crowd_add_agent_on_surface_with_radius(handle, position, target, speed, radius, out i), "Crowd.AddAgent");
+            return (int)(ulong)i;
+        }
+
         /// <summary>Removes an agent; the last agent takes its index. Returns the index that
         /// agent had (its records now belong to `agent`), or -1 when the removed agent was
         /// the last.</summary>
@@ -809,6 +831,14 @@ namespace Pathsmooth
             Native.Check(Native.ps_crowd_set_target(handle, Index(agent, "Crowd.SetTarget"), target), "Crowd.SetTarget");
         }
 
+        /// <summary>On a crowd made on a surface with floors over one another: sends an agent
+        /// to target (3D) across the whole surface, planned now; a refused target throws
+        /// and keeps the old one.</summary>
+        public void SetTarget(int agent, Point3d target)
+        {
+            Native.Check(Native.ps_crowd_set_target_on_surface(handle, Index(agent, "Crowd.SetTarget"), target), "Crowd.SetTarget");
+        }
+
         /// <summary>Moves every agent dt seconds on; what it did.</summary>
         public CrowdFrame Update(double dt)
         {
@@ -823,9 +853,9 @@ namespace Pathsmooth
             return PerAgent((double* o, UIntPtr capacity, out UIntPtr len) => Native.ps_crowd_positions(handle, o, capacity, out len), "Crowd.Positions");
         }
 
-        /// <summary>On a crowd made on a surface world with one floor (whose plan view its
-        /// agents walk: x, z for y up): the agents' positions in 3D, x, y, z per agent in
-        /// the surface's axes, each on the floor under it.</summary>
+        /// <summary>On a crowd made on a surface world (with one floor, whose plan view its
+        /// agents walk: x, z for y up; or with floors over one another): the agents'
+        /// positions in 3D, x, y, z per agent in the surface's axes, each on its floor.</summary>
         public unsafe double[] Positions3()
         {
             return PerAgent((double* o, UIntPtr capacity, out UIntPtr len) => Native.ps_crowd_positions3(handle, o, capacity, out len), "Crowd.Positions3", 3);

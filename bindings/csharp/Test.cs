@@ -159,11 +159,27 @@ static class Test
                 Check(crowd.Arrived(0) && crowd.Arrived(1), "both crossed");
             }
         }
+        // A crowd across the level's floors: an agent placed and sent in 3D walks from the
+        // plan's start to its goal and back, on the floors.
         using (var level = World.LoadSurface(file))
-            Throws(Status.Unsupported, "Crowd: this surface has floors over one another", () => new Crowd(level, 0.1), "a crowd across floors");
+        using (var crowd = new Crowd(level, 0.1, Preset.Smooth, Crowd.Avoiding()))
+        {
+            crowd.AddAgent(s, g, 1.5);
+            for (int frame = 0; frame < 600 && !crowd.Arrived(0); frame++) crowd.Update(0.1);
+            var at = crowd.Positions3();
+            Check(crowd.Arrived(0) && at.Length == 3 && at[0] == g.X && at[2] == g.Z && Math.Abs(at[1] - g.Y) <= level.Climb, "across floors to the goal: " + at[0] + " " + at[1] + " " + at[2]);
+            crowd.SetTarget(0, s);
+            for (int frame = 0; frame < 600 && !crowd.Arrived(0); frame++) crowd.Update(0.1);
+            at = crowd.Positions3();
+            Check(crowd.Arrived(0) && at[0] == s.X && at[2] == s.Z, "and back: " + at[0] + " " + at[2]);
+            Throws(Status.InvalidArgument, "Crowd.AddAgent: `position` (NaN, 0, 0) is not finite", () => crowd.AddAgent(new Point3d(double.NaN, 0, 0), g, 1.5), "NaN agent");
+        }
         using (var room = World.Grid(new byte[] { 1, 1, 1, 1 }, 2, 2, 1))
         using (var crowd = new Crowd(room, 0.1))
+        {
             Throws(Status.Unsupported, "Crowd.Positions3: only a crowd made on a surface", () => crowd.Positions3(), "no floor on a grid");
+            Throws(Status.Unsupported, "Crowd.AddAgent: only a crowd made on a surface with floors over one another", () => crowd.AddAgent(new Point3d(0.5, 0, 0.5), new Point3d(1.5, 0, 1.5), 1.5), "3D agent on a grid");
+        }
         Throws(Status.InvalidArgument, "World.SurfaceFromTriangulation: areas[1] = 300", () => World.SurfaceFromTriangulation(xyz, tris, new[] { 0, 300 }), "area out of range");
         Throws(Status.InvalidArgument, "indices[2] = -1 is negative", () => World.SurfaceFromTriangulation(xyz, new[] { 0, 1, -1 }), "negative index");
         Throws(Status.InvalidArgument, "areas holds 1 entries", () => World.SurfaceFromTriangulation(xyz, tris, new[] { 0 }), "too few areas");

@@ -117,8 +117,8 @@ typedef enum PsStatus {
   PS_IO_ERROR = 12,
 } PsStatus;
 
-// A crowd: agents walking their paths on its own copy of a grid, navmesh or one-floor
-// surface world. Opaque; made by `ps_crowd_new_*`, freed by [`ps_crowd_destroy`]. Use it
+// A crowd: agents walking their paths on its own copy of a grid, navmesh or surface
+// world (across floors over one another, agents placed in 3D). Opaque; made by `ps_crowd_new_*`, freed by [`ps_crowd_destroy`]. Use it
 // from one thread at a time.
 typedef struct PsCrowd PsCrowd;
 
@@ -723,8 +723,10 @@ enum PsStatus ps_pipeline_skipped(struct PsPipeline *pipeline,
 enum PsStatus ps_crowd_settings_default(struct PsCrowdSettings *out_settings);
 
 // Makes a crowd without agents on its own copy of `world` (a grid, a navmesh, or a
-// surface with one floor, whose plan view the agents then walk: see
-// [`ps_crowd_positions3`]), for agents of `radius` (world units, ≥ 0) whose paths a
+// surface: with one floor, its plan view the agents then walk, see
+// [`ps_crowd_positions3`]; with floors over one another, agents placed and sent in 3D
+// with [`ps_crowd_add_agent_on_surface`], each walking the one-floor sheet round its own
+// path), for agents of `radius` (world units, ≥ 0) whose paths a
 // preset's steps smooth (`PS_PRESET_*`), run as `settings` say (NULL: the defaults,
 // [`ps_crowd_settings_default`]).
 //
@@ -732,8 +734,7 @@ enum PsStatus ps_crowd_settings_default(struct PsCrowdSettings *out_settings);
 // `PS_WRONG_HANDLE` (`world`), `PS_INVALID_ARGUMENT` (an unknown preset, a bad radius,
 // bad settings: 0 or more than 256 threads, an avoidance flag not 0 or 1, a time horizon
 // or neighbour distance not finite and > 0, no neighbours), `PS_NO_PATH` (no room
-// anywhere for the radius), `PS_UNSUPPORTED` (a surface with floors over one another).
-// On failure `*out_crowd` is NULL.
+// anywhere for the radius). On failure `*out_crowd` is NULL.
 //
 // # Safety
 //
@@ -819,6 +820,63 @@ enum PsStatus ps_crowd_add_agent_with_radius(struct PsCrowd *crowd,
                                              double radius,
                                              size_t *out_agent);
 
+// On a crowd made on a surface with floors over one another: adds an agent at `position`
+// walking to `target` (3D, in the surface's axes) at `speed`, its path planned now: both
+// are located on the surface (the nearest polygon within the search's half-extents, a
+// point off it moved onto it), the path found on its polygons (no off-mesh link), the
+// one-floor sheet round it cut, and the agent's path planned on it, the world the agent
+// walks from then on; agents whose floors are 2 or more apart never meet. Its index goes
+// into `*out_agent`.
+//
+// Errors (messages start with `ps_crowd_add_agent_on_surface:`): the pointer and handle
+// errors, `PS_INVALID_ARGUMENT` (NaN or infinite points, a bad speed), `PS_OUTSIDE_WORLD`
+// (an end over no polygon), `PS_NO_PATH` (an unreachable target, an end too close to a
+// wall), `PS_INVALID_RESULT` (a path that passes over or under itself, which no sheet
+// holds), `PS_UNSUPPORTED` (a crowd on a grid, a navmesh or a one-floor surface: their
+// agents come in with [`ps_crowd_add_agent`]). On failure `*out_agent` is
+// [`PS_NO_AGENT`] and the crowd unchanged.
+//
+// # Safety
+//
+// As [`ps_crowd_add_agent`].
+enum PsStatus ps_crowd_add_agent_on_surface(struct PsCrowd *crowd,
+                                            struct PsPoint3d position,
+                                            struct PsPoint3d target,
+                                            double speed,
+                                            size_t *out_agent);
+
+// [`ps_crowd_add_agent_on_surface`] for an agent of its own `radius`, as
+// [`ps_crowd_add_agent_with_radius`].
+//
+// Errors (messages start with `ps_crowd_add_agent_on_surface_with_radius:`): those two's.
+//
+// # Safety
+//
+// As [`ps_crowd_add_agent`].
+enum PsStatus ps_crowd_add_agent_on_surface_with_radius(struct PsCrowd *crowd,
+                                                        struct PsPoint3d position,
+                                                        struct PsPoint3d target,
+                                                        double speed,
+                                                        double radius,
+                                                        size_t *out_agent);
+
+// On a crowd made on a surface with floors over one another: sends agent `agent` to
+// `target` (3D) across the whole surface, planned now (not under the plan budget): from
+// the polygon it stands on, the path on the surface, a new sheet round it, and the agent's
+// path on that sheet. ([`ps_crowd_set_target`] on such a crowd plans a 2D target on the
+// floor of the agent's own path, at the next update.)
+//
+// Errors (messages start with `ps_crowd_set_target_on_surface:`): the handle errors,
+// `PS_INVALID_ARGUMENT` (an index out of range, a NaN or infinite target), then as
+// [`ps_crowd_add_agent_on_surface`]'s plan; the agent unchanged.
+//
+// # Safety
+//
+// `crowd` a live crowd handle used by no other thread now.
+enum PsStatus ps_crowd_set_target_on_surface(struct PsCrowd *crowd,
+                                             size_t agent,
+                                             struct PsPoint3d target);
+
 // Removes agent `agent`. The last agent takes its index (as `Vec::swap_remove`):
 // `*out_moved` (when `out_moved` is not NULL) gets the index that agent had — the caller's
 // records of index `*out_moved` now belong to index `agent` — or [`PS_NO_AGENT`] when the
@@ -877,8 +935,8 @@ enum PsStatus ps_crowd_positions(const struct PsCrowd *crowd,
 
 // On a crowd made on a surface world: writes every agent's position in 3D, by index (x,
 // y, z each, in the surface's axes, `capacity` points of room in `out_xyz`; NULL only with
-// capacity 0), each on the floor under it (its height from the surface's detail mesh
-// when it has one), and the number of agents into `*out_len`. A buffer for fewer points
+// capacity 0), each on its floor (its height from the surface's detail mesh when it has
+// one), and the number of agents into `*out_len`. A buffer for fewer points
 // than agents: `PS_BUFFER_TOO_SMALL`, the agent count in `*out_len`, nothing written.
 // Cost: a point location per agent; allocates nothing once warmed up.
 //

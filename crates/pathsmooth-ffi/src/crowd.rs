@@ -27,12 +27,12 @@ use pathsmooth::{GridWorld, Step, SurfaceWorld, SurfaceWorldQuery};
 
 use crate::{
     check_out, check_ptr, destroy, emit, handle, input, input_pairs, preset_steps, start_len,
-    start_out, steps_of, world_ref, write_text, Fail, PsPoint2d, PsStatus, PsStep, PsWorld, Res,
-    Tagged, WorldKind,
+    start_out, steps_of, world_ref, write_text, Fail, PsPoint2d, PsPoint3d, PsStatus, PsStep,
+    PsWorld, Res, Tagged, WorldKind,
 };
 
-/// A crowd: agents walking their paths on its own copy of a grid, navmesh or one-floor
-/// surface world. Opaque; made by `ps_crowd_new_*`, freed by [`ps_crowd_destroy`]. Use it
+/// A crowd: agents walking their paths on its own copy of a grid, navmesh or surface
+/// world (across floors over one another, agents placed in 3D). Opaque; made by `ps_crowd_new_*`, freed by [`ps_crowd_destroy`]. Use it
 /// from one thread at a time.
 pub struct PsCrowd {
     _opaque: [u8; 0],
@@ -168,10 +168,12 @@ pub struct PsMovingObstacle {
     pub velocity: PsPoint2d,
 }
 
-/// A crowd on either kind of world.
+/// A crowd on any kind of world: a grid, a flat navmesh (a navmesh world, or a surface
+/// with one floor), a surface with floors over one another.
 enum AnyCrowd {
     Grid(Crowd<GridWorld>),
     NavMesh(Crowd<pathsmooth::NavMeshWorld>),
+    Surface(Crowd<SurfaceWorld>),
 }
 
 /// A crowd's handle: the crowd, and for one made on a surface world the floor its agents
@@ -201,6 +203,7 @@ macro_rules! on_crowd {
         match $crowd {
             AnyCrowd::Grid($c) => $body,
             AnyCrowd::NavMesh($c) => $body,
+            AnyCrowd::Surface($c) => $body,
         }
     };
 }
@@ -357,15 +360,13 @@ unsafe fn new_crowd(
         WorldKind::NavMesh(w) => AnyCrowd::NavMesh(build(w.clone(), radius, steps, &s)?),
         WorldKind::Surface(mesh) => {
             // A surface with one floor is its own sheet: its whole plan view is a flat
-            // navmesh world, which the crowd runs on as on any other.
+            // navmesh world, which the crowd runs on as on any other. On one with floors
+            // over one another each agent walks the sheet round its own path.
             let world = SurfaceWorld::new(Arc::clone(mesh));
             let Some(plan) = world.one_floor_world() else {
-                return Err(Fail::new(
-                    PsStatus::PsUnsupported,
-                    "this surface has floors over one another (a bridge, a storey): a crowd \
-                     runs on a surface with one floor, a grid or a navmesh, not yet across \
-                     several floors",
-                ));
+                let crowd = AnyCrowd::Surface(build(world, radius, steps, &s)?);
+                emit(out, CROWD_TAG, CrowdData { crowd, floor });
+                return Ok(());
             };
             let crowd = AnyCrowd::NavMesh(build(plan.clone(), radius, steps, &s)?);
             floor = Some(Floor {
@@ -398,8 +399,10 @@ pub unsafe extern "C" fn ps_crowd_settings_default(out_settings: *mut PsCrowdSet
 }
 
 /// Makes a crowd without agents on its own copy of `world` (a grid, a navmesh, or a
-/// surface with one floor, whose plan view the agents then walk: see
-/// [`ps_crowd_positions3`]), for agents of `radius` (world units, ≥ 0) whose paths a
+/// surface: with one floor, its plan view the agents then walk, see
+/// [`ps_crowd_positions3`]; with floors over one another, agents placed and sent in 3D
+/// with [`ps_crowd_add_agent_on_surface`], each walking the one-floor sheet round its own
+/// path), for agents of `radius` (world units, ≥ 0) whose paths a
 /// preset's steps smooth (`PS_PRESET_*`), run as `settings` say (NULL: the defaults,
 /// [`ps_crowd_settings_default`]).
 ///
@@ -407,8 +410,7 @@ pub unsafe extern "C" fn ps_crowd_settings_default(out_settings: *mut PsCrowdSet
 /// `PS_WRONG_HANDLE` (`world`), `PS_INVALID_ARGUMENT` (an unknown preset, a bad radius,
 /// bad settings: 0 or more than 256 threads, an avoidance flag not 0 or 1, a time horizon
 /// or neighbour distance not finite and > 0, no neighbours), `PS_NO_PATH` (no room
-/// anywhere for the radius), `PS_UNSUPPORTED` (a surface with floors over one another).
-/// On failure `*out_crowd` is NULL.
+/// anywhere for the radius). On failure `*out_crowd` is NULL.
 ///
 /// # Safety
 ///
@@ -585,6 +587,141 @@ pub unsafe extern "C" fn ps_crowd_add_agent_with_radius(
     })
 }
 
+/// On a crowd made on a surface with floors over one another: adds an agent at `position`
+/// walking to `target` (3D, in the surface's axes) at `speed`, its path planned now: both
+/// are located on the surface (the nearest polygon within the search's half-extents, a
+/// point off it moved onto it), the path found on its polygons (no off-mesh link), the
+/// one-floor sheet round it cut, and the agent's path planned on it, the world the agent
+/// walks from then on; agents whose floors are 2 or more apart never meet. Its index goes
+/// into `*out_agent`.
+///
+/// Errors (messages start with `ps_crowd_add_agent_on_surface:`): the pointer and handle
+/// errors, `PS_INVALID_ARGUMENT` (NaN or infinite points, a bad speed), `PS_OUTSIDE_WORLD`
+/// (an end over no polygon), `PS_NO_PATH` (an unreachable target, an end too close to a
+/// wall), `PS_INVALID_RESULT` (a path that passes over or under itself, which no sheet
+/// holds), `PS_UNSUPPORTED` (a crowd on a grid, a navmesh or a one-floor surface: their
+/// agents come in with [`ps_crowd_add_agent`]). On failure `*out_agent` is
+/// [`PS_NO_AGENT`] and the crowd unchanged.
+///
+/// # Safety
+///
+/// As [`ps_crowd_add_agent`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_crowd_add_agent_on_surface(
+    crowd: *mut PsCrowd,
+    position: PsPoint3d,
+    target: PsPoint3d,
+    speed: f64,
+    out_agent: *mut usize,
+) -> PsStatus {
+    crate::guard_named("ps_crowd_add_agent_on_surface", || {
+        // SAFETY: the caller's promises, passed on.
+        unsafe { add_agent_on_surface(crowd, [position, target], speed, None, out_agent) }
+    })
+}
+
+/// [`ps_crowd_add_agent_on_surface`] for an agent of its own `radius`, as
+/// [`ps_crowd_add_agent_with_radius`].
+///
+/// Errors (messages start with `ps_crowd_add_agent_on_surface_with_radius:`): those two's.
+///
+/// # Safety
+///
+/// As [`ps_crowd_add_agent`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_crowd_add_agent_on_surface_with_radius(
+    crowd: *mut PsCrowd,
+    position: PsPoint3d,
+    target: PsPoint3d,
+    speed: f64,
+    radius: f64,
+    out_agent: *mut usize,
+) -> PsStatus {
+    crate::guard_named("ps_crowd_add_agent_on_surface_with_radius", || {
+        // SAFETY: the caller's promises, passed on.
+        unsafe { add_agent_on_surface(crowd, [position, target], speed, Some(radius), out_agent) }
+    })
+}
+
+/// The body of the two `ps_crowd_add_agent_on_surface` calls, as [`add_agent`]'s.
+///
+/// # Safety
+///
+/// As [`ps_crowd_add_agent`].
+unsafe fn add_agent_on_surface(
+    crowd: *mut PsCrowd,
+    [position, target]: [PsPoint3d; 2],
+    speed: f64,
+    radius: Option<f64>,
+    out_agent: *mut usize,
+) -> Res<()> {
+    check_ptr(out_agent, "out_agent")?;
+    // SAFETY: checked non-NULL and aligned.
+    unsafe { *out_agent = PS_NO_AGENT };
+    let c = layered(crowd_mut(crowd)?)?;
+    let (p, t) = (finite3(position, "position")?, finite3(target, "target")?);
+    let i = match radius {
+        None => c.add_agent_on_surface(p, t, speed)?,
+        Some(r) => c.add_agent_on_surface_with_radius(p, t, speed, r)?,
+    };
+    // SAFETY: as above.
+    unsafe { *out_agent = i };
+    Ok(())
+}
+
+/// On a crowd made on a surface with floors over one another: sends agent `agent` to
+/// `target` (3D) across the whole surface, planned now (not under the plan budget): from
+/// the polygon it stands on, the path on the surface, a new sheet round it, and the agent's
+/// path on that sheet. ([`ps_crowd_set_target`] on such a crowd plans a 2D target on the
+/// floor of the agent's own path, at the next update.)
+///
+/// Errors (messages start with `ps_crowd_set_target_on_surface:`): the handle errors,
+/// `PS_INVALID_ARGUMENT` (an index out of range, a NaN or infinite target), then as
+/// [`ps_crowd_add_agent_on_surface`]'s plan; the agent unchanged.
+///
+/// # Safety
+///
+/// `crowd` a live crowd handle used by no other thread now.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_crowd_set_target_on_surface(
+    crowd: *mut PsCrowd,
+    agent: usize,
+    target: PsPoint3d,
+) -> PsStatus {
+    crate::guard_named("ps_crowd_set_target_on_surface", || {
+        let c = crowd_mut(crowd)?;
+        c.agent(agent)?;
+        let c = layered(c)?;
+        let t = finite3(target, "target")?;
+        Ok(c.set_target_on_surface(agent, t)?)
+    })
+}
+
+/// The crowd across floors, or `PS_UNSUPPORTED` for a crowd on a flat world.
+fn layered(crowd: &mut AnyCrowd) -> Res<&mut Crowd<SurfaceWorld>> {
+    match crowd {
+        AnyCrowd::Surface(c) => Ok(c),
+        _ => Err(Fail::new(
+            PsStatus::PsUnsupported,
+            "only a crowd made on a surface with floors over one another places agents in \
+             3D: this one's agents come in with 2D points",
+        )),
+    }
+}
+
+/// `p` in 3D, or `PS_INVALID_ARGUMENT` naming it when a coordinate is not finite.
+fn finite3(p: PsPoint3d, name: &str) -> Res<DVec3> {
+    let v = DVec3::new(p.x, p.y, p.z);
+    if v.is_finite() {
+        Ok(v)
+    } else {
+        Err(Fail::new(
+            PsStatus::PsInvalidArgument,
+            format!("`{name}` ({}, {}, {}) is not finite", p.x, p.y, p.z),
+        ))
+    }
+}
+
 /// Removes agent `agent`. The last agent takes its index (as `Vec::swap_remove`):
 /// `*out_moved` (when `out_moved` is not NULL) gets the index that agent had — the caller's
 /// records of index `*out_moved` now belong to index `agent` — or [`PS_NO_AGENT`] when the
@@ -743,8 +880,8 @@ pub unsafe extern "C" fn ps_crowd_positions(
 
 /// On a crowd made on a surface world: writes every agent's position in 3D, by index (x,
 /// y, z each, in the surface's axes, `capacity` points of room in `out_xyz`; NULL only with
-/// capacity 0), each on the floor under it (its height from the surface's detail mesh
-/// when it has one), and the number of agents into `*out_len`. A buffer for fewer points
+/// capacity 0), each on its floor (its height from the surface's detail mesh when it has
+/// one), and the number of agents into `*out_len`. A buffer for fewer points
 /// than agents: `PS_BUFFER_TOO_SMALL`, the agent count in `*out_len`, nothing written.
 /// Cost: a point location per agent; allocates nothing once warmed up.
 ///
@@ -767,6 +904,13 @@ pub unsafe extern "C" fn ps_crowd_positions3(
         start_len(out_len)?;
         check_out(out_xyz, capacity, "out_xyz")?;
         let (crowd, floor) = crowd_and_floor(crowd)?;
+        if let AnyCrowd::Surface(c) = crowd {
+            // Each agent on its own floor: its plan-view point at its height.
+            let up = c.world().mesh().surface().up();
+            let at = c.agents().iter();
+            let at = at.map(|a| up.join(a.agent_path().position(), a.height()).to_array());
+            return write_points(at, out_xyz, capacity, out_len);
+        }
         let Some(floor) = floor else {
             return Err(Fail::new(
                 PsStatus::PsUnsupported,

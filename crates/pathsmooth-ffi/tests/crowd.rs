@@ -675,12 +675,34 @@ fn bad_input_is_refused_with_a_message_and_nothing_written_past_buffers() {
         };
         let (one, two) = (surface_of(1), surface_of(2));
         let s = ps_crowd_new_preset(two, PS_PRESET_SMOOTH, 0.1, null(), &mut out);
+        expect(s, PsOk, "");
+        // Over two floors a 2D point names no one place: agents come in 3D.
+        let mut index = 0;
+        let s = ps_crowd_add_agent(out, pt(3.0, 1.0), pt(3.5, 3.0), 1.0, &mut index);
         expect(
             s,
-            PsUnsupported,
-            "ps_crowd_new_preset: this surface has floors over one another",
+            PsInvalidArgument,
+            "ps_crowd_add_agent: start (3, 1) lies over 2 floors",
         );
-        assert!(out.is_null());
+        let (p, t) = (
+            PsPoint3d {
+                x: 3.0,
+                y: 3.0,
+                z: 1.0,
+            },
+            PsPoint3d {
+                x: 3.5,
+                y: 3.0,
+                z: 3.0,
+            },
+        );
+        let s = ps_crowd_add_agent_on_surface(out, p, t, 1.0, &mut index);
+        expect(s, PsOk, "");
+        let (mut xyz_out, mut n3) = ([f64::NAN; 3], usize::MAX);
+        let s = ps_crowd_positions3(out, xyz_out.as_mut_ptr(), 1, &mut n3);
+        expect(s, PsOk, "");
+        assert_eq!((n3, xyz_out), (1, [3.0, 3.0, 1.0]), "on the upper floor");
+        ps_crowd_destroy(out);
         let s = ps_crowd_new_preset(one, PS_PRESET_SMOOTH, 0.1, null(), &mut out);
         expect(s, PsOk, "");
         let mut index = 0;
@@ -1018,19 +1040,20 @@ fn in_convex(ring: &[DVec2], p: DVec2, eps: f64) -> bool {
     crosses.iter().all(|&c| c >= -eps) || crosses.iter().all(|&c| c <= eps)
 }
 
-/// Every navmesh of the engine corpus through the ABI: a surface with one floor takes a
-/// crowd that avoids, whose agents `ps_crowd_positions3` puts over the file's polygons at
-/// their height, as far apart as their radii (judged here from the polygons the library
-/// reads from the file, not from the crowd's plan view); a surface with floors over one
-/// another is refused, saying so.
+/// Every navmesh of the engine corpus through the ABI takes a crowd that avoids (agents
+/// placed in plan view on a surface with one floor, in 3D with
+/// `ps_crowd_add_agent_on_surface` on one with floors over one another), whose agents
+/// `ps_crowd_positions3` puts over the file's polygons at their height, and those on one
+/// floor as far apart as their radii (judged here from the polygons the library reads from
+/// the file, not from the crowd's plan view).
 #[test]
-fn a_crowd_walks_every_one_floor_navmesh_of_the_corpus_on_its_floor() {
-    use pathsmooth::navmesh::{load_surface, SurfaceOptions, UpAxis};
+fn a_crowd_walks_every_navmesh_of_the_corpus_on_its_floors() {
+    use pathsmooth::navmesh::{load_surface, SurfaceMesh, SurfaceOptions, UpAxis};
     let dir =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../pathsmooth/tests/data/corpus");
     let manifest = std::fs::read_to_string(dir.join("MANIFEST.tsv")).unwrap();
     let mut rng = fastrand::Rng::with_seed(40);
-    let (mut walked, mut refused) = (0, 0);
+    let (mut walked, mut layered) = (0, 0);
     for row in manifest.lines().skip(1) {
         let f: Vec<&str> = row.split('\t').collect();
         let (rel, format, up) = (f[0], f[1], f[2]);
@@ -1052,18 +1075,15 @@ fn a_crowd_walks_every_one_floor_navmesh_of_the_corpus_on_its_floor() {
             expect(s, PsOk, "");
             let settings = avoiding();
             let s = ps_crowd_new_preset(world, PS_PRESET_SMOOTH, 0.1, &settings, &mut crowd);
-            if s == PsUnsupported {
-                let e = last_error();
-                assert!(e.contains("floors over one another"), "{rel}: {e}");
-                refused += 1;
-                ps_world_destroy(world);
-                continue;
-            }
             expect(s, PsOk, "");
         }
         // The oracle's polygons: the file as the library reads it, in plan view with the
         // heights of their corners.
         let surface = load_surface(&path, &SurfaceOptions::new(axis)).unwrap();
+        // Floors over one another: agents are placed in 3D, and only those on one floor
+        // (heights less than 2 apart) must keep apart.
+        let several = !SurfaceMesh::new(surface.clone()).unwrap().is_one_floor();
+        layered += usize::from(several);
         let rings: Vec<Vec<DVec3>> = (0..surface.num_polygons() as u32)
             .map(|p| {
                 let corners = surface.polygon(p).iter();
@@ -1075,31 +1095,42 @@ fn a_crowd_walks_every_one_floor_navmesh_of_the_corpus_on_its_floor() {
             let ring = &rings[rng.usize(..rings.len())];
             let w: Vec<f64> = ring.iter().map(|_| rng.f64() + 0.05).collect();
             let sum: f64 = w.iter().sum();
-            plan(ring.iter().zip(&w).map(|(&c, &w)| c * w).sum::<DVec3>() / sum)
+            ring.iter().zip(&w).map(|(&c, &w)| c * w).sum::<DVec3>() / sum
         };
-        let mut starts: Vec<DVec2> = Vec::new();
+        let mut starts: Vec<DVec3> = Vec::new();
         for _ in 0..60 {
             if starts.len() == 8 {
                 break;
             }
             let (start, goal) = (inside(&mut rng), inside(&mut rng));
-            if starts.iter().any(|s| s.distance(start) < 0.25) {
+            let near = |s: &DVec3| {
+                let apart = (axis.height(*s) - axis.height(start)).abs();
+                plan(*s).distance(plan(start)) < 0.25 && apart < 2.0
+            };
+            if starts.iter().any(near) {
                 continue; // not inside another agent: spawned overlapping, they would start so
             }
             let mut index = 0;
-            let s = unsafe {
-                ps_crowd_add_agent(
-                    crowd,
-                    pt(start.x, start.y),
-                    pt(goal.x, goal.y),
-                    1.5,
-                    &mut index,
-                )
+            let (s, what) = if several {
+                let p3 = |p: DVec3| PsPoint3d {
+                    x: p.x,
+                    y: p.y,
+                    z: p.z,
+                };
+                let s = unsafe {
+                    ps_crowd_add_agent_on_surface(crowd, p3(start), p3(goal), 1.5, &mut index)
+                };
+                (s, "ps_crowd_add_agent_on_surface: ")
+            } else {
+                let (start, goal) = (plan(start), plan(goal));
+                let (p, g) = (pt(start.x, start.y), pt(goal.x, goal.y));
+                let s = unsafe { ps_crowd_add_agent(crowd, p, g, 1.5, &mut index) };
+                (s, "ps_crowd_add_agent: ")
             };
             if s == PsOk {
                 starts.push(start);
             } else {
-                assert!(last_error().starts_with("ps_crowd_add_agent: "), "{rel}");
+                assert!(last_error().starts_with(what), "{rel}");
             }
         }
         assert!(!starts.is_empty(), "{rel}: no agent could be placed");
@@ -1148,6 +1179,9 @@ fn a_crowd_walks_every_one_floor_navmesh_of_the_corpus_on_its_floor() {
                     "{rel} frame {frame}: agent {i} at height {h}"
                 );
                 for (j, &o) in at.iter().enumerate().skip(i + 1) {
+                    if several && (axis.height(o) - h).abs() >= 2.0 {
+                        continue; // one over the other
+                    }
                     let gap = p.distance(plan(o));
                     assert!(
                         gap >= 0.99 * 0.2 - 1e-9,
@@ -1164,5 +1198,116 @@ fn a_crowd_walks_every_one_floor_navmesh_of_the_corpus_on_its_floor() {
     }
     // The corpus's 26 navmeshes: 15 one floor, 11 with floors over one another (as the
     // WebAssembly package's test finds).
-    assert_eq!((walked, refused), (15, 11));
+    assert_eq!((walked, layered), (26, 11));
+}
+
+/// A crowd across floors through the ABI, on RecastDemo's `nav_test` level as Detour baked
+/// it: agents placed and sent in 3D walk as the library's crowd driven alike (every agent's
+/// 3D position bit for bit after each of 60 frames, a target sent on the surface midway);
+/// every bad input is refused with its status and a message naming it, and a flat crowd
+/// refuses 3D agents.
+#[test]
+fn a_crowd_across_floors_walks_as_the_librarys_and_refuses_bad_input() {
+    use pathsmooth::navmesh::{load_surface, SurfaceMesh, SurfaceOptions, UpAxis};
+    use pathsmooth::SurfaceWorld;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../pathsmooth/tests/data/corpus/detour/nav_test.all_tiles_navmesh.bin");
+    let c_path = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    let mut world = null_mut();
+    let s = unsafe { ps_world_surface_load(c_path.as_ptr(), null(), PS_UP_FILE, -1.0, &mut world) };
+    expect(s, PsOk, "");
+    let crowd = new_crowd(world, 0.2, Some(&avoiding()));
+    let surface = load_surface(&path, &SurfaceOptions::new(UpAxis::Y)).unwrap();
+    let mesh = SurfaceMesh::new(surface.clone()).unwrap();
+    let mut library = Crowd::new(SurfaceWorld::new(mesh), 0.2, Preset::Smooth.steps())
+        .unwrap()
+        .with_avoidance(Some(Avoidance::default()))
+        .unwrap();
+    let p3 = |p: DVec3| PsPoint3d {
+        x: p.x,
+        y: p.y,
+        z: p.z,
+    };
+    // Random polygon centres of the file, as starts and goals.
+    let centre = |p: u32| {
+        let ring = surface.polygon(p);
+        ring.iter()
+            .map(|&v| surface.vertices()[v as usize])
+            .sum::<DVec3>()
+            / ring.len() as f64
+    };
+    let mut rng = fastrand::Rng::with_seed(3);
+    let n = surface.num_polygons() as u32;
+    while library.agents().len() < 12 {
+        let (a, b) = (centre(rng.u32(..n)), centre(rng.u32(..n)));
+        let ours = library.add_agent_on_surface(a, b, 1.5);
+        let mut i = PS_NO_AGENT;
+        let s = unsafe { ps_crowd_add_agent_on_surface(crowd, p3(a), p3(b), 1.5, &mut i) };
+        match ours {
+            Ok(k) => (expect(s, PsOk, ""), assert_eq!(i, k)),
+            Err(_) => (assert_ne!(s, PsOk), assert_eq!(i, PS_NO_AGENT)),
+        };
+    }
+    let mut xyz = vec![0.0; 36];
+    for frame in 0..60 {
+        if frame == 30 {
+            let goal = centre(rng.u32(..n));
+            let ours = library.set_target_on_surface(0, goal);
+            let s = unsafe { ps_crowd_set_target_on_surface(crowd, 0, p3(goal)) };
+            assert_eq!(s == PsOk, ours.is_ok(), "{}", last_error());
+        }
+        library.update(0.05).unwrap();
+        update(crowd, 0.05);
+        let mut len = 0;
+        let s = unsafe { ps_crowd_positions3(crowd, xyz.as_mut_ptr(), 12, &mut len) };
+        expect(s, PsOk, "");
+        for (i, c) in xyz.chunks(3).enumerate() {
+            let want = library.agent_point(i).unwrap();
+            assert_eq!(
+                DVec3::new(c[0], c[1], c[2]),
+                want,
+                "frame {frame} agent {i}"
+            );
+        }
+    }
+    // Bad input: the status, the call's name and what is wrong; nothing added.
+    let (a, b) = (centre(0), centre(1));
+    let nan = DVec3::new(f64::NAN, 0.0, 0.0);
+    let mut i = 0;
+    let s = unsafe { ps_crowd_add_agent_on_surface(crowd, p3(nan), p3(b), 1.5, &mut i) };
+    expect(
+        s,
+        PsInvalidArgument,
+        "ps_crowd_add_agent_on_surface: `position`",
+    );
+    assert_eq!(i, PS_NO_AGENT);
+    let s = unsafe { ps_crowd_add_agent_on_surface(crowd, p3(a), p3(b), -1.0, &mut i) };
+    expect(s, PsInvalidArgument, "speed");
+    let s = unsafe {
+        ps_crowd_add_agent_on_surface_with_radius(crowd, p3(a), p3(b), 1.5, f64::NAN, &mut i)
+    };
+    expect(
+        s,
+        PsInvalidArgument,
+        "ps_crowd_add_agent_on_surface_with_radius: ",
+    );
+    let s = unsafe { ps_crowd_set_target_on_surface(crowd, 12, p3(b)) };
+    expect(s, PsInvalidArgument, "ps_crowd_set_target_on_surface: ");
+    let s = unsafe { ps_crowd_set_target_on_surface(crowd, 0, p3(nan)) };
+    expect(s, PsInvalidArgument, "`target`");
+    let s = unsafe { ps_crowd_add_agent_on_surface(crowd, p3(a), p3(b), 1.5, null_mut()) };
+    expect(s, PsNullPointer, "out_agent");
+    assert_eq!(count(crowd), 12);
+    // A flat crowd takes its agents in 2D.
+    let rows = room_rows(6, 6);
+    let grid = grid_world(&rows);
+    let flat = new_crowd(grid, 0.2, None);
+    let s = unsafe { ps_crowd_add_agent_on_surface(flat, p3(a), p3(b), 1.5, &mut i) };
+    expect(s, PsUnsupported, "2D points");
+    unsafe {
+        ps_crowd_destroy(flat);
+        ps_world_destroy(grid);
+        ps_crowd_destroy(crowd);
+        ps_world_destroy(world);
+    }
 }

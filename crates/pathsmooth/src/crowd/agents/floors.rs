@@ -7,7 +7,8 @@ use glam::DVec3;
 use super::{check_speed, no_agent, AgentIndex, Crowd};
 use crate::crowd::AgentPath;
 use crate::error::{Error, Result};
-use crate::navmesh::PolyId;
+use crate::navmesh::{PolyId, SurfaceMesh};
+use crate::pipeline::Pipeline;
 use crate::world::World;
 use crate::SurfaceWorld;
 
@@ -123,12 +124,14 @@ impl Crowd<SurfaceWorld> {
             y: here.y,
         })?;
         let start = self.world.mesh().surface().up().join(here, a.height);
-        let (world, agent_path) = self.plan_on_surface(Some(polygon), start, target, a.size)?;
+        let planned = self.plan_on_surface(Some(polygon), start, target, a.size)?;
         let a = &mut self.agents[agent];
-        a.agent_path = agent_path;
+        a.agent_path = planned.agent_path;
         (a.wanted, a.queued, a.plan_now, a.repair, a.error) = (None, false, false, false, None);
-        self.worlds[agent] = world;
+        self.worlds[agent] = planned.world;
+        self.onward[agent] = planned.onward;
         self.queue.retain(|&i| i != agent);
+        self.walk_on = Some(Self::walk_on);
         Ok(())
     }
 
@@ -151,26 +154,27 @@ impl Crowd<SurfaceWorld> {
         size: usize,
     ) -> Result<AgentIndex> {
         check_speed(speed)?;
-        let (world, agent_path) = self.plan_on_surface(None, position, target, size)?;
-        let world_of = world.as_ref().unwrap_or(&self.world);
-        let height = world_of.floor_height(agent_path.position());
-        self.push_agent(agent_path, world, speed, size, height);
-        Ok(self.agents.len() - 1)
+        let planned = self.plan_on_surface(None, position, target, size)?;
+        let world_of = planned.world.as_ref().unwrap_or(&self.world);
+        let height = world_of.floor_height(planned.agent_path.position());
+        self.push_agent(planned.agent_path, planned.world, speed, size, height);
+        let last = self.agents.len() - 1;
+        self.onward[last] = planned.onward;
+        self.walk_on = Some(Self::walk_on);
+        Ok(last)
     }
 
     /// The agent path from `start` (on polygon `from` when known, else located) to
-    /// `target` for an agent of radius `size`, with the world it walks on: its own sheet's,
-    /// or `None` for the crowd's own on a mesh with one floor.
+    /// `target` for an agent of radius `size` (see [`Planned`]).
     fn plan_on_surface(
         &mut self,
         from: Option<PolyId>,
         start: DVec3,
         target: DVec3,
         size: usize,
-    ) -> Result<(Option<Arc<SurfaceWorld>>, AgentPath)> {
+    ) -> Result<Planned> {
         let mesh = Arc::clone(self.world.shared_mesh());
         let pipeline = &mut self.pipelines[0][size];
-        let radius = pipeline.radius();
         let query = &mut pipeline.query_mut().surface;
         let start = match from {
             Some(polygon) => (polygon, start),
@@ -180,18 +184,83 @@ impl Crowd<SurfaceWorld> {
             Error::NonFinite { .. } => Error::NonFinite { index: 1 },
             e => e,
         })?;
-        // On the polygons alone: an agent's path takes no off-mesh link yet.
-        query.find_leg(&mesh, start, goal, radius)?;
-        let mut world = SurfaceWorld::clone(&self.world);
-        world.cut_sheet(query, radius)?;
-        let [(s, _), (g, _)] =
-            query
-                .ends()
-                .ok_or(Error::param("path", f64::NAN, "a path found"))?;
-        let world = Arc::new(world);
-        pipeline.use_world(&world);
-        let agent_path = AgentPath::new(pipeline, s, g)?;
-        let own = world.one_floor_world().is_none().then_some(world);
-        Ok((own, agent_path))
+        let base = &self.world;
+        let mut leg = |end| leg_on_sheet(pipeline, &mesh, base, start, end);
+        match leg(goal) {
+            Ok((world, agent_path)) => Ok(Planned {
+                world,
+                agent_path,
+                onward: None,
+            }),
+            Err(Error::InvalidResult { step, reason }) if step == "surface sheet" => {
+                // No sheet holds a path over or under itself (a ramp that climbs over its
+                // own foot): this leg goes to the farthest corner of the path that a sheet
+                // holds the way to (a corner the search or the sheet will not end at, too
+                // near a wall by the layered clearance, which is conservative near a floor
+                // over the path, is passed over), and the agent walks on from there
+                // (`walk_on`).
+                let corners: Vec<(PolyId, DVec3)> = (pipeline.query_mut().surface.path())
+                    .iter()
+                    .map(|p| (p.polygon, p.position))
+                    .collect();
+                let inner = corners
+                    .get(1..corners.len().saturating_sub(1))
+                    .unwrap_or(&[]);
+                let mut leg = |end| leg_on_sheet(pipeline, &mesh, base, start, end);
+                let held = inner.iter().rev().find_map(|&corner| leg(corner).ok());
+                let (world, agent_path) = held.ok_or(Error::InvalidResult { step, reason })?;
+                Ok(Planned {
+                    world,
+                    agent_path,
+                    onward: Some(goal.1),
+                })
+            }
+            Err(e) => Err(e),
+        }
     }
+
+    /// Sends agent `agent` on from the end of a leg to its onward target.
+    fn walk_on(&mut self, agent: AgentIndex) -> Result<()> {
+        let Some(target) = self.onward[agent] else {
+            return Ok(());
+        };
+        self.set_target_on_surface(agent, target)
+    }
+}
+
+/// An agent's plan on the surface: its path, the world it walks on (its own sheet's, or
+/// `None` for the crowd's own on a mesh with one floor), and where it walks on to from the
+/// path's end when no sheet held the whole way.
+struct Planned {
+    world: Option<Arc<SurfaceWorld>>,
+    agent_path: AgentPath,
+    onward: Option<DVec3>,
+}
+
+/// The agent path from `start` to `end` (polygon and point, both located) on the sheet round
+/// the path on the surface's polygons between them (no off-mesh link), planned by
+/// `pipeline`, whose world it becomes; with that world (`None` when it is `base`'s own whole
+/// plan view, on a mesh with one floor).
+fn leg_on_sheet(
+    pipeline: &mut Pipeline<Arc<SurfaceWorld>>,
+    mesh: &SurfaceMesh,
+    base: &SurfaceWorld,
+    start: (PolyId, DVec3),
+    end: (PolyId, DVec3),
+) -> Result<(Option<Arc<SurfaceWorld>>, AgentPath)> {
+    let radius = pipeline.radius();
+    let query = &mut pipeline.query_mut().surface;
+    query.find_leg(mesh, start, end, radius)?;
+    let mut world = base.clone();
+    world.cut_sheet(query, radius)?;
+    let [(s, _), (g, _)] = query
+        .ends()
+        .ok_or(Error::param("path", f64::NAN, "a path found"))?;
+    let world = Arc::new(world);
+    pipeline.use_world(&world);
+    let agent_path = AgentPath::new(pipeline, s, g)?;
+    Ok((
+        world.one_floor_world().is_none().then_some(world),
+        agent_path,
+    ))
 }

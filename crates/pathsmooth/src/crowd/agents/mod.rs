@@ -3,7 +3,7 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use glam::DVec2;
+use glam::{DVec2, DVec3};
 
 use super::avoid::{AvoidScratch, Mover, Solver};
 use super::moving::{check_velocity, MovingObstacles};
@@ -35,6 +35,9 @@ const SEPARATION_SLACK: f64 = 1e-3;
 /// The crowd's [agent height](Crowd::with_agent_height) unless set: 2 world units,
 /// RecastDemo's default agent height in metres, the unit of most engines' navmeshes.
 pub const DEFAULT_AGENT_HEIGHT: f64 = 2.0;
+
+/// Sends agent `agent` of a crowd on from the end of a leg to its onward target.
+type WalkOn<W> = fn(&mut Crowd<W>, AgentIndex) -> Result<()>;
 
 /// An agent's index in its [`Crowd`]: valid until an agent is removed
 /// ([`Crowd::remove_agent`] moves the last agent into the removed one's index, as
@@ -211,6 +214,13 @@ pub struct Crowd<W: ObstacleWorld = GridWorld> {
     /// the sheet round its path (see [`Crowd::add_agent_on_surface`]). Beside the agents, so
     /// that [`CrowdAgent`] does not name the world's type.
     worlds: Vec<Option<Arc<W>>>,
+    /// Per agent, the target beyond the end of its path when no sheet held the whole way
+    /// (a path over or under itself: see [`Crowd::add_agent_on_surface`]): the agent walks
+    /// on there when it reaches the end of this leg.
+    onward: Vec<Option<DVec3>>,
+    /// What sends an agent on from the end of a leg to its onward target (set by the
+    /// crowd across floors, which alone makes legs).
+    walk_on: Option<WalkOn<W>>,
     /// Agents whose floors' heights differ by this much or more never meet.
     agent_height: f64,
     /// The agents with a target to plan, first asked first served.
@@ -244,6 +254,8 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             pool: None,
             agents: Vec::new(),
             worlds: Vec::new(),
+            onward: Vec::new(),
+            walk_on: None,
             agent_height: DEFAULT_AGENT_HEIGHT,
             queue: VecDeque::new(),
             plan_budget: None,
@@ -440,6 +452,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             height: height.unwrap_or(0.0),
         });
         self.worlds.push(world);
+        self.onward.push(None);
     }
 
     /// Removes agent `agent`. The last agent takes its index (as `Vec::swap_remove`): the
@@ -454,6 +467,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         let last = self.agents.len() - 1;
         self.agents.swap_remove(agent);
         self.worlds.swap_remove(agent);
+        self.onward.swap_remove(agent);
         self.queue.retain(|&i| i != agent);
         if agent == last {
             return Ok(None);
@@ -474,6 +488,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     pub fn set_target(&mut self, agent: AgentIndex, target: DVec2) -> Result<()> {
         let a = self.agents.get_mut(agent).ok_or(no_agent(agent))?;
         a.wanted = Some(target);
+        self.onward[agent] = None;
         if !a.queued {
             a.queued = true;
             self.queue.push_back(agent);
@@ -704,11 +719,12 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         let retry = std::mem::take(&mut self.changed);
         self.serve_queue();
         let Some(settings) = self.avoidance else {
-            let frame = self.each_run(|a, pipeline, frame| {
+            let mut frame = self.each_run(|a, pipeline, frame| {
                 prepare_agent(a, pipeline, retry, frame);
                 walk_agent(a, pipeline, dt, frame);
                 count_agent(a, frame);
             });
+            frame.replans += self.walk_on_legs();
             self.moving.advance(dt);
             return Ok(frame);
         };
@@ -720,8 +736,35 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         for a in &self.agents {
             count_agent(a, &mut frame);
         }
+        frame.replans += self.walk_on_legs();
         self.moving.advance(dt);
         Ok(frame)
+    }
+
+    /// Sends every agent that has come within its diameter of the end of a leg on to its
+    /// onward target (see `onward`): agents whose legs end at one corner would otherwise
+    /// queue for the one point. One that cannot go on keeps the error and stays. The number
+    /// sent on.
+    fn walk_on_legs(&mut self) -> usize {
+        let Some(walk_on) = self.walk_on else {
+            return 0;
+        };
+        let mut sent = 0;
+        for i in 0..self.agents.len() {
+            let (c, r) = (&self.agents[i].agent_path, self.agents[i].radius);
+            let near = c.position().distance(c.target()) <= 2.0 * r;
+            if self.onward[i].is_none() || !near || c.is_stuck() {
+                continue;
+            }
+            match walk_on(self, i) {
+                Ok(()) => sent += 1,
+                Err(e) => {
+                    self.onward[i] = None;
+                    self.agents[i].error = Some(e);
+                }
+            }
+        }
+        sent
     }
 
     /// Runs `update` on every agent, over the crowd's runs of agents (one pipeline each, in
