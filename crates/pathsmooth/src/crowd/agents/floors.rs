@@ -219,12 +219,27 @@ impl Crowd<SurfaceWorld> {
         }
     }
 
-    /// Sends agent `agent` on from the end of a leg to its onward target.
-    fn walk_on(&mut self, agent: AgentIndex) -> Result<()> {
-        let Some(target) = self.onward[agent] else {
-            return Ok(());
-        };
-        self.set_target_on_surface(agent, target)
+    /// Sends every agent that has come within its diameter of the end of a leg on to its
+    /// onward target (`Crowd::onward`): agents whose legs end at one corner would
+    /// otherwise queue for the one point. One that cannot go on keeps the error and stays.
+    /// The number sent on.
+    fn walk_on(&mut self) -> usize {
+        let mut sent = 0;
+        for i in 0..self.agents.len() {
+            let (c, r) = (&self.agents[i].agent_path, self.agents[i].radius);
+            let near = c.position().distance(c.target()) <= 2.0 * r;
+            let Some(target) = self.onward[i].filter(|_| near && !c.is_stuck()) else {
+                continue;
+            };
+            match self.set_target_on_surface(i, target) {
+                Ok(()) => sent += 1,
+                Err(e) => {
+                    self.onward[i] = None;
+                    self.agents[i].error = Some(e);
+                }
+            }
+        }
+        sent
     }
 }
 

@@ -36,8 +36,8 @@ const SEPARATION_SLACK: f64 = 1e-3;
 /// RecastDemo's default agent height in metres, the unit of most engines' navmeshes.
 pub const DEFAULT_AGENT_HEIGHT: f64 = 2.0;
 
-/// Sends agent `agent` of a crowd on from the end of a leg to its onward target.
-type WalkOn<W> = fn(&mut Crowd<W>, AgentIndex) -> Result<()>;
+/// Sends a crowd's agents at the ends of their legs on; the number sent on.
+type WalkOn<W> = fn(&mut Crowd<W>) -> usize;
 
 /// An agent's index in its [`Crowd`]: valid until an agent is removed
 /// ([`Crowd::remove_agent`] moves the last agent into the removed one's index, as
@@ -218,8 +218,9 @@ pub struct Crowd<W: ObstacleWorld = GridWorld> {
     /// (a path over or under itself: see [`Crowd::add_agent_on_surface`]): the agent walks
     /// on there when it reaches the end of this leg.
     onward: Vec<Option<DVec3>>,
-    /// What sends an agent on from the end of a leg to its onward target (set by the
-    /// crowd across floors, which alone makes legs).
+    /// What sends the agents at the ends of their legs on to their onward targets (set by
+    /// the crowd across floors, which alone makes legs; a function of its own, so that
+    /// crowds on other worlds compile none of it).
     walk_on: Option<WalkOn<W>>,
     /// Agents whose floors' heights differ by this much or more never meet.
     agent_height: f64,
@@ -741,30 +742,10 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         Ok(frame)
     }
 
-    /// Sends every agent that has come within its diameter of the end of a leg on to its
-    /// onward target (see `onward`): agents whose legs end at one corner would otherwise
-    /// queue for the one point. One that cannot go on keeps the error and stays. The number
-    /// sent on.
+    /// Sends the agents at the ends of their legs on (see `onward`; only the crowd across
+    /// floors makes legs, and its `walk_on` does it). The number sent on.
     fn walk_on_legs(&mut self) -> usize {
-        let Some(walk_on) = self.walk_on else {
-            return 0;
-        };
-        let mut sent = 0;
-        for i in 0..self.agents.len() {
-            let (c, r) = (&self.agents[i].agent_path, self.agents[i].radius);
-            let near = c.position().distance(c.target()) <= 2.0 * r;
-            if self.onward[i].is_none() || !near || c.is_stuck() {
-                continue;
-            }
-            match walk_on(self, i) {
-                Ok(()) => sent += 1,
-                Err(e) => {
-                    self.onward[i] = None;
-                    self.agents[i].error = Some(e);
-                }
-            }
-        }
-        sent
+        self.walk_on.map_or(0, |walk_on| walk_on(self))
     }
 
     /// Runs `update` on every agent, over the crowd's runs of agents (one pipeline each, in
