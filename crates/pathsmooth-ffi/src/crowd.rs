@@ -545,15 +545,33 @@ unsafe fn add_agent(
     radius: Option<f64>,
     out_agent: *mut usize,
 ) -> Res<()> {
+    // SAFETY: the caller's promises, passed on.
+    unsafe {
+        add_into(crowd, out_agent, |c| {
+            let (p, t) = (finite(position, "position")?, finite(target, "target")?);
+            Ok(match radius {
+                None => on_crowd!(c, c => c.add_agent(p, t, speed))?,
+                Some(r) => on_crowd!(c, c => c.add_agent_with_radius(p, t, speed, r))?,
+            })
+        })
+    }
+}
+
+/// Runs `add` on the crowd and writes the index it returns into `*out_agent`
+/// ([`PS_NO_AGENT`] on failure): what the calls that add an agent share.
+///
+/// # Safety
+///
+/// As [`ps_crowd_add_agent`].
+unsafe fn add_into(
+    crowd: *mut PsCrowd,
+    out_agent: *mut usize,
+    add: impl FnOnce(&mut AnyCrowd) -> Res<usize>,
+) -> Res<()> {
     check_ptr(out_agent, "out_agent")?;
     // SAFETY: checked non-NULL and aligned.
     unsafe { *out_agent = PS_NO_AGENT };
-    let c = crowd_mut(crowd)?;
-    let (p, t) = (finite(position, "position")?, finite(target, "target")?);
-    let i = match radius {
-        None => on_crowd!(c, c => c.add_agent(p, t, speed))?,
-        Some(r) => on_crowd!(c, c => c.add_agent_with_radius(p, t, speed, r))?,
-    };
+    let i = add(crowd_mut(crowd)?)?;
     // SAFETY: as above.
     unsafe { *out_agent = i };
     Ok(())
@@ -655,18 +673,17 @@ unsafe fn add_agent_on_surface(
     radius: Option<f64>,
     out_agent: *mut usize,
 ) -> Res<()> {
-    check_ptr(out_agent, "out_agent")?;
-    // SAFETY: checked non-NULL and aligned.
-    unsafe { *out_agent = PS_NO_AGENT };
-    let c = layered(crowd_mut(crowd)?)?;
-    let (p, t) = (finite3(position, "position")?, finite3(target, "target")?);
-    let i = match radius {
-        None => c.add_agent_on_surface(p, t, speed)?,
-        Some(r) => c.add_agent_on_surface_with_radius(p, t, speed, r)?,
-    };
-    // SAFETY: as above.
-    unsafe { *out_agent = i };
-    Ok(())
+    // SAFETY: the caller's promises, passed on.
+    unsafe {
+        add_into(crowd, out_agent, |c| {
+            let c = layered(c)?;
+            let (p, t) = (finite3(position, "position")?, finite3(target, "target")?);
+            Ok(match radius {
+                None => c.add_agent_on_surface(p, t, speed)?,
+                Some(r) => c.add_agent_on_surface_with_radius(p, t, speed, r)?,
+            })
+        })
+    }
 }
 
 /// On a crowd made on a surface with floors over one another: sends agent `agent` to

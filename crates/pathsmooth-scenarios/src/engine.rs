@@ -4,7 +4,6 @@
 //! times a fixed run of them and prints the agents' positions summed, so that two builds
 //! can be shown to give the same answers.
 
-use std::collections::HashSet;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -13,6 +12,8 @@ use pathsmooth::crowd::{Avoidance, Crowd, CrowdFrame};
 use pathsmooth::navmesh::{load_surface, SurfaceMesh, SurfaceOptions, UpAxis};
 use pathsmooth::world::World;
 use pathsmooth::{Error, NavMeshWorld, Preset, Result, SurfaceWorld};
+
+use crate::apart::place_apart;
 
 /// A crowd walking an engine's navmesh (a one-floor surface file, Y up): avoidance on
 /// (ORCA, the defaults), the Smooth preset, 1.5 m/s, new targets drawn uniformly over the
@@ -62,34 +63,13 @@ impl EngineCrowd {
         Ok(scene)
     }
 
-    /// Adds agents apart from one another: a hash of cells 2.5 radii across, neighbours
-    /// checked.
+    /// Adds agents apart from one another (`place_apart`), each bound for a random point.
     fn place(&mut self, agents: usize, radius: f64) -> Result<()> {
-        let cell = 2.5 * radius;
-        let key = |p: DVec2| ((p.x / cell).floor() as i64, (p.y / cell).floor() as i64);
-        let mut taken: HashSet<(i64, i64)> = HashSet::new();
-        let mut tries = 0usize;
-        while self.crowd.agents().len() < agents {
-            tries += 1;
-            if tries > 100 * agents.max(1) {
-                return Err(Error::BadParameter {
-                    name: "agents",
-                    value: agents as f64,
-                    expected: "as many as fit apart (100 draws an agent)",
-                });
-            }
-            let p = self.point();
-            let (kx, ky) = key(p);
-            let near = (-1..=1).any(|dx| (-1..=1).any(|dy| taken.contains(&(kx + dx, ky + dy))));
-            if near {
-                continue;
-            }
-            let t = self.point();
-            if self.crowd.add_agent(p, t, 1.5).is_ok() {
-                taken.insert((kx, ky));
-            }
-        }
-        Ok(())
+        let add = |scene: &mut Self, p: DVec2| {
+            let t = scene.point();
+            scene.crowd.add_agent(p, t, 1.5).is_ok()
+        };
+        place_apart(self, (agents, radius), Self::point, |p| (p, 0.0), add)
     }
 
     /// A uniformly random point of the mesh: a triangle drawn by area, a point in it.

@@ -3,14 +3,15 @@
 //! criterion bench times its frames; `examples/engine_crowd_frames.rs --layered` times a
 //! fixed run and prints a checksum of the positions.
 
-use std::collections::HashSet;
 use std::path::Path;
 use std::sync::Arc;
 
 use glam::{DVec2, DVec3};
 use pathsmooth::crowd::{Avoidance, Crowd, CrowdFrame};
 use pathsmooth::navmesh::{load_surface, PolyId, Surface, SurfaceMesh, SurfaceOptions, UpAxis};
-use pathsmooth::{Error, Preset, Result, SurfaceWorld};
+use pathsmooth::{Preset, Result, SurfaceWorld};
+
+use crate::apart::place_apart;
 
 /// A crowd walking a layered navmesh file (Y up): avoidance on (ORCA, the defaults), the
 /// Smooth preset, 1.5 m/s, every agent placed and sent in 3D
@@ -33,7 +34,8 @@ impl LayeredCrowd {
     /// a random point.
     ///
     /// Errors: the file's and the surface's; the crowd's for bad settings;
-    /// [`Error::BadParameter`] (`agents`) when 100 draws an agent do not place them all.
+    /// [`Error::BadParameter`](pathsmooth::Error::BadParameter) (`agents`) when 100 draws an
+    /// agent do not place them all.
     pub fn load(file: &Path, agents: usize, radius: f64, seed: u64) -> Result<Self> {
         let surface = load_surface(file, &SurfaceOptions::new(UpAxis::Y))?;
         let mesh = Arc::new(SurfaceMesh::new(surface.clone())?);
@@ -65,40 +67,15 @@ impl LayeredCrowd {
         Ok(scene)
     }
 
-    /// Adds agents apart from one another: a hash of cells 2.5 radii across and 2 m high.
+    /// Adds agents apart from one another on their floors (`place_apart`), each bound for
+    /// a random point.
     fn place(&mut self, agents: usize, radius: f64) -> Result<()> {
-        let cell = 2.5 * radius;
         let up = self.surface.up();
-        let key = |p: DVec3| {
-            let (q, h) = up.split(p);
-            let k = |x: f64, side: f64| (x / side).floor() as i64;
-            (k(q.x, cell), k(q.y, cell), k(h, 2.0))
+        let add = |scene: &mut Self, p: DVec3| {
+            let t = scene.point();
+            scene.crowd.add_agent_on_surface(p, t, 1.5).is_ok()
         };
-        let mut taken: HashSet<(i64, i64, i64)> = HashSet::new();
-        let mut tries = 0usize;
-        while self.crowd.agents().len() < agents {
-            tries += 1;
-            if tries > 100 * agents.max(1) {
-                return Err(Error::BadParameter {
-                    name: "agents",
-                    value: agents as f64,
-                    expected: "as many as fit apart (100 draws an agent)",
-                });
-            }
-            let p = self.point();
-            let (kx, ky, kh) = key(p);
-            let near = (-1..=1).any(|dx| {
-                (-1..=1).any(|dy| (-1..=1).any(|dh| taken.contains(&(kx + dx, ky + dy, kh + dh))))
-            });
-            if near {
-                continue;
-            }
-            let t = self.point();
-            if self.crowd.add_agent_on_surface(p, t, 1.5).is_ok() {
-                taken.insert((kx, ky, kh));
-            }
-        }
-        Ok(())
+        place_apart(self, (agents, radius), Self::point, |p| up.split(p), add)
     }
 
     /// A uniformly random point of the surface (plan-view area) on its floor.

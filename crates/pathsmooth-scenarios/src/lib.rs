@@ -23,6 +23,7 @@
 //! # Ok::<(), pathsmooth::Error>(())
 //! ```
 
+mod apart;
 mod engine;
 mod layered;
 mod scenario;

@@ -36,6 +36,12 @@ use crate::SurfaceWorld;
 /// path there), where [`set_target_on_surface`](Self::set_target_on_surface) plans across
 /// the whole surface.
 ///
+/// A path that passes over or under itself (a ramp that climbs over its own foot, as on
+/// Godot's navmesh demo level) fits on no one sheet: the agent walks it in legs, each to
+/// the farthest corner of the path that a sheet holds the way to, and the update sends it
+/// on once it is within its diameter of a leg's end (a new plan from where it stands,
+/// counted in [`CrowdFrame::replans`](super::CrowdFrame::replans)).
+///
 /// Not yet: temporary obstacles and standing moving obstacles (a layered world refuses them,
 /// see its [`ObstacleWorld`](crate::world::ObstacleWorld) implementation; moving obstacles
 /// in motion are avoided in plan view by agents on every floor), and off-mesh links: an
@@ -77,9 +83,11 @@ impl Crowd<SurfaceWorld> {
     ///
     /// Errors: [`Error::BadParameter`] for a speed not finite and > 0; the layered search's
     /// ([`Error::NonFinite`], [`Error::OutsideMesh`], a target unreachable without
-    /// off-mesh links); the sheet's; [`AgentPath::new`]'s on it.
+    /// off-mesh links); [`AgentPath::new`]'s on the sheet; [`Error::InvalidResult`] for a
+    /// path over or under itself of which no sheet holds even the way to its first corner.
     /// Cost: a search on the surface, a sheet cut with its wall index (O(t log t) for its
-    /// t triangles), and a plan on the sheet.
+    /// t triangles), and a plan on the sheet; for a path over itself, that again for each
+    /// corner tried.
     pub fn add_agent_on_surface(
         &mut self,
         position: DVec3,
