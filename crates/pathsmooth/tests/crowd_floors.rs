@@ -21,8 +21,10 @@ use std::path::PathBuf;
 use common::rng::Rng;
 use common::surface_oracle::{plan_areas, random_point, SurfaceOracle};
 use glam::{DVec2, DVec3};
-use pathsmooth::crowd::{Avoidance, Crowd, DEFAULT_AGENT_HEIGHT};
-use pathsmooth::navmesh::{load_surface, PolyId, Surface, SurfaceMesh, SurfaceOptions, UpAxis};
+use pathsmooth::crowd::{Avoidance, Crowd, DEFAULT_AGENT_HEIGHT, LINK_TRIGGER};
+use pathsmooth::navmesh::{
+    load_surface, OffMeshLink, PolyId, Surface, SurfaceMesh, SurfaceOptions, UpAxis,
+};
 use pathsmooth::{Error, Preset, SurfaceWorld};
 
 const RADIUS: f64 = 0.2;
@@ -54,6 +56,8 @@ struct Seen {
     /// Agent pairs closer than the sum of their radii in plan view on floors one over the
     /// other (agent-pair-frames).
     crossings: usize,
+    /// Off-mesh links crossed.
+    links: usize,
     arrived: usize,
 }
 
@@ -110,10 +114,18 @@ fn run(file: &str, agents: usize, seconds: f64, seed: u64) -> Seen {
         for (i, &(p, h)) in now.iter().enumerate() {
             let what = format!("{file} frame {f} agent {i}");
             let (polygon, from) = at[i];
-            let walked = oracle.walk(polygon, from, p).unwrap_or_else(|| {
-                panic!("{what}: {from} → {p} does not walk the surface from {polygon}")
-            });
-            let last = *walked.last().unwrap();
+            let last = match oracle.walk(polygon, from, p) {
+                Some(walked) => *walked.last().unwrap(),
+                None => {
+                    // Not a walk: a jump over an off-mesh link, from near its entry to
+                    // where it lands (and at most a push apart beyond).
+                    let landed = crossed_link(&oracle, &s, from, p).unwrap_or_else(|| {
+                        panic!("{what}: {from} → {p} neither walks the surface from {polygon} nor crosses a link")
+                    });
+                    seen.links += 1;
+                    landed.1
+                }
+            };
             let floor = s.floor_height(last, p);
             assert!(
                 (h - floor).abs() <= s.climb(),
@@ -164,6 +176,29 @@ fn run(file: &str, agents: usize, seconds: f64, seed: u64) -> Seen {
     seen
 }
 
+/// Where a jump from `from` to `p` lands when it crosses an off-mesh link of `s`: `from`
+/// within the crowd's trigger of the link's entry (and a step), and `p` reached by a walk
+/// on the surface from the link's landing (a push apart may follow the landing); the
+/// link's index and the polygon of `p` that walk ends on.
+fn crossed_link(
+    oracle: &SurfaceOracle,
+    s: &Surface,
+    from: DVec2,
+    p: DVec2,
+) -> Option<(usize, PolyId)> {
+    let up = s.up();
+    let reach = LINK_TRIGGER * RADIUS + SPEED * DT + 1e-9;
+    s.links().iter().enumerate().find_map(|(k, l)| {
+        let ways = [(l.start, l.end, l.end_poly), (l.end, l.start, l.start_poly)];
+        let ways = &ways[..if l.given.bidirectional { 2 } else { 1 }];
+        ways.iter().find_map(|&(entry, landing, polygon)| {
+            let near = up.plan(entry).distance(from) <= reach;
+            let walk = oracle.walk(polygon, up.plan(landing), p).filter(|_| near)?;
+            walk.last().map(|&q| (k, q))
+        })
+    })
+}
+
 /// The polygon under plan-view `p` whose floor there is within the climb of `h`.
 fn on_floor(oracle: &SurfaceOracle, s: &Surface, p: DVec2, h: f64) -> Option<PolyId> {
     (0..s.num_polygons() as PolyId)
@@ -173,15 +208,17 @@ fn on_floor(oracle: &SurfaceOracle, s: &Surface, p: DVec2, h: f64) -> Option<Pol
 
 #[test]
 fn agents_on_layered_bakes_keep_to_their_floors_and_never_meet_on_one() {
-    let mut crossings = 0;
+    let (mut crossings, mut links) = (0, 0);
     for (k, file) in FILES.iter().enumerate() {
         let seen = run(file, 40, 90.0, 0x666c_6f6f_7273 + k as u64);
         eprintln!("{file}: {seen:?}");
         assert_eq!((seen.overlaps, seen.wall_hits), (0, 0), "{file}: {seen:?}");
         assert!(seen.arrived * 10 >= seen.agents * 9, "{file}: {seen:?}");
         crossings += seen.crossings;
+        links += seen.links;
     }
     assert!(crossings > 0, "no agents crossed one over the other");
+    assert!(links > 0, "no agent crossed an off-mesh link");
 }
 
 /// Two agents that start at one plan-view point on floors one over the other walk exactly
@@ -259,4 +296,180 @@ fn agents_one_over_the_other_walk_as_if_alone() {
         pairs += found;
     }
     assert!(pairs >= 8, "{pairs} pairs");
+}
+
+/// Agents sent from near each off-mesh link of RecastDemo's dungeon (Detour's bake, 3
+/// links; one has ends too near a wall for the radius, and no route takes it) to near
+/// where it lands: the oracle sees every jump (a move that walks no surface, from within
+/// the trigger of a link's entry to its landing), each link crossed, never by two agents
+/// in one update, and every agent arrives (most walk: the links are short hops).
+#[test]
+fn agents_cross_an_off_mesh_link_one_an_update() {
+    let file = "detour/dungeon.all_tiles_navmesh.bin";
+    let s = load(file);
+    let oracle = SurfaceOracle::new(&s);
+    let up = s.up();
+    let mesh = std::sync::Arc::new(SurfaceMesh::new(s.clone()).unwrap());
+    let areas = plan_areas(&s);
+    let mut rng = Rng::new(0x6c69_6e6b);
+    let (mut jumps, mut tested) = (0, 0);
+    for (k, link) in s.links().iter().enumerate() {
+        let mut crowd = Crowd::new(
+            SurfaceWorld::new(mesh.clone()),
+            RADIUS,
+            Preset::Smooth.steps(),
+        )
+        .unwrap()
+        .with_avoidance(Some(Avoidance::default()))
+        .unwrap();
+        // Starts within 4 m of the entry on its floor, goals within 4 m of the landing,
+        // each apart from the others.
+        let near = |end: DVec3, rng: &mut Rng| loop {
+            let (q, p) = random_point(&s, rng, &areas);
+            let (e, h) = up.split(end);
+            if up.plan(p).distance(e) < 4.0 && (up.height(p) - h).abs() <= s.climb() {
+                break (q, p);
+            }
+        };
+        let (mut at, mut goals): (Vec<(PolyId, DVec2)>, Vec<DVec2>) = (Vec::new(), Vec::new());
+        for _ in 0..100 {
+            if at.len() == 4 {
+                break;
+            }
+            let ((q, start), (_, goal)) = (near(link.start, &mut rng), near(link.end, &mut rng));
+            let (p, g) = (up.plan(start), up.plan(goal));
+            let apart = |a: DVec2, b: DVec2| a.distance(b) >= 3.0 * RADIUS;
+            if !at.iter().all(|&(_, o)| apart(p, o)) || !goals.iter().all(|&o| apart(g, o)) {
+                continue;
+            }
+            if crowd.add_agent_on_surface(start, goal, SPEED).is_ok() {
+                at.push((q, p));
+                goals.push(g);
+            }
+        }
+        if at.is_empty() {
+            // The link's ends too near a wall for the radius: no route takes it.
+            continue;
+        }
+        tested += 1;
+        for f in 0..600 {
+            crowd.update(DT).unwrap();
+            let mut over = 0;
+            for (i, a) in crowd.agents().iter().enumerate() {
+                let (polygon, from) = at[i];
+                let p = a.agent_path().position();
+                let last = match oracle.walk(polygon, from, p) {
+                    Some(walked) => *walked.last().unwrap(),
+                    None => {
+                        let (l, q) = crossed_link(&oracle, &s, from, p).unwrap_or_else(|| {
+                            panic!("{file} link {k} frame {f} agent {i}: {from} → {p} neither walks nor crosses a link")
+                        });
+                        assert_eq!(l, k, "{file} frame {f}: agent {i} crossed another link");
+                        over += 1;
+                        q
+                    }
+                };
+                at[i] = (last, p);
+            }
+            assert!(
+                over <= 1,
+                "{file} link {k} frame {f}: {over} agents crossed at once"
+            );
+            jumps += over;
+            if crowd.agents().iter().all(|a| a.arrived()) {
+                break;
+            }
+        }
+        for (i, a) in crowd.agents().iter().enumerate() {
+            assert!(
+                a.arrived(),
+                "{file} link {k}: agent {i} at {} ({:?}) target {} path {:?} link {} -> {}",
+                a.agent_path().position(),
+                a.error(),
+                a.agent_path().target(),
+                a.agent_path().path(),
+                link.start,
+                link.end
+            );
+        }
+    }
+    eprintln!("{file}: {jumps} link crossings over {tested} links");
+    assert!(
+        tested >= 1 && jumps >= tested,
+        "{jumps} crossings over {tested} links"
+    );
+}
+
+/// Four agents whose only way from one floor to the other is one off-mesh link (a ladder
+/// from a floor at height 0 to one at height 3 beside it) queue for it: each crosses in an
+/// update of its own, from within the trigger of the entry to the landing, and all arrive
+/// (two reach the foot at once: without the queue they cross in the same update).
+#[test]
+fn agents_queue_for_a_ladder_and_cross_it_one_at_a_time() {
+    let v = [
+        DVec3::new(0.0, 0.0, 0.0),
+        DVec3::new(6.0, 0.0, 0.0),
+        DVec3::new(6.0, 0.0, 6.0),
+        DVec3::new(0.0, 0.0, 6.0),
+        DVec3::new(7.0, 3.0, 0.0),
+        DVec3::new(13.0, 3.0, 0.0),
+        DVec3::new(13.0, 3.0, 6.0),
+        DVec3::new(7.0, 3.0, 6.0),
+    ];
+    let s = Surface::from_polygons(&v, &[[0u32, 1, 2, 3], [4, 5, 6, 7]], UpAxis::Y, 0.0).unwrap();
+    let ladder = OffMeshLink::new(DVec3::new(5.0, 0.0, 3.0), DVec3::new(8.0, 3.0, 3.0), 0.5);
+    let s = s.with_links(&[ladder]).unwrap();
+    let mesh = SurfaceMesh::new(s.clone()).unwrap();
+    let mut crowd = Crowd::new(SurfaceWorld::new(mesh), RADIUS, Preset::Smooth.steps())
+        .unwrap()
+        .with_avoidance(Some(Avoidance::default()))
+        .unwrap();
+    // Two start within the trigger of the ladder's foot (0.25 off it, 0.5 apart), both
+    // at the end of their walk at the first update; two farther off.
+    let starts = [(5.0, 2.75), (5.0, 3.25), (1.0, 1.0), (1.0, 5.0)];
+    let goals = [(12.0, 1.0), (12.0, 5.0), (11.0, 3.0), (12.0, 3.0)];
+    for (&(x, z), &(gx, gz)) in starts.iter().zip(&goals) {
+        let (p, g) = (DVec3::new(x, 0.0, z), DVec3::new(gx, 3.0, gz));
+        crowd.add_agent_on_surface(p, g, SPEED).unwrap();
+    }
+    let mut on_top = [false; 4];
+    let mut crossings = Vec::new();
+    for f in 0..1200 {
+        let before: Vec<DVec3> = (0..4).map(|i| crowd.agent_point(i).unwrap()).collect();
+        crowd.update(DT).unwrap();
+        for (i, was) in before.iter().enumerate() {
+            let now = crowd.agent_point(i).unwrap();
+            if now.y != was.y {
+                // A floor changes only by the ladder: from within the trigger of its foot to
+                // its top (a push apart may follow on the landing).
+                let foot = DVec2::new(5.0, 3.0).distance(DVec2::new(was.x, was.z));
+                let top = DVec2::new(8.0, 3.0).distance(DVec2::new(now.x, now.z));
+                assert!(
+                    !on_top[i] && was.y == 0.0 && now.y == 3.0,
+                    "frame {f}: agent {i} {was} → {now}"
+                );
+                assert!(
+                    foot <= LINK_TRIGGER * RADIUS + SPEED * DT + 1e-9,
+                    "frame {f}: agent {i} from {was}"
+                );
+                assert!(top <= 2.0 * RADIUS, "frame {f}: agent {i} landed at {now}");
+                on_top[i] = true;
+                crossings.push(f);
+            }
+        }
+        if crowd.agents().iter().all(|a| a.arrived()) {
+            break;
+        }
+    }
+    assert_eq!(on_top, [true; 4], "all crossed");
+    let mut frames = crossings.clone();
+    frames.dedup();
+    assert_eq!(frames.len(), 4, "one crossing an update: {crossings:?}");
+    for (i, &(gx, gz)) in goals.iter().enumerate() {
+        assert_eq!(
+            crowd.agent_point(i).unwrap(),
+            DVec3::new(gx, 3.0, gz),
+            "agent {i} arrived"
+        );
+    }
 }

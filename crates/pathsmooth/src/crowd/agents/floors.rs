@@ -42,11 +42,16 @@ use crate::SurfaceWorld;
 /// on once it is within its diameter of a leg's end (a new plan from where it stands,
 /// counted in [`CrowdFrame::replans`](super::CrowdFrame::replans)).
 ///
+/// **Off-mesh links** (jumps, ladders, Detour's off-mesh connections): an agent's way is
+/// routed over them where they help; its path walks the first leg, to the first link's
+/// entry, and within [`LINK_TRIGGER`] radii of it the update moves the agent across to
+/// where the link lands and plans the rest from there: one agent a link an update, the
+/// others waiting at the entry in index order, as Detour's crowd hands a link to one agent
+/// at a time.
+///
 /// Not yet: temporary obstacles and standing moving obstacles (a layered world refuses them,
 /// see its [`ObstacleWorld`](crate::world::ObstacleWorld) implementation; moving obstacles
-/// in motion are avoided in plan view by agents on every floor), and off-mesh links: an
-/// agent's path keeps to the surface's polygons (a target reached only over a link is
-/// refused as unreachable).
+/// in motion are avoided in plan view by agents on every floor).
 ///
 /// ```
 /// use glam::DVec3;
@@ -82,8 +87,8 @@ impl Crowd<SurfaceWorld> {
     /// path planned and smoothed on that sheet.
     ///
     /// Errors: [`Error::BadParameter`] for a speed not finite and > 0; the layered search's
-    /// ([`Error::NonFinite`], [`Error::OutsideMesh`], a target unreachable without
-    /// off-mesh links); [`AgentPath::new`]'s on the sheet; [`Error::InvalidResult`] for a
+    /// ([`Error::NonFinite`], [`Error::OutsideMesh`], an unreachable target);
+    /// [`AgentPath::new`]'s on the sheet; [`Error::InvalidResult`] for a
     /// path over or under itself of which no sheet holds even the way to its first corner.
     /// Cost: a search on the surface, a sheet cut with its wall index (O(t log t) for its
     /// t triangles), and a plan on the sheet; for a path over itself, that again for each
@@ -132,15 +137,32 @@ impl Crowd<SurfaceWorld> {
             y: here.y,
         })?;
         let start = self.world.mesh().surface().up().join(here, a.height);
-        let planned = self.plan_on_surface(Some(polygon), start, target, a.size)?;
+        self.replan(agent, (polygon, start), target)
+    }
+
+    /// Plans agent `agent` from `start` (its polygon and point) to `target` and makes the
+    /// plan its path and world, a target waiting to be planned dropped; the agent
+    /// unchanged on error.
+    fn replan(&mut self, agent: AgentIndex, start: (PolyId, DVec3), target: DVec3) -> Result<()> {
+        let size = self.agents[agent].size;
+        let planned = self.plan_on_surface(Some(start.0), start.1, target, size)?;
+        let height = self
+            .world_of(&planned)
+            .floor_height(planned.agent_path.position());
         let a = &mut self.agents[agent];
         a.agent_path = planned.agent_path;
         (a.wanted, a.queued, a.plan_now, a.repair, a.error) = (None, false, false, false, None);
+        a.height = height.unwrap_or(a.height);
         self.worlds[agent] = planned.world;
         self.onward[agent] = planned.onward;
         self.queue.retain(|&i| i != agent);
         self.walk_on = Some(Self::walk_on);
         Ok(())
+    }
+
+    /// The world a plan walks on: its own sheet's, or the crowd's.
+    fn world_of<'a>(&'a self, planned: &'a Planned) -> &'a SurfaceWorld {
+        planned.world.as_deref().unwrap_or(&self.world)
     }
 
     /// Agent `agent`'s position on the surface: its plan-view position at its floor's
@@ -163,8 +185,9 @@ impl Crowd<SurfaceWorld> {
     ) -> Result<AgentIndex> {
         check_speed(speed)?;
         let planned = self.plan_on_surface(None, position, target, size)?;
-        let world_of = planned.world.as_ref().unwrap_or(&self.world);
-        let height = world_of.floor_height(planned.agent_path.position());
+        let height = self
+            .world_of(&planned)
+            .floor_height(planned.agent_path.position());
         self.push_agent(planned.agent_path, planned.world, speed, size, height);
         let last = self.agents.len() - 1;
         self.onward[last] = planned.onward;
@@ -183,6 +206,7 @@ impl Crowd<SurfaceWorld> {
     ) -> Result<Planned> {
         let mesh = Arc::clone(self.world.shared_mesh());
         let pipeline = &mut self.pipelines[0][size];
+        let radius = pipeline.radius();
         let query = &mut pipeline.query_mut().surface;
         let start = match from {
             Some(polygon) => (polygon, start),
@@ -192,13 +216,26 @@ impl Crowd<SurfaceWorld> {
             Error::NonFinite { .. } => Error::NonFinite { index: 1 },
             e => e,
         })?;
+        // The route, over off-mesh links where they help: this plan walks its first leg,
+        // to the first link's entry (or the goal), and the agent crosses the link there.
+        query.find_path_between(&mesh, start, goal, radius)?;
+        let (end, link) = match query.legs() {
+            [first, next, ..] => {
+                let link = first.link.ok_or(Error::param("link", f64::NAN, "a link"))?;
+                (first.goal, Some((link, next.start)))
+            }
+            _ => (goal, None),
+        };
         let base = &self.world;
         let mut leg = |end| leg_on_sheet(pipeline, &mesh, base, start, end);
-        match leg(goal) {
+        match leg(end) {
             Ok((world, agent_path)) => Ok(Planned {
                 world,
                 agent_path,
-                onward: None,
+                onward: link.map(|link| Onward {
+                    target: goal.1,
+                    link: Some(link),
+                }),
             }),
             Err(Error::InvalidResult { step, reason }) if step == "surface sheet" => {
                 // No sheet holds a path over or under itself (a ramp that climbs over its
@@ -206,7 +243,7 @@ impl Crowd<SurfaceWorld> {
                 // holds the way to (a corner the search or the sheet will not end at, too
                 // near a wall by the layered clearance, which is conservative near a floor
                 // over the path, is passed over), and the agent walks on from there
-                // (`walk_on`).
+                // (`walk_on`), routed again.
                 let corners: Vec<(PolyId, DVec3)> = (pipeline.query_mut().surface.path())
                     .iter()
                     .map(|p| (p.polygon, p.position))
@@ -220,26 +257,40 @@ impl Crowd<SurfaceWorld> {
                 Ok(Planned {
                     world,
                     agent_path,
-                    onward: Some(goal.1),
+                    onward: Some(Onward {
+                        target: goal.1,
+                        link: None,
+                    }),
                 })
             }
             Err(e) => Err(e),
         }
     }
 
-    /// Sends every agent that has come within its diameter of the end of a leg on to its
-    /// onward target (`Crowd::onward`): agents whose legs end at one corner would
-    /// otherwise queue for the one point. One that cannot go on keeps the error and stays.
-    /// The number sent on.
+    /// Sends every agent that has come within [`LINK_TRIGGER`] radii of the end of a leg
+    /// on (`Crowd::onward`): across the off-mesh link there, at most one agent a link an
+    /// update (the others wait at its entry, in index order), planned again from where the
+    /// link lands; or, after a leg that ended short of a path over itself, planned again
+    /// from where it stands. Agents whose legs end at one point would otherwise queue for
+    /// that point. One that cannot go on keeps the error and stays. The number sent on.
     fn walk_on(&mut self) -> usize {
+        let mut crossed: Vec<u32> = Vec::new();
         let mut sent = 0;
         for i in 0..self.agents.len() {
             let (c, r) = (&self.agents[i].agent_path, self.agents[i].radius);
-            let near = c.position().distance(c.target()) <= 2.0 * r;
-            let Some(target) = self.onward[i].filter(|_| near && !c.is_stuck()) else {
+            let near = c.position().distance(c.target()) <= LINK_TRIGGER * r;
+            let Some(onward) = self.onward[i].filter(|_| near && !c.is_stuck()) else {
                 continue;
             };
-            match self.set_target_on_surface(i, target) {
+            let went = match onward.link {
+                Some((link, _)) if crossed.contains(&link) => continue,
+                Some((link, landing)) => {
+                    crossed.push(link);
+                    self.replan(i, landing, onward.target)
+                }
+                None => self.set_target_on_surface(i, onward.target),
+            };
+            match went {
                 Ok(()) => sent += 1,
                 Err(e) => {
                     self.onward[i] = None;
@@ -251,13 +302,27 @@ impl Crowd<SurfaceWorld> {
     }
 }
 
+/// How near the end of a leg (in agent radii) an agent goes on: Detour's crowd triggers
+/// an off-mesh connection within 2.25 radii of its start (`DT_CROWDAGENT_STATE_OFFMESH`).
+pub const LINK_TRIGGER: f64 = 2.25;
+
+/// Where an agent goes on to from the end of its path.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Onward {
+    /// The target of its way.
+    pub(crate) target: DVec3,
+    /// The off-mesh link its path ends at, and where the link lands (polygon and point);
+    /// `None` when the path ended short of a path over itself.
+    pub(crate) link: Option<(u32, (PolyId, DVec3))>,
+}
+
 /// An agent's plan on the surface: its path, the world it walks on (its own sheet's, or
 /// `None` for the crowd's own on a mesh with one floor), and where it walks on to from the
 /// path's end when no sheet held the whole way.
 struct Planned {
     world: Option<Arc<SurfaceWorld>>,
     agent_path: AgentPath,
-    onward: Option<DVec3>,
+    onward: Option<Onward>,
 }
 
 /// The agent path from `start` to `end` (polygon and point, both located) on the sheet round

@@ -3,7 +3,7 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use glam::{DVec2, DVec3};
+use glam::DVec2;
 
 use super::avoid::{AvoidScratch, Mover, Solver};
 use super::moving::{check_velocity, MovingObstacles};
@@ -15,6 +15,8 @@ use crate::world::{Obstacle, ObstacleId, ObstacleWorld, World};
 use crate::GridWorld;
 
 mod floors;
+
+pub use floors::LINK_TRIGGER;
 
 /// The most threads a crowd updates on ([`Crowd::with_threads`]): each thread holds a
 /// pipeline of its own, and threads beyond the cores only cost.
@@ -214,10 +216,10 @@ pub struct Crowd<W: ObstacleWorld = GridWorld> {
     /// the sheet round its path (see [`Crowd::add_agent_on_surface`]). Beside the agents, so
     /// that [`CrowdAgent`] does not name the world's type.
     worlds: Vec<Option<Arc<W>>>,
-    /// Per agent, the target beyond the end of its path when no sheet held the whole way
-    /// (a path over or under itself: see [`Crowd::add_agent_on_surface`]): the agent walks
-    /// on there when it reaches the end of this leg.
-    onward: Vec<Option<DVec3>>,
+    /// Per agent, where it goes on to from the end of its path when the path is one leg of
+    /// its way (an off-mesh link after it, or a path over or under itself that no sheet
+    /// held whole: see [`Crowd::add_agent_on_surface`]).
+    onward: Vec<Option<floors::Onward>>,
     /// What sends the agents at the ends of their legs on to their onward targets (set by
     /// the crowd across floors, which alone makes legs; a function of its own, so that
     /// crowds on other worlds compile none of it).
@@ -733,11 +735,12 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             self.each_run(|a, pipeline, frame| prepare_agent(a, pipeline, retry, frame));
         self.choose_velocities(&settings, dt);
         frame += self.each_run(|a, pipeline, frame| walk_agent(a, pipeline, dt, frame));
+        // Before the push apart: an agent that crossed a link may land on another.
+        frame.replans += self.walk_on_legs();
         self.separate(&mut frame);
         for a in &self.agents {
             count_agent(a, &mut frame);
         }
-        frame.replans += self.walk_on_legs();
         self.moving.advance(dt);
         Ok(frame)
     }
