@@ -372,7 +372,7 @@ class Crowd:
     floors over one another (a bridge, storeys) agents are placed and sent in 3D
     (`add_agent`, `set_target` with 3D points): each walks the one-floor sheet round its own
     path, and agents whose floors are 2 or more apart never meet. Obstacles are refused
-    there (`Error`), and a path keeps to the polygons (no off-mesh link).
+    there (`Error`); off-mesh links are crossed one agent an update.
     """
 
     def __new__(

@@ -823,7 +823,8 @@ enum PsStatus ps_crowd_add_agent_with_radius(struct PsCrowd *crowd,
 // On a crowd made on a surface with floors over one another: adds an agent at `position`
 // walking to `target` (3D, in the surface's axes) at `speed`, its path planned now: both
 // are located on the surface (the nearest polygon within the search's half-extents, a
-// point off it moved onto it), the path found on its polygons (no off-mesh link), the
+// point off it moved onto it), the way routed over off-mesh links where they help (the
+// agent crosses a link when it reaches its entry, one agent a link an update), the
 // one-floor sheet round it cut, and the agent's path planned on it, the world the agent
 // walks from then on; agents whose floors are 2 or more apart never meet. Its index goes
 // into `*out_agent`.
