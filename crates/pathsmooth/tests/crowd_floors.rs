@@ -11,7 +11,14 @@
 //! - no two agents on one floor (heights less than the agent height apart) stand closer
 //!   than the sum of their radii (less 1 %), while agents on floors one over the other
 //!   do cross in plan view (counted: the floors are really in use);
-//! - most agents arrive (the others are named with the reason).
+//! - most agents arrive (the others are named with the reason);
+//! - a move that walks no surface is a jump over one of the file's off-mesh links, from
+//!   within the crowd's trigger of its entry to a walk from its landing, and a link takes
+//!   one agent an update.
+//!
+//! Also: agents one over the other walk as each would alone; a ladder two agents reach at
+//! once (a mesh made here: two floors and one link) is crossed in separate updates; and bad
+//! input to the crowd across floors is refused.
 #![cfg(feature = "serde")]
 
 use crate::common;
@@ -471,5 +478,103 @@ fn agents_queue_for_a_ladder_and_cross_it_one_at_a_time() {
             DVec3::new(gx, 3.0, gz),
             "agent {i} arrived"
         );
+    }
+}
+
+/// Bad input to a crowd across floors is refused with its error, the crowd unchanged:
+/// NaN and infinite points, a point over no floor, a bad speed, radius or agent height, an
+/// agent index out of range; a 2D agent over two floors names them; obstacles are refused.
+#[test]
+fn bad_input_to_a_crowd_across_floors_is_refused() {
+    use pathsmooth::world::Obstacle;
+    let s = load("detour/nav_test.all_tiles_navmesh.bin");
+    let mesh = SurfaceMesh::new(s.clone()).unwrap();
+    let mut crowd = Crowd::new(SurfaceWorld::new(mesh), RADIUS, Preset::Smooth.steps()).unwrap();
+    let areas = plan_areas(&s);
+    let mut rng = Rng::new(7);
+    let (mut a, mut b) = (DVec3::ZERO, DVec3::ZERO);
+    while crowd.agents().is_empty() {
+        (a, b) = (
+            random_point(&s, &mut rng, &areas).1,
+            random_point(&s, &mut rng, &areas).1,
+        );
+        let _ = crowd.add_agent_on_surface(a, b, SPEED);
+    }
+    let before = crowd.agent_point(0).unwrap();
+    let nan = DVec3::new(f64::NAN, 0.0, 0.0);
+    let inf = DVec3::new(0.0, f64::INFINITY, 0.0);
+    let far = DVec3::new(1e6, 0.0, 1e6);
+    let e = crowd.add_agent_on_surface(nan, b, SPEED).unwrap_err();
+    assert_eq!(e, Error::NonFinite { index: 0 });
+    let e = crowd.add_agent_on_surface(a, inf, SPEED).unwrap_err();
+    assert_eq!(e, Error::NonFinite { index: 1 });
+    let e = crowd.add_agent_on_surface(far, b, SPEED).unwrap_err();
+    assert!(matches!(e, Error::NoFloor { .. }), "{e}");
+    for speed in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+        let e = crowd.add_agent_on_surface(a, b, speed).unwrap_err();
+        assert!(
+            matches!(e, Error::BadParameter { name: "speed", .. }),
+            "{speed}: {e}"
+        );
+    }
+    for radius in [-1.0, f64::NAN] {
+        let e = crowd
+            .add_agent_on_surface_with_radius(a, b, SPEED, radius)
+            .unwrap_err();
+        assert!(matches!(e, Error::BadParameter { .. }), "{radius}: {e}");
+    }
+    assert!(
+        crowd.set_target_on_surface(1, b).is_err(),
+        "agent out of range"
+    );
+    assert!(crowd.agent_point(1).is_err(), "agent out of range");
+    for t in [nan, inf] {
+        let e = crowd.set_target_on_surface(0, t).unwrap_err();
+        assert_eq!(e, Error::NonFinite { index: 1 });
+    }
+    let e = crowd.set_target_on_surface(0, far).unwrap_err();
+    assert!(matches!(e, Error::NoFloor { .. }), "{e}");
+    assert_eq!(crowd.agents().len(), 1, "nothing added");
+    assert_eq!(crowd.agent_point(0).unwrap(), before, "the agent unchanged");
+    for h in [0.0, -2.0, f64::NAN, f64::INFINITY] {
+        let crowd = Crowd::new(
+            SurfaceWorld::new(SurfaceMesh::new(s.clone()).unwrap()),
+            RADIUS,
+            vec![],
+        )
+        .unwrap();
+        assert!(crowd.with_agent_height(h).is_err(), "agent height {h}");
+    }
+    let door = Obstacle::Box {
+        min: DVec2::ZERO,
+        max: DVec2::ONE,
+    };
+    assert!(matches!(
+        crowd.add_obstacle(door).unwrap_err(),
+        Error::Unsupported { .. }
+    ));
+    // A 2D agent where two floors lie over its start is told so.
+    let (up, oracle) = (s.up(), SurfaceOracle::new(&s));
+    let mut over_two = None;
+    for _ in 0..20_000 {
+        let p = up.plan(random_point(&s, &mut rng, &areas).1);
+        let under: Vec<f64> = (0..s.num_polygons() as PolyId)
+            .filter(|&q| oracle.inside(q, p))
+            .map(|q| s.floor_height(q, p))
+            .collect();
+        let (lo, hi) = under
+            .iter()
+            .fold((f64::MAX, f64::MIN), |(l, h), &x| (l.min(x), h.max(x)));
+        if hi - lo > 2.0 * s.climb() {
+            over_two = Some(p);
+            break;
+        }
+    }
+    let p = over_two.expect("a point over two floors");
+    let e = crowd.add_agent(p, up.plan(b), SPEED).unwrap_err();
+    assert!(matches!(e, Error::OverSeveralFloors { .. }), "{e}");
+    for update in 0..10 {
+        crowd.update(DT).unwrap();
+        assert!(crowd.agent_point(0).unwrap().is_finite(), "update {update}");
     }
 }
