@@ -519,8 +519,9 @@ impl World for SurfaceWorld {
 
 /// A layered navmesh takes no temporary obstacles yet: a plan-view shape names a place on
 /// every floor under it, and the sheets its agents walk on are cut from the surface, which
-/// an obstacle would have to cut first. Every call is refused with [`Error::Unsupported`],
-/// so a [`Crowd`](crate::crowd::Crowd) walks such a mesh without doors (moving obstacles
+/// an obstacle would have to cut first. Adding one is refused with [`Error::Unsupported`]
+/// (so every id is unknown to the other calls, [`Error::BadObstacle`]), and a
+/// [`Crowd`](crate::crowd::Crowd) walks such a mesh without doors (moving obstacles
 /// that keep moving are avoided by velocity alone, see
 /// [`Crowd::add_moving_obstacle`](crate::crowd::Crowd::add_moving_obstacle)).
 impl ObstacleWorld for SurfaceWorld {

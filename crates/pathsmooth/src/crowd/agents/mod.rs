@@ -1,4 +1,5 @@
-//! A crowd: many agents walking their paths on one grid world that changes (issue 30).
+//! A crowd: many agents walking their paths on a world that changes (a grid, a navmesh), or
+//! across the floors of a layered navmesh (`floors`).
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -167,9 +168,11 @@ impl std::ops::AddAssign for CrowdFrame {
 /// ([`SurfaceMesh::is_one_floor`](crate::navmesh::SurfaceMesh::is_one_floor)) the crowd
 /// walks its plan view: [`SurfaceWorld::one_floor_world`](crate::SurfaceWorld::one_floor_world)
 /// is that `NavMeshWorld`, and [`SurfaceWorld::floor_point`](crate::SurfaceWorld::floor_point) puts
-/// an agent back on the floor; not yet across floors over one another. Agents walk
-/// through one another unless the crowd has [avoidance](Self::with_avoidance) (ORCA
-/// between the agents).
+/// an agent back on the floor. Across floors over one another a `Crowd<SurfaceWorld>`
+/// places and sends its agents in 3D, each walking the sheet round its own path
+/// ([`add_agent_on_surface`](Crowd::add_agent_on_surface)). Agents walk through one
+/// another unless the crowd has [avoidance](Self::with_avoidance) (ORCA between the
+/// agents).
 ///
 /// Each [`update`](Self::update) moves every agent `speed × dt` along its path (to its
 /// agent path's [`steering_point`](AgentPath::steering_point), then
@@ -178,7 +181,8 @@ impl std::ops::AddAssign for CrowdFrame {
 /// blocks. [`add_obstacle`](Self::add_obstacle) finds those agent paths itself; a removed
 /// obstacle only frees space, so no agent path becomes invalid, and the stuck ones try
 /// again. After every update, every agent's path is valid for its own radius on the
-/// world, or the agent is stuck (its path only its position) with the reason.
+/// world it walks (the crowd's, or its own sheet across floors), or the agent is stuck
+/// (its path only its position) with the reason.
 ///
 /// The work of an update is split over `threads` contiguous runs of agents, each with its
 /// own [`Pipeline`] (search and step scratch kept from frame to frame, as Detour's crowd
