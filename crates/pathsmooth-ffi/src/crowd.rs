@@ -923,10 +923,7 @@ pub unsafe extern "C" fn ps_crowd_positions3(
         check_out(out_xyz, capacity, "out_xyz")?;
         let (crowd, floor) = crowd_and_floor(crowd)?;
         if let AnyCrowd::Surface(c) = crowd {
-            // Each agent on its own floor: its plan-view point at its height.
-            let up = c.world().mesh().surface().up();
-            let at = c.agents().iter();
-            let at = at.map(|a| up.join(a.agent_path().position(), a.height()).to_array());
+            let at = c.agent_points().map(|p| p.to_array());
             return write_points(at, out_xyz, capacity, out_len);
         }
         let Some(floor) = floor else {

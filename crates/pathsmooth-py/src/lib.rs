@@ -1686,8 +1686,7 @@ impl Crowd {
         let rows = self.with(py, |s| {
             let CrowdState { crowd, floor } = s;
             if let AnyCrowd::Surface(c) = crowd {
-                let at = (0..c.agents().len()).map(|i| c.agent_point(i).map(|p| p.to_array()));
-                return Some(at.collect::<pathsmooth::Result<Vec<[f64; 3]>>>());
+                return Some(Ok(c.agent_points().map(|p| p.to_array()).collect()));
             }
             let (surface, query) = floor.as_mut()?;
             let plan = on_crowd!(&*crowd, c => c.agents())

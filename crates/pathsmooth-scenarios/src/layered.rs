@@ -39,18 +39,10 @@ impl LayeredCrowd {
     pub fn load(file: &Path, agents: usize, radius: f64, seed: u64) -> Result<Self> {
         let surface = load_surface(file, &SurfaceOptions::new(UpAxis::Y))?;
         let mesh = Arc::new(SurfaceMesh::new(surface.clone())?);
-        let up = surface.up();
         let mut total = 0.0;
         let cumulative = (0..surface.num_polygons() as PolyId)
             .map(|p| {
-                let ring: Vec<DVec2> = surface
-                    .polygon(p)
-                    .iter()
-                    .map(|&v| up.plan(surface.vertices()[v as usize]))
-                    .collect();
-                total += (1..ring.len() - 1)
-                    .map(|i| (ring[i] - ring[0]).perp_dot(ring[i + 1] - ring[0]).abs() / 2.0)
-                    .sum::<f64>();
+                total += fan(&surface, p).1.iter().map(|a| a / 2.0).sum::<f64>();
                 total
             })
             .collect();
@@ -88,15 +80,8 @@ impl LayeredCrowd {
             .cumulative
             .partition_point(|&c| c < x)
             .min(self.cumulative.len() - 1) as PolyId;
-        let ring: Vec<DVec2> = s
-            .polygon(p)
-            .iter()
-            .map(|&v| up.plan(s.vertices()[v as usize]))
-            .collect();
         // A fan triangle drawn by area, a point in it.
-        let fan: Vec<f64> = (1..ring.len() - 1)
-            .map(|i| (ring[i] - ring[0]).perp_dot(ring[i + 1] - ring[0]).abs())
-            .collect();
+        let (ring, fan) = fan(s, p);
         let mut y = self.rng.f64() * fan.iter().sum::<f64>();
         let mut i = 0;
         while i + 1 < fan.len() && y >= fan[i] {
@@ -128,4 +113,19 @@ impl LayeredCrowd {
         }
         Ok(frame)
     }
+}
+
+/// Polygon `p` of `s` in plan view, and twice the area of each triangle of its fan from
+/// its first corner (the `i`th: corners 0, `i + 1`, `i + 2`).
+fn fan(s: &Surface, p: PolyId) -> (Vec<DVec2>, Vec<f64>) {
+    let up = s.up();
+    let ring: Vec<DVec2> = s
+        .polygon(p)
+        .iter()
+        .map(|&v| up.plan(s.vertices()[v as usize]))
+        .collect();
+    let twice = (1..ring.len() - 1)
+        .map(|i| (ring[i] - ring[0]).perp_dot(ring[i + 1] - ring[0]).abs())
+        .collect();
+    (ring, twice)
 }

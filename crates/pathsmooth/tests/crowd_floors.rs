@@ -206,6 +206,17 @@ fn crossed_link(
     })
 }
 
+/// The lowest and highest floor heights over plan-view `p` (`None` over no polygon).
+fn floor_span(oracle: &SurfaceOracle, s: &Surface, p: DVec2) -> Option<(f64, f64)> {
+    (0..s.num_polygons() as PolyId)
+        .filter(|&q| oracle.inside(q, p))
+        .map(|q| s.floor_height(q, p))
+        .fold(None, |span, h| match span {
+            None => Some((h, h)),
+            Some((lo, hi)) => Some((h.min(lo), h.max(hi))),
+        })
+}
+
 /// The polygon under plan-view `p` whose floor there is within the climb of `h`.
 fn on_floor(oracle: &SurfaceOracle, s: &Surface, p: DVec2, h: f64) -> Option<PolyId> {
     (0..s.num_polygons() as PolyId)
@@ -258,12 +269,7 @@ fn agents_one_over_the_other_walk_as_if_alone() {
             // A plan-view point over two floors an agent height or more apart.
             let (_, p) = random_point(&s, &mut rng, &areas);
             let p = up.plan(p);
-            let mut floors: Vec<f64> = (0..s.num_polygons() as PolyId)
-                .filter(|&q| oracle.inside(q, p))
-                .map(|q| s.floor_height(q, p))
-                .collect();
-            floors.sort_by(f64::total_cmp);
-            let (Some(&low), Some(&high)) = (floors.first(), floors.last()) else {
+            let Some((low, high)) = floor_span(&oracle, &s, p) else {
                 continue;
             };
             if high - low < DEFAULT_AGENT_HEIGHT {
@@ -558,14 +564,7 @@ fn bad_input_to_a_crowd_across_floors_is_refused() {
     let mut over_two = None;
     for _ in 0..20_000 {
         let p = up.plan(random_point(&s, &mut rng, &areas).1);
-        let under: Vec<f64> = (0..s.num_polygons() as PolyId)
-            .filter(|&q| oracle.inside(q, p))
-            .map(|q| s.floor_height(q, p))
-            .collect();
-        let (lo, hi) = under
-            .iter()
-            .fold((f64::MAX, f64::MIN), |(l, h), &x| (l.min(x), h.max(x)));
-        if hi - lo > 2.0 * s.climb() {
+        if floor_span(&oracle, &s, p).is_some_and(|(lo, hi)| hi - lo > 2.0 * s.climb()) {
             over_two = Some(p);
             break;
         }

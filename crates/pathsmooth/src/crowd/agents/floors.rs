@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use glam::DVec3;
 
-use super::{check_speed, no_agent, AgentIndex, Crowd};
+use super::{check_speed, no_agent, AgentIndex, Crowd, CrowdAgent};
 use crate::crowd::AgentPath;
 use crate::error::{Error, Result};
 use crate::navmesh::{PolyId, SurfaceMesh};
@@ -146,9 +146,7 @@ impl Crowd<SurfaceWorld> {
     fn replan(&mut self, agent: AgentIndex, start: (PolyId, DVec3), target: DVec3) -> Result<()> {
         let size = self.agents[agent].size;
         let planned = self.plan_on_surface(Some(start.0), start.1, target, size)?;
-        let height = self
-            .world_of(&planned)
-            .floor_height(planned.agent_path.position());
+        let height = self.height_of(&planned);
         let a = &mut self.agents[agent];
         a.agent_path = planned.agent_path;
         (a.wanted, a.queued, a.plan_now, a.repair, a.error) = (None, false, false, false, None);
@@ -160,9 +158,11 @@ impl Crowd<SurfaceWorld> {
         Ok(())
     }
 
-    /// The world a plan walks on: its own sheet's, or the crowd's.
-    fn world_of<'a>(&'a self, planned: &'a Planned) -> &'a SurfaceWorld {
-        planned.world.as_deref().unwrap_or(&self.world)
+    /// The floor's height at a plan's start, on the world it walks (its own sheet's, or
+    /// the crowd's).
+    fn height_of(&self, planned: &Planned) -> Option<f64> {
+        let world = planned.world.as_deref().unwrap_or(&self.world);
+        world.floor_height(planned.agent_path.position())
     }
 
     /// Agent `agent`'s position on the surface: its plan-view position at its floor's
@@ -171,8 +171,19 @@ impl Crowd<SurfaceWorld> {
     /// Errors: [`Error::BadParameter`] for an index out of range.
     pub fn agent_point(&self, agent: AgentIndex) -> Result<DVec3> {
         let a = self.agents.get(agent).ok_or(no_agent(agent))?;
+        Ok(self.point_of(a))
+    }
+
+    /// Every agent's [`agent_point`](Self::agent_point), by index. O(agents), allocates
+    /// nothing.
+    pub fn agent_points(&self) -> impl ExactSizeIterator<Item = DVec3> + '_ {
+        self.agents.iter().map(|a| self.point_of(a))
+    }
+
+    /// Agent `a`'s position on the surface.
+    fn point_of(&self, a: &CrowdAgent) -> DVec3 {
         let up = self.world.mesh().surface().up();
-        Ok(up.join(a.agent_path.position(), a.height))
+        up.join(a.agent_path.position(), a.height)
     }
 
     /// Adds an agent of radius `size` (an index into the radii) on the surface.
@@ -185,9 +196,7 @@ impl Crowd<SurfaceWorld> {
     ) -> Result<AgentIndex> {
         check_speed(speed)?;
         let planned = self.plan_on_surface(None, position, target, size)?;
-        let height = self
-            .world_of(&planned)
-            .floor_height(planned.agent_path.position());
+        let height = self.height_of(&planned);
         self.push_agent(planned.agent_path, planned.world, speed, size, height);
         let last = self.agents.len() - 1;
         self.onward[last] = planned.onward;
