@@ -923,7 +923,9 @@ namespace Pathsmooth
         }
 
         /// <summary>Adds a box obstacle (min &lt; max); its id, and in blocked how many
-        /// agents' paths it blocks (the next Update repairs them).</summary>
+        /// agents' paths it blocks (the next Update repairs them). An agent it lands on is
+        /// pushed out to the nearest point with room it could slide to without crossing a
+        /// wall.</summary>
         public ulong AddBox(Point2d min, Point2d max, out int blocked)
         {
             ulong id; UIntPtr b;

@@ -426,7 +426,10 @@ class Crowd:
         """A new target waits to be planned (the plan budget was spent)."""
     def arrived(self, agent: int) -> bool: ...
     def add_box(self, min: _PointLike, max: _PointLike) -> Tuple[int, int]:
-        """(obstacle id, agents' paths it blocks)."""
+        """(obstacle id, agents' paths it blocks).
+
+        An agent it lands on is pushed out to the nearest point with room it could slide
+        to without crossing a wall; one walled in is stuck until the obstacle goes."""
     def add_disk(self, center: _PointLike, radius: float) -> Tuple[int, int]: ...
     def add_polygon(self, points: npt.ArrayLike) -> Tuple[int, int]:
         """A convex polygon, N×2."""

@@ -1028,8 +1028,10 @@ enum PsStatus ps_crowd_agent_stuck(const struct PsCrowd *crowd,
 
 // Adds an axis-aligned box obstacle (`min` < `max` componentwise) to the crowd's world:
 // its id into `*out_id`, and (when `out_blocked` is not NULL) how many agents' paths it
-// blocks into `*out_blocked` (the next update repairs them). An agent standing inside it
-// is stuck at the next update.
+// blocks into `*out_blocked` (the next update repairs them). An agent it lands on is
+// pushed out at once to the nearest point with room that it could slide to without
+// crossing a wall (the library's `Crowd::add_obstacle`); one with no such point is stuck
+// at the next update, until the obstacle goes.
 //
 // Errors (messages start with `ps_crowd_add_box:`): the pointer and handle errors,
 // `PS_INVALID_ARGUMENT` (NaN or infinite corners, an empty box, an obstacle the world

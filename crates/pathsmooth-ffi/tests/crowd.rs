@@ -570,9 +570,17 @@ fn a_refused_target_keeps_the_old_one_and_says_why() {
         (0, 8.5)
     );
     assert_eq!(text(ps_crowd_agent_stuck, b), "");
-    // A box dropped on agent b: stuck, and the reason.
+    // A box dropped on agent b pushes it out at once (the library's add_obstacle): it
+    // walks on, round the box.
     let mut id = 0;
+    let before = read(crowd, ps_crowd_positions)[b];
     let s = unsafe { ps_crowd_add_box(crowd, pt(2.0, 1.0), pt(6.0, 3.0), &mut id, null_mut()) };
+    expect(s, PsOk, "");
+    let after = read(crowd, ps_crowd_positions)[b];
+    assert!(after.y >= 3.0 + RADIUS - 1e-9, "{before} pushed to {after}");
+    assert_eq!(update(crowd, DT).stuck, 0);
+    // A box on its target: stuck, and the reason.
+    let s = unsafe { ps_crowd_add_box(crowd, pt(7.0, 1.0), pt(9.0, 2.0), &mut id, null_mut()) };
     expect(s, PsOk, "");
     let f = update(crowd, DT);
     assert_eq!(f.stuck, 1);

@@ -1807,7 +1807,9 @@ impl Crowd {
             .map_err(lib_err)
     }
 
-    /// Adds a box obstacle; (its id, how many agents' paths it blocks).
+    /// Adds a box obstacle; (its id, how many agents' paths it blocks). An agent it lands on
+    /// is pushed out to the nearest point with room it could slide to without crossing a
+    /// wall.
     fn add_box(
         &self,
         py: Python<'_>,

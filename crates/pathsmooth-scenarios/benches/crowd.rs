@@ -7,7 +7,7 @@
 //! check of every path after the frame is `pathsmooth crowd`'s, not timed here.
 //!
 //! Also what a door costs the world: a 3×3 box added and removed, beside a rebuild of the
-//! distance field; and the crowd on an engine's navmesh (Unity's export of a LayaAir level
+//! distance field, and in a crowd, dropped on nine agents (pushed out) and beside them; and the crowd on an engine's navmesh (Unity's export of a LayaAir level
 //! from the test corpus, one floor), as the bindings run it there; and on a layered one
 //! (RecastDemo's `nav_test` level as Detour baked it, floors over one another).
 //!
@@ -18,9 +18,10 @@ use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use glam::DVec2;
+use pathsmooth::crowd::Crowd;
 use pathsmooth::grid::DistanceField;
 use pathsmooth::world::Obstacle;
-use pathsmooth::GridWorld;
+use pathsmooth::{GridWorld, Preset};
 use pathsmooth_scenarios::{CrowdScenario, CrowdSimulation, EngineCrowd, LayeredCrowd};
 
 // The Moving AI maps, as the library's tests and benches find and load them.
@@ -83,6 +84,46 @@ fn bench_obstacle(c: &mut Criterion) {
     group.bench_function("rebuild the distance field", |b| {
         b.iter(|| black_box(DistanceField::new(black_box(&map))))
     });
+    // A crate dropped on nine standing agents (each pushed out), beside one dropped beside
+    // them: the difference is what pushing costs. Each round lifts it and puts the agents
+    // back (removed and added again, a plan from their point to itself each). The crate's
+    // 3×3 cells and the 3×3 six cells east of them are all free (the first such near the
+    // middle).
+    let free = |x: i64, y: i64| (0..3).all(|j| (0..3).all(|i| map.is_passable(x + i, y + j)));
+    let corner = (250..)
+        .flat_map(|y| (250..260).map(move |x| (x, y)))
+        .find(|&(x, y)| free(x, y) && free(x + 6, y))
+        .expect("free cells");
+    let lo = DVec2::new(corner.0 as f64, corner.1 as f64);
+    let crate_ = Obstacle::Box {
+        min: lo,
+        max: lo + 3.0,
+    };
+    for (what, offset) in [("on 9 agents", 0.0), ("beside 9 agents", 6.0)] {
+        let world = GridWorld::new(map.clone()).expect("world");
+        let mut crowd = Crowd::new(world, 0.3, Preset::Smooth.steps()).expect("crowd");
+        let spots: Vec<DVec2> = (0..9)
+            .map(|k| lo + DVec2::new(0.5 + offset + (k % 3) as f64, 0.5 + (k / 3) as f64))
+            .collect();
+        let place = |crowd: &mut Crowd<GridWorld>| {
+            for &p in &spots {
+                crowd.add_agent(p, p, 1.0).expect("agent");
+            }
+        };
+        place(&mut crowd);
+        group.bench_function(format!("a 3x3 crate dropped {what} (crowd)"), |b| {
+            b.iter(|| {
+                let (id, _) = crowd
+                    .add_obstacle(black_box(crate_.clone()))
+                    .expect("crate");
+                crowd.remove_obstacle(id).expect("crate");
+                while !crowd.agents().is_empty() {
+                    crowd.remove_agent(0).expect("agent");
+                }
+                place(&mut crowd);
+            })
+        });
+    }
     group.finish();
 }
 

@@ -488,7 +488,7 @@ impl Door {
             DVec2::new((self.x0 + self.k) as f64, (self.y0 + self.k) as f64),
         );
         if r > 0.0 {
-            let d = segment_box_distance(a, b, lo, hi);
+            let d = common::oracle::segment_box_distance(a, b, lo, hi);
             return (((d - r).abs()) > BAND).then_some(d < r);
         }
         // The piece of the segment inside the closed square (Liang–Barsky); the segment
@@ -521,37 +521,6 @@ impl Door {
         let inside = (m - lo).min(hi - m).min_element();
         (inside.abs() > BAND).then_some(inside > 0.0)
     }
-}
-
-/// Distance from segment `a`–`b` to the closed box [lo, hi] (0 when they meet).
-fn segment_box_distance(a: DVec2, b: DVec2, lo: DVec2, hi: DVec2) -> f64 {
-    let point_box = |p: DVec2| (lo - p).max(p - hi).max(DVec2::ZERO).length();
-    let point_segment = |p: DVec2| {
-        let d = b - a;
-        let t = if d == DVec2::ZERO {
-            0.0
-        } else {
-            ((p - a).dot(d) / d.dot(d)).clamp(0.0, 1.0)
-        };
-        p.distance(a + d * t)
-    };
-    let corners = [lo, DVec2::new(hi.x, lo.y), hi, DVec2::new(lo.x, hi.y)];
-    let edges_cross = (0..4).any(|i| segments_cross(a, b, corners[i], corners[(i + 1) % 4]));
-    if edges_cross || point_box(a) == 0.0 {
-        return 0.0;
-    }
-    corners
-        .iter()
-        .map(|&c| point_segment(c))
-        .chain([point_box(a), point_box(b)])
-        .fold(f64::INFINITY, f64::min)
-}
-
-fn segments_cross(a: DVec2, b: DVec2, p: DVec2, q: DVec2) -> bool {
-    let cross = |u: DVec2, v: DVec2| u.x * v.y - u.y * v.x;
-    let (d1, d2) = (cross(b - a, p - a), cross(b - a, q - a));
-    let (d3, d4) = (cross(q - p, a - p), cross(q - p, b - p));
-    (d1 * d2 <= 0.0) && (d3 * d4 <= 0.0)
 }
 
 /// A 3×3 door on `path` about `at` of its length in, placed where the ring of cells around

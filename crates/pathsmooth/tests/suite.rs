@@ -24,6 +24,7 @@ mod crowd_avoidance;
 mod crowd_batch;
 mod crowd_floors;
 mod crowd_obstacles;
+mod crowd_push_out;
 mod fillet;
 mod fillet_maps;
 mod follow;

@@ -521,6 +521,18 @@ impl AgentPath {
         Some(Moved::Rejoined)
     }
 
+    /// Puts the agent at `q` (pushed out of an obstacle that landed on it), keeping the
+    /// rest of its path and its target: the next [`repair`](Self::repair) plans the way
+    /// from `q` back onto the path (or to the target, when it stood there).
+    pub(crate) fn push_to(&mut self, q: DVec2) {
+        if self.path.len() == 1 {
+            self.path.insert(0, q);
+        } else {
+            self.path[0] = q;
+        }
+        self.walking = None;
+    }
+
     /// Forgets what the agent path measured on the world (the clearance of the segment the
     /// agent walks on): for a world that changed.
     pub(crate) fn forget_world(&mut self) {

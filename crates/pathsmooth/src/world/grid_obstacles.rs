@@ -15,7 +15,7 @@ use std::collections::HashSet;
 
 use glam::{DVec2, IVec2};
 
-use super::obstacles::{any_segment, check_shape, convex_ccw, unknown};
+use super::obstacles::{any_segment, check_shape, convex_ccw, shape_bounds, unknown};
 use super::{Bounds, GridWorld, Obstacle, ObstacleId, ObstacleWorld};
 use crate::error::{Error, Result};
 
@@ -195,6 +195,24 @@ impl ObstacleWorld for GridWorld {
     }
     fn obstacle_blocks(&self, id: ObstacleId, path: &[DVec2], radius: f64) -> Result<bool> {
         GridWorld::obstacle_blocks(self, id, path, radius)
+    }
+    /// The shape's box out to the cell lines round it (a shape blocks whole cells), or
+    /// the cells' box; the cells' own checks are [`add_obstacle`](Self::add_obstacle)'s.
+    fn obstacle_bounds(&self, obstacle: &Obstacle) -> Result<Option<Bounds>> {
+        check_shape(obstacle)?;
+        let (lo, hi) = match (obstacle, shape_bounds(obstacle)) {
+            (Obstacle::Cells(cells), _) if cells.is_empty() => return Ok(None),
+            (Obstacle::Cells(cells), _) => {
+                let (lo, hi) = cell_box(cells);
+                (lo.as_dvec2(), hi.as_dvec2())
+            }
+            (_, Some(b)) => (self.to_grid(b.min).floor(), self.to_grid(b.max).floor()),
+            (_, None) => return Ok(None),
+        };
+        Ok(Some(Bounds::new(
+            self.to_world(lo),
+            self.to_world(hi + 1.0),
+        )))
     }
 }
 

@@ -48,11 +48,14 @@ pub(crate) fn check_path_and_radius<W: World + ?Sized, P: Point2>(
     method: &'static str,
     radius: f64,
 ) -> Result<f64> {
-    check_world::<W, P::Scalar>(world)?;
+    // The world's part once, not once per world type (the WebAssembly build's size).
+    let (bounds, tolerance) = (world.bounds(), world.tolerance());
+    let limit = max_map_coordinate::<P::Scalar>();
+    world_fits(&bounds, tolerance, limit)?;
     if path.is_empty() {
         return Err(Error::EmptyPath);
     }
-    check_within(path, max_map_coordinate::<P::Scalar>())?;
+    check_within(path, limit)?;
     if path.len() < needed {
         return Err(Error::TooFewPoints {
             method,
@@ -60,7 +63,8 @@ pub(crate) fn check_path_and_radius<W: World + ?Sized, P: Point2>(
             got: path.len(),
         });
     }
-    agent_radius(world, radius)
+    check_radius(radius)?;
+    Ok(radius_in_effect(radius, tolerance))
 }
 
 /// Steps 1–3 for a start (point 0) and a goal (point 1), as a path finder takes them.
@@ -78,8 +82,16 @@ pub(crate) fn check_ends<W: World + ?Sized>(
 /// of the caller's points: an `f32` path needs a world an `f32` can hold) and its size
 /// next to its tolerance.
 pub(crate) fn check_world<W: World + ?Sized, S: Scalar>(world: &W) -> Result<()> {
-    let b = world.bounds();
-    let limit = max_map_coordinate::<S>();
+    world_fits(
+        &world.bounds(),
+        world.tolerance(),
+        max_map_coordinate::<S>(),
+    )
+}
+
+/// [`check_world`] of a world with bounds `b` and `tolerance`, for points whose scalar
+/// type holds coordinates up to `limit`.
+fn world_fits(b: &Bounds, tolerance: f64, limit: f64) -> Result<()> {
     // NaN bounds (a caller's world) are beyond any limit too.
     let beyond = |c: f64| c.is_nan() || c.abs() > limit;
     let corners = [b.min.x, b.min.y, b.max.x, b.max.y];
@@ -90,7 +102,7 @@ pub(crate) fn check_world<W: World + ?Sized, S: Scalar>(world: &W) -> Result<()>
             limit,
         });
     }
-    check_scale(world, &b)
+    check_scale(tolerance, b)
 }
 
 /// The agent radius a map-aware function works with: `radius` itself, or 0 when it is
@@ -123,8 +135,8 @@ const MIN_SIZE_IN_TOLERANCES: f64 = 1e3;
 /// times the largest coordinate, so a world 10 units wide placed at 10¹⁶ has a tolerance
 /// of 10⁷ and "touching a wall" covers all of it (found by fuzzing: map-aware Chaikin then
 /// returned a path through a wall). [`Error::BadParameter`] `world size`.
-fn check_scale<W: World + ?Sized>(world: &W, b: &Bounds) -> Result<()> {
-    if large_enough(b, world.tolerance()) {
+fn check_scale(tolerance: f64, b: &Bounds) -> Result<()> {
+    if large_enough(b, tolerance) {
         Ok(())
     } else {
         Err(Error::param(

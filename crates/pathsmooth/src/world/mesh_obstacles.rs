@@ -26,14 +26,13 @@
 
 use glam::DVec2;
 
-use super::obstacles::{any_segment, check_shape, convex_ccw, unknown};
+use super::obstacles::{
+    any_segment, check_shape, convex_ccw, disk_reach, shape_bounds, unknown, DISK_SIDES,
+};
 use super::{Bounds, NavMeshWorld, Obstacle, ObstacleId, ObstacleWorld};
 use crate::error::{Error, Result};
 use crate::geometry::{cross, segment_distance};
 use crate::navmesh::NavMesh;
-
-/// The number of sides of the polygon a disk is cut as.
-pub(crate) const DISK_SIDES: usize = 16;
 
 impl NavMeshWorld {
     /// Adds a temporary obstacle: its shape is cut out of the free region exactly (not
@@ -154,6 +153,12 @@ impl ObstacleWorld for NavMeshWorld {
     fn obstacle_blocks(&self, id: ObstacleId, path: &[DVec2], radius: f64) -> Result<bool> {
         NavMeshWorld::obstacle_blocks(self, id, path, radius)
     }
+    /// The box of the polygon cut out (a disk's 16-gon reaches a little beyond the disk;
+    /// cells, which `add_obstacle` refuses, none).
+    fn obstacle_bounds(&self, obstacle: &Obstacle) -> Result<Option<Bounds>> {
+        check_shape(obstacle)?;
+        Ok(shape_bounds(obstacle))
+    }
 }
 
 /// The counter-clockwise convex polygon cut out for `obstacle`, after checking it.
@@ -186,8 +191,7 @@ pub(crate) fn obstacle_ring(obstacle: &Obstacle) -> Result<Vec<DVec2>> {
 /// last place of its coordinates so that it contains the disk despite rounding.
 fn disk_polygon(center: DVec2, radius: f64) -> Vec<DVec2> {
     let half = std::f64::consts::PI / DISK_SIDES as f64;
-    let slack = 8.0 * f64::EPSILON * (center.abs().max_element() + radius);
-    let r = (radius + slack) / half.cos() * (1.0 + 4.0 * f64::EPSILON);
+    let r = disk_reach(center, radius);
     (0..DISK_SIDES)
         .map(|k| {
             let a = 2.0 * half * k as f64;

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use glam::{DVec2, IVec2};
 
-use super::World;
+use super::{Bounds, World};
 use crate::error::{num, Error, Result};
 
 /// A temporary obstacle's shape, in world units (or cells, for [`Obstacle::Cells`]). On a
@@ -70,6 +70,11 @@ pub trait ObstacleWorld: World {
     fn remove_obstacle(&mut self, id: ObstacleId) -> Result<()>;
     /// True when obstacle `id` takes away what `path` needs for an agent of `radius`.
     fn obstacle_blocks(&self, id: ObstacleId, path: &[DVec2], radius: f64) -> Result<bool>;
+    /// A box holding all that `obstacle` would block if it were added now (`None`: it
+    /// would block nothing), without adding it: what a crowd looks at for the agents an
+    /// obstacle may land on. Errors: [`Error::BadObstacle`] for a bad shape (the checks
+    /// every world makes; [`add_obstacle`](Self::add_obstacle) makes its own as well).
+    fn obstacle_bounds(&self, obstacle: &Obstacle) -> Result<Option<Bounds>>;
 }
 
 /// The obstacles of a world, in the order they were added, with what each blocks: the
@@ -153,6 +158,38 @@ pub(super) fn check_shape(obstacle: &Obstacle) -> Result<()> {
         Obstacle::Cells(_) => {}
     }
     Ok(())
+}
+
+/// A box holding a shape (world units), after [`check_shape`], and the 16-gon a navmesh
+/// cuts for a disk ([`disk_reach`]); `None` for [`Obstacle::Cells`] (a grid's own).
+pub(super) fn shape_bounds(obstacle: &Obstacle) -> Option<Bounds> {
+    let (mut lo, mut hi) = match obstacle {
+        Obstacle::Disk { center, radius } => {
+            let r = disk_reach(*center, *radius);
+            (center - r, center + r)
+        }
+        Obstacle::Box { min, max } => (*min, *max),
+        Obstacle::Polygon(points) => (points[0], points[0]),
+        Obstacle::Cells(_) => return None,
+    };
+    if let Obstacle::Polygon(points) = obstacle {
+        for &p in points {
+            (lo, hi) = (lo.min(p), hi.max(p));
+        }
+    }
+    Some(Bounds { min: lo, max: hi })
+}
+
+/// The number of sides of the polygon a navmesh cuts for a disk.
+pub(crate) const DISK_SIDES: usize = 16;
+
+/// How far the corners of the 16-gon a navmesh cuts for a disk lie from its centre: the
+/// radius of the polygon circumscribed about the disk, grown by a few units in the last
+/// place against rounding.
+pub(super) fn disk_reach(center: DVec2, radius: f64) -> f64 {
+    let half = std::f64::consts::PI / DISK_SIDES as f64;
+    let slack = 8.0 * f64::EPSILON * (center.abs().max_element() + radius);
+    (radius + slack) / half.cos() * (1.0 + 4.0 * f64::EPSILON)
 }
 
 impl Obstacles {

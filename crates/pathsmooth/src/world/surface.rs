@@ -537,6 +537,10 @@ impl ObstacleWorld for SurfaceWorld {
         let _ = (path, radius);
         Err(super::obstacles::unknown(id))
     }
+    fn obstacle_bounds(&self, obstacle: &Obstacle) -> Result<Option<Bounds>> {
+        let _ = obstacle;
+        Err(no_obstacles())
+    }
 }
 
 /// Why a layered navmesh refuses temporary obstacles.

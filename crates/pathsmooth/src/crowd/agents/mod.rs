@@ -8,6 +8,7 @@ use glam::DVec2;
 
 use super::avoid::{AvoidScratch, Mover, Solver};
 use super::moving::{check_velocity, MovingObstacles};
+use super::push_out;
 use super::{AgentPath, Avoidance, Moved, Repair, Retargeted};
 use super::{MovingId, MovingObstacle};
 use crate::error::{Error, Result};
@@ -41,6 +42,10 @@ pub const DEFAULT_AGENT_HEIGHT: f64 = 2.0;
 
 /// Sends a crowd's agents at the ends of their legs on; the number sent on.
 type WalkOn<W> = fn(&mut Crowd<W>) -> usize;
+
+/// One phase of an update for one agent, with its run's pipeline (see `Crowd::each_run`).
+type AgentUpdate<'a, W> =
+    dyn Fn(&mut CrowdAgent, &mut Pipeline<Arc<W>>, &mut CrowdFrame) + Sync + 'a;
 
 /// An agent's index in its [`Crowd`]: valid until an agent is removed
 /// ([`Crowd::remove_agent`] moves the last agent into the removed one's index, as
@@ -77,6 +82,12 @@ pub struct CrowdAgent {
 }
 
 impl CrowdAgent {
+    /// Puts the agent at `q`, pushed out of an obstacle that landed on it (see
+    /// [`Crowd::add_obstacle`]).
+    pub(in crate::crowd) fn push_to(&mut self, q: DVec2) {
+        self.agent_path.push_to(q);
+    }
+
     /// The agent's [`AgentPath`]: its position, target and path.
     pub fn agent_path(&self) -> &AgentPath {
         &self.agent_path
@@ -592,27 +603,52 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
 
     /// Adds a temporary obstacle to the world ([`ObstacleWorld::add_obstacle`]) and marks
     /// the agent paths it blocks ([`ObstacleWorld::obstacle_blocks`]) for repair by the next
-    /// update.
-    /// Returns the obstacle and how many agent paths it blocks. An agent standing inside it
-    /// gets stuck with [`Error::Blocked`] at the update (the crowd does not move agents out
-    /// of the way).
+    /// update. Returns the obstacle and how many agent paths it blocks.
+    ///
+    /// **An obstacle that lands on an agent pushes it out** (a door that closes on it, a
+    /// crate dropped on it, a truck that stops on it): the agent is moved at once to the
+    /// nearest point with room for it that it could slide to without crossing a wall (the
+    /// way measured on the world before the obstacle; the nearest of 17 ways: straight
+    /// from the obstacle's centre and 16 round the compass), keeps its target, and the
+    /// next update plans its way on from there (counted among the blocked). Only an agent
+    /// with no such point (one that stood without room already, or walled in) stays where
+    /// it is, stuck with [`Error::Blocked`] until the obstacle goes. An agent whose target
+    /// the obstacle covers is pushed out too, and stuck (its target blocked) until then.
+    /// Pushing, not keeping the door open until the agent has left: the door's owner
+    /// decides when it closes, and no agent is left inside a wall.
     ///
     /// Errors: the world's ([`GridWorld::add_obstacle`],
     /// [`NavMeshWorld::add_obstacle`](crate::NavMeshWorld::add_obstacle)), the crowd
     /// unchanged. Cost: the world's change (on a grid, a copy of the map's cells and a
     /// patch of the distance field near the obstacle; on a navmesh, a local
     /// re-triangulation and a rebuild of the mesh), a pass over every agent path's points (a
-    /// box test each, the exact tests only near the obstacle) and one pipeline per thread
-    /// made again (their buffers grow again on first use).
+    /// box test each, the exact tests only near the obstacle), one pipeline per thread
+    /// made again (their buffers grow again on first use), and for each agent within two
+    /// radii of the obstacle's box a few hundred segment tests (its ways out).
     pub fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<(ObstacleId, usize)> {
+        // The world's test as a function: the pushing is built once, not per world type.
+        let clear = |w: &W, a: DVec2, b: DVec2, radius: f64| w.segment_is_clear(a, b, radius);
+        let exits = match self.world.obstacle_bounds(&obstacle)? {
+            Some(bounds) => {
+                let world = &*self.world;
+                let tolerance = world.tolerance();
+                push_out::exits(&self.agents, bounds, tolerance, &|a, b, r| {
+                    clear(world, a, b, r)
+                })
+            }
+            None => Vec::new(),
+        };
         let id = self.change_world(|w| w.add_obstacle(obstacle))?;
+        let world = &*self.world;
+        let pushed = push_out::push(&mut self.agents, &exits, &|a, b, r| clear(world, a, b, r));
         let mut blocked = 0;
-        for a in &mut self.agents {
+        for (i, a) in self.agents.iter_mut().enumerate() {
             // The id is the world's own, so the lookup cannot fail.
-            if self
-                .world
-                .obstacle_blocks(id, a.agent_path.path(), a.radius)
-                .unwrap_or(true)
+            if pushed.contains(&i)
+                || self
+                    .world
+                    .obstacle_blocks(id, a.agent_path.path(), a.radius)
+                    .unwrap_or(true)
             {
                 a.repair = true;
                 blocked += 1;
@@ -726,7 +762,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         let retry = std::mem::take(&mut self.changed);
         self.serve_queue();
         let Some(settings) = self.avoidance else {
-            let mut frame = self.each_run(|a, pipeline, frame| {
+            let mut frame = self.each_run(&|a, pipeline, frame| {
                 prepare_agent(a, pipeline, retry, frame);
                 walk_agent(a, pipeline, dt, frame);
                 count_agent(a, frame);
@@ -736,9 +772,9 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             return Ok(frame);
         };
         let mut frame =
-            self.each_run(|a, pipeline, frame| prepare_agent(a, pipeline, retry, frame));
+            self.each_run(&|a, pipeline, frame| prepare_agent(a, pipeline, retry, frame));
         self.choose_velocities(&settings, dt);
-        frame += self.each_run(|a, pipeline, frame| walk_agent(a, pipeline, dt, frame));
+        frame += self.each_run(&|a, pipeline, frame| walk_agent(a, pipeline, dt, frame));
         // Before the push apart: an agent that crossed a link may land on another.
         frame.replans += self.walk_on_legs();
         self.separate(&mut frame);
@@ -757,10 +793,10 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
 
     /// Runs `update` on every agent, over the crowd's runs of agents (one pipeline each, in
     /// parallel when the crowd has threads), and sums their frames.
-    fn each_run(
-        &mut self,
-        update: impl Fn(&mut CrowdAgent, &mut Pipeline<Arc<W>>, &mut CrowdFrame) + Sync,
-    ) -> CrowdFrame {
+    ///
+    /// `update` is a `dyn` function, so this is built once per world type and not once per
+    /// caller too (three; the WebAssembly build's size): one indirect call an agent.
+    fn each_run(&mut self, update: &AgentUpdate<W>) -> CrowdFrame {
         let runs = self.pipelines.len();
         let per_run = self.agents.len().div_ceil(runs).max(1);
         let crowd_world = &self.world;
