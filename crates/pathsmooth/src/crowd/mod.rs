@@ -36,7 +36,6 @@ mod avoid;
 #[cfg(feature = "rayon")]
 mod batch;
 mod moving;
-mod push_out;
 
 pub use agent_path::{AgentPath, Moved, Repair, Retargeted, MAX_PULL};
 pub use agents::{

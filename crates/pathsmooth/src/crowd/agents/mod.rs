@@ -8,7 +8,6 @@ use glam::DVec2;
 
 use super::avoid::{AvoidScratch, Mover, Solver};
 use super::moving::{check_velocity, MovingObstacles};
-use super::push_out;
 use super::{AgentPath, Avoidance, Moved, Repair, Retargeted};
 use super::{MovingId, MovingObstacle};
 use crate::error::{Error, Result};
@@ -17,6 +16,7 @@ use crate::world::{Obstacle, ObstacleId, ObstacleWorld, World};
 use crate::GridWorld;
 
 mod floors;
+mod push_out;
 
 pub use floors::LINK_TRIGGER;
 
@@ -84,7 +84,7 @@ pub struct CrowdAgent {
 impl CrowdAgent {
     /// Puts the agent at `q`, pushed out of an obstacle that landed on it (see
     /// [`Crowd::add_obstacle`]).
-    pub(in crate::crowd) fn push_to(&mut self, q: DVec2) {
+    fn push_to(&mut self, q: DVec2) {
         self.agent_path.push_to(q);
     }
 

@@ -15,8 +15,7 @@ use std::f64::consts::FRAC_1_SQRT_2;
 
 use glam::DVec2;
 
-use super::agents::CrowdAgent;
-use super::AgentIndex;
+use super::{AgentIndex, CrowdAgent};
 use crate::world::Bounds;
 
 /// A world's segment test for a radius (`segment_is_clear(a, b, radius)`), taken as a
