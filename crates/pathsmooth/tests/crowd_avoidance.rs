@@ -12,6 +12,7 @@
 use crate::common;
 
 use common::maps::movingai;
+use common::oracle::{mesh_walls, side_distance};
 use common::rng::Rng;
 use glam::DVec2;
 use pathsmooth::crowd::{Avoidance, Crowd, MovingObstacle};
@@ -385,11 +386,6 @@ fn walls_near_lists_the_walls_in_reach_with_the_wall_on_their_left() {
     assert!(listed > 300, "{listed} walls listed");
 }
 
-fn side_distance(p: DVec2, [a, b]: [DVec2; 2]) -> f64 {
-    let t = ((p - a).dot(b - a) / (b - a).length_squared()).clamp(0.0, 1.0);
-    p.distance(a + (b - a) * t)
-}
-
 /// The rows of a Moving AI map file, read here (not by the library): the lines after `map`.
 fn map_rows(rel: &str) -> Vec<String> {
     let text = std::fs::read_to_string(movingai(rel)).unwrap();
@@ -509,43 +505,6 @@ fn agents_of_different_radii_keep_their_own_clearance_on_moving_ai_maps() {
         let on_mesh = run_sized(navmesh, &rows, agents, true, by);
         assert_clean(&format!("{rel} as a navmesh"), &on_mesh, 40, by);
     }
-}
-
-/// A Polyanya `.mesh` file read here (not by the library): its vertices, and its boundary
-/// edges (the polygon sides no other polygon shares).
-fn mesh_walls(text: &str) -> Vec<[DVec2; 2]> {
-    let mut numbers = text
-        .split_whitespace()
-        .skip(2)
-        .map(|t| t.parse::<f64>().unwrap());
-    let mut next = || numbers.next().unwrap();
-    let (nv, np) = (next() as usize, next() as usize);
-    let mut vertices = Vec::new();
-    for _ in 0..nv {
-        vertices.push(DVec2::new(next(), next()));
-        for _ in 0..next() as usize {
-            next();
-        }
-    }
-    let mut sides = std::collections::HashMap::<(usize, usize), usize>::new();
-    for _ in 0..np {
-        let n = next() as usize;
-        let ring: Vec<usize> = (0..n).map(|_| next() as usize).collect();
-        for _ in 0..n {
-            next();
-        }
-        for k in 0..n {
-            let (a, b) = (ring[k], ring[(k + 1) % n]);
-            *sides.entry((a.min(b), a.max(b))).or_default() += 1;
-        }
-    }
-    let mut walls: Vec<[DVec2; 2]> = sides
-        .into_iter()
-        .filter(|&(_, uses)| uses == 1)
-        .map(|((a, b), _)| [vertices[a], vertices[b]])
-        .collect();
-    walls.sort_by(|p, q| p[0].x.total_cmp(&q[0].x).then(p[0].y.total_cmp(&q[0].y)));
-    walls
 }
 
 #[test]

@@ -10,7 +10,9 @@
 use std::collections::HashSet;
 
 use crate::common;
-use crate::common::oracle::segment_box_distance;
+use crate::common::oracle::{
+    inside_walls, mesh_walls, segment_box_distance, segments_distance, side_distance,
+};
 use crate::common::rng::Rng;
 
 use glam::{DVec2, IVec2};
@@ -222,6 +224,101 @@ fn crates_dropped_on_agents_of_a_real_map_push_each_to_the_nearest_room_without_
     assert!(pushed >= 50, "{pushed} of {trials}");
     assert!(walled >= 3, "the walls mattered in {walled} trials only");
     // 17 ways, not every one: round a corner the nearest room can lie between two.
+    assert!(worst <= 1.25, "{worst}");
+}
+
+#[test]
+fn crates_dropped_on_agents_of_an_engine_navmesh_push_each_out_without_crossing_a_wall() {
+    // An arena meshed by another tool (vleue's Polyanya `.mesh`, tests/data/corpus). The
+    // oracle reads the file's walls (the polygon sides no other polygon shares) from its
+    // text: a point has room where the walls enclose it at least a radius from each wall
+    // and from the crate; a push crosses no wall when its segment keeps a radius off them.
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/corpus/polyanya/vleue__arena.mesh"
+    );
+    let walls = mesh_walls(&std::fs::read_to_string(file).unwrap());
+    let mesh = pathsmooth::navmesh::load(file, pathsmooth::navmesh::GroundPlane::Xy).unwrap();
+    let world = NavMeshWorld::new(mesh);
+    let (lo, hi) = (world.bounds().min, world.bounds().max);
+    let mut crowd = Crowd::new(world, 0.25, Preset::Smooth.steps()).unwrap();
+    let mut rng = Rng::new(403);
+    let lattice = lattice(10.5, 0.02);
+    let (mut pushed, mut trials, mut worst, mut walled) = (0, 0, 1.0_f64, 0);
+    while trials < 30 {
+        let radius = [0.25, 0.4, 0.5][trials % 3];
+        let point = |rng: &mut Rng| DVec2::new(rng.range(lo.x, hi.x), rng.range(lo.y, hi.y));
+        let (p, goal) = (point(&mut rng), point(&mut rng));
+        let Ok(agent) = crowd.add_agent_with_radius(p, goal, 1.0, radius) else {
+            continue; // off the mesh, too near a wall, or no way: draw again
+        };
+        trials += 1;
+        let size = DVec2::new(rng.range(1.0, 6.0), rng.range(1.0, 6.0));
+        let min = p - size * DVec2::new(rng.unit(), rng.unit());
+        let max = min + size;
+        let (crate_, _) = crowd.add_obstacle(Obstacle::Box { min, max }).unwrap();
+        let q = crowd.agents()[agent].agent_path().position();
+        // The walls within reach of the agent, for the oracle's many tests.
+        let near: Vec<[DVec2; 2]> = walls
+            .iter()
+            .copied()
+            .filter(|&w| side_distance(p, w) < 11.0 + radius)
+            .collect();
+        let wall_clear = |a: DVec2, b: DVec2| {
+            near.iter()
+                .map(|&w| segments_distance(a, b, w))
+                .fold(f64::INFINITY, f64::min)
+        };
+        let room = |x: DVec2| {
+            inside_walls(x, &walls)
+                && wall_clear(x, x).min(segment_box_distance(x, x, min, max)) >= radius
+        };
+        let oracle = |through_walls: bool| {
+            lattice.iter().map(|&d| p + d).find_map(|x| {
+                (room(x) && (through_walls || wall_clear(p, x) >= radius)).then(|| x.distance(p))
+            })
+        };
+        let nearest = oracle(false);
+        if oracle(true) < nearest.map(|d| d - 0.05) {
+            walled += 1;
+        }
+        if q == p {
+            assert_eq!(
+                nearest, None,
+                "agent at {p} with room at {nearest:?} was not pushed"
+            );
+        } else {
+            pushed += 1;
+            let slack = 1e-9;
+            assert!(inside_walls(q, &walls), "{p} pushed off the mesh to {q}");
+            assert!(
+                wall_clear(q, q) >= radius - slack,
+                "{p} pushed to {q}, by a wall"
+            );
+            assert!(
+                segment_box_distance(q, q, min, max) >= radius - slack,
+                "{p} pushed to {q}, by the crate"
+            );
+            assert!(
+                wall_clear(p, q) >= radius - slack,
+                "{p} pushed to {q} through a wall"
+            );
+            let nearest = nearest.expect("pushed where the oracle finds no room");
+            let d = p.distance(q);
+            assert!(
+                d >= nearest - 0.03,
+                "{p} pushed {d}, nearer than room at {nearest}"
+            );
+            worst = worst.max(d / nearest);
+        }
+        crowd.remove_obstacle(crate_).unwrap();
+        crowd.remove_agent(agent).unwrap();
+    }
+    eprintln!(
+        "{pushed} of {trials} agents pushed ({walled} with room nearer through a wall); \
+         farthest {worst:.3} × the oracle's nearest"
+    );
+    assert!(pushed >= 25, "{pushed} of {trials}");
     assert!(worst <= 1.25, "{worst}");
 }
 

@@ -1,6 +1,7 @@
-//! Brute-force clearance on a grid map, to check the library's exact distance field and
-//! validator against. Independent of the library: it reads only the map's cells (no
-//! distance field, validator or line-of-sight code), in cell units.
+//! Brute-force geometry to judge the library by, independent of it: clearance on a grid
+//! map from its cells alone (no distance field, validator or line-of-sight code), in cell
+//! units; distances between points, segments and boxes; a Polyanya `.mesh` file's walls
+//! read from its text, and which points they enclose.
 
 use glam::DVec2;
 use pathsmooth::grid::GridMap;
@@ -50,9 +51,78 @@ pub fn segment_box_distance(a: DVec2, b: DVec2, lo: DVec2, hi: DVec2) -> f64 {
         .fold(f64::INFINITY, f64::min)
 }
 
-fn segments_cross(a: DVec2, b: DVec2, p: DVec2, q: DVec2) -> bool {
+pub fn segments_cross(a: DVec2, b: DVec2, p: DVec2, q: DVec2) -> bool {
     let cross = |u: DVec2, v: DVec2| u.x * v.y - u.y * v.x;
     let (d1, d2) = (cross(b - a, p - a), cross(b - a, q - a));
     let (d3, d4) = (cross(q - p, a - p), cross(q - p, b - p));
     (d1 * d2 <= 0.0) && (d3 * d4 <= 0.0)
+}
+
+/// Distance from `p` to the segment `a`–`b`.
+pub fn side_distance(p: DVec2, [a, b]: [DVec2; 2]) -> f64 {
+    if a == b {
+        return p.distance(a);
+    }
+    let t = ((p - a).dot(b - a) / (b - a).length_squared()).clamp(0.0, 1.0);
+    p.distance(a + (b - a) * t)
+}
+
+/// A Polyanya `.mesh` file read here (not by the library): its vertices, and its boundary
+/// edges (the polygon sides no other polygon shares).
+pub fn mesh_walls(text: &str) -> Vec<[DVec2; 2]> {
+    let mut numbers = text
+        .split_whitespace()
+        .skip(2)
+        .map(|t| t.parse::<f64>().unwrap());
+    let mut next = || numbers.next().unwrap();
+    let (nv, np) = (next() as usize, next() as usize);
+    let mut vertices = Vec::new();
+    for _ in 0..nv {
+        vertices.push(DVec2::new(next(), next()));
+        for _ in 0..next() as usize {
+            next();
+        }
+    }
+    let mut sides = std::collections::HashMap::<(usize, usize), usize>::new();
+    for _ in 0..np {
+        let n = next() as usize;
+        let ring: Vec<usize> = (0..n).map(|_| next() as usize).collect();
+        for _ in 0..n {
+            next();
+        }
+        for k in 0..n {
+            let (a, b) = (ring[k], ring[(k + 1) % n]);
+            *sides.entry((a.min(b), a.max(b))).or_default() += 1;
+        }
+    }
+    let mut walls: Vec<[DVec2; 2]> = sides
+        .into_iter()
+        .filter(|&(_, uses)| uses == 1)
+        .map(|((a, b), _)| [vertices[a], vertices[b]])
+        .collect();
+    walls.sort_by(|p, q| p[0].x.total_cmp(&q[0].x).then(p[0].y.total_cmp(&q[0].y)));
+    walls
+}
+
+/// Distance between the segments `a`–`b` and `w` (0 when they meet).
+pub fn segments_distance(a: DVec2, b: DVec2, w: [DVec2; 2]) -> f64 {
+    if segments_cross(a, b, w[0], w[1]) {
+        return 0.0;
+    }
+    side_distance(a, w)
+        .min(side_distance(b, w))
+        .min(side_distance(w[0], [a, b]))
+        .min(side_distance(w[1], [a, b]))
+}
+
+/// True when `p` lies inside the region the closed boundary `walls` encloses (even–odd
+/// rule, a ray towards +x; a point on a wall may go either way).
+pub fn inside_walls(p: DVec2, walls: &[[DVec2; 2]]) -> bool {
+    let crossings = walls
+        .iter()
+        .filter(|[a, b]| {
+            (a.y > p.y) != (b.y > p.y) && p.x < a.x + (p.y - a.y) / (b.y - a.y) * (b.x - a.x)
+        })
+        .count();
+    crossings % 2 == 1
 }
