@@ -2,12 +2,11 @@
 //! out or keep open until it has left"): the crowd pushes the agent out, to the nearest
 //! point with room it could slide to on the world before the obstacle, and plans on from
 //! there. Judged by an independent oracle (distances to the closed unit squares of
-//! blocked cells, `common::oracle`'s; a brute-force search of the nearest way out, here), on a Moving AI
-//! map with crates dropped at random (seeded), and on hand-made cases: a wall between the
-//! agent and a nearer exit, a target under the crate, an agent walled in, a navmesh, a
-//! truck that stops on an agent.
-
-use std::collections::HashSet;
+//! blocked cells and to a navmesh file's walls, read from its text, `common::oracle`'s; a
+//! brute-force search of the nearest way out, here), on a Moving AI map and an engine
+//! navmesh with crates dropped at random (seeded), and on hand-made cases: a wall between
+//! the agent and a nearer exit, a target under the crate, an agent walled in, a navmesh
+//! doorway, a truck that stops on an agent.
 
 use crate::common;
 use crate::common::oracle::{
@@ -19,88 +18,114 @@ use glam::{DVec2, IVec2};
 use pathsmooth::crowd::{Crowd, MovingObstacle};
 use pathsmooth::grid::GridMap;
 use pathsmooth::navmesh::{NavMesh, Scene};
-use pathsmooth::world::Obstacle;
+use pathsmooth::world::{Obstacle, ObstacleWorld};
 use pathsmooth::{validate, Error, GridWorld, NavMeshWorld, Preset, World};
 
-/// The blocked region of a grid map with some cells added, for the oracle: the closed
-/// squares of blocked cells and everything outside the map (DESIGN.md), in cell units.
-struct Blocked<'a> {
-    size: DVec2,
-    map: &'a HashSet<IVec2>,
-    extra: HashSet<IVec2>,
+/// A crate's corners (min, max).
+type Crate = (DVec2, DVec2);
+
+/// The oracle's view of a world: `room(x, radius, crate)`, room for an agent at `x` once
+/// the crate lies there (`None`: before it); `clear(a, b, radius)`, the segment keeps
+/// `radius` off the walls before the crate.
+struct Oracle<'a> {
+    room: &'a dyn Fn(DVec2, f64, Option<Crate>) -> bool,
+    clear: &'a dyn Fn(DVec2, DVec2, f64) -> bool,
 }
 
-/// The blocked cells of a map.
-fn blocked_cells(map: &GridMap) -> HashSet<IVec2> {
-    let mut cells = HashSet::new();
-    for y in 0..map.height() as i64 {
-        for x in 0..map.width() as i64 {
-            if map.is_blocked(x, y) {
-                cells.insert(IVec2::new(x as i32, y as i32));
+/// What the crates of [`drop_crates`] did.
+#[derive(Debug, Default)]
+struct Tally {
+    trials: usize,
+    pushed: usize,
+    /// Trials where room through a wall was nearer than any on the agent's side.
+    walled: usize,
+    /// The farthest push, as a multiple of the oracle's nearest.
+    worst: f64,
+}
+
+/// Places agents one at a time at random points (`point`, with a random goal; radii 0.25,
+/// 0.4 and 0.5 in turn; a point the crowd refuses is drawn again), drops a random box crate
+/// of 1 to 6 a side over each, and judges where the crowd put the agent by the oracle:
+/// where it has room, by a segment clear before the crate, never nearer than the oracle's
+/// nearest such point (a lattice 0.02 apart, searched nearest first) and not pushed only
+/// when the oracle finds none; once pushed, with its goal clear of the crate, it plans a
+/// valid path on at the next update. Then the crate is lifted and the agent removed.
+fn drop_crates<W: ObstacleWorld + Send + Sync>(
+    crowd: &mut Crowd<W>,
+    (seed, trials): (u64, usize),
+    point: &dyn Fn(&mut Rng) -> DVec2,
+    oracle: &Oracle<'_>,
+) -> Tally {
+    let mut rng = Rng::new(seed);
+    // Far enough out of the largest crate from anywhere in it (6√2 + 4 radii).
+    let lattice = lattice(10.5, 0.02);
+    let mut tally = Tally {
+        worst: 1.0,
+        ..Tally::default()
+    };
+    while tally.trials < trials {
+        let radius = [0.25, 0.4, 0.5][tally.trials % 3];
+        let (p, goal) = (point(&mut rng), point(&mut rng));
+        let Ok(agent) = crowd.add_agent_with_radius(p, goal, 1.0, radius) else {
+            continue; // in a wall, or no way: draw again
+        };
+        tally.trials += 1;
+        let size = DVec2::new(rng.range(1.0, 6.0), rng.range(1.0, 6.0));
+        let min = p - size * DVec2::new(rng.unit(), rng.unit());
+        let crate_ = (min, min + size);
+        let (id, blocked) = crowd
+            .add_obstacle(Obstacle::Box {
+                min,
+                max: min + size,
+            })
+            .unwrap();
+        assert!(blocked >= 1, "a crate over an agent blocks its path");
+        let q = crowd.agents()[agent].agent_path().position();
+        let room = |x: DVec2| (oracle.room)(x, radius, Some(crate_));
+        let nearest = |through_walls: bool| {
+            lattice.iter().map(|&d| p + d).find_map(|x| {
+                (room(x) && (through_walls || (oracle.clear)(p, x, radius))).then(|| x.distance(p))
+            })
+        };
+        let oracle_nearest = nearest(false);
+        if nearest(true) < oracle_nearest.map(|d| d - 0.05) {
+            tally.walled += 1;
+        }
+        if q == p {
+            assert_eq!(
+                oracle_nearest, None,
+                "{p} not pushed, room at {oracle_nearest:?}"
+            );
+        } else {
+            tally.pushed += 1;
+            // Room and a clear way within the library's tolerance of the boundary.
+            let r = radius - 1e-9;
+            assert!(
+                (oracle.room)(q, r, Some(crate_)),
+                "{p} pushed to {q}, without room"
+            );
+            assert!((oracle.clear)(p, q, r), "{p} pushed to {q} through a wall");
+            let nearest = oracle_nearest.expect("pushed where the oracle finds no room");
+            // The oracle's points lie 0.02 apart: the true nearest is at most that
+            // diagonal nearer than its.
+            let d = p.distance(q);
+            assert!(
+                d >= nearest - 0.03,
+                "{p} pushed {d}, nearer than room at {nearest}"
+            );
+            tally.worst = tally.worst.max(d / nearest);
+            let f = crowd.update(0.1).unwrap();
+            if room(goal) {
+                let path = crowd.agents()[agent].agent_path();
+                assert_eq!(f.stuck, 0, "{:?}", path.stuck());
+                validate(crowd.world(), path.path(), radius).unwrap();
             }
         }
+        crowd.remove_obstacle(id).unwrap();
+        crowd.remove_agent(agent).unwrap();
     }
-    cells
-}
-
-impl<'a> Blocked<'a> {
-    /// The map's blocked region (its `cells`, from [`blocked_cells`]) and `extra`.
-    fn new(map: &GridMap, cells: &'a HashSet<IVec2>, extra: &[IVec2]) -> Self {
-        let size = DVec2::new(map.width() as f64, map.height() as f64);
-        let extra = extra.iter().copied().collect();
-        Blocked {
-            size,
-            map: cells,
-            extra,
-        }
-    }
-
-    /// The blocked squares whose distance from the box `lo..hi` may be below `reach`.
-    fn near(&self, lo: DVec2, hi: DVec2, reach: f64) -> Vec<IVec2> {
-        let (lo, hi) = ((lo - reach - 1.0).floor(), (hi + reach + 1.0).ceil());
-        let mut out = Vec::new();
-        for y in lo.y as i32..=hi.y as i32 {
-            for x in lo.x as i32..=hi.x as i32 {
-                let c = IVec2::new(x, y);
-                if self.map.contains(&c) || self.extra.contains(&c) {
-                    out.push(c);
-                }
-            }
-        }
-        out
-    }
-
-    /// Distance from the segment `a`–`b` to the blocked region, among `squares` (those near
-    /// it) and the map's border.
-    fn segment_clearance(&self, a: DVec2, b: DVec2, squares: &[IVec2]) -> f64 {
-        let border = |p: DVec2| p.x.min(p.y).min(self.size.x - p.x).min(self.size.y - p.y);
-        // Inside the map's rectangle the distance to its outside is smallest at an end.
-        let mut best = border(a).min(border(b)).max(0.0);
-        for &c in squares {
-            best = best.min(segment_to_square(a, b, c));
-        }
-        best
-    }
-}
-
-/// Distance from the segment `a`–`b` to the closed unit square of cell `c`.
-fn segment_to_square(a: DVec2, b: DVec2, c: IVec2) -> f64 {
-    segment_box_distance(a, b, c.as_dvec2(), c.as_dvec2() + 1.0)
-}
-
-/// The cells a box crate blocks on a grid (cell size 1, origin 0): those whose closed
-/// square meets the box's open inside, in the map.
-fn crate_cells(min: DVec2, max: DVec2, map: &GridMap) -> Vec<IVec2> {
-    let mut cells = Vec::new();
-    for y in 0..map.height() as i32 {
-        for x in 0..map.width() as i32 {
-            let lo = DVec2::new(x as f64, y as f64);
-            if lo.x < max.x && lo.x + 1.0 > min.x && lo.y < max.y && lo.y + 1.0 > min.y {
-                cells.push(IVec2::new(x, y));
-            }
-        }
-    }
-    cells
+    eprintln!("{tally:?}");
+    tally
 }
 
 /// The points of a square lattice `step` apart within `reach` of the origin, nearest
@@ -115,24 +140,32 @@ fn lattice(reach: f64, step: f64) -> Vec<DVec2> {
     points
 }
 
-/// The oracle's nearest way out: the distance to the nearest of the `lattice` points round
-/// `p` where an agent of `radius` has room after the crate, reached by a segment clear
-/// before it (unless `through_walls`); `None` when there is none.
-fn nearest_way_out(
-    (before, after): (&Blocked, &Blocked),
-    p: DVec2,
-    radius: f64,
-    lattice: &[DVec2],
-    through_walls: bool,
-) -> Option<f64> {
-    let reach = lattice.last().map_or(0.0, |d| d.length());
-    let (lo, hi) = (p - reach, p + reach);
-    let (old, new) = (before.near(lo, hi, radius), after.near(lo, hi, radius));
-    lattice.iter().map(|&d| p + d).find_map(|q| {
-        (after.segment_clearance(q, q, &new) >= radius
-            && (through_walls || before.segment_clearance(p, q, &old) >= radius))
-            .then(|| q.distance(p))
-    })
+/// The cells the segment `a`–`b` could come within `r` of: those of its box grown by r.
+fn cells_near(a: DVec2, b: DVec2, r: f64) -> impl Iterator<Item = IVec2> {
+    let (lo, hi) = ((a.min(b) - r).floor(), (a.max(b) + r).floor());
+    (lo.y as i32..=hi.y as i32)
+        .flat_map(move |y| (lo.x as i32..=hi.x as i32).map(move |x| IVec2::new(x, y)))
+}
+
+/// Distance from the segment `a`–`b` to the blocked region of a grid map (cell size 1,
+/// origin 0) with a crate: the closed squares of its blocked cells and of the cells the
+/// crate covers (those whose closed square meets its open inside, as DESIGN.md has it),
+/// and everything outside the map; capped at `r` (only the cells within `r` are looked at).
+fn grid_clearance(map: &GridMap, (a, b): (DVec2, DVec2), r: f64, crate_: Option<Crate>) -> f64 {
+    let size = DVec2::new(map.width() as f64, map.height() as f64);
+    let border = |p: DVec2| p.x.min(p.y).min(size.x - p.x).min(size.y - p.y);
+    // Inside the map's rectangle the distance to its outside is smallest at an end.
+    let mut best = border(a).min(border(b)).max(0.0).min(r);
+    for c in cells_near(a, b, r) {
+        let lo = c.as_dvec2();
+        let covered = crate_.is_some_and(|(min, max)| {
+            lo.x < max.x && lo.x + 1.0 > min.x && lo.y < max.y && lo.y + 1.0 > min.y
+        });
+        if map.is_blocked(c.x as i64, c.y as i64) || covered {
+            best = best.min(segment_box_distance(a, b, lo, lo + 1.0));
+        }
+    }
+    best
 }
 
 /// A crowd on a grid of `rows` with one agent of `radius` going from `from` to `to`.
@@ -146,85 +179,24 @@ fn one_agent(rows: &[&str], radius: f64, from: DVec2, to: DVec2) -> Crowd<GridWo
 #[test]
 fn crates_dropped_on_agents_of_a_real_map_push_each_to_the_nearest_room_without_crossing_a_wall() {
     // Rooms of 7 × 7 cells behind walls one cell thick: a crate often reaches into the next
-    // room, where room is nearer than on the agent's side.
+    // room, where room is nearer than on the agent's side. Agents in the first 64 × 64
+    // cells (64 rooms), their goals there too.
     let (map, _) = common::load("rooms/8room_000");
-    let cells = blocked_cells(&map);
-    let before = Blocked::new(&map, &cells, &[]);
     let world = GridWorld::new(map.clone()).unwrap();
     let mut crowd = Crowd::new(world, 0.25, Preset::Smooth.steps()).unwrap();
-    let mut rng = Rng::new(402);
-    let (mut pushed, mut trials, mut worst, mut walled) = (0, 0, 1.0_f64, 0);
-    // Agents in the first 64 × 64 cells (64 rooms), their goals near them.
     let point = |rng: &mut Rng| DVec2::new(rng.range(0.0, 64.0), rng.range(0.0, 64.0));
-    // Far enough out of the largest crate from anywhere in it (6√2 + 4 radii).
-    let lattice = lattice(10.5, 0.02);
-    while trials < 60 {
-        let radius = [0.25, 0.4, 0.5][trials % 3];
-        let (p, goal) = (point(&mut rng), point(&mut rng));
-        let Ok(agent) = crowd.add_agent_with_radius(p, goal, 1.0, radius) else {
-            continue; // in a wall, or no way: draw again
-        };
-        trials += 1;
-        // A crate of 1 to 6 cells a side, over the agent.
-        let size = DVec2::new(rng.range(1.0, 6.0), rng.range(1.0, 6.0));
-        let min = p - size * DVec2::new(rng.unit(), rng.unit());
-        let max = min + size;
-        let after = Blocked::new(&map, &cells, &crate_cells(min, max, &map));
-        let (crate_, blocked) = crowd.add_obstacle(Obstacle::Box { min, max }).unwrap();
-        assert!(blocked >= 1, "a crate over an agent blocks its path");
-        let q = crowd.agents()[agent].agent_path().position();
-        let worlds = (&before, &after);
-        let oracle = nearest_way_out(worlds, p, radius, &lattice, false);
-        // Where room through a wall is nearer than any on the agent's side.
-        let anywhere = nearest_way_out(worlds, p, radius, &lattice, true);
-        if anywhere < oracle.map(|d| d - 0.05) {
-            walled += 1;
-        }
-        if q == p {
-            // Not pushed: the oracle finds no way out either.
-            assert_eq!(
-                oracle, None,
-                "agent at {p} with room at {oracle:?} was not pushed"
-            );
-        } else {
-            pushed += 1;
-            let (old, new) = (before.near(p, q, radius), after.near(q, q, radius));
-            assert!(
-                after.segment_clearance(q, q, &new) >= radius - 1e-9,
-                "{p} pushed to {q}, without room"
-            );
-            assert!(
-                before.segment_clearance(p, q, &old) >= radius - 1e-9,
-                "{p} pushed to {q} through a wall"
-            );
-            let nearest = oracle.expect("pushed where the oracle finds no room");
-            // The oracle's points lie on a grid 0.02 apart: the true nearest is at most
-            // that diagonal nearer than its.
-            let d = p.distance(q);
-            assert!(
-                d >= nearest - 0.03,
-                "{p} pushed {d}, nearer than room at {nearest}"
-            );
-            worst = worst.max(d / nearest);
-            // It plans on from there.
-            let f = crowd.update(0.1).unwrap();
-            let path = crowd.agents()[agent].agent_path();
-            if after.segment_clearance(goal, goal, &after.near(goal, goal, radius)) >= radius {
-                assert_eq!(f.stuck, 0, "{:?}", path.stuck());
-                validate(crowd.world(), path.path(), radius).unwrap();
-            }
-        }
-        crowd.remove_obstacle(crate_).unwrap();
-        crowd.remove_agent(agent).unwrap();
-    }
-    eprintln!(
-        "{pushed} of {trials} agents pushed ({walled} with room nearer through a wall); \
-         farthest {worst:.3} × the oracle's nearest"
+    let oracle = Oracle {
+        room: &|x, r, crate_| grid_clearance(&map, (x, x), r, crate_) >= r,
+        clear: &|a, b, r| grid_clearance(&map, (a, b), r, None) >= r,
+    };
+    let tally = drop_crates(&mut crowd, (402, 60), &point, &oracle);
+    assert!(tally.pushed >= 50, "{tally:?}");
+    assert!(
+        tally.walled >= 3,
+        "the walls mattered too seldom: {tally:?}"
     );
-    assert!(pushed >= 50, "{pushed} of {trials}");
-    assert!(walled >= 3, "the walls mattered in {walled} trials only");
     // 17 ways, not every one: round a corner the nearest room can lie between two.
-    assert!(worst <= 1.25, "{worst}");
+    assert!(tally.worst <= 1.25, "{tally:?}");
 }
 
 #[test]
@@ -242,84 +214,25 @@ fn crates_dropped_on_agents_of_an_engine_navmesh_push_each_out_without_crossing_
     let world = NavMeshWorld::new(mesh);
     let (lo, hi) = (world.bounds().min, world.bounds().max);
     let mut crowd = Crowd::new(world, 0.25, Preset::Smooth.steps()).unwrap();
-    let mut rng = Rng::new(403);
-    let lattice = lattice(10.5, 0.02);
-    let (mut pushed, mut trials, mut worst, mut walled) = (0, 0, 1.0_f64, 0);
-    while trials < 30 {
-        let radius = [0.25, 0.4, 0.5][trials % 3];
-        let point = |rng: &mut Rng| DVec2::new(rng.range(lo.x, hi.x), rng.range(lo.y, hi.y));
-        let (p, goal) = (point(&mut rng), point(&mut rng));
-        let Ok(agent) = crowd.add_agent_with_radius(p, goal, 1.0, radius) else {
-            continue; // off the mesh, too near a wall, or no way: draw again
-        };
-        trials += 1;
-        let size = DVec2::new(rng.range(1.0, 6.0), rng.range(1.0, 6.0));
-        let min = p - size * DVec2::new(rng.unit(), rng.unit());
-        let max = min + size;
-        let (crate_, _) = crowd.add_obstacle(Obstacle::Box { min, max }).unwrap();
-        let q = crowd.agents()[agent].agent_path().position();
-        // The walls within reach of the agent, for the oracle's many tests.
-        let near: Vec<[DVec2; 2]> = walls
+    let point = |rng: &mut Rng| DVec2::new(rng.range(lo.x, hi.x), rng.range(lo.y, hi.y));
+    let wall_distance = |a: DVec2, b: DVec2| {
+        walls
             .iter()
-            .copied()
-            .filter(|&w| side_distance(p, w) < 11.0 + radius)
-            .collect();
-        let wall_clear = |a: DVec2, b: DVec2| {
-            near.iter()
-                .map(|&w| segments_distance(a, b, w))
-                .fold(f64::INFINITY, f64::min)
-        };
-        let room = |x: DVec2| {
-            inside_walls(x, &walls)
-                && wall_clear(x, x).min(segment_box_distance(x, x, min, max)) >= radius
-        };
-        let oracle = |through_walls: bool| {
-            lattice.iter().map(|&d| p + d).find_map(|x| {
-                (room(x) && (through_walls || wall_clear(p, x) >= radius)).then(|| x.distance(p))
-            })
-        };
-        let nearest = oracle(false);
-        if oracle(true) < nearest.map(|d| d - 0.05) {
-            walled += 1;
-        }
-        if q == p {
-            assert_eq!(
-                nearest, None,
-                "agent at {p} with room at {nearest:?} was not pushed"
-            );
-        } else {
-            pushed += 1;
-            let slack = 1e-9;
-            assert!(inside_walls(q, &walls), "{p} pushed off the mesh to {q}");
-            assert!(
-                wall_clear(q, q) >= radius - slack,
-                "{p} pushed to {q}, by a wall"
-            );
-            assert!(
-                segment_box_distance(q, q, min, max) >= radius - slack,
-                "{p} pushed to {q}, by the crate"
-            );
-            assert!(
-                wall_clear(p, q) >= radius - slack,
-                "{p} pushed to {q} through a wall"
-            );
-            let nearest = nearest.expect("pushed where the oracle finds no room");
-            let d = p.distance(q);
-            assert!(
-                d >= nearest - 0.03,
-                "{p} pushed {d}, nearer than room at {nearest}"
-            );
-            worst = worst.max(d / nearest);
-        }
-        crowd.remove_obstacle(crate_).unwrap();
-        crowd.remove_agent(agent).unwrap();
-    }
-    eprintln!(
-        "{pushed} of {trials} agents pushed ({walled} with room nearer through a wall); \
-         farthest {worst:.3} × the oracle's nearest"
-    );
-    assert!(pushed >= 25, "{pushed} of {trials}");
-    assert!(worst <= 1.25, "{worst}");
+            .filter(|&&w| side_distance(a, w) < 12.0)
+            .map(|&w| segments_distance(a, b, w))
+            .fold(f64::INFINITY, f64::min)
+    };
+    let oracle = Oracle {
+        room: &|x, r, crate_| {
+            let off_crate =
+                crate_.is_none_or(|(min, max)| segment_box_distance(x, x, min, max) >= r);
+            inside_walls(x, &walls) && wall_distance(x, x) >= r && off_crate
+        },
+        clear: &|a, b, r| wall_distance(a, b) >= r,
+    };
+    let tally = drop_crates(&mut crowd, (403, 30), &point, &oracle);
+    assert!(tally.pushed >= 25, "{tally:?}");
+    assert!(tally.worst <= 1.25, "{tally:?}");
 }
 
 #[test]
