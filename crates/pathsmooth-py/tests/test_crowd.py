@@ -75,6 +75,27 @@ def test_a_door_across_the_only_gap_makes_an_agent_stuck_until_it_opens():
         crowd.remove_obstacle(door)
 
 
+def test_a_door_that_closes_on_an_agent_pushes_it_out_until_it_opens():
+    # The agent stands in the wall's gap when the door there closes: the crowd pushes it
+    # out at once, to the nearer side (the library's add_obstacle; its tests hold where),
+    # where it waits, its target out of reach, until the door opens.
+    world = grid(WALL)
+    crowd = Crowd(world, 0.2)
+    a = crowd.add_agent((8.5, 3.4), (8.5, 5.5), 1.0)
+    door, blocked = crowd.add_box((8.0, 3.0), (9.0, 4.0))
+    assert blocked == 1
+    x, y = crowd.positions()[a]
+    assert x == 8.5 and abs(y - 2.8) < 1e-9, (x, y)  # 0.6 back; 0.8 on
+    assert crowd.update(0.1)["stuck"] == 1
+    assert "reach" in crowd.stuck(a), crowd.stuck(a)
+    assert np.array_equal(crowd.positions()[a], (x, y))
+    crowd.remove_obstacle(door)
+    for _ in range(40):
+        crowd.update(0.1)
+        assert pathsmooth.validate(world, crowd.path(a), crowd.radius)["valid"]
+    assert crowd.arrived(a)
+
+
 def run(threads):
     world = grid(WALL)
     crowd = Crowd(world, 0.3, threads=threads)
