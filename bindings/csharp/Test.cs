@@ -267,6 +267,13 @@ static class Test
             for (int k = 1; k < path.Length; k += 2) round |= path[k] < 2.5 || path[k] > 4.5;
             Check(round, "the path goes round the box");
             crowd.RemoveObstacle(box);
+            // A box dropped on agent 0 pushes it out at once (the library's AddObstacle).
+            var at = crowd.Positions();
+            ulong onIt = crowd.AddBox(new Point2d(at[0] - 0.5, at[1] - 0.5), new Point2d(at[0] + 0.5, at[1] + 0.5), out blocked);
+            var pushed = crowd.Positions();
+            double moved = Math.Max(Math.Abs(pushed[0] - at[0]), Math.Abs(pushed[1] - at[1]));
+            Check(blocked >= 1 && moved >= 0.5 + r - 1e-9, "pushed out of the box: " + moved);
+            crowd.RemoveObstacle(onIt);
             ulong disk = crowd.AddDisk(new Point2d(5, 9), 0.5, out blocked);
             ulong poly = crowd.AddPolygon(new double[] { 8, 9, 9, 9, 8.5, 10 }, out blocked);
             ulong cells = crowd.AddCells(new[] { 20, 1, 21, 1 }, out blocked);

@@ -7,9 +7,10 @@
 //! check of every path after the frame is `pathsmooth crowd`'s, not timed here.
 //!
 //! Also what a door costs the world: a 3×3 box added and removed, beside a rebuild of the
-//! distance field, and in a crowd, dropped on nine agents (pushed out) and beside them; and the crowd on an engine's navmesh (Unity's export of a LayaAir level
-//! from the test corpus, one floor), as the bindings run it there; and on a layered one
-//! (RecastDemo's `nav_test` level as Detour baked it, floors over one another).
+//! distance field, and in a crowd, dropped on nine agents (pushed out) and beside them;
+//! and the crowd on an engine's navmesh (Unity's export of a LayaAir level from the test
+//! corpus, one floor), as the bindings run it there; and on a layered one (RecastDemo's
+//! `nav_test` level as Detour baked it, floors over one another).
 //!
 //! `cargo bench -p pathsmooth-scenarios --bench crowd`.
 

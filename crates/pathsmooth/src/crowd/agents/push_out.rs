@@ -138,6 +138,10 @@ impl Exits {
     /// Cost: up to 17 × (64 + 36) room tests, fewer as a near exit shortens the ways after.
     pub(super) fn nearest_out(&self, room: &dyn Fn(DVec2) -> bool) -> Option<DVec2> {
         let mut best: Option<(f64, DVec2)> = None;
+        // (A reach of 0 has no step to march by; a checked obstacle's box never has.)
+        if self.step.is_nan() || self.step <= 0.0 {
+            return None;
+        }
         for &(d, length) in &self.ways {
             let limit = best.map_or(length, |(t, _)| t.min(length));
             let room_at = |t: f64| room(self.from + t * d);
