@@ -624,7 +624,8 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     /// re-triangulation and a rebuild of the mesh), a pass over every agent path's points (a
     /// box test each, the exact tests only near the obstacle), one pipeline per thread
     /// made again (their buffers grow again on first use), and for each agent within two
-    /// radii of the obstacle's box a few hundred segment tests (its ways out).
+    /// radii of the obstacle's box a few hundred segment tests as long as the box (its ways
+    /// out): a large obstacle over many agents is costly (`docs/crowd.md`).
     pub fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<(ObstacleId, usize)> {
         // The world's test as a function: the pushing is built once, not per world type.
         let clear = |w: &W, a: DVec2, b: DVec2, radius: f64| w.segment_is_clear(a, b, radius);
