@@ -20,11 +20,7 @@ fn corpus() -> PathBuf {
 /// towards its first corner, at its floor's height.
 fn inside(s: &Surface, p: PolyId) -> DVec3 {
     let up = s.up();
-    let ring: Vec<DVec2> = s
-        .polygon(p)
-        .iter()
-        .map(|&v| up.plan(s.vertices()[v as usize]))
-        .collect();
+    let ring: Vec<DVec2> = s.plan_polygon(p).collect();
     let mean = ring.iter().sum::<DVec2>() / ring.len() as f64;
     let q = mean + (ring[0] - mean) / 3.0;
     up.join(q, s.floor_height(p, q))

@@ -118,12 +118,7 @@ impl LayeredCrowd {
 /// Polygon `p` of `s` in plan view, and twice the area of each triangle of its fan from
 /// its first corner (the `i`th: corners 0, `i + 1`, `i + 2`).
 fn fan(s: &Surface, p: PolyId) -> (Vec<DVec2>, Vec<f64>) {
-    let up = s.up();
-    let ring: Vec<DVec2> = s
-        .polygon(p)
-        .iter()
-        .map(|&v| up.plan(s.vertices()[v as usize]))
-        .collect();
+    let ring: Vec<DVec2> = s.plan_polygon(p).collect();
     let twice = (1..ring.len() - 1)
         .map(|i| (ring[i] - ring[0]).perp_dot(ring[i + 1] - ring[0]).abs())
         .collect();

@@ -399,13 +399,8 @@ fn the_area_filter_keeps_paths_out_of_excluded_areas_on_a_real_bake() {
 
 /// The plan-view distance from `p` to the boundary of polygon `poly`.
 fn edge_distance(s: &Surface, poly: PolyId, p: DVec3) -> f64 {
-    let up = s.up();
-    let ring: Vec<DVec2> = s
-        .polygon(poly)
-        .iter()
-        .map(|&v| up.plan(s.vertices()[v as usize]))
-        .collect();
-    let q = up.plan(p);
+    let ring: Vec<DVec2> = s.plan_polygon(poly).collect();
+    let q = s.up().plan(p);
     (0..ring.len())
         .map(|i| {
             let (a, b) = (ring[i], ring[(i + 1) % ring.len()]);

@@ -236,8 +236,7 @@ impl Crowd<SurfaceWorld> {
             _ => (goal, None),
         };
         let base = &self.world;
-        let mut leg = |end| leg_on_sheet(pipeline, &mesh, base, start, end);
-        match leg(end) {
+        match leg_on_sheet(pipeline, &mesh, base, start, end) {
             Ok((world, agent_path)) => Ok(Planned {
                 world,
                 agent_path,
@@ -260,8 +259,8 @@ impl Crowd<SurfaceWorld> {
                 let inner = corners
                     .get(1..corners.len().saturating_sub(1))
                     .unwrap_or(&[]);
-                let mut leg = |end| leg_on_sheet(pipeline, &mesh, base, start, end);
-                let held = inner.iter().rev().find_map(|&corner| leg(corner).ok());
+                let held = (inner.iter().rev())
+                    .find_map(|&corner| leg_on_sheet(pipeline, &mesh, base, start, corner).ok());
                 let (world, agent_path) = held.ok_or(Error::InvalidResult { step, reason })?;
                 Ok(Planned {
                     world,

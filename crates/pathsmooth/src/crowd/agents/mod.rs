@@ -627,25 +627,25 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     /// radii of the obstacle's box a few hundred segment tests as long as the box (its ways
     /// out): a large obstacle over many agents is costly (`docs/crowd.md`).
     pub fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<(ObstacleId, usize)> {
-        // The world's test as a function: the pushing is built once, not per world type.
-        let clear = |w: &W, a: DVec2, b: DVec2, radius: f64| w.segment_is_clear(a, b, radius);
-        let exits = match self.world.obstacle_bounds(&obstacle)? {
-            Some(bounds) => {
-                let world = &*self.world;
-                let tolerance = world.tolerance();
-                push_out::exits(&self.agents, bounds, tolerance, &|a, b, r| {
-                    clear(world, a, b, r)
-                })
-            }
+        // The world's segment test goes to the pushing as a `dyn` function: built once,
+        // not per world type.
+        let world = &*self.world;
+        let exits = match world.obstacle_bounds(&obstacle)? {
+            Some(bounds) => push_out::exits(&self.agents, bounds, world.tolerance(), &|a, b, r| {
+                world.segment_is_clear(a, b, r)
+            }),
             None => Vec::new(),
         };
         let id = self.change_world(|w| w.add_obstacle(obstacle))?;
         let world = &*self.world;
-        let pushed = push_out::push(&mut self.agents, &exits, &|a, b, r| clear(world, a, b, r));
+        let pushed = push_out::push(&mut self.agents, &exits, &|a, b, r| {
+            world.segment_is_clear(a, b, r)
+        });
         let mut blocked = 0;
         for (i, a) in self.agents.iter_mut().enumerate() {
-            // The id is the world's own, so the lookup cannot fail.
-            if pushed.contains(&i)
+            // (`pushed` is in index order.) The id is the world's own, so the lookup
+            // cannot fail.
+            if pushed.binary_search(&i).is_ok()
                 || self
                     .world
                     .obstacle_blocks(id, a.agent_path.path(), a.radius)

@@ -269,11 +269,7 @@ fn check(surface: &Surface, detail: &Detail) -> Result<usize> {
                 ));
             }
         }
-        let ring: Vec<DVec2> = surface
-            .polygon(p as PolyId)
-            .iter()
-            .map(|&w| up.plan(surface.vertices[w as usize]))
-            .collect();
+        let ring: Vec<DVec2> = surface.plan_polygon(p as PolyId).collect();
         let scale = ring
             .iter()
             .fold(1.0f64, |m, q| m.max(q.abs().max_element()));

@@ -224,12 +224,7 @@ impl Surface {
         // so that the end lies inside its polygon for every later test, never outside its
         // wall by the rounding of the projection (which failed the routes over RecastDemo's
         // dungeon connections).
-        let ring = self.polygon(p);
-        let centre = ring
-            .iter()
-            .map(|&v| self.up.plan(self.vertices[v as usize]))
-            .sum::<DVec2>()
-            / ring.len() as f64;
+        let centre = self.plan_polygon(p).sum::<DVec2>() / self.polygon(p).len() as f64;
         let at = self.up.plan(c);
         let at = at + (centre - at).normalize_or_zero() * (4.0 * self.tolerance);
         Some((p, self.up.join(at, self.floor_height(p, at))))

@@ -444,6 +444,13 @@ impl Surface {
         &self.ring[self.span(p)]
     }
 
+    /// The corners of polygon `p` in plan view (the surface's two horizontal axes),
+    /// counter-clockwise, in [`polygon`](Self::polygon)'s order. Panics if `p` is out of
+    /// range. O(1) per corner.
+    pub fn plan_polygon(&self, p: PolyId) -> impl ExactSizeIterator<Item = DVec2> + '_ {
+        (self.polygon(p).iter()).map(|&v| self.up.plan(self.vertices[v as usize]))
+    }
+
     /// The polygon across each edge of polygon `p` — edge `i` runs from corner `i` to
     /// corner `i + 1` of [`polygon`](Self::polygon) — or `None` for a boundary edge.
     /// Panics if `p` is out of range. O(1) per edge.
