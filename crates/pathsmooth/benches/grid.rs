@@ -1,5 +1,7 @@
 //! A* on real 512×512 Moving AI maps, and the library's pipelines on its paths, so the cost
-//! of smoothing can be read as a fraction of the search.
+//! of smoothing can be read as a fraction of the search. The library's A* (a jump point
+//! search at radius 0) runs beside the `pathfinding` crate's A* over every cell with the
+//! same moves and integer costs (`astar` against `astar_every_cell`).
 //!
 //! `cargo bench -p pathsmooth --bench grid`. Before the criterion groups run, a summary line per map
 //! prints each pipeline's time (input check, steps, validation after each step and of the
@@ -10,7 +12,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use glam::DVec2;
+use glam::{DVec2, IVec2};
 use pathsmooth::grid::{astar, GridPath, GridSearch};
 use pathsmooth::grid::{GridMap, Scenario};
 use pathsmooth::{
@@ -19,7 +21,11 @@ use pathsmooth::{
 
 mod support;
 
-const MAPS: [&str; 2] = ["rooms/8room_000", "random/random512-10-0"];
+const MAPS: [&str; 3] = [
+    "rooms/8room_000",
+    "random/random512-10-0",
+    "mazes/maze512-4-0",
+];
 /// Scenarios per map: the longest ones in the file (scenario files are sorted by length).
 const LONGEST: usize = 4;
 
@@ -27,6 +33,42 @@ fn load(name: &str) -> (GridMap, Vec<Scenario>) {
     let (map, scen) = support::load(name);
     let n = scen.len();
     (map, scen[n - LONGEST..].to_vec())
+}
+
+/// The peer: `pathfinding`'s A* over every cell, with the library's moves (8-connected, a
+/// diagonal step needs both side cells free) and its integer costs (1 = 2³², √2 rounded).
+fn astar_every_cell(map: &GridMap, start: IVec2, goal: IVec2) -> Option<(Vec<IVec2>, u64)> {
+    const ORTHOGONAL: u64 = 1 << 32;
+    const DIAGONAL: u64 = 6_074_001_000;
+    let free = |c: IVec2| map.passable_cell(c);
+    pathfinding::prelude::astar(
+        &start,
+        |&c| {
+            let mut next = Vec::with_capacity(8);
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    let n = c + IVec2::new(dx, dy);
+                    if (dx, dy) == (0, 0) || !free(n) {
+                        continue;
+                    }
+                    if dx != 0 && dy != 0 {
+                        if free(c + IVec2::new(dx, 0)) && free(c + IVec2::new(0, dy)) {
+                            next.push((n, DIAGONAL));
+                        }
+                    } else {
+                        next.push((n, ORTHOGONAL));
+                    }
+                }
+            }
+            next
+        },
+        |&c| {
+            let d = (c - goal).abs();
+            let (lo, hi) = (d.x.min(d.y) as u64, d.x.max(d.y) as u64);
+            (hi - lo) * ORTHOGONAL + lo * DIAGONAL
+        },
+        |&c| c == goal,
+    )
 }
 
 /// Mean time of `f` over enough repetitions to take ~`budget`.
@@ -121,6 +163,13 @@ fn bench_grid(c: &mut Criterion) {
                 for s in &scen {
                     search.astar(map, s.start, s.goal, &mut found).unwrap();
                     black_box(&found);
+                }
+            })
+        });
+        g.bench_function(BenchmarkId::new("astar_every_cell", LONGEST), |b| {
+            b.iter(|| {
+                for s in &scen {
+                    black_box(astar_every_cell(map, s.start, s.goal).unwrap());
                 }
             })
         });

@@ -30,6 +30,7 @@ mod fillet_maps;
 mod follow;
 #[cfg(feature = "serde")]
 mod fuzz_corpora;
+mod grid_jump_points;
 mod grid_real_maps;
 mod map_safe;
 mod maps;

@@ -89,9 +89,13 @@ const SLOWED: f64 = 0.5;
 const KEEP_RIGHT_RATE: f64 = 0.5;
 const KEEP_RIGHT_MAX: f64 = std::f64::consts::FRAC_PI_2;
 
+/// How far to its right (in the sum of their radii) the neighbour ahead of a slowed agent
+/// must already be for it to pass on the left ([`Frame::side_to_pass`]).
+const ALREADY_ASIDE: f64 = 0.25;
+
 /// How far (a fraction of its speed) an agent's preferred velocity may differ from the
 /// one it walks at for it to count as walking steadily
-/// ([`AvoidScratch::on_a_clear_course`]).
+/// ([`Frame::on_a_clear_course`]).
 const STEADY: f64 = 0.1;
 
 /// How near (in the sum of the radii) an agent on a clear course may come to another
@@ -467,7 +471,8 @@ impl Frame<'_> {
         // from the way).
         if me.slowed > 0.0 && v.length() < SLOWED * me.speed {
             let turn = (KEEP_RIGHT_RATE * me.slowed).min(KEEP_RIGHT_MAX);
-            let turned = solve(DVec2::from_angle(-turn).rotate(me.preferred));
+            let turn = turn * self.side_to_pass(i, &solver.near);
+            let turned = solve(DVec2::from_angle(turn).rotate(me.preferred));
             if turned.dot(me.preferred) > v.dot(me.preferred).min(0.0) {
                 v = turned;
             }
@@ -478,6 +483,33 @@ impl Frame<'_> {
             (true, true) => None,
             (true, false) => Some(v),
             (false, _) => Some(DVec2::ZERO),
+        }
+    }
+
+    /// Which way mover `i`, slowed, turns to pass: −1 to the right (clockwise), +1 to the
+    /// left. To the right, unless the nearest neighbour ahead in `near` that comes the other
+    /// way is already off to its right by more than [`ALREADY_ASIDE`] of the sum of their
+    /// radii: then the two
+    /// have begun to pass the other way, and turning right would cross in front of it (in
+    /// a corridor, the one at the wall and the other beside it pressed against each other
+    /// for as long as both kept right). The rule agrees between two movers heading towards
+    /// each other: each sees the other on the same side.
+    fn side_to_pass(&self, i: usize, near: &[(f64, u32)]) -> f64 {
+        let me = &self.movers[i];
+        let ahead = near
+            .iter()
+            .map(|&(_, j)| &self.movers[j as usize])
+            .map(|o| (o, o.position - me.position))
+            .filter(|(o, d)| d.dot(me.preferred) > 0.0 && o.preferred.dot(me.preferred) < 0.0)
+            .min_by(|a, b| a.1.length_squared().total_cmp(&b.1.length_squared()));
+        let Some((other, d)) = ahead else {
+            return -1.0;
+        };
+        let aside = me.preferred.normalize_or_zero().perp_dot(d);
+        if aside < -ALREADY_ASIDE * (me.radius + other.radius) {
+            1.0
+        } else {
+            -1.0
         }
     }
 

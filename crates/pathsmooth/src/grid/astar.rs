@@ -10,12 +10,7 @@ use crate::cancel::{Cancel, Checkpoint};
 use crate::error::{Error, Result};
 use crate::grid::distance::DistanceField;
 use crate::grid::map::GridMap;
-use crate::grid::open_list;
-
-/// Cost of an orthogonal step in search units.
-const ORTHOGONAL: u64 = 1 << 32;
-/// Cost of a diagonal step: √2 · 2³², rounded.
-const DIAGONAL: u64 = 6_074_001_000;
+use crate::grid::{jump, open_list, DIAGONAL, ORTHOGONAL};
 
 /// A grid path found by [`astar`].
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -58,6 +53,8 @@ pub struct GridSearch {
     weighted: open_list::OpenList<u128>,
     /// The cell indices of the last path found.
     nodes: Vec<usize>,
+    /// The jump points of the last jump point search.
+    jumps: Vec<usize>,
 }
 
 impl GridSearch {
@@ -147,6 +144,13 @@ pub fn octile_distance(a: IVec2, b: IVec2) -> f64 {
     (hi - lo) + lo * std::f64::consts::SQRT_2
 }
 
+/// [`octile_distance`] in the searches' integer units: the A* heuristic.
+fn octile_units(a: IVec2, b: IVec2) -> u64 {
+    let d = (a - b).abs();
+    let (lo, hi) = (d.x.min(d.y) as u64, d.x.max(d.y) as u64);
+    (hi - lo) * ORTHOGONAL + lo * DIAGONAL
+}
+
 /// Shortest 8-connected path without corner cutting from cell `start` to cell `goal`.
 ///
 /// Errors: [`Error::OutsideMap`] when either cell is outside the map, [`Error::Blocked`]
@@ -181,6 +185,9 @@ fn astar_until(
 ) -> Result<()> {
     check_cell(map, start, "start")?;
     check_cell(map, goal, "goal")?;
+    if weights.is_none() {
+        return search.jump_points(map, start, goal, cancel, out);
+    }
     let free = |x: i64, y: i64| map.is_passable(x, y);
     let diagonal_ok = |c: IVec2, dx: i32, dy: i32| {
         free((c.x + dx) as i64, c.y as i64) && free(c.x as i64, (c.y + dy) as i64)
@@ -246,7 +253,10 @@ pub(crate) fn astar_clear_until(
     if !(radius >= 0.0 && radius.is_finite()) {
         return Err(Error::param("radius", radius, "a finite number ≥ 0"));
     }
-    if radius == 0.0 {
+    // Up to half a cell every free centre has the room (its nearest wall is at least half
+    // a cell away), and a corner has it exactly when no wall touches it (else its nearest
+    // wall is at least a cell away): the rules of radius 0.
+    if radius <= 0.5 {
         return astar_until(search, map, start, goal, weights, cancel, out);
     }
     check_cell(map, start, "start")?;
@@ -284,18 +294,12 @@ impl GridSearch {
         cancel: Option<&Cancel>,
         out: &mut GridPath,
     ) -> Result<()> {
-        out.cells.clear();
-        out.points.clear();
         let w = map.width();
         let index = |c: IVec2| c.y as usize * w + c.x as usize;
         let cell = |i: usize| IVec2::new((i % w) as i32, (i / w) as i32);
         let area = |i: usize| map.area(i % w, i / w) as usize;
         let goal_i = index(goal);
-        let octile = |i: usize| {
-            let d = (cell(i) - goal).abs();
-            let (lo, hi) = (d.x.min(d.y) as u64, d.x.max(d.y) as u64);
-            (hi - lo) * ORTHOGONAL + lo * DIAGONAL
-        };
+        let octile = |i: usize| octile_units(cell(i), goal);
         // Each cell's king's moves that may be taken, with their base costs.
         let moves = |i: usize, push: &mut dyn FnMut(usize, u64)| {
             let c = cell(i);
@@ -313,13 +317,14 @@ impl GridSearch {
         let mut point = Checkpoint::new(cancel);
         let success = |i: usize| i == goal_i || point.stop();
         let (cells, nodes) = (w * map.height(), &mut self.nodes);
+        let moves = |i: usize, _: Option<usize>, push: &mut dyn FnMut(usize, u64)| moves(i, push);
         let found = match weights {
             // Unit costs: each step counts its base cost once, in u64: a path holds at
             // most MAX_MAP_SIDE² = 2²⁸ steps of at most 2³³, so no sum reaches 2⁶².
             None => self.list.astar(
                 cells,
                 index(start),
-                |i, push| moves(i, &mut |next, base| push(next, base)),
+                |i, parent, push| moves(i, parent, &mut |next, base| push(next, base)),
                 octile,
                 success,
                 nodes,
@@ -333,8 +338,8 @@ impl GridSearch {
                 self.weighted.astar(
                     cells,
                     index(start),
-                    |i, push| {
-                        moves(i, &mut |next, base| {
+                    |i, parent, push| {
+                        moves(i, parent, &mut |next, base| {
                             push(next, base as u128 * (weight(i) + weight(next)))
                         })
                     },
@@ -344,43 +349,107 @@ impl GridSearch {
                 )
             }
         };
-        if point.stopped() {
-            return Err(Error::Cancelled);
-        }
-        if !found {
-            return Err(Error::Unreachable {
-                sx: start.x as f64,
-                sy: start.y as f64,
-                gx: goal.x as f64,
-                gy: goal.y as f64,
-            });
-        }
-        let step_length = |s: &[usize]| {
-            let (a, b) = (cell(s[0]), cell(s[1]));
-            if a.x != b.x && a.y != b.y {
-                std::f64::consts::SQRT_2
-            } else {
-                1.0
-            }
-        };
-        let length = nodes.windows(2).map(step_length).sum();
-        let cost = match weights {
-            None => length,
-            Some(wt) => nodes
-                .windows(2)
-                .map(|s| {
-                    let mean = 0.5 * (wt.multiplier[area(s[0])] + wt.multiplier[area(s[1])]);
-                    step_length(s) * mean
-                })
-                .sum(),
-        };
-        out.cells.extend(nodes.iter().map(|&i| cell(i)));
-        out.points
-            .extend(out.cells.iter().map(|&c| GridMap::cell_center(c)));
-        out.length = length;
-        out.cost = cost;
-        Ok(())
+        finish(
+            map,
+            (start, goal),
+            found,
+            point.stopped(),
+            nodes,
+            weights,
+            out,
+        )
     }
+
+    /// [`Self::run`] without area costs and with the rule of radius 0 (a diagonal step
+    /// needs both side cells free), by jump point search ([`jump`]): the same cost, few of
+    /// the cells expanded.
+    fn jump_points(
+        &mut self,
+        map: &GridMap,
+        start: IVec2,
+        goal: IVec2,
+        cancel: Option<&Cancel>,
+        out: &mut GridPath,
+    ) -> Result<()> {
+        let w = map.width();
+        let jumps = jump::Jumps {
+            free: |x: i32, y: i32| map.is_passable(x as i64, y as i64),
+            width: w,
+            goal,
+        };
+        let index = |c: IVec2| c.y as usize * w + c.x as usize;
+        let goal_i = index(goal);
+        let octile = |i: usize| octile_units(IVec2::new((i % w) as i32, (i / w) as i32), goal);
+        let mut point = Checkpoint::new(cancel);
+        let found = self.list.astar(
+            w * map.height(),
+            index(start),
+            |i, parent, push| jumps.successors(i, parent, push),
+            octile,
+            |i| i == goal_i || point.stop(),
+            &mut self.jumps,
+        );
+        self.nodes.clear();
+        jump::fill_in(&self.jumps, w, &mut self.nodes);
+        let stopped = point.stopped();
+        finish(map, (start, goal), found, stopped, &self.nodes, None, out)
+    }
+}
+
+/// The search's answer into `out`: the path through the cells `nodes` (indices of `map`'s
+/// cells, each a king's move from the one before), its length and its cost under
+/// `weights` (its lists cleared first); [`Error::Cancelled`] when the search `stopped`,
+/// [`Error::Unreachable`] when it `found` no path from `start` to `goal`.
+fn finish(
+    map: &GridMap,
+    (start, goal): (IVec2, IVec2),
+    found: bool,
+    stopped: bool,
+    nodes: &[usize],
+    weights: Option<&Weights>,
+    out: &mut GridPath,
+) -> Result<()> {
+    out.cells.clear();
+    out.points.clear();
+    let w = map.width();
+    let cell = |i: usize| IVec2::new((i % w) as i32, (i / w) as i32);
+    let area = |i: usize| map.area(i % w, i / w) as usize;
+    if stopped {
+        return Err(Error::Cancelled);
+    }
+    if !found {
+        return Err(Error::Unreachable {
+            sx: start.x as f64,
+            sy: start.y as f64,
+            gx: goal.x as f64,
+            gy: goal.y as f64,
+        });
+    }
+    let step_length = |s: &[usize]| {
+        let (a, b) = (cell(s[0]), cell(s[1]));
+        if a.x != b.x && a.y != b.y {
+            std::f64::consts::SQRT_2
+        } else {
+            1.0
+        }
+    };
+    let length = nodes.windows(2).map(step_length).sum();
+    let cost = match weights {
+        None => length,
+        Some(wt) => nodes
+            .windows(2)
+            .map(|s| {
+                let mean = 0.5 * (wt.multiplier[area(s[0])] + wt.multiplier[area(s[1])]);
+                step_length(s) * mean
+            })
+            .sum(),
+    };
+    out.cells.extend(nodes.iter().map(|&i| cell(i)));
+    out.points
+        .extend(out.cells.iter().map(|&c| GridMap::cell_center(c)));
+    out.length = length;
+    out.cost = cost;
+    Ok(())
 }
 
 /// [`astar`] between the cells containing two points (see [`GridMap::cell_at`]). The
@@ -508,6 +577,7 @@ pub(crate) fn narrowest_passage(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     #[test]
     fn diagonal_constant_is_rounded_sqrt2() {
@@ -522,6 +592,54 @@ mod tests {
             astar(&map, IVec2::new(0, 0), IVec2::new(1, 1)),
             Err(Error::Unreachable { .. })
         ));
+    }
+
+    proptest! {
+        /// The jump point search against A* over every cell (the same rule, radius 0,
+        /// no area costs), on random maps of every density, search after search through
+        /// one `GridSearch`: the same reachability, the same numbers of straight and
+        /// diagonal steps (so the same integer cost), and a path of legal steps.
+        #[test]
+        fn jump_points_cost_what_a_star_over_every_cell_costs(
+            (map, pairs) in (1usize..40, 1usize..40, 0.0f64..0.6).prop_flat_map(|(w, h, p)| {
+                let cells = proptest::collection::vec(proptest::bool::weighted(p), w * h);
+                let pair = (0..w as i32, 0..h as i32, 0..w as i32, 0..h as i32);
+                (cells.prop_map(move |c| GridMap::from_fn(w, h, |x, y| !c[y * w + x])),
+                 proptest::collection::vec(pair, 1..6))
+            }),
+        ) {
+            let search = &mut GridSearch::new();
+            let (jumped, every) = (&mut GridPath::default(), &mut GridPath::default());
+            let free = |x: i64, y: i64| map.is_passable(x, y);
+            let sides = |c: IVec2, dx: i32, dy: i32| {
+                free((c.x + dx) as i64, c.y as i64) && free(c.x as i64, (c.y + dy) as i64)
+            };
+            for (sx, sy, gx, gy) in pairs {
+                let (s, g) = (IVec2::new(sx, sy), IVec2::new(gx, gy));
+                if !(map.passable_cell(s) && map.passable_cell(g)) {
+                    continue;
+                }
+                let a = search.astar(&map, s, g, jumped);
+                let b = search.run(&map, s, g, free, sides, None, None, every);
+                prop_assert_eq!(a.is_ok(), b.is_ok());
+                if a.is_err() {
+                    continue;
+                }
+                let steps = |p: &GridPath| {
+                    let diagonal = p.cells.windows(2).filter(|s| s[0].x != s[1].x && s[0].y != s[1].y).count();
+                    (p.cells.len() - 1 - diagonal, diagonal)
+                };
+                prop_assert_eq!(steps(jumped), steps(every));
+                prop_assert_eq!(jumped.cells.first(), Some(&s));
+                prop_assert_eq!(jumped.cells.last(), Some(&g));
+                for st in jumped.cells.windows(2) {
+                    let d = st[1] - st[0];
+                    prop_assert!(d != IVec2::ZERO && d.abs().max_element() == 1);
+                    prop_assert!(map.passable_cell(st[1]));
+                    prop_assert!(d.x == 0 || d.y == 0 || sides(st[0], d.x, d.y));
+                }
+            }
+        }
     }
 
     #[test]

@@ -73,14 +73,15 @@ pub(crate) struct OpenList<C> {
 impl<C: Cost> OpenList<C> {
     /// Writes into `path` (cleared first) the cells of a cheapest path from `start` to the
     /// first popped cell that `success` accepts, over `cells` cells, with
-    /// `successors(cell, push)` calling `push(next, step)` for each neighbour and
+    /// `successors(cell, parent, push)` calling `push(next, step)` for each neighbour of
+    /// `cell` (reached from `parent`, `None` at the start) and
     /// `heuristic(cell)` a consistent estimate; false (and `path` empty) when none is
     /// accepted. See the module docs.
     pub(crate) fn astar(
         &mut self,
         cells: usize,
         start: usize,
-        mut successors: impl FnMut(usize, &mut dyn FnMut(usize, C)),
+        mut successors: impl FnMut(usize, Option<usize>, &mut dyn FnMut(usize, C)),
         heuristic: impl Fn(usize) -> C,
         mut success: impl FnMut(usize) -> bool,
         path: &mut Vec<usize>,
@@ -129,7 +130,8 @@ impl<C: Cost> OpenList<C> {
             }
             let (reached, costs, parent, open) =
                 (&mut s.reached, &mut s.cost, &mut s.parent, &mut s.open);
-            successors(cell, &mut |next, step| {
+            let from = (parent[cell] != NONE).then_some(parent[cell] as usize);
+            successors(cell, from, &mut |next, step| {
                 let new_cost = cost + step;
                 if reached[next] == stamp && costs[next] <= new_cost {
                     return;
@@ -189,7 +191,7 @@ mod tests {
         let found = list.astar(
             free.len(),
             start,
-            |i, push| neighbours(i).into_iter().for_each(|(n, c)| push(n, c)),
+            |i, _, push| neighbours(i).into_iter().for_each(|(n, c)| push(n, c)),
             heuristic,
             |i| i == goal,
             &mut path,
