@@ -134,22 +134,22 @@ impl Shortcutter {
         // Blocked boxes that stopped recent sight lines: neighbouring candidates are
         // usually stopped by the same wall, which one exact test detects before the world
         // walks the whole segment.
+        // They are kept latest first, and one that stops a line moves to the front: the
+        // candidates after it mostly meet the same wall.
         let mut blockers = [None::<Bounds>; 4];
-        let mut next_blocker = 0;
         let mut point = Checkpoint::new(self.cancel.as_ref());
         farthest_visible(input.len(), &mut self.kept, &mut point, |kept, i, j| {
             let (a, b) = (input[i], input[j]);
             let known =
                 |w: &Option<Bounds>| w.is_some_and(|w| segment_enters_open_box(a, b, w.min, w.max));
-            // The latest blocker first: the candidates after it mostly meet the same wall.
-            let (older, newer) = blockers.split_at(next_blocker);
-            if newer.iter().chain(older).rev().any(known) {
+            if let Some(k) = blockers.iter().position(known) {
+                blockers[..=k].rotate_right(1);
                 return false;
             }
             if let Err(blocker) = world.clear_or_blocker(a, b, radius) {
                 if blocker.is_some() {
-                    blockers[next_blocker] = blocker;
-                    next_blocker = (next_blocker + 1) % blockers.len();
+                    blockers.rotate_right(1);
+                    blockers[0] = blocker;
                 }
                 return false;
             }
