@@ -143,12 +143,15 @@ impl Shortcutter {
             let known =
                 |w: &Option<Bounds>| w.is_some_and(|w| segment_enters_open_box(a, b, w.min, w.max));
             if let Some(k) = blockers.iter().position(known) {
-                blockers[..=k].rotate_right(1);
+                let hit = blockers[k];
+                blockers.copy_within(..k, 1);
+                blockers[0] = hit;
                 return false;
             }
             if let Err(blocker) = world.clear_or_blocker(a, b, radius) {
                 if blocker.is_some() {
-                    blockers.rotate_right(1);
+                    let older = blockers.len() - 1;
+                    blockers.copy_within(..older, 1);
                     blockers[0] = blocker;
                 }
                 return false;

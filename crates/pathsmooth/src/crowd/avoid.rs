@@ -195,84 +195,30 @@ fn key(bx: i64, by: i64) -> u64 {
     (((bx + (1 << 31)) as u64) << 32) | (by + (1 << 31)) as u64
 }
 
-/// The bucket `(bx, by)` of key `k`.
-fn unkey(k: u64) -> (i64, i64) {
-    (
-        (k >> 32) as i64 - (1 << 31),
-        (k & 0xffff_ffff) as i64 - (1 << 31),
-    )
-}
-
 /// The movers bucketed in squares: sorted by bucket key, so that one column of buckets is
-/// one run of the list; and, where the occupied buckets' bounding box holds few more
-/// buckets than there are movers (a crowd on a map), a table of where each bucket's run
-/// starts, so that finding a column's run is two look-ups instead of two binary searches
-/// over every mover (which took a fifth of a 10,000-agent frame). Either way the same
-/// movers come out in the same order.
+/// one run of the list, found by two binary searches.
 #[derive(Debug, Clone, Default)]
 struct Buckets {
-    /// (bucket key, mover, its position), sorted: the position at hand where the search
-    /// reads it, not one cache miss a candidate away in the movers' list.
-    sorted: Vec<(u64, u32, DVec2)>,
-    dense: Option<Dense>,
-}
-
-/// The start table of [`Buckets`]: bucket `(x, y)` of the box `x0.. x0 + columns` ×
-/// `y0.. y0 + rows` starts at `starts[(x − x0) · rows + (y − y0)]` in the sorted list
-/// (one entry more at the end: the list's length).
-#[derive(Debug, Clone, Default)]
-struct Dense {
-    x0: i64,
-    y0: i64,
-    columns: i64,
-    rows: i64,
-    starts: Vec<u32>,
+    /// (bucket key, mover), sorted.
+    sorted: Vec<(u64, u32)>,
+    /// The movers' positions in the order of `sorted`: at hand where the search reads
+    /// them, not one cache miss a candidate away in the movers' list.
+    positions: Vec<DVec2>,
 }
 
 impl Buckets {
-    /// Buckets the movers at `positions` in squares of side `cell`, reusing the memory.
-    fn build(&mut self, positions: impl Iterator<Item = DVec2>, cell: f64) {
+    /// Buckets `n` movers, mover `i` at `position(i)`, in squares of side `cell`, reusing
+    /// the memory.
+    fn build(&mut self, n: usize, position: impl Fn(usize) -> DVec2, cell: f64) {
         self.sorted.clear();
-        self.sorted.extend(
-            positions
-                .zip(0u32..)
-                .map(|(p, i)| (key(bucket(p.x, cell), bucket(p.y, cell)), i, p)),
-        );
-        self.sorted.sort_unstable_by_key(|&(k, i, _)| (k, i));
-        let (Some(&(first, ..)), Some(&(last, ..))) = (self.sorted.first(), self.sorted.last())
-        else {
-            self.dense = None;
-            return;
-        };
-        let ((x0, _), (x1, _)) = (unkey(first), unkey(last));
-        let (y0, y1) = self
-            .sorted
-            .iter()
-            .fold((i64::MAX, i64::MIN), |(lo, hi), &(k, ..)| {
-                let y = unkey(k).1;
-                (lo.min(y), hi.max(y))
-            });
-        let (columns, rows) = (x1 - x0 + 1, y1 - y0 + 1);
-        if columns.saturating_mul(rows) > 4 * self.sorted.len() as i64 + 4096 {
-            self.dense = None;
-            return;
-        }
-        let mut dense = self.dense.take().unwrap_or_default();
-        (dense.x0, dense.y0, dense.columns, dense.rows) = (x0, y0, columns, rows);
-        let index = |k: u64| {
-            let (x, y) = unkey(k);
-            ((x - x0) * rows + (y - y0)) as usize
-        };
-        dense.starts.clear();
-        let mut k = 0;
-        for d in 0..(columns * rows) as usize {
-            while k < self.sorted.len() && index(self.sorted[k].0) < d {
-                k += 1;
-            }
-            dense.starts.push(k as u32);
-        }
-        dense.starts.push(self.sorted.len() as u32);
-        self.dense = Some(dense);
+        self.sorted.extend((0..n).map(|i| {
+            let p = position(i);
+            (key(bucket(p.x, cell), bucket(p.y, cell)), i as u32)
+        }));
+        self.sorted.sort_unstable();
+        self.positions.clear();
+        self.positions
+            .extend(self.sorted.iter().map(|&(_, i)| position(i as usize)));
     }
 
     /// The movers in the 3 × 3 buckets of side `cell` round point `p`, with their
@@ -285,32 +231,13 @@ impl Buckets {
     /// The movers in the buckets `xs.0..=xs.1` × `ys.0..=ys.1`, column by column, with
     /// their positions.
     fn within(&self, xs: (i64, i64), ys: (i64, i64)) -> impl Iterator<Item = (usize, DVec2)> + '_ {
-        let sorted = &self.sorted;
+        let (sorted, positions) = (&self.sorted, &self.positions);
         (xs.0..=xs.1).flat_map(move |x| {
-            let (lo, hi) = match &self.dense {
-                Some(d) => d.column(x, ys),
-                None => (
-                    sorted.partition_point(|&(k, ..)| k < key(x, ys.0)),
-                    sorted.partition_point(|&(k, ..)| k <= key(x, ys.1)),
-                ),
-            };
-            sorted[lo..hi].iter().map(|&(_, j, p)| (j as usize, p))
+            let lo = sorted.partition_point(|&(k, _)| k < key(x, ys.0));
+            let hi = sorted.partition_point(|&(k, _)| k <= key(x, ys.1));
+            let movers = sorted[lo..hi].iter().map(|&(_, j)| j as usize);
+            movers.zip(positions[lo..hi].iter().copied())
         })
-    }
-}
-
-impl Dense {
-    /// The run of the sorted list in column `x`, rows `ys.0..=ys.1`.
-    fn column(&self, x: i64, ys: (i64, i64)) -> (usize, usize) {
-        let (ya, yb) = (ys.0.max(self.y0), ys.1.min(self.y0 + self.rows - 1));
-        if x < self.x0 || x >= self.x0 + self.columns || ya > yb {
-            return (0, 0);
-        }
-        let at = |y: i64| ((x - self.x0) * self.rows + (y - self.y0)) as usize;
-        (
-            self.starts[at(ya)] as usize,
-            self.starts[at(yb) + 1] as usize,
-        )
     }
 }
 
@@ -334,7 +261,7 @@ impl AvoidScratch {
         self.cell = cell;
         self.height = height;
         self.buckets
-            .build(self.movers.iter().map(|m| m.position), cell);
+            .build(self.movers.len(), |i| self.movers[i].position, cell);
         self.solvers.resize_with(runs.max(1), Solver::default);
         let frame = Frame {
             movers: &self.movers,
@@ -449,7 +376,7 @@ impl Frame<'_> {
         let per_run = n.div_ceil(runs.max(1)).max(1);
         let lo = (run * per_run).min(n);
         solver.chosen.clear();
-        for &(_, i, _) in &self.buckets.sorted[lo..(lo + per_run).min(n)] {
+        for &(_, i) in &self.buckets.sorted[lo..(lo + per_run).min(n)] {
             let v = self.velocity(i as usize, solver, walls_near);
             solver.chosen.push((i, v));
         }
@@ -696,46 +623,6 @@ mod tests {
     /// in which a few agents were moved much farther than a step (as a door or a push moves
     /// one), farther than the buckets' side, on floors 0, 1.5 and 3 (agents 2 tall: the
     /// middle floor meets both others, those two never meet).
-    #[test]
-    fn the_bucket_table_finds_what_the_binary_searches_find() {
-        // Movers scattered over a few buckets of side 2 (and one far away, which makes the
-        // box too sparse for a table): every window of buckets lists the same movers in
-        // the same order with the table as with the searches of the sorted list.
-        let mut seed = 7u64;
-        let mut next = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
-        for far in [false, true] {
-            let mut at: Vec<DVec2> = (0..300)
-                .map(|_| DVec2::new(next() * 40.0 - 20.0, next() * 30.0 - 5.0))
-                .collect();
-            if far {
-                at.push(DVec2::new(1e6, -1e6));
-            }
-            let mut table = Buckets::default();
-            table.build(at.iter().copied(), 2.0);
-            assert_eq!(table.dense.is_some(), !far);
-            let mut searched = table.clone();
-            searched.dense = None;
-            for x in -12..12 {
-                for y in -5..18 {
-                    for (xs, ys) in [((x, x), (y, y)), ((x - 1, x + 1), (y - 1, y + 2))] {
-                        let a: Vec<_> = table.within(xs, ys).collect();
-                        let b: Vec<_> = searched.within(xs, ys).collect();
-                        assert_eq!(a, b, "{xs:?} {ys:?}");
-                    }
-                }
-            }
-            let all: usize = (-12..12)
-                .map(|x| table.within((x, x), (-5, 18)).count())
-                .sum();
-            assert_eq!(all, 300);
-        }
-    }
-
     #[test]
     fn the_overlap_search_finds_every_overlapping_pair_a_full_comparison_finds() {
         let mut next = crate::test_fixtures::uniform(0x2545_f491_4f6c_dd1du64);

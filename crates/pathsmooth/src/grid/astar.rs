@@ -29,7 +29,8 @@ pub struct GridPath {
 
 /// A grid search's scratch: the open list and, per cell, the search's cost, parent and
 /// stamp. Searches through one `GridSearch` reuse its memory (16 bytes per cell of the
-/// largest map searched, 24 more once a search with area costs ran), so after the first
+/// largest map searched, 24 more once a search over every cell ran: with area costs, or
+/// at a radius over half a cell), so after the first
 /// they allocate nothing but their result's growth; [`astar`] and the other free
 /// functions make a fresh one per call.
 ///
@@ -46,9 +47,9 @@ pub struct GridPath {
 /// ```
 #[derive(Debug, Default)]
 pub struct GridSearch {
-    /// The open list of searches without area costs, whose costs fit `u64`.
+    /// The open list of the jump point search (unit costs, which fit `u64`).
     list: open_list::OpenList<u64>,
-    /// The open list of searches with area costs (`u128`: see [`Weights`]); empty until
+    /// The open list of searches over every cell (`u128`: see [`Weights`]); empty until
     /// one runs.
     weighted: open_list::OpenList<u128>,
     /// The cell indices of the last path found.
@@ -101,6 +102,15 @@ pub(crate) struct Weights {
 }
 
 impl Weights {
+    /// Every area costs 1.
+    fn unit() -> Self {
+        Weights {
+            weight: [1 << 32; 256],
+            multiplier: [1.0; 256],
+            min: 1 << 32,
+        }
+    }
+
     /// The weights of `costs` for the free cells of `map` (as filtered by `costs`), or
     /// `None` when they all cost 1 (the search is then the unit-cost one, unchanged).
     pub(crate) fn new(map: &GridMap, costs: &AreaCosts) -> Option<Self> {
@@ -188,11 +198,8 @@ fn astar_until(
     if weights.is_none() {
         return search.jump_points(map, start, goal, cancel, out);
     }
-    let free = |x: i64, y: i64| map.is_passable(x, y);
-    let diagonal_ok = |c: IVec2, dx: i32, dy: i32| {
-        free((c.x + dx) as i64, c.y as i64) && free(c.x as i64, (c.y + dy) as i64)
-    };
-    search.run(map, start, goal, free, diagonal_ok, weights, cancel, out)
+    let rule = MoveRule { map, clear: None };
+    search.run(&rule, start, goal, weights, cancel, out)
 }
 
 /// [`astar`] for an agent of radius `radius` (in cells, ≥ 0): it enters only cells whose
@@ -261,23 +268,48 @@ pub(crate) fn astar_clear_until(
     }
     check_cell(map, start, "start")?;
     check_cell(map, goal, "goal")?;
-    let ends = [start, goal];
-    let free = |x: i64, y: i64| {
-        map.is_passable(x, y)
-            && (field.cell_clearance(x, y) >= radius
-                || ends.contains(&IVec2::new(x as i32, y as i32)))
+    let rule = MoveRule {
+        map,
+        clear: Some((field, radius, [start, goal])),
     };
-    let corner = |c: IVec2, dx: i32, dy: i32| {
-        // The corner shared by the cell and its diagonal neighbour.
-        field.vertex_clearance((c.x + dx.max(0)) as i64, (c.y + dy.max(0)) as i64) >= radius
-    };
-    search.run(map, start, goal, free, corner, weights, cancel, out)
+    search.run(&rule, start, goal, weights, cancel, out)
+}
+
+/// Which cells a search may enter and which diagonal steps it may take: without `clear`,
+/// free cells and no corner cut (radius 0); with `clear = (field, radius, ends)`, cells
+/// whose centre has clearance ≥ `radius` (the ends exempt) and diagonal steps whose
+/// corner has it too. One type for both, so that the search is compiled once.
+struct MoveRule<'a> {
+    map: &'a GridMap,
+    clear: Option<(&'a DistanceField, f64, [IVec2; 2])>,
+}
+
+impl MoveRule<'_> {
+    fn free(&self, x: i64, y: i64) -> bool {
+        self.map.is_passable(x, y)
+            && self.clear.is_none_or(|(field, radius, ends)| {
+                field.cell_clearance(x, y) >= radius
+                    || ends.contains(&IVec2::new(x as i32, y as i32))
+            })
+    }
+
+    /// Whether the diagonal step from `c` by (dx, dy) may be taken (its target free).
+    fn diagonal_ok(&self, c: IVec2, dx: i32, dy: i32) -> bool {
+        match self.clear {
+            None => {
+                self.free((c.x + dx) as i64, c.y as i64) && self.free(c.x as i64, (c.y + dy) as i64)
+            }
+            // The corner shared by the cell and its diagonal neighbour.
+            Some((field, radius, _)) => {
+                let corner = ((c.x + dx.max(0)) as i64, (c.y + dy.max(0)) as i64);
+                field.vertex_clearance(corner.0, corner.1) >= radius
+            }
+        }
+    }
 }
 
 impl GridSearch {
-    /// The A* search both forms share: `free(x, y)` says whether a cell may be entered,
-    /// `diagonal_ok(cell, dx, dy)` whether the diagonal step from `cell` by (dx, dy) may be
-    /// taken (its target being free). A step costs its length, or with `weights` its length
+    /// The A* search both forms share, over every cell `rule` lets it enter. A step costs its length, or with `weights` its length
     /// times the mean of its two cells' costs (half the step lies in each); the octile
     /// heuristic is scaled by the cheapest area, so it stays consistent. Once `cancel` is
     /// cancelled the search ends at the next check with [`Error::Cancelled`]. The path goes
@@ -285,15 +317,14 @@ impl GridSearch {
     #[allow(clippy::too_many_arguments)] // the search's inputs and its output
     fn run(
         &mut self,
-        map: &GridMap,
+        rule: &MoveRule<'_>,
         start: IVec2,
         goal: IVec2,
-        free: impl Fn(i64, i64) -> bool,
-        diagonal_ok: impl Fn(IVec2, i32, i32) -> bool,
         weights: Option<&Weights>,
         cancel: Option<&Cancel>,
         out: &mut GridPath,
     ) -> Result<()> {
+        let map = rule.map;
         let w = map.width();
         let index = |c: IVec2| c.y as usize * w + c.x as usize;
         let cell = |i: usize| IVec2::new((i % w) as i32, (i / w) as i32);
@@ -304,8 +335,8 @@ impl GridSearch {
         let moves = |i: usize, push: &mut dyn FnMut(usize, u64)| {
             let c = cell(i);
             for &(dx, dy, diagonal) in &MOVES {
-                if free((c.x + dx) as i64, (c.y + dy) as i64)
-                    && (!diagonal || diagonal_ok(c, dx, dy))
+                if rule.free((c.x + dx) as i64, (c.y + dy) as i64)
+                    && (!diagonal || rule.diagonal_ok(c, dx, dy))
                 {
                     let next = (c.y + dy) as usize * w + (c.x + dx) as usize;
                     push(next, if diagonal { DIAGONAL } else { ORTHOGONAL });
@@ -318,37 +349,27 @@ impl GridSearch {
         let success = |i: usize| i == goal_i || point.stop();
         let (cells, nodes) = (w * map.height(), &mut self.nodes);
         let moves = |i: usize, _: Option<usize>, push: &mut dyn FnMut(usize, u64)| moves(i, push);
-        let found = match weights {
-            // Unit costs: each step counts its base cost once, in u64: a path holds at
-            // most MAX_MAP_SIDE² = 2²⁸ steps of at most 2³³, so no sum reaches 2⁶².
-            None => self.list.astar(
-                cells,
-                index(start),
-                |i, parent, push| moves(i, parent, &mut |next, base| push(next, base)),
-                octile,
-                success,
-                nodes,
-            ),
-            // With weights, base × (w₁ + w₂), and the heuristic scaled by the cheapest
-            // area twice (the same integers as without areas when every area costs 1, so
-            // the same ties and paths).
-            Some(wt) => {
-                let scale = 2 * wt.min as u128;
-                let weight = |i: usize| wt.weight[area(i)] as u128;
-                self.weighted.astar(
-                    cells,
-                    index(start),
-                    |i, parent, push| {
-                        moves(i, parent, &mut |next, base| {
-                            push(next, base as u128 * (weight(i) + weight(next)))
-                        })
-                    },
-                    |i| octile(i) as u128 * scale,
-                    success,
-                    nodes,
-                )
-            }
-        };
+        // A step costs base × (w₁ + w₂), in u128 (see [`Weights`]), and the heuristic is
+        // scaled by the cheapest area twice. Unit costs (here only at radii over half a
+        // cell: below, the jump point search takes them) go through the same loop with
+        // every weight 1, which orders the same integers scaled by 2³³, so the same ties
+        // and paths as a loop of their own, which the WebAssembly build has no room for.
+        let unit = Weights::unit();
+        let wt = weights.unwrap_or(&unit);
+        let scale = 2 * wt.min as u128;
+        let weight = |i: usize| wt.weight[area(i)] as u128;
+        let found = self.weighted.astar(
+            cells,
+            index(start),
+            |i, parent, push| {
+                moves(i, parent, &mut |next, base| {
+                    push(next, base as u128 * (weight(i) + weight(next)))
+                })
+            },
+            |i| octile(i) as u128 * scale,
+            success,
+            nodes,
+        );
         finish(
             map,
             (start, goal),
@@ -610,17 +631,15 @@ mod tests {
         ) {
             let search = &mut GridSearch::new();
             let (jumped, every) = (&mut GridPath::default(), &mut GridPath::default());
-            let free = |x: i64, y: i64| map.is_passable(x, y);
-            let sides = |c: IVec2, dx: i32, dy: i32| {
-                free((c.x + dx) as i64, c.y as i64) && free(c.x as i64, (c.y + dy) as i64)
-            };
+            let rule = MoveRule { map: &map, clear: None };
+            let sides = |c: IVec2, dx: i32, dy: i32| rule.diagonal_ok(c, dx, dy);
             for (sx, sy, gx, gy) in pairs {
                 let (s, g) = (IVec2::new(sx, sy), IVec2::new(gx, gy));
                 if !(map.passable_cell(s) && map.passable_cell(g)) {
                     continue;
                 }
                 let a = search.astar(&map, s, g, jumped);
-                let b = search.run(&map, s, g, free, sides, None, None, every);
+                let b = search.run(&rule, s, g, None, None, every);
                 prop_assert_eq!(a.is_ok(), b.is_ok());
                 if a.is_err() {
                     continue;

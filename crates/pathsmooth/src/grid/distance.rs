@@ -623,13 +623,6 @@ impl DistanceField {
     /// a handful of cells. The same distances of the same squares as the column search,
     /// so the same answer to the last bit.
     fn piece_near(&self, p0: DVec2, p1: DVec2, cap: f64) -> f64 {
-        match &self.runs {
-            Runs::Narrow(runs) => self.piece_near_in(runs, p0, p1, cap),
-            Runs::Wide(runs) => self.piece_near_in(runs, p0, p1, cap),
-        }
-    }
-
-    fn piece_near_in<T: Run>(&self, runs: &ColumnRuns<T>, p0: DVec2, p1: DVec2, cap: f64) -> f64 {
         let best = cap.min(self.border_clearance(p0, p1));
         if best <= 0.0 {
             return 0.0;
@@ -647,7 +640,7 @@ impl DistanceField {
         let mut best2 = start2;
         for y in y0..=y1 {
             for x in x0..=x1 {
-                if runs.up[y * w + x].get() == 0 {
+                if self.blocked(y * w + x) {
                     best2 = seg_square_dist2(p0, p1, x as f64, y as f64, best2);
                 }
             }
@@ -656,6 +649,14 @@ impl DistanceField {
             best.min(best2.sqrt())
         } else {
             best
+        }
+    }
+
+    /// True when the cell of index `i` (row-major) is blocked (its run up is 0).
+    fn blocked(&self, i: usize) -> bool {
+        match &self.runs {
+            Runs::Narrow(runs) => runs.up[i] == 0,
+            Runs::Wide(runs) => runs.up[i] == 0,
         }
     }
 
