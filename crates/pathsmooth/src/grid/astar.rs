@@ -112,7 +112,7 @@ impl Weights {
     }
 
     /// The weights of `costs` for the free cells of `map` (as filtered by `costs`), or
-    /// `None` when they all cost 1 (the search is then the unit-cost one, unchanged).
+    /// `None` when they all cost 1 (the search then takes its unit-cost forms).
     pub(crate) fn new(map: &GridMap, costs: &AreaCosts) -> Option<Self> {
         if costs.is_uniform() {
             return None;
@@ -309,12 +309,11 @@ impl MoveRule<'_> {
 }
 
 impl GridSearch {
-    /// The A* search both forms share, over every cell `rule` lets it enter. A step costs its length, or with `weights` its length
-    /// times the mean of its two cells' costs (half the step lies in each); the octile
-    /// heuristic is scaled by the cheapest area, so it stays consistent. Once `cancel` is
-    /// cancelled the search ends at the next check with [`Error::Cancelled`]. The path goes
-    /// into `out` (its lists cleared first).
-    #[allow(clippy::too_many_arguments)] // the search's inputs and its output
+    /// A* over every cell `rule` lets it enter. A step costs its length, or with `weights`
+    /// its length times the mean of its two cells' costs (half the step lies in each); the
+    /// octile heuristic is scaled by the cheapest area, so it stays consistent. Once
+    /// `cancel` is cancelled the search ends at the next check with [`Error::Cancelled`].
+    /// The path goes into `out` (its lists cleared first).
     fn run(
         &mut self,
         rule: &MoveRule<'_>,
@@ -348,7 +347,6 @@ impl GridSearch {
         let mut point = Checkpoint::new(cancel);
         let success = |i: usize| i == goal_i || point.stop();
         let (cells, nodes) = (w * map.height(), &mut self.nodes);
-        let moves = |i: usize, _: Option<usize>, push: &mut dyn FnMut(usize, u64)| moves(i, push);
         // A step costs base × (w₁ + w₂), in u128 (see [`Weights`]), and the heuristic is
         // scaled by the cheapest area twice. Unit costs (here only at radii over half a
         // cell: below, the jump point search takes them) go through the same loop with
@@ -361,8 +359,8 @@ impl GridSearch {
         let found = self.weighted.astar(
             cells,
             index(start),
-            |i, parent, push| {
-                moves(i, parent, &mut |next, base| {
+            |i, _, push| {
+                moves(i, &mut |next, base| {
                     push(next, base as u128 * (weight(i) + weight(next)))
                 })
             },
