@@ -48,7 +48,7 @@ use glam::DVec2;
 use crate::area::not_costlier;
 use crate::cancel::{Cancel, Checkpoint};
 use crate::error::{Error, Result};
-use crate::geometry::{check_path, Point2};
+use crate::geometry::{check_path, orientation, Point2};
 use crate::grid::los::segment_enters_open_box;
 use crate::world::{check_input, Bounds, World};
 
@@ -73,6 +73,8 @@ use crate::world::{check_input, Bounds, World};
 pub struct Shortcutter {
     input: Vec<DVec2>,
     kept: Vec<usize>,
+    /// Per input point, the first point of the straight run it ends (see [`runs`]).
+    runs: Vec<usize>,
     /// Prefix sums of the input's segment costs, on worlds with area costs.
     cost_to: Vec<f64>,
     cancel: Option<Cancel>,
@@ -129,6 +131,8 @@ impl Shortcutter {
             }
         }
         let cost_to = &self.cost_to;
+        runs(input, &mut self.runs);
+        let run_start = &self.runs;
         // A shortcut i → j makes a new bend at i; it must be clear too (a grid's pinch at
         // radius 0).
         // Blocked boxes that stopped recent sight lines: neighbouring candidates are
@@ -142,11 +146,15 @@ impl Shortcutter {
             let (a, b) = (input[i], input[j]);
             let known =
                 |w: &Option<Bounds>| w.is_some_and(|w| segment_enters_open_box(a, b, w.min, w.max));
+            // A box that stops the line to j and to the first point of j's straight run
+            // stops every line to the run between: the points whose line from a enters a
+            // convex box make a convex set.
+            let down_to = |w: Bounds| blocked_down_to(input, run_start, i, j, w);
             if let Some(k) = blockers.iter().position(known) {
                 let hit = blockers[k];
                 blockers.copy_within(..k, 1);
                 blockers[0] = hit;
-                return false;
+                return Err(hit.map_or(j, down_to));
             }
             if let Err(blocker) = world.clear_or_blocker(a, b, radius) {
                 if blocker.is_some() {
@@ -154,13 +162,19 @@ impl Shortcutter {
                     blockers.copy_within(..older, 1);
                     blockers[0] = blocker;
                 }
-                return false;
+                return Err(blocker.map_or(j, down_to));
             }
             let bend_ok = match kept {
                 [.., h, _] => world.bend_is_clear(input[*h], a, b, radius),
                 _ => true,
             };
-            bend_ok && (!costs || not_costlier(world.segment_cost(a, b), cost_to[j] - cost_to[i]))
+            let visible = bend_ok
+                && (!costs || not_costlier(world.segment_cost(a, b), cost_to[j] - cost_to[i]));
+            if visible {
+                Ok(())
+            } else {
+                Err(j)
+            }
         });
         out.clear();
         if point.stopped() {
@@ -196,29 +210,76 @@ pub fn shortcut<W: World + ?Sized, P: Point2>(
 
 /// The farthest-visible walk shared by [`Shortcutter`] and [`shortcut_by`]: from each kept
 /// node `i`, the farthest later node `j` that `visible(kept so far, i, j)` accepts (the
-/// next node when none is). `kept` receives the kept indices in order, the first and the
-/// last included. Stops, with `kept` incomplete, once `point` says so (checked before each
-/// visibility test).
+/// next node when none is), trying them from the last backwards; `visible` says `Err(k)`
+/// when neither `j` nor any node from `k` on up to it is visible, and the walk goes on
+/// below `k`. `kept` receives the kept indices in order, the first and the last included.
+/// Stops, with `kept` incomplete, once `point` says so (checked before each visibility
+/// test).
 fn farthest_visible(
     n: usize,
     kept: &mut Vec<usize>,
     point: &mut Checkpoint<'_>,
-    mut visible: impl FnMut(&[usize], usize, usize) -> bool,
+    mut visible: impl FnMut(&[usize], usize, usize) -> std::result::Result<(), usize>,
 ) {
     kept.clear();
     let last = n - 1;
     let mut i = 0;
     kept.push(0);
     while i < last {
-        let next = (i + 2..=last)
-            .rev()
-            .find(|&j| point.stop() || visible(kept, i, j))
-            .unwrap_or(i + 1);
-        if point.stopped() {
-            return;
+        let (mut j, mut next) = (last, i + 1);
+        while j > i + 1 {
+            if point.stop() {
+                return;
+            }
+            match visible(kept, i, j) {
+                Ok(()) => {
+                    next = j;
+                    break;
+                }
+                Err(k) => j = k.clamp(i + 2, j) - 1,
+            }
         }
         kept.push(next);
         i = next;
+    }
+}
+
+/// How far down from `j` the lines from `path[i]` are stopped by the box `w`, which stops
+/// the line to `path[j]`: to the first point of `j`'s straight run when `w` stops the line
+/// to it too (and it is a candidate, after `i + 1`), else `j` alone. Not generic, so that it
+/// is built once for every world (the WebAssembly build counts its bytes).
+#[inline(never)]
+fn blocked_down_to(path: &[DVec2], run_start: &[usize], i: usize, j: usize, w: Bounds) -> usize {
+    let s = run_start[j];
+    if s > i + 1 && s < j && segment_enters_open_box(path[i], path[s], w.min, w.max) {
+        s
+    } else {
+        j
+    }
+}
+
+/// `start[k]` for each point `k` of `path`: the first point of the straight run that ends
+/// at `k`, the points from it to `k` lying in order on one segment, exactly (the exact
+/// orientation test, and each step in the run's direction); a run is at least the point
+/// before. A grid path's straight and diagonal stretches are such runs. (Not inlined: one
+/// copy serves every world.)
+#[inline(never)]
+fn runs(path: &[DVec2], start: &mut Vec<usize>) {
+    start.clear();
+    for k in 0..path.len() {
+        let s = match k {
+            0 | 1 => 0,
+            _ => {
+                let (s, p, q) = (start[k - 1], path[k - 1], path[k]);
+                let onward = (q - p).dot(p - path[s]) > 0.0;
+                if onward && orientation(path[s], p, q) == 0 {
+                    s
+                } else {
+                    k - 1
+                }
+            }
+        };
+        start.push(s);
     }
 }
 
@@ -247,7 +308,11 @@ pub fn shortcut_by(
     let mut kept = Vec::new();
     let mut never = Checkpoint::new(None);
     farthest_visible(path.len(), &mut kept, &mut never, |_, i, j| {
-        visible(path[i], path[j])
+        if visible(path[i], path[j]) {
+            Ok(())
+        } else {
+            Err(j)
+        }
     });
     out.extend(kept.iter().map(|&i| path[i]));
     Ok(())
@@ -294,6 +359,26 @@ mod tests {
         s.set_cancel(None);
         s.shortcut_into(&w, &path, 0.0, &mut out).unwrap();
         assert_eq!(out.len(), 2);
+    }
+
+    #[test]
+    fn straight_runs_are_exactly_collinear_and_onward() {
+        let p = |x: f64, y: f64| DVec2::new(x, y);
+        // Along x, a turn, diagonally, a repeated point, back along the line, across.
+        let path = [
+            p(0.5, 0.5),
+            p(1.5, 0.5),
+            p(2.5, 0.5),
+            p(3.5, 1.5),
+            p(4.5, 2.5),
+            p(4.5, 2.5),
+            p(3.5, 1.5),
+            p(3.5, 0.5),
+            p(3.5, 0.1 + 0.2),
+        ];
+        let mut start = Vec::new();
+        runs(&path, &mut start);
+        assert_eq!(start, vec![0, 0, 0, 2, 2, 4, 5, 6, 6]);
     }
 
     #[test]

@@ -506,7 +506,7 @@ impl Frame<'_> {
     }
 
     /// Which way mover `i`, slowed, turns to pass: −1 to the right (clockwise), +1 to the
-    /// left. To the right, unless the nearest neighbour ahead in `near` that comes the other
+    /// left. To the right, unless the nearest agent ahead in `near` that comes the other
     /// way is already off to its right by more than [`ALREADY_ASIDE`] of the sum of their
     /// radii: then the two
     /// have begun to pass the other way, and turning right would cross in front of it (in
@@ -515,21 +515,24 @@ impl Frame<'_> {
     /// each other: each sees the other on the same side.
     fn side_to_pass(&self, i: usize, near: &[(f64, u32)]) -> f64 {
         let me = &self.movers[i];
-        let ahead = near
-            .iter()
-            .map(|&(_, j)| &self.movers[j as usize])
-            .map(|o| (o, o.position - me.position))
-            .filter(|(o, d)| d.dot(me.preferred) > 0.0 && o.preferred.dot(me.preferred) < 0.0)
-            .min_by(|a, b| a.1.length_squared().total_cmp(&b.1.length_squared()));
-        let Some((other, d)) = ahead else {
-            return -1.0;
-        };
-        let aside = me.preferred.normalize_or_zero().perp_dot(d);
-        if aside < -ALREADY_ASIDE * (me.radius + other.radius) {
-            1.0
-        } else {
-            -1.0
+        // `near` holds the agents nearest first (after any moving obstacles, which do not
+        // count here).
+        for &(_, j) in near {
+            let other = &self.movers[j as usize];
+            let d = other.position - me.position;
+            if !other.obstacle
+                && d.dot(me.preferred) > 0.0
+                && other.preferred.dot(me.preferred) < 0.0
+            {
+                let aside = me.preferred.normalize_or_zero().perp_dot(d);
+                return if aside < -ALREADY_ASIDE * (me.radius + other.radius) {
+                    1.0
+                } else {
+                    -1.0
+                };
+            }
         }
+        -1.0
     }
 
     /// True when mover `i` walks steadily (its preferred velocity within [`STEADY`] of the
