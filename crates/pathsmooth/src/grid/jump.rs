@@ -46,7 +46,6 @@ impl<F: Fn(i32, i32) -> bool> Jumps<F> {
             return;
         };
         let d = (c - self.cell(parent)).signum();
-        let free = |v: IVec2| (self.free)(v.x, v.y);
         if d.x != 0 && d.y != 0 {
             // A diagonal run goes on, or turns into its two straight runs; with no corner
             // cutting no other cell is forced.
@@ -60,7 +59,7 @@ impl<F: Fn(i32, i32) -> bool> Jumps<F> {
         // is not: that side, and the diagonal towards it, are the canonical ways on.
         let side = IVec2::new(d.y, d.x);
         for s in [side, -side] {
-            if free(c + s) && !free(c - d + s) {
+            if self.forced(c, d, s) {
                 self.jump_towards(c, s, push);
                 self.jump_towards(c, d + s, push);
             }
@@ -92,19 +91,15 @@ impl<F: Fn(i32, i32) -> bool> Jumps<F> {
     /// A straight run: the first cell that is the goal or has a forced neighbour (a side
     /// cell free, the cell behind it blocked); `None` at a blocked cell.
     fn jump_straight(&self, mut c: IVec2, d: IVec2) -> Option<(IVec2, u32)> {
-        let free = |v: IVec2| (self.free)(v.x, v.y);
         let side = IVec2::new(d.y, d.x);
         let mut steps = 0;
         loop {
             c += d;
             steps += 1;
-            if !free(c) {
+            if !self.open(c) {
                 return None;
             }
-            if c == self.goal
-                || (free(c + side) && !free(c - d + side))
-                || (free(c - side) && !free(c - d - side))
-            {
+            if c == self.goal || self.forced(c, d, side) || self.forced(c, d, -side) {
                 return Some((c, steps));
             }
         }
@@ -113,11 +108,10 @@ impl<F: Fn(i32, i32) -> bool> Jumps<F> {
     /// A diagonal run: steps while both side cells are free; the first cell that is the
     /// goal or from which either straight run finds a jump point.
     fn jump_diagonal(&self, mut c: IVec2, d: IVec2) -> Option<(IVec2, u32)> {
-        let free = |v: IVec2| (self.free)(v.x, v.y);
         let (dx, dy) = (IVec2::new(d.x, 0), IVec2::new(0, d.y));
         let mut steps = 0;
         loop {
-            if !(free(c + dx) && free(c + dy) && free(c + d)) {
+            if !(self.open(c + dx) && self.open(c + dy) && self.open(c + d)) {
                 return None;
             }
             c += d;
@@ -129,6 +123,17 @@ impl<F: Fn(i32, i32) -> bool> Jumps<F> {
                 return Some((c, steps));
             }
         }
+    }
+
+    fn open(&self, v: IVec2) -> bool {
+        (self.free)(v.x, v.y)
+    }
+
+    /// True when a run in direction `d` reaching `c` has a forced neighbour on side `s`:
+    /// the side cell is free where the cell behind it is not, so a shortest path there
+    /// must turn at `c`.
+    fn forced(&self, c: IVec2, d: IVec2, s: IVec2) -> bool {
+        self.open(c + s) && !self.open(c - d + s)
     }
 
     fn cell(&self, i: usize) -> IVec2 {
