@@ -160,11 +160,22 @@ pub(crate) struct AvoidScratch {
     height: f64,
 }
 
+/// `walls_near(mover, p, reach, out)`: the walls near mover `mover` at `p` within `reach`,
+/// into `out` (a `dyn` function: the solve is built once, not once per world type, for the
+/// WebAssembly build's size; one indirect call a solve).
+pub(crate) type WallsNear<'a> = &'a (dyn Fn(usize, DVec2, f64, &mut Vec<[DVec2; 2]>) + Sync);
+
+/// A neighbour found: (not a moving obstacle, distance between centres, mover), so that
+/// the order of the tuples puts moving obstacles first, then the nearest, then the lower
+/// index.
+type Near = (bool, f64, u32);
+
 /// What one run's solves reuse: a mover's neighbours, as found and as ORCA takes them, and
 /// the walls near it.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Solver {
-    near: Vec<(f64, u32)>,
+    near: Vec<Near>,
+    columns: Columns,
     /// The run's answers: (mover, velocity), in the order they were solved.
     chosen: Vec<(u32, Option<DVec2>)>,
     neighbours: Vec<Cow<'static, Agent>>,
@@ -201,43 +212,100 @@ fn key(bx: i64, by: i64) -> u64 {
 struct Buckets {
     /// (bucket key, mover), sorted.
     sorted: Vec<(u64, u32)>,
-    /// The movers' positions in the order of `sorted`: at hand where the search reads
-    /// them, not one cache miss a candidate away in the movers' list.
-    positions: Vec<DVec2>,
+    /// What the neighbour search reads of each mover, in the order of `sorted`: at hand
+    /// where the search reads it, not one cache miss a candidate away in the movers' list.
+    seen: Vec<Seen>,
+}
+
+/// A mover as the neighbour search reads it.
+#[derive(Debug, Clone, Copy)]
+struct Seen {
+    position: DVec2,
+    floor: f64,
+    obstacle: bool,
+}
+
+/// Where the 3 × 3 buckets round the last bucket asked for stand in [`Buckets::sorted`]:
+/// for each of the three columns, the first entry at or after its lowest bucket and the
+/// first after its highest. A solver keeps them from one solve to the next. A run solves
+/// its movers in bucket order, and every bound is the first entry with a key at or above
+/// the mover's bucket key shifted by a fixed offset, which keeps the keys' order: so the
+/// bounds only move forward, and each walks the list once a run, instead of two binary
+/// searches a column a mover (with one mover or fewer a bucket, as in a crowd spread over a
+/// map, those searches were a sixth of a 10,000-agent frame).
+#[derive(Debug, Clone, Default)]
+struct Columns {
+    key: Option<u64>,
+    bounds: [usize; 6],
 }
 
 impl Buckets {
-    /// Buckets `n` movers, mover `i` at `position(i)`, in squares of side `cell`, reusing
+    /// Buckets `n` movers, mover `i` seen as `seen(i)`, in squares of side `cell`, reusing
     /// the memory.
-    fn build(&mut self, n: usize, position: impl Fn(usize) -> DVec2, cell: f64) {
+    fn build(&mut self, n: usize, seen: impl Fn(usize) -> Seen, cell: f64) {
         self.sorted.clear();
         self.sorted.extend((0..n).map(|i| {
-            let p = position(i);
+            let p = seen(i).position;
             (key(bucket(p.x, cell), bucket(p.y, cell)), i as u32)
         }));
         self.sorted.sort_unstable();
-        self.positions.clear();
-        self.positions
-            .extend(self.sorted.iter().map(|&(_, i)| position(i as usize)));
+        self.seen.clear();
+        self.seen
+            .extend(self.sorted.iter().map(|&(_, i)| seen(i as usize)));
     }
 
-    /// The movers in the 3 × 3 buckets of side `cell` round point `p`, with their
-    /// positions.
-    fn around(&self, cell: f64, p: DVec2) -> impl Iterator<Item = (usize, DVec2)> + '_ {
+    /// The range of `sorted` that holds the buckets `ys.0..=ys.1` of column `x`.
+    fn column(&self, x: i64, ys: (i64, i64)) -> (usize, usize) {
+        let lo = self.sorted.partition_point(|&(k, _)| k < key(x, ys.0));
+        let hi = self.sorted.partition_point(|&(k, _)| k <= key(x, ys.1));
+        (lo, hi)
+    }
+
+    /// The movers in the 3 × 3 buckets of side `cell` round point `p`, as seen, through
+    /// the `columns` of the last call (see [`Columns`]; any order of calls is answered
+    /// right, bucket order fastest).
+    fn around<'a>(
+        &'a self,
+        cell: f64,
+        p: DVec2,
+        columns: &mut Columns,
+    ) -> impl Iterator<Item = (usize, &'a Seen)> + 'a {
         let (bx, by) = (bucket(p.x, cell), bucket(p.y, cell));
-        self.within((bx - 1, bx + 1), (by - 1, by + 1))
+        let now = key(bx, by);
+        // Bound 2c: the first key at or above column c's lowest bucket; 2c + 1: above its
+        // highest (keys are integers, so the first at or above the bucket after it).
+        let first = |b: usize| key(bx - 1 + (b / 2) as i64, by - 1 + 3 * (b % 2) as i64);
+        let sorted = &self.sorted;
+        match columns.key {
+            Some(last) if last <= now => {
+                for (b, bound) in columns.bounds.iter_mut().enumerate() {
+                    let t = first(b);
+                    while sorted.get(*bound).is_some_and(|&(k, _)| k < t) {
+                        *bound += 1;
+                    }
+                }
+            }
+            _ => {
+                for (b, bound) in columns.bounds.iter_mut().enumerate() {
+                    let t = first(b);
+                    *bound = sorted.partition_point(|&(k, _)| k < t);
+                }
+            }
+        }
+        columns.key = Some(now);
+        let bounds = columns.bounds;
+        (0..3).flat_map(move |c| self.range((bounds[2 * c], bounds[2 * c + 1])))
     }
 
-    /// The movers in the buckets `xs.0..=xs.1` × `ys.0..=ys.1`, column by column, with
-    /// their positions.
-    fn within(&self, xs: (i64, i64), ys: (i64, i64)) -> impl Iterator<Item = (usize, DVec2)> + '_ {
-        let (sorted, positions) = (&self.sorted, &self.positions);
-        (xs.0..=xs.1).flat_map(move |x| {
-            let lo = sorted.partition_point(|&(k, _)| k < key(x, ys.0));
-            let hi = sorted.partition_point(|&(k, _)| k <= key(x, ys.1));
-            let movers = sorted[lo..hi].iter().map(|&(_, j)| j as usize);
-            movers.zip(positions[lo..hi].iter().copied())
-        })
+    /// The movers in the buckets `xs.0..=xs.1` × `ys.0..=ys.1`, column by column, as seen.
+    fn within(&self, xs: (i64, i64), ys: (i64, i64)) -> impl Iterator<Item = (usize, &Seen)> + '_ {
+        (xs.0..=xs.1).flat_map(move |x| self.range(self.column(x, ys)))
+    }
+
+    /// The movers of `sorted[lo..hi]`, as seen.
+    fn range(&self, (lo, hi): (usize, usize)) -> impl Iterator<Item = (usize, &Seen)> + '_ {
+        let movers = self.sorted[lo..hi].iter().map(|&(_, j)| j as usize);
+        movers.zip(&self.seen[lo..hi])
     }
 }
 
@@ -260,9 +328,20 @@ impl AvoidScratch {
         let cell = reach.max(f64::MIN_POSITIVE);
         self.cell = cell;
         self.height = height;
-        self.buckets
-            .build(self.movers.len(), |i| self.movers[i].position, cell);
+        let seen = |i: usize| {
+            let m = &self.movers[i];
+            Seen {
+                position: m.position,
+                floor: m.floor,
+                obstacle: m.obstacle,
+            }
+        };
+        self.buckets.build(self.movers.len(), seen, cell);
         self.solvers.resize_with(runs.max(1), Solver::default);
+        for solver in &mut self.solvers {
+            // The bounds kept from the last frame point into another list.
+            solver.columns.key = None;
+        }
         let frame = Frame {
             movers: &self.movers,
             buckets: &self.buckets,
@@ -327,7 +406,7 @@ impl AvoidScratch {
                 // The positions before first: they are at hand in the buckets, the
                 // agents' positions now are one cache miss each, and most candidates of a
                 // bucket stood farther than the bound.
-                let near_before = before.distance(q) < half;
+                let near_before = before.position.distance(q) < half;
                 if j == i || j >= agents || !near_before {
                     continue;
                 }
@@ -348,7 +427,7 @@ impl AvoidScratch {
         &mut self,
         settings: &Avoidance,
         dt: f64,
-        walls_near: impl Fn(usize, DVec2, f64, &mut Vec<[DVec2; 2]>),
+        walls_near: impl Fn(usize, DVec2, f64, &mut Vec<[DVec2; 2]>) + Sync,
         mut out: impl FnMut(usize, Option<DVec2>),
     ) {
         let (frame, solvers) = self.frame(settings, f64::INFINITY, dt, 1);
@@ -370,7 +449,7 @@ impl Frame<'_> {
         run: usize,
         runs: usize,
         solver: &mut Solver,
-        walls_near: &impl Fn(usize, DVec2, f64, &mut Vec<[DVec2; 2]>),
+        walls_near: WallsNear<'_>,
     ) {
         let n = self.buckets.sorted.len();
         let per_run = n.div_ceil(runs.max(1)).max(1);
@@ -390,7 +469,7 @@ impl Frame<'_> {
         &self,
         i: usize,
         solver: &mut Solver,
-        walls_near: &impl Fn(usize, DVec2, f64, &mut Vec<[DVec2; 2]>),
+        walls_near: WallsNear<'_>,
     ) -> Option<DVec2> {
         let settings = self.settings;
         let dt = self.dt;
@@ -403,13 +482,13 @@ impl Frame<'_> {
         if me.obstacle || dt <= 0.0 {
             return None;
         }
-        self.nearest(i, &mut solver.near);
+        self.nearest(i, &mut solver.near, &mut solver.columns);
         // A standing agent stands aside for moving obstacles only.
         let truck_near = || {
             solver
                 .near
                 .iter()
-                .any(|&(_, j)| self.movers[j as usize].obstacle)
+                .any(|&(_, _, j)| self.movers[j as usize].obstacle)
         };
         if solver.near.is_empty()
             || (me.standing && !truck_near())
@@ -420,24 +499,26 @@ impl Frame<'_> {
         // Positions relative to the agent, so f32 keeps their precision far from the
         // origin.
         solver.neighbours.clear();
-        solver.neighbours.extend(solver.near.iter().map(|&(_, j)| {
-            let other = &self.movers[j as usize];
-            // Two agents at one point have no direction to part in: the one later
-            // in the crowd is taken a hair to the right of the other (+x), so
-            // that they part, the same way on every run.
-            let apart = match other.position - me.position {
-                d if d != DVec2::ZERO => d,
-                _ if j as usize > i => DVec2::new(1e-6 * me.radius, 0.0),
-                _ => DVec2::new(-1e-6 * me.radius, 0.0),
-            };
-            Cow::Owned(Agent {
-                position: to_f32(apart),
-                velocity: to_f32(other.velocity),
-                radius: (other.radius * MARGIN) as f32,
-                // A standing agent does not move aside: the mover takes it all.
-                avoidance_responsibility: if other.standing { 0.0 } else { 1.0 },
-            })
-        }));
+        solver
+            .neighbours
+            .extend(solver.near.iter().map(|&(_, _, j)| {
+                let other = &self.movers[j as usize];
+                // Two agents at one point have no direction to part in: the one later
+                // in the crowd is taken a hair to the right of the other (+x), so
+                // that they part, the same way on every run.
+                let apart = match other.position - me.position {
+                    d if d != DVec2::ZERO => d,
+                    _ if j as usize > i => DVec2::new(1e-6 * me.radius, 0.0),
+                    _ => DVec2::new(-1e-6 * me.radius, 0.0),
+                };
+                Cow::Owned(Agent {
+                    position: to_f32(apart),
+                    velocity: to_f32(other.velocity),
+                    radius: (other.radius * MARGIN) as f32,
+                    // A standing agent does not move aside: the mover takes it all.
+                    avoidance_responsibility: if other.standing { 0.0 } else { 1.0 },
+                })
+            }));
         // The walls it could reach within the wall horizon, as RVO2's obstacle edges.
         solver.walls.clear();
         walls_near(
@@ -513,11 +594,11 @@ impl Frame<'_> {
     /// a corridor, the one at the wall and the other beside it pressed against each other
     /// for as long as both kept right). The rule agrees between two movers heading towards
     /// each other: each sees the other on the same side.
-    fn side_to_pass(&self, i: usize, near: &[(f64, u32)]) -> f64 {
+    fn side_to_pass(&self, i: usize, near: &[Near]) -> f64 {
         let me = &self.movers[i];
         // `near` holds the agents nearest first (after any moving obstacles, which do not
         // count here).
-        for &(_, j) in near {
+        for &(_, _, j) in near {
             let other = &self.movers[j as usize];
             let d = other.position - me.position;
             if !other.obstacle
@@ -544,13 +625,13 @@ impl Frame<'_> {
     /// Collision Avoidance", 2011: a velocity outside the truncated cone keeps a pair
     /// apart for that long). Most agents of a crowd are such most of the time; the solve,
     /// the walls near them and the neighbour list cost most of the avoidance.
-    fn on_a_clear_course(&self, i: usize, near: &[(f64, u32)]) -> bool {
+    fn on_a_clear_course(&self, i: usize, near: &[Near]) -> bool {
         let horizon = self.settings.time_horizon;
         let me = &self.movers[i];
         if me.slowed > 0.0 || me.preferred.distance(me.velocity) > STEADY * me.speed {
             return false;
         }
-        near.iter().all(|&(_, j)| {
+        near.iter().all(|&(_, _, j)| {
             let other = &self.movers[j as usize];
             let d = other.position - me.position;
             let w = me.preferred - other.velocity;
@@ -569,31 +650,26 @@ impl Frame<'_> {
     /// handful): each candidate is compared with the worst kept one and only a better one
     /// is inserted, in order, so a frame sorts nothing. The order is total, so `near` is
     /// the first `max` of the full sort.
-    fn nearest(&self, i: usize, near: &mut Vec<(f64, u32)>) {
+    fn nearest(&self, i: usize, near: &mut Vec<Near>, columns: &mut Columns) {
         let (reach, cell, max) = (self.reach, self.cell, self.settings.max_neighbours);
         near.clear();
-        let movers = &self.movers;
-        let (p, floor) = (movers[i].position, movers[i].floor);
-        // Moving obstacles first: the limit must not leave a truck out for a crowd.
-        let before = |&(da, a): &(f64, u32), &(db, b): &(f64, u32)| {
-            let (oa, ob) = (movers[a as usize].obstacle, movers[b as usize].obstacle);
-            (!oa, da, a) < (!ob, db, b)
-        };
-        for (j, q) in self.buckets.around(cell, p) {
-            let d = q.distance(p);
-            if j == i || d > reach || !same_floor(floor, movers[j].floor, self.height) {
+        let (p, floor) = (self.movers[i].position, self.movers[i].floor);
+        for (j, seen) in self.buckets.around(cell, p, columns) {
+            let d = seen.position.distance(p);
+            if j == i || d > reach || !same_floor(floor, seen.floor, self.height) {
                 continue;
             }
-            let candidate = (d, j as u32);
+            // Moving obstacles first: the limit must not leave a truck out for a crowd.
+            let candidate = (!seen.obstacle, d, j as u32);
             if near.len() == max {
                 match near.last() {
-                    Some(worst) if before(&candidate, worst) => {
+                    Some(worst) if candidate < *worst => {
                         near.pop();
                     }
                     _ => continue,
                 }
             }
-            let at = near.partition_point(|kept| before(kept, &candidate));
+            let at = near.partition_point(|kept| *kept < candidate);
             near.insert(at, candidate);
         }
     }
@@ -675,6 +751,72 @@ mod tests {
         }
     }
 
+    /// The neighbour search's 3 × 3 buckets, through bounds kept from call to call, hold
+    /// exactly the movers whose buckets are within one of the point's on each axis (a
+    /// count over every mover), asked in bucket order (as a run asks), in random order,
+    /// and after the buckets were rebuilt for fewer movers (the frame drops the old bounds).
+    #[test]
+    fn the_buckets_round_a_point_hold_what_a_scan_of_every_mover_finds() {
+        let mut next = crate::test_fixtures::uniform(0x9e37_79b9_7f4a_7c15u64);
+        for trial in 0..100 {
+            let mut s = AvoidScratch::default();
+            let side = 1.0 + next() * 30.0;
+            for _ in 0..2 + (next() * 300.0) as usize {
+                let p = DVec2::new(next() * side, next() * side) - DVec2::splat(side / 2.0);
+                s.movers.push(Mover {
+                    position: p,
+                    ..mover(0.0, 1.0)
+                });
+            }
+            if trial % 2 == 1 {
+                // A solver that served a larger crowd: its bounds must not outlive it.
+                let settings = Avoidance::default();
+                let (frame, solvers) = s.frame(&settings, 2.0, 0.1, 1);
+                let last = frame.buckets.sorted.len() - 1;
+                let p = frame.movers[frame.buckets.sorted[last].1 as usize].position;
+                let _ = frame
+                    .buckets
+                    .around(frame.cell, p, &mut solvers[0].columns)
+                    .count();
+                s.movers.truncate(s.movers.len() / 2);
+            }
+            let settings = Avoidance::default();
+            let (frame, solvers) = s.frame(&settings, 2.0, 0.1, 1);
+            let columns = &mut solvers[0].columns;
+            let mut order: Vec<usize> = frame
+                .buckets
+                .sorted
+                .iter()
+                .map(|&(_, i)| i as usize)
+                .collect();
+            if trial % 3 == 0 {
+                let mut keyed: Vec<(u64, usize)> =
+                    order.iter().map(|&i| ((next() * 1e9) as u64, i)).collect();
+                keyed.sort_unstable();
+                order = keyed.into_iter().map(|(_, i)| i).collect();
+            }
+            let cell = frame.cell;
+            let at = |p: DVec2| (bucket(p.x, cell), bucket(p.y, cell));
+            for i in order {
+                let p = frame.movers[i].position;
+                let mut found: Vec<usize> = frame
+                    .buckets
+                    .around(cell, p, columns)
+                    .map(|(j, _)| j)
+                    .collect();
+                found.sort_unstable();
+                let (bx, by) = at(p);
+                let every: Vec<usize> = (0..frame.movers.len())
+                    .filter(|&j| {
+                        let (x, y) = at(frame.movers[j].position);
+                        (x - bx).abs() <= 1 && (y - by).abs() <= 1
+                    })
+                    .collect();
+                assert_eq!(found, every, "trial {trial}, mover {i}");
+            }
+        }
+    }
+
     /// Two agents walking head-on at each other turn aside; one alone keeps its velocity.
     #[test]
     fn head_on_agents_turn_aside_and_a_lone_one_does_not() {
@@ -704,7 +846,7 @@ mod tests {
             ..mover(0.0, 1.0)
         };
         let mut movers = vec![ahead(0.0), ahead(1.3), mover(3.0, -1.0)];
-        let clear = |movers: &[Mover], near: &[(f64, u32)], horizon: f64| {
+        let clear = |movers: &[Mover], near: &[Near], horizon: f64| {
             let settings = Avoidance {
                 time_horizon: horizon,
                 ..Avoidance::default()
@@ -720,8 +862,8 @@ mod tests {
             };
             frame.on_a_clear_course(0, near)
         };
-        let side = [(1.3, 1)];
-        let both = [(1.3, 1), (3.0, 2)];
+        let side = [(true, 1.3, 1)];
+        let both = [(true, 1.3, 1), (true, 3.0, 2)];
         assert!(clear(&movers, &side, 2.0));
         assert!(!clear(&movers, &both, 2.0), "head-on within the horizon");
         assert!(

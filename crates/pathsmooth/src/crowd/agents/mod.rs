@@ -75,6 +75,11 @@ pub struct CrowdAgent {
     velocity: DVec2,
     /// With avoidance: the velocity this update's avoidance chose (`None`: walk the path).
     avoiding: Option<DVec2>,
+    /// With avoidance: where it stands and the velocity its path asks for this update
+    /// ([`aim`]), taken in the update's first pass while its path is in cache, so that
+    /// the avoidance reads them here and not in every path's memory again (with 10,000
+    /// agents, each path's memory is a cache miss a pass).
+    aim: (DVec2, DVec2),
     /// How long (seconds) it has walked at less than half its speed while walking.
     slowed: f64,
     /// The floor's height where it stands ([`World::floor_height`]; 0 on a flat world).
@@ -466,6 +471,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             error: None,
             velocity: DVec2::ZERO,
             avoiding: None,
+            aim: (DVec2::ZERO, DVec2::ZERO),
             slowed: 0.0,
             height: height.unwrap_or(0.0),
         });
@@ -772,8 +778,10 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             self.moving.advance(dt);
             return Ok(frame);
         };
-        let mut frame =
-            self.each_run(&|a, pipeline, frame| prepare_agent(a, pipeline, retry, frame));
+        let mut frame = self.each_run(&|a, pipeline, frame| {
+            prepare_agent(a, pipeline, retry, frame);
+            a.aim = aim(a, dt);
+        });
         self.choose_velocities(&settings, dt);
         frame += self.each_run(&|a, pipeline, frame| walk_agent(a, pipeline, dt, frame));
         // Before the push apart: an agent that crossed a link may land on another.
@@ -848,23 +856,14 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     fn choose_velocities(&mut self, settings: &Avoidance, dt: f64) {
         self.avoid.movers.clear();
         self.avoid.movers.extend(self.agents.iter().map(|a| {
-            let c = &a.agent_path;
-            // An agent at its goal wants to stand, but takes its share of the avoiding:
-            // agents at their goals that stood for nobody walled off the goals beyond
-            // them (the bottleneck's lattice of arrived agents, 0.4 apart).
-            let standing = c.is_stuck();
-            let preferred = if standing || a.arrived() || dt <= 0.0 {
-                DVec2::ZERO
-            } else {
-                (c.steering_point(a.speed * dt) - c.position()) / dt
-            };
+            let (position, preferred) = a.aim;
             Mover {
-                position: c.position(),
+                position,
                 velocity: a.velocity,
                 preferred,
                 speed: a.speed,
                 radius: a.radius,
-                standing,
+                standing: a.agent_path.is_stuck(),
                 slowed: a.slowed,
                 obstacle: false,
                 floor: a.height,
@@ -1065,6 +1064,20 @@ fn prepare_agent<W: World>(
             }
         }
     }
+}
+
+/// Where agent `a` stands, and the velocity its path asks of it over `dt`, for avoidance.
+fn aim(a: &CrowdAgent, dt: f64) -> (DVec2, DVec2) {
+    let c = &a.agent_path;
+    // An agent at its goal wants to stand, but takes its share of the avoiding: agents at
+    // their goals that stood for nobody walled off the goals beyond them (the bottleneck's
+    // lattice of arrived agents, 0.4 apart).
+    let preferred = if c.is_stuck() || a.arrived() || dt <= 0.0 {
+        DVec2::ZERO
+    } else {
+        (c.steering_point(a.speed * dt) - c.position()) / dt
+    };
+    (c.position(), preferred)
 }
 
 /// An agent's walk over `dt`: along its path, or by the velocity avoidance chose for it
