@@ -165,6 +165,10 @@ pub(crate) struct AvoidScratch {
 /// WebAssembly build's size; one indirect call a solve).
 pub(crate) type WallsNear<'a> = &'a (dyn Fn(usize, DVec2, f64, &mut Vec<[DVec2; 2]>) + Sync);
 
+/// What a neighbour search uses of a solver: the bounds it keeps, and the count of movers
+/// and area it read.
+type Gather<'a> = (&'a mut Columns, &'a mut (u64, f64));
+
 /// A neighbour found: (not a moving obstacle, distance between centres, mover), so that
 /// the order of the tuples puts moving obstacles first, then the nearest, then the lower
 /// index.
@@ -175,7 +179,12 @@ type Near = (bool, f64, u32);
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Solver {
     near: Vec<Near>,
-    columns: Columns,
+    /// The bounds of the 3 × 3 buckets round the last mover, and of the
+    /// `(2 × span + 1)²` buckets of the whole reach.
+    inner: Columns,
+    outer: Columns,
+    /// The movers this frame's searches read, and the area of the buckets they read.
+    seen: (u64, f64),
     /// The run's answers: (mover, velocity), in the order they were solved.
     chosen: Vec<(u32, Option<DVec2>)>,
     neighbours: Vec<Cow<'static, Agent>>,
@@ -193,7 +202,31 @@ pub(crate) struct Frame<'a> {
     height: f64,
     dt: f64,
     reach: f64,
+    /// The buckets' side: the reach divided by `span`.
     cell: f64,
+    /// How many buckets out from a mover's own the reach needs on each side.
+    span: i64,
+    /// Whether any mover is a moving obstacle (they must all be found within the reach,
+    /// however many nearer agents there are).
+    obstacles: bool,
+}
+
+/// The most buckets out from a mover's own that the reach is cut into
+/// ([`bucket_span`]): a denser crowd gains little from more, and the fallback search
+/// over `(2 × span + 1)²` buckets reads more columns.
+const MAX_SPAN: i64 = 4;
+
+/// How many buckets of side `reach / span` the reach is cut into where the movers stand
+/// `density` to a unit of area round one another, keeping `max` neighbours each: the
+/// buckets' side is the radius of a disc holding about twice `max` movers, so that most
+/// searches find their nearest within the 3 × 3 buckets round their own; 1 (the reach
+/// itself) for a sparse crowd.
+fn bucket_span(density: f64, reach: f64, max: usize) -> i64 {
+    let side = (2.0 * max as f64 / (std::f64::consts::PI * density)).sqrt();
+    match reach / side {
+        q if q.is_finite() => q.ceil().clamp(1.0, MAX_SPAN as f64) as i64,
+        _ => 1,
+    }
 }
 
 /// The bucket of coordinate `x` for buckets of side `cell` (monotone in `x`).
@@ -225,18 +258,18 @@ struct Seen {
     obstacle: bool,
 }
 
-/// Where the 3 × 3 buckets round the last bucket asked for stand in [`Buckets::sorted`]:
-/// for each of the three columns, the first entry at or after its lowest bucket and the
-/// first after its highest. A solver keeps them from one solve to the next. A run solves
-/// its movers in bucket order, and every bound is the first entry with a key at or above
-/// the mover's bucket key shifted by a fixed offset, which keeps the keys' order: so the
-/// bounds only move forward, and each walks the list once a run, instead of two binary
-/// searches a column a mover (with one mover or fewer a bucket, as in a crowd spread over a
-/// map, those searches were a sixth of a 10,000-agent frame).
+/// Where the buckets within `span` of the last bucket asked for (on each axis) stand in
+/// [`Buckets::sorted`]: for each of the `2 × span + 1` columns, the first entry at or after
+/// its lowest bucket and the first after its highest. A solver keeps them from one solve
+/// to the next. A run solves its movers in bucket order, and every bound is the first
+/// entry with a key at or above the mover's bucket key shifted by a fixed offset, which
+/// keeps the keys' order: so the bounds only move forward, and each walks the list once a
+/// run, instead of two binary searches a column a mover (with one mover or fewer a bucket,
+/// as in a crowd spread over a map, those searches were a sixth of a 10,000-agent frame).
 #[derive(Debug, Clone, Default)]
 struct Columns {
     key: Option<u64>,
-    bounds: [usize; 6],
+    bounds: Vec<usize>,
 }
 
 impl Buckets {
@@ -261,23 +294,28 @@ impl Buckets {
         (lo, hi)
     }
 
-    /// The movers in the 3 × 3 buckets of side `cell` round point `p`, as seen, through
-    /// the `columns` of the last call (see [`Columns`]; any order of calls is answered
-    /// right, bucket order fastest).
+    /// The movers in the buckets of side `cell` within `span` of point `p`'s on each axis,
+    /// as seen, through the `columns` of the last call with this span (see [`Columns`]; any
+    /// order of calls is answered right, bucket order fastest).
     fn around<'a>(
         &'a self,
         cell: f64,
         p: DVec2,
-        columns: &mut Columns,
+        span: i64,
+        columns: &'a mut Columns,
     ) -> impl Iterator<Item = (usize, &'a Seen)> + 'a {
         let (bx, by) = (bucket(p.x, cell), bucket(p.y, cell));
         let now = key(bx, by);
         // Bound 2c: the first key at or above column c's lowest bucket; 2c + 1: above its
         // highest (keys are integers, so the first at or above the bucket after it).
-        let first = |b: usize| key(bx - 1 + (b / 2) as i64, by - 1 + 3 * (b % 2) as i64);
+        let first = |b: usize| {
+            let (column, top) = ((b / 2) as i64, (b % 2) as i64);
+            key(bx - span + column, by - span + top * (2 * span + 1))
+        };
         let sorted = &self.sorted;
+        let width = 2 * (2 * span as usize + 1);
         match columns.key {
-            Some(last) if last <= now => {
+            Some(last) if last <= now && columns.bounds.len() == width => {
                 for (b, bound) in columns.bounds.iter_mut().enumerate() {
                     let t = first(b);
                     while sorted.get(*bound).is_some_and(|&(k, _)| k < t) {
@@ -286,15 +324,15 @@ impl Buckets {
                 }
             }
             _ => {
-                for (b, bound) in columns.bounds.iter_mut().enumerate() {
-                    let t = first(b);
-                    *bound = sorted.partition_point(|&(k, _)| k < t);
-                }
+                columns.bounds.clear();
+                let search = |b| sorted.partition_point(|&(k, _)| k < first(b));
+                columns.bounds.extend((0..width).map(search));
             }
         }
         columns.key = Some(now);
-        let bounds = columns.bounds;
-        (0..3).flat_map(move |c| self.range((bounds[2 * c], bounds[2 * c + 1])))
+        let bounds: &'a [usize] = &columns.bounds;
+        let ranges = bounds.chunks_exact(2).map(|b| (b[0], b[1]));
+        ranges.flat_map(move |r| self.range(r))
     }
 
     /// The movers in the buckets `xs.0..=xs.1` × `ys.0..=ys.1`, column by column, as seen.
@@ -325,7 +363,8 @@ impl AvoidScratch {
             let widest = self.movers.iter().fold(0.0f64, |m, a| m.max(a.radius));
             2.0 * (fastest * settings.time_horizon + widest)
         });
-        let cell = reach.max(f64::MIN_POSITIVE);
+        let span = bucket_span(self.density(), reach, settings.max_neighbours);
+        let cell = (reach / span as f64).max(f64::MIN_POSITIVE);
         self.cell = cell;
         self.height = height;
         let seen = |i: usize| {
@@ -340,7 +379,9 @@ impl AvoidScratch {
         self.solvers.resize_with(runs.max(1), Solver::default);
         for solver in &mut self.solvers {
             // The bounds kept from the last frame point into another list.
-            solver.columns.key = None;
+            solver.inner.key = None;
+            solver.outer.key = None;
+            solver.seen = (0, 0.0);
         }
         let frame = Frame {
             movers: &self.movers,
@@ -350,8 +391,32 @@ impl AvoidScratch {
             dt,
             reach,
             cell,
+            span,
+            obstacles: self.movers.iter().any(|m| m.obstacle),
         };
         (frame, &mut self.solvers)
+    }
+
+    /// How many movers stand to a unit of area round one another, for the buckets' side:
+    /// as the last frame's searches found them (the movers they read over the area of the
+    /// buckets they read: the crowding agents see, where a crowd gathers in a corner of
+    /// its map), or on a first frame, over the box round them all.
+    fn density(&self) -> f64 {
+        let (read, area) = self
+            .solvers
+            .iter()
+            .fold((0, 0.0), |(n, a), s| (n + s.seen.0, a + s.seen.1));
+        if area > 0.0 {
+            return read as f64 / area;
+        }
+        let (lo, hi) = self
+            .movers
+            .iter()
+            .fold((DVec2::INFINITY, DVec2::NEG_INFINITY), |(lo, hi), m| {
+                (lo.min(m.position), hi.max(m.position))
+            });
+        let extent = hi - lo;
+        self.movers.len() as f64 / (extent.x * extent.y)
     }
 
     /// The velocities the runs of the last [`frame`](Self::frame) chose, by mover.
@@ -482,7 +547,7 @@ impl Frame<'_> {
         if me.obstacle || dt <= 0.0 {
             return None;
         }
-        self.nearest(i, &mut solver.near, &mut solver.columns);
+        self.nearest(i, solver);
         // A standing agent stands aside for moving obstacles only.
         let truck_near = || {
             solver
@@ -644,17 +709,49 @@ impl Frame<'_> {
     }
 
     /// The (at most the settings' limit) movers nearest mover `i` within the reach and on
-    /// its floor, moving obstacles first, then nearest first (ties: the lower index), in `near`.
+    /// its floor, moving obstacles first, then nearest first (ties: the lower index), in
+    /// `near`. The order is total, so `near` is the first `max` of the full sort, whichever
+    /// buckets were searched (the solver's bounds and counts are its scratch).
+    fn nearest(&self, i: usize, solver: &mut Solver) {
+        let Solver {
+            near,
+            inner,
+            outer,
+            seen,
+            ..
+        } = solver;
+        // First the 3 × 3 buckets round the mover's: they hold every mover nearer than a
+        // bucket's side, so when the nearest `max` found there are all nearer than that
+        // (by a margin for the rounding of the buckets' bounds), nothing outside is nearer
+        // and they are the answer. Else the whole reach. Moving obstacles are kept
+        // whatever their distance: with any about, the whole reach at once.
+        if self.span > 1 && !self.obstacles {
+            self.gather(i, 1, near, (inner, seen));
+            let max = self.settings.max_neighbours;
+            let sure = 0.99 * self.cell;
+            if near.len() == max && near.last().is_some_and(|&(_, d, _)| d < sure) {
+                return;
+            }
+        }
+        self.gather(i, self.span, near, (outer, seen));
+    }
+
+    /// The (at most the settings' limit) movers nearest mover `i` within the reach, on its
+    /// floor and in the buckets within `span` of its own, into `near` in order (see
+    /// [`nearest`](Self::nearest)).
     ///
     /// In a dense crowd far more movers are in reach than are kept (the limit is a
     /// handful): each candidate is compared with the worst kept one and only a better one
-    /// is inserted, in order, so a frame sorts nothing. The order is total, so `near` is
-    /// the first `max` of the full sort.
-    fn nearest(&self, i: usize, near: &mut Vec<Near>, columns: &mut Columns) {
+    /// is inserted, in order, so a frame sorts nothing.
+    fn gather(&self, i: usize, span: i64, near: &mut Vec<Near>, solver: Gather<'_>) {
         let (reach, cell, max) = (self.reach, self.cell, self.settings.max_neighbours);
+        let (columns, read) = solver;
         near.clear();
         let (p, floor) = (self.movers[i].position, self.movers[i].floor);
-        for (j, seen) in self.buckets.around(cell, p, columns) {
+        let side = (2 * span + 1) as f64 * cell;
+        read.1 += side * side;
+        for (j, seen) in self.buckets.around(cell, p, span, columns) {
+            read.0 += 1;
             let d = seen.position.distance(p);
             if j == i || d > reach || !same_floor(floor, seen.floor, self.height) {
                 continue;
@@ -751,14 +848,16 @@ mod tests {
         }
     }
 
-    /// The neighbour search's 3 × 3 buckets, through bounds kept from call to call, hold
-    /// exactly the movers whose buckets are within one of the point's on each axis (a
-    /// count over every mover), asked in bucket order (as a run asks), in random order,
-    /// and after the buckets were rebuilt for fewer movers (the frame drops the old bounds).
+    /// The neighbour search's buckets within 1 to 4 of a point's, through bounds kept from
+    /// call to call, hold exactly the movers whose buckets are that near the point's on
+    /// each axis (a count over every mover), asked in bucket order (as a run asks), in
+    /// random order, and after the buckets were rebuilt for fewer movers (the frame drops
+    /// the old bounds).
     #[test]
     fn the_buckets_round_a_point_hold_what_a_scan_of_every_mover_finds() {
         let mut next = crate::test_fixtures::uniform(0x9e37_79b9_7f4a_7c15u64);
         for trial in 0..100 {
+            let span = 1 + trial % 4;
             let mut s = AvoidScratch::default();
             let side = 1.0 + next() * 30.0;
             for _ in 0..2 + (next() * 300.0) as usize {
@@ -776,13 +875,13 @@ mod tests {
                 let p = frame.movers[frame.buckets.sorted[last].1 as usize].position;
                 let _ = frame
                     .buckets
-                    .around(frame.cell, p, &mut solvers[0].columns)
+                    .around(frame.cell, p, span, &mut solvers[0].outer)
                     .count();
                 s.movers.truncate(s.movers.len() / 2);
             }
             let settings = Avoidance::default();
             let (frame, solvers) = s.frame(&settings, 2.0, 0.1, 1);
-            let columns = &mut solvers[0].columns;
+            let columns = &mut solvers[0].outer;
             let mut order: Vec<usize> = frame
                 .buckets
                 .sorted
@@ -801,7 +900,7 @@ mod tests {
                 let p = frame.movers[i].position;
                 let mut found: Vec<usize> = frame
                     .buckets
-                    .around(cell, p, columns)
+                    .around(cell, p, span, columns)
                     .map(|(j, _)| j)
                     .collect();
                 found.sort_unstable();
@@ -809,12 +908,72 @@ mod tests {
                 let every: Vec<usize> = (0..frame.movers.len())
                     .filter(|&j| {
                         let (x, y) = at(frame.movers[j].position);
-                        (x - bx).abs() <= 1 && (y - by).abs() <= 1
+                        (x - bx).abs() <= span && (y - by).abs() <= span
                     })
                     .collect();
                 assert_eq!(found, every, "trial {trial}, mover {i}");
             }
         }
+    }
+
+    /// The neighbours found are the first of a full sort of every mover in reach on the
+    /// mover's floor (a moving obstacle first, then by distance and index), over crowds
+    /// from sparse (the buckets as wide as the reach) to dense (the reach cut in four),
+    /// with 1 to 12 kept, some agents on another floor, and now and then a truck.
+    #[test]
+    fn the_nearest_neighbours_are_the_first_of_a_full_sort() {
+        let mut next = crate::test_fixtures::uniform(0xd1b5_4a32_d192_ed03u64);
+        let mut spans = [0usize; 5];
+        for trial in 0..80 {
+            let mut s = AvoidScratch::default();
+            let side = 2.0 + next() * 80.0;
+            let n = 2 + (next() * 600.0) as usize;
+            for k in 0..n {
+                let truck = trial % 5 == 0 && k == n - 1;
+                s.movers.push(Mover {
+                    position: DVec2::new(next() * side, next() * side),
+                    floor: match (truck, next() < 0.2) {
+                        (true, _) => f64::NAN,
+                        (false, upstairs) => 3.0 * f64::from(u8::from(upstairs)),
+                    },
+                    obstacle: truck,
+                    ..mover(0.0, 1.0)
+                });
+            }
+            let settings = Avoidance {
+                max_neighbours: 1 + trial % 12,
+                ..Avoidance::default()
+            };
+            // Twice: the buckets of a first frame, sized by the box round the movers, and
+            // of the next, sized by what the first one's searches read.
+            for _ in 0..2 {
+                let (frame, solvers) = s.frame(&settings, 2.0, 0.1, 1);
+                spans[frame.span as usize] += 1;
+                let solver = &mut solvers[0];
+                for &(_, i) in &frame.buckets.sorted {
+                    let i = i as usize;
+                    frame.nearest(i, solver);
+                    let me = frame.movers[i];
+                    let mut every: Vec<Near> = (0..n)
+                        .filter(|&j| j != i && same_floor(me.floor, frame.movers[j].floor, 2.0))
+                        .map(|j| {
+                            let other = &frame.movers[j];
+                            (
+                                !other.obstacle,
+                                other.position.distance(me.position),
+                                j as u32,
+                            )
+                        })
+                        .filter(|&(_, d, _)| d <= frame.reach)
+                        .collect();
+                    every.sort_by(|a, b| a.partial_cmp(b).expect("no NaN"));
+                    every.truncate(settings.max_neighbours);
+                    assert_eq!(solver.near, every, "trial {trial}, mover {i}");
+                }
+            }
+        }
+        let some = |span: usize| spans[span] > 0;
+        assert!((1..=4).all(some), "sparse and dense crowds: {spans:?}");
     }
 
     /// Two agents walking head-on at each other turn aside; one alone keeps its velocity.
@@ -859,6 +1018,8 @@ mod tests {
                 dt: 0.1,
                 reach: 10.0,
                 cell: 10.0,
+                span: 1,
+                obstacles: false,
             };
             frame.on_a_clear_course(0, near)
         };
