@@ -413,13 +413,17 @@ impl AgentPath {
         // smoothed path already: no pull to try. The piece from `p` is tested all the same,
         // as `p` may lie an ulp off the segment, on a wall's side at radius 0.
         let on_path = best <= on_path;
-        if !on_path {
-            room(world, p, radius, "position")?;
-        }
         let next_is_clear = if on_path {
             walks_clear(world, radius, path, &mut self.walking, p, i, first)
         } else {
-            !costs && near_enough(world, radius, path, &mut self.walking, p, i)
+            // Off the path, `p` must have room. When `near_enough` holds it has: the
+            // segment's clearance exceeds the radius by more than `p` is off it (an avoiding
+            // agent's step, most frames: no test of its own).
+            let near = !costs && near_enough(world, radius, path, &mut self.walking, p, i);
+            if !near {
+                room(world, p, radius, "position")?;
+            }
+            near
         };
         let found = if next_is_clear {
             Some(first)
@@ -1043,7 +1047,8 @@ fn walks_clear<W: World + ?Sized>(
 
 /// True when `p`, off segment `i` of the path (not on it: an agent that stepped aside),
 /// is closer to it than the segment's clearance exceeds the radius by, and the bend at
-/// point `i` + 1 is clear: then `p` sees that point, with no segment test. Every point of
+/// point `i` + 1 is clear: then `p` sees that point, with no segment test, and has room
+/// for the agent (its clearance is the segment's less `|p − q|` at least). Every point of
 /// the segment from `p` to `b = path[i + 1]` lies within `|p − q|` of the matching point of
 /// the piece `q`–`b` of segment `i` (`q` being `p`'s projection): (1 − t)·p + t·b and
 /// (1 − t)·q + t·b are (1 − t)·|p − q| apart. The segment's clearance is measured once,
