@@ -2,6 +2,7 @@
 
 use std::cmp::Ordering;
 use std::ops::ControlFlow;
+use std::sync::atomic::AtomicU32;
 
 use glam::DVec2;
 
@@ -168,6 +169,15 @@ impl NavMeshWorld {
             .as_ref()
             .or(self.cut.as_ref())
             .unwrap_or(&self.terrain)
+    }
+
+    /// [`clearance`](World::clearance) for a walker, its triangle located from `last`
+    /// ([`NavMesh::locate_from`]): the same answer.
+    pub(crate) fn clearance_from(&self, p: DVec2, last: &AtomicU32) -> f64 {
+        match self.mesh().locate_from(p, last) {
+            Some(_) => self.index.distance_to_point(p),
+            None => 0.0,
+        }
     }
 
     /// The mesh as given: excluded areas included, no obstacle cut out.

@@ -1,6 +1,7 @@
 //! A layered navmesh as a world: its plan-view answers are those of the one-floor sheet
 //! round the last path planned on it.
 
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
 use glam::{DVec2, DVec3};
@@ -64,6 +65,29 @@ pub struct SurfaceWorld {
     sheet: Option<Arc<SheetWorld>>,
     /// On a mesh with one floor, the whole plan mesh as a sheet, with no area costs.
     whole: Option<Arc<SheetWorld>>,
+    /// Where the last point was found: an agent asks about its position every frame, and
+    /// mostly it has not left its triangle.
+    last: Located,
+}
+
+/// The triangles the last points were found in, on the sheet (for the floor) and on its
+/// world's mesh (for the clearance; another mesh when it has obstacles or excluded
+/// areas): hints for [`NavMesh::locate_from`], atomics so that the world stays shared
+/// between threads (a hint another thread overwrote costs a search, never an answer).
+#[derive(Debug, Default)]
+struct Located {
+    sheet: AtomicU32,
+    world: AtomicU32,
+}
+
+impl Clone for Located {
+    fn clone(&self) -> Self {
+        let copy = |a: &AtomicU32| AtomicU32::new(a.load(Ordering::Relaxed));
+        Located {
+            sheet: copy(&self.sheet),
+            world: copy(&self.world),
+        }
+    }
 }
 
 /// A sheet and the flat world over it.
@@ -154,6 +178,7 @@ impl SurfaceWorld {
             margin: None,
             sheet: whole.clone(),
             whole,
+            last: Located::default(),
         }
     }
 
@@ -200,10 +225,11 @@ impl SurfaceWorld {
     /// The surface polygon under plan-view `p` on the [sheet](Self::sheet) (so on its
     /// floor: a sheet is one floor deep), `None` off the sheet or before any. This is how a
     /// crowd agent walking in plan view on its sheet knows which floor it stands on.
-    /// Cost: one lookup in the sheet's triangle index.
+    /// Cost: one exact test when `p` lies inside the triangle of the last point asked
+    /// about (an agent that walked on), else one lookup in the sheet's triangle index.
     pub fn polygon_at(&self, p: DVec2) -> Option<PolyId> {
         let (sheet, _) = self.sheet.as_deref()?;
-        let t = sheet.mesh().locate(p)?;
+        let t = sheet.mesh().locate_from(p, &self.last.sheet)?;
         Some(self.mesh.polygon_of(sheet.surface_triangle(t)))
     }
 
@@ -366,7 +392,8 @@ impl World for SurfaceWorld {
     }
 
     fn clearance(&self, p: DVec2) -> f64 {
-        self.sheet_world().map_or(0.0, |w| w.clearance(p))
+        self.sheet_world()
+            .map_or(0.0, |w| w.clearance_from(p, &self.last.world))
     }
 
     fn segment_is_clear(&self, a: DVec2, b: DVec2, radius: f64) -> bool {

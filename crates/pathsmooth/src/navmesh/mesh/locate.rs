@@ -35,9 +35,7 @@ impl Buckets {
     /// The first triangle of `mesh` that contains `p` (closed, exact), if any. `p` must be
     /// finite.
     pub(super) fn locate(&self, mesh: &NavMesh, p: DVec2) -> Option<TriId> {
-        // Tiny coordinates are located as 0: the exact predicate's error bounds underflow.
-        let flush = |c: f64| if c.abs() < MIN_COORDINATE { 0.0 } else { c };
-        let p = DVec2::new(flush(p.x), flush(p.y));
+        let p = flushed(p);
         let contains = |t: TriId| {
             let [a, b, c] = mesh.triangle(t);
             orientation(a, b, p) >= 0 && orientation(b, c, p) >= 0 && orientation(c, a, p) >= 0
@@ -57,4 +55,19 @@ impl Buckets {
         });
         best
     }
+}
+
+/// `p` with tiny coordinates taken as 0, as the search locates it: the exact predicate's
+/// error bounds underflow below [`MIN_COORDINATE`].
+fn flushed(p: DVec2) -> DVec2 {
+    let flush = |c: f64| if c.abs() < MIN_COORDINATE { 0.0 } else { c };
+    DVec2::new(flush(p.x), flush(p.y))
+}
+
+/// True when `p` lies strictly inside triangle `t` of `mesh` (exact): then no other
+/// triangle contains it, and `t` is what [`Buckets::locate`] answers.
+pub(super) fn strictly_inside(mesh: &NavMesh, p: DVec2, t: TriId) -> bool {
+    let p = flushed(p);
+    let [a, b, c] = mesh.triangle(t);
+    orientation(a, b, p) > 0 && orientation(b, c, p) > 0 && orientation(c, a, p) > 0
 }

@@ -3,6 +3,8 @@
 //! (A private module: its public items are re-exported by `navmesh`; the description
 //! of what it does is on [`NavMesh`].)
 
+use std::sync::atomic::{AtomicU32, Ordering as AtomicOrdering};
+
 use glam::DVec2;
 use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation};
 
@@ -420,6 +422,24 @@ impl NavMesh {
         self.buckets.locate(self, p)
     }
 
+    /// [`locate`](Self::locate) for a walker: triangle `last` (the walker's last, kept by
+    /// the caller) is tried first, and taken when `p` lies strictly inside it, where no
+    /// other triangle holds `p`; else the index is searched and `last` becomes the answer.
+    /// The same answer as `locate`, whatever `last` holds (any number: a hint only); one
+    /// exact test where the walker has not left its triangle.
+    pub(crate) fn locate_from(&self, p: DVec2, last: &AtomicU32) -> Option<TriId> {
+        let hint = last.load(AtomicOrdering::Relaxed) as TriId;
+        if hint < self.triangles.len()
+            && self.in_bounds(p)
+            && locate::strictly_inside(self, p, hint)
+        {
+            return Some(hint);
+        }
+        let t = self.locate(p)?;
+        last.store(t as u32, AtomicOrdering::Relaxed);
+        Some(t)
+    }
+
     /// True when `p` lies in the closed bounding box of the mesh's vertices (false for NaN).
     fn in_bounds(&self, p: DVec2) -> bool {
         p.cmpge(self.lo).all() && p.cmple(self.hi).all()
@@ -450,6 +470,42 @@ impl NavMesh {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Located from any hint (the right triangle, another, a number past the last, a
+    /// walker's last), a point gets `locate`'s answer: random points, the vertices and
+    /// points on the edges (held by two triangles, the lesser index answered) and points
+    /// off the mesh, on a square with a square hole.
+    #[test]
+    fn locating_from_a_hint_answers_as_locate() {
+        let scene = crate::navmesh::Scene {
+            boundary: vec![[0.0, 0.0], [8.0, 0.0], [8.0, 8.0], [0.0, 8.0]],
+            holes: vec![vec![[3.0, 3.0], [5.0, 3.0], [5.0, 5.0], [3.0, 5.0]]],
+        };
+        let mesh = NavMesh::from_scene(&scene).expect("a valid scene");
+        let mut next = crate::test_fixtures::uniform(0x853c_49e6_748f_ea9b);
+        let mut points: Vec<DVec2> = (0..2000)
+            .map(|_| DVec2::new(next() * 10.0 - 1.0, next() * 10.0 - 1.0))
+            .collect();
+        points.extend(mesh.vertices().iter().copied());
+        for t in 0..mesh.triangles.len() {
+            let [a, b, _] = mesh.triangle(t);
+            points.push(a.lerp(b, 0.5));
+        }
+        let walker = AtomicU32::new(0);
+        let n = mesh.triangles.len() as u32;
+        for (k, &p) in points.iter().enumerate() {
+            let answer = mesh.locate(p);
+            let hints = [answer.map_or(0, |t| t as u32), k as u32 % n, n, u32::MAX];
+            for hint in hints {
+                let last = AtomicU32::new(hint);
+                assert_eq!(mesh.locate_from(p, &last), answer, "{p} from {hint}");
+            }
+            assert_eq!(mesh.locate_from(p, &walker), answer, "{p} walking");
+            if let Some(t) = answer {
+                assert_eq!(walker.load(AtomicOrdering::Relaxed), t as u32);
+            }
+        }
+    }
 
     #[test]
     fn mesh_is_send_and_sync() {
