@@ -576,6 +576,10 @@ impl<W: World> Pipeline<W> {
     }
 
     /// Runs every step on `path` (valid on entry), in place, aiming at radius `aim`.
+    // Kept out of line: the WebAssembly build is 27 KB smaller so (the compiler's choice
+    // of what to inline into the layered leg and the plan changed with small edits
+    // elsewhere, and cost that much); it costs one call a plan.
+    #[inline(never)]
     fn run_steps(&mut self, path: &mut Vec<DVec2>, aim: f64) -> Result<()> {
         self.stages.iter_mut().for_each(Stage::forget);
         let mut b = std::mem::take(&mut self.b);
