@@ -2,9 +2,11 @@
 //! 512×512 Moving AI map random512-10-0 — agents walking their paths to random goals
 //! within 48 cells, a new goal every 2.5–7.5 s (and on arrival), four doors closing and
 //! opening every 3 s, the Smooth preset at radius 0.3 — for 1,000 and 10,000 agents on
-//! one thread and 10,000 on two; and 1,000 agents with goals anywhere on the map (long
-//! re-plans). The frame is all of it: doors, new goals, moves, re-plans and repairs. The
-//! check of every path after the frame is `pathsmooth crowd`'s, not timed here.
+//! one thread and 10,000 on two; 1,000 agents with goals anywhere on the map (long
+//! re-plans); and 1,000 and 10,000 agents avoiding one another (ORCA, the defaults, as
+//! `pathsmooth crowd --avoid`). The frame is all of it: doors, new goals, moves, re-plans
+//! and repairs. The check of every path after the frame is `pathsmooth crowd`'s, not
+//! timed here.
 //!
 //! Also what a door costs the world: a 3×3 box added and removed, beside a rebuild of the
 //! distance field, and in a crowd, dropped on nine agents (pushed out) and beside them;
@@ -19,7 +21,7 @@ use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use glam::DVec2;
-use pathsmooth::crowd::Crowd;
+use pathsmooth::crowd::{Avoidance, Crowd};
 use pathsmooth::grid::DistanceField;
 use pathsmooth::world::Obstacle;
 use pathsmooth::{GridWorld, Preset};
@@ -36,16 +38,20 @@ fn bench_crowd(c: &mut Criterion) {
     let mut group = c.benchmark_group("crowd/frame");
     group.sample_size(20);
     let runs = [
-        ("goals within 48", 1_000, 1, 48.0),
-        ("goals within 48", 10_000, 1, 48.0),
-        ("goals within 48", 10_000, 2, 48.0),
-        ("goals anywhere", 1_000, 1, f64::INFINITY),
+        ("goals within 48", 1_000, 1, 48.0, false),
+        ("goals within 48", 10_000, 1, 48.0, false),
+        ("goals within 48", 10_000, 2, 48.0, false),
+        ("goals anywhere", 1_000, 1, f64::INFINITY, false),
+        // Issue 40's bars: 1,000 agents avoiding under 1 ms, 10,000 under 8.
+        ("avoiding, goals within 48", 1_000, 1, 48.0, true),
+        ("avoiding, goals within 48", 10_000, 1, 48.0, true),
     ];
-    for (what, agents, threads, goal_range) in runs {
+    for (what, agents, threads, goal_range, avoid) in runs {
         let scenario = CrowdScenario {
             agents,
             threads,
             goal_range,
+            avoidance: avoid.then(Avoidance::default),
             ..CrowdScenario::default()
         };
         let world = GridWorld::new(map.clone()).expect("world");
