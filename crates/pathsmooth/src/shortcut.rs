@@ -152,15 +152,13 @@ impl Shortcutter {
             let down_to = |w: Bounds| blocked_down_to(input, run_start, i, j, w);
             if let Some(k) = blockers.iter().position(known) {
                 let hit = blockers[k];
-                blockers.copy_within(..k, 1);
-                blockers[0] = hit;
+                to_front(&mut blockers, k, hit);
                 return Err(hit.map_or(j, down_to));
             }
             if let Err(blocker) = world.clear_or_blocker(a, b, radius) {
                 if blocker.is_some() {
-                    let older = blockers.len() - 1;
-                    blockers.copy_within(..older, 1);
-                    blockers[0] = blocker;
+                    let oldest = blockers.len() - 1;
+                    to_front(&mut blockers, oldest, blocker);
                 }
                 return Err(blocker.map_or(j, down_to));
             }
@@ -242,6 +240,13 @@ fn farthest_visible(
         kept.push(next);
         i = next;
     }
+}
+
+/// Puts box `b` first in the blocker cache, the entries before `k` one place down (the
+/// one at `k`, `b`'s old place or the oldest, is dropped).
+fn to_front(cache: &mut [Option<Bounds>], k: usize, b: Option<Bounds>) {
+    cache.copy_within(..k, 1);
+    cache[0] = b;
 }
 
 /// How far down from `j` the lines from `path[i]` are stopped by the box `w`, which stops

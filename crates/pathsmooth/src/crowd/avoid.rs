@@ -165,10 +165,6 @@ pub(crate) struct AvoidScratch {
 /// WebAssembly build's size; one indirect call a solve).
 pub(crate) type WallsNear<'a> = &'a (dyn Fn(usize, DVec2, f64, &mut Vec<[DVec2; 2]>) + Sync);
 
-/// What a neighbour search uses of a solver: the bounds it keeps, and the count of movers
-/// and area it read.
-type Gather<'a> = (&'a mut Columns, &'a mut (u64, f64));
-
 /// A neighbour found: (not a moving obstacle, distance between centres, mover), so that
 /// the order of the tuples puts moving obstacles first, then the nearest, then the lower
 /// index.
@@ -726,14 +722,14 @@ impl Frame<'_> {
         // and they are the answer. Else the whole reach. Moving obstacles are kept
         // whatever their distance: with any about, the whole reach at once.
         if self.span > 1 && !self.obstacles {
-            self.gather(i, 1, near, (inner, seen));
+            self.gather(i, 1, near, inner, seen);
             let max = self.settings.max_neighbours;
             let sure = 0.99 * self.cell;
             if near.len() == max && near.last().is_some_and(|&(_, d, _)| d < sure) {
                 return;
             }
         }
-        self.gather(i, self.span, near, (outer, seen));
+        self.gather(i, self.span, near, outer, seen);
     }
 
     /// The (at most the settings' limit) movers nearest mover `i` within the reach, on its
@@ -743,9 +739,15 @@ impl Frame<'_> {
     /// In a dense crowd far more movers are in reach than are kept (the limit is a
     /// handful): each candidate is compared with the worst kept one and only a better one
     /// is inserted, in order, so a frame sorts nothing.
-    fn gather(&self, i: usize, span: i64, near: &mut Vec<Near>, solver: Gather<'_>) {
+    fn gather(
+        &self,
+        i: usize,
+        span: i64,
+        near: &mut Vec<Near>,
+        columns: &mut Columns,
+        read: &mut (u64, f64),
+    ) {
         let (reach, cell, max) = (self.reach, self.cell, self.settings.max_neighbours);
-        let (columns, read) = solver;
         near.clear();
         let (p, floor) = (self.movers[i].position, self.movers[i].floor);
         let side = (2 * span + 1) as f64 * cell;

@@ -427,7 +427,6 @@ impl NavMesh {
     /// other triangle holds `p`; else the index is searched and `last` becomes the answer.
     /// The same answer as `locate`, whatever `last` holds (any number: a hint only); one
     /// exact test where the walker has not left its triangle.
-    #[inline(never)] // one copy for its two callers (the WebAssembly build's size)
     pub(crate) fn locate_from(&self, p: DVec2, last: &AtomicU32) -> Option<TriId> {
         let hint = last.load(AtomicOrdering::Relaxed) as TriId;
         if hint < self.triangles.len()
