@@ -3,6 +3,7 @@
 
 use glam::DVec2;
 
+use super::disks::DiskCorridor;
 use super::graph::CorridorMap;
 use super::smooth::{CorridorParams, CorridorPath, CorridorSmoother};
 use crate::error::{Error, Result};
@@ -49,13 +50,7 @@ impl CorridorSmoother {
         radius: f64,
         params: &CorridorParams,
     ) -> Result<CorridorPath> {
-        check_map(world, map)?;
-        let radius = check_ends(world, start, goal, radius)?;
-        let corridor = map.corridor(
-            world.to_grid(start),
-            world.to_grid(goal),
-            radius / world.cell_size(),
-        )?;
+        let (corridor, radius) = grid_corridor(world, map, start, goal, radius)?;
         let mut route: Vec<DVec2> = corridor
             .centers
             .iter()
@@ -109,11 +104,9 @@ impl CorridorSmoother {
         radius: f64,
         params: &CorridorParams,
     ) -> Result<CorridorPath> {
-        check_map(world, map)?;
-        let radius = check_ends(world, start, goal, radius)?;
         params.solver.validate()?;
+        let (corridor, radius) = grid_corridor(world, map, start, goal, radius)?;
         let s = world.cell_size();
-        let corridor = map.corridor(world.to_grid(start), world.to_grid(goal), radius / s)?;
         // Safe radii and the repair on the world's own grid (in cells): the map proposes
         // the corridor, the world decides what is clear.
         let mut out = self.smooth_in_disks(&world.cells(), corridor, radius / s, params)?;
@@ -132,6 +125,22 @@ impl CorridorSmoother {
         }
         Ok(out)
     }
+}
+
+/// The corridor map's disks from `start` to `goal` (in cells) and the checked radius (in
+/// world units): the input checks of both smoothers, then one corridor query.
+fn grid_corridor(
+    world: &GridWorld,
+    map: &CorridorMap,
+    start: DVec2,
+    goal: DVec2,
+    radius: f64,
+) -> Result<(DiskCorridor, f64)> {
+    check_map(world, map)?;
+    let radius = check_ends(world, start, goal, radius)?;
+    let s = world.cell_size();
+    let corridor = map.corridor(world.to_grid(start), world.to_grid(goal), radius / s)?;
+    Ok((corridor, radius))
 }
 
 /// A corridor map of the world's grid: the same size (a cheap check; the map's cells are

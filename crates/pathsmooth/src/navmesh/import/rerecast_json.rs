@@ -57,6 +57,14 @@ struct SubMeshIn {
     triangle_count: u32,
 }
 
+impl SubMeshIn {
+    /// The order of [`Detail::meshes`]: first vertex, vertices, first triangle, triangles.
+    fn ranges(&self) -> [u32; 4] {
+        let (v, t) = (self.base_vertex_index, self.base_triangle_index);
+        [v, self.vertex_count, t, self.triangle_count]
+    }
+}
+
 /// An `f32` as the `f64` of its shortest decimal: what the navmesh JSON holds for it
 /// (`pathsmooth-bake` writes that decimal), so both readers give the same surface (and
 /// [`parse_recast_json`](super::parse_recast_json) too).
@@ -218,18 +226,7 @@ fn read_rerecast_json(
         ));
     }
     data.detail = Some(Detail {
-        meshes: d
-            .meshes
-            .iter()
-            .map(|m| {
-                [
-                    m.base_vertex_index,
-                    m.vertex_count,
-                    m.base_triangle_index,
-                    m.triangle_count,
-                ]
-            })
-            .collect(),
+        meshes: d.meshes.iter().map(SubMeshIn::ranges).collect(),
         vertices: d
             .vertices
             .iter()
