@@ -75,6 +75,8 @@ pub struct Shortcutter {
     kept: Vec<usize>,
     /// Per input point, the first point of the straight run it ends (see [`runs`]).
     runs: Vec<usize>,
+    /// The box round each [`CHUNK`] input points (see [`chunk_boxes`]).
+    chunks: Vec<Bounds>,
     /// Prefix sums of the input's segment costs, on worlds with area costs.
     cost_to: Vec<f64>,
     cancel: Option<Cancel>,
@@ -132,7 +134,8 @@ impl Shortcutter {
         }
         let cost_to = &self.cost_to;
         runs(input, &mut self.runs);
-        let run_start = &self.runs;
+        chunk_boxes(input, &mut self.chunks);
+        let (run_start, chunks) = (&self.runs, &self.chunks);
         // A shortcut i → j makes a new bend at i; it must be clear too (a grid's pinch at
         // radius 0).
         // Blocked boxes that stopped recent sight lines: neighbouring candidates are
@@ -149,7 +152,7 @@ impl Shortcutter {
             // A box that stops the line to j and to the first point of j's straight run
             // stops every line to the run between: the points whose line from a enters a
             // convex box make a convex set.
-            let down_to = |w: Bounds| blocked_down_to(input, run_start, i, j, w);
+            let down_to = |w: Bounds| blocked_down_to(input, run_start, chunks, i, j, w);
             if let Some(k) = blockers.iter().position(known) {
                 let hit = blockers[k];
                 to_front(&mut blockers, k, hit);
@@ -251,16 +254,59 @@ fn to_front(cache: &mut [Option<Bounds>], k: usize, b: Option<Bounds>) {
 
 /// How far down from `j` the lines from `path[i]` are stopped by the box `w`, which stops
 /// the line to `path[j]`: to the first point of `j`'s straight run when `w` stops the line
-/// to it too (and it is a candidate, after `i + 1`), else `j` alone. Not generic, so that it
-/// is built once for every world (the WebAssembly build counts its bytes).
+/// to it too (and it is a candidate, after `i + 1`), else `j` alone; then on down over
+/// every [`CHUNK`] of points below whose box `w` shadows whole (a wall beside `path[i]`
+/// hides most of a long path at once). Both rest on one fact: the points whose line from
+/// `path[i]` enters a convex box make a convex set, so a box holds every point of a
+/// segment, or of a rectangle, whose ends, or corners, it holds; the test of each is exact.
+/// Not generic, so that it is built once for every world (the WebAssembly build counts its
+/// bytes).
 #[inline(never)]
-fn blocked_down_to(path: &[DVec2], run_start: &[usize], i: usize, j: usize, w: Bounds) -> usize {
+fn blocked_down_to(
+    path: &[DVec2],
+    run_start: &[usize],
+    chunks: &[Bounds],
+    i: usize,
+    j: usize,
+    w: Bounds,
+) -> usize {
+    let a = path[i];
+    let hides = |p: DVec2| segment_enters_open_box(a, p, w.min, w.max);
     let s = run_start[j];
-    if s > i + 1 && s < j && segment_enters_open_box(path[i], path[s], w.min, w.max) {
+    let mut k = if s > i + 1 && s < j && hides(path[s]) {
         s
     } else {
         j
+    };
+    // The chunk holding `k - 1` (its points from `k` up are hidden already).
+    while k > i + 2 {
+        let c = (k - 1) / CHUNK;
+        let b = chunks[c];
+        let corners = [
+            b.min,
+            DVec2::new(b.min.x, b.max.y),
+            b.max,
+            DVec2::new(b.max.x, b.min.y),
+        ];
+        if !corners.into_iter().all(hides) {
+            break;
+        }
+        k = c * CHUNK;
     }
+    k
+}
+
+/// How many input points a box of [`chunk_boxes`] holds.
+const CHUNK: usize = 8;
+
+/// `boxes[c]`: the box round points `c · CHUNK` to `c · CHUNK + CHUNK − 1` of `path` (the
+/// last chunk may hold fewer).
+fn chunk_boxes(path: &[DVec2], boxes: &mut Vec<Bounds>) {
+    boxes.clear();
+    boxes.extend(
+        path.chunks(CHUNK)
+            .filter_map(|c| Bounds::around(c.iter().copied())),
+    );
 }
 
 /// `start[k]` for each point `k` of `path`: the first point of the straight run that ends

@@ -242,13 +242,21 @@ fn clearance_matches_brute_force_on_arena() {
     }
 }
 
-/// The shortcutter (with its witness-cell fast path) returns exactly what the article's
-/// plain loop returns: from each kept node, the farthest later node in sight.
+/// The shortcutter (with its blocker boxes, straight runs and chunks skipped at once)
+/// returns exactly what the article's plain loop returns: from each kept node, the
+/// farthest later node in sight. The maze's long paths are where most candidates are
+/// skipped unasked.
 #[test]
 fn shortcut_equals_the_plain_farthest_visible_loop() {
     use pathsmooth::grid::segment_is_clear;
     use pathsmooth::grid::DistanceField;
-    for (name, map, scen) in common::real_maps(&["dao/den312d", "rooms/8room_000"]) {
+    let maps = [
+        "dao/den312d",
+        "rooms/8room_000",
+        "mazes/maze512-4-0",
+        "random/random512-10-0",
+    ];
+    for (name, map, scen) in common::real_maps(&maps) {
         let world = pathsmooth::GridWorld::new(map.clone()).unwrap();
         let field = DistanceField::new(&map);
         let mut shortcutter = Shortcutter::new();
@@ -271,5 +279,63 @@ fn shortcut_equals_the_plain_farthest_visible_loop() {
                 assert_eq!(short, plain, "{name} r={radius}");
             }
         }
+    }
+}
+
+/// A grid's blocker box (what `clear_or_blocker` names when a segment enters a wall) holds
+/// blocked cells only, and every segment into its open inside collides: checked cell by
+/// cell, and with segments from random free points to random points inside the box, by
+/// the grid's own collision test (a fixed seed).
+#[test]
+fn a_grids_blocker_boxes_hold_walls_only() {
+    use pathsmooth::grid::segment_is_free;
+    use pathsmooth::World;
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut unit = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let maps = ["mazes/maze512-4-0", "random/random512-10-0", "dao/den312d"];
+    for (name, map, _) in common::real_maps(&maps) {
+        let world = common::world(&map);
+        let size = DVec2::new(map.width() as f64, map.height() as f64);
+        let free: Vec<DVec2> = (0..4000)
+            .map(|_| DVec2::new(unit(), unit()) * size)
+            .filter(|p| map.is_passable(p.x as i64, p.y as i64))
+            .collect();
+        let mut boxes = 0;
+        for pair in free.windows(2) {
+            let Err(Some(b)) = world.clear_or_blocker(pair[0], pair[1], 0.0) else {
+                continue;
+            };
+            boxes += 1;
+            let (lo, hi) = (b.min.as_ivec2(), b.max.as_ivec2());
+            assert_eq!(
+                (lo.as_dvec2(), hi.as_dvec2()),
+                (b.min, b.max),
+                "{name}: {b:?}"
+            );
+            for y in lo.y..hi.y {
+                for x in lo.x..hi.x {
+                    assert!(
+                        map.is_blocked(x.into(), y.into()),
+                        "{name}: {b:?} holds ({x}, {y})"
+                    );
+                }
+            }
+            for _ in 0..4 {
+                // Strictly inside: a margin of a thousandth of a cell.
+                let t = DVec2::new(unit(), unit()) * 0.998 + 0.001;
+                let q = b.min + (b.max - b.min) * t;
+                assert!(
+                    !segment_is_free(&map, pair[0], q),
+                    "{name}: {:?} to {q} in {b:?}",
+                    pair[0]
+                );
+            }
+        }
+        assert!(boxes > 100, "{name}: {boxes} boxes");
     }
 }

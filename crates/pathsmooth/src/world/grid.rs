@@ -511,6 +511,39 @@ impl GridWorld {
     }
 }
 
+/// How far [`wall_box`] grows a blocked cell each way, in cells.
+const WALL_BOX_REACH: i64 = 16;
+
+/// A box of blocked cells round the blocked cell `cell`: the cells beside it in its row
+/// that are blocked too (up to [`WALL_BOX_REACH`] each way), then the rows above and below
+/// whose cells under that span are all blocked (as far). Its open inside lies in the
+/// blocked region's interior, so every segment entering it collides: a line-of-sight
+/// cache keeps it as one blocker, and the wider the box, the more lines it stops without a
+/// walk over the grid. Cost: at most 17 + 16 × 17 cell reads.
+fn wall_box(map: &GridMap, cell: IVec2) -> Bounds {
+    let (x, y) = (i64::from(cell.x), i64::from(cell.y));
+    let blocked = |x: i64, y: i64| map.contains(x, y) && map.is_blocked(x, y);
+    let (mut x0, mut x1) = (x, x);
+    while x - x0 < WALL_BOX_REACH && blocked(x0 - 1, y) {
+        x0 -= 1;
+    }
+    while x1 - x < WALL_BOX_REACH && blocked(x1 + 1, y) {
+        x1 += 1;
+    }
+    let row_blocked = |y: i64| (x0..=x1).all(|x| blocked(x, y));
+    let (mut y0, mut y1) = (y, y);
+    while y - y0 < WALL_BOX_REACH && row_blocked(y0 - 1) {
+        y0 -= 1;
+    }
+    while y1 - y < WALL_BOX_REACH && row_blocked(y1 + 1) {
+        y1 += 1;
+    }
+    Bounds::new(
+        DVec2::new(x0 as f64, y0 as f64),
+        DVec2::new((x1 + 1) as f64, (y1 + 1) as f64),
+    )
+}
+
 /// A grid map and its distance field as a [`World`] in cell units (cell size 1, origin 0):
 /// the one implementation of the grid's validity rule, which [`GridWorld`] (in world units)
 /// and the steps that work in cells use.
@@ -564,8 +597,7 @@ impl World for Cells<'_> {
             Some(Collision::Interior { cell })
                 if self.map.contains(cell.x as i64, cell.y as i64) =>
             {
-                let lo = cell.as_dvec2();
-                Err(Some(Bounds::new(lo, lo + DVec2::ONE)))
+                Err(Some(wall_box(self.map, cell)))
             }
             Some(_) => Err(None),
             None if radius > 0.0 && !self.field.segment_clear_of(a, b, radius) => Err(None),
