@@ -4,7 +4,7 @@
 //! opening every 3 s, the Smooth preset at radius 0.3 — for 1,000 and 10,000 agents on
 //! one thread and 10,000 on two; 1,000 agents with goals anywhere on the map (long
 //! re-plans); and 1,000 and 10,000 agents avoiding one another (ORCA, the defaults, as
-//! `pathsmooth crowd --avoid`). The frame is all of it: doors, new goals, moves, re-plans
+//! `pathsmooth crowd --avoid`), and 1,000 avoiding on the maze maze512-4-0. The frame is all of it: doors, new goals, moves, re-plans
 //! and repairs. The check of every path after the frame is `pathsmooth crowd`'s, not
 //! timed here.
 //!
@@ -64,6 +64,19 @@ fn bench_crowd(c: &mut Criterion) {
             |b| b.iter(|| black_box(sim.frame().expect("frame"))),
         );
     }
+    // Issue 40's bar for the maze: 1,000 agents avoiding under 4 ms (a goal 48 cells
+    // away is often hundreds of cells away along the passages).
+    let (maze, _) = support::load("mazes/maze512-4-0");
+    let scenario = CrowdScenario {
+        agents: 1_000,
+        avoidance: Some(Avoidance::default()),
+        ..CrowdScenario::default()
+    };
+    let world = GridWorld::new(maze).expect("world");
+    let mut sim = CrowdSimulation::new(world, scenario).expect("simulation");
+    group.bench_function("maze512-4-0, avoiding, goals within 48, 1000 agents", |b| {
+        b.iter(|| black_box(sim.frame().expect("frame")))
+    });
     group.finish();
 }
 
