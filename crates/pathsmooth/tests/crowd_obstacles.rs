@@ -120,3 +120,98 @@ fn a_door_obstacle_invalidates_exactly_the_blocked_agent_paths_and_removing_it_r
         before.len()
     );
 }
+
+/// The distance between the segment `a`–`b` and the closed box `lo`–`hi`, for the test
+/// below: by ternary search along the segment (the distance to a convex set is convex
+/// along a line), to 1e-12 of the segment's length.
+fn box_gap(a: DVec2, b: DVec2, lo: DVec2, hi: DVec2) -> f64 {
+    let gap = |t: f64| {
+        let p = a.lerp(b, t);
+        (lo - p).max(p - hi).max(DVec2::ZERO).length()
+    };
+    let (mut s, mut e) = (0.0, 1.0);
+    for _ in 0..200 {
+        let (m1, m2) = (s + (e - s) / 3.0, e - (e - s) / 3.0);
+        if gap(m1) <= gap(m2) {
+            e = m2;
+        } else {
+            s = m1;
+        }
+    }
+    gap(s).min(gap(0.0)).min(gap(1.0))
+}
+
+/// What lets a crowd keep its agents' measured clearances across a door that moves far
+/// from them (`Crowd::add_obstacle` and `remove_obstacle`): a segment's clearance, capped
+/// as the agents measure it, is the same to the bit after an obstacle comes and after it
+/// goes, whenever the obstacle's box (`obstacle_bounds`) lies farther from the segment
+/// than that clearance. Random segments and boxes on arena's grid and on its navmesh (a
+/// fixed seed); the cases where the box is near are counted, not asserted.
+#[test]
+fn a_clearance_measured_before_an_obstacle_holds_after_it_when_the_obstacle_is_farther() {
+    use pathsmooth::navmesh::NavMesh;
+    use pathsmooth::world::ObstacleWorld;
+    use pathsmooth::NavMeshWorld;
+    let (map, _) = common::load("dao/arena");
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut unit = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let size = DVec2::new(map.width() as f64, map.height() as f64);
+    fn check<W: ObstacleWorld>(
+        world: &mut W,
+        size: DVec2,
+        unit: &mut impl FnMut() -> f64,
+        name: &str,
+    ) -> usize {
+        let cap = 0.3 + 1.0;
+        let mut far = 0;
+        for _ in 0..300 {
+            let a = DVec2::new(unit(), unit()) * size;
+            let b = a + (DVec2::new(unit(), unit()) - 0.5) * 12.0;
+            if !world.segment_is_clear(a, b, 0.3) {
+                continue;
+            }
+            let lo = DVec2::new(unit(), unit()) * (size - 3.0);
+            let door = Obstacle::Box {
+                min: lo,
+                max: lo + DVec2::new(1.0, 3.0),
+            };
+            let Some(reach) = world.obstacle_bounds(&door).unwrap() else {
+                continue;
+            };
+            let before = world.segment_clearance(a, b, cap);
+            if box_gap(a, b, reach.min, reach.max) <= before * (1.0 + 1e-9) + 1e-9 {
+                continue;
+            }
+            far += 1;
+            let Ok(id) = world.add_obstacle(door) else {
+                continue;
+            };
+            let with = world.segment_clearance(a, b, cap);
+            assert_eq!(
+                with.to_bits(),
+                before.to_bits(),
+                "{name}: {a} {b} beside {reach:?}"
+            );
+            // And the other way: measured with the obstacle, the same once it is gone.
+            world.remove_obstacle(id).unwrap();
+            let without = world.segment_clearance(a, b, cap);
+            assert_eq!(
+                without.to_bits(),
+                with.to_bits(),
+                "{name}: {a} {b} after {reach:?}"
+            );
+        }
+        far
+    }
+    let mut grid = GridWorld::new(map.clone()).unwrap();
+    let far = check(&mut grid, size, &mut unit, "grid");
+    assert!(far > 100, "grid: only {far} far cases");
+    let mut mesh = NavMeshWorld::new(NavMesh::from_grid(&map).unwrap());
+    let far = check(&mut mesh, size, &mut unit, "navmesh");
+    assert!(far > 100, "navmesh: only {far} far cases");
+}

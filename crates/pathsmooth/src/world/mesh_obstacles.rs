@@ -150,6 +150,9 @@ impl ObstacleWorld for NavMeshWorld {
     fn remove_obstacle(&mut self, id: ObstacleId) -> Result<()> {
         NavMeshWorld::remove_obstacle(self, id)
     }
+    fn obstacle(&self, id: ObstacleId) -> Option<&Obstacle> {
+        self.obstacles.get(id).ok().map(|(o, _)| o)
+    }
     fn obstacle_blocks(&self, id: ObstacleId, path: &[DVec2], radius: f64) -> Result<bool> {
         NavMeshWorld::obstacle_blocks(self, id, path, radius)
     }

@@ -12,7 +12,7 @@ use super::{AgentPath, Avoidance, Moved, Repair, Retargeted};
 use super::{MovingId, MovingObstacle};
 use crate::error::{Error, Result};
 use crate::pipeline::{Pipeline, Step};
-use crate::world::{Obstacle, ObstacleId, ObstacleWorld, World};
+use crate::world::{Bounds, Obstacle, ObstacleId, ObstacleWorld, World};
 use crate::GridWorld;
 
 mod floors;
@@ -642,7 +642,8 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             }),
             None => Vec::new(),
         };
-        let id = self.change_world(|w| w.add_obstacle(obstacle))?;
+        let changed = world.obstacle_bounds(&obstacle)?;
+        let id = self.change_world(changed, |w| w.add_obstacle(obstacle))?;
         let world = &*self.world;
         let pushed = push_out::push(&mut self.agents, &exits, &|a, b, r| {
             world.segment_is_clear(a, b, r)
@@ -672,7 +673,13 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     /// change (as [`add_obstacle`](Self::add_obstacle)'s) and one pipeline per thread made
     /// again.
     pub fn remove_obstacle(&mut self, id: ObstacleId) -> Result<()> {
-        self.change_world(|w| w.remove_obstacle(id))
+        // An obstacle that blocked nothing changes nothing; an unknown id changes nothing
+        // either (the world refuses it).
+        let changed = match self.world.obstacle(id) {
+            Some(o) => self.world.obstacle_bounds(o)?,
+            None => None,
+        };
+        self.change_world(changed, |w| w.remove_obstacle(id))
     }
 
     /// Adds a moving obstacle: a disc that the crowd moves by its velocity every update
@@ -999,8 +1006,14 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     }
 
     /// Runs `change` on the world, which no pipeline may hold meanwhile, and makes the
-    /// pipelines again (their searches' scratch belongs to the old world).
-    fn change_world<T>(&mut self, change: impl FnOnce(&mut W) -> Result<T>) -> Result<T> {
+    /// pipelines again (their searches' scratch belongs to the old world). The world
+    /// changes inside `changed` only (`None`: it may change anywhere): what the agent
+    /// paths measured farther from it holds.
+    fn change_world<T>(
+        &mut self,
+        changed: Option<Bounds>,
+        change: impl FnOnce(&mut W) -> Result<T>,
+    ) -> Result<T> {
         let runs = self.pipelines.len();
         self.pipelines.clear();
         let result = match Arc::get_mut(&mut self.world) {
@@ -1011,7 +1024,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         if result.is_ok() {
             self.changed = true;
             for a in &mut self.agents {
-                a.agent_path.forget_world();
+                a.agent_path.forget_world_near(changed);
             }
         }
         result
