@@ -1006,8 +1006,10 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     }
 
     /// Runs `change` on the world, which no pipeline may hold meanwhile, and makes the
-    /// pipelines again (their searches' scratch belongs to the old world). The world
-    /// changes inside `changed` only (`None`: it may change anywhere): what the agent
+    /// pipelines again, with the searches' scratch of the old ones (a search's memory is
+    /// not tied to a world: each search starts afresh in it; a grid's is 28 bytes a cell,
+    /// which the first plan after every door would otherwise allocate and fill again). The
+    /// world changes inside `changed` only (`None`: it may change anywhere): what the agent
     /// paths measured farther from it holds.
     fn change_world<T>(
         &mut self,
@@ -1015,12 +1017,23 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         change: impl FnOnce(&mut W) -> Result<T>,
     ) -> Result<T> {
         let runs = self.pipelines.len();
-        self.pipelines.clear();
+        let queries: Vec<Vec<W::Query>> = (self.pipelines.drain(..))
+            .map(|set| {
+                set.into_iter()
+                    .map(|mut p| std::mem::take(p.query_mut()))
+                    .collect()
+            })
+            .collect();
         let result = match Arc::get_mut(&mut self.world) {
             Some(world) => change(world),
             None => unreachable!("only the crowd's pipelines share its world"),
         };
         self.pipelines = (0..runs).map(|_| self.pipeline_set()).collect();
+        for (set, queries) in self.pipelines.iter_mut().zip(queries) {
+            for (pipeline, query) in set.iter_mut().zip(queries) {
+                *pipeline.query_mut() = query;
+            }
+        }
         if result.is_ok() {
             self.changed = true;
             for a in &mut self.agents {
