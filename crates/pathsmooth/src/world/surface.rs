@@ -560,11 +560,6 @@ impl ObstacleWorld for SurfaceWorld {
     fn remove_obstacle(&mut self, id: ObstacleId) -> Result<()> {
         Err(super::obstacles::unknown(id))
     }
-    /// None: none was ever added.
-    fn obstacle(&self, id: ObstacleId) -> Option<&Obstacle> {
-        let _ = id;
-        None
-    }
     fn obstacle_blocks(&self, id: ObstacleId, path: &[DVec2], radius: f64) -> Result<bool> {
         let _ = (path, radius);
         Err(super::obstacles::unknown(id))
