@@ -153,29 +153,23 @@ fn a_clearance_measured_before_an_obstacle_holds_after_it_when_the_obstacle_is_f
     use pathsmooth::world::ObstacleWorld;
     use pathsmooth::NavMeshWorld;
     let (map, _) = common::load("dao/arena");
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    let mut unit = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut rng = common::rng::Rng::new(40);
     let size = DVec2::new(map.width() as f64, map.height() as f64);
     fn check<W: ObstacleWorld>(
         world: &mut W,
         size: DVec2,
-        unit: &mut impl FnMut() -> f64,
+        rng: &mut common::rng::Rng,
         name: &str,
     ) -> usize {
         let cap = 0.3 + 1.0;
         let mut far = 0;
         for _ in 0..300 {
-            let a = DVec2::new(unit(), unit()) * size;
-            let b = a + (DVec2::new(unit(), unit()) - 0.5) * 12.0;
+            let a = DVec2::new(rng.unit(), rng.unit()) * size;
+            let b = a + rng.vec() * 6.0;
             if !world.segment_is_clear(a, b, 0.3) {
                 continue;
             }
-            let lo = DVec2::new(unit(), unit()) * (size - 3.0);
+            let lo = DVec2::new(rng.unit(), rng.unit()) * (size - 3.0);
             let door = Obstacle::Box {
                 min: lo,
                 max: lo + DVec2::new(1.0, 3.0),
@@ -209,9 +203,9 @@ fn a_clearance_measured_before_an_obstacle_holds_after_it_when_the_obstacle_is_f
         far
     }
     let mut grid = GridWorld::new(map.clone()).unwrap();
-    let far = check(&mut grid, size, &mut unit, "grid");
+    let far = check(&mut grid, size, &mut rng, "grid");
     assert!(far > 100, "grid: only {far} far cases");
     let mut mesh = NavMeshWorld::new(NavMesh::from_grid(&map).unwrap());
-    let far = check(&mut mesh, size, &mut unit, "navmesh");
+    let far = check(&mut mesh, size, &mut rng, "navmesh");
     assert!(far > 100, "navmesh: only {far} far cases");
 }

@@ -290,19 +290,13 @@ fn shortcut_equals_the_plain_farthest_visible_loop() {
 fn a_grids_blocker_boxes_hold_walls_only() {
     use pathsmooth::grid::segment_is_free;
     use pathsmooth::World;
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let mut unit = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut rng = common::rng::Rng::new(2026);
     let maps = ["mazes/maze512-4-0", "random/random512-10-0", "dao/den312d"];
     for (name, map, _) in common::real_maps(&maps) {
         let world = common::world(&map);
         let size = DVec2::new(map.width() as f64, map.height() as f64);
         let free: Vec<DVec2> = (0..4000)
-            .map(|_| DVec2::new(unit(), unit()) * size)
+            .map(|_| DVec2::new(rng.unit(), rng.unit()) * size)
             .filter(|p| map.is_passable(p.x as i64, p.y as i64))
             .collect();
         let mut boxes = 0;
@@ -327,7 +321,7 @@ fn a_grids_blocker_boxes_hold_walls_only() {
             }
             for _ in 0..4 {
                 // Strictly inside: a margin of a thousandth of a cell.
-                let t = DVec2::new(unit(), unit()) * 0.998 + 0.001;
+                let t = DVec2::new(rng.unit(), rng.unit()) * 0.998 + 0.001;
                 let q = b.min + (b.max - b.min) * t;
                 assert!(
                     !segment_is_free(&map, pair[0], q),
