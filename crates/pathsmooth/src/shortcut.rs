@@ -281,14 +281,7 @@ fn blocked_down_to(
     // The chunk holding `k - 1` (its points from `k` up are hidden already).
     while k > i + 2 {
         let c = (k - 1) / CHUNK;
-        let b = chunks[c];
-        let corners = [
-            b.min,
-            DVec2::new(b.min.x, b.max.y),
-            b.max,
-            DVec2::new(b.max.x, b.min.y),
-        ];
-        if !corners.into_iter().all(hides) {
+        if !chunks[c].corners().into_iter().all(hides) {
             break;
         }
         k = c * CHUNK;

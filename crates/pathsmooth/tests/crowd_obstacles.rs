@@ -17,11 +17,12 @@ use pathsmooth::{GridWorld, Pipeline, Preset};
 /// only where it agrees strictly (samples 1/64 cell apart, margin 1/16 cell).
 fn near_box(a: DVec2, b: DVec2, lo: DVec2, hi: DVec2, r: f64, margin: f64) -> bool {
     let n = ((b - a).length() * 64.0).ceil().max(1.0) as usize;
-    (0..=n).any(|k| {
-        let p = a.lerp(b, k as f64 / n as f64);
-        let gap = (lo - p).max(p - hi).max(DVec2::ZERO).length();
-        gap < r + margin
-    })
+    (0..=n).any(|k| point_gap(a.lerp(b, k as f64 / n as f64), lo, hi) < r + margin)
+}
+
+/// The distance from `p` to the closed box `lo`–`hi`.
+fn point_gap(p: DVec2, lo: DVec2, hi: DVec2) -> f64 {
+    (lo - p).max(p - hi).max(DVec2::ZERO).length()
 }
 
 #[test]
@@ -125,10 +126,7 @@ fn a_door_obstacle_invalidates_exactly_the_blocked_agent_paths_and_removing_it_r
 /// below: by ternary search along the segment (the distance to a convex set is convex
 /// along a line), to 1e-12 of the segment's length.
 fn box_gap(a: DVec2, b: DVec2, lo: DVec2, hi: DVec2) -> f64 {
-    let gap = |t: f64| {
-        let p = a.lerp(b, t);
-        (lo - p).max(p - hi).max(DVec2::ZERO).length()
-    };
+    let gap = |t: f64| point_gap(a.lerp(b, t), lo, hi);
     let (mut s, mut e) = (0.0, 1.0);
     for _ in 0..200 {
         let (m1, m2) = (s + (e - s) / 3.0, e - (e - s) / 3.0);

@@ -4,7 +4,7 @@ use glam::DVec2;
 
 use crate::area::not_costlier;
 use crate::error::{Error, Result};
-use crate::geometry::{closest_on_segment, segment_distance};
+use crate::geometry::closest_on_segment;
 use crate::metrics::length;
 use crate::pipeline::Pipeline;
 use crate::world::{bends, check_in_bounds, check_path_and_radius, path_is_clear, Bounds, World};
@@ -544,20 +544,17 @@ impl AgentPath {
     }
 
     /// [`forget_world`](Self::forget_world) for a world that changed inside `changed` only
-    /// (an obstacle added or removed there; `None`: anywhere). The measure is kept when the
-    /// box lies farther from the measured segment than the clearance measured: that
-    /// clearance, capped as it was, is then what it would be now (walls added there are
-    /// farther than the nearest wall already was, and the nearest wall was not one of those
-    /// removed), so the agent's moves are what they would be had it measured again. What
-    /// spares a crowd's every agent a segment measure in the frame after a door moves.
-    pub(crate) fn forget_world_near(&mut self, changed: Option<Bounds>) {
-        let keep = match (self.walking, changed) {
-            (Some(w), Some(b)) => {
-                let margin = WALK_MARGIN * (1.0 + w.a.abs().max(w.b.abs()).max_element());
-                segment_box_distance(w.a, w.b, b) > w.clearance * (1.0 + 1e-9) + margin
-            }
-            _ => false,
-        };
+    /// (an obstacle added or removed there). The measure is kept when the box lies farther
+    /// from the measured segment than the clearance measured: that clearance, capped as it
+    /// was, is then what it would be now (walls added there are farther than the nearest
+    /// wall already was, and the nearest wall was not one of those removed), so the agent's
+    /// moves are what they would be had it measured again. What spares a crowd's every
+    /// agent a segment measure in the frame after a door moves.
+    pub(crate) fn forget_world_inside(&mut self, changed: Bounds) {
+        let keep = self.walking.is_some_and(|w| {
+            let margin = WALK_MARGIN * (1.0 + w.a.abs().max(w.b.abs()).max_element());
+            changed.segment_distance(w.a, w.b) > w.clearance * (1.0 + 1e-9) + margin
+        });
         if !keep {
             self.walking = None;
         }
@@ -1113,23 +1110,6 @@ fn near_enough<W: World + ?Sized>(
         }
     };
     clearance >= need && (i + 1 == path.len() - 1 || world.bend_is_clear(p, b, path[i + 2], radius))
-}
-
-/// The distance between the segment `a`–`b` and the closed box `w` (0 when they meet).
-fn segment_box_distance(a: DVec2, b: DVec2, w: Bounds) -> f64 {
-    let inside = |p: DVec2| p.cmpge(w.min).all() && p.cmple(w.max).all();
-    if inside(a) || inside(b) {
-        return 0.0;
-    }
-    let corners = [
-        w.min,
-        DVec2::new(w.max.x, w.min.y),
-        w.max,
-        DVec2::new(w.min.x, w.max.y),
-    ];
-    (0..4)
-        .map(|k| segment_distance(a, b, corners[k], corners[(k + 1) % 4]))
-        .fold(f64::INFINITY, f64::min)
 }
 
 /// True when `piece` (a plan ending at `path[k]`) joins the path at point `k`: the bend

@@ -157,6 +157,24 @@ impl Bounds {
         p.x >= self.min.x && p.x <= self.max.x && p.y >= self.min.y && p.y <= self.max.y
     }
 
+    /// The four corners, counter-clockwise from `min`.
+    pub(crate) fn corners(&self) -> [DVec2; 4] {
+        let (lo, hi) = (self.min, self.max);
+        [lo, DVec2::new(hi.x, lo.y), hi, DVec2::new(lo.x, hi.y)]
+    }
+
+    /// The distance between the segment `a`–`b` and the closed rectangle (0 when they
+    /// meet).
+    pub(crate) fn segment_distance(&self, a: DVec2, b: DVec2) -> f64 {
+        if self.contains(a) || self.contains(b) {
+            return 0.0;
+        }
+        let c = self.corners();
+        (0..4)
+            .map(|k| crate::geometry::segment_distance(a, b, c[k], c[(k + 1) % 4]))
+            .fold(f64::INFINITY, f64::min)
+    }
+
     /// The rectangle grown by `margin` on every side.
     pub(crate) fn grown(&self, margin: f64) -> Bounds {
         Bounds {

@@ -174,9 +174,16 @@ impl NavMeshWorld {
     /// [`clearance`](World::clearance) for a walker, its triangle located from `last`
     /// ([`NavMesh::locate_from`]): the same answer.
     pub(crate) fn clearance_from(&self, p: DVec2, last: &AtomicU32) -> f64 {
-        match self.mesh().locate_from(p, last) {
-            Some(_) => self.index.distance_to_point(p),
-            None => 0.0,
+        self.clearance_if_on(p, self.mesh().locate_from(p, last).is_some())
+    }
+
+    /// The clearance of `p`, which the mesh holds when `on` (else it is off the free
+    /// region: 0).
+    fn clearance_if_on(&self, p: DVec2, on: bool) -> f64 {
+        if on {
+            self.index.distance_to_point(p)
+        } else {
+            0.0
         }
     }
 
@@ -251,10 +258,7 @@ impl World for NavMeshWorld {
     }
 
     fn clearance(&self, p: DVec2) -> f64 {
-        if self.mesh().locate(p).is_none() {
-            return 0.0;
-        }
-        self.index.distance_to_point(p)
+        self.clearance_if_on(p, self.mesh().locate(p).is_some())
     }
 
     fn segment_is_clear(&self, a: DVec2, b: DVec2, radius: f64) -> bool {

@@ -642,7 +642,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             }),
             None => Vec::new(),
         };
-        let changed = world.obstacle_bounds(&obstacle)?;
+        let changed = Changed::from(world.obstacle_bounds(&obstacle)?);
         let id = self.change_world(changed, |w| w.add_obstacle(obstacle))?;
         let world = &*self.world;
         let pushed = push_out::push(&mut self.agents, &exits, &|a, b, r| {
@@ -673,11 +673,11 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     /// change (as [`add_obstacle`](Self::add_obstacle)'s) and one pipeline per thread made
     /// again.
     pub fn remove_obstacle(&mut self, id: ObstacleId) -> Result<()> {
-        // An obstacle that blocked nothing changes nothing; an unknown id changes nothing
-        // either (the world refuses it).
+        // A world that does not say which obstacle `id` is may change anywhere (an id it
+        // does not have, it refuses).
         let changed = match self.world.obstacle(id) {
-            Some(o) => self.world.obstacle_bounds(o)?,
-            None => None,
+            Some(o) => Changed::from(self.world.obstacle_bounds(o)?),
+            None => Changed::Anywhere,
         };
         self.change_world(changed, |w| w.remove_obstacle(id))
     }
@@ -1008,12 +1008,11 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     /// Runs `change` on the world, which no pipeline may hold meanwhile, and makes the
     /// pipelines again, with the searches' scratch of the old ones (a search's memory is
     /// not tied to a world: each search starts afresh in it; a grid's is 28 bytes a cell,
-    /// which the first plan after every door would otherwise allocate and fill again). The
-    /// world changes inside `changed` only (`None`: it may change anywhere): what the agent
-    /// paths measured farther from it holds.
+    /// which the first plan after every door would otherwise allocate and fill again). What
+    /// the agent paths measured away from where the world `changed` holds.
     fn change_world<T>(
         &mut self,
-        changed: Option<Bounds>,
+        changed: Changed,
         change: impl FnOnce(&mut W) -> Result<T>,
     ) -> Result<T> {
         let runs = self.pipelines.len();
@@ -1037,10 +1036,33 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         if result.is_ok() {
             self.changed = true;
             for a in &mut self.agents {
-                a.agent_path.forget_world_near(changed);
+                match changed {
+                    Changed::Nowhere => {}
+                    Changed::Inside(b) => a.agent_path.forget_world_inside(b),
+                    Changed::Anywhere => a.agent_path.forget_world(),
+                }
             }
         }
         result
+    }
+}
+
+/// Where a change of the world may have changed its answers.
+#[derive(Debug, Clone, Copy)]
+enum Changed {
+    /// Nowhere: an obstacle that blocks nothing.
+    Nowhere,
+    /// Inside the box of what an obstacle blocks.
+    Inside(Bounds),
+    /// Anywhere.
+    Anywhere,
+}
+
+impl From<Option<Bounds>> for Changed {
+    /// What an obstacle blocks ([`ObstacleWorld::obstacle_bounds`]) is where adding or
+    /// removing it changes the world.
+    fn from(blocks: Option<Bounds>) -> Self {
+        blocks.map_or(Changed::Nowhere, Changed::Inside)
     }
 }
 
