@@ -198,17 +198,19 @@ def test_bad_input_raises():
     assert np.array_equal(crowd.path(a)[-1], (1.5, 5.5))
 
 
-def test_a_plan_budget_makes_agents_wait():
+def test_a_plan_budget_makes_agents_wait_for_plans_only():
     crowd = Crowd(grid(WALL), 0.2, plan_budget=1)
     for k in range(4):
         crowd.add_agent((0.5 + 2 * k, 0.5), (0.5 + 2 * k, 2.5), 1.0)
-    for k in range(4):
-        crowd.set_target(k, (9.5 - 2 * k, 1.5))
+    # Targets beyond the wall take plans; one on the agent's side of it does not.
+    for k in range(3):
+        crowd.set_target(k, (9.5 - 2 * k, 5.5))
+    crowd.set_target(3, (0.5, 1.5))
     frame = crowd.update(0.1)
-    assert frame["waiting"] == 3
-    assert not crowd.waiting(0)
-    assert all(crowd.waiting(k) for k in (1, 2, 3))
-    for _ in range(3):
+    assert (frame["adjusted"], frame["replans"], frame["waiting"]) == (1, 1, 2)
+    assert not crowd.waiting(0) and not crowd.waiting(3)
+    assert all(crowd.waiting(k) for k in (1, 2))
+    for _ in range(2):
         crowd.update(0.1)
     assert not any(crowd.waiting(k) for k in range(4))
 

@@ -2,6 +2,7 @@
 //! one's index, every other agent keeps its own, and targets waiting to be planned follow
 //! their agents. Checked against a model kept here (a list of each agent's identity, by
 //! its start, updated as `Vec::swap_remove` would), over removals drawn with a fixed seed.
+//! And the plan budget ([`Crowd::with_plan_budget`]): only targets that take a plan wait.
 
 use crate::common;
 
@@ -12,9 +13,10 @@ use pathsmooth::{GridMap, GridWorld, Preset};
 
 #[test]
 fn removing_agents_moves_only_the_last_one_and_keeps_queued_targets_with_their_agents() {
+    // A wall between the agents and their new targets, so that each target takes a plan.
     let rows = [
         "................",
-        "................",
+        "@@@@@@@@@@@@@@@.",
         "................",
         "................",
     ];
@@ -29,9 +31,7 @@ fn removing_agents_moves_only_the_last_one_and_keeps_queued_targets_with_their_a
     let mut model: Vec<DVec2> = Vec::new();
     for k in 0..12 {
         let start = DVec2::new(0.5 + k as f64, 0.5);
-        crowd
-            .add_agent(start, DVec2::new(0.5 + k as f64, 3.5), 1.0)
-            .unwrap();
+        crowd.add_agent(start, start, 1.0).unwrap();
         model.push(start);
     }
     // Every agent asks for a new target: its own column, row 2, so a planned target names
@@ -40,6 +40,7 @@ fn removing_agents_moves_only_the_last_one_and_keeps_queued_targets_with_their_a
         crowd.set_target(i, DVec2::new(start.x, 2.5)).unwrap();
     }
     crowd.update(0.0).unwrap();
+    assert_eq!(crowd.agents().iter().filter(|a| a.waiting()).count(), 11);
     while !model.is_empty() {
         let i = (rng.next_u64() % model.len() as u64) as usize;
         let last = model.len() - 1;
@@ -64,7 +65,7 @@ fn removing_agents_moves_only_the_last_one_and_keeps_queued_targets_with_their_a
 
 #[test]
 fn queued_targets_are_planned_for_the_agent_that_asked_after_removals() {
-    let rows = ["..........", "..........", ".........."];
+    let rows = ["..........", "@@@@@@@@@.", ".........."];
     let world = GridWorld::new(GridMap::from_rows(&rows).unwrap()).unwrap();
     let mut crowd = Crowd::new(world, 0.25, Preset::Smooth.steps())
         .unwrap()
@@ -91,6 +92,67 @@ fn queued_targets_are_planned_for_the_agent_that_asked_after_removals() {
             DVec2::new(start.x, 2.5),
             "agent from {start}"
         );
+    }
+}
+
+/// Under a budget of `b` plans an update, a target that the agent's position or its
+/// path's end sees is taken in the next update, whatever the queue; the others are
+/// planned `b` an update, first asked first served; each agent ends on the path to its
+/// own target.
+#[test]
+fn a_plan_budget_holds_back_plans_only_first_asked_first_served() {
+    let rows = [
+        "....................",
+        "....................",
+        "@@@@@@@@@@@@@@@@@@@.",
+        "....................",
+    ];
+    for budget in [1, 2, 3] {
+        let world = GridWorld::new(GridMap::from_rows(&rows).unwrap()).unwrap();
+        let mut crowd = Crowd::new(world, 0.25, Preset::Smooth.steps())
+            .unwrap()
+            .with_plan_budget(Some(budget))
+            .unwrap();
+        let mut rng = Rng::new(7 + budget as u64);
+        let mut behind = Vec::new(); // agents whose new targets lie beyond the wall
+        for k in 0..16 {
+            let s = DVec2::new(0.5 + k as f64, 0.5);
+            crowd.add_agent(s, s, 1.0).unwrap();
+            let row = if rng.next_u64().is_multiple_of(2) {
+                1.5
+            } else {
+                3.5
+            };
+            let t = DVec2::new(0.5 + (rng.next_u64() % 19) as f64, row);
+            crowd.set_target(k, t).unwrap();
+            if row > 2.0 {
+                behind.push(k);
+            }
+        }
+        let seen = 16 - behind.len();
+        let mut served = 0;
+        while served < behind.len() {
+            let frame = crowd.update(0.0).unwrap();
+            let planned = budget.min(behind.len() - served);
+            let first = served == 0;
+            assert_eq!(
+                frame.adjusted,
+                if first { seen } else { 0 },
+                "budget {budget}"
+            );
+            assert_eq!(frame.replans, planned, "budget {budget}");
+            assert_eq!(frame.waiting, behind.len() - served - planned);
+            // The first asked are the ones planned.
+            for (n, &k) in behind.iter().enumerate() {
+                assert_eq!(crowd.agents()[k].waiting(), n >= served + planned);
+            }
+            served += planned;
+        }
+        for a in crowd.agents() {
+            assert!(!a.waiting());
+            let path = a.agent_path().path();
+            assert!(path.len() >= 2 && path[0] == a.agent_path().position());
+        }
     }
 }
 

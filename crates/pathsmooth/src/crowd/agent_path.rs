@@ -649,18 +649,33 @@ impl AgentPath {
         pipeline: &mut Pipeline<W>,
         t: DVec2,
     ) -> Result<Retargeted> {
+        match self.adjust_target(pipeline, t)? {
+            Some(adjusted) => Ok(adjusted),
+            None => self.plan_target(pipeline, t),
+        }
+    }
+
+    /// Cases 1 and 2 of [`move_target`](Self::move_target) alone: the path adjusted
+    /// locally to end at `t` ([`Retargeted::Adjusted`]), or `None` when that takes a plan
+    /// ([`plan_target`](Self::plan_target)): neither the position nor the path's end sees
+    /// `t`, or the agent path is [stuck](Self::stuck). The agent path is unchanged unless
+    /// adjusted. A crowd under a [plan budget](super::Crowd::with_plan_budget) takes
+    /// these at once and queues only the plans.
+    ///
+    /// Errors: [`move_target`](Self::move_target)'s for a bad `t` (no plan is made).
+    /// Cost: at most 65 segment and bend tests; allocates nothing.
+    pub fn adjust_target<W: World>(
+        &mut self,
+        pipeline: &Pipeline<W>,
+        t: DVec2,
+    ) -> Result<Option<Retargeted>> {
         check_point(pipeline, t, "target")?;
         let last = self.path.len() - 1;
         if self.stuck.is_some() {
-            if last == 0 {
-                self.path.push(t);
-            } else {
-                self.path[last] = t;
-            }
-            return Ok(Retargeted::Stuck);
+            return Ok(None);
         }
         if t == self.path[last] {
-            return Ok(Retargeted::Adjusted { dropped: 0 });
+            return Ok(Some(Retargeted::Adjusted { dropped: 0 }));
         }
         let world = pipeline.world();
         let radius = pipeline.radius();
@@ -720,7 +735,31 @@ impl AgentPath {
             if self.path[j] != t {
                 self.path.push(t);
             }
-            return Ok(Retargeted::Adjusted { dropped });
+            return Ok(Some(Retargeted::Adjusted { dropped }));
+        }
+        Ok(None)
+    }
+
+    /// Case 3 of [`move_target`](Self::move_target) alone: the whole path planned again
+    /// from the position to `t` ([`Retargeted::Replanned`]); while
+    /// [stuck](Self::stuck), only the target recorded ([`Retargeted::Stuck`]).
+    ///
+    /// Errors: [`move_target`](Self::move_target)'s, the agent path unchanged. Cost: one
+    /// [`Pipeline::plan`].
+    pub fn plan_target<W: World>(
+        &mut self,
+        pipeline: &mut Pipeline<W>,
+        t: DVec2,
+    ) -> Result<Retargeted> {
+        check_point(pipeline, t, "target")?;
+        if self.stuck.is_some() {
+            let last = self.path.len() - 1;
+            if last == 0 {
+                self.path.push(t);
+            } else {
+                self.path[last] = t;
+            }
+            return Ok(Retargeted::Stuck);
         }
         self.take_plan(pipeline, self.path[0], t)?;
         Ok(Retargeted::Replanned)

@@ -4,7 +4,7 @@
 //! (A private module: its public items are re-exported by its parent, whose docs
 //! describe it under "The distance field".)
 
-use glam::{DVec2, IVec2};
+use glam::{DVec2, I64Vec2, IVec2};
 
 use crate::grid::map::GridMap;
 
@@ -161,6 +161,31 @@ impl<T: Run> ColumnRuns<T> {
     }
 }
 
+/// `cells` as rectangles of cells (lowest and highest corner cells), whose union they are:
+/// the longest runs along x of each row, and runs of one span on consecutive rows merged.
+/// Repeated cells count once. O(n log n).
+fn rectangles(cells: &[IVec2]) -> Vec<(IVec2, IVec2)> {
+    let mut cells = cells.to_vec();
+    cells.sort_unstable_by_key(|c| (c.y, c.x));
+    cells.dedup();
+    let mut runs: Vec<(IVec2, IVec2)> = Vec::new();
+    for c in cells {
+        match runs.last_mut() {
+            Some((_, b)) if b.y == c.y && b.x + 1 == c.x => b.x = c.x,
+            _ => runs.push((c, c)),
+        }
+    }
+    runs.sort_unstable_by_key(|(a, b)| (a.x, b.x, a.y));
+    let mut out: Vec<(IVec2, IVec2)> = Vec::new();
+    for (a, b) in runs {
+        match out.last_mut() {
+            Some((oa, ob)) if (oa.x, ob.x) == (a.x, b.x) && ob.y + 1 == a.y => ob.y = b.y,
+            _ => out.push((a, b)),
+        }
+    }
+    out
+}
+
 fn saturate(v: i64) -> u32 {
     u32::try_from(v).unwrap_or(u32::MAX)
 }
@@ -293,10 +318,12 @@ impl DistanceField {
     /// `base.reach()`. Exact, and equal to [`DistanceField::new`]`(map)`: the distance to a
     /// union of squares is the smaller of the distances to its parts, so each centre and
     /// vertex near the change is the least of its value in `base` and its distance to each
-    /// cell of `extra`; farther ones are nearer to `base`'s walls than to any changed
-    /// cell. The changed columns' runs are swept again.
+    /// part of `extra` (its cells merged into rectangles, [`rectangles`]: an obstacle's box
+    /// is one); farther ones are nearer to `base`'s walls than to any changed cell. The
+    /// changed columns' runs are swept again.
     ///
-    /// Cost: O(h) per changed column plus O((box + 2 reach)² × |extra|).
+    /// Cost: O(h) per changed column, O(|extra| log |extra|) for the rectangles, plus
+    /// O((box + 2 reach)² × rectangles near the box).
     pub(crate) fn patch(
         &mut self,
         map: &GridMap,
@@ -317,29 +344,30 @@ impl DistanceField {
         let span = |lo: i32, hi: i32, end: usize| {
             (lo as i64 - reach).max(0) as usize..=((hi as i64 + reach).max(0) as usize).min(end)
         };
-        let near: Vec<IVec2> = extra
-            .iter()
-            .copied()
-            .filter(|c| {
-                let (x, y) = (c.x as i64, c.y as i64);
-                x >= lo.x as i64 - 2 * reach
-                    && x <= hi.x as i64 + 2 * reach
-                    && y >= lo.y as i64 - 2 * reach
-                    && y <= hi.y as i64 + 2 * reach
-            })
+        let (wlo, whi) = (lo.as_i64vec2() - 2 * reach, hi.as_i64vec2() + 2 * reach);
+        let near: Vec<(I64Vec2, I64Vec2)> = rectangles(extra)
+            .into_iter()
+            .map(|(a, b)| (a.as_i64vec2(), b.as_i64vec2()))
+            .filter(|&(a, b)| a.cmple(whi).all() && b.cmpge(wlo).all())
             .collect();
-        // Half-unit gaps: from a centre to the square of column bx, max(0, 2|x − bx| − 1);
-        // from a vertex line x to it, 2·(bx − x) or 2·(x − bx − 1) outside it, else 0.
-        let centre_gap = |x: usize, b: i32| (2 * (x as i64 - b as i64).abs() - 1).max(0);
-        let vertex_gap = |x: usize, b: i32| {
-            let (x, b) = (x as i64, b as i64);
-            (2 * (b - x)).max(2 * (x - b - 1)).max(0)
+        // Half-unit gaps, on one axis, to the squares of columns a..=b: from a centre x,
+        // max(0, 2(a − x) − 1, 2(x − b) − 1); from a vertex line x, max(0, 2(a − x),
+        // 2(x − b − 1)). The union of a rectangle's squares is a rectangle, so its squared
+        // gap is the sum of the axes'; the least over the rectangles is the least over
+        // their cells, to the bit.
+        let centre_gap = |x: usize, a: i64, b: i64| {
+            let x = x as i64;
+            (2 * (a - x) - 1).max(2 * (x - b) - 1).max(0)
+        };
+        let vertex_gap = |x: usize, a: i64, b: i64| {
+            let x = x as i64;
+            (2 * (a - x)).max(2 * (x - b - 1)).max(0)
         };
         for y in span(lo.y, hi.y, h - 1) {
             for x in span(lo.x, hi.x, w - 1) {
                 let i = y * w + x;
-                let q = near.iter().fold(base.centres[i] as i64, |q, c| {
-                    q.min(centre_gap(x, c.x).pow(2) + centre_gap(y, c.y).pow(2))
+                let q = near.iter().fold(base.centres[i] as i64, |q, &(a, b)| {
+                    q.min(centre_gap(x, a.x, b.x).pow(2) + centre_gap(y, a.y, b.y).pow(2))
                 });
                 self.centres[i] = saturate(q);
             }
@@ -347,8 +375,8 @@ impl DistanceField {
         for y in span(lo.y, hi.y + 1, h) {
             for x in span(lo.x, hi.x + 1, w) {
                 let i = y * (w + 1) + x;
-                let q = near.iter().fold(base.vertices[i] as i64, |q, c| {
-                    q.min(vertex_gap(x, c.x).pow(2) + vertex_gap(y, c.y).pow(2))
+                let q = near.iter().fold(base.vertices[i] as i64, |q, &(a, b)| {
+                    q.min(vertex_gap(x, a.x, b.x).pow(2) + vertex_gap(y, a.y, b.y).pow(2))
                 });
                 self.vertices[i] = saturate(q);
             }
@@ -802,6 +830,34 @@ mod tests {
 
     fn p(x: f64, y: f64) -> DVec2 {
         DVec2::new(x, y)
+    }
+
+    /// The rectangles cover exactly the cells given (repeats and all), one cell once.
+    #[test]
+    fn rectangles_cover_the_cells_once() {
+        let mut next = crate::test_fixtures::uniform(17);
+        for _ in 0..200 {
+            let n = (next() * 40.0) as usize;
+            let cells: Vec<IVec2> = (0..n)
+                .map(|_| IVec2::new((next() * 8.0) as i32 - 2, (next() * 8.0) as i32 - 2))
+                .collect();
+            let mut covered: Vec<IVec2> = rectangles(&cells)
+                .iter()
+                .flat_map(|&(a, b)| {
+                    assert!(a.cmple(b).all(), "{a} {b}");
+                    (a.y..=b.y).flat_map(move |y| (a.x..=b.x).map(move |x| IVec2::new(x, y)))
+                })
+                .collect();
+            let mut want = cells.clone();
+            for v in [&mut covered, &mut want] {
+                v.sort_unstable_by_key(|c| (c.y, c.x));
+            }
+            want.dedup();
+            assert_eq!(covered, want, "from {cells:?}");
+        }
+        // A box of cells is one rectangle.
+        let block: Vec<IVec2> = (0..12).map(|k| IVec2::new(k % 3, k / 3)).collect();
+        assert_eq!(rectangles(&block), [(IVec2::ZERO, IVec2::new(2, 3))]);
     }
 
     #[test]

@@ -149,7 +149,8 @@ impl Crowd<SurfaceWorld> {
         let height = self.height_of(&planned);
         let a = &mut self.agents[agent];
         a.agent_path = planned.agent_path;
-        (a.wanted, a.queued, a.plan_now, a.repair, a.error) = (None, false, false, false, None);
+        (a.wanted, a.queued, a.plan_now, a.needs_plan) = (None, false, false, false);
+        (a.repair, a.error) = (false, None);
         a.height = height.unwrap_or(a.height);
         self.worlds[agent] = planned.world;
         self.onward[agent] = planned.onward;

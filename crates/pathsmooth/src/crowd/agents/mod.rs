@@ -67,6 +67,9 @@ pub struct CrowdAgent {
     queued: bool,
     /// Its target is planned in this update.
     plan_now: bool,
+    /// Its target was tried under the plan budget and takes a plan: it waits for one
+    /// ([`Crowd::serve_queue`]).
+    needs_plan: bool,
     /// Set when the world changed under the agent path: the next update repairs it.
     repair: bool,
     /// The last error an update met for this agent: a refused target, a failed move.
@@ -248,7 +251,7 @@ pub struct Crowd<W: ObstacleWorld = GridWorld> {
     agent_height: f64,
     /// The agents with a target to plan, first asked first served.
     queue: VecDeque<AgentIndex>,
-    /// The most targets planned per update (`None`: all).
+    /// The most plans for new targets per update (`None`: no limit).
     plan_budget: Option<usize>,
     /// The world changed since the last update: stuck agents try again.
     changed: bool,
@@ -467,6 +470,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             wanted: None,
             queued: false,
             plan_now: false,
+            needs_plan: false,
             repair: false,
             error: None,
             velocity: DVec2::ZERO,
@@ -512,6 +516,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     pub fn set_target(&mut self, agent: AgentIndex, target: DVec2) -> Result<()> {
         let a = self.agents.get_mut(agent).ok_or(no_agent(agent))?;
         a.wanted = Some(target);
+        a.needs_plan = false;
         self.onward[agent] = None;
         if !a.queued {
             a.queued = true;
@@ -520,13 +525,17 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         Ok(())
     }
 
-    /// Plans at most `plans` new targets per [`update`](Self::update), first asked first
-    /// served, as Detour's crowd serves its path queue; the others wait
+    /// Makes at most `plans` plans for new targets per [`update`](Self::update), first
+    /// asked first served, as Detour's crowd serves its path queue; the others wait
     /// ([`CrowdAgent::waiting`], [`CrowdFrame::waiting`]) and walk their old paths, which
-    /// stay valid, meanwhile. `None` (the default) plans every target in the update after
-    /// it was asked. A budget spreads a burst of new goals over frames, so that one frame
-    /// does not pay for all of them; repairs after a change of the world are never
-    /// deferred. The order of service does not depend on the threads.
+    /// stay valid, meanwhile. A new target that the agent's position or the end of its
+    /// path sees ([`AgentPath::adjust_target`]: a few segment tests, no plan) is taken in
+    /// the next update and costs nothing of the budget; only those that take a plan
+    /// ([`AgentPath::plan_target`]) queue for it. `None` (the default) plans every target
+    /// in the update after it was asked. A budget spreads a burst of plans over frames, so
+    /// that one frame does not pay for all of them; repairs after a change of the world,
+    /// and the local re-plans of agents pushed off their paths, are never deferred. The
+    /// order of service does not depend on the threads.
     ///
     /// Errors: [`Error::BadParameter`] for `Some(0)` (no target would ever be planned).
     pub fn with_plan_budget(mut self, plans: Option<usize>) -> Result<Self> {
@@ -774,9 +783,10 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             return Err(Error::param("dt", dt, "a finite time step ≥ 0"));
         }
         let retry = std::mem::take(&mut self.changed);
-        self.serve_queue();
+        let served = self.serve_queue();
         let Some(settings) = self.avoidance else {
-            let mut frame = self.each_run(&|a, pipeline, frame| {
+            let mut frame = served;
+            frame += self.each_run(&|a, pipeline, frame| {
                 prepare_agent(a, pipeline, retry, frame);
                 walk_agent(a, pipeline, dt, frame);
                 count_agent(a, frame);
@@ -785,7 +795,8 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             self.moving.advance(dt);
             return Ok(frame);
         };
-        let mut frame = self.each_run(&|a, pipeline, frame| {
+        let mut frame = served;
+        frame += self.each_run(&|a, pipeline, frame| {
             prepare_agent(a, pipeline, retry, frame);
             a.aim = aim(a, dt);
         });
@@ -983,14 +994,44 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         }
     }
 
-    /// Marks the agents whose targets this update plans: the queue's first `plan_budget`.
-    fn serve_queue(&mut self) {
-        let served = self.plan_budget.unwrap_or(usize::MAX).min(self.queue.len());
-        for i in self.queue.drain(..served) {
+    /// Marks the agents whose targets this update plans. Without a budget, all. Under
+    /// one, first (in the queue's order, on the calling thread) every target not yet
+    /// tried is adjusted locally where it can be ([`AgentPath::adjust_target`]; those
+    /// adjusted or refused leave the queue, counted in the returned frame), then the
+    /// first `plan_budget` of those that take a plan are marked. Each target is tried
+    /// once: one that waits keeps its place for a plan.
+    fn serve_queue(&mut self) -> CrowdFrame {
+        let mut frame = CrowdFrame::default();
+        let Some(budget) = self.plan_budget else {
+            for i in self.queue.drain(..) {
+                let a = &mut self.agents[i];
+                a.queued = false;
+                a.plan_now = true;
+            }
+            return frame;
+        };
+        let mut granted = 0;
+        let mut queue = std::mem::take(&mut self.queue);
+        queue.retain(|&i| {
             let a = &mut self.agents[i];
-            a.queued = false;
-            a.plan_now = true;
-        }
+            if !a.needs_plan {
+                let pipeline = &mut self.pipelines[0][a.size];
+                pipeline.use_world(self.worlds[i].as_ref().unwrap_or(&self.world));
+                a.needs_plan = try_target(a, pipeline, &mut frame);
+                if !a.needs_plan {
+                    a.queued = false;
+                    return false;
+                }
+            }
+            if granted == budget {
+                return true;
+            }
+            granted += 1;
+            (a.queued, a.plan_now) = (false, true);
+            false
+        });
+        self.queue = queue;
+        frame
     }
 
     /// A run's pipelines: one on the crowd's world and steps for each of its radii. Each
@@ -1097,7 +1138,11 @@ fn prepare_agent<W: World>(
     }
     if let Some(t) = a.wanted.take_if(|_| std::mem::take(&mut a.plan_now)) {
         a.error = None;
-        match c.move_target(pipeline, t) {
+        let retargeted = match std::mem::take(&mut a.needs_plan) {
+            true => c.plan_target(pipeline, t),
+            false => c.move_target(pipeline, t),
+        };
+        match retargeted {
             Ok(Retargeted::Adjusted { .. }) => frame.adjusted += 1,
             Ok(Retargeted::Replanned) => frame.replans += 1,
             Ok(Retargeted::Stuck) => {
@@ -1112,6 +1157,30 @@ fn prepare_agent<W: World>(
             }
         }
     }
+}
+
+/// Tries agent `a`'s wanted target under a plan budget (see [`Crowd::serve_queue`]): taken
+/// with a local adjustment, or refused, both counted in `frame` (the target no longer
+/// wanted); true when it takes a plan (the agent path unchanged).
+fn try_target<W: World>(
+    a: &mut CrowdAgent,
+    pipeline: &Pipeline<Arc<W>>,
+    frame: &mut CrowdFrame,
+) -> bool {
+    let Some(t) = a.wanted else {
+        return false;
+    };
+    a.error = None;
+    match a.agent_path.adjust_target(pipeline, t) {
+        Ok(None) => return true,
+        Ok(Some(_)) => frame.adjusted += 1,
+        Err(e) => {
+            a.error = Some(e);
+            frame.refused += 1;
+        }
+    }
+    a.wanted = None;
+    false
 }
 
 /// Where agent `a` stands, and the velocity its path asks of it over `dt`, for avoidance.
