@@ -170,6 +170,13 @@ pub(crate) type WallsNear<'a> = &'a (dyn Fn(usize, DVec2, f64, &mut Vec<[DVec2; 
 /// index.
 type Near = (bool, f64, u32);
 
+/// A neighbour's place in the order of [`Near`]'s tuples, as one integer (the bits of a
+/// distance, which is never negative nor NaN, keep its order): compared without the
+/// float comparisons' branches.
+fn rank(&(later, d, j): &Near) -> u128 {
+    (u128::from(later) << 96) | (u128::from(d.to_bits()) << 32) | u128::from(j)
+}
+
 /// What one run's solves reuse: a mover's neighbours, as found and as ORCA takes them, and
 /// the walls near it.
 #[derive(Debug, Clone, Default)]
@@ -206,6 +213,10 @@ pub(crate) struct Frame<'a> {
     /// however many nearer agents there are).
     obstacles: bool,
 }
+
+/// How far a squared distance may stand above another by rounding alone, relatively
+/// (many times the few units in the last place of a square and a square root).
+const LOOSE: f64 = 1.0 + 1e-12;
 
 /// The most buckets out from a mover's own that the reach is cut into
 /// ([`bucket_span`]): a denser crowd gains little from more, and the fallback search
@@ -268,6 +279,33 @@ struct Columns {
     bounds: Vec<usize>,
 }
 
+impl Columns {
+    /// The ranges of the buckets' list that the bounds name, column by column.
+    fn ranges(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.bounds.chunks_exact(2).map(|b| (b[0], b[1]))
+    }
+
+    /// The ranges these bounds (of `span`, round a mover's bucket) name less those that
+    /// `inner` (of span 1, round the same bucket) names: in the middle three columns the
+    /// stretches below and above the inner ones.
+    fn ranges_beside<'a>(
+        &'a self,
+        inner: &'a Columns,
+        span: i64,
+    ) -> impl Iterator<Item = (usize, usize)> + 'a {
+        let span = span as usize;
+        self.bounds
+            .chunks_exact(2)
+            .enumerate()
+            .flat_map(
+                move |(c, b)| match (c + 1).checked_sub(span).filter(|&m| m < 3) {
+                    Some(m) => [(b[0], inner.bounds[2 * m]), (inner.bounds[2 * m + 1], b[1])],
+                    None => [(b[0], b[1]), (b[1], b[1])],
+                },
+            )
+    }
+}
+
 impl Buckets {
     /// Buckets `n` movers, mover `i` seen as `seen(i)`, in squares of side `cell`, reusing
     /// the memory.
@@ -290,16 +328,10 @@ impl Buckets {
         (lo, hi)
     }
 
-    /// The movers in the buckets of side `cell` within `span` of point `p`'s on each axis,
-    /// as seen, through the `columns` of the last call with this span (see [`Columns`]; any
-    /// order of calls is answered right, bucket order fastest).
-    fn around<'a>(
-        &'a self,
-        cell: f64,
-        p: DVec2,
-        span: i64,
-        columns: &'a mut Columns,
-    ) -> impl Iterator<Item = (usize, &'a Seen)> + 'a {
+    /// Sets `columns` to the bounds of the buckets of side `cell` within `span` of point
+    /// `p`'s on each axis, from those of the last call with this span (see [`Columns`];
+    /// any order of calls is answered right, bucket order fastest).
+    fn around(&self, cell: f64, p: DVec2, span: i64, columns: &mut Columns) {
         let (bx, by) = (bucket(p.x, cell), bucket(p.y, cell));
         let now = key(bx, by);
         // Bound 2c: the first key at or above column c's lowest bucket; 2c + 1: above its
@@ -326,9 +358,6 @@ impl Buckets {
             }
         }
         columns.key = Some(now);
-        let bounds: &'a [usize] = &columns.bounds;
-        let ranges = bounds.chunks_exact(2).map(|b| (b[0], b[1]));
-        ranges.flat_map(move |r| self.range(r))
     }
 
     /// The movers in the buckets `xs.0..=xs.1` × `ys.0..=ys.1`, column by column, as seen.
@@ -719,22 +748,33 @@ impl Frame<'_> {
         // First the 3 × 3 buckets round the mover's: they hold every mover nearer than a
         // bucket's side, so when the nearest `max` found there are all nearer than that
         // (by a margin for the rounding of the buckets' bounds), nothing outside is nearer
-        // and they are the answer. Else the whole reach. Moving obstacles are kept
-        // whatever their distance: with any about, the whole reach at once.
+        // and they are the answer. Else the rest of the reach, read on from that answer
+        // (the 3 × 3 buckets not read twice). Moving obstacles are kept whatever their
+        // distance: with any about, the whole reach at once.
+        let p = self.movers[i].position;
+        let (cell2, whole) = (self.cell * self.cell, (2 * self.span + 1).pow(2));
+        near.clear();
         if self.span > 1 && !self.obstacles {
-            self.gather(i, 1, near, inner, seen);
+            self.buckets.around(self.cell, p, 1, inner);
+            self.gather(i, inner.ranges(), 9.0 * cell2, near, seen);
             let max = self.settings.max_neighbours;
             let sure = 0.99 * self.cell;
             if near.len() == max && near.last().is_some_and(|&(_, d, _)| d < sure) {
                 return;
             }
+            self.buckets.around(self.cell, p, self.span, outer);
+            let rest = outer.ranges_beside(inner, self.span);
+            self.gather(i, rest, (whole - 9) as f64 * cell2, near, seen);
+            return;
         }
-        self.gather(i, self.span, near, outer, seen);
+        self.buckets.around(self.cell, p, self.span, outer);
+        self.gather(i, outer.ranges(), whole as f64 * cell2, near, seen);
     }
 
-    /// The (at most the settings' limit) movers nearest mover `i` within the reach, on its
-    /// floor and in the buckets within `span` of its own, into `near` in order (see
-    /// [`nearest`](Self::nearest)).
+    /// Adds to `near` the movers of the `ranges` of the buckets' list that are within the
+    /// reach of mover `i` and on its floor, keeping the (at most the settings' limit)
+    /// nearest in order (see [`nearest`](Self::nearest)); counts them and the buckets'
+    /// area in `read`.
     ///
     /// In a dense crowd far more movers are in reach than are kept (the limit is a
     /// handful): each candidate is compared with the worst kept one and only a better one
@@ -742,34 +782,54 @@ impl Frame<'_> {
     fn gather(
         &self,
         i: usize,
-        span: i64,
+        ranges: impl Iterator<Item = (usize, usize)>,
+        area: f64,
         near: &mut Vec<Near>,
-        columns: &mut Columns,
         read: &mut (u64, f64),
     ) {
-        let (reach, cell, max) = (self.reach, self.cell, self.settings.max_neighbours);
-        near.clear();
+        let (reach, max) = (self.reach, self.settings.max_neighbours);
         let (p, floor) = (self.movers[i].position, self.movers[i].floor);
-        let side = (2 * span + 1) as f64 * cell;
-        read.1 += side * side;
-        for (j, seen) in self.buckets.around(cell, p, span, columns) {
+        read.1 += area;
+        // A first test without a square root, loose enough never to pass over a mover the
+        // exact tests keep: a squared distance beyond the reach's square, or (with no
+        // moving obstacle about, which would come first whatever its distance) beyond the
+        // worst kept one's once the list is full, by more than rounding. Most candidates
+        // stop here, on one branch that seldom changes its way (the exact tests' two
+        // unpredictable branches waited on the square root).
+        let limit = |near: &[Near]| {
+            let reach2 = reach * reach * LOOSE;
+            match near.last() {
+                Some(&(_, d, _)) if near.len() == max && !self.obstacles => {
+                    reach2.min(d * d * LOOSE)
+                }
+                _ => reach2,
+            }
+        };
+        let mut beyond = limit(near);
+        for (j, seen) in ranges.flat_map(|r| self.buckets.range(r)) {
             read.0 += 1;
-            let d = seen.position.distance(p);
+            let d2 = (seen.position - p).length_squared();
+            if d2 > beyond {
+                continue;
+            }
+            let d = d2.sqrt(); // `DVec2::distance`, to the bit
             if j == i || d > reach || !same_floor(floor, seen.floor, self.height) {
                 continue;
             }
             // Moving obstacles first: the limit must not leave a truck out for a crowd.
             let candidate = (!seen.obstacle, d, j as u32);
+            let rank = rank(&candidate);
             if near.len() == max {
                 match near.last() {
-                    Some(worst) if candidate < *worst => {
+                    Some(worst) if rank < self::rank(worst) => {
                         near.pop();
                     }
                     _ => continue,
                 }
             }
-            let at = near.partition_point(|kept| *kept < candidate);
+            let at = near.partition_point(|kept| self::rank(kept) < rank);
             near.insert(at, candidate);
+            beyond = limit(near);
         }
     }
 }
@@ -875,15 +935,14 @@ mod tests {
                 let (frame, solvers) = s.frame(&settings, 2.0, 0.1, 1);
                 let last = frame.buckets.sorted.len() - 1;
                 let p = frame.movers[frame.buckets.sorted[last].1 as usize].position;
-                let _ = frame
+                frame
                     .buckets
-                    .around(frame.cell, p, span, &mut solvers[0].outer)
-                    .count();
+                    .around(frame.cell, p, span, &mut solvers[0].outer);
                 s.movers.truncate(s.movers.len() / 2);
             }
             let settings = Avoidance::default();
             let (frame, solvers) = s.frame(&settings, 2.0, 0.1, 1);
-            let columns = &mut solvers[0].outer;
+            let Solver { inner, outer, .. } = &mut solvers[0];
             let mut order: Vec<usize> = frame
                 .buckets
                 .sorted
@@ -900,20 +959,36 @@ mod tests {
             let at = |p: DVec2| (bucket(p.x, cell), bucket(p.y, cell));
             for i in order {
                 let p = frame.movers[i].position;
-                let mut found: Vec<usize> = frame
-                    .buckets
-                    .around(cell, p, span, columns)
-                    .map(|(j, _)| j)
-                    .collect();
-                found.sort_unstable();
+                let found = |ranges: &mut dyn Iterator<Item = (usize, usize)>| {
+                    let mut found: Vec<usize> = ranges
+                        .flat_map(|r| frame.buckets.range(r).map(|(j, _)| j))
+                        .collect();
+                    found.sort_unstable();
+                    found
+                };
                 let (bx, by) = at(p);
+                let within = |j: usize, span: i64| {
+                    let (x, y) = at(frame.movers[j].position);
+                    (x - bx).abs() <= span && (y - by).abs() <= span
+                };
+                frame.buckets.around(cell, p, span, outer);
                 let every: Vec<usize> = (0..frame.movers.len())
-                    .filter(|&j| {
-                        let (x, y) = at(frame.movers[j].position);
-                        (x - bx).abs() <= span && (y - by).abs() <= span
-                    })
+                    .filter(|&j| within(j, span))
                     .collect();
-                assert_eq!(found, every, "trial {trial}, mover {i}");
+                assert_eq!(
+                    found(&mut outer.ranges()),
+                    every,
+                    "trial {trial}, mover {i}"
+                );
+                // Beyond the 3 × 3 buckets round it: the rest of the reach.
+                if span > 1 {
+                    frame.buckets.around(cell, p, 1, inner);
+                    let rest: Vec<usize> = (0..frame.movers.len())
+                        .filter(|&j| within(j, span) && !within(j, 1))
+                        .collect();
+                    let beside = &mut outer.ranges_beside(inner, span);
+                    assert_eq!(found(beside), rest, "trial {trial}, mover {i}");
+                }
             }
         }
     }
