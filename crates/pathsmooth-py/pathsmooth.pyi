@@ -361,7 +361,7 @@ class _CrowdFrame(TypedDict):
 class Crowd:
     """Agents walking their smooth paths on one world whose obstacles come and go: each
     `update(dt)` repairs the paths a new obstacle blocks, plans the new targets (at most
-    `plan_budget` per update) and walks every agent `speed × dt`, on `threads` threads
+    `plan_budget` plans per update; a target the agent's path sees takes none) and walks every agent `speed × dt`, on `threads` threads
     (the same result for any number).
 
     The crowd owns a copy of `world`: obstacles added through the crowd change the crowd's

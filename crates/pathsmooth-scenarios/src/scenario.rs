@@ -40,8 +40,9 @@ pub struct CrowdScenario {
     pub hz: f64,
     /// The smoothing steps of every plan (default [`Preset::Smooth`]).
     pub steps: Vec<Step>,
-    /// The most new goals planned per frame ([`Crowd::with_plan_budget`]); `None` (the
-    /// default): all in the frame after they are given.
+    /// The most plans for new goals per frame ([`Crowd::with_plan_budget`]: goals an
+    /// agent's path sees are taken at once, outside it); `None` (the default): all in the
+    /// frame after they are given.
     pub plan_budget: Option<usize>,
     /// Threads for the agents' updates (default 1; more needs the `rayon` feature). The
     /// simulation is the same for any number.

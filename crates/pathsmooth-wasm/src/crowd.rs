@@ -70,7 +70,8 @@ impl Crowd {
     /// on its floor) whose agents are `radius` across by default, their paths made with
     /// `steps` (as `Pipeline`'s). `options`:
     /// `avoid` (true: agents avoid each other and moving obstacles, ORCA), `planBudget`
-    /// (at most this many plans per update: the rest wait their turn).
+    /// (at most this many plans for new targets per update: the rest wait their turn; a
+    /// target the agent's path sees takes no plan).
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "GridWorld | NavMeshWorld | SurfaceMesh")]

@@ -81,8 +81,9 @@ pub struct CrowdArgs {
     /// The seed of every random choice (placements, goals, door times).
     #[arg(long, default_value_t = CrowdScenario::default().seed)]
     pub seed: u64,
-    /// The most new goals planned per frame, first given first served (the others wait,
-    /// walking their old paths); all by default.
+    /// The most plans for new goals per frame, first given first served (the others wait,
+    /// walking their old paths; a goal the agent's path sees takes no plan and never
+    /// waits); all by default.
     #[arg(long)]
     pub plan_budget: Option<usize>,
     /// The agents avoid one another (ORCA, the library's `Avoidance::default()`); without

@@ -553,7 +553,11 @@ impl AgentPath {
     pub(crate) fn forget_world_inside(&mut self, changed: Bounds) {
         let keep = self.walking.is_some_and(|w| {
             let margin = WALK_MARGIN * (1.0 + w.a.abs().max(w.b.abs()).max_element());
-            changed.segment_distance(w.a, w.b) > w.clearance * (1.0 + 1e-9) + margin
+            let clear = w.clearance * (1.0 + 1e-9) + margin;
+            // Most changes are far from most agents: the segment's box tells, cheaply (its
+            // distance can stand a unit in the last place above the segment's, as rounded).
+            changed.box_distance(w.a, w.b) > clear * (1.0 + 1e-12)
+                || changed.segment_distance(w.a, w.b) > clear
         });
         if !keep {
             self.walking = None;

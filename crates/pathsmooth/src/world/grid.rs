@@ -258,14 +258,28 @@ impl GridWorld {
     /// Makes `map` (this world's map with the obstacles' cells in the box `lo..=hi`
     /// blocked or freed; every other cell as it is) the world's, patching the distance
     /// field around the box instead of rebuilding it ([`DistanceField::patch`]); the
-    /// navmesh is built again on next use. The result equals [`rebuild`](Self::rebuild)'s.
-    /// Cost: O(width × height) byte copies and counts, plus the patch.
-    pub(super) fn patch(&mut self, map: GridMap, lo: IVec2, hi: IVec2) -> Result<()> {
+    /// navmesh is built again on next use. `bare_now`: the world had no obstacle before
+    /// this change, so its map and field are the bare ones (the first change keeps a
+    /// copy of them instead of building them again). The result equals
+    /// [`rebuild`](Self::rebuild)'s. Cost: O(width × height) byte copies and counts, plus
+    /// the patch.
+    pub(super) fn patch(
+        &mut self,
+        map: GridMap,
+        lo: IVec2,
+        hi: IVec2,
+        bare_now: bool,
+    ) -> Result<()> {
         if map.passable_count() == 0 {
             return Err(Error::NoFreeSpace);
         }
         let bare = match self.bare.take() {
             Some(bare) => bare,
+            None if bare_now => {
+                let (map, field) = (self.map.clone(), self.field.clone());
+                let reach = field.reach();
+                Box::new(Bare { map, field, reach })
+            }
             None => {
                 let map = self.terrain.filtered(&self.costs);
                 let field = DistanceField::new(&map);

@@ -52,8 +52,9 @@ impl GridWorld {
         map.block(cells.iter().copied());
         let (lo, hi) = cell_box(&cells);
         let id = self.obstacles.next_id();
+        let bare_now = self.obstacles.list.is_empty();
         self.obstacles.list.insert(id, (obstacle, cells));
-        if let Err(e) = self.patch(map, lo, hi) {
+        if let Err(e) = self.patch(map, lo, hi, bare_now) {
             self.obstacles.list.remove(&id);
             return Err(e);
         }
@@ -82,7 +83,7 @@ impl GridWorld {
         );
         let (lo, hi) = cell_box(&cells);
         // Opening cells cannot take away the last free one.
-        let result = self.patch(map, lo, hi);
+        let result = self.patch(map, lo, hi, false);
         if result.is_err() {
             self.obstacles.list.insert(id, (obstacle, cells));
         }
@@ -344,14 +345,16 @@ mod tests {
 
     proptest! {
         /// The patched field is the rebuilt one, bit for bit, after any sequence of
-        /// additions and removals (overlapping obstacles, walls under them, map borders).
+        /// additions and removals (overlapping obstacles, walls under them, map borders),
+        /// with the area costs set again now and then (which drops the bare field kept
+        /// since the first obstacle, obstacles or not).
         #[test]
         fn a_patched_field_equals_a_rebuilt_one(
             (w, h, walls) in (1usize..14, 1usize..14).prop_flat_map(|(w, h)| {
                 (Just(w), Just(h),
                  proptest::collection::vec(proptest::bool::weighted(0.2), w * h))
             }),
-            ops in proptest::collection::vec((0u8..4, 0.0f64..1.0, 0.0f64..1.0, 0.1f64..4.0), 1..12),
+            ops in proptest::collection::vec((0u8..5, 0.0f64..1.0, 0.0f64..1.0, 0.1f64..4.0), 1..12),
         ) {
             let map = GridMap::from_fn(w, h, |x, y| !walls[y * w + x] || (x == 0 && y == 0));
             let mut world = GridWorld::new(map).unwrap();
@@ -361,6 +364,8 @@ mod tests {
                 if kind == 0 && !ids.is_empty() {
                     let id = ids.remove((fx * ids.len() as f64) as usize % ids.len());
                     world.remove_obstacle(id).unwrap();
+                } else if kind == 4 {
+                    world.set_area_costs(crate::AreaCosts::default()).unwrap();
                 } else {
                     let o = match kind {
                         1 => Obstacle::Disk { center: c, radius: size / 2.0 },
