@@ -203,8 +203,9 @@ typedef struct PsCrowdSettings {
   // Threads an update runs on (default 1, the calling thread; 1 to 256). Results do not
   // depend on it.
   size_t threads;
-  // The most new targets planned per update, first asked first served (the others wait
-  // and walk their old paths); 0 (the default): no limit.
+  // The most plans for new targets per update, first asked first served (the others
+  // wait and walk their old paths; a target the agent's position or path end sees
+  // takes no plan and never waits); 0 (the default): no limit.
   size_t plan_budget;
   // 1: the agents avoid one another, the walls and the moving obstacles (ORCA, with the
   // four settings below); 0 (the default): they walk through one another.
