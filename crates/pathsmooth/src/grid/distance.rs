@@ -165,22 +165,33 @@ impl<T: Run> ColumnRuns<T> {
 /// the longest runs along x of each row, and runs of one span on consecutive rows merged.
 /// Repeated cells count once. O(n log n).
 fn rectangles(cells: &[IVec2]) -> Vec<(IVec2, IVec2)> {
-    let mut cells = cells.to_vec();
-    cells.sort_unstable_by_key(|c| (c.y, c.x));
-    cells.dedup();
+    // Sorted as (u64, u32) pairs, the keys the crowd's buckets sort by, so that the
+    // WebAssembly build holds one sort for both (a sort of its own is several KB).
+    let bias = |v: i32| (i64::from(v) + (1 << 31)) as u64; // keeps the order, ≥ 0
+    let unbias = |k: u64| ((k & 0xffff_ffff) as i64 - (1 << 31)) as i32;
+    let pair = |hi: i32, lo: i32| (bias(hi) << 32) | bias(lo);
+    let mut keys: Vec<(u64, u32)> = cells.iter().map(|c| (pair(c.y, c.x), 0)).collect();
+    keys.sort_unstable();
+    keys.dedup();
     let mut runs: Vec<(IVec2, IVec2)> = Vec::new();
-    for c in cells {
+    for (k, _) in keys {
+        let c = IVec2::new(unbias(k), unbias(k >> 32));
         match runs.last_mut() {
             Some((_, b)) if b.y == c.y && b.x + 1 == c.x => b.x = c.x,
             _ => runs.push((c, c)),
         }
     }
-    runs.sort_unstable_by_key(|(a, b)| (a.x, b.x, a.y));
+    // By span, then row: runs of one span on consecutive rows follow one another.
+    let mut spans: Vec<(u64, u32)> = (runs.iter())
+        .map(|(a, b)| (pair(a.x, b.x), bias(a.y) as u32))
+        .collect();
+    spans.sort_unstable();
     let mut out: Vec<(IVec2, IVec2)> = Vec::new();
-    for (a, b) in runs {
+    for (k, y) in spans {
+        let (x0, x1, y) = (unbias(k >> 32), unbias(k), unbias(u64::from(y)));
         match out.last_mut() {
-            Some((oa, ob)) if (oa.x, ob.x) == (a.x, b.x) && ob.y + 1 == a.y => ob.y = b.y,
-            _ => out.push((a, b)),
+            Some((a, b)) if (a.x, b.x) == (x0, x1) && b.y + 1 == y => b.y = y,
+            _ => out.push((IVec2::new(x0, y), IVec2::new(x1, y))),
         }
     }
     out

@@ -1138,10 +1138,15 @@ fn prepare_agent<W: World>(
     }
     if let Some(t) = a.wanted.take_if(|_| std::mem::take(&mut a.plan_now)) {
         a.error = None;
-        let retargeted = match std::mem::take(&mut a.needs_plan) {
-            true => c.plan_target(pipeline, t),
-            false => c.move_target(pipeline, t),
+        // `move_target`, without trying again what the plan budget's queue tried.
+        let adjusted = match std::mem::take(&mut a.needs_plan) {
+            true => Ok(None),
+            false => c.adjust_target(pipeline, t),
         };
+        let retargeted = adjusted.and_then(|adjusted| match adjusted {
+            Some(r) => Ok(r),
+            None => c.plan_target(pipeline, t),
+        });
         match retargeted {
             Ok(Retargeted::Adjusted { .. }) => frame.adjusted += 1,
             Ok(Retargeted::Replanned) => frame.replans += 1,
