@@ -386,6 +386,69 @@ fn walls_near_lists_the_walls_in_reach_with_the_wall_on_their_left() {
     assert!(listed > 300, "{listed} walls listed");
 }
 
+/// The same on real maps (AR0011SR's wide fields, where most points have no wall in reach,
+/// and den312d's rooms): at random free points, every listed segment has the wall on its left, and every side
+/// between a free cell and a blocked one within the reach (found by a scan of the cells
+/// round the point) is covered.
+#[test]
+fn walls_near_on_real_maps_lists_every_side_in_reach() {
+    let mut rng = Rng::new(44);
+    for name in ["bg512/AR0011SR", "dao/den312d"] {
+        let (map, _) = common::load(name);
+        let world = GridWorld::new(map.clone()).unwrap();
+        let (w, h) = (map.width() as i64, map.height() as i64);
+        let (mut listed, mut none) = (0, 0);
+        let mut walls = Vec::new();
+        for _ in 0..2000 {
+            let p = DVec2::new(rng.range(0.0, w as f64), rng.range(0.0, h as f64));
+            if map.is_blocked(p.x as i64, p.y as i64) {
+                continue;
+            }
+            let reach = rng.range(0.2, 4.0);
+            walls.clear();
+            pathsmooth::World::walls_near(&world, p, reach, &mut walls);
+            listed += walls.len();
+            none += usize::from(walls.is_empty());
+            for &[a, b] in &walls {
+                let (mid, left) = ((a + b) / 2.0, (b - a).perp().normalize() * 1e-3);
+                let blocked = |q: DVec2| map.is_blocked(q.x.floor() as i64, q.y.floor() as i64);
+                assert!(
+                    blocked(mid + left) && !blocked(mid - left),
+                    "{name}: {a} → {b}"
+                );
+            }
+            let k = reach.ceil() as i64 + 1;
+            let (cx, cy) = (p.x as i64, p.y as i64);
+            for y in (cy - k).max(0)..=(cy + k).min(h - 1) {
+                for x in (cx - k).max(0)..=(cx + k).min(w - 1) {
+                    if map.is_blocked(x, y) {
+                        continue;
+                    }
+                    let c = DVec2::new(x as f64 + 0.5, y as f64 + 0.5);
+                    for d in [DVec2::X, DVec2::Y, -DVec2::X, -DVec2::Y] {
+                        let (mid, across) = (c + d * 0.5, c + d);
+                        if !map.is_blocked(across.x.floor() as i64, across.y.floor() as i64) {
+                            continue;
+                        }
+                        let side = [mid - d.perp() * 0.5, mid + d.perp() * 0.5];
+                        let covered =
+                            (walls.iter()).any(|&[a, b]| side_distance(mid, [a, b]) < 1e-9);
+                        assert!(
+                            side_distance(p, side) > reach || covered,
+                            "{name}: side at {mid} within {reach} of {p}"
+                        );
+                    }
+                }
+            }
+        }
+        // Both kinds of point were drawn.
+        assert!(
+            listed > 100 && none > 100,
+            "{name}: {listed} walls, {none} points without"
+        );
+    }
+}
+
 /// The rows of a Moving AI map file, read here (not by the library): the lines after `map`.
 fn map_rows(rel: &str) -> Vec<String> {
     let text = std::fs::read_to_string(movingai(rel)).unwrap();
