@@ -827,8 +827,14 @@ impl Frame<'_> {
                     _ => continue,
                 }
             }
-            let at = near.partition_point(|kept| self::rank(kept) < rank);
-            near.insert(at, candidate);
+            // Into place from the end (a handful kept: a step of insertion sort).
+            near.push(candidate);
+            let mut at = near.len() - 1;
+            while at > 0 && self::rank(&near[at - 1]) > rank {
+                near[at] = near[at - 1];
+                at -= 1;
+            }
+            near[at] = candidate;
             beyond = limit(near);
         }
     }
