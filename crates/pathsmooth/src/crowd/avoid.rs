@@ -796,14 +796,10 @@ impl Frame<'_> {
         // worst kept one's once the list is full, by more than rounding. Most candidates
         // stop here, on one branch that seldom changes its way (the exact tests' two
         // unpredictable branches waited on the square root).
-        let limit = |near: &[Near]| {
-            let reach2 = reach * reach * LOOSE;
-            match near.last() {
-                Some(&(_, d, _)) if near.len() == max && !self.obstacles => {
-                    reach2.min(d * d * LOOSE)
-                }
-                _ => reach2,
-            }
+        let reach2 = reach * reach * LOOSE;
+        let limit = |near: &[Near]| match near.last() {
+            Some(&(_, d, _)) if near.len() == max && !self.obstacles => reach2.min(d * d * LOOSE),
+            _ => reach2,
         };
         let mut beyond = limit(near);
         for (j, seen) in ranges.flat_map(|r| self.buckets.range(r)) {

@@ -784,15 +784,27 @@ const NEAR_CAP: f64 = 1.5;
 
 /// `min(best2, squared distance from the segment p0–p1 to the closed unit square of cell
 /// (x, y))`.
+#[inline]
 pub(crate) fn seg_square_dist2(p0: DVec2, p1: DVec2, x: f64, y: f64, best2: f64) -> f64 {
     let lo = DVec2::new(x, y);
-    let hi = lo + DVec2::ONE;
-    // The gap between the segment's bounding box and the square is a lower bound on the
-    // distance, exact when the segment is axis-parallel (or a point).
-    let gap2 = (lo - p0.max(p1))
+    seg_box_dist2(p0, p1, lo, lo + DVec2::ONE, best2)
+}
+
+/// The squared gap between the bounding box of the segment p0–p1 and the closed box
+/// `lo..=hi`: a lower bound on their squared distance, exact when the segment is
+/// axis-parallel (or a point).
+#[inline]
+pub(crate) fn box_gap2(p0: DVec2, p1: DVec2, lo: DVec2, hi: DVec2) -> f64 {
+    (lo - p0.max(p1))
         .max(p0.min(p1) - hi)
         .max(DVec2::ZERO)
-        .length_squared();
+        .length_squared()
+}
+
+/// `min(best2, squared distance from the segment p0–p1 to the closed box lo..=hi)`.
+#[inline]
+pub(crate) fn seg_box_dist2(p0: DVec2, p1: DVec2, lo: DVec2, hi: DVec2, best2: f64) -> f64 {
+    let gap2 = box_gap2(p0, p1, lo, hi);
     if gap2 >= best2 {
         return best2;
     }

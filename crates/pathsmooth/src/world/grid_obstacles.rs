@@ -195,7 +195,7 @@ impl ObstacleWorld for GridWorld {
         GridWorld::remove_obstacle(self, id)
     }
     fn obstacle(&self, id: ObstacleId) -> Option<&Obstacle> {
-        self.obstacles.get(id).ok().map(|(o, _)| o)
+        self.obstacles.shape(id)
     }
     fn obstacle_blocks(&self, id: ObstacleId, path: &[DVec2], radius: f64) -> Result<bool> {
         GridWorld::obstacle_blocks(self, id, path, radius)

@@ -151,7 +151,7 @@ impl ObstacleWorld for NavMeshWorld {
         NavMeshWorld::remove_obstacle(self, id)
     }
     fn obstacle(&self, id: ObstacleId) -> Option<&Obstacle> {
-        self.obstacles.get(id).ok().map(|(o, _)| o)
+        self.obstacles.shape(id)
     }
     fn obstacle_blocks(&self, id: ObstacleId, path: &[DVec2], radius: f64) -> Result<bool> {
         NavMeshWorld::obstacle_blocks(self, id, path, radius)

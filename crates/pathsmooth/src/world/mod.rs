@@ -166,13 +166,7 @@ impl Bounds {
     /// The distance between the segment `a`–`b` and the closed rectangle (0 when they
     /// meet).
     pub(crate) fn segment_distance(&self, a: DVec2, b: DVec2) -> f64 {
-        if self.contains(a) || self.contains(b) {
-            return 0.0;
-        }
-        let c = self.corners();
-        (0..4)
-            .map(|k| crate::geometry::segment_distance(a, b, c[k], c[(k + 1) % 4]))
-            .fold(f64::INFINITY, f64::min)
+        crate::grid::distance::seg_box_dist2(a, b, self.min, self.max, f64::INFINITY).sqrt()
     }
 
     /// The distance between the closed rectangle and the bounding box of the segment
@@ -180,10 +174,7 @@ impl Bounds {
     /// in a few operations (as computed, above it by a unit in the last place at most,
     /// where both are the distance between a corner and an end).
     pub(crate) fn box_distance(&self, a: DVec2, b: DVec2) -> f64 {
-        let gap = (self.min - a.max(b))
-            .max(a.min(b) - self.max)
-            .max(DVec2::ZERO);
-        gap.length()
+        crate::grid::distance::box_gap2(a, b, self.min, self.max).sqrt()
     }
 
     /// The rectangle grown by `margin` on every side.

@@ -121,6 +121,11 @@ impl<T> Obstacles<T> {
         self.list.get(&id).ok_or_else(|| unknown(id))
     }
 
+    /// The shape of obstacle `id` as it was added ([`ObstacleWorld::obstacle`]).
+    pub(super) fn shape(&self, id: ObstacleId) -> Option<&Obstacle> {
+        self.list.get(&id).map(|(o, _)| o)
+    }
+
     /// The obstacles in place, in the order they were added.
     pub(super) fn iter(&self) -> impl Iterator<Item = (ObstacleId, &Obstacle)> + '_ {
         self.list.iter().map(|(&id, (o, _))| (id, o))

@@ -1011,8 +1011,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             return frame;
         };
         let mut granted = 0;
-        let mut queue = std::mem::take(&mut self.queue);
-        queue.retain(|&i| {
+        self.queue.retain(|&i| {
             let a = &mut self.agents[i];
             if !a.needs_plan {
                 let pipeline = &mut self.pipelines[0][a.size];
@@ -1030,7 +1029,6 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             (a.queued, a.plan_now) = (false, true);
             false
         });
-        self.queue = queue;
         frame
     }
 
