@@ -24,6 +24,7 @@ __version__: str
 _ArrayLike = npt.ArrayLike
 _Path2 = npt.NDArray[np.float64]
 _PointLike = Union[Tuple[float, float], Sequence[float], npt.ArrayLike]
+_Point3Like = Union[Tuple[float, float, float], Sequence[float], npt.ArrayLike]
 _Bounds = Tuple[Tuple[float, float], Tuple[float, float]]
 # "S=4,W=exclude", or {"S": 4.0, "W": "exclude", 7: 2.5}: terrain letters or area ids
 # 0–255 to a cost multiplier in [2**-20, 2**20] or "exclude".
@@ -425,13 +426,22 @@ class Crowd:
     def waiting(self, agent: int) -> bool:
         """A new target waits to be planned (the plan budget was spent)."""
     def arrived(self, agent: int) -> bool: ...
-    def add_box(self, min: _PointLike, max: _PointLike) -> Tuple[int, int]:
+    def add_box(
+        self, min: _PointLike, max: _PointLike, floor: _Point3Like | None = None
+    ) -> Tuple[int, int]:
         """(obstacle id, agents' paths it blocks).
 
         An agent it lands on is pushed out to the nearest point with room it could slide
-        to without crossing a wall; one walled in is stuck until the obstacle goes."""
-    def add_disk(self, center: _PointLike, radius: float) -> Tuple[int, int]: ...
-    def add_polygon(self, points: npt.ArrayLike) -> Tuple[int, int]:
+        to without crossing a wall; one walled in is stuck until the obstacle goes. On a
+        SurfaceMesh it lies on the one floor under it (refused where floors overlap under
+        it), or with `floor=(x, y, z)` on the floor under that point; agents whose way it
+        blocks are stuck until it goes."""
+    def add_disk(
+        self, center: _PointLike, radius: float, floor: _Point3Like | None = None
+    ) -> Tuple[int, int]: ...
+    def add_polygon(
+        self, points: npt.ArrayLike, floor: _Point3Like | None = None
+    ) -> Tuple[int, int]:
         """A convex polygon, N×2."""
     def add_cells(self, cells: npt.ArrayLike) -> Tuple[int, int]:
         """Grid cells, N×2 integers (column, row); `Error` on a navmesh."""

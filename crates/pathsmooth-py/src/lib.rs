@@ -1506,12 +1506,24 @@ impl Crowd {
         py.allow_threads(|| f(&mut unpoisoned(&self.inner)))
     }
 
-    fn add(&self, py: Python<'_>, obstacle: Obstacle) -> PyResult<(u64, usize)> {
+    /// Adds `obstacle`: on the floor under the 3D point `floor` when given (a crowd on a
+    /// `SurfaceMesh` only), else on the one floor under its shape.
+    fn add(
+        &self,
+        py: Python<'_>,
+        obstacle: Obstacle,
+        floor: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<(u64, usize)> {
+        let floor = floor.map(|f| point3(f, "floor")).transpose()?;
         let (id, blocked) = self
-            .with(
-                py,
-                |s| on_crowd!(&mut s.crowd, c => c.add_obstacle(obstacle)),
-            )
+            .with(py, |s| match (floor, &mut s.crowd) {
+                (None, crowd) => on_crowd!(crowd, c => c.add_obstacle(obstacle)),
+                (Some(at), AnyCrowd::Surface(c)) => c.add_obstacle_on_floor(obstacle, at),
+                (Some(_), _) => Err(pathsmooth::Error::Unsupported {
+                    what: "an obstacle on a floor",
+                    needs: "a crowd made on a SurfaceMesh",
+                }),
+            })
             .map_err(lib_err)?;
         Ok((id.get(), blocked))
     }
@@ -1809,32 +1821,43 @@ impl Crowd {
 
     /// Adds a box obstacle; (its id, how many agents' paths it blocks). An agent it lands on
     /// is pushed out to the nearest point with room it could slide to without crossing a
-    /// wall.
+    /// wall. On a `SurfaceMesh` it lies on the one floor under it (refused where floors
+    /// overlap under it), or with `floor=(x, y, z)` on the floor under that point.
+    #[pyo3(signature = (min, max, floor = None))]
     fn add_box(
         &self,
         py: Python<'_>,
         min: &Bound<'_, PyAny>,
         max: &Bound<'_, PyAny>,
+        floor: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<(u64, usize)> {
         let (min, max) = (point(min, "min")?, point(max, "max")?);
-        self.add(py, Obstacle::Box { min, max })
+        self.add(py, Obstacle::Box { min, max }, floor)
     }
 
-    /// Adds a disk obstacle.
+    /// Adds a disk obstacle (`floor` as for `add_box`).
+    #[pyo3(signature = (center, radius, floor = None))]
     fn add_disk(
         &self,
         py: Python<'_>,
         center: &Bound<'_, PyAny>,
         radius: f64,
+        floor: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<(u64, usize)> {
         let center = point(center, "center")?;
-        self.add(py, Obstacle::Disk { center, radius })
+        self.add(py, Obstacle::Disk { center, radius }, floor)
     }
 
-    /// Adds a convex polygon obstacle (N×2 vertices).
-    fn add_polygon(&self, py: Python<'_>, points: &Bound<'_, PyAny>) -> PyResult<(u64, usize)> {
+    /// Adds a convex polygon obstacle (N×2 vertices; `floor` as for `add_box`).
+    #[pyo3(signature = (points, floor = None))]
+    fn add_polygon(
+        &self,
+        py: Python<'_>,
+        points: &Bound<'_, PyAny>,
+        floor: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<(u64, usize)> {
         let ring = self::points(points, "points")?;
-        self.add(py, Obstacle::Polygon(ring))
+        self.add(py, Obstacle::Polygon(ring), floor)
     }
 
     /// Blocks grid cells (N×2 integers: column, row); a navmesh crowd refuses it.
@@ -1873,7 +1896,7 @@ impl Crowd {
                 ))),
             })
             .collect::<PyResult<Vec<IVec2>>>()?;
-        self.add(py, Obstacle::Cells(cells))
+        self.add(py, Obstacle::Cells(cells), None)
     }
 
     /// Removes an obstacle (by the id an `add_*` returned).

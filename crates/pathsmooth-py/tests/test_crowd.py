@@ -408,8 +408,24 @@ def test_a_crowd_walks_every_navmesh_of_the_corpus_on_its_floors():
             layered.append((rel, up))
     assert len(walked) == len(FILES) and len(layered) >= 2, (walked, layered)
     rel, up = layered[0]
-    layered_crowd = Crowd(pathsmooth.SurfaceMesh.load(CORPUS / rel, up=up), 0.1)
+    mesh = pathsmooth.SurfaceMesh.load(CORPUS / rel, up=up)
+    layered_crowd, axes = Crowd(mesh, 0.1), plan_axes(mesh)
     with pytest.raises(Error):
-        layered_crowd.add_box((0.0, 0.0), (1.0, 1.0))  # no obstacles across floors yet
+        layered_crowd.add_disk((0.0, 0.0), -1.0)  # a bad radius
+    # A crate dropped on an agent, on the agent's floor: the agent is moved out of it.
+    rings = [mesh.vertices[p] for p in mesh.polygons]
+    for a, b in zip(rings, rings[::-1]):
+        try:
+            layered_crowd.add_agent(a.mean(axis=0), b.mean(axis=0), 1.5)
+            break
+        except Error:
+            pass  # no room for the radius there, or out of reach
+    start = layered_crowd.positions3()[0]
+    crate, _ = layered_crowd.add_disk(start[axes], 0.3, floor=start)
+    moved = np.hypot(*(layered_crowd.positions()[0] - start[axes]))
+    assert moved >= 0.3 + 0.1 - 1e-6, moved
+    layered_crowd.remove_obstacle(crate)
+    with pytest.raises(Error):
+        Crowd(grid(ROWS), 0.2).add_disk((1.0, 1.0), 0.5, floor=(1.0, 1.0, 0.0))
     with pytest.raises(ValueError, match="only a crowd made on a SurfaceMesh"):
         Crowd(grid(ROWS), 0.2).positions3()

@@ -39,13 +39,13 @@ const SPEED: f64 = 1.5;
 const DT: f64 = 1.0 / 20.0;
 
 /// The layered bakes: each has floors over one another.
-const FILES: [&str; 3] = [
+pub(crate) const FILES: [&str; 3] = [
     "detour/dungeon.all_tiles_navmesh.bin",
     "detour/nav_test.all_tiles_navmesh.bin",
     "recast/janhohenheim__chainboom.poly_mesh.json",
 ];
 
-fn load(file: &str) -> Surface {
+pub(crate) fn load(file: &str) -> Surface {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/corpus")
         .join(file);
@@ -489,10 +489,9 @@ fn agents_queue_for_a_ladder_and_cross_it_one_at_a_time() {
 
 /// Bad input to a crowd across floors is refused with its error, the crowd unchanged:
 /// NaN and infinite points, a point over no floor, a bad speed, radius or agent height, an
-/// agent index out of range; a 2D agent over two floors names them; obstacles are refused.
+/// agent index out of range; a 2D agent over two floors names them; bad obstacles are refused.
 #[test]
 fn bad_input_to_a_crowd_across_floors_is_refused() {
-    use pathsmooth::world::Obstacle;
     let s = load("detour/nav_test.all_tiles_navmesh.bin");
     let mesh = SurfaceMesh::new(s.clone()).unwrap();
     let mut crowd = Crowd::new(SurfaceWorld::new(mesh), RADIUS, Preset::Smooth.steps()).unwrap();
@@ -551,14 +550,15 @@ fn bad_input_to_a_crowd_across_floors_is_refused() {
         .unwrap();
         assert!(crowd.with_agent_height(h).is_err(), "agent height {h}");
     }
-    let door = Obstacle::Box {
-        min: DVec2::ZERO,
-        max: DVec2::ONE,
-    };
-    assert!(matches!(
-        crowd.add_obstacle(door).unwrap_err(),
-        Error::Unsupported { .. }
-    ));
+    // Bad obstacles are refused, the crowd's mesh unchanged.
+    let polygons = crowd.world().mesh().surface().num_polygons();
+    for shape in common::fixtures::bad_shapes() {
+        let e = crowd.add_obstacle(shape.clone()).unwrap_err();
+        assert!(matches!(e, Error::BadObstacle { .. }), "{e}");
+        let e = crowd.add_obstacle_on_floor(shape, before).unwrap_err();
+        assert!(matches!(e, Error::BadObstacle { .. }), "{e}");
+    }
+    assert_eq!(crowd.world().mesh().surface().num_polygons(), polygons);
     // A 2D agent where two floors lie over its start is told so.
     let (up, oracle) = (s.up(), SurfaceOracle::new(&s));
     let mut over_two = None;

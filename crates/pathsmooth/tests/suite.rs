@@ -62,4 +62,5 @@ mod precision_maps;
 mod readme;
 mod relax_radius;
 mod resample_variations_props;
+mod surface_obstacles;
 mod validity_rule;

@@ -235,6 +235,12 @@ impl AgentPath {
         }
     }
 
+    /// Makes the agent path [stuck](Self::stuck) with `reason`, its position and target
+    /// kept: for a crowd whose agent's world was taken from under it.
+    pub(crate) fn stick(&mut self, reason: Error) {
+        self.stuck = Some(reason);
+    }
+
     /// The agent's position: the first point of the path.
     pub fn position(&self) -> DVec2 {
         self.path[0]

@@ -115,18 +115,7 @@ impl NavMeshWorld {
     /// Errors: [`Error::BadObstacle`] for an unknown id.
     pub fn obstacle_blocks(&self, id: ObstacleId, path: &[DVec2], radius: f64) -> Result<bool> {
         let (_, ring) = self.obstacles.get(id)?;
-        let r = if radius > 0.0 { radius } else { 0.0 };
-        let Some(reach) = Bounds::around(ring.iter().copied()).map(|b| b.grown(r)) else {
-            return Ok(false);
-        };
-        Ok(any_segment(path, |a, b| {
-            reach.meets_box_of(a, b)
-                && if r == 0.0 {
-                    segment_enters_convex(ring, a, b)
-                } else {
-                    segment_convex_distance(ring, a, b) < r
-                }
-        }))
+        Ok(ring_blocks(ring, path, radius))
     }
 
     /// Cuts every obstacle out of the mesh as given again, in order, and installs the
@@ -162,6 +151,24 @@ impl ObstacleWorld for NavMeshWorld {
         check_shape(obstacle)?;
         Ok(shape_bounds(obstacle))
     }
+}
+
+/// True when a segment of `path` comes closer than `radius` to the convex
+/// counter-clockwise polygon `ring` (at radius 0: enters its inside): what an obstacle cut
+/// out as `ring` takes from an agent of `radius` on `path`.
+pub(super) fn ring_blocks(ring: &[DVec2], path: &[DVec2], radius: f64) -> bool {
+    let r = if radius > 0.0 { radius } else { 0.0 };
+    let Some(reach) = Bounds::around(ring.iter().copied()).map(|b| b.grown(r)) else {
+        return false;
+    };
+    any_segment(path, |a, b| {
+        reach.meets_box_of(a, b)
+            && if r == 0.0 {
+                segment_enters_convex(ring, a, b)
+            } else {
+                segment_convex_distance(ring, a, b) < r
+            }
+    })
 }
 
 /// The counter-clockwise convex polygon cut out for `obstacle`, after checking it.

@@ -87,6 +87,7 @@ mod obstacles;
 mod rounding;
 mod route;
 mod surface;
+mod surface_obstacles;
 
 pub use grid::{GridQuery, GridWorld};
 pub(crate) use input::{

@@ -11,6 +11,7 @@ use glam::{DVec2, IVec2};
 
 use super::{Bounds, World};
 use crate::error::{num, Error, Result};
+use crate::navmesh::mesh::PolyId;
 
 /// A temporary obstacle's shape, in world units (or cells, for [`Obstacle::Cells`]). On a
 /// [`GridWorld`](crate::GridWorld) it blocks every cell whose closed square meets the
@@ -130,6 +131,15 @@ impl<T> Obstacles<T> {
     pub(super) fn iter(&self) -> impl Iterator<Item = (ObstacleId, &Obstacle)> + '_ {
         self.list.iter().map(|(&id, (o, _))| (id, o))
     }
+}
+
+/// Where an obstacle on a layered navmesh lies (`surface_obstacles`): the polygon cut
+/// out, and the polygons of the terrain (the mesh as given) of its floor that it
+/// overlaps, sorted.
+#[derive(Debug, Clone)]
+pub(crate) struct Placed {
+    pub(super) ring: Vec<DVec2>,
+    pub(super) floor: Vec<PolyId>,
 }
 
 /// The error for an obstacle id a world does not have.

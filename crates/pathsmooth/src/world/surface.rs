@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use glam::{DVec2, DVec3};
 
-use super::{tolerance_for, Bounds, NavMeshWorld, Obstacle, ObstacleId, ObstacleWorld, World};
+use super::obstacles::{Obstacles, Placed};
+use super::{tolerance_for, Bounds, NavMeshWorld, World};
 use crate::area::AreaCosts;
 use crate::cancel::Cancel;
 use crate::error::{Error, Result};
@@ -55,7 +56,16 @@ use crate::navmesh::{NavMeshQuery, Sheet, SurfaceMesh, SurfacePoint, SurfaceQuer
 /// its t triangles of the mesh's n; on a mesh with one floor, nothing beyond the searches.
 #[derive(Debug, Clone)]
 pub struct SurfaceWorld {
-    mesh: Arc<SurfaceMesh>,
+    /// The mesh walked on: `terrain` less the obstacles.
+    pub(super) mesh: Arc<SurfaceMesh>,
+    /// The mesh as given.
+    pub(super) terrain: Arc<SurfaceMesh>,
+    /// The temporary obstacles, each with its ring and the polygons of `terrain` of its
+    /// floor (`surface_obstacles`).
+    pub(super) obstacles: Obstacles<Placed>,
+    /// Per polygon of `mesh`, the polygon of `terrain` it is (a piece of); empty while
+    /// `mesh` is `terrain`.
+    pub(super) origin: Vec<PolyId>,
     /// The plan view's bounds: the world's before any sheet.
     plan_bounds: Bounds,
     /// `None`: the default reach of a sheet beyond its channel (see `set_margin`).
@@ -167,19 +177,35 @@ impl SurfaceWorld {
         let mesh = mesh.into();
         let plan_bounds = Bounds::around(mesh.plan_mesh().vertices().iter().copied())
             .unwrap_or(Bounds::new(DVec2::ZERO, DVec2::ZERO));
+        let mut world = SurfaceWorld {
+            terrain: Arc::clone(&mesh),
+            mesh,
+            obstacles: Obstacles::default(),
+            origin: Vec::new(),
+            plan_bounds,
+            margin: None,
+            sheet: None,
+            whole: None,
+            last: Located::default(),
+        };
+        world.walk_on(Arc::clone(&world.terrain), Vec::new());
+        world
+    }
+
+    /// Makes `mesh` the one walked on, `origin` its polygons' in the terrain (empty for
+    /// the terrain itself): on a mesh with one floor, its whole plan view becomes the
+    /// sheet; else there is no sheet until the next plan.
+    pub(super) fn walk_on(&mut self, mesh: Arc<SurfaceMesh>, origin: Vec<PolyId>) {
         let whole = mesh.is_one_floor().then(|| {
             let sheet = Sheet::whole(mesh.plan_mesh());
             let world = NavMeshWorld::new(sheet.mesh().clone());
             Arc::new((sheet, world))
         });
-        SurfaceWorld {
-            mesh,
-            plan_bounds,
-            margin: None,
-            sheet: whole.clone(),
-            whole,
-            last: Located::default(),
-        }
+        self.mesh = mesh;
+        self.origin = origin;
+        self.sheet = whole.clone();
+        self.whole = whole;
+        self.last = Located::default();
     }
 
     /// The layered navmesh.
@@ -541,39 +567,5 @@ impl World for SurfaceWorld {
                 needs: "a plan, whose sheet they run on",
             }),
         }
-    }
-}
-
-/// A layered navmesh takes no temporary obstacles yet: a plan-view shape names a place on
-/// every floor under it, and the sheets its agents walk on are cut from the surface, which
-/// an obstacle would have to cut first. Adding one is refused with [`Error::Unsupported`]
-/// (so every id is unknown to the other calls, [`Error::BadObstacle`]), and a
-/// [`Crowd`](crate::crowd::Crowd) walks such a mesh without doors (moving obstacles
-/// that keep moving are avoided by velocity alone, see
-/// [`Crowd::add_moving_obstacle`](crate::crowd::Crowd::add_moving_obstacle)).
-impl ObstacleWorld for SurfaceWorld {
-    fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<ObstacleId> {
-        let _ = obstacle;
-        Err(no_obstacles())
-    }
-    /// None was ever added: every id is unknown ([`Error::BadObstacle`]).
-    fn remove_obstacle(&mut self, id: ObstacleId) -> Result<()> {
-        Err(super::obstacles::unknown(id))
-    }
-    fn obstacle_blocks(&self, id: ObstacleId, path: &[DVec2], radius: f64) -> Result<bool> {
-        let _ = (path, radius);
-        Err(super::obstacles::unknown(id))
-    }
-    fn obstacle_bounds(&self, obstacle: &Obstacle) -> Result<Option<Bounds>> {
-        let _ = obstacle;
-        Err(no_obstacles())
-    }
-}
-
-/// Why a layered navmesh refuses temporary obstacles.
-fn no_obstacles() -> Error {
-    Error::Unsupported {
-        what: "temporary obstacles on a layered navmesh",
-        needs: "a flat navmesh world (on a mesh with one floor, SurfaceWorld::one_floor_world)",
     }
 }

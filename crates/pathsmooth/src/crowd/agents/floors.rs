@@ -9,7 +9,7 @@ use crate::crowd::AgentPath;
 use crate::error::{Error, Result};
 use crate::navmesh::{PolyId, SurfaceMesh};
 use crate::pipeline::Pipeline;
-use crate::world::World;
+use crate::world::{Bounds, Obstacle, ObstacleId, World};
 use crate::SurfaceWorld;
 
 /// Agents on a layered navmesh ([`SurfaceWorld`]: floors over one another, a bridge over a
@@ -49,9 +49,15 @@ use crate::SurfaceWorld;
 /// others waiting at the entry in index order, as Detour's crowd hands a link to one agent
 /// at a time.
 ///
-/// Not yet: temporary obstacles and standing moving obstacles (a layered world refuses them,
-/// see its [`ObstacleWorld`](crate::world::ObstacleWorld) implementation; moving obstacles
-/// in motion are avoided in plan view by agents on every floor).
+/// **Temporary obstacles** (doors, crates) lie on one floor: [`add_obstacle`](Crowd::add_obstacle)
+/// puts one on the one floor under its shape (refused where floors overlap under it),
+/// [`add_obstacle_on_floor`](Self::add_obstacle_on_floor) on the floor under a 3D point
+/// (see [`SurfaceWorld::add_obstacle`]). When one is added or removed, every agent whose
+/// sheet reaches it is planned again on the changed mesh, from where it stands (an agent
+/// it landed on moved onto the nearest floor outside it) on a new sheet; one whose way or
+/// target it blocks is stuck with the reason until the next change, standing. Moving
+/// obstacles are avoided in plan view by agents on every floor; one that stops stands as
+/// an obstacle on the floor under it (refused over several floors).
 ///
 /// ```
 /// use glam::DVec3;
@@ -140,12 +146,36 @@ impl Crowd<SurfaceWorld> {
         self.replan(agent, (polygon, start), target)
     }
 
+    /// Adds a temporary obstacle on the floor under `at` (a 3D point inside its shape in
+    /// plan view: [`SurfaceWorld::add_obstacle_on_floor`]) and plans again the agents
+    /// whose sheets reach it (see the type's docs). Returns the obstacle and how many
+    /// agent paths it blocks in plan view (as [`add_obstacle`](Crowd::add_obstacle)
+    /// counts them). Remove it with [`remove_obstacle`](Crowd::remove_obstacle).
+    ///
+    /// Errors: [`SurfaceWorld::add_obstacle_on_floor`]'s, the crowd unchanged. Cost: the
+    /// world's change, and a plan on the surface for each agent whose sheet reaches it.
+    pub fn add_obstacle_on_floor(
+        &mut self,
+        obstacle: Obstacle,
+        at: DVec3,
+    ) -> Result<(ObstacleId, usize)> {
+        let shape = obstacle.clone();
+        self.add_obstacle_by(&shape, |w| w.add_obstacle_on_floor(obstacle, at))
+    }
+
     /// Plans agent `agent` from `start` (its polygon and point) to `target` and makes the
     /// plan its path and world, a target waiting to be planned dropped; the agent
     /// unchanged on error.
     fn replan(&mut self, agent: AgentIndex, start: (PolyId, DVec3), target: DVec3) -> Result<()> {
         let size = self.agents[agent].size;
         let planned = self.plan_on_surface(Some(start.0), start.1, target, size)?;
+        self.install(agent, planned);
+        Ok(())
+    }
+
+    /// Makes `planned` agent `agent`'s path and world, a target waiting to be planned
+    /// dropped.
+    fn install(&mut self, agent: AgentIndex, planned: Planned) {
         let height = self.height_of(&planned);
         let a = &mut self.agents[agent];
         a.agent_path = planned.agent_path;
@@ -155,8 +185,66 @@ impl Crowd<SurfaceWorld> {
         self.worlds[agent] = planned.world;
         self.onward[agent] = planned.onward;
         self.queue.retain(|&i| i != agent);
+        self.set_hooks();
+    }
+
+    /// Sets what sends agents on at the ends of their legs, and what gives them sheets
+    /// again when the world changes.
+    fn set_hooks(&mut self) {
         self.walk_on = Some(Self::walk_on);
-        Ok(())
+        self.resheet = Some(Self::resheet);
+    }
+
+    /// After the crowd's world changed (an obstacle added or removed; inside `changed`
+    /// when known): each agent walking a sheet of its own that reaches into the change,
+    /// and each agent a change left without one, is planned again on the changed mesh,
+    /// from where it stands (moved onto the nearest floor outside an obstacle that landed
+    /// on it, as the layered search locates a point) to its target, on a new sheet. One
+    /// that cannot be (its target or its way blocked) is left stuck with the reason, on
+    /// the crowd's world (where nothing is clear without a sheet, so it stands), its
+    /// target kept to be tried at the next change.
+    fn resheet(&mut self, changed: Option<Bounds>) {
+        let up = self.world.mesh().surface().up();
+        for i in 0..self.agents.len() {
+            let a = &self.agents[i];
+            let stranded = self.worlds[i].is_none() && a.agent_path.is_stuck();
+            let reaches = self.worlds[i].as_ref().is_some_and(|w| {
+                changed.is_none_or(|b| {
+                    let sheet = w.bounds().grown(a.radius);
+                    sheet.meets_box_of(b.min, b.max)
+                })
+            });
+            let target = match (&self.onward[i], &self.worlds[i]) {
+                (Some(onward), _) if reaches || stranded => onward.target,
+                (None, Some(w)) if reaches => {
+                    let t = a.agent_path.target();
+                    up.join(t, w.floor_height(t).unwrap_or(a.height))
+                }
+                _ => continue,
+            };
+            let (size, start) = (a.size, up.join(a.agent_path.position(), a.height));
+            let mut stand = start;
+            let planned = self.way_out(start, size, a.radius).and_then(|(from, out)| {
+                stand = out;
+                self.plan_on_surface(from, out, target, size)
+            });
+            match planned {
+                Ok(planned) => self.install(i, planned),
+                Err(e) => {
+                    let a = &mut self.agents[i];
+                    // Out of the obstacle, even where it cannot go on.
+                    let (plan, height) = up.split(stand);
+                    if plan != a.agent_path.position() {
+                        a.push_to(plan);
+                        a.height = height;
+                    }
+                    a.agent_path.stick(e.clone());
+                    a.error = Some(e);
+                    self.worlds[i] = None;
+                    self.onward[i] = Some(Onward { target, link: None });
+                }
+            }
+        }
     }
 
     /// The floor's height at a plan's start, on the world it walks (its own sheet's, or
@@ -201,8 +289,32 @@ impl Crowd<SurfaceWorld> {
         self.push_agent(planned.agent_path, planned.world, speed, size, height);
         let last = self.agents.len() - 1;
         self.onward[last] = planned.onward;
-        self.walk_on = Some(Self::walk_on);
+        self.set_hooks();
         Ok(last)
+    }
+
+    /// Where an agent of `radius` (index `size`) standing at `start` plans from on the
+    /// crowd's mesh: `start` itself on its polygon, as the layered search locates it; when
+    /// `start` is off the mesh (an obstacle cut out where the agent stood), the point the
+    /// search locates it at (the nearest of the floor, on the hole's edge) moved on by
+    /// the radius in the same direction, where the agent has room (located again).
+    fn way_out(
+        &mut self,
+        start: DVec3,
+        size: usize,
+        radius: f64,
+    ) -> Result<(Option<PolyId>, DVec3)> {
+        let mesh = Arc::clone(self.world.shared_mesh());
+        let up = mesh.surface().up();
+        let query = &self.pipelines[0][size].query_mut().surface;
+        let (polygon, at) = query.locate(&mesh, start)?;
+        let (from, to) = (up.plan(start), up.plan(at));
+        if from == to {
+            return Ok((Some(polygon), at));
+        }
+        // Out along the way the search moved it, by the radius and a hair for rounding.
+        let out = to + (to - from).normalize_or_zero() * radius * (1.0 + 1e-6);
+        Ok((None, up.join(out, up.height(at))))
     }
 
     /// The agent path from `start` (on polygon `from` when known, else located) to

@@ -43,6 +43,10 @@ pub const DEFAULT_AGENT_HEIGHT: f64 = 2.0;
 /// Sends a crowd's agents at the ends of their legs on; the number sent on.
 type WalkOn<W> = fn(&mut Crowd<W>) -> usize;
 
+/// Gives the agents that walk worlds of their own the crowd's world again after it
+/// changed (where, when known).
+type Resheet<W> = fn(&mut Crowd<W>, Option<Bounds>);
+
 /// One phase of an update for one agent, with its run's pipeline (see `Crowd::each_run`).
 type AgentUpdate<'a, W> =
     dyn Fn(&mut CrowdAgent, &mut Pipeline<Arc<W>>, &mut CrowdFrame) + Sync + 'a;
@@ -247,6 +251,9 @@ pub struct Crowd<W: ObstacleWorld = GridWorld> {
     /// the crowd across floors, which alone makes legs; a function of its own, so that
     /// crowds on other worlds compile none of it).
     walk_on: Option<WalkOn<W>>,
+    /// What plans the agents walking sheets of their own again on the crowd's world when
+    /// it changes (set with `walk_on`).
+    resheet: Option<Resheet<W>>,
     /// Agents whose floors' heights differ by this much or more never meet.
     agent_height: f64,
     /// The agents with a target to plan, first asked first served.
@@ -282,6 +289,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             worlds: Vec::new(),
             onward: Vec::new(),
             walk_on: None,
+            resheet: None,
             agent_height: DEFAULT_AGENT_HEIGHT,
             queue: VecDeque::new(),
             plan_budget: None,
@@ -642,17 +650,27 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     /// radii of the obstacle's box a few hundred segment tests as long as the box (its ways
     /// out): a large obstacle over many agents is costly (`docs/crowd.md`).
     pub fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<(ObstacleId, usize)> {
+        let shape = obstacle.clone();
+        self.add_obstacle_by(&shape, |w| w.add_obstacle(obstacle))
+    }
+
+    /// [`add_obstacle`](Self::add_obstacle) of `obstacle`, which `add` adds to the world.
+    fn add_obstacle_by(
+        &mut self,
+        obstacle: &Obstacle,
+        add: impl FnOnce(&mut W) -> Result<ObstacleId>,
+    ) -> Result<(ObstacleId, usize)> {
         // The world's segment test goes to the pushing as a `dyn` function: built once,
         // not per world type.
         let world = &*self.world;
-        let exits = match world.obstacle_bounds(&obstacle)? {
+        let exits = match world.obstacle_bounds(obstacle)? {
             Some(bounds) => push_out::exits(&self.agents, bounds, world.tolerance(), &|a, b, r| {
                 world.segment_is_clear(a, b, r)
             }),
             None => Vec::new(),
         };
-        let changed = Changed::from(world.obstacle_bounds(&obstacle)?);
-        let id = self.change_world(changed, |w| w.add_obstacle(obstacle))?;
+        let changed = Changed::from(world.obstacle_bounds(obstacle)?);
+        let id = self.change_world(changed, add)?;
         let world = &*self.world;
         let pushed = push_out::push(&mut self.agents, &exits, &|a, b, r| {
             world.segment_is_clear(a, b, r)
@@ -1079,6 +1097,13 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
                     Changed::Nowhere => {}
                     Changed::Inside(b) => a.agent_path.forget_world_inside(b),
                     Changed::Anywhere => a.agent_path.forget_world(),
+                }
+            }
+            if let Some(resheet) = self.resheet {
+                match changed {
+                    Changed::Nowhere => {}
+                    Changed::Inside(b) => resheet(self, Some(b)),
+                    Changed::Anywhere => resheet(self, None),
                 }
             }
         }

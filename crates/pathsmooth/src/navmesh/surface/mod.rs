@@ -8,6 +8,7 @@
 
 mod axis;
 mod build;
+mod cut;
 mod data;
 mod detail;
 mod issue;

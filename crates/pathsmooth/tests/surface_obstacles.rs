@@ -1,0 +1,449 @@
+//! Temporary obstacles on layered navmeshes that engines baked (RecastDemo's levels as
+//! Detour wrote them, and a game's Recast dump: floors over one another, stairs, detail
+//! meshes), placed at random (fixed seeds) on random floors, judged by an oracle that
+//! knows nothing of the cut: the floors over each plan-view point, read off the polygons
+//! that hold it (`common/surface_oracle.rs`), and the obstacle's floor found by walking the
+//! terrain in a straight line from the point that named it.
+//!
+//! - An obstacle takes its own floor away inside its shape, and nothing else: over every
+//!   point drawn well inside a shape the cut mesh has the terrain's floors less that one,
+//!   over every point well outside them all the terrain's floors, at the same heights.
+//! - Plans on the cut world never pass through an obstacle on its floor, and some that did
+//!   before now go round (or are refused: the way is shut).
+//! - Removing the obstacles gives back the plans of the terrain, exactly.
+//! - A crowd across floors: a door on the lower floor under a bridge stops the agents
+//!   below and not those above, and lets them through when it opens; one that lands on
+//!   an agent moves it out.
+#![cfg(feature = "serde")]
+
+use crate::common;
+use crate::crowd_floors::{load, FILES};
+
+use common::rng::Rng;
+use common::surface_oracle::{plan_areas, random_point, SurfaceOracle};
+use glam::{DVec2, DVec3};
+use pathsmooth::crowd::Crowd;
+use pathsmooth::navmesh::{PolyId, Surface, SurfaceMesh, SurfacePoint, UpAxis};
+use pathsmooth::world::Obstacle;
+use pathsmooth::{Error, Pipeline, Preset, SurfaceWorld};
+
+/// How far inside or outside a shape a drawn point must be to be judged (the cut's new
+/// corners are rounded, and welded within the surface's tolerance).
+const MARGIN: f64 = 1e-4;
+
+/// The polygon an obstacle is cut as: a box's corners, a disk's circumscribed 16-gon.
+fn ring_of(shape: &Obstacle) -> Vec<DVec2> {
+    match shape {
+        Obstacle::Disk { center, radius } => {
+            let half = std::f64::consts::PI / 16.0;
+            (0..16)
+                .map(|k| {
+                    let a = 2.0 * half * f64::from(k);
+                    *center + radius / half.cos() * DVec2::new(a.cos(), a.sin())
+                })
+                .collect()
+        }
+        Obstacle::Box { min, max } => vec![
+            *min,
+            DVec2::new(max.x, min.y),
+            *max,
+            DVec2::new(min.x, max.y),
+        ],
+        _ => unreachable!("the tests cut disks and boxes"),
+    }
+}
+
+/// How far `x` lies inside the convex counter-clockwise `ring` (negative: outside).
+fn depth(ring: &[DVec2], x: DVec2) -> f64 {
+    let n = ring.len();
+    (0..n)
+        .map(|i| {
+            let (a, b) = (ring[i], ring[(i + 1) % n]);
+            (b - a).perp_dot(x - a) / (b - a).length()
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// The floor heights over plan-view `x`: of each polygon holding it, sorted, copies (a
+/// point on a shared edge) dropped.
+fn floors_at(o: &SurfaceOracle, s: &Surface, x: DVec2) -> Vec<f64> {
+    let mut h: Vec<f64> = (0..s.num_polygons() as PolyId)
+        .filter(|&p| o.inside(p, x))
+        .map(|p| s.floor_height(p, x))
+        .collect();
+    h.sort_by(f64::total_cmp);
+    h.dedup_by(|a, b| (*a - *b).abs() < 1e-6);
+    h
+}
+
+/// An obstacle placed on a floor: its shape's polygon and the terrain point that named
+/// the floor.
+struct Placed {
+    ring: Vec<DVec2>,
+    from: (PolyId, DVec3),
+}
+
+impl Placed {
+    /// The height of its floor over `x` (inside the ring): the terrain walked straight
+    /// from the point that named it; `None` when the walk meets a wall.
+    fn floor_at(&self, o: &SurfaceOracle, s: &Surface, x: DVec2) -> Option<f64> {
+        let (p, at) = self.from;
+        let walked = o.walk(p, s.up().plan(at), x)?;
+        Some(s.floor_height(*walked.last()?, x))
+    }
+}
+
+/// A disk or a box about `c`, by the draw.
+fn random_shape(rng: &mut Rng, c: DVec2, disk: bool) -> Obstacle {
+    if disk {
+        Obstacle::Disk {
+            center: c,
+            radius: rng.range(0.3, 1.5),
+        }
+    } else {
+        let half = DVec2::new(rng.range(0.3, 1.2), rng.range(0.3, 1.2));
+        Obstacle::Box {
+            min: c - half,
+            max: c + half,
+        }
+    }
+}
+
+#[test]
+fn an_obstacle_takes_its_own_floor_away_inside_its_shape_and_nothing_else() {
+    for (k, file) in FILES.iter().enumerate() {
+        let s = load(file);
+        let up = s.up();
+        let (terrain, areas) = (SurfaceOracle::new(&s), plan_areas(&s));
+        let mut rng = Rng::new(4000 + k as u64);
+        let mut world = SurfaceWorld::new(SurfaceMesh::new(s.clone()).unwrap());
+        let (mut placed, mut over_two) = (Vec::new(), 0);
+        for n in 0..12 {
+            let (p, at) = random_point(&s, &mut rng, &areas);
+            let shape = random_shape(&mut rng, up.plan(at), n % 2 == 0);
+            let ring = ring_of(&shape);
+            // Half of them in plan view alone: taken on the one floor under them, or
+            // refused where floors lie over one another under the shape.
+            let added = if n % 3 == 0 {
+                world.add_obstacle(shape.clone())
+            } else {
+                world.add_obstacle_on_floor(shape.clone(), at)
+            };
+            match added {
+                Ok(_) => placed.push(Placed {
+                    ring,
+                    from: (p, at),
+                }),
+                Err(Error::BadObstacle { .. }) if n % 3 == 0 => {
+                    over_two += 1;
+                    let (lo, hi) = (
+                        ring.iter().copied().reduce(DVec2::min),
+                        ring.iter().copied().reduce(DVec2::max),
+                    );
+                    let (lo, hi) = (lo.unwrap(), hi.unwrap());
+                    let floors = (0..2000)
+                        .map(|_| DVec2::new(rng.range(lo.x, hi.x), rng.range(lo.y, hi.y)))
+                        .filter(|&x| depth(&ring, x) > MARGIN)
+                        .map(|x| floors_at(&terrain, &s, x))
+                        .find(|h| h.len() >= 2);
+                    assert!(
+                        floors.is_some(),
+                        "{file}: obstacle {n} refused over one floor"
+                    );
+                }
+                Err(e) => panic!("{file}: obstacle {n}: {e}"),
+            }
+        }
+        assert!(
+            placed.len() >= 8,
+            "{file}: {} placed, {over_two} refused",
+            placed.len()
+        );
+        let cut = world.mesh().surface().clone();
+        let after = SurfaceOracle::new(&cut);
+        let (mut inside, mut outside) = (0, 0);
+        for o in &placed {
+            let (lo, hi) = o.ring.iter().fold((o.ring[0], o.ring[0]), |(lo, hi), &p| {
+                (lo.min(p), hi.max(p))
+            });
+            for _ in 0..120 {
+                let x = DVec2::new(
+                    rng.range(lo.x - 0.5, hi.x + 0.5),
+                    rng.range(lo.y - 0.5, hi.y + 0.5),
+                );
+                let depths: Vec<f64> = placed.iter().map(|q| depth(&q.ring, x)).collect();
+                if depths.iter().any(|d| d.abs() <= MARGIN) {
+                    continue;
+                }
+                let mut expected = floors_at(&terrain, &s, x);
+                let mut judged = true;
+                for (q, d) in placed.iter().zip(&depths) {
+                    if *d < 0.0 {
+                        continue;
+                    }
+                    match q.floor_at(&terrain, &s, x) {
+                        Some(h) => expected.retain(|&e| (e - h).abs() > 1e-6),
+                        None => judged = false,
+                    }
+                }
+                if !judged {
+                    continue;
+                }
+                let got = floors_at(&after, &cut, x);
+                assert_eq!(
+                    got.len(),
+                    expected.len(),
+                    "{file}: over {x}: floors {got:?}, expected {expected:?}"
+                );
+                for (g, e) in got.iter().zip(&expected) {
+                    assert!(
+                        (g - e).abs() <= 1e-6 * (1.0 + e.abs()),
+                        "{file}: over {x}: floor {g}, expected {e}"
+                    );
+                }
+                if depths.iter().any(|&d| d > 0.0) {
+                    inside += 1;
+                } else {
+                    outside += 1;
+                }
+            }
+        }
+        assert!(
+            inside > 200 && outside > 200,
+            "{file}: {inside} points judged inside, {outside} outside"
+        );
+    }
+}
+
+/// The 3D path's points, sampled along each segment: `(plan, height)`.
+fn samples(up: UpAxis, path: &[SurfacePoint]) -> Vec<(DVec2, f64)> {
+    let mut out = Vec::new();
+    for w in path.windows(2) {
+        for k in 0..=16 {
+            let t = f64::from(k) / 16.0;
+            out.push(up.split(w[0].position.lerp(w[1].position, t)));
+        }
+    }
+    out
+}
+
+#[test]
+fn plans_go_round_obstacles_on_their_floor_and_removing_them_gives_the_terrains_plans() {
+    const RADIUS: f64 = 0.2;
+    for (k, file) in FILES.iter().enumerate() {
+        let s = load(file);
+        let up = s.up();
+        let terrain = SurfaceOracle::new(&s);
+        let pairs = common::surface_oracle::pairs(&s, 5000 + k as u64, 40);
+        let mut plain = Pipeline::preset(
+            SurfaceWorld::new(SurfaceMesh::new(s.clone()).unwrap()),
+            RADIUS,
+            Preset::Smooth,
+        )
+        .unwrap();
+        let before: Vec<Option<Vec<SurfacePoint>>> = pairs
+            .iter()
+            .map(|[a, b]| plain.plan_surface(a.1, b.1).ok().map(<[_]>::to_vec))
+            .collect();
+        // A disk on the floor of each of the first paths, at the middle of its middle
+        // segment: where the path went.
+        let mut world = SurfaceWorld::new(SurfaceMesh::new(s.clone()).unwrap());
+        let mut placed = Vec::new();
+        let mut ids = Vec::new();
+        for path in before.iter().flatten().take(10) {
+            let m = path.len() / 2;
+            let at = path[m - 1].position.lerp(path[m].position, 0.5);
+            let shape = Obstacle::Disk {
+                center: up.plan(at),
+                radius: 0.4,
+            };
+            let Ok(id) = world.add_obstacle_on_floor(shape.clone(), at) else {
+                continue; // the middle of a segment over a stair's edge: no floor there
+            };
+            let p = (0..s.num_polygons() as PolyId)
+                .filter(|&p| terrain.inside(p, up.plan(at)))
+                .min_by(|&p, &q| {
+                    let d = |p| (s.floor_height(p, up.plan(at)) - up.split(at).1).abs();
+                    d(p).total_cmp(&d(q))
+                })
+                .unwrap();
+            ids.push(id);
+            placed.push(Placed {
+                ring: ring_of(&shape),
+                from: (p, at),
+            });
+        }
+        assert!(
+            placed.len() >= 5,
+            "{file}: {} obstacles placed",
+            placed.len()
+        );
+        let mut cut = Pipeline::preset(world.clone(), RADIUS, Preset::Smooth).unwrap();
+        let (mut round, mut shut) = (0, 0);
+        for ([a, b], old) in pairs.iter().zip(&before) {
+            let Ok(path) = cut.plan_surface(a.1, b.1) else {
+                shut += 1;
+                continue;
+            };
+            for (x, h) in samples(up, path) {
+                for o in &placed {
+                    if depth(&o.ring, x) > MARGIN
+                        && o.floor_at(&terrain, &s, x)
+                            .is_some_and(|f| (f - h).abs() < 0.5)
+                    {
+                        panic!("{file}: a path passes through an obstacle at {x}, height {h}");
+                    }
+                }
+            }
+            if old.as_deref().is_some_and(|old| old != path) {
+                round += 1;
+            }
+        }
+        assert!(
+            round + shut >= 5,
+            "{file}: {round} plans changed, {shut} shut"
+        );
+        for id in ids.into_iter().rev() {
+            world.remove_obstacle(id).unwrap();
+        }
+        let mut opened = Pipeline::preset(world, RADIUS, Preset::Smooth).unwrap();
+        for ([a, b], old) in pairs.iter().zip(&before) {
+            let again = opened.plan_surface(a.1, b.1).ok().map(<[_]>::to_vec);
+            assert_eq!(&again, old, "{file}: the terrain's plan again");
+        }
+    }
+}
+
+/// A corridor 10 × 2 on the ground (y up) and a bridge 10 × 2 at height 3 right over it.
+fn floor_and_bridge() -> SurfaceMesh {
+    let v = [
+        DVec3::new(0.0, 0.0, 0.0),
+        DVec3::new(10.0, 0.0, 0.0),
+        DVec3::new(10.0, 0.0, 2.0),
+        DVec3::new(0.0, 0.0, 2.0),
+        DVec3::new(0.0, 3.0, 0.0),
+        DVec3::new(10.0, 3.0, 0.0),
+        DVec3::new(10.0, 3.0, 2.0),
+        DVec3::new(0.0, 3.0, 2.0),
+    ];
+    let s = Surface::from_polygons(&v, &[[0u32, 1, 2, 3], [4, 5, 6, 7]], UpAxis::Y, 0.0).unwrap();
+    SurfaceMesh::new(s).unwrap()
+}
+
+#[test]
+fn a_door_under_a_bridge_stops_the_agents_below_only_until_it_opens() {
+    let mut crowd = Crowd::new(
+        SurfaceWorld::new(floor_and_bridge()),
+        0.3,
+        Preset::Smooth.steps(),
+    )
+    .unwrap();
+    let below = crowd
+        .add_agent_on_surface(DVec3::new(0.5, 0.0, 1.0), DVec3::new(9.5, 0.0, 1.0), 2.0)
+        .unwrap();
+    let above = crowd
+        .add_agent_on_surface(DVec3::new(0.5, 3.0, 1.0), DVec3::new(9.5, 3.0, 1.0), 2.0)
+        .unwrap();
+    let door = Obstacle::Box {
+        min: DVec2::new(4.0, -1.0),
+        max: DVec2::new(5.0, 3.0),
+    };
+    // In plan view the door lies under the bridge too: which floor is not guessed.
+    let e = crowd.add_obstacle(door.clone()).unwrap_err();
+    assert!(matches!(e, Error::BadObstacle { .. }), "{e}");
+    let (id, _) = crowd
+        .add_obstacle_on_floor(door, DVec3::new(4.5, 0.0, 1.0))
+        .unwrap();
+    for _ in 0..200 {
+        crowd.update(0.05).unwrap();
+        // Nobody below passes the door.
+        assert!(crowd.agent_point(below).unwrap().x < 4.0 - 0.3 + 1e-9);
+    }
+    assert!(crowd.agents()[below].agent_path().is_stuck());
+    assert_eq!(crowd.agent_point(above).unwrap(), DVec3::new(9.5, 3.0, 1.0));
+    crowd.remove_obstacle(id).unwrap();
+    for _ in 0..200 {
+        crowd.update(0.05).unwrap();
+    }
+    assert_eq!(crowd.agent_point(below).unwrap(), DVec3::new(9.5, 0.0, 1.0));
+}
+
+#[test]
+fn a_door_that_lands_on_an_agent_below_moves_it_out_by_its_radius() {
+    let mut crowd = Crowd::new(
+        SurfaceWorld::new(floor_and_bridge()),
+        0.3,
+        Preset::Smooth.steps(),
+    )
+    .unwrap();
+    let a = crowd
+        .add_agent_on_surface(DVec3::new(4.4, 0.0, 1.0), DVec3::new(9.5, 0.0, 1.0), 2.0)
+        .unwrap();
+    let door = Obstacle::Box {
+        min: DVec2::new(4.0, -1.0),
+        max: DVec2::new(5.0, 3.0),
+    };
+    crowd
+        .add_obstacle_on_floor(door, DVec3::new(4.5, 0.0, 1.0))
+        .unwrap();
+    let p = crowd.agent_point(a).unwrap();
+    assert!(
+        !(4.0..=5.0).contains(&p.x),
+        "the agent stands in the door at {p}: {:?}",
+        crowd.agents()[a].error()
+    );
+    assert_eq!(p.y, 0.0, "on its floor");
+    // Out on the near side, the way on shut: it stands, stuck, until the door opens.
+    assert!(p.x <= 4.0 - 0.3, "{p}");
+    let e = crowd.agents()[a].agent_path().stuck().unwrap();
+    assert!(matches!(e, Error::UnreachableOnSurface { .. }), "{e}");
+}
+
+#[test]
+fn bad_obstacles_on_a_layered_navmesh_are_refused_and_change_nothing() {
+    let mut world = SurfaceWorld::new(floor_and_bridge());
+    let at = DVec3::new(4.5, 0.0, 1.0);
+    for shape in common::fixtures::bad_shapes() {
+        assert!(matches!(
+            world.add_obstacle_on_floor(shape.clone(), at).unwrap_err(),
+            Error::BadObstacle { .. }
+        ));
+        assert!(world.add_obstacle(shape).is_err());
+    }
+    let door = Obstacle::Box {
+        min: DVec2::new(4.0, -1.0),
+        max: DVec2::new(5.0, 3.0),
+    };
+    let e = world
+        .add_obstacle_on_floor(door.clone(), DVec3::new(7.0, 0.0, 1.0))
+        .unwrap_err();
+    assert!(
+        matches!(e, Error::BadObstacle { .. }),
+        "a point outside it: {e}"
+    );
+    let e = world
+        .add_obstacle_on_floor(door.clone(), DVec3::new(4.5, 1.5, 1.0))
+        .unwrap_err();
+    assert!(
+        matches!(e, Error::OutsideMesh { .. }),
+        "between the floors: {e}"
+    );
+    let e = world
+        .add_obstacle_on_floor(door.clone(), DVec3::new(f64::NAN, 0.0, 1.0))
+        .unwrap_err();
+    assert!(matches!(e, Error::NonFinite { .. }), "{e}");
+    assert_eq!(world.obstacles().count(), 0);
+    assert_eq!(world.mesh().surface().num_polygons(), 2, "nothing cut");
+    // A shape over all of one floor takes it all: the bridge is left.
+    let all = Obstacle::Box {
+        min: DVec2::new(-1.0, -1.0),
+        max: DVec2::new(11.0, 3.0),
+    };
+    world.add_obstacle_on_floor(all.clone(), at).unwrap();
+    assert_eq!(world.mesh().surface().num_polygons(), 1);
+    let e = world
+        .add_obstacle_on_floor(all, DVec3::new(4.5, 3.0, 1.0))
+        .unwrap_err();
+    assert_eq!(e, Error::NoFreeSpace);
+    assert_eq!(world.obstacles().count(), 1);
+}
