@@ -472,9 +472,53 @@ pub(crate) fn convex_overlap(ring: &[DVec2], other: &[DVec2]) -> bool {
     true
 }
 
+/// The part of the convex polygon `subject` inside the closed convex counter-clockwise
+/// polygon `ring` (Sutherland–Hodgman: clipped by each of its sides in turn); fewer than
+/// 3 points when they do not overlap.
+pub(crate) fn convex_clip(subject: &[DVec2], ring: &[DVec2]) -> Vec<DVec2> {
+    let mut out = subject.to_vec();
+    let m = ring.len();
+    for i in 0..m {
+        let (a, b) = (ring[i], ring[(i + 1) % m]);
+        let inside = |p: DVec2| cross(b - a, p - a);
+        let input = std::mem::take(&mut out);
+        let n = input.len();
+        for k in 0..n {
+            let (u, v) = (input[k], input[(k + 1) % n]);
+            let (fu, fv) = (inside(u), inside(v));
+            if fu >= 0.0 {
+                out.push(u);
+            }
+            if (fu > 0.0 && fv < 0.0) || (fu < 0.0 && fv > 0.0) {
+                out.push(u + fu / (fu - fv) * (v - u));
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn convex_clip_keeps_the_overlap() {
+        let square = |lo: f64, hi: f64| {
+            vec![
+                DVec2::new(lo, lo),
+                DVec2::new(hi, lo),
+                DVec2::new(hi, hi),
+                DVec2::new(lo, hi),
+            ]
+        };
+        let part = convex_clip(&square(0.0, 2.0), &square(1.0, 3.0));
+        let area: f64 = (0..part.len())
+            .map(|i| cross(part[i], part[(i + 1) % part.len()]))
+            .sum::<f64>()
+            / 2.0;
+        assert_eq!(area, 1.0);
+        assert!(convex_clip(&square(0.0, 1.0), &square(2.0, 3.0)).len() < 3);
+    }
 
     #[test]
     fn angle_is_accurate_near_zero_and_pi() {

@@ -11,9 +11,11 @@
 //! - Plans on the cut world never pass through an obstacle on its floor, and some that did
 //!   before now go round (or are refused: the way is shut).
 //! - Removing the obstacles gives back the plans of the terrain, exactly.
-//! - A crowd across floors: a door on the lower floor under a bridge stops the agents
-//!   below and not those above, and lets them through when it opens; one that lands on
-//!   an agent moves it out.
+//! - A crowd across floors on the bakes: crates dropped on agents on their floors; from
+//!   then on no agent on a crate's floor comes nearer it than its radius (less 1 %), and
+//!   the agents elsewhere walk on. On a mesh made here, a door on the lower floor under a
+//!   bridge stops the agents below and not those above, and lets them through when it
+//!   opens; one that lands on an agent moves it out.
 #![cfg(feature = "serde")]
 
 use crate::common;
@@ -22,7 +24,7 @@ use crate::crowd_floors::{load, FILES};
 use common::rng::Rng;
 use common::surface_oracle::{plan_areas, random_point, SurfaceOracle};
 use glam::{DVec2, DVec3};
-use pathsmooth::crowd::Crowd;
+use pathsmooth::crowd::{Avoidance, Crowd};
 use pathsmooth::navmesh::{PolyId, Surface, SurfaceMesh, SurfacePoint, UpAxis};
 use pathsmooth::world::Obstacle;
 use pathsmooth::{Error, Pipeline, Preset, SurfaceWorld};
@@ -311,6 +313,97 @@ fn plans_go_round_obstacles_on_their_floor_and_removing_them_gives_the_terrains_
             let again = opened.plan_surface(a.1, b.1).ok().map(<[_]>::to_vec);
             assert_eq!(&again, old, "{file}: the terrain's plan again");
         }
+    }
+}
+
+/// The plan-view distance from `x` to the closed convex counter-clockwise `ring` (0
+/// inside).
+fn distance_to(ring: &[DVec2], x: DVec2) -> f64 {
+    if depth(ring, x) >= 0.0 {
+        return 0.0;
+    }
+    let n = ring.len();
+    (0..n)
+        .map(|i| {
+            let (a, b) = (ring[i], ring[(i + 1) % n]);
+            let t = ((x - a).dot(b - a) / (b - a).length_squared()).clamp(0.0, 1.0);
+            x.distance(a + t * (b - a))
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+#[test]
+fn crates_dropped_on_agents_on_layered_bakes_keep_every_agent_of_their_floor_out() {
+    const RADIUS: f64 = 0.2;
+    for (k, file) in FILES.iter().enumerate() {
+        let s = load(file);
+        let (up, areas) = (s.up(), plan_areas(&s));
+        let terrain = SurfaceOracle::new(&s);
+        let mut rng = Rng::new(6000 + k as u64);
+        let mut crowd = Crowd::new(
+            SurfaceWorld::new(SurfaceMesh::new(s.clone()).unwrap()),
+            RADIUS,
+            Preset::Smooth.steps(),
+        )
+        .unwrap()
+        .with_avoidance(Some(Avoidance::default()))
+        .unwrap();
+        while crowd.agents().len() < 24 {
+            let (_, a) = random_point(&s, &mut rng, &areas);
+            let (_, b) = random_point(&s, &mut rng, &areas);
+            let _ = crowd.add_agent_on_surface(a, b, 1.5); // refused: another is drawn
+        }
+        for _ in 0..20 {
+            crowd.update(0.05).unwrap();
+        }
+        // A crate on each of four agents, on its floor.
+        let mut crates = Vec::new();
+        for i in [0, 6, 12, 18] {
+            let at = crowd.agent_point(i).unwrap();
+            let shape = Obstacle::Disk {
+                center: up.plan(at),
+                radius: 0.35,
+            };
+            if crowd.add_obstacle_on_floor(shape.clone(), at).is_err() {
+                continue; // on a stair's edge, more than the climb off the floor's polygon
+            }
+            let p = (0..s.num_polygons() as PolyId)
+                .filter(|&p| terrain.inside(p, up.plan(at)))
+                .min_by(|&p, &q| {
+                    let d = |p| (s.floor_height(p, up.plan(at)) - up.split(at).1).abs();
+                    d(p).total_cmp(&d(q))
+                })
+                .unwrap();
+            crates.push(Placed {
+                ring: ring_of(&shape),
+                from: (p, at),
+            });
+        }
+        assert!(crates.len() >= 3, "{file}: {} crates", crates.len());
+        let mut walked = 0.0;
+        for frame in 0..100 {
+            let before: Vec<DVec3> = crowd.agent_points().collect();
+            crowd.update(0.05).unwrap();
+            for (i, p) in crowd.agent_points().enumerate() {
+                walked += p.distance(before[i]);
+                let (x, h) = up.split(p);
+                for c in &crates {
+                    let d = distance_to(&c.ring, x);
+                    if d > RADIUS {
+                        continue;
+                    }
+                    // Within its radius in plan view: it must be on another floor than
+                    // the crate's there (by the walk from the crate's point; where the
+                    // walk meets a wall, the crate's own point's height is the floor).
+                    let floor = (c.floor_at(&terrain, &s, x)).unwrap_or(up.split(c.from.1).1);
+                    assert!(
+                        (floor - h).abs() >= 0.5 || d >= 0.99 * RADIUS,
+                        "{file} frame {frame}: agent {i} at {x} height {h}, {d} from a crate on floor {floor}"
+                    );
+                }
+            }
+        }
+        assert!(walked > 24.0, "{file}: the agents walked {walked} in all");
     }
 }
 

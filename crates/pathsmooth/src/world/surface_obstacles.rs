@@ -18,7 +18,7 @@ use super::mesh_obstacles::{obstacle_ring, ring_blocks};
 use super::obstacles::{check_shape, shape_bounds, Placed};
 use super::{Bounds, Obstacle, ObstacleId, ObstacleWorld, SurfaceWorld};
 use crate::error::{num, Error, Result};
-use crate::geometry::convex_overlap;
+use crate::geometry::{convex_clip, convex_overlap};
 use crate::navmesh::mesh::PolyId;
 use crate::navmesh::{Surface, SurfaceMesh};
 
@@ -104,7 +104,7 @@ impl SurfaceWorld {
                 ),
             });
         }
-        let floor = floor_reached(surface, start, &ring);
+        let floor = floor_reached(surface, start, &ring, at);
         self.place(obstacle, Placed { ring, floor })
     }
 
@@ -204,14 +204,22 @@ fn one_floor_under(surface: &Surface, ring: &[DVec2]) -> Result<Vec<PolyId>> {
         .filter(|(_, poly)| convex_overlap(ring, poly))
         .collect();
     // Neighbours on one floor meet along their sides; a floor over another overlaps it
-    // by more than the rounding of the vertices they share.
+    // by more than the rounding of the vertices they share, more than the climb above or
+    // below it (pieces a bake duplicated at one height are one floor).
     let slack = 4.0
         * surface.weld_tolerance().max(crate::geometry::tolerance_at(
             hi.abs().max(lo.abs()).max_element(),
         ));
-    for (i, (_, a)) in under.iter().enumerate() {
-        for (_, b) in &under[i + 1..] {
-            if overlap_depth(a, b) > slack {
+    let climb = surface.climb();
+    let floors_apart = |(p, a): &(PolyId, Vec<DVec2>), (q, b): &(PolyId, Vec<DVec2>)| {
+        overlap_depth(a, b) > slack
+            && inside_both(a, b).is_some_and(|c| {
+                (surface.floor_height(*p, c) - surface.floor_height(*q, c)).abs() > climb
+            })
+    };
+    for (i, a) in under.iter().enumerate() {
+        for b in &under[i + 1..] {
+            if floors_apart(a, b) {
                 let centre = 0.5 * (lo + hi);
                 return Err(Error::BadObstacle {
                     reason: format!(
@@ -227,10 +235,14 @@ fn one_floor_under(surface: &Surface, ring: &[DVec2]) -> Result<Vec<PolyId>> {
     Ok(under.into_iter().map(|(p, _)| p).collect())
 }
 
-/// The polygons of `surface` reached from `start` across shared edges through polygons
-/// that `ring` overlaps in plan view (`start` among them when it does), sorted.
-fn floor_reached(surface: &Surface, start: PolyId, ring: &[DVec2]) -> Vec<PolyId> {
-    let overlaps = |p: PolyId| convex_overlap(ring, &surface.plan_polygon(p).collect::<Vec<_>>());
+/// The polygons of the floor under `at` (on polygon `start`) that `ring` overlaps in plan
+/// view, sorted: those reached from `start` across shared edges without leaving the ring,
+/// and any other the ring overlaps whose floor lies within the climb of theirs (or of
+/// `at`'s) where they overlap: pieces that a bake left unjoined at one height (tile
+/// seams, duplicated polygons) are the same floor to a crate.
+fn floor_reached(surface: &Surface, start: PolyId, ring: &[DVec2], at: DVec3) -> Vec<PolyId> {
+    let plan = |p: PolyId| surface.plan_polygon(p).collect::<Vec<_>>();
+    let overlaps = |p: PolyId| convex_overlap(ring, &plan(p));
     let mut seen = vec![start];
     let mut stack = vec![start];
     while let Some(p) = stack.pop() {
@@ -242,8 +254,39 @@ fn floor_reached(surface: &Surface, start: PolyId, ring: &[DVec2]) -> Vec<PolyId
         }
     }
     seen.retain(|&p| overlaps(p));
+    let (climb, at_height) = (surface.climb(), surface.up().split(at).1);
+    let (lo, hi) = bounds_of(ring);
+    let unjoined: Vec<PolyId> = (0..surface.num_polygons() as PolyId)
+        .filter(|p| !seen.contains(p))
+        .filter(|&p| {
+            let (plo, phi) = surface.plan_bounds(p);
+            plo.cmplt(hi).all() && phi.cmpgt(lo).all()
+        })
+        .filter(|&p| {
+            let Some(c) = inside_both(&plan(p), ring) else {
+                return false;
+            };
+            let h = surface.floor_height(p, c);
+            let mut under = seen
+                .iter()
+                .filter(|&&q| surface.contains_plan(q, c))
+                .peekable();
+            if under.peek().is_none() {
+                return (h - at_height).abs() <= climb;
+            }
+            under.any(|&q| (surface.floor_height(q, c) - h).abs() <= climb)
+        })
+        .collect();
+    seen.extend(unjoined);
     seen.sort_unstable();
     seen
+}
+
+/// A point inside both convex polygons (the centroid of the corners of their overlap),
+/// `None` when they do not overlap.
+fn inside_both(a: &[DVec2], b: &[DVec2]) -> Option<DVec2> {
+    let part = convex_clip(a, b);
+    (part.len() >= 3).then(|| part.iter().copied().sum::<DVec2>() / part.len() as f64)
 }
 
 /// How deep the convex polygons `a` and `b` overlap in plan view: the least overlap of

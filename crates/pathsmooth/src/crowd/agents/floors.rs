@@ -2,12 +2,12 @@
 
 use std::sync::Arc;
 
-use glam::DVec3;
+use glam::{DVec2, DVec3};
 
 use super::{check_speed, no_agent, AgentIndex, Crowd, CrowdAgent};
 use crate::crowd::AgentPath;
 use crate::error::{Error, Result};
-use crate::navmesh::{PolyId, SurfaceMesh};
+use crate::navmesh::{PointFlags, PolyId, SurfaceMesh, SurfacePoint};
 use crate::pipeline::Pipeline;
 use crate::world::{Bounds, Obstacle, ObstacleId, World};
 use crate::SurfaceWorld;
@@ -222,12 +222,8 @@ impl Crowd<SurfaceWorld> {
                 }
                 _ => continue,
             };
-            let (size, start) = (a.size, up.join(a.agent_path.position(), a.height));
-            let mut stand = start;
-            let planned = self.way_out(start, size, a.radius).and_then(|(from, out)| {
-                stand = out;
-                self.plan_on_surface(from, out, target, size)
-            });
+            let start = up.join(a.agent_path.position(), a.height);
+            let (stand, planned) = self.plan_out_of(start, target, a.size, a.radius, changed);
             match planned {
                 Ok(planned) => self.install(i, planned),
                 Err(e) => {
@@ -293,28 +289,96 @@ impl Crowd<SurfaceWorld> {
         Ok(last)
     }
 
-    /// Where an agent of `radius` (index `size`) standing at `start` plans from on the
-    /// crowd's mesh: `start` itself on its polygon, as the layered search locates it; when
-    /// `start` is off the mesh (an obstacle cut out where the agent stood), the point the
-    /// search locates it at (the nearest of the floor, on the hole's edge) moved on by
-    /// the radius in the same direction, where the agent has room (located again).
-    fn way_out(
+    /// The agent path of an agent of `radius` (index `size`) standing at `start` to
+    /// `target` on the crowd's mesh, and where it stands for it. From `start` itself when
+    /// the layered search finds it on the floor. Off the mesh (an obstacle within
+    /// `changed` cut out where the agent stood), pushed out as on a flat world
+    /// ([`add_obstacle`](Crowd::add_obstacle)): along the way straight from the nearest
+    /// point of the floor and 16 ways round the compass, each walked from `start` in
+    /// steps of a quarter of the radius, onto the floor where the obstacle ends and on
+    /// along it ([`SurfaceQuery::move_along_surface`](crate::navmesh::SurfaceQuery::move_along_surface):
+    /// no wall crossed) to the first point with room for the agent; from the nearest of
+    /// those (the point it stands at, also when the plan fails); with room on no way,
+    /// [`Error::Blocked`] at `start`.
+    fn plan_out_of(
         &mut self,
         start: DVec3,
+        target: DVec3,
         size: usize,
         radius: f64,
-    ) -> Result<(Option<PolyId>, DVec3)> {
+        changed: Option<Bounds>,
+    ) -> (DVec3, Result<Planned>) {
         let mesh = Arc::clone(self.world.shared_mesh());
         let up = mesh.surface().up();
-        let query = &self.pipelines[0][size].query_mut().surface;
-        let (polygon, at) = query.locate(&mesh, start)?;
-        let (from, to) = (up.plan(start), up.plan(at));
-        if from == to {
-            return Ok((Some(polygon), at));
+        let (polygon, at) = match self.surface_query(size).locate(&mesh, start) {
+            Ok(found) => found,
+            Err(e) => return (start, Err(e)),
+        };
+        let (from, height) = up.split(start);
+        if from == up.plan(at) {
+            return (start, self.plan_on_surface(Some(polygon), at, target, size));
         }
-        // Out along the way the search moved it, by the radius and a hair for rounding.
-        let out = to + (to - from).normalize_or_zero() * radius * (1.0 + 1e-6);
-        Ok((None, up.join(out, up.height(at))))
+        // Past the obstacle's box (or four radii), a way still off the floor leaves it.
+        let across = changed.map_or(4.0 * radius, |b| {
+            (b.min - from).abs().max((b.max - from).abs()).length()
+        });
+        let step = 0.25 * radius;
+        let straight = (up.plan(at) - from).normalize_or_zero();
+        let compass =
+            (0..16).map(|k| DVec2::from_angle(std::f64::consts::TAU * f64::from(k) / 16.0));
+        let mut outs: Vec<(f64, PolyId, DVec3)> = Vec::new();
+        for way in std::iter::once(straight).chain(compass) {
+            let mut on_floor: Option<(PolyId, DVec3)> = None;
+            for j in 1..=((across + 4.0 * radius) / step).ceil() as usize {
+                let t = step * j as f64;
+                let aim = up.join(from + way * t, height);
+                let query = self.surface_query(size);
+                let reached = match on_floor {
+                    None if t > across + step => break,
+                    None => query.locate(&mesh, aim),
+                    Some(last) => query.move_along_surface(&mesh, last, aim),
+                };
+                match reached {
+                    Ok((p, on)) if up.plan(on) == up.plan(aim) => on_floor = Some((p, on)),
+                    // Still in the obstacle: on out.
+                    _ if on_floor.is_none() => continue,
+                    // A wall that way.
+                    _ => break,
+                }
+                let Some((p, on)) = on_floor else { continue };
+                let point = SurfacePoint {
+                    position: on,
+                    polygon: p,
+                    flags: PointFlags::START | PointFlags::END,
+                };
+                let room = query.clearance_of(&mesh, &[point, point], radius + 1.0);
+                if room.is_ok_and(|c| c >= radius) {
+                    outs.push((t, p, on));
+                    break;
+                }
+            }
+        }
+        // The nearest, as on a flat world (the first way on a tie).
+        let nearest = outs
+            .into_iter()
+            .reduce(|a, b| if b.0 < a.0 { b } else { a });
+        match nearest {
+            Some((_, polygon, on)) => (on, self.plan_on_surface(Some(polygon), on, target, size)),
+            // No way out with room: it stands in the obstacle, walled in.
+            None => (
+                start,
+                Err(Error::Blocked {
+                    what: "agent",
+                    x: from.x,
+                    y: from.y,
+                }),
+            ),
+        }
+    }
+
+    /// The layered search of the crowd's first pipeline for agents of radius `size`.
+    fn surface_query(&mut self, size: usize) -> &mut crate::navmesh::SurfaceQuery {
+        &mut self.pipelines[0][size].query_mut().surface
     }
 
     /// The agent path from `start` (on polygon `from` when known, else located) to
