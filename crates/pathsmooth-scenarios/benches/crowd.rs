@@ -12,7 +12,8 @@
 //! distance field, and in a crowd, dropped on nine agents (pushed out) and beside them;
 //! and the crowd on an engine's navmesh (Unity's export of a LayaAir level from the test
 //! corpus, one floor), as the bindings run it there; and on a layered one (RecastDemo's
-//! `nav_test` level as Detour baked it, floors over one another).
+//! `nav_test` level as Detour baked it, floors over one another), with what a crate costs
+//! there.
 //!
 //! `cargo bench -p pathsmooth-scenarios --bench crowd`.
 
@@ -184,6 +185,42 @@ fn bench_layered_navmesh(c: &mut Criterion) {
     let mut scene = LayeredCrowd::load(&file, 1_000, 0.15, 1).expect("the corpus file");
     group.bench_function("1000 agents, radius 0.15", |b| {
         b.iter(|| black_box(scene.frame().expect("frame")))
+    });
+    // What a crate costs there: a disk of radius 0.5 m put on the floor at the middle of
+    // the largest polygon and lifted again, on the world alone (the floor's polygons cut
+    // and the surface rebuilt, twice) and under the 1,000 agents (each whose sheet reaches
+    // it planned again, twice).
+    let mut world = scene.crowd.world().clone();
+    let s = world.mesh().surface();
+    let area = |p: u32| {
+        let ring: Vec<DVec2> = s.plan_polygon(p).collect();
+        (0..ring.len())
+            .map(|i| ring[i].perp_dot(ring[(i + 1) % ring.len()]))
+            .sum::<f64>()
+    };
+    let largest = (0..s.num_polygons() as u32)
+        .max_by(|&p, &q| area(p).total_cmp(&area(q)))
+        .expect("polygons");
+    let ring: Vec<DVec2> = s.plan_polygon(largest).collect();
+    let centre = ring.iter().copied().sum::<DVec2>() / ring.len() as f64;
+    let at = s.up().join(centre, s.floor_height(largest, centre));
+    let crate_ = Obstacle::Disk {
+        center: centre,
+        radius: 0.5,
+    };
+    group.bench_function("a crate added and removed (world)", |b| {
+        b.iter(|| {
+            let id = (world.add_obstacle_on_floor(black_box(crate_.clone()), at)).expect("crate");
+            world.remove_obstacle(id).expect("crate");
+        })
+    });
+    group.bench_function("a crate added and removed under 1000 agents", |b| {
+        b.iter(|| {
+            let crowd = &mut scene.crowd;
+            let (id, _) =
+                (crowd.add_obstacle_on_floor(black_box(crate_.clone()), at)).expect("crate");
+            crowd.remove_obstacle(id).expect("crate");
+        })
     });
     group.finish();
 }

@@ -146,6 +146,43 @@ impl SurfaceWorld {
         Ok(ring_blocks(&placed.ring, path, radius))
     }
 
+    /// True when this world's sheet may hold a place within `radius` of obstacle `id` of
+    /// `world` (a later state of this world, whose obstacle it is) on the obstacle's
+    /// floor: a triangle of the sheet, of a polygon of that floor, whose box meets the
+    /// obstacle's box grown by `radius`. An agent walking this sheet must then plan again
+    /// on `world`. False without a sheet or for an id `world` does not have. Cost:
+    /// O(triangles of the sheet).
+    pub(crate) fn sheet_holds_floor_of(
+        &self,
+        world: &SurfaceWorld,
+        id: ObstacleId,
+        radius: f64,
+    ) -> bool {
+        let (Some(sheet), Ok((_, placed))) = (self.sheet(), world.obstacles.get(id)) else {
+            return false;
+        };
+        let (lo, hi) = bounds_of(&placed.ring);
+        let (lo, hi) = (lo - radius, hi + radius);
+        let mesh = sheet.mesh();
+        (0..mesh.num_triangles()).any(|t| {
+            let tri = mesh.triangle(t);
+            let (tlo, thi) = (
+                tri[0].min(tri[1]).min(tri[2]),
+                tri[0].max(tri[1]).max(tri[2]),
+            );
+            if !(tlo.cmplt(hi).all() && thi.cmpgt(lo).all()) {
+                return false;
+            }
+            let polygon = self.mesh.polygon_of(sheet.surface_triangle(t));
+            let terrain = self
+                .origin
+                .get(polygon as usize)
+                .copied()
+                .unwrap_or(polygon);
+            placed.floor.binary_search(&terrain).is_ok()
+        })
+    }
+
     /// Cuts `placed` out of the mesh walked on and keeps it; the world unchanged on error.
     fn place(&mut self, obstacle: Obstacle, placed: Placed) -> Result<ObstacleId> {
         if let Some((surface, origin)) = self.cut(&self.mesh, &self.origin, &placed)? {

@@ -9,7 +9,7 @@ use crate::crowd::AgentPath;
 use crate::error::{Error, Result};
 use crate::navmesh::{PointFlags, PolyId, SurfaceMesh, SurfacePoint};
 use crate::pipeline::Pipeline;
-use crate::world::{Bounds, Obstacle, ObstacleId, World};
+use crate::world::{Bounds, Obstacle, ObstacleId, ObstacleWorld, World};
 use crate::SurfaceWorld;
 
 /// Agents on a layered navmesh ([`SurfaceWorld`]: floors over one another, a bridge over a
@@ -195,25 +195,32 @@ impl Crowd<SurfaceWorld> {
         self.resheet = Some(Self::resheet);
     }
 
-    /// After the crowd's world changed (an obstacle added or removed; inside `changed`
-    /// when known): each agent walking a sheet of its own that reaches into the change,
-    /// and each agent a change left without one, is planned again on the changed mesh,
-    /// from where it stands (moved onto the nearest floor outside an obstacle that landed
-    /// on it, as the layered search locates a point) to its target, on a new sheet. One
-    /// that cannot be (its target or its way blocked) is left stuck with the reason, on
-    /// the crowd's world (where nothing is clear without a sheet, so it stands), its
-    /// target kept to be tried at the next change.
-    fn resheet(&mut self, changed: Option<Bounds>) {
+    /// After obstacle `added` was added to the crowd's world (or one removed: `None`):
+    /// each agent whose sheet holds the obstacle's floor under it (and, after either,
+    /// each agent a change left without a sheet) is planned again on the changed mesh,
+    /// from where it stands (pushed out of an obstacle that landed on it, see
+    /// `plan_out_of`) to its target, on a new sheet. One that cannot be (its target or its
+    /// way blocked) is left stuck with the reason on the crowd's world (where nothing is
+    /// clear without a sheet, so it stands), its target kept to be tried at the next
+    /// change. The others keep their sheets: what an obstacle takes from a sheet without
+    /// its floor under it (another floor's, or none) changes nothing there, and what one
+    /// gives back only makes a sheet conservative until its agent's next plan.
+    fn resheet(&mut self, added: Option<ObstacleId>) {
         let up = self.world.mesh().surface().up();
+        let changed = added.and_then(|id| {
+            let bounds = self
+                .world
+                .obstacle(id)
+                .and_then(|o| self.world.obstacle_bounds(o).ok());
+            bounds.flatten()
+        });
         for i in 0..self.agents.len() {
             let a = &self.agents[i];
             let stranded = self.worlds[i].is_none() && a.agent_path.is_stuck();
-            let reaches = self.worlds[i].as_ref().is_some_and(|w| {
-                changed.is_none_or(|b| {
-                    let sheet = w.bounds().grown(a.radius);
-                    sheet.meets_box_of(b.min, b.max)
-                })
-            });
+            let reaches = match (added, &self.worlds[i]) {
+                (Some(id), Some(w)) => w.sheet_holds_floor_of(&self.world, id, a.radius),
+                _ => false,
+            };
             let target = match (&self.onward[i], &self.worlds[i]) {
                 (Some(onward), _) if reaches || stranded => onward.target,
                 (None, Some(w)) if reaches => {

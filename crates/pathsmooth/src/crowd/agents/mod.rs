@@ -44,8 +44,8 @@ pub const DEFAULT_AGENT_HEIGHT: f64 = 2.0;
 type WalkOn<W> = fn(&mut Crowd<W>) -> usize;
 
 /// Gives the agents that walk worlds of their own the crowd's world again after it
-/// changed (where, when known).
-type Resheet<W> = fn(&mut Crowd<W>, Option<Bounds>);
+/// changed: obstacle `Some(id)` added, or one removed (`None`).
+type Resheet<W> = fn(&mut Crowd<W>, Option<ObstacleId>);
 
 /// One phase of an update for one agent, with its run's pipeline (see `Crowd::each_run`).
 type AgentUpdate<'a, W> =
@@ -671,6 +671,9 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         };
         let changed = Changed::from(world.obstacle_bounds(obstacle)?);
         let id = self.change_world(changed, add)?;
+        if let Some(resheet) = self.resheet {
+            resheet(self, Some(id));
+        }
         let world = &*self.world;
         let pushed = push_out::push(&mut self.agents, &exits, &|a, b, r| {
             world.segment_is_clear(a, b, r)
@@ -706,7 +709,11 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             Some(o) => Changed::from(self.world.obstacle_bounds(o)?),
             None => Changed::Anywhere,
         };
-        self.change_world(changed, |w| w.remove_obstacle(id))
+        self.change_world(changed, |w| w.remove_obstacle(id))?;
+        if let Some(resheet) = self.resheet {
+            resheet(self, None);
+        }
+        Ok(())
     }
 
     /// Adds a moving obstacle: a disc that the crowd moves by its velocity every update
@@ -1097,13 +1104,6 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
                     Changed::Nowhere => {}
                     Changed::Inside(b) => a.agent_path.forget_world_inside(b),
                     Changed::Anywhere => a.agent_path.forget_world(),
-                }
-            }
-            if let Some(resheet) = self.resheet {
-                match changed {
-                    Changed::Nowhere => {}
-                    Changed::Inside(b) => resheet(self, Some(b)),
-                    Changed::Anywhere => resheet(self, None),
                 }
             }
         }
