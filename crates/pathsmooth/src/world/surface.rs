@@ -47,6 +47,11 @@ use crate::navmesh::{NavMeshQuery, Sheet, SurfaceMesh, SurfacePoint, SurfaceQuer
 /// `Box`) cuts sheets: behind a reference or an `Arc`, plans answer on the sheet the world
 /// last had.
 ///
+/// **Temporary obstacles** (doors, crates) lie on one floor and are cut out of its
+/// polygons exactly, the surface built again round the hole
+/// ([`add_obstacle`](Self::add_obstacle), [`add_obstacle_on_floor`](Self::add_obstacle_on_floor));
+/// [`mesh`](Self::mesh) is then the cut mesh and [`terrain`](Self::terrain) the one given.
+///
 /// The mesh is held in an [`Arc`]: a server or a binding shares one mesh between the
 /// worlds of its threads and requests, and making a world costs no copy of it (a
 /// `SurfaceMesh` is about 100 bytes a triangle).
@@ -208,12 +213,13 @@ impl SurfaceWorld {
         self.last = Located::default();
     }
 
-    /// The layered navmesh.
+    /// The layered navmesh walked on: the one given less the
+    /// [obstacles](Self::add_obstacle) cut out of it.
     pub fn mesh(&self) -> &SurfaceMesh {
         &self.mesh
     }
 
-    /// The layered navmesh, shared.
+    /// The layered navmesh walked on ([`mesh`](Self::mesh)), shared.
     pub fn shared_mesh(&self) -> &Arc<SurfaceMesh> {
         &self.mesh
     }
