@@ -86,6 +86,23 @@ struct Placed {
 }
 
 impl Placed {
+    /// `shape` put on the floor under `at`: the terrain polygon under it whose floor is
+    /// nearest `at`'s height.
+    fn at(o: &SurfaceOracle, s: &Surface, shape: &Obstacle, at: DVec3) -> Placed {
+        let (plan, h) = s.up().split(at);
+        let p = (0..s.num_polygons() as PolyId)
+            .filter(|&p| o.inside(p, plan))
+            .min_by(|&p, &q| {
+                let d = |p| (s.floor_height(p, plan) - h).abs();
+                d(p).total_cmp(&d(q))
+            })
+            .expect("a polygon under the point");
+        Placed {
+            ring: ring_of(shape),
+            from: (p, at),
+        }
+    }
+
     /// The height of its floor over `x` (inside the ring): the terrain walked straight
     /// from the point that named it; `None` when the walk meets a wall.
     fn floor_at(&self, o: &SurfaceOracle, s: &Surface, x: DVec2) -> Option<f64> {
@@ -262,18 +279,8 @@ fn plans_go_round_obstacles_on_their_floor_and_removing_them_gives_the_terrains_
             let Ok(id) = world.add_obstacle_on_floor(shape.clone(), at) else {
                 continue; // the middle of a segment over a stair's edge: no floor there
             };
-            let p = (0..s.num_polygons() as PolyId)
-                .filter(|&p| terrain.inside(p, up.plan(at)))
-                .min_by(|&p, &q| {
-                    let d = |p| (s.floor_height(p, up.plan(at)) - up.split(at).1).abs();
-                    d(p).total_cmp(&d(q))
-                })
-                .unwrap();
             ids.push(id);
-            placed.push(Placed {
-                ring: ring_of(&shape),
-                from: (p, at),
-            });
+            placed.push(Placed::at(&terrain, &s, &shape, at));
         }
         assert!(
             placed.len() >= 5,
@@ -367,17 +374,7 @@ fn crates_dropped_on_agents_on_layered_bakes_keep_every_agent_of_their_floor_out
             if crowd.add_obstacle_on_floor(shape.clone(), at).is_err() {
                 continue; // on a stair's edge, more than the climb off the floor's polygon
             }
-            let p = (0..s.num_polygons() as PolyId)
-                .filter(|&p| terrain.inside(p, up.plan(at)))
-                .min_by(|&p, &q| {
-                    let d = |p| (s.floor_height(p, up.plan(at)) - up.split(at).1).abs();
-                    d(p).total_cmp(&d(q))
-                })
-                .unwrap();
-            crates.push(Placed {
-                ring: ring_of(&shape),
-                from: (p, at),
-            });
+            crates.push(Placed::at(&terrain, &s, &shape, at));
         }
         assert!(crates.len() >= 3, "{file}: {} crates", crates.len());
         let mut walked = 0.0;
@@ -423,24 +420,34 @@ fn floor_and_bridge() -> SurfaceMesh {
     SurfaceMesh::new(s).unwrap()
 }
 
-#[test]
-fn a_door_under_a_bridge_stops_the_agents_below_only_until_it_opens() {
-    let mut crowd = Crowd::new(
+/// A crowd of agents of radius 0.3 on [`floor_and_bridge`].
+fn crowd_on_floor_and_bridge() -> Crowd<SurfaceWorld> {
+    Crowd::new(
         SurfaceWorld::new(floor_and_bridge()),
         0.3,
         Preset::Smooth.steps(),
     )
-    .unwrap();
+    .unwrap()
+}
+
+/// A door across the corridor at x 4..5 (in plan view, under the bridge too).
+fn door() -> Obstacle {
+    Obstacle::Box {
+        min: DVec2::new(4.0, -1.0),
+        max: DVec2::new(5.0, 3.0),
+    }
+}
+
+#[test]
+fn a_door_under_a_bridge_stops_the_agents_below_only_until_it_opens() {
+    let mut crowd = crowd_on_floor_and_bridge();
     let below = crowd
         .add_agent_on_surface(DVec3::new(0.5, 0.0, 1.0), DVec3::new(9.5, 0.0, 1.0), 2.0)
         .unwrap();
     let above = crowd
         .add_agent_on_surface(DVec3::new(0.5, 3.0, 1.0), DVec3::new(9.5, 3.0, 1.0), 2.0)
         .unwrap();
-    let door = Obstacle::Box {
-        min: DVec2::new(4.0, -1.0),
-        max: DVec2::new(5.0, 3.0),
-    };
+    let door = door();
     // In plan view the door lies under the bridge too: which floor is not guessed.
     let e = crowd.add_obstacle(door.clone()).unwrap_err();
     assert!(matches!(e, Error::BadObstacle { .. }), "{e}");
@@ -463,19 +470,11 @@ fn a_door_under_a_bridge_stops_the_agents_below_only_until_it_opens() {
 
 #[test]
 fn a_door_that_lands_on_an_agent_below_moves_it_out_by_its_radius() {
-    let mut crowd = Crowd::new(
-        SurfaceWorld::new(floor_and_bridge()),
-        0.3,
-        Preset::Smooth.steps(),
-    )
-    .unwrap();
+    let mut crowd = crowd_on_floor_and_bridge();
     let a = crowd
         .add_agent_on_surface(DVec3::new(4.4, 0.0, 1.0), DVec3::new(9.5, 0.0, 1.0), 2.0)
         .unwrap();
-    let door = Obstacle::Box {
-        min: DVec2::new(4.0, -1.0),
-        max: DVec2::new(5.0, 3.0),
-    };
+    let door = door();
     crowd
         .add_obstacle_on_floor(door, DVec3::new(4.5, 0.0, 1.0))
         .unwrap();
@@ -503,28 +502,16 @@ fn bad_obstacles_on_a_layered_navmesh_are_refused_and_change_nothing() {
         ));
         assert!(world.add_obstacle(shape).is_err());
     }
-    let door = Obstacle::Box {
-        min: DVec2::new(4.0, -1.0),
-        max: DVec2::new(5.0, 3.0),
-    };
-    let e = world
-        .add_obstacle_on_floor(door.clone(), DVec3::new(7.0, 0.0, 1.0))
-        .unwrap_err();
-    assert!(
-        matches!(e, Error::BadObstacle { .. }),
-        "a point outside it: {e}"
-    );
-    let e = world
-        .add_obstacle_on_floor(door.clone(), DVec3::new(4.5, 1.5, 1.0))
-        .unwrap_err();
-    assert!(
-        matches!(e, Error::OutsideMesh { .. }),
-        "between the floors: {e}"
-    );
-    let e = world
-        .add_obstacle_on_floor(door.clone(), DVec3::new(f64::NAN, 0.0, 1.0))
-        .unwrap_err();
-    assert!(matches!(e, Error::NonFinite { .. }), "{e}");
+    // A point outside the door, one between the floors, one not a number.
+    let refused = [
+        (DVec3::new(7.0, 0.0, 1.0), "BadObstacle"),
+        (DVec3::new(4.5, 1.5, 1.0), "OutsideMesh"),
+        (DVec3::new(f64::NAN, 0.0, 1.0), "NonFinite"),
+    ];
+    for (at, what) in refused {
+        let e = world.add_obstacle_on_floor(door(), at).unwrap_err();
+        assert!(format!("{e:?}").starts_with(what), "{at}: {e:?}");
+    }
     assert_eq!(world.obstacles().count(), 0);
     assert_eq!(world.mesh().surface().num_polygons(), 2, "nothing cut");
     // A shape over all of one floor takes it all: the bridge is left.

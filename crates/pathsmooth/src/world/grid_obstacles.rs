@@ -15,7 +15,7 @@ use std::collections::HashSet;
 
 use glam::{DVec2, IVec2};
 
-use super::obstacles::{any_segment, check_shape, convex_ccw, shape_bounds, unknown};
+use super::obstacles::{any_segment, check_shape, convex_ccw, shape_bounds};
 use super::{Bounds, GridWorld, Obstacle, ObstacleId, ObstacleWorld};
 use crate::error::{Error, Result};
 
@@ -68,9 +68,7 @@ impl GridWorld {
     /// Errors: [`Error::BadObstacle`] for an id this world does not have (never added, or
     /// removed already). Cost: as [`add_obstacle`](Self::add_obstacle)'s.
     pub fn remove_obstacle(&mut self, id: ObstacleId) -> Result<()> {
-        let Some((obstacle, cells)) = self.obstacles.list.remove(&id) else {
-            return Err(unknown(id));
-        };
+        let (obstacle, cells) = self.obstacles.take(id)?;
         // A cell opens when the bare map has it open and no other obstacle covers it.
         let bare = self.bare_map();
         let mut map = self.map().clone();
@@ -83,11 +81,8 @@ impl GridWorld {
         );
         let (lo, hi) = cell_box(&cells);
         // Opening cells cannot take away the last free one.
-        let result = self.patch(map, lo, hi, false);
-        if result.is_err() {
-            self.obstacles.list.insert(id, (obstacle, cells));
-        }
-        result
+        self.patch(map, lo, hi, false)
+            .inspect_err(|_| self.obstacles.put_back(id, (obstacle, cells)))
     }
 
     /// The obstacles in place, in the order they were added.

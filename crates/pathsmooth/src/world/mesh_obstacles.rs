@@ -27,9 +27,9 @@
 use glam::DVec2;
 
 use super::obstacles::{
-    any_segment, check_shape, convex_ccw, disk_reach, shape_bounds, unknown, DISK_SIDES,
+    any_segment, check_shape, convex_ccw, disk_reach, shape_bounds, DISK_SIDES,
 };
-use super::{Bounds, NavMeshWorld, Obstacle, ObstacleId, ObstacleWorld};
+use super::{Bounds, NavMeshWorld, Obstacle, ObstacleId, ObstacleWorld, SurfaceWorld};
 use crate::error::{Error, Result};
 use crate::geometry::{cross, segment_distance};
 use crate::navmesh::NavMesh;
@@ -92,14 +92,10 @@ impl NavMeshWorld {
     /// again, each as [`add_obstacle`](Self::add_obstacle) does (with none left, only the
     /// area filter and the wall index are rebuilt).
     pub fn remove_obstacle(&mut self, id: ObstacleId) -> Result<()> {
-        let Some(entry) = self.obstacles.list.remove(&id) else {
-            return Err(unknown(id));
-        };
-        let result = self.recut();
-        if result.is_err() {
-            self.obstacles.list.insert(id, entry);
-        }
-        result
+        let entry = self.obstacles.take(id)?;
+        // Put back if the others cannot be cut again: the world unchanged.
+        self.recut()
+            .inspect_err(|_| self.obstacles.put_back(id, entry))
     }
 
     /// The obstacles in place, in the order they were added.
@@ -132,26 +128,33 @@ impl NavMeshWorld {
     }
 }
 
-impl ObstacleWorld for NavMeshWorld {
-    fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<ObstacleId> {
-        NavMeshWorld::add_obstacle(self, obstacle)
-    }
-    fn remove_obstacle(&mut self, id: ObstacleId) -> Result<()> {
-        NavMeshWorld::remove_obstacle(self, id)
-    }
-    fn obstacle(&self, id: ObstacleId) -> Option<&Obstacle> {
-        self.obstacles.shape(id)
-    }
-    fn obstacle_blocks(&self, id: ObstacleId, path: &[DVec2], radius: f64) -> Result<bool> {
-        NavMeshWorld::obstacle_blocks(self, id, path, radius)
-    }
-    /// The box of the polygon cut out (a disk's 16-gon reaches a little beyond the disk;
-    /// cells, which `add_obstacle` refuses, none).
-    fn obstacle_bounds(&self, obstacle: &Obstacle) -> Result<Option<Bounds>> {
-        check_shape(obstacle)?;
-        Ok(shape_bounds(obstacle))
-    }
+/// The obstacles of the navmesh worlds, flat and layered, whose shapes are cut out as
+/// convex polygons: the worlds' own methods, and the box of the polygon cut out (a disk's
+/// 16-gon reaches a little beyond the disk; cells, which both refuse, none).
+macro_rules! cut_out_obstacles {
+    ($($world:ty),*) => {$(
+        impl ObstacleWorld for $world {
+            fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<ObstacleId> {
+                <$world>::add_obstacle(self, obstacle)
+            }
+            fn remove_obstacle(&mut self, id: ObstacleId) -> Result<()> {
+                <$world>::remove_obstacle(self, id)
+            }
+            fn obstacle(&self, id: ObstacleId) -> Option<&Obstacle> {
+                self.obstacles.shape(id)
+            }
+            fn obstacle_blocks(&self, id: ObstacleId, path: &[DVec2], radius: f64) -> Result<bool> {
+                <$world>::obstacle_blocks(self, id, path, radius)
+            }
+            fn obstacle_bounds(&self, obstacle: &Obstacle) -> Result<Option<Bounds>> {
+                check_shape(obstacle)?;
+                Ok(shape_bounds(obstacle))
+            }
+        }
+    )*};
 }
+
+cut_out_obstacles!(NavMeshWorld, SurfaceWorld);
 
 /// True when a segment of `path` comes closer than `radius` to the convex
 /// counter-clockwise polygon `ring` (at radius 0: enters its inside): what an obstacle cut

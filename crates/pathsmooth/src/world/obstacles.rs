@@ -122,6 +122,17 @@ impl<T> Obstacles<T> {
         self.list.get(&id).ok_or_else(|| unknown(id))
     }
 
+    /// Takes obstacle `id` out of the list, or [`Error::BadObstacle`] for an id this world
+    /// does not have.
+    pub(super) fn take(&mut self, id: ObstacleId) -> Result<(Obstacle, T)> {
+        self.list.remove(&id).ok_or_else(|| unknown(id))
+    }
+
+    /// Puts back what [`take`](Self::take) took (its place in the order is its id's).
+    pub(super) fn put_back(&mut self, id: ObstacleId, entry: (Obstacle, T)) {
+        self.list.insert(id, entry);
+    }
+
     /// The shape of obstacle `id` as it was added ([`ObstacleWorld::obstacle`]).
     pub(super) fn shape(&self, id: ObstacleId) -> Option<&Obstacle> {
         self.list.get(&id).map(|(o, _)| o)

@@ -15,8 +15,8 @@ use std::sync::Arc;
 use glam::{DVec2, DVec3};
 
 use super::mesh_obstacles::{obstacle_ring, ring_blocks};
-use super::obstacles::{check_shape, shape_bounds, Placed};
-use super::{Bounds, Obstacle, ObstacleId, ObstacleWorld, SurfaceWorld};
+use super::obstacles::Placed;
+use super::{Obstacle, ObstacleId, SurfaceWorld};
 use crate::error::{num, Error, Result};
 use crate::geometry::{convex_clip, convex_overlap};
 use crate::navmesh::mesh::PolyId;
@@ -115,14 +115,10 @@ impl SurfaceWorld {
     /// remaining obstacles cut out of the mesh as given again, each as
     /// [`add_obstacle`](Self::add_obstacle) does.
     pub fn remove_obstacle(&mut self, id: ObstacleId) -> Result<()> {
-        let Some(entry) = self.obstacles.list.remove(&id) else {
-            return Err(super::obstacles::unknown(id));
-        };
-        let result = self.recut();
-        if result.is_err() {
-            self.obstacles.list.insert(id, entry);
-        }
-        result
+        let entry = self.obstacles.take(id)?;
+        // Put back if the others cannot be cut again: the world unchanged.
+        self.recut()
+            .inspect_err(|_| self.obstacles.put_back(id, entry))
     }
 
     /// The obstacles in place, in the order they were added.
@@ -358,26 +354,4 @@ fn bounds_of(points: &[DVec2]) -> (DVec2, DVec2) {
     points.iter().fold((points[0], points[0]), |(lo, hi), &p| {
         (lo.min(p), hi.max(p))
     })
-}
-
-/// Temporary obstacles on a layered navmesh, cut out of one floor: see
-/// [`SurfaceWorld::add_obstacle`].
-impl ObstacleWorld for SurfaceWorld {
-    fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<ObstacleId> {
-        SurfaceWorld::add_obstacle(self, obstacle)
-    }
-    fn remove_obstacle(&mut self, id: ObstacleId) -> Result<()> {
-        SurfaceWorld::remove_obstacle(self, id)
-    }
-    fn obstacle(&self, id: ObstacleId) -> Option<&Obstacle> {
-        self.obstacles.shape(id)
-    }
-    fn obstacle_blocks(&self, id: ObstacleId, path: &[DVec2], radius: f64) -> Result<bool> {
-        SurfaceWorld::obstacle_blocks(self, id, path, radius)
-    }
-    /// The box of the polygon cut out, as on a flat navmesh.
-    fn obstacle_bounds(&self, obstacle: &Obstacle) -> Result<Option<Bounds>> {
-        check_shape(obstacle)?;
-        Ok(shape_bounds(obstacle))
-    }
 }
