@@ -640,8 +640,13 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     /// Pushing, not keeping the door open until the agent has left: the door's owner
     /// decides when it closes, and no agent is left inside a wall.
     ///
+    /// On a layered navmesh the obstacle lies on the one floor under it, and the agents
+    /// whose sheets hold that floor there plan again
+    /// ([`Crowd::add_obstacle_on_floor`](Crowd::<crate::SurfaceWorld>::add_obstacle_on_floor)).
+    ///
     /// Errors: the world's ([`GridWorld::add_obstacle`],
-    /// [`NavMeshWorld::add_obstacle`](crate::NavMeshWorld::add_obstacle)), the crowd
+    /// [`NavMeshWorld::add_obstacle`](crate::NavMeshWorld::add_obstacle),
+    /// [`SurfaceWorld::add_obstacle`](crate::SurfaceWorld::add_obstacle)), the crowd
     /// unchanged. Cost: the world's change (on a grid, a copy of the map's cells and a
     /// patch of the distance field near the obstacle; on a navmesh, a local
     /// re-triangulation and a rebuild of the mesh), a pass over every agent path's points (a

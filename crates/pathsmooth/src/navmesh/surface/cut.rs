@@ -46,8 +46,9 @@ impl Surface {
     /// [`floor_height`](Self::floor_height) inside it.
     ///
     /// Errors: [`Error::NoFreeSpace`] when no polygon is left; those of
-    /// [`Surface::from_data`] on the rebuilt polygons (none expected of a surface it built). Cost: O(polygons + corners) for the copy, O(|ring|²) a cut
-    /// polygon, and the builder's O(n log n).
+    /// [`Surface::from_data`] on the rebuilt polygons (none expected of a surface it
+    /// built). Cost: O(polygons + corners) for the copy, O(|ring|²) a cut polygon, and
+    /// the builder's O(n log n).
     pub(crate) fn cut_convex(
         &self,
         chosen: &[PolyId],
