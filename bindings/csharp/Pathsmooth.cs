@@ -233,6 +233,8 @@ namespace Pathsmooth
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_agent_stuck(CrowdHandle crowd, UIntPtr agent, byte* buf, UIntPtr capacity, out UIntPtr outLen);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_add_box(CrowdHandle crowd, Point2d min, Point2d max, out ulong id, out UIntPtr blocked);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_add_disk(CrowdHandle crowd, Point2d center, double radius, out ulong id, out UIntPtr blocked);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_add_box_on_floor(CrowdHandle crowd, Point2d min, Point2d max, Point3d floor, out ulong id, out UIntPtr blocked);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_add_disk_on_floor(CrowdHandle crowd, Point2d center, double radius, Point3d floor, out ulong id, out UIntPtr blocked);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_add_polygon(CrowdHandle crowd, double* verticesXY, UIntPtr n, out ulong id, out UIntPtr blocked);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_add_cells(CrowdHandle crowd, int* cellsXY, UIntPtr n, out ulong id, out UIntPtr blocked);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_remove_obstacle(CrowdHandle crowd, ulong id);
@@ -939,6 +941,26 @@ namespace Pathsmooth
         {
             ulong id; UIntPtr b;
             Native.Check(Native.ps_crowd_add_disk(handle, center, radius, out id, out b), "Crowd.AddDisk");
+            blocked = (int)(ulong)b;
+            return id;
+        }
+
+        /// <summary>Adds a box obstacle on the floor under `floor` (3D, inside the box in
+        /// plan view) of a crowd made on a surface: a door on the ground floor under a
+        /// bridge. AddBox there takes the one floor under the box.</summary>
+        public ulong AddBox(Point2d min, Point2d max, Point3d floor, out int blocked)
+        {
+            ulong id; UIntPtr b;
+            Native.Check(Native.ps_crowd_add_box_on_floor(handle, min, max, floor, out id, out b), "Crowd.AddBox");
+            blocked = (int)(ulong)b;
+            return id;
+        }
+
+        /// <summary>Adds a disc obstacle on the floor under `floor`; see AddBox.</summary>
+        public ulong AddDisk(Point2d center, double radius, Point3d floor, out int blocked)
+        {
+            ulong id; UIntPtr b;
+            Native.Check(Native.ps_crowd_add_disk_on_floor(handle, center, radius, floor, out id, out b), "Crowd.AddDisk");
             blocked = (int)(ulong)b;
             return id;
         }

@@ -173,12 +173,20 @@ static class Test
             at = crowd.Positions3();
             Check(crowd.Arrived(0) && at[0] == s.X && at[2] == s.Z, "and back: " + at[0] + " " + at[2]);
             Throws(Status.InvalidArgument, "Crowd.AddAgent: `position` (NaN, 0, 0) is not finite", () => crowd.AddAgent(new Point3d(double.NaN, 0, 0), g, 1.5), "NaN agent");
+            // A crate dropped on the agent, on its floor: it is moved out of it.
+            int blocked;
+            ulong crate = crowd.AddDisk(new Point2d(at[0], at[2]), 0.3, new Point3d(at[0], at[1], at[2]), out blocked);
+            var moved = crowd.Positions3();
+            Check(Math.Sqrt((moved[0] - at[0]) * (moved[0] - at[0]) + (moved[2] - at[2]) * (moved[2] - at[2])) >= 0.3 + 0.1 - 1e-6, "moved out of the crate: " + moved[0] + " " + moved[2]);
+            crowd.RemoveObstacle(crate);
         }
         using (var room = World.Grid(new byte[] { 1, 1, 1, 1 }, 2, 2, 1))
         using (var crowd = new Crowd(room, 0.1))
         {
             Throws(Status.Unsupported, "Crowd.Positions3: only a crowd made on a surface", () => crowd.Positions3(), "no floor on a grid");
             Throws(Status.Unsupported, "Crowd.AddAgent: only a crowd made on a surface with floors over one another", () => crowd.AddAgent(new Point3d(0.5, 0, 0.5), new Point3d(1.5, 0, 1.5), 1.5), "3D agent on a grid");
+            int none;
+            Throws(Status.Unsupported, "Crowd.AddDisk: only a crowd made on a surface has floors", () => crowd.AddDisk(new Point2d(1, 1), 0.5, new Point3d(1, 0, 1), out none), "a floor on a grid");
         }
         Throws(Status.InvalidArgument, "World.SurfaceFromTriangulation: areas[1] = 300", () => World.SurfaceFromTriangulation(xyz, tris, new[] { 0, 300 }), "area out of range");
         Throws(Status.InvalidArgument, "indices[2] = -1 is negative", () => World.SurfaceFromTriangulation(xyz, new[] { 0, 1, -1 }), "negative index");

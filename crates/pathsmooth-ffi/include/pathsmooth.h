@@ -1059,6 +1059,40 @@ enum PsStatus ps_crowd_add_disk(struct PsCrowd *crowd,
                                 uint64_t *out_id,
                                 size_t *out_blocked);
 
+// Adds a box obstacle, as [`ps_crowd_add_box`], on the floor under `floor` (a 3D point
+// inside the box in plan view, within the surface's climb of that floor) of a crowd made
+// on a surface: a door on the ground floor under a bridge (the library's
+// `Crowd::add_obstacle_on_floor`). [`ps_crowd_add_box`] on such a crowd takes the one
+// floor under the box, and refuses a box over floors more than the climb apart.
+//
+// Errors (messages start with `ps_crowd_add_box_on_floor:`): as [`ps_crowd_add_box`]'s;
+// `PS_INVALID_ARGUMENT` also for a NaN or infinite `floor` or one outside the box in plan
+// view; `PS_OUTSIDE_WORLD` when no floor lies within the climb of `floor`;
+// `PS_UNSUPPORTED` for a crowd not made on a surface.
+//
+// # Safety
+//
+// As [`ps_crowd_add_box`].
+enum PsStatus ps_crowd_add_box_on_floor(struct PsCrowd *crowd,
+                                        struct PsPoint2d min,
+                                        struct PsPoint2d max,
+                                        struct PsPoint3d floor,
+                                        uint64_t *out_id,
+                                        size_t *out_blocked);
+
+// Adds a disc obstacle on the floor under `floor`, as [`ps_crowd_add_box_on_floor`] adds
+// a box: a crate dropped on one floor of a crowd made on a surface.
+//
+// # Safety
+//
+// As [`ps_crowd_add_box`].
+enum PsStatus ps_crowd_add_disk_on_floor(struct PsCrowd *crowd,
+                                         struct PsPoint2d center,
+                                         double radius,
+                                         struct PsPoint3d floor,
+                                         uint64_t *out_id,
+                                         size_t *out_blocked);
+
 // Adds a convex polygon obstacle of `n` vertices (`vertices_xy`, x then y each; at least
 // 3, positive area, either winding), as [`ps_crowd_add_box`] adds a box.
 //

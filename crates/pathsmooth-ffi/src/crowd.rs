@@ -1091,11 +1091,13 @@ pub unsafe extern "C" fn ps_crowd_agent_stuck(
 }
 
 /// The body of the obstacle adders: checks the outputs (the id set to
-/// [`PS_NO_OBSTACLE`], the count to 0, until it succeeds), then adds what `obstacle` makes.
+/// [`PS_NO_OBSTACLE`], the count to 0, until it succeeds), then adds what `obstacle` makes,
+/// on the floor under `floor` when given (a crowd on a surface only).
 fn add_obstacle(
     crowd: *mut PsCrowd,
     out_id: *mut u64,
     out_blocked: *mut usize,
+    floor: Option<PsPoint3d>,
     obstacle: impl FnOnce() -> Res<Obstacle>,
 ) -> Res<()> {
     check_ptr(out_id, "out_id")?;
@@ -1104,7 +1106,18 @@ fn add_obstacle(
     let out_blocked = OptionalOut::start(out_blocked, "out_blocked", 0)?;
     let c = crowd_mut(crowd)?;
     let obstacle = obstacle()?;
-    let (id, blocked) = on_crowd!(c, c => c.add_obstacle(obstacle))?;
+    let (id, blocked) = match (floor, c) {
+        (None, c) => on_crowd!(c, c => c.add_obstacle(obstacle))?,
+        (Some(at), AnyCrowd::Surface(c)) => {
+            c.add_obstacle_on_floor(obstacle, finite3(at, "floor")?)?
+        }
+        (Some(_), _) => {
+            return Err(Fail::new(
+                PsStatus::PsUnsupported,
+                "only a crowd made on a surface has floors to put an obstacle on",
+            ))
+        }
+    };
     // SAFETY: as above.
     unsafe { *out_id = id.get() };
     out_blocked.set(blocked);
@@ -1135,7 +1148,7 @@ pub unsafe extern "C" fn ps_crowd_add_box(
     out_blocked: *mut usize,
 ) -> PsStatus {
     crate::guard_named("ps_crowd_add_box", || {
-        add_obstacle(crowd, out_id, out_blocked, || {
+        add_obstacle(crowd, out_id, out_blocked, None, || {
             Ok(Obstacle::Box {
                 min: finite(min, "min")?,
                 max: finite(max, "max")?,
@@ -1158,7 +1171,65 @@ pub unsafe extern "C" fn ps_crowd_add_disk(
     out_blocked: *mut usize,
 ) -> PsStatus {
     crate::guard_named("ps_crowd_add_disk", || {
-        add_obstacle(crowd, out_id, out_blocked, || {
+        add_obstacle(crowd, out_id, out_blocked, None, || {
+            Ok(Obstacle::Disk {
+                center: finite(center, "center")?,
+                radius,
+            })
+        })
+    })
+}
+
+/// Adds a box obstacle, as [`ps_crowd_add_box`], on the floor under `floor` (a 3D point
+/// inside the box in plan view, within the surface's climb of that floor) of a crowd made
+/// on a surface: a door on the ground floor under a bridge (the library's
+/// `Crowd::add_obstacle_on_floor`). [`ps_crowd_add_box`] on such a crowd takes the one
+/// floor under the box, and refuses a box over floors more than the climb apart.
+///
+/// Errors (messages start with `ps_crowd_add_box_on_floor:`): as [`ps_crowd_add_box`]'s;
+/// `PS_INVALID_ARGUMENT` also for a NaN or infinite `floor` or one outside the box in plan
+/// view; `PS_OUTSIDE_WORLD` when no floor lies within the climb of `floor`;
+/// `PS_UNSUPPORTED` for a crowd not made on a surface.
+///
+/// # Safety
+///
+/// As [`ps_crowd_add_box`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_crowd_add_box_on_floor(
+    crowd: *mut PsCrowd,
+    min: PsPoint2d,
+    max: PsPoint2d,
+    floor: PsPoint3d,
+    out_id: *mut u64,
+    out_blocked: *mut usize,
+) -> PsStatus {
+    crate::guard_named("ps_crowd_add_box_on_floor", || {
+        add_obstacle(crowd, out_id, out_blocked, Some(floor), || {
+            Ok(Obstacle::Box {
+                min: finite(min, "min")?,
+                max: finite(max, "max")?,
+            })
+        })
+    })
+}
+
+/// Adds a disc obstacle on the floor under `floor`, as [`ps_crowd_add_box_on_floor`] adds
+/// a box: a crate dropped on one floor of a crowd made on a surface.
+///
+/// # Safety
+///
+/// As [`ps_crowd_add_box`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_crowd_add_disk_on_floor(
+    crowd: *mut PsCrowd,
+    center: PsPoint2d,
+    radius: f64,
+    floor: PsPoint3d,
+    out_id: *mut u64,
+    out_blocked: *mut usize,
+) -> PsStatus {
+    crate::guard_named("ps_crowd_add_disk_on_floor", || {
+        add_obstacle(crowd, out_id, out_blocked, Some(floor), || {
             Ok(Obstacle::Disk {
                 center: finite(center, "center")?,
                 radius,
@@ -1182,7 +1253,7 @@ pub unsafe extern "C" fn ps_crowd_add_polygon(
     out_blocked: *mut usize,
 ) -> PsStatus {
     crate::guard_named("ps_crowd_add_polygon", || {
-        add_obstacle(crowd, out_id, out_blocked, || {
+        add_obstacle(crowd, out_id, out_blocked, None, || {
             // SAFETY: the caller's length.
             let ring = unsafe { input_pairs(vertices_xy, n, "vertices_xy", DVec2::new)? };
             Ok(Obstacle::Polygon(ring))
@@ -1205,7 +1276,7 @@ pub unsafe extern "C" fn ps_crowd_add_cells(
     out_blocked: *mut usize,
 ) -> PsStatus {
     crate::guard_named("ps_crowd_add_cells", || {
-        add_obstacle(crowd, out_id, out_blocked, || {
+        add_obstacle(crowd, out_id, out_blocked, None, || {
             // SAFETY: the caller's length.
             let cells = unsafe { input_pairs(cells_xy, n, "cells_xy", IVec2::new)? };
             Ok(Obstacle::Cells(cells))

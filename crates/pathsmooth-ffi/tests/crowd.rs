@@ -9,6 +9,7 @@ use std::ptr::{null, null_mut};
 use pathsmooth::crowd::{Avoidance, Crowd};
 use pathsmooth::glam::{DVec2, DVec3};
 use pathsmooth::navmesh::NavMesh;
+use pathsmooth::world::Obstacle;
 use pathsmooth::{GridMap, GridWorld, NavMeshWorld, Preset};
 use pathsmooth_ffi::*;
 
@@ -1277,6 +1278,83 @@ fn a_crowd_across_floors_walks_as_the_librarys_and_refuses_bad_input() {
             );
         }
     }
+    // A crate dropped on agent 3 on its floor, and a door across agent 7's floor: the C
+    // ABI's crowd goes on equal to the library's.
+    let p2 = |p: DVec3| PsPoint2d { x: p.x, y: p.z };
+    let (crate_at, door_at) = (
+        library.agent_point(3).unwrap(),
+        library.agent_point(7).unwrap(),
+    );
+    let ours = library.add_obstacle_on_floor(
+        Obstacle::Disk {
+            center: DVec2::new(crate_at.x, crate_at.z),
+            radius: 0.4,
+        },
+        crate_at,
+    );
+    let (mut id, mut blocked) = (PS_NO_OBSTACLE, 0);
+    let s = unsafe {
+        ps_crowd_add_disk_on_floor(
+            crowd,
+            p2(crate_at),
+            0.4,
+            p3(crate_at),
+            &mut id,
+            &mut blocked,
+        )
+    };
+    let (k, n_blocked) = ours.expect("a crate on the agent's floor");
+    expect(s, PsOk, "");
+    assert_eq!((id, blocked), (k.get(), n_blocked));
+    let half = DVec3::new(0.3, 0.0, 1.0);
+    let ours = library.add_obstacle_on_floor(
+        Obstacle::Box {
+            min: DVec2::new(door_at.x - half.x, door_at.z - half.z),
+            max: DVec2::new(door_at.x + half.x, door_at.z + half.z),
+        },
+        door_at,
+    );
+    let s = unsafe {
+        ps_crowd_add_box_on_floor(
+            crowd,
+            p2(door_at - half),
+            p2(door_at + half),
+            p3(door_at),
+            &mut id,
+            null_mut(),
+        )
+    };
+    assert_eq!(s == PsOk, ours.is_ok(), "{}", last_error());
+    for frame in 0..20 {
+        library.update(0.05).unwrap();
+        update(crowd, 0.05);
+        let mut len = 0;
+        let s = unsafe { ps_crowd_positions3(crowd, xyz.as_mut_ptr(), 12, &mut len) };
+        expect(s, PsOk, "");
+        for (i, c) in xyz.chunks(3).enumerate() {
+            let want = library.agent_point(i).unwrap();
+            assert_eq!(
+                DVec3::new(c[0], c[1], c[2]),
+                want,
+                "after the crate, frame {frame} agent {i}"
+            );
+        }
+    }
+    let nan3 = DVec3::new(f64::NAN, 0.0, 0.0);
+    let s = unsafe {
+        ps_crowd_add_disk_on_floor(crowd, p2(crate_at), 0.4, p3(nan3), &mut id, null_mut())
+    };
+    expect(s, PsInvalidArgument, "ps_crowd_add_disk_on_floor: `floor`");
+    assert_eq!(id, PS_NO_OBSTACLE);
+    let away = crate_at + DVec3::new(5.0, 0.0, 0.0);
+    let s = unsafe {
+        ps_crowd_add_disk_on_floor(crowd, p2(crate_at), 0.4, p3(away), &mut id, null_mut())
+    };
+    expect(
+        s,
+        PsOutsideWorld,
+        "ps_crowd_add_disk_on_floor: obstacle's floor point",
+    );
     // Bad input: the status, the call's name and what is wrong; nothing added.
     let (a, b) = (centre(0), centre(1));
     let nan = DVec3::new(f64::NAN, 0.0, 0.0);
@@ -1311,6 +1389,8 @@ fn a_crowd_across_floors_walks_as_the_librarys_and_refuses_bad_input() {
     let flat = new_crowd(grid, 0.2, None);
     let s = unsafe { ps_crowd_add_agent_on_surface(flat, p3(a), p3(b), 1.5, &mut i) };
     expect(s, PsUnsupported, "2D points");
+    let s = unsafe { ps_crowd_add_disk_on_floor(flat, p2(a), 0.4, p3(a), &mut id, null_mut()) };
+    expect(s, PsUnsupported, "floors to put an obstacle on");
     unsafe {
         ps_crowd_destroy(flat);
         ps_world_destroy(grid);
