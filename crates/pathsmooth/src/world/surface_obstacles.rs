@@ -73,8 +73,9 @@ impl SurfaceWorld {
     /// axes, inside the shape in plan view, within the surface's
     /// [climb](crate::navmesh::Surface::climb) of that floor): the shape is cut out of the
     /// polygons of that floor that it overlaps — those reached from the one under `at`
-    /// across shared edges without leaving the shape — and of no other floor. Otherwise as
-    /// [`add_obstacle`](Self::add_obstacle).
+    /// across shared edges without leaving the shape, and any other it overlaps whose
+    /// floor lies within the climb of theirs there (pieces a bake left unjoined at one
+    /// height) — and of no other floor. Otherwise as [`add_obstacle`](Self::add_obstacle).
     ///
     /// Errors: [`add_obstacle`](Self::add_obstacle)'s shape errors;
     /// [`Error::NonFinite`] for a NaN or infinite `at`; [`Error::OutsideMesh`] when no
