@@ -1256,7 +1256,18 @@ fn a_crowd_across_floors_walks_as_the_librarys_and_refuses_bad_input() {
             Err(_) => (assert_ne!(s, PsOk), assert_eq!(i, PS_NO_AGENT)),
         };
     }
-    let mut xyz = vec![0.0; 36];
+    // One update of both crowds, and every agent's point the same to the bit.
+    let step_both = |library: &mut Crowd<SurfaceWorld>, what: &str| {
+        library.update(0.05).unwrap();
+        update(crowd, 0.05);
+        let (mut xyz, mut len) = ([0.0; 36], 0);
+        let s = unsafe { ps_crowd_positions3(crowd, xyz.as_mut_ptr(), 12, &mut len) };
+        expect(s, PsOk, "");
+        for (i, c) in xyz.chunks(3).enumerate() {
+            let want = library.agent_point(i).unwrap();
+            assert_eq!(DVec3::new(c[0], c[1], c[2]), want, "{what}: agent {i}");
+        }
+    };
     for frame in 0..60 {
         if frame == 30 {
             let goal = centre(rng.u32(..n));
@@ -1264,19 +1275,7 @@ fn a_crowd_across_floors_walks_as_the_librarys_and_refuses_bad_input() {
             let s = unsafe { ps_crowd_set_target_on_surface(crowd, 0, p3(goal)) };
             assert_eq!(s == PsOk, ours.is_ok(), "{}", last_error());
         }
-        library.update(0.05).unwrap();
-        update(crowd, 0.05);
-        let mut len = 0;
-        let s = unsafe { ps_crowd_positions3(crowd, xyz.as_mut_ptr(), 12, &mut len) };
-        expect(s, PsOk, "");
-        for (i, c) in xyz.chunks(3).enumerate() {
-            let want = library.agent_point(i).unwrap();
-            assert_eq!(
-                DVec3::new(c[0], c[1], c[2]),
-                want,
-                "frame {frame} agent {i}"
-            );
-        }
+        step_both(&mut library, &format!("frame {frame}"));
     }
     // A crate dropped on agent 3 on its floor, and a door across agent 7's floor: the C
     // ABI's crowd goes on equal to the library's.
@@ -1326,19 +1325,7 @@ fn a_crowd_across_floors_walks_as_the_librarys_and_refuses_bad_input() {
     };
     assert_eq!(s == PsOk, ours.is_ok(), "{}", last_error());
     for frame in 0..20 {
-        library.update(0.05).unwrap();
-        update(crowd, 0.05);
-        let mut len = 0;
-        let s = unsafe { ps_crowd_positions3(crowd, xyz.as_mut_ptr(), 12, &mut len) };
-        expect(s, PsOk, "");
-        for (i, c) in xyz.chunks(3).enumerate() {
-            let want = library.agent_point(i).unwrap();
-            assert_eq!(
-                DVec3::new(c[0], c[1], c[2]),
-                want,
-                "after the crate, frame {frame} agent {i}"
-            );
-        }
+        step_both(&mut library, &format!("after the crate, frame {frame}"));
     }
     let nan3 = DVec3::new(f64::NAN, 0.0, 0.0);
     let s = unsafe {
