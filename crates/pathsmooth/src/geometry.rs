@@ -472,29 +472,66 @@ pub(crate) fn convex_overlap(ring: &[DVec2], other: &[DVec2]) -> bool {
     true
 }
 
-/// The part of the convex polygon `subject` inside the closed convex counter-clockwise
-/// polygon `ring` (Sutherland–Hodgman: clipped by each of its sides in turn); fewer than
-/// 3 points when they do not overlap.
-pub(crate) fn convex_clip(subject: &[DVec2], ring: &[DVec2]) -> Vec<DVec2> {
-    let mut out = subject.to_vec();
-    let m = ring.len();
-    for i in 0..m {
-        let (a, b) = (ring[i], ring[(i + 1) % m]);
-        let inside = |p: DVec2| cross(b - a, p - a);
-        let input = std::mem::take(&mut out);
-        let n = input.len();
-        for k in 0..n {
-            let (u, v) = (input[k], input[(k + 1) % n]);
-            let (fu, fv) = (inside(u), inside(v));
-            if fu >= 0.0 {
-                out.push(u);
-            }
-            if (fu > 0.0 && fv < 0.0) || (fu < 0.0 && fv > 0.0) {
-                out.push(u + fu / (fu - fv) * (v - u));
-            }
+/// A corner of a convex polygon being clipped by a half-plane ([`clip_half_plane`]): its
+/// plan-view position, and what a clip makes of it (a plain point, or a corner that
+/// carries a height and flags).
+pub(crate) trait ClipCorner: Copy {
+    /// Its plan-view position.
+    fn at(&self) -> DVec2;
+    /// The corner a fraction `t` of the way from `self` to `next`, where the clip line
+    /// crosses that side (`entering`: the side goes into the half-plane there).
+    fn cut(&self, next: &Self, t: f64, entering: bool) -> Self;
+    /// `self`, kept on the line, where its side leaves the half-plane.
+    fn leaving(self) -> Self {
+        self
+    }
+}
+
+impl ClipCorner for DVec2 {
+    fn at(&self) -> DVec2 {
+        *self
+    }
+    fn cut(&self, next: &Self, t: f64, _: bool) -> Self {
+        *self + t * (*next - *self)
+    }
+}
+
+/// The part of the convex polygon `polygon` on the side `sign` of the line `a`–`b` (1:
+/// left, −1: right; corners on the line kept): Sutherland–Hodgman against one half-plane.
+pub(crate) fn clip_half_plane<P: ClipCorner>(
+    polygon: &[P],
+    a: DVec2,
+    b: DVec2,
+    sign: f64,
+) -> Vec<P> {
+    let side = |c: &P| sign * cross(b - a, c.at() - a);
+    let n = polygon.len();
+    let mut out = Vec::with_capacity(n + 1);
+    for k in 0..n {
+        let (u, v) = (polygon[k], polygon[(k + 1) % n]);
+        let (fu, fv) = (side(&u), side(&v));
+        if fu >= 0.0 {
+            out.push(if fu == 0.0 && fv < 0.0 {
+                u.leaving()
+            } else {
+                u
+            });
+        }
+        if (fu > 0.0 && fv < 0.0) || (fu < 0.0 && fv > 0.0) {
+            out.push(u.cut(&v, fu / (fu - fv), fu < 0.0));
         }
     }
     out
+}
+
+/// The part of the convex polygon `subject` inside the closed convex counter-clockwise
+/// polygon `ring` (clipped by each of its sides in turn); fewer than 3 points when they do
+/// not overlap.
+pub(crate) fn convex_clip(subject: &[DVec2], ring: &[DVec2]) -> Vec<DVec2> {
+    let m = ring.len();
+    (0..m).fold(subject.to_vec(), |part, i| {
+        clip_half_plane(&part, ring[i], ring[(i + 1) % m], 1.0)
+    })
 }
 
 #[cfg(test)]

@@ -193,14 +193,14 @@ impl SurfaceWorld {
             whole: None,
             last: Located::default(),
         };
-        world.walk_on(Arc::clone(&world.terrain), Vec::new());
+        world.install_mesh(Arc::clone(&world.terrain), Vec::new());
         world
     }
 
     /// Makes `mesh` the one walked on, `origin` its polygons' in the terrain (empty for
     /// the terrain itself): on a mesh with one floor, its whole plan view becomes the
     /// sheet; else there is no sheet until the next plan.
-    pub(super) fn walk_on(&mut self, mesh: Arc<SurfaceMesh>, origin: Vec<PolyId>) {
+    pub(super) fn install_mesh(&mut self, mesh: Arc<SurfaceMesh>, origin: Vec<PolyId>) {
         let whole = mesh.is_one_floor().then(|| {
             let sheet = Sheet::whole(mesh.plan_mesh());
             let world = NavMeshWorld::new(sheet.mesh().clone());

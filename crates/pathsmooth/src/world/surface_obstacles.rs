@@ -14,9 +14,9 @@ use std::sync::Arc;
 
 use glam::{DVec2, DVec3};
 
-use super::mesh_obstacles::{obstacle_ring, ring_blocks};
+use super::mesh_obstacles::{obstacle_ring, ring_blocks, segment_convex_distance};
 use super::obstacles::Placed;
-use super::{Obstacle, ObstacleId, SurfaceWorld};
+use super::{Bounds, Obstacle, ObstacleId, SurfaceWorld};
 use crate::error::{num, Error, Result};
 use crate::geometry::{convex_clip, convex_overlap};
 use crate::navmesh::mesh::PolyId;
@@ -93,10 +93,7 @@ impl SurfaceWorld {
                 y: plan.y,
             },
         })?;
-        let inside = (0..ring.len()).all(|i| {
-            crate::geometry::cross(ring[(i + 1) % ring.len()] - ring[i], plan - ring[i]) >= 0.0
-        });
-        if !inside {
+        if segment_convex_distance(&ring, plan, plan) > 0.0 {
             return Err(Error::BadObstacle {
                 reason: format!(
                     "the point naming its floor, ({}, {}) in plan view, lies outside it",
@@ -158,32 +155,28 @@ impl SurfaceWorld {
         let (Some(sheet), Ok((_, placed))) = (self.sheet(), world.obstacles.get(id)) else {
             return false;
         };
-        let (lo, hi) = bounds_of(&placed.ring);
-        let (lo, hi) = (lo - radius, hi + radius);
+        let reach = ring_bounds(&placed.ring).grown(radius);
         let mesh = sheet.mesh();
         (0..mesh.num_triangles()).any(|t| {
             let tri = mesh.triangle(t);
-            let (tlo, thi) = (
+            let (lo, hi) = (
                 tri[0].min(tri[1]).min(tri[2]),
                 tri[0].max(tri[1]).max(tri[2]),
             );
-            if !(tlo.cmplt(hi).all() && thi.cmpgt(lo).all()) {
+            if !(lo.cmplt(reach.max).all() && hi.cmpgt(reach.min).all()) {
                 return false;
             }
             let polygon = self.mesh.polygon_of(sheet.surface_triangle(t));
-            let terrain = self
-                .origin
-                .get(polygon as usize)
-                .copied()
-                .unwrap_or(polygon);
-            placed.floor.binary_search(&terrain).is_ok()
+            (placed.floor)
+                .binary_search(&of_terrain(&self.origin, polygon))
+                .is_ok()
         })
     }
 
     /// Cuts `placed` out of the mesh walked on and keeps it; the world unchanged on error.
     fn place(&mut self, obstacle: Obstacle, placed: Placed) -> Result<ObstacleId> {
         if let Some((surface, origin)) = self.cut(&self.mesh, &self.origin, &placed)? {
-            self.walk_on(Arc::new(SurfaceMesh::new(surface)?), origin);
+            self.install_mesh(Arc::new(SurfaceMesh::new(surface)?), origin);
         }
         Ok(self.obstacles.insert(obstacle, placed))
     }
@@ -199,7 +192,7 @@ impl SurfaceWorld {
                 origin = next;
             }
         }
-        self.walk_on(mesh, origin);
+        self.install_mesh(mesh, origin);
         Ok(())
     }
 
@@ -212,7 +205,7 @@ impl SurfaceWorld {
         origin: &[PolyId],
         placed: &Placed,
     ) -> Result<Option<(Surface, Vec<PolyId>)>> {
-        let of_terrain = |p: PolyId| origin.get(p as usize).copied().unwrap_or(p);
+        let of_terrain = |p: PolyId| of_terrain(origin, p);
         let chosen: Vec<PolyId> = (0..mesh.surface().num_polygons() as PolyId)
             .filter(|&p| placed.floor.binary_search(&of_terrain(p)).is_ok())
             .collect();
@@ -224,25 +217,31 @@ impl SurfaceWorld {
     }
 }
 
+/// The polygons of `surface` that the convex `ring` overlaps in plan view, in id order,
+/// each with its plan-view corners.
+fn polygons_under(surface: &Surface, ring: &[DVec2]) -> Vec<(PolyId, Vec<DVec2>)> {
+    let b = ring_bounds(ring);
+    (0..surface.num_polygons() as PolyId)
+        .filter(|&p| {
+            let (lo, hi) = surface.plan_bounds(p);
+            lo.cmplt(b.max).all() && hi.cmpgt(b.min).all()
+        })
+        .map(|p| (p, surface.plan_polygon(p).collect::<Vec<_>>()))
+        .filter(|(_, corners)| convex_overlap(ring, corners))
+        .collect()
+}
+
 /// The polygons of `surface` that `ring` overlaps in plan view, sorted; refused when two
 /// of them overlap each other (floors over one another under the shape).
 fn one_floor_under(surface: &Surface, ring: &[DVec2]) -> Result<Vec<PolyId>> {
-    let (lo, hi) = bounds_of(ring);
-    let plan = |p: PolyId| surface.plan_polygon(p).collect::<Vec<_>>();
-    let under: Vec<(PolyId, Vec<DVec2>)> = (0..surface.num_polygons() as PolyId)
-        .filter(|&p| {
-            let (plo, phi) = surface.plan_bounds(p);
-            plo.cmplt(hi).all() && phi.cmpgt(lo).all()
-        })
-        .map(|p| (p, plan(p)))
-        .filter(|(_, poly)| convex_overlap(ring, poly))
-        .collect();
+    let under = polygons_under(surface, ring);
+    let b = ring_bounds(ring);
     // Neighbours on one floor meet along their sides; a floor over another overlaps it
     // by more than the rounding of the vertices they share, more than the climb above or
     // below it (pieces a bake duplicated at one height are one floor).
     let slack = 4.0
         * surface.weld_tolerance().max(crate::geometry::tolerance_at(
-            hi.abs().max(lo.abs()).max_element(),
+            b.max.abs().max(b.min.abs()).max_element(),
         ));
     let climb = surface.climb();
     let floors_apart = |(p, a): &(PolyId, Vec<DVec2>), (q, b): &(PolyId, Vec<DVec2>)| {
@@ -252,18 +251,16 @@ fn one_floor_under(surface: &Surface, ring: &[DVec2]) -> Result<Vec<PolyId>> {
             })
     };
     for (i, a) in under.iter().enumerate() {
-        for b in &under[i + 1..] {
-            if floors_apart(a, b) {
-                let centre = 0.5 * (lo + hi);
-                return Err(Error::BadObstacle {
-                    reason: format!(
-                        "it lies over more than one floor about ({}, {}): add it with \
-                         add_obstacle_on_floor to say which",
-                        num(centre.x),
-                        num(centre.y)
-                    ),
-                });
-            }
+        if under[i + 1..].iter().any(|b| floors_apart(a, b)) {
+            let centre = 0.5 * (b.min + b.max);
+            return Err(Error::BadObstacle {
+                reason: format!(
+                    "it lies over more than one floor about ({}, {}): add it with \
+                     add_obstacle_on_floor to say which",
+                    num(centre.x),
+                    num(centre.y)
+                ),
+            });
         }
     }
     Ok(under.into_iter().map(|(p, _)| p).collect())
@@ -275,45 +272,43 @@ fn one_floor_under(surface: &Surface, ring: &[DVec2]) -> Result<Vec<PolyId>> {
 /// `at`'s) where they overlap: pieces that a bake left unjoined at one height (tile
 /// seams, duplicated polygons) are the same floor to a crate.
 fn floor_reached(surface: &Surface, start: PolyId, ring: &[DVec2], at: DVec3) -> Vec<PolyId> {
-    let plan = |p: PolyId| surface.plan_polygon(p).collect::<Vec<_>>();
-    let overlaps = |p: PolyId| convex_overlap(ring, &plan(p));
-    let mut seen = vec![start];
+    let under = polygons_under(surface, ring);
+    let index = |p: PolyId| under.binary_search_by_key(&p, |(q, _)| *q).ok();
+    let mut joined = vec![false; under.len()];
+    if let Some(k) = index(start) {
+        joined[k] = true;
+    }
     let mut stack = vec![start];
     while let Some(p) = stack.pop() {
         for q in surface.neighbors(p).flatten() {
-            if !seen.contains(&q) && overlaps(q) {
-                seen.push(q);
+            if let Some(k) = index(q).filter(|&k| !joined[k]) {
+                joined[k] = true;
                 stack.push(q);
             }
         }
     }
-    seen.retain(|&p| overlaps(p));
     let (climb, at_height) = (surface.climb(), surface.up().split(at).1);
-    let (lo, hi) = bounds_of(ring);
-    let unjoined: Vec<PolyId> = (0..surface.num_polygons() as PolyId)
-        .filter(|p| !seen.contains(p))
-        .filter(|&p| {
-            let (plo, phi) = surface.plan_bounds(p);
-            plo.cmplt(hi).all() && phi.cmpgt(lo).all()
-        })
-        .filter(|&p| {
-            let Some(c) = inside_both(&plan(p), ring) else {
-                return false;
-            };
-            let h = surface.floor_height(p, c);
-            let mut under = seen
-                .iter()
-                .filter(|&&q| surface.contains_plan(q, c))
-                .peekable();
-            if under.peek().is_none() {
-                return (h - at_height).abs() <= climb;
+    let on_floor: Vec<bool> = (under.iter().zip(&joined))
+        .map(|((p, corners), &joined_up)| {
+            joined_up || {
+                inside_both(corners, ring).is_some_and(|c| {
+                    let h = surface.floor_height(*p, c);
+                    let mut over = (under.iter().zip(&joined))
+                        .filter(|&((q, _), &j)| j && surface.contains_plan(*q, c))
+                        .peekable();
+                    match over.peek() {
+                        None => (h - at_height).abs() <= climb,
+                        Some(_) => {
+                            over.any(|((q, _), _)| (surface.floor_height(*q, c) - h).abs() <= climb)
+                        }
+                    }
+                })
             }
-            under.any(|&q| (surface.floor_height(q, c) - h).abs() <= climb)
         })
         .collect();
-    seen.extend(unjoined);
-    seen.sort_unstable();
-    seen
+    (under.iter().zip(on_floor))
+        .filter_map(|((p, _), on)| on.then_some(*p))
+        .collect()
 }
 
 /// A point inside both convex polygons (the centroid of the corners of their overlap),
@@ -350,9 +345,13 @@ fn overlap_depth(a: &[DVec2], b: &[DVec2]) -> f64 {
         .fold(f64::INFINITY, f64::min)
 }
 
-/// The plan-view box of `points`.
-fn bounds_of(points: &[DVec2]) -> (DVec2, DVec2) {
-    points.iter().fold((points[0], points[0]), |(lo, hi), &p| {
-        (lo.min(p), hi.max(p))
-    })
+/// The polygon of the terrain that polygon `p` of a mesh cut from it is (a piece of), by
+/// the mesh's `origin` (empty: the mesh is the terrain).
+fn of_terrain(origin: &[PolyId], p: PolyId) -> PolyId {
+    origin.get(p as usize).copied().unwrap_or(p)
+}
+
+/// The plan-view box of a shape's polygon (never empty).
+fn ring_bounds(ring: &[DVec2]) -> Bounds {
+    Bounds::around(ring.iter().copied()).expect("a shape's polygon has corners")
 }

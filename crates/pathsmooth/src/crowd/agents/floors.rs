@@ -159,8 +159,7 @@ impl Crowd<SurfaceWorld> {
         obstacle: Obstacle,
         at: DVec3,
     ) -> Result<(ObstacleId, usize)> {
-        let shape = obstacle.clone();
-        self.add_obstacle_by(&shape, |w| w.add_obstacle_on_floor(obstacle, at))
+        self.add_obstacle_by(obstacle, |w, o| w.add_obstacle_on_floor(o, at))
     }
 
     /// Plans agent `agent` from `start` (its polygon and point) to `target` and makes the

@@ -655,27 +655,26 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     /// radii of the obstacle's box a few hundred segment tests as long as the box (its ways
     /// out): a large obstacle over many agents is costly (`docs/crowd.md`).
     pub fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<(ObstacleId, usize)> {
-        let shape = obstacle.clone();
-        self.add_obstacle_by(&shape, |w| w.add_obstacle(obstacle))
+        self.add_obstacle_by(obstacle, W::add_obstacle)
     }
 
     /// [`add_obstacle`](Self::add_obstacle) of `obstacle`, which `add` adds to the world.
     fn add_obstacle_by(
         &mut self,
-        obstacle: &Obstacle,
-        add: impl FnOnce(&mut W) -> Result<ObstacleId>,
+        obstacle: Obstacle,
+        add: impl FnOnce(&mut W, Obstacle) -> Result<ObstacleId>,
     ) -> Result<(ObstacleId, usize)> {
         // The world's segment test goes to the pushing as a `dyn` function: built once,
         // not per world type.
         let world = &*self.world;
-        let exits = match world.obstacle_bounds(obstacle)? {
+        let bounds = world.obstacle_bounds(&obstacle)?;
+        let exits = match bounds {
             Some(bounds) => push_out::exits(&self.agents, bounds, world.tolerance(), &|a, b, r| {
                 world.segment_is_clear(a, b, r)
             }),
             None => Vec::new(),
         };
-        let changed = Changed::from(world.obstacle_bounds(obstacle)?);
-        let id = self.change_world(changed, add)?;
+        let id = self.change_world(Changed::from(bounds), |w| add(w, obstacle))?;
         if let Some(resheet) = self.resheet {
             resheet(self, Some(id));
         }

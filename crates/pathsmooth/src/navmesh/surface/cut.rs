@@ -13,7 +13,7 @@ use glam::DVec2;
 
 use super::{Detail, Surface, SurfaceData, SurfaceOptions};
 use crate::error::{Error, Result};
-use crate::geometry::{convex_overlap, cross};
+use crate::geometry::{clip_half_plane, convex_overlap, cross, ClipCorner};
 use crate::navmesh::mesh::PolyId;
 
 /// A corner of a piece while it is clipped: plan-view point, floor height, and what is
@@ -192,37 +192,36 @@ impl Surface {
     }
 }
 
-/// The part of the convex polygon `polygon` on the side `sign` of the line `a`–`b` (1:
-/// left, −1: right; points on the line kept): Sutherland–Hodgman against one half-plane,
-/// heights interpolated along the clipped sides.
-fn clip(polygon: &[Corner], a: DVec2, b: DVec2, sign: f64) -> Vec<Corner> {
-    let side = |c: &Corner| sign * cross(b - a, c.plan - a);
-    let n = polygon.len();
-    let mut out: Vec<Corner> = Vec::with_capacity(n + 1);
-    for k in 0..n {
-        let (u, v) = (polygon[k], polygon[(k + 1) % n]);
-        let (fu, fv) = (side(&u), side(&v));
-        if fu >= 0.0 {
-            // A corner on the line whose side leaves the half-plane: what follows it
-            // here runs along the line.
-            let leaves = fu == 0.0 && fv < 0.0;
-            out.push(Corner {
-                side: u.side && !leaves,
-                ..u
-            });
-        }
-        if (fu > 0.0 && fv < 0.0) || (fu < 0.0 && fv > 0.0) {
-            let t = fu / (fu - fv);
-            out.push(Corner {
-                plan: u.plan + t * (v.plan - u.plan),
-                height: u.height + t * (v.height - u.height),
-                vertex: None,
-                exact: u.side,
-                // Entering, the rest of the side follows; leaving, the line.
-                side: u.side && fu < 0.0,
-            });
+impl ClipCorner for Corner {
+    fn at(&self) -> DVec2 {
+        self.plan
+    }
+    /// A new corner, its height interpolated along the side: exact when the side is one of
+    /// the polygon's. Entering the half-plane, the rest of the side follows it; leaving,
+    /// the clip line.
+    fn cut(&self, next: &Self, t: f64, entering: bool) -> Self {
+        Corner {
+            plan: self.plan + t * (next.plan - self.plan),
+            height: self.height + t * (next.height - self.height),
+            vertex: None,
+            exact: self.side,
+            side: self.side && entering,
         }
     }
+    /// What follows a corner on the line whose side leaves runs along the line.
+    fn leaving(self) -> Self {
+        Corner {
+            side: false,
+            ..self
+        }
+    }
+}
+
+/// The part of the convex polygon `polygon` on the side `sign` of the line `a`–`b` (1:
+/// left, −1: right; points on the line kept, see [`clip_half_plane`]), with corners that
+/// fall on one another (where the line passes through a corner) kept once.
+fn clip(polygon: &[Corner], a: DVec2, b: DVec2, sign: f64) -> Vec<Corner> {
+    let mut out = clip_half_plane(polygon, a, b, sign);
     out.dedup_by(|b, a| a.plan == b.plan);
     if out.len() > 1 && out[0].plan == out[out.len() - 1].plan {
         out.pop();
