@@ -236,6 +236,7 @@ namespace Pathsmooth
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_add_box_on_floor(CrowdHandle crowd, Point2d min, Point2d max, Point3d floor, out ulong id, out UIntPtr blocked);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_add_disk_on_floor(CrowdHandle crowd, Point2d center, double radius, Point3d floor, out ulong id, out UIntPtr blocked);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_add_polygon(CrowdHandle crowd, double* verticesXY, UIntPtr n, out ulong id, out UIntPtr blocked);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_add_polygon_on_floor(CrowdHandle crowd, double* verticesXY, UIntPtr n, Point3d floor, out ulong id, out UIntPtr blocked);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_add_cells(CrowdHandle crowd, int* cellsXY, UIntPtr n, out ulong id, out UIntPtr blocked);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_remove_obstacle(CrowdHandle crowd, ulong id);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_add_moving_obstacle(CrowdHandle crowd, Point2d center, double radius, Point2d velocity, out ulong id);
@@ -973,6 +974,19 @@ namespace Pathsmooth
             ulong id; UIntPtr b;
             fixed (double* v = verticesXY)
                 Native.Check(Native.ps_crowd_add_polygon(handle, v, (UIntPtr)(World.Len(verticesXY) / 2), out id, out b), "Crowd.AddPolygon");
+            blocked = (int)(ulong)b;
+            return id;
+        }
+
+        /// <summary>Adds a convex polygon obstacle (x, y per vertex) on the floor under
+        /// `floor`; see AddBox.</summary>
+        public unsafe ulong AddPolygon(double[] verticesXY, Point3d floor, out int blocked)
+        {
+            if (verticesXY != null && verticesXY.Length % 2 != 0)
+                throw Native.Fail(Status.InvalidArgument, "Crowd.AddPolygon", "verticesXY holds " + verticesXY.Length + " numbers, not x, y per vertex");
+            ulong id; UIntPtr b;
+            fixed (double* v = verticesXY)
+                Native.Check(Native.ps_crowd_add_polygon_on_floor(handle, v, (UIntPtr)(World.Len(verticesXY) / 2), floor, out id, out b), "Crowd.AddPolygon");
             blocked = (int)(ulong)b;
             return id;
         }

@@ -179,6 +179,14 @@ static class Test
             var moved = crowd.Positions3();
             Check(Math.Sqrt((moved[0] - at[0]) * (moved[0] - at[0]) + (moved[2] - at[2]) * (moved[2] - at[2])) >= 0.3 + 0.1 - 1e-6, "moved out of the crate: " + moved[0] + " " + moved[2]);
             crowd.RemoveObstacle(crate);
+            // Rubble (a triangle) on the same floor: moved out of it too.
+            moved = crowd.Positions3();
+            double mx = moved[0], mz = moved[2];
+            ulong rubble = crowd.AddPolygon(new double[] { mx - 0.3, mz - 0.3, mx + 0.3, mz - 0.3, mx, mz + 0.3 }, new Point3d(mx, moved[1], mz), out blocked);
+            var after = crowd.Positions3();
+            Check(after[0] != mx || after[2] != mz, "moved out of the rubble: " + after[0] + " " + after[2]);
+            crowd.RemoveObstacle(rubble);
+            Throws(Status.InvalidArgument, "Crowd.AddPolygon: ", () => crowd.AddPolygon(new double[] { mx, mz, mx + 1, mz }, new Point3d(mx, moved[1], mz), out blocked), "a polygon of two corners");
         }
         using (var room = World.Grid(new byte[] { 1, 1, 1, 1 }, 2, 2, 1))
         using (var crowd = new Crowd(room, 0.1))

@@ -96,10 +96,10 @@ pub struct NavMeshFile {
     pub holes: Vec<Vec<DVec2>>,
 }
 
-/// A flat reading's refusal of an OBJ file's polygons (a duplicated vertex, a T-junction
-/// at a tile seam, an overlap: what engines' exports hold), with how to read the file
-/// instead: as a surface (`--up`), whose loader repairs those; on the same line, as every
-/// error of the CLI. Syntax errors (a column named) are left as they are.
+/// A flat reading's refusal of an OBJ file's polygons (what the reader could not repair:
+/// floors over one another in plan view, faces it would have to drop), with how to read
+/// the file instead: as a layered navmesh (`--up`); on the same line, as every error of
+/// the CLI. Syntax errors (a column named) are left as they are.
 fn with_surface_hint(e: pathsmooth::Error, format: MeshFormat) -> anyhow::Error {
     let polygons_refused = matches!(
         e,
@@ -107,8 +107,8 @@ fn with_surface_hint(e: pathsmooth::Error, format: MeshFormat) -> anyhow::Error 
     );
     if polygons_refused && format == MeshFormat::Obj {
         anyhow::anyhow!(
-            "{e}; --up y (or z) reads the file as a surface instead, which welds duplicated \
-             vertices, splits T-junctions and plans on 2D points too"
+            "{e}; --up y (or z) reads the file as a layered navmesh instead, whose floors may \
+             lie over one another and which drops and counts the faces it cannot use"
         )
     } else {
         e.into()

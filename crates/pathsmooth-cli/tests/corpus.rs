@@ -81,34 +81,65 @@ fn plan_reads_every_corpus_navmesh_and_keeps_its_ends() {
     assert!(files >= 25, "{files} files");
 }
 
-/// Unity's per-triangle export repeats its vertices: read flat (`--ground-plane xz`) the
-/// strict polygon reader refuses it, and says how to read it instead; read as a surface
-/// (`--up y`) the loader welds it, and 2D points plan on it, ending exactly at them.
+/// Unity's per-triangle export repeats its vertices: read flat (`--ground-plane xz`, the
+/// default) the reader welds them as the surface loader does, and plans on it; the flat
+/// funnel's path is the one the layered reading (`--up y`) plans, in plan view, ending
+/// exactly at the points. A file with a floor over another is refused flat, and the error
+/// says how to read it instead.
 #[test]
-fn a_flat_reading_the_strict_reader_refuses_says_to_read_it_as_a_surface() {
+fn a_unity_export_reads_flat_as_it_reads_layered() {
     let path = corpus().join("unity/needle-tools__Navmesh_Navmesh.obj");
     let s = load_surface(&path, &SurfaceOptions::new(UpAxis::Y)).unwrap();
     let (a, b) = (s.up().plan(inside(&s, 0)), s.up().plan(inside(&s, 40)));
     let xy = |p: DVec2| format!("{:?},{:?}", p.x, p.y);
     let (from, to) = (xy(a), xy(b));
-    let args = |extra: &[&str]| {
-        let mut v = vec!["plan", "--navmesh", path.to_str().unwrap()];
+    let args = |file: &str, extra: &[&str]| {
+        let mut v = vec!["plan", "--navmesh", file, "--method", "funnel"];
         v.extend(["--from", &from, "--to", &to, "--output", "-"]);
         v.extend(extra);
         v.into_iter().map(String::from).collect::<Vec<_>>()
     };
-    let err = support::assert_clean_failure(&run(args(&["--method", "funnel"])));
-    assert!(err.contains("merge them into one"), "{err}");
+    let json = |out: &str| serde_json::from_str::<serde_json::Value>(out).unwrap();
+    let file = path.to_str().unwrap();
+    let flat = json(&stdout(&run(args(file, &[]))));
+    let flat: Vec<DVec2> = serde_json::from_value::<Vec<[f64; 2]>>(flat["points"].clone())
+        .unwrap()
+        .into_iter()
+        .map(DVec2::from)
+        .collect();
+    let layered = json(&stdout(&run(args(file, &["--up", "y"]))));
+    let layered: Vec<DVec2> = layered["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            let p = &p["position"];
+            DVec2::new(p[0].as_f64().unwrap(), p[2].as_f64().unwrap())
+        })
+        .collect();
+    let length = |p: &[DVec2]| p.windows(2).map(|w| w[0].distance(w[1])).sum::<f64>();
+    assert_eq!((flat[0], *flat.last().unwrap()), (a, b));
+    assert_eq!((layered[0], *layered.last().unwrap()), (a, b));
     assert!(
-        err.contains("; --up y (or z) reads the file as a surface"),
+        (length(&flat) - length(&layered)).abs() <= 1e-9 * length(&flat),
+        "flat {flat:?}, layered {layered:?}"
+    );
+    // A floor over another: refused flat, with the way to read it.
+    let two = support::tmp_dir("corpus", "two_floors").join("two.obj");
+    std::fs::write(
+        &two,
+        "v 0 0 0\nv 4 0 0\nv 4 0 4\nv 0 0 4\nv 1 3 1\nv 3 3 1\nv 3 3 3\nv 1 3 3\n\
+         f 1 2 3 4\nf 5 6 7 8\n",
+    )
+    .unwrap();
+    let mut v = args(two.to_str().unwrap(), &[]);
+    v.splice(
+        5..9,
+        ["--from", "0.5,0.5", "--to", "3.5,3.5"].map(String::from),
+    );
+    let err = support::assert_clean_failure(&run(v));
+    assert!(
+        err.contains("; --up y (or z) reads the file as a layered navmesh"),
         "{err}"
     );
-    let out = stdout(&run(args(&["--up", "y", "--preset", "smooth"])));
-    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
-    let points = json["points"].as_array().unwrap();
-    let plan = |k: usize| {
-        let p = &points[k]["position"];
-        DVec2::new(p[0].as_f64().unwrap(), p[2].as_f64().unwrap())
-    };
-    assert_eq!((plan(0), plan(points.len() - 1)), (a, b));
 }

@@ -1105,6 +1105,19 @@ enum PsStatus ps_crowd_add_polygon(struct PsCrowd *crowd,
                                    uint64_t *out_id,
                                    size_t *out_blocked);
 
+// Adds a convex polygon obstacle (as [`ps_crowd_add_polygon`]) on the floor under
+// `floor`, as [`ps_crowd_add_box_on_floor`] adds a box.
+//
+// # Safety
+//
+// As [`ps_crowd_add_polygon`].
+enum PsStatus ps_crowd_add_polygon_on_floor(struct PsCrowd *crowd,
+                                            const double *vertices_xy,
+                                            size_t n,
+                                            struct PsPoint3d floor,
+                                            uint64_t *out_id,
+                                            size_t *out_blocked);
+
 // Blocks `n` cells of a grid crowd's map (`cells_xy`: column then row each), as
 // [`ps_crowd_add_box`] adds a box; a navmesh crowd refuses it (`PS_INVALID_ARGUMENT`).
 //

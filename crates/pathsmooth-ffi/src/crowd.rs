@@ -532,47 +532,56 @@ pub unsafe extern "C" fn ps_crowd_add_agent(
     })
 }
 
-/// The body of [`ps_crowd_add_agent`] and [`ps_crowd_add_agent_with_radius`]: an agent of
-/// the crowd's radius (`None`) or its own, its index into `*out_agent` ([`PS_NO_AGENT`] on
-/// failure).
+/// The ends of a new agent as the calls that add one take them: 2D points on any crowd,
+/// 3D ones (`ps_crowd_add_agent_on_surface`) on a crowd across floors.
+trait AgentEnds {
+    /// Adds an agent from these ends at `speed`, of the crowd's radius (`None`) or its own,
+    /// its path planned now; its index.
+    fn add_to(self, crowd: &mut AnyCrowd, speed: f64, radius: Option<f64>) -> Res<usize>;
+}
+
+impl AgentEnds for [PsPoint2d; 2] {
+    fn add_to(self, c: &mut AnyCrowd, speed: f64, radius: Option<f64>) -> Res<usize> {
+        let [position, target] = self;
+        let (p, t) = (finite(position, "position")?, finite(target, "target")?);
+        Ok(match radius {
+            None => on_crowd!(c, c => c.add_agent(p, t, speed))?,
+            Some(r) => on_crowd!(c, c => c.add_agent_with_radius(p, t, speed, r))?,
+        })
+    }
+}
+
+impl AgentEnds for [PsPoint3d; 2] {
+    fn add_to(self, c: &mut AnyCrowd, speed: f64, radius: Option<f64>) -> Res<usize> {
+        let c = layered(c)?;
+        let [position, target] = self;
+        let (p, t) = (finite3(position, "position")?, finite3(target, "target")?);
+        Ok(match radius {
+            None => c.add_agent_on_surface(p, t, speed)?,
+            Some(r) => c.add_agent_on_surface_with_radius(p, t, speed, r)?,
+        })
+    }
+}
+
+/// The body of the calls that add an agent ([`ps_crowd_add_agent`],
+/// [`ps_crowd_add_agent_on_surface`] and their `_with_radius` forms): an agent from `ends`
+/// of the crowd's radius (`None`) or its own, its index into `*out_agent` ([`PS_NO_AGENT`]
+/// on failure).
 ///
 /// # Safety
 ///
 /// As [`ps_crowd_add_agent`].
 unsafe fn add_agent(
     crowd: *mut PsCrowd,
-    [position, target]: [PsPoint2d; 2],
+    ends: impl AgentEnds,
     speed: f64,
     radius: Option<f64>,
     out_agent: *mut usize,
 ) -> Res<()> {
-    // SAFETY: the caller's promises, passed on.
-    unsafe {
-        add_into(crowd, out_agent, |c| {
-            let (p, t) = (finite(position, "position")?, finite(target, "target")?);
-            Ok(match radius {
-                None => on_crowd!(c, c => c.add_agent(p, t, speed))?,
-                Some(r) => on_crowd!(c, c => c.add_agent_with_radius(p, t, speed, r))?,
-            })
-        })
-    }
-}
-
-/// Runs `add` on the crowd and writes the index it returns into `*out_agent`
-/// ([`PS_NO_AGENT`] on failure): what the calls that add an agent share.
-///
-/// # Safety
-///
-/// As [`ps_crowd_add_agent`].
-unsafe fn add_into(
-    crowd: *mut PsCrowd,
-    out_agent: *mut usize,
-    add: impl FnOnce(&mut AnyCrowd) -> Res<usize>,
-) -> Res<()> {
     check_ptr(out_agent, "out_agent")?;
     // SAFETY: checked non-NULL and aligned.
     unsafe { *out_agent = PS_NO_AGENT };
-    let i = add(crowd_mut(crowd)?)?;
+    let i = ends.add_to(crowd_mut(crowd)?, speed, radius)?;
     // SAFETY: as above.
     unsafe { *out_agent = i };
     Ok(())
@@ -636,7 +645,7 @@ pub unsafe extern "C" fn ps_crowd_add_agent_on_surface(
 ) -> PsStatus {
     crate::guard_named("ps_crowd_add_agent_on_surface", || {
         // SAFETY: the caller's promises, passed on.
-        unsafe { add_agent_on_surface(crowd, [position, target], speed, None, out_agent) }
+        unsafe { add_agent(crowd, [position, target], speed, None, out_agent) }
     })
 }
 
@@ -659,33 +668,8 @@ pub unsafe extern "C" fn ps_crowd_add_agent_on_surface_with_radius(
 ) -> PsStatus {
     crate::guard_named("ps_crowd_add_agent_on_surface_with_radius", || {
         // SAFETY: the caller's promises, passed on.
-        unsafe { add_agent_on_surface(crowd, [position, target], speed, Some(radius), out_agent) }
+        unsafe { add_agent(crowd, [position, target], speed, Some(radius), out_agent) }
     })
-}
-
-/// The body of the two `ps_crowd_add_agent_on_surface` calls, as [`add_agent`]'s.
-///
-/// # Safety
-///
-/// As [`ps_crowd_add_agent`].
-unsafe fn add_agent_on_surface(
-    crowd: *mut PsCrowd,
-    [position, target]: [PsPoint3d; 2],
-    speed: f64,
-    radius: Option<f64>,
-    out_agent: *mut usize,
-) -> Res<()> {
-    // SAFETY: the caller's promises, passed on.
-    unsafe {
-        add_into(crowd, out_agent, |c| {
-            let c = layered(c)?;
-            let (p, t) = (finite3(position, "position")?, finite3(target, "target")?);
-            Ok(match radius {
-                None => c.add_agent_on_surface(p, t, speed)?,
-                Some(r) => c.add_agent_on_surface_with_radius(p, t, speed, r)?,
-            })
-        })
-    }
 }
 
 /// On a crowd made on a surface with floors over one another: sends agent `agent` to
@@ -819,9 +803,8 @@ pub unsafe extern "C" fn ps_crowd_update(
     })
 }
 
-/// Writes `points` (x then y each) into `out_xy`, which holds `capacity` points, and their
-/// number into `*out_len`; too many: `PS_BUFFER_TOO_SMALL`, the number in `*out_len`,
-/// nothing written. `out_len` and `out_xy` must have been checked.
+/// Writes `points` (x then y each) into `out_xy`, which holds `capacity` points, as
+/// [`write_list`] writes.
 fn write_points<I, const N: usize>(
     points: I,
     out: *mut f64,
@@ -831,19 +814,34 @@ fn write_points<I, const N: usize>(
 where
     I: ExactSizeIterator<Item = [f64; N]>,
 {
-    let n = points.len();
+    // `[f64; N]` is aligned as `f64`, which the caller checked `out` for.
+    let out = out.cast::<[f64; N]>();
+    write_list(points.len(), points, out, capacity, out_len, "points")
+}
+
+/// Writes the `n` `items` into `out`, which holds `capacity` of them, and their number into
+/// `*out_len`; too many: `PS_BUFFER_TOO_SMALL` (the message naming the items as `what`),
+/// the number in `*out_len`, nothing written. `out_len` and `out` must have been checked.
+fn write_list<T>(
+    n: usize,
+    items: impl Iterator<Item = T>,
+    out: *mut T,
+    capacity: usize,
+    out_len: *mut usize,
+    what: &str,
+) -> Res<()> {
     // SAFETY: checked by the caller.
     unsafe { *out_len = n };
     if n > capacity {
         return Err(Fail::new(
             PsStatus::PsBufferTooSmall,
-            format!("the buffer holds {capacity} points but {n} are needed"),
+            format!("the buffer holds {capacity} {what} but {n} are needed"),
         ));
     }
-    for (i, p) in points.enumerate() {
+    for (k, item) in items.take(n).enumerate() {
         // SAFETY: `out` checked non-NULL and aligned (n > 0 here), with room for
-        // `capacity` ≥ n points of N doubles.
-        unsafe { out.add(N * i).cast::<[f64; N]>().write_unaligned(p) };
+        // `capacity` ≥ n items.
+        unsafe { out.add(k).write(item) };
     }
     Ok(())
 }
@@ -1261,6 +1259,30 @@ pub unsafe extern "C" fn ps_crowd_add_polygon(
     })
 }
 
+/// Adds a convex polygon obstacle (as [`ps_crowd_add_polygon`]) on the floor under
+/// `floor`, as [`ps_crowd_add_box_on_floor`] adds a box.
+///
+/// # Safety
+///
+/// As [`ps_crowd_add_polygon`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_crowd_add_polygon_on_floor(
+    crowd: *mut PsCrowd,
+    vertices_xy: *const f64,
+    n: usize,
+    floor: PsPoint3d,
+    out_id: *mut u64,
+    out_blocked: *mut usize,
+) -> PsStatus {
+    crate::guard_named("ps_crowd_add_polygon_on_floor", || {
+        add_obstacle(crowd, out_id, out_blocked, Some(floor), || {
+            // SAFETY: the caller's length.
+            let ring = unsafe { input_pairs(vertices_xy, n, "vertices_xy", DVec2::new)? };
+            Ok(Obstacle::Polygon(ring))
+        })
+    })
+}
+
 /// Blocks `n` cells of a grid crowd's map (`cells_xy`: column then row each), as
 /// [`ps_crowd_add_box`] adds a box; a navmesh crowd refuses it (`PS_INVALID_ARGUMENT`).
 ///
@@ -1396,29 +1418,15 @@ pub unsafe extern "C" fn ps_crowd_moving_obstacles(
     crate::guard_named("ps_crowd_moving_obstacles", || {
         start_len(out_len)?;
         check_out(out, capacity, "out")?;
-        let c = crowd_ref(crowd)?;
-        let n = on_crowd!(c, c => c.moving_obstacles().count());
-        // SAFETY: checked non-NULL and aligned.
-        unsafe { *out_len = n };
-        if n > capacity {
-            return Err(Fail::new(
-                PsStatus::PsBufferTooSmall,
-                format!("the buffer holds {capacity} moving obstacles but {n} are needed"),
-            ));
-        }
-        on_crowd!(c, c => {
-            for (k, (id, o)) in c.moving_obstacles().enumerate() {
-                let row = PsMovingObstacle {
-                    id: id.get(),
-                    center: point(o.center),
-                    radius: o.radius,
-                    velocity: point(o.velocity),
-                };
-                // SAFETY: `out` checked non-NULL and aligned (n > 0 here), room for
-                // `capacity` ≥ n items.
-                unsafe { out.add(k).write(row) };
-            }
-        });
-        Ok(())
+        on_crowd!(crowd_ref(crowd)?, c => {
+            let rows = c.moving_obstacles().map(|(id, o)| PsMovingObstacle {
+                id: id.get(),
+                center: point(o.center),
+                radius: o.radius,
+                velocity: point(o.velocity),
+            });
+            let n = c.moving_obstacles().count();
+            write_list(n, rows, out, capacity, out_len, "moving obstacles")
+        })
     })
 }

@@ -1324,9 +1324,26 @@ fn a_crowd_across_floors_walks_as_the_librarys_and_refuses_bad_input() {
         )
     };
     assert_eq!(s == PsOk, ours.is_ok(), "{}", last_error());
+    // A triangle of rubble round agent 5, on its floor.
+    let rubble_at = library.agent_point(5).unwrap();
+    let corners = [(-0.5, -0.4), (0.6, -0.3), (0.0, 0.7)]
+        .map(|(x, z)| DVec2::new(rubble_at.x + x, rubble_at.z + z));
+    let ours = library.add_obstacle_on_floor(Obstacle::Polygon(corners.to_vec()), rubble_at);
+    let xy: Vec<f64> = corners.iter().flat_map(|c| [c.x, c.y]).collect();
+    let s = unsafe {
+        ps_crowd_add_polygon_on_floor(crowd, xy.as_ptr(), 3, p3(rubble_at), &mut id, &mut blocked)
+    };
+    let (k, n_blocked) = ours.expect("rubble on the agent's floor");
+    expect(s, PsOk, "");
+    assert_eq!((id, blocked), (k.get(), n_blocked));
     for frame in 0..20 {
         step_both(&mut library, &format!("after the crate, frame {frame}"));
     }
+    let s = unsafe {
+        ps_crowd_add_polygon_on_floor(crowd, xy.as_ptr(), 2, p3(rubble_at), &mut id, null_mut())
+    };
+    expect(s, PsInvalidArgument, "ps_crowd_add_polygon_on_floor: ");
+    assert_eq!(id, PS_NO_OBSTACLE);
     let nan3 = DVec3::new(f64::NAN, 0.0, 0.0);
     let s = unsafe {
         ps_crowd_add_disk_on_floor(crowd, p2(crate_at), 0.4, p3(nan3), &mut id, null_mut())

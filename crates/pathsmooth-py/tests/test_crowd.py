@@ -50,12 +50,27 @@ def test_agents_walk_to_their_targets_on_valid_paths():
     assert np.array_equal(positions, np.array([t for _, t in ends]))
 
 
-def test_a_door_across_the_only_gap_makes_an_agent_stuck_until_it_opens():
+def door_in_the_gap(start, target):
+    """A crowd on WALL with one agent from `start` to `target`, then a door closed across
+    the wall's gap, which blocks it: the world, the crowd, the agent and the door."""
     world = grid(WALL)
     crowd = Crowd(world, 0.2)
-    a = crowd.add_agent((1.5, 1.5), (1.5, 5.5), 1.0)
+    a = crowd.add_agent(start, target, 1.0)
     door, blocked = crowd.add_box((8.0, 3.0), (9.0, 4.0))
     assert blocked == 1
+    return world, crowd, a, door
+
+
+def walk_until_arrived(world, crowd, a, frames):
+    """`frames` updates of 0.1 s, agent `a`'s path valid after each; then it has arrived."""
+    for _ in range(frames):
+        crowd.update(0.1)
+        assert pathsmooth.validate(world, crowd.path(a), crowd.radius)["valid"]
+    assert crowd.arrived(a)
+
+
+def test_a_door_across_the_only_gap_makes_an_agent_stuck_until_it_opens():
+    world, crowd, a, door = door_in_the_gap((1.5, 1.5), (1.5, 5.5))
     frame = crowd.update(0.1)
     assert frame["stuck"] == 1
     reason = crowd.stuck(a)
@@ -66,10 +81,7 @@ def test_a_door_across_the_only_gap_makes_an_agent_stuck_until_it_opens():
     crowd.remove_obstacle(door)
     frame = crowd.update(0.1)
     assert frame["stuck"] == 0 and crowd.stuck(a) is None
-    for _ in range(300):
-        crowd.update(0.1)
-        assert pathsmooth.validate(world, crowd.path(a), crowd.radius)["valid"]
-    assert crowd.arrived(a)
+    walk_until_arrived(world, crowd, a, 300)
     # Removing it again is the library's error.
     with pytest.raises(Error, match="no obstacle"):
         crowd.remove_obstacle(door)
@@ -79,21 +91,14 @@ def test_a_door_that_closes_on_an_agent_pushes_it_out_until_it_opens():
     # The agent stands in the wall's gap when the door there closes: the crowd pushes it
     # out at once, to the nearer side (the library's add_obstacle; its tests hold where),
     # where it waits, its target out of reach, until the door opens.
-    world = grid(WALL)
-    crowd = Crowd(world, 0.2)
-    a = crowd.add_agent((8.5, 3.4), (8.5, 5.5), 1.0)
-    door, blocked = crowd.add_box((8.0, 3.0), (9.0, 4.0))
-    assert blocked == 1
+    world, crowd, a, door = door_in_the_gap((8.5, 3.4), (8.5, 5.5))
     x, y = crowd.positions()[a]
     assert x == 8.5 and abs(y - 2.8) < 1e-9, (x, y)  # 0.6 back; 0.8 on
     assert crowd.update(0.1)["stuck"] == 1
     assert "reach" in crowd.stuck(a), crowd.stuck(a)
     assert np.array_equal(crowd.positions()[a], (x, y))
     crowd.remove_obstacle(door)
-    for _ in range(40):
-        crowd.update(0.1)
-        assert pathsmooth.validate(world, crowd.path(a), crowd.radius)["valid"]
-    assert crowd.arrived(a)
+    walk_until_arrived(world, crowd, a, 40)
 
 
 def run(threads):

@@ -21,6 +21,7 @@
 
 use crate::common;
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 use common::rng::Rng;
@@ -29,13 +30,14 @@ use common::surface_oracle::{
     check_on_surface, pairs, pairs_by_polygon, plan_areas, plan_length, random_point,
 };
 use glam::{DVec2, DVec3};
+use pathsmooth::navmesh::NavMesh;
 use pathsmooth::navmesh::{
     load_surface, load_surface_with_detail, parse_surface_json, write_surface_json,
 };
 use pathsmooth::navmesh::{
     LoadReport, PointFlags, PolyId, Surface, SurfaceMesh, SurfaceOptions, SurfaceQuery, UpAxis,
 };
-use pathsmooth::{Error, Pipeline, SurfaceWorld, SurfaceWorldQuery};
+use pathsmooth::{Error, NavMeshWorld, Pipeline, SurfaceWorld, SurfaceWorldQuery, World};
 
 /// One line of MANIFEST.tsv.
 struct Entry {
@@ -447,6 +449,145 @@ fn plan_view_points_land_on_the_one_floor_under_them_or_are_refused() {
     }
 }
 
+/// Every file read flat (`NavMesh::from_surface`): where no two polygons overlap in plan
+/// view (the oracle of the test below: clipped overlap under a billionth of the smaller
+/// polygon) and no two vertices of different heights meet at one plan-view point, the
+/// flat mesh covers exactly the polygons' ground (its triangles' areas sum to theirs, each
+/// triangle's centroid lies inside the polygon it is tagged with) and its radius-0 paths
+/// between random points are the oracle's shortest; elsewhere it is refused, saying the
+/// surface is not one floor.
+#[test]
+fn one_floor_files_read_flat_cover_their_ground_and_plan_the_oracles_shortest_paths() {
+    let (mut flat, mut refused) = (0, 0);
+    for e in manifest().iter() {
+        let s = load(e);
+        let rings: Vec<Vec<DVec2>> = (0..s.num_polygons() as PolyId)
+            .map(|p| common::surface_oracle::plan_ring(&s, p))
+            .collect();
+        let overlap = largest_overlap(&rings);
+        let mut at: HashMap<(u64, u64), f64> = HashMap::new();
+        let mut twins = false;
+        for v in (0..s.num_polygons() as PolyId).flat_map(|p| s.polygon(p).iter().copied()) {
+            let x = s.vertices()[v as usize];
+            let key = s.up().plan(x).to_array().map(|c| (c + 0.0).to_bits());
+            let h = *at.entry((key[0], key[1])).or_insert(s.up().height(x));
+            twins |= h != s.up().height(x);
+        }
+        let mesh = NavMesh::from_surface(&s);
+        println!(
+            "{:<48} flat: {} (largest overlap {overlap:.2e}, plan twins {twins})",
+            e.file,
+            mesh.as_ref()
+                .map_or_else(|e| e.to_string(), |_| "read".into())
+        );
+        if (1e-9..1e-6).contains(&overlap) {
+            continue; // too close to call
+        }
+        let one_floor = overlap < 1e-9 && !twins;
+        let Ok(mesh) = mesh else {
+            let err = mesh.unwrap_err().to_string();
+            assert!(!one_floor, "{}: one floor, refused: {err}", e.file);
+            assert!(
+                err.contains("not one floor in plan view"),
+                "{}: {err}",
+                e.file
+            );
+            refused += 1;
+            continue;
+        };
+        assert!(
+            one_floor,
+            "{}: read flat over {overlap:e} of overlap",
+            e.file
+        );
+        flat += 1;
+        let oracle = SurfaceOracle::new(&s);
+        let mut covered = 0.0;
+        for t in 0..mesh.num_triangles() {
+            let [a, b, c] = mesh.triangle(t);
+            covered += (b - a).perp_dot(c - a) / 2.0;
+            let p = mesh.polygon_of(t);
+            let inside = oracle.inside(p, (a + b + c) / 3.0);
+            assert!(inside, "{}: triangle {t} outside its polygon {p}", e.file);
+            assert_eq!(
+                mesh.area_of(t),
+                s.area(p),
+                "{}: triangle {t}'s area",
+                e.file
+            );
+        }
+        let ground: f64 = rings.iter().map(|r| ring_area(r).abs()).sum();
+        assert!(
+            (covered - ground).abs() <= 1e-9 * ground,
+            "{}: the flat mesh covers {covered}, the polygons {ground}",
+            e.file
+        );
+        let world = NavMeshWorld::new(mesh);
+        for (q, [a, b]) in pairs(&s, seed(e, 11), queries(&s)).into_iter().enumerate() {
+            let (pa, pb) = (s.up().plan(a.1), s.up().plan(b.1));
+            let path = match world.find_path(pa, pb, 0.0) {
+                Ok(path) => path,
+                // Points on pieces that no edge joins: the oracle finds no way either.
+                Err(Error::Unreachable { .. }) => {
+                    assert_eq!(
+                        oracle.shortest((a.0, pa), (b.0, pb)),
+                        None,
+                        "{} query {q}",
+                        e.file
+                    );
+                    continue;
+                }
+                Err(err) => panic!("{} query {q} {pa} → {pb}: {err}", e.file),
+            };
+            assert_eq!(
+                (path[0], *path.last().unwrap()),
+                (pa, pb),
+                "{} query {q}",
+                e.file
+            );
+            let length: f64 = path.windows(2).map(|w| w[0].distance(w[1])).sum();
+            let best = oracle
+                .shortest_within((a.0, pa), (b.0, pb), length * (1.0 + 1e-9) + 1e-9)
+                .unwrap_or_else(|| panic!("{} query {q}: no path as short as {length}", e.file));
+            assert!(
+                length <= best * (1.0 + 1e-9) + 1e-12,
+                "{} query {q} {pa} → {pb}: length {length}, the shortest is {best}",
+                e.file
+            );
+        }
+    }
+    println!("{flat} files read flat, {refused} refused");
+    assert!(flat >= 10, "only {flat} corpus meshes read flat");
+}
+
+/// Each plan-view ring's bounding box.
+fn ring_boxes(rings: &[Vec<DVec2>]) -> Vec<(DVec2, DVec2)> {
+    rings
+        .iter()
+        .map(|r| {
+            r.iter()
+                .fold((r[0], r[0]), |(lo, hi), &v| (lo.min(v), hi.max(v)))
+        })
+        .collect()
+}
+
+/// The largest overlap of two of the convex plan-view `rings`, as a fraction of the
+/// smaller one's area (pairs whose boxes do not meet are not clipped).
+fn largest_overlap(rings: &[Vec<DVec2>]) -> f64 {
+    let boxes = ring_boxes(rings);
+    let mut worst: f64 = 0.0;
+    for p in 0..rings.len() {
+        for q in p + 1..rings.len() {
+            let ((a, b), (c, d)) = (boxes[p], boxes[q]);
+            if a.cmplt(d).all() && c.cmplt(b).all() {
+                let small = ring_area(&rings[p]).abs().min(ring_area(&rings[q]).abs());
+                worst = worst.max(overlap_area(&rings[p], &rings[q]) / small);
+            }
+        }
+    }
+    worst
+}
+
 /// The area of the intersection of convex plan-view rings `a` and `b` (either
 /// orientation): `a` clipped by each edge of `b` (Sutherland–Hodgman), in floating point.
 fn overlap_area(a: &[DVec2], b: &[DVec2]) -> f64 {
@@ -499,23 +640,8 @@ fn one_floor_meshes_are_found_and_answer_as_their_own_sheet_before_any_plan() {
         let rings: Vec<Vec<DVec2>> = (0..s.num_polygons() as PolyId)
             .map(|p| common::surface_oracle::plan_ring(&s, p))
             .collect();
-        let boxes: Vec<(DVec2, DVec2)> = rings
-            .iter()
-            .map(|r| {
-                r.iter()
-                    .fold((r[0], r[0]), |(lo, hi), &v| (lo.min(v), hi.max(v)))
-            })
-            .collect();
-        let mut worst: f64 = 0.0;
-        for p in 0..rings.len() {
-            for q in p + 1..rings.len() {
-                let ((a, b), (c, d)) = (boxes[p], boxes[q]);
-                if a.cmplt(d).all() && c.cmplt(b).all() {
-                    let small = ring_area(&rings[p]).abs().min(ring_area(&rings[q]).abs());
-                    worst = worst.max(overlap_area(&rings[p], &rings[q]) / small);
-                }
-            }
-        }
+        let boxes = ring_boxes(&rings);
+        let worst = largest_overlap(&rings);
         let mesh = SurfaceMesh::new(s.clone()).unwrap();
         let found = mesh.is_one_floor();
         println!(

@@ -589,33 +589,30 @@ fn bad_ids_are_refused() {
 fn polygon_numbers_beyond_u32_are_refused_at_their_line() {
     // Polygon ids are `u32`: a polygon number or count that does not fit is an error at its
     // line and column, never truncated (4294967296 would wrap to 0, a valid neighbour).
-    let cases: [(&str, &str, usize, &str); 4] = [
+    let cases: &[LineEdits] = &[
         (
-            "3 1 2 3 0 -1 -1",
-            "3 1 2 3 4294967296 -1 -1",
             9,
-            "4294967296, expected -1 to 1",
+            "3 1 2 3 0 -1 -1",
+            &[
+                ("3 1 2 3 4294967296 -1 -1", "4294967296, expected -1 to 1"),
+                (
+                    "3 1 2 3 99999999999999999999999 -1 -1",
+                    "99999999999999999999999, expected -1 to 1",
+                ),
+            ],
         ),
         (
-            "3 1 2 3 0 -1 -1",
-            "3 1 2 3 99999999999999999999999 -1 -1",
-            9,
-            "99999999999999999999999, expected -1 to 1",
-        ),
-        (
-            "1.5 1.5 2 1 -1",
-            "1.5 1.5 2 4294967297 -1",
             6,
-            "expected -1 to 1",
+            "1.5 1.5 2 1 -1",
+            &[("1.5 1.5 2 4294967297 -1", "expected -1 to 1")],
         ),
         (
-            "4 2\n",
-            "4 4294967296\n",
             3,
-            "number of polygons is 4294967296",
+            "4 2\n",
+            &[("4 4294967296\n", "number of polygons is 4294967296")],
         ),
     ];
-    assert_edits_fail_at_line(SPEC, &cases, |text| parse_mesh(text, "big.mesh"));
+    assert_edits_fail_at_line(SPEC, cases, |text| parse_mesh(text, "big.mesh"));
 }
 
 /// The line of a parse error, or a panic naming what came instead.
@@ -626,21 +623,28 @@ fn error_line(r: pathsmooth::Result<NavMesh>) -> (usize, String) {
     }
 }
 
-/// Each case edits the file `good` (its first `from` becomes `to`) and expects `parse` to
-/// refuse the result at line `line` with a message containing `words`. An edit that changes
-/// nothing (a `from` not in the file) fails the test rather than testing the good file.
+/// Bad edits of one line of a good file: the line's number, a piece of the file on it
+/// (`from`), and edits of that piece, each `(to, words)`: the file with its first `from`
+/// replaced by `to` is refused at that line with a message containing `words`.
+type LineEdits<'a> = (usize, &'a str, &'a [(&'a str, &'a str)]);
+
+/// Makes each edit of the file `good` and expects `parse` to refuse the result as the case
+/// says. An edit that changes nothing (a `from` not in the file) fails the test rather than
+/// testing the good file.
 #[track_caller]
 fn assert_edits_fail_at_line(
     good: &str,
-    cases: &[(&str, &str, usize, &str)],
+    cases: &[LineEdits],
     parse: impl Fn(&str) -> pathsmooth::Result<NavMesh>,
 ) {
-    for &(from, to, line, words) in cases {
-        let text = good.replacen(from, to, 1);
-        assert_ne!(text, good, "`{from}` is not in the file");
-        let (l, m) = error_line(parse(&text));
-        assert_eq!(l, line, "{to}: {m}");
-        assert!(m.contains(words), "{to}: {m}");
+    for &(line, from, edits) in cases {
+        for &(to, words) in edits {
+            let text = good.replacen(from, to, 1);
+            assert_ne!(text, good, "`{from}` is not in the file");
+            let (l, m) = error_line(parse(&text));
+            assert_eq!(l, line, "{to}: {m}");
+            assert!(m.contains(words), "{to}: {m}");
+        }
     }
 }
 
@@ -649,26 +653,37 @@ const SPEC: &str = "mesh\n2\n4 2\n0.0 0.0 2 0 -1\n1.5 0.0 3 0 1 -1\n1.5 1.5 2 1 
 
 #[test]
 fn bad_mesh_files_name_the_line() {
-    let cases: [(&str, &str, usize, &str); 12] = [
-        ("mesh\n2\n", "mesh\n4\n", 2, "version"),
-        ("mesh\n", "mseh\n", 1, "header"),
-        ("1.5 1.5 2 1 -1", "1.5 x 2 1 -1", 6, "number"),
-        ("1.5 1.5 2 1 -1", "1.5 NaN 2 1 -1", 6, "finite"),
-        ("1.5 1.5 2 1 -1", "1.5 inf 2 1 -1", 6, "finite"),
-        ("1.5 1.5 2 1 -1", "1.5 1e300 2 1 -1", 6, "out of range"),
-        ("3 1 2 3 0 -1 -1\n", "3 1 2 3 0 -1\n", 9, "end of the file"),
-        ("3 1 2 3 0 -1 -1\n", "3 1 2 3 0 -1 -1 7\n", 9, "unexpected"),
-        ("3 1 2 3 0 -1 -1", "3 1 2 3 -1 -1 -1", 9, "it names -1"),
-        ("3 1 2 3 0 -1 -1", "3 1 2 9 0 -1 -1", 9, "expected 0 to 3"),
+    let cases: &[LineEdits] = &[
+        (1, "mesh\n", &[("mseh\n", "header")]),
+        (2, "mesh\n2\n", &[("mesh\n4\n", "version")]),
         (
-            "1.5 0.0 3 0 1 -1",
-            "1.5 0.0 2 0 -1",
             5,
-            "lists the polygons",
+            "1.5 0.0 3 0 1 -1",
+            &[("1.5 0.0 2 0 -1", "lists the polygons")],
         ),
-        ("1.5 1.5 2 1 -1", "1.5 1.5 1 1", 6, "stretches of wall"),
+        (
+            6,
+            "1.5 1.5 2 1 -1",
+            &[
+                ("1.5 x 2 1 -1", "number"),
+                ("1.5 NaN 2 1 -1", "finite"),
+                ("1.5 inf 2 1 -1", "finite"),
+                ("1.5 1e300 2 1 -1", "out of range"),
+                ("1.5 1.5 1 1", "stretches of wall"),
+            ],
+        ),
+        (
+            9,
+            "3 1 2 3 0 -1 -1\n",
+            &[
+                ("3 1 2 3 0 -1\n", "end of the file"),
+                ("3 1 2 3 0 -1 -1 7\n", "unexpected"),
+                ("3 1 2 3 -1 -1 -1\n", "it names -1"),
+                ("3 1 2 9 0 -1 -1\n", "expected 0 to 3"),
+            ],
+        ),
     ];
-    assert_edits_fail_at_line(SPEC, &cases, |text| parse_mesh(text, "bad.mesh"));
+    assert_edits_fail_at_line(SPEC, cases, |text| parse_mesh(text, "bad.mesh"));
     // Polygon 0 names polygon 0 across the diagonal.
     let (l, m) = error_line(parse_mesh(
         &SPEC.replacen("3 0 1 3 -1 -1 1", "3 0 1 3 -1 -1 0", 1),
@@ -691,25 +706,70 @@ fn bad_mesh_files_name_the_line() {
 fn bad_obj_files_name_the_line() {
     let good = "v 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 1\nf 1 2 3 4\n";
     assert!(parse_obj(good, "ok.obj", GroundPlane::Xz).is_ok());
-    let cases: [(&str, &str, usize, &str); 8] = [
-        ("v 1 0 0\n", "v 1 0\n", 2, "too few fields"),
-        ("v 1 0 0\n", "v 1 zero 0\n", 2, "number"),
-        ("v 1 0 0\n", "v 1 0 nan\n", 2, "finite"),
-        ("f 1 2 3 4", "f 1 2", 5, "at least 3"),
-        ("f 1 2 3 4", "f 0 1 2", 5, "start at 1"),
-        ("f 1 2 3 4", "f 1 2 -9", 5, "before the first"),
-        ("f 1 2 3 4", "f 1 2 9", 5, "has 4 vertices"),
-        ("f 1 2 3 4", "f 1 2 x", 5, "vertex reference"),
+    let cases: &[LineEdits] = &[
+        (
+            2,
+            "v 1 0 0\n",
+            &[
+                ("v 1 0\n", "too few fields"),
+                ("v 1 zero 0\n", "number"),
+                ("v 1 0 nan\n", "finite"),
+            ],
+        ),
+        (
+            5,
+            "f 1 2 3 4",
+            &[
+                ("f 1 2", "at least 3"),
+                ("f 0 1 2", "start at 1"),
+                ("f 1 2 -9", "before the first"),
+                ("f 1 2 9", "has 4 vertices"),
+                ("f 1 2 x", "vertex reference"),
+            ],
+        ),
     ];
-    assert_edits_fail_at_line(good, &cases, |text| {
+    assert_edits_fail_at_line(good, cases, |text| {
         parse_obj(text, "bad.obj", GroundPlane::Xz)
     });
-    // A T-junction: the second quad's corner (1, 0.5) lies inside the first quad's edge.
-    let t = "v 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 1\nv 2 0 0.5\nv 2 0 1\nv 1 0 0.5\n\
-             f 1 2 3 4\nf 7 5 6 3\n";
-    let (l, m) = error_line(parse_obj(t, "t.obj", GroundPlane::Xz));
-    assert_eq!(l, 8, "{m}");
-    assert!(m.contains("T-junction"), "{m}");
+    // Overlapping faces (a second floor over the first, in plan view) are refused at the
+    // line of the face, repaired or not.
+    let two = "v 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 1\nv 0.5 3 0.5\nv 1.5 3 0.5\nv 1.5 3 1.5\n\
+               f 1 2 3 4\nf 5 6 7\n";
+    let (l, m) = error_line(parse_obj(two, "two.obj", GroundPlane::Xz));
+    assert!((8..=9).contains(&l), "line {l}: {m}");
+    assert!(m.contains("overlap"), "{m}");
+}
+
+/// What engines' exports hold and the strict checks refuse, read as the file means it: a
+/// T-junction (the second quad's corner (1, 0.5) inside the first quad's edge) and faces
+/// that each carry their own copies of shared corners (Unity's export). The oracle: the
+/// ground the faces cover (area, and which face a point is in) and a straight path across
+/// the seam.
+#[test]
+fn obj_files_with_t_junctions_and_unshared_vertices_are_read_as_meant() {
+    let t_junction = "v 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 1\nv 2 0 0.5\nv 2 0 1\nv 1 0 0.5\n\
+                      f 1 2 3 4\nf 7 5 6 3\n";
+    let unshared = "v 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 1\nv 1 0 0.5\nv 2 0 0.5\nv 2 0 1\nv 1 0 1\n\
+                    f 1 2 3 4\nf 5 6 7 8\n";
+    for (name, text) in [("t.obj", t_junction), ("unshared.obj", unshared)] {
+        let mesh = parse_obj(text, name, GroundPlane::Xz).unwrap_or_else(|e| panic!("{e}"));
+        let area: f64 = (0..mesh.num_triangles())
+            .map(|t| {
+                let [a, b, c] = mesh.triangle(t);
+                (b - a).perp_dot(c - a) / 2.0
+            })
+            .sum();
+        assert!((area - 1.5).abs() < 1e-12, "{name}: area {area}");
+        for (p, face) in [((0.5, 0.5), 0), ((1.5, 0.75), 1), ((0.9, 0.9), 0)] {
+            let t = mesh.locate(DVec2::new(p.0, p.1)).unwrap();
+            assert_eq!(mesh.polygon_of(t), face, "{name}: {p:?}");
+        }
+        // Joined across the seam: in sight of each other, and planned straight.
+        let (a, b) = (DVec2::new(0.5, 0.75), DVec2::new(1.9, 0.75));
+        assert!(mesh.line_of_sight(a, b), "{name}");
+        let path = NavMeshWorld::new(mesh).find_path(a, b, 0.0).unwrap();
+        assert_eq!(path, [a, b], "{name}");
+    }
 }
 
 // ---- readers never panic ----------------------------------------------------------------

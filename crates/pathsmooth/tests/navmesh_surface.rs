@@ -19,6 +19,15 @@ fn y(x: f64, h: f64, z: f64) -> DVec3 {
     DVec3::new(x, h, z)
 }
 
+/// A random point in the box `lo..hi` (each coordinate uniform, drawn x, y, z in turn).
+fn point_in(rng: &mut Rng, lo: DVec3, hi: DVec3) -> DVec3 {
+    DVec3::new(
+        rng.range(lo.x, hi.x),
+        rng.range(lo.y, hi.y),
+        rng.range(lo.z, hi.z),
+    )
+}
+
 /// A two-storey level, y up (plan view x–z):
 ///
 /// - ground floor at height 0: `G0` x 0..10, z 0..4 and `G1` x 0..10, z 4..8;
@@ -166,8 +175,6 @@ fn the_same_level_from_obj_with_z_up() {
     assert_eq!(s.load_report().unjoined_edges, 2);
 }
 
-/// `find_nearest` and `locate` agree with a scan of every polygon (the bucket grid misses
-/// nothing), on random points around the two-storey level.
 /// Polygon `p`'s 3D bounding box, from its corners.
 fn box_of(s: &Surface, p: u32) -> (DVec3, DVec3) {
     let ring = s.polygon(p).iter().map(|&i| s.vertices()[i as usize]);
@@ -177,74 +184,63 @@ fn box_of(s: &Surface, p: u32) -> (DVec3, DVec3) {
     )
 }
 
+/// A scan of every polygon whose box meets the box `q ± he`: the one whose nearest point
+/// to `q` has the least `rank(p, point)` (the lower id on a tie), with that point.
+fn scan_nearest<R: PartialOrd>(
+    s: &Surface,
+    q: DVec3,
+    he: DVec3,
+    rank: impl Fn(u32, DVec3) -> R,
+) -> Option<(u32, DVec3)> {
+    let mut best: Option<(R, u32, DVec3)> = None;
+    for p in 0..s.num_polygons() as u32 {
+        let (lo, hi) = box_of(s, p);
+        if (lo.cmple(q + he) & hi.cmpge(q - he)).all() {
+            let c = s.nearest_on_polygon(p, q);
+            let r = rank(p, c);
+            if best.as_ref().is_none_or(|b| r < b.0) {
+                best = Some((r, p, c));
+            }
+        }
+    }
+    best.map(|b| (b.1, b.2))
+}
+
+/// `find_nearest` and `locate` agree with a scan of every polygon (the bucket grid misses
+/// nothing), on random points around the two-storey level.
 #[test]
 fn point_location_matches_a_scan_of_every_polygon() {
     let (v, polys) = two_storey();
     let s = Surface::from_polygons(&v, &polys, UpAxis::Y, 1e-6).unwrap();
     let mut rng = Rng::new(11);
     for _ in 0..3000 {
-        let q = y(
-            rng.range(-2.0, 20.0),
-            rng.range(-1.0, 5.0),
-            rng.range(-2.0, 10.0),
-        );
-        let he = DVec3::new(
-            rng.range(0.0, 2.0),
-            rng.range(0.0, 2.0),
-            rng.range(0.0, 2.0),
-        );
-        let mut best: Option<(f64, u32, DVec3)> = None;
-        for p in 0..s.num_polygons() as u32 {
-            let (lo, hi) = box_of(&s, p);
-            if (lo.cmple(q + he) & hi.cmpge(q - he)).all() {
-                let c = s.nearest_on_polygon(p, q);
-                let d = c.distance_squared(q);
-                if best.is_none_or(|b| d < b.0) {
-                    best = Some((d, p, c));
-                }
-            }
-        }
-        assert_eq!(
-            s.find_nearest(q, he),
-            best.map(|b| (b.1, b.2)),
-            "{q} ± {he}"
-        );
+        let q = point_in(&mut rng, y(-2.0, -1.0, -2.0), y(20.0, 5.0, 10.0));
+        let he = point_in(&mut rng, DVec3::ZERO, DVec3::splat(2.0));
+        let nearest = scan_nearest(&s, q, he, |_, c| c.distance_squared(q));
+        assert_eq!(s.find_nearest(q, he), nearest, "{q} ± {he}");
         // With a climb: a floor straight above or below within it first (nearest in
         // height, then lower id), else the rest ranked by distance beyond the climb.
         // (Up to past the storey height, so both floors are within it at times.)
         let climb = rng.range(0.0, 3.5);
         let he = DVec3::new(he.x, rng.range(0.0, 4.0), he.z);
         let plan = DVec2::new(q.x, q.z);
-        let mut climbing: Option<((bool, f64), u32, DVec3)> = None;
-        for p in 0..s.num_polygons() as u32 {
-            let (lo, hi) = box_of(&s, p);
-            if !(lo.cmple(q + he) & hi.cmpge(q - he)).all() {
-                continue;
+        let climbing = scan_nearest(&s, q, he, |p, c| {
+            let dh = (c.y - q.y).abs();
+            match s.contains_plan(p, plan) {
+                true if dh <= climb => (false, dh),
+                true => (true, (dh - climb).powi(2)),
+                false => (true, c.distance_squared(q)),
             }
-            let c = s.nearest_on_polygon(p, q);
-            let rank = if s.contains_plan(p, plan) {
-                let dh = (c.y - q.y).abs();
-                if dh <= climb {
-                    (false, dh)
-                } else {
-                    (true, (dh - climb) * (dh - climb))
-                }
-            } else {
-                (true, c.distance_squared(q))
-            };
-            if climbing.is_none_or(|b| rank < b.0) {
-                climbing = Some((rank, p, c));
-            }
-        }
+        });
         assert_eq!(
             s.find_nearest_climbing(q, he, climb),
-            climbing.map(|b| (b.1, b.2)),
+            climbing,
             "{q} ± {he}, climb {climb}"
         );
         let tol = rng.range(0.0, 2.0);
         let scan = (0..s.num_polygons() as u32)
-            .filter(|&p| s.contains_plan(p, DVec2::new(q.x, q.z)))
-            .map(|p| ((s.height_at(p, DVec2::new(q.x, q.z)) - q.y).abs(), p))
+            .filter(|&p| s.contains_plan(p, plan))
+            .map(|p| ((s.height_at(p, plan) - q.y).abs(), p))
             .filter(|&(dh, _)| dh <= tol)
             .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         assert_eq!(s.locate(q, tol).ok(), scan.map(|x| x.1), "{q}, {tol}");
@@ -297,11 +293,7 @@ fn both_up_axes_agree() {
     }
     let mut rng = Rng::new(27);
     for _ in 0..2000 {
-        let q = y(
-            rng.range(-1.0, 19.0),
-            rng.range(-1.0, 4.0),
-            rng.range(-1.0, 9.0),
-        );
+        let q = point_in(&mut rng, y(-1.0, -1.0, -1.0), y(19.0, 4.0, 9.0));
         assert_eq!(ys.locate(q, 0.4).ok(), zs.locate(swap(q), 0.4).ok());
         let he = DVec3::new(0.7, 1.1, 0.3);
         let a = ys.find_nearest(q, he);
@@ -374,9 +366,14 @@ fn z(x: f64, y: f64, h: f64) -> DVec3 {
     DVec3::new(x, y, h)
 }
 
+/// Vertices at height 0 (z up) at the plan-view points `xy`.
+fn ground(xy: &[(f64, f64)]) -> Vec<DVec3> {
+    xy.iter().map(|&(x, y)| z(x, y, 0.0)).collect()
+}
+
 #[test]
 fn bad_input_gets_its_error() {
-    let sq = vec![z(0., 0., 0.), z(1., 0., 0.), z(1., 1., 0.), z(0., 1., 0.)];
+    let sq = ground(&[(0., 0.), (1., 0.), (1., 1.), (0., 1.)]);
     let msg = |e: Error| e.to_string();
 
     // Fewer than 3 distinct vertices (after welding): dropped and counted; with nothing
@@ -388,7 +385,7 @@ fn bad_input_gets_its_error() {
     assert_eq!(s.input_polygon(0), 1);
     assert_eq!(s.load_report().degenerate, [0]);
     assert_eq!(s.load_report().repeated_corners, 2);
-    let close = vec![z(0., 0., 0.), z(1., 0., 0.), z(1e-7, 0., 0.)];
+    let close = ground(&[(0., 0.), (1., 0.), (1e-7, 0.)]);
     assert!(msg(refused(&close, &[vec![0, 1, 2]])).contains("no polygon has area"));
     // Index out of range.
     assert!(msg(refused(&sq, &[vec![0, 1, 9]])).contains("polygon 0 uses vertex 9"));
@@ -424,13 +421,7 @@ fn bad_input_gets_its_error() {
     assert!((0..2).all(|p| s.neighbors(p).all(|n| n.is_none())));
     assert_eq!(s.load_report().unjoined_edges, 1);
     // Not convex (a dart) and self-intersecting (a bow tie, a pentagram).
-    let dart = vec![
-        z(0., 0., 0.),
-        z(2., 0., 0.),
-        z(1., 0.5, 0.),
-        z(2., 2., 0.),
-        z(0., 2., 0.),
-    ];
+    let dart = ground(&[(0., 0.), (2., 0.), (1., 0.5), (2., 2.), (0., 2.)]);
     assert!(msg(refused(&dart, &[vec![0, 1, 2, 3, 4]])).contains("not convex"));
     let e = msg(refused(&sq, &[vec![0, 1, 3, 2]]));
     // (this bow tie's two halves cancel: no area in plan view)
@@ -463,13 +454,7 @@ fn bad_input_gets_its_error() {
     assert_eq!(s.polygon(0).len(), 3);
     assert_eq!(s.load_report().repeated_corners, 2);
     // A T-junction: vertex 4 splits the bottom edge of the upper triangle's neighbours.
-    let t = vec![
-        z(0., 0., 0.),
-        z(2., 0., 0.),
-        z(1., 1., 0.),
-        z(1., -1., 0.),
-        z(1., 0., 0.),
-    ];
+    let t = ground(&[(0., 0.), (2., 0.), (1., 1.), (1., -1.), (1., 0.)]);
     let e = msg(refused(&t, &[vec![0, 1, 2], vec![0, 3, 4], vec![4, 3, 1]]));
     assert!(e.contains("T-junction") && e.contains("vertex 4"), "{e}");
     // The same, but close enough to weld? No: a T-junction within the weld tolerance in 3D.
@@ -499,30 +484,20 @@ fn bad_input_gets_its_error() {
     }
     // Several vertices on one edge go in in order along it; a split that would give a
     // sub-edge three polygons is refused like any non-manifold edge, never a panic.
-    let fan = vec![
-        z(0., 0., 0.),
-        z(3., 0., 0.),
-        z(1.5, 2., 0.),
-        z(1., 0., 0.),
-        z(2., 0., 0.),
-        z(1.5, -1., 0.),
-    ];
-    let polys = [
-        vec![0u32, 1, 2],
-        vec![0, 5, 3],
-        vec![3, 5, 4],
-        vec![4, 5, 1],
-    ];
-    let s = Surface::from_polygons_with(&fan, &polys, &[], &[], &split).unwrap();
+    let fan = ground(&[
+        (0., 0.),
+        (3., 0.),
+        (1.5, 2.),
+        (1., 0.),
+        (2., 0.),
+        (1.5, -1.),
+    ]);
+    let fan_of =
+        |polys: [[u32; 3]; 4]| Surface::from_polygons_with(&fan, &polys, &[], &[], &split).unwrap();
+    let s = fan_of([[0, 1, 2], [0, 5, 3], [3, 5, 4], [4, 5, 1]]);
     assert_eq!(s.polygon(0).len(), 5);
     assert_eq!(s.neighbors(0).flatten().count(), 3);
-    let twice = [
-        vec![0u32, 1, 2],
-        vec![0, 5, 3],
-        vec![3, 5, 1],
-        vec![3, 5, 1],
-    ];
-    let s = Surface::from_polygons_with(&fan, &twice, &[], &[], &split).unwrap();
+    let s = fan_of([[0, 1, 2], [0, 5, 3], [3, 5, 1], [3, 5, 1]]);
     assert_eq!(s.load_report().duplicates, [3]);
     assert_eq!(s.num_polygons(), 3);
     // …but a vertex of another floor above the edge is not one.
@@ -560,7 +535,7 @@ fn bad_input_gets_its_error() {
 /// dropped.
 #[test]
 fn winding_and_repeats_are_normalised() {
-    let sq = vec![z(0., 0., 0.), z(1., 0., 0.), z(1., 1., 0.), z(0., 1., 0.)];
+    let sq = ground(&[(0., 0.), (1., 0.), (1., 1.), (0., 1.)]);
     let s = Surface::from_polygons(&sq, &[[0u32, 3, 3, 2, 1, 0]], UpAxis::Z, 0.0).unwrap();
     assert_eq!(s.polygon(0), [1, 2, 3, 0]);
     assert!(s.plane(0).normal.z > 0.0);

@@ -84,25 +84,6 @@ impl NavMeshWorld {
         Ok(self.obstacles.insert(obstacle, ring))
     }
 
-    /// Removes an obstacle: the world is again exactly what it would be had it never been
-    /// added (with no obstacle left, the mesh given, bit for bit).
-    ///
-    /// Errors: [`Error::BadObstacle`] for an id this world does not have (never added, or
-    /// removed already). Cost: the remaining obstacles are cut out of the mesh as given
-    /// again, each as [`add_obstacle`](Self::add_obstacle) does (with none left, only the
-    /// area filter and the wall index are rebuilt).
-    pub fn remove_obstacle(&mut self, id: ObstacleId) -> Result<()> {
-        let entry = self.obstacles.take(id)?;
-        // Put back if the others cannot be cut again: the world unchanged.
-        self.recut()
-            .inspect_err(|_| self.obstacles.put_back(id, entry))
-    }
-
-    /// The obstacles in place, in the order they were added.
-    pub fn obstacles(&self) -> impl Iterator<Item = (ObstacleId, &Obstacle)> + '_ {
-        self.obstacles.iter()
-    }
-
     /// True when the obstacle `id` takes away what `path` needs for an agent of `radius`:
     /// a segment comes closer than `radius` to the polygon cut out (at radius 0: enters
     /// its inside). What finds the corridors a closing door affects. Cost: O(segments ×
@@ -116,7 +97,7 @@ impl NavMeshWorld {
 
     /// Cuts every obstacle out of the mesh as given again, in order, and installs the
     /// result; the world is unchanged on error.
-    fn recut(&mut self) -> Result<()> {
+    pub(super) fn recut(&mut self) -> Result<()> {
         let mut cut: Option<NavMesh> = None;
         for (_, ring) in self.obstacles.list.values() {
             let base = cut.as_ref().unwrap_or(&self.terrain);
@@ -129,10 +110,32 @@ impl NavMeshWorld {
 }
 
 /// The obstacles of the navmesh worlds, flat and layered, whose shapes are cut out as
-/// convex polygons: the worlds' own methods, and the box of the polygon cut out (a disk's
+/// convex polygons: removing one and listing them (the same for both: the world cuts the
+/// others out again, `recut`), the worlds' own methods, and the box of the polygon cut out (a disk's
 /// 16-gon reaches a little beyond the disk; cells, which both refuse, none).
 macro_rules! cut_out_obstacles {
     ($($world:ty),*) => {$(
+        impl $world {
+            /// Removes an obstacle: the world is again exactly what it would be had it
+            /// never been added (with no obstacle left, the mesh given, bit for bit).
+            ///
+            /// Errors: [`Error::BadObstacle`] for an id this world does not have (never
+            /// added, or removed already); the world is unchanged on error. Cost: the
+            /// remaining obstacles are cut out of the mesh as given again, each as
+            /// [`add_obstacle`](Self::add_obstacle) does.
+            pub fn remove_obstacle(&mut self, id: ObstacleId) -> Result<()> {
+                let entry = self.obstacles.take(id)?;
+                // Put back if the others cannot be cut again: the world unchanged.
+                self.recut()
+                    .inspect_err(|_| self.obstacles.put_back(id, entry))
+            }
+
+            /// The obstacles in place, in the order they were added.
+            pub fn obstacles(&self) -> impl Iterator<Item = (ObstacleId, &Obstacle)> + '_ {
+                self.obstacles.iter()
+            }
+        }
+
         impl ObstacleWorld for $world {
             fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<ObstacleId> {
                 <$world>::add_obstacle(self, obstacle)

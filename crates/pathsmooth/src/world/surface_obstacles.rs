@@ -106,24 +106,6 @@ impl SurfaceWorld {
         self.place(obstacle, Placed { ring, floor })
     }
 
-    /// Removes an obstacle: the world is again what it would be had it never been added
-    /// (with no obstacle left, the mesh given).
-    ///
-    /// Errors: [`Error::BadObstacle`] for an id this world does not have. Cost: the
-    /// remaining obstacles cut out of the mesh as given again, each as
-    /// [`add_obstacle`](Self::add_obstacle) does.
-    pub fn remove_obstacle(&mut self, id: ObstacleId) -> Result<()> {
-        let entry = self.obstacles.take(id)?;
-        // Put back if the others cannot be cut again: the world unchanged.
-        self.recut()
-            .inspect_err(|_| self.obstacles.put_back(id, entry))
-    }
-
-    /// The obstacles in place, in the order they were added.
-    pub fn obstacles(&self) -> impl Iterator<Item = (ObstacleId, &Obstacle)> + '_ {
-        self.obstacles.iter()
-    }
-
     /// The layered navmesh as given, without the obstacles ([`mesh`](Self::mesh) is the
     /// one walked on).
     pub fn terrain(&self) -> &SurfaceMesh {
@@ -183,7 +165,7 @@ impl SurfaceWorld {
 
     /// Cuts every obstacle out of the terrain again, in the order they were added, and
     /// walks the result; the world unchanged on error.
-    fn recut(&mut self) -> Result<()> {
+    pub(super) fn recut(&mut self) -> Result<()> {
         let mut mesh = Arc::clone(&self.terrain);
         let mut origin = Vec::new();
         for (_, placed) in self.obstacles.list.values() {

@@ -81,10 +81,15 @@ impl GroundPlane {
 /// comments are ignored. The 2D navmesh is the faces projected on the ground plane:
 /// [`GroundPlane::Xz`] (y up, as in Recast, Unity and glTF; the default) or
 /// [`GroundPlane::Xy`] (z up). Face `i` of the file (counting from 0) gets id `i`. The
-/// faces then go through [`NavMesh::from_polygons`]'s checks, whose errors are reported at
-/// the face's or vertex's line; two vertices that project to the same point (a multi-level
-/// mesh, or faces that do not share their vertices) are an error, since this is a 2D
-/// navmesh.
+/// faces then go through [`NavMesh::from_polygons`]'s checks. What engines' exports hold
+/// and those checks refuse — faces that each carry their own copies of shared vertices
+/// (Unity's `NavMesh.CalculateTriangulation`), T-junctions at tile seams — is repaired as
+/// [`parse_obj_surface`] repairs it (welded within [`DEFAULT_WELD`](crate::navmesh::DEFAULT_WELD)
+/// of the mesh's size, T-junctions split; the ground unchanged) when nothing is lost: no
+/// face dropped, no edge left unjoined, one floor in plan view
+/// ([`NavMesh::from_surface`]). Otherwise the checks' error is reported at the face's or
+/// vertex's line: two vertices that project to the same point without being one (a
+/// multi-level mesh) are an error, since this is a 2D navmesh.
 ///
 /// [`parse_obj_surface`] reads the same statements as a 3D, possibly multi-level
 /// [`Surface`] instead: no projection, vertices welded, floors free to overlap in plan view.
@@ -115,23 +120,41 @@ impl GroundPlane {
 pub fn parse_obj(text: &str, file: &str, plane: GroundPlane) -> Result<NavMesh> {
     let obj = read(text, file)?;
     let vertices: Vec<DVec2> = obj.vertices.iter().map(|&c| plane.project(c)).collect();
-    let built = triangulate(&vertices, &obj.faces).map_err(|issue| {
-        let line = obj.line_of(issue.polygon, issue.vertex).unwrap_or(1);
-        // The messages count from 0, as the face ids do; say so next to OBJ's 1-based file.
-        error(
-            file,
-            line,
-            0,
-            format!(
-                "{} (faces and vertices counted from 0 in this message)",
-                issue.message
-            ),
-        )
-    })?;
-    Ok(NavMesh::from_triangulated(
-        built,
-        ids_by_index(obj.faces.len()),
-    ))
+    match triangulate(&vertices, &obj.faces) {
+        Ok(built) => Ok(NavMesh::from_triangulated(
+            built,
+            ids_by_index(obj.faces.len()),
+        )),
+        Err(issue) => repaired(&obj, plane).ok_or_else(|| {
+            let line = obj.line_of(issue.polygon, issue.vertex).unwrap_or(1);
+            // The messages count from 0, as the face ids do; say so next to OBJ's
+            // 1-based file.
+            error(
+                file,
+                line,
+                0,
+                format!(
+                    "{} (faces and vertices counted from 0 in this message)",
+                    issue.message
+                ),
+            )
+        }),
+    }
+}
+
+/// The faces that the strict reading refused, read as engines write them: as a surface
+/// (duplicated vertices welded, T-junctions split: [`parse_obj_surface`]'s defaults) taken
+/// flat ([`NavMesh::from_surface`]), when that loses nothing — no face dropped (a sliver,
+/// a copy), no edge left unjoined, one floor in plan view. Welding and splitting leave
+/// the ground as it was, so the mesh is the one the file means; anything else is the
+/// strict reading's error.
+fn repaired(obj: &Obj, plane: GroundPlane) -> Option<NavMesh> {
+    let vertices: Vec<DVec3> = obj.vertices.iter().map(|&c| DVec3::from_array(c)).collect();
+    let options = SurfaceOptions::new(plane.into());
+    let surface = Surface::build(&vertices, &obj.faces, (&[], &[]), &options, None).ok()?;
+    let r = surface.load_report();
+    let lossless = r.degenerate.is_empty() && r.duplicates.is_empty() && r.unjoined_edges == 0;
+    lossless.then(|| NavMesh::from_surface(&surface).ok())?
 }
 
 /// Parses an OBJ file's faces into a 3D [`Surface`]: every `v` is a 3D vertex

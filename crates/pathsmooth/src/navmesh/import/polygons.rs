@@ -27,12 +27,14 @@ use spade::handles::{FixedDirectedEdgeHandle, FixedFaceHandle, InnerTag};
 use spade::{Point2, Triangulation};
 
 use super::text::error;
+use crate::area::AreaId;
 use crate::error::{num, Error, Result};
 use crate::geometry::{cross, orientation, tolerance_at};
 use crate::navmesh::mesh::{
     check_vertex_range, coordinate_ok, segments_touch, Cdt, NavMesh, PolyId, PolygonTable,
-    MAX_COORDINATE, NO_POLYGON, NO_TRI,
+    DEFAULT_AREA, MAX_COORDINATE, NO_POLYGON, NO_TRI,
 };
+use crate::navmesh::surface::Surface;
 
 /// What is wrong with a set of polygons: the message, and the polygon and vertex (input
 /// indices) it is about, so a file reader can turn them into line numbers.
@@ -79,6 +81,22 @@ pub(crate) struct Triangulated {
 pub(crate) fn ids_by_index(n: usize) -> Vec<PolyId> {
     debug_assert!(n < NO_POLYGON as usize);
     (0..n as PolyId).collect()
+}
+
+/// Two vertices that polygons use at one plan-view point, if any (the first pair in
+/// vertex order): what a surface's floors at different heights meet at, and a flat mesh
+/// cannot hold. O(n) expected.
+fn plan_twins(plan: &[DVec2], polygons: &[Vec<u32>]) -> Option<(usize, usize)> {
+    let mut used = vec![false; plan.len()];
+    for &v in polygons.iter().flatten() {
+        used[v as usize] = true;
+    }
+    let mut seen: HashMap<(u64, u64), usize> = HashMap::new();
+    (0..plan.len()).filter(|&v| used[v]).find_map(|v| {
+        // `+ 0.0` turns -0.0 into 0.0: the same point.
+        let key = ((plan[v].x + 0.0).to_bits(), (plan[v].y + 0.0).to_bits());
+        seen.insert(key, v).map(|u| (u, v))
+    })
 }
 
 /// The navmesh of a `.mesh` file's polygons (`rings`, ids by index), a triangulation
@@ -621,6 +639,78 @@ impl NavMesh {
         check_vertex_range(vertices.iter().copied())?;
         let built = triangulate(vertices, polygons).map_err(|issue| bad(issue.message))?;
         Ok(Self::from_triangulated(built, ids.to_vec()))
+    }
+
+    /// The plan view of a [`Surface`] with one floor as a flat navmesh: the surface's
+    /// polygons (welded, T-junctions split, windings and slivers seen to by its loader)
+    /// triangulated as [`from_polygons_with_ids`](Self::from_polygons_with_ids) does, each
+    /// triangle tagged with its surface polygon ([`polygon_of`](Self::polygon_of) is the
+    /// surface's [`PolyId`], which [`Surface::polygon_ref`] and [`Surface::input_polygon`]
+    /// take) and in its area ([`area_of`](Self::area_of), when some polygon is not in
+    /// [`DEFAULT_AREA`](crate::navmesh::DEFAULT_AREA)). Heights, detail and off-mesh links
+    /// are left behind. This is how any engine's navmesh — a Unity export whose triangles
+    /// each carry their own vertices, a Detour tile set, a Godot scene — becomes a flat
+    /// world ([`NavMeshWorld`](crate::NavMeshWorld)), with the exact triangulation and
+    /// search of one, where its floors do not overlap.
+    ///
+    /// Errors: [`Error::InvalidPolygon`] when the surface is not one floor in plan view:
+    /// two of its vertices at one plan-view point (at different heights: a step the
+    /// surface leaves unjoined), or polygons that overlap (a floor over another; the
+    /// message names both). Such a surface is planned as it is, by
+    /// [`SurfaceWorld`](crate::SurfaceWorld).
+    ///
+    /// Cost: [`from_polygons_with_ids`](Self::from_polygons_with_ids)'s, O(n log n) for n
+    /// polygon corners.
+    ///
+    /// ```
+    /// use glam::{DVec2, DVec3};
+    /// use pathsmooth::navmesh::{NavMesh, Surface, UpAxis};
+    /// // Two triangles as Unity exports them, each with its own copy of the shared corners.
+    /// let v = [(0.0, 0.0), (2.0, 0.0), (2.0, 2.0), (0.0, 0.0), (2.0, 2.0), (0.0, 2.0)]
+    ///     .map(|(x, z)| DVec3::new(x, 0.0, z));
+    /// let surface = Surface::from_polygons(&v, &[[0u32, 1, 2], [3, 4, 5]], UpAxis::Y, 0.0)?;
+    /// let mesh = NavMesh::from_surface(&surface)?;
+    /// assert_eq!((mesh.num_polygons(), mesh.num_triangles()), (2, 2));
+    /// assert!(mesh.line_of_sight(DVec2::new(1.5, 0.2), DVec2::new(0.2, 1.5)));
+    /// // A floor over another is not a flat navmesh.
+    /// let w = [DVec3::ZERO, DVec3::X, DVec3::Z, DVec3::new(0.0, 3.0, 0.0), DVec3::new(1.0, 3.0, 0.0), DVec3::new(0.0, 3.0, 1.0)];
+    /// let two = Surface::from_polygons(&w, &[[0u32, 1, 2], [3, 4, 5]], UpAxis::Y, 0.0)?;
+    /// assert!(NavMesh::from_surface(&two).unwrap_err().to_string().contains("not one floor"));
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn from_surface(surface: &Surface) -> Result<Self> {
+        let up = surface.up();
+        let plan: Vec<DVec2> = surface.vertices().iter().map(|&v| up.plan(v)).collect();
+        let n = surface.num_polygons();
+        let polygons: Vec<Vec<u32>> = (0..n as PolyId)
+            .map(|p| surface.polygon(p).to_vec())
+            .collect();
+        let not_one_floor = |message: String| Error::InvalidPolygon {
+            message: format!("the surface is not one floor in plan view: {message}"),
+        };
+        if let Some((a, b)) = plan_twins(&plan, &polygons) {
+            let (h, k) = (
+                up.height(surface.vertices()[a]),
+                up.height(surface.vertices()[b]),
+            );
+            return Err(not_one_floor(format!(
+                "its vertices {a} and {b} lie at one plan-view point ({}, {}), at heights {} \
+                 and {}",
+                num(plan[a].x),
+                num(plan[a].y),
+                num(h),
+                num(k)
+            )));
+        }
+        check_vertex_range(plan.iter().copied())?;
+        let built = triangulate(&plan, &polygons).map_err(|issue| not_one_floor(issue.message))?;
+        let mesh = Self::from_triangulated(built, ids_by_index(n));
+        let areas: Vec<AreaId> = (0..n as PolyId).map(|p| surface.area(p)).collect();
+        if areas.iter().all(|&a| a == DEFAULT_AREA) {
+            Ok(mesh)
+        } else {
+            mesh.with_areas(&areas)
+        }
     }
 
     /// The mesh of triangulated polygons, each triangle tagged with its polygon.
