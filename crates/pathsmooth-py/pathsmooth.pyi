@@ -186,6 +186,13 @@ class NavMeshWorld(_WorldQueries):
     ) -> NavMeshWorld:
         """`areas`: one area id 0–255 per polygon (Recast's; default 63); `area_costs`:
         each area id's cost multiplier or `"exclude"` (default: all 1)."""
+    @staticmethod
+    def from_surface(
+        mesh: SurfaceMesh, area_costs: _AreaCosts | None = None
+    ) -> NavMeshWorld:
+        """The plan view of a `SurfaceMesh` whose floors do not overlap (a Unity export,
+        a one-floor bake) as a flat world, each polygon in its area; a mesh with a floor
+        over another raises `Error`."""
     @property
     def num_polygons(self) -> int: ...
 

@@ -553,6 +553,29 @@ world_pymethods! {
             })
         }
 
+        /// The plan view of a `SurfaceMesh` whose floors do not overlap (a Unity export, a
+        /// one-floor Detour or Godot bake) as a flat navmesh world, each polygon in its
+        /// area (`pathsmooth::navmesh::NavMesh::from_surface`); a mesh with a floor over
+        /// another raises `pathsmooth.Error` ("not one floor in plan view").
+        #[staticmethod]
+        #[pyo3(signature = (mesh, area_costs = None))]
+        fn from_surface(
+            py: Python<'_>,
+            mesh: &SurfaceMesh,
+            area_costs: Option<&Bound<'_, PyAny>>,
+        ) -> PyResult<Self> {
+            let costs = self::area_costs(area_costs, AreaCosts::unit())?;
+            let surface = mesh.surface();
+            let world = py
+                .allow_threads(|| {
+                    RsNavMesh::new(NavMesh::from_surface(surface)?).with_area_costs(costs)
+                })
+                .map_err(lib_err)?;
+            Ok(NavMeshWorld {
+                world: Arc::new(world),
+            })
+        }
+
         #[getter]
         fn num_polygons(&self) -> usize {
             self.world.mesh().num_polygons()

@@ -250,3 +250,36 @@ def test_bad_input_raises_error_naming_the_call(tmp_path, call, message):
     with pytest.raises(Error, match=message) as e:
         call(tmp_path)
     assert "ps_" not in str(e.value)
+
+
+def test_one_floor_files_are_flat_worlds_planning_the_layered_paths():
+    """`NavMeshWorld.from_surface`: a corpus file whose floors do not overlap becomes a flat
+    world whose shortest paths between random points inside its polygons end exactly there
+    and are as long as the layered pipeline's between the same plan-view points (to 1e-9);
+    a file with a floor over another raises `Error`, saying so. The corpus holds both."""
+    flat = refused = 0
+    rng = np.random.default_rng(2026)
+    for rel, up, detail in FILES:
+        mesh = SurfaceMesh.load(
+            CORPUS / rel, up=up, detail=None if detail is None else str(CORPUS / detail)
+        )
+        try:
+            world = pathsmooth.NavMeshWorld.from_surface(mesh)
+        except Error as e:
+            assert "not one floor in plan view" in str(e), f"{rel}: {e}"
+            refused += 1
+            continue
+        flat += 1
+        assert world.num_polygons == mesh.num_polygons, rel
+        axes = plan_axes(mesh)
+        on_flat = pathsmooth.Pipeline(world, 0.0, preset="shortest")
+        layered = pathsmooth.Pipeline(mesh, 0.0, preset="shortest")
+        for _ in range(5):
+            a, b = (p[axes] for p in two_points(mesh, rng))
+            path = on_flat.plan(a, b)
+            assert (path[0] == a).all() and (path[-1] == b).all(), rel
+            length = np.linalg.norm(np.diff(path, axis=0), axis=1).sum()
+            other = layered.plan(a, b)
+            want = np.linalg.norm(np.diff(other, axis=0), axis=1).sum()
+            assert abs(length - want) <= 1e-9 * max(1.0, want), (rel, a, b, length, want)
+    assert flat >= 10 and refused >= 5, (flat, refused)
