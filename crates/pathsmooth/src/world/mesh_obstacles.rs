@@ -111,8 +111,8 @@ impl NavMeshWorld {
 
 /// The obstacles of the navmesh worlds, flat and layered, whose shapes are cut out as
 /// convex polygons: removing one and listing them (the same for both: the world cuts the
-/// others out again, `recut`), the worlds' own methods, and the box of the polygon cut out (a disk's
-/// 16-gon reaches a little beyond the disk; cells, which both refuse, none).
+/// others out again, `recut`), the worlds' own methods, and the box of the polygon cut
+/// out (a disk's 16-gon reaches a little beyond the disk; cells, which both refuse, none).
 macro_rules! cut_out_obstacles {
     ($($world:ty),*) => {$(
         impl $world {

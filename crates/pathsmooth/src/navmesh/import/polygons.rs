@@ -673,7 +673,8 @@ impl NavMesh {
     /// assert_eq!((mesh.num_polygons(), mesh.num_triangles()), (2, 2));
     /// assert!(mesh.line_of_sight(DVec2::new(1.5, 0.2), DVec2::new(0.2, 1.5)));
     /// // A floor over another is not a flat navmesh.
-    /// let w = [DVec3::ZERO, DVec3::X, DVec3::Z, DVec3::new(0.0, 3.0, 0.0), DVec3::new(1.0, 3.0, 0.0), DVec3::new(0.0, 3.0, 1.0)];
+    /// let up = DVec3::new(0.0, 3.0, 0.0);
+    /// let w = [DVec3::ZERO, DVec3::X, DVec3::Z, up, up + DVec3::X, up + DVec3::Z];
     /// let two = Surface::from_polygons(&w, &[[0u32, 1, 2], [3, 4, 5]], UpAxis::Y, 0.0)?;
     /// assert!(NavMesh::from_surface(&two).unwrap_err().to_string().contains("not one floor"));
     /// # Ok::<(), pathsmooth::Error>(())
