@@ -143,3 +143,33 @@ fn a_unity_export_reads_flat_as_it_reads_layered() {
         "{err}"
     );
 }
+
+/// `bench` on a flat navmesh of many pieces (Unity's export of a LayaAir level: 2,030
+/// triangles, 1,082 in the largest piece) draws its queries on the largest piece, so every
+/// query plans: none is an error for ends that no edge joins.
+#[test]
+fn bench_on_a_flat_export_of_many_pieces_plans_every_query() {
+    let path = corpus().join("unity/lear315__LayaNavMesh.obj");
+    let out = run([
+        "bench",
+        "--navmesh",
+        path.to_str().unwrap(),
+        "--queries",
+        "40",
+    ]);
+    let table = stdout(&out);
+    assert!(
+        table.contains("40 queries (between the 1082 triangles of its largest piece)"),
+        "{table}"
+    );
+    for method in ["funnel", "relax"] {
+        let row = table.lines().find(|l| l.starts_with(method)).unwrap();
+        let cells: Vec<&str> = row.split_whitespace().collect();
+        // method, paths, valid %, errors, …
+        assert_eq!(
+            (cells[1], cells[2], cells[3]),
+            ("40", "100.0", "0"),
+            "{table}"
+        );
+    }
+}
