@@ -264,11 +264,12 @@ impl Rng {
     }
 }
 
-/// The polygons of the surface's largest connected piece ([`Surface::pieces`]).
-pub fn largest_piece(surface: &Surface) -> Vec<u32> {
-    let pieces = surface.pieces();
+/// The items (a surface's polygons, [`Surface::pieces`], or a flat mesh's triangles,
+/// `NavMesh::pieces`) of the largest connected piece of `pieces` (each item's piece), in
+/// order; the lowest-numbered piece on a tie.
+pub fn largest_piece(pieces: &[u32]) -> Vec<u32> {
     let mut sizes = vec![0usize; pieces.iter().map(|&p| p as usize + 1).max().unwrap_or(0)];
-    for &p in &pieces {
+    for &p in pieces {
         sizes[p as usize] += 1;
     }
     let Some(best) = (0..sizes.len()).max_by_key(|&i| (sizes[i], std::cmp::Reverse(i))) else {

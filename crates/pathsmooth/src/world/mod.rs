@@ -178,6 +178,12 @@ impl Bounds {
         crate::grid::distance::box_gap2(a, b, self.min, self.max).sqrt()
     }
 
+    /// True when the open rectangle meets the open box `lo..hi` (their insides overlap;
+    /// touching along a side or at a corner is not meeting).
+    pub(crate) fn meets_inside(&self, lo: DVec2, hi: DVec2) -> bool {
+        lo.cmplt(self.max).all() && hi.cmpgt(self.min).all()
+    }
+
     /// The rectangle grown by `margin` on every side.
     pub(crate) fn grown(&self, margin: f64) -> Bounds {
         Bounds {

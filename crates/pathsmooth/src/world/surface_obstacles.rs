@@ -140,12 +140,8 @@ impl SurfaceWorld {
         let reach = ring_bounds(&placed.ring).grown(radius);
         let mesh = sheet.mesh();
         (0..mesh.num_triangles()).any(|t| {
-            let tri = mesh.triangle(t);
-            let (lo, hi) = (
-                tri[0].min(tri[1]).min(tri[2]),
-                tri[0].max(tri[1]).max(tri[2]),
-            );
-            if !(lo.cmplt(reach.max).all() && hi.cmpgt(reach.min).all()) {
+            let [a, b, c] = mesh.triangle(t);
+            if !reach.meets_inside(a.min(b).min(c), a.max(b).max(c)) {
                 return false;
             }
             let polygon = self.mesh.polygon_of(sheet.surface_triangle(t));
@@ -206,7 +202,7 @@ fn polygons_under(surface: &Surface, ring: &[DVec2]) -> Vec<(PolyId, Vec<DVec2>)
     (0..surface.num_polygons() as PolyId)
         .filter(|&p| {
             let (lo, hi) = surface.plan_bounds(p);
-            lo.cmplt(b.max).all() && hi.cmpgt(b.min).all()
+            b.meets_inside(lo, hi)
         })
         .map(|p| (p, surface.plan_polygon(p).collect::<Vec<_>>()))
         .filter(|(_, corners)| convex_overlap(ring, corners))
@@ -222,9 +218,9 @@ fn one_floor_under(surface: &Surface, ring: &[DVec2]) -> Result<Vec<PolyId>> {
     // by more than the rounding of the vertices they share, more than the climb above or
     // below it (pieces a bake duplicated at one height are one floor).
     let slack = 4.0
-        * surface.weld_tolerance().max(crate::geometry::tolerance_at(
-            b.max.abs().max(b.min.abs()).max_element(),
-        ));
+        * surface
+            .weld_tolerance()
+            .max(crate::geometry::tolerance_at(b.max_magnitude()));
     let climb = surface.climb();
     let floors_apart = |(p, a): &(PolyId, Vec<DVec2>), (q, b): &(PolyId, Vec<DVec2>)| {
         overlap_depth(a, b) > slack

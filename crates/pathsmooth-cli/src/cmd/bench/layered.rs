@@ -31,7 +31,7 @@ pub(super) fn run(a: &BenchArgs, file: &str, methods: &[MapMethod]) -> Result<()
     }
     let mesh = std::sync::Arc::new(SurfaceMesh::new(read_surface(file, a.up, &a.surface)?)?);
     let surface = mesh.surface();
-    let piece = largest_piece(surface);
+    let piece = largest_piece(&surface.pieces());
     if piece.is_empty() {
         bail!("{file}: the navmesh has no polygons");
     }

@@ -13,15 +13,15 @@ use clap::Args;
 use glam::DVec2;
 use indicatif::{ProgressBar, ProgressStyle};
 use pathsmooth::grid::{check_scenario, load_scenarios, parse_point_scenarios, GridMap};
+use pathsmooth::navmesh::GroundPlane;
 use pathsmooth::navmesh::UpAxis;
-use pathsmooth::navmesh::{GroundPlane, NavMesh};
 use pathsmooth::world::path_cost;
 use pathsmooth::{GridWorld, NavMeshWorld, Pipeline, PipelineReport, Step, World};
 
 use crate::areas::{route_margin, with_grid_area_costs};
 use crate::compare::{Run, Skipped};
 use crate::files::{read_navmesh, read_text, write_bytes};
-use crate::layered::is_surface_file;
+use crate::layered::{is_surface_file, largest_piece};
 use crate::methods::{check_navmesh_methods, MapMethod, SmoothArgs};
 use crate::report::{follow_time, ratio};
 use crate::table::Table;
@@ -562,7 +562,7 @@ fn bench_navmesh(a: &BenchArgs, file: &str) -> Result<()> {
         // runs repeat): ends on pieces no edge joins (an engine's export holds many) would
         // measure only the search's refusal.
         None => {
-            let piece = largest_piece(mesh);
+            let piece = largest_piece(&mesh.pieces());
             let n = piece.len();
             if n == 0 {
                 bail!("{file}: the navmesh has no triangles");
@@ -572,8 +572,8 @@ fn bench_navmesh(a: &BenchArgs, file: &str) -> Result<()> {
             }
             (0..a.queries)
                 .map(|k| {
-                    let s = piece[(k * 7919) % n];
-                    let g = piece[(k * 7919 + n / 2 + 1) % n];
+                    let s = piece[(k * 7919) % n] as usize;
+                    let g = piece[(k * 7919 + n / 2 + 1) % n] as usize;
                     (mesh.centroid(s), mesh.centroid(g))
                 })
                 .collect()
@@ -630,36 +630,6 @@ fn bench_navmesh(a: &BenchArgs, file: &str) -> Result<()> {
 
 /// The CSV's `skipped` cell: the names of the steps that did not take effect, `;` between
 /// them (empty when none).
-/// The triangles of the mesh's largest piece (joined across shared edges), in index order;
-/// the first such piece on a tie. O(triangles).
-fn largest_piece(mesh: &NavMesh) -> Vec<usize> {
-    let n = mesh.num_triangles();
-    let mut piece = vec![usize::MAX; n];
-    let (mut best, mut best_size) = (0, 0);
-    let mut stack = Vec::new();
-    for start in 0..n {
-        if piece[start] != usize::MAX {
-            continue;
-        }
-        piece[start] = start;
-        stack.push(start);
-        let mut size = 0;
-        while let Some(t) = stack.pop() {
-            size += 1;
-            for u in mesh.neighbors(t).into_iter().flatten() {
-                if piece[u] == usize::MAX {
-                    piece[u] = start;
-                    stack.push(u);
-                }
-            }
-        }
-        if size > best_size {
-            (best, best_size) = (start, size);
-        }
-    }
-    (0..n).filter(|&t| piece[t] == best).collect()
-}
-
 fn skipped_steps(skipped: &[Skipped]) -> String {
     let names: Vec<&str> = skipped.iter().map(|s| s.step).collect();
     names.join(";")

@@ -2,8 +2,9 @@
 
 use std::sync::Arc;
 
-use glam::{DVec2, DVec3};
+use glam::DVec3;
 
+use super::push_out::{compass_way, COMPASS};
 use super::{check_speed, no_agent, AgentIndex, Crowd, CrowdAgent};
 use crate::crowd::AgentPath;
 use crate::error::{Error, Result};
@@ -330,10 +331,10 @@ impl Crowd<SurfaceWorld> {
         });
         let step = 0.25 * radius;
         let straight = (up.plan(at) - from).normalize_or_zero();
-        let compass =
-            (0..16).map(|k| DVec2::from_angle(std::f64::consts::TAU * f64::from(k) / 16.0));
-        let mut outs: Vec<(f64, PolyId, DVec3)> = Vec::new();
-        for way in std::iter::once(straight).chain(compass) {
+        let ways = std::iter::once(straight).chain((0..COMPASS).map(compass_way));
+        // The nearest way out with room (the first way on a tie), as on a flat world.
+        let mut nearest: Option<(f64, PolyId, DVec3)> = None;
+        for way in ways {
             let mut on_floor: Option<(PolyId, DVec3)> = None;
             for j in 1..=((across + 4.0 * radius) / step).ceil() as usize {
                 let t = step * j as f64;
@@ -344,14 +345,14 @@ impl Crowd<SurfaceWorld> {
                     None => query.locate(&mesh, aim),
                     Some(last) => query.move_along_surface(&mesh, last, aim),
                 };
-                match reached {
-                    Ok((p, on)) if up.plan(on) == up.plan(aim) => on_floor = Some((p, on)),
+                let (p, on) = match reached {
+                    Ok((p, on)) if up.plan(on) == up.plan(aim) => (p, on),
                     // Still in the obstacle: on out.
                     _ if on_floor.is_none() => continue,
                     // A wall that way.
                     _ => break,
-                }
-                let Some((p, on)) = on_floor else { continue };
+                };
+                on_floor = Some((p, on));
                 let point = SurfacePoint {
                     position: on,
                     polygon: p,
@@ -359,15 +360,13 @@ impl Crowd<SurfaceWorld> {
                 };
                 let room = query.clearance_of(&mesh, &[point, point], radius + 1.0);
                 if room.is_ok_and(|c| c >= radius) {
-                    outs.push((t, p, on));
+                    if nearest.is_none_or(|(best, _, _)| t < best) {
+                        nearest = Some((t, p, on));
+                    }
                     break;
                 }
             }
         }
-        // The nearest, as on a flat world (the first way on a tie).
-        let nearest = outs
-            .into_iter()
-            .reduce(|a, b| if b.0 < a.0 { b } else { a });
         match nearest {
             Some((_, polygon, on)) => (on, self.plan_on_surface(Some(polygon), on, target, size)),
             // No way out with room: it stands in the obstacle, walled in.

@@ -70,7 +70,7 @@ pub(super) fn push(
 
 /// The ways tried: this many round the compass, after the way straight from the obstacle's
 /// centre (for an agent near it, usually the nearest way out).
-const COMPASS: usize = 16;
+pub(super) const COMPASS: usize = 16;
 
 /// The points tested along the longest way for the first with room, before the
 /// bisection: a pocket of room shorter than a 64th of the reach can be stepped over (a
@@ -182,7 +182,7 @@ fn bisect(mut lo: f64, mut hi: f64, rounds: usize, holds: &dyn Fn(f64) -> bool) 
 /// The `k`-th way round the compass (counter-clockwise from +x, k < 16), from a table so
 /// that the four along the axes are exact (a push along an axis keeps the other
 /// coordinate) and no trigonometry is linked in (the WebAssembly build's size).
-fn compass_way(k: usize) -> DVec2 {
+pub(super) fn compass_way(k: usize) -> DVec2 {
     // cos and sin of 0°, 22.5°, 45° and 67.5°, rounded to nearest.
     const COS: [f64; 4] = [
         1.0,

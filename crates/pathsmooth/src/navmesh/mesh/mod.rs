@@ -20,6 +20,7 @@ mod faces;
 pub(crate) mod flip;
 mod locate;
 mod los;
+mod pieces;
 mod polygon_table;
 pub(crate) mod work;
 
@@ -28,6 +29,7 @@ pub(crate) use corners::{ON_WALL, TURN};
 use faces::classify_faces;
 pub(crate) use faces::{kept_faces, wall_runs, wall_side};
 pub(crate) use los::segments_touch;
+pub(crate) use pieces::label_pieces;
 pub(crate) use polygon_table::{PolygonTable, NO_POLYGON};
 
 use locate::Buckets;

@@ -1,7 +1,7 @@
 //! The connected pieces of a surface: which polygons an agent can walk between.
 
 use super::Surface;
-use crate::navmesh::mesh::PolyId;
+use crate::navmesh::mesh::{label_pieces, PolyId};
 
 impl Surface {
     /// The connected piece of every polygon, by the surface's adjacency (shared edges):
@@ -9,7 +9,7 @@ impl Surface {
     /// piece's lowest polygon id. Two polygons are joined by a walk on the surface exactly
     /// when their pieces are equal, so a query between pieces has no path (Recast bakes
     /// often fall into several: erosion cuts narrow links, and a T-junction edge links
-    /// nothing). Cost: O(polygons + edges), one allocation.
+    /// nothing). Cost: O(polygons + edges), one allocation beside the result.
     ///
     /// ```
     /// use glam::DVec3;
@@ -26,26 +26,8 @@ impl Surface {
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn pieces(&self) -> Vec<u32> {
-        const UNSEEN: u32 = u32::MAX;
-        let mut piece = vec![UNSEEN; self.num_polygons()];
-        let mut stack: Vec<PolyId> = Vec::new();
-        let mut next = 0;
-        for first in 0..self.num_polygons() as PolyId {
-            if piece[first as usize] != UNSEEN {
-                continue;
-            }
-            piece[first as usize] = next;
-            stack.push(first);
-            while let Some(p) = stack.pop() {
-                for q in self.neighbors(p).flatten() {
-                    if piece[q as usize] == UNSEEN {
-                        piece[q as usize] = next;
-                        stack.push(q);
-                    }
-                }
-            }
-            next += 1;
-        }
-        piece
+        label_pieces(self.num_polygons(), |p| {
+            (self.neighbors(p as PolyId).flatten()).map(|q| q as usize)
+        })
     }
 }
