@@ -301,11 +301,14 @@ pub fn segment_distance(a: DVec2, b: DVec2, c: DVec2, d: DVec2) -> f64 {
     if segments_touch(a, b, c, d) {
         return 0.0;
     }
-    let to = |p: DVec2, s: DVec2, e: DVec2| p.distance(closest_on_segment(p, s, e).0);
+    // Squared, and one root at the end: the root is monotone and correctly rounded, so
+    // the root of the least square is the least of the four roots, bit for bit.
+    let to = |p: DVec2, s: DVec2, e: DVec2| p.distance_squared(closest_on_segment(p, s, e).0);
     to(a, c, d)
         .min(to(b, c, d))
         .min(to(c, a, b))
         .min(to(d, a, b))
+        .sqrt()
 }
 
 /// Sign of the exact orientation of `a`, `b`, `c`: 1 for a left (counter-clockwise) turn,
@@ -328,6 +331,12 @@ pub(crate) fn orientation(a: DVec2, b: DVec2, c: DVec2) -> i8 {
 
 /// True when the closed segments `a`–`b` and `c`–`d` share a point (exact).
 fn segments_touch(a: DVec2, b: DVec2, c: DVec2, d: DVec2) -> bool {
+    // Segments whose boxes are apart share no point: no predicate to evaluate. Most pairs
+    // a wall query meets are such, and a point's (a = b) orientations with the other
+    // segment are exactly 0, which the predicate settles only in its slow exact stage.
+    if a.max(b).cmplt(c.min(d)).any() || c.max(d).cmplt(a.min(b)).any() {
+        return false;
+    }
     let o = orientation;
     // Collinear `r` on segment p–q: inside its bounding box.
     let on = |p: DVec2, q: DVec2, r: DVec2| {

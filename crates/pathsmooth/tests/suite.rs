@@ -62,5 +62,6 @@ mod precision_maps;
 mod readme;
 mod relax_radius;
 mod resample_variations_props;
+mod segment_distance;
 mod surface_obstacles;
 mod validity_rule;

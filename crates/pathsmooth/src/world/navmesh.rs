@@ -439,16 +439,20 @@ impl EdgeIndex {
             // best so far across its line on one side, or beyond one of its ends along it,
             // is that far from all of it. Most edges in the buckets along a segment are
             // walls beside it; a hair of slack covers the rounding of the frame.
+            // A point (a room test) has no line: its frame is the axes (`len` 0), which
+            // bounds the same way, by the sides of a box.
             let (ab, len) = (b - a, a.distance(b));
+            let (ab, scale) = if len > 0.0 {
+                (ab, len)
+            } else {
+                (DVec2::X, 1.0)
+            };
             let slack = 1e-9 * (1.0 + a.abs().max_element().max(b.abs().max_element()));
             let frame = |p: DVec2| {
                 let ap = p - a;
-                (ab.dot(ap) / len, ab.perp_dot(ap) / len)
+                (ab.dot(ap) / scale, ab.perp_dot(ap) / scale)
             };
             let apart = |c: DVec2, d: DVec2, bound: f64| {
-                if len == 0.0 {
-                    return false; // a point has no line to be beside
-                }
                 let ((uc, vc), (ud, vd), off) = (frame(c), frame(d), bound + slack);
                 (vc >= off && vd >= off)
                     || (vc <= -off && vd <= -off)
