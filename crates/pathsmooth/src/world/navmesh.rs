@@ -441,16 +441,14 @@ impl EdgeIndex {
             // walls beside it; a hair of slack covers the rounding of the frame.
             // A point (a room test) has no line: its frame is the axes (`len` 0), which
             // bounds the same way, by the sides of a box.
-            let (ab, len) = (b - a, a.distance(b));
-            let (ab, scale) = if len > 0.0 {
-                (ab, len)
-            } else {
-                (DVec2::X, 1.0)
-            };
+            // The unit direction is taken once: no division an edge (its few ulps of
+            // rounding are far inside the slack).
+            let len = a.distance(b);
+            let along = if len > 0.0 { (b - a) / len } else { DVec2::X };
             let slack = 1e-9 * (1.0 + a.abs().max_element().max(b.abs().max_element()));
             let frame = |p: DVec2| {
                 let ap = p - a;
-                (ab.dot(ap) / scale, ab.perp_dot(ap) / scale)
+                (along.dot(ap), along.perp_dot(ap))
             };
             let apart = |c: DVec2, d: DVec2, bound: f64| {
                 let ((uc, vc), (ud, vd), off) = (frame(c), frame(d), bound + slack);
