@@ -13,22 +13,24 @@ const NODES: i32 = 65535;
 /// (file, pairs where pathsmooth's path is longer than Detour's with both ends on the
 /// polygons drawn, pairs where Detour's `findNearestPoly` puts an end on another polygon
 /// than the one drawn, pairs Detour does not complete) — every file not listed: 0, 0, 0.
-/// The first count is a defect of pathsmooth's radius-0 search (its own queries walk
-/// Detour's route corner to corner, shorter: `examples/legs.rs`); the second is Detour's
-/// `findNearestPoly` scoring every polygon within the climb (4 and 6 in these scenes) as
-/// distance 0 and keeping the first it meets, another floor; the third follows from it
-/// (an end on a floor of another piece).
-const KNOWN: [(&str, usize, usize, usize); 4] = [
-    ("godot/godotengine__navmesh-demo-3.1.tscn", 19, 0, 0),
-    ("godot/lampe-games__VeryComplexNavmeshPaths.tscn", 6, 0, 0),
+/// pathsmooth's path is never longer: the first count, a defect of its radius-0 search
+/// until commit `7f193408` (19 pairs on `navmesh-demo-3.1`, 6 on
+/// `VeryComplexNavmeshPaths`, 5 on `ssc_3`), is 0 on every file. The second is Detour's `findNearestPoly` scoring every
+/// polygon within the climb (4 and 6 in the stacked Godot cities, files of the corpus kept
+/// outside the repository: `CORPUS_DIR`) as distance 0 and keeping the first it meets,
+/// another floor; the third follows from it (an end on a floor of another piece).
+const KNOWN: [(&str, usize, usize, usize); 2] = [
     ("godot/austincap__ssc_4.tscn", 0, 19, 12),
-    ("godot/austincap__ssc_3.tscn", 5, 1, 1),
+    ("godot/austincap__ssc_3.tscn", 0, 1, 1),
 ];
 
 #[test]
 fn every_corpus_file_compares() {
     let entries = manifest("");
-    assert!(entries.len() >= 36, "{} files", entries.len());
+    // The repository's corpus holds 26 files; another (`CORPUS_DIR`) may hold fewer.
+    if std::env::var_os("CORPUS_DIR").is_none() {
+        assert!(entries.len() >= 26, "{} files", entries.len());
+    }
     for e in &entries {
         let mut case = Case::new(e, PAIRS, NODES).unwrap_or_else(|err| panic!("{err}"));
         let surface = case.mesh.surface();
