@@ -220,7 +220,8 @@ fn point_location_matches_a_scan_of_every_polygon() {
         assert_eq!(s.find_nearest(q, he), nearest, "{q} ± {he}");
         // With a climb: a floor straight above or below within it first (nearest in
         // height, then lower id), else the rest ranked by distance beyond the climb.
-        // (Up to past the storey height, so both floors are within it at times.)
+        // (Up to past the storey height, so both floors are within it at times; and
+        // above the box's height as often as below it, as Godot's agents' climbs are.)
         let climb = rng.range(0.0, 3.5);
         let he = DVec3::new(he.x, rng.range(0.0, 4.0), he.z);
         let plan = DVec2::new(q.x, q.z);

@@ -3,9 +3,10 @@
 //! Detour's `findNearestPoly` ×2 and its whole query, and pathsmooth's two locates
 //! (`SurfaceQuery::locate`), `find_path_between` (search, funnel, lift), the two locates and
 //! `find_path_between` called one after the other per pair, and the whole `find_path`; with `only`, just pathsmooth's `find_path` loop over and over (for
-//! `perf record`; build with `CARGO_PROFILE_RELEASE_DEBUG=true` for symbols).
+//! `perf record`; build with `CARGO_PROFILE_RELEASE_DEBUG=true` for symbols); with
+//! `only-locate`, just pathsmooth's two locates a pair, over and over.
 //!
-//! `cargo run --release --example corpus_parts -- [FILTER [ROUNDS [only]]]`
+//! `cargo run --release --example corpus_parts -- [FILTER [ROUNDS [only | only-locate]]]`
 
 use detour_peer::corpus::{manifest, Case, PAIRS};
 use std::hint::black_box;
@@ -29,6 +30,7 @@ fn main() {
     let filter = args.first().cloned().unwrap_or_default();
     let rounds: usize = args.get(1).map_or(30, |r| r.parse().expect("ROUNDS"));
     let only = args.get(2).map(String::as_str) == Some("only");
+    let only_locate = args.get(2).map(String::as_str) == Some("only-locate");
     println!(
         "| file | Detour: findNearestPoly ×2 | Detour: whole | pathsmooth: locate ×2 | pathsmooth: find_path_between | pathsmooth: locate ×2 + find_path_between in one go | pathsmooth: find_path |"
     );
@@ -41,6 +43,15 @@ fn main() {
                 black_box(c.pathsmooth_query(i));
             });
             println!("{}: pathsmooth find_path {t:.2} µs", e.file);
+            continue;
+        }
+        if only_locate {
+            let t = median_best(rounds, n, |i| {
+                let p = c.pairs[i];
+                black_box(c.query.locate(&c.mesh, p.start).unwrap());
+                black_box(c.query.locate(&c.mesh, p.goal).unwrap());
+            });
+            println!("{}: pathsmooth locate ×2 {t:.2} µs", e.file);
             continue;
         }
         let located: Vec<_> = (0..n)

@@ -165,10 +165,10 @@ impl Surface {
         let (lo, hi) = (plan - he_plan, plan + he_plan);
         // A floor within the climb straight above or below beats everything else, and
         // every polygon `q` is over is listed in the buckets at `q`: look there first, so
-        // the common case (a point on the surface) never visits the whole box.
-        if climb <= he_h
-            && let Some(found) = self.floor_within(q, climb, (lo, hi), he_h)
-        {
+        // the common case (a point on the surface) never visits the whole box. Whatever
+        // the climb: a climb above the box's height (Godot's agents climb 4 to 6 m, the
+        // default box is 4 up) finds the same floors, those the box meets, as the scan.
+        if let Some(found) = self.floor_within(q, climb, (lo, hi), he_h) {
             return Some(found);
         }
         // Ranked by (not on it, distance): a floor within the climb straight above or
