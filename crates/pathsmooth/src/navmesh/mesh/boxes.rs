@@ -234,6 +234,15 @@ impl BoxIndex {
         }
         let rounding = 1e-9 * (1.0 + a.abs().max_element() + b.abs().max_element());
         let finest = self.bucket_size();
+        // A short segment's strip is its box (a crowd's tests are mostly points and short
+        // legs): walk that, its buckets found once for every level, instead of bounding
+        // each row of each level.
+        let pad = reach.max(0.0) + rounding + 1e-9 * finest.max_element();
+        let (lo, hi) = (a.min(b) - pad, a.max(b) + pad);
+        if (hi - lo).cmple(2.0 * finest).all() {
+            let _ = self.visit_box(lo, hi, visit);
+            return;
+        }
         let columns = |k: usize, y: usize| {
             let l = &self.levels[k];
             let side = finest * (1u64 << k) as f64;
@@ -364,6 +373,26 @@ mod tests {
             visited_less > 100,
             "the segment skipped buckets in {visited_less} queries"
         );
+        // Points and short segments (a bucket's side or less: the walk takes their box).
+        for q in 0..600 {
+            let a = point(110.0);
+            let b = match q % 2 {
+                0 => a,
+                _ => a + (point(1.0) + 5.0) * [0.01, 1.0, 6.0][q % 3],
+            };
+            let reach = [0.0, 0.3, 2.0, 10.0][q % 4];
+            let mut found = vec![false; items.len()];
+            index.for_each_bucket_near_segment(a, b, reach, |list| {
+                for &i in list {
+                    found[i as usize] = true;
+                }
+                ControlFlow::Continue(())
+            });
+            for (i, &(c, d)) in items.iter().enumerate() {
+                let near = crate::geometry::segment_distance(a, b, c, d) <= reach;
+                assert!(!near || found[i], "short query {q}: item {i} missed");
+            }
+        }
     }
 
     /// A long diagonal segment visits a strip of buckets along it, not its whole box: on a
