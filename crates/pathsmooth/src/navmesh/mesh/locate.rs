@@ -38,6 +38,12 @@ impl Buckets {
         let p = flushed(p);
         let contains = |t: TriId| {
             let [a, b, c] = mesh.triangle(t);
+            // Outside the triangle's box is outside it: most of a bucket's triangles are
+            // settled so, without the three predicates.
+            let (lo, hi) = (a.min(b).min(c), a.max(b).max(c));
+            if p.cmplt(lo).any() || p.cmpgt(hi).any() {
+                return false;
+            }
             orientation(a, b, p) >= 0 && orientation(b, c, p) >= 0 && orientation(c, a, p) >= 0
         };
         // The least index over the levels (each list is increasing, so a list is read only
