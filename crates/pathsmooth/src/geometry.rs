@@ -330,25 +330,18 @@ pub(crate) fn orientation(a: DVec2, b: DVec2, c: DVec2) -> i8 {
 }
 
 /// True when the closed segments `a`–`b` and `c`–`d` share a point (exact).
-fn segments_touch(a: DVec2, b: DVec2, c: DVec2, d: DVec2) -> bool {
+pub(crate) fn segments_touch(a: DVec2, b: DVec2, c: DVec2, d: DVec2) -> bool {
     // Segments whose boxes are apart share no point: no predicate to evaluate. Most pairs
     // a wall query meets are such, and a point's (a = b) orientations with the other
     // segment are exactly 0, which the predicate settles only in its slow exact stage.
     if a.max(b).cmplt(c.min(d)).any() || c.max(d).cmplt(a.min(b)).any() {
         return false;
     }
+    // Their boxes meeting, they share a point exactly when the ends of each lie on both
+    // sides of the other's line, or on it: then the lines cross on both segments, or, for
+    // segments on one line (every orientation 0, points included), the boxes decide.
     let o = orientation;
-    // Collinear `r` on segment p–q: inside its bounding box.
-    let on = |p: DVec2, q: DVec2, r: DVec2| {
-        r.x >= p.x.min(q.x) && r.x <= p.x.max(q.x) && r.y >= p.y.min(q.y) && r.y <= p.y.max(q.y)
-    };
-    let (o1, o2, o3, o4) = (o(a, b, c), o(a, b, d), o(c, d, a), o(c, d, b));
-    // A proper crossing, or an end of one segment lying on the other.
-    (o1 * o2 < 0 && o3 * o4 < 0)
-        || (o1 == 0 && on(a, b, c))
-        || (o2 == 0 && on(a, b, d))
-        || (o3 == 0 && on(c, d, a))
-        || (o4 == 0 && on(c, d, b))
+    o(a, b, c) * o(a, b, d) <= 0 && o(c, d, a) * o(c, d, b) <= 0
 }
 
 /// Converts a path of any point type to `DVec2` (dropping z in 3D).

@@ -161,22 +161,3 @@ impl NavMesh {
     }
 }
 
-/// True when closed segments `a`–`b` and `c`–`d` share at least one point.
-pub(crate) fn segments_touch(a: DVec2, b: DVec2, c: DVec2, d: DVec2) -> bool {
-    let o1 = cross(b - a, c - a);
-    let o2 = cross(b - a, d - a);
-    let o3 = cross(d - c, a - c);
-    let o4 = cross(d - c, b - c);
-    let on = |p: DVec2, q: DVec2, r: DVec2| {
-        r.x >= p.x.min(q.x) && r.x <= p.x.max(q.x) && r.y >= p.y.min(q.y) && r.y <= p.y.max(q.y)
-    };
-    if ((o1 > 0.0 && o2 < 0.0) || (o1 < 0.0 && o2 > 0.0))
-        && ((o3 > 0.0 && o4 < 0.0) || (o3 < 0.0 && o4 > 0.0))
-    {
-        return true;
-    }
-    (o1 == 0.0 && on(a, b, c))
-        || (o2 == 0.0 && on(a, b, d))
-        || (o3 == 0.0 && on(c, d, a))
-        || (o4 == 0.0 && on(c, d, b))
-}
