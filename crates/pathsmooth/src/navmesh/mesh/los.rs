@@ -160,4 +160,3 @@ impl NavMesh {
         None
     }
 }
-

@@ -24,11 +24,11 @@ mod pieces;
 mod polygon_table;
 pub(crate) mod work;
 
+pub(crate) use crate::geometry::segments_touch;
 pub use areas::DEFAULT_AREA;
 pub(crate) use corners::{ON_WALL, TURN};
 use faces::classify_faces;
 pub(crate) use faces::{kept_faces, wall_runs, wall_side};
-pub(crate) use crate::geometry::segments_touch;
 pub(crate) use pieces::label_pieces;
 pub(crate) use polygon_table::{PolygonTable, NO_POLYGON};
 
