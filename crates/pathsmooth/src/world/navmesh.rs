@@ -439,10 +439,9 @@ impl EdgeIndex {
             // best so far across its line on one side, or beyond one of its ends along it,
             // is that far from all of it. Most edges in the buckets along a segment are
             // walls beside it; a hair of slack covers the rounding of the frame.
-            // A point (a room test) has no line: its frame is the axes (`len` 0), which
-            // bounds the same way, by the sides of a box.
-            // The unit direction is taken once: no division an edge (its few ulps of
-            // rounding are far inside the slack).
+            // The frame's unit direction is taken once, no division an edge (its few ulps
+            // of rounding are far inside the slack). A point (a room test) has no line:
+            // its frame is the axes (`len` 0), which bound the same way, by a box's sides.
             let len = a.distance(b);
             let along = if len > 0.0 { (b - a) / len } else { DVec2::X };
             let slack = 1e-9 * (1.0 + a.abs().max_element().max(b.abs().max_element()));
