@@ -347,9 +347,21 @@ mod tests {
         }
         let boxes = items.iter().map(|&(a, b)| (a.min(b), a.max(b)));
         let index = BoxIndex::new(DVec2::ZERO, DVec2::splat(90.0), 200.0, boxes);
+        // Long segments (a strip of buckets), then points and short segments (a bucket's
+        // side or less: the walk takes their box).
+        let long = (0..300).map(|_| (point(110.0), point(110.0)));
+        let long: Vec<_> = long.collect();
+        let short: Vec<_> = (0..600)
+            .map(|q| {
+                let a = point(110.0);
+                match q % 2 {
+                    0 => (a, a),
+                    _ => (a, a + (point(1.0) + 5.0) * [0.01, 1.0, 6.0][q % 3]),
+                }
+            })
+            .collect();
         let mut visited_less = 0;
-        for q in 0..300 {
-            let (a, b) = (point(110.0), point(110.0));
+        for (q, &(a, b)) in long.iter().chain(&short).enumerate() {
             let reach = [0.0, 0.3, 2.0, 10.0][q % 4];
             let mut found = vec![false; items.len()];
             let mut visits = 0;
@@ -362,37 +374,19 @@ mod tests {
             });
             for (i, &(c, d)) in items.iter().enumerate() {
                 let near = crate::geometry::segment_distance(a, b, c, d) <= reach;
-                assert!(!near || found[i], "query {q}: item {i} missed");
+                assert!(!near || found[i], "query {q} ({a} to {b}): item {i} missed");
             }
-            let mut all = 0;
-            let grow = DVec2::splat(reach);
-            index.for_each_bucket(a.min(b) - grow, a.max(b) + grow, |_| all += 1);
-            visited_less += (visits < all) as usize;
+            if q < long.len() {
+                let mut all = 0;
+                let grow = DVec2::splat(reach);
+                index.for_each_bucket(a.min(b) - grow, a.max(b) + grow, |_| all += 1);
+                visited_less += (visits < all) as usize;
+            }
         }
         assert!(
             visited_less > 100,
             "the segment skipped buckets in {visited_less} queries"
         );
-        // Points and short segments (a bucket's side or less: the walk takes their box).
-        for q in 0..600 {
-            let a = point(110.0);
-            let b = match q % 2 {
-                0 => a,
-                _ => a + (point(1.0) + 5.0) * [0.01, 1.0, 6.0][q % 3],
-            };
-            let reach = [0.0, 0.3, 2.0, 10.0][q % 4];
-            let mut found = vec![false; items.len()];
-            index.for_each_bucket_near_segment(a, b, reach, |list| {
-                for &i in list {
-                    found[i as usize] = true;
-                }
-                ControlFlow::Continue(())
-            });
-            for (i, &(c, d)) in items.iter().enumerate() {
-                let near = crate::geometry::segment_distance(a, b, c, d) <= reach;
-                assert!(!near || found[i], "short query {q}: item {i} missed");
-            }
-        }
     }
 
     /// A long diagonal segment visits a strip of buckets along it, not its whole box: on a
