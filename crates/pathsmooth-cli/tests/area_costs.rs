@@ -76,11 +76,7 @@ fn column(table: &str, row: &str, name: &str) -> String {
         .iter()
         .position(|h| *h == name)
         .unwrap_or_else(|| panic!("no column {name} in {header:?}"));
-    let line = table
-        .lines()
-        .find(|l| l.split_whitespace().next() == Some(row))
-        .unwrap_or_else(|| panic!("no row {row}: {table}"));
-    line.split_whitespace().nth(i).unwrap().to_string()
+    support::table_row(table, row)[i].to_string()
 }
 
 #[test]

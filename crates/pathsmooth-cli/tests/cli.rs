@@ -334,13 +334,7 @@ fn plan_and_bench_say_when_a_step_was_skipped() {
         text.contains("method  ") && text.contains("  paths  valid %  errors  skipped"),
         "{text}"
     );
-    let cell = |name: &str| {
-        let row = text
-            .lines()
-            .find(|l| l.split_whitespace().next() == Some(name))
-            .unwrap_or_else(|| panic!("no row {name}: {text}"));
-        row.split_whitespace().nth(4).unwrap().to_string()
-    };
+    let cell = |name: &str| support::table_row(&text, name)[4].to_string();
     assert_eq!(
         (cell("astar"), cell("shortcut-chaikin")),
         ("0".into(), "1".into()),

@@ -163,8 +163,7 @@ fn bench_on_a_flat_export_of_many_pieces_plans_every_query() {
         "{table}"
     );
     for method in ["funnel", "relax"] {
-        let row = table.lines().find(|l| l.starts_with(method)).unwrap();
-        let cells: Vec<&str> = row.split_whitespace().collect();
+        let cells = support::table_row(&table, method);
         // method, paths, valid %, errors, …
         assert_eq!(
             (cells[1], cells[2], cells[3]),

@@ -24,10 +24,11 @@ use crate::common;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
+use common::plane::{clip_convex, ring_area};
 use common::rng::Rng;
 use common::surface_oracle::SurfaceOracle;
 use common::surface_oracle::{
-    check_on_surface, pairs, pairs_by_polygon, plan_areas, plan_length, random_point,
+    check_on_surface, pairs, pairs_by_polygon, plan_areas, plan_length, plan_rings, random_point,
 };
 use glam::{DVec2, DVec3};
 use pathsmooth::navmesh::NavMesh;
@@ -461,9 +462,7 @@ fn one_floor_files_read_flat_cover_their_ground_and_plan_the_oracles_shortest_pa
     let (mut flat, mut refused) = (0, 0);
     for e in manifest().iter() {
         let s = load(e);
-        let rings: Vec<Vec<DVec2>> = (0..s.num_polygons() as PolyId)
-            .map(|p| common::surface_oracle::plan_ring(&s, p))
-            .collect();
+        let rings = plan_rings(&s);
         let overlap = largest_overlap(&rings);
         let mut at: HashMap<(u64, u64), f64> = HashMap::new();
         let mut twins = false;
@@ -598,33 +597,8 @@ fn overlap_area(a: &[DVec2], b: &[DVec2]) -> f64 {
         }
         r
     };
-    let (mut clipped, b) = (ccw(a), ccw(b));
-    for i in 0..b.len() {
-        let (p, q) = (b[i], b[(i + 1) % b.len()]);
-        let side = |v: DVec2| (q - p).perp_dot(v - p);
-        let input = std::mem::take(&mut clipped);
-        for j in 0..input.len() {
-            let (u, v) = (input[j], input[(j + 1) % input.len()]);
-            let (su, sv) = (side(u), side(v));
-            if su >= 0.0 {
-                clipped.push(u);
-            }
-            if (su >= 0.0) != (sv >= 0.0) {
-                clipped.push(u + (v - u) * (su / (su - sv)));
-            }
-        }
-        if clipped.len() < 3 {
-            return 0.0;
-        }
-    }
-    ring_area(&clipped)
-}
-
-fn ring_area(r: &[DVec2]) -> f64 {
-    (0..r.len())
-        .map(|i| r[i].perp_dot(r[(i + 1) % r.len()]))
-        .sum::<f64>()
-        / 2.0
+    // Fewer than 3 corners left (no overlap) have area 0.
+    ring_area(&clip_convex(&ccw(a), &ccw(b)))
 }
 
 #[test]
@@ -637,9 +611,7 @@ fn one_floor_meshes_are_found_and_answer_as_their_own_sheet_before_any_plan() {
     let mut one_floor = 0;
     for e in manifest().iter() {
         let s = load(e);
-        let rings: Vec<Vec<DVec2>> = (0..s.num_polygons() as PolyId)
-            .map(|p| common::surface_oracle::plan_ring(&s, p))
-            .collect();
+        let rings = plan_rings(&s);
         let boxes = ring_boxes(&rings);
         let worst = largest_overlap(&rings);
         let mesh = SurfaceMesh::new(s.clone()).unwrap();

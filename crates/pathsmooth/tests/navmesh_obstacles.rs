@@ -6,6 +6,7 @@
 use crate::common;
 
 use common::fixtures::{bad_shapes, three_squares_in_a_row};
+use common::plane::{clip_convex, ring_area};
 use common::rng::Rng;
 use glam::DVec2;
 use pathsmooth::crowd::{AgentPath, Repair};
@@ -75,39 +76,6 @@ fn mesh_area(mesh: &NavMesh) -> f64 {
         .sum()
 }
 
-fn polygon_area(ring: &[DVec2]) -> f64 {
-    let n = ring.len();
-    (0..n)
-        .map(|i| ring[i].perp_dot(ring[(i + 1) % n]))
-        .sum::<f64>()
-        / 2.0
-}
-
-/// Sutherland–Hodgman: `subject` clipped by the convex counter-clockwise `clip`.
-fn clip(subject: &[DVec2], clip: &[DVec2]) -> Vec<DVec2> {
-    let mut out = subject.to_vec();
-    let n = clip.len();
-    for i in 0..n {
-        let (a, b) = (clip[i], clip[(i + 1) % n]);
-        let side = |p: DVec2| (b - a).perp_dot(p - a);
-        let input = std::mem::take(&mut out);
-        for j in 0..input.len() {
-            let (p, q) = (input[j], input[(j + 1) % input.len()]);
-            let (sp, sq) = (side(p), side(q));
-            if sp >= 0.0 {
-                out.push(p);
-            }
-            if (sp >= 0.0) != (sq >= 0.0) {
-                out.push(p + (q - p) * (sp / (sp - sq)));
-            }
-        }
-        if out.is_empty() {
-            break;
-        }
-    }
-    out
-}
-
 /// The polygon the library cuts for a disk, computed here on its own: the regular 16-gon
 /// circumscribed about the circle (the library adds a few ulps, below 1e-9 of any area).
 fn disk_ring(center: DVec2, radius: f64) -> Vec<DVec2> {
@@ -123,7 +91,7 @@ fn ring_of(o: &Obstacle) -> Vec<DVec2> {
         Obstacle::Disk { center, radius } => disk_ring(*center, *radius),
         Obstacle::Box { min, max } => box_ring(*min, *max),
         Obstacle::Polygon(p) => {
-            if polygon_area(p) > 0.0 {
+            if ring_area(p) > 0.0 {
                 p.clone()
             } else {
                 p.iter().rev().copied().collect()
@@ -142,11 +110,11 @@ fn union_area_in_cell(rings: &[&Vec<DVec2>], cell: DVec2) -> f64 {
         let mut poly = square.clone();
         for (i, r) in rings.iter().enumerate() {
             if mask & (1 << i) != 0 && !poly.is_empty() {
-                poly = clip(&poly, r);
+                poly = clip_convex(&poly, r);
             }
         }
         let a = if poly.len() >= 3 {
-            polygon_area(&poly)
+            ring_area(&poly)
         } else {
             0.0
         };

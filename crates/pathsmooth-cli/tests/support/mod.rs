@@ -68,3 +68,13 @@ pub fn assert_clean_failure(out: &Output) -> String {
     assert!(!err.contains("panicked"), "stderr: {err}");
     err
 }
+
+/// The cells of the row of a printed table whose first cell is `first` (the method's or
+/// scenario's name), split at whitespace; panics showing the table when there is none.
+pub fn table_row<'a>(table: &'a str, first: &str) -> Vec<&'a str> {
+    let row = table
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some(first))
+        .unwrap_or_else(|| panic!("no row {first}: {table}"));
+    row.split_whitespace().collect()
+}

@@ -266,26 +266,28 @@ fn floor_reached(surface: &Surface, start: PolyId, ring: &[DVec2], at: DVec3) ->
         }
     }
     let (climb, at_height) = (surface.climb(), surface.up().split(at).1);
-    let on_floor: Vec<bool> = (under.iter().zip(&joined))
-        .map(|((p, corners), &joined_up)| {
-            joined_up || {
-                inside_both(corners, ring).is_some_and(|c| {
-                    let h = surface.floor_height(*p, c);
-                    let mut over = (under.iter().zip(&joined))
-                        .filter(|&((q, _), &j)| j && surface.contains_plan(*q, c))
-                        .peekable();
-                    match over.peek() {
-                        None => (h - at_height).abs() <= climb,
-                        Some(_) => {
-                            over.any(|((q, _), _)| (surface.floor_height(*q, c) - h).abs() <= climb)
-                        }
-                    }
-                })
-            }
-        })
+    let reached: Vec<PolyId> = (under.iter().zip(&joined))
+        .filter_map(|((p, _), &j)| j.then_some(*p))
         .collect();
-    (under.iter().zip(on_floor))
-        .filter_map(|((p, _), on)| on.then_some(*p))
+    // An unjoined polygon is on the floor when, at a point inside it and the ring, its
+    // floor lies within the climb of a reached polygon's there (of `at`'s, with none).
+    let level_with_reached = |p: PolyId, corners: &[DVec2]| {
+        let Some(c) = inside_both(corners, ring) else {
+            return false;
+        };
+        let h = surface.floor_height(p, c);
+        let mut there = (reached.iter())
+            .filter(|&&q| surface.contains_plan(q, c))
+            .map(|&q| surface.floor_height(q, c))
+            .peekable();
+        match there.peek() {
+            None => (h - at_height).abs() <= climb,
+            Some(_) => there.any(|g| (g - h).abs() <= climb),
+        }
+    };
+    (under.iter().zip(&joined))
+        .filter(|&((p, corners), &j)| j || level_with_reached(*p, corners))
+        .map(|((p, _), _)| *p)
         .collect()
 }
 

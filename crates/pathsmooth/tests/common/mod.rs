@@ -18,6 +18,7 @@
 //!   grids, grids of holes) for the import's growth test and the scale bench.
 //! - [`fixtures`]: small fixtures the library's unit tests share (three squares in a row,
 //!   the obstacles no world takes).
+//! - [`plane`]: a ring's area and convex clipping, for the oracles.
 #![allow(dead_code)]
 
 pub mod abuse;
@@ -30,6 +31,7 @@ pub mod grids;
 pub mod maps;
 pub mod oracle;
 pub mod paths;
+pub mod plane;
 pub mod polyanya_mesh;
 pub mod rng;
 pub mod surface_oracle;

@@ -18,6 +18,7 @@
 //! vertex where two fans touch (a pinch) passes through a gap of zero width and is refused,
 //! as the library's contract says.
 
+use super::plane::ring_area;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
@@ -563,16 +564,16 @@ pub fn plan_ring(s: &Surface, p: PolyId) -> Vec<DVec2> {
         .collect()
 }
 
-pub fn plan_areas(s: &Surface) -> Vec<f64> {
+/// Every polygon's corners in plan view.
+pub fn plan_rings(s: &Surface) -> Vec<Vec<DVec2>> {
     (0..s.num_polygons() as PolyId)
-        .map(|p| {
-            let ring = plan_ring(s, p);
-            (0..ring.len())
-                .map(|i| ring[i].perp_dot(ring[(i + 1) % ring.len()]))
-                .sum::<f64>()
-                / 2.0
-        })
+        .map(|p| plan_ring(s, p))
         .collect()
+}
+
+/// Every polygon's signed plan-view area.
+pub fn plan_areas(s: &Surface) -> Vec<f64> {
+    plan_rings(s).iter().map(|r| ring_area(r)).collect()
 }
 
 /// Random pairs of points in one piece of the surface.

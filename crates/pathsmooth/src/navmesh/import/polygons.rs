@@ -29,10 +29,10 @@ use spade::{Point2, Triangulation};
 use super::text::error;
 use crate::area::AreaId;
 use crate::error::{num, Error, Result};
-use crate::geometry::{cross, orientation, tolerance_at};
+use crate::geometry::{cross, orientation, segments_touch, tolerance_at};
 use crate::navmesh::mesh::{
-    check_vertex_range, coordinate_ok, segments_touch, Cdt, NavMesh, PolyId, PolygonTable,
-    DEFAULT_AREA, MAX_COORDINATE, NO_POLYGON, NO_TRI,
+    check_vertex_range, coordinate_ok, Cdt, NavMesh, PolyId, PolygonTable, DEFAULT_AREA,
+    MAX_COORDINATE, NO_POLYGON, NO_TRI,
 };
 use crate::navmesh::surface::Surface;
 

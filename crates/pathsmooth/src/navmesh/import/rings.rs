@@ -20,7 +20,7 @@ use std::collections::BTreeSet;
 
 use glam::DVec2;
 
-use crate::geometry::orientation;
+use crate::geometry::{orientation, segments_touch};
 use crate::navmesh::mesh::work::tally;
 
 /// Two edges that meet where they must not: (ring, edge index in it) of each, the one
@@ -92,7 +92,7 @@ pub(crate) fn sweep(rings: &[Vec<DVec2>]) -> Result<Nesting, Meeting> {
         let hit = if consecutive {
             folds_back(s, t)
         } else {
-            touch(s.l, s.r, t.l, t.r)
+            segments_touch(s.l, s.r, t.l, t.r)
         };
         let (first, second) = if before(s.l, t.l) == Ordering::Greater {
             (f, e)
@@ -218,23 +218,6 @@ fn before(a: DVec2, b: DVec2) -> Ordering {
     by(a.x, b.x).then(by(a.y, b.y))
 }
 
-/// Do the closed segments `a`–`b` and `c`–`d` share a point? Exact.
-fn touch(a: DVec2, b: DVec2, c: DVec2, d: DVec2) -> bool {
-    let (o1, o2) = (orientation(a, b, c), orientation(a, b, d));
-    let (o3, o4) = (orientation(c, d, a), orientation(c, d, b));
-    if o1 * o2 < 0 && o3 * o4 < 0 {
-        return true;
-    }
-    // A collinear end inside the other segment's box is on the segment.
-    let within = |p: DVec2, q: DVec2, x: DVec2| {
-        x.x >= p.x.min(q.x) && x.x <= p.x.max(q.x) && x.y >= p.y.min(q.y) && x.y <= p.y.max(q.y)
-    };
-    (o1 == 0 && within(a, b, c))
-        || (o2 == 0 && within(a, b, d))
-        || (o3 == 0 && within(c, d, a))
-        || (o4 == 0 && within(c, d, b))
-}
-
 /// Do consecutive edges `s` and `t` (sharing one corner) run back along each other?
 fn folds_back(s: &Seg, t: &Seg) -> bool {
     let shared = if s.l == t.l || s.l == t.r { s.l } else { s.r };
@@ -356,7 +339,7 @@ mod tests {
                     if r == q && ((i + 1) % n == j || (j + 1) % n == i) {
                         continue; // a triangle's edges cannot fold back
                     }
-                    pairs |= touch(a, b, c, d);
+                    pairs |= segments_touch(a, b, c, d);
                 }
             }
             assert_eq!(sweep(&rings).is_err(), pairs, "round {round}: {rings:?}");

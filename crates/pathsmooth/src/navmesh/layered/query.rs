@@ -12,8 +12,8 @@ use super::SurfaceMesh;
 use crate::area::AreaCosts;
 use crate::cancel::Cancel;
 use crate::error::{num, Error, Result};
-use crate::geometry::{check_within, max_map_coordinate, segment_distance};
-use crate::navmesh::mesh::{segments_touch, NavMesh, PolyId, TriId};
+use crate::geometry::{check_within, max_map_coordinate, segment_distance, segments_touch};
+use crate::navmesh::mesh::{NavMesh, PolyId, TriId};
 use crate::navmesh::surface::Surface;
 use crate::navmesh::NavMeshQuery;
 

@@ -24,7 +24,6 @@ mod pieces;
 mod polygon_table;
 pub(crate) mod work;
 
-pub(crate) use crate::geometry::segments_touch;
 pub use areas::DEFAULT_AREA;
 pub(crate) use corners::{ON_WALL, TURN};
 use faces::classify_faces;
