@@ -345,7 +345,7 @@ impl World for NavMeshWorld {
 }
 
 /// Line segments in a [`BoxIndex`] over a rectangle, about one bucket of its finest level
-/// per edge.
+/// per four edges.
 #[derive(Debug, Clone)]
 struct EdgeIndex {
     edges: Vec<[DVec2; 2]>,
@@ -376,7 +376,11 @@ impl EdgeIndex {
 
     fn new(edges: Vec<[DVec2; 2]>, bounds: Bounds) -> Self {
         let boxes = edges.iter().map(|&[a, b]| (a.min(b), a.max(b)));
-        let index = BoxIndex::new(bounds.min, bounds.max, edges.len() as f64, boxes);
+        // Most wall tests are of points and short legs (a crowd's), each reading a box of
+        // buckets on every level: fewer, larger buckets are read faster than the few more
+        // edges in them, which the tests' cheap bound turns away. A bucket per edge made
+        // the engine level's crowd frame 4–8 % slower (`docs/crowd.md`).
+        let index = BoxIndex::new(bounds.min, bounds.max, 0.25 * edges.len() as f64, boxes);
         let side = index.bucket_size().max_element();
         EdgeIndex {
             edges,
