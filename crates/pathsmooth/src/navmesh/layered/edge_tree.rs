@@ -182,6 +182,11 @@ fn side_of(plan: &NavMesh, h: u32) -> (DVec2, DVec2) {
 /// Do the closed box `lo..=hi` and the closed counter-clockwise triangle `tri` (its box
 /// `tlo..=thi`) share a point? Separating axes: the box's two, then the triangle's sides
 /// (the box wholly beyond one); exact (comparisons and Shewchuk's orientation).
+///
+/// The box lies wholly right of side `a`–`b` when its corner farthest to the left does:
+/// the orientation `(b − a) × (c − a)` is linear in `c`, growing with `c.y` where the
+/// side runs rightwards and with `−c.x` where it runs upwards, so that corner is known
+/// from the side's direction and one exact orientation a side settles it (not four).
 fn box_meets_triangle(
     (lo, hi): (DVec2, DVec2),
     (tlo, thi): (DVec2, DVec2),
@@ -190,16 +195,60 @@ fn box_meets_triangle(
     if hi.x < tlo.x || lo.x > thi.x || hi.y < tlo.y || lo.y > thi.y {
         return false; // also an empty box
     }
-    let corners = [lo, DVec2::new(hi.x, lo.y), hi, DVec2::new(lo.x, hi.y)];
     (0..3).all(|i| {
         let (a, b) = (tri[i], tri[(i + 1) % 3]);
-        corners.iter().any(|&c| orientation(a, b, c) >= 0)
+        let x = if b.y > a.y { lo.x } else { hi.x };
+        let y = if b.x > a.x { hi.y } else { lo.y };
+        orientation(a, b, DVec2::new(x, y)) >= 0
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One orientation a side (the corner farthest left) decides as all four corners do,
+    /// on random boxes and triangles with small integer coordinates, so that sides run
+    /// along the axes and corners fall on sides.
+    #[test]
+    fn the_farthest_corner_decides_as_every_corner() {
+        let mut seed = 11u64;
+        let mut next = move || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 33) % 9) as f64 - 4.0
+        };
+        let every_corner = |(lo, hi): (DVec2, DVec2), tri: [DVec2; 3]| {
+            let corners = [lo, DVec2::new(hi.x, lo.y), hi, DVec2::new(lo.x, hi.y)];
+            (0..3).all(|i| {
+                let (a, b) = (tri[i], tri[(i + 1) % 3]);
+                corners.iter().any(|&c| orientation(a, b, c) >= 0)
+            })
+        };
+        let (mut met, mut apart) = (0, 0);
+        for _ in 0..20_000 {
+            let mut tri = [(); 3].map(|_| DVec2::new(next(), next()));
+            if orientation(tri[0], tri[1], tri[2]) < 0 {
+                tri.swap(1, 2);
+            }
+            let (p, q) = (DVec2::new(next(), next()), DVec2::new(next(), next()));
+            let b = (p.min(q), p.max(q));
+            let tb = (
+                tri[0].min(tri[1]).min(tri[2]),
+                tri[0].max(tri[1]).max(tri[2]),
+            );
+            let boxes_meet = b.1.cmpge(tb.0).all() && b.0.cmple(tb.1).all();
+            let want = boxes_meet && every_corner(b, tri);
+            assert_eq!(box_meets_triangle(b, tb, tri), want, "{b:?} {tri:?}");
+            if want {
+                met += 1
+            } else {
+                apart += 1
+            }
+        }
+        assert!(met > 1000 && apart > 1000, "{met} {apart}");
+    }
 
     #[test]
     fn boxes_meet_triangles_exactly() {

@@ -123,12 +123,19 @@ pub(crate) struct Overlapping {
     pub(crate) flags: Vec<bool>,
     /// No triangle overlaps another: the mesh is one floor deep everywhere.
     pub(crate) one_floor: bool,
+    /// Which triangles each overlaps, where the test listed them all (`None` where that
+    /// cost too much: the sheet then asks the side tree).
+    pub(crate) partners: Option<sheet::Partners>,
 }
 
 impl Overlapping {
-    fn new(flags: Vec<bool>) -> Self {
+    fn new((flags, partners): (Vec<bool>, Option<sheet::Partners>)) -> Self {
         let one_floor = !flags.contains(&true);
-        Overlapping { flags, one_floor }
+        Overlapping {
+            flags,
+            one_floor,
+            partners,
+        }
     }
 }
 
@@ -261,7 +268,7 @@ impl SurfaceMesh {
         let overlapping = OnceLock::new();
         if cancel.is_some() {
             match sheet::overlapping(&mesh, &mut checkpoint) {
-                Some(flags) => overlapping.get_or_init(|| Overlapping::new(flags)),
+                Some(found) => overlapping.get_or_init(|| Overlapping::new(found)),
                 None => return Err(Error::Cancelled),
             };
         }
@@ -357,13 +364,14 @@ impl SurfaceMesh {
         self.overlapping.get_or_init(|| {
             // With no token nothing stops the test; were it stopped, "every triangle
             // overlaps" would still be a sound answer.
-            let flags = sheet::overlapping(&self.mesh, &mut Checkpoint::new(None));
-            Overlapping::new(flags.unwrap_or_else(|| vec![true; self.mesh.num_triangles()]))
+            let found = sheet::overlapping(&self.mesh, &mut Checkpoint::new(None));
+            Overlapping::new(found.unwrap_or_else(|| (vec![true; self.mesh.num_triangles()], None)))
         })
     }
 
-    /// The tree of the plan mesh's triangle sides ([`EdgeTree`]), built on first use:
-    /// O(n log n) once per mesh.
+    /// The tree of the plan mesh's triangle sides ([`EdgeTree`]), built on first use (by
+    /// a sheet on a mesh whose overlapping pairs were too many to list): O(n log n) once
+    /// per mesh.
     pub(crate) fn side_tree(&self) -> &EdgeTree {
         self.sides.get_or_init(|| EdgeTree::new(&self.mesh))
     }

@@ -4,7 +4,7 @@
 use std::collections::BinaryHeap;
 
 use glam::DVec2;
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 use super::edge_tree::EdgeTree;
 use super::{Nearest, SurfaceMesh};
@@ -32,12 +32,14 @@ use crate::navmesh::mesh::{NavMesh, TriId, NO_TRI};
 /// stricter than the surface where another floor took the place first (a path can then be
 /// smoothed less, never wrongly).
 ///
-/// Cost: O(t log n) for the t triangles walked out of n (a heap, and for each triangle
-/// that overlaps another somewhere in the mesh, a k-d tree of the mesh's triangle sides
-/// asked which sides on the border of the kept triangles meet it; see
+/// Cost: O(t log t) for the t triangles walked (a heap, and for each triangle that
+/// overlaps another somewhere in the mesh, a look-up of the triangles it overlaps; see
 /// `SheetScratch::build`), and a flat navmesh of the ones kept. The first sheet of a
-/// [`SurfaceMesh`] builds that tree, O(n log n), and finds which triangles overlap, O(n),
-/// once.
+/// [`SurfaceMesh`] finds which triangles overlap which, O(n) tests and a sort of the pairs,
+/// once. On a mesh with too many pairs to list (more than 16 a triangle: fans of long
+/// triangles over one spot) each such triangle asks instead a k-d tree of the mesh's
+/// triangle sides which sides on the border of the kept triangles meet it, O(log n) and
+/// up, the tree built by the first sheet, O(n log n).
 #[derive(Debug, Clone)]
 pub struct Sheet {
     mesh: NavMesh,
@@ -86,15 +88,25 @@ impl Sheet {
     }
 }
 
+/// How a sheet's walk tells whether a triangle overlaps the kept ones.
+#[derive(Debug, Clone, Copy)]
+enum Overlaps<'a> {
+    /// By the pairs of overlapping triangles: is one of the triangle's kept?
+    Pairs(&'a Partners),
+    /// By the sides on the border of the kept triangles that meet it, found in the
+    /// mesh's side tree (for meshes with too many pairs to list).
+    Border(&'a EdgeTree),
+}
+
 /// The sheet builder's scratch (kept by the query, so repeated builds reuse it).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct SheetScratch {
-    /// Plan-mesh triangle → best distance found (sparse).
-    best: FxHashMap<u32, f64>,
+    /// Plan-mesh triangle → best distance found.
+    best: Stamped<f64>,
     open: BinaryHeap<Nearest>,
     kept: Vec<u32>,
     /// The kept triangles, to look up.
-    is_kept: FxHashSet<u32>,
+    is_kept: Stamped<()>,
     /// Per node of the mesh's side tree ([`SurfaceMesh::side_tree`]): how many sides on
     /// the border of the kept triangles it holds (all 0 between builds).
     border: Vec<u32>,
@@ -106,7 +118,9 @@ impl SheetScratch {
     /// overlap in plan view; [`Error::Cancelled`] when `cancel` is (read every
     /// [`CHECK_EVERY`](crate::cancel::CHECK_EVERY) triangles taken from the walk).
     ///
-    /// Whether a triangle overlaps the kept ones is asked of the sides on their border
+    /// Whether a triangle overlaps the kept ones is looked up in the mesh's list of the
+    /// triangles it overlaps ([`Partners`]): is one of them kept? On a mesh with too many
+    /// pairs to list, it is asked of the sides on their border
     /// (a side of a kept triangle whose neighbour across is not kept) that meet it, never
     /// of every kept triangle near it. That is enough for a triangle with a kept
     /// neighbour, which every triangle the walk reaches has: if it overlaps the kept
@@ -124,21 +138,40 @@ impl SheetScratch {
         margin: f64,
         cancel: Option<&Cancel>,
     ) -> Result<Sheet> {
+        let test = match &mesh.overlapping().partners {
+            Some(partners) => Overlaps::Pairs(partners),
+            None => Overlaps::Border(mesh.side_tree()),
+        };
+        self.build_by(mesh, test, channel, margin, cancel)
+    }
+
+    /// [`build`](Self::build) with the overlap test `test`.
+    fn build_by(
+        &mut self,
+        mesh: &SurfaceMesh,
+        test: Overlaps<'_>,
+        channel: &[TriId],
+        margin: f64,
+        cancel: Option<&Cancel>,
+    ) -> Result<Sheet> {
         let plan = mesh.plan_mesh();
-        let tree = mesh.side_tree();
         let (lo, hi) = channel_box(plan, channel, margin);
-        self.best.clear();
+        self.best.reset(plan.num_triangles());
         self.open.clear();
         self.kept.clear();
-        self.is_kept.clear();
-        self.border.resize(tree.nodes(), 0);
+        self.is_kept.reset(plan.num_triangles());
+        if let Overlaps::Border(tree) = test {
+            self.border.resize(tree.nodes(), 0);
+        }
         let mut checkpoint = Checkpoint::new(cancel);
         let overlapping = &mesh.overlapping().flags;
-        let result = self.walk(plan, tree, overlapping, channel, (lo, hi), &mut checkpoint);
+        let result = self.walk(plan, test, overlapping, channel, (lo, hi), &mut checkpoint);
         // Every count back to 0: only the nodes over the kept triangles' sides were set.
-        for &t in &self.kept {
-            for s in 0..3 {
-                tree.clear(&mut self.border, 3 * t + s);
+        if let Overlaps::Border(tree) = test {
+            for &t in &self.kept {
+                for s in 0..3 {
+                    tree.clear(&mut self.border, 3 * t + s);
+                }
             }
         }
         result?;
@@ -151,7 +184,7 @@ impl SheetScratch {
     fn walk(
         &mut self,
         plan: &NavMesh,
-        tree: &EdgeTree,
+        test: Overlaps<'_>,
         overlapping: &[bool],
         channel: &[TriId],
         (lo, hi): (DVec2, DVec2),
@@ -162,25 +195,11 @@ impl SheetScratch {
                 return Err(Error::Cancelled);
             }
             let t = t as u32;
-            if self.best.insert(t, 0.0).is_some() {
+            if self.best.get(t).is_some() {
                 continue;
             }
-            let next_to_kept = plan
-                .neighbors(t as TriId)
-                .into_iter()
-                .flatten()
-                .any(|n| self.is_kept.contains(&(n as u32)));
-            let overlaps = if !overlapping[t as usize] {
-                false
-            } else if next_to_kept || self.kept.is_empty() {
-                self.overlaps_kept(plan, tree, t)
-            } else {
-                let tri = plan.triangle(t as TriId);
-                self.kept.iter().any(|&u| {
-                    tally(1);
-                    interiors_overlap(tri, plan.triangle(u as TriId))
-                })
-            };
+            self.best.set(t, 0.0);
+            let overlaps = overlapping[t as usize] && self.channel_overlaps_kept(plan, test, t);
             if overlaps {
                 return Err(Error::InvalidResult {
                     step: "surface sheet",
@@ -189,7 +208,7 @@ impl SheetScratch {
                         .into(),
                 });
             }
-            self.keep(plan, tree, t);
+            self.keep(plan, test, t);
         }
         for &t in &self.kept {
             reach_out(plan, t, 0.0, (lo, hi), &mut self.best, &mut self.open);
@@ -198,21 +217,51 @@ impl SheetScratch {
             if checkpoint.stop() {
                 return Err(Error::Cancelled);
             }
-            if self.best.get(&t).is_some_and(|&b| b < d) {
+            if self.best.get(t).is_some_and(|b| b < d) {
                 continue;
             }
-            if overlapping[t as usize] && self.overlaps_kept(plan, tree, t) {
+            if overlapping[t as usize] && self.overlaps_kept(plan, test, t) {
                 continue;
             }
-            self.keep(plan, tree, t);
+            self.keep(plan, test, t);
             reach_out(plan, t, d, (lo, hi), &mut self.best, &mut self.open);
         }
         Ok(())
     }
 
-    /// True when triangle `t`'s interior overlaps a kept triangle's, for `t` next to a
-    /// kept triangle: the kept triangles of the bordering sides that meet it.
-    fn overlaps_kept(&self, plan: &NavMesh, tree: &EdgeTree, t: u32) -> bool {
+    /// True when channel triangle `t` overlaps a kept one: [`overlaps_kept`](Self::overlaps_kept)
+    /// where it applies (the pairs' test always; the border's for a triangle next to a
+    /// kept one, or the first), else a test against every kept triangle.
+    fn channel_overlaps_kept(&self, plan: &NavMesh, test: Overlaps<'_>, t: u32) -> bool {
+        let next_to_kept = || {
+            plan.neighbors(t as TriId)
+                .into_iter()
+                .flatten()
+                .any(|n| self.is_kept.get(n as u32).is_some())
+        };
+        if matches!(test, Overlaps::Pairs(_)) || self.kept.is_empty() || next_to_kept() {
+            return self.overlaps_kept(plan, test, t);
+        }
+        let tri = plan.triangle(t as TriId);
+        self.kept.iter().any(|&u| {
+            tally(1);
+            interiors_overlap(tri, plan.triangle(u as TriId))
+        })
+    }
+
+    /// True when triangle `t`'s interior overlaps a kept triangle's: one of its listed
+    /// partners kept; or, for `t` next to a kept triangle, the kept triangles of the
+    /// bordering sides that meet it.
+    fn overlaps_kept(&self, plan: &NavMesh, test: Overlaps<'_>, t: u32) -> bool {
+        let tree = match test {
+            Overlaps::Pairs(partners) => {
+                return partners
+                    .of(t)
+                    .iter()
+                    .any(|&u| self.is_kept.get(u).is_some());
+            }
+            Overlaps::Border(tree) => tree,
+        };
         let tri = plan.triangle(t as TriId);
         let mut overlaps = false;
         tree.for_each_near(&self.border, tri, |h| {
@@ -228,20 +277,23 @@ impl SheetScratch {
 
     /// Is side `h` (side `h % 3` of triangle `h / 3`) on the border of the kept ones?
     fn on_border(&self, plan: &NavMesh, h: u32) -> bool {
-        self.is_kept.contains(&(h / 3))
+        self.is_kept.get(h / 3).is_some()
             && plan
                 .across(h as TriId / 3, h as usize % 3)
-                .is_none_or(|n| !self.is_kept.contains(&(n as u32)))
+                .is_none_or(|n| self.is_kept.get(n as u32).is_none())
     }
 
     /// Keeps `t`: its sides whose neighbour is not kept join the border, and the kept
     /// neighbours' sides towards it leave.
-    fn keep(&mut self, plan: &NavMesh, tree: &EdgeTree, t: u32) {
+    fn keep(&mut self, plan: &NavMesh, test: Overlaps<'_>, t: u32) {
         self.kept.push(t);
-        self.is_kept.insert(t);
+        self.is_kept.set(t, ());
+        let Overlaps::Border(tree) = test else {
+            return;
+        };
         for s in 0..3 {
             match plan.across(t as TriId, s) {
-                Some(n) if self.is_kept.contains(&(n as u32)) => {
+                Some(n) if self.is_kept.get(n as u32).is_some() => {
                     for back in 0..3 {
                         if plan.across(n, back) == Some(t as TriId) {
                             tree.switch(&mut self.border, 3 * n as u32 + back as u32, -1);
@@ -291,6 +343,45 @@ impl SheetScratch {
     }
 }
 
+/// A value per plan-mesh triangle, all cleared at once: a value counts only when its stamp
+/// is the current one, so a sheet's walk over a few triangles of a large mesh clears
+/// nothing and looks values up with no hashing. Memory: 4 bytes and a value per triangle
+/// of the largest mesh walked, kept between builds.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Stamped<T> {
+    stamp: Vec<u32>,
+    value: Vec<T>,
+    now: u32,
+}
+
+impl<T: Copy + Default> Stamped<T> {
+    /// Forgets every value, for a mesh of `n` triangles. O(1), but O(n) the first time
+    /// (or for a larger mesh) and once every 2³² resets.
+    pub(crate) fn reset(&mut self, n: usize) {
+        self.now = self.now.wrapping_add(1);
+        if self.now == 0 {
+            self.stamp.fill(0);
+            self.now = 1;
+        }
+        if self.stamp.len() < n {
+            self.stamp.resize(n, 0);
+            self.value.resize(n, T::default());
+        }
+    }
+
+    /// The value of triangle `t`, if set since the last reset.
+    pub(crate) fn get(&self, t: u32) -> Option<T> {
+        let t = t as usize;
+        (self.stamp[t] == self.now).then(|| self.value[t])
+    }
+
+    /// Sets the value of triangle `t`.
+    pub(crate) fn set(&mut self, t: u32, v: T) {
+        let t = t as usize;
+        (self.stamp[t], self.value[t]) = (self.now, v);
+    }
+}
+
 /// One step of the sheet's walk: offers the neighbours of kept triangle `t` (reached at
 /// walk distance `d`) whose plan-view boxes meet the region `(lo, hi)`. A neighbour's
 /// distance is `d` plus the distance between the two centroids (at least the smallest
@@ -301,7 +392,7 @@ fn reach_out(
     t: u32,
     d: f64,
     (lo, hi): (DVec2, DVec2),
-    best: &mut FxHashMap<u32, f64>,
+    best: &mut Stamped<f64>,
     open: &mut BinaryHeap<Nearest>,
 ) {
     let c = plan.centroid(t as TriId);
@@ -312,8 +403,8 @@ fn reach_out(
         }
         let dn = d + c.distance(plan.centroid(n)).max(f64::MIN_POSITIVE);
         let n = n as u32;
-        if best.get(&n).is_none_or(|&b| dn < b) {
-            best.insert(n, dn);
+        if best.get(n).is_none_or(|b| dn < b) {
+            best.set(n, dn);
             open.push(Nearest { d: dn, item: n });
         }
     }
@@ -339,22 +430,65 @@ fn tri_box(plan: &NavMesh, t: TriId) -> (DVec2, DVec2) {
 /// mesh (a real mesh's triangles look at a few dozen each).
 const OVERLAP_BUDGET: usize = 256;
 
+/// How many overlapping pairs [`overlapping`] lists, at most, per triangle of the mesh
+/// (floors over floors give a few a triangle; more, and the sheet asks the side tree).
+const PAIRS_A_TRIANGLE: usize = 16;
+
+/// Which triangles of a plan mesh overlap which (their interiors meet), each pair listed
+/// from both ends: what a sheet's walk asks of a triangle it reaches, answered by looking
+/// up whether one of them is kept.
+#[derive(Debug, Clone)]
+pub(crate) struct Partners {
+    /// Triangle `t` overlaps `list[start[t]..start[t + 1]]`.
+    start: Vec<u32>,
+    list: Vec<u32>,
+}
+
+impl Partners {
+    /// The lists of `n` triangles from `pairs` (each pair once or more, either way round).
+    fn new(n: usize, pairs: &mut Vec<(u32, u32)>) -> Self {
+        let reversed: Vec<(u32, u32)> = pairs.iter().map(|&(t, u)| (u, t)).collect();
+        pairs.extend(reversed);
+        pairs.sort_unstable();
+        pairs.dedup();
+        let mut start = vec![0u32; n + 1];
+        for &(t, _) in pairs.iter() {
+            start[t as usize + 1] += 1;
+        }
+        for t in 0..n {
+            start[t + 1] += start[t];
+        }
+        let list = pairs.iter().map(|&(_, u)| u).collect();
+        Partners { start, list }
+    }
+
+    /// The triangles whose interiors meet triangle `t`'s.
+    pub(crate) fn of(&self, t: u32) -> &[u32] {
+        &self.list[self.start[t as usize] as usize..self.start[t as usize + 1] as usize]
+    }
+}
+
 /// Which triangles of `plan` overlap another one in plan view (their interiors meet,
 /// exactly): `flags[t]` is true for each, and a mesh with none is one floor deep
-/// everywhere. All true when telling would cost more than [`OVERLAP_BUDGET`] candidates a
-/// triangle — many long triangles over one spot, a fan round one vertex, where every pair's
-/// boxes meet — so the test is O(n) at worst and errs only towards "overlaps", which costs
-/// a sheet's walk a test and never a wrong answer. `None` when `checkpoint` stops it (it is
-/// asked once per candidate: on a fan the budget is tens of millions of candidates, seconds
-/// in a test build).
+/// everywhere; with them, the pairs ([`Partners`]) while there are at most
+/// [`PAIRS_A_TRIANGLE`] a triangle. All true (and no pairs) when telling would cost more
+/// than [`OVERLAP_BUDGET`] candidates a triangle — many long triangles over one spot, a fan
+/// round one vertex, where every pair's boxes meet — so the test is O(n) at worst and errs
+/// only towards "overlaps", which costs a sheet's walk a test and never a wrong answer.
+/// `None` when `checkpoint` stops it (it is asked once per candidate: on a fan the budget
+/// is tens of millions of candidates, seconds in a test build).
 ///
 /// Cost: O(n) to index the triangles' boxes, then each pair of triangles whose boxes share
-/// a bucket tested once (a pair already both flagged is passed over).
-pub(super) fn overlapping(plan: &NavMesh, checkpoint: &mut Checkpoint) -> Option<Vec<bool>> {
+/// a bucket tested once (once the pairs are too many to list, a pair already both flagged
+/// is passed over); the pairs sorted, O(p log p).
+pub(super) fn overlapping(
+    plan: &NavMesh,
+    checkpoint: &mut Checkpoint,
+) -> Option<(Vec<bool>, Option<Partners>)> {
     let n = plan.num_triangles();
     let mut flags = vec![false; n];
     if n < 2 {
-        return Some(flags);
+        return Some((flags, None));
     }
     let boxes = (0..n).map(|t| tri_box(plan, t));
     let (lo, hi) = boxes.clone().fold(
@@ -363,6 +497,8 @@ pub(super) fn overlapping(plan: &NavMesh, checkpoint: &mut Checkpoint) -> Option
     );
     let index = BoxIndex::new(lo, hi, n as f64 / 4.0, boxes);
     let mut budget = OVERLAP_BUDGET.saturating_mul(n);
+    // The pairs found (a pair may come from several buckets), while they are few enough.
+    let mut pairs = Some(Vec::new());
     for t in 0..n {
         let (a, b) = tri_box(plan, t);
         let tri = plan.triangle(t);
@@ -379,12 +515,18 @@ pub(super) fn overlapping(plan: &NavMesh, checkpoint: &mut Checkpoint) -> Option
                 }
                 let (c, d) = tri_box(plan, u);
                 if u > t
-                    && !(flags[t] && flags[u])
+                    && (pairs.is_some() || !(flags[t] && flags[u]))
                     && a.cmplt(d).all()
                     && c.cmplt(b).all()
                     && interiors_overlap(tri, plan.triangle(u))
                 {
                     (flags[t], flags[u]) = (true, true);
+                    if let Some(list) = &mut pairs {
+                        list.push((t as u32, u as u32));
+                        if list.len() > PAIRS_A_TRIANGLE * n {
+                            pairs = None;
+                        }
+                    }
                 }
             }
         });
@@ -392,10 +534,11 @@ pub(super) fn overlapping(plan: &NavMesh, checkpoint: &mut Checkpoint) -> Option
             return None;
         }
         if budget == 0 {
-            return Some(vec![true; n]);
+            return Some((vec![true; n], None));
         }
     }
-    Some(flags)
+    let partners = pairs.map(|mut pairs| Partners::new(n, &mut pairs));
+    Some((flags, partners))
 }
 
 /// True when the interiors of counter-clockwise triangles `p` and `q` meet. Two convex
@@ -437,7 +580,7 @@ mod tests {
             (v, quads)
         };
         let one_floor = |mesh: SurfaceMesh| {
-            overlapping(mesh.plan_mesh(), &mut Checkpoint::new(None)).map(|f| !f.contains(&true))
+            overlapping(mesh.plan_mesh(), &mut Checkpoint::new(None)).map(|f| !f.0.contains(&true))
         };
         let (v, quads) = row(false);
         let flat = Surface::from_polygons(&v, &quads[..], UpAxis::Y, 0.0).unwrap();
@@ -455,7 +598,10 @@ mod tests {
         let cancel = Cancel::new();
         cancel.cancel();
         let stopped = overlapping(fan.plan_mesh(), &mut Checkpoint::new(Some(&cancel)));
-        assert_eq!(stopped, None);
+        assert!(stopped.is_none());
+        // Given up on: every triangle flagged, no pairs (the sheet asks the side tree).
+        let (flags, partners) = overlapping(fan.plan_mesh(), &mut Checkpoint::new(None)).unwrap();
+        assert!(flags.iter().all(|&f| f) && partners.is_none());
         assert_eq!(one_floor(fan), Some(false));
     }
 
@@ -485,8 +631,17 @@ mod tests {
         for turns in [1, 2, 3] {
             let mesh = spiral(turns);
             let plan = mesh.plan_mesh();
-            let flags = overlapping(plan, &mut Checkpoint::new(None)).unwrap();
+            let (flags, partners) = overlapping(plan, &mut Checkpoint::new(None)).unwrap();
             assert_eq!(flags, by_every_pair(plan), "{turns} turns");
+            // The pairs listed are every pair that overlaps, each from both ends.
+            let partners = partners.expect("a few pairs a triangle: listed");
+            for t in 0..plan.num_triangles() {
+                let every: Vec<u32> = (0..plan.num_triangles())
+                    .filter(|&u| u != t && interiors_overlap(plan.triangle(t), plan.triangle(u)))
+                    .map(|u| u as u32)
+                    .collect();
+                assert_eq!(partners.of(t as u32), every, "{turns} turns, triangle {t}");
+            }
             some += flags.iter().filter(|&&f| f).count();
             assert_eq!(mesh.is_one_floor(), turns == 1 && !flags.contains(&true));
         }
@@ -543,11 +698,13 @@ mod tests {
     fn by_every_pair(mesh: &SurfaceMesh, channel: &[TriId], margin: f64) -> Option<Vec<u32>> {
         let plan = mesh.plan_mesh();
         let (lo, hi) = channel_box(plan, channel, margin);
-        let mut best: FxHashMap<u32, f64> = FxHashMap::default();
+        let mut best = Stamped::default();
+        best.reset(plan.num_triangles());
         let mut open = BinaryHeap::new();
         let mut kept: Vec<u32> = Vec::new();
         for &t in channel {
-            if best.insert(t as u32, 0.0).is_none() {
+            if best.get(t as u32).is_none() {
+                best.set(t as u32, 0.0);
                 open.push(Nearest {
                     d: 0.0,
                     item: t as u32,
@@ -555,7 +712,7 @@ mod tests {
             }
         }
         while let Some(Nearest { d, item: t }) = open.pop() {
-            if best.get(&t).is_some_and(|&b| b < d) {
+            if best.get(t).is_some_and(|b| b < d) {
                 continue;
             }
             let tri = plan.triangle(t as TriId);
@@ -628,12 +785,21 @@ mod tests {
             };
             query.find_path(&mesh, a, b, 0.0).unwrap();
             let channel = query.channel(&mesh).to_vec();
-            for margin in [0.0, 0.5, 2.0, 100.0] {
+            // Both tests: the listed pairs' (what `build` takes here) and the border's.
+            let partners = mesh.overlapping().partners.as_ref().expect("listed");
+            let tests = [
+                Overlaps::Pairs(partners),
+                Overlaps::Border(mesh.side_tree()),
+            ];
+            for (margin, test) in [0.0, 0.5, 2.0, 100.0]
+                .into_iter()
+                .flat_map(|m| tests.map(|t| (m, t)))
+            {
                 let reference = by_every_pair(&mesh, &channel, margin);
-                let built = scratch.build(&mesh, &channel, margin, None);
+                let built = scratch.build_by(&mesh, test, &channel, margin, None);
                 match (reference, built) {
                     (Some(r), Ok(sheet)) => {
-                        assert_eq!(sheet.surface_triangle, r);
+                        assert_eq!(sheet.surface_triangle, r, "{test:?}");
                         // A turn above or below left out.
                         cut += usize::from(r.len() + 16 < mesh.plan_mesh().num_triangles());
                     }
