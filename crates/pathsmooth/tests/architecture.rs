@@ -18,9 +18,11 @@
 //!
 //! A violation names the file and line of each offending import.
 //!
-//! Not followed: a glob `use a::*` (it counts as an import of `a` only), and an inline
-//! `mod m { … }` other than the unit tests (the sources have none). A crate's `lib.rs` and
-//! `main.rs` are both its root.
+//! A glob `use a::*` is followed too: a name a module does not define or bind itself is
+//! looked up in the modules its globs bring in (what a module defines is read from the
+//! items that start a line: `pub fn x`, `struct X`, …, as rustfmt writes them). Not
+//! followed: an inline `mod m { … }` other than the unit tests (the sources have none). A
+//! crate's `lib.rs` and `main.rs` are both its root.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -96,6 +98,8 @@ fn no_folder_of_any_crate_has_an_import_circle() {
     let library = &graphs["pathsmooth"];
     assert!(library[&folder("navmesh")]["search"].contains_key("mesh"));
     assert!(library[&folder("navmesh/layered")]["query"].contains_key("sheet"));
+    // Through `navmesh`'s glob front door: `layered` names `crate::navmesh::NavMeshQuery`.
+    assert!(library[&folder("navmesh")]["layered"].contains_key("search"));
     let cli = &graphs["pathsmooth-cli"];
     assert!(cli[&Vec::new()]["cmd"].contains_key("serve"));
     let playground = &graphs["pathsmooth-playground"][&Vec::new()];
@@ -275,6 +279,54 @@ fn imports_resolve_at_depth_and_count_for_the_folder_both_are_in() {
 }
 
 #[test]
+fn names_behind_glob_re_exports_resolve_to_their_module() {
+    // The front door `n/mod.rs` re-exports its children by globs (as `navmesh/` does);
+    // `n::p` names `Query` through it, defined in `n::q`, which names `Sheet` from `n::p`
+    // the same way: a circle `p → q → p` in `n/` that only the globs show. Names the
+    // module defines itself (`Own`) stay there; a submodule comes through a glob too.
+    let krate = crate_of(
+        "made",
+        vec![
+            ("lib.rs".into(), "mod n;\n".into()),
+            (
+                "n/mod.rs".into(),
+                "mod p;\nmod q;\nmod r;\npub use p::*;\npub use q::*;\npub struct Own;\n".into(),
+            ),
+            (
+                "n/p.rs".into(),
+                "use crate::n::Query;\npub struct Sheet;\nfn f() { let _ = crate::n::Own; }\n"
+                    .into(),
+            ),
+            (
+                "n/q.rs".into(),
+                "pub mod deep;\nuse super::Sheet;\npub struct Query;\nfn own() {}\n".into(),
+            ),
+            ("n/q/deep.rs".into(), "pub const DEEP: u8 = 1;\n".into()),
+            ("n/r.rs".into(), "use super::deep::DEEP;\n".into()),
+        ],
+    );
+    let edges: Vec<String> = krate
+        .edges
+        .iter()
+        .map(|e| format!("{} → {} at {}", e.from.join("::"), e.to.join("::"), e.at))
+        .collect();
+    assert_eq!(
+        edges,
+        [
+            "n → n::p at made/src/n/mod.rs:4",
+            "n → n::q at made/src/n/mod.rs:5",
+            "n::p → n::q at made/src/n/p.rs:1",
+            "n::p → n at made/src/n/p.rs:3",
+            "n::q → n::p at made/src/n/q.rs:2",
+            "n::r → n::q::deep at made/src/n/r.rs:1",
+        ]
+    );
+    let graphs = folder_graphs(&krate.edges);
+    let circle = find_circle(&graphs[&vec!["n".to_string()]]).unwrap();
+    assert_eq!(circle, ["p", "q", "p"]);
+}
+
+#[test]
 fn the_circle_finder_finds_circles_and_only_circles() {
     let graph = |edges: &[(&str, &str)]| -> Graph {
         let mut g = Graph::new();
@@ -386,23 +438,53 @@ fn crate_of(name: &str, files: Vec<(PathBuf, String)>) -> Crate {
     // What each module's `use`s bring into it from the crate, and where each name points.
     // A relative `use` path may start at a name another `use` brought in, so the names
     // grow until they settle; `use glam;` brings in another crate, never a name of this one.
+    let items = parsed
+        .iter()
+        .flat_map(|(m, _, p)| {
+            p.items
+                .iter()
+                .map(|(i, public)| ((m.clone(), i.clone()), *public))
+        })
+        .collect();
+    let public_uses = parsed
+        .iter()
+        .flat_map(|(m, _, p)| {
+            p.found
+                .iter()
+                .filter(|f| f.public)
+                .filter_map(|f| Some((m.clone(), f.binds.clone()?)))
+        })
+        .collect();
     let mut names = Names {
         modules,
+        items,
+        public_uses,
         uses: BTreeMap::new(),
+        globs: BTreeMap::new(),
     };
     loop {
         let mut uses = BTreeMap::new();
+        let mut globs: BTreeMap<Module, Vec<Module>> = BTreeMap::new();
         for (m, _, p) in &parsed {
             for f in &p.found {
-                if let (Some(name), Some(path)) = (&f.binds, names.absolute(&f.path, m)) {
-                    uses.insert((m.clone(), name.clone()), path);
+                match (&f.binds, names.absolute(&f.path, m)) {
+                    (Some(name), Some(path)) if name == "*" => {
+                        globs.entry(m.clone()).or_default().push(path)
+                    }
+                    (Some(name), Some(path)) => {
+                        uses.insert((m.clone(), name.clone()), path);
+                    }
+                    _ => {}
                 }
             }
         }
-        if uses.len() == names.uses.len() {
+        let settled = uses.len() == names.uses.len()
+            && globs.values().map(Vec::len).sum::<usize>()
+                == names.globs.values().map(Vec::len).sum::<usize>();
+        (names.uses, names.globs) = (uses, globs);
+        if settled {
             break;
         }
-        names.uses = uses;
     }
     let mut edges = Vec::new();
     for (m, at, p) in &parsed {
@@ -433,9 +515,16 @@ fn module_of(rel: &Path) -> Module {
     parts
 }
 
-/// The names of one crate: its modules, and what its `use`s bind.
+/// The names of one crate: its modules, the items each defines, and what its `use`s bind.
 struct Names {
     modules: BTreeSet<Module>,
+    /// (module, name) for each item a module defines at its top level: whether it is `pub`.
+    items: BTreeMap<(Module, String), bool>,
+    /// (module, name) for each name a `pub use` of the module binds.
+    public_uses: BTreeSet<(Module, String)>,
+    /// The modules each module's glob `use`s (`use a::*`) bring the names of (from the
+    /// crate root).
+    globs: BTreeMap<Module, Vec<Module>>,
     /// The names each module's `use`s bring in from the crate, and where each points
     /// (from the crate root).
     uses: BTreeMap<(Module, String), Vec<String>>,
@@ -468,6 +557,28 @@ impl Names {
         local.then(|| [module.clone(), path.to_vec()].concat())
     }
 
+    /// The module a glob of `module` brings `name` from: the first of its globs' modules
+    /// that defines it `pub`, binds it by a `pub use`, has it as a submodule, or brings it
+    /// by a glob of its own.
+    fn through_glob(&self, module: &Module, name: &str, depth: usize) -> Option<Module> {
+        if depth > 8 {
+            return None;
+        }
+        self.globs.get(module)?.iter().find_map(|g| {
+            let key = (g.clone(), name.to_string());
+            let has = self.items.get(&key) == Some(&true)
+                || self.public_uses.contains(&key)
+                || self
+                    .modules
+                    .contains(&[g.clone(), vec![name.to_string()]].concat());
+            if has {
+                Some(g.clone())
+            } else {
+                self.through_glob(g, name, depth + 1)
+            }
+        })
+    }
+
     /// The module that defines what `path` (from the crate root) names: its longest
     /// prefix that is a module, after following the names that prefix's `use`s bind.
     fn resolve(&self, mut path: Vec<String>) -> Module {
@@ -476,12 +587,18 @@ impl Names {
                 .rev()
                 .find(|&k| self.modules.contains(&path[..k]))
                 .unwrap();
-            match path
-                .get(k)
-                .and_then(|name| self.uses.get(&(path[..k].to_vec(), name.clone())))
+            let Some(name) = path.get(k) else {
+                return path;
+            };
+            let module = path[..k].to_vec();
+            if let Some(target) = self.uses.get(&(module.clone(), name.clone())) {
+                path = [target.clone(), path[k + 1..].to_vec()].concat();
+            } else if !self.items.contains_key(&(module.clone(), name.clone()))
+                && let Some(g) = self.through_glob(&module, name, 0)
             {
-                Some(target) => path = [target.clone(), path[k + 1..].to_vec()].concat(),
-                None => return path[..k].to_vec(),
+                path = [g, path[k..].to_vec()].concat();
+            } else {
+                return module;
             }
         }
         panic!("the `use`s of `{}` go round", path.join("::"))
@@ -568,6 +685,10 @@ fn find_circle(graph: &Graph) -> Option<Vec<String>> {
 /// What one file names.
 struct Parsed {
     found: Vec<Found>,
+    /// The names of the items it defines at its top level (`fn`, `struct`, `mod`, …), and
+    /// whether each is `pub` (in any form: what a glob of another module of the crate
+    /// can bring).
+    items: Vec<(String, bool)>,
     /// The submodules it declares `#[cfg(test)] mod m;`.
     test_modules: Vec<String>,
 }
@@ -577,6 +698,8 @@ struct Parsed {
 struct Found {
     path: Vec<String>,
     binds: Option<String>,
+    /// A `pub use` (in any form), whose names a glob of another module can bring.
+    public: bool,
     line: usize,
 }
 
@@ -587,6 +710,7 @@ struct Found {
 fn parse(text: &str) -> Parsed {
     let mut parsed = Parsed {
         found: Vec::new(),
+        items: Vec::new(),
         test_modules: Vec::new(),
     };
     let mut lines = text.lines().enumerate().peekable();
@@ -612,6 +736,14 @@ fn parse(text: &str) -> Parsed {
             skip_item(&mut lines);
             continue;
         }
+        if statement.is_empty()
+            && code.len() == line.len()
+            && let Some(name) = item_name(without_visibility(code))
+        {
+            parsed
+                .items
+                .push((name.to_string(), code.starts_with("pub")));
+        }
         // A `use` statement may span lines: gather it up to its `;`.
         if statement.is_empty() && is_use(code) {
             statement_line = i + 1;
@@ -625,10 +757,12 @@ fn parse(text: &str) -> Parsed {
             let tree = without_visibility(statement.trim_start()).trim_start_matches("use ");
             let mut leaves = Vec::new();
             read_tree(tree, &[], &mut leaves);
+            let public = statement.trim_start().starts_with("pub");
             for (path, binds) in leaves {
                 parsed.found.push(Found {
                     path,
                     binds,
+                    public,
                     line: statement_line,
                 });
             }
@@ -651,6 +785,7 @@ fn parse(text: &str) -> Parsed {
                     .extend(leaves.into_iter().map(|(path, _)| Found {
                         path,
                         binds: None,
+                        public: false,
                         line: i + 1,
                     }));
             }
@@ -695,6 +830,31 @@ fn without_visibility(code: &str) -> &str {
     }
 }
 
+/// The name of the item that `code` (without its visibility) starts, if it starts one.
+fn item_name(code: &str) -> Option<&str> {
+    let code = code
+        .trim_start_matches("unsafe ")
+        .trim_start_matches("async ")
+        .trim_start_matches("const fn ")
+        .trim_start_matches("extern \"C\" ");
+    [
+        "fn ",
+        "struct ",
+        "enum ",
+        "trait ",
+        "type ",
+        "const ",
+        "static ",
+        "mod ",
+        "union ",
+        "macro_rules! ",
+    ]
+    .iter()
+    .find_map(|kw| code.strip_prefix(kw))
+    .map(|rest| ident(rest.trim_start_matches("mut ")))
+    .filter(|name| !name.is_empty())
+}
+
 /// True for the first line of a `use` statement (`use …`, `pub use …`, `pub(crate) use …`).
 fn is_use(code: &str) -> bool {
     without_visibility(code).starts_with("use ")
@@ -736,8 +896,11 @@ fn read_tree(s: &str, prefix: &[String], out: &mut Vec<(Vec<String>, Option<Stri
         }
         let id = ident(s);
         if id.is_empty() {
-            // A glob or a turbofish ends the path; an empty group item (`{a, b,}`) is none.
-            if !path.is_empty() && (s.starts_with('*') || path.len() > prefix.len()) {
+            // A glob (binding `*`) or a turbofish ends the path; an empty group item
+            // (`{a, b,}`) is none.
+            if !path.is_empty() && s.starts_with('*') {
+                out.push((path, Some("*".to_string())));
+            } else if path.len() > prefix.len() {
                 out.push((path, None));
             }
             return;
