@@ -4,7 +4,7 @@
 use std::collections::BinaryHeap;
 
 use glam::DVec2;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::edge_tree::EdgeTree;
 use super::{Nearest, SurfaceMesh};
@@ -105,8 +105,9 @@ pub(crate) struct SheetScratch {
     best: Stamped<f64>,
     open: BinaryHeap<Nearest>,
     kept: Vec<u32>,
-    /// The kept triangles, to look up.
-    is_kept: Stamped<()>,
+    /// The kept triangles, to look up. (A hash set: stamped as `best` is, a sheet was no
+    /// faster, and the WebAssembly build 50 KB larger; `docs/wasm.md`.)
+    is_kept: FxHashSet<u32>,
     /// Per node of the mesh's side tree ([`SurfaceMesh::side_tree`]): how many sides on
     /// the border of the kept triangles it holds (all 0 between builds).
     border: Vec<u32>,
@@ -159,7 +160,7 @@ impl SheetScratch {
         self.best.reset(plan.num_triangles());
         self.open.clear();
         self.kept.clear();
-        self.is_kept.reset(plan.num_triangles());
+        self.is_kept.clear();
         if let Overlaps::Border(tree) = test {
             self.border.resize(tree.nodes(), 0);
         }
@@ -199,7 +200,22 @@ impl SheetScratch {
                 continue;
             }
             self.best.set(t, 0.0);
-            let overlaps = overlapping[t as usize] && self.channel_overlaps_kept(plan, test, t);
+            let next_to_kept = plan
+                .neighbors(t as TriId)
+                .into_iter()
+                .flatten()
+                .any(|n| self.is_kept.contains(&(n as u32)));
+            let overlaps = if !overlapping[t as usize] {
+                false
+            } else if next_to_kept || self.kept.is_empty() {
+                self.overlaps_kept(plan, test, t)
+            } else {
+                let tri = plan.triangle(t as TriId);
+                self.kept.iter().any(|&u| {
+                    tally(1);
+                    interiors_overlap(tri, plan.triangle(u as TriId))
+                })
+            };
             if overlaps {
                 return Err(Error::InvalidResult {
                     step: "surface sheet",
@@ -229,36 +245,13 @@ impl SheetScratch {
         Ok(())
     }
 
-    /// True when channel triangle `t` overlaps a kept one: [`overlaps_kept`](Self::overlaps_kept)
-    /// where it applies (the pairs' test always; the border's for a triangle next to a
-    /// kept one, or the first), else a test against every kept triangle.
-    fn channel_overlaps_kept(&self, plan: &NavMesh, test: Overlaps<'_>, t: u32) -> bool {
-        let next_to_kept = || {
-            plan.neighbors(t as TriId)
-                .into_iter()
-                .flatten()
-                .any(|n| self.is_kept.get(n as u32).is_some())
-        };
-        if matches!(test, Overlaps::Pairs(_)) || self.kept.is_empty() || next_to_kept() {
-            return self.overlaps_kept(plan, test, t);
-        }
-        let tri = plan.triangle(t as TriId);
-        self.kept.iter().any(|&u| {
-            tally(1);
-            interiors_overlap(tri, plan.triangle(u as TriId))
-        })
-    }
-
     /// True when triangle `t`'s interior overlaps a kept triangle's: one of its listed
     /// partners kept; or, for `t` next to a kept triangle, the kept triangles of the
     /// bordering sides that meet it.
     fn overlaps_kept(&self, plan: &NavMesh, test: Overlaps<'_>, t: u32) -> bool {
         let tree = match test {
             Overlaps::Pairs(partners) => {
-                return partners
-                    .of(t)
-                    .iter()
-                    .any(|&u| self.is_kept.get(u).is_some());
+                return partners.of(t).iter().any(|&u| self.is_kept.contains(&u));
             }
             Overlaps::Border(tree) => tree,
         };
@@ -277,23 +270,23 @@ impl SheetScratch {
 
     /// Is side `h` (side `h % 3` of triangle `h / 3`) on the border of the kept ones?
     fn on_border(&self, plan: &NavMesh, h: u32) -> bool {
-        self.is_kept.get(h / 3).is_some()
+        self.is_kept.contains(&(h / 3))
             && plan
                 .across(h as TriId / 3, h as usize % 3)
-                .is_none_or(|n| self.is_kept.get(n as u32).is_none())
+                .is_none_or(|n| !self.is_kept.contains(&(n as u32)))
     }
 
     /// Keeps `t`: its sides whose neighbour is not kept join the border, and the kept
     /// neighbours' sides towards it leave.
     fn keep(&mut self, plan: &NavMesh, test: Overlaps<'_>, t: u32) {
         self.kept.push(t);
-        self.is_kept.set(t, ());
+        self.is_kept.insert(t);
         let Overlaps::Border(tree) = test else {
             return;
         };
         for s in 0..3 {
             match plan.across(t as TriId, s) {
-                Some(n) if self.is_kept.get(n as u32).is_some() => {
+                Some(n) if self.is_kept.contains(&(n as u32)) => {
                     for back in 0..3 {
                         if plan.across(n, back) == Some(t as TriId) {
                             tree.switch(&mut self.border, 3 * n as u32 + back as u32, -1);
@@ -447,8 +440,11 @@ pub(crate) struct Partners {
 impl Partners {
     /// The lists of `n` triangles from `pairs` (each pair once or more, either way round).
     fn new(n: usize, pairs: &mut Vec<(u32, u32)>) -> Self {
-        let reversed: Vec<(u32, u32)> = pairs.iter().map(|&(t, u)| (u, t)).collect();
-        pairs.extend(reversed);
+        let found = pairs.len();
+        pairs.extend_from_within(..);
+        for pair in &mut pairs[found..] {
+            *pair = (pair.1, pair.0);
+        }
         pairs.sort_unstable();
         pairs.dedup();
         let mut start = vec![0u32; n + 1];
@@ -640,7 +636,9 @@ mod tests {
                     .filter(|&u| u != t && interiors_overlap(plan.triangle(t), plan.triangle(u)))
                     .map(|u| u as u32)
                     .collect();
-                assert_eq!(partners.of(t as u32), every, "{turns} turns, triangle {t}");
+                let mut listed = partners.of(t as u32).to_vec();
+                listed.sort_unstable();
+                assert_eq!(listed, every, "{turns} turns, triangle {t}");
             }
             some += flags.iter().filter(|&&f| f).count();
             assert_eq!(mesh.is_one_floor(), turns == 1 && !flags.contains(&true));
