@@ -250,11 +250,7 @@ fn imports_resolve_at_depth_and_count_for_the_folder_both_are_in() {
             ("b/z.rs".into(), "use super::y::g;\n".into()),
         ],
     );
-    let edges: Vec<String> = krate
-        .edges
-        .iter()
-        .map(|e| format!("{} → {} at {}", e.from.join("::"), e.to.join("::"), e.at))
-        .collect();
+    let edges = edge_lines(&krate);
     assert_eq!(
         edges,
         [
@@ -276,6 +272,15 @@ fn imports_resolve_at_depth_and_count_for_the_folder_both_are_in() {
          b → a at made/src/b/mod.rs:3"
     );
     assert_eq!(find_circle(&graphs[&vec!["b".to_string()]]), None);
+}
+
+/// Each import edge of `krate` as a line `from → to at file:line`.
+fn edge_lines(krate: &Crate) -> Vec<String> {
+    krate
+        .edges
+        .iter()
+        .map(|e| format!("{} → {} at {}", e.from.join("::"), e.to.join("::"), e.at))
+        .collect()
 }
 
 #[test]
@@ -305,11 +310,7 @@ fn names_behind_glob_re_exports_resolve_to_their_module() {
             ("n/r.rs".into(), "use super::deep::DEEP;\n".into()),
         ],
     );
-    let edges: Vec<String> = krate
-        .edges
-        .iter()
-        .map(|e| format!("{} → {} at {}", e.from.join("::"), e.to.join("::"), e.at))
-        .collect();
+    let edges = edge_lines(&krate);
     assert_eq!(
         edges,
         [

@@ -341,7 +341,7 @@ impl SheetScratch {
 /// nothing and looks values up with no hashing. Memory: 4 bytes and a value per triangle
 /// of the largest mesh walked, kept between builds.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Stamped<T> {
+struct Stamped<T> {
     stamp: Vec<u32>,
     value: Vec<T>,
     now: u32,
@@ -350,7 +350,7 @@ pub(crate) struct Stamped<T> {
 impl<T: Copy + Default> Stamped<T> {
     /// Forgets every value, for a mesh of `n` triangles. O(1), but O(n) the first time
     /// (or for a larger mesh) and once every 2³² resets.
-    pub(crate) fn reset(&mut self, n: usize) {
+    fn reset(&mut self, n: usize) {
         self.now = self.now.wrapping_add(1);
         if self.now == 0 {
             self.stamp.fill(0);
@@ -363,13 +363,13 @@ impl<T: Copy + Default> Stamped<T> {
     }
 
     /// The value of triangle `t`, if set since the last reset.
-    pub(crate) fn get(&self, t: u32) -> Option<T> {
+    fn get(&self, t: u32) -> Option<T> {
         let t = t as usize;
         (self.stamp[t] == self.now).then(|| self.value[t])
     }
 
     /// Sets the value of triangle `t`.
-    pub(crate) fn set(&mut self, t: u32, v: T) {
+    fn set(&mut self, t: u32, v: T) {
         let t = t as usize;
         (self.stamp[t], self.value[t]) = (self.now, v);
     }
