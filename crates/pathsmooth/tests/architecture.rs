@@ -833,11 +833,14 @@ fn without_visibility(code: &str) -> &str {
 
 /// The name of the item that `code` (without its visibility) starts, if it starts one.
 fn item_name(code: &str) -> Option<&str> {
-    let code = code
-        .trim_start_matches("unsafe ")
-        .trim_start_matches("async ")
-        .trim_start_matches("const fn ")
-        .trim_start_matches("extern \"C\" ");
+    // Qualifiers before `fn` (`const fn` too: `const` alone starts a constant).
+    let mut code = code;
+    for qualifier in ["const ", "async ", "unsafe ", "extern \"C\" "] {
+        code = match code.strip_prefix(qualifier) {
+            Some(rest) if qualifier != "const " || rest.trim_start().starts_with("fn ") => rest,
+            _ => code,
+        };
+    }
     [
         "fn ",
         "struct ",

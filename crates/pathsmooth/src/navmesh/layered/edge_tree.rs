@@ -212,13 +212,8 @@ mod tests {
     /// along the axes and corners fall on sides.
     #[test]
     fn the_farthest_corner_decides_as_every_corner() {
-        let mut seed = 11u64;
-        let mut next = move || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((seed >> 33) % 9) as f64 - 4.0
-        };
+        let mut uniform = crate::test_fixtures::uniform(11);
+        let mut next = move || (uniform() * 9.0).floor() - 4.0;
         let every_corner = |(lo, hi): (DVec2, DVec2), tri: [DVec2; 3]| {
             let corners = [lo, DVec2::new(hi.x, lo.y), hi, DVec2::new(lo.x, hi.y)];
             (0..3).all(|i| {

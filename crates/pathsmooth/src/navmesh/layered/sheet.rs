@@ -102,7 +102,7 @@ enum Overlaps<'a> {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct SheetScratch {
     /// Plan-mesh triangle → best distance found.
-    best: Stamped<f64>,
+    best: Stamped,
     open: BinaryHeap<Nearest>,
     kept: Vec<u32>,
     /// The kept triangles, to look up. (A hash set: stamped as `best` is, a sheet was no
@@ -200,14 +200,15 @@ impl SheetScratch {
                 continue;
             }
             self.best.set(t, 0.0);
-            let next_to_kept = plan
-                .neighbors(t as TriId)
-                .into_iter()
-                .flatten()
-                .any(|n| self.is_kept.contains(&(n as u32)));
+            let next_to_kept = || {
+                plan.neighbors(t as TriId)
+                    .into_iter()
+                    .flatten()
+                    .any(|n| self.is_kept.contains(&(n as u32)))
+            };
             let overlaps = if !overlapping[t as usize] {
                 false
-            } else if next_to_kept || self.kept.is_empty() {
+            } else if self.kept.is_empty() || next_to_kept() {
                 self.overlaps_kept(plan, test, t)
             } else {
                 let tri = plan.triangle(t as TriId);
@@ -336,19 +337,19 @@ impl SheetScratch {
     }
 }
 
-/// A value per plan-mesh triangle, all cleared at once: a value counts only when its stamp
-/// is the current one, so a sheet's walk over a few triangles of a large mesh clears
-/// nothing and looks values up with no hashing. Memory: 4 bytes and a value per triangle
-/// of the largest mesh walked, kept between builds.
+/// A distance per plan-mesh triangle, all cleared at once: a distance counts only when its
+/// stamp is the current one, so a sheet's walk over a few triangles of a large mesh clears
+/// nothing and looks distances up with no hashing. Memory: 12 bytes per triangle of the
+/// largest mesh walked, kept between builds.
 #[derive(Debug, Clone, Default)]
-struct Stamped<T> {
+struct Stamped {
     stamp: Vec<u32>,
-    value: Vec<T>,
+    value: Vec<f64>,
     now: u32,
 }
 
-impl<T: Copy + Default> Stamped<T> {
-    /// Forgets every value, for a mesh of `n` triangles. O(1), but O(n) the first time
+impl Stamped {
+    /// Forgets every distance, for a mesh of `n` triangles. O(1), but O(n) the first time
     /// (or for a larger mesh) and once every 2³² resets.
     fn reset(&mut self, n: usize) {
         self.now = self.now.wrapping_add(1);
@@ -358,18 +359,18 @@ impl<T: Copy + Default> Stamped<T> {
         }
         if self.stamp.len() < n {
             self.stamp.resize(n, 0);
-            self.value.resize(n, T::default());
+            self.value.resize(n, 0.0);
         }
     }
 
-    /// The value of triangle `t`, if set since the last reset.
-    fn get(&self, t: u32) -> Option<T> {
+    /// The distance of triangle `t`, if set since the last reset.
+    fn get(&self, t: u32) -> Option<f64> {
         let t = t as usize;
         (self.stamp[t] == self.now).then(|| self.value[t])
     }
 
-    /// Sets the value of triangle `t`.
-    fn set(&mut self, t: u32, v: T) {
+    /// Sets the distance of triangle `t`.
+    fn set(&mut self, t: u32, v: f64) {
         let t = t as usize;
         (self.stamp[t], self.value[t]) = (self.now, v);
     }
@@ -385,7 +386,7 @@ fn reach_out(
     t: u32,
     d: f64,
     (lo, hi): (DVec2, DVec2),
-    best: &mut Stamped<f64>,
+    best: &mut Stamped,
     open: &mut BinaryHeap<Nearest>,
 ) {
     let c = plan.centroid(t as TriId);
