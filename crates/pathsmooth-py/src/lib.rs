@@ -147,6 +147,9 @@ impl World for AnyWorld {
     fn clearance(&self, p: DVec2) -> f64 {
         on_world!(self, |w| w.clearance(p))
     }
+    fn has_clearance(&self, p: DVec2, need: f64) -> bool {
+        on_world!(self, |w| w.has_clearance(p, need))
+    }
     fn segment_is_clear(&self, a: DVec2, b: DVec2, radius: f64) -> bool {
         on_world!(self, |w| w.segment_is_clear(a, b, radius))
     }

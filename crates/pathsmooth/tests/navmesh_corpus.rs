@@ -607,7 +607,9 @@ fn one_floor_meshes_are_found_and_answer_as_their_own_sheet_before_any_plan() {
     // by more than a billionth of the smaller one's area (clipped in floating point;
     // overlaps between that and a millionth are too close to call and are not judged).
     // On one floor the world holds its sheet from the start: its clearance at a random
-    // point is the oracle's distance to the nearest wall of the point's floor.
+    // point is the oracle's distance to the nearest wall of the point's floor, and it
+    // has a clearance of `need` (the crowd's local question) exactly when that is at
+    // least `need`.
     let mut one_floor = 0;
     for e in manifest().iter() {
         let s = load(e);
@@ -647,7 +649,27 @@ fn one_floor_meshes_are_found_and_answer_as_their_own_sheet_before_any_plan() {
                 "{} point {q} {p}: {got} != {want}",
                 e.file
             );
+            let has = |need: f64| pathsmooth::World::has_clearance(&world, p, need);
+            let (below, above) = (want * (1.0 - 1e-6), want * (1.0 + 1e-6) + 1e-9);
+            assert!(
+                has(below) && !has(above),
+                "{} point {q} {p}: {want}",
+                e.file
+            );
+            assert!(has(got) && !has(got.next_up()), "{} point {q} {p}", e.file);
+            assert!(
+                has(0.0) && has(-1.0) && !has(f64::NAN),
+                "{} point {q}",
+                e.file
+            );
         }
+        // Off the mesh there is no room at all.
+        let outside = world.bounds().max + 1.0;
+        assert!(
+            !pathsmooth::World::has_clearance(&world, outside, 1e-9),
+            "{}",
+            e.file
+        );
     }
     assert!(
         one_floor >= 10,

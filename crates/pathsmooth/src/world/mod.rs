@@ -285,6 +285,14 @@ pub trait World {
     /// point; exact or an underestimate.
     fn clearance(&self, p: DVec2) -> f64;
 
+    /// True when `p`'s [clearance](Self::clearance) is at least `need` (false for a NaN
+    /// `need`): the same answer, which a world may give without measuring the clearance in
+    /// full. The default measures it; a navmesh looks only within `need` of `p` (its
+    /// clearance searches outwards until it meets a wall, which in the open is far).
+    fn has_clearance(&self, p: DVec2, need: f64) -> bool {
+        self.clearance(p) >= need
+    }
+
     /// True when the segment `a`–`b` is clear for an agent of radius `radius` ≥ 0 (see the
     /// [module docs](self)); exact or conservative. `a == b` asks about the point.
     fn segment_is_clear(&self, a: DVec2, b: DVec2, radius: f64) -> bool;
@@ -532,6 +540,9 @@ macro_rules! forward_world {
             }
             fn clearance(&self, p: DVec2) -> f64 {
                 (**self).clearance(p)
+            }
+            fn has_clearance(&self, p: DVec2, need: f64) -> bool {
+                (**self).has_clearance(p, need)
             }
             fn segment_is_clear(&self, a: DVec2, b: DVec2, radius: f64) -> bool {
                 (**self).segment_is_clear(a, b, radius)

@@ -177,6 +177,22 @@ impl NavMeshWorld {
         self.clearance_if_on(p, self.mesh().locate_from(p, last).is_some())
     }
 
+    /// [`has_clearance`](World::has_clearance) for a walker, as
+    /// [`clearance_from`](Self::clearance_from).
+    pub(crate) fn has_clearance_from(&self, p: DVec2, need: f64, last: &AtomicU32) -> bool {
+        self.has_clearance_if(p, need, || self.mesh().locate_from(p, last).is_some())
+    }
+
+    /// Whether `p`'s clearance is at least `need`, `on` saying whether the mesh holds `p`
+    /// (asked only when the answer depends on it).
+    fn has_clearance_if(&self, p: DVec2, need: f64, on: impl FnOnce() -> bool) -> bool {
+        // Every clearance is at least 0; none is at least NaN.
+        if need.is_nan() || need <= 0.0 {
+            return need <= 0.0;
+        }
+        on() && self.index.no_edge_nearer(p, need)
+    }
+
     /// The clearance of `p`, which the mesh holds when `on` (else it is off the free
     /// region: 0).
     fn clearance_if_on(&self, p: DVec2, on: bool) -> f64 {
@@ -259,6 +275,13 @@ impl World for NavMeshWorld {
 
     fn clearance(&self, p: DVec2) -> f64 {
         self.clearance_if_on(p, self.mesh().locate(p).is_some())
+    }
+
+    /// The walls within `need` of `p` only (the index's buckets round it), and `p` located
+    /// on the mesh: where [`clearance`](World::clearance) searches outwards in doubling
+    /// boxes until it meets a wall.
+    fn has_clearance(&self, p: DVec2, need: f64) -> bool {
+        self.has_clearance_if(p, need, || self.mesh().locate(p).is_some())
     }
 
     fn segment_is_clear(&self, a: DVec2, b: DVec2, radius: f64) -> bool {
@@ -414,7 +437,7 @@ impl EdgeIndex {
         if self.edges.is_empty() || !p.is_finite() {
             return 0.0;
         }
-        let dist = |[a, b]: [DVec2; 2]| p.distance(closest_on_segment(p, a, b).0);
+        let dist = |edge| point_distance(p, edge);
         let whole = self.bounds.size().max_element() + self.bounds.min.distance(p) + self.side;
         let mut reach = self.side;
         loop {
@@ -424,6 +447,27 @@ impl EdgeIndex {
             }
             reach *= 2.0;
         }
+    }
+
+    /// Whether no edge is nearer `p` than `need` > 0, by the distance
+    /// [`distance_to_point`](Self::distance_to_point) takes (so exactly when it is at
+    /// least `need`), looking only at the buckets within `need` of `p`: an edge in none of
+    /// them lies farther than `need` along an axis. Stops at the first edge nearer.
+    fn no_edge_nearer(&self, p: DVec2, need: f64) -> bool {
+        if self.edges.is_empty() || !p.is_finite() {
+            return false;
+        }
+        let mut clear = true;
+        self.index.for_each_bucket_near_segment(p, p, need, |list| {
+            for &e in list {
+                if point_distance(p, self.edges[e as usize]) < need {
+                    clear = false;
+                    return ControlFlow::Break(());
+                }
+            }
+            ControlFlow::Continue(())
+        });
+        clear
     }
 
     /// min(cap, distance from the segment `a`–`b` to the nearest edge); or, once an edge
@@ -480,6 +524,11 @@ impl EdgeIndex {
             })
         }
     }
+}
+
+/// The distance from `p` to the segment `edge`.
+fn point_distance(p: DVec2, [a, b]: [DVec2; 2]) -> f64 {
+    p.distance(closest_on_segment(p, a, b).0)
 }
 
 #[cfg(test)]

@@ -428,6 +428,13 @@ impl World for SurfaceWorld {
             .map_or(0.0, |w| w.clearance_from(p, &self.last.world))
     }
 
+    fn has_clearance(&self, p: DVec2, need: f64) -> bool {
+        match self.sheet_world() {
+            Some(w) => w.has_clearance_from(p, need, &self.last.world),
+            None => need <= 0.0,
+        }
+    }
+
     fn segment_is_clear(&self, a: DVec2, b: DVec2, radius: f64) -> bool {
         self.sheet_world()
             .is_some_and(|w| w.segment_is_clear(a, b, radius))

@@ -1288,10 +1288,12 @@ fn keep_height<W: World>(a: &mut CrowdAgent, pipeline: &Pipeline<Arc<W>>) {
 
 /// True when the step `from`–`to` keeps the pipeline's radius off the walls. Every point of
 /// the step lies within its length of `from`, so a clearance at `from` that much above the
-/// radius clears it (one lookup); else the exact segment test.
+/// radius clears it (one lookup on a grid, a look round `from` on a navmesh); else the
+/// exact segment test.
 fn step_is_clear<W: World>(pipeline: &Pipeline<Arc<W>>, from: DVec2, to: DVec2) -> bool {
     let (world, radius) = (pipeline.world(), pipeline.radius());
-    world.clearance(from) >= radius + from.distance(to) || world.segment_is_clear(from, to, radius)
+    world.has_clearance(from, radius + from.distance(to))
+        || world.segment_is_clear(from, to, radius)
 }
 
 /// Moves agent `a` by `by` when it may: not stuck, and the step clear of the walls for its
