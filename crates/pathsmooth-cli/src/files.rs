@@ -22,7 +22,15 @@ pub fn read_text(name: &str) -> Result<String> {
             .context("reading stdin")?;
         Ok(s)
     } else {
-        std::fs::read_to_string(name).with_context(|| format!("{name}: cannot read"))
+        std::fs::read_to_string(name).map_err(|e| match e.kind() {
+            // A binary file handed to a text format: say so, not "stream did not contain
+            // valid UTF-8".
+            std::io::ErrorKind::InvalidData => anyhow::anyhow!(
+                "{name}: cannot read: not UTF-8 text (a binary file? the one binary format \
+                 read is Detour's navmesh .bin, by its content)"
+            ),
+            _ => anyhow::Error::new(e).context(format!("{name}: cannot read")),
+        })
     }
 }
 

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use glam::{DVec2, DVec3};
 use pathsmooth::navmesh::load_surface;
 use pathsmooth::navmesh::{PolyId, Surface, SurfaceOptions, UpAxis};
-use support::{run, stdout};
+use support::{assert_clean_failure, run, stdout};
 
 fn corpus() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../pathsmooth/tests/data/corpus")
@@ -171,4 +171,21 @@ fn bench_on_a_flat_export_of_many_pieces_plans_every_query() {
             "{table}"
         );
     }
+}
+
+/// A binary file that is no navmesh is named as such; a Detour tile cache (a binary file
+/// RecastDemo saves beside its navmeshes) is refused by name.
+#[test]
+fn binary_files_that_are_no_navmesh_say_what_they_are() {
+    let dir = support::tmp_dir("corpus", "binary");
+    let noise = dir.join("noise.bin");
+    std::fs::write(&noise, [0xff, 0xfe, 0x00, 0x81, 0x12, 0x00, 0x00, 0x9c]).unwrap();
+    let bench = |file: &std::path::Path| {
+        let file = file.to_str().unwrap();
+        assert_clean_failure(&run(["bench", "--navmesh", file, "--queries", "1"]))
+    };
+    let e = bench(&noise);
+    assert!(e.contains("noise.bin: cannot read: not UTF-8 text"), "{e}");
+    let e = bench(&corpus().join("detour/rockingdice__all_tiles_tilecache.bin"));
+    assert!(e.contains("a Detour tile cache"), "{e}");
 }

@@ -119,12 +119,19 @@ def test_every_corpus_file_loads_and_plans(rel, up, detail):
 
 
 def test_the_corpus_detour_binaries_load_and_plan():
-    bins = sorted((CORPUS / "detour").glob("*.bin"))
-    assert bins, f"no Detour .bin in {CORPUS / 'detour'}"
-    for path in bins:
-        mesh = SurfaceMesh.load(path)
-        rel = path.relative_to(CORPUS).as_posix()
+    with open(CORPUS / "MANIFEST.tsv", newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    bins = [row["file"] for row in rows if row["format"] == "detour"]
+    assert len(bins) >= 11, f"{len(bins)} Detour files in MANIFEST.tsv"
+    for rel in bins:
+        mesh = SurfaceMesh.load(CORPUS / rel)
         check_loaded(mesh, rel, seed=sum(map(ord, rel)))
+    # A tile cache beside them is no navmesh: refused by name.
+    caches = [row["file"] for row in rows if row["file"].endswith("tilecache.bin")]
+    assert caches
+    for rel in caches:
+        with pytest.raises(pathsmooth.Error, match="a Detour tile cache"):
+            SurfaceMesh.load(CORPUS / rel)
 
 
 def test_load_takes_paths_and_strings_and_reports_what_it_repaired():

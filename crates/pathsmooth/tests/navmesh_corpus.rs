@@ -684,12 +684,14 @@ fn the_navmesh_json_written_reads_back_the_same() {
         let written = write_surface_json(&a);
         let b = parse_surface_json(&written, "written", &SurfaceOptions::default())
             .unwrap_or_else(|err| panic!("{}: {err}", e.file));
-        // Written after the repairs: nothing left to repair; what is in the polygons as
-        // written (edges no two polygons can share, bent polygons) is noticed again.
+        // Written after the repairs: nothing left to repair; what is in the polygons and
+        // the detail mesh as written (edges no two polygons can share, bent polygons,
+        // detail triangles with no plan-view area, which the writer keeps as given) is
+        // noticed again.
         let (ra, rb) = (a.load_report(), b.load_report());
         assert_eq!(
-            (rb.unjoined_edges, rb.non_planar),
-            (ra.unjoined_edges, ra.non_planar),
+            (rb.unjoined_edges, rb.non_planar, rb.detail_slivers),
+            (ra.unjoined_edges, ra.non_planar, ra.detail_slivers),
             "{}: {rb}",
             e.file
         );
@@ -698,6 +700,7 @@ fn the_navmesh_json_written_reads_back_the_same() {
             unjoined_example: None,
             non_planar: 0,
             worst_non_planar: None,
+            detail_slivers: 0,
             ..rb.clone()
         };
         assert!(repaired.is_clean(), "{}: {rb}", e.file);

@@ -2,7 +2,9 @@
 //! `tests/data/corpus/detour/` (RecastDemo's levels baked with RecastDemo's settings by the
 //! C++ Recast of `recastnavigation-sys`, written as RecastDemo's `Sample::saveAll` writes
 //! navmesh sets, and one tile as `dtCreateNavMeshData` returns it; made by
-//! `tools/detour-peer`'s `write-sets`, see the corpus's `SOURCES.md`), read with
+//! `tools/detour-peer`'s `write-sets`; and sets other projects saved: RecastDemo forks'
+//! own levels, go-detour's and DotRecast's test data, one with 64-bit refs; see the
+//! corpus's `SOURCES.md`), read with
 //! `navmesh::import::parse_detour` and checked against facts this file reads from the bytes
 //! itself with a minimal parser of its own: the polygon count, each polygon's corners
 //! (exactly, and inside its tile's box), each polygon's `dtPolyRef`, Detour's own links
@@ -17,15 +19,27 @@ use pathsmooth::navmesh::{Surface, SurfaceData, SurfaceOptions, UpAxis};
 
 /// The committed Detour files, with what each must hold: (file, tiles, ground polygons,
 /// off-mesh connections).
-const FILES: [(&str, usize, usize, usize); 5] = [
+/// (The counts of the files other projects saved are those their headers give, summed
+/// over the tiles by a decoder of the collector's, independent of both readers.)
+const FILES: [(&str, usize, usize, usize); 11] = [
     ("dungeon.solo_navmesh.bin", 1, 118, 0),
     ("dungeon.all_tiles_navmesh.bin", 41, 143, 3),
     ("nav_test.solo_navmesh.bin", 1, 155, 0),
     ("nav_test.all_tiles_navmesh.bin", 34, 220, 0),
     ("nav_test.tile.bin", 1, 155, 0),
+    ("ikpil__all_tiles_navmesh.bin", 66, 271, 0),
+    ("arl__offmeshcons.bin", 4, 120, 1),
+    ("arl__twisted.bin", 6, 43, 0),
+    ("rockingdice__all_tiles_navmesh.bin", 50, 85, 0),
+    ("rockingdice__all_cache_navmesh.bin", 31, 52, 0),
+    ("SkadyCat__lostArea.bin", 1, 110, 0),
 ];
 
-/// Every `.bin` file of the corpus's `detour/` folder, which must be exactly [`FILES`].
+/// The committed tile caches (`TSET`): Detour files that are not navmeshes.
+const TILE_CACHES: [&str; 1] = ["rockingdice__all_tiles_tilecache.bin"];
+
+/// Every navmesh `.bin` file of the corpus's `detour/` folder, which must hold exactly
+/// [`FILES`] and [`TILE_CACHES`].
 fn corpus() -> Vec<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus/detour");
     let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
@@ -39,10 +53,31 @@ fn corpus() -> Vec<PathBuf> {
         .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
         .collect();
     names.sort();
-    let mut want: Vec<&str> = FILES.iter().map(|f| f.0).collect();
+    let mut want: Vec<&str> = FILES.iter().map(|f| f.0).chain(TILE_CACHES).collect();
     want.sort();
     assert_eq!(names, want, "{}: the committed files", dir.display());
+    files.retain(|p| !TILE_CACHES.iter().any(|t| p.ends_with(t)));
     files
+}
+
+/// A tile cache (what RecastDemo's Temp Obstacles sample saves: compressed heightfield
+/// layers, built into tiles at run time) is recognised and refused by name, not read as
+/// text or as a corrupt navmesh.
+#[test]
+fn tile_caches_are_refused_by_name() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus/detour");
+    for name in TILE_CACHES {
+        let path = dir.join(name);
+        let bytes = std::fs::read(&path).unwrap();
+        assert!(is_detour(&bytes), "{name}");
+        let err = load_surface(&path, &SurfaceOptions::default())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains(name) && err.contains("a Detour tile cache") && err.contains("MSET"),
+            "{name}: {err}"
+        );
+    }
 }
 
 /// What [`FILES`] says of `name`.
@@ -76,6 +111,9 @@ struct Tile {
     verts: Vec<[f32; 3]>,
     polys: Vec<Poly>,
     off_mesh_cons: usize,
+    /// `walkableHeight`, `walkableRadius`, `walkableClimb` as stored.
+    agent: [f32; 3],
+    detail_meshes: usize,
 }
 
 /// A navmesh set read the simplest way: the tile records are 8 bytes (32-bit refs) when the
@@ -148,6 +186,8 @@ fn read_set(b: &[u8]) -> (Vec<Tile>, bool) {
                 })
                 .collect(),
             off_mesh_cons: cons,
+            agent: [f32_at(d, 60), f32_at(d, 64), f32_at(d, 68)],
+            detail_meshes: dmeshes,
         });
         at += size;
     }
@@ -365,15 +405,20 @@ fn every_file_loads_with_the_defaults_as_one_surface() {
         assert_eq!(surface.num_polygons(), want_ground, "{name}: {report}");
         assert_eq!(surface.links().len(), want_links, "{name}");
         assert_eq!(surface.up(), UpAxis::Y, "{name}");
-        // RecastDemo's agent: climb 0.9, height 2, radius 0.6.
+        // The bake's agent as the first tile's header stores it (RecastDemo's: height 2,
+        // radius 0.6, climb 0.9; a game server's level: climb 0.2).
+        let (tiles, _) = read_set(&std::fs::read(&path).unwrap());
+        let [h, r, c] = tiles[0].agent.map(f64::from);
         let agent = surface.bake_agent();
         assert_eq!(
             (agent.height, agent.radius, agent.climb),
-            (Some(2.0), Some(0.6f32.into()), Some(0.9f32.into())),
+            (Some(h), Some(r), Some(c)),
             "{name}"
         );
-        assert!(surface.detail().is_some(), "{name}: Recast's detail mesh");
-        if want_links > 0 {
+        // Recast's detail mesh where a tile has one (a tile cache's tiles have none).
+        let detailed = tiles.iter().any(|t| t.detail_meshes > 0);
+        assert_eq!(surface.detail().is_some(), detailed, "{name}");
+        if name.starts_with("dungeon.all_tiles") {
             // OffMeshConnectionTool's: area SAMPLE_POLYAREA_JUMP (5), flag
             // SAMPLE_POLYFLAGS_JUMP (8), radius the agent's, user ids from 1000; two
             // one-way jumps and one both ways.

@@ -14,17 +14,27 @@
 use std::sync::Arc;
 
 use glam::DVec3;
-use pathsmooth::navmesh::{load_surface, SurfaceMesh, SurfaceOptions, SurfaceQuery};
+use pathsmooth::navmesh::{load_surface, PointFlags, SurfaceMesh, SurfaceOptions, SurfaceQuery};
 use pathsmooth::{Pipeline, Preset, SurfaceWorld};
+
+/// The corpus's Detour file `name` loaded with the defaults, and a pipeline of the
+/// shortest preset at radius 0 on it.
+fn shortest_on(name: &str) -> (Arc<SurfaceMesh>, Pipeline<SurfaceWorld>) {
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/corpus/detour")
+        .join(name);
+    let surface = load_surface(file, &SurfaceOptions::default()).unwrap();
+    let mesh = Arc::new(SurfaceMesh::new(surface).unwrap());
+    let world = SurfaceWorld::new(Arc::clone(&mesh));
+    (
+        mesh,
+        Pipeline::preset(world, 0.0, Preset::Shortest).unwrap(),
+    )
+}
 
 #[test]
 fn routes_over_off_mesh_links_plan() {
-    let file = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/corpus/detour/dungeon.all_tiles_navmesh.bin"
-    );
-    let surface = load_surface(file, &SurfaceOptions::default()).unwrap();
-    let mesh = Arc::new(SurfaceMesh::new(surface).unwrap());
+    let (mesh, mut pipeline) = shortest_on("dungeon.all_tiles_navmesh.bin");
     let surface = mesh.surface();
     // A 64-bit LCG (Knuth's MMIX constants): the same ends on every run.
     let mut seed: u64 = 12345;
@@ -43,8 +53,6 @@ fn routes_over_off_mesh_links_plan() {
             acc + surface.vertices()[v as usize] * (wk / sum)
         })
     };
-    let mut pipeline =
-        Pipeline::preset(SurfaceWorld::new(Arc::clone(&mesh)), 0.0, Preset::Shortest).unwrap();
     let mut query = SurfaceQuery::new();
     // Every snapped end inside its polygon, strictly: the oracle is the ring itself.
     for (i, link) in surface.links().iter().enumerate() {
@@ -87,4 +95,44 @@ fn routes_over_off_mesh_links_plan() {
         failed.len(),
         failed[0]
     );
+}
+
+/// RecastDemo's own answer on a file another project saved: go-detour's
+/// `testdata/offmeshcons.bin` (RecastDemo's dungeon with one off-mesh connection placed in
+/// RecastDemo), whose test (`detour/offmeshcons_test.go`) records the straight path
+/// RecastDemo's GUI found between two points: the start, the connection's start (flagged
+/// as an off-mesh connection), its end, the goal. The shortest route takes the same
+/// connection, so the planned path is those four points: the same in plan view to the six
+/// decimals RecastDemo printed (the link's ends are moved into their polygons by a few
+/// tolerances), the middle two flagged as a link's start and end.
+#[test]
+fn a_route_over_a_connection_is_the_one_recastdemo_found() {
+    let (_, mut pipeline) = shortest_on("arl__offmeshcons.bin");
+    let recastdemo = [
+        DVec3::new(-17.323172, 3.074387, -3.366402),
+        DVec3::new(-17.767578, 2.514686, -0.300116),
+        DVec3::new(-6.194458, 0.197294, 1.019781),
+        DVec3::new(-4.377790, -0.000053, -1.633406),
+    ];
+    let path = pipeline.plan_surface(recastdemo[0], recastdemo[3]).unwrap();
+    let got: Vec<DVec3> = path.iter().map(|p| p.position).collect();
+    assert_eq!(path.len(), 4, "{got:?}");
+    for (k, (p, want)) in path.iter().zip(recastdemo).enumerate() {
+        let plan = |v: DVec3| glam::DVec2::new(v.x, v.z);
+        assert!(
+            plan(p.position).distance(plan(want)) < 1e-5,
+            "point {k}: {} is not RecastDemo's {want}",
+            p.position
+        );
+        // Heights: the floor's under the point (RecastDemo printed the points it was
+        // given for the ends): within the bake's climb.
+        assert!(
+            (p.position.y - want.y).abs() < 0.9,
+            "point {k}: {}",
+            p.position
+        );
+    }
+    let flags: Vec<PointFlags> = path.iter().map(|p| p.flags).collect();
+    assert!(flags[1].contains(PointFlags::LINK_START), "{flags:?}");
+    assert!(flags[2].contains(PointFlags::LINK_END), "{flags:?}");
 }

@@ -26,6 +26,11 @@ const SET_VERSION: i32 = 1;
 const TILE_MAGIC: [u8; 4] = *b"VAND";
 /// `DT_NAVMESH_VERSION`.
 const TILE_VERSION: i32 = 7;
+/// `'T'<<24 | 'S'<<16 | 'E'<<8 | 'T'` (RecastDemo's `TILECACHESET_MAGIC`, the file its
+/// Temp Obstacles sample saves) and `'D'<<24 | 'T'<<16 | 'L'<<8 | 'R'`
+/// (`DT_TILECACHE_MAGIC`, one compressed layer), as stored, each followed by version 1:
+/// recognised only to be refused by name (they hold heightfield layers, not a navmesh).
+const TILE_CACHE_MAGICS: [[u8; 8]; 2] = [*b"TEST\x01\0\0\0", *b"RLTD\x01\0\0\0"];
 
 /// `sizeof(NavMeshSetHeader)`: magic, version, numTiles and the 28-byte `dtNavMeshParams`.
 const SET_HEADER_SIZE: usize = 40;
@@ -694,7 +699,8 @@ fn agent(t: &Tile) -> Result<BakeAgent> {
 /// Errors, each an [`Error::InvalidPolygon`] naming the file and, where it is about one,
 /// the tile by its position in the file and the byte where its data starts
 /// (`level.bin: tile 3 (at byte 1234): polygon 5 uses vertex 40, but the tile has 30
-/// vertices`): a magic other than `MSET` or `DNAV` (big-endian ones named as such); a set
+/// vertices`): a magic other than `MSET` or `DNAV` (big-endian ones, and a tile cache's,
+/// named as such); a set
 /// version other than 1 or a tile version other than 7; a truncated set header, tile
 /// record or tile (naming the section that runs past the end); a data size below 0 or
 /// beyond the file; sections that do not add up to the tile's size; a count below 0; a set
@@ -815,6 +821,15 @@ pub fn parse_detour(bytes: &[u8], file: &str) -> Result<SurfaceData> {
                 "a big-endian Detour navmesh: this reader reads little-endian ones",
             ))
         }
+        _ if is_tile_cache(bytes) => {
+            return Err(bad(
+                file,
+                "a Detour tile cache (`dtTileCache`'s compressed heightfield layers, as \
+                 RecastDemo's Temp Obstacles sample saves them), not a navmesh: its tiles \
+                 are built at run time; save the built navmesh instead (a navmesh set, \
+                 MSET, as the Solo and Tile Mesh samples save it)",
+            ))
+        }
         _ => {
             let start = &bytes[..bytes.len().min(4)];
             return Err(bad(
@@ -840,18 +855,27 @@ pub fn parse_detour(bytes: &[u8], file: &str) -> Result<SurfaceData> {
     Ok(out.data)
 }
 
-/// Whether `bytes` start as Detour's binary navmeshes do: a navmesh set's magic (`MSET`,
+/// Whether `bytes` start as Detour's binary files do: a navmesh set's magic (`MSET`,
 /// stored as the little-endian int `b"TESM"`) or a tile's (`DNAV`, `b"VAND"`), for telling
-/// the format from the content. O(1).
+/// the format from the content; also a tile cache's (`TSET` or a layer's `DTLR`, version
+/// 1), which [`parse_detour`] recognises to refuse by name. O(1).
 ///
 /// ```
 /// use pathsmooth::navmesh::is_detour;
 /// assert!(is_detour(b"TESM\x01\x00\x00\x00"));
 /// assert!(is_detour(b"VAND\x07\x00\x00\x00"));
-/// assert!(!is_detour(b"MSET") && !is_detour(b"VA"));
+/// assert!(is_detour(b"TEST\x01\x00\x00\x00")); // a tile cache, refused by parse_detour
+/// assert!(!is_detour(b"MSET") && !is_detour(b"VA") && !is_detour(b"TEST case"));
 /// ```
 pub fn is_detour(bytes: &[u8]) -> bool {
-    matches!(bytes.get(..4), Some(m) if m == SET_MAGIC || m == TILE_MAGIC)
+    matches!(bytes.get(..4), Some(m) if m == SET_MAGIC || m == TILE_MAGIC) || is_tile_cache(bytes)
+}
+
+/// Whether `bytes` start as a Detour tile cache set or layer (magic and version 1).
+fn is_tile_cache(bytes: &[u8]) -> bool {
+    bytes
+        .get(..8)
+        .is_some_and(|head| TILE_CACHE_MAGICS.iter().any(|m| head == m))
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@
 //! (`scene/resources/navigation_mesh.cpp`: `vertices`, `polygons`, the agent properties and
 //! their defaults) and `NavigationRegion3D` (the region's global transform places the mesh).
 
-use glam::{DAffine3, DMat3, DVec3};
+use glam::{DAffine3, DMat3, DVec2, DVec3};
 use rustc_hash::FxHashMap;
 
 use crate::error::{excerpt, Error, Result};
@@ -81,6 +81,17 @@ pub fn is_godot(text: &str) -> bool {
 ///   unless another resource refers to it by a property named `…navmesh` or
 ///   `…navigation_mesh` (a Godot 3 `MeshLibrary` item, which only a `GridMap` places): then
 ///   it is left out. A region whose mesh is in another file (`ExtResource(…)`) is not read.
+/// - **2D.** A file with no baked `NavigationMesh` is read for Godot's 2D
+///   `NavigationPolygon` resources instead: `vertices` (`PackedVector2Array`; Godot 3
+///   `PoolVector2Array`) and `polygons` as above (the `outlines` they were made from are
+///   not needed), placed by the regions that use them (`navigation_polygon`, Godot 3 and
+///   early 4.0 `navpoly`: `NavigationRegion2D`, `NavigationPolygonInstance`) through the 2D
+///   nodes' `position`, `rotation` (radians; older Godot 3: `rotation_degrees`), `scale` and
+///   `skew`, or a `transform = Transform2D(…)`, composed as Godot composes them. The result
+///   is z up, in the file's units (pixels), vertex `(x, y)` at `(x, y, 0)` (Godot's y axis
+///   points down the screen: a mirror image, which planning does not mind); the agent's
+///   radius only where the resource writes `agent_radius`. A file with both kinds is read
+///   in 3D.
 /// - **Output.** The placed meshes' vertices, one after the other, and their polygons,
 ///   indexing that combined list; areas and flags empty (every polygon area 0: a Godot
 ///   region's `navigation_layers` and costs belong to the region, not to polygons); no
@@ -135,7 +146,7 @@ pub fn is_godot(text: &str) -> bool {
 /// assert_eq!((data.agent.radius, data.agent.climb), (Some(0.25), Some(0.25)));
 ///
 /// let e = parse_godot("[gd_scene format=3]\n[node name=\"A\" type=\"Node3D\"]\n", "empty.tscn").unwrap_err();
-/// assert_eq!(e.to_string(), "invalid polygon: empty.tscn: the file has no NavigationMesh resource");
+/// assert_eq!(e.to_string(), "invalid polygon: empty.tscn: the file has no NavigationMesh (3D) or NavigationPolygon (2D) resource");
 /// # Ok::<(), pathsmooth::Error>(())
 /// ```
 pub fn parse_godot(text: &str, file: &str) -> Result<SurfaceData> {
@@ -600,10 +611,12 @@ impl<'a> Scanner<'a> {
 
 // ---- what the file says -----------------------------------------------------------------
 
-/// A `NavigationMesh` resource as written.
+/// A `NavigationMesh` (or 2D `NavigationPolygon`) resource as written.
 struct Mesh {
     /// The sub-resource id; `None` for a `.tres`'s own `[resource]`.
     id: Option<String>,
+    /// A 2D `NavigationPolygon`: its vertices are `(x, y, 0)`.
+    flat: bool,
     vertices: Vec<DVec3>,
     polygons: Vec<Vec<u32>>,
     /// Where each polygon's list starts.
@@ -627,12 +640,63 @@ struct Node {
     parent: Option<String>,
     kind: Option<String>,
     at: Pos,
-    /// The `transform`, or why it is not one; an error only matters (and is reported) when
-    /// the node is on a region's chain (a 2D node's `Transform2D` is not).
+    /// The `transform` (`Transform3D`, or a 2D node's `Transform2D` in the plane), or why
+    /// it is not one; an error only matters (and is reported) when the node is on a
+    /// region's chain.
     transform: Option<Result<DAffine3>>,
+    /// A 2D node's `position`, `rotation`, `scale` and `skew`, as written.
+    plane: Plane,
     mesh: Option<Ref>,
     enabled: bool,
     top_level: bool,
+}
+
+/// A 2D node's placement keys (`Node2D`), each as written or why it is not a value; the
+/// node's transform when any is given.
+#[derive(Default)]
+struct Plane {
+    position: Option<Result<DVec2>>,
+    /// Radians (Godot 4 and 3.x write `rotation`); `rotation_degrees` (older Godot 3).
+    rotation: Option<Result<f64>>,
+    degrees: Option<Result<f64>>,
+    scale: Option<Result<DVec2>>,
+    skew: Option<Result<f64>>,
+}
+
+impl Plane {
+    /// The node's transform in the plane (z kept), as Godot's `Transform2D` composes it
+    /// (`set_rotation_scale_and_skew`, then the position); `None` when no key is given.
+    fn affine(&self) -> Option<Result<DAffine3>> {
+        let given = self.position.is_some()
+            || self.rotation.is_some()
+            || self.degrees.is_some()
+            || self.scale.is_some()
+            || self.skew.is_some();
+        let value = |f: &Option<Result<f64>>| f.clone().transpose();
+        let made = || -> Result<DAffine3> {
+            let position = self.position.clone().transpose()?.unwrap_or(DVec2::ZERO);
+            let rotation = match value(&self.rotation)? {
+                Some(r) => r,
+                None => value(&self.degrees)?.map_or(0.0, f64::to_radians),
+            };
+            let scale = self.scale.clone().transpose()?.unwrap_or(DVec2::ONE);
+            let skew = value(&self.skew)?.unwrap_or(0.0);
+            let (x, y) = (
+                DVec2::from_angle(rotation) * scale.x,
+                DVec2::from_angle(rotation + skew).perp() * scale.y,
+            );
+            Ok(plane_affine(x, y, position))
+        };
+        given.then(made)
+    }
+}
+
+/// The 3D affine map of the 2D one with columns `x`, `y` and origin `o` (z kept).
+fn plane_affine(x: DVec2, y: DVec2, o: DVec2) -> DAffine3 {
+    DAffine3::from_mat3_translation(
+        DMat3::from_cols(x.extend(0.0), y.extend(0.0), DVec3::Z),
+        o.extend(0.0),
+    )
 }
 
 /// The file, read.
@@ -711,32 +775,53 @@ impl Scanner<'_> {
         }
     }
 
-    fn vertices(&self, v: &Value) -> Result<Vec<DVec3>> {
-        let args = self.packed(
-            v,
-            &["PackedVector3Array", "PoolVector3Array", "Vector3Array"],
-            "vertices",
-        )?;
-        if !args.len().is_multiple_of(3) {
+    /// A `NavigationMesh`'s vertices, or a 2D `NavigationPolygon`'s (`flat`: `(x, y, 0)`).
+    fn vertices(&self, v: &Value, flat: bool) -> Result<Vec<DVec3>> {
+        let (names, n, what) = match flat {
+            false => (
+                ["PackedVector3Array", "PoolVector3Array", "Vector3Array"],
+                3,
+                "(x, y, z)",
+            ),
+            true => (
+                ["PackedVector2Array", "PoolVector2Array", "Vector2Array"],
+                2,
+                "(x, y)",
+            ),
+        };
+        let args = self.packed(v, &names, "vertices")?;
+        if !args.len().is_multiple_of(n) {
             return Err(self.error(
                 v.pos().unwrap_or(self.pos()),
                 format!(
-                    "`vertices` has {} numbers, not a whole number of (x, y, z) vertices",
+                    "`vertices` has {} numbers, not a whole number of {what} vertices",
                     args.len()
                 ),
             ));
         }
-        args.chunks_exact(3)
+        args.chunks_exact(n)
             .enumerate()
             .map(|(i, c)| {
                 let what = format!("vertex {i}");
-                Ok(DVec3::new(
-                    self.finite(&c[0], &what)?,
-                    self.finite(&c[1], &what)?,
-                    self.finite(&c[2], &what)?,
-                ))
+                let mut xyz = [0.0; 3];
+                for (slot, a) in xyz.iter_mut().zip(c) {
+                    *slot = self.finite(a, &what)?;
+                }
+                Ok(DVec3::from_array(xyz))
             })
             .collect()
+    }
+
+    /// A `Vector2(x, y)`, for `what`.
+    fn vector2(&self, v: &Value, what: &str) -> Result<DVec2> {
+        let args = self.packed(v, &["Vector2"], what)?;
+        match args {
+            [x, y] => Ok(DVec2::new(self.finite(x, what)?, self.finite(y, what)?)),
+            _ => Err(self.error(
+                v.pos().unwrap_or(self.pos()),
+                format!("`{what}` has {} numbers, expected 2", args.len()),
+            )),
+        }
     }
 
     fn polygons(&self, v: &Value) -> Result<(Vec<Vec<u32>>, Vec<Pos>)> {
@@ -815,6 +900,27 @@ impl Scanner<'_> {
 
     fn transform(&self, v: &Value) -> Result<DAffine3> {
         let at = v.pos().unwrap_or(self.pos());
+        if let Value::Call("Transform2D", args, _) = v {
+            // A 2D node's: the x axis, the y axis, the origin.
+            let x = args
+                .iter()
+                .map(|a| self.finite(a, "transform"))
+                .collect::<Result<Vec<f64>>>()?;
+            let [xx, xy, yx, yy, ox, oy] = x[..] else {
+                return Err(self.error(
+                    at,
+                    format!(
+                        "`transform` has {} numbers, expected 6 (Transform2D)",
+                        x.len()
+                    ),
+                ));
+            };
+            return Ok(plane_affine(
+                DVec2::new(xx, xy),
+                DVec2::new(yx, yy),
+                DVec2::new(ox, oy),
+            ));
+        }
         let args = self.packed(v, &["Transform3D", "Transform"], "transform")?;
         if args.len() != 12 {
             return Err(self.error(
@@ -863,7 +969,8 @@ fn read<'a>(text: &'a str, file: &'a str) -> Result<Scene> {
         nodes: Vec::new(),
         held: Vec::new(),
     };
-    let mut main_is_mesh = false;
+    // The `.tres`'s own resource: a NavigationMesh (Some(false)) or NavigationPolygon.
+    let mut main_is_mesh = None;
     let mut section = Section::None;
     loop {
         s.skip_space();
@@ -875,15 +982,18 @@ fn read<'a>(text: &'a str, file: &'a str) -> Result<Scene> {
                     if let Some(v) = tag.attr("format") {
                         scene.godot4 = !matches!(v, Value::Number("1" | "2", _));
                     }
-                    main_is_mesh = tag.text("type").as_deref() == Some("NavigationMesh");
+                    main_is_mesh = mesh_kind(tag.text("type").as_deref());
                     Section::None
                 }
-                "sub_resource" if tag.text("type").as_deref() == Some("NavigationMesh") => {
-                    scene.meshes.push(Mesh::new(tag.text("id")));
+                "sub_resource" if mesh_kind(tag.text("type").as_deref()).is_some() => {
+                    let flat = mesh_kind(tag.text("type").as_deref()) == Some(true);
+                    scene.meshes.push(Mesh::new(tag.text("id"), flat));
                     Section::Mesh(scene.meshes.len() - 1)
                 }
-                "resource" if main_is_mesh => {
-                    scene.meshes.push(Mesh::new(None));
+                "resource" if main_is_mesh.is_some() => {
+                    scene
+                        .meshes
+                        .push(Mesh::new(None, main_is_mesh == Some(true)));
                     Section::Mesh(scene.meshes.len() - 1)
                 }
                 "node" => {
@@ -893,6 +1003,7 @@ fn read<'a>(text: &'a str, file: &'a str) -> Result<Scene> {
                         kind: tag.text("type"),
                         at: tag.at,
                         transform: None,
+                        plane: Plane::default(),
                         mesh: None,
                         enabled: true,
                         top_level: false,
@@ -912,7 +1023,7 @@ fn read<'a>(text: &'a str, file: &'a str) -> Result<Scene> {
                 let v = s.value(keep, 1)?;
                 let mesh = &mut scene.meshes[m];
                 match key {
-                    "vertices" => mesh.vertices = s.vertices(&v)?,
+                    "vertices" => mesh.vertices = s.vertices(&v, mesh.flat)?,
                     "polygons" => (mesh.polygons, mesh.polygon_at) = s.polygons(&v)?,
                     _ => {
                         if let Some(k) = agent {
@@ -924,13 +1035,32 @@ fn read<'a>(text: &'a str, file: &'a str) -> Result<Scene> {
             Section::Node(n) => {
                 let keep = matches!(
                     key,
-                    "transform" | "navigation_mesh" | "navmesh" | "enabled" | "top_level"
+                    "transform"
+                        | "navigation_mesh"
+                        | "navmesh"
+                        | "navigation_polygon"
+                        | "navpoly"
+                        | "enabled"
+                        | "top_level"
+                        | "position"
+                        | "rotation"
+                        | "rotation_degrees"
+                        | "scale"
+                        | "skew"
                 );
                 let v = s.value(keep, 1)?;
                 let node = &mut scene.nodes[n];
+                let plane = &mut node.plane;
                 match key {
                     "transform" => node.transform = Some(s.transform(&v)),
-                    "navigation_mesh" | "navmesh" => node.mesh = reference(&v),
+                    "navigation_mesh" | "navmesh" | "navigation_polygon" | "navpoly" => {
+                        node.mesh = reference(&v)
+                    }
+                    "position" => plane.position = Some(s.vector2(&v, key)),
+                    "rotation" => plane.rotation = Some(s.finite(&v, key)),
+                    "rotation_degrees" => plane.degrees = Some(s.finite(&v, key)),
+                    "scale" => plane.scale = Some(s.vector2(&v, key)),
+                    "skew" => plane.skew = Some(s.finite(&v, key)),
                     "enabled" => node.enabled = s.boolean(&v, key)?,
                     "top_level" => node.top_level = s.boolean(&v, key)?,
                     _ => {}
@@ -949,10 +1079,21 @@ fn read<'a>(text: &'a str, file: &'a str) -> Result<Scene> {
     Ok(scene)
 }
 
+/// Whether a resource type is a navigation mesh: `Some(false)` for a `NavigationMesh`,
+/// `Some(true)` for a 2D `NavigationPolygon`.
+fn mesh_kind(kind: Option<&str>) -> Option<bool> {
+    match kind {
+        Some("NavigationMesh") => Some(false),
+        Some("NavigationPolygon") => Some(true),
+        _ => None,
+    }
+}
+
 impl Mesh {
-    fn new(id: Option<String>) -> Self {
+    fn new(id: Option<String>, flat: bool) -> Self {
         Mesh {
             id,
+            flat,
             vertices: Vec::new(),
             polygons: Vec::new(),
             polygon_at: Vec::new(),
@@ -986,9 +1127,10 @@ fn global(
     i: usize,
     file: &str,
 ) -> Result<DAffine3> {
-    let own = |n: &Node| match &n.transform {
-        None => Ok(DAffine3::IDENTITY),
-        Some(t) => t.clone(),
+    let own = |n: &Node| match (&n.transform, n.plane.affine()) {
+        (Some(t), None) => t.clone(),
+        (_, Some(t)) => t,
+        (None, None) => Ok(DAffine3::IDENTITY),
     };
     let mut node = &nodes[i];
     let mut t = own(node)?;
@@ -1097,12 +1239,18 @@ fn place(scene: &Scene, file: &str) -> Result<SurfaceData> {
             placed.push((m, DAffine3::IDENTITY));
         }
     }
-    placed.retain(|&(m, _)| !scene.meshes[m].polygons.is_empty());
+    // A file with baked 3D meshes is read in 3D, its 2D NavigationPolygons (an overlay's)
+    // left out; a file with only 2D ones is read in the plane, z up.
+    let baked = |m: usize| !scene.meshes[m].polygons.is_empty();
+    let flat = !placed
+        .iter()
+        .any(|&(m, _)| baked(m) && !scene.meshes[m].flat);
+    placed.retain(|&(m, _)| baked(m) && scene.meshes[m].flat == flat);
     if placed.is_empty() {
         return Err(nothing_placed(scene, file, external, disabled, held));
     }
 
-    let mut data = SurfaceData::new(UpAxis::Y);
+    let mut data = SurfaceData::new(if flat { UpAxis::Z } else { UpAxis::Y });
     let mut checked = vec![false; scene.meshes.len()];
     for &(m, t) in &placed {
         let mesh = &scene.meshes[m];
@@ -1126,28 +1274,33 @@ fn place(scene: &Scene, file: &str) -> Result<SurfaceData> {
                 .map(|p| p.iter().map(|&i| i + offset).collect()),
         );
     }
-    data.agent = agent(scene, &placed);
+    data.agent = agent(scene, &placed, flat);
     Ok(data)
 }
 
 /// The bake's agent: each value the placed meshes agree on (written, else Godot's default).
-fn agent(scene: &Scene, placed: &[(usize, DAffine3)]) -> BakeAgent {
+/// A 2D `NavigationPolygon`'s agent: only its `agent_radius` (Godot 4.2 and later), in
+/// pixels, when every placed polygon writes the same; a 2D agent has no height or climb.
+fn agent(scene: &Scene, placed: &[(usize, DAffine3)], flat: bool) -> BakeAgent {
     let defaults = if scene.godot4 {
         GODOT4_AGENT
     } else {
         GODOT3_AGENT
     };
     let value = |k: usize| {
-        let mut values = placed
-            .iter()
-            .map(|&(m, _)| scene.meshes[m].agent[k].unwrap_or(defaults[k]));
-        let first = values.next()?;
-        values.all(|v| v == first).then_some(first)
+        let mut values = placed.iter().map(|&(m, _)| match flat {
+            // 2D resources write no default we could rely on (4.2's radius is 10 px;
+            // before 4.2 there is none).
+            true => scene.meshes[m].agent[k],
+            false => Some(scene.meshes[m].agent[k].unwrap_or(defaults[k])),
+        });
+        let first = values.next()??;
+        values.all(|v| v == Some(first)).then_some(first)
     };
     BakeAgent {
-        height: value(0),
+        height: (!flat).then(|| value(0)).flatten(),
         radius: value(1),
-        climb: value(2),
+        climb: (!flat).then(|| value(2)).flatten(),
     }
 }
 
@@ -1170,7 +1323,7 @@ fn nothing_placed(
             "the file has no NavigationMesh resource; its {external} navigation region(s) use meshes saved in other files (ExtResource), which are not read"
         )
     } else if n == 0 {
-        "the file has no NavigationMesh resource".to_string()
+        "the file has no NavigationMesh (3D) or NavigationPolygon (2D) resource".to_string()
     } else if baked == 0 {
         format!("the file has {n} NavigationMesh resource(s) but none is baked (no polygons)")
     } else if disabled > 0 && held == 0 {
@@ -1417,7 +1570,7 @@ item/0/navmesh_transform = Transform( 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0 )
     fn nothing_to_read_says_why() {
         assert_eq!(
             err("[gd_scene format=3]\n"),
-            "invalid polygon: t.tscn: the file has no NavigationMesh resource"
+            "invalid polygon: t.tscn: the file has no NavigationMesh (3D) or NavigationPolygon (2D) resource"
         );
         let unbaked = "[gd_scene format=3]\n[sub_resource type=\"NavigationMesh\" id=\"n\"]\nagent_radius = 0.3\n[node name=\"R\" type=\"NavigationRegion3D\"]\nnavigation_mesh = SubResource(\"n\")\n";
         assert_eq!(
@@ -1670,5 +1823,90 @@ polygons = [PackedInt32Array(0, 1, 2),]
                 let _ = parse_godot(&text[..i], "prefix.tscn");
             }
         }
+    }
+
+    /// A 2D `NavigationPolygon` (Godot 4) placed by its region's and its parent's
+    /// `position`, `rotation` and `scale`, composed as Godot composes `Transform2D`s: in
+    /// the plane, z up; the agent's radius as written, no height or climb.
+    #[test]
+    fn navigation_polygons_are_read_in_the_plane_where_their_regions_place_them() {
+        let text = r#"[gd_scene load_steps=2 format=3]
+
+[sub_resource type="NavigationPolygon" id="NavigationPolygon_a"]
+vertices = PackedVector2Array(0, 0, 4, 0, 4, 2, 0, 2)
+polygons = [PackedInt32Array(0, 1, 2, 3)]
+outlines = [PackedVector2Array(0, 0, 4, 0, 4, 2, 0, 2)]
+agent_radius = 12.0
+
+[node name="Level" type="Node2D"]
+position = Vector2(100, 50)
+scale = Vector2(2, 2)
+
+[node name="Region" type="NavigationRegion2D" parent="."]
+position = Vector2(10, 0)
+rotation = 1.5707963267948966
+navigation_polygon = SubResource("NavigationPolygon_a")
+"#;
+        let data = parse(text).unwrap();
+        assert_eq!(data.up, UpAxis::Z);
+        assert_eq!(data.polygons, vec![vec![0, 1, 2, 3]]);
+        // (x, y) -> Level(Region(x, y)) = 2 ((-y, x) + (10, 0)) + (100, 50).
+        let want = [(120.0, 50.0), (120.0, 58.0), (116.0, 58.0), (116.0, 50.0)];
+        for (v, (x, y)) in data.vertices.iter().zip(want) {
+            assert!(
+                v.distance(DVec3::new(x, y, 0.0)) < 1e-12,
+                "{v} != ({x}, {y})"
+            );
+        }
+        assert_eq!(
+            (data.agent.height, data.agent.radius, data.agent.climb),
+            (None, Some(12.0), None)
+        );
+    }
+
+    /// Godot 3's `NavigationPolygonInstance` (`navpoly`, `PoolVector2Array`,
+    /// `rotation_degrees`) under a node placed by a `Transform2D`; and a file with a 3D
+    /// `NavigationMesh` as well is read in 3D, the 2D polygon left out.
+    #[test]
+    fn godot3_navigation_polygons_and_files_with_both_kinds() {
+        let text = r#"[gd_scene load_steps=2 format=2]
+
+[sub_resource type="NavigationPolygon" id=1]
+vertices = PoolVector2Array( 0, 0, 4, 0, 4, 2 )
+polygons = [ PoolIntArray( 0, 1, 2 ) ]
+
+[node name="Root" type="CanvasLayer"]
+transform = Transform2D( 1, 0, 0, 1, 5, 7 )
+
+[node name="Nav" type="NavigationPolygonInstance" parent="."]
+rotation_degrees = 180.0
+navpoly = SubResource( 1 )
+"#;
+        let data = parse(text).unwrap();
+        assert_eq!(data.up, UpAxis::Z);
+        // (x, y) -> (-x, -y) + (5, 7).
+        let want = [(5.0, 7.0), (1.0, 7.0), (1.0, 5.0)];
+        for (v, (x, y)) in data.vertices.iter().zip(want) {
+            assert!(
+                v.distance(DVec3::new(x, y, 0.0)) < 1e-12,
+                "{v} != ({x}, {y})"
+            );
+        }
+        assert_eq!(data.agent.radius, None);
+
+        let both = format!(
+            "{text}\n[sub_resource type=\"NavigationMesh\" id=2]\nvertices = PoolVector3Array( 0, 1, 0, 1, 1, 0, 0, 1, 1 )\npolygons = [ PoolIntArray( 0, 1, 2 ) ]\n"
+        );
+        let data = parse(&both).unwrap();
+        assert_eq!(data.up, UpAxis::Y);
+        assert_eq!(data.vertices.len(), 3);
+        assert_eq!(data.vertices[0], DVec3::new(0.0, 1.0, 0.0));
+        // A 2D polygon with an odd count of numbers is refused at the line.
+        let odd = text.replace("4, 0, 4, 2 )", "4, 0, 4 )");
+        assert!(
+            err(&odd).contains("not a whole number of (x, y) vertices"),
+            "{}",
+            err(&odd)
+        );
     }
 }

@@ -104,8 +104,8 @@ fn looks_like_obj(text: &str) -> bool {
 }
 
 /// The names of the formats [`read_surface`] reads, for its error.
-const KNOWN: &str =
-    "navmesh JSON, Recast JSON, rerecast JSON, Godot .tscn/.tres, OBJ, polyanya .mesh";
+const KNOWN: &str = "navmesh JSON, Recast JSON, rerecast JSON, Godot .tscn/.tres, OBJ, \
+                     polyanya .mesh, Detour .bin (a navmesh set or one tile)";
 
 /// Reads a navmesh file's bytes as a [`Surface`], in the format [`SurfaceFormat::sniff`]
 /// finds, built as `options` say ([`Surface::from_data`]: welded, cleaned and joined by
