@@ -103,6 +103,8 @@ class _LoadReport(TypedDict):
     unjoined_example: Tuple[Tuple[int, int], int] | None
     """((vertex, vertex), polygon that made the edge ambiguous)."""
     detail_slivers: int
+    unconnected_links: list[int]
+    """Off-mesh links of the file left out (an end with no floor within its radius)."""
     clean: bool
     """True when nothing but exact vertex copies was changed (and nothing noticed)."""
     summary: str

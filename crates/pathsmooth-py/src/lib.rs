@@ -2324,6 +2324,7 @@ fn load_report_dict<'py>(py: Python<'py>, r: &LoadReport) -> PyResult<Bound<'py,
             unjoined_edges,
             unjoined_example,
             detail_slivers,
+            unconnected_links,
         ]
     );
     d.set_item("clean", r.is_clean())?;

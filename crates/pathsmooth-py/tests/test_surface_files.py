@@ -145,7 +145,8 @@ def test_load_takes_paths_and_strings_and_reports_what_it_repaired():
     assert set(report) == {
         "input_vertices", "input_polygons", "weld", "welded", "repeated_corners", "degenerate",
         "duplicates", "reversed", "t_junctions", "non_planar", "worst_non_planar",
-        "unjoined_edges", "unjoined_example", "detail_slivers", "clean", "summary",
+        "unjoined_edges", "unjoined_example", "detail_slivers", "unconnected_links", "clean",
+        "summary",
     }
     # A weld of 0 merges exact copies only.
     exact = SurfaceMesh.load(CORPUS / rel, weld=0.0)

@@ -3,9 +3,12 @@
 //! file's own text, the region's transform applied, the bake's agent, and a surface built
 //! from the result.
 
+use std::sync::Arc;
+
 use glam::DVec3;
-use pathsmooth::navmesh::{is_godot, parse_godot};
+use pathsmooth::navmesh::{is_godot, load_surface, parse_godot, PointFlags, SurfaceMesh};
 use pathsmooth::navmesh::{Surface, SurfaceData, SurfaceOptions, UpAxis};
+use pathsmooth::{Pipeline, Preset, SurfaceWorld};
 
 fn data(name: &str) -> String {
     std::fs::read_to_string(format!(
@@ -113,4 +116,61 @@ fn godot3_scene_is_placed_by_its_regions_transform() {
     let s = surface(&d);
     assert_eq!(s.num_polygons(), 76);
     assert!(s.vertices().len() < vertices.len());
+}
+
+/// A corpus file (`tests/data/corpus/godot/`) loaded with the defaults.
+fn corpus(name: &str) -> Surface {
+    let path = format!(
+        "{}/tests/data/corpus/godot/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    load_surface(path, &SurfaceOptions::default()).unwrap()
+}
+
+/// Godot 4's `NavigationLink3D` nodes as off-mesh links: on GDQuest's teleport demo the
+/// one link (its node at y + 0.5 under the root at z − 11, every basis the identity, as
+/// the file says) is the only way between two squares, and a plan from one to the other
+/// takes it; on the link demo a one-way jump and a teleport whose `travel_cost` 0.1 prices
+/// it at a tenth of its length.
+#[test]
+fn navigation_links_join_what_godot_joins() {
+    let s = corpus("gdquest-demos__navigation_teleport.tscn");
+    assert_eq!(s.links().len(), 1);
+    let l = s.links()[0];
+    let start = DVec3::new(-2.546, 0.5, 1.852 - 11.0);
+    let end = DVec3::new(-15.4742, 0.5, -39.6166 - 11.0);
+    assert!(l.given.start.distance(start) < 1e-12, "{}", l.given.start);
+    assert!(l.given.end.distance(end) < 1e-12, "{}", l.given.end);
+    assert!(l.given.bidirectional && l.given.cost.is_none());
+    let pieces = s.pieces();
+    assert_ne!(pieces[l.start_poly as usize], pieces[l.end_poly as usize]);
+    // From inside the start's square to inside the end's: over the link.
+    let inside = |p: u32| {
+        let ring = s.polygon(p);
+        let sum: DVec3 = ring.iter().map(|&v| s.vertices()[v as usize]).sum();
+        sum / ring.len() as f64
+    };
+    let (a, b) = (inside(l.start_poly), inside(l.end_poly));
+    let mesh = Arc::new(SurfaceMesh::new(s.clone()).unwrap());
+    let mut pipeline = Pipeline::preset(SurfaceWorld::new(mesh), 0.0, Preset::Shortest).unwrap();
+    let path = pipeline.plan_surface(a, b).unwrap();
+    let over = path
+        .iter()
+        .position(|p| p.flags.contains(PointFlags::LINK_START))
+        .expect("the path takes the link");
+    assert!(path[over + 1].flags.contains(PointFlags::LINK_END));
+    assert!(
+        path[over].position.distance(start) <= 1.0,
+        "{}",
+        path[over].position
+    );
+
+    let s = corpus("DarkKilauea__nav_level.tscn");
+    assert_eq!(s.links().len(), 2);
+    let jump = s.links().iter().find(|l| !l.given.bidirectional).unwrap();
+    assert!(jump.given.cost.is_none());
+    let teleport = s.links().iter().find(|l| l.given.bidirectional).unwrap();
+    let length = teleport.given.start.distance(teleport.given.end);
+    assert_eq!(teleport.given.cost, Some(0.1 * length));
+    assert!(s.load_report().unconnected_links.is_empty());
 }

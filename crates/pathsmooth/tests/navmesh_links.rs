@@ -286,14 +286,23 @@ fn a_bad_link_in_a_file_is_named() {
     .unwrap_err()
     .to_string();
     assert!(e.contains("`links[0]`: missing field `radius`"), "{e}");
-    let e = parse_surface_json(
+    // A link with an end that meets no floor is left out and reported, as Detour and
+    // Godot leave it unconnected (`with_links` refuses it: see above).
+    let s = parse_surface_json(
         &with_links(
             r#"[{"start": [0,-1000,0], "end": [0,0,0], "radius": 1, "bidirectional": true}]"#,
         ),
         "l.json",
         &SurfaceOptions::default(),
     )
-    .unwrap_err()
-    .to_string();
-    assert_eq!(e, "link 0: its start (0, -1000, 0) has no floor within 1");
+    .unwrap();
+    assert!(s.links().is_empty());
+    assert_eq!(s.load_report().unconnected_links, [0]);
+    let summary = s.load_report().to_string();
+    assert!(
+        summary.contains(
+            "left out 1 off-mesh link with an end that has no floor within its radius (0)"
+        ),
+        "{summary}"
+    );
 }

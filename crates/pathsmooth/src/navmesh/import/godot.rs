@@ -20,7 +20,7 @@ use glam::{DAffine3, DMat3, DVec2, DVec3};
 use rustc_hash::FxHashMap;
 
 use crate::error::{excerpt, Error, Result};
-use crate::navmesh::surface::{BakeAgent, SurfaceData, UpAxis};
+use crate::navmesh::surface::{BakeAgent, OffMeshLink, SurfaceData, UpAxis};
 
 /// Godot 4's `NavigationMesh` defaults (`navigation_mesh.h`): agent height, radius, climb.
 const GODOT4_AGENT: [f64; 3] = [1.5, 0.5, 0.25];
@@ -33,6 +33,10 @@ const AGENT_KEYS: [[&str; 2]; 3] = [
     ["agent_radius", "agent/radius"],
     ["agent_max_climb", "agent/max_climb"],
 ];
+/// How far a link's end may be from a polygon and still connect: Godot 4's project
+/// defaults `navigation/3d/default_link_connection_radius` (1 m) and
+/// `navigation/2d/default_link_connection_radius` (4 px).
+const LINK_RADIUS: [f64; 2] = [1.0, 4.0];
 /// How deeply values may nest (Godot's own files nest three or four levels).
 const MAX_DEPTH: usize = 64;
 
@@ -92,10 +96,18 @@ pub fn is_godot(text: &str) -> bool {
 ///   points down the screen: a mirror image, which planning does not mind); the agent's
 ///   radius only where the resource writes `agent_radius`. A file with both kinds is read
 ///   in 3D.
+/// - **Links.** Every enabled `NavigationLink3D` (with 2D meshes, `NavigationLink2D`) as an
+///   [`OffMeshLink`]: `start_position` and `end_position` placed by the node's global
+///   transform, `bidirectional` (default true), Godot's default connection radius (1 m; 4
+///   px in 2D: a project may set another, which the scene does not say), a cost only when
+///   `enter_cost` or `travel_cost` differ from 0 and 1 (`enter_cost + travel_cost ×` the
+///   ends' distance), area 0, flags 0, user id its order among the links.
+///   [`Surface::from_data`](crate::navmesh::Surface::from_data) leaves out a link whose end
+///   meets no polygon within the radius, as Godot leaves it unconnected.
 /// - **Output.** The placed meshes' vertices, one after the other, and their polygons,
 ///   indexing that combined list; areas and flags empty (every polygon area 0: a Godot
 ///   region's `navigation_layers` and costs belong to the region, not to polygons); no
-///   detail mesh, no links (`NavigationLink3D` nodes are not read). The agent
+///   detail mesh; the links (below). The agent
 ///   ([`BakeAgent`]) from `agent_height`, `agent_radius` and `agent_max_climb` (Godot ≤ 3.4:
 ///   `agent/height`, …), with Godot's default for a key the file leaves out (Godot writes only
 ///   values that differ from the default: Godot 4 height 1.5, radius 0.5, climb 0.25; Godot 3
@@ -646,6 +658,8 @@ struct Node {
     transform: Option<Result<DAffine3>>,
     /// A 2D node's `position`, `rotation`, `scale` and `skew`, as written.
     plane: Plane,
+    /// A `NavigationLink3D`'s (or `NavigationLink2D`'s) keys, as written.
+    link: Option<LinkKeys>,
     mesh: Option<Ref>,
     enabled: bool,
     top_level: bool,
@@ -655,11 +669,11 @@ struct Node {
 /// node's transform when any is given.
 #[derive(Default)]
 struct Plane {
-    position: Option<Result<DVec2>>,
+    position: Option<Result<DVec3>>,
     /// Radians (Godot 4 and 3.x write `rotation`); `rotation_degrees` (older Godot 3).
     rotation: Option<Result<f64>>,
     degrees: Option<Result<f64>>,
-    scale: Option<Result<DVec2>>,
+    scale: Option<Result<DVec3>>,
     skew: Option<Result<f64>>,
 }
 
@@ -674,12 +688,20 @@ impl Plane {
             || self.skew.is_some();
         let value = |f: &Option<Result<f64>>| f.clone().transpose();
         let made = || -> Result<DAffine3> {
-            let position = self.position.clone().transpose()?.unwrap_or(DVec2::ZERO);
+            let position = self
+                .position
+                .clone()
+                .transpose()?
+                .map_or(DVec2::ZERO, |p| p.truncate());
             let rotation = match value(&self.rotation)? {
                 Some(r) => r,
                 None => value(&self.degrees)?.map_or(0.0, f64::to_radians),
             };
-            let scale = self.scale.clone().transpose()?.unwrap_or(DVec2::ONE);
+            let scale = self
+                .scale
+                .clone()
+                .transpose()?
+                .map_or(DVec2::ONE, |p| p.truncate());
             let skew = value(&self.skew)?.unwrap_or(0.0);
             let (x, y) = (
                 DVec2::from_angle(rotation) * scale.x,
@@ -697,6 +719,17 @@ fn plane_affine(x: DVec2, y: DVec2, o: DVec2) -> DAffine3 {
         DMat3::from_cols(x.extend(0.0), y.extend(0.0), DVec3::Z),
         o.extend(0.0),
     )
+}
+
+/// A navigation link node's keys, each as written or why it is not a value (Godot's
+/// defaults for those left out: both ways, entered for free, travelled at 1 a unit).
+#[derive(Default)]
+struct LinkKeys {
+    start: Option<Result<DVec3>>,
+    end: Option<Result<DVec3>>,
+    bidirectional: Option<Result<bool>>,
+    enter_cost: Option<Result<f64>>,
+    travel_cost: Option<Result<f64>>,
 }
 
 /// The file, read.
@@ -812,16 +845,25 @@ impl Scanner<'_> {
             .collect()
     }
 
-    /// A `Vector2(x, y)`, for `what`.
-    fn vector2(&self, v: &Value, what: &str) -> Result<DVec2> {
-        let args = self.packed(v, &["Vector2"], what)?;
-        match args {
-            [x, y] => Ok(DVec2::new(self.finite(x, what)?, self.finite(y, what)?)),
-            _ => Err(self.error(
+    /// A `Vector2(x, y)` (as `(x, y, 0)`) or `Vector3(x, y, z)`, for `what`.
+    fn vector(&self, v: &Value, what: &str) -> Result<DVec3> {
+        let args = self.packed(v, &["Vector3", "Vector2"], what)?;
+        let mut xyz = [0.0; 3];
+        let n = if matches!(v, Value::Call("Vector2", ..)) {
+            2
+        } else {
+            3
+        };
+        if args.len() != n {
+            return Err(self.error(
                 v.pos().unwrap_or(self.pos()),
-                format!("`{what}` has {} numbers, expected 2", args.len()),
-            )),
+                format!("`{what}` has {} numbers, expected {n}", args.len()),
+            ));
         }
+        for (slot, a) in xyz.iter_mut().zip(args) {
+            *slot = self.finite(a, what)?;
+        }
+        Ok(DVec3::from_array(xyz))
     }
 
     fn polygons(&self, v: &Value) -> Result<(Vec<Vec<u32>>, Vec<Pos>)> {
@@ -1004,6 +1046,11 @@ fn read<'a>(text: &'a str, file: &'a str) -> Result<Scene> {
                         at: tag.at,
                         transform: None,
                         plane: Plane::default(),
+                        link: matches!(
+                            tag.text("type").as_deref(),
+                            Some("NavigationLink3D" | "NavigationLink2D")
+                        )
+                        .then(LinkKeys::default),
                         mesh: None,
                         enabled: true,
                         top_level: false,
@@ -1047,6 +1094,11 @@ fn read<'a>(text: &'a str, file: &'a str) -> Result<Scene> {
                         | "rotation_degrees"
                         | "scale"
                         | "skew"
+                        | "start_position"
+                        | "end_position"
+                        | "bidirectional"
+                        | "enter_cost"
+                        | "travel_cost"
                 );
                 let v = s.value(keep, 1)?;
                 let node = &mut scene.nodes[n];
@@ -1056,11 +1108,23 @@ fn read<'a>(text: &'a str, file: &'a str) -> Result<Scene> {
                     "navigation_mesh" | "navmesh" | "navigation_polygon" | "navpoly" => {
                         node.mesh = reference(&v)
                     }
-                    "position" => plane.position = Some(s.vector2(&v, key)),
+                    "position" => plane.position = Some(s.vector(&v, key)),
                     "rotation" => plane.rotation = Some(s.finite(&v, key)),
                     "rotation_degrees" => plane.degrees = Some(s.finite(&v, key)),
-                    "scale" => plane.scale = Some(s.vector2(&v, key)),
+                    "scale" => plane.scale = Some(s.vector(&v, key)),
                     "skew" => plane.skew = Some(s.finite(&v, key)),
+                    "start_position" | "end_position" | "bidirectional" | "enter_cost"
+                    | "travel_cost" => {
+                        if let Some(link) = &mut node.link {
+                            match key {
+                                "start_position" => link.start = Some(s.vector(&v, key)),
+                                "end_position" => link.end = Some(s.vector(&v, key)),
+                                "bidirectional" => link.bidirectional = Some(s.boolean(&v, key)),
+                                "enter_cost" => link.enter_cost = Some(s.finite(&v, key)),
+                                _ => link.travel_cost = Some(s.finite(&v, key)),
+                            }
+                        }
+                    }
                     "enabled" => node.enabled = s.boolean(&v, key)?,
                     "top_level" => node.top_level = s.boolean(&v, key)?,
                     _ => {}
@@ -1274,8 +1338,56 @@ fn place(scene: &Scene, file: &str) -> Result<SurfaceData> {
                 .map(|p| p.iter().map(|&i| i + offset).collect()),
         );
     }
+    data.links = links(scene, &by_path, flat, file)?;
     data.agent = agent(scene, &placed, flat);
     Ok(data)
+}
+
+/// The enabled navigation links of the kind read (`NavigationLink3D`, or 2D's), their
+/// ends placed by the node's global transform; Godot's default connection radius; a cost
+/// only where the node's differs from the length (Godot charges `enter_cost +
+/// travel_cost × length`).
+fn links(
+    scene: &Scene,
+    by_path: &FxHashMap<String, usize>,
+    flat: bool,
+    file: &str,
+) -> Result<Vec<OffMeshLink>> {
+    let kind = if flat {
+        "NavigationLink2D"
+    } else {
+        "NavigationLink3D"
+    };
+    let mut out = Vec::new();
+    for (i, node) in scene.nodes.iter().enumerate() {
+        let Some(keys) = node.link.as_ref().filter(|_| node.enabled) else {
+            continue;
+        };
+        if node.kind.as_deref() != Some(kind) {
+            continue;
+        }
+        let t = global(&scene.nodes, by_path, i, file)?;
+        let value =
+            |v: &Option<Result<DVec3>>| v.clone().transpose().map(Option::unwrap_or_default);
+        let (start, end) = (
+            t.transform_point3(value(&keys.start)?),
+            t.transform_point3(value(&keys.end)?),
+        );
+        let number =
+            |v: &Option<Result<f64>>, default| v.clone().transpose().map(|x| x.unwrap_or(default));
+        let (enter, travel) = (
+            number(&keys.enter_cost, 0.0)?,
+            number(&keys.travel_cost, 1.0)?,
+        );
+        let bidirectional = keys.bidirectional.clone().transpose()?.unwrap_or(true);
+        out.push(OffMeshLink {
+            bidirectional,
+            cost: (enter != 0.0 || travel != 1.0).then(|| enter + travel * start.distance(end)),
+            user_id: out.len() as u32,
+            ..OffMeshLink::new(start, end, LINK_RADIUS[usize::from(flat)])
+        });
+    }
+    Ok(out)
 }
 
 /// The bake's agent: each value the placed meshes agree on (written, else Godot's default).

@@ -263,13 +263,19 @@ pub(crate) fn triangulate(
         }
     }
     // Each undirected edge once as a constraint.
-    let mut edges: Vec<[usize; 2]> = owner
+    let mut edges: Vec<(u32, u32)> = owner
         .keys()
         .filter(|&&(a, b)| a < b || !owner.contains_key(&(b, a)))
-        .map(|&(a, b)| [a as usize, b as usize])
+        .copied()
         .collect();
     // HashMap order is random; sort so the build (and its error messages) is repeatable.
+    // (As `(u32, u32)` pairs, the sort the crate already has for them: a sort of
+    // `[usize; 2]` cost the WebAssembly build 8 KB of its own.)
     edges.sort_unstable();
+    let edges: Vec<[usize; 2]> = edges
+        .iter()
+        .map(|&(a, b)| [a as usize, b as usize])
+        .collect();
     let points: Vec<Point2<f64>> = used.iter().map(|v| Point2::new(v.x, v.y)).collect();
     let mut conflict = None;
     let cdt = Cdt::try_bulk_load_cdt(points, edges, |e| {

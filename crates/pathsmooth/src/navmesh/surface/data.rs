@@ -139,7 +139,9 @@ impl Surface {
     /// data's): the polygons ([`from_polygons_with`](Self::from_polygons_with): welded,
     /// cleaned, joined), then the detail mesh ([`with_detail`](Self::with_detail); the
     /// sub-meshes of polygons dropped while building are dropped with them) and the links
-    /// ([`with_links`](Self::with_links)); the surface keeps the file's polygon
+    /// ([`with_links`](Self::with_links), but a link with an end that has no floor within
+    /// its radius is left out and counted in the [`LoadReport`](super::LoadReport)'s `unconnected_links`, as
+    /// Detour and Godot leave it unconnected); the surface keeps the file's polygon
     /// references ([`polygon_ref`](Self::polygon_ref)) and the bake's agent
     /// ([`bake_agent`](Self::bake_agent)).
     ///
@@ -239,7 +241,7 @@ impl Surface {
             surface = surface.with_detail(kept)?;
         }
         if !data.links.is_empty() {
-            surface = surface.with_links_cancellable(&data.links, cancel)?;
+            surface = surface.attach_links(&data.links, cancel, true)?;
         }
         Ok(surface)
     }

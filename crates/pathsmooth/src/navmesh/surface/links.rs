@@ -158,16 +158,36 @@ impl Surface {
     /// read every [`CHECK_EVERY`](crate::cancel::CHECK_EVERY) polygons tested: a link
     /// with a large radius tests every polygon, so many links take O(links × polygons).
     pub(crate) fn with_links_cancellable(
-        mut self,
+        self,
         links: &[OffMeshLink],
         cancel: Option<&Cancel>,
     ) -> Result<Surface> {
+        self.attach_links(links, cancel, false)
+    }
+
+    /// Attaches `links`; with `leave_unconnected`, a link with an end that has no floor
+    /// within its radius is left out and counted in the report (as engines leave such a
+    /// link unconnected) instead of refused.
+    pub(crate) fn attach_links(
+        mut self,
+        links: &[OffMeshLink],
+        cancel: Option<&Cancel>,
+        leave_unconnected: bool,
+    ) -> Result<Surface> {
         let mut checkpoint = Checkpoint::new(cancel);
         let mut resolved = Vec::with_capacity(links.len());
+        let mut unconnected = Vec::new();
         for (i, link) in links.iter().enumerate() {
-            resolved.push(self.resolve(i, link, &mut checkpoint)?);
+            match self.resolve(i, link, &mut checkpoint)? {
+                Ok(link) => resolved.push(link),
+                Err(_) if leave_unconnected => unconnected.push(i as u32),
+                Err(no_floor) => return Err(no_floor),
+            }
         }
         self.links = resolved;
+        if leave_unconnected {
+            self.report.unconnected_links = unconnected;
+        }
         Ok(self)
     }
 
@@ -230,13 +250,14 @@ impl Surface {
         Some((p, self.up.join(at, self.floor_height(p, at))))
     }
 
-    /// Link `index` checked and attached.
+    /// Link `index` checked and attached; inside, the error of an end with no floor within
+    /// the radius (which a file's loader leaves out rather than refuses).
     fn resolve(
         &self,
         index: usize,
         link: &OffMeshLink,
         checkpoint: &mut Checkpoint<'_>,
-    ) -> Result<Link> {
+    ) -> Result<Result<Link>> {
         let r = link.radius;
         if !(r >= 0.0 && r.is_finite()) {
             return Err(bad(
@@ -268,18 +289,21 @@ impl Surface {
                 return Err(Error::Cancelled);
             }
             let Some(end) = found else {
-                return Err(bad(index, format!("{at} has no floor within {}", num(r))));
+                return Ok(Err(bad(
+                    index,
+                    format!("{at} has no floor within {}", num(r)),
+                )));
             };
             ends[k] = end;
         }
         let [(start_poly, start), (end_poly, end)] = ends;
-        Ok(Link {
+        Ok(Ok(Link {
             start_poly,
             end_poly,
             start,
             end,
             cost: link.cost.unwrap_or_else(|| start.distance(end)),
             given: *link,
-        })
+        }))
     }
 }

@@ -69,6 +69,11 @@ pub struct LoadReport {
     pub unjoined_example: Option<([u32; 2], u32)>,
     /// Detail triangles with no area in plan view, ignored (they carry no height).
     pub detail_slivers: usize,
+    /// Off-mesh links of the file left out, by their index in it, because an end has no
+    /// floor within the link's radius: Detour and Godot leave such a link unconnected, so
+    /// it joins nothing here either. (Links given to
+    /// [`Surface::with_links`](super::Surface::with_links) are refused instead.)
+    pub unconnected_links: Vec<u32>,
 }
 
 /// Why the builder dropped a polygon: the reasons the report keeps apart (here, not in
@@ -105,6 +110,7 @@ impl LoadReport {
             && self.non_planar == 0
             && self.unjoined_edges == 0
             && self.detail_slivers == 0
+            && self.unconnected_links.is_empty()
     }
 }
 
@@ -174,6 +180,16 @@ impl fmt::Display for LoadReport {
         }
         if let Some(c) = count_if_any(self.detail_slivers, "detail triangle", "detail triangles") {
             parts.push(format!("ignored {c} with no area in plan view"));
+        }
+        if let Some(c) = count_if_any(
+            self.unconnected_links.len(),
+            "off-mesh link",
+            "off-mesh links",
+        ) {
+            parts.push(format!(
+                "left out {c} with an end that has no floor within its radius ({})",
+                ids(&self.unconnected_links)
+            ));
         }
         if parts.is_empty() {
             write!(f, "nothing to repair")
