@@ -27,12 +27,21 @@ const KNOWN: [(&str, usize, usize, usize); 2] = [
 #[test]
 fn every_corpus_file_compares() {
     let entries = manifest("");
-    // The repository's corpus holds 26 files; another (`CORPUS_DIR`) may hold fewer.
+    // The repository's corpus holds 38 files; another (`CORPUS_DIR`) may hold fewer.
     if std::env::var_os("CORPUS_DIR").is_none() {
-        assert!(entries.len() >= 26, "{} files", entries.len());
+        assert!(entries.len() >= 38, "{} files", entries.len());
     }
+    let mut other_width = Vec::new();
     for e in &entries {
-        let mut case = Case::new(e, PAIRS, NODES).unwrap_or_else(|err| panic!("{err}"));
+        let mut case = match Case::new(e, PAIRS, NODES) {
+            Ok(case) => case,
+            // A set whose refs are of the other width: the other build compares it.
+            Err(err) if err.contains("refs of the other width") => {
+                other_width.push(e.file.as_str());
+                continue;
+            }
+            Err(err) => panic!("{err}"),
+        };
         let surface = case.mesh.surface();
         let np = surface.num_polygons();
         match &case.source {
@@ -61,6 +70,10 @@ fn every_corpus_file_compares() {
                 assert_eq!(r.owner.len(), r.polygons, "{}", e.file);
             }
         }
+        let scale = surface
+            .vertices()
+            .iter()
+            .fold(1.0f64, |m, v| m.max(v.abs().max_element()));
         let o = case.outcome();
         let (longer, elsewhere, incomplete) = KNOWN
             .iter()
@@ -91,10 +104,26 @@ fn every_corpus_file_compares() {
             "{}: pairs where pathsmooth's path is longer: {:#?}",
             e.file, o.longer_examples
         );
+        // Detour's ends are pathsmooth's rounded to `f32`: its mean may be shorter by
+        // about their rounding (on a mesh in pixels, hundreds of units from the origin,
+        // more than 10⁻⁶).
+        let rounding = 2.0 * f64::from(f32::EPSILON) * scale;
         assert!(
-            o.pathsmooth_mean_length <= o.detour_mean_length + 1e-6 || longer > 0,
-            "{}",
-            e.file
+            o.pathsmooth_mean_length <= o.detour_mean_length + 1e-6 + rounding || longer > 0,
+            "{}: mean lengths {} and Detour's {}",
+            e.file,
+            o.pathsmooth_mean_length,
+            o.detour_mean_length
         );
+    }
+    // Nothing passed over unnoticed: the 32-bit build leaves exactly the 64-bit set to
+    // the `polyref64` build, which leaves every 32-bit set and tile to this one.
+    if std::env::var_os("CORPUS_DIR").is_none() {
+        let wide = "detour/ikpil__all_tiles_navmesh.bin";
+        if cfg!(feature = "polyref64") {
+            assert!(!other_width.contains(&wide) && other_width.len() == 10);
+        } else {
+            assert_eq!(other_width, [wide]);
+        }
     }
 }

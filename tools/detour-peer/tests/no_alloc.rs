@@ -94,7 +94,12 @@ fn timed_loops_do_not_allocate() {
 #[test]
 fn corpus_loops_do_not_allocate() {
     for e in manifest("") {
-        let mut case = Case::new(&e, PAIRS, MAX_NODES).unwrap();
+        let mut case = match Case::new(&e, PAIRS, MAX_NODES) {
+            Ok(case) => case,
+            // A set of the other width is the other build's (see `tests/corpus.rs`).
+            Err(err) if err.contains("refs of the other width") => continue,
+            Err(err) => panic!("{err}"),
+        };
         let n = case.pairs.len();
         let mut count = [0usize; 2];
         for pass in 0..2 {
