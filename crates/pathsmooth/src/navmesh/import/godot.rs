@@ -1390,9 +1390,9 @@ fn links(
     Ok(out)
 }
 
-/// The bake's agent: each value the placed meshes agree on (written, else Godot's default).
-/// A 2D `NavigationPolygon`'s agent: only its `agent_radius` (Godot 4.2 and later), in
-/// pixels, when every placed polygon writes the same; a 2D agent has no height or climb.
+/// The bake's agent: each value the placed meshes agree on (written, else Godot's default);
+/// for 2D `NavigationPolygon`s only the radius, where every placed one writes the same
+/// `agent_radius` (Godot 4.2 and later, pixels): a 2D agent has no height or climb.
 fn agent(scene: &Scene, placed: &[(usize, DAffine3)], flat: bool) -> BakeAgent {
     let defaults = if scene.godot4 {
         GODOT4_AGENT
