@@ -390,7 +390,7 @@ namespace Pathsmooth
         }
 
         /// <summary>A surface from a navmesh file, its format found from its bytes: the
-        /// navmesh JSON, Recast's and rerecast's JSON, Godot scenes (.tscn, .tres), Detour
+        /// navmesh JSON, Recast's and rerecast's JSON, Godot scenes (.tscn, .tres; 3D or 2D), Detour
         /// binaries, OBJ (Unity exports) and polyanya .mesh. detailPath: a second file with
         /// the detail mesh of a Recast or rerecast JSON poly mesh (null: none). up: null for
         /// the file's own axis (OBJ and .mesh files, which do not say, are read y up); a

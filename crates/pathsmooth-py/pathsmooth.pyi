@@ -222,7 +222,7 @@ class SurfaceMesh:
         detail: Union[str, os.PathLike[str], None] = None,
     ) -> SurfaceMesh:
         """A navmesh file, its format found from its bytes: the navmesh JSON, Recast's and
-        rerecast's JSON, Godot scenes (.tscn, .tres), Detour binaries, OBJ (Unity exports),
+        rerecast's JSON, Godot scenes (.tscn, .tres; 3D or 2D), Detour binaries, OBJ (Unity exports),
         polyanya .mesh. `up` only for OBJ and .mesh files (None: the file's own; y for
         those two); `detail` a second file with the detail mesh of a Recast or rerecast
         JSON poly mesh. Raises `Error` naming `SurfaceMesh.load` (a missing or malformed

@@ -2070,7 +2070,7 @@ impl SurfaceMesh {
     }
 
     /// A navmesh file, its format found from its bytes (`navmesh::load_surface`):
-    /// the navmesh JSON, Recast's and rerecast's JSON, Godot scenes (.tscn, .tres), Detour
+    /// the navmesh JSON, Recast's and rerecast's JSON, Godot scenes (.tscn, .tres; 3D or 2D), Detour
     /// binaries, OBJ (Unity exports), polyanya .mesh. `up` only for OBJ and .mesh files
     /// (None: the file's own, y for those two; a format that fixes its axis must agree);
     /// `detail` a second file holding the detail mesh of a Recast or rerecast JSON poly
