@@ -1974,6 +1974,45 @@ navigation_polygon = SubResource("NavigationPolygon_a")
             (data.agent.height, data.agent.radius, data.agent.climb),
             (None, Some(12.0), None)
         );
+        assert!(data.links.is_empty());
+
+        // Links: a NavigationLink2D under the level, placed by its transforms, one way,
+        // priced; a disabled one and a 3D one (of the other kind) left out.
+        let links = format!(
+            "{text}
+[node name=\"Jump\" type=\"NavigationLink2D\" parent=\".\"]
+position = Vector2(1, 1)
+start_position = Vector2(0, 0)
+end_position = Vector2(3, 4)
+bidirectional = false
+enter_cost = 2.0
+travel_cost = 0.5
+
+[node name=\"Off\" type=\"NavigationLink2D\" parent=\".\"]
+enabled = false
+end_position = Vector2(1, 0)
+
+[node name=\"Other\" type=\"NavigationLink3D\" parent=\".\"]
+end_position = Vector3(1, 0, 0)
+"
+        );
+        let data = parse(&links).unwrap();
+        assert_eq!(data.links.len(), 1);
+        let l = data.links[0];
+        // (x, y) -> 2 ((x, y) + (1, 1)) + (100, 50).
+        assert_eq!(
+            (l.start, l.end),
+            (DVec3::new(102.0, 52.0, 0.0), DVec3::new(108.0, 60.0, 0.0))
+        );
+        assert!(!l.bidirectional);
+        assert_eq!((l.radius, l.cost), (LINK_RADIUS[1], Some(2.0 + 0.5 * 10.0)));
+        // A link's bad value is an error where the link is read.
+        let bad = links.replace("end_position = Vector2(3, 4)", "end_position = Vector2(3)");
+        assert!(
+            err(&bad).contains("`end_position` has 1 numbers, expected 2"),
+            "{}",
+            err(&bad)
+        );
     }
 
     /// Godot 3's `NavigationPolygonInstance` (`navpoly`, `PoolVector2Array`,
