@@ -686,23 +686,14 @@ impl Plane {
             || self.degrees.is_some()
             || self.scale.is_some()
             || self.skew.is_some();
-        let value = |f: &Option<Result<f64>>| f.clone().transpose();
         let made = || -> Result<DAffine3> {
-            let position = self
-                .position
-                .clone()
-                .transpose()?
-                .map_or(DVec2::ZERO, |p| p.truncate());
-            let rotation = match value(&self.rotation)? {
-                Some(r) => r,
-                None => value(&self.degrees)?.map_or(0.0, f64::to_radians),
+            let position = written(&self.position, DVec3::ZERO)?.truncate();
+            let rotation = match &self.rotation {
+                Some(r) => r.clone()?,
+                None => written(&self.degrees, 0.0)?.to_radians(),
             };
-            let scale = self
-                .scale
-                .clone()
-                .transpose()?
-                .map_or(DVec2::ONE, |p| p.truncate());
-            let skew = value(&self.skew)?.unwrap_or(0.0);
+            let scale = written(&self.scale, DVec3::ONE)?.truncate();
+            let skew = written(&self.skew, 0.0)?;
             let (x, y) = (
                 DVec2::from_angle(rotation) * scale.x,
                 DVec2::from_angle(rotation + skew).perp() * scale.y,
@@ -711,6 +702,11 @@ impl Plane {
         };
         given.then(made)
     }
+}
+
+/// A key's value as written, why it is not one, or `default` when the file leaves it out.
+fn written<T: Clone>(key: &Option<Result<T>>, default: T) -> Result<T> {
+    key.clone().unwrap_or(Ok(default))
 }
 
 /// The 3D affine map of the 2D one with columns `x`, `y` and origin `o` (z kept).
@@ -834,21 +830,22 @@ impl Scanner<'_> {
         }
         args.chunks_exact(n)
             .enumerate()
-            .map(|(i, c)| {
-                let what = format!("vertex {i}");
-                let mut xyz = [0.0; 3];
-                for (slot, a) in xyz.iter_mut().zip(c) {
-                    *slot = self.finite(a, &what)?;
-                }
-                Ok(DVec3::from_array(xyz))
-            })
+            .map(|(i, c)| self.point(c, &format!("vertex {i}")))
             .collect()
+    }
+
+    /// The two or three finite numbers of a point, for `what`: `(x, y, 0)` from two.
+    fn point(&self, numbers: &[Value], what: &str) -> Result<DVec3> {
+        let mut xyz = [0.0; 3];
+        for (slot, a) in xyz.iter_mut().zip(numbers) {
+            *slot = self.finite(a, what)?;
+        }
+        Ok(DVec3::from_array(xyz))
     }
 
     /// A `Vector2(x, y)` (as `(x, y, 0)`) or `Vector3(x, y, z)`, for `what`.
     fn vector(&self, v: &Value, what: &str) -> Result<DVec3> {
         let args = self.packed(v, &["Vector3", "Vector2"], what)?;
-        let mut xyz = [0.0; 3];
         let n = if matches!(v, Value::Call("Vector2", ..)) {
             2
         } else {
@@ -860,10 +857,7 @@ impl Scanner<'_> {
                 format!("`{what}` has {} numbers, expected {n}", args.len()),
             ));
         }
-        for (slot, a) in xyz.iter_mut().zip(args) {
-            *slot = self.finite(a, what)?;
-        }
-        Ok(DVec3::from_array(xyz))
+        self.point(args, what)
     }
 
     fn polygons(&self, v: &Value) -> Result<(Vec<Vec<u32>>, Vec<Pos>)> {
@@ -1027,16 +1021,19 @@ fn read<'a>(text: &'a str, file: &'a str) -> Result<Scene> {
                     main_is_mesh = mesh_kind(tag.text("type").as_deref());
                     Section::None
                 }
-                "sub_resource" if mesh_kind(tag.text("type").as_deref()).is_some() => {
-                    let flat = mesh_kind(tag.text("type").as_deref()) == Some(true);
-                    scene.meshes.push(Mesh::new(tag.text("id"), flat));
-                    Section::Mesh(scene.meshes.len() - 1)
-                }
-                "resource" if main_is_mesh.is_some() => {
-                    scene
-                        .meshes
-                        .push(Mesh::new(None, main_is_mesh == Some(true)));
-                    Section::Mesh(scene.meshes.len() - 1)
+                "sub_resource" | "resource" => {
+                    // A sub-resource says its type; a `.tres`'s own resource, its header.
+                    let (kind, id) = match tag.name {
+                        "sub_resource" => (mesh_kind(tag.text("type").as_deref()), tag.text("id")),
+                        _ => (main_is_mesh, None),
+                    };
+                    match kind {
+                        Some(flat) => {
+                            scene.meshes.push(Mesh::new(id, flat));
+                            Section::Mesh(scene.meshes.len() - 1)
+                        }
+                        None => Section::Other,
+                    }
                 }
                 "node" => {
                     scene.nodes.push(Node {
@@ -1367,19 +1364,15 @@ fn links(
             continue;
         }
         let t = global(&scene.nodes, by_path, i, file)?;
-        let value =
-            |v: &Option<Result<DVec3>>| v.clone().transpose().map(Option::unwrap_or_default);
         let (start, end) = (
-            t.transform_point3(value(&keys.start)?),
-            t.transform_point3(value(&keys.end)?),
+            t.transform_point3(written(&keys.start, DVec3::ZERO)?),
+            t.transform_point3(written(&keys.end, DVec3::ZERO)?),
         );
-        let number =
-            |v: &Option<Result<f64>>, default| v.clone().transpose().map(|x| x.unwrap_or(default));
         let (enter, travel) = (
-            number(&keys.enter_cost, 0.0)?,
-            number(&keys.travel_cost, 1.0)?,
+            written(&keys.enter_cost, 0.0)?,
+            written(&keys.travel_cost, 1.0)?,
         );
-        let bidirectional = keys.bidirectional.clone().transpose()?.unwrap_or(true);
+        let bidirectional = written(&keys.bidirectional, true)?;
         out.push(OffMeshLink {
             bidirectional,
             cost: (enter != 0.0 || travel != 1.0).then(|| enter + travel * start.distance(end)),
