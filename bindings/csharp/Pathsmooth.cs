@@ -875,10 +875,24 @@ namespace Pathsmooth
         /// fewer points than agents (nothing written).</summary>
         public unsafe int PositionsInto(double[] output)
         {
+            return PerAgentInto(output, (double* o, UIntPtr capacity, out UIntPtr len) => Native.ps_crowd_positions(handle, o, capacity, out len), "Crowd.PositionsInto");
+        }
+
+        /// <summary>The velocities over the last update into the caller's array (x, y per
+        /// agent), as PositionsInto: returns the number of agents, or throws
+        /// Status.BufferTooSmall with Needed (nothing written).</summary>
+        public unsafe int VelocitiesInto(double[] output)
+        {
+            return PerAgentInto(output, (double* o, UIntPtr capacity, out UIntPtr len) => Native.ps_crowd_velocities(handle, o, capacity, out len), "Crowd.VelocitiesInto");
+        }
+
+        /// <summary>A per-agent x, y read into the caller's array: its number of agents.</summary>
+        unsafe int PerAgentInto(double[] output, Points read, string what)
+        {
             UIntPtr len;
             Status s;
-            fixed (double* o = output) s = Native.ps_crowd_positions(handle, o, (UIntPtr)(World.Len(output) / 2), out len);
-            if (s != Status.Ok) throw new PathsmoothException(s, "Crowd.PositionsInto: " + Native.WithoutFunction(Native.LastError()), (long)(ulong)len);
+            fixed (double* o = output) s = read(o, (UIntPtr)(World.Len(output) / 2), out len);
+            if (s != Status.Ok) throw new PathsmoothException(s, what + ": " + Native.WithoutFunction(Native.LastError()), (long)(ulong)len);
             return (int)(ulong)len;
         }
 

@@ -251,6 +251,9 @@ static class Test
             var p = crowd.Positions();
             var v = crowd.Velocities();
             Check(p.Length == 12 && v.Length == 12, "positions and velocities");
+            var vInto = new double[12];
+            Check(crowd.VelocitiesInto(vInto) == 6, "velocities into");
+            for (int k = 0; k < 12; k++) Check(vInto[k] == v[k], "velocities into " + k);
             for (int i = 0; i < 6; i++)
             {
                 int g = i ^ 1;
@@ -317,6 +320,8 @@ static class Test
             var small = new double[2];
             var e = Throws(Status.BufferTooSmall, "Crowd.PositionsInto: the buffer holds 1 points but 4 are needed", () => crowd.PositionsInto(small), "too small");
             Check(e != null && e.Needed == 4, "needed");
+            e = Throws(Status.BufferTooSmall, "Crowd.VelocitiesInto: the buffer holds 1 points but 4 are needed", () => crowd.VelocitiesInto(small), "too small");
+            Check(e != null && e.Needed == 4, "velocities needed");
             var settings = Crowd.Avoiding();
             settings.Threads = UIntPtr.Zero;
             Throws(Status.InvalidArgument, "threads", () => new Crowd(room, r, Preset.Smooth, settings), "0 threads");

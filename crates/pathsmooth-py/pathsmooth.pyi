@@ -35,6 +35,14 @@ _StepName = Literal["shortcut", "chaikin", "catmull-rom", "funnel", "relax", "co
 _StepWithValue = Tuple[Literal["resample", "fillet"], float]
 _Steps = Sequence[Union[_StepName, _StepWithValue]]
 
+class _AvoidSettings(TypedDict, total=False):
+    """`Crowd(avoid=...)`'s settings: those left out keep the library's defaults."""
+
+    time_horizon: float
+    max_neighbours: int
+    wall_time_horizon: float
+    neighbour_distance: float | None
+
 class Error(ValueError):
     """An error of the pathsmooth library (its message), or an array of the wrong shape."""
 
@@ -393,10 +401,15 @@ class Crowd:
         steps: _Steps | None = None,
         threads: int = 1,
         plan_budget: int | None = None,
-        avoid: bool = False,
+        avoid: bool | _AvoidSettings | None = None,
     ) -> Crowd:
         """`avoid=True`: the agents avoid one another, the walls and the moving obstacles
-        (ORCA, the library's `Avoidance::default()`)."""
+        (ORCA, the library's `Avoidance::default()`); a dict instead sets some of its
+        settings and keeps the defaults of the others: `time_horizon` (seconds ahead
+        neighbours are avoided, default 2), `max_neighbours` (the nearest this many, 10),
+        `wall_time_horizon` (seconds ahead walls are kept off, 1), `neighbour_distance`
+        (how far neighbours are looked for; None: as far as the time horizon reaches). A
+        bad value raises `Error` naming it; an unknown name raises `ValueError`."""
     @property
     def radius(self) -> float: ...
     def __len__(self) -> int: ...

@@ -62,10 +62,19 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(e) => {
-            // Usage errors in one line too (clap's first line; `--help` has the rest).
+            // Usage errors in one line too: clap's message up to its usage lines, whose
+            // continuation lines (the arguments missing) joined on; `--help` has the rest.
             let text = e.render().to_string();
-            let first = text.lines().next().unwrap_or("invalid arguments");
-            eprintln!("pathsmooth: {first} (see --help)");
+            let message: Vec<&str> = text
+                .lines()
+                .take_while(|l| !l.trim().is_empty() && !l.starts_with("Usage:"))
+                .map(str::trim)
+                .collect();
+            let message = match message.join(" ") {
+                m if m.is_empty() => "invalid arguments".to_owned(),
+                m => m,
+            };
+            eprintln!("pathsmooth: {message} (see --help)");
             return ExitCode::from(2);
         }
     };

@@ -124,7 +124,7 @@ fn crowd_takes_the_other_options() {
 #[test]
 fn crowd_bad_input_fails_cleanly() {
     let map = demo_map();
-    let cases: [(&[&str], &str); 12] = [
+    let cases: [(&[&str], &str); 17] = [
         (&["--agents", "0"], "agents"),
         (&["--agents", "1000000000"], "agents"),
         (&["--doors", "1000000000"], "doors"),
@@ -137,6 +137,17 @@ fn crowd_bad_input_fails_cleanly() {
         (&["--goal-range", "-3"], "goal-range"),
         (&["--frames-every", "0"], "--frames-every"),
         (&["--plan-budget", "0"], "plan-budget"),
+        (&["--time-horizon", "1"], "--avoid"),
+        (&["--avoid", "--time-horizon", "0"], "--time-horizon"),
+        (&["--avoid", "--max-neighbours", "0"], "--max-neighbours"),
+        (
+            &["--avoid", "--wall-time-horizon", "NaN"],
+            "--wall-time-horizon",
+        ),
+        (
+            &["--avoid", "--neighbour-distance", "-1"],
+            "--neighbour-distance",
+        ),
     ];
     for (extra, word) in cases {
         let mut args = vec!["crowd", "--map", &map, "--agents", "5", "--seconds", "1"];
@@ -262,6 +273,18 @@ fn crowd_counts_contacts_and_avoid_lowers_them() {
     let avoiding = dense(&["--avoid"]);
     let on_two = dense(&["--avoid", "--threads", "2"]);
     assert_eq!(avoiding, on_two);
+    // The defaults spelt out walk the same agents; a shorter horizon keeps apart too.
+    let spelt = [
+        "--time-horizon",
+        "2",
+        "--max-neighbours",
+        "10",
+        "--wall-time-horizon",
+        "1",
+    ];
+    assert_eq!(dense(&[&["--avoid"][..], &spelt].concat()), avoiding);
+    let late = dense(&["--avoid", "--time-horizon", "0.5", "--max-neighbours", "4"]);
+    assert_eq!((late.0, late.1), (0, 0), "{late:?}");
     assert!(through.0 > 0, "{through:?}");
     assert_eq!((avoiding.0, avoiding.1), (0, 0), "{avoiding:?}");
     assert!(avoiding.2 > 0, "{avoiding:?}");

@@ -1469,12 +1469,52 @@ fn new_crowd<W: ObstacleWorld + Send + Sync>(
     world: W,
     radius: f64,
     steps: Vec<Step>,
-    (threads, plan_budget, avoid): (usize, Option<usize>, bool),
+    (threads, plan_budget, avoid): (usize, Option<usize>, Option<Avoidance>),
 ) -> pathsmooth::Result<RsCrowd<W>> {
     RsCrowd::new(world, radius, steps)?
         .with_threads(threads)?
         .with_plan_budget(plan_budget)?
-        .with_avoidance(avoid.then(Avoidance::default))
+        .with_avoidance(avoid)
+}
+
+/// The avoidance a crowd is made with: `False` none, `True` the library's default, or a
+/// dict of the settings that differ from it (`Avoidance`'s fields by name; each value is
+/// checked by the library when the crowd is made).
+fn avoidance(avoid: &Bound<'_, PyAny>) -> PyResult<Option<Avoidance>> {
+    if let Ok(on) = avoid.extract::<bool>() {
+        return Ok(on.then(Avoidance::default));
+    }
+    let dict = avoid.downcast::<PyDict>().map_err(|_| {
+        PyTypeError::new_err("avoid: expected a bool or a dict of avoidance settings")
+    })?;
+    let mut a = Avoidance::default();
+    for (k, v) in dict.iter() {
+        let key = k
+            .extract::<String>()
+            .map_err(|_| PyTypeError::new_err("avoid: the settings' names are str"))?;
+        let number = |v: &Bound<'_, PyAny>| {
+            v.extract::<f64>()
+                .map_err(|_| PyTypeError::new_err(format!("avoid[{key:?}]: expected a number")))
+        };
+        match key.as_str() {
+            "time_horizon" => a.time_horizon = number(&v)?,
+            "wall_time_horizon" => a.wall_time_horizon = number(&v)?,
+            "neighbour_distance" if v.is_none() => a.neighbour_distance = None,
+            "neighbour_distance" => a.neighbour_distance = Some(number(&v)?),
+            "max_neighbours" => {
+                a.max_neighbours = v.extract::<usize>().map_err(|_| {
+                    PyTypeError::new_err("avoid[\"max_neighbours\"]: expected an int >= 1")
+                })?
+            }
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "avoid: no setting {key:?} (time_horizon, max_neighbours, \
+                     wall_time_horizon, neighbour_distance)"
+                )))
+            }
+        }
+    }
+    Ok(Some(a))
 }
 
 struct CrowdState {
@@ -1558,7 +1598,7 @@ impl Crowd {
 #[pymethods]
 impl Crowd {
     #[new]
-    #[pyo3(signature = (world, radius, preset = None, steps = None, threads = 1, plan_budget = None, avoid = false))]
+    #[pyo3(signature = (world, radius, preset = None, steps = None, threads = 1, plan_budget = None, avoid = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -1568,9 +1608,10 @@ impl Crowd {
         steps: Option<&Bound<'_, PyAny>>,
         threads: usize,
         plan_budget: Option<usize>,
-        avoid: bool,
+        avoid: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let steps = steps_or_preset(preset, steps)?;
+        let avoid = avoid.map(avoidance).transpose()?.flatten();
         let settings = (threads, plan_budget, avoid);
         let mut floor = None;
         let crowd = if let Ok(g) = world.downcast::<GridWorld>() {

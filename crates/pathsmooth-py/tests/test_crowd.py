@@ -282,6 +282,41 @@ def test_avoiding_agents_and_a_truck_never_touch():
     assert arrived == len(starts)
 
 
+def test_avoidance_settings_by_name_reach_the_crowd():
+    # Two agents head-on: a shorter time horizon turns them aside later (the same walk
+    # for the defaults spelt out); a bad setting is the library's error, naming it.
+    world = grid(["." * 24] * 12)
+
+    def walk(avoid):
+        crowd = Crowd(world, 0.3, avoid=avoid)
+        crowd.add_agent((1.5, 6.5), (22.5, 6.5), 1.5)
+        crowd.add_agent((22.5, 6.5), (1.5, 6.5), 1.5)
+        for _ in range(10 * 60):
+            crowd.update(1 / 60)
+        return crowd.positions()
+
+    default = walk(True)
+    spelt = {"time_horizon": 2.0, "max_neighbours": 10, "wall_time_horizon": 1.0}
+    assert np.array_equal(walk(spelt | {"neighbour_distance": None}), default)
+    late = walk({"time_horizon": 0.25})
+    assert not np.array_equal(late, default)
+    assert closest_pair(late) >= 0.99 * 0.6
+    for bad, name in [
+        ({"time_horizon": 0.0}, "time_horizon"),
+        ({"wall_time_horizon": math.nan}, "wall_time_horizon"),
+        ({"neighbour_distance": -1.0}, "neighbour_distance"),
+        ({"max_neighbours": 0}, "max_neighbours"),
+    ]:
+        with pytest.raises(Error, match=name):
+            Crowd(world, 0.3, avoid=bad)
+    with pytest.raises(ValueError, match='no setting "horizon"'):
+        Crowd(world, 0.3, avoid={"horizon": 1.0})
+    with pytest.raises(TypeError):
+        Crowd(world, 0.3, avoid={"max_neighbours": 2.5})
+    with pytest.raises(TypeError):
+        Crowd(world, 0.3, avoid="yes")
+
+
 def test_moving_obstacles_bad_input_raises():
     crowd = Crowd(grid(WALL), 0.2, avoid=True)
     for bad in [

@@ -30,18 +30,55 @@ macro_rules! on_crowd {
     };
 }
 
-/// The library's crowd on `world` with the options given: avoidance (ORCA with the default
-/// parameters) or none, and the plans-per-update budget.
+/// The library's crowd on `world` with the options given: avoidance (ORCA) or none, and
+/// the plans-per-update budget.
 fn new_crowd<W: ObstacleWorld + Send + Sync>(
     world: W,
     radius: f64,
     steps: Vec<Step>,
-    avoid: bool,
+    avoid: Option<Avoidance>,
     plan_budget: Option<usize>,
 ) -> pathsmooth::Result<RsCrowd<W>> {
     RsCrowd::new(world, radius, steps)?
         .with_plan_budget(plan_budget)?
-        .with_avoidance(avoid.then(Avoidance::default))
+        .with_avoidance(avoid)
+}
+
+/// The `avoid` option: `true` the library's default avoidance, an object the settings
+/// that differ from it (camelCase names of `Avoidance`'s fields; the library checks the
+/// values), anything else none.
+fn avoidance(what: &'static str, avoid: &JsValue) -> Result<Option<Avoidance>, JsError> {
+    if !avoid.is_object() {
+        return Ok(avoid.is_truthy().then(Avoidance::default));
+    }
+    let mut a = Avoidance::default();
+    for key in js_sys::Object::keys(avoid.unchecked_ref::<js_sys::Object>()).iter() {
+        let name = key.as_string().unwrap_or_default();
+        let v = js_sys::Reflect::get(avoid, &key).unwrap_or(JsValue::UNDEFINED);
+        let number = || {
+            v.as_f64()
+                .ok_or_else(|| arg_error(what, format!("avoid.{name}: expected a number")))
+        };
+        match name.as_str() {
+            "timeHorizon" => a.time_horizon = number()?,
+            "wallTimeHorizon" => a.wall_time_horizon = number()?,
+            "neighbourDistance" if v.is_null() || v.is_undefined() => a.neighbour_distance = None,
+            "neighbourDistance" => a.neighbour_distance = Some(number()?),
+            "maxNeighbours" => {
+                a.max_neighbours = whole(what, "avoid.maxNeighbours", number()?, u32::MAX as usize)?
+            }
+            _ => {
+                return Err(arg_error(
+                    what,
+                    format!(
+                        "avoid: no setting {name:?} (timeHorizon, maxNeighbours, \
+                         wallTimeHorizon, neighbourDistance)"
+                    ),
+                ))
+            }
+        }
+    }
+    Ok(Some(a))
 }
 
 /// Many agents walking their paths on one world whose obstacles come and go
@@ -69,7 +106,10 @@ impl Crowd {
     /// then walk its plan view, the two axes across its up axis, and `positions3` puts them
     /// on its floor) whose agents are `radius` across by default, their paths made with
     /// `steps` (as `Pipeline`'s). `options`:
-    /// `avoid` (true: agents avoid each other and moving obstacles, ORCA), `planBudget`
+    /// `avoid` (true: agents avoid each other and moving obstacles, ORCA; an object sets
+    /// some of its settings, the others kept: `timeHorizon` seconds ahead neighbours are
+    /// avoided, default 2; `maxNeighbours`, 10; `wallTimeHorizon` seconds ahead walls are
+    /// kept off, 1; `neighbourDistance`, null: as far as the time horizon reaches), `planBudget`
     /// (at most this many plans for new targets per update: the rest wait their turn; a
     /// target the agent's path sees takes no plan).
     #[wasm_bindgen(constructor)]
@@ -79,12 +119,14 @@ impl Crowd {
         radius: f64,
         #[wasm_bindgen(unchecked_param_type = "string | (string | [string, number])[]")]
         steps_spec: Option<JsValue>,
-        #[wasm_bindgen(unchecked_param_type = "{ avoid?: boolean, planBudget?: number }")]
+        #[wasm_bindgen(
+            unchecked_param_type = "{ avoid?: boolean | { timeHorizon?: number, maxNeighbours?: number, wallTimeHorizon?: number, neighbourDistance?: number | null }, planBudget?: number }"
+        )]
         options: Option<js_sys::Object>,
     ) -> Result<Crowd, JsError> {
         const WHAT: &str = "new Crowd";
         let steps = steps(WHAT, &steps_spec.unwrap_or(JsValue::UNDEFINED))?;
-        let avoid = option(&options, "avoid").is_truthy();
+        let avoid = avoidance(WHAT, &option(&options, "avoid"))?;
         let budget = option(&options, "planBudget");
         let plan_budget = match budget.as_f64() {
             _ if budget.is_undefined() || budget.is_null() => None,

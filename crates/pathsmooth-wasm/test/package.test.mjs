@@ -509,6 +509,24 @@ test("a crowd of agents swapping across a circle never overlaps and everyone arr
   assert.equal(arrived, n, `${arrived} of ${n} arrived in 30 s`);
 });
 
+test("avoidance settings by name reach the crowd: the defaults spelt out walk the same, a short horizon otherwise", () => {
+  const free = new Uint8Array(24 * 12).fill(1);
+  const world = new ps.GridWorld(free, 24, 12, 1, 0, 0);
+  const walk = (avoid) => {
+    const crowd = new ps.Crowd(world, 0.3, "smooth", { avoid });
+    crowd.addAgent(1.5, 6.5, 22.5, 6.5, 1.5);
+    crowd.addAgent(22.5, 6.5, 1.5, 6.5, 1.5);
+    for (let frame = 0; frame < 600; frame++) crowd.update(1 / 60);
+    return Array.from(crowd.positions());
+  };
+  const byDefault = walk(true);
+  const spelt = { timeHorizon: 2, maxNeighbours: 10, wallTimeHorizon: 1, neighbourDistance: null };
+  assert.deepEqual(walk(spelt), byDefault);
+  const late = walk({ timeHorizon: 0.25 });
+  assert.notDeepEqual(late, byDefault);
+  assert.ok(Math.hypot(late[0] - late[2], late[1] - late[3]) >= 0.99 * 0.6);
+});
+
 test("bad input is a JavaScript Error with the library's message, and the module goes on", () => {
   const free = new Uint8Array(100).fill(1);
   const world = new ps.GridWorld(free, 10, 10);
@@ -554,6 +572,10 @@ test("bad input is a JavaScript Error with the library's message, and the module
     [() => crowd.addMovingObstacle(5, 5, 1, NaN, 0), /^Crowd\.addMovingObstacle: /],
     [() => crowd.removeMovingObstacle(12345), /^Crowd\.removeMovingObstacle: /],
     [() => crowd.addDisk(5, 5, -2), /^Crowd\.addDisk: /],
+    [() => new ps.Crowd(world, 0.3, "smooth", { avoid: { timeHorizon: 0 } }), /^new Crowd: .*time_horizon/],
+    [() => new ps.Crowd(world, 0.3, "smooth", { avoid: { maxNeighbours: 1.5 } }), /^new Crowd: avoid\.maxNeighbours/],
+    [() => new ps.Crowd(world, 0.3, "smooth", { avoid: { timeHorizon: "2" } }), /^new Crowd: avoid\.timeHorizon: expected a number/],
+    [() => new ps.Crowd(world, 0.3, "smooth", { avoid: { horizon: 1 } }), /^new Crowd: avoid: no setting "horizon"/],
   ];
   for (const [call, message] of cases) {
     assert.throws(call, (e) => e instanceof Error && message.test(e.message), `${call}`);

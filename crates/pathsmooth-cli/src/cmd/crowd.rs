@@ -90,6 +90,21 @@ pub struct CrowdArgs {
     /// it they walk through one another.
     #[arg(long)]
     pub avoid: bool,
+    /// With --avoid: how far ahead (seconds) collisions with neighbours are avoided
+    /// (default 2: longer turns earlier, but makes agents shy of crowds).
+    #[arg(long, requires = "avoid", allow_negative_numbers = true)]
+    pub time_horizon: Option<f64>,
+    /// With --avoid: the most neighbours each agent avoids, the nearest first (default 10).
+    #[arg(long, requires = "avoid", allow_negative_numbers = true)]
+    pub max_neighbours: Option<usize>,
+    /// With --avoid: how far ahead (seconds) an avoiding agent keeps off the walls near it
+    /// (default 1).
+    #[arg(long, requires = "avoid", allow_negative_numbers = true)]
+    pub wall_time_horizon: Option<f64>,
+    /// With --avoid: how far (cells, between centres) a neighbour is looked for; by default
+    /// as far as anyone within the time horizon can come from.
+    #[arg(long, requires = "avoid", allow_negative_numbers = true)]
+    pub neighbour_distance: Option<f64>,
     /// How every path is smoothed (the library's presets).
     #[arg(long, value_enum, default_value_t = PresetArg::Smooth)]
     pub method: PresetArg,
@@ -123,7 +138,22 @@ fn flag(name: &str) -> &str {
         "retarget_seconds" => "retarget",
         "goal_range" => "goal-range",
         "plan_budget" => "plan-budget",
+        "time_horizon" => "time-horizon",
+        "max_neighbours" => "max-neighbours",
+        "wall_time_horizon" => "wall-time-horizon",
+        "neighbour_distance" => "neighbour-distance",
         other => other,
+    }
+}
+
+/// The avoidance of `--avoid` with the settings given (the library checks them).
+fn avoidance(a: &CrowdArgs) -> Avoidance {
+    let d = Avoidance::default();
+    Avoidance {
+        time_horizon: a.time_horizon.unwrap_or(d.time_horizon),
+        max_neighbours: a.max_neighbours.unwrap_or(d.max_neighbours),
+        wall_time_horizon: a.wall_time_horizon.unwrap_or(d.wall_time_horizon),
+        neighbour_distance: a.neighbour_distance.or(d.neighbour_distance),
     }
 }
 
@@ -253,7 +283,7 @@ pub fn run(a: &CrowdArgs) -> Result<()> {
         seed: a.seed,
         steps: preset.steps(),
         plan_budget: a.plan_budget,
-        avoidance: a.avoid.then(Avoidance::default),
+        avoidance: a.avoid.then(|| avoidance(a)),
         ..CrowdScenario::default()
     };
     let hz = scenario.hz;
