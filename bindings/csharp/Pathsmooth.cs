@@ -241,6 +241,7 @@ namespace Pathsmooth
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_remove_obstacle(CrowdHandle crowd, ulong id);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_add_moving_obstacle(CrowdHandle crowd, Point2d center, double radius, Point2d velocity, out ulong id);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_set_moving_obstacle_velocity(CrowdHandle crowd, ulong id, Point2d velocity);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_set_moving_obstacle_floor(CrowdHandle crowd, ulong id, double floor);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_remove_moving_obstacle(CrowdHandle crowd, ulong id);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_moving_obstacles(CrowdHandle crowd, MovingObstacle* output, UIntPtr capacity, out UIntPtr outLen);
 
@@ -1038,6 +1039,13 @@ namespace Pathsmooth
         public void SetMovingObstacleVelocity(ulong id, Point2d velocity)
         {
             Native.Check(Native.ps_crowd_set_moving_obstacle_velocity(handle, id, velocity), "Crowd.SetMovingObstacleVelocity");
+        }
+
+        /// <summary>On a crowd across floors: puts a moving obstacle on the floor at height
+        /// `floor` (only that floor's agents avoid it; stopped, it stands there).</summary>
+        public void SetMovingObstacleFloor(ulong id, double floor)
+        {
+            Native.Check(Native.ps_crowd_set_moving_obstacle_floor(handle, id, floor), "Crowd.SetMovingObstacleFloor");
         }
 
         /// <summary>Removes a moving obstacle.</summary>

@@ -389,8 +389,9 @@ class Crowd:
     (the two axes across its up axis) and `positions3` puts them on its floor. On one with
     floors over one another (a bridge, storeys) agents are placed and sent in 3D
     (`add_agent`, `set_target` with 3D points): each walks the one-floor sheet round its own
-    path, and agents whose floors are 2 or more apart never meet. Obstacles are refused
-    there (`Error`); off-mesh links are crossed one agent an update.
+    path, and agents whose floors are 2 or more apart never meet. Obstacles lie on one
+    floor (`floor=`: a 3D point inside the shape; a moving one's, a height); off-mesh
+    links are crossed one agent an update.
     """
 
     def __new__(
@@ -471,10 +472,18 @@ class Crowd:
     def velocities(self) -> _Path2:
         """N×2, each agent's velocity over the last update."""
     def add_moving_obstacle(
-        self, center: _PointLike, radius: float, velocity: _PointLike
+        self,
+        center: _PointLike,
+        radius: float,
+        velocity: _PointLike,
+        floor: float | None = None,
     ) -> int:
         """A disc moved by `velocity × dt` every update; avoiding agents keep clear of it;
-        while its velocity is zero it blocks like an obstacle. Its id."""
+        while its velocity is zero it blocks like an obstacle. Its id. On a crowd across
+        floors, `floor` (a height along the mesh's up axis) puts it on that floor: only
+        the agents on it avoid it, and stopped it stands there (`Error` elsewhere)."""
+    def set_moving_obstacle_floor(self, obstacle_id: int, floor: float) -> None:
+        """The height of the floor it drives on now (a crowd across floors)."""
     def set_moving_obstacle_velocity(self, obstacle_id: int, velocity: _PointLike) -> None: ...
     def remove_moving_obstacle(self, obstacle_id: int) -> None: ...
     def moving_obstacles(

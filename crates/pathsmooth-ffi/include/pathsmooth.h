@@ -1174,6 +1174,22 @@ enum PsStatus ps_crowd_set_moving_obstacle_velocity(struct PsCrowd *crowd,
                                                     uint64_t id,
                                                     struct PsPoint2d velocity);
 
+// On a crowd made on a surface with floors over one another: puts moving obstacle `id` on
+// the floor at height `floor` (along the surface's up axis, as the agents' heights):
+// from then on only the agents on that floor avoid it, and stopped it stands on that
+// floor. (Added in plan view, a moving obstacle is avoided on every floor; one to stop
+// on a floor under another is added moving, given its floor, then stopped.)
+//
+// Errors (messages start with `ps_crowd_set_moving_obstacle_floor:`): the handle
+// errors, `PS_INVALID_ARGUMENT` (an unknown id, a NaN or infinite floor),
+// `PS_UNSUPPORTED` (a crowd on a grid, a navmesh or a one-floor surface); the crowd
+// unchanged.
+//
+// # Safety
+//
+// `crowd` a live crowd handle used by no other thread now.
+enum PsStatus ps_crowd_set_moving_obstacle_floor(struct PsCrowd *crowd, uint64_t id, double floor);
+
 // Removes moving obstacle `id` (and its standing obstacle while it stood).
 //
 // Errors (messages start with `ps_crowd_remove_moving_obstacle:`): the handle errors,

@@ -706,8 +706,8 @@ fn layered(crowd: &mut AnyCrowd) -> Res<&mut Crowd<SurfaceWorld>> {
         AnyCrowd::Surface(c) => Ok(c),
         _ => Err(Fail::new(
             PsStatus::PsUnsupported,
-            "only a crowd made on a surface with floors over one another places agents in \
-             3D: this one's agents come in with 2D points",
+            "only a crowd made on a surface with floors over one another has floors: this \
+             one's agents come in with 2D points, and its obstacles are on its one floor",
         )),
     }
 }
@@ -1381,6 +1381,32 @@ pub unsafe extern "C" fn ps_crowd_set_moving_obstacle_velocity(
         let c = crowd_mut(crowd)?;
         let v = finite(velocity, "velocity")?;
         Ok(on_crowd!(c, c => c.set_moving_obstacle_velocity(MovingId::from_raw(id), v))?)
+    })
+}
+
+/// On a crowd made on a surface with floors over one another: puts moving obstacle `id` on
+/// the floor at height `floor` (along the surface's up axis, as the agents' heights):
+/// from then on only the agents on that floor avoid it, and stopped it stands on that
+/// floor. (Added in plan view, a moving obstacle is avoided on every floor; one to stop
+/// on a floor under another is added moving, given its floor, then stopped.)
+///
+/// Errors (messages start with `ps_crowd_set_moving_obstacle_floor:`): the handle
+/// errors, `PS_INVALID_ARGUMENT` (an unknown id, a NaN or infinite floor),
+/// `PS_UNSUPPORTED` (a crowd on a grid, a navmesh or a one-floor surface); the crowd
+/// unchanged.
+///
+/// # Safety
+///
+/// `crowd` a live crowd handle used by no other thread now.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_crowd_set_moving_obstacle_floor(
+    crowd: *mut PsCrowd,
+    id: u64,
+    floor: f64,
+) -> PsStatus {
+    crate::guard_named("ps_crowd_set_moving_obstacle_floor", || {
+        let c = layered(crowd_mut(crowd)?)?;
+        Ok(c.set_moving_obstacle_floor(MovingId::from_raw(id), floor)?)
     })
 }
 

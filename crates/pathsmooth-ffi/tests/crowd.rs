@@ -6,7 +6,7 @@
 use std::ffi::{c_char, CStr};
 use std::ptr::{null, null_mut};
 
-use pathsmooth::crowd::{Avoidance, Crowd};
+use pathsmooth::crowd::{Avoidance, Crowd, MovingObstacle};
 use pathsmooth::glam::{DVec2, DVec3};
 use pathsmooth::navmesh::NavMesh;
 use pathsmooth::world::Obstacle;
@@ -1339,6 +1339,47 @@ fn a_crowd_across_floors_walks_as_the_librarys_and_refuses_bad_input() {
     for frame in 0..20 {
         step_both(&mut library, &format!("after the crate, frame {frame}"));
     }
+    // A cart driving on agent 2's floor, towards it, put on that floor: both crowds walk on
+    // the same.
+    let cart_at = library.agent_point(2).unwrap();
+    let cart = MovingObstacle {
+        center: DVec2::new(cart_at.x + 2.0, cart_at.z),
+        radius: 0.3,
+        velocity: DVec2::new(-1.0, 0.0),
+    };
+    let k = library.add_moving_obstacle(cart).unwrap();
+    library.set_moving_obstacle_floor(k, cart_at.y).unwrap();
+    let s = unsafe {
+        ps_crowd_add_moving_obstacle(
+            crowd,
+            p2(DVec3::new(cart.center.x, 0.0, cart.center.y)),
+            0.3,
+            PsPoint2d { x: -1.0, y: 0.0 },
+            &mut id,
+        )
+    };
+    expect(s, PsOk, "");
+    assert_eq!(id, k.get());
+    expect(
+        unsafe { ps_crowd_set_moving_obstacle_floor(crowd, id, cart_at.y) },
+        PsOk,
+        "",
+    );
+    for frame in 0..20 {
+        step_both(&mut library, &format!("with the cart, frame {frame}"));
+    }
+    let s = unsafe { ps_crowd_set_moving_obstacle_floor(crowd, id, f64::NAN) };
+    expect(
+        s,
+        PsInvalidArgument,
+        "ps_crowd_set_moving_obstacle_floor: parameter `floor`",
+    );
+    let s = unsafe { ps_crowd_set_moving_obstacle_floor(crowd, 12345, 0.0) };
+    expect(
+        s,
+        PsInvalidArgument,
+        "ps_crowd_set_moving_obstacle_floor: obstacle: no moving obstacle 12345",
+    );
     let s = unsafe {
         ps_crowd_add_polygon_on_floor(crowd, xy.as_ptr(), 2, p3(rubble_at), &mut id, null_mut())
     };
@@ -1395,6 +1436,8 @@ fn a_crowd_across_floors_walks_as_the_librarys_and_refuses_bad_input() {
     expect(s, PsUnsupported, "2D points");
     let s = unsafe { ps_crowd_add_disk_on_floor(flat, p2(a), 0.4, p3(a), &mut id, null_mut()) };
     expect(s, PsUnsupported, "floors to put an obstacle on");
+    let s = unsafe { ps_crowd_set_moving_obstacle_floor(flat, 0, 0.0) };
+    expect(s, PsUnsupported, "has floors");
     unsafe {
         ps_crowd_destroy(flat);
         ps_world_destroy(grid);

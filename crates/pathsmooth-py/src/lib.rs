@@ -1527,6 +1527,14 @@ struct CrowdState {
 /// A moving obstacle as Python sees it: (id, (x, y), radius, (vx, vy)).
 type MovingRow = (u64, (f64, f64), f64, (f64, f64));
 
+/// The error for `what` on a crowd that is not across floors.
+fn floors_only(what: &'static str) -> pathsmooth::Error {
+    pathsmooth::Error::Unsupported {
+        what,
+        needs: "a crowd made on a SurfaceMesh with floors over one another",
+    }
+}
+
 /// A moving obstacle's handle from its number; a negative number is none the crowd gave.
 fn moving_id(n: i64) -> pathsmooth::Result<MovingId> {
     u64::try_from(n)
@@ -1791,13 +1799,16 @@ impl Crowd {
     }
 
     /// Adds a moving obstacle, a disc of `radius` at `center` moving at `velocity` (world
-    /// units per second); its id.
+    /// units per second), in plan view or, on a crowd across floors, on the floor at
+    /// height `floor`; its id.
+    #[pyo3(signature = (center, radius, velocity, floor = None))]
     fn add_moving_obstacle(
         &self,
         py: Python<'_>,
         center: &Bound<'_, PyAny>,
         radius: f64,
         velocity: &Bound<'_, PyAny>,
+        floor: Option<f64>,
     ) -> PyResult<u64> {
         let (center, velocity) = (point(center, "center")?, point(velocity, "velocity")?);
         let o = MovingObstacle {
@@ -1805,11 +1816,29 @@ impl Crowd {
             radius,
             velocity,
         };
-        self.with(
-            py,
-            |s| on_crowd!(&mut s.crowd, c => c.add_moving_obstacle(o)),
-        )
+        self.with(py, |s| match (floor, &mut s.crowd) {
+            (None, crowd) => on_crowd!(crowd, c => c.add_moving_obstacle(o)),
+            (Some(h), AnyCrowd::Surface(c)) => c.add_moving_obstacle_on_floor(o, h),
+            (Some(_), _) => Err(floors_only("a moving obstacle on a floor")),
+        })
         .map(MovingId::get)
+        .map_err(lib_err)
+    }
+
+    /// Sets the height of the floor a moving obstacle drives on (a crowd across floors).
+    fn set_moving_obstacle_floor(
+        &self,
+        py: Python<'_>,
+        obstacle_id: i64,
+        floor: f64,
+    ) -> PyResult<()> {
+        self.with(py, |s| {
+            let id = moving_id(obstacle_id)?;
+            match &mut s.crowd {
+                AnyCrowd::Surface(c) => c.set_moving_obstacle_floor(id, floor),
+                _ => Err(floors_only("a moving obstacle's floor")),
+            }
+        })
         .map_err(lib_err)
     }
 

@@ -469,3 +469,36 @@ def test_a_crowd_walks_every_navmesh_of_the_corpus_on_its_floors():
         Crowd(grid(ROWS), 0.2).add_disk((1.0, 1.0), 0.5, floor=(1.0, 1.0, 0.0))
     with pytest.raises(ValueError, match="only a crowd made on a SurfaceMesh"):
         Crowd(grid(ROWS), 0.2).positions3()
+
+
+def test_a_truck_on_one_floor_is_avoided_by_that_floors_agents_only():
+    # A street 10 × 4 (y up) with a bridge right over it, an agent walking each along the
+    # middle and a truck driving head-on down the street: the street's agent steps aside
+    # (the sum of radii kept, judged here), the bridge's walks straight. Stopped, the truck
+    # stands on the street's floor.
+    v = np.array([[0, 0, 0], [10, 0, 0], [10, 0, 4], [0, 0, 4],
+                  [0, 3, 0], [10, 3, 0], [10, 3, 4], [0, 3, 4]], dtype=float)
+    mesh = pathsmooth.SurfaceMesh(v, [[0, 1, 2, 3], [4, 5, 6, 7]], up="y")
+    crowd = Crowd(mesh, 0.4, avoid=True)
+    crowd.add_agent((0.5, 0.0, 2.0), (9.5, 0.0, 2.0), 1.5)
+    crowd.add_agent((0.5, 3.0, 2.0), (9.5, 3.0, 2.0), 1.5)
+    truck = crowd.add_moving_obstacle((9.0, 2.0), 0.5, (-1.0, 0.0), floor=0.0)
+    centre, nearest, left = np.array([9.0, 2.0]), np.inf, [False, False]
+    for _ in range(100):
+        crowd.update(0.05)
+        centre = centre + np.array([-0.05, 0.0])
+        p = crowd.positions()
+        left = [left[k] or p[k, 1] != 2.0 for k in range(2)]
+        nearest = min(nearest, np.linalg.norm(p[0] - centre))
+    assert nearest >= 0.99 * 0.9, nearest
+    assert left == [True, False]
+    crowd.set_moving_obstacle_floor(truck, 0.0)
+    crowd.set_moving_obstacle_velocity(truck, (0.0, 0.0))
+    for bad in [lambda: crowd.add_moving_obstacle((1, 1), 0.5, (0, 0), floor=math.nan),
+                lambda: crowd.set_moving_obstacle_floor(truck, math.inf),
+                lambda: crowd.set_moving_obstacle_floor(99, 0.0)]:
+        with pytest.raises(Error):
+            bad()
+    flat = Crowd(grid(WALL), 0.2, avoid=True)
+    with pytest.raises(Error, match="floors over one another"):
+        flat.add_moving_obstacle((1, 1), 0.5, (1, 0), floor=0.0)

@@ -28,7 +28,7 @@ use std::path::PathBuf;
 use common::rng::Rng;
 use common::surface_oracle::{plan_areas, random_point, SurfaceOracle};
 use glam::{DVec2, DVec3};
-use pathsmooth::crowd::{Avoidance, Crowd, DEFAULT_AGENT_HEIGHT, LINK_TRIGGER};
+use pathsmooth::crowd::{Avoidance, Crowd, MovingObstacle, DEFAULT_AGENT_HEIGHT, LINK_TRIGGER};
 use pathsmooth::navmesh::{
     load_surface, OffMeshLink, PolyId, Surface, SurfaceMesh, SurfaceOptions, UpAxis,
 };
@@ -309,6 +309,101 @@ fn agents_one_over_the_other_walk_as_if_alone() {
         pairs += found;
     }
     assert!(pairs >= 8, "{pairs} pairs");
+}
+
+/// A street 10 × `depth` on the ground (y up, one polygon) and a bridge of the same size
+/// right over it at height 3.
+pub(crate) fn street_and_bridge(depth: f64) -> Surface {
+    let v = [
+        DVec3::new(0.0, 0.0, 0.0),
+        DVec3::new(10.0, 0.0, 0.0),
+        DVec3::new(10.0, 0.0, depth),
+        DVec3::new(0.0, 0.0, depth),
+        DVec3::new(0.0, 3.0, 0.0),
+        DVec3::new(10.0, 3.0, 0.0),
+        DVec3::new(10.0, 3.0, depth),
+        DVec3::new(0.0, 3.0, depth),
+    ];
+    Surface::from_polygons(&v, &[[0u32, 1, 2, 3], [4, 5, 6, 7]], UpAxis::Y, 0.0).unwrap()
+}
+
+/// A street 10 × 4 with a bridge of the same size right over it (3 up), an agent walking
+/// each along the middle, and a truck driving head-on down the middle of the street: the
+/// truck on the street's floor turns the street's agent aside (kept the sum of their radii
+/// off it, judged here) and leaves the bridge's walking straight; the same truck in plan
+/// view turns both. Stopped on the street, it stands on the street's floor (a plan-view
+/// one over both floors cannot: refused).
+#[test]
+fn a_truck_on_one_floor_is_avoided_on_that_floor_only() {
+    let mesh = std::sync::Arc::new(SurfaceMesh::new(street_and_bridge(4.0)).unwrap());
+    let (r, truck_r) = (0.4, 0.5);
+    let truck = MovingObstacle {
+        center: DVec2::new(9.0, 2.0),
+        radius: truck_r,
+        velocity: DVec2::new(-1.0, 0.0),
+    };
+    // (Least distance from the street's agent to the truck, whether each agent left the
+    // middle line.)
+    let walk = |on_floor: bool| {
+        let mut crowd = Crowd::new(SurfaceWorld::new(mesh.clone()), r, Preset::Smooth.steps())
+            .unwrap()
+            .with_avoidance(Some(Avoidance::default()))
+            .unwrap();
+        let street = crowd
+            .add_agent_on_surface(DVec3::new(0.5, 0.0, 2.0), DVec3::new(9.5, 0.0, 2.0), 1.5)
+            .unwrap();
+        let bridge = crowd
+            .add_agent_on_surface(DVec3::new(0.5, 3.0, 2.0), DVec3::new(9.5, 3.0, 2.0), 1.5)
+            .unwrap();
+        let id = match on_floor {
+            true => crowd.add_moving_obstacle_on_floor(truck, 0.0).unwrap(),
+            false => crowd.add_moving_obstacle(truck).unwrap(),
+        };
+        let (mut nearest, mut left) = (f64::INFINITY, [false; 2]);
+        let mut centre = truck.center;
+        for _ in 0..(5.0 / DT) as usize {
+            crowd.update(DT).unwrap();
+            centre += truck.velocity * DT;
+            for (k, agent) in [street, bridge].into_iter().enumerate() {
+                let p = crowd.agents()[agent].agent_path().position();
+                left[k] |= p.y != 2.0;
+                if k == 0 {
+                    nearest = nearest.min(p.distance(centre));
+                }
+            }
+        }
+        let stopped = crowd.set_moving_obstacle_velocity(id, DVec2::ZERO);
+        (
+            nearest,
+            left,
+            stopped.map(|()| crowd.world().obstacles().count()),
+        )
+    };
+    let (nearest, left, stood) = walk(true);
+    assert!(
+        nearest >= 0.99 * (r + truck_r),
+        "the street's agent came within {nearest}"
+    );
+    assert_eq!(left, [true, false], "only the street's agent steps aside");
+    assert_eq!(stood.unwrap(), 1, "stopped, it stands on the street");
+    let (_, left, stood) = walk(false);
+    assert_eq!(left, [true, true], "a truck in plan view turns both");
+    assert!(matches!(stood, Err(Error::BadObstacle { .. })), "{stood:?}");
+
+    let mut crowd = Crowd::new(SurfaceWorld::new(mesh.clone()), r, Preset::Smooth.steps()).unwrap();
+    for bad in [f64::NAN, f64::INFINITY] {
+        let e = crowd.add_moving_obstacle_on_floor(truck, bad).unwrap_err();
+        assert!(
+            matches!(e, Error::BadParameter { name: "floor", .. }),
+            "{e}"
+        );
+    }
+    let id = crowd.add_moving_obstacle(truck).unwrap();
+    assert!(crowd.set_moving_obstacle_floor(id, f64::NAN).is_err());
+    crowd.set_moving_obstacle_floor(id, 3.0).unwrap();
+    crowd.remove_moving_obstacle(id).unwrap();
+    let e = crowd.set_moving_obstacle_floor(id, 3.0).unwrap_err();
+    assert!(matches!(e, Error::BadObstacle { .. }), "{e}");
 }
 
 /// Agents sent from near each off-mesh link of RecastDemo's dungeon (Detour's bake, 3

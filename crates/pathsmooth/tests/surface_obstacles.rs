@@ -19,7 +19,7 @@
 #![cfg(feature = "serde")]
 
 use crate::common;
-use crate::crowd_floors::{load, FILES};
+use crate::crowd_floors::{load, street_and_bridge, FILES};
 
 use common::rng::Rng;
 use common::surface_oracle::{plan_areas, random_point, SurfaceOracle};
@@ -234,6 +234,58 @@ fn an_obstacle_takes_its_own_floor_away_inside_its_shape_and_nothing_else() {
     }
 }
 
+/// Shapes cut from the middle of one large polygon (a street 10 × 4 with a bridge right
+/// over it): the clip lines of a disk's 16 sides cross the polygon's sides and meet inside
+/// it, each corner computed by two pieces, rounded otherwise. Every cut succeeds (it
+/// failed for some disks: two corners a rounding apart left a piece with no triangulation
+/// of positive area), and the floors' plan-view area is the terrain's less the shape's
+/// (the shoelace formula here on the cut surface's polygons), the bridge untouched.
+#[test]
+fn shapes_cut_from_one_large_polygon_leave_its_area_less_theirs() {
+    let mesh = std::sync::Arc::new(SurfaceMesh::new(street_and_bridge(4.0)).unwrap());
+    let area = |ring: &[DVec2]| -> f64 {
+        let n = ring.len();
+        (0..n)
+            .map(|i| ring[i].perp_dot(ring[(i + 1) % n]))
+            .sum::<f64>()
+            / 2.0
+    };
+    let mut rng = Rng::new(0x6375_7473);
+    for n in 0..300 {
+        let c = DVec2::new(rng.range(2.0, 8.0), rng.range(1.6, 2.4));
+        let shape = random_shape(&mut rng, c, n % 2 == 0);
+        let ring = ring_of(&shape);
+        for (floor, height) in [("street", 0.0), ("bridge", 3.0)] {
+            let mut world = SurfaceWorld::new(mesh.clone());
+            let at = DVec3::new(c.x, height, c.y);
+            world
+                .add_obstacle_on_floor(shape.clone(), at)
+                .unwrap_or_else(|e| panic!("{shape:?} on the {floor}: {e}"));
+            let cut = world.mesh().surface();
+            let mut by_height = [0.0, 0.0];
+            for p in 0..cut.num_polygons() as PolyId {
+                let corners: Vec<DVec3> = cut
+                    .polygon(p)
+                    .iter()
+                    .map(|&i| cut.vertices()[i as usize])
+                    .collect();
+                let plan: Vec<DVec2> = corners.iter().map(|&q| DVec2::new(q.x, q.z)).collect();
+                by_height[usize::from(corners[0].y > 1.5)] += area(&plan);
+            }
+            let mut expected = [40.0, 40.0];
+            expected[usize::from(height > 1.5)] -= area(&ring);
+            for k in 0..2 {
+                assert!(
+                    (by_height[k] - expected[k]).abs() <= 1e-9,
+                    "{shape:?} on the {floor}: floor {k} has area {}, expected {}",
+                    by_height[k],
+                    expected[k]
+                );
+            }
+        }
+    }
+}
+
 /// The 3D path's points, sampled along each segment: `(plan, height)`.
 fn samples(up: UpAxis, path: &[SurfacePoint]) -> Vec<(DVec2, f64)> {
     let mut out = Vec::new();
@@ -406,18 +458,7 @@ fn crates_dropped_on_agents_on_layered_bakes_keep_every_agent_of_their_floor_out
 
 /// A corridor 10 × 2 on the ground (y up) and a bridge 10 × 2 at height 3 right over it.
 fn floor_and_bridge() -> SurfaceMesh {
-    let v = [
-        DVec3::new(0.0, 0.0, 0.0),
-        DVec3::new(10.0, 0.0, 0.0),
-        DVec3::new(10.0, 0.0, 2.0),
-        DVec3::new(0.0, 0.0, 2.0),
-        DVec3::new(0.0, 3.0, 0.0),
-        DVec3::new(10.0, 3.0, 0.0),
-        DVec3::new(10.0, 3.0, 2.0),
-        DVec3::new(0.0, 3.0, 2.0),
-    ];
-    let s = Surface::from_polygons(&v, &[[0u32, 1, 2, 3], [4, 5, 6, 7]], UpAxis::Y, 0.0).unwrap();
-    SurfaceMesh::new(s).unwrap()
+    SurfaceMesh::new(street_and_bridge(2.0)).unwrap()
 }
 
 /// A crowd of agents of radius 0.3 on [`floor_and_bridge`].

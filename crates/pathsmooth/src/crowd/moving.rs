@@ -44,22 +44,37 @@ pub struct MovingObstacle {
     pub velocity: DVec2,
 }
 
-/// A crowd's moving obstacles: each with its handle and, while it stands, the world's
-/// obstacle that stands for it.
+/// A moving obstacle in a crowd's list.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Listed {
+    pub(crate) id: MovingId,
+    pub(crate) obstacle: MovingObstacle,
+    /// While it stands: the world's obstacle that stands for it.
+    pub(crate) standing: Option<ObstacleId>,
+    /// The height of the floor it drives on (NaN: in plan view, met on every floor).
+    pub(crate) floor: f64,
+}
+
+/// A crowd's moving obstacles, in the order they were added.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct MovingObstacles {
     next: u64,
-    pub(crate) list: Vec<(MovingId, MovingObstacle, Option<ObstacleId>)>,
+    pub(crate) list: Vec<Listed>,
 }
 
 impl MovingObstacles {
     /// Checks `o` (finite centre and velocity, a finite radius > 0) and lists it under a
-    /// new handle.
-    pub(crate) fn add(&mut self, o: MovingObstacle) -> Result<MovingId> {
+    /// new handle, on the floor at height `floor` (NaN: every floor).
+    pub(crate) fn add(&mut self, o: MovingObstacle, floor: f64) -> Result<MovingId> {
         check(&o)?;
         let id = MovingId(self.next);
         self.next += 1;
-        self.list.push((id, o, None));
+        self.list.push(Listed {
+            id,
+            obstacle: o,
+            standing: None,
+            floor,
+        });
         Ok(id)
     }
 
@@ -67,7 +82,7 @@ impl MovingObstacles {
     pub(crate) fn index(&self, id: MovingId) -> Result<usize> {
         self.list
             .iter()
-            .position(|&(i, _, _)| i == id)
+            .position(|m| m.id == id)
             .ok_or_else(|| Error::BadObstacle {
                 reason: format!(
                     "no moving obstacle {} (never added, or removed already)",
@@ -79,7 +94,7 @@ impl MovingObstacles {
     /// Moves every obstacle that moves by its velocity over `dt` (its centre kept within
     /// [`MAX_MOVING`]).
     pub(crate) fn advance(&mut self, dt: f64) {
-        for (_, o, _) in &mut self.list {
+        for Listed { obstacle: o, .. } in &mut self.list {
             o.center = (o.center + o.velocity * dt)
                 .clamp(DVec2::splat(-MAX_MOVING), DVec2::splat(MAX_MOVING));
         }

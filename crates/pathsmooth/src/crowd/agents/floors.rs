@@ -6,7 +6,7 @@ use glam::DVec3;
 
 use super::push_out::{compass_way, COMPASS};
 use super::{check_speed, no_agent, AgentIndex, Crowd, CrowdAgent};
-use crate::crowd::AgentPath;
+use crate::crowd::{AgentPath, MovingId, MovingObstacle};
 use crate::error::{Error, Result};
 use crate::navmesh::{PointFlags, PolyId, SurfaceMesh, SurfacePoint};
 use crate::pipeline::Pipeline;
@@ -56,9 +56,12 @@ use crate::SurfaceWorld;
 /// (see [`SurfaceWorld::add_obstacle`]). When one is added or removed, every agent whose
 /// sheet reaches it is planned again on the changed mesh, from where it stands (an agent
 /// it landed on moved onto the nearest floor outside it) on a new sheet; one whose way or
-/// target it blocks is stuck with the reason until the next change, standing. Moving
-/// obstacles are avoided in plan view by agents on every floor; one that stops stands as
-/// an obstacle on the floor under it (refused over several floors).
+/// target it blocks is stuck with the reason until the next change, standing. A moving
+/// obstacle added with [`add_moving_obstacle_on_floor`](Self::add_moving_obstacle_on_floor)
+/// drives on one floor and is avoided by the agents on it only, and one that stops stands
+/// as an obstacle on that floor; one added in plan view
+/// ([`add_moving_obstacle`](Crowd::add_moving_obstacle)) is avoided by agents on every
+/// floor and stands on the one floor under it (refused over several floors).
 ///
 /// ```
 /// use glam::DVec3;
@@ -161,6 +164,54 @@ impl Crowd<SurfaceWorld> {
         at: DVec3,
     ) -> Result<(ObstacleId, usize)> {
         self.add_obstacle_by(obstacle, |w, o| w.add_obstacle_on_floor(o, at))
+    }
+
+    /// [`add_moving_obstacle`](Crowd::add_moving_obstacle) on one floor: a disc that
+    /// drives on the floor at height `floor` (along the surface's up axis, as
+    /// [`CrowdAgent::height`](super::CrowdAgent::height)), met only by agents whose floors
+    /// lie less than the crowd's [agent height](Crowd::with_agent_height) from it (a truck
+    /// in the street under a bridge, which the agents on the bridge do not step aside
+    /// for). While it stands it is an obstacle on the floor within the surface's climb of
+    /// `floor` under its centre ([`add_obstacle_on_floor`](Self::add_obstacle_on_floor)).
+    /// The game drives it, height too: [`set_moving_obstacle_floor`](Self::set_moving_obstacle_floor)
+    /// as it climbs a ramp.
+    ///
+    /// Errors: [`Error::BadParameter`] for a `floor` that is not finite; otherwise as
+    /// [`add_moving_obstacle`](Crowd::add_moving_obstacle) (a standing one's
+    /// [`add_obstacle_on_floor`](Self::add_obstacle_on_floor) errors); the crowd unchanged.
+    pub fn add_moving_obstacle_on_floor(
+        &mut self,
+        obstacle: MovingObstacle,
+        floor: f64,
+    ) -> Result<MovingId> {
+        check_floor(floor)?;
+        self.stand_on_floor = Some(Self::stand_on_floor);
+        self.add_moving(obstacle, floor)
+    }
+
+    /// Sets the height of the floor a moving obstacle drives on (see
+    /// [`add_moving_obstacle_on_floor`](Self::add_moving_obstacle_on_floor)); one added in
+    /// plan view is then on that floor. A standing one stays where it stands until it
+    /// moves again.
+    ///
+    /// Errors: [`Error::BadParameter`] for a `floor` that is not finite,
+    /// [`Error::BadObstacle`] for an unknown handle; the crowd unchanged.
+    pub fn set_moving_obstacle_floor(&mut self, id: MovingId, floor: f64) -> Result<()> {
+        check_floor(floor)?;
+        let k = self.moving.index(id)?;
+        self.stand_on_floor = Some(Self::stand_on_floor);
+        self.moving.list[k].floor = floor;
+        Ok(())
+    }
+
+    /// The world's disc for moving obstacle `o` stopped on the floor at height `floor`.
+    fn stand_on_floor(&mut self, o: MovingObstacle, floor: f64) -> Result<(ObstacleId, usize)> {
+        let up = self.world.mesh().surface().up();
+        let disk = Obstacle::Disk {
+            center: o.center,
+            radius: o.radius,
+        };
+        self.add_obstacle_on_floor(disk, up.join(o.center, floor))
     }
 
     /// Plans agent `agent` from `start` (its polygon and point) to `target` and makes the
@@ -541,4 +592,13 @@ fn leg_on_sheet(
         world.one_floor_world().is_none().then_some(world),
         agent_path,
     ))
+}
+
+/// A floor's height as a moving obstacle takes it: finite.
+fn check_floor(floor: f64) -> Result<()> {
+    if floor.is_finite() {
+        Ok(())
+    } else {
+        Err(Error::param("floor", floor, "a finite height"))
+    }
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use glam::DVec2;
 
 use super::avoid::{AvoidScratch, Mover, Solver};
-use super::moving::{check_velocity, MovingObstacles};
+use super::moving::{check_velocity, Listed, MovingObstacles};
 use super::{AgentPath, Avoidance, Moved, Repair, Retargeted};
 use super::{MovingId, MovingObstacle};
 use crate::error::{Error, Result};
@@ -46,6 +46,9 @@ type WalkOn<W> = fn(&mut Crowd<W>) -> usize;
 /// Gives the agents that walk worlds of their own the crowd's world again after it
 /// changed: obstacle `Some(id)` added, or one removed (`None`).
 type Resheet<W> = fn(&mut Crowd<W>, Option<ObstacleId>);
+
+/// Adds the world's disc standing for a moving obstacle stopped on the floor at a height.
+type StandOnFloor<W> = fn(&mut Crowd<W>, MovingObstacle, f64) -> Result<(ObstacleId, usize)>;
 
 /// One phase of an update for one agent, with its run's pipeline (see `Crowd::each_run`).
 type AgentUpdate<'a, W> =
@@ -254,6 +257,8 @@ pub struct Crowd<W: ObstacleWorld = GridWorld> {
     /// What plans the agents walking sheets of their own again on the crowd's world when
     /// it changes (set with `walk_on`).
     resheet: Option<Resheet<W>>,
+    /// Stands a moving obstacle on its floor (set by `add_moving_obstacle_on_floor`).
+    stand_on_floor: Option<StandOnFloor<W>>,
     /// Agents whose floors' heights differ by this much or more never meet.
     agent_height: f64,
     /// The agents with a target to plan, first asked first served.
@@ -290,6 +295,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             onward: Vec::new(),
             walk_on: None,
             resheet: None,
+            stand_on_floor: None,
             agent_height: DEFAULT_AGENT_HEIGHT,
             queue: VecDeque::new(),
             plan_budget: None,
@@ -736,7 +742,13 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     /// avoidance, its neighbours' solves; the avoidance's reach grows with the fastest and
     /// widest of agents and obstacles. Standing: a world change.
     pub fn add_moving_obstacle(&mut self, obstacle: MovingObstacle) -> Result<MovingId> {
-        let id = self.moving.add(obstacle)?;
+        self.add_moving(obstacle, f64::NAN)
+    }
+
+    /// [`add_moving_obstacle`](Self::add_moving_obstacle) on the floor at height `floor`
+    /// (NaN: every floor).
+    fn add_moving(&mut self, obstacle: MovingObstacle, floor: f64) -> Result<MovingId> {
+        let id = self.moving.add(obstacle, floor)?;
         if obstacle.velocity == DVec2::ZERO
             && let Err(e) = self.stand(id)
         {
@@ -755,15 +767,15 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     pub fn set_moving_obstacle_velocity(&mut self, id: MovingId, velocity: DVec2) -> Result<()> {
         check_velocity(velocity)?;
         let k = self.moving.index(id)?;
-        match (self.moving.list[k].2, velocity == DVec2::ZERO) {
+        match (self.moving.list[k].standing, velocity == DVec2::ZERO) {
             (None, true) => self.stand(id)?,
             (Some(standing), false) => {
                 self.remove_obstacle(standing)?;
-                self.moving.list[k].2 = None;
+                self.moving.list[k].standing = None;
             }
             _ => {}
         }
-        self.moving.list[k].1.velocity = velocity;
+        self.moving.list[k].obstacle.velocity = velocity;
         Ok(())
     }
 
@@ -772,7 +784,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     /// Errors: [`Error::BadObstacle`] for an unknown handle; the world change's.
     pub fn remove_moving_obstacle(&mut self, id: MovingId) -> Result<()> {
         let k = self.moving.index(id)?;
-        if let Some(standing) = self.moving.list[k].2 {
+        if let Some(standing) = self.moving.list[k].standing {
             self.remove_obstacle(standing)?;
         }
         self.moving.list.remove(k);
@@ -781,18 +793,22 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
 
     /// The moving obstacles, in the order they were added, with their handles.
     pub fn moving_obstacles(&self) -> impl Iterator<Item = (MovingId, MovingObstacle)> + '_ {
-        self.moving.list.iter().map(|&(id, o, _)| (id, o))
+        self.moving.list.iter().map(|m| (m.id, m.obstacle))
     }
 
     /// Puts the world's disc obstacle where moving obstacle `id` stands.
     fn stand(&mut self, id: MovingId) -> Result<()> {
         let k = self.moving.index(id)?;
-        let o = self.moving.list[k].1;
-        let (standing, _) = self.add_obstacle(Obstacle::Disk {
-            center: o.center,
-            radius: o.radius,
-        })?;
-        self.moving.list[k].2 = Some(standing);
+        let m = self.moving.list[k];
+        let disk = Obstacle::Disk {
+            center: m.obstacle.center,
+            radius: m.obstacle.radius,
+        };
+        let (standing, _) = match self.stand_on_floor {
+            Some(stand_on_floor) if !m.floor.is_nan() => stand_on_floor(self, m.obstacle, m.floor)?,
+            _ => self.add_obstacle(disk)?,
+        };
+        self.moving.list[k].standing = Some(standing);
         Ok(())
     }
 
@@ -918,23 +934,23 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         }));
         // Moving obstacles as neighbours that stand aside for nobody (a standing one is
         // in the world, among the walls).
-        let moving = self
-            .moving
-            .list
-            .iter()
-            .filter(|(_, _, standing)| standing.is_none());
-        self.avoid.movers.extend(moving.map(|&(_, o, _)| Mover {
-            position: o.center,
-            velocity: o.velocity,
-            preferred: o.velocity,
-            speed: o.velocity.length(),
-            radius: o.radius,
-            standing: true,
-            slowed: 0.0,
-            obstacle: true,
-            // In plan view: met on every floor.
-            floor: f64::NAN,
-        }));
+        let moving = self.moving.list.iter().filter(|m| m.standing.is_none());
+        self.avoid.movers.extend(moving.map(
+            |&Listed {
+                 obstacle: o, floor, ..
+             }| Mover {
+                position: o.center,
+                velocity: o.velocity,
+                preferred: o.velocity,
+                speed: o.velocity.length(),
+                radius: o.radius,
+                standing: true,
+                slowed: 0.0,
+                obstacle: true,
+                // NaN, in plan view: met on every floor.
+                floor,
+            },
+        ));
         let (world, worlds) = (&self.world, &self.worlds);
         // Each agent's walls are those of the world it walks on (moving obstacles, after
         // the agents, list none).

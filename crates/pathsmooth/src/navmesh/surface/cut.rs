@@ -9,9 +9,10 @@
 //! to its neighbour's and split into untouched neighbours' edges (T-junctions), so the
 //! floor stays joined round the hole.
 
-use glam::DVec2;
+use glam::{DVec2, DVec3};
+use rustc_hash::FxHashMap;
 
-use super::{Detail, Surface, SurfaceData, SurfaceOptions};
+use super::{Detail, Surface, SurfaceData, SurfaceOptions, UpAxis};
 use crate::error::{Error, Result};
 use crate::geometry::{clip_half_plane, convex_overlap, cross, ClipCorner};
 use crate::navmesh::mesh::PolyId;
@@ -87,6 +88,18 @@ impl Surface {
             data.refs.push(self.polygon_ref(p));
             origin.push(p);
         };
+        // The cut's new corners, and the cut polygons' own, by where they lie: a corner
+        // one piece computes (a clip line crossing a side, two clip lines meeting at a
+        // corner of the shape) is computed again, rounded otherwise, by the next piece and
+        // by the polygon across the side; made one vertex, the pieces weld and no side
+        // carries a second corner a rounding away from the first (which left no
+        // triangulation of positive area).
+        let mut corners_at = CornerIndex::new(self.straight_tolerance());
+        for p in (0..self.num_polygons() as PolyId).filter(|&p| cut[p as usize]) {
+            for &v in self.polygon(p) {
+                corners_at.insert(self.vertices[v as usize], self.up, v);
+            }
+        }
         for p in 0..self.num_polygons() as PolyId {
             if !cut[p as usize] {
                 push(&mut data, self.polygon(p).to_vec(), p);
@@ -96,7 +109,7 @@ impl Surface {
                 continue;
             }
             for piece in self.outside_pieces(p, ring) {
-                let corners = piece
+                let mut corners: Vec<u32> = piece
                     .iter()
                     .map(|c| {
                         c.vertex.unwrap_or_else(|| {
@@ -105,11 +118,23 @@ impl Surface {
                             } else {
                                 self.floor_height(p, c.plan)
                             };
-                            data.vertices.push(self.up.join(c.plan, h));
-                            (data.vertices.len() - 1) as u32
+                            let at = self.up.join(c.plan, h);
+                            corners_at.find(at, self.up).unwrap_or_else(|| {
+                                data.vertices.push(at);
+                                let v = (data.vertices.len() - 1) as u32;
+                                corners_at.insert(at, self.up, v);
+                                v
+                            })
                         })
                     })
                     .collect();
+                corners.dedup();
+                if corners.len() > 1 && corners[0] == corners[corners.len() - 1] {
+                    corners.pop();
+                }
+                if corners.len() < 3 {
+                    continue;
+                }
                 push(&mut data, corners, p);
                 if let (Some(d), Some(old)) = (&mut detail, &self.detail) {
                     clip_detail(self, old, p, &piece, d);
@@ -189,6 +214,43 @@ impl Surface {
             .fold((o, o), |(lo, hi), c| (lo.min(c.plan), hi.max(c.plan)));
         let size = (hi - lo).length();
         area2 > 4.0 * self.tolerance * size.max(self.tolerance)
+    }
+}
+
+/// Vertices by position, to find the one within `eps` of a point (in plan view and in
+/// height): a hash of cells `eps` wide, each point looked for in the 3 × 3 cells round it.
+struct CornerIndex {
+    eps: f64,
+    cells: FxHashMap<(i64, i64), Vec<(DVec3, u32)>>,
+}
+
+impl CornerIndex {
+    fn new(eps: f64) -> Self {
+        CornerIndex {
+            eps,
+            cells: FxHashMap::default(),
+        }
+    }
+
+    fn cell(&self, plan: DVec2) -> (i64, i64) {
+        let c = (plan / self.eps).floor();
+        (c.x as i64, c.y as i64)
+    }
+
+    fn insert(&mut self, at: DVec3, up: UpAxis, v: u32) {
+        let cell = self.cell(up.plan(at));
+        self.cells.entry(cell).or_default().push((at, v));
+    }
+
+    /// The vertex within `eps` of `at` on each axis, if any (the first inserted).
+    fn find(&self, at: DVec3, up: UpAxis) -> Option<u32> {
+        let (cx, cy) = self.cell(up.plan(at));
+        (cx - 1..=cx + 1)
+            .flat_map(|x| (cy - 1..=cy + 1).map(move |y| (x, y)))
+            .filter_map(|cell| self.cells.get(&cell))
+            .flatten()
+            .find(|(q, _)| (*q - at).abs().max_element() <= self.eps)
+            .map(|&(_, v)| v)
     }
 }
 
