@@ -159,6 +159,12 @@ def test_bad_input_raises():
         lambda: crowd.add_agent((1.5, 1.5), (1.5, 5.5), -1.0),
         lambda: crowd.add_agent((1.5, 1.5), (1.5, 5.5), math.nan),
         lambda: crowd.add_agent((1.5, 1.5), (0.5, 3.5), 1.0),  # in the wall
+        lambda: crowd.add_agent((math.inf, 1.5), (1.5, 5.5), 1.0),
+        lambda: crowd.add_agent((1.5, 1.5), (1.5, -math.inf), 1.0),
+        lambda: crowd.add_agent((1.5, 1.5), (1.5, 5.5), math.inf),
+        lambda: crowd.add_agent((1.5, 1.5), (1.5, 5.5), 1.0, radius=-0.2),
+        lambda: crowd.add_agent((1.5, 1.5), (1.5, 5.5), 1.0, radius=math.inf),
+        lambda: crowd.add_agent((0.5, 3.5), (1.5, 5.5), 1.0),  # starts in the wall
         lambda: crowd.set_target(1, (1.5, 1.5)),
         lambda: crowd.set_target(-1, (1.5, 1.5)),
         lambda: crowd.path(5),
@@ -171,6 +177,10 @@ def test_bad_input_raises():
         lambda: crowd.remove_obstacle(-1),
         lambda: crowd.add_box((1.0, 1.0), (1.0, 2.0)),
         lambda: crowd.add_disk((1.0, 1.0), 0.0),
+        lambda: crowd.add_disk((1.0, 1.0), -1.0),
+        lambda: crowd.add_disk((1.0, 1.0), math.nan),
+        lambda: crowd.add_box((2.0, 2.0), (1.0, 3.0)),  # min.x > max.x
+        lambda: crowd.add_box((1.0, math.inf), (2.0, 3.0)),
         lambda: crowd.add_polygon([(0.0, 0.0), (1.0, 1.0)]),
         lambda: crowd.add_polygon([(0.0, 0.0), (1.0, 1.0), (2.0, 2.0)]),
         lambda: crowd.add_box((1.0, 2.0, 3.0), (2.0, 3.0)),
@@ -502,3 +512,22 @@ def test_a_truck_on_one_floor_is_avoided_by_that_floors_agents_only():
     flat = Crowd(grid(WALL), 0.2, avoid=True)
     with pytest.raises(Error, match="floors over one another"):
         flat.add_moving_obstacle((1, 1), 0.5, (1, 0), floor=0.0)
+
+
+def test_agents_spawned_inside_each_other_part_and_stay_apart():
+    # Three agents added at one point (the library accepts them: where to spawn is the
+    # game's) stand the sum of their radii apart within 2 s, stay so, and all arrive.
+    crowd = Crowd(grid(["." * 12] * 8), 0.3, avoid=True)
+    for target in [(10.5, 1.5), (10.5, 4.5), (10.5, 6.5)]:
+        crowd.add_agent((3.5, 4.5), target, 1.5)
+    assert closest_pair(crowd.positions()) == 0.0
+    parted = None
+    for frame in range(1, 10 * 60 + 1):
+        crowd.update(1 / 60)
+        assert np.isfinite(crowd.positions()).all() and np.isfinite(crowd.velocities()).all()
+        apart = closest_pair(crowd.positions()) >= 0.99 * 0.6
+        if parted is None and apart:
+            parted = frame / 60
+        assert parted is None or apart, f"together again at frame {frame}"
+    assert parted is not None and parted <= 2.0, parted
+    assert all(crowd.arrived(i) for i in range(3))

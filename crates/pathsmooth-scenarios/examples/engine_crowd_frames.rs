@@ -4,10 +4,11 @@
 //! The criterion bench cannot compare builds this closely (its frames differ between runs).
 //!
 //! `cargo run --release -p pathsmooth-scenarios --example engine_crowd_frames --
-//! [--layered] [AGENTS] [FRAMES]`: by default `EngineCrowd` on Unity's LayaNavMesh export
-//! from the test corpus (1,000 agents of radius 0.15 m, or 0.05 m from 10,000); with
-//! `--layered`, `LayeredCrowd` on RecastDemo's `nav_test` level as Detour baked it (tiled,
-//! floors over one another; radius 0.15 m); 300 frames.
+//! [--layered] [--threads T] [AGENTS] [FRAMES]`: by default `EngineCrowd` on Unity's
+//! LayaNavMesh export from the test corpus (1,000 agents of radius 0.15 m, or 0.05 m from
+//! 10,000); with `--layered`, `LayeredCrowd` on RecastDemo's `nav_test` level as Detour
+//! baked it (tiled, floors over one another; radius 0.15 m); 300 frames; the crowd updated
+//! on T threads (default 1; the same walks on any number).
 
 use std::path::Path;
 use std::time::Instant;
@@ -49,6 +50,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if layered {
         args.remove(0);
     }
+    let mut threads = 1;
+    if args.first().is_some_and(|a| a == "--threads") {
+        threads = args.get(1).ok_or("--threads needs a number")?.parse()?;
+        args.drain(..2);
+    }
     let mut args = args.into_iter();
     let agents: usize = args.next().map_or(Ok(1_000), |s| s.parse())?;
     let frames: usize = args.next().map_or(Ok(300), |s| s.parse())?;
@@ -58,11 +64,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../pathsmooth/tests/data/corpus");
     let mut scene: Box<dyn Scene> = if layered {
         let file = corpus.join("detour/nav_test.all_tiles_navmesh.bin");
-        Box::new(LayeredCrowd::load(&file, agents, 0.15, 1)?)
+        let mut scene = LayeredCrowd::load(&file, agents, 0.15, 1)?;
+        scene.crowd = scene.crowd.with_threads(threads)?;
+        Box::new(scene)
     } else {
         let radius = if agents >= 10_000 { 0.05 } else { 0.15 };
         let file = corpus.join("unity/lear315__LayaNavMesh.obj");
-        Box::new(EngineCrowd::load(&file, agents, radius, 1)?)
+        let mut scene = EngineCrowd::load(&file, agents, radius, 1)?;
+        scene.crowd = scene.crowd.with_threads(threads)?;
+        Box::new(scene)
     };
     let mut times = Vec::with_capacity(frames);
     for _ in 0..frames {
@@ -74,7 +84,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     times.sort_by(f64::total_cmp);
     let sum = scene.checksum();
     println!(
-        "agents {agents} frames {frames} mean_ms {mean:.3} p50 {:.3} p99 {:.3} checksum {:.9} {:.9} {:.9}",
+        "agents {agents} threads {threads} frames {frames} mean_ms {mean:.3} p50 {:.3} p99 {:.3} checksum {:.9} {:.9} {:.9}",
         times[frames / 2],
         times[frames * 99 / 100],
         sum.x,
