@@ -69,16 +69,19 @@ struct Seen {
 }
 
 /// Runs `agents` random agents on `file` for `seconds` and judges every frame.
-fn run(file: &str, agents: usize, seconds: f64, seed: u64) -> Seen {
+/// A run of `agents` on `file`, agent `i` of radius `radii[i % radii.len()]` (the first
+/// the crowd's), judged by the oracle every frame.
+fn run(file: &str, radii: &[f64], agents: usize, seconds: f64, seed: u64) -> Seen {
     let s = load(file);
     let oracle = SurfaceOracle::new(&s);
     let up = s.up();
     let mesh = SurfaceMesh::new(s.clone()).unwrap();
     assert!(!mesh.is_one_floor(), "{file}: floors over one another");
-    let mut crowd = Crowd::new(SurfaceWorld::new(mesh), RADIUS, Preset::Smooth.steps())
+    let mut crowd = Crowd::new(SurfaceWorld::new(mesh), radii[0], Preset::Smooth.steps())
         .unwrap()
         .with_avoidance(Some(Avoidance::default()))
         .unwrap();
+    let radius = |i: usize| radii[i % radii.len()];
     let areas = plan_areas(&s);
     let mut rng = Rng::new(seed);
     let mut seen = Seen::default();
@@ -87,7 +90,8 @@ fn run(file: &str, agents: usize, seconds: f64, seed: u64) -> Seen {
     while crowd.agents().len() < agents {
         let (_, start) = random_point(&s, &mut rng, &areas);
         let (_, goal) = random_point(&s, &mut rng, &areas);
-        match crowd.add_agent_on_surface(start, goal, SPEED) {
+        let r = radius(crowd.agents().len());
+        match crowd.add_agent_on_surface_with_radius(start, goal, SPEED, r) {
             Ok(i) => {
                 let p = crowd.agents()[i].agent_path().position();
                 let h = crowd.agents()[i].height();
@@ -140,9 +144,9 @@ fn run(file: &str, agents: usize, seconds: f64, seed: u64) -> Seen {
             );
             at[i] = (last, p);
             let clearance = oracle
-                .segment_clearance_3d(last, (p, floor), (p, floor), last, RADIUS + 1.0)
+                .segment_clearance_3d(last, (p, floor), (p, floor), last, radius(i) + 1.0)
                 .unwrap();
-            if clearance < RADIUS * 0.99 {
+            if clearance < radius(i) * 0.99 {
                 seen.wall_hits += 1;
             }
             let goal = up.plan(goals[i]);
@@ -153,7 +157,7 @@ fn run(file: &str, agents: usize, seconds: f64, seed: u64) -> Seen {
         for i in 0..now.len() {
             for j in i + 1..now.len() {
                 let ((p, h), (q, g)) = (now[i], now[j]);
-                if p.distance(q) >= 2.0 * RADIUS * 0.99 {
+                if p.distance(q) >= (radius(i) + radius(j)) * 0.99 {
                     continue;
                 }
                 if (h - g).abs() < DEFAULT_AGENT_HEIGHT {
@@ -228,7 +232,7 @@ fn on_floor(oracle: &SurfaceOracle, s: &Surface, p: DVec2, h: f64) -> Option<Pol
 fn agents_on_layered_bakes_keep_to_their_floors_and_never_meet_on_one() {
     let (mut crossings, mut links) = (0, 0);
     for (k, file) in FILES.iter().enumerate() {
-        let seen = run(file, 40, 90.0, 0x666c_6f6f_7273 + k as u64);
+        let seen = run(file, &[RADIUS], 40, 90.0, 0x666c_6f6f_7273 + k as u64);
         eprintln!("{file}: {seen:?}");
         assert_eq!((seen.overlaps, seen.wall_hits), (0, 0), "{file}: {seen:?}");
         assert!(seen.arrived * 10 >= seen.agents * 9, "{file}: {seen:?}");
@@ -237,6 +241,31 @@ fn agents_on_layered_bakes_keep_to_their_floors_and_never_meet_on_one() {
     }
     assert!(crossings > 0, "no agents crossed one over the other");
     assert!(links > 0, "no agent crossed an off-mesh link");
+}
+
+/// Agents of three radii (0.2, 0.12 and 0.3 m) on the layered bakes, judged as above with
+/// each agent's own radius: none nearer a wall of its floor than its radius, no pair on
+/// one floor nearer than the sum of theirs (less 1 %), and at least 29 of each 30 arrive.
+/// (The one that does not, on chainboom, of radius 0.3, stands for good at the end of a
+/// leg of a path over itself: the way on, planned once from short of the leg's end,
+/// started too near a wall of the sheet cut round it and is not tried again; trying it
+/// again until the agent stands at the end brings it home, and in the test above makes two
+/// agents meet head-on in a passage too narrow for both, where they stand: left as found,
+/// `docs/crowd.md`.)
+#[test]
+fn agents_of_different_radii_on_layered_bakes_keep_their_own_room() {
+    for (k, file) in FILES.iter().enumerate() {
+        let seen = run(
+            file,
+            &[RADIUS, 0.12, 0.3],
+            30,
+            120.0,
+            0x0072_6164_6969 + k as u64,
+        );
+        eprintln!("{file}: {seen:?}");
+        assert_eq!((seen.overlaps, seen.wall_hits), (0, 0), "{file}: {seen:?}");
+        assert!(seen.arrived + 1 >= seen.agents, "{file}: {seen:?}");
+    }
 }
 
 /// Two agents that start at one plan-view point on floors one over the other walk exactly

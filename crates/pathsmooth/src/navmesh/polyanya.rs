@@ -28,7 +28,7 @@
 //! Memory: the per-vertex best distances and the per-polygon start marks are dense arrays
 //! (12 bytes a vertex, 4 a polygon, grown to the largest mesh searched) tagged with a
 //! generation stamp, so a search clears nothing of them; an expanded node leaves 8 bytes
-//! (its parent and the edge it came in by, enough to rebuild the corridor) and its slot is
+//! (its parent and the edge it came in by, enough to rebuild the polygons crossed) and its slot is
 //! reused, so full nodes are only held for the open list; roots cost 32 bytes.
 
 use std::cmp::Ordering;
@@ -171,7 +171,7 @@ pub(crate) struct Polyanya {
     seen: Vec<(u32, u32)>,
     stamp: u32,
     path: Vec<DVec2>,
-    corridor: Vec<PolyId>,
+    polygons: Vec<PolyId>,
     entry: Vec<u32>,
 }
 
@@ -183,12 +183,12 @@ impl Polyanya {
     }
 
     /// The polygons the last path crosses, the start's first and the goal's last.
-    pub(crate) fn corridor(&self) -> &[PolyId] {
-        &self.corridor
+    pub(crate) fn polygons(&self) -> &[PolyId] {
+        &self.polygons
     }
 
-    /// `entries()[k]`: the edge (corner index within the polygon) of `corridor()[k + 1]` by
-    /// which it is entered from `corridor()[k]`.
+    /// `entries()[k]`: the edge (corner index within the polygon) of `polygons()[k + 1]` by
+    /// which it is entered from `polygons()[k]`.
     pub(crate) fn entries(&self) -> &[u32] {
         &self.entry
     }
@@ -205,7 +205,7 @@ impl Polyanya {
         (goal, g): (DVec2, PolyId),
     ) -> bool {
         self.path.clear();
-        self.corridor.clear();
+        self.polygons.clear();
         self.entry.clear();
         if s == g {
             // One convex polygon: the straight segment.
@@ -213,7 +213,7 @@ impl Polyanya {
             if goal != start {
                 self.path.push(goal);
             }
-            self.corridor.push(s);
+            self.polygons.push(s);
             return true;
         }
         self.begin(mesh);
@@ -721,7 +721,7 @@ impl Polyanya {
         }
     }
 
-    /// Fills `path`, `corridor` and `entry` from the goal node.
+    /// Fills `path`, `polygons` and `entry` from the goal node.
     fn reconstruct<M: ConvexPolygons + ?Sized>(
         &mut self,
         mesh: &M,
@@ -749,12 +749,12 @@ impl Polyanya {
         self.path.dedup();
         // Back from the goal's polygon (where the goal node's parent was expanded) through
         // each expanded node's entry edge; the first nodes entered from the start's polygon.
-        self.corridor.clear();
+        self.polygons.clear();
         self.entry.clear();
         let mut p = g;
         let mut n = nd.parent;
         while n != NONE {
-            self.corridor.push(p);
+            self.polygons.push(p);
             let e = self.link_edge[n as usize];
             self.entry.push(e);
             p = match mesh.neighbour(mesh.corners_of(p).start + e as usize) {
@@ -763,8 +763,8 @@ impl Polyanya {
             };
             n = self.link_parent[n as usize];
         }
-        self.corridor.push(s);
-        self.corridor.reverse();
+        self.polygons.push(s);
+        self.polygons.reverse();
         self.entry.reverse();
     }
 }

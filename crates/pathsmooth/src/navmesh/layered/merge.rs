@@ -11,7 +11,7 @@
 //! so the shortest path over it is the shortest path over the surface.
 //!
 //! The surface's polygons stay what every caller sees: the members of a search polygon,
-//! joined by the edges the merge removed, form a tree, and a path's corridor of search
+//! joined by the edges the merge removed, form a tree, and the search polygons a path crosses
 //! polygons is mapped back to the surface's polygons by walking those trees
 //! ([`SearchPolygons::members_between`]). Within a convex search polygon a taut path is one
 //! straight segment from the edge it enters by to the edge it leaves by, and a straight
@@ -273,20 +273,20 @@ impl SearchPolygons {
         }
     }
 
-    /// Appends to `corridor` the surface polygons after `a` on the way to `b` through
+    /// Appends to `polygons` the surface polygons after `a` on the way to `b` through
     /// their search polygon's tree (both its members), and to `entry` the edge of each by
     /// which it is entered; `scratch` holds the way down from the meeting point.
     pub(crate) fn members_between(
         &self,
         (a, b): (PolyId, PolyId),
-        corridor: &mut Vec<PolyId>,
+        polygons: &mut Vec<PolyId>,
         entry: &mut Vec<u32>,
         scratch: &mut Vec<u32>,
     ) {
         scratch.clear();
         let (mut x, mut y) = (a as usize, b as usize);
         let mut climb = |x: &mut usize| {
-            corridor.push(self.up[*x]);
+            polygons.push(self.up[*x]);
             entry.push(self.up_edge_parent[*x]);
             *x = self.up[*x] as usize;
         };
@@ -303,7 +303,7 @@ impl SearchPolygons {
             y = self.up[y] as usize;
         }
         for &t in scratch.iter().rev() {
-            corridor.push(t);
+            polygons.push(t);
             entry.push(self.up_edge_self[t as usize]);
         }
     }
@@ -438,7 +438,7 @@ mod tests {
         for p in 0..np as PolyId {
             members[sp.of[p as usize] as usize].push(p);
         }
-        let (mut corridor, mut entry, mut scratch) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut polygons, mut entry, mut scratch) = (Vec::new(), Vec::new(), Vec::new());
         for m in 0..sp.faces() as u32 {
             let cs = sp.corners_of(m);
             let ring = || cs.clone().map(|c| sp.corner_vert[c]);
@@ -485,12 +485,12 @@ mod tests {
             let ms = &members[m as usize];
             for &a in ms {
                 for &b in ms {
-                    corridor.clear();
+                    polygons.clear();
                     entry.clear();
-                    corridor.push(a);
-                    sp.members_between((a, b), &mut corridor, &mut entry, &mut scratch);
-                    assert_eq!(corridor.last(), Some(&b), "{name}: {a} to {b}");
-                    for (w, &e) in corridor.windows(2).zip(&entry) {
+                    polygons.push(a);
+                    sp.members_between((a, b), &mut polygons, &mut entry, &mut scratch);
+                    assert_eq!(polygons.last(), Some(&b), "{name}: {a} to {b}");
+                    for (w, &e) in polygons.windows(2).zip(&entry) {
                         assert_eq!(
                             mesh.corner_neighbor(w[1], e),
                             w[0],

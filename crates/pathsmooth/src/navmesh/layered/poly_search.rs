@@ -1,7 +1,7 @@
 //! The layered query's exact search: Polyanya (`navmesh::polyanya`, the one search under
 //! both navmesh queries) over the surface's convex polygons merged into larger convex ones
 //! (`SearchPolygons`, as Cui, Harabor & Grastien's own implementation runs it), the
-//! corridor of merged polygons mapped back to the surface's polygons.
+//! merged polygons it crosses mapped back to the surface's polygons.
 
 use glam::DVec2;
 
@@ -13,8 +13,8 @@ use crate::navmesh::polyanya::{ConvexPolygons, Polyanya, Unfiltered};
 #[derive(Debug, Clone, Default)]
 pub(crate) struct PolySearch {
     search: Polyanya,
-    corridor: Vec<PolyId>,
-    /// `entry[k]`: the edge of `corridor[k + 1]` shared with `corridor[k]`.
+    polygons: Vec<PolyId>,
+    /// `entry[k]`: the edge of `polygons[k + 1]` shared with `polygons[k]`.
     entry: Vec<u32>,
     /// `SearchPolygons::members_between`'s scratch.
     down: Vec<u32>,
@@ -27,11 +27,11 @@ impl PolySearch {
     }
 
     /// The surface polygons the last path crosses, in order.
-    pub(crate) fn corridor(&self) -> &[PolyId] {
-        &self.corridor
+    pub(crate) fn polygons(&self) -> &[PolyId] {
+        &self.polygons
     }
 
-    /// The edge of `corridor[k + 1]` it was entered by from `corridor[k]`.
+    /// The edge of `polygons[k + 1]` it was entered by from `polygons[k]`.
     pub(crate) fn entries(&self) -> &[u32] {
         &self.entry
     }
@@ -44,7 +44,7 @@ impl PolySearch {
         (start, s): (DVec2, PolyId),
         (goal, g): (DVec2, PolyId),
     ) -> bool {
-        self.corridor.clear();
+        self.polygons.clear();
         self.entry.clear();
         let sp = mesh.search_polygons();
         let (ms, mg) = (sp.of[s as usize], sp.of[g as usize]);
@@ -58,27 +58,27 @@ impl PolySearch {
         true
     }
 
-    /// Maps the search's corridor of merged polygons (and their entry edges) to the surface
+    /// Maps the merged polygons the search crossed (and their entry edges) to the surface
     /// polygons from `s` to `g` (see `SearchPolygons::members_between`).
     fn members(&mut self, mesh: &SurfaceMesh, s: PolyId, g: PolyId) {
         let sp = mesh.search_polygons();
-        self.corridor.push(s);
+        self.polygons.push(s);
         let mut at = s;
-        let (merged, entries) = (self.search.corridor(), self.search.entries());
+        let (merged, entries) = (self.search.polygons(), self.search.entries());
         for (k, &m) in merged.iter().enumerate().skip(1) {
             // The edge entered by, as the surface's: its polygon, and the one left behind.
             let (p, e) = sp.corner_member[sp.corners_of(m).start + entries[k - 1] as usize];
             let left = mesh.corner_neighbor(p, e);
             sp.members_between(
                 (at, left),
-                &mut self.corridor,
+                &mut self.polygons,
                 &mut self.entry,
                 &mut self.down,
             );
-            self.corridor.push(p);
+            self.polygons.push(p);
             self.entry.push(e);
             at = p;
         }
-        sp.members_between((at, g), &mut self.corridor, &mut self.entry, &mut self.down);
+        sp.members_between((at, g), &mut self.polygons, &mut self.entry, &mut self.down);
     }
 }

@@ -131,7 +131,7 @@ const DEFAULT_HALF_EXTENTS: (f64, f64) = (2.0, 4.0);
 /// ]);
 /// assert_eq!((path[0].polygon, path[3].polygon), (0, 5));
 /// assert!(path[0].flags.contains(PointFlags::START) && path[3].flags.contains(PointFlags::END));
-/// // The corridor of polygons, and the triangle channel (derived on asking).
+/// // The polygons crossed, and the triangle channel (derived on asking).
 /// assert_eq!(query.polygons(), [0, 1, 2, 3, 4, 5]);
 /// let channel = query.channel(&mesh).to_vec();
 /// assert_eq!((mesh.polygon_of(channel[0]), mesh.polygon_of(channel[channel.len() - 1])), (0, 5));
@@ -396,7 +396,7 @@ impl SurfaceQuery {
     /// The shortest path from `start` to `goal` (3D points, each located on the surface
     /// and snapped onto it, see [`locate`](Self::locate)) for an agent of `radius`:
     /// exact at radius 0 (Polyanya over the surface's convex polygons, joined by its
-    /// topology, the path lifted along their corridor); with a radius, the funnel
+    /// topology, the path lifted along the polygons crossed); with a radius, the funnel
     /// with that radius through the channel of the width-restricted search, as
     /// [`NavMeshQuery::find_path`] (not checked against the walls:
     /// [`Pipeline::plan_surface`](crate::Pipeline::plan_surface) checks it, on the query's
@@ -415,7 +415,7 @@ impl SurfaceQuery {
     /// that share no edge and no link, [`Error::TooClose`], [`Error::ChannelTooNarrow`]).
     ///
     /// Cost: two bucket lookups, the search (O(nodes expanded · log open), as on a flat
-    /// mesh), and one walk over the corridor (or channel) to lift the path; with links,
+    /// mesh), and one walk over the polygons (or channel) to lift the path; with links,
     /// one search per link entry reached (see [`Leg`]'s router: O((links + 1)²) searches
     /// at worst).
     pub fn find_path(
@@ -546,7 +546,7 @@ impl SurfaceQuery {
             self.query
                 .find_path_with_costs_between(plan, costs, s, g, radius)?;
         } else if !self.triangles && self.query.check_ends(plan, s.0, g.0, radius)? == 0.0 {
-            // Radius 0: the exact path over the polygons, lifted along their corridor.
+            // Radius 0: the exact path over the polygons, lifted along those it crossed.
             let (sp, gp) = (mesh.polygon_of(s.1), mesh.polygon_of(g.1));
             if !self.poly.find(mesh, (s.0, sp), (g.0, gp)) {
                 return Err(Error::Unreachable {
@@ -558,7 +558,7 @@ impl SurfaceQuery {
             }
             let lifted = lift_polygons(
                 mesh,
-                self.poly.corridor(),
+                self.poly.polygons(),
                 self.poly.entries(),
                 self.poly.path(),
                 heights,
@@ -568,7 +568,7 @@ impl SurfaceQuery {
                 self.path.clear();
                 return Err(e);
             }
-            self.polygons.extend_from_slice(self.poly.corridor());
+            self.polygons.extend_from_slice(self.poly.polygons());
             self.by_polygons = true;
             self.channel_ready = false;
             return Ok(());
@@ -950,17 +950,17 @@ pub(crate) fn lift_along(
     Ok(())
 }
 
-/// Lifts the plan-view `path` found through the polygon `corridor` to 3D, by
-/// [`lift_along`]'s rule on polygons: a segment's route is the run of corridor polygons
+/// Lifts the plan-view `path` found through `polygons` (in order) to 3D, by
+/// [`lift_along`]'s rule on polygons: a segment's route is the run of those polygons
 /// whose shared edges it touches, and the point takes the last polygon of that run holding
 /// it (so a segment along a seam ends on the floor the search took it to). `entries[k]` is
-/// the edge of `corridor[k + 1]` shared with `corridor[k]`. A point the route misses (never
+/// the edge of `polygons[k + 1]` shared with `polygons[k]`. A point the route misses (never
 /// for an exact path, only by rounding) is found by the straight walk over the triangles.
 ///
 /// Errors: [`Error::InvalidResult`] when neither finds the point.
 pub(crate) fn lift_polygons(
     mesh: &SurfaceMesh,
-    corridor: &[PolyId],
+    polygons: &[PolyId],
     entries: &[u32],
     path: &[DVec2],
     heights: Option<[(PolyId, f64); 2]>,
@@ -973,7 +973,7 @@ pub(crate) fn lift_polygons(
     // diagonal through a grid of tiles) passes its middle vertices only to rounding.
     let tolerance = mesh.plan_mesh().tolerance();
     let portal_touches = |k: usize, a: DVec2, b: DVec2| {
-        let ring = mesh.corners(corridor[k + 1]);
+        let ring = mesh.corners(polygons[k + 1]);
         let e = ring.start + entries[k] as usize;
         let f = if e + 1 == ring.end { ring.start } else { e + 1 };
         let (u, v) = (
@@ -982,14 +982,14 @@ pub(crate) fn lift_polygons(
         );
         segments_touch(a, b, u, v) || segment_distance(a, b, u, v) <= tolerance
     };
-    let (mut c, mut p) = (0, corridor.first().copied().unwrap_or(0));
+    let (mut c, mut p) = (0, polygons.first().copied().unwrap_or(0));
     for (i, &b) in path.iter().enumerate() {
         if i > 0 {
             let a = path[i - 1];
             // The run's end, then the last polygon of it holding `b`, looked for from the
             // end back (the same answer as testing each forwards, with fewer tests).
             let mut end = c;
-            while end + 1 < corridor.len() && portal_touches(end, a, b) {
+            while end + 1 < polygons.len() && portal_touches(end, a, b) {
                 end += 1;
             }
             // A corner of the polygon (most of a path's points) is in it.
@@ -998,12 +998,12 @@ pub(crate) fn lift_polygons(
                     .any(|c| verts[mesh.corner_vertex(c) as usize] == b)
                     || surface.contains_plan(q, b)
             };
-            let mut found = (c + 1..=end).rev().find(|&k| holds(corridor[k]));
-            if found.is_none() && corridor[c] == p && holds(p) {
+            let mut found = (c + 1..=end).rev().find(|&k| holds(polygons[k]));
+            if found.is_none() && polygons[c] == p && holds(p) {
                 found = Some(c);
             }
             if let Some(k) = found {
-                (c, p) = (k, corridor[k]);
+                (c, p) = (k, polygons[k]);
             } else {
                 let t = mesh
                     .plan_mesh()
@@ -1013,7 +1013,7 @@ pub(crate) fn lift_polygons(
                         reason: format!("segment {} leaves the surface's floor", i - 1),
                     })?;
                 p = mesh.polygon_of(t);
-                if let Some(k) = (c..corridor.len()).find(|&k| corridor[k] == p) {
+                if let Some(k) = (c..polygons.len()).find(|&k| polygons[k] == p) {
                     c = k;
                 }
             }

@@ -387,8 +387,8 @@ impl NavMeshQuery {
         self.channel.clear();
         if found {
             self.path.extend_from_slice(self.search.path());
-            let corridor = self.search.corridor().iter();
-            self.channel.extend(corridor.map(|&t| t as TriId));
+            let polygons = self.search.polygons().iter();
+            self.channel.extend(polygons.map(|&t| t as TriId));
         }
         found
     }
