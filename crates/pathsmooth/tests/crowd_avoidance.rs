@@ -24,6 +24,10 @@ const RADIUS: f64 = 0.3;
 const SPEED: f64 = 1.5;
 const HZ: f64 = 60.0;
 
+/// The longest a scenario may go without progress (seconds): item 3's "no deadlock that
+/// lasts more than a few seconds".
+const MAX_STALL: f64 = 3.0;
+
 /// What a run showed: overlapping agent-pair-frames, agent-frames within a wall's reach,
 /// agents that reached their goal, and the second the last of them did.
 #[derive(Debug)]
@@ -34,6 +38,12 @@ struct Outcome {
     last_arrival: f64,
     /// The closest two agents came, over the sum of their radii.
     closest: f64,
+    /// The least length of way left to walk (the agents' paths summed) since it last grew
+    /// by a re-plan, and the second it was reached.
+    least_left: (f64, f64),
+    /// The longest stretch (seconds) in which that way left did not shrink by 0.05: the
+    /// crowd as a whole stood (a deadlock), or walked no nearer its goals.
+    longest_stall: f64,
 }
 
 impl Outcome {
@@ -45,6 +55,21 @@ impl Outcome {
             arrived: 0,
             last_arrival: 0.0,
             closest: f64::INFINITY,
+            least_left: (f64::INFINITY, 0.0),
+            longest_stall: 0.0,
+        }
+    }
+
+    /// Follows the way left to walk after frame `f`, `left` (every agent's path's length,
+    /// summed): progress is a new least by 0.05 or more; a re-plan that lengthens the way
+    /// by 1 or more starts the count again from there.
+    fn progress(&mut self, f: usize, left: f64) {
+        let now = f as f64 / HZ;
+        let (least, since) = self.least_left;
+        if left < least - 0.05 || left > least + 1.0 || left == 0.0 {
+            self.least_left = (left, now);
+        } else {
+            self.longest_stall = self.longest_stall.max(now - since);
         }
     }
 
@@ -196,6 +221,7 @@ fn run_judged<W: ObstacleWorld + Send + Sync>(
     for f in 1..=frames {
         crowd.update(1.0 / HZ).unwrap();
         out.judge(f, &positions(&crowd), goals, &mut reached, wall_distance);
+        out.progress(f, way_left(&crowd));
         if out.arrived == starts.len() {
             break;
         }
@@ -207,12 +233,28 @@ fn open_map(w: usize, h: usize) -> Vec<String> {
     vec![".".repeat(w); h]
 }
 
-/// Asserts the bar: no overlap, no wall hit, every agent at its goal by `by` seconds.
+/// Asserts the bar: no overlap, no wall hit, every agent at its goal by `by` seconds, and
+/// the crowd never more than [`MAX_STALL`] seconds without progress.
 fn assert_clean(what: &str, o: &Outcome, agents: usize, by: f64) {
     println!("{what}: {o:?}");
     assert_eq!((o.overlaps, o.wall_hits), (0, 0), "{what}: {o:?}");
     assert_eq!(o.arrived, agents, "{what}: {o:?}");
     assert!(o.last_arrival <= by, "{what}: {o:?}");
+    assert!(
+        o.longest_stall <= MAX_STALL,
+        "{what}: a stall of {} s: {o:?}",
+        o.longest_stall
+    );
+}
+
+/// The length of way the crowd's agents have left to walk: their paths' lengths, summed.
+fn way_left<W: ObstacleWorld + Send + Sync>(crowd: &Crowd<W>) -> f64 {
+    let length = |p: &[DVec2]| p.windows(2).map(|w| w[0].distance(w[1])).sum::<f64>();
+    crowd
+        .agents()
+        .iter()
+        .map(|a| length(a.agent_path().path()))
+        .sum()
 }
 
 #[test]
@@ -223,6 +265,11 @@ fn two_agents_head_on_pass_without_touching() {
     let goals = [starts[1], starts[0]];
     assert!(run(&rows, &starts, &goals, false, 20.0).overlaps > 0);
     assert_clean("head-on", &run(&rows, &starts, &goals, true, 20.0), 2, 12.0);
+    // In a passage one cell wide they cannot pass: the stall measure sees the deadlock.
+    let rows = ["@@@@@@@@@@@@", "............", "@@@@@@@@@@@@"];
+    let starts = [DVec2::new(0.5, 1.5), DVec2::new(11.5, 1.5)];
+    let stuck = run(&rows, &starts, &[starts[1], starts[0]], true, 20.0);
+    assert!(stuck.arrived < 2 && stuck.longest_stall > MAX_STALL, "{stuck:?}");
 }
 
 #[test]
@@ -537,6 +584,7 @@ fn run_sized<W: ObstacleWorld + Send + Sync>(
         crowd.update(1.0 / HZ).unwrap();
         let wall = |p| wall_distance(rows, p);
         out.judge_sized(f, &positions(&crowd), radii, goals, &mut reached, &wall);
+        out.progress(f, way_left(&crowd));
         if out.arrived == starts.len() {
             break;
         }
@@ -670,6 +718,7 @@ fn run_with_truck(
             .filter(|p| p.distance(at_truck) < 0.99 * (big_r + RADIUS))
             .count();
         out.judge(f, &at, goals, &mut reached, &|p| wall_distance(rows, p));
+        out.progress(f, way_left(&crowd));
     }
     (out, hits)
 }
@@ -778,6 +827,7 @@ fn five_hundred_agents_through_a_bottleneck_without_touching() {
         crowd.update(1.0 / HZ).unwrap();
         let at = positions(&crowd);
         out.judge(f, &at, &goals, &mut reached, &|p| wall_distance(&rows, p));
+        out.progress(f, way_left(&crowd));
         let now = f as f64 / HZ;
         for (p, t) in at.iter().zip(&mut through) {
             if !*t && p.x > 31.0 {
