@@ -242,6 +242,7 @@ namespace Pathsmooth
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_add_moving_obstacle(CrowdHandle crowd, Point2d center, double radius, Point2d velocity, out ulong id);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_set_moving_obstacle_velocity(CrowdHandle crowd, ulong id, Point2d velocity);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_set_moving_obstacle_floor(CrowdHandle crowd, ulong id, double floor);
+        [DllImport(Lib, CallingConvention = C)] internal static extern unsafe Status ps_crowd_drive_moving_obstacle(CrowdHandle crowd, ulong id, double* routeXY, UIntPtr n, double speed, uint looped);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_remove_moving_obstacle(CrowdHandle crowd, ulong id);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status ps_crowd_moving_obstacles(CrowdHandle crowd, MovingObstacle* output, UIntPtr capacity, out UIntPtr outLen);
 
@@ -1039,6 +1040,16 @@ namespace Pathsmooth
         public void SetMovingObstacleVelocity(ulong id, Point2d velocity)
         {
             Native.Check(Native.ps_crowd_set_moving_obstacle_velocity(handle, id, velocity), "Crowd.SetMovingObstacleVelocity");
+        }
+
+        /// <summary>Drives a moving obstacle along a route (x, y per point) at `speed`: each
+        /// point in turn, round again when `looped`, else it stops at the last and stands.
+        /// A new velocity ends the route.</summary>
+        public unsafe void DriveMovingObstacle(ulong id, double[] routeXY, double speed, bool looped)
+        {
+            Status s;
+            fixed (double* r = routeXY) s = Native.ps_crowd_drive_moving_obstacle(handle, id, r, (UIntPtr)(World.Len(routeXY) / 2), speed, looped ? 1u : 0u);
+            Native.Check(s, "Crowd.DriveMovingObstacle");
         }
 
         /// <summary>On a crowd across floors: puts a moving obstacle on the floor at height

@@ -264,6 +264,14 @@ static class Test
             var moving = crowd.MovingObstacles();
             Check(moving.Length == 1 && moving[0].Id == truck && Math.Abs(moving[0].Center.Y - ty) < 1e-9 && moving[0].Radius == bigR, "the disc read back");
             crowd.SetMovingObstacleVelocity(truck, new Point2d(0, 0));
+            // Driven from where it stands one unit along x at 2 a second: after 0.25 s it
+            // is half way.
+            var here = crowd.MovingObstacles()[0].Center;
+            crowd.DriveMovingObstacle(truck, new double[] { here.X + 1, here.Y }, 2.0, false);
+            crowd.Update(0.25);
+            var driven = crowd.MovingObstacles()[0];
+            Check(Math.Abs(driven.Center.X - (here.X + 0.5)) < 1e-9 && driven.Center.Y == here.Y && driven.Velocity.X == 2.0, "driven half way");
+            Throws(Status.InvalidArgument, "Crowd.DriveMovingObstacle: obstacle: a moving obstacle's speed", () => crowd.DriveMovingObstacle(truck, new double[] { 1, 1 }, -1.0, true), "negative speed");
             crowd.RemoveMovingObstacle(truck);
             Check(crowd.MovingObstacles().Length == 0, "no moving obstacle left");
 

@@ -484,7 +484,13 @@ class Crowd:
         the agents on it avoid it, and stopped it stands there (`Error` elsewhere)."""
     def set_moving_obstacle_floor(self, obstacle_id: int, floor: float) -> None:
         """The height of the floor it drives on now (a crowd across floors)."""
-    def set_moving_obstacle_velocity(self, obstacle_id: int, velocity: _PointLike) -> None: ...
+    def set_moving_obstacle_velocity(self, obstacle_id: int, velocity: _PointLike) -> None:
+        """Its velocity from now on (zero stops it: it stands); ends a route it drove."""
+    def drive_moving_obstacle(
+        self, obstacle_id: int, route: npt.ArrayLike, speed: float, looped: bool = False
+    ) -> None:
+        """Drives it along `route` (N×2) at `speed`, each point in turn: round again when
+        `looped`, else it stops at the last point and stands there."""
     def remove_moving_obstacle(self, obstacle_id: int) -> None: ...
     def moving_obstacles(
         self,

@@ -1174,6 +1174,28 @@ enum PsStatus ps_crowd_set_moving_obstacle_velocity(struct PsCrowd *crowd,
                                                     uint64_t id,
                                                     struct PsPoint2d velocity);
 
+// Sends moving obstacle `id` along the route `route_xy` (`n` points, x then y each, world
+// units) at `speed` (world units per second): the crowd drives it to each point in turn,
+// its velocity towards the next, and after the last on to the first again when `looped`
+// is non-zero; else it stops at the last point and stands there as an obstacle. A new
+// velocity ([`ps_crowd_set_moving_obstacle_velocity`]) ends the route.
+//
+// Errors (messages start with `ps_crowd_drive_moving_obstacle:`): the handle errors,
+// `PS_NULL_POINTER` (`route_xy` NULL with `n` > 0), `PS_INVALID_ARGUMENT` (an unknown
+// id, no point, a NaN, infinite or too large point, a speed not finite and > 0); the
+// crowd unchanged.
+//
+// # Safety
+//
+// `crowd` a live crowd handle used by no other thread now; `route_xy` readable for
+// `n · 2` numbers.
+enum PsStatus ps_crowd_drive_moving_obstacle(struct PsCrowd *crowd,
+                                             uint64_t id,
+                                             const double *route_xy,
+                                             size_t n,
+                                             double speed,
+                                             uint32_t looped);
+
 // On a crowd made on a surface with floors over one another: puts moving obstacle `id` on
 // the floor at height `floor` (along the surface's up axis, as the agents' heights):
 // from then on only the agents on that floor avoid it, and stopped it stands on that

@@ -1384,6 +1384,39 @@ pub unsafe extern "C" fn ps_crowd_set_moving_obstacle_velocity(
     })
 }
 
+/// Sends moving obstacle `id` along the route `route_xy` (`n` points, x then y each, world
+/// units) at `speed` (world units per second): the crowd drives it to each point in turn,
+/// its velocity towards the next, and after the last on to the first again when `looped`
+/// is non-zero; else it stops at the last point and stands there as an obstacle. A new
+/// velocity ([`ps_crowd_set_moving_obstacle_velocity`]) ends the route.
+///
+/// Errors (messages start with `ps_crowd_drive_moving_obstacle:`): the handle errors,
+/// `PS_NULL_POINTER` (`route_xy` NULL with `n` > 0), `PS_INVALID_ARGUMENT` (an unknown
+/// id, no point, a NaN, infinite or too large point, a speed not finite and > 0); the
+/// crowd unchanged.
+///
+/// # Safety
+///
+/// `crowd` a live crowd handle used by no other thread now; `route_xy` readable for
+/// `n · 2` numbers.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_crowd_drive_moving_obstacle(
+    crowd: *mut PsCrowd,
+    id: u64,
+    route_xy: *const f64,
+    n: usize,
+    speed: f64,
+    looped: u32,
+) -> PsStatus {
+    crate::guard_named("ps_crowd_drive_moving_obstacle", || {
+        let c = crowd_mut(crowd)?;
+        // SAFETY: the caller's length.
+        let route = unsafe { input_pairs(route_xy, n, "route_xy", DVec2::new)? };
+        let id = MovingId::from_raw(id);
+        Ok(on_crowd!(c, c => c.drive_moving_obstacle(id, &route, speed, looped != 0))?)
+    })
+}
+
 /// On a crowd made on a surface with floors over one another: puts moving obstacle `id` on
 /// the floor at height `floor` (along the surface's up axis, as the agents' heights):
 /// from then on only the agents on that floor avoid it, and stopped it stands on that

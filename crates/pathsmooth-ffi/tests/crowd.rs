@@ -439,6 +439,25 @@ fn obstacles_block_paths_and_a_moving_one_moves_and_stands() {
         PsOk,
         "",
     );
+    // Driven along a route from (6, 5): one unit to (7, 5), then towards (7, 3); after
+    // 1.5 s at 1 a second it is half way down the second leg.
+    let route = [7.0, 5.0, 7.0, 3.0];
+    let s = unsafe { ps_crowd_drive_moving_obstacle(crowd, m, route.as_ptr(), 2, 1.0, 0) };
+    expect(s, PsOk, "");
+    update(crowd, 1.5);
+    expect(
+        unsafe { ps_crowd_moving_obstacles(crowd, rows.as_mut_ptr(), 2, &mut n) },
+        PsOk,
+        "",
+    );
+    assert_eq!((rows[0].center.x, rows[0].center.y), (7.0, 4.5));
+    assert_eq!((rows[0].velocity.x, rows[0].velocity.y), (0.0, -1.0));
+    let s = unsafe { ps_crowd_drive_moving_obstacle(crowd, m, route.as_ptr(), 0, 1.0, 1) };
+    expect(s, PsInvalidArgument, "ps_crowd_drive_moving_obstacle: obstacle: a moving obstacle's route needs at least one point");
+    let s = unsafe { ps_crowd_drive_moving_obstacle(crowd, m, null(), 2, 1.0, 1) };
+    expect(s, PsNullPointer, "route_xy");
+    let s = unsafe { ps_crowd_drive_moving_obstacle(crowd, m, route.as_ptr(), 2, f64::NAN, 1) };
+    expect(s, PsInvalidArgument, "speed");
     expect(
         unsafe { ps_crowd_remove_moving_obstacle(crowd, m) },
         PsOk,

@@ -1857,6 +1857,25 @@ impl Crowd {
         .map_err(lib_err)
     }
 
+    /// Sends a moving obstacle along `route` (N×2) at `speed`: to each point in turn, then
+    /// round again when `looped`, else it stops at the last and stands.
+    #[pyo3(signature = (obstacle_id, route, speed, looped = false))]
+    fn drive_moving_obstacle(
+        &self,
+        py: Python<'_>,
+        obstacle_id: i64,
+        route: &Bound<'_, PyAny>,
+        speed: f64,
+        looped: bool,
+    ) -> PyResult<()> {
+        let route = points(route, "route")?;
+        self.with(py, |s| {
+            let id = moving_id(obstacle_id)?;
+            on_crowd!(&mut s.crowd, c => c.drive_moving_obstacle(id, &route, speed, looped))
+        })
+        .map_err(lib_err)
+    }
+
     /// Removes a moving obstacle.
     fn remove_moving_obstacle(&self, py: Python<'_>, obstacle_id: i64) -> PyResult<()> {
         self.with(py, |s| {

@@ -531,3 +531,33 @@ def test_agents_spawned_inside_each_other_part_and_stay_apart():
         assert parted is None or apart, f"together again at frame {frame}"
     assert parted is not None and parted <= 2.0, parted
     assert all(crowd.arrived(i) for i in range(3))
+
+
+def test_a_forklift_drives_its_round_and_stops_at_the_end_of_a_way():
+    # A disc driven round a square loop at 1.5 a second is where the test's own arc length
+    # puts it; sent one way to a point, it stops there and blocks like an obstacle.
+    crowd = Crowd(grid(["." * 30] * 20), 0.3, avoid=True)
+    crowd.add_agent((1.5, 10.5), (28.5, 10.5), 1.5)
+    fork = crowd.add_moving_obstacle((10.0, 7.0), 0.8, (0.0, 0.0))
+    loop = np.array([(20.0, 7.0), (20.0, 13.0), (10.0, 13.0), (10.0, 7.0)])
+    crowd.drive_moving_obstacle(fork, loop, 1.5, looped=True)
+    corners = np.vstack([[(10.0, 7.0)], loop])
+    legs = np.linalg.norm(np.diff(corners, axis=0), axis=1)
+    for frame in range(1, 601):
+        crowd.update(1 / 60)
+        d = (1.5 * frame / 60) % legs.sum()
+        k = int(np.searchsorted(np.cumsum(legs), d, side="right"))
+        start = corners[k]
+        expected = start + (corners[k + 1] - start) * (d - legs[:k].sum()) / legs[k]
+        (_, at, _, _), = crowd.moving_obstacles()
+        assert np.allclose(at, expected, atol=1e-9), (frame, at, expected)
+        assert np.linalg.norm(crowd.positions()[0] - expected) >= 0.99 * 1.1
+    crowd.drive_moving_obstacle(fork, [(5.0, 3.0)], 1.5)
+    for _ in range(20 * 60):
+        crowd.update(1 / 60)
+    (_, at, _, velocity), = crowd.moving_obstacles()
+    assert at == (5.0, 3.0) and velocity == (0.0, 0.0)
+    with pytest.raises(Error, match="route"):
+        crowd.drive_moving_obstacle(fork, np.zeros((0, 2)), 1.0)
+    with pytest.raises(Error, match="speed"):
+        crowd.drive_moving_obstacle(fork, loop, -1.0)

@@ -15,10 +15,10 @@ use common::maps::movingai;
 use common::oracle::{mesh_walls, side_distance};
 use common::rng::Rng;
 use glam::DVec2;
-use pathsmooth::crowd::{Avoidance, Crowd, MovingObstacle};
+use pathsmooth::crowd::{Avoidance, Crowd, MovingId, MovingObstacle};
 use pathsmooth::navmesh::NavMesh;
 use pathsmooth::world::ObstacleWorld;
-use pathsmooth::{GridMap, GridWorld, NavMeshWorld, Pipeline, Preset};
+use pathsmooth::{Error, GridMap, GridWorld, NavMeshWorld, Pipeline, Preset};
 
 const RADIUS: f64 = 0.3;
 const SPEED: f64 = 1.5;
@@ -269,7 +269,10 @@ fn two_agents_head_on_pass_without_touching() {
     let rows = ["@@@@@@@@@@@@", "............", "@@@@@@@@@@@@"];
     let starts = [DVec2::new(0.5, 1.5), DVec2::new(11.5, 1.5)];
     let stuck = run(&rows, &starts, &[starts[1], starts[0]], true, 20.0);
-    assert!(stuck.arrived < 2 && stuck.longest_stall > MAX_STALL, "{stuck:?}");
+    assert!(
+        stuck.arrived < 2 && stuck.longest_stall > MAX_STALL,
+        "{stuck:?}"
+    );
 }
 
 #[test]
@@ -723,6 +726,17 @@ fn run_with_truck(
     (out, hits)
 }
 
+/// Ten agents crossing a 30 × 20 hall, five each way in head-on pairs: starts and goals.
+fn hall_crossing() -> (Vec<DVec2>, Vec<DVec2>) {
+    let (mut starts, mut goals) = (Vec::new(), Vec::new());
+    for k in 0..5 {
+        let y = 6.5 + 2.0 * k as f64;
+        starts.extend([DVec2::new(1.5, y), DVec2::new(28.5, y)]);
+        goals.extend([DVec2::new(28.5, y), DVec2::new(1.5, y)]);
+    }
+    (starts, goals)
+}
+
 #[test]
 fn a_truck_drives_through_a_crowd_crossing_a_hall_and_touches_nobody() {
     // Ten agents cross a 30 × 20 hall, five each way in head-on pairs, while a disc of
@@ -730,18 +744,153 @@ fn a_truck_drives_through_a_crowd_crossing_a_hall_and_touches_nobody() {
     // beyond its top.
     let rows = open_map(30, 20);
     let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
-    let (mut starts, mut goals) = (Vec::new(), Vec::new());
-    for k in 0..5 {
-        let y = 6.5 + 2.0 * k as f64;
-        starts.extend([DVec2::new(1.5, y), DVec2::new(28.5, y)]);
-        goals.extend([DVec2::new(28.5, y), DVec2::new(1.5, y)]);
-    }
+    let (starts, goals) = hall_crossing();
     let truck = (DVec2::new(15.0, -2.0), 1.0, DVec2::new(0.0, 1.2));
     let (through, hit) = run_with_truck(&rows, &starts, &goals, false, truck, None, 40.0);
     assert!(hit > 0 && through.overlaps > 0, "{through:?} {hit}");
     let (avoiding, hit) = run_with_truck(&rows, &starts, &goals, true, truck, None, 40.0);
     assert_eq!(hit, 0, "{avoiding:?}");
     assert_clean("a truck through a crowd", &avoiding, 10, 40.0);
+}
+
+/// The point `d` along the closed polygon `loop_` (from its first point), by arc length.
+fn along_loop(loop_: &[DVec2], d: f64) -> DVec2 {
+    let legs: Vec<(DVec2, DVec2)> = (0..loop_.len())
+        .map(|i| (loop_[i], loop_[(i + 1) % loop_.len()]))
+        .collect();
+    let lap: f64 = legs.iter().map(|(a, b)| a.distance(*b)).sum();
+    let mut d = d % lap;
+    for (a, b) in legs {
+        let l = a.distance(b);
+        if d <= l {
+            return a + (b - a) * (d / l);
+        }
+        d -= l;
+    }
+    loop_[0]
+}
+
+#[test]
+fn a_forklift_on_its_round_is_kept_clear_of_and_one_that_ends_its_route_stands() {
+    // A disc of radius 0.8 driving round a 10 × 6 loop in the middle of a 30 × 20 hall at
+    // 1.5 units a second, from its first corner, while ten agents cross the hall in head-on
+    // pairs: the crowd drives it where the test's own arc length puts it, and avoiding
+    // agents keep the sum of the radii off it.
+    let rows = open_map(30, 20);
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let (starts, goals) = hall_crossing();
+    let round = [
+        DVec2::new(10.0, 7.0),
+        DVec2::new(20.0, 7.0),
+        DVec2::new(20.0, 13.0),
+        DVec2::new(10.0, 13.0),
+    ];
+    let (big_r, speed) = (0.8, 1.5);
+    let world = GridWorld::new(GridMap::from_rows(&rows).unwrap()).unwrap();
+    let mut crowd = crowd_of(world, &starts, &goals, true);
+    let forklift = crowd
+        .add_moving_obstacle(MovingObstacle {
+            center: round[0],
+            radius: big_r,
+            velocity: DVec2::ZERO,
+        })
+        .unwrap();
+    assert_eq!(crowd.world().obstacles().count(), 1, "at rest, it stands");
+    crowd
+        .drive_moving_obstacle(forklift, &round[1..], speed, false)
+        .unwrap();
+    crowd
+        .drive_moving_obstacle(
+            forklift,
+            &[round[1], round[2], round[3], round[0]],
+            speed,
+            true,
+        )
+        .unwrap();
+    assert_eq!(
+        crowd.world().obstacles().count(),
+        0,
+        "set off, it no longer stands"
+    );
+    let (mut out, mut hits) = (Outcome::none(), 0);
+    let mut reached = vec![false; starts.len()];
+    for f in 1..=(40.0 * HZ) as usize {
+        crowd.update(1.0 / HZ).unwrap();
+        let expected = along_loop(&round, speed * f as f64 / HZ);
+        let (_, seen) = crowd.moving_obstacles().next().unwrap();
+        assert!(
+            seen.center.distance(expected) < 1e-9,
+            "frame {f}: {} {expected}",
+            seen.center
+        );
+        assert!(
+            (seen.velocity.length() - speed).abs() < 1e-9,
+            "frame {f}: {}",
+            seen.velocity
+        );
+        let at = positions(&crowd);
+        hits += at
+            .iter()
+            .filter(|p| p.distance(expected) < 0.99 * (big_r + RADIUS))
+            .count();
+        out.judge(f, &at, &goals, &mut reached, &|p| wall_distance(&rows, p));
+        out.progress(f, way_left(&crowd));
+    }
+    assert_eq!(hits, 0, "{out:?}");
+    assert_clean("a forklift on its round", &out, 10, 40.0);
+
+    // One way to a stop: it stands there (a world obstacle) when the route ends, and the
+    // game taking over with a velocity ends a route.
+    let end = DVec2::new(5.0, 3.0);
+    crowd
+        .drive_moving_obstacle(forklift, &[end], speed, false)
+        .unwrap();
+    for _ in 0..(20.0 * HZ) as usize {
+        crowd.update(1.0 / HZ).unwrap();
+    }
+    let (_, rest) = crowd.moving_obstacles().next().unwrap();
+    assert_eq!((rest.center, rest.velocity), (end, DVec2::ZERO));
+    assert_eq!(
+        crowd.world().obstacles().count(),
+        1,
+        "stopped at its route's end, it stands"
+    );
+    crowd
+        .drive_moving_obstacle(forklift, &round, speed, true)
+        .unwrap();
+    crowd
+        .set_moving_obstacle_velocity(forklift, DVec2::new(0.0, 1.0))
+        .unwrap();
+    crowd.update(1.0).unwrap();
+    let (_, driven) = crowd.moving_obstacles().next().unwrap();
+    assert_eq!(
+        driven.center,
+        DVec2::new(5.0, 4.0),
+        "the game's velocity, not the route"
+    );
+
+    // Bad routes: refused, the obstacle as it was.
+    for (route, speed) in [
+        (&[][..], 1.0),
+        (&[DVec2::new(f64::NAN, 1.0)][..], 1.0),
+        (&[DVec2::new(1e13, 1.0)][..], 1.0),
+        (&round[..], 0.0),
+        (&round[..], -1.0),
+        (&round[..], f64::INFINITY),
+    ] {
+        let e = crowd
+            .drive_moving_obstacle(forklift, route, speed, true)
+            .unwrap_err();
+        assert!(
+            matches!(e, Error::BadObstacle { .. }),
+            "{route:?} {speed}: {e}"
+        );
+    }
+    let gone = MovingId::from_raw(999);
+    assert!(crowd
+        .drive_moving_obstacle(gone, &round, 1.0, true)
+        .is_err());
+    assert_eq!(crowd.moving_obstacles().next().unwrap().1, driven);
 }
 
 #[test]

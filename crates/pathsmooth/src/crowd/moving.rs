@@ -45,7 +45,7 @@ pub struct MovingObstacle {
 }
 
 /// A moving obstacle in a crowd's list.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(crate) struct Listed {
     pub(crate) id: MovingId,
     pub(crate) obstacle: MovingObstacle,
@@ -53,6 +53,85 @@ pub(crate) struct Listed {
     pub(crate) standing: Option<ObstacleId>,
     /// The height of the floor it drives on (NaN: in plan view, met on every floor).
     pub(crate) floor: f64,
+    /// The way it drives along, while it does.
+    pub(crate) route: Option<Route>,
+}
+
+/// A way a moving obstacle drives along at a speed (see
+/// [`Crowd::drive_moving_obstacle`](super::Crowd::drive_moving_obstacle)).
+#[derive(Debug, Clone)]
+pub(crate) struct Route {
+    points: Vec<DVec2>,
+    speed: f64,
+    /// The index of the point it drives to.
+    next: usize,
+    /// After the last point, on to the first again.
+    looped: bool,
+}
+
+impl Route {
+    /// Checks the points (at least one, each finite and within [`MAX_MOVING`]) and the
+    /// speed (finite, > 0).
+    pub(crate) fn new(points: &[DVec2], speed: f64, looped: bool) -> Result<Self> {
+        if points.is_empty() {
+            return Err(Error::BadObstacle {
+                reason: "a moving obstacle's route needs at least one point".into(),
+            });
+        }
+        if let Some(p) = points
+            .iter()
+            .find(|p| !(p.is_finite() && p.abs().max_element() <= MAX_MOVING))
+        {
+            return Err(Error::BadObstacle {
+                reason: format!(
+                    "a moving obstacle's route point must be finite and within 1e12, not {p}"
+                ),
+            });
+        }
+        if !(speed.is_finite() && speed > 0.0 && speed <= MAX_MOVING) {
+            return Err(Error::BadObstacle {
+                reason: format!("a moving obstacle's speed must be finite and > 0, not {speed}"),
+            });
+        }
+        Ok(Route {
+            points: points.to_vec(),
+            speed,
+            next: 0,
+            looped,
+        })
+    }
+
+    /// Drives `o` `dt` seconds along the route (through as many points as that passes, at
+    /// most a lap), its velocity then towards the next point at the route's speed; `true`
+    /// when it reached the end of a route that does not loop (it then stands still,
+    /// velocity 0).
+    fn drive(&mut self, o: &mut MovingObstacle, dt: f64) -> bool {
+        let mut left = self.speed * dt;
+        for _ in 0..=self.points.len() {
+            let to = self.points[self.next];
+            let d = o.center.distance(to);
+            if d > left {
+                o.center += (to - o.center) * (left / d);
+                o.velocity = (to - o.center).normalize_or_zero() * self.speed;
+                return false;
+            }
+            o.center = to;
+            left -= d;
+            if self.next + 1 == self.points.len() && !self.looped {
+                o.velocity = DVec2::ZERO;
+                return true;
+            }
+            self.next = (self.next + 1) % self.points.len();
+        }
+        // A lap shorter than the step (or points all at one place): it heads on next time.
+        o.velocity = (self.points[self.next] - o.center).normalize_or_zero() * self.speed;
+        false
+    }
+
+    /// The velocity it sets off with from `at`: towards its first point at its speed.
+    pub(crate) fn start_velocity(&self, at: DVec2) -> DVec2 {
+        (self.points[0] - at).normalize_or_zero() * self.speed
+    }
 }
 
 /// A crowd's moving obstacles, in the order they were added.
@@ -60,6 +139,8 @@ pub(crate) struct Listed {
 pub(crate) struct MovingObstacles {
     next: u64,
     pub(crate) list: Vec<Listed>,
+    /// Those whose route ended at the last [`advance`](Self::advance).
+    pub(crate) ended: Vec<MovingId>,
 }
 
 impl MovingObstacles {
@@ -74,6 +155,7 @@ impl MovingObstacles {
             obstacle: o,
             standing: None,
             floor,
+            route: None,
         });
         Ok(id)
     }
@@ -91,12 +173,26 @@ impl MovingObstacles {
             })
     }
 
-    /// Moves every obstacle that moves by its velocity over `dt` (its centre kept within
-    /// [`MAX_MOVING`]).
+    /// Moves every obstacle that moves over `dt`: along its route, or by its velocity
+    /// (its centre kept within [`MAX_MOVING`]). Into `ended`, the obstacles whose route
+    /// ended (they stand still now, their route dropped).
     pub(crate) fn advance(&mut self, dt: f64) {
-        for Listed { obstacle: o, .. } in &mut self.list {
-            o.center = (o.center + o.velocity * dt)
-                .clamp(DVec2::splat(-MAX_MOVING), DVec2::splat(MAX_MOVING));
+        let ended = &mut self.ended;
+        ended.clear();
+        for m in &mut self.list {
+            let o = &mut m.obstacle;
+            match &mut m.route {
+                Some(route) => {
+                    if route.drive(o, dt) {
+                        m.route = None;
+                        ended.push(m.id);
+                    }
+                }
+                None => {
+                    o.center = (o.center + o.velocity * dt)
+                        .clamp(DVec2::splat(-MAX_MOVING), DVec2::splat(MAX_MOVING));
+                }
+            }
         }
     }
 }

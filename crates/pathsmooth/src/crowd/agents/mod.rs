@@ -7,7 +7,7 @@ use std::sync::Arc;
 use glam::DVec2;
 
 use super::avoid::{AvoidScratch, Mover, Solver};
-use super::moving::{check_velocity, Listed, MovingObstacles};
+use super::moving::{check_velocity, Listed, MovingObstacles, Route};
 use super::{AgentPath, Avoidance, Moved, Repair, Retargeted};
 use super::{MovingId, MovingObstacle};
 use crate::error::{Error, Result};
@@ -776,7 +776,53 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             _ => {}
         }
         self.moving.list[k].obstacle.velocity = velocity;
+        self.moving.list[k].route = None;
         Ok(())
+    }
+
+    /// Sends a moving obstacle along `route` at `speed` (world units per second): the crowd
+    /// drives it from where it is to each point in turn, its velocity (what avoiding agents
+    /// see) towards the next point, and after the last point on to the first again when
+    /// `looped`, else it stops there and stands as
+    /// [`set_moving_obstacle_velocity`](Self::set_moving_obstacle_velocity) with zero
+    /// would make it (where the world refuses the disc, over several floors in plan view,
+    /// it rests as a moving obstacle, avoided but not planned round). A bus on its round, a
+    /// forklift between shelves. A standing one sets off; a new velocity from the game
+    /// ([`set_moving_obstacle_velocity`](Self::set_moving_obstacle_velocity)) ends the
+    /// route.
+    ///
+    /// Errors: [`Error::BadObstacle`] for an unknown handle, no point, a point not finite
+    /// or beyond [`MAX_MOVING`](super::MAX_MOVING), a speed not finite and > 0; the world
+    /// change's; the crowd unchanged. Cost: a few operations per update and point passed.
+    pub fn drive_moving_obstacle(
+        &mut self,
+        id: MovingId,
+        route: &[DVec2],
+        speed: f64,
+        looped: bool,
+    ) -> Result<()> {
+        let route = Route::new(route, speed, looped)?;
+        let k = self.moving.index(id)?;
+        if let Some(standing) = self.moving.list[k].standing {
+            self.remove_obstacle(standing)?;
+            self.moving.list[k].standing = None;
+        }
+        let m = &mut self.moving.list[k];
+        m.obstacle.velocity = route.start_velocity(m.obstacle.center);
+        m.route = Some(route);
+        Ok(())
+    }
+
+    /// Moves the moving obstacles on (see `MovingObstacles::advance`), and stands those
+    /// whose route ended.
+    fn advance_moving(&mut self, dt: f64) {
+        self.moving.advance(dt);
+        let ended = std::mem::take(&mut self.moving.ended);
+        for &id in &ended {
+            // Where the world refuses the disc it rests as a moving obstacle (documented).
+            let _ = self.stand(id);
+        }
+        self.moving.ended = ended;
     }
 
     /// Removes a moving obstacle (and the world's obstacle for it while it stood).
@@ -799,13 +845,13 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     /// Puts the world's disc obstacle where moving obstacle `id` stands.
     fn stand(&mut self, id: MovingId) -> Result<()> {
         let k = self.moving.index(id)?;
-        let m = self.moving.list[k];
+        let (o, floor) = (self.moving.list[k].obstacle, self.moving.list[k].floor);
         let disk = Obstacle::Disk {
-            center: m.obstacle.center,
-            radius: m.obstacle.radius,
+            center: o.center,
+            radius: o.radius,
         };
         let (standing, _) = match self.stand_on_floor {
-            Some(stand_on_floor) if !m.floor.is_nan() => stand_on_floor(self, m.obstacle, m.floor)?,
+            Some(stand_on_floor) if !floor.is_nan() => stand_on_floor(self, o, floor)?,
             _ => self.add_obstacle(disk)?,
         };
         self.moving.list[k].standing = Some(standing);
@@ -837,7 +883,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
                 count_agent(a, frame);
             });
             frame.replans += self.walk_on_legs();
-            self.moving.advance(dt);
+            self.advance_moving(dt);
             return Ok(frame);
         };
         let mut frame = served;
@@ -853,7 +899,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         for a in &self.agents {
             count_agent(a, &mut frame);
         }
-        self.moving.advance(dt);
+        self.advance_moving(dt);
         Ok(frame)
     }
 
