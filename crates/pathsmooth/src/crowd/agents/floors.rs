@@ -295,7 +295,11 @@ impl Crowd<SurfaceWorld> {
                     a.agent_path.stick(e.clone());
                     a.error = Some(e);
                     self.worlds[i] = None;
-                    self.onward[i] = Some(Onward { target, link: None });
+                    self.onward[i] = Some(Onward {
+                        target,
+                        link: None,
+                        tried: false,
+                    });
                 }
             }
         }
@@ -476,6 +480,7 @@ impl Crowd<SurfaceWorld> {
                 onward: link.map(|link| Onward {
                     target: goal.1,
                     link: Some(link),
+                    tried: false,
                 }),
             }),
             Err(Error::InvalidResult { step, reason }) if step == "surface sheet" => {
@@ -501,6 +506,7 @@ impl Crowd<SurfaceWorld> {
                     onward: Some(Onward {
                         target: goal.1,
                         link: None,
+                        tried: false,
                     }),
                 })
             }
@@ -513,14 +519,19 @@ impl Crowd<SurfaceWorld> {
     /// update (the others wait at its entry, in index order), planned again from where the
     /// link lands; or, after a leg that ended short of a path over itself, planned again
     /// from where it stands. Agents whose legs end at one point would otherwise queue for
-    /// that point. One that cannot go on keeps the error and stays. The number sent on.
+    /// that point. A way on short of a path over itself that fails is tried once more from
+    /// the leg's end (within a tenth of the radius); one that cannot go on then keeps the
+    /// error and stays. The number sent on.
     fn walk_on(&mut self) -> usize {
         let mut crossed: Vec<u32> = Vec::new();
         let mut sent = 0;
         for i in 0..self.agents.len() {
             let (c, r) = (&self.agents[i].agent_path, self.agents[i].radius);
             let near = c.position().distance(c.target()) <= LINK_TRIGGER * r;
-            let Some(onward) = self.onward[i].filter(|_| near && !c.is_stuck()) else {
+            // At the end, or as near as the avoidance lets it come (a tenth of its radius).
+            let at_end = c.position().distance(c.target()) <= 0.1 * r;
+            let ready = |o: &Onward| near && !c.is_stuck() && (!o.tried || at_end);
+            let Some(onward) = self.onward[i].filter(ready) else {
                 continue;
             };
             let went = match onward.link {
@@ -533,6 +544,15 @@ impl Crowd<SurfaceWorld> {
             };
             match went {
                 Ok(()) => sent += 1,
+                // The way on, planned from short of the leg's end, may start too near a
+                // wall of the sheet cut round it (a floor over this one close by): tried
+                // once more from the end itself (within a tenth of the radius of it).
+                Err(_) if onward.link.is_none() && !onward.tried && !at_end => {
+                    self.onward[i] = Some(Onward {
+                        tried: true,
+                        ..onward
+                    });
+                }
                 Err(e) => {
                     self.onward[i] = None;
                     self.agents[i].error = Some(e);
@@ -555,6 +575,8 @@ pub(crate) struct Onward {
     /// The off-mesh link its path ends at, and where the link lands (polygon and point);
     /// `None` when the path ended short of a path over itself.
     pub(crate) link: Option<(u32, (PolyId, DVec3))>,
+    /// The way on was tried once from short of the leg's end, and failed.
+    pub(crate) tried: bool,
 }
 
 /// An agent's plan on the surface: its path, the world it walks on (its own sheet's, or
