@@ -184,6 +184,35 @@ fn the_library_keeps_no_thread_local_state() {
     assert!(paths.len() >= 100, "the library's sources were not found");
 }
 
+/// Each module lists by name what it makes public (ARCHITECTURE.md, "Front doors"): a
+/// glob re-export makes public whatever its module later adds, and hides which module a
+/// name comes from.
+#[test]
+fn the_library_re_exports_by_name_not_by_glob() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut paths = Vec::new();
+    collect(&src, &mut paths);
+    let globs: Vec<String> = paths
+        .iter()
+        .flat_map(|p| {
+            let text = std::fs::read_to_string(p).unwrap();
+            let found: Vec<String> = (text.lines().enumerate())
+                .filter(|(_, l)| {
+                    let l = l.trim_start();
+                    l.starts_with("pub use ") && l.trim_end().ends_with("::*;")
+                })
+                .map(|(i, _)| format!("{}:{}", p.display(), i + 1))
+                .collect();
+            found
+        })
+        .collect();
+    assert!(
+        globs.is_empty(),
+        "glob re-exports in the library: {globs:?}"
+    );
+    assert!(paths.len() >= 100, "the library's sources were not found");
+}
+
 #[test]
 fn paths_are_read_from_code_and_from_use_trees() {
     let file = "\

@@ -314,8 +314,18 @@ pub(crate) mod exact;
 pub(crate) mod resample;
 pub(crate) mod variations;
 
-pub use catmull_rom::*;
-pub use chaikin::*;
-pub use exact::*;
-pub use resample::*;
-pub use variations::*;
+pub use catmull_rom::{
+    catmull_rom, catmull_rom_into, uniform_weights, CatmullRom, CatmullRomParams, Ends, Segment,
+    CENTRIPETAL, CHORDAL, MAX_SUBDIVISIONS, UNIFORM,
+};
+pub use chaikin::{
+    chaikin, chaikin_adaptive, chaikin_in_place, chaikin_into, chaikin_output_len,
+    chaikin_pass_ratios_into, corner_cut, max_output_points, AdaptiveChaikin, AdaptiveParams,
+    ChaikinParams, RefineReport, MAX_OUTPUT_BYTES, MAX_OUTPUT_POINTS,
+};
+pub use exact::{ExactCurve, Piece, MAX_SAMPLES};
+pub use resample::{resample, resample_into};
+pub use variations::{
+    mirror, mirror_across_axis, mirror_in_place, start_at_distance, start_at_distance_into,
+    translate, translate_in_place,
+};

@@ -222,7 +222,13 @@ pub(crate) mod los;
 pub(crate) mod map;
 mod open_list;
 
-pub use astar::*;
-pub use distance::*;
-pub use los::*;
-pub use map::*;
+pub use astar::{astar, astar_clear, astar_points, octile_distance, GridPath, GridSearch};
+pub use distance::DistanceField;
+pub use los::{
+    bend_pinch, is_pinch, path_collision, path_is_clear, path_is_free, point_is_free,
+    segment_collision, segment_is_clear, segment_is_free, Collision,
+};
+pub use map::{
+    check_scenario, load_scenarios, parse_point_scenarios, parse_scenarios, GridMap, PointScenario,
+    Scenario, MAX_MAP_SIDE,
+};

@@ -36,14 +36,27 @@ pub(crate) mod relax;
 pub(crate) mod search;
 pub(crate) mod surface;
 
-// One path per name: the modules are private and every public item is here (and the ones
-// most used at the crate root), as kurbo lays out its crate.
+// One path per name: the modules are private and every public item is listed here (and
+// the ones most used at the crate root), as kurbo lays out its crate.
 pub(crate) use along::ChannelScratch;
-pub use funnel::*;
-pub use import::*;
-pub use layered::*;
-pub use mesh::*;
-pub use portals::*;
-pub use relax::*;
-pub use search::*;
-pub use surface::*;
+pub use funnel::{funnel, funnel_into, Funnel, MAX_ARC_STEP};
+pub use import::{
+    is_detour, is_godot, load, load_surface, load_surface_with_detail, parse, parse_detour,
+    parse_godot, parse_mesh, parse_obj, parse_obj_surface, read_surface, read_surface_with_detail,
+    write_mesh, write_mesh_v3, write_obj, GroundPlane, MeshFormat, Scene, SurfaceFormat,
+};
+#[cfg(feature = "serde")]
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
+pub use import::{
+    is_recast_json, parse_recast_json, parse_recast_json_pair, parse_rerecast_json,
+    parse_surface_json, read_surface_json, write_surface_json, DETAIL_KEYS, POLY_KEYS,
+};
+pub use layered::{Leg, PointFlags, Sheet, SurfaceMesh, SurfacePoint, SurfaceQuery};
+pub use mesh::{NavMesh, PolyId, TriId, DEFAULT_AREA, MAX_COORDINATE, MIN_COORDINATE};
+pub use portals::{check_orientation, portals, portals_into, Portal};
+pub use relax::{relax, relax_in_place, relax_into, RelaxParams};
+pub use search::NavMeshQuery;
+pub use surface::{
+    BakeAgent, Detail, Link, LoadReport, OffMeshLink, Plane, Surface, SurfaceData, SurfaceOptions,
+    UpAxis, DEFAULT_CLIMB, DEFAULT_PLANARITY, DEFAULT_WELD,
+};
