@@ -158,30 +158,31 @@ fn every_module_with_children_is_a_folder_with_a_mod_rs() {
 /// under `#[cfg(test)]`, instrumentation of the unit tests, is not the library's.)
 #[test]
 fn the_library_keeps_no_thread_local_state() {
+    let found = library_lines_where(|lines, i| {
+        let for_tests = i > 0 && lines[i - 1].trim() == "#[cfg(test)]";
+        !lines[i].trim_start().starts_with("//") && lines[i].contains("thread_local!") && !for_tests
+    });
+    assert!(found.is_empty(), "thread_local! in the library: {found:?}");
+}
+
+/// `file:line` of every line `i` of the library's sources for which `keep(lines, i)`.
+fn library_lines_where(keep: impl Fn(&[&str], usize) -> bool) -> Vec<String> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut paths = Vec::new();
     collect(&src, &mut paths);
-    let found: Vec<String> = paths
+    assert!(paths.len() >= 100, "the library's sources were not found");
+    paths
         .iter()
         .flat_map(|p| {
             let text = std::fs::read_to_string(p).unwrap();
             let lines: Vec<&str> = text.lines().collect();
-            let for_tests = |i: usize| i > 0 && lines[i - 1].trim() == "#[cfg(test)]";
-            let found: Vec<String> = lines
-                .iter()
-                .enumerate()
-                .filter(|(i, l)| {
-                    !l.trim_start().starts_with("//")
-                        && l.contains("thread_local!")
-                        && !for_tests(*i)
-                })
-                .map(|(i, _)| format!("{}:{}", p.display(), i + 1))
+            let found: Vec<String> = (0..lines.len())
+                .filter(|&i| keep(&lines, i))
+                .map(|i| format!("{}:{}", p.display(), i + 1))
                 .collect();
             found
         })
-        .collect();
-    assert!(found.is_empty(), "thread_local! in the library: {found:?}");
-    assert!(paths.len() >= 100, "the library's sources were not found");
+        .collect()
 }
 
 /// Each module lists by name what it makes public (ARCHITECTURE.md, "Front doors"): a
@@ -189,28 +190,14 @@ fn the_library_keeps_no_thread_local_state() {
 /// name comes from.
 #[test]
 fn the_library_re_exports_by_name_not_by_glob() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut paths = Vec::new();
-    collect(&src, &mut paths);
-    let globs: Vec<String> = paths
-        .iter()
-        .flat_map(|p| {
-            let text = std::fs::read_to_string(p).unwrap();
-            let found: Vec<String> = (text.lines().enumerate())
-                .filter(|(_, l)| {
-                    let l = l.trim_start();
-                    l.starts_with("pub use ") && l.trim_end().ends_with("::*;")
-                })
-                .map(|(i, _)| format!("{}:{}", p.display(), i + 1))
-                .collect();
-            found
-        })
-        .collect();
+    let globs = library_lines_where(|lines, i| {
+        let l = lines[i].trim();
+        l.starts_with("pub use ") && l.ends_with("::*;")
+    });
     assert!(
         globs.is_empty(),
         "glob re-exports in the library: {globs:?}"
     );
-    assert!(paths.len() >= 100, "the library's sources were not found");
 }
 
 #[test]

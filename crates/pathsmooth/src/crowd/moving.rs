@@ -78,10 +78,7 @@ impl Route {
                 reason: "a moving obstacle's route needs at least one point".into(),
             });
         }
-        if let Some(p) = points
-            .iter()
-            .find(|p| !(p.is_finite() && p.abs().max_element() <= MAX_MOVING))
-        {
+        if let Some(p) = points.iter().find(|&&p| !within_moving(p)) {
             return Err(Error::BadObstacle {
                 reason: format!(
                     "a moving obstacle's route point must be finite and within 1e12, not {p}"
@@ -197,9 +194,14 @@ impl MovingObstacles {
     }
 }
 
+/// True when `v` is finite and each coordinate within [`MAX_MOVING`].
+fn within_moving(v: DVec2) -> bool {
+    v.is_finite() && v.abs().max_element() <= MAX_MOVING
+}
+
 /// A velocity within [`MAX_MOVING`], as [`MovingObstacle::velocity`] must be.
 pub(crate) fn check_velocity(v: DVec2) -> Result<()> {
-    if v.is_finite() && v.abs().max_element() <= MAX_MOVING {
+    if within_moving(v) {
         Ok(())
     } else {
         Err(Error::BadObstacle {
@@ -209,7 +211,7 @@ pub(crate) fn check_velocity(v: DVec2) -> Result<()> {
 }
 
 fn check(o: &MovingObstacle) -> Result<()> {
-    if !(o.center.is_finite() && o.center.abs().max_element() <= MAX_MOVING) {
+    if !within_moving(o.center) {
         return Err(Error::BadObstacle {
             reason: format!(
                 "a moving obstacle's centre must be finite and within 1e12, not {}",

@@ -10,9 +10,10 @@
 //! floor stays joined round the hole.
 
 use glam::{DVec2, DVec3};
-use rustc_hash::FxHashMap;
 
-use super::{Detail, Surface, SurfaceData, SurfaceOptions, UpAxis};
+use super::issue::Issue;
+use super::weld::weld;
+use super::{Detail, Surface, SurfaceData, SurfaceOptions};
 use crate::error::{Error, Result};
 use crate::geometry::{clip_half_plane, convex_overlap, cross, ClipCorner};
 use crate::navmesh::mesh::PolyId;
@@ -88,18 +89,37 @@ impl Surface {
             data.refs.push(self.polygon_ref(p));
             origin.push(p);
         };
-        // The cut's new corners, and the cut polygons' own, by where they lie: a corner
-        // one piece computes (a clip line crossing a side, two clip lines meeting at a
-        // corner of the shape) is computed again, rounded otherwise, by the next piece and
-        // by the polygon across the side; made one vertex, the pieces weld and no side
-        // carries a second corner a rounding away from the first (which left no
-        // triangulation of positive area).
-        let mut corners_at = CornerIndex::new(self.straight_tolerance());
-        for p in (0..self.num_polygons() as PolyId).filter(|&p| cut[p as usize]) {
-            for &v in self.polygon(p) {
-                corners_at.insert(self.vertices[v as usize], self.up, v);
+        // The cut's new corners are welded to each other and to the cut polygons' own
+        // corners within the straight tolerance: a corner one piece computes (a clip line
+        // crossing a side, two clip lines meeting at a corner of the shape) is computed
+        // again, rounded otherwise, by the next piece and by the polygon across the side;
+        // made one vertex, the pieces weld and no side carries a second corner a rounding
+        // away from the first (which left no triangulation of positive area). The cut
+        // polygons' corners come first, so a new corner on one takes it.
+        let cut_polygons = (0..self.num_polygons() as PolyId).filter(|&p| cut[p as usize]);
+        let own: Vec<u32> = cut_polygons
+            .clone()
+            .flat_map(|p| self.polygon(p).iter().copied())
+            .collect();
+        let mut points: Vec<DVec3> = own.iter().map(|&v| self.vertices[v as usize]).collect();
+        let pieces: Vec<Vec<Vec<Corner>>> = cut_polygons
+            .map(|p| {
+                let pieces = self.outside_pieces(p, ring);
+                let new = pieces.iter().flatten().filter(|c| c.vertex.is_none());
+                points.extend(new.map(|c| self.corner_point(p, c)));
+                pieces
+            })
+            .collect();
+        let welded = weld(&points, self.straight_tolerance(), None).map_err(|i: Issue| i.error)?;
+        // Per welded point, the surface vertex it became (`u32::MAX`: none yet).
+        let mut vertex = vec![u32::MAX; welded.vertices.len()];
+        for (i, &v) in own.iter().enumerate() {
+            let k = welded.remap[i] as usize;
+            if vertex[k] == u32::MAX {
+                vertex[k] = v;
             }
         }
+        let (mut pieces, mut next_point) = (pieces.into_iter(), own.len());
         for p in 0..self.num_polygons() as PolyId {
             if !cut[p as usize] {
                 push(&mut data, self.polygon(p).to_vec(), p);
@@ -108,23 +128,18 @@ impl Surface {
                 }
                 continue;
             }
-            for piece in self.outside_pieces(p, ring) {
+            for piece in pieces.next().into_iter().flatten() {
                 let mut corners: Vec<u32> = piece
                     .iter()
                     .map(|c| {
                         c.vertex.unwrap_or_else(|| {
-                            let h = if c.exact {
-                                c.height
-                            } else {
-                                self.floor_height(p, c.plan)
-                            };
-                            let at = self.up.join(c.plan, h);
-                            corners_at.find(at, self.up).unwrap_or_else(|| {
-                                data.vertices.push(at);
-                                let v = (data.vertices.len() - 1) as u32;
-                                corners_at.insert(at, self.up, v);
-                                v
-                            })
+                            let k = welded.remap[next_point] as usize;
+                            next_point += 1;
+                            if vertex[k] == u32::MAX {
+                                data.vertices.push(welded.vertices[k]);
+                                vertex[k] = (data.vertices.len() - 1) as u32;
+                            }
+                            vertex[k]
                         })
                     })
                     .collect();
@@ -202,6 +217,17 @@ impl Surface {
         pieces
     }
 
+    /// A new corner of a piece of polygon `p` in 3D: its height the side's (interpolated)
+    /// when it lies on one, else the polygon's floor there.
+    fn corner_point(&self, p: PolyId, c: &Corner) -> DVec3 {
+        let h = if c.exact {
+            c.height
+        } else {
+            self.floor_height(p, c.plan)
+        };
+        self.up.join(c.plan, h)
+    }
+
     /// True when the piece's plan-view area is beyond rounding (the builder's test for a
     /// polygon with area, so that no piece is dropped there).
     fn has_area(&self, piece: &[Corner]) -> bool {
@@ -214,43 +240,6 @@ impl Surface {
             .fold((o, o), |(lo, hi), c| (lo.min(c.plan), hi.max(c.plan)));
         let size = (hi - lo).length();
         area2 > 4.0 * self.tolerance * size.max(self.tolerance)
-    }
-}
-
-/// Vertices by position, to find the one within `eps` of a point (in plan view and in
-/// height): a hash of cells `eps` wide, each point looked for in the 3 × 3 cells round it.
-struct CornerIndex {
-    eps: f64,
-    cells: FxHashMap<(i64, i64), Vec<(DVec3, u32)>>,
-}
-
-impl CornerIndex {
-    fn new(eps: f64) -> Self {
-        CornerIndex {
-            eps,
-            cells: FxHashMap::default(),
-        }
-    }
-
-    fn cell(&self, plan: DVec2) -> (i64, i64) {
-        let c = (plan / self.eps).floor();
-        (c.x as i64, c.y as i64)
-    }
-
-    fn insert(&mut self, at: DVec3, up: UpAxis, v: u32) {
-        let cell = self.cell(up.plan(at));
-        self.cells.entry(cell).or_default().push((at, v));
-    }
-
-    /// The vertex within `eps` of `at` on each axis, if any (the first inserted).
-    fn find(&self, at: DVec3, up: UpAxis) -> Option<u32> {
-        let (cx, cy) = self.cell(up.plan(at));
-        (cx - 1..=cx + 1)
-            .flat_map(|x| (cy - 1..=cy + 1).map(move |y| (x, y)))
-            .filter_map(|cell| self.cells.get(&cell))
-            .flatten()
-            .find(|(q, _)| (*q - at).abs().max_element() <= self.eps)
-            .map(|&(_, v)| v)
     }
 }
 
