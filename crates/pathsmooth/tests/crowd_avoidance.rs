@@ -20,9 +20,9 @@ use pathsmooth::navmesh::NavMesh;
 use pathsmooth::world::ObstacleWorld;
 use pathsmooth::{Error, GridMap, GridWorld, NavMeshWorld, Pipeline, Preset};
 
-const RADIUS: f64 = 0.3;
-const SPEED: f64 = 1.5;
-const HZ: f64 = 60.0;
+pub(crate) const RADIUS: f64 = 0.3;
+pub(crate) const SPEED: f64 = 1.5;
+pub(crate) const HZ: f64 = 60.0;
 
 /// The longest a scenario may go without progress (seconds): item 3's "no deadlock that
 /// lasts more than a few seconds".
@@ -31,7 +31,7 @@ const MAX_STALL: f64 = 3.0;
 /// What a run showed: overlapping agent-pair-frames, agent-frames within a wall's reach,
 /// agents that reached their goal, and the second the last of them did.
 #[derive(Debug)]
-struct Outcome {
+pub(crate) struct Outcome {
     overlaps: usize,
     wall_hits: usize,
     arrived: usize,
@@ -162,7 +162,7 @@ fn positions<W: ObstacleWorld + Send + Sync>(crowd: &Crowd<W>) -> Vec<DVec2> {
 /// The distance from `p` to the nearest blocked cell (each the unit square it covers) or
 /// the map's edge, when under 1 (else 1): the cells round `p`'s own are all that can be
 /// nearer.
-fn wall_distance(rows: &[&str], p: DVec2) -> f64 {
+pub(crate) fn wall_distance(rows: &[&str], p: DVec2) -> f64 {
     let (w, h) = (rows[0].len() as i64, rows.len() as i64);
     let mut best = 1.0f64;
     let (cx, cy) = (p.x.floor() as i64, p.y.floor() as i64);
@@ -214,15 +214,26 @@ fn run_judged<W: ObstacleWorld + Send + Sync>(
     avoid: bool,
     seconds: f64,
 ) -> Outcome {
-    let mut crowd = crowd_of(world, starts, goals, avoid);
+    let crowd = crowd_of(world, starts, goals, avoid);
+    run_crowd(crowd, wall_distance, goals, seconds)
+}
+
+/// Runs `crowd`, whose agents are bound for `goals`, for at most `seconds` at [`HZ`],
+/// judging every frame with the walls at `wall_distance(p)` (exact when under the radius).
+pub(crate) fn run_crowd<W: ObstacleWorld + Send + Sync>(
+    mut crowd: Crowd<W>,
+    wall_distance: &dyn Fn(DVec2) -> f64,
+    goals: &[DVec2],
+    seconds: f64,
+) -> Outcome {
     let mut out = Outcome::none();
-    let mut reached = vec![false; starts.len()];
+    let mut reached = vec![false; goals.len()];
     let frames = (seconds * HZ).round() as usize;
     for f in 1..=frames {
         crowd.update(1.0 / HZ).unwrap();
         out.judge(f, &positions(&crowd), goals, &mut reached, wall_distance);
         out.progress(f, way_left(&crowd));
-        if out.arrived == starts.len() {
+        if out.arrived == goals.len() {
             break;
         }
     }
@@ -235,7 +246,7 @@ fn open_map(w: usize, h: usize) -> Vec<String> {
 
 /// Asserts the bar: no overlap, no wall hit, every agent at its goal by `by` seconds, and
 /// the crowd never more than [`MAX_STALL`] seconds without progress.
-fn assert_clean(what: &str, o: &Outcome, agents: usize, by: f64) {
+pub(crate) fn assert_clean(what: &str, o: &Outcome, agents: usize, by: f64) {
     println!("{what}: {o:?}");
     assert_eq!((o.overlaps, o.wall_hits), (0, 0), "{what}: {o:?}");
     assert_eq!(o.arrived, agents, "{what}: {o:?}");
@@ -500,7 +511,7 @@ fn walls_near_on_real_maps_lists_every_side_in_reach() {
 }
 
 /// The rows of a Moving AI map file, read here (not by the library): the lines after `map`.
-fn map_rows(rel: &str) -> Vec<String> {
+pub(crate) fn map_rows(rel: &str) -> Vec<String> {
     let text = std::fs::read_to_string(movingai(rel)).unwrap();
     let mut lines = text.lines().skip_while(|l| l.trim() != "map");
     lines.next();
@@ -543,7 +554,7 @@ fn random_agents_on_moving_ai_maps_and_their_navmeshes_without_touching() {
 
 /// Forty random pairs of open cells on the map `rows` (fixed `seed`; starts distinct,
 /// goals distinct), each goal reachable from its start at radius `radius`.
-fn random_pairs(rows: &[&str], seed: u64, radius: f64) -> (Vec<DVec2>, Vec<DVec2>) {
+pub(crate) fn random_pairs(rows: &[&str], seed: u64, radius: f64) -> (Vec<DVec2>, Vec<DVec2>) {
     let grid = GridWorld::new(GridMap::from_rows(rows).unwrap()).unwrap();
     let mut probe = Pipeline::preset(&grid, radius, Preset::Smooth).unwrap();
     let mut rng = Rng::new(seed);

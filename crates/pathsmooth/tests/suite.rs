@@ -25,6 +25,7 @@ mod crowd_batch;
 mod crowd_floors;
 mod crowd_obstacles;
 mod crowd_push_out;
+mod crowd_speed_profile;
 mod fillet;
 mod fillet_maps;
 mod follow;

@@ -81,7 +81,7 @@ impl Avoidance {
     }
 }
 
-/// Below this fraction of its speed an agent counts as slowed by its neighbours.
+/// Below this fraction of its pace an agent counts as slowed by its neighbours.
 const SLOWED: f64 = 0.5;
 
 /// How fast (radians per second slowed) a slowed agent turns its preferred velocity to
@@ -125,12 +125,14 @@ pub(crate) struct Mover {
     pub(crate) velocity: DVec2,
     pub(crate) preferred: DVec2,
     pub(crate) speed: f64,
+    /// The speed it asks for this update (its speed, or less under a speed profile).
+    pub(crate) pace: f64,
     pub(crate) radius: f64,
     /// A stuck agent stands: the others avoid it, it takes no share, and it moves aside
     /// for moving obstacles only. (An agent at its goal does not stand: it asks for no
     /// velocity but takes its share, so it steps aside for passers and walks back.)
     pub(crate) standing: bool,
-    /// How long (seconds) it has walked slower than [`SLOWED`] of its speed.
+    /// How long (seconds) it has walked slower than [`SLOWED`] of its pace.
     pub(crate) slowed: f64,
     /// A moving obstacle (standing too): among the neighbours of every mover in reach,
     /// whatever the neighbour limit.
@@ -659,7 +661,7 @@ impl Frame<'_> {
         // same turn for everyone sets them round each other. The turned answer is
         // taken only when it does not lead backwards (not into a wall's slide away
         // from the way).
-        if me.slowed > 0.0 && v.length() < SLOWED * me.speed {
+        if me.slowed > 0.0 && v.length() < SLOWED * me.pace {
             let turn = (KEEP_RIGHT_RATE * me.slowed).min(KEEP_RIGHT_MAX);
             let turn = turn * self.side_to_pass(i, &solver.near);
             let turned = solve(DVec2::from_angle(turn).rotate(me.preferred));
@@ -850,6 +852,7 @@ mod tests {
             velocity: DVec2::new(vx, 0.0),
             preferred: DVec2::new(vx, 0.0),
             speed: 1.0,
+            pace: 1.0,
             radius: 0.5,
             standing: false,
             slowed: 0.0,

@@ -36,6 +36,7 @@ mod avoid;
 #[cfg(feature = "rayon")]
 mod batch;
 mod moving;
+mod pace;
 
 pub use agent_path::{AgentPath, Moved, Repair, Retargeted, MAX_PULL};
 pub use agents::{

@@ -194,6 +194,61 @@ pub fn speed_profile<P: Point>(path: &[P], agent: &Agent) -> Result<SpeedProfile
     Ok(profile)
 }
 
+/// The half-length `d` of the arc on which `agent`, at top speed `top`, rounds a corner,
+/// the speed cap on it and cos(θ/2), for a turn θ given by `turn` = (cos θ, sin θ ≥ 0)
+/// between segments of lengths `legs` = (in, out).
+///
+/// The arc is tangent to both segments at distance d = r·tan(θ/2) from the vertex. Its
+/// radius r is the largest that (1) uses at most half of each adjacent segment, so
+/// neighbouring arcs never overlap, and (2) passes within `max_corner_cut` of the
+/// vertex, r·(1/cos(θ/2) − 1) ≤ cut; and no larger than the agent needs to take it at
+/// top speed (`r_need`). On a finely sampled curve (1) gives the curve's own radius.
+fn rounding(
+    ag: &Agent,
+    top: f64,
+    (cos, sin): (f64, f64),
+    (l_in, l_out): (f64, f64),
+    r_need: f64,
+) -> (f64, f64, f64) {
+    // tan(θ/2) = sin θ / (1 + cos θ): no cancellation for small θ.
+    let tan_half = sin / (1.0 + cos);
+    let cos2_half = 0.5 * (1.0 + cos);
+    let cos_half = cos2_half.sqrt();
+    if tan_half.is_nan() || tan_half <= 0.0 {
+        return (0.0, top, cos_half);
+    }
+    let d_fit = 0.5 * l_in.min(l_out);
+    let r_fit = d_fit / tan_half;
+    // r_cut = cut / (1/cos(θ/2) − 1), where 1/cos(θ/2) − 1 =
+    // sin²(θ/2) / ((1 + cos(θ/2))·cos(θ/2)), cos²(θ/2) = (1 + cos θ)/2 and
+    // sin²(θ/2) = tan²(θ/2)·cos²(θ/2): no cancellation for small θ.
+    let r_cut = ag.max_corner_cut * (1.0 + cos_half) * cos_half / (tan_half * tan_half * cos2_half);
+    let r = r_fit.min(r_cut).min(r_need);
+    let cap = top
+        .min((ag.max_lateral_accel * r).sqrt())
+        .min(ag.max_turn_rate * r);
+    ((r * tan_half).min(d_fit), cap, cos_half)
+}
+
+/// The fastest `agent` may pass, at top speed `top`, the 2D corner where a leg of length
+/// `l_in` along the unit direction `u` turns to one of length `l_out` along the unit `w`:
+/// the cap on its rounding arc ([`rounding`]), or 0 where the turn stops it (sharper than
+/// its stop angle, or a reversal). The speed profile's rule for one vertex, for followers
+/// that cannot afford a profile of the whole path (the crowd's agents). O(1).
+pub(crate) fn corner_cap(
+    ag: &Agent,
+    top: f64,
+    (u, l_in): (DVec2, f64),
+    (w, l_out): (DVec2, f64),
+) -> f64 {
+    let (cos, sin) = (u.dot(w), u.perp_dot(w).abs());
+    if cos < ag.stop_angle.cos() || (cos < 0.0 && sin <= REVERSAL_TOLERANCE) {
+        return 0.0;
+    }
+    let r_need = (top * top / ag.max_lateral_accel).max(top / ag.max_turn_rate);
+    rounding(ag, top, (cos, sin), (l_in, l_out), r_need).1
+}
+
 /// The smaller of two numbers that are never NaN (cheaper than `f64::min`, which must
 /// handle NaN, on the passes' dependency chains).
 #[inline]
@@ -399,37 +454,15 @@ impl SpeedProfile {
             .map_or(DVec2::X, |w| (w[1] - w[0]).truncate().normalize())
     }
 
-    /// The half-length `d` of the arc on which a corner is rounded, the speed cap on it and
-    /// cos(θ/2), for a turn θ given by cos θ and sin θ (≥ 0) between segments of lengths
-    /// `l_in` and `l_out`.
-    ///
-    /// The arc is tangent to both segments at distance d = r·tan(θ/2) from the vertex. Its
-    /// radius r is the largest that (1) uses at most half of each adjacent segment, so
-    /// neighbouring arcs never overlap, and (2) passes within `max_corner_cut` of the
-    /// vertex, r·(1/cos(θ/2) − 1) ≤ cut; and no larger than the agent needs to take it at
-    /// top speed (`r_need`). On a finely sampled curve (1) gives the curve's own radius.
+    /// The arc on which a corner is rounded: see [`rounding`].
     fn rounding(&self, cos: f64, sin: f64, l_in: f64, l_out: f64, r_need: f64) -> (f64, f64, f64) {
-        let ag = &self.agent;
-        // tan(θ/2) = sin θ / (1 + cos θ): no cancellation for small θ.
-        let tan_half = sin / (1.0 + cos);
-        let cos2_half = 0.5 * (1.0 + cos);
-        let cos_half = cos2_half.sqrt();
-        if tan_half.is_nan() || tan_half <= 0.0 {
-            return (0.0, ag.max_speed, cos_half);
-        }
-        let d_fit = 0.5 * l_in.min(l_out);
-        let r_fit = d_fit / tan_half;
-        // r_cut = cut / (1/cos(θ/2) − 1), where 1/cos(θ/2) − 1 =
-        // sin²(θ/2) / ((1 + cos(θ/2))·cos(θ/2)), cos²(θ/2) = (1 + cos θ)/2 and
-        // sin²(θ/2) = tan²(θ/2)·cos²(θ/2): no cancellation for small θ.
-        let r_cut =
-            ag.max_corner_cut * (1.0 + cos_half) * cos_half / (tan_half * tan_half * cos2_half);
-        let r = r_fit.min(r_cut).min(r_need);
-        let v = ag.max_speed;
-        let cap = v
-            .min((ag.max_lateral_accel * r).sqrt())
-            .min(ag.max_turn_rate * r);
-        ((r * tan_half).min(d_fit), cap, cos_half)
+        rounding(
+            &self.agent,
+            self.agent.max_speed,
+            (cos, sin),
+            (l_in, l_out),
+            r_need,
+        )
     }
 
     /// Appends a knot, merging it into the previous one when it does not lie beyond it.

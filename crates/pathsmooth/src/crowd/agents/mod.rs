@@ -8,9 +8,11 @@ use glam::DVec2;
 
 use super::avoid::{AvoidScratch, Mover, Solver};
 use super::moving::{check_velocity, Listed, MovingObstacles, Route};
+use super::pace::pace;
 use super::{AgentPath, Avoidance, Moved, Repair, Retargeted};
 use super::{MovingId, MovingObstacle};
 use crate::error::{Error, Result};
+use crate::follow::Agent;
 use crate::pipeline::{Pipeline, Step};
 use crate::world::{Bounds, Obstacle, ObstacleId, ObstacleWorld, World};
 use crate::GridWorld;
@@ -90,8 +92,18 @@ pub struct CrowdAgent {
     /// the avoidance reads them here and not in every path's memory again (with 10,000
     /// agents, each path's memory is a cache miss a pass).
     aim: (DVec2, DVec2),
-    /// How long (seconds) it has walked at less than half its speed while walking.
+    /// How long (seconds) it has walked at less than half its pace while walking.
     slowed: f64,
+    /// The speed it walks this update: its speed, or with a speed profile
+    /// ([`Crowd::with_speed_profile`]) what its limits allow here ([`pace`]).
+    pace: f64,
+    /// The speed it walked the last update at: its pace along its path, or the speed of
+    /// the velocity avoidance chose (its velocity's length but for a step round a bend,
+    /// whose chord is shorter than the way walked).
+    gait: f64,
+    /// Its path is one leg of its way, which goes on from the leg's end (set each update
+    /// from the crowd's `onward`): a speed profile does not brake for the leg's end.
+    goes_on: bool,
     /// The floor's height where it stands ([`World::floor_height`]; 0 on a flat world).
     height: f64,
 }
@@ -269,6 +281,9 @@ pub struct Crowd<W: ObstacleWorld = GridWorld> {
     changed: bool,
     /// Local avoidance between the agents (`None`: they walk through one another).
     avoidance: Option<Avoidance>,
+    /// The agents' motion limits (`None`: each walks at its speed, starting and stopping
+    /// at once).
+    speed_profile: Option<Agent>,
     avoid: AvoidScratch,
     /// The pairs of agents the last update found overlapping ([`Crowd::separate`]).
     overlaps: Vec<(u32, u32)>,
@@ -301,6 +316,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             plan_budget: None,
             changed: false,
             avoidance: None,
+            speed_profile: None,
             avoid: AvoidScratch::default(),
             overlaps: Vec::new(),
             moving: MovingObstacles::default(),
@@ -491,6 +507,9 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             avoiding: None,
             aim: (DVec2::ZERO, DVec2::ZERO),
             slowed: 0.0,
+            pace: speed,
+            gait: 0.0,
+            goes_on: false,
             height: height.unwrap_or(0.0),
         });
         self.worlds.push(world);
@@ -606,6 +625,57 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     /// The avoidance settings (`None`: none).
     pub fn avoidance(&self) -> Option<&Avoidance> {
         self.avoidance.as_ref()
+    }
+
+    /// Gives the agents motion limits (`None`, the default: each walks at its speed from
+    /// the first update to its goal, and stands there at once): each update, an agent
+    /// walks no faster than it walked plus `max_accel × dt`, slows before each bend ahead
+    /// to the speed at which the follower takes it, stops at turns sharper than
+    /// `stop_angle`, and brakes at `max_brake` to stand at its goal (not at the end of a
+    /// leg that goes on over a link or to another floor). These are the rules of the
+    /// follower's speed profile ([`follow::SpeedProfile`](crate::follow::SpeedProfile),
+    /// with the same [`Agent`] fields), applied to the path within braking distance of the
+    /// agent, which keeps changing: the agent turns at the vertices of its path, and does
+    /// not rotate in place. Each agent's top speed is the lower of its own speed and
+    /// `max_speed`. With avoidance, the pace is the speed the agent asks for; to keep
+    /// apart from the others it may walk faster, up to its own speed, at once.
+    ///
+    /// Errors: [`Agent::validate`]'s, for a limit that is not finite and > 0 or an angle
+    /// out of range. Cost: per agent an update, a walk over the path within braking
+    /// distance, v²/(2·max_brake) (a few segments).
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::crowd::Crowd;
+    /// use pathsmooth::follow::Agent;
+    /// use pathsmooth::{GridMap, GridWorld};
+    /// let world = GridWorld::new(GridMap::from_rows(&["..........."])?)?;
+    /// let limits = Agent { max_accel: 1.0, max_brake: 1.0, ..Agent::default() };
+    /// let mut crowd = Crowd::new(world, 0.2, vec![])?.with_speed_profile(Some(limits))?;
+    /// let a = crowd.add_agent(DVec2::new(0.5, 0.5), DVec2::new(10.5, 0.5), 2.0)?;
+    /// crowd.update(0.5)?;
+    /// assert_eq!(crowd.agents()[a].velocity().x, 0.5); // 1 m/s² for 0.5 s
+    /// let mut seconds = 0.5;
+    /// while !crowd.agents()[a].arrived() {
+    ///     crowd.update(0.1)?;
+    ///     seconds += 0.1;
+    /// }
+    /// // 10 m: 2 s to reach 2 m/s, 3 s at it, 2 s to stop; the last step at 0.05 m/s.
+    /// assert!((6.85..6.95).contains(&seconds), "{seconds}");
+    /// assert!(crowd.agents()[a].velocity().length() < 0.1);
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    pub fn with_speed_profile(mut self, limits: Option<Agent>) -> Result<Self> {
+        if let Some(l) = &limits {
+            l.validate()?;
+        }
+        self.speed_profile = limits;
+        Ok(self)
+    }
+
+    /// The agents' motion limits (see [`with_speed_profile`](Self::with_speed_profile)).
+    pub fn speed_profile(&self) -> Option<&Agent> {
+        self.speed_profile.as_ref()
     }
 
     /// Sets how tall the agents are (world units): two agents whose floors' heights
@@ -875,10 +945,17 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         }
         let retry = std::mem::take(&mut self.changed);
         let served = self.serve_queue();
+        let profile = self.speed_profile;
+        if profile.is_some() {
+            for (a, onward) in self.agents.iter_mut().zip(&self.onward) {
+                a.goes_on = onward.is_some();
+            }
+        }
         let Some(settings) = self.avoidance else {
             let mut frame = served;
             frame += self.each_run(&|a, pipeline, frame| {
                 prepare_agent(a, pipeline, retry, frame);
+                set_pace(a, profile.as_ref(), dt);
                 walk_agent(a, pipeline, dt, frame);
                 count_agent(a, frame);
             });
@@ -889,6 +966,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         let mut frame = served;
         frame += self.each_run(&|a, pipeline, frame| {
             prepare_agent(a, pipeline, retry, frame);
+            set_pace(a, profile.as_ref(), dt);
             a.aim = aim(a, dt);
         });
         self.choose_velocities(&settings, dt);
@@ -971,6 +1049,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
                 velocity: a.velocity,
                 preferred,
                 speed: a.speed,
+                pace: a.pace,
                 radius: a.radius,
                 standing: a.agent_path.is_stuck(),
                 slowed: a.slowed,
@@ -989,6 +1068,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
                 velocity: o.velocity,
                 preferred: o.velocity,
                 speed: o.velocity.length(),
+                pace: o.velocity.length(),
                 radius: o.radius,
                 standing: true,
                 slowed: 0.0,
@@ -1277,6 +1357,17 @@ fn try_target<W: World>(
     false
 }
 
+/// Sets agent `a`'s pace for the next `dt`: its speed, or what `profile` allows.
+fn set_pace(a: &mut CrowdAgent, profile: Option<&Agent>, dt: f64) {
+    a.pace = match profile {
+        None => a.speed,
+        Some(limits) => {
+            let path = a.agent_path.path();
+            pace(path, (a.gait, a.speed), dt, limits, !a.goes_on)
+        }
+    };
+}
+
 /// Where agent `a` stands, and the velocity its path asks of it over `dt`, for avoidance.
 fn aim(a: &CrowdAgent, dt: f64) -> (DVec2, DVec2) {
     let c = &a.agent_path;
@@ -1286,7 +1377,7 @@ fn aim(a: &CrowdAgent, dt: f64) -> (DVec2, DVec2) {
     let preferred = if c.is_stuck() || a.arrived() || dt <= 0.0 {
         DVec2::ZERO
     } else {
-        (c.steering_point(a.speed * dt) - c.position()) / dt
+        (c.steering_point(a.pace * dt) - c.position()) / dt
     };
     (c.position(), preferred)
 }
@@ -1304,7 +1395,7 @@ fn walk_agent<W: World>(
     let avoiding = a.avoiding.take();
     if !c.is_stuck() && dt > 0.0 {
         let moved = match avoiding {
-            None => c.move_position(pipeline, c.steering_point(a.speed * dt)),
+            None => c.move_position(pipeline, c.steering_point(a.pace * dt)),
             Some(v) => {
                 let p = from + v * dt;
                 match step_is_clear(pipeline, from, p).then(|| c.move_position(pipeline, p)) {
@@ -1316,6 +1407,10 @@ fn walk_agent<W: World>(
                 }
             }
         };
+        a.gait = match avoiding {
+            None => a.pace,
+            Some(v) => v.length(),
+        };
         match moved {
             Ok(Moved::Replanned) => frame.replans += 1,
             Ok(_) => frame.moved += 1,
@@ -1323,9 +1418,12 @@ fn walk_agent<W: World>(
             // agent path is unchanged (the agent stands still) and the error is kept.
             Err(e) => {
                 a.error = Some(e);
+                a.gait = 0.0;
                 frame.failed += 1;
             }
         }
+    } else if c.is_stuck() {
+        a.gait = 0.0;
     }
     a.velocity = if dt > 0.0 {
         (c.position() - from) / dt
@@ -1333,7 +1431,7 @@ fn walk_agent<W: World>(
         DVec2::ZERO
     };
     let walking = !c.is_stuck() && c.position() != c.target();
-    a.slowed = if walking && a.velocity.length() < 0.5 * a.speed {
+    a.slowed = if walking && a.velocity.length() < 0.5 * a.pace {
         a.slowed + dt
     } else {
         0.0
