@@ -465,11 +465,41 @@ unsafe fn destroy<T>(p: *mut Tagged<T>, tag: u64, name: &str) -> Res<()> {
     Ok(())
 }
 
+/// Checks `out` (non-NULL and aligned; `name` for the message) and writes `failed` into
+/// it, so that every failure after this leaves `failed` there.
+fn start_with<T>(out: *mut T, name: &str, failed: T) -> Res<()> {
+    check_ptr(out, name)?;
+    // SAFETY: checked non-NULL and aligned; the caller's contract makes it writable.
+    unsafe { out.write(failed) };
+    Ok(())
+}
+
 /// Checks `out` (a handle output) and sets `*out` to NULL, so that a failure leaves NULL.
 fn start_out<H>(out: *mut *mut H, name: &str) -> Res<()> {
+    start_with(out, name, std::ptr::null_mut())
+}
+
+/// Checks `out_len` and sets `*out_len` to 0, so that a failure leaves 0.
+fn start_len(out_len: *mut usize) -> Res<()> {
+    start_with(out_len, "out_len", 0)
+}
+
+/// The checks before a call writes a list into a caller's buffer: `*out_len` set to 0
+/// first (so that every failure leaves 0), then `out` (room for `capacity` items, NULL
+/// only when `capacity` is 0; `name` for the message).
+fn start_list<T>(out: *mut T, capacity: usize, name: &str, out_len: *mut usize) -> Res<()> {
+    start_len(out_len)?;
+    check_out(out, capacity, name)
+}
+
+/// The body of a getter of one value: checks `out` (`name` for the message) before
+/// anything else, then writes what `value` gives into it; on failure `*out` is left as it
+/// was.
+fn write_out<T>(out: *mut T, name: &str, value: impl FnOnce() -> Res<T>) -> Res<()> {
     check_ptr(out, name)?;
-    // SAFETY: checked non-NULL and aligned; the caller gives a writable pointer slot.
-    unsafe { *out = std::ptr::null_mut() };
+    let value = value()?;
+    // SAFETY: checked non-NULL and aligned; the caller's contract makes it writable.
+    unsafe { out.write(value) };
     Ok(())
 }
 
@@ -1009,8 +1039,7 @@ pub unsafe extern "C" fn ps_world_surface_load_report(
     out_len: *mut usize,
 ) -> PsStatus {
     guard_named("ps_world_surface_load_report", || {
-        start_len(out_len)?;
-        check_out(buf, capacity, "buf")?;
+        start_list(buf, capacity, "buf", out_len)?;
         let surface = surface_of(world, "ps_world_surface_load_report")?;
         write_text(&surface.load_report().to_string(), buf, capacity, out_len);
         Ok(())
@@ -1035,11 +1064,9 @@ pub unsafe extern "C" fn ps_world_surface_climb(
     out_climb: *mut f64,
 ) -> PsStatus {
     guard_named("ps_world_surface_climb", || {
-        check_ptr(out_climb, "out_climb")?;
-        let climb = surface_of(world, "ps_world_surface_climb")?.climb();
-        // SAFETY: checked non-NULL and aligned.
-        unsafe { *out_climb = climb };
-        Ok(())
+        write_out(out_climb, "out_climb", || {
+            Ok(surface_of(world, "ps_world_surface_climb")?.climb())
+        })
     })
 }
 
@@ -1063,18 +1090,17 @@ pub unsafe extern "C" fn ps_world_surface_polygon_ref(
     out_ref: *mut u64,
 ) -> PsStatus {
     guard_named("ps_world_surface_polygon_ref", || {
-        check_ptr(out_ref, "out_ref")?;
-        let surface = surface_of(world, "ps_world_surface_polygon_ref")?;
-        let n = surface.num_polygons();
-        if polygon as usize >= n {
-            return Err(Fail::new(
-                PsStatus::PsInvalidArgument,
-                format!("`polygon` = {polygon}: the surface has {n} polygons"),
-            ));
-        }
-        // SAFETY: checked non-NULL and aligned.
-        unsafe { *out_ref = surface.polygon_ref(polygon) };
-        Ok(())
+        write_out(out_ref, "out_ref", || {
+            let surface = surface_of(world, "ps_world_surface_polygon_ref")?;
+            let n = surface.num_polygons();
+            if polygon as usize >= n {
+                return Err(Fail::new(
+                    PsStatus::PsInvalidArgument,
+                    format!("`polygon` = {polygon}: the surface has {n} polygons"),
+                ));
+            }
+            Ok(surface.polygon_ref(polygon))
+        })
     })
 }
 
@@ -1242,12 +1268,16 @@ fn steps_of(steps: &[PsStep]) -> Res<Vec<Step>> {
         .collect()
 }
 
+/// The body of the two constructors: `*out` set to NULL first (so that every failure
+/// leaves NULL), then the `steps` read, then the pipeline made on `world`.
 fn new_pipeline(
     world: *const PsWorld,
-    steps: Vec<Step>,
+    steps: impl FnOnce() -> Res<Vec<Step>>,
     radius: f64,
     out: *mut *mut PsPipeline,
 ) -> Res<()> {
+    start_out(out, "out_pipeline")?;
+    let steps = steps()?;
     let world = world_ref(world)?.clone();
     // SAFETY: the reference points into the `Arc`'s allocation, which `PipelineData`
     // keeps alive in its `_world` field, declared after `runner` and so dropped after it;
@@ -1309,10 +1339,7 @@ pub unsafe extern "C" fn ps_pipeline_new_preset(
     radius: f64,
     out_pipeline: *mut *mut PsPipeline,
 ) -> PsStatus {
-    guard(|| {
-        start_out(out_pipeline, "out_pipeline")?;
-        new_pipeline(world, preset_steps(preset)?, radius, out_pipeline)
-    })
+    guard(|| new_pipeline(world, || preset_steps(preset), radius, out_pipeline))
 }
 
 /// Makes a pipeline on `world` for an agent of `radius` with `step_count` steps, in
@@ -1332,12 +1359,9 @@ pub unsafe extern "C" fn ps_pipeline_new_steps(
     radius: f64,
     out_pipeline: *mut *mut PsPipeline,
 ) -> PsStatus {
-    guard(|| {
-        start_out(out_pipeline, "out_pipeline")?;
-        // SAFETY: the caller's length (NULL with 0 steps).
-        let steps = steps_of(unsafe { input(steps, step_count, 1, "steps")? })?;
-        new_pipeline(world, steps, radius, out_pipeline)
-    })
+    // SAFETY: the caller's length (NULL with 0 steps).
+    let steps = || steps_of(unsafe { input(steps, step_count, 1, "steps")? });
+    guard(|| new_pipeline(world, steps, radius, out_pipeline))
 }
 
 /// Destroys a pipeline (and its hold on its world). NULL is a no-op; a double destroy is
@@ -1376,13 +1400,6 @@ fn deliver<T: Copy>(
         // `capacity · dim` elements; `copy` allows it to overlap the input.
         unsafe { std::ptr::copy(flat.as_ptr(), out, flat.len()) };
     }
-    Ok(())
-}
-
-fn start_len(out_len: *mut usize) -> Res<()> {
-    check_ptr(out_len, "out_len")?;
-    // SAFETY: checked non-NULL and aligned.
-    unsafe { *out_len = 0 };
     Ok(())
 }
 
@@ -1498,8 +1515,7 @@ impl<S> Out2<S> {
 
     /// The checks before any work: `*len` is set to 0 first, so every failure leaves 0.
     fn start(&self) -> Res<()> {
-        start_len(self.len)?;
-        check_out(self.points, self.capacity, "out_points")
+        start_list(self.points, self.capacity, "out_points", self.len)
     }
 }
 
@@ -1691,8 +1707,7 @@ pub unsafe extern "C" fn ps_pipeline_plan3_f64(
     out_len: *mut usize,
 ) -> PsStatus {
     guard(|| {
-        start_len(out_len)?;
-        check_out(out_points, out_capacity, "out_points")?;
+        start_list(out_points, out_capacity, "out_points", out_len)?;
         if !out_polygons.is_null() {
             check_ptr(out_polygons, "out_polygons")?;
         }
@@ -1800,6 +1815,26 @@ fn snapped(r: &PipelineReport, which: &str) -> f64 {
         .map_or(0.0, |&(_, d)| d)
 }
 
+impl From<&PipelineReport> for PsReport {
+    fn from(r: &PipelineReport) -> Self {
+        let v = &r.validation;
+        PsReport {
+            min_clearance: v.min_clearance,
+            length: v.length,
+            max_turn: v.max_turn,
+            total_turn: v.total_turn,
+            repaired_segments: r.repaired_segments,
+            skipped_count: r.skipped.len(),
+            corners_below_turn_radius: r.corners.len(),
+            input_cost: r.input_cost,
+            cost: r.cost,
+            plan_length: r.plan_length,
+            start_snapped: snapped(r, "start"),
+            goal_snapped: snapped(r, "goal"),
+        }
+    }
+}
+
 fn report_of(p: &PipelineData) -> &PipelineReport {
     match &p.runner {
         Runner::Grid(r) => r.report(),
@@ -1821,26 +1856,9 @@ pub unsafe extern "C" fn ps_pipeline_report(
     out_report: *mut PsReport,
 ) -> PsStatus {
     guard(|| {
-        check_ptr(out_report, "out_report")?;
-        let r = report_of(pipeline_mut(pipeline)?);
-        let v = &r.validation;
-        let report = PsReport {
-            min_clearance: v.min_clearance,
-            length: v.length,
-            max_turn: v.max_turn,
-            total_turn: v.total_turn,
-            repaired_segments: r.repaired_segments,
-            skipped_count: r.skipped.len(),
-            corners_below_turn_radius: r.corners.len(),
-            input_cost: r.input_cost,
-            cost: r.cost,
-            plan_length: r.plan_length,
-            start_snapped: snapped(r, "start"),
-            goal_snapped: snapped(r, "goal"),
-        };
-        // SAFETY: checked non-NULL and aligned.
-        unsafe { *out_report = report };
-        Ok(())
+        write_out(out_report, "out_report", || {
+            Ok(report_of(pipeline_mut(pipeline)?).into())
+        })
     })
 }
 
@@ -1864,8 +1882,7 @@ pub unsafe extern "C" fn ps_pipeline_skipped(
     out_len: *mut usize,
 ) -> PsStatus {
     guard(|| {
-        start_len(out_len)?;
-        check_out(buf, capacity, "buf")?;
+        start_list(buf, capacity, "buf", out_len)?;
         let r = report_of(pipeline_mut(pipeline)?);
         let Some((step, why)) = r.skipped.get(index) else {
             return Err(Fail::new(
