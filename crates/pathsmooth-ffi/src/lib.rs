@@ -395,6 +395,20 @@ unsafe fn input_pairs<T: Copy, P>(
     Ok(flat.chunks_exact(2).map(|c| point(c[0], c[1])).collect())
 }
 
+/// The `n` points at `xyz` (x, y, z each, checked as [`input`] checks).
+///
+/// # Safety
+///
+/// As [`input`]: `xyz` must be valid for reading `n · 3` elements.
+unsafe fn input_points3(xyz: *const f64, n: usize, name: &str) -> Res<Vec<DVec3>> {
+    // SAFETY: the caller's length.
+    let flat = unsafe { input(xyz, n, 3, name)? };
+    Ok(flat
+        .chunks_exact(3)
+        .map(|c| DVec3::new(c[0], c[1], c[2]))
+        .collect())
+}
+
 const WORLD_TAG: u64 = u64::from_le_bytes(*b"PSWORLD\0");
 const PIPELINE_TAG: u64 = u64::from_le_bytes(*b"PSPIPE\0\0");
 const DEAD_TAG: u64 = u64::from_le_bytes(*b"PSDEAD\0\0");
@@ -815,24 +829,16 @@ pub unsafe extern "C" fn ps_world_surface_new(
         start_out(out_world, "out_world")?;
         let up = up_axis_of(up_axis, false)?.unwrap_or_default();
         // SAFETY: the caller's lengths.
-        let xyz = unsafe { input(vertices_xyz, vertex_count, 3, "vertices_xyz")? };
+        let vertices = unsafe { input_points3(vertices_xyz, vertex_count, "vertices_xyz")? };
         let sizes = unsafe { input(polygon_sizes, polygon_count, 1, "polygon_sizes")? };
         let polygons = polygon_lists(indices, sizes)?;
-        let vertices: Vec<DVec3> = xyz
-            .chunks_exact(3)
-            .map(|c| DVec3::new(c[0], c[1], c[2]))
-            .collect();
         let areas: &[u8] = if areas.is_null() {
             &[]
         } else {
             // SAFETY: the caller gives one area per polygon.
             unsafe { input(areas, polygon_count, 1, "areas")? }
         };
-        // Negative: the library's default, derived from the mesh's size; NaN is refused.
-        let options = SurfaceOptions {
-            weld: weld_of(weld),
-            ..SurfaceOptions::new(up)
-        };
+        let options = surface_options(up, weld);
         let surface = Surface::from_polygons_with(&vertices, &polygons, areas, &[], &options)?;
         emit_surface(out_world, surface)
     })
@@ -855,13 +861,14 @@ fn up_axis_of(up_axis: u32, file: bool) -> Res<Option<UpAxis>> {
     }
 }
 
-/// The weld tolerance of a C call: negative is the library's default (derived from the
-/// mesh's size); anything else, NaN included, goes to the library, which checks it.
-fn weld_of(weld: f64) -> Option<f64> {
-    if weld < 0.0 {
-        None
-    } else {
-        Some(weld)
+/// The options of a surface made by a C call: `up`, and the weld tolerance `weld` (negative
+/// is the library's default, derived from the mesh's size; anything else, NaN included,
+/// goes to the library, which checks it).
+fn surface_options(up: UpAxis, weld: f64) -> SurfaceOptions {
+    let weld = if weld < 0.0 { None } else { Some(weld) };
+    SurfaceOptions {
+        weld,
+        ..SurfaceOptions::new(up)
     }
 }
 
@@ -926,10 +933,7 @@ pub unsafe extern "C" fn ps_world_surface_load(
             Some(unsafe { text_arg(detail_path, "detail_path")? })
         };
         let up = up_axis_of(up_axis, true)?;
-        let options = SurfaceOptions {
-            weld: weld_of(weld),
-            ..SurfaceOptions::new(up.unwrap_or_default())
-        };
+        let options = surface_options(up.unwrap_or_default(), weld);
         let surface = match detail {
             None => load_surface(path, &options)?,
             Some(detail) => load_surface_with_detail(path, detail, &options)?,
@@ -979,7 +983,7 @@ pub unsafe extern "C" fn ps_world_surface_from_triangulation(
     guard_named("ps_world_surface_from_triangulation", || {
         start_out(out_world, "out_world")?;
         // SAFETY: the caller's lengths.
-        let xyz = unsafe { input(vertices_xyz, vertex_count, 3, "vertices_xyz")? };
+        let vertices = unsafe { input_points3(vertices_xyz, vertex_count, "vertices_xyz")? };
         let indices = unsafe { input(indices, index_count, 1, "indices")? };
         // One area per whole triangle; with a partial one, `from_triangles` refuses the
         // indices first.
@@ -989,15 +993,9 @@ pub unsafe extern "C" fn ps_world_surface_from_triangulation(
             // SAFETY: the caller gives one area per triangle.
             unsafe { input(areas, index_count / 3, 1, "areas")? }
         };
-        let vertices: Vec<DVec3> = xyz
-            .chunks_exact(3)
-            .map(|c| DVec3::new(c[0], c[1], c[2]))
-            .collect();
         let data = SurfaceData::from_triangles(&vertices, indices, areas)?;
-        let options = SurfaceOptions {
-            weld: weld_of(weld),
-            ..SurfaceOptions::default()
-        };
+        // Unity's triangulation is y up.
+        let options = surface_options(UpAxis::Y, weld);
         emit_surface(out_world, Surface::from_data(&data, &options)?)
     })
 }
