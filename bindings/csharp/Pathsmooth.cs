@@ -784,9 +784,7 @@ namespace Pathsmooth
         /// second), its path planned now; returns its index.</summary>
         public int AddAgent(Point2d position, Point2d target, double speed)
         {
-            UIntPtr i;
-            Native.Check(Native.ps_crowd_add_agent(handle, position, target, speed, out i), "Crowd.AddAgent");
-            return (int)(ulong)i;
+            return Added((out UIntPtr i) => Native.ps_crowd_add_agent(handle, position, target, speed, out i));
         }
 
         /// <summary>Adds an agent of its own radius (world units): its path keeps that far
@@ -794,9 +792,7 @@ namespace Pathsmooth
         /// radii per crowd. Returns its index.</summary>
         public int AddAgent(Point2d position, Point2d target, double speed, double radius)
         {
-            UIntPtr i;
-            Native.Check(Native.ps_crowd_add_agent_with_radius(handle, position, target, speed, radius, out i), "Crowd.AddAgent");
-            return (int)(ulong)i;
+            return Added((out UIntPtr i) => Native.ps_crowd_add_agent_with_radius(handle, position, target, speed, radius, out i));
         }
 
         /// <summary>On a crowd made on a surface with floors over one another: adds an agent
@@ -805,16 +801,23 @@ namespace Pathsmooth
         /// more apart never meet. Returns its index.</summary>
         public int AddAgent(Point3d position, Point3d target, double speed)
         {
-            UIntPtr i;
-            Native.Check(Native.ps_crowd_add_agent_on_surface(handle, position, target, speed, out i), "Crowd.AddAgent");
-            return (int)(ulong)i;
+            return Added((out UIntPtr i) => Native.ps_crowd_add_agent_on_surface(handle, position, target, speed, out i));
         }
 
         /// <summary>AddAgent in 3D for an agent of its own radius.</summary>
         public int AddAgent(Point3d position, Point3d target, double speed, double radius)
         {
+            return Added((out UIntPtr i) => Native.ps_crowd_add_agent_on_surface_with_radius(handle, position, target, speed, radius, out i));
+        }
+
+        /// <summary>A call that adds an agent and writes its index.</summary>
+        delegate Status AgentCall(out UIntPtr agent);
+
+        /// <summary>The index of the agent a call adds; its errors name Crowd.AddAgent.</summary>
+        static int Added(AgentCall add)
+        {
             UIntPtr i;
-            Native.Check(Native.ps_crowd_add_agent_on_surface_with_radius(handle, position, target, speed, radius, out i), "Crowd.AddAgent");
+            Native.Check(add(out i), "Crowd.AddAgent");
             return (int)(ulong)i;
         }
 
@@ -924,20 +927,26 @@ namespace Pathsmooth
         /// move), or null.</summary>
         public unsafe string Error(int agent)
         {
-            var i = Index(agent, "Crowd.Error");
-            var text = Native.Text(
-                (byte* b, UIntPtr capacity, out UIntPtr len) => Native.ps_crowd_agent_error(handle, i, b, capacity, out len),
-                s => Native.Check(s, "Crowd.Error"));
-            return text.Length == 0 ? null : text;
+            return AgentText(agent, Native.ps_crowd_agent_error, "Crowd.Error");
         }
 
         /// <summary>Why the agent is stuck, or null.</summary>
         public unsafe string Stuck(int agent)
         {
-            var i = Index(agent, "Crowd.Stuck");
+            return AgentText(agent, Native.ps_crowd_agent_stuck, "Crowd.Stuck");
+        }
+
+        /// <summary>A native call that writes a text of one agent, as Native.TextCall.</summary>
+        unsafe delegate Status AgentTextCall(CrowdHandle crowd, UIntPtr agent, byte* buf, UIntPtr capacity, out UIntPtr len);
+
+        /// <summary>The text a call writes for an agent, or null when it is empty; errors
+        /// name the C# method `what`.</summary>
+        unsafe string AgentText(int agent, AgentTextCall call, string what)
+        {
+            var i = Index(agent, what);
             var text = Native.Text(
-                (byte* b, UIntPtr capacity, out UIntPtr len) => Native.ps_crowd_agent_stuck(handle, i, b, capacity, out len),
-                s => Native.Check(s, "Crowd.Stuck"));
+                (byte* b, UIntPtr capacity, out UIntPtr len) => call(handle, i, b, capacity, out len),
+                s => Native.Check(s, what));
             return text.Length == 0 ? null : text;
         }
 
@@ -947,19 +956,13 @@ namespace Pathsmooth
         /// wall.</summary>
         public ulong AddBox(Point2d min, Point2d max, out int blocked)
         {
-            ulong id; UIntPtr b;
-            Native.Check(Native.ps_crowd_add_box(handle, min, max, out id, out b), "Crowd.AddBox");
-            blocked = (int)(ulong)b;
-            return id;
+            return Added((out ulong id, out UIntPtr b) => Native.ps_crowd_add_box(handle, min, max, out id, out b), "Crowd.AddBox", out blocked);
         }
 
         /// <summary>Adds a disc obstacle; see AddBox.</summary>
         public ulong AddDisk(Point2d center, double radius, out int blocked)
         {
-            ulong id; UIntPtr b;
-            Native.Check(Native.ps_crowd_add_disk(handle, center, radius, out id, out b), "Crowd.AddDisk");
-            blocked = (int)(ulong)b;
-            return id;
+            return Added((out ulong id, out UIntPtr b) => Native.ps_crowd_add_disk(handle, center, radius, out id, out b), "Crowd.AddDisk", out blocked);
         }
 
         /// <summary>Adds a box obstacle on the floor under `floor` (3D, inside the box in
@@ -967,56 +970,67 @@ namespace Pathsmooth
         /// bridge. AddBox there takes the one floor under the box.</summary>
         public ulong AddBox(Point2d min, Point2d max, Point3d floor, out int blocked)
         {
-            ulong id; UIntPtr b;
-            Native.Check(Native.ps_crowd_add_box_on_floor(handle, min, max, floor, out id, out b), "Crowd.AddBox");
-            blocked = (int)(ulong)b;
-            return id;
+            return Added((out ulong id, out UIntPtr b) => Native.ps_crowd_add_box_on_floor(handle, min, max, floor, out id, out b), "Crowd.AddBox", out blocked);
         }
 
         /// <summary>Adds a disc obstacle on the floor under `floor`; see AddBox.</summary>
         public ulong AddDisk(Point2d center, double radius, Point3d floor, out int blocked)
         {
-            ulong id; UIntPtr b;
-            Native.Check(Native.ps_crowd_add_disk_on_floor(handle, center, radius, floor, out id, out b), "Crowd.AddDisk");
-            blocked = (int)(ulong)b;
-            return id;
+            return Added((out ulong id, out UIntPtr b) => Native.ps_crowd_add_disk_on_floor(handle, center, radius, floor, out id, out b), "Crowd.AddDisk", out blocked);
         }
 
         /// <summary>Adds a convex polygon obstacle (x, y per vertex); see AddBox.</summary>
         public unsafe ulong AddPolygon(double[] verticesXY, out int blocked)
         {
-            if (verticesXY != null && verticesXY.Length % 2 != 0)
-                throw Native.Fail(Status.InvalidArgument, "Crowd.AddPolygon", "verticesXY holds " + verticesXY.Length + " numbers, not x, y per vertex");
-            ulong id; UIntPtr b;
-            fixed (double* v = verticesXY)
-                Native.Check(Native.ps_crowd_add_polygon(handle, v, (UIntPtr)(World.Len(verticesXY) / 2), out id, out b), "Crowd.AddPolygon");
-            blocked = (int)(ulong)b;
-            return id;
+            var n = Pairs(verticesXY, "Crowd.AddPolygon", "verticesXY", "x, y per vertex");
+            return Added((out ulong id, out UIntPtr b) =>
+            {
+                fixed (double* v = verticesXY) return Native.ps_crowd_add_polygon(handle, v, n, out id, out b);
+            }, "Crowd.AddPolygon", out blocked);
         }
 
         /// <summary>Adds a convex polygon obstacle (x, y per vertex) on the floor under
         /// `floor`; see AddBox.</summary>
         public unsafe ulong AddPolygon(double[] verticesXY, Point3d floor, out int blocked)
         {
-            if (verticesXY != null && verticesXY.Length % 2 != 0)
-                throw Native.Fail(Status.InvalidArgument, "Crowd.AddPolygon", "verticesXY holds " + verticesXY.Length + " numbers, not x, y per vertex");
-            ulong id; UIntPtr b;
-            fixed (double* v = verticesXY)
-                Native.Check(Native.ps_crowd_add_polygon_on_floor(handle, v, (UIntPtr)(World.Len(verticesXY) / 2), floor, out id, out b), "Crowd.AddPolygon");
-            blocked = (int)(ulong)b;
-            return id;
+            var n = Pairs(verticesXY, "Crowd.AddPolygon", "verticesXY", "x, y per vertex");
+            return Added((out ulong id, out UIntPtr b) =>
+            {
+                fixed (double* v = verticesXY) return Native.ps_crowd_add_polygon_on_floor(handle, v, n, floor, out id, out b);
+            }, "Crowd.AddPolygon", out blocked);
         }
 
         /// <summary>Blocks grid cells (column, row per cell); a navmesh crowd refuses it.</summary>
         public unsafe ulong AddCells(int[] cellsXY, out int blocked)
         {
-            if (cellsXY != null && cellsXY.Length % 2 != 0)
-                throw Native.Fail(Status.InvalidArgument, "Crowd.AddCells", "cellsXY holds " + cellsXY.Length + " numbers, not column, row per cell");
+            var n = Pairs(cellsXY, "Crowd.AddCells", "cellsXY", "column, row per cell");
+            return Added((out ulong id, out UIntPtr b) =>
+            {
+                fixed (int* c = cellsXY) return Native.ps_crowd_add_cells(handle, c, n, out id, out b);
+            }, "Crowd.AddCells", out blocked);
+        }
+
+        /// <summary>A call that adds an obstacle: its id, and how many agents' paths it
+        /// blocks.</summary>
+        delegate Status ObstacleCall(out ulong id, out UIntPtr blocked);
+
+        /// <summary>The id of the obstacle a call adds (its errors naming the C# method
+        /// `what`), and in blocked how many agents' paths it blocks.</summary>
+        static ulong Added(ObstacleCall add, string what, out int blocked)
+        {
             ulong id; UIntPtr b;
-            fixed (int* c = cellsXY)
-                Native.Check(Native.ps_crowd_add_cells(handle, c, (UIntPtr)(World.Len(cellsXY) / 2), out id, out b), "Crowd.AddCells");
+            Native.Check(add(out id, out b), what);
             blocked = (int)(ulong)b;
             return id;
+        }
+
+        /// <summary>The number of pairs in `flat` (null: none), for the method `what`; an
+        /// odd length is refused here, naming the array `name` and what its pairs are.</summary>
+        static UIntPtr Pairs(Array flat, string what, string name, string pairs)
+        {
+            if (flat != null && flat.Length % 2 != 0)
+                throw Native.Fail(Status.InvalidArgument, what, name + " holds " + flat.Length + " numbers, not " + pairs);
+            return (UIntPtr)(World.Len(flat) / 2);
         }
 
         /// <summary>Removes an obstacle (by the id an Add* returned).</summary>

@@ -26,9 +26,9 @@ use pathsmooth::world::{Obstacle, ObstacleId};
 use pathsmooth::{GridWorld, Step, SurfaceWorld, SurfaceWorldQuery};
 
 use crate::{
-    check_out, check_ptr, destroy, emit, handle, input, input_pairs, preset_steps, start_len,
-    start_out, steps_of, world_ref, write_text, Fail, PsPoint2d, PsPoint3d, PsStatus, PsStep,
-    PsWorld, Res, Tagged, WorldKind,
+    check_ptr, destroy, emit, handle, input, input_pairs, preset_steps, start_list, start_out,
+    start_with, steps_of, world_ref, write_out, write_text, Fail, PsPoint2d, PsPoint3d, PsStatus,
+    PsStep, PsWorld, Res, Tagged, WorldKind,
 };
 
 /// A crowd: agents walking their paths on its own copy of a grid, navmesh or surface
@@ -155,6 +155,24 @@ pub struct PsAgentState {
     pub has_error: u32,
 }
 
+impl From<&CrowdAgent> for PsAgentState {
+    fn from(a: &CrowdAgent) -> Self {
+        let path = a.agent_path();
+        PsAgentState {
+            position: point(path.position()),
+            target: point(path.target()),
+            velocity: point(a.velocity()),
+            speed: a.speed(),
+            radius: a.radius(),
+            path_len: path.path().len(),
+            arrived: a.arrived().into(),
+            waiting: a.waiting().into(),
+            stuck: path.stuck().is_some().into(),
+            has_error: a.error().is_some().into(),
+        }
+    }
+}
+
 /// A moving obstacle as [`ps_crowd_moving_obstacles`] gives it.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -235,6 +253,13 @@ fn crowd_mut<'a>(crowd: *mut PsCrowd) -> Res<&'a mut AnyCrowd> {
     data_mut(crowd).map(|d| &mut d.crowd)
 }
 
+/// The crowd, once `agent` is checked to be one of its agents (as `crowd_mut`).
+fn agent_crowd<'a>(crowd: *mut PsCrowd, agent: usize) -> Res<&'a mut AnyCrowd> {
+    let c = crowd_mut(crowd)?;
+    c.agent(agent)?;
+    Ok(c)
+}
+
 /// The crowd and its floor (`None` unless it was made on a surface world), as `crowd_mut`.
 fn crowd_and_floor<'a>(crowd: *mut PsCrowd) -> Res<(&'a AnyCrowd, &'a mut Option<Floor>)> {
     data_mut(crowd).map(|d| (&d.crowd, &mut d.floor))
@@ -267,27 +292,32 @@ fn point(v: DVec2) -> PsPoint2d {
     PsPoint2d { x: v.x, y: v.y }
 }
 
-/// An output the caller may leave NULL (not wanted). [`OptionalOut::start`] checks it and
-/// writes the value that stands for failure, so that every failure after it leaves that;
-/// [`OptionalOut::set`] writes the result.
-struct OptionalOut<T>(*mut T);
+/// An output that holds the value standing for failure from the start of the call, so
+/// that every failure leaves that, and the result once it succeeds: [`Out::start`] (the
+/// caller must give it) or [`Out::optional`] (the caller may leave it NULL: not wanted)
+/// checks it and writes the failure; [`Out::set`] writes the result.
+struct Out<T>(*mut T);
 
-impl<T: Copy> OptionalOut<T> {
-    /// Checks `out` (NULL, or non-NULL and aligned; `name` for the message) and writes
-    /// `failed` into it.
+impl<T: Copy> Out<T> {
+    /// Checks `out` (non-NULL and aligned; `name` for the message) and writes `failed`
+    /// into it.
     fn start(out: *mut T, name: &str, failed: T) -> Res<Self> {
+        start_with(out, name, failed)?;
+        Ok(Out(out))
+    }
+
+    /// [`Out::start`] for an output that may be NULL: then nothing is checked or written.
+    fn optional(out: *mut T, name: &str, failed: T) -> Res<Self> {
         if !out.is_null() {
-            check_ptr(out, name)?;
-            // SAFETY: checked non-NULL and aligned; the caller's contract makes it writable.
-            unsafe { out.write(failed) };
+            start_with(out, name, failed)?;
         }
-        Ok(OptionalOut(out))
+        Ok(Out(out))
     }
 
     /// Writes `value` into the output (nothing when it is NULL).
     fn set(&self, value: T) {
         if !self.0.is_null() {
-            // SAFETY: checked by `start`, the only way to make one.
+            // SAFETY: checked by `start` or `optional`, the only ways to make one.
             unsafe { self.0.write(value) };
         }
     }
@@ -335,18 +365,22 @@ where
         .with_avoidance(avoidance)?)
 }
 
-/// The body of the two constructors.
+/// The body of the two constructors: `*out` set to NULL first (so that every failure
+/// leaves NULL), then the `steps` read, the settings checked and the crowd made on its
+/// copy of `world`.
 ///
 /// # Safety
 ///
 /// `settings` NULL or readable.
 unsafe fn new_crowd(
     world: *const PsWorld,
-    steps: Vec<Step>,
+    steps: impl FnOnce() -> Res<Vec<Step>>,
     radius: f64,
     settings: *const PsCrowdSettings,
     out: *mut *mut PsCrowd,
 ) -> Res<()> {
+    start_out(out, "out_crowd")?;
+    let steps = steps()?;
     // SAFETY: the caller's contract.
     let s = unsafe { settings_at(settings)? };
     let mut floor = None;
@@ -392,10 +426,9 @@ unsafe fn new_crowd(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ps_crowd_settings_default(out_settings: *mut PsCrowdSettings) -> PsStatus {
     crate::guard_named("ps_crowd_settings_default", || {
-        check_ptr(out_settings, "out_settings")?;
-        // SAFETY: checked non-NULL and aligned.
-        unsafe { *out_settings = PsCrowdSettings::default() };
-        Ok(())
+        write_out(out_settings, "out_settings", || {
+            Ok(PsCrowdSettings::default())
+        })
     })
 }
 
@@ -425,10 +458,10 @@ pub unsafe extern "C" fn ps_crowd_new_preset(
     settings: *const PsCrowdSettings,
     out_crowd: *mut *mut PsCrowd,
 ) -> PsStatus {
-    crate::guard_named("ps_crowd_new_preset", || {
-        start_out(out_crowd, "out_crowd")?;
-        // SAFETY: the caller's contract.
-        unsafe { new_crowd(world, preset_steps(preset)?, radius, settings, out_crowd) }
+    let steps = || preset_steps(preset);
+    // SAFETY: the caller's contract.
+    crate::guard_named("ps_crowd_new_preset", || unsafe {
+        new_crowd(world, steps, radius, settings, out_crowd)
     })
 }
 
@@ -448,12 +481,11 @@ pub unsafe extern "C" fn ps_crowd_new_steps(
     settings: *const PsCrowdSettings,
     out_crowd: *mut *mut PsCrowd,
 ) -> PsStatus {
-    crate::guard_named("ps_crowd_new_steps", || {
-        start_out(out_crowd, "out_crowd")?;
-        // SAFETY: the caller's length (NULL with 0 steps).
-        let steps = steps_of(unsafe { input(steps, step_count, 1, "steps")? })?;
-        // SAFETY: the caller's contract.
-        unsafe { new_crowd(world, steps, radius, settings, out_crowd) }
+    // SAFETY: the caller's length (NULL with 0 steps).
+    let steps = || steps_of(unsafe { input(steps, step_count, 1, "steps")? });
+    // SAFETY: the caller's contract.
+    crate::guard_named("ps_crowd_new_steps", || unsafe {
+        new_crowd(world, steps, radius, settings, out_crowd)
     })
 }
 
@@ -479,11 +511,9 @@ pub unsafe extern "C" fn ps_crowd_destroy(crowd: *mut PsCrowd) -> PsStatus {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ps_crowd_radius(crowd: *const PsCrowd, out_radius: *mut f64) -> PsStatus {
     crate::guard_named("ps_crowd_radius", || {
-        check_ptr(out_radius, "out_radius")?;
-        let r = on_crowd!(crowd_ref(crowd)?, c => c.radius());
-        // SAFETY: checked non-NULL and aligned.
-        unsafe { *out_radius = r };
-        Ok(())
+        write_out(out_radius, "out_radius", || {
+            Ok(on_crowd!(crowd_ref(crowd)?, c => c.radius()))
+        })
     })
 }
 
@@ -498,11 +528,9 @@ pub unsafe extern "C" fn ps_crowd_agent_count(
     out_count: *mut usize,
 ) -> PsStatus {
     crate::guard_named("ps_crowd_agent_count", || {
-        check_ptr(out_count, "out_count")?;
-        let n = crowd_ref(crowd)?.agents().len();
-        // SAFETY: checked non-NULL and aligned.
-        unsafe { *out_count = n };
-        Ok(())
+        write_out(out_count, "out_count", || {
+            Ok(crowd_ref(crowd)?.agents().len())
+        })
     })
 }
 
@@ -578,12 +606,8 @@ unsafe fn add_agent(
     radius: Option<f64>,
     out_agent: *mut usize,
 ) -> Res<()> {
-    check_ptr(out_agent, "out_agent")?;
-    // SAFETY: checked non-NULL and aligned.
-    unsafe { *out_agent = PS_NO_AGENT };
-    let i = ends.add_to(crowd_mut(crowd)?, speed, radius)?;
-    // SAFETY: as above.
-    unsafe { *out_agent = i };
+    let out_agent = Out::start(out_agent, "out_agent", PS_NO_AGENT)?;
+    out_agent.set(ends.add_to(crowd_mut(crowd)?, speed, radius)?);
     Ok(())
 }
 
@@ -692,9 +716,7 @@ pub unsafe extern "C" fn ps_crowd_set_target_on_surface(
     target: PsPoint3d,
 ) -> PsStatus {
     crate::guard_named("ps_crowd_set_target_on_surface", || {
-        let c = crowd_mut(crowd)?;
-        c.agent(agent)?;
-        let c = layered(c)?;
+        let c = layered(agent_crowd(crowd, agent)?)?;
         let t = finite3(target, "target")?;
         Ok(c.set_target_on_surface(agent, t)?)
     })
@@ -743,9 +765,8 @@ pub unsafe extern "C" fn ps_crowd_remove_agent(
     out_moved: *mut usize,
 ) -> PsStatus {
     crate::guard_named("ps_crowd_remove_agent", || {
-        let out_moved = OptionalOut::start(out_moved, "out_moved", PS_NO_AGENT)?;
-        let c = crowd_mut(crowd)?;
-        c.agent(agent)?;
+        let out_moved = Out::optional(out_moved, "out_moved", PS_NO_AGENT)?;
+        let c = agent_crowd(crowd, agent)?;
         let moved = on_crowd!(c, c => c.remove_agent(agent))?;
         out_moved.set(moved.unwrap_or(PS_NO_AGENT));
         Ok(())
@@ -769,8 +790,7 @@ pub unsafe extern "C" fn ps_crowd_set_target(
     target: PsPoint2d,
 ) -> PsStatus {
     crate::guard_named("ps_crowd_set_target", || {
-        let c = crowd_mut(crowd)?;
-        c.agent(agent)?;
+        let c = agent_crowd(crowd, agent)?;
         let t = finite(target, "target")?;
         Ok(on_crowd!(c, c => c.set_target(agent, t))?)
     })
@@ -795,7 +815,7 @@ pub unsafe extern "C" fn ps_crowd_update(
     out_frame: *mut PsCrowdFrame,
 ) -> PsStatus {
     crate::guard_named("ps_crowd_update", || {
-        let out_frame = OptionalOut::start(out_frame, "out_frame", PsCrowdFrame::default())?;
+        let out_frame = Out::optional(out_frame, "out_frame", PsCrowdFrame::default())?;
         let c = crowd_mut(crowd)?;
         let frame = on_crowd!(c, c => c.update(dt))?;
         out_frame.set(frame.into());
@@ -854,8 +874,7 @@ fn per_agent(
     capacity: usize,
     out_len: *mut usize,
 ) -> Res<()> {
-    start_len(out_len)?;
-    check_out(out_xy, capacity, "out_xy")?;
+    start_list(out_xy, capacity, "out_xy", out_len)?;
     let agents = crowd_ref(crowd)?.agents();
     write_points(
         agents.iter().map(|a| of(a).to_array()),
@@ -918,8 +937,7 @@ pub unsafe extern "C" fn ps_crowd_positions3(
     out_len: *mut usize,
 ) -> PsStatus {
     crate::guard_named("ps_crowd_positions3", || {
-        start_len(out_len)?;
-        check_out(out_xyz, capacity, "out_xyz")?;
+        start_list(out_xyz, capacity, "out_xyz", out_len)?;
         let (crowd, floor) = crowd_and_floor(crowd)?;
         if let AnyCrowd::Surface(c) = crowd {
             let at = c.agent_points().map(|p| p.to_array());
@@ -974,24 +992,9 @@ pub unsafe extern "C" fn ps_crowd_agent_state(
     out_state: *mut PsAgentState,
 ) -> PsStatus {
     crate::guard_named("ps_crowd_agent_state", || {
-        check_ptr(out_state, "out_state")?;
-        let a = crowd_ref(crowd)?.agent(agent)?;
-        let path = a.agent_path();
-        let state = PsAgentState {
-            position: point(path.position()),
-            target: point(path.target()),
-            velocity: point(a.velocity()),
-            speed: a.speed(),
-            radius: a.radius(),
-            path_len: path.path().len(),
-            arrived: a.arrived().into(),
-            waiting: a.waiting().into(),
-            stuck: path.stuck().is_some().into(),
-            has_error: a.error().is_some().into(),
-        };
-        // SAFETY: checked non-NULL and aligned.
-        unsafe { *out_state = state };
-        Ok(())
+        write_out(out_state, "out_state", || {
+            Ok(crowd_ref(crowd)?.agent(agent)?.into())
+        })
     })
 }
 
@@ -1014,8 +1017,7 @@ pub unsafe extern "C" fn ps_crowd_agent_path(
     out_len: *mut usize,
 ) -> PsStatus {
     crate::guard_named("ps_crowd_agent_path", || {
-        start_len(out_len)?;
-        check_out(out_points, capacity, "out_points")?;
+        start_list(out_points, capacity, "out_points", out_len)?;
         let path = crowd_ref(crowd)?.agent(agent)?.agent_path().path();
         write_points(
             path.iter().map(|p| p.to_array()),
@@ -1035,8 +1037,7 @@ fn agent_text(
     capacity: usize,
     out_len: *mut usize,
 ) -> Res<()> {
-    start_len(out_len)?;
-    check_out(buf, capacity, "buf")?;
+    start_list(buf, capacity, "buf", out_len)?;
     let a = crowd_ref(crowd)?.agent(agent)?;
     write_text(&text(a).unwrap_or_default(), buf, capacity, out_len);
     Ok(())
@@ -1098,10 +1099,8 @@ fn add_obstacle(
     floor: Option<PsPoint3d>,
     obstacle: impl FnOnce() -> Res<Obstacle>,
 ) -> Res<()> {
-    check_ptr(out_id, "out_id")?;
-    // SAFETY: checked non-NULL and aligned.
-    unsafe { *out_id = PS_NO_OBSTACLE };
-    let out_blocked = OptionalOut::start(out_blocked, "out_blocked", 0)?;
+    let out_id = Out::start(out_id, "out_id", PS_NO_OBSTACLE)?;
+    let out_blocked = Out::optional(out_blocked, "out_blocked", 0)?;
     let c = crowd_mut(crowd)?;
     let obstacle = obstacle()?;
     let (id, blocked) = match (floor, c) {
@@ -1116,10 +1115,37 @@ fn add_obstacle(
             ))
         }
     };
-    // SAFETY: as above.
-    unsafe { *out_id = id.get() };
+    out_id.set(id.get());
     out_blocked.set(blocked);
     Ok(())
+}
+
+/// A box obstacle from its corners, checked finite (the library checks the rest).
+fn box_obstacle(min: PsPoint2d, max: PsPoint2d) -> Res<Obstacle> {
+    Ok(Obstacle::Box {
+        min: finite(min, "min")?,
+        max: finite(max, "max")?,
+    })
+}
+
+/// A disc obstacle, its centre checked finite (the library checks the radius).
+fn disk_obstacle(center: PsPoint2d, radius: f64) -> Res<Obstacle> {
+    Ok(Obstacle::Disk {
+        center: finite(center, "center")?,
+        radius,
+    })
+}
+
+/// A polygon obstacle of the `n` vertices at `vertices_xy` (x then y each; the library
+/// checks that they make a convex polygon).
+///
+/// # Safety
+///
+/// `vertices_xy` readable for `n · 2` doubles.
+unsafe fn polygon_obstacle(vertices_xy: *const f64, n: usize) -> Res<Obstacle> {
+    // SAFETY: the caller's length.
+    let ring = unsafe { input_pairs(vertices_xy, n, "vertices_xy", DVec2::new)? };
+    Ok(Obstacle::Polygon(ring))
 }
 
 /// Adds an axis-aligned box obstacle (`min` < `max` componentwise) to the crowd's world:
@@ -1146,12 +1172,7 @@ pub unsafe extern "C" fn ps_crowd_add_box(
     out_blocked: *mut usize,
 ) -> PsStatus {
     crate::guard_named("ps_crowd_add_box", || {
-        add_obstacle(crowd, out_id, out_blocked, None, || {
-            Ok(Obstacle::Box {
-                min: finite(min, "min")?,
-                max: finite(max, "max")?,
-            })
-        })
+        add_obstacle(crowd, out_id, out_blocked, None, || box_obstacle(min, max))
     })
 }
 
@@ -1170,10 +1191,7 @@ pub unsafe extern "C" fn ps_crowd_add_disk(
 ) -> PsStatus {
     crate::guard_named("ps_crowd_add_disk", || {
         add_obstacle(crowd, out_id, out_blocked, None, || {
-            Ok(Obstacle::Disk {
-                center: finite(center, "center")?,
-                radius,
-            })
+            disk_obstacle(center, radius)
         })
     })
 }
@@ -1203,10 +1221,7 @@ pub unsafe extern "C" fn ps_crowd_add_box_on_floor(
 ) -> PsStatus {
     crate::guard_named("ps_crowd_add_box_on_floor", || {
         add_obstacle(crowd, out_id, out_blocked, Some(floor), || {
-            Ok(Obstacle::Box {
-                min: finite(min, "min")?,
-                max: finite(max, "max")?,
-            })
+            box_obstacle(min, max)
         })
     })
 }
@@ -1228,10 +1243,7 @@ pub unsafe extern "C" fn ps_crowd_add_disk_on_floor(
 ) -> PsStatus {
     crate::guard_named("ps_crowd_add_disk_on_floor", || {
         add_obstacle(crowd, out_id, out_blocked, Some(floor), || {
-            Ok(Obstacle::Disk {
-                center: finite(center, "center")?,
-                radius,
-            })
+            disk_obstacle(center, radius)
         })
     })
 }
@@ -1253,8 +1265,7 @@ pub unsafe extern "C" fn ps_crowd_add_polygon(
     crate::guard_named("ps_crowd_add_polygon", || {
         add_obstacle(crowd, out_id, out_blocked, None, || {
             // SAFETY: the caller's length.
-            let ring = unsafe { input_pairs(vertices_xy, n, "vertices_xy", DVec2::new)? };
-            Ok(Obstacle::Polygon(ring))
+            unsafe { polygon_obstacle(vertices_xy, n) }
         })
     })
 }
@@ -1277,8 +1288,7 @@ pub unsafe extern "C" fn ps_crowd_add_polygon_on_floor(
     crate::guard_named("ps_crowd_add_polygon_on_floor", || {
         add_obstacle(crowd, out_id, out_blocked, Some(floor), || {
             // SAFETY: the caller's length.
-            let ring = unsafe { input_pairs(vertices_xy, n, "vertices_xy", DVec2::new)? };
-            Ok(Obstacle::Polygon(ring))
+            unsafe { polygon_obstacle(vertices_xy, n) }
         })
     })
 }
@@ -1345,18 +1355,14 @@ pub unsafe extern "C" fn ps_crowd_add_moving_obstacle(
     out_id: *mut u64,
 ) -> PsStatus {
     crate::guard_named("ps_crowd_add_moving_obstacle", || {
-        check_ptr(out_id, "out_id")?;
-        // SAFETY: checked non-NULL and aligned.
-        unsafe { *out_id = PS_NO_OBSTACLE };
+        let out_id = Out::start(out_id, "out_id", PS_NO_OBSTACLE)?;
         let c = crowd_mut(crowd)?;
         let o = MovingObstacle {
             center: finite(center, "center")?,
             radius,
             velocity: finite(velocity, "velocity")?,
         };
-        let id = on_crowd!(c, c => c.add_moving_obstacle(o))?;
-        // SAFETY: as above.
-        unsafe { *out_id = id.get() };
+        out_id.set(on_crowd!(c, c => c.add_moving_obstacle(o))?.get());
         Ok(())
     })
 }
@@ -1475,8 +1481,7 @@ pub unsafe extern "C" fn ps_crowd_moving_obstacles(
     out_len: *mut usize,
 ) -> PsStatus {
     crate::guard_named("ps_crowd_moving_obstacles", || {
-        start_len(out_len)?;
-        check_out(out, capacity, "out")?;
+        start_list(out, capacity, "out", out_len)?;
         on_crowd!(crowd_ref(crowd)?, c => {
             let rows = c.moving_obstacles().map(|(id, o)| PsMovingObstacle {
                 id: id.get(),

@@ -395,6 +395,20 @@ unsafe fn input_pairs<T: Copy, P>(
     Ok(flat.chunks_exact(2).map(|c| point(c[0], c[1])).collect())
 }
 
+/// The `n` points at `xyz` (x, y, z each, checked as [`input`] checks).
+///
+/// # Safety
+///
+/// As [`input`]: `xyz` must be valid for reading `n · 3` elements.
+unsafe fn input_points3(xyz: *const f64, n: usize, name: &str) -> Res<Vec<DVec3>> {
+    // SAFETY: the caller's length.
+    let flat = unsafe { input(xyz, n, 3, name)? };
+    Ok(flat
+        .chunks_exact(3)
+        .map(|c| DVec3::new(c[0], c[1], c[2]))
+        .collect())
+}
+
 const WORLD_TAG: u64 = u64::from_le_bytes(*b"PSWORLD\0");
 const PIPELINE_TAG: u64 = u64::from_le_bytes(*b"PSPIPE\0\0");
 const DEAD_TAG: u64 = u64::from_le_bytes(*b"PSDEAD\0\0");
@@ -465,11 +479,41 @@ unsafe fn destroy<T>(p: *mut Tagged<T>, tag: u64, name: &str) -> Res<()> {
     Ok(())
 }
 
+/// Checks `out` (non-NULL and aligned; `name` for the message) and writes `failed` into
+/// it, so that every failure after this leaves `failed` there.
+fn start_with<T>(out: *mut T, name: &str, failed: T) -> Res<()> {
+    check_ptr(out, name)?;
+    // SAFETY: checked non-NULL and aligned; the caller's contract makes it writable.
+    unsafe { out.write(failed) };
+    Ok(())
+}
+
 /// Checks `out` (a handle output) and sets `*out` to NULL, so that a failure leaves NULL.
 fn start_out<H>(out: *mut *mut H, name: &str) -> Res<()> {
+    start_with(out, name, std::ptr::null_mut())
+}
+
+/// Checks `out_len` and sets `*out_len` to 0, so that a failure leaves 0.
+fn start_len(out_len: *mut usize) -> Res<()> {
+    start_with(out_len, "out_len", 0)
+}
+
+/// The checks before a call writes a list into a caller's buffer: `*out_len` set to 0
+/// first (so that every failure leaves 0), then `out` (room for `capacity` items, NULL
+/// only when `capacity` is 0; `name` for the message).
+fn start_list<T>(out: *mut T, capacity: usize, name: &str, out_len: *mut usize) -> Res<()> {
+    start_len(out_len)?;
+    check_out(out, capacity, name)
+}
+
+/// The body of a getter of one value: checks `out` (`name` for the message) before
+/// anything else, then writes what `value` gives into it; on failure `*out` is left as it
+/// was.
+fn write_out<T>(out: *mut T, name: &str, value: impl FnOnce() -> Res<T>) -> Res<()> {
     check_ptr(out, name)?;
-    // SAFETY: checked non-NULL and aligned; the caller gives a writable pointer slot.
-    unsafe { *out = std::ptr::null_mut() };
+    let value = value()?;
+    // SAFETY: checked non-NULL and aligned; the caller's contract makes it writable.
+    unsafe { out.write(value) };
     Ok(())
 }
 
@@ -785,24 +829,16 @@ pub unsafe extern "C" fn ps_world_surface_new(
         start_out(out_world, "out_world")?;
         let up = up_axis_of(up_axis, false)?.unwrap_or_default();
         // SAFETY: the caller's lengths.
-        let xyz = unsafe { input(vertices_xyz, vertex_count, 3, "vertices_xyz")? };
+        let vertices = unsafe { input_points3(vertices_xyz, vertex_count, "vertices_xyz")? };
         let sizes = unsafe { input(polygon_sizes, polygon_count, 1, "polygon_sizes")? };
         let polygons = polygon_lists(indices, sizes)?;
-        let vertices: Vec<DVec3> = xyz
-            .chunks_exact(3)
-            .map(|c| DVec3::new(c[0], c[1], c[2]))
-            .collect();
         let areas: &[u8] = if areas.is_null() {
             &[]
         } else {
             // SAFETY: the caller gives one area per polygon.
             unsafe { input(areas, polygon_count, 1, "areas")? }
         };
-        // Negative: the library's default, derived from the mesh's size; NaN is refused.
-        let options = SurfaceOptions {
-            weld: weld_of(weld),
-            ..SurfaceOptions::new(up)
-        };
+        let options = surface_options(up, weld);
         let surface = Surface::from_polygons_with(&vertices, &polygons, areas, &[], &options)?;
         emit_surface(out_world, surface)
     })
@@ -825,13 +861,14 @@ fn up_axis_of(up_axis: u32, file: bool) -> Res<Option<UpAxis>> {
     }
 }
 
-/// The weld tolerance of a C call: negative is the library's default (derived from the
-/// mesh's size); anything else, NaN included, goes to the library, which checks it.
-fn weld_of(weld: f64) -> Option<f64> {
-    if weld < 0.0 {
-        None
-    } else {
-        Some(weld)
+/// The options of a surface made by a C call: `up`, and the weld tolerance `weld` (negative
+/// is the library's default, derived from the mesh's size; anything else, NaN included,
+/// goes to the library, which checks it).
+fn surface_options(up: UpAxis, weld: f64) -> SurfaceOptions {
+    let weld = if weld < 0.0 { None } else { Some(weld) };
+    SurfaceOptions {
+        weld,
+        ..SurfaceOptions::new(up)
     }
 }
 
@@ -896,10 +933,7 @@ pub unsafe extern "C" fn ps_world_surface_load(
             Some(unsafe { text_arg(detail_path, "detail_path")? })
         };
         let up = up_axis_of(up_axis, true)?;
-        let options = SurfaceOptions {
-            weld: weld_of(weld),
-            ..SurfaceOptions::new(up.unwrap_or_default())
-        };
+        let options = surface_options(up.unwrap_or_default(), weld);
         let surface = match detail {
             None => load_surface(path, &options)?,
             Some(detail) => load_surface_with_detail(path, detail, &options)?,
@@ -949,7 +983,7 @@ pub unsafe extern "C" fn ps_world_surface_from_triangulation(
     guard_named("ps_world_surface_from_triangulation", || {
         start_out(out_world, "out_world")?;
         // SAFETY: the caller's lengths.
-        let xyz = unsafe { input(vertices_xyz, vertex_count, 3, "vertices_xyz")? };
+        let vertices = unsafe { input_points3(vertices_xyz, vertex_count, "vertices_xyz")? };
         let indices = unsafe { input(indices, index_count, 1, "indices")? };
         // One area per whole triangle; with a partial one, `from_triangles` refuses the
         // indices first.
@@ -959,15 +993,9 @@ pub unsafe extern "C" fn ps_world_surface_from_triangulation(
             // SAFETY: the caller gives one area per triangle.
             unsafe { input(areas, index_count / 3, 1, "areas")? }
         };
-        let vertices: Vec<DVec3> = xyz
-            .chunks_exact(3)
-            .map(|c| DVec3::new(c[0], c[1], c[2]))
-            .collect();
         let data = SurfaceData::from_triangles(&vertices, indices, areas)?;
-        let options = SurfaceOptions {
-            weld: weld_of(weld),
-            ..SurfaceOptions::default()
-        };
+        // Unity's triangulation is y up.
+        let options = surface_options(UpAxis::Y, weld);
         emit_surface(out_world, Surface::from_data(&data, &options)?)
     })
 }
@@ -1009,8 +1037,7 @@ pub unsafe extern "C" fn ps_world_surface_load_report(
     out_len: *mut usize,
 ) -> PsStatus {
     guard_named("ps_world_surface_load_report", || {
-        start_len(out_len)?;
-        check_out(buf, capacity, "buf")?;
+        start_list(buf, capacity, "buf", out_len)?;
         let surface = surface_of(world, "ps_world_surface_load_report")?;
         write_text(&surface.load_report().to_string(), buf, capacity, out_len);
         Ok(())
@@ -1035,11 +1062,9 @@ pub unsafe extern "C" fn ps_world_surface_climb(
     out_climb: *mut f64,
 ) -> PsStatus {
     guard_named("ps_world_surface_climb", || {
-        check_ptr(out_climb, "out_climb")?;
-        let climb = surface_of(world, "ps_world_surface_climb")?.climb();
-        // SAFETY: checked non-NULL and aligned.
-        unsafe { *out_climb = climb };
-        Ok(())
+        write_out(out_climb, "out_climb", || {
+            Ok(surface_of(world, "ps_world_surface_climb")?.climb())
+        })
     })
 }
 
@@ -1063,18 +1088,17 @@ pub unsafe extern "C" fn ps_world_surface_polygon_ref(
     out_ref: *mut u64,
 ) -> PsStatus {
     guard_named("ps_world_surface_polygon_ref", || {
-        check_ptr(out_ref, "out_ref")?;
-        let surface = surface_of(world, "ps_world_surface_polygon_ref")?;
-        let n = surface.num_polygons();
-        if polygon as usize >= n {
-            return Err(Fail::new(
-                PsStatus::PsInvalidArgument,
-                format!("`polygon` = {polygon}: the surface has {n} polygons"),
-            ));
-        }
-        // SAFETY: checked non-NULL and aligned.
-        unsafe { *out_ref = surface.polygon_ref(polygon) };
-        Ok(())
+        write_out(out_ref, "out_ref", || {
+            let surface = surface_of(world, "ps_world_surface_polygon_ref")?;
+            let n = surface.num_polygons();
+            if polygon as usize >= n {
+                return Err(Fail::new(
+                    PsStatus::PsInvalidArgument,
+                    format!("`polygon` = {polygon}: the surface has {n} polygons"),
+                ));
+            }
+            Ok(surface.polygon_ref(polygon))
+        })
     })
 }
 
@@ -1242,12 +1266,16 @@ fn steps_of(steps: &[PsStep]) -> Res<Vec<Step>> {
         .collect()
 }
 
+/// The body of the two constructors: `*out` set to NULL first (so that every failure
+/// leaves NULL), then the `steps` read, then the pipeline made on `world`.
 fn new_pipeline(
     world: *const PsWorld,
-    steps: Vec<Step>,
+    steps: impl FnOnce() -> Res<Vec<Step>>,
     radius: f64,
     out: *mut *mut PsPipeline,
 ) -> Res<()> {
+    start_out(out, "out_pipeline")?;
+    let steps = steps()?;
     let world = world_ref(world)?.clone();
     // SAFETY: the reference points into the `Arc`'s allocation, which `PipelineData`
     // keeps alive in its `_world` field, declared after `runner` and so dropped after it;
@@ -1309,10 +1337,7 @@ pub unsafe extern "C" fn ps_pipeline_new_preset(
     radius: f64,
     out_pipeline: *mut *mut PsPipeline,
 ) -> PsStatus {
-    guard(|| {
-        start_out(out_pipeline, "out_pipeline")?;
-        new_pipeline(world, preset_steps(preset)?, radius, out_pipeline)
-    })
+    guard(|| new_pipeline(world, || preset_steps(preset), radius, out_pipeline))
 }
 
 /// Makes a pipeline on `world` for an agent of `radius` with `step_count` steps, in
@@ -1332,12 +1357,9 @@ pub unsafe extern "C" fn ps_pipeline_new_steps(
     radius: f64,
     out_pipeline: *mut *mut PsPipeline,
 ) -> PsStatus {
-    guard(|| {
-        start_out(out_pipeline, "out_pipeline")?;
-        // SAFETY: the caller's length (NULL with 0 steps).
-        let steps = steps_of(unsafe { input(steps, step_count, 1, "steps")? })?;
-        new_pipeline(world, steps, radius, out_pipeline)
-    })
+    // SAFETY: the caller's length (NULL with 0 steps).
+    let steps = || steps_of(unsafe { input(steps, step_count, 1, "steps")? });
+    guard(|| new_pipeline(world, steps, radius, out_pipeline))
 }
 
 /// Destroys a pipeline (and its hold on its world). NULL is a no-op; a double destroy is
@@ -1376,13 +1398,6 @@ fn deliver<T: Copy>(
         // `capacity · dim` elements; `copy` allows it to overlap the input.
         unsafe { std::ptr::copy(flat.as_ptr(), out, flat.len()) };
     }
-    Ok(())
-}
-
-fn start_len(out_len: *mut usize) -> Res<()> {
-    check_ptr(out_len, "out_len")?;
-    // SAFETY: checked non-NULL and aligned.
-    unsafe { *out_len = 0 };
     Ok(())
 }
 
@@ -1498,8 +1513,7 @@ impl<S> Out2<S> {
 
     /// The checks before any work: `*len` is set to 0 first, so every failure leaves 0.
     fn start(&self) -> Res<()> {
-        start_len(self.len)?;
-        check_out(self.points, self.capacity, "out_points")
+        start_list(self.points, self.capacity, "out_points", self.len)
     }
 }
 
@@ -1691,8 +1705,7 @@ pub unsafe extern "C" fn ps_pipeline_plan3_f64(
     out_len: *mut usize,
 ) -> PsStatus {
     guard(|| {
-        start_len(out_len)?;
-        check_out(out_points, out_capacity, "out_points")?;
+        start_list(out_points, out_capacity, "out_points", out_len)?;
         if !out_polygons.is_null() {
             check_ptr(out_polygons, "out_polygons")?;
         }
@@ -1800,6 +1813,26 @@ fn snapped(r: &PipelineReport, which: &str) -> f64 {
         .map_or(0.0, |&(_, d)| d)
 }
 
+impl From<&PipelineReport> for PsReport {
+    fn from(r: &PipelineReport) -> Self {
+        let v = &r.validation;
+        PsReport {
+            min_clearance: v.min_clearance,
+            length: v.length,
+            max_turn: v.max_turn,
+            total_turn: v.total_turn,
+            repaired_segments: r.repaired_segments,
+            skipped_count: r.skipped.len(),
+            corners_below_turn_radius: r.corners.len(),
+            input_cost: r.input_cost,
+            cost: r.cost,
+            plan_length: r.plan_length,
+            start_snapped: snapped(r, "start"),
+            goal_snapped: snapped(r, "goal"),
+        }
+    }
+}
+
 fn report_of(p: &PipelineData) -> &PipelineReport {
     match &p.runner {
         Runner::Grid(r) => r.report(),
@@ -1821,26 +1854,9 @@ pub unsafe extern "C" fn ps_pipeline_report(
     out_report: *mut PsReport,
 ) -> PsStatus {
     guard(|| {
-        check_ptr(out_report, "out_report")?;
-        let r = report_of(pipeline_mut(pipeline)?);
-        let v = &r.validation;
-        let report = PsReport {
-            min_clearance: v.min_clearance,
-            length: v.length,
-            max_turn: v.max_turn,
-            total_turn: v.total_turn,
-            repaired_segments: r.repaired_segments,
-            skipped_count: r.skipped.len(),
-            corners_below_turn_radius: r.corners.len(),
-            input_cost: r.input_cost,
-            cost: r.cost,
-            plan_length: r.plan_length,
-            start_snapped: snapped(r, "start"),
-            goal_snapped: snapped(r, "goal"),
-        };
-        // SAFETY: checked non-NULL and aligned.
-        unsafe { *out_report = report };
-        Ok(())
+        write_out(out_report, "out_report", || {
+            Ok(report_of(pipeline_mut(pipeline)?).into())
+        })
     })
 }
 
@@ -1864,8 +1880,7 @@ pub unsafe extern "C" fn ps_pipeline_skipped(
     out_len: *mut usize,
 ) -> PsStatus {
     guard(|| {
-        start_len(out_len)?;
-        check_out(buf, capacity, "buf")?;
+        start_list(buf, capacity, "buf", out_len)?;
         let r = report_of(pipeline_mut(pipeline)?);
         let Some((step, why)) = r.skipped.get(index) else {
             return Err(Fail::new(
