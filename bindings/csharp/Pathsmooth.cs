@@ -123,6 +123,16 @@ namespace Pathsmooth
         public double WallTimeHorizon;
         /// <summary>How far neighbours are looked for; 0: automatic.</summary>
         public double NeighbourDistance;
+        /// <summary>1: the agents keep motion limits (the three below): they start from
+        /// rest, slow before bends and brake to stand at their goals; 0: each walks at its
+        /// speed from its first update on.</summary>
+        public uint SpeedProfile;
+        /// <summary>The most an agent speeds up, units/s² (default 4).</summary>
+        public double MaxAccel;
+        /// <summary>The most an agent brakes, units/s² (default 6).</summary>
+        public double MaxBrake;
+        /// <summary>The most sideways acceleration in a bend, units/s² (default 4).</summary>
+        public double MaxLateralAccel;
     }
 
     /// <summary>What one Crowd.Update did, summed over the agents (PsCrowdFrame).</summary>

@@ -353,6 +353,20 @@ static class Test
             }
             Check(same, "one and two threads walk alike");
         }
+        // A speed profile: the first step from rest, at most MaxAccel × dt.
+        var limited = Crowd.Avoiding();
+        limited.SpeedProfile = 1;
+        limited.MaxAccel = 2.0;
+        using (var room = World.Grid(open, 24, 12, 1.0))
+        using (var c = new Crowd(room, r, Preset.Smooth, limited))
+        {
+            c.AddAgent(new Point2d(1.5, 6.5), new Point2d(22.5, 6.5), 1.5);
+            c.Update(dt);
+            var v = c.Velocities();
+            Check(Math.Abs(Math.Sqrt(v[0] * v[0] + v[1] * v[1]) - 2.0 * dt) < 1e-12, "a first step from rest");
+            limited.MaxBrake = 0;
+            Throws(Status.InvalidArgument, "max_brake", () => new Crowd(room, r, Preset.Smooth, limited), "no brake");
+        }
         // A navmesh crowd: two squares side by side, one agent across.
         using (var mesh = World.NavMesh(new double[] { 0, 0, 4, 0, 8, 0, 8, 4, 4, 4, 0, 4 },
                                         new uint[] { 0, 1, 4, 5, 1, 2, 3, 4 }, new uint[] { 4, 4 }))

@@ -43,6 +43,18 @@ class _AvoidSettings(TypedDict, total=False):
     wall_time_horizon: float
     neighbour_distance: float | None
 
+class _SpeedProfile(TypedDict, total=False):
+    """`Crowd(speed_profile=...)`'s limits (the library's `follow::Agent`; angles in
+    radians): those left out keep the library's defaults."""
+
+    max_speed: float
+    max_accel: float
+    max_brake: float
+    max_lateral_accel: float
+    max_turn_rate: float
+    stop_angle: float
+    max_corner_cut: float
+
 class Error(ValueError):
     """An error of the pathsmooth library (its message), or an array of the wrong shape."""
 
@@ -403,6 +415,7 @@ class Crowd:
         threads: int = 1,
         plan_budget: int | None = None,
         avoid: bool | _AvoidSettings | None = None,
+        speed_profile: bool | _SpeedProfile | None = None,
     ) -> Crowd:
         """`avoid=True`: the agents avoid one another, the walls and the moving obstacles
         (ORCA, the library's `Avoidance::default()`); a dict instead sets some of its
@@ -410,7 +423,14 @@ class Crowd:
         neighbours are avoided, default 2), `max_neighbours` (the nearest this many, 10),
         `wall_time_horizon` (seconds ahead walls are kept off, 1), `neighbour_distance`
         (how far neighbours are looked for; None: as far as the time horizon reaches). A
-        bad value raises `Error` naming it; an unknown name raises `ValueError`."""
+        bad value raises `Error` naming it; an unknown name raises `ValueError`.
+
+        `speed_profile=True`: the agents keep the follower's motion limits (the library's
+        `follow::Agent::default()`: speed up at most 4 units/s², brake at 6, 4 sideways in
+        bends): they start from rest, slow before bends, stop at turns sharper than
+        `stop_angle` and brake to stand at their goals; a dict sets some limits (names
+        as `follow::Agent`'s fields, angles in radians). Without it each agent walks at its
+        speed from its first update to its goal."""
     @property
     def radius(self) -> float: ...
     def __len__(self) -> int: ...

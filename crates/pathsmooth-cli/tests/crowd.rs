@@ -124,7 +124,7 @@ fn crowd_takes_the_other_options() {
 #[test]
 fn crowd_bad_input_fails_cleanly() {
     let map = demo_map();
-    let cases: [(&[&str], &str); 17] = [
+    let cases: [(&[&str], &str); 19] = [
         (&["--agents", "0"], "agents"),
         (&["--agents", "1000000000"], "agents"),
         (&["--doors", "1000000000"], "doors"),
@@ -148,6 +148,8 @@ fn crowd_bad_input_fails_cleanly() {
             &["--avoid", "--neighbour-distance", "-1"],
             "--neighbour-distance",
         ),
+        (&["--max-accel", "1"], "--speed-profile"),
+        (&["--speed-profile", "--max-brake", "0"], "--max-brake"),
     ];
     for (extra, word) in cases {
         let mut args = vec!["crowd", "--map", &map, "--agents", "5", "--seconds", "1"];
@@ -347,4 +349,55 @@ fn crowd_trace_holds_every_agent_every_frame_and_the_overlaps_follow_from_it() {
     assert!(overlaps > 0, "{line}");
     let refused = support::assert_clean_failure(&run([&args[..], &["--trace", "-"]].concat()));
     assert!(refused.contains("--trace -"), "{refused}");
+}
+
+/// `--speed-profile`: every agent's first step, read from `--trace`, is one from rest at
+/// the acceleration given (a·dt over dt, in cells), where without it each steps its full
+/// speed at once; no step is ever longer than the speed's.
+#[test]
+fn crowd_speed_profile_starts_the_agents_from_rest() {
+    let dir = support::tmp_dir("crowd", "speed-profile");
+    let map = demo_map();
+    let first_steps = |extra: &[&str], name: &str| -> (Vec<f64>, f64) {
+        let file = dir.join(name);
+        let file_arg = file.to_str().unwrap().to_string();
+        let mut args = vec!["crowd", "--map", &map, "--agents", "20", "--seconds", "1"];
+        args.extend(["--doors", "1", "--trace", &file_arg]);
+        args.extend(extra);
+        stdout(&run(args));
+        let text = std::fs::read_to_string(&file).unwrap();
+        let mut at: Vec<Vec<(f64, f64)>> = vec![Vec::new(); 61];
+        for l in text.lines().skip(1) {
+            let f: Vec<&str> = l.split(',').collect();
+            let frame: usize = f[0].parse().unwrap();
+            at[frame].push((f[2].parse().unwrap(), f[3].parse().unwrap()));
+        }
+        let step = |a: (f64, f64), b: (f64, f64)| (a.0 - b.0).hypot(a.1 - b.1);
+        let first = at[0]
+            .iter()
+            .zip(&at[1])
+            .map(|(&a, &b)| step(a, b))
+            .collect();
+        let longest = at
+            .windows(2)
+            .flat_map(|w| w[0].iter().zip(&w[1]).map(|(&a, &b)| step(a, b)))
+            .fold(0.0, f64::max);
+        (first, longest)
+    };
+    let dt = 1.0 / 60.0;
+    let (limited, longest) = first_steps(&["--speed-profile", "--max-accel", "2"], "on.csv");
+    assert!(
+        limited.iter().all(|&d| d <= 2.0 * dt * dt + 1e-12),
+        "{limited:?}"
+    );
+    assert!(limited.iter().any(|&d| d > 0.0), "{limited:?}");
+    assert!(longest <= 1.5 * dt + 1e-9, "{longest}");
+    let (free, _) = first_steps(&[], "off.csv");
+    assert!(
+        free.iter()
+            .filter(|&&d| (d - 1.5 * dt).abs() < 1e-9)
+            .count()
+            > 10,
+        "{free:?}"
+    );
 }

@@ -219,6 +219,17 @@ typedef struct PsCrowdSettings {
   // How far (world units, between centres) neighbours are looked for; 0 (the default):
   // far enough to meet anyone within the time horizon at the top speed.
   double neighbour_distance;
+  // 1: the agents keep motion limits (the library's `Crowd::with_speed_profile`, with
+  // the three limits below and `follow::Agent`'s defaults for the others): they start
+  // from rest, slow before bends, stop at turns sharper than 120° and brake to stand at
+  // their goals; 0 (the default): each walks at its speed from its first update on.
+  uint32_t speed_profile;
+  // The most an agent speeds up, world units/s² (> 0, default 4).
+  double max_accel;
+  // The most an agent brakes, world units/s² (> 0, default 6).
+  double max_brake;
+  // The most sideways acceleration in a bend, world units/s² (> 0, default 4).
+  double max_lateral_accel;
 } PsCrowdSettings;
 
 // What one [`ps_crowd_update`] did, summed over the agents (the library's `CrowdFrame`).

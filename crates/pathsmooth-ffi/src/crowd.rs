@@ -21,6 +21,7 @@ use std::ffi::c_char;
 use std::sync::Arc;
 
 use pathsmooth::crowd::{Avoidance, Crowd, CrowdAgent, CrowdFrame, MovingId, MovingObstacle};
+use pathsmooth::follow::Agent;
 use pathsmooth::glam::{DVec2, DVec3, IVec2};
 use pathsmooth::world::{Obstacle, ObstacleId};
 use pathsmooth::{GridWorld, Step, SurfaceWorld, SurfaceWorldQuery};
@@ -71,11 +72,22 @@ pub struct PsCrowdSettings {
     /// How far (world units, between centres) neighbours are looked for; 0 (the default):
     /// far enough to meet anyone within the time horizon at the top speed.
     pub neighbour_distance: f64,
+    /// 1: the agents keep motion limits (the library's `Crowd::with_speed_profile`, with
+    /// the three limits below and `follow::Agent`'s defaults for the others): they start
+    /// from rest, slow before bends, stop at turns sharper than 120° and brake to stand at
+    /// their goals; 0 (the default): each walks at its speed from its first update on.
+    pub speed_profile: u32,
+    /// The most an agent speeds up, world units/s² (> 0, default 4).
+    pub max_accel: f64,
+    /// The most an agent brakes, world units/s² (> 0, default 6).
+    pub max_brake: f64,
+    /// The most sideways acceleration in a bend, world units/s² (> 0, default 4).
+    pub max_lateral_accel: f64,
 }
 
 impl Default for PsCrowdSettings {
     fn default() -> Self {
-        let a = Avoidance::default();
+        let (a, limits) = (Avoidance::default(), Agent::default());
         PsCrowdSettings {
             threads: 1,
             plan_budget: 0,
@@ -84,6 +96,10 @@ impl Default for PsCrowdSettings {
             max_neighbours: a.max_neighbours,
             wall_time_horizon: a.wall_time_horizon,
             neighbour_distance: a.neighbour_distance.unwrap_or(0.0),
+            speed_profile: 0,
+            max_accel: limits.max_accel,
+            max_brake: limits.max_brake,
+            max_lateral_accel: limits.max_lateral_accel,
         }
     }
 }
@@ -342,27 +358,36 @@ fn build<W>(world: W, radius: f64, steps: Vec<Step>, s: &PsCrowdSettings) -> Res
 where
     W: pathsmooth::world::ObstacleWorld + Send + Sync,
 {
-    let avoidance = match s.avoidance {
-        0 => None,
-        1 => Some(Avoidance {
-            time_horizon: s.time_horizon,
-            max_neighbours: s.max_neighbours,
-            wall_time_horizon: s.wall_time_horizon,
-            // NaN is not 0: the library refuses it.
-            neighbour_distance: (s.neighbour_distance != 0.0).then_some(s.neighbour_distance),
-        }),
-        other => {
-            return Err(Fail::new(
-                PsStatus::PsInvalidArgument,
-                format!("`settings.avoidance` = {other} is not 0 (off) or 1 (on)"),
-            ))
-        }
-    };
+    let avoidance = switch("avoidance", s.avoidance)?.then(|| Avoidance {
+        time_horizon: s.time_horizon,
+        max_neighbours: s.max_neighbours,
+        wall_time_horizon: s.wall_time_horizon,
+        // NaN is not 0: the library refuses it.
+        neighbour_distance: (s.neighbour_distance != 0.0).then_some(s.neighbour_distance),
+    });
+    let speed_profile = switch("speed_profile", s.speed_profile)?.then(|| Agent {
+        max_accel: s.max_accel,
+        max_brake: s.max_brake,
+        max_lateral_accel: s.max_lateral_accel,
+        ..Agent::default()
+    });
     let budget = (s.plan_budget != 0).then_some(s.plan_budget);
     Ok(Crowd::new(world, radius, steps)?
         .with_threads(s.threads)?
         .with_plan_budget(budget)?
-        .with_avoidance(avoidance)?)
+        .with_avoidance(avoidance)?
+        .with_speed_profile(speed_profile)?)
+}
+
+/// A setting that is 0 (off) or 1 (on), named `name` in the error for any other value.
+fn switch(name: &str, value: u32) -> Res<bool> {
+    match value {
+        0 | 1 => Ok(value == 1),
+        other => Err(Fail::new(
+            PsStatus::PsInvalidArgument,
+            format!("`settings.{name}` = {other} is not 0 (off) or 1 (on)"),
+        )),
+    }
 }
 
 /// The body of the two constructors: `*out` set to NULL first (so that every failure

@@ -7,6 +7,7 @@ use std::ffi::{c_char, CStr};
 use std::ptr::{null, null_mut};
 
 use pathsmooth::crowd::{Avoidance, Crowd, MovingObstacle};
+use pathsmooth::follow::Agent;
 use pathsmooth::glam::{DVec2, DVec3};
 use pathsmooth::navmesh::NavMesh;
 use pathsmooth::world::Obstacle;
@@ -65,9 +66,14 @@ fn avoiding() -> PsCrowdSettings {
         max_neighbours: 0,
         wall_time_horizon: 0.0,
         neighbour_distance: 0.0,
+        speed_profile: 0,
+        max_accel: 0.0,
+        max_brake: 0.0,
+        max_lateral_accel: 0.0,
     };
     expect(unsafe { ps_crowd_settings_default(&mut s) }, PsOk, "");
     assert_eq!((s.threads, s.plan_budget, s.avoidance), (1, 0, 0));
+    assert_eq!((s.speed_profile, s.max_accel, s.max_brake), (0, 4.0, 6.0));
     s.avoidance = 1;
     s
 }
@@ -222,13 +228,61 @@ fn two_groups_cross_with_avoidance_never_overlap_and_all_arrive() {
     expect(unsafe { ps_crowd_destroy(crowd) }, PsOk, "");
 }
 
+/// With `speed_profile` on, the crowd walks the library's crowd with the same limits to
+/// the bit, and its agents' first steps are from rest (a·dt, where without it each steps
+/// its full speed).
+#[test]
+fn a_speed_profile_walks_the_librarys_limited_crowd_bit_for_bit() {
+    let (rows, pairs) = crossing();
+    let world = grid_world(&rows);
+    let mut settings = avoiding();
+    settings.speed_profile = 1;
+    settings.max_accel = 2.0;
+    let crowd = new_crowd(world, RADIUS, Some(&settings));
+    for [s, g] in &pairs {
+        add_agent(crowd, *s, *g, SPEED);
+    }
+    let limits = Agent {
+        max_accel: 2.0,
+        ..Agent::default()
+    };
+    let mut lib = library_crowd(&rows, &pairs, true, Some(limits));
+    for frame in 0..150 {
+        lib.update(DT).unwrap();
+        update(crowd, DT);
+        let (p, v) = (
+            read(crowd, ps_crowd_positions),
+            read(crowd, ps_crowd_velocities),
+        );
+        if frame == 0 {
+            assert!(v.iter().all(|v| v.length() <= 2.0 * DT + 1e-12), "{v:?}");
+        }
+        for (k, a) in lib.agents().iter().enumerate() {
+            let bits = |q: DVec2| q.to_array().map(f64::to_bits);
+            assert_eq!(bits(p[k]), bits(a.agent_path().position()), "frame {frame}");
+            assert_eq!(bits(v[k]), bits(a.velocity()), "frame {frame}");
+        }
+    }
+    unsafe {
+        ps_crowd_destroy(crowd);
+        ps_world_destroy(world);
+    }
+}
+
 /// The library's crowd on the same room, the same agents and settings.
-fn library_crowd(rows: &[String], pairs: &[[DVec2; 2]], avoid: bool) -> Crowd<GridWorld> {
+fn library_crowd(
+    rows: &[String],
+    pairs: &[[DVec2; 2]],
+    avoid: bool,
+    limits: Option<Agent>,
+) -> Crowd<GridWorld> {
     let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
     let world = GridWorld::new(GridMap::from_rows(&rows).unwrap()).unwrap();
     let mut crowd = Crowd::new(world, RADIUS, Preset::Smooth.steps())
         .unwrap()
         .with_avoidance(avoid.then(Avoidance::default))
+        .unwrap()
+        .with_speed_profile(limits)
         .unwrap();
     for [s, g] in pairs {
         crowd.add_agent(*s, *g, SPEED).unwrap();
@@ -251,7 +305,7 @@ fn frames_positions_and_velocities_are_the_librarys_bit_for_bit_on_any_threads()
             add_agent(c, *s, *g, SPEED);
         }
     }
-    let mut lib = library_crowd(&rows, &pairs, true);
+    let mut lib = library_crowd(&rows, &pairs, true, None);
     for frame in 0..150 {
         let want = lib.update(DT).unwrap();
         for c in crowds {
@@ -663,6 +717,17 @@ fn bad_input_is_refused_with_a_message_and_nothing_written_past_buffers() {
             (|s| s.wall_time_horizon = 0.0, "wall_time_horizon"),
             (|s| s.max_neighbours = 0, "max_neighbours"),
             (|s| s.neighbour_distance = -1.0, "neighbour_distance"),
+            (
+                |s| s.speed_profile = 3,
+                "`settings.speed_profile` = 3 is not 0 (off) or 1 (on)",
+            ),
+            (
+                |s| {
+                    s.speed_profile = 1;
+                    s.max_brake = 0.0;
+                },
+                "max_brake",
+            ),
         ] {
             let mut s = avoiding();
             change(&mut s);

@@ -13,6 +13,7 @@ use glam::{DVec2, DVec3, IVec2};
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pathsmooth::crowd::{Avoidance, Crowd as RsCrowd, CrowdAgent, MovingId, MovingObstacle};
+use pathsmooth::follow::Agent as FollowAgent;
 use pathsmooth::grid::GridMap;
 use pathsmooth::metrics::PathMetrics;
 use pathsmooth::navmesh::{load_surface, load_surface_with_detail};
@@ -1469,52 +1470,106 @@ fn new_crowd<W: ObstacleWorld + Send + Sync>(
     world: W,
     radius: f64,
     steps: Vec<Step>,
-    (threads, plan_budget, avoid): (usize, Option<usize>, Option<Avoidance>),
+    settings: CrowdSettings,
 ) -> pathsmooth::Result<RsCrowd<W>> {
     RsCrowd::new(world, radius, steps)?
-        .with_threads(threads)?
-        .with_plan_budget(plan_budget)?
-        .with_avoidance(avoid)
+        .with_threads(settings.threads)?
+        .with_plan_budget(settings.plan_budget)?
+        .with_avoidance(settings.avoid)?
+        .with_speed_profile(settings.speed_profile)
 }
 
-/// The avoidance a crowd is made with: `False` none, `True` the library's default, or a
-/// dict of the settings that differ from it (`Avoidance`'s fields by name; each value is
-/// checked by the library when the crowd is made).
-fn avoidance(avoid: &Bound<'_, PyAny>) -> PyResult<Option<Avoidance>> {
-    if let Ok(on) = avoid.extract::<bool>() {
-        return Ok(on.then(Avoidance::default));
+/// What a crowd is made with beside its world, radius and steps.
+#[derive(Clone, Copy)]
+struct CrowdSettings {
+    threads: usize,
+    plan_budget: Option<usize>,
+    avoid: Option<Avoidance>,
+    speed_profile: Option<FollowAgent>,
+}
+
+/// Settings given by name: `False` (or `None`) none, `True` the library's `default`, or a
+/// dict of the settings that differ from it, each put in place by `set` (which returns
+/// `false` for a name it does not know: a `ValueError` naming `names`). The values are
+/// checked by the library when the crowd is made.
+fn by_name<T>(
+    arg: &str,
+    value: &Bound<'_, PyAny>,
+    (default, names): (T, &str),
+    set: impl Fn(&mut T, &str, &Bound<'_, PyAny>) -> PyResult<bool>,
+) -> PyResult<Option<T>> {
+    if let Ok(on) = value.extract::<bool>() {
+        return Ok(on.then_some(default));
     }
-    let dict = avoid.downcast::<PyDict>().map_err(|_| {
-        PyTypeError::new_err("avoid: expected a bool or a dict of avoidance settings")
+    let dict = value.downcast::<PyDict>().map_err(|_| {
+        PyTypeError::new_err(format!("{arg}: expected a bool or a dict of settings"))
     })?;
-    let mut a = Avoidance::default();
+    let mut settings = default;
     for (k, v) in dict.iter() {
         let key = k
             .extract::<String>()
-            .map_err(|_| PyTypeError::new_err("avoid: the settings' names are str"))?;
-        let number = |v: &Bound<'_, PyAny>| {
-            v.extract::<f64>()
-                .map_err(|_| PyTypeError::new_err(format!("avoid[{key:?}]: expected a number")))
-        };
-        match key.as_str() {
-            "time_horizon" => a.time_horizon = number(&v)?,
-            "wall_time_horizon" => a.wall_time_horizon = number(&v)?,
-            "neighbour_distance" if v.is_none() => a.neighbour_distance = None,
-            "neighbour_distance" => a.neighbour_distance = Some(number(&v)?),
-            "max_neighbours" => {
-                a.max_neighbours = v.extract::<usize>().map_err(|_| {
-                    PyTypeError::new_err("avoid[\"max_neighbours\"]: expected an int >= 1")
-                })?
-            }
-            _ => {
-                return Err(PyValueError::new_err(format!(
-                    "avoid: no setting {key:?} (time_horizon, max_neighbours, \
-                     wall_time_horizon, neighbour_distance)"
-                )))
-            }
+            .map_err(|_| PyTypeError::new_err(format!("{arg}: the settings' names are str")))?;
+        if !set(&mut settings, &key, &v)? {
+            return Err(PyValueError::new_err(format!(
+                "{arg}: no setting {key:?} ({names})"
+            )));
         }
     }
-    Ok(Some(a))
+    Ok(Some(settings))
+}
+
+/// Setting `key` of `arg` as a number.
+fn setting_number(arg: &str, key: &str, v: &Bound<'_, PyAny>) -> PyResult<f64> {
+    v.extract::<f64>()
+        .map_err(|_| PyTypeError::new_err(format!("{arg}[{key:?}]: expected a number")))
+}
+
+/// The avoidance a crowd is made with ([`by_name`], `Avoidance`'s fields).
+fn avoidance(avoid: &Bound<'_, PyAny>) -> PyResult<Option<Avoidance>> {
+    let names = "time_horizon, max_neighbours, wall_time_horizon, neighbour_distance";
+    by_name(
+        "avoid",
+        avoid,
+        (Avoidance::default(), names),
+        |a, key, v| {
+            let number = || setting_number("avoid", key, v);
+            match key {
+                "time_horizon" => a.time_horizon = number()?,
+                "wall_time_horizon" => a.wall_time_horizon = number()?,
+                "neighbour_distance" if v.is_none() => a.neighbour_distance = None,
+                "neighbour_distance" => a.neighbour_distance = Some(number()?),
+                "max_neighbours" => {
+                    a.max_neighbours = v.extract::<usize>().map_err(|_| {
+                        PyTypeError::new_err("avoid[\"max_neighbours\"]: expected an int >= 1")
+                    })?
+                }
+                _ => return Ok(false),
+            }
+            Ok(true)
+        },
+    )
+}
+
+/// The motion limits a crowd's agents keep ([`by_name`], `follow::Agent`'s limits; angles
+/// in radians, as the library's).
+fn speed_profile(limits: &Bound<'_, PyAny>) -> PyResult<Option<FollowAgent>> {
+    let names = "max_speed, max_accel, max_brake, max_lateral_accel, max_turn_rate, \
+                 stop_angle, max_corner_cut";
+    let default = (FollowAgent::default(), names);
+    by_name("speed_profile", limits, default, |a, key, v| {
+        let field = match key {
+            "max_speed" => &mut a.max_speed,
+            "max_accel" => &mut a.max_accel,
+            "max_brake" => &mut a.max_brake,
+            "max_lateral_accel" => &mut a.max_lateral_accel,
+            "max_turn_rate" => &mut a.max_turn_rate,
+            "stop_angle" => &mut a.stop_angle,
+            "max_corner_cut" => &mut a.max_corner_cut,
+            _ => return Ok(false),
+        };
+        *field = setting_number("speed_profile", key, v)?;
+        Ok(true)
+    })
 }
 
 struct CrowdState {
@@ -1606,7 +1661,7 @@ impl Crowd {
 #[pymethods]
 impl Crowd {
     #[new]
-    #[pyo3(signature = (world, radius, preset = None, steps = None, threads = 1, plan_budget = None, avoid = None))]
+    #[pyo3(signature = (world, radius, preset = None, steps = None, threads = 1, plan_budget = None, avoid = None, speed_profile = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -1617,10 +1672,18 @@ impl Crowd {
         threads: usize,
         plan_budget: Option<usize>,
         avoid: Option<&Bound<'_, PyAny>>,
+        speed_profile: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let steps = steps_or_preset(preset, steps)?;
-        let avoid = avoid.map(avoidance).transpose()?.flatten();
-        let settings = (threads, plan_budget, avoid);
+        let settings = CrowdSettings {
+            threads,
+            plan_budget,
+            avoid: avoid.map(avoidance).transpose()?.flatten(),
+            speed_profile: speed_profile
+                .map(self::speed_profile)
+                .transpose()?
+                .flatten(),
+        };
         let mut floor = None;
         let crowd = if let Ok(g) = world.downcast::<GridWorld>() {
             let g = g.get();

@@ -327,6 +327,40 @@ def test_avoidance_settings_by_name_reach_the_crowd():
         Crowd(world, 0.3, avoid="yes")
 
 
+def test_a_speed_profile_starts_agents_from_rest_and_stands_them_at_their_goals():
+    # One agent down an open row, 10 m at 2 m/s with 1 m/s² either way: from rest it
+    # gains 1/60 m/s a frame, walks 2 m/s, and its last step before it stands is one of a
+    # stop (its mean speed at most ½·1/60 m/s); it arrives later than one without limits,
+    # which walks 2 m/s from the first frame. Bad limits are the library's error.
+    world = grid(["." * 12] * 3)
+
+    def walk(profile):
+        crowd = Crowd(world, 0.3, speed_profile=profile)
+        crowd.add_agent((0.5, 1.5), (10.5, 1.5), 2.0)
+        speeds = []
+        while not crowd.arrived(0):
+            crowd.update(1 / 60)
+            speeds.append(float(np.hypot(*crowd.velocities()[0])))
+            assert len(speeds) < 60 * 60
+        return speeds
+
+    limited = walk({"max_accel": 1.0, "max_brake": 1.0})
+    assert abs(limited[0] - 1 / 60) < 1e-12
+    assert all(b - a <= 1 / 60 + 1e-12 for a, b in zip(limited, limited[1:]))
+    assert max(limited) == pytest.approx(2.0, abs=1e-9)
+    assert limited[-1] <= 0.5 / 60 + 1e-12
+    free = walk(False)
+    assert free[0] == pytest.approx(2.0) and len(free) < len(limited)
+    assert walk(None) == free
+    for bad, name in [({"max_accel": 0.0}, "max_accel"), ({"stop_angle": 4.0}, "stop_angle")]:
+        with pytest.raises(Error, match=name):
+            Crowd(world, 0.3, speed_profile=bad)
+    with pytest.raises(ValueError, match='no setting "accel"'):
+        Crowd(world, 0.3, speed_profile={"accel": 1.0})
+    with pytest.raises(TypeError):
+        Crowd(world, 0.3, speed_profile={"max_brake": "fast"})
+
+
 def test_moving_obstacles_bad_input_raises():
     crowd = Crowd(grid(WALL), 0.2, avoid=True)
     for bad in [

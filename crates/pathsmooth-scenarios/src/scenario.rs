@@ -3,6 +3,7 @@
 
 use glam::{DVec2, IVec2};
 use pathsmooth::crowd::{Avoidance, Crowd, CrowdFrame, MovingId, MovingObstacle};
+use pathsmooth::follow::Agent;
 use pathsmooth::world::{Bounds, Obstacle, ObstacleId, World};
 use pathsmooth::{Error, GridWorld, Preset, Result, Step};
 
@@ -52,6 +53,9 @@ pub struct CrowdScenario {
     /// Whether and how the agents avoid one another ([`Crowd::with_avoidance`]); `None`
     /// (the default): they walk through one another.
     pub avoidance: Option<Avoidance>,
+    /// The agents' motion limits ([`Crowd::with_speed_profile`]); `None` (the default):
+    /// each walks at its speed, starting and stopping at once.
+    pub speed_profile: Option<Agent>,
 }
 
 impl Default for CrowdScenario {
@@ -71,6 +75,7 @@ impl Default for CrowdScenario {
             threads: 1,
             seed: 1,
             avoidance: None,
+            speed_profile: None,
         }
     }
 }
@@ -168,7 +173,8 @@ impl CrowdSimulation {
         check_scenario(&scenario)?;
         let mut crowd = Crowd::new(world, scenario.radius, scenario.steps.clone())?
             .with_threads(scenario.threads)?
-            .with_avoidance(scenario.avoidance)?;
+            .with_avoidance(scenario.avoidance)?
+            .with_speed_profile(scenario.speed_profile)?;
         let reachable = Reachable::new(crowd.world(), crowd.radius())?;
         let mut rng = Rng::new(scenario.seed);
         let mut retarget_at = Vec::with_capacity(scenario.agents);

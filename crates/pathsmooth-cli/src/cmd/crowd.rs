@@ -9,6 +9,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use glam::DVec2;
 use pathsmooth::crowd::Avoidance;
+use pathsmooth::follow::Agent;
 use pathsmooth::grid::GridMap;
 use pathsmooth::{Error, GridWorld};
 use pathsmooth_scenarios::{CrowdScenario, CrowdSimulation, SimFrame};
@@ -105,6 +106,21 @@ pub struct CrowdArgs {
     /// as far as anyone within the time horizon can come from.
     #[arg(long, requires = "avoid", allow_negative_numbers = true)]
     pub neighbour_distance: Option<f64>,
+    /// The agents keep motion limits (the library's `follow::Agent::default()`: 4 cells/s²
+    /// to speed up, 6 to brake, 4 sideways in bends): they start from rest, slow for
+    /// bends and brake to stand at their goals; without it they walk at --speed from the
+    /// first frame to the last.
+    #[arg(long)]
+    pub speed_profile: bool,
+    /// With --speed-profile: the most an agent speeds up, cells/s².
+    #[arg(long, requires = "speed_profile", allow_negative_numbers = true)]
+    pub max_accel: Option<f64>,
+    /// With --speed-profile: the most an agent brakes, cells/s².
+    #[arg(long, requires = "speed_profile", allow_negative_numbers = true)]
+    pub max_brake: Option<f64>,
+    /// With --speed-profile: the most sideways acceleration in a bend, cells/s².
+    #[arg(long, requires = "speed_profile", allow_negative_numbers = true)]
+    pub max_lateral_accel: Option<f64>,
     /// How every path is smoothed (the library's presets).
     #[arg(long, value_enum, default_value_t = PresetArg::Smooth)]
     pub method: PresetArg,
@@ -142,7 +158,21 @@ fn flag(name: &str) -> &str {
         "max_neighbours" => "max-neighbours",
         "wall_time_horizon" => "wall-time-horizon",
         "neighbour_distance" => "neighbour-distance",
+        "max_accel" => "max-accel",
+        "max_brake" => "max-brake",
+        "max_lateral_accel" => "max-lateral-accel",
         other => other,
+    }
+}
+
+/// The motion limits of `--speed-profile` with the limits given (the library checks them).
+fn speed_profile(a: &CrowdArgs) -> Agent {
+    let d = Agent::default();
+    Agent {
+        max_accel: a.max_accel.unwrap_or(d.max_accel),
+        max_brake: a.max_brake.unwrap_or(d.max_brake),
+        max_lateral_accel: a.max_lateral_accel.unwrap_or(d.max_lateral_accel),
+        ..d
     }
 }
 
@@ -284,6 +314,7 @@ pub fn run(a: &CrowdArgs) -> Result<()> {
         steps: preset.steps(),
         plan_budget: a.plan_budget,
         avoidance: a.avoid.then(|| avoidance(a)),
+        speed_profile: a.speed_profile.then(|| speed_profile(a)),
         ..CrowdScenario::default()
     };
     let hz = scenario.hz;
