@@ -286,6 +286,60 @@ fn two_agents_head_on_pass_without_touching() {
     );
 }
 
+/// Two rooms 6 × 7 joined by a passage one cell wide and 8 long, on the middle row.
+fn two_rooms_and_a_passage() -> Vec<String> {
+    (0..7)
+        .map(|y| {
+            let passage = if y == 3 { "........" } else { "@@@@@@@@" };
+            format!("......{passage}......")
+        })
+        .collect()
+}
+
+#[test]
+fn agents_head_on_in_a_passage_too_narrow_for_both_give_way() {
+    // They meet in the passage, where neither can pass; after 1.5 s one walks back into
+    // its room, off the other's path, and waits until the other is through. One pair, and
+    // files of three from each side (each of a file gives way in turn).
+    let rows = two_rooms_and_a_passage();
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let (left, right) = (DVec2::new(1.5, 3.5), DVec2::new(18.5, 3.5));
+    let o = run(&rows, &[left, right], &[right, left], true, 60.0);
+    assert_clean("a pair in the passage", &o, 2, 40.0);
+    let file = |x: f64| [1.5, 3.5, 5.5].map(|dy| DVec2::new(x, dy));
+    let starts: Vec<DVec2> = [file(1.5), file(18.5)].concat();
+    let goals: Vec<DVec2> = [file(18.5), file(1.5)].concat();
+    let o = run(&rows, &starts, &goals, true, 120.0);
+    assert_clean("files of three in the passage", &o, 6, 120.0);
+    // The one it gives way to removed: it walks on to its own target at once.
+    let world = GridWorld::new(GridMap::from_rows(&rows).unwrap()).unwrap();
+    let mut crowd = crowd_of(world, &[left, right], &[right, left], true);
+    let mut frames = 0;
+    let (yielder, to) = loop {
+        crowd.update(1.0 / HZ).unwrap();
+        frames += 1;
+        assert!(frames < 20 * 60, "nobody gave way in 20 s");
+        let mut giving = crowd.agents().iter().enumerate();
+        if let Some((i, to)) = giving.find_map(|(i, a)| a.giving_way().map(|j| (i, j))) {
+            break (i, to);
+        }
+    };
+    let goal = [right, left][yielder];
+    assert!(!crowd.agents()[yielder].arrived());
+    assert_ne!(crowd.agents()[yielder].agent_path().target(), goal);
+    crowd.remove_agent(to).unwrap();
+    let yielder = if yielder == crowd.agents().len() {
+        to
+    } else {
+        yielder
+    };
+    for _ in 0..2 {
+        crowd.update(1.0 / HZ).unwrap();
+    }
+    let a = &crowd.agents()[yielder];
+    assert_eq!((a.giving_way(), a.agent_path().target()), (None, goal));
+}
+
 #[test]
 fn circles_of_agents_swap_to_the_antipodes_without_touching() {
     let rows = open_map(24, 24);

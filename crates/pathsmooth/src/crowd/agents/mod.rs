@@ -18,6 +18,7 @@ use crate::world::{Bounds, Obstacle, ObstacleId, ObstacleWorld, World};
 use crate::GridWorld;
 
 mod floors;
+mod give_way;
 mod push_out;
 
 pub use floors::LINK_TRIGGER;
@@ -101,6 +102,9 @@ pub struct CrowdAgent {
     /// the velocity avoidance chose (its velocity's length but for a step round a bend,
     /// whose chord is shorter than the way walked).
     gait: f64,
+    /// Giving way to another agent head-on in a passage too narrow for both
+    /// ([`CrowdAgent::giving_way`]); boxed, as it is rare and the agents are walked often.
+    giving_way: Option<Box<give_way::GivingWay>>,
     /// Its path is one leg of its way, which goes on from the leg's end (set each update
     /// from the crowd's `onward`): a speed profile does not brake for the leg's end.
     goes_on: bool,
@@ -145,7 +149,9 @@ impl CrowdAgent {
 
     /// True when the agent stands at its target (and no new one is pending).
     pub fn arrived(&self) -> bool {
-        self.wanted.is_none() && self.agent_path.position() == self.agent_path.target()
+        self.wanted.is_none()
+            && self.giving_way.is_none()
+            && self.agent_path.position() == self.agent_path.target()
     }
 
     /// The height of the floor where the agent stands, on a world whose plan view lies on
@@ -509,6 +515,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             slowed: 0.0,
             pace: speed,
             gait: 0.0,
+            giving_way: None,
             goes_on: false,
             height: height.unwrap_or(0.0),
         });
@@ -530,15 +537,14 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         self.worlds.swap_remove(agent);
         self.onward.swap_remove(agent);
         self.queue.retain(|&i| i != agent);
-        if agent == last {
-            return Ok(None);
-        }
+        let moved = (agent != last).then_some(last);
+        self.renumber_giving_way(agent, moved);
         for i in &mut self.queue {
-            if *i == last {
+            if Some(*i) == moved {
                 *i = agent;
             }
         }
-        Ok(Some(last))
+        Ok(moved)
     }
 
     /// Asks agent `agent` to walk to `target` instead: the next [`update`](Self::update)
@@ -550,6 +556,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         let a = self.agents.get_mut(agent).ok_or(no_agent(agent))?;
         a.wanted = Some(target);
         a.needs_plan = false;
+        a.giving_way = None;
         self.onward[agent] = None;
         if !a.queued {
             a.queued = true;
@@ -974,6 +981,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         // Before the push apart: an agent that crossed a link may land on another.
         frame.replans += self.walk_on_legs();
         self.separate(&mut frame);
+        self.give_way(dt);
         for a in &self.agents {
             count_agent(a, &mut frame);
         }
