@@ -29,6 +29,25 @@ pub(crate) fn pinch_world_and_path() -> (GridWorld, [DVec2; 5]) {
     (world.unwrap(), path)
 }
 
+/// Knuth's MMIX linear congruential generator from `seed`: each call its next state, whose
+/// high bits are the random ones. For the unit tests that draw their cases from it (and
+/// would draw others from [`uniform`]).
+pub(crate) fn lcg(seed: u64) -> impl FnMut() -> u64 {
+    let mut s = seed;
+    move || {
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        s
+    }
+}
+
+/// [`lcg`]'s numbers in [0, 1): its top 53 bits.
+pub(crate) fn lcg_uniform(seed: u64) -> impl FnMut() -> f64 {
+    let mut next = lcg(seed);
+    move || (next() >> 11) as f64 / (1u64 << 53) as f64
+}
+
 /// A seeded generator of numbers in [0, 1) (xorshift64, Marsaglia), so that a unit test
 /// draws the same random cases on every run and needs no extra crate.
 pub(crate) fn uniform(seed: u64) -> impl FnMut() -> f64 {

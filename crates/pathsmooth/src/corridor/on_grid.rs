@@ -56,10 +56,9 @@ impl CorridorSmoother {
             .iter()
             .map(|&p| world.to_world(p))
             .collect();
-        // The ends are the caller's own points, not their round trip through cells (the
-        // corridor's segments keep a margin above the radius, far above that rounding).
-        let last = route.len() - 1;
-        (route[0], route[last]) = (start, goal);
+        // Safe: the corridor's segments keep a margin above the radius, far above the
+        // rounding of the ends' round trip through cells.
+        keep_ends(&mut route, start, goal);
         self.smooth_along(world, &route, radius, params)
     }
 
@@ -116,13 +115,7 @@ impl CorridorSmoother {
         for r in out.corridor.radii.iter_mut().chain(&mut out.safe_radii) {
             *r *= s;
         }
-        // The ends are the caller's own points, not their round trip through cells.
-        if let Some(p) = out.path.first_mut() {
-            *p = start;
-        }
-        if let Some(p) = out.path.last_mut() {
-            *p = goal;
-        }
+        keep_ends(&mut out.path, start, goal);
         Ok(out)
     }
 }
@@ -141,6 +134,17 @@ fn grid_corridor(
     let s = world.cell_size();
     let corridor = map.corridor(world.to_grid(start), world.to_grid(goal), radius / s)?;
     Ok((corridor, radius))
+}
+
+/// Makes `start` and `goal` the ends of `path`: the ends are the caller's own points, not
+/// their round trip through cells.
+fn keep_ends(path: &mut [DVec2], start: DVec2, goal: DVec2) {
+    if let Some(p) = path.first_mut() {
+        *p = start;
+    }
+    if let Some(p) = path.last_mut() {
+        *p = goal;
+    }
 }
 
 /// A corridor map of the world's grid: the same size (a cheap check; the map's cells are

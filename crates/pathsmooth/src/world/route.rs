@@ -296,16 +296,9 @@ mod tests {
     #[test]
     fn dilation_is_the_brute_force_one() {
         let (w, h) = (13, 9);
-        let mut seed = 7u64;
+        let mut lcg = crate::test_fixtures::lcg(7);
         for margin in 0..5 {
-            let mask: Vec<bool> = (0..w * h)
-                .map(|_| {
-                    seed = seed
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
-                    seed >> 61 == 0
-                })
-                .collect();
+            let mask: Vec<bool> = (0..w * h).map(|_| lcg() >> 61 == 0).collect();
             let mut fast = mask.clone();
             dilate(&mut fast, w, h, margin);
             for y in 0..h {

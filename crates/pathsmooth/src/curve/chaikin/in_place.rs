@@ -529,15 +529,12 @@ mod tests {
     }
 
     fn wiggly<P: Point>(n: usize) -> Vec<P> {
-        let mut state = 12345u64;
+        let mut next = crate::test_fixtures::lcg_uniform(12345);
         (0..n)
             .map(|_| {
                 let mut c = [0.0; 3];
                 for x in &mut c {
-                    state = state
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
-                    *x = (state >> 11) as f64 / (1u64 << 53) as f64 * 100.0;
+                    *x = next() * 100.0;
                 }
                 P::from_coords(&c[..P::DIM]).unwrap()
             })

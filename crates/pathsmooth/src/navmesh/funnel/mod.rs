@@ -177,13 +177,9 @@ impl Funnel {
         // world (the world contract); then the tolerance contract: build the circles a
         // hair outside r, so that clearances measured on the rounded output are still at
         // least r.
-        let magnitude = portals
-            .iter()
-            .flat_map(|p| [p.left, p.right])
-            .chain([start, goal])
-            .fold(0.0, |m: f64, p| m.max(p.abs().max_element()));
+        let magnitude = magnitude(portals, start, goal);
         let radius = radius_in_effect(radius, tolerance_at(magnitude));
-        let build = build_radius(portals, start, goal, radius);
+        let build = build_radius(magnitude, radius);
         self.round_into(portals, start, goal, radius, build, out)
     }
 
@@ -228,17 +224,23 @@ impl Funnel {
     }
 }
 
-/// The radius the rounded funnel builds with: `r` plus 64 units in the last place of the
-/// largest magnitude involved (about 1.4·10⁻¹⁴ of it), which covers the rounding of the
-/// tangent points and of any later distance computation, and stays far below the
-/// validator's tolerance of 10⁻⁹ of the same magnitude.
-pub(crate) fn build_radius(portals: &[Portal], start: DVec2, goal: DVec2, r: f64) -> f64 {
-    let m = portals
+/// The largest magnitude of a coordinate of `start`, `goal` and the portal ends (NaN ones
+/// passed over; 0 when every one is NaN).
+fn magnitude(portals: &[Portal], start: DVec2, goal: DVec2) -> f64 {
+    portals
         .iter()
         .flat_map(|p| [p.left, p.right])
         .chain([start, goal])
-        .fold(r.max(1.0), |m, p| m.max(p.abs().max_element()));
-    r + 64.0 * f64::EPSILON * m
+        .fold(0.0, |m: f64, p| m.max(p.abs().max_element()))
+}
+
+/// The radius the rounded funnel builds with: `r` plus 64 units in the last place of the
+/// largest magnitude involved (`magnitude`, the [`magnitude`] of the funnel's points, or
+/// `r` or 1 when larger; about 1.4·10⁻¹⁴ of it), which covers the rounding of the tangent
+/// points and of any later distance computation, and stays far below the validator's
+/// tolerance of 10⁻⁹ of the same magnitude.
+pub(crate) fn build_radius(magnitude: f64, r: f64) -> f64 {
+    r + 64.0 * f64::EPSILON * magnitude.max(r.max(1.0))
 }
 
 fn check_input(portals: &[Portal], start: DVec2, goal: DVec2, radius: f64) -> Result<()> {

@@ -302,13 +302,8 @@ mod tests {
     /// crossing, some with corners on a coarse lattice so that ends and edges line up).
     #[test]
     fn the_sweep_finds_a_meeting_when_some_pair_meets() {
-        let mut seed = 5u64;
-        let mut next = move |k: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % k
-        };
+        let mut lcg = crate::test_fixtures::lcg(5);
+        let mut next = move |k: u64| (lcg() >> 33) % k;
         for round in 0..3000 {
             let lattice = if round % 2 == 0 { 5 } else { 1000 };
             let count = 1 + next(5) as usize;

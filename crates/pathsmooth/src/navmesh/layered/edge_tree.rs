@@ -266,13 +266,8 @@ mod tests {
     /// switched on and off at random on a fan and a grid.
     #[test]
     fn the_sides_on_that_meet_a_triangle_are_found() {
-        let mut seed = 3u64;
-        let mut next = move |k: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % k
-        };
+        let mut lcg = crate::test_fixtures::lcg(3);
+        let mut next = move |k: u64| (lcg() >> 33) % k;
         // A fan round the origin, then a grid beside it.
         let mut vertices = vec![DVec2::ZERO];
         let mut triangles = Vec::new();

@@ -155,13 +155,7 @@ mod tests {
     /// edge is a triangle edge (so neighbours across it are found); and 100,000 corners.
     #[test]
     fn convex_rings_with_straight_corners_tile_without_flat_triangles() {
-        let mut seed = 38u64;
-        let mut unit = move || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut unit = crate::test_fixtures::lcg_uniform(38);
         for (k, splits) in [
             (3usize, 3usize),
             (4, 1),

@@ -294,13 +294,7 @@ mod tests {
     /// Every item whose box meets the query is listed, on random boxes of every size.
     #[test]
     fn queries_find_every_overlapping_box() {
-        let mut seed = 7u64;
-        let mut next = move || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut next = crate::test_fixtures::lcg_uniform(7);
         let mut boxes = Vec::new();
         for _ in 0..300 {
             let a = DVec2::new(next() * 100.0, next() * 10.0);

@@ -153,13 +153,7 @@ mod tests {
     /// clusters, rows and stacks, and segments of every length.
     #[test]
     fn the_points_near_a_segment_are_among_those_found() {
-        let mut seed = 41u64;
-        let mut next = move || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut next = crate::test_fixtures::lcg_uniform(41);
         let mut points: Vec<DVec3> = (0..1000)
             .map(|i| {
                 DVec3::new(

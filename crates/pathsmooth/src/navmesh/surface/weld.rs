@@ -126,13 +126,7 @@ mod tests {
     /// reach), on clustered random points.
     #[test]
     fn the_grid_finds_what_a_scan_finds() {
-        let mut seed = 27u64;
-        let mut next = move || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut next = crate::test_fixtures::lcg_uniform(27);
         let points: Vec<DVec3> = (0..3000)
             .map(|_| DVec3::new(next(), next(), next()) * 2.0 - 1.0)
             .collect();
