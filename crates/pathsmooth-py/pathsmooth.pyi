@@ -469,6 +469,11 @@ class Crowd:
     def waiting(self, agent: int) -> bool:
         """A new target waits to be planned (the plan budget was spent)."""
     def arrived(self, agent: int) -> bool: ...
+    def giving_way(self, agent: int) -> int | None:
+        """The agent this one gives way to, or None: head-on in a passage too narrow for
+        both (with avoidance), it walks to a spot off the other's path, waits until the
+        other has passed (at most 10 s), and walks on to its target; `arrived` is False
+        meanwhile."""
     def add_box(
         self, min: _PointLike, max: _PointLike, floor: _Point3Like | None = None
     ) -> Tuple[int, int]:

@@ -1997,6 +1997,14 @@ impl Crowd {
             .map_err(lib_err)
     }
 
+    /// The agent this one gives way to, or None: head-on in a passage too narrow for both
+    /// (with avoidance), it walks to a spot off the other's path, waits until the other has
+    /// passed, and walks on to its target.
+    fn giving_way(&self, py: Python<'_>, agent: i64) -> PyResult<Option<usize>> {
+        self.with(py, |s| s.agent(agent).map(CrowdAgent::giving_way))
+            .map_err(lib_err)
+    }
+
     /// Adds a box obstacle; (its id, how many agents' paths it blocks). An agent it lands on
     /// is pushed out to the nearest point with room it could slide to without crossing a
     /// wall. On a `SurfaceMesh` it lies on the one floor under it (refused where floors

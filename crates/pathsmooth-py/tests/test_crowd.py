@@ -361,6 +361,30 @@ def test_a_speed_profile_starts_agents_from_rest_and_stands_them_at_their_goals(
         Crowd(world, 0.3, speed_profile={"max_brake": "fast"})
 
 
+def test_head_on_in_a_narrow_passage_one_gives_way_and_both_arrive():
+    # Two rooms joined by a passage one cell wide: the two meet in it, one walks back,
+    # waits off the other's path, and both arrive; the test keeps them apart itself.
+    rows = [("......" + ("........" if y == 3 else "@@@@@@@@") + "......") for y in range(7)]
+    crowd = Crowd(grid(rows), 0.3, avoid=True)
+    left, right = (1.5, 3.5), (18.5, 3.5)
+    crowd.add_agent(left, right, 1.5)
+    crowd.add_agent(right, left, 1.5)
+    gave = set()
+    for _ in range(40 * 60):
+        crowd.update(1 / 60)
+        for i in range(2):
+            if crowd.giving_way(i) is not None:
+                gave.add((i, crowd.giving_way(i)))
+                assert not crowd.arrived(i)
+        assert closest_pair(crowd.positions()) >= 0.99 * 0.6
+        if crowd.arrived(0) and crowd.arrived(1):
+            break
+    assert crowd.arrived(0) and crowd.arrived(1)
+    assert gave in ({(0, 1)}, {(1, 0)})
+    with pytest.raises(Error):
+        crowd.giving_way(2)
+
+
 def test_moving_obstacles_bad_input_raises():
     crowd = Crowd(grid(WALL), 0.2, avoid=True)
     for bad in [
