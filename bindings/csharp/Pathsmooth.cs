@@ -150,6 +150,9 @@ namespace Pathsmooth
         public double Speed, Radius;
         public UIntPtr PathLen;
         public uint Arrived, Waiting, Stuck, HasError;
+        /// <summary>The agent it gives way to (head-on in a passage too narrow for both),
+        /// or all bits set (PS_NO_AGENT) when none.</summary>
+        public UIntPtr GivingWay;
     }
 
     /// <summary>A moving obstacle as Crowd.MovingObstacles gives it.</summary>

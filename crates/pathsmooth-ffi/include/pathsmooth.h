@@ -278,6 +278,10 @@ typedef struct PsAgentState {
   // An update met an error for it (a refused target, a failed move):
   // [`ps_crowd_agent_error`] says which.
   uint32_t has_error;
+  // The agent it gives way to, or [`PS_NO_AGENT`]: head-on in a passage too narrow for
+  // both (with avoidance), it walks to a spot off the other's path (`target` is that
+  // spot meanwhile), waits until the other has passed, and walks on to its target.
+  size_t giving_way;
 } PsAgentState;
 
 // A moving obstacle as [`ps_crowd_moving_obstacles`] gives it.

@@ -169,6 +169,10 @@ pub struct PsAgentState {
     /// An update met an error for it (a refused target, a failed move):
     /// [`ps_crowd_agent_error`] says which.
     pub has_error: u32,
+    /// The agent it gives way to, or [`PS_NO_AGENT`]: head-on in a passage too narrow for
+    /// both (with avoidance), it walks to a spot off the other's path (`target` is that
+    /// spot meanwhile), waits until the other has passed, and walks on to its target.
+    pub giving_way: usize,
 }
 
 impl From<&CrowdAgent> for PsAgentState {
@@ -185,6 +189,7 @@ impl From<&CrowdAgent> for PsAgentState {
             waiting: a.waiting().into(),
             stuck: path.stuck().is_some().into(),
             has_error: a.error().is_some().into(),
+            giving_way: a.giving_way().unwrap_or(PS_NO_AGENT),
         }
     }
 }

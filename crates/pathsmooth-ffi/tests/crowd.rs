@@ -269,6 +269,44 @@ fn a_speed_profile_walks_the_librarys_limited_crowd_bit_for_bit() {
     }
 }
 
+/// Two agents head-on in a passage one cell wide between two rooms: one gives way
+/// (`PsAgentState::giving_way` names the other meanwhile, `PS_NO_AGENT` otherwise) and
+/// both arrive.
+#[test]
+fn an_agent_giving_way_says_to_whom_and_both_arrive() {
+    let rows: Vec<String> = (0..7)
+        .map(|y| {
+            let passage = if y == 3 { "........" } else { "@@@@@@@@" };
+            format!("......{passage}......")
+        })
+        .collect();
+    let world = grid_world(&rows);
+    let crowd = new_crowd(world, RADIUS, Some(&avoiding()));
+    let (left, right) = (DVec2::new(1.5, 3.5), DVec2::new(18.5, 3.5));
+    add_agent(crowd, left, right, SPEED);
+    add_agent(crowd, right, left, SPEED);
+    let mut gave = Vec::new();
+    for _ in 0..(40.0 / DT) as usize {
+        update(crowd, DT);
+        let s = [state(crowd, 0), state(crowd, 1)];
+        for (i, s) in s.iter().enumerate() {
+            if s.giving_way != PS_NO_AGENT {
+                assert_eq!((s.giving_way, s.arrived), (1 - i, 0));
+                gave.push(i);
+            }
+        }
+        if s.iter().all(|s| s.arrived == 1) {
+            break;
+        }
+    }
+    assert!([0, 1].map(|i| state(crowd, i).arrived) == [1, 1]);
+    assert!(!gave.is_empty());
+    unsafe {
+        ps_crowd_destroy(crowd);
+        ps_world_destroy(world);
+    }
+}
+
 /// The library's crowd on the same room, the same agents and settings.
 fn library_crowd(
     rows: &[String],
