@@ -186,13 +186,13 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
                 let pair = a.radius + other.radius;
                 distance_to_path(other.agent_path.position(), &g.way) >= CLEAR * pair
             });
-            let target = g.target;
-            let g = self.agents[i].giving_way.as_mut().expect("giving way");
-            g.waited += dt;
-            if passed || g.waited >= MAX_WAIT {
-                self.agents[i].giving_way = None;
-                // A target set again: planned by the next update, as `set_target`'s.
+            let (target, waited) = (g.target, g.waited + dt);
+            if passed || waited >= MAX_WAIT {
+                // A target set again (which ends the giving way): planned by the next
+                // update, as `set_target`'s; `i` is an agent's index, which it accepts.
                 let _ = self.set_target(i, target);
+            } else if let Some(g) = self.agents[i].giving_way.as_mut() {
+                g.waited = waited;
             }
         }
     }

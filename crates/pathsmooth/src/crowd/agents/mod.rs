@@ -938,7 +938,9 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     /// Moves every agent `dt` seconds on (see the type's docs): first each agent path the
     /// world changed under is repaired (and, after any change, each stuck one tried
     /// again), then each pending target is planned, then the agent walks `speed × dt` along
-    /// its path. A stuck agent stands still.
+    /// its path (with a [speed profile](Self::with_speed_profile), what its limits allow
+    /// there). A stuck agent stands still. With avoidance, agents held head-on in a passage
+    /// too narrow for both give way ([`CrowdAgent::giving_way`]).
     ///
     /// Errors: [`Error::BadParameter`] for a `dt` that is not finite and ≥ 0; agents' own
     /// failures are not errors of the update (they are counted in the frame and kept on
