@@ -97,6 +97,9 @@
 //!   ([`crowd::Crowd::with_threads`], `crowd::update_batch`), and the tiles of a grid
 //!   map's navmesh triangulated in parallel.
 //! - `mint`: glam's `mint` interop (mint 0.5), for engines on another glam version.
+//! - `give-way` (default): a crowd's agents held head-on in a passage too narrow for both
+//!   give way ([`crowd::CrowdAgent::giving_way`]); without it they stand there, as ORCA
+//!   leaves them (the npm package leaves it out for size).
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 

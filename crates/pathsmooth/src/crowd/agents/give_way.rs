@@ -49,85 +49,36 @@ pub(super) struct GivingWay {
     waited: f64,
 }
 
+#[cfg(feature = "give-way")]
 impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     /// After an update with avoidance: agents that waited at their spots long enough walk
     /// on, and agents that stood head-on long enough give way. Only agents on the crowd's
     /// own world give way (not those walking a sheet or a leg of their own across floors).
-    /// Cost: a pass over the agents, and for the few slowed for [`GIVE_WAY_AFTER`] a pass
-    /// over those, plus up to [`MAX_PLANS`] plans for each that gives way.
+    /// Cost: a pass over the agents, a sort of those held (or giving way) and a look at
+    /// their neighbours, plus up to [`MAX_PLANS`] plans for each that gives way. What does
+    /// not plan is in functions of the agents alone, compiled once for every world.
+    #[inline(never)]
     pub(super) fn give_way(&mut self, dt: f64) {
-        self.walk_on_after_giving_way(dt);
-        // Who may meet head-on: the agents held long enough (`true`), and those giving
-        // way, which back into the ones behind them; by x, to find each one's
-        // neighbours by a sweep (a jam of thousands is not a square of them).
-        let mut held: Vec<(f64, AgentIndex, bool)> = (0..self.agents.len())
-            .filter_map(|i| {
-                let x = self.agents[i].aim.0.x;
-                let may = self.may_give_way(i);
-                (may || self.agents[i].giving_way.is_some()).then_some((x, i, may))
-            })
-            .collect();
-        if !held.iter().any(|&(_, _, may)| may) {
-            return;
+        for (i, target) in walk_on_after_giving_way(&mut self.agents, dt) {
+            // A target set again (which ends the giving way): planned by the next update,
+            // as `set_target`'s; `i` is an agent's index, which it accepts.
+            let _ = self.set_target(i, target);
         }
-        held.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let (worlds, onward) = (&self.worlds, &self.onward);
+        let ours = |i: usize| worlds[i].is_none() && onward[i].is_none();
         let widest = self.radii.iter().fold(0.0f64, |w, &r| w.max(r));
-        let reach = HEAD_ON_REACH * 2.0 * widest;
-        for k in 0..held.len() {
-            let (x, i, may) = held[k];
-            if !may || self.agents[i].giving_way.is_some() {
-                continue; // or gave way this update, to one before it
-            }
-            let from = held.partition_point(|h| h.0 < x - reach);
-            let to = held.partition_point(|h| h.0 <= x + reach);
-            if let Some(j) = self.head_on(i, &held[from..to]) {
+        let pairs = head_on_pairs(&self.agents, &ours, widest, self.agent_height);
+        for (i, j) in pairs {
+            if self.agents[i].giving_way.is_none() {
                 self.give_way_to(i, j);
             }
         }
     }
 
-    /// True when agent `i` has been held long enough to give way and may: standing while
-    /// it walks on the crowd's world to its own target, not waiting for a plan, not giving
-    /// way already.
-    fn may_give_way(&self, i: AgentIndex) -> bool {
-        let a = &self.agents[i];
-        a.slowed >= GIVE_WAY_AFTER
-            && a.velocity.length() < STANDS * a.pace
-            && a.giving_way.is_none()
-            && a.wanted.is_none()
-            && !a.agent_path.is_stuck()
-            && self.worlds[i].is_none()
-            && self.onward[i].is_none()
-    }
-
-    /// The agent among `near` (x, index, held) that agent `i` gives way to: the nearest
-    /// within reach, on its floor, that it walks towards and that walks towards it, unless
-    /// that one is held too and comes later in the crowd: then that one gives way.
-    fn head_on(&self, i: AgentIndex, near: &[(f64, AgentIndex, bool)]) -> Option<AgentIndex> {
-        let me = &self.agents[i];
-        let (p, want) = me.aim;
-        let mut best: Option<(f64, AgentIndex)> = None;
-        for &(_, j, held) in near {
-            let other = &self.agents[j];
-            let d = other.aim.0 - p;
-            let reach = HEAD_ON_REACH * (me.radius + other.radius);
-            let close = j != i && d.length_squared() < reach * reach;
-            if !close || (other.height - me.height).abs() >= self.agent_height {
-                continue;
-            }
-            let towards = d.dot(want) > 0.0 && d.dot(other.aim.1) < 0.0;
-            // Two held head-on: the later one gives way.
-            let the_other_gives = held && other.giving_way.is_none() && j > i;
-            if towards && !the_other_gives && best.is_none_or(|(b, _)| d.length() < b) {
-                best = Some((d.length(), j));
-            }
-        }
-        best.map(|(_, j)| j)
-    }
-
     /// Sends agent `i` to the nearest spot off agent `j`'s path that it can walk to without
     /// passing `j`, to wait there. Nothing when it finds none (a dead end: no room to give
     /// way; the two stand, as before).
+    #[inline(never)]
     fn give_way_to(&mut self, i: AgentIndex, j: AgentIndex) {
         let other = &self.agents[j];
         let (other_at, other_path, other_radius) = (
@@ -142,20 +93,14 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         let pipeline = &mut self.pipelines[0][size];
         pipeline.use_world(&self.world);
         let world = &self.world;
-        let spots = RINGS.iter().flat_map(|&ring| {
-            (0..DIRECTIONS).map(move |k| {
-                // 0, +1, −1, +2, −2, … sixteenths of a turn from straight away.
-                let step = (k as i32 + 1) / 2 * if k % 2 == 1 { 1 } else { -1 };
-                let turn = std::f64::consts::TAU * f64::from(step) / DIRECTIONS as f64;
-                at + DVec2::from_angle(turn).rotate(away) * ring * pair
-            })
-        });
+        let spots = RINGS
+            .iter()
+            .flat_map(|&ring| directions(away).map(move |d| at + d * ring * pair));
         let off_the_way = |p: DVec2| {
             distance_to_path(p, &other_path) >= CLEAR * pair && world.has_clearance(p, radius)
         };
         let a = &mut self.agents[i];
-        let way = a.agent_path.path().to_vec();
-        let target = a.agent_path.target();
+        let (way, target) = (a.agent_path.path().to_vec(), a.agent_path.target());
         for spot in spots.filter(|&p| off_the_way(p)).take(MAX_PLANS) {
             let saved = a.agent_path.clone();
             let planned = a.agent_path.plan_target(pipeline, spot).is_ok();
@@ -173,30 +118,9 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             a.agent_path = saved;
         }
     }
+}
 
-    /// Agents giving way whose other has walked off their way (or is gone), or that waited
-    /// [`MAX_WAIT`], walk on to their targets: planned in the next update, as a target set.
-    fn walk_on_after_giving_way(&mut self, dt: f64) {
-        for i in 0..self.agents.len() {
-            let a = &self.agents[i];
-            let Some(g) = a.giving_way.as_deref() else {
-                continue;
-            };
-            let passed = self.agents.get(g.to).is_none_or(|other| {
-                let pair = a.radius + other.radius;
-                distance_to_path(other.agent_path.position(), &g.way) >= CLEAR * pair
-            });
-            let (target, waited) = (g.target, g.waited + dt);
-            if passed || waited >= MAX_WAIT {
-                // A target set again (which ends the giving way): planned by the next
-                // update, as `set_target`'s; `i` is an agent's index, which it accepts.
-                let _ = self.set_target(i, target);
-            } else if let Some(g) = self.agents[i].giving_way.as_mut() {
-                g.waited = waited;
-            }
-        }
-    }
-
+impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     /// Keeps the agents giving way pointed right after `Crowd::remove_agent` removed
     /// `removed` and moved agent `moved` into its index.
     pub(super) fn renumber_giving_way(&mut self, removed: AgentIndex, moved: Option<AgentIndex>) {
@@ -212,6 +136,134 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     }
 }
 
+#[cfg(feature = "give-way")]
+/// Counts `dt` more waiting for every agent giving way, ends the waits whose other has
+/// walked off the agent's way (or is gone) or that lasted [`MAX_WAIT`], and returns those
+/// agents with the targets they walk on to.
+fn walk_on_after_giving_way(agents: &mut [CrowdAgent], dt: f64) -> Vec<(AgentIndex, DVec2)> {
+    let mut done = Vec::new();
+    for i in 0..agents.len() {
+        let a = &agents[i];
+        let Some(g) = a.giving_way.as_deref() else {
+            continue;
+        };
+        let passed = agents.get(g.to).is_none_or(|other| {
+            let pair = a.radius + other.radius;
+            distance_to_path(other.agent_path.position(), &g.way) >= CLEAR * pair
+        });
+        let (target, waited) = (g.target, g.waited + dt);
+        if passed || waited >= MAX_WAIT {
+            done.push((i, target));
+        } else if let Some(g) = agents[i].giving_way.as_mut() {
+            g.waited = waited;
+        }
+    }
+    done
+}
+
+#[cfg(feature = "give-way")]
+/// True when agent `a` has been held long enough to give way and may: standing while it
+/// walks to its own target (on the crowd's world: `ours`), not waiting for a plan, not
+/// giving way already.
+fn may_give_way(a: &CrowdAgent, ours: bool) -> bool {
+    ours && a.slowed >= GIVE_WAY_AFTER
+        && a.velocity.length() < STANDS * a.pace
+        && a.giving_way.is_none()
+        && a.wanted.is_none()
+        && !a.agent_path.is_stuck()
+}
+
+#[cfg(feature = "give-way")]
+/// The pairs (agent that gives way, agent it gives way to) among `agents` this update:
+/// each agent held long enough ([`may_give_way`], `ours(i)` when
+/// agent `i` walks the crowd's world) with the agent it meets head-on ([`head_on`]);
+/// `widest` the largest radius.
+///
+/// The candidates are the agents held and those giving way (which back into the ones
+/// behind them), in columns of x as wide as the reach, so that each one's neighbours are
+/// in its column and the two beside it: a jam of thousands is not a square of them. Keys
+/// and indices are `u32` pairs, whose sort the overlap search compiles already (the npm
+/// package counts bytes).
+fn head_on_pairs(
+    agents: &[CrowdAgent],
+    ours: &dyn Fn(usize) -> bool,
+    widest: f64,
+    agent_height: f64,
+) -> Vec<(AgentIndex, AgentIndex)> {
+    let may = |i: usize| may_give_way(&agents[i], ours(i));
+    let candidates = (0..agents.len()).filter(|&i| may(i) || agents[i].giving_way.is_some());
+    let mut held: Vec<(u32, u32)> = candidates.map(|i| (0, i as u32)).collect();
+    if !held.iter().any(|&(_, i)| may(i as usize)) {
+        return Vec::new();
+    }
+    let reach = HEAD_ON_REACH * 2.0 * widest;
+    let x = |i: u32| agents[i as usize].aim.0.x;
+    let left = held
+        .iter()
+        .map(|&(_, i)| x(i))
+        .fold(f64::INFINITY, f64::min);
+    for h in &mut held {
+        // Saturating: a column number beyond u32 is one column (farther than any reach).
+        h.0 = ((x(h.1) - left) / reach) as u32;
+    }
+    held.sort_unstable();
+    let mut pairs = Vec::new();
+    let mut gave = Vec::new();
+    for &(column, i) in &held {
+        let i = i as usize;
+        if !may(i) || gave.contains(&i) {
+            continue;
+        }
+        let from = held.partition_point(|h| h.0 < column.saturating_sub(1));
+        let to = held.partition_point(|h| h.0 <= column.saturating_add(1));
+        let near = held[from..to].iter().map(|&(_, j)| j as usize);
+        if let Some(j) = head_on(
+            agents,
+            i,
+            near,
+            &|j| may(j) && !gave.contains(&j),
+            agent_height,
+        ) {
+            pairs.push((i, j));
+            gave.push(i);
+        }
+    }
+    pairs
+}
+
+#[cfg(feature = "give-way")]
+/// The agent among `near` that agent `i` gives way to: the nearest within reach (1.5
+/// times the sum of their radii), on its floor, that it walks towards and that walks
+/// towards it, unless that one is held too (`held(j)`) and comes later in the crowd: then
+/// that one gives way.
+fn head_on(
+    agents: &[CrowdAgent],
+    i: AgentIndex,
+    near: impl Iterator<Item = AgentIndex>,
+    held: &dyn Fn(AgentIndex) -> bool,
+    agent_height: f64,
+) -> Option<AgentIndex> {
+    let me = &agents[i];
+    let (p, want) = me.aim;
+    let mut best: Option<(f64, AgentIndex)> = None;
+    for j in near {
+        let other = &agents[j];
+        let d = other.aim.0 - p;
+        let reach = HEAD_ON_REACH * (me.radius + other.radius);
+        let close = j != i && d.length_squared() < reach * reach;
+        if !close || (other.height - me.height).abs() >= agent_height {
+            continue;
+        }
+        let towards = d.dot(want) > 0.0 && d.dot(other.aim.1) < 0.0;
+        // Two held head-on: the later one gives way.
+        let the_other_gives = j > i && held(j);
+        if towards && !the_other_gives && best.is_none_or(|(b, _)| d.length() < b) {
+            best = Some((d.length(), j));
+        }
+    }
+    best.map(|(_, j)| j)
+}
+
 impl CrowdAgent {
     /// The agent it gives way to, or `None`. An agent head-on with another in a passage
     /// too narrow for both gives way (with avoidance on): it walks to a spot off the
@@ -223,6 +275,27 @@ impl CrowdAgent {
     }
 }
 
+#[cfg(feature = "give-way")]
+/// The [`DIRECTIONS`] unit directions round `away`, nearest it first: `away`, then a
+/// sixteenth of a turn to either side, two, … (rotations by a constant, not `sin` and
+/// `cos`, which the npm package would otherwise compile for this alone).
+fn directions(away: DVec2) -> impl Iterator<Item = DVec2> {
+    // cos and sin of a sixteenth of a turn (π/8).
+    const TURN: DVec2 = DVec2::new(0.923_879_532_511_286_7, 0.382_683_432_365_089_8);
+    const BACK: DVec2 = DVec2::new(TURN.x, -TURN.y);
+    let (mut left, mut right) = (away, away);
+    std::iter::once(away).chain((1..DIRECTIONS).map(move |k| {
+        if k % 2 == 1 {
+            left = TURN.rotate(left);
+            left
+        } else {
+            right = BACK.rotate(right);
+            right
+        }
+    }))
+}
+
+#[cfg(feature = "give-way")]
 /// The distance from `p` to the polyline `path` (to its point when it has one).
 fn distance_to_path(p: DVec2, path: &[DVec2]) -> f64 {
     match path {

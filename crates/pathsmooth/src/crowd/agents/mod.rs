@@ -18,6 +18,8 @@ use crate::world::{Bounds, Obstacle, ObstacleId, ObstacleWorld, World};
 use crate::GridWorld;
 
 mod floors;
+// Without the `give-way` feature only the record and its accessor are compiled.
+#[cfg_attr(not(feature = "give-way"), allow(dead_code, unused_imports))]
 mod give_way;
 mod push_out;
 
@@ -983,6 +985,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         // Before the push apart: an agent that crossed a link may land on another.
         frame.replans += self.walk_on_legs();
         self.separate(&mut frame);
+        #[cfg(feature = "give-way")]
         self.give_way(dt);
         for a in &self.agents {
             count_agent(a, &mut frame);
