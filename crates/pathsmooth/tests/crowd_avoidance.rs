@@ -340,6 +340,98 @@ fn agents_head_on_in_a_passage_too_narrow_for_both_give_way() {
     assert_eq!((a.giving_way(), a.agent_path().target()), (None, goal));
 }
 
+/// The passages one cell wide and at least two long of the map `rows`, found here from its
+/// cells: runs of free cells along a row (or a column) walled on both sides, whose two ends
+/// open onto free cells; each as the cells two beyond its ends, on its line, when those
+/// are free with room for an agent of [`RADIUS`] at their centres.
+fn narrow_passages(rows: &[&str]) -> Vec<(DVec2, DVec2)> {
+    let (w, h) = (rows[0].len() as i64, rows.len() as i64);
+    let free = |x: i64, y: i64| {
+        (0..w).contains(&x)
+            && (0..h).contains(&y)
+            && rows[y as usize].as_bytes()[x as usize] == b'.'
+    };
+    let centre = |x: i64, y: i64| DVec2::new(x as f64 + 0.5, y as f64 + 0.5);
+    let roomy = |x: i64, y: i64| free(x, y) && wall_distance(rows, centre(x, y)) >= RADIUS;
+    let mut found = Vec::new();
+    // Along rows (step (1, 0), sides (0, ±1)), then along columns.
+    for (step, side) in [((1, 0), (0, 1)), ((0, 1), (1, 0))] {
+        let narrow = |x: i64, y: i64| {
+            free(x, y) && !free(x + side.0, y + side.1) && !free(x - side.0, y - side.1)
+        };
+        for y in 0..h {
+            for x in 0..w {
+                let starts_here = narrow(x, y) && !narrow(x - step.0, y - step.1);
+                if !starts_here {
+                    continue;
+                }
+                let mut n = 1;
+                while narrow(x + n * step.0, y + n * step.1) {
+                    n += 1;
+                }
+                let (before, after) = ((x - step.0, y - step.1), (x + n * step.0, y + n * step.1));
+                let (a, b) = (
+                    (x - 2 * step.0, y - 2 * step.1),
+                    (x + (n + 1) * step.0, y + (n + 1) * step.1),
+                );
+                let opens = free(before.0, before.1) && free(after.0, after.1);
+                if n >= 2 && opens && roomy(a.0, a.1) && roomy(b.0, b.1) {
+                    found.push((centre(a.0, a.1), centre(b.0, b.1)));
+                }
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn agents_head_on_through_narrow_passages_of_moving_ai_maps_arrive() {
+    // Every passage one cell wide of Moving AI's den312d and Berlin, and twelve of
+    // random512-10-0's drawn with a fixed seed, as the test finds them in the files: two
+    // agents from two cells beyond either end, each bound for the other's start. Where
+    // their ways meet in the passage one gives way; every pair arrives, untouched, off the
+    // walls (judged by this file's checks).
+    let mut rng = Rng::new(49);
+    let mut gave_way = 0;
+    let mut pairs = 0;
+    for (rel, most) in [
+        ("dao/den312d.map", 99),
+        ("cities/Berlin_0_256.map", 99),
+        ("random/random512-10-0.map", 12),
+    ] {
+        let rows = map_rows(rel);
+        let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+        let mut passages = narrow_passages(&rows);
+        while passages.len() > most {
+            passages.swap_remove((rng.unit() * passages.len() as f64) as usize);
+        }
+        for (a, b) in passages {
+            let world = GridWorld::new(GridMap::from_rows(&rows).unwrap()).unwrap();
+            let mut crowd = crowd_of(world, &[a, b], &[b, a], true);
+            let mut out = Outcome::none();
+            let mut reached = [false; 2];
+            for f in 1..=60 * 60 {
+                crowd.update(1.0 / HZ).unwrap();
+                gave_way += usize::from(crowd.agents().iter().any(|g| g.giving_way().is_some()));
+                out.judge(f, &positions(&crowd), &[b, a], &mut reached, &|p| {
+                    wall_distance(&rows, p)
+                });
+                if out.arrived == 2 {
+                    break;
+                }
+            }
+            assert_eq!(
+                (out.overlaps, out.wall_hits, out.arrived),
+                (0, 0, 2),
+                "{rel} {a} {b}: {out:?}"
+            );
+            pairs += 1;
+        }
+    }
+    println!("{pairs} passages, frames with an agent giving way: {gave_way}");
+    assert!(pairs >= 10 && gave_way > 0, "{pairs} {gave_way}");
+}
+
 #[test]
 fn circles_of_agents_swap_to_the_antipodes_without_touching() {
     let rows = open_map(24, 24);
