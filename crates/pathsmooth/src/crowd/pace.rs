@@ -3,11 +3,7 @@
 
 use glam::DVec2;
 
-use crate::follow::{corner_cap, Agent};
-
-/// Legs shorter than this, relative to the coordinates' magnitude, are no legs (as the
-/// speed profile's duplicate points).
-const DUPLICATE: f64 = 1e-12;
+use crate::follow::{corner_cap, Agent, DUPLICATE_TOLERANCE};
 
 /// The speed (world units per second) at which an agent with the motion limits `limits`
 /// walks the next `dt` seconds along `path` (from its position, `path[0]`), walking at
@@ -36,9 +32,10 @@ pub(crate) fn pace(
     let mut leg_in = None;
     for (i, leg) in path.windows(2).enumerate() {
         let length = leg[0].distance(leg[1]);
-        // A leg of rounding's size makes no corner: the agent may stand an ulp past the
-        // vertex it walked over, which its path still lists (a reversal, were it read).
-        if length <= DUPLICATE * leg[0].abs().max_element().max(1.0) {
+        // A leg of rounding's size makes no corner (the speed profile's duplicate points):
+        // the agent may stand an ulp past the vertex it walked over, which its path still
+        // lists (a reversal, were it read).
+        if length <= DUPLICATE_TOLERANCE * leg[0].abs().max_element().max(1.0) {
             continue;
         }
         let dir = (leg[1] - leg[0]) / length;

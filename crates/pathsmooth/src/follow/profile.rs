@@ -16,7 +16,7 @@ use crate::geometry::{check_path, check_within, max_coordinate, Point};
 
 /// Points closer than this, relative to the coordinates' magnitude (and at least in absolute
 /// terms), are duplicates: they add no segment and so no turn.
-const DUPLICATE_TOLERANCE: f64 = 1e-12;
+pub(crate) const DUPLICATE_TOLERANCE: f64 = 1e-12;
 
 /// The most samples [`SpeedProfile::samples`] writes.
 ///

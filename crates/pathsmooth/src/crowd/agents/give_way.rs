@@ -100,22 +100,25 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             distance_to_path(p, &other_path) >= CLEAR * pair && world.has_clearance(p, radius)
         };
         let a = &mut self.agents[i];
-        let (way, target) = (a.agent_path.path().to_vec(), a.agent_path.target());
+        // Its path as it was: the way it gives, and what a spot found wanting restores (a
+        // plan that fails leaves the path as it was by itself).
+        let saved = a.agent_path.clone();
         for spot in spots.filter(|&p| off_the_way(p)).take(MAX_PLANS) {
-            let saved = a.agent_path.clone();
-            let planned = a.agent_path.plan_target(pipeline, spot).is_ok();
+            if a.agent_path.plan_target(pipeline, spot).is_err() {
+                continue;
+            }
             // The way there must not pass the other (a spot beyond it).
-            if planned && distance_to_path(other_at, a.agent_path.path()) >= pair {
+            if distance_to_path(other_at, a.agent_path.path()) >= pair {
                 a.giving_way = Some(Box::new(GivingWay {
                     to: j,
-                    target,
-                    way,
+                    target: saved.target(),
+                    way: saved.path().to_vec(),
                     waited: 0.0,
                 }));
                 a.slowed = 0.0;
                 return;
             }
-            a.agent_path = saved;
+            a.agent_path.clone_from(&saved);
         }
     }
 }
