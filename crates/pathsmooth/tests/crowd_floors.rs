@@ -12,13 +12,15 @@
 //!   than the sum of their radii (less 1 %), while agents on floors one over the other
 //!   do cross in plan view (counted: the floors are really in use);
 //! - most agents arrive (the others are named with the reason);
-//! - a move that walks no surface is a jump over one of the file's off-mesh links, from
-//!   within the crowd's trigger of its entry to a walk from its landing, and a link takes
-//!   one agent an update.
+//! - an agent off the floors is on its way over one of the file's off-mesh links: the way
+//!   runs from where it stood, within the crowd's trigger of the link's entry, by the entry
+//!   to a point a walk from the link's landing reaches, and the agent lies on it (the walls
+//!   are not asked meanwhile); once it lands, it walks on from there; a link holds one
+//!   agent at a time.
 //!
 //! Also: agents one over the other walk as each would alone; a ladder two agents reach at
-//! once (a mesh made here: two floors and one link) is crossed in separate updates; and bad
-//! input to the crowd across floors is refused.
+//! once (a mesh made here: two floors and one link) is climbed by one at a time, at the
+//! agent's speed; and bad input to the crowd across floors is refused.
 #![cfg(feature = "serde")]
 
 use crate::common;
@@ -28,7 +30,9 @@ use std::path::PathBuf;
 use common::rng::Rng;
 use common::surface_oracle::{plan_areas, random_point, SurfaceOracle};
 use glam::{DVec2, DVec3};
-use pathsmooth::crowd::{Avoidance, Crowd, MovingObstacle, DEFAULT_AGENT_HEIGHT, LINK_TRIGGER};
+use pathsmooth::crowd::{
+    Avoidance, Crowd, LinkCrossing, MovingObstacle, DEFAULT_AGENT_HEIGHT, LINK_TRIGGER,
+};
 use pathsmooth::navmesh::{
     load_surface, OffMeshLink, PolyId, Surface, SurfaceMesh, SurfaceOptions, UpAxis,
 };
@@ -65,6 +69,8 @@ struct Seen {
     crossings: usize,
     /// Off-mesh links crossed.
     links: usize,
+    /// Agent-frames on the way over a link.
+    on_links: usize,
     arrived: usize,
 }
 
@@ -117,14 +123,28 @@ fn run(file: &str, radii: &[f64], agents: usize, seconds: f64, seed: u64) -> See
     let frames = (seconds / DT) as usize;
     for f in 0..frames {
         crowd.update(DT).unwrap();
-        let now: Vec<(DVec2, f64)> = crowd
-            .agents()
-            .iter()
-            .map(|a| (a.agent_path().position(), a.height()))
+        // Where each agent is: on its floor, or on its way over a link.
+        let now: Vec<(DVec2, f64)> = (0..agents)
+            .map(|i| up.split(crowd.agent_point(i).unwrap()))
             .collect();
         for (i, &(p, h)) in now.iter().enumerate() {
             let what = format!("{file} frame {f} agent {i}");
             let (polygon, from) = at[i];
+            if let Some(crossing) = crowd.agents()[i].crossing() {
+                // Off the floors until it lands: judged by its way, not by walls. The
+                // update that sent it walked it to where the way starts first.
+                let stood = crossing.way()[0].0;
+                if stood != from {
+                    let walked = oracle.walk(polygon, from, stood).unwrap_or_else(|| {
+                        panic!("{what}: {from} → {stood}, where it took a link, walks no surface")
+                    });
+                    at[i] = (*walked.last().unwrap(), stood);
+                }
+                on_the_way(&oracle, &s, crossing, stood, (p, h))
+                    .unwrap_or_else(|e| panic!("{what}: {e}"));
+                seen.on_links += 1;
+                continue;
+            }
             let last = match oracle.walk(polygon, from, p) {
                 Some(walked) => *walked.last().unwrap(),
                 None => {
@@ -210,6 +230,62 @@ fn crossed_link(
     })
 }
 
+/// Checks an agent's way over a link: `crossing.link()` is one of `s`'s links, the way runs
+/// from where the agent stood (`stood`, plan view) within the crowd's trigger of one of the
+/// link's ends to that end and on to a point the link's other end walks to on its floor
+/// (one way only unless the link is both ways), and the agent's point `at` (plan view and
+/// height) lies on it.
+fn on_the_way(
+    oracle: &SurfaceOracle,
+    s: &Surface,
+    crossing: &LinkCrossing,
+    stood: DVec2,
+    at: (DVec2, f64),
+) -> Result<(), String> {
+    let up = s.up();
+    let link = s
+        .links()
+        .get(crossing.link() as usize)
+        .ok_or(format!("link {} is not one of the mesh's", crossing.link()))?;
+    let [from, entry, landing] = crossing.way().map(|(p, h)| up.join(p, h));
+    if up.plan(from) != stood {
+        return Err(format!(
+            "the way starts at {from}, the agent stood at {stood}"
+        ));
+    }
+    let ends = [
+        (link.start, link.end, link.end_poly),
+        (link.end, link.start, link.start_poly),
+    ];
+    let ends = &ends[..if link.given.bidirectional { 2 } else { 1 }];
+    let tolerance = 1e-9 * (1.0 + entry.abs().max_element());
+    let reach = LINK_TRIGGER * RADIUS.max(0.3) + SPEED * DT + tolerance;
+    let taken = ends.iter().any(|&(e, l, polygon)| {
+        e.distance(entry) <= tolerance
+            && up.plan(from).distance(up.plan(e)) <= reach
+            && oracle.walk(polygon, up.plan(l), up.plan(landing)).is_some()
+            && (up.height(landing) - up.height(l)).abs() <= s.climb()
+    });
+    if !taken {
+        return Err(format!(
+            "the way {from} → {entry} → {landing} does not take link {link:?}"
+        ));
+    }
+    let p = up.join(at.0, at.1);
+    let off = |a: DVec3, b: DVec3| {
+        let t = ((p - a).dot(b - a) / (b - a).length_squared()).clamp(0.0, 1.0);
+        let q = if t.is_finite() { a + (b - a) * t } else { a };
+        q.distance(p)
+    };
+    let d = off(from, entry).min(off(entry, landing));
+    if d > tolerance {
+        return Err(format!(
+            "{p} is {d} off the way {from} → {entry} → {landing}"
+        ));
+    }
+    Ok(())
+}
+
 /// The lowest and highest floor heights over plan-view `p` (`None` over no polygon).
 fn floor_span(oracle: &SurfaceOracle, s: &Surface, p: DVec2) -> Option<(f64, f64)> {
     (0..s.num_polygons() as PolyId)
@@ -230,7 +306,7 @@ fn on_floor(oracle: &SurfaceOracle, s: &Surface, p: DVec2, h: f64) -> Option<Pol
 
 #[test]
 fn agents_on_layered_bakes_keep_to_their_floors_and_never_meet_on_one() {
-    let (mut crossings, mut links) = (0, 0);
+    let (mut crossings, mut links, mut on_links) = (0, 0, 0);
     for (k, file) in FILES.iter().enumerate() {
         let seen = run(file, &[RADIUS], 40, 90.0, 0x666c_6f6f_7273 + k as u64);
         eprintln!("{file}: {seen:?}");
@@ -238,9 +314,12 @@ fn agents_on_layered_bakes_keep_to_their_floors_and_never_meet_on_one() {
         assert!(seen.arrived * 10 >= seen.agents * 9, "{file}: {seen:?}");
         crossings += seen.crossings;
         links += seen.links;
+        on_links += seen.on_links;
     }
     assert!(crossings > 0, "no agents crossed one over the other");
     assert!(links > 0, "no agent crossed an off-mesh link");
+    // Each way over a link takes frames: the agents are shown on it.
+    assert!(on_links > links, "{on_links} agent-frames on {links} links");
 }
 
 /// Agents of three radii (0.2, 0.12 and 0.3 m) on the layered bakes, judged as above with
@@ -434,11 +513,12 @@ fn a_truck_on_one_floor_is_avoided_on_that_floor_only() {
 
 /// Agents sent from near each off-mesh link of RecastDemo's dungeon (Detour's bake, 3
 /// links; one has ends too near a wall for the radius, and no route takes it) to near
-/// where it lands: the oracle sees every jump (a move that walks no surface, from within
-/// the trigger of a link's entry to its landing), each link crossed, never by two agents
-/// in one update, and every agent arrives (most walk: the links are short hops).
+/// where it lands: the oracle sees every way over a link (from where the agent stood
+/// within the trigger of a link's entry, by the entry, to where a walk from the link's
+/// landing reaches) and every walk, each link crossed, never by two agents at once, and
+/// every agent arrives (most walk: the links are short hops).
 #[test]
-fn agents_cross_an_off_mesh_link_one_an_update() {
+fn agents_cross_an_off_mesh_link_one_at_a_time() {
     let file = "detour/dungeon.all_tiles_navmesh.bin";
     let s = load(file);
     let oracle = SurfaceOracle::new(&s);
@@ -446,7 +526,7 @@ fn agents_cross_an_off_mesh_link_one_an_update() {
     let mesh = std::sync::Arc::new(SurfaceMesh::new(s.clone()).unwrap());
     let areas = plan_areas(&s);
     let mut rng = Rng::new(0x6c69_6e6b);
-    let (mut jumps, mut tested) = (0, 0);
+    let (mut jumps, mut tested, mut frames_on) = (0, 0, 0);
     for (k, link) in s.links().iter().enumerate() {
         let mut crowd = Crowd::new(
             SurfaceWorld::new(mesh.clone()),
@@ -491,7 +571,23 @@ fn agents_cross_an_off_mesh_link_one_an_update() {
             let mut over = 0;
             for (i, a) in crowd.agents().iter().enumerate() {
                 let (polygon, from) = at[i];
-                let p = a.agent_path().position();
+                let (p, h) = up.split(crowd.agent_point(i).unwrap());
+                if let Some(crossing) = a.crossing() {
+                    let stood = crossing.way()[0].0;
+                    let walked = oracle.walk(polygon, from, stood).unwrap_or_else(|| {
+                        panic!("{file} link {k} frame {f} agent {i}: {from} → {stood} walks no surface")
+                    });
+                    at[i] = (*walked.last().unwrap(), stood);
+                    on_the_way(&oracle, &s, crossing, stood, (p, h))
+                        .unwrap_or_else(|e| panic!("{file} link {k} frame {f} agent {i}: {e}"));
+                    assert_eq!(
+                        crossing.link() as usize,
+                        k,
+                        "{file} frame {f}: agent {i} crossed another link"
+                    );
+                    over += 1;
+                    continue;
+                }
                 let last = match oracle.walk(polygon, from, p) {
                     Some(walked) => *walked.last().unwrap(),
                     None => {
@@ -499,7 +595,7 @@ fn agents_cross_an_off_mesh_link_one_an_update() {
                             panic!("{file} link {k} frame {f} agent {i}: {from} → {p} neither walks nor crosses a link")
                         });
                         assert_eq!(l, k, "{file} frame {f}: agent {i} crossed another link");
-                        over += 1;
+                        jumps += 1;
                         q
                     }
                 };
@@ -507,9 +603,9 @@ fn agents_cross_an_off_mesh_link_one_an_update() {
             }
             assert!(
                 over <= 1,
-                "{file} link {k} frame {f}: {over} agents crossed at once"
+                "{file} link {k} frame {f}: {over} agents on the link at once"
             );
-            jumps += over;
+            frames_on += over;
             if crowd.agents().iter().all(|a| a.arrived()) {
                 break;
             }
@@ -527,19 +623,23 @@ fn agents_cross_an_off_mesh_link_one_an_update() {
             );
         }
     }
-    eprintln!("{file}: {jumps} link crossings over {tested} links");
+    eprintln!(
+        "{file}: {jumps} link crossings over {tested} links, {frames_on} agent-frames on them"
+    );
     assert!(
-        tested >= 1 && jumps >= tested,
-        "{jumps} crossings over {tested} links"
+        tested >= 1 && jumps >= tested && frames_on > jumps,
+        "{jumps} crossings over {tested} links, {frames_on} agent-frames on them"
     );
 }
 
 /// Four agents whose only way from one floor to the other is one off-mesh link (a ladder
-/// from a floor at height 0 to one at height 3 beside it) queue for it: each crosses in an
-/// update of its own, from within the trigger of the entry to the landing, and all arrive
-/// (two reach the foot at once: without the queue they cross in the same update).
+/// from a floor at height 0 to one at height 3 beside it) queue for it: one at a time is
+/// on its way over it, from where it stood within the trigger of the foot to the foot and
+/// up to the top, at its speed (the way's 3D length over the speed, to a frame), the
+/// others waiting; all arrive. Two reach the foot at once: without the queue they climb
+/// together.
 #[test]
-fn agents_queue_for_a_ladder_and_cross_it_one_at_a_time() {
+fn agents_queue_for_a_ladder_and_climb_it_one_at_a_time() {
     let v = [
         DVec3::new(0.0, 0.0, 0.0),
         DVec3::new(6.0, 0.0, 0.0),
@@ -553,6 +653,7 @@ fn agents_queue_for_a_ladder_and_cross_it_one_at_a_time() {
     let s = Surface::from_polygons(&v, &[[0u32, 1, 2, 3], [4, 5, 6, 7]], UpAxis::Y, 0.0).unwrap();
     let ladder = OffMeshLink::new(DVec3::new(5.0, 0.0, 3.0), DVec3::new(8.0, 3.0, 3.0), 0.5);
     let s = s.with_links(&[ladder]).unwrap();
+    let oracle = SurfaceOracle::new(&s);
     let mesh = SurfaceMesh::new(s.clone()).unwrap();
     let mut crowd = Crowd::new(SurfaceWorld::new(mesh), RADIUS, Preset::Smooth.steps())
         .unwrap()
@@ -566,39 +667,71 @@ fn agents_queue_for_a_ladder_and_cross_it_one_at_a_time() {
         let (p, g) = (DVec3::new(x, 0.0, z), DVec3::new(gx, 3.0, gz));
         crowd.add_agent_on_surface(p, g, SPEED).unwrap();
     }
-    let mut on_top = [false; 4];
-    let mut crossings = Vec::new();
+    // Per agent: the frames it was on the ladder, and its progress the frame before.
+    let mut climbs: [Vec<usize>; 4] = Default::default();
+    let mut progress = [0.0; 4];
+    let mut stood: Vec<DVec2> = (0..4)
+        .map(|i| crowd.agents()[i].agent_path().position())
+        .collect();
     for f in 0..1200 {
-        let before: Vec<DVec3> = (0..4).map(|i| crowd.agent_point(i).unwrap()).collect();
         crowd.update(DT).unwrap();
-        for (i, was) in before.iter().enumerate() {
-            let now = crowd.agent_point(i).unwrap();
-            if now.y != was.y {
-                // A floor changes only by the ladder: from within the trigger of its foot to
-                // its top (a push apart may follow on the landing).
-                let foot = DVec2::new(5.0, 3.0).distance(DVec2::new(was.x, was.z));
-                let top = DVec2::new(8.0, 3.0).distance(DVec2::new(now.x, now.z));
+        let mut on = 0;
+        for (i, a) in crowd.agents().iter().enumerate() {
+            let (p, h) = s.up().split(crowd.agent_point(i).unwrap());
+            let Some(c) = a.crossing() else {
                 assert!(
-                    !on_top[i] && was.y == 0.0 && now.y == 3.0,
-                    "frame {f}: agent {i} {was} → {now}"
+                    h == 0.0 || h == 3.0,
+                    "frame {f}: agent {i} at height {h} off the ladder"
                 );
-                assert!(
-                    foot <= LINK_TRIGGER * RADIUS + SPEED * DT + 1e-9,
-                    "frame {f}: agent {i} from {was}"
-                );
-                assert!(top <= 2.0 * RADIUS, "frame {f}: agent {i} landed at {now}");
-                on_top[i] = true;
-                crossings.push(f);
-            }
+                stood[i] = p;
+                continue;
+            };
+            on += 1;
+            on_the_way(&oracle, &s, c, c.way()[0].0, (p, h))
+                .unwrap_or_else(|e| panic!("frame {f}: agent {i}: {e}"));
+            let foot = DVec2::new(5.0, 3.0);
+            assert!(
+                stood[i].distance(foot) <= LINK_TRIGGER * RADIUS + SPEED * DT + 1e-9,
+                "frame {f}: agent {i} took the ladder from {}",
+                stood[i]
+            );
+            assert!(
+                climbs[i].is_empty() || climbs[i].last() == Some(&(f - 1)),
+                "agent {i} climbed twice"
+            );
+            assert!(
+                c.progress() > progress[i] || climbs[i].is_empty(),
+                "frame {f}: agent {i} {c:?}"
+            );
+            progress[i] = c.progress();
+            // Its way: from where it stood to the foot, then up the ladder, at its speed.
+            let [(w0, h0), (w1, h1), (w2, h2)] = c.way();
+            let length = (w1 - w0).extend(h1 - h0).length() + (w2 - w1).extend(h2 - h1).length();
+            assert!((c.duration() - length / SPEED).abs() < 1e-12, "{c:?}");
+            climbs[i].push(f);
         }
+        assert!(on <= 1, "frame {f}: {on} agents on the ladder at once");
         if crowd.agents().iter().all(|a| a.arrived()) {
             break;
         }
     }
-    assert_eq!(on_top, [true; 4], "all crossed");
-    let mut frames = crossings.clone();
-    frames.dedup();
-    assert_eq!(frames.len(), 4, "one crossing an update: {crossings:?}");
+    for (i, frames) in climbs.iter().enumerate() {
+        eprintln!(
+            "agent {i}: on the ladder in frames {:?}",
+            frames.first().zip(frames.last())
+        );
+        assert!(!frames.is_empty(), "agent {i} never climbed");
+        // The frames it was on the way: the duration at 20 frames a second, to a frame (the
+        // frame it lands in shows it walking from the top).
+        let on = frames.len() as f64 * DT;
+        let ladder = DVec3::new(3.0, 3.0, 0.0).length() / SPEED;
+        let most = ladder + (LINK_TRIGGER * RADIUS + 1e-9) / SPEED + DT;
+        assert!(
+            on >= ladder - DT && on <= most,
+            "agent {i}: {} frames on the ladder",
+            frames.len()
+        );
+    }
     for (i, &(gx, gz)) in goals.iter().enumerate() {
         assert_eq!(
             crowd.agent_point(i).unwrap(),

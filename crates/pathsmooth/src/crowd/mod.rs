@@ -40,8 +40,8 @@ mod pace;
 
 pub use agent_path::{AgentPath, Moved, Repair, Retargeted, MAX_PULL};
 pub use agents::{
-    AgentIndex, Crowd, CrowdAgent, CrowdFrame, DEFAULT_AGENT_HEIGHT, LINK_TRIGGER, MAX_RADII,
-    MAX_THREADS,
+    AgentIndex, Crowd, CrowdAgent, CrowdFrame, LinkCrossing, DEFAULT_AGENT_HEIGHT, LINK_TRIGGER,
+    MAX_RADII, MAX_THREADS,
 };
 pub use avoid::Avoidance;
 #[cfg(feature = "rayon")]

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use glam::DVec3;
 
 use super::push_out::{compass_way, COMPASS};
-use super::{check_speed, no_agent, AgentIndex, Crowd, CrowdAgent};
+use super::{check_speed, no_agent, AgentIndex, Crowd, CrowdAgent, LinkCrossing};
 use crate::crowd::{AgentPath, MovingId, MovingObstacle};
 use crate::error::{Error, Result};
 use crate::navmesh::{PointFlags, PolyId, SurfaceMesh, SurfacePoint};
@@ -45,10 +45,13 @@ use crate::SurfaceWorld;
 ///
 /// **Off-mesh links** (jumps, ladders, Detour's off-mesh connections): an agent's way is
 /// routed over them where they help; its path walks the first leg, to the first link's
-/// entry, and within [`LINK_TRIGGER`] radii of it the update moves the agent across to
-/// where the link lands and plans the rest from there: one agent a link an update, the
-/// others waiting at the entry in index order, as Detour's crowd hands a link to one agent
-/// at a time.
+/// entry, and within [`LINK_TRIGGER`] radii of it the update plans the rest from where the
+/// link lands (that plan is its path at once) and sends the agent on its way over the
+/// link ([`CrowdAgent::crossing`]): to the entry, then over the link to the landing, at its
+/// speed, as Detour's crowd animates an off-mesh connection. On the way it neither follows
+/// its path nor steps aside, and the others on its floor avoid it as a moving obstacle. A
+/// link holds one agent at a time: the others wait at the entry until it has landed, the
+/// first in index order taking it next.
 ///
 /// **Temporary obstacles** (doors, crates) lie on one floor: [`add_obstacle`](Crowd::add_obstacle)
 /// puts one on the one floor under its shape (refused where floors overlap under it),
@@ -224,6 +227,29 @@ impl Crowd<SurfaceWorld> {
         Ok(())
     }
 
+    /// Sends agent `agent` over off-mesh link `link` to `landing` (its polygon and point),
+    /// planned on from there to `target`: the plan is its path at once, and it is on its
+    /// way over the link ([`CrowdAgent::crossing`]) until it lands. The agent unchanged
+    /// on error.
+    fn take_link(
+        &mut self,
+        agent: AgentIndex,
+        link: u32,
+        landing: (PolyId, DVec3),
+        target: DVec3,
+    ) -> Result<()> {
+        let a = &self.agents[agent];
+        let from = (a.agent_path.position(), a.height);
+        let end = a.agent_path.target();
+        let world = self.worlds[agent].as_ref().unwrap_or(&self.world);
+        let entry = (end, world.floor_height(end).unwrap_or(a.height));
+        self.replan(agent, landing, target)?;
+        let a = &mut self.agents[agent];
+        let landed = (a.agent_path.position(), a.height);
+        a.crossing = LinkCrossing::new(link, [from, entry, landed], a.speed).map(Box::new);
+        Ok(())
+    }
+
     /// Makes `planned` agent `agent`'s path and world, a target waiting to be planned
     /// dropped.
     fn install(&mut self, agent: AgentIndex, planned: Planned) {
@@ -327,10 +353,11 @@ impl Crowd<SurfaceWorld> {
         self.agents.iter().map(|a| self.point_of(a))
     }
 
-    /// Agent `a`'s position on the surface.
+    /// Agent `a`'s position on the surface (on its way over a link, where it is on it).
     fn point_of(&self, a: &CrowdAgent) -> DVec3 {
         let up = self.world.mesh().surface().up();
-        up.join(a.agent_path.position(), a.height)
+        let (plan, height) = a.at();
+        up.join(plan, height)
     }
 
     /// Adds an agent of radius `size` (an index into the radii) on the surface.
@@ -515,17 +542,23 @@ impl Crowd<SurfaceWorld> {
     }
 
     /// Sends every agent that has come within [`LINK_TRIGGER`] radii of the end of a leg
-    /// on (`Crowd::onward`): across the off-mesh link there, at most one agent a link an
-    /// update (the others wait at its entry, in index order), planned again from where the
-    /// link lands; or, after a leg that ended short of a path over itself, planned again
+    /// on (`Crowd::onward`): over the off-mesh link there (`take_link`), when no agent is
+    /// on it (the others wait at its entry, the first in index order taking it next),
+    /// planned again from where the link lands; or, after a leg that ended short of a path over itself, planned again
     /// from where it stands. Agents whose legs end at one point would otherwise queue for
     /// that point. A way on short of a path over itself that fails is tried once more from
     /// the leg's end (within a tenth of the radius); one that cannot go on then keeps the
     /// error and stays. The number sent on.
     fn walk_on(&mut self) -> usize {
-        let mut crossed: Vec<u32> = Vec::new();
+        // A link holds one agent at a time: those on their way over one hold it.
+        let mut crossed: Vec<u32> = (self.agents.iter())
+            .filter_map(|a| a.crossing.as_ref().map(|c| c.link()))
+            .collect();
         let mut sent = 0;
         for i in 0..self.agents.len() {
+            if self.agents[i].crossing.is_some() {
+                continue;
+            }
             let (c, r) = (&self.agents[i].agent_path, self.agents[i].radius);
             let near = c.position().distance(c.target()) <= LINK_TRIGGER * r;
             // At the end, or as near as the avoidance lets it come (a tenth of its radius).
@@ -538,7 +571,7 @@ impl Crowd<SurfaceWorld> {
                 Some((link, _)) if crossed.contains(&link) => continue,
                 Some((link, landing)) => {
                     crossed.push(link);
-                    self.replan(i, landing, onward.target)
+                    self.take_link(i, link, landing, onward.target)
                 }
                 None => self.set_target_on_surface(i, onward.target),
             };

@@ -17,12 +17,14 @@ use crate::pipeline::{Pipeline, Step};
 use crate::world::{Bounds, Obstacle, ObstacleId, ObstacleWorld, World};
 use crate::GridWorld;
 
+mod crossing;
 mod floors;
 // Without the `give-way` feature only the record and its accessor are compiled.
 #[cfg_attr(not(feature = "give-way"), allow(dead_code, unused_imports))]
 mod give_way;
 mod push_out;
 
+pub use crossing::LinkCrossing;
 pub use floors::LINK_TRIGGER;
 
 /// The most threads a crowd updates on ([`Crowd::with_threads`]): each thread holds a
@@ -107,6 +109,8 @@ pub struct CrowdAgent {
     /// Giving way to another agent head-on in a passage too narrow for both
     /// ([`CrowdAgent::giving_way`]); boxed, as it is rare and the agents are walked often.
     giving_way: Option<Box<give_way::GivingWay>>,
+    /// On its way over an off-mesh link ([`CrowdAgent::crossing`]); boxed, as it is rare.
+    crossing: Option<Box<LinkCrossing>>,
     /// Its path is one leg of its way, which goes on from the leg's end (set each update
     /// from the crowd's `onward`): a speed profile does not brake for the leg's end.
     goes_on: bool,
@@ -153,7 +157,27 @@ impl CrowdAgent {
     pub fn arrived(&self) -> bool {
         self.wanted.is_none()
             && self.giving_way.is_none()
+            && self.crossing.is_none()
             && self.agent_path.position() == self.agent_path.target()
+    }
+
+    /// Its way over an off-mesh link while it crosses one, else `None` (only on a
+    /// layered navmesh with off-mesh links: [`Crowd::add_agent_on_surface`]).
+    /// Meanwhile its [agent path](Self::agent_path) is already the path from where it
+    /// lands, which it walks once there; where it is on the way is
+    /// [`LinkCrossing::point`] (and [`Crowd::agent_point`]), its
+    /// [velocity](Self::velocity) the way's.
+    pub fn crossing(&self) -> Option<&LinkCrossing> {
+        self.crossing.as_deref()
+    }
+
+    /// Where it is in plan view and the height of its floor: its path's position, or on
+    /// its way over a link.
+    fn at(&self) -> (DVec2, f64) {
+        match &self.crossing {
+            Some(c) => c.point(),
+            None => (self.agent_path.position(), self.height),
+        }
     }
 
     /// The height of the floor where the agent stands, on a world whose plan view lies on
@@ -518,6 +542,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             pace: speed,
             gait: 0.0,
             giving_way: None,
+            crossing: None,
             goes_on: false,
             height: height.unwrap_or(0.0),
         });
@@ -1064,10 +1089,11 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
                 speed: a.speed,
                 pace: a.pace,
                 radius: a.radius,
-                standing: a.agent_path.is_stuck(),
+                // On its way over a link it stands aside for nobody.
+                standing: a.agent_path.is_stuck() || a.crossing.is_some(),
                 slowed: a.slowed,
                 obstacle: false,
-                floor: a.height,
+                floor: a.at().1,
             }
         }));
         // Moving obstacles as neighbours that stand aside for nobody (a standing one is
@@ -1134,7 +1160,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             let agents = &self.agents;
             self.avoid.overlapping(
                 agents.len(),
-                |i| (agents[i].agent_path.position(), agents[i].height),
+                |i| agents[i].at(),
                 |i| agents[i].radius,
                 &mut pairs,
             );
@@ -1151,10 +1177,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     /// Moves agents `i` and `j` apart until they stand the sum of their radii apart (and a
     /// thousandth more), half each, or all by one when the other cannot move.
     fn push_apart(&mut self, i: usize, j: usize, frame: &mut CrowdFrame) {
-        let (pi, pj) = (
-            self.agents[i].agent_path.position(),
-            self.agents[j].agent_path.position(),
-        );
+        let (pi, pj) = (self.agents[i].at().0, self.agents[j].at().0);
         let sum = self.agents[i].radius + self.agents[j].radius;
         let d = pi.distance(pj);
         if d >= sum {
@@ -1381,8 +1404,12 @@ fn set_pace(a: &mut CrowdAgent, profile: Option<&Agent>, dt: f64) {
     };
 }
 
-/// Where agent `a` stands, and the velocity its path asks of it over `dt`, for avoidance.
+/// Where agent `a` stands, and the velocity its path asks of it over `dt`, for avoidance
+/// (on its way over a link, where it is and the way's velocity).
 fn aim(a: &CrowdAgent, dt: f64) -> (DVec2, DVec2) {
+    if let Some(crossing) = &a.crossing {
+        return (crossing.point().0, a.velocity);
+    }
     let c = &a.agent_path;
     // An agent at its goal wants to stand, but takes its share of the avoiding: agents at
     // their goals that stood for nobody walled off the goals beyond them (the bottleneck's
@@ -1403,9 +1430,13 @@ fn walk_agent<W: World>(
     dt: f64,
     frame: &mut CrowdFrame,
 ) {
+    let avoiding = a.avoiding.take();
+    if a.crossing.is_some() {
+        cross(a, dt);
+        return;
+    }
     let c = &mut a.agent_path;
     let from = c.position();
-    let avoiding = a.avoiding.take();
     if !c.is_stuck() && dt > 0.0 {
         let moved = match avoiding {
             None => c.move_position(pipeline, c.steering_point(a.pace * dt)),
@@ -1452,6 +1483,26 @@ fn walk_agent<W: World>(
     keep_height(a, pipeline);
 }
 
+/// Moves agent `a` `dt` seconds on along its way over a link; once there it lands, on
+/// its path from the landing (walked from the next update).
+fn cross(a: &mut CrowdAgent, dt: f64) {
+    let Some(crossing) = a.crossing.as_mut() else {
+        return;
+    };
+    let from = crossing.point().0;
+    let landed = crossing.advance(dt);
+    let to = crossing.point().0;
+    a.velocity = if dt > 0.0 {
+        (to - from) / dt
+    } else {
+        DVec2::ZERO
+    };
+    (a.gait, a.slowed) = (0.0, 0.0);
+    if landed {
+        a.crossing = None;
+    }
+}
+
 /// Keeps agent `a`'s [height](CrowdAgent::height) that of the floor where it stands now.
 fn keep_height<W: World>(a: &mut CrowdAgent, pipeline: &Pipeline<Arc<W>>) {
     if let Some(h) = pipeline.world().floor_height(a.agent_path.position()) {
@@ -1478,7 +1529,7 @@ fn step_aside<W: World>(
     frame: &mut CrowdFrame,
 ) -> bool {
     let c = &mut a.agent_path;
-    if c.is_stuck() {
+    if c.is_stuck() || a.crossing.is_some() {
         return false;
     }
     let to = c.position() + by;
