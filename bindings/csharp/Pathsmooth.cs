@@ -153,6 +153,12 @@ namespace Pathsmooth
         /// <summary>The agent it gives way to (head-on in a passage too narrow for both),
         /// or all bits set (PS_NO_AGENT) when none.</summary>
         public UIntPtr GivingWay;
+        /// <summary>The off-mesh link it is on its way over (its index among the surface's
+        /// links), or uint.MaxValue (PS_NO_LINK): on a crowd made on a surface, an agent
+        /// takes a link over time; Position is where it is on the way.</summary>
+        public uint CrossingLink;
+        /// <summary>The part of that way behind it, from 0 towards 1; 0 on no link.</summary>
+        public double CrossingProgress;
     }
 
     /// <summary>A moving obstacle as Crowd.MovingObstacles gives it.</summary>

@@ -259,7 +259,7 @@ static class Test
                 int g = i ^ 1;
                 var st = crowd.State(i);
                 Check(crowd.Arrived(i) && st.Position.X == starts[2 * g] && st.Position.Y == starts[2 * g + 1] && p[2 * i] == starts[2 * g], "agent " + i + " arrived");
-                Check(st.Speed == 1.5 && (ulong)st.PathLen == 1 && st.Stuck == 0 && crowd.Error(i) == null && crowd.Stuck(i) == null, "agent " + i + " state");
+                Check(st.Speed == 1.5 && (ulong)st.PathLen == 1 && st.Stuck == 0 && crowd.Error(i) == null && crowd.Stuck(i) == null && st.CrossingLink == uint.MaxValue && st.CrossingProgress == 0.0, "agent " + i + " state");
             }
             var moving = crowd.MovingObstacles();
             Check(moving.Length == 1 && moving[0].Id == truck && Math.Abs(moving[0].Center.Y - ty) < 1e-9 && moving[0].Radius == bigR, "the disc read back");

@@ -402,8 +402,8 @@ class Crowd:
     floors over one another (a bridge, storeys) agents are placed and sent in 3D
     (`add_agent`, `set_target` with 3D points): each walks the one-floor sheet round its own
     path, and agents whose floors are 2 or more apart never meet. Obstacles lie on one
-    floor (`floor=`: a 3D point inside the shape; a moving one's, a height); off-mesh
-    links are crossed one agent an update.
+    floor (`floor=`: a 3D point inside the shape; a moving one's, a height); an agent
+    takes an off-mesh link over time, one agent on a link at a time (`crossing`).
     """
 
     def __new__(
@@ -474,6 +474,12 @@ class Crowd:
         both (with avoidance), it walks to a spot off the other's path, waits until the
         other has passed (at most 10 s), and walks on to its target; `arrived` is False
         meanwhile."""
+    def crossing(self, agent: int) -> Tuple[int, float] | None:
+        """On a crowd made on a `SurfaceMesh`: (the off-mesh link the agent is on its way
+        over, the part of the way behind it from 0 to 1), or None. It walks to the link's
+        entry and over the link to where it lands at its speed, one agent on a link at a
+        time; `positions` and `positions3` give where it is on the way, and its `path` is
+        already the one from the landing. `arrived` is False meanwhile."""
     def add_box(
         self, min: _PointLike, max: _PointLike, floor: _Point3Like | None = None
     ) -> Tuple[int, int]:

@@ -76,6 +76,9 @@
 // [`ps_crowd_add_agent`] on failure.
 #define PS_NO_AGENT (size_t)UINT64_MAX
 
+// No off-mesh link: [`PsAgentState::crossing_link`] of an agent on no link.
+#define PS_NO_LINK UINT32_MAX
+
 // No obstacle: what the obstacle calls write into their id output on failure.
 #define PS_NO_OBSTACLE UINT64_MAX
 
@@ -255,7 +258,8 @@ typedef struct PsCrowdFrame {
 
 // One agent's state ([`ps_crowd_agent_state`]). Flags are 0 or 1.
 typedef struct PsAgentState {
-  // Where it stands.
+  // Where it stands (on its way over an off-mesh link, where it is on the way, in plan
+  // view).
   struct PsPoint2d position;
   // Where its path goes (the last target planned; a target asked for and still waiting
   // is not it yet).
@@ -282,6 +286,13 @@ typedef struct PsAgentState {
   // both (with avoidance), it walks to a spot off the other's path (`target` is that
   // spot meanwhile), waits until the other has passed, and walks on to its target.
   size_t giving_way;
+  // The off-mesh link it is on its way over (its index among the surface's links), or
+  // [`PS_NO_LINK`]: on a crowd made on a surface world, an agent takes a link over time,
+  // to its entry and over it to where it lands, at its speed; its path (`target`,
+  // `path_len`) is already the one from the landing.
+  uint32_t crossing_link;
+  // The part of that way behind it, from 0 towards 1; 0 on no link.
+  double crossing_progress;
 } PsAgentState;
 
 // A moving obstacle as [`ps_crowd_moving_obstacles`] gives it.
@@ -840,7 +851,8 @@ enum PsStatus ps_crowd_add_agent_with_radius(struct PsCrowd *crowd,
 // walking to `target` (3D, in the surface's axes) at `speed`, its path planned now: both
 // are located on the surface (the nearest polygon within the search's half-extents, a
 // point off it moved onto it), the way routed over off-mesh links where they help (the
-// agent crosses a link when it reaches its entry, one agent a link an update), the
+// agent takes a link over time when it reaches its entry, one agent on a link at a
+// time: [`PsAgentState::crossing_link`]), the
 // one-floor sheet round it cut, and the agent's path planned on it, the world the agent
 // walks from then on; agents whose floors are 2 or more apart never meet. Its index goes
 // into `*out_agent`.

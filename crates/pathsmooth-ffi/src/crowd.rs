@@ -45,6 +45,9 @@ pub(crate) const CROWD_TAG: u64 = u64::from_le_bytes(*b"PSCROWD\0");
 /// [`ps_crowd_add_agent`] on failure.
 pub const PS_NO_AGENT: usize = u64::MAX as usize;
 
+/// No off-mesh link: [`PsAgentState::crossing_link`] of an agent on no link.
+pub const PS_NO_LINK: u32 = u32::MAX;
+
 /// No obstacle: what the obstacle calls write into their id output on failure.
 pub const PS_NO_OBSTACLE: u64 = u64::MAX;
 
@@ -146,7 +149,8 @@ impl From<CrowdFrame> for PsCrowdFrame {
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct PsAgentState {
-    /// Where it stands.
+    /// Where it stands (on its way over an off-mesh link, where it is on the way, in plan
+    /// view).
     pub position: PsPoint2d,
     /// Where its path goes (the last target planned; a target asked for and still waiting
     /// is not it yet).
@@ -173,13 +177,20 @@ pub struct PsAgentState {
     /// both (with avoidance), it walks to a spot off the other's path (`target` is that
     /// spot meanwhile), waits until the other has passed, and walks on to its target.
     pub giving_way: usize,
+    /// The off-mesh link it is on its way over (its index among the surface's links), or
+    /// [`PS_NO_LINK`]: on a crowd made on a surface world, an agent takes a link over time,
+    /// to its entry and over it to where it lands, at its speed; its path (`target`,
+    /// `path_len`) is already the one from the landing.
+    pub crossing_link: u32,
+    /// The part of that way behind it, from 0 towards 1; 0 on no link.
+    pub crossing_progress: f64,
 }
 
 impl From<&CrowdAgent> for PsAgentState {
     fn from(a: &CrowdAgent) -> Self {
         let path = a.agent_path();
         PsAgentState {
-            position: point(path.position()),
+            position: point(a.position()),
             target: point(path.target()),
             velocity: point(a.velocity()),
             speed: a.speed(),
@@ -190,6 +201,8 @@ impl From<&CrowdAgent> for PsAgentState {
             stuck: path.stuck().is_some().into(),
             has_error: a.error().is_some().into(),
             giving_way: a.giving_way().unwrap_or(PS_NO_AGENT),
+            crossing_link: a.crossing().map_or(PS_NO_LINK, |c| c.link()),
+            crossing_progress: a.crossing().map_or(0.0, |c| c.progress()),
         }
     }
 }
@@ -673,7 +686,8 @@ pub unsafe extern "C" fn ps_crowd_add_agent_with_radius(
 /// walking to `target` (3D, in the surface's axes) at `speed`, its path planned now: both
 /// are located on the surface (the nearest polygon within the search's half-extents, a
 /// point off it moved onto it), the way routed over off-mesh links where they help (the
-/// agent crosses a link when it reaches its entry, one agent a link an update), the
+/// agent takes a link over time when it reaches its entry, one agent on a link at a
+/// time: [`PsAgentState::crossing_link`]), the
 /// one-floor sheet round it cut, and the agent's path planned on it, the world the agent
 /// walks from then on; agents whose floors are 2 or more apart never meet. Its index goes
 /// into `*out_agent`.
@@ -934,13 +948,7 @@ pub unsafe extern "C" fn ps_crowd_positions(
     out_len: *mut usize,
 ) -> PsStatus {
     crate::guard_named("ps_crowd_positions", || {
-        per_agent(
-            crowd,
-            |a| a.agent_path().position(),
-            out_xy,
-            capacity,
-            out_len,
-        )
+        per_agent(crowd, CrowdAgent::position, out_xy, capacity, out_len)
     })
 }
 

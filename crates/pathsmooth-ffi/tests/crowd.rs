@@ -1567,3 +1567,75 @@ fn a_crowd_across_floors_walks_as_the_librarys_and_refuses_bad_input() {
         ps_world_destroy(world);
     }
 }
+
+/// An agent taking an off-mesh link through the ABI (RecastDemo's dungeon as Detour baked
+/// it, agents sent from each link's entry to its landing): its state says which link it
+/// is on and how far, and its position is where it is on the way, as the library's crowd
+/// driven alike says, to the bit, every frame; on no link, `PS_NO_LINK` and 0.
+#[test]
+fn an_agent_on_an_off_mesh_link_says_which_and_how_far() {
+    use pathsmooth::navmesh::{load_surface, SurfaceMesh, SurfaceOptions, UpAxis};
+    use pathsmooth::SurfaceWorld;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../pathsmooth/tests/data/corpus/detour/dungeon.all_tiles_navmesh.bin");
+    let c_path = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    let mut world = null_mut();
+    let s = unsafe { ps_world_surface_load(c_path.as_ptr(), null(), PS_UP_FILE, -1.0, &mut world) };
+    expect(s, PsOk, "");
+    let crowd = new_crowd(world, 0.2, Some(&avoiding()));
+    let surface = load_surface(&path, &SurfaceOptions::new(UpAxis::Y)).unwrap();
+    let mesh = SurfaceMesh::new(surface.clone()).unwrap();
+    let mut library = Crowd::new(SurfaceWorld::new(mesh), 0.2, Preset::Smooth.steps())
+        .unwrap()
+        .with_avoidance(Some(Avoidance::default()))
+        .unwrap();
+    let p3 = |p: DVec3| PsPoint3d {
+        x: p.x,
+        y: p.y,
+        z: p.z,
+    };
+    // From a step before each link's entry to a step past its landing, where there is room.
+    for link in surface.links() {
+        let way = (link.end - link.start).normalize_or_zero();
+        let (a, b) = (link.start - way * 0.5, link.end + way * 0.5);
+        let ours = library.add_agent_on_surface(a, b, 1.5);
+        let mut i = PS_NO_AGENT;
+        let s = unsafe { ps_crowd_add_agent_on_surface(crowd, p3(a), p3(b), 1.5, &mut i) };
+        match ours {
+            Ok(k) => (expect(s, PsOk, ""), assert_eq!(i, k)),
+            Err(_) => (assert_ne!(s, PsOk), assert_eq!(i, PS_NO_AGENT)),
+        };
+    }
+    assert!(!library.agents().is_empty());
+    let mut frames_on = 0;
+    for frame in 0..200 {
+        library.update(0.05).unwrap();
+        update(crowd, 0.05);
+        for (i, a) in library.agents().iter().enumerate() {
+            let st = state(crowd, i);
+            let what = format!("frame {frame} agent {i}");
+            let p = a.position();
+            assert_eq!((st.position.x, st.position.y), (p.x, p.y), "{what}");
+            match a.crossing() {
+                Some(c) => {
+                    frames_on += 1;
+                    assert_eq!(
+                        (st.crossing_link, st.crossing_progress),
+                        (c.link(), c.progress()),
+                        "{what}"
+                    );
+                    assert!((0.0..=1.0).contains(&c.progress()), "{what}: {c:?}");
+                    assert_eq!(st.arrived, 0, "{what}");
+                }
+                None => assert_eq!(
+                    (st.crossing_link, st.crossing_progress),
+                    (PS_NO_LINK, 0.0),
+                    "{what}"
+                ),
+            }
+        }
+    }
+    assert!(frames_on > 0, "no agent took a link");
+    expect(unsafe { ps_crowd_destroy(crowd) }, PsOk, "");
+    expect(unsafe { ps_world_destroy(world) }, PsOk, "");
+}

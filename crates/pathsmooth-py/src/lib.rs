@@ -1822,10 +1822,7 @@ impl Crowd {
     /// The agents' positions, N×2.
     fn positions<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f64>> {
         let p: Vec<DVec2> = self.with(py, |s| {
-            s.agents()
-                .iter()
-                .map(|a| a.agent_path().position())
-                .collect()
+            s.agents().iter().map(CrowdAgent::position).collect()
         });
         to_array(py, &p)
     }
@@ -2003,6 +2000,18 @@ impl Crowd {
     fn giving_way(&self, py: Python<'_>, agent: i64) -> PyResult<Option<usize>> {
         self.with(py, |s| s.agent(agent).map(CrowdAgent::giving_way))
             .map_err(lib_err)
+    }
+
+    /// On a crowd made on a `SurfaceMesh`: the off-mesh link an agent is on its way over
+    /// and the part of the way behind it (0 to 1), or None. It walks to the link's entry
+    /// and over the link to where it lands at its speed; `positions` and `positions3` give
+    /// where it is on the way, and its path is already the one from the landing.
+    fn crossing(&self, py: Python<'_>, agent: i64) -> PyResult<Option<(u32, f64)>> {
+        self.with(py, |s| {
+            s.agent(agent)
+                .map(|a| a.crossing().map(|c| (c.link(), c.progress())))
+        })
+        .map_err(lib_err)
     }
 
     /// Adds a box obstacle; (its id, how many agents' paths it blocks). An agent it lands on

@@ -572,6 +572,52 @@ def test_a_truck_on_one_floor_is_avoided_by_that_floors_agents_only():
         flat.add_moving_obstacle((1, 1), 0.5, (1, 0), floor=0.0)
 
 
+def test_an_agent_takes_an_off_mesh_link_over_time():
+    # RecastDemo's dungeon as Detour baked it has off-mesh links; link 1 runs from
+    # (23.97, 15.08, -85.46) to (25.52, 15.34, -83.82) (the file's own ends, snapped onto
+    # its floors). An agent sent from a step before it to a step past it takes it over
+    # frames: `crossing` names the link with a growing part of the way, its position lies on
+    # the straight way from where it stood by the entry to the landing (judged here), and
+    # it lands and arrives.
+    from test_surface_files import CORPUS
+
+    mesh = pathsmooth.SurfaceMesh.load(CORPUS / "detour" / "dungeon.all_tiles_navmesh.bin")
+    entry, landing = np.array([23.97, 15.08, -85.46]), np.array([25.52, 15.34, -83.82])
+    way = (landing - entry) / np.linalg.norm(landing - entry)
+    crowd = Crowd(mesh, 0.2, preset="smooth", avoid=True)
+    crowd.add_agent(entry - 0.5 * way, landing + 0.5 * way, 1.5)
+    seen, last, stood = [], 0.0, None
+    for _ in range(200):
+        before = crowd.positions3()[0]
+        crowd.update(0.05)
+        on = crowd.crossing(0)
+        at = crowd.positions3()[0]
+        assert (crowd.positions()[0] == at[[0, 2]]).all()
+        if on is None:
+            if crowd.arrived(0):
+                break
+            continue
+        link, progress = on
+        assert link == 1 and last <= progress <= 1.0, on
+        assert not crowd.arrived(0)
+        last = progress
+        if stood is None:
+            stood = at  # where it took the link: within reach of the entry
+            assert np.linalg.norm(stood - entry) <= 2.25 * 0.2 + 1.5 * 0.05 + 0.01, stood
+        off = min(_off_segment(at, stood, entry), _off_segment(at, entry, landing))
+        assert off <= 0.01, (at, off)
+        seen.append(progress)
+    assert len(seen) >= 20, seen  # about 2.7 m at 1.5 m/s: 36 frames
+    assert crowd.arrived(0)
+
+
+def _off_segment(p, a, b):
+    """The distance from `p` to the segment from `a` to `b`."""
+    ab = b - a
+    t = 0.0 if not ab.any() else np.clip((p - a) @ ab / (ab @ ab), 0.0, 1.0)
+    return float(np.linalg.norm(p - (a + t * ab)))
+
+
 def test_agents_spawned_inside_each_other_part_and_stay_apart():
     # Three agents added at one point (the library accepts them: where to spawn is the
     # game's) stand the sum of their radii apart within 2 s, stay so, and all arrive.

@@ -636,7 +636,8 @@ fn agents_cross_an_off_mesh_link_one_at_a_time() {
 /// from a floor at height 0 to one at height 3 beside it) queue for it: one at a time is
 /// on its way over it, from where it stood within the trigger of the foot to the foot and
 /// up to the top, at its speed (the way's 3D length over the speed, to a frame), the
-/// others waiting; all arrive. Two reach the foot at once: without the queue they climb
+/// others waiting; all arrive, one sent elsewhere while on the ladder climbing on and
+/// walking there from the top. Two reach the foot at once: without the queue they climb
 /// together.
 #[test]
 fn agents_queue_for_a_ladder_and_climb_it_one_at_a_time() {
@@ -662,7 +663,7 @@ fn agents_queue_for_a_ladder_and_climb_it_one_at_a_time() {
     // Two start within the trigger of the ladder's foot (0.25 off it, 0.5 apart), both
     // at the end of their walk at the first update; two farther off.
     let starts = [(5.0, 2.75), (5.0, 3.25), (1.0, 1.0), (1.0, 5.0)];
-    let goals = [(12.0, 1.0), (12.0, 5.0), (11.0, 3.0), (12.0, 3.0)];
+    let mut goals = [(12.0, 1.0), (12.0, 5.0), (11.0, 3.0), (12.0, 3.0)];
     for (&(x, z), &(gx, gz)) in starts.iter().zip(&goals) {
         let (p, g) = (DVec3::new(x, 0.0, z), DVec3::new(gx, 3.0, gz));
         crowd.add_agent_on_surface(p, g, SPEED).unwrap();
@@ -711,6 +712,25 @@ fn agents_queue_for_a_ladder_and_climb_it_one_at_a_time() {
             climbs[i].push(f);
         }
         assert!(on <= 1, "frame {f}: {on} agents on the ladder at once");
+        if climbs[0].len() == 20 && goals[0] != (9.0, 5.0) {
+            // Agent 0 sent elsewhere a third of the way up: it climbs on, and walks there
+            // from the top.
+            let (before, at) = (
+                crowd.agents()[0].crossing().cloned(),
+                crowd.agent_point(0).unwrap(),
+            );
+            goals[0] = (9.0, 5.0);
+            crowd
+                .set_target_on_surface(0, DVec3::new(9.0, 3.0, 5.0))
+                .unwrap();
+            assert!(before.is_some());
+            assert_eq!(
+                crowd.agents()[0].crossing(),
+                before.as_ref(),
+                "still on the ladder"
+            );
+            assert_eq!(crowd.agent_point(0).unwrap(), at);
+        }
         if crowd.agents().iter().all(|a| a.arrived()) {
             break;
         }

@@ -107,6 +107,8 @@ static void avoiding_walk(void) {
         for (size_t i = 0; i < N; i++) {
             PsAgentState st;
             EXPECT(ps_crowd_agent_state(crowd, i, &st), PS_OK, "");
+            CHECK(st.crossing_link == PS_NO_LINK && st.crossing_progress == 0.0,
+                  "a grid's agent is on no off-mesh link");
             all = all && st.arrived;
         }
         if (all && arrived_frame < 0) arrived_frame = frame;

@@ -25,16 +25,16 @@ pub struct LinkCrossing {
     speed: f64,
     /// Seconds since it took the link.
     elapsed: f64,
+    /// Where that puts it (kept, so that the crowd's update reads it without the
+    /// arithmetic, which only the crowd across floors compiles).
+    point: (DVec2, f64),
 }
 
 impl LinkCrossing {
     /// The way over `link` from `from` by `entry` to `landing` at `speed`; `None` when the
     /// way has no length (nothing to animate: the agent is where it lands).
     pub(crate) fn new(link: u32, way: [(DVec2, f64); 3], speed: f64) -> Option<Self> {
-        let length = |(a, h): (DVec2, f64), (b, g): (DVec2, f64)| {
-            (a.distance_squared(b) + (h - g) * (h - g)).sqrt()
-        };
-        let lengths = [length(way[0], way[1]), length(way[1], way[2])];
+        let lengths = lengths(&way);
         let total = lengths[0] + lengths[1];
         (total > 0.0 && total.is_finite()).then_some(LinkCrossing {
             link,
@@ -42,7 +42,16 @@ impl LinkCrossing {
             lengths,
             speed,
             elapsed: 0.0,
+            point: way[0],
         })
+    }
+
+    /// Makes the way end at `landing` instead (the agent's path from where it lands was
+    /// planned again, from there), the time already on the way kept.
+    pub(crate) fn land_at(&mut self, landing: (DVec2, f64)) {
+        self.way[2] = landing;
+        self.lengths = lengths(&self.way);
+        self.point = self.at(self.elapsed);
     }
 
     /// The off-mesh link taken: its index in [`Surface::links`](crate::navmesh::Surface::links).
@@ -63,7 +72,12 @@ impl LinkCrossing {
 
     /// Where the agent is on its way: the plan-view point and the height.
     pub fn point(&self) -> (DVec2, f64) {
-        let mut s = self.elapsed * self.speed;
+        self.point
+    }
+
+    /// Where `elapsed` seconds put the agent on its way.
+    fn at(&self, elapsed: f64) -> (DVec2, f64) {
+        let mut s = elapsed * self.speed;
         for (k, &l) in self.lengths.iter().enumerate() {
             if s < l {
                 let ((a, h), (b, g)) = (self.way[k], self.way[k + 1]);
@@ -84,8 +98,17 @@ impl LinkCrossing {
     /// Moves the agent `dt` seconds on; true when it has landed.
     pub(crate) fn advance(&mut self, dt: f64) -> bool {
         self.elapsed += dt;
+        self.point = self.at(self.elapsed);
         self.elapsed >= self.duration()
     }
+}
+
+/// The 3D lengths of the two stretches of `way`.
+fn lengths(way: &[(DVec2, f64); 3]) -> [f64; 2] {
+    let length = |(a, h): (DVec2, f64), (b, g): (DVec2, f64)| {
+        (a.distance_squared(b) + (h - g) * (h - g)).sqrt()
+    };
+    [length(way[0], way[1]), length(way[1], way[2])]
 }
 
 #[cfg(test)]

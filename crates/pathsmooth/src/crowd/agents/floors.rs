@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use glam::DVec3;
+use glam::{DVec2, DVec3};
 
 use super::push_out::{compass_way, COMPASS};
 use super::{check_speed, no_agent, AgentIndex, Crowd, CrowdAgent, LinkCrossing};
@@ -149,7 +149,7 @@ impl Crowd<SurfaceWorld> {
             x: here.x,
             y: here.y,
         })?;
-        let start = self.world.mesh().surface().up().join(here, a.height);
+        let start = self.world.mesh().surface().up().join(here, a.floor());
         self.replan(agent, (polygon, start), target)
     }
 
@@ -247,6 +247,9 @@ impl Crowd<SurfaceWorld> {
         let a = &mut self.agents[agent];
         let landed = (a.agent_path.position(), a.height);
         a.crossing = LinkCrossing::new(link, [from, entry, landed], a.speed).map(Box::new);
+        if a.crossing.is_some() {
+            a.height = from.1; // it starts where it stood
+        }
         Ok(())
     }
 
@@ -255,10 +258,11 @@ impl Crowd<SurfaceWorld> {
     fn install(&mut self, agent: AgentIndex, planned: Planned) {
         let height = self.height_of(&planned);
         let a = &mut self.agents[agent];
+        let floor = height.unwrap_or(a.floor());
         a.agent_path = planned.agent_path;
         (a.wanted, a.queued, a.plan_now, a.needs_plan) = (None, false, false, false);
         (a.repair, a.error) = (false, None);
-        a.height = height.unwrap_or(a.height);
+        a.set_floor(floor);
         self.worlds[agent] = planned.world;
         self.onward[agent] = planned.onward;
         self.queue.retain(|&i| i != agent);
@@ -302,11 +306,11 @@ impl Crowd<SurfaceWorld> {
                 (Some(onward), _) if reaches || stranded => onward.target,
                 (None, Some(w)) if reaches => {
                     let t = a.agent_path.target();
-                    up.join(t, w.floor_height(t).unwrap_or(a.height))
+                    up.join(t, w.floor_height(t).unwrap_or(a.floor()))
                 }
                 _ => continue,
             };
-            let start = up.join(a.agent_path.position(), a.height);
+            let start = up.join(a.agent_path.position(), a.floor());
             let (stand, planned) = self.plan_out_of(start, target, a.size, a.radius, changed);
             match planned {
                 Ok(planned) => self.install(i, planned),
@@ -316,7 +320,7 @@ impl Crowd<SurfaceWorld> {
                     let (plan, height) = up.split(stand);
                     if plan != a.agent_path.position() {
                         a.push_to(plan);
-                        a.height = height;
+                        a.set_floor(height);
                     }
                     a.agent_path.stick(e.clone());
                     a.error = Some(e);
@@ -356,8 +360,7 @@ impl Crowd<SurfaceWorld> {
     /// Agent `a`'s position on the surface (on its way over a link, where it is on it).
     fn point_of(&self, a: &CrowdAgent) -> DVec3 {
         let up = self.world.mesh().surface().up();
-        let (plan, height) = a.at();
-        up.join(plan, height)
+        up.join(a.at(), a.height)
     }
 
     /// Adds an agent of radius `size` (an index into the radii) on the surface.
@@ -541,7 +544,8 @@ impl Crowd<SurfaceWorld> {
         }
     }
 
-    /// Sends every agent that has come within [`LINK_TRIGGER`] radii of the end of a leg
+    /// Moves the agents on their ways over links `dt` seconds on ([`cross`]), then sends
+    /// every agent that has come within [`LINK_TRIGGER`] radii of the end of a leg
     /// on (`Crowd::onward`): over the off-mesh link there (`take_link`), when no agent is
     /// on it (the others wait at its entry, the first in index order taking it next),
     /// planned again from where the link lands; or, after a leg that ended short of a path over itself, planned again
@@ -549,7 +553,10 @@ impl Crowd<SurfaceWorld> {
     /// that point. A way on short of a path over itself that fails is tried once more from
     /// the leg's end (within a tenth of the radius); one that cannot go on then keeps the
     /// error and stays. The number sent on.
-    fn walk_on(&mut self) -> usize {
+    fn walk_on(&mut self, dt: f64) -> usize {
+        for a in &mut self.agents {
+            cross(a, dt);
+        }
         // A link holds one agent at a time: those on their way over one hold it.
         let mut crossed: Vec<u32> = (self.agents.iter())
             .filter_map(|a| a.crossing.as_ref().map(|c| c.link()))
@@ -593,6 +600,27 @@ impl Crowd<SurfaceWorld> {
             }
         }
         sent
+    }
+}
+
+/// Moves agent `a` `dt` seconds on along its way over a link, if it is on one; at the
+/// end it lands, on its path from the landing (walked from the next update).
+fn cross(a: &mut CrowdAgent, dt: f64) {
+    let Some(crossing) = a.crossing.as_mut() else {
+        return;
+    };
+    let from = crossing.point().0;
+    let landed = crossing.advance(dt);
+    let (to, height) = crossing.point();
+    a.velocity = if dt > 0.0 {
+        (to - from) / dt
+    } else {
+        DVec2::ZERO
+    };
+    a.height = height;
+    (a.gait, a.slowed) = (0.0, 0.0);
+    if landed {
+        a.crossing = None;
     }
 }
 

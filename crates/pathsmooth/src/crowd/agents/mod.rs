@@ -47,8 +47,9 @@ const SEPARATION_SLACK: f64 = 1e-3;
 /// RecastDemo's default agent height in metres, the unit of most engines' navmeshes.
 pub const DEFAULT_AGENT_HEIGHT: f64 = 2.0;
 
-/// Sends a crowd's agents at the ends of their legs on; the number sent on.
-type WalkOn<W> = fn(&mut Crowd<W>) -> usize;
+/// Moves a crowd's agents on their ways over links `dt` seconds on, and sends those at
+/// the ends of their legs on; the number sent on.
+type WalkOn<W> = fn(&mut Crowd<W>, f64) -> usize;
 
 /// Gives the agents that walk worlds of their own the crowd's world again after it
 /// changed: obstacle `Some(id)` added, or one removed (`None`).
@@ -114,7 +115,8 @@ pub struct CrowdAgent {
     /// Its path is one leg of its way, which goes on from the leg's end (set each update
     /// from the crowd's `onward`): a speed profile does not brake for the leg's end.
     goes_on: bool,
-    /// The floor's height where it stands ([`World::floor_height`]; 0 on a flat world).
+    /// The floor's height where it stands ([`World::floor_height`]; 0 on a flat world); on
+    /// its way over a link, its height there.
     height: f64,
 }
 
@@ -171,18 +173,39 @@ impl CrowdAgent {
         self.crossing.as_deref()
     }
 
-    /// Where it is in plan view and the height of its floor: its path's position, or on
-    /// its way over a link.
-    fn at(&self) -> (DVec2, f64) {
+    /// Where it is in plan view: its path's position, or on its way over a link.
+    fn at(&self) -> DVec2 {
         match &self.crossing {
-            Some(c) => c.point(),
-            None => (self.agent_path.position(), self.height),
+            Some(c) => c.point().0,
+            None => self.agent_path.position(),
         }
+    }
+
+    /// The height of the floor its path starts on: where it stands, or on its way over a
+    /// link, where it lands.
+    fn floor(&self) -> f64 {
+        self.crossing.as_ref().map_or(self.height, |c| c.way()[2].1)
+    }
+
+    /// Sets the height of the floor its path starts on (see [`floor`](Self::floor)); on its
+    /// way over a link, the way then ends at its path's start, on that floor.
+    fn set_floor(&mut self, height: f64) {
+        match self.crossing.as_mut() {
+            Some(c) => c.land_at((self.agent_path.position(), height)),
+            None => self.height = height,
+        }
+    }
+
+    /// Where the agent is in plan view: its [agent path](Self::agent_path)'s position, or
+    /// on its way over an off-mesh link ([`crossing`](Self::crossing)) its point there.
+    pub fn position(&self) -> DVec2 {
+        self.at()
     }
 
     /// The height of the floor where the agent stands, on a world whose plan view lies on
     /// floors in 3D ([`World::floor_height`]: a [`SurfaceWorld`](crate::SurfaceWorld)); 0
-    /// on a flat world. Kept after every move; agents whose heights differ by the crowd's
+    /// on a flat world; on its way over an off-mesh link, its height there. Kept after
+    /// every move; agents whose heights differ by the crowd's
     /// [agent height](Crowd::with_agent_height) or more never meet.
     pub fn height(&self) -> f64 {
         self.height
@@ -995,7 +1018,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
                 walk_agent(a, pipeline, dt, frame);
                 count_agent(a, frame);
             });
-            frame.replans += self.walk_on_legs();
+            frame.replans += self.walk_on_legs(dt);
             self.advance_moving(dt);
             return Ok(frame);
         };
@@ -1008,7 +1031,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         self.choose_velocities(&settings, dt);
         frame += self.each_run(&|a, pipeline, frame| walk_agent(a, pipeline, dt, frame));
         // Before the push apart: an agent that crossed a link may land on another.
-        frame.replans += self.walk_on_legs();
+        frame.replans += self.walk_on_legs(dt);
         self.separate(&mut frame);
         #[cfg(feature = "give-way")]
         self.give_way(dt);
@@ -1021,8 +1044,8 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
 
     /// Sends the agents at the ends of their legs on (see `onward`; only the crowd across
     /// floors makes legs, and its `walk_on` does it). The number sent on.
-    fn walk_on_legs(&mut self) -> usize {
-        self.walk_on.map_or(0, |walk_on| walk_on(self))
+    fn walk_on_legs(&mut self, dt: f64) -> usize {
+        self.walk_on.map_or(0, |walk_on| walk_on(self, dt))
     }
 
     /// Runs `update` on every agent, over the crowd's runs of agents (one pipeline each, in
@@ -1093,7 +1116,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
                 standing: a.agent_path.is_stuck() || a.crossing.is_some(),
                 slowed: a.slowed,
                 obstacle: false,
-                floor: a.at().1,
+                floor: a.height,
             }
         }));
         // Moving obstacles as neighbours that stand aside for nobody (a standing one is
@@ -1160,7 +1183,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             let agents = &self.agents;
             self.avoid.overlapping(
                 agents.len(),
-                |i| agents[i].at(),
+                |i| (agents[i].at(), agents[i].height),
                 |i| agents[i].radius,
                 &mut pairs,
             );
@@ -1177,7 +1200,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     /// Moves agents `i` and `j` apart until they stand the sum of their radii apart (and a
     /// thousandth more), half each, or all by one when the other cannot move.
     fn push_apart(&mut self, i: usize, j: usize, frame: &mut CrowdFrame) {
-        let (pi, pj) = (self.agents[i].at().0, self.agents[j].at().0);
+        let (pi, pj) = (self.agents[i].at(), self.agents[j].at());
         let sum = self.agents[i].radius + self.agents[j].radius;
         let d = pi.distance(pj);
         if d >= sum {
@@ -1407,8 +1430,8 @@ fn set_pace(a: &mut CrowdAgent, profile: Option<&Agent>, dt: f64) {
 /// Where agent `a` stands, and the velocity its path asks of it over `dt`, for avoidance
 /// (on its way over a link, where it is and the way's velocity).
 fn aim(a: &CrowdAgent, dt: f64) -> (DVec2, DVec2) {
-    if let Some(crossing) = &a.crossing {
-        return (crossing.point().0, a.velocity);
+    if a.crossing.is_some() {
+        return (a.at(), a.velocity);
     }
     let c = &a.agent_path;
     // An agent at its goal wants to stand, but takes its share of the avoiding: agents at
@@ -1432,8 +1455,7 @@ fn walk_agent<W: World>(
 ) {
     let avoiding = a.avoiding.take();
     if a.crossing.is_some() {
-        cross(a, dt);
-        return;
+        return; // on its way over a link: moved by the crowd's `walk_on`
     }
     let c = &mut a.agent_path;
     let from = c.position();
@@ -1481,26 +1503,6 @@ fn walk_agent<W: World>(
         0.0
     };
     keep_height(a, pipeline);
-}
-
-/// Moves agent `a` `dt` seconds on along its way over a link; once there it lands, on
-/// its path from the landing (walked from the next update).
-fn cross(a: &mut CrowdAgent, dt: f64) {
-    let Some(crossing) = a.crossing.as_mut() else {
-        return;
-    };
-    let from = crossing.point().0;
-    let landed = crossing.advance(dt);
-    let to = crossing.point().0;
-    a.velocity = if dt > 0.0 {
-        (to - from) / dt
-    } else {
-        DVec2::ZERO
-    };
-    (a.gait, a.slowed) = (0.0, 0.0);
-    if landed {
-        a.crossing = None;
-    }
 }
 
 /// Keeps agent `a`'s [height](CrowdAgent::height) that of the floor where it stands now.
