@@ -11,7 +11,7 @@ use pathsmooth::follow::Agent;
 use pathsmooth::glam::{DVec2, DVec3};
 use pathsmooth::navmesh::NavMesh;
 use pathsmooth::world::Obstacle;
-use pathsmooth::{GridMap, GridWorld, NavMeshWorld, Preset};
+use pathsmooth::{GridMap, GridWorld, NavMeshWorld, Preset, SurfaceWorld};
 use pathsmooth_ffi::*;
 
 use PsStatus::*;
@@ -1242,11 +1242,6 @@ fn a_crowd_walks_every_navmesh_of_the_corpus_on_its_floors() {
             }
             let mut index = 0;
             let (s, what) = if several {
-                let p3 = |p: DVec3| PsPoint3d {
-                    x: p.x,
-                    y: p.y,
-                    z: p.z,
-                };
                 let s = unsafe {
                     ps_crowd_add_agent_on_surface(crowd, p3(start), p3(goal), 1.5, &mut index)
                 };
@@ -1331,17 +1326,30 @@ fn a_crowd_walks_every_navmesh_of_the_corpus_on_its_floors() {
     assert_eq!((walked, layered), (38, 18));
 }
 
-/// A crowd across floors through the ABI, on RecastDemo's `nav_test` level as Detour baked
-/// it: agents placed and sent in 3D walk as the library's crowd driven alike (every agent's
-/// 3D position bit for bit after each of 60 frames, a target sent on the surface midway);
-/// every bad input is refused with its status and a message naming it, and a flat crowd
-/// refuses 3D agents.
-#[test]
-fn a_crowd_across_floors_walks_as_the_librarys_and_refuses_bad_input() {
+/// A 3D point of the library as the C ABI takes it.
+fn p3(p: DVec3) -> PsPoint3d {
+    PsPoint3d {
+        x: p.x,
+        y: p.y,
+        z: p.z,
+    }
+}
+
+/// The same crowd across floors twice, on the corpus's Detour navmesh `name`: once through
+/// the C ABI (its world and crowd, avoiding, radius 0.2), once as the library's own, with the
+/// surface read from the file for the test to pick points on.
+fn layered_crowd_pair(
+    name: &str,
+) -> (
+    *mut PsWorld,
+    *mut PsCrowd,
+    pathsmooth::navmesh::Surface,
+    Crowd<SurfaceWorld>,
+) {
     use pathsmooth::navmesh::{load_surface, SurfaceMesh, SurfaceOptions, UpAxis};
-    use pathsmooth::SurfaceWorld;
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../pathsmooth/tests/data/corpus/detour/nav_test.all_tiles_navmesh.bin");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!(
+        "../pathsmooth/tests/data/corpus/detour/{name}.all_tiles_navmesh.bin"
+    ));
     let c_path = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
     let mut world = null_mut();
     let s = unsafe { ps_world_surface_load(c_path.as_ptr(), null(), PS_UP_FILE, -1.0, &mut world) };
@@ -1349,15 +1357,33 @@ fn a_crowd_across_floors_walks_as_the_librarys_and_refuses_bad_input() {
     let crowd = new_crowd(world, 0.2, Some(&avoiding()));
     let surface = load_surface(&path, &SurfaceOptions::new(UpAxis::Y)).unwrap();
     let mesh = SurfaceMesh::new(surface.clone()).unwrap();
-    let mut library = Crowd::new(SurfaceWorld::new(mesh), 0.2, Preset::Smooth.steps())
+    let library = Crowd::new(SurfaceWorld::new(mesh), 0.2, Preset::Smooth.steps())
         .unwrap()
         .with_avoidance(Some(Avoidance::default()))
         .unwrap();
-    let p3 = |p: DVec3| PsPoint3d {
-        x: p.x,
-        y: p.y,
-        z: p.z,
+    (world, crowd, surface, library)
+}
+
+/// Adds an agent from `a` to `b` to both crowds of [`layered_crowd_pair`]: the C ABI's takes
+/// it exactly when the library's does, at the same index.
+fn add_agent_to_both(library: &mut Crowd<SurfaceWorld>, crowd: *mut PsCrowd, a: DVec3, b: DVec3) {
+    let ours = library.add_agent_on_surface(a, b, 1.5);
+    let mut i = PS_NO_AGENT;
+    let s = unsafe { ps_crowd_add_agent_on_surface(crowd, p3(a), p3(b), 1.5, &mut i) };
+    match ours {
+        Ok(k) => (expect(s, PsOk, ""), assert_eq!(i, k)),
+        Err(_) => (assert_ne!(s, PsOk), assert_eq!(i, PS_NO_AGENT)),
     };
+}
+
+/// A crowd across floors through the ABI, on RecastDemo's `nav_test` level as Detour baked
+/// it: agents placed and sent in 3D walk as the library's crowd driven alike (every agent's
+/// 3D position bit for bit after each of 60 frames, a target sent on the surface midway);
+/// every bad input is refused with its status and a message naming it, and a flat crowd
+/// refuses 3D agents.
+#[test]
+fn a_crowd_across_floors_walks_as_the_librarys_and_refuses_bad_input() {
+    let (world, crowd, surface, mut library) = layered_crowd_pair("nav_test");
     // Random polygon centres of the file, as starts and goals.
     let centre = |p: u32| {
         let ring = surface.polygon(p);
@@ -1370,13 +1396,7 @@ fn a_crowd_across_floors_walks_as_the_librarys_and_refuses_bad_input() {
     let n = surface.num_polygons() as u32;
     while library.agents().len() < 12 {
         let (a, b) = (centre(rng.u32(..n)), centre(rng.u32(..n)));
-        let ours = library.add_agent_on_surface(a, b, 1.5);
-        let mut i = PS_NO_AGENT;
-        let s = unsafe { ps_crowd_add_agent_on_surface(crowd, p3(a), p3(b), 1.5, &mut i) };
-        match ours {
-            Ok(k) => (expect(s, PsOk, ""), assert_eq!(i, k)),
-            Err(_) => (assert_ne!(s, PsOk), assert_eq!(i, PS_NO_AGENT)),
-        };
+        add_agent_to_both(&mut library, crowd, a, b);
     }
     // One update of both crowds, and every agent's point the same to the bit.
     let step_both = |library: &mut Crowd<SurfaceWorld>, what: &str| {
@@ -1574,37 +1594,12 @@ fn a_crowd_across_floors_walks_as_the_librarys_and_refuses_bad_input() {
 /// driven alike says, to the bit, every frame; on no link, `PS_NO_LINK` and 0.
 #[test]
 fn an_agent_on_an_off_mesh_link_says_which_and_how_far() {
-    use pathsmooth::navmesh::{load_surface, SurfaceMesh, SurfaceOptions, UpAxis};
-    use pathsmooth::SurfaceWorld;
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../pathsmooth/tests/data/corpus/detour/dungeon.all_tiles_navmesh.bin");
-    let c_path = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
-    let mut world = null_mut();
-    let s = unsafe { ps_world_surface_load(c_path.as_ptr(), null(), PS_UP_FILE, -1.0, &mut world) };
-    expect(s, PsOk, "");
-    let crowd = new_crowd(world, 0.2, Some(&avoiding()));
-    let surface = load_surface(&path, &SurfaceOptions::new(UpAxis::Y)).unwrap();
-    let mesh = SurfaceMesh::new(surface.clone()).unwrap();
-    let mut library = Crowd::new(SurfaceWorld::new(mesh), 0.2, Preset::Smooth.steps())
-        .unwrap()
-        .with_avoidance(Some(Avoidance::default()))
-        .unwrap();
-    let p3 = |p: DVec3| PsPoint3d {
-        x: p.x,
-        y: p.y,
-        z: p.z,
-    };
+    let (world, crowd, surface, mut library) = layered_crowd_pair("dungeon");
     // From a step before each link's entry to a step past its landing, where there is room.
     for link in surface.links() {
         let way = (link.end - link.start).normalize_or_zero();
         let (a, b) = (link.start - way * 0.5, link.end + way * 0.5);
-        let ours = library.add_agent_on_surface(a, b, 1.5);
-        let mut i = PS_NO_AGENT;
-        let s = unsafe { ps_crowd_add_agent_on_surface(crowd, p3(a), p3(b), 1.5, &mut i) };
-        match ours {
-            Ok(k) => (expect(s, PsOk, ""), assert_eq!(i, k)),
-            Err(_) => (assert_ne!(s, PsOk), assert_eq!(i, PS_NO_AGENT)),
-        };
+        add_agent_to_both(&mut library, crowd, a, b);
     }
     assert!(!library.agents().is_empty());
     let mut frames_on = 0;
