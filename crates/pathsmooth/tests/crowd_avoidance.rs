@@ -340,6 +340,34 @@ fn agents_head_on_in_a_passage_too_narrow_for_both_give_way() {
     assert_eq!((a.giving_way(), a.agent_path().target()), (None, goal));
 }
 
+/// A room 6 × 7 with a passage one cell wide and 8 long leading off it, on the middle row,
+/// to a dead end.
+fn room_and_a_dead_end() -> Vec<String> {
+    (0..7)
+        .map(|y| {
+            let passage = if y == 3 { "........" } else { "@@@@@@@@" };
+            format!("......{passage}")
+        })
+        .collect()
+}
+
+#[test]
+fn an_agent_bound_into_a_dead_end_gives_way_to_one_coming_out() {
+    // One agent at the dead end's far end walks out into the room, another walks from the
+    // room to the dead end's far end: they meet in the passage, where the one coming out
+    // has nowhere to give way to, so the one going in backs out into the room, waits until
+    // the other is out, and walks in. Either agent may be the later in the crowd (the one
+    // that gives way first): both orders arrive (before, with the one coming out the
+    // later, they stood there for good).
+    let rows = room_and_a_dead_end();
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let (room, end) = (DVec2::new(1.5, 3.5), DVec2::new(13.5, 3.5));
+    let o = run(&rows, &[room, end], &[end, room], true, 60.0);
+    assert_clean("going in first", &o, 2, 40.0);
+    let o = run(&rows, &[end, room], &[room, end], true, 60.0);
+    assert_clean("coming out first", &o, 2, 40.0);
+}
+
 /// The passages one cell wide and at least two long of the map `rows`, found here from its
 /// cells: runs of free cells along a row (or a column) walled on both sides, whose two ends
 /// open onto free cells; each as the cells two beyond its ends, on its line, when those

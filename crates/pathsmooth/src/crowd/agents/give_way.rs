@@ -64,22 +64,33 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             // as `set_target`'s; `i` is an agent's index, which it accepts.
             let _ = self.set_target(i, target);
         }
-        let (worlds, onward) = (&self.worlds, &self.onward);
-        let ours = |i: usize| worlds[i].is_none() && onward[i].is_none();
         let widest = self.radii.iter().fold(0.0f64, |w, &r| w.max(r));
+        let ours = |i: usize| self.walks_crowd_world(i);
         let pairs = head_on_pairs(&self.agents, &ours, widest, self.agent_height);
         for (i, j) in pairs {
-            if self.agents[i].giving_way.is_none() {
-                self.give_way_to(i, j);
+            if self.agents[i].giving_way.is_some() || self.give_way_to(i, j) {
+                continue;
+            }
+            // No spot for `i` (it stands in a dead end): the other gives way if it may, and
+            // if none stands behind it, into whom it would back (in a jam the agents' own
+            // jostling parts them sooner: the bottleneck of 500 ended 24 s later with it).
+            let j_may = may_give_way(&self.agents[j], self.walks_crowd_world(j));
+            if j_may && nobody_behind(&self.agents, j, i) {
+                self.give_way_to(j, i);
             }
         }
     }
 
+    /// True when agent `i` walks the crowd's own world (not a sheet or a leg of its own
+    /// across floors).
+    fn walks_crowd_world(&self, i: AgentIndex) -> bool {
+        self.worlds[i].is_none() && self.onward[i].is_none()
+    }
+
     /// Sends agent `i` to the nearest spot off agent `j`'s path that it can walk to without
-    /// passing `j`, to wait there. Nothing when it finds none (a dead end: no room to give
-    /// way; the two stand, as before).
+    /// passing `j`, to wait there; false when it finds none (it stands in a dead end).
     #[inline(never)]
-    fn give_way_to(&mut self, i: AgentIndex, j: AgentIndex) {
+    fn give_way_to(&mut self, i: AgentIndex, j: AgentIndex) -> bool {
         let other = &self.agents[j];
         let (other_at, other_path, other_radius) = (
             other.agent_path.position(),
@@ -116,10 +127,11 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
                     waited: 0.0,
                 }));
                 a.slowed = 0.0;
-                return;
+                return true;
             }
             a.agent_path.clone_from(&saved);
         }
+        false
     }
 }
 
@@ -162,6 +174,17 @@ fn walk_on_after_giving_way(agents: &mut [CrowdAgent], dt: f64) -> Vec<(AgentInd
         }
     }
     done
+}
+
+#[cfg(feature = "give-way")]
+/// True when no agent but `i` stands within the second ring of spots round agent `j` (2.5
+/// times the sum of their radii): `j` can back off without walking into a crowd. O(agents).
+fn nobody_behind(agents: &[CrowdAgent], j: AgentIndex, i: AgentIndex) -> bool {
+    let (at, radius) = (agents[j].aim.0, agents[j].radius);
+    agents.iter().enumerate().all(|(k, other)| {
+        let reach = RINGS[1] * (radius + other.radius);
+        k == i || k == j || other.aim.0.distance_squared(at) >= reach * reach
+    })
 }
 
 #[cfg(feature = "give-way")]
@@ -272,7 +295,9 @@ impl CrowdAgent {
     /// too narrow for both gives way (with avoidance on): it walks to a spot off the
     /// other's path (its path and [`AgentPath::target`](crate::crowd::AgentPath::target)
     /// lead there meanwhile), waits until the other has walked off its way (at most 10 s),
-    /// and walks on to its target. It has not [arrived](Self::arrived) while it gives way.
+    /// and walks on to its target. Of two held head-on the later in the crowd gives way;
+    /// when it finds no spot (it stands in a dead end), the other does, if nobody stands
+    /// close behind it. It has not [arrived](Self::arrived) while it gives way.
     pub fn giving_way(&self) -> Option<AgentIndex> {
         self.giving_way.as_ref().map(|g| g.to)
     }
