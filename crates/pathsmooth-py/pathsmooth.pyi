@@ -13,10 +13,9 @@ from typing import Literal, Sequence, Tuple, TypedDict, Union, final
 
 import numpy as np
 import numpy.typing as npt
-from typing_extensions import deprecated
 
 __all__ = [
-    "Error", "GridWorld", "NavMeshWorld", "Pipeline", "Crowd", "SurfaceMesh", "SurfacePlanner",
+    "Error", "GridWorld", "NavMeshWorld", "Pipeline", "Crowd", "SurfaceMesh",
     "validate", "metrics", "smooth_many", "plan_many", "__version__",
 ]
 __version__: str
@@ -353,29 +352,6 @@ class Pipeline:
         self, starts: npt.ArrayLike, goals: npt.ArrayLike, threads: int | None = None
     ) -> list[_Path2]:
         """N×2 starts and goals (plan view, on a SurfaceMesh too)."""
-
-@final
-@deprecated("use Pipeline(mesh, radius, preset, steps, climb=...) and its plan3(start, goal)")
-class SurfacePlanner:
-    """Deprecated (constructing one warns `DeprecationWarning`): use
-    `Pipeline(mesh, radius, preset, steps, climb=...)` and its `plan3(start, goal)`, which
-    return the same. A shell over that code: the `Pipeline` of the mesh last planned on."""
-
-    def __new__(
-        cls,
-        radius: float,
-        preset: _PresetName | None = None,
-        steps: _Steps | None = None,
-        climb: float | None = None,
-    ) -> SurfacePlanner: ...
-    @property
-    def radius(self) -> float: ...
-    @property
-    def climb(self) -> float | None: ...
-    @property
-    def report(self) -> _Report: ...
-    def plan(self, mesh: SurfaceMesh, start: _PointLike, goal: _PointLike) -> _SurfacePath:
-        """`Pipeline(mesh, ...).plan3(start, goal)`."""
 
 class _CrowdFrame(TypedDict):
     moved: int

@@ -943,7 +943,7 @@ macro_rules! on_runner {
 
 /// What makes a pipeline: the world, the radius in effect, the steps and the climb (a
 /// surface's only). The one constructor of the library's pipelines here: `Pipeline`'s own
-/// and its batches' copies, and `SurfacePlanner`'s.
+/// and its batches' copies.
 #[derive(Clone)]
 struct Settings {
     world: PipelineWorld,
@@ -2501,119 +2501,6 @@ fn load_report_dict<'py>(py: Python<'py>, r: &LoadReport) -> PyResult<Bound<'py,
     Ok(d)
 }
 
-/// Deprecated: `Pipeline(mesh, radius, preset, steps, climb=…)` and its `plan3(start,
-/// goal)`. A shell kept for compatibility over the same code: the `Pipeline` of the mesh
-/// last planned on (kept while plans stay on that mesh, so its scratch is reused).
-/// Constructing one warns (`DeprecationWarning`).
-#[pyclass(frozen, module = "pathsmooth")]
-struct SurfacePlanner {
-    /// The radius as given (a `Pipeline`'s is the one in effect on its mesh).
-    radius: f64,
-    climb: Option<f64>,
-    steps: Vec<Step>,
-    kept: Mutex<Option<Py<Pipeline>>>,
-}
-
-impl SurfacePlanner {
-    /// The pipeline on `mesh`: the one kept if it is on this mesh, else a new one (kept).
-    fn pipeline_on(&self, mesh: &Bound<'_, SurfaceMesh>) -> PyResult<Py<Pipeline>> {
-        let py = mesh.py();
-        let shared = &mesh.get().mesh;
-        // The lock is never held while the GIL is released (a pipeline's build releases
-        // it): the one kept is looked at, then a new one made, then kept.
-        let on_mesh = |p: &Py<Pipeline>| matches!(&p.get().settings.world, PipelineWorld::Surface(m) if Arc::ptr_eq(m, shared));
-        if let Some(p) = unpoisoned(&self.kept).as_ref().filter(|p| on_mesh(p)) {
-            return Ok(p.clone_ref(py));
-        }
-        let settings = Settings {
-            world: PipelineWorld::Surface(Arc::clone(shared)),
-            radius: self.radius,
-            steps: self.steps.clone(),
-            climb: self.climb,
-        };
-        let pipeline = Py::new(
-            py,
-            Pipeline::build(py, settings, mesh.clone().into_any().unbind())?,
-        )?;
-        *unpoisoned(&self.kept) = Some(pipeline.clone_ref(py));
-        Ok(pipeline)
-    }
-}
-
-#[pymethods]
-impl SurfacePlanner {
-    #[new]
-    #[pyo3(signature = (radius, preset = None, steps = None, climb = None))]
-    fn new(
-        py: Python<'_>,
-        radius: f64,
-        preset: Option<&str>,
-        steps: Option<&Bound<'_, PyAny>>,
-        climb: Option<f64>,
-    ) -> PyResult<Self> {
-        PyErr::warn(
-            py,
-            &py.get_type::<pyo3::exceptions::PyDeprecationWarning>(),
-            c"SurfacePlanner is deprecated: use Pipeline(mesh, radius, preset, steps, climb=...) \
-              and its plan3(start, goal), which return the same",
-            1,
-        )?;
-        let steps = steps_or_preset(preset, steps)?;
-        // Checked now, as a pipeline checks them when made (its mesh comes with each plan).
-        if !(radius.is_finite() && radius >= 0.0) {
-            return Err(lib_err(pathsmooth::Error::BadParameter {
-                name: "radius",
-                value: radius,
-                expected: "a finite number ≥ 0",
-            }));
-        }
-        check_climb(climb, "SurfacePlanner")?;
-        Ok(SurfacePlanner {
-            radius,
-            climb,
-            steps,
-            kept: Mutex::new(None),
-        })
-    }
-
-    #[getter]
-    fn radius(&self) -> f64 {
-        self.radius
-    }
-
-    /// The climb given (how far above or below a floor an end may be and still be on
-    /// it), or None: each mesh's own (`SurfaceMesh.climb`).
-    #[getter]
-    fn climb(&self) -> Option<f64> {
-        self.climb
-    }
-
-    /// What the last `plan` did (as `Pipeline.report`).
-    #[getter]
-    fn report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let kept = unpoisoned(&self.kept).as_ref().map(|p| p.clone_ref(py));
-        match kept {
-            Some(p) => p.get().report(py),
-            None => report_dict(py, &PipelineReport::default()),
-        }
-    }
-
-    /// `Pipeline(mesh, radius, preset, steps, climb=…).plan3(start, goal)`, the pipeline
-    /// kept while plans stay on `mesh`.
-    fn plan<'py>(
-        &self,
-        py: Python<'py>,
-        mesh: &Bound<'py, SurfaceMesh>,
-        start: &Bound<'py, PyAny>,
-        goal: &Bound<'py, PyAny>,
-    ) -> PyResult<SurfaceArrays<'py>> {
-        let (start, goal) = (point3(start, "start")?, point3(goal, "goal")?);
-        let pipeline = self.pipeline_on(mesh)?;
-        let path = pipeline.get().plan_surface(py, start, goal)?;
-        Ok(surface_arrays(py, &path))
-    }
-}
-
 // ---------------------------------------------------------------------------------------
 // Free functions
 
@@ -2698,7 +2585,6 @@ fn pathsmooth_py(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Pipeline>()?;
     m.add_class::<Crowd>()?;
     m.add_class::<SurfaceMesh>()?;
-    m.add_class::<SurfacePlanner>()?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(metrics, m)?)?;
     m.add_function(wrap_pyfunction!(smooth_many, m)?)?;

@@ -1,7 +1,8 @@
 """One planner (issue 39): `Pipeline(mesh, …)` on a layered navmesh (`SurfaceMesh`).
 
-`plan3` (3D ends) gives what the deprecated `SurfacePlanner.plan` gave, array for array
-(the old path as an oracle), and is checked on its own too: its ends lie in their polygons
+`plan3` (3D ends) of a pipeline reused across plans gives what a fresh pipeline gives for
+each, array for array (its scratch carries nothing from one plan to the next), and is
+checked on its own too: its ends lie in their polygons
 in plan view (a point-in-polygon test of this file's) at a height within the polygon's
 corner heights. `plan` (2D ends) is the plan-view projection of `plan3` from the points
 `floor_point` locates; a point over two floors, mixed 2D/3D ends and bad points raise
@@ -11,14 +12,13 @@ files `test_surface_files.py` plans on, and the small meshes of the existing tes
 """
 
 import threading
-import warnings
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import pathsmooth
-from pathsmooth import Error, GridWorld, Pipeline, SurfaceMesh, SurfacePlanner
+from pathsmooth import Error, GridWorld, Pipeline, SurfaceMesh
 from test_surface_files import CORPUS, FILES, plan_axes, point_inside, two_points
 
 NAVMESH = Path(__file__).resolve().parents[2] / "pathsmooth" / "tests" / "data" / "navmesh"
@@ -32,10 +32,20 @@ BRIDGE_P = [[0, 1, 5, 4], [1, 2, 6, 5], [2, 3, 7, 6], [3, 0, 4, 7], [8, 9, 10, 1
 SQUARE = [(0, 0, 0), (10, 0, 0), (10, 0, 10), (0, 0, 10)]
 
 
-def old_planner(*args, **kwargs) -> SurfacePlanner:
-    """A `SurfacePlanner` (the old path), its deprecation warning checked and silenced."""
-    with pytest.warns(DeprecationWarning, match="SurfacePlanner is deprecated"):
-        return SurfacePlanner(*args, **kwargs)
+class Fresh:
+    """A new `Pipeline` for every plan (what `SurfacePlanner`, removed, was over its
+    meshes): the oracle a pipeline reused across plans must equal."""
+
+    def __init__(self, radius, preset=None, steps=None, climb=None):
+        self.radius, self.preset, self.steps, self.climb = radius, preset, steps, climb
+        self.report = None
+
+    def plan(self, mesh, start, goal):
+        pipeline = Pipeline(mesh, self.radius, self.preset, self.steps, climb=self.climb)
+        try:
+            return pipeline.plan3(start, goal)
+        finally:
+            self.report = pipeline.report
 
 
 def bake(name: str) -> SurfaceMesh:
@@ -92,15 +102,15 @@ def pairs_on(mesh: SurfaceMesh, seed: int, n: int):
 
 
 # ---------------------------------------------------------------------------------------
-# plan3 against SurfacePlanner.plan (the old path), and on its own
+# plan3 against a fresh pipeline's, and on its own
 
 
 @pytest.mark.parametrize("name", BAKES)
 @pytest.mark.parametrize("radius", [0.0, 0.3])
-def test_plan3_equals_surface_planner_on_recast_bakes(name, radius):
+def test_plan3_equals_a_fresh_pipelines_on_recast_bakes(name, radius):
     mesh = bake(name)
     pipeline = Pipeline(mesh, radius, "smooth")
-    planner = old_planner(radius, preset="smooth")
+    planner = Fresh(radius, preset="smooth")
     planned = 0
     for start, goal in pairs_on(mesh, seed=len(name) + int(10 * radius), n=8):
         new = outcome(lambda: pipeline.plan3(start, goal))
@@ -119,10 +129,10 @@ def test_plan3_equals_surface_planner_on_recast_bakes(name, radius):
 
 
 @pytest.mark.parametrize("rel, up, detail", FILES, ids=[f[0] for f in FILES])
-def test_plan3_equals_surface_planner_on_every_corpus_file(rel, up, detail):
+def test_plan3_equals_a_fresh_pipelines_on_every_corpus_file(rel, up, detail):
     mesh = SurfaceMesh.load(CORPUS / rel, up=up)
     pipeline = Pipeline(mesh, 0.0, preset="smooth")
-    planner = old_planner(0.0, preset="smooth")
+    planner = Fresh(0.0, preset="smooth")
     for start, goal in pairs_on(mesh, seed=sum(map(ord, rel)), n=5):
         new = outcome(lambda: pipeline.plan3(start, goal))
         assert_same(new, outcome(lambda: planner.plan(mesh, start, goal)))
@@ -131,12 +141,12 @@ def test_plan3_equals_surface_planner_on_every_corpus_file(rel, up, detail):
     assert pipeline.report == planner.report
 
 
-def test_plan3_equals_surface_planner_on_the_bridge():
+def test_plan3_equals_a_fresh_pipelines_on_the_bridge():
     mesh = SurfaceMesh(np.array(BRIDGE_V, dtype=float), BRIDGE_P, up="y")
     pipeline = Pipeline(mesh, 0.5, preset="smooth")
     assert pipeline.world is mesh and pipeline.radius == 0.5 and pipeline.climb is None
     new = outcome(lambda: pipeline.plan3((1.0, 0.0, 5.0), (9.0, 0.0, 5.0)))
-    old = outcome(lambda: old_planner(0.5, preset="smooth").plan(mesh, (1.0, 0.0, 5.0),
+    old = outcome(lambda: Fresh(0.5, preset="smooth").plan(mesh, (1.0, 0.0, 5.0),
                                                                 (9.0, 0.0, 5.0)))
     assert_same(new, old)
     points, polygons, flags = new[1]
@@ -146,7 +156,7 @@ def test_plan3_equals_surface_planner_on_the_bridge():
     check_on_mesh(mesh, points, polygons)
 
 
-def test_plan3_equals_surface_planner_on_unity_tiles():
+def test_plan3_equals_a_fresh_pipelines_on_unity_tiles():
     left = [(0, 0), (5, 0), (5, 10), (0, 0), (5, 10), (0, 10)]
     right = [(5, 0), (10, 0), (5, 5), (10, 0), (10, 10), (5, 5), (5, 5), (10, 10), (5, 10)]
     xz = np.array(left + right, dtype=float)
@@ -154,22 +164,22 @@ def test_plan3_equals_surface_planner_on_unity_tiles():
     mesh = SurfaceMesh.from_triangulation(vertices, np.arange(len(xz)))
     start, goal = np.array([1.0, 0.0, 9.0]), np.array([9.0, 0.0, 1.0])
     new = outcome(lambda: Pipeline(mesh, 0.5).plan3(start, goal))
-    assert_same(new, outcome(lambda: old_planner(0.5).plan(mesh, start, goal)))
+    assert_same(new, outcome(lambda: Fresh(0.5).plan(mesh, start, goal)))
     points, polygons, _ = new[1]
     assert (points[0] == start).all() and (points[-1] == goal).all()
     check_on_mesh(mesh, points, polygons)
 
 
-def test_climb_keyword_as_surface_planner():
+def test_climb_keyword_as_a_fresh_pipeline():
     mesh = SurfaceMesh.from_triangulation(SQUARE, [0, 1, 2, 0, 2, 3])
     # Within the mesh's climb (0.25) above the floor: on it, its plan-view position kept.
-    pipeline, planner = Pipeline(mesh, 0.0), old_planner(0.0)
+    pipeline, planner = Pipeline(mesh, 0.0), Fresh(0.0)
     for start in [(1.0, 0.2, 1.0), (-0.5, 0.0, 1.0), (1.0, 0.4, 1.0)]:
         new = outcome(lambda: pipeline.plan3(start, (9.0, 0.0, 9.0)))
         assert_same(new, outcome(lambda: planner.plan(mesh, start, (9.0, 0.0, 9.0))))
         assert pipeline.report["snapped"] == planner.report["snapped"]
     # A climb of 0.5 reaches it.
-    high, old_high = Pipeline(mesh, 0.0, climb=0.5), old_planner(0.0, climb=0.5)
+    high, old_high = Pipeline(mesh, 0.0, climb=0.5), Fresh(0.0, climb=0.5)
     assert high.climb == 0.5 == old_high.climb
     new = outcome(lambda: high.plan3((1.0, 0.4, 1.0), (9.0, 0.0, 9.0)))
     assert_same(new, outcome(lambda: old_high.plan(mesh, (1.0, 0.4, 1.0), (9.0, 0.0, 9.0))))
@@ -405,25 +415,3 @@ def test_threads_share_a_surface_pipeline():
         t.join()
     for i, o in enumerate(got):
         assert_same(o, want[i % len(pairs)])
-
-
-# ---------------------------------------------------------------------------------------
-# SurfacePlanner: deprecated, a shell over Pipeline
-
-
-def test_surface_planner_warns_and_keeps_a_pipeline_per_mesh():
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        planner = SurfacePlanner(0.0)
-    assert [w.category for w in caught] == [DeprecationWarning]
-    assert "Pipeline(mesh" in str(caught[0].message) and caught[0].filename == __file__
-    # Before any plan its report has the pipeline's keys.
-    assert set(planner.report) == set(Pipeline(GridWorld(np.ones((2, 2), bool)), 0.0).report)
-    square = SurfaceMesh.from_triangulation(SQUARE, [0, 1, 2, 0, 2, 3])
-    bridge = SurfaceMesh(np.array(BRIDGE_V, dtype=float), BRIDGE_P, up="y")
-    ends = {id(square): ((1.0, 0.0, 1.0), (9.0, 0.0, 9.0)),
-            id(bridge): ((1.0, 0.0, 5.0), (9.0, 0.0, 5.0))}
-    for mesh in (square, bridge, square, bridge):
-        s, g = ends[id(mesh)]
-        assert_same(outcome(lambda: planner.plan(mesh, s, g)),
-                    outcome(lambda: Pipeline(mesh, 0.0).plan3(s, g)))

@@ -372,18 +372,17 @@ def test_the_readme_python_quick_start_runs():
 
 # A 10 × 10 floor with a 2 × 6 block of wall in it, and a bridge over the block at height 3
 # (y up) reached by nothing: the bridge is no wall and no floor for the path (the Rust
-# docs' example of `SurfacePlanner`).
+# docs' example of a layered navmesh).
 BRIDGE_V = [(0, 0, 0), (10, 0, 0), (10, 0, 10), (0, 0, 10), (4, 0, 2), (6, 0, 2), (6, 0, 8),
             (4, 0, 8), (2, 3, 4), (8, 3, 4), (8, 3, 6), (2, 3, 6)]
 BRIDGE_P = [[0, 1, 5, 4], [1, 2, 6, 5], [2, 3, 7, 6], [3, 0, 4, 7], [8, 9, 10, 11]]
 
 
-@pytest.mark.filterwarnings("ignore:SurfacePlanner is deprecated:DeprecationWarning")
-def test_surface_planner_on_a_layered_navmesh():
+def test_a_pipeline_on_a_layered_navmesh():
     mesh = pathsmooth.SurfaceMesh(np.array(BRIDGE_V, dtype=float), BRIDGE_P, up="y")
     assert mesh.num_polygons == 5
-    planner = pathsmooth.SurfacePlanner(0.5, preset="smooth")
-    points, polygons, flags = planner.plan(mesh, (1.0, 0.0, 5.0), (9.0, 0.0, 5.0))
+    planner = pathsmooth.Pipeline(mesh, 0.5, preset="smooth")
+    points, polygons, flags = planner.plan3((1.0, 0.0, 5.0), (9.0, 0.0, 5.0))
     assert points.shape == (len(polygons), 3) and points.dtype == np.float64
     assert (points[:, 1] == 0.0).all() and (polygons < 4).all()
     assert flags[0] == 1 and flags[-1] == 2 and polygons.dtype == np.uint32
@@ -394,12 +393,12 @@ def test_surface_planner_on_a_layered_navmesh():
         pathsmooth.SurfaceMesh(np.zeros((4, 2)), [[0, 1, 2]])
     with pytest.raises(Error, match='up: expected "y" or "z"'):
         pathsmooth.SurfaceMesh(BRIDGE_V, BRIDGE_P, up="x")
-    with pytest.raises(Error, match="start: expected a point"):
-        planner.plan(mesh, (1.0, 5.0), (9.0, 0.0, 5.0))
+    with pytest.raises(Error, match="start is a plan-view point"):
+        planner.plan3((1.0, 5.0), (9.0, 0.0, 5.0))
     with pytest.raises(Error):
-        planner.plan(mesh, (1.0, 0.0, float("nan")), (9.0, 0.0, 5.0))
+        planner.plan3((1.0, 0.0, float("nan")), (9.0, 0.0, 5.0))
     with pytest.raises(Error, match="radius"):
-        pathsmooth.SurfacePlanner(-1.0)
+        pathsmooth.Pipeline(mesh, -1.0)
 
 
 # ---------------------------------------------------------------------------------------

@@ -12,13 +12,7 @@ import numpy as np
 import pytest
 
 import pathsmooth
-from pathsmooth import Error, SurfaceMesh, SurfacePlanner
-
-# `SurfacePlanner` is deprecated (it warns when made) and kept: these tests run it as the
-# old path, beside `Pipeline(mesh, …)` (tests/test_one_pipeline.py checks the two agree).
-pytestmark = pytest.mark.filterwarnings(
-    "ignore:SurfacePlanner is deprecated:DeprecationWarning"
-)
+from pathsmooth import Error, Pipeline, SurfaceMesh
 
 CORPUS = Path(__file__).resolve().parents[2] / "pathsmooth" / "tests" / "data" / "corpus"
 
@@ -73,13 +67,13 @@ def check_loaded(mesh: SurfaceMesh, rel: str, seed: int) -> None:
     # a path its final check finds invalid: on polyanya's degenerate test meshes, now and
     # then); most of them planned, each path's ends kept exactly.
     rng = np.random.default_rng(seed)
-    planner = SurfacePlanner(0.0, preset="smooth")
+    planner = Pipeline(mesh, 0.0, preset="smooth")
     axes = plan_axes(mesh)
     planned = 0
     for _ in range(5):
         start, goal = two_points(mesh, rng)
         try:
-            points, polygons, flags = planner.plan(mesh, start, goal)
+            points, polygons, flags = planner.plan3(start, goal)
         except Error as e:
             assert "not valid" in str(e), str(e)
             continue
@@ -167,9 +161,9 @@ def test_from_triangulation_welds_unity_tiles_and_splits_their_seams():
     assert len(mesh.vertices) == 7 and report["welded"] == 15 - 7
     assert report["t_junctions"] == 1 and mesh.num_polygons == 5
     assert (mesh.pieces == 0).all(), "the tiles are joined"
-    planner = SurfacePlanner(0.5)
+    planner = Pipeline(mesh, 0.5)
     start, goal = np.array([1.0, 0.0, 9.0]), np.array([9.0, 0.0, 1.0])
-    points, polygons, _ = planner.plan(mesh, start, goal)
+    points, polygons, _ = planner.plan3(start, goal)
     assert (points[0] == start).all() and (points[-1] == goal).all()
     assert polygons[0] in (0, 1) and polygons[-1] in (2, 3, 4)
     # Indices as M×3, any integer dtype; the same surface.
@@ -182,18 +176,18 @@ def test_climb_and_snapped_ends():
     mesh = SurfaceMesh.from_triangulation(vertices, [0, 1, 2, 0, 2, 3])
     assert mesh.climb == 0.25
     # Within the climb above the floor: on it, its plan-view position kept.
-    planner = SurfacePlanner(0.0)
-    points, _, _ = planner.plan(mesh, (1.0, 0.2, 1.0), (9.0, 0.0, 9.0))
+    planner = Pipeline(mesh, 0.0)
+    points, _, _ = planner.plan3((1.0, 0.2, 1.0), (9.0, 0.0, 9.0))
     assert (points[0] == [1.0, 0.0, 1.0]).all()
     assert planner.report["snapped"] == [] and planner.climb is None
     # Off the floor in plan view: moved onto it, and the report says how far.
-    points, _, _ = planner.plan(mesh, (-0.5, 0.0, 1.0), (9.0, 0.0, 9.0))
+    points, _, _ = planner.plan3((-0.5, 0.0, 1.0), (9.0, 0.0, 9.0))
     assert points[0][0] == 0.0
     assert planner.report["snapped"] == [("start", pytest.approx(0.5))]
     # A climb of 0.5 reaches a start 0.4 above the floor.
-    high = SurfacePlanner(0.0, climb=0.5)
+    high = Pipeline(mesh, 0.0, climb=0.5)
     assert high.climb == 0.5
-    points, _, _ = high.plan(mesh, (1.0, 0.4, 1.0), (9.0, 0.0, 9.0))
+    points, _, _ = high.plan3((1.0, 0.4, 1.0), (9.0, 0.0, 9.0))
     assert (points[0] == [1.0, 0.0, 1.0]).all() and high.report["snapped"] == []
 
 
@@ -203,8 +197,8 @@ def test_the_2d_pipeline_report_has_the_same_shape():
     pipeline.plan((0.5, 0.5), (3.5, 2.5))
     r = pipeline.report
     assert r["snapped"] == [] and r["plan_length"] == r["validation"]["length"] > 0.0
-    planner = SurfacePlanner(0.0)
-    assert set(r) == set(planner.report)
+    square = SurfaceMesh.from_triangulation(SQUARE, [0, 1, 2, 0, 2, 3])
+    assert set(r) == set(Pipeline(square, 0.0).report)
 
 
 GODOT = CORPUS / "godot" / "Flavelius__Test.tscn"
@@ -249,8 +243,9 @@ SQUARE = [(0, 0, 0), (10, 0, 0), (10, 0, 10), (0, 0, 10)]
          r"^SurfaceMesh\.from_triangulation: invalid polygon: polygon 0 uses vertex 9"),
         (lambda tmp: SurfaceMesh.from_triangulation(np.zeros((3, 2)), [0, 1, 2]),
          r"^SurfaceMesh\.from_triangulation: vertices: expected an N×3 array"),
-        (lambda tmp: SurfacePlanner(0.5, climb=-1.0),
-         r"^SurfacePlanner: parameter `climb` = -1 is out of range"),
+        (lambda tmp: Pipeline(SurfaceMesh.from_triangulation(SQUARE, [0, 1, 2, 0, 2, 3]), 0.5,
+                              climb=-1.0),
+         r"^Pipeline: parameter `climb` = -1 is out of range"),
     ],
 )
 def test_bad_input_raises_error_naming_the_call(tmp_path, call, message):
