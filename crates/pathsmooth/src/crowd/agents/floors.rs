@@ -545,11 +545,11 @@ impl Crowd<SurfaceWorld> {
     }
 
     /// Moves the agents on their ways over links `dt` seconds on ([`cross`]), then sends
-    /// every agent that has come within [`LINK_TRIGGER`] radii of the end of a leg
-    /// on (`Crowd::onward`): over the off-mesh link there (`take_link`), when no agent is
-    /// on it (the others wait at its entry, the first in index order taking it next),
-    /// planned again from where the link lands; or, after a leg that ended short of a path over itself, planned again
-    /// from where it stands. Agents whose legs end at one point would otherwise queue for
+    /// every agent that has come within [`LINK_TRIGGER`] radii of the end of a leg on
+    /// (`Crowd::onward`): over the off-mesh link there (`take_link`), when no agent is on
+    /// it (the others wait at its entry, the first in index order taking it next), planned
+    /// again from where the link lands; or, after a leg that ended short of a path over
+    /// itself, planned again from where it stands. Agents whose legs end at one point would otherwise queue for
     /// that point. A way on short of a path over itself that fails is tried once more from
     /// the leg's end (within a tenth of the radius); one that cannot go on then keeps the
     /// error and stays. The number sent on.

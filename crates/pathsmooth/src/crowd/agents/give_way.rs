@@ -73,7 +73,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             }
             // No spot for `i` (it stands in a dead end): the other gives way if it may, and
             // if none stands behind it, into whom it would back (in a jam the agents' own
-            // jostling parts them sooner: the bottleneck of 500 ended 24 s later with it).
+            // jostling parts them sooner: docs/crowd.md, "Giving way").
             let j_may = may_give_way(&self.agents[j], self.walks_crowd_world(j));
             if j_may && nobody_behind(&self.agents, j, i) {
                 self.give_way_to(j, i);

@@ -989,8 +989,9 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     /// world changed under is repaired (and, after any change, each stuck one tried
     /// again), then each pending target is planned, then the agent walks `speed × dt` along
     /// its path (with a [speed profile](Self::with_speed_profile), what its limits allow
-    /// there). A stuck agent stands still. With avoidance, agents held head-on in a passage
-    /// too narrow for both give way ([`CrowdAgent::giving_way`]).
+    /// there). A stuck agent stands still; one on its way over an off-mesh link moves along
+    /// that way ([`CrowdAgent::crossing`]). With avoidance, agents held head-on in a
+    /// passage too narrow for both give way ([`CrowdAgent::giving_way`]).
     ///
     /// Errors: [`Error::BadParameter`] for a `dt` that is not finite and ≥ 0; agents' own
     /// failures are not errors of the update (they are counted in the frame and kept on
@@ -1030,7 +1031,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         });
         self.choose_velocities(&settings, dt);
         frame += self.each_run(&|a, pipeline, frame| walk_agent(a, pipeline, dt, frame));
-        // Before the push apart: an agent that crossed a link may land on another.
+        // Before the push apart: an agent that lands off a link may land on another.
         frame.replans += self.walk_on_legs(dt);
         self.separate(&mut frame);
         #[cfg(feature = "give-way")]
@@ -1042,8 +1043,9 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         Ok(frame)
     }
 
-    /// Sends the agents at the ends of their legs on (see `onward`; only the crowd across
-    /// floors makes legs, and its `walk_on` does it). The number sent on.
+    /// Moves the agents on their ways over off-mesh links `dt` seconds on and sends the
+    /// agents at the ends of their legs on (see `onward`; only the crowd across floors
+    /// makes legs and takes links, and its `walk_on` does it). The number sent on.
     fn walk_on_legs(&mut self, dt: f64) -> usize {
         self.walk_on.map_or(0, |walk_on| walk_on(self, dt))
     }
