@@ -36,6 +36,7 @@ use pathsmooth::crowd::{
 use pathsmooth::navmesh::{
     load_surface, OffMeshLink, PolyId, Surface, SurfaceMesh, SurfaceOptions, UpAxis,
 };
+use pathsmooth::world::Obstacle;
 use pathsmooth::{Error, Preset, SurfaceWorld};
 
 const RADIUS: f64 = 0.2;
@@ -639,8 +640,10 @@ fn agents_cross_an_off_mesh_link_one_at_a_time() {
 /// others waiting; all arrive, one sent elsewhere while on the ladder climbing on and
 /// walking there from the top. Two reach the foot at once: without the queue they climb
 /// together.
-#[test]
-fn agents_queue_for_a_ladder_and_climb_it_one_at_a_time() {
+/// Two floors 6 × 6, one at height 0 and one at height 3 beside it (y up), and a ladder
+/// from (5, 0, 3) on the lower to (8, 3, 3) on the upper: their only way between; with a
+/// crowd of avoiding agents on it.
+fn ladder_crowd() -> (Surface, Crowd<SurfaceWorld>) {
     let v = [
         DVec3::new(0.0, 0.0, 0.0),
         DVec3::new(6.0, 0.0, 0.0),
@@ -654,12 +657,18 @@ fn agents_queue_for_a_ladder_and_climb_it_one_at_a_time() {
     let s = Surface::from_polygons(&v, &[[0u32, 1, 2, 3], [4, 5, 6, 7]], UpAxis::Y, 0.0).unwrap();
     let ladder = OffMeshLink::new(DVec3::new(5.0, 0.0, 3.0), DVec3::new(8.0, 3.0, 3.0), 0.5);
     let s = s.with_links(&[ladder]).unwrap();
-    let oracle = SurfaceOracle::new(&s);
     let mesh = SurfaceMesh::new(s.clone()).unwrap();
-    let mut crowd = Crowd::new(SurfaceWorld::new(mesh), RADIUS, Preset::Smooth.steps())
+    let crowd = Crowd::new(SurfaceWorld::new(mesh), RADIUS, Preset::Smooth.steps())
         .unwrap()
         .with_avoidance(Some(Avoidance::default()))
         .unwrap();
+    (s, crowd)
+}
+
+#[test]
+fn agents_queue_for_a_ladder_and_climb_it_one_at_a_time() {
+    let (s, mut crowd) = ladder_crowd();
+    let oracle = SurfaceOracle::new(&s);
     // Two start within the trigger of the ladder's foot (0.25 off it, 0.5 apart), both
     // at the end of their walk at the first update; two farther off.
     let starts = [(5.0, 2.75), (5.0, 3.25), (1.0, 1.0), (1.0, 5.0)];
@@ -759,6 +768,69 @@ fn agents_queue_for_a_ladder_and_climb_it_one_at_a_time() {
             "agent {i} arrived"
         );
     }
+}
+
+/// A crate dropped on the top of the ladder while an agent climbs it: the agent's path is
+/// pushed out of the crate and repaired, and from the next update its way ends where the
+/// path starts (it climbs on, its point always on the way from where it stood by the foot
+/// to the new landing, which is off the crate by its radius on the upper floor); it lands
+/// there and arrives.
+#[test]
+fn a_crate_on_the_landing_moves_the_end_of_the_way_over_the_link() {
+    let (s, mut crowd) = ladder_crowd();
+    let oracle = SurfaceOracle::new(&s);
+    let goal = DVec3::new(12.0, 3.0, 3.0);
+    crowd
+        .add_agent_on_surface(DVec3::new(4.0, 0.0, 3.0), goal, SPEED)
+        .unwrap();
+    let on_ladder = |crowd: &Crowd<SurfaceWorld>| crowd.agents()[0].crossing().cloned();
+    let mut frames = 0;
+    while on_ladder(&crowd).is_none_or(|c| c.progress() < 0.5) {
+        crowd.update(DT).unwrap();
+        frames += 1;
+        assert!(frames < 200, "never half-way up the ladder");
+    }
+    let before = on_ladder(&crowd).unwrap();
+    let crate_at = DVec2::new(8.0, 3.0); // plan view (x, z): on the landing
+    let disk = Obstacle::Disk {
+        center: crate_at,
+        radius: 0.5,
+    };
+    crowd
+        .add_obstacle_on_floor(disk, DVec3::new(8.0, 3.0, 3.0))
+        .unwrap();
+    crowd.update(DT).unwrap();
+    let after = on_ladder(&crowd).expect("still on the ladder");
+    let [w0, w1, (landing, height)] = after.way();
+    assert_eq!(
+        (w0, w1, after.link()),
+        (before.way()[0], before.way()[1], 0)
+    );
+    assert_ne!(landing, before.way()[2].0, "the way ends elsewhere");
+    assert!(
+        landing.distance(crate_at) >= 0.5 + RADIUS - 1e-9,
+        "{landing}: on the crate"
+    );
+    assert_eq!(height, 3.0);
+    assert_eq!(crowd.agents()[0].agent_path().position(), landing);
+    loop {
+        let c = on_ladder(&crowd);
+        let (p, h) = s.up().split(crowd.agent_point(0).unwrap());
+        match c {
+            Some(c) => on_the_way(&oracle, &s, &c, w0.0, (p, h)).unwrap_or_else(|e| panic!("{e}")),
+            None => break,
+        }
+        crowd.update(DT).unwrap();
+        frames += 1;
+        assert!(frames < 400, "never landed");
+    }
+    for _ in 0..400 {
+        crowd.update(DT).unwrap();
+        if crowd.agents()[0].arrived() {
+            break;
+        }
+    }
+    assert_eq!(crowd.agent_point(0).unwrap(), goal);
 }
 
 /// Bad input to a crowd across floors is refused with its error, the crowd unchanged:

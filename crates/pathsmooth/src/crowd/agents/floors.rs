@@ -606,9 +606,16 @@ impl Crowd<SurfaceWorld> {
 /// Moves agent `a` `dt` seconds on along its way over a link, if it is on one; at the
 /// end it lands, on its path from the landing (walked from the next update).
 fn cross(a: &mut CrowdAgent, dt: f64) {
+    let start = a.agent_path.position();
+    let floor = a.floor();
     let Some(crossing) = a.crossing.as_mut() else {
         return;
     };
+    if crossing.way()[2].0 != start {
+        // Its path starts elsewhere now (an obstacle pushed it, or its repair moved it):
+        // the way ends there.
+        crossing.land_at((start, floor));
+    }
     let from = crossing.point().0;
     let landed = crossing.advance(dt);
     let (to, height) = crossing.point();
