@@ -286,12 +286,14 @@ fn two_agents_head_on_pass_without_touching() {
     );
 }
 
-/// Two rooms 6 × 7 joined by a passage one cell wide and 8 long, on the middle row.
-fn two_rooms_and_a_passage() -> Vec<String> {
+/// A room 6 × 7 with a passage one cell wide and 8 long leading off it on its middle row,
+/// to a second room like it (`far_room`) or to a dead end.
+fn room_and_passage(far_room: bool) -> Vec<String> {
     (0..7)
         .map(|y| {
             let passage = if y == 3 { "........" } else { "@@@@@@@@" };
-            format!("......{passage}......")
+            let far = if far_room { "......" } else { "" };
+            format!("......{passage}{far}")
         })
         .collect()
 }
@@ -301,7 +303,7 @@ fn agents_head_on_in_a_passage_too_narrow_for_both_give_way() {
     // They meet in the passage, where neither can pass; after 1.5 s one walks back into
     // its room, off the other's path, and waits until the other is through. One pair, and
     // files of three from each side (each of a file gives way in turn).
-    let rows = two_rooms_and_a_passage();
+    let rows = room_and_passage(true);
     let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
     let (left, right) = (DVec2::new(1.5, 3.5), DVec2::new(18.5, 3.5));
     let o = run(&rows, &[left, right], &[right, left], true, 60.0);
@@ -340,17 +342,6 @@ fn agents_head_on_in_a_passage_too_narrow_for_both_give_way() {
     assert_eq!((a.giving_way(), a.agent_path().target()), (None, goal));
 }
 
-/// A room 6 × 7 with a passage one cell wide and 8 long leading off it, on the middle row,
-/// to a dead end.
-fn room_and_a_dead_end() -> Vec<String> {
-    (0..7)
-        .map(|y| {
-            let passage = if y == 3 { "........" } else { "@@@@@@@@" };
-            format!("......{passage}")
-        })
-        .collect()
-}
-
 #[test]
 fn an_agent_bound_into_a_dead_end_gives_way_to_one_coming_out() {
     // One agent at the dead end's far end walks out into the room, another walks from the
@@ -359,7 +350,7 @@ fn an_agent_bound_into_a_dead_end_gives_way_to_one_coming_out() {
     // the other is out, and walks in. Either agent may be the later in the crowd (the one
     // that gives way first): both orders arrive (before, with the one coming out the
     // later, they stood there for good).
-    let rows = room_and_a_dead_end();
+    let rows = room_and_passage(false);
     let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
     let (room, end) = (DVec2::new(1.5, 3.5), DVec2::new(13.5, 3.5));
     let o = run(&rows, &[room, end], &[end, room], true, 60.0);
