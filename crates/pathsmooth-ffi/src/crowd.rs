@@ -987,7 +987,7 @@ pub unsafe extern "C" fn ps_crowd_positions3(
                 "only a crowd made on a surface world has a floor",
             ));
         };
-        let agents = crowd.agents().iter().map(|a| a.agent_path().position());
+        let agents = crowd.agents().iter().map(CrowdAgent::position);
         (floor.world).floor_points_into(agents, &mut floor.query, &mut floor.lifted)?;
         let lifted = floor.lifted.iter().map(|p| p.to_array());
         write_points(lifted, out_xyz, capacity, out_len)

@@ -1838,7 +1838,7 @@ impl Crowd {
             let (surface, query) = floor.as_mut()?;
             let plan = on_crowd!(&*crowd, c => c.agents())
                 .iter()
-                .map(|a| a.agent_path().position());
+                .map(CrowdAgent::position);
             let mut at = Vec::new();
             Some(
                 surface

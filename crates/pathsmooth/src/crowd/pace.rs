@@ -3,14 +3,14 @@
 
 use glam::DVec2;
 
-use crate::follow::{corner_cap, Agent, DUPLICATE_TOLERANCE};
+use crate::follow::{Agent, CornerRule, DUPLICATE_TOLERANCE};
 
 /// The speed (world units per second) at which an agent with the motion limits `limits`
 /// walks the next `dt` seconds along `path` (from its position, `path[0]`), walking at
 /// `now` and at most at `top` (and `limits.max_speed`): no faster than `now` plus what it
 /// may gain in `dt`, and slow enough to brake in time for every corner ahead to the
-/// corner's cap ([`corner_cap`]: the follower's rounding rule, 0 where the turn stops
-/// it), and to stand at the path's end when `stops_at_end`.
+/// corner's cap ([`CornerRule::cap`]: the follower's rounding rule, 0 where the turn
+/// stops it), and to stand at the path's end when `stops_at_end`.
 ///
 /// This is the speed profile's backward pass ([`SpeedProfile`](crate::follow::SpeedProfile):
 /// v ≤ √(cap² + 2·b·d) for a corner d ahead) over only the stretch within braking
@@ -26,6 +26,7 @@ pub(crate) fn pace(
     stops_at_end: bool,
 ) -> f64 {
     let top = top.min(limits.max_speed);
+    let rule = CornerRule::new(limits, top);
     let b = limits.max_brake;
     let mut pace = top.min(now + limits.max_accel * dt);
     let mut ahead = 0.0;
@@ -42,7 +43,7 @@ pub(crate) fn pace(
         if let Some((u, l_in)) = leg_in {
             // The corner at `leg[0]`, `ahead` away.
             let l_in = if i == 1 { f64::INFINITY } else { l_in };
-            let cap = corner_cap(limits, top, (u, l_in), (dir, length));
+            let cap = rule.cap((u, l_in), (dir, length));
             pace = pace.min(braking_to(cap, ahead, b, dt));
         }
         ahead += length;

@@ -112,5 +112,5 @@ mod profile;
 pub use agent::{Agent, Steering};
 pub use curve_profile::CurveProfile;
 pub use follower::{FollowState, Follower};
-pub(crate) use profile::{corner_cap, DUPLICATE_TOLERANCE};
 pub use profile::{speed_profile, Sample, SpeedProfile, VertexTiming, MAX_SAMPLES};
+pub(crate) use profile::{CornerRule, DUPLICATE_TOLERANCE};

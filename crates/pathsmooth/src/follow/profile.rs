@@ -230,23 +230,49 @@ fn rounding(
     ((r * tan_half).min(d_fit), cap, cos_half)
 }
 
-/// The fastest `agent` may pass, at top speed `top`, the 2D corner where a leg of length
-/// `l_in` along the unit direction `u` turns to one of length `l_out` along the unit `w`:
-/// the cap on its rounding arc ([`rounding`]), or 0 where the turn stops it (sharper than
-/// its stop angle, or a reversal). The speed profile's rule for one vertex, for followers
-/// that cannot afford a profile of the whole path (the crowd's agents). O(1).
-pub(crate) fn corner_cap(
-    ag: &Agent,
+/// The speed profile's rule for a corner, for `agent` at top speed `top`: what every
+/// corner shares (the cosine of the stop angle, the radius at which a corner no longer
+/// slows the agent) computed once, for [`SpeedProfile`]'s knots and for followers that
+/// cannot afford a profile of the whole path (the crowd's agents).
+pub(crate) struct CornerRule<'a> {
+    agent: &'a Agent,
     top: f64,
-    (u, l_in): (DVec2, f64),
-    (w, l_out): (DVec2, f64),
-) -> f64 {
-    let (cos, sin) = (u.dot(w), u.perp_dot(w).abs());
-    if cos < ag.stop_angle.cos() || (cos < 0.0 && sin <= REVERSAL_TOLERANCE) {
-        return 0.0;
+    cos_stop: f64,
+    /// The radius at which a corner no longer slows the agent.
+    r_need: f64,
+}
+
+impl<'a> CornerRule<'a> {
+    pub(crate) fn new(agent: &'a Agent, top: f64) -> Self {
+        CornerRule {
+            agent,
+            top,
+            cos_stop: agent.stop_angle.cos(),
+            r_need: (top * top / agent.max_lateral_accel).max(top / agent.max_turn_rate),
+        }
     }
-    let r_need = (top * top / ag.max_lateral_accel).max(top / ag.max_turn_rate);
-    rounding(ag, top, (cos, sin), (l_in, l_out), r_need).1
+
+    /// True when a turn θ given by `(cos θ, sin θ ≥ 0)` stops the agent: sharper than its
+    /// stop angle, or a reversal.
+    fn stops(&self, cos: f64, sin: f64) -> bool {
+        cos < self.cos_stop || (cos < 0.0 && sin <= REVERSAL_TOLERANCE)
+    }
+
+    /// [`rounding`] of the turn `(cos θ, sin θ)` between legs of lengths `legs`.
+    fn rounding(&self, turn: (f64, f64), legs: (f64, f64)) -> (f64, f64, f64) {
+        rounding(self.agent, self.top, turn, legs, self.r_need)
+    }
+
+    /// The fastest the agent may pass the 2D corner where a leg of length `l_in` along the
+    /// unit direction `u` turns to one of length `l_out` along the unit `w`: the cap on its
+    /// rounding arc ([`rounding`]), or 0 where the turn stops it. O(1).
+    pub(crate) fn cap(&self, (u, l_in): (DVec2, f64), (w, l_out): (DVec2, f64)) -> f64 {
+        let (cos, sin) = (u.dot(w), u.perp_dot(w).abs());
+        if self.stops(cos, sin) {
+            return 0.0;
+        }
+        self.rounding((cos, sin), (l_in, l_out)).1
+    }
 }
 
 /// The smaller of two numbers that are never NaN (cheaper than `f64::min`, which must
@@ -386,10 +412,8 @@ impl SpeedProfile {
     fn build_knots(&mut self) {
         let ag = self.agent;
         let n = self.points.len();
-        let cos_stop = ag.stop_angle.cos();
-        // The radius at which a corner no longer slows the agent.
         let v = ag.max_speed;
-        let r_need = (v * v / ag.max_lateral_accel).max(v / ag.max_turn_rate);
+        let rule = CornerRule::new(&ag, v);
         let mut s = 0.0;
         let (mut h_in, mut l_in) = if n > 1 {
             leg(
@@ -413,8 +437,7 @@ impl SpeedProfile {
             } else {
                 let (h_out, l_out) = leg(here, self.points[i + 1], h_in.yaw, self.extent);
                 let (cos, sin) = turn(&h_in, &h_out, ag.steering);
-                let k = if cos < cos_stop
-                    || (cos < 0.0 && sin <= REVERSAL_TOLERANCE)
+                let k = if rule.stops(cos, sin)
                     || (ag.steering == Steering::Ground && reverses(&h_in, &h_out))
                 {
                     let dwell = sin.atan2(cos) / ag.max_turn_rate;
@@ -425,7 +448,7 @@ impl SpeedProfile {
                     // Straight on: one knot, no limit (what the three below merge into).
                     self.push_knot(s, here, v * v, v, 0.0, h_out, false)
                 } else {
-                    let (d, cap, cos_half) = self.rounding(cos, sin, l_in, l_out, r_need);
+                    let (d, cap, cos_half) = rule.rounding((cos, sin), (l_in, l_out));
                     let cap2 = cap * cap;
                     let (u_in, u_out) = (h_in.dir, h_out.dir);
                     self.push_knot(s - d, here - u_in * d, cap2, cap, 0.0, h_in, true);
@@ -452,17 +475,6 @@ impl SpeedProfile {
             .windows(2)
             .find(|w| !is_vertical(w[1] - w[0], self.extent))
             .map_or(DVec2::X, |w| (w[1] - w[0]).truncate().normalize())
-    }
-
-    /// The arc on which a corner is rounded: see [`rounding`].
-    fn rounding(&self, cos: f64, sin: f64, l_in: f64, l_out: f64, r_need: f64) -> (f64, f64, f64) {
-        rounding(
-            &self.agent,
-            self.agent.max_speed,
-            (cos, sin),
-            (l_in, l_out),
-            r_need,
-        )
     }
 
     /// Appends a knot, merging it into the previous one when it does not lie beyond it.

@@ -264,7 +264,7 @@ impl Crowd<SurfaceWorld> {
         (a.repair, a.error) = (false, None);
         a.set_floor(floor);
         self.worlds[agent] = planned.world;
-        self.onward[agent] = planned.onward;
+        self.agents[agent].onward = planned.onward.map(Box::new);
         self.queue.retain(|&i| i != agent);
         self.set_hooks();
     }
@@ -302,7 +302,7 @@ impl Crowd<SurfaceWorld> {
                 (Some(id), Some(w)) => w.sheet_holds_floor_of(&self.world, id, a.radius),
                 _ => false,
             };
-            let target = match (&self.onward[i], &self.worlds[i]) {
+            let target = match (a.onward.as_deref(), &self.worlds[i]) {
                 (Some(onward), _) if reaches || stranded => onward.target,
                 (None, Some(w)) if reaches => {
                     let t = a.agent_path.target();
@@ -324,12 +324,12 @@ impl Crowd<SurfaceWorld> {
                     }
                     a.agent_path.stick(e.clone());
                     a.error = Some(e);
-                    self.worlds[i] = None;
-                    self.onward[i] = Some(Onward {
+                    a.onward = Some(Box::new(Onward {
                         target,
                         link: None,
                         tried: false,
-                    });
+                    }));
+                    self.worlds[i] = None;
                 }
             }
         }
@@ -360,7 +360,7 @@ impl Crowd<SurfaceWorld> {
     /// Agent `a`'s position on the surface (on its way over a link, where it is on it).
     fn point_of(&self, a: &CrowdAgent) -> DVec3 {
         let up = self.world.mesh().surface().up();
-        up.join(a.at(), a.height)
+        up.join(a.position(), a.height)
     }
 
     /// Adds an agent of radius `size` (an index into the radii) on the surface.
@@ -376,7 +376,7 @@ impl Crowd<SurfaceWorld> {
         let height = self.height_of(&planned);
         self.push_agent(planned.agent_path, planned.world, speed, size, height);
         let last = self.agents.len() - 1;
-        self.onward[last] = planned.onward;
+        self.agents[last].onward = planned.onward.map(Box::new);
         self.set_hooks();
         Ok(last)
     }
@@ -546,7 +546,7 @@ impl Crowd<SurfaceWorld> {
 
     /// Moves the agents on their ways over links `dt` seconds on ([`cross`]), then sends
     /// every agent that has come within [`LINK_TRIGGER`] radii of the end of a leg on
-    /// (`Crowd::onward`): over the off-mesh link there (`take_link`), when no agent is on
+    /// (`CrowdAgent::onward`): over the off-mesh link there (`take_link`), when no agent is on
     /// it (the others wait at its entry, the first in index order taking it next), planned
     /// again from where the link lands; or, after a leg that ended short of a path over
     /// itself, planned again from where it stands. Agents whose legs end at one point would otherwise queue for
@@ -571,7 +571,7 @@ impl Crowd<SurfaceWorld> {
             // At the end, or as near as the avoidance lets it come (a tenth of its radius).
             let at_end = c.position().distance(c.target()) <= 0.1 * r;
             let ready = |o: &Onward| near && !c.is_stuck() && (!o.tried || at_end);
-            let Some(onward) = self.onward[i].filter(ready) else {
+            let Some(onward) = self.agents[i].onward.as_deref().copied().filter(ready) else {
                 continue;
             };
             let went = match onward.link {
@@ -588,13 +588,13 @@ impl Crowd<SurfaceWorld> {
                 // wall of the sheet cut round it (a floor over this one close by): tried
                 // once more from the end itself (within a tenth of the radius of it).
                 Err(_) if onward.link.is_none() && !onward.tried && !at_end => {
-                    self.onward[i] = Some(Onward {
+                    self.agents[i].onward = Some(Box::new(Onward {
                         tried: true,
                         ..onward
-                    });
+                    }));
                 }
                 Err(e) => {
-                    self.onward[i] = None;
+                    self.agents[i].onward = None;
                     self.agents[i].error = Some(e);
                 }
             }
@@ -606,14 +606,13 @@ impl Crowd<SurfaceWorld> {
 /// Moves agent `a` `dt` seconds on along its way over a link, if it is on one; at the
 /// end it lands, on its path from the landing (walked from the next update).
 fn cross(a: &mut CrowdAgent, dt: f64) {
-    let start = a.agent_path.position();
-    let floor = a.floor();
     let Some(crossing) = a.crossing.as_mut() else {
         return;
     };
-    if crossing.way()[2].0 != start {
+    let (start, [.., (landing, floor)]) = (a.agent_path.position(), crossing.way());
+    if landing != start {
         // Its path starts elsewhere now (an obstacle pushed it, or its repair moved it):
-        // the way ends there.
+        // the way ends there, on the same floor.
         crossing.land_at((start, floor));
     }
     let from = crossing.point().0;

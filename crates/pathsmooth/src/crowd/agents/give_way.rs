@@ -84,7 +84,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     /// True when agent `i` walks the crowd's own world (not a sheet or a leg of its own
     /// across floors).
     fn walks_crowd_world(&self, i: AgentIndex) -> bool {
-        self.worlds[i].is_none() && self.onward[i].is_none()
+        self.worlds[i].is_none() && self.agents[i].onward.is_none()
     }
 
     /// Sends agent `i` to the nearest spot off agent `j`'s path that it can walk to without

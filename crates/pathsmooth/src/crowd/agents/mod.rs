@@ -112,9 +112,11 @@ pub struct CrowdAgent {
     giving_way: Option<Box<give_way::GivingWay>>,
     /// On its way over an off-mesh link ([`CrowdAgent::crossing`]); boxed, as it is rare.
     crossing: Option<Box<LinkCrossing>>,
-    /// Its path is one leg of its way, which goes on from the leg's end (set each update
-    /// from the crowd's `onward`): a speed profile does not brake for the leg's end.
-    goes_on: bool,
+    /// Where it goes on to from the end of its path when the path is one leg of its way (an
+    /// off-mesh link after it, or a path over or under itself that no sheet held whole:
+    /// see [`Crowd::add_agent_on_surface`]); boxed, as only agents across floors have one.
+    /// A speed profile does not brake for the leg's end.
+    onward: Option<Box<floors::Onward>>,
     /// The floor's height where it stands ([`World::floor_height`]; 0 on a flat world); on
     /// its way over a link, its height there.
     height: f64,
@@ -173,14 +175,6 @@ impl CrowdAgent {
         self.crossing.as_deref()
     }
 
-    /// Where it is in plan view: its path's position, or on its way over a link.
-    fn at(&self) -> DVec2 {
-        match &self.crossing {
-            Some(c) => c.point().0,
-            None => self.agent_path.position(),
-        }
-    }
-
     /// The height of the floor its path starts on: where it stands, or on its way over a
     /// link, where it lands.
     fn floor(&self) -> f64 {
@@ -199,7 +193,10 @@ impl CrowdAgent {
     /// Where the agent is in plan view: its [agent path](Self::agent_path)'s position, or
     /// on its way over an off-mesh link ([`crossing`](Self::crossing)) its point there.
     pub fn position(&self) -> DVec2 {
-        self.at()
+        match &self.crossing {
+            Some(c) => c.point().0,
+            None => self.agent_path.position(),
+        }
     }
 
     /// The height of the floor where the agent stands, on a world whose plan view lies on
@@ -313,10 +310,6 @@ pub struct Crowd<W: ObstacleWorld = GridWorld> {
     /// the sheet round its path (see [`Crowd::add_agent_on_surface`]). Beside the agents, so
     /// that [`CrowdAgent`] does not name the world's type.
     worlds: Vec<Option<Arc<W>>>,
-    /// Per agent, where it goes on to from the end of its path when the path is one leg of
-    /// its way (an off-mesh link after it, or a path over or under itself that no sheet
-    /// held whole: see [`Crowd::add_agent_on_surface`]).
-    onward: Vec<Option<floors::Onward>>,
     /// What sends the agents at the ends of their legs on to their onward targets (set by
     /// the crowd across floors, which alone makes legs; a function of its own, so that
     /// crowds on other worlds compile none of it).
@@ -362,7 +355,6 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             pool: None,
             agents: Vec::new(),
             worlds: Vec::new(),
-            onward: Vec::new(),
             walk_on: None,
             resheet: None,
             stand_on_floor: None,
@@ -566,11 +558,10 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             gait: 0.0,
             giving_way: None,
             crossing: None,
-            goes_on: false,
+            onward: None,
             height: height.unwrap_or(0.0),
         });
         self.worlds.push(world);
-        self.onward.push(None);
     }
 
     /// Removes agent `agent`. The last agent takes its index (as `Vec::swap_remove`): the
@@ -585,7 +576,6 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         let last = self.agents.len() - 1;
         self.agents.swap_remove(agent);
         self.worlds.swap_remove(agent);
-        self.onward.swap_remove(agent);
         self.queue.retain(|&i| i != agent);
         let moved = (agent != last).then_some(last);
         self.renumber_giving_way(agent, moved);
@@ -607,7 +597,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         a.wanted = Some(target);
         a.needs_plan = false;
         a.giving_way = None;
-        self.onward[agent] = None;
+        a.onward = None;
         if !a.queued {
             a.queued = true;
             self.queue.push_back(agent);
@@ -1006,11 +996,6 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
         let retry = std::mem::take(&mut self.changed);
         let served = self.serve_queue();
         let profile = self.speed_profile;
-        if profile.is_some() {
-            for (a, onward) in self.agents.iter_mut().zip(&self.onward) {
-                a.goes_on = onward.is_some();
-            }
-        }
         let Some(settings) = self.avoidance else {
             let mut frame = served;
             frame += self.each_run(&|a, pipeline, frame| {
@@ -1044,7 +1029,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     }
 
     /// Moves the agents on their ways over off-mesh links `dt` seconds on and sends the
-    /// agents at the ends of their legs on (see `onward`; only the crowd across floors
+    /// agents at the ends of their legs on (see `CrowdAgent::onward`; only the crowd across floors
     /// makes legs and takes links, and its `walk_on` does it). The number sent on.
     fn walk_on_legs(&mut self, dt: f64) -> usize {
         self.walk_on.map_or(0, |walk_on| walk_on(self, dt))
@@ -1185,7 +1170,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             let agents = &self.agents;
             self.avoid.overlapping(
                 agents.len(),
-                |i| (agents[i].at(), agents[i].height),
+                |i| (agents[i].position(), agents[i].height),
                 |i| agents[i].radius,
                 &mut pairs,
             );
@@ -1202,7 +1187,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     /// Moves agents `i` and `j` apart until they stand the sum of their radii apart (and a
     /// thousandth more), half each, or all by one when the other cannot move.
     fn push_apart(&mut self, i: usize, j: usize, frame: &mut CrowdFrame) {
-        let (pi, pj) = (self.agents[i].at(), self.agents[j].at());
+        let (pi, pj) = (self.agents[i].position(), self.agents[j].position());
         let sum = self.agents[i].radius + self.agents[j].radius;
         let d = pi.distance(pj);
         if d >= sum {
@@ -1424,7 +1409,7 @@ fn set_pace(a: &mut CrowdAgent, profile: Option<&Agent>, dt: f64) {
         None => a.speed,
         Some(limits) => {
             let path = a.agent_path.path();
-            pace(path, (a.gait, a.speed), dt, limits, !a.goes_on)
+            pace(path, (a.gait, a.speed), dt, limits, a.onward.is_none())
         }
     };
 }
@@ -1433,7 +1418,7 @@ fn set_pace(a: &mut CrowdAgent, profile: Option<&Agent>, dt: f64) {
 /// (on its way over a link, where it is and the way's velocity).
 fn aim(a: &CrowdAgent, dt: f64) -> (DVec2, DVec2) {
     if a.crossing.is_some() {
-        return (a.at(), a.velocity);
+        return (a.position(), a.velocity);
     }
     let c = &a.agent_path;
     // An agent at its goal wants to stand, but takes its share of the avoiding: agents at
