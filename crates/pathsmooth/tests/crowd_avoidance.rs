@@ -413,6 +413,51 @@ fn narrow_passages(rows: &[&str], dead_ends: bool) -> Vec<(DVec2, DVec2)> {
     found
 }
 
+/// The one-cell passages (or, with `dead_ends`, dead ends) of [`narrow_passages`] on
+/// den312d and Berlin_0_256, all of them, and twelve of random512-10-0's drawn with the
+/// fixed `seed`: each map's name, its rows and its cases.
+fn one_cell_cases(
+    dead_ends: bool,
+    seed: u64,
+) -> Vec<(&'static str, Vec<String>, Vec<(DVec2, DVec2)>)> {
+    let mut rng = Rng::new(seed);
+    let maps = [
+        ("dao/den312d.map", 99),
+        ("cities/Berlin_0_256.map", 99),
+        ("random/random512-10-0.map", 12),
+    ];
+    maps.into_iter()
+        .map(|(rel, most)| {
+            let rows = map_rows(rel);
+            let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
+            let mut cases = narrow_passages(&refs, dead_ends);
+            while cases.len() > most {
+                cases.swap_remove((rng.unit() * cases.len() as f64) as usize);
+            }
+            (rel, rows, cases)
+        })
+        .collect()
+}
+
+/// Two avoiding agents from `starts` to `goals` on the map `rows` for at most a minute,
+/// judged every frame by this file's checks; and the frames in which one gave way.
+fn walk_two(rows: &[&str], starts: [DVec2; 2], goals: [DVec2; 2]) -> (Outcome, usize) {
+    let world = GridWorld::new(GridMap::from_rows(rows).unwrap()).unwrap();
+    let mut crowd = crowd_of(world, &starts, &goals, true);
+    let (mut out, mut reached, mut gave_way) = (Outcome::none(), [false; 2], 0);
+    for f in 1..=60 * 60 {
+        crowd.update(1.0 / HZ).unwrap();
+        gave_way += usize::from(crowd.agents().iter().any(|g| g.giving_way().is_some()));
+        out.judge(f, &positions(&crowd), &goals, &mut reached, &|p| {
+            wall_distance(rows, p)
+        });
+        if out.arrived == 2 {
+            break;
+        }
+    }
+    (out, gave_way)
+}
+
 #[test]
 fn agents_head_on_through_narrow_passages_of_moving_ai_maps_arrive() {
     // Every passage one cell wide of Moving AI's den312d and Berlin, and twelve of
@@ -420,41 +465,17 @@ fn agents_head_on_through_narrow_passages_of_moving_ai_maps_arrive() {
     // agents from two cells beyond either end, each bound for the other's start. Where
     // their ways meet in the passage one gives way; every pair arrives, untouched, off the
     // walls (judged by this file's checks).
-    let mut rng = Rng::new(49);
-    let mut gave_way = 0;
-    let mut pairs = 0;
-    for (rel, most) in [
-        ("dao/den312d.map", 99),
-        ("cities/Berlin_0_256.map", 99),
-        ("random/random512-10-0.map", 12),
-    ] {
-        let rows = map_rows(rel);
+    let (mut pairs, mut gave_way) = (0, 0);
+    for (rel, rows, passages) in one_cell_cases(false, 49) {
         let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
-        let mut passages = narrow_passages(&rows, false);
-        while passages.len() > most {
-            passages.swap_remove((rng.unit() * passages.len() as f64) as usize);
-        }
         for (a, b) in passages {
-            let world = GridWorld::new(GridMap::from_rows(&rows).unwrap()).unwrap();
-            let mut crowd = crowd_of(world, &[a, b], &[b, a], true);
-            let mut out = Outcome::none();
-            let mut reached = [false; 2];
-            for f in 1..=60 * 60 {
-                crowd.update(1.0 / HZ).unwrap();
-                gave_way += usize::from(crowd.agents().iter().any(|g| g.giving_way().is_some()));
-                out.judge(f, &positions(&crowd), &[b, a], &mut reached, &|p| {
-                    wall_distance(&rows, p)
-                });
-                if out.arrived == 2 {
-                    break;
-                }
-            }
+            let (out, gave) = walk_two(&rows, [a, b], [b, a]);
             assert_eq!(
                 (out.overlaps, out.wall_hits, out.arrived),
                 (0, 0, 2),
                 "{rel} {a} {b}: {out:?}"
             );
-            pairs += 1;
+            (pairs, gave_way) = (pairs + 1, gave_way + gave);
         }
     }
     println!("{pairs} passages, frames with an agent giving way: {gave_way}");
@@ -470,42 +491,18 @@ fn agents_head_on_in_dead_ends_of_moving_ai_maps_arrive() {
     // end has nowhere to); every pair arrives, untouched, off the walls (judged by this
     // file's checks). Before the other gave way, the pairs whose later agent stood in the
     // dead end stood there for good.
-    let mut rng = Rng::new(50);
     let (mut pairs, mut gave_way) = (0, 0);
-    for (rel, most) in [
-        ("dao/den312d.map", 99),
-        ("cities/Berlin_0_256.map", 99),
-        ("random/random512-10-0.map", 12),
-    ] {
-        let rows = map_rows(rel);
+    for (rel, rows, dead_ends) in one_cell_cases(true, 50) {
         let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
-        let mut dead_ends = narrow_passages(&rows, true);
-        while dead_ends.len() > most {
-            dead_ends.swap_remove((rng.unit() * dead_ends.len() as f64) as usize);
-        }
         for (deep, out) in dead_ends {
             for (starts, goals) in [([deep, out], [out, deep]), ([out, deep], [deep, out])] {
-                let world = GridWorld::new(GridMap::from_rows(&rows).unwrap()).unwrap();
-                let mut crowd = crowd_of(world, &starts, &goals, true);
-                let mut out = Outcome::none();
-                let mut reached = [false; 2];
-                for f in 1..=60 * 60 {
-                    crowd.update(1.0 / HZ).unwrap();
-                    let giving = crowd.agents().iter().any(|g| g.giving_way().is_some());
-                    gave_way += usize::from(giving);
-                    out.judge(f, &positions(&crowd), &goals, &mut reached, &|p| {
-                        wall_distance(&rows, p)
-                    });
-                    if out.arrived == 2 {
-                        break;
-                    }
-                }
+                let (o, gave) = walk_two(&rows, starts, goals);
                 assert_eq!(
-                    (out.overlaps, out.wall_hits, out.arrived),
+                    (o.overlaps, o.wall_hits, o.arrived),
                     (0, 0, 2),
-                    "{rel} dead end at {deep}, {starts:?}: {out:?}"
+                    "{rel} dead end at {deep}, {starts:?}: {o:?}"
                 );
-                pairs += 1;
+                (pairs, gave_way) = (pairs + 1, gave_way + gave);
             }
         }
     }
