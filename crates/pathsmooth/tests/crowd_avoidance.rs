@@ -413,13 +413,13 @@ fn narrow_passages(rows: &[&str], dead_ends: bool) -> Vec<(DVec2, DVec2)> {
     found
 }
 
+/// A map's name, its rows, and the pairs of points of its cases.
+type MapCases = (&'static str, Vec<String>, Vec<(DVec2, DVec2)>);
+
 /// The one-cell passages (or, with `dead_ends`, dead ends) of [`narrow_passages`] on
 /// den312d and Berlin_0_256, all of them, and twelve of random512-10-0's drawn with the
 /// fixed `seed`: each map's name, its rows and its cases.
-fn one_cell_cases(
-    dead_ends: bool,
-    seed: u64,
-) -> Vec<(&'static str, Vec<String>, Vec<(DVec2, DVec2)>)> {
+fn one_cell_cases(dead_ends: bool, seed: u64) -> Vec<MapCases> {
     let mut rng = Rng::new(seed);
     let maps = [
         ("dao/den312d.map", 99),
