@@ -95,7 +95,7 @@ fn default_seed() -> u64 {
 /// One frame of the answer. Coordinates are the map's cells (cell (x, y) covers
 /// [x, x+1) × [y, y+1)), rounded to 1/1000.
 #[derive(Serialize)]
-struct FrameOut {
+pub(crate) struct FrameOut {
     /// Seconds since the start.
     t: f64,
     /// Every agent's position, flat: `[x0, y0, x1, y1, …]`.
@@ -109,7 +109,7 @@ struct FrameOut {
 
 /// Every agent's path at one frame.
 #[derive(Serialize)]
-struct PathsOut {
+pub(crate) struct PathsOut {
     /// The frame's index in `frames`.
     frame: usize,
     /// Agent `i`'s path (from where it stands to its goal) at index `i`.
@@ -132,8 +132,8 @@ struct TruckOut {
 }
 
 /// The contacts, as `pathsmooth crowd` counts them, summed over every simulated frame.
-#[derive(Serialize, Default)]
-struct Contacts {
+#[derive(Serialize, Default, Clone, Copy)]
+pub(crate) struct Contacts {
     /// Agent pairs closer than the sum of their radii by more than 1 %.
     overlaps: usize,
     /// Agents closer than their radius to a wall or a closed door by more than 1 %.
@@ -366,40 +366,91 @@ impl Truck {
     }
 }
 
-/// Runs the crowd of `req` on `named` (a world on offer) and encodes the answer (the
-/// server runs it on a blocking worker); stops with [`ApiError::cancelled`] at the first
-/// frame after `cancel` is.
-pub fn run(req: &CrowdRequest, named: &GridWorld, cancel: &Cancel) -> Result<Vec<u8>, ApiError> {
-    let world = GridWorld::with_frame(named.map().clone(), named.cell_size(), named.origin())
-        .map_err(ApiError::planning)?;
-    let scenario = CrowdScenario {
-        agents: req.agents,
-        radius: AGENT_RADIUS * world.cell_size(),
-        doors: if req.doors { DOORS.min(req.agents) } else { 0 },
-        threads: 1,
-        seed: req.seed,
-        avoidance: req.avoid.then(Avoidance::default),
-        ..CrowdScenario::default()
-    };
-    let (hz, speed) = (scenario.hz, scenario.speed);
-    let mut sim = CrowdSimulation::new(world, scenario).map_err(ApiError::planning)?;
-    cancel.check().map_err(ApiError::planning)?;
-    let doors: Vec<(DVec2, DVec2)> = sim.doors().map(|(lo, hi, _)| (lo, hi)).collect();
-    let (mut truck, mut truck_note) = (None, None);
-    if req.truck {
-        match truck_line(sim.crowd().world(), &doors) {
-            None => {
-                truck_note = Some(format!(
-                    "no truck: no row or column of this map has a straight free run of {TRUCK_MIN_RUN} cells with room for a disc of radius {TRUCK_RADIUS} clear of the doors"
-                ))
+/// A crowd of the playground being simulated: the scenario's simulation, its truck, and
+/// the contacts counted over its frames so far. [`run`] simulates one to its end; a
+/// [`LiveCrowd`](crate::live::LiveCrowd) a few frames at a time.
+pub(crate) struct Running {
+    sim: CrowdSimulation,
+    truck: Option<Truck>,
+    /// Why there is no truck, when one was asked for.
+    truck_note: Option<String>,
+    /// The doors' squares (min, max).
+    doors: Vec<(DVec2, DVec2)>,
+    contacts: Contacts,
+}
+
+impl Running {
+    /// Places the crowd of `req` (checked) on a copy of `named`, with its doors and truck.
+    pub(crate) fn start(
+        req: &CrowdRequest,
+        named: &GridWorld,
+        cancel: &Cancel,
+    ) -> Result<Self, ApiError> {
+        let world = GridWorld::with_frame(named.map().clone(), named.cell_size(), named.origin())
+            .map_err(ApiError::planning)?;
+        let scenario = CrowdScenario {
+            agents: req.agents,
+            radius: AGENT_RADIUS * world.cell_size(),
+            doors: if req.doors { DOORS.min(req.agents) } else { 0 },
+            threads: 1,
+            seed: req.seed,
+            avoidance: req.avoid.then(Avoidance::default),
+            ..CrowdScenario::default()
+        };
+        let mut sim = CrowdSimulation::new(world, scenario).map_err(ApiError::planning)?;
+        cancel.check().map_err(ApiError::planning)?;
+        let doors: Vec<(DVec2, DVec2)> = sim.doors().map(|(lo, hi, _)| (lo, hi)).collect();
+        let (mut truck, mut truck_note) = (None, None);
+        if req.truck {
+            match truck_line(sim.crowd().world(), &doors) {
+                None => {
+                    truck_note = Some(format!(
+                        "no truck: no row or column of this map has a straight free run of {TRUCK_MIN_RUN} cells with room for a disc of radius {TRUCK_RADIUS} clear of the doors"
+                    ))
+                }
+                Some(line) => match Truck::place(&mut sim, line) {
+                    Ok(t) => truck = Some(t),
+                    Err(why) => truck_note = Some(format!("no truck: {why}")),
+                },
             }
-            Some(line) => match Truck::place(&mut sim, line) {
-                Ok(t) => truck = Some(t),
-                Err(why) => truck_note = Some(format!("no truck: {why}")),
-            },
         }
+        Ok(Running {
+            sim,
+            truck,
+            truck_note,
+            doors,
+            contacts: Contacts {
+                agents: req.agents,
+                ..Contacts::default()
+            },
+        })
     }
-    let frame_out = |sim: &CrowdSimulation, truck: &Option<Truck>| {
+
+    /// The simulation, to give the agents goals.
+    pub(crate) fn sim_mut(&mut self) -> &mut CrowdSimulation {
+        &mut self.sim
+    }
+
+    /// One simulated frame, its contacts counted, the truck turned at its line's ends.
+    pub(crate) fn advance(&mut self) -> Result<(), ApiError> {
+        let sim = &mut self.sim;
+        sim.frame().map_err(ApiError::planning)?;
+        let contacts = &mut self.contacts;
+        contacts.invalid += sim.check();
+        let (overlaps, wall_hits) = sim.contacts();
+        contacts.overlaps += overlaps;
+        contacts.wall_hits += wall_hits;
+        if let Some(t) = &mut self.truck {
+            contacts.truck_hits += t.hits(sim);
+            t.drive(sim)?;
+        }
+        contacts.arrived = sim.arrived();
+        Ok(())
+    }
+
+    /// The frame to send now.
+    pub(crate) fn frame_out(&self) -> FrameOut {
+        let sim = &self.sim;
         let world = sim.crowd().world();
         FrameOut {
             t: r3(sim.time()),
@@ -410,107 +461,138 @@ pub fn run(req: &CrowdRequest, named: &GridWorld, cancel: &Cancel) -> Result<Vec
                 .flat_map(|a| cells(world, a.agent_path().position()))
                 .collect(),
             doors: sim.doors().map(|(_, _, closed)| closed).collect(),
-            truck: truck.as_ref().map(|t| cells(world, t.center(sim))),
+            truck: self.truck.as_ref().map(|t| cells(world, t.center(sim))),
         }
-    };
+    }
+
+    /// Every agent's path now, in cells, and how many points they hold together.
+    pub(crate) fn paths(&self) -> (Vec<Vec<[f64; 2]>>, usize) {
+        let world = self.sim.crowd().world();
+        let agents = self.sim.crowd().agents();
+        let points = agents.iter().map(|a| a.agent_path().path().len()).sum();
+        let paths = agents
+            .iter()
+            .map(|a| {
+                a.agent_path()
+                    .path()
+                    .iter()
+                    .map(|&p| cells(world, p))
+                    .collect()
+            })
+            .collect();
+        (paths, points)
+    }
+
+    /// The contacts so far and `pathsmooth crowd`'s line of them.
+    pub(crate) fn contacts(&self) -> (Contacts, String) {
+        let c = self.contacts;
+        let line = format!(
+            "overlaps {} wall_hits {} arrived {}/{}",
+            c.overlaps, c.wall_hits, c.arrived, c.agents
+        );
+        (c, line)
+    }
+
+    /// The answer's head: the world, the crowd's settings, its doors and truck; the frames
+    /// and paths are the caller's.
+    fn response(
+        &self,
+        req: &CrowdRequest,
+        frames: Vec<FrameOut>,
+        paths: Vec<PathsOut>,
+        paths_cut_at: Option<usize>,
+    ) -> CrowdResponse {
+        let sim = &self.sim;
+        let world = sim.crowd().world();
+        let map = world.map();
+        let (contacts, line) = self.contacts();
+        CrowdResponse {
+            world: req.world.clone(),
+            width: map.width(),
+            height: map.height(),
+            radius: AGENT_RADIUS,
+            speed: sim.scenario().speed / world.cell_size(),
+            fps: sim.scenario().hz / frame_step() as f64,
+            seconds: sim.time(),
+            seed: req.seed,
+            avoid: req.avoid,
+            frames,
+            doors: self
+                .doors
+                .iter()
+                .map(|&(lo, hi)| DoorOut {
+                    min: cells(world, lo),
+                    max: cells(world, hi),
+                })
+                .collect(),
+            truck: self.truck.as_ref().map(|t| TruckOut {
+                radius: TRUCK_RADIUS,
+                speed: TRUCK_SPEED,
+                from: cells(world, t.from),
+                to: cells(world, t.to),
+            }),
+            truck_note: self.truck_note.clone(),
+            paths,
+            paths_cut_at,
+            contacts,
+            line,
+        }
+    }
+
+    /// The answer of a crowd just started: its first frame and paths
+    /// ([`LiveCrowd`](crate::live::LiveCrowd)'s first answer).
+    pub(crate) fn first_answer(&self, req: &CrowdRequest) -> Result<Vec<u8>, ApiError> {
+        let (paths, points) = self.paths();
+        let (paths, cut) = if points > limits::MAX_CROWD_PATH_POINTS {
+            (Vec::new(), Some(0))
+        } else {
+            (vec![PathsOut { frame: 0, paths }], None)
+        };
+        encode(&self.response(req, vec![self.frame_out()], paths, cut))
+    }
+}
+
+/// Runs the crowd of `req` on `named` (a world on offer) and encodes the answer (the
+/// server runs it on a blocking worker); stops with [`ApiError::cancelled`] at the first
+/// frame after `cancel` is.
+pub fn run(req: &CrowdRequest, named: &GridWorld, cancel: &Cancel) -> Result<Vec<u8>, ApiError> {
+    let mut crowd = Running::start(req, named, cancel)?;
     let mut paths = Vec::new();
     let mut path_points = 0;
     let mut paths_cut_at = None;
     // Every CROWD_PATHS_EVERY frames, and at a frame where a door opened or closed (the
     // paths it blocked are repaired in the frame it closes).
     let mut last_doors: Vec<bool> = Vec::new();
-    let mut keep_paths = |sim: &CrowdSimulation, frame: usize| {
-        let doors: Vec<bool> = sim.doors().map(|(_, _, closed)| closed).collect();
+    let mut keep_paths = |crowd: &Running, frame: usize| {
+        let doors: Vec<bool> = crowd.sim.doors().map(|(_, _, closed)| closed).collect();
         let changed = doors != last_doors;
         last_doors = doors;
         if paths_cut_at.is_some() || !(changed || frame.is_multiple_of(limits::CROWD_PATHS_EVERY)) {
             return;
         }
-        let agents = sim.crowd().agents();
-        let points: usize = agents.iter().map(|a| a.agent_path().path().len()).sum();
+        let (now, points) = crowd.paths();
         if path_points + points > limits::MAX_CROWD_PATH_POINTS {
             paths_cut_at = Some(frame);
             return;
         }
         path_points += points;
-        let world = sim.crowd().world();
-        paths.push(PathsOut {
-            frame,
-            paths: agents
-                .iter()
-                .map(|a| {
-                    a.agent_path()
-                        .path()
-                        .iter()
-                        .map(|&p| cells(world, p))
-                        .collect()
-                })
-                .collect(),
-        });
+        paths.push(PathsOut { frame, paths: now });
     };
 
     let step = frame_step();
     let sim_frames = req.sim_frames();
     let mut frames = Vec::with_capacity(sim_frames as usize / step + 1);
-    frames.push(frame_out(&sim, &truck));
-    keep_paths(&sim, 0);
-    let mut contacts = Contacts {
-        agents: req.agents,
-        ..Contacts::default()
-    };
+    frames.push(crowd.frame_out());
+    keep_paths(&crowd, 0);
     for k in 1..=sim_frames {
         cancel.check().map_err(ApiError::planning)?;
-        sim.frame().map_err(ApiError::planning)?;
-        contacts.invalid += sim.check();
-        let (overlaps, wall_hits) = sim.contacts();
-        contacts.overlaps += overlaps;
-        contacts.wall_hits += wall_hits;
-        if let Some(t) = &mut truck {
-            contacts.truck_hits += t.hits(&sim);
-            t.drive(&mut sim)?;
-        }
+        crowd.advance()?;
         if (k as usize).is_multiple_of(step) {
-            keep_paths(&sim, frames.len());
-            frames.push(frame_out(&sim, &truck));
+            keep_paths(&crowd, frames.len());
+            frames.push(crowd.frame_out());
         }
     }
-    contacts.arrived = sim.arrived();
-    let world = sim.crowd().world();
-    let map = world.map();
-    let line = format!(
-        "overlaps {} wall_hits {} arrived {}/{}",
-        contacts.overlaps, contacts.wall_hits, contacts.arrived, contacts.agents
-    );
-    encode(&CrowdResponse {
-        world: req.world.clone(),
-        width: map.width(),
-        height: map.height(),
-        radius: AGENT_RADIUS,
-        speed: speed / world.cell_size(),
-        fps: hz / step as f64,
-        seconds: sim_frames as f64 / hz,
-        seed: req.seed,
-        avoid: req.avoid,
-        frames,
-        doors: doors
-            .iter()
-            .map(|&(lo, hi)| DoorOut {
-                min: cells(world, lo),
-                max: cells(world, hi),
-            })
-            .collect(),
-        truck: truck.as_ref().map(|t| TruckOut {
-            radius: TRUCK_RADIUS,
-            speed: TRUCK_SPEED,
-            from: cells(world, t.from),
-            to: cells(world, t.to),
-        }),
-        truck_note,
-        paths,
-        paths_cut_at,
-        contacts,
-        line,
-    })
+    encode(&crowd.response(req, frames, paths, paths_cut_at))
 }
 
 #[cfg(test)]

@@ -10,6 +10,8 @@
 //! - [`plan`]: A* then one pipeline per method (`POST /api/plan`);
 //! - [`layered`]: layered navmeshes and paths on them (`POST /api/layered`);
 //! - [`crowd`]: a crowd simulated on a world on offer, as frames (`POST /api/crowd`);
+//! - [`live`]: the same crowd simulated a few frames at a time, sent where the player
+//!   clicks (the static playground's worker holds one);
 //! - [`world`]: the playground's state;
 //! - [`methods`], [`compare`], [`areas`]: the grid methods, their comparison and the area
 //!   costs, shared with the CLI's `plan`, `bench` and `demo`;
@@ -27,6 +29,7 @@ pub mod error;
 pub mod grid;
 pub mod layered;
 pub mod limits;
+pub mod live;
 pub mod methods;
 pub mod plan;
 pub mod route;

@@ -151,6 +151,9 @@ pub struct CrowdSimulation {
     rng: Rng,
     /// When each agent gets its next goal, seconds.
     retarget_at: Vec<f64>,
+    /// Until when each agent keeps the goal it was sent to ([`send_to`](CrowdSimulation::send_to)),
+    /// arrived or not, seconds (0: it was never sent).
+    held_until: Vec<f64>,
     doors: Vec<Door>,
     time: f64,
     frames: u64,
@@ -204,6 +207,7 @@ impl CrowdSimulation {
             crowd,
             reachable,
             rng,
+            held_until: vec![0.0; retarget_at.len()],
             retarget_at,
             doors,
             time: 0.0,
@@ -286,7 +290,8 @@ impl CrowdSimulation {
         for i in 0..self.crowd.agents().len() {
             let a = &self.crowd.agents()[i];
             self.reached[i] |= a.arrived();
-            if self.time < self.retarget_at[i] && !a.arrived() {
+            let held = self.time < self.held_until[i];
+            if held || (self.time < self.retarget_at[i] && !a.arrived()) {
                 continue;
             }
             let here = a.agent_path().position();
@@ -303,6 +308,84 @@ impl CrowdSimulation {
         }
         frame.crowd = self.crowd.update(dt)?;
         Ok(frame)
+    }
+
+    /// Sends every agent to a goal of its own round `goal` (a reachable cell centre within
+    /// `spread` of it on each axis, drawn as new goals are, one no other agent sent has
+    /// when 16 draws find one; else the centre of `goal`'s cell), which it keeps for `hold` seconds, arrived or not (infinity: until it is sent
+    /// elsewhere); then it gets random goals again. What a player's click does to the crowd
+    /// (the playground's live crowd).
+    /// Returns how many agents were sent (all of them).
+    ///
+    /// Errors (nobody sent): [`Error::NonFinite`] for a `goal` that is not finite,
+    /// [`Error::BadParameter`] for a `spread` that is not a finite number ≥ 0 or a `hold`
+    /// that is not a number ≥ 0;
+    /// [`Error::OutsideMap`] for a `goal` off the map; [`Error::Blocked`] for one in a wall,
+    /// in a closed door or without room for the agents; [`Error::Unreachable`] for one in a
+    /// part of the map the agents' part does not join. Cost: O(agents) goal draws and
+    /// target changes ([`Crowd::set_target`]; the plans come in the next frames).
+    pub fn send_to(&mut self, goal: DVec2, spread: f64, hold: f64) -> Result<usize> {
+        if !(spread.is_finite() && spread >= 0.0) {
+            return Err(param("spread", spread, "a finite number ≥ 0"));
+        }
+        if hold.is_nan() || hold < 0.0 {
+            return Err(param("hold", hold, "a number ≥ 0 (infinity: for good)"));
+        }
+        if !goal.is_finite() {
+            return Err(Error::NonFinite { index: 0 });
+        }
+        let world = self.crowd.world();
+        let q = world.to_grid(goal);
+        let (width, height) = (world.map().width(), world.map().height());
+        let cell = IVec2::new(q.x.floor() as i32, q.y.floor() as i32);
+        if !(q.x >= 0.0 && q.y >= 0.0 && q.x < width as f64 && q.y < height as f64) {
+            return Err(Error::OutsideMap {
+                what: "goal",
+                x: q.x,
+                y: q.y,
+                width,
+                height,
+            });
+        }
+        let centre = world.cell_center(cell);
+        if !world.segment_is_clear(centre, centre, self.crowd.radius()) {
+            return Err(Error::Blocked {
+                what: "goal",
+                x: q.x,
+                y: q.y,
+            });
+        }
+        if !self.reachable.holds(cell) {
+            let from = world.to_grid(self.crowd.agents()[0].agent_path().position());
+            return Err(Error::Unreachable {
+                sx: from.x,
+                sy: from.y,
+                gx: q.x,
+                gy: q.y,
+            });
+        }
+        let until = self.time + hold;
+        // Goals of their own where there is room: two agents sent to one spot cannot both
+        // stand on it.
+        let mut taken = std::collections::HashSet::new();
+        for i in 0..self.crowd.agents().len() {
+            let mut draw = || {
+                self.reachable
+                    .goal_near(&self.crowd, centre, spread, &mut self.rng)
+            };
+            let mut target = draw();
+            for _ in 1..16 {
+                if !taken.contains(&(target.x.to_bits(), target.y.to_bits())) {
+                    break;
+                }
+                target = draw();
+            }
+            taken.insert((target.x.to_bits(), target.y.to_bits()));
+            self.crowd.set_target(i, target)?;
+            self.held_until[i] = until;
+            self.retarget_at[i] = until;
+        }
+        Ok(self.crowd.agents().len())
     }
 
     /// How many agents' paths are not valid now: each path is checked with the library's
@@ -541,6 +624,12 @@ impl Reachable {
         })
     }
 
+    /// Whether `cell` is one of the reachable cells.
+    fn holds(&self, cell: IVec2) -> bool {
+        let inside = cell.x >= 0 && cell.y >= 0 && cell.x < self.width && cell.y < self.height;
+        inside && self.member[(cell.y * self.width + cell.x) as usize]
+    }
+
     /// A uniformly random reachable cell.
     fn any(&self, rng: &mut Rng) -> IVec2 {
         self.cells[rng.below(self.cells.len())]
@@ -559,8 +648,7 @@ impl Reachable {
             } else {
                 self.any(rng)
             };
-            let inside = cell.x >= 0 && cell.y >= 0 && cell.x < self.width && cell.y < self.height;
-            if inside && self.member[(cell.y * self.width + cell.x) as usize] {
+            if self.holds(cell) {
                 let q = world.cell_center(cell);
                 if room(q) {
                     return q;

@@ -565,3 +565,78 @@ fn a_vehicle_the_caller_drives_stands_in_the_world_while_stopped_and_every_path_
         .set_moving_obstacle_velocity(id, DVec2::splat(f64::NAN))
         .is_err());
 }
+
+/// Agents sent to a point take goals round it, each its own where there is room, keep them
+/// while held (arrived or not) and get random goals again after; a point in a wall, off the
+/// map or in a room the agents' room does not join is refused and nobody is sent.
+#[test]
+fn agents_sent_to_a_point_keep_goals_round_it_while_held() {
+    // Two rooms, 20 × 9 and 6 × 9, with no way between them: the agents are in the larger.
+    let mut rows = vec![".....................#......".to_string(); 9];
+    rows[4] = "....................##......".to_string();
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let world = GridWorld::new(GridMap::from_rows(&rows).unwrap()).unwrap();
+    let scenario = CrowdScenario {
+        agents: 12,
+        doors: 0,
+        goal_range: 3.0,
+        retarget_seconds: 1.0,
+        ..CrowdScenario::default()
+    };
+    let mut sim = CrowdSimulation::new(world, scenario).unwrap();
+    let point = DVec2::new(10.5, 4.5);
+    let targets = |sim: &CrowdSimulation| -> Vec<DVec2> {
+        sim.crowd()
+            .agents()
+            .iter()
+            .map(|a| a.agent_path().target())
+            .collect()
+    };
+    // Refusals: nobody's target changes.
+    let before = targets(&sim);
+    for (bad, why) in [
+        (DVec2::new(21.5, 2.5), "inside a wall"),
+        (DVec2::new(-1.0, 2.5), "outside the 28×9 map"),
+        (DVec2::new(25.5, 2.5), "cannot be reached"),
+        (DVec2::new(f64::NAN, 2.5), "NaN or infinite"),
+    ] {
+        let e = sim.send_to(bad, 2.0, 5.0).unwrap_err().to_string();
+        assert!(e.contains(why), "{bad}: {e}");
+    }
+    assert!(sim.send_to(point, -1.0, 5.0).is_err() && sim.send_to(point, 2.0, f64::NAN).is_err());
+    assert_eq!(targets(&sim), before);
+    // Sent for 5 s: goals on cell centres within 2 of the point, each agent its own.
+    assert_eq!(sim.send_to(point, 2.0, 5.0).unwrap(), 12);
+    sim.frame().unwrap(); // where the new targets are taken
+    let sent = targets(&sim);
+    let mut cells: Vec<(i64, i64)> = sent
+        .iter()
+        .map(|t| (t.x.floor() as i64, t.y.floor() as i64))
+        .collect();
+    for t in &sent {
+        assert!(
+            (*t - point).abs().max_element() <= 2.5 && t.fract() == DVec2::splat(0.5),
+            "{t}"
+        );
+    }
+    cells.sort_unstable();
+    cells.dedup();
+    assert_eq!(cells.len(), 12, "every agent a goal of its own: {sent:?}");
+    // Held for 5 s (the random goals come every second otherwise), then wandering again.
+    for _ in 1..290 {
+        sim.frame().unwrap();
+        assert_eq!(targets(&sim), sent, "at {} s", sim.time());
+    }
+    for _ in 0..120 {
+        sim.frame().unwrap();
+    }
+    let changed = targets(&sim)
+        .iter()
+        .zip(&sent)
+        .filter(|(a, b)| a != b)
+        .count();
+    assert!(
+        changed >= 10,
+        "{changed} agents with new goals after the hold"
+    );
+}

@@ -441,7 +441,8 @@ function setupMouse() {
     if (d.moved) return;
     // A click: the first sets the start, later ones the goal, shift-click the start
     // (a click on an end keeps it).
-    if (d.kind !== "pan" || inCrowdMode()) return;
+    if (d.kind !== "pan") return;
+    if (inCrowdMode()) { clickCrowd(toWorld(evt)); return; }
     if (state.layered) { clickLayered(toWorld(evt), evt.shiftKey); return; }
     const c = toCell(toWorld(evt));
     if (!cellFree(c)) { status(`cell (${c}) is blocked or outside the map`, true); return; }

@@ -1,8 +1,11 @@
 // pathsmooth playground, crowd mode: POST /api/crowd runs a crowd (on the server, or in the
 // static build's worker: agents, doors, a truck) on the world shown, and the page plays its frames: agents as discs of
-// their radius, their paths faint, doors filled while closed, the truck as a disc. Loaded
-// before app.js; its functions use app.js's helpers ($, el, api, status, state, stopPlay,
-// plan) when they are called.
+// their radius, their paths faint, doors filled while closed, the truck as a disc. In the
+// static build, Live runs the crowd in the worker for as long as it is shown (POST
+// /api/crowd/live, then /api/crowd/live/step for the next half second while the page plays
+// the last), and a click on the map sends the agents there. Loaded before app.js; its
+// functions use app.js's helpers ($, el, api, status, state, stopPlay, plan, STATIC) when
+// they are called.
 "use strict";
 
 const crowd = {
@@ -10,7 +13,11 @@ const crowd = {
   anim: null,    // {frame: requestAnimationFrame id}
   abort: null,   // the AbortController of the request on its way
   result: null,  // the last answer of /api/crowd
+  live: null,    // the live crowd shown: {send: [x, y] | null}
 };
+
+/** Frames a live crowd's step asks for (half a second at the 20 frames a second sent). */
+const LIVE_STEP = 10;
 
 const inCrowdMode = () => document.body.classList.contains("crowd-mode");
 
@@ -50,41 +57,52 @@ function stopCrowd() {
   if (crowd.anim) cancelAnimationFrame(crowd.anim.frame);
   crowd.anim = null;
   crowd.result = null;
+  crowd.live = null;
+  $("crowd-live").textContent = "● Live";
   const layer = $("crowd");
   layer.replaceChildren();
-  for (const k of ["frame", "drawn", "done"]) delete layer.dataset[k];
+  for (const k of ["frame", "drawn", "done", "live", "sent"]) delete layer.dataset[k];
   $("clock").hidden = true;
 }
 
-/** The answer's contacts in words: `pathsmooth crowd`'s line, and what else was counted. */
-function contactsText(r) {
-  const c = r.contacts;
-  let text = `${r.line} · invalid paths ${c.invalid}`;
-  if (r.truck) text += ` · truck hits ${c.truck_hits}`;
-  if (r.truck_note) text += ` · ${r.truck_note}`;
-  return text;
-}
-
-async function runCrowd() {
-  stopCrowd();
-  const seq = crowd.seq;
+/** The crowd's request from the panel (and the world shown), or null after saying why not. */
+function crowdRequest() {
   const line = $("crowd-line");
   line.textContent = "";
   line.classList.remove("bad");
   delete line.dataset.overlaps;
   if (!state.world || state.world.text !== undefined) {
     status("the crowd runs on the worlds on offer: pick one in the list (not an uploaded map)", true);
-    return;
+    return null;
   }
   const seed = Number($("crowd-seed").value);
   if (!Number.isSafeInteger(seed) || seed < 0) {
     status(`seed ${$("crowd-seed").value}: give a whole number ≥ 0`, true);
-    return;
+    return null;
   }
-  const req = {
+  return {
     world: state.world.name, agents: Number($("crowd-agents").value), seconds: Number($("crowd-seconds").value),
     seed, avoid: $("crowd-avoid").checked, doors: $("crowd-doors").checked, truck: $("crowd-truck").checked,
   };
+}
+
+/** Shows the contacts line of an answer (a run's, or a live step's so far). */
+function showContacts(r, truck) {
+  const line = $("crowd-line");
+  const c = r.contacts;
+  let text = `${r.line} · invalid paths ${c.invalid}`;
+  if (truck) text += ` · truck hits ${c.truck_hits}`;
+  if (r.truck_note) text += ` · ${r.truck_note}`;
+  line.textContent = text;
+  line.dataset.overlaps = String(c.overlaps);
+  line.classList.toggle("bad", c.overlaps + c.wall_hits + c.invalid > 0);
+}
+
+async function runCrowd() {
+  stopCrowd();
+  const seq = crowd.seq;
+  const req = crowdRequest();
+  if (!req) return;
   status(`${req.world}: simulating ${req.agents} agents for ${req.seconds} s…`);
   let r;
   crowd.abort = new AbortController();
@@ -97,9 +115,7 @@ async function runCrowd() {
   crowd.abort = null;
   if (seq !== crowd.seq || !inCrowdMode()) return;
   crowd.result = r;
-  line.textContent = contactsText(r);
-  line.dataset.overlaps = String(r.contacts.overlaps);
-  line.classList.toggle("bad", r.contacts.overlaps + r.contacts.wall_hits + r.contacts.invalid > 0);
+  showContacts(r, r.truck);
   status(`${r.world}: ${r.contacts.agents} agents, ${r.seconds} s, ${r.frames.length} frames` +
     (r.doors.length ? `, ${r.doors.length} doors` : "") + (r.truck ? ", a truck" : "") +
     (r.avoid ? ", avoiding" : ", not avoiding") + (r.paths_cut_at !== null ? ` (paths shown up to ${(r.paths_cut_at / r.fps).toFixed(2)} s: too many points)` : ""));
@@ -109,8 +125,10 @@ async function runCrowd() {
 /** Agent i's colour. */
 const agentColour = (i) => `hsl(${(i * 137.5) % 360}, 62%, 48%)`;
 
-/** Plays the answer's frames in real time, interpolating between them. */
-function playCrowd(r) {
+/** Draws the crowd of an answer (its agents, doors, truck, paths) in the crowd's layer;
+ *  returns {show(a, b, k): the frame a k of the way to b, paths(list): every agent's path
+ *  (null: none)}. */
+function drawCrowd(r) {
   const layer = $("crowd");
   const pathsG = el("g", { "data-layer": "paths" }, layer);
   const doorsG = el("g", { "data-layer": "doors" }, layer);
@@ -125,47 +143,144 @@ function playCrowd(r) {
     stroke: "#78350f", "stroke-width": 1.5, "vector-effect": "non-scaling-stroke", "data-truck": "" }, agentsG);
   const dots = Array.from({ length: lines }, (_, i) => el("circle", { r: r.radius, fill: agentColour(i),
     stroke: "white", "stroke-width": 1, "vector-effect": "non-scaling-stroke", "data-agent": i }, agentsG));
-  const last = r.frames.length - 1;
-  let shownPaths = -1, drawn = 0;
-  const t0 = performance.now();
+  let drawn = 0;
   $("clock").hidden = false;
+  return {
+    show(a, b, k) {
+      for (let n = 0; n < dots.length; n++) {
+        dots[n].setAttribute("cx", a.at[2 * n] + (b.at[2 * n] - a.at[2 * n]) * k);
+        dots[n].setAttribute("cy", a.at[2 * n + 1] + (b.at[2 * n + 1] - a.at[2 * n + 1]) * k);
+      }
+      doors.forEach((d, n) => {
+        const closed = a.doors[n];
+        d.setAttribute("fill", closed ? "#9a3412" : "none");
+        d.setAttribute("stroke-dasharray", closed ? "" : "4 3");
+        d.dataset.closed = String(closed);
+      });
+      if (truck) {
+        truck.setAttribute("cx", a.truck[0] + (b.truck[0] - a.truck[0]) * k);
+        truck.setAttribute("cy", a.truck[1] + (b.truck[1] - a.truck[1]) * k);
+      }
+      layer.dataset.drawn = String(++drawn);
+    },
+    paths(list) {
+      paths.forEach((line, n) => {
+        if (list) line.setAttribute("points", pointsAttr(list[n]));
+        else line.removeAttribute("points");
+      });
+    },
+  };
+}
+
+/** Plays the answer's frames in real time, interpolating between them. */
+function playCrowd(r) {
+  const layer = $("crowd");
+  const view = drawCrowd(r);
+  const last = r.frames.length - 1;
+  let shownPaths = -1;
+  const t0 = performance.now();
   const tick = (now) => {
     // (A frame's time can be a little before t0: the frame began before playCrowd ran.)
     const f = Math.min(Math.max(((now - t0) / 1000) * r.fps, 0), last);
     const i = Math.floor(f), k = f - i;
-    const a = r.frames[i], b = r.frames[Math.min(i + 1, last)];
-    for (let n = 0; n < dots.length; n++) {
-      dots[n].setAttribute("cx", a.at[2 * n] + (b.at[2 * n] - a.at[2 * n]) * k);
-      dots[n].setAttribute("cy", a.at[2 * n + 1] + (b.at[2 * n + 1] - a.at[2 * n + 1]) * k);
-    }
-    doors.forEach((d, n) => {
-      const closed = a.doors[n];
-      d.setAttribute("fill", closed ? "#9a3412" : "none");
-      d.setAttribute("stroke-dasharray", closed ? "" : "4 3");
-      d.dataset.closed = String(closed);
-    });
-    if (truck) {
-      truck.setAttribute("cx", a.truck[0] + (b.truck[0] - a.truck[0]) * k);
-      truck.setAttribute("cy", a.truck[1] + (b.truck[1] - a.truck[1]) * k);
-    }
+    view.show(r.frames[i], r.frames[Math.min(i + 1, last)], k);
     // The paths of the latest frame that has them; none once the server left them out.
     let p = -1;
     for (let j = 0; j < r.paths.length && r.paths[j].frame <= i; j++) p = j;
     if (r.paths_cut_at !== null && i >= r.paths_cut_at) p = -2;
     if (p !== shownPaths) {
       shownPaths = p;
-      paths.forEach((line, n) => {
-        if (p >= 0) line.setAttribute("points", pointsAttr(r.paths[p].paths[n]));
-        else line.removeAttribute("points");
-      });
+      view.paths(p >= 0 ? r.paths[p].paths : null);
     }
     layer.dataset.frame = String(i);
-    layer.dataset.drawn = String(++drawn);
     $("clock").textContent = `t = ${(i / r.fps + k / r.fps).toFixed(2)} s of ${r.seconds} s`;
     if (i < last) crowd.anim.frame = requestAnimationFrame(tick);
     else layer.dataset.done = "true";
   };
   crowd.anim = { frame: requestAnimationFrame(tick) };
+}
+
+/** The live crowd (static build): started in the worker, then stepped half a second at a
+ *  time while the page plays the frames it has; a click on the map sends the agents there
+ *  with the next step. The button stops it. */
+async function liveCrowd() {
+  if (crowd.live) { stopCrowd(); status("the live crowd stopped"); return; }
+  stopCrowd();
+  const seq = crowd.seq;
+  const req = crowdRequest();
+  if (!req) return;
+  status(`${req.world}: starting ${req.agents} agents…`);
+  let r;
+  try {
+    r = await api("/api/crowd/live", req);
+  } catch (e) {
+    if (seq === crowd.seq) status(e.message, true);
+    return;
+  }
+  if (seq !== crowd.seq || !inCrowdMode()) return;
+  const layer = $("crowd");
+  const view = drawCrowd(r);
+  view.paths(r.paths[0]?.paths ?? null);
+  showContacts(r, r.truck);
+  const live = crowd.live = { send: null };
+  $("crowd-live").textContent = "■ Stop live";
+  layer.dataset.live = "true";
+  status(`${r.world}: ${r.contacts.agents} agents live` + (r.truck ? ", a truck" : "") +
+    (r.avoid ? ", avoiding" : ", not avoiding") + ": click on the map to send them there");
+  // frames[0] is frame `base` of the crowd; the clock runs from t0, paused while no frame
+  // is there to show (the worker behind), so that the agents never jump.
+  const frames = [r.frames[0]];
+  const pathsAt = []; // [{frame, paths}] waiting for their frame
+  let base = 0, t0 = performance.now(), busy = false;
+  const more = async () => {
+    busy = true;
+    const body = { frames: LIVE_STEP };
+    if (live.send) { body.send = live.send; live.send = null; }
+    try {
+      const s = await api("/api/crowd/live/step", body);
+      if (seq !== crowd.seq) return;
+      frames.push(...s.frames);
+      pathsAt.push({ frame: base + frames.length - 1, paths: s.paths });
+      showContacts(s, r.truck);
+      if (s.sent) {
+        layer.dataset.sent = String(s.sent);
+        status(`${s.sent} agents sent to (${body.send.map((v) => v.toFixed(1))}): click elsewhere to send them again`);
+      }
+    } catch (e) {
+      if (seq !== crowd.seq) return;
+      // A refused click (a wall, out of reach) is said, and the crowd goes on as it was;
+      // any other error (the worker restarted, say) ends the live crowd.
+      if (body.send) status(e.message, true);
+      else { stopCrowd(); status(`the live crowd stopped: ${e.message}`, true); return; }
+    }
+    busy = false;
+  };
+  const tick = (now) => {
+    if (seq !== crowd.seq) return;
+    const last = base + frames.length - 1;
+    let f = base + ((now - t0) / 1000) * r.fps;
+    if (f > last) { t0 += ((f - last) / r.fps) * 1000; f = last; }
+    const i = Math.floor(f), k = f - i;
+    view.show(frames[i - base], frames[Math.min(i + 1, last) - base], k);
+    while (pathsAt.length && pathsAt[0].frame <= i) view.paths(pathsAt.shift().paths);
+    // The frames played are dropped (all but the one shown).
+    if (i - base > 2 * LIVE_STEP) { frames.splice(0, i - base); base = i; }
+    layer.dataset.frame = String(i);
+    $("clock").textContent = `t = ${(f / r.fps).toFixed(2)} s, live`;
+    if (!busy && last - f < LIVE_STEP) more();
+    crowd.anim.frame = requestAnimationFrame(tick);
+  };
+  crowd.anim = { frame: requestAnimationFrame(tick) };
+}
+
+/** A click on the map in crowd mode: the live crowd's agents are sent there. */
+function clickCrowd([x, y]) {
+  if (!crowd.live) {
+    if (STATIC) status("press Live to run a crowd you can send around by clicking");
+    return;
+  }
+  crowd.live.send = [x, y];
+  status(`sending the agents to (${x.toFixed(1)}, ${y.toFixed(1)})…`);
 }
 
 function setupCrowd() {
@@ -178,4 +293,7 @@ function setupCrowd() {
   $("mode-paths").onclick = () => setMode("paths");
   $("mode-crowd").onclick = () => setMode("crowd");
   $("crowd-run").onclick = runCrowd;
+  // Only the static build's worker keeps a crowd between requests.
+  for (const e of [$("crowd-live"), ...document.querySelectorAll(".static-only")]) e.hidden = !STATIC;
+  $("crowd-live").onclick = liveCrowd;
 }

@@ -320,6 +320,10 @@ test("the crowd mode runs a crowd on the server and plays it", { timeout: 90_000
   assert.equal(await page.$$eval("#paths polyline", (ls) => ls.length), 0, "the paths are cleared");
   for (const id of ["crowd-avoid", "crowd-doors", "crowd-truck"]) await page.check(`#${id}`);
 
+  // The server keeps no live crowd: the page offers none (the static playground does).
+  assert.equal(await page.isVisible("#crowd-live"), false, "no Live button on the server's page");
+  assert.equal(await page.isVisible("#crowd-run"), true);
+
   // A first run of the largest crowd (seconds of work), replaced at once by a small one: the
   // first request is aborted (the server stops its work when the connection closes), one
   // crowd is drawn, the second's.
