@@ -1947,3 +1947,117 @@ fn crowd_work_stops_when_its_client_leaves() {
     assert_idle_after(&server, Instant::now(), "the crowd's client left");
     server.assert_alive();
 }
+
+/// `POST` of `body` to `path` from the loopback address `from`: the status and the JSON.
+fn post_from(server: &Server, from: &str, path: &str, body: &Value) -> (u16, Value) {
+    let (status, _, value) = server.request_from(from, "POST", path, body.to_string().as_bytes());
+    (status, value)
+}
+
+/// The times of a live step's frames.
+fn frame_times(body: &Value) -> Vec<f64> {
+    let frames = body["frames"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{body:.300}"));
+    frames.iter().map(|f| f["t"].as_f64().unwrap()).collect()
+}
+
+#[test]
+fn a_live_crowd_is_stepped_by_its_own_client_and_sent_where_asked() {
+    let server = Server::start();
+    let me = "127.0.0.2";
+    let start = json!({"world": "demo", "agents": 10, "avoid": true, "seed": 3});
+    let (status, body) = post_from(&server, me, "/api/crowd/live", &start);
+    assert_eq!(status, 200, "{body:.300}");
+    let session = body["session"].as_u64().expect("a session number");
+    assert_eq!(frame_times(&body), [0.0]);
+    assert_eq!(body["paths"][0]["paths"].as_array().unwrap().len(), 10);
+    let step = |from: &str, session: u64, body: Value| {
+        post_from(
+            &server,
+            from,
+            &format!("/api/crowd/live/step?session={session}"),
+            &body,
+        )
+    };
+    let (status, body) = step(me, session, json!({"frames": 5}));
+    assert_eq!(status, 200, "{body:.300}");
+    assert_eq!(frame_times(&body), [0.05, 0.1, 0.15, 0.2, 0.25]);
+    assert_eq!(body["paths"].as_array().unwrap().len(), 10);
+    // No session named, another client's, a click in a wall, no frames: refused; the crowd
+    // goes on from where it was.
+    let (status, body) = post_from(&server, me, "/api/crowd/live/step", &json!({}));
+    assert_error((status, body), 400, "?session=N");
+    assert_error(step("127.0.0.3", session, json!({})), 410, "has ended");
+    assert_error(
+        step(me, session, json!({"send": [0.5, 0.5]})),
+        422,
+        "inside a wall",
+    );
+    assert_error(
+        step(me, session, json!({"frames": 0})),
+        400,
+        "at least one frame",
+    );
+    assert_error(
+        step(me, session, json!({"frames": 41})),
+        413,
+        "at most 40 frames",
+    );
+    let (status, body) = step(me, session, json!({"frames": 1, "send": [5.5, 71.5]}));
+    assert_eq!(
+        (status, body["sent"].as_u64()),
+        (200, Some(10)),
+        "{body:.300}"
+    );
+    assert_eq!(frame_times(&body), [0.3]);
+    // A new start: the old crowd ends, the new one begins at its first frame.
+    let (status, body) = post_from(&server, me, "/api/crowd/live", &start);
+    assert_eq!(status, 200, "{body:.300}");
+    let again = body["session"].as_u64().unwrap();
+    assert_ne!(again, session);
+    assert_error(step(me, session, json!({})), 410, "has ended");
+    assert_eq!(
+        frame_times(&step(me, again, json!({"frames": 1})).1),
+        [0.05]
+    );
+    let (status, _) = server.get("/api/crowd/live");
+    assert_eq!(status, 405);
+    server.assert_alive();
+}
+
+#[test]
+fn live_crowds_hold_their_memory_and_end_when_left_idle() {
+    // A live crowd on the demo map reserves 7.5 MiB (its world and a search, a step's
+    // frames, the paths sent): 20 MiB hold two.
+    let server = Server::start_env(
+        &["--memory-budget", "20"],
+        &[
+            ("PATHSMOOTH_LIVE_IDLE_MS", "3000"),
+            ("PATHSMOOTH_SERVE_TIMEOUT_MS", "1000"),
+        ],
+    );
+    let start = json!({"world": "demo", "agents": 20});
+    let mut sessions = Vec::new();
+    for from in ["127.0.0.2", "127.0.0.3"] {
+        let (status, body) = post_from(&server, from, "/api/crowd/live", &start);
+        assert_eq!(status, 200, "{body:.300}");
+        sessions.push(body["session"].as_u64().unwrap());
+    }
+    assert_error(
+        post_from(&server, "127.0.0.4", "/api/crowd/live", &start),
+        503,
+        "a live crowd needs about 7.5 MiB of memory that other requests hold",
+    );
+    // Left alone past the idle time, both end and give their memory back.
+    std::thread::sleep(Duration::from_millis(3200));
+    let step = format!("/api/crowd/live/step?session={}", sessions[0]);
+    assert_error(
+        post_from(&server, "127.0.0.2", &step, &json!({})),
+        410,
+        "has ended",
+    );
+    let (status, body) = post_from(&server, "127.0.0.4", "/api/crowd/live", &start);
+    assert_eq!(status, 200, "{body:.300}");
+    server.assert_alive();
+}

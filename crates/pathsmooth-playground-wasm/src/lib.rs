@@ -4,8 +4,8 @@
 //! One call, [`request`], answers the routes `pathsmooth serve` answers, with the same
 //! JSON in and out and the same errors, over one [`Playground`] held for the module's life
 //! (the uploaded maps are kept there, as the server keeps them), and the live crowd's
-//! ([`live`]: `POST /api/crowd/live` starts one, `POST /api/crowd/live/step` steps it),
-//! which only the worker answers: it holds one live crowd, the player's. A request runs to its end
+//! ([`live`]: `POST /api/crowd/live` starts one, `POST /api/crowd/live/step` steps it):
+//! the worker holds one live crowd, the player's (the server numbers its clients'). A request runs to its end
 //! on the worker's thread; the page cancels one by ending the worker and starting a new
 //! one, whose playground starts empty of uploads (the page's requests carry a map's text,
 //! so none has to be sent again).

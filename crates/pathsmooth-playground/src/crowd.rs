@@ -426,6 +426,11 @@ impl Running {
         })
     }
 
+    /// The simulation.
+    pub(crate) fn sim(&self) -> &CrowdSimulation {
+        &self.sim
+    }
+
     /// The simulation, to give the agents goals.
     pub(crate) fn sim_mut(&mut self) -> &mut CrowdSimulation {
         &mut self.sim

@@ -1,10 +1,10 @@
 //! A live crowd: the playground's crowd ([`crate::crowd`]) simulated a few frames at a
 //! time for as long as the page shows it, the player sending the agents where they click
 //! (issue 40, item 7: "the playground shows a crowd live"). The static playground's worker
-//! holds one (`pathsmooth-playground-wasm`): in the browser the simulation runs on the
-//! player's own machine, for as long as they like. `pathsmooth serve` plays a run of
-//! bounded length instead (`POST /api/crowd`): a live crowd per client would hold its
-//! memory and the server's time across requests.
+//! holds one (`pathsmooth-playground-wasm`, through [`request`]): in the browser the
+//! simulation runs on the player's own machine, for as long as they like. `pathsmooth
+//! serve` keeps one per client between requests, numbered, within its bounds (its
+//! `serve::live`).
 //!
 //! A live crowd started from a [`CrowdRequest`] and stepped by `k` frames sent at a time
 //! is the same crowd, frame for frame, as `POST /api/crowd`'s run of the same request,
@@ -107,6 +107,16 @@ struct StepResponse {
 /// offer.
 pub struct LiveCrowd {
     crowd: Running,
+}
+
+impl std::fmt::Debug for LiveCrowd {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let sim = self.crowd.sim();
+        f.debug_struct("LiveCrowd")
+            .field("agents", &sim.crowd().agents().len())
+            .field("time", &sim.time())
+            .finish_non_exhaustive()
+    }
 }
 
 impl LiveCrowd {

@@ -11,7 +11,7 @@ use crate::world::Playground;
 use crate::{crowd, grid, layered, plan};
 
 /// The 404 of a path that is no route.
-pub const NO_SUCH_ROUTE: &str = "no such page or API route (the API: GET /api/worlds, GET /api/worlds/{name}, GET /api/methods, POST /api/map, POST /api/scenarios, POST /api/plan, POST /api/crowd, GET and POST /api/layered)";
+pub const NO_SUCH_ROUTE: &str = "no such page or API route (the API: GET /api/worlds, GET /api/worlds/{name}, GET /api/methods, POST /api/map, POST /api/scenarios, POST /api/plan, POST /api/crowd, POST /api/crowd/live, POST /api/crowd/live/step, GET and POST /api/layered)";
 
 /// The 405 of a route asked with the wrong method.
 pub const WRONG_METHOD: &str = "wrong HTTP method for this route (GET for pages and /api/worlds, /api/methods; POST for the others; both for /api/layered)";

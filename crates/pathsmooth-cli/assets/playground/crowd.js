@@ -1,11 +1,12 @@
 // pathsmooth playground, crowd mode: POST /api/crowd runs a crowd (on the server, or in the
 // static build's worker: agents, doors, a truck) on the world shown, and the page plays its frames: agents as discs of
-// their radius, their paths faint, doors filled while closed, the truck as a disc. In the
-// static build, Live runs the crowd in the worker for as long as it is shown (POST
-// /api/crowd/live, then /api/crowd/live/step for the next half second while the page plays
-// the last), and a click on the map sends the agents there. Loaded before app.js; its
-// functions use app.js's helpers ($, el, api, status, state, stopPlay, plan, STATIC) when
-// they are called.
+// their radius, their paths faint, doors filled while closed, the truck as a disc. Live
+// runs the crowd for as long as it is shown (POST /api/crowd/live, then
+// /api/crowd/live/step for the next half second while the page plays the last: the server
+// keeps the client's crowd under a session number, the static build's worker its one
+// crowd), and a click on the map sends the agents there. Loaded before app.js; its
+// functions use app.js's helpers ($, el, api, status, state, stopPlay, plan) when they are
+// called.
 "use strict";
 
 const crowd = {
@@ -223,6 +224,8 @@ async function liveCrowd() {
   view.paths(r.paths[0]?.paths ?? null);
   showContacts(r, r.truck);
   const live = crowd.live = { send: null };
+  // The server numbers its live crowds; the static build's worker has one.
+  const stepPath = r.session === undefined ? "/api/crowd/live/step" : `/api/crowd/live/step?session=${r.session}`;
   $("crowd-live").textContent = "■ Stop live";
   layer.dataset.live = "true";
   status(`${r.world}: ${r.contacts.agents} agents live` + (r.truck ? ", a truck" : "") +
@@ -237,7 +240,7 @@ async function liveCrowd() {
     const body = { frames: LIVE_STEP };
     if (live.send) { body.send = live.send; live.send = null; }
     try {
-      const s = await api("/api/crowd/live/step", body);
+      const s = await api(stepPath, body);
       if (seq !== crowd.seq) return;
       frames.push(...s.frames);
       pathsAt.push({ frame: base + frames.length - 1, paths: s.paths });
@@ -276,7 +279,7 @@ async function liveCrowd() {
 /** A click on the map in crowd mode: the live crowd's agents are sent there. */
 function clickCrowd([x, y]) {
   if (!crowd.live) {
-    if (STATIC) status("press Live to run a crowd you can send around by clicking");
+    status("press Live to run a crowd you can send around by clicking");
     return;
   }
   crowd.live.send = [x, y];
@@ -293,7 +296,5 @@ function setupCrowd() {
   $("mode-paths").onclick = () => setMode("paths");
   $("mode-crowd").onclick = () => setMode("crowd");
   $("crowd-run").onclick = runCrowd;
-  // Only the static build's worker keeps a crowd between requests.
-  for (const e of [$("crowd-live"), ...document.querySelectorAll(".static-only")]) e.hidden = !STATIC;
   $("crowd-live").onclick = liveCrowd;
 }

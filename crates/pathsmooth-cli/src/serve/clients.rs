@@ -78,6 +78,11 @@ impl Clients {
 }
 
 impl Client {
+    /// The client's address (IPv4 as itself).
+    pub(super) fn ip(&self) -> IpAddr {
+        self.ip
+    }
+
     /// The workers this client may hold ([`MAX_CLIENT_WORKERS`] permits, shared by its
     /// requests).
     pub(super) fn workers(&self) -> Arc<Semaphore> {

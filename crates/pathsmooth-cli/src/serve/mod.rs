@@ -12,6 +12,8 @@
 //! - [`budget`]: the memory the requests being served may hold together;
 //! - [`crowd`]: `POST /api/crowd`'s guards and memory;
 //! - [`layered`]: `/api/layered`'s guards and memory;
+//! - [`live`]: the clients' live crowds (`/api/crowd/live`), kept between requests within
+//!   bounds;
 //! - [`clients`]: per-client (per-address) limits on requests in progress;
 //! - [`lanes`]: the workers, a lane for cheap and one for heavy work, bounded queues;
 //! - [`work`]: a request's deadline, worker and cancellation;
@@ -29,6 +31,7 @@ pub mod guard;
 pub mod lanes;
 pub mod layered;
 pub mod limits;
+pub mod live;
 pub mod page;
 pub mod playground;
 pub mod work;
@@ -59,6 +62,8 @@ pub fn router(playground: Arc<Playground>, hosts: Hosts) -> Router {
         .route("/api/scenarios", post(api::scenarios))
         .route("/api/plan", post(api::plan))
         .route("/api/crowd", post(crowd::crowd))
+        .route("/api/crowd/live", post(live::start))
+        .route("/api/crowd/live/step", post(live::step))
         .route(
             "/api/layered",
             get(layered::examples).post(layered::layered),

@@ -14,6 +14,7 @@ use super::clients::Clients;
 use super::error::ApiError;
 use super::lanes::Lanes;
 use super::limits;
+use super::live::LiveCrowds;
 
 /// The playground the server holds: its kept maps keep their memory reserved.
 pub type Worlds = pathsmooth_playground::Playground<Reservation>;
@@ -26,6 +27,8 @@ pub struct Playground {
     /// The workers (one per core) and who may take them.
     lanes: Lanes,
     budget: Budget,
+    /// The clients' live crowds (see [`live`](super::live)).
+    live: LiveCrowds,
 }
 
 impl Playground {
@@ -45,6 +48,7 @@ impl Playground {
             clients: Clients::default(),
             lanes: Lanes::new(cores),
             budget: Budget::new(limits::MEMORY_BUDGET),
+            live: LiveCrowds::default(),
         })
     }
 
@@ -87,6 +91,11 @@ impl Playground {
     /// The clients with requests in progress.
     pub(super) fn clients(&self) -> &Clients {
         &self.clients
+    }
+
+    /// The clients' live crowds.
+    pub(super) fn live(&self) -> &LiveCrowds {
+        &self.live
     }
 
     /// The workers and their lanes.

@@ -23,6 +23,7 @@ import { join, relative, resolve } from "node:path";
 import { chromium } from "playwright-core";
 import { random } from "../../../pathsmooth-wasm/test/draw.mjs";
 import { repo, serve } from "../../../pathsmooth-wasm/test/serve.mjs";
+import { liveCrowdIsSentByAClick } from "./live.mjs";
 import { startServer } from "./server.mjs";
 
 const folder = resolve(process.env.PLAYGROUND_STATIC ?? join(repo, "target/playground-static"));
@@ -229,69 +230,8 @@ test("the static playground answers in a Web Worker as the native library does",
   assertSame(await ours("/api/plan", { world: "demo", start: [5, 5], goal: [5, 74] }), plan, "plan after the cancel");
   console.error(`cancelled a 100-agent 30 s crowd; the next plan answered ${replan} ms after the crowd started`);
 
-  // A live crowd: started with Live, stepped by the page while it plays, the agents sent
-  // where the map is clicked (a wall refused, the crowd going on). Judged from the worker's
-  // answers by the oracle above: every frame in order (none lost between steps), every agent
-  // on a free cell, no overlaps, and the agents walking towards the click.
-  await page.click("#mode-crowd");
-  await page.$eval("#crowd-agents", (e) => { e.value = "30"; e.dispatchEvent(new Event("input", { bubbles: true })); });
-  await page.evaluate(() => {
-    document.getElementById("crowd-doors").checked = false;
-    window.liveAnswers = [];
-    const plain = api;
-    window.api = async (path, body, signal) => {
-      const answer = await plain(path, body, signal);
-      if (path.startsWith("/api/crowd/live")) liveAnswers.push(answer);
-      return answer;
-    };
-  });
-  await page.click("#crowd-live");
-  await page.waitForFunction(() => Number(document.getElementById("crowd").dataset.frame) >= 20, null, { timeout: 30_000 });
-  /** Clicks the map at cell coordinates (x, y) (scrolled into view by the click). */
-  const clickAt = async ([x, y]) => {
-    const position = await page.evaluate(([x, y]) => {
-      const svg = document.getElementById("map");
-      const p = svg.createSVGPoint();
-      p.x = x; p.y = y;
-      const q = p.matrixTransform(svg.getScreenCTM());
-      const box = svg.getBoundingClientRect();
-      return { x: q.x - box.left, y: q.y - box.top };
-    }, [x, y]);
-    await page.locator("#map").click({ position });
-  };
-  await clickAt([0.5, 0.5]); // the outer wall
-  await page.waitForFunction(() => document.getElementById("status").textContent.includes("inside a wall"));
-  const click = [5.5, 71.5]; // the park's corner
-  await clickAt(click);
-  await page.waitForFunction(() => document.getElementById("crowd").dataset.sent === "30");
-  const sentAt = await page.evaluate(() => liveAnswers.length - 1);
-  await page.waitForFunction((n) => liveAnswers.length >= n + 16, sentAt, { timeout: 60_000 });
-  await page.click("#crowd-live"); // stops it
-  assert.equal(await page.getAttribute("#crowd", "data-live"), null);
-  const answers = await page.evaluate(() => liveAnswers);
-  const liveFrames = answers.flatMap((a) => a.frames);
-  liveFrames.forEach(({ t, at }, f) => {
-    assert.ok(Math.abs(t - f / 20) < 1e-9, `live frame ${f} at t = ${t}`);
-    for (let i = 0; i < at.length / 2; i++) {
-      const [x, y] = [at[2 * i], at[2 * i + 1]];
-      assert.equal(grid.rows[Math.floor(y)][Math.floor(x)], ".", `live frame ${f}: agent ${i} at (${x}, ${y}) on a free cell`);
-      for (let j = i + 1; j < at.length / 2; j++) {
-        const gap = Math.hypot(x - at[2 * j], y - at[2 * j + 1]);
-        assert.ok(gap >= 0.99 * sum - 1e-3, `live frame ${f}: agents ${i} and ${j} ${gap} apart`);
-      }
-    }
-  });
-  const meanDistance = ({ at }) => {
-    let d = 0;
-    for (let i = 0; i < at.length / 2; i++) d += Math.hypot(at[2 * i] - click[0], at[2 * i + 1] - click[1]);
-    return d / (at.length / 2);
-  };
-  const sentFrame = answers.slice(0, sentAt).reduce((n, a) => n + a.frames.length, 0);
-  const [from, to] = [meanDistance(liveFrames[sentFrame]), meanDistance(liveFrames.at(-1))];
-  const walked = (liveFrames.length - 1 - sentFrame) / 20;
-  console.error(`live crowd: ${liveFrames.length} frames, sent at frame ${sentFrame}; mean distance to the click ${from.toFixed(1)} → ${to.toFixed(1)} cells in ${walked} s`);
-  assert.ok(from - to >= 0.3 * walked, `the agents walk towards the click: ${from} → ${to} in ${walked} s`);
-  assert.match(answers.at(-1).line, /^overlaps 0 wall_hits 0 arrived \d+\/30$/);
+  // A live crowd (live.mjs): started with Live, sent by clicks, its frames judged.
+  await liveCrowdIsSentByAClick(page, grid);
 
   // Bad input: the error is shown (and thrown), the worker answers the next request.
   await page.setInputFiles("#map-file", { name: "bad.map", mimeType: "text/plain", buffer: Buffer.from("type octile\nheight 2\nwidth x\nmap\n..\n") });
