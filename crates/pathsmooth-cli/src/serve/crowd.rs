@@ -9,6 +9,7 @@ use std::sync::Arc;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
+use pathsmooth::GridWorld;
 use pathsmooth_playground::crowd::{self, CrowdRequest};
 
 use super::api::JsonRequest;
@@ -19,13 +20,24 @@ use super::limits;
 use super::playground::Playground;
 use super::work::Work;
 
-/// The memory to reserve for `req` on a map of `cells`: the world and one search over its
-/// cells, and the answer (every agent's position in every frame sent, the paths up to
-/// their cap).
-fn bytes(req: &CrowdRequest, cells: usize) -> usize {
+/// The memory to reserve for a crowd of `agents` on a map of `cells`: the world and one
+/// search over its cells, and an answer of `frames` frames (every agent's position in each)
+/// and the paths up to their cap.
+pub(super) fn bytes(agents: usize, frames: usize, cells: usize) -> usize {
     cells.saturating_mul(budget::WORLD_BYTES_PER_CELL + budget::SEARCH_BYTES_PER_CELL)
-        + req.frames_sent() * req.agents * budget::CROWD_BYTES_PER_AGENT_FRAME
+        + frames * agents * budget::CROWD_BYTES_PER_AGENT_FRAME
         + limits::MAX_CROWD_PATH_POINTS * budget::ANSWER_BYTES_PER_POINT
+}
+
+/// The world on offer `req` names, once `req` is checked, and its cells.
+pub(super) fn world_of(
+    p: &Playground,
+    req: &CrowdRequest,
+) -> Result<(Arc<GridWorld>, usize), ApiError> {
+    req.check()?;
+    let named = p.worlds().named(&req.world)?.world.clone();
+    let cells = named.map().width() * named.map().height();
+    Ok((named, cells))
 }
 
 /// `POST /api/crowd`: see the module docs.
@@ -37,14 +49,12 @@ pub(super) async fn crowd(
         body_hold,
     }: JsonRequest<CrowdRequest>,
 ) -> Result<Response, ApiError> {
-    req.check()?;
-    let named = p.worlds().named(&req.world)?.world.clone();
-    let cells = named.map().width() * named.map().height();
+    let (named, cells) = world_of(&p, &req)?;
     // Cancelled when this handler ends or is dropped (the client left): see `Work`.
     let work = Work::start(&p, &client, Lane::for_work(req.work(cells))).await?;
     let hold = p
         .reserve(
-            bytes(&req, cells),
+            bytes(req.agents, req.frames_sent(), cells),
             "the crowd and its frames",
             work.deadline(),
         )

@@ -29,10 +29,10 @@ use pathsmooth_playground::live::{LiveCrowd, StepRequest, MAX_STEP_FRAMES};
 use tokio::time::Instant;
 
 use super::api::JsonRequest;
-use super::budget::{self, held_json, Reservation};
+use super::budget::{held_json, Reservation};
+use super::crowd;
 use super::error::ApiError;
 use super::lanes::Lane;
-use super::limits;
 use super::playground::Playground;
 use super::work::Work;
 
@@ -161,14 +161,6 @@ impl LiveCrowds {
     }
 }
 
-/// The memory a live crowd of `agents` on a map of `cells` holds for its life: the world
-/// and a search over its cells, a step's frames and the paths sent.
-fn bytes(agents: usize, cells: usize) -> usize {
-    cells.saturating_mul(budget::WORLD_BYTES_PER_CELL + budget::SEARCH_BYTES_PER_CELL)
-        + MAX_STEP_FRAMES * agents * budget::CROWD_BYTES_PER_AGENT_FRAME
-        + limits::MAX_CROWD_PATH_POINTS * budget::ANSWER_BYTES_PER_POINT
-}
-
 /// `POST /api/crowd/live`: the client's live crowd started (its earlier one ended), and
 /// `POST /api/crowd`'s answer with the first frame, plus `"session"`: the number to step it
 /// by.
@@ -180,15 +172,19 @@ pub(super) async fn start(
         body_hold,
     }: JsonRequest<CrowdRequest>,
 ) -> Result<Response, ApiError> {
-    req.check()?;
-    let named = p.worlds().named(&req.world)?.world.clone();
-    let cells = named.map().width() * named.map().height();
+    // Only its world's name is used: the crowd is built on the world on offer itself.
+    let (_, cells) = crowd::world_of(&p, &req)?;
     // Refused before any work when other clients' crowds fill the table (this client's
     // old one ends here: a page that starts again wants the new one).
     drop(p.live().make_room(client.ip())?);
     let work = Work::start(&p, &client, Lane::for_work(4 * cells as u64)).await?;
     let hold = p
-        .reserve(bytes(req.agents, cells), "a live crowd", work.deadline())
+        // For its life: the world and a search, a step's frames and the paths sent.
+        .reserve(
+            crowd::bytes(req.agents, MAX_STEP_FRAMES, cells),
+            "a live crowd",
+            work.deadline(),
+        )
         .await?;
     let (crowd, answer) = work
         .blocking(&p, move |p, cancel| {
