@@ -12,8 +12,8 @@
 //! - [`budget`]: the memory the requests being served may hold together;
 //! - [`crowd`]: `POST /api/crowd`'s guards and memory;
 //! - [`layered`]: `/api/layered`'s guards and memory;
-//! - [`live`]: the clients' live crowds (`/api/crowd/live`), kept between requests within
-//!   bounds;
+//! - [`live`]: `/api/crowd/live`'s guards and memory; [`sessions`]: the clients' live
+//!   crowds, kept between requests within bounds;
 //! - [`clients`]: per-client (per-address) limits on requests in progress;
 //! - [`lanes`]: the workers, a lane for cheap and one for heavy work, bounded queues;
 //! - [`work`]: a request's deadline, worker and cancellation;
@@ -34,6 +34,7 @@ pub mod limits;
 pub mod live;
 pub mod page;
 pub mod playground;
+pub mod sessions;
 pub mod work;
 
 use std::sync::Arc;

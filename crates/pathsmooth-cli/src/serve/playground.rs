@@ -14,7 +14,7 @@ use super::clients::Clients;
 use super::error::ApiError;
 use super::lanes::Lanes;
 use super::limits;
-use super::live::LiveCrowds;
+use super::sessions::LiveCrowds;
 
 /// The playground the server holds: its kept maps keep their memory reserved.
 pub type Worlds = pathsmooth_playground::Playground<Reservation>;
@@ -27,7 +27,7 @@ pub struct Playground {
     /// The workers (one per core) and who may take them.
     lanes: Lanes,
     budget: Budget,
-    /// The clients' live crowds (see [`live`](super::live)).
+    /// The clients' live crowds (see [`sessions`](super::sessions)).
     live: LiveCrowds,
 }
 
