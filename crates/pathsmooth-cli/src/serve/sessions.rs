@@ -14,6 +14,7 @@ use tokio::time::Instant;
 
 use super::budget::Reservation;
 use super::error::ApiError;
+use super::limits;
 
 /// Most live crowds the server keeps at once.
 pub const MAX_LIVE_CROWDS: usize = 8;
@@ -51,9 +52,16 @@ struct Session {
 }
 
 impl Session {
+    /// Not stepped for [`live_idle`], or older than [`LIVE_LIFETIME`]. A crowd out on a
+    /// step counts as idle only past the longest a step may take besides: a step whose
+    /// client left took the crowd with it (the handler is dropped before it can put the
+    /// crowd back or end the session), and its place must not be held for good.
     fn expired(&self, now: Instant) -> bool {
-        let idle = self.crowd.is_some() && now.duration_since(self.last) > live_idle();
-        idle || now.duration_since(self.started) > LIVE_LIFETIME
+        let idle = match self.crowd {
+            Some(_) => live_idle(),
+            None => live_idle() + limits::work_timeout(),
+        };
+        now.duration_since(self.last) > idle || now.duration_since(self.started) > LIVE_LIFETIME
     }
 }
 
