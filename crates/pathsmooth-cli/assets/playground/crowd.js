@@ -230,8 +230,9 @@ async function liveCrowd() {
   layer.dataset.live = "true";
   status(`${r.world}: ${r.contacts.agents} agents live` + (r.truck ? ", a truck" : "") +
     (r.avoid ? ", avoiding" : ", not avoiding") + ": click on the map to send them there");
-  // frames[0] is frame `base` of the crowd; the clock runs from t0, paused while no frame
-  // is there to show (the worker behind), so that the agents never jump.
+  // frames[0] is frame `base` of the crowd; frame f is shown f / fps seconds after t0, and
+  // t0 moves on while no frame is there to show (the answer behind), so that the agents
+  // wait rather than jump.
   const frames = [r.frames[0]];
   const pathsAt = []; // [{frame, paths}] waiting for their frame
   let base = 0, t0 = performance.now(), busy = false;
@@ -261,7 +262,8 @@ async function liveCrowd() {
   const tick = (now) => {
     if (seq !== crowd.seq) return;
     const last = base + frames.length - 1;
-    let f = base + ((now - t0) / 1000) * r.fps;
+    // (An animation frame's time can be a little before t0: it began before t0 was read.)
+    let f = Math.max(((now - t0) / 1000) * r.fps, base);
     if (f > last) { t0 += ((f - last) / r.fps) * 1000; f = last; }
     const i = Math.floor(f), k = f - i;
     view.show(frames[i - base], frames[Math.min(i + 1, last) - base], k);

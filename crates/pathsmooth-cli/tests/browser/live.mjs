@@ -36,6 +36,20 @@ export async function liveCrowdIsSentByAClick(page, grid) {
   });
   await page.click("#crowd-live");
   await page.waitForFunction(() => Number(document.getElementById("crowd").dataset.frame) >= 20, null, { timeout: 30_000 });
+  // The page plays the frames in order at their pace: the frame shown, read every 50 ms
+  // for 2 s, never goes back and moves on by about one a 50 ms (20 a second), never by a
+  // jump over frames (a wait for an answer holds the frame shown).
+  const shown = await page.evaluate(async () => {
+    const seen = [];
+    for (let k = 0; k < 40; k++) {
+      seen.push(Number(document.getElementById("crowd").dataset.frame));
+      await new Promise((done) => setTimeout(done, 50));
+    }
+    return seen;
+  });
+  const steps = shown.slice(1).map((f, k) => f - shown[k]);
+  assert.ok(steps.every((d) => d >= 0 && d <= 4), `frames shown every 50 ms: ${shown}`);
+  assert.ok(shown.at(-1) - shown[0] >= 20, `frames shown in 2 s: ${shown}`);
   await clickAt(page, [0.5, 0.5]); // the outer wall
   await page.waitForFunction(() => document.getElementById("status").textContent.includes("inside a wall"));
   const click = [5.5, 71.5]; // the park's corner
