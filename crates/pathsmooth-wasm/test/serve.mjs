@@ -20,7 +20,7 @@ export function nativeBin() {
   return null;
 }
 
-const TYPES = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
+const TYPES = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".json": "application/json", ".css": "text/css" };
 
 /** Serves the repository on 127.0.0.1 at a free port; resolves to the listening server. */
 export function serve() {
