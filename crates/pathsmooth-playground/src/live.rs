@@ -4,7 +4,7 @@
 //! holds one (`pathsmooth-playground-wasm`, through [`request`]): in the browser the
 //! simulation runs on the player's own machine, for as long as they like. `pathsmooth
 //! serve` keeps one per client between requests, numbered, within its bounds (its
-//! `serve::live`).
+//! `serve::sessions`; the routes in `serve::live`).
 //!
 //! A live crowd started from a [`CrowdRequest`] and stepped by `k` frames sent at a time
 //! is the same crowd, frame for frame, as `POST /api/crowd`'s run of the same request,
@@ -67,8 +67,8 @@ pub fn request<H>(
 /// Most frames one step may ask for (of [`limits::CROWD_FPS`] a second): two seconds.
 pub const MAX_STEP_FRAMES: usize = 40;
 
-/// The body of a live crowd's step (`POST /api/crowd/live/step` of the static
-/// playground).
+/// The body of a live crowd's step (`POST /api/crowd/live/step`; the server's names the
+/// crowd in its query string, `?session=N`).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StepRequest {
