@@ -2061,39 +2061,3 @@ fn live_crowds_hold_their_memory_and_end_when_left_idle() {
     assert_eq!(status, 200, "{body:.300}");
     server.assert_alive();
 }
-
-#[test]
-fn a_live_crowd_whose_client_left_during_a_step_ends_and_gives_its_place_back() {
-    let server = Server::start_env(
-        &[],
-        &[
-            ("PATHSMOOTH_LIVE_IDLE_MS", "500"),
-            ("PATHSMOOTH_SERVE_TIMEOUT_MS", "2000"),
-        ],
-    );
-    let me = "127.0.0.2";
-    let start = json!({"world": "demo", "agents": 100, "avoid": true, "doors": true});
-    let (status, body) = post_from(&server, me, "/api/crowd/live", &start);
-    assert_eq!(status, 200, "{body:.300}");
-    let step = format!("/api/crowd/live/step?session={}", body["session"]);
-    // The longest step (2 s of 100 avoiding agents), its connection closed at once: the
-    // handler is dropped with the crowd on a worker.
-    let sent = json!({"frames": 40}).to_string();
-    let mut s = server.connect_from(me);
-    s.write_all(server.head("POST", &step, sent.len()).as_bytes())
-        .unwrap();
-    s.write_all(sent.as_bytes()).unwrap();
-    std::thread::sleep(Duration::from_millis(50));
-    drop(s);
-    std::thread::sleep(Duration::from_millis(100));
-    // Its crowd is gone with the step; the session ends once a step could no longer be
-    // running (the idle time and the work deadline), and says so.
-    assert_error(
-        post_from(&server, me, &step, &json!({})),
-        409,
-        "is being stepped",
-    );
-    std::thread::sleep(Duration::from_millis(2600));
-    assert_error(post_from(&server, me, &step, &json!({})), 410, "has ended");
-    server.assert_alive();
-}

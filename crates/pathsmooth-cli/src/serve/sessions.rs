@@ -44,7 +44,8 @@ struct Session {
     ip: IpAddr,
     /// `None` while a step runs (the crowd is on a worker).
     crowd: Option<LiveCrowd>,
-    started: Instant,
+    /// Its start and [`LIVE_LIFETIME`].
+    ends: Instant,
     /// The end of its last request.
     last: Instant,
     /// Its memory, reserved for its life.
@@ -61,7 +62,7 @@ impl Session {
             Some(_) => live_idle(),
             None => live_idle() + limits::work_timeout(),
         };
-        now.duration_since(self.last) > idle || now.duration_since(self.started) > LIVE_LIFETIME
+        now.duration_since(self.last) > idle || now > self.ends
     }
 }
 
@@ -116,7 +117,7 @@ impl LiveCrowds {
             id,
             ip,
             crowd: Some(crowd),
-            started: now,
+            ends: now + LIVE_LIFETIME,
             last: now,
             _hold: hold,
         });
@@ -217,6 +218,42 @@ mod tests {
             // A crowd that ended while stepped is not put back.
             live.end(second);
             assert_eq!(live.table().len(), MAX_LIVE_CROWDS - 1);
+        });
+    }
+
+    /// A crowd ends when not stepped for the idle time; one out on a step whose client left
+    /// (taken, never put back) once no step could still be running: the idle time and the
+    /// work deadline besides; any crowd at its lifetime. Each a moment before, it stays.
+    #[test]
+    fn idle_crowds_end_and_a_step_left_mid_way_gives_its_place_back() {
+        super::super::block_on(async {
+            let live = LiveCrowds::default();
+            let ago = |d: Duration| Instant::now().checked_sub(d).unwrap();
+            let second = Duration::from_secs(1);
+            let (idle, out) = (live_idle(), live_idle() + limits::work_timeout());
+            let ids: Vec<u64> = (1..=4)
+                .map(|n| live.insert(ip(n), crowd(), Reservation::none()).unwrap())
+                .collect();
+            // Crowds 3 and 4 are out on steps whose handlers were dropped.
+            let _lost = (
+                live.take(ids[2], ip(3)).unwrap(),
+                live.take(ids[3], ip(4)).unwrap(),
+            );
+            let set = |id: u64, last: Instant, ends: Instant| {
+                let mut table = live.table.lock().unwrap();
+                let s = table.iter_mut().find(|s| s.id == id).unwrap();
+                (s.last, s.ends) = (last, ends);
+            };
+            let (now, later) = (Instant::now(), Instant::now() + LIVE_LIFETIME);
+            set(ids[0], ago(idle - second), later);
+            set(ids[1], ago(idle + second), later);
+            set(ids[2], ago(out - second), later);
+            set(ids[3], ago(out + second), later);
+            let kept = |live: &LiveCrowds| live.table().iter().map(|s| s.id).collect::<Vec<_>>();
+            assert_eq!(kept(&live), [ids[0], ids[2]]);
+            // Stepped a moment ago, but older than the lifetime.
+            set(ids[0], now, ago(second));
+            assert_eq!(kept(&live), [ids[2]]);
         });
     }
 }
