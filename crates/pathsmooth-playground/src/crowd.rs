@@ -15,6 +15,8 @@
 //! and the answer's bounds are in the README's "Playground" section; the simulation stops at
 //! its next frame when the request is cancelled.
 
+use std::sync::Arc;
+
 use glam::{DVec2, IVec2};
 use pathsmooth::crowd::{Avoidance, MovingId, MovingObstacle};
 use pathsmooth::{num, Cancel, GridWorld, World};
@@ -31,8 +33,17 @@ pub fn crowd<H>(
     req: &CrowdRequest,
     cancel: &Cancel,
 ) -> Result<Vec<u8>, ApiError> {
+    run(req, world_of(p, req)?, cancel)
+}
+
+/// The world on offer `req` names, once `req` is checked: where a crowd (played or live)
+/// runs. Errors: [`CrowdRequest::check`]'s, and the 404 of an unknown world.
+pub fn world_of<'a, H>(
+    p: &'a Playground<H>,
+    req: &CrowdRequest,
+) -> Result<&'a Arc<GridWorld>, ApiError> {
     req.check()?;
-    run(req, &p.named(&req.world)?.world, cancel)
+    Ok(&p.named(&req.world)?.world)
 }
 
 /// The agents' radius, cells (`pathsmooth crowd`'s default).
@@ -374,8 +385,8 @@ pub(crate) struct Running {
     truck: Option<Truck>,
     /// Why there is no truck, when one was asked for.
     truck_note: Option<String>,
-    /// The doors' squares (min, max).
-    doors: Vec<(DVec2, DVec2)>,
+    /// The contacts summed over the frames so far (`arrived` and `agents` are the
+    /// simulation's own).
     contacts: Contacts,
 }
 
@@ -418,11 +429,7 @@ impl Running {
             sim,
             truck,
             truck_note,
-            doors,
-            contacts: Contacts {
-                agents: req.agents,
-                ..Contacts::default()
-            },
+            contacts: Contacts::default(),
         })
     }
 
@@ -449,7 +456,6 @@ impl Running {
             contacts.truck_hits += t.hits(sim);
             t.drive(sim)?;
         }
-        contacts.arrived = sim.arrived();
         Ok(())
     }
 
@@ -470,12 +476,18 @@ impl Running {
         }
     }
 
-    /// Every agent's path now, in cells, and how many points they hold together.
-    pub(crate) fn paths(&self) -> (Vec<Vec<[f64; 2]>>, usize) {
+    /// How many points the agents' paths hold together now.
+    pub(crate) fn path_points(&self) -> usize {
+        let agents = self.sim.crowd().agents();
+        agents.iter().map(|a| a.agent_path().path().len()).sum()
+    }
+
+    /// Every agent's path now, in cells (see [`path_points`](Self::path_points) for their
+    /// size before they are built).
+    pub(crate) fn paths(&self) -> Vec<Vec<[f64; 2]>> {
         let world = self.sim.crowd().world();
         let agents = self.sim.crowd().agents();
-        let points = agents.iter().map(|a| a.agent_path().path().len()).sum();
-        let paths = agents
+        agents
             .iter()
             .map(|a| {
                 a.agent_path()
@@ -484,13 +496,22 @@ impl Running {
                     .map(|&p| cells(world, p))
                     .collect()
             })
-            .collect();
-        (paths, points)
+            .collect()
+    }
+
+    /// Every agent's path now, in cells, unless they hold more than
+    /// [`limits::MAX_CROWD_PATH_POINTS`] points together.
+    pub(crate) fn paths_within_cap(&self) -> Option<Vec<Vec<[f64; 2]>>> {
+        (self.path_points() <= limits::MAX_CROWD_PATH_POINTS).then(|| self.paths())
     }
 
     /// The contacts so far and `pathsmooth crowd`'s line of them.
     pub(crate) fn contacts(&self) -> (Contacts, String) {
-        let c = self.contacts;
+        let c = Contacts {
+            arrived: self.sim.arrived(),
+            agents: self.sim.crowd().agents().len(),
+            ..self.contacts
+        };
         let line = format!(
             "overlaps {} wall_hits {} arrived {}/{}",
             c.overlaps, c.wall_hits, c.arrived, c.agents
@@ -522,10 +543,9 @@ impl Running {
             seed: req.seed,
             avoid: req.avoid,
             frames,
-            doors: self
-                .doors
-                .iter()
-                .map(|&(lo, hi)| DoorOut {
+            doors: sim
+                .doors()
+                .map(|(lo, hi, _)| DoorOut {
                     min: cells(world, lo),
                     max: cells(world, hi),
                 })
@@ -547,11 +567,9 @@ impl Running {
     /// The answer of a crowd just started: its first frame and paths
     /// ([`LiveCrowd`](crate::live::LiveCrowd)'s first answer).
     pub(crate) fn first_answer(&self, req: &CrowdRequest) -> Result<Vec<u8>, ApiError> {
-        let (paths, points) = self.paths();
-        let (paths, cut) = if points > limits::MAX_CROWD_PATH_POINTS {
-            (Vec::new(), Some(0))
-        } else {
-            (vec![PathsOut { frame: 0, paths }], None)
+        let (paths, cut) = match self.paths_within_cap() {
+            Some(paths) => (vec![PathsOut { frame: 0, paths }], None),
+            None => (Vec::new(), Some(0)),
         };
         encode(&self.response(req, vec![self.frame_out()], paths, cut))
     }
@@ -575,13 +593,16 @@ pub fn run(req: &CrowdRequest, named: &GridWorld, cancel: &Cancel) -> Result<Vec
         if paths_cut_at.is_some() || !(changed || frame.is_multiple_of(limits::CROWD_PATHS_EVERY)) {
             return;
         }
-        let (now, points) = crowd.paths();
+        let points = crowd.path_points();
         if path_points + points > limits::MAX_CROWD_PATH_POINTS {
             paths_cut_at = Some(frame);
             return;
         }
         path_points += points;
-        paths.push(PathsOut { frame, paths: now });
+        paths.push(PathsOut {
+            frame,
+            paths: crowd.paths(),
+        });
     };
 
     let step = frame_step();

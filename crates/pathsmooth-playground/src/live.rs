@@ -11,12 +11,11 @@
 //! until the player sends the agents somewhere (a test checks it).
 
 use glam::DVec2;
-use pathsmooth::Cancel;
+use pathsmooth::{Cancel, GridWorld};
 use serde::{Deserialize, Serialize};
 
-use crate::crowd::{frame_step, Contacts, CrowdRequest, FrameOut, Running, AGENT_RADIUS};
+use crate::crowd::{frame_step, world_of, Contacts, CrowdRequest, FrameOut, Running, AGENT_RADIUS};
 use crate::error::{encode, ApiError, BAD_REQUEST, METHOD_NOT_ALLOWED, PAYLOAD_TOO_LARGE};
-use crate::limits;
 use crate::route::{read_json, WRONG_METHOD};
 use crate::world::Playground;
 
@@ -48,7 +47,7 @@ pub fn request<H>(
         // The old crowd goes first: two need not be held at once.
         *slot = None;
         read_json(body)
-            .and_then(|req| LiveCrowd::start(p, &req, cancel))
+            .and_then(|req| LiveCrowd::start(&req, world_of(p, &req)?, cancel))
             .map(|(live, answer)| {
                 *slot = Some(live);
                 answer
@@ -64,7 +63,7 @@ pub fn request<H>(
     })
 }
 
-/// Most frames one step may ask for (of [`limits::CROWD_FPS`] a second): two seconds.
+/// Most frames one step may ask for (of [`crate::limits::CROWD_FPS`] a second): two seconds.
 pub const MAX_STEP_FRAMES: usize = 40;
 
 /// The body of a live crowd's step (`POST /api/crowd/live/step`; the server's names the
@@ -92,7 +91,7 @@ struct StepResponse {
     /// The frames simulated, in order, as `POST /api/crowd` sends them.
     frames: Vec<FrameOut>,
     /// Every agent's path after the last frame (agent `i`'s at index `i`), or `null` when
-    /// they hold more than [`limits::MAX_CROWD_PATH_POINTS`] points.
+    /// they hold more than [`crate::limits::MAX_CROWD_PATH_POINTS`] points.
     paths: Option<Vec<Vec<[f64; 2]>>>,
     /// The agents sent to the point asked for (all of them), when one was.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -120,18 +119,18 @@ impl std::fmt::Debug for LiveCrowd {
 }
 
 impl LiveCrowd {
-    /// Starts the crowd of `req` (`POST /api/crowd`'s request; its `seconds` is checked
-    /// but a live crowd runs for as long as it is stepped) on the world it names: the crowd,
-    /// and the answer to send, `POST /api/crowd`'s with its first frame and paths only.
+    /// Starts the crowd of `req` (`POST /api/crowd`'s request, checked, as
+    /// [`world_of`] checks it; its `seconds` is not used: a live crowd runs for as long as
+    /// it is stepped) on `named`, the world on offer it names: the crowd, and the answer to
+    /// send, `POST /api/crowd`'s with its first frame and paths only.
     ///
-    /// Errors: as `POST /api/crowd`'s.
-    pub fn start<H>(
-        p: &Playground<H>,
+    /// Errors: as `POST /api/crowd`'s run's ([`run`](crate::crowd::run)).
+    pub fn start(
         req: &CrowdRequest,
+        named: &GridWorld,
         cancel: &Cancel,
     ) -> Result<(LiveCrowd, Vec<u8>), ApiError> {
-        req.check()?;
-        let crowd = Running::start(req, &p.named(&req.world)?.world, cancel)?;
+        let crowd = Running::start(req, named, cancel)?;
         let answer = crowd.first_answer(req)?;
         Ok((LiveCrowd { crowd }, answer))
     }
@@ -172,11 +171,10 @@ impl LiveCrowd {
             }
             frames.push(self.crowd.frame_out());
         }
-        let (paths, points) = self.crowd.paths();
         let (contacts, line) = self.crowd.contacts();
         encode(&StepResponse {
             frames,
-            paths: (points <= limits::MAX_CROWD_PATH_POINTS).then_some(paths),
+            paths: self.crowd.paths_within_cap(),
             sent,
             contacts,
             line,
@@ -240,7 +238,8 @@ mod tests {
         let whole: Value =
             serde_json::from_slice(&run(&req, &p.named("demo").unwrap().world, &cancel).unwrap())
                 .unwrap();
-        let (mut live, first) = LiveCrowd::start(&p, &req, &cancel).unwrap();
+        let (mut live, first) =
+            LiveCrowd::start(&req, world_of(&p, &req).unwrap(), &cancel).unwrap();
         let first: Value = serde_json::from_slice(&first).unwrap();
         for key in [
             "world", "width", "height", "radius", "speed", "fps", "doors", "truck",
@@ -285,7 +284,8 @@ mod tests {
             doors: false,
             ..crowd_request(40, 1.0)
         };
-        let (mut live, _) = LiveCrowd::start(&p, &req, &Cancel::new()).unwrap();
+        let (mut live, _) =
+            LiveCrowd::start(&req, world_of(&p, &req).unwrap(), &Cancel::new()).unwrap();
         step(&mut live, 10, None).unwrap();
         let click = [DEMO_TO.x as f64 + 0.5, DEMO_TO.y as f64 - 2.5];
         let rows: Vec<&str> = crate::demo_map::DEMO_MAP.lines().skip(4).collect();
@@ -406,7 +406,9 @@ mod tests {
     #[test]
     fn bad_steps_are_refused_and_the_crowd_goes_on() {
         let p = playground();
-        let (mut live, _) = LiveCrowd::start(&p, &crowd_request(10, 1.0), &Cancel::new()).unwrap();
+        let req = crowd_request(10, 1.0);
+        let (mut live, _) =
+            LiveCrowd::start(&req, world_of(&p, &req).unwrap(), &Cancel::new()).unwrap();
         let t = |answer: &Value| answer["frames"][0]["t"].as_f64().unwrap();
         assert_eq!(t(&step(&mut live, 2, None).unwrap()), 0.05);
         let refused = |live: &mut LiveCrowd, frames, send| {

@@ -34,8 +34,7 @@ pub(super) fn world_of(
     p: &Playground,
     req: &CrowdRequest,
 ) -> Result<(Arc<GridWorld>, usize), ApiError> {
-    req.check()?;
-    let named = p.worlds().named(&req.world)?.world.clone();
+    let named = crowd::world_of(p.worlds(), req)?.clone();
     let cells = named.map().width() * named.map().height();
     Ok((named, cells))
 }

@@ -38,12 +38,16 @@ pub const WORK_TIMEOUT: Duration = Duration::from_secs(20);
 /// `PATHSMOOTH_SERVE_TIMEOUT_MS` (read once; for tests of the time limit).
 pub fn work_timeout() -> Duration {
     static TIMEOUT: std::sync::OnceLock<Duration> = std::sync::OnceLock::new();
-    *TIMEOUT.get_or_init(|| {
-        std::env::var("PATHSMOOTH_SERVE_TIMEOUT_MS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .map_or(WORK_TIMEOUT, Duration::from_millis)
-    })
+    *TIMEOUT.get_or_init(|| millis_from_env("PATHSMOOTH_SERVE_TIMEOUT_MS", WORK_TIMEOUT))
+}
+
+/// The milliseconds in the environment variable `var`, or `default` when it is unset or
+/// not a whole number: a limit that a test sets shorter.
+pub fn millis_from_env(var: &str, default: Duration) -> Duration {
+    std::env::var(var)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .map_or(default, Duration::from_millis)
 }
 
 /// Requests one client (one IP address) may have in the server at once, from their

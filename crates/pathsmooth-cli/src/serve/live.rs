@@ -47,8 +47,7 @@ pub(super) async fn start(
         body_hold,
     }: JsonRequest<CrowdRequest>,
 ) -> Result<Response, ApiError> {
-    // Only its world's name is used: the crowd is built on the world on offer itself.
-    let (_, cells) = crowd::world_of(&p, &req)?;
+    let (named, cells) = crowd::world_of(&p, &req)?;
     // Refused before any work when other clients' crowds fill the table (this client's
     // old one ends here: a page that starts again wants the new one).
     p.live().check_room(client.ip())?;
@@ -62,8 +61,8 @@ pub(super) async fn start(
         )
         .await?;
     let (crowd, answer) = work
-        .blocking(&p, move |p, cancel| {
-            Ok(LiveCrowd::start(p.worlds(), &req, cancel)?)
+        .blocking(&p, move |_, cancel| {
+            Ok(LiveCrowd::start(&req, &named, cancel)?)
         })
         .await?;
     let id = p.live().insert(client.ip(), crowd, hold)?;

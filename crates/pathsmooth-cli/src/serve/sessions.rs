@@ -30,12 +30,7 @@ pub const LIVE_LIFETIME: Duration = Duration::from_secs(600);
 /// (read once; for tests of the expiry).
 pub fn live_idle() -> Duration {
     static IDLE: std::sync::OnceLock<Duration> = std::sync::OnceLock::new();
-    *IDLE.get_or_init(|| {
-        std::env::var("PATHSMOOTH_LIVE_IDLE_MS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .map_or(LIVE_IDLE, Duration::from_millis)
-    })
+    *IDLE.get_or_init(|| limits::millis_from_env("PATHSMOOTH_LIVE_IDLE_MS", LIVE_IDLE))
 }
 
 /// One client's live crowd.
@@ -170,7 +165,8 @@ mod tests {
     fn crowd() -> LiveCrowd {
         let worlds = pathsmooth_playground::Playground::<()>::new(Vec::new()).unwrap();
         let req: CrowdRequest = serde_json::from_str(r#"{"world": "demo", "agents": 1}"#).unwrap();
-        LiveCrowd::start(&worlds, &req, &Cancel::new()).unwrap().0
+        let named = pathsmooth_playground::crowd::world_of(&worlds, &req).unwrap();
+        LiveCrowd::start(&req, named, &Cancel::new()).unwrap().0
     }
 
     fn ip(n: u8) -> IpAddr {
