@@ -434,4 +434,150 @@ mod tests {
         // Nothing of those moved the crowd: the next frame is the third.
         assert_eq!(t(&step(&mut live, 1, None).unwrap()), 0.15);
     }
+
+    /// The cells of a Moving AI map's text the agents can reach, by the map's own rows: the
+    /// largest 4-connected set of free (`.`) cells, the first of equals in row order (a
+    /// cell centre has half a cell of room, more than the agents' radius, and the way
+    /// between two free neighbours' centres stays in their two cells). `None` outside.
+    fn reachable_cells(rows: &[&[u8]]) -> impl Fn(i64, i64) -> Option<bool> {
+        let (h, w) = (rows.len() as i64, rows[0].len() as i64);
+        let free = |x: i64, y: i64| {
+            x >= 0 && y >= 0 && x < w && y < h && rows[y as usize][x as usize] == b'.'
+        };
+        let mut label = vec![usize::MAX; (w * h) as usize];
+        let (mut best, mut best_size) = (usize::MAX, 0);
+        for start in 0..w * h {
+            if label[start as usize] != usize::MAX || !free(start % w, start / w) {
+                continue;
+            }
+            let (mut stack, mut size) = (vec![start], 0);
+            label[start as usize] = start as usize;
+            while let Some(c) = stack.pop() {
+                size += 1;
+                let (x, y) = (c % w, c / w);
+                for (nx, ny) in [(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)] {
+                    if free(nx, ny) && label[(ny * w + nx) as usize] == usize::MAX {
+                        label[(ny * w + nx) as usize] = start as usize;
+                        stack.push(ny * w + nx);
+                    }
+                }
+            }
+            if size > best_size {
+                (best, best_size) = (start as usize, size);
+            }
+        }
+        move |x, y| {
+            (x >= 0 && y >= 0 && x < w && y < h).then(|| label[(y * w + x) as usize] == best)
+        }
+    }
+
+    /// On maps we did not make (Moving AI's den312d, from Dragon Age: Origins, and
+    /// Berlin_0_256), clicks at random points of random cells (fixed seed) are judged by
+    /// the map's text alone: a click is taken exactly when its cell is one the agents can
+    /// reach (else a 422 saying why: a wall, or out of reach); once taken, every agent's
+    /// path ends at a reachable cell centre within the spread of the clicked cell's centre;
+    /// and in every frame every agent stands on a free cell, no two closer than 99 % of the
+    /// sum of their radii.
+    #[test]
+    fn clicks_at_random_on_moving_ai_maps_send_the_agents_as_the_maps_text_says() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut uniform = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let (agents, spread) = (30, 0.75 * 30f64.sqrt());
+        for file in ["dao/den312d.map", "cities/Berlin_0_256.map"] {
+            let path = format!("{}/../../data/movingai/{file}", env!("CARGO_MANIFEST_DIR"));
+            let text = std::fs::read_to_string(&path).unwrap();
+            let rows: Vec<&[u8]> = text.lines().skip(4).map(str::as_bytes).collect();
+            assert!(
+                rows.iter()
+                    .flat_map(|r| r.iter())
+                    .all(|c| b".@T".contains(c)),
+                "{file}: cells other than . @ T"
+            );
+            let reachable = reachable_cells(&rows);
+            let world =
+                pathsmooth::GridWorld::new(pathsmooth::GridMap::load(&path).unwrap()).unwrap();
+            let p = Playground::<()>::new(vec![(file.to_string(), world)]).unwrap();
+            let req = CrowdRequest {
+                world: file.into(),
+                ..crowd_request(agents, 1.0)
+            };
+            let req = CrowdRequest {
+                doors: false,
+                truck: false,
+                ..req
+            };
+            let (mut live, _) =
+                LiveCrowd::start(&req, world_of(&p, &req).unwrap(), &Cancel::new()).unwrap();
+            let (w, h) = (rows[0].len() as f64, rows.len() as f64);
+            let (mut taken, mut refused, mut frames) = (0, 0, 0);
+            while taken < 3 || refused < 2 {
+                let click = [uniform() * w, uniform() * h];
+                let cell = (click[0].floor() as i64, click[1].floor() as i64);
+                let answer = step(&mut live, 1, Some(click));
+                match reachable(cell.0, cell.1) {
+                    Some(true) => {
+                        let answer = answer.unwrap_or_else(|e| panic!("{file}: {click:?}: {e}"));
+                        assert_eq!(answer["sent"], agents);
+                        taken += 1;
+                    }
+                    _ => {
+                        let e = answer.expect_err(&format!("{file}: {click:?} taken"));
+                        assert_eq!(e.status(), 422, "{e}");
+                        let why = if rows[cell.1 as usize][cell.0 as usize] == b'.' {
+                            "cannot be reached"
+                        } else {
+                            "inside a wall"
+                        };
+                        assert!(e.message().contains(why), "{file}: {click:?}: {e}");
+                        refused += 1;
+                        continue;
+                    }
+                }
+                let centre = [cell.0 as f64 + 0.5, cell.1 as f64 + 0.5];
+                for _ in 0..5 {
+                    let answer = step(&mut live, MAX_STEP_FRAMES, None).unwrap();
+                    for frame in answer["frames"].as_array().unwrap() {
+                        frames += 1;
+                        let points = positions(frame);
+                        for (i, &a) in points.iter().enumerate() {
+                            let free = rows[a[1].floor() as usize][a[0].floor() as usize] == b'.';
+                            assert!(free, "{file}: agent {i} at {a:?}");
+                            for &b in &points[i + 1..] {
+                                let apart = (a[0] - b[0]).hypot(a[1] - b[1]);
+                                assert!(
+                                    apart >= 0.99 * 2.0 * AGENT_RADIUS - 2e-3,
+                                    "{file}: {a:?} {b:?}"
+                                );
+                            }
+                        }
+                    }
+                    for path in answer["paths"].as_array().unwrap() {
+                        let end = path.as_array().unwrap().last().unwrap();
+                        let goal = [end[0].as_f64().unwrap(), end[1].as_f64().unwrap()];
+                        let off = (goal[0] - centre[0]).abs().max((goal[1] - centre[1]).abs());
+                        assert!(
+                            off <= spread + 0.5 + 1e-9,
+                            "{file}: goal {goal:?} for a click at {click:?}"
+                        );
+                        assert_eq!(
+                            (goal[0].fract(), goal[1].fract()),
+                            (0.5, 0.5),
+                            "{file}: goal {goal:?}"
+                        );
+                        assert_eq!(
+                            reachable(goal[0] as i64, goal[1] as i64),
+                            Some(true),
+                            "{file}: goal {goal:?}"
+                        );
+                    }
+                }
+            }
+            eprintln!("{file}: {taken} clicks taken, {refused} refused, {frames} frames judged");
+        }
+    }
 }
