@@ -4,7 +4,10 @@
 //! of a 512×512 Moving AI map plus channel queries on it, and `navmesh_query`: the
 //! pathsmooth query (Polyanya; radius 0 and 0.3) side by side with the `polyanya` crate on
 //! the same triangles, 50 scenarios spread over each of two 512×512 maps and two smaller
-//! ones (throughput: queries).
+//! ones (throughput: queries); and `one_world`: the pipeline (preset Shortest) on the same
+//! scenarios through the flat `NavMeshWorld` and through a `SurfaceWorld` of the same
+//! navmesh (`Surface::from_navmesh`: one floor), the one world every navmesh can go
+//! through.
 //!
 //! The maps come from the repository's `data/movingai/`.
 
@@ -20,6 +23,8 @@ use pathsmooth::navmesh::NavMeshQuery;
 use pathsmooth::navmesh::{funnel_into, Funnel};
 use pathsmooth::navmesh::{portals_into, Portal};
 use pathsmooth::navmesh::{relax_into, RelaxParams};
+use pathsmooth::navmesh::{Surface, SurfaceMesh, UpAxis};
+use pathsmooth::{NavMeshWorld, Pipeline, Preset, SurfaceWorld};
 
 /// A triangle strip of `n` portals along a winding channel 2 units wide: the left and right
 /// banks follow a sine, and portals alternate between (L_k, R_k) and (L_{k+1}, R_k).
@@ -160,5 +165,53 @@ fn query_benches(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, funnel_benches, map_benches, query_benches);
+fn one_world_benches(c: &mut Criterion) {
+    let mut group = c.benchmark_group("one_world");
+    group.sample_size(20);
+    for name in ["rooms/8room_000", "dao/den312d"] {
+        let (map, scen) = support::load(name);
+        let mesh = NavMesh::from_grid(&map).unwrap();
+        let surface = SurfaceMesh::new(Surface::from_navmesh(&mesh, UpAxis::Z).unwrap()).unwrap();
+        let queries: Vec<(DVec2, DVec2)> = scen
+            .iter()
+            .step_by(scen.len().div_ceil(50).max(1))
+            .map(|s| (s.start_point(), s.goal_point()))
+            .collect();
+        let short = name.rsplit('/').next().unwrap_or(name);
+        group.throughput(Throughput::Elements(queries.len() as u64));
+        for r in [0.0, 0.3] {
+            let mut flat =
+                Pipeline::preset(NavMeshWorld::new(mesh.clone()), r, Preset::Shortest).unwrap();
+            let mut one =
+                Pipeline::preset(SurfaceWorld::new(surface.clone()), r, Preset::Shortest).unwrap();
+            group.bench_function(BenchmarkId::new(format!("flat_r{r}"), short), |b| {
+                b.iter(|| {
+                    let mut n = 0;
+                    for &(a, g) in &queries {
+                        n += flat.plan(a, g).map_or(0, |p| p.len());
+                    }
+                    black_box(n)
+                })
+            });
+            group.bench_function(BenchmarkId::new(format!("surface_r{r}"), short), |b| {
+                b.iter(|| {
+                    let mut n = 0;
+                    for &(a, g) in &queries {
+                        n += one.plan(a, g).map_or(0, |p| p.len());
+                    }
+                    black_box(n)
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    funnel_benches,
+    map_benches,
+    query_benches,
+    one_world_benches
+);
 criterion_main!(benches);

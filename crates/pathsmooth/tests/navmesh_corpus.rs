@@ -16,6 +16,10 @@
 //!   points in 3D;
 //! - a plan-view point lands on the one floor the oracle finds under it, or is refused
 //!   naming as many floors; a 2D plan is the plan view of the 3D one between those points;
+//! - on a mesh of one floor with no off-mesh links, where a 2D plan searches the whole
+//!   plan mesh alone, it answers as the 3D plan (which still runs the layered search) at
+//!   radius 0 and with a radius, paths and errors alike, and its radius-0 search is the
+//!   oracle's shortest;
 //! - the navmesh JSON the library writes reads back to the same surface.
 #![cfg(feature = "serde")]
 
@@ -674,6 +678,70 @@ fn one_floor_meshes_are_found_and_answer_as_their_own_sheet_before_any_plan() {
     assert!(
         one_floor >= 10,
         "only {one_floor} corpus meshes of one floor"
+    );
+}
+
+#[test]
+fn one_floor_plans_in_plan_view_search_once_and_answer_as_the_3d_plans() {
+    // A 2D plan on a mesh of one floor with no off-mesh links is answered by the search of
+    // the whole plan mesh alone; a 3D plan still runs the layered search first. Between
+    // random points on the surface (fixed seeds), at radius 0 and 0.2 with the planner's
+    // default steps, the two return the same: the same path in plan view, or the same
+    // error. With no steps, the 2D plan's radius-0 path is the oracle's shortest.
+    let mut judged = 0;
+    for e in manifest().iter() {
+        let s = load(e);
+        let mesh = std::sync::Arc::new(SurfaceMesh::new(s.clone()).unwrap());
+        if !mesh.is_one_floor() || !s.links().is_empty() {
+            continue;
+        }
+        judged += 1;
+        let oracle = SurfaceOracle::new(&s);
+        let up = s.up();
+        let planner = |radius| Pipeline::new(SurfaceWorld::new(mesh.clone()), radius).unwrap();
+        let mut bare = planner(0.0).with_steps([]);
+        let (mut paths, mut errors, mut worst) = (0, 0, 0.0f64);
+        for radius in [0.0, 0.2] {
+            let (mut two, mut three) = (planner(radius), planner(radius));
+            for (q, [a, b]) in pairs(&s, seed(e, 6), queries(&s) / 2)
+                .into_iter()
+                .enumerate()
+            {
+                let (a2, b2) = (up.plan(a.1), up.plan(b.1));
+                let flat = two.plan(a2, b2);
+                let lifted = three
+                    .plan_surface(a.1, b.1)
+                    .map(|p| p.iter().map(|p| up.plan(p.position)).collect::<Vec<_>>());
+                assert_eq!(flat, lifted, "{} query {q} radius {radius}", e.file);
+                match flat {
+                    Ok(_) => paths += 1,
+                    Err(_) => errors += 1,
+                }
+                if radius > 0.0 {
+                    continue;
+                }
+                let path = bare
+                    .plan(a2, b2)
+                    .unwrap_or_else(|err| panic!("{} query {q} {a2} → {b2}: {err}", e.file));
+                let length: f64 = path.windows(2).map(|w| w[0].distance(w[1])).sum();
+                let best = oracle
+                    .shortest_within((a.0, a2), (b.0, b2), length * (1.0 + 1e-9) + 1e-9)
+                    .unwrap_or_else(|| {
+                        panic!("{} query {q}: no path as short as {length}", e.file)
+                    });
+                let excess = (length - best) / best.max(1e-12);
+                assert!(excess <= 1e-9, "{} query {q}: {length} > {best}", e.file);
+                worst = worst.max(excess);
+            }
+        }
+        println!(
+            "{:<48} {paths} paths, {errors} errors as the 3D plans'; radius 0 worst excess {worst:.1e}",
+            e.file
+        );
+    }
+    assert!(
+        judged >= 10,
+        "only {judged} meshes of one floor without links"
     );
 }
 

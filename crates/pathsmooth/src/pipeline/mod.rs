@@ -25,7 +25,7 @@ use crate::geometry::Point2;
 use crate::validate::{validate, ValidationReport};
 use crate::world::{
     agent_radius, check_input, check_path_and_radius, check_world, clearance_error, path_cost,
-    path_is_clear, settle, World,
+    path_is_clear, settle, turn_at_grazed_corners, World,
 };
 
 /// How much one step may raise the path's cost, relative (the steps' local tests allow
@@ -697,6 +697,13 @@ impl<W: World> Pipeline<W> {
             && validation.min_clearance < self.radius + clearance_error(&self.world);
         if (near || !holds(&validation, self.radius))
             && settle(&self.world, Some(path), self.radius, out).moved
+        {
+            validation = validate(&self.world, out, self.radius)?;
+        }
+        // A point agent's path that passes a corner sticking out by a rounding error.
+        if !holds(&validation, self.radius)
+            && self.radius == 0.0
+            && turn_at_grazed_corners(&self.world, out)
         {
             validation = validate(&self.world, out, self.radius)?;
         }

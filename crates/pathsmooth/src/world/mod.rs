@@ -97,7 +97,7 @@ pub(crate) use input::{
 pub(crate) use mesh_plan::path_on_mesh;
 pub use navmesh::NavMeshWorld;
 pub use obstacles::{Obstacle, ObstacleId, ObstacleWorld};
-pub(crate) use rounding::settle;
+pub(crate) use rounding::{settle, turn_at_grazed_corners};
 pub use surface::{SurfaceWorld, SurfaceWorldQuery};
 
 use glam::DVec2;

@@ -16,7 +16,7 @@
 use glam::DVec2;
 
 use super::{bends, World};
-use crate::geometry::Point2;
+use crate::geometry::{closest_on_segment, Point2};
 
 /// The moves [`settle`] tries for a point, in units in the last place of `P` at the point:
 /// the eight directions at 1, 2, 4, … 256 units (a path computed in `f64` can be off by a
@@ -101,6 +101,64 @@ pub(crate) fn settle<P: Point2, W: World + ?Sized>(
         settled.holds &= fixed || level > radius;
     }
     settled
+}
+
+/// At radius 0, turns each segment of `out` that passes a wall's corner on the wrong side
+/// by no more than the world's [tolerance](World::tolerance) at that corner (and at every
+/// other such corner along it): the exact search decides its turns in floating point, and
+/// where a mesh's corners are collinear only up to rounding (a polygon whose vertices lie
+/// on one line in the source's reals, written rotated) it can go straight past a corner
+/// that sticks out by 10⁻¹⁶, which the exact check then refuses. A segment is changed only
+/// when every piece between the corners is clear; the path's length changes by the square
+/// of the corners' offsets. Returns whether any point was inserted.
+///
+/// Cost: one clear test a segment; for each that fails, the walls near it (the world's
+/// [`walls_near`](World::walls_near) round its midpoint) and a clear test a piece.
+pub(crate) fn turn_at_grazed_corners<P: Point2, W: World + ?Sized>(
+    world: &W,
+    out: &mut Vec<P>,
+) -> bool {
+    let tol = world.tolerance();
+    let (mut walls, mut corners) = (Vec::new(), Vec::<(f64, DVec2)>::new());
+    let mut changed = false;
+    let mut i = 0;
+    while i + 1 < out.len() {
+        let (a, b) = (out[i].to_dvec2(), out[i + 1].to_dvec2());
+        i += 1;
+        if world.segment_is_clear(a, b, 0.0) {
+            continue;
+        }
+        walls.clear();
+        world.walls_near(a.lerp(b, 0.5), 0.5 * a.distance(b) + tol, &mut walls);
+        corners.clear();
+        for &c in walls.iter().flatten() {
+            let (on, t) = closest_on_segment(c, a, b);
+            if c != a && c != b && c.distance(on) <= tol {
+                corners.push((t, c));
+            }
+        }
+        corners.sort_by(|x, y| x.0.total_cmp(&y.0));
+        corners.dedup_by(|x, y| x.1 == y.1);
+        let turns = || corners.iter().map(|&(_, c)| c);
+        let mut ends = std::iter::once(a).chain(turns()).chain([b]);
+        let Some(mut from) = ends.next() else {
+            continue;
+        };
+        let clear = corners.is_empty()
+            || ends.all(|to| {
+                let clear = world.segment_is_clear(from, to, 0.0);
+                from = to;
+                clear
+            });
+        if corners.is_empty() || !clear {
+            continue;
+        }
+        let n = corners.len();
+        out.splice(i..i, turns().map(P::from_dvec2));
+        i += n;
+        changed = true;
+    }
+    changed
 }
 
 /// What [`settle`] did.

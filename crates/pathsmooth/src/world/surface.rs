@@ -414,6 +414,74 @@ impl SurfaceWorld {
         }
         Ok(surface.up().join(p, lowest))
     }
+
+    /// A plan on a mesh with one floor and no off-mesh links by the search of the whole
+    /// plan mesh alone, which is the world's sheet: the layered search walks the same
+    /// triangles to the same channel, and the sheet's search after it would find the
+    /// path again (measured in `docs/layered-navmeshes.md`, "A plan on one floor searches
+    /// once"). Returns whether it answered: `false` on any other mesh, and when the
+    /// search fails, so that the layered plan then gives the error it gives (it names the
+    /// surface's pieces, which the flat search does not know); a cancelled search is
+    /// [`Error::Cancelled`] at once. The layered search's last path is then not this
+    /// plan's.
+    ///
+    /// Errors: [`Error::Cancelled`]; [`Error::NoFreeSpace`] from the query's area costs.
+    fn plan_on_whole(
+        &mut self,
+        [start, goal]: [DVec2; 2],
+        radius: f64,
+        cancel: Option<&Cancel>,
+        query: &mut SurfaceWorldQuery,
+        out: &mut Vec<DVec2>,
+    ) -> Result<bool> {
+        let Some(whole) = self.whole.clone() else {
+            return Ok(false);
+        };
+        if !self.mesh.surface().links().is_empty() {
+            return Ok(false);
+        }
+        self.keep_whole(whole, query.surface.area_costs())?;
+        let Some(world) = self.sheet_world() else {
+            return Ok(false);
+        };
+        match super::search_into(world, start, goal, radius, cancel, &mut query.nav, out) {
+            Ok(()) => Ok(true),
+            Err(Error::Cancelled) => Err(Error::Cancelled),
+            Err(_) => {
+                out.clear();
+                Ok(false)
+            }
+        }
+    }
+
+    /// A plan by the layered search between the ends located on their floors (`s`, `g`),
+    /// then the sheet cut round its path and the sheet's own search: see
+    /// [`find_path_for_run_into`](World::find_path_for_run_into).
+    fn plan_layered(
+        &mut self,
+        [s, g]: [DVec3; 2],
+        radius: f64,
+        cancel: Option<&Cancel>,
+        query: &mut SurfaceWorldQuery,
+        out: &mut Vec<DVec2>,
+    ) -> Result<()> {
+        query.surface.set_cancel(cancel.cloned());
+        query.surface.find_path(&self.mesh, s, g, radius)?;
+        if query.surface.legs().len() > 1 {
+            return Err(Error::Unsupported {
+                what: "a plan-view path over off-mesh links",
+                needs: "3D ends (Pipeline::plan_surface), whose path keeps each link",
+            });
+        }
+        self.cut_sheet(&mut query.surface, radius)?;
+        let Some([(s, _), (g, _)]) = query.surface.ends() else {
+            return Err(Error::param("path", f64::NAN, "a path found"));
+        };
+        let Some(world) = self.sheet_world() else {
+            return Err(Error::param("sheet", f64::NAN, "a sheet cut"));
+        };
+        super::search_into(world, s, g, radius, cancel, &mut query.nav, out)
+    }
 }
 
 impl World for SurfaceWorld {
@@ -535,6 +603,10 @@ impl World for SurfaceWorld {
     /// for a route over off-mesh links (3D ends, through
     /// [`Pipeline::plan_surface`](crate::Pipeline::plan_surface), keep its links);
     /// [`Error::Cancelled`].
+    ///
+    /// On a mesh with one floor and no off-mesh links the whole plan mesh's own search
+    /// answers first (see [`plan_on_whole`](Self::plan_on_whole)): the same path, without
+    /// the layered search that would find it again.
     fn find_path_for_run_into(
         &mut self,
         start: DVec2,
@@ -553,24 +625,11 @@ impl World for SurfaceWorld {
         }
         let s = self.floor_under(start, "start", 0, query)?;
         let g = self.floor_under(goal, "goal", 1, query)?;
-        query.surface.set_cancel(cancel.cloned());
-        query.surface.find_path(&self.mesh, s, g, radius)?;
-        if query.surface.legs().len() > 1 {
-            return Err(Error::Unsupported {
-                what: "a plan-view path over off-mesh links",
-                needs: "3D ends (Pipeline::plan_surface), whose path keeps each link",
-            });
+        if self.plan_on_whole([start, goal], radius, cancel, query, out)? {
+            return Ok(());
         }
-        self.cut_sheet(&mut query.surface, radius)?;
-        let Some([(s, _), (g, _)]) = query.surface.ends() else {
-            return Err(Error::param("path", f64::NAN, "a path found"));
-        };
-        let Some(world) = self.sheet_world() else {
-            return Err(Error::param("sheet", f64::NAN, "a sheet cut"));
-        };
-        super::search_into(world, s, g, radius, cancel, &mut query.nav, out)
+        self.plan_layered([s, g], radius, cancel, query, out)
     }
-
     /// The sheet's mesh; before any sheet, [`Error::Unsupported`].
     fn navmesh(&self) -> Result<&NavMesh> {
         match self.sheet_world() {
