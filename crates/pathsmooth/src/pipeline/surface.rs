@@ -134,6 +134,17 @@ impl Pipeline<SurfaceWorld> {
         path: &mut Vec<SurfacePoint>,
     ) -> Result<()> {
         self.query.surface.set_cancel(self.cancel.clone());
+        if self.world.plans_on_whole() {
+            // One floor, no links: the whole plan mesh is the sheet, and its own search
+            // finds what the layered search would (see `SurfaceWorld::plan_on_whole`).
+            // On a failure the layered plan runs, for the error it gives.
+            self.query.surface.locate_ends(mesh, start, goal)?;
+            match self.run_leg(mesh, path) {
+                Err(Error::Cancelled) => return Err(Error::Cancelled),
+                Err(_) => path.clear(),
+                Ok(()) => return Ok(()),
+            }
+        }
         self.query
             .surface
             .find_path(mesh, start, goal, self.radius)?;

@@ -415,6 +415,12 @@ impl SurfaceWorld {
         Ok(surface.up().join(p, lowest))
     }
 
+    /// Whether a plan's path is found by the search of the whole plan mesh alone: on a
+    /// mesh of one floor with no off-mesh links (see [`plan_on_whole`](Self::plan_on_whole)).
+    pub(crate) fn plans_on_whole(&self) -> bool {
+        self.whole.is_some() && self.mesh.surface().links().is_empty()
+    }
+
     /// A plan on a mesh with one floor and no off-mesh links by the search of the whole
     /// plan mesh alone, which is the world's sheet: the layered search walks the same
     /// triangles to the same channel, and the sheet's search after it would find the
@@ -434,12 +440,9 @@ impl SurfaceWorld {
         query: &mut SurfaceWorldQuery,
         out: &mut Vec<DVec2>,
     ) -> Result<bool> {
-        let Some(whole) = self.whole.clone() else {
+        let Some(whole) = self.whole.clone().filter(|_| self.plans_on_whole()) else {
             return Ok(false);
         };
-        if !self.mesh.surface().links().is_empty() {
-            return Ok(false);
-        }
         self.keep_whole(whole, query.surface.area_costs())?;
         let Some(world) = self.sheet_world() else {
             return Ok(false);

@@ -425,6 +425,21 @@ impl SurfaceQuery {
         goal: DVec3,
         radius: f64,
     ) -> Result<&[SurfacePoint]> {
+        let [s, g] = self.locate_pair(mesh, start, goal)?;
+        // Located here, so both points are at their floor's height already.
+        self.find(mesh, s, g, radius, true, true)
+            .map_err(out_of_reach(mesh, s, g))?;
+        Ok(&self.path)
+    }
+
+    /// `start` and `goal` located as [`find_path`](Self::find_path) locates them, with
+    /// [`moved`](Self::moved) set.
+    fn locate_pair(
+        &mut self,
+        mesh: &SurfaceMesh,
+        start: DVec3,
+        goal: DVec3,
+    ) -> Result<[(PolyId, DVec3); 2]> {
         self.moved = [0.0; 2];
         let s = self.locate(mesh, start)?;
         let g = self.locate(mesh, goal).map_err(|e| match e {
@@ -433,10 +448,37 @@ impl SurfaceQuery {
         })?;
         let up = mesh.surface().up();
         self.moved = [(start, s.1), (goal, g.1)].map(|(p, q)| up.plan(p).distance(up.plan(q)));
-        // Located here, so both points are at their floor's height already.
-        self.find(mesh, s, g, radius, true, true)
-            .map_err(out_of_reach(mesh, s, g))?;
-        Ok(&self.path)
+        Ok([s, g])
+    }
+
+    /// The ends of [`find_path`](Self::find_path) located as it locates them, and no
+    /// search: one leg between them with no path, its [`ends`](Self::ends) and
+    /// [`moved`](Self::moved) set. For a plan on a mesh of one floor with no links, whose
+    /// whole plan mesh is the sheet and searches itself (`Pipeline::plan_surface`).
+    ///
+    /// Errors: those of locating, as `find_path`'s.
+    pub(crate) fn locate_ends(
+        &mut self,
+        mesh: &SurfaceMesh,
+        start: DVec3,
+        goal: DVec3,
+    ) -> Result<()> {
+        self.path.clear();
+        self.polygons.clear();
+        self.legs.clear();
+        self.ends = None;
+        let [s, g] = self.locate_pair(mesh, start, goal)?;
+        let ends = [
+            end_on(mesh, s, "start", false)?,
+            end_on(mesh, g, "goal", false)?,
+        ];
+        self.legs.push(Leg {
+            start: s,
+            goal: g,
+            link: None,
+        });
+        self.ends = Some(ends);
+        Ok(())
     }
 
     /// [`find_path`](Self::find_path) between points the caller has located: polygon
