@@ -379,3 +379,62 @@ fn unit_in_last_place<P: Point2>(v: f64) -> f64 {
     }
     epsilon::<P>() * 2f64.powi(v.abs().log2().floor() as i32)
 }
+
+#[cfg(test)]
+mod tests {
+    use glam::DVec2;
+
+    use super::turn_at_grazed_corners;
+    use crate::navmesh::NavMesh;
+    use crate::{NavMeshWorld, World};
+
+    /// A rectangle whose top wall dips at (1, 1 − 2⁻⁵³): one line in the reals, a corner
+    /// sticking into the free space by 1.1·10⁻¹⁶ in `f64`.
+    fn dipped() -> NavMeshWorld {
+        let dip = DVec2::new(1.0, 1.0 - f64::EPSILON / 2.0);
+        let v = [
+            DVec2::ZERO,
+            DVec2::new(2.0, 0.0),
+            DVec2::new(2.0, 1.0),
+            dip,
+            DVec2::new(0.0, 1.0),
+        ];
+        NavMeshWorld::new(NavMesh::from_polygons(&v, &[vec![0u32, 1, 2, 3, 4]]).unwrap())
+    }
+
+    #[test]
+    fn a_segment_past_a_corner_that_sticks_out_by_a_rounding_error_turns_there() {
+        let world = dipped();
+        let (a, b) = (DVec2::new(0.0, 1.0), DVec2::new(2.0, 1.0));
+        assert!(
+            !world.segment_is_clear(a, b, 0.0),
+            "the straight wall line is outside"
+        );
+        let mut path = vec![DVec2::new(0.5, 0.5), a, b, DVec2::new(1.5, 0.5)];
+        assert!(turn_at_grazed_corners(&world, &mut path));
+        let dip = DVec2::new(1.0, 1.0 - f64::EPSILON / 2.0);
+        assert_eq!(
+            path,
+            [DVec2::new(0.5, 0.5), a, dip, b, DVec2::new(1.5, 0.5)]
+        );
+        assert!(path
+            .windows(2)
+            .all(|w| world.segment_is_clear(w[0], w[1], 0.0)));
+        // Nothing left to turn.
+        assert!(!turn_at_grazed_corners(&world, &mut path));
+    }
+
+    #[test]
+    fn a_segment_through_a_wall_is_left_as_it_is() {
+        // Across the top wall and back: no corner within the tolerance makes it clear.
+        let world = dipped();
+        let mut path = vec![
+            DVec2::new(0.5, 0.5),
+            DVec2::new(1.0, 3.0),
+            DVec2::new(1.5, 0.5),
+        ];
+        let before = path.clone();
+        assert!(!turn_at_grazed_corners(&world, &mut path));
+        assert_eq!(path, before);
+    }
+}
