@@ -283,7 +283,7 @@ fn walk_length(
         }
         return Ok(plan_length(poly.path()));
     }
-    let path = query.find_path_between(mesh.plan_mesh(), a, b, radius)?;
+    let path = query.find_path_between(mesh.plan_mesh(), [a, b], radius)?;
     Ok(plan_length(path))
 }
 

@@ -586,7 +586,7 @@ impl SurfaceQuery {
         let plan = mesh.plan_mesh();
         if let Some(costs) = &self.filter {
             self.query
-                .find_path_with_costs_between(plan, costs, s, g, radius)?;
+                .find_path_with_costs_between(plan, costs, [s, g], radius)?;
         } else if !self.triangles && self.query.check_ends(plan, s.0, g.0, radius)? == 0.0 {
             // Radius 0: the exact path over the polygons, lifted along those it crossed.
             let (sp, gp) = (mesh.polygon_of(s.1), mesh.polygon_of(g.1));
@@ -615,7 +615,7 @@ impl SurfaceQuery {
             self.channel_ready = false;
             return Ok(());
         } else {
-            self.query.find_path_between(plan, s, g, radius)?;
+            self.query.find_path_between(plan, [s, g], radius)?;
         }
         let lifted = lift_along(
             mesh,
@@ -722,7 +722,7 @@ impl SurfaceQuery {
         self.channel_ready = true;
         if let Some([s, g]) = self.leg_ends {
             // The polygon search reached the goal, so the triangle search does too.
-            let _ = self.query.find_path_between(mesh.plan_mesh(), s, g, 0.0);
+            let _ = self.query.find_path_between(mesh.plan_mesh(), [s, g], 0.0);
         }
     }
 

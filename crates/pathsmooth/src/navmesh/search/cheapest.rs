@@ -9,7 +9,7 @@ use std::collections::hash_map::Entry;
 
 use glam::DVec2;
 
-use super::NavMeshQuery;
+use super::{Ends, NavMeshQuery};
 use crate::area::{area_name, AreaCosts};
 use crate::error::{Error, Result};
 use crate::navmesh::mesh::{NavMesh, TriId};
@@ -92,8 +92,8 @@ impl NavMeshQuery {
         goal: DVec2,
         radius: f64,
     ) -> Result<&[DVec2]> {
-        self.located(mesh, (start, goal), radius, |query, s, g, radius| {
-            query.cheapest_path(mesh, costs, s, g, radius)
+        self.located(mesh, (start, goal), radius, |query, ends, radius| {
+            query.cheapest_path(mesh, costs, ends, radius)
         })
     }
 
@@ -103,13 +103,12 @@ impl NavMeshQuery {
         &mut self,
         mesh: &NavMesh,
         costs: &AreaCosts,
-        s: (DVec2, TriId),
-        g: (DVec2, TriId),
+        ends @ [(start, _), (goal, _)]: Ends,
         radius: f64,
     ) -> Result<&[DVec2]> {
         let found = self
-            .check_ends(mesh, s.0, g.0, radius)
-            .and_then(|radius| self.cheapest_path(mesh, costs, s, g, radius));
+            .check_ends(mesh, start, goal, radius)
+            .and_then(|radius| self.cheapest_path(mesh, costs, ends, radius));
         self.forget_on_error(found)?;
         Ok(&self.path)
     }
@@ -119,8 +118,7 @@ impl NavMeshQuery {
         &mut self,
         mesh: &NavMesh,
         costs: &AreaCosts,
-        (start, s): (DVec2, TriId),
-        (goal, g): (DVec2, TriId),
+        [(start, s), (goal, g)]: Ends,
         radius: f64,
     ) -> Result<()> {
         for (p, t, what) in [(start, s, "start"), (goal, g, "goal")] {
@@ -134,13 +132,13 @@ impl NavMeshQuery {
                 });
             }
         }
-        self.ends_have_room(mesh, (start, s), (goal, g), radius)?;
-        if !self.cheapest_channel(mesh, costs, (start, s), (goal, g), radius) {
+        self.ends_have_room(mesh, [(start, s), (goal, g)], radius)?;
+        if !self.cheapest_channel(mesh, costs, [(start, s), (goal, g)], radius) {
             // No channel avoids the excluded areas with room for the radius: the unit-cost
             // search says whether one exists at all (its errors name the narrowest
             // passage); if it does, it passes through excluded triangles.
             self.begin();
-            self.search_between(mesh, (start, s), (goal, g), radius)?;
+            self.search_between(mesh, [(start, s), (goal, g)], radius)?;
             return Err(Error::Unreachable {
                 sx: start.x,
                 sy: start.y,
@@ -160,8 +158,7 @@ impl NavMeshQuery {
         &mut self,
         mesh: &NavMesh,
         costs: &AreaCosts,
-        (start, s): (DVec2, TriId),
-        (goal, g): (DVec2, TriId),
+        [(start, s), (goal, g)]: Ends,
         r: f64,
     ) -> bool {
         let multiplier = |t: TriId| costs.multiplier(mesh.area_of(t));

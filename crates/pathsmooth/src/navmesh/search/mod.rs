@@ -20,6 +20,9 @@ use crate::navmesh::polyanya::{Open, Polyanya, Unfiltered};
 use crate::navmesh::portals::{portals_into, Portal};
 use widths::{edge_fits, RadiusRule, Widths};
 
+/// A query's start and goal, each with the triangle of the mesh that holds it.
+pub(crate) type Ends = [(DVec2, TriId); 2];
+
 const NONE: u32 = u32::MAX;
 
 /// Shortest paths on a triangle navmesh: Polyanya, and a radius-aware variant.
@@ -164,8 +167,8 @@ impl NavMeshQuery {
         goal: DVec2,
         radius: f64,
     ) -> Result<&[DVec2]> {
-        self.located(mesh, (start, goal), radius, |query, s, g, radius| {
-            query.found_path(mesh, s, g, radius)
+        self.located(mesh, (start, goal), radius, |query, ends, radius| {
+            query.found_path(mesh, ends, radius)
         })
     }
 
@@ -176,11 +179,11 @@ impl NavMeshQuery {
         mesh: &NavMesh,
         (start, goal): (DVec2, DVec2),
         radius: f64,
-        search: impl FnOnce(&mut Self, (DVec2, TriId), (DVec2, TriId), f64) -> Result<()>,
+        search: impl FnOnce(&mut Self, Ends, f64) -> Result<()>,
     ) -> Result<&[DVec2]> {
         let found = self
             .locate_ends(mesh, start, goal, radius)
-            .and_then(|(s, g, radius)| search(self, (start, s), (goal, g), radius));
+            .and_then(|(s, g, radius)| search(self, [(start, s), (goal, g)], radius));
         self.forget_on_error(found)?;
         Ok(&self.path)
     }
@@ -192,13 +195,12 @@ impl NavMeshQuery {
     pub(crate) fn find_path_between(
         &mut self,
         mesh: &NavMesh,
-        (start, s): (DVec2, TriId),
-        (goal, g): (DVec2, TriId),
+        ends @ [(start, _), (goal, _)]: Ends,
         radius: f64,
     ) -> Result<&[DVec2]> {
         let found = self
             .check_ends(mesh, start, goal, radius)
-            .and_then(|radius| self.found_path(mesh, (start, s), (goal, g), radius));
+            .and_then(|radius| self.found_path(mesh, ends, radius));
         self.forget_on_error(found)?;
         Ok(&self.path)
     }
@@ -207,11 +209,10 @@ impl NavMeshQuery {
     fn found_path(
         &mut self,
         mesh: &NavMesh,
-        (start, s): (DVec2, TriId),
-        (goal, g): (DVec2, TriId),
+        [(start, s), (goal, g)]: Ends,
         radius: f64,
     ) -> Result<()> {
-        self.search_between(mesh, (start, s), (goal, g), radius)
+        self.search_between(mesh, [(start, s), (goal, g)], radius)
             .and_then(|radius| {
                 if radius > 0.0 {
                     portals_into(mesh, &self.channel, &mut self.portals)?;
@@ -265,7 +266,7 @@ impl NavMeshQuery {
     ) -> Result<&[TriId]> {
         let found = self
             .locate_ends(mesh, start, goal, radius)
-            .and_then(|(s, g, radius)| self.search_between(mesh, (start, s), (goal, g), radius))
+            .and_then(|(s, g, radius)| self.search_between(mesh, [(start, s), (goal, g)], radius))
             .map(|_| ());
         self.forget_on_error(found)?;
         Ok(&self.channel)
@@ -309,8 +310,7 @@ impl NavMeshQuery {
     pub(super) fn ends_have_room(
         &mut self,
         mesh: &NavMesh,
-        (start, s): (DVec2, TriId),
-        (goal, g): (DVec2, TriId),
+        [(start, s), (goal, g)]: Ends,
         radius: f64,
     ) -> Result<()> {
         self.begin();
@@ -337,12 +337,11 @@ impl NavMeshQuery {
     fn search_between(
         &mut self,
         mesh: &NavMesh,
-        (start, s): (DVec2, TriId),
-        (goal, g): (DVec2, TriId),
+        [(start, s), (goal, g)]: Ends,
         radius: f64,
     ) -> Result<f64> {
-        self.ends_have_room(mesh, (start, s), (goal, g), radius)?;
-        if self.polyanya(mesh, (start, s), (goal, g), radius) {
+        self.ends_have_room(mesh, [(start, s), (goal, g)], radius)?;
+        if self.polyanya(mesh, [(start, s), (goal, g)], radius) {
             return Ok(radius);
         }
         let unreachable = Error::Unreachable {
@@ -358,7 +357,7 @@ impl NavMeshQuery {
             return Ok(radius);
         }
         // No channel fits: find the point path and name its narrowest passage.
-        match self.polyanya(mesh, (start, s), (goal, g), 0.0) {
+        match self.polyanya(mesh, [(start, s), (goal, g)], 0.0) {
             false => Err(unreachable),
             true => Err(self.narrowest(mesh, radius)),
         }
@@ -366,13 +365,7 @@ impl NavMeshQuery {
 
     /// Polyanya from `start` (in triangle `s`) to `goal` (in `g`) with the width rule for
     /// `r`: on success `path` and `channel` hold its answer.
-    fn polyanya(
-        &mut self,
-        mesh: &NavMesh,
-        (start, s): (DVec2, TriId),
-        (goal, g): (DVec2, TriId),
-        r: f64,
-    ) -> bool {
+    fn polyanya(&mut self, mesh: &NavMesh, [(start, s), (goal, g)]: Ends, r: f64) -> bool {
         let ends = ((start, s as u32), (goal, g as u32));
         let found = if r == 0.0 {
             self.search.find(mesh, &mut Unfiltered, ends.0, ends.1)
