@@ -608,8 +608,8 @@ impl World for SurfaceWorld {
     /// [`Error::Cancelled`].
     ///
     /// On a mesh with one floor and no off-mesh links the whole plan mesh's own search
-    /// answers first (see [`plan_on_whole`](Self::plan_on_whole)): the same path, without
-    /// the layered search that would find it again.
+    /// answers first: the same path, without the layered search that would find it again
+    /// (which runs when that search fails, for the error it gives).
     fn find_path_for_run_into(
         &mut self,
         start: DVec2,
