@@ -688,6 +688,9 @@ impl<W: World> Pipeline<W> {
     }
 
     /// Converts the result to the caller's point type and validates it as returned.
+    // Out of line: copied into every plan and smoothing entry of every pipeline type, it
+    // made the WebAssembly build 6.4 KB larger; it costs one call a plan.
+    #[inline(never)]
     fn finish<P: Point2>(&mut self, path: &[DVec2], out: &mut Vec<P>) -> Result<()> {
         out.extend(path.iter().map(|&p| P::from_dvec2(p)));
         let mut validation = validate(&self.world, out, self.radius)?;
@@ -695,15 +698,11 @@ impl<W: World> Pipeline<W> {
         // settle the points there (see `settle`).
         let near = self.radius > 0.0
             && validation.min_clearance < self.radius + clearance_error(&self.world);
+        // (At radius 0 also a path that passes a corner sticking out by a rounding error:
+        // turned there.)
         if (near || !holds(&validation, self.radius))
-            && settle(&self.world, Some(path), self.radius, out).moved
-        {
-            validation = validate(&self.world, out, self.radius)?;
-        }
-        // A point agent's path that passes a corner sticking out by a rounding error.
-        if !holds(&validation, self.radius)
-            && self.radius == 0.0
-            && turn_at_grazed_corners(&self.world, out)
+            && (settle(&self.world, Some(path), self.radius, out).moved
+                | (self.radius == 0.0 && turn_at_grazed_corners(&self.world, out)))
         {
             validation = validate(&self.world, out, self.radius)?;
         }

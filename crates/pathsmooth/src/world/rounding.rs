@@ -113,17 +113,27 @@ pub(crate) fn settle<P: Point2, W: World + ?Sized>(
 /// of the corners' offsets. Returns whether any point was inserted.
 ///
 /// Cost: one clear test a segment; for each that fails, the walls near it (the world's
-/// [`walls_near`](World::walls_near) round its midpoint) and a clear test a piece.
-pub(crate) fn turn_at_grazed_corners<P: Point2, W: World + ?Sized>(
-    world: &W,
-    out: &mut Vec<P>,
-) -> bool {
+/// [`walls_near`](World::walls_near) round its midpoint) and a clear test a piece; a
+/// copy of the path when one fails.
+pub(crate) fn turn_at_grazed_corners<P: Point2>(world: &dyn World, out: &mut Vec<P>) -> bool {
+    let mut path: Vec<DVec2> = out.iter().map(|p| p.to_dvec2()).collect();
+    if !turn_at_corners(world, &mut path) {
+        return false;
+    }
+    out.clear();
+    out.extend(path.into_iter().map(P::from_dvec2));
+    true
+}
+
+/// [`turn_at_grazed_corners`] in `f64`; one function for every world and point type (the
+/// WebAssembly build holds a copy of a generic function per pipeline it makes).
+fn turn_at_corners(world: &dyn World, path: &mut Vec<DVec2>) -> bool {
     let tol = world.tolerance();
     let (mut walls, mut corners) = (Vec::new(), Vec::<(f64, DVec2)>::new());
     let mut changed = false;
     let mut i = 0;
-    while i + 1 < out.len() {
-        let (a, b) = (out[i].to_dvec2(), out[i + 1].to_dvec2());
+    while i + 1 < path.len() {
+        let (a, b) = (path[i], path[i + 1]);
         i += 1;
         if world.segment_is_clear(a, b, 0.0) {
             continue;
@@ -131,31 +141,30 @@ pub(crate) fn turn_at_grazed_corners<P: Point2, W: World + ?Sized>(
         walls.clear();
         world.walls_near(a.lerp(b, 0.5), 0.5 * a.distance(b) + tol, &mut walls);
         corners.clear();
+        // In order along the segment, each once (a corner ends two walls). Kept sorted by
+        // insertion rather than sorted after: there are one or two, and a sort of its own
+        // would add 8 KB to the WebAssembly build.
         for &c in walls.iter().flatten() {
             let (on, t) = closest_on_segment(c, a, b);
-            if c != a && c != b && c.distance(on) <= tol {
-                corners.push((t, c));
+            if c != a && c != b && c.distance(on) <= tol && !corners.iter().any(|x| x.1 == c) {
+                let k = corners.partition_point(|x| x.0 < t);
+                corners.insert(k, (t, c));
             }
         }
-        corners.sort_by(|x, y| x.0.total_cmp(&y.0));
-        corners.dedup_by(|x, y| x.1 == y.1);
         let turns = || corners.iter().map(|&(_, c)| c);
-        let mut ends = std::iter::once(a).chain(turns()).chain([b]);
-        let Some(mut from) = ends.next() else {
-            continue;
-        };
-        let clear = corners.is_empty()
-            || ends.all(|to| {
-                let clear = world.segment_is_clear(from, to, 0.0);
-                from = to;
-                clear
-            });
-        if corners.is_empty() || !clear {
+        let mut from = a;
+        let pieces_clear = turns().chain([b]).all(|to| {
+            let ok = world.segment_is_clear(from, to, 0.0);
+            from = to;
+            ok
+        });
+        if corners.is_empty() || !pieces_clear {
             continue;
         }
-        let n = corners.len();
-        out.splice(i..i, turns().map(P::from_dvec2));
-        i += n;
+        for c in turns() {
+            path.insert(i, c);
+            i += 1;
+        }
         changed = true;
     }
     changed

@@ -431,7 +431,7 @@ impl SurfaceWorld {
     /// [`Error::Cancelled`] at once. The layered search's last path is then not this
     /// plan's.
     ///
-    /// Errors: [`Error::Cancelled`]; [`Error::NoFreeSpace`] from the query's area costs.
+    /// Errors: [`Error::Cancelled`].
     fn plan_on_whole(
         &mut self,
         [start, goal]: [DVec2; 2],
@@ -443,7 +443,11 @@ impl SurfaceWorld {
         let Some(whole) = self.whole.clone().filter(|_| self.plans_on_whole()) else {
             return Ok(false);
         };
-        self.keep_whole(whole, query.surface.area_costs())?;
+        // Costs the whole mesh cannot take: the layered plan says why (its search comes
+        // first there, and names an end in an excluded area before the sheet fails).
+        if self.keep_whole(whole, query.surface.area_costs()).is_err() {
+            return Ok(false);
+        }
         let Some(world) = self.sheet_world() else {
             return Ok(false);
         };

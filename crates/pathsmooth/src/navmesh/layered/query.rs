@@ -427,7 +427,7 @@ impl SurfaceQuery {
     ) -> Result<&[SurfacePoint]> {
         let [s, g] = self.locate_pair(mesh, start, goal)?;
         // Located here, so both points are at their floor's height already.
-        self.find(mesh, s, g, radius, true, true)
+        self.find(mesh, s, g, radius, Route::OverLinks, true)
             .map_err(out_of_reach(mesh, s, g))?;
         Ok(&self.path)
     }
@@ -463,22 +463,8 @@ impl SurfaceQuery {
         start: DVec3,
         goal: DVec3,
     ) -> Result<()> {
-        self.path.clear();
-        self.polygons.clear();
-        self.legs.clear();
-        self.ends = None;
         let [s, g] = self.locate_pair(mesh, start, goal)?;
-        let ends = [
-            end_on(mesh, s, "start", false)?,
-            end_on(mesh, g, "goal", false)?,
-        ];
-        self.legs.push(Leg {
-            start: s,
-            goal: g,
-            link: None,
-        });
-        self.ends = Some(ends);
-        Ok(())
+        self.find(mesh, s, g, 0.0, Route::EndsOnly, true)
     }
 
     /// [`find_path`](Self::find_path) between points the caller has located: polygon
@@ -495,7 +481,7 @@ impl SurfaceQuery {
         radius: f64,
     ) -> Result<&[SurfacePoint]> {
         self.moved = [0.0; 2];
-        self.find(mesh, start, goal, radius, true, false)
+        self.find(mesh, start, goal, radius, Route::OverLinks, false)
             .map_err(out_of_reach(mesh, start, goal))?;
         Ok(&self.path)
     }
@@ -509,7 +495,7 @@ impl SurfaceQuery {
         goal: (PolyId, DVec3),
         radius: f64,
     ) -> Result<()> {
-        self.find(mesh, start, goal, radius, false, false)
+        self.find(mesh, start, goal, radius, Route::Walk, false)
             .map_err(out_of_reach(mesh, start, goal))
     }
 
@@ -521,7 +507,7 @@ impl SurfaceQuery {
         start: (PolyId, DVec3),
         goal: (PolyId, DVec3),
         radius: f64,
-        links: bool,
+        route: Route,
         floored: bool,
     ) -> Result<()> {
         self.path.clear();
@@ -538,7 +524,9 @@ impl SurfaceQuery {
             goal,
             link: None,
         };
-        if !links || mesh.surface().links().is_empty() {
+        if route == Route::EndsOnly {
+            self.legs.push(walk);
+        } else if route == Route::Walk || mesh.surface().links().is_empty() {
             self.legs.push(walk);
             self.direct(mesh, s, g, radius, heights)?;
         } else {
@@ -891,6 +879,18 @@ fn out_of_reach(
         },
         e => e,
     }
+}
+
+/// What [`SurfaceQuery`]'s search does between two located ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Route {
+    /// The shortest route, over off-mesh links where they help.
+    OverLinks,
+    /// One walk on the surface, taking no link.
+    Walk,
+    /// No search: the ends and one leg between them, for a caller whose own search
+    /// follows (a plan on a mesh of one floor).
+    EndsOnly,
 }
 
 /// The plan-view point and triangle of a caller's (polygon, point); `check`: whether to
