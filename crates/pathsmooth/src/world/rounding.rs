@@ -142,8 +142,8 @@ fn turn_at_corners(world: &dyn World, path: &mut Vec<DVec2>) -> bool {
         world.walls_near(a.lerp(b, 0.5), 0.5 * a.distance(b) + tol, &mut walls);
         corners.clear();
         // In order along the segment, each once (a corner ends two walls). Kept sorted by
-        // insertion rather than sorted after: there are one or two, and a sort of its own
-        // would add 8 KB to the WebAssembly build.
+        // insertion rather than sorted after: there are one or two, and a sort of their
+        // own (with a splice) made the WebAssembly build 5.8 KB larger.
         for &c in walls.iter().flatten() {
             let (on, t) = closest_on_segment(c, a, b);
             if c != a && c != b && c.distance(on) <= tol && !corners.iter().any(|x| x.1 == c) {
