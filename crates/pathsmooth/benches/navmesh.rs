@@ -18,6 +18,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use glam::DVec2;
+use pathsmooth::grid::Scenario;
 use pathsmooth::navmesh::NavMesh;
 use pathsmooth::navmesh::NavMeshQuery;
 use pathsmooth::navmesh::{funnel_into, Funnel};
@@ -46,6 +47,14 @@ fn winding_corridor(n: usize) -> (Vec<Portal>, DVec2, DVec2) {
     let start = DVec2::new(-0.3, 0.0);
     let last = portals.last().map_or(DVec2::ZERO, |p| p.midpoint());
     (portals, start, last + DVec2::new(0.3, 0.0))
+}
+
+/// About 50 of a map's scenarios spread over its file, as (start, goal) points.
+fn spread(scen: &[Scenario]) -> Vec<(DVec2, DVec2)> {
+    scen.iter()
+        .step_by(scen.len().div_ceil(50).max(1))
+        .map(|s| (s.start_point(), s.goal_point()))
+        .collect()
 }
 
 fn funnel_benches(c: &mut Criterion) {
@@ -100,15 +109,11 @@ fn map_benches(c: &mut Criterion) {
         mesh.num_triangles(),
         mesh.vertices().len()
     );
-    let queries: Vec<_> = scen
-        .iter()
-        .step_by(scen.len().div_ceil(50).max(1))
-        .collect();
+    let queries = spread(&scen);
     let (mut ps, mut out) = (Vec::new(), Vec::new());
     group.bench_function("corridor_portals_funnel_50_queries", |b| {
         b.iter(|| {
-            for s in &queries {
-                let (a, g) = (s.start_point(), s.goal_point());
+            for &(a, g) in &queries {
                 let corridor = mesh.find_channel(a, g).unwrap();
                 portals_into(&mesh, &corridor, &mut ps).unwrap();
                 funnel_into(&ps, a, g, 0.0, &mut out).unwrap();
@@ -131,11 +136,7 @@ fn query_benches(c: &mut Criterion) {
         let (map, scen) = support::load(name);
         let mesh = NavMesh::from_grid(&map).unwrap();
         let theirs = polyanya_mesh(&mesh);
-        let queries: Vec<(DVec2, DVec2)> = scen
-            .iter()
-            .step_by(scen.len().div_ceil(50).max(1))
-            .map(|s| (s.start_point(), s.goal_point()))
-            .collect();
+        let queries = spread(&scen);
         let short = name.rsplit('/').next().unwrap_or(name);
         let label = format!("{short}_{}x{}", map.width(), map.height());
         group.throughput(Throughput::Elements(queries.len() as u64));
@@ -175,11 +176,7 @@ fn one_world_benches(c: &mut Criterion) {
         let (map, scen) = support::load(name);
         let mesh = NavMesh::from_grid(&map).unwrap();
         let surface = SurfaceMesh::new(Surface::from_navmesh(&mesh, UpAxis::Z).unwrap()).unwrap();
-        let queries: Vec<(DVec2, DVec2)> = scen
-            .iter()
-            .step_by(scen.len().div_ceil(50).max(1))
-            .map(|s| (s.start_point(), s.goal_point()))
-            .collect();
+        let queries = spread(&scen);
         let short = name.rsplit('/').next().unwrap_or(name);
         group.throughput(Throughput::Elements(queries.len() as u64));
         for r in [0.0, 0.3] {
