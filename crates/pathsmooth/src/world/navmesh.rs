@@ -315,7 +315,10 @@ impl World for NavMeshWorld {
     /// the portals' midpoints is tried; last, a funnel a hair inside the radius that keeps
     /// it within the world's tolerance (some passages exactly `2·radius` wide admit nothing
     /// else). When none is clear the result is [`Error::InvalidResult`] — never a path that
-    /// is not valid.
+    /// is not valid. A radius-0 path is the search's, not checked here: where a mesh's
+    /// corners are collinear only up to rounding it can pass one by 10⁻¹⁶ on the wrong side
+    /// (polyanya's `bad-collinear2-rot45.mesh`); a [`Pipeline`](crate::Pipeline)'s final check
+    /// turns it at that corner.
     ///
     /// **With area costs** ([`has_area_costs`](World::has_area_costs)), the path is the
     /// shortest in the cheapest channel of triangles under the costs
