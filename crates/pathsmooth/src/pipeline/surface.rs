@@ -137,7 +137,8 @@ impl Pipeline<SurfaceWorld> {
         if self.world.plans_on_whole() {
             // One floor, no links: the whole plan mesh is the sheet, and its own search
             // finds what the layered search would (see `SurfaceWorld::plan_on_whole`).
-            // On a failure the layered plan runs, for the error it gives.
+            // On a failure the layered plan runs, for the error it gives (its leg's run
+            // makes the report anew).
             self.query.surface.locate_ends(mesh, start, goal)?;
             match self.run_leg(mesh, path) {
                 Err(Error::Cancelled) => return Err(Error::Cancelled),

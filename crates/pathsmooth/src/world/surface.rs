@@ -637,6 +637,7 @@ impl World for SurfaceWorld {
         }
         self.plan_layered([s, g], radius, cancel, query, out)
     }
+
     /// The sheet's mesh; before any sheet, [`Error::Unsupported`].
     fn navmesh(&self) -> Result<&NavMesh> {
         match self.sheet_world() {
