@@ -175,15 +175,22 @@ fn one_world_benches(c: &mut Criterion) {
     for name in ["rooms/8room_000", "dao/den312d"] {
         let (map, scen) = support::load(name);
         let mesh = NavMesh::from_grid(&map).unwrap();
-        let surface = SurfaceMesh::new(Surface::from_navmesh(&mesh, UpAxis::Z).unwrap()).unwrap();
+        // Shared by the radii's worlds, as a server shares one mesh (no copy per world).
+        let surface = std::sync::Arc::new(
+            SurfaceMesh::new(Surface::from_navmesh(&mesh, UpAxis::Z).unwrap()).unwrap(),
+        );
         let queries = spread(&scen);
         let short = name.rsplit('/').next().unwrap_or(name);
         group.throughput(Throughput::Elements(queries.len() as u64));
         for r in [0.0, 0.3] {
             let mut flat =
                 Pipeline::preset(NavMeshWorld::new(mesh.clone()), r, Preset::Shortest).unwrap();
-            let mut one =
-                Pipeline::preset(SurfaceWorld::new(surface.clone()), r, Preset::Shortest).unwrap();
+            let mut one = Pipeline::preset(
+                SurfaceWorld::new(std::sync::Arc::clone(&surface)),
+                r,
+                Preset::Shortest,
+            )
+            .unwrap();
             let planners: [(&str, &mut PlanCount); 2] = [
                 ("flat", &mut |a, g| flat.plan(a, g).map_or(0, |p| p.len())),
                 ("surface", &mut |a, g| one.plan(a, g).map_or(0, |p| p.len())),
