@@ -50,6 +50,7 @@ mod navmesh_links;
 mod navmesh_mesh_v3;
 mod navmesh_obstacles;
 mod navmesh_on_maps;
+mod navmesh_one_world;
 mod navmesh_recast_json;
 mod navmesh_rerecast;
 mod navmesh_surface;
