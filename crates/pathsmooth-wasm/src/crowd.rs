@@ -87,7 +87,7 @@ fn avoidance(what: &'static str, avoid: &JsValue) -> Result<Option<Avoidance>, J
 #[wasm_bindgen]
 pub struct Crowd {
     crowd: AnyCrowd,
-    /// Made on a `SurfaceMesh`: its world and a query, to put the agents on its floor.
+    /// Made on a navmesh: its world and a query, to put the agents on its floor.
     floor: Option<(SurfaceWorld, SurfaceWorldQuery)>,
 }
 
@@ -142,13 +142,9 @@ impl Crowd {
                     new_crowd(own, radius, steps, avoid, plan_budget).map_err(err_in(WHAT))?,
                 )
             }
-            AnyWorld::NavMesh(w) => AnyCrowd::Mesh(
-                new_crowd((*w).clone(), radius, steps, avoid, plan_budget).map_err(err_in(WHAT))?,
-            ),
-            AnyWorld::Surface(mesh) => {
-                // A mesh with one floor is its own sheet: its whole plan view is a flat
-                // navmesh world, which the crowd runs on as on any other.
-                let surface = SurfaceWorld::new(mesh);
+            AnyWorld::Surface(surface) => {
+                // A mesh with one floor (a `NavMeshWorld`'s always) is its own sheet: its
+                // whole plan view is a flat navmesh world, which the crowd runs on.
                 let plan = match surface.one_floor_world() {
                     Some(plan) => plan.clone(),
                     None => {
@@ -231,7 +227,8 @@ impl Crowd {
         flat2(&p)
     }
 
-    /// On a crowd made on a `SurfaceMesh`: the agents' positions in 3D, `[x0, y0, z0, x1,
+    /// On a crowd made on a navmesh (a `SurfaceMesh`, or a `NavMeshWorld`: z up, its floor
+    /// at 0): the agents' positions in 3D, `[x0, y0, z0, x1,
     /// …]` in the mesh's axes, each on the floor under it (its height from the mesh's
     /// detail when it has one). Cost: a point location per agent.
     pub fn positions3(&mut self) -> Result<Vec<f64>, JsError> {
@@ -239,7 +236,7 @@ impl Crowd {
         let Some((surface, query)) = &mut self.floor else {
             return Err(arg_error(
                 WHAT,
-                "only a crowd made on a SurfaceMesh has a floor",
+                "only a crowd made on a navmesh (a NavMeshWorld or a SurfaceMesh) has a floor",
             ));
         };
         let agents = on_crowd!(&self.crowd, c => c.agents());

@@ -6,8 +6,7 @@ use std::sync::Arc;
 use glam::{DVec2, DVec3};
 use pathsmooth::navmesh::SurfacePoint;
 use pathsmooth::{
-    GridWorld as RsGrid, NavMeshWorld as RsNavMesh, Pipeline as RsPipeline, PipelineReport,
-    SurfaceWorld, SurfaceWorldQuery,
+    GridWorld as RsGrid, Pipeline as RsPipeline, PipelineReport, SurfaceWorld, SurfaceWorldQuery,
 };
 use wasm_bindgen::prelude::*;
 
@@ -15,10 +14,10 @@ use crate::args::{flat2, points2, steps};
 use crate::worlds::{world_of, AnyWorld};
 use crate::{arg_error, err_in, report};
 
-/// The library's pipeline on the world it was made on.
+/// The library's pipeline on the world it was made on: a grid, or a navmesh (flat or
+/// layered, one world).
 enum Runner {
     Grid(RsPipeline<Arc<RsGrid>>),
-    NavMesh(RsPipeline<Arc<RsNavMesh>>),
     Surface(RsPipeline<SurfaceWorld>),
 }
 
@@ -27,7 +26,6 @@ macro_rules! on_runner {
     ($runner:expr, |$p:ident| $call:expr) => {
         match $runner {
             Runner::Grid($p) => $call,
-            Runner::NavMesh($p) => $call,
             Runner::Surface($p) => $call,
         }
     };
@@ -40,7 +38,7 @@ macro_rules! on_runner {
 #[wasm_bindgen]
 pub struct Pipeline {
     runner: Runner,
-    /// The climb given (a `SurfaceMesh`'s only; `None`: the surface's own).
+    /// The climb given (a navmesh's only; `None`: the surface's own).
     climb: Option<f64>,
 }
 
@@ -49,8 +47,9 @@ impl Pipeline {
     /// A pipeline on `world` (a `GridWorld`, `NavMeshWorld` or `SurfaceMesh`) for an agent
     /// of `radius` world units, with `steps`: a preset's name (`"shortest"`, `"smooth"`,
     /// `"corridor"`; `"smooth"` when left out) or an array of steps, each a name or a
-    /// `[name, value]` pair (`["shortcut", ["fillet", 1.5]]`). `climb` (a `SurfaceMesh`'s
-    /// only): how far above or below a floor a 3D end may lie and still be on it.
+    /// `[name, value]` pair (`["shortcut", ["fillet", 1.5]]`). `climb` (a navmesh's only:
+    /// a `NavMeshWorld`'s floor is at height 0): how far above or below a floor a 3D end
+    /// may lie and still be on it.
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "GridWorld | NavMeshWorld | SurfaceMesh")]
@@ -69,13 +68,8 @@ impl Pipeline {
                     .map_err(err_in(WHAT))?
                     .with_steps(steps),
             ),
-            AnyWorld::NavMesh(w) => Runner::NavMesh(
-                RsPipeline::new(w, radius)
-                    .map_err(err_in(WHAT))?
-                    .with_steps(steps),
-            ),
-            AnyWorld::Surface(mesh) => {
-                let mut p = RsPipeline::new(SurfaceWorld::new(mesh), radius)
+            AnyWorld::Surface(world) => {
+                let mut p = RsPipeline::new(world, radius)
                     .map_err(err_in(WHAT))?
                     .with_steps(steps);
                 if let Some(c) = climb {
@@ -87,7 +81,7 @@ impl Pipeline {
         if climb.is_some() && !matches!(runner, Runner::Surface(_)) {
             return Err(arg_error(
                 WHAT,
-                "climb is a SurfaceMesh's only (a layered navmesh)",
+                "climb is a navmesh's only (a NavMeshWorld or a SurfaceMesh)",
             ));
         }
         Ok(Pipeline { runner, climb })
@@ -120,8 +114,8 @@ impl Pipeline {
     }
 
     /// A path (`[x0, y0, x1, y1, …]`) smoothed into a path valid on the world for the
-    /// radius. On a `SurfaceMesh`: on the sheet of the last plan (the one-floor piece of
-    /// the surface round its path; with several floors an error before any plan).
+    /// radius. On a `SurfaceMesh` with floors over one another: on the sheet of the last
+    /// plan (the one-floor piece of the surface round its path; an error before any plan).
     pub fn smooth(&mut self, points: &[f64]) -> Result<Vec<f64>, JsError> {
         const WHAT: &str = "Pipeline.smooth";
         let path = points2(WHAT, "points", points)?;
@@ -130,9 +124,9 @@ impl Pipeline {
             .map_err(err_in(WHAT))
     }
 
-    /// On a `SurfaceMesh`, a path between 3D ends: `{ points, polygons, flags }`, the points
-    /// a `Float64Array` `[x0, y0, z0, …]` at their floors' heights, each point's polygon
-    /// (`Uint32Array`) and flags (`Uint8Array`: 1 start, 2 end, 4 a link's start, 8 a
+    /// On a navmesh (a `SurfaceMesh`, or a `NavMeshWorld`: z up, its floor at 0), a path
+    /// between 3D ends: `{ points, polygons, flags }`, the points a `Float64Array` `[x0, y0,
+    /// z0, …]` at their floors' heights, each point's polygon (`Uint32Array`) and flags (`Uint8Array`: 1 start, 2 end, 4 a link's start, 8 a
     /// link's end).
     pub fn plan3(
         &mut self,
@@ -153,7 +147,7 @@ impl Pipeline {
         Ok(SurfacePath::of(path))
     }
 
-    /// On a `SurfaceMesh`, the 3D point (`Float64Array` of 3) on the one floor under the
+    /// On a navmesh, the 3D point (`Float64Array` of 3) on the one floor under the
     /// plan-view point (`x`, `y`), as `plan` locates its ends.
     #[wasm_bindgen(js_name = floorPoint)]
     pub fn floor_point(&self, x: f64, y: f64) -> Result<Vec<f64>, JsError> {
@@ -186,16 +180,11 @@ impl Pipeline {
         on_runner!(&self.runner, |p| p.report())
     }
 
-    /// The error of `what` (a `SurfaceMesh`'s call) on a flat world.
+    /// The error of `what` (a navmesh's call) on a grid.
     fn needs_surface(&self, what: &str) -> JsError {
-        let name = match &self.runner {
-            Runner::Grid(_) => "GridWorld",
-            Runner::NavMesh(_) => "NavMeshWorld",
-            Runner::Surface(_) => "SurfaceMesh",
-        };
         JsError::new(&format!(
-            "{what} needs a SurfaceMesh world (a layered navmesh), and this pipeline's is a \
-             {name}: plan on it with plan (2D ends)"
+            "{what} needs a navmesh world (a NavMeshWorld or a SurfaceMesh), and this \
+             pipeline's is a GridWorld: plan on it with plan (2D ends)"
         ))
     }
 }

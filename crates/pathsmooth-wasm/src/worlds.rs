@@ -1,17 +1,19 @@
 //! The worlds a pipeline or a crowd runs on: a grid from a typed array, a navmesh from 2D
 //! polygons or a flat navmesh file, a layered navmesh (`SurfaceMesh`) from the bytes of any
-//! navmesh file the library reads. Each JavaScript object holds its world behind an `Arc`:
-//! the pipelines made on it share it.
+//! navmesh file the library reads. Each JavaScript object holds its world, made once: the
+//! pipelines made on it share its meshes (a grid behind an `Arc`, a navmesh as the
+//! library's one navmesh world, a `SurfaceWorld`, whose clones share their meshes and the
+//! whole-mesh sheet of a mesh with one floor).
 
 use std::sync::Arc;
 
 use glam::DVec2;
 use pathsmooth::grid::GridMap;
 use pathsmooth::navmesh::{
-    parse, read_surface, read_surface_with_detail, GroundPlane, MeshFormat, PolyId,
+    parse, read_surface, read_surface_with_detail, GroundPlane, MeshFormat, PolyId, Surface,
     SurfaceMesh as RsSurfaceMesh, SurfaceOptions, UpAxis,
 };
-use pathsmooth::{GridWorld as RsGrid, NavMesh, NavMeshWorld as RsNavMesh};
+use pathsmooth::{GridWorld as RsGrid, NavMesh, SurfaceWorld};
 use wasm_bindgen::convert::TryFromJsValue;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -24,8 +26,9 @@ use crate::{arg_error, err_in};
 pub(crate) enum AnyWorld {
     /// A grid world and its map as given (what a crowd's own copy is built from).
     Grid(Arc<RsGrid>, Arc<GridMap>),
-    NavMesh(Arc<RsNavMesh>),
-    Surface(Arc<RsSurfaceMesh>),
+    /// A navmesh, flat (a `NavMeshWorld`: a surface of one floor) or layered (a
+    /// `SurfaceMesh`): the library's one world over both.
+    Surface(SurfaceWorld),
 }
 
 /// A world passed to another class (hidden from TypeScript): what a world's `__world()`
@@ -145,10 +148,27 @@ impl GridWorld {
     }
 }
 
-/// A navmesh of convex polygons in the plane (`pathsmooth::NavMeshWorld`).
+/// A navmesh of convex polygons in the plane: the library's navmesh world of a surface with
+/// one floor (`pathsmooth::SurfaceWorld` of `Surface::from_navmesh`, z up, every height 0),
+/// which plans as the flat `pathsmooth::NavMeshWorld` of the same polygons does.
 #[wasm_bindgen]
 pub struct NavMeshWorld {
-    world: Arc<RsNavMesh>,
+    world: SurfaceWorld,
+    /// The polygons given (the surface keeps them, and may split one at a T-junction).
+    polygons: usize,
+}
+
+impl NavMeshWorld {
+    /// The world of `mesh`, for the call `what`.
+    fn of(what: &'static str, mesh: NavMesh) -> Result<NavMeshWorld, JsError> {
+        let polygons = mesh.num_polygons();
+        let surface = Surface::from_navmesh(&mesh, UpAxis::Z).map_err(err_in(what))?;
+        let mesh = RsSurfaceMesh::new(surface).map_err(err_in(what))?;
+        Ok(NavMeshWorld {
+            world: SurfaceWorld::new(mesh),
+            polygons,
+        })
+    }
 }
 
 #[wasm_bindgen]
@@ -162,9 +182,7 @@ impl NavMeshWorld {
         let vertices = points2(WHAT, "vertices", vertices)?;
         let polygons = polygons(WHAT, indices, counts)?;
         let mesh = NavMesh::from_polygons(&vertices, &polygons).map_err(err_in(WHAT))?;
-        Ok(NavMeshWorld {
-            world: Arc::new(RsNavMesh::new(mesh)),
-        })
+        NavMeshWorld::of(WHAT, mesh)
     }
 
     /// A flat navmesh file's text: Polyanya's `.mesh`, a scene JSON (`boundary`, `holes`) or
@@ -184,19 +202,17 @@ impl NavMeshWorld {
         };
         let format = MeshFormat::from_extension(&file).unwrap_or_else(|| MeshFormat::sniff(text));
         let mesh = parse(text, format, plane, &file).map_err(err_in(WHAT))?;
-        Ok(NavMeshWorld {
-            world: Arc::new(RsNavMesh::new(mesh)),
-        })
+        NavMeshWorld::of(WHAT, mesh)
     }
 
     #[wasm_bindgen(getter, js_name = numPolygons)]
     pub fn num_polygons(&self) -> usize {
-        self.world.mesh().num_polygons()
+        self.polygons
     }
 
     #[wasm_bindgen(js_name = __world, skip_typescript)]
     pub fn handle(&self) -> WorldHandle {
-        WorldHandle(AnyWorld::NavMesh(Arc::clone(&self.world)))
+        WorldHandle(AnyWorld::Surface(self.world.clone()))
     }
 }
 
@@ -206,6 +222,8 @@ impl NavMeshWorld {
 #[wasm_bindgen]
 pub struct SurfaceMesh {
     mesh: Arc<RsSurfaceMesh>,
+    /// Its world, made once (on a mesh with one floor, with the whole-mesh sheet).
+    world: SurfaceWorld,
 }
 
 #[wasm_bindgen]
@@ -237,8 +255,10 @@ impl SurfaceMesh {
         }
         .map_err(err_in(WHAT))?;
         let mesh = RsSurfaceMesh::new(surface).map_err(err_in(WHAT))?;
+        let mesh = Arc::new(mesh);
         Ok(SurfaceMesh {
-            mesh: Arc::new(mesh),
+            world: SurfaceWorld::new(Arc::clone(&mesh)),
+            mesh,
         })
     }
 
@@ -288,7 +308,7 @@ impl SurfaceMesh {
 
     #[wasm_bindgen(js_name = __world, skip_typescript)]
     pub fn handle(&self) -> WorldHandle {
-        WorldHandle(AnyWorld::Surface(Arc::clone(&self.mesh)))
+        WorldHandle(AnyWorld::Surface(self.world.clone()))
     }
 }
 

@@ -370,7 +370,7 @@ test("a crowd walks every one-floor navmesh of the engine corpus, on its floor a
   console.error(`crowds walked on ${walkedOn.length} one-floor navmeshes; ${refused.length} layered ones refused`);
   // The corpus has both kinds (a test that only refused, or never refused, proves less).
   assert.ok(walkedOn.length >= 5 && refused.length >= 2, `walked on ${walkedOn}; refused ${refused}`);
-  assert.throws(() => new ps.Crowd(ps.GridWorld.fromMovingAi(readFileSync(ARENA, "utf8")), 0.3).positions3(), /^Error: Crowd\.positions3: only a crowd made on a SurfaceMesh/);
+  assert.throws(() => new ps.Crowd(ps.GridWorld.fromMovingAi(readFileSync(ARENA, "utf8")), 0.3).positions3(), /^Error: Crowd\.positions3: only a crowd made on a navmesh/);
 });
 
 test("a Recast poly mesh with its detail mesh in a second file", () => {
@@ -476,8 +476,20 @@ test("a navmesh of 2D polygons: paths stay in the room and off its pillars by th
       }
       // Smoothing the planned path again keeps it valid too.
       for (const q of samples(pipeline.smooth(path))) assert.ok(clearance(q) >= radius - 1e-6);
+      // One navmesh world: 3D ends on the floor at height 0 (z up) plan the same path.
+      const lifted = pipeline.plan3(s[0], s[1], 0, g[0], g[1], 0);
+      const flat = pipeline.plan(s[0], s[1], g[0], g[1]);
+      assert.deepEqual(Array.from(lifted.points).filter((_, i) => i % 3 !== 2), Array.from(flat));
+      assert.ok(lifted.points.every((v, i) => i % 3 !== 2 || v === 0));
     }
   }
+  // A crowd on it walks the floor at height 0.
+  const crowd = new ps.Crowd(world, radius);
+  crowd.addAgent(2, 2, 18, 8, 1.5);
+  crowd.update(0.5);
+  const [x, y, z] = crowd.positions3();
+  assert.deepEqual([x, y], Array.from(crowd.positions()));
+  assert.equal(z, 0);
 });
 
 test("a crowd of agents swapping across a circle never overlaps and everyone arrives", () => {
@@ -547,7 +559,7 @@ test("bad input is a JavaScript Error with the library's message, and the module
     [() => new ps.Pipeline(world, NaN), /^new Pipeline: /],
     [() => new ps.Pipeline(world, 0.3, "nope"), /unknown preset `nope`/],
     [() => new ps.Pipeline(world, 0.3, [["fillet", -1]]), /^new Pipeline: step 0: /],
-    [() => new ps.Pipeline(world, 0.3, "smooth", 1.0), /climb is a SurfaceMesh's only/],
+    [() => new ps.Pipeline(world, 0.3, "smooth", 1.0), /climb is a navmesh's only/],
     [() => pipeline.plan(NaN, 1, 5, 5), /^Pipeline\.plan: .*NaN/],
     [() => pipeline.plan(1, 1, Infinity, 5), /^Pipeline\.plan: /],
     [() => pipeline.plan(-50, 1, 5, 5), /^Pipeline\.plan: /],
@@ -555,7 +567,7 @@ test("bad input is a JavaScript Error with the library's message, and the module
     // A detached buffer is refused by the glue itself (a TypeError), before the module.
     [() => pipeline.smooth(detached), /detached/],
     [() => pipeline.smooth(new Float64Array([1, 1, NaN, 2])), /^Pipeline\.smooth: /],
-    [() => pipeline.plan3(0, 0, 0, 1, 1, 1), /needs a SurfaceMesh world/],
+    [() => pipeline.plan3(0, 0, 0, 1, 1, 1), /needs a navmesh world/],
     [() => ps.SurfaceMesh.load(new Uint8Array([0, 1, 2, 3])), /^SurfaceMesh\.load: /],
     [() => ps.SurfaceMesh.load(readFileSync(DETOUR_BAKE).subarray(0, 200)), /^SurfaceMesh\.load: /],
     [() => ps.SurfaceMesh.load(new TextEncoder().encode("mesh\n2\n1000000000 1000000000\n")), /^SurfaceMesh\.load: /],
