@@ -255,6 +255,37 @@ mod tests {
     }
 
     #[test]
+    fn segments_from_a_pinch_an_excluded_area_makes_start_in_either_fan() {
+        // Above the wall y = 0: a triangle left of (1, 0), an excluded triangle over it and
+        // a square right of it. Without the excluded one the two meet at (1, 0) only: a
+        // pinch, whose located triangle lies in one of the two fans.
+        let v = [
+            [0.0, 0.0],
+            [1.0, 0.0],
+            [2.0, 0.0],
+            [0.0, 1.0],
+            [1.0, 1.0],
+            [2.0, 1.0],
+        ]
+        .map(DVec2::from);
+        let polys = [vec![0, 1, 3], vec![1, 4, 3], vec![1, 2, 5, 4]];
+        let mesh = NavMesh::from_polygons_with_areas(&v, &polys, &[1, 3, 1]).unwrap();
+        let mut costs = AreaCosts::new();
+        costs.exclude(3);
+        let cut = mesh.without_excluded(&costs).unwrap().unwrap();
+        let pinch = DVec2::new(1.0, 0.0);
+        for end in [DVec2::new(0.2, 0.5), DVec2::new(1.8, 0.5)] {
+            let length = 0.8f64.hypot(0.5);
+            assert!(cut.line_of_sight(pinch, end), "{pinch} → {end}");
+            assert!(cut.line_of_sight(end, pinch), "{end} → {pinch}");
+            assert_eq!(cut.segment_cost(&costs, pinch, end), length);
+        }
+        // Into the excluded triangle, and through the pinch from one fan to the other: no.
+        assert!(!cut.line_of_sight(pinch, DVec2::new(0.9, 0.9)));
+        assert!(!cut.line_of_sight(DVec2::new(0.2, 0.5), DVec2::new(1.8, 0.5)));
+    }
+
+    #[test]
     fn meshes_without_areas_are_the_default_area() {
         let mesh = row();
         let plain = NavMesh::from_polygons(mesh.vertices(), &[vec![0, 1, 6]]).unwrap();

@@ -35,6 +35,17 @@ impl Buckets {
     /// The first triangle of `mesh` that contains `p` (closed, exact), if any. `p` must be
     /// finite.
     pub(super) fn locate(&self, mesh: &NavMesh, p: DVec2) -> Option<TriId> {
+        self.locate_where(mesh, p, |_| true)
+    }
+
+    /// The first triangle of `mesh` that contains `p` (closed, exact) and passes `keep`, if
+    /// any. `p` must be finite.
+    pub(super) fn locate_where(
+        &self,
+        mesh: &NavMesh,
+        p: DVec2,
+        keep: impl Fn(TriId) -> bool,
+    ) -> Option<TriId> {
         let p = flushed(p);
         let contains = |t: TriId| {
             let [a, b, c] = mesh.triangle(t);
@@ -54,7 +65,7 @@ impl Buckets {
             if let Some(&t) = list
                 .iter()
                 .take_while(below)
-                .find(|&&t| contains(t as TriId))
+                .find(|&&t| contains(t as TriId) && keep(t as TriId))
             {
                 best = Some(t as TriId);
             }
