@@ -21,7 +21,7 @@ use common::rng::Rng;
 use glam::DVec2;
 use pathsmooth::grid::GridMap;
 use pathsmooth::navmesh::{parse, GroundPlane, MeshFormat, NavMesh, Surface, SurfaceMesh, UpAxis};
-use pathsmooth::{Error, NavMeshWorld, Pipeline, Preset, Result, SurfaceWorld, World};
+use pathsmooth::{AreaCosts, Error, NavMeshWorld, Pipeline, Preset, Result, SurfaceWorld, World};
 
 const PRESETS: [Preset; 2] = [Preset::Shortest, Preset::Smooth];
 
@@ -241,4 +241,84 @@ fn polyanya_meshes_plan_alike_in_both_worlds_between_random_points() {
     }
     println!("{paths} paths and {errors} errors alike in both worlds");
     assert!(paths > 1000, "{paths} paths");
+}
+
+#[test]
+fn world_area_costs_plan_alike_in_both_worlds() {
+    // Moving AI's maps with their navmeshes' polygons put in areas at random (fixed
+    // seeds): area 2 costs 4, area 3 is excluded, as world-level costs of both worlds.
+    let costs: AreaCosts = "2=4,3=exclude".parse().unwrap();
+    let mut paths = 0;
+    for (k, (name, map, scen)) in common::real_maps(&common::NAVMESH_MAPS).enumerate() {
+        let grid = NavMesh::from_grid(&map).unwrap();
+        let polygons: Vec<Vec<u32>> = (0..grid.num_polygons())
+            .map(|i| grid.polygon(i).to_vec())
+            .collect();
+        let mut rng = Rng::new(390 + k as u64);
+        let areas: Vec<u8> = polygons
+            .iter()
+            .map(|_| match rng.unit() {
+                u if u < 0.15 => 2,
+                u if u < 0.2 => 3,
+                _ => 1,
+            })
+            .collect();
+        let mesh = NavMesh::from_polygons_with_areas(grid.vertices(), &polygons, &areas).unwrap();
+        let surface = one_floor(&mesh);
+        let flat = Arc::new(
+            NavMeshWorld::new(mesh)
+                .with_area_costs(costs.clone())
+                .unwrap(),
+        );
+        let layered = SurfaceWorld::new(Arc::clone(&surface))
+            .with_area_costs(costs.clone())
+            .unwrap();
+        assert_eq!(layered.area_costs(), Some(&costs));
+        let excluded: Vec<Vec<DVec2>> = polygons
+            .iter()
+            .zip(&areas)
+            .filter(|&(_, &a)| a == 3)
+            .map(|(p, _)| p.iter().map(|&v| grid.vertices()[v as usize]).collect())
+            .collect();
+        for r in [0.0, 0.3] {
+            let mut twins = Twins {
+                flat: Pipeline::preset(Arc::clone(&flat), r, Preset::Smooth).unwrap(),
+                layered: Pipeline::preset(layered.clone(), r, Preset::Smooth).unwrap(),
+                tolerance: 1e-9 * flat.bounds().size().max_element(),
+            };
+            let what = format!("{name} r {r}");
+            for s in common::sweep(&scen, 6, 20) {
+                let (a, b) = (s.start_point(), s.goal_point());
+                let Ok(path) = twins.plan(a, b, &what) else {
+                    continue;
+                };
+                paths += 1;
+                let world = twins.layered.world();
+                for w in path.windows(2) {
+                    assert_eq!(
+                        world.segment_cost(w[0], w[1]),
+                        flat.segment_cost(w[0], w[1])
+                    );
+                    // No point of the path strictly inside an excluded polygon.
+                    for t in [0.25, 0.5, 0.75] {
+                        let p = w[0].lerp(w[1], t);
+                        assert!(
+                            !excluded.iter().any(|ring| strictly_inside(p, ring)),
+                            "{what}: {a} → {b} at {p} in an excluded polygon"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    println!("{paths} paths alike in both worlds under area costs");
+    assert!(paths >= 20, "{paths} paths");
+}
+
+/// True when `p` lies strictly inside the convex counter-clockwise ring.
+fn strictly_inside(p: DVec2, ring: &[DVec2]) -> bool {
+    (0..ring.len()).all(|i| {
+        let (a, b) = (ring[i], ring[(i + 1) % ring.len()]);
+        (b - a).perp_dot(p - a) > 1e-12
+    })
 }

@@ -134,6 +134,7 @@ impl Pipeline<SurfaceWorld> {
         path: &mut Vec<SurfacePoint>,
     ) -> Result<()> {
         self.query.surface.set_cancel(self.cancel.clone());
+        self.world.lend_costs(&mut self.query.surface);
         if self.world.plans_on_whole() {
             // One floor, no links: the whole plan mesh is the sheet, and its own search
             // finds what the layered search would (see `SurfaceWorld::plan_on_whole`).

@@ -80,6 +80,9 @@ pub struct SurfaceWorld {
     sheet: Option<Arc<SheetWorld>>,
     /// On a mesh with one floor, the whole plan mesh as a sheet, with no area costs.
     whole: Option<Arc<SheetWorld>>,
+    /// The world's own area costs ([`with_area_costs`](Self::with_area_costs)): those of
+    /// its answers, and of every plan whose query sets none. `None`: every area costs 1.
+    costs: Option<Arc<AreaCosts>>,
     /// Where the last point was found: an agent asks about its position every frame, and
     /// mostly it has not left its triangle.
     last: Located,
@@ -191,15 +194,68 @@ impl SurfaceWorld {
             margin: None,
             sheet: None,
             whole: None,
+            costs: None,
             last: Located::default(),
         };
         world.install_mesh(Arc::clone(&world.terrain), Vec::new());
         world
     }
 
+    /// The world with `costs` as its own area costs (a flat navmesh world's, Detour's
+    /// query filter): what its answers cost ([`segment_cost`](World::segment_cost); an
+    /// excluded area is a wall to every test, as on [`NavMeshWorld`]) and the filter of
+    /// every plan whose [`SurfaceQuery`] sets none of its own (the plan lends them to the
+    /// query, which keeps them: a query is its pipeline's, and its world's costs do not
+    /// change). Costs of 1 everywhere are no costs.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::navmesh::{NavMesh, Surface, SurfaceMesh, UpAxis};
+    /// use pathsmooth::{Pipeline, SurfaceWorld, World};
+    /// // Three unit squares in a row, the middle one area 2 (a swamp).
+    /// let v: Vec<DVec2> = (0..2).flat_map(|y| (0..4).map(move |x| DVec2::new(x as f64, y as f64))).collect();
+    /// let mesh = NavMesh::from_polygons_with_areas(&v, &[vec![0, 1, 5, 4], vec![1, 2, 6, 5], vec![2, 3, 7, 6]], &[1, 2, 1])?;
+    /// let surface = SurfaceMesh::new(Surface::from_navmesh(&mesh, UpAxis::Z)?)?;
+    /// let world = SurfaceWorld::new(surface).with_area_costs("2=10".parse()?)?;
+    /// let (a, b) = (DVec2::new(0.5, 0.5), DVec2::new(2.5, 0.5));
+    /// assert_eq!(world.segment_cost(a, b), 0.5 + 10.0 + 0.5);
+    /// let walled = world.with_area_costs("2=exclude".parse()?)?;
+    /// assert!(!walled.segment_is_clear(a, b, 0.0));
+    /// assert!(Pipeline::new(walled, 0.0)?.plan(a, b).is_err());
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
+    ///
+    /// Errors: [`Error::NoFreeSpace`] when `costs` exclude the whole of a mesh with one
+    /// floor. Cost: on a mesh with one floor, the whole plan mesh's world with the costs
+    /// (O(triangles), and the mesh and wall index rebuilt when areas are excluded).
+    pub fn with_area_costs(mut self, costs: AreaCosts) -> Result<Self> {
+        let unit = costs.is_uniform() && (0..=255u8).all(|a| !costs.is_excluded(a));
+        self.costs = (!unit).then(|| Arc::new(costs));
+        if let Some(whole) = self.whole.clone() {
+            self.sheet = None;
+            self.keep_whole(whole, None)?;
+        }
+        Ok(self)
+    }
+
+    /// The world's own area costs ([`with_area_costs`](Self::with_area_costs)), `None`
+    /// when every area costs 1.
+    pub fn area_costs(&self) -> Option<&AreaCosts> {
+        self.costs.as_deref()
+    }
+
+    /// Gives `query` the world's area costs when it sets none of its own (see
+    /// [`with_area_costs`](Self::with_area_costs)): before every plan.
+    pub(crate) fn lend_costs(&self, query: &mut SurfaceQuery) {
+        if let (None, Some(costs)) = (query.area_costs(), &self.costs) {
+            query.set_area_costs(AreaCosts::clone(costs));
+        }
+    }
+
     /// Makes `mesh` the one walked on, `origin` its polygons' in the terrain (empty for
     /// the terrain itself): on a mesh with one floor, its whole plan view becomes the
-    /// sheet; else there is no sheet until the next plan.
+    /// sheet, with the world's area costs (none when they exclude the whole of it); else
+    /// there is no sheet until the next plan.
     pub(super) fn install_mesh(&mut self, mesh: Arc<SurfaceMesh>, origin: Vec<PolyId>) {
         let whole = mesh.is_one_floor().then(|| {
             let sheet = Sheet::whole(mesh.plan_mesh());
@@ -208,9 +264,13 @@ impl SurfaceWorld {
         });
         self.mesh = mesh;
         self.origin = origin;
-        self.sheet = whole.clone();
-        self.whole = whole;
+        self.sheet = None;
+        self.whole = whole.clone();
         self.last = Located::default();
+        if let Some(whole) = whole {
+            // Costs that exclude the whole mesh leave it with no sheet: no free space.
+            let _ = self.keep_whole(whole, None);
+        }
     }
 
     /// The layered navmesh walked on: the one given less the
@@ -301,13 +361,13 @@ impl SurfaceWorld {
         Ok(())
     }
 
-    /// Makes the whole plan mesh the sheet, with `costs`: the same sheet again when its
-    /// costs are those (O(1) but for comparing them), else the whole mesh's world with
-    /// them (O(triangles), and the mesh and wall index rebuilt when what is excluded
-    /// changes).
+    /// Makes the whole plan mesh the sheet, with `costs` (`None`: the world's own): the
+    /// same sheet again when its costs are those (O(1) but for comparing them), else the
+    /// whole mesh's world with them (O(triangles), and the mesh and wall index rebuilt when
+    /// what is excluded changes).
     fn keep_whole(&mut self, whole: Arc<SheetWorld>, costs: Option<&AreaCosts>) -> Result<()> {
         let unit = AreaCosts::unit();
-        let costs = costs.unwrap_or(&unit);
+        let costs = costs.or(self.costs.as_deref()).unwrap_or(&unit);
         if self.sheet_world().is_some_and(|w| w.area_costs() == costs) {
             return Ok(());
         }
@@ -630,6 +690,7 @@ impl World for SurfaceWorld {
         if let Some(c) = cancel {
             c.check()?;
         }
+        self.lend_costs(&mut query.surface);
         let s = self.floor_under(start, "start", 0, query)?;
         let g = self.floor_under(goal, "goal", 1, query)?;
         if self.plan_on_whole([start, goal], radius, cancel, query, out)? {
