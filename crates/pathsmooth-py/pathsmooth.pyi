@@ -196,7 +196,10 @@ class GridWorld(_WorldQueries):
 @final
 class NavMeshWorld(_WorldQueries):
     """A navmesh from 2D convex polygons: `vertices` N×2, `polygons` lists of vertex
-    indices (counter-clockwise or clockwise, convex); the free region is their union."""
+    indices (counter-clockwise or clockwise, convex); the free region is their union. The
+    library's one navmesh world, a surface of one floor (z up, at height 0): a `Pipeline`
+    on it takes 3D ends too (`plan3`, `floor_point`, `climb`), a `Crowd` gives
+    `positions3`."""
 
     def __new__(
         cls,
@@ -211,9 +214,9 @@ class NavMeshWorld(_WorldQueries):
     def from_surface(
         mesh: SurfaceMesh, area_costs: _AreaCosts | None = None
     ) -> NavMeshWorld:
-        """The plan view of a `SurfaceMesh` whose floors do not overlap (a Unity export,
-        a one-floor bake) as a flat world, each polygon in its area; a mesh with a floor
-        over another raises `Error`."""
+        """A `SurfaceMesh` whose floors do not overlap (a Unity export, a one-floor bake)
+        as a navmesh world of one floor, each polygon in its area, its heights kept; a mesh
+        with a floor over another raises `Error`."""
     @property
     def num_polygons(self) -> int: ...
 
@@ -297,11 +300,11 @@ _SurfacePath = Tuple[_Path2, npt.NDArray[np.uint32], npt.NDArray[np.uint8]]
 class Pipeline:
     """A world, an agent radius and steps: `preset` (default "smooth") or `steps`. The
     world is a `GridWorld`, a `NavMeshWorld` or a `SurfaceMesh` (a layered navmesh, whose
-    floors may overlap in plan view; `climb` only there).
+    floors may overlap in plan view); `climb` only on a navmesh.
 
     On every world `plan(start, goal)` takes 2D ends and returns an N×2 path in plan view
-    (on a SurfaceMesh each end is located on the one floor under it, else an `Error`). On a
-    SurfaceMesh `plan3(start, goal)` takes 3D ends and returns (points N×3, polygons,
+    (on a navmesh each end is located on the one floor under it, else an `Error`). On a
+    navmesh `plan3(start, goal)` takes 3D ends and returns (points N×3, polygons,
     flags). Two names, not one `plan` whose result depends on its ends' length: a method's
     return type then follows from its name (an array's length is no type a checker sees),
     and a wrong-length point is an error rather than a result of another shape; the
@@ -321,7 +324,7 @@ class Pipeline:
         steps: _Steps | None = None,
         climb: float | None = None,
     ) -> Pipeline:
-        """`climb` (a SurfaceMesh's only; `Error` on another world): how far above or below
+        """`climb` (a navmesh's only; `Error` on a grid): how far above or below
         a floor an end may be and still be on it; None: the mesh's own (`SurfaceMesh.climb`)."""
     @property
     def world(self) -> _PipelineWorld: ...
@@ -340,10 +343,10 @@ class Pipeline:
     def plan(self, start: _PointLike, goal: _PointLike) -> _Path2:
         """2D ends; on a SurfaceMesh each on the one floor under it, the path in plan view."""
     def plan3(self, start: _PointLike, goal: _PointLike) -> _SurfacePath:
-        """A SurfaceMesh's only: 3D ends; (points N×3 at their floor's height, polygon of
+        """A navmesh's only: 3D ends; (points N×3 at their floor's height, polygon of
         each point, flags of each point: 1 start, 2 end, 4 a link's start, 8 a link's end)."""
     def floor_point(self, point: _PointLike) -> npt.NDArray[np.float64]:
-        """A SurfaceMesh's only: the 3D point (length 3) of a plan-view point on the one
+        """A navmesh's only: the 3D point (length 3) of a plan-view point on the one
         floor under it, as `plan` locates its ends (within the pipeline's climb)."""
     def smooth_many(
         self, paths: Sequence[npt.ArrayLike], threads: int | None = None
@@ -434,8 +437,8 @@ class Crowd:
     def positions(self) -> _Path2:
         """N×2, one row per agent."""
     def positions3(self) -> npt.NDArray[np.float64]:
-        """On a crowd made on a `SurfaceMesh`: N×3 in the mesh's axes, each agent on its
-        floor (`ValueError` on other crowds)."""
+        """On a crowd made on a navmesh (a `NavMeshWorld` or a `SurfaceMesh`): N×3 in the
+        mesh's axes, each agent on its floor (`ValueError` on a grid's crowd)."""
     def path(self, agent: int) -> _Path2:
         """From the agent's position to its target (its position alone while stuck)."""
     def stuck(self, agent: int) -> str | None:

@@ -110,110 +110,18 @@ fn arg_err_in(what: &str) -> impl Fn(PyErr) -> PyErr + '_ {
 // ---------------------------------------------------------------------------------------
 // Worlds
 
-/// A world the Python objects share: the pipelines hold a clone (an `Arc`), so a world
-/// built once (its distance field, its navmesh) serves every pipeline and thread. An enum,
-/// not an `Arc<dyn World>`: a trait object has no path finder (its query type is each
-/// world's own), and the pipelines plan.
-#[derive(Clone)]
-enum AnyWorld {
-    Grid(Arc<RsGrid>),
-    NavMesh(Arc<RsNavMesh>),
-}
-
-/// Either world's path-finding scratch.
-#[derive(Debug, Default)]
-struct AnyQuery {
-    grid: <RsGrid as World>::Query,
-    navmesh: <RsNavMesh as World>::Query,
-}
-
-/// `$call` on the world inside, whichever it is (`w` names it).
-macro_rules! on_world {
-    ($world:expr, |$w:ident| $call:expr) => {
-        match $world {
-            AnyWorld::Grid($w) => $call,
-            AnyWorld::NavMesh($w) => $call,
-        }
-    };
-}
-
-/// Every method forwarded: one left out would fall back to the trait's default (a length
-/// for a cost, say) without a word.
-impl World for AnyWorld {
-    type Query = AnyQuery;
-
-    fn bounds(&self) -> Bounds {
-        on_world!(self, |w| w.bounds())
-    }
-    fn clearance(&self, p: DVec2) -> f64 {
-        on_world!(self, |w| w.clearance(p))
-    }
-    fn has_clearance(&self, p: DVec2, need: f64) -> bool {
-        on_world!(self, |w| w.has_clearance(p, need))
-    }
-    fn segment_is_clear(&self, a: DVec2, b: DVec2, radius: f64) -> bool {
-        on_world!(self, |w| w.segment_is_clear(a, b, radius))
-    }
-    fn segment_clearance(&self, a: DVec2, b: DVec2, cap: f64) -> f64 {
-        on_world!(self, |w| w.segment_clearance(a, b, cap))
-    }
-    fn bend_is_clear(&self, prev: DVec2, v: DVec2, next: DVec2, radius: f64) -> bool {
-        on_world!(self, |w| w.bend_is_clear(prev, v, next, radius))
-    }
-    fn first_contact(&self, a: DVec2, b: DVec2, radius: f64) -> Option<DVec2> {
-        on_world!(self, |w| w.first_contact(a, b, radius))
-    }
-    fn clear_or_blocker(&self, a: DVec2, b: DVec2, radius: f64) -> Result<(), Option<Bounds>> {
-        on_world!(self, |w| w.clear_or_blocker(a, b, radius))
-    }
-    fn max_clearance(&self) -> Option<f64> {
-        on_world!(self, |w| w.max_clearance())
-    }
-    fn segment_cost(&self, a: DVec2, b: DVec2) -> f64 {
-        on_world!(self, |w| w.segment_cost(a, b))
-    }
-    fn has_area_costs(&self) -> bool {
-        on_world!(self, |w| w.has_area_costs())
-    }
-    fn cost_filter(&self) -> Option<&AreaCosts> {
-        on_world!(self, |w| w.cost_filter())
-    }
-    fn tolerance(&self) -> f64 {
-        on_world!(self, |w| w.tolerance())
-    }
-    fn find_path_into(
-        &self,
-        start: DVec2,
-        goal: DVec2,
-        radius: f64,
-        query: &mut AnyQuery,
-        out: &mut Vec<DVec2>,
-    ) -> pathsmooth::Result<()> {
-        match self {
-            AnyWorld::Grid(w) => w.find_path_into(start, goal, radius, &mut query.grid, out),
-            AnyWorld::NavMesh(w) => w.find_path_into(start, goal, radius, &mut query.navmesh, out),
-        }
-    }
-    fn find_path_cancellable_into(
-        &self,
-        start: DVec2,
-        goal: DVec2,
-        radius: f64,
-        cancel: &pathsmooth::Cancel,
-        query: &mut AnyQuery,
-        out: &mut Vec<DVec2>,
-    ) -> pathsmooth::Result<()> {
-        match self {
-            AnyWorld::Grid(w) => {
-                w.find_path_cancellable_into(start, goal, radius, cancel, &mut query.grid, out)
-            }
-            AnyWorld::NavMesh(w) => {
-                w.find_path_cancellable_into(start, goal, radius, cancel, &mut query.navmesh, out)
-            }
-        }
-    }
-    fn navmesh(&self) -> pathsmooth::Result<&pathsmooth::navmesh::NavMesh> {
-        on_world!(self, |w| w.navmesh())
+/// The world behind a Python world object, for the functions that take either (a
+/// `GridWorld` or a `NavMeshWorld`: validation): else a `TypeError` naming both.
+fn world_ref<'a>(world: &'a Bound<'_, PyAny>) -> PyResult<&'a (dyn World + Sync)> {
+    if let Ok(g) = world.downcast::<GridWorld>() {
+        Ok(&*g.get().world)
+    } else if let Ok(m) = world.downcast::<NavMeshWorld>() {
+        Ok(&*m.get().world)
+    } else {
+        Err(PyTypeError::new_err(format!(
+            "world: expected a GridWorld or a NavMeshWorld, got {}",
+            world.get_type().name()?
+        )))
     }
 }
 
@@ -510,10 +418,33 @@ world_pymethods! {
     }
 }
 
-/// A navmesh from 2D convex polygons (`pathsmooth::NavMeshWorld`).
+/// A navmesh from 2D convex polygons: the library's one navmesh world, a surface of one
+/// floor (`pathsmooth::SurfaceWorld` of `Surface::from_navmesh`, z up, every height 0),
+/// which plans as the flat `pathsmooth::NavMeshWorld` of the same polygons does.
 #[pyclass(frozen, module = "pathsmooth")]
 struct NavMeshWorld {
-    world: Arc<RsNavMesh>,
+    /// Shared by the pipelines made on it, each with a clone (which shares its meshes and
+    /// its whole-mesh sheet).
+    world: Arc<SurfaceWorld>,
+    /// The polygons given.
+    polygons: usize,
+}
+
+impl NavMeshWorld {
+    /// The world of a flat navmesh's polygons, with `costs`.
+    fn of_navmesh(mesh: &NavMesh, costs: AreaCosts) -> pathsmooth::Result<Self> {
+        let surface = RsSurfaceMesh::new(Surface::from_navmesh(mesh, UpAxis::Z)?)?;
+        Self::of_surface(Arc::new(surface), costs)
+    }
+
+    /// The world of a surface of one floor, with `costs`.
+    fn of_surface(mesh: Arc<RsSurfaceMesh>, costs: AreaCosts) -> pathsmooth::Result<Self> {
+        let polygons = mesh.surface().num_polygons();
+        Ok(NavMeshWorld {
+            world: Arc::new(SurfaceWorld::new(mesh).with_area_costs(costs)?),
+            polygons,
+        })
+    }
 }
 
 world_pymethods! {
@@ -543,24 +474,21 @@ world_pymethods! {
             };
             // A navmesh's filter starts from every area at 1 (87 is no water there).
             let costs = self::area_costs(area_costs, AreaCosts::unit())?;
-            let world = py
-                .allow_threads(|| {
-                    let mesh = match &areas {
-                        Some(a) => NavMesh::from_polygons_with_areas(&vertices, &polygons, a)?,
-                        None => NavMesh::from_polygons(&vertices, &polygons)?,
-                    };
-                    RsNavMesh::new(mesh).with_area_costs(costs)
-                })
-                .map_err(lib_err)?;
-            Ok(NavMeshWorld {
-                world: Arc::new(world),
+            py.allow_threads(|| {
+                let mesh = match &areas {
+                    Some(a) => NavMesh::from_polygons_with_areas(&vertices, &polygons, a)?,
+                    None => NavMesh::from_polygons(&vertices, &polygons)?,
+                };
+                NavMeshWorld::of_navmesh(&mesh, costs)
             })
+            .map_err(lib_err)
         }
 
-        /// The plan view of a `SurfaceMesh` whose floors do not overlap (a Unity export, a
-        /// one-floor Detour or Godot bake) as a flat navmesh world, each polygon in its
-        /// area (`pathsmooth::navmesh::NavMesh::from_surface`); a mesh with a floor over
-        /// another raises `pathsmooth.Error` ("not one floor in plan view").
+        /// A `SurfaceMesh` whose floors do not overlap (a Unity export, a one-floor Detour
+        /// or Godot bake) as a navmesh world of one floor, each polygon in its area, its
+        /// heights kept (`plan3` takes and returns points in the mesh's axes); a mesh with
+        /// a floor over another raises `pathsmooth.Error` ("not one floor in plan view",
+        /// `pathsmooth::navmesh::NavMesh::from_surface`'s words).
         #[staticmethod]
         #[pyo3(signature = (mesh, area_costs = None))]
         fn from_surface(
@@ -569,41 +497,26 @@ world_pymethods! {
             area_costs: Option<&Bound<'_, PyAny>>,
         ) -> PyResult<Self> {
             let costs = self::area_costs(area_costs, AreaCosts::unit())?;
-            let surface = mesh.surface();
-            let world = py
-                .allow_threads(|| {
-                    RsNavMesh::new(NavMesh::from_surface(surface)?).with_area_costs(costs)
-                })
-                .map_err(lib_err)?;
-            Ok(NavMeshWorld {
-                world: Arc::new(world),
+            let mesh = Arc::clone(&mesh.mesh);
+            py.allow_threads(|| {
+                if mesh.is_one_floor() {
+                    return NavMeshWorld::of_surface(mesh, costs);
+                }
+                // The flat navmesh's refusal says where the floors overlap; a mesh it takes
+                // after all is planned as given to it.
+                NavMeshWorld::of_navmesh(&NavMesh::from_surface(mesh.surface())?, costs)
             })
+            .map_err(lib_err)
         }
 
         #[getter]
         fn num_polygons(&self) -> usize {
-            self.world.mesh().num_polygons()
+            self.polygons
         }
 
         fn __repr__(&self) -> String {
-            format!(
-                "NavMeshWorld({} polygons)",
-                self.world.mesh().num_polygons()
-            )
+            format!("NavMeshWorld({} polygons)", self.polygons)
         }
-    }
-}
-
-fn any_world(world: &Bound<'_, PyAny>) -> PyResult<AnyWorld> {
-    if let Ok(g) = world.downcast::<GridWorld>() {
-        Ok(AnyWorld::Grid(g.get().world.clone()))
-    } else if let Ok(m) = world.downcast::<NavMeshWorld>() {
-        Ok(AnyWorld::NavMesh(m.get().world.clone()))
-    } else {
-        Err(PyTypeError::new_err(format!(
-            "world: expected a GridWorld or a NavMeshWorld, got {}",
-            world.get_type().name()?
-        )))
     }
 }
 
@@ -916,18 +829,20 @@ fn unpoisoned<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// The world a `Pipeline` runs on: a flat world (grid, navmesh), or a layered navmesh
-/// whose pipelines each own a `SurfaceWorld` of it (a world that cuts its sheet per plan).
+/// The world a `Pipeline` runs on: a grid, or a navmesh (a `NavMeshWorld`, flat, or a
+/// `SurfaceMesh`, layered), the library's one navmesh world, of which each pipeline owns a
+/// clone (sharing its meshes; on a mesh with floors over one another, cutting its own
+/// sheet per plan).
 #[derive(Clone)]
 enum PipelineWorld {
-    Flat(AnyWorld),
-    Surface(Arc<RsSurfaceMesh>),
+    Grid(Arc<RsGrid>),
+    Surface(Arc<SurfaceWorld>),
 }
 
 /// The library's one pipeline, on the world it was made on: the two instances of the one
 /// generic `pathsmooth::Pipeline`, as the C ABI keeps them.
 enum Runner {
-    Flat(RsPipeline<AnyWorld>),
+    Grid(RsPipeline<Arc<RsGrid>>),
     Surface(RsPipeline<SurfaceWorld>),
 }
 
@@ -935,7 +850,7 @@ enum Runner {
 macro_rules! on_runner {
     ($runner:expr, |$p:ident| $call:expr) => {
         match $runner {
-            Runner::Flat($p) => $call,
+            Runner::Grid($p) => $call,
             Runner::Surface($p) => $call,
         }
     };
@@ -956,13 +871,10 @@ impl Settings {
     /// A new library pipeline of these settings (a surface's with no sheet yet).
     fn runner(&self) -> pathsmooth::Result<Runner> {
         Ok(match &self.world {
-            PipelineWorld::Flat(w) => Runner::Flat(
-                RsPipeline::new(w.clone(), self.radius)?.with_steps(self.steps.iter().cloned()),
+            PipelineWorld::Grid(w) => Runner::Grid(
+                RsPipeline::new(Arc::clone(w), self.radius)?.with_steps(self.steps.iter().cloned()),
             ),
-            PipelineWorld::Surface(mesh) => {
-                let world = SurfaceWorld::new(Arc::clone(mesh));
-                Runner::Surface(self.on_surface(world)?)
-            }
+            PipelineWorld::Surface(w) => Runner::Surface(self.on_surface(SurfaceWorld::clone(w))?),
         })
     }
 
@@ -987,14 +899,6 @@ fn check_climb(climb: Option<f64>, what: &'static str) -> PyResult<()> {
             .map_err(err_in(what))?;
     }
     Ok(())
-}
-
-/// The Python type name of a flat world, for messages.
-fn flat_world_name(world: &AnyWorld) -> &'static str {
-    match world {
-        AnyWorld::Grid(_) => "GridWorld",
-        AnyWorld::NavMesh(_) => "NavMeshWorld",
-    }
 }
 
 /// A 2D end of `Pipeline.plan` (`what`: "start", "goal"). On a layered navmesh a 3D point
@@ -1040,10 +944,10 @@ fn surface_arrays<'py>(
     (points, polygons.into_pyarray(py), flags.into_pyarray(py))
 }
 
-/// A surface's call on a flat world's pipeline (checked before: never raised).
+/// A navmesh's call on a grid's pipeline (checked before: never raised).
 const NOT_A_SURFACE: pathsmooth::Error = pathsmooth::Error::Unsupported {
-    what: "a layered navmesh's call on a grid or navmesh world",
-    needs: "a Pipeline on a SurfaceMesh",
+    what: "a navmesh's call on a grid world",
+    needs: "a Pipeline on a NavMeshWorld or a SurfaceMesh",
 };
 
 /// What a smooth on a layered navmesh needs said when it fails with no sheet.
@@ -1058,11 +962,13 @@ struct Inner {
 }
 
 /// A world, an agent radius and steps (`pathsmooth::Pipeline`): the world a `GridWorld`,
-/// a `NavMeshWorld` or a `SurfaceMesh` (a layered navmesh; `climb` only there).
+/// a `NavMeshWorld` or a `SurfaceMesh` (a layered navmesh; `climb` only on a navmesh).
+/// Both navmeshes are the library's one navmesh world (a `NavMeshWorld` is a surface of
+/// one floor: z up, at height 0, unless made `from_surface`).
 ///
 /// On every world `plan(start, goal)` takes 2D ends and returns an N×2 path in plan view
-/// (on a SurfaceMesh each end is located on the one floor under it, else an error). On a
-/// SurfaceMesh `plan3(start, goal)` takes 3D ends and returns (points N×3, polygons,
+/// (on a navmesh each end is located on the one floor under it, else an error). On a
+/// navmesh `plan3(start, goal)` takes 3D ends and returns (points N×3, polygons,
 /// flags). Two names, not one `plan` whose result depends on its ends' length: a method's
 /// return type then follows from its name (the stubs type it exactly, where an array's
 /// length is no type), and a wrong-length point is an error rather than a result of
@@ -1138,25 +1044,21 @@ impl Pipeline {
         start: DVec3,
         goal: DVec3,
     ) -> PyResult<Vec<pathsmooth::navmesh::SurfacePoint>> {
-        let PipelineWorld::Surface(_) = &self.settings.world else {
+        if !self.is_surface() {
             return Err(self.needs_surface("plan3"));
-        };
+        }
         self.run_on(py, |runner| match runner {
             Runner::Surface(p) => p.plan_surface(start, goal).map(<[_]>::to_vec),
-            Runner::Flat(_) => Err(NOT_A_SURFACE),
+            Runner::Grid(_) => Err(NOT_A_SURFACE),
         })
         .map_err(lib_err)
     }
 
-    /// The error of `what` (a surface's call) on a flat world.
+    /// The error of `what` (a navmesh's call) on a grid.
     fn needs_surface(&self, what: &str) -> PyErr {
-        let name = match &self.settings.world {
-            PipelineWorld::Flat(w) => flat_world_name(w),
-            PipelineWorld::Surface(_) => "SurfaceMesh",
-        };
         Error::new_err(format!(
-            "Pipeline.{what} needs a SurfaceMesh world (a layered navmesh), and this \
-             pipeline's is a {name}: plan on it with plan (2D ends)"
+            "Pipeline.{what} needs a navmesh world (a NavMeshWorld or a SurfaceMesh), and \
+             this pipeline's is a GridWorld: plan on it with plan (2D ends)"
         ))
     }
 
@@ -1234,25 +1136,26 @@ impl Pipeline {
         steps: Option<&Bound<'_, PyAny>>,
         climb: Option<f64>,
     ) -> PyResult<Self> {
-        let pipeline_world = match world.downcast::<SurfaceMesh>() {
-            Ok(mesh) => PipelineWorld::Surface(Arc::clone(&mesh.get().mesh)),
-            Err(_) => match any_world(world) {
-                Ok(w) => PipelineWorld::Flat(w),
-                Err(_) => {
-                    return Err(PyTypeError::new_err(format!(
-                        "world: expected a GridWorld, a NavMeshWorld or a SurfaceMesh, got {}",
-                        world.get_type().name()?
-                    )));
-                }
-            },
+        let pipeline_world = if let Ok(mesh) = world.downcast::<SurfaceMesh>() {
+            let mesh = Arc::clone(&mesh.get().mesh);
+            let world = py.allow_threads(|| SurfaceWorld::new(mesh));
+            PipelineWorld::Surface(Arc::new(world))
+        } else if let Ok(m) = world.downcast::<NavMeshWorld>() {
+            PipelineWorld::Surface(Arc::clone(&m.get().world))
+        } else if let Ok(g) = world.downcast::<GridWorld>() {
+            PipelineWorld::Grid(Arc::clone(&g.get().world))
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "world: expected a GridWorld, a NavMeshWorld or a SurfaceMesh, got {}",
+                world.get_type().name()?
+            )));
         };
         let steps = steps_or_preset(preset, steps)?;
-        if let (PipelineWorld::Flat(w), Some(_)) = (&pipeline_world, climb) {
-            return Err(Error::new_err(format!(
-                "Pipeline: climb is how far above or below a floor of a SurfaceMesh an end \
-                 may be, and a {} has no floors: leave climb out",
-                flat_world_name(w)
-            )));
+        if let (PipelineWorld::Grid(_), Some(_)) = (&pipeline_world, climb) {
+            return Err(Error::new_err(
+                "Pipeline: climb is how far above or below a floor of a navmesh an end may \
+                 be, and a GridWorld has no floors: leave climb out",
+            ));
         }
         check_climb(climb, "Pipeline")?;
         let settings = Settings {
@@ -1282,8 +1185,8 @@ impl Pipeline {
         self.settings.steps.iter().map(Step::name).collect()
     }
 
-    /// The climb given (on a SurfaceMesh: how far above or below a floor an end may be
-    /// and still be on it), or None: the mesh's own (`SurfaceMesh.climb`).
+    /// The climb given (on a navmesh: how far above or below a floor an end may be and
+    /// still be on it), or None: the mesh's own (`SurfaceMesh.climb`).
     #[getter]
     fn climb(&self) -> Option<f64> {
         self.settings.climb
@@ -1330,7 +1233,7 @@ impl Pipeline {
         self.run(py, |p| on_runner!(p, |p| p.plan(start, goal)))
     }
 
-    /// On a SurfaceMesh, a path from start to goal (3D points): the points (N×3 float64,
+    /// On a navmesh, a path from start to goal (3D points): the points (N×3 float64,
     /// each at its floor's height), their polygons (N uint32) and their flags (N uint8:
     /// 1 start, 2 end, 4 a link's start, 8 a link's end).
     fn plan3<'py>(
@@ -1347,7 +1250,7 @@ impl Pipeline {
         Ok(surface_arrays(py, &path))
     }
 
-    /// On a SurfaceMesh, the 3D point of a plan-view point on the one floor under it, as
+    /// On a navmesh, the 3D point of a plan-view point on the one floor under it, as
     /// `plan` locates its ends (within the pipeline's climb): a length-3 float64 array.
     fn floor_point<'py>(
         &self,
@@ -1366,7 +1269,7 @@ impl Pipeline {
                 }
                 match &self.lock().runner {
                     Runner::Surface(pipeline) => pipeline.world().floor_point(p, &mut query),
-                    Runner::Flat(_) => Err(NOT_A_SURFACE),
+                    Runner::Grid(_) => Err(NOT_A_SURFACE),
                 }
             })
             .map_err(lib_err)?;
@@ -1390,7 +1293,7 @@ impl Pipeline {
         // On a surface the copies start from the world as it now is: its last sheet.
         let world = py.allow_threads(|| match &self.lock().runner {
             Runner::Surface(p) => Some(p.world().clone()),
-            Runner::Flat(_) => None,
+            Runner::Grid(_) => None,
         });
         let make = || match &world {
             Some(w) => Ok(Runner::Surface(self.settings.on_surface(w.clone())?)),
@@ -1574,8 +1477,8 @@ fn speed_profile(limits: &Bound<'_, PyAny>) -> PyResult<Option<FollowAgent>> {
 
 struct CrowdState {
     crowd: AnyCrowd,
-    /// Made on a `SurfaceMesh` with one floor: its world and a query, to put the agents on
-    /// its floor (`positions3`).
+    /// Made on a navmesh of one floor (a `NavMeshWorld`, or a `SurfaceMesh`): its world
+    /// and a query, to put the agents on its floor (`positions3`).
     floor: Option<(SurfaceWorld, pathsmooth::SurfaceWorldQuery)>,
 }
 
@@ -1626,6 +1529,8 @@ struct Crowd {
     radius: f64,
     /// On a `SurfaceMesh` with floors over one another: agents are placed in 3D.
     layered: bool,
+    /// The Python class of the world it was made on, for its `repr`.
+    kind: &'static str,
     inner: Mutex<CrowdState>,
 }
 
@@ -1685,19 +1590,28 @@ impl Crowd {
                 .flatten(),
         };
         let mut floor = None;
-        let crowd = if let Ok(g) = world.downcast::<GridWorld>() {
+        let (crowd, kind) = if let Ok(g) = world.downcast::<GridWorld>() {
             let g = g.get();
-            py.allow_threads(|| {
+            let crowd = py.allow_threads(|| {
                 new_crowd(g.copy_world()?, radius, steps, settings).map(AnyCrowd::Grid)
-            })
-        } else if let Ok(m) = world.downcast::<NavMeshWorld>() {
-            let w = RsNavMesh::clone(&m.get().world);
-            py.allow_threads(|| new_crowd(w, radius, steps, settings).map(AnyCrowd::Mesh))
-        } else if let Ok(m) = world.downcast::<SurfaceMesh>() {
-            // A mesh with one floor is its own sheet: the crowd walks its plan view. On one
-            // with floors over one another each agent walks the sheet round its own path.
-            let surface = SurfaceWorld::new(Arc::clone(&m.get().mesh));
-            match surface.one_floor_world() {
+            });
+            (crowd, "GridWorld")
+        } else {
+            let (surface, kind) = if let Ok(m) = world.downcast::<NavMeshWorld>() {
+                (SurfaceWorld::clone(&m.get().world), "NavMeshWorld")
+            } else if let Ok(m) = world.downcast::<SurfaceMesh>() {
+                let mesh = Arc::clone(&m.get().mesh);
+                (py.allow_threads(|| SurfaceWorld::new(mesh)), "SurfaceMesh")
+            } else {
+                return Err(PyTypeError::new_err(format!(
+                    "world: expected a GridWorld, a NavMeshWorld or a SurfaceMesh, got {}",
+                    world.get_type().name()?
+                )));
+            };
+            // A mesh with one floor (a `NavMeshWorld`'s always) is its own sheet: the crowd
+            // walks its plan view. On one with floors over one another each agent walks the
+            // sheet round its own path.
+            let crowd = match surface.one_floor_world() {
                 Some(plan) => {
                     let plan = plan.clone();
                     floor = Some((surface, pathsmooth::SurfaceWorldQuery::default()));
@@ -1708,16 +1622,14 @@ impl Crowd {
                 None => py.allow_threads(|| {
                     new_crowd(surface, radius, steps, settings).map(AnyCrowd::Surface)
                 }),
-            }
-        } else {
-            // The usual error for another type.
-            any_world(world)?;
-            unreachable!("any_world accepts only the two worlds")
-        }
-        .map_err(lib_err)?;
+            };
+            (crowd, kind)
+        };
+        let crowd = crowd.map_err(lib_err)?;
         Ok(Crowd {
             radius: on_crowd!(&crowd, c => c.radius()),
             layered: matches!(crowd, AnyCrowd::Surface(_)),
+            kind,
             inner: Mutex::new(CrowdState { crowd, floor }),
         })
     }
@@ -1847,7 +1759,10 @@ impl Crowd {
             )
         });
         let rows = rows.ok_or_else(|| {
-            PyValueError::new_err("positions3: only a crowd made on a SurfaceMesh has a floor")
+            PyValueError::new_err(
+                "positions3: only a crowd made on a navmesh (a NavMeshWorld or a SurfaceMesh) \
+                 has a floor",
+            )
         })?;
         Ok(rows_array(py, rows.map_err(lib_err)?.into_iter()))
     }
@@ -2107,16 +2022,16 @@ impl Crowd {
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {
-        let (kind, n) = self.with(py, |s| {
-            let kind = match s.crowd {
-                AnyCrowd::Grid(_) => "GridWorld",
-                AnyCrowd::Mesh(_) if s.floor.is_some() => "SurfaceMesh",
-                AnyCrowd::Mesh(_) => "NavMeshWorld",
-                AnyCrowd::Surface(_) => "SurfaceMesh with floors over one another",
-            };
-            (kind, s.agents().len())
-        });
-        format!("Crowd({n} agents on a {kind}, radius={})", self.radius)
+        let n = self.with(py, |s| s.agents().len());
+        let floors = if self.layered {
+            " with floors over one another"
+        } else {
+            ""
+        };
+        format!(
+            "Crowd({n} agents on a {}{floors}, radius={})",
+            self.kind, self.radius
+        )
     }
 }
 
@@ -2538,10 +2453,10 @@ fn validate<'py>(
     path: &Bound<'py, PyAny>,
     radius: f64,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let world = any_world(world)?;
+    let world = world_ref(world)?;
     let path = points(path, "path")?;
     let report = py
-        .allow_threads(|| pathsmooth::validate(&world, &path, radius))
+        .allow_threads(|| pathsmooth::validate(world, &path, radius))
         .map_err(lib_err)?;
     validation_dict(py, &report)
 }

@@ -535,7 +535,7 @@ def test_a_crowd_walks_every_navmesh_of_the_corpus_on_its_floors():
     layered_crowd.remove_obstacle(crate)
     with pytest.raises(Error):
         Crowd(grid(ROWS), 0.2).add_disk((1.0, 1.0), 0.5, floor=(1.0, 1.0, 0.0))
-    with pytest.raises(ValueError, match="only a crowd made on a SurfaceMesh"):
+    with pytest.raises(ValueError, match="only a crowd made on a navmesh"):
         Crowd(grid(ROWS), 0.2).positions3()
 
 

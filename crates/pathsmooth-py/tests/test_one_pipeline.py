@@ -336,22 +336,37 @@ def test_non_numeric_ends_are_type_errors_and_bad_settings_raise():
         Pipeline(mesh, 0.5, "bumpy")  # type: ignore[arg-type]
 
 
-def test_surface_calls_on_a_flat_world_raise():
+def test_navmesh_calls_raise_on_a_grid_and_a_flat_navmesh_takes_them():
     world = GridWorld(np.ones((8, 8), dtype=bool))
     with pytest.raises(Error, match=r"^Pipeline: climb .* a GridWorld has no floors"):
         Pipeline(world, 0.3, climb=0.5)
     pipeline = Pipeline(world, 0.3)
     assert pipeline.climb is None
-    with pytest.raises(Error, match=r"^Pipeline\.plan3 needs a SurfaceMesh world .* GridWorld"):
+    with pytest.raises(Error, match=r"^Pipeline\.plan3 needs a navmesh world .* GridWorld"):
         pipeline.plan3((1.0, 0.0, 1.0), (6.0, 0.0, 6.0))
-    with pytest.raises(Error, match=r"^Pipeline\.floor_point needs a SurfaceMesh world"):
+    with pytest.raises(Error, match=r"^Pipeline\.floor_point needs a navmesh world"):
         pipeline.floor_point((1.0, 1.0))
     # A flat world's plan is unchanged: 3D ends are a wrong shape there.
     with pytest.raises(Error, match=r"^start: expected a point \(x, y\), got shape \[3\]"):
         pipeline.plan((1.0, 0.0, 1.0), (6.0, 6.0))
-    nav = pathsmooth.NavMeshWorld([(0, 0), (4, 0), (4, 4), (0, 4)], [[0, 1, 2, 3]])
-    with pytest.raises(Error, match=r"NavMeshWorld has no floors"):
-        Pipeline(nav, 0.3, climb=0.5)
+    # A NavMeshWorld is the one navmesh world, a surface of one floor (z up, height 0):
+    # 3D ends on it plan what their plan view plans.
+    nav = pathsmooth.NavMeshWorld(
+        [(0, 0), (4, 0), (4, 4), (0, 4), (6, 2)], [[0, 1, 2, 3], [1, 4, 2]]
+    )
+    pipeline = Pipeline(nav, 0.3, climb=0.5)
+    assert pipeline.climb == 0.5
+    flat = pipeline.plan((0.5, 0.5), (5.0, 2.0))
+    points, polygons, flags = pipeline.plan3((0.5, 0.5, 0.25), (5.0, 2.0, 0.0))
+    assert (points[:, :2] == flat).all() and (points[:, 2] == 0.0).all()
+    assert polygons[0] == 0 and polygons[-1] == 1
+    assert list(flags[[0, -1]]) == [1, 2]
+    assert list(pipeline.floor_point((1.0, 1.0))) == [1.0, 1.0, 0.0]
+    crowd = pathsmooth.Crowd(nav, 0.3)
+    crowd.add_agent((0.5, 0.5), (5.0, 2.0), 1.0)
+    crowd.update(0.5)
+    assert (crowd.positions3()[:, :2] == crowd.positions()).all()
+    assert (crowd.positions3()[:, 2] == 0.0).all()
 
 
 # ---------------------------------------------------------------------------------------
