@@ -482,6 +482,14 @@ def test_navmesh_area_costs():
     walled = NavMeshWorld(verts, squares, areas=areas, area_costs="2=exclude")
     with pytest.raises(Error, match="which the area costs exclude"):
         walled.find_path((2.5, 1.5), goal)
+    # A crowd on it walks round the excluded square too.
+    crowd = pathsmooth.Crowd(walled, 0.2)
+    agent = crowd.add_agent(start, goal, 1.0)
+    for _ in range(80):
+        crowd.update(0.1)
+        x, y = crowd.positions()[agent]
+        assert not (2.0 < x < 3.0 and 1.0 < y < 2.0), (x, y)
+    assert crowd.arrived(agent)
     with pytest.raises(Error, match="0–255"):
         NavMeshWorld(verts, squares, areas=[300] * 15)
     with pytest.raises(Error):

@@ -274,6 +274,8 @@ fn world_area_costs_plan_alike_in_both_worlds() {
             .with_area_costs(costs.clone())
             .unwrap();
         assert_eq!(layered.area_costs(), Some(&costs));
+        // What a crowd walks on it: the whole plan view, with the costs.
+        assert_eq!(layered.one_floor_world().unwrap().area_costs(), &costs);
         let excluded: Vec<Vec<DVec2>> = polygons
             .iter()
             .zip(&areas)

@@ -78,7 +78,8 @@ pub struct SurfaceWorld {
     /// The last plan's sheet and its world (shared: on a mesh with one floor it is the
     /// whole plan mesh, made once and kept by every clone).
     sheet: Option<Arc<SheetWorld>>,
-    /// On a mesh with one floor, the whole plan mesh as a sheet, with no area costs.
+    /// On a mesh with one floor, the whole plan mesh as a sheet, with the world's area
+    /// costs.
     whole: Option<Arc<SheetWorld>>,
     /// The world's own area costs ([`with_area_costs`](Self::with_area_costs)): those of
     /// its answers, and of every plan whose query sets none. `None`: every area costs 1.
@@ -234,6 +235,7 @@ impl SurfaceWorld {
         if let Some(whole) = self.whole.clone() {
             self.sheet = None;
             self.keep_whole(whole, None)?;
+            self.whole = self.sheet.clone();
         }
         Ok(self)
     }
@@ -267,9 +269,12 @@ impl SurfaceWorld {
         self.sheet = None;
         self.whole = whole.clone();
         self.last = Located::default();
+        // The whole plan mesh with the world's area costs; costs that exclude all of it
+        // leave the world with no sheet (no free space) and the whole without them.
         if let Some(whole) = whole {
-            // Costs that exclude the whole mesh leave it with no sheet: no free space.
-            let _ = self.keep_whole(whole, None);
+            if self.keep_whole(whole, None).is_ok() {
+                self.whole = self.sheet.clone();
+            }
         }
     }
 
@@ -308,8 +313,9 @@ impl SurfaceWorld {
     }
 
     /// On a mesh with one floor ([`SurfaceMesh::is_one_floor`]), the flat world of its whole
-    /// plan view (what a [`Crowd`](crate::crowd::Crowd) walks on such a mesh); `None` on a
-    /// mesh with floors over one another. Made once by [`new`](Self::new).
+    /// plan view, with the world's [area costs](Self::with_area_costs) (what a
+    /// [`Crowd`](crate::crowd::Crowd) walks on such a mesh); `None` on a mesh with floors
+    /// over one another. Made once by [`new`](Self::new).
     pub fn one_floor_world(&self) -> Option<&NavMeshWorld> {
         self.whole.as_deref().map(|(_, world)| world)
     }
