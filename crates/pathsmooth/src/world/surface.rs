@@ -271,10 +271,10 @@ impl SurfaceWorld {
         self.last = Located::default();
         // The whole plan mesh with the world's area costs; costs that exclude all of it
         // leave the world with no sheet (no free space) and the whole without them.
-        if let Some(whole) = whole {
-            if self.keep_whole(whole, None).is_ok() {
-                self.whole = self.sheet.clone();
-            }
+        if let Some(whole) = whole
+            && self.keep_whole(whole, None).is_ok()
+        {
+            self.whole = self.sheet.clone();
         }
     }
 
