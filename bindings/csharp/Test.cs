@@ -491,7 +491,10 @@ static class Test
                 uint[] polygons;
                 var p3 = walker.Plan3(new Point3d(1, 0, 1), new Point3d(9, 0, 9), out polygons);
                 Check(p3.Length == 6 && p3[1] == 0 && p3[3] == 9 && p3[5] == 9 && polygons.Length == 2, "surface plan");
-                Throws(Status.Unsupported, "ps_pipeline_plan3_f64", () => walker.Plan(s0, goal0), "2D plan on a surface");
+                // 2D ends are in plan view (x and z here, y up): the same path.
+                var flat = walker.Plan(new Point2d(1, 1), new Point2d(9, 9));
+                Check(flat.Length == 4 && flat[0] == 1 && flat[1] == 1 && flat[2] == 9 && flat[3] == 9, "2D plan on a surface");
+                Throws(Status.OutsideWorld, "outside", () => walker.Plan(s0, goal0), "2D end off the surface");
                 Throws(Status.OutsideWorld, "no floor", () => walker.Plan3(new Point3d(1, 50, 1), new Point3d(9, 0, 9), out polygons), "no floor");
             }
             // A navmesh from convex polygons: two unit squares side by side.

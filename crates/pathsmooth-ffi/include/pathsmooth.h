@@ -378,6 +378,13 @@ enum PsStatus ps_world_grid_new_areas(const uint8_t *free,
 // 0, 1, 2, …) gives each polygon its id, which must be distinct. Edges shared by two
 // polygons are open, the rest are walls.
 //
+// The world is the library's one navmesh world, a surface of one floor (z up, every
+// height 0; `Surface::from_navmesh`), and plans as the flat `NavMeshWorld` of the same
+// polygons does: its pipelines take 2D ends ([`ps_pipeline_plan_f64`]) and 3D ends
+// ([`ps_pipeline_plan3_f64`], whose polygons are the input's indices, each id
+// [`ps_world_surface_polygon_ref`]), and the surface calls ([`ps_pipeline_set_climb`],
+// [`ps_world_surface_locate`], …) take it.
+//
 // Errors: `PS_NULL_POINTER`, `PS_MISALIGNED`, and `PS_INVALID_ARGUMENT` for what the
 // library refuses (no polygons, a polygon with fewer than 3 vertices, an index out of
 // range, NaN or huge coordinates, overlapping, non-convex or zero-area polygons,
@@ -506,7 +513,7 @@ enum PsStatus ps_world_surface_from_triangulation(const double *vertices_xyz,
 // may be NULL with capacity 0, to ask for the length; a cut line is not an error).
 //
 // Errors (messages start with `ps_world_surface_load_report:`): the pointer and handle
-// errors, `PS_UNSUPPORTED` for a grid or navmesh world.
+// errors, `PS_UNSUPPORTED` for a grid world.
 //
 // # Safety
 //
@@ -524,7 +531,7 @@ enum PsStatus ps_world_surface_load_report(const struct PsWorld *world,
 // otherwise.
 //
 // Errors (messages start with `ps_world_surface_climb:`): the pointer and handle errors,
-// `PS_UNSUPPORTED` for a grid or navmesh world.
+// `PS_UNSUPPORTED` for a grid world.
 //
 // # Safety
 //
@@ -539,7 +546,7 @@ enum PsStatus ps_world_surface_climb(const struct PsWorld *world, double *out_cl
 //
 // Errors (messages start with `ps_world_surface_polygon_ref:`): the pointer and handle
 // errors, `PS_INVALID_ARGUMENT` for a polygon out of range, `PS_UNSUPPORTED` for a grid
-// or navmesh world.
+// world.
 //
 // # Safety
 //
@@ -610,7 +617,11 @@ enum PsStatus ps_pipeline_destroy(struct PsPipeline *pipeline);
 //
 // Errors: `PS_NULL_POINTER`, `PS_MISALIGNED`, `PS_WRONG_HANDLE`, `PS_INVALID_ARGUMENT`
 // (NaN or infinite coordinates), `PS_OUTSIDE_WORLD` (an end outside the world or in a
-// wall), `PS_NO_PATH`, `PS_UNSUPPORTED` (a surface world), `PS_BUFFER_TOO_SMALL`.
+// wall; on a surface world, an end over no floor), `PS_NO_PATH`, `PS_BUFFER_TOO_SMALL`;
+// on a surface world (a navmesh world is one too), where each end is located on the one
+// floor under it and the path returned in plan view: `PS_INVALID_ARGUMENT` for an end
+// over floors farther apart than the climb, `PS_UNSUPPORTED` for a way over off-mesh
+// links (3D ends, [`ps_pipeline_plan3_f64`], keep them).
 //
 // # Safety
 //
@@ -637,8 +648,11 @@ enum PsStatus ps_pipeline_plan_f32(struct PsPipeline *pipeline,
                                    size_t *out_len);
 
 // Smooths a caller's path (`double` points, world units) into a path valid on the
-// pipeline's grid or navmesh world for its radius: the library's `Pipeline::smooth` (an
-// input that comes closer than the radius to a wall is re-planned there first).
+// pipeline's world for its radius: the library's `Pipeline::smooth` (an input that comes
+// closer than the radius to a wall is re-planned there first). On a surface world with
+// floors over one another, on the sheet of the pipeline's last plan (the one-floor piece
+// of the surface round its path); a surface of one floor (a navmesh world's) is its own
+// sheet.
 //
 // `in_points` holds `n` points (x then y each); the result is written as for
 // [`ps_pipeline_plan_f64`] (the same buffer rules; `PS_BUFFER_TOO_SMALL` keeps the result
@@ -648,7 +662,8 @@ enum PsStatus ps_pipeline_plan_f32(struct PsPipeline *pipeline,
 // (`n` = 0, with `in_points` NULL or not; NaN or infinite coordinates, the message
 // naming the point),
 // `PS_OUTSIDE_WORLD`, `PS_NO_PATH` (an invalid input that cannot be re-planned),
-// `PS_UNSUPPORTED` (a surface world), `PS_BUFFER_TOO_SMALL`.
+// `PS_UNSUPPORTED` (a surface world with floors over one another before any plan),
+// `PS_BUFFER_TOO_SMALL`.
 //
 // # Safety
 //
@@ -673,7 +688,8 @@ enum PsStatus ps_pipeline_smooth_f32(struct PsPipeline *pipeline,
                                      size_t out_capacity,
                                      size_t *out_len);
 
-// Plans on a surface world (made by `ps_world_surface_*`): from `start` to `goal` (3D)
+// Plans on a surface world (made by `ps_world_surface_*`, or a navmesh world's surface
+// of one floor, z up at height 0): from `start` to `goal` (3D)
 // for the pipeline's radius, the steps run on the path's floor; the library's
 // `Pipeline::plan_surface`. An end over a polygon within the climb of its floor
 // ([`ps_pipeline_set_climb`]) keeps its plan-view position exactly; one off the surface
@@ -684,7 +700,7 @@ enum PsStatus ps_pipeline_smooth_f32(struct PsPipeline *pipeline,
 // [`ps_pipeline_plan_f64`].
 //
 // Errors: as [`ps_pipeline_plan_f64`]; `PS_OUTSIDE_WORLD` for no floor near an end,
-// `PS_UNSUPPORTED` on a grid or navmesh world.
+// `PS_UNSUPPORTED` on a grid world.
 //
 // # Safety
 //
@@ -707,7 +723,7 @@ enum PsStatus ps_pipeline_plan3_f64(struct PsPipeline *pipeline,
 //
 // Errors (messages start with `ps_pipeline_set_climb:`): the handle errors,
 // `PS_INVALID_ARGUMENT` for a negative, NaN or infinite climb, `PS_UNSUPPORTED` on a grid
-// or navmesh world.
+// world.
 //
 // # Safety
 //
@@ -962,16 +978,16 @@ enum PsStatus ps_crowd_positions(const struct PsCrowd *crowd,
                                  size_t capacity,
                                  size_t *out_len);
 
-// On a crowd made on a surface world: writes every agent's position in 3D, by index (x,
-// y, z each, in the surface's axes, `capacity` points of room in `out_xyz`; NULL only with
-// capacity 0), each on its floor (its height from the surface's detail mesh when it has
+// On a crowd made on a surface world (a navmesh world too): writes every agent's position
+// in 3D, by index (x, y, z each, in the surface's axes, `capacity` points of room in
+// `out_xyz`; NULL only with capacity 0), each on its floor (its height from the surface's detail mesh when it has
 // one), and the number of agents into `*out_len`. A buffer for fewer points
 // than agents: `PS_BUFFER_TOO_SMALL`, the agent count in `*out_len`, nothing written.
 // Cost: a point location per agent; allocates nothing once warmed up.
 //
 // Errors (messages start with `ps_crowd_positions3:`): `PS_NULL_POINTER`,
 // `PS_MISALIGNED`, `PS_WRONG_HANDLE`, `PS_BUFFER_TOO_SMALL`, `PS_UNSUPPORTED` (a crowd
-// made on a grid or navmesh world, which has no floor).
+// made on a grid world, which has no floor).
 //
 // # Safety
 //

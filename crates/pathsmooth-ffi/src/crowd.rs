@@ -18,7 +18,6 @@
 //! says which index moved.
 
 use std::ffi::c_char;
-use std::sync::Arc;
 
 use pathsmooth::crowd::{Avoidance, Crowd, CrowdAgent, CrowdFrame, MovingId, MovingObstacle};
 use pathsmooth::follow::Agent;
@@ -435,12 +434,12 @@ unsafe fn new_crowd(
                 .with_area_costs(w.area_costs().clone())?;
             AnyCrowd::Grid(build(copy, radius, steps, &s)?)
         }
-        WorldKind::NavMesh(w) => AnyCrowd::NavMesh(build(w.clone(), radius, steps, &s)?),
-        WorldKind::Surface(mesh) => {
-            // A surface with one floor is its own sheet: its whole plan view is a flat
-            // navmesh world, which the crowd runs on as on any other. On one with floors
-            // over one another each agent walks the sheet round its own path.
-            let world = SurfaceWorld::new(Arc::clone(mesh));
+        WorldKind::Surface(world) => {
+            // A surface with one floor (a navmesh world's always) is its own sheet: its
+            // whole plan view is a flat navmesh world, which the crowd runs on as on any
+            // other. On one with floors over one another each agent walks the sheet round
+            // its own path.
+            let world = world.clone();
             let Some(plan) = world.one_floor_world() else {
                 let crowd = AnyCrowd::Surface(build(world, radius, steps, &s)?);
                 emit(out, CROWD_TAG, CrowdData { crowd, floor });
@@ -952,16 +951,16 @@ pub unsafe extern "C" fn ps_crowd_positions(
     })
 }
 
-/// On a crowd made on a surface world: writes every agent's position in 3D, by index (x,
-/// y, z each, in the surface's axes, `capacity` points of room in `out_xyz`; NULL only with
-/// capacity 0), each on its floor (its height from the surface's detail mesh when it has
+/// On a crowd made on a surface world (a navmesh world too): writes every agent's position
+/// in 3D, by index (x, y, z each, in the surface's axes, `capacity` points of room in
+/// `out_xyz`; NULL only with capacity 0), each on its floor (its height from the surface's detail mesh when it has
 /// one), and the number of agents into `*out_len`. A buffer for fewer points
 /// than agents: `PS_BUFFER_TOO_SMALL`, the agent count in `*out_len`, nothing written.
 /// Cost: a point location per agent; allocates nothing once warmed up.
 ///
 /// Errors (messages start with `ps_crowd_positions3:`): `PS_NULL_POINTER`,
 /// `PS_MISALIGNED`, `PS_WRONG_HANDLE`, `PS_BUFFER_TOO_SMALL`, `PS_UNSUPPORTED` (a crowd
-/// made on a grid or navmesh world, which has no floor).
+/// made on a grid world, which has no floor).
 ///
 /// # Safety
 ///

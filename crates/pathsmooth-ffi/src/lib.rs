@@ -85,7 +85,7 @@ use pathsmooth::navmesh::{load_surface, load_surface_with_detail};
 use pathsmooth::navmesh::{NavMesh, Surface, SurfaceData, SurfaceMesh, SurfaceOptions, UpAxis};
 use pathsmooth::{
     AreaCosts, CatmullRomParams, ChaikinParams, CorridorParams, Error, FilletParams, GridWorld,
-    NavMeshWorld, Pipeline, PipelineReport, Point2, Preset, RelaxParams, Step, SurfaceWorld,
+    Pipeline, PipelineReport, Point2, Preset, RelaxParams, Step, SurfaceWorld,
 };
 
 mod crowd;
@@ -536,9 +536,11 @@ pub struct PsPipeline {
 #[allow(clippy::large_enum_variant)]
 enum WorldKind {
     Grid(GridWorld),
-    NavMesh(NavMeshWorld),
-    /// Shared with its pipelines' worlds ([`SurfaceWorld`]), which cut sheets of it.
-    Surface(Arc<SurfaceMesh>),
+    /// A navmesh, flat (`ps_world_navmesh_new*`: a surface of one floor) or layered
+    /// (`ps_world_surface_*`): the library's one navmesh world. Its pipelines and crowds
+    /// each own a clone, which shares its meshes (and on a mesh of one floor, its whole
+    /// sheet) and cuts sheets of its own.
+    Surface(SurfaceWorld),
 }
 
 type WorldBox = Tagged<Arc<WorldKind>>;
@@ -560,7 +562,7 @@ fn emit_world(out_world: *mut *mut PsWorld, world: WorldKind) -> Res<()> {
 /// still refuse it) handed to the caller as a world.
 fn emit_surface(out_world: *mut *mut PsWorld, surface: Surface) -> Res<()> {
     let mesh = SurfaceMesh::new(surface)?;
-    emit_world(out_world, WorldKind::Surface(Arc::new(mesh)))
+    emit_world(out_world, WorldKind::Surface(SurfaceWorld::new(mesh)))
 }
 
 fn world_ref<'a>(world: *const PsWorld) -> Res<&'a Arc<WorldKind>> {
@@ -694,6 +696,13 @@ fn polygon_lists(indices: *const u32, sizes: &[u32]) -> Res<Vec<Vec<u32>>> {
 /// 0, 1, 2, …) gives each polygon its id, which must be distinct. Edges shared by two
 /// polygons are open, the rest are walls.
 ///
+/// The world is the library's one navmesh world, a surface of one floor (z up, every
+/// height 0; `Surface::from_navmesh`), and plans as the flat `NavMeshWorld` of the same
+/// polygons does: its pipelines take 2D ends ([`ps_pipeline_plan_f64`]) and 3D ends
+/// ([`ps_pipeline_plan3_f64`], whose polygons are the input's indices, each id
+/// [`ps_world_surface_polygon_ref`]), and the surface calls ([`ps_pipeline_set_climb`],
+/// [`ps_world_surface_locate`], …) take it.
+///
 /// Errors: `PS_NULL_POINTER`, `PS_MISALIGNED`, and `PS_INVALID_ARGUMENT` for what the
 /// library refuses (no polygons, a polygon with fewer than 3 vertices, an index out of
 /// range, NaN or huge coordinates, overlapping, non-convex or zero-area polygons,
@@ -777,8 +786,9 @@ pub unsafe extern "C" fn ps_world_navmesh_new_areas(
             let areas = unsafe { input(areas, polygon_count, 1, "areas")? };
             mesh = mesh.with_areas(areas)?;
         }
-        let world = NavMeshWorld::new(mesh).with_area_costs(costs)?;
-        emit_world(out_world, WorldKind::NavMesh(world))
+        let surface = SurfaceMesh::new(Surface::from_navmesh(&mesh, UpAxis::Z)?)?;
+        let world = SurfaceWorld::new(surface).with_area_costs(costs)?;
+        emit_world(out_world, WorldKind::Surface(world))
     })
 }
 
@@ -1008,10 +1018,13 @@ fn surface_of<'a>(world: *const PsWorld, what: &str) -> Res<&'a Surface> {
 /// The layered mesh of a surface world, or `PS_UNSUPPORTED` naming `what`.
 fn mesh_of<'a>(world: *const PsWorld, what: &str) -> Res<&'a SurfaceMesh> {
     match &**world_ref(world)? {
-        WorldKind::Surface(m) => Ok(m),
-        _ => Err(Fail::new(
+        WorldKind::Surface(w) => Ok(w.mesh()),
+        WorldKind::Grid(_) => Err(Fail::new(
             PsStatus::PsUnsupported,
-            format!("{what} needs a surface world (ps_world_surface_*), not a grid or a navmesh"),
+            format!(
+                "{what} needs a surface world (ps_world_surface_* or ps_world_navmesh_*), not \
+                 a grid"
+            ),
         )),
     }
 }
@@ -1023,7 +1036,7 @@ fn mesh_of<'a>(world: *const PsWorld, what: &str) -> Res<&'a SurfaceMesh> {
 /// may be NULL with capacity 0, to ask for the length; a cut line is not an error).
 ///
 /// Errors (messages start with `ps_world_surface_load_report:`): the pointer and handle
-/// errors, `PS_UNSUPPORTED` for a grid or navmesh world.
+/// errors, `PS_UNSUPPORTED` for a grid world.
 ///
 /// # Safety
 ///
@@ -1051,7 +1064,7 @@ pub unsafe extern "C" fn ps_world_surface_load_report(
 /// otherwise.
 ///
 /// Errors (messages start with `ps_world_surface_climb:`): the pointer and handle errors,
-/// `PS_UNSUPPORTED` for a grid or navmesh world.
+/// `PS_UNSUPPORTED` for a grid world.
 ///
 /// # Safety
 ///
@@ -1076,7 +1089,7 @@ pub unsafe extern "C" fn ps_world_surface_climb(
 ///
 /// Errors (messages start with `ps_world_surface_polygon_ref:`): the pointer and handle
 /// errors, `PS_INVALID_ARGUMENT` for a polygon out of range, `PS_UNSUPPORTED` for a grid
-/// or navmesh world.
+/// world.
 ///
 /// # Safety
 ///
@@ -1186,10 +1199,12 @@ pub struct PsPoint3d {
     pub z: f64,
 }
 
+// One per pipeline, which is itself boxed: the variants' sizes do not matter.
+#[allow(clippy::large_enum_variant)]
 enum Runner {
     Grid(Pipeline<&'static GridWorld>),
-    NavMesh(Pipeline<&'static NavMeshWorld>),
-    /// Owns its world: each plan cuts the sheet of the mesh round its path.
+    /// Owns its world: each plan on a mesh with floors over one another cuts the sheet
+    /// round its path.
     Surface(Box<Pipeline<SurfaceWorld>>),
 }
 
@@ -1283,9 +1298,8 @@ fn new_pipeline(
     let kind: &'static WorldKind = unsafe { &*Arc::as_ptr(&world) };
     let runner = match kind {
         WorldKind::Grid(w) => Runner::Grid(Pipeline::new(w, radius)?.with_steps(steps)),
-        WorldKind::NavMesh(w) => Runner::NavMesh(Pipeline::new(w, radius)?.with_steps(steps)),
-        WorldKind::Surface(m) => Runner::Surface(Box::new(
-            Pipeline::new(SurfaceWorld::new(Arc::clone(m)), radius)?.with_steps(steps),
+        WorldKind::Surface(w) => Runner::Surface(Box::new(
+            Pipeline::new(w.clone(), radius)?.with_steps(steps),
         )),
     };
     emit(
@@ -1412,15 +1426,6 @@ fn flat3(points: &[DVec3]) -> &[f64] {
     unsafe { std::slice::from_raw_parts(points.as_ptr().cast::<f64>(), points.len() * 3) }
 }
 
-fn flat_unsupported(what: &str) -> Fail {
-    Fail::new(
-        PsStatus::PsUnsupported,
-        format!(
-            "{what} needs a grid or navmesh world; on a surface world use ps_pipeline_plan3_f64"
-        ),
-    )
-}
-
 /// The pipeline's 2D doors, over any world type.
 trait Run2<P: Point2> {
     fn plan_into(&mut self, start: P, goal: P, out: &mut Vec<P>) -> pathsmooth::Result<()>;
@@ -1482,14 +1487,12 @@ impl_flat!(Vec2, f32, out32, Plan32, Smooth32);
 /// Runs a 2D job on the pipeline's world into the point type's buffer.
 fn run2<P: Flat>(
     p: &mut PipelineData,
-    what: &str,
     job: impl FnOnce(&mut dyn Run2<P>, &mut Vec<P>) -> pathsmooth::Result<()>,
 ) -> Res<()> {
     let (runner, out) = P::parts(p);
     match runner {
         Runner::Grid(r) => job(r, out)?,
-        Runner::NavMesh(r) => job(r, out)?,
-        Runner::Surface(..) => return Err(flat_unsupported(what)),
+        Runner::Surface(r) => job(&mut **r, out)?,
     }
     Ok(())
 }
@@ -1532,18 +1535,12 @@ fn deliver2<P: Flat>(
 }
 
 /// The body of `ps_pipeline_plan_f64` / `_f32`.
-fn plan2<P: Flat>(
-    pipeline: *mut PsPipeline,
-    start: P,
-    goal: P,
-    out: Out2<P::Scalar>,
-    what: &str,
-) -> Res<()> {
+fn plan2<P: Flat>(pipeline: *mut PsPipeline, start: P, goal: P, out: Out2<P::Scalar>) -> Res<()> {
     out.start()?;
     let p = pipeline_mut(pipeline)?;
     let key = P::plan_key(start, goal);
     if p.kept.take().as_ref() != Some(&key) {
-        run2(p, what, |r, out| r.plan_into(start, goal, out))?;
+        run2(p, |r, out| r.plan_into(start, goal, out))?;
     }
     deliver2::<P>(p, || key, out)
 }
@@ -1554,7 +1551,6 @@ fn smooth2<P: Flat>(
     in_points: *const P::Scalar,
     n: usize,
     out: Out2<P::Scalar>,
-    what: &str,
 ) -> Res<()> {
     out.start()?;
     let p = pipeline_mut(pipeline)?;
@@ -1570,7 +1566,7 @@ fn smooth2<P: Flat>(
         // as it is (no copy).
         // SAFETY: same layout and alignment as two scalars; `n` points.
         let points: &[P] = unsafe { std::slice::from_raw_parts(flat.as_ptr().cast::<P>(), n) };
-        run2(p, what, |r, out| r.smooth_into(points, out))?;
+        run2(p, |r, out| r.smooth_into(points, out))?;
     }
     deliver2::<P>(p, || P::smooth_key(flat), out)
 }
@@ -1588,7 +1584,11 @@ fn smooth2<P: Flat>(
 ///
 /// Errors: `PS_NULL_POINTER`, `PS_MISALIGNED`, `PS_WRONG_HANDLE`, `PS_INVALID_ARGUMENT`
 /// (NaN or infinite coordinates), `PS_OUTSIDE_WORLD` (an end outside the world or in a
-/// wall), `PS_NO_PATH`, `PS_UNSUPPORTED` (a surface world), `PS_BUFFER_TOO_SMALL`.
+/// wall; on a surface world, an end over no floor), `PS_NO_PATH`, `PS_BUFFER_TOO_SMALL`;
+/// on a surface world (a navmesh world is one too), where each end is located on the one
+/// floor under it and the path returned in plan view: `PS_INVALID_ARGUMENT` for an end
+/// over floors farther apart than the climb, `PS_UNSUPPORTED` for a way over off-mesh
+/// links (3D ends, [`ps_pipeline_plan3_f64`], keep them).
 ///
 /// # Safety
 ///
@@ -1605,7 +1605,7 @@ pub unsafe extern "C" fn ps_pipeline_plan_f64(
 ) -> PsStatus {
     let out = Out2::new(out_points, out_capacity, out_len);
     let (s, g) = (DVec2::at(start.x, start.y), DVec2::at(goal.x, goal.y));
-    guard(|| plan2(pipeline, s, g, out, "ps_pipeline_plan_f64"))
+    guard(|| plan2(pipeline, s, g, out))
 }
 
 /// [`ps_pipeline_plan_f64`] with `float` points: computed in `double`, valid for the
@@ -1625,12 +1625,15 @@ pub unsafe extern "C" fn ps_pipeline_plan_f32(
 ) -> PsStatus {
     let out = Out2::new(out_points, out_capacity, out_len);
     let (s, g) = (Vec2::at(start.x, start.y), Vec2::at(goal.x, goal.y));
-    guard(|| plan2(pipeline, s, g, out, "ps_pipeline_plan_f32"))
+    guard(|| plan2(pipeline, s, g, out))
 }
 
 /// Smooths a caller's path (`double` points, world units) into a path valid on the
-/// pipeline's grid or navmesh world for its radius: the library's `Pipeline::smooth` (an
-/// input that comes closer than the radius to a wall is re-planned there first).
+/// pipeline's world for its radius: the library's `Pipeline::smooth` (an input that comes
+/// closer than the radius to a wall is re-planned there first). On a surface world with
+/// floors over one another, on the sheet of the pipeline's last plan (the one-floor piece
+/// of the surface round its path); a surface of one floor (a navmesh world's) is its own
+/// sheet.
 ///
 /// `in_points` holds `n` points (x then y each); the result is written as for
 /// [`ps_pipeline_plan_f64`] (the same buffer rules; `PS_BUFFER_TOO_SMALL` keeps the result
@@ -1640,7 +1643,8 @@ pub unsafe extern "C" fn ps_pipeline_plan_f32(
 /// (`n` = 0, with `in_points` NULL or not; NaN or infinite coordinates, the message
 /// naming the point),
 /// `PS_OUTSIDE_WORLD`, `PS_NO_PATH` (an invalid input that cannot be re-planned),
-/// `PS_UNSUPPORTED` (a surface world), `PS_BUFFER_TOO_SMALL`.
+/// `PS_UNSUPPORTED` (a surface world with floors over one another before any plan),
+/// `PS_BUFFER_TOO_SMALL`.
 ///
 /// # Safety
 ///
@@ -1655,7 +1659,7 @@ pub unsafe extern "C" fn ps_pipeline_smooth_f64(
     out_len: *mut usize,
 ) -> PsStatus {
     let out = Out2::new(out_points, out_capacity, out_len);
-    guard(|| smooth2::<DVec2>(pipeline, in_points, n, out, "ps_pipeline_smooth_f64"))
+    guard(|| smooth2::<DVec2>(pipeline, in_points, n, out))
 }
 
 /// [`ps_pipeline_smooth_f64`] with `float` points: computed in `double`, valid for the
@@ -1674,10 +1678,11 @@ pub unsafe extern "C" fn ps_pipeline_smooth_f32(
     out_len: *mut usize,
 ) -> PsStatus {
     let out = Out2::new(out_points, out_capacity, out_len);
-    guard(|| smooth2::<Vec2>(pipeline, in_points, n, out, "ps_pipeline_smooth_f32"))
+    guard(|| smooth2::<Vec2>(pipeline, in_points, n, out))
 }
 
-/// Plans on a surface world (made by `ps_world_surface_*`): from `start` to `goal` (3D)
+/// Plans on a surface world (made by `ps_world_surface_*`, or a navmesh world's surface
+/// of one floor, z up at height 0): from `start` to `goal` (3D)
 /// for the pipeline's radius, the steps run on the path's floor; the library's
 /// `Pipeline::plan_surface`. An end over a polygon within the climb of its floor
 /// ([`ps_pipeline_set_climb`]) keeps its plan-view position exactly; one off the surface
@@ -1688,7 +1693,7 @@ pub unsafe extern "C" fn ps_pipeline_smooth_f32(
 /// [`ps_pipeline_plan_f64`].
 ///
 /// Errors: as [`ps_pipeline_plan_f64`]; `PS_OUTSIDE_WORLD` for no floor near an end,
-/// `PS_UNSUPPORTED` on a grid or navmesh world.
+/// `PS_UNSUPPORTED` on a grid world.
 ///
 /// # Safety
 ///
@@ -1751,7 +1756,7 @@ pub unsafe extern "C" fn ps_pipeline_plan3_f64(
 ///
 /// Errors (messages start with `ps_pipeline_set_climb:`): the handle errors,
 /// `PS_INVALID_ARGUMENT` for a negative, NaN or infinite climb, `PS_UNSUPPORTED` on a grid
-/// or navmesh world.
+/// world.
 ///
 /// # Safety
 ///
@@ -1763,7 +1768,8 @@ pub unsafe extern "C" fn ps_pipeline_set_climb(pipeline: *mut PsPipeline, climb:
         let Runner::Surface(planner) = &mut p.runner else {
             return Err(Fail::new(
                 PsStatus::PsUnsupported,
-                "a climb needs a surface world (ps_world_surface_*), not a grid or a navmesh",
+                "a climb needs a surface world (ps_world_surface_* or ps_world_navmesh_*), not \
+                 a grid",
             ));
         };
         planner.surface_query_mut().set_climb(climb)?;
@@ -1836,7 +1842,6 @@ impl From<&PipelineReport> for PsReport {
 fn report_of(p: &PipelineData) -> &PipelineReport {
     match &p.runner {
         Runner::Grid(r) => r.report(),
-        Runner::NavMesh(r) => r.report(),
         Runner::Surface(r) => r.report(),
     }
 }

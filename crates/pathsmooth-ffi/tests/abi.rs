@@ -597,38 +597,52 @@ fn navmesh_worlds_plan_as_the_library_does() {
     let p = pipeline(w, PS_PRESET_SMOOTH, 0.1);
     let (st, got) = plan(p, pt(0.5, 0.5), pt(1.5, 1.5), 64);
     expect(st, PsOk, "");
+    // The library's one navmesh world: the surface of one floor of those polygons.
     let vertices: Vec<DVec2> = xy.chunks(2).map(|c| DVec2::new(c[0], c[1])).collect();
     let polys = vec![vec![0, 1, 4, 5], vec![1, 2, 3, 4], vec![4, 3, 6, 7]];
-    let world =
-        NavMeshWorld::new(NavMesh::from_polygons_with_ids(&vertices, &polys, &[7, 8, 9]).unwrap());
-    let want = Pipeline::preset(&world, 0.1, Preset::Smooth)
+    let mesh = NavMesh::from_polygons_with_ids(&vertices, &polys, &[7, 8, 9]).unwrap();
+    let surface = SurfaceMesh::new(Surface::from_navmesh(&mesh, UpAxis::Z).unwrap()).unwrap();
+    let (a, b) = (DVec2::new(0.5, 0.5), DVec2::new(1.5, 1.5));
+    let mut library = Pipeline::preset(SurfaceWorld::new(surface), 0.1, Preset::Smooth).unwrap();
+    assert_eq!(bits(&got), bits(&library.plan(a, b).unwrap()));
+    // The flat world of the same polygons plans the same path.
+    let flat = NavMeshWorld::new(mesh);
+    let want = Pipeline::preset(&flat, 0.1, Preset::Smooth)
         .unwrap()
-        .plan(DVec2::new(0.5, 0.5), DVec2::new(1.5, 1.5))
+        .plan(a, b)
         .unwrap();
-    assert_eq!(bits(&got), bits(&want));
-    let mut len = 0;
+    assert_eq!(got.len(), want.len());
+    assert!(got.iter().zip(&want).all(|(p, q)| p.distance(*q) <= 1e-12));
+    // 3D ends (z up, the floor at height 0): the same path, each point's polygon, whose
+    // reference is the polygon's id.
+    let (mut len, mut out, mut polygons) = (0, [0.0; 3 * 16], [0u32; 16]);
+    let at = |p: DVec2, z| PsPoint3d { x: p.x, y: p.y, z };
     unsafe {
-        expect(
-            ps_pipeline_plan3_f64(
-                p,
-                PsPoint3d {
-                    x: 0.5,
-                    y: 0.0,
-                    z: 0.5,
-                },
-                PsPoint3d {
-                    x: 1.5,
-                    y: 0.0,
-                    z: 1.5,
-                },
-                null_mut(),
-                null_mut(),
-                0,
-                &mut len,
-            ),
-            PsUnsupported,
-            "needs a surface world",
+        let (s, g) = (at(a, 0.2), at(b, 0.0));
+        let st = ps_pipeline_plan3_f64(
+            p,
+            s,
+            g,
+            out.as_mut_ptr(),
+            polygons.as_mut_ptr(),
+            16,
+            &mut len,
         );
+        expect(st, PsOk, "");
+        assert_eq!(len, got.len());
+        for (i, q) in got.iter().enumerate() {
+            assert_eq!(out[3 * i..3 * i + 3], [q.x, q.y, 0.0]);
+        }
+        let mut refs = [0u64; 2];
+        for (k, polygon) in [polygons[0], polygons[len - 1]].into_iter().enumerate() {
+            expect(
+                ps_world_surface_polygon_ref(w, polygon, &mut refs[k]),
+                PsOk,
+                "",
+            );
+        }
+        assert_eq!(refs, [7, 9]);
+        expect(ps_pipeline_set_climb(p, 0.5), PsOk, "");
         destroy(p, w);
         // Bad polygons (each named), bad numbers, NULL and misaligned pointers: a table of
         // the vertices, their count, the indices, the sizes, their count and the ids.
@@ -746,17 +760,26 @@ fn surfaces_plan_in_3d_as_the_library_does() {
         assert_eq!(polys[i], sp.polygon);
     }
     unsafe {
-        let mut o = [0.0; 8];
-        expect(
-            ps_pipeline_plan_f64(p, pt(1.0, 5.0), pt(9.0, 5.0), o.as_mut_ptr(), 4, &mut len),
-            PsUnsupported,
-            "ps_pipeline_plan3_f64",
-        );
-        expect(
-            ps_pipeline_smooth_f64(p, o.as_ptr(), 2, o.as_mut_ptr(), 4, &mut len),
-            PsUnsupported,
-            "surface world",
-        );
+        // 2D ends in plan view (x and z, y up): the library's `Pipeline::plan`, and a
+        // smoothing on the sheet of that plan.
+        let mut o = [0.0; 512];
+        let (s2, g2) = (pt(1.0, 5.0), pt(9.0, 5.0));
+        let st = ps_pipeline_plan_f64(p, s2, g2, o.as_mut_ptr(), 256, &mut len);
+        expect(st, PsOk, "");
+        let flat = planner
+            .plan(DVec2::new(1.0, 5.0), DVec2::new(9.0, 5.0))
+            .unwrap();
+        let got: Vec<DVec2> = o[..2 * len]
+            .chunks(2)
+            .map(|c| DVec2::new(c[0], c[1]))
+            .collect();
+        assert_eq!(bits(&got), bits(&flat));
+        let ends = [o[0], o[1], o[2 * len - 2], o[2 * len - 1]];
+        let st = ps_pipeline_smooth_f64(p, ends.as_ptr(), 2, o.as_mut_ptr(), 256, &mut len);
+        expect(st, PsOk, "");
+        // Over the floor and the bridge 3 above it: which floor is for a 3D end to say.
+        let st = ps_pipeline_plan_f64(p, pt(3.0, 5.0), g2, o.as_mut_ptr(), 256, &mut len);
+        expect(st, PsInvalidArgument, "floors");
         // No floor near the start.
         let high = PsPoint3d {
             x: 1.0,

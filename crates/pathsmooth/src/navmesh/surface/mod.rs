@@ -310,8 +310,10 @@ impl Surface {
     /// The flat surface (height 0) of a 2D navmesh's polygons
     /// ([`NavMesh::polygon`]; its triangles for meshes made from scenes and grids), with
     /// `up` as the up axis. Polygon `i` of the surface is polygon `i` of the mesh; vertex
-    /// `i` is its vertex `i` (nothing to weld). Each polygon keeps the mesh's area id when
-    /// the mesh has areas ([`NavMesh::with_areas`]), else it is area 0 (flags 0). A mesh's polygons share their edges by
+    /// `i` is its vertex `i` (nothing to weld), and its id ([`NavMesh::polygon_id`]) is
+    /// the surface polygon's [reference](Self::polygon_ref). Each polygon keeps the mesh's
+    /// area id when the mesh has areas ([`NavMesh::with_areas`]), else it is area 0 (flags
+    /// 0). A mesh's polygons share their edges by
     /// construction and [`NavMesh::from_polygons`] refuses T-junctions, so this fails only
     /// on slivers whose plan-view area is below the tolerance of the mesh's coordinates.
     ///
@@ -325,6 +327,10 @@ impl Surface {
     /// assert_eq!(s.num_polygons(), mesh.num_polygons());
     /// let t = mesh.locate(DVec2::new(1.5, 0.5)).unwrap();
     /// assert_eq!(s.locate(DVec3::new(1.5, 0.5, 0.0), 0.1)?, mesh.polygon_of(t));
+    ///
+    /// let v = [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0)].map(|(x, y)| DVec2::new(x, y));
+    /// let named = NavMesh::from_polygons_with_ids(&v, &[vec![0, 1, 2]], &[9])?;
+    /// assert_eq!(Surface::from_navmesh(&named, UpAxis::Z)?.polygon_ref(0), 9);
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn from_navmesh(mesh: &NavMesh, up: UpAxis) -> Result<Self> {
@@ -338,7 +344,14 @@ impl Surface {
                 areas[mesh.polygon_index_of(t)] = mesh.area_of(t);
             }
         }
-        Self::from_polygons_with(&vertices, &polygons, &areas, &[], &SurfaceOptions::new(up))
+        let mut surface =
+            Self::from_polygons_with(&vertices, &polygons, &areas, &[], &SurfaceOptions::new(up))?;
+        // The polygons' ids ([`NavMesh::from_polygons_with_ids`]) are their references.
+        let ids = (0..polygons.len()).map(|i| u64::from(mesh.polygon_id(i)));
+        if ids.clone().enumerate().any(|(i, id)| id != i as u64) {
+            surface.refs = ids.collect();
+        }
+        Ok(surface)
     }
 
     /// The up axis.
