@@ -35,16 +35,17 @@ impl Buckets {
     /// The first triangle of `mesh` that contains `p` (closed, exact), if any. `p` must be
     /// finite.
     pub(super) fn locate(&self, mesh: &NavMesh, p: DVec2) -> Option<TriId> {
-        self.locate_where(mesh, p, |_| true)
+        self.locate_where(mesh, p, &|_| true)
     }
 
     /// The first triangle of `mesh` that contains `p` (closed, exact) and passes `keep`, if
-    /// any. `p` must be finite.
+    /// any. `p` must be finite. (`keep` is asked only of the few triangles containing `p`:
+    /// a `dyn` keeps one copy of the search in the WebAssembly module.)
     pub(super) fn locate_where(
         &self,
         mesh: &NavMesh,
         p: DVec2,
-        keep: impl Fn(TriId) -> bool,
+        keep: &dyn Fn(TriId) -> bool,
     ) -> Option<TriId> {
         let p = flushed(p);
         let contains = |t: TriId| {
