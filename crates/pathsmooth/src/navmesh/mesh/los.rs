@@ -37,27 +37,31 @@ impl NavMesh {
     }
 
     /// The triangle a walk from `a` in direction `d` starts in: the one
-    /// [`locate`](Self::locate) gives, unless `a` is a vertex of it whose angle there does
-    /// not hold `d`; then the first triangle round `a` whose angle holds `d` (the located
-    /// one when none does: the walk then meets the wall). At a pinch (two fans of triangles
-    /// meeting at one vertex only, as where the corner of an excluded area touches a wall)
-    /// the located triangle can lie in the other fan, which no rotation through shared
-    /// edges leaves, and a segment that starts at the pinch into this one would be
-    /// refused. The segment still passes through no pinch: only its start is in both fans.
-    /// Cost: one location; at a vertex whose located angle does not hold `d`, a second
-    /// lookup in the triangle index (in place of the rotation the walk would start with).
+    /// [`locate`](Self::locate) gives; when `a` is a vertex of it, the triangle round `a`
+    /// whose angle there holds `d`, reached by rotating through shared edges (the rotation
+    /// the walk would start with), or where walls stop the rotation, the first triangle
+    /// round `a` whose angle holds `d` (the located one when none does: the walk then
+    /// meets the wall). At a pinch (two fans of triangles meeting at one vertex only, as
+    /// where the corner of an excluded area touches a wall) the located triangle can lie in
+    /// the other fan, which no rotation leaves, and a segment that starts at the pinch into
+    /// this one would be refused. The segment still passes through no pinch: only its
+    /// start is in both fans. Cost: one location; at a vertex, the rotation about it, and
+    /// where walls stop it, a second lookup in the triangle index.
     #[inline(never)] // two callers; once in the WebAssembly module
     pub(crate) fn start_toward(&self, a: DVec2, d: DVec2) -> Option<TriId> {
         let t = self.locate(a)?;
-        let holds = |u: TriId| {
-            let v = self.triangles[u]
+        let vertex_at = |u: TriId| {
+            self.triangles[u]
                 .into_iter()
-                .find(|&v| self.vertices[v as usize] == a);
-            v.is_none_or(|v| self.angle_holds(u, v, d))
+                .find(|&v| self.vertices[v as usize] == a)
         };
-        if holds(t) {
+        let Some(v) = vertex_at(t) else {
             return Some(t);
+        };
+        if let Some(u) = self.turn_about(t, v, d, None::<&mut fn(TriId)>) {
+            return Some(u);
         }
+        let holds = |u: TriId| vertex_at(u).is_some_and(|w| self.angle_holds(u, w, d));
         self.buckets.locate_where(self, a, &holds).or(Some(t))
     }
 
