@@ -138,13 +138,12 @@ impl Pipeline<SurfaceWorld> {
         if self.world.plans_on_whole() {
             // One floor, no links: the whole plan mesh is the sheet, and its own search
             // finds what the layered search would (see `SurfaceWorld::plan_on_whole`).
-            // On a failure the layered plan runs, for the error it gives (its leg's run
-            // makes the report anew).
+            // Where it finds the ends unreachable the layered plan runs, for its error,
+            // which names the surface's pieces (its leg's run makes the report anew).
             self.query.surface.locate_ends(mesh, start, goal)?;
             match self.run_leg(mesh, path) {
-                Err(Error::Cancelled) => return Err(Error::Cancelled),
-                Err(_) => path.clear(),
-                Ok(()) => return Ok(()),
+                Err(e) if SurfaceWorld::layered_says_more(&e) => path.clear(),
+                result => return result,
             }
         }
         self.query

@@ -481,6 +481,13 @@ impl SurfaceWorld {
         Ok(surface.up().join(p, lowest))
     }
 
+    /// Whether the layered plan says more than a failed plan on the whole plan mesh of one
+    /// floor: it names the surface's pieces of two ends that no path joins
+    /// ([`Error::UnreachableOnSurface`]); every other error is the one answer of the mesh.
+    pub(crate) fn layered_says_more(e: &Error) -> bool {
+        matches!(e, Error::Unreachable { .. })
+    }
+
     /// Whether a plan's path is found by the search of the whole plan mesh alone: on a
     /// mesh of one floor with no off-mesh links (see [`plan_on_whole`](Self::plan_on_whole)).
     pub(crate) fn plans_on_whole(&self) -> bool {
@@ -492,12 +499,15 @@ impl SurfaceWorld {
     /// triangles to the same channel, and the sheet's search after it would find the
     /// path again (measured in `docs/layered-navmeshes.md`, "A plan on one floor searches
     /// once"). Returns whether it answered: `false` on any other mesh, and when the
-    /// search fails, so that the layered plan then gives the error it gives (it names the
-    /// surface's pieces, which the flat search does not know); a cancelled search is
-    /// [`Error::Cancelled`] at once. The layered search's last path is then not this
-    /// plan's.
+    /// search finds the ends unreachable, so that the layered plan then says so naming the
+    /// surface's pieces, which the flat search does not know
+    /// ([`layered_says_more`](Self::layered_says_more)). The
+    /// layered search's last path is then not this plan's.
     ///
-    /// Errors: [`Error::Cancelled`].
+    /// Errors: the whole mesh's search's but [`Error::Unreachable`] (an end without room
+    /// for the radius, [`Error::TooClose`], is the flat world's answer, where the layered
+    /// search finds no way: the answer of a flat navmesh world, which the bindings' navmesh
+    /// worlds are); [`Error::Cancelled`].
     fn plan_on_whole(
         &mut self,
         [start, goal]: [DVec2; 2],
@@ -519,11 +529,11 @@ impl SurfaceWorld {
         };
         match super::search_into(world, start, goal, radius, cancel, &mut query.nav, out) {
             Ok(()) => Ok(true),
-            Err(Error::Cancelled) => Err(Error::Cancelled),
-            Err(_) => {
+            Err(e) if Self::layered_says_more(&e) => {
                 out.clear();
                 Ok(false)
             }
+            Err(e) => Err(e),
         }
     }
 
