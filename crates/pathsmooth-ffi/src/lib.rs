@@ -697,7 +697,7 @@ fn polygon_lists(indices: *const u32, sizes: &[u32]) -> Res<Vec<Vec<u32>>> {
 /// polygons are open, the rest are walls.
 ///
 /// The world is the library's one navmesh world, a surface of one floor (z up, every
-/// height 0; `Surface::from_navmesh`), and plans as the flat `NavMeshWorld` of the same
+/// height 0; `SurfaceWorld::from_navmesh`), and plans as the flat `NavMeshWorld` of the same
 /// polygons does: its pipelines take 2D ends ([`ps_pipeline_plan_f64`]) and 3D ends
 /// ([`ps_pipeline_plan3_f64`], whose polygons are the input's indices, each id
 /// [`ps_world_surface_polygon_ref`]), and the surface calls ([`ps_pipeline_set_climb`],
@@ -786,8 +786,7 @@ pub unsafe extern "C" fn ps_world_navmesh_new_areas(
             let areas = unsafe { input(areas, polygon_count, 1, "areas")? };
             mesh = mesh.with_areas(areas)?;
         }
-        let surface = SurfaceMesh::new(Surface::from_navmesh(&mesh, UpAxis::Z)?)?;
-        let world = SurfaceWorld::new(surface).with_area_costs(costs)?;
+        let world = SurfaceWorld::from_navmesh(&mesh)?.with_area_costs(costs)?;
         emit_world(out_world, WorldKind::Surface(world))
     })
 }

@@ -7,7 +7,7 @@
 //! dtypes are a `TypeError`, a wrong shape is `pathsmooth.Error`); NaN and the other
 //! coordinate checks are the library's own. The work runs with the GIL released.
 
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use glam::{DVec2, DVec3, IVec2};
 use numpy::ndarray::Array2;
@@ -426,23 +426,13 @@ struct NavMeshWorld {
     /// Shared by the pipelines made on it, each with a clone (which shares its meshes and
     /// its whole-mesh sheet).
     world: Arc<SurfaceWorld>,
-    /// The polygons given.
-    polygons: usize,
 }
 
 impl NavMeshWorld {
-    /// The world of a flat navmesh's polygons, with `costs`.
-    fn of_navmesh(mesh: &NavMesh, costs: AreaCosts) -> pathsmooth::Result<Self> {
-        let surface = RsSurfaceMesh::new(Surface::from_navmesh(mesh, UpAxis::Z)?)?;
-        Self::of_surface(Arc::new(surface), costs)
-    }
-
-    /// The world of a surface of one floor, with `costs`.
-    fn of_surface(mesh: Arc<RsSurfaceMesh>, costs: AreaCosts) -> pathsmooth::Result<Self> {
-        let polygons = mesh.surface().num_polygons();
+    /// `world` with `costs`.
+    fn of(world: SurfaceWorld, costs: AreaCosts) -> pathsmooth::Result<Self> {
         Ok(NavMeshWorld {
-            world: Arc::new(SurfaceWorld::new(mesh).with_area_costs(costs)?),
-            polygons,
+            world: Arc::new(world.with_area_costs(costs)?),
         })
     }
 }
@@ -479,7 +469,7 @@ world_pymethods! {
                     Some(a) => NavMesh::from_polygons_with_areas(&vertices, &polygons, a)?,
                     None => NavMesh::from_polygons(&vertices, &polygons)?,
                 };
-                NavMeshWorld::of_navmesh(&mesh, costs)
+                NavMeshWorld::of(SurfaceWorld::from_navmesh(&mesh)?, costs)
             })
             .map_err(lib_err)
         }
@@ -500,22 +490,24 @@ world_pymethods! {
             let mesh = Arc::clone(&mesh.mesh);
             py.allow_threads(|| {
                 if mesh.is_one_floor() {
-                    return NavMeshWorld::of_surface(mesh, costs);
+                    return NavMeshWorld::of(SurfaceWorld::new(mesh), costs);
                 }
                 // The flat navmesh's refusal says where the floors overlap; a mesh it takes
                 // after all is planned as given to it.
-                NavMeshWorld::of_navmesh(&NavMesh::from_surface(mesh.surface())?, costs)
+                let flat = NavMesh::from_surface(mesh.surface())?;
+                NavMeshWorld::of(SurfaceWorld::from_navmesh(&flat)?, costs)
             })
             .map_err(lib_err)
         }
 
+        /// Its polygons (a flat navmesh's, one for one: `Surface::from_navmesh`).
         #[getter]
         fn num_polygons(&self) -> usize {
-            self.polygons
+            self.world.mesh().surface().num_polygons()
         }
 
         fn __repr__(&self) -> String {
-            format!("NavMeshWorld({} polygons)", self.polygons)
+            format!("NavMeshWorld({} polygons)", self.num_polygons())
         }
     }
 }
@@ -1136,19 +1128,12 @@ impl Pipeline {
         steps: Option<&Bound<'_, PyAny>>,
         climb: Option<f64>,
     ) -> PyResult<Self> {
-        let pipeline_world = if let Ok(mesh) = world.downcast::<SurfaceMesh>() {
-            let mesh = Arc::clone(&mesh.get().mesh);
-            let world = py.allow_threads(|| SurfaceWorld::new(mesh));
-            PipelineWorld::Surface(Arc::new(world))
-        } else if let Ok(m) = world.downcast::<NavMeshWorld>() {
-            PipelineWorld::Surface(Arc::clone(&m.get().world))
+        let pipeline_world = if let Some((w, _)) = navmesh_world(py, world) {
+            PipelineWorld::Surface(w)
         } else if let Ok(g) = world.downcast::<GridWorld>() {
             PipelineWorld::Grid(Arc::clone(&g.get().world))
         } else {
-            return Err(PyTypeError::new_err(format!(
-                "world: expected a GridWorld, a NavMeshWorld or a SurfaceMesh, got {}",
-                world.get_type().name()?
-            )));
+            return Err(not_a_world(world));
         };
         let steps = steps_or_preset(preset, steps)?;
         if let (PipelineWorld::Grid(_), Some(_)) = (&pipeline_world, climb) {
@@ -1597,17 +1582,8 @@ impl Crowd {
             });
             (crowd, "GridWorld")
         } else {
-            let (surface, kind) = if let Ok(m) = world.downcast::<NavMeshWorld>() {
-                (SurfaceWorld::clone(&m.get().world), "NavMeshWorld")
-            } else if let Ok(m) = world.downcast::<SurfaceMesh>() {
-                let mesh = Arc::clone(&m.get().mesh);
-                (py.allow_threads(|| SurfaceWorld::new(mesh)), "SurfaceMesh")
-            } else {
-                return Err(PyTypeError::new_err(format!(
-                    "world: expected a GridWorld, a NavMeshWorld or a SurfaceMesh, got {}",
-                    world.get_type().name()?
-                )));
-            };
+            let (surface, kind) = navmesh_world(py, world).ok_or_else(|| not_a_world(world))?;
+            let surface = SurfaceWorld::clone(&surface);
             // A mesh with one floor (a `NavMeshWorld`'s always) is its own sheet: the crowd
             // walks its plan view. On one with floors over one another each agent walks the
             // sheet round its own path.
@@ -2104,6 +2080,9 @@ fn integers(obj: &Bound<'_, PyAny>, what: &str, max: u32, hint: &str) -> PyResul
 #[pyclass(frozen, module = "pathsmooth")]
 struct SurfaceMesh {
     mesh: Arc<RsSurfaceMesh>,
+    /// Its world, made on the first pipeline or crowd and shared by the later ones (on a
+    /// mesh of one floor it holds a copy of the plan mesh and its wall index).
+    world: OnceLock<Arc<SurfaceWorld>>,
 }
 
 impl SurfaceMesh {
@@ -2113,10 +2092,48 @@ impl SurfaceMesh {
 
     fn of(surface: Surface, what: &'static str) -> PyResult<Self> {
         let mesh = RsSurfaceMesh::new(surface).map_err(err_in(what))?;
-        Ok(SurfaceMesh {
-            mesh: Arc::new(mesh),
-        })
+        Ok(Self::new_of(Arc::new(mesh)))
     }
+
+    fn new_of(mesh: Arc<RsSurfaceMesh>) -> Self {
+        SurfaceMesh {
+            mesh,
+            world: OnceLock::new(),
+        }
+    }
+
+    /// Its world (made now on the first call, with the GIL released).
+    fn world(&self, py: Python<'_>) -> Arc<SurfaceWorld> {
+        let mesh = &self.mesh;
+        let make = || Arc::new(SurfaceWorld::new(Arc::clone(mesh)));
+        Arc::clone(py.allow_threads(|| self.world.get_or_init(make)))
+    }
+}
+
+/// The navmesh world behind `world`, a `NavMeshWorld`'s or a `SurfaceMesh`'s, with the
+/// name of its class; `None` for another object.
+fn navmesh_world(
+    py: Python<'_>,
+    world: &Bound<'_, PyAny>,
+) -> Option<(Arc<SurfaceWorld>, &'static str)> {
+    if let Ok(m) = world.downcast::<NavMeshWorld>() {
+        Some((Arc::clone(&m.get().world), "NavMeshWorld"))
+    } else {
+        let m = world.downcast::<SurfaceMesh>().ok()?;
+        Some((m.get().world(py), "SurfaceMesh"))
+    }
+}
+
+/// The `TypeError` for a world of no world class.
+fn not_a_world(world: &Bound<'_, PyAny>) -> PyErr {
+    let name = world
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_default();
+    PyTypeError::new_err(format!(
+        "world: expected a GridWorld, a NavMeshWorld or a SurfaceMesh, got {name}"
+    ))
 }
 
 #[pymethods]
@@ -2148,9 +2165,7 @@ impl SurfaceMesh {
                 )?)
             })
             .map_err(lib_err)?;
-        Ok(SurfaceMesh {
-            mesh: Arc::new(mesh),
-        })
+        Ok(SurfaceMesh::new_of(Arc::new(mesh)))
     }
 
     /// A navmesh file, its format found from its bytes (`navmesh::load_surface`):

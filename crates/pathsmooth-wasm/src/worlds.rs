@@ -10,7 +10,7 @@ use std::sync::Arc;
 use glam::DVec2;
 use pathsmooth::grid::GridMap;
 use pathsmooth::navmesh::{
-    parse, read_surface, read_surface_with_detail, GroundPlane, MeshFormat, PolyId, Surface,
+    parse, read_surface, read_surface_with_detail, GroundPlane, MeshFormat, PolyId,
     SurfaceMesh as RsSurfaceMesh, SurfaceOptions, UpAxis,
 };
 use pathsmooth::{GridWorld as RsGrid, NavMesh, SurfaceWorld};
@@ -154,20 +154,13 @@ impl GridWorld {
 #[wasm_bindgen]
 pub struct NavMeshWorld {
     world: SurfaceWorld,
-    /// The polygons given (the surface keeps them, and may split one at a T-junction).
-    polygons: usize,
 }
 
 impl NavMeshWorld {
     /// The world of `mesh`, for the call `what`.
     fn of(what: &'static str, mesh: NavMesh) -> Result<NavMeshWorld, JsError> {
-        let polygons = mesh.num_polygons();
-        let surface = Surface::from_navmesh(&mesh, UpAxis::Z).map_err(err_in(what))?;
-        let mesh = RsSurfaceMesh::new(surface).map_err(err_in(what))?;
-        Ok(NavMeshWorld {
-            world: SurfaceWorld::new(mesh),
-            polygons,
-        })
+        let world = SurfaceWorld::from_navmesh(&mesh).map_err(err_in(what))?;
+        Ok(NavMeshWorld { world })
     }
 }
 
@@ -207,7 +200,8 @@ impl NavMeshWorld {
 
     #[wasm_bindgen(getter, js_name = numPolygons)]
     pub fn num_polygons(&self) -> usize {
-        self.polygons
+        // The mesh's polygons, one for one (`Surface::from_navmesh`).
+        self.world.mesh().surface().num_polygons()
     }
 
     #[wasm_bindgen(js_name = __world, skip_typescript)]
@@ -221,8 +215,8 @@ impl NavMeshWorld {
 /// located on the one floor under it) or 3D ends (`plan3`).
 #[wasm_bindgen]
 pub struct SurfaceMesh {
-    mesh: Arc<RsSurfaceMesh>,
-    /// Its world, made once (on a mesh with one floor, with the whole-mesh sheet).
+    /// Its world, made once (on a mesh with one floor, with the whole-mesh sheet): the
+    /// mesh is the world's (`shared_mesh`; the class adds no obstacles).
     world: SurfaceWorld,
 }
 
@@ -255,22 +249,20 @@ impl SurfaceMesh {
         }
         .map_err(err_in(WHAT))?;
         let mesh = RsSurfaceMesh::new(surface).map_err(err_in(WHAT))?;
-        let mesh = Arc::new(mesh);
         Ok(SurfaceMesh {
-            world: SurfaceWorld::new(Arc::clone(&mesh)),
-            mesh,
+            world: SurfaceWorld::new(mesh),
         })
     }
 
     #[wasm_bindgen(getter, js_name = numPolygons)]
     pub fn num_polygons(&self) -> usize {
-        self.mesh.surface().num_polygons()
+        self.world.mesh().surface().num_polygons()
     }
 
     /// The mesh's vertices after loading (welded), `[x0, y0, z0, x1, …]` in its 3D
     /// coordinates: with `polygonIndices` and `polygonCounts`, what a renderer draws.
     pub fn vertices(&self) -> Vec<f64> {
-        let surface = self.mesh.surface();
+        let surface = self.world.mesh().surface();
         surface
             .vertices()
             .iter()
@@ -282,7 +274,7 @@ impl SurfaceMesh {
     /// counter-clockwise in plan view.
     #[wasm_bindgen(js_name = polygonIndices)]
     pub fn polygon_indices(&self) -> Vec<u32> {
-        let surface = self.mesh.surface();
+        let surface = self.world.mesh().surface();
         (0..surface.num_polygons() as PolyId)
             .flat_map(|p| surface.polygon(p).iter().copied())
             .collect()
@@ -291,7 +283,7 @@ impl SurfaceMesh {
     /// Each polygon's number of vertices, in polygon order.
     #[wasm_bindgen(js_name = polygonCounts)]
     pub fn polygon_counts(&self) -> Vec<u32> {
-        let surface = self.mesh.surface();
+        let surface = self.world.mesh().surface();
         (0..surface.num_polygons() as PolyId)
             .map(|p| surface.polygon(p).len() as u32)
             .collect()
@@ -300,7 +292,7 @@ impl SurfaceMesh {
     /// `"y"` or `"z"`: the axis that points up in the mesh's 3D coordinates.
     #[wasm_bindgen(getter)]
     pub fn up(&self) -> String {
-        match self.mesh.surface().up() {
+        match self.world.mesh().surface().up() {
             UpAxis::Y => "y".to_owned(),
             UpAxis::Z => "z".to_owned(),
         }
@@ -315,6 +307,6 @@ impl SurfaceMesh {
 impl SurfaceMesh {
     /// The mesh, shared (a query's own handle on it).
     pub(crate) fn shared(&self) -> Arc<RsSurfaceMesh> {
-        Arc::clone(&self.mesh)
+        Arc::clone(self.world.shared_mesh())
     }
 }

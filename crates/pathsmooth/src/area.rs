@@ -174,6 +174,11 @@ impl AreaCosts {
         self.weighted == 0
     }
 
+    /// True when the costs change nothing: every area costs 1 and none is excluded.
+    pub(crate) fn is_unit(&self) -> bool {
+        self.is_uniform() && (0..=255u8).all(|a| !self.is_excluded(a))
+    }
+
     /// The areas the caller set (with [`set`](Self::set), [`exclude`](Self::exclude) or
     /// a parsed specification), in increasing order: what a shell checks against the
     /// areas a map has.

@@ -12,7 +12,9 @@ use crate::area::AreaCosts;
 use crate::cancel::Cancel;
 use crate::error::{Error, Result};
 use crate::navmesh::mesh::{NavMesh, PolyId};
-use crate::navmesh::{NavMeshQuery, Sheet, SurfaceMesh, SurfacePoint, SurfaceQuery};
+use crate::navmesh::{
+    NavMeshQuery, Sheet, Surface, SurfaceMesh, SurfacePoint, SurfaceQuery, UpAxis,
+};
 
 /// A layered navmesh ([`SurfaceMesh`]: floors that overlap in plan view, a bridge over a
 /// corridor, two storeys) as a [`World`], for the one [`Pipeline`](crate::Pipeline).
@@ -202,6 +204,19 @@ impl SurfaceWorld {
         world
     }
 
+    /// The world of a flat navmesh: the surface of one floor of its polygons
+    /// ([`Surface::from_navmesh`], z up, every
+    /// height 0, the polygons' ids their references), which plans as the
+    /// [`NavMeshWorld`] of the same mesh does (`tests/navmesh_one_world.rs`); what the
+    /// bindings' navmesh worlds are.
+    ///
+    /// Errors: those of the surface's build (slivers below the tolerance of the mesh's
+    /// coordinates). Cost: the surface's build, O(n log n), and [`new`](Self::new)'s.
+    pub fn from_navmesh(mesh: &NavMesh) -> Result<Self> {
+        let surface = Surface::from_navmesh(mesh, UpAxis::Z)?;
+        Ok(Self::new(SurfaceMesh::new(surface)?))
+    }
+
     /// The world with `costs` as its own area costs (a flat navmesh world's, Detour's
     /// query filter): what its answers cost ([`segment_cost`](World::segment_cost); an
     /// excluded area is a wall to every test, as on [`NavMeshWorld`]) and the filter of
@@ -230,12 +245,9 @@ impl SurfaceWorld {
     /// floor. Cost: on a mesh with one floor, the whole plan mesh's world with the costs
     /// (O(triangles), and the mesh and wall index rebuilt when areas are excluded).
     pub fn with_area_costs(mut self, costs: AreaCosts) -> Result<Self> {
-        let unit = costs.is_uniform() && (0..=255u8).all(|a| !costs.is_excluded(a));
-        self.costs = (!unit).then(|| Arc::new(costs));
+        self.costs = (!costs.is_unit()).then(|| Arc::new(costs));
         if let Some(whole) = self.whole.clone() {
-            self.sheet = None;
-            self.keep_whole(whole, None)?;
-            self.whole = self.sheet.clone();
+            self.install_whole(whole)?;
         }
         Ok(self)
     }
@@ -267,15 +279,23 @@ impl SurfaceWorld {
         self.mesh = mesh;
         self.origin = origin;
         self.sheet = None;
-        self.whole = whole.clone();
+        self.whole = None;
         self.last = Located::default();
-        // The whole plan mesh with the world's area costs; costs that exclude all of it
-        // leave the world with no sheet (no free space) and the whole without them.
-        if let Some(whole) = whole
-            && self.keep_whole(whole, None).is_ok()
-        {
-            self.whole = self.sheet.clone();
+        if let Some(whole) = whole {
+            // Costs that exclude all of it leave the world with no sheet: no free space.
+            let _ = self.install_whole(whole);
         }
+    }
+
+    /// Makes `whole` (the plan mesh of a mesh with one floor) the world's whole plan mesh
+    /// and its sheet, with the world's area costs. Errors: [`Error::NoFreeSpace`] when
+    /// they exclude all of it; the world then has no sheet, and its whole is `whole` as
+    /// given.
+    fn install_whole(&mut self, whole: Arc<SheetWorld>) -> Result<()> {
+        self.whole = Some(Arc::clone(&whole));
+        self.keep_whole(whole, None)?;
+        self.whole = self.sheet.clone();
+        Ok(())
     }
 
     /// The layered navmesh walked on: the one given less the

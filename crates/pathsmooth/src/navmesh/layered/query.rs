@@ -231,8 +231,7 @@ impl SurfaceQuery {
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn set_area_costs(&mut self, costs: AreaCosts) {
-        let trivial = costs.is_uniform() && (0..=255u8).all(|a| !costs.is_excluded(a));
-        self.filter = (!trivial).then(|| Box::new(costs));
+        self.filter = (!costs.is_unit()).then(|| Box::new(costs));
     }
 
     /// Lets [`sheet`](Self::sheet) stop early with [`Error::Cancelled`] when `cancel` is
