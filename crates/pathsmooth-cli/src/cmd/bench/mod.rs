@@ -16,7 +16,7 @@ use pathsmooth::grid::{check_scenario, load_scenarios, parse_point_scenarios, Gr
 use pathsmooth::navmesh::GroundPlane;
 use pathsmooth::navmesh::UpAxis;
 use pathsmooth::world::path_cost;
-use pathsmooth::{GridWorld, NavMeshWorld, Pipeline, PipelineReport, Step, World};
+use pathsmooth::{GridWorld, Pipeline, PipelineReport, Step, SurfaceWorld, World};
 
 use crate::areas::{route_margin, with_grid_area_costs};
 use crate::compare::{Run, Skipped};
@@ -536,8 +536,10 @@ fn bench_navmesh(a: &BenchArgs, file: &str) -> Result<()> {
     if a.up.is_some() || is_surface_file(file) {
         return layered::run(a, file, &methods);
     }
-    let world = NavMeshWorld::new(read_navmesh(file, a.ground_plane)?.mesh);
-    let mesh = world.mesh();
+    // The library's one navmesh world, the surface of one floor; the queries are drawn on
+    // its triangles.
+    let world = SurfaceWorld::from_navmesh(&read_navmesh(file, a.ground_plane)?.mesh)?;
+    let mesh = world.mesh().plan_mesh();
     // Where the drawn queries lie: the whole mesh, or its largest piece.
     let mut drawn_in = String::new();
     let queries: Vec<(DVec2, DVec2)> = match &a.scen {
@@ -611,7 +613,7 @@ fn bench_navmesh(a: &BenchArgs, file: &str) -> Result<()> {
     }
     println!(
         "{file}: {} polygons, {} triangles; {} queries{drawn_in}, radius {}",
-        mesh.num_polygons(),
+        world.mesh().surface().num_polygons(),
         mesh.num_triangles(),
         queries.len(),
         a.smooth.radius

@@ -13,7 +13,7 @@ use pathsmooth::grid::GridMap;
 use pathsmooth::navmesh::GroundPlane;
 use pathsmooth::navmesh::UpAxis;
 use pathsmooth::world::path_cost;
-use pathsmooth::{NavMeshWorld, World};
+use pathsmooth::{SurfaceWorld, World};
 
 use crate::areas::{route_margin, with_grid_area_costs};
 use crate::compare::Skipped;
@@ -393,14 +393,17 @@ fn plan_on_map(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planne
     Planned::new(a, &table, &scene, outcomes)
 }
 
-/// Planning on a navmesh scene: the channel of the shortest path (`NavMeshQuery`), then
-/// funnel or relaxation.
+/// Planning on a flat navmesh file (a scene, `.mesh`, OBJ): the library's one navmesh
+/// world (`SurfaceWorld::from_navmesh`, the surface of one floor), each method's channel
+/// then funnel or relaxation, drawn over the world's triangles.
 fn plan_on_scene(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planned> {
     check_navmesh_methods(methods, "a navmesh scene", "")?;
     let (from, to) = (xy(a.from, "from")?, xy(a.to, "to")?);
     let loaded = read_navmesh(file, a.ground_plane)?;
-    let world = NavMeshWorld::new(loaded.mesh);
-    let mesh = world.mesh();
+    let world = SurfaceWorld::from_navmesh(&loaded.mesh)?;
+    // The surface's triangles in plan view: a triangle's polygon is the surface's, whose
+    // reference is the file's polygon id.
+    let mesh = world.mesh().plan_mesh();
     let channel = mesh.find_channel(from, to)?;
     let mut scene = Scene::for_points(
         format!("{file}: navmesh channel of {} triangles", channel.len()),
@@ -419,8 +422,15 @@ fn plan_on_scene(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Plan
             Ok(path) => {
                 outcomes.ran(m.name(), &skipped);
                 if a.polygons {
-                    let ids = mesh.polygons_along(&path)?;
-                    let ids: Vec<String> = ids.iter().map(|id| id.to_string()).collect();
+                    let surface = world.mesh();
+                    let ids: Vec<String> = (mesh.polygons_along(&path)?.iter())
+                        .map(|&t| {
+                            surface
+                                .surface()
+                                .polygon_ref(surface.polygon_of(t as usize))
+                        })
+                        .map(|id| id.to_string())
+                        .collect();
                     outcomes.notes.push(format!(
                         "{}: polygons entered: {}",
                         m.name(),
