@@ -145,7 +145,7 @@ fn a_unity_export_reads_flat_as_it_reads_layered() {
 }
 
 /// `bench` on a flat navmesh of many pieces (Unity's export of a LayaAir level: 2,030
-/// triangles, 1,082 in the largest piece) draws its queries on the largest piece, so every
+/// polygons, 1,082 in the largest piece) draws its queries on the largest piece, so every
 /// query plans: none is an error for ends that no edge joins.
 #[test]
 fn bench_on_a_flat_export_of_many_pieces_plans_every_query() {
@@ -159,7 +159,7 @@ fn bench_on_a_flat_export_of_many_pieces_plans_every_query() {
     ]);
     let table = stdout(&out);
     assert!(
-        table.contains("40 queries (between the 1082 triangles of its largest piece)"),
+        table.contains("2030 polygons (1082 in its largest piece), flat; 40 queries (random points on that piece"),
         "{table}"
     );
     for method in ["funnel", "relax"] {

@@ -1,8 +1,8 @@
 //! `pathsmooth bench`: every selected scenario of a `.scen` file through A* and each
-//! method; a summary table per method and, on request, one CSV row per path. On a layered
-//! navmesh (`layered`): random 3D queries through the surface query and planner.
+//! method; a summary table per method and, on request, one CSV row per path. On a navmesh,
+//! flat or layered (`navmesh`): its queries through the surface query and the planner.
 
-mod layered;
+mod navmesh;
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -12,16 +12,15 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use glam::DVec2;
 use indicatif::{ProgressBar, ProgressStyle};
-use pathsmooth::grid::{check_scenario, load_scenarios, parse_point_scenarios, GridMap};
+use pathsmooth::grid::{check_scenario, load_scenarios, GridMap};
 use pathsmooth::navmesh::GroundPlane;
 use pathsmooth::navmesh::UpAxis;
 use pathsmooth::world::path_cost;
-use pathsmooth::{GridWorld, Pipeline, PipelineReport, Step, SurfaceWorld, World};
+use pathsmooth::{GridWorld, Pipeline, PipelineReport, Step, World};
 
 use crate::areas::{route_margin, with_grid_area_costs};
 use crate::compare::{Run, Skipped};
-use crate::files::{read_navmesh, read_text, write_bytes};
-use crate::layered::{is_surface_file, largest_piece};
+use crate::files::write_bytes;
 use crate::methods::{check_navmesh_methods, MapMethod, SmoothArgs};
 use crate::report::{follow_time, ratio};
 use crate::table::Table;
@@ -47,11 +46,11 @@ pub struct BenchArgs {
     #[arg(long, required_unless_present = "navmesh")]
     pub scen: Option<String>,
     /// Benchmark on a navmesh instead of a map: a scene JSON, a polyanya `.mesh` or an OBJ
-    /// file. Queries come from `--scen` or, without it, `--queries` pairs of triangle
-    /// centroids; the methods are funnel and relax. A layered navmesh (the navmesh JSON of
-    /// `docs/navmesh-json.md`, or an OBJ file with --up): `--queries` random pairs of 3D
-    /// points on its largest connected piece (a fixed seed), timed through the bare
-    /// query (`find_path`) and the surface planner with each method's steps.
+    /// file, or a layered navmesh (the navmesh JSON of `docs/navmesh-json.md`, an engine's
+    /// file, or an OBJ file with --up). Queries come from `--scen` (flat files only) or,
+    /// without it, `--queries` random pairs of points on the polygons of its largest
+    /// connected piece (a fixed seed), timed through the bare query (`find_path`) and the
+    /// planner with each method's steps (funnel and relax by default).
     #[arg(long)]
     pub navmesh: Option<String>,
     /// A layered navmesh's up axis: y (the default) or z; with an OBJ file, reads it in 3D.
@@ -523,9 +522,8 @@ fn median_and_max(values: &mut [f64]) -> (String, String) {
     (format!("{median:.4}"), format!("{:.4}", values[n - 1]))
 }
 
-/// `bench --navmesh`: each query planned by the navmesh methods (funnel, relax) through
-/// the pipeline, which validates the result; a table of validity, errors, mean length and
-/// time per query.
+/// `bench --navmesh`: the navmesh methods (funnel and relax unless `--methods` names
+/// others) on every query of a navmesh file, flat or layered (`navmesh`).
 fn bench_navmesh(a: &BenchArgs, file: &str) -> Result<()> {
     let methods = if a.methods.is_empty() {
         vec![MapMethod::Funnel, MapMethod::Relax]
@@ -533,101 +531,7 @@ fn bench_navmesh(a: &BenchArgs, file: &str) -> Result<()> {
         a.methods.clone()
     };
     check_navmesh_methods(&methods, "a navmesh", "")?;
-    if a.up.is_some() || is_surface_file(file) {
-        return layered::run(a, file, &methods);
-    }
-    // The library's one navmesh world, the surface of one floor; the queries are drawn on
-    // its triangles.
-    let world = SurfaceWorld::from_navmesh(&read_navmesh(file, a.ground_plane)?.mesh)?;
-    let mesh = world.mesh().plan_mesh();
-    // Where the drawn queries lie: the whole mesh, or its largest piece.
-    let mut drawn_in = String::new();
-    let queries: Vec<(DVec2, DVec2)> = match &a.scen {
-        // Moving AI cells in the mesh's units (cell (x, y)'s centre is (x + 0.5, y + 0.5))
-        // when every end is a whole number; else polyanya's mesh scenarios, whose ends are
-        // points.
-        Some(scen) => {
-            let points = parse_point_scenarios(&read_text(scen)?, scen)?;
-            let cells = points.iter().all(|s| {
-                [s.start, s.goal]
-                    .iter()
-                    .all(|p| p.fract() == DVec2::ZERO && p.min_element() >= 0.0)
-            });
-            let shift = if cells { 0.5 } else { 0.0 };
-            points
-                .iter()
-                .step_by(a.every)
-                .map(|s| (s.start + shift, s.goal + shift))
-                .collect()
-        }
-        // Centroids of triangles spread over the mesh's largest piece (a fixed stride, so
-        // runs repeat): ends on pieces no edge joins (an engine's export holds many) would
-        // measure only the search's refusal.
-        None => {
-            let piece = largest_piece(&mesh.pieces());
-            let n = piece.len();
-            if n == 0 {
-                bail!("{file}: the navmesh has no triangles");
-            }
-            if n < mesh.num_triangles() {
-                drawn_in = format!(" (between the {n} triangles of its largest piece)");
-            }
-            (0..a.queries)
-                .map(|k| {
-                    let s = piece[(k * 7919) % n] as usize;
-                    let g = piece[(k * 7919 + n / 2 + 1) % n] as usize;
-                    (mesh.centroid(s), mesh.centroid(g))
-                })
-                .collect()
-        }
-    };
-    let mut comparison = a.smooth.comparison(&world, &methods)?;
-    let mut tallies: Vec<Tally> = methods.iter().map(|_| Tally::default()).collect();
-    let mut csv = String::from("query,method,valid,points,length,min_clearance,micros,skipped\n");
-    for (k, &(start, goal)) in queries.iter().enumerate() {
-        for (run, tally) in comparison.plan(start, goal).into_iter().zip(&mut tallies) {
-            let (m, pipeline, elapsed) = (run.method, run.pipeline, run.time);
-            let what = || {
-                format!(
-                    "query {k} ({}, {}) → ({}, {})",
-                    start.x, start.y, goal.x, goal.y
-                )
-            };
-            let Some((path, skipped)) = tally.record(run, what) else {
-                continue;
-            };
-            let r = &pipeline.report().validation;
-            tally.rel_length_sum += r.length;
-            let _ = writeln!(
-                csv,
-                "{k},{},{},{},{},{},{},{}",
-                m.name(),
-                r.is_valid(),
-                path.len(),
-                r.length,
-                r.min_clearance,
-                elapsed.as_secs_f64() * 1e6,
-                skipped_steps(&skipped)
-            );
-        }
-    }
-    println!(
-        "{file}: {} polygons, {} triangles; {} queries{drawn_in}, radius {}",
-        world.mesh().surface().num_polygons(),
-        mesh.num_triangles(),
-        queries.len(),
-        a.smooth.radius
-    );
-    let mut table = Table::new(COUNT_COLUMNS.into_iter().chain(["mean length", "µs/query"]));
-    for (m, t) in methods.iter().zip(&tallies) {
-        let n = t.paths.max(1) as f64;
-        table.row(t.counts(m.name()).into_iter().chain([
-            format!("{:.4}", t.rel_length_sum / n),
-            format!("{:.1}", micros(t.time, t.paths + t.errors)),
-        ]));
-    }
-    let names: Vec<&str> = methods.iter().map(|m| m.name()).collect();
-    report(&table, &names, &tallies, a.csv.as_deref(), &csv)
+    navmesh::run(a, file, &methods)
 }
 
 /// The CSV's `skipped` cell: the names of the steps that did not take effect, `;` between

@@ -1,18 +1,22 @@
-//! `bench --navmesh` on a layered navmesh: random queries between points on the polygons
-//! of its largest connected piece (a fixed seed, so runs repeat), each timed through
-//! `SurfaceQuery::find_path` at the radius and through the one `Pipeline` on a `SurfaceWorld`
-//! (`plan_surface`) with each method's steps.
+//! `bench --navmesh`: every navmesh file, flat or layered, planned on through the
+//! library's one navmesh world. The queries: a flat file's `--scen`, else random pairs of
+//! points on the polygons of its largest connected piece (a fixed seed, so runs repeat);
+//! each timed through `SurfaceQuery::find_path` at the radius and through the one
+//! `Pipeline` on a `SurfaceWorld` (`plan_surface`) with each method's steps.
 
 use std::fmt::Write as _;
+use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{bail, Result};
-use glam::DVec3;
-use pathsmooth::navmesh::{SurfaceMesh, SurfaceQuery};
+use glam::{DVec2, DVec3};
+use pathsmooth::grid::parse_point_scenarios;
+use pathsmooth::navmesh::{Surface, SurfaceMesh, SurfaceQuery, UpAxis};
 use pathsmooth::{Pipeline, SurfaceWorld};
 
 use super::{micros, report, skipped_steps, BenchArgs, Tally, COUNT_COLUMNS};
-use crate::layered::{largest_piece, random_point, read_surface, Rng};
+use crate::files::{read_navmesh, read_text};
+use crate::layered::{is_surface_file, largest_piece, random_point, read_surface, Rng};
 use crate::methods::MapMethod;
 use crate::table::Table;
 
@@ -22,25 +26,47 @@ const SEED: u64 = 27;
 /// The row of the bare query (no steps, no check).
 const QUERY_ROW: &str = "find_path";
 
-/// Runs `bench --navmesh` on a layered navmesh (see the module docs).
+/// Runs `bench --navmesh` (see the module docs).
 pub(super) fn run(a: &BenchArgs, file: &str, methods: &[MapMethod]) -> Result<()> {
-    if a.scen.is_some() {
+    let layered = a.up.is_some() || is_surface_file(file);
+    if layered && a.scen.is_some() {
         bail!(
             "--scen: a layered navmesh's queries are random 3D points (drop --scen, set --queries)"
         );
     }
-    let mesh = std::sync::Arc::new(SurfaceMesh::new(read_surface(file, a.up, &a.surface)?)?);
+    // A flat file is the surface of one floor (z up, every height 0), as the library's
+    // navmesh worlds make it.
+    let surface = if layered {
+        read_surface(file, a.up, &a.surface)?
+    } else {
+        Surface::from_navmesh(&read_navmesh(file, a.ground_plane)?.mesh, UpAxis::Z)?
+    };
+    let mesh = Arc::new(SurfaceMesh::new(surface)?);
     let surface = mesh.surface();
     let piece = largest_piece(&surface.pieces());
     if piece.is_empty() {
         bail!("{file}: the navmesh has no polygons");
     }
-    let mut rng = Rng::new(SEED);
-    let mut pick = || {
-        let p = piece[((rng.unit() * piece.len() as f64) as usize).min(piece.len() - 1)];
-        random_point(surface, p, &mut rng)
+    let (queries, drawn) = match &a.scen {
+        Some(scen) => {
+            let queries = scenario_queries(scen, a.every)?;
+            let drawn = format!("{} queries of {scen}", queries.len());
+            (queries, drawn)
+        }
+        None => {
+            let mut rng = Rng::new(SEED);
+            let mut pick = || {
+                let p = piece[((rng.unit() * piece.len() as f64) as usize).min(piece.len() - 1)];
+                random_point(surface, p, &mut rng)
+            };
+            let queries: Vec<(DVec3, DVec3)> = (0..a.queries).map(|_| (pick(), pick())).collect();
+            let drawn = format!(
+                "{} queries (random points on that piece, seed {SEED})",
+                queries.len()
+            );
+            (queries, drawn)
+        }
     };
-    let queries: Vec<(DVec3, DVec3)> = (0..a.queries).map(|_| (pick(), pick())).collect();
 
     let names: Vec<&str> = std::iter::once(QUERY_ROW)
         .chain(methods.iter().map(|m| m.name()))
@@ -49,7 +75,7 @@ pub(super) fn run(a: &BenchArgs, file: &str, methods: &[MapMethod]) -> Result<()
     let mut planners = methods
         .iter()
         .map(|m| {
-            let world = SurfaceWorld::new(std::sync::Arc::clone(&mesh));
+            let world = SurfaceWorld::new(Arc::clone(&mesh));
             Ok(Pipeline::new(world, a.smooth.radius)?
                 .with_steps(m.steps(&a.smooth.curve, &a.smooth.optimiser)))
         })
@@ -117,13 +143,15 @@ pub(super) fn run(a: &BenchArgs, file: &str, methods: &[MapMethod]) -> Result<()
             );
         }
     }
+    let frame = if layered {
+        format!("{} up", surface.up())
+    } else {
+        "flat".to_string()
+    };
     println!(
-        "{file}: {} polygons ({} in its largest piece), {} up; {} queries (random points on \
-         that piece, seed {SEED}), radius {}",
+        "{file}: {} polygons ({} in its largest piece), {frame}; {drawn}, radius {}",
         surface.num_polygons(),
         piece.len(),
-        surface.up(),
-        queries.len(),
         a.smooth.radius
     );
     let mut table = Table::new(COUNT_COLUMNS.into_iter().chain(["mean length", "µs/query"]));
@@ -140,4 +168,24 @@ pub(super) fn run(a: &BenchArgs, file: &str, methods: &[MapMethod]) -> Result<()
         ]));
     }
     report(&table, &names, &tallies, a.csv.as_deref(), &csv)
+}
+
+/// Every `every`-th query of the scenario file `scen` on a flat navmesh, its ends at
+/// height 0: Moving AI cells in the mesh's units (cell (x, y)'s centre is (x + 0.5,
+/// y + 0.5)) when every end is a whole number; else polyanya's mesh scenarios, whose ends
+/// are points.
+fn scenario_queries(scen: &str, every: usize) -> Result<Vec<(DVec3, DVec3)>> {
+    let points = parse_point_scenarios(&read_text(scen)?, scen)?;
+    let cells = points.iter().all(|s| {
+        [s.start, s.goal]
+            .iter()
+            .all(|p| p.fract() == DVec2::ZERO && p.min_element() >= 0.0)
+    });
+    let shift = if cells { 0.5 } else { 0.0 };
+    let lift = |p: DVec2| UpAxis::Z.join(p + shift, 0.0);
+    Ok(points
+        .iter()
+        .step_by(every)
+        .map(|s| (lift(s.start), lift(s.goal)))
+        .collect())
 }
