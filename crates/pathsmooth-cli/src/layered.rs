@@ -9,7 +9,7 @@ use anyhow::{bail, Context, Result};
 use glam::{DVec2, DVec3};
 use pathsmooth::io::Format;
 use pathsmooth::navmesh::{
-    parse_surface_json, read_surface as read_surface_bytes, read_surface_with_detail, SurfaceFormat,
+    read_surface as read_surface_bytes, read_surface_with_detail, SurfaceFormat,
 };
 use pathsmooth::navmesh::{
     PointFlags, Surface, SurfaceOptions, SurfacePoint, SurfaceQuery, UpAxis,
@@ -149,8 +149,13 @@ pub fn read_surface(name: &str, up: Option<UpAxis>, args: &SurfaceArgs) -> Resul
 }
 
 /// A surface from navmesh JSON text (the bake command's output).
+#[cfg(feature = "bake")]
 pub fn surface_from_json(text: &str, shown: &str) -> Result<Surface> {
-    Ok(parse_surface_json(text, shown, &SurfaceOptions::default())?)
+    Ok(pathsmooth::navmesh::parse_surface_json(
+        text,
+        shown,
+        &SurfaceOptions::default(),
+    )?)
 }
 
 /// The names of a point's flags, `|` between them (empty for a plain corner).

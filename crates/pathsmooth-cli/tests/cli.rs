@@ -938,7 +938,10 @@ fn plan_and_bench_on_mesh_and_obj_navmeshes() {
             &["--ground-plane", plane, "--method", "funnel", "--polygons"],
         );
         let notes = String::from_utf8_lossy(&out.stderr);
-        assert!(notes.contains("funnel: polygons entered: 0 2"), "{notes}");
+        assert!(
+            notes.contains("funnel: polygons of its points: 0[start] 2[end]"),
+            "{notes}"
+        );
         let out = bin()
             .args(["bench", "--navmesh"])
             .arg(file)

@@ -437,3 +437,79 @@ fn plan_on_an_obj_read_in_3d() {
     ]));
     assert!(e.contains("up axis z") && e.contains("vertical"), "{e}");
 }
+
+/// `plan` has one route for every navmesh: a flat scene takes a preset and draws its
+/// picture as before; a navmesh in 3D with one floor (Godot's arena, y up) is drawn in plan
+/// view too, its path's corners in the SVG; one with floors over one another is refused a
+/// picture by name.
+#[test]
+fn plan_draws_every_navmesh_of_one_floor() {
+    let dir = tmp_dir("pictures");
+    let scene = repo("docs/scene.json");
+    let svg = dir.join("scene.svg");
+    let out = bin()
+        .args(["plan", "--navmesh"])
+        .arg(&scene)
+        .args([
+            "--from", "2,2", "--to", "38,28", "--preset", "smooth", "--svg",
+        ])
+        .arg(&svg)
+        .output()
+        .unwrap();
+    assert_success(&out);
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        table.lines().next().unwrap().contains("polygons, flat;"),
+        "{table}"
+    );
+    assert!(support::table_row(&table, "smooth")[1] == "yes", "{table}");
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.contains("scene.json: navmesh channel of"), "the title");
+    assert!(text.contains(">smooth<"), "the path's legend");
+
+    let arena =
+        repo("crates/pathsmooth/tests/data/corpus/godot/gdquest-demos__navigation_arena.tscn");
+    let svg = dir.join("arena.svg");
+    let out = bin()
+        .args(["plan", "--navmesh"])
+        .arg(&arena)
+        .args([
+            "--from=-7.47,5.47,10.38",
+            "--to=0.14,2.05,-0.98",
+            "--method",
+            "funnel",
+        ])
+        .args(["--output", "-", "--svg"])
+        .arg(&svg)
+        .output()
+        .unwrap();
+    assert_success(&out);
+    // The path in 3D (y up); the picture in plan view (x, z): every corner of the path
+    // is drawn, scaled and shifted as the picture's frame, so compare the picture's
+    // polyline with the written path through the first and last points.
+    let path: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let points = path["points"].as_array().unwrap();
+    assert!(points.len() >= 3, "a path round the arena's wall: {path}");
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.contains(">funnel<"), "the path's legend");
+    let polyline = text
+        .lines()
+        .find(|l| l.contains("<polyline") && l.contains("points="))
+        .expect("the path drawn");
+    let drawn = polyline.split("points=\"").nth(1).unwrap();
+    let drawn = drawn.split('"').next().unwrap().split_whitespace().count();
+    assert_eq!(drawn, points.len(), "{polyline}");
+
+    let e = assert_clean_failure(&run([
+        "plan",
+        "--navmesh",
+        &dungeon(),
+        "--from",
+        LOW,
+        "--to",
+        HIGH,
+        "--svg",
+        dir.join("dungeon.svg").to_str().unwrap(),
+    ]));
+    assert!(e.contains("floors over one another"), "{e}");
+}

@@ -1,10 +1,10 @@
-//! `pathsmooth plan`: plan on a Moving AI map (A*, then smoothers) or on a navmesh scene
-//! (corridor, then funnel or portal relaxation), with metrics, pictures and the chosen path
-//! as a file. On a layered navmesh (3D or plan-view points; `layered`): the library's one pipeline on
-//! a `SurfaceWorld`, the path in 3D with each point's polygon and flags; printed as the
-//! others.
+//! `pathsmooth plan`: plan on a Moving AI map (A*, then smoothers) or on a navmesh, flat
+//! or layered (`navmesh`: the library's one pipeline on a `SurfaceWorld`, 2D ends or 3D),
+//! with metrics, pictures and the chosen path as a file.
 
-mod layered;
+mod navmesh;
+
+use navmesh::Reading;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
@@ -13,17 +13,17 @@ use pathsmooth::grid::GridMap;
 use pathsmooth::navmesh::GroundPlane;
 use pathsmooth::navmesh::UpAxis;
 use pathsmooth::world::path_cost;
-use pathsmooth::{SurfaceWorld, World};
+use pathsmooth::World;
 
 use crate::areas::{route_margin, with_grid_area_costs};
 use crate::compare::Skipped;
-use crate::files::{read_navmesh, write_bytes, write_path_file};
+use crate::files::{write_bytes, write_path_file};
 use crate::layered::{is_surface_file, parse_coords, Coords};
-use crate::methods::{check_navmesh_methods, MapMethod, SmoothArgs};
+use crate::methods::{MapMethod, SmoothArgs};
 use crate::picture::{png, svg, Layer, Scene, PALETTE};
 use crate::report::{
-    error_row, follow_time_shown, insert_cost, metrics_header, metrics_header_with_cost,
-    skip_notes, with_metrics_row, FOLLOW_TIME_MAX_POINTS, SKIPPED_HELP,
+    error_row, follow_time_shown, insert_cost, metrics_header_with_cost, skip_notes,
+    with_metrics_row, FOLLOW_TIME_MAX_POINTS, SKIPPED_HELP,
 };
 use crate::table::Table;
 
@@ -60,16 +60,16 @@ pub struct PlanArgs {
     pub up: Option<UpAxis>,
     #[command(flatten)]
     pub surface: crate::layered::SurfaceArgs,
-    /// On a layered navmesh: plan with one of the library's presets instead of --method.
+    /// On a navmesh: plan with one of the library's presets instead of --method.
     #[arg(long, value_enum, conflicts_with = "method")]
     pub preset: Option<PresetArg>,
     /// The ground plane of an OBJ navmesh: xz (y up, as Recast writes) or xy (z up).
     #[arg(long, default_value = "xz")]
     pub ground_plane: GroundPlane,
-    /// On a navmesh: print (to stderr) each method's polygons, the id of the polygon the
-    /// path enters at each of its points (a `.mesh` or OBJ polygon's id is its position in
-    /// the file; a scene's polygons are its triangles). On a layered navmesh: the polygon
-    /// of each point of the path, its flags in brackets.
+    /// On a navmesh: print (to stderr) each method's polygons: the polygon of each point
+    /// of the path (the one the path reaches it through), its flags in brackets (start,
+    /// end, a link's ends). A `.mesh` or OBJ polygon's number is its position in the file;
+    /// a scene's polygons are its triangles.
     #[arg(long)]
     pub polygons: bool,
     /// Start as `X,Y`: a cell (column,row; whole numbers) on a map, a point in a scene;
@@ -91,10 +91,12 @@ pub struct PlanArgs {
     /// JSON `{"up", "points": [{"position": [x, y, z], "polygon", "flags": […]}, …]}`.
     #[arg(long)]
     pub output: Option<String>,
-    /// Draw the map (or scene) and every method's path into this PNG file.
+    /// Draw the map (or navmesh, when it has one floor) and every method's path into this
+    /// PNG file.
     #[arg(long)]
     pub png: Option<String>,
-    /// Draw the map (or scene) and every method's path into this SVG file.
+    /// Draw the map (or navmesh, when it has one floor) and every method's path into this
+    /// SVG file.
     #[arg(long)]
     pub svg: Option<String>,
 }
@@ -169,12 +171,11 @@ pub fn run(a: &PlanArgs) -> Result<()> {
             bail!("--keep-route needs a grid map (--map, or --navmesh with a .map file)");
         }
     }
-    // One way of printing for every kind of navmesh: a layered one's runs come back as
-    // the others' do.
-    let (planned, runs) = if layered {
-        layered::plan(a)?
-    } else {
-        plan_flat(a, on_map)?
+    // One way of printing for every world: a navmesh's runs come back as a map's do.
+    let (planned, runs) = match on_map {
+        _ if layered => navmesh::plan(a, Reading::Layered)?,
+        Some(file) => plan_on_map(a, file)?,
+        None => navmesh::plan(a, Reading::Flat)?,
     };
     // The table goes to stderr when the path itself goes to stdout.
     if a.output.as_deref() == Some("-") {
@@ -200,19 +201,14 @@ pub fn run(a: &PlanArgs) -> Result<()> {
     Ok(())
 }
 
-/// Plans on a grid map or a navmesh scene (2D points), with each method; returns what was
-/// planned and how many methods ran.
-fn plan_flat(a: &PlanArgs, on_map: Option<&str>) -> Result<(Planned, usize)> {
+/// Plans on a grid map (cells as ends) with each method; returns what was planned and how
+/// many methods ran.
+fn plan_on_map(a: &PlanArgs, file: &str) -> Result<(Planned, usize)> {
     if a.preset.is_some() {
-        bail!("--preset plans on a layered navmesh; on a map or scene use --method");
+        bail!("--preset plans on a navmesh; on a map use --method");
     }
-    let default = if on_map.is_some() {
-        MapMethod::ALL.to_vec()
-    } else {
-        vec![MapMethod::Funnel, MapMethod::Relax]
-    };
     let methods = if a.method.is_empty() {
-        default
+        MapMethod::ALL.to_vec()
     } else {
         a.method.clone()
     };
@@ -222,11 +218,7 @@ fn plan_flat(a: &PlanArgs, on_map: Option<&str>) -> Result<(Planned, usize)> {
             methods.len()
         );
     }
-    let planned = match on_map {
-        Some(file) => plan_on_map(a, file, &methods)?,
-        None => plan_on_scene(a, a.navmesh.as_deref().unwrap_or_default(), &methods)?,
-    };
-    Ok((planned, methods.len()))
+    Ok((smooth_on_map(a, file, &methods)?, methods.len()))
 }
 
 /// What a plan produced: the metrics table (failed methods included), the pictures asked
@@ -240,12 +232,12 @@ struct Planned {
 
 impl Planned {
     /// The table rendered with the skipped steps' notes under it, and the pictures of
-    /// `scene` that `a` asks for.
-    fn new(a: &PlanArgs, table: &Table, scene: &Scene, outcomes: Outcomes) -> Result<Self> {
+    /// `scene` that `a` asks for (none without a scene).
+    fn new(a: &PlanArgs, table: &Table, scene: Option<&Scene>, outcomes: Outcomes) -> Result<Self> {
         Ok(Planned {
             table: Self::render(table, &outcomes),
-            png: a.png.as_ref().map(|_| png::render(scene)).transpose()?,
-            svg: a.svg.as_ref().map(|_| svg::render(scene)),
+            png: a.png.as_ref().and(scene).map(png::render).transpose()?,
+            svg: a.svg.as_ref().and(scene).map(svg::render),
             outcomes,
         })
     }
@@ -295,7 +287,7 @@ impl Outcomes {
 }
 
 /// Planning on a grid map; returns the table and the rendered pictures.
-fn plan_on_map(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planned> {
+fn smooth_on_map(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planned> {
     let world = a.smooth.frame.world(GridMap::load(file)?)?;
     let (world, absent) =
         with_grid_area_costs(world, a.smooth.area_costs.as_deref()).context("--area-costs")?;
@@ -390,73 +382,5 @@ fn plan_on_map(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planne
             Err(e) => outcomes.failed(m.name(), &e, &mut table, costs),
         }
     }
-    Planned::new(a, &table, &scene, outcomes)
-}
-
-/// Planning on a flat navmesh file (a scene, `.mesh`, OBJ): the library's one navmesh
-/// world (`SurfaceWorld::from_navmesh`, the surface of one floor), each method's channel
-/// then funnel or relaxation, drawn over the world's triangles.
-fn plan_on_scene(a: &PlanArgs, file: &str, methods: &[MapMethod]) -> Result<Planned> {
-    check_navmesh_methods(methods, "a navmesh scene", "")?;
-    let (from, to) = (xy(a.from, "from")?, xy(a.to, "to")?);
-    let loaded = read_navmesh(file, a.ground_plane)?;
-    let world = SurfaceWorld::from_navmesh(&loaded.mesh)?;
-    // The surface's triangles in plan view: a triangle's polygon is the surface's, whose
-    // reference is the file's polygon id.
-    let mesh = world.mesh().plan_mesh();
-    let channel = mesh.find_channel(from, to)?;
-    let mut scene = Scene::for_points(
-        format!("{file}: navmesh channel of {} triangles", channel.len()),
-        mesh.vertices(),
-    );
-    scene.add_navmesh(mesh, &channel);
-    scene.obstacles = loaded.holes;
-    let straight = [from, to];
-    let mut table = Table::new(metrics_header());
-    let mut outcomes = Outcomes::default();
-    let mut comparison = a.smooth.comparison(&world, methods)?;
-    // The navmesh steps re-route between the ends; the straight line is only their input.
-    for (i, run) in comparison.plan(from, to).into_iter().enumerate() {
-        let (m, pipeline, skipped) = (run.method, run.pipeline, run.skipped());
-        match run.path {
-            Ok(path) => {
-                outcomes.ran(m.name(), &skipped);
-                if a.polygons {
-                    let surface = world.mesh();
-                    let ids: Vec<String> = (mesh.polygons_along(&path)?.iter())
-                        .map(|&t| {
-                            surface
-                                .surface()
-                                .polygon_ref(surface.polygon_of(t as usize))
-                        })
-                        .map(|id| id.to_string())
-                        .collect();
-                    outcomes.notes.push(format!(
-                        "{}: polygons entered: {}",
-                        m.name(),
-                        ids.join(" ")
-                    ));
-                }
-                let validation = &pipeline.report().validation;
-                table.row(crate::report::metrics_row(
-                    m.name(),
-                    &path,
-                    validation.length,
-                    validation,
-                    &skipped,
-                )?);
-                if let Some(out) = &a.output {
-                    write_path_file(out, None, &path)?;
-                }
-                scene.layers.push(Layer::path(
-                    m.name(),
-                    path,
-                    PALETTE[(i + 6) % PALETTE.len()],
-                ));
-            }
-            Err(e) => outcomes.failed(m.name(), &e, &mut table, false),
-        }
-    }
-    scene.mark_ends(&straight);
-    Planned::new(a, &table, &scene, outcomes)
+    Planned::new(a, &table, Some(&scene), outcomes)
 }

@@ -1,19 +1,36 @@
-//! `pathsmooth plan` on a layered navmesh: 3D ends located on their floors (2D ones, in
-//! plan view, on the one floor under them), each method's steps run by the library's one
-//! `Pipeline` on a `SurfaceWorld` (`plan_surface`), the path written in 3D with each
-//! point's polygon and flags.
+//! `pathsmooth plan` on a navmesh, flat or layered: the library's one navmesh world under
+//! both. 3D ends are located on their floors, 2D ones (plan view) on the one floor under
+//! them; each method's steps are run by the one `Pipeline` on a `SurfaceWorld`
+//! (`plan_surface`). A layered file's path is written in 3D with each point's polygon and
+//! flags, a flat file's in 2D; a navmesh of one floor is drawn (`--png`, `--svg`) in plan
+//! view with the channel and every method's path.
+
+use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
 use glam::{DVec2, DVec3};
-use pathsmooth::navmesh::{Surface, SurfaceMesh, SurfaceQuery};
+use pathsmooth::navmesh::{Surface, SurfaceMesh, SurfacePoint, SurfaceQuery, UpAxis};
 use pathsmooth::{Pipeline, Step, SurfaceWorld, SurfaceWorldQuery};
 
-use super::{Outcomes, PlanArgs, Planned};
+use super::{xy, Outcomes, PlanArgs, Planned};
 use crate::compare::Skipped;
+use crate::files::{read_navmesh, write_path_file};
 use crate::layered::{flag_names, read_surface, write_surface_path_file, Coords};
 use crate::methods::{check_navmesh_methods, MapMethod};
+use crate::picture::{Layer, Scene, PALETTE};
 use crate::report::metrics_header;
 use crate::table::Table;
+
+/// What `plan` reads a navmesh file as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Reading {
+    /// A flat navmesh (a scene, `.mesh`, an OBJ file on its ground plane): 2D ends, the
+    /// path written in 2D.
+    Flat,
+    /// A layered navmesh (the navmesh JSON, an engine's file, an OBJ file in 3D, a baked
+    /// level): 3D or plan-view ends, the path written in 3D.
+    Layered,
+}
 
 /// The 3D point of `--from` or `--to` (`what`): a 3D point as given, a 2D point (plan view:
 /// the two axes across `up`) on the one floor under it, as the library's 2D plans locate
@@ -36,16 +53,30 @@ fn on_floor(
     }
 }
 
-/// The surface `a` names: a navmesh file, or level geometry baked here.
-fn surface(a: &PlanArgs) -> Result<(Surface, String)> {
+/// The surface `a` names, its name, and the holes of a scene (to draw): a navmesh file,
+/// or level geometry baked here. A flat file is the surface of one floor (z up, every
+/// height 0), as the library's navmesh worlds make it.
+fn surface(a: &PlanArgs, reading: Reading) -> Result<(Surface, String, Vec<Vec<DVec2>>)> {
     if let Some(level) = &a.level {
-        return from_level(a, level);
+        let (surface, name) = from_level(a, level)?;
+        return Ok((surface, name, Vec::new()));
     }
     let file = a.navmesh.as_deref().unwrap_or_default();
     if file.ends_with(".map") {
         bail!("{file}: a grid map is 2D; give --from X,Y and --to X,Y as cells");
     }
-    Ok((read_surface(file, a.up, &a.surface)?, file.to_string()))
+    match reading {
+        Reading::Layered => Ok((
+            read_surface(file, a.up, &a.surface)?,
+            file.into(),
+            Vec::new(),
+        )),
+        Reading::Flat => {
+            let loaded = read_navmesh(file, a.ground_plane)?;
+            let surface = Surface::from_navmesh(&loaded.mesh, UpAxis::Z)?;
+            Ok((surface, file.into(), loaded.holes))
+        }
+    }
 }
 
 #[cfg(feature = "bake")]
@@ -65,7 +96,7 @@ fn from_level(_: &PlanArgs, level: &str) -> Result<(Surface, String)> {
     bail!("--level {level}: this pathsmooth was built without the `bake` feature")
 }
 
-/// One run's name and steps: the preset, or each method.
+/// One run's name and steps: the preset, or each method (funnel and relax by default).
 fn runs(a: &PlanArgs) -> Result<Vec<(&'static str, Vec<Step>)>> {
     if let Some(p) = a.preset {
         let (name, preset) = p.preset();
@@ -76,18 +107,21 @@ fn runs(a: &PlanArgs) -> Result<Vec<(&'static str, Vec<Step>)>> {
     } else {
         a.method.clone()
     };
-    check_navmesh_methods(&methods, "a layered navmesh", " (or --preset)")?;
+    check_navmesh_methods(&methods, "a navmesh", " (or --preset)")?;
     Ok(methods
         .iter()
         .map(|m| (m.name(), m.steps(&a.smooth.curve, &a.smooth.optimiser)))
         .collect())
 }
 
-/// Plans on a layered navmesh: the table (under a line naming the navmesh) and what went
-/// wrong, for `plan`'s one way of printing them, and how many runs there were.
-pub(super) fn plan(a: &PlanArgs) -> Result<(Planned, usize)> {
-    if a.png.is_some() || a.svg.is_some() {
-        bail!("--png and --svg draw 2D maps and scenes; a layered navmesh has no picture yet");
+/// Plans on a navmesh: the table (under a line naming the navmesh), the pictures asked
+/// for and what went wrong, for `plan`'s one way of printing them, and how many runs
+/// there were.
+pub(super) fn plan(a: &PlanArgs, reading: Reading) -> Result<(Planned, usize)> {
+    if reading == Reading::Flat {
+        // A flat file's plane is its ground plane: its points have two coordinates.
+        xy(a.from, "from")?;
+        xy(a.to, "to")?;
     }
     let runs = runs(a)?;
     if a.output.is_some() && runs.len() != 1 {
@@ -96,11 +130,15 @@ pub(super) fn plan(a: &PlanArgs) -> Result<(Planned, usize)> {
             runs.len()
         );
     }
-    let (surface, name) = surface(a)?;
+    let (surface, name, holes) = surface(a, reading)?;
     let up = surface.up();
-    let mesh = std::sync::Arc::new(SurfaceMesh::new(surface)?);
+    let mesh = Arc::new(SurfaceMesh::new(surface)?);
+    let drawn = a.png.is_some() || a.svg.is_some();
+    if drawn && !mesh.is_one_floor() {
+        bail!("--png and --svg draw in plan view: this navmesh has floors over one another");
+    }
     let (from, to) = {
-        let world = SurfaceWorld::new(std::sync::Arc::clone(&mesh));
+        let world = SurfaceWorld::new(Arc::clone(&mesh));
         let mut query = SurfaceWorldQuery::default();
         a.surface.apply(query.surface_mut())?;
         (
@@ -124,8 +162,9 @@ pub(super) fn plan(a: &PlanArgs) -> Result<(Planned, usize)> {
     };
     let mut table = Table::new(metrics_header());
     let mut outcomes = Outcomes::default();
-    for (method, steps) in &runs {
-        let world = SurfaceWorld::new(std::sync::Arc::clone(&mesh));
+    let mut scene = drawn.then(|| picture(&mesh, &name, holes, [from, to]));
+    for (i, (method, steps)) in runs.iter().enumerate() {
+        let world = SurfaceWorld::new(Arc::clone(&mesh));
         let mut planner = Pipeline::new(world, a.smooth.radius)?.with_steps(steps.iter().cloned());
         a.surface.apply(planner.surface_query_mut())?;
         if let Some(costs) = &costs {
@@ -178,22 +217,67 @@ pub(super) fn plan(a: &PlanArgs) -> Result<(Planned, usize)> {
             ));
         }
         if let Some(out) = &a.output {
-            write_surface_path_file(out, &path, up)?;
+            write_path(out, &path, &plan, up, reading)?;
+        }
+        if let Some(scene) = &mut scene {
+            let color = PALETTE[(i + 6) % PALETTE.len()];
+            scene.layers.push(Layer::path(*method, plan, color));
         }
     }
+    let frame = match reading {
+        Reading::Flat => "flat".to_string(),
+        Reading::Layered => format!("{up} up"),
+    };
     let mut text = format!(
-        "{name}: {} polygons, {up} up; from {} to {}\n",
+        "{name}: {} polygons, {frame}; from {} to {}\n",
         mesh.surface().num_polygons(),
         a.from,
         a.to
     );
-    text.push_str(&Planned::render(&table, &outcomes));
-    // No pictures: --png and --svg were refused above.
-    let planned = Planned {
-        table: text,
-        png: None,
-        svg: None,
-        outcomes,
-    };
+    let mut planned = Planned::new(a, &table, scene.as_ref(), outcomes)?;
+    text.push_str(&planned.table);
+    planned.table = text;
     Ok((planned, runs.len()))
+}
+
+/// The plan view of a navmesh of one floor: its triangles, the channel between the ends
+/// (the shortest path's, at radius 0) shaded, a scene's holes, the ends marked.
+fn picture(
+    mesh: &SurfaceMesh,
+    name: &str,
+    holes: Vec<Vec<DVec2>>,
+    ends: [DVec3; 2],
+) -> Scene<'static> {
+    let up = mesh.surface().up();
+    let (from, to) = (up.plan(ends[0]), up.plan(ends[1]));
+    let plan = mesh.plan_mesh();
+    // The file's name, not its path: a long path ran past the picture's edge.
+    let name = std::path::Path::new(name)
+        .file_name()
+        .map_or(name.into(), |n| n.to_string_lossy());
+    // None where the ends are not joined: each method's row says why.
+    let channel = plan.find_channel(from, to).unwrap_or_default();
+    let mut scene = Scene::for_points(
+        format!("{name}: navmesh channel of {} triangles", channel.len()),
+        plan.vertices(),
+    );
+    scene.add_navmesh(plan, &channel);
+    scene.obstacles = holes;
+    scene.mark_ends(&[from, to]);
+    scene
+}
+
+/// Writes a method's path to `out`: a flat file's in 2D (`plan`), a layered one's in 3D
+/// with each point's polygon and flags.
+fn write_path(
+    out: &str,
+    path: &[SurfacePoint],
+    plan: &[DVec2],
+    up: UpAxis,
+    reading: Reading,
+) -> Result<()> {
+    match reading {
+        Reading::Flat => write_path_file(out, None, plan),
+        Reading::Layered => write_surface_path_file(out, path, up),
+    }
 }
