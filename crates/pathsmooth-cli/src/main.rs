@@ -5,11 +5,11 @@
 
 mod cmd;
 mod files;
-mod layered;
 mod methods;
 mod picture;
 mod report;
 mod serve;
+mod surface;
 mod table;
 
 use std::process::ExitCode;

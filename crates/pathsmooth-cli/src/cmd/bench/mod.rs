@@ -58,7 +58,7 @@ pub struct BenchArgs {
     #[arg(long)]
     pub up: Option<UpAxis>,
     #[command(flatten)]
-    pub surface: crate::layered::SurfaceArgs,
+    pub surface: crate::surface::SurfaceArgs,
     /// The ground plane of an OBJ navmesh: xz (y up, as Recast writes) or xy (z up).
     #[arg(long, default_value = "xz")]
     pub ground_plane: GroundPlane,

@@ -16,8 +16,8 @@ use pathsmooth::{Pipeline, SurfaceWorld};
 
 use super::{micros, report, skipped_steps, BenchArgs, Tally, COUNT_COLUMNS};
 use crate::files::{read_navmesh, read_text};
-use crate::layered::{is_surface_file, largest_piece, random_point, read_surface, Rng};
 use crate::methods::MapMethod;
+use crate::surface::{is_surface_file, largest_piece, random_point, read_surface, Rng};
 use crate::table::Table;
 
 /// The seed of the random queries.

@@ -18,13 +18,13 @@ use pathsmooth::World;
 use crate::areas::{route_margin, with_grid_area_costs};
 use crate::compare::Skipped;
 use crate::files::{write_bytes, write_path_file};
-use crate::layered::{is_surface_file, parse_coords, Coords};
 use crate::methods::{MapMethod, SmoothArgs};
 use crate::picture::{png, svg, Layer, Scene, PALETTE};
 use crate::report::{
     error_row, follow_time_shown, insert_cost, metrics_header_with_cost, skip_notes,
     with_metrics_row, FOLLOW_TIME_MAX_POINTS, SKIPPED_HELP,
 };
+use crate::surface::{is_surface_file, parse_coords, Coords};
 use crate::table::Table;
 
 /// Arguments of `pathsmooth plan`.
@@ -59,7 +59,7 @@ pub struct PlanArgs {
     #[arg(long)]
     pub up: Option<UpAxis>,
     #[command(flatten)]
-    pub surface: crate::layered::SurfaceArgs,
+    pub surface: crate::surface::SurfaceArgs,
     /// On a navmesh: plan with one of the library's presets instead of --method.
     #[arg(long, value_enum, conflicts_with = "method")]
     pub preset: Option<PresetArg>,

@@ -15,10 +15,10 @@ use pathsmooth::{Pipeline, Step, SurfaceWorld, SurfaceWorldQuery};
 use super::{xy, Outcomes, PlanArgs, Planned};
 use crate::compare::Skipped;
 use crate::files::{read_navmesh, write_path_file};
-use crate::layered::{flag_names, read_surface, write_surface_path_file, Coords};
 use crate::methods::{check_navmesh_methods, MapMethod};
 use crate::picture::{Layer, Scene, PALETTE};
 use crate::report::metrics_header;
+use crate::surface::{flag_names, read_surface, write_surface_path_file, Coords};
 use crate::table::Table;
 
 /// What `plan` reads a navmesh file as.
@@ -87,7 +87,7 @@ fn from_level(a: &PlanArgs, level: &str) -> Result<(Surface, String)> {
     }
     let baked = bake_level(level, &a.agent, (CELL_SIZE, CELL_HEIGHT), false)?;
     let text = baked.to_json_lines();
-    let surface = crate::layered::surface_from_json(&text, &format!("{level} (baked)"))?;
+    let surface = crate::surface::surface_from_json(&text, &format!("{level} (baked)"))?;
     Ok((surface, format!("{level} (baked)")))
 }
 

@@ -1,7 +1,9 @@
-//! Layered navmeshes in the CLI: reading one (any format the library reads: the navmesh
-//! JSON of `docs/navmesh-json.md`, Recast and rerecast JSON, Godot scenes, Detour binaries,
-//! OBJ and polyanya meshes read in 3D; or level geometry baked on the spot), 3D points on
-//! the command line, and writing a path on a surface with each point's polygon and flags.
+//! Navmesh surfaces in the CLI (what `plan` and `bench --navmesh` share): reading a layered
+//! navmesh (any format the library reads: the navmesh JSON of `docs/navmesh-json.md`,
+//! Recast and rerecast JSON, Godot scenes, Detour binaries, OBJ and polyanya meshes read
+//! in 3D; or level geometry baked on the spot), 2D or 3D points on the command line, random
+//! points on a surface, and writing a path on a surface with each point's polygon and
+//! flags.
 
 use std::io::{BufWriter, Write};
 
