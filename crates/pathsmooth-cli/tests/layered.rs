@@ -51,6 +51,13 @@ fn snapped(a: &str, b: &str) -> (DVec3, DVec3) {
     )
 }
 
+/// `plan --navmesh navmesh --from from --to to` with `extra` arguments, which must fail
+/// cleanly: its one line of error.
+fn plan_fails(navmesh: &str, from: &str, to: &str, extra: &[&str]) -> String {
+    let args = ["plan", "--navmesh", navmesh, "--from", from, "--to", to];
+    assert_clean_failure(&run(args.iter().chain(extra)))
+}
+
 #[test]
 fn plan_between_floors_writes_3d_points_with_polygons_and_flags() {
     let dir = tmp_dir("floors");
@@ -205,15 +212,7 @@ fn plan_view_ends_on_a_layered_navmesh_are_located_on_their_floor() {
             over.iter().any(|a| over.iter().any(|b| apart(a, b)))
         })
         .expect("the dungeon has floors over floors");
-    let e = assert_clean_failure(&run([
-        "plan",
-        "--navmesh",
-        &dungeon(),
-        "--from",
-        &format!("{},{}", twice.x, twice.y),
-        "--to",
-        HIGH,
-    ]));
+    let e = plan_fails(&dungeon(), &format!("{},{}", twice.x, twice.y), HIGH, &[]);
     assert!(
         e.contains("lies over 2 floors") && e.contains("X,Y,Z"),
         "{e}"
@@ -239,50 +238,16 @@ fn plan_on_a_2d_scene_is_unchanged() {
 #[test]
 fn layered_errors_are_one_clear_line() {
     // No floor near the start.
-    let e = assert_clean_failure(&run([
-        "plan",
-        "--navmesh",
-        &dungeon(),
-        "--from",
-        "-12.05,60,0.62",
-        "--to",
-        HIGH,
-    ]));
+    let e = plan_fails(&dungeon(), "-12.05,60,0.62", HIGH, &[]);
     assert!(e.contains("--from") && e.contains("no floor"), "{e}");
     // An --up that contradicts the file's.
-    let e = assert_clean_failure(&run([
-        "plan",
-        "--navmesh",
-        &dungeon(),
-        "--from",
-        LOW,
-        "--to",
-        HIGH,
-        "--up",
-        "z",
-    ]));
+    let e = plan_fails(&dungeon(), LOW, HIGH, &["--up", "z"]);
     assert!(e.contains("y up") && e.contains("--up says z"), "{e}");
     // A 2D point off a layered navmesh, 3D points on a 2D scene.
-    let e = assert_clean_failure(&run([
-        "plan",
-        "--navmesh",
-        &dungeon(),
-        "--from",
-        "1000,2",
-        "--to",
-        HIGH,
-    ]));
+    let e = plan_fails(&dungeon(), "1000,2", HIGH, &[]);
     assert!(e.contains("--from 1000,2") && e.contains("outside"), "{e}");
     let scene = repo("docs/scene.json");
-    let e = assert_clean_failure(&run([
-        "plan",
-        "--navmesh",
-        scene.to_str().unwrap(),
-        "--from",
-        "2,2,0",
-        "--to",
-        "38,28,0",
-    ]));
+    let e = plan_fails(scene.to_str().unwrap(), "2,2,0", "38,28,0", &[]);
     assert!(e.contains("layered navmesh"), "{e}");
     // Points on two pieces that share no edge: unreachable, in the table and the error.
     let out = run([
@@ -413,28 +378,10 @@ fn plan_on_an_obj_read_in_3d() {
         serde_json::json!([3.5, 0.0, 3.5])
     );
     // On the bridge: no way down.
-    let e = assert_clean_failure(&run([
-        "plan",
-        "--navmesh",
-        obj.to_str().unwrap(),
-        "--from",
-        "0.5,0,0.5",
-        "--to",
-        "2,3,2",
-    ]));
+    let e = plan_fails(obj.to_str().unwrap(), "0.5,0,0.5", "2,3,2", &[]);
     assert!(e.contains("cannot be reached"), "{e}");
     // --up z reads the same file with z up: its floors are then walls, refused by name.
-    let e = assert_clean_failure(&run([
-        "plan",
-        "--navmesh",
-        obj.to_str().unwrap(),
-        "--from",
-        "0.5,0.5",
-        "--to",
-        "2,2",
-        "--up",
-        "z",
-    ]));
+    let e = plan_fails(obj.to_str().unwrap(), "0.5,0.5", "2,2", &["--up", "z"]);
     assert!(e.contains("up axis z") && e.contains("vertical"), "{e}");
 }
 
@@ -500,16 +447,11 @@ fn plan_draws_every_navmesh_of_one_floor() {
     let drawn = drawn.split('"').next().unwrap().split_whitespace().count();
     assert_eq!(drawn, points.len(), "{polyline}");
 
-    let e = assert_clean_failure(&run([
-        "plan",
-        "--navmesh",
+    let e = plan_fails(
         &dungeon(),
-        "--from",
         LOW,
-        "--to",
         HIGH,
-        "--svg",
-        dir.join("dungeon.svg").to_str().unwrap(),
-    ]));
+        &["--svg", dir.join("dungeon.svg").to_str().unwrap()],
+    );
     assert!(e.contains("floors over one another"), "{e}");
 }
