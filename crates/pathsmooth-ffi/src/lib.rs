@@ -84,8 +84,8 @@ use pathsmooth::grid::GridMap;
 use pathsmooth::navmesh::{load_surface, load_surface_with_detail};
 use pathsmooth::navmesh::{NavMesh, Surface, SurfaceData, SurfaceMesh, SurfaceOptions, UpAxis};
 use pathsmooth::{
-    AreaCosts, CatmullRomParams, ChaikinParams, CorridorParams, Error, FilletParams, GridWorld,
-    Pipeline, PipelineReport, Point2, Preset, RelaxParams, Step, SurfaceWorld,
+    AnyPipeline, AreaCosts, CatmullRomParams, ChaikinParams, CorridorParams, Error, FilletParams,
+    GridWorld, Pipeline, PipelineReport, Point2, Preset, RelaxParams, Step, SurfaceWorld,
 };
 
 mod crowd;
@@ -535,7 +535,8 @@ pub struct PsPipeline {
 // One per world, built once inside an `Arc`: the variants' sizes do not matter.
 #[allow(clippy::large_enum_variant)]
 enum WorldKind {
-    Grid(GridWorld),
+    /// Shared with the pipelines made on it.
+    Grid(Arc<GridWorld>),
     /// A navmesh, flat (`ps_world_navmesh_new*`: a surface of one floor) or layered
     /// (`ps_world_surface_*`): the library's one navmesh world. Its pipelines and crowds
     /// each own a clone, which shares its meshes (and on a mesh of one floor, its whole
@@ -666,7 +667,7 @@ pub unsafe extern "C" fn ps_world_grid_new_areas(
             map = map.with_areas(|x, y| ids[y * width + x]);
         }
         let world = GridWorld::with_frame(map, cell_size, origin)?.with_area_costs(costs)?;
-        emit_world(out_world, WorldKind::Grid(world))
+        emit_world(out_world, WorldKind::Grid(Arc::new(world)))
     })
 }
 
@@ -1198,15 +1199,6 @@ pub struct PsPoint3d {
     pub z: f64,
 }
 
-// One per pipeline, which is itself boxed: the variants' sizes do not matter.
-#[allow(clippy::large_enum_variant)]
-enum Runner {
-    Grid(Pipeline<&'static GridWorld>),
-    /// Owns its world: each plan on a mesh with floors over one another cuts the sheet
-    /// round its path.
-    Surface(Box<Pipeline<SurfaceWorld>>),
-}
-
 /// The input of the result a pipeline keeps after `PS_BUFFER_TOO_SMALL`.
 #[derive(Debug, PartialEq)]
 enum Key {
@@ -1218,10 +1210,10 @@ enum Key {
 }
 
 struct PipelineData {
-    // Declared before `_world`, so dropped first: it borrows from `world`.
-    runner: Runner,
-    /// Keeps the world alive for `runner` (never read).
-    _world: Arc<WorldKind>,
+    /// The library's pipeline on the world it was made on (sharing a grid; owning a
+    /// clone of a navmesh world, whose plans on a mesh with floors over one another cut
+    /// the sheet round their paths).
+    runner: AnyPipeline,
     out64: Vec<DVec2>,
     out32: Vec<Vec2>,
     out3: Vec<DVec3>,
@@ -1290,23 +1282,17 @@ fn new_pipeline(
 ) -> Res<()> {
     start_out(out, "out_pipeline")?;
     let steps = steps()?;
-    let world = world_ref(world)?.clone();
-    // SAFETY: the reference points into the `Arc`'s allocation, which `PipelineData`
-    // keeps alive in its `_world` field, declared after `runner` and so dropped after it;
-    // the pointee never moves and is never mutated (worlds are immutable).
-    let kind: &'static WorldKind = unsafe { &*Arc::as_ptr(&world) };
-    let runner = match kind {
-        WorldKind::Grid(w) => Runner::Grid(Pipeline::new(w, radius)?.with_steps(steps)),
-        WorldKind::Surface(w) => Runner::Surface(Box::new(
-            Pipeline::new(w.clone(), radius)?.with_steps(steps),
-        )),
+    let runner = match &**world_ref(world)? {
+        WorldKind::Grid(w) => Pipeline::new(Arc::clone(w), radius)?
+            .with_steps(steps)
+            .into(),
+        WorldKind::Surface(w) => Pipeline::new(w.clone(), radius)?.with_steps(steps).into(),
     };
     emit(
         out,
         PIPELINE_TAG,
         PipelineData {
             runner,
-            _world: world,
             out64: Vec::new(),
             out32: Vec::new(),
             out3: Vec::new(),
@@ -1426,24 +1412,10 @@ fn flat3(points: &[DVec3]) -> &[f64] {
 }
 
 /// The pipeline's 2D doors, over any world type.
-trait Run2<P: Point2> {
-    fn plan_into(&mut self, start: P, goal: P, out: &mut Vec<P>) -> pathsmooth::Result<()>;
-    fn smooth_into(&mut self, path: &[P], out: &mut Vec<P>) -> pathsmooth::Result<()>;
-}
-
-impl<P: Point2, W: pathsmooth::World> Run2<P> for Pipeline<W> {
-    fn plan_into(&mut self, start: P, goal: P, out: &mut Vec<P>) -> pathsmooth::Result<()> {
-        Pipeline::plan_into(self, start, goal, out)
-    }
-    fn smooth_into(&mut self, path: &[P], out: &mut Vec<P>) -> pathsmooth::Result<()> {
-        Pipeline::smooth_into(self, path, out)
-    }
-}
-
 /// What the 2D doors need of a point type: its buffer in the pipeline and its keys.
 trait Flat: Point2 + Copy {
     /// The pipeline's output buffer of this type, beside the runner.
-    fn parts(p: &mut PipelineData) -> (&mut Runner, &mut Vec<Self>);
+    fn parts(p: &mut PipelineData) -> (&mut AnyPipeline, &mut Vec<Self>);
     /// The key of a plan from `s` to `g`.
     fn plan_key(s: Self, g: Self) -> Key;
     /// The key of a smooth of `flat`.
@@ -1460,7 +1432,7 @@ trait Flat: Point2 + Copy {
 macro_rules! impl_flat {
     ($point:ident, $scalar:ty, $out:ident, $plan:ident, $smooth:ident) => {
         impl Flat for $point {
-            fn parts(p: &mut PipelineData) -> (&mut Runner, &mut Vec<Self>) {
+            fn parts(p: &mut PipelineData) -> (&mut AnyPipeline, &mut Vec<Self>) {
                 (&mut p.runner, &mut p.$out)
             }
             fn plan_key(s: Self, g: Self) -> Key {
@@ -1486,14 +1458,10 @@ impl_flat!(Vec2, f32, out32, Plan32, Smooth32);
 /// Runs a 2D job on the pipeline's world into the point type's buffer.
 fn run2<P: Flat>(
     p: &mut PipelineData,
-    job: impl FnOnce(&mut dyn Run2<P>, &mut Vec<P>) -> pathsmooth::Result<()>,
+    job: impl FnOnce(&mut AnyPipeline, &mut Vec<P>) -> pathsmooth::Result<()>,
 ) -> Res<()> {
     let (runner, out) = P::parts(p);
-    match runner {
-        Runner::Grid(r) => job(r, out)?,
-        Runner::Surface(r) => job(&mut **r, out)?,
-    }
-    Ok(())
+    Ok(job(runner, out)?)
 }
 
 /// A caller's buffer for 2D points (`points`, room for `capacity` points) and its
@@ -1716,7 +1684,7 @@ pub unsafe extern "C" fn ps_pipeline_plan3_f64(
         let p = pipeline_mut(pipeline)?;
         let key = Key::Plan3([start.x, start.y, start.z, goal.x, goal.y, goal.z].map(f64::to_bits));
         if p.kept.take().as_ref() != Some(&key) {
-            let Runner::Surface(planner) = &mut p.runner else {
+            let Some(planner) = p.runner.navmesh_mut() else {
                 return Err(Fail::new(
                     PsStatus::PsUnsupported,
                     "ps_pipeline_plan3_f64 needs a surface world (ps_world_surface_new); use ps_pipeline_plan_f64",
@@ -1764,7 +1732,7 @@ pub unsafe extern "C" fn ps_pipeline_plan3_f64(
 pub unsafe extern "C" fn ps_pipeline_set_climb(pipeline: *mut PsPipeline, climb: f64) -> PsStatus {
     guard_named("ps_pipeline_set_climb", || {
         let p = pipeline_mut(pipeline)?;
-        let Runner::Surface(planner) = &mut p.runner else {
+        let Some(planner) = p.runner.navmesh_mut() else {
             return Err(Fail::new(
                 PsStatus::PsUnsupported,
                 "a climb needs a surface world (ps_world_surface_* or ps_world_navmesh_*), not \
@@ -1839,10 +1807,7 @@ impl From<&PipelineReport> for PsReport {
 }
 
 fn report_of(p: &PipelineData) -> &PipelineReport {
-    match &p.runner {
-        Runner::Grid(r) => r.report(),
-        Runner::Surface(r) => r.report(),
-    }
+    p.runner.report()
 }
 
 /// Fills `*out_report` with what the last run (plan or smooth) of the pipeline did

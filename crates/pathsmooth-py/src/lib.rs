@@ -23,7 +23,7 @@ use pathsmooth::navmesh::{
 };
 use pathsmooth::world::{Bounds, Obstacle, ObstacleId, ObstacleWorld};
 use pathsmooth::{
-    AreaCosts, GridWorld as RsGrid, NavMeshWorld as RsNavMesh, Pipeline as RsPipeline,
+    AnyPipeline, AreaCosts, GridWorld as RsGrid, NavMeshWorld as RsNavMesh, Pipeline as RsPipeline,
     PipelineReport, Preset, Step, SurfaceWorld, ValidationReport, World,
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -831,23 +831,6 @@ enum PipelineWorld {
     Surface(Arc<SurfaceWorld>),
 }
 
-/// The library's one pipeline, on the world it was made on: the two instances of the one
-/// generic `pathsmooth::Pipeline`, as the C ABI keeps them.
-enum Runner {
-    Grid(RsPipeline<Arc<RsGrid>>),
-    Surface(RsPipeline<SurfaceWorld>),
-}
-
-/// `$call` on the library's pipeline inside, whichever its world (`p` names it).
-macro_rules! on_runner {
-    ($runner:expr, |$p:ident| $call:expr) => {
-        match $runner {
-            Runner::Grid($p) => $call,
-            Runner::Surface($p) => $call,
-        }
-    };
-}
-
 /// What makes a pipeline: the world, the radius in effect, the steps and the climb (a
 /// surface's only). The one constructor of the library's pipelines here: `Pipeline`'s own
 /// and its batches' copies.
@@ -861,12 +844,14 @@ struct Settings {
 
 impl Settings {
     /// A new library pipeline of these settings (a surface's with no sheet yet).
-    fn runner(&self) -> pathsmooth::Result<Runner> {
+    fn runner(&self) -> pathsmooth::Result<AnyPipeline> {
         Ok(match &self.world {
-            PipelineWorld::Grid(w) => Runner::Grid(
+            PipelineWorld::Grid(w) => AnyPipeline::Grid(
                 RsPipeline::new(Arc::clone(w), self.radius)?.with_steps(self.steps.iter().cloned()),
             ),
-            PipelineWorld::Surface(w) => Runner::Surface(self.on_surface(SurfaceWorld::clone(w))?),
+            PipelineWorld::Surface(w) => {
+                AnyPipeline::NavMesh(self.on_surface(SurfaceWorld::clone(w))?)
+            }
         })
     }
 
@@ -948,7 +933,8 @@ const NO_SHEET: &str = "on a SurfaceMesh a path is smoothed on the sheet of the 
                         plan has cut one yet: plan first (plan or plan3)";
 
 struct Inner {
-    runner: Runner,
+    /// The library's pipeline on the world it was made on.
+    runner: AnyPipeline,
     /// The report of the last run (`plan`, `plan3` or `smooth`), kept for `.report`.
     report: PipelineReport,
 }
@@ -985,7 +971,7 @@ impl Pipeline {
     /// replaces it) on the Python world `world_obj`.
     fn build(py: Python<'_>, mut settings: Settings, world_obj: Py<PyAny>) -> PyResult<Self> {
         let runner = py.allow_threads(|| settings.runner()).map_err(lib_err)?;
-        settings.radius = on_runner!(&runner, |p| p.radius());
+        settings.radius = runner.radius();
         Ok(Pipeline {
             settings,
             world_obj,
@@ -1009,12 +995,12 @@ impl Pipeline {
     fn run_on<T: Send, E: Send>(
         &self,
         py: Python<'_>,
-        job: impl FnOnce(&mut Runner) -> Result<T, E> + Send,
+        job: impl FnOnce(&mut AnyPipeline) -> Result<T, E> + Send,
     ) -> Result<T, E> {
         py.allow_threads(|| {
             let mut inner = self.lock();
             let r = job(&mut inner.runner);
-            inner.report = on_runner!(&inner.runner, |p| p.report().clone());
+            inner.report = inner.runner.report().clone();
             r
         })
     }
@@ -1023,7 +1009,7 @@ impl Pipeline {
     fn run<'py>(
         &self,
         py: Python<'py>,
-        job: impl FnOnce(&mut Runner) -> pathsmooth::Result<Vec<DVec2>> + Send,
+        job: impl FnOnce(&mut AnyPipeline) -> pathsmooth::Result<Vec<DVec2>> + Send,
     ) -> PyResult<Bound<'py, PyArray2<f64>>> {
         let path = self.run_on(py, job).map_err(lib_err)?;
         Ok(to_array(py, &path))
@@ -1039,9 +1025,9 @@ impl Pipeline {
         if !self.is_surface() {
             return Err(self.needs_surface("plan3"));
         }
-        self.run_on(py, |runner| match runner {
-            Runner::Surface(p) => p.plan_surface(start, goal).map(<[_]>::to_vec),
-            Runner::Grid(_) => Err(NOT_A_SURFACE),
+        self.run_on(py, |runner| match runner.navmesh_mut() {
+            Some(p) => p.plan_surface(start, goal).map(<[_]>::to_vec),
+            None => Err(NOT_A_SURFACE),
         })
         .map_err(lib_err)
     }
@@ -1062,8 +1048,8 @@ impl Pipeline {
         py: Python<'_>,
         items: &[T],
         threads: Option<usize>,
-        make: impl Fn() -> pathsmooth::Result<Runner> + Sync + Send,
-        job: impl Fn(&mut Runner, &T) -> pathsmooth::Result<Vec<DVec2>> + Sync + Send,
+        make: impl Fn() -> pathsmooth::Result<AnyPipeline> + Sync + Send,
+        job: impl Fn(&mut AnyPipeline, &T) -> pathsmooth::Result<Vec<DVec2>> + Sync + Send,
     ) -> PyResult<Vec<Vec<DVec2>>> {
         let run = || -> Result<Vec<Vec<DVec2>>, (usize, pathsmooth::Error)> {
             let results: Vec<pathsmooth::Result<Vec<DVec2>>> = items
@@ -1108,12 +1094,10 @@ fn smooth_err(e: impl std::fmt::Display, no_sheet: bool) -> PyErr {
     }
 }
 
-impl Runner {
-    /// True on a layered navmesh before any plan has cut a sheet (or after a plan whose
-    /// path no flat sheet holds).
-    fn no_sheet(&self) -> bool {
-        matches!(self, Runner::Surface(p) if p.world().sheet().is_none())
-    }
+/// True on a layered navmesh before any plan has cut a sheet (or after a plan whose path
+/// no flat sheet holds).
+fn no_sheet(p: &AnyPipeline) -> bool {
+    p.navmesh().is_some_and(|p| p.world().sheet().is_none())
 }
 
 #[pymethods]
@@ -1195,8 +1179,8 @@ impl Pipeline {
     ) -> PyResult<Bound<'py, PyArray2<f64>>> {
         let path = points(path, "path")?;
         let path = self.run_on(py, |p| {
-            let no_sheet = p.no_sheet();
-            on_runner!(p, |p| p.smooth(&path)).map_err(|e| smooth_err(e, no_sheet))
+            let no_sheet = no_sheet(p);
+            p.smooth(&path).map_err(|e| smooth_err(e, no_sheet))
         })?;
         Ok(to_array(py, &path))
     }
@@ -1215,7 +1199,7 @@ impl Pipeline {
             plan_end(start, "start", surface)?,
             plan_end(goal, "goal", surface)?,
         );
-        self.run(py, |p| on_runner!(p, |p| p.plan(start, goal)))
+        self.run(py, |p| p.plan(start, goal))
     }
 
     /// On a navmesh, a path from start to goal (3D points): the points (N×3 float64,
@@ -1252,9 +1236,9 @@ impl Pipeline {
                 if let Some(c) = self.settings.climb {
                     query.surface_mut().set_climb(c)?;
                 }
-                match &self.lock().runner {
-                    Runner::Surface(pipeline) => pipeline.world().floor_point(p, &mut query),
-                    Runner::Grid(_) => Err(NOT_A_SURFACE),
+                match self.lock().runner.navmesh() {
+                    Some(pipeline) => pipeline.world().floor_point(p, &mut query),
+                    None => Err(NOT_A_SURFACE),
                 }
             })
             .map_err(lib_err)?;
@@ -1276,19 +1260,14 @@ impl Pipeline {
             input.push(points(&p?, &format!("paths[{i}]"))?);
         }
         // On a surface the copies start from the world as it now is: its last sheet.
-        let world = py.allow_threads(|| match &self.lock().runner {
-            Runner::Surface(p) => Some(p.world().clone()),
-            Runner::Grid(_) => None,
-        });
+        let world = py.allow_threads(|| Some(self.lock().runner.navmesh()?.world().clone()));
         let make = || match &world {
-            Some(w) => Ok(Runner::Surface(self.settings.on_surface(w.clone())?)),
+            Some(w) => Ok(AnyPipeline::NavMesh(self.settings.on_surface(w.clone())?)),
             None => self.settings.runner(),
         };
         let no_sheet = world.as_ref().is_some_and(|w| w.sheet().is_none());
         let out = self
-            .batch(py, &input, threads, make, |p, path| {
-                on_runner!(p, |p| p.smooth(path))
-            })
+            .batch(py, &input, threads, make, |p, path| p.smooth(path))
             .map_err(|e| match no_sheet {
                 true => Error::new_err(format!("{}; {NO_SHEET}", e.value(py))),
                 false => e,
@@ -1317,9 +1296,7 @@ impl Pipeline {
         }
         let pairs: Vec<(DVec2, DVec2)> = starts.into_iter().zip(goals).collect();
         let make = || self.settings.runner();
-        let out = self.batch(py, &pairs, threads, make, |p, &(s, g)| {
-            on_runner!(p, |p| p.plan(s, g))
-        })?;
+        let out = self.batch(py, &pairs, threads, make, |p, &(s, g)| p.plan(s, g))?;
         Ok(out.iter().map(|p| to_array(py, p)).collect())
     }
 

@@ -1,35 +1,14 @@
 //! `Pipeline`: the library's one pipeline on any of the worlds, plans and smooths into
 //! `Float64Array`s.
 
-use std::sync::Arc;
-
 use glam::{DVec2, DVec3};
 use pathsmooth::navmesh::SurfacePoint;
-use pathsmooth::{
-    GridWorld as RsGrid, Pipeline as RsPipeline, PipelineReport, SurfaceWorld, SurfaceWorldQuery,
-};
+use pathsmooth::{AnyPipeline, Pipeline as RsPipeline, SurfaceWorldQuery};
 use wasm_bindgen::prelude::*;
 
 use crate::args::{flat2, points2, steps};
 use crate::worlds::{world_of, AnyWorld};
 use crate::{arg_error, err_in, report};
-
-/// The library's pipeline on the world it was made on: a grid, or a navmesh (flat or
-/// layered, one world).
-enum Runner {
-    Grid(RsPipeline<Arc<RsGrid>>),
-    Surface(RsPipeline<SurfaceWorld>),
-}
-
-/// `$call` on the library's pipeline inside, whichever its world (`p` names it).
-macro_rules! on_runner {
-    ($runner:expr, |$p:ident| $call:expr) => {
-        match $runner {
-            Runner::Grid($p) => $call,
-            Runner::Surface($p) => $call,
-        }
-    };
-}
 
 /// A world, an agent radius and steps (`pathsmooth::Pipeline`): `plan` finds a path and
 /// smooths it, `smooth` smooths a path given; every result is valid on the world for the
@@ -37,7 +16,9 @@ macro_rules! on_runner {
 /// but its result.
 #[wasm_bindgen]
 pub struct Pipeline {
-    runner: Runner,
+    /// The library's pipeline on the world it was made on: a grid, or a navmesh (flat or
+    /// layered, one world).
+    runner: AnyPipeline,
     /// The climb given (a navmesh's only; `None`: the surface's own).
     climb: Option<f64>,
 }
@@ -63,7 +44,7 @@ impl Pipeline {
         let world = world_of(WHAT, world)?;
         let steps = steps(WHAT, &steps_spec.unwrap_or(JsValue::UNDEFINED))?;
         let runner = match world {
-            AnyWorld::Grid(w, _) => Runner::Grid(
+            AnyWorld::Grid(w, _) => AnyPipeline::Grid(
                 RsPipeline::new(w, radius)
                     .map_err(err_in(WHAT))?
                     .with_steps(steps),
@@ -75,10 +56,10 @@ impl Pipeline {
                 if let Some(c) = climb {
                     p.surface_query_mut().set_climb(c).map_err(err_in(WHAT))?;
                 }
-                Runner::Surface(p)
+                AnyPipeline::NavMesh(p)
             }
         };
-        if climb.is_some() && !matches!(runner, Runner::Surface(_)) {
+        if climb.is_some() && runner.navmesh().is_none() {
             return Err(arg_error(
                 WHAT,
                 "climb is a navmesh's only (a NavMeshWorld or a SurfaceMesh)",
@@ -90,17 +71,14 @@ impl Pipeline {
     /// The radius in effect (world units).
     #[wasm_bindgen(getter)]
     pub fn radius(&self) -> f64 {
-        on_runner!(&self.runner, |p| p.radius())
+        self.runner.radius()
     }
 
     /// The steps' names, in order.
     #[wasm_bindgen(getter)]
     pub fn steps(&self) -> Vec<String> {
-        on_runner!(&self.runner, |p| p
-            .steps()
-            .iter()
-            .map(|s| s.name().to_owned())
-            .collect())
+        let steps = self.runner.steps().iter();
+        steps.map(|s| s.name().to_owned()).collect()
     }
 
     /// A path from (`sx`, `sy`) to (`gx`, `gy`): the world's search, then the steps, as a
@@ -108,7 +86,7 @@ impl Pipeline {
     /// located on the one floor under it (else an error) and the path is in plan view.
     pub fn plan(&mut self, sx: f64, sy: f64, gx: f64, gy: f64) -> Result<Vec<f64>, JsError> {
         let (start, goal) = (DVec2::new(sx, sy), DVec2::new(gx, gy));
-        on_runner!(&mut self.runner, |p| p.plan(start, goal))
+        (self.runner.plan(start, goal))
             .map(|path| flat2(&path))
             .map_err(err_in("Pipeline.plan"))
     }
@@ -119,7 +97,7 @@ impl Pipeline {
     pub fn smooth(&mut self, points: &[f64]) -> Result<Vec<f64>, JsError> {
         const WHAT: &str = "Pipeline.smooth";
         let path = points2(WHAT, "points", points)?;
-        on_runner!(&mut self.runner, |p| p.smooth(&path))
+        (self.runner.smooth(&path))
             .map(|out| flat2(&out))
             .map_err(err_in(WHAT))
     }
@@ -138,8 +116,8 @@ impl Pipeline {
         gz: f64,
     ) -> Result<SurfacePath, JsError> {
         const WHAT: &str = "Pipeline.plan3";
-        let Runner::Surface(p) = &mut self.runner else {
-            return Err(self.needs_surface(WHAT));
+        let Some(p) = self.runner.navmesh_mut() else {
+            return Err(needs_surface(WHAT));
         };
         let path = p
             .plan_surface(DVec3::new(sx, sy, sz), DVec3::new(gx, gy, gz))
@@ -152,8 +130,8 @@ impl Pipeline {
     #[wasm_bindgen(js_name = floorPoint)]
     pub fn floor_point(&self, x: f64, y: f64) -> Result<Vec<f64>, JsError> {
         const WHAT: &str = "Pipeline.floorPoint";
-        let Runner::Surface(p) = &self.runner else {
-            return Err(self.needs_surface(WHAT));
+        let Some(p) = self.runner.navmesh() else {
+            return Err(needs_surface(WHAT));
         };
         let mut query = SurfaceWorldQuery::default();
         if let Some(c) = self.climb {
@@ -171,22 +149,16 @@ impl Pipeline {
     /// `valid`, …), fillet corners, costs, the ends snapped onto the world.
     #[wasm_bindgen(unchecked_return_type = "PipelineReport")]
     pub fn report(&self) -> js_sys::Object {
-        report::pipeline(self.library_report())
+        report::pipeline(self.runner.report())
     }
 }
 
-impl Pipeline {
-    fn library_report(&self) -> &PipelineReport {
-        on_runner!(&self.runner, |p| p.report())
-    }
-
-    /// The error of `what` (a navmesh's call) on a grid.
-    fn needs_surface(&self, what: &str) -> JsError {
-        JsError::new(&format!(
-            "{what} needs a navmesh world (a NavMeshWorld or a SurfaceMesh), and this \
-             pipeline's is a GridWorld: plan on it with plan (2D ends)"
-        ))
-    }
+/// The error of `what` (a navmesh's call) on a grid's pipeline.
+fn needs_surface(what: &str) -> JsError {
+    JsError::new(&format!(
+        "{what} needs a navmesh world (a NavMeshWorld or a SurfaceMesh), and this \
+         pipeline's is a GridWorld: plan on it with plan (2D ends)"
+    ))
 }
 
 /// A path on a layered navmesh: its 3D points, each point's polygon and flags.

@@ -154,7 +154,7 @@ pub use navmesh::{
     funnel, funnel_into, relax, relax_into, Funnel, NavMesh, NavMeshQuery, Portal, RelaxParams,
     Scene,
 };
-pub use pipeline::{Pipeline, PipelineReport, Preset, Step, StepNameError};
+pub use pipeline::{AnyPipeline, Pipeline, PipelineReport, Preset, Step, StepNameError};
 pub use shortcut::{shortcut, shortcut_by, Shortcutter};
 pub use validate::{is_valid, validate, validate_into, ValidationReport};
 pub use world::{

@@ -1,12 +1,14 @@
 //! The pipeline: a world, an agent radius and a list of steps, from a planner's path (or
 //! a start and a goal) to a smooth path that is valid on the world.
 
+mod any;
 mod relaxed;
 mod repair;
 mod stage;
 mod step;
 mod surface;
 
+pub use any::AnyPipeline;
 pub use step::{Preset, Step, StepNameError};
 
 use stage::{Context, Stage};
