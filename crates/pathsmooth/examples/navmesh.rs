@@ -1,16 +1,17 @@
 //! A navmesh world: plan and smooth in one call.
 //!
 //! A room with two pillars as a polygon scene, triangulated into a `NavMesh`; a `Pipeline`
-//! over the `NavMeshWorld` plans through the triangles for an agent of radius 0.25 and
-//! shortens the result with line-of-sight shortcuts: straight segments that pass the
-//! pillars' corners at exactly the agent's radius, the shortest way for it.
+//! over the library's one navmesh world (`SurfaceWorld::from_navmesh`: the mesh as one
+//! floor) plans through the triangles for an agent of radius 0.25 and shortens the result
+//! with line-of-sight shortcuts: straight segments that pass the pillars' corners at
+//! exactly the agent's radius, the shortest way for it.
 //!
 //! Run: `cargo run -p pathsmooth --example navmesh`
 
 use glam::DVec2;
 use pathsmooth::metrics::PathMetrics;
 use pathsmooth::navmesh::{NavMesh, Scene};
-use pathsmooth::{NavMeshWorld, Pipeline, Preset};
+use pathsmooth::{Pipeline, Preset, SurfaceWorld};
 
 fn main() -> Result<(), pathsmooth::Error> {
     let scene = Scene {
@@ -22,7 +23,7 @@ fn main() -> Result<(), pathsmooth::Error> {
     };
     let mesh = NavMesh::from_scene(&scene)?;
     println!("navmesh: {} triangles", mesh.num_triangles());
-    let world = NavMeshWorld::new(mesh);
+    let world = SurfaceWorld::from_navmesh(&mesh)?;
     let (start, goal) = (DVec2::new(1.0, 1.0), DVec2::new(11.0, 1.0));
 
     let mut pipeline = Pipeline::preset(&world, 0.25, Preset::Shortest)?;

@@ -7,7 +7,9 @@
 //!
 //! - a [`World`] answers what map-aware smoothing needs (clearance of points and
 //!   segments, bounds): a [`GridWorld`] (an occupancy grid with a cell size and an
-//!   origin), a [`NavMeshWorld`], or your own implementation over an engine's queries;
+//!   origin), a navmesh, flat or layered ([`SurfaceWorld`]: any engine's file, or a flat
+//!   mesh as one floor, [`SurfaceWorld::from_navmesh`]), or your own implementation over
+//!   an engine's queries;
 //! - a [`Pipeline`] holds a world, an agent radius and a list of [`Step`]s (shortcuts,
 //!   map-aware Chaikin and Catmull-Rom, resampling, the funnel, portal relaxation, the
 //!   corridor optimiser), owns every buffer, and returns a path that is valid on the world
