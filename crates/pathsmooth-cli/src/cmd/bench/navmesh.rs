@@ -2,7 +2,8 @@
 //! library's one navmesh world. The queries: a flat file's `--scen`, else random pairs of
 //! points on the polygons of its largest connected piece (a fixed seed, so runs repeat);
 //! each timed through `SurfaceQuery::find_path` at the radius and through the one
-//! `Pipeline` on a `SurfaceWorld` (`plan_surface`) with each method's steps.
+//! `Pipeline` on a `SurfaceWorld` with each method's steps: with 3D ends on a layered
+//! file (`plan_surface`), with 2D ones on a flat file (`plan`), as their users plan.
 
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -43,6 +44,7 @@ pub(super) fn run(a: &BenchArgs, file: &str, methods: &[MapMethod]) -> Result<()
     };
     let mesh = Arc::new(SurfaceMesh::new(surface)?);
     let surface = mesh.surface();
+    let up = surface.up();
     let piece = largest_piece(&surface.pieces());
     if piece.is_empty() {
         bail!("{file}: the navmesh has no polygons");
@@ -121,9 +123,13 @@ pub(super) fn run(a: &BenchArgs, file: &str, methods: &[MapMethod]) -> Result<()
         }
         for ((m, planner), t) in methods.iter().zip(&mut planners).zip(&mut tallies[1..]) {
             let t0 = Instant::now();
-            let planned = planner
-                .plan_surface(start, goal)
-                .map(|p| p.iter().map(|q| q.position).collect::<Vec<_>>());
+            let planned = if layered {
+                let path = planner.plan_surface(start, goal);
+                path.map(|p| p.iter().map(|q| q.position).collect::<Vec<_>>())
+            } else {
+                let path = planner.plan(up.plan(start), up.plan(goal));
+                path.map(|p| p.iter().map(|&q| up.join(q, 0.0)).collect::<Vec<_>>())
+            };
             let elapsed = t0.elapsed();
             let report = planner.report();
             let Some((points, skipped)) = t.record_path(elapsed, planned, report, what) else {
