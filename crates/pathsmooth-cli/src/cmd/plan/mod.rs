@@ -68,8 +68,9 @@ pub struct PlanArgs {
     pub ground_plane: GroundPlane,
     /// On a navmesh: print (to stderr) each method's polygons: the polygon of each point
     /// of the path (the one the path reaches it through), its flags in brackets (start,
-    /// end, a link's ends). A `.mesh` or OBJ polygon's number is its position in the file;
-    /// a scene's polygons are its triangles.
+    /// end, a link's ends). A polygon's number is the surface's (a layered file's `--output` too):
+    /// its position in the file (a scene's polygons are its triangles) unless the reader
+    /// dropped or merged polygons (slivers, repeats: the load report says so).
     #[arg(long)]
     pub polygons: bool,
     /// Start as `X,Y`: a cell (column,row; whole numbers) on a map, a point in a scene;
