@@ -14,10 +14,10 @@ use pathsmooth::navmesh::{
     read_surface as read_surface_bytes, read_surface_with_detail, SurfaceFormat,
 };
 use pathsmooth::navmesh::{
-    PointFlags, Surface, SurfaceOptions, SurfacePoint, SurfaceQuery, UpAxis,
+    GroundPlane, PointFlags, Surface, SurfaceOptions, SurfacePoint, SurfaceQuery, UpAxis,
 };
 
-use crate::files::read_bytes;
+use crate::files::{read_bytes, read_navmesh};
 use crate::methods::parse_xy;
 
 /// A point given on the command line as `X,Y` (a 2D map or scene) or `X,Y,Z` (a layered
@@ -148,6 +148,37 @@ pub fn read_surface(name: &str, up: Option<UpAxis>, args: &SurfaceArgs) -> Resul
         );
     }
     Ok(surface)
+}
+
+/// How a navmesh file is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reading {
+    /// A flat navmesh (a scene, `.mesh`, an OBJ file on its ground plane): the surface of
+    /// one floor ([`read_flat_surface`]), 2D ends, a path written in 2D.
+    Flat,
+    /// A layered navmesh (the navmesh JSON, an engine's file, an OBJ file in 3D, a baked
+    /// level): 3D or plan-view ends, a path written in 3D.
+    Layered,
+}
+
+impl Reading {
+    /// What a file's header line says of its frame: `flat`, or the axis `up`.
+    pub fn frame(self, up: UpAxis) -> String {
+        match self {
+            Reading::Flat => "flat".to_string(),
+            Reading::Layered => format!("{up} up"),
+        }
+    }
+}
+
+/// A flat navmesh file (`files::read_navmesh`) as the surface of one floor (z up, every
+/// height 0), as the library's navmesh worlds make it, and a scene's holes (to draw).
+pub fn read_flat_surface(name: &str, plane: GroundPlane) -> Result<(Surface, Vec<Vec<DVec2>>)> {
+    let loaded = read_navmesh(name, plane)?;
+    Ok((
+        Surface::from_navmesh(&loaded.mesh, UpAxis::Z)?,
+        loaded.holes,
+    ))
 }
 
 /// A surface from navmesh JSON text (the bake command's output).

@@ -19,8 +19,6 @@ pub struct Pipeline {
     /// The library's pipeline on the world it was made on: a grid, or a navmesh (flat or
     /// layered, one world).
     runner: AnyPipeline,
-    /// The climb given (a navmesh's only; `None`: the surface's own).
-    climb: Option<f64>,
 }
 
 #[wasm_bindgen]
@@ -65,7 +63,7 @@ impl Pipeline {
                 "climb is a navmesh's only (a NavMeshWorld or a SurfaceMesh)",
             ));
         }
-        Ok(Pipeline { runner, climb })
+        Ok(Pipeline { runner })
     }
 
     /// The radius in effect (world units).
@@ -133,10 +131,10 @@ impl Pipeline {
         let Some(p) = self.runner.navmesh() else {
             return Err(needs_surface(WHAT));
         };
+        // With the climb the pipeline's plans locate their ends with.
+        let climb = p.surface_query().climb(p.world().mesh().surface());
         let mut query = SurfaceWorldQuery::default();
-        if let Some(c) = self.climb {
-            query.surface_mut().set_climb(c).map_err(err_in(WHAT))?;
-        }
+        query.surface_mut().set_climb(climb).map_err(err_in(WHAT))?;
         let at = p
             .world()
             .floor_point(DVec2::new(x, y), &mut query)

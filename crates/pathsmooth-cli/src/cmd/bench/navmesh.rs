@@ -12,13 +12,15 @@ use std::time::Instant;
 use anyhow::{bail, Result};
 use glam::{DVec2, DVec3};
 use pathsmooth::grid::parse_point_scenarios;
-use pathsmooth::navmesh::{Surface, SurfaceMesh, SurfaceQuery, UpAxis};
+use pathsmooth::navmesh::{SurfaceMesh, SurfaceQuery, UpAxis};
 use pathsmooth::{Pipeline, SurfaceWorld};
 
 use super::{micros, report, skipped_steps, BenchArgs, Tally, COUNT_COLUMNS};
-use crate::files::{read_navmesh, read_text};
+use crate::files::read_text;
 use crate::methods::MapMethod;
-use crate::surface::{is_surface_file, largest_piece, random_point, read_surface, Rng};
+use crate::surface::{
+    is_surface_file, largest_piece, random_point, read_flat_surface, read_surface, Reading, Rng,
+};
 use crate::table::Table;
 
 /// The seed of the random queries.
@@ -29,18 +31,19 @@ const QUERY_ROW: &str = "find_path";
 
 /// Runs `bench --navmesh` (see the module docs).
 pub(super) fn run(a: &BenchArgs, file: &str, methods: &[MapMethod]) -> Result<()> {
-    let layered = a.up.is_some() || is_surface_file(file);
-    if layered && a.scen.is_some() {
+    let reading = if a.up.is_some() || is_surface_file(file) {
+        Reading::Layered
+    } else {
+        Reading::Flat
+    };
+    if reading == Reading::Layered && a.scen.is_some() {
         bail!(
             "--scen: a layered navmesh's queries are random 3D points (drop --scen, set --queries)"
         );
     }
-    // A flat file is the surface of one floor (z up, every height 0), as the library's
-    // navmesh worlds make it.
-    let surface = if layered {
-        read_surface(file, a.up, &a.surface)?
-    } else {
-        Surface::from_navmesh(&read_navmesh(file, a.ground_plane)?.mesh, UpAxis::Z)?
+    let surface = match reading {
+        Reading::Layered => read_surface(file, a.up, &a.surface)?,
+        Reading::Flat => read_flat_surface(file, a.ground_plane)?.0,
     };
     let mesh = Arc::new(SurfaceMesh::new(surface)?);
     let surface = mesh.surface();
@@ -74,11 +77,13 @@ pub(super) fn run(a: &BenchArgs, file: &str, methods: &[MapMethod]) -> Result<()
         .chain(methods.iter().map(|m| m.name()))
         .collect();
     let mut tallies: Vec<Tally> = names.iter().map(|_| Tally::default()).collect();
+    // One world, cloned for each method's pipeline: the clones share its meshes (and on a
+    // mesh of one floor, its whole plan mesh and wall index, which making a world builds).
+    let world = SurfaceWorld::new(Arc::clone(&mesh));
     let mut planners = methods
         .iter()
         .map(|m| {
-            let world = SurfaceWorld::new(Arc::clone(&mesh));
-            Ok(Pipeline::new(world, a.smooth.radius)?
+            Ok(Pipeline::new(world.clone(), a.smooth.radius)?
                 .with_steps(m.steps(&a.smooth.curve, &a.smooth.optimiser)))
         })
         .collect::<Result<Vec<_>>>()?;
@@ -123,12 +128,15 @@ pub(super) fn run(a: &BenchArgs, file: &str, methods: &[MapMethod]) -> Result<()
         }
         for ((m, planner), t) in methods.iter().zip(&mut planners).zip(&mut tallies[1..]) {
             let t0 = Instant::now();
-            let planned = if layered {
-                let path = planner.plan_surface(start, goal);
-                path.map(|p| p.iter().map(|q| q.position).collect::<Vec<_>>())
-            } else {
-                let path = planner.plan(up.plan(start), up.plan(goal));
-                path.map(|p| p.iter().map(|&q| up.join(q, 0.0)).collect::<Vec<_>>())
+            let planned = match reading {
+                Reading::Layered => {
+                    let path = planner.plan_surface(start, goal);
+                    path.map(|p| p.iter().map(|q| q.position).collect::<Vec<_>>())
+                }
+                Reading::Flat => {
+                    let path = planner.plan(up.plan(start), up.plan(goal));
+                    path.map(|p| p.iter().map(|&q| up.join(q, 0.0)).collect::<Vec<_>>())
+                }
             };
             let elapsed = t0.elapsed();
             let report = planner.report();
@@ -149,11 +157,7 @@ pub(super) fn run(a: &BenchArgs, file: &str, methods: &[MapMethod]) -> Result<()
             );
         }
     }
-    let frame = if layered {
-        format!("{} up", surface.up())
-    } else {
-        "flat".to_string()
-    };
+    let frame = reading.frame(up);
     println!(
         "{file}: {} polygons ({} in its largest piece), {frame}; {drawn}, radius {}",
         surface.num_polygons(),

@@ -4,8 +4,6 @@
 
 mod navmesh;
 
-use navmesh::Reading;
-
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use glam::{DVec2, IVec2};
@@ -24,7 +22,7 @@ use crate::report::{
     error_row, follow_time_shown, insert_cost, metrics_header_with_cost, skip_notes,
     with_metrics_row, FOLLOW_TIME_MAX_POINTS, SKIPPED_HELP,
 };
-use crate::surface::{is_surface_file, parse_coords, Coords};
+use crate::surface::{is_surface_file, parse_coords, Coords, Reading};
 use crate::table::Table;
 
 /// Arguments of `pathsmooth plan`.

@@ -12,25 +12,16 @@ use glam::{DVec2, DVec3};
 use pathsmooth::navmesh::{Surface, SurfaceMesh, SurfacePoint, SurfaceQuery, UpAxis};
 use pathsmooth::{Pipeline, Step, SurfaceWorld, SurfaceWorldQuery};
 
-use super::{xy, Outcomes, PlanArgs, Planned};
+use super::{Outcomes, PlanArgs, Planned};
 use crate::compare::Skipped;
-use crate::files::{read_navmesh, write_path_file};
+use crate::files::write_path_file;
 use crate::methods::{check_navmesh_methods, MapMethod};
 use crate::picture::{Layer, Scene, PALETTE};
 use crate::report::metrics_header;
-use crate::surface::{flag_names, read_surface, write_surface_path_file, Coords};
+use crate::surface::{
+    flag_names, read_flat_surface, read_surface, write_surface_path_file, Coords, Reading,
+};
 use crate::table::Table;
-
-/// What `plan` reads a navmesh file as.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Reading {
-    /// A flat navmesh (a scene, `.mesh`, an OBJ file on its ground plane): 2D ends, the
-    /// path written in 2D.
-    Flat,
-    /// A layered navmesh (the navmesh JSON, an engine's file, an OBJ file in 3D, a baked
-    /// level): 3D or plan-view ends, the path written in 3D.
-    Layered,
-}
 
 /// The 3D point of `--from` or `--to` (`what`): a 3D point as given, a 2D point (plan view:
 /// the two axes across `up`) on the one floor under it, as the library's 2D plans locate
@@ -54,8 +45,7 @@ fn on_floor(
 }
 
 /// The surface `a` names, its name, and the holes of a scene (to draw): a navmesh file,
-/// or level geometry baked here. A flat file is the surface of one floor (z up, every
-/// height 0), as the library's navmesh worlds make it.
+/// or level geometry baked here.
 fn surface(a: &PlanArgs, reading: Reading) -> Result<(Surface, String, Vec<Vec<DVec2>>)> {
     if let Some(level) = &a.level {
         let (surface, name) = from_level(a, level)?;
@@ -72,9 +62,8 @@ fn surface(a: &PlanArgs, reading: Reading) -> Result<(Surface, String, Vec<Vec<D
             Vec::new(),
         )),
         Reading::Flat => {
-            let loaded = read_navmesh(file, a.ground_plane)?;
-            let surface = Surface::from_navmesh(&loaded.mesh, UpAxis::Z)?;
-            Ok((surface, file.into(), loaded.holes))
+            let (surface, holes) = read_flat_surface(file, a.ground_plane)?;
+            Ok((surface, file.into(), holes))
         }
     }
 }
@@ -118,11 +107,6 @@ fn runs(a: &PlanArgs) -> Result<Vec<(&'static str, Vec<Step>)>> {
 /// for and what went wrong, for `plan`'s one way of printing them, and how many runs
 /// there were.
 pub(super) fn plan(a: &PlanArgs, reading: Reading) -> Result<(Planned, usize)> {
-    if reading == Reading::Flat {
-        // A flat file's plane is its ground plane: its points have two coordinates.
-        xy(a.from, "from")?;
-        xy(a.to, "to")?;
-    }
     let runs = runs(a)?;
     if a.output.is_some() && runs.len() != 1 {
         bail!(
@@ -137,8 +121,10 @@ pub(super) fn plan(a: &PlanArgs, reading: Reading) -> Result<(Planned, usize)> {
     if drawn && !mesh.is_one_floor() {
         bail!("--png and --svg draw in plan view: this navmesh has floors over one another");
     }
+    // One world, cloned for each run: the clones share its meshes (and on a mesh of one
+    // floor, its whole plan mesh and wall index, which making a world builds).
+    let world = SurfaceWorld::new(Arc::clone(&mesh));
     let (from, to) = {
-        let world = SurfaceWorld::new(Arc::clone(&mesh));
         let mut query = SurfaceWorldQuery::default();
         a.surface.apply(query.surface_mut())?;
         (
@@ -164,8 +150,8 @@ pub(super) fn plan(a: &PlanArgs, reading: Reading) -> Result<(Planned, usize)> {
     let mut outcomes = Outcomes::default();
     let mut scene = drawn.then(|| picture(&mesh, &name, holes, [from, to]));
     for (i, (method, steps)) in runs.iter().enumerate() {
-        let world = SurfaceWorld::new(Arc::clone(&mesh));
-        let mut planner = Pipeline::new(world, a.smooth.radius)?.with_steps(steps.iter().cloned());
+        let mut planner =
+            Pipeline::new(world.clone(), a.smooth.radius)?.with_steps(steps.iter().cloned());
         a.surface.apply(planner.surface_query_mut())?;
         if let Some(costs) = &costs {
             planner.set_area_costs(costs.clone());
@@ -224,10 +210,7 @@ pub(super) fn plan(a: &PlanArgs, reading: Reading) -> Result<(Planned, usize)> {
             scene.layers.push(Layer::path(*method, plan, color));
         }
     }
-    let frame = match reading {
-        Reading::Flat => "flat".to_string(),
-        Reading::Layered => format!("{up} up"),
-    };
+    let frame = reading.frame(up);
     let mut text = format!(
         "{name}: {} polygons, {frame}; from {} to {}\n",
         mesh.surface().num_polygons(),
