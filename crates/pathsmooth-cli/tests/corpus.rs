@@ -1,7 +1,9 @@
 //! Every navmesh of the library's corpus of other people's files
 //! (`crates/pathsmooth/tests/data/corpus/MANIFEST.tsv`) through `pathsmooth plan --navmesh`
 //! with its defaults: the file loads, and a path between two points strictly inside
-//! polygons of one piece starts and ends exactly (plan view) at them.
+//! polygons of one piece starts and ends exactly (plan view) at them. Polyanya's flat
+//! `.mesh` files at random points, judged by a reading of the file and a check written
+//! here.
 
 use crate::support;
 
@@ -188,4 +190,163 @@ fn binary_files_that_are_no_navmesh_say_what_they_are() {
     assert!(e.contains("noise.bin: cannot read: not UTF-8 text"), "{e}");
     let e = bench(&corpus().join("detour/rockingdice__all_tiles_tilecache.bin"));
     assert!(e.contains("a Detour tile cache"), "{e}");
+}
+
+/// A Polyanya `.mesh` file (version 2) read here, independently of the library: its
+/// vertices and its polygons (vertex indices).
+fn polyanya_mesh(text: &str) -> (Vec<DVec2>, Vec<Vec<usize>>) {
+    let mut t = text.split_whitespace().skip(2); // "mesh", the version
+    let mut next = || t.next().expect("a field");
+    let (nv, np): (usize, usize) = (next().parse().unwrap(), next().parse().unwrap());
+    let mut vertices = Vec::with_capacity(nv);
+    for _ in 0..nv {
+        let (x, y): (f64, f64) = (next().parse().unwrap(), next().parse().unwrap());
+        let n: usize = next().parse().unwrap();
+        (0..n).for_each(|_| {
+            next(); // the polygons round the vertex
+        });
+        vertices.push(DVec2::new(x, y));
+    }
+    let mut polygons = Vec::with_capacity(np);
+    for _ in 0..np {
+        let n: usize = next().parse().unwrap();
+        polygons.push((0..n).map(|_| next().parse().unwrap()).collect());
+        (0..n).for_each(|_| {
+            next(); // the polygons across its sides
+        });
+    }
+    (vertices, polygons)
+}
+
+/// Whether segments `a`–`b` and `c`–`d` cross at a point inside both (touching, or
+/// running along one another, is not crossing).
+fn crosses(a: DVec2, b: DVec2, c: DVec2, d: DVec2) -> bool {
+    let side = |p: DVec2, q: DVec2, r: DVec2| (q - p).perp_dot(r - p);
+    let eps = 1e-9 * (1.0 + a.abs().max(b.abs()).max_element());
+    let (d1, d2) = (side(c, d, a), side(c, d, b));
+    let (d3, d4) = (side(a, b, c), side(a, b, d));
+    ((d1 > eps && d2 < -eps) || (d1 < -eps && d2 > eps))
+        && ((d3 > eps && d4 < -eps) || (d3 < -eps && d4 > eps))
+}
+
+/// `plan` on a flat navmesh file goes through the library's one navmesh world; its paths
+/// on Polyanya's own `.mesh` files (Cui and Harabor's `arena` benchmark, and the original
+/// Polyanya's `square` and `hard` test meshes), between random points strictly inside
+/// random polygons (a fixed seed), are judged here without the library: ends on pieces
+/// that share no side (`hard` has two) are refused as unreachable; else the path starts
+/// and ends at its ends, and no segment crosses a side of the mesh's outline (a side only
+/// one polygon has).
+#[test]
+fn plan_on_flat_polyanya_meshes_stays_inside_by_an_independent_check() {
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut unit = || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let (mut paths, mut refused, mut walled) = (0, 0, 0);
+    for name in [
+        "vleue__arena.mesh",
+        "xiangzebo__square.mesh",
+        "xiangzebo__hard.mesh",
+    ] {
+        let file = corpus().join("polyanya").join(name);
+        let (vertices, polygons) = polyanya_mesh(&std::fs::read_to_string(&file).unwrap());
+        // Each side's polygons; the outline: the sides that only one polygon has.
+        let mut sides = std::collections::HashMap::<_, Vec<usize>>::new();
+        for (p, ring) in polygons.iter().enumerate() {
+            for (i, &a) in ring.iter().enumerate() {
+                let b = ring[(i + 1) % ring.len()];
+                sides.entry((a.min(b), a.max(b))).or_default().push(p);
+            }
+        }
+        let outline: Vec<(DVec2, DVec2)> = sides
+            .iter()
+            .filter(|(_, ps)| ps.len() == 1)
+            .map(|(&(a, b), _)| (vertices[a], vertices[b]))
+            .collect();
+        // Each polygon's piece: polygons joined through shared sides (union-find).
+        let mut piece: Vec<usize> = (0..polygons.len()).collect();
+        fn root(piece: &mut [usize], p: usize) -> usize {
+            let mut r = p;
+            while piece[r] != r {
+                r = piece[r];
+            }
+            piece[p] = r;
+            r
+        }
+        for ps in sides.values().filter(|ps| ps.len() == 2) {
+            let (a, b) = (root(&mut piece, ps[0]), root(&mut piece, ps[1]));
+            piece[a] = b;
+        }
+        for k in 0..12 {
+            let mut point = || {
+                let p = (unit() * polygons.len() as f64) as usize % polygons.len();
+                let ring = &polygons[p];
+                let w: Vec<f64> = ring.iter().map(|_| unit() + 0.05).collect();
+                let sum: f64 = w.iter().sum();
+                let at = ring.iter().zip(&w).map(|(&v, &w)| vertices[v] * (w / sum));
+                (at.sum::<DVec2>(), p)
+            };
+            let ((from, p), (to, q)) = (point(), point());
+            let joined = root(&mut piece, p) == root(&mut piece, q);
+            let how: &[&str] = if k % 2 == 0 {
+                &["--method", "funnel"]
+            } else {
+                &["--preset", "smooth"]
+            };
+            let (f, t) = (
+                format!("{},{}", from.x, from.y),
+                format!("{},{}", to.x, to.y),
+            );
+            let args = [
+                "plan",
+                "--navmesh",
+                file.to_str().unwrap(),
+                "--from",
+                &f,
+                "--to",
+                &t,
+            ];
+            let out = run(args.iter().chain(how).chain(&["--output", "-"]));
+            let what = format!("{name} {f} → {t} {how:?}");
+            if !joined {
+                // The table goes to stderr beside the path's stdout: the error is its last line.
+                let e = String::from_utf8_lossy(&out.stderr);
+                assert!(!out.status.success(), "{what}: planned across pieces");
+                assert!(e.contains("cannot be reached"), "{what}: {e}");
+                refused += 1;
+                continue;
+            }
+            assert!(
+                out.status.success(),
+                "{what}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            let path: Vec<DVec2> = json["points"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| DVec2::new(p[0].as_f64().unwrap(), p[1].as_f64().unwrap()))
+                .collect();
+            assert_eq!((path[0], path[path.len() - 1]), (from, to), "{what}");
+            // The check bites: the straight line between the ends crosses the outline.
+            if outline.iter().any(|&(c, d)| crosses(from, to, c, d)) {
+                walled += 1;
+            }
+            for w in path.windows(2) {
+                for &(c, d) in &outline {
+                    assert!(
+                        !crosses(w[0], w[1], c, d),
+                        "{what}: {w:?} crosses {c} – {d}"
+                    );
+                }
+            }
+            paths += 1;
+        }
+    }
+    // Both cases met, and ends a wall stands between (the counts are this seed's).
+    assert_eq!((paths, refused, walled), (31, 5, 12));
 }
