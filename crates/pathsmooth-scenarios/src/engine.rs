@@ -20,7 +20,7 @@ use crate::apart::place_apart;
 /// mesh's area from a seeded generator.
 pub struct EngineCrowd {
     /// The crowd (its agents, positions and paths).
-    pub crowd: Crowd<NavMeshWorld>,
+    pub crowd: Crowd<SurfaceWorld>,
     rng: fastrand::Rng,
     world: NavMeshWorld,
     /// The triangles' areas summed in order: a triangle drawn by area is a search here.
@@ -37,12 +37,12 @@ impl EngineCrowd {
     pub fn load(file: &Path, agents: usize, radius: f64, seed: u64) -> Result<Self> {
         let surface = load_surface(file, &SurfaceOptions::new(UpAxis::Y))?;
         let world = SurfaceWorld::new(Arc::new(SurfaceMesh::new(surface)?));
-        let world = world.one_floor_world().ok_or(Error::Unsupported {
+        let plan = world.one_floor_world().ok_or(Error::Unsupported {
             what: "a crowd on a surface",
             needs: "one floor (no floors over one another)",
         })?;
-        let world = world.clone();
-        let mesh = world.navmesh()?;
+        let plan = plan.clone();
+        let mesh = plan.navmesh()?;
         let mut total = 0.0;
         let cumulative = (0..mesh.num_triangles())
             .map(|t| {
@@ -56,7 +56,7 @@ impl EngineCrowd {
         let mut scene = EngineCrowd {
             crowd,
             rng: fastrand::Rng::with_seed(seed),
-            world,
+            world: plan,
             cumulative,
         };
         scene.place(agents, radius)?;

@@ -411,6 +411,17 @@ pub trait World {
         None
     }
 
+    /// [`floor_height`](Self::floor_height) for a walker that asks again and again near
+    /// where it last stood (a crowd agent, every frame): `hint` is the walker's own record
+    /// of where that was, which a world that locates `p` reads first and updates (a
+    /// navmesh: the triangle last found). The same answer whatever `hint` holds; any value
+    /// starts one. Cost: one exact test where the walker has not left its triangle, else
+    /// `floor_height`'s lookup.
+    fn floor_height_near(&self, p: DVec2, hint: &mut u32) -> Option<f64> {
+        let _ = hint;
+        self.floor_height(p)
+    }
+
     /// The tolerance for "touching" (see the [module docs](self)).
     fn tolerance(&self) -> f64 {
         tolerance_for(&self.bounds())
@@ -567,6 +578,9 @@ macro_rules! forward_world {
             }
             fn floor_height(&self, p: DVec2) -> Option<f64> {
                 (**self).floor_height(p)
+            }
+            fn floor_height_near(&self, p: DVec2, hint: &mut u32) -> Option<f64> {
+                (**self).floor_height_near(p, hint)
             }
             fn segment_cost(&self, a: DVec2, b: DVec2) -> f64 {
                 (**self).segment_cost(a, b)

@@ -351,6 +351,14 @@ impl SurfaceWorld {
         Some(self.mesh.polygon_of(sheet.surface_triangle(t)))
     }
 
+    /// [`polygon_at`](Self::polygon_at) with the walker's own hint (see
+    /// [`World::floor_height_near`]).
+    fn polygon_near(&self, p: DVec2, hint: &mut u32) -> Option<PolyId> {
+        let (sheet, _) = self.sheet.as_deref()?;
+        let t = sheet.mesh().locate_near(p, hint)?;
+        Some(self.mesh.polygon_of(sheet.surface_triangle(t)))
+    }
+
     /// The world of [`sheet`](Self::sheet): the one every plan-view answer is from.
     pub fn sheet_world(&self) -> Option<&NavMeshWorld> {
         self.sheet.as_deref().map(|(_, world)| world)
@@ -628,6 +636,14 @@ impl World for SurfaceWorld {
     /// [`Surface::floor_height`]: crate::navmesh::Surface::floor_height
     fn floor_height(&self, p: DVec2) -> Option<f64> {
         let polygon = self.polygon_at(p)?;
+        Some(self.mesh.surface().floor_height(polygon, p))
+    }
+
+    /// [`floor_height`](World::floor_height) from the walker's hint: on a mesh of one floor
+    /// every agent of a crowd walks this one world, and the world's own last triangle
+    /// (one for all of them) would be the wrong one for nearly every agent.
+    fn floor_height_near(&self, p: DVec2, hint: &mut u32) -> Option<f64> {
+        let polygon = self.polygon_near(p, hint)?;
         Some(self.mesh.surface().floor_height(polygon, p))
     }
 

@@ -120,6 +120,9 @@ pub struct CrowdAgent {
     /// The floor's height where it stands ([`World::floor_height`]; 0 on a flat world); on
     /// its way over a link, its height there.
     height: f64,
+    /// Where it was last located on its world's floor ([`World::floor_height_near`]'s
+    /// hint): its own, as every agent on a mesh of one floor walks the crowd's one world.
+    floor_hint: u32,
 }
 
 impl CrowdAgent {
@@ -560,6 +563,7 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
             crossing: None,
             onward: None,
             height: height.unwrap_or(0.0),
+            floor_hint: 0,
         });
         self.worlds.push(world);
     }
@@ -1494,7 +1498,8 @@ fn walk_agent<W: World>(
 
 /// Keeps agent `a`'s [height](CrowdAgent::height) that of the floor where it stands now.
 fn keep_height<W: World>(a: &mut CrowdAgent, pipeline: &Pipeline<Arc<W>>) {
-    if let Some(h) = pipeline.world().floor_height(a.agent_path.position()) {
+    let at = a.agent_path.position();
+    if let Some(h) = pipeline.world().floor_height_near(at, &mut a.floor_hint) {
         a.height = h;
     }
 }

@@ -429,7 +429,20 @@ impl NavMesh {
     /// The same answer as `locate`, whatever `last` holds (any number: a hint only); one
     /// exact test where the walker has not left its triangle.
     pub(crate) fn locate_from(&self, p: DVec2, last: &AtomicU32) -> Option<TriId> {
-        let hint = last.load(AtomicOrdering::Relaxed) as TriId;
+        let before = last.load(AtomicOrdering::Relaxed);
+        let mut hint = before;
+        let t = self.locate_near(p, &mut hint);
+        // Stored only when it changed: a shared hint read by many threads stays clean.
+        if hint != before {
+            last.store(hint, AtomicOrdering::Relaxed);
+        }
+        t
+    }
+
+    /// [`locate_from`](Self::locate_from) with a hint the caller owns alone (a crowd
+    /// agent's): the same answer, and no shared write.
+    pub(crate) fn locate_near(&self, p: DVec2, last: &mut u32) -> Option<TriId> {
+        let hint = *last as TriId;
         if hint < self.triangles.len()
             && self.in_bounds(p)
             && locate::strictly_inside(self, p, hint)
@@ -437,7 +450,7 @@ impl NavMesh {
             return Some(hint);
         }
         let t = self.locate(p)?;
-        last.store(t as u32, AtomicOrdering::Relaxed);
+        *last = t as u32;
         Some(t)
     }
 
