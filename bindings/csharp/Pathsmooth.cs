@@ -814,9 +814,9 @@ namespace Pathsmooth
             return Added((out UIntPtr i) => Native.ps_crowd_add_agent_with_radius(handle, position, target, speed, radius, out i));
         }
 
-        /// <summary>On a crowd made on a surface with floors over one another: adds an agent
-        /// at position walking to target (3D, the surface's axes), located on the surface;
-        /// it walks the one-floor sheet round its own path, and agents whose floors are 2 or
+        /// <summary>On a crowd made on a surface world: adds an agent at position walking to
+        /// target (3D, the surface's axes), located on the surface; across floors over one
+        /// another it walks the one-floor sheet round its own path, and agents whose floors are 2 or
         /// more apart never meet. Returns its index.</summary>
         public int AddAgent(Point3d position, Point3d target, double speed)
         {

@@ -192,7 +192,7 @@ static class Test
         using (var crowd = new Crowd(room, 0.1))
         {
             Throws(Status.Unsupported, "Crowd.Positions3: only a crowd made on a surface", () => crowd.Positions3(), "no floor on a grid");
-            Throws(Status.Unsupported, "Crowd.AddAgent: only a crowd made on a surface with floors over one another", () => crowd.AddAgent(new Point3d(0.5, 0, 0.5), new Point3d(1.5, 0, 1.5), 1.5), "3D agent on a grid");
+            Throws(Status.Unsupported, "Crowd.AddAgent: only a crowd made on a surface world has floors", () => crowd.AddAgent(new Point3d(0.5, 0, 0.5), new Point3d(1.5, 0, 1.5), 1.5), "3D agent on a grid");
             int none;
             Throws(Status.Unsupported, "Crowd.AddDisk: only a crowd made on a surface has floors", () => crowd.AddDisk(new Point2d(1, 1), 0.5, new Point3d(1, 0, 1), out none), "a floor on a grid");
         }

@@ -765,11 +765,11 @@ enum PsStatus ps_pipeline_skipped(struct PsPipeline *pipeline,
 // `out_settings` writable.
 enum PsStatus ps_crowd_settings_default(struct PsCrowdSettings *out_settings);
 
-// Makes a crowd without agents on its own copy of `world` (a grid, a navmesh, or a
-// surface: with one floor, its plan view the agents then walk, see
-// [`ps_crowd_positions3`]; with floors over one another, agents placed and sent in 3D
-// with [`ps_crowd_add_agent_on_surface`], each walking the one-floor sheet round its own
-// path), for agents of `radius` (world units, ≥ 0) whose paths a
+// Makes a crowd without agents on its own copy of `world` (a grid, or a navmesh: a
+// surface world, whose agents stand on its floors, see [`ps_crowd_positions3`]; with
+// one floor they come in with 2D points or 3D, across floors over one another with 3D
+// points, [`ps_crowd_add_agent_on_surface`], each walking the one-floor sheet round its
+// own path), for agents of `radius` (world units, ≥ 0) whose paths a
 // preset's steps smooth (`PS_PRESET_*`), run as `settings` say (NULL: the defaults,
 // [`ps_crowd_settings_default`]).
 //
@@ -863,7 +863,8 @@ enum PsStatus ps_crowd_add_agent_with_radius(struct PsCrowd *crowd,
                                              double radius,
                                              size_t *out_agent);
 
-// On a crowd made on a surface with floors over one another: adds an agent at `position`
+// On a crowd made on a surface world (of one floor or floors over one another): adds an
+// agent at `position`
 // walking to `target` (3D, in the surface's axes) at `speed`, its path planned now: both
 // are located on the surface (the nearest polygon within the search's half-extents, a
 // point off it moved onto it), the way routed over off-mesh links where they help (the
@@ -877,8 +878,8 @@ enum PsStatus ps_crowd_add_agent_with_radius(struct PsCrowd *crowd,
 // errors, `PS_INVALID_ARGUMENT` (NaN or infinite points, a bad speed), `PS_OUTSIDE_WORLD`
 // (an end over no polygon), `PS_NO_PATH` (an unreachable target, an end too close to a
 // wall), `PS_INVALID_RESULT` (a path that passes over or under itself, which no sheet
-// holds), `PS_UNSUPPORTED` (a crowd on a grid, a navmesh or a one-floor surface: their
-// agents come in with [`ps_crowd_add_agent`]). On failure `*out_agent` is
+// holds), `PS_UNSUPPORTED` (a crowd on a grid: its agents come in with
+// [`ps_crowd_add_agent`]). On failure `*out_agent` is
 // [`PS_NO_AGENT`] and the crowd unchanged.
 //
 // # Safety
@@ -905,7 +906,7 @@ enum PsStatus ps_crowd_add_agent_on_surface_with_radius(struct PsCrowd *crowd,
                                                         double radius,
                                                         size_t *out_agent);
 
-// On a crowd made on a surface with floors over one another: sends agent `agent` to
+// On a crowd made on a surface world: sends agent `agent` to
 // `target` (3D) across the whole surface, planned now (not under the plan budget): from
 // the polygon it stands on, the path on the surface, a new sheet round it, and the agent's
 // path on that sheet. ([`ps_crowd_set_target`] on such a crowd plans a 2D target on the
@@ -1239,7 +1240,7 @@ enum PsStatus ps_crowd_drive_moving_obstacle(struct PsCrowd *crowd,
                                              double speed,
                                              uint32_t looped);
 
-// On a crowd made on a surface with floors over one another: puts moving obstacle `id` on
+// On a crowd made on a surface world: puts moving obstacle `id` on
 // the floor at height `floor` (along the surface's up axis, as the agents' heights):
 // from then on only the agents on that floor avoid it, and stopped it stands on that
 // floor. (Added in plan view, a moving obstacle is avoided on every floor; one to stop
@@ -1247,7 +1248,7 @@ enum PsStatus ps_crowd_drive_moving_obstacle(struct PsCrowd *crowd,
 //
 // Errors (messages start with `ps_crowd_set_moving_obstacle_floor:`): the handle
 // errors, `PS_INVALID_ARGUMENT` (an unknown id, a NaN or infinite floor),
-// `PS_UNSUPPORTED` (a crowd on a grid, a navmesh or a one-floor surface); the crowd
+// `PS_UNSUPPORTED` (a crowd on a grid); the crowd
 // unchanged.
 //
 // # Safety

@@ -1,12 +1,11 @@
 //! The crowd in the C ABI: [`PsCrowd`], the library's
-//! [`Crowd`](pathsmooth::crowd::Crowd) on a grid, a navmesh or a surface world with one
-//! floor — agents walking their smooth paths, optionally avoiding one another (ORCA),
+//! [`Crowd`](pathsmooth::crowd::Crowd) on a grid or a navmesh (a surface world) — agents walking their smooth paths, optionally avoiding one another (ORCA),
 //! temporary obstacles and moving obstacles. The names follow the Python binding's `Crowd`.
 //!
-//! On a surface world (any engine's navmesh file) with one floor, no floor over another,
-//! the agents walk its plan view (the two axes across its up axis: x and z for y up) and
-//! [`ps_crowd_positions3`] puts them back on its floor in 3D; a surface with floors over
-//! one another is refused (`PS_UNSUPPORTED`).
+//! On a surface world (any engine's navmesh file) the agents walk its plan view (the two
+//! axes across its up axis: x and z for y up), each on its floor, which
+//! [`ps_crowd_positions3`] gives in 3D. On one floor they come in with 2D or 3D points;
+//! across floors over one another with 3D points (`ps_crowd_add_agent_on_surface`).
 //!
 //! A crowd owns a copy of the world it is made on: obstacles added through the crowd change
 //! the crowd's world only (the [`PsWorld`] handle stays immutable, and may be destroyed
@@ -23,7 +22,7 @@ use pathsmooth::crowd::{Avoidance, Crowd, CrowdAgent, CrowdFrame, MovingId, Movi
 use pathsmooth::follow::Agent;
 use pathsmooth::glam::{DVec2, DVec3, IVec2};
 use pathsmooth::world::{Obstacle, ObstacleId};
-use pathsmooth::{GridWorld, Step, SurfaceWorld, SurfaceWorldQuery};
+use pathsmooth::{GridWorld, Step, SurfaceWorld};
 
 use crate::{
     check_ptr, destroy, emit, handle, input, input_pairs, preset_steps, start_list, start_out,
@@ -220,28 +219,16 @@ pub struct PsMovingObstacle {
     pub velocity: PsPoint2d,
 }
 
-/// A crowd on any kind of world: a grid, a flat navmesh (a navmesh world, or a surface
-/// with one floor), a surface with floors over one another.
+/// A crowd on any kind of world: a grid, or a navmesh (a surface, of one floor or of
+/// floors over one another).
 enum AnyCrowd {
     Grid(Crowd<GridWorld>),
-    NavMesh(Crowd<pathsmooth::NavMeshWorld>),
     Surface(Crowd<SurfaceWorld>),
 }
 
-/// A crowd's handle: the crowd, and for one made on a surface world the floor its agents
-/// stand on.
+/// A crowd's handle.
 struct CrowdData {
     crowd: AnyCrowd,
-    floor: Option<Floor>,
-}
-
-/// A one-floor surface, whose plan view a crowd walks, with the scratch that lifts the
-/// agents onto it ([`ps_crowd_positions3`]): kept, so that a warmed-up call allocates
-/// nothing.
-struct Floor {
-    world: SurfaceWorld,
-    query: SurfaceWorldQuery,
-    lifted: Vec<DVec3>,
 }
 
 const _: () = {
@@ -254,7 +241,6 @@ macro_rules! on_crowd {
     ($crowd:expr, $c:ident => $body:expr) => {
         match $crowd {
             AnyCrowd::Grid($c) => $body,
-            AnyCrowd::NavMesh($c) => $body,
             AnyCrowd::Surface($c) => $body,
         }
     };
@@ -291,11 +277,6 @@ fn agent_crowd<'a>(crowd: *mut PsCrowd, agent: usize) -> Res<&'a mut AnyCrowd> {
     let c = crowd_mut(crowd)?;
     c.agent(agent)?;
     Ok(c)
-}
-
-/// The crowd and its floor (`None` unless it was made on a surface world), as `crowd_mut`.
-fn crowd_and_floor<'a>(crowd: *mut PsCrowd) -> Res<(&'a AnyCrowd, &'a mut Option<Floor>)> {
-    data_mut(crowd).map(|d| (&d.crowd, &mut d.floor))
 }
 
 fn data_mut<'a>(crowd: *mut PsCrowd) -> Res<&'a mut CrowdData> {
@@ -425,7 +406,6 @@ unsafe fn new_crowd(
     let steps = steps()?;
     // SAFETY: the caller's contract.
     let s = unsafe { settings_at(settings)? };
-    let mut floor = None;
     let crowd = match &**world_ref(world)? {
         // The crowd adds obstacles to its world: it gets a world of its own, equal to this
         // one (the map as the area costs see it is the same map under the same costs).
@@ -434,27 +414,11 @@ unsafe fn new_crowd(
                 .with_area_costs(w.area_costs().clone())?;
             AnyCrowd::Grid(build(copy, radius, steps, &s)?)
         }
-        WorldKind::Surface(world) => {
-            // A surface with one floor (a navmesh world's always) is its own sheet: its
-            // whole plan view is a flat navmesh world, which the crowd runs on as on any
-            // other. On one with floors over one another each agent walks the sheet round
-            // its own path.
-            let world = world.clone();
-            let Some(plan) = world.one_floor_world() else {
-                let crowd = AnyCrowd::Surface(build(world, radius, steps, &s)?);
-                emit(out, CROWD_TAG, CrowdData { crowd, floor });
-                return Ok(());
-            };
-            let crowd = AnyCrowd::NavMesh(build(plan.clone(), radius, steps, &s)?);
-            floor = Some(Floor {
-                world,
-                query: SurfaceWorldQuery::default(),
-                lifted: Vec::new(),
-            });
-            crowd
-        }
+        // On one floor the agents walk its whole plan view; across floors over one
+        // another each walks the sheet round its own path (`Crowd<SurfaceWorld>`).
+        WorldKind::Surface(world) => AnyCrowd::Surface(build(world.clone(), radius, steps, &s)?),
     };
-    emit(out, CROWD_TAG, CrowdData { crowd, floor });
+    emit(out, CROWD_TAG, CrowdData { crowd });
     Ok(())
 }
 
@@ -474,11 +438,11 @@ pub unsafe extern "C" fn ps_crowd_settings_default(out_settings: *mut PsCrowdSet
     })
 }
 
-/// Makes a crowd without agents on its own copy of `world` (a grid, a navmesh, or a
-/// surface: with one floor, its plan view the agents then walk, see
-/// [`ps_crowd_positions3`]; with floors over one another, agents placed and sent in 3D
-/// with [`ps_crowd_add_agent_on_surface`], each walking the one-floor sheet round its own
-/// path), for agents of `radius` (world units, ≥ 0) whose paths a
+/// Makes a crowd without agents on its own copy of `world` (a grid, or a navmesh: a
+/// surface world, whose agents stand on its floors, see [`ps_crowd_positions3`]; with
+/// one floor they come in with 2D points or 3D, across floors over one another with 3D
+/// points, [`ps_crowd_add_agent_on_surface`], each walking the one-floor sheet round its
+/// own path), for agents of `radius` (world units, ≥ 0) whose paths a
 /// preset's steps smooth (`PS_PRESET_*`), run as `settings` say (NULL: the defaults,
 /// [`ps_crowd_settings_default`]).
 ///
@@ -681,7 +645,8 @@ pub unsafe extern "C" fn ps_crowd_add_agent_with_radius(
     })
 }
 
-/// On a crowd made on a surface with floors over one another: adds an agent at `position`
+/// On a crowd made on a surface world (of one floor or floors over one another): adds an
+/// agent at `position`
 /// walking to `target` (3D, in the surface's axes) at `speed`, its path planned now: both
 /// are located on the surface (the nearest polygon within the search's half-extents, a
 /// point off it moved onto it), the way routed over off-mesh links where they help (the
@@ -695,8 +660,8 @@ pub unsafe extern "C" fn ps_crowd_add_agent_with_radius(
 /// errors, `PS_INVALID_ARGUMENT` (NaN or infinite points, a bad speed), `PS_OUTSIDE_WORLD`
 /// (an end over no polygon), `PS_NO_PATH` (an unreachable target, an end too close to a
 /// wall), `PS_INVALID_RESULT` (a path that passes over or under itself, which no sheet
-/// holds), `PS_UNSUPPORTED` (a crowd on a grid, a navmesh or a one-floor surface: their
-/// agents come in with [`ps_crowd_add_agent`]). On failure `*out_agent` is
+/// holds), `PS_UNSUPPORTED` (a crowd on a grid: its agents come in with
+/// [`ps_crowd_add_agent`]). On failure `*out_agent` is
 /// [`PS_NO_AGENT`] and the crowd unchanged.
 ///
 /// # Safety
@@ -739,7 +704,7 @@ pub unsafe extern "C" fn ps_crowd_add_agent_on_surface_with_radius(
     })
 }
 
-/// On a crowd made on a surface with floors over one another: sends agent `agent` to
+/// On a crowd made on a surface world: sends agent `agent` to
 /// `target` (3D) across the whole surface, planned now (not under the plan budget): from
 /// the polygon it stands on, the path on the surface, a new sheet round it, and the agent's
 /// path on that sheet. ([`ps_crowd_set_target`] on such a crowd plans a 2D target on the
@@ -765,14 +730,14 @@ pub unsafe extern "C" fn ps_crowd_set_target_on_surface(
     })
 }
 
-/// The crowd across floors, or `PS_UNSUPPORTED` for a crowd on a flat world.
+/// The crowd on a surface, or `PS_UNSUPPORTED` for a crowd on a grid.
 fn layered(crowd: &mut AnyCrowd) -> Res<&mut Crowd<SurfaceWorld>> {
     match crowd {
         AnyCrowd::Surface(c) => Ok(c),
-        _ => Err(Fail::new(
+        AnyCrowd::Grid(_) => Err(Fail::new(
             PsStatus::PsUnsupported,
-            "only a crowd made on a surface with floors over one another has floors: this \
-             one's agents come in with 2D points, and its obstacles are on its one floor",
+            "only a crowd made on a surface world has floors: a grid's agents come in with \
+             2D points, and its obstacles lie on its one plane",
         )),
     }
 }
@@ -975,21 +940,14 @@ pub unsafe extern "C" fn ps_crowd_positions3(
 ) -> PsStatus {
     crate::guard_named("ps_crowd_positions3", || {
         start_list(out_xyz, capacity, "out_xyz", out_len)?;
-        let (crowd, floor) = crowd_and_floor(crowd)?;
-        if let AnyCrowd::Surface(c) = crowd {
-            let at = c.agent_points().map(|p| p.to_array());
-            return write_points(at, out_xyz, capacity, out_len);
-        }
-        let Some(floor) = floor else {
+        let AnyCrowd::Surface(c) = crowd_mut(crowd)? else {
             return Err(Fail::new(
                 PsStatus::PsUnsupported,
                 "only a crowd made on a surface world has a floor",
             ));
         };
-        let agents = crowd.agents().iter().map(CrowdAgent::position);
-        (floor.world).floor_points_into(agents, &mut floor.query, &mut floor.lifted)?;
-        let lifted = floor.lifted.iter().map(|p| p.to_array());
-        write_points(lifted, out_xyz, capacity, out_len)
+        let at = c.agent_points().map(|p| p.to_array());
+        write_points(at, out_xyz, capacity, out_len)
     })
 }
 
@@ -1460,7 +1418,7 @@ pub unsafe extern "C" fn ps_crowd_drive_moving_obstacle(
     })
 }
 
-/// On a crowd made on a surface with floors over one another: puts moving obstacle `id` on
+/// On a crowd made on a surface world: puts moving obstacle `id` on
 /// the floor at height `floor` (along the surface's up axis, as the agents' heights):
 /// from then on only the agents on that floor avoid it, and stopped it stands on that
 /// floor. (Added in plan view, a moving obstacle is avoided on every floor; one to stop
@@ -1468,7 +1426,7 @@ pub unsafe extern "C" fn ps_crowd_drive_moving_obstacle(
 ///
 /// Errors (messages start with `ps_crowd_set_moving_obstacle_floor:`): the handle
 /// errors, `PS_INVALID_ARGUMENT` (an unknown id, a NaN or infinite floor),
-/// `PS_UNSUPPORTED` (a crowd on a grid, a navmesh or a one-floor surface); the crowd
+/// `PS_UNSUPPORTED` (a crowd on a grid); the crowd
 /// unchanged.
 ///
 /// # Safety

@@ -23,8 +23,8 @@ use pathsmooth::navmesh::{
 };
 use pathsmooth::world::{Bounds, Obstacle, ObstacleId, ObstacleWorld};
 use pathsmooth::{
-    AnyPipeline, AreaCosts, GridWorld as RsGrid, NavMeshWorld as RsNavMesh, Pipeline as RsPipeline,
-    PipelineReport, Preset, Step, SurfaceWorld, ValidationReport, World,
+    AnyPipeline, AreaCosts, GridWorld as RsGrid, Pipeline as RsPipeline, PipelineReport, Preset,
+    Step, SurfaceWorld, ValidationReport, World,
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -1312,11 +1312,10 @@ impl Pipeline {
 // ---------------------------------------------------------------------------------------
 // Crowds
 
-/// A crowd on any kind of world: a grid, a flat navmesh (a `NavMeshWorld`, or a
-/// `SurfaceMesh` with one floor), a layered navmesh with floors over one another.
+/// A crowd on any kind of world: a grid, or a navmesh (a `NavMeshWorld`, or a
+/// `SurfaceMesh` of one floor or of floors over one another).
 enum AnyCrowd {
     Grid(RsCrowd<RsGrid>),
-    Mesh(RsCrowd<RsNavMesh>),
     Surface(RsCrowd<SurfaceWorld>),
 }
 
@@ -1325,7 +1324,6 @@ macro_rules! on_crowd {
     ($crowd:expr, $c:ident => $body:expr) => {
         match $crowd {
             AnyCrowd::Grid($c) => $body,
-            AnyCrowd::Mesh($c) => $body,
             AnyCrowd::Surface($c) => $body,
         }
     };
@@ -1439,9 +1437,6 @@ fn speed_profile(limits: &Bound<'_, PyAny>) -> PyResult<Option<FollowAgent>> {
 
 struct CrowdState {
     crowd: AnyCrowd,
-    /// Made on a navmesh of one floor (a `NavMeshWorld`, or a `SurfaceMesh`): its world
-    /// and a query, to put the agents on its floor (`positions3`).
-    floor: Option<(SurfaceWorld, pathsmooth::SurfaceWorldQuery)>,
 }
 
 /// A moving obstacle as Python sees it: (id, (x, y), radius, (vx, vy)).
@@ -1551,7 +1546,6 @@ impl Crowd {
                 .transpose()?
                 .flatten(),
         };
-        let mut floor = None;
         let (crowd, kind) = if let Ok(g) = world.downcast::<GridWorld>() {
             let g = g.get();
             let crowd = py.allow_threads(|| {
@@ -1561,29 +1555,19 @@ impl Crowd {
         } else {
             let (surface, kind) = navmesh_world(py, world).ok_or_else(|| not_a_world(world))?;
             let surface = SurfaceWorld::clone(&surface);
-            // A mesh with one floor (a `NavMeshWorld`'s always) is its own sheet: the crowd
-            // walks its plan view. On one with floors over one another each agent walks the
-            // sheet round its own path.
-            let crowd = match surface.one_floor_world() {
-                Some(plan) => {
-                    let plan = plan.clone();
-                    floor = Some((surface, pathsmooth::SurfaceWorldQuery::default()));
-                    py.allow_threads(|| {
-                        new_crowd(plan, radius, steps, settings).map(AnyCrowd::Mesh)
-                    })
-                }
-                None => py.allow_threads(|| {
-                    new_crowd(surface, radius, steps, settings).map(AnyCrowd::Surface)
-                }),
-            };
+            // On one floor the crowd walks its whole plan view; across floors over one
+            // another each agent walks the sheet round its own path.
+            let crowd = py.allow_threads(|| {
+                new_crowd(surface, radius, steps, settings).map(AnyCrowd::Surface)
+            });
             (crowd, kind)
         };
         let crowd = crowd.map_err(lib_err)?;
         Ok(Crowd {
             radius: on_crowd!(&crowd, c => c.radius()),
-            layered: matches!(crowd, AnyCrowd::Surface(_)),
+            layered: matches!(&crowd, AnyCrowd::Surface(c) if !c.world().mesh().is_one_floor()),
             kind,
-            inner: Mutex::new(CrowdState { crowd, floor }),
+            inner: Mutex::new(CrowdState { crowd }),
         })
     }
 
@@ -1695,29 +1679,17 @@ impl Crowd {
     /// On a crowd made on a `SurfaceMesh`: the agents' positions in 3D, N×3 in the mesh's
     /// axes, each on its floor.
     fn positions3<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
-        let rows = self.with(py, |s| {
-            let CrowdState { crowd, floor } = s;
-            if let AnyCrowd::Surface(c) = crowd {
-                return Some(Ok(c.agent_points().map(|p| p.to_array()).collect()));
-            }
-            let (surface, query) = floor.as_mut()?;
-            let plan = on_crowd!(&*crowd, c => c.agents())
-                .iter()
-                .map(CrowdAgent::position);
-            let mut at = Vec::new();
-            Some(
-                surface
-                    .floor_points_into(plan, query, &mut at)
-                    .map(|()| at.iter().map(|p| p.to_array()).collect::<Vec<[f64; 3]>>()),
-            )
+        let rows = self.with(py, |s| match &s.crowd {
+            AnyCrowd::Surface(c) => Some(c.agent_points().map(|p| p.to_array()).collect()),
+            AnyCrowd::Grid(_) => None,
         });
-        let rows = rows.ok_or_else(|| {
+        let rows: Vec<[f64; 3]> = rows.ok_or_else(|| {
             PyValueError::new_err(
                 "positions3: only a crowd made on a navmesh (a NavMeshWorld or a SurfaceMesh) \
                  has a floor",
             )
         })?;
-        Ok(rows_array(py, rows.map_err(lib_err)?.into_iter()))
+        Ok(rows_array(py, rows.into_iter()))
     }
 
     /// The agents' velocities over the last update, N×2 (world units per second).

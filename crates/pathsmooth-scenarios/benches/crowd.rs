@@ -150,8 +150,8 @@ fn bench_obstacle(c: &mut Criterion) {
 
 /// The crowd on an engine's navmesh: `unity/lear315__LayaNavMesh.obj` of the test corpus
 /// (Unity's `NavMesh.CalculateTriangulation` export of a LayaAir level: 2,030 triangles over
-/// 80 × 80 m, 5,055 m² to walk, one floor), as the bindings run a crowd on it (the surface's
-/// plan view, `SurfaceWorld::one_floor_world`). Agents at random points (none within 2.5
+/// 80 × 80 m, 5,055 m² to walk, one floor), as the bindings run a crowd on it (a
+/// `Crowd<SurfaceWorld>`, whose agents walk its plan view). Agents at random points (none within 2.5
 /// radii of another), avoiding each other (ORCA, the defaults), the Smooth preset, 1.5 m/s,
 /// each walking to a random point of the mesh and given another on arrival; one 60 Hz
 /// frame. 1,000 agents of radius 0.15 m and 10,000 of 0.05 m: about the crowding of the

@@ -1,5 +1,5 @@
-//! A crowd on an engine's navmesh, as the bindings run one: the surface's plan view as
-//! the crowd's world, agents at random points walking to random points and given another
+//! A crowd on an engine's navmesh, as the bindings run one: a `Crowd<SurfaceWorld>` on a
+//! surface of one floor, whose agents walk its plan view, agents at random points walking to random points and given another
 //! on arrival. The criterion bench times its frames; `examples/engine_crowd_frames.rs`
 //! times a fixed run of them and prints the agents' positions summed, so that two builds
 //! can be shown to give the same answers.
@@ -9,9 +9,8 @@ use std::sync::Arc;
 
 use glam::DVec2;
 use pathsmooth::crowd::{Avoidance, Crowd, CrowdFrame};
-use pathsmooth::navmesh::{load_surface, SurfaceMesh, SurfaceOptions, UpAxis};
-use pathsmooth::world::World;
-use pathsmooth::{Error, NavMeshWorld, Preset, Result, SurfaceWorld};
+use pathsmooth::navmesh::{load_surface, NavMesh, SurfaceMesh, SurfaceOptions, UpAxis};
+use pathsmooth::{Error, Preset, Result, SurfaceWorld};
 
 use crate::apart::place_apart;
 
@@ -22,7 +21,8 @@ pub struct EngineCrowd {
     /// The crowd (its agents, positions and paths).
     pub crowd: Crowd<SurfaceWorld>,
     rng: fastrand::Rng,
-    world: NavMeshWorld,
+    /// The surface's plan view, whose triangles the random points are drawn from.
+    plan: NavMesh,
     /// The triangles' areas summed in order: a triangle drawn by area is a search here.
     cumulative: Vec<f64>,
 }
@@ -36,27 +36,29 @@ impl EngineCrowd {
     /// draws an agent do not place them all.
     pub fn load(file: &Path, agents: usize, radius: f64, seed: u64) -> Result<Self> {
         let surface = load_surface(file, &SurfaceOptions::new(UpAxis::Y))?;
-        let world = SurfaceWorld::new(Arc::new(SurfaceMesh::new(surface)?));
-        let plan = world.one_floor_world().ok_or(Error::Unsupported {
-            what: "a crowd on a surface",
-            needs: "one floor (no floors over one another)",
-        })?;
-        let plan = plan.clone();
-        let mesh = plan.navmesh()?;
+        let mesh = SurfaceMesh::new(surface)?;
+        if !mesh.is_one_floor() {
+            return Err(Error::Unsupported {
+                what: "a crowd on a surface",
+                needs: "one floor (no floors over one another)",
+            });
+        }
+        let plan = mesh.plan_mesh().clone();
+        let world = SurfaceWorld::new(Arc::new(mesh));
         let mut total = 0.0;
-        let cumulative = (0..mesh.num_triangles())
+        let cumulative = (0..plan.num_triangles())
             .map(|t| {
-                let [a, b, c] = mesh.triangle(t);
+                let [a, b, c] = plan.triangle(t);
                 total += (b - a).perp_dot(c - a).abs() / 2.0;
                 total
             })
             .collect();
-        let crowd = Crowd::new(world.clone(), radius, Preset::Smooth.steps())?
+        let crowd = Crowd::new(world, radius, Preset::Smooth.steps())?
             .with_avoidance(Some(Avoidance::default()))?;
         let mut scene = EngineCrowd {
             crowd,
             rng: fastrand::Rng::with_seed(seed),
-            world: plan,
+            plan,
             cumulative,
         };
         scene.place(agents, radius)?;
@@ -74,14 +76,13 @@ impl EngineCrowd {
 
     /// A uniformly random point of the mesh: a triangle drawn by area, a point in it.
     fn point(&mut self) -> DVec2 {
-        let mesh = self.world.navmesh().expect("a navmesh world's mesh");
         let total = self.cumulative.last().copied().unwrap_or(0.0);
         let x = self.rng.f64() * total;
         let t = self
             .cumulative
             .partition_point(|&c| c < x)
             .min(self.cumulative.len() - 1);
-        let [a, b, c] = mesh.triangle(t);
+        let [a, b, c] = self.plan.triangle(t);
         let (mut s, mut u) = (self.rng.f64(), self.rng.f64());
         if s + u > 1.0 {
             (s, u) = (1.0 - s, 1.0 - u);

@@ -14,7 +14,7 @@ use glam::{DVec2, IVec2};
 use pathsmooth::crowd::Crowd;
 use pathsmooth::navmesh::NavMesh;
 use pathsmooth::world::Obstacle;
-use pathsmooth::{is_valid, Error, GridMap, GridWorld, NavMeshWorld, Preset};
+use pathsmooth::{is_valid, Error, GridMap, GridWorld, Preset, SurfaceWorld};
 use pathsmooth_scenarios::{CrowdScenario, CrowdSimulation};
 
 /// True when the segment `a`–`b` meets the box `lo`–`hi`, open (`strict`) or closed:
@@ -444,7 +444,12 @@ fn bad_values_are_clear_errors() {
 fn a_crowd_on_a_navmesh_goes_round_a_closed_door_and_back() {
     let mesh = NavMesh::from_grid(&room_map()).unwrap();
     let r = 0.2;
-    let mut crowd = Crowd::new(NavMeshWorld::new(mesh), r, Preset::Smooth.steps()).unwrap();
+    let mut crowd = Crowd::new(
+        SurfaceWorld::from_navmesh(&mesh).unwrap(),
+        r,
+        Preset::Smooth.steps(),
+    )
+    .unwrap();
     for (from, to) in [
         ((0.5, 0.5), (10.5, 1.5)),
         ((1.5, 1.5), (9.5, 0.5)),

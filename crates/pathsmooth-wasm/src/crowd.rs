@@ -144,7 +144,10 @@ impl Crowd {
             }
             AnyWorld::Surface(surface) => {
                 // A mesh with one floor (a `NavMeshWorld`'s always) is its own sheet: its
-                // whole plan view is a flat navmesh world, which the crowd runs on.
+                // whole plan view is a flat navmesh world, which the crowd runs on. (The
+                // other bindings run a `Crowd<SurfaceWorld>` here, which walks the same
+                // paths; its update carries the crowd across floors too, which put the
+                // package 32 KB over its budget: docs/wasm.md.)
                 let plan = match surface.one_floor_world() {
                     Some(plan) => plan.clone(),
                     None => {

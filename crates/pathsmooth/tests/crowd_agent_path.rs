@@ -18,7 +18,7 @@ use pathsmooth::crowd::{AgentPath, Moved, Repair, Retargeted};
 use pathsmooth::grid::GridMap;
 use pathsmooth::metrics::length;
 use pathsmooth::navmesh::NavMesh;
-use pathsmooth::{validate, Error, GridWorld, NavMeshWorld, Pipeline, Preset, World};
+use pathsmooth::{validate, Error, GridWorld, Pipeline, Preset, SurfaceWorld, World};
 
 /// How much longer than a fresh plan from the same position to the same target an
 /// agent's path may be: relative, plus one cell (`ABS_TOLERANCE`). The reference is
@@ -383,7 +383,7 @@ fn walks_on_real_maps_keep_the_agent_path_valid_short_and_rarely_replanned() {
 #[test]
 fn walks_on_navmeshes_keep_the_agent_path_valid_and_short() {
     let (map, scen) = common::load("dao/arena");
-    let world = NavMeshWorld::new(NavMesh::from_grid(&map).unwrap());
+    let world = SurfaceWorld::from_navmesh(&NavMesh::from_grid(&map).unwrap()).unwrap();
     let mut all = Stats::default();
     for preset in [Preset::Smooth, Preset::Shortest] {
         for radius in [0.0, 0.3] {
@@ -449,7 +449,7 @@ fn assert_out_of_reach(e: &Error) {
 #[test]
 fn walks_on_a_hand_map_keep_the_agent_path_valid() {
     let world = rooms(&[]);
-    let mesh_world = NavMeshWorld::new(NavMesh::from_grid(world.map()).unwrap());
+    let mesh_world = SurfaceWorld::from_navmesh(&NavMesh::from_grid(world.map()).unwrap()).unwrap();
     let (a, b) = (DVec2::new(2.5, 2.5), DVec2::new(17.5, 8.5));
     for preset in [Preset::Smooth, Preset::Shortest] {
         for radius in [0.0, 0.3] {

@@ -18,7 +18,7 @@ use glam::DVec2;
 use pathsmooth::crowd::{Avoidance, Crowd, MovingId, MovingObstacle};
 use pathsmooth::navmesh::NavMesh;
 use pathsmooth::world::ObstacleWorld;
-use pathsmooth::{Error, GridMap, GridWorld, NavMeshWorld, Pipeline, Preset};
+use pathsmooth::{Error, GridMap, GridWorld, Pipeline, Preset, SurfaceWorld};
 
 pub(crate) const RADIUS: f64 = 0.3;
 pub(crate) const SPEED: f64 = 1.5;
@@ -566,8 +566,12 @@ fn two_groups_cross_through_a_door_on_a_navmesh_without_touching() {
     // the mesh's boundary edges.
     let (rows, starts, goals) = door();
     let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
-    let world =
-        || NavMeshWorld::new(NavMesh::from_grid(&GridMap::from_rows(&rows).unwrap()).unwrap());
+    let world = || {
+        SurfaceWorld::from_navmesh(
+            &NavMesh::from_grid(&GridMap::from_rows(&rows).unwrap()).unwrap(),
+        )
+        .unwrap()
+    };
     assert!(run_on(world(), &rows, &starts, &goals, false, 40.0).overlaps > 0);
     let avoiding = run_on(world(), &rows, &starts, &goals, true, 40.0);
     assert_clean("door on a navmesh", &avoiding, starts.len(), 30.0);
@@ -616,7 +620,7 @@ fn walls_near_lists_the_walls_in_reach_with_the_wall_on_their_left() {
         map.is_blocked(x, y)
     };
     let grid = GridWorld::new(map.clone()).unwrap();
-    let mesh = NavMeshWorld::new(NavMesh::from_grid(&map).unwrap());
+    let mesh = SurfaceWorld::from_navmesh(&NavMesh::from_grid(&map).unwrap()).unwrap();
     let worlds: [(&str, &dyn pathsmooth::World); 2] = [("grid", &grid), ("navmesh", &mesh)];
     let mut seed = 7u64;
     let mut next = || {
@@ -770,7 +774,7 @@ fn random_agents_on_moving_ai_maps_and_their_navmeshes_without_touching() {
         let (starts, goals) = random_pairs(&rows, seed, RADIUS);
         assert!(run(&rows, &starts, &goals, false, by).overlaps > 0, "{rel}");
         assert_clean(rel, &run(&rows, &starts, &goals, true, by), 40, by);
-        let navmesh = NavMeshWorld::new(NavMesh::from_grid(&map).unwrap());
+        let navmesh = SurfaceWorld::from_navmesh(&NavMesh::from_grid(&map).unwrap()).unwrap();
         let on_mesh = run_on(navmesh, &rows, &starts, &goals, true, by);
         assert_clean(&format!("{rel} as a navmesh"), &on_mesh, 40, by);
     }
@@ -850,7 +854,7 @@ fn agents_of_different_radii_keep_their_own_clearance_on_moving_ai_maps() {
             "{rel}"
         );
         assert_clean(rel, &run_sized(grid(), &rows, agents, true, by), 40, by);
-        let navmesh = NavMeshWorld::new(NavMesh::from_grid(&map).unwrap());
+        let navmesh = SurfaceWorld::from_navmesh(&NavMesh::from_grid(&map).unwrap()).unwrap();
         let on_mesh = run_sized(navmesh, &rows, agents, true, by);
         assert_clean(&format!("{rel} as a navmesh"), &on_mesh, 40, by);
     }
@@ -884,12 +888,12 @@ fn random_agents_on_an_engine_navmesh_without_touching() {
         .iter()
         .flatten()
         .fold(DVec2::NEG_INFINITY, |m, &p| m.max(p));
-    let world = NavMeshWorld::new(mesh);
+    let world = SurfaceWorld::from_navmesh(&mesh).unwrap();
     let mut probe = Pipeline::preset(&world, RADIUS, Preset::Smooth).unwrap();
     let mut rng = Rng::new(42);
-    let mut draw = |taken: &[DVec2], world: &NavMeshWorld| loop {
+    let mut draw = |taken: &[DVec2], world: &SurfaceWorld| loop {
         let p = DVec2::new(rng.range(lo.x, hi.x), rng.range(lo.y, hi.y));
-        let inside = world.mesh().locate(p).is_some();
+        let inside = world.mesh().plan_mesh().locate(p).is_some();
         if inside
             && wall_distance(p) >= 2.0 * RADIUS
             && taken.iter().all(|q| q.distance(p) >= 4.0 * RADIUS)
@@ -1378,18 +1382,14 @@ fn bad_agents_and_steps_are_refused_and_agents_spawned_on_one_point_part() {
 #[test]
 fn agents_that_orca_cannot_part_are_pushed_apart_on_a_godot_level() {
     use pathsmooth::navmesh::{load_surface, SurfaceMesh, SurfaceOptions};
-    use pathsmooth::SurfaceWorld;
     let file = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/data/corpus/godot/smix8__NavigationLinkDemo_Blocks.tscn"
     );
     let surface = load_surface(file, &SurfaceOptions::default()).unwrap();
-    let world = SurfaceWorld::new(SurfaceMesh::new(surface).unwrap());
-    let plan = world
-        .one_floor_world()
-        .cloned()
-        .expect("a level with one floor");
-    let mut crowd = Crowd::new(plan, 0.1, Preset::Smooth.steps())
+    let mesh = SurfaceMesh::new(surface).unwrap();
+    assert!(mesh.is_one_floor());
+    let mut crowd = Crowd::new(SurfaceWorld::new(mesh), 0.1, Preset::Smooth.steps())
         .unwrap()
         .with_avoidance(Some(Avoidance::default()))
         .unwrap();

@@ -149,7 +149,7 @@ fn box_gap(a: DVec2, b: DVec2, lo: DVec2, hi: DVec2) -> f64 {
 fn a_clearance_measured_before_an_obstacle_holds_after_it_when_the_obstacle_is_farther() {
     use pathsmooth::navmesh::NavMesh;
     use pathsmooth::world::ObstacleWorld;
-    use pathsmooth::NavMeshWorld;
+    use pathsmooth::SurfaceWorld;
     let (map, _) = common::load("dao/arena");
     let mut rng = common::rng::Rng::new(40);
     let size = DVec2::new(map.width() as f64, map.height() as f64);
@@ -203,7 +203,7 @@ fn a_clearance_measured_before_an_obstacle_holds_after_it_when_the_obstacle_is_f
     let mut grid = GridWorld::new(map.clone()).unwrap();
     let far = check(&mut grid, size, &mut rng, "grid");
     assert!(far > 100, "grid: only {far} far cases");
-    let mut mesh = NavMeshWorld::new(NavMesh::from_grid(&map).unwrap());
+    let mut mesh = SurfaceWorld::from_navmesh(&NavMesh::from_grid(&map).unwrap()).unwrap();
     let far = check(&mut mesh, size, &mut rng, "navmesh");
     assert!(far > 100, "navmesh: only {far} far cases");
 }

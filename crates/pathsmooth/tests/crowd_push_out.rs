@@ -19,7 +19,7 @@ use pathsmooth::crowd::{Crowd, MovingObstacle};
 use pathsmooth::grid::GridMap;
 use pathsmooth::navmesh::{NavMesh, Scene};
 use pathsmooth::world::{Obstacle, ObstacleWorld};
-use pathsmooth::{validate, Error, GridWorld, NavMeshWorld, Preset, World};
+use pathsmooth::{validate, Error, GridWorld, Preset, SurfaceWorld, World};
 
 /// A crate's corners (min, max).
 type Crate = (DVec2, DVec2);
@@ -211,7 +211,7 @@ fn crates_dropped_on_agents_of_an_engine_navmesh_push_each_out_without_crossing_
     );
     let walls = mesh_walls(&std::fs::read_to_string(file).unwrap());
     let mesh = pathsmooth::navmesh::load(file, pathsmooth::navmesh::GroundPlane::Xy).unwrap();
-    let world = NavMeshWorld::new(mesh);
+    let world = SurfaceWorld::from_navmesh(&mesh).unwrap();
     let (lo, hi) = (world.bounds().min, world.bounds().max);
     let mut crowd = Crowd::new(world, 0.25, Preset::Smooth.steps()).unwrap();
     let point = |rng: &mut Rng| DVec2::new(rng.range(lo.x, hi.x), rng.range(lo.y, hi.y));
@@ -360,7 +360,7 @@ fn a_door_closing_on_an_agent_in_a_navmesh_doorway_pushes_it_to_the_nearer_side(
         ],
         holes: vec![],
     };
-    let world = NavMeshWorld::new(NavMesh::from_scene(&scene).unwrap());
+    let world = SurfaceWorld::from_navmesh(&NavMesh::from_scene(&scene).unwrap()).unwrap();
     let radius = 0.25;
     let mut crowd = Crowd::new(world, radius, Preset::Smooth.steps()).unwrap();
     let p = DVec2::new(4.7, 2.5);
