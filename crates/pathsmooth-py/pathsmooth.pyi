@@ -422,7 +422,8 @@ class Crowd:
     ) -> int:
         """Its index; its path is planned now, for the crowd's radius or its own `radius`
         (its path keeps that far off walls, avoidance the sum of two radii off others). On
-        a `SurfaceMesh` with floors over one another, 3D points in the mesh's axes."""
+        a navmesh the points may be 3D, in the mesh's axes (located on the surface); on a
+        `SurfaceMesh` with floors over one another they must be."""
     def remove_agent(self, agent: int) -> int | None:
         """The last agent takes the removed one's index: returns the index it had (None
         when the removed one was the last)."""
@@ -430,9 +431,9 @@ class Crowd:
         """Every agent's radius, in agent order."""
     def set_target(self, agent: int, target: _PointLike) -> None:
         """Planned by the next `update`; a target it refuses (NaN, in a wall, unreachable)
-        keeps the old one, and `error` says why. On a `SurfaceMesh` with floors over one
-        another a 3D target is planned now across the surface (`Error` when refused), a 2D
-        one on the floor of the agent's own path."""
+        keeps the old one, and `error` says why. On a navmesh a 3D target is planned now
+        across the surface (`Error` when refused); on a `SurfaceMesh` with floors over one
+        another a 2D one is planned on the floor of the agent's own path."""
     def update(self, dt: float) -> _CrowdFrame: ...
     def positions(self) -> _Path2:
         """N×2, one row per agent."""

@@ -627,6 +627,12 @@ fn point(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<DVec2> {
     coords(obj, what, "x, y").map(DVec2::from_array)
 }
 
+/// Whether `obj` is one point of three coordinates (an error naming `what` when it is no
+/// array of numbers).
+fn is_3d(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<bool> {
+    Ok(shape_of(&real_array(obj, what)?)? == [3])
+}
+
 /// `p`, or an error naming `what` when a coordinate is NaN or infinite (a world query
 /// has no answer for it: the clearance of NaN is not 0).
 fn finite(p: DVec2, what: &str) -> PyResult<DVec2> {
@@ -1484,7 +1490,9 @@ impl CrowdState {
 #[pyclass(frozen, module = "pathsmooth")]
 struct Crowd {
     radius: f64,
-    /// On a `SurfaceMesh` with floors over one another: agents are placed in 3D.
+    /// On a navmesh: agents may come in with 3D points.
+    surface: bool,
+    /// On a `SurfaceMesh` with floors over one another: agents come in with 3D points only.
     layered: bool,
     /// The Python class of the world it was made on, for its `repr`.
     kind: &'static str,
@@ -1565,6 +1573,7 @@ impl Crowd {
         let crowd = crowd.map_err(lib_err)?;
         Ok(Crowd {
             radius: on_crowd!(&crowd, c => c.radius()),
+            surface: matches!(crowd, AnyCrowd::Surface(_)),
             layered: matches!(&crowd, AnyCrowd::Surface(c) if !c.world().mesh().is_one_floor()),
             kind,
             inner: Mutex::new(CrowdState { crowd }),
@@ -1583,8 +1592,9 @@ impl Crowd {
 
     /// Adds an agent at `position` walking to `target` at `speed` (world units per
     /// second), of the crowd's radius or its own `radius`, its path planned now; returns
-    /// its index. On a `SurfaceMesh` with floors over one another both are 3D points in
-    /// the mesh's axes (located on the surface; the agent walks the sheet round its path).
+    /// its index. On a navmesh both may be 3D points in the mesh's axes (located on the
+    /// surface), and on a `SurfaceMesh` with floors over one another they must be (the
+    /// agent walks the sheet round its path).
     #[pyo3(signature = (position, target, speed, radius = None))]
     fn add_agent(
         &self,
@@ -1594,7 +1604,7 @@ impl Crowd {
         speed: f64,
         radius: Option<f64>,
     ) -> PyResult<usize> {
-        if self.layered {
+        if self.layered || (self.surface && is_3d(position, "position")?) {
             let (p, t) = (point3(position, "position")?, point3(target, "target")?);
             return self
                 .with(py, |s| match &mut s.crowd {
@@ -1602,7 +1612,7 @@ impl Crowd {
                         None => c.add_agent_on_surface(p, t, speed),
                         Some(r) => c.add_agent_on_surface_with_radius(p, t, speed, r),
                     },
-                    _ => unreachable!("a layered crowd is on a surface"),
+                    _ => unreachable!("3D points are taken on a surface only"),
                 })
                 .map_err(lib_err);
         }
@@ -1630,18 +1640,18 @@ impl Crowd {
         radii.into_pyarray(py)
     }
 
-    /// Asks an agent to walk to `target`: the next `update` plans it. On a `SurfaceMesh`
-    /// with floors over one another a 3D target is planned now across the whole surface,
-    /// a 2D one on the agent's own sheet at the next `update`.
+    /// Asks an agent to walk to `target`: the next `update` plans it. On a navmesh a 3D
+    /// target is planned now across the whole surface; on a `SurfaceMesh` with floors
+    /// over one another a 2D one on the agent's own sheet at the next `update`.
     fn set_target(&self, py: Python<'_>, agent: i64, target: &Bound<'_, PyAny>) -> PyResult<()> {
-        if self.layered && shape_of(&real_array(target, "target")?)? == [3] {
+        if self.surface && is_3d(target, "target")? {
             let t = point3(target, "target")?;
             return self
                 .with(py, |s| {
                     let i = s.agent(agent).map(|_| agent as usize)?;
                     match &mut s.crowd {
                         AnyCrowd::Surface(c) => c.set_target_on_surface(i, t),
-                        _ => unreachable!("a layered crowd is on a surface"),
+                        _ => unreachable!("3D points are taken on a surface only"),
                     }
                 })
                 .map_err(lib_err);
