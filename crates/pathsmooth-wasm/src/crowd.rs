@@ -5,9 +5,7 @@
 use glam::DVec2;
 use pathsmooth::crowd::{Avoidance, Crowd as RsCrowd, CrowdAgent, MovingId, MovingObstacle};
 use pathsmooth::world::{Obstacle, ObstacleId, ObstacleWorld};
-use pathsmooth::{
-    GridWorld as RsGrid, NavMeshWorld as RsNavMesh, Step, SurfaceWorld, SurfaceWorldQuery,
-};
+use pathsmooth::{GridWorld as RsGrid, Step, SurfaceWorld};
 use wasm_bindgen::prelude::*;
 
 use crate::args::{flat2, steps, whole};
@@ -17,7 +15,7 @@ use crate::{arg_error, err_in, report};
 /// A crowd on either kind of world it runs on.
 enum AnyCrowd {
     Grid(RsCrowd<RsGrid>),
-    Mesh(RsCrowd<RsNavMesh>),
+    Mesh(RsCrowd<SurfaceWorld>),
 }
 
 /// `$body` with `$c` bound to the crowd, whichever its world.
@@ -87,8 +85,6 @@ fn avoidance(what: &'static str, avoid: &JsValue) -> Result<Option<Avoidance>, J
 #[wasm_bindgen]
 pub struct Crowd {
     crowd: AnyCrowd,
-    /// Made on a navmesh: its world and a query, to put the agents on its floor.
-    floor: Option<(SurfaceWorld, SurfaceWorldQuery)>,
 }
 
 /// The option `key` of `options` (`undefined` when there are no options).
@@ -133,7 +129,6 @@ impl Crowd {
             Some(b) => Some(whole(WHAT, "planBudget", b, u32::MAX as usize)?),
             None => return Err(arg_error(WHAT, "planBudget: expected a number")),
         };
-        let mut floor = None;
         let crowd = match world_of(WHAT, world)? {
             AnyWorld::Grid(w, map) => {
                 let own = RsGrid::with_frame((*map).clone(), w.cell_size(), w.origin())
@@ -142,30 +137,23 @@ impl Crowd {
                     new_crowd(own, radius, steps, avoid, plan_budget).map_err(err_in(WHAT))?,
                 )
             }
-            AnyWorld::Surface(surface) => {
-                // A mesh with one floor (a `NavMeshWorld`'s always) is its own sheet: its
-                // whole plan view is a flat navmesh world, which the crowd runs on. (The
-                // other bindings run a `Crowd<SurfaceWorld>` here, which walks the same
-                // paths; its update carries the crowd across floors too, which put the
-                // package 32 KB over its budget: docs/wasm.md.)
-                let plan = match surface.one_floor_world() {
-                    Some(plan) => plan.clone(),
-                    None => {
-                        return Err(arg_error(
-                            WHAT,
-                            "this SurfaceMesh has floors over one another (a bridge, a \
-                             storey): the crowd runs on a SurfaceMesh with one floor, a \
-                             GridWorld or a NavMeshWorld, not yet across several floors",
-                        ))
-                    }
-                };
-                floor = Some((surface, SurfaceWorldQuery::default()));
-                AnyCrowd::Mesh(
-                    new_crowd(plan, radius, steps, avoid, plan_budget).map_err(err_in(WHAT))?,
-                )
+            // Agents come in with 2D points here, which name no floor where floors lie
+            // over one another: that crowd needs the library's 3D calls, not in the
+            // package (docs/wasm.md).
+            AnyWorld::Surface(surface) if !surface.mesh().is_one_floor() => {
+                return Err(arg_error(
+                    WHAT,
+                    "this SurfaceMesh has floors over one another (a bridge, a storey): the \
+                     crowd runs on a SurfaceMesh with one floor, a GridWorld or a \
+                     NavMeshWorld, not yet across several floors",
+                ))
             }
+            // On one floor the agents walk its whole plan view, each on the floor.
+            AnyWorld::Surface(surface) => AnyCrowd::Mesh(
+                new_crowd(surface, radius, steps, avoid, plan_budget).map_err(err_in(WHAT))?,
+            ),
         };
-        Ok(Crowd { crowd, floor })
+        Ok(Crowd { crowd })
     }
 
     /// The number of agents.
@@ -232,21 +220,16 @@ impl Crowd {
 
     /// On a crowd made on a navmesh (a `SurfaceMesh`, or a `NavMeshWorld`: z up, its floor
     /// at 0): the agents' positions in 3D, `[x0, y0, z0, x1,
-    /// …]` in the mesh's axes, each on the floor under it (its height from the mesh's
-    /// detail when it has one). Cost: a point location per agent.
-    pub fn positions3(&mut self) -> Result<Vec<f64>, JsError> {
-        const WHAT: &str = "Crowd.positions3";
-        let Some((surface, query)) = &mut self.floor else {
+    /// …]` in the mesh's axes, each on the floor where it stands (its height from the
+    /// mesh's detail when it has one), as the crowd keeps it. Cost: O(agents).
+    pub fn positions3(&self) -> Result<Vec<f64>, JsError> {
+        let AnyCrowd::Mesh(c) = &self.crowd else {
             return Err(arg_error(
-                WHAT,
+                "Crowd.positions3",
                 "only a crowd made on a navmesh (a NavMeshWorld or a SurfaceMesh) has a floor",
             ));
         };
-        let agents = on_crowd!(&self.crowd, c => c.agents());
-        let mut at = Vec::with_capacity(agents.len());
-        let plan = agents.iter().map(|a| a.agent_path().position());
-        (surface.floor_points_into(plan, query, &mut at)).map_err(err_in(WHAT))?;
-        Ok(at.iter().flat_map(|p| p.to_array()).collect())
+        Ok(c.agent_points().flat_map(|p| p.to_array()).collect())
     }
 
     /// The agents' velocities over the last update, `[vx0, vy0, …]` (world units per

@@ -5,8 +5,6 @@
 //! of its triangles ([`super::mesh_obstacles`]). This module imports neither world, so
 //! both worlds can keep their obstacles in its list without an import circle.
 
-use std::collections::BTreeMap;
-
 use glam::{DVec2, IVec2};
 
 use super::{Bounds, World};
@@ -90,15 +88,58 @@ pub trait ObstacleWorld: World {
 #[derive(Debug, Clone)]
 pub(crate) struct Obstacles<T = Vec<IVec2>> {
     pub(super) next: u64,
-    pub(super) list: BTreeMap<ObstacleId, (Obstacle, T)>,
+    pub(super) list: ById<T>,
 }
 
 impl<T> Default for Obstacles<T> {
     fn default() -> Self {
         Obstacles {
             next: 0,
-            list: BTreeMap::new(),
+            list: ById(Vec::new()),
         }
+    }
+}
+
+/// The obstacles in place and what each blocks, sorted by id: a vector and not a map, as
+/// a world holds few (doors, crates) and each is found by a binary search. (A `BTreeMap`
+/// here was 9 KB of the npm package's `.wasm` for each kind of world: docs/wasm.md.)
+/// Ids only grow, so an obstacle added goes at the end; one put back after it was taken
+/// goes where its id sorts. Cost: O(log n) to find, O(n) to remove.
+#[derive(Debug, Clone)]
+pub(super) struct ById<T>(Vec<(ObstacleId, (Obstacle, T))>);
+
+impl<T> ById<T> {
+    /// Keeps `entry` under `id`, in id order.
+    pub(super) fn insert(&mut self, id: ObstacleId, entry: (Obstacle, T)) {
+        let at = self.0.partition_point(|(other, _)| *other < id);
+        self.0.insert(at, (id, entry));
+    }
+
+    /// What is kept under `id`.
+    pub(super) fn get(&self, id: &ObstacleId) -> Option<&(Obstacle, T)> {
+        let at = self.0.binary_search_by_key(id, |(other, _)| *other).ok()?;
+        Some(&self.0[at].1)
+    }
+
+    /// Takes out what is kept under `id`.
+    pub(super) fn remove(&mut self, id: &ObstacleId) -> Option<(Obstacle, T)> {
+        let at = self.0.binary_search_by_key(id, |(other, _)| *other).ok()?;
+        Some(self.0.remove(at).1)
+    }
+
+    /// True when nothing is kept.
+    pub(super) fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Each entry with its id, in id order.
+    pub(super) fn iter(&self) -> impl Iterator<Item = (&ObstacleId, &(Obstacle, T))> + '_ {
+        self.0.iter().map(|(id, entry)| (id, entry))
+    }
+
+    /// Each entry, in id order.
+    pub(super) fn values(&self) -> impl Iterator<Item = &(Obstacle, T)> + '_ {
+        self.0.iter().map(|(_, entry)| entry)
     }
 }
 

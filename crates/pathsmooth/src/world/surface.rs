@@ -595,18 +595,25 @@ impl SurfaceWorld {
     }
 }
 
+// Each test below forwards to the sheet's world. In WebAssembly they are kept out of line:
+// every step and the crowd are compiled for both `SurfaceWorld` (a pipeline) and
+// `Arc<SurfaceWorld>` (a crowd's pipelines), and the sheet's tests inlined into each copy put
+// the npm package 17 KB over its budget; the plans took no longer (docs/wasm.md).
 impl World for SurfaceWorld {
     type Query = SurfaceWorldQuery;
 
+    #[cfg_attr(target_arch = "wasm32", inline(never))]
     fn bounds(&self) -> Bounds {
         self.sheet_world().map_or(self.plan_bounds, World::bounds)
     }
 
+    #[cfg_attr(target_arch = "wasm32", inline(never))]
     fn clearance(&self, p: DVec2) -> f64 {
         self.sheet_world()
             .map_or(0.0, |w| w.clearance_from(p, &self.last.world))
     }
 
+    #[cfg_attr(target_arch = "wasm32", inline(never))]
     fn has_clearance(&self, p: DVec2, need: f64) -> bool {
         match self.sheet_world() {
             Some(w) => w.has_clearance_from(p, need, &self.last.world),
@@ -614,16 +621,19 @@ impl World for SurfaceWorld {
         }
     }
 
+    #[cfg_attr(target_arch = "wasm32", inline(never))]
     fn segment_is_clear(&self, a: DVec2, b: DVec2, radius: f64) -> bool {
         self.sheet_world()
             .is_some_and(|w| w.segment_is_clear(a, b, radius))
     }
 
+    #[cfg_attr(target_arch = "wasm32", inline(never))]
     fn segment_clearance(&self, a: DVec2, b: DVec2, cap: f64) -> f64 {
         self.sheet_world()
             .map_or(0.0, |w| w.segment_clearance(a, b, cap))
     }
 
+    #[cfg_attr(target_arch = "wasm32", inline(never))]
     fn walls_near(&self, p: DVec2, reach: f64, out: &mut Vec<[DVec2; 2]>) {
         if let Some(w) = self.sheet_world() {
             w.walls_near(p, reach, out);
@@ -634,6 +644,7 @@ impl World for SurfaceWorld {
     /// [`polygon_at`](SurfaceWorld::polygon_at)'s polygon).
     ///
     /// [`Surface::floor_height`]: crate::navmesh::Surface::floor_height
+    #[cfg_attr(target_arch = "wasm32", inline(never))]
     fn floor_height(&self, p: DVec2) -> Option<f64> {
         let polygon = self.polygon_at(p)?;
         Some(self.mesh.surface().floor_height(polygon, p))
@@ -642,16 +653,19 @@ impl World for SurfaceWorld {
     /// [`floor_height`](World::floor_height) from the walker's hint: on a mesh of one floor
     /// every agent of a crowd walks this one world, and the world's own last triangle
     /// (one for all of them) would be the wrong one for nearly every agent.
+    #[cfg_attr(target_arch = "wasm32", inline(never))]
     fn floor_height_near(&self, p: DVec2, hint: &mut u32) -> Option<f64> {
         let polygon = self.polygon_near(p, hint)?;
         Some(self.mesh.surface().floor_height(polygon, p))
     }
 
+    #[cfg_attr(target_arch = "wasm32", inline(never))]
     fn bend_is_clear(&self, prev: DVec2, v: DVec2, next: DVec2, radius: f64) -> bool {
         self.sheet_world()
             .is_some_and(|w| w.bend_is_clear(prev, v, next, radius))
     }
 
+    #[cfg_attr(target_arch = "wasm32", inline(never))]
     fn first_contact(&self, a: DVec2, b: DVec2, radius: f64) -> Option<DVec2> {
         match self.sheet_world() {
             Some(w) => w.first_contact(a, b, radius),
@@ -659,6 +673,7 @@ impl World for SurfaceWorld {
         }
     }
 
+    #[cfg_attr(target_arch = "wasm32", inline(never))]
     fn clear_or_blocker(&self, a: DVec2, b: DVec2, radius: f64) -> Result<(), Option<Bounds>> {
         match self.sheet_world() {
             Some(w) => w.clear_or_blocker(a, b, radius),
@@ -668,19 +683,23 @@ impl World for SurfaceWorld {
 
     /// The sheet's cost ([`NavMeshWorld`]'s); before any sheet, infinite (nothing is
     /// free).
+    #[cfg_attr(target_arch = "wasm32", inline(never))]
     fn segment_cost(&self, a: DVec2, b: DVec2) -> f64 {
         self.sheet_world()
             .map_or(f64::INFINITY, |w| w.segment_cost(a, b))
     }
 
+    #[cfg_attr(target_arch = "wasm32", inline(never))]
     fn has_area_costs(&self) -> bool {
         self.sheet_world().is_some_and(World::has_area_costs)
     }
 
+    #[cfg_attr(target_arch = "wasm32", inline(never))]
     fn cost_filter(&self) -> Option<&AreaCosts> {
         self.sheet_world().and_then(World::cost_filter)
     }
 
+    #[cfg_attr(target_arch = "wasm32", inline(never))]
     fn tolerance(&self) -> f64 {
         self.sheet_world()
             .map_or_else(|| tolerance_for(&self.plan_bounds), World::tolerance)
