@@ -630,7 +630,7 @@ fn one_floor_meshes_are_found_and_answer_as_their_own_sheet_before_any_plan() {
         }
         assert_eq!(found, worst < 1e-9, "{}: largest overlap {worst:e}", e.file);
         let world = SurfaceWorld::new(mesh);
-        assert_eq!(world.sheet_world().is_some(), found, "{}", e.file);
+        assert_eq!(world.sheet().is_some(), found, "{}", e.file);
         if !found {
             continue;
         }

@@ -293,7 +293,7 @@ fn world_area_costs_plan_alike_in_both_worlds() {
             .unwrap();
         assert_eq!(layered.area_costs(), Some(&costs));
         // What a crowd walks on it: the whole plan view, with the costs.
-        assert_eq!(layered.one_floor_world().unwrap().area_costs(), &costs);
+        assert_eq!(World::cost_filter(&layered), Some(&costs));
         let excluded: Vec<Vec<DVec2>> = polygons
             .iter()
             .zip(&areas)

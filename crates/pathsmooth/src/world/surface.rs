@@ -336,7 +336,7 @@ impl SurfaceWorld {
     /// plan view, with the world's [area costs](Self::with_area_costs) (what a
     /// [`Crowd`](crate::crowd::Crowd) walks on such a mesh); `None` on a mesh with floors
     /// over one another. Made once by [`new`](Self::new).
-    pub fn one_floor_world(&self) -> Option<&NavMeshWorld> {
+    pub(crate) fn one_floor_world(&self) -> Option<&NavMeshWorld> {
         self.whole.as_deref().map(|(_, world)| world)
     }
 
@@ -360,7 +360,7 @@ impl SurfaceWorld {
     }
 
     /// The world of [`sheet`](Self::sheet): the one every plan-view answer is from.
-    pub fn sheet_world(&self) -> Option<&NavMeshWorld> {
+    pub(crate) fn sheet_world(&self) -> Option<&NavMeshWorld> {
         self.sheet.as_deref().map(|(_, world)| world)
     }
 
@@ -450,8 +450,7 @@ impl SurfaceWorld {
     }
 
     /// [`floor_point`](Self::floor_point) of each of `points`, into `out` (cleared first):
-    /// how a crowd on a one-floor mesh ([`one_floor_world`](Self::one_floor_world)) puts
-    /// its agents on the floor. Errors: `floor_point`'s for the first point without one
+    /// plan-view points (a flat crowd's, a drawn path) put on the floor. Errors: `floor_point`'s for the first point without one
     /// floor under it ([`Error::NonFinite`] names its index); `out` then holds the points
     /// before it. Cost: a `floor_point` each; allocates only to grow `out`.
     pub fn floor_points_into(

@@ -255,15 +255,14 @@ impl std::ops::AddAssign for CrowdFrame {
 }
 
 /// Many agents, each with an [`AgentPath`], walking on one world whose temporary
-/// obstacles come and go (a [`GridWorld`] by default, or a
-/// [`NavMeshWorld`](crate::NavMeshWorld): any [`ObstacleWorld`]): Detour's `dtCrowd` over
-/// smooth paths. On an engine's navmesh with one floor
-/// ([`SurfaceMesh::is_one_floor`](crate::navmesh::SurfaceMesh::is_one_floor)) the crowd
-/// walks its plan view: [`SurfaceWorld::one_floor_world`](crate::SurfaceWorld::one_floor_world)
-/// is that `NavMeshWorld`, and [`SurfaceWorld::floor_point`](crate::SurfaceWorld::floor_point) puts
-/// an agent back on the floor. Across floors over one another a `Crowd<SurfaceWorld>`
-/// places and sends its agents in 3D, each walking the sheet round its own path
-/// ([`add_agent_on_surface`](Crowd::add_agent_on_surface)). Agents walk through one
+/// obstacles come and go (a [`GridWorld`] by default, or a navmesh,
+/// [`SurfaceWorld`](crate::SurfaceWorld): any [`ObstacleWorld`]): Detour's `dtCrowd` over
+/// smooth paths. On a navmesh with one floor
+/// ([`SurfaceMesh::is_one_floor`](crate::navmesh::SurfaceMesh::is_one_floor)) the agents
+/// walk its whole plan view and come in with 2D points or 3D; each stands on the floor
+/// ([`CrowdAgent::height`], [`agent_points`](Crowd::agent_points)). Across floors over one
+/// another a `Crowd<SurfaceWorld>` places and sends its agents in 3D, each walking the
+/// sheet round its own path ([`add_agent_on_surface`](Crowd::add_agent_on_surface)). Agents walk through one
 /// another unless the crowd has [avoidance](Self::with_avoidance) (ORCA between the
 /// agents).
 ///
