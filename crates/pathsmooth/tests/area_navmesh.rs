@@ -9,7 +9,7 @@ use crate::common;
 use glam::DVec2;
 use pathsmooth::area::{AreaCosts, AreaId, SWAMP, WATER};
 use pathsmooth::navmesh::NavMesh;
-use pathsmooth::{Error, GridMap, NavMeshWorld, Pipeline, Preset, World};
+use pathsmooth::{Error, GridMap, Pipeline, Preset, SurfaceWorld, World};
 
 use common::fixtures::three_squares_in_a_row;
 use common::rng::Rng;
@@ -266,7 +266,8 @@ fn segment_cost_equals_the_oracle() {
     let cases = map_cases();
     for case in &cases {
         let costs = swamp_costs();
-        let world = NavMeshWorld::new(case.mesh())
+        let world = SurfaceWorld::from_navmesh(&case.mesh())
+            .unwrap()
             .with_area_costs(costs.clone())
             .unwrap();
         assert!(world.has_area_costs());
@@ -327,11 +328,13 @@ fn the_planner_avoids_water_and_costs_no_more_than_the_shortest_path() {
     for case in &map_cases() {
         let costs = swamp_costs();
         let mesh = case.mesh();
-        let world = NavMeshWorld::new(mesh.clone())
+        let world = SurfaceWorld::from_navmesh(&mesh)
+            .unwrap()
             .with_area_costs(costs.clone())
             .unwrap();
         // The unit-cost reference: swamp at 1, water still excluded.
-        let unit = NavMeshWorld::new(mesh)
+        let unit = SurfaceWorld::from_navmesh(&mesh)
+            .unwrap()
             .with_area_costs("S=1".parse().unwrap())
             .unwrap();
         assert!(!unit.has_area_costs());
@@ -411,7 +414,8 @@ fn round_the_swamp_on_a_hand_made_mesh() {
     };
     // At cost 4 the way over the swamp (about 5.24 long) is cheaper than through it (7).
     let costs = swamp_costs();
-    let world = NavMeshWorld::new(case.mesh())
+    let world = SurfaceWorld::from_navmesh(&case.mesh())
+        .unwrap()
         .with_area_costs(costs.clone())
         .unwrap();
     let (a, b) = (DVec2::new(0.5, 0.5), DVec2::new(4.5, 0.5));
@@ -419,7 +423,8 @@ fn round_the_swamp_on_a_hand_made_mesh() {
     assert_eq!(straight, 1.5 + 4.0 + 1.5);
     // At cost 2 straight through (5) is the cheapest, and what the planner keeps.
     let cheap: AreaCosts = "S=2".parse().unwrap();
-    let through = NavMeshWorld::new(case.mesh())
+    let through = SurfaceWorld::from_navmesh(&case.mesh())
+        .unwrap()
         .with_area_costs(cheap.clone())
         .unwrap()
         .find_path(a, b, 0.0)
@@ -450,10 +455,11 @@ fn unit_costs_are_bit_identical_to_a_world_without_areas() {
         let with_areas =
             NavMesh::from_polygons_with_areas(&case.vertices, &case.polygons, &areas).unwrap();
         let plain = NavMesh::from_polygons(&case.vertices, &case.polygons).unwrap();
-        let reference = NavMeshWorld::new(plain);
+        let reference = SurfaceWorld::from_navmesh(&plain).unwrap();
         let worlds = [
-            NavMeshWorld::new(with_areas.clone()),
-            NavMeshWorld::new(with_areas.clone())
+            SurfaceWorld::from_navmesh(&with_areas).unwrap(),
+            SurfaceWorld::from_navmesh(&with_areas)
+                .unwrap()
                 .with_area_costs("S=1".parse().unwrap())
                 .unwrap(),
         ];
@@ -470,15 +476,18 @@ fn unit_costs_are_bit_identical_to_a_world_without_areas() {
             }
         }
         // Excluding water at unit costs is the world of the mesh without it.
-        let excluded = NavMeshWorld::new(case.mesh())
+        let excluded = SurfaceWorld::from_navmesh(&case.mesh())
+            .unwrap()
             .with_area_costs(AreaCosts::default())
             .unwrap();
-        let without = NavMeshWorld::new(
-            case.mesh()
+        let without = SurfaceWorld::from_navmesh(
+            &case
+                .mesh()
                 .without_excluded(&AreaCosts::default())
                 .unwrap()
                 .unwrap_or_else(|| case.mesh()),
-        );
+        )
+        .unwrap();
         let dry = AreaCosts::default();
         for (start, goal) in pairs(case, &dry, 25, 0xd1) {
             for radius in [0.0, 0.3] {
@@ -497,7 +506,8 @@ fn unit_costs_are_bit_identical_to_a_world_without_areas() {
 fn bad_input_gives_the_errors() {
     let case = row_case();
     let mesh = case.mesh();
-    let world = NavMeshWorld::new(mesh.clone())
+    let world = SurfaceWorld::from_navmesh(&mesh)
+        .unwrap()
         .with_area_costs("S=exclude".parse().unwrap())
         .unwrap();
     let (left, mid, right) = (
@@ -527,12 +537,12 @@ fn bad_input_gives_the_errors() {
         .unwrap();
     assert_eq!(priced.segment_cost(left, right), f64::INFINITY);
     assert_eq!(priced.segment_cost(left, DVec2::new(0.5, 0.75)), 0.5);
-    // Everything excluded: refused, the old costs kept.
-    let mut w = world.clone();
+    // Everything excluded: refused.
     let all: AreaCosts = "S=exclude,.=exclude".parse().unwrap();
-    assert!(matches!(w.set_area_costs(all), Err(Error::NoFreeSpace)));
-    assert_eq!(w.area_costs(), world.area_costs());
-    assert_eq!(w.mesh().num_triangles(), 4);
+    assert!(matches!(
+        world.clone().with_area_costs(all),
+        Err(Error::NoFreeSpace)
+    ));
     // An area id per polygon, no fewer.
     assert!(matches!(
         mesh.with_areas(&[GROUND]),
@@ -554,7 +564,8 @@ fn bad_input_gives_the_errors() {
 fn the_pipeline_never_raises_the_planner_path_cost() {
     for case in &map_cases() {
         let costs = swamp_costs();
-        let world = NavMeshWorld::new(case.mesh())
+        let world = SurfaceWorld::from_navmesh(&case.mesh())
+            .unwrap()
             .with_area_costs(costs.clone())
             .unwrap();
         for radius in [0.0, 0.3] {

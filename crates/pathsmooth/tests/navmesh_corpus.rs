@@ -41,7 +41,7 @@ use pathsmooth::navmesh::{
 use pathsmooth::navmesh::{
     LoadReport, PointFlags, PolyId, Surface, SurfaceMesh, SurfaceOptions, SurfaceQuery, UpAxis,
 };
-use pathsmooth::{Error, NavMeshWorld, Pipeline, SurfaceWorld, SurfaceWorldQuery, World};
+use pathsmooth::{Error, Pipeline, SurfaceWorld, SurfaceWorldQuery, World};
 
 /// One line of MANIFEST.tsv.
 struct Entry {
@@ -524,7 +524,7 @@ fn one_floor_files_read_flat_cover_their_ground_and_plan_the_oracles_shortest_pa
             "{}: the flat mesh covers {covered}, the polygons {ground}",
             e.file
         );
-        let world = NavMeshWorld::new(mesh);
+        let world = SurfaceWorld::from_navmesh(&mesh).unwrap();
         for (q, [a, b]) in pairs(&s, seed(e, 11), queries(&s)).into_iter().enumerate() {
             let (pa, pb) = (s.up().plan(a.1), s.up().plan(b.1));
             let path = match world.find_path(pa, pb, 0.0) {

@@ -8,7 +8,7 @@ use glam::{DVec2, Vec2};
 use pathsmooth::grid::GridMap;
 use pathsmooth::navmesh::{parse_mesh, parse_obj, write_mesh, write_obj, GroundPlane};
 use pathsmooth::navmesh::{NavMesh, PolyId};
-use pathsmooth::{Error, NavMeshWorld, World};
+use pathsmooth::{Error, Pipeline, SurfaceWorld, World};
 use proptest::prelude::*;
 
 // ---- helpers ----------------------------------------------------------------------------
@@ -145,10 +145,18 @@ fn caller_polygon_ids_come_back_along_a_planned_path() {
         assert!(inside, "triangle {t} is not inside polygon {id}");
     }
     // Plan from the bottom-left quad to the top-right one.
-    let world = NavMeshWorld::new(mesh);
+    let world = SurfaceWorld::from_navmesh(&mesh).unwrap();
     let (start, goal) = (DVec2::new(0.5, 0.5), DVec2::new(5.5, 3.5));
-    let path = world.find_path(start, goal, 0.0).unwrap();
-    let along = world.mesh().polygons_along(&path).unwrap();
+    // The found path (no steps), each point with its polygon, by the caller's id (its
+    // reference on the surface).
+    let surface = world.mesh().surface().clone();
+    let mut pipeline = Pipeline::new(world, 0.0).unwrap().with_steps(Vec::new());
+    let found = (pipeline.plan_surface(start.extend(0.0), goal.extend(0.0))).unwrap();
+    let path: Vec<DVec2> = found.iter().map(|p| p.position.truncate()).collect();
+    let along: Vec<u32> = found
+        .iter()
+        .map(|p| surface.polygon_ref(p.polygon) as u32)
+        .collect();
     assert_eq!(along.len(), path.len());
     assert_eq!(along.first(), Some(&100));
     assert_eq!(along.last(), Some(&700));
@@ -346,12 +354,12 @@ fn assert_round_trips(mesh: &NavMesh, queries: &[(DVec2, DVec2)]) {
     for plane in [GroundPlane::Xz, GroundPlane::Xy] {
         again.push(parse_obj(&write_obj(mesh, plane), "rt.obj", plane).unwrap());
     }
-    let world = NavMeshWorld::new(mesh.clone());
+    let world = SurfaceWorld::from_navmesh(mesh).unwrap();
     for other in again {
         assert_eq!(triangle_set(&other), triangle_set(mesh));
         assert_eq!(other.num_polygons(), mesh.num_polygons());
         assert_eq!(rings_of(&other), rings_of(mesh));
-        let other = NavMeshWorld::new(other);
+        let other = SurfaceWorld::from_navmesh(&other).unwrap();
         for &(s, g) in queries {
             let (a, b) = (world.find_path(s, g, 0.0), other.find_path(s, g, 0.0));
             match (a, b) {
@@ -767,7 +775,10 @@ fn obj_files_with_t_junctions_and_unshared_vertices_are_read_as_meant() {
         // Joined across the seam: in sight of each other, and planned straight.
         let (a, b) = (DVec2::new(0.5, 0.75), DVec2::new(1.9, 0.75));
         assert!(mesh.line_of_sight(a, b), "{name}");
-        let path = NavMeshWorld::new(mesh).find_path(a, b, 0.0).unwrap();
+        let path = SurfaceWorld::from_navmesh(&mesh)
+            .unwrap()
+            .find_path(a, b, 0.0)
+            .unwrap();
         assert_eq!(path, [a, b], "{name}");
     }
 }

@@ -15,7 +15,7 @@ use pathsmooth::grid::GridMap;
 use pathsmooth::navmesh::NavMeshQuery;
 use pathsmooth::navmesh::{NavMesh, Scene};
 use pathsmooth::validate;
-use pathsmooth::{Error, GridWorld, World};
+use pathsmooth::{Error, GridWorld, SurfaceWorld, World};
 use proptest::prelude::*;
 
 fn length(path: &[DVec2]) -> f64 {
@@ -233,7 +233,7 @@ proptest! {
         r in proptest::sample::select(vec![0.2, 0.3, 0.45]),
     ) {
         let rows = common::grids::rows(&map);
-        let world = pathsmooth::NavMeshWorld::new(NavMesh::from_grid(&map).unwrap());
+        let world = SurfaceWorld::from_navmesh(&NavMesh::from_grid(&map).unwrap()).unwrap();
         let grid = GridWorld::new(map).unwrap();
         let (s, g) = (GridMap::cell_center(s), GridMap::cell_center(g));
         let ours = world.find_path(s, g, r);
@@ -280,7 +280,7 @@ fn navmesh_paths_are_valid_at_radius_0_03_05_on_every_map() {
     for (name, map, scen) in maps {
         let scen = common::sweep(&scen, 15, 60);
         let grid = GridWorld::new(map.clone()).unwrap();
-        let world = pathsmooth::NavMeshWorld::new(NavMesh::from_grid(&map).unwrap());
+        let world = SurfaceWorld::from_navmesh(&NavMesh::from_grid(&map).unwrap()).unwrap();
         for s in &scen {
             let (a, b) = (s.start_point(), s.goal_point());
             for r in [0.0, 0.3, 0.5] {
@@ -322,7 +322,7 @@ fn navmesh_paths_are_valid_at_radius_0_03_05_on_every_map() {
 fn a_grazed_corner_on_random512_keeps_the_radius() {
     let (map, _) = common::load("random/random512-10-0");
     let grid = GridWorld::new(map.clone()).unwrap();
-    let world = pathsmooth::NavMeshWorld::new(NavMesh::from_grid(&map).unwrap());
+    let world = SurfaceWorld::from_navmesh(&NavMesh::from_grid(&map).unwrap()).unwrap();
     let (a, b) = (DVec2::new(12.5, 65.5), DVec2::new(170.5, 311.5));
     let path = world.find_path(a, b, 0.5).unwrap();
     assert!(validate(&grid, &path, 0.5).unwrap().is_valid());

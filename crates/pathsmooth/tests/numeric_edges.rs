@@ -12,7 +12,7 @@ use pathsmooth::navmesh::{portals, Portal};
 use pathsmooth::{
     catmull_rom, is_valid, map_chaikin, map_safe, shortcut, validate, validate_into, Bounds,
     CatmullRomParams, ChaikinParams, Error, FilletParams, Filleter, GridMap, GridWorld, MapSafe,
-    NavMesh, NavMeshWorld, Pipeline, RelaxParams, Scene, Shortcutter, Step, ValidationReport,
+    NavMesh, Pipeline, RelaxParams, Scene, Shortcutter, Step, SurfaceWorld, ValidationReport,
     World,
 };
 
@@ -230,7 +230,7 @@ fn all_entries(
     let mut out = path_entries(world, path, radius);
     out.extend(end_entries(world, start, goal, radius));
     out.extend(grid_end_entries(world, start, goal, radius));
-    let navmesh = NavMeshWorld::new(NavMesh::from_grid(world.map()).unwrap());
+    let navmesh = SurfaceWorld::from_navmesh(&NavMesh::from_grid(world.map()).unwrap()).unwrap();
     for (name, outcome) in path_entries(&navmesh, path, radius)
         .into_iter()
         .chain(end_entries(&navmesh, start, goal, radius))
@@ -246,7 +246,7 @@ fn all_entries(
 fn the_world_queries_answer_exactly_for_tiny_radii() {
     // The case: across a free row, clear at 0 and 1e-12, not at 1e-300.
     let world = row();
-    let navmesh = NavMeshWorld::new(NavMesh::from_grid(world.map()).unwrap());
+    let navmesh = SurfaceWorld::from_navmesh(&NavMesh::from_grid(world.map()).unwrap()).unwrap();
     let (a, b) = (DVec2::new(0.5, 0.5), DVec2::new(2.5, 0.5));
     for r in TINY {
         assert!(world.segment_is_clear(a, b, r), "grid, radius {r:e}");
@@ -319,7 +319,7 @@ fn a_tiny_radius_keeps_the_rules_of_radius_0_at_a_pinch() {
 #[test]
 fn a_plan_from_a_point_to_itself_is_that_point() {
     let world = room();
-    let navmesh = NavMeshWorld::new(NavMesh::from_grid(world.map()).unwrap());
+    let navmesh = SurfaceWorld::from_navmesh(&NavMesh::from_grid(world.map()).unwrap()).unwrap();
     // A cell centre, and a point off it (grid A* went to the centre and back: a detour).
     for p in [DVec2::new(0.5, 2.5), DVec2::new(1.2, 2.3)] {
         for r in [0.0, 1e-300, 0.2] {

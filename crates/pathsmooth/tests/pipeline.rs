@@ -9,7 +9,7 @@ use pathsmooth::geometry::closest_on_segment;
 use pathsmooth::grid::astar;
 use pathsmooth::navmesh::NavMesh;
 use pathsmooth::{
-    validate, Bounds, Error, GridMap, GridWorld, NavMeshWorld, Pipeline, Preset, Step, World,
+    validate, Bounds, Error, GridMap, GridWorld, Pipeline, Preset, Step, SurfaceWorld, World,
 };
 use proptest::prelude::*;
 
@@ -66,6 +66,20 @@ fn grid_world_in_metres_with_a_radius() {
     }
 }
 
+/// The wall edges of [`navmesh_world_with_a_radius`]'s scene: its boundary and two holes.
+fn scene_walls() -> Vec<[DVec2; 2]> {
+    let rings: [&[(f64, f64)]; 3] = [
+        &[(0.0, 0.0), (20.0, 0.0), (20.0, 12.0), (0.0, 12.0)],
+        &[(5.0, 3.0), (8.0, 3.0), (8.0, 9.0), (5.0, 9.0)],
+        &[(12.0, 2.0), (14.0, 2.0), (14.0, 6.0), (12.0, 6.0)],
+    ];
+    let corner = |&(x, y): &(f64, f64)| DVec2::new(x, y);
+    rings
+        .iter()
+        .flat_map(|r| (0..r.len()).map(move |i| [corner(&r[i]), corner(&r[(i + 1) % r.len()])]))
+        .collect()
+}
+
 #[test]
 fn navmesh_world_with_a_radius() {
     let mesh = NavMesh::from_scene_json(
@@ -74,7 +88,7 @@ fn navmesh_world_with_a_radius() {
         "two blocks",
     )
     .unwrap();
-    let world = NavMeshWorld::new(mesh);
+    let world = SurfaceWorld::from_navmesh(&mesh).unwrap();
     let (start, goal) = (DVec2::new(1.5, 6.0), DVec2::new(18.5, 3.0));
     // A zig-zag through the free space, smoothed; and a plan by the navmesh itself.
     let zigzag = [
@@ -99,8 +113,8 @@ fn navmesh_world_with_a_radius() {
         let out = pipeline.smooth(&zigzag).unwrap();
         let report = validate(&world, &out, radius).unwrap();
         assert!(report.is_valid(), "{steps:?}: {:?}", report.problem());
-        // Independently: distance to every wall edge, sampled.
-        let walls = world.walls().to_vec();
+        // Independently: distance to every wall edge (the scene's rings), sampled.
+        let walls = scene_walls();
         let sampled = sampled_min_clearance(&out, |p| {
             walls
                 .iter()
@@ -379,7 +393,12 @@ fn a_world_far_smaller_than_its_coordinates_is_refused() {
         boundary: vec![[0.0, 0.0], [9.5, 0.0], [9.5, 1.08e16], [0.0, 1.08e16]],
         holes: vec![],
     };
-    let world = pathsmooth::NavMeshWorld::new(NavMesh::from_scene(&tall).unwrap());
+    let mesh = NavMesh::from_scene(&tall).unwrap();
+    // The navmesh world refuses it as a surface: nothing has area at its tolerance.
+    let e = SurfaceWorld::from_navmesh(&mesh).unwrap_err();
+    assert!(matches!(e, pathsmooth::Error::InvalidPolygon { .. }), "{e}");
+    // The flat world takes it, and the pipeline and the steps refuse it.
+    let world = pathsmooth::NavMeshWorld::new(mesh);
     let e = Pipeline::new(&world, 0.0).unwrap_err();
     assert!(
         matches!(
@@ -417,7 +436,7 @@ fn a_world_far_smaller_than_its_coordinates_is_refused() {
         ],
         holes: vec![],
     };
-    let world = pathsmooth::NavMeshWorld::new(NavMesh::from_scene(&far).unwrap());
+    let world = SurfaceWorld::from_navmesh(&NavMesh::from_scene(&far).unwrap()).unwrap();
     assert!(Pipeline::new(&world, 0.5).is_ok());
 }
 

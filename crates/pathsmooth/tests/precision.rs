@@ -10,7 +10,7 @@ use crate::common;
 use common::rng::Rng;
 use glam::{DVec2, Vec2};
 use pathsmooth::{
-    validate, GridWorld, NavMesh, NavMeshWorld, Pipeline, Point2, Preset, Step, World,
+    validate, GridWorld, NavMesh, Pipeline, Point2, Preset, Step, SurfaceWorld, World,
 };
 
 const RADIUS: f64 = 0.3;
@@ -18,7 +18,7 @@ const QUERIES: usize = 200;
 
 /// Three 10 × 10 m rooms in a row, walls 0.2 m thick, each wall with a 1 m door centred on
 /// y = 5, as convex polygons (a door's ends are corners of the rooms on either side).
-fn rooms_navmesh() -> NavMeshWorld {
+fn rooms_navmesh() -> SurfaceWorld {
     let mut vertices = Vec::new();
     let mut polygons = Vec::new();
     let mut add = |pts: &[(f64, f64)]| {
@@ -59,7 +59,7 @@ fn rooms_navmesh() -> NavMeshWorld {
         .iter()
         .map(|p| p.iter().map(|&i| remap[i as usize]).collect())
         .collect();
-    NavMeshWorld::new(NavMesh::from_polygons(&unique, &polygons).unwrap())
+    SurfaceWorld::from_navmesh(&NavMesh::from_polygons(&unique, &polygons).unwrap()).unwrap()
 }
 
 /// The same level as a grid of 0.25 m cells (walls one cell thick, doors four cells).

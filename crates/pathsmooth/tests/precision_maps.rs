@@ -15,7 +15,7 @@ use crate::common;
 use common::exact::{coordinate_slack, exactly, first_violation};
 use glam::DVec2;
 use pathsmooth::grid::{GridMap, Scenario};
-use pathsmooth::{validate, GridWorld, NavMesh, NavMeshWorld, Pipeline, Point2, Step, World};
+use pathsmooth::{validate, GridWorld, NavMesh, Pipeline, Point2, Step, SurfaceWorld, World};
 
 const RADII: [f64; 2] = [0.3, 0.5];
 
@@ -132,7 +132,7 @@ fn navmesh_steps_hold_in_f32_and_pass_the_exact_check_on_real_maps() {
     let mut tally = Tally::default();
     for (name, map, scen) in maps {
         // The navmesh of the map's free cells: the same free space as the grid.
-        let world = NavMeshWorld::new(NavMesh::from_grid(&map).unwrap());
+        let world = SurfaceWorld::from_navmesh(&NavMesh::from_grid(&map).unwrap()).unwrap();
         let scen = common::sample(&scen, per_map);
         for r in RADII {
             for (label, steps) in [
