@@ -568,3 +568,38 @@ fn bad_obstacles_on_a_layered_navmesh_are_refused_and_change_nothing() {
     assert_eq!(e, Error::NoFreeSpace);
     assert_eq!(world.obstacles().count(), 1);
 }
+
+/// Found when the flat navmesh world's obstacle tests were run on the surface world (the
+/// twenty-sixth session): after this crate (a quad cut from a grid's navmesh), the surface
+/// world's own search from `p` to `q` returns a path along the crate's side, from one of its
+/// corners to the other, while the side as the cut left it bends at a corner 1.8e-16 inside
+/// that line (where it crosses a polygon's edge, the crossing rounded): the path "enters a
+/// wall" there by that much, and the world's validation refuses it. The pipeline's final
+/// check catches it (its plans are valid or an error); the world's bare `find_path` does
+/// not. The flat world's cut passes the same sequence. Left open: docs/crowd.md.
+#[test]
+#[ignore = "a known defect: the surface cut's rounded crossings (docs/crowd.md)"]
+fn a_path_along_a_crates_side_is_valid_on_the_surface_world() {
+    use pathsmooth::grid::GridMap;
+    use pathsmooth::navmesh::NavMesh;
+    use pathsmooth::World;
+    let rows = [
+        "...@...", "......@", ".......", "...@...", ".......", ".@...@.", ".....@.", "@......",
+    ];
+    let mesh = NavMesh::from_grid(&GridMap::from_rows(&rows).unwrap()).unwrap();
+    let mut world = SurfaceWorld::from_navmesh(&mesh).unwrap();
+    let crate_ = Obstacle::Polygon(vec![
+        DVec2::new(3.999742217310217, 2.8226204379651563),
+        DVec2::new(5.707676145470176, 0.9950877639184896),
+        DVec2::new(6.195986491014408, 1.6380590387973146),
+        DVec2::new(6.239361401284284, 1.8026553554449911),
+    ]);
+    world.add_obstacle(crate_).unwrap();
+    let (p, q) = (
+        DVec2::new(5.009875961398477, 4.2449165641645425),
+        DVec2::new(5.837120917106767, 1.0057182464727479),
+    );
+    let path = world.find_path(p, q, 0.0).unwrap();
+    let report = pathsmooth::validate(&world, &path, 0.0).unwrap();
+    assert!(report.is_valid(), "{path:?}: {:?}", report.problem());
+}
