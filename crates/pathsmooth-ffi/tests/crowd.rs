@@ -11,7 +11,7 @@ use pathsmooth::follow::Agent;
 use pathsmooth::glam::{DVec2, DVec3};
 use pathsmooth::navmesh::NavMesh;
 use pathsmooth::world::Obstacle;
-use pathsmooth::{GridMap, GridWorld, NavMeshWorld, Preset, SurfaceWorld};
+use pathsmooth::{GridMap, GridWorld, Preset, SurfaceWorld};
 use pathsmooth_ffi::*;
 
 use PsStatus::*;
@@ -603,11 +603,16 @@ fn a_navmesh_crowd_walks_as_the_library_does() {
     }
     let vertices: Vec<DVec2> = xy.chunks(2).map(|c| DVec2::new(c[0], c[1])).collect();
     let polys = vec![vec![0, 1, 4, 5], vec![1, 2, 3, 4], vec![4, 3, 6, 7]];
-    let mesh = NavMeshWorld::new(NavMesh::from_polygons(&vertices, &polys).unwrap());
-    let mut lib = Crowd::new(mesh, 0.25, Preset::Smooth.steps())
-        .unwrap()
-        .with_avoidance(Some(Avoidance::default()))
-        .unwrap();
+    // The library's crowd on its one navmesh world, as the ABI's crowd is.
+    let mesh = NavMesh::from_polygons(&vertices, &polys).unwrap();
+    let mut lib = Crowd::new(
+        SurfaceWorld::from_navmesh(&mesh).unwrap(),
+        0.25,
+        Preset::Smooth.steps(),
+    )
+    .unwrap()
+    .with_avoidance(Some(Avoidance::default()))
+    .unwrap();
     for [s, g] in ends {
         lib.add_agent(s, g, 2.0).unwrap();
     }
