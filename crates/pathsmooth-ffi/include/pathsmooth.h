@@ -984,7 +984,7 @@ enum PsStatus ps_crowd_positions(const struct PsCrowd *crowd,
 // `out_xyz`; NULL only with capacity 0), each on its floor (its height from the surface's detail mesh when it has
 // one), and the number of agents into `*out_len`. A buffer for fewer points
 // than agents: `PS_BUFFER_TOO_SMALL`, the agent count in `*out_len`, nothing written.
-// Cost: a point location per agent; allocates nothing once warmed up.
+// Cost: O(agents) (the crowd keeps each agent's height); allocates nothing.
 //
 // Errors (messages start with `ps_crowd_positions3:`): `PS_NULL_POINTER`,
 // `PS_MISALIGNED`, `PS_WRONG_HANDLE`, `PS_BUFFER_TOO_SMALL`, `PS_UNSUPPORTED` (a crowd

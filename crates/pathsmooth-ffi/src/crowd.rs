@@ -1,5 +1,6 @@
 //! The crowd in the C ABI: [`PsCrowd`], the library's
-//! [`Crowd`](pathsmooth::crowd::Crowd) on a grid or a navmesh (a surface world) — agents walking their smooth paths, optionally avoiding one another (ORCA),
+//! [`Crowd`](pathsmooth::crowd::Crowd) on a grid or a navmesh (a surface world) — agents
+//! walking their smooth paths, optionally avoiding one another (ORCA),
 //! temporary obstacles and moving obstacles. The names follow the Python binding's `Crowd`.
 //!
 //! On a surface world (any engine's navmesh file) the agents walk its plan view (the two
@@ -921,7 +922,7 @@ pub unsafe extern "C" fn ps_crowd_positions(
 /// `out_xyz`; NULL only with capacity 0), each on its floor (its height from the surface's detail mesh when it has
 /// one), and the number of agents into `*out_len`. A buffer for fewer points
 /// than agents: `PS_BUFFER_TOO_SMALL`, the agent count in `*out_len`, nothing written.
-/// Cost: a point location per agent; allocates nothing once warmed up.
+/// Cost: O(agents) (the crowd keeps each agent's height); allocates nothing.
 ///
 /// Errors (messages start with `ps_crowd_positions3:`): `PS_NULL_POINTER`,
 /// `PS_MISALIGNED`, `PS_WRONG_HANDLE`, `PS_BUFFER_TOO_SMALL`, `PS_UNSUPPORTED` (a crowd

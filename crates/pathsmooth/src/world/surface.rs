@@ -333,8 +333,8 @@ impl SurfaceWorld {
     }
 
     /// On a mesh with one floor ([`SurfaceMesh::is_one_floor`]), the flat world of its whole
-    /// plan view, with the world's [area costs](Self::with_area_costs) (what a
-    /// [`Crowd`](crate::crowd::Crowd) walks on such a mesh); `None` on a mesh with floors
+    /// plan view, with the world's [area costs](Self::with_area_costs) (what every plan and
+    /// crowd agent on such a mesh walks); `None` on a mesh with floors
     /// over one another. Made once by [`new`](Self::new).
     pub(crate) fn one_floor_world(&self) -> Option<&NavMeshWorld> {
         self.whole.as_deref().map(|(_, world)| world)
@@ -450,9 +450,9 @@ impl SurfaceWorld {
     }
 
     /// [`floor_point`](Self::floor_point) of each of `points`, into `out` (cleared first):
-    /// plan-view points (a flat crowd's, a drawn path) put on the floor. Errors: `floor_point`'s for the first point without one
-    /// floor under it ([`Error::NonFinite`] names its index); `out` then holds the points
-    /// before it. Cost: a `floor_point` each; allocates only to grow `out`.
+    /// plan-view points (a flat crowd's, a drawn path) put on the floor. Errors:
+    /// `floor_point`'s for the first point without one floor under it
+    /// ([`Error::NonFinite`] names its index); `out` then holds the points before it. Cost: a `floor_point` each; allocates only to grow `out`.
     pub fn floor_points_into(
         &self,
         points: impl IntoIterator<Item = DVec2>,

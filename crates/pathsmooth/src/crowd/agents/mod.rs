@@ -262,9 +262,9 @@ impl std::ops::AddAssign for CrowdFrame {
 /// walk its whole plan view and come in with 2D points or 3D; each stands on the floor
 /// ([`CrowdAgent::height`], [`agent_points`](Crowd::agent_points)). Across floors over one
 /// another a `Crowd<SurfaceWorld>` places and sends its agents in 3D, each walking the
-/// sheet round its own path ([`add_agent_on_surface`](Crowd::add_agent_on_surface)). Agents walk through one
-/// another unless the crowd has [avoidance](Self::with_avoidance) (ORCA between the
-/// agents).
+/// sheet round its own path ([`add_agent_on_surface`](Crowd::add_agent_on_surface)).
+/// Agents walk through one another unless the crowd has [avoidance](Self::with_avoidance)
+/// (ORCA between the agents).
 ///
 /// Each [`update`](Self::update) moves every agent `speed × dt` along its path (to its
 /// agent path's [`steering_point`](AgentPath::steering_point), then
