@@ -227,14 +227,9 @@ enum AnyCrowd {
     Surface(Crowd<SurfaceWorld>),
 }
 
-/// A crowd's handle.
-struct CrowdData {
-    crowd: AnyCrowd,
-}
-
 const _: () = {
     const fn sendable<T: Send>() {}
-    sendable::<CrowdData>();
+    sendable::<AnyCrowd>();
 };
 
 /// `$body` with `$c` bound to the crowd, whichever its world.
@@ -247,7 +242,8 @@ macro_rules! on_crowd {
     };
 }
 
-type CrowdBox = Tagged<CrowdData>;
+/// A crowd's handle: the crowd, tagged.
+type CrowdBox = Tagged<AnyCrowd>;
 
 impl AnyCrowd {
     fn agents(&self) -> &[CrowdAgent] {
@@ -270,7 +266,9 @@ impl AnyCrowd {
 }
 
 fn crowd_mut<'a>(crowd: *mut PsCrowd) -> Res<&'a mut AnyCrowd> {
-    data_mut(crowd).map(|d| &mut d.crowd)
+    // SAFETY: the caller's contract (a handle or NULL); a crowd is used by one thread at a
+    // time, so the reference is unique.
+    unsafe { handle(crowd.cast::<CrowdBox>(), CROWD_TAG, "crowd").map(|h| &mut (*h).value) }
 }
 
 /// The crowd, once `agent` is checked to be one of its agents (as `crowd_mut`).
@@ -280,15 +278,9 @@ fn agent_crowd<'a>(crowd: *mut PsCrowd, agent: usize) -> Res<&'a mut AnyCrowd> {
     Ok(c)
 }
 
-fn data_mut<'a>(crowd: *mut PsCrowd) -> Res<&'a mut CrowdData> {
-    // SAFETY: the caller's contract (a handle or NULL); a crowd is used by one thread at a
-    // time, so the reference is unique.
-    unsafe { handle(crowd.cast::<CrowdBox>(), CROWD_TAG, "crowd").map(|h| &mut (*h).value) }
-}
-
 fn crowd_ref<'a>(crowd: *const PsCrowd) -> Res<&'a AnyCrowd> {
     // SAFETY: the caller's contract (a handle or NULL), as `crowd_mut`.
-    unsafe { handle(crowd.cast::<CrowdBox>(), CROWD_TAG, "crowd").map(|h| &(*h).value.crowd) }
+    unsafe { handle(crowd.cast::<CrowdBox>(), CROWD_TAG, "crowd").map(|h| &(*h).value) }
 }
 
 /// The point `p`, or `PS_INVALID_ARGUMENT` naming `name` when it is not finite.
@@ -419,7 +411,7 @@ unsafe fn new_crowd(
         // another each walks the sheet round its own path (`Crowd<SurfaceWorld>`).
         WorldKind::Surface(world) => AnyCrowd::Surface(build(world.clone(), radius, steps, &s)?),
     };
-    emit(out, CROWD_TAG, CrowdData { crowd });
+    emit(out, CROWD_TAG, crowd);
     Ok(())
 }
 

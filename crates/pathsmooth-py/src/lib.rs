@@ -887,7 +887,7 @@ fn check_climb(climb: Option<f64>, what: &'static str) -> PyResult<()> {
 /// A 2D end of `Pipeline.plan` (`what`: "start", "goal"). On a layered navmesh a 3D point
 /// gets its own message: those go to `plan3`.
 fn plan_end(obj: &Bound<'_, PyAny>, what: &str, surface: bool) -> PyResult<DVec2> {
-    if surface && shape_of(&real_array(obj, what)?)? == [3] {
+    if surface && is_3d(obj, what)? {
         return Err(Error::new_err(format!(
             "Pipeline.plan: {what} is a 3D point (x, y, z), and plan takes plan-view ends \
              (x, y) and returns the path in plan view: give 3D ends to plan3, which returns \
@@ -1483,6 +1483,28 @@ impl CrowdState {
     }
 }
 
+/// The floors a crowd's world has, which say what points its agents come in with.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Floors {
+    /// A grid: 2D points.
+    None,
+    /// A navmesh of one floor: 2D or 3D points.
+    One,
+    /// Floors over one another: 3D points.
+    Several,
+}
+
+impl Floors {
+    /// Whether `point` (an agent's position) is to be taken in 3D.
+    fn takes_3d(self, point: &Bound<'_, PyAny>, what: &str) -> PyResult<bool> {
+        match self {
+            Floors::None => Ok(false),
+            Floors::One => is_3d(point, what),
+            Floors::Several => Ok(true),
+        }
+    }
+}
+
 /// Many agents walking their paths on one world whose obstacles come and go
 /// (`pathsmooth::crowd::Crowd`). The crowd owns a copy of the world it is given: obstacles
 /// change the crowd's world only. Calls run one at a time (a lock, taken with the GIL
@@ -1490,10 +1512,8 @@ impl CrowdState {
 #[pyclass(frozen, module = "pathsmooth")]
 struct Crowd {
     radius: f64,
-    /// On a navmesh: agents may come in with 3D points.
-    surface: bool,
-    /// On a `SurfaceMesh` with floors over one another: agents come in with 3D points only.
-    layered: bool,
+    /// The points its agents come in with: read before the lock is taken.
+    floors: Floors,
     /// The Python class of the world it was made on, for its `repr`.
     kind: &'static str,
     inner: Mutex<CrowdState>,
@@ -1573,8 +1593,11 @@ impl Crowd {
         let crowd = crowd.map_err(lib_err)?;
         Ok(Crowd {
             radius: on_crowd!(&crowd, c => c.radius()),
-            surface: matches!(crowd, AnyCrowd::Surface(_)),
-            layered: matches!(&crowd, AnyCrowd::Surface(c) if !c.world().mesh().is_one_floor()),
+            floors: match &crowd {
+                AnyCrowd::Grid(_) => Floors::None,
+                AnyCrowd::Surface(c) if c.world().mesh().is_one_floor() => Floors::One,
+                AnyCrowd::Surface(_) => Floors::Several,
+            },
             kind,
             inner: Mutex::new(CrowdState { crowd }),
         })
@@ -1604,7 +1627,7 @@ impl Crowd {
         speed: f64,
         radius: Option<f64>,
     ) -> PyResult<usize> {
-        if self.layered || (self.surface && is_3d(position, "position")?) {
+        if self.floors.takes_3d(position, "position")? {
             let (p, t) = (point3(position, "position")?, point3(target, "target")?);
             return self
                 .with(py, |s| match &mut s.crowd {
@@ -1644,7 +1667,7 @@ impl Crowd {
     /// target is planned now across the whole surface; on a `SurfaceMesh` with floors
     /// over one another a 2D one on the agent's own sheet at the next `update`.
     fn set_target(&self, py: Python<'_>, agent: i64, target: &Bound<'_, PyAny>) -> PyResult<()> {
-        if self.surface && is_3d(target, "target")? {
+        if self.floors != Floors::None && is_3d(target, "target")? {
             let t = point3(target, "target")?;
             return self
                 .with(py, |s| {
@@ -1958,7 +1981,7 @@ impl Crowd {
 
     fn __repr__(&self, py: Python<'_>) -> String {
         let n = self.with(py, |s| s.agents().len());
-        let floors = if self.layered {
+        let floors = if self.floors == Floors::Several {
             " with floors over one another"
         } else {
             ""

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use glam::DVec2;
 use pathsmooth::crowd::{Avoidance, Crowd, CrowdFrame};
-use pathsmooth::navmesh::{load_surface, NavMesh, SurfaceMesh, SurfaceOptions, UpAxis};
+use pathsmooth::navmesh::{load_surface, SurfaceMesh, SurfaceOptions, UpAxis};
 use pathsmooth::{Error, Preset, Result, SurfaceWorld};
 
 use crate::apart::place_apart;
@@ -21,8 +21,9 @@ pub struct EngineCrowd {
     /// The crowd (its agents, positions and paths).
     pub crowd: Crowd<SurfaceWorld>,
     rng: fastrand::Rng,
-    /// The surface's plan view, whose triangles the random points are drawn from.
-    plan: NavMesh,
+    /// The mesh as loaded (shared with the crowd's world): the random points are drawn
+    /// from its plan view's triangles.
+    mesh: Arc<SurfaceMesh>,
     /// The triangles' areas summed in order: a triangle drawn by area is a search here.
     cumulative: Vec<f64>,
 }
@@ -43,8 +44,9 @@ impl EngineCrowd {
                 needs: "one floor (no floors over one another)",
             });
         }
-        let plan = mesh.plan_mesh().clone();
-        let world = SurfaceWorld::new(Arc::new(mesh));
+        let mesh = Arc::new(mesh);
+        let world = SurfaceWorld::new(Arc::clone(&mesh));
+        let plan = mesh.plan_mesh();
         let mut total = 0.0;
         let cumulative = (0..plan.num_triangles())
             .map(|t| {
@@ -58,7 +60,7 @@ impl EngineCrowd {
         let mut scene = EngineCrowd {
             crowd,
             rng: fastrand::Rng::with_seed(seed),
-            plan,
+            mesh,
             cumulative,
         };
         scene.place(agents, radius)?;
@@ -82,7 +84,7 @@ impl EngineCrowd {
             .cumulative
             .partition_point(|&c| c < x)
             .min(self.cumulative.len() - 1);
-        let [a, b, c] = self.plan.triangle(t);
+        let [a, b, c] = self.mesh.plan_mesh().triangle(t);
         let (mut s, mut u) = (self.rng.f64(), self.rng.f64());
         if s + u > 1.0 {
             (s, u) = (1.0 - s, 1.0 - u);
