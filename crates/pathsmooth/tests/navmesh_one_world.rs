@@ -129,7 +129,7 @@ fn one_floor(mesh: &NavMesh) -> Arc<SurfaceMesh> {
 /// least `r` from every blocked cell, less the rounding of its coordinates); at radius 0,
 /// where a path may run along walls, its points at the quarters of every segment each in
 /// the closed square of a free cell.
-fn judge(map: &GridMap, path: &[DVec2], r: f64, what: &str) {
+pub(crate) fn judge(map: &GridMap, path: &[DVec2], r: f64, what: &str) {
     if r > 0.0 {
         if let Some((i, why)) = first_violation(map, path, r, coordinate_slack) {
             panic!("{what}, segment {i}: {why}");

@@ -15,8 +15,11 @@
 //! dead end unless it holds the goal. The heuristic is the length of the shortest line from
 //! the root through the interval to the goal (reflected across the edge when it lies on the
 //! root's side), which never overestimates, so the first goal popped is the Euclidean
-//! shortest path over the polygons. Cone sides are kept as exact differences of mesh
-//! points, so orientation tests never use rounded intersection points.
+//! shortest path over the polygons. A cone side is kept as two mesh points on it (or the
+//! start), never a rounded intersection or difference, and every orientation test is
+//! Shewchuk's exact predicate: the search sees a vertex a few ulps off a straight wall (a
+//! crossing an obstacle's cut rounded) on the side the exact line of sight sees it, so it
+//! turns there instead of returning a path that grazes the wall by 10⁻¹⁶.
 //!
 //! The mesh is any [`ConvexPolygons`]: the flat navmesh's triangles
 //! ([`NavMesh`](crate::navmesh::NavMesh), three corners each) or a layered surface's
@@ -37,7 +40,7 @@ use std::ops::Range;
 
 use glam::DVec2;
 
-use crate::geometry::cross;
+use crate::geometry::{cross, orientation};
 use crate::navmesh::mesh::{NavMesh, PolyId, TURN};
 
 /// No polygon, vertex, root or node.
@@ -117,9 +120,35 @@ struct Node {
     /// The vertex ids of the interval ends when they are exactly corners.
     rv: u32,
     lv: u32,
-    /// Directions of the cone's sides from the root (exact differences of mesh points).
-    rdir: DVec2,
-    ldir: DVec2,
+    /// The cone's sides, each the line through the root with the direction `t − o`.
+    rs: Side,
+    ls: Side,
+}
+
+/// A cone side: the line through two points that are exactly mesh points (or the start),
+/// directed from `o` to `t`.
+#[derive(Clone, Copy, Debug)]
+struct Side {
+    o: DVec2,
+    t: DVec2,
+}
+
+impl Side {
+    #[inline]
+    fn new(o: DVec2, t: DVec2) -> Self {
+        Side { o, t }
+    }
+
+    /// Which side of the line `w` is, exactly: 1 left, -1 right, 0 on it.
+    #[inline]
+    fn of(self, w: DVec2) -> i8 {
+        orientation(self.o, self.t, w)
+    }
+
+    /// Whether `other` lies on this side's line, exactly.
+    fn is_line_of(self, other: Side) -> bool {
+        self.of(other.o) == 0 && self.of(other.t) == 0
+    }
 }
 
 /// An open-list entry, ordered for a min-heap on `f` (ties: larger `g` first): a search
@@ -290,8 +319,8 @@ impl Polyanya {
                 il: lp,
                 rv: mesh.corner_vertex(c),
                 lv: mesh.corner_vertex(next),
-                rdir: rp - start,
-                ldir: lp - start,
+                rs: Side::new(start, rp),
+                ls: Side::new(start, lp),
             };
             self.push(mesh, goal, node, g);
         }
@@ -360,7 +389,7 @@ impl Polyanya {
         );
         let (lp, rp) = (mesh.corner_point(l), mesh.corner_point(r));
         let mut root = self.roots[node.root as usize];
-        let on_line = cross(rp - lp, root.p - lp) == 0.0;
+        let on_line = orientation(lp, rp, root.p) == 0;
         if on_line && (root.p - lp).dot(root.p - rp) > 0.0 {
             // The root is on the edge's line but beyond one end (a polygon with straight
             // corners, seen edge-on): nothing past the edge is in view from it, so a path
@@ -393,9 +422,12 @@ impl Polyanya {
             node.il = lp;
             node.rv = mesh.corner_vertex(r);
             node.lv = mesh.corner_vertex(l);
-            node.rdir = rp - lp;
-            node.ldir = lp - rp;
-        } else if node.ir == node.il {
+            node.rs = Side::new(lp, rp);
+            node.ls = Side::new(rp, lp);
+        } else if node.ir == node.il && node.rs.is_line_of(node.ls) {
+            // A cone of no width. Ends that round to one point between two sides that
+            // are not one line bound a cone of some width: a taut path round a corner a
+            // few ulps off a straight wall (a cut's rounded crossing) goes through it.
             return;
         }
         let q = reflect_behind(goal, lp, rp, root.p);
@@ -462,8 +494,8 @@ impl Polyanya {
         g: PolyId,
         (parent, root): (u32, u32),
         (from, entry, c): (PolyId, u32, usize),
-        (ir, rv, rdir): (DVec2, u32, DVec2),
-        (il, lv, ldir): (DVec2, u32, DVec2),
+        (ir, rv, rs): (DVec2, u32, Side),
+        (il, lv, ls): (DVec2, u32, Side),
     ) {
         let nb = mesh.neighbour(c);
         if nb == NONE || !filter.passes(mesh, from, entry, c) {
@@ -479,8 +511,8 @@ impl Polyanya {
             il,
             rv,
             lv,
-            rdir,
-            ldir,
+            rs,
+            ls,
         };
         self.push(mesh, goal, node, g);
     }
@@ -503,9 +535,9 @@ impl Polyanya {
         if nd.poly == g {
             // The goal's polygon: straight to it when the cone holds it, else via the
             // interval end on its side — the shortest path through the interval.
-            let (cost, via) = if cross(nd.rdir, goal - rp) < 0.0 {
+            let (cost, via) = if nd.rs.of(goal) < 0 {
                 (rp.distance(nd.ir) + nd.ir.distance(goal), 1)
-            } else if cross(nd.ldir, goal - rp) > 0.0 {
+            } else if nd.ls.of(goal) > 0 {
                 (rp.distance(nd.il) + nd.il.distance(goal), 2)
             } else {
                 (rp.distance(goal), 0)
@@ -546,44 +578,44 @@ impl Polyanya {
         // left of it.
         let mut ri = m - 1;
         for i in 0..m - 1 {
-            if cross(nd.rdir, cp(i + 1) - rp) > 0.0 {
+            if nd.rs.of(cp(i + 1)) > 0 {
                 ri = i;
                 break;
             }
         }
-        let s_ri = cross(nd.rdir, cp(ri) - rp);
-        let (hr, hrv) = if s_ri >= 0.0 {
+        let s_ri = nd.rs.of(cp(ri));
+        let (hr, hrv) = if s_ri >= 0 {
             (cp(ri), cv(ri))
         } else {
-            hit(rp, nd.rdir, cp(ri), cv(ri), cp(ri + 1), cv(ri + 1))
+            hit(nd.rs, BEYOND_RIGHT, cp(ri), cv(ri), cp(ri + 1), cv(ri + 1))
         };
         // The left side leaves through chain edge lj: the last whose near end is strictly
         // right of it.
         let mut lj = 0;
         for j in (1..m).rev() {
-            if cross(nd.ldir, cp(j) - rp) < 0.0 {
+            if nd.ls.of(cp(j)) < 0 {
                 lj = j;
                 break;
             }
         }
-        let t_lj1 = cross(nd.ldir, cp(lj + 1) - rp);
-        let (hl, hlv) = if t_lj1 <= 0.0 {
+        let t_lj1 = nd.ls.of(cp(lj + 1));
+        let (hl, hlv) = if t_lj1 <= 0 {
             (cp(lj + 1), cv(lj + 1))
         } else {
-            hit(rp, nd.ldir, cp(lj), cv(lj), cp(lj + 1), cv(lj + 1))
+            hit(nd.ls, BEYOND_LEFT, cp(lj), cv(lj), cp(lj + 1), cv(lj + 1))
         };
         // Observable successors.
         if ri <= lj {
             for k in ri..=lj {
                 let a = if k == ri {
-                    (hr, hrv, nd.rdir)
+                    (hr, hrv, nd.rs)
                 } else {
-                    (cp(k), cv(k), cp(k) - rp)
+                    (cp(k), cv(k), Side::new(rp, cp(k)))
                 };
                 let b = if k == lj {
-                    (hl, hlv, nd.ldir)
+                    (hl, hlv, nd.ls)
                 } else {
-                    (cp(k + 1), cv(k + 1), cp(k + 1) - rp)
+                    (cp(k + 1), cv(k + 1), Side::new(rp, cp(k + 1)))
                 };
                 self.succ(mesh, filter, goal, g, here, via(k), a, b);
             }
@@ -600,12 +632,12 @@ impl Polyanya {
             let turned = (idx, nr);
             for k in 0..ri {
                 let (a, b) = (cp(k), cp(k + 1));
-                let (a, b) = ((a, cv(k), a - r), (b, cv(k + 1), b - r));
+                let (a, b) = ((a, cv(k), Side::new(r, a)), (b, cv(k + 1), Side::new(r, b)));
                 self.succ(mesh, filter, goal, g, turned, via(k), a, b);
             }
-            if s_ri < 0.0 {
+            if s_ri < 0 {
                 let a = cp(ri);
-                let (a, b) = ((a, cv(ri), a - r), (hr, hrv, nd.rdir));
+                let (a, b) = ((a, cv(ri), Side::new(r, a)), (hr, hrv, nd.rs));
                 self.succ(mesh, filter, goal, g, turned, via(ri), a, b);
             }
         }
@@ -618,14 +650,14 @@ impl Polyanya {
         {
             let l = cp(m);
             let turned = (idx, nr);
-            if t_lj1 > 0.0 {
+            if t_lj1 > 0 {
                 let b = cp(lj + 1);
-                let (a, b) = ((hl, hlv, nd.ldir), (b, cv(lj + 1), b - l));
+                let (a, b) = ((hl, hlv, nd.ls), (b, cv(lj + 1), Side::new(l, b)));
                 self.succ(mesh, filter, goal, g, turned, via(lj), a, b);
             }
             for k in lj + 1..m {
                 let (a, b) = (cp(k), cp(k + 1));
-                let (a, b) = ((a, cv(k), a - l), (b, cv(k + 1), b - l));
+                let (a, b) = ((a, cv(k), Side::new(l, a)), (b, cv(k + 1), Side::new(l, b)));
                 self.succ(mesh, filter, goal, g, turned, via(k), a, b);
             }
         }
@@ -659,18 +691,20 @@ impl Polyanya {
             mesh.corner_vertex(cl),
         );
         let rp = root.p;
-        let (o_r, o_l) = (cross(nd.rdir, w - rp), cross(nd.ldir, w - rp));
+        // The left side's test only when the right one leaves W in the cone.
+        let o_r = nd.rs.of(w);
+        let o_l = if o_r <= 0 { 0 } else { nd.ls.of(w) };
         let (right, left) = ((nd.poly, nd.edge, cr), (nd.poly, nd.edge, cw));
         let here = (idx, nd.root);
-        if o_r <= 0.0 {
+        if o_r <= 0 {
             // W is right of (or on) the right side: the cone leaves through W–L only.
-            let (pr, prv) = if o_r == 0.0 {
+            let (pr, prv) = if o_r == 0 {
                 (w, wvid)
             } else {
-                hit(rp, nd.rdir, w, wvid, l, lvid)
+                hit(nd.rs, BEYOND_RIGHT, w, wvid, l, lvid)
             };
-            let (pl, plv) = hit(rp, nd.ldir, w, wvid, l, lvid);
-            let (a, b) = ((pr, prv, nd.rdir), (pl, plv, nd.ldir));
+            let (pl, plv) = hit(nd.ls, BEYOND_LEFT, w, wvid, l, lvid);
+            let (a, b) = ((pr, prv, nd.rs), (pl, plv, nd.ls));
             self.succ(mesh, filter, goal, g, here, left, a, b);
             // Behind the right end R: turn there.
             if nd.rv == rvid
@@ -679,22 +713,22 @@ impl Polyanya {
                 && let Some(nr) = self.new_root(nd.root, rvid, rr)
             {
                 let turned = (idx, nr);
-                let (a, b) = ((rr, rvid, rr - w), (w, wvid, w - rr));
+                let (a, b) = ((rr, rvid, Side::new(w, rr)), (w, wvid, Side::new(rr, w)));
                 self.succ(mesh, filter, goal, g, turned, right, a, b);
-                if o_r < 0.0 {
-                    let (a, b) = ((w, wvid, w - rr), (pr, prv, nd.rdir));
+                if o_r < 0 {
+                    let (a, b) = ((w, wvid, Side::new(rr, w)), (pr, prv, nd.rs));
                     self.succ(mesh, filter, goal, g, turned, left, a, b);
                 }
             }
-        } else if o_l >= 0.0 {
+        } else if o_l >= 0 {
             // W is left of (or on) the left side: the cone leaves through R–W only.
-            let (pl, plv) = if o_l == 0.0 {
+            let (pl, plv) = if o_l == 0 {
                 (w, wvid)
             } else {
-                hit(rp, nd.ldir, rr, rvid, w, wvid)
+                hit(nd.ls, BEYOND_LEFT, rr, rvid, w, wvid)
             };
-            let (pr, prv) = hit(rp, nd.rdir, rr, rvid, w, wvid);
-            let (a, b) = ((pr, prv, nd.rdir), (pl, plv, nd.ldir));
+            let (pr, prv) = hit(nd.rs, BEYOND_RIGHT, rr, rvid, w, wvid);
+            let (a, b) = ((pr, prv, nd.rs), (pl, plv, nd.ls));
             self.succ(mesh, filter, goal, g, here, right, a, b);
             // Behind the left end L.
             if nd.lv == lvid
@@ -703,20 +737,20 @@ impl Polyanya {
                 && let Some(nr) = self.new_root(nd.root, lvid, l)
             {
                 let turned = (idx, nr);
-                let (a, b) = ((w, wvid, w - l), (l, lvid, l - w));
+                let (a, b) = ((w, wvid, Side::new(l, w)), (l, lvid, Side::new(w, l)));
                 self.succ(mesh, filter, goal, g, turned, left, a, b);
-                if o_l > 0.0 {
-                    let (a, b) = ((pl, plv, nd.ldir), (w, wvid, w - l));
+                if o_l > 0 {
+                    let (a, b) = ((pl, plv, nd.ls), (w, wvid, Side::new(l, w)));
                     self.succ(mesh, filter, goal, g, turned, right, a, b);
                 }
             }
         } else {
             // W is inside the cone: both far edges are partly in view.
-            let (pr, prv) = hit(rp, nd.rdir, rr, rvid, w, wvid);
-            let (a, b) = ((pr, prv, nd.rdir), (w, wvid, w - rp));
+            let (pr, prv) = hit(nd.rs, BEYOND_RIGHT, rr, rvid, w, wvid);
+            let (a, b) = ((pr, prv, nd.rs), (w, wvid, Side::new(rp, w)));
             self.succ(mesh, filter, goal, g, here, right, a, b);
-            let (pl, plv) = hit(rp, nd.ldir, w, wvid, l, lvid);
-            let (a, b) = ((w, wvid, w - rp), (pl, plv, nd.ldir));
+            let (pl, plv) = hit(nd.ls, BEYOND_LEFT, w, wvid, l, lvid);
+            let (a, b) = ((w, wvid, Side::new(rp, w)), (pl, plv, nd.ls));
             self.succ(mesh, filter, goal, g, here, left, a, b);
         }
     }
@@ -815,34 +849,58 @@ impl ConvexPolygons for NavMesh {
     }
 }
 
-/// Where the line from `root` in direction `dir` meets segment `a`–`b` (clamped to it),
-/// with the vertex id when that is an end: exactly, or within 10⁻¹² of the coordinates'
-/// magnitude of the line. (Vertices on one straight line — a diagonal through a grid of
-/// tiles, as Unity's, Godot's and Recast's meshes have — are on it only to the rounding of
-/// their coordinates; taking the point a few ulps beside the vertex instead would lose the
-/// turn a taut path makes there.)
-#[inline]
-fn hit(root: DVec2, dir: DVec2, a: DVec2, av: u32, b: DVec2, bv: u32) -> (DVec2, u32) {
-    let on_line = |p: DVec2| {
+/// Which side of a cone's right side ([`Side::of`]) lies outside the cone: its right.
+const BEYOND_RIGHT: i8 = -1;
+/// Which side of a cone's left side lies outside the cone: its left.
+const BEYOND_LEFT: i8 = 1;
+
+/// Where the cone side `side` meets segment `a`–`b` (clamped to it), with the vertex id
+/// when that is an end inside the cone or on its side: exactly, or within 10⁻¹² of the
+/// coordinates' magnitude of the line. (Vertices on one straight line — a diagonal
+/// through a grid of tiles, as Unity's, Godot's and Recast's meshes have — are on it only
+/// to the rounding of their coordinates; taking the point a few ulps beside the vertex
+/// instead would lose the turn a taut path makes there.) An end exactly `beyond` the side
+/// (outside the cone) is never taken as a vertex, however near: the cone would then reach
+/// past a corner its root cannot see, and the next corners a few ulps past the side with
+/// it — a path straight along a cut's side whose rounded crossings bulge 10⁻¹⁶ into the
+/// free side went through them so. A taut path round such a corner turns at the one
+/// before it, which the exact tests see as a turn.
+#[inline(always)]
+fn hit(side: Side, beyond: i8, a: DVec2, av: u32, b: DVec2, bv: u32) -> (DVec2, u32) {
+    let (root, dir) = (side.o, side.t - side.o);
+    let (root_size, length) = (root.abs().max_element(), dir.length());
+    let near = |p: DVec2| {
         let c = cross(dir, p - root);
-        let magnitude = p.abs().max_element().max(root.abs().max_element()).max(1.0);
-        c == 0.0 || c.abs() <= 1e-12 * magnitude * dir.length()
+        let magnitude = p.abs().max_element().max(root_size).max(1.0);
+        c.abs() <= 1e-12 * magnitude * length
     };
-    if on_line(a) {
+    // The exact tests only for ends near the line (the float test above is the filter). An
+    // end on the line exactly is where it crosses: the other end may be near too (an edge
+    // along the side, of corners in one straight line to their rounding).
+    let sa = if near(a) { side.of(a) } else { beyond };
+    if sa == 0 {
         return (a, av);
     }
-    if on_line(b) {
+    let sb = if near(b) { side.of(b) } else { beyond };
+    if sb == 0 {
         return (b, bv);
     }
+    if sa != beyond {
+        return (a, av);
+    }
+    if sb != beyond {
+        return (b, bv);
+    }
+    let vertex = |p: DVec2, v: u32| if side.of(p) == beyond { NONE } else { v };
     let den = cross(dir, b - a);
     if den == 0.0 {
-        return (a, av);
+        return (a, vertex(a, av));
     }
     let t = cross(dir, root - a) / den;
     if t <= 0.0 {
-        (a, av)
+        (a, vertex(a, av))
     } else if t >= 1.0 {
-        (b, bv)
+        (b, vertex(b, bv))
     } else {
         (a.lerp(b, t), NONE)
     }

@@ -4,7 +4,7 @@
 use glam::DVec2;
 
 use super::NO_TRI;
-use crate::geometry::cross;
+use crate::geometry::{cross, orientation};
 
 /// The corner's vertex touches a wall.
 pub(crate) const ON_WALL: u8 = 1;
@@ -82,9 +82,11 @@ pub(super) fn corner_flags(
                 (false, [Some(b), Some(a)]) => {
                     let o = vertices[v as usize];
                     // The fan runs counter-clockwise from the clockwise wall `a` to `b`.
-                    let (u, w) = (vertices[a as usize] - o, vertices[b as usize] - o);
-                    let x = cross(u, w);
-                    let reflex = x < 0.0 || (x == 0.0 && u.dot(w) > 0.0) || wraps;
+                    // Exactly: a corner of a cut (a crossing rounded a few ulps off the
+                    // obstacle's side) is a turn, or not, as the exact line of sight sees it.
+                    let (pa, pb) = (vertices[a as usize], vertices[b as usize]);
+                    let turn = orientation(o, pa, pb);
+                    let reflex = turn < 0 || (turn == 0 && (pa - o).dot(pb - o) > 0.0) || wraps;
                     ON_WALL | if reflex { TURN } else { 0 }
                 }
                 (true, _) if wraps => TURN,
