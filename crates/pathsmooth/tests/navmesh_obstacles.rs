@@ -1,7 +1,9 @@
 //! Temporary obstacles on navmesh worlds (issue 30, item 2): the shape is cut out of the
 //! free region exactly, every query sees it, removing it gives back the world bit for bit.
 //! The expected geometry (distances, areas, segment-to-shape distances) is computed here
-//! independently of the library.
+//! independently of the library. The random cuts run on both navmesh worlds, the flat
+//! `NavMeshWorld` and the `SurfaceWorld` every binding uses (its polygons cut by its own
+//! code); the other tests on the flat one.
 
 use crate::common;
 
@@ -12,8 +14,8 @@ use glam::DVec2;
 use pathsmooth::crowd::{AgentPath, Repair};
 use pathsmooth::grid::GridMap;
 use pathsmooth::navmesh::{NavMesh, Scene};
-use pathsmooth::world::{Obstacle, ObstacleId};
-use pathsmooth::{is_valid, Error, NavMeshWorld, Pipeline, Preset, World};
+use pathsmooth::world::{Obstacle, ObstacleId, ObstacleWorld};
+use pathsmooth::{is_valid, Error, NavMeshWorld, Pipeline, Preset, SurfaceWorld, World};
 
 /// A 12 × 6 room with a 4 × 2 pillar in the middle: a lower corridor (y 0–2) and an upper
 /// one (y 4–6).
@@ -247,17 +249,7 @@ fn random_obstacle(rng: &mut Rng, w: f64, h: f64) -> Obstacle {
             max: c + DVec2::new(rng.range(0.1, 3.0), rng.range(0.1, 3.0)),
         },
         _ => {
-            // A convex polygon: points on a circle at sorted random angles.
-            let r = rng.range(0.3, 2.5);
-            let n = 3 + (rng.next_u64() % 5) as usize;
-            let mut angles: Vec<f64> = (0..n)
-                .map(|_| rng.range(0.0, std::f64::consts::TAU))
-                .collect();
-            angles.sort_by(f64::total_cmp);
-            let mut p: Vec<DVec2> = angles
-                .iter()
-                .map(|&a| c + r * DVec2::from_angle(a))
-                .collect();
+            let mut p = common::plane::random_convex_ring(rng, c);
             if rng.unit() < 0.5 {
                 p.reverse();
             }
@@ -266,8 +258,67 @@ fn random_obstacle(rng: &mut Rng, w: f64, h: f64) -> Obstacle {
     }
 }
 
+/// A navmesh world as the random cuts judge it: its free area in plan view, and whether its
+/// mesh is exactly another's.
+trait CutWorld: ObstacleWorld + Clone {
+    /// The world made from `mesh`.
+    fn from_mesh(mesh: &NavMesh) -> Self;
+    fn free_area(&self) -> f64;
+    fn same_mesh_as(&self, other: &Self) -> bool;
+}
+
+impl CutWorld for NavMeshWorld {
+    fn from_mesh(mesh: &NavMesh) -> Self {
+        NavMeshWorld::new(mesh.clone())
+    }
+    fn free_area(&self) -> f64 {
+        mesh_area(self.mesh())
+    }
+    fn same_mesh_as(&self, other: &Self) -> bool {
+        same_mesh(self.mesh(), other.mesh()) && self.walls() == other.walls()
+    }
+}
+
+impl CutWorld for SurfaceWorld {
+    fn from_mesh(mesh: &NavMesh) -> Self {
+        SurfaceWorld::from_navmesh(mesh).unwrap()
+    }
+    fn free_area(&self) -> f64 {
+        let s = self.mesh().surface();
+        (0..s.num_polygons() as u32)
+            .map(|p| ring_area(&s.plan_polygon(p).collect::<Vec<_>>()))
+            .sum()
+    }
+    fn same_mesh_as(&self, other: &Self) -> bool {
+        let (a, b) = (self.mesh().surface(), other.mesh().surface());
+        a.vertices() == b.vertices()
+            && a.num_polygons() == b.num_polygons()
+            && (0..a.num_polygons() as u32).all(|p| a.polygon(p) == b.polygon(p))
+    }
+}
+
 #[test]
 fn random_obstacles_cut_exactly_and_removing_them_restores_the_mesh() {
+    random_cuts_restore::<NavMeshWorld>();
+}
+
+/// Found open (the twenty-seventh session): in its thirteenth grid the surface world's
+/// search returns a path along a cut polygon's side, from corner to corner, past a crossing
+/// that lies 3·10⁻¹⁷ inside the side (so the path is clear, exactly), and the world's line
+/// of sight refuses it: its walk from a corner decides which triangle a direction leaves
+/// into with rounded cross products, and "conservative on ties" it meets the wall. The
+/// search decides exactly since this session; the walk does not yet (docs/navmesh.md).
+#[test]
+#[ignore = "a known defect: the line of sight's walk is not exact (docs/navmesh.md)"]
+fn random_obstacles_cut_exactly_from_a_surface_and_removing_them_restores_it() {
+    random_cuts_restore::<SurfaceWorld>();
+}
+
+/// Random obstacles (disks, boxes, convex polygons) come and go on the navmeshes of random
+/// grids (fixed seed): the free area is the cells' less the union of the shapes in them,
+/// computed here; paths between random points are valid and pass no obstacle; with every
+/// obstacle gone, the mesh, clearances, sight lines and paths are the first world's.
+fn random_cuts_restore<W: CutWorld>() {
     let mut rng = Rng::new(30);
     for round in 0..40 {
         let (w, h) = (
@@ -278,7 +329,7 @@ fn random_obstacles_cut_exactly_and_removing_them_restores_the_mesh() {
         let Ok(mesh) = NavMesh::from_grid(&map) else {
             continue;
         };
-        let original = NavMeshWorld::new(mesh.clone());
+        let original = W::from_mesh(&mesh);
         let mut world = original.clone();
         let free_cells: Vec<DVec2> = (0..h)
             .flat_map(|y| (0..w).map(move |x| (x, y)))
@@ -309,7 +360,7 @@ fn random_obstacles_cut_exactly_and_removing_them_restores_the_mesh() {
                 .iter()
                 .map(|&c| union_area_in_cell(&rings, c))
                 .sum();
-            let got = mesh_area(world.mesh());
+            let got = world.free_area();
             let expected = full - taken;
             assert!(
                 (got - expected).abs() <= 1e-9 * full,
@@ -321,7 +372,8 @@ fn random_obstacles_cut_exactly_and_removing_them_restores_the_mesh() {
                 let q = DVec2::new(rng.range(0.0, w as f64), rng.range(0.0, h as f64));
                 for radius in [0.0, 0.2] {
                     if let Ok(path) = world.find_path(p, q, radius) {
-                        assert!(is_valid(&world, &path, radius), "{what}: {path:?}");
+                        let report = pathsmooth::validate(&world, &path, radius).unwrap();
+                        assert!(report.is_valid(), "{what}: {path:?} {:?}", report.problem());
                         for (id, _) in &active {
                             assert!(!world.obstacle_blocks(*id, &path, 0.0).unwrap(), "{what}");
                         }
@@ -332,8 +384,7 @@ fn random_obstacles_cut_exactly_and_removing_them_restores_the_mesh() {
         for (id, _) in active {
             world.remove_obstacle(id).unwrap();
         }
-        assert!(same_mesh(world.mesh(), original.mesh()), "round {round}");
-        assert_eq!(world.walls(), original.walls());
+        assert!(world.same_mesh_as(&original), "round {round}");
         for _ in 0..20 {
             let p = DVec2::new(rng.range(0.0, w as f64), rng.range(0.0, h as f64));
             let q = DVec2::new(rng.range(0.0, w as f64), rng.range(0.0, h as f64));
@@ -518,9 +569,21 @@ fn an_agent_path_through_an_obstacle_is_repaired_and_valid_again_after_removal()
 
 #[test]
 fn obstacles_on_the_arena_mesh_cut_exactly_and_restore() {
+    arena_cuts_restore::<NavMeshWorld>();
+}
+
+#[test]
+fn obstacles_on_the_arena_surface_cut_exactly_and_restore() {
+    arena_cuts_restore::<SurfaceWorld>();
+}
+
+/// Random obstacles come and go on `dao/arena`'s navmesh (fixed seed): the free area as
+/// the cells' less the shapes' union (computed here), the scenarios' paths valid, and with
+/// every obstacle gone the first world's mesh and paths.
+fn arena_cuts_restore<W: CutWorld>() {
     let (map, scen) = common::load("dao/arena");
     let mesh = NavMesh::from_grid(&map).unwrap();
-    let original = NavMeshWorld::new(mesh.clone());
+    let original = W::from_mesh(&mesh);
     let mut world = original.clone();
     let (w, h) = (map.width() as f64, map.height() as f64);
     let full = mesh_area(&mesh);
@@ -554,7 +617,7 @@ fn obstacles_on_the_arena_mesh_cut_exactly_and_restore() {
                 }
             }
         }
-        let got = mesh_area(world.mesh());
+        let got = world.free_area();
         assert!(
             (got - (full - taken)).abs() <= 1e-9 * full,
             "step {step}: {got} vs {}",
@@ -564,6 +627,11 @@ fn obstacles_on_the_arena_mesh_cut_exactly_and_restore() {
             for radius in [0.0, 0.3] {
                 if let Ok(path) = world.find_path(s.start_point(), s.goal_point(), radius) {
                     assert!(is_valid(&world, &path, radius), "step {step}: {path:?}");
+                    // The world's own paths go round its obstacles, as it judges them.
+                    for (id, _) in &active {
+                        let blocks = world.obstacle_blocks(*id, &path, radius).unwrap();
+                        assert!(!blocks, "step {step}: {path:?}");
+                    }
                 }
             }
         }
@@ -571,9 +639,49 @@ fn obstacles_on_the_arena_mesh_cut_exactly_and_restore() {
     for (id, _) in active {
         world.remove_obstacle(id).unwrap();
     }
-    assert!(same_mesh(world.mesh(), original.mesh()));
+    assert!(world.same_mesh_as(&original));
     for s in scen.iter().step_by(53).take(20) {
         let (a, b) = (s.start_point(), s.goal_point());
         assert_eq!(world.find_path(a, b, 0.2), original.find_path(a, b, 0.2));
     }
+}
+
+/// The surface world's own paths round an obstacle are not "blocked" by it: its cut rounds
+/// the corners where the obstacle's sides cross the grid's polygons, so a path hugging a
+/// side may run a rounding inside the shape given, and `obstacle_blocks` allows the
+/// surface's weld tolerance for that (the flat world's cut is exact and allows nothing).
+/// Random disks, boxes and convex polygons on an open grid (fixed seed), random ends round
+/// each; the paths that turn at one of the shape's corners (computed here) are counted: the
+/// test must draw them. With no allowance it fails: a box's corner a unit in the last place
+/// inside the box.
+#[test]
+fn a_surface_worlds_paths_round_an_obstacle_are_not_blocked_by_it() {
+    let mesh = NavMesh::from_grid(&GridMap::from_fn(10, 10, |_, _| true)).unwrap();
+    let mut rng = Rng::new(27);
+    let (mut hugging, mut paths) = (0, 0);
+    for _ in 0..40 {
+        let mut world = SurfaceWorld::from_navmesh(&mesh).unwrap();
+        let o = random_obstacle(&mut rng, 8.0, 8.0);
+        let Ok(id) = world.add_obstacle(o.clone()) else {
+            continue;
+        };
+        let ring = ring_of(&o);
+        for _ in 0..20 {
+            let p = DVec2::new(rng.range(0.0, 10.0), rng.range(0.0, 10.0));
+            let q = DVec2::new(rng.range(0.0, 10.0), rng.range(0.0, 10.0));
+            let Ok(path) = world.find_path(p, q, 0.0) else {
+                continue;
+            };
+            paths += 1;
+            assert!(
+                !world.obstacle_blocks(id, &path, 0.0).unwrap(),
+                "{o:?}: {path:?}"
+            );
+            hugging += usize::from(path.iter().any(|&v| point_polygon(&ring, v) < 1e-9));
+        }
+    }
+    assert!(
+        paths > 500 && hugging > 50,
+        "{paths} paths, {hugging} round a corner"
+    );
 }

@@ -614,17 +614,7 @@ fn random_crate(rng: &mut Rng, w: f64, h: f64) -> Vec<DVec2> {
             max: c + size,
         });
     }
-    let r = rng.range(0.3, 2.5);
-    let n = 3 + (rng.next_u64() % 5) as usize;
-    let mut angles: Vec<f64> = (0..n)
-        .map(|_| rng.range(0.0, std::f64::consts::TAU))
-        .collect();
-    angles.sort_by(f64::total_cmp);
-    angles.dedup();
-    angles
-        .iter()
-        .map(|&a| c + r * DVec2::from_angle(a))
-        .collect()
+    common::plane::random_convex_ring(rng, c)
 }
 
 /// How far segment `a`–`b` goes into the convex counter-clockwise `ring`: the depth of the

@@ -31,7 +31,7 @@ use super::obstacles::{
 };
 use super::{Bounds, NavMeshWorld, Obstacle, ObstacleId, ObstacleWorld, SurfaceWorld};
 use crate::error::{Error, Result};
-use crate::geometry::{cross, segment_distance};
+use crate::geometry::{cross, orientation, segment_distance};
 use crate::navmesh::NavMesh;
 
 impl NavMeshWorld {
@@ -92,7 +92,7 @@ impl NavMeshWorld {
     /// Errors: [`Error::BadObstacle`] for an unknown id.
     pub fn obstacle_blocks(&self, id: ObstacleId, path: &[DVec2], radius: f64) -> Result<bool> {
         let (_, ring) = self.obstacles.get(id)?;
-        Ok(ring_blocks(ring, path, radius))
+        Ok(ring_blocks(ring, path, radius, 0.0))
     }
 
     /// Cuts every obstacle out of the mesh as given again, in order, and installs the
@@ -160,21 +160,56 @@ macro_rules! cut_out_obstacles {
 cut_out_obstacles!(NavMeshWorld, SurfaceWorld);
 
 /// True when a segment of `path` comes closer than `radius` to the convex
-/// counter-clockwise polygon `ring` (at radius 0: enters its inside): what an obstacle cut
-/// out as `ring` takes from an agent of `radius` on `path`.
-pub(super) fn ring_blocks(ring: &[DVec2], path: &[DVec2], radius: f64) -> bool {
+/// counter-clockwise polygon `ring` (at radius 0: enters its inside), by more than
+/// `slack`: what an obstacle cut out as `ring` takes from an agent of `radius` on `path`.
+/// The slack is how far the cut's corners may lie from the ring's sides: 0 for the flat
+/// navmesh, whose cut puts the ring's sides in exactly; a surface's straight tolerance for
+/// its cut, which rounds and welds the corners where the sides cross its polygons (a path
+/// along a side there runs a rounding inside it).
+pub(super) fn ring_blocks(ring: &[DVec2], path: &[DVec2], radius: f64, slack: f64) -> bool {
     let r = if radius > 0.0 { radius } else { 0.0 };
     let Some(reach) = Bounds::around(ring.iter().copied()).map(|b| b.grown(r)) else {
         return false;
     };
     any_segment(path, |a, b| {
         reach.meets_box_of(a, b)
-            && if r == 0.0 {
-                segment_enters_convex(ring, a, b)
+            && if r > 0.0 {
+                segment_convex_distance(ring, a, b) < r - slack
+            } else if slack > 0.0 {
+                segment_enters_deeper(ring, a, b, slack)
             } else {
-                segment_convex_distance(ring, a, b) < r
+                segment_enters_convex(ring, a, b)
             }
     })
+}
+
+/// True when the segment `a`–`b` has points deeper than `depth` inside the convex
+/// counter-clockwise polygon `ring`: its part strictly inside every side moved inwards by
+/// `depth` is not empty (Cyrus–Beck, in `f64`: the depth asked is far above rounding).
+fn segment_enters_deeper(ring: &[DVec2], a: DVec2, b: DVec2, depth: f64) -> bool {
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    let n = ring.len();
+    for i in 0..n {
+        let (p, q) = (ring[i], ring[(i + 1) % n]);
+        let len = (q - p).length();
+        // Signed distances inside the moved side, at a and at b.
+        let (f0, f1) = (
+            cross(q - p, a - p) / len - depth,
+            cross(q - p, b - p) / len - depth,
+        );
+        if f0 <= 0.0 && f1 <= 0.0 {
+            return false;
+        }
+        if f0 != f1 {
+            let t = f0 / (f0 - f1);
+            if f1 > f0 {
+                lo = lo.max(t);
+            } else {
+                hi = hi.min(t);
+            }
+        }
+    }
+    lo < hi
 }
 
 /// The counter-clockwise convex polygon cut out for `obstacle`, after checking it.
@@ -217,28 +252,26 @@ fn disk_polygon(center: DVec2, radius: f64) -> Vec<DVec2> {
 }
 
 /// True when the segment `a`–`b` (a point when `a == b`) meets the open inside of the
-/// convex counter-clockwise polygon `ring`: the parameters where it is strictly left of
-/// every edge form a non-empty open interval.
+/// convex counter-clockwise polygon `ring`, decided exactly (Shewchuk's orientation
+/// predicate): it does unless a line separates them, and for a segment and a convex
+/// polygon one of the polygon's edges or the segment's own line does (the separating axis
+/// theorem). A path whose corners lie a rounding outside the polygon's corners, as a
+/// surface's cut leaves them, is not inside it; the float clipping this replaces said it
+/// was, the clipped interval's ends a rounding from crossing.
 pub(crate) fn segment_enters_convex(ring: &[DVec2], a: DVec2, b: DVec2) -> bool {
-    let (mut lo, mut hi) = (0.0f64, 1.0f64);
     let n = ring.len();
-    for i in 0..n {
+    let edge_separates = (0..n).any(|i| {
         let (p, q) = (ring[i], ring[(i + 1) % n]);
-        let (f0, f1) = (cross(q - p, a - p), cross(q - p, b - p));
-        if f0 == f1 {
-            if f0 <= 0.0 {
-                return false;
-            }
-        } else {
-            let t = f0 / (f0 - f1);
-            if f1 > f0 {
-                lo = lo.max(t);
-            } else {
-                hi = hi.min(t);
-            }
-        }
+        orientation(p, q, a) <= 0 && orientation(p, q, b) <= 0
+    });
+    if edge_separates {
+        return false;
     }
-    lo < hi
+    // The segment's line separates them when every corner is on one (closed) side of it.
+    a == b || {
+        let mut sides = ring.iter().map(|&v| orientation(a, b, v));
+        !(sides.clone().all(|s| s >= 0) || sides.all(|s| s <= 0))
+    }
 }
 
 /// The distance from the segment `a`–`b` to the closed convex counter-clockwise polygon

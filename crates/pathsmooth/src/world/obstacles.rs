@@ -59,8 +59,8 @@ impl ObstacleId {
 }
 
 /// A world whose temporary obstacles come and go: [`GridWorld`](crate::GridWorld) (an
-/// obstacle blocks the cells it overlaps) and [`NavMeshWorld`](crate::NavMeshWorld) (it
-/// is cut out of the triangles). What a [`Crowd`](crate::crowd::Crowd) needs of its world. The methods are
+/// obstacle blocks the cells it overlaps), [`SurfaceWorld`](crate::SurfaceWorld) and
+/// [`NavMeshWorld`](crate::NavMeshWorld) (it is cut out of their polygons). What a [`Crowd`](crate::crowd::Crowd) needs of its world. The methods are
 /// the worlds' own, with their costs and errors.
 pub trait ObstacleWorld: World {
     /// Adds a temporary obstacle, seen by every query until it is removed.

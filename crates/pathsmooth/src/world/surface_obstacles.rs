@@ -114,12 +114,16 @@ impl SurfaceWorld {
 
     /// True when obstacle `id`'s polygon comes closer than `radius` to a segment of
     /// `path` in plan view (at radius 0: a segment enters it), as on a flat navmesh
-    /// ([`NavMeshWorld::obstacle_blocks`](crate::NavMeshWorld::obstacle_blocks)). In plan
+    /// ([`NavMeshWorld::obstacle_blocks`](crate::NavMeshWorld::obstacle_blocks)), by more
+    /// than the surface's weld tolerance: the cut rounds and welds the corners where the
+    /// polygon's sides cross the surface's polygons, so the world's own paths may run that
+    /// far inside a side. In plan
     /// view: a path on another floor over or under the obstacle counts too (a repair
     /// that then finds nothing to do). Errors: [`Error::BadObstacle`] for an unknown id.
     pub fn obstacle_blocks(&self, id: ObstacleId, path: &[DVec2], radius: f64) -> Result<bool> {
         let (_, placed) = self.obstacles.get(id)?;
-        Ok(ring_blocks(&placed.ring, path, radius))
+        let slack = self.mesh().surface().straight_tolerance();
+        Ok(ring_blocks(&placed.ring, path, radius, slack))
     }
 
     /// True when this world's sheet may hold a place within `radius` of obstacle `id` of
