@@ -249,7 +249,7 @@ fn random_obstacle(rng: &mut Rng, w: f64, h: f64) -> Obstacle {
             max: c + DVec2::new(rng.range(0.1, 3.0), rng.range(0.1, 3.0)),
         },
         _ => {
-            let mut p = common::plane::random_convex_ring(rng, c);
+            let mut p = rng.convex_ring(c);
             if rng.unit() < 0.5 {
                 p.reverse();
             }

@@ -614,7 +614,7 @@ fn random_crate(rng: &mut Rng, w: f64, h: f64) -> Vec<DVec2> {
             max: c + size,
         });
     }
-    common::plane::random_convex_ring(rng, c)
+    rng.convex_ring(c)
 }
 
 /// How far segment `a`–`b` goes into the convex counter-clockwise `ring`: the depth of the

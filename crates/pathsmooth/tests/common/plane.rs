@@ -1,6 +1,5 @@
 //! Plane geometry for the tests' oracles, in plain floating point and independent of the
-//! library: a ring's signed area, Sutherland–Hodgman clipping by a convex ring, and a
-//! random convex ring.
+//! library: a ring's signed area and Sutherland–Hodgman clipping by a convex ring.
 
 use glam::DVec2;
 
@@ -37,20 +36,4 @@ pub fn clip_convex(subject: &[DVec2], clip: &[DVec2]) -> Vec<DVec2> {
         }
     }
     out
-}
-
-/// A random convex polygon, counter-clockwise: 3 to 7 points on a circle round `c` of
-/// radius drawn in [0.3, 2.5), at sorted random angles.
-pub fn random_convex_ring(rng: &mut crate::common::rng::Rng, c: DVec2) -> Vec<DVec2> {
-    let r = rng.range(0.3, 2.5);
-    let n = 3 + (rng.next_u64() % 5) as usize;
-    let mut angles: Vec<f64> = (0..n)
-        .map(|_| rng.range(0.0, std::f64::consts::TAU))
-        .collect();
-    angles.sort_by(f64::total_cmp);
-    angles.dedup();
-    angles
-        .iter()
-        .map(|&a| c + r * DVec2::from_angle(a))
-        .collect()
 }

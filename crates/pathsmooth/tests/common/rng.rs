@@ -36,4 +36,20 @@ impl Rng {
     pub fn vec(&mut self) -> DVec2 {
         DVec2::new(self.range(-1.0, 1.0), self.range(-1.0, 1.0))
     }
+
+    /// A convex polygon, counter-clockwise: 3 to 7 points on a circle round `c` of radius
+    /// drawn in [0.3, 2.5), at sorted random angles.
+    pub fn convex_ring(&mut self, c: DVec2) -> Vec<DVec2> {
+        let r = self.range(0.3, 2.5);
+        let n = 3 + (self.next_u64() % 5) as usize;
+        let mut angles: Vec<f64> = (0..n)
+            .map(|_| self.range(0.0, std::f64::consts::TAU))
+            .collect();
+        angles.sort_by(f64::total_cmp);
+        angles.dedup();
+        angles
+            .iter()
+            .map(|&a| c + r * DVec2::from_angle(a))
+            .collect()
+    }
 }
