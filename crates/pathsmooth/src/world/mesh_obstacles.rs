@@ -255,9 +255,7 @@ fn disk_polygon(center: DVec2, radius: f64) -> Vec<DVec2> {
 /// convex counter-clockwise polygon `ring`, decided exactly (Shewchuk's orientation
 /// predicate): it does unless a line separates them, and for a segment and a convex
 /// polygon one of the polygon's edges or the segment's own line does (the separating axis
-/// theorem). A path whose corners lie a rounding outside the polygon's corners, as a
-/// surface's cut leaves them, is not inside it; the float clipping this replaces said it
-/// was, the clipped interval's ends a rounding from crossing.
+/// theorem). Cost: O(corners) orientation tests.
 pub(crate) fn segment_enters_convex(ring: &[DVec2], a: DVec2, b: DVec2) -> bool {
     let n = ring.len();
     let edge_separates = (0..n).any(|i| {

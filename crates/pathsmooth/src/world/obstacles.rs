@@ -60,8 +60,9 @@ impl ObstacleId {
 
 /// A world whose temporary obstacles come and go: [`GridWorld`](crate::GridWorld) (an
 /// obstacle blocks the cells it overlaps), [`SurfaceWorld`](crate::SurfaceWorld) and
-/// [`NavMeshWorld`](crate::NavMeshWorld) (it is cut out of their polygons). What a [`Crowd`](crate::crowd::Crowd) needs of its world. The methods are
-/// the worlds' own, with their costs and errors.
+/// [`NavMeshWorld`](crate::NavMeshWorld) (it is cut out of their polygons). What a
+/// [`Crowd`](crate::crowd::Crowd) needs of its world. The methods are the worlds' own, with
+/// their costs and errors.
 pub trait ObstacleWorld: World {
     /// Adds a temporary obstacle, seen by every query until it is removed.
     fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<ObstacleId>;
