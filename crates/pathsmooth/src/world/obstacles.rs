@@ -116,16 +116,19 @@ impl<T> ById<T> {
         self.0.insert(at, (id, entry));
     }
 
+    /// Where `id` is kept, if it is.
+    fn index_of(&self, id: &ObstacleId) -> Option<usize> {
+        self.0.binary_search_by_key(id, |(other, _)| *other).ok()
+    }
+
     /// What is kept under `id`.
     pub(super) fn get(&self, id: &ObstacleId) -> Option<&(Obstacle, T)> {
-        let at = self.0.binary_search_by_key(id, |(other, _)| *other).ok()?;
-        Some(&self.0[at].1)
+        self.index_of(id).map(|at| &self.0[at].1)
     }
 
     /// Takes out what is kept under `id`.
     pub(super) fn remove(&mut self, id: &ObstacleId) -> Option<(Obstacle, T)> {
-        let at = self.0.binary_search_by_key(id, |(other, _)| *other).ok()?;
-        Some(self.0.remove(at).1)
+        self.index_of(id).map(|at| self.0.remove(at).1)
     }
 
     /// True when nothing is kept.

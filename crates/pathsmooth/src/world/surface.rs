@@ -452,7 +452,8 @@ impl SurfaceWorld {
     /// [`floor_point`](Self::floor_point) of each of `points`, into `out` (cleared first):
     /// plan-view points (a flat crowd's, a drawn path) put on the floor. Errors:
     /// `floor_point`'s for the first point without one floor under it
-    /// ([`Error::NonFinite`] names its index); `out` then holds the points before it. Cost: a `floor_point` each; allocates only to grow `out`.
+    /// ([`Error::NonFinite`] names its index); `out` then holds the points before it.
+    /// Cost: a `floor_point` each; allocates only to grow `out`.
     pub fn floor_points_into(
         &self,
         points: impl IntoIterator<Item = DVec2>,
