@@ -7,7 +7,9 @@
 //! ones (throughput: queries); and `one_world`: the pipeline (preset Shortest) on the same
 //! scenarios through the flat `NavMeshWorld` and through a `SurfaceWorld` of the same
 //! navmesh (`Surface::from_navmesh`: one floor), the one world every navmesh can go
-//! through.
+//! through; and `line_of_sight`: the walk under every smoothing step's shortcut test, on
+//! the segments a shortcut pass asks about (each query path's vertex to the next five),
+//! many of which graze a wall's corner exactly (throughput: segments).
 //!
 //! The maps come from the repository's `data/movingai/`.
 
@@ -205,11 +207,41 @@ fn one_world_benches(c: &mut Criterion) {
     group.finish();
 }
 
+fn line_of_sight_benches(c: &mut Criterion) {
+    let mut group = c.benchmark_group("line_of_sight");
+    for name in ["rooms/8room_000", "dao/den312d"] {
+        let (map, scen) = support::load(name);
+        let mesh = NavMesh::from_grid(&map).unwrap();
+        let mut q = NavMeshQuery::new();
+        let segments: Vec<(DVec2, DVec2)> = spread(&scen)
+            .into_iter()
+            .filter_map(|(a, g)| q.find_path(&mesh, a, g, 0.0).ok().map(<[DVec2]>::to_vec))
+            .flat_map(|p| {
+                let n = p.len();
+                (0..n)
+                    .flat_map(|i| (i + 1..n.min(i + 6)).map(move |j| (i, j)))
+                    .map(|(i, j)| (p[i], p[j]))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let short = name.rsplit('/').next().unwrap_or(name);
+        group.throughput(Throughput::Elements(segments.len() as u64));
+        group.bench_function(short, |b| {
+            b.iter(|| {
+                let clear = segments.iter().filter(|&&(a, b)| mesh.line_of_sight(a, b));
+                black_box(clear.count())
+            })
+        });
+    }
+    group.finish();
+}
+
 criterion_group!(
     benches,
     funnel_benches,
     map_benches,
     query_benches,
-    one_world_benches
+    one_world_benches,
+    line_of_sight_benches
 );
 criterion_main!(benches);

@@ -302,14 +302,11 @@ fn random_obstacles_cut_exactly_and_removing_them_restores_the_mesh() {
     random_cuts_restore::<NavMeshWorld>();
 }
 
-/// Found open (the twenty-seventh session): in its thirteenth grid the surface world's
-/// search returns a path along a cut polygon's side, from corner to corner, past a crossing
-/// that lies 3·10⁻¹⁷ inside the side (so the path is clear, exactly), and the world's line
-/// of sight refuses it: its walk from a corner decides which triangle a direction leaves
-/// into with rounded cross products, and "conservative on ties" it meets the wall. The
-/// search decides exactly since this session; the walk does not yet (docs/navmesh.md).
+/// The same on the surface world. In its thirteenth grid the search returns a path along
+/// a cut polygon's side, from corner to corner, past a crossing that lies 3·10⁻¹⁷ inside
+/// the side (so the path is clear, exactly): a line of sight walked with rounded cross
+/// products refused it (its walk is exact now, docs/navmesh.md).
 #[test]
-#[ignore = "a known defect: the line of sight's walk is not exact (docs/navmesh.md)"]
 fn random_obstacles_cut_exactly_from_a_surface_and_removing_them_restores_it() {
     random_cuts_restore::<SurfaceWorld>();
 }

@@ -46,7 +46,7 @@ impl NavMesh {
         if a == b {
             return 0.0;
         }
-        let Some(first) = self.start_toward(a, b - a) else {
+        let Some(first) = self.start_toward(a, b) else {
             return f64::INFINITY;
         };
         if !self.in_bounds(b) {

@@ -9,7 +9,7 @@ use glam::DVec2;
 use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation};
 
 use crate::error::{Error, Result};
-use crate::geometry::cross;
+use crate::geometry::orientation;
 
 mod areas;
 pub(crate) mod boxes;
@@ -397,7 +397,7 @@ impl NavMesh {
     /// ```
     pub fn triangle_contains(&self, t: TriId, p: DVec2) -> bool {
         let [a, b, c] = self.triangle(t);
-        cross(b - a, p - a) >= 0.0 && cross(c - b, p - b) >= 0.0 && cross(a - c, p - c) >= 0.0
+        orientation(a, b, p) >= 0 && orientation(b, c, p) >= 0 && orientation(c, a, p) >= 0
     }
 
     /// The free triangle containing `p` (a point on a shared edge or vertex gets one of the
