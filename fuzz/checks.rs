@@ -14,7 +14,7 @@ use pathsmooth::navmesh::{
     SurfaceFormat,
 };
 use pathsmooth::navmesh::{NavMesh, Scene, Surface, SurfaceData, SurfaceOptions, UpAxis};
-use pathsmooth::{GridWorld, NavMeshWorld, World};
+use pathsmooth::{GridWorld, SurfaceWorld, World};
 
 /// Any text given to the Moving AI map parser is a map or an error, never a panic; a map
 /// that parses answers A*, line-of-sight and clearance queries without panicking.
@@ -313,8 +313,9 @@ pub fn map_smoothers(data: &[u8]) {
 }
 
 /// A navmesh world from the bytes: a box with up to three quadrilateral holes (rings that
-/// cross are refused by the scene check, which is part of what is fuzzed).
-fn navmesh_case(input: &mut Input) -> Option<NavMeshWorld> {
+/// cross are refused by the scene check, a mesh with no area at its tolerance by the
+/// world's; both are part of what is fuzzed).
+fn navmesh_case(input: &mut Input) -> Option<SurfaceWorld> {
     let size = DVec2::new(1.0 + input.number(), 1.0 + input.number());
     let boundary = vec![[0.0, 0.0], [size.x, 0.0], [size.x, size.y], [0.0, size.y]];
     let holes = (0..input.below(4))
@@ -331,7 +332,7 @@ fn navmesh_case(input: &mut Input) -> Option<NavMeshWorld> {
         })
         .collect();
     let mesh = NavMesh::from_scene(&Scene { boundary, holes }).ok()?;
-    Some(NavMeshWorld::new(mesh))
+    SurfaceWorld::from_navmesh(&mesh).ok()
 }
 
 /// The navmesh methods (funnel, portal relaxation) and the shortcut pipeline on a random

@@ -5,9 +5,8 @@
 //! pathsmooth query (Polyanya; radius 0 and 0.3) side by side with the `polyanya` crate on
 //! the same triangles, 50 scenarios spread over each of two 512×512 maps and two smaller
 //! ones (throughput: queries); and `one_world`: the pipeline (preset Shortest) on the same
-//! scenarios through the flat `NavMeshWorld` and through a `SurfaceWorld` of the same
-//! navmesh (`Surface::from_navmesh`: one floor), the one world every navmesh can go
-//! through; and `line_of_sight`: the walk under every smoothing step's shortcut test, on
+//! scenarios through the `SurfaceWorld` of the same navmesh (`Surface::from_navmesh`: one
+//! floor), the one world every navmesh goes through; and `line_of_sight`: the walk under every smoothing step's shortcut test, on
 //! the segments a shortcut pass asks about (each query path's vertex to the next five),
 //! many of which graze a wall's corner exactly (throughput: segments).
 //!
@@ -27,7 +26,7 @@ use pathsmooth::navmesh::{funnel_into, Funnel};
 use pathsmooth::navmesh::{portals_into, Portal};
 use pathsmooth::navmesh::{relax_into, RelaxParams};
 use pathsmooth::navmesh::{Surface, SurfaceMesh, UpAxis};
-use pathsmooth::{NavMeshWorld, Pipeline, Preset, SurfaceWorld};
+use pathsmooth::{Pipeline, Preset, SurfaceWorld};
 
 /// A triangle strip of `n` portals along a winding channel 2 units wide: the left and right
 /// banks follow a sine, and portals alternate between (L_k, R_k) and (L_{k+1}, R_k).
@@ -168,9 +167,6 @@ fn query_benches(c: &mut Criterion) {
     group.finish();
 }
 
-/// A plan between two points, answering the path's point count (0 on an error).
-type PlanCount<'a> = dyn FnMut(DVec2, DVec2) -> usize + 'a;
-
 fn one_world_benches(c: &mut Criterion) {
     let mut group = c.benchmark_group("one_world");
     group.sample_size(20);
@@ -185,23 +181,12 @@ fn one_world_benches(c: &mut Criterion) {
         let short = name.rsplit('/').next().unwrap_or(name);
         group.throughput(Throughput::Elements(queries.len() as u64));
         for r in [0.0, 0.3] {
-            let mut flat =
-                Pipeline::preset(NavMeshWorld::new(mesh.clone()), r, Preset::Shortest).unwrap();
-            let mut one = Pipeline::preset(
-                SurfaceWorld::new(std::sync::Arc::clone(&surface)),
-                r,
-                Preset::Shortest,
-            )
-            .unwrap();
-            let planners: [(&str, &mut PlanCount); 2] = [
-                ("flat", &mut |a, g| flat.plan(a, g).map_or(0, |p| p.len())),
-                ("surface", &mut |a, g| one.plan(a, g).map_or(0, |p| p.len())),
-            ];
-            for (world, plan) in planners {
-                group.bench_function(BenchmarkId::new(format!("{world}_r{r}"), short), |b| {
-                    b.iter(|| black_box(queries.iter().map(|&(a, g)| plan(a, g)).sum::<usize>()))
-                });
-            }
+            let world = SurfaceWorld::new(std::sync::Arc::clone(&surface));
+            let mut one = Pipeline::preset(world, r, Preset::Shortest).unwrap();
+            let mut plan = |(a, g): (DVec2, DVec2)| one.plan(a, g).map_or(0, |p| p.len());
+            group.bench_function(BenchmarkId::new(format!("surface_r{r}"), short), |b| {
+                b.iter(|| black_box(queries.iter().copied().map(&mut plan).sum::<usize>()))
+            });
         }
     }
     group.finish();

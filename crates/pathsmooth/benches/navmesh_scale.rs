@@ -1,8 +1,9 @@
 //! Navmesh inputs that were quadratic (issue 32): the build of a fan of n triangles around
 //! one vertex ([`NavMesh::from_polygons`], n = 10k, 40k, 100k; plus one query across the
 //! fan), and a channel of 50k thin strips: the relaxation alone ([`relax_into`], 100k
-//! portals, the default 64 sweeps) and the pipeline's relaxation step on a
-//! [`NavMeshWorld`] of the strips (search, portals, relaxation and the two validations).
+//! portals, the default 64 sweeps) and the pipeline's relaxation step on the navmesh world
+//! of the strips (a [`SurfaceWorld`] of one floor: search, portals, relaxation and the two
+//! validations).
 //!
 //! And the import's adversarial layouts (issue 41, `tests/common/abuse.rs`) at 16,000 and
 //! 65,000 polygons: `import_abuse/load/<layout>` builds the surface
@@ -27,7 +28,7 @@ use pathsmooth::navmesh::NavMesh;
 use pathsmooth::navmesh::NavMeshQuery;
 use pathsmooth::navmesh::{relax_into, RelaxParams};
 use pathsmooth::navmesh::{Surface, SurfaceMesh, SurfaceOptions, UpAxis};
-use pathsmooth::{NavMeshWorld, Pipeline, Step, SurfaceWorld};
+use pathsmooth::{Pipeline, Step, SurfaceWorld};
 use support::abuse;
 
 /// `n` triangles around the origin, their outer vertices on an arc of 270° of radius 100.
@@ -92,7 +93,7 @@ fn strip_benches(c: &mut Criterion) {
     group.bench_with_input(BenchmarkId::new("relax_into", n), &n, |b, _| {
         b.iter(|| relax_into(black_box(&portals), a, g, &RelaxParams::default(), &mut out).unwrap())
     });
-    let world = NavMeshWorld::new(mesh);
+    let world = SurfaceWorld::from_navmesh(&mesh).unwrap();
     let mut pipeline = Pipeline::new(&world, 0.0).unwrap().then(Step::relax());
     group.bench_with_input(BenchmarkId::new("pipeline_relax", n), &n, |b, _| {
         b.iter(|| pipeline.plan(a, g).unwrap().len())

@@ -237,6 +237,36 @@ mod tests {
         assert_eq!(check(&[a, a], 2, 1e-12), Ok(0.0));
     }
 
+    /// The fuzz-found world of `tests/pipeline.rs`, 9.5 wide and 10¹⁶ tall (tolerance 10⁷),
+    /// which the surface world's constructor refuses: the flat world under it takes it,
+    /// and the pipeline and the steps refuse it.
+    #[test]
+    fn a_world_far_smaller_than_its_coordinates_is_refused_by_the_pipeline_and_the_steps() {
+        use crate::navmesh::{NavMesh, Scene};
+        let tall = Scene {
+            boundary: vec![[0.0, 0.0], [9.5, 0.0], [9.5, 1.08e16], [0.0, 1.08e16]],
+            holes: vec![],
+        };
+        let world = crate::NavMeshWorld::new(NavMesh::from_scene(&tall).unwrap());
+        let too_small = |e: Error| {
+            matches!(
+                e,
+                Error::BadParameter {
+                    name: "world size",
+                    ..
+                }
+            )
+        };
+        assert!(too_small(crate::Pipeline::new(&world, 0.0).unwrap_err()));
+        let path = [
+            DVec2::new(1.0, 1e15),
+            DVec2::new(2.0, 2e15),
+            DVec2::new(1.0, 3e15),
+        ];
+        let chaikin = crate::map_chaikin(&world, &path, 0.0, &Default::default());
+        assert!(too_small(chaikin.unwrap_err()));
+    }
+
     #[test]
     fn worlds_beyond_the_limit_of_the_callers_type_are_refused() {
         let w = GridWorld::with_frame(GridMap::from_rows(&["...."]).unwrap(), 1e18, DVec2::ZERO)
