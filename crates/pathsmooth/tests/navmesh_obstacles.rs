@@ -1,9 +1,9 @@
 //! Temporary obstacles on navmesh worlds (issue 30, item 2): the shape is cut out of the
 //! free region exactly, every query sees it, removing it gives back the world bit for bit.
 //! The expected geometry (distances, areas, segment-to-shape distances) is computed here
-//! independently of the library. The random cuts run on both navmesh worlds, the flat
-//! `NavMeshWorld` and the `SurfaceWorld` every binding uses (its polygons cut by its own
-//! code); the other tests on the flat one.
+//! independently of the library. They run on the library's navmesh world, the
+//! `SurfaceWorld` (a flat navmesh is its surface of one floor; its polygons cut by its own
+//! code).
 
 use crate::common;
 
@@ -15,7 +15,7 @@ use pathsmooth::crowd::{AgentPath, Repair};
 use pathsmooth::grid::GridMap;
 use pathsmooth::navmesh::{NavMesh, Scene};
 use pathsmooth::world::{Obstacle, ObstacleId, ObstacleWorld};
-use pathsmooth::{is_valid, Error, NavMeshWorld, Pipeline, Preset, SurfaceWorld, World};
+use pathsmooth::{is_valid, Error, Pipeline, Preset, SurfaceWorld, World};
 
 /// A 12 × 6 room with a 4 × 2 pillar in the middle: a lower corridor (y 0–2) and an upper
 /// one (y 4–6).
@@ -125,18 +125,11 @@ fn union_area_in_cell(rings: &[&Vec<DVec2>], cell: DVec2) -> f64 {
     total
 }
 
-fn same_mesh(a: &NavMesh, b: &NavMesh) -> bool {
-    a.vertices() == b.vertices()
-        && a.triangle_indices() == b.triangle_indices()
-        && (0..a.num_triangles()).all(|t| a.neighbors(t) == b.neighbors(t))
-        && (0..a.num_triangles()).all(|t| a.area_of(t) == b.area_of(t))
-        && a.num_polygons() == b.num_polygons()
-}
-
 #[test]
 fn a_box_across_a_corridor_blocks_it_and_paths_go_round_or_fail() {
     let mesh = NavMesh::from_scene(&pillar_scene()).unwrap();
-    let mut world = NavMeshWorld::new(mesh.clone());
+    let original = SurfaceWorld::from_mesh(&mesh);
+    let mut world = original.clone();
     let (a, b) = (DVec2::new(1.0, 1.0), DVec2::new(11.0, 1.0));
     assert!(world.segment_is_clear(a, b, 0.0));
     let lower = Obstacle::Box {
@@ -145,7 +138,8 @@ fn a_box_across_a_corridor_blocks_it_and_paths_go_round_or_fail() {
     };
     let low = world.add_obstacle(lower.clone()).unwrap();
     assert!(!world.segment_is_clear(a, b, 0.0));
-    assert!(world.mesh().locate(DVec2::new(5.5, 1.0)).is_none());
+    assert!(!world.is_free(DVec2::new(5.5, 1.0)));
+    assert!(world.is_free(DVec2::new(4.5, 1.0)));
     for radius in [0.0, 0.4] {
         let path = world.find_path(a, b, radius).unwrap();
         assert!(is_valid(&world, &path, radius), "{path:?}");
@@ -171,14 +165,14 @@ fn a_box_across_a_corridor_blocks_it_and_paths_go_round_or_fail() {
     ));
     world.remove_obstacle(upper).unwrap();
     world.remove_obstacle(low).unwrap();
-    assert!(same_mesh(world.mesh(), &mesh));
+    assert!(world.same_mesh_as(&original));
     assert_eq!(world.obstacles().count(), 0);
 }
 
 #[test]
 fn clearance_next_to_obstacles_is_the_exact_distance() {
     let scene = pillar_scene();
-    let mut world = NavMeshWorld::new(NavMesh::from_scene(&scene).unwrap());
+    let mut world = SurfaceWorld::from_mesh(&NavMesh::from_scene(&scene).unwrap());
     let walls = scene_walls(&scene);
     let boxed = box_ring(DVec2::new(2.3, 0.7), DVec2::new(3.1, 1.6));
     let tri = vec![
@@ -258,25 +252,16 @@ fn random_obstacle(rng: &mut Rng, w: f64, h: f64) -> Obstacle {
     }
 }
 
-/// A navmesh world as the random cuts judge it: its free area in plan view, and whether its
-/// mesh is exactly another's.
+/// What the tests ask of a navmesh world beyond its own methods: its free area in plan
+/// view, whether its mesh is exactly another's, whether a point is free. (A trait, so that
+/// the checks read as the world's; the surface world is the one navmesh world.)
 trait CutWorld: ObstacleWorld + Clone {
     /// The world made from `mesh`.
     fn from_mesh(mesh: &NavMesh) -> Self;
     fn free_area(&self) -> f64;
     fn same_mesh_as(&self, other: &Self) -> bool;
-}
-
-impl CutWorld for NavMeshWorld {
-    fn from_mesh(mesh: &NavMesh) -> Self {
-        NavMeshWorld::new(mesh.clone())
-    }
-    fn free_area(&self) -> f64 {
-        mesh_area(self.mesh())
-    }
-    fn same_mesh_as(&self, other: &Self) -> bool {
-        same_mesh(self.mesh(), other.mesh()) && self.walls() == other.walls()
-    }
+    /// True when plan-view `p` lies in the free region.
+    fn is_free(&self, p: DVec2) -> bool;
 }
 
 impl CutWorld for SurfaceWorld {
@@ -289,6 +274,9 @@ impl CutWorld for SurfaceWorld {
             .map(|p| ring_area(&s.plan_polygon(p).collect::<Vec<_>>()))
             .sum()
     }
+    fn is_free(&self, p: DVec2) -> bool {
+        self.mesh().surface().locate(p.extend(0.0), 1.0).is_ok()
+    }
     fn same_mesh_as(&self, other: &Self) -> bool {
         let (a, b) = (self.mesh().surface(), other.mesh().surface());
         a.vertices() == b.vertices()
@@ -297,12 +285,7 @@ impl CutWorld for SurfaceWorld {
     }
 }
 
-#[test]
-fn random_obstacles_cut_exactly_and_removing_them_restores_the_mesh() {
-    random_cuts_restore::<NavMeshWorld>();
-}
-
-/// The same on the surface world. In its thirteenth grid the search returns a path along
+/// In its thirteenth grid the search returns a path along
 /// a cut polygon's side, from corner to corner, past a crossing that lies 3·10⁻¹⁷ inside
 /// the side (so the path is clear, exactly): a line of sight walked with rounded cross
 /// products refused it (its walk is exact now, docs/navmesh.md).
@@ -401,7 +384,7 @@ fn random_cuts_restore<W: CutWorld>() {
 #[test]
 fn obstacle_blocks_agrees_with_a_sampled_distance() {
     let mesh = NavMesh::from_grid(&GridMap::from_fn(10, 10, |_, _| true)).unwrap();
-    let mut world = NavMeshWorld::new(mesh);
+    let mut world = SurfaceWorld::from_mesh(&mesh);
     let mut rng = Rng::new(11);
     let (mut yes, mut no) = (0, 0);
     for _ in 0..60 {
@@ -457,15 +440,15 @@ fn obstacle_blocks_agrees_with_a_sampled_distance() {
 
 #[test]
 fn bad_obstacles_are_errors_and_change_nothing() {
-    let mesh = NavMesh::from_scene(&pillar_scene()).unwrap();
-    let mut world = NavMeshWorld::new(mesh.clone());
+    let original = SurfaceWorld::from_mesh(&NavMesh::from_scene(&pillar_scene()).unwrap());
+    let mut world = original.clone();
     let kept = world
         .add_obstacle(Obstacle::Disk {
             center: DVec2::new(1.0, 1.0),
             radius: 0.3,
         })
         .unwrap();
-    let before = world.mesh().clone();
+    let before = world.clone();
     // The shapes no world takes, and cells (a grid's, not a navmesh's).
     let mut bad = bad_shapes();
     bad.push(Obstacle::Cells(vec![glam::IVec2::new(1, 1)]));
@@ -479,7 +462,7 @@ fn bad_obstacles_are_errors_and_change_nothing() {
         max: DVec2::splat(20.0),
     };
     assert_eq!(world.add_obstacle(everything), Err(Error::NoFreeSpace));
-    assert!(same_mesh(world.mesh(), &before));
+    assert!(world.same_mesh_as(&before));
     assert_eq!(world.obstacles().count(), 1);
     // Outside the mesh: kept, cuts nothing, removable.
     let outside = world
@@ -488,7 +471,7 @@ fn bad_obstacles_are_errors_and_change_nothing() {
             max: DVec2::splat(31.0),
         })
         .unwrap();
-    assert!(same_mesh(world.mesh(), &before));
+    assert!(world.same_mesh_as(&before));
     world.remove_obstacle(outside).unwrap();
     world.remove_obstacle(kept).unwrap();
     assert!(matches!(
@@ -499,7 +482,7 @@ fn bad_obstacles_are_errors_and_change_nothing() {
         world.obstacle_blocks(kept, &[DVec2::ONE], 0.0),
         Err(Error::BadObstacle { .. })
     ));
-    assert!(same_mesh(world.mesh(), &mesh));
+    assert!(world.same_mesh_as(&original));
 }
 
 #[test]
@@ -507,31 +490,44 @@ fn obstacles_and_area_costs_combine() {
     // Three unit squares in a row, the middle one area 2.
     let (v, polys) = three_squares_in_a_row();
     let mesh = NavMesh::from_polygons_with_areas(&v, &polys, &[1, 2, 1]).unwrap();
-    let mut world = NavMeshWorld::new(mesh.clone())
+    let original = SurfaceWorld::from_mesh(&mesh)
         .with_area_costs("2=10".parse().unwrap())
         .unwrap();
+    let mut world = original.clone();
     let id = world
         .add_obstacle(Obstacle::Box {
             min: DVec2::new(1.4, 0.4),
             max: DVec2::new(1.6, 0.6),
         })
         .unwrap();
-    // The cut triangles keep their area's cost.
-    let t = world.mesh().locate(DVec2::new(1.2, 0.2)).unwrap();
-    assert_eq!(world.mesh().area_of(t), 2);
-    assert!((mesh_area(world.mesh()) - (3.0 - 0.04)).abs() < 1e-12);
-    // Excluding area 2 afterwards keeps the obstacle, and leaves the sides.
-    world.set_area_costs("2=exclude".parse().unwrap()).unwrap();
-    assert!((mesh_area(world.mesh()) - 2.0).abs() < 1e-12);
-    world.set_area_costs("2=10".parse().unwrap()).unwrap();
-    assert!((mesh_area(world.mesh()) - (3.0 - 0.04)).abs() < 1e-12);
+    // The cut polygons keep their area's cost: a segment beside the box in the middle
+    // square costs 10 a unit.
+    let (p, q) = (DVec2::new(1.2, 0.2), DVec2::new(1.8, 0.2));
+    assert!((world.segment_cost(p, q) - 10.0 * 0.6).abs() < 1e-12);
+    assert!((world.free_area() - (3.0 - 0.04)).abs() < 1e-12);
+    assert!(!world.is_free(DVec2::new(1.5, 0.5)));
+    // Excluding area 2 afterwards keeps the obstacle and walls the middle square off.
+    let (a, b) = (DVec2::new(0.5, 0.5), DVec2::new(2.5, 0.5));
+    let walled = world
+        .clone()
+        .with_area_costs("2=exclude".parse().unwrap())
+        .unwrap();
+    assert!(!walled.segment_is_clear(a, b, 0.0));
+    assert!(walled.segment_is_clear(a, DVec2::new(0.9, 0.9), 0.0));
+    assert_eq!(walled.obstacles().count(), 1);
+    // Back to 10: round the box again, at its cost.
+    let mut world = walled.with_area_costs("2=10".parse().unwrap()).unwrap();
+    assert!((world.segment_cost(p, q) - 10.0 * 0.6).abs() < 1e-12);
+    assert!(!world.segment_is_clear(a, b, 0.0));
+    assert!(world.segment_is_clear(a, DVec2::new(2.5, 0.2), 0.0));
     world.remove_obstacle(id).unwrap();
-    assert!(same_mesh(world.mesh(), &mesh));
+    assert!(world.same_mesh_as(&original));
+    assert!(world.segment_is_clear(a, b, 0.0));
 }
 
 #[test]
 fn an_agent_path_through_an_obstacle_is_repaired_and_valid_again_after_removal() {
-    let open = NavMeshWorld::new(NavMesh::from_scene(&pillar_scene()).unwrap());
+    let open = SurfaceWorld::from_mesh(&NavMesh::from_scene(&pillar_scene()).unwrap());
     let (a, b) = (DVec2::new(1.0, 1.0), DVec2::new(11.0, 1.0));
     for radius in [0.0, 0.3] {
         let mut closed = open.clone();
@@ -562,11 +558,6 @@ fn an_agent_path_through_an_obstacle_is_repaired_and_valid_again_after_removal()
         let again = AgentPath::new(&mut on_reopened, a, b).unwrap();
         assert_eq!(again.path(), original.as_slice());
     }
-}
-
-#[test]
-fn obstacles_on_the_arena_mesh_cut_exactly_and_restore() {
-    arena_cuts_restore::<NavMeshWorld>();
 }
 
 #[test]
