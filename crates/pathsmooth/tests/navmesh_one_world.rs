@@ -1,15 +1,12 @@
-//! One world for flat and layered navmeshes (issue 39): a flat navmesh planned through the
-//! layered world of it — a [`SurfaceWorld`] of [`Surface::from_navmesh`], a surface of one
-//! floor — answers as its own [`NavMeshWorld`] does: the same errors, and the same paths
-//! (the same points, each within 10⁻⁹ of the mesh's size: where a polygon of more than
-//! three sides is cut into other triangles, a radius's arcs are computed from other
-//! triangles' sides), for plans and for smoothing a given path. This is what lets a
-//! binding's navmesh world be the surface world of one floor.
-//!
-//! On data we did not make: Moving AI's maps (their grid navmeshes, the scenario files'
-//! ends) and Polyanya's `.mesh` files (random points, fixed seeds). Each path is also
-//! judged by an oracle that reads only the map's cells (exact clearance) or the `.mesh`
-//! file's polygon sides.
+//! The one navmesh world on data we did not make (issue 39): a flat navmesh is planned
+//! through the [`SurfaceWorld`] of it ([`Surface::from_navmesh`], a surface of one floor),
+//! the world every binding uses, and each path is judged by an oracle that reads only the
+//! source: a Moving AI map's cells (exact clearance) or a Polyanya `.mesh` file's polygon
+//! sides. Plans and the smoothing of a given path; Moving AI's maps (their grid navmeshes,
+//! the scenario files' ends) and Polyanya's `.mesh` files (random points, fixed seeds).
+//! That the surface world answers as the flat world under it does (the same errors, the
+//! same points) is a unit test in the crate (`world::one_floor_tests`), where that world
+//! is.
 
 use crate::common;
 
@@ -21,102 +18,9 @@ use common::rng::Rng;
 use glam::DVec2;
 use pathsmooth::grid::GridMap;
 use pathsmooth::navmesh::{parse, GroundPlane, MeshFormat, NavMesh, Surface, SurfaceMesh, UpAxis};
-use pathsmooth::{AreaCosts, Error, NavMeshWorld, Pipeline, Preset, Result, SurfaceWorld, World};
+use pathsmooth::{AreaCosts, Pipeline, Preset, SurfaceWorld, World};
 
 const PRESETS: [Preset; 2] = [Preset::Shortest, Preset::Smooth];
-
-/// A flat world and the one-floor surface world of the same mesh, each in a pipeline.
-struct Twins {
-    flat: Pipeline<Arc<NavMeshWorld>>,
-    layered: Pipeline<SurfaceWorld>,
-    /// How far apart the two paths' points may be.
-    tolerance: f64,
-}
-
-/// Whether two errors say the same in the two worlds: the layered world's "unreachable"
-/// names the pieces of the surface the ends lie on too, and a channel too narrow for the
-/// radius is the same place of the same width, its portal's index in a channel of other
-/// triangles aside.
-fn same_error(layered: &Error, flat: &Error) -> bool {
-    match (layered, flat) {
-        (
-            Error::UnreachableOnSurface { start, goal, .. },
-            &Error::Unreachable { sx, sy, gx, gy },
-        ) => [start[0], start[1], goal[0], goal[1]] == [sx, sy, gx, gy],
-        (
-            &Error::ChannelTooNarrow {
-                x,
-                y,
-                width,
-                radius,
-                ..
-            },
-            &Error::ChannelTooNarrow {
-                x: fx,
-                y: fy,
-                width: fw,
-                radius: fr,
-                ..
-            },
-        ) => [x, y, width, radius] == [fx, fy, fw, fr],
-        (l, f) => l == f,
-    }
-}
-
-/// Asserts that two answers are alike: the same error (see [`same_error`]), or paths of
-/// as many points, each within `tolerance` of the other's.
-fn assert_alike(
-    layered: &Result<Vec<DVec2>>,
-    flat: &Result<Vec<DVec2>>,
-    tolerance: f64,
-    what: &str,
-) {
-    let alike = match (layered, flat) {
-        (Ok(l), Ok(f)) => {
-            l.len() == f.len() && l.iter().zip(f).all(|(p, q)| p.distance(*q) <= tolerance)
-        }
-        (Err(l), Err(f)) => same_error(l, f),
-        _ => false,
-    };
-    assert!(alike, "{what}:\n  layered {layered:?}\n  flat    {flat:?}");
-}
-
-impl Twins {
-    fn new(flat: &Arc<NavMeshWorld>, surface: &Arc<SurfaceMesh>, r: f64, preset: Preset) -> Self {
-        let size = flat.bounds().size().max_element();
-        Twins {
-            flat: Pipeline::preset(Arc::clone(flat), r, preset).unwrap(),
-            layered: Pipeline::preset(SurfaceWorld::new(Arc::clone(surface)), r, preset).unwrap(),
-            tolerance: 1e-9 * size,
-        }
-    }
-
-    /// The two plans from `a` to `b`, asserted equal; the flat one returned.
-    fn plan(&mut self, a: DVec2, b: DVec2, what: &str) -> Result<Vec<DVec2>> {
-        let flat = self.flat.plan(a, b);
-        let layered = self.layered.plan(a, b);
-        assert_alike(
-            &layered,
-            &flat,
-            self.tolerance,
-            &format!("{what}: {a} → {b}"),
-        );
-        flat
-    }
-
-    /// The two smoothings of `path`, asserted equal; the flat one returned.
-    fn smooth(&mut self, path: &[DVec2], what: &str) -> Result<Vec<DVec2>> {
-        let flat = self.flat.smooth(path);
-        let layered = self.layered.smooth(path);
-        assert_alike(
-            &layered,
-            &flat,
-            self.tolerance,
-            &format!("{what}: smoothing {path:?}"),
-        );
-        flat
-    }
-}
 
 /// The one-floor surface of `mesh`, asserted to be one floor.
 fn one_floor(mesh: &NavMesh) -> Arc<SurfaceMesh> {
@@ -153,20 +57,23 @@ pub(crate) fn judge(map: &GridMap, path: &[DVec2], r: f64, what: &str) {
     }
 }
 
+/// The surface world of `surface` in a pipeline of `preset` for radius `r`.
+fn pipeline(surface: &Arc<SurfaceMesh>, r: f64, preset: Preset) -> Pipeline<SurfaceWorld> {
+    Pipeline::preset(SurfaceWorld::new(Arc::clone(surface)), r, preset).unwrap()
+}
+
 #[test]
-fn moving_ai_navmeshes_plan_and_smooth_alike_in_both_worlds() {
+fn moving_ai_navmeshes_plan_and_smooth_on_the_surface_world() {
     let (mut paths, mut errors) = (0, 0);
     for (name, map, scen) in common::real_maps(&common::NAVMESH_MAPS) {
-        let mesh = NavMesh::from_grid(&map).unwrap();
-        let surface = one_floor(&mesh);
-        let flat = Arc::new(NavMeshWorld::new(mesh));
+        let surface = one_floor(&NavMesh::from_grid(&map).unwrap());
         for preset in PRESETS {
             for r in [0.0, 0.3] {
-                let mut twins = Twins::new(&flat, &surface, r, preset);
+                let mut planner = pipeline(&surface, r, preset);
                 let what = format!("{name} {preset:?} r {r}");
                 for s in common::sweep(&scen, 6, 20) {
                     let (a, b) = (s.start_point(), s.goal_point());
-                    let Ok(path) = twins.plan(a, b, &what) else {
+                    let Ok(path) = planner.plan(a, b) else {
                         errors += 1;
                         continue;
                     };
@@ -179,19 +86,19 @@ fn moving_ai_navmeshes_plan_and_smooth_alike_in_both_worlds() {
                         .enumerate()
                         .map(|(k, &p)| p + DVec2::new(0.01, -0.01) * (k % 3) as f64)
                         .collect();
-                    if let Ok(smoothed) = twins.smooth(&nudged, &what) {
+                    if let Ok(smoothed) = planner.smooth(&nudged) {
                         judge(&map, &smoothed, r, &format!("{what}: smoothed {a} → {b}"));
                     }
                 }
             }
         }
     }
-    println!("{paths} paths and {errors} errors alike in both worlds");
+    println!("{paths} paths and {errors} errors");
     assert!(paths >= 60, "{paths} paths");
 }
 
 #[test]
-fn polyanya_meshes_plan_alike_in_both_worlds_between_random_points() {
+fn polyanya_meshes_plan_on_the_surface_world_between_random_points() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus/polyanya");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
@@ -214,7 +121,6 @@ fn polyanya_meshes_plan_alike_in_both_worlds_between_random_points() {
             });
         let size = (hi - lo).max_element();
         let surface = one_floor(&mesh);
-        let flat = Arc::new(NavMeshWorld::new(mesh));
         let mut rng = Rng::new(39 + k as u64);
         // Points the file's own sides say are inside (an oracle's pick, not the library's).
         let mut inside = || loop {
@@ -226,10 +132,10 @@ fn polyanya_meshes_plan_alike_in_both_worlds_between_random_points() {
         let ends: Vec<[DVec2; 2]> = (0..40).map(|_| [inside(), inside()]).collect();
         for preset in PRESETS {
             for r in [0.0, 0.02 * size] {
-                let mut twins = Twins::new(&flat, &surface, r, preset);
+                let mut planner = pipeline(&surface, r, preset);
                 let what = format!("{name} {preset:?} r {r}");
                 for &[a, b] in &ends {
-                    let Ok(path) = twins.plan(a, b, &what) else {
+                    let Ok(path) = planner.plan(a, b) else {
                         errors += 1;
                         continue;
                     };
@@ -257,14 +163,14 @@ fn polyanya_meshes_plan_alike_in_both_worlds_between_random_points() {
             }
         }
     }
-    println!("{paths} paths and {errors} errors alike in both worlds");
+    println!("{paths} paths and {errors} errors");
     assert!(paths > 1000, "{paths} paths");
 }
 
 #[test]
-fn world_area_costs_plan_alike_in_both_worlds() {
+fn world_area_costs_plan_on_the_surface_world() {
     // Moving AI's maps with their navmeshes' polygons put in areas at random (fixed
-    // seeds): area 2 costs 4, area 3 is excluded, as world-level costs of both worlds.
+    // seeds): area 2 costs 4, area 3 is excluded, as the world's costs.
     let costs: AreaCosts = "2=4,3=exclude".parse().unwrap();
     let mut paths = 0;
     for (k, (name, map, scen)) in common::real_maps(&common::NAVMESH_MAPS).enumerate() {
@@ -283,11 +189,6 @@ fn world_area_costs_plan_alike_in_both_worlds() {
             .collect();
         let mesh = NavMesh::from_polygons_with_areas(grid.vertices(), &polygons, &areas).unwrap();
         let surface = one_floor(&mesh);
-        let flat = Arc::new(
-            NavMeshWorld::new(mesh)
-                .with_area_costs(costs.clone())
-                .unwrap(),
-        );
         let layered = SurfaceWorld::new(Arc::clone(&surface))
             .with_area_costs(costs.clone())
             .unwrap();
@@ -301,23 +202,20 @@ fn world_area_costs_plan_alike_in_both_worlds() {
             .map(|(p, _)| p.iter().map(|&v| grid.vertices()[v as usize]).collect())
             .collect();
         for r in [0.0, 0.3] {
-            let mut twins = Twins {
-                flat: Pipeline::preset(Arc::clone(&flat), r, Preset::Smooth).unwrap(),
-                layered: Pipeline::preset(layered.clone(), r, Preset::Smooth).unwrap(),
-                tolerance: 1e-9 * flat.bounds().size().max_element(),
-            };
+            let mut planner = Pipeline::preset(layered.clone(), r, Preset::Smooth).unwrap();
             let what = format!("{name} r {r}");
             for s in common::sweep(&scen, 6, 20) {
                 let (a, b) = (s.start_point(), s.goal_point());
-                let Ok(path) = twins.plan(a, b, &what) else {
+                let Ok(path) = planner.plan(a, b) else {
                     continue;
                 };
                 paths += 1;
-                let world = twins.layered.world();
+                judge(&map, &path, r, &format!("{what}: {a} → {b}"));
                 for w in path.windows(2) {
-                    assert_eq!(
-                        world.segment_cost(w[0], w[1]),
-                        flat.segment_cost(w[0], w[1])
+                    // Finite: the path crosses no excluded area.
+                    assert!(
+                        layered.segment_cost(w[0], w[1]).is_finite(),
+                        "{what}: {a} → {b}"
                     );
                     // No point of the path strictly inside an excluded polygon.
                     for t in [0.25, 0.5, 0.75] {
@@ -331,7 +229,7 @@ fn world_area_costs_plan_alike_in_both_worlds() {
             }
         }
     }
-    println!("{paths} paths alike in both worlds under area costs");
+    println!("{paths} paths under area costs");
     assert!(paths >= 20, "{paths} paths");
 }
 

@@ -84,6 +84,8 @@ mod mesh_obstacles;
 mod mesh_plan;
 mod navmesh;
 mod obstacles;
+#[cfg(test)]
+mod one_floor_tests;
 mod rounding;
 mod route;
 mod surface;

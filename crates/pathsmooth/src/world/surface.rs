@@ -207,7 +207,7 @@ impl SurfaceWorld {
     /// The world of a flat navmesh: the surface of one floor of its polygons
     /// ([`Surface::from_navmesh`], z up, every
     /// height 0, the polygons' ids their references), which plans as the
-    /// [`NavMeshWorld`] of the same mesh does (`tests/navmesh_one_world.rs`); what the
+    /// [`NavMeshWorld`] of the same mesh does (the unit tests `world::one_floor_tests`); what the
     /// bindings' navmesh worlds are.
     ///
     /// Errors: those of the surface's build (slivers below the tolerance of the mesh's
