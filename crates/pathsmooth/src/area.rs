@@ -95,7 +95,7 @@ impl AreaCosts {
     }
 
     /// The filter that excludes nothing: every area costs 1, Moving AI's water included.
-    /// What a [`NavMeshWorld`](crate::NavMeshWorld) starts with (navmesh area ids are not
+    /// What a navmesh world starts with (navmesh area ids are not
     /// terrain letters: area 87, `b'W'`, is a walkable area like any other there).
     ///
     /// ```

@@ -159,9 +159,7 @@ pub use navmesh::{
 pub use pipeline::{AnyPipeline, Pipeline, PipelineReport, Preset, Step, StepNameError};
 pub use shortcut::{shortcut, shortcut_by, Shortcutter};
 pub use validate::{is_valid, validate, validate_into, ValidationReport};
-pub use world::{
-    Bounds, GridQuery, GridWorld, NavMeshWorld, SurfaceWorld, SurfaceWorldQuery, World,
-};
+pub use world::{Bounds, GridQuery, GridWorld, SurfaceWorld, SurfaceWorldQuery, World};
 
 /// The crate README's examples, compiled and run as doctests.
 #[cfg(doctest)]

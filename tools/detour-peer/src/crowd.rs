@@ -2,9 +2,10 @@
 //! agents, starts, targets, radius and speed, one independent check of both.
 //!
 //! **The scenario** ([`Scene::new`]): a window of a Moving AI map. pathsmooth's side is a
-//! [`Crowd<NavMeshWorld>`] on [`NavMesh::from_grid`] of the window (the free cells' outline,
-//! not eroded: the world keeps the agents `radius` from its walls). Detour's side is what a
-//! game hands `dtCrowd`: a navmesh that C++ Recast bakes from the same free cells (a floor
+//! [`Crowd<SurfaceWorld>`] on the navmesh of the window ([`NavMesh::from_grid`]: the free
+//! cells' outline, not eroded, the world keeps the agents `radius` from its walls; its
+//! surface of one floor, the library's navmesh world). Detour's side is what a game hands
+//! `dtCrowd`: a navmesh that C++ Recast bakes from the same free cells (a floor
 //! quad per run of free cells, [`grid_level`]) with `walkableRadius` the agents' radius, so
 //! eroded by it ([`bake_settings`]: RecastDemo's settings but the cell size, 0.1), tiled
 //! ([`recast::build_tiled`]). Agents: starts drawn uniformly in the window (fixed-seed
@@ -33,7 +34,7 @@ use pathsmooth::crowd::{Avoidance, Crowd};
 use pathsmooth::grid::GridMap;
 use pathsmooth::navmesh::NavMesh;
 use pathsmooth::world::World;
-use pathsmooth::{NavMeshWorld, Preset};
+use pathsmooth::{Preset, SurfaceWorld};
 use recastnavigation_sys::*;
 use std::collections::HashMap;
 use std::path::Path;
@@ -292,7 +293,7 @@ pub struct Scene {
     pub window: Window,
     pub grid: GridMap,
     pub mesh: NavMesh,
-    pub world: NavMeshWorld,
+    pub world: SurfaceWorld,
     pub walls: Walls,
     pub detour: DetourMesh,
     pub detour_polygons: usize,
@@ -379,7 +380,7 @@ impl Scene {
     fn empty(grid: GridMap, window: Window) -> Result<Scene, String> {
         let radius = RADIUS;
         let mesh = NavMesh::from_grid(&grid).map_err(|e| e.to_string())?;
-        let world = NavMeshWorld::new(mesh.clone());
+        let world = SurfaceWorld::from_navmesh(&mesh).map_err(|e| e.to_string())?;
         let walls = Walls::of(&mesh);
         let settings = bake_settings(radius);
         let walkable_radius_cells = (settings.agent_radius / settings.cell_size).ceil() as i32;
@@ -530,10 +531,10 @@ pub trait Engine {
     fn positions(&self, out: &mut Vec<DVec2>);
 }
 
-/// pathsmooth's crowd: [`Crowd<NavMeshWorld>`], avoidance on (`Avoidance::default()`),
+/// pathsmooth's crowd: [`Crowd<SurfaceWorld>`], avoidance on (`Avoidance::default()`),
 /// paths smoothed by `Preset::Smooth`, one thread.
 pub struct PathsmoothCrowd {
-    pub crowd: Crowd<NavMeshWorld>,
+    pub crowd: Crowd<SurfaceWorld>,
     /// Sum of the frames' `CrowdFrame`s.
     pub frames: pathsmooth::crowd::CrowdFrame,
 }

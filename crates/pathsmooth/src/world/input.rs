@@ -247,7 +247,7 @@ mod tests {
             boundary: vec![[0.0, 0.0], [9.5, 0.0], [9.5, 1.08e16], [0.0, 1.08e16]],
             holes: vec![],
         };
-        let world = crate::NavMeshWorld::new(NavMesh::from_scene(&tall).unwrap());
+        let world = crate::world::NavMeshWorld::new(NavMesh::from_scene(&tall).unwrap());
         let too_small = |e: Error| {
             matches!(
                 e,

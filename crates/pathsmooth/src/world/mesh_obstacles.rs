@@ -1,171 +1,72 @@
-//! Temporary obstacles on a navmesh world (issue 30): each obstacle's shape is cut out of
-//! the free region exactly, as a convex polygon ([`NavMesh`](crate::navmesh::NavMesh)'s
-//! triangles it overlaps are triangulated again round it), and every query (clearance,
-//! segments, search, the pipeline's navmesh steps) sees the cut mesh. Removing one gives
-//! back the world it was, exactly.
+//! Temporary obstacles on the navmesh world ([`SurfaceWorld`], whose cut is in
+//! `surface_obstacles.rs`): the [`ObstacleWorld`] methods that are the same for any cut
+//! world, and the geometry of the shapes: each as the convex polygon cut out, and whether
+//! a path comes too close to it.
 //!
 //! **Disks** are cut as the regular 16-gon circumscribed about the disk (its edges touch
 //! the circle, its corners lie `1/cos(π/16) − 1` ≈ 2 % of the radius outside it, plus a few
 //! units in the last place so that rounding cannot bring an edge inside the circle): the
 //! cut always contains the disk, so a clearance next to it is never more than the distance
 //! to the true disk (it can be up to 2 % of the radius less).
-//!
-//! **Order.** Obstacles are cut out of the mesh as given (every area), one after the other
-//! in the order they were added; the area filter then drops the excluded triangles of the
-//! cut mesh (each new triangle keeps the area of the triangle it was cut from), so
-//! obstacles and excluded areas combine, and [`NavMeshWorld::set_area_costs`] after
-//! obstacles keeps them.
-//!
-//! Cost: adding an obstacle is a scan of the triangles for those the shape overlaps
-//! (O(triangles)), a constrained Delaunay triangulation of those and the shape, and a
-//! rebuild of the mesh, the area filter and the wall index (O(triangles + vertices), as
-//! [`NavMeshWorld::set_area_costs`] does). Removing one cuts the remaining obstacles out of
-//! the mesh as given again: that cost once per remaining obstacle. That suits doors and
-//! crates changed a few times a second on meshes of thousands of triangles, not obstacles
-//! that move every frame.
 
 use glam::DVec2;
 
 use super::obstacles::{
     any_segment, check_shape, convex_ccw, disk_reach, shape_bounds, DISK_SIDES,
 };
-use super::{Bounds, NavMeshWorld, Obstacle, ObstacleId, ObstacleWorld, SurfaceWorld};
+use super::{Bounds, Obstacle, ObstacleId, ObstacleWorld, SurfaceWorld};
 use crate::error::{Error, Result};
 use crate::geometry::{cross, orientation, segment_distance};
-use crate::navmesh::NavMesh;
 
-impl NavMeshWorld {
-    /// Adds a temporary obstacle: its shape is cut out of the free region exactly (not
-    /// whole triangles), for every query, until [`remove_obstacle`](Self::remove_obstacle);
-    /// the world's [`mesh`](Self::mesh) is the cut mesh. A shape wholly outside the mesh
-    /// cuts nothing (and is kept, so that removing it is no error).
+/// Removing an obstacle and listing them (the world cuts the others out again, `recut`),
+/// the world's own methods as [`ObstacleWorld`], and the box of the polygon cut out (a
+/// disk's 16-gon reaches a little beyond the disk; cells, which a navmesh refuses, none).
+impl SurfaceWorld {
+    /// Removes an obstacle: the world is again exactly what it would be had it
+    /// never been added (with no obstacle left, the mesh given, bit for bit).
     ///
-    /// A disk is cut as the regular 16-gon circumscribed about it (grown by a few units in
-    /// the last place against rounding), which contains the disk: a clearance next to it is
-    /// never more than the distance to the true disk, and at most `1/cos(π/16) − 1` ≈ 2 %
-    /// of the radius less. Obstacles are cut out of the mesh as given, in the order they
-    /// were added, and the [area filter](Self::set_area_costs) then drops the excluded
-    /// triangles of the cut mesh, so a later `set_area_costs` keeps the obstacles.
-    ///
-    /// The cut mesh keeps the untouched triangles and their areas; the new triangles take
-    /// the area of the triangle they were cut from. It has no polygon table (each
-    /// triangle is its own polygon; [`full_mesh`](Self::full_mesh) keeps the polygons).
-    ///
-    /// Errors: [`Error::BadObstacle`] for a NaN or infinite coordinate, a disk of radius
-    /// ≤ 0, an empty box, a polygon of fewer than 3 vertices or not convex or of zero area,
-    /// [`Obstacle::Cells`] (a navmesh has no cells); [`Error::NoFreeSpace`] when nothing
-    /// free would be left. The world is unchanged on error. Cost: O(triangles) to find the
-    /// triangles the shape overlaps, a constrained Delaunay triangulation of them and the
-    /// shape, and a rebuild of the mesh and wall index, O(triangles + vertices).
-    ///
-    /// ```
-    /// use glam::DVec2;
-    /// use pathsmooth::navmesh::{NavMesh, Scene};
-    /// use pathsmooth::world::Obstacle;
-    /// use pathsmooth::{NavMeshWorld, World};
-    /// let corridor = Scene { boundary: vec![[0.0, 0.0], [6.0, 0.0], [6.0, 3.0], [0.0, 3.0]], holes: vec![] };
-    /// let mut world = NavMeshWorld::new(NavMesh::from_scene(&corridor)?);
-    /// let (a, b) = (DVec2::new(0.5, 1.5), DVec2::new(5.5, 1.5));
-    /// let door = world.add_obstacle(Obstacle::Box { min: DVec2::new(2.0, -1.0), max: DVec2::new(3.0, 4.0) })?;
-    /// assert!(!world.segment_is_clear(a, b, 0.0));
-    /// assert!(world.find_path(a, b, 0.0).is_err()); // the door closes the way
-    /// assert_eq!(world.clearance(DVec2::new(1.5, 1.5)), 0.5); // exactly: the door's edge at x = 2
-    /// world.remove_obstacle(door)?;
-    /// assert!(world.segment_is_clear(a, b, 0.0));
-    /// assert!(world.remove_obstacle(door).is_err()); // twice
-    /// # Ok::<(), pathsmooth::Error>(())
-    /// ```
-    pub fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<ObstacleId> {
-        let ring = obstacle_ring(&obstacle)?;
-        let base = self.cut.as_ref().unwrap_or(&self.terrain);
-        if let Some(cut) = base.cut_convex(&ring)? {
-            self.install_cut(Some(cut))?;
-        }
-        Ok(self.obstacles.insert(obstacle, ring))
+    /// Errors: [`Error::BadObstacle`] for an id this world does not have (never
+    /// added, or removed already); the world is unchanged on error. Cost: the
+    /// remaining obstacles are cut out of the mesh as given again, each as
+    /// [`add_obstacle`](Self::add_obstacle) does.
+    pub fn remove_obstacle(&mut self, id: ObstacleId) -> Result<()> {
+        let entry = self.obstacles.take(id)?;
+        // Put back if the others cannot be cut again: the world unchanged.
+        self.recut()
+            .inspect_err(|_| self.obstacles.put_back(id, entry))
     }
 
-    /// True when the obstacle `id` takes away what `path` needs for an agent of `radius`:
-    /// a segment comes closer than `radius` to the polygon cut out (at radius 0: enters
-    /// its inside). What finds the corridors a closing door affects. Cost: O(segments ×
-    /// the polygon's sides); allocates nothing.
-    ///
-    /// Errors: [`Error::BadObstacle`] for an unknown id.
-    pub fn obstacle_blocks(&self, id: ObstacleId, path: &[DVec2], radius: f64) -> Result<bool> {
-        let (_, ring) = self.obstacles.get(id)?;
-        Ok(ring_blocks(ring, path, radius, 0.0))
-    }
-
-    /// Cuts every obstacle out of the mesh as given again, in order, and installs the
-    /// result; the world is unchanged on error.
-    pub(super) fn recut(&mut self) -> Result<()> {
-        let mut cut: Option<NavMesh> = None;
-        for (_, ring) in self.obstacles.list.values() {
-            let base = cut.as_ref().unwrap_or(&self.terrain);
-            if let Some(next) = base.cut_convex(ring)? {
-                cut = Some(next);
-            }
-        }
-        self.install_cut(cut)
+    /// The obstacles in place, in the order they were added.
+    pub fn obstacles(&self) -> impl Iterator<Item = (ObstacleId, &Obstacle)> + '_ {
+        self.obstacles.iter()
     }
 }
 
-/// The obstacles of the navmesh worlds, flat and layered, whose shapes are cut out as
-/// convex polygons: removing one and listing them (the same for both: the world cuts the
-/// others out again, `recut`), the worlds' own methods, and the box of the polygon cut
-/// out (a disk's 16-gon reaches a little beyond the disk; cells, which both refuse, none).
-macro_rules! cut_out_obstacles {
-    ($($world:ty),*) => {$(
-        impl $world {
-            /// Removes an obstacle: the world is again exactly what it would be had it
-            /// never been added (with no obstacle left, the mesh given, bit for bit).
-            ///
-            /// Errors: [`Error::BadObstacle`] for an id this world does not have (never
-            /// added, or removed already); the world is unchanged on error. Cost: the
-            /// remaining obstacles are cut out of the mesh as given again, each as
-            /// [`add_obstacle`](Self::add_obstacle) does.
-            pub fn remove_obstacle(&mut self, id: ObstacleId) -> Result<()> {
-                let entry = self.obstacles.take(id)?;
-                // Put back if the others cannot be cut again: the world unchanged.
-                self.recut()
-                    .inspect_err(|_| self.obstacles.put_back(id, entry))
-            }
-
-            /// The obstacles in place, in the order they were added.
-            pub fn obstacles(&self) -> impl Iterator<Item = (ObstacleId, &Obstacle)> + '_ {
-                self.obstacles.iter()
-            }
-        }
-
-        impl ObstacleWorld for $world {
-            fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<ObstacleId> {
-                <$world>::add_obstacle(self, obstacle)
-            }
-            fn remove_obstacle(&mut self, id: ObstacleId) -> Result<()> {
-                <$world>::remove_obstacle(self, id)
-            }
-            fn obstacle(&self, id: ObstacleId) -> Option<&Obstacle> {
-                self.obstacles.shape(id)
-            }
-            fn obstacle_blocks(&self, id: ObstacleId, path: &[DVec2], radius: f64) -> Result<bool> {
-                <$world>::obstacle_blocks(self, id, path, radius)
-            }
-            fn obstacle_bounds(&self, obstacle: &Obstacle) -> Result<Option<Bounds>> {
-                check_shape(obstacle)?;
-                Ok(shape_bounds(obstacle))
-            }
-        }
-    )*};
+impl ObstacleWorld for SurfaceWorld {
+    fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<ObstacleId> {
+        SurfaceWorld::add_obstacle(self, obstacle)
+    }
+    fn remove_obstacle(&mut self, id: ObstacleId) -> Result<()> {
+        SurfaceWorld::remove_obstacle(self, id)
+    }
+    fn obstacle(&self, id: ObstacleId) -> Option<&Obstacle> {
+        self.obstacles.shape(id)
+    }
+    fn obstacle_blocks(&self, id: ObstacleId, path: &[DVec2], radius: f64) -> Result<bool> {
+        SurfaceWorld::obstacle_blocks(self, id, path, radius)
+    }
+    fn obstacle_bounds(&self, obstacle: &Obstacle) -> Result<Option<Bounds>> {
+        check_shape(obstacle)?;
+        Ok(shape_bounds(obstacle))
+    }
 }
-
-cut_out_obstacles!(NavMeshWorld, SurfaceWorld);
 
 /// True when a segment of `path` comes closer than `radius` to the convex
 /// counter-clockwise polygon `ring` (at radius 0: enters its inside), by more than
 /// `slack`: what an obstacle cut out as `ring` takes from an agent of `radius` on `path`.
-/// The slack is how far the cut's corners may lie from the ring's sides: 0 for the flat
-/// navmesh, whose cut puts the ring's sides in exactly; a surface's straight tolerance for
-/// its cut, which rounds and welds the corners where the sides cross its polygons (a path
-/// along a side there runs a rounding inside it).
+/// The slack is how far the cut's corners may lie from the ring's sides: the surface's
+/// straight tolerance, as its cut rounds and welds the corners where the sides cross its
+/// polygons (a path along a side there runs a rounding inside it); with no slack, exact.
 pub(super) fn ring_blocks(ring: &[DVec2], path: &[DVec2], radius: f64, slack: f64) -> bool {
     let r = if radius > 0.0 { radius } else { 0.0 };
     let Some(reach) = Bounds::around(ring.iter().copied()).map(|b| b.grown(r)) else {

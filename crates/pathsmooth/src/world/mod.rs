@@ -9,10 +9,10 @@
 //!
 //! - a grid ([`GridWorld`]: an occupancy grid with a cell size and an origin, its exact
 //!   distance field built once),
-//! - a navmesh ([`NavMeshWorld`]: the free region is the union of the mesh's triangles; its
-//!   boundary edges are kept in a spatial index),
-//! - a layered navmesh ([`SurfaceWorld`]: floors that overlap in plan view; its answers
-//!   are those of the one-floor sheet round the last path planned on it), and
+//! - a navmesh, flat or layered ([`SurfaceWorld`]: a flat navmesh is a surface of one
+//!   floor, whose free region is the union of its polygons and whose walls are kept in a
+//!   spatial index; where floors overlap in plan view, its answers are those of the
+//!   one-floor sheet round the last path planned on it), and
 //! - a caller's own world: implement [`World`] over an engine's queries (a sphere cast, a
 //!   signed distance field, a physics scene), honouring the contract below.
 //!
@@ -97,7 +97,7 @@ pub(crate) use input::{
     large_enough,
 };
 pub(crate) use mesh_plan::path_on_mesh;
-pub use navmesh::NavMeshWorld;
+pub(crate) use navmesh::NavMeshWorld;
 pub use obstacles::{Obstacle, ObstacleId, ObstacleWorld};
 pub(crate) use rounding::{settle, turn_at_grazed_corners};
 pub use surface::{SurfaceWorld, SurfaceWorldQuery};

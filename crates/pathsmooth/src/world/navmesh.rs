@@ -6,7 +6,6 @@ use std::sync::atomic::AtomicU32;
 
 use glam::DVec2;
 
-use super::obstacles::Obstacles;
 use super::{path_on_mesh, Bounds, World};
 use crate::area::{area_name, AreaCosts};
 use crate::error::{Error, Result};
@@ -15,16 +14,18 @@ use crate::navmesh::mesh::boxes::BoxIndex;
 use crate::navmesh::mesh::NavMesh;
 use crate::navmesh::NavMeshQuery;
 
-/// A [`NavMesh`] as a [`World`]: everything outside its triangles is blocked, so a point's
+/// A flat [`NavMesh`] as a [`World`], the engine under the navmesh world
+/// ([`SurfaceWorld`](crate::SurfaceWorld): its sheets, and the whole plan mesh of a
+/// surface of one floor): everything outside its triangles is blocked, so a point's
 /// clearance is its distance to the nearest boundary edge (an edge with no triangle on its
 /// other side).
 ///
 /// The boundary edges are kept in a grid of buckets over the mesh's bounds (a hierarchy
-/// of them, so long walls cost no more than short ones), about as many buckets as edges, so a clearance query looks at the edges near the point and a
-/// segment test at the edges near the segment. Containment uses the mesh's exact walk
-/// ([`NavMesh::line_of_sight`]): a segment is clear at radius 0 when it stays in the
-/// triangles (touching the boundary allowed), and at radius `r > 0` when moreover every
-/// boundary edge is at least `r` away.
+/// of them, so long walls cost no more than short ones), about as many buckets as edges,
+/// so a clearance query looks at the edges near the point and a segment test at the edges
+/// near the segment. Containment uses the mesh's exact walk ([`NavMesh::line_of_sight`]):
+/// a segment is clear at radius 0 when it stays in the triangles (touching the boundary
+/// allowed), and at radius `r > 0` when moreover every boundary edge is at least `r` away.
 ///
 /// **Areas.** With [area costs](NavMeshWorld::with_area_costs), the triangles of
 /// excluded areas leave the free region (they are walls like the others), a segment
@@ -32,44 +33,17 @@ use crate::navmesh::NavMeshQuery;
 /// ([`World::segment_cost`], [`NavMesh::segment_cost`]), and the planner looks for the
 /// cheapest channel ([`find_path_into`](World::find_path_into)).
 ///
-/// **Obstacles.** [`add_obstacle`](NavMeshWorld::add_obstacle) cuts a disk, box or convex
-/// polygon out of the free region exactly (the triangles it overlaps are triangulated
-/// again round it), before the area filter; every query sees it until
-/// [`remove_obstacle`](NavMeshWorld::remove_obstacle), which gives back the world exactly.
-///
 /// Cost: building O(e) for e boundary edges (plus the mesh); a clearance query
 /// O(point location + edges in the buckets searched), a segment test O(triangles crossed
 /// + edges in the buckets the segment's box, grown by the radius, overlaps).
-///
-/// ```
-/// use glam::DVec2;
-/// use pathsmooth::navmesh::{NavMesh, Scene};
-/// use pathsmooth::{NavMeshWorld, World};
-/// let mesh = NavMesh::from_scene(&Scene {
-///     boundary: vec![[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]],
-///     holes: vec![vec![[4.0, 4.0], [6.0, 4.0], [6.0, 6.0], [4.0, 6.0]]],
-/// })?;
-/// let world = NavMeshWorld::new(mesh);
-/// assert_eq!(world.clearance(DVec2::new(2.0, 5.0)), 2.0); // the wall at x = 0 and the hole at x = 4
-/// assert_eq!(world.clearance(DVec2::new(5.0, 5.0)), 0.0); // inside the hole
-/// assert!(world.segment_is_clear(DVec2::new(1.0, 1.0), DVec2::new(9.0, 1.0), 1.0));
-/// assert!(!world.segment_is_clear(DVec2::new(1.0, 1.0), DVec2::new(9.0, 1.0), 1.5));
-/// # Ok::<(), pathsmooth::Error>(())
-/// ```
 #[derive(Debug, Clone)]
-pub struct NavMeshWorld {
+pub(crate) struct NavMeshWorld {
     /// The mesh as given (every area, excluded ones included), for a new filter.
-    pub(super) terrain: NavMesh,
-    /// `terrain` with the obstacles cut out, when some obstacle cuts it.
-    pub(super) cut: Option<NavMesh>,
-    /// The free region under the filter when it excludes some triangles of the cut
-    /// terrain.
-    pub(super) free: Option<NavMesh>,
+    terrain: NavMesh,
+    /// The free region under the filter when it excludes some triangles of the terrain.
+    free: Option<NavMesh>,
     costs: AreaCosts,
     index: EdgeIndex,
-    /// Temporary obstacles, each with the counter-clockwise polygon cut out
-    /// ([`super::mesh_obstacles`]).
-    pub(super) obstacles: Obstacles<Vec<DVec2>>,
 }
 
 impl NavMeshWorld {
@@ -80,37 +54,14 @@ impl NavMeshWorld {
         let index = EdgeIndex::of(&mesh);
         NavMeshWorld {
             terrain: mesh,
-            cut: None,
             free: None,
             costs: AreaCosts::unit(),
             index,
-            obstacles: Obstacles::default(),
         }
     }
 
     /// The world with the area costs `costs` ([`crate::area`]; area ids are the mesh's,
     /// [`NavMesh::area_of`]). See [`set_area_costs`](Self::set_area_costs).
-    ///
-    /// ```
-    /// use glam::DVec2;
-    /// use pathsmooth::navmesh::NavMesh;
-    /// use pathsmooth::{world::path_cost, NavMeshWorld, World};
-    /// // A 3×3 block of unit squares; the middle column is a swamp (area 2) but for the top.
-    /// let v: Vec<DVec2> = (0..4).flat_map(|y| (0..4).map(move |x| DVec2::new(x as f64, y as f64))).collect();
-    /// let sq = |x: u32, y: u32| vec![4 * y + x, 4 * y + x + 1, 4 * (y + 1) + x + 1, 4 * (y + 1) + x];
-    /// let polys: Vec<Vec<u32>> = (0..3).flat_map(|y| (0..3).map(move |x| sq(x, y))).collect();
-    /// let mesh = NavMesh::from_polygons_with_areas(&v, &polys, &[1, 2, 1, 1, 2, 1, 1, 1, 1])?;
-    /// let (a, b) = (DVec2::new(0.5, 0.5), DVec2::new(2.5, 0.5));
-    /// let plain = NavMeshWorld::new(mesh.clone());
-    /// let world = NavMeshWorld::new(mesh).with_area_costs("2=10".parse()?)?;
-    /// assert_eq!(world.segment_cost(a, b), 0.5 + 10.0 + 0.5);
-    /// let path = world.find_path(a, b, 0.0)?;
-    /// assert!(path_cost(&world, &path) < path_cost(&world, &plain.find_path(a, b, 0.0)?));
-    /// // Excluding the swamp makes it a wall.
-    /// let walled = world.with_area_costs("2=exclude".parse()?)?;
-    /// assert!(!walled.segment_is_clear(a, b, 0.0));
-    /// # Ok::<(), pathsmooth::Error>(())
-    /// ```
     pub fn with_area_costs(mut self, costs: AreaCosts) -> Result<Self> {
         self.set_area_costs(costs)?;
         Ok(self)
@@ -128,7 +79,7 @@ impl NavMeshWorld {
     /// Errors: [`Error::NoFreeSpace`] when `costs` excludes every triangle (the world keeps
     /// its old costs).
     pub fn set_area_costs(&mut self, costs: AreaCosts) -> Result<()> {
-        let base = self.cut.as_ref().unwrap_or(&self.terrain);
+        let base = &self.terrain;
         let excludes = |c: &AreaCosts| {
             (0..base.num_triangles())
                 .map(|t| c.is_excluded(base.area_of(t)))
@@ -143,32 +94,15 @@ impl NavMeshWorld {
         Ok(())
     }
 
-    /// Makes `cut` (the terrain with the obstacles cut out, `None` for none) the world's,
-    /// with the free mesh under the area costs and the wall index rebuilt, or leaves the
-    /// world as it was on error ([`Error::NoFreeSpace`] when the costs exclude every
-    /// triangle left).
-    pub(super) fn install_cut(&mut self, cut: Option<NavMesh>) -> Result<()> {
-        let base = cut.as_ref().unwrap_or(&self.terrain);
-        let free = base.without_excluded(&self.costs)?;
-        self.index = EdgeIndex::of(free.as_ref().unwrap_or(base));
-        self.free = free;
-        self.cut = cut;
-        Ok(())
-    }
-
     /// The area costs in effect ([`AreaCosts::unit`] unless set).
     pub fn area_costs(&self) -> &AreaCosts {
         &self.costs
     }
 
-    /// The navmesh of the free region: the mesh given, less the
-    /// [obstacles](Self::add_obstacle) cut out of it and the triangles of areas the
+    /// The navmesh of the free region: the mesh given, less the triangles of areas the
     /// [area costs](Self::area_costs) exclude.
     pub fn mesh(&self) -> &NavMesh {
-        self.free
-            .as_ref()
-            .or(self.cut.as_ref())
-            .unwrap_or(&self.terrain)
+        self.free.as_ref().unwrap_or(&self.terrain)
     }
 
     /// [`clearance`](World::clearance) for a walker, its triangle located from `last`
@@ -203,16 +137,6 @@ impl NavMeshWorld {
         }
     }
 
-    /// The mesh as given: excluded areas included, no obstacle cut out.
-    pub fn full_mesh(&self) -> &NavMesh {
-        &self.terrain
-    }
-
-    /// The boundary edges (walls), each once.
-    pub fn walls(&self) -> &[[DVec2; 2]] {
-        &self.index.edges
-    }
-
     /// `e` with a start or goal outside the free region but in an excluded triangle of
     /// the full mesh reported as [`Error::ExcludedArea`].
     fn excluded_end(&self, e: Error) -> Error {
@@ -220,7 +144,7 @@ impl NavMeshWorld {
             return e;
         };
         let p = DVec2::new(x, y);
-        let base = self.cut.as_ref().unwrap_or(&self.terrain);
+        let base = &self.terrain;
         match base.locate(p).map(|t| base.area_of(t)) {
             Some(area) if self.costs.is_excluded(area) => Error::ExcludedArea {
                 what,
@@ -240,7 +164,7 @@ impl World for NavMeshWorld {
         self.index.bounds
     }
 
-    /// The mesh's boundary edges (obstacles cut out and excluded areas left out included)
+    /// The mesh's boundary edges (excluded areas left out included)
     /// whose boxes meet the box of `reach` round `p`, each once, turned so that the mesh
     /// lies on their right. Cost: the wall index's buckets over that box.
     fn walls_near(&self, p: DVec2, reach: f64, out: &mut Vec<[DVec2; 2]>) {

@@ -13,7 +13,7 @@ use crate::navmesh::mesh::PolyId;
 
 /// A temporary obstacle's shape, in world units (or cells, for [`Obstacle::Cells`]). On a
 /// [`GridWorld`](crate::GridWorld) it blocks every cell whose closed square meets the
-/// shape's inside; on a [`NavMeshWorld`](crate::NavMeshWorld) it is cut out of the free
+/// shape's inside; on a [`SurfaceWorld`](crate::SurfaceWorld) it is cut out of the free
 /// region (a disk as its circumscribed 16-gon; cells are refused there).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Obstacle {
@@ -39,7 +39,7 @@ pub enum Obstacle {
 
 /// A temporary obstacle's handle, from
 /// [`GridWorld::add_obstacle`](crate::GridWorld::add_obstacle) or
-/// [`NavMeshWorld::add_obstacle`](crate::NavMeshWorld::add_obstacle).
+/// [`SurfaceWorld::add_obstacle`](crate::SurfaceWorld::add_obstacle).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ObstacleId(u64);
 
@@ -59,8 +59,8 @@ impl ObstacleId {
 }
 
 /// A world whose temporary obstacles come and go: [`GridWorld`](crate::GridWorld) (an
-/// obstacle blocks the cells it overlaps), [`SurfaceWorld`](crate::SurfaceWorld) and
-/// [`NavMeshWorld`](crate::NavMeshWorld) (it is cut out of their polygons). What a
+/// obstacle blocks the cells it overlaps) and [`SurfaceWorld`](crate::SurfaceWorld) (it is
+/// cut out of its polygons). What a
 /// [`Crowd`](crate::crowd::Crowd) needs of its world. The methods are the worlds' own, with
 /// their costs and errors.
 pub trait ObstacleWorld: World {

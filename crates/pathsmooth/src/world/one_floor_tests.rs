@@ -16,9 +16,10 @@ use std::sync::Arc;
 
 use glam::DVec2;
 
+use super::NavMeshWorld;
 use crate::grid::{load_scenarios, GridMap};
 use crate::navmesh::{parse, GroundPlane, MeshFormat, NavMesh, Surface, SurfaceMesh, UpAxis};
-use crate::{AreaCosts, Error, NavMeshWorld, Pipeline, Preset, Result, SurfaceWorld, World};
+use crate::{AreaCosts, Error, Pipeline, Preset, Result, SurfaceWorld, World};
 
 const PRESETS: [Preset; 2] = [Preset::Shortest, Preset::Smooth];
 

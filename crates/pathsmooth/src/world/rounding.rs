@@ -437,7 +437,8 @@ mod tests {
 
     use super::turn_at_grazed_corners;
     use crate::navmesh::NavMesh;
-    use crate::{NavMeshWorld, World};
+    use crate::world::NavMeshWorld;
+    use crate::World;
 
     /// A rectangle whose top wall dips at (1, 1 − 2⁻⁵³): one line in the reals, a corner
     /// sticking into the free space by 1.1·10⁻¹⁶ in `f64`.

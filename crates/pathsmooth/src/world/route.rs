@@ -4,17 +4,17 @@
 //! that skips nodes throws that choice away. The answer of the source article on navmesh
 //! smoothing (seed 004, *Grandpa, tell us another story about pathfinding*) is to move
 //! the path only *within the polygons that were found* (its portal relaxation).
-//! [`GridWorld::route_world`] and [`NavMeshWorld::route_world`] do that for any step: they
+//! [`GridWorld::route_world`] and [`SurfaceWorld::route_world`] do that for any step: they
 //! return the world whose free space is the cells or polygons the path touches (with a
 //! margin of more if asked), so every step run on it keeps to the route.
 
 use glam::{DVec2, IVec2};
 
-use super::{check_input, GridWorld, NavMeshWorld};
-use crate::error::Result;
+use super::{check_input, GridWorld, NavMeshWorld, SurfaceWorld};
+use crate::error::{Error, Result};
 use crate::geometry::Point2;
 use crate::grid::map::GridMap;
-use crate::navmesh::mesh::TriId;
+use crate::navmesh::mesh::{NavMesh, TriId};
 
 impl GridWorld {
     /// The world restricted to the route of `path`: a cell stays free when it is free here
@@ -129,43 +129,63 @@ impl GridWorld {
     }
 }
 
-impl NavMeshWorld {
-    /// The world restricted to the route of `path`: the polygons whose triangles the path
-    /// crosses or touches (a corner at a mesh vertex keeps every polygon around it), plus
-    /// `margin` rings of neighbouring polygons (across open edges); every other part of
-    /// the mesh is a wall. The result keeps the area costs and the coordinates. At radius
-    /// 0 the path is valid on it; with a radius, the route's new walls may come closer to
-    /// the path than the radius (thin triangles), so give a margin of 1 or more, or let
-    /// the pipeline re-plan the stretches that do (within the route).
+impl SurfaceWorld {
+    /// The world restricted to the route of `path` on a navmesh of one floor: the
+    /// polygons whose triangles the path crosses or touches (a corner at a mesh vertex
+    /// keeps every polygon around it), plus `margin` rings of neighbouring polygons
+    /// (across open edges); every other part of the mesh is a wall. The result keeps the
+    /// area costs and the coordinates; its polygons are the route's triangles (their
+    /// references are their indices, not the mesh's ids), and the obstacles in place are
+    /// cut into it, not kept as obstacles. At radius 0 the path is valid on it; with a
+    /// radius, the route's new walls may come closer to the path than the radius (thin
+    /// triangles), so give a margin of 1 or more, or let the pipeline re-plan the
+    /// stretches that do (within the route).
     ///
     /// Cost: O(triangles the path crosses + the route's triangles × margin), plus building
-    /// the route's mesh (O(triangles + vertices) of this mesh, and its locator).
+    /// the route's world ([`from_navmesh`](Self::from_navmesh)).
     ///
     /// Errors: the input checks of [the world contract](crate::world#coordinates-and-input-checks)
-    /// for `path`; [`crate::Error::NoFreeSpace`] when the path touches no triangle (it lies
-    /// outside the mesh).
+    /// for `path`; [`Error::NoFreeSpace`] when the path touches no triangle (it lies
+    /// outside the mesh); [`Error::Unsupported`] on a surface with floors over one another.
     ///
     /// ```
     /// use glam::DVec2;
-    /// use pathsmooth::navmesh::{NavMesh, Scene};
-    /// use pathsmooth::{NavMeshWorld, World};
+    /// use pathsmooth::navmesh::NavMesh;
+    /// use pathsmooth::{SurfaceWorld, World};
     /// // Three unit squares in a row and one above the middle.
     /// let v = [(0., 0.), (1., 0.), (2., 0.), (3., 0.), (3., 1.), (2., 1.), (1., 1.), (0., 1.), (1., 2.), (2., 2.)]
     ///     .map(|(x, y)| DVec2::new(x, y));
     /// let squares = [vec![0, 1, 6, 7], vec![1, 2, 5, 6], vec![2, 3, 4, 5], vec![6, 5, 9, 8]];
-    /// let world = NavMeshWorld::new(NavMesh::from_polygons(&v, &squares)?);
+    /// let world = SurfaceWorld::from_navmesh(&NavMesh::from_polygons(&v, &squares)?)?;
     /// let path = [DVec2::new(0.5, 0.5), DVec2::new(1.5, 0.5)];
     /// let route = world.route_world(&path, 0)?;
-    /// assert_eq!(route.mesh().num_polygons(), 2);
     /// assert!(route.segment_is_clear(path[0], path[1], 0.0));
-    /// assert_eq!(world.route_world(&path, 1)?.mesh().num_polygons(), 4);
+    /// assert!(!route.segment_is_clear(path[0], DVec2::new(2.5, 0.5), 0.0)); // the third square
+    /// assert!(!route.segment_is_clear(path[1], DVec2::new(1.5, 1.5), 0.0)); // the one above
+    /// // One ring more: every square.
+    /// let wide = world.route_world(&path, 1)?;
+    /// assert!(wide.segment_is_clear(path[0], DVec2::new(2.5, 0.5), 0.0));
+    /// assert!(wide.segment_is_clear(path[1], DVec2::new(1.5, 1.5), 0.0));
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
-    pub fn route_world<P: crate::geometry::Point2>(
-        &self,
-        path: &[P],
-        margin: usize,
-    ) -> Result<NavMeshWorld> {
+    pub fn route_world<P: Point2>(&self, path: &[P], margin: usize) -> Result<SurfaceWorld> {
+        let Some(flat) = self.one_floor_world() else {
+            return Err(Error::Unsupported {
+                what: "route_world",
+                needs: "a navmesh of one floor (no floors over one another)",
+            });
+        };
+        let route = SurfaceWorld::from_navmesh(&flat.route_mesh(path, margin)?)?;
+        match self.area_costs() {
+            Some(costs) => route.with_area_costs(costs.clone()),
+            None => Ok(route),
+        }
+    }
+}
+
+impl NavMeshWorld {
+    /// The mesh of [`SurfaceWorld::route_world`] on this world's free mesh.
+    fn route_mesh<P: Point2>(&self, path: &[P], margin: usize) -> Result<NavMesh> {
         let mut points = Vec::new();
         check_input(self, path, 1, "route_world", 0.0, &mut points)?;
         let mesh = self.mesh();
@@ -209,14 +229,13 @@ impl NavMeshWorld {
             }
             whole(&mut touched);
         }
-        let route = mesh.keep_triangles(&touched)?;
-        NavMeshWorld::new(route).with_area_costs(self.area_costs().clone())
+        mesh.keep_triangles(&touched)
     }
 }
 
 /// Marks every triangle whose closed triangle holds `p`, walking from `t` (which does)
 /// across the edges around `p`.
-fn mark_around(mesh: &crate::navmesh::mesh::NavMesh, t: TriId, p: DVec2, touched: &mut [bool]) {
+fn mark_around(mesh: &NavMesh, t: TriId, p: DVec2, touched: &mut [bool]) {
     let mut stack = vec![t];
     let mut seen = vec![t];
     while let Some(u) = stack.pop() {

@@ -22,7 +22,8 @@ use crate::navmesh::{
 /// A point in plan view may lie over several floors, so the surface itself has no single
 /// clearance or line of sight. A plan cuts the **sheet** round its path
 /// ([`SurfaceQuery::sheet`]: the part of the surface one floor deep around the path's
-/// channel, a flat [`NavMesh`]) and the world keeps it as a [`NavMeshWorld`]; every
+/// channel, a flat [`NavMesh`]) and the world keeps it as a flat world (its wall index,
+/// clearances and search); every
 /// plan-view answer ([`clearance`](World::clearance),
 /// [`segment_is_clear`](World::segment_is_clear), [`bounds`](World::bounds), costs, the
 /// navmesh of the navmesh steps) is then that sheet's, until the next plan cuts another.
@@ -31,7 +32,7 @@ use crate::navmesh::{
 ///
 /// **A mesh with one floor** ([`SurfaceMesh::is_one_floor`]: no two plan-view triangles
 /// overlap — a flat navmesh, or a 3D one without a floor over another) is its own sheet:
-/// the world holds the whole plan mesh as a [`NavMeshWorld`] from the start, answers as it
+/// the world holds the whole plan mesh as a flat world from the start, answers as it
 /// before any plan, and no plan cuts another.
 ///
 /// **Before any plan** on a mesh with several floors there is no sheet:
@@ -206,9 +207,8 @@ impl SurfaceWorld {
 
     /// The world of a flat navmesh: the surface of one floor of its polygons
     /// ([`Surface::from_navmesh`], z up, every
-    /// height 0, the polygons' ids their references), which plans as the
-    /// [`NavMeshWorld`] of the same mesh does (the unit tests `world::one_floor_tests`); what the
-    /// bindings' navmesh worlds are.
+    /// height 0, the polygons' ids their references): the library's navmesh world, and
+    /// what the bindings' navmesh worlds are.
     ///
     /// Errors: those of the surface's build (slivers below the tolerance of the mesh's
     /// coordinates). Cost: the surface's build, O(n log n), and [`new`](Self::new)'s.
@@ -219,7 +219,7 @@ impl SurfaceWorld {
 
     /// The world with `costs` as its own area costs (a flat navmesh world's, Detour's
     /// query filter): what its answers cost ([`segment_cost`](World::segment_cost); an
-    /// excluded area is a wall to every test, as on [`NavMeshWorld`]) and the filter of
+    /// excluded area is a wall to every test) and the filter of
     /// every plan whose [`SurfaceQuery`] sets none of its own (the plan lends them to the
     /// query, which keeps them: a query is its pipeline's, and its world's costs do not
     /// change). Costs of 1 everywhere are no costs.
@@ -681,7 +681,7 @@ impl World for SurfaceWorld {
         }
     }
 
-    /// The sheet's cost ([`NavMeshWorld`]'s); before any sheet, infinite (nothing is
+    /// The sheet's cost; before any sheet, infinite (nothing is
     /// free).
     #[cfg_attr(target_arch = "wasm32", inline(never))]
     fn segment_cost(&self, a: DVec2, b: DVec2) -> f64 {
@@ -705,8 +705,8 @@ impl World for SurfaceWorld {
             .map_or_else(|| tolerance_for(&self.plan_bounds), World::tolerance)
     }
 
-    /// A path on the current sheet, by its navmesh search (as
-    /// [`NavMeshWorld`]'s): the steps' re-planning within a plan. Before any sheet, the
+    /// A path on the current sheet, by its navmesh search: the steps' re-planning within
+    /// a plan. Before any sheet, the
     /// ends are checked (each over one floor) and the answer is [`Error::Unsupported`]:
     /// only a plan ([`find_path_for_run_into`](World::find_path_for_run_into), which
     /// the pipeline calls) can cut a sheet.
@@ -732,8 +732,8 @@ impl World for SurfaceWorld {
 
     /// Locates each 2D end on the one floor under it (see [`SurfaceWorld`]), finds the
     /// path on the surface ([`SurfaceQuery::find_path`]), cuts its sheet and makes it the
-    /// world's, then returns the sheet's own search between the ends (as
-    /// [`NavMeshWorld`]'s, with its fallbacks with a radius), in plan view.
+    /// world's, then returns the sheet's own search between the ends (with its fallbacks
+    /// with a radius), in plan view.
     ///
     /// Errors: [`Error::NonFinite`], [`Error::OutsideMesh`], [`Error::OverSeveralFloors`]
     /// for an end; those of the layered search and of the sheet ([`Error::InvalidResult`]

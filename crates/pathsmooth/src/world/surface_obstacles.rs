@@ -5,8 +5,8 @@
 //! floor: the one under its shape ([`SurfaceWorld::add_obstacle`], refused where floors
 //! overlap under it), or the one under a 3D point
 //! ([`SurfaceWorld::add_obstacle_on_floor`]: a crate on the ground floor under a bridge).
-//! Its shape is cut out of that floor's polygons (a disk as its circumscribed 16-gon, as
-//! on a flat navmesh, see [`NavMeshWorld::add_obstacle`]) and the surface built again
+//! Its shape is cut out of that floor's polygons (a disk as its circumscribed 16-gon,
+//! `mesh_obstacles.rs`) and the surface built again
 //! round the hole ([`Surface::cut_convex`]); the layered search, the sheets the plans cut
 //! and every plan-view answer then see the cut mesh.
 
@@ -24,8 +24,7 @@ use crate::navmesh::{Surface, SurfaceMesh};
 
 impl SurfaceWorld {
     /// Adds a temporary obstacle on the one floor under its plan-view shape: the shape is
-    /// cut out of that floor's polygons exactly (a disk as its circumscribed 16-gon, as
-    /// [`NavMeshWorld::add_obstacle`](crate::NavMeshWorld::add_obstacle) cuts it) and the
+    /// cut out of that floor's polygons exactly (a disk as its circumscribed 16-gon) and the
     /// surface is built again round the hole ([`mesh`](Self::mesh) is the cut mesh), for
     /// every query until [`remove_obstacle`](Self::remove_obstacle). The pieces of a cut
     /// polygon keep its area, flags, [reference](crate::navmesh::Surface::polygon_ref) and
@@ -113,8 +112,7 @@ impl SurfaceWorld {
     }
 
     /// True when obstacle `id`'s polygon comes closer than `radius` to a segment of
-    /// `path` in plan view (at radius 0: a segment enters it), as on a flat navmesh
-    /// ([`NavMeshWorld::obstacle_blocks`](crate::NavMeshWorld::obstacle_blocks)), by more
+    /// `path` in plan view (at radius 0: a segment enters it), by more
     /// than the surface's weld tolerance: the cut rounds and welds the corners where the
     /// polygon's sides cross the surface's polygons, so the world's own paths may run that
     /// far inside a side. In plan

@@ -771,7 +771,6 @@ impl<W: ObstacleWorld + Send + Sync> Crowd<W> {
     /// ([`Crowd::add_obstacle_on_floor`](Crowd::<crate::SurfaceWorld>::add_obstacle_on_floor)).
     ///
     /// Errors: the world's ([`GridWorld::add_obstacle`],
-    /// [`NavMeshWorld::add_obstacle`](crate::NavMeshWorld::add_obstacle),
     /// [`SurfaceWorld::add_obstacle`](crate::SurfaceWorld::add_obstacle)), the crowd
     /// unchanged. Cost: the world's change (on a grid, a copy of the map's cells and a
     /// patch of the distance field near the obstacle; on a navmesh, a local

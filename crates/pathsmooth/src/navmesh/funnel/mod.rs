@@ -123,7 +123,7 @@ pub fn funnel_into(
 /// Portals do not say which other edges of a triangle are walls, so the room *inside* each
 /// triangle is not checked here: [`NavMeshQuery`](super::NavMeshQuery) only picks channels
 /// whose triangles have room (Demyen & Buro's widths against real walls), and map-aware
-/// callers ([`NavMeshWorld`](crate::NavMeshWorld)'s path finder, the pipeline's funnel step) check
+/// callers (the navmesh world's path finder, the pipeline's funnel step) check
 /// the result against the world. The start and goal must themselves keep clearance `r`.
 /// With `r = 0` the point funnel runs and the path is exact.
 ///

@@ -656,7 +656,7 @@ impl NavMesh {
     /// [`DEFAULT_AREA`](crate::navmesh::DEFAULT_AREA)). Heights, detail and off-mesh links
     /// are left behind. This is how any engine's navmesh — a Unity export whose triangles
     /// each carry their own vertices, a Detour tile set, a Godot scene — becomes a flat
-    /// world ([`NavMeshWorld`](crate::NavMeshWorld)), with the exact triangulation and
+    /// world (a [`SurfaceWorld`](crate::SurfaceWorld) of one floor), with the exact triangulation and
     /// search of one, where its floors do not overlap.
     ///
     /// Errors: [`Error::InvalidPolygon`] when the surface is not one floor in plan view:

@@ -57,7 +57,7 @@ impl Sheet {
         &self.mesh
     }
 
-    /// The flat navmesh, owned (to build a [`NavMeshWorld`](crate::NavMeshWorld)).
+    /// The flat navmesh, owned.
     pub fn into_mesh(self) -> NavMesh {
         self.mesh
     }

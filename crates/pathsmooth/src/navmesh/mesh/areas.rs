@@ -6,7 +6,7 @@
 //! `dtPoly::getArea` or Unity's areas do; every triangle takes its polygon's. A mesh
 //! whose areas were never set (scenes, grid maps, polygons without areas) is one area,
 //! [`DEFAULT_AREA`]. An [`AreaCosts`] filter then prices or excludes areas
-//! ([`crate::area`]); [`NavMeshWorld`](crate::NavMeshWorld) takes excluded triangles out
+//! ([`crate::area`]); the navmesh world takes excluded triangles out
 //! of the free region with [`NavMesh::without_excluded`].
 
 use glam::DVec2;

@@ -15,7 +15,6 @@ mod areas;
 pub(crate) mod boxes;
 mod corners;
 mod cost;
-mod cut;
 mod faces;
 pub(crate) mod flip;
 mod locate;
@@ -300,7 +299,7 @@ impl NavMesh {
 
     /// The library's tolerance for "touching" at this mesh's coordinates: 10⁻⁹ of the
     /// larger of 1 and its largest vertex coordinate (what its
-    /// [`NavMeshWorld`](crate::NavMeshWorld) says).
+    /// navmesh world says).
     pub(crate) fn tolerance(&self) -> f64 {
         crate::geometry::tolerance_at(self.lo.abs().max(self.hi.abs()).max_element())
     }

@@ -46,7 +46,7 @@ impl NavMeshQuery {
     /// above its length and a cheaper route can lose to a dearer one when the two are
     /// close; a path that crosses a swamp's corner may cost less than one round it that
     /// this search prefers; and inside the channel the funnel minimises length, not cost.
-    /// [`NavMeshWorld`](crate::NavMeshWorld) therefore also plans the unit-cost shortest
+    /// The navmesh world therefore also plans the unit-cost shortest
     /// path and keeps whichever of the two costs less.
     ///
     /// Cost: O(s log s) for the s states reached (at most nine a triangle), each with up to
@@ -58,11 +58,11 @@ impl NavMeshQuery {
     /// multiplier, excluded ones are never entered. Also sets
     /// [`channel`](Self::channel). The search runs even when `costs` is uniform; for the
     /// exact shortest path at unit costs use [`find_path`](Self::find_path)
-    /// ([`NavMeshWorld`](crate::NavMeshWorld) picks between them).
+    /// (the navmesh world picks between them).
     ///
     /// With a radius, walls are only the mesh's: an excluded area is avoided but not kept
-    /// `radius` from; a [`NavMeshWorld`](crate::NavMeshWorld) with the filter takes
-    /// excluded triangles out of its mesh, so that there they are walls like the others.
+    /// `radius` from; the navmesh world ([`SurfaceWorld`](crate::SurfaceWorld)) with the
+    /// filter takes excluded triangles out of its mesh, so that there they are walls like the others.
     ///
     /// Errors: those of [`find_path`](Self::find_path), and [`Error::ExcludedArea`] when
     /// the triangle holding the start or the goal is in an excluded area;
