@@ -698,8 +698,7 @@ fn polygon_lists(indices: *const u32, sizes: &[u32]) -> Res<Vec<Vec<u32>>> {
 /// polygons are open, the rest are walls.
 ///
 /// The world is the library's one navmesh world, a surface of one floor (z up, every
-/// height 0; `SurfaceWorld::from_navmesh`), and plans as the flat `NavMeshWorld` of the same
-/// polygons does: its pipelines take 2D ends ([`ps_pipeline_plan_f64`]) and 3D ends
+/// height 0; `SurfaceWorld::from_navmesh`): its pipelines take 2D ends ([`ps_pipeline_plan_f64`]) and 3D ends
 /// ([`ps_pipeline_plan3_f64`], whose polygons are the input's indices, each id
 /// [`ps_world_surface_polygon_ref`]), and the surface calls ([`ps_pipeline_set_climb`],
 /// [`ps_world_surface_locate`], …) take it.

@@ -419,8 +419,7 @@ world_pymethods! {
 }
 
 /// A navmesh from 2D convex polygons: the library's one navmesh world, a surface of one
-/// floor (`pathsmooth::SurfaceWorld` of `Surface::from_navmesh`, z up, every height 0),
-/// which plans as the flat `pathsmooth::NavMeshWorld` of the same polygons does.
+/// floor (`pathsmooth::SurfaceWorld` of `Surface::from_navmesh`, z up, every height 0).
 #[pyclass(frozen, module = "pathsmooth")]
 struct NavMeshWorld {
     /// Shared by the pipelines made on it, each with a clone (which shares its meshes and

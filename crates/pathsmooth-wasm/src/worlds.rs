@@ -149,8 +149,7 @@ impl GridWorld {
 }
 
 /// A navmesh of convex polygons in the plane: the library's navmesh world of a surface with
-/// one floor (`pathsmooth::SurfaceWorld` of `Surface::from_navmesh`, z up, every height 0),
-/// which plans as the flat `pathsmooth::NavMeshWorld` of the same polygons does.
+/// one floor (`pathsmooth::SurfaceWorld` of `Surface::from_navmesh`, z up, every height 0).
 #[wasm_bindgen]
 pub struct NavMeshWorld {
     world: SurfaceWorld,
