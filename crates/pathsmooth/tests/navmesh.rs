@@ -316,8 +316,8 @@ proptest! {
         };
         // The start and goal must keep clearance r from the scene's walls (the funnel's
         // precondition).
-        let ws = scene_edges(&scene);
-        let clear = |p: DVec2| ws.iter().all(|&(a, b)| p.distance(closest_on_segment(p, a, b).0) >= r);
+        let ws = common::oracle::scene_walls(&scene);
+        let clear = |p: DVec2| ws.iter().all(|&[a, b]| p.distance(closest_on_segment(p, a, b).0) >= r);
         if !clear(s) || !clear(g) {
             return Ok(());
         }
@@ -341,17 +341,6 @@ proptest! {
             Err(e) => prop_assert!(false, "unexpected error {e}"),
         }
     }
-}
-
-/// Every edge of a scene's rings: its walls.
-fn scene_edges(scene: &Scene) -> Vec<(DVec2, DVec2)> {
-    let point = |p: [f64; 2]| DVec2::new(p[0], p[1]);
-    std::iter::once(&scene.boundary)
-        .chain(&scene.holes)
-        .flat_map(|ring| {
-            (0..ring.len()).map(move |i| (point(ring[i]), point(ring[(i + 1) % ring.len()])))
-        })
-        .collect()
 }
 
 fn point_in_ring(p: DVec2, ring: &[[f64; 2]]) -> bool {

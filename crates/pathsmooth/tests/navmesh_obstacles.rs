@@ -8,6 +8,7 @@
 use crate::common;
 
 use common::fixtures::{bad_shapes, three_squares_in_a_row};
+use common::oracle::scene_walls;
 use common::plane::{clip_convex, ring_area};
 use common::rng::Rng;
 use glam::DVec2;
@@ -24,17 +25,6 @@ fn pillar_scene() -> Scene {
         boundary: vec![[0.0, 0.0], [12.0, 0.0], [12.0, 6.0], [0.0, 6.0]],
         holes: vec![vec![[4.0, 2.0], [8.0, 2.0], [8.0, 4.0], [4.0, 4.0]]],
     }
-}
-
-fn scene_walls(scene: &Scene) -> Vec<[DVec2; 2]> {
-    let mut walls = Vec::new();
-    for ring in std::iter::once(&scene.boundary).chain(&scene.holes) {
-        for i in 0..ring.len() {
-            let (a, b) = (ring[i], ring[(i + 1) % ring.len()]);
-            walls.push([DVec2::new(a[0], a[1]), DVec2::new(b[0], b[1])]);
-        }
-    }
-    walls
 }
 
 fn point_segment(p: DVec2, a: DVec2, b: DVec2) -> f64 {

@@ -1,7 +1,6 @@
-//! Temporary obstacles on the navmesh world ([`SurfaceWorld`], whose cut is in
-//! `surface_obstacles.rs`): the [`ObstacleWorld`] methods that are the same for any cut
-//! world, and the geometry of the shapes: each as the convex polygon cut out, and whether
-//! a path comes too close to it.
+//! The geometry of a navmesh's temporary obstacles (the navmesh world's, whose cut is in
+//! `surface_obstacles.rs`): each shape as the convex polygon cut out, and whether a path
+//! comes too close to it.
 //!
 //! **Disks** are cut as the regular 16-gon circumscribed about the disk (its edges touch
 //! the circle, its corners lie `1/cos(π/16) − 1` ≈ 2 % of the radius outside it, plus a few
@@ -11,55 +10,10 @@
 
 use glam::DVec2;
 
-use super::obstacles::{
-    any_segment, check_shape, convex_ccw, disk_reach, shape_bounds, DISK_SIDES,
-};
-use super::{Bounds, Obstacle, ObstacleId, ObstacleWorld, SurfaceWorld};
+use super::obstacles::{any_segment, check_shape, convex_ccw, disk_reach, DISK_SIDES};
+use super::{Bounds, Obstacle};
 use crate::error::{Error, Result};
 use crate::geometry::{cross, orientation, segment_distance};
-
-/// Removing an obstacle and listing them (the world cuts the others out again, `recut`),
-/// the world's own methods as [`ObstacleWorld`], and the box of the polygon cut out (a
-/// disk's 16-gon reaches a little beyond the disk; cells, which a navmesh refuses, none).
-impl SurfaceWorld {
-    /// Removes an obstacle: the world is again exactly what it would be had it
-    /// never been added (with no obstacle left, the mesh given, bit for bit).
-    ///
-    /// Errors: [`Error::BadObstacle`] for an id this world does not have (never
-    /// added, or removed already); the world is unchanged on error. Cost: the
-    /// remaining obstacles are cut out of the mesh as given again, each as
-    /// [`add_obstacle`](Self::add_obstacle) does.
-    pub fn remove_obstacle(&mut self, id: ObstacleId) -> Result<()> {
-        let entry = self.obstacles.take(id)?;
-        // Put back if the others cannot be cut again: the world unchanged.
-        self.recut()
-            .inspect_err(|_| self.obstacles.put_back(id, entry))
-    }
-
-    /// The obstacles in place, in the order they were added.
-    pub fn obstacles(&self) -> impl Iterator<Item = (ObstacleId, &Obstacle)> + '_ {
-        self.obstacles.iter()
-    }
-}
-
-impl ObstacleWorld for SurfaceWorld {
-    fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<ObstacleId> {
-        SurfaceWorld::add_obstacle(self, obstacle)
-    }
-    fn remove_obstacle(&mut self, id: ObstacleId) -> Result<()> {
-        SurfaceWorld::remove_obstacle(self, id)
-    }
-    fn obstacle(&self, id: ObstacleId) -> Option<&Obstacle> {
-        self.obstacles.shape(id)
-    }
-    fn obstacle_blocks(&self, id: ObstacleId, path: &[DVec2], radius: f64) -> Result<bool> {
-        SurfaceWorld::obstacle_blocks(self, id, path, radius)
-    }
-    fn obstacle_bounds(&self, obstacle: &Obstacle) -> Result<Option<Bounds>> {
-        check_shape(obstacle)?;
-        Ok(shape_bounds(obstacle))
-    }
-}
 
 /// True when a segment of `path` comes closer than `radius` to the convex
 /// counter-clockwise polygon `ring` (at radius 0: enters its inside), by more than

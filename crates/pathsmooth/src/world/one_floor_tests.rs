@@ -19,6 +19,7 @@ use glam::DVec2;
 use super::NavMeshWorld;
 use crate::grid::{load_scenarios, GridMap};
 use crate::navmesh::{parse, GroundPlane, MeshFormat, NavMesh, Surface, SurfaceMesh, UpAxis};
+use crate::test_fixtures::uniform;
 use crate::{AreaCosts, Error, Pipeline, Preset, Result, SurfaceWorld, World};
 
 const PRESETS: [Preset; 2] = [Preset::Shortest, Preset::Smooth];
@@ -40,18 +41,6 @@ fn moving_ai(name: &str, max: usize) -> (GridMap, Vec<(DVec2, DVec2)>) {
         .map(|s| (s.start_point(), s.goal_point()))
         .collect();
     (map, ends)
-}
-
-/// A small xorshift generator: fixed seeds, the same draws on every platform.
-struct Draws(u64);
-
-impl Draws {
-    fn unit(&mut self) -> f64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 11) as f64 / (1u64 << 53) as f64
-    }
 }
 
 /// A flat world and the one-floor surface world of the same mesh, each in a pipeline.
@@ -191,11 +180,11 @@ fn polyanya_meshes_plan_alike_in_both_worlds_between_random_points() {
         let layered = one_floor(&mesh);
         let flat = Arc::new(NavMeshWorld::new(mesh.clone()));
         let b = flat.bounds();
-        let mut draws = Draws(0x9e37_79b9_7f4a_7c15 ^ (39 + k as u64));
+        let mut draw = uniform(0x9e37_79b9_7f4a_7c15 ^ (39 + k as u64));
         // Points on the mesh (the comparison needs no oracle of its own: both worlds
         // answer for the same point).
         let mut on_mesh = || loop {
-            let t = DVec2::new(draws.unit(), draws.unit());
+            let t = DVec2::new(draw(), draw());
             let p = b.min + (b.max - b.min) * t;
             if mesh.locate(p).is_some() {
                 return p;
@@ -229,10 +218,10 @@ fn world_area_costs_plan_alike_in_both_worlds() {
     let polygons: Vec<Vec<u32>> = (0..grid.num_polygons())
         .map(|i| grid.polygon(i).to_vec())
         .collect();
-    let mut draws = Draws(390);
+    let mut draw = uniform(390);
     let areas: Vec<u8> = polygons
         .iter()
-        .map(|_| match draws.unit() {
+        .map(|_| match draw() {
             u if u < 0.15 => 2,
             u if u < 0.2 => 3,
             _ => 1,

@@ -15,8 +15,8 @@ use std::sync::Arc;
 use glam::{DVec2, DVec3};
 
 use super::mesh_obstacles::{obstacle_ring, ring_blocks, segment_convex_distance};
-use super::obstacles::Placed;
-use super::{Bounds, Obstacle, ObstacleId, SurfaceWorld};
+use super::obstacles::{check_shape, shape_bounds, Placed};
+use super::{Bounds, Obstacle, ObstacleId, ObstacleWorld, SurfaceWorld};
 use crate::error::{num, Error, Result};
 use crate::geometry::{convex_clip, convex_overlap};
 use crate::navmesh::mesh::PolyId;
@@ -194,6 +194,46 @@ impl SurfaceWorld {
             let origin = pieces.into_iter().map(of_terrain).collect();
             (surface, origin)
         }))
+    }
+}
+
+impl SurfaceWorld {
+    /// Removes an obstacle: the world is again exactly what it would be had it
+    /// never been added (with no obstacle left, the mesh given, bit for bit).
+    ///
+    /// Errors: [`Error::BadObstacle`] for an id this world does not have (never
+    /// added, or removed already); the world is unchanged on error. Cost: the
+    /// remaining obstacles are cut out of the mesh as given again, each as
+    /// [`add_obstacle`](Self::add_obstacle) does.
+    pub fn remove_obstacle(&mut self, id: ObstacleId) -> Result<()> {
+        let entry = self.obstacles.take(id)?;
+        // Put back if the others cannot be cut again: the world unchanged.
+        self.recut()
+            .inspect_err(|_| self.obstacles.put_back(id, entry))
+    }
+
+    /// The obstacles in place, in the order they were added.
+    pub fn obstacles(&self) -> impl Iterator<Item = (ObstacleId, &Obstacle)> + '_ {
+        self.obstacles.iter()
+    }
+}
+
+impl ObstacleWorld for SurfaceWorld {
+    fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<ObstacleId> {
+        SurfaceWorld::add_obstacle(self, obstacle)
+    }
+    fn remove_obstacle(&mut self, id: ObstacleId) -> Result<()> {
+        SurfaceWorld::remove_obstacle(self, id)
+    }
+    fn obstacle(&self, id: ObstacleId) -> Option<&Obstacle> {
+        self.obstacles.shape(id)
+    }
+    fn obstacle_blocks(&self, id: ObstacleId, path: &[DVec2], radius: f64) -> Result<bool> {
+        SurfaceWorld::obstacle_blocks(self, id, path, radius)
+    }
+    fn obstacle_bounds(&self, obstacle: &Obstacle) -> Result<Option<Bounds>> {
+        check_shape(obstacle)?;
+        Ok(shape_bounds(obstacle))
     }
 }
 

@@ -5,6 +5,18 @@
 
 use glam::DVec2;
 use pathsmooth::grid::GridMap;
+use pathsmooth::navmesh::Scene;
+
+/// Every edge of a scene's rings (its boundary and holes): its walls, as the scene says.
+pub fn scene_walls(scene: &Scene) -> Vec<[DVec2; 2]> {
+    let corner = |p: [f64; 2]| DVec2::new(p[0], p[1]);
+    std::iter::once(&scene.boundary)
+        .chain(&scene.holes)
+        .flat_map(|ring| {
+            (0..ring.len()).map(move |i| [corner(ring[i]), corner(ring[(i + 1) % ring.len()])])
+        })
+        .collect()
+}
 
 /// Distance from `q` to the blocked region (DESIGN.md): the closed square of every blocked
 /// cell and everything outside the map; 0 inside it. Cost: one test per cell.
