@@ -2,6 +2,7 @@
 //! circles (Demyen & Buro, *Efficient Triangulation-Based Pathfinding*, AAAI 2006), and the
 //! rounding of the wrapped corners into circumscribed polylines.
 
+use std::cell::Cell;
 use std::f64::consts::{PI, TAU};
 
 use glam::DVec2;
@@ -37,6 +38,8 @@ pub(super) struct CircleChains {
 
 /// The circle funnel of [`string_pull_round`] with the two sides kept as whole chains, as
 /// [`chain_funnel`] does for points: O(n), no re-scans. `emit` receives each wrapped corner.
+/// Returns whether the goal stopped short of a portal end it was tested against, so that
+/// the last leg may cut an end the chains let go (see [`cut_on_last_leg`]).
 pub(super) fn chain_funnel_round(
     chains: &mut CircleChains,
     portals: &[Portal],
@@ -44,7 +47,7 @@ pub(super) fn chain_funnel_round(
     goal: DVec2,
     r: f64,
     emit: &mut impl FnMut(Circle) -> Result<()>,
-) -> Result<()> {
+) -> Result<bool> {
     let CircleChains { left, right } = chains;
     left.clear();
     right.clear();
@@ -61,6 +64,7 @@ pub(super) fn chain_funnel_round(
         right,
         lh: 0,
         rh: 0,
+        goal_short: Cell::new(false),
     };
     for (i, p) in portals.iter().enumerate() {
         let at = |c: DVec2, rho: f64| Circle {
@@ -85,7 +89,7 @@ pub(super) fn chain_funnel_round(
             emit(c)?;
         }
     }
-    Ok(())
+    Ok(f.goal_short.get())
 }
 
 /// The apex circle and the two chains (`left[lh..]`, `right[rh..]`, from the apex outward).
@@ -97,18 +101,26 @@ struct RoundChains<'a> {
     right: &'a mut Vec<Circle>,
     lh: usize,
     rh: usize,
+    /// Whether the goal stopped short of a portal end it was tested against.
+    goal_short: Cell<bool>,
 }
 
 impl RoundChains<'_> {
     /// True when the path from `from` to `q` must wrap circle `c`: `q` lies beyond the
     /// tangent from `from` to `c`, on `c`'s side (`s` = +1 for a right-side `c`, −1 for a
-    /// left one); a tie counts when `tie`. The goal is tested by [`keeps_clear`].
+    /// left one); a tie counts when `tie`. The goal is tested by [`leg_keeps_clear`].
     fn wraps(&self, from: &Circle, c: &Circle, q: &Circle, s: f64, tie: bool) -> Result<bool> {
         if q.same(from) {
             return Ok(false);
         }
         if q.rho == 0.0 {
-            return Ok(!keeps_clear(from, q, c, self.r));
+            let Some(leg) = tangent(from.c, from.rho, q.c, q.rho) else {
+                return Ok(true);
+            };
+            if closest_on_segment(c.c, leg.0, leg.1).1 >= 1.0 {
+                self.goal_short.set(true);
+            }
+            return Ok(!leg_keeps_clear(leg, c, self.r));
         }
         let dir = |b: &Circle| match tangent(from.c, from.rho, b.c, b.rho) {
             Some((_, _, v)) => Ok(v),
@@ -174,6 +186,11 @@ impl RoundChains<'_> {
                     Side::Left if self.rh < self.right.len() => self.right[self.rh],
                     _ => break,
                 };
+                // The goal, pushed on the other side first, is not a corner: the path's
+                // last leg is the rounder's (see `Rounder::finish`).
+                if front.same(&q) {
+                    break;
+                }
                 if !self.wraps(&self.apex, &front, &q, -s, !was_empty)? {
                     break;
                 }
@@ -223,14 +240,18 @@ pub(super) fn cuts(from: &Circle, to: &Circle, other: &Circle, r: f64) -> bool {
     }
 }
 
-/// For the goal: true when the tangent segment from the apex circle to `goal` keeps the
-/// side circle `side` on its own side and at least `r` away. Comparing directions, as for
-/// portal ends, would be too strict here: the segment may end (at the goal) before it
-/// reaches the side circle's tangent point.
+/// [`leg_keeps_clear`] for the tangent segment from the apex circle to `goal` (the
+/// reference funnel's goal test).
+#[cfg(test)]
 pub(super) fn keeps_clear(apex: &Circle, goal: &Circle, side: &Circle, r: f64) -> bool {
-    let Some((t1, t2, v)) = tangent(apex.c, apex.rho, goal.c, goal.rho) else {
-        return false;
-    };
+    tangent(apex.c, apex.rho, goal.c, goal.rho).is_some_and(|leg| leg_keeps_clear(leg, side, r))
+}
+
+/// For the goal: true when the leg to it, the tangent segment `(t1, t2)` of direction `v`
+/// from the apex circle, keeps the side circle `side` on its own side and at least `r`
+/// away. Comparing directions, as for portal ends, would be too strict here: the segment
+/// may end (at the goal) before it reaches the side circle's tangent point.
+fn leg_keeps_clear((t1, t2, v): (DVec2, DVec2, DVec2), side: &Circle, r: f64) -> bool {
     let (q, t) = closest_on_segment(side.c, t1, t2);
     // The side matters only when the segment passes the circle: when its nearest point is
     // an end (the goal comes before the circle, or the circle lies behind the apex), the
@@ -238,6 +259,56 @@ pub(super) fn keeps_clear(apex: &Circle, goal: &Circle, side: &Circle, r: f64) -
     // must not send the path round the far end of the last portal.
     let passes = t > 0.0 && t < 1.0;
     (!passes || cross(v, side.c - t1) * side.rho >= 0.0) && side.c.distance(q) >= r
+}
+
+/// The portal end after corner `from` that the last leg, from `from` to `goal`, cuts (comes
+/// closer to than `r`, less a rounding margin, or passes on the wrong side of), if any:
+/// the corner to take before the goal.
+///
+/// Why the chains can miss one: a chain lets a portal end go once a later end on its side
+/// binds the path more (its tangent turns further in), since any path on to an end
+/// beyond both clears the first. The goal is tested by its distance instead
+/// ([`leg_keeps_clear`]): the path may end before the later end's tangent point, and a goal
+/// short of that end but beyond the dropped one can cut the dropped one. Portal ends in a
+/// line on one side (Polyanya's `bad-collinear` meshes, a grid's walls) are the common
+/// case. Of the ends the leg cuts, those on the side of the first one, the one whose
+/// tangent from `from` turns furthest in is the corner: the path round it clears the
+/// others, which bind it less. Cost: O(k) for the k portals after `from`, once per funnel
+/// and once more for each corner it finds.
+fn cut_on_last_leg(from: &Circle, goal: &Circle, portals: &[Portal], r: f64) -> Option<Circle> {
+    let leg = tangent(from.c, from.rho, goal.c, goal.rho)?;
+    let (t1, _, v) = leg;
+    let margin = r * (1.0 - 1e-9);
+    let direction = |c: &Circle| tangent(from.c, from.rho, c.c, c.rho).map(|(_, _, v)| v);
+    let binds_more = |c: &Circle, than: &Circle| match (direction(c), direction(than)) {
+        // Left ends (ρ > 0) bind more the further clockwise their tangent turns.
+        (Some(v), Some(w)) => c.rho.signum() * cross(w, v) < 0.0,
+        _ => false,
+    };
+    let mut corner: Option<Circle> = None;
+    for (i, p) in portals.iter().enumerate().skip(from.index) {
+        for (c, rho) in [(p.left, r), (p.right, -r)] {
+            // An end on its side of the leg's line, `margin` or more from it, is clear of
+            // the leg: one cross product decides for most ends.
+            if cross(v, c - t1) * rho.signum() >= margin {
+                continue;
+            }
+            let end = Circle {
+                c,
+                rho,
+                index: i + 1,
+            };
+            if end.same(from) || leg_keeps_clear(leg, &end, margin) {
+                continue;
+            }
+            corner = match corner {
+                None => Some(end),
+                Some(best) if best.rho == rho && binds_more(&end, &best) => Some(end),
+                keep => keep,
+            };
+        }
+    }
+    corner
 }
 
 /// The 0-based portal for a funnel index (0 start, 1..=n portals, n + 1 goal), clamped to
@@ -280,17 +351,27 @@ impl<'a> Rounder<'a> {
         self.step_to(next, portals)
     }
 
-    pub(super) fn finish(mut self, goal: DVec2, portals: &[Portal]) -> Result<()> {
-        let index = portals.len() + 1;
-        self.step_to(
-            Circle {
-                c: goal,
-                rho: 0.0,
-                index,
-            },
-            portals,
-        )?;
-        push_distinct(self.out, goal);
+    /// Ends the path at `goal`: from the last corner, when `check_last_leg`, by way of any
+    /// portal end the chains let go that the last leg would cut ([`cut_on_last_leg`]),
+    /// then to the goal.
+    pub(super) fn finish(
+        mut self,
+        goal: DVec2,
+        portals: &[Portal],
+        check_last_leg: bool,
+    ) -> Result<()> {
+        let goal = Circle {
+            c: goal,
+            rho: 0.0,
+            index: portals.len() + 1,
+        };
+        if check_last_leg {
+            while let Some(corner) = cut_on_last_leg(&self.prev, &goal, portals, self.r) {
+                self.step_to(corner, portals)?;
+            }
+        }
+        self.step_to(goal, portals)?;
+        push_distinct(self.out, goal.c);
         Ok(())
     }
 

@@ -117,8 +117,13 @@ pub fn funnel_into(
 /// rounded output are still at least `r`; circles that touch within rounding (a passage
 /// exactly `2r` wide) still have their common tangent through the contact point.
 ///
-/// Guarantees with a radius: every output segment keeps distance ≥ `r` from every corner it
-/// wraps; [`Error::ChannelTooNarrow`] names the first portal narrower than `2r` and any
+/// The goal is the one end tested by distance, and a goal short of a portal end may pass
+/// close to an end the chains let go for that one (ends in a line on one side, as on a
+/// grid's walls): the last leg is then checked against the portal ends after the last
+/// corner, and any it cuts becomes a corner.
+///
+/// Guarantees with a radius: every output segment keeps distance ≥ `r` from every portal
+/// end (the corners it may wrap); [`Error::ChannelTooNarrow`] names the first portal narrower than `2r` and any
 /// portal whose circle overlaps the apex circle across the path or holds the start or goal.
 /// Portals do not say which other edges of a triangle are walls, so the room *inside* each
 /// triangle is not checked here: [`NavMeshQuery`](super::NavMeshQuery) only picks channels
@@ -208,7 +213,7 @@ impl Funnel {
         chain_funnel_round(&mut self.chains, portals, start, goal, r, &mut |c| {
             round.corner(c, portals)
         })
-        .and_then(|()| round.finish(goal, portals))
+        .and_then(|goal_short| round.finish(goal, portals, goal_short))
         .map_err(|e| match e {
             Error::ChannelTooNarrow {
                 index, x, y, width, ..

@@ -73,21 +73,7 @@ proptest::proptest! {
 fn circle_chain_funnel_matches_the_circle_funnel() {
     for (n, ps, start, goal) in winding_cases() {
         for r in [0.05, 0.3, 0.9] {
-            let run = |two_chains: bool| -> Result<Vec<DVec2>> {
-                let (mut out, mut chains) = (Vec::new(), CircleChains::default());
-                check_width(&ps, r)?;
-                let mut round = Rounder::new(start, r, &mut out);
-                if two_chains {
-                    chain_funnel_round(&mut chains, &ps, start, goal, r, &mut |c| {
-                        round.corner(c, &ps)
-                    })?;
-                } else {
-                    string_pull_round(&ps, start, goal, r, &mut |c| round.corner(c, &ps))?;
-                }
-                round.finish(goal, &ps)?;
-                Ok(out)
-            };
-            let (a, b) = (run(true), run(false));
+            let [a, b] = round_both(&ps, start, goal, r);
             match (&a, &b) {
                 (Ok(a), Ok(b)) => {
                     let len = |v: &[DVec2]| v.windows(2).map(|w| w[0].distance(w[1])).sum::<f64>();
@@ -142,4 +128,65 @@ fn bad_radius_and_nan_are_errors() {
         funnel(&p, DVec2::ZERO, DVec2::NAN, 0.0),
         Err(Error::NonFinite { index: 2 })
     );
+}
+
+/// Both circle funnels (chains and Mononen's re-scans) on `ps`, with their rounding.
+fn round_both(ps: &[Portal], start: DVec2, goal: DVec2, r: f64) -> [Result<Vec<DVec2>>; 2] {
+    [true, false].map(|two_chains| {
+        let (mut out, mut chains) = (Vec::new(), CircleChains::default());
+        check_width(ps, r)?;
+        let mut round = Rounder::new(start, r, &mut out);
+        // Mononen's re-scans check the last leg always.
+        let check_last_leg = if two_chains {
+            chain_funnel_round(&mut chains, ps, start, goal, r, &mut |c| {
+                round.corner(c, ps)
+            })?
+        } else {
+            string_pull_round(ps, start, goal, r, &mut |c| round.corner(c, ps))?;
+            true
+        };
+        round.finish(goal, ps, check_last_leg)?;
+        Ok(out)
+    })
+}
+
+#[test]
+fn a_goal_short_of_the_last_end_in_a_line_keeps_clear_of_the_ends_before_it() {
+    // The channel Polyanya's `xiangzebo__bad-collinear2-rot45.mesh` (tests/data/corpus)
+    // gives between these ends, triangulated as its surface world does: the left ends
+    // (0.707, 2.121), (0, 1.414), (−0.707, 0.707) lie on one line, so the chains let the
+    // middle one go for the last (the tangents to both have one direction); the goal lies
+    // short of the last, and its leg cut the middle one at 0.100 of the radius 0.141.
+    let s2 = std::f64::consts::FRAC_1_SQRT_2;
+    let v = |x: f64, y: f64| DVec2::new(x * s2, y * s2);
+    let ps = [
+        Portal::new(v(5.0, 9.0), v(3.0, 5.0)),
+        Portal::new(v(4.0, 6.0), v(3.0, 5.0)),
+        Portal::new(v(2.0, 2.0), v(3.0, 5.0)),
+        Portal::new(v(2.0, 2.0), v(2.0, 4.0)),
+        Portal::new(v(1.0, 3.0), v(2.0, 4.0)),
+        Portal::new(v(1.0, 3.0), v(1.0, 5.0)),
+        Portal::new(v(0.0, 2.0), v(1.0, 5.0)),
+        Portal::new(v(-1.0, 1.0), v(1.0, 5.0)),
+    ];
+    let (start, goal) = (
+        DVec2::new(3.099625404340534, 5.65966857206073),
+        DVec2::new(-0.6506122942200099, 0.8556561798875094),
+    );
+    let r = 0.1 * std::f64::consts::SQRT_2;
+    let length = |p: &[DVec2]| p.windows(2).map(|w| w[0].distance(w[1])).sum::<f64>();
+    let mut lengths = Vec::new();
+    for path in round_both(&ps, start, goal, r) {
+        let path = path.unwrap();
+        for w in path.windows(2) {
+            for c in ps.iter().flat_map(|p| [p.left, p.right]) {
+                let d = crate::geometry::segment_distance(w[0], w[1], c, c);
+                assert!(d >= r - 1e-12, "{w:?} is {d} from {c}");
+            }
+        }
+        // It wraps the middle end: a point of its rounding within 1.1·r of it.
+        assert!(path.iter().any(|p| p.distance(v(0.0, 2.0)) < 1.1 * r));
+        lengths.push(length(&path));
+    }
+    assert!((lengths[0] - lengths[1]).abs() < 1e-12, "{lengths:?}");
 }
