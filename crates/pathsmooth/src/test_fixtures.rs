@@ -11,7 +11,7 @@ use crate::GridWorld;
 #[path = "../tests/common/fixtures.rs"]
 mod shared;
 
-pub(crate) use shared::{bad_shapes, three_squares_in_a_row};
+pub(crate) use shared::{bad_shapes, polyanya_mesh_files, three_squares_in_a_row};
 
 /// A 4×4 grid with a pinch vertex at (2, 2) (cells (1, 1) and (2, 2) blocked), and a valid
 /// path through it: it reaches the vertex from above and leaves it into the same (top-right)

@@ -99,20 +99,10 @@ fn moving_ai_navmeshes_plan_and_smooth_on_the_surface_world() {
 
 #[test]
 fn polyanya_meshes_plan_on_the_surface_world_between_random_points() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus/polyanya");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "mesh"))
-        .collect();
-    files.sort();
-    assert!(files.len() >= 8, "{} .mesh files", files.len());
     let (mut paths, mut errors) = (0, 0);
-    for (k, file) in files.iter().enumerate() {
-        let name = file.file_name().unwrap().to_string_lossy().into_owned();
-        let text = std::fs::read_to_string(file).unwrap();
-        let mesh = parse(&text, MeshFormat::Mesh, GroundPlane::default(), &name).unwrap();
-        let walls = mesh_walls(&text);
+    for (k, (name, text)) in common::fixtures::polyanya_mesh_files().iter().enumerate() {
+        let mesh = parse(text, MeshFormat::Mesh, GroundPlane::default(), name).unwrap();
+        let walls = mesh_walls(text);
         let (lo, hi) = walls
             .iter()
             .flatten()

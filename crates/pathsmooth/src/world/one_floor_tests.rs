@@ -19,7 +19,7 @@ use glam::DVec2;
 use super::NavMeshWorld;
 use crate::grid::{load_scenarios, GridMap};
 use crate::navmesh::{parse, GroundPlane, MeshFormat, NavMesh, Surface, SurfaceMesh, UpAxis};
-use crate::test_fixtures::uniform;
+use crate::test_fixtures::{polyanya_mesh_files, uniform};
 use crate::{AreaCosts, Error, Pipeline, Preset, Result, SurfaceWorld, World};
 
 const PRESETS: [Preset; 2] = [Preset::Shortest, Preset::Smooth];
@@ -164,19 +164,9 @@ fn moving_ai_navmeshes_plan_and_smooth_alike_in_both_worlds() {
 
 #[test]
 fn polyanya_meshes_plan_alike_in_both_worlds_between_random_points() {
-    let dir = package_file("tests/data/corpus/polyanya");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "mesh"))
-        .collect();
-    files.sort();
-    assert!(files.len() >= 8, "{} .mesh files", files.len());
     let (mut paths, mut errors) = (0, 0);
-    for (k, file) in files.iter().enumerate() {
-        let name = file.file_name().unwrap().to_string_lossy().into_owned();
-        let text = std::fs::read_to_string(file).unwrap();
-        let mesh = parse(&text, MeshFormat::Mesh, GroundPlane::default(), &name).unwrap();
+    for (k, (name, text)) in polyanya_mesh_files().iter().enumerate() {
+        let mesh = parse(text, MeshFormat::Mesh, GroundPlane::default(), name).unwrap();
         let layered = one_floor(&mesh);
         let flat = Arc::new(NavMeshWorld::new(mesh.clone()));
         let b = flat.bounds();

@@ -6,6 +6,26 @@ use glam::DVec2;
 
 use super::Obstacle;
 
+/// Polyanya's `.mesh` files in the corpus (`tests/data/corpus/polyanya/`, their sources
+/// in the corpus's MANIFEST.tsv): each file's name and text, sorted by name; at least 8.
+pub fn polyanya_mesh_files() -> Vec<(String, String)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus/polyanya");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "mesh"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 8, "{} .mesh files", files.len());
+    files
+        .iter()
+        .map(|f| {
+            let name = f.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read_to_string(f).unwrap())
+        })
+        .collect()
+}
+
 /// Three unit squares in a row, from (0, 0) to (3, 1): the vertices counter-clockwise round
 /// the outline from the origin, and the squares (polygons of those vertices) left to right.
 pub fn three_squares_in_a_row() -> (Vec<DVec2>, Vec<Vec<u32>>) {
