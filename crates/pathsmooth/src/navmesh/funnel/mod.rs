@@ -123,8 +123,9 @@ pub fn funnel_into(
 /// corner, and any it cuts becomes a corner.
 ///
 /// Guarantees with a radius: every output segment keeps distance ≥ `r` from every portal
-/// end (the corners it may wrap); [`Error::ChannelTooNarrow`] names the first portal narrower than `2r` and any
-/// portal whose circle overlaps the apex circle across the path or holds the start or goal.
+/// end (the corners it may wrap); [`Error::ChannelTooNarrow`] names the first portal
+/// narrower than `2r` and any portal whose circle overlaps the apex circle across the path
+/// or holds the start or goal.
 /// Portals do not say which other edges of a triangle are walls, so the room *inside* each
 /// triangle is not checked here: [`NavMeshQuery`](super::NavMeshQuery) only picks channels
 /// whose triangles have room (Demyen & Buro's widths against real walls), and map-aware
