@@ -13,7 +13,7 @@ use crate::common;
 use std::sync::Arc;
 
 use common::exact::{coordinate_slack, first_violation};
-use common::oracle::{inside_walls, mesh_walls, segments_distance};
+use common::oracle::{inside_walls, mesh_file, mesh_walls, segments_distance};
 use common::rng::Rng;
 use glam::DVec2;
 use pathsmooth::grid::GridMap;
@@ -229,4 +229,74 @@ fn strictly_inside(p: DVec2, ring: &[DVec2]) -> bool {
         let (a, b) = (ring[i], ring[(i + 1) % ring.len()]);
         (b - a).perp_dot(p - a) > 1e-12
     })
+}
+
+/// `route_world` on Polyanya's `.mesh` files (random points, a fixed seed): each of the
+/// route's polygons is one of the file's (or a piece of one the library cut into convex
+/// pieces), named by the file polygon's reference: its plan-view corners are that
+/// polygon's, as the oracle reads the file. And the planned path lies in the polygons
+/// so named: every point of it (at the eighths of each segment) in or on one of them.
+#[test]
+fn routes_keep_the_files_polygons_and_their_references() {
+    let mut routes = 0;
+    for (k, (name, text)) in common::fixtures::polyanya_mesh_files().iter().enumerate() {
+        let mesh = parse(text, MeshFormat::Mesh, GroundPlane::default(), name).unwrap();
+        let (vertices, rings) = mesh_file(text);
+        let file: Vec<Vec<DVec2>> = rings
+            .iter()
+            .map(|ring| ring.iter().map(|&v| vertices[v]).collect())
+            .collect();
+        let world = SurfaceWorld::new(one_floor(&mesh));
+        let walls = mesh_walls(text);
+        let mut rng = Rng::new(390 + k as u64);
+        let (lo, hi) = walls
+            .iter()
+            .flatten()
+            .fold((DVec2::INFINITY, DVec2::NEG_INFINITY), |(lo, hi), &p| {
+                (lo.min(p), hi.max(p))
+            });
+        let mut inside = || loop {
+            let p = DVec2::new(rng.range(lo.x, hi.x), rng.range(lo.y, hi.y));
+            if inside_walls(p, &walls) {
+                return p;
+            }
+        };
+        for _ in 0..10 {
+            let (a, b) = (inside(), inside());
+            let Ok(path) = world.find_path(a, b, 0.0) else {
+                continue;
+            };
+            let route = world.route_world(&path, 0).unwrap();
+            let kept = route.mesh().surface();
+            let mut named = Vec::new();
+            for p in 0..kept.num_polygons() as u32 {
+                let r = kept.polygon_ref(p) as usize;
+                for c in kept.plan_polygon(p) {
+                    assert!(
+                        file[r].contains(&c),
+                        "{name}: corner {c} of the route's polygon {p} is not one of the file's polygon {r}"
+                    );
+                }
+                named.push(&file[r]);
+            }
+            for s in path.windows(2) {
+                for i in 0..=8 {
+                    let q = s[0].lerp(s[1], i as f64 / 8.0);
+                    assert!(
+                        named.iter().any(|ring| in_or_on(q, ring)),
+                        "{name}: {a} → {b}: {q} is in none of the route's polygons"
+                    );
+                }
+            }
+            routes += 1;
+        }
+    }
+    assert!(routes > 80, "{routes} routes");
+}
+
+/// Whether `q` lies in the polygon `ring` (even–odd) or within 10⁻⁹ of its boundary.
+fn in_or_on(q: DVec2, ring: &[DVec2]) -> bool {
+    let sides = || (0..ring.len()).map(|i| [ring[i], ring[(i + 1) % ring.len()]]);
+    sides().any(|w| segments_distance(q, q, w) <= 1e-9)
+        || inside_walls(q, &sides().collect::<Vec<_>>())
 }

@@ -10,11 +10,12 @@
 
 use glam::{DVec2, IVec2};
 
-use super::{check_input, GridWorld, NavMeshWorld, SurfaceWorld};
+use super::{check_input, GridWorld, SurfaceWorld};
 use crate::error::{Error, Result};
 use crate::geometry::Point2;
 use crate::grid::map::GridMap;
 use crate::navmesh::mesh::{NavMesh, TriId};
+use crate::navmesh::SurfaceMesh;
 
 impl GridWorld {
     /// The world restricted to the route of `path`: a cell stays free when it is free here
@@ -134,15 +135,16 @@ impl SurfaceWorld {
     /// polygons whose triangles the path crosses or touches (a corner at a mesh vertex
     /// keeps every polygon around it), plus `margin` rings of neighbouring polygons
     /// (across open edges); every other part of the mesh is a wall. The result keeps the
-    /// area costs and the coordinates; its polygons are the route's triangles (their
-    /// references are their indices, not the mesh's ids), and the obstacles in place are
-    /// cut into it, not kept as obstacles. At radius 0 the path is valid on it; with a
-    /// radius, the route's new walls may come closer to the path than the radius (thin
-    /// triangles), so give a margin of 1 or more, or let the pipeline re-plan the
-    /// stretches that do (within the route).
+    /// coordinates, the area costs, and each kept polygon as it is here (its corners,
+    /// area, flags, [reference](crate::navmesh::Surface::polygon_ref) and detail mesh), in
+    /// this mesh's order; the obstacles in place are cut into it (their pieces keep their
+    /// polygons' references), not kept as obstacles, and the off-mesh links are left out.
+    /// At radius 0 the path is valid on it; with a radius, the route's new walls may come
+    /// closer to the path than the radius, so give a margin of 1 or more, or let the
+    /// pipeline re-plan the stretches that do (within the route).
     ///
     /// Cost: O(triangles the path crosses + the route's triangles × margin), plus building
-    /// the route's world ([`from_navmesh`](Self::from_navmesh)).
+    /// the route's surface and world.
     ///
     /// Errors: the input checks of [the world contract](crate::world#coordinates-and-input-checks)
     /// for `path`; [`Error::NoFreeSpace`] when the path touches no triangle (it lies
@@ -152,16 +154,20 @@ impl SurfaceWorld {
     /// use glam::DVec2;
     /// use pathsmooth::navmesh::NavMesh;
     /// use pathsmooth::{SurfaceWorld, World};
-    /// // Three unit squares in a row and one above the middle.
+    /// // Three unit squares in a row and one above the middle, references 10 to 13.
     /// let v = [(0., 0.), (1., 0.), (2., 0.), (3., 0.), (3., 1.), (2., 1.), (1., 1.), (0., 1.), (1., 2.), (2., 2.)]
     ///     .map(|(x, y)| DVec2::new(x, y));
     /// let squares = [vec![0, 1, 6, 7], vec![1, 2, 5, 6], vec![2, 3, 4, 5], vec![6, 5, 9, 8]];
-    /// let world = SurfaceWorld::from_navmesh(&NavMesh::from_polygons(&v, &squares)?)?;
+    /// let mesh = NavMesh::from_polygons_with_ids(&v, &squares, &[10, 11, 12, 13])?;
+    /// let world = SurfaceWorld::from_navmesh(&mesh)?;
     /// let path = [DVec2::new(0.5, 0.5), DVec2::new(1.5, 0.5)];
     /// let route = world.route_world(&path, 0)?;
     /// assert!(route.segment_is_clear(path[0], path[1], 0.0));
     /// assert!(!route.segment_is_clear(path[0], DVec2::new(2.5, 0.5), 0.0)); // the third square
     /// assert!(!route.segment_is_clear(path[1], DVec2::new(1.5, 1.5), 0.0)); // the one above
+    /// // The route's polygons are the first two squares, with their references.
+    /// let kept = route.mesh().surface();
+    /// assert_eq!((kept.num_polygons(), kept.polygon_ref(0), kept.polygon_ref(1)), (2, 10, 11));
     /// // One ring more: every square.
     /// let wide = world.route_world(&path, 1)?;
     /// assert!(wide.segment_is_clear(path[0], DVec2::new(2.5, 0.5), 0.0));
@@ -169,13 +175,31 @@ impl SurfaceWorld {
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn route_world<P: Point2>(&self, path: &[P], margin: usize) -> Result<SurfaceWorld> {
-        let Some(flat) = self.one_floor_world() else {
+        let Some((sheet, flat)) = self.whole.as_deref() else {
             return Err(Error::Unsupported {
                 what: "route_world",
                 needs: "a navmesh of one floor (no floors over one another)",
             });
         };
-        let route = SurfaceWorld::from_navmesh(&flat.route_mesh(path, margin)?)?;
+        let surface = self.mesh.surface();
+        // The whole plan mesh is the sheet: its triangle t is the surface's triangle
+        // `sheet.surface_triangle(t)`, of the polygon `polygon_of` that. The route walks
+        // the sheet's own mesh (the flat world's drops the triangles of excluded areas,
+        // and numbers the others anew), keeping out of excluded areas.
+        let polygon_of = |t: TriId| self.mesh.polygon_of(sheet.surface_triangle(t)) as usize;
+        let costs = flat.area_costs();
+        let free = |t: TriId| !costs.is_excluded(sheet.mesh().area_of(t));
+        let mut points = Vec::new();
+        check_input(flat, path, 1, "route_world", 0.0, &mut points)?;
+        let keep = route_polygons(
+            sheet.mesh(),
+            &points,
+            margin,
+            surface.num_polygons(),
+            polygon_of,
+            free,
+        )?;
+        let route = SurfaceWorld::new(SurfaceMesh::new(surface.keep_polygons(&keep)?)?);
         match self.area_costs() {
             Some(costs) => route.with_area_costs(costs.clone()),
             None => Ok(route),
@@ -183,54 +207,63 @@ impl SurfaceWorld {
     }
 }
 
-impl NavMeshWorld {
-    /// The mesh of [`SurfaceWorld::route_world`] on this world's free mesh.
-    fn route_mesh<P: Point2>(&self, path: &[P], margin: usize) -> Result<NavMesh> {
-        let mut points = Vec::new();
-        check_input(self, path, 1, "route_world", 0.0, &mut points)?;
-        let mesh = self.mesh();
-        let n = mesh.num_triangles();
-        let mut touched = vec![false; n];
-        let mut crossed: Vec<TriId> = Vec::new();
-        for (i, &p) in points.iter().enumerate() {
-            let Some(t) = mesh.locate(p) else { continue };
-            // Every triangle around `p` (it may lie on an edge or a vertex).
-            mark_around(mesh, t, p, &mut touched);
-            if let Some(&q) = points.get(i + 1) {
-                crossed.clear();
-                crossed.push(t);
-                mesh.walk(t, p, q, &mut |u| crossed.push(u), true);
-                for &c in &crossed {
-                    touched[c] = true;
-                }
+/// The polygons of [`SurfaceWorld::route_world`] for the path `points` on `mesh`, one flag
+/// per polygon of `polygons`: `polygon_of` is the polygon of each triangle of the mesh,
+/// and only the triangles that are `free` join the route.
+fn route_polygons(
+    mesh: &NavMesh,
+    points: &[DVec2],
+    margin: usize,
+    polygons: usize,
+    polygon_of: impl Fn(TriId) -> usize,
+    free: impl Fn(TriId) -> bool,
+) -> Result<Vec<bool>> {
+    let n = mesh.num_triangles();
+    let mut touched = vec![false; n];
+    let mut crossed: Vec<TriId> = Vec::new();
+    for (i, &p) in points.iter().enumerate() {
+        let Some(t) = mesh.locate(p) else { continue };
+        // Every triangle around `p` (it may lie on an edge or a vertex).
+        mark_around(mesh, t, p, &mut touched);
+        if let Some(&q) = points.get(i + 1) {
+            crossed.clear();
+            crossed.push(t);
+            mesh.walk(t, p, q, &mut |u| crossed.push(u), true);
+            for &c in &crossed {
+                touched[c] = true;
             }
         }
-        // Whole polygons, then `margin` rings of neighbours.
-        let whole = |touched: &mut Vec<bool>| {
-            let mut poly = vec![false; mesh.num_polygons()];
-            for t in (0..n).filter(|&t| touched[t]) {
-                poly[mesh.polygon_index_of(t)] = true;
-            }
-            for (t, k) in touched.iter_mut().enumerate() {
-                *k = poly[mesh.polygon_index_of(t)];
-            }
-        };
-        whole(&mut touched);
-        for _ in 0..margin.min(n) {
-            let ring: Vec<TriId> = (0..n)
-                .filter(|&t| touched[t])
-                .flat_map(|t| mesh.neighbors(t).into_iter().flatten())
-                .collect();
-            if ring.iter().all(|&u| touched[u]) {
-                break;
-            }
-            for u in ring {
-                touched[u] = true;
-            }
-            whole(&mut touched);
-        }
-        mesh.keep_triangles(&touched)
     }
+    // Whole polygons (a polygon's triangles share its area: free alike), then `margin`
+    // rings of free neighbours.
+    let mut kept = vec![false; polygons];
+    let mut whole = |touched: &mut Vec<bool>| {
+        for t in (0..n).filter(|&t| touched[t] && free(t)) {
+            kept[polygon_of(t)] = true;
+        }
+        for (t, k) in touched.iter_mut().enumerate() {
+            *k = kept[polygon_of(t)];
+        }
+    };
+    whole(&mut touched);
+    for _ in 0..margin.min(n) {
+        let ring: Vec<TriId> = (0..n)
+            .filter(|&t| touched[t])
+            .flat_map(|t| mesh.neighbors(t).into_iter().flatten())
+            .filter(|&u| free(u))
+            .collect();
+        if ring.iter().all(|&u| touched[u]) {
+            break;
+        }
+        for u in ring {
+            touched[u] = true;
+        }
+        whole(&mut touched);
+    }
+    if !kept.iter().any(|&k| k) {
+        return Err(Error::NoFreeSpace);
+    }
+    Ok(kept)
 }
 
 /// Marks every triangle whose closed triangle holds `p`, walking from `t` (which does)

@@ -83,7 +83,7 @@ pub struct SurfaceWorld {
     sheet: Option<Arc<SheetWorld>>,
     /// On a mesh with one floor, the whole plan mesh as a sheet, with the world's area
     /// costs.
-    whole: Option<Arc<SheetWorld>>,
+    pub(super) whole: Option<Arc<SheetWorld>>,
     /// The world's own area costs ([`with_area_costs`](Self::with_area_costs)): those of
     /// its answers, and of every plan whose query sets none. `None`: every area costs 1.
     costs: Option<Arc<AreaCosts>>,

@@ -82,6 +82,29 @@ pub fn side_distance(p: DVec2, [a, b]: [DVec2; 2]) -> f64 {
 /// A Polyanya `.mesh` file read here (not by the library): its vertices, and its boundary
 /// edges (the polygon sides no other polygon shares).
 pub fn mesh_walls(text: &str) -> Vec<[DVec2; 2]> {
+    let (vertices, polygons) = mesh_file(text);
+    let mut sides = std::collections::HashMap::<(usize, usize), usize>::new();
+    for ring in &polygons {
+        let n = ring.len();
+        for k in 0..n {
+            let (a, b) = (ring[k], ring[(k + 1) % n]);
+            *sides.entry((a.min(b), a.max(b))).or_default() += 1;
+        }
+    }
+    let mut walls: Vec<[DVec2; 2]> = sides
+        .into_iter()
+        .filter(|&(_, uses)| uses == 1)
+        .map(|((a, b), _)| [vertices[a], vertices[b]])
+        .collect();
+    walls.sort_by(|p, q| p[0].x.total_cmp(&q[0].x).then(p[0].y.total_cmp(&q[0].y)));
+    walls
+}
+
+/// A Polyanya `.mesh` file's vertices (plan view) and polygons (each its vertex indices),
+/// read apart from the library's reader: the header's two words, the counts, each vertex
+/// (x, y, its neighbour count and neighbours), each polygon (its corner count, corners and
+/// as many neighbours).
+pub fn mesh_file(text: &str) -> (Vec<DVec2>, Vec<Vec<usize>>) {
     let mut numbers = text
         .split_whitespace()
         .skip(2)
@@ -95,25 +118,17 @@ pub fn mesh_walls(text: &str) -> Vec<[DVec2; 2]> {
             next();
         }
     }
-    let mut sides = std::collections::HashMap::<(usize, usize), usize>::new();
-    for _ in 0..np {
-        let n = next() as usize;
-        let ring: Vec<usize> = (0..n).map(|_| next() as usize).collect();
-        for _ in 0..n {
-            next();
-        }
-        for k in 0..n {
-            let (a, b) = (ring[k], ring[(k + 1) % n]);
-            *sides.entry((a.min(b), a.max(b))).or_default() += 1;
-        }
-    }
-    let mut walls: Vec<[DVec2; 2]> = sides
-        .into_iter()
-        .filter(|&(_, uses)| uses == 1)
-        .map(|((a, b), _)| [vertices[a], vertices[b]])
+    let polygons = (0..np)
+        .map(|_| {
+            let n = next() as usize;
+            let ring: Vec<usize> = (0..n).map(|_| next() as usize).collect();
+            for _ in 0..n {
+                next();
+            }
+            ring
+        })
         .collect();
-    walls.sort_by(|p, q| p[0].x.total_cmp(&q[0].x).then(p[0].y.total_cmp(&q[0].y)));
-    walls
+    (vertices, polygons)
 }
 
 /// Distance between the segments `a`–`b` and `w` (0 when they meet).

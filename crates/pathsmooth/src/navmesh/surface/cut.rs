@@ -13,8 +13,8 @@ use glam::{DVec2, DVec3};
 
 use super::issue::Issue;
 use super::weld::weld;
-use super::{Detail, Surface, SurfaceData, SurfaceOptions};
-use crate::error::{Error, Result};
+use super::{Detail, Surface, SurfaceData};
+use crate::error::Result;
 use crate::geometry::{clip_half_plane, convex_overlap, cross, ClipCorner};
 use crate::navmesh::mesh::PolyId;
 
@@ -47,9 +47,9 @@ impl Surface {
     /// (as its neighbour's piece interpolates it, so the two weld), the polygon's
     /// [`floor_height`](Self::floor_height) inside it.
     ///
-    /// Errors: [`Error::NoFreeSpace`] when no polygon is left; those of
-    /// [`Surface::from_data`] on the rebuilt polygons (none expected of a surface it
-    /// built). Cost: O(polygons + corners) for the copy, O(|ring|²) a cut polygon, and
+    /// Errors: [`Error::NoFreeSpace`](crate::Error::NoFreeSpace) when no polygon is left;
+    /// those of [`Surface::from_data`] on the rebuilt polygons (none expected of a surface
+    /// it built). Cost: O(polygons + corners) for the copy, O(|ring|²) a cut polygon, and
     /// the builder's O(n log n).
     pub(crate) fn cut_convex(
         &self,
@@ -70,16 +70,8 @@ impl Surface {
         if !any {
             return Ok(None);
         }
-        let mut data = SurfaceData {
-            vertices: self.vertices.clone(),
-            links: self.links.iter().map(|l| l.given).collect(),
-            agent: self.agent,
-            ..SurfaceData::new(self.up)
-        };
-        let mut detail = self.detail.as_ref().map(|d| Detail {
-            meshes: Vec::new(),
-            ..d.clone()
-        });
+        let (mut data, mut detail) = self.empty_copy();
+        data.links = self.links.iter().map(|l| l.given).collect();
         // Input polygon → the polygon of `self` it comes from.
         let mut origin: Vec<PolyId> = Vec::new();
         let mut push = |data: &mut SurfaceData, polygon: Vec<u32>, p: PolyId| {
@@ -156,15 +148,7 @@ impl Surface {
                 }
             }
         }
-        if data.polygons.is_empty() {
-            return Err(Error::NoFreeSpace);
-        }
-        data.detail = detail;
-        let options = SurfaceOptions {
-            weld: Some(self.weld),
-            ..SurfaceOptions::new(self.up)
-        };
-        let surface = Surface::from_data(&data, &options)?;
+        let surface = self.rebuilt(data, detail)?;
         let origin = (0..surface.num_polygons() as PolyId)
             .map(|q| origin[surface.input_polygon(q) as usize])
             .collect();

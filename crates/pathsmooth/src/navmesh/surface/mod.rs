@@ -12,6 +12,7 @@ mod cut;
 mod data;
 mod detail;
 mod issue;
+mod keep;
 mod links;
 mod locate;
 mod pieces;
