@@ -175,7 +175,7 @@ impl SurfaceWorld {
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
     pub fn route_world<P: Point2>(&self, path: &[P], margin: usize) -> Result<SurfaceWorld> {
-        let Some((sheet, flat)) = self.whole.as_deref() else {
+        let Some((sheet, flat)) = self.one_floor_sheet() else {
             return Err(Error::Unsupported {
                 what: "route_world",
                 needs: "a navmesh of one floor (no floors over one another)",

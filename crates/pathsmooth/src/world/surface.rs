@@ -23,8 +23,7 @@ use crate::navmesh::{
 /// clearance or line of sight. A plan cuts the **sheet** round its path
 /// ([`SurfaceQuery::sheet`]: the part of the surface one floor deep around the path's
 /// channel, a flat [`NavMesh`]) and the world keeps it as a flat world (its wall index,
-/// clearances and search); every
-/// plan-view answer ([`clearance`](World::clearance),
+/// clearances and search); every plan-view answer ([`clearance`](World::clearance),
 /// [`segment_is_clear`](World::segment_is_clear), [`bounds`](World::bounds), costs, the
 /// navmesh of the navmesh steps) is then that sheet's, until the next plan cuts another.
 /// What is clear on a sheet is clear on the surface (it is a piece of it, its cut edges
@@ -83,7 +82,7 @@ pub struct SurfaceWorld {
     sheet: Option<Arc<SheetWorld>>,
     /// On a mesh with one floor, the whole plan mesh as a sheet, with the world's area
     /// costs.
-    pub(super) whole: Option<Arc<SheetWorld>>,
+    whole: Option<Arc<SheetWorld>>,
     /// The world's own area costs ([`with_area_costs`](Self::with_area_costs)): those of
     /// its answers, and of every plan whose query sets none. `None`: every area costs 1.
     costs: Option<Arc<AreaCosts>>,
@@ -332,12 +331,13 @@ impl SurfaceWorld {
         self.sheet.as_deref().map(|(sheet, _)| sheet)
     }
 
-    /// On a mesh with one floor ([`SurfaceMesh::is_one_floor`]), the flat world of its whole
-    /// plan view, with the world's [area costs](Self::with_area_costs) (what every plan and
-    /// crowd agent on such a mesh walks); `None` on a mesh with floors
-    /// over one another. Made once by [`new`](Self::new).
-    pub(crate) fn one_floor_world(&self) -> Option<&NavMeshWorld> {
-        self.whole.as_deref().map(|(_, world)| world)
+    /// On a mesh with one floor ([`SurfaceMesh::is_one_floor`]), its whole plan view as a
+    /// sheet and the flat world of it, with the world's [area
+    /// costs](Self::with_area_costs) (what every plan and crowd agent on such a mesh
+    /// walks); `None` on a mesh with floors over one another. Made once by
+    /// [`new`](Self::new).
+    pub(crate) fn one_floor_sheet(&self) -> Option<(&Sheet, &NavMeshWorld)> {
+        self.whole.as_deref().map(|(sheet, world)| (sheet, world))
     }
 
     /// The surface polygon under plan-view `p` on the [sheet](Self::sheet) (so on its
@@ -681,8 +681,7 @@ impl World for SurfaceWorld {
         }
     }
 
-    /// The sheet's cost; before any sheet, infinite (nothing is
-    /// free).
+    /// The sheet's cost; before any sheet, infinite (nothing is free).
     #[cfg_attr(target_arch = "wasm32", inline(never))]
     fn segment_cost(&self, a: DVec2, b: DVec2) -> f64 {
         self.sheet_world()

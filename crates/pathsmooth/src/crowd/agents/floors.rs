@@ -678,7 +678,7 @@ fn leg_on_sheet(
     pipeline.use_world(&world);
     let agent_path = AgentPath::new(pipeline, s, g)?;
     Ok((
-        world.one_floor_world().is_none().then_some(world),
+        world.one_floor_sheet().is_none().then_some(world),
         agent_path,
     ))
 }

@@ -108,7 +108,7 @@ struct RoundChains<'a> {
 impl RoundChains<'_> {
     /// True when the path from `from` to `q` must wrap circle `c`: `q` lies beyond the
     /// tangent from `from` to `c`, on `c`'s side (`s` = +1 for a right-side `c`, −1 for a
-    /// left one); a tie counts when `tie`. The goal is tested by [`leg_keeps_clear`].
+    /// left one); a tie counts when `tie`. The goal is tested by [`leg_test`].
     fn wraps(&self, from: &Circle, c: &Circle, q: &Circle, s: f64, tie: bool) -> Result<bool> {
         if q.same(from) {
             return Ok(false);
@@ -117,10 +117,11 @@ impl RoundChains<'_> {
             let Some(leg) = tangent(from.c, from.rho, q.c, q.rho) else {
                 return Ok(true);
             };
-            if closest_on_segment(c.c, leg.0, leg.1).1 >= 1.0 {
+            let (clear, short) = leg_test(leg, c, self.r);
+            if short {
                 self.goal_short.set(true);
             }
-            return Ok(!leg_keeps_clear(leg, c, self.r));
+            return Ok(!clear);
         }
         let dir = |b: &Circle| match tangent(from.c, from.rho, b.c, b.rho) {
             Some((_, _, v)) => Ok(v),
@@ -240,25 +241,28 @@ pub(super) fn cuts(from: &Circle, to: &Circle, other: &Circle, r: f64) -> bool {
     }
 }
 
-/// [`leg_keeps_clear`] for the tangent segment from the apex circle to `goal` (the
-/// reference funnel's goal test).
+/// [`leg_test`] for the tangent segment from the apex circle to `goal`: whether it keeps
+/// clear of `side` (the reference funnel's goal test).
 #[cfg(test)]
 pub(super) fn keeps_clear(apex: &Circle, goal: &Circle, side: &Circle, r: f64) -> bool {
-    tangent(apex.c, apex.rho, goal.c, goal.rho).is_some_and(|leg| leg_keeps_clear(leg, side, r))
+    tangent(apex.c, apex.rho, goal.c, goal.rho).is_some_and(|leg| leg_test(leg, side, r).0)
 }
 
-/// For the goal: true when the leg to it, the tangent segment `(t1, t2)` of direction `v`
-/// from the apex circle, keeps the side circle `side` on its own side and at least `r`
-/// away. Comparing directions, as for portal ends, would be too strict here: the segment
-/// may end (at the goal) before it reaches the side circle's tangent point.
-fn leg_keeps_clear((t1, t2, v): (DVec2, DVec2, DVec2), side: &Circle, r: f64) -> bool {
+/// For the goal, of the leg to it (the tangent segment `(t1, t2)` of direction `v` from
+/// the apex circle) and the side circle `side`: whether the leg keeps `side` on its own
+/// side and at least `r` away, and whether it stops short of `side` (its nearest point to
+/// `side` is the goal). Comparing directions, as for portal ends, would be too strict
+/// here: the segment may end (at the goal) before it reaches the side circle's tangent
+/// point.
+fn leg_test((t1, t2, v): (DVec2, DVec2, DVec2), side: &Circle, r: f64) -> (bool, bool) {
     let (q, t) = closest_on_segment(side.c, t1, t2);
     // The side matters only when the segment passes the circle: when its nearest point is
     // an end (the goal comes before the circle, or the circle lies behind the apex), the
     // distance alone decides — a goal just beyond a corner, in a dead end near the border,
     // must not send the path round the far end of the last portal.
     let passes = t > 0.0 && t < 1.0;
-    (!passes || cross(v, side.c - t1) * side.rho >= 0.0) && side.c.distance(q) >= r
+    let clear = (!passes || cross(v, side.c - t1) * side.rho >= 0.0) && side.c.distance(q) >= r;
+    (clear, t >= 1.0)
 }
 
 /// The portal end after corner `from` that the last leg, from `from` to `goal`, cuts (comes
@@ -268,7 +272,7 @@ fn leg_keeps_clear((t1, t2, v): (DVec2, DVec2, DVec2), side: &Circle, r: f64) ->
 /// Why the chains can miss one: a chain lets a portal end go once a later end on its side
 /// binds the path more (its tangent turns further in), since any path on to an end
 /// beyond both clears the first. The goal is tested by its distance instead
-/// ([`leg_keeps_clear`]): the path may end before the later end's tangent point, and a goal
+/// ([`leg_test`]): the path may end before the later end's tangent point, and a goal
 /// short of that end but beyond the dropped one can cut the dropped one. Portal ends in a
 /// line on one side (Polyanya's `bad-collinear` meshes, a grid's walls) are the common
 /// case. Of the ends the leg cuts, those on the side of the first one, the one whose
@@ -280,12 +284,8 @@ fn cut_on_last_leg(from: &Circle, goal: &Circle, portals: &[Portal], r: f64) -> 
     let (t1, _, v) = leg;
     let margin = r * (1.0 - 1e-9);
     let direction = |c: &Circle| tangent(from.c, from.rho, c.c, c.rho).map(|(_, _, v)| v);
-    let binds_more = |c: &Circle, than: &Circle| match (direction(c), direction(than)) {
-        // Left ends (ρ > 0) bind more the further clockwise their tangent turns.
-        (Some(v), Some(w)) => c.rho.signum() * cross(w, v) < 0.0,
-        _ => false,
-    };
-    let mut corner: Option<Circle> = None;
+    // The corner so far and its tangent's direction from `from`.
+    let mut corner: Option<(Circle, Option<DVec2>)> = None;
     for (i, p) in portals.iter().enumerate().skip(from.index) {
         for (c, rho) in [(p.left, r), (p.right, -r)] {
             // An end on its side of the leg's line, `margin` or more from it, is clear of
@@ -298,17 +298,24 @@ fn cut_on_last_leg(from: &Circle, goal: &Circle, portals: &[Portal], r: f64) -> 
                 rho,
                 index: i + 1,
             };
-            if end.same(from) || leg_keeps_clear(leg, &end, margin) {
+            if end.same(from) || leg_test(leg, &end, margin).0 {
                 continue;
             }
+            let turn = direction(&end);
             corner = match corner {
-                None => Some(end),
-                Some(best) if best.rho == rho && binds_more(&end, &best) => Some(end),
+                None => Some((end, turn)),
+                // Left ends (ρ > 0) bind more the further clockwise their tangent turns.
+                Some((best, Some(w)))
+                    if best.rho == rho
+                        && turn.is_some_and(|v| rho.signum() * cross(w, v) < 0.0) =>
+                {
+                    Some((end, turn))
+                }
                 keep => keep,
             };
         }
     }
-    corner
+    corner.map(|(end, _)| end)
 }
 
 /// The 0-based portal for a funnel index (0 start, 1..=n portals, n + 1 goal), clamped to
