@@ -94,3 +94,34 @@ test("the library runs in a Web Worker of a static page and answers as the nativ
   assert.match(refused, /^GridWorld\.fromMovingAi: /);
   assert.deepEqual(problems, []);
 });
+
+test("a worker that cannot load fails its jobs rather than leaving them waiting", async (t) => {
+  const server = await serve();
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+  });
+  t.after(async () => {
+    await browser.close();
+    server.close();
+  });
+  // The file never arrives (a host that lost it, a network that dropped it): the module
+  // (the worker answers each job with the error) or the worker's script (the page's
+  // error handler fails the jobs waiting).
+  for (const lost of ["**/*.wasm", "**/web/worker.js"]) {
+    const page = await browser.newPage();
+    await page.route(lost, (route) => route.abort());
+    await page.goto(`http://127.0.0.1:${server.address().port}/crates/pathsmooth-wasm/web/index.html`);
+    await page.waitForFunction(() => document.getElementById("status").textContent === "ready");
+    const job = () => page.evaluate(() => window.pathsmooth.run("crowd", { size: 10, agents: 2, frames: 1 }).then(() => "answered", (e) => `refused: ${e.message}`));
+    // A job that never settles is the defect: the race turns it into an answer to read.
+    const waited = () => new Promise((resolve) => setTimeout(() => resolve("still waiting after 20 s"), 20_000).unref());
+    // Twice: the job after a failure is refused too, not left to a worker that never ran.
+    for (const attempt of [1, 2]) {
+      const outcome = await Promise.race([job(), waited()]);
+      assert.match(outcome, /^refused: /, `${lost}, job ${attempt}`);
+    }
+    await page.close();
+  }
+});

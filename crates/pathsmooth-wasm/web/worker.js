@@ -40,8 +40,9 @@ const jobs = {
 };
 
 self.onmessage = async ({ data: { id, job, args } }) => {
-  await ready;
   try {
+    // Inside the try: a module that failed to load answers every job with its error.
+    await ready;
     self.postMessage({ id, result: jobs[job](args) });
   } catch (e) {
     self.postMessage({ id, error: String(e?.message ?? e) });
