@@ -172,8 +172,21 @@ impl<N> PartialOrd for Open<N> {
     }
 }
 impl<N> Ord for Open<N> {
+    #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
-        other.f.total_cmp(&self.f).then(self.g.total_cmp(&other.g))
+        // Plain comparisons: f and g are sums of distances, never NaN or −0, where
+        // `total_cmp` agrees with them and costs the heap more.
+        if self.f < other.f {
+            Ordering::Greater
+        } else if self.f > other.f {
+            Ordering::Less
+        } else if self.g > other.g {
+            Ordering::Greater
+        } else if self.g < other.g {
+            Ordering::Less
+        } else {
+            Ordering::Equal
+        }
     }
 }
 
@@ -937,5 +950,38 @@ fn through_interval(root: DVec2, ir: DVec2, il: DVec2, q: DVec2) -> f64 {
         root.distance(ir) + ir.distance(q)
     } else {
         root.distance(il) + il.distance(q)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The open list's order is `total_cmp`'s (f least first, then g greatest) on the
+    /// values a search makes: finite sums of distances, ties, and the goal's infinite g.
+    #[test]
+    fn the_open_order_is_total_cmps_on_search_values() {
+        let mut unit = crate::test_fixtures::lcg_uniform(0x0BE7);
+        let mut value = || match (unit() * 4.0) as u32 {
+            0 => 0.0,
+            1 => f64::INFINITY,
+            _ => (unit() * 8.0).floor() / 4.0, // few values: many ties
+        };
+        for _ in 0..10_000 {
+            let (a, b) = (
+                Open {
+                    f: value(),
+                    g: value(),
+                    node: 0u32,
+                },
+                Open {
+                    f: value(),
+                    g: value(),
+                    node: 1u32,
+                },
+            );
+            let want = b.f.total_cmp(&a.f).then(a.g.total_cmp(&b.g));
+            assert_eq!(a.cmp(&b), want, "{a:?} {b:?}");
+        }
     }
 }
