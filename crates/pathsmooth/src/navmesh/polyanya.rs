@@ -174,8 +174,9 @@ impl<N> PartialOrd for Open<N> {
 impl<N> Ord for Open<N> {
     #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
-        // Plain comparisons: f and g are sums of distances, never NaN or −0, where
-        // `total_cmp` agrees with them and costs the heap more.
+        // Plain comparisons: f and g are sums of distances (weighted by finite area costs
+        // in the cheapest-channel search), never NaN or −0, where `total_cmp` agrees with
+        // them and costs the heap more.
         if self.f < other.f {
             Ordering::Greater
         } else if self.f > other.f {
