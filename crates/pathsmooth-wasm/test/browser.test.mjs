@@ -10,30 +10,16 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
-import { crate, nativeBin, repo, serve } from "./serve.mjs";
+import { crate, nativeBin, repo, serveAndLaunch } from "./serve.mjs";
 
 const BAKE = "crates/pathsmooth/tests/data/corpus/detour/dungeon.all_tiles_navmesh.bin";
 const MAP = "data/movingai/dao/arena.map";
 
-/** The repository served and headless Chromium launched, both closed after test `t`. */
-async function start(t) {
-  const server = await serve();
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-  });
-  t.after(async () => {
-    await browser.close();
-    server.close();
-  });
-  return { server, browser };
-}
+const BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"];
 
 test("the library runs in a Web Worker of a static page and answers as the native library does", async (t) => {
   assert.ok(existsSync(join(crate, "pkg", "pathsmooth_wasm_bg.wasm")), "run `npm run build` first");
-  const { server, browser } = await start(t);
+  const { server, browser } = await serveAndLaunch(t, BROWSER_ARGS);
   const page = await browser.newPage();
   const problems = [];
   page.on("pageerror", (e) => problems.push(e.message));
@@ -102,7 +88,7 @@ test("the library runs in a Web Worker of a static page and answers as the nativ
 });
 
 test("a worker that cannot load fails its jobs rather than leaving them waiting", async (t) => {
-  const { server, browser } = await start(t);
+  const { server, browser } = await serveAndLaunch(t, BROWSER_ARGS);
   // The file never arrives (a host that lost it, a network that dropped it): the module
   // (the worker answers each job with the error) or the worker's script (the page's
   // error handler fails the jobs waiting).

@@ -6,6 +6,7 @@ import { createServer } from "node:http";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, extname, join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
 
 export const crate = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const repo = join(crate, "..", "..");
@@ -34,4 +35,20 @@ export function serve() {
     res.end(readFileSync(path));
   });
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+/** The repository served and headless Chromium (`CHROMIUM`, default /usr/bin/chromium)
+ *  launched with `args`, both closed after test `t`. */
+export async function serveAndLaunch(t, args) {
+  const server = await serve();
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    headless: true,
+    args,
+  });
+  t.after(async () => {
+    await browser.close();
+    server.close();
+  });
+  return { server, browser };
 }

@@ -11,8 +11,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
-import { crate, nativeBin, repo, serve } from "./serve.mjs";
+import { crate, nativeBin, repo, serveAndLaunch } from "./serve.mjs";
 
 const LEVEL = "crates/pathsmooth/tests/data/corpus/unity/lear315__LayaNavMesh.obj";
 // WebGL with no GPU: ANGLE on SwiftShader, the CPU renderer Chromium ships. Since Chromium
@@ -85,16 +84,7 @@ test("the three.js example draws a navmesh, plans between two clicks as the nati
   assert.ok(existsSync(join(crate, "pkg", "pathsmooth_wasm_bg.wasm")), "run `npm run build` first");
   assert.ok(existsSync(join(crate, "node_modules", "three", "build", "three.module.js")), "run `npm ci` first (three)");
   const tris = readObj(readFileSync(join(repo, LEVEL), "utf8"));
-  const server = await serve();
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    headless: true,
-    args: ["--no-sandbox", "--disable-background-networking", ...WEBGL_FLAGS],
-  });
-  t.after(async () => {
-    await browser.close();
-    server.close();
-  });
+  const { server, browser } = await serveAndLaunch(t, ["--no-sandbox", "--disable-background-networking", ...WEBGL_FLAGS]);
   const page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
   const problems = [];
   page.on("pageerror", (e) => problems.push(e.message));

@@ -321,8 +321,9 @@ pub fn segment_distance(a: DVec2, b: DVec2, c: DVec2, d: DVec2) -> f64 {
 pub(crate) fn orientation(a: DVec2, b: DVec2, c: DVec2) -> i8 {
     // robust's own first stage (its THETA, Ozaki et al.'s one-branch error bound), written
     // here to answer the sign at once: robust returns the determinant, whose sign then
-    // costs two more comparisons. The navmesh search asks this in every expansion; this
-    // took 2 % off the layered query's instructions (docs/detour-peer.md).
+    // costs two more comparisons, and the navmesh search asks this in every expansion
+    // (docs/detour-peer.md, "Where the 7 % went"). robust offers no entry to its exact
+    // stages alone, so an undecided case evaluates the filter once more there.
     const THETA: f64 = 3.330_669_062_177_372_2e-16;
     let detleft = (a.x - c.x) * (b.y - c.y);
     let detright = (a.y - c.y) * (b.x - c.x);
@@ -339,13 +340,7 @@ pub(crate) fn orientation(a: DVec2, b: DVec2, c: DVec2) -> i8 {
         robust::Coord { x: b.x, y: b.y },
         robust::Coord { x: c.x, y: c.y },
     );
-    if v > 0.0 {
-        1
-    } else if v < 0.0 {
-        -1
-    } else {
-        0
-    }
+    i8::from(v > 0.0) - i8::from(v < 0.0)
 }
 
 /// True when the closed segments `a`–`b` and `c`–`d` share a point (exact).
@@ -628,13 +623,7 @@ mod tests {
                 robust::Coord { x: b.x, y: b.y },
                 robust::Coord { x: c.x, y: c.y },
             );
-            let want = if v > 0.0 {
-                1
-            } else if v < 0.0 {
-                -1
-            } else {
-                0
-            };
+            let want = i8::from(v > 0.0) - i8::from(v < 0.0);
             assert_eq!(orientation(a, b, c), want, "{a} {b} {c}");
             assert_eq!(orientation(c, a, b), want);
             let plain = cross(a - c, b - c);
