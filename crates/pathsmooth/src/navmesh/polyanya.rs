@@ -57,6 +57,10 @@ pub(crate) trait ConvexPolygons {
     fn vertex_count(&self) -> usize;
     /// Polygon `p`'s corners.
     fn corners_of(&self, p: PolyId) -> Range<usize>;
+    /// The corner `k` places on (counter-clockwise, `k < 2n`) from `first`, the first of
+    /// a polygon's `n` corners. A mesh that stores each ring twice over answers `first + k`
+    /// and spares the search a wrap on every corner it reads (`docs/detour-peer.md`).
+    fn corner_after(&self, first: usize, n: usize, k: usize) -> usize;
     /// Corner `c`'s vertex id (equal ids: the same point).
     fn corner_vertex(&self, c: usize) -> u32;
     /// Corner `c`'s position.
@@ -321,7 +325,7 @@ impl Polyanya {
             }
             // Crossing the edge from corner k to k + 1: seen from inside the neighbour,
             // corner k is its right end.
-            let next = corners.start + if k + 1 == n { 0 } else { k + 1 };
+            let next = mesh.corner_after(corners.start, n, k + 1);
             let (rp, lp) = (mesh.corner_point(c), mesh.corner_point(next));
             let node = Node {
                 parent: NONE,
@@ -399,7 +403,7 @@ impl Polyanya {
         let e = node.edge as usize;
         let (l, r) = (
             corners.start + e,
-            corners.start + if e + 1 == corners.len() { 0 } else { e + 1 },
+            mesh.corner_after(corners.start, corners.len(), e + 1),
         );
         let (lp, rp) = (mesh.corner_point(l), mesh.corner_point(r));
         let mut root = self.roots[node.root as usize];
@@ -580,11 +584,7 @@ impl Polyanya {
         // The chain c_0 = R (corner e + 1), c_1, ..., c_m = L (corner e); chain edge i is
         // the polygon's edge at corner e + 1 + i.
         let m = n - 1;
-        // (No `%`: e + 1 + i < 2n.)
-        let ci = |i: usize| {
-            let k = e + 1 + i;
-            base + if k >= n { k - n } else { k }
-        };
+        let ci = |i: usize| mesh.corner_after(base, n, e + 1 + i);
         let cv = |i: usize| mesh.corner_vertex(ci(i));
         let cp = |i: usize| mesh.corner_point(ci(i));
         let via = |i: usize| (nd.poly, nd.edge, ci(i));
@@ -692,7 +692,7 @@ impl Polyanya {
         let base = mesh.corners_of(nd.poly).start;
         let e = nd.edge as usize;
         // R = corner e + 1, W = e + 2, L = e; edge R–W is at corner R, W–L at corner W.
-        let at = |k: usize| base + if k >= 3 { k - 3 } else { k };
+        let at = |k: usize| mesh.corner_after(base, 3, k);
         let (cr, cw, cl) = (at(e + 1), at(e + 2), base + e);
         let (rr, w, l) = (
             mesh.corner_point(cr),
@@ -831,6 +831,11 @@ impl ConvexPolygons for NavMesh {
     #[inline]
     fn corners_of(&self, p: PolyId) -> Range<usize> {
         3 * p as usize..3 * p as usize + 3
+    }
+    #[inline]
+    fn corner_after(&self, first: usize, n: usize, k: usize) -> usize {
+        // No `%`: k < 2n.
+        first + if k >= n { k - n } else { k }
     }
     #[inline]
     fn corner_vertex(&self, c: usize) -> u32 {

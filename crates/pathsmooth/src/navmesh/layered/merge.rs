@@ -34,23 +34,21 @@ const NONE: u32 = u32::MAX;
 const MAX_CORNERS: usize = 12;
 
 /// The surface's polygons as the polygon search sees them (see the [module docs](self)),
-/// in the per-corner layout of [`SurfaceMesh`](super::SurfaceMesh): about 46 bytes a
-/// corner and 20 a surface polygon.
+/// in the per-corner layout of [`SurfaceMesh`](super::SurfaceMesh), each polygon's ring
+/// stored twice over so that the search walks on from any corner without wrapping round
+/// (`corner_after`): 80 bytes a corner (two [`SearchCorner`]s and two members) and 20 a
+/// surface polygon.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct SearchPolygons {
-    /// Search polygon `m`'s corners are `corner_start[m]..corner_start[m + 1]`.
+    /// Search polygon `m`'s ring, twice over, is `corner_start[m]..corner_start[m + 1]`;
+    /// its corners (`corners_of`) are the first half.
     pub(crate) corner_start: Vec<u32>,
-    /// The corner's vertex.
-    pub(crate) corner_vert: Vec<u32>,
-    /// The search polygon across the edge from this corner to the next (`NONE`: a wall).
-    pub(crate) corner_nb: Vec<u32>,
-    /// That edge's index in the neighbour.
-    pub(crate) corner_nb_edge: Vec<u32>,
-    /// A taut path may turn at this corner (a member's corner there may).
-    pub(crate) corner_turn: Vec<bool>,
+    /// The corners: what the search reads of one, in one place.
+    pub(crate) corners: Vec<SearchCorner>,
     /// Search polygon → how many of its edges have a neighbour.
     pub(crate) exits: Vec<u8>,
-    /// The surface polygon and its edge that this corner's edge is.
+    /// The surface polygon and its edge that this corner's edge is (twice over, as
+    /// `corners`).
     pub(crate) corner_member: Vec<(PolyId, u32)>,
     /// Surface polygon → its search polygon.
     pub(crate) of: Vec<u32>,
@@ -60,11 +58,24 @@ pub(crate) struct SearchPolygons {
     up_edge_parent: Vec<u32>,
     up_edge_self: Vec<u32>,
     depth: Vec<u32>,
-    /// The corner's plan-view position (its vertex's, kept per corner so that the search
-    /// reads a polygon's corners from one run of memory).
-    pub(crate) corner_pos: Vec<DVec2>,
     /// The number of plan-view vertices the corners index.
     vertices: usize,
+}
+
+/// A search polygon's corner.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct SearchCorner {
+    /// The corner's plan-view position (its vertex's, kept per corner so that the search
+    /// reads a polygon's corners from one run of memory).
+    pub(crate) pos: DVec2,
+    /// The corner's vertex.
+    pub(crate) vert: u32,
+    /// The search polygon across the edge from this corner to the next (`NONE`: a wall).
+    pub(crate) nb: u32,
+    /// That edge's index in the neighbour.
+    pub(crate) nb_edge: u32,
+    /// A taut path may turn at this corner (a member's corner there may).
+    pub(crate) turn: bool,
 }
 
 /// The surface's per-corner topology ([`SurfaceMesh`](super::SurfaceMesh)'s arrays) that
@@ -198,14 +209,24 @@ impl SearchPolygons {
         sp.corner_start.push(0);
         for ring in rings.iter().filter(|r| !r.is_empty()) {
             for &c in ring {
-                search_corner[c as usize] = sp.corner_vert.len() as u32;
-                sp.corner_vert.push(corners.vert[c as usize]);
-                sp.corner_pos
-                    .push(vertices[corners.vert[c as usize] as usize]);
+                search_corner[c as usize] = sp.corners.len() as u32;
+                let vert = corners.vert[c as usize];
+                sp.corners.push(SearchCorner {
+                    pos: vertices[vert as usize],
+                    vert,
+                    nb: NONE,
+                    nb_edge: 0,
+                    turn: false,
+                });
                 let p = corner_poly[c as usize];
                 sp.corner_member.push((p, c - corners.start[p as usize]));
             }
-            sp.corner_start.push(sp.corner_vert.len() as u32);
+            // The ring once more, so that the search walks on from any corner without
+            // wrapping (filled in below with the rest).
+            let first = sp.corners.len() - ring.len();
+            sp.corners.extend_from_within(first..);
+            sp.corner_member.extend_from_within(first..);
+            sp.corner_start.push(sp.corners.len() as u32);
         }
         // Members of each search polygon, to gather their turn bits and build their trees.
         let mut members: Vec<Vec<u32>> = vec![Vec::new(); next as usize];
@@ -225,7 +246,7 @@ impl SearchPolygons {
                 }
             }
             let mut exits = 0u8;
-            for &c in ring {
+            for (&c, k) in ring.iter().zip(sp.corner_start[m as usize] as usize..) {
                 let nb = corners.nb[c as usize];
                 let (n, e) = if nb == NONE {
                     (NONE, 0)
@@ -237,11 +258,12 @@ impl SearchPolygons {
                         search_corner[far as usize] - sp.corner_start[sp.of[nb as usize] as usize],
                     )
                 };
-                sp.corner_nb.push(n);
-                sp.corner_nb_edge.push(e);
-                sp.corner_turn
-                    .push(turn_at[corners.vert[c as usize] as usize] == m);
+                let corner = &mut sp.corners[k];
+                (corner.nb, corner.nb_edge) = (n, e);
+                corner.turn = turn_at[corners.vert[c as usize] as usize] == m;
             }
+            let ours = sp.corners_of(m);
+            sp.corners.copy_within(ours.clone(), ours.end);
             sp.exits.push(exits);
             sp.tree(m, &members[m as usize], corners);
         }
@@ -321,27 +343,35 @@ impl ConvexPolygons for SearchPolygons {
     }
     #[inline]
     fn corners_of(&self, m: PolyId) -> std::ops::Range<usize> {
-        self.corner_start[m as usize] as usize..self.corner_start[m as usize + 1] as usize
+        let (start, end) = (
+            self.corner_start[m as usize] as usize,
+            self.corner_start[m as usize + 1] as usize,
+        );
+        start..start + (end - start) / 2
+    }
+    #[inline]
+    fn corner_after(&self, first: usize, _: usize, k: usize) -> usize {
+        first + k
     }
     #[inline]
     fn corner_vertex(&self, c: usize) -> u32 {
-        self.corner_vert[c]
+        self.corners[c].vert
     }
     #[inline]
     fn corner_point(&self, c: usize) -> DVec2 {
-        self.corner_pos[c]
+        self.corners[c].pos
     }
     #[inline]
     fn neighbour(&self, c: usize) -> u32 {
-        self.corner_nb[c]
+        self.corners[c].nb
     }
     #[inline]
     fn neighbour_edge(&self, c: usize) -> u32 {
-        self.corner_nb_edge[c]
+        self.corners[c].nb_edge
     }
     #[inline]
     fn turns(&self, c: usize) -> bool {
-        self.corner_turn[c]
+        self.corners[c].turn
     }
     #[inline]
     fn dead_end(&self, m: PolyId) -> bool {
@@ -441,7 +471,7 @@ mod tests {
         let (mut polygons, mut entry, mut scratch) = (Vec::new(), Vec::new(), Vec::new());
         for m in 0..sp.faces() as u32 {
             let cs = sp.corners_of(m);
-            let ring = || cs.clone().map(|c| sp.corner_vert[c]);
+            let ring = || cs.clone().map(|c| sp.corners[c].vert);
             let whole = area2(verts, ring());
             let sum: f64 = members[m as usize]
                 .iter()
@@ -452,7 +482,15 @@ mod tests {
                 "{name}: search polygon {m}: area {whole} against its members' {sum}"
             );
             let n = cs.len();
-            let at = |k: usize| verts[sp.corner_vert[cs.start + k % n] as usize];
+            assert_eq!(
+                (
+                    sp.corner_start[m as usize + 1] as usize - cs.end,
+                    &sp.corners[cs.end..cs.end + n]
+                ),
+                (n, &sp.corners[cs.clone()]),
+                "{name}: search polygon {m}: the ring's second copy"
+            );
+            let at = |k: usize| verts[sp.corners[cs.start + k % n].vert as usize];
             for k in 0..n {
                 let turn = cross(at(k + 1) - at(k), at(k + 2) - at(k + 1));
                 assert!(
@@ -463,21 +501,21 @@ mod tests {
             let mut exits = 0;
             for k in 0..n {
                 let c = cs.start + k;
-                let q = sp.corner_nb[c];
+                let q = sp.corners[c].nb;
                 if q == NONE {
                     continue;
                 }
                 exits += 1;
-                let back = sp.corners_of(q).start + sp.corner_nb_edge[c] as usize;
+                let back = sp.corners_of(q).start + sp.corners[c].nb_edge as usize;
                 let qn = sp.corners_of(q).len();
-                let back_next = sp.corners_of(q).start + (sp.corner_nb_edge[c] as usize + 1) % qn;
+                let back_next = sp.corners_of(q).start + (sp.corners[c].nb_edge as usize + 1) % qn;
                 assert_eq!(
-                    sp.corner_nb[back], m,
+                    sp.corners[back].nb, m,
                     "{name}: {m} → {q} does not point back"
                 );
                 assert_eq!(
-                    (sp.corner_vert[back], sp.corner_vert[back_next]),
-                    (sp.corner_vert[cs.start + (k + 1) % n], sp.corner_vert[c]),
+                    (sp.corners[back].vert, sp.corners[back_next].vert),
+                    (sp.corners[cs.start + (k + 1) % n].vert, sp.corners[c].vert),
                     "{name}: {m} → {q}: the twin edge has other vertices"
                 );
             }
@@ -547,7 +585,7 @@ mod tests {
         assert_eq!(check("fan", &mesh), (5, 3));
         let sp = mesh.search_polygons();
         for m in 0..3 {
-            let ring: Vec<u32> = sp.corners_of(m).map(|c| sp.corner_vert[c]).collect();
+            let ring: Vec<u32> = sp.corners_of(m).map(|c| sp.corners[c].vert).collect();
             assert!(ring.len() <= 4, "{ring:?}");
             assert!(
                 ring.contains(&0),

@@ -1021,7 +1021,7 @@ pub(crate) fn lift_polygons(
             verts[mesh.corner_vertex(e) as usize],
             verts[mesh.corner_vertex(f) as usize],
         );
-        segments_touch(a, b, u, v) || segment_distance(a, b, u, v) <= tolerance
+        touches_within(a, b, u, v, tolerance)
     };
     let (mut c, mut p) = (0, polygons.first().copied().unwrap_or(0));
     for (i, &b) in path.iter().enumerate() {
@@ -1149,8 +1149,22 @@ fn portal_touches(plan: &NavMesh, t: TriId, u: TriId, a: DVec2, b: DVec2) -> boo
         let (p, q) = (tri[i], tri[(i + 1) % 3]);
         // To the mesh's tolerance, as the polygon lift: straight runs of vertices with
         // irrational or rounded coordinates are straight only to that.
-        segments_touch(a, b, p, q) || segment_distance(a, b, p, q) <= plan.tolerance()
+        touches_within(a, b, p, q, plan.tolerance())
     })
+}
+
+/// True when path segment `a`–`b` touches portal `u`–`v` or passes within `tolerance` of
+/// it.
+fn touches_within(a: DVec2, b: DVec2, u: DVec2, v: DVec2, tolerance: f64) -> bool {
+    // A path point at a corner of the portal (where most of a path's turns are) touches
+    // it; the exact test would find so only in the predicate's slow exact stage, its
+    // orientations being exactly 0.
+    a == u
+        || a == v
+        || b == u
+        || b == v
+        || segments_touch(a, b, u, v)
+        || segment_distance(a, b, u, v) <= tolerance
 }
 
 /// Point `i` of `n` of a path, at plan-view `p` in plan-mesh triangle `t`.
