@@ -41,7 +41,7 @@ use std::ops::Range;
 use glam::DVec2;
 
 use crate::geometry::{cross, orientation};
-use crate::navmesh::mesh::{NavMesh, PolyId, TURN};
+use crate::navmesh::mesh::{NavMesh, PolyId, NO_TRI, TURN};
 
 /// No polygon, vertex, root or node.
 pub(crate) const NONE: u32 = u32::MAX;
@@ -839,7 +839,7 @@ impl ConvexPolygons for NavMesh {
     }
     #[inline]
     fn corner_vertex(&self, c: usize) -> u32 {
-        self.triangle_indices()[c / 3][c % 3]
+        self.triangle_indices().as_flattened()[c]
     }
     #[inline]
     fn corner_point(&self, c: usize) -> DVec2 {
@@ -847,13 +847,19 @@ impl ConvexPolygons for NavMesh {
     }
     #[inline]
     fn neighbour(&self, c: usize) -> u32 {
-        self.across(c / 3, c % 3).map_or(NONE, |n| n as u32)
+        const _: () = assert!(NO_TRI == NONE);
+        self.across_corner(c)
     }
     #[inline]
     fn neighbour_edge(&self, c: usize) -> u32 {
-        self.across(c / 3, c % 3)
-            .and_then(|n| self.shared_edge(n, c / 3))
-            .map_or(0, |e| e as u32)
+        let n = self.across_corner(c) as usize;
+        if n == NO_TRI as usize {
+            return 0;
+        }
+        let t = (c / 3) as u32;
+        (0..3)
+            .find(|&i| self.across_corner(3 * n + i) == t)
+            .unwrap_or(0) as u32
     }
     #[inline]
     fn turns(&self, c: usize) -> bool {

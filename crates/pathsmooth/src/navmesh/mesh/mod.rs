@@ -356,6 +356,13 @@ impl NavMesh {
         (self.corner_flags[t] >> (2 * c)) & (ON_WALL | TURN)
     }
 
+    /// The triangle across the edge at corner `c` (corner `c % 3` of triangle `c / 3`), or
+    /// [`NO_TRI`] for a wall: the search's look-up, without the division.
+    #[inline]
+    pub(crate) fn across_corner(&self, c: usize) -> u32 {
+        self.neighbors.as_flattened()[c]
+    }
+
     /// The triangle across edge `i` of `t` (`neighbors(t)[i]` without building the array).
     pub(crate) fn across(&self, t: TriId, i: usize) -> Option<TriId> {
         let n = self.neighbors[t][i];
