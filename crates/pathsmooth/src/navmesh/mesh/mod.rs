@@ -315,6 +315,7 @@ impl NavMesh {
     /// assert!(pathsmooth::geometry::cross(b - a, c - a) > 0.0);
     /// # Ok::<(), pathsmooth::Error>(())
     /// ```
+    #[inline] // under the radius rule's width and edge tests of every expansion
     pub fn triangle(&self, t: TriId) -> [DVec2; 3] {
         self.triangles[t].map(|i| self.vertices[i as usize])
     }
