@@ -847,16 +847,18 @@ impl ConvexPolygons for NavMesh {
     }
     #[inline]
     fn neighbour(&self, c: usize) -> u32 {
+        // The mesh marks a wall as the search does.
         const _: () = assert!(NO_TRI == NONE);
         self.across_corner(c)
     }
     #[inline]
     fn neighbour_edge(&self, c: usize) -> u32 {
-        let n = self.across_corner(c) as usize;
-        if n == NO_TRI as usize {
+        let n = self.across_corner(c);
+        if n == NO_TRI {
             return 0;
         }
-        let t = (c / 3) as u32;
+        // Which of the neighbour's three edges leads back to this triangle.
+        let (n, t) = (n as usize, (c / 3) as u32);
         (0..3)
             .find(|&i| self.across_corner(3 * n + i) == t)
             .unwrap_or(0) as u32
