@@ -351,6 +351,12 @@ pub(crate) fn segments_touch(a: DVec2, b: DVec2, c: DVec2, d: DVec2) -> bool {
     if a.max(b).cmplt(c.min(d)).any() || c.max(d).cmplt(a.min(b)).any() {
         return false;
     }
+    // A shared end is a shared point, which the predicate would settle only in its slow
+    // exact stage (the orientations with it are exactly 0): a path's corners on the
+    // corners of the portals it crosses are most of the layered lift's tests.
+    if a == c || a == d || b == c || b == d {
+        return true;
+    }
     // Their boxes meeting, they share a point exactly when the ends of each lie on both
     // sides of the other's line, or on it: then the lines cross on both segments, or, for
     // segments on one line (every orientation 0, points included), the boxes decide.

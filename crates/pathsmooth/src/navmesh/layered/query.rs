@@ -12,7 +12,7 @@ use super::SurfaceMesh;
 use crate::area::AreaCosts;
 use crate::cancel::Cancel;
 use crate::error::{num, Error, Result};
-use crate::geometry::{check_within, max_map_coordinate, segment_distance, segments_touch};
+use crate::geometry::{check_within, max_map_coordinate, segment_distance};
 use crate::navmesh::mesh::{NavMesh, PolyId, TriId};
 use crate::navmesh::surface::Surface;
 use crate::navmesh::NavMeshQuery;
@@ -1010,8 +1010,9 @@ pub(crate) fn lift_polygons(
     out.clear();
     let surface = mesh.surface();
     let verts = mesh.plan_mesh().vertices();
-    // Touching to the mesh's tolerance: a path along a straight run of vertices (a
-    // diagonal through a grid of tiles) passes its middle vertices only to rounding.
+    // Touching (a distance of 0) or within the mesh's tolerance: a path along a straight
+    // run of vertices (a diagonal through a grid of tiles) passes its middle vertices only
+    // to rounding.
     let tolerance = mesh.plan_mesh().tolerance();
     let portal_touches = |k: usize, a: DVec2, b: DVec2| {
         let ring = mesh.corners(polygons[k + 1]);
@@ -1021,7 +1022,7 @@ pub(crate) fn lift_polygons(
             verts[mesh.corner_vertex(e) as usize],
             verts[mesh.corner_vertex(f) as usize],
         );
-        touches_within(a, b, u, v, tolerance)
+        segment_distance(a, b, u, v) <= tolerance
     };
     let (mut c, mut p) = (0, polygons.first().copied().unwrap_or(0));
     for (i, &b) in path.iter().enumerate() {
@@ -1149,22 +1150,8 @@ fn portal_touches(plan: &NavMesh, t: TriId, u: TriId, a: DVec2, b: DVec2) -> boo
         let (p, q) = (tri[i], tri[(i + 1) % 3]);
         // To the mesh's tolerance, as the polygon lift: straight runs of vertices with
         // irrational or rounded coordinates are straight only to that.
-        touches_within(a, b, p, q, plan.tolerance())
+        segment_distance(a, b, p, q) <= plan.tolerance()
     })
-}
-
-/// True when path segment `a`–`b` touches portal `u`–`v` or passes within `tolerance` of
-/// it.
-fn touches_within(a: DVec2, b: DVec2, u: DVec2, v: DVec2, tolerance: f64) -> bool {
-    // A path point at a corner of the portal (where most of a path's turns are) touches
-    // it; the exact test would find so only in the predicate's slow exact stage, its
-    // orientations being exactly 0.
-    a == u
-        || a == v
-        || b == u
-        || b == v
-        || segments_touch(a, b, u, v)
-        || segment_distance(a, b, u, v) <= tolerance
 }
 
 /// Point `i` of `n` of a path, at plan-view `p` in plan-mesh triangle `t`.
