@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use glam::{DVec2, DVec3};
 use pathsmooth::navmesh::load_surface;
 use pathsmooth::navmesh::{PolyId, Surface, SurfaceOptions, UpAxis};
+use support::rng::Rng;
 use support::{assert_clean_failure, run, stdout};
 
 fn corpus() -> PathBuf {
@@ -238,13 +239,7 @@ fn crosses(a: DVec2, b: DVec2, c: DVec2, d: DVec2) -> bool {
 /// one polygon has).
 #[test]
 fn plan_on_flat_polyanya_meshes_stays_inside_by_an_independent_check() {
-    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-    let mut unit = || {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (seed >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     let (mut paths, mut refused, mut walled) = (0, 0, 0);
     for name in [
         "vleue__arena.mesh",
@@ -282,9 +277,9 @@ fn plan_on_flat_polyanya_meshes_stays_inside_by_an_independent_check() {
         }
         for k in 0..12 {
             let mut point = || {
-                let p = (unit() * polygons.len() as f64) as usize % polygons.len();
+                let p = (rng.unit() * polygons.len() as f64) as usize % polygons.len();
                 let ring = &polygons[p];
-                let w: Vec<f64> = ring.iter().map(|_| unit() + 0.05).collect();
+                let w: Vec<f64> = ring.iter().map(|_| rng.unit() + 0.05).collect();
                 let sum: f64 = w.iter().sum();
                 let at = ring.iter().zip(&w).map(|(&v, &w)| vertices[v] * (w / sum));
                 (at.sum::<DVec2>(), p)

@@ -20,9 +20,9 @@ use std::hint::black_box;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use glam::DVec2;
 use pathsmooth::grid::Scenario;
+use pathsmooth::navmesh::Funnel;
 use pathsmooth::navmesh::NavMesh;
 use pathsmooth::navmesh::NavMeshQuery;
-use pathsmooth::navmesh::{funnel_into, Funnel};
 use pathsmooth::navmesh::{portals_into, Portal};
 use pathsmooth::navmesh::{relax_into, RelaxParams};
 use pathsmooth::navmesh::{Surface, SurfaceMesh, UpAxis};
@@ -111,13 +111,13 @@ fn map_benches(c: &mut Criterion) {
         mesh.vertices().len()
     );
     let queries = spread(&scen);
-    let (mut ps, mut out) = (Vec::new(), Vec::new());
+    let (mut ps, mut out, mut funnel) = (Vec::new(), Vec::new(), Funnel::new());
     group.bench_function("corridor_portals_funnel_50_queries", |b| {
         b.iter(|| {
             for &(a, g) in &queries {
                 let corridor = mesh.find_channel(a, g).unwrap();
                 portals_into(&mesh, &corridor, &mut ps).unwrap();
-                funnel_into(&ps, a, g, 0.0, &mut out).unwrap();
+                funnel.funnel_into(&ps, a, g, 0.0, &mut out).unwrap();
             }
             black_box(out.len())
         })

@@ -153,8 +153,7 @@ pub use glam;
 pub use grid::{GridMap, Scenario};
 pub use map_safe::{map_chaikin, map_safe, MapSafe};
 pub use navmesh::{
-    funnel, funnel_into, relax, relax_into, Funnel, NavMesh, NavMeshQuery, Portal, RelaxParams,
-    Scene,
+    funnel, relax, relax_into, Funnel, NavMesh, NavMeshQuery, Portal, RelaxParams, Scene,
 };
 pub use pipeline::{AnyPipeline, Pipeline, PipelineReport, Preset, Step, StepNameError};
 pub use shortcut::{shortcut, shortcut_by, Shortcutter};

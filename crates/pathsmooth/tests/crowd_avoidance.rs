@@ -622,17 +622,11 @@ fn walls_near_lists_the_walls_in_reach_with_the_wall_on_their_left() {
     let grid = GridWorld::new(map.clone()).unwrap();
     let mesh = SurfaceWorld::from_navmesh(&NavMesh::from_grid(&map).unwrap()).unwrap();
     let worlds: [(&str, &dyn pathsmooth::World); 2] = [("grid", &grid), ("navmesh", &mesh)];
-    let mut seed = 7u64;
-    let mut next = || {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (seed >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut rng = Rng::new(7);
     let mut listed = 0;
     for _ in 0..300 {
-        let p = DVec2::new(next() * 20.0, next() * 16.0);
-        let reach = 0.5 + next() * 2.0;
+        let p = DVec2::new(rng.range(0.0, 20.0), rng.range(0.0, 16.0));
+        let reach = rng.range(0.5, 2.5);
         for (name, world) in worlds {
             let mut walls = Vec::new();
             world.walls_near(p, reach, &mut walls);

@@ -13,6 +13,7 @@
 
 use std::sync::Arc;
 
+use crate::common::rng::Rng;
 use glam::DVec3;
 use pathsmooth::navmesh::{load_surface, PointFlags, SurfaceMesh, SurfaceOptions, SurfaceQuery};
 use pathsmooth::{Pipeline, Preset, SurfaceWorld};
@@ -36,18 +37,12 @@ fn shortest_on(name: &str) -> (Arc<SurfaceMesh>, Pipeline<SurfaceWorld>) {
 fn routes_over_off_mesh_links_plan() {
     let (mesh, mut pipeline) = shortest_on("dungeon.all_tiles_navmesh.bin");
     let surface = mesh.surface();
-    // A 64-bit LCG (Knuth's MMIX constants): the same ends on every run.
-    let mut seed: u64 = 12345;
-    let mut unit = || {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (seed >> 11) as f64 / (1u64 << 53) as f64
-    };
+    // The tests' seeded generator: the same ends on every run.
+    let mut rng = Rng::new(12345);
     let mut inside = || {
-        let p = (unit() * surface.num_polygons() as f64) as u32;
+        let p = (rng.unit() * surface.num_polygons() as f64) as u32;
         let ring = surface.polygon(p);
-        let w: Vec<f64> = ring.iter().map(|_| unit() + 0.05).collect();
+        let w: Vec<f64> = ring.iter().map(|_| rng.unit() + 0.05).collect();
         let sum: f64 = w.iter().sum();
         ring.iter().zip(&w).fold(DVec3::ZERO, |acc, (&v, &wk)| {
             acc + surface.vertices()[v as usize] * (wk / sum)

@@ -7,7 +7,7 @@
 use glam::{DVec2, Vec2};
 use pathsmooth::corridor::{CorridorMap, CorridorParams, CorridorSmoother};
 use pathsmooth::geometry::max_map_coordinate;
-use pathsmooth::navmesh::{funnel, funnel_into, relax, relax_into, Funnel, NavMeshQuery};
+use pathsmooth::navmesh::{funnel, relax, relax_into, Funnel, NavMeshQuery};
 use pathsmooth::navmesh::{portals, Portal};
 use pathsmooth::{
     catmull_rom, is_valid, map_chaikin, map_safe, shortcut, validate, validate_into, Bounds,
@@ -202,8 +202,6 @@ fn portal_entries(
     goal: DVec2,
     radius: f64,
 ) -> Vec<(String, Result<String, Error>)> {
-    let mut v = Vec::new();
-    let into = funnel_into(portals, start, goal, radius, &mut v).map(|()| v);
     let mut w = Vec::new();
     let kept = Funnel::new()
         .funnel_into(portals, start, goal, radius, &mut w)
@@ -213,7 +211,6 @@ fn portal_entries(
     let relaxed = relax_into(portals, start, goal, &params, &mut r).map(|_| r);
     vec![
         ("funnel".into(), shown(funnel(portals, start, goal, radius))),
-        ("funnel_into".into(), shown(into)),
         ("Funnel::funnel_into".into(), shown(kept)),
         ("relax".into(), shown(relax(portals, start, goal, &params))),
         ("relax_into".into(), shown(relaxed)),

@@ -5,6 +5,11 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+/// The library tests' seeded generator (xorshift64*), shared so that both suites draw
+/// their random cases the same way.
+#[path = "../../../pathsmooth/tests/common/rng.rs"]
+pub mod rng;
+
 /// The map methods `plan` runs when `--method` is not given (every one but `fillet`), in
 /// the order its table prints them and the demo's sheet draws them.
 pub const GRID_PLAN_METHODS: [&str; 9] = [

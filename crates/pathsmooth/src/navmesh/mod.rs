@@ -39,7 +39,7 @@ pub(crate) mod surface;
 // One path per name: the modules are private and every public item is listed here (and
 // the ones most used at the crate root), as kurbo lays out its crate.
 pub(crate) use along::ChannelScratch;
-pub use funnel::{funnel, funnel_into, Funnel, MAX_ARC_STEP};
+pub use funnel::{funnel, Funnel, MAX_ARC_STEP};
 pub use import::{
     is_detour, is_godot, load, load_surface, load_surface_with_detail, parse, parse_detour,
     parse_godot, parse_mesh, parse_obj, parse_obj_surface, read_surface, read_surface_with_detail,

@@ -24,7 +24,7 @@ use crate::navmesh::portals::{check_orientation, check_portal_range, Portal};
 /// Largest angle, in radians, between consecutive vertices of a rounded corner (π/8).
 pub const MAX_ARC_STEP: f64 = PI / 8.0;
 
-/// The funnel path (allocating form of [`funnel_into`]).
+/// The funnel path, with a fresh [`Funnel`] (allocating form of [`Funnel::funnel_into`]).
 ///
 /// ```
 /// use glam::DVec2;
@@ -36,43 +36,8 @@ pub const MAX_ARC_STEP: f64 = PI / 8.0;
 /// ```
 pub fn funnel(portals: &[Portal], start: DVec2, goal: DVec2, radius: f64) -> Result<Vec<DVec2>> {
     let mut out = Vec::new();
-    funnel_into(portals, start, goal, radius, &mut out)?;
+    Funnel::new().funnel_into(portals, start, goal, radius, &mut out)?;
     Ok(out)
-}
-
-/// Writes the funnel path from `start` through `portals` to `goal` into `out` (cleared
-/// first), for an agent of `radius` (0 for a point). See [`Funnel`]. A radius
-/// below the library's tolerance at these coordinates (10⁻⁹ of the largest, and at least
-/// 10⁻⁹) is a point agent, as on every [world](crate::world#tolerance).
-///
-/// Errors: [`Error::NonFinite`] (index 0 is `start`, `1..=n` the portals, `n + 1` the goal),
-/// [`Error::BadParameter`] for a negative or non-finite radius,
-/// [`Error::CoordinateOutOfRange`] for a coordinate beyond
-/// [`max_map_coordinate`] (as every map-aware input;
-/// within it differences and tangent lengths cannot overflow),
-/// [`Error::ChannelTooNarrow`] naming the portal where the radius does not fit.
-/// Consecutive duplicate points never appear in the output.
-///
-/// ```
-/// use glam::DVec2;
-/// use pathsmooth::navmesh::{funnel_into, Portal};
-/// use pathsmooth::Error;
-/// let gap = [Portal::new(DVec2::new(1.0, 0.5), DVec2::new(1.0, -0.5))];
-/// let mut out = Vec::new();
-/// funnel_into(&gap, DVec2::new(0.0, 3.0), DVec2::new(2.0, 3.0), 0.0, &mut out)?;
-/// assert_eq!(out[1], DVec2::new(1.0, 0.5)); // bends on the gap's left end
-/// let err = funnel_into(&gap, DVec2::ZERO, DVec2::X * 2.0, 0.75, &mut out).unwrap_err();
-/// assert!(matches!(err, Error::ChannelTooNarrow { index: 0, .. }));
-/// # Ok::<(), pathsmooth::Error>(())
-/// ```
-pub fn funnel_into(
-    portals: &[Portal],
-    start: DVec2,
-    goal: DVec2,
-    radius: f64,
-    out: &mut Vec<DVec2>,
-) -> Result<()> {
-    Funnel::new().funnel_into(portals, start, goal, radius, out)
 }
 
 /// The funnel algorithm: the shortest path through a channel of portals.
@@ -136,7 +101,7 @@ pub fn funnel_into(
 /// Cost: O(n) for n portals, for any radius: each portal end enters and leaves a chain at
 /// most once (with a radius, each test computes two tangents, and the output adds the arc
 /// points). No allocation once `out` has grown (`4(n + 2)` points for `r = 0`) and, with a
-/// radius, once the [`Funnel`]'s chains have (the free functions use a fresh one).
+/// radius, once the [`Funnel`]'s chains have ([`funnel`] uses a fresh one).
 ///
 /// ```
 /// use glam::DVec2;
@@ -170,7 +135,31 @@ impl Funnel {
     }
 
     /// Writes the funnel path from `start` through `portals` to `goal` into `out` (cleared
-    /// first), for an agent of `radius`; see [`funnel_into`] for the contract and errors.
+    /// first), for an agent of `radius` (0 for a point). See [`Funnel`]. Allocates nothing once `out` and the funnel's chains have grown. A radius
+    /// below the library's tolerance at these coordinates (10⁻⁹ of the largest, and at least
+    /// 10⁻⁹) is a point agent, as on every [world](crate::world#tolerance).
+    ///
+    /// Errors: [`Error::NonFinite`] (index 0 is `start`, `1..=n` the portals, `n + 1` the goal),
+    /// [`Error::BadParameter`] for a negative or non-finite radius,
+    /// [`Error::CoordinateOutOfRange`] for a coordinate beyond
+    /// [`max_map_coordinate`] (as every map-aware input;
+    /// within it differences and tangent lengths cannot overflow),
+    /// [`Error::ChannelTooNarrow`] naming the portal where the radius does not fit.
+    /// Consecutive duplicate points never appear in the output.
+    ///
+    /// ```
+    /// use glam::DVec2;
+    /// use pathsmooth::navmesh::{Funnel, Portal};
+    /// use pathsmooth::Error;
+    /// let gap = [Portal::new(DVec2::new(1.0, 0.5), DVec2::new(1.0, -0.5))];
+    /// let (mut funnel, mut out) = (Funnel::new(), Vec::new());
+    /// funnel.funnel_into(&gap, DVec2::new(0.0, 3.0), DVec2::new(2.0, 3.0), 0.0, &mut out)?;
+    /// assert_eq!(out[1], DVec2::new(1.0, 0.5)); // bends on the gap's left end
+    /// let err = funnel.funnel_into(&gap, DVec2::ZERO, DVec2::X * 2.0, 0.75, &mut out);
+    /// let err = err.unwrap_err();
+    /// assert!(matches!(err, Error::ChannelTooNarrow { index: 0, .. }));
+    /// # Ok::<(), pathsmooth::Error>(())
+    /// ```
     pub fn funnel_into(
         &mut self,
         portals: &[Portal],
