@@ -97,11 +97,7 @@ pub(crate) fn plan_on_mesh<W: World + ?Sized>(
         return Ok(());
     }
     let first = first_problem(world, out, accept);
-    if query
-        .refunnel_into(start, goal, radius, radius, out)
-        .is_ok()
-        && path_is_clear(world, out, accept)
-    {
+    if query.refunnel_into(radius, radius, out).is_ok() && path_is_clear(world, out, accept) {
         return Ok(());
     }
     out.clear();
@@ -119,9 +115,7 @@ pub(crate) fn plan_on_mesh<W: World + ?Sized>(
     // within the world's tolerance, valid as input, and the pipeline's final check (which
     // asks for the radius itself) settles or refuses it.
     let tol = world.tolerance();
-    if query
-        .refunnel_into(start, goal, radius, radius - 0.5 * tol, out)
-        .is_ok()
+    if query.refunnel_into(radius, radius - 0.5 * tol, out).is_ok()
         && path_is_clear(world, out, (radius - tol).max(0.0))
     {
         // (A copy, in this rare case, to keep the path as found should settling leave it

@@ -801,7 +801,7 @@ impl SurfaceQuery {
         for attempt in 0..2 {
             plan.clear();
             let built = if attempt == 0 {
-                self.query.refunnel_into(s, g, radius, radius, &mut plan)
+                self.query.refunnel_into(radius, radius, &mut plan)
             } else {
                 plan.push(s);
                 plan.extend(self.query.portals().iter().map(|p| p.midpoint()));

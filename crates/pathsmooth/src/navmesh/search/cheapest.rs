@@ -13,7 +13,6 @@ use super::{Ends, NavMeshQuery};
 use crate::area::{area_name, AreaCosts};
 use crate::error::{Error, Result};
 use crate::navmesh::mesh::{NavMesh, TriId};
-use crate::navmesh::portals::portals_into;
 
 /// The open-list entry of a path that reached the goal.
 const GOAL: u64 = u64::MAX - 1;
@@ -146,9 +145,7 @@ impl NavMeshQuery {
                 gy: goal.y,
             });
         }
-        portals_into(mesh, &self.channel, &mut self.portals)?;
-        self.funnel
-            .funnel_into(&self.portals, start, goal, radius, &mut self.path)
+        self.funnel_channel(mesh, start, goal, radius)
     }
 
     /// A* over (triangle, entry edge, point on the edge) states (see

@@ -119,6 +119,8 @@ pub struct NavMeshQuery {
     path: Vec<DVec2>,
     channel: Vec<TriId>,
     portals: Vec<Portal>,
+    /// The start and goal of the search that found `portals`.
+    portal_ends: [DVec2; 2],
     funnel: Funnel,
 }
 
@@ -215,9 +217,7 @@ impl NavMeshQuery {
         self.search_between(mesh, [(start, s), (goal, g)], radius)
             .and_then(|radius| {
                 if radius > 0.0 {
-                    portals_into(mesh, &self.channel, &mut self.portals)?;
-                    self.funnel
-                        .funnel_into(&self.portals, start, goal, radius, &mut self.path)?;
+                    self.funnel_channel(mesh, start, goal, radius)?;
                 }
                 Ok(())
             })
@@ -229,17 +229,32 @@ impl NavMeshQuery {
         &self.portals
     }
 
-    /// The rounded funnel through the last query's [`portals`](Self::portals) with its
-    /// circles built at `r` (a planner that meets a passage exactly `2·radius` wide retries
-    /// with circles of `radius` itself), into `out`.
-    pub(crate) fn refunnel_into(
+    /// The portals of the channel just found and the funnel through them from `start` to
+    /// `goal` for `radius` into the path; the ends are kept with the portals, for
+    /// [`refunnel_into`](Self::refunnel_into).
+    fn funnel_channel(
         &mut self,
+        mesh: &NavMesh,
         start: DVec2,
         goal: DVec2,
+        radius: f64,
+    ) -> Result<()> {
+        portals_into(mesh, &self.channel, &mut self.portals)?;
+        self.portal_ends = [start, goal];
+        self.funnel
+            .funnel_into(&self.portals, start, goal, radius, &mut self.path)
+    }
+
+    /// The rounded funnel through the last query's [`portals`](Self::portals), between the
+    /// ends that query had, with its circles built at `r` (a planner that meets a passage
+    /// exactly `2·radius` wide retries with circles of `radius` itself), into `out`.
+    pub(crate) fn refunnel_into(
+        &mut self,
         radius: f64,
         r: f64,
         out: &mut Vec<DVec2>,
     ) -> Result<()> {
+        let [start, goal] = self.portal_ends;
         self.funnel
             .round_into(&self.portals, start, goal, radius, r, out)
     }
