@@ -300,6 +300,26 @@ impl GridWorld {
         }
     }
 
+    /// The Python world that `make` builds (off the GIL, given the origin) with `cell_size`,
+    /// the `origin` and the `area_costs` as Python gave them: the world with those costs,
+    /// and its map as given (before the costs).
+    fn build(
+        py: Python<'_>,
+        origin: Option<&Bound<'_, PyAny>>,
+        area_costs: Option<&Bound<'_, PyAny>>,
+        make: impl FnOnce(DVec2) -> pathsmooth::Result<(RsGrid, GridMap)> + Send,
+    ) -> PyResult<Self> {
+        let costs = self::area_costs(area_costs, AreaCosts::default())?;
+        let origin = origin_or_zero(origin)?;
+        let (world, terrain) = py
+            .allow_threads(|| {
+                let (world, terrain) = make(origin)?;
+                Ok::<_, pathsmooth::Error>((world.with_area_costs(costs)?, terrain))
+            })
+            .map_err(lib_err)?;
+        Ok(GridWorld::of(world, terrain))
+    }
+
     /// A new world equal to this one (map, areas, frame, area costs), owned by the caller.
     fn copy_world(&self) -> pathsmooth::Result<RsGrid> {
         let w = &self.world;
@@ -323,29 +343,22 @@ world_pymethods! {
             areas: Option<&Bound<'_, PyAny>>,
             area_costs: Option<&Bound<'_, PyAny>>,
         ) -> PyResult<Self> {
-            let origin = origin_or_zero(origin)?;
             let (cells, height, width) = occupancy(py, free)?;
             let areas = area_grid(py, areas, (height, width))?;
-            let costs = self::area_costs(area_costs, AreaCosts::default())?;
-            let (world, terrain) = py
-                .allow_threads(|| {
-                    let world = RsGrid::from_fn(width, height, cell_size, origin, |x, y| {
-                        cells[y * width + x]
-                    })?;
-                    let (world, terrain) = match &areas {
-                        Some(a) => {
-                            let map = world.map().clone().with_areas(|x, y| a[y * width + x]);
-                            (RsGrid::with_frame(map.clone(), cell_size, origin)?, map)
-                        }
-                        None => {
-                            let map = world.map().clone();
-                            (world, map)
-                        }
-                    };
-                    Ok::<_, pathsmooth::Error>((world.with_area_costs(costs)?, terrain))
+            GridWorld::build(py, origin, area_costs, |origin| {
+                let world =
+                    RsGrid::from_fn(width, height, cell_size, origin, |x, y| cells[y * width + x])?;
+                Ok(match &areas {
+                    Some(a) => {
+                        let map = world.map().clone().with_areas(|x, y| a[y * width + x]);
+                        (RsGrid::with_frame(map.clone(), cell_size, origin)?, map)
+                    }
+                    None => {
+                        let map = world.map().clone();
+                        (world, map)
+                    }
                 })
-                .map_err(lib_err)?;
-            Ok(GridWorld::of(world, terrain))
+            })
         }
 
         /// A Moving AI `.map`: a file path, or the file's text (anything holding a newline).
@@ -358,8 +371,6 @@ world_pymethods! {
             origin: Option<&Bound<'_, PyAny>>,
             area_costs: Option<&Bound<'_, PyAny>>,
         ) -> PyResult<Self> {
-            let costs = self::area_costs(area_costs, AreaCosts::default())?;
-            let origin = origin_or_zero(origin)?;
             let text_or_path: String = if path_or_text.is_instance_of::<PyString>() {
                 path_or_text.extract()?
             } else {
@@ -368,18 +379,14 @@ world_pymethods! {
                     .extract()
                     .map_err(|_| PyTypeError::new_err("from_movingai: expected a str or a path"))?
             };
-            let (world, terrain) = py
-                .allow_threads(|| {
-                    let map = if text_or_path.contains('\n') {
-                        GridMap::parse(&text_or_path, "<text>")?
-                    } else {
-                        GridMap::load(&text_or_path)?
-                    };
-                    let world = RsGrid::with_frame(map.clone(), cell_size, origin)?;
-                    Ok::<_, pathsmooth::Error>((world.with_area_costs(costs)?, map))
-                })
-                .map_err(lib_err)?;
-            Ok(GridWorld::of(world, terrain))
+            GridWorld::build(py, origin, area_costs, |origin| {
+                let map = if text_or_path.contains('\n') {
+                    GridMap::parse(&text_or_path, "<text>")?
+                } else {
+                    GridMap::load(&text_or_path)?
+                };
+                Ok((RsGrid::with_frame(map.clone(), cell_size, origin)?, map))
+            })
         }
 
         /// Cells across (columns).

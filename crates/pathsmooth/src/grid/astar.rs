@@ -72,7 +72,7 @@ impl GridSearch {
         goal: IVec2,
         out: &mut GridPath,
     ) -> Result<()> {
-        astar_until(self, map, start, goal, None, None, out)
+        astar_until(self, map, None, [start, goal], None, None, out)
     }
 
     /// [`astar_clear`] into `out`, reusing this search's memory.
@@ -85,7 +85,15 @@ impl GridSearch {
         radius: f64,
         out: &mut GridPath,
     ) -> Result<()> {
-        astar_clear_until(self, map, field, start, goal, radius, None, None, out)
+        astar_until(
+            self,
+            map,
+            Some((field, radius)),
+            [start, goal],
+            None,
+            None,
+            out,
+        )
     }
 }
 
@@ -184,26 +192,6 @@ pub fn astar(map: &GridMap, start: IVec2, goal: IVec2) -> Result<GridPath> {
     Ok(path)
 }
 
-/// [`astar`] into `out` with `search`'s memory, that stops with [`Error::Cancelled`] once
-/// `cancel` is cancelled (checked every 1024 expanded cells).
-fn astar_until(
-    search: &mut GridSearch,
-    map: &GridMap,
-    start: IVec2,
-    goal: IVec2,
-    weights: Option<&Weights>,
-    cancel: Option<&Cancel>,
-    out: &mut GridPath,
-) -> Result<()> {
-    check_cell(map, start, "start")?;
-    check_cell(map, goal, "goal")?;
-    if weights.is_none() {
-        return search.jump_points(map, start, goal, cancel, out);
-    }
-    let rule = MoveRule { map, clear: None };
-    search.run(&rule, start, goal, weights, cancel, out)
-}
-
 /// [`astar`] for an agent of radius `radius` (in cells, ≥ 0): it enters only cells whose
 /// centre has clearance ≥ `radius`, and takes a diagonal step only when the corner it
 /// passes has clearance ≥ `radius` too (at radius 0: when both side cells are free, as
@@ -243,38 +231,37 @@ pub fn astar_clear(
     Ok(path)
 }
 
-/// [`astar_clear`] into `out` with `search`'s memory, minimising cost under `weights`
+/// [`astar`] (`clear` is `None`) or [`astar_clear`] (`clear` is the map's distance field
+/// and the radius) into `out` with `search`'s memory, minimising cost under `weights`
 /// (length when `None`), that stops with [`Error::Cancelled`] once `cancel` is cancelled
 /// (checked every 1024 expanded cells: a search over a whole 1024 × 1024 map takes a few
 /// hundred milliseconds).
-#[allow(clippy::too_many_arguments)] // the search's inputs, its scratch and its output
-pub(crate) fn astar_clear_until(
+pub(crate) fn astar_until(
     search: &mut GridSearch,
     map: &GridMap,
-    field: &DistanceField,
-    start: IVec2,
-    goal: IVec2,
-    radius: f64,
+    clear: Option<(&DistanceField, f64)>,
+    [start, goal]: [IVec2; 2],
     weights: Option<&Weights>,
     cancel: Option<&Cancel>,
     out: &mut GridPath,
 ) -> Result<()> {
-    if !(radius >= 0.0 && radius.is_finite()) {
+    if let Some((_, radius)) = clear
+        && !(radius >= 0.0 && radius.is_finite())
+    {
         return Err(Error::param("radius", radius, "a finite number ≥ 0"));
-    }
-    // Up to half a cell every free centre has the room (its nearest wall is at least half
-    // a cell away), and a corner has it exactly when no wall touches it (else its nearest
-    // wall is at least a cell away): the rules of radius 0.
-    if radius <= 0.5 {
-        return astar_until(search, map, start, goal, weights, cancel, out);
     }
     check_cell(map, start, "start")?;
     check_cell(map, goal, "goal")?;
-    let rule = MoveRule {
-        map,
-        clear: Some((field, radius, [start, goal])),
-    };
-    search.run(&rule, start, goal, weights, cancel, out)
+    // Up to half a cell every free centre has the room (its nearest wall is at least half
+    // a cell away), and a corner has it exactly when no wall touches it (else its nearest
+    // wall is at least a cell away): the rules of radius 0.
+    let clear = clear
+        .filter(|&(_, radius)| radius > 0.5)
+        .map(|(field, radius)| (field, radius, [start, goal]));
+    if clear.is_none() && weights.is_none() {
+        return search.jump_points(map, start, goal, cancel, out);
+    }
+    search.run(&MoveRule { map, clear }, start, goal, weights, cancel, out)
 }
 
 /// Which cells a search may enter and which diagonal steps it may take: without `clear`,
@@ -670,12 +657,29 @@ mod tests {
         let cancel = Cancel::new();
         let (search, p) = (&mut GridSearch::new(), &mut GridPath::default());
         for r in [0.0, 0.4] {
-            astar_clear_until(search, &map, &field, s, g, r, None, Some(&cancel), p).unwrap();
+            astar_until(
+                search,
+                &map,
+                Some((&field, r)),
+                [s, g],
+                None,
+                Some(&cancel),
+                p,
+            )
+            .unwrap();
             assert_eq!(p.cells.len(), 64);
         }
         cancel.cancel();
         for r in [0.0, 0.4] {
-            let e = astar_clear_until(search, &map, &field, s, g, r, None, Some(&cancel), p);
+            let e = astar_until(
+                search,
+                &map,
+                Some((&field, r)),
+                [s, g],
+                None,
+                Some(&cancel),
+                p,
+            );
             assert_eq!(e, Err(Error::Cancelled));
         }
     }

@@ -10,7 +10,7 @@ use crate::area::{area_name, AreaCosts, AreaId};
 use crate::cancel::Cancel;
 use crate::error::{Error, Result};
 use crate::geometry::{closest_on_segment, max_map_coordinate};
-use crate::grid::astar::{astar_clear_until, narrowest_passage, GridPath, GridSearch, Weights};
+use crate::grid::astar::{astar_until, narrowest_passage, GridPath, GridSearch, Weights};
 use crate::grid::distance::DistanceField;
 use crate::grid::los::{bend_pinch, segment_collision, segment_is_clear, Collision};
 use crate::grid::map::GridMap;
@@ -403,13 +403,11 @@ impl GridWorld {
             cells[k] = c;
         }
         let weights = self.weights.as_ref();
-        astar_clear_until(
+        astar_until(
             search,
             &self.map,
-            &self.field,
-            cells[0],
-            cells[1],
-            r,
+            Some((&self.field, r)),
+            cells,
             weights,
             cancel,
             path,
