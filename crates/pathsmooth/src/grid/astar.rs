@@ -656,31 +656,20 @@ mod tests {
         let (s, g) = (IVec2::ZERO, IVec2::new(63, 63));
         let cancel = Cancel::new();
         let (search, p) = (&mut GridSearch::new(), &mut GridPath::default());
-        for r in [0.0, 0.4] {
-            astar_until(
-                search,
-                &map,
-                Some((&field, r)),
-                [s, g],
-                None,
-                Some(&cancel),
-                p,
-            )
-            .unwrap();
-            assert_eq!(p.cells.len(), 64);
-        }
-        cancel.cancel();
-        for r in [0.0, 0.4] {
-            let e = astar_until(
-                search,
-                &map,
-                Some((&field, r)),
-                [s, g],
-                None,
-                Some(&cancel),
-                p,
-            );
-            assert_eq!(e, Err(Error::Cancelled));
+        for cancelled in [false, true] {
+            if cancelled {
+                cancel.cancel();
+            }
+            // The jump point search (radius ≤ ½ cell) and the search with clearances.
+            for r in [0.0, 0.4, 0.7] {
+                let clear = Some((&field, r));
+                let found = astar_until(search, &map, clear, [s, g], None, Some(&cancel), p);
+                if cancelled {
+                    assert_eq!(found, Err(Error::Cancelled));
+                } else {
+                    assert_eq!((found, p.cells.len()), (Ok(()), 64));
+                }
+            }
         }
     }
 
