@@ -300,9 +300,9 @@ impl GridWorld {
         }
     }
 
-    /// The Python world that `make` builds (off the GIL, given the origin) with `cell_size`,
-    /// the `origin` and the `area_costs` as Python gave them: the world with those costs,
-    /// and its map as given (before the costs).
+    /// The Python world that `make` builds off the GIL (a world and its map as given, from
+    /// the origin), with `origin` and `area_costs` as Python gave them read first and the
+    /// costs then put on the world.
     fn build(
         py: Python<'_>,
         origin: Option<&Bound<'_, PyAny>>,

@@ -85,15 +85,8 @@ impl GridSearch {
         radius: f64,
         out: &mut GridPath,
     ) -> Result<()> {
-        astar_until(
-            self,
-            map,
-            Some((field, radius)),
-            [start, goal],
-            None,
-            None,
-            out,
-        )
+        let clear = Some((field, radius));
+        astar_until(self, map, clear, [start, goal], None, None, out)
     }
 }
 

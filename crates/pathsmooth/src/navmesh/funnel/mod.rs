@@ -135,15 +135,15 @@ impl Funnel {
     }
 
     /// Writes the funnel path from `start` through `portals` to `goal` into `out` (cleared
-    /// first), for an agent of `radius` (0 for a point). See [`Funnel`]. Allocates nothing once `out` and the funnel's chains have grown. A radius
-    /// below the library's tolerance at these coordinates (10⁻⁹ of the largest, and at least
-    /// 10⁻⁹) is a point agent, as on every [world](crate::world#tolerance).
+    /// first), for an agent of `radius` (0 for a point); see [`Funnel`]. Allocates nothing
+    /// once `out` and the funnel's chains have grown. A radius below the library's
+    /// tolerance at these coordinates (10⁻⁹ of the largest, and at least 10⁻⁹) is a point
+    /// agent, as on every [world](crate::world#tolerance).
     ///
-    /// Errors: [`Error::NonFinite`] (index 0 is `start`, `1..=n` the portals, `n + 1` the goal),
-    /// [`Error::BadParameter`] for a negative or non-finite radius,
-    /// [`Error::CoordinateOutOfRange`] for a coordinate beyond
-    /// [`max_map_coordinate`] (as every map-aware input;
-    /// within it differences and tangent lengths cannot overflow),
+    /// Errors: [`Error::NonFinite`] (index 0 is `start`, `1..=n` the portals, `n + 1` the
+    /// goal), [`Error::BadParameter`] for a negative or non-finite radius,
+    /// [`Error::CoordinateOutOfRange`] for a coordinate beyond [`max_map_coordinate`] (as
+    /// every map-aware input; within it differences and tangent lengths cannot overflow),
     /// [`Error::ChannelTooNarrow`] naming the portal where the radius does not fit.
     /// Consecutive duplicate points never appear in the output.
     ///
