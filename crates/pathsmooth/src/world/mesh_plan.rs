@@ -100,11 +100,7 @@ pub(crate) fn plan_on_mesh<W: World + ?Sized>(
     if query.refunnel_into(radius, radius, out).is_ok() && path_is_clear(world, out, accept) {
         return Ok(());
     }
-    out.clear();
-    out.push(start);
-    out.extend(query.portals().iter().map(|p| p.midpoint()));
-    out.push(goal);
-    out.dedup();
+    query.portal_midpoints_into(out);
     if path_is_clear(world, out, accept) {
         return Ok(());
     }

@@ -206,27 +206,19 @@ impl SearchPolygons {
             vertices: vertices.len(),
             ..Self::default()
         };
+        // Where each ring goes (twice over, so that the search walks on from any corner
+        // without wrapping), and its members' corners; the corners themselves below, once
+        // every neighbour's place is known.
         sp.corner_start.push(0);
         for ring in rings.iter().filter(|r| !r.is_empty()) {
+            let first = sp.corner_member.len();
             for &c in ring {
-                search_corner[c as usize] = sp.corners.len() as u32;
-                let vert = corners.vert[c as usize];
-                sp.corners.push(SearchCorner {
-                    pos: vertices[vert as usize],
-                    vert,
-                    nb: NONE,
-                    nb_edge: 0,
-                    turn: false,
-                });
+                search_corner[c as usize] = sp.corner_member.len() as u32;
                 let p = corner_poly[c as usize];
                 sp.corner_member.push((p, c - corners.start[p as usize]));
             }
-            // The ring once more, so that the search walks on from any corner without
-            // wrapping (filled in below with the rest).
-            let first = sp.corners.len() - ring.len();
-            sp.corners.extend_from_within(first..);
             sp.corner_member.extend_from_within(first..);
-            sp.corner_start.push(sp.corners.len() as u32);
+            sp.corner_start.push(sp.corner_member.len() as u32);
         }
         // Members of each search polygon, to gather their turn bits and build their trees.
         let mut members: Vec<Vec<u32>> = vec![Vec::new(); next as usize];
@@ -246,7 +238,7 @@ impl SearchPolygons {
                 }
             }
             let mut exits = 0u8;
-            for (&c, k) in ring.iter().zip(sp.corner_start[m as usize] as usize..) {
+            for &c in ring {
                 let nb = corners.nb[c as usize];
                 let (n, e) = if nb == NONE {
                     (NONE, 0)
@@ -258,12 +250,17 @@ impl SearchPolygons {
                         search_corner[far as usize] - sp.corner_start[sp.of[nb as usize] as usize],
                     )
                 };
-                let corner = &mut sp.corners[k];
-                (corner.nb, corner.nb_edge) = (n, e);
-                corner.turn = turn_at[corners.vert[c as usize] as usize] == m;
+                let vert = corners.vert[c as usize];
+                sp.corners.push(SearchCorner {
+                    pos: vertices[vert as usize],
+                    vert,
+                    nb: n,
+                    nb_edge: e,
+                    turn: turn_at[vert as usize] == m,
+                });
             }
-            let ours = sp.corners_of(m);
-            sp.corners.copy_within(ours.clone(), ours.end);
+            let first = sp.corners.len() - ring.len();
+            sp.corners.extend_from_within(first..);
             sp.exits.push(exits);
             sp.tree(m, &members[m as usize], corners);
         }

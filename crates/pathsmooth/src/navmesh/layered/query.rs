@@ -793,20 +793,16 @@ impl SurfaceQuery {
         if first >= accept || radius == 0.0 {
             return Ok(first);
         }
-        let Some([(s, _), (g, _)]) = self.leg_ends else {
+        if self.leg_ends.is_none() {
             return Err(Error::param("path", f64::NAN, "a path found"));
-        };
+        }
         let found = std::mem::take(&mut self.path);
         let mut plan = std::mem::take(&mut self.plan);
         for attempt in 0..2 {
-            plan.clear();
             let built = if attempt == 0 {
                 self.query.refunnel_into(radius, radius, &mut plan)
             } else {
-                plan.push(s);
-                plan.extend(self.query.portals().iter().map(|p| p.midpoint()));
-                plan.push(g);
-                plan.dedup();
+                self.query.portal_midpoints_into(&mut plan);
                 Ok(())
             };
             let lifted =

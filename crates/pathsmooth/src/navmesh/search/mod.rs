@@ -223,12 +223,6 @@ impl NavMeshQuery {
             })
     }
 
-    /// The portals of the last [`find_path`](Self::find_path) with a radius (the channel's
-    /// shared edges, left and right as seen walking it).
-    pub(crate) fn portals(&self) -> &[Portal] {
-        &self.portals
-    }
-
     /// The portals of the channel just found and the funnel through them from `start` to
     /// `goal` for `radius` into the path; the ends are kept with the portals, for
     /// [`refunnel_into`](Self::refunnel_into).
@@ -245,8 +239,8 @@ impl NavMeshQuery {
             .funnel_into(&self.portals, start, goal, radius, &mut self.path)
     }
 
-    /// The rounded funnel through the last query's [`portals`](Self::portals), between the
-    /// ends that query had, with its circles built at `r` (a planner that meets a passage
+    /// The rounded funnel through the portals of the last [`find_path`](Self::find_path)
+    /// with a radius (the channel's shared edges), between the ends that query had, with its circles built at `r` (a planner that meets a passage
     /// exactly `2·radius` wide retries with circles of `radius` itself), into `out`.
     pub(crate) fn refunnel_into(
         &mut self,
@@ -257,6 +251,18 @@ impl NavMeshQuery {
         let [start, goal] = self.portal_ends;
         self.funnel
             .round_into(&self.portals, start, goal, radius, r, out)
+    }
+
+    /// The path from the last query's start through the midpoints of its portals (as
+    /// [`refunnel_into`](Self::refunnel_into)'s) to its goal, without consecutive repeats, into `out`
+    /// (cleared first): a planner's fallback when the funnels are not clear.
+    pub(crate) fn portal_midpoints_into(&self, out: &mut Vec<DVec2>) {
+        let [start, goal] = self.portal_ends;
+        out.clear();
+        out.push(start);
+        out.extend(self.portals.iter().map(|p| p.midpoint()));
+        out.push(goal);
+        out.dedup();
     }
 
     /// Empties `path` and `channel` when a query failed, so they only ever hold the last
